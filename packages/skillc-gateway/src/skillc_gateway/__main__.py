@@ -1,0 +1,6 @@
+"""`python -m skillc_gateway` runs the `skillc-gateway` command."""
+
+from skillc_gateway.cli import main
+
+if __name__ == "__main__":
+    main()

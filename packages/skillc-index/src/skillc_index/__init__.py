@@ -1,0 +1,164 @@
+"""skillc-index: the foundation of the skillc kit.
+
+The diagnostics registry (RFC-0005), configuration (RFC-0009), storage layout and skill
+resolution (RFC-0007, ADR-0001/0002), the skill model (frontmatter, headings, links), the
+source hash, and the ``init`` and ``list`` commands' library functions.
+
+Importing this package is cheap: names are loaded from their modules on first use (PEP 562),
+so ``--help`` and unrelated commands never pay for YAML or markdown parsing.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+# public name -> private module that defines it
+_EXPORTS: dict[str, str] = {
+    # diagnostics (RFC-0005)
+    "TEMPLATES": "_diagnostics",
+    "Diagnostic": "_diagnostics",
+    "Notice": "_diagnostics",
+    "format_diagnostic": "_diagnostics",
+    "severity_of": "_diagnostics",
+    "lint_diagnostic": "_diagnostics",
+    "multiple_matches": "_diagnostics",
+    "logging_disabled": "_diagnostics",
+    "stale_local_logs": "_diagnostics",
+    "SkillcError": "_diagnostics",
+    "SkillNotFound": "_diagnostics",
+    "IndexUnusable": "_diagnostics",
+    "IndexCollision": "_diagnostics",
+    "EmptyQuery": "_diagnostics",
+    "NotASkill": "_diagnostics",
+    "MissingFrontmatterField": "_diagnostics",
+    "PathEscapesRoot": "_diagnostics",
+    "SectionNotFound": "_diagnostics",
+    "SkillFileNotFound": "_diagnostics",
+    "SkillDirectoryNotFound": "_diagnostics",
+    "InvalidQueryType": "_diagnostics",
+    "InvalidFilter": "_diagnostics",
+    "NoLocalLogs": "_diagnostics",
+    "SyncDestinationNotWritable": "_diagnostics",
+    "SyncSourceNotReadable": "_diagnostics",
+    "SkillExists": "_diagnostics",
+    "InvalidOption": "_diagnostics",
+    "InternalError": "_diagnostics",
+    # configuration (RFC-0009)
+    "Config": "_config",
+    "load_config": "_config",
+    # layout and resolution (RFC-0007:C-RESOLUTION, ADR-0001/0002)
+    "KNOWN_TARGETS": "_layout",
+    "Layout": "_layout",
+    "ResolvedSkill": "_layout",
+    "Scope": "_layout",
+    "home_dir": "_layout",
+    "find_project_root": "_layout",
+    "resolve_skill": "_layout",
+    "skill_name_problem": "_layout",
+    # the skill model
+    "Frontmatter": "_model",
+    "Heading": "_model",
+    "Link": "_model",
+    "MarkdownDoc": "_model",
+    "SkillMetadata": "_model",
+    "parse_frontmatter": "_model",
+    "parse_markdown": "_model",
+    "read_markdown": "_model",
+    "read_skill_metadata": "_model",
+    "title_of": "_model",
+    # files and the source hash (RFC-0001:C-MANIFEST)
+    "SkillFiles": "_files",
+    "walk_skill": "_files",
+    "source_hash": "_files",
+    "safe_join": "_files",
+    # manifest
+    "Manifest": "_manifest",
+    "read_manifest": "_manifest",
+    "manifest_path": "_manifest",
+    # init (RFC-0006) and list (RFC-0007:C-LIST)
+    "InitResult": "_scaffold",
+    "init_project": "_scaffold",
+    "init_skill": "_scaffold",
+    "skill_template": "_scaffold",
+    "SkillEntry": "_listing",
+    "SkillList": "_listing",
+    "list_skills": "_listing",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'skillc_index' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"skillc_index.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
+if TYPE_CHECKING:
+    from skillc_index._config import Config, load_config
+    from skillc_index._diagnostics import (
+        TEMPLATES,
+        Diagnostic,
+        EmptyQuery,
+        IndexCollision,
+        IndexUnusable,
+        InternalError,
+        InvalidFilter,
+        InvalidOption,
+        InvalidQueryType,
+        MissingFrontmatterField,
+        NoLocalLogs,
+        NotASkill,
+        Notice,
+        PathEscapesRoot,
+        SectionNotFound,
+        SkillcError,
+        SkillDirectoryNotFound,
+        SkillExists,
+        SkillFileNotFound,
+        SkillNotFound,
+        SyncDestinationNotWritable,
+        SyncSourceNotReadable,
+        format_diagnostic,
+        lint_diagnostic,
+        logging_disabled,
+        multiple_matches,
+        severity_of,
+        stale_local_logs,
+    )
+    from skillc_index._files import SkillFiles, safe_join, source_hash, walk_skill
+    from skillc_index._layout import (
+        KNOWN_TARGETS,
+        Layout,
+        ResolvedSkill,
+        Scope,
+        find_project_root,
+        home_dir,
+        resolve_skill,
+        skill_name_problem,
+    )
+    from skillc_index._listing import SkillEntry, SkillList, list_skills
+    from skillc_index._manifest import Manifest, manifest_path, read_manifest
+    from skillc_index._model import (
+        Frontmatter,
+        Heading,
+        Link,
+        MarkdownDoc,
+        SkillMetadata,
+        parse_frontmatter,
+        parse_markdown,
+        read_markdown,
+        read_skill_metadata,
+        title_of,
+    )
+    from skillc_index._scaffold import InitResult, init_project, init_skill, skill_template

@@ -1,0 +1,183 @@
+"""Configuration (RFC-0009): global and project ``config.toml``, environment and CLI overrides.
+
+Resolution is per key (RFC-0009:C-RESOLUTION): CLI > environment > project > global > default.
+A file that cannot be read or parsed is reported and ignored, unknown keys are reported and
+ignored, and nothing here ever fails a command: problems come back as :class:`Notice` values
+in :attr:`Config.notices` for the front end to print.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from skillc_index._diagnostics import Notice
+from skillc_index._layout import Layout
+
+SUPPORTED_VERSION = 1
+TOKENIZERS = ("ascii", "cjk")
+
+#: Settings with a fixed schema: dotted key -> default.
+DEFAULTS: dict[str, Any] = {"search.tokenizer": "ascii"}
+#: Environment variables (RFC-0009 v0.1.0 defines exactly one): variable -> dotted key.
+ENVIRONMENT: dict[str, str] = {"SKILLC_TOKENIZER": "search.tokenizer"}
+#: Tables whose keys are free-form and merged key by key.
+OPEN_TABLES = ("lint", "targets")
+
+
+@dataclass(frozen=True)
+class Config:
+    """The effective configuration for one working directory."""
+
+    tokenizer: str = "ascii"
+    """``[search].tokenizer``: ``ascii`` or ``cjk`` (RFC-0009:C-TOKENIZER)."""
+    lint: dict[str, Any] = field(default_factory=dict)
+    """The merged ``[lint]`` table, interpreted by skillc-lint (RFC-0008:C-EXTENSIONS)."""
+    targets: dict[str, str] = field(default_factory=dict)
+    """Extra or overridden deployment targets from ``[targets]`` (ADR-0002)."""
+    origins: dict[str, str] = field(default_factory=dict)
+    """Where each set value came from: ``cli``, ``env``, ``project``, ``global`` or ``default``."""
+    files: tuple[Path, ...] = ()
+    """The config files that were read, lowest precedence first."""
+    notices: tuple[Notice, ...] = ()
+    """Problems found (unknown keys, bad values, unreadable files): to print, never fatal."""
+
+
+def _load_toml(path: Path) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
+    with path.open("rb") as handle:
+        return tomllib.load(handle)
+
+
+def _read_file(path: Path, notices: list[Notice]) -> dict[str, Any] | None:
+    """One config file as flat ``{dotted key: value}``, or None when it is absent or ignored."""
+    try:
+        raw = _load_toml(path)
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        notices.append(Notice(f"cannot read config file {path}: {exc.__class__.__name__}; ignored"))
+        return None
+    except ValueError as exc:  # tomllib.TOMLDecodeError is a ValueError
+        notices.append(Notice(f"invalid TOML in config file {path}: {exc}; file ignored"))
+        return None
+
+    version = raw.pop("version", SUPPORTED_VERSION)
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        notices.append(
+            Notice(f"config file {path}: 'version' must be a positive integer; file ignored")
+        )
+        return None
+    if version > SUPPORTED_VERSION:
+        notices.append(
+            Notice(
+                f"config file {path}: version {version} is newer than the supported version "
+                f"{SUPPORTED_VERSION}; using only the settings this version knows"
+            )
+        )
+
+    flat: dict[str, Any] = {}
+    for section, body in raw.items():
+        if section == "search" and isinstance(body, dict):
+            for key, value in body.items():
+                dotted = f"search.{key}"
+                if dotted not in DEFAULTS:
+                    notices.append(Notice(f"config file {path}: unknown key '{dotted}' ignored"))
+                elif not _valid(dotted, value):
+                    notices.append(
+                        Notice(
+                            f"config file {path}: invalid value {value!r} for '{dotted}' "
+                            f"(expected one of {', '.join(TOKENIZERS)}); ignored"
+                        )
+                    )
+                else:
+                    flat[dotted] = value
+        elif section in OPEN_TABLES and isinstance(body, dict):
+            for key, value in body.items():
+                if section == "targets" and not isinstance(value, str):
+                    notices.append(
+                        Notice(f"config file {path}: target '{key}' must be a path string; ignored")
+                    )
+                    continue
+                flat[f"{section}.{key}"] = value
+        else:
+            notices.append(Notice(f"config file {path}: unknown key '{section}' ignored"))
+    return flat
+
+
+def _valid(dotted: str, value: Any) -> bool:
+    if dotted == "search.tokenizer":
+        return value in TOKENIZERS
+    return True
+
+
+def load_config(
+    layout: Layout,
+    *,
+    env: Mapping[str, str] | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> Config:
+    """Resolve the configuration seen from ``layout`` (RFC-0009:C-RESOLUTION).
+
+    ``overrides`` are CLI flags as dotted keys (``{"search.tokenizer": "cjk"}``); ``None``
+    values are ignored so callers can pass unset options straight through.
+    """
+    env = os.environ if env is None else env
+    notices: list[Notice] = []
+    merged: dict[str, Any] = {}
+    origins: dict[str, str] = {}
+    files: list[Path] = []
+
+    def apply(values: Mapping[str, Any], origin: str) -> None:
+        for key, value in values.items():
+            merged[key] = value
+            origins[key] = origin
+
+    apply(DEFAULTS, "default")
+    sources: list[tuple[Path | None, str]] = [
+        (layout.global_config, "global"),
+        (layout.project_config, "project"),
+    ]
+    for path, origin in sources:
+        if path is None:
+            continue
+        values = _read_file(path, notices)
+        if values is not None:
+            files.append(path)
+            apply(values, origin)
+
+    for variable, dotted in ENVIRONMENT.items():
+        value = env.get(variable)
+        if value is None:
+            continue
+        if _valid(dotted, value):
+            apply({dotted: value}, "env")
+        else:
+            notices.append(
+                Notice(
+                    f"environment variable {variable}={value!r} is not one of "
+                    f"{', '.join(TOKENIZERS)}; ignored"
+                )
+            )
+
+    apply({k: v for k, v in (overrides or {}).items() if v is not None}, "cli")
+
+    def table(name: str) -> dict[str, Any]:
+        prefix = f"{name}."
+        return {k[len(prefix) :]: v for k, v in merged.items() if k.startswith(prefix)}
+
+    return Config(
+        tokenizer=str(merged["search.tokenizer"]),
+        lint=table("lint"),
+        targets={k: str(v) for k, v in table("targets").items()},
+        origins=origins,
+        files=tuple(files),
+        notices=tuple(notices),
+    )

@@ -1,0 +1,279 @@
+"""The diagnostic code registry (RFC-0005:C-CODES) and its one formatting function.
+
+Every error and warning skillc reports has a code here, with the RFC's message template.
+Library code raises the typed exceptions (errors) or returns :class:`Diagnostic` values
+(warnings); command-line front ends format both with :func:`format_diagnostic`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import ClassVar, Literal
+
+Severity = Literal["error", "warning"]
+NoticeLevel = Literal["error", "warning", "info"]
+
+#: RFC-0005:C-CODES, verbatim: code -> message template (without the ``error[EXXX]: `` prefix).
+TEMPLATES: dict[str, str] = {
+    "E001": "skill '<skill>' not found",
+    "E002": "search index unusable; run 'skc build <skill>' to rebuild",
+    "E003": "index hash collision; delete .skillc-meta/search-<hash16>.db and rebuild",
+    "E004": "empty query",
+    "E010": "not a valid skill: '<path>' (missing SKILL.md)",
+    "E011": "missing frontmatter field '<field>' in SKILL.md",
+    "E012": "path escapes skill root: '<path>'",
+    "E020": "section not found: '<section>'",
+    "E021": "file not found: '<path>'",
+    "E022": "directory not found: '<path>'",
+    "E030": "invalid query type: '<type>'",
+    "E031": "invalid filter: '<message>'",
+    "E040": "no local logs found",
+    "E041": "sync destination not writable: '<path>'",
+    "E042": "sync source not readable: '<path>'",
+    "E050": "skill '<skill>' already exists",
+    "E100": "invalid option: '<message>'",
+    "E300": "<rule-id> <rule-name>: <message>",
+    "E999": "<message>",
+    "W001": "multiple matches for '<section>'; showing first",
+    "W002": "logging disabled; run 'skc sync' after session to merge logs",
+    "W003": "stale local logs for '<skill>'; run 'skc sync' to upload",
+    "W300": "<rule-id> <rule-name>: <message>",
+}
+
+_PLACEHOLDER = re.compile(r"<([a-z0-9-]+)>")
+
+
+def severity_of(code: str) -> Severity:
+    """``"error"`` for E-codes, ``"warning"`` for W-codes."""
+    return "warning" if code.startswith("W") else "error"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One reportable condition: a registry code and the values for its placeholders.
+
+    ``params`` keys are the template's placeholder names (``skill``, ``path``, ``rule-id``...).
+    ``detail`` is extra text printed after the message on following lines (E020's suggestions).
+    """
+
+    code: str
+    params: dict[str, str] = field(default_factory=dict)
+    detail: str = ""
+
+    def __post_init__(self) -> None:
+        if self.code not in TEMPLATES:
+            raise ValueError(f"unknown diagnostic code {self.code!r}")
+
+    @property
+    def severity(self) -> Severity:
+        return severity_of(self.code)
+
+    @property
+    def message(self) -> str:
+        """The template with its placeholders filled, without the ``error[EXXX]:`` prefix."""
+
+        def fill(match: re.Match[str]) -> str:
+            name = match.group(1)
+            return self.params.get(name, match.group(0))
+
+        return _PLACEHOLDER.sub(fill, TEMPLATES[self.code])
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A message the registry has no code for: config file problems (RFC-0009 asks for a
+    warning but RFC-0005 reserves no code) and lint's ``info: skipping compiled skill``.
+    Printed as ``warning: <text>``; never changes the exit status."""
+
+    text: str
+    level: NoticeLevel = "warning"
+
+
+def format_diagnostic(diagnostic: Diagnostic | Notice) -> str:
+    """The one formatting function: ``error[E001]: skill 'x' not found`` (RFC-0005:C-CODES)."""
+    if isinstance(diagnostic, Notice):
+        return f"{diagnostic.level}: {diagnostic.text}"
+    text = f"{diagnostic.severity}[{diagnostic.code}]: {diagnostic.message}"
+    if diagnostic.detail:
+        text = f"{text}\n{diagnostic.detail}"
+    return text
+
+
+class SkillcError(Exception):
+    """Base of every error skillc raises on purpose; carries its :class:`Diagnostic`."""
+
+    code: ClassVar[str] = "E999"
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(format_diagnostic(diagnostic))
+        self.diagnostic = diagnostic
+
+
+class SkillNotFound(SkillcError):
+    code = "E001"
+
+    def __init__(self, skill: str) -> None:
+        super().__init__(Diagnostic(self.code, {"skill": skill}))
+        self.skill = skill
+
+
+class IndexUnusable(SkillcError):
+    code = "E002"
+
+    def __init__(self, skill: str, reason: str = "") -> None:
+        super().__init__(Diagnostic(self.code, {"skill": skill}))
+        self.skill = skill
+        self.reason = reason
+
+
+class IndexCollision(SkillcError):
+    code = "E003"
+
+    def __init__(self, hash16: str) -> None:
+        super().__init__(Diagnostic(self.code, {"hash16": hash16}))
+        self.hash16 = hash16
+
+
+class EmptyQuery(SkillcError):
+    code = "E004"
+
+    def __init__(self) -> None:
+        super().__init__(Diagnostic(self.code))
+
+
+class NotASkill(SkillcError):
+    code = "E010"
+
+    def __init__(self, path: str) -> None:
+        super().__init__(Diagnostic(self.code, {"path": path}))
+        self.path = path
+
+
+class MissingFrontmatterField(SkillcError):
+    code = "E011"
+
+    def __init__(self, field_name: str) -> None:
+        super().__init__(Diagnostic(self.code, {"field": field_name}))
+        self.field = field_name
+
+
+class PathEscapesRoot(SkillcError):
+    code = "E012"
+
+    def __init__(self, path: str) -> None:
+        super().__init__(Diagnostic(self.code, {"path": path}))
+        self.path = path
+
+
+class SectionNotFound(SkillcError):
+    code = "E020"
+
+    def __init__(self, section: str, suggestions: list[tuple[str, str]] | None = None) -> None:
+        self.suggestions = list(suggestions or [])[:5]
+        detail = ""
+        if self.suggestions:
+            lines = ["Did you mean one of these?"]
+            lines += [f"  - {text} ({file})" for text, file in self.suggestions]
+            detail = "\n".join(lines)
+        super().__init__(Diagnostic(self.code, {"section": section}, detail))
+        self.section = section
+
+
+class SkillFileNotFound(SkillcError):
+    code = "E021"
+
+    def __init__(self, path: str) -> None:
+        super().__init__(Diagnostic(self.code, {"path": path}))
+        self.path = path
+
+
+class SkillDirectoryNotFound(SkillcError):
+    code = "E022"
+
+    def __init__(self, path: str) -> None:
+        super().__init__(Diagnostic(self.code, {"path": path}))
+        self.path = path
+
+
+class InvalidQueryType(SkillcError):
+    code = "E030"
+
+    def __init__(self, query_type: str) -> None:
+        super().__init__(Diagnostic(self.code, {"type": query_type}))
+        self.query_type = query_type
+
+
+class InvalidFilter(SkillcError):
+    code = "E031"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(Diagnostic(self.code, {"message": message}))
+
+
+class NoLocalLogs(SkillcError):
+    code = "E040"
+
+    def __init__(self) -> None:
+        super().__init__(Diagnostic(self.code))
+
+
+class SyncDestinationNotWritable(SkillcError):
+    code = "E041"
+
+    def __init__(self, path: str) -> None:
+        super().__init__(Diagnostic(self.code, {"path": path}))
+        self.path = path
+
+
+class SyncSourceNotReadable(SkillcError):
+    code = "E042"
+
+    def __init__(self, path: str) -> None:
+        super().__init__(Diagnostic(self.code, {"path": path}))
+        self.path = path
+
+
+class SkillExists(SkillcError):
+    code = "E050"
+
+    def __init__(self, skill: str) -> None:
+        super().__init__(Diagnostic(self.code, {"skill": skill}))
+        self.skill = skill
+
+
+class InvalidOption(SkillcError):
+    code = "E100"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(Diagnostic(self.code, {"message": message}))
+
+
+class InternalError(SkillcError):
+    code = "E999"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(Diagnostic(self.code, {"message": message}))
+
+
+def lint_diagnostic(
+    rule_id: str, rule_name: str, message: str, severity: Severity = "error"
+) -> Diagnostic:
+    """An E300/W300 lint diagnostic (RFC-0005 lint format, rule ids from RFC-0008)."""
+    code = "E300" if severity == "error" else "W300"
+    return Diagnostic(code, {"rule-id": rule_id, "rule-name": rule_name, "message": message})
+
+
+def multiple_matches(section: str) -> Diagnostic:
+    """W001, returned by ``show`` when several headings match."""
+    return Diagnostic("W001", {"section": section})
+
+
+def logging_disabled() -> Diagnostic:
+    """W002: neither the primary nor the fallback access log could be written."""
+    return Diagnostic("W002")
+
+
+def stale_local_logs(skill: str) -> Diagnostic:
+    """W003: fallback logs for ``skill`` are older than an hour."""
+    return Diagnostic("W003", {"skill": skill})

@@ -1,0 +1,142 @@
+"""``skc list``: the skills in the project and global source stores (RFC-0007:C-LIST)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import Literal
+
+from skillc_index._diagnostics import Notice
+from skillc_index._layout import SKILL_FILE, Layout, Scope
+from skillc_index._manifest import read_manifest
+
+Status = Literal["normal", "not-built", "obsolete"]
+STATUSES: tuple[Status, ...] = ("normal", "not-built", "obsolete")
+
+
+@dataclass(frozen=True)
+class SkillEntry:
+    """One managed skill."""
+
+    name: str
+    scope: Scope
+    status: Status
+    source_path: Path
+    runtime_path: Path
+
+    def to_dict(self) -> dict[str, str]:
+        """The RFC-0007:C-LIST JSON shape of one skill."""
+        return {
+            "name": self.name,
+            "scope": self.scope,
+            "status": self.status,
+            "source_path": str(self.source_path),
+            "runtime_path": str(self.runtime_path),
+        }
+
+
+@dataclass(frozen=True)
+class SkillList:
+    """The result of :func:`list_skills`."""
+
+    skills: tuple[SkillEntry, ...]
+    total: int
+    """Skills discovered, before any filter."""
+    filtered: int
+    """Skills matching the filters, before ``limit``."""
+    notices: tuple[Notice, ...] = field(default_factory=tuple)
+    """Skill folders skipped because their SKILL.md is invalid."""
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "skills": [entry.to_dict() for entry in self.skills],
+            "total": self.total,
+            "filtered": self.filtered,
+        }
+
+
+def _frontmatter_problem(skill_file: Path) -> str | None:
+    from skillc_index._model import parse_frontmatter
+
+    try:
+        text = skill_file.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        return f"cannot read SKILL.md ({exc.strerror or exc})"
+    front = parse_frontmatter(text.removeprefix("\ufeff"))
+    if front.error:
+        return front.error
+    data = front.data or {}
+    for key in ("name", "description"):
+        value = data.get(key)
+        if not isinstance(value, str) or not value.strip():
+            return f"missing frontmatter field '{key}'"
+    return None
+
+
+def _status(source: Path, runtime: Path, check_obsolete: bool) -> Status:
+    manifest = read_manifest(runtime)
+    if manifest is None:
+        return "not-built"
+    if check_obsolete:
+        from skillc_index._files import source_hash
+
+        if source_hash(source) != manifest.source_hash:
+            return "obsolete"
+    return "normal"
+
+
+def list_skills(
+    layout: Layout,
+    *,
+    scope: Scope | Literal["all"] = "all",
+    status: Status | Literal["all"] = "all",
+    pattern: str | None = None,
+    limit: int | None = None,
+    check_obsolete: bool = False,
+) -> SkillList:
+    """Discover the skills of the project store, then the global store (RFC-0007:C-LIST).
+
+    Ordered project before global, then by name. A folder without SKILL.md is not a skill and
+    is passed over; one whose SKILL.md has invalid frontmatter is skipped with a notice.
+    ``status="obsolete"`` implies ``check_obsolete`` (nothing is obsolete without it).
+    """
+    check_obsolete = check_obsolete or status == "obsolete"
+    notices: list[Notice] = []
+    found: list[SkillEntry] = []
+    for store_scope in layout.scopes():
+        store = layout.store(store_scope)
+        try:
+            names = sorted(
+                entry.name
+                for entry in os.scandir(store)
+                if entry.is_dir() and not entry.name.startswith(".")
+            )
+        except OSError:
+            continue
+        for name in names:
+            source = store / name
+            skill_file = source / SKILL_FILE
+            if not skill_file.is_file():
+                continue
+            problem = _frontmatter_problem(skill_file)
+            if problem:
+                notices.append(Notice(f"skipping skill '{name}' ({skill_file}): {problem}"))
+                continue
+            runtime = layout.runtime_store(store_scope) / name
+            wanted_scope = scope in ("all", store_scope)
+            wanted_name = pattern is None or fnmatchcase(name, pattern)
+            # Hashing sources is the expensive part: only for skills that pass the cheap filters.
+            entry_status = _status(source, runtime, check_obsolete and wanted_scope and wanted_name)
+            found.append(SkillEntry(name, store_scope, entry_status, source, runtime))
+
+    matching = [
+        entry
+        for entry in found
+        if scope in ("all", entry.scope)
+        and status in ("all", entry.status)
+        and (pattern is None or fnmatchcase(entry.name, pattern))
+    ]
+    shown = matching if limit is None else matching[: max(limit, 0)]
+    return SkillList(tuple(shown), len(found), len(matching), tuple(notices))

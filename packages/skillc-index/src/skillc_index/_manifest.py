@@ -1,0 +1,51 @@
+"""The build manifest (RFC-0001:C-MANIFEST) at ``<runtime>/.skillc-meta/manifest.json``."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from skillc_index._layout import META_DIR
+
+MANIFEST_FILE = "manifest.json"
+MANIFEST_VERSION = 1
+
+
+def manifest_path(runtime: Path) -> Path:
+    return runtime / META_DIR / MANIFEST_FILE
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """The fields RFC-0001 requires; ``extra`` keeps any others."""
+
+    skill: str
+    version: int
+    built_at: str
+    source_hash: str
+    extra: dict[str, Any]
+
+
+def read_manifest(runtime: Path) -> Manifest | None:
+    """The runtime's manifest, or None when it is missing or not a valid manifest."""
+    try:
+        data = json.loads(manifest_path(runtime).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    skill, version = data.get("skill"), data.get("version")
+    built_at, source_hash = data.get("built_at"), data.get("source_hash")
+    if not (
+        isinstance(skill, str)
+        and isinstance(version, int)
+        and not isinstance(version, bool)
+        and isinstance(built_at, str)
+        and isinstance(source_hash, str)
+    ):
+        return None
+    known = {"skill", "version", "built_at", "source_hash"}
+    extra = {k: v for k, v in data.items() if k not in known}
+    return Manifest(skill, version, built_at, source_hash, extra)

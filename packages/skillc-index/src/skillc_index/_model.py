@@ -1,0 +1,478 @@
+"""The skill model: one Markdown file parsed once into frontmatter, headings and links.
+
+Every consumer (build, show, outline, lint, stats) works from the :class:`MarkdownDoc` this
+module returns instead of re-scanning text with regular expressions, so that headings inside
+code blocks, links inside code spans and ``# lines`` inside frontmatter are handled the same
+way everywhere.
+
+Frontmatter follows RFC-0008:C-REGISTRY SKL100 (the file begins with a ``---`` line and the
+YAML mapping ends at the next ``---`` line); the Markdown body is parsed with markdown-it-py
+(CommonMark plus tables). ``yaml`` and ``markdown_it`` are imported lazily: importing this
+module is cheap, the first parse pays for them.
+
+All line numbers are 1-based and count every line of the file, frontmatter included. Lines
+are the pieces of the text split on ``\\n`` (a ``\\r\\n`` file has the same lines as its
+``\\n`` twin).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
+
+from skillc_index._diagnostics import MissingFrontmatterField
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.rules_core import StateCore
+    from markdown_it.rules_inline import StateInline
+    from markdown_it.token import Token
+
+__all__ = [
+    "Frontmatter",
+    "Heading",
+    "Link",
+    "MarkdownDoc",
+    "SkillMetadata",
+    "parse_frontmatter",
+    "parse_markdown",
+    "read_markdown",
+    "read_skill_metadata",
+    "title_of",
+]
+
+BOM = "\ufeff"
+FENCE = "---"
+
+#: SKL100 messages, verbatim (RFC-0008:C-REGISTRY).
+NO_OPENING = "missing frontmatter: file does not start with ---"
+NO_CLOSING = "missing frontmatter: no closing --- found"
+INVALID_YAML = "invalid frontmatter YAML: "
+
+# A bare URL in text (GFM "extended autolink"): http(s):// or www. up to whitespace or '<'.
+_BARE_URL = re.compile(r"(?<![A-Za-z0-9])(?:https?://|www\.)[^\s<>]+", re.IGNORECASE)
+# Inline source that may hold a link, an image, an autolink or a bare URL.
+_MAY_LINK = re.compile(r"[\[<]|://|www\.", re.IGNORECASE)
+_URL_TRAILING = "?!.,:;*_~'\""
+
+# Token.meta key: newlines a token consumed that no softbreak/hardbreak token stands for.
+_NEWLINES = "skillc_newlines"
+
+_parser: MarkdownIt | None = None
+
+
+@dataclass(frozen=True)
+class Frontmatter:
+    """The YAML block at the top of a file, and where things are in it."""
+
+    present: bool
+    """The file starts with a ``---`` line (a BOM before it and trailing blanks are allowed)."""
+    data: dict[str, Any] | None
+    """The parsed mapping; ``None`` when absent, unclosed or invalid."""
+    error: str | None
+    """The SKL100 message when ``data`` is ``None``, else ``None``."""
+    end_line: int
+    """Line of the closing ``---``; 0 when there is none."""
+    field_lines: dict[str, int] = field(default_factory=dict)
+    """Line of each top-level key (the last one when a key is repeated, as YAML keeps it)."""
+    body_start: int = 1
+    """First line after the frontmatter; 1 when there is no (closed) frontmatter."""
+
+
+@dataclass(frozen=True)
+class Heading:
+    """An ATX or setext heading of the Markdown body."""
+
+    level: int
+    """1 to 6."""
+    text: str
+    """Plain text of the heading (markup, HTML tags and link targets dropped)."""
+    line: int
+    """Line the heading starts on."""
+    end_line: int
+    """Line of the next heading of the same or a higher level (``level <=`` this one), or
+    ``line_count + 1``: the section is ``line <= n < end_line``."""
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link or image of the Markdown body (inline, reference-style, autolink or bare URL)."""
+
+    target: str
+    """The destination, percent-decoded (``my%20file.md`` -> ``my file.md``), ``#anchor`` kept."""
+    line: int
+    """Line the link starts on."""
+    text: str
+    """Plain text of the link (the alt text for an image)."""
+    image: bool = False
+    """``True`` for ``![alt](src)``."""
+
+
+@dataclass(frozen=True)
+class MarkdownDoc:
+    """One parsed Markdown file."""
+
+    frontmatter: Frontmatter
+    headings: tuple[Heading, ...]
+    links: tuple[Link, ...]
+    line_count: int
+    """Number of lines; a last line without a newline counts, an empty text has 0."""
+
+    @property
+    def description(self) -> str | None:
+        """The frontmatter ``description`` when it is a non-empty string, whitespace collapsed."""
+        data = self.frontmatter.data
+        value = data.get("description") if data else None
+        if isinstance(value, str):
+            collapsed = " ".join(value.split())
+            return collapsed or None
+        return None
+
+
+@dataclass(frozen=True)
+class SkillMetadata:
+    """The two frontmatter fields every skill must have (RFC-0001:C-INPUT)."""
+
+    name: str
+    description: str
+
+
+# -- frontmatter -------------------------------------------------------------------------------
+
+
+def _is_fence(line: str) -> bool:
+    return line.rstrip() == FENCE
+
+
+def _type_name(value: object) -> str:
+    names = {
+        list: "a list",
+        str: "a string",
+        int: "an integer",
+        float: "a float",
+        bool: "a boolean",
+        type(None): "null",
+    }
+    return names.get(type(value), type(value).__name__)
+
+
+def _yaml_error_text(error: BaseException, offset: int) -> str:
+    """A YAML error on one line, with line numbers counted in the file (not the YAML block)."""
+    import yaml
+
+    if isinstance(error, yaml.MarkedYAMLError):
+        parts: list[str] = []
+        for text, mark in (
+            (error.context, error.context_mark),
+            (error.problem, error.problem_mark),
+        ):
+            if text is None:
+                continue
+            if mark is not None:
+                text = f"{text} (line {mark.line + 1 + offset}, column {mark.column + 1})"
+            parts.append(text)
+        message = ": ".join(parts) if parts else str(error)
+    else:
+        message = str(error) or type(error).__name__
+    return " ".join(message.split())
+
+
+def _split_frontmatter(text: str) -> tuple[Frontmatter, int]:
+    """RFC-0008:C-REGISTRY SKL100: the frontmatter of ``text`` (BOM already removed) and the
+    offset in ``text`` where the body starts (0 when there is no closed frontmatter).
+
+    Only the lines up to the closing ``---`` are looked at, so this stays cheap for callers
+    that need nothing else (``list``).
+    """
+    first_end = text.find("\n")
+    first = text if first_end < 0 else text[:first_end]
+    if not _is_fence(first):
+        return Frontmatter(False, None, NO_OPENING, 0), 0
+    start = position = first_end + 1
+    line_index = 1  # 0-based index of the line beginning at ``position``
+    close_start = close_end = -1
+    while 0 < position <= len(text):
+        newline = text.find("\n", position)
+        line_end = len(text) if newline < 0 else newline
+        if _is_fence(text[position:line_end]):
+            close_start, close_end = position, (len(text) if newline < 0 else newline + 1)
+            break
+        if newline < 0:
+            break
+        position = newline + 1
+        line_index += 1
+    if close_start < 0:
+        return Frontmatter(True, None, NO_CLOSING, 0), 0
+    end_line = line_index + 1
+    body_start = end_line + 1
+    source = text[start:close_start]
+    if not source.strip():
+        return Frontmatter(True, {}, None, end_line, {}, body_start), close_end
+
+    import yaml
+
+    loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    loader = loader_class(source)
+    try:
+        node = loader.get_single_node()
+        data = {} if node is None else loader.construct_document(node)
+    except (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError) as error:
+        # ValueError: impossible dates such as 2024-02-30; TypeError: unhashable keys.
+        message = INVALID_YAML + _yaml_error_text(error, offset=1)
+        return Frontmatter(True, None, message, end_line, {}, body_start), close_end
+    finally:
+        loader.dispose()
+    if not isinstance(data, dict):
+        message = f"{INVALID_YAML}expected a mapping, got {_type_name(data)}"
+        return Frontmatter(True, None, message, end_line, {}, body_start), close_end
+    field_lines: dict[str, int] = {}
+    if isinstance(node, yaml.MappingNode):
+        for key, _value in node.value:
+            if isinstance(key, yaml.ScalarNode):
+                # Mark lines are 0-based within the block, which starts on file line 2.
+                field_lines[str(key.value)] = key.start_mark.line + 2
+    return Frontmatter(True, data, None, end_line, field_lines, body_start), close_end
+
+
+def parse_frontmatter(text: str) -> Frontmatter:
+    """Only the frontmatter of a file's text (RFC-0008:C-REGISTRY SKL100), without parsing
+    the Markdown body: for callers such as ``list`` that need nothing else. A leading BOM is
+    ignored; line numbers are the same as :func:`parse_markdown` gives."""
+    return _split_frontmatter(text.removeprefix(BOM))[0]
+
+
+# -- Markdown body -----------------------------------------------------------------------------
+
+
+def _selective_inline(state: StateCore) -> None:
+    """markdown-it's core ``inline`` rule, restricted to the inline tokens this module reads.
+
+    Headings always get their inline content parsed; other blocks only when their source may
+    hold a link (``[``, ``<``, ``://`` or ``www.``). The rest keep empty children: the inline
+    pass is about 40% of markdown-it's time and most paragraphs have no link. The output for
+    the tokens that are parsed is exactly what the stock rule gives.
+    """
+    tokens = state.tokens
+    md = state.md
+    for index, token in enumerate(tokens):
+        if token.type != "inline":
+            continue
+        if token.children is None:
+            token.children = []
+        in_heading = index > 0 and tokens[index - 1].type == "heading_open"
+        if in_heading or _MAY_LINK.search(token.content):
+            md.inline.parse(token.content, md, state.env, token.children)
+
+
+def _counting_newlines(
+    rule: Callable[[StateInline, bool], bool],
+) -> Callable[[StateInline, bool], bool]:
+    """Wrap an inline rule so the newlines it consumes without a break token are recorded.
+
+    markdown-it turns the newlines of a paragraph into softbreak/hardbreak tokens, except
+    inside a code span (they become spaces), raw inline HTML, an image (its alt text is parsed
+    apart) and a link's destination and title. For those, the wrapped rule stores the missing
+    count in ``meta[_NEWLINES]`` of the last token it pushed, so link lines stay exact.
+    """
+
+    def counted(state: StateInline, silent: bool) -> bool:
+        if silent:
+            return rule(state, silent)
+        start, before = state.pos, len(state.tokens)
+        if not rule(state, silent):
+            return False
+        newlines = state.src.count("\n", start, state.pos)
+        if newlines:
+            tokens = state.tokens
+            seen = 0
+            for index in range(before, len(tokens)):
+                token = tokens[index]
+                if token.type in ("softbreak", "hardbreak"):
+                    seen += 1
+                elif token.meta:
+                    seen += token.meta.get(_NEWLINES, 0)
+            if newlines > seen and len(tokens) > before:
+                meta = tokens[-1].meta
+                meta[_NEWLINES] = meta.get(_NEWLINES, 0) + newlines - seen
+        return True
+
+    return counted
+
+
+def _markdown_parser() -> MarkdownIt:
+    """The one shared parser, built on first use: CommonMark plus GFM tables, with the core
+    inline pass made selective (:func:`_selective_inline`) and the inline rules that can
+    swallow newlines made to record them (:func:`_counting_newlines`)."""
+    global _parser
+    if _parser is None:
+        from markdown_it import MarkdownIt
+        from markdown_it.rules_inline import backtick, html_inline, image, link
+
+        parser = MarkdownIt("commonmark").enable("table")
+        parser.core.ruler.at("inline", _selective_inline)
+        for name, rule in (
+            ("backticks", backtick),
+            ("link", link),
+            ("image", image),
+            ("html_inline", html_inline),
+        ):
+            parser.inline.ruler.at(name, _counting_newlines(rule))
+        _parser = parser
+    return _parser
+
+
+def _plain_text(tokens: Iterable[Token]) -> str:
+    """Text of inline tokens: text, code spans and image alt text; breaks become spaces."""
+    parts: list[str] = []
+    for token in tokens:
+        kind = token.type
+        if kind in ("text", "code_inline"):
+            parts.append(token.content)
+        elif kind in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif kind == "image":
+            parts.append(_plain_text(token.children or ()))
+    return "".join(parts)
+
+
+def _bare_urls(text: str, line: int) -> list[Link]:
+    """Bare ``http(s)://`` and ``www.`` URLs in one text token (GFM extended autolinks)."""
+    links: list[Link] = []
+    for match in _BARE_URL.finditer(text):
+        url = match.group(0)
+        while url:
+            if url[-1] in _URL_TRAILING or (url[-1] == ")" and url.count(")") > url.count("(")):
+                url = url[:-1]
+            else:
+                break
+        if url.lower() in ("http://", "https://", "www.") or url.endswith("://"):
+            continue
+        target = "http://" + url if url.lower().startswith("www.") else url
+        links.append(Link(target, line, url, False))
+    return links
+
+
+def _inline_links(inline: Token, first_line: int) -> list[Link]:
+    """Links and images in one inline token whose source starts on ``first_line``.
+
+    Each link's line is ``first_line`` plus the line breaks before its start: soft and hard
+    breaks, and the newlines hidden inside earlier tokens (code spans, raw HTML, image alt
+    text, link destinations and titles), which :func:`_counting_newlines` recorded.
+    """
+    children = inline.children or []
+    links: list[Link] = []
+    line = first_line
+    open_link: tuple[str, int, int] | None = None  # (target, line, index of link_open)
+    for index, token in enumerate(children):
+        kind = token.type
+        if kind in ("softbreak", "hardbreak"):
+            line += 1
+            continue
+        if kind == "link_open":
+            open_link = (unquote(str(token.attrs.get("href", ""))), line, index)
+        elif kind == "link_close" and open_link is not None:
+            target, link_line, start = open_link
+            text = _plain_text(children[start + 1 : index]).strip()
+            links.append(Link(target, link_line, text, False))
+            open_link = None
+        elif kind == "image":
+            src = unquote(str(token.attrs.get("src", "")))
+            alt = _plain_text(token.children or ()).strip()
+            links.append(Link(src, line, alt, True))
+        elif kind == "text" and open_link is None:
+            links.extend(_bare_urls(token.content, line))
+        if token.meta:
+            line += token.meta.get(_NEWLINES, 0)
+    return links
+
+
+def _parse_body(
+    body: str, offset: int, line_count: int
+) -> tuple[tuple[Heading, ...], tuple[Link, ...]]:
+    """Headings and links of Markdown ``body``, whose first line is file line ``offset + 1``."""
+    if "\r" in body:
+        # markdown-it turns a lone "\r" into a line break; the file's lines are split on "\n"
+        # only, so keep it out of markdown-it's way ("\r\n" becomes "\n", same line count).
+        body = body.replace("\r\n", "\n").replace("\r", " ")
+    tokens = _markdown_parser().parse(body)
+    found: list[tuple[int, str, int]] = []  # (level, text, line)
+    links: list[Link] = []
+    block_line = offset + 1
+    pending_level = 0
+    for token in tokens:
+        if token.map is not None:
+            block_line = token.map[0] + offset + 1
+        kind = token.type
+        if kind == "heading_open":
+            pending_level = int(token.tag[1:])
+        elif kind == "inline":
+            if pending_level:
+                found.append((pending_level, _plain_text(token.children or ()).strip(), block_line))
+                pending_level = 0
+            links.extend(_inline_links(token, block_line))
+    ends = [line_count + 1] * len(found)
+    open_sections: list[int] = []  # indices into found, levels strictly increasing
+    for index, (level, _text, line) in enumerate(found):
+        while open_sections and found[open_sections[-1]][0] >= level:
+            ends[open_sections.pop()] = line
+        open_sections.append(index)
+    headings = tuple(
+        Heading(level, text, line, end)
+        for (level, text, line), end in zip(found, ends, strict=True)
+    )
+    return headings, tuple(links)
+
+
+def _count_lines(text: str) -> int:
+    if not text:
+        return 0
+    return text.count("\n") + (0 if text.endswith("\n") else 1)
+
+
+def parse_markdown(text: str) -> MarkdownDoc:
+    """Parse one Markdown file's text: frontmatter, then headings and links of the body.
+
+    A leading BOM is ignored. Without frontmatter, ``frontmatter.present`` is ``False`` (normal
+    for reference files; only SKILL.md requires it). With an unclosed frontmatter the whole
+    text is parsed as Markdown.
+    """
+    text = text.removeprefix(BOM)
+    frontmatter, body_offset = _split_frontmatter(text)
+    body = text[body_offset:] if body_offset else text
+    offset = frontmatter.end_line if body_offset else 0
+    line_count = _count_lines(text)
+    headings, links = _parse_body(body, offset, line_count)
+    return MarkdownDoc(frontmatter, headings, links, line_count)
+
+
+def read_markdown(path: Path) -> MarkdownDoc:
+    """Read ``path`` as UTF-8 (undecodable bytes replaced, never an error) and parse it."""
+    text = path.read_bytes().decode("utf-8", errors="replace")
+    return parse_markdown(text)
+
+
+def read_skill_metadata(doc: MarkdownDoc) -> SkillMetadata:
+    """``name`` and ``description`` of a parsed SKILL.md (RFC-0001:C-INPUT).
+
+    Raises :class:`MissingFrontmatterField` (E011) for ``name``, then ``description``, when
+    the frontmatter is absent or invalid, or the field is not a non-empty string. The name is
+    stripped; the description has its whitespace collapsed (YAML folded scalars end in a
+    newline).
+    """
+    data = doc.frontmatter.data
+    name = data.get("name") if data else None
+    if not isinstance(name, str) or not name.strip():
+        raise MissingFrontmatterField("name")
+    description = doc.description
+    if description is None:
+        raise MissingFrontmatterField("description")
+    return SkillMetadata(name.strip(), description)
+
+
+def title_of(doc: MarkdownDoc) -> str | None:
+    """Text of the first level-1 heading, or ``None`` (the label of a reference in stubs)."""
+    return next((heading.text for heading in doc.headings if heading.level == 1), None)

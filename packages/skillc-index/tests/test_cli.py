@@ -1,0 +1,93 @@
+"""skillc-index's own command line and the console conventions every skillc command shares."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+
+from skillc_index.console import handle_exception
+
+
+def skillc_index(*args: str, cwd: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    """Run the installed ``skillc-index`` console script (its python module, same venv)."""
+    env = {"PATH": "/usr/bin:/bin", "SKILLC_HOME": str(home), "PYTHONDONTWRITEBYTECODE": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "skillc_index", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_help_lists_commands(tmp_path: Path, home: Path) -> None:
+    result = skillc_index("--help", cwd=tmp_path, home=home)
+    assert result.returncode == 0
+    assert "init" in result.stdout and "list" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--bogus",),
+        ("list", "--bogus"),
+        ("list", "--scope", "nope"),
+        ("init", "a", "b"),
+        ("nosuch",),
+        ("list", "--limit", "-1"),
+        ("list", "--format", "xml"),
+    ],
+)
+def test_usage_errors_are_e100(tmp_path: Path, home: Path, args: tuple[str, ...]) -> None:
+    result = skillc_index(*args, cwd=tmp_path, home=home)
+    assert result.returncode == 1
+    first = result.stderr.splitlines()[0]
+    assert first.startswith("error[E100]: invalid option: '") and first.endswith("'")
+    assert result.stdout == ""
+
+
+def test_init_and_list_round_trip(tmp_path: Path, home: Path) -> None:
+    assert skillc_index("init", cwd=tmp_path, home=home).returncode == 0
+    made = skillc_index("init", "alpha", "--format", "json", cwd=tmp_path, home=home)
+    assert made.returncode == 0, made.stderr
+    info = json.loads(made.stdout)
+    assert info["kind"] == "skill" and info["name"] == "alpha" and info["created"] is True
+    again = skillc_index("init", "alpha", cwd=tmp_path, home=home)
+    assert (again.returncode, again.stderr.strip()) == (
+        1,
+        "error[E050]: skill 'alpha' already exists",
+    )
+    listed = json.loads(skillc_index("list", "--format", "json", cwd=tmp_path, home=home).stdout)
+    assert [s["name"] for s in listed["skills"]] == ["alpha"]
+
+
+def test_version(tmp_path: Path, home: Path) -> None:
+    result = skillc_index("--version", cwd=tmp_path, home=home)
+    assert result.stdout.strip() == "skillc-index 0.1.0"
+
+
+def test_unexpected_errors_are_one_line_e999(capsys: pytest.CaptureFixture[str]) -> None:
+    assert handle_exception(RuntimeError("boom\nsecond line"), []) == 1
+    err = capsys.readouterr().err
+    assert err == "error[E999]: RuntimeError: boom second line\n"
+
+
+def test_verbose_shows_the_traceback(capsys: pytest.CaptureFixture[str]) -> None:
+    try:
+        raise ValueError("bad")
+    except ValueError as exc:
+        assert handle_exception(exc, ["-v", "list"]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" in err and err.rstrip().endswith("error[E999]: ValueError: bad")
+
+
+def test_exit_codes_pass_through() -> None:
+    assert handle_exception(click.exceptions.Exit(0), []) == 0
+    assert handle_exception(SystemExit(3), []) == 3

@@ -1,0 +1,114 @@
+"""Configuration (RFC-0009): files, precedence per key, environment, notices."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from skillc_index import Layout, load_config
+
+
+def write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def texts(config: object) -> list[str]:
+    return [notice.text for notice in config.notices]  # type: ignore[attr-defined]
+
+
+def test_defaults_without_files(layout: Layout) -> None:
+    config = load_config(layout, env={})
+    assert config.tokenizer == "ascii"
+    assert config.origins["search.tokenizer"] == "default"
+    assert config.lint == {} and config.targets == {} and config.notices == ()
+
+
+def test_precedence_is_per_key(layout: Layout) -> None:
+    assert layout.project_config is not None
+    write(
+        layout.global_config,
+        '[search]\ntokenizer = "cjk"\n[targets]\nmine = "~/m"\nother = "o"\n'
+        "[lint]\nSKL201 = { threshold = 800 }\n",
+    )
+    write(layout.project_config, '[targets]\nmine = "agents/skills"\n[lint]\nSKL401 = "off"\n')
+    config = load_config(layout, env={})
+    assert config.tokenizer == "cjk"
+    assert config.origins["search.tokenizer"] == "global"
+    assert config.targets == {"mine": "agents/skills", "other": "o"}
+    assert config.lint == {"SKL201": {"threshold": 800}, "SKL401": "off"}
+    assert config.files == (layout.global_config, layout.project_config)
+
+
+def test_project_beats_global_env_beats_project_cli_beats_env(layout: Layout) -> None:
+    assert layout.project_config is not None
+    write(layout.global_config, '[search]\ntokenizer = "ascii"\n')
+    write(layout.project_config, '[search]\ntokenizer = "cjk"\n')
+    assert load_config(layout, env={}).tokenizer == "cjk"
+    write(layout.project_config, '[search]\ntokenizer = "ascii"\n')
+    config = load_config(layout, env={"SKILLC_TOKENIZER": "cjk"})
+    assert (config.tokenizer, config.origins["search.tokenizer"]) == ("cjk", "env")
+    config = load_config(
+        layout, env={"SKILLC_TOKENIZER": "cjk"}, overrides={"search.tokenizer": "ascii"}
+    )
+    assert (config.tokenizer, config.origins["search.tokenizer"]) == ("ascii", "cli")
+    assert load_config(layout, env={}, overrides={"search.tokenizer": None}).tokenizer == "ascii"
+
+
+def test_invalid_env_value_is_warned_and_ignored(layout: Layout) -> None:
+    config = load_config(layout, env={"SKILLC_TOKENIZER": "klingon"})
+    assert config.tokenizer == "ascii"
+    assert any("SKILLC_TOKENIZER" in text for text in texts(config))
+
+
+def test_unknown_keys_are_warned_and_ignored(layout: Layout) -> None:
+    write(
+        layout.global_config,
+        'colour = "blue"\n[search]\ntokenizer = "cjk"\nstemmer = "x"\n[future]\na = 1\n',
+    )
+    config = load_config(layout, env={})
+    assert config.tokenizer == "cjk"
+    notices = texts(config)
+    assert any("'colour'" in text for text in notices)
+    assert any("'search.stemmer'" in text for text in notices)
+    assert any("'future'" in text for text in notices)
+    assert all(notice.level == "warning" for notice in config.notices)
+
+
+def test_bad_value_is_ignored_for_that_key_only(layout: Layout) -> None:
+    write(layout.global_config, '[search]\ntokenizer = "klingon"\n[targets]\nx = 3\ny = "ok"\n')
+    config = load_config(layout, env={})
+    assert config.tokenizer == "ascii"
+    assert config.targets == {"y": "ok"}
+    assert len(config.notices) == 2
+
+
+def test_broken_file_is_warned_and_ignored(layout: Layout) -> None:
+    assert layout.project_config is not None
+    write(layout.global_config, '[search]\ntokenizer = "cjk"\n')
+    write(layout.project_config, "[search\ntokenizer = \n")
+    config = load_config(layout, env={})
+    assert config.tokenizer == "cjk"  # the global file still counts
+    assert config.files == (layout.global_config,)
+    assert any("invalid TOML" in text for text in texts(config))
+
+
+def test_version_handling(layout: Layout) -> None:
+    write(layout.global_config, 'version = 1\n[search]\ntokenizer = "cjk"\n')
+    assert load_config(layout, env={}).notices == ()
+    write(layout.global_config, 'version = 2\n[search]\ntokenizer = "cjk"\n')
+    config = load_config(layout, env={})
+    assert config.tokenizer == "cjk"
+    assert any("newer" in text for text in texts(config))
+    for bad in ("0", '"1"', "-3", "1.5", "true"):
+        write(layout.global_config, f'version = {bad}\n[search]\ntokenizer = "cjk"\n')
+        config = load_config(layout, env={})
+        assert config.tokenizer == "ascii", bad  # the whole file is ignored
+        assert any("positive integer" in text for text in texts(config))
+
+
+def test_unreadable_file_is_not_fatal(layout: Layout) -> None:
+    layout.global_config.parent.mkdir(parents=True, exist_ok=True)
+    layout.global_config.mkdir()  # a folder where the file should be
+    config = load_config(layout, env={})
+    assert config.tokenizer == "ascii"
+    assert any("cannot read" in text for text in texts(config))

@@ -1,0 +1,137 @@
+"""The RFC-0005 registry: every code, its template, and the one formatting function."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import skillc_index as si
+from skillc_index import _diagnostics as d
+
+# RFC-0005:C-CODES, as the RFC prints each line.
+RFC_LINES = {
+    "E001": "error[E001]: skill '<skill>' not found",
+    "E002": "error[E002]: search index unusable; run 'skc build <skill>' to rebuild",
+    "E003": "error[E003]: index hash collision; delete .skillc-meta/search-<hash16>.db and rebuild",
+    "E004": "error[E004]: empty query",
+    "E010": "error[E010]: not a valid skill: '<path>' (missing SKILL.md)",
+    "E011": "error[E011]: missing frontmatter field '<field>' in SKILL.md",
+    "E012": "error[E012]: path escapes skill root: '<path>'",
+    "E020": "error[E020]: section not found: '<section>'",
+    "E021": "error[E021]: file not found: '<path>'",
+    "E022": "error[E022]: directory not found: '<path>'",
+    "E030": "error[E030]: invalid query type: '<type>'",
+    "E031": "error[E031]: invalid filter: '<message>'",
+    "E040": "error[E040]: no local logs found",
+    "E041": "error[E041]: sync destination not writable: '<path>'",
+    "E042": "error[E042]: sync source not readable: '<path>'",
+    "E050": "error[E050]: skill '<skill>' already exists",
+    "E100": "error[E100]: invalid option: '<message>'",
+    "E300": "error[E300]: <rule-id> <rule-name>: <message>",
+    "E999": "error[E999]: <message>",
+    "W001": "warning[W001]: multiple matches for '<section>'; showing first",
+    "W002": "warning[W002]: logging disabled; run 'skc sync' after session to merge logs",
+    "W003": "warning[W003]: stale local logs for '<skill>'; run 'skc sync' to upload",
+    "W300": "warning[W300]: <rule-id> <rule-name>: <message>",
+}
+
+
+def test_registry_is_exactly_the_rfc_table() -> None:
+    assert set(si.TEMPLATES) == set(RFC_LINES)
+    for code, line in RFC_LINES.items():
+        assert si.format_diagnostic(si.Diagnostic(code)) == line
+
+
+@pytest.mark.parametrize(
+    ("error", "expected"),
+    [
+        (si.SkillNotFound("rust"), "error[E001]: skill 'rust' not found"),
+        (
+            si.IndexUnusable("rust"),
+            "error[E002]: search index unusable; run 'skc build rust' to rebuild",
+        ),
+        (
+            si.IndexCollision("0123456789abcdef"),
+            "error[E003]: index hash collision; "
+            "delete .skillc-meta/search-0123456789abcdef.db and rebuild",
+        ),
+        (si.EmptyQuery(), "error[E004]: empty query"),
+        (si.NotASkill("./x"), "error[E010]: not a valid skill: './x' (missing SKILL.md)"),
+        (
+            si.MissingFrontmatterField("name"),
+            "error[E011]: missing frontmatter field 'name' in SKILL.md",
+        ),
+        (si.PathEscapesRoot("../x"), "error[E012]: path escapes skill root: '../x'"),
+        (si.SkillFileNotFound("a.md"), "error[E021]: file not found: 'a.md'"),
+        (si.SkillDirectoryNotFound("refs"), "error[E022]: directory not found: 'refs'"),
+        (si.InvalidQueryType("bogus"), "error[E030]: invalid query type: 'bogus'"),
+        (si.InvalidFilter("bad date"), "error[E031]: invalid filter: 'bad date'"),
+        (si.NoLocalLogs(), "error[E040]: no local logs found"),
+        (si.SyncDestinationNotWritable("/r"), "error[E041]: sync destination not writable: '/r'"),
+        (si.SyncSourceNotReadable("/l"), "error[E042]: sync source not readable: '/l'"),
+        (si.SkillExists("rust"), "error[E050]: skill 'rust' already exists"),
+        (
+            si.InvalidOption("No such option: --x"),
+            "error[E100]: invalid option: 'No such option: --x'",
+        ),
+        (si.InternalError("disk full"), "error[E999]: disk full"),
+    ],
+)
+def test_typed_errors_format_their_template(error: si.SkillcError, expected: str) -> None:
+    assert isinstance(error, si.SkillcError)
+    assert error.diagnostic.code == type(error).code
+    assert si.format_diagnostic(error.diagnostic) == expected
+    assert str(error) == expected
+
+
+def test_every_error_code_has_a_typed_exception() -> None:
+    classes = {
+        cls.code
+        for cls in vars(d).values()
+        if isinstance(cls, type) and issubclass(cls, d.SkillcError) and cls is not d.SkillcError
+    }
+    errors = {code for code in si.TEMPLATES if code.startswith("E") and code != "E300"}
+    assert errors <= classes | {"E999"}
+
+
+def test_section_not_found_lists_at_most_five_suggestions() -> None:
+    error = si.SectionNotFound("Instal", [(f"Install {i}", "SKILL.md") for i in range(8)])
+    lines = si.format_diagnostic(error.diagnostic).splitlines()
+    assert lines[0] == "error[E020]: section not found: 'Instal'"
+    assert lines[1] == "Did you mean one of these?"
+    assert lines[2:] == [f"  - Install {i} (SKILL.md)" for i in range(5)]
+
+
+def test_warnings_and_lint_diagnostics() -> None:
+    assert si.format_diagnostic(si.multiple_matches("Usage")) == (
+        "warning[W001]: multiple matches for 'Usage'; showing first"
+    )
+    assert si.logging_disabled().severity == "warning"
+    assert si.format_diagnostic(si.stale_local_logs("rust")).startswith("warning[W003]: stale")
+    assert (
+        si.format_diagnostic(
+            si.lint_diagnostic("SKL102", "name-format", "name contains invalid characters")
+        )
+        == "error[E300]: SKL102 name-format: name contains invalid characters"
+    )
+    assert (
+        si.format_diagnostic(
+            si.lint_diagnostic("SKL401", "no-orphans", "orphaned file 'old-draft.md'", "warning")
+        )
+        == "warning[W300]: SKL401 no-orphans: orphaned file 'old-draft.md'"
+    )
+
+
+def test_notice_has_no_code_and_unknown_codes_are_refused() -> None:
+    assert si.format_diagnostic(si.Notice("config: x")) == "warning: config: x"
+    assert si.format_diagnostic(si.Notice("skipping", "info")) == "info: skipping"
+    with pytest.raises(ValueError, match="E777"):
+        si.Diagnostic("E777")
+
+
+def test_every_message_has_the_bracketed_code() -> None:
+    for code in si.TEMPLATES:
+        assert re.match(
+            r"^(error|warning)\[[EW]\d{3}\]: ", si.format_diagnostic(si.Diagnostic(code))
+        )

@@ -1,0 +1,237 @@
+"""Tests for the skill file walk, the source hash and safe_join (skillc_index._files)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+
+from skillc_index._diagnostics import PathEscapesRoot
+from skillc_index._files import SkillFiles, safe_join, source_hash, walk_skill
+
+
+def make(root: Path, files: Mapping[str, str | bytes]) -> Path:
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, str):
+            content = content.encode()
+        path.write_bytes(content)
+    return root
+
+
+@pytest.fixture
+def skill(tmp_path: Path) -> Path:
+    root = tmp_path / "skill"
+    return make(
+        root,
+        {
+            "SKILL.md": "---\nname: skill\ndescription: d\n---\n",
+            "references/guide.md": "# Guide\n",
+            "scripts/run.py": "print('hi')\n",
+        },
+    )
+
+
+# -- walk_skill ------------------------------------------------------------------------------
+
+
+def test_walk_lists_files_sorted(skill: Path) -> None:
+    assert walk_skill(skill) == SkillFiles(
+        ("SKILL.md", "references/guide.md", "scripts/run.py"), ()
+    )
+
+
+def test_walk_skips_hidden_entries_at_any_depth(skill: Path) -> None:
+    make(
+        skill,
+        {
+            ".git/config": "x",
+            ".skillc-meta/manifest.json": "{}",
+            ".github/workflows/ci.yml": "x",
+            ".hidden.md": "x",
+            "references/.DS_Store": "x",
+            "references/.cache/deep.md": "x",
+            "references/visible.md": "x",
+        },
+    )
+    assert walk_skill(skill).files == (
+        "SKILL.md",
+        "references/guide.md",
+        "references/visible.md",
+        "scripts/run.py",
+    )
+
+
+def test_walk_orders_bytewise(tmp_path: Path) -> None:
+    make(tmp_path, {"a.md": "", "B.md": "", "a/b.md": "", "a-b.md": "", "Z/z.md": "", "é.md": ""})
+    # Bytes of the whole path decide: "B" < "Z" < "a", and "-" (0x2d) < "." (0x2e) < "/" (0x2f).
+    assert walk_skill(tmp_path).files == ("B.md", "Z/z.md", "a-b.md", "a.md", "a/b.md", "é.md")
+
+
+def test_walk_empty_and_missing_root(tmp_path: Path) -> None:
+    assert walk_skill(tmp_path) == SkillFiles((), ())
+    assert walk_skill(tmp_path / "missing") == SkillFiles((), ())
+
+
+def test_walk_ignores_special_files(tmp_path: Path) -> None:
+    make(tmp_path, {"a.md": ""})
+    os.mkfifo(tmp_path / "pipe")
+    assert walk_skill(tmp_path).files == ("a.md",)
+
+
+def test_escaping_symlinks_are_reported_not_followed(tmp_path: Path) -> None:
+    outside = make(tmp_path / "outside", {"secret.md": "s", "dir/inner.md": "i"})
+    root = make(tmp_path / "skill", {"SKILL.md": "x"})
+    (root / "leak.md").symlink_to(outside / "secret.md")
+    (root / "leakdir").symlink_to(outside / "dir", target_is_directory=True)
+    (root / "sub").mkdir()
+    (root / "sub" / "up").symlink_to(Path("..") / ".." / "outside")
+    (root / "dangling.md").symlink_to(outside / "missing.md")
+    (root / ".hidden-leak").symlink_to(outside / "secret.md")
+    result = walk_skill(root)
+    assert result.files == ("SKILL.md",)
+    assert result.escapes == ("dangling.md", "leak.md", "leakdir", "sub/up")
+
+
+def test_inner_symlinks_are_followed(tmp_path: Path) -> None:
+    root = make(tmp_path / "skill", {"SKILL.md": "x", "docs/a.md": "a"})
+    (root / "alias.md").symlink_to("docs/a.md")
+    (root / "mirror").symlink_to("docs", target_is_directory=True)
+    (root / "broken.md").symlink_to("nowhere.md")
+    result = walk_skill(root)
+    assert result.files == ("SKILL.md", "alias.md", "docs/a.md", "mirror/a.md")
+    assert result.escapes == ()
+
+
+def test_symlink_loops_terminate(tmp_path: Path) -> None:
+    root = make(tmp_path / "skill", {"SKILL.md": "x", "a/file.md": "f", "b/other.md": "o"})
+    (root / "a" / "self").symlink_to(".", target_is_directory=True)
+    (root / "a" / "to_b").symlink_to("../b", target_is_directory=True)
+    (root / "b" / "to_a").symlink_to("../a", target_is_directory=True)
+    (root / "top").symlink_to(root, target_is_directory=True)
+    (root / "loop1").symlink_to("loop2")
+    (root / "loop2").symlink_to("loop1")
+    result = walk_skill(root)
+    assert "a/file.md" in result.files
+    assert "a/to_b/other.md" in result.files
+    assert "b/to_a/file.md" in result.files
+    assert "a/to_b/to_a/file.md" not in result.files
+    assert not any(name.startswith(("top/", "a/self/", "loop")) for name in result.files)
+    assert result.escapes == ()
+
+
+def test_symlinked_root(tmp_path: Path) -> None:
+    real = make(tmp_path / "real", {"SKILL.md": "x"})
+    link = tmp_path / "link"
+    link.symlink_to(real, target_is_directory=True)
+    assert walk_skill(link).files == ("SKILL.md",)
+
+
+# -- source_hash -----------------------------------------------------------------------------
+
+
+def test_source_hash_definition(skill: Path) -> None:
+    digest = hashlib.sha256()
+    for rel in ("SKILL.md", "references/guide.md", "scripts/run.py"):
+        file_hash = hashlib.sha256((skill / rel).read_bytes()).hexdigest()
+        digest.update(f"{rel}\0{file_hash}\n".encode())
+    assert source_hash(skill) == digest.hexdigest()
+
+
+def test_source_hash_is_stable(skill: Path) -> None:
+    assert source_hash(skill) == source_hash(skill)
+    assert source_hash(skill, ["scripts/run.py", "SKILL.md", "references/guide.md"]) == (
+        source_hash(skill)
+    )
+
+
+def test_source_hash_changes_with_one_byte(skill: Path) -> None:
+    before = source_hash(skill)
+    (skill / "scripts" / "run.py").write_bytes(b"print('hI')\n")
+    assert source_hash(skill) != before
+
+
+def test_source_hash_changes_on_rename(skill: Path) -> None:
+    before = source_hash(skill)
+    (skill / "scripts" / "run.py").rename(skill / "scripts" / "main.py")
+    assert source_hash(skill) != before
+
+
+def test_source_hash_ignores_hidden_files(skill: Path) -> None:
+    before = source_hash(skill)
+    make(skill, {".skillc-meta/manifest.json": "{}", ".DS_Store": "x"})
+    assert source_hash(skill) == before
+
+
+def test_source_hash_independent_of_creation_order(tmp_path: Path) -> None:
+    files = {"b.md": "b", "a/x.md": "x", "A.md": "A", "a-b.md": "ab", "c/d/e.md": "e"}
+    first = make(tmp_path / "one", files)
+    second = make(tmp_path / "two", dict(reversed(list(files.items()))))
+    assert source_hash(first) == source_hash(second)
+
+
+def test_source_hash_of_empty_folder(tmp_path: Path) -> None:
+    assert source_hash(tmp_path) == hashlib.sha256().hexdigest()
+
+
+def test_source_hash_large_file(tmp_path: Path) -> None:
+    data = os.urandom(3 * 1024 * 1024 + 17)
+    make(tmp_path, {"big.bin": data})
+    digest = hashlib.sha256(f"big.bin\0{hashlib.sha256(data).hexdigest()}\n".encode())
+    assert source_hash(tmp_path) == digest.hexdigest()
+
+
+@pytest.mark.parametrize("rel", ["../x", "a/../../x", "/etc/passwd"])
+def test_source_hash_rejects_escaping_file_lists(skill: Path, rel: str) -> None:
+    with pytest.raises(PathEscapesRoot):
+        source_hash(skill, [rel])
+
+
+# -- safe_join -------------------------------------------------------------------------------
+
+
+def test_safe_join_inside(skill: Path) -> None:
+    real = skill.resolve()
+    assert safe_join(skill, "references/guide.md") == real / "references" / "guide.md"
+    assert safe_join(skill, "references/../SKILL.md") == real / "SKILL.md"
+    assert safe_join(skill, "not/yet/there.md") == real / "not" / "yet" / "there.md"
+    assert safe_join(skill, "") == real
+    assert safe_join(skill, ".") == real
+
+
+@pytest.mark.parametrize("rel", ["../x", "a/../../x", "..", "/etc/passwd", "/"])
+def test_safe_join_rejects_escapes(skill: Path, rel: str) -> None:
+    with pytest.raises(PathEscapesRoot) as caught:
+        safe_join(skill, rel)
+    assert caught.value.path == rel
+    assert caught.value.diagnostic.code == "E012"
+    assert str(caught.value) == f"error[E012]: path escapes skill root: '{rel}'"
+
+
+def test_safe_join_rejects_symlink_pointing_outside(tmp_path: Path) -> None:
+    outside = make(tmp_path / "outside", {"secret.md": "s"})
+    root = make(tmp_path / "skill", {"SKILL.md": "x"})
+    (root / "leak.md").symlink_to(outside / "secret.md")
+    (root / "leakdir").symlink_to(outside, target_is_directory=True)
+    for rel in ("leak.md", "leakdir/secret.md", "leakdir"):
+        with pytest.raises(PathEscapesRoot):
+            safe_join(root, rel)
+
+
+def test_safe_join_sibling_with_common_prefix(tmp_path: Path) -> None:
+    root = make(tmp_path / "skill", {"SKILL.md": "x"})
+    make(tmp_path / "skill-evil", {"x.md": "x"})
+    with pytest.raises(PathEscapesRoot):
+        safe_join(root, "../skill-evil/x.md")
+
+
+def test_safe_join_follows_inner_symlinks_and_survives_loops(tmp_path: Path) -> None:
+    root = make(tmp_path / "skill", {"docs/a.md": "a"})
+    (root / "alias").symlink_to("docs", target_is_directory=True)
+    (root / "loop").symlink_to("loop")
+    assert safe_join(root, "alias/a.md") == root.resolve() / "docs" / "a.md"
+    assert safe_join(root, "loop").parent == root.resolve()

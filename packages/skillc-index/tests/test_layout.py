@@ -1,0 +1,180 @@
+"""Storage layout and skill resolution (RFC-0007:C-RESOLUTION, DECISIONS "Paths and resolution")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from skillc_index import (
+    KNOWN_TARGETS,
+    InvalidOption,
+    Layout,
+    NotASkill,
+    SkillNotFound,
+    home_dir,
+    resolve_skill,
+    skill_name_problem,
+)
+
+MakeSkill = Callable[..., Path]
+
+
+def test_skillc_home_replaces_home(home: Path) -> None:
+    assert home_dir({"SKILLC_HOME": str(home)}) == home.resolve()
+    assert home_dir({}) == Path.home().resolve()
+
+
+def test_project_root_is_found_walking_up(project: Path, env: dict[str, str]) -> None:
+    deep = project / "src" / "pkg"
+    deep.mkdir(parents=True)
+    layout = Layout.discover(deep, env)
+    assert layout.project_root == project.resolve()
+    assert layout.store("project") == project.resolve() / ".skillc" / "skills"
+    assert layout.runtime_store("project") == project.resolve() / ".skillc" / "runtime"
+
+
+def test_config_toml_is_not_needed_and_home_is_never_a_project(
+    home: Path, env: dict[str, str]
+) -> None:
+    (home / ".skillc" / "skills").mkdir(parents=True)
+    inside = home / "work"
+    inside.mkdir()
+    assert Layout.discover(home, env).project_root is None
+    assert Layout.discover(inside, env).project_root is None
+    assert Layout.discover(home, env).scopes() == ("global",)
+
+
+def test_global_paths_follow_skillc_home(layout: Layout, home: Path) -> None:
+    assert layout.store("global") == home.resolve() / ".skillc" / "skills"
+    assert layout.runtime_store("global") == home.resolve() / ".skillc" / "runtime"
+    assert layout.global_config == home.resolve() / ".skillc" / "config.toml"
+
+
+def test_resolve_by_name_project_first(layout: Layout, make_skill: MakeSkill) -> None:
+    make_skill(layout.store("global"), "rust")
+    local = make_skill(layout.store("project"), "rust")
+    found = resolve_skill("rust", layout)
+    assert found.source == local.resolve()
+    assert found.scope == "project"
+    assert found.in_store
+    assert found.runtime == layout.runtime_store("project") / "rust"
+
+
+def test_resolve_global_name(layout: Layout, make_skill: MakeSkill) -> None:
+    source = make_skill(layout.store("global"), "cuda")
+    found = resolve_skill("cuda", layout)
+    assert (found.source, found.scope) == (source.resolve(), "global")
+    assert found.runtime == layout.runtime_store("global") / "cuda"
+
+
+def test_path_wins_over_names(layout: Layout, make_skill: MakeSkill, tmp_path: Path) -> None:
+    make_skill(layout.store("project"), "rust")
+    outside = make_skill(tmp_path / "elsewhere", "rust")
+    found = resolve_skill(str(outside), layout)
+    assert found.source == outside.resolve()
+    assert not found.in_store
+    assert found.scope == "project"  # outside any store, inside a project: project runtime
+
+
+def test_relative_path_from_cwd(layout: Layout, make_skill: MakeSkill) -> None:
+    make_skill(layout.cwd / "skills", "mine")
+    assert resolve_skill("skills/mine", layout).name == "mine"
+    assert resolve_skill("./skills/mine/", layout).name == "mine"
+
+
+def test_outside_path_without_project_uses_global_runtime(
+    make_skill: MakeSkill, tmp_path: Path, env: dict[str, str]
+) -> None:
+    make_skill(tmp_path / "loose", "solo")
+    layout = Layout.discover(tmp_path / "loose", env)
+    found = resolve_skill("solo", layout)
+    assert found.scope == "global"
+    assert found.runtime == layout.runtime_store("global") / "solo"
+
+
+def test_force_global(layout: Layout, make_skill: MakeSkill) -> None:
+    make_skill(layout.store("project"), "rust")
+    found = resolve_skill("rust", layout, force_global=True)
+    assert found.runtime == layout.runtime_store("global") / "rust"
+    assert not found.in_store
+
+
+def test_e010_for_folder_without_skill_md(layout: Layout) -> None:
+    (layout.store("project") / "empty").mkdir()
+    with pytest.raises(NotASkill) as caught:
+        resolve_skill("empty", layout)
+    assert caught.value.diagnostic.code == "E010"
+    (layout.cwd / "plain").mkdir()
+    with pytest.raises(NotASkill, match="'plain'"):
+        resolve_skill("plain", layout)
+
+
+def test_folder_without_skill_md_does_not_hide_a_store_skill(
+    layout: Layout, make_skill: MakeSkill
+) -> None:
+    (layout.cwd / "rust").mkdir()
+    make_skill(layout.store("project"), "rust")
+    assert resolve_skill("rust", layout).in_store
+
+
+def test_e001_when_nothing_is_found(layout: Layout) -> None:
+    with pytest.raises(SkillNotFound) as caught:
+        resolve_skill("nope", layout)
+    assert str(caught.value) == "error[E001]: skill 'nope' not found"
+
+
+def test_names_never_traverse_out_of_the_store(layout: Layout, make_skill: MakeSkill) -> None:
+    # <store>/../x exists, but "../x" is only ever a path (from the cwd), never a store name.
+    make_skill(layout.store("project").parent, "x")
+    with pytest.raises(SkillNotFound):
+        resolve_skill("../x", layout)
+
+
+def test_symlinked_skill_resolves_to_its_real_path(
+    layout: Layout, make_skill: MakeSkill, tmp_path: Path
+) -> None:
+    real = make_skill(tmp_path / "real", "linked")
+    (layout.store("project") / "linked").symlink_to(real)
+    assert resolve_skill("linked", layout).source == real.resolve()
+
+
+def test_targets(layout: Layout, home: Path) -> None:
+    assert set(KNOWN_TARGETS) == {
+        "claude",
+        "codex",
+        "copilot",
+        "cursor",
+        "gemini",
+        "kiro",
+        "opencode",
+        "trae",
+    }
+    assert layout.target_root("claude", "project") == layout.cwd / ".claude" / "skills"
+    assert layout.target_root("copilot", "global") == home.resolve() / ".github" / "skills"
+    assert (
+        layout.target_root("mine", "global", {"mine": "~/agents/skills"})
+        == home.resolve() / "agents" / "skills"
+    )
+    assert layout.target_root("./out/skills", "project") == layout.cwd / "out" / "skills"
+    with pytest.raises(InvalidOption, match="unknown target 'nope'"):
+        layout.target_root("nope", "project")
+
+
+def test_display_paths(layout: Layout, home: Path) -> None:
+    assert layout.display(layout.cwd / ".skillc" / "skills" / "a") == ".skillc/skills/a"
+    assert layout.display(home.resolve() / ".skillc") == "~/.skillc"
+    assert layout.display(Path("/elsewhere/x")) == "/elsewhere/x"
+
+
+@pytest.mark.parametrize("name", ["a", "my-skill", "skill123", "a" * 64])
+def test_valid_names(name: str) -> None:
+    assert skill_name_problem(name) is None
+
+
+@pytest.mark.parametrize(
+    "name", ["", "My-Skill", "-skill", "skill-", "a--b", "skill_name", "../x", "a" * 65]
+)
+def test_invalid_names(name: str) -> None:
+    assert skill_name_problem(name)

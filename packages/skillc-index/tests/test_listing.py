@@ -1,0 +1,107 @@
+"""``list`` (RFC-0007:C-LIST) through the library."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from skillc_index import Layout, list_skills, manifest_path, read_manifest, source_hash
+
+MakeSkill = Callable[..., Path]
+
+
+def build_by_hand(runtime: Path, name: str, digest: str) -> None:
+    path = manifest_path(runtime)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        json.dumps(
+            {"skill": name, "version": 1, "built_at": "2026-01-30T10:00:00Z", "source_hash": digest}
+        ),
+        encoding="utf-8",
+    )
+
+
+def test_empty(layout: Layout) -> None:
+    result = list_skills(layout)
+    assert result.to_dict() == {"skills": [], "total": 0, "filtered": 0}
+
+
+def test_order_project_then_global_then_name(layout: Layout, make_skill: MakeSkill) -> None:
+    for name in ("zeta", "alpha"):
+        make_skill(layout.store("global"), name)
+    for name in ("mid", "beta"):
+        make_skill(layout.store("project"), name)
+    result = list_skills(layout)
+    assert [(e.name, e.scope) for e in result.skills] == [
+        ("beta", "project"),
+        ("mid", "project"),
+        ("alpha", "global"),
+        ("zeta", "global"),
+    ]
+    entry = result.skills[0].to_dict()
+    assert entry["source_path"] == str(layout.store("project") / "beta")
+    assert entry["runtime_path"] == str(layout.runtime_store("project") / "beta")
+    assert entry["status"] == "not-built"
+
+
+def test_filters_and_counts(layout: Layout, make_skill: MakeSkill) -> None:
+    for name in ("py-a", "py-b", "rs-a"):
+        make_skill(layout.store("project"), name)
+    make_skill(layout.store("global"), "py-g")
+    result = list_skills(layout, pattern="py-*", limit=2)
+    assert [e.name for e in result.skills] == ["py-a", "py-b"]
+    assert (result.total, result.filtered) == (4, 3)
+    assert [e.name for e in list_skills(layout, scope="global").skills] == ["py-g"]
+    assert list_skills(layout, limit=0).skills == ()
+
+
+def test_statuses(layout: Layout, make_skill: MakeSkill) -> None:
+    built = make_skill(layout.store("project"), "built")
+    stale = make_skill(layout.store("project"), "stale")
+    make_skill(layout.store("project"), "fresh")
+    build_by_hand(layout.runtime_store("project") / "built", "built", source_hash(built))
+    build_by_hand(layout.runtime_store("project") / "stale", "stale", source_hash(stale))
+    (stale / "more.md").write_text("# changed\n", encoding="utf-8")
+
+    fast = {e.name: e.status for e in list_skills(layout).skills}
+    assert fast == {"built": "normal", "fresh": "not-built", "stale": "normal"}
+    slow = {e.name: e.status for e in list_skills(layout, check_obsolete=True).skills}
+    assert slow == {"built": "normal", "fresh": "not-built", "stale": "obsolete"}
+    assert [e.name for e in list_skills(layout, status="obsolete").skills] == ["stale"]
+    assert [e.name for e in list_skills(layout, status="not-built").skills] == ["fresh"]
+
+
+def test_invalid_manifest_is_not_built(layout: Layout, make_skill: MakeSkill) -> None:
+    make_skill(layout.store("project"), "odd")
+    runtime = layout.runtime_store("project") / "odd"
+    path = manifest_path(runtime)
+    path.parent.mkdir(parents=True)
+    for text in (
+        "{not json",
+        "[]",
+        '{"skill": "odd", "version": "1", "built_at": "x", "source_hash": "y"}',
+    ):
+        path.write_text(text, encoding="utf-8")
+        assert read_manifest(runtime) is None
+        assert list_skills(layout).skills[0].status == "not-built"
+
+
+def test_invalid_skills_are_skipped_with_a_notice(layout: Layout, make_skill: MakeSkill) -> None:
+    make_skill(layout.store("project"), "good")
+    make_skill(layout.store("project"), "broken", frontmatter="name: [unclosed\n")
+    make_skill(layout.store("project"), "nameless", frontmatter="description: no name here\n")
+    (layout.store("project") / "not-a-skill").mkdir()
+    (layout.store("project") / ".hidden").mkdir()
+    result = list_skills(layout)
+    assert [e.name for e in result.skills] == ["good"]
+    assert result.total == 1
+    texts = [n.text for n in result.notices]
+    assert len(texts) == 2
+    assert any("'broken'" in t and "invalid frontmatter YAML" in t for t in texts)
+    assert any("'nameless'" in t and "'name'" in t for t in texts)
+
+
+def test_no_global_store_is_fine(tmp_path: Path) -> None:
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(tmp_path / "nowhere")})
+    assert list_skills(layout).total == 0

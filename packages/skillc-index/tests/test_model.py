@@ -1,0 +1,485 @@
+"""Tests for the skill model (skillc_index._model): frontmatter, headings, links."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from skillc_index._diagnostics import MissingFrontmatterField
+from skillc_index._model import (
+    Frontmatter,
+    Heading,
+    Link,
+    MarkdownDoc,
+    SkillMetadata,
+    parse_frontmatter,
+    parse_markdown,
+    read_markdown,
+    read_skill_metadata,
+    title_of,
+)
+
+NO_OPENING = "missing frontmatter: file does not start with ---"
+NO_CLOSING = "missing frontmatter: no closing --- found"
+
+
+def write(tmp_path: Path, text: str, name: str = "SKILL.md") -> Path:
+    path = tmp_path / name
+    path.write_bytes(text.encode("utf-8"))
+    return path
+
+
+def heads(doc: MarkdownDoc) -> list[tuple[int, str, int, int]]:
+    return [(h.level, h.text, h.line, h.end_line) for h in doc.headings]
+
+
+def links(doc: MarkdownDoc) -> list[tuple[str, int, str, bool]]:
+    return [(link.target, link.line, link.text, link.image) for link in doc.links]
+
+
+SKILL = """\
+---
+name: pdf
+description: >
+  Work with PDF
+  files.
+# not a heading
+license: MIT
+---
+# PDF
+
+Intro.
+
+## Usage
+
+### Details
+
+## Reference
+
+# Appendix
+text
+"""
+
+
+# -- frontmatter ----------------------------------------------------------------------------
+
+
+def test_frontmatter_fields_lines_and_offsets(tmp_path: Path) -> None:
+    doc = read_markdown(write(tmp_path, SKILL))
+    front = doc.frontmatter
+    assert front.present
+    assert front.error is None
+    assert front.data == {"name": "pdf", "description": "Work with PDF files.\n", "license": "MIT"}
+    assert front.field_lines == {"name": 2, "description": 3, "license": 7}
+    assert front.end_line == 8
+    assert front.body_start == 9
+    assert doc.line_count == 20
+    assert doc.description == "Work with PDF files."
+
+
+def test_frontmatter_comment_lines_are_not_headings(tmp_path: Path) -> None:
+    doc = read_markdown(write(tmp_path, SKILL))
+    assert all(h.text != "not a heading" for h in doc.headings)
+    assert doc.headings[0] == Heading(1, "PDF", 9, 19)
+
+
+def test_missing_opening_fence() -> None:
+    doc = parse_markdown("# Title\n\nname: x\n")
+    assert doc.frontmatter == Frontmatter(False, None, NO_OPENING, 0, {}, 1)
+    assert heads(doc) == [(1, "Title", 1, 4)]
+
+
+def test_opening_fence_must_be_exact() -> None:
+    for text in ("----\nname: x\n---\n", " ---\nname: x\n---\n", "--- x\nname: x\n---\n"):
+        front = parse_markdown(text).frontmatter
+        assert not front.present
+        assert front.error == NO_OPENING
+
+
+def test_missing_closing_fence_parses_whole_text_as_markdown() -> None:
+    doc = parse_markdown("---\nname: x\n# Heading\ntext\n")
+    assert doc.frontmatter.present
+    assert doc.frontmatter.error == NO_CLOSING
+    assert doc.frontmatter.data is None
+    assert doc.frontmatter.end_line == 0
+    assert doc.frontmatter.body_start == 1
+    assert heads(doc) == [(1, "Heading", 3, 5)]
+
+
+def test_single_fence_line_is_unclosed() -> None:
+    assert parse_markdown("---").frontmatter.error == NO_CLOSING
+    assert parse_markdown("---\n").frontmatter.error == NO_CLOSING
+
+
+def test_invalid_yaml_message_is_one_line() -> None:
+    front = parse_markdown("---\nname: x\ndescription: a: b\n---\nbody\n").frontmatter
+    assert front.present
+    assert front.data is None
+    assert front.error is not None
+    assert front.error.startswith("invalid frontmatter YAML: ")
+    assert "\n" not in front.error
+    assert "  " not in front.error
+    # Line numbers in the message count file lines, not lines of the YAML block.
+    assert "line 3" in front.error
+    assert front.end_line == 4
+    assert front.body_start == 5
+
+
+def test_invalid_yaml_impossible_date() -> None:
+    front = parse_markdown("---\nname: x\ndate: 2024-02-30\n---\n").frontmatter
+    assert front.error is not None
+    assert front.error.startswith("invalid frontmatter YAML: ")
+
+
+def test_valid_date_is_constructed() -> None:
+    front = parse_markdown("---\ndate: 2024-02-29\n---\n").frontmatter
+    assert front.data == {"date": datetime.date(2024, 2, 29)}
+
+
+@pytest.mark.parametrize(
+    ("yaml_text", "kind"),
+    [("- a\n- b", "a list"), ("just text", "a string"), ("42", "an integer"), ("null", "null")],
+)
+def test_non_mapping_yaml(yaml_text: str, kind: str) -> None:
+    front = parse_markdown(f"---\n{yaml_text}\n---\n").frontmatter
+    assert front.present
+    assert front.data is None
+    assert front.error == f"invalid frontmatter YAML: expected a mapping, got {kind}"
+
+
+def test_empty_frontmatter_is_an_empty_mapping() -> None:
+    for text in (
+        "---\n---",
+        "---\n---\n",
+        "---\n\n  \n---\nbody\n",
+        "---\n# only a comment\n---\n",
+    ):
+        front = parse_markdown(text).frontmatter
+        assert front.present
+        assert front.error is None
+        assert front.data == {}
+
+
+def test_fence_tolerates_trailing_whitespace_and_bom() -> None:
+    doc = parse_markdown("\ufeff---  \t\nname: x\n--- \n# H\n")
+    assert doc.frontmatter.data == {"name": "x"}
+    assert doc.frontmatter.end_line == 3
+    assert heads(doc) == [(1, "H", 4, 5)]
+
+
+def test_bom_file(tmp_path: Path) -> None:
+    path = tmp_path / "SKILL.md"
+    path.write_bytes(b"\xef\xbb\xbf---\nname: x\ndescription: y\n---\n# T\n")
+    doc = read_markdown(path)
+    assert read_skill_metadata(doc) == SkillMetadata("x", "y")
+    assert heads(doc) == [(1, "T", 5, 6)]
+    assert doc.line_count == 5
+
+
+def test_invalid_utf8_never_raises(tmp_path: Path) -> None:
+    path = tmp_path / "bad.md"
+    path.write_bytes(b"# Caf\xe9\n\n[x](\xff.md)\n")
+    doc = read_markdown(path)
+    assert heads(doc) == [(1, "Caf\ufffd", 1, 4)]
+    assert doc.links[0].line == 3
+
+
+def test_key_lines_with_nested_values() -> None:
+    text = "---\nname: x\nmetadata:\n  author: me\n  version: 1\n\ndescription: |\n  a\n  b\n---\n"
+    front = parse_markdown(text).frontmatter
+    assert front.field_lines == {"name": 2, "metadata": 3, "description": 7}
+    assert front.data is not None
+    assert front.data["metadata"] == {"author": "me", "version": 1}
+
+
+def test_parse_frontmatter_matches_parse_markdown() -> None:
+    assert parse_frontmatter(SKILL) == parse_markdown(SKILL).frontmatter
+    assert parse_frontmatter("\ufeff" + SKILL) == parse_markdown(SKILL).frontmatter
+    assert parse_frontmatter("# x\n").error == NO_OPENING
+
+
+def test_crlf_file(tmp_path: Path) -> None:
+    path = write(tmp_path, SKILL.replace("\n", "\r\n") + "[link](a.md)\r\n")
+    doc = read_markdown(path)
+    lf = parse_markdown(SKILL + "[link](a.md)\n")
+    assert doc.frontmatter == lf.frontmatter
+    assert doc.headings == lf.headings
+    assert doc.line_count == lf.line_count == 21
+    assert links(doc) == [("a.md", 21, "link", False)]
+
+
+def test_lone_carriage_return_is_not_a_line_break() -> None:
+    doc = parse_markdown("# A\rstill line 1\n# B\n")
+    assert doc.line_count == 2
+    assert [(h.line, h.end_line) for h in doc.headings] == [(1, 2), (2, 3)]
+
+
+# -- headings -------------------------------------------------------------------------------
+
+
+def test_heading_ranges_nested_sections_and_eof(tmp_path: Path) -> None:
+    doc = read_markdown(write(tmp_path, SKILL))
+    assert heads(doc) == [
+        (1, "PDF", 9, 19),
+        (2, "Usage", 13, 17),
+        (3, "Details", 15, 17),
+        (2, "Reference", 17, 19),
+        (1, "Appendix", 19, 21),  # EOF + 1: the file has 20 lines
+    ]
+
+
+def test_eof_without_trailing_newline() -> None:
+    doc = parse_markdown("# A\ntext")
+    assert doc.line_count == 2
+    assert heads(doc) == [(1, "A", 1, 3)]
+
+
+def test_setext_headings() -> None:
+    text = "Title\n=====\n\nSub\ntitle\n---\n\ntext\n\n# Next\n"
+    doc = parse_markdown(text)
+    assert heads(doc) == [(1, "Title", 1, 10), (2, "Sub title", 4, 10), (1, "Next", 10, 11)]
+
+
+def test_setext_after_frontmatter_offsets() -> None:
+    doc = parse_markdown("---\nname: x\n---\nTitle\n===\n")
+    assert heads(doc) == [(1, "Title", 4, 6)]
+
+
+def test_code_blocks_have_no_headings() -> None:
+    text = (
+        "# Real\n"
+        "```bash\n# comment\n```\n"
+        "~~~\n# tilde comment\n## also not\n~~~\n"
+        "\n    # indented code\n\n"
+        "<!--\n# in a comment\n-->\n"
+        "## Second\n"
+    )
+    doc = parse_markdown(text)
+    assert heads(doc) == [(1, "Real", 1, 16), (2, "Second", 15, 16)]
+
+
+def test_unclosed_fence_swallows_the_rest() -> None:
+    doc = parse_markdown("# A\n```\n# not\n")
+    assert heads(doc) == [(1, "A", 1, 4)]
+
+
+def test_heading_plain_text() -> None:
+    text = "# Use `pdf.read()` with *care* and [links](x.md) ![icon](i.png) <kbd>K</kbd>  \n"
+    doc = parse_markdown(text)
+    assert doc.headings[0].text == "Use pdf.read() with care and links icon K"
+    # The link in the heading is a link.
+    assert links(doc) == [("x.md", 1, "links", False), ("i.png", 1, "icon", True)]
+
+
+def test_heading_escapes_and_entities() -> None:
+    doc = parse_markdown("## A \\*star\\* &amp; more ##\n")
+    assert heads(doc) == [(2, "A *star* & more", 1, 2)]
+
+
+def test_headings_in_lists_and_quotes() -> None:
+    doc = parse_markdown("> # Quoted\n\n- ## Listed\n")
+    assert heads(doc) == [(1, "Quoted", 1, 4), (2, "Listed", 3, 4)]
+
+
+def test_all_levels() -> None:
+    text = "".join(f"{'#' * n} H{n}\n" for n in range(1, 8))
+    doc = parse_markdown(text)
+    assert [h.level for h in doc.headings] == [1, 2, 3, 4, 5, 6]
+    assert doc.headings[-1].end_line == 8
+
+
+def test_title_of() -> None:
+    assert title_of(parse_markdown("## Sub\n# The *Title*\n# Other\n")) == "The Title"
+    assert title_of(parse_markdown("## Only sub\n")) is None
+
+
+def test_empty_text() -> None:
+    doc = parse_markdown("")
+    assert doc.line_count == 0
+    assert doc.headings == ()
+    assert doc.links == ()
+    assert not doc.frontmatter.present
+
+
+# -- links ----------------------------------------------------------------------------------
+
+
+def test_links_across_soft_breaks() -> None:
+    text = (
+        "---\nname: x\n---\n"
+        "A paragraph with [one](a.md)\n"
+        "and [two](b.md) on the next line\n"
+        "and a [link that\nwraps](c.md) then [four](d.md).\n"
+    )
+    doc = parse_markdown(text)
+    assert links(doc) == [
+        ("a.md", 4, "one", False),
+        ("b.md", 5, "two", False),
+        ("c.md", 6, "link that wraps", False),
+        ("d.md", 7, "four", False),
+    ]
+
+
+def test_links_after_hard_breaks_and_in_lists_and_quotes() -> None:
+    text = "line\\\n[a](a.md)  \n[b](b.md)\n\n- item\n  [c](c.md)\n\n> quote\n> [d](d.md)\n"
+    doc = parse_markdown(text)
+    assert [(link.target, link.line) for link in doc.links] == [
+        ("a.md", 2),
+        ("b.md", 3),
+        ("c.md", 6),
+        ("d.md", 9),
+    ]
+
+
+def test_links_after_multiline_image_alt_and_html() -> None:
+    text = "![an\nimage](i.png) <span\nclass='x'>s</span> [after](a.md)\n"
+    doc = parse_markdown(text)
+    assert links(doc) == [("i.png", 1, "an image", True), ("a.md", 3, "after", False)]
+
+
+def test_links_after_newlines_hidden_in_code_spans_titles_and_images() -> None:
+    text = (
+        "Run `git stash push --\n  <paths>` first ([a](a.md)).\n"
+        '[t](t.md "a title\nover two lines") [b](b.md)\n'
+        "![alt\ntext](\n  i.png\n) [c](c.md)\n"
+        "[label\n`code\nspan`](d.md) [e](e.md)\n"
+    )
+    assert [(link.target, link.line) for link in parse_markdown(text).links] == [
+        ("a.md", 2),
+        ("t.md", 3),
+        ("b.md", 4),
+        ("i.png", 5),
+        ("c.md", 8),
+        ("d.md", 9),
+        ("e.md", 11),
+    ]
+
+
+def test_links_in_code_are_not_links() -> None:
+    text = (
+        "`[no](code.md)`\n\n```\n[no](fence.md)\n```\n\n    [no](indented.md)\n\n[yes](real.md)\n"
+    )
+    assert links(parse_markdown(text)) == [("real.md", 9, "yes", False)]
+
+
+def test_images_and_linked_images() -> None:
+    doc = parse_markdown("![Diagram *one*](img/d.png)\n\n[![badge](b.svg)](https://x.org)\n")
+    assert links(doc) == [
+        ("img/d.png", 1, "Diagram one", True),
+        ("b.svg", 3, "badge", True),
+        ("https://x.org", 3, "badge", False),
+    ]
+
+
+def test_reference_links() -> None:
+    text = "See [the guide][g] and [Ref].\n\n[g]: docs/guide.md\n[ref]: <docs/my ref.md>\n"
+    assert links(parse_markdown(text)) == [
+        ("docs/guide.md", 1, "the guide", False),
+        ("docs/my ref.md", 1, "Ref", False),
+    ]
+
+
+def test_unused_reference_definition_is_not_a_link() -> None:
+    assert parse_markdown("[unused]: a.md\n").links == ()
+
+
+def test_percent_decoding_and_anchors() -> None:
+    text = "[a](my%20file.md) [b](<other file.md#Some-Anchor>) [c](#local) [d](caf%C3%A9.md)\n"
+    assert [link.target for link in parse_markdown(text).links] == [
+        "my file.md",
+        "other file.md#Some-Anchor",
+        "#local",
+        "café.md",
+    ]
+
+
+def test_autolinks_and_bare_urls() -> None:
+    text = (
+        "See <https://example.com/a> or https://example.org/x_y). Also WWW.test.dev.\n"
+        "`https://in.code` [https://in.label](x.md) not:awww.x nor https://\n"
+    )
+    doc = parse_markdown(text)
+    assert links(doc) == [
+        ("https://example.com/a", 1, "https://example.com/a", False),
+        ("https://example.org/x_y", 1, "https://example.org/x_y", False),
+        ("http://WWW.test.dev", 1, "WWW.test.dev", False),
+        ("x.md", 2, "https://in.label", False),
+    ]
+
+
+def test_links_in_tables() -> None:
+    text = "intro\n\n| File | Use |\n|------|-----|\n| [a](a.md) | x |\n| y | ![i](i.png) |\n"
+    assert links(parse_markdown(text)) == [("a.md", 5, "a", False), ("i.png", 6, "i", True)]
+
+
+def test_link_type_fields() -> None:
+    link = parse_markdown("[t](x.md)").links[0]
+    assert link == Link("x.md", 1, "t", False)
+
+
+# -- metadata -------------------------------------------------------------------------------
+
+
+def test_read_skill_metadata() -> None:
+    doc = parse_markdown("---\nname: ' pdf '\ndescription: |\n  Two\n  lines\n---\n")
+    assert read_skill_metadata(doc) == SkillMetadata("pdf", "Two lines")
+
+
+@pytest.mark.parametrize(
+    ("text", "missing"),
+    [
+        ("# no frontmatter\n", "name"),
+        ("---\nname: x\n", "name"),  # unclosed
+        ("---\nname: [\n---\n", "name"),  # invalid YAML
+        ("---\n- a\n---\n", "name"),  # not a mapping
+        ("---\ndescription: d\n---\n", "name"),
+        ("---\nname: ''\ndescription: d\n---\n", "name"),
+        ("---\nname: '   '\ndescription: d\n---\n", "name"),
+        ("---\nname: 42\ndescription: d\n---\n", "name"),
+        ("---\nname:\ndescription:\n---\n", "name"),
+        ("---\nname: x\n---\n", "description"),
+        ("---\nname: x\ndescription:\n---\n", "description"),
+        ("---\nname: x\ndescription: '  '\n---\n", "description"),
+        ("---\nname: x\ndescription: [a, b]\n---\n", "description"),
+    ],
+)
+def test_missing_fields_raise_e011(text: str, missing: str) -> None:
+    with pytest.raises(MissingFrontmatterField) as caught:
+        read_skill_metadata(parse_markdown(text))
+    assert caught.value.field == missing
+    assert caught.value.diagnostic.code == "E011"
+    assert str(caught.value) == f"error[E011]: missing frontmatter field '{missing}' in SKILL.md"
+
+
+def test_description_property() -> None:
+    assert parse_markdown("---\ndescription: 42\n---\n").description is None
+    assert parse_markdown("---\ndescription: ''\n---\n").description is None
+    assert parse_markdown("# x\n").description is None
+    assert parse_markdown("---\ndescription: ' a \t b\n\n c '\n---\n").description == "a b c"
+
+
+# -- import cost ----------------------------------------------------------------------------
+
+
+def test_import_does_not_load_yaml_or_markdown_it() -> None:
+    code = (
+        "import sys, skillc_index._model as m\n"
+        "bad = [n for n in sys.modules if n.startswith(('yaml', 'markdown_it'))]\n"
+        "assert not bad, bad\n"
+        "m.parse_markdown('---\\na: 1\\n---\\n# x\\n')\n"
+        "assert 'yaml' in sys.modules and 'markdown_it' in sys.modules\n"
+    )
+    src = Path(__file__).resolve().parents[1] / "src"
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(src)},
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr

@@ -1,0 +1,84 @@
+"""``init`` (RFC-0006:C-INIT) through the library."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from skillc_index import (
+    InvalidOption,
+    Layout,
+    SkillExists,
+    init_project,
+    init_skill,
+    skill_template,
+)
+
+
+def test_template_is_the_rfc_one() -> None:
+    text = skill_template("my-skill")
+    assert (
+        text
+        == '---\nname: my-skill\ndescription: "TODO: Add skill description"\n---\n\n# My Skill\n'
+    )
+    front = yaml.safe_load(text.split("---\n")[1])
+    assert front == {"name": "my-skill", "description": "TODO: Add skill description"}
+
+
+def test_init_project_is_idempotent(tmp_path: Path, env: dict[str, str]) -> None:
+    layout = Layout.discover(tmp_path, env)
+    first = init_project(layout)
+    assert first.created and first.path == tmp_path.resolve() / ".skillc" / "skills"
+    assert first.path.is_dir()
+    second = init_project(layout)
+    assert not second.created and second.path == first.path
+
+
+def test_init_skill_in_project_store_from_a_subfolder(project: Path, env: dict[str, str]) -> None:
+    sub = project / "docs"
+    sub.mkdir()
+    result = init_skill("rust", Layout.discover(sub, env))
+    assert result.path == project.resolve() / ".skillc" / "skills" / "rust"
+    assert (result.path / "SKILL.md").read_text(encoding="utf-8") == skill_template("rust")
+    assert result.to_dict()["scope"] == "project"
+
+
+def test_init_skill_without_project_makes_cwd_one(tmp_path: Path, env: dict[str, str]) -> None:
+    result = init_skill("solo", Layout.discover(tmp_path, env))
+    assert result.path == tmp_path.resolve() / ".skillc" / "skills" / "solo"
+
+
+def test_init_skill_global(layout: Layout, home: Path) -> None:
+    result = init_skill("cuda", layout, global_store=True)
+    assert result.path == home.resolve() / ".skillc" / "skills" / "cuda"
+    assert result.scope == "global"
+    assert not (layout.cwd / ".skillc" / "skills" / "cuda").exists()
+
+
+def test_e050_never_overwrites(layout: Layout) -> None:
+    result = init_skill("rust", layout)
+    skill_md = result.path / "SKILL.md"
+    skill_md.write_text("my own words", encoding="utf-8")
+    with pytest.raises(SkillExists) as caught:
+        init_skill("rust", layout)
+    assert str(caught.value) == "error[E050]: skill 'rust' already exists"
+    assert skill_md.read_text(encoding="utf-8") == "my own words"
+
+
+def test_existing_folder_without_skill_md_gets_one(layout: Layout) -> None:
+    folder = layout.store("project") / "draft"
+    folder.mkdir()
+    (folder / "notes.md").write_text("keep me", encoding="utf-8")
+    init_skill("draft", layout)
+    assert (folder / "SKILL.md").is_file()
+    assert (folder / "notes.md").read_text(encoding="utf-8") == "keep me"
+
+
+@pytest.mark.parametrize("name", ["Bad", "../escape", "a/b", "", "-x"])
+def test_invalid_names_create_nothing(layout: Layout, name: str) -> None:
+    before = sorted(p for p in layout.cwd.rglob("*"))
+    with pytest.raises(InvalidOption):
+        init_skill(name, layout)
+    assert sorted(p for p in layout.cwd.rglob("*")) == before

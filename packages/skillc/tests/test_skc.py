@@ -1,0 +1,77 @@
+"""The ``skc`` umbrella: commands from entry points, loaded lazily, RFC-0007 summaries."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from skillc.cli import SUMMARIES, _entry_point_section, cli, discover_commands
+
+
+def skc(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "skillc", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_entry_point_section_parsing() -> None:
+    text = (
+        "[console_scripts]\nskc = skillc.cli:main\n\n[skillc.commands]\n"
+        "init = skillc_index.cli:init_command\n# comment\n"
+        "list=skillc_index.cli:list_command [extra]\n"
+        "[other]\nx = y:z\n"
+    )
+    assert _entry_point_section(text) == {
+        "init": "skillc_index.cli:init_command",
+        "list": "skillc_index.cli:list_command",
+    }
+
+
+def test_installed_commands_are_discovered() -> None:
+    commands = discover_commands()
+    assert commands["init"] == "skillc_index.cli:init_command"
+    assert commands["list"] == "skillc_index.cli:list_command"
+
+
+def test_discovery_agrees_with_importlib_metadata() -> None:
+    from importlib.metadata import entry_points
+
+    expected = {ep.name: ep.value for ep in entry_points(group="skillc.commands")}
+    assert discover_commands() == expected
+
+
+@pytest.mark.parametrize("name", sorted(discover_commands()))
+def test_summary_matches_the_commands_own_help(name: str) -> None:
+    ctx = cli.make_context("skc", [name, "--help"], resilient_parsing=True)
+    command = cli.get_command(ctx, name)
+    assert command is not None
+    assert command.help is not None
+    assert command.help.splitlines()[0] == SUMMARIES[name]
+
+
+def test_help_lists_installed_commands_in_rfc_order() -> None:
+    result = skc("--help")
+    assert result.returncode == 0
+    lines = [
+        line.split()[0] for line in result.stdout.split("Commands:")[1].splitlines() if line.strip()
+    ]
+    installed = [name for name in SUMMARIES if name in discover_commands()]
+    assert lines[: len(installed)] == installed
+
+
+def test_version_lists_each_distribution() -> None:
+    lines = skc("--version").stdout.splitlines()
+    assert "skillc 0.1.0" in lines and "skillc-index 0.1.0" in lines
+    assert len(lines) == 6
+
+
+def test_unknown_command_is_e100() -> None:
+    result = skc("frobnicate")
+    assert result.returncode == 1
+    assert result.stderr.startswith("error[E100]: invalid option: 'No such command 'frobnicate'.")
