@@ -59,12 +59,12 @@ _EXPORTS: dict[str, str] = {
     "resolve_skill": "_layout",
     "skill_name_problem": "_layout",
     # the skill model
-    "Frontmatter": "_model",
+    "Frontmatter": "_frontmatter",
     "Heading": "_model",
     "Link": "_model",
     "MarkdownDoc": "_model",
     "SkillMetadata": "_model",
-    "parse_frontmatter": "_model",
+    "parse_frontmatter": "_frontmatter",
     "parse_markdown": "_model",
     "read_markdown": "_model",
     "read_skill_metadata": "_model",
@@ -137,6 +137,7 @@ if TYPE_CHECKING:
         stale_local_logs,
     )
     from skillc_index._files import SkillFiles, safe_join, source_hash, walk_skill
+    from skillc_index._frontmatter import Frontmatter, parse_frontmatter
     from skillc_index._layout import (
         KNOWN_TARGETS,
         Layout,
@@ -150,12 +151,10 @@ if TYPE_CHECKING:
     from skillc_index._listing import SkillEntry, SkillList, list_skills
     from skillc_index._manifest import Manifest, manifest_path, read_manifest
     from skillc_index._model import (
-        Frontmatter,
         Heading,
         Link,
         MarkdownDoc,
         SkillMetadata,
-        parse_frontmatter,
         parse_markdown,
         read_markdown,
         read_skill_metadata,

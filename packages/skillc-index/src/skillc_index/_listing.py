@@ -58,7 +58,7 @@ class SkillList:
 
 
 def _frontmatter_problem(skill_file: Path) -> str | None:
-    from skillc_index._model import parse_frontmatter
+    from skillc_index._frontmatter import parse_frontmatter
 
     try:
         text = skill_file.read_text(encoding="utf-8", errors="replace")

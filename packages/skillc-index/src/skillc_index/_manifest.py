@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +29,8 @@ class Manifest:
 
 def read_manifest(runtime: Path) -> Manifest | None:
     """The runtime's manifest, or None when it is missing or not a valid manifest."""
+    import json  # only when there is a runtime to look at
+
     try:
         data = json.loads(manifest_path(runtime).read_text(encoding="utf-8"))
     except (OSError, ValueError):

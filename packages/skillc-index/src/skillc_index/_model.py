@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from skillc_index._diagnostics import MissingFrontmatterField
+from skillc_index._frontmatter import BOM, Frontmatter, parse_frontmatter, split_frontmatter
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -45,13 +46,6 @@ __all__ = [
     "title_of",
 ]
 
-BOM = "\ufeff"
-FENCE = "---"
-
-#: SKL100 messages, verbatim (RFC-0008:C-REGISTRY).
-NO_OPENING = "missing frontmatter: file does not start with ---"
-NO_CLOSING = "missing frontmatter: no closing --- found"
-INVALID_YAML = "invalid frontmatter YAML: "
 
 # A bare URL in text (GFM "extended autolink"): http(s):// or www. up to whitespace or '<'.
 _BARE_URL = re.compile(r"(?<![A-Za-z0-9])(?:https?://|www\.)[^\s<>]+", re.IGNORECASE)
@@ -63,24 +57,6 @@ _URL_TRAILING = "?!.,:;*_~'\""
 _NEWLINES = "skillc_newlines"
 
 _parser: MarkdownIt | None = None
-
-
-@dataclass(frozen=True)
-class Frontmatter:
-    """The YAML block at the top of a file, and where things are in it."""
-
-    present: bool
-    """The file starts with a ``---`` line (a BOM before it and trailing blanks are allowed)."""
-    data: dict[str, Any] | None
-    """The parsed mapping; ``None`` when absent, unclosed or invalid."""
-    error: str | None
-    """The SKL100 message when ``data`` is ``None``, else ``None``."""
-    end_line: int
-    """Line of the closing ``---``; 0 when there is none."""
-    field_lines: dict[str, int] = field(default_factory=dict)
-    """Line of each top-level key (the last one when a key is repeated, as YAML keeps it)."""
-    body_start: int = 1
-    """First line after the frontmatter; 1 when there is no (closed) frontmatter."""
 
 
 @dataclass(frozen=True)
@@ -139,110 +115,6 @@ class SkillMetadata:
 
     name: str
     description: str
-
-
-# -- frontmatter -------------------------------------------------------------------------------
-
-
-def _is_fence(line: str) -> bool:
-    return line.rstrip() == FENCE
-
-
-def _type_name(value: object) -> str:
-    names = {
-        list: "a list",
-        str: "a string",
-        int: "an integer",
-        float: "a float",
-        bool: "a boolean",
-        type(None): "null",
-    }
-    return names.get(type(value), type(value).__name__)
-
-
-def _yaml_error_text(error: BaseException, offset: int) -> str:
-    """A YAML error on one line, with line numbers counted in the file (not the YAML block)."""
-    import yaml
-
-    if isinstance(error, yaml.MarkedYAMLError):
-        parts: list[str] = []
-        for text, mark in (
-            (error.context, error.context_mark),
-            (error.problem, error.problem_mark),
-        ):
-            if text is None:
-                continue
-            if mark is not None:
-                text = f"{text} (line {mark.line + 1 + offset}, column {mark.column + 1})"
-            parts.append(text)
-        message = ": ".join(parts) if parts else str(error)
-    else:
-        message = str(error) or type(error).__name__
-    return " ".join(message.split())
-
-
-def _split_frontmatter(text: str) -> tuple[Frontmatter, int]:
-    """RFC-0008:C-REGISTRY SKL100: the frontmatter of ``text`` (BOM already removed) and the
-    offset in ``text`` where the body starts (0 when there is no closed frontmatter).
-
-    Only the lines up to the closing ``---`` are looked at, so this stays cheap for callers
-    that need nothing else (``list``).
-    """
-    first_end = text.find("\n")
-    first = text if first_end < 0 else text[:first_end]
-    if not _is_fence(first):
-        return Frontmatter(False, None, NO_OPENING, 0), 0
-    start = position = first_end + 1
-    line_index = 1  # 0-based index of the line beginning at ``position``
-    close_start = close_end = -1
-    while 0 < position <= len(text):
-        newline = text.find("\n", position)
-        line_end = len(text) if newline < 0 else newline
-        if _is_fence(text[position:line_end]):
-            close_start, close_end = position, (len(text) if newline < 0 else newline + 1)
-            break
-        if newline < 0:
-            break
-        position = newline + 1
-        line_index += 1
-    if close_start < 0:
-        return Frontmatter(True, None, NO_CLOSING, 0), 0
-    end_line = line_index + 1
-    body_start = end_line + 1
-    source = text[start:close_start]
-    if not source.strip():
-        return Frontmatter(True, {}, None, end_line, {}, body_start), close_end
-
-    import yaml
-
-    loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    loader = loader_class(source)
-    try:
-        node = loader.get_single_node()
-        data = {} if node is None else loader.construct_document(node)
-    except (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError) as error:
-        # ValueError: impossible dates such as 2024-02-30; TypeError: unhashable keys.
-        message = INVALID_YAML + _yaml_error_text(error, offset=1)
-        return Frontmatter(True, None, message, end_line, {}, body_start), close_end
-    finally:
-        loader.dispose()
-    if not isinstance(data, dict):
-        message = f"{INVALID_YAML}expected a mapping, got {_type_name(data)}"
-        return Frontmatter(True, None, message, end_line, {}, body_start), close_end
-    field_lines: dict[str, int] = {}
-    if isinstance(node, yaml.MappingNode):
-        for key, _value in node.value:
-            if isinstance(key, yaml.ScalarNode):
-                # Mark lines are 0-based within the block, which starts on file line 2.
-                field_lines[str(key.value)] = key.start_mark.line + 2
-    return Frontmatter(True, data, None, end_line, field_lines, body_start), close_end
-
-
-def parse_frontmatter(text: str) -> Frontmatter:
-    """Only the frontmatter of a file's text (RFC-0008:C-REGISTRY SKL100), without parsing
-    the Markdown body: for callers such as ``list`` that need nothing else. A leading BOM is
-    ignored; line numbers are the same as :func:`parse_markdown` gives."""
-    return _split_frontmatter(text.removeprefix(BOM))[0]
 
 
 # -- Markdown body -----------------------------------------------------------------------------
@@ -441,7 +313,7 @@ def parse_markdown(text: str) -> MarkdownDoc:
     text is parsed as Markdown.
     """
     text = text.removeprefix(BOM)
-    frontmatter, body_offset = _split_frontmatter(text)
+    frontmatter, body_offset = split_frontmatter(text)
     body = text[body_offset:] if body_offset else text
     offset = frontmatter.end_line if body_offset else 0
     line_count = _count_lines(text)

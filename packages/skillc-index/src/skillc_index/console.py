@@ -13,7 +13,6 @@ diagnostics registry: it is on the path of ``--help``.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NoReturn, TypeVar
@@ -86,6 +85,8 @@ def report_all(diagnostics: Iterable[Diagnostic | Notice]) -> None:
 
 def print_json(data: Any) -> None:
     """Machine output: stable, UTF-8, two-space indented JSON on stdout."""
+    import json  # not at module level: most runs print text
+
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 

@@ -1,0 +1,195 @@
+"""Frontmatter: the YAML block at the top of a Markdown file (RFC-0008:C-REGISTRY SKL100).
+
+A file has frontmatter when its first line is ``---`` (a BOM before it and trailing blanks
+are tolerated); the block ends at the next ``---`` line and is read with PyYAML's safe loader.
+
+Most skills' frontmatter is a handful of ``key: value`` lines. Those are read here without
+PyYAML (:func:`_simple_mapping`): importing PyYAML alone costs more than the rest of
+``skc list``. The fast path accepts only lines whose YAML meaning is unambiguous (a plain key,
+then a quoted string or a plain scalar that YAML reads as a string) and hands anything else
+to PyYAML, so both paths give the same data; a test checks that over the whole corpus.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+BOM = "\ufeff"
+FENCE = "---"
+
+#: SKL100 messages, verbatim (RFC-0008:C-REGISTRY).
+NO_OPENING = "missing frontmatter: file does not start with ---"
+NO_CLOSING = "missing frontmatter: no closing --- found"
+INVALID_YAML = "invalid frontmatter YAML: "
+
+# ``key:`` at column 0, then the rest of the line (the value, possibly empty).
+_SIMPLE_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?:[ ]+(.*))?\Z")
+# Plain words YAML 1.1 reads as booleans or null (any case, to stay on the safe side).
+_NOT_STRINGS = frozenset({"yes", "no", "y", "n", "true", "false", "on", "off", "null", "~"})
+# Characters a plain scalar may start with and still be a string for certain.
+_PLAIN_START_EXTRA = frozenset("_/($")
+
+
+@dataclass(frozen=True)
+class Frontmatter:
+    """The YAML block at the top of a file, and where things are in it."""
+
+    present: bool
+    """The file starts with a ``---`` line (a BOM before it and trailing blanks are allowed)."""
+    data: dict[str, Any] | None
+    """The parsed mapping; ``None`` when absent, unclosed or invalid."""
+    error: str | None
+    """The SKL100 message when ``data`` is ``None``, else ``None``."""
+    end_line: int
+    """Line of the closing ``---``; 0 when there is none."""
+    field_lines: dict[str, int] = field(default_factory=dict)
+    """Line of each top-level key (the last one when a key is repeated, as YAML keeps it)."""
+    body_start: int = 1
+    """First line after the frontmatter; 1 when there is no (closed) frontmatter."""
+
+
+def _is_fence(line: str) -> bool:
+    return line.rstrip() == FENCE
+
+
+def _type_name(value: object) -> str:
+    names = {
+        list: "a list",
+        str: "a string",
+        int: "an integer",
+        float: "a float",
+        bool: "a boolean",
+        type(None): "null",
+    }
+    return names.get(type(value), type(value).__name__)
+
+
+def _yaml_error_text(error: BaseException, offset: int) -> str:
+    """A YAML error on one line, with line numbers counted in the file (not the YAML block)."""
+    import yaml
+
+    if isinstance(error, yaml.MarkedYAMLError):
+        parts: list[str] = []
+        for text, mark in (
+            (error.context, error.context_mark),
+            (error.problem, error.problem_mark),
+        ):
+            if text is None:
+                continue
+            if mark is not None:
+                text = f"{text} (line {mark.line + 1 + offset}, column {mark.column + 1})"
+            parts.append(text)
+        message = ": ".join(parts) if parts else str(error)
+    else:
+        message = str(error) or type(error).__name__
+    return " ".join(message.split())
+
+
+def split_frontmatter(text: str) -> tuple[Frontmatter, int]:
+    """RFC-0008:C-REGISTRY SKL100: the frontmatter of ``text`` (BOM already removed) and the
+    offset in ``text`` where the body starts (0 when there is no closed frontmatter).
+
+    Only the lines up to the closing ``---`` are looked at, so this stays cheap for callers
+    that need nothing else (``list``).
+    """
+    first_end = text.find("\n")
+    first = text if first_end < 0 else text[:first_end]
+    if not _is_fence(first):
+        return Frontmatter(False, None, NO_OPENING, 0), 0
+    start = position = first_end + 1
+    line_index = 1  # 0-based index of the line beginning at ``position``
+    close_start = close_end = -1
+    while 0 < position <= len(text):
+        newline = text.find("\n", position)
+        line_end = len(text) if newline < 0 else newline
+        if _is_fence(text[position:line_end]):
+            close_start, close_end = position, (len(text) if newline < 0 else newline + 1)
+            break
+        if newline < 0:
+            break
+        position = newline + 1
+        line_index += 1
+    if close_start < 0:
+        return Frontmatter(True, None, NO_CLOSING, 0), 0
+    end_line = line_index + 1
+    body_start = end_line + 1
+    source = text[start:close_start]
+    if not source.strip():
+        return Frontmatter(True, {}, None, end_line, {}, body_start), close_end
+    simple = _simple_mapping(source)
+    if simple is not None:
+        return Frontmatter(True, simple[0], None, end_line, simple[1], body_start), close_end
+
+    import yaml
+
+    loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    loader = loader_class(source)
+    try:
+        node = loader.get_single_node()
+        data = {} if node is None else loader.construct_document(node)
+    except (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError) as error:
+        # ValueError: impossible dates such as 2024-02-30; TypeError: unhashable keys.
+        message = INVALID_YAML + _yaml_error_text(error, offset=1)
+        return Frontmatter(True, None, message, end_line, {}, body_start), close_end
+    finally:
+        loader.dispose()
+    if not isinstance(data, dict):
+        message = f"{INVALID_YAML}expected a mapping, got {_type_name(data)}"
+        return Frontmatter(True, None, message, end_line, {}, body_start), close_end
+    field_lines: dict[str, int] = {}
+    if isinstance(node, yaml.MappingNode):
+        for key, _value in node.value:
+            if isinstance(key, yaml.ScalarNode):
+                # Mark lines are 0-based within the block, which starts on file line 2.
+                field_lines[str(key.value)] = key.start_mark.line + 2
+    return Frontmatter(True, data, None, end_line, field_lines, body_start), close_end
+
+
+def _simple_value(raw: str) -> tuple[bool, str | None]:
+    """``(True, value)`` when ``raw`` is certainly the YAML scalar ``value``; else
+    ``(False, None)``: PyYAML must read it."""
+    value = raw.rstrip(" ")
+    if not value:
+        return True, None  # ``key:`` alone is null
+    if not value.isprintable():
+        return False, None
+    quote = value[0]
+    if quote in "\"'":
+        inner = value[1:-1]
+        if len(value) >= 2 and value[-1] == quote and quote not in inner and "\\" not in inner:
+            return True, inner
+        return False, None
+    if not (value[0].isalpha() or value[0] in _PLAIN_START_EXTRA):
+        return False, None
+    if ": " in value or " #" in value or value.endswith(":") or value.lower() in _NOT_STRINGS:
+        return False, None
+    return True, value
+
+
+def _simple_mapping(source: str) -> tuple[dict[str, Any], dict[str, int]] | None:
+    """The block as data and key lines when every line is a comment, blank, or a simple
+    ``key: value`` (see :func:`_simple_value`); ``None`` when PyYAML must decide."""
+    data: dict[str, Any] = {}
+    lines: dict[str, int] = {}
+    for index, line in enumerate(source.split("\n")):
+        line = line.rstrip("\r")
+        if not line.strip(" ") or line.startswith("#"):
+            continue
+        match = _SIMPLE_LINE.match(line)
+        if match is None or match.group(1).lower() in _NOT_STRINGS:
+            return None
+        ok, value = _simple_value(match.group(2) or "")
+        if not ok:
+            return None
+        data[match.group(1)] = value
+        lines[match.group(1)] = index + 2  # the block starts on file line 2
+    return (data, lines) if data else None
+
+
+def parse_frontmatter(text: str) -> Frontmatter:
+    """Only the frontmatter of a file's text (RFC-0008:C-REGISTRY SKL100), without parsing
+    the Markdown body: for callers such as ``list`` that need nothing else. A leading BOM is
+    ignored; line numbers are the same as :func:`parse_markdown` gives."""
+    return split_frontmatter(text.removeprefix(BOM))[0]

@@ -1,0 +1,202 @@
+"""End-to-end fixtures: the INSTALLED ``skc`` (and the packages' own scripts) run as subprocesses.
+
+Every test gets a temporary project folder (the working directory of each command) and a
+temporary ``$SKILLC_HOME``, so nothing ever touches the real home. The environment is the one
+pytest runs in, minus every ``SKILLC_*`` variable (and the terminal size variables, so help
+text wraps the same everywhere). Real files, real processes, no mocks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import pytest
+
+#: Generous safety net against a hung process; never a timing assertion.
+TIMEOUT = 120
+
+Runner = Callable[..., "subprocess.CompletedProcess[str]"]
+
+
+def _find_skc() -> Path | None:
+    found = shutil.which("skc")
+    if found:
+        return Path(found)
+    for name in ("skc", "skc.exe"):
+        candidate = Path(sys.executable).parent / name
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="session")
+def skc_path() -> Path:
+    """The installed ``skc`` console script."""
+    path = _find_skc()
+    if path is None:
+        pytest.fail(
+            "the 'skc' console script is not installed: it is neither on PATH nor next to "
+            f"{sys.executable}. Install the 'skillc' distribution into this environment "
+            "(e.g. pip install -e packages/skillc) before running the end-to-end tests.",
+            pytrace=False,
+        )
+    return path
+
+
+@pytest.fixture(scope="session")
+def bin_dir(skc_path: Path) -> Path:
+    """The folder holding ``skc``: the package console scripts live next to it."""
+    return skc_path.parent
+
+
+@pytest.fixture(scope="session")
+def venv_python(skc_path: Path) -> Path:
+    """The interpreter the installed ``skc`` runs with (the one next to it, else its shebang)."""
+    for name in ("python", "python3", "python.exe"):
+        candidate = skc_path.parent / name
+        if candidate.is_file():
+            return candidate
+    with skc_path.open("rb") as handle:
+        first = handle.readline().decode("utf-8", "replace").strip()
+    if first.startswith("#!"):
+        interpreter = Path(first[2:].split()[0])
+        if interpreter.is_file():
+            return interpreter
+    pytest.fail(f"cannot find the Python interpreter of {skc_path}", pytrace=False)
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    """``$SKILLC_HOME`` for this test: an empty folder."""
+    path = tmp_path / "home"
+    path.mkdir()
+    return path.resolve()
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """The working directory of every command: an empty folder, not yet a skillc project."""
+    path = (tmp_path / "project").resolve()
+    path.mkdir()
+    # Project detection walks up from here: a stray .skillc/ above the temporary folder would
+    # turn it into somebody else's project and make the results meaningless.
+    for folder in path.parents:
+        if (folder / ".skillc").is_dir():
+            pytest.fail(
+                f"{folder}/.skillc exists above the test's temporary folder; remove it "
+                "(or point --basetemp elsewhere) to run the end-to-end tests",
+                pytrace=False,
+            )
+    return path
+
+
+@pytest.fixture
+def base_env(home: Path) -> dict[str, str]:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith("SKILLC_") and key not in ("COLUMNS", "LINES")
+    }
+    env["SKILLC_HOME"] = str(home)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
+
+
+def _runner(executable: Path, base_env: Mapping[str, str], default_cwd: Path) -> Runner:
+    def run(
+        *args: str,
+        cwd: Path | str | None = None,
+        env_extra: Mapping[str, str] | None = None,
+    ) -> subprocess.CompletedProcess[str]:
+        env = dict(base_env)
+        if env_extra:
+            env.update(env_extra)
+        return subprocess.run(
+            [str(executable), *args],
+            cwd=str(cwd if cwd is not None else default_cwd),
+            env=env,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            timeout=TIMEOUT,
+            check=False,
+        )
+
+    return run
+
+
+@pytest.fixture
+def skc(skc_path: Path, base_env: dict[str, str], project: Path) -> Runner:
+    """``skc(*args, cwd=None, env_extra=None) -> CompletedProcess`` (text; cwd: the project)."""
+    return _runner(skc_path, base_env, project)
+
+
+@pytest.fixture
+def script(bin_dir: Path, base_env: dict[str, str], project: Path) -> Callable[[str], Runner]:
+    """``script("skillc-lint")(*args, ...)``: a package's own console script, like :func:`skc`."""
+
+    def make(name: str) -> Runner:
+        path = bin_dir / name
+        if not path.is_file():
+            found = shutil.which(name)
+            if found is None:
+                pytest.fail(f"console script {name!r} is not installed", pytrace=False)
+            path = Path(found)
+        return _runner(path, base_env, project)
+
+    return make
+
+
+@pytest.fixture
+def ok(skc: Runner) -> Runner:
+    """Like :func:`skc`, but asserts exit status 0 and returns the process."""
+
+    def run(*args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
+        proc = skc(*args, **kwargs)
+        assert proc.returncode == 0, (
+            f"skc {' '.join(args)} exited {proc.returncode}\n"
+            f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
+        )
+        return proc
+
+    return run
+
+
+@pytest.fixture
+def list_json(ok: Runner) -> Callable[..., dict[str, object]]:
+    """``list_json(*extra_args, cwd=None)``: ``skc list --format json`` parsed."""
+
+    def run(*args: str, **kwargs: object) -> dict[str, object]:
+        proc = ok("list", "--format", "json", *args, **kwargs)
+        data = json.loads(proc.stdout)
+        assert isinstance(data, dict), proc.stdout
+        return data
+
+    return run
+
+
+@pytest.fixture
+def write_manifest() -> Callable[..., Path]:
+    """``write_manifest(runtime, skill, source_hash)``: a hand-written RFC-0001 build manifest
+    at ``<runtime>/.skillc-meta/manifest.json`` (what ``skc build`` will write)."""
+
+    def write(runtime: Path, skill: str, source_hash: str) -> Path:
+        meta = runtime / ".skillc-meta"
+        meta.mkdir(parents=True, exist_ok=True)
+        path = meta / "manifest.json"
+        data = {
+            "skill": skill,
+            "version": 1,
+            "built_at": "2026-01-30T10:00:00Z",
+            "source_hash": source_hash,
+        }
+        path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        return path
+
+    return write

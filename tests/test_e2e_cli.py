@@ -1,0 +1,177 @@
+"""``skc`` as a command line: help, versions, E100 for every usage error (RFC-0005, RFC-0007)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+Script = Callable[[str], Run]
+
+DISTRIBUTIONS = (
+    "skillc",
+    "skillc-index",
+    "skillc-lint",
+    "skillc-gateway",
+    "skillc-stats",
+    "skillc-mcp",
+)
+PACKAGE_SCRIPTS = ("skillc-index", "skillc-lint", "skillc-gateway", "skillc-stats", "skillc-mcp")
+
+#: RFC-0007:C-COMMANDS descriptions of the commands installed so far.
+SUMMARIES = {
+    "init": "Initialize project or create skill.",
+    "list": "List all skillc-managed skills.",
+}
+
+
+def assert_e100(proc: subprocess.CompletedProcess[str]) -> None:
+    """RFC-0005 + DECISIONS: a usage error is ``error[E100]: invalid option: '<message>'``."""
+    assert proc.returncode == 1, proc
+    assert proc.stdout == "", proc.stdout
+    lines = proc.stderr.splitlines()
+    assert lines, "nothing on stderr"
+    first = lines[0]
+    assert first.startswith("error[E100]: invalid option: '"), first
+    assert first.endswith("'"), first
+    assert len(first) > len("error[E100]: invalid option: ''"), "empty message"
+    assert "Traceback" not in proc.stderr, proc.stderr
+
+
+def _command_rows(help_text: str) -> dict[str, str]:
+    """``name -> summary`` from the Commands section of a click help page."""
+    rows: dict[str, str] = {}
+    inside = False
+    for line in help_text.splitlines():
+        if line.strip() == "Commands:":
+            inside = True
+            continue
+        if inside:
+            match = re.match(r"^  (\S+)\s{2,}(\S.*)$", line)
+            if match:
+                rows[match.group(1)] = match.group(2).strip()
+            elif line and not line.startswith(" "):
+                break
+    return rows
+
+
+def test_help_lists_init_and_list_with_summaries(skc: Run) -> None:
+    proc = skc("--help")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert proc.stdout.startswith("Usage: skc"), proc.stdout
+    rows = _command_rows(proc.stdout)
+    for name, summary in SUMMARIES.items():
+        assert rows.get(name) == summary, rows
+    # RFC-0007 order: init before list
+    names = list(rows)
+    assert names.index("init") < names.index("list")
+
+
+def test_short_help_option_is_the_same_page(skc: Run) -> None:
+    long, short = skc("--help"), skc("-h")
+    assert short.returncode == 0
+    assert short.stdout == long.stdout
+
+
+def test_no_arguments_prints_help_and_exits_0(skc: Run) -> None:
+    proc = skc()
+    assert proc.returncode == 0, proc.stderr
+    assert "Usage: skc" in proc.stdout
+    rows = _command_rows(proc.stdout)
+    assert rows.get("init") == SUMMARIES["init"]
+    assert rows.get("list") == SUMMARIES["list"]
+    assert "error" not in proc.stderr
+
+
+@pytest.mark.parametrize("command", ["init", "list"])
+def test_command_help(skc: Run, command: str) -> None:
+    proc = skc(command, "--help")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(f"Usage: skc {command}"), proc.stdout
+    # The command's own page starts with the same RFC-0007 summary as the group listing.
+    assert SUMMARIES[command] in proc.stdout
+    assert "--format" in proc.stdout
+
+
+def test_version_lists_every_distribution(skc: Run, venv_python: Path) -> None:
+    proc = skc("--version")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    # What is actually installed in skc's environment, read independently of skc.
+    installed = subprocess.run(
+        [
+            str(venv_python),
+            "-c",
+            "import json, sys; from importlib.metadata import version; "
+            "print(json.dumps({d: version(d) for d in sys.argv[1:]}))",
+            *DISTRIBUTIONS,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    versions = json.loads(installed.stdout)
+    for dist in DISTRIBUTIONS:
+        assert versions[dist] == "0.1.0", versions
+        assert f"{dist} {versions[dist]}" in lines, proc.stdout
+    assert len(lines) == len(DISTRIBUTIONS), proc.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--bogus",),
+        ("list", "--bogus"),
+        ("list", "--scope", "nope"),
+        ("list", "--status", "nope"),
+        ("list", "--limit", "x"),
+        ("list", "--limit", "-1"),
+        ("list", "--format", "xml"),
+        ("list", "--pattern"),
+        ("init", "a", "b"),
+        ("init", "--bogus"),
+        ("nosuchcommand",),
+    ],
+    ids=lambda args: " ".join(args),
+)
+def test_usage_errors_are_e100(skc: Run, project: Path, args: tuple[str, ...]) -> None:
+    assert_e100(skc(*args))
+    assert list(project.iterdir()) == [], "a usage error must not create anything"
+
+
+def test_unknown_option_message_names_the_option(
+    skc: Run,
+) -> None:
+    proc = skc("list", "--bogus")
+    assert_e100(proc)
+    assert "--bogus" in proc.stderr.splitlines()[0]
+
+
+@pytest.mark.parametrize("name", PACKAGE_SCRIPTS)
+def test_package_script_usage_error_is_e100(script: Script, name: str) -> None:
+    assert_e100(script(name)("--bogus"))
+
+
+@pytest.mark.parametrize("name", PACKAGE_SCRIPTS)
+def test_package_script_help(script: Script, name: str) -> None:
+    proc = script(name)("--help")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(f"Usage: {name}"), proc.stdout
+    assert proc.stderr == ""
+
+
+def test_skillc_index_script_has_init_and_list(
+    script: Script,
+) -> None:
+    proc = script("skillc-index")("--help")
+    assert proc.returncode == 0
+    rows = _command_rows(proc.stdout)
+    assert set(SUMMARIES) <= set(rows), rows
+    assert_e100(script("skillc-index")("list", "--scope", "nope"))

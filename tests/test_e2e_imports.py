@@ -1,0 +1,100 @@
+"""Import discipline (DESIGN.md): ``skc --help`` and ``skc list --help`` load only what they need.
+
+The check runs ``skillc.cli.main()`` in a fresh interpreter (the one the installed ``skc`` uses)
+and prints ``sorted(sys.modules)`` afterwards: heavy parsers and the other distributions of the
+kit must not be imported just to show help.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+HEAVY = ("markdown_it", "yaml", "pathspec")
+SIBLINGS = ("skillc_lint", "skillc_gateway", "skillc_stats", "skillc_mcp")
+MARKER = "@@MODULES@@"
+
+PROBE = f"""
+import json, sys
+sys.argv = ["skc", *json.loads(sys.argv[1])]
+import skillc.cli
+try:
+    skillc.cli.main()
+except SystemExit:
+    pass
+sys.stdout.flush()
+print({MARKER!r} + json.dumps(sorted(sys.modules)))
+"""
+
+
+def loaded_modules(
+    venv_python: Path, base_env: dict[str, str], cwd: Path, *args: str
+) -> tuple[set[str], subprocess.CompletedProcess[str]]:
+    proc = subprocess.run(
+        [str(venv_python), "-c", PROBE, json.dumps(list(args))],
+        cwd=str(cwd),
+        env=base_env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = [line for line in proc.stdout.splitlines() if line.startswith(MARKER)]
+    assert len(lines) == 1, proc.stdout
+    return set(json.loads(lines[0][len(MARKER) :])), proc
+
+
+def top_level(modules: set[str]) -> set[str]:
+    return {name.partition(".")[0] for name in modules}
+
+
+def test_probe_sees_what_is_imported(
+    venv_python: Path, base_env: dict[str, str], project: Path
+) -> None:
+    """The probe itself works: the command really ran and the list is real."""
+    modules, proc = loaded_modules(venv_python, base_env, project, "--help")
+    assert "Usage: skc" in proc.stdout
+    assert {"skillc", "skillc.cli", "click"} <= modules
+
+
+def test_skc_help_imports_no_library(
+    venv_python: Path, base_env: dict[str, str], project: Path
+) -> None:
+    modules, _ = loaded_modules(venv_python, base_env, project, "--help")
+    forbidden = top_level(modules) & {*HEAVY, "skillc_index", *SIBLINGS}
+    assert not forbidden, f"skc --help imported {sorted(forbidden)}"
+
+
+@pytest.mark.parametrize("command", ["list", "init"])
+def test_command_help_imports_only_its_package(
+    venv_python: Path, base_env: dict[str, str], project: Path, command: str
+) -> None:
+    modules, proc = loaded_modules(venv_python, base_env, project, command, "--help")
+    assert f"Usage: skc {command}" in proc.stdout
+    assert "skillc_index" in modules  # the command lives there
+    forbidden = top_level(modules) & {*HEAVY, *SIBLINGS}
+    assert not forbidden, f"skc {command} --help imported {sorted(forbidden)}"
+
+
+def test_skc_list_in_an_empty_project_imports_no_markdown_parser(
+    venv_python: Path, base_env: dict[str, str], project: Path
+) -> None:
+    (project / ".skillc" / "skills").mkdir(parents=True)
+    modules, proc = loaded_modules(venv_python, base_env, project, "list")
+    assert "No skills found." in proc.stdout
+    forbidden = top_level(modules) & {"markdown_it", *SIBLINGS}
+    assert not forbidden, f"skc list imported {sorted(forbidden)}"
+
+
+def test_usage_error_imports_no_heavy_library(
+    venv_python: Path, base_env: dict[str, str], project: Path
+) -> None:
+    modules, proc = loaded_modules(venv_python, base_env, project, "--bogus")
+    assert proc.stderr.startswith("error[E100]: invalid option: '")
+    forbidden = top_level(modules) & {*HEAVY, *SIBLINGS}
+    assert not forbidden, f"skc --bogus imported {sorted(forbidden)}"
