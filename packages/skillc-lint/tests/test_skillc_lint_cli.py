@@ -1,36 +1,419 @@
-"""The `skillc-lint` console script installs, answers --help and reports usage errors as E100."""
+"""The `skillc-lint` command line, run as real subprocesses over real folders.
+
+Every run gets a temporary ``$SKILLC_HOME`` and working folder; nothing touches the real home.
+"""
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
 
 import skillc_lint
 
+Writer = Callable[..., Path]
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "skillc_lint", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+VALID = (
+    "---\nname: {name}\ndescription: Formats tables. Use when tables need it.\n---\n\n# {name}\n"
+)
+INVALID = VALID.replace("name: {name}", "name: Bad_Name").replace("# {name}", "# Bad_Name")
 
 
-def test_help() -> None:
-    result = run("--help")
-    assert result.returncode == 0
-    assert result.stdout.startswith("Usage: skillc-lint")
+def console_script() -> str:
+    """The installed ``skillc-lint`` script of the interpreter running the tests."""
+    for name in ("skillc-lint", "skillc-lint.exe"):
+        candidate = Path(sys.executable).parent / name
+        if candidate.is_file():
+            return str(candidate)
+    found = shutil.which("skillc-lint")
+    if found is None:
+        pytest.fail("the skillc-lint console script is not installed", pytrace=False)
+    return found
 
 
-def test_version_matches_the_package() -> None:
-    assert run("--version").stdout.strip() == f"skillc-lint {skillc_lint.__version__}"
+@pytest.fixture
+def cwd(tmp_path: Path) -> Path:
+    path = tmp_path / "work"
+    path.mkdir()
+    return path
 
 
-def test_unknown_option_is_e100() -> None:
-    result = run("--bogus")
-    assert result.returncode == 1
-    first = result.stderr.splitlines()[0]
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    path = tmp_path / "home"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def lint(cwd: Path, home: Path) -> Run:
+    """``lint(*args, cwd=None, script=False)``: ``python -m skillc_lint`` (or the console
+    script) in the work folder with a temporary SKILLC_HOME."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
+    env["SKILLC_HOME"] = str(home)
+
+    def run(
+        *args: str, cwd: Path | None = None, script: bool = False
+    ) -> subprocess.CompletedProcess[str]:
+        command = [console_script()] if script else [sys.executable, "-m", "skillc_lint"]
+        return subprocess.run(
+            [*command, *args],
+            cwd=str(cwd or default_cwd),
+            env=env,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            timeout=120,
+            check=False,
+        )
+
+    default_cwd = cwd
+    return run
+
+
+def put(folder: Path, text: str, **files: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "SKILL.md").write_text(text.format(name=folder.name), encoding="utf-8")
+    for rel, body in files.items():
+        (folder / rel).write_text(body, encoding="utf-8")
+    return folder
+
+
+def no_traceback(proc: subprocess.CompletedProcess[str]) -> None:
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert "E999" not in proc.stderr, proc.stderr
+
+
+# -- the basics -------------------------------------------------------------------------------
+
+
+def test_help_has_usage_and_examples(lint: Run) -> None:
+    proc = lint("--help")
+    assert proc.returncode == 0
+    assert proc.stdout.startswith("Usage: skillc-lint [OPTIONS] [SKILL]...")
+    assert "Validate skill authoring quality." in proc.stdout
+    assert "Examples:" in proc.stdout and "skillc-lint skills/" in proc.stdout
+    for option in ("--format", "--force", "--select", "--ignore", "--list-rules"):
+        assert option in proc.stdout
+
+
+def test_version_matches_the_package(lint: Run) -> None:
+    assert lint("--version").stdout.strip() == f"skillc-lint {skillc_lint.__version__}"
+
+
+def test_unknown_option_is_e100(lint: Run) -> None:
+    proc = lint("--bogus")
+    assert proc.returncode == 1
+    first = proc.stderr.splitlines()[0]
     assert first.startswith("error[E100]: invalid option: 'No such option")
     assert "--bogus" in first
+
+
+def test_console_script_valid_and_invalid(lint: Run, cwd: Path) -> None:
+    """The installed console script itself: exit 0 on a valid skill, 1 on an invalid one."""
+    put(cwd / "good", VALID)
+    put(cwd / "bad", INVALID)
+    good = lint("good", script=True)
+    assert (good.returncode, good.stdout, good.stderr) == (0, "good: 0 errors, 0 warnings\n", "")
+    bad = lint("bad", script=True)
+    assert bad.returncode == 1
+    no_traceback(bad)
+    assert "error[E300]: SKL102 name-format: name 'Bad_Name'" in bad.stderr
+
+
+# -- text output ------------------------------------------------------------------------------
+
+
+def test_text_lines_and_summary(lint: Run, cwd: Path) -> None:
+    put(cwd / "bad", INVALID, **{"notes.md": "## Notes\n"})
+    proc = lint("bad")
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines() == [
+        "bad/SKILL.md:2: error[E300]: SKL102 name-format: name 'Bad_Name' contains "
+        "uppercase characters, contains invalid characters '_'",
+        "bad/SKILL.md:2: warning[W300]: SKL104 name-match-dir: name 'Bad_Name' does not "
+        "match directory 'bad'",
+        "bad/notes.md: warning[W300]: SKL401 no-orphans: orphaned file: 'notes.md'",
+        "bad/notes.md:1: warning[W300]: SKL204 heading-first-h1: first heading 'Notes' is H2, "
+        "not H1",
+    ]
+    assert proc.stdout == "bad: 1 error, 3 warnings\n"
+
+
+def test_warnings_only_exit_0(lint: Run, cwd: Path) -> None:
+    put(cwd / "warn", "---\nname: warn\ndescription: Formats tables.\n---\n\n# warn\n")
+    proc = lint("warn")
+    assert proc.returncode == 0
+    assert "warning[W300]: SKL108 description-triggers" in proc.stderr
+    assert proc.stdout == "warn: 0 errors, 1 warning\n"
+
+
+def test_missing_skill_md_is_e010_and_nothing_is_e001(lint: Run, cwd: Path) -> None:
+    (cwd / "empty").mkdir()
+    proc = lint("empty")
+    assert (proc.returncode, proc.stderr) == (
+        1,
+        "error[E010]: not a valid skill: 'empty' (missing SKILL.md)\n",
+    )
+    proc = lint("nowhere")
+    assert (proc.returncode, proc.stderr) == (1, "error[E001]: skill 'nowhere' not found\n")
+
+
+# -- what gets linted -------------------------------------------------------------------------
+
+
+def test_folder_of_skills_lints_each(lint: Run, cwd: Path) -> None:
+    put(cwd / "skills" / "alpha", VALID)
+    put(cwd / "skills" / "group" / "beta", INVALID)
+    # a SKILL.md inside a skill is one of its files, not a skill of its own (an orphan here)
+    put(cwd / "skills" / "alpha" / "nested", "# nested\n")
+    (cwd / "skills" / ".hidden" / "x").mkdir(parents=True)
+    (cwd / "skills" / ".hidden" / "x" / "SKILL.md").write_text("bad", encoding="utf-8")
+    proc = lint("skills/")
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines()[0] == "linting 2 skills in skills"
+    assert proc.stdout.splitlines() == [
+        "alpha: 0 errors, 1 warning",
+        "beta: 1 error, 1 warning",
+        "2 skills: 1 error, 2 warnings",
+    ]
+
+
+def test_no_argument_without_project_is_a_clear_e100(lint: Run) -> None:
+    proc = lint()
+    assert proc.returncode == 1
+    assert proc.stderr.startswith(
+        "error[E100]: invalid option: 'no skill given and no skillc project here"
+    )
+    no_traceback(proc)
+
+
+def test_no_argument_lints_the_project_store(lint: Run, cwd: Path) -> None:
+    store = cwd / ".skillc" / "skills"
+    put(store / "one", VALID)
+    put(store / "two", VALID)
+    sub = cwd / "deep" / "er"
+    sub.mkdir(parents=True)
+    proc = lint(cwd=sub)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines()[0].startswith("linting 2 skills in ")
+    assert proc.stderr.splitlines()[0].endswith(".skillc/skills")
+    assert proc.stdout.splitlines()[:2] == [
+        "one: 0 errors, 0 warnings",
+        "two: 0 errors, 0 warnings",
+    ]
+
+
+def test_empty_project_store_says_so(lint: Run, cwd: Path) -> None:
+    (cwd / ".skillc").mkdir()
+    proc = lint()
+    assert (proc.returncode, proc.stderr, proc.stdout) == (0, "no skills in .skillc/skills\n", "")
+
+
+def test_names_resolve_in_project_then_global_store(lint: Run, cwd: Path, home: Path) -> None:
+    put(cwd / ".skillc" / "skills" / "local", VALID)
+    put(home / ".skillc" / "skills" / "shared", INVALID)
+    assert lint("local").stdout == "local: 0 errors, 0 warnings\n"
+    proc = lint("shared")
+    assert proc.returncode == 1
+    # outside the working folder: absolute paths
+    assert f"{(home / '.skillc/skills/shared').resolve().as_posix()}/SKILL.md:2:" in proc.stderr
+
+
+def test_the_same_skill_twice_is_linted_once(lint: Run, cwd: Path) -> None:
+    put(cwd / "a", VALID)
+    assert lint("a", "./a", "a/").stdout == "a: 0 errors, 0 warnings\n"
+
+
+# -- compiled skills (SKL001) -----------------------------------------------------------------
+
+
+def compiled(folder: Path) -> Path:
+    put(folder, INVALID)
+    (folder / ".skillc-meta").mkdir()
+    (folder / ".skillc-meta" / "manifest.json").write_text("{}", encoding="utf-8")
+    return folder
+
+
+def test_compiled_skill_is_skipped(lint: Run, cwd: Path) -> None:
+    compiled(cwd / "built")
+    proc = lint("built")
+    assert (proc.returncode, proc.stdout) == (0, "")
+    assert proc.stderr == "info: skipping compiled skill 'built'\n"
+
+
+def test_force_lints_a_compiled_skill(lint: Run, cwd: Path) -> None:
+    compiled(cwd / "built")
+    proc = lint("built", "--force")
+    assert proc.returncode == 1
+    lines = proc.stderr.splitlines()
+    assert lines[0] == (
+        "built/SKILL.md: warning[W300]: SKL001 skip-compiled: linting compiled skill; "
+        "results may not be meaningful"
+    )
+    assert any("SKL102" in line for line in lines)
+
+
+# -- machine formats --------------------------------------------------------------------------
+
+
+def test_json_one_skill_is_an_object(lint: Run, cwd: Path) -> None:
+    put(cwd / "bad", INVALID)
+    proc = lint("bad", "--format", "json")
+    assert proc.returncode == 1
+    assert proc.stderr == ""
+    data = json.loads(proc.stdout)
+    assert data["skill"] == "bad" and data["path"] == "bad"
+    assert data["diagnostics"][0] == {
+        "rule": "SKL102",
+        "severity": "error",
+        "file": "SKILL.md",
+        "line": 2,
+        "message": "name 'Bad_Name' contains uppercase characters, contains invalid characters '_'",
+    }
+
+
+def test_json_several_skills_is_a_list(lint: Run, cwd: Path) -> None:
+    put(cwd / "skills" / "one", VALID)
+    compiled(cwd / "skills" / "two")
+    data = json.loads(lint("skills", "--format", "json").stdout)
+    assert data == [
+        {"skill": "one", "diagnostics": [], "path": "skills/one"},
+        {"skill": "two", "diagnostics": [], "skipped": "compiled", "path": "skills/two"},
+    ]
+    # a folder of skills is always a list, even with one skill in it
+    shutil.rmtree(cwd / "skills" / "two")
+    assert isinstance(json.loads(lint("skills", "--format", "json").stdout), list)
+
+
+def test_github_annotations(lint: Run, cwd: Path) -> None:
+    put(cwd / "bad", INVALID, **{"a, b.md": "# A\n"})
+    proc = lint("bad", "--format", "github")
+    assert proc.returncode == 1
+    assert proc.stdout.splitlines() == [
+        "::error file=bad/SKILL.md,line=2,title=SKL102 name-format::name 'Bad_Name' contains "
+        "uppercase characters, contains invalid characters '_'",
+        "::warning file=bad/SKILL.md,line=2,title=SKL104 name-match-dir::name 'Bad_Name' does "
+        "not match directory 'bad'",
+        "::warning file=bad/a%2C b.md,title=SKL401 no-orphans::orphaned file: 'a, b.md'",
+    ]
+
+
+def test_sarif_is_json_with_results(lint: Run, cwd: Path) -> None:
+    put(cwd / "bad", INVALID)
+    proc = lint("bad", "--format", "sarif")
+    assert proc.returncode == 1
+    log = json.loads(proc.stdout)
+    assert log["version"] == "2.1.0"
+    [run] = log["runs"]
+    assert run["tool"]["driver"]["name"] == "skillc-lint"
+    assert [r["ruleId"] for r in run["results"]] == ["SKL102", "SKL104"]
+
+
+# -- configuration and selection --------------------------------------------------------------
+
+
+def write_config(cwd: Path, text: str) -> None:
+    (cwd / ".skillc").mkdir(exist_ok=True)
+    (cwd / ".skillc" / "config.toml").write_text(text, encoding="utf-8")
+
+
+def test_config_lint_table(lint: Run, cwd: Path) -> None:
+    put(cwd / "x", "---\nname: x\ndescription: Formats tables.\n---\n\n# x\n\nline\nline\n")
+    write_config(cwd, '[lint]\nSKL108 = "error"\nSKL201 = { max-lines = 5 }\n')
+    proc = lint("x")
+    assert proc.returncode == 1
+    assert [line.split(": ", 2)[1] for line in proc.stderr.splitlines()] == [
+        "warning[W300]",
+        "error[E300]",
+    ]
+    assert "SKL201 skill-size: SKILL.md is 9 lines long (at most 5 recommended)" in proc.stderr
+    write_config(cwd, '[lint.rules]\nSKL108 = "off"\n')
+    assert lint("x").returncode == 0
+
+
+def test_bad_config_entries_are_warnings(lint: Run, cwd: Path) -> None:
+    put(cwd / "x", VALID)
+    write_config(cwd, '[lint]\nSKL999 = "off"\nSKL107 = "loud"\n')
+    proc = lint("x")
+    assert proc.returncode == 0
+    assert proc.stderr.splitlines() == [
+        "warning: config [lint]: unknown rule 'SKL999'",
+        "warning: config [lint]: SKL107: invalid severity 'loud' (expected one of off, on, "
+        "error, warning); ignored",
+    ]
+
+
+def test_global_config_applies_too(lint: Run, cwd: Path, home: Path) -> None:
+    put(cwd / "x", "---\nname: x\ndescription: Formats tables.\n---\n\n# x\n")
+    (home / ".skillc").mkdir()
+    (home / ".skillc" / "config.toml").write_text('[lint]\nSKL108 = "off"\n', encoding="utf-8")
+    proc = lint("x")
+    assert (proc.returncode, proc.stderr) == (0, "")
+
+
+def test_select_and_ignore(lint: Run, cwd: Path) -> None:
+    put(cwd / "bad", INVALID, **{"notes.md": "## Notes\n"})
+    rules = lambda *args: {  # noqa: E731
+        d["rule"] for d in json.loads(lint("bad", "--format", "json", *args).stdout)["diagnostics"]
+    }
+    assert rules() == {"SKL102", "SKL104", "SKL204", "SKL401"}
+    assert rules("--select", "SKL1") == {"SKL102", "SKL104"}
+    assert rules("--select", "SKL102,no-orphans") == {"SKL102", "SKL401"}
+    assert rules("--ignore", "SKL1", "--ignore", "SKL4") == {"SKL204"}
+    assert rules("--select", "SKL1", "--ignore", "SKL104") == {"SKL102"}
+    assert lint("bad", "--ignore", "SKL102").returncode == 0
+
+
+def test_select_overrides_config_off(lint: Run, cwd: Path) -> None:
+    put(cwd / "x", "---\nname: x\ndescription: Formats tables.\n---\n\n# x\n")
+    write_config(cwd, '[lint]\nSKL108 = "error"\n')
+    proc = lint("x", "--ignore", "SKL108")
+    assert proc.returncode == 0
+    write_config(cwd, '[lint]\nSKL108 = "off"\n')
+    assert "SKL108" in lint("x", "--select", "SKL108").stderr
+
+
+def test_unknown_selector_is_e100(lint: Run, cwd: Path) -> None:
+    put(cwd / "x", VALID)
+    proc = lint("x", "--ignore", "SKL1O8")
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("error[E100]: invalid option: ")
+    assert "no rule matches 'SKL1O8'" in proc.stderr.splitlines()[0]
+
+
+def test_list_rules_shows_configuration(lint: Run, cwd: Path) -> None:
+    write_config(cwd, '[lint]\nSKL107 = "off"\nSKL108 = "error"\nSKL201 = { max-lines = 300 }\n')
+    text = lint("--list-rules").stdout.splitlines()
+    assert len(text) == 20
+    assert text[8].split()[:3] == ["SKL107", "description-length", "off"]
+    assert text[9].split()[:3] == ["SKL108", "description-triggers", "error"]
+    data = json.loads(lint("--list-rules", "--format", "json").stdout)
+    skl201 = next(rule for rule in data if rule["id"] == "SKL201")
+    assert skl201 == {
+        "id": "SKL201",
+        "name": "skill-size",
+        "severity": "warning",
+        "enabled": True,
+        "options": {"max-lines": 300},
+        "summary": "SKILL.md is at most 500 lines.",
+    }
+
+
+def test_a_file_stands_for_its_skill(lint: Run, cwd: Path) -> None:
+    put(cwd / "skills" / "one", VALID, **{"notes.md": "# Notes\n"})
+    (cwd / "loose.md").write_text("# Loose\n", encoding="utf-8")
+    proc = lint("skills/one/SKILL.md", "skills/one/notes.md")
+    assert proc.stdout == "one: 0 errors, 1 warning\n"  # linted once; notes.md is an orphan
+    proc = lint("loose.md")
+    assert (proc.returncode, proc.stderr) == (
+        1,
+        "error[E010]: not a valid skill: 'loose.md' (missing SKILL.md)\n",
+    )

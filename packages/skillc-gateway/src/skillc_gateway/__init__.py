@@ -1,11 +1,44 @@
-"""skillc-gateway: read Agent Skills on demand (outline, show, open, sources, search).
+"""skillc-gateway: how agents read an Agent Skill on demand (RFC-0002, RFC-0004).
 
-The gateway commands arrive with their own issue; this release ships the package and its
-console script.
+``outline`` (headings of every Markdown file), ``open`` (one file, verbatim) and ``sources``
+(the file tree) read the skill's sources. Each returns data; the ``skc`` commands and the
+MCP server format it. Importing this package is cheap: names load on first use.
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
 
-__all__ = ["__version__"]
+_EXPORTS: dict[str, str] = {
+    "OutlineHeading": "_outline",
+    "outline": "_outline",
+    "FileText": "_reader",
+    "open_file": "_reader",
+    "cut_lines": "_reader",
+    "SourceTree": "_sources",
+    "source_tree": "_sources",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'skillc_gateway' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"skillc_gateway.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
+if TYPE_CHECKING:
+    from skillc_gateway._outline import OutlineHeading, outline
+    from skillc_gateway._reader import FileText, cut_lines, open_file
+    from skillc_gateway._sources import SourceTree, source_tree

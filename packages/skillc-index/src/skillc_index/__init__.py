@@ -78,6 +78,7 @@ _EXPORTS: dict[str, str] = {
     "Manifest": "_manifest",
     "read_manifest": "_manifest",
     "manifest_path": "_manifest",
+    "write_manifest": "_manifest",
     # init (RFC-0006) and list (RFC-0007:C-LIST)
     "InitResult": "_scaffold",
     "init_project": "_scaffold",
@@ -86,6 +87,30 @@ _EXPORTS: dict[str, str] = {
     "SkillEntry": "_listing",
     "SkillList": "_listing",
     "list_skills": "_listing",
+    # build (RFC-0001, RFC-0007 build): compile, index, deploy
+    "BuildResult": "_build",
+    "build_skill": "_build",
+    "CompileResult": "_compiler",
+    "IndexReport": "_compiler",
+    "compile_skill": "_compiler",
+    "markdown_documents": "_compiler",
+    "Deployment": "_deploy",
+    "parse_targets": "_deploy",
+    # the search and headings index (RFC-0004:C-INDEX) and its text preparation
+    "SCHEMA_VERSION": "_search_index",
+    "FileStat": "_search_index",
+    "IndexMeta": "_search_index",
+    "IndexState": "_search_index",
+    "check_index": "_search_index",
+    "hash16": "_search_index",
+    "index_is_fresh": "_search_index",
+    "index_path": "_search_index",
+    "inspect_index": "_search_index",
+    "require_index": "_search_index",
+    "fts_query": "_fts",
+    "index_tokenizer": "_fts",
+    "prepare_fts_text": "_fts",
+    "restore_fts_text": "_fts",
 }
 
 __all__ = ["__version__", *_EXPORTS]
@@ -105,7 +130,15 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
+    from skillc_index._build import BuildResult, build_skill
+    from skillc_index._compiler import (
+        CompileResult,
+        IndexReport,
+        compile_skill,
+        markdown_documents,
+    )
     from skillc_index._config import Config, load_config
+    from skillc_index._deploy import Deployment, parse_targets
     from skillc_index._diagnostics import (
         TEMPLATES,
         Diagnostic,
@@ -138,6 +171,7 @@ if TYPE_CHECKING:
     )
     from skillc_index._files import SkillFiles, safe_join, source_hash, walk_skill
     from skillc_index._frontmatter import Frontmatter, parse_frontmatter
+    from skillc_index._fts import fts_query, index_tokenizer, prepare_fts_text, restore_fts_text
     from skillc_index._layout import (
         KNOWN_TARGETS,
         Layout,
@@ -149,7 +183,7 @@ if TYPE_CHECKING:
         skill_name_problem,
     )
     from skillc_index._listing import SkillEntry, SkillList, list_skills
-    from skillc_index._manifest import Manifest, manifest_path, read_manifest
+    from skillc_index._manifest import Manifest, manifest_path, read_manifest, write_manifest
     from skillc_index._model import (
         Heading,
         Link,
@@ -161,3 +195,15 @@ if TYPE_CHECKING:
         title_of,
     )
     from skillc_index._scaffold import InitResult, init_project, init_skill, skill_template
+    from skillc_index._search_index import (
+        SCHEMA_VERSION,
+        FileStat,
+        IndexMeta,
+        IndexState,
+        check_index,
+        hash16,
+        index_is_fresh,
+        index_path,
+        inspect_index,
+        require_index,
+    )

@@ -58,6 +58,8 @@ def _load_toml(path: Path) -> dict[str, Any]:
 
 def _read_file(path: Path, notices: list[Notice]) -> dict[str, Any] | None:
     """One config file as flat ``{dotted key: value}``, or None when it is absent or ignored."""
+    if not path.exists():  # the common case: no need to import the TOML parser
+        return None
     try:
         raw = _load_toml(path)
     except FileNotFoundError:

@@ -183,8 +183,8 @@ class SectionNotFound(SkillcError):
 class SkillFileNotFound(SkillcError):
     code = "E021"
 
-    def __init__(self, path: str) -> None:
-        super().__init__(Diagnostic(self.code, {"path": path}))
+    def __init__(self, path: str, hint: str = "") -> None:
+        super().__init__(Diagnostic(self.code, {"path": path}, f"hint: {hint}" if hint else ""))
         self.path = path
 
 
@@ -237,9 +237,10 @@ class SyncSourceNotReadable(SkillcError):
 class SkillExists(SkillcError):
     code = "E050"
 
-    def __init__(self, skill: str) -> None:
-        super().__init__(Diagnostic(self.code, {"skill": skill}))
+    def __init__(self, skill: str, hint: str = "") -> None:
+        super().__init__(Diagnostic(self.code, {"skill": skill}, f"hint: {hint}" if hint else ""))
         self.skill = skill
+        self.hint = hint
 
 
 class InvalidOption(SkillcError):

@@ -26,6 +26,30 @@ class Manifest:
     source_hash: str
     extra: dict[str, Any]
 
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object: the four RFC fields first, then the extra ones."""
+        known = {
+            "skill": self.skill,
+            "version": self.version,
+            "built_at": self.built_at,
+            "source_hash": self.source_hash,
+        }
+        return {**known, **{k: v for k, v in self.extra.items() if k not in known}}
+
+
+def write_manifest(runtime: Path, manifest: Manifest) -> Path:
+    """Write ``<runtime>/.skillc-meta/manifest.json`` atomically (a temporary file renamed
+    over the old one), creating the folders; returns its path."""
+    import json
+
+    from skillc_index._atomic import ensure_dir, write_file_atomic
+
+    path = manifest_path(runtime)
+    ensure_dir(path.parent)
+    text = json.dumps(manifest.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    write_file_atomic(path, text.encode("utf-8"))
+    return path
+
 
 def read_manifest(runtime: Path) -> Manifest | None:
     """The runtime's manifest, or None when it is missing or not a valid manifest."""

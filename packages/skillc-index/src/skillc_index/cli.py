@@ -1,4 +1,4 @@
-"""Command line of skillc-index: ``init`` and ``list`` (and the ``skillc-index`` script).
+"""Command line of skillc-index: ``init``, ``list`` and ``build`` (and the ``skillc-index`` script).
 
 The commands are registered with ``skc`` through the ``skillc.commands`` entry points; this
 module imports only click and :mod:`skillc_index.console` at import time, and the library
@@ -6,6 +6,8 @@ inside each command body, so ``skc --help`` and ``skc list --help`` stay fast.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import click
 
@@ -18,6 +20,9 @@ from skillc_index.console import (
     run,
     verbose_option,
 )
+
+if TYPE_CHECKING:
+    from skillc_index._layout import Layout
 
 
 @click.command("init", context_settings=CONTEXT_SETTINGS)
@@ -143,6 +148,136 @@ def list_command(
         click.echo(f"... ({result.filtered - len(result.skills)} more)")
 
 
+@click.command("build", context_settings=CONTEXT_SETTINGS)
+@click.argument("skill")
+@click.option(
+    "-g",
+    "--global",
+    "force_global",
+    is_flag=True,
+    help="Compile to the global runtime (~/.skillc/runtime/) and deploy to the home agent "
+    "folders, whatever the source.",
+)
+@click.option(
+    "-t",
+    "--target",
+    "targets",
+    multiple=True,
+    metavar="AGENTS",
+    help="Agents to deploy to, comma-separated or repeated (default: claude). Known: claude, "
+    "codex, copilot, cursor, gemini, kiro, opencode, trae, and [targets] from config; a value "
+    "with a '/' is a folder.",
+)
+@click.option(
+    "--copy", is_flag=True, help="Copy the stub into agent folders instead of symlinking."
+)
+@click.option(
+    "-f",
+    "--force",
+    is_flag=True,
+    help="Replace a different skill of the same name in the store when importing a path, "
+    "and a folder skillc did not make at a deployment destination.",
+)
+@format_option()
+@verbose_option
+def build_command(
+    skill: str,
+    force_global: bool,
+    targets: tuple[str, ...],
+    copy: bool,
+    force: bool,
+    output_format: str,
+) -> None:
+    """Compile skill to runtime format.
+
+    SKILL is a skill name (looked up in the project store, then the global store) or a path to
+    a folder holding SKILL.md; a path outside the stores is first imported (copied) into the
+    project store, or the global store outside a project. The runtime
+    (`.skillc/runtime/SKILL/`) gets the stub SKILL.md that points agents to the gateway, the
+    manifest and the search index; each target agent folder then gets a symlink to it.
+    Building an unchanged skill only re-checks it.
+
+    \b
+    Examples:
+      skc build my-skill                      # .claude/skills/my-skill -> the runtime
+      skc build ./drafts/my-skill             # import into .skillc/skills/, then build
+      skc build my-skill --target claude,cursor
+      skc build my-skill --global --copy
+      skc build my-skill --format json
+    """
+    from skillc_index._build import build_skill
+    from skillc_index._config import load_config
+    from skillc_index._layout import Layout
+    from skillc_index.console import DelayedProgress, record_access
+
+    layout = Layout.discover()
+    config = load_config(layout)
+    report_all(config.notices)
+    args = {"global": force_global, "target": list(targets), "copy": copy, "force": force}
+    try:
+        with DelayedProgress("Indexing") as progress:
+            result = build_skill(
+                skill,
+                layout,
+                targets=targets,
+                copy=copy,
+                force=force,
+                force_global=force_global,
+                config=config,
+                progress=progress,
+            )
+    except Exception as exc:
+        _log_failed_build(layout, skill, force_global, args, exc)
+        raise
+    record_access(layout, result.skill, "build", args)
+    report_all(result.notices)
+    if output_format == "json":
+        print_json(result.to_dict())
+        return
+    compiled = result.compiled
+    index = compiled.index
+    if result.imported_from is not None:
+        action = {"copy": "imported", "replace": "replaced", "unchanged": "already imported"}
+        click.echo(
+            f"Import:  {layout.display(result.imported_from)} -> "
+            f"{layout.display(compiled.source)} ({action[result.import_action or 'copy']})"
+        )
+    click.echo(f"Source:  {layout.display(compiled.source)} ({result.scope})")
+    if compiled.up_to_date:
+        state = "up to date"
+    elif index.counts is None:
+        state = "built; index up to date"
+    else:
+        count = index.counts.sections
+        state = f"built; index {index.action}: {count} section{'' if count == 1 else 's'}"
+    click.echo(f"Runtime: {layout.display(compiled.runtime)} ({state})")
+    if is_verbose():
+        click.echo(f"Index:   {layout.display(index.path)} ({index.tokenizer})")
+        if index.reason:
+            click.echo(f"         reason: {index.reason}")
+    for deployment in result.deployments:
+        unchanged = ", unchanged" if deployment.action == "unchanged" else ""
+        click.echo(
+            f"Deploy:  {deployment.target} -> {layout.display(deployment.path)} "
+            f"({deployment.method}{unchanged})"
+        )
+
+
+def _log_failed_build(
+    layout: Layout, skill: str, force_global: bool, args: dict[str, object], exc: Exception
+) -> None:
+    """Record a failed build in the log of the skill it was for, when that skill resolves."""
+    from skillc_index._diagnostics import SkillcError
+    from skillc_index._layout import resolve_skill
+    from skillc_index.console import error_text, record_access
+
+    try:
+        resolved = resolve_skill(skill, layout, force_global=force_global)
+    except SkillcError:
+        return  # nothing resolved (E001/E010): no runtime to log to
+    record_access(layout, resolved, "build", args, error_text(exc))
+
+
 @click.group("skillc-index", context_settings=CONTEXT_SETTINGS)
 @click.version_option(package_name="skillc-index", message="%(package)s %(version)s")
 @verbose_option
@@ -156,6 +291,7 @@ def cli() -> None:
 
 cli.add_command(init_command)
 cli.add_command(list_command)
+cli.add_command(build_command)
 
 
 def main() -> None:

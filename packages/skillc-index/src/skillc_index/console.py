@@ -14,8 +14,9 @@ diagnostics registry: it is on the path of ``--help``.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NoReturn, TypeVar
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -27,6 +28,9 @@ from skillc_index._diagnostics import (
     SkillcError,
     format_diagnostic,
 )
+
+if TYPE_CHECKING:
+    from skillc_index._layout import Layout, ResolvedSkill
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -88,6 +92,113 @@ def print_json(data: Any) -> None:
     import json  # not at module level: most runs print text
 
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+class DelayedProgress:
+    """A progress bar on stderr that appears only on a terminal, and only once the work has
+    taken longer than ``delay`` seconds (short runs and piped output stay quiet).
+
+    Call it as ``progress(done, total)``; use it as a context manager so the bar is closed.
+    """
+
+    def __init__(self, label: str, delay: float = 1.0) -> None:
+        import time
+
+        self._clock = time.monotonic
+        self._start = self._clock()
+        self._label = label
+        self._delay = delay
+        self._enabled = sys.stderr.isatty()
+        self._bar: Any = None
+        self._shown = 0
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self._enabled:
+            return
+        if self._bar is None:
+            if done >= total or self._clock() - self._start < self._delay:
+                return
+            self._bar = click.progressbar(length=total, label=self._label, file=sys.stderr)
+            self._bar.__enter__()
+        self._bar.update(done - self._shown)
+        self._shown = done
+
+    def __enter__(self) -> DelayedProgress:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(None, None, None)
+            self._bar = None
+
+
+_reported_once: set[str] = set()
+
+
+def error_text(exc: BaseException) -> str:
+    """The one-line diagnostic a failed command records in the access log."""
+    if isinstance(exc, SkillcError):
+        return format_diagnostic(exc.diagnostic).splitlines()[0]
+    if isinstance(exc, click.UsageError):
+        return format_diagnostic(InvalidOption(exc.format_message()).diagnostic)
+    message = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return format_diagnostic(InternalError(message).diagnostic)
+
+
+def record_access(
+    layout: Layout,
+    skill: ResolvedSkill,
+    command: str,
+    args: Mapping[str, Any],
+    error: str | None = None,
+) -> None:
+    """Write one access-log row for ``skill`` (RFC-0007:C-LOGGING) and print what went wrong
+    with logging, if anything: W002 each time, W003 once per process. Never raises."""
+    from skillc_index._access_log import AccessRecord, log_access
+
+    record = AccessRecord(
+        command=command,
+        skill=skill.name,
+        skill_path=str(skill.source),
+        cwd=str(layout.cwd),
+        args=dict(args),
+        error=error,
+    )
+    for diagnostic in log_access(layout, skill.runtime, record).diagnostics:
+        if diagnostic.code == "W003":
+            if diagnostic.code in _reported_once:
+                continue
+            _reported_once.add(diagnostic.code)
+        report(diagnostic)
+
+
+@contextmanager
+def access_logged(
+    command: str,
+    skill: str,
+    args: dict[str, Any],
+    *,
+    layout: Layout | None = None,
+) -> Iterator[tuple[ResolvedSkill, dict[str, Any]]]:
+    """Resolve ``skill`` and log the command's access row when the block ends.
+
+    Yields the resolved skill and ``args`` (the command may add to it, such as search's
+    ``result_count``). A resolution failure (E001/E010) raises before anything is logged:
+    there is no runtime to log to. An error inside the block is recorded in the row's
+    ``error`` column and raised on.
+    """
+    from skillc_index._layout import Layout, resolve_skill
+
+    layout = layout or Layout.discover()
+    resolved = resolve_skill(skill, layout)
+    error: str | None = None
+    try:
+        yield resolved, args
+    except BaseException as exc:
+        error = error_text(exc)
+        raise
+    finally:
+        record_access(layout, resolved, command, args, error)
 
 
 def _argv_verbose(args: Sequence[str]) -> bool:

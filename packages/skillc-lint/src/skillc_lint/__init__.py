@@ -1,10 +1,76 @@
 """skillc-lint: validate Agent Skills against the authoring standard (RFC-0008).
 
-The linter arrives with its own issue; this release ships the package and its console script.
+The API returns data, never text::
+
+    from skillc_lint import lint_skill
+
+    result = lint_skill("skills/my-skill")
+    for d in result.diagnostics:
+        print(d.rule, d.severity, d.file, d.line, d.message)
+
+Rules live in a :class:`RuleRegistry` (``default_registry()``): enable, disable, reorder,
+configure, or add your own :class:`Rule`. Importing this package is cheap: names are loaded
+from their modules on first use (PEP 562).
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
 
-__all__ = ["__version__"]
+# public name -> private module that defines it
+_EXPORTS: dict[str, str] = {
+    "LintDiagnostic": "_engine",
+    "LintResult": "_engine",
+    "Target": "_engine",
+    "find_skills": "_engine",
+    "is_compiled": "_engine",
+    "lint_skill": "_engine",
+    "lint_targets": "_engine",
+    "resolve_targets": "_engine",
+    "Finding": "_registry",
+    "Rule": "_registry",
+    "RuleCheck": "_registry",
+    "RuleRegistry": "_registry",
+    "RuleState": "_registry",
+    "Severity": "_registry",
+    "BUILTIN_RULES": "_catalog",
+    "PRESETS": "_catalog",
+    "default_registry": "_catalog",
+    "LinkRef": "_skill",
+    "Skill": "_skill",
+    "slug": "_skill",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'skillc_lint' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"skillc_lint.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
+if TYPE_CHECKING:
+    from skillc_lint._catalog import BUILTIN_RULES, PRESETS, default_registry
+    from skillc_lint._engine import (
+        LintDiagnostic,
+        LintResult,
+        Target,
+        find_skills,
+        is_compiled,
+        lint_skill,
+        lint_targets,
+        resolve_targets,
+    )
+    from skillc_lint._registry import Finding, Rule, RuleCheck, RuleRegistry, RuleState, Severity
+    from skillc_lint._skill import LinkRef, Skill, slug

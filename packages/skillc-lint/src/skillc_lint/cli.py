@@ -1,22 +1,211 @@
-"""Command line of skillc-lint: the ``skillc-lint`` console script."""
+"""Command line of skillc-lint: ``skc lint`` and the ``skillc-lint`` console script.
+
+One click command serves both (registered with ``skc`` through the ``skillc.commands`` entry
+point). This module imports only click and :mod:`skillc_index.console` at import time; the
+linter is imported inside the command body, so ``skc --help`` and ``skc lint --help`` stay fast.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import click
 
-from skillc_index.console import CONTEXT_SETTINGS, run, verbose_option
+from skillc_index.console import CONTEXT_SETTINGS, format_option, print_json, run, verbose_option
+
+if TYPE_CHECKING:
+    from skillc_index._layout import Layout
+    from skillc_lint._engine import LintResult
+    from skillc_lint._registry import RuleRegistry
+
+FORMATS = ("text", "json", "sarif", "github")
 
 
-@click.group("skillc-lint", context_settings=CONTEXT_SETTINGS)
+def _selectors(values: Sequence[str]) -> list[str]:
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
+
+
+def _apply_selectors(registry: RuleRegistry, select: list[str], ignore: list[str]) -> None:
+    """--select then --ignore; a selector naming no rule is a usage error (E100)."""
+    for option, selectors, apply in (
+        ("--select", select, registry.enable_only),
+        ("--ignore", ignore, registry.disable),
+    ):
+        if not selectors:
+            continue
+        try:
+            apply(*selectors)
+        except KeyError as missing:
+            raise click.BadParameter(
+                f"no rule matches '{missing.args[0]}' (see --list-rules)", param_hint=option
+            ) from None
+
+
+def _print_rules(registry: RuleRegistry, output_format: str) -> None:
+    states = registry.states()
+    if output_format == "json":
+        print_json(
+            [
+                {
+                    "id": s.rule.id,
+                    "name": s.rule.name,
+                    "severity": s.severity,
+                    "enabled": s.enabled,
+                    "options": dict(s.options),
+                    "summary": s.rule.summary,
+                }
+                for s in states
+            ]
+        )
+        return
+    width = max(len(s.rule.name) for s in states)
+    for s in states:
+        state = s.severity if s.enabled else "off"
+        click.echo(f"{s.rule.id}  {s.rule.name.ljust(width)}  {state.ljust(7)}  {s.rule.summary}")
+
+
+@click.command("lint", context_settings=CONTEXT_SETTINGS)
+@click.argument("skills", nargs=-1, metavar="[SKILL]...")
+@click.option("--force", is_flag=True, help="Lint compiled skills too (SKL001 warns).")
+@click.option(
+    "--select",
+    multiple=True,
+    metavar="RULES",
+    help="Run only these rules: comma-separated ids, id prefixes (SKL3) or names.",
+)
+@click.option(
+    "--ignore",
+    multiple=True,
+    metavar="RULES",
+    help="Do not run these rules (same syntax; applied after --select).",
+)
+@click.option(
+    "--list-rules",
+    is_flag=True,
+    help="List every rule with its severity after configuration, and exit.",
+)
+@format_option(*FORMATS)
 @click.version_option(package_name="skillc-lint", message="%(package)s %(version)s")
 @verbose_option
-def cli() -> None:
-    """skillc-lint: validate Agent Skills against the authoring standard (RFC-0008).
+def lint_command(
+    skills: tuple[str, ...],
+    force: bool,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    list_rules: bool,
+    output_format: str,
+) -> int:
+    """Validate skill authoring quality.
 
-    The linter arrives with its own issue; this release ships the package and its console script.
+    Lint each SKILL against the authoring rules of RFC-0008 (SKL001 to SKL401). A SKILL is a
+    skill folder path, a skill name (project store, then global store) or a folder of skill
+    folders such as `skills/` (every skill under it). Without SKILL, every skill of the
+    project store (`.skillc/skills/`) is linted.
+
+    Text output prints one line per problem on stderr,
+    `SKILL.md:3: error[E300]: SKL102 name-format: ...`, then `my-skill: 1 error, 0 warnings`
+    on stdout. json, sarif (SARIF 2.1.0, for GitHub code scanning) and github (workflow
+    annotations) go to stdout. Exit status 1 when any error-severity rule fails.
+
+    Compiled skills (with `.skillc-meta/manifest.json`) are skipped unless --force. Rules
+    are configured in the `[lint]` table of config.toml (`SKL108 = "off"`,
+    `SKL201 = { max-lines = 300 }`).
+
+    \b
+    Examples:
+      skc lint my-skill
+      skc lint                                   # every skill of the project
+      skillc-lint skills/                        # every skill under skills/ (CI)
+      skillc-lint skills/ --format sarif > lint.sarif
+      skillc-lint skills/ --format github        # annotations in GitHub Actions
+      skillc-lint my-skill --ignore SKL108,SKL4 --format json
+      skillc-lint --list-rules
     """
+    from importlib.metadata import version
+
+    from skillc_index._config import load_config
+    from skillc_index._diagnostics import Notice
+    from skillc_index._layout import Layout
+    from skillc_index.console import report, report_all
+    from skillc_lint import _output
+    from skillc_lint._catalog import default_registry
+    from skillc_lint._engine import lint_targets, resolve_targets
+
+    layout = Layout.discover()
+    config = load_config(layout)
+    report_all(config.notices)
+    registry = default_registry()
+    for problem in registry.configure(config.lint):
+        report(Notice(f"config [lint]: {problem}"))
+    _apply_selectors(registry, _selectors(select), _selectors(ignore))
+    if list_rules:
+        _print_rules(registry, output_format)
+        return 0
+
+    targets = resolve_targets(skills, layout)
+    for target in targets:
+        if target.collection and target.folder is not None:
+            where = _output.display_path(target.folder, layout.cwd)
+            count = len(target.skills)
+            if count:
+                noun = "skill" if count == 1 else "skills"
+                click.echo(f"linting {count} {noun} in {where}", err=True)
+            else:
+                click.echo(f"no skills in {where}", err=True)
+    results = lint_targets(targets, registry=registry, force=force)
+    _log_accesses(layout, results, force, select, ignore)
+
+    cwd = layout.cwd
+    for result in results:
+        if result.skipped:
+            report(Notice(f"skipping compiled skill '{result.skill}'", level="info"))
+    if output_format == "json":
+        single = len(targets) == 1 and not targets[0].collection
+        print_json(_output.json_report(results, cwd, single=single))
+    elif output_format == "sarif":
+        print_json(_output.sarif_log(results, registry, cwd, version=version("skillc-lint")))
+    elif output_format == "github":
+        for result in results:
+            for line in _output.github_lines(result, cwd):
+                click.echo(line)
+    else:
+        linted = [r for r in results if not r.skipped]
+        for result in linted:
+            for line in _output.text_lines(result, cwd):
+                click.echo(line, err=True)
+            click.echo(_output.summary_line(result))
+        if len(linted) > 1:
+            click.echo(_output.total_line(linted))
+    return 0 if all(result.ok for result in results) else 1
+
+
+def _log_accesses(
+    layout: Layout,
+    results: Sequence[LintResult],
+    force: bool,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+) -> None:
+    """One access-log row per linted skill (DECISIONS "Logging and analytics")."""
+    from skillc_index._layout import ResolvedSkill, runtime_for
+    from skillc_index.console import record_access
+
+    for result in results:
+        source = result.path.resolve()
+        scope, runtime, in_store = runtime_for(source, layout)
+        args = {
+            "force": force,
+            "select": list(select),
+            "ignore": list(ignore),
+            "errors": result.errors,
+            "warnings": result.warnings,
+            "skipped": result.skipped,
+        }
+        skill = ResolvedSkill(source.name, source, scope, runtime, in_store)
+        record_access(layout, skill, "lint", args)
 
 
 def main() -> None:
-    """Console script entry point: ``skillc-lint``."""
-    run(cli, prog_name="skillc-lint")
+    """Console script entry point: ``skillc-lint [SKILL]...``."""
+    run(lint_command, prog_name="skillc-lint")

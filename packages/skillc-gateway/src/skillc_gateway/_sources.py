@@ -1,0 +1,185 @@
+"""``sources``: the files of a skill as a tree (RFC-0002:C-SOURCES, DECISIONS "Gateway").
+
+Folders come before files at each level, each group in bytewise order. ``depth`` shows that
+many levels; a folder at the last level is collapsed to ``name/ (K files)``. ``limit`` caps
+the entries shown (the root line aside) and ends the listing with ``... (N more)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from skillc_index import ResolvedSkill, SkillDirectoryNotFound, safe_join, walk_skill
+
+DEFAULT_LIMIT = 100
+
+
+@dataclass
+class Node:
+    """A file (no children) or a folder of the tree."""
+
+    name: str
+    path: str
+    folder: bool
+    children: dict[str, Node] = field(default_factory=dict)
+
+    def file_count(self) -> int:
+        if not self.folder:
+            return 1
+        return sum(child.file_count() for child in self.children.values())
+
+    def ordered(self) -> list[Node]:
+        """Children: folders first, then files, each by bytewise name."""
+        key = lambda node: (not node.folder, node.name.encode("utf-8", "surrogateescape"))  # noqa: E731
+        return sorted(self.children.values(), key=key)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the listing below the root."""
+
+    depth: int
+    """1 for the root's children."""
+    node: Node
+    collapsed: bool
+    last: tuple[bool, ...]
+    """For each level down to this entry: whether that ancestor (or the entry) is its folder's
+    last child; this is what draws the tree's branches."""
+
+
+@dataclass(frozen=True)
+class SourceTree:
+    """The result of :func:`source_tree`."""
+
+    root: Node
+    entries: tuple[Entry, ...]
+    """Every entry within ``depth``, before ``limit``."""
+    limit: int | None
+
+    @property
+    def shown(self) -> tuple[Entry, ...]:
+        return self.entries if self.limit is None else self.entries[: self.limit]
+
+    @property
+    def more(self) -> int:
+        return len(self.entries) - len(self.shown)
+
+    def lines(self) -> list[str]:
+        """The text listing: ``name/`` then ``├── ``/``└── `` branches."""
+        out = [f"{self.root.name}/"]
+        shown = self.shown
+        for entry in shown:
+            out.append(_prefix(entry.last) + _label(entry))
+        if self.more:
+            nxt = self.entries[len(shown)]
+            stem = _prefix((*nxt.last[:-1], True))
+            out.append(f"{stem}... ({self.more} more)")
+        return out
+
+    def to_dict(self) -> dict[str, object]:
+        """Nested JSON: folders with ``children`` (or ``file_count`` when collapsed)."""
+        shown = {id(entry.node): entry for entry in self.shown}
+
+        def convert(node: Node) -> dict[str, object]:
+            item: dict[str, object] = {
+                "name": node.name,
+                "path": node.path,
+                "type": "directory" if node.folder else "file",
+            }
+            if node.folder:
+                item["file_count"] = node.file_count()
+                entry = shown.get(id(node))
+                if node is self.root or (entry is not None and not entry.collapsed):
+                    item["children"] = [
+                        convert(child) for child in node.ordered() if id(child) in shown
+                    ]
+            return item
+
+        tree = convert(self.root)
+        tree["truncated"] = self.more
+        return tree
+
+
+def _prefix(last: tuple[bool, ...]) -> str:
+    stems = "".join("    " if done else "│   " for done in last[:-1])
+    return stems + ("└── " if last[-1] else "├── ")
+
+
+def _label(entry: Entry) -> str:
+    node = entry.node
+    if not node.folder:
+        return node.name
+    if entry.collapsed:
+        count = node.file_count()
+        return f"{node.name}/ ({count} {'file' if count == 1 else 'files'})"
+    return f"{node.name}/"
+
+
+def _build(files: list[str], root_name: str, base: str) -> Node:
+    root = Node(root_name, base, True)
+    for relative in files:
+        parts = relative.split("/")
+        node = root
+        for index, part in enumerate(parts):
+            path = "/".join(parts[: index + 1])
+            folder = index < len(parts) - 1
+            node = node.children.setdefault(part, Node(part, path, folder))
+    return root
+
+
+def source_tree(
+    skill: ResolvedSkill,
+    *,
+    depth: int | None = None,
+    directory: str | None = None,
+    limit: int | None = DEFAULT_LIMIT,
+    pattern: str | None = None,
+) -> SourceTree:
+    """The skill's files as a tree (hidden files and folders are not sources).
+
+    ``directory`` scopes the tree to a subfolder (E012 outside the skill, E022 if it is not a
+    folder); ``depth`` counts from there. ``pattern`` is a gitignore-style glob (``*.md``,
+    ``references/**``) matched against paths relative to the skill root; folders are shown when
+    they hold a matching file.
+    """
+    files = list(walk_skill(skill.source).files)
+    base = ""
+    root_name = skill.name
+    if directory not in (None, "", "."):
+        target = safe_join(skill.source, directory)
+        if not target.is_dir():
+            raise SkillDirectoryNotFound(directory)
+        base = target.relative_to(skill.source.resolve()).as_posix()
+        if base == ".":
+            base = ""
+        root_name = base.rsplit("/", 1)[-1] if base else skill.name
+    if base:
+        files = [f[len(base) + 1 :] for f in files if f.startswith(base + "/")]
+    if pattern:
+        import pathspec
+
+        spec = pathspec.GitIgnoreSpec.from_lines([pattern])
+        files = [f for f in files if spec.match_file(f"{base}/{f}" if base else f)]
+    root = _build(files, root_name, base)
+    if base:
+        _rebase(root, base)
+
+    entries: list[Entry] = []
+
+    def walk(node: Node, level: int, last: tuple[bool, ...]) -> None:
+        children = node.ordered()
+        for index, child in enumerate(children):
+            marks = (*last, index == len(children) - 1)
+            collapsed = child.folder and depth is not None and level >= depth
+            entries.append(Entry(level, child, collapsed, marks))
+            if child.folder and not collapsed:
+                walk(child, level + 1, marks)
+
+    walk(root, 1, ())
+    return SourceTree(root, tuple(entries), limit)
+
+
+def _rebase(node: Node, base: str) -> None:
+    for child in node.children.values():
+        child.path = f"{base}/{child.path}"
+        _rebase(child, base)

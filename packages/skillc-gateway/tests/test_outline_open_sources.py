@@ -1,0 +1,158 @@
+"""``outline``, ``open`` and ``sources`` through the library and the console script."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from skillc_gateway import open_file, outline, source_tree
+from skillc_index import PathEscapesRoot, ResolvedSkill, SkillDirectoryNotFound, SkillFileNotFound
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def test_outline_orders_files_and_skips_code_and_hidden(resolved: ResolvedSkill) -> None:
+    found = [(h.file, h.level, h.text) for h in outline(resolved)]
+    assert found == [
+        ("SKILL.md", 1, "Demo"),
+        ("SKILL.md", 2, "Install"),
+        ("SKILL.md", 2, "Usage"),
+        ("references/api.md", 1, "API"),
+        ("references/api.md", 2, "Endpoints"),
+        ("references/api.md", 3, "GET"),
+    ]
+    assert [h.text for h in outline(resolved, level=1)] == ["Demo", "API"]
+
+
+def test_outline_text_format(gateway: Run, demo: Path) -> None:
+    result = gateway("outline", "demo", "--level", "2")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "SKILL.md",
+        "  # Demo",
+        "    ## Install",
+        "    ## Usage",
+        "references/api.md",
+        "  # API",
+        "    ## Endpoints",
+    ]
+
+
+def test_open_is_verbatim_and_cuts_lines(resolved: ResolvedSkill, gateway: Run) -> None:
+    whole = open_file(resolved, "references/notes.txt")
+    assert whole.text == "one\ntwo\nthree\n" and whole.more_lines == 0
+    cut = open_file(resolved, "references/notes.txt", max_lines=1)
+    assert (cut.text, cut.more_lines) == ("one\n", 2)
+    result = gateway("open", "demo", "references/notes.txt", "--max-lines", "2")
+    assert result.stdout == "one\ntwo\n... (1 more lines)\n"
+
+
+@pytest.mark.parametrize("path", ["../x", "references/../../x", "/etc/passwd", "references/../.."])
+def test_open_refuses_escapes(resolved: ResolvedSkill, path: str) -> None:
+    with pytest.raises(PathEscapesRoot):
+        open_file(resolved, path)
+
+
+def test_open_refuses_symlinks_pointing_out(resolved: ResolvedSkill, tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("secret", encoding="utf-8")
+    (resolved.source / "link.txt").symlink_to(secret)
+    with pytest.raises(PathEscapesRoot):
+        open_file(resolved, "link.txt")
+
+
+def test_open_errors(resolved: ResolvedSkill, gateway: Run) -> None:
+    with pytest.raises(SkillFileNotFound):
+        open_file(resolved, "missing.md")
+    with pytest.raises(SkillFileNotFound):
+        open_file(resolved, "references")
+    (resolved.source / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0")
+    result = gateway("open", "demo", "image.png")
+    assert result.returncode == 1
+    assert result.stderr.startswith("error[E999]: 'image.png' is a binary file")
+    result = gateway("open", "demo", "../../etc/passwd")
+    assert result.returncode == 1
+    assert result.stderr.strip() == "error[E012]: path escapes skill root: '../../etc/passwd'"
+
+
+def test_sources_tree(gateway: Run, demo: Path) -> None:
+    (demo / "references" / "deep").mkdir()
+    (demo / "references" / "deep" / "a.md").write_text("# A\n", encoding="utf-8")
+    (demo / "Zeta.md").write_text("# Z\n", encoding="utf-8")
+    result = gateway("sources", "demo")
+    assert result.stdout.splitlines() == [
+        "demo/",
+        "├── references/",
+        "│   ├── deep/",
+        "│   │   └── a.md",
+        "│   ├── api.md",
+        "│   └── notes.txt",
+        "├── SKILL.md",
+        "└── Zeta.md",
+    ]
+    collapsed = gateway("sources", "demo", "--depth", "1").stdout.splitlines()
+    assert collapsed == ["demo/", "├── references/ (3 files)", "├── SKILL.md", "└── Zeta.md"]
+    scoped = gateway("sources", "demo", "--dir", "references", "--depth", "1").stdout.splitlines()
+    assert scoped == ["references/", "├── deep/ (1 file)", "├── api.md", "└── notes.txt"]
+
+
+def test_sources_limit_pattern_and_json(resolved: ResolvedSkill) -> None:
+    for i in range(300):
+        (resolved.source / f"f{i:03}.txt").write_text("x", encoding="utf-8")
+    tree = source_tree(resolved, limit=100)
+    lines = tree.lines()
+    assert len(lines) == 1 + 100 + 1
+    assert lines[-1] == f"└── ... ({len(tree.entries) - 100} more)"
+    md_only = source_tree(resolved, pattern="*.md")
+    assert [e.node.path for e in md_only.entries] == ["references", "references/api.md", "SKILL.md"]
+    data = source_tree(resolved, depth=1, limit=None).to_dict()
+    assert data["type"] == "directory" and data["truncated"] == 0
+    references = data["children"][0]  # type: ignore[index]
+    assert references == {
+        "name": "references",
+        "path": "references",
+        "type": "directory",
+        "file_count": 2,
+    }
+
+
+def test_sources_dir_errors(resolved: ResolvedSkill) -> None:
+    with pytest.raises(PathEscapesRoot):
+        source_tree(resolved, directory="../..")
+    with pytest.raises(SkillDirectoryNotFound):
+        source_tree(resolved, directory="nope")
+    with pytest.raises(SkillDirectoryNotFound):
+        source_tree(resolved, directory="SKILL.md")
+
+
+def test_commands_log_one_access_row_each(gateway: Run, project: Path, demo: Path) -> None:
+    assert gateway("outline", "demo").returncode == 0
+    assert gateway("open", "demo", "missing.md").returncode == 1
+    assert gateway("sources", "demo", "--format", "json").returncode == 0
+    db = sqlite3.connect(project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db")
+    rows = db.execute(
+        "SELECT command, skill, skill_path, cwd, args, error FROM access_log"
+    ).fetchall()
+    assert [r[0] for r in rows] == ["outline", "open", "sources"]
+    assert {r[1] for r in rows} == {"demo"}
+    assert rows[0][2] == str(demo.resolve()) and rows[0][3] == str(project.resolve())
+    assert json.loads(rows[1][4]) == {"path": "missing.md", "max_lines": None}
+    assert rows[1][5] == "error[E021]: file not found: 'missing.md'"
+    assert rows[0][5] is None
+
+
+def test_resolution_errors(gateway: Run, project: Path) -> None:
+    missing = gateway("outline", "nope")
+    assert (missing.returncode, missing.stderr.strip()) == (
+        1,
+        "error[E001]: skill 'nope' not found",
+    )
+    (project / "empty").mkdir()
+    empty = gateway("sources", "empty")
+    assert empty.returncode == 1
+    assert empty.stderr.startswith("error[E010]: not a valid skill: 'empty'")

@@ -1,0 +1,162 @@
+"""The access log (RFC-0007:C-LOGGING): ``<runtime>/.skillc-meta/logs.db``, schema and writer.
+
+Every command that resolves a skill records one row here, from the CLI and the MCP server
+alike; skillc-stats reads the rows and ``sync`` moves fallback rows home. This module owns the
+schema. Writing is built for several agents at once: WAL journal, a busy timeout, one short
+transaction per row, so concurrent processes lose no row. Logging never fails a command:
+problems come back as W002/W003 diagnostics for the front end to print.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from skillc_index._diagnostics import Diagnostic, logging_disabled, stale_local_logs
+from skillc_index._layout import META_DIR, Layout
+
+LOG_FILE = "logs.db"
+SCHEMA_VERSION = 1
+STALE_AFTER_SECONDS = 3600
+BUSY_TIMEOUT_MS = 10_000
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS access_log (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        timestamp TEXT NOT NULL,
+        run_id TEXT NOT NULL,
+        command TEXT NOT NULL,
+        skill TEXT NOT NULL,
+        skill_path TEXT NOT NULL,
+        cwd TEXT NOT NULL,
+        args TEXT NOT NULL,
+        error TEXT
+    )""",
+    "CREATE INDEX IF NOT EXISTS idx_access_log_timestamp ON access_log(timestamp)",
+)
+
+COLUMNS = ("timestamp", "run_id", "command", "skill", "skill_path", "cwd", "args", "error")
+INSERT_ROW = (
+    f"INSERT INTO access_log ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
+)
+
+
+def utc_now() -> str:
+    """Now as RFC 3339 UTC with ``Z``, to the second (``2026-01-30T10:00:00Z``)."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def new_run_id(env: Mapping[str, str] | None = None) -> str:
+    """``$SKC_RUN_ID`` if set, else ``YYYYMMDDTHHMMSSZ-<4 hex>`` (RFC-0007:C-LOGGING)."""
+    env = os.environ if env is None else env
+    given = env.get("SKC_RUN_ID")
+    if given:
+        return given
+    # os.urandom, not secrets: the same randomness without importing random, hmac and base64
+    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + os.urandom(2).hex()
+
+
+@dataclass(frozen=True)
+class AccessRecord:
+    """One row of ``access_log``."""
+
+    command: str
+    skill: str
+    skill_path: str
+    cwd: str
+    args: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+    timestamp: str = field(default_factory=utc_now)
+    run_id: str = field(default_factory=new_run_id)
+
+    def values(self) -> tuple[str | None, ...]:
+        import json  # only when a row is written
+
+        args = json.dumps(self.args, sort_keys=True, ensure_ascii=False, default=str)
+        return (
+            self.timestamp,
+            self.run_id,
+            self.command,
+            self.skill,
+            self.skill_path,
+            self.cwd,
+            args,
+            self.error,
+        )
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """Open (creating if needed) a log database with the settings concurrent writers need."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    try:
+        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("BEGIN IMMEDIATE")
+            for statement in SCHEMA:
+                db.execute(statement)
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        db.execute("PRAGMA synchronous = NORMAL")
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def insert(path: Path, records: list[AccessRecord]) -> None:
+    """Append rows in one short transaction."""
+    db = connect(path)
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        db.executemany(INSERT_ROW, [record.values() for record in records])
+        db.execute("COMMIT")
+    finally:
+        db.close()
+
+
+def primary_log(runtime: Path) -> Path:
+    return runtime / META_DIR / LOG_FILE
+
+
+def fallback_log(layout: Layout, skill: str) -> Path:
+    return layout.fallback_log_dir(skill) / LOG_FILE
+
+
+@dataclass(frozen=True)
+class LogOutcome:
+    """Where a row went (``None``: nowhere) and what to tell the user."""
+
+    path: Path | None
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+def log_access(layout: Layout, runtime: Path, record: AccessRecord) -> LogOutcome:
+    """Write ``record`` to the runtime's log, else to the working directory's fallback log.
+
+    RFC-0007:C-LOGGING, EAFP: the primary database is tried first; if it cannot be written
+    (read-only sandbox, permissions), the row goes to ``<cwd>/.skillc/logs/<skill>/.skillc-meta/
+    logs.db``. W002 when both fail; W003 when fallback logs for this skill are over an hour old.
+    Never raises.
+    """
+    diagnostics: list[Diagnostic] = []
+    fallback = fallback_log(layout, record.skill)
+    try:
+        if time.time() - fallback.stat().st_mtime > STALE_AFTER_SECONDS:
+            diagnostics.append(stale_local_logs(record.skill))
+    except OSError:
+        pass
+    for path in (primary_log(runtime), fallback):
+        try:
+            insert(path, [record])
+        except (OSError, sqlite3.Error):
+            continue
+        return LogOutcome(path, tuple(diagnostics))
+    diagnostics.append(logging_disabled())
+    return LogOutcome(None, tuple(diagnostics))

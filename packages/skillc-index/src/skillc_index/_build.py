@@ -1,0 +1,161 @@
+"""``skc build``: import (for a path), compile, deploy (RFC-0001, RFC-0007 ``build``, ADR-0002).
+
+Every check that can refuse the build runs before anything is written: skill resolution
+(E001/E010), targets (E100), symlinks escaping the skill (E012), frontmatter (E011), an import
+that would replace a different skill or a deployment that would replace a folder skillc did
+not make (E050 without ``--force``), and an index file belonging to another source (E003).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from skillc_index._compiler import CompileResult, Progress, compile_skill
+from skillc_index._config import Config, load_config
+from skillc_index._deploy import Deployment, deploy, parse_targets, plan_deployments
+from skillc_index._diagnostics import InvalidOption, Notice, PathEscapesRoot
+from skillc_index._files import walk_skill
+from skillc_index._layout import META_DIR, SKILL_FILE, Layout, ResolvedSkill, Scope, resolve_skill
+from skillc_index._manifest import MANIFEST_FILE
+from skillc_index._search_index import refuse_collision
+from skillc_index._store import ImportPlan, in_a_store, perform_import, plan_import
+
+__all__ = ["BuildResult", "build_skill"]
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    """What ``build`` did."""
+
+    compiled: CompileResult
+    skill: ResolvedSkill
+    """The skill that was built: the store copy when a path was imported."""
+    imported_from: Path | None
+    """The folder given on the command line, when it was imported into a store."""
+    import_action: str | None
+    """``copy``, ``replace`` or ``unchanged`` for an import; None otherwise."""
+    deployments: tuple[Deployment, ...]
+    notices: tuple[Notice, ...] = field(default_factory=tuple)
+    """Warnings (a symlink that had to become a copy)."""
+
+    @property
+    def scope(self) -> Scope:
+        return self.skill.scope
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``--format json`` shape (documented in the README)."""
+        compiled = self.compiled
+        index = compiled.index
+        counts = index.counts
+        return {
+            "skill": compiled.skill,
+            "scope": self.scope,
+            "source": str(compiled.source),
+            "imported_from": None if self.imported_from is None else str(self.imported_from),
+            "import": self.import_action,
+            "runtime": str(compiled.runtime),
+            "up_to_date": compiled.up_to_date,
+            "source_hash": compiled.source_hash,
+            "files": compiled.files,
+            "stub": str(compiled.stub),
+            "manifest": compiled.manifest.to_dict(),
+            "index": {
+                "path": str(index.path),
+                "action": index.action,
+                "reason": index.reason,
+                "tokenizer": index.tokenizer,
+                "sections": None if counts is None else counts.sections,
+                "headings": None if counts is None else counts.headings,
+            },
+            "deployments": [deployment.to_dict() for deployment in self.deployments],
+            "warnings": [notice.text for notice in self.notices],
+        }
+
+
+def _check_source(source: Path, given: str) -> None:
+    """A compiled runtime (or an agent folder linking to one) is not a source."""
+    if (source / META_DIR / MANIFEST_FILE).is_file():
+        raise InvalidOption(
+            f"'{given}' is a compiled skill (a skillc runtime); build its source instead"
+        )
+
+
+def _validate_frontmatter(source: Path) -> None:
+    """E011 before an import copies anything into a store (the frontmatter alone is read:
+    the compiler parses the whole file later)."""
+    from skillc_index._frontmatter import parse_frontmatter
+    from skillc_index._model import MarkdownDoc, read_skill_metadata
+
+    text = (source / SKILL_FILE).read_bytes().decode("utf-8", errors="replace")
+    read_skill_metadata(MarkdownDoc(parse_frontmatter(text), (), (), 0))
+
+
+def build_skill(
+    skill: str,
+    layout: Layout,
+    *,
+    targets: Sequence[str] = (),
+    copy: bool = False,
+    force: bool = False,
+    force_global: bool = False,
+    config: Config | None = None,
+    progress: Progress | None = None,
+) -> BuildResult:
+    """Build one skill given by name or path (RFC-0007 ``build``) and deploy it.
+
+    ``targets`` are agent names or folder paths, each possibly comma-separated (default
+    ``claude``); ``copy`` copies the stub instead of symlinking; ``force`` lets an import
+    replace a different store copy and a deployment replace a folder skillc did not make;
+    ``force_global`` uses the global runtime and home agent folders (``--global``).
+    """
+    target_names = parse_targets(targets)
+    resolved = resolve_skill(skill, layout, force_global=force_global)
+    _check_source(resolved.source, skill)
+    config = load_config(layout) if config is None else config
+    files = walk_skill(resolved.source)
+    if files.escapes:
+        raise PathEscapesRoot(files.escapes[0])
+
+    plan: ImportPlan | None = None
+    if not in_a_store(resolved.source, layout):
+        plan = plan_import(resolved, layout, files, force=force)
+        if plan.action != "unchanged":
+            _validate_frontmatter(resolved.source)
+    target_skill = resolved if plan is None else plan.imported(resolved)
+    plans = plan_deployments(
+        target_names,
+        skill=target_skill.name,
+        scope=target_skill.scope,
+        runtime=target_skill.runtime,
+        source=target_skill.source,
+        layout=layout,
+        configured=config.targets,
+        force=force,
+    )
+    if plan is not None and plan.action != "unchanged":
+        refuse_collision(target_skill.runtime, target_skill.source)
+        perform_import(plan)
+        target_skill = plan.imported(resolved)
+        files = walk_skill(target_skill.source)
+
+    compiled = compile_skill(
+        target_skill, tokenizer_setting=config.tokenizer, files=files, progress=progress
+    )
+    notices: list[Notice] = []
+    deployments: list[Deployment] = []
+    for deploy_plan in plans:
+        deployment, notice = deploy(deploy_plan, compiled.runtime, copy=copy)
+        deployments.append(deployment)
+        if notice is not None:
+            notices.append(notice)
+    return BuildResult(
+        compiled=compiled,
+        skill=target_skill,
+        imported_from=None if plan is None else plan.origin,
+        import_action=None if plan is None else plan.action,
+        deployments=tuple(deployments),
+        notices=tuple(notices),
+    )

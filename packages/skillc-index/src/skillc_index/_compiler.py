@@ -1,0 +1,338 @@
+"""The compiler: a skill source folder in, its runtime (SSOT) folder out (RFC-0001).
+
+The runtime receives exactly three things: the stub ``SKILL.md``, ``.skillc-meta/manifest.json``
+and ``.skillc-meta/search-<hash16>.db``; nothing of the source is copied (C-OUTPUT). Everything
+is read and validated first, then written into a temporary folder next to the runtime, which
+becomes the runtime (first build) or whose files are renamed into it one by one (index, stub,
+manifest last); a failed build leaves the previous runtime as it was. Other files of the
+runtime (``logs.db``, other sources' ``search-*.db``) are never touched.
+
+An unchanged skill is not recompiled: when the manifest's source hash, stub format and stub
+checksum match and the index is current, the build reads no Markdown at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from skillc_index._atomic import ensure_dir, staging_dir
+from skillc_index._diagnostics import IndexCollision, InternalError, PathEscapesRoot
+from skillc_index._files import SkillFiles, source_hash, walk_skill
+from skillc_index._fts import index_tokenizer
+from skillc_index._layout import META_DIR, SKILL_FILE, ResolvedSkill
+from skillc_index._manifest import (
+    MANIFEST_VERSION,
+    Manifest,
+    manifest_path,
+    read_manifest,
+    write_manifest,
+)
+from skillc_index._search_index import (
+    IndexCounts,
+    IndexState,
+    inspect_index,
+    stat_files,
+    utc_now,
+    write_index,
+)
+
+if TYPE_CHECKING:
+    from skillc_index._model import MarkdownDoc
+
+__all__ = ["CompileResult", "IndexReport", "Progress", "compile_skill", "markdown_documents"]
+
+#: ``progress(done, total)``: called as each file is parsed and indexed.
+Progress = Callable[[int, int], None]
+
+IndexAction = Literal["created", "rebuilt", "up-to-date"]
+#: A row of the ``sections`` table: ``(file, section, content)``.
+Document = tuple[str, str, str]
+#: A row of the ``headings`` table: ``(file, text, level, start_line, end_line)``.
+HeadingRow = tuple[str, str, int, int, int]
+
+
+@dataclass(frozen=True)
+class IndexReport:
+    """What happened to the search index (RFC-0004 lifecycle)."""
+
+    path: Path
+    action: IndexAction
+    reason: str
+    """Why it was (re)built: ``missing``, ``corrupt: ...``, ``stale: ...``; empty when skipped."""
+    tokenizer: str
+    counts: IndexCounts | None
+    """Rows written; None when the index was up to date."""
+
+
+@dataclass(frozen=True)
+class CompileResult:
+    """One compiled runtime."""
+
+    skill: str
+    source: Path
+    runtime: Path
+    source_hash: str
+    up_to_date: bool
+    """Nothing needed rebuilding: stub, manifest and index were left as they were."""
+    stub: Path
+    manifest: Manifest
+    index: IndexReport
+    files: int
+
+
+def markdown_documents(rel: str, text: str, doc: MarkdownDoc) -> Iterator[Document]:
+    """RFC-0004:C-FORMATS for one ``.md`` file: ``(file, section, content)`` rows.
+
+    A section is its heading line through the line before the next heading of the same or a
+    higher level (subsections included, DECISIONS). Text between the frontmatter and the first
+    heading, when not blank, is one more document with section ``""`` (so a file without
+    headings is searchable as a whole); the frontmatter itself is not content.
+    """
+    lines = text.split("\n")
+
+    def span(start: int, end: int) -> str:
+        """Lines ``start`` to ``end - 1`` (1-based), each with its newline."""
+        chunk = lines[start - 1 : end - 1]
+        if not chunk:
+            return ""
+        return "\n".join(chunk) + ("\n" if end - 1 < len(lines) else "")
+
+    first = doc.headings[0].line if doc.headings else len(lines) + 1
+    preamble = span(doc.frontmatter.body_start, first)
+    if preamble.strip():
+        yield rel, "", preamble
+    for heading in doc.headings:
+        yield rel, heading.text, span(heading.line, heading.end_line)
+
+
+def _sha256(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def _skillc_version() -> str:
+    from skillc_index import __version__
+
+    return __version__
+
+
+def _is_up_to_date(skill: ResolvedSkill, current_hash: str, state: IndexState) -> Manifest | None:
+    """The runtime's manifest when stub, manifest and index all match the sources."""
+    from skillc_index._stub import STUB_FORMAT
+
+    manifest = read_manifest(skill.runtime)
+    if manifest is None or state.status != "current":
+        return None
+    extra = manifest.extra
+    matches = (
+        manifest.skill == skill.name
+        and manifest.version == MANIFEST_VERSION
+        and manifest.source_hash == current_hash
+        and extra.get("stub_format") == STUB_FORMAT
+        and extra.get("skillc_version") == _skillc_version()
+        and extra.get("source_path") == str(skill.source)
+        and extra.get("stub_sha256") == _sha256(skill.runtime / SKILL_FILE)
+    )
+    return manifest if matches else None
+
+
+def _read_text(root: Path, rel: str) -> str:
+    try:
+        data = (root / rel).read_bytes()
+    except OSError as exc:
+        raise InternalError(f"cannot read '{rel}': {exc.strerror or exc}") from exc
+    return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+
+
+def _check_runtime_folder(runtime: Path) -> None:
+    if runtime.is_symlink() or (runtime.exists() and not runtime.is_dir()):
+        raise InternalError(f"the runtime '{runtime}' is not a folder; move it away and rebuild")
+
+
+def _read_sources(
+    skill: ResolvedSkill, files: SkillFiles, progress: Progress | None
+) -> tuple[str, str, list[Document], list[HeadingRow]]:
+    """Read and parse the sources: the stub's text, the frontmatter ``name``, the index's
+    ``(file, section, content)`` documents and ``(file, text, level, start, end)`` headings.
+
+    Raises :class:`MissingFrontmatterField` (E011) for SKILL.md.
+    """
+    from skillc_index._model import parse_markdown, read_skill_metadata, title_of
+    from skillc_index._stub import Reference, render_stub
+
+    source = skill.source
+    skill_doc = parse_markdown(_read_text(source, SKILL_FILE))
+    metadata = read_skill_metadata(skill_doc)  # E011
+    raw = skill_doc.frontmatter.data or {}
+    name = raw["name"] if isinstance(raw.get("name"), str) else metadata.name
+    description = raw["description"]  # a non-empty string: read_skill_metadata checked it
+    indexed = [rel for rel in files.files if rel.endswith((".md", ".txt"))]
+    documents: list[Document] = []
+    headings: list[HeadingRow] = []
+    references: list[Reference] = []
+    for done, rel in enumerate(indexed, start=1):
+        text = _read_text(source, rel)
+        if rel.endswith(".txt"):
+            documents.append((rel, "", text))
+        else:
+            doc = skill_doc if rel == SKILL_FILE else parse_markdown(text)
+            documents.extend(markdown_documents(rel, text, doc))
+            headings.extend((rel, h.text, h.level, h.line, h.end_line) for h in doc.headings)
+            if rel != SKILL_FILE:
+                references.append(Reference(rel, title_of(doc), doc.description))
+        if progress is not None:
+            progress(done, len(indexed))
+    stub = render_stub(
+        skill=skill.name,
+        name=name,
+        description=description,
+        headings=[(h.level, h.text) for h in skill_doc.headings],
+        references=references,
+    )
+    return stub, name, documents, headings
+
+
+def _install(
+    runtime: Path,
+    index_file: str,
+    new_index: Callable[[Path], IndexCounts] | None,
+    stub: bytes,
+    manifest: Manifest,
+) -> IndexCounts | None:
+    """Write the runtime's files into a temporary folder beside it, then move them in: the
+    whole folder when there is no runtime yet, else file by file (index, stub, manifest last),
+    leaving everything else in the runtime (logs, other sources' indexes) as it is."""
+    import shutil
+
+    _check_runtime_folder(runtime)
+    staging = staging_dir(runtime.parent, f"{runtime.name}.build")
+    try:
+        meta = staging / META_DIR
+        meta.mkdir()
+        counts = None if new_index is None else new_index(meta / index_file)
+        (staging / SKILL_FILE).write_bytes(stub)
+        write_manifest(staging, manifest)
+        _check_runtime_folder(runtime)
+        if not runtime.exists():
+            try:
+                staging.rename(runtime)
+                return counts
+            except OSError:  # created meanwhile by another process: move file by file
+                pass
+        ensure_dir(runtime / META_DIR)
+        if counts is not None:
+            (meta / index_file).replace(runtime / META_DIR / index_file)
+        (staging / SKILL_FILE).replace(runtime / SKILL_FILE)
+        manifest_path(staging).replace(manifest_path(runtime))
+        return counts
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def compile_skill(
+    skill: ResolvedSkill,
+    *,
+    tokenizer_setting: str = "ascii",
+    files: SkillFiles | None = None,
+    progress: Progress | None = None,
+) -> CompileResult:
+    """Compile ``skill.source`` into ``skill.runtime`` (RFC-0001, RFC-0004:C-INDEX).
+
+    Raises :class:`PathEscapesRoot` (E012) when a symlink leads out of the source,
+    :class:`MissingFrontmatterField` (E011) for SKILL.md without ``name``/``description``, and
+    :class:`IndexCollision` (E003) when the index file belongs to another source; in each case
+    nothing is written.
+    """
+    source, runtime = skill.source, skill.runtime
+    found = walk_skill(source) if files is None else files
+    if found.escapes:
+        raise PathEscapesRoot(found.escapes[0])
+    stats_at_ns = time.time_ns()
+    stats = stat_files(source, found.files)  # before reading: a later edit shows as a change
+    current_hash = source_hash(source, found.files)
+    tokenizer = index_tokenizer(tokenizer_setting)
+    state = inspect_index(runtime, source, current_hash, tokenizer)
+    if state.status == "collision":
+        raise IndexCollision(state.hash16)
+
+    manifest = _is_up_to_date(skill, current_hash, state)
+    if manifest is not None:
+        report = IndexReport(state.path, "up-to-date", "", tokenizer, None)
+        return CompileResult(
+            skill=skill.name,
+            source=source,
+            runtime=runtime,
+            source_hash=current_hash,
+            up_to_date=True,
+            stub=runtime / SKILL_FILE,
+            manifest=manifest,
+            index=report,
+            files=len(found.files),
+        )
+
+    # -- read and parse: every failure happens here, before anything is written -------------
+    from skillc_index._stub import STUB_FORMAT
+
+    stub, name, documents, headings = _read_sources(skill, found, progress)
+
+    # -- write the new runtime next to the old one, then swap ---------------------------------
+    stub_bytes = stub.encode("utf-8")
+    manifest = Manifest(
+        skill=skill.name,
+        version=MANIFEST_VERSION,
+        built_at=utc_now(),
+        source_hash=current_hash,
+        extra={
+            "name": name,
+            "scope": skill.scope,
+            "source_path": str(source),
+            "index": state.path.name,
+            "tokenizer": tokenizer,
+            "files": len(found.files),
+            "stub_sha256": hashlib.sha256(stub_bytes).hexdigest(),
+            "stub_format": STUB_FORMAT,
+            "skillc_version": _skillc_version(),
+        },
+    )
+
+    def new_index(path: Path) -> IndexCounts:
+        return write_index(
+            path,
+            source=source,
+            current_hash=current_hash,
+            tokenizer=tokenizer,
+            documents=documents,
+            headings=headings,
+            files=stats,
+            stats_at_ns=stats_at_ns,
+        )
+
+    rebuild = state.status != "current"
+    counts = _install(
+        runtime, state.path.name, new_index if rebuild else None, stub_bytes, manifest
+    )
+
+    if counts is None:
+        report = IndexReport(state.path, "up-to-date", "", tokenizer, None)
+    else:
+        action: IndexAction = "created" if state.status == "missing" else "rebuilt"
+        reason = state.status if not state.reason else f"{state.status}: {state.reason}"
+        report = IndexReport(state.path, action, reason, tokenizer, counts)
+    return CompileResult(
+        skill=skill.name,
+        source=source,
+        runtime=runtime,
+        source_hash=current_hash,
+        up_to_date=False,
+        stub=runtime / SKILL_FILE,
+        manifest=manifest,
+        index=report,
+        files=len(found.files),
+    )

@@ -1,0 +1,138 @@
+"""Text for the full-text index: the tokenizer choice and the one text preparation that build
+(index time) and search (query time) share, so they always agree.
+
+- RFC-0004:C-INDEX tokenizer preference: ``porter unicode61``, else ``unicode61``.
+- RFC-0009:C-TOKENIZER ``cjk`` as DECISIONS.md defines it: real character-level matching.
+  CJK characters are set apart with U+200B ZERO WIDTH SPACE on both sides before the text goes
+  into the index, and a query word goes through the same preparation. ``unicode61`` treats
+  U+200B as a separator (it is neither a letter nor a number), so each CJK character becomes
+  one token, and a CJK query word becomes an FTS5 phrase of its characters: ``中文`` finds
+  ``...使用中文进行...`` and not ``...中...文...``. A zero-width separator (rather than a space)
+  keeps stored text and snippets looking like the source; :func:`restore_fts_text` removes
+  it exactly.
+
+The ``tokenizer`` value recorded in ``index_meta`` is ``porter`` or ``unicode61`` for the
+``ascii`` setting (RFC-0004) and ``cjk`` for the ``cjk`` setting (always on ``unicode61``,
+no stemming), so switching the setting makes every index stale, as RFC-0009 requires.
+"""
+
+from __future__ import annotations
+
+import re
+
+from skillc_index._diagnostics import EmptyQuery, InternalError
+
+__all__ = [
+    "TOKENIZE_CLAUSES",
+    "fts_query",
+    "index_tokenizer",
+    "prepare_fts_text",
+    "restore_fts_text",
+]
+
+#: index_meta ``tokenizer`` value -> the FTS5 ``tokenize`` option it is built with.
+TOKENIZE_CLAUSES: dict[str, str] = {
+    "porter": "porter unicode61",
+    "unicode61": "unicode61",
+    "cjk": "unicode61",
+}
+
+ZWSP = "\u200b"
+
+# Scripts written without spaces between words (Han, Kana, Hangul, Bopomofo, Yi and their
+# compatibility, extension and half-width blocks; 々 〆 〇 included).
+_CJK_CHARS = (
+    "["
+    "\u1100-\u11ff"  # Hangul Jamo
+    "\u2e80-\u2fdf"  # CJK radicals, Kangxi radicals
+    "\u3005-\u3007"  # 々 〆 〇
+    "\u3021-\u3029\u3031-\u3035\u3038-\u303c"  # Hangzhou numerals, kana repeat marks
+    "\u3040-\u30ff"  # Hiragana, Katakana
+    "\u3100-\u31ff"  # Bopomofo, Hangul compatibility Jamo, Kanbun, Katakana extensions
+    "\u3400-\u4dbf"  # CJK extension A
+    "\u4e00-\u9fff"  # CJK unified ideographs
+    "\ua000-\ua4cf"  # Yi
+    "\ua960-\ua97f"  # Hangul Jamo extended A
+    "\uac00-\ud7ff"  # Hangul syllables, Jamo extended B
+    "\uf900-\ufaff"  # CJK compatibility ideographs
+    "\uff66-\uffdc"  # half-width Katakana and Hangul
+    "\U00016fe0-\U00016fff"  # ideographic symbols
+    "\U0001b000-\U0001b2ff"  # Kana supplement and extensions
+    "\U00020000-\U0003134f"  # CJK extensions B to G, compatibility supplement
+    "]"
+)
+
+# RFC-0004:C-QUERY-SYNTAX: split on ASCII whitespace only.
+_ASCII_SPACE = re.compile("[ \t\n\r]+")
+
+_porter_available: bool | None = None
+_cjk_char: re.Pattern[str] | None = None
+
+
+def _porter() -> bool:
+    """Whether this SQLite's FTS5 has the ``porter`` tokenizer (probed once per process)."""
+    global _porter_available
+    if _porter_available is None:
+        import sqlite3
+
+        connection = sqlite3.connect(":memory:")
+        try:
+            connection.execute(
+                "CREATE VIRTUAL TABLE temp.probe USING fts5(x, tokenize='porter unicode61')"
+            )
+            _porter_available = True
+        except sqlite3.Error:
+            try:
+                connection.execute("CREATE VIRTUAL TABLE temp.probe2 USING fts5(x)")
+            except sqlite3.Error as exc:
+                raise InternalError(
+                    f"this Python's SQLite ({sqlite3.sqlite_version}) has no FTS5 extension"
+                ) from exc
+            _porter_available = False
+        finally:
+            connection.close()
+    return _porter_available
+
+
+def index_tokenizer(setting: str) -> str:
+    """The index_meta ``tokenizer`` for a ``[search].tokenizer`` setting (RFC-0004:C-INDEX):
+    ``cjk`` for ``cjk``; otherwise ``porter`` when available, else ``unicode61``."""
+    if setting == "cjk":
+        return "cjk"
+    return "porter" if _porter() else "unicode61"
+
+
+def prepare_fts_text(text: str, tokenizer: str) -> str:
+    """Text as it goes into the ``sections`` table (and query words into MATCH).
+
+    Unchanged for ``porter``/``unicode61``; for ``cjk``, every CJK character is wrapped in
+    U+200B so that it is a token of its own.
+    """
+    global _cjk_char
+    if tokenizer != "cjk":
+        return text
+    if _cjk_char is None:  # compiled on first use: most indexes never need it
+        _cjk_char = re.compile(_CJK_CHARS)
+    return _cjk_char.sub(ZWSP + r"\g<0>" + ZWSP, text)
+
+
+def restore_fts_text(text: str) -> str:
+    """Undo :func:`prepare_fts_text` on text read back from the index (snippets, columns)."""
+    return text.replace(ZWSP, "")
+
+
+def fts_query(query: str, tokenizer: str) -> str:
+    """The FTS5 MATCH expression for a user query (RFC-0004:C-QUERY-SYNTAX).
+
+    Split on ASCII whitespace, each word prepared like indexed text, ``"`` doubled, wrapped in
+    double quotes, joined by spaces (implicit AND). Raises :class:`EmptyQuery` (E004) when
+    nothing but ASCII whitespace is left.
+    """
+    words = [word for word in _ASCII_SPACE.split(query) if word]
+    if not words:
+        raise EmptyQuery()
+    quoted = []
+    for word in words:
+        prepared = prepare_fts_text(word, tokenizer).replace('"', '""')
+        quoted.append(f'"{prepared}"')
+    return " ".join(quoted)

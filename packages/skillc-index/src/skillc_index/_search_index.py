@@ -1,0 +1,376 @@
+"""The search and headings index (RFC-0004:C-INDEX): one SQLite database per skill source at
+``<runtime>/.skillc-meta/search-<hash16>.db``. This module owns its schema, writes it, reads
+its metadata, and decides whether it is usable; nothing else opens the file.
+
+Schema (version 2): the RFC's ``sections`` FTS5 table, ``headings`` table with
+``idx_headings_text``, ``index_meta`` (``source_hash``, ``skill_path``, ``schema_version``,
+``indexed_at``, ``tokenizer``, plus ``stats_at_ns``), and a ``files`` table with the path,
+size and modification time of every source file at build time, so a reader can tell that the
+sources are unchanged from file stats alone (DECISIONS "Gateway and index").
+
+The FTS5 ``tokenize`` option is spliced into the DDL from the fixed table
+:data:`~skillc_index._fts.TOKENIZE_CLAUSES` (DDL cannot take parameters); every value goes
+through ``?`` parameters.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import time
+from collections.abc import Iterable, Mapping
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from skillc_index._diagnostics import IndexCollision, IndexUnusable
+from skillc_index._files import source_hash, walk_skill
+from skillc_index._fts import TOKENIZE_CLAUSES, index_tokenizer, prepare_fts_text
+from skillc_index._layout import META_DIR, ResolvedSkill
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "FileStat",
+    "IndexMeta",
+    "IndexState",
+    "check_index",
+    "hash16",
+    "index_is_fresh",
+    "index_path",
+    "inspect_index",
+    "refuse_collision",
+    "require_index",
+    "stat_files",
+    "write_index",
+]
+
+SCHEMA_VERSION = 2
+REQUIRED_KEYS = ("skill_path", "source_hash", "schema_version", "tokenizer")
+REQUIRED_TABLES = frozenset({"sections", "headings", "index_meta", "files"})
+#: Files changed this close (ns) to the moment their stats were recorded may have been changed
+#: again within the file system's timestamp granularity: their stats prove nothing.
+RACY_WINDOW_NS = 2_000_000_000
+
+_SCHEMA = """
+CREATE VIRTUAL TABLE sections USING fts5(
+    file,
+    section,
+    content,
+    tokenize='{tokenize}'
+);
+CREATE TABLE headings (
+    id INTEGER PRIMARY KEY,
+    file TEXT NOT NULL,
+    text TEXT NOT NULL,
+    level INTEGER NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL
+);
+CREATE INDEX idx_headings_text ON headings(text COLLATE NOCASE);
+CREATE TABLE index_meta (
+    key TEXT PRIMARY KEY,
+    value TEXT
+);
+CREATE TABLE files (
+    path TEXT PRIMARY KEY,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL
+);
+"""
+
+IndexStatus = Literal["missing", "corrupt", "collision", "stale", "current"]
+
+
+@dataclass(frozen=True)
+class FileStat:
+    """A source file as the index recorded it."""
+
+    path: str
+    size: int
+    mtime_ns: int
+
+
+@dataclass(frozen=True)
+class IndexMeta:
+    """The ``index_meta`` of a readable index."""
+
+    skill_path: str
+    source_hash: str
+    schema_version: int
+    tokenizer: str
+    indexed_at: str | None
+    stats_at_ns: int | None
+
+
+@dataclass(frozen=True)
+class IndexState:
+    """What :func:`inspect_index` / :func:`check_index` found."""
+
+    status: IndexStatus
+    path: Path
+    hash16: str
+    reason: str = ""
+    """Why it is corrupt or stale, for people (``-v``) and scripts."""
+    meta: IndexMeta | None = None
+
+
+class _Corrupt(Exception):
+    """Any failure reading the index (RFC-0004: all of them are corruption)."""
+
+
+def canonical_source(source: Path) -> str:
+    """The canonical absolute path of a source folder, as ``skill_path`` records it."""
+    return os.path.realpath(source)
+
+
+def hash16(source: Path) -> str:
+    """First 16 hex characters of the SHA-256 of the canonical source path (RFC-0004)."""
+    key = canonical_source(source).encode("utf-8", "surrogateescape")
+    return hashlib.sha256(key).hexdigest()[:16]
+
+
+def index_path(runtime: Path, source: Path) -> Path:
+    """``<runtime>/.skillc-meta/search-<hash16>.db`` for a source folder."""
+    return runtime / META_DIR / f"search-{hash16(source)}.db"
+
+
+def stat_files(source: Path, files: Iterable[str]) -> dict[str, FileStat]:
+    """Size and modification time of each file (symlinks followed), by relative path."""
+    root = canonical_source(source)
+    stats: dict[str, FileStat] = {}
+    for rel in files:
+        st = os.stat(os.path.join(root, rel))  # noqa: PTH116, PTH118 - a hot loop
+        stats[rel] = FileStat(rel, st.st_size, st.st_mtime_ns)
+    return stats
+
+
+def _read_only_uri(path: Path) -> str:
+    """A read-only SQLite URI for an absolute path (``%``, ``?`` and ``#`` escaped; this is
+    what ``Path.as_uri`` gives without importing ``urllib``)."""
+    text = os.path.abspath(path)  # noqa: PTH100 - a str is wanted
+    for char, escaped in (("%", "%25"), ("?", "%3f"), ("#", "%23")):
+        text = text.replace(char, escaped)
+    return f"file:{text}?mode=ro"
+
+
+def _read(path: Path) -> tuple[IndexMeta, dict[str, FileStat]]:
+    """The metadata and file stats of an index; :class:`_Corrupt` on any failure."""
+    try:
+        with closing(sqlite3.connect(_read_only_uri(path), uri=True)) as connection:
+            tables = {
+                row[0]
+                for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+            if not tables >= REQUIRED_TABLES:
+                missing = ", ".join(sorted(REQUIRED_TABLES - tables))
+                raise _Corrupt(f"missing table(s): {missing}")
+            values = dict(connection.execute("SELECT key, value FROM index_meta").fetchall())
+            rows = connection.execute("SELECT path, size, mtime_ns FROM files").fetchall()
+    except (sqlite3.Error, OSError, ValueError) as exc:
+        raise _Corrupt(str(exc) or type(exc).__name__) from exc
+    for key in REQUIRED_KEYS:
+        if not isinstance(values.get(key), str) or not values[key]:
+            raise _Corrupt(f"index_meta has no '{key}'")
+    try:
+        schema_version = int(values["schema_version"])
+        stats_at = values.get("stats_at_ns")
+        stats_at_ns = int(stats_at) if stats_at is not None else None
+        files = {str(p): FileStat(str(p), int(size), int(mtime)) for p, size, mtime in rows}
+    except (TypeError, ValueError) as exc:
+        raise _Corrupt(f"unparsable value: {exc}") from exc
+    indexed_at = values.get("indexed_at")
+    meta = IndexMeta(
+        skill_path=values["skill_path"],
+        source_hash=values["source_hash"],
+        schema_version=schema_version,
+        tokenizer=values["tokenizer"],
+        indexed_at=indexed_at if isinstance(indexed_at, str) else None,
+        stats_at_ns=stats_at_ns,
+    )
+    return meta, files
+
+
+def _load(runtime: Path, source: Path) -> tuple[IndexState, dict[str, FileStat]]:
+    """Steps 1-4 of RFC-0004's lifecycle: missing, corrupt, collision; else readable."""
+    path = index_path(runtime, source)
+    key = hash16(source)
+    if not path.is_file():
+        return IndexState("missing", path, key, "no index file"), {}
+    try:
+        meta, files = _read(path)
+    except _Corrupt as exc:
+        return IndexState("corrupt", path, key, str(exc)), {}
+    if meta.skill_path != canonical_source(source):
+        return IndexState("collision", path, key, f"built for {meta.skill_path}", meta), files
+    return IndexState("current", path, key, "", meta), files
+
+
+def refuse_collision(runtime: Path, source: Path) -> None:
+    """Raise :class:`IndexCollision` (E003) when the index file for ``source`` exists and was
+    built for another source folder (RFC-0004 lifecycle step 4)."""
+    state, _files = _load(runtime, source)
+    if state.status == "collision":
+        raise IndexCollision(state.hash16)
+
+
+def _stale_reason(meta: IndexMeta, current_hash: str | None, tokenizer: str) -> str:
+    if meta.schema_version != SCHEMA_VERSION:
+        return f"schema version {meta.schema_version}, expected {SCHEMA_VERSION}"
+    if meta.tokenizer != tokenizer:
+        return f"tokenizer '{meta.tokenizer}', expected '{tokenizer}'"
+    if current_hash is not None and meta.source_hash != current_hash:
+        return "sources changed"
+    return ""
+
+
+def inspect_index(runtime: Path, source: Path, current_hash: str, tokenizer: str) -> IndexState:
+    """The build's view (RFC-0004:C-INDEX "Index lifecycle"), given the source hash just
+    computed and the tokenizer the build would use (:func:`index_tokenizer`)."""
+    state, _files = _load(runtime, source)
+    if state.status != "current" or state.meta is None:
+        return state
+    reason = _stale_reason(state.meta, current_hash, tokenizer)
+    if reason:
+        return IndexState("stale", state.path, state.hash16, reason, state.meta)
+    return state
+
+
+def _unchanged_by_stats(
+    source: Path, recorded: Mapping[str, FileStat], stats_at_ns: int | None
+) -> bool | None:
+    """True when the files are provably those indexed (same paths, sizes and times, none
+    changed too close to the recording), False when they certainly differ (files added,
+    removed, or escaping), None when only reading them can tell."""
+    found = walk_skill(source)
+    if found.escapes or set(found.files) != set(recorded):
+        return False
+    try:
+        now = stat_files(source, found.files)
+    except OSError:
+        return None
+    limit = None if stats_at_ns is None else stats_at_ns - RACY_WINDOW_NS
+    for rel, stat in now.items():
+        if stat != recorded[rel]:
+            return None
+        if limit is None or stat.mtime_ns >= limit:
+            return None
+    return True
+
+
+def check_index(runtime: Path, source: Path, tokenizer_setting: str) -> IndexState:
+    """The readers' view (``show``, ``search``; RFC-0004 "Index file selection"): ``missing``,
+    ``corrupt``, ``collision``, ``stale`` or ``current``.
+
+    Stale means the index no longer matches the sources as they are now (DECISIONS). The
+    common case costs a folder walk and one ``stat`` per file; the sources are hashed only
+    when a file's size or time changed (an edit that was undone stays ``current``).
+    """
+    tokenizer = index_tokenizer(tokenizer_setting)
+    state, recorded = _load(runtime, source)
+    if state.status != "current" or state.meta is None:
+        return state
+    meta = state.meta
+    reason = _stale_reason(meta, None, tokenizer)
+    if not reason:
+        unchanged = _unchanged_by_stats(source, recorded, meta.stats_at_ns)
+        if unchanged is False:
+            reason = "source files added, removed or moved out of the skill"
+        elif unchanged is None:
+            try:
+                current_hash = source_hash(source)
+            except OSError as exc:
+                current_hash = f"unreadable: {exc}"
+            reason = _stale_reason(meta, current_hash, tokenizer)
+    if reason:
+        return IndexState("stale", state.path, state.hash16, reason, meta)
+    return state
+
+
+def index_is_fresh(runtime: Path, source: Path, tokenizer_setting: str) -> bool:
+    """Whether the index of ``source`` in ``runtime`` can be used as it is."""
+    return check_index(runtime, source, tokenizer_setting).status == "current"
+
+
+def require_index(skill: ResolvedSkill, tokenizer_setting: str) -> Path:
+    """The index database of a resolved skill, ready to query; otherwise E003 for a
+    collision and E002 for a missing, corrupt or stale index (RFC-0004 steps 1-5)."""
+    state = check_index(skill.runtime, skill.source, tokenizer_setting)
+    if state.status == "collision":
+        raise IndexCollision(state.hash16)
+    if state.status != "current":
+        raise IndexUnusable(skill.name, f"{state.status}: {state.reason}")
+    return state.path
+
+
+def utc_now() -> str:
+    """RFC 3339 UTC with ``Z``, to the second (DECISIONS "Errors and output")."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+@dataclass(frozen=True)
+class IndexCounts:
+    """What :func:`write_index` stored."""
+
+    sections: int
+    headings: int
+    files: int
+
+
+def write_index(
+    path: Path,
+    *,
+    source: Path,
+    current_hash: str,
+    tokenizer: str,
+    documents: Iterable[tuple[str, str, str]],
+    headings: Iterable[tuple[str, str, int, int, int]],
+    files: Mapping[str, FileStat],
+    stats_at_ns: int,
+) -> IndexCounts:
+    """Create a new index database at ``path`` (which must not exist yet).
+
+    ``documents`` are ``(file, section, content)`` rows for ``sections`` (prepared for the
+    tokenizer here); ``headings`` are ``(file, text, level, start_line, end_line)``. Callers
+    write to a temporary path and rename it into place, so readers never see a partial file.
+    """
+    tokenize = TOKENIZE_CLAUSES[tokenizer]
+    with closing(sqlite3.connect(path, isolation_level=None)) as connection:
+        connection.execute("PRAGMA journal_mode=OFF")  # a fresh temporary file: no rollback
+        connection.execute("PRAGMA synchronous=OFF")  # see _atomic: derived data, not synced
+        connection.executescript(_SCHEMA.format(tokenize=tokenize))
+        connection.execute("BEGIN")
+        section_rows = [
+            (
+                prepare_fts_text(file, tokenizer),
+                prepare_fts_text(section, tokenizer),
+                prepare_fts_text(content, tokenizer),
+            )
+            for file, section, content in documents
+        ]
+        connection.executemany(
+            "INSERT INTO sections (file, section, content) VALUES (?, ?, ?)", section_rows
+        )
+        heading_rows = list(headings)
+        connection.executemany(
+            "INSERT INTO headings (file, text, level, start_line, end_line) VALUES (?, ?, ?, ?, ?)",
+            heading_rows,
+        )
+        connection.executemany(
+            "INSERT INTO files (path, size, mtime_ns) VALUES (?, ?, ?)",
+            [(s.path, s.size, s.mtime_ns) for s in files.values()],
+        )
+        meta = {
+            "source_hash": current_hash,
+            "skill_path": canonical_source(source),
+            "schema_version": str(SCHEMA_VERSION),
+            "indexed_at": utc_now(),
+            "tokenizer": tokenizer,
+            "stats_at_ns": str(stats_at_ns),
+        }
+        connection.executemany(
+            "INSERT INTO index_meta (key, value) VALUES (?, ?)", sorted(meta.items())
+        )
+        connection.execute("COMMIT")
+    return IndexCounts(len(section_rows), len(heading_rows), len(files))

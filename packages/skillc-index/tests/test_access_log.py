@@ -1,0 +1,156 @@
+"""The access log (RFC-0007:C-LOGGING): schema, run ids, fallback, warnings, concurrency."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from skillc_index import Layout
+from skillc_index._access_log import (
+    AccessRecord,
+    fallback_log,
+    log_access,
+    new_run_id,
+    primary_log,
+    utc_now,
+)
+
+RFC3339 = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+
+
+def record(**changes: object) -> AccessRecord:
+    values: dict[str, object] = {
+        "command": "show",
+        "skill": "rust",
+        "skill_path": "/src/rust",
+        "cwd": "/work",
+        "args": {"section": "Install"},
+    }
+    values.update(changes)
+    return AccessRecord(**values)  # type: ignore[arg-type]
+
+
+def rows(path: Path) -> list[sqlite3.Row]:
+    db = sqlite3.connect(path)
+    db.row_factory = sqlite3.Row
+    try:
+        return db.execute("SELECT * FROM access_log ORDER BY id").fetchall()
+    finally:
+        db.close()
+
+
+def test_timestamps_and_run_ids() -> None:
+    assert RFC3339.match(utc_now())
+    assert new_run_id({"SKC_RUN_ID": "session-7"}) == "session-7"
+    generated = new_run_id({})
+    assert re.match(r"^\d{8}T\d{6}Z-[0-9a-f]{4}$", generated)
+
+
+def test_row_goes_to_the_primary_log(layout: Layout, tmp_path: Path) -> None:
+    runtime = tmp_path / "runtime" / "rust"
+    outcome = log_access(layout, runtime, record(error="error[E020]: section not found: 'x'"))
+    assert outcome.path == primary_log(runtime) == runtime / ".skillc-meta" / "logs.db"
+    assert outcome.diagnostics == ()
+    (row,) = rows(outcome.path)
+    assert row["command"] == "show" and row["skill"] == "rust"
+    assert json.loads(row["args"]) == {"section": "Install"}
+    assert row["error"] == "error[E020]: section not found: 'x'"
+    assert RFC3339.match(row["timestamp"])
+    columns = {r[1] for r in sqlite3.connect(outcome.path).execute("PRAGMA table_info(access_log)")}
+    assert columns == {
+        "id",
+        "timestamp",
+        "run_id",
+        "command",
+        "skill",
+        "skill_path",
+        "cwd",
+        "args",
+        "error",
+    }
+    mode = sqlite3.connect(outcome.path).execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes through read-only permissions")
+def test_read_only_runtime_falls_back_to_cwd(layout: Layout, tmp_path: Path) -> None:
+    runtime = tmp_path / "runtime" / "rust"
+    runtime.mkdir(parents=True)
+    runtime.chmod(0o500)
+    try:
+        outcome = log_access(layout, runtime, record())
+    finally:
+        runtime.chmod(0o700)
+    assert outcome.path == fallback_log(layout, "rust")
+    assert len(rows(outcome.path)) == 1
+
+
+def test_unwritable_primary_falls_back_to_cwd(layout: Layout, tmp_path: Path) -> None:
+    # A file where the runtime folder should be: the primary cannot be created, even as root.
+    blocker = tmp_path / "runtime"
+    blocker.write_text("not a folder", encoding="utf-8")
+    outcome = log_access(layout, blocker / "rust", record())
+    assert outcome.path == layout.cwd / ".skillc" / "logs" / "rust" / ".skillc-meta" / "logs.db"
+    assert len(rows(outcome.path)) == 1
+    assert outcome.diagnostics == ()
+
+
+def test_both_failing_is_w002_and_never_raises(tmp_path: Path, home: Path) -> None:
+    blocker = tmp_path / "blocked"
+    blocker.write_text("x", encoding="utf-8")
+    layout = Layout(cwd=blocker, home=home, project_root=None)  # cwd is a file: no fallback
+    outcome = log_access(layout, blocker / "rt", record())
+    assert outcome.path is None
+    assert [d.code for d in outcome.diagnostics] == ["W002"]
+
+
+def test_stale_fallback_logs_warn_w003(layout: Layout, tmp_path: Path) -> None:
+    blocker = tmp_path / "runtime"
+    blocker.write_text("x", encoding="utf-8")
+    first = log_access(layout, blocker / "rust", record())
+    assert first.path is not None
+    old = time.time() - 2 * 3600
+    os.utime(first.path, (old, old))
+    second = log_access(layout, tmp_path / "writable" / "rust", record())
+    assert [d.code for d in second.diagnostics] == ["W003"]
+    assert second.path == primary_log(tmp_path / "writable" / "rust")
+
+
+WRITER = """
+import sys
+from pathlib import Path
+from skillc_index import Layout
+from skillc_index._access_log import AccessRecord, log_access
+
+runtime, cwd, worker = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+layout = Layout(cwd=cwd, home=cwd, project_root=None)
+failures = 0
+for i in range(200):
+    outcome = log_access(layout, runtime, AccessRecord(
+        command="show", skill="rust", skill_path="/src/rust", cwd=str(cwd),
+        args={"worker": worker, "i": i}, run_id=f"w{worker}"))
+    failures += outcome.path is None or outcome.path.parent.parent != runtime
+sys.exit(1 if failures else 0)
+"""
+
+
+def test_eight_concurrent_writers_lose_no_row(tmp_path: Path) -> None:
+    runtime = tmp_path / "runtime" / "rust"
+    procs = [
+        subprocess.Popen([sys.executable, "-c", WRITER, str(runtime), str(tmp_path), str(n)])
+        for n in range(8)
+    ]
+    assert [proc.wait(timeout=300) for proc in procs] == [0] * 8
+    found = rows(primary_log(runtime))
+    assert len(found) == 1600
+    pairs = {(json.loads(r["args"])["worker"], json.loads(r["args"])["i"]) for r in found}
+    assert len(pairs) == 1600
+    assert not (tmp_path / ".skillc" / "logs").exists()  # nothing fell back

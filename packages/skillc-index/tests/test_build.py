@@ -1,0 +1,317 @@
+"""``build_skill`` through the public API: compile, import, deploy, and what must never happen
+(half-written runtimes, lost files), on real folders in a temporary home and project."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import yaml
+
+from skillc_index import (
+    BuildResult,
+    Config,
+    InvalidOption,
+    Layout,
+    MissingFrontmatterField,
+    PathEscapesRoot,
+    SkillExists,
+    build_skill,
+    load_config,
+    parse_targets,
+    source_hash,
+)
+
+MakeSkill = Callable[..., Path]
+
+
+def snapshot(folder: Path) -> dict[str, bytes | str]:
+    """Every entry under ``folder``: file bytes, symlink targets, folders."""
+    found: dict[str, bytes | str] = {}
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder).as_posix()
+        if path.is_symlink():
+            found[rel] = "-> " + str(path.readlink())
+        elif path.is_file():
+            found[rel] = path.read_bytes()
+        else:
+            found[rel] = "dir"
+    return found
+
+
+@pytest.fixture
+def config(layout: Layout) -> Config:
+    return load_config(layout, env={})
+
+
+@pytest.fixture
+def build(layout: Layout, config: Config) -> Callable[..., BuildResult]:
+    def run(skill: str, **options: object) -> BuildResult:
+        return build_skill(skill, layout, config=config, **options)  # type: ignore[arg-type]
+
+    return run
+
+
+@pytest.fixture
+def store(project: Path) -> Path:
+    return project / ".skillc" / "skills"
+
+
+def test_runtime_holds_only_stub_manifest_and_index(
+    build: Callable[..., BuildResult], store: Path, project: Path, make_skill: MakeSkill
+) -> None:
+    folder = make_skill(store, "demo", "\nSecret body sentence.\n")
+    (folder / "scripts").mkdir()
+    (folder / "scripts" / "run.py").write_text("print('hi')\n", encoding="utf-8")
+    result = build("demo")
+    runtime = project / ".skillc" / "runtime" / "demo"
+    assert result.compiled.runtime == runtime
+    assert sorted(snapshot(runtime)) == [
+        ".skillc-meta",
+        ".skillc-meta/manifest.json",
+        f".skillc-meta/{result.compiled.index.path.name}",
+        "SKILL.md",
+    ]
+    stub = (runtime / "SKILL.md").read_text(encoding="utf-8")
+    assert "Secret body sentence" not in stub
+    assert "run.py" not in stub
+    assert str(project) not in stub
+    # no temporary folder left in the runtime store
+    assert sorted(p.name for p in runtime.parent.iterdir()) == ["demo"]
+
+
+def test_files_get_default_permissions(
+    build: Callable[..., BuildResult], store: Path, make_skill: MakeSkill
+) -> None:
+    make_skill(store, "demo")
+    result = build("demo")
+    umask = os.umask(0)
+    os.umask(umask)
+    for path in (result.compiled.stub, result.compiled.runtime / ".skillc-meta/manifest.json"):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
+
+
+def test_manifest(build: Callable[..., BuildResult], store: Path, make_skill: MakeSkill) -> None:
+    folder = make_skill(store, "demo")
+    result = build("demo")
+    data = json.loads((result.compiled.runtime / ".skillc-meta/manifest.json").read_text())
+    assert data["skill"] == "demo"
+    assert data["version"] == 1
+    assert data["source_hash"] == source_hash(folder)
+    assert data["built_at"].endswith("Z") and len(data["built_at"]) == 20
+    assert data["source_path"] == str(folder.resolve())
+
+
+def test_unchanged_rebuild_writes_nothing(
+    build: Callable[..., BuildResult], store: Path, make_skill: MakeSkill
+) -> None:
+    make_skill(store, "demo")
+    first = build("demo")
+    before = snapshot(first.compiled.runtime)
+    mtimes = {p: p.stat().st_mtime_ns for p in first.compiled.runtime.rglob("*")}
+    second = build("demo")
+    assert second.compiled.up_to_date
+    assert second.compiled.index.action == "up-to-date"
+    assert snapshot(second.compiled.runtime) == before
+    assert {p: p.stat().st_mtime_ns for p in first.compiled.runtime.rglob("*")} == mtimes
+
+
+def test_tampered_stub_is_rewritten(
+    build: Callable[..., BuildResult], store: Path, make_skill: MakeSkill
+) -> None:
+    make_skill(store, "demo")
+    stub = build("demo").compiled.stub
+    good = stub.read_bytes()
+    stub.write_text("tampered\n", encoding="utf-8")
+    result = build("demo")
+    assert not result.compiled.up_to_date
+    assert result.compiled.index.action == "up-to-date"  # the index was fine
+    assert stub.read_bytes() == good
+
+
+@pytest.mark.parametrize("broken", ["no-description", "escaping-symlink"])
+def test_failed_build_leaves_the_previous_runtime_intact(
+    build: Callable[..., BuildResult],
+    store: Path,
+    make_skill: MakeSkill,
+    tmp_path: Path,
+    broken: str,
+) -> None:
+    folder = make_skill(store, "demo")
+    runtime = build("demo").compiled.runtime
+    (runtime / ".skillc-meta" / "logs.db").write_bytes(b"log rows")
+    before = snapshot(runtime)
+    if broken == "no-description":
+        (folder / "SKILL.md").write_text("---\nname: demo\n---\n# Changed\n", encoding="utf-8")
+        error: type[Exception] = MissingFrontmatterField
+    else:
+        (tmp_path / "secret").write_text("outside", encoding="utf-8")
+        (folder / "link").symlink_to(tmp_path / "secret")
+        error = PathEscapesRoot
+    with pytest.raises(error):
+        build("demo")
+    assert snapshot(runtime) == before
+    assert sorted(p.name for p in runtime.parent.iterdir()) == ["demo"]
+
+
+def test_rebuild_keeps_logs_and_other_indexes(
+    build: Callable[..., BuildResult], store: Path, make_skill: MakeSkill
+) -> None:
+    folder = make_skill(store, "demo")
+    runtime = build("demo").compiled.runtime
+    meta = runtime / ".skillc-meta"
+    (meta / "logs.db").write_bytes(b"log rows")
+    (meta / "search-0123456789abcdef.db").write_bytes(b"another source's index")
+    (folder / "more.md").write_text("# More\n", encoding="utf-8")
+    result = build("demo")
+    assert result.compiled.index.action == "rebuilt"
+    assert (meta / "logs.db").read_bytes() == b"log rows"
+    assert (meta / "search-0123456789abcdef.db").read_bytes() == b"another source's index"
+
+
+def test_import_from_a_path(
+    build: Callable[..., BuildResult], store: Path, tmp_path: Path, make_skill: MakeSkill
+) -> None:
+    outside = make_skill(tmp_path / "drafts", "ext", "\n## Part\n")
+    (outside / ".git").mkdir()
+    (outside / ".git" / "HEAD").write_text("ref\n", encoding="utf-8")
+    (outside / "docs").mkdir()
+    (outside / "docs" / "real.md").write_text("# Real\n", encoding="utf-8")
+    (outside / "alias.md").symlink_to(outside / "docs" / "real.md")
+    result = build(str(outside))
+    assert result.imported_from == outside.resolve()
+    assert result.import_action == "copy"
+    copy = store / "ext"
+    assert result.compiled.source == copy.resolve()
+    assert sorted(snapshot(copy)) == ["SKILL.md", "alias.md", "docs", "docs/real.md"]
+    assert not (copy / "alias.md").is_symlink()  # symlinks inside the skill become files
+    assert [p.name for p in store.iterdir() if p.name.startswith(".")] == []
+
+    again = build(str(outside))
+    assert again.import_action == "unchanged"
+    assert again.compiled.up_to_date
+
+    (outside / "SKILL.md").write_text("---\nname: ext\ndescription: New.\n---\n", encoding="utf-8")
+    before = snapshot(copy)
+    with pytest.raises(SkillExists) as caught:
+        build(str(outside))
+    assert caught.value.diagnostic.code == "E050"
+    assert "--force" in caught.value.diagnostic.detail
+    assert snapshot(copy) == before
+    forced = build(str(outside), force=True)
+    assert forced.import_action == "replace"
+    assert "New." in (copy / "SKILL.md").read_text(encoding="utf-8")
+
+
+def test_import_of_a_broken_skill_copies_nothing(
+    build: Callable[..., BuildResult], store: Path, tmp_path: Path, make_skill: MakeSkill
+) -> None:
+    outside = make_skill(tmp_path / "drafts", "ext", frontmatter="name: ext\n")
+    with pytest.raises(MissingFrontmatterField):
+        build(str(outside))
+    assert list(store.iterdir()) == []
+
+
+def test_import_goes_to_the_global_store_outside_a_project(
+    home: Path, tmp_path: Path, make_skill: MakeSkill
+) -> None:
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})
+    outside = make_skill(tmp_path / "drafts", "ext")
+    result = build_skill(str(outside), layout, config=load_config(layout, env={}))
+    assert result.scope == "global"
+    assert result.compiled.source == (home / ".skillc" / "skills" / "ext").resolve()
+    assert result.compiled.runtime == home.resolve() / ".skillc" / "runtime" / "ext"
+    assert result.deployments[0].path == home.resolve() / ".claude" / "skills" / "ext"
+
+
+def test_a_compiled_runtime_is_not_a_source(
+    build: Callable[..., BuildResult], store: Path, project: Path, make_skill: MakeSkill
+) -> None:
+    make_skill(store, "demo")
+    build("demo")
+    with pytest.raises(InvalidOption):
+        build(str(project / ".claude" / "skills" / "demo"))
+
+
+def test_deployments(
+    build: Callable[..., BuildResult], store: Path, project: Path, make_skill: MakeSkill
+) -> None:
+    make_skill(store, "demo")
+    result = build("demo", targets=["claude,cursor", "./agents"])
+    runtime = result.compiled.runtime
+    assert [(d.target, d.method, d.action) for d in result.deployments] == [
+        ("claude", "symlink", "created"),
+        ("cursor", "symlink", "created"),
+        ("./agents", "symlink", "created"),
+    ]
+    for path in (".claude/skills/demo", ".cursor/skills/demo", "agents/demo"):
+        assert str((project / path).readlink()) == str(runtime)
+    again = build("demo", targets=["claude"])
+    assert again.deployments[0].action == "unchanged"
+
+
+def test_copy_deployment_and_its_replacement(
+    build: Callable[..., BuildResult], store: Path, project: Path, make_skill: MakeSkill
+) -> None:
+    make_skill(store, "demo")
+    result = build("demo", copy=True)
+    dest = project / ".claude" / "skills" / "demo"
+    assert result.deployments[0].method == "copy"
+    assert not dest.is_symlink()
+    assert sorted(snapshot(dest)) == [".skillc-meta", ".skillc-meta/manifest.json", "SKILL.md"]
+    assert (dest / "SKILL.md").read_bytes() == result.compiled.stub.read_bytes()
+    # skillc's own copy may be replaced without --force, by a copy or a symlink
+    assert build("demo", copy=True).deployments[0].action == "replaced"
+    assert build("demo").deployments[0].action == "replaced"
+    assert dest.is_symlink()
+
+
+def test_a_foreign_folder_is_kept_without_force(
+    build: Callable[..., BuildResult], store: Path, project: Path, make_skill: MakeSkill
+) -> None:
+    make_skill(store, "demo")
+    dest = project / ".claude" / "skills" / "demo"
+    dest.mkdir(parents=True)
+    (dest / "SKILL.md").write_text("hand-written\n", encoding="utf-8")
+    with pytest.raises(SkillExists):
+        build("demo")
+    assert (dest / "SKILL.md").read_text(encoding="utf-8") == "hand-written\n"
+    assert not (project / ".skillc" / "runtime").exists()  # refused before building
+    result = build("demo", force=True)
+    assert result.deployments[0].action == "replaced"
+    assert dest.is_symlink()
+
+
+def test_target_inside_the_runtime_is_refused(
+    build: Callable[..., BuildResult], store: Path, make_skill: MakeSkill
+) -> None:
+    make_skill(store, "demo")
+    with pytest.raises(InvalidOption):
+        build("demo", targets=[".skillc/runtime"])
+
+
+def test_parse_targets() -> None:
+    assert parse_targets([]) == ["claude"]
+    assert parse_targets(["claude, cursor", "claude", "codex"]) == ["claude", "cursor", "codex"]
+    with pytest.raises(InvalidOption):
+        parse_targets(["claude,,cursor"])
+
+
+def test_stub_frontmatter_keeps_the_source_values(
+    build: Callable[..., BuildResult], store: Path, make_skill: MakeSkill
+) -> None:
+    make_skill(
+        store,
+        "demo",
+        frontmatter='name: demo\ndescription: |\n  Use when: "x" # y\n  second line\n',
+    )
+    stub = build("demo").compiled.stub.read_text(encoding="utf-8")
+    block = stub.split("---\n")[1]
+    assert yaml.safe_load(block) == {
+        "name": "demo",
+        "description": 'Use when: "x" # y\nsecond line\n',
+    }

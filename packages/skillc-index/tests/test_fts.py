@@ -1,0 +1,114 @@
+"""Text preparation for the full-text index (RFC-0004:C-QUERY-SYNTAX, RFC-0009 ``cjk``),
+checked against a real SQLite FTS5 table."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from skillc_index import (
+    EmptyQuery,
+    fts_query,
+    index_tokenizer,
+    prepare_fts_text,
+    restore_fts_text,
+)
+from skillc_index._fts import TOKENIZE_CLAUSES
+
+
+def test_tokenizer_preference() -> None:
+    # This Python's SQLite has porter (the fallback is for builds without it).
+    assert index_tokenizer("ascii") == "porter"
+    assert index_tokenizer("cjk") == "cjk"
+    assert TOKENIZE_CLAUSES["cjk"] == "unicode61"  # no stemming for cjk
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("configure authentication", '"configure" "authentication"'),
+        ('my "special" app', '"my" """special""" "app"'),
+        ("  tabs\tand\nnewlines\r ", '"tabs" "and" "newlines"'),
+        ("non\u00a0breaking", '"non\u00a0breaking"'),  # only ASCII whitespace splits
+    ],
+)
+def test_query_syntax(query: str, expected: str) -> None:
+    assert fts_query(query, "porter") == expected
+
+
+@pytest.mark.parametrize("query", ["", "   ", "\t\n\r "])
+def test_empty_query_is_e004(query: str) -> None:
+    with pytest.raises(EmptyQuery) as caught:
+        fts_query(query, "porter")
+    assert caught.value.diagnostic.code == "E004"
+
+
+def test_prepare_is_identity_without_cjk() -> None:
+    text = "中文 and English"
+    assert prepare_fts_text(text, "porter") == text
+    assert prepare_fts_text(text, "unicode61") == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["我们使用中文进行测试", "ひらがなとカタカナ", "한국어 문장", "mixed 中文 text", "plain"],
+)
+def test_restore_undoes_prepare(text: str) -> None:
+    assert restore_fts_text(prepare_fts_text(text, "cjk")) == text
+
+
+def _table(tokenizer: str, *contents: str) -> sqlite3.Connection:
+    connection = sqlite3.connect(":memory:")
+    clause = TOKENIZE_CLAUSES[tokenizer]
+    connection.execute(f"CREATE VIRTUAL TABLE t USING fts5(content, tokenize='{clause}')")
+    for content in contents:
+        connection.execute("INSERT INTO t VALUES (?)", (prepare_fts_text(content, tokenizer),))
+    return connection
+
+
+def _hits(connection: sqlite3.Connection, query: str, tokenizer: str) -> int:
+    row = connection.execute(
+        "SELECT count(*) FROM t WHERE t MATCH ?", (fts_query(query, tokenizer),)
+    ).fetchone()
+    return int(row[0])
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ("中文", True),  # a two-character word inside a sentence
+        ("使用中文", True),
+        ("测试", True),
+        ("中测", False),  # both characters are there, but not next to each other
+        ("文中", False),
+        ("英语", False),
+        ("中文 configure", True),  # implicit AND across scripts
+        ("中文 missing", False),
+    ],
+)
+def test_cjk_character_level_matching(query: str, found: bool) -> None:
+    connection = _table("cjk", "我们使用中文进行测试 and configure things")
+    assert _hits(connection, query, "cjk") == (1 if found else 0)
+
+
+def test_without_cjk_a_word_inside_a_run_is_not_found() -> None:
+    connection = _table("porter", "我们使用中文进行测试")
+    assert _hits(connection, "中文", "porter") == 0
+    assert _hits(connection, "我们使用中文进行测试", "porter") == 1
+
+
+def test_porter_stems() -> None:
+    connection = _table("porter", "how to configure authentication")
+    assert _hits(connection, "configuring", "porter") == 1
+    connection = _table("cjk", "how to configure authentication")
+    assert _hits(connection, "configuring", "cjk") == 0
+
+
+def test_snippets_restore_to_the_source_text() -> None:
+    connection = _table("cjk", "我们使用中文进行测试")
+    row = connection.execute(
+        "SELECT snippet(t, 0, '[MATCH]', '[/MATCH]', '...', 32) FROM t WHERE t MATCH ?",
+        (fts_query("中文", "cjk"),),
+    ).fetchone()
+    assert restore_fts_text(row[0]) == "我们使用[MATCH]中文[/MATCH]进行测试"

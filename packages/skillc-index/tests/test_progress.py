@@ -1,0 +1,77 @@
+"""The build's progress bar (``console.DelayedProgress``): on stderr, only on a terminal, and
+only once the work has taken longer than the delay. Run in real subprocesses, with a real
+pseudo-terminal as stderr."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+SCRIPT = """
+import sys
+from skillc_index.console import DelayedProgress
+with DelayedProgress("Indexing", delay=float(sys.argv[1])) as progress:
+    for done in range(1, 51):
+        progress(done, 50)
+print("done")
+"""
+
+pty = pytest.importorskip("pty")
+
+
+def run(delay: float, *, terminal: bool) -> tuple[str, str]:
+    """(stdout, stderr) of the script, its stderr a pseudo-terminal or a pipe."""
+    if not terminal:
+        proc = subprocess.run(
+            [sys.executable, "-c", SCRIPT, str(delay)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        return proc.stdout, proc.stderr
+    leader, follower = pty.openpty()
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", SCRIPT, str(delay)],
+            stdout=subprocess.PIPE,
+            stderr=follower,
+            timeout=60,
+            check=True,
+        )
+        os.close(follower)
+        follower = -1
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # EIO: the terminal was closed and drained
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        return proc.stdout.decode(), b"".join(chunks).decode("utf-8", "replace")
+    finally:
+        os.close(leader)
+        if follower >= 0:
+            os.close(follower)
+
+
+def test_bar_on_a_terminal_after_the_delay() -> None:
+    stdout, stderr = run(0.0, terminal=True)
+    assert stdout == "done\n"
+    assert "Indexing" in stderr
+
+
+def test_no_bar_before_the_delay() -> None:
+    _, stderr = run(60.0, terminal=True)
+    assert "Indexing" not in stderr
+
+
+def test_no_bar_when_stderr_is_not_a_terminal() -> None:
+    stdout, stderr = run(0.0, terminal=False)
+    assert stdout == "done\n"
+    assert stderr == ""

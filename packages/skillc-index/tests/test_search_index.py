@@ -1,0 +1,243 @@
+"""The search and headings index (RFC-0004:C-INDEX, C-FORMATS): sections, schema, and the
+readers' freshness check (DECISIONS "Gateway and index"), on real files and real SQLite."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from skillc_index import (
+    IndexCollision,
+    IndexUnusable,
+    Layout,
+    ResolvedSkill,
+    check_index,
+    compile_skill,
+    hash16,
+    index_is_fresh,
+    index_path,
+    markdown_documents,
+    parse_markdown,
+    require_index,
+    resolve_skill,
+)
+
+MakeSkill = Callable[..., Path]
+
+
+def rows(db: Path, sql: str) -> list[tuple[object, ...]]:
+    connection = sqlite3.connect(db)
+    try:
+        return connection.execute(sql).fetchall()
+    finally:
+        connection.close()
+
+
+def set_meta(db: Path, key: str, value: str | None) -> None:
+    connection = sqlite3.connect(db)
+    if value is None:
+        connection.execute("DELETE FROM index_meta WHERE key = ?", (key,))
+    else:
+        connection.execute("UPDATE index_meta SET value = ? WHERE key = ?", (value, key))
+    connection.commit()
+    connection.close()
+
+
+def age(folder: Path, seconds: float = 10) -> None:
+    """Move every file's times into the past, as if written long before the build."""
+    past = time.time() - seconds
+    for path in folder.rglob("*"):
+        os.utime(path, (past, past))
+
+
+@pytest.fixture
+def skill(layout: Layout, project: Path, make_skill: MakeSkill) -> ResolvedSkill:
+    folder = make_skill(project / ".skillc" / "skills", "demo", "\n## Usage\n\nRun it.\n")
+    (folder / "notes.txt").write_text("plain text notes\n", encoding="utf-8")
+    age(folder)
+    return resolve_skill("demo", layout)
+
+
+# -- sections (RFC-0004:C-FORMATS) ---------------------------------------------------------------
+
+
+def test_markdown_sections_nest_and_keep_the_preamble() -> None:
+    text = "---\nname: x\n---\nIntro line.\n\n# Title\n\nBody.\n\n## A\n\nA text.\n\n### A.1\n\nDeep.\n\n## B\n\nB text.\n"  # noqa: E501
+    docs = list(markdown_documents("SKILL.md", text, parse_markdown(text)))
+    assert docs[0] == ("SKILL.md", "", "Intro line.\n\n")
+    sections = {section: content for _, section, content in docs[1:]}
+    assert list(sections) == ["Title", "A", "A.1", "B"]
+    assert sections["Title"].startswith("# Title") and sections["Title"].endswith("B text.\n")
+    assert sections["A"] == "## A\n\nA text.\n\n### A.1\n\nDeep.\n\n"  # subsections included
+    assert sections["B"] == "## B\n\nB text.\n"
+    assert "name: x" not in "".join(content for _, _, content in docs)
+
+
+def test_markdown_without_headings_is_one_document() -> None:
+    text = "Just text.\n```\n# not a heading\n```\n"
+    assert list(markdown_documents("a.md", text, parse_markdown(text))) == [("a.md", "", text)]
+
+
+def test_blank_preamble_is_skipped() -> None:
+    text = "\n\n# Title\n"
+    docs = list(markdown_documents("a.md", text, parse_markdown(text)))
+    assert [section for _, section, _ in docs] == ["Title"]
+
+
+# -- what a build writes ---------------------------------------------------------------------
+
+
+def test_index_name_and_schema(skill: ResolvedSkill) -> None:
+    result = compile_skill(skill)
+    db = result.index.path
+    expected = hashlib.sha256(str(skill.source).encode()).hexdigest()[:16]
+    assert db == skill.runtime / ".skillc-meta" / f"search-{expected}.db"
+    assert hash16(skill.source) == expected
+    assert index_path(skill.runtime, skill.source) == db
+    ddl = dict(rows(db, "SELECT name, sql FROM sqlite_master WHERE name NOT LIKE 'sections_%'"))
+    assert "fts5(" in str(ddl["sections"]) and "porter unicode61" in str(ddl["sections"])
+    assert "text COLLATE NOCASE" in str(ddl["idx_headings_text"])
+    meta = dict(rows(db, "SELECT key, value FROM index_meta"))
+    assert meta["schema_version"] == "2"
+    assert meta["skill_path"] == str(skill.source)
+    assert meta["source_hash"] == result.source_hash == result.manifest.source_hash
+    assert meta["tokenizer"] == "porter"
+    assert {"indexed_at", "stats_at_ns"} <= set(meta)
+    assert rows(db, "SELECT path FROM files ORDER BY path") == [("SKILL.md",), ("notes.txt",)]
+    assert ("notes.txt", "", "plain text notes\n") in rows(db, "SELECT * FROM sections")
+    assert rows(db, "SELECT file, text, level, start_line, end_line FROM headings") == [
+        ("SKILL.md", "demo", 1, 6, 11),
+        ("SKILL.md", "Usage", 2, 8, 11),
+    ]
+
+
+# -- the readers' check ----------------------------------------------------------------------
+
+
+def test_fresh_after_build(skill: ResolvedSkill) -> None:
+    assert check_index(skill.runtime, skill.source, "ascii").status == "missing"
+    compile_skill(skill)
+    assert index_is_fresh(skill.runtime, skill.source, "ascii")
+    assert require_index(skill, "ascii") == index_path(skill.runtime, skill.source)
+
+
+def test_edit_makes_it_stale(skill: ResolvedSkill) -> None:
+    compile_skill(skill)
+    with (skill.source / "SKILL.md").open("a", encoding="utf-8") as handle:
+        handle.write("\nMore.\n")
+    state = check_index(skill.runtime, skill.source, "ascii")
+    assert state.status == "stale"
+    with pytest.raises(IndexUnusable):
+        require_index(skill, "ascii")
+
+
+def test_files_changed_near_the_recording_are_hashed(skill: ResolvedSkill) -> None:
+    """An edit within the file system's timestamp granularity can keep both size and time:
+    stats of files changed that close to when the stats were recorded prove nothing, so those
+    files are hashed."""
+    compile_skill(skill)
+    path = skill.source / "notes.txt"
+    before = path.stat()
+    path.write_text("PLAIN text notes\n", encoding="utf-8")  # same size
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # same time
+    db = index_path(skill.runtime, skill.source)
+    # as if the build had recorded the stats in the same clock tick as the edit
+    set_meta(db, "stats_at_ns", str(before.st_mtime_ns + 1))
+    assert check_index(skill.runtime, skill.source, "ascii").status == "stale"
+
+
+def test_old_files_with_matching_stats_are_not_read(skill: ResolvedSkill) -> None:
+    """The common case costs stats only: an (undetectable) same-size edit that also restores
+    the time of a file written long before the build is not noticed, which shows that the
+    check did not read the file."""
+    compile_skill(skill)
+    path = skill.source / "notes.txt"
+    before = path.stat()
+    path.write_text("PLAIN text notes\n", encoding="utf-8")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert index_is_fresh(skill.runtime, skill.source, "ascii")
+
+
+def test_touch_without_change_stays_fresh(skill: ResolvedSkill) -> None:
+    compile_skill(skill)
+    os.utime(skill.source / "notes.txt")  # new time, same content: hashed, still current
+    assert index_is_fresh(skill.runtime, skill.source, "ascii")
+
+
+@pytest.mark.parametrize("change", ["add", "remove"])
+def test_added_or_removed_file_is_stale(skill: ResolvedSkill, change: str) -> None:
+    compile_skill(skill)
+    if change == "add":
+        (skill.source / "new.md").write_text("# New\n", encoding="utf-8")
+    else:
+        (skill.source / "notes.txt").unlink()
+    assert check_index(skill.runtime, skill.source, "ascii").status == "stale"
+
+
+def test_tokenizer_change_is_stale(skill: ResolvedSkill) -> None:
+    compile_skill(skill)
+    state = check_index(skill.runtime, skill.source, "cjk")
+    assert state.status == "stale"
+    assert "tokenizer" in state.reason
+
+
+@pytest.mark.parametrize(
+    "tamper",
+    ["garbage", "no-meta-table", "no-key", "bad-version", "no-sections", "bad-stats"],
+)
+def test_corrupt_index(skill: ResolvedSkill, tamper: str) -> None:
+    compile_skill(skill)
+    db = index_path(skill.runtime, skill.source)
+    if tamper == "garbage":
+        db.write_bytes(b"this is not a database")
+    else:
+        connection = sqlite3.connect(db)
+        statement = {
+            "no-meta-table": "DROP TABLE index_meta",
+            "no-key": "DELETE FROM index_meta WHERE key = 'source_hash'",
+            "bad-version": "UPDATE index_meta SET value = 'two' WHERE key = 'schema_version'",
+            "no-sections": "DROP TABLE sections",
+            "bad-stats": "UPDATE files SET size = 'big'",
+        }[tamper]
+        connection.execute(statement)
+        connection.commit()
+        connection.close()
+    assert check_index(skill.runtime, skill.source, "ascii").status == "corrupt"
+    with pytest.raises(IndexUnusable) as caught:
+        require_index(skill, "ascii")
+    assert caught.value.diagnostic.code == "E002"
+
+
+def test_collision(skill: ResolvedSkill) -> None:
+    compile_skill(skill)
+    db = index_path(skill.runtime, skill.source)
+    set_meta(db, "skill_path", "/somewhere/else")
+    assert check_index(skill.runtime, skill.source, "ascii").status == "collision"
+    with pytest.raises(IndexCollision) as caught:
+        require_index(skill, "ascii")
+    assert caught.value.diagnostic.code == "E003"
+    assert hash16(skill.source) in str(caught.value)
+
+
+def test_older_schema_is_stale(skill: ResolvedSkill) -> None:
+    compile_skill(skill)
+    set_meta(index_path(skill.runtime, skill.source), "schema_version", "1")
+    assert check_index(skill.runtime, skill.source, "ascii").status == "stale"
+
+
+def test_paths_with_uri_characters(tmp_path: Path, home: Path, make_skill: MakeSkill) -> None:
+    """The index is opened through a SQLite URI: ``%``, ``?``, ``#`` and spaces in the path
+    must not break reading it (a misread index would be rebuilt on every build)."""
+    project = tmp_path / "odd dir #1 %20 ?x"
+    make_skill(project / ".skillc" / "skills", "demo")
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    skill = resolve_skill("demo", layout)
+    compile_skill(skill)
+    assert check_index(skill.runtime, skill.source, "ascii").status == "current"
+    assert compile_skill(skill).up_to_date

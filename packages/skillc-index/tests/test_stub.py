@@ -1,0 +1,174 @@
+"""The stub's text (RFC-0001:C-STUB, C-SECTIONS, C-CONSTRAINTS, DECISIONS "Stub")."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from skillc_index._stub import REFERENCES_LABEL, Reference, render_stub
+
+
+def stub(
+    headings: list[tuple[int, str]] | None = None,
+    references: list[Reference] | None = None,
+    *,
+    skill: str = "demo",
+    name: str = "demo",
+    description: str = "A demo skill.",
+) -> str:
+    return render_stub(
+        skill=skill,
+        name=name,
+        description=description,
+        headings=headings or [],
+        references=references or [],
+    )
+
+
+def frontmatter(text: str) -> dict[str, object]:
+    assert text.startswith("---\n")
+    block, _, _ = text[4:].partition("\n---\n")
+    data = yaml.safe_load(block)
+    assert isinstance(data, dict)
+    return data
+
+
+def top_sections(text: str) -> list[str]:
+    return text.split("## Top Sections\n\n", 1)[1].rstrip("\n").split("\n")
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        'Use when: "quoted" text, colons: and # hashes',
+        "line one\nline two\n\nline four",
+        "  leading and trailing spaces  ",
+        "- looks like a list",
+        "[looks, like, flow]",
+        "{a: b}",
+        "yes",
+        "null",
+        "123",
+        "tab\there and backslash \\ and 'single' quotes",
+        "unicode: é 中文 \u2028 separator \x85 next line \ufeff bom",
+        "*not an alias* &anchor !tag %directive @at `back`",
+        "---\nname: injected\n---",
+    ],
+)
+def test_frontmatter_is_valid_yaml_whatever_the_description(description: str) -> None:
+    text = stub(description=description, name="odd: name #1")
+    data = frontmatter(text)
+    assert data == {"name": "odd: name #1", "description": description}
+    # name and description take one line each, whatever they hold
+    assert text.split("\n")[3] == "---"
+    assert len(text.splitlines()) == len(text.split("\n")) - 1
+
+
+def test_gateway_notice_mcp_preference_and_cli_examples() -> None:
+    text = stub(skill="my-skill")
+    assert "Do not read its source files directly" in text
+    for tool in ("skc_outline", "skc_show", "skc_search"):
+        assert f"`{tool}`" in text
+    assert "prefer its tools" in text
+    for example in (
+        "skc outline my-skill",
+        'skc show my-skill --section "<heading>"',
+        "skc open my-skill <path>",
+        "skc sources my-skill",
+        "skc search my-skill",
+    ):
+        assert example in text
+
+
+def test_cli_examples_quote_an_unusual_skill_name() -> None:
+    text = stub(skill="my skill's")
+    assert "skc outline 'my skill'\"'\"'s'" in text
+
+
+def test_skill_sections_h1_and_h2_only() -> None:
+    headings = [(1, "Rust CLI"), (2, "Default Flow"), (3, "Too Deep"), (1, "Advanced"), (2, "Perf")]
+    assert top_sections(stub(headings)) == [
+        "- Rust CLI",
+        "  - Default Flow",
+        "- Advanced",
+        "  - Perf",
+    ]
+
+
+def test_h2_without_a_preceding_h1_is_top_level() -> None:
+    assert top_sections(stub([(2, "Alone"), (1, "Title"), (2, "Child")])) == [
+        "- Alone",
+        "- Title",
+        "  - Child",
+    ]
+
+
+def test_at_most_15_entries_then_overflow() -> None:
+    headings = [(1, "Title")] + [(2, f"Section {n}") for n in range(1, 61)]
+    lines = top_sections(stub(headings))
+    assert len(lines) == 16
+    assert lines[0] == "- Title"
+    assert lines[14] == "  - Section 14"
+    assert lines[15] == "- ... (46 more)"
+
+
+def test_at_most_12_top_level_headings() -> None:
+    headings = [(1, f"Part {n}") for n in range(1, 15)]
+    lines = top_sections(stub(headings))
+    assert lines[:12] == [f"- Part {n}" for n in range(1, 13)]
+    assert lines[12] == "- ... (2 more)"
+    assert len(lines) == 13
+
+
+def test_empty_headings_are_not_listed() -> None:
+    assert top_sections(stub([(1, ""), (2, "Kept")])) == ["- Kept"]
+
+
+def test_references_group() -> None:
+    long = "x" * 150
+    references = [
+        Reference("a.md", "Clap Patterns", "Advanced argument parsing examples"),
+        Reference("b/c.md", None, None),
+        Reference("d.md", "Long One", long),
+        Reference("e.md", "Exactly", "y" * 120),
+    ]
+    lines = top_sections(stub([(1, "Title")], references))
+    assert lines == [
+        "- Title",
+        f"- {REFERENCES_LABEL}",
+        "  - Clap Patterns — Advanced argument parsing examples",
+        "  - b/c.md",
+        "  - Long One — " + "x" * 119 + "…",
+        "  - Exactly — " + "y" * 120,
+    ]
+
+
+def test_references_overflow() -> None:
+    references = [Reference(f"ref-{n:02d}.md", f"Ref {n}", None) for n in range(20)]
+    lines = top_sections(stub([], references))
+    assert lines[0] == f"- {REFERENCES_LABEL}"
+    assert lines[1:16] == [f"  - Ref {n}" for n in range(15)]
+    assert lines[16] == "  - ... (5 more)"
+
+
+def test_no_references_group_without_other_markdown() -> None:
+    assert REFERENCES_LABEL not in stub([(1, "Title")])
+
+
+def test_line_breaking_characters_never_add_lines() -> None:
+    nasty = "a\u2028b\x0bc\x1cd\re\u0085f"
+    text = stub(
+        [(1, nasty)],
+        [Reference("x.md", nasty, nasty)],
+        name=nasty,
+        description=nasty,
+    )
+    assert len(text.splitlines()) == len(text.split("\n")) - 1
+    assert frontmatter(text)["description"] == nasty
+
+
+def test_worst_case_stays_under_100_lines() -> None:
+    headings = [(level, f"H {n}") for n in range(500) for level in (1, 2, 3)]
+    references = [Reference(f"r{n}.md", f"R {n}", "d" * 500) for n in range(500)]
+    text = stub(headings, references, description="long " * 1000)
+    assert len(text.splitlines()) <= 100

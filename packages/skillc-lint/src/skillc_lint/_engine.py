@@ -1,0 +1,251 @@
+"""Linting: run the registry's rules over a skill and return data (RFC-0008).
+
+:func:`lint_skill` is the API every front end calls (the CLI, ``skc lint``, the MCP server,
+embedders): it walks the skill once, parses each Markdown file once, runs each enabled rule and
+returns a :class:`LintResult`. :func:`find_skills` and :func:`resolve_targets` turn what a user
+typed (a path, a name, a folder of skills) into skill folders.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from skillc_index._diagnostics import Diagnostic, NotASkill, lint_diagnostic
+from skillc_index._layout import META_DIR, SKILL_FILE, Layout, resolve_skill
+from skillc_lint._registry import RuleRegistry, Severity
+
+__all__ = [
+    "LintDiagnostic",
+    "LintResult",
+    "Target",
+    "find_skills",
+    "is_compiled",
+    "lint_skill",
+    "lint_targets",
+    "resolve_targets",
+]
+
+MANIFEST = f"{META_DIR}/manifest.json"
+
+
+@dataclass(frozen=True)
+class LintDiagnostic:
+    """One rule violation: the JSON shape of the Validating guide, plus the rule's name."""
+
+    rule: str
+    """Rule id, ``SKL102``."""
+    name: str
+    """Rule name, ``name-format``."""
+    severity: Severity
+    file: str
+    """Relative POSIX path from the skill root (``SKILL.md``, ``references/api.md``)."""
+    line: int | None
+    message: str
+
+    @property
+    def diagnostic(self) -> Diagnostic:
+        """The RFC-0005 E300/W300 diagnostic, for :func:`skillc_index.format_diagnostic`."""
+        return lint_diagnostic(self.rule, self.name, self.message, self.severity)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "severity": self.severity,
+            "file": self.file,
+            "line": self.line,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
+class LintResult:
+    """What linting one skill found."""
+
+    skill: str
+    """The skill folder's name."""
+    path: Path
+    """The skill folder (as given, or as resolved from a name)."""
+    diagnostics: tuple[LintDiagnostic, ...] = ()
+    skipped: str | None = None
+    """``"compiled"`` when SKL001 skipped a compiled skill (no rule ran), else None."""
+    rules: tuple[str, ...] = field(default=(), repr=False)
+    """Ids of the rules that ran, in order."""
+
+    @property
+    def errors(self) -> int:
+        return sum(d.severity == "error" for d in self.diagnostics)
+
+    @property
+    def warnings(self) -> int:
+        return sum(d.severity == "warning" for d in self.diagnostics)
+
+    @property
+    def ok(self) -> bool:
+        """No error-severity diagnostic (warnings allowed): exit status 0."""
+        return self.errors == 0
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "skill": self.skill,
+            "diagnostics": [d.to_dict() for d in self.diagnostics],
+        }
+        if self.skipped:
+            data["skipped"] = self.skipped
+        return data
+
+
+def is_compiled(root: Path) -> bool:
+    """RFC-0008:C-SCOPE: a skill is compiled when ``.skillc-meta/manifest.json`` exists."""
+    return (root / MANIFEST).is_file()
+
+
+def lint_skill(
+    path: str | os.PathLike[str],
+    *,
+    registry: RuleRegistry | None = None,
+    force: bool = False,
+) -> LintResult:
+    """Lint the skill folder at ``path`` with ``registry`` (default: every RFC-0008 rule).
+
+    A compiled skill is skipped (``skipped="compiled"``) unless ``force``, and then SKL001
+    warns that results may not be meaningful. Raises :class:`~skillc_index.NotASkill` (E010)
+    when the folder has no SKILL.md.
+    """
+    from skillc_lint._skill import Skill
+
+    root = Path(path)
+    if not (root / SKILL_FILE).is_file():
+        raise NotASkill(str(path))
+    if registry is None:
+        from skillc_lint._catalog import default_registry
+
+        registry = default_registry()
+    compiled = is_compiled(root)
+    name = root.resolve().name
+    if compiled and not force:
+        return LintResult(name, root, skipped="compiled")
+    skill = Skill(root, compiled=compiled)
+    active = registry.active()
+    found: list[tuple[int, LintDiagnostic]] = []
+    for order, entry in enumerate(active):
+        rule = entry.rule
+        for finding in rule.check(skill, entry.options):
+            diagnostic = LintDiagnostic(
+                rule.id, rule.name, entry.severity, finding.file, finding.line, finding.message
+            )
+            found.append((order, diagnostic))
+
+    def sort_key(item: tuple[int, LintDiagnostic]) -> tuple[bool, bytes, int, int]:
+        order, d = item
+        file_key = d.file.encode("utf-8", "surrogateescape")
+        return (d.file != SKILL_FILE, file_key, d.line or 0, order)
+
+    found.sort(key=sort_key)
+    return LintResult(
+        name, root, tuple(d for _, d in found), rules=tuple(e.rule.id for e in active)
+    )
+
+
+def find_skills(folder: Path) -> list[Path]:
+    """The skill folders under ``folder``: every folder holding SKILL.md, not looking inside
+    a skill (a SKILL.md nested in a skill is one of its files) nor in hidden folders. Bytewise
+    order of the relative paths; ``[folder]`` itself when it is a skill."""
+    found: list[tuple[bytes, Path]] = []
+    seen: set[str] = set()
+    pending = [(folder, "")]
+    while pending:
+        current, rel = pending.pop()
+        real = os.path.realpath(current)
+        if real in seen:  # a folder symlink cycle
+            continue
+        seen.add(real)
+        if (current / SKILL_FILE).is_file():
+            found.append((rel.rstrip("/").encode("utf-8", "surrogateescape"), current))
+            continue
+        try:
+            entries = sorted(os.scandir(current), key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            if not entry.name.startswith(".") and entry.is_dir():
+                pending.append((current / entry.name, f"{rel}{entry.name}/"))
+    found.sort(key=lambda item: item[0])
+    return [path for _, path in found]
+
+
+@dataclass(frozen=True)
+class Target:
+    """Skill folders one command-line argument stands for."""
+
+    argument: str | None
+    """What the user typed; None for "every skill of the project store"."""
+    skills: tuple[Path, ...]
+    collection: bool
+    """True when the argument is a folder of skills rather than one skill."""
+    folder: Path | None = None
+    """The folder searched, for a collection."""
+
+
+def resolve_targets(arguments: Sequence[str], layout: Layout) -> list[Target]:
+    """What to lint for each argument (RFC-0007:C-RESOLUTION, extended to folders of skills).
+
+    An argument is a skill path or name (:func:`~skillc_index.resolve_skill`); failing that, a
+    folder holding skill folders at any depth (``skills/``) stands for all of them. A file
+    stands for the skill holding it (E010 when no folder above it holds SKILL.md). No
+    argument means every skill of the project store; without a project that is a usage error
+    (:class:`~skillc_index.InvalidOption`, E100).
+    """
+    from skillc_index._diagnostics import InvalidOption
+
+    if not arguments:
+        if layout.project_root is None:
+            raise InvalidOption(
+                "no skill given and no skillc project here; name a skill or a folder of "
+                "skills (skillc-lint skills/), or run 'skc init' to make a project"
+            )
+        store = layout.store("project")
+        skills = tuple(find_skills(store)) if store.is_dir() else ()
+        return [Target(None, skills, True, store)]
+    targets: list[Target] = []
+    for argument in arguments:
+        given = layout.cwd / Path(argument).expanduser()
+        if given.is_file():  # a file of a skill (an editor or pre-commit passing file names)
+            owner = next((p for p in given.parents if (p / SKILL_FILE).is_file()), None)
+            if owner is None:
+                raise NotASkill(argument)
+            targets.append(Target(argument, (owner,), False))
+            continue
+        try:
+            resolved = resolve_skill(argument, layout)
+        except NotASkill:
+            folder = layout.cwd / Path(argument).expanduser()
+            skills = tuple(find_skills(folder)) if folder.is_dir() else ()
+            if not skills:
+                raise
+            targets.append(Target(argument, skills, True, folder))
+        else:
+            targets.append(Target(argument, (resolved.source,), False))
+    return targets
+
+
+def lint_targets(
+    targets: Iterable[Target], *, registry: RuleRegistry | None = None, force: bool = False
+) -> list[LintResult]:
+    """Lint every skill of ``targets`` once (a folder named twice is linted once)."""
+    if registry is None:
+        from skillc_lint._catalog import default_registry
+
+        registry = default_registry()
+    results: list[LintResult] = []
+    seen: set[str] = set()
+    for target in targets:
+        for skill in target.skills:
+            key = os.path.realpath(skill)
+            if key not in seen:
+                seen.add(key)
+                results.append(lint_skill(skill, registry=registry, force=force))
+    return results

@@ -1,0 +1,298 @@
+"""The rule registry: named rules that can be enabled, disabled, reordered and configured.
+
+Shaped like markdown-it-py's rule chains: a rule is a small named function, the registry keeps
+them in order and switches them on and off by id, a preset is plain data naming the rules to
+run and their settings, and an embedder adds its own rules (``add``) or bundles several changes
+in a plugin function (``use``). Nothing here knows any particular rule: the built-in SKLxxx
+rules live in :mod:`skillc_lint._rules`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from skillc_lint._skill import Skill
+
+__all__ = [
+    "SEVERITIES",
+    "Finding",
+    "Rule",
+    "RuleCheck",
+    "RuleRegistry",
+    "RuleState",
+    "Severity",
+]
+
+Severity = Literal["error", "warning"]
+SEVERITIES: tuple[Severity, ...] = ("error", "warning")
+#: Values a rule setting may take besides a table: a severity, or on/off.
+SWITCHES = ("off", "on", *SEVERITIES)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem a rule found: what, in which file (relative to the skill root), where."""
+
+    message: str
+    file: str = "SKILL.md"
+    line: int | None = None
+
+
+RuleCheck = Callable[["Skill", Mapping[str, Any]], Iterable[Finding]]
+"""A rule's function: the parsed skill and the rule's options in, findings out."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A lint rule: id (``SKL102``), name (``name-format``), default severity, and its check.
+
+    ``options`` holds the rule's parameters with their defaults (``{"max-lines": 500}``); a
+    setting may only change those keys, to a value of the same type. ``protected`` rules
+    (SKL001, which ``--force`` controls) ignore settings and selectors.
+    """
+
+    id: str
+    name: str
+    severity: Severity
+    check: RuleCheck
+    summary: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    category: str = ""
+    protected: bool = False
+
+
+@dataclass(frozen=True)
+class RuleState:
+    """A rule with what its settings made of it: on or off, severity, options."""
+
+    rule: Rule
+    enabled: bool
+    severity: Severity
+    options: Mapping[str, Any]
+
+
+@dataclass
+class _Entry:
+    rule: Rule
+    enabled: bool = True
+    severity: Severity | None = None  # None: the rule's default
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+class RuleRegistry:
+    """An ordered set of rules, each enabled or not, with its severity and options.
+
+    Rules run in registry order. Selectors name rules by id (``SKL102``), id prefix (``SKL1``,
+    ``SKL``) or name (``name-format``), case-insensitively.
+    """
+
+    def __init__(self, rules: Iterable[Rule] = ()) -> None:
+        self._entries: list[_Entry] = []
+        for rule in rules:
+            self.add(rule)
+
+    # -- the rules ---------------------------------------------------------------------------
+    def __iter__(self) -> Iterator[Rule]:
+        return (entry.rule for entry in self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, rule_id: object) -> bool:
+        return any(entry.rule.id == rule_id for entry in self._entries)
+
+    def get(self, rule_id: str) -> Rule:
+        """The rule with this id (or name); ``KeyError`` if there is none."""
+        return self._entry(rule_id).rule
+
+    def _entry(self, key: str) -> _Entry:
+        wanted = key.lower()
+        for entry in self._entries:
+            if entry.rule.id.lower() == wanted or entry.rule.name == wanted:
+                return entry
+        raise KeyError(key)
+
+    def _index(self, rule_id: str) -> int:
+        return self._entries.index(self._entry(rule_id))
+
+    def add(self, rule: Rule, *, before: str | None = None, after: str | None = None) -> None:
+        """Add a rule at the end, or just before/after an existing one (by id)."""
+        if rule.id in self:
+            raise ValueError(f"rule {rule.id} is already registered (use replace)")
+        if any(entry.rule.name == rule.name for entry in self._entries):
+            raise ValueError(f"a rule named {rule.name!r} is already registered")
+        entry = _Entry(rule)
+        if before is not None:
+            self._entries.insert(self._index(before), entry)
+        elif after is not None:
+            self._entries.insert(self._index(after) + 1, entry)
+        else:
+            self._entries.append(entry)
+
+    def replace(self, rule: Rule) -> None:
+        """Put ``rule`` in place of the registered rule with the same id (settings reset)."""
+        self._entries[self._index(rule.id)] = _Entry(rule)
+
+    def remove(self, rule_id: str) -> None:
+        del self._entries[self._index(rule_id)]
+
+    def use(self, plugin: Callable[..., None], *args: Any, **kwargs: Any) -> RuleRegistry:
+        """Apply a plugin, ``plugin(registry, *args, **kwargs)``; returns the registry."""
+        plugin(self, *args, **kwargs)
+        return self
+
+    def copy(self) -> RuleRegistry:
+        clone = RuleRegistry()
+        clone._entries = [
+            _Entry(e.rule, e.enabled, e.severity, dict(e.options)) for e in self._entries
+        ]
+        return clone
+
+    # -- selecting ---------------------------------------------------------------------------
+    def match(self, selector: str) -> list[str]:
+        """Ids of the rules a selector names (an id, an id prefix or a name)."""
+        wanted = selector.strip().lower()
+        if not wanted:
+            return []
+        return [
+            e.rule.id
+            for e in self._entries
+            if e.rule.id.lower().startswith(wanted) or e.rule.name == wanted
+        ]
+
+    def _matching(self, selectors: Iterable[str]) -> set[str]:
+        ids: set[str] = set()
+        for selector in selectors:
+            found = self.match(selector)
+            if not found:
+                raise KeyError(selector)
+            ids.update(found)
+        return ids
+
+    def enable(self, *selectors: str) -> None:
+        """Switch the named rules on (``KeyError`` for a selector that names no rule)."""
+        ids = self._matching(selectors)
+        for entry in self._entries:
+            if entry.rule.id in ids:
+                entry.enabled = True
+
+    def disable(self, *selectors: str) -> None:
+        """Switch the named rules off; protected rules stay on."""
+        ids = self._matching(selectors)
+        for entry in self._entries:
+            if entry.rule.id in ids and not entry.rule.protected:
+                entry.enabled = False
+
+    def enable_only(self, *selectors: str) -> None:
+        """Switch the named rules on and every other one off (protected rules stay on)."""
+        ids = self._matching(selectors)
+        for entry in self._entries:
+            entry.enabled = entry.rule.protected or entry.rule.id in ids
+
+    def is_enabled(self, rule_id: str) -> bool:
+        return self._entry(rule_id).enabled
+
+    # -- configuring -------------------------------------------------------------------------
+    def set_severity(self, rule_id: str, severity: Severity) -> None:
+        if severity not in SEVERITIES:
+            raise ValueError(f"severity must be one of {', '.join(SEVERITIES)}")
+        self._entry(rule_id).severity = severity
+
+    def set_options(self, rule_id: str, **options: Any) -> None:
+        """Change a rule's options (``KeyError`` for an option the rule does not have,
+        ``ValueError`` for a value of the wrong type)."""
+        entry = self._entry(rule_id)
+        for key, value in options.items():
+            problem = _option_problem(entry.rule, key, value)
+            if problem:
+                raise (KeyError if key not in entry.rule.options else ValueError)(problem)
+        entry.options.update(options)
+
+    def configure(self, settings: Mapping[str, Any]) -> list[str]:
+        """Apply settings in the ``[lint]`` shape (RFC-0008:C-EXTENSIONS) and return the
+        problems found, one message each; a bad entry is skipped, never fatal.
+
+        ``{"SKL107": "off", "SKL108": "error", "SKL201": {"max-lines": 300}}``: a rule (by id
+        or name) maps to ``"off"``, ``"on"``, ``"error"``, ``"warning"``, or a table of its
+        options that may also hold ``severity``. A ``rules`` sub-table holds the same.
+        """
+        problems: list[str] = []
+        for key, value in settings.items():
+            if key == "rules" and isinstance(value, Mapping):
+                problems += self.configure(value)
+                continue
+            try:
+                entry = self._entry(str(key))
+            except KeyError:
+                problems.append(f"unknown rule '{key}'")
+                continue
+            rule = entry.rule
+            if rule.protected:
+                problems.append(f"{rule.id} cannot be configured (use --force); ignored")
+                continue
+            table: Mapping[str, Any]
+            if isinstance(value, str):
+                table = {"severity": value}
+            elif isinstance(value, Mapping):
+                table = value
+            else:
+                problems.append(
+                    f"{rule.id}: invalid setting {value!r} (expected 'off', 'error', "
+                    "'warning' or a table of options); ignored"
+                )
+                continue
+            for option, option_value in table.items():
+                if option == "severity":
+                    if option_value not in SWITCHES:
+                        problems.append(
+                            f"{rule.id}: invalid severity {option_value!r} (expected one of "
+                            f"{', '.join(SWITCHES)}); ignored"
+                        )
+                    elif option_value in ("off", "on"):
+                        entry.enabled = option_value == "on"
+                    else:
+                        entry.enabled = True
+                        entry.severity = option_value
+                    continue
+                problem = _option_problem(rule, str(option), option_value)
+                if problem:
+                    problems.append(f"{rule.id}: {problem}; ignored")
+                else:
+                    entry.options[str(option)] = option_value
+        return problems
+
+    # -- running -----------------------------------------------------------------------------
+    def states(self) -> list[RuleState]:
+        """Every rule in order, with whether it is on, its severity and its options."""
+        return [
+            RuleState(
+                e.rule, e.enabled, e.severity or e.rule.severity, {**e.rule.options, **e.options}
+            )
+            for e in self._entries
+        ]
+
+    def active(self) -> list[RuleState]:
+        """The enabled rules in order, as they run."""
+        return [state for state in self.states() if state.enabled]
+
+
+def _option_problem(rule: Rule, key: str, value: Any) -> str | None:
+    """Why ``value`` is not a valid ``key`` option of ``rule``, or None."""
+    if key not in rule.options:
+        known = ", ".join(["severity", *rule.options])
+        return f"unknown option '{key}' (known: {known})"
+    default = rule.options[key]
+    if isinstance(default, int) and not isinstance(default, bool):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            return f"option '{key}' must be a positive integer, not {value!r}"
+    elif isinstance(default, str):
+        if not isinstance(value, str):
+            return f"option '{key}' must be a string, not {value!r}"
+    elif isinstance(default, (list, tuple)) and (
+        not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value)
+    ):
+        return f"option '{key}' must be a list of strings, not {value!r}"
+    return None

@@ -1,0 +1,355 @@
+"""The checks of the built-in rules of RFC-0008:C-REGISTRY, one small function each.
+
+Every rule has the same shape, ``check(skill, options) -> findings``, and reads only the
+parsed model (:class:`~skillc_lint._skill.Skill`): no rule opens a file or re-parses text.
+Rules about fields SKL100 found invalid stay silent, so one mistake gives one diagnostic.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from skillc_index._layout import SKILL_FILE
+from skillc_lint._registry import Finding
+from skillc_lint._skill import Skill, slug
+
+__all__ = [
+    "KNOWN_FIELDS",
+    "NON_CONTENT_FILES",
+    "TRIGGER_PATTERNS",
+    "description_length",
+    "description_nonempty",
+    "description_required",
+    "description_triggers",
+    "frontmatter_known",
+    "frontmatter_valid",
+    "heading_first_h1",
+    "heading_h1",
+    "heading_hierarchy",
+    "heading_match_name",
+    "link_anchor_exists",
+    "link_file_exists",
+    "link_no_escape",
+    "name_format",
+    "name_length",
+    "name_match_dir",
+    "name_required",
+    "no_orphans",
+    "skill_size",
+    "skip_compiled",
+]
+
+Options = Mapping[str, Any]
+Findings = Iterator[Finding]
+
+#: SKL109 known fields (DECISIONS.md "Lint"): the Agent Skills standard's six.
+KNOWN_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
+#: SKL108 activation trigger patterns, verbatim from the RFC (matched case-insensitively).
+TRIGGER_PATTERNS = (
+    "use when",
+    "when to use",
+    "use for",
+    "triggers on",
+    "triggers:",
+    "activate when",
+)
+#: SKL401 exceptions: common non-content files, never orphans (any folder, any case).
+NON_CONTENT_FILES = ("LICENSE.md", "CHANGELOG.md", "CONTRIBUTING.md", "README.md")
+
+_YAML_LINE = re.compile(r"\(line (\d+), column \d+\)")
+_NAME_CHARS = re.compile(r"[^a-z0-9-]")
+
+_TYPE_NAMES = {
+    list: "a list",
+    dict: "a mapping",
+    int: "an integer",
+    float: "a number",
+    bool: "a boolean",
+}
+
+
+def _type_name(value: object) -> str:
+    return _TYPE_NAMES.get(type(value), type(value).__name__)
+
+
+def _field_line(skill: Skill, key: str) -> int:
+    """Line of a frontmatter key, or 1 (the opening ``---``) when the key is absent."""
+    return skill.skill_md.frontmatter.field_lines.get(key, 1)
+
+
+def _name(skill: Skill) -> str | None:
+    """The frontmatter ``name`` when it is a non-empty string, else None."""
+    data = skill.frontmatter
+    value = data.get("name") if data else None
+    return value if isinstance(value, str) and value else None
+
+
+def _description(skill: Skill) -> str | None:
+    """The frontmatter ``description`` when it is a string with text, else None."""
+    data = skill.frontmatter
+    value = data.get("description") if data else None
+    return value if isinstance(value, str) and value.strip() else None
+
+
+# -- meta -------------------------------------------------------------------------------------
+
+
+def skip_compiled(skill: Skill, options: Options) -> Findings:
+    """SKL001 (RFC-0008:C-REGISTRY): the warning given when a compiled skill is linted with
+    --force. Skipping compiled skills without --force is done before any rule runs."""
+    if skill.compiled:
+        yield Finding("linting compiled skill; results may not be meaningful")
+
+
+# -- frontmatter ------------------------------------------------------------------------------
+
+
+def frontmatter_valid(skill: Skill, options: Options) -> Findings:
+    """SKL100: delimiters present and YAML parseable, with the RFC's three messages."""
+    error = skill.skill_md.frontmatter.error
+    if error:
+        lines = _YAML_LINE.findall(error)
+        yield Finding(error, line=int(lines[-1]) if lines else 1)
+
+
+def name_required(skill: Skill, options: Options) -> Findings:
+    """SKL101: ``name`` is present (a ``name:`` with no value counts as missing)."""
+    data = skill.frontmatter
+    if data is not None and data.get("name") is None:
+        yield Finding("missing required frontmatter field: name", line=_field_line(skill, "name"))
+
+
+def name_format(skill: Skill, options: Options) -> Findings:
+    """SKL102: lowercase ASCII letters, digits and hyphens; no hyphen first, last or
+    doubled (DECISIONS.md: ``--`` is forbidden as in the Agent Skills spec)."""
+    data = skill.frontmatter
+    value = data.get("name") if data else None
+    line = _field_line(skill, "name")
+    if value is None:
+        return
+    if not isinstance(value, str):
+        yield Finding(f"name must be a string, not {_type_name(value)}", line=line)
+        return
+    problems = []
+    if any(c.isupper() for c in value):
+        problems.append("contains uppercase characters")
+    invalid = sorted(set(_NAME_CHARS.findall(value.lower())))
+    if invalid:
+        shown = "".join(invalid)
+        problems.append(f"contains invalid characters {shown!r}")
+    if value.startswith("-"):
+        problems.append("starts with a hyphen")
+    if value.endswith("-") and len(value) > 1:
+        problems.append("ends with a hyphen")
+    if "--" in value:
+        problems.append("contains consecutive hyphens")
+    if problems:
+        yield Finding(f"name '{value}' {', '.join(problems)}", line=line)
+
+
+def name_length(skill: Skill, options: Options) -> Findings:
+    """SKL103: 1 to 64 characters."""
+    data = skill.frontmatter
+    value = data.get("name") if data else None
+    if isinstance(value, str) and not 1 <= len(value) <= 64:
+        message = (
+            "name is empty (1-64 characters required)"
+            if not value
+            else f"name is {len(value)} characters long (1-64 allowed)"
+        )
+        yield Finding(message, line=_field_line(skill, "name"))
+
+
+def name_match_dir(skill: Skill, options: Options) -> Findings:
+    """SKL104: ``name`` is the skill folder's name."""
+    name = _name(skill)
+    if name is not None and name != skill.name:
+        yield Finding(
+            f"name '{name}' does not match directory '{skill.name}'",
+            line=_field_line(skill, "name"),
+        )
+
+
+def description_required(skill: Skill, options: Options) -> Findings:
+    """SKL105: ``description`` is present."""
+    data = skill.frontmatter
+    if data is not None and "description" not in data:
+        yield Finding("missing required frontmatter field: description", line=1)
+
+
+def description_nonempty(skill: Skill, options: Options) -> Findings:
+    """SKL106: ``description`` is text, not empty or whitespace only."""
+    data = skill.frontmatter
+    if data is None or "description" not in data:
+        return
+    value = data["description"]
+    line = _field_line(skill, "description")
+    if value is not None and not isinstance(value, str):
+        yield Finding(f"description must be a string, not {_type_name(value)}", line=line)
+    elif value is None or not value.strip():
+        yield Finding("description is empty", line=line)
+
+
+def description_length(skill: Skill, options: Options) -> Findings:
+    """SKL107: at most ``max-length`` (1024) characters, surrounding whitespace not counted."""
+    description = _description(skill)
+    limit = options["max-length"]
+    if description is not None and len(description.strip()) > limit:
+        yield Finding(
+            f"description is {len(description.strip())} characters long "
+            f"(at most {limit} recommended)",
+            line=_field_line(skill, "description"),
+        )
+
+
+def description_triggers(skill: Skill, options: Options) -> Findings:
+    """SKL108: the description says when to use the skill (one of ``patterns``)."""
+    description = _description(skill)
+    if description is None:
+        return
+    text = " ".join(description.lower().split())
+    if not any(pattern.lower() in text for pattern in options["patterns"]):
+        yield Finding(
+            "missing activation trigger (say when to use the skill, e.g. 'Use when ...')",
+            line=_field_line(skill, "description"),
+        )
+
+
+def frontmatter_known(skill: Skill, options: Options) -> Findings:
+    """SKL109: every frontmatter key is a known field (``known-fields``)."""
+    import difflib
+
+    data = skill.frontmatter
+    if not data:
+        return
+    known = list(options["known-fields"])
+    for key in data:
+        if key in known:
+            continue
+        close = difflib.get_close_matches(str(key), known, n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        yield Finding(f"unknown frontmatter field '{key}'{hint}", line=_field_line(skill, str(key)))
+
+
+# -- structure --------------------------------------------------------------------------------
+
+
+def skill_size(skill: Skill, options: Options) -> Findings:
+    """SKL201: SKILL.md has at most ``max-lines`` (500) lines."""
+    count, limit = skill.skill_md.line_count, options["max-lines"]
+    if count > limit:
+        yield Finding(f"SKILL.md is {count} lines long (at most {limit} recommended)")
+
+
+def heading_h1(skill: Skill, options: Options) -> Findings:
+    """SKL202: SKILL.md has an H1."""
+    if not any(heading.level == 1 for heading in skill.skill_md.headings):
+        yield Finding("no H1 heading")
+
+
+def _words(text: str) -> str:
+    return " ".join(text.lower().replace("-", " ").split())
+
+
+def heading_match_name(skill: Skill, options: Options) -> Findings:
+    """SKL203: the first H1 contains the name, case-insensitively, hyphens read as spaces."""
+    name = _name(skill)
+    first = next((h for h in skill.skill_md.headings if h.level == 1), None)
+    if name is None or first is None:
+        return
+    if _words(name) not in _words(first.text):
+        yield Finding(
+            f"first H1 '{first.text}' does not contain the skill name '{name}'", line=first.line
+        )
+
+
+def heading_first_h1(skill: Skill, options: Options) -> Findings:
+    """SKL204: in each Markdown file, the first heading is an H1."""
+    for rel, doc in skill.docs.items():
+        if doc.headings and doc.headings[0].level != 1:
+            first = doc.headings[0]
+            yield Finding(
+                f"first heading '{first.text}' is H{first.level}, not H1", rel, first.line
+            )
+
+
+def heading_hierarchy(skill: Skill, options: Options) -> Findings:
+    """SKL205: going deeper, headings never skip a level (H2 then H4); going up is free."""
+    for rel, doc in skill.docs.items():
+        for previous, heading in zip(doc.headings, doc.headings[1:], strict=False):
+            if heading.level > previous.level + 1:
+                yield Finding(
+                    f"heading '{heading.text}' skips from H{previous.level} to H{heading.level}",
+                    rel,
+                    heading.line,
+                )
+
+
+# -- links ------------------------------------------------------------------------------------
+
+
+def link_file_exists(skill: Skill, options: Options) -> Findings:
+    """SKL301: relative links and images point at files (or folders) that exist."""
+    for link in skill.links:
+        if link.kind == "path" and not skill.exists(link.path):
+            written = link.target.partition("#")[0]
+            yield Finding(f"link target not found: '{written}'", link.source, link.line)
+
+
+def link_anchor_exists(skill: Skill, options: Options) -> Findings:
+    """SKL302: ``#anchor`` and ``file.md#anchor`` name a heading of that Markdown file.
+
+    The fragment is normalized like the headings, so GitHub's own slugs (``#a---b``,
+    ``#My-Title``) match too. Fragments into files that are not Markdown files of the skill
+    (``script.py#L10``, a hidden file) are not checked.
+    """
+    for link in skill.links:
+        if link.kind not in ("anchor", "path") or not link.fragment:
+            continue
+        if link.path not in skill.docs:
+            continue
+        if slug(link.fragment) not in skill.anchors(link.path):
+            yield Finding(f"anchor not found: '{link.target}'", link.source, link.line)
+
+
+def link_no_escape(skill: Skill, options: Options) -> Findings:
+    """SKL303: no relative link leaves the skill folder through ``..``."""
+    for link in skill.links:
+        if link.kind == "escape":
+            yield Finding(f"link escapes the skill root: '{link.target}'", link.source, link.line)
+
+
+# -- files ------------------------------------------------------------------------------------
+
+
+def no_orphans(skill: Skill, options: Options) -> Findings:
+    """SKL401: each Markdown file is reachable from SKILL.md by following links.
+
+    A link to a folder reaches every Markdown file under it. Files named in ``exceptions``
+    (any folder, any case) are never orphans; hidden folders are out of scope already.
+    """
+    outgoing: dict[str, list[str]] = {}
+    for link in skill.links:
+        if link.kind == "path":
+            outgoing.setdefault(link.source, []).append(link.path)
+    reached = {SKILL_FILE}
+    pending = [SKILL_FILE]
+    while pending:
+        for path in outgoing.get(pending.pop(), ()):
+            if path in skill.docs:
+                targets = [path]
+            elif path in skill.folders:
+                prefix = "" if path == "." else path + "/"
+                targets = [rel for rel in skill.docs if rel.startswith(prefix)]
+            else:
+                continue
+            for target in targets:
+                if target not in reached:
+                    reached.add(target)
+                    pending.append(target)
+    exceptions = {name.lower() for name in options["exceptions"]}
+    for rel in skill.docs:
+        if rel not in reached and rel.rpartition("/")[2].lower() not in exceptions:
+            yield Finding(f"orphaned file: '{rel}'", rel)

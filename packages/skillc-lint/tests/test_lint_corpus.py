@@ -1,0 +1,131 @@
+"""skillc-lint over the real-world corpus (``../shared/corpus``): every one of its skills.
+
+Every folder holding a SKILL.md is a skill, the ones nested inside other skills included. One
+``skillc-lint`` process lints them all; it must not crash, and its counts per rule must be the
+profile the README records. Skipped when the corpus is absent; ``$SKILLC_CORPUS`` points
+elsewhere.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_lint import BUILTIN_RULES, find_skills
+
+pytestmark = pytest.mark.corpus
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+PROFILE_ROW = re.compile(r"^\| (SKL\d{3}) \| `?([a-z0-9-]+)`? \| (\d+) \| (\d+) \|$")
+
+
+def _corpus() -> Path:
+    custom = os.environ.get("SKILLC_CORPUS")
+    if custom:
+        return Path(custom)
+    return Path(__file__).resolve().parents[3].parent / "shared" / "corpus"
+
+
+CORPUS = _corpus()
+
+
+@pytest.fixture(scope="module")
+def corpus() -> Path:
+    if not CORPUS.is_dir():
+        pytest.skip(f"corpus not found at {CORPUS} (set SKILLC_CORPUS to use another)")
+    return CORPUS
+
+
+@pytest.fixture(scope="module")
+def skill_folders(corpus: Path) -> list[str]:
+    """Every folder of the corpus holding a SKILL.md (relative, sorted)."""
+    return sorted(
+        {p.parent.relative_to(corpus).as_posix() for p in corpus.rglob("SKILL.md") if p.is_file()}
+    )
+
+
+@pytest.fixture(scope="module")
+def report(corpus: Path, skill_folders: list[str]) -> list[dict[str, Any]]:
+    """``skillc-lint --format json`` over every corpus skill, in one process."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "skillc_lint", "--format", "json", *skill_folders],
+        cwd=str(corpus),
+        env={k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")},
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=600,
+        check=False,
+    )
+    assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    assert "error[E999]" not in proc.stderr, proc.stderr[-3000:]
+    assert proc.returncode in (0, 1), proc.stderr[-3000:]
+    data = json.loads(proc.stdout)
+    assert isinstance(data, list)
+    return data
+
+
+def test_every_corpus_skill_is_linted(
+    skill_folders: list[str], report: list[dict[str, Any]]
+) -> None:
+    if os.environ.get("SKILLC_CORPUS") is None:
+        assert len(skill_folders) == 581
+    assert [item["path"] for item in report] == skill_folders
+    names = {rule.id: rule.name for rule in BUILTIN_RULES}
+    for item in report:
+        assert item["skill"] == item["path"].rpartition("/")[2]
+        assert "skipped" not in item
+        for d in item["diagnostics"]:
+            assert d["rule"] in names
+            assert d["severity"] in ("error", "warning")
+            assert d["file"] and not d["file"].startswith(("/", "../"))
+            assert d["line"] is None or d["line"] >= 1
+            assert d["message"]
+
+
+def test_a_folder_of_skills_finds_the_outermost_ones(
+    corpus: Path, skill_folders: list[str]
+) -> None:
+    nested = {
+        folder
+        for folder in skill_folders
+        if any(folder.startswith(other + "/") for other in skill_folders)
+    }
+    hidden = {f for f in skill_folders if any(part.startswith(".") for part in f.split("/"))}
+    found = [path.relative_to(corpus).as_posix() for path in find_skills(corpus)]
+    assert found == sorted(set(skill_folders) - nested - hidden)
+    assert nested  # the corpus does nest skills; they are files of their parent skill
+    # hidden folders are not searched (awesome-copilot/.github/skills), but named directly
+    # they are linted like any folder of skills
+    assert hidden and all(find_skills(corpus / folder) == [corpus / folder] for folder in hidden)
+
+
+def test_readme_records_the_corpus_profile(
+    skill_folders: list[str], report: list[dict[str, Any]]
+) -> None:
+    if os.environ.get("SKILLC_CORPUS") is not None:
+        pytest.skip("the README profile is of ../shared/corpus")
+    diagnostics: Counter[str] = Counter()
+    skills: Counter[str] = Counter()
+    for item in report:
+        rules = [d["rule"] for d in item["diagnostics"]]
+        diagnostics.update(rules)
+        skills.update(set(rules))
+    expected = {
+        rule.id: (rule.name, diagnostics[rule.id], skills[rule.id]) for rule in BUILTIN_RULES
+    }
+    recorded = {}
+    for line in README.read_text(encoding="utf-8").splitlines():
+        match = PROFILE_ROW.match(line.strip())
+        if match:
+            rule_id, name, count, in_skills = match.groups()
+            recorded[rule_id] = (name, int(count), int(in_skills))
+    assert recorded == expected

@@ -1,0 +1,293 @@
+"""The rule registry: order, enable/disable, selectors, settings, presets and plugins."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import skillc_lint
+from skillc_lint import (
+    BUILTIN_RULES,
+    PRESETS,
+    Finding,
+    Rule,
+    RuleRegistry,
+    Skill,
+    default_registry,
+    lint_skill,
+)
+
+Writer = Callable[..., Path]
+
+#: RFC-0008:C-REGISTRY's summary table: id, name, default severity (SKL001 has "n/a").
+RFC_TABLE = [
+    ("SKL001", "skip-compiled", None),
+    ("SKL100", "frontmatter-valid", "error"),
+    ("SKL101", "name-required", "error"),
+    ("SKL102", "name-format", "error"),
+    ("SKL103", "name-length", "error"),
+    ("SKL104", "name-match-dir", "warning"),
+    ("SKL105", "description-required", "error"),
+    ("SKL106", "description-nonempty", "error"),
+    ("SKL107", "description-length", "warning"),
+    ("SKL108", "description-triggers", "warning"),
+    ("SKL109", "frontmatter-known", "warning"),
+    ("SKL201", "skill-size", "warning"),
+    ("SKL202", "heading-h1", "warning"),
+    ("SKL203", "heading-match-name", "warning"),
+    ("SKL204", "heading-first-h1", "warning"),
+    ("SKL205", "heading-hierarchy", "warning"),
+    ("SKL301", "link-file-exists", "error"),
+    ("SKL302", "link-anchor-exists", "warning"),
+    ("SKL303", "link-no-escape", "error"),
+    ("SKL401", "no-orphans", "warning"),
+]
+
+
+def license_required(skill: Skill, options: Mapping[str, Any]) -> Iterator[Finding]:
+    """An embedder's rule: every skill declares a license."""
+    data = skill.frontmatter
+    if data is not None and "license" not in data:
+        yield Finding("missing frontmatter field: license", line=1)
+
+
+LICENSE_RULE = Rule(
+    "ACME001", "license-required", "error", license_required, "Every skill declares a license."
+)
+
+
+def ids(registry: RuleRegistry) -> list[str]:
+    return [state.rule.id for state in registry.active()]
+
+
+def test_builtin_rules_are_the_rfc_table() -> None:
+    table = [(r.id, r.name, None if r.protected else r.severity) for r in BUILTIN_RULES]
+    assert table == RFC_TABLE
+    assert ids(default_registry()) == [row[0] for row in RFC_TABLE]
+
+
+def test_presets_are_plain_data() -> None:
+    preset = PRESETS["rfc-0008"]
+    assert preset["rules"] == [row[0] for row in RFC_TABLE]
+    assert preset["settings"] == {}
+    assert all(isinstance(rule_id, str) for rule_id in preset["rules"])
+
+
+def test_each_default_registry_is_independent() -> None:
+    first = default_registry()
+    first.disable("SKL1")
+    assert "SKL101" in ids(default_registry())
+
+
+def test_selectors_by_id_prefix_and_name() -> None:
+    registry = default_registry()
+    assert registry.match("SKL10") == [f"SKL10{i}" for i in range(10)]
+    assert registry.match("skl3") == ["SKL301", "SKL302", "SKL303"]
+    assert registry.match("no-orphans") == ["SKL401"]
+    assert registry.match("SKL9") == []
+    with pytest.raises(KeyError):
+        registry.disable("SKL9")
+
+
+def test_enable_disable_enable_only_keep_the_protected_rule() -> None:
+    registry = default_registry()
+    registry.disable("SKL1", "no-orphans")
+    assert ids(registry) == [
+        "SKL001",
+        "SKL201",
+        "SKL202",
+        "SKL203",
+        "SKL204",
+        "SKL205",
+        "SKL301",
+        "SKL302",
+        "SKL303",
+    ]
+    registry.enable("SKL108")
+    assert "SKL108" in ids(registry)
+    registry.enable_only("SKL3")
+    assert ids(registry) == ["SKL001", "SKL301", "SKL302", "SKL303"]
+    registry.disable("SKL")
+    assert ids(registry) == ["SKL001"]
+
+
+def test_configure_rfc_extension_shape() -> None:
+    registry = default_registry()
+    problems = registry.configure(
+        {"SKL107": "off", "SKL108": "error", "SKL201": {"max-lines": 300}}
+    )
+    assert problems == []
+    states = {s.rule.id: s for s in registry.states()}
+    assert not states["SKL107"].enabled
+    assert states["SKL108"].severity == "error"
+    assert states["SKL201"].options["max-lines"] == 300
+    assert states["SKL201"].severity == "warning"
+
+
+def test_configure_rules_subtable_names_and_severity_in_a_table() -> None:
+    registry = default_registry()
+    problems = registry.configure(
+        {"rules": {"no-orphans": "off", "SKL201": {"severity": "error", "max-lines": 10}}}
+    )
+    assert problems == []
+    states = {s.rule.id: s for s in registry.states()}
+    assert not states["SKL401"].enabled
+    assert (states["SKL201"].severity, states["SKL201"].options["max-lines"]) == ("error", 10)
+
+
+def test_configure_reports_bad_entries_and_keeps_going() -> None:
+    registry = default_registry()
+    problems = registry.configure(
+        {
+            "SKL999": "off",
+            "SKL107": "loud",
+            "SKL108": 3,
+            "SKL201": {"max-lines": "many", "maxlines": 3},
+            "SKL001": "off",
+            "SKL104": "error",
+        }
+    )
+    assert problems == [
+        "unknown rule 'SKL999'",
+        "SKL107: invalid severity 'loud' (expected one of off, on, error, warning); ignored",
+        "SKL108: invalid setting 3 (expected 'off', 'error', 'warning' or a table of options); "
+        "ignored",
+        "SKL201: option 'max-lines' must be a positive integer, not 'many'; ignored",
+        "SKL201: unknown option 'maxlines' (known: severity, max-lines); ignored",
+        "SKL001 cannot be configured (use --force); ignored",
+    ]
+    states = {s.rule.id: s for s in registry.states()}
+    assert states["SKL104"].severity == "error"  # the good entry still applied
+    assert states["SKL001"].enabled
+
+
+def test_severity_override_changes_the_diagnostics(skill: Writer) -> None:
+    folder = skill(frontmatter="name: my-skill\ndescription: Formats tables.\n")
+    registry = default_registry()
+    registry.configure({"SKL108": "error"})
+    result = lint_skill(folder, registry=registry)
+    [d] = result.diagnostics
+    assert (d.rule, d.severity) == ("SKL108", "error")
+    assert not result.ok
+    registry.configure({"SKL108": "off"})
+    assert lint_skill(folder, registry=registry).diagnostics == ()
+
+
+def test_rule_options_reach_the_rule(skill: Writer) -> None:
+    folder = skill(
+        frontmatter="name: my-skill\ndescription: 'Formats tables. Usage: tables.'\nmodel: x\n",
+        body="x\n" * 20,
+    )
+    registry = default_registry()
+    registry.configure(
+        {
+            "SKL201": {"max-lines": 10},
+            "SKL108": {"patterns": ["usage:"]},
+            "SKL109": {"known-fields": ["name", "description", "model"]},
+        }
+    )
+    result = lint_skill(folder, registry=registry)
+    assert [d.rule for d in result.diagnostics] == ["SKL201"]
+
+
+def test_add_with_order_replace_remove_and_use(skill: Writer) -> None:
+    registry = default_registry()
+    registry.add(LICENSE_RULE, after="SKL109")
+    order = ids(registry)
+    assert order[order.index("SKL109") + 1] == "ACME001"
+    with pytest.raises(ValueError, match="already registered"):
+        registry.add(LICENSE_RULE)
+    result = lint_skill(skill(), registry=registry)
+    assert [(d.rule, d.name, d.severity) for d in result.diagnostics] == [
+        ("ACME001", "license-required", "error")
+    ]
+
+    def quiet(skill: Skill, options: Mapping[str, Any]) -> Iterator[Finding]:
+        return iter(())
+
+    registry.replace(Rule("ACME001", "license-required", "error", quiet, "Off."))
+    assert lint_skill(skill(), registry=registry).diagnostics == ()
+    registry.remove("ACME001")
+    assert "ACME001" not in registry
+
+    def plugin(registry: RuleRegistry, *, severity: str) -> None:
+        registry.add(LICENSE_RULE, before="SKL100")
+        registry.configure({"ACME001": severity})
+
+    assert registry.use(plugin, severity="warning") is registry
+    assert ids(registry)[1] == "ACME001"
+    [d] = lint_skill(skill(), registry=registry).diagnostics
+    assert d.severity == "warning"
+
+
+def test_copy_is_deep_enough() -> None:
+    registry = default_registry()
+    clone = registry.copy()
+    clone.configure({"SKL201": {"max-lines": 3}, "SKL104": "off"})
+    states = {s.rule.id: s for s in registry.states()}
+    assert states["SKL201"].options["max-lines"] == 500
+    assert states["SKL104"].enabled
+
+
+def test_set_options_and_severity_validate() -> None:
+    registry = default_registry()
+    registry.set_options("SKL201", **{"max-lines": 42})
+    registry.set_severity("SKL201", "error")
+    state = next(s for s in registry.states() if s.rule.id == "SKL201")
+    assert (state.severity, state.options["max-lines"]) == ("error", 42)
+    with pytest.raises(KeyError):
+        registry.set_options("SKL201", width=3)
+    with pytest.raises(ValueError):
+        registry.set_options("SKL201", **{"max-lines": True})
+    with pytest.raises(ValueError):
+        registry.set_severity("SKL201", "loud")  # type: ignore[arg-type]
+
+
+def test_public_api_is_lazy_and_complete() -> None:
+    for name in skillc_lint.__all__:
+        assert getattr(skillc_lint, name) is not None
+    with pytest.raises(AttributeError):
+        skillc_lint.nothing_here  # noqa: B018
+
+
+def test_result_to_dict_is_the_guide_shape(skill: Writer) -> None:
+    folder = skill(frontmatter="name: my-skill\ndescription: Formats tables.\n")
+    data = lint_skill(folder).to_dict()
+    assert data == {
+        "skill": "my-skill",
+        "diagnostics": [
+            {
+                "rule": "SKL108",
+                "severity": "warning",
+                "file": "SKILL.md",
+                "line": 3,
+                "message": "missing activation trigger (say when to use the skill, e.g. "
+                "'Use when ...')",
+            }
+        ],
+    }
+
+
+def test_readme_python_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's Python API examples, run in order in one namespace on a real skill."""
+    import re
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Python API", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+    assert len(blocks) == 3
+    skill_dir = tmp_path / "skills" / "my-skill"
+    skill_dir.mkdir(parents=True)
+    (skill_dir / "SKILL.md").write_text(
+        "---\nname: my-skill\ndescription: Formats tables.\n---\n\n# my-skill\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, Any] = {}
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), namespace)
+    result = namespace["result"]
+    assert [d.rule for d in result.diagnostics] == ["ACME001"]
+    assert namespace["problems"] == []

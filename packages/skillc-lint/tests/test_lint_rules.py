@@ -1,0 +1,584 @@
+"""Every RFC-0008 rule: a case that triggers it and the near miss that must stay silent.
+
+Skills are real folders written to a temporary directory and linted through the public API.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from skillc_lint import LintDiagnostic, LintResult, lint_skill
+
+Writer = Callable[..., Path]
+Found = Callable[..., list[LintDiagnostic]]
+
+TRIGGER = "Use when testing."
+
+
+def messages(diagnostics: list[LintDiagnostic]) -> list[str]:
+    return [d.message for d in diagnostics]
+
+
+# -- a clean skill ----------------------------------------------------------------------------
+
+
+def test_a_valid_skill_has_no_diagnostic(skill: Writer) -> None:
+    folder = skill(
+        body="See [the guide](references/guide.md#usage).\n\n## Usage\n\nText.\n",
+        files={"references/guide.md": "# Guide\n\n## Usage\n\nMore.\n", "README.md": "# Read\n"},
+    )
+    result = lint_skill(folder)
+    assert result.diagnostics == ()
+    assert result.ok and result.errors == 0 and result.warnings == 0
+    assert result.skill == "my-skill"
+    assert result.skipped is None
+
+
+# -- SKL001 skip-compiled ---------------------------------------------------------------------
+
+
+def compile_marker(folder: Path) -> None:
+    meta = folder / ".skillc-meta"
+    meta.mkdir()
+    (meta / "manifest.json").write_text(json.dumps({"skill": folder.name}), encoding="utf-8")
+
+
+def test_skl001_compiled_skill_is_skipped(skill: Writer) -> None:
+    folder = skill(frontmatter="name: BAD\n")  # would have errors if linted
+    compile_marker(folder)
+    result = lint_skill(folder)
+    assert result.skipped == "compiled"
+    assert result.diagnostics == () and result.ok
+
+
+def test_skl001_force_lints_and_warns(skill: Writer, found: Found) -> None:
+    folder = skill(frontmatter="name: BAD\n")
+    compile_marker(folder)
+    result = lint_skill(folder, force=True)
+    assert result.skipped is None
+    [warning] = [d for d in result.diagnostics if d.rule == "SKL001"]
+    assert warning.severity == "warning"
+    assert warning.message == "linting compiled skill; results may not be meaningful"
+    assert any(d.rule == "SKL102" for d in result.diagnostics)
+
+
+def test_skl001_near_miss_other_meta_files_do_not_mark_compiled(
+    skill: Writer, found: Found
+) -> None:
+    folder = skill()
+    (folder / ".skillc-meta").mkdir()
+    (folder / ".skillc-meta" / "logs.db").write_bytes(b"")
+    assert lint_skill(folder).skipped is None
+    assert found(folder, "SKL001", force=True) == []
+
+
+# -- SKL100 frontmatter-valid -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "line"),
+    [
+        ("# my-skill\n", "missing frontmatter: file does not start with ---", 1),
+        ("---\nname: my-skill\n# my-skill\n", "missing frontmatter: no closing --- found", 1),
+        (
+            "---\nname: my-skill\ndescription: [unclosed\n---\n# my-skill\n",
+            "invalid frontmatter YAML: ",
+            4,
+        ),
+        ("---\n- a list\n---\n# my-skill\n", "invalid frontmatter YAML: expected a mapping", 1),
+    ],
+)
+def test_skl100_invalid_frontmatter(
+    skill: Writer, found: Found, text: str, message: str, line: int
+) -> None:
+    [d] = found(skill(skill_md=text), "SKL100")
+    assert d.message.startswith(message)
+    assert d.severity == "error"
+    assert d.file == "SKILL.md"
+    assert d.line == line
+
+
+def test_skl100_invalid_frontmatter_silences_the_field_rules(skill: Writer) -> None:
+    result = lint_skill(skill(skill_md="# my-skill\n"))
+    assert {d.rule for d in result.diagnostics} == {"SKL100"}
+
+
+def test_skl100_near_miss_bom_and_trailing_blanks_are_fine(skill: Writer, found: Found) -> None:
+    text = "\ufeff---  \nname: my-skill\ndescription: x. Use when y.\n---\n# my-skill\n"
+    assert found(skill(skill_md=text), "SKL100") == []
+
+
+# -- SKL101 name-required ---------------------------------------------------------------------
+
+
+def test_skl101_missing_name(skill: Writer, found: Found) -> None:
+    [d] = found(skill(frontmatter=f"description: x. {TRIGGER}\n"), "SKL101")
+    assert d.message == "missing required frontmatter field: name"
+    assert (d.severity, d.line) == ("error", 1)
+
+
+def test_skl101_null_name_counts_as_missing(skill: Writer, found: Found) -> None:
+    assert len(found(skill(frontmatter=f"name:\ndescription: x. {TRIGGER}\n"), "SKL101")) == 1
+
+
+def test_skl101_near_miss_name_present(skill: Writer, found: Found) -> None:
+    assert found(skill(), "SKL101") == []
+
+
+# -- SKL102 name-format -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("My-Skill", "contains uppercase characters"),
+        ("skill_name", "contains invalid characters '_'"),
+        ("-skill", "starts with a hyphen"),
+        ("skill-", "ends with a hyphen"),
+        ("my--skill", "contains consecutive hyphens"),
+        ("café", "contains invalid characters 'é'"),
+    ],
+)
+def test_skl102_bad_names(skill: Writer, found: Found, name: str, problem: str) -> None:
+    folder = skill("folder", frontmatter=f"name: {name}\ndescription: x. {TRIGGER}\n")
+    [d] = found(folder, "SKL102")
+    assert d.message == f"name '{name}' {problem}"
+    assert (d.severity, d.line) == ("error", 2)
+
+
+def test_skl102_rfc_example_message(skill: Writer, found: Found) -> None:
+    folder = skill("folder", frontmatter=f"name: My-Skill\ndescription: x. {TRIGGER}\n")
+    assert messages(found(folder, "SKL102")) == ["name 'My-Skill' contains uppercase characters"]
+
+
+def test_skl102_name_must_be_a_string(skill: Writer, found: Found) -> None:
+    folder = skill("folder", frontmatter=f"name: 123\ndescription: x. {TRIGGER}\n")
+    assert messages(found(folder, "SKL102")) == ["name must be a string, not an integer"]
+
+
+@pytest.mark.parametrize("name", ["my-skill", "skill123", "a", "a-b-c", "9lives"])
+def test_skl102_near_miss_valid_names(skill: Writer, found: Found, name: str) -> None:
+    assert found(skill(name), "SKL102") == []
+
+
+# -- SKL103 name-length -----------------------------------------------------------------------
+
+
+def test_skl103_too_long(skill: Writer, found: Found) -> None:
+    name = "a" * 65
+    [d] = found(skill(name), "SKL103")
+    assert d.message == "name is 65 characters long (1-64 allowed)"
+    assert d.severity == "error"
+
+
+def test_skl103_empty(skill: Writer, found: Found) -> None:
+    folder = skill(frontmatter=f"name: ''\ndescription: x. {TRIGGER}\n")
+    assert messages(found(folder, "SKL103")) == ["name is empty (1-64 characters required)"]
+
+
+def test_skl103_near_miss_exactly_64(skill: Writer, found: Found) -> None:
+    assert found(skill("a" * 64), "SKL103") == []
+
+
+# -- SKL104 name-match-dir --------------------------------------------------------------------
+
+
+def test_skl104_name_differs_from_folder(skill: Writer, found: Found) -> None:
+    folder = skill("bar", frontmatter=f"name: foo\ndescription: x. {TRIGGER}\n")
+    [d] = found(folder, "SKL104")
+    assert d.message == "name 'foo' does not match directory 'bar'"
+    assert (d.severity, d.line) == ("warning", 2)
+
+
+def test_skl104_near_miss_same_name(skill: Writer, found: Found) -> None:
+    assert found(skill("foo"), "SKL104") == []
+
+
+# -- SKL105 description-required / SKL106 description-nonempty --------------------------------
+
+
+def test_skl105_missing_description(skill: Writer, found: Found) -> None:
+    folder = skill(frontmatter="name: my-skill\n")
+    [d] = found(folder, "SKL105")
+    assert d.message == "missing required frontmatter field: description"
+    assert d.severity == "error"
+    assert found(folder, "SKL106") == []
+
+
+def test_skl105_near_miss_empty_description_is_skl106(skill: Writer, found: Found) -> None:
+    folder = skill(frontmatter="name: my-skill\ndescription: ''\n")
+    assert found(folder, "SKL105") == []
+    assert messages(found(folder, "SKL106")) == ["description is empty"]
+
+
+@pytest.mark.parametrize("value", ["''", "'   '", "", "|\n  \n"])
+def test_skl106_empty_or_blank(skill: Writer, found: Found, value: str) -> None:
+    folder = skill(frontmatter=f"name: my-skill\ndescription: {value}\n")
+    [d] = found(folder, "SKL106")
+    assert (d.severity, d.line) == ("error", 3)
+
+
+def test_skl106_not_a_string(skill: Writer, found: Found) -> None:
+    folder = skill(frontmatter="name: my-skill\ndescription: [a, b]\n")
+    assert messages(found(folder, "SKL106")) == ["description must be a string, not a list"]
+
+
+def test_skl106_near_miss_short_text(skill: Writer, found: Found) -> None:
+    assert found(skill(frontmatter="name: my-skill\ndescription: x\n"), "SKL106") == []
+
+
+# -- SKL107 description-length ----------------------------------------------------------------
+
+
+def test_skl107_too_long(skill: Writer, found: Found) -> None:
+    text = "Use when " + "x" * 1100
+    [d] = found(skill(frontmatter=f"name: my-skill\ndescription: {text}\n"), "SKL107")
+    assert d.message == f"description is {len(text)} characters long (at most 1024 recommended)"
+    assert d.severity == "warning"
+
+
+def test_skl107_near_miss_exactly_1024(skill: Writer, found: Found) -> None:
+    text = ("Use when " + "x" * 1100)[:1024]
+    assert found(skill(frontmatter=f"name: my-skill\ndescription: {text}\n"), "SKL107") == []
+
+
+# -- SKL108 description-triggers --------------------------------------------------------------
+
+
+def test_skl108_no_trigger(skill: Writer, found: Found) -> None:
+    folder = skill(frontmatter="name: my-skill\ndescription: Formats tables.\n")
+    [d] = found(folder, "SKL108")
+    assert d.message.startswith("missing activation trigger")
+    assert (d.severity, d.line) == ("warning", 3)
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Formats tables. USE WHEN a table is ugly.",
+        "When to use: tables.",
+        "Use for tables.",
+        "Triggers on table requests.",
+        "Triggers: table, grid.",
+        "Activate when tables appear.",
+        "Formats tables. Use\n  when tables are ugly.",  # folded over two lines
+    ],
+)
+def test_skl108_near_miss_each_rfc_pattern(skill: Writer, found: Found, description: str) -> None:
+    value = json.dumps(description)
+    folder = skill(frontmatter=f"name: my-skill\ndescription: {value}\n")
+    assert found(folder, "SKL108") == []
+
+
+def test_skl108_trigger_in_the_body_does_not_count(skill: Writer, found: Found) -> None:
+    folder = skill(
+        frontmatter="name: my-skill\ndescription: Formats tables.\n",
+        body="## When to use this skill\n\nUse when tables are ugly.\n",
+    )
+    assert len(found(folder, "SKL108")) == 1
+
+
+# -- SKL109 frontmatter-known -----------------------------------------------------------------
+
+
+def test_skl109_unknown_field_with_hint(skill: Writer, found: Found) -> None:
+    folder = skill(frontmatter=f"name: my-skill\ndescripton: typo\ndescription: x. {TRIGGER}\n")
+    [d] = found(folder, "SKL109")
+    assert d.message == "unknown frontmatter field 'descripton' (did you mean 'description'?)"
+    assert (d.severity, d.line) == ("warning", 3)
+
+
+def test_skl109_one_diagnostic_per_unknown_field(skill: Writer, found: Found) -> None:
+    folder = skill(frontmatter=f"name: my-skill\ndescription: x. {TRIGGER}\nmodel: x\ncolour: y\n")
+    assert messages(found(folder, "SKL109")) == [
+        "unknown frontmatter field 'model'",
+        "unknown frontmatter field 'colour'",
+    ]
+
+
+def test_skl109_near_miss_the_six_standard_fields(skill: Writer, found: Found) -> None:
+    folder = skill(
+        frontmatter=(
+            f"name: my-skill\ndescription: x. {TRIGGER}\nlicense: MIT\n"
+            "compatibility: Requires git\nmetadata:\n  author: me\nallowed-tools: Read Grep\n"
+        )
+    )
+    assert found(folder, "SKL109") == []
+
+
+# -- SKL201 skill-size ------------------------------------------------------------------------
+
+
+def test_skl201_too_many_lines(skill: Writer, found: Found) -> None:
+    folder = skill(body="line\n" * 500)
+    [d] = found(folder, "SKL201")
+    assert d.message.startswith("SKILL.md is 50") and d.message.endswith(
+        "(at most 500 recommended)"
+    )
+    assert (d.severity, d.line) == ("warning", None)
+
+
+def test_skl201_near_miss_exactly_500_lines(skill: Writer, found: Found) -> None:
+    header = f"---\nname: my-skill\ndescription: x. {TRIGGER}\n---\n# my-skill\n"
+    text = header + "line\n" * (500 - header.count("\n"))
+    assert text.count("\n") == 500
+    assert found(skill(skill_md=text), "SKL201") == []
+
+
+# -- SKL202 heading-h1 / SKL203 heading-match-name / SKL204 heading-first-h1 ------------------
+
+
+def test_skl202_no_h1(skill: Writer, found: Found) -> None:
+    text = f"---\nname: my-skill\ndescription: x. {TRIGGER}\n---\n\n## Only H2\n"
+    [d] = found(skill(skill_md=text), "SKL202")
+    assert (d.message, d.severity) == ("no H1 heading", "warning")
+
+
+def test_skl202_near_miss_h1_inside_a_fence_is_not_a_heading(skill: Writer, found: Found) -> None:
+    text = f"---\nname: my-skill\ndescription: x. {TRIGGER}\n---\n\n```sh\n# comment\n```\n"
+    assert len(found(skill(skill_md=text), "SKL202")) == 1
+    text_with_setext = text + "\nMy Skill\n========\n"
+    assert found(skill(skill_md=text_with_setext), "SKL202") == []
+
+
+def test_skl203_h1_without_the_name(skill: Writer, found: Found) -> None:
+    text = f"---\nname: my-skill\ndescription: x. {TRIGGER}\n---\n\n# Table Tools\n"
+    [d] = found(skill(skill_md=text), "SKL203")
+    assert d.message == "first H1 'Table Tools' does not contain the skill name 'my-skill'"
+    assert (d.severity, d.line) == ("warning", 6)
+
+
+@pytest.mark.parametrize("title", ["My Skill Guide", "my-skill", "The MY SKILL handbook"])
+def test_skl203_near_miss_name_in_heading(skill: Writer, found: Found, title: str) -> None:
+    text = f"---\nname: my-skill\ndescription: x. {TRIGGER}\n---\n\n# {title}\n"
+    assert found(skill(skill_md=text), "SKL203") == []
+
+
+def test_skl204_first_heading_not_h1_in_any_file(skill: Writer, found: Found) -> None:
+    folder = skill(
+        body="[ref](ref.md)\n",
+        files={"ref.md": "Intro\n\n## Details\n\n# Late title\n"},
+    )
+    [d] = found(folder, "SKL204")
+    assert (d.file, d.line, d.severity) == ("ref.md", 3, "warning")
+    assert d.message == "first heading 'Details' is H2, not H1"
+
+
+def test_skl204_near_miss_comment_in_fence_and_no_headings(skill: Writer, found: Found) -> None:
+    folder = skill(
+        body="[a](a.md) [b](b.md)\n",
+        files={
+            "a.md": "```bash\n## not a heading\n```\n\n# Real title\n",
+            "b.md": "No heading at all.\n",
+        },
+    )
+    assert found(folder, "SKL204") == []
+
+
+# -- SKL205 heading-hierarchy -----------------------------------------------------------------
+
+
+def test_skl205_skipped_levels(skill: Writer, found: Found) -> None:
+    folder = skill(
+        body="### Too deep\n\n## Section\n\n#### Deeper\n",
+        files={"ref.md": "## Section\n\n#### Deep\n"},
+    )
+    result = found(folder, "SKL205")
+    assert [(d.file, d.message) for d in result] == [
+        ("SKILL.md", "heading 'Too deep' skips from H1 to H3"),
+        ("SKILL.md", "heading 'Deeper' skips from H2 to H4"),
+        ("ref.md", "heading 'Deep' skips from H2 to H4"),
+    ]
+
+
+def test_skl205_near_miss_going_up_is_free(skill: Writer, found: Found) -> None:
+    folder = skill(body="## A\n\n### B\n\n#### C\n\n# D\n\n## E\n\n```\n#### in a fence\n```\n")
+    assert found(folder, "SKL205") == []
+
+
+# -- SKL301 link-file-exists ------------------------------------------------------------------
+
+
+def test_skl301_missing_file(skill: Writer, found: Found) -> None:
+    folder = skill(body="See [api](references/missing.md) and ![logo](img/logo.png).\n")
+    result = found(folder, "SKL301")
+    assert messages(result) == [
+        "link target not found: 'references/missing.md'",
+        "link target not found: 'img/logo.png'",
+    ]
+    assert {(d.severity, d.line) for d in result} == {("error", 8)}
+
+
+def test_skl301_relative_to_the_linking_file(skill: Writer, found: Found) -> None:
+    folder = skill(
+        body="[a](docs/a.md)\n",
+        files={
+            "docs/a.md": "# A\n\n[b](b.md) [up](../SKILL.md) [gone](c.md)\n",
+            "docs/b.md": "# B\n",
+        },
+    )
+    [d] = found(folder, "SKL301")
+    assert (d.file, d.message) == ("docs/a.md", "link target not found: 'c.md'")
+
+
+def test_skl301_near_misses(skill: Writer, found: Found) -> None:
+    body = (
+        "```md\n[broken](missing.md)\n```\n\n"  # in a fenced block: not a link
+        "`[broken](missing.md)`\n\n"  # in a code span
+        "    [broken](indented.md)\n\n"  # indented code
+        "[web](https://example.com/x.md) [mail](mailto:a@b.c) <https://example.com>\n"
+        "[abs](/etc/hosts.md) [top](#my-skill) [folder](scripts/) [here](./)\n"
+        "[spaced](my%20file.md) [query](data.md?raw=1) [hidden](.env.example)\n"
+    )
+    folder = skill(
+        body=body,
+        files={"scripts/run.sh": "echo\n", "my file.md": "# F\n", "data.md": "# D\n"},
+    )
+    (folder / ".env.example").write_text("X=1\n", encoding="utf-8")
+    assert found(folder, "SKL301") == []
+
+
+# -- SKL302 link-anchor-exists ----------------------------------------------------------------
+
+
+def test_skl302_missing_anchors(skill: Writer, found: Found) -> None:
+    folder = skill(
+        body="[a](#nowhere) [b](ref.md#nope)\n\n## Setup\n",
+        files={"ref.md": "# Ref\n"},
+    )
+    result = found(folder, "SKL302")
+    assert messages(result) == ["anchor not found: '#nowhere'", "anchor not found: 'ref.md#nope'"]
+    assert {d.severity for d in result} == {"warning"}
+
+
+def test_skl302_near_misses_slugs_duplicates_and_other_files(skill: Writer, found: Found) -> None:
+    body = (
+        "[a](#setup) [b](#setup-1) [c](#setup-2) [d](#whats-new-in-v2) [e](#c-and-go)\n"
+        "[f](ref.md#api-reference) [g](ref.md#custom) [h](script.py#L10) [i](#Setup)\n"
+        "[j](#a---b)\n\n"
+        "## Setup\n\n## Setup\n\n## Setup\n\n## What's New in v2?\n\n## C++ and Go\n\n## A - B\n"
+    )
+    folder = skill(
+        body=body,
+        files={"ref.md": "# Ref\n\n## API Reference\n\n## Other {#custom}\n", "script.py": "x\n"},
+    )
+    assert found(folder, "SKL302") == []
+
+
+def test_skl302_heading_in_a_fence_is_no_anchor(skill: Writer, found: Found) -> None:
+    folder = skill(body="[a](#hidden)\n\n```\n## Hidden\n```\n")
+    assert messages(found(folder, "SKL302")) == ["anchor not found: '#hidden'"]
+
+
+# -- SKL303 link-no-escape --------------------------------------------------------------------
+
+
+def test_skl303_escaping_links(skill: Writer, found: Found) -> None:
+    folder = skill(
+        body="[a](../other/SKILL.md) [b](refs/../../x.md)\n",
+        files={"refs/r.md": "# R\n\n[c](../../y.md)\n"},
+    )
+    (folder.parent / "other").mkdir()
+    (folder.parent / "other" / "SKILL.md").write_text("x", encoding="utf-8")
+    result = found(folder, "SKL303")
+    assert [(d.file, d.message) for d in result] == [
+        ("SKILL.md", "link escapes the skill root: '../other/SKILL.md'"),
+        ("SKILL.md", "link escapes the skill root: 'refs/../../x.md'"),
+        ("refs/r.md", "link escapes the skill root: '../../y.md'"),
+    ]
+    assert {d.severity for d in result} == {"error"}
+    assert found(folder, "SKL301") == []  # an escape is reported once, as SKL303
+
+
+def test_skl303_near_miss_dotdot_staying_inside(skill: Writer, found: Found) -> None:
+    folder = skill(
+        body="[r](refs/r.md)\n",
+        files={"refs/r.md": "# R\n\n[home](../SKILL.md) [self](../refs/r.md)\n"},
+    )
+    assert found(folder, "SKL303") == []
+
+
+# -- SKL401 no-orphans ------------------------------------------------------------------------
+
+
+def test_skl401_orphans(skill: Writer, found: Found) -> None:
+    folder = skill(
+        body="[a](a.md)\n",
+        files={"a.md": "# A\n", "old-notes.md": "# Old\n", "deep/z.md": "# Z\n"},
+    )
+    result = found(folder, "SKL401")
+    assert [(d.file, d.message) for d in result] == [
+        ("deep/z.md", "orphaned file: 'deep/z.md'"),
+        ("old-notes.md", "orphaned file: 'old-notes.md'"),
+    ]
+    assert {(d.severity, d.line) for d in result} == {("warning", None)}
+
+
+def test_skl401_reachability_is_transitive(skill: Writer, found: Found) -> None:
+    folder = skill(
+        body="[a](a.md#part)\n",
+        files={
+            "a.md": "# A\n\n## Part\n\n[b](sub/b.md)\n",
+            "sub/b.md": "# B\n\n[c](../c.md)\n",
+            "c.md": "# C\n",
+        },
+    )
+    assert found(folder, "SKL401") == []
+
+
+def test_skl401_near_misses_exceptions_hidden_and_folder_links(skill: Writer, found: Found) -> None:
+    folder = skill(
+        body="See [the references](references/).\n",
+        files={
+            "README.md": "# Readme\n",
+            "LICENSE.md": "# License\n",
+            "docs/changelog.md": "# Changes\n",
+            "CONTRIBUTING.md": "# Contributing\n",
+            "references/one.md": "# One\n",
+            "references/deep/two.md": "# Two\n",
+            ".github/notes.md": "# Hidden\n",
+        },
+    )
+    assert found(folder, "SKL401") == []
+
+
+def test_skl401_links_in_code_do_not_reach(skill: Writer, found: Found) -> None:
+    folder = skill(
+        body="Read `guide.md` and\n\n```\n[g](guide.md)\n```\n", files={"guide.md": "# G\n"}
+    )
+    assert messages(found(folder, "SKL401")) == ["orphaned file: 'guide.md'"]
+
+
+# -- scope and ordering -----------------------------------------------------------------------
+
+
+def test_hidden_files_are_out_of_scope(skill: Writer) -> None:
+    folder = skill(files={".drafts/x.md": "## no h1\n[b](missing.md)\n", ".x.md": "### z\n"})
+    assert lint_skill(folder).diagnostics == ()
+
+
+def test_diagnostics_are_ordered_skill_md_first_then_by_file_and_line(skill: Writer) -> None:
+    folder = skill(
+        "folder",
+        frontmatter="name: Bad\ndescription: x\n",
+        body="[a](a.md) [m](missing.md)\n",
+        files={"a.md": "## A\n", "b.md": "## B\n"},
+    )
+    result: LintResult = lint_skill(folder)
+    keys = [(d.file, d.line or 0) for d in result.diagnostics]
+    assert keys[0][0] == "SKILL.md"
+    skill_md = [k for k in keys if k[0] == "SKILL.md"]
+    assert skill_md == sorted(skill_md)
+    assert [k[0] for k in keys if k[0] != "SKILL.md"] == ["a.md", "b.md", "b.md"]
+
+
+def test_missing_skill_md_is_e010(tmp_path: Path) -> None:
+    from skillc_index import NotASkill
+
+    with pytest.raises(NotASkill) as caught:
+        lint_skill(tmp_path)
+    assert caught.value.diagnostic.code == "E010"

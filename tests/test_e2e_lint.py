@@ -1,0 +1,160 @@
+"""``skc lint`` end to end (RFC-0008, RFC-0007:C-COMMANDS): the installed command over real
+projects, stores and folders, and the standalone ``skillc-lint`` script."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+Script = Callable[[str], Run]
+
+MARKER = "@@MODULES@@"
+PROBE = f"""
+import json, sys
+sys.argv = ["skc", *json.loads(sys.argv[1])]
+import skillc.cli
+try:
+    skillc.cli.main()
+except SystemExit:
+    pass
+sys.stdout.flush()
+print({MARKER!r} + json.dumps(sorted(sys.modules)))
+"""
+
+VALID = (
+    "---\nname: {name}\ndescription: Formats tables. Use when tables need it.\n---\n\n# {name}\n"
+)
+
+
+def write(folder: Path, text: str = VALID, **files: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "SKILL.md").write_text(text.format(name=folder.name), encoding="utf-8")
+    for rel, body in files.items():
+        (folder / rel).write_text(body, encoding="utf-8")
+    return folder
+
+
+def test_lint_is_listed_with_its_rfc_summary(skc: Run) -> None:
+    proc = skc("--help")
+    rows = [line.split(None, 1) for line in proc.stdout.splitlines() if line.startswith("  lint ")]
+    assert rows == [["lint", "Validate skill authoring quality."]]
+
+
+def test_lint_help(skc: Run) -> None:
+    proc = skc("lint", "--help")
+    assert proc.returncode == 0
+    assert proc.stdout.startswith("Usage: skc lint [OPTIONS] [SKILL]...")
+    assert "Examples:" in proc.stdout
+
+
+def test_lint_help_imports_no_parser(
+    venv_python: Path, base_env: dict[str, str], project: Path
+) -> None:
+    """Import discipline: ``skc lint --help`` loads neither markdown-it nor YAML."""
+    proc = subprocess.run(
+        [str(venv_python), "-c", PROBE, json.dumps(["lint", "--help"])],
+        cwd=str(project),
+        env=base_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    [line] = [line for line in proc.stdout.splitlines() if line.startswith(MARKER)]
+    modules = {name.partition(".")[0] for name in json.loads(line[len(MARKER) :])}
+    assert "skillc_lint" in modules
+    heavy = modules & {"markdown_it", "yaml", "pathspec", "skillc_gateway", "skillc_stats"}
+    assert not heavy, f"skc lint --help imported {sorted(heavy)}"
+
+
+def test_new_project_skill_lints_with_the_template_warning(skc: Run, ok: Run) -> None:
+    ok("init")
+    ok("init", "hello-skill")
+    proc = skc("lint")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines() == [
+        "linting 1 skill in .skillc/skills",
+        ".skillc/skills/hello-skill/SKILL.md:3: warning[W300]: SKL108 description-triggers: "
+        "missing activation trigger (say when to use the skill, e.g. 'Use when ...')",
+    ]
+    assert proc.stdout == "hello-skill: 0 errors, 1 warning\n"
+    named = skc("lint", "hello-skill", "--format", "json")
+    data = json.loads(named.stdout)
+    assert data["skill"] == "hello-skill"
+    assert [d["rule"] for d in data["diagnostics"]] == ["SKL108"]
+
+
+def test_errors_exit_1_with_rfc_lines(skc: Run, ok: Run, project: Path) -> None:
+    ok("init")
+    write(
+        project / ".skillc" / "skills" / "broken",
+        "---\nname: Broken\ndescription: x. Use when y.\n---\n\n# Broken\n\n[gone](gone.md)\n",
+    )
+    proc = skc("lint", "broken")
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines() == [
+        ".skillc/skills/broken/SKILL.md:2: error[E300]: SKL102 name-format: name 'Broken' "
+        "contains uppercase characters",
+        ".skillc/skills/broken/SKILL.md:2: warning[W300]: SKL104 name-match-dir: name 'Broken' "
+        "does not match directory 'broken'",
+        ".skillc/skills/broken/SKILL.md:8: error[E300]: SKL301 link-file-exists: link target "
+        "not found: 'gone.md'",
+    ]
+    assert proc.stdout == "broken: 2 errors, 1 warning\n"
+
+
+def test_global_skill_by_name_and_project_config(
+    skc: Run, ok: Run, home: Path, project: Path
+) -> None:
+    ok("init")
+    write(
+        home / ".skillc" / "skills" / "shared",
+        "---\nname: shared\ndescription: Formats tables.\n---\n\n# shared\n",
+    )
+    assert "SKL108" in skc("lint", "shared").stderr
+    (project / ".skillc" / "config.toml").write_text('[lint]\nSKL108 = "off"\n', encoding="utf-8")
+    proc = skc("lint", "shared")
+    assert (proc.returncode, proc.stderr, proc.stdout) == (0, "", "shared: 0 errors, 0 warnings\n")
+
+
+def test_no_project_no_argument_is_e100(skc: Run) -> None:
+    proc = skc("lint")
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("error[E100]: invalid option: 'no skill given")
+
+
+def test_resolution_errors(skc: Run, project: Path) -> None:
+    (project / "empty").mkdir()
+    assert (
+        skc("lint", "empty").stderr
+        == "error[E010]: not a valid skill: 'empty' (missing SKILL.md)\n"
+    )
+    assert skc("lint", "ghost").stderr == "error[E001]: skill 'ghost' not found\n"
+
+
+def test_compiled_runtime_is_skipped(
+    skc: Run, project: Path, write_manifest: Callable[..., Path]
+) -> None:
+    runtime = write(project / "runtime" / "built", "---\nname: Bad\n---\n")
+    write_manifest(runtime, "built", "0" * 64)
+    proc = skc("lint", "runtime/built")
+    assert (proc.returncode, proc.stderr) == (0, "info: skipping compiled skill 'built'\n")
+    forced = skc("lint", "runtime/built", "--force")
+    assert forced.returncode == 1
+    assert "warning[W300]: SKL001 skip-compiled: linting compiled skill" in forced.stderr
+
+
+def test_standalone_script_lints_a_folder_of_skills(script: Script, project: Path) -> None:
+    write(project / "skills" / "one")
+    write(project / "skills" / "two", "---\nname: two\n---\n\n# two\n")
+    proc = script("skillc-lint")("skills/", "--format", "github")
+    assert proc.returncode == 1
+    assert proc.stdout == (
+        "::error file=skills/two/SKILL.md,line=1,title=SKL105 description-required::missing "
+        "required frontmatter field: description\n"
+    )
+    assert proc.stderr == "linting 2 skills in skills\n"

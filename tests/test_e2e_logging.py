@@ -1,0 +1,91 @@
+"""Access logging end to end (RFC-0007:C-LOGGING, DECISIONS "Logging and analytics").
+
+Every command that resolves a skill records one row in ``<runtime>/.skillc-meta/logs.db``:
+successes with ``error`` NULL, failures with their diagnostic; nothing is logged when the
+skill does not resolve (there is no runtime to log to).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+
+
+def log_rows(runtime: Path) -> list[sqlite3.Row]:
+    db = sqlite3.connect(runtime / ".skillc-meta" / "logs.db")
+    db.row_factory = sqlite3.Row
+    try:
+        return db.execute("SELECT * FROM access_log ORDER BY id").fetchall()
+    finally:
+        db.close()
+
+
+def test_each_command_logs_one_row(ok: Run, skc: Run, project: Path) -> None:
+    ok("init")
+    ok("init", "demo")
+    ok("build", "demo")
+    ok("outline", "demo")
+    ok("sources", "demo")
+    ok("open", "demo", "SKILL.md")
+    assert skc("open", "demo", "missing.md").returncode == 1
+    ok("lint", "demo")
+    assert skc("outline", "nope").returncode == 1  # E001: nothing to log to
+    rows = log_rows(project / ".skillc" / "runtime" / "demo")
+    assert [row["command"] for row in rows] == [
+        "build",
+        "outline",
+        "sources",
+        "open",
+        "open",
+        "lint",
+    ]
+    source = str((project / ".skillc" / "skills" / "demo").resolve())
+    for row in rows:
+        assert row["skill"] == "demo" and row["skill_path"] == source
+        assert row["cwd"] == str(project.resolve())
+        assert re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$", row["timestamp"])
+        assert isinstance(json.loads(row["args"]), dict)
+    assert rows[4]["error"] == "error[E021]: file not found: 'missing.md'"
+    assert [row["error"] for row in rows if row["error"]] == [rows[4]["error"]]
+    assert json.loads(rows[5]["args"])["warnings"] >= 1  # the template's TODO description
+
+
+def test_run_id_comes_from_the_environment(ok: Run, project: Path) -> None:
+    ok("init")
+    ok("init", "demo")
+    ok("outline", "demo", env_extra={"SKC_RUN_ID": "session-42"})
+    ok("outline", "demo")
+    first, second = log_rows(project / ".skillc" / "runtime" / "demo")
+    assert first["run_id"] == "session-42"
+    assert re.match(r"^\d{8}T\d{6}Z-[0-9a-f]{4}$", second["run_id"])
+
+
+def test_failed_build_is_logged_with_its_error(ok: Run, skc: Run, project: Path) -> None:
+    ok("init")
+    ok("init", "demo")
+    skill_md = project / ".skillc" / "skills" / "demo" / "SKILL.md"
+    skill_md.write_text("---\nname: demo\n---\n# Demo\n", encoding="utf-8")
+    assert skc("build", "demo").returncode == 1
+    (row,) = log_rows(project / ".skillc" / "runtime" / "demo")
+    assert row["command"] == "build"
+    assert row["error"] == "error[E011]: missing frontmatter field 'description' in SKILL.md"
+
+
+def test_unwritable_runtime_falls_back_to_the_working_directory(
+    ok: Run, skc: Run, project: Path, home: Path
+) -> None:
+    ok("init", "demo", "--global")
+    runtime = home / ".skillc" / "runtime"
+    runtime.parent.mkdir(parents=True, exist_ok=True)
+    runtime.write_text("a file where the runtime store should be", encoding="utf-8")
+    proc = ok("outline", "demo")
+    assert "warning[W002]" not in proc.stderr
+    fallback = project / ".skillc" / "logs" / "demo"
+    (row,) = log_rows(fallback)
+    assert row["command"] == "outline"
