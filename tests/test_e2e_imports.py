@@ -98,3 +98,27 @@ def test_usage_error_imports_no_heavy_library(
     assert proc.stderr.startswith("error[E100]: invalid option: '")
     forbidden = top_level(modules) & {*HEAVY, *SIBLINGS}
     assert not forbidden, f"skc --bogus imported {sorted(forbidden)}"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("show", "demo", "--section", "Demo"), ("search", "demo", "demo")],
+    ids=["show", "search"],
+)
+def test_show_and_search_load_no_parser(
+    venv_python: Path, base_env: dict[str, str], project: Path, args: tuple[str, ...]
+) -> None:
+    """The agents' hot path (DESIGN.md): the index answers, nothing parses Markdown or YAML."""
+    env = {**base_env, "PATH": f"{venv_python.parent}:{base_env.get('PATH', '')}"}
+    for setup in (("init",), ("init", "demo"), ("build", "demo")):
+        subprocess.run(
+            [str(venv_python.parent / "skc"), *setup],
+            cwd=project,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+    modules, _proc = loaded_modules(venv_python, base_env, project, *args)
+    assert "skillc_gateway" in modules  # the command really ran
+    forbidden = top_level(modules) & {*HEAVY, "skillc_lint", "skillc_stats", "skillc_mcp"}
+    assert not forbidden, f"skc {args[0]} imported {sorted(forbidden)}"

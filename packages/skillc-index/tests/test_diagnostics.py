@@ -127,7 +127,7 @@ def test_notice_has_no_code_and_unknown_codes_are_refused() -> None:
     assert si.format_diagnostic(si.Notice("config: x")) == "warning: config: x"
     assert si.format_diagnostic(si.Notice("skipping", "info")) == "info: skipping"
     with pytest.raises(ValueError, match="E777"):
-        si.Diagnostic("E777")
+        si.format_diagnostic(si.Diagnostic("E777"))
 
 
 def test_every_message_has_the_bracketed_code() -> None:

@@ -1,8 +1,9 @@
 """skillc-gateway: how agents read an Agent Skill on demand (RFC-0002, RFC-0004).
 
 ``outline`` (headings of every Markdown file), ``open`` (one file, verbatim) and ``sources``
-(the file tree) read the skill's sources. Each returns data; the ``skc`` commands and the
-MCP server format it. Importing this package is cheap: names load on first use.
+(the file tree) read the skill's sources; ``show`` (one section) and ``search`` (BM25 full
+text) use the index ``skc build`` wrote. Each returns data; the ``skc`` commands and the MCP
+server format it. Importing this package is cheap: names load on first use.
 """
 
 from __future__ import annotations
@@ -20,6 +21,11 @@ _EXPORTS: dict[str, str] = {
     "cut_lines": "_reader",
     "SourceTree": "_sources",
     "source_tree": "_sources",
+    "SectionText": "_show",
+    "normalize_query": "_show",
+    "show_section": "_show",
+    "SearchResult": "_search",
+    "search_skill": "_search",
 }
 
 __all__ = ["__version__", *_EXPORTS]
@@ -41,4 +47,6 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:
     from skillc_gateway._outline import OutlineHeading, outline
     from skillc_gateway._reader import FileText, cut_lines, open_file
+    from skillc_gateway._search import SearchResult, search_skill
+    from skillc_gateway._show import SectionText, normalize_query, show_section
     from skillc_gateway._sources import SourceTree, source_tree

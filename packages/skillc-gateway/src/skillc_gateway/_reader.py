@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from skillc_index import InternalError, ResolvedSkill, SkillFileNotFound, safe_join
 
@@ -10,8 +10,7 @@ from skillc_index import InternalError, ResolvedSkill, SkillFileNotFound, safe_j
 SNIFF = 8192
 
 
-@dataclass(frozen=True)
-class FileText:
+class FileText(NamedTuple):
     """A file's text, possibly cut to its first lines."""
 
     path: str

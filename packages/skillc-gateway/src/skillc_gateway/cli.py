@@ -1,7 +1,8 @@
 """Command line of skillc-gateway: how agents (and people) read a skill on demand.
 
-``outline``, ``open`` and ``sources`` (RFC-0002); registered with ``skc`` through the
-``skillc.commands`` entry points and available as ``skillc-gateway <command>``. Module level
+``outline``, ``show``, ``open``, ``sources`` (RFC-0002) and ``search`` (RFC-0004); registered
+with ``skc`` through the ``skillc.commands`` entry points and available as
+``skillc-gateway <command>``. Module level
 imports only click and the console conventions: agents run these many times a session.
 """
 
@@ -14,6 +15,7 @@ from skillc_index.console import (
     access_logged,
     format_option,
     print_json,
+    report_all,
     run,
     verbose_option,
 )
@@ -53,6 +55,95 @@ def outline_command(skill: str, level: int | None, output_format: str) -> None:
         click.echo(f"{'  ' * heading.level}{'#' * heading.level} {heading.text}")
 
 
+@click.command("show", context_settings=CONTEXT_SETTINGS)
+@click.argument("skill")
+@click.option("--section", required=True, help="The heading to show (case-insensitive).")
+@click.option("--file", "file", metavar="PATH", help="Only look in this file.")
+@click.option("--max-lines", type=click.IntRange(min=0), help="Show at most this many lines.")
+@format_option()
+@verbose_option
+def show_command(
+    skill: str, section: str, file: str | None, max_lines: int | None, output_format: str
+) -> None:
+    """Retrieve section content.
+
+    Prints the section under the heading SECTION: from the heading to the next heading of
+    the same or a higher level. Matching ignores case; text after " — " is ignored, so a
+    line copied from the skill's stub works. Needs a current index (`skc build SKILL`).
+
+    \b
+    Examples:
+      skc show my-skill --section "Installation"
+      skc show my-skill --section "Endpoints" --file references/api.md
+      skc show my-skill --section "Clap Patterns — Advanced parsing" --max-lines 40
+    """
+    from skillc_gateway._show import show_section
+
+    args = {"section": section, "file": file, "max_lines": max_lines}
+    with access_logged("show", skill, args) as (resolved, _):
+        found = show_section(
+            resolved, section, file=file, max_lines=max_lines, tokenizer_setting=_tokenizer()
+        )
+    report_all(found.warnings)
+    if output_format == "json":
+        print_json({"skill": resolved.name, **found.to_dict()})
+        return
+    _echo_text(found.text, found.more_lines)
+
+
+# A query may start with "-" ("-fno-strict-aliasing"): unknown options are taken as words.
+@click.command("search", context_settings={**CONTEXT_SETTINGS, "ignore_unknown_options": True})
+@click.argument("skill")
+@click.argument("query")
+@click.option(
+    "--limit", type=click.IntRange(min=1), default=10, show_default=True, help="Most results."
+)
+@format_option()
+@verbose_option
+def search_command(skill: str, query: str, limit: int, output_format: str) -> None:
+    """Search skill content.
+
+    Full-text search (BM25) over every section of the skill's `.md` and `.txt` files. Every
+    word of QUERY must appear (in any order); FTS5 operators are searched as plain words.
+    Needs a current index (`skc build SKILL`). JSON is the stable format.
+
+    \b
+    Examples:
+      skc search my-skill "error handling"
+      skc search my-skill "configure auth" --limit 3 --format json
+    """
+    from skillc_gateway._search import search_skill
+
+    args: dict[str, object] = {"query": query, "limit": limit}
+    with access_logged("search", skill, args) as (resolved, logged):
+        found = search_skill(resolved, query, limit=limit, tokenizer_setting=_tokenizer())
+        logged["result_count"] = len(found.results)
+    if output_format == "json":
+        print_json(found.to_dict())
+        return
+    for hit in found.results:
+        click.echo(f"{hit.file}#{hit.section} (score: {hit.score:.2f})")
+        click.echo(f"  {' '.join(hit.snippet.split())}")
+
+
+def _tokenizer() -> str:
+    """The ``[search].tokenizer`` setting (RFC-0009); config problems are printed."""
+    from skillc_index._config import load_config
+    from skillc_index._layout import Layout
+
+    config = load_config(Layout.discover())
+    report_all(config.notices)
+    return config.tokenizer
+
+
+def _echo_text(text: str, more_lines: int) -> None:
+    click.echo(text, nl=False)
+    if text and not text.endswith("\n"):
+        click.echo()
+    if more_lines:
+        click.echo(f"... ({more_lines} more lines)")
+
+
 @click.command("open", context_settings=CONTEXT_SETTINGS)
 @click.argument("skill")
 @click.argument("path")
@@ -77,11 +168,7 @@ def open_command(skill: str, path: str, max_lines: int | None, output_format: st
     if output_format == "json":
         print_json({"skill": resolved.name, **content.to_dict()})
         return
-    click.echo(content.text, nl=False)
-    if content.text and not content.text.endswith("\n"):
-        click.echo()
-    if content.more_lines:
-        click.echo(f"... ({content.more_lines} more lines)")
+    _echo_text(content.text, content.more_lines)
 
 
 @click.command("sources", context_settings=CONTEXT_SETTINGS)
@@ -140,7 +227,7 @@ def cli() -> None:
     """
 
 
-for _command in (outline_command, open_command, sources_command):
+for _command in (outline_command, show_command, open_command, sources_command, search_command):
     cli.add_command(_command)
 
 

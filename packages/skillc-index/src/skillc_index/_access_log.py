@@ -13,15 +13,17 @@ import os
 import sqlite3
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from skillc_index._diagnostics import Diagnostic, logging_disabled, stale_local_logs
 from skillc_index._layout import META_DIR, Layout
 
 LOG_FILE = "logs.db"
-SCHEMA_VERSION = 1
+#: 1: the table and its timestamp index. 2: the two indexes ``skc stats`` reads (below); an
+#: older database gains them the next time a command writes to it (``connect`` runs SCHEMA).
+SCHEMA_VERSION = 2
 STALE_AFTER_SECONDS = 3600
 BUSY_TIMEOUT_MS = 10_000
 
@@ -38,6 +40,14 @@ SCHEMA = (
         error TEXT
     )""",
     "CREATE INDEX IF NOT EXISTS idx_access_log_timestamp ON access_log(timestamp)",
+    # skillc-stats (RFC-0003) reads one skill_path at a time. Every query but `projects` is
+    # answered from this index alone, in command then args order, so grouping needs no sort
+    # and the time and project filters are checked inside it; `sync` finds duplicates by it.
+    """CREATE INDEX IF NOT EXISTS idx_access_log_stats
+        ON access_log(skill_path, command, args, timestamp, error, cwd)""",
+    # ... and `projects` (grouped by cwd) from this one.
+    """CREATE INDEX IF NOT EXISTS idx_access_log_projects
+        ON access_log(skill_path, cwd, timestamp)""",
 )
 
 COLUMNS = ("timestamp", "run_id", "command", "skill", "skill_path", "cwd", "args", "error")
@@ -61,26 +71,30 @@ def new_run_id(env: Mapping[str, str] | None = None) -> str:
     return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + os.urandom(2).hex()
 
 
-@dataclass(frozen=True)
-class AccessRecord:
+_NO_ARGS: Mapping[str, Any] = MappingProxyType({})
+
+
+class AccessRecord(NamedTuple):
     """One row of ``access_log``."""
 
     command: str
     skill: str
     skill_path: str
     cwd: str
-    args: dict[str, Any] = field(default_factory=dict)
+    args: Mapping[str, Any] = _NO_ARGS
     error: str | None = None
-    timestamp: str = field(default_factory=utc_now)
-    run_id: str = field(default_factory=new_run_id)
+    timestamp: str = ""
+    """Empty: the time the row is written."""
+    run_id: str = ""
+    """Empty: ``$SKC_RUN_ID`` or a new run id, when the row is written."""
 
     def values(self) -> tuple[str | None, ...]:
         import json  # only when a row is written
 
         args = json.dumps(self.args, sort_keys=True, ensure_ascii=False, default=str)
         return (
-            self.timestamp,
-            self.run_id,
+            self.timestamp or utc_now(),
+            self.run_id or new_run_id(),
             self.command,
             self.skill,
             self.skill_path,
@@ -129,8 +143,7 @@ def fallback_log(layout: Layout, skill: str) -> Path:
     return layout.fallback_log_dir(skill) / LOG_FILE
 
 
-@dataclass(frozen=True)
-class LogOutcome:
+class LogOutcome(NamedTuple):
     """Where a row went (``None``: nowhere) and what to tell the user."""
 
     path: Path | None

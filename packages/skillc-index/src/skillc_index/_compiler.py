@@ -33,6 +33,7 @@ from skillc_index._manifest import (
     write_manifest,
 )
 from skillc_index._search_index import (
+    RACY_WINDOW_NS,
     IndexCounts,
     IndexState,
     inspect_index,
@@ -254,8 +255,17 @@ def compile_skill(
     found = walk_skill(source) if files is None else files
     if found.escapes:
         raise PathEscapesRoot(found.escapes[0])
-    stats_at_ns = time.time_ns()
     stats = stat_files(source, found.files)  # before reading: a later edit shows as a change
+    newest = max((stat.mtime_ns for stat in stats.values()), default=0)
+    wait_ns = newest + RACY_WINDOW_NS - time.time_ns()
+    if wait_ns > 0:
+        # A file written this recently could change again within the file system's timestamp
+        # granularity without its stats showing it; readers would then have to hash every
+        # source on every call. Let the clock move past it (at most RACY_WINDOW_NS), then
+        # take the stats that go into the index.
+        time.sleep(wait_ns / 1e9)
+        stats = stat_files(source, found.files)
+    stats_at_ns = time.time_ns()
     current_hash = source_hash(source, found.files)
     tokenizer = index_tokenizer(tokenizer_setting)
     state = inspect_index(runtime, source, current_hash, tokenizer)

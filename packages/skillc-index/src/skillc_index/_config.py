@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from skillc_index._diagnostics import Notice
 from skillc_index._layout import Layout
@@ -29,17 +29,16 @@ ENVIRONMENT: dict[str, str] = {"SKILLC_TOKENIZER": "search.tokenizer"}
 OPEN_TABLES = ("lint", "targets")
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(NamedTuple):
     """The effective configuration for one working directory."""
 
     tokenizer: str = "ascii"
     """``[search].tokenizer``: ``ascii`` or ``cjk`` (RFC-0009:C-TOKENIZER)."""
-    lint: dict[str, Any] = field(default_factory=dict)
+    lint: Mapping[str, Any] = MappingProxyType({})
     """The merged ``[lint]`` table, interpreted by skillc-lint (RFC-0008:C-EXTENSIONS)."""
-    targets: dict[str, str] = field(default_factory=dict)
+    targets: Mapping[str, str] = MappingProxyType({})
     """Extra or overridden deployment targets from ``[targets]`` (ADR-0002)."""
-    origins: dict[str, str] = field(default_factory=dict)
+    origins: Mapping[str, str] = MappingProxyType({})
     """Where each set value came from: ``cli``, ``env``, ``project``, ``global`` or ``default``."""
     files: tuple[Path, ...] = ()
     """The config files that were read, lowest precedence first."""

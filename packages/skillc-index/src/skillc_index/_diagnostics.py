@@ -8,8 +8,9 @@ Library code raises the typed exceptions (errors) or returns :class:`Diagnostic`
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import ClassVar, Literal
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import ClassVar, Literal, NamedTuple
 
 Severity = Literal["error", "warning"]
 NoticeLevel = Literal["error", "warning", "info"]
@@ -49,21 +50,23 @@ def severity_of(code: str) -> Severity:
     return "warning" if code.startswith("W") else "error"
 
 
-@dataclass(frozen=True)
-class Diagnostic:
+_NO_PARAMS: Mapping[str, str] = MappingProxyType({})
+
+
+# Records on the show/search path are NamedTuples, not dataclasses: importing dataclasses
+# (and inspect with it) and creating frozen dataclasses costs more than all of ``skc show``'s
+# own work (bench/RESULTS.md, issue 5).
+class Diagnostic(NamedTuple):
     """One reportable condition: a registry code and the values for its placeholders.
 
     ``params`` keys are the template's placeholder names (``skill``, ``path``, ``rule-id``...).
     ``detail`` is extra text printed after the message on following lines (E020's suggestions).
+    A code missing from the registry raises ``ValueError`` when the message is made.
     """
 
     code: str
-    params: dict[str, str] = field(default_factory=dict)
+    params: Mapping[str, str] = _NO_PARAMS
     detail: str = ""
-
-    def __post_init__(self) -> None:
-        if self.code not in TEMPLATES:
-            raise ValueError(f"unknown diagnostic code {self.code!r}")
 
     @property
     def severity(self) -> Severity:
@@ -77,11 +80,13 @@ class Diagnostic:
             name = match.group(1)
             return self.params.get(name, match.group(0))
 
-        return _PLACEHOLDER.sub(fill, TEMPLATES[self.code])
+        template = TEMPLATES.get(self.code)
+        if template is None:
+            raise ValueError(f"unknown diagnostic code {self.code!r}")
+        return _PLACEHOLDER.sub(fill, template)
 
 
-@dataclass(frozen=True)
-class Notice:
+class Notice(NamedTuple):
     """A message the registry has no code for: config file problems (RFC-0009 asks for a
     warning but RFC-0005 reserves no code) and lint's ``info: skipping compiled skill``.
     Printed as ``warning: <text>``; never changes the exit status."""

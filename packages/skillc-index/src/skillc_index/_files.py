@@ -8,12 +8,11 @@ path, refusing anything that resolves outside the skill (E012).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from skillc_index._diagnostics import PathEscapesRoot
 
@@ -22,8 +21,7 @@ __all__ = ["SkillFiles", "safe_join", "source_hash", "walk_skill"]
 _CHUNK = 1 << 20
 
 
-@dataclass(frozen=True)
-class SkillFiles:
+class SkillFiles(NamedTuple):
     """What :func:`walk_skill` found under a skill root."""
 
     files: tuple[str, ...]
@@ -109,6 +107,8 @@ def walk_skill(root: Path) -> SkillFiles:
 
 
 def _file_sha256(path: str) -> str:
+    import hashlib  # here, not at module level: readers that only walk never pay for OpenSSL
+
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         while chunk := handle.read(_CHUNK):
@@ -133,6 +133,8 @@ def source_hash(root: Path, files: Iterable[str] | None = None) -> str:
         for rel in names:
             if _is_absolute(rel) or ".." in rel.split("/"):
                 raise PathEscapesRoot(rel)
+    import hashlib
+
     digest = hashlib.sha256()
     for rel in names:
         file_hash = _file_sha256(_join(root_real, rel))

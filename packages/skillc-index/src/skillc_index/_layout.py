@@ -9,9 +9,8 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from skillc_index._diagnostics import InvalidOption, NotASkill, SkillNotFound
 
@@ -74,8 +73,7 @@ def skill_name_problem(name: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(NamedTuple):
     """Where the stores are for one working directory: home, project (if any) and their paths."""
 
     cwd: Path
@@ -168,8 +166,7 @@ class Layout:
         return path if path.is_absolute() else self.base(scope) / path
 
 
-@dataclass(frozen=True)
-class ResolvedSkill:
+class ResolvedSkill(NamedTuple):
     """A skill found by :func:`resolve_skill`."""
 
     name: str

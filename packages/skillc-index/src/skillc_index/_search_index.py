@@ -15,19 +15,17 @@ through ``?`` parameters.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
 import time
 from collections.abc import Iterable, Mapping
 from contextlib import closing
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from skillc_index._diagnostics import IndexCollision, IndexUnusable
 from skillc_index._files import source_hash, walk_skill
-from skillc_index._fts import TOKENIZE_CLAUSES, index_tokenizer, prepare_fts_text
+from skillc_index._fts import TOKENIZE_CLAUSES, index_tokenizer, prepare_fts_text, restore_fts_text
 from skillc_index._layout import META_DIR, ResolvedSkill
 
 __all__ = [
@@ -35,13 +33,18 @@ __all__ = [
     "FileStat",
     "IndexMeta",
     "IndexState",
+    "IndexedHeading",
+    "SectionHit",
     "check_index",
+    "find_headings",
     "hash16",
     "index_is_fresh",
     "index_path",
     "inspect_index",
+    "read_headings",
     "refuse_collision",
     "require_index",
+    "search_sections",
     "stat_files",
     "write_index",
 ]
@@ -50,8 +53,11 @@ SCHEMA_VERSION = 2
 REQUIRED_KEYS = ("skill_path", "source_hash", "schema_version", "tokenizer")
 REQUIRED_TABLES = frozenset({"sections", "headings", "index_meta", "files"})
 #: Files changed this close (ns) to the moment their stats were recorded may have been changed
-#: again within the file system's timestamp granularity: their stats prove nothing.
-RACY_WINDOW_NS = 2_000_000_000
+#: again within the file system's timestamp granularity: their stats prove nothing. Linux
+#: file systems stamp times from a coarse clock (one scheduler tick, at most 10 ms) and APFS
+#: in nanoseconds; 100 ms covers both with room. (A build right after a copy, as an import
+#: does, would otherwise leave every file "racy" and every reader hashing the sources.)
+RACY_WINDOW_NS = 100_000_000
 
 _SCHEMA = """
 CREATE VIRTUAL TABLE sections USING fts5(
@@ -83,8 +89,7 @@ CREATE TABLE files (
 IndexStatus = Literal["missing", "corrupt", "collision", "stale", "current"]
 
 
-@dataclass(frozen=True)
-class FileStat:
+class FileStat(NamedTuple):
     """A source file as the index recorded it."""
 
     path: str
@@ -92,8 +97,7 @@ class FileStat:
     mtime_ns: int
 
 
-@dataclass(frozen=True)
-class IndexMeta:
+class IndexMeta(NamedTuple):
     """The ``index_meta`` of a readable index."""
 
     skill_path: str
@@ -104,8 +108,7 @@ class IndexMeta:
     stats_at_ns: int | None
 
 
-@dataclass(frozen=True)
-class IndexState:
+class IndexState(NamedTuple):
     """What :func:`inspect_index` / :func:`check_index` found."""
 
     status: IndexStatus
@@ -128,7 +131,21 @@ def canonical_source(source: Path) -> str:
 def hash16(source: Path) -> str:
     """First 16 hex characters of the SHA-256 of the canonical source path (RFC-0004)."""
     key = canonical_source(source).encode("utf-8", "surrogateescape")
-    return hashlib.sha256(key).hexdigest()[:16]
+    return _sha256_hex(key)[:16]
+
+
+def _sha256_hex(data: bytes) -> str:
+    """SHA-256 of a few bytes. ``show``/``search`` hash one path per call: CPython's built-in
+    SHA-256 module spares them loading OpenSSL through hashlib (about 3 ms); the digest is
+    the same."""
+    try:
+        from _sha2 import sha256  # type: ignore[import-not-found,unused-ignore]  # 3.12+
+    except ImportError:
+        try:
+            from _sha256 import sha256  # type: ignore[import-not-found,no-redef,unused-ignore]
+        except ImportError:  # a build without the built-in modules
+            from hashlib import sha256
+    return str(sha256(data).hexdigest())
 
 
 def index_path(runtime: Path, source: Path) -> Path:
@@ -304,13 +321,96 @@ def require_index(skill: ResolvedSkill, tokenizer_setting: str) -> Path:
     return state.path
 
 
+class IndexedHeading(NamedTuple):
+    """A row of the ``headings`` table."""
+
+    file: str
+    text: str
+    level: int
+    start_line: int
+    end_line: int
+
+
+class SectionHit(NamedTuple):
+    """A ``sections`` row matching a search: its score is ``-bm25`` (higher is better)."""
+
+    file: str
+    section: str
+    snippet: str
+    score: float
+
+
+def read_headings(index: Path, skill: str, file: str | None = None) -> list[IndexedHeading]:
+    """Every heading of the index (or of one file), in file (bytewise) then line order.
+
+    ``show`` reads them all only to suggest near misses (E020): a few thousand rows at most.
+    ``skill`` names the skill in the E002 raised when the database cannot be read.
+    """
+    sql = "SELECT file, text, level, start_line, end_line FROM headings"
+    params: tuple[str, ...] = ()
+    if file is not None:
+        sql += " WHERE file = ?"
+        params = (file,)
+    sql += " ORDER BY file, start_line"
+    try:
+        with closing(sqlite3.connect(_read_only_uri(index), uri=True)) as connection:
+            rows = connection.execute(sql, params).fetchall()
+    except sqlite3.Error as exc:  # RFC-0004: any read failure is corruption
+        raise IndexUnusable(skill, f"corrupt: {exc}") from exc
+    return [IndexedHeading(str(f), str(t), int(lv), int(s), int(e)) for f, t, lv, s, e in rows]
+
+
+def find_headings(
+    index: Path, skill: str, text: str, file: str | None = None
+) -> list[IndexedHeading]:
+    """Headings whose text equals ``text`` ignoring case (Unicode case folding, not just
+    SQLite's ASCII NOCASE), in file (bytewise) then line order; only in ``file`` if given."""
+    sql = (
+        "SELECT file, text, level, start_line, end_line FROM headings"
+        " WHERE casefold(text) = ?"
+        + (" AND file = ?" if file is not None else "")
+        + " ORDER BY file, start_line"
+    )
+    params = (text.casefold(),) if file is None else (text.casefold(), file)
+    try:
+        with closing(sqlite3.connect(_read_only_uri(index), uri=True)) as connection:
+            connection.create_function("casefold", 1, _casefold, deterministic=True)
+            rows = connection.execute(sql, params).fetchall()
+    except sqlite3.Error as exc:
+        raise IndexUnusable(skill, f"corrupt: {exc}") from exc
+    return [IndexedHeading(str(f), str(t), int(lv), int(s), int(e)) for f, t, lv, s, e in rows]
+
+
+def _casefold(value: object) -> str:
+    return value.casefold() if isinstance(value, str) else ""
+
+
+def search_sections(index: Path, skill: str, match: str, limit: int) -> list[SectionHit]:
+    """The ``limit`` best sections for an FTS5 MATCH expression (RFC-0004:C-SEARCH): BM25,
+    snippets of the content column with ``[MATCH]``/``[/MATCH]``, ``...`` and 32 tokens.
+    Ties keep index order, so results are deterministic."""
+    sql = (
+        "SELECT file, section, snippet(sections, 2, '[MATCH]', '[/MATCH]', '...', 32),"
+        " bm25(sections) AS rank FROM sections WHERE sections MATCH ?"
+        " ORDER BY rank, rowid LIMIT ?"
+    )
+    try:
+        with closing(sqlite3.connect(_read_only_uri(index), uri=True)) as connection:
+            rows = connection.execute(sql, (match, limit)).fetchall()
+    except sqlite3.Error as exc:
+        raise IndexUnusable(skill, f"corrupt: {exc}") from exc
+    return [
+        SectionHit(restore_fts_text(f), restore_fts_text(s), restore_fts_text(snip), -float(r))
+        for f, s, snip, r in rows
+    ]
+
+
 def utc_now() -> str:
     """RFC 3339 UTC with ``Z``, to the second (DECISIONS "Errors and output")."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-@dataclass(frozen=True)
-class IndexCounts:
+class IndexCounts(NamedTuple):
     """What :func:`write_index` stored."""
 
     sections: int

@@ -108,7 +108,7 @@ def perform_import(plan: ImportPlan) -> None:
             if target.parent not in made:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 made.update((target.parent, *target.parent.parents))
-            shutil.copyfile(plan.origin / rel, target)
+            shutil.copy2(plan.origin / rel, target)  # keeps mtimes: as old as its source
         if plan.destination.is_symlink() or plan.destination.is_file():
             plan.destination.unlink()
         if not plan.destination.is_dir():

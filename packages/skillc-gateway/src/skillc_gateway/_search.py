@@ -1,0 +1,56 @@
+"""``search``: full-text search of a skill's sections (RFC-0004:C-SEARCH, C-QUERY-SYNTAX).
+
+The query is a bag of words with implicit AND: each word is quoted as an FTS5 literal, so
+FTS5 syntax (``AND``, ``NEAR``, ``*``, ``-x``, parentheses, quotes) is searched as text, never
+interpreted. Results are ranked by BM25; the score shown is ``-bm25`` (higher is better).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from skillc_index import (
+    ResolvedSkill,
+    SectionHit,
+    fts_query,
+    index_tokenizer,
+    require_index,
+    search_sections,
+)
+
+DEFAULT_LIMIT = 10
+
+
+class SearchResult(NamedTuple):
+    """A query and its hits, best first."""
+
+    query: str
+    results: tuple[SectionHit, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        """RFC-0004's canonical JSON: ``{"query", "results": [{file, section, snippet,
+        score}]}``."""
+        return {
+            "query": self.query,
+            "results": [
+                {"file": h.file, "section": h.section, "snippet": h.snippet, "score": h.score}
+                for h in self.results
+            ],
+        }
+
+
+def search_skill(
+    skill: ResolvedSkill,
+    query: str,
+    *,
+    limit: int = DEFAULT_LIMIT,
+    tokenizer_setting: str = "ascii",
+) -> SearchResult:
+    """The ``limit`` sections that best match ``query``.
+
+    Raises E004 for an empty query, E002/E003 for an unusable or colliding index (the index
+    is checked first, in RFC-0004's order).
+    """
+    index = require_index(skill, tokenizer_setting)
+    match = fts_query(query, index_tokenizer(tokenizer_setting))
+    return SearchResult(query, tuple(search_sections(index, skill.name, match, limit)))

@@ -1,0 +1,143 @@
+"""``show``: one section of a skill, found through the headings index (RFC-0002:C-SHOW).
+
+The heading is looked up in the index that ``skc build`` wrote, never by parsing Markdown
+here; an index that no longer matches the sources is E002, so no stale lines are served.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from skillc_gateway._reader import cut_lines
+from skillc_index import (
+    Diagnostic,
+    IndexedHeading,
+    InternalError,
+    ResolvedSkill,
+    SectionNotFound,
+    SkillFileNotFound,
+    find_headings,
+    multiple_matches,
+    read_headings,
+    require_index,
+    safe_join,
+)
+
+MAX_SUGGESTIONS = 5
+_LEADING_MARKS = re.compile(r"^#{1,6}\s+")
+
+
+def normalize_query(section: str) -> str:
+    """RFC-0002:C-SHOW query normalisation: trim, and keep only what comes before ``" — "``
+    (so a line copied from a stub's References list works). A leading ``## `` is dropped too."""
+    text = _LEADING_MARKS.sub("", section.strip())
+    if " — " in text:
+        text = text.split(" — ", 1)[0].strip()
+    return text
+
+
+def _candidates(section: str) -> list[str]:
+    """The texts to look for, in order: the query as given (trimmed, without ``#`` marks),
+    then its normalised form. Headings may contain ``" — "`` themselves (``Step 1 — Checks``),
+    so cutting at the em-dash only applies when the whole text matches nothing."""
+    whole = _LEADING_MARKS.sub("", section.strip())
+    short = normalize_query(section)
+    return [whole] if short == whole else [whole, short]
+
+
+class SectionText(NamedTuple):
+    """The section found, and its text (possibly cut to ``max_lines``)."""
+
+    file: str
+    heading: str
+    level: int
+    start_line: int
+    end_line: int
+    """The line after the section: the next heading of the same or a higher level, or EOF+1."""
+    text: str
+    total_lines: int
+    shown_lines: int
+    matches: int
+    """How many headings matched; the first is shown (W001 when more than one)."""
+    warnings: tuple[Diagnostic, ...] = ()
+
+    @property
+    def more_lines(self) -> int:
+        return self.total_lines - self.shown_lines
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "file": self.file,
+            "section": self.heading,
+            "level": self.level,
+            "start_line": self.start_line,
+            "end_line": self.end_line,
+            "content": self.text,
+            "total_lines": self.total_lines,
+            "shown_lines": self.shown_lines,
+            "truncated": self.more_lines > 0,
+            "matches": self.matches,
+        }
+
+
+def _suggestions(query: str, headings: list[IndexedHeading]) -> list[tuple[str, str]]:
+    """Headings starting with, then containing, the query (case-insensitive), at most 5."""
+    folded = query.casefold()
+    prefix = [h for h in headings if h.text.casefold().startswith(folded)]
+    inside = [h for h in headings if folded in h.text.casefold() and h not in prefix]
+    return [(h.text, h.file) for h in (prefix + inside)[:MAX_SUGGESTIONS]]
+
+
+def show_section(
+    skill: ResolvedSkill,
+    section: str,
+    *,
+    file: str | None = None,
+    max_lines: int | None = None,
+    tokenizer_setting: str = "ascii",
+) -> SectionText:
+    """The content of the first heading matching ``section`` (case-insensitive, Unicode
+    case folding), in file (bytewise) then line order; only in ``file`` when given.
+
+    Raises E002/E003 (index unusable or colliding), E012 (``file`` outside the skill), E021
+    (``file`` does not exist), E020 with up to five suggestions (no heading matches).
+    """
+    index = require_index(skill, tokenizer_setting)
+    relative: str | None = None
+    if file is not None:
+        target = safe_join(skill.source, file)
+        if not target.is_file():
+            raise SkillFileNotFound(file)
+        relative = target.relative_to(skill.source.resolve()).as_posix()
+    matches: list[IndexedHeading] = []
+    query = normalize_query(section)
+    for candidate in _candidates(section):
+        matches = find_headings(index, skill.name, candidate, relative) if candidate else []
+        if matches:
+            query = candidate
+            break
+    if not matches:
+        hints = _suggestions(query, read_headings(index, skill.name, relative)) if query else []
+        raise SectionNotFound(query or section, hints)
+    found = matches[0]
+    path = safe_join(skill.source, found.file)
+    try:
+        lines = path.read_bytes().decode("utf-8", errors="replace").splitlines(keepends=True)
+    except OSError as exc:
+        raise InternalError(f"cannot read '{found.file}': {exc.strerror or exc}") from exc
+    body = "".join(lines[found.start_line - 1 : found.end_line - 1])
+    text, total, shown = cut_lines(body, max_lines)
+    warnings = (multiple_matches(query),) if len(matches) > 1 else ()
+    return SectionText(
+        found.file,
+        found.text,
+        found.level,
+        found.start_line,
+        found.end_line,
+        text,
+        total,
+        shown,
+        len(matches),
+        warnings,
+    )

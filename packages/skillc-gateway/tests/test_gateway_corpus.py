@@ -1,0 +1,54 @@
+"""Every gateway command over every skill of the real-world corpus (``../shared/corpus``).
+
+Each skill is built (from its path, into a temporary project) and then outlined, shown,
+searched, opened and listed, through the same library calls the commands make. No exception,
+and sane output: every outline heading can be shown, and the first search hit is a section
+the index knows. Skipped when the corpus is absent; ``$SKILLC_CORPUS`` points elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from skillc_gateway import open_file, outline, search_skill, show_section, source_tree
+from skillc_index import Layout, build_skill, walk_skill
+
+pytestmark = pytest.mark.corpus
+
+
+def _corpus() -> Path:
+    custom = os.environ.get("SKILLC_CORPUS")
+    return (
+        Path(custom) if custom else Path(__file__).resolve().parents[3].parent / "shared" / "corpus"
+    )
+
+
+def test_every_gateway_command_on_every_corpus_skill(tmp_path: Path) -> None:
+    corpus = _corpus()
+    if not corpus.is_dir():
+        pytest.skip(f"corpus not found at {corpus} (set SKILLC_CORPUS to use another)")
+    skills = sorted(path.parent for path in corpus.rglob("SKILL.md"))
+    assert len(skills) > 500
+    failures: list[str] = []
+    for number, source in enumerate(skills):
+        project = tmp_path / f"p{number}"
+        (project / ".skillc").mkdir(parents=True)
+        layout = Layout.discover(project, {"SKILLC_HOME": str(tmp_path / "home")})
+        try:
+            skill = build_skill(str(source), layout, targets=[str(project / "agents")]).skill
+            headings = outline(skill)
+            for heading in headings[:3]:
+                shown = show_section(skill, heading.text, file=heading.file, max_lines=50)
+                assert shown.text.splitlines()[0].lstrip("# ").strip() or shown.heading
+            word = next((h.text.split()[0] for h in headings if h.text.split()), skill.name)
+            hits = search_skill(skill, word, limit=5)
+            for hit in hits.results:
+                assert hit.file in set(walk_skill(skill.source).files)
+            assert open_file(skill, "SKILL.md", max_lines=10).shown_lines <= 10
+            assert source_tree(skill, depth=2).lines()[0] == f"{skill.name}/"
+        except Exception as error:  # any failure at all is what this test looks for
+            failures.append(f"{source.relative_to(corpus)}: {type(error).__name__}: {error}")
+    assert not failures, "\n".join(failures[:20])

@@ -1,0 +1,199 @@
+"""``show`` and ``search`` over a real index built by skillc-index (RFC-0002:C-SHOW, RFC-0004)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from skillc_gateway import normalize_query, search_skill, show_section
+from skillc_index import (
+    EmptyQuery,
+    IndexCollision,
+    IndexUnusable,
+    Layout,
+    PathEscapesRoot,
+    ResolvedSkill,
+    SectionNotFound,
+    SkillFileNotFound,
+    build_skill,
+    index_path,
+    load_config,
+    resolve_skill,
+)
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def built(resolved: ResolvedSkill, project: Path, home: Path) -> ResolvedSkill:
+    build_skill("demo", Layout.discover(project, {"SKILLC_HOME": str(home)}))
+    return resolved
+
+
+def test_query_normalisation() -> None:
+    assert normalize_query("  Install  ") == "Install"
+    assert normalize_query("Clap Patterns — Advanced parsing") == "Clap Patterns"
+    assert normalize_query("## Usage") == "Usage"
+    assert normalize_query("Pre—post") == "Pre—post"  # an em-dash without spaces is kept
+
+
+def test_show_returns_the_section_with_its_fence(built: ResolvedSkill) -> None:
+    found = show_section(built, "install")
+    assert (found.file, found.heading, found.level) == ("SKILL.md", "Install", 2)
+    assert found.text.startswith("## Install\n")
+    assert "# not a heading\nmake install\n```\n" in found.text  # the fence did not split it
+    assert "## Usage" not in found.text
+    assert found.matches == 1 and found.warnings == ()
+
+
+def test_show_includes_subsections_and_cuts_lines(built: ResolvedSkill) -> None:
+    found = show_section(built, "API")
+    assert found.file == "references/api.md"
+    assert "### GET" in found.text
+    cut = show_section(built, "Demo", max_lines=2)
+    assert cut.shown_lines == 2 and cut.more_lines == cut.total_lines - 2
+
+
+def test_headings_with_an_em_dash_can_be_shown(built: ResolvedSkill, project: Path) -> None:
+    (built.source / "c.md").write_text(
+        "# Step 1 — Checks\n\nfirst\n\n# Step 2\n\nsecond\n", "utf-8"
+    )
+    build_skill("demo", Layout.discover(project, {"SKILLC_HOME": str(project.parent / "home")}))
+    assert show_section(built, "Step 1 — Checks").text.startswith("# Step 1 — Checks")
+    assert show_section(built, "step 2 — from the stub").heading == "Step 2"
+
+
+def test_unicode_case_folding_and_multiple_matches(built: ResolvedSkill, project: Path) -> None:
+    (built.source / "b.md").write_text("# Über Uns\n\ntext\n\n# Install\n\nagain\n", "utf-8")
+    build_skill("demo", Layout.discover(project, {"SKILLC_HOME": str(project.parent / "home")}))
+    assert show_section(built, "über uns").heading == "Über Uns"
+    found = show_section(built, "INSTALL")
+    assert found.file == "SKILL.md"  # bytewise file order: "SKILL.md" < "b.md"
+    assert found.matches == 2
+    assert [w.code for w in found.warnings] == ["W001"]
+    assert show_section(built, "install", file="b.md").file == "b.md"
+
+
+def test_show_errors(built: ResolvedSkill) -> None:
+    with pytest.raises(SectionNotFound) as caught:
+        show_section(built, "Instal")
+    assert caught.value.suggestions == [("Install", "SKILL.md")]
+    with pytest.raises(SectionNotFound) as none:
+        show_section(built, "zzz")
+    assert none.value.suggestions == []
+    with pytest.raises(PathEscapesRoot):
+        show_section(built, "Install", file="../../x.md")
+    with pytest.raises(SkillFileNotFound):
+        show_section(built, "Install", file="missing.md")
+
+
+def test_show_refuses_a_stale_index(built: ResolvedSkill) -> None:
+    skill_md = built.source / "SKILL.md"
+    time.sleep(0.01)
+    skill_md.write_text(skill_md.read_text("utf-8").replace("Run the", "Now run the"), "utf-8")
+    with pytest.raises(IndexUnusable):
+        show_section(built, "Install")
+
+
+def test_show_without_an_index_is_e002(resolved: ResolvedSkill) -> None:
+    with pytest.raises(IndexUnusable) as caught:
+        show_section(resolved, "Install")
+    assert (
+        str(caught.value) == "error[E002]: search index unusable; run 'skc build demo' to rebuild"
+    )
+
+
+def test_search_ranks_and_snippets(built: ResolvedSkill) -> None:
+    found = search_skill(built, "installer")
+    assert found.results
+    top = found.results[0]
+    assert (top.file, top.section) == ("SKILL.md", "Install")
+    assert "[MATCH]" in top.snippet and top.score > 0
+    assert [r.score for r in found.results] == sorted(
+        (r.score for r in found.results), reverse=True
+    )
+    text = search_skill(built, "three")  # the .txt file is one document with section ""
+    assert [(r.file, r.section) for r in text.results] == [("references/notes.txt", "")]
+    data = found.to_dict()
+    assert set(data) == {"query", "results"}
+    assert set(data["results"][0]) == {"file", "section", "snippet", "score"}  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        '"',
+        "*",
+        "(",
+        ")",
+        "NEAR",
+        "AND",
+        "OR",
+        "NOT",
+        "-x",
+        "a:b",
+        "^x",
+        'say "hi"',
+        "日本語",
+        "x*",
+        "NEAR(a b)",
+    ],
+)
+def test_fts_syntax_is_searched_as_text(built: ResolvedSkill, query: str) -> None:
+    found = search_skill(built, query)
+    json.dumps(found.to_dict())
+
+
+def test_search_errors(built: ResolvedSkill) -> None:
+    with pytest.raises(EmptyQuery):
+        search_skill(built, " \t\n")
+    path = index_path(built.runtime, built.source)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE index_meta SET value = '/elsewhere' WHERE key = 'skill_path'")
+    db.commit()
+    db.close()
+    with pytest.raises(IndexCollision):
+        search_skill(built, "install")
+    path.write_bytes(b"garbage")
+    with pytest.raises(IndexUnusable):
+        search_skill(built, "install")
+
+
+def test_cli_show_and_search(gateway: Run, built: ResolvedSkill, project: Path) -> None:
+    shown = gateway("show", "demo", "--section", "Usage")
+    assert (shown.returncode, shown.stdout) == (0, "## Usage\n\nUse it.\n")
+    missing = gateway("show", "demo", "--section", "Instal")
+    assert missing.returncode == 1
+    assert missing.stderr.splitlines() == [
+        "error[E020]: section not found: 'Instal'",
+        "Did you mean one of these?",
+        "  - Install (SKILL.md)",
+    ]
+    result = gateway("search", "demo", "-x", "--format", "json")
+    assert result.returncode == 0 and json.loads(result.stdout)["query"] == "-x"
+    empty = gateway("search", "demo", "  ")
+    assert (empty.returncode, empty.stderr.strip()) == (1, "error[E004]: empty query")
+    db = sqlite3.connect(project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db")
+    rows = db.execute("SELECT command, args, error FROM access_log ORDER BY id").fetchall()
+    assert [r[0] for r in rows] == ["show", "show", "search", "search"]
+    assert json.loads(rows[2][1]) == {"query": "-x", "limit": 10, "result_count": 0}
+    assert rows[1][2] == "error[E020]: section not found: 'Instal'"
+    assert rows[3][2] == "error[E004]: empty query"
+
+
+def test_cjk_search_after_a_cjk_build(project: Path, home: Path, demo: Path) -> None:
+    (demo / "zh.md").write_text("# 指南\n\n我们使用数据库来保存记录。\n", encoding="utf-8")
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    build_skill("demo", layout, config=load_config(layout, env={"SKILLC_TOKENIZER": "cjk"}))
+    skill = resolve_skill("demo", layout)
+    found = search_skill(skill, "数据", tokenizer_setting="cjk")
+    assert [(r.file, r.section) for r in found.results] == [("zh.md", "指南")]
+    assert "使用[MATCH]数据[/MATCH]库" in found.results[0].snippet
+    with pytest.raises(IndexUnusable):  # built for cjk: stale for the ascii setting
+        search_skill(skill, "数据", tokenizer_setting="ascii")
