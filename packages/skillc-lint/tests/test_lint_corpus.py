@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from skillc_lint import BUILTIN_RULES, find_skills
+from skillc_lint import default_registry, find_skills
 
 pytestmark = pytest.mark.corpus
 
@@ -79,7 +79,7 @@ def test_every_corpus_skill_is_linted(
     if os.environ.get("SKILLC_CORPUS") is None:
         assert len(skill_folders) == 581
     assert [item["path"] for item in report] == skill_folders
-    names = {rule.id: rule.name for rule in BUILTIN_RULES}
+    names = {rule.id: rule.name for rule in default_registry()}
     for item in report:
         assert item["skill"] == item["path"].rpartition("/")[2]
         assert "skipped" not in item
@@ -120,7 +120,7 @@ def test_readme_records_the_corpus_profile(
         diagnostics.update(rules)
         skills.update(set(rules))
     expected = {
-        rule.id: (rule.name, diagnostics[rule.id], skills[rule.id]) for rule in BUILTIN_RULES
+        rule.id: (rule.name, diagnostics[rule.id], skills[rule.id]) for rule in default_registry()
     }
     recorded = {}
     for line in README.read_text(encoding="utf-8").splitlines():
@@ -129,3 +129,51 @@ def test_readme_records_the_corpus_profile(
             rule_id, name, count, in_skills = match.groups()
             recorded[rule_id] = (name, int(count), int(in_skills))
     assert recorded == expected
+
+
+def _lint_corpus(corpus: Path, folders: list[str], *args: str) -> list[dict[str, Any]]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "skillc_lint", "--format", "json", *args, *folders],
+        cwd=str(corpus),
+        env={k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")},
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=600,
+        check=False,
+    )
+    assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    assert "error[E999]" not in proc.stderr, proc.stderr[-3000:]
+    data = json.loads(proc.stdout)
+    assert isinstance(data, list)
+    return data
+
+
+def test_claude_code_profile_has_no_false_errors(corpus: Path, skill_folders: list[str]) -> None:
+    """The Claude Code fields the corpus uses (argument-hint, context, user-invocable,
+    allowed-tools as a list or with commas) are known and valid with --profile claude-code."""
+    from skillc_index import read_markdown
+    from skillc_lint._dialect_claude import FIELDS
+
+    report = _lint_corpus(corpus, skill_folders, "--profile", "claude-code")
+    assert len(report) == len(skill_folders)
+    used = set()
+    for item in report:
+        for d in item["diagnostics"]:
+            assert not d["rule"].startswith("SKL6"), d
+            assert d["rule"] != "SKL503", d  # Claude Code reads lists and commas
+            if d["rule"] == "SKL109":
+                field = d["message"].split("'")[1]
+                assert field not in FIELDS, d
+    for folder in skill_folders:
+        data = read_markdown(corpus / folder / "SKILL.md").frontmatter.data or {}
+        used.update(field for field in FIELDS if field in data)
+    assert {"argument-hint", "context", "user-invocable"} <= used  # the check is not vacuous
+
+
+@pytest.mark.parametrize("profile", ["skillli", "gibberish"])
+def test_other_profiles_lint_the_corpus_without_crashing(
+    corpus: Path, skill_folders: list[str], profile: str
+) -> None:
+    report = _lint_corpus(corpus, skill_folders, "--profile", profile)
+    assert [item["path"] for item in report] == skill_folders

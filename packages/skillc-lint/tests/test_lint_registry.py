@@ -66,7 +66,13 @@ def ids(registry: RuleRegistry) -> list[str]:
 def test_builtin_rules_are_the_rfc_table() -> None:
     table = [(r.id, r.name, None if r.protected else r.severity) for r in BUILTIN_RULES]
     assert table == RFC_TABLE
-    assert ids(default_registry()) == [row[0] for row in RFC_TABLE]
+    assert ids(default_registry(profiles=())) == [row[0] for row in RFC_TABLE]
+    # the default profile, agentskills, adds the standard's own checks after them
+    assert ids(default_registry()) == [row[0] for row in RFC_TABLE] + [
+        "SKL501",
+        "SKL502",
+        "SKL503",
+    ]
 
 
 def test_presets_are_plain_data() -> None:
@@ -93,7 +99,7 @@ def test_selectors_by_id_prefix_and_name() -> None:
 
 
 def test_enable_disable_enable_only_keep_the_protected_rule() -> None:
-    registry = default_registry()
+    registry = default_registry(profiles=())
     registry.disable("SKL1", "no-orphans")
     assert ids(registry) == [
         "SKL001",
@@ -278,11 +284,15 @@ def test_readme_python_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Python API", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
-    assert len(blocks) == 3
+    assert len(blocks) == 4
     skill_dir = tmp_path / "skills" / "my-skill"
     skill_dir.mkdir(parents=True)
     (skill_dir / "SKILL.md").write_text(
         "---\nname: my-skill\ndescription: Formats tables.\n---\n\n# my-skill\n", encoding="utf-8"
+    )
+    (tmp_path / "skills" / "git").mkdir()
+    (tmp_path / "skills" / "git" / "SKILL.md").write_text(
+        "---\nname: git\ndescription: Git. Use for git.\n---\n\n### git_status\n", encoding="utf-8"
     )
     monkeypatch.chdir(tmp_path)
     namespace: dict[str, Any] = {}
@@ -291,3 +301,4 @@ def test_readme_python_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     result = namespace["result"]
     assert [d.rule for d in result.diagnostics] == ["ACME001"]
     assert namespace["problems"] == []
+    assert {d.rule for d in namespace["tools"].diagnostics} == {"SKL801", "SKL813", "SKL817"}

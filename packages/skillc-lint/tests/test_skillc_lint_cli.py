@@ -392,7 +392,7 @@ def test_unknown_selector_is_e100(lint: Run, cwd: Path) -> None:
 def test_list_rules_shows_configuration(lint: Run, cwd: Path) -> None:
     write_config(cwd, '[lint]\nSKL107 = "off"\nSKL108 = "error"\nSKL201 = { max-lines = 300 }\n')
     text = lint("--list-rules").stdout.splitlines()
-    assert len(text) == 20
+    assert len(text) == 23  # RFC-0008's 20 and the agentskills profile's 3
     assert text[8].split()[:3] == ["SKL107", "description-length", "off"]
     assert text[9].split()[:3] == ["SKL108", "description-triggers", "error"]
     data = json.loads(lint("--list-rules", "--format", "json").stdout)
@@ -417,3 +417,72 @@ def test_a_file_stands_for_its_skill(lint: Run, cwd: Path) -> None:
         1,
         "error[E010]: not a valid skill: 'loose.md' (missing SKILL.md)\n",
     )
+
+
+# -- dialect profiles ---------------------------------------------------------------------------
+
+CLAUDE = VALID.replace("---\n\n", "argument-hint: '[file]'\ncontext: inline\n---\n\n", 1)
+
+
+def test_profile_option_adds_the_dialect(lint: Run, cwd: Path) -> None:
+    put(cwd / "cc", CLAUDE)
+    plain = lint("cc")
+    assert plain.returncode == 0, plain.stderr
+    assert "SKL109 frontmatter-known: unknown frontmatter field 'argument-hint'" in plain.stderr
+    assert "SKL602" not in plain.stderr
+    proc = lint("cc", "--profile", "claude-code")
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines() == [
+        "cc/SKILL.md:5: error[E300]: SKL602 claude-context: context must be 'fork', not 'inline'"
+    ]
+
+
+def test_profile_option_is_repeatable_and_takes_commas(lint: Run) -> None:
+    one = json.loads(
+        lint("--list-rules", "--format", "json", "--profile", "claude-code,skillli").stdout
+    )
+    two = json.loads(
+        lint(
+            "--list-rules", "--format", "json", "--profile", "claude-code", "--profile", "skillli"
+        ).stdout
+    )
+    assert one == two
+    ids = [rule["id"] for rule in one]
+    assert "SKL605" in ids and "SKL726" in ids and "SKL801" not in ids
+    skl109 = next(rule for rule in one if rule["id"] == "SKL109")
+    assert {"context", "quiz", "trust-level"} <= set(skl109["options"]["known-fields"])
+
+
+def test_unknown_profile_is_e100(lint: Run) -> None:
+    proc = lint("--profile", "cursor", "--list-rules")
+    assert proc.returncode == 1
+    assert proc.stderr.startswith(
+        "error[E100]: invalid option: 'Invalid value for --profile: unknown profile 'cursor' "
+        "(known: agentskills, claude-code, skillli, gibberish)'"
+    )
+
+
+def test_config_profiles(lint: Run, cwd: Path) -> None:
+    put(cwd / "cc", CLAUDE)
+    write_config(cwd, '[lint]\nprofiles = ["claude-code", "nope"]\nSKL602 = "warning"\n')
+    proc = lint("cc")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines() == [
+        "warning: config [lint]: unknown profile 'nope' (known: agentskills, claude-code, "
+        "skillli, gibberish)",
+        "cc/SKILL.md:5: warning[W300]: SKL602 claude-context: context must be 'fork', not 'inline'",
+    ]
+    # --profile replaces the configured list (the command line wins)
+    proc = lint("cc", "--profile", "skillli")
+    assert "SKL602" not in proc.stderr
+    assert "unknown frontmatter field 'context'" in proc.stderr
+
+
+def test_config_profiles_must_be_a_list(lint: Run, cwd: Path) -> None:
+    put(cwd / "x", VALID)
+    write_config(cwd, '[lint]\nprofiles = "claude-code"\n')
+    proc = lint("x")
+    assert proc.returncode == 0
+    assert proc.stderr.splitlines() == [
+        "warning: config [lint]: profiles must be a list of names; ignored"
+    ]

@@ -2,8 +2,9 @@
 
 ``outline`` (headings of every Markdown file), ``open`` (one file, verbatim) and ``sources``
 (the file tree) read the skill's sources; ``show`` (one section) and ``search`` (BM25 full
-text) use the index ``skc build`` wrote. Each returns data; the ``skc`` commands and the MCP
-server format it. Importing this package is cheap: names load on first use.
+text) use the index ``skc build`` wrote; ``list_tools`` and ``plan_run``/``run_tool`` list
+and run the tools of a gibb.eri.sh skill (spec/003). Each returns data; the ``skc``
+commands and the MCP server format it. Importing this package is cheap: names load on first use.
 """
 
 from __future__ import annotations
@@ -26,6 +27,12 @@ _EXPORTS: dict[str, str] = {
     "show_section": "_show",
     "SearchResult": "_search",
     "search_skill": "_search",
+    "ToolList": "_tools",
+    "list_tools": "_tools",
+    "RunPlan": "_runner",
+    "RunResult": "_runner",
+    "plan_run": "_runner",
+    "run_tool": "_runner",
 }
 
 __all__ = ["__version__", *_EXPORTS]
@@ -47,6 +54,8 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:
     from skillc_gateway._outline import OutlineHeading, outline
     from skillc_gateway._reader import FileText, cut_lines, open_file
+    from skillc_gateway._runner import RunPlan, RunResult, plan_run, run_tool
     from skillc_gateway._search import SearchResult, search_skill
     from skillc_gateway._show import SectionText, normalize_query, show_section
     from skillc_gateway._sources import SourceTree, source_tree
+    from skillc_gateway._tools import ToolList, list_tools

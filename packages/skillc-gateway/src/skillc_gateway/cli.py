@@ -1,6 +1,7 @@
 """Command line of skillc-gateway: how agents (and people) read a skill on demand.
 
-``outline``, ``show``, ``open``, ``sources`` (RFC-0002) and ``search`` (RFC-0004); registered
+``outline``, ``show``, ``open``, ``sources`` (RFC-0002), ``search`` (RFC-0004), and ``tools``
+and ``run`` for tool-defining skills (spec/003); registered
 with ``skc`` through the ``skillc.commands`` entry points and available as
 ``skillc-gateway <command>``. Module level
 imports only click and the console conventions: agents run these many times a session.
@@ -10,11 +11,13 @@ from __future__ import annotations
 
 import click
 
+from skillc_index._diagnostics import Notice
 from skillc_index.console import (
     CONTEXT_SETTINGS,
     access_logged,
     format_option,
     print_json,
+    report,
     report_all,
     run,
     verbose_option,
@@ -216,6 +219,137 @@ def sources_command(
         click.echo(line)
 
 
+@click.command("tools", context_settings=CONTEXT_SETTINGS)
+@click.argument("skill")
+@format_option()
+@verbose_option
+def tools_command(skill: str, output_format: str) -> None:
+    """List the tools a skill defines.
+
+    The tools of a gibb.eri.sh tool-defining skill (one `### tool_name` section each, with a
+    parameter table and a command): name, description, parameters and command template.
+    Nothing is run. `--format json` gives each tool MCP-style, with an `inputSchema` (JSON
+    Schema of its parameters). Problems in a definition are printed as warnings; `skc run`
+    refuses such a tool (`skc lint --profile gibberish` explains).
+
+    \b
+    Examples:
+      skc tools git
+      skc tools ./skills/git --format json
+    """
+    from skillc_gateway._tools import list_tools
+
+    with access_logged("tools", skill, {}) as (resolved, logged):
+        found = list_tools(resolved)
+        logged["tool_count"] = len(found.skill.tools)
+    for issue in found.issues:
+        if issue.severity == "error" and issue.kind != "no-tools":
+            report(Notice(f"SKILL.md:{issue.line}: {issue.message}"))
+    if output_format == "json":
+        print_json(found.to_dict())
+        return
+    if not found.skill.tools:
+        click.echo(f"No tools in '{found.skill.name}'.")
+    for tool in found.skill.tools:
+        click.echo(f"{tool.name}  {tool.description}".rstrip())
+        for p in tool.parameters:
+            need = "required" if p.required else "optional"
+            default = "" if p.default is None else f", default {p.default!r}"
+            click.echo(f"    {p.name} ({p.type}, {need}{default})  {p.description}".rstrip())
+        if tool.command is not None:
+            click.echo(f"    $ {tool.command.source}")
+
+
+def _arguments(assignments: tuple[str, ...]) -> dict[str, object]:
+    """``name=value`` words as ``{name: value}``; a name given twice collects a list."""
+    values: dict[str, object] = {}
+    for assignment in assignments:
+        name, equals, value = assignment.partition("=")
+        if not equals or not name:
+            raise click.BadParameter(
+                f"expected name=value, got {assignment!r}", param_hint="ARGUMENTS"
+            )
+        if name in values:
+            earlier = values[name]
+            values[name] = [*earlier, value] if isinstance(earlier, list) else [earlier, value]
+        else:
+            values[name] = value
+    return values
+
+
+@click.command("run", context_settings=CONTEXT_SETTINGS)
+@click.argument("skill")
+@click.argument("tool")
+@click.argument("arguments", nargs=-1, metavar="[NAME=VALUE]...")
+@click.option(
+    "--mode",
+    type=click.Choice(["Global", "Dev", "Meeting"]),
+    help="GIBBERISH_MODE for the tool [default: Global, or the skill's first mode].",
+)
+@click.option("--dry-run", is_flag=True, help="Show the argv, folder and timeout; run nothing.")
+@format_option()
+@verbose_option
+def run_command(
+    skill: str,
+    tool: str,
+    arguments: tuple[str, ...],
+    mode: str | None,
+    dry_run: bool,
+    output_format: str,
+) -> None:
+    """Run a tool of a skill.
+
+    Runs TOOL of a gibb.eri.sh skill (see `skc tools`) as program plus arguments, never
+    through a shell: each NAME=VALUE fills the `{{NAME}}` placeholder as exactly one
+    argument, whatever it holds; repeat a NAME for an array. Optional parameters left out
+    are dropped from the command (or take their default). The tool runs in the git
+    repository's root (else the home folder) with a sanitised environment (PATH, HOME, USER,
+    LANG, LC_*, TERM, no tokens or keys, plus GIBBERISH_SKILL_NAME, GIBBERISH_SKILL_DIR and
+    GIBBERISH_MODE), at most the skill's `timeout` seconds (default 30), its output merged
+    and cut to its first and last 2 KB.
+
+    Text output is the tool's output; `--format json` is the envelope `{"success",
+    "exit_code", "output", "truncated", "duration_ms"}` plus `error` on failure and `parsed`
+    when the output is JSON. The exit status is the tool's own: 127 when the command is not
+    found, 126 when it cannot be executed, 128+N when killed by signal N (a timeout: 143, or
+    137 after SIGKILL); 1 with an `error[EXXX]` line when skc cannot start it (unknown tool or
+    parameter, bad value, a broken tool definition).
+
+    \b
+    Examples:
+      skc run git git_log count=5
+      skc run git git_diff staged=true --format json
+      skc run search web_search query="rust lang" --dry-run
+    """
+    from skillc_gateway._runner import plan_run, run_tool
+
+    values = _arguments(arguments)
+    args: dict[str, object] = {"tool": tool, "parameters": sorted(values), "dry_run": dry_run}
+    with access_logged("run", skill, args) as (resolved, logged):
+        plan = plan_run(resolved, tool, values, mode=mode)
+        if dry_run:
+            result = None
+        else:
+            result = run_tool(plan)
+            logged.update(exit_code=result.exit_code, duration_ms=result.duration_ms)
+    if result is None:
+        if output_format == "json":
+            print_json(plan.to_dict())
+        else:
+            import shlex
+
+            click.echo(shlex.join(plan.argv))
+            click.echo(f"cwd: {plan.cwd}\ntimeout: {plan.timeout}s\nmode: {plan.mode}")
+        return
+    if output_format == "json":
+        print_json(result.envelope())
+    else:
+        _echo_text(result.output, 0)
+        if result.error:
+            report(Notice(f"tool '{plan.tool}': {result.error}"))
+    click.get_current_context().exit(result.exit_code)
+
+
 @click.group("skillc-gateway", context_settings=CONTEXT_SETTINGS)
 @click.version_option(package_name="skillc-gateway", message="%(package)s %(version)s")
 @verbose_option
@@ -227,7 +361,15 @@ def cli() -> None:
     """
 
 
-for _command in (outline_command, show_command, open_command, sources_command, search_command):
+for _command in (
+    outline_command,
+    show_command,
+    open_command,
+    sources_command,
+    search_command,
+    tools_command,
+    run_command,
+):
     cli.add_command(_command)
 
 

@@ -116,6 +116,18 @@ _EXPORTS: dict[str, str] = {
     "index_tokenizer": "_fts",
     "prepare_fts_text": "_fts",
     "restore_fts_text": "_fts",
+    # the tool model of gibb.eri.sh skills (spec/003)
+    "CommandTemplate": "_tool_command",
+    "Placeholder": "_tool_command",
+    "Text": "_tool_command",
+    "parse_command": "_tool_command",
+    "PARAMETER_TYPES": "_tool_model",
+    "Parameter": "_tool_model",
+    "Tool": "_tool_model",
+    "ToolIssue": "_tool_model",
+    "ToolSkill": "_tool_model",
+    "parse_tool_skill": "_tool_model",
+    "read_tool_skill": "_tool_model",
 }
 
 __all__ = ["__version__", *_EXPORTS]
@@ -216,4 +228,14 @@ if TYPE_CHECKING:
         read_headings,
         require_index,
         search_sections,
+    )
+    from skillc_index._tool_command import CommandTemplate, Placeholder, Text, parse_command
+    from skillc_index._tool_model import (
+        PARAMETER_TYPES,
+        Parameter,
+        Tool,
+        ToolIssue,
+        ToolSkill,
+        parse_tool_skill,
+        read_tool_skill,
     )

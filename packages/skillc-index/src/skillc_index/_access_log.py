@@ -21,9 +21,9 @@ from skillc_index._diagnostics import Diagnostic, logging_disabled, stale_local_
 from skillc_index._layout import META_DIR, Layout
 
 LOG_FILE = "logs.db"
-#: 1: the table and its timestamp index. 2: the two indexes ``skc stats`` reads (below); an
+#: 1: the table and its timestamp index. 2, 3: the indexes ``skc stats`` reads (below); an
 #: older database gains them the next time a command writes to it (``connect`` runs SCHEMA).
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 STALE_AFTER_SECONDS = 3600
 BUSY_TIMEOUT_MS = 10_000
 
@@ -40,14 +40,21 @@ SCHEMA = (
         error TEXT
     )""",
     "CREATE INDEX IF NOT EXISTS idx_access_log_timestamp ON access_log(timestamp)",
-    # skillc-stats (RFC-0003) reads one skill_path at a time. Every query but `projects` is
-    # answered from this index alone, in command then args order, so grouping needs no sort
-    # and the time and project filters are checked inside it; `sync` finds duplicates by it.
+    # skillc-stats (RFC-0003) reads one skill_path at a time, from these indexes alone (no
+    # table lookups), so a query costs what that skill's rows cost, not the whole log's:
+    # - by command, then args (commands, sections, files, search; grouping needs no sort;
+    #   sync finds a row's duplicates by it);
     """CREATE INDEX IF NOT EXISTS idx_access_log_stats
         ON access_log(skill_path, command, args, timestamp, error, cwd)""",
-    # ... and `projects` (grouped by cwd) from this one.
+    # - by working folder (projects);
     """CREATE INDEX IF NOT EXISTS idx_access_log_projects
         ON access_log(skill_path, cwd, timestamp)""",
+    # - by time (first and last access: two lookups, not a scan);
+    """CREATE INDEX IF NOT EXISTS idx_access_log_period
+        ON access_log(skill_path, timestamp, cwd)""",
+    # - failed accesses only (errors): small, they are few.
+    """CREATE INDEX IF NOT EXISTS idx_access_log_errors
+        ON access_log(skill_path, command, args, error, timestamp, cwd) WHERE error IS NOT NULL""",
 )
 
 COLUMNS = ("timestamp", "run_id", "command", "skill", "skill_path", "cwd", "args", "error")
@@ -117,7 +124,11 @@ def connect(path: Path) -> sqlite3.Connection:
                 db.execute(statement)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             db.execute("COMMIT")
-        db.execute("PRAGMA synchronous = NORMAL")
+        # No fsync: WAL keeps concurrent writers and a killed process safe (rows are in the OS
+        # cache), and this is an analytics log on every agent read; fsyncs made the close-time
+        # checkpoint cost more than the whole `skc show`. Only an OS crash or power cut could
+        # lose the latest rows (RFC-0007 asks logging never to slow the command noticeably).
+        db.execute("PRAGMA synchronous = OFF")
     except BaseException:
         db.close()
         raise

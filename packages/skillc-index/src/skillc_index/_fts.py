@@ -127,12 +127,16 @@ def fts_query(query: str, tokenizer: str) -> str:
     Split on ASCII whitespace, each word prepared like indexed text, ``"`` doubled, wrapped in
     double quotes, joined by spaces (implicit AND). Raises :class:`EmptyQuery` (E004) when
     nothing but ASCII whitespace is left.
+
+    A NUL character would end FTS5's string literal early (a syntax error, which readers
+    report as a corrupt index): inside the quotes it becomes a space, the separator the
+    tokenizer makes of it in indexed text, so ``a<NUL>b`` is the phrase ``a b``.
     """
     words = [word for word in _ASCII_SPACE.split(query) if word]
     if not words:
         raise EmptyQuery()
     quoted = []
     for word in words:
-        prepared = prepare_fts_text(word, tokenizer).replace('"', '""')
+        prepared = prepare_fts_text(word, tokenizer).replace('"', '""').replace("\0", " ")
         quoted.append(f'"{prepared}"')
     return " ".join(quoted)

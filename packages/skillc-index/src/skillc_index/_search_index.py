@@ -18,10 +18,10 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import closing
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from skillc_index._diagnostics import IndexCollision, IndexUnusable
 from skillc_index._files import source_hash, walk_skill
@@ -134,18 +134,24 @@ def hash16(source: Path) -> str:
     return _sha256_hex(key)[:16]
 
 
+_sha256: Callable[[bytes], Any] | None = None
+
+
 def _sha256_hex(data: bytes) -> str:
     """SHA-256 of a few bytes. ``show``/``search`` hash one path per call: CPython's built-in
     SHA-256 module spares them loading OpenSSL through hashlib (about 3 ms); the digest is
-    the same."""
-    try:
-        from _sha2 import sha256  # type: ignore[import-not-found,unused-ignore]  # 3.12+
-    except ImportError:
+    the same. The implementation is looked up once per process."""
+    global _sha256
+    if _sha256 is None:
         try:
-            from _sha256 import sha256  # type: ignore[import-not-found,no-redef,unused-ignore]
-        except ImportError:  # a build without the built-in modules
-            from hashlib import sha256
-    return str(sha256(data).hexdigest())
+            from _sha2 import sha256  # type: ignore[import-not-found,unused-ignore]  # 3.12+
+        except ImportError:
+            try:
+                from _sha256 import sha256  # type: ignore[import-not-found,no-redef,unused-ignore]
+            except ImportError:  # a build without the built-in modules
+                from hashlib import sha256
+        _sha256 = sha256
+    return str(_sha256(data).hexdigest())
 
 
 def index_path(runtime: Path, source: Path) -> Path:

@@ -39,6 +39,10 @@ _EXPORTS: dict[str, str] = {
     "BUILTIN_RULES": "_catalog",
     "PRESETS": "_catalog",
     "default_registry": "_catalog",
+    "DEFAULT_PROFILES": "_profiles",
+    "PROFILES": "_profiles",
+    "Profile": "_profiles",
+    "use_profile": "_profiles",
     "LinkRef": "_skill",
     "Skill": "_skill",
     "slug": "_skill",
@@ -72,5 +76,6 @@ if TYPE_CHECKING:
         lint_targets,
         resolve_targets,
     )
+    from skillc_lint._profiles import DEFAULT_PROFILES, PROFILES, Profile, use_profile
     from skillc_lint._registry import Finding, Rule, RuleCheck, RuleRegistry, RuleState, Severity
     from skillc_lint._skill import LinkRef, Skill, slug

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from skillc_lint._registry import Rule, RuleRegistry
@@ -205,8 +206,7 @@ BUILTIN_RULES: tuple[Rule, ...] = (
 )
 
 #: Presets are plain data: the rules to run, in order, and their settings in the ``[lint]``
-#: shape. Dialect profiles (a later release) are more entries here, plus a plugin that adds
-#: their own rules to the registry before the preset is applied.
+#: shape. Dialect profiles (:mod:`skillc_lint._profiles`) add their own rules on top.
 PRESETS: dict[str, dict[str, Any]] = {
     "rfc-0008": {
         "description": "every rule of RFC-0008:C-REGISTRY with its default severity",
@@ -216,12 +216,20 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
-def default_registry(preset: str = "rfc-0008") -> RuleRegistry:
-    """A new registry holding the built-in rules, set up as ``preset`` says."""
+def default_registry(
+    preset: str = "rfc-0008", profiles: Sequence[str] | None = None
+) -> RuleRegistry:
+    """A new registry holding the built-in rules, set up as ``preset`` says, plus the rules
+    of each dialect profile in ``profiles`` (default: ``agentskills``; ``()`` for RFC-0008
+    alone). ``KeyError`` for an unknown profile."""
+    from skillc_lint._profiles import DEFAULT_PROFILES, use_profile
+
     data = PRESETS[preset]
     registry = RuleRegistry(BUILTIN_RULES)
     registry.enable_only(*data["rules"])
     problems = registry.configure(data["settings"])
     if problems:  # a preset is code: a bad one is a bug, not a user error
         raise ValueError(f"preset {preset!r}: {'; '.join(problems)}")
+    for name in DEFAULT_PROFILES if profiles is None else profiles:
+        registry.use(use_profile, name)
     return registry

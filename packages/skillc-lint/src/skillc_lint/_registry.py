@@ -195,6 +195,11 @@ class RuleRegistry:
     def is_enabled(self, rule_id: str) -> bool:
         return self._entry(rule_id).enabled
 
+    def options(self, rule_id: str) -> Mapping[str, Any]:
+        """A rule's effective options: its defaults with its settings applied."""
+        entry = self._entry(rule_id)
+        return {**entry.rule.options, **entry.options}
+
     # -- configuring -------------------------------------------------------------------------
     def set_severity(self, rule_id: str, severity: Severity) -> None:
         if severity not in SEVERITIES:

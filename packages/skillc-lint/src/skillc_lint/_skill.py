@@ -14,11 +14,14 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from skillc_index._files import walk_skill
 from skillc_index._layout import SKILL_FILE
 from skillc_index._model import MarkdownDoc, read_markdown
+
+if TYPE_CHECKING:
+    from skillc_index._tool_model import ToolSkill
 
 __all__ = ["LinkKind", "LinkRef", "Skill", "slug"]
 
@@ -83,6 +86,13 @@ class Skill:
     def frontmatter(self) -> dict[str, Any] | None:
         """SKILL.md's frontmatter mapping, or None when it is missing or invalid (SKL100)."""
         return self.skill_md.frontmatter.data
+
+    @cached_property
+    def tools(self) -> ToolSkill:
+        """SKILL.md read as a gibb.eri.sh tool-defining skill (spec/003), on first use."""
+        from skillc_index._tool_model import read_tool_skill
+
+        return read_tool_skill(self.root)
 
     @cached_property
     def folders(self) -> frozenset[str]:

@@ -7,8 +7,8 @@ linter is imported inside the command body, so ``skc --help`` and ``skc lint --h
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -40,6 +40,52 @@ def _apply_selectors(registry: RuleRegistry, select: list[str], ignore: list[str
             raise click.BadParameter(
                 f"no rule matches '{missing.args[0]}' (see --list-rules)", param_hint=option
             ) from None
+
+
+def _profiles(given: Sequence[str], configured: object) -> tuple[str, ...]:
+    """The profiles to use: ``--profile`` (comma-separated, repeatable), else ``[lint]
+    profiles``, always on top of ``agentskills``. An unknown name on the command line is a
+    usage error (E100); in the config it is a warning and is skipped."""
+    from skillc_index._diagnostics import Notice
+    from skillc_index.console import report
+    from skillc_lint._profiles import PROFILES
+
+    names = _selectors(given)
+    known = ", ".join(PROFILES)
+    for name in names:
+        if name not in PROFILES:
+            raise click.BadParameter(
+                f"unknown profile '{name}' (known: {known})", param_hint="--profile"
+            )
+    if not names and configured is not None:
+        if not isinstance(configured, list) or not all(isinstance(n, str) for n in configured):
+            report(Notice("config [lint]: profiles must be a list of names; ignored"))
+        else:
+            for name in configured:
+                if name in PROFILES:
+                    names.append(name)
+                else:
+                    report(Notice(f"config [lint]: unknown profile '{name}' (known: {known})"))
+    return tuple(dict.fromkeys(["agentskills", *names]))
+
+
+def _in_use(settings: Mapping[str, Any], registry: RuleRegistry) -> dict[str, Any]:
+    """``[lint]`` settings without those of rules from profiles not in use: a config may
+    tune a dialect's rules for the runs that select it, without a warning on the others."""
+    from skillc_lint._profiles import PROFILES
+
+    idle = {
+        key
+        for profile in PROFILES.values()
+        for rule in profile.rules
+        if rule.id not in registry
+        for key in (rule.id.lower(), rule.name)
+    }
+    return {
+        key: _in_use(value, registry) if key == "rules" and isinstance(value, Mapping) else value
+        for key, value in settings.items()
+        if str(key).lower() not in idle
+    }
 
 
 def _print_rules(registry: RuleRegistry, output_format: str) -> None:
@@ -81,6 +127,14 @@ def _print_rules(registry: RuleRegistry, output_format: str) -> None:
     help="Do not run these rules (same syntax; applied after --select).",
 )
 @click.option(
+    "--profile",
+    "profiles",
+    multiple=True,
+    metavar="NAME",
+    help="Lint for a dialect too: claude-code, skillli, gibberish (repeatable; default: "
+    "agentskills, the standard, which every dialect extends).",
+)
+@click.option(
     "--list-rules",
     is_flag=True,
     help="List every rule with its severity after configuration, and exit.",
@@ -93,6 +147,7 @@ def lint_command(
     force: bool,
     select: tuple[str, ...],
     ignore: tuple[str, ...],
+    profiles: tuple[str, ...],
     list_rules: bool,
     output_format: str,
 ) -> int:
@@ -110,7 +165,12 @@ def lint_command(
 
     Compiled skills (with `.skillc-meta/manifest.json`) are skipped unless --force. Rules
     are configured in the `[lint]` table of config.toml (`SKL108 = "off"`,
-    `SKL201 = { max-lines = 300 }`).
+    `SKL201 = { max-lines = 300 }`, `profiles = ["claude-code"]`).
+
+    Profiles add the rules and known fields of a skill dialect: `agentskills` (the default:
+    the standard's compatibility, metadata and allowed-tools, SKL501-503), `claude-code`
+    (SKL601-605), `skillli` (registry fields and quizzes, SKL701-726) and `gibberish`
+    (gibb.eri.sh tool-defining skills, SKL801-819). Each extends `agentskills`.
 
     \b
     Examples:
@@ -120,7 +180,9 @@ def lint_command(
       skillc-lint skills/ --format sarif > lint.sarif
       skillc-lint skills/ --format github        # annotations in GitHub Actions
       skillc-lint my-skill --ignore SKL108,SKL4 --format json
-      skillc-lint --list-rules
+      skillc-lint .claude/skills --profile claude-code
+      skillc-lint skills/git --profile gibberish
+      skillc-lint --list-rules --profile skillli
     """
     from importlib.metadata import version
 
@@ -135,8 +197,10 @@ def lint_command(
     layout = Layout.discover()
     config = load_config(layout)
     report_all(config.notices)
-    registry = default_registry()
-    for problem in registry.configure(config.lint):
+    settings = dict(config.lint)
+    chosen = _profiles(profiles, settings.pop("profiles", None))
+    registry = default_registry(profiles=chosen)
+    for problem in registry.configure(_in_use(settings, registry)):
         report(Notice(f"config [lint]: {problem}"))
     _apply_selectors(registry, _selectors(select), _selectors(ignore))
     if list_rules:
@@ -154,7 +218,7 @@ def lint_command(
             else:
                 click.echo(f"no skills in {where}", err=True)
     results = lint_targets(targets, registry=registry, force=force)
-    _log_accesses(layout, results, force, select, ignore)
+    _log_accesses(layout, results, force, chosen, select, ignore)
 
     cwd = layout.cwd
     for result in results:
@@ -184,6 +248,7 @@ def _log_accesses(
     layout: Layout,
     results: Sequence[LintResult],
     force: bool,
+    profiles: tuple[str, ...],
     select: tuple[str, ...],
     ignore: tuple[str, ...],
 ) -> None:
@@ -196,6 +261,7 @@ def _log_accesses(
         scope, runtime, in_store = runtime_for(source, layout)
         args = {
             "force": force,
+            "profiles": list(profiles),
             "select": list(select),
             "ignore": list(ignore),
             "errors": result.errors,

@@ -39,6 +39,9 @@ SUMMARIES: dict[str, str] = {
     "stats": "Usage analytics.",
     "sync": "Merge fallback logs to primary.",
     "mcp": "Start MCP server.",
+    # Beyond RFC-0007: the commands of tool-defining (gibb.eri.sh) skills.
+    "tools": "List the tools a skill defines.",
+    "run": "Run a tool of a skill.",
 }
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}

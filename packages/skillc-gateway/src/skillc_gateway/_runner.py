@@ -1,0 +1,380 @@
+"""``run``: execute one tool of a gibb.eri.sh skill (spec/003 §3.4-§5), never through a shell.
+
+The argv is the tool's command template rendered with the arguments: the program, then one
+argument per word (:meth:`skillc_index.CommandTemplate.render`), started with
+``subprocess.Popen(list, shell=False)`` in a new session (its own process group), with the
+sanitised environment of §5.2, the working folder of §5.1, stdout and stderr merged into one
+pipe, and the skill's timeout (§5.3): SIGTERM to the group, SIGKILL 5 seconds later. Output is
+kept as its first and last 2 KB (§4.2) and returned as the envelope of §4.3.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from skillc_index import (
+    CommandTemplate,
+    InvalidOption,
+    ResolvedSkill,
+    Tool,
+    ToolSkill,
+    read_tool_skill,
+    safe_join,
+)
+
+__all__ = [
+    "HEAD_SIZE",
+    "KILL_GRACE",
+    "TAIL_SIZE",
+    "RunPlan",
+    "RunResult",
+    "bind_arguments",
+    "plan_run",
+    "run_tool",
+    "tool_environment",
+    "working_directory",
+]
+
+HEAD_SIZE = 2048
+TAIL_SIZE = 2048
+#: Seconds between SIGTERM and SIGKILL (§5.3).
+KILL_GRACE = 5.0
+#: §5.2 "Inherited" (plus every ``LC_*``) and "Blocked": an allow-list, then a deny-list.
+INHERITED = ("PATH", "HOME", "USER", "LANG", "TERM")
+BLOCKED_NAMES = ("GITHUB_TOKEN",)
+BLOCKED_SUFFIXES = ("_TOKEN", "_KEY", "_SECRET")
+BLOCKED_PREFIXES = ("AWS_", "OPENAI_", "ANTHROPIC_")
+_TRUE = ("true", "yes", "1", "on")
+_FALSE = ("false", "no", "0", "off")
+
+
+def _blocked(name: str) -> bool:
+    upper = name.upper()
+    return (
+        upper in BLOCKED_NAMES
+        or upper.endswith(BLOCKED_SUFFIXES)
+        or upper.startswith(BLOCKED_PREFIXES)
+    )
+
+
+def tool_environment(
+    environ: Mapping[str, str], skill: str, skill_dir: Path, mode: str
+) -> dict[str, str]:
+    """§5.2: the inherited variables that are not blocked, and the three injected ones."""
+    env = {
+        name: value
+        for name, value in environ.items()
+        if (name in INHERITED or name.startswith("LC_")) and not _blocked(name)
+    }
+    env["GIBBERISH_SKILL_NAME"] = skill
+    env["GIBBERISH_SKILL_DIR"] = str(skill_dir)
+    env["GIBBERISH_MODE"] = mode
+    return env
+
+
+def working_directory(start: Path, home: Path) -> Path:
+    """§5.1: the root of the git repository holding ``start`` (a folder with ``.git``, a
+    folder or a worktree's file), else ``home``."""
+    current = start.resolve()
+    for folder in (current, *current.parents):
+        if (folder / ".git").exists():
+            return folder
+    return home
+
+
+def _convert(kind: str, value: Any) -> Any:
+    """``value`` as a ``kind`` (§3.3), or None when it is not one; text is parsed."""
+    if kind == "boolean":
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        return text in _TRUE if text in (*_TRUE, *_FALSE) else None
+    if isinstance(value, bool):
+        return None if kind in ("integer", "number") else str(value).lower()
+    if kind in ("integer", "number"):
+        if isinstance(value, int) or (kind == "number" and isinstance(value, float)):
+            return value
+        try:
+            return int(str(value).strip()) if kind == "integer" else float(str(value).strip())
+        except ValueError:
+            return None
+    return str(value)
+
+
+def _coerce(tool: Tool, name: str, kind: str, raw: Any) -> Any:
+    """One argument as its parameter's type; a list only for an array (E100 otherwise)."""
+    values = raw if isinstance(raw, list) else [raw]
+    if kind == "array":
+        return [str(v) for v in values]
+    if len(values) != 1:
+        raise InvalidOption(f"parameter '{name}' of tool '{tool.name}' takes one value")
+    converted = _convert(kind, values[0])
+    if converted is None:
+        article = "an" if kind[:1] in ("a", "i") else "a"
+        raise InvalidOption(
+            f"parameter '{name}' of tool '{tool.name}' needs {article} {kind}, not {values[0]!r}"
+        )
+    return converted
+
+
+def bind_arguments(tool: Tool, arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """The typed values of ``tool``'s parameters: given ones coerced to their type, defaults
+    for the others; E100 for an unknown parameter, a bad value or a missing required one."""
+    known = ", ".join(p.name for p in tool.parameters) or "none"
+    for name in arguments:
+        if tool.parameter(name) is None:
+            raise InvalidOption(
+                f"tool '{tool.name}' has no parameter '{name}' (parameters: {known})"
+            )
+    values: dict[str, Any] = {}
+    for parameter in tool.parameters:
+        if parameter.name in arguments:
+            raw = arguments[parameter.name]
+            values[parameter.name] = _coerce(tool, parameter.name, parameter.type, raw)
+        elif parameter.required:
+            raise InvalidOption(f"missing required parameter '{parameter.name}' of '{tool.name}'")
+        elif parameter.default is not None:
+            values[parameter.name] = parameter.default
+    return values
+
+
+class RunPlan(NamedTuple):
+    """What :func:`run_tool` starts: shown by ``skc run --dry-run`` (§6.3's command preview)."""
+
+    skill: str
+    tool: str
+    argv: tuple[str, ...]
+    """The program as found (an absolute path when found) and its arguments."""
+    cwd: Path
+    env: Mapping[str, str]
+    timeout: int
+    mode: str
+    found: bool
+    """Whether the program exists (else the run reports "command not found")."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "skill": self.skill,
+            "tool": self.tool,
+            "argv": list(self.argv),
+            "cwd": str(self.cwd),
+            "timeout": self.timeout,
+            "mode": self.mode,
+            "env": sorted(self.env),
+        }
+
+
+def _find_tool(skill: ToolSkill, name: str) -> tuple[Tool, CommandTemplate]:
+    """The tool and its command; E100 for an unknown tool or one whose definition has an
+    error (the linter's SKL8xx errors: nothing half-defined ever runs)."""
+    tool = skill.tool(name)
+    if tool is None:
+        known = ", ".join(t.name for t in skill.tools) or "none"
+        raise InvalidOption(f"skill '{skill.name}' has no tool '{name}' (tools: {known})")
+    problems = skill.problems(name)
+    if problems or tool.command is None or not tool.command.words:
+        first = problems[0] if problems else None
+        where = f"{first.message} (SKILL.md:{first.line}; " if first else "no command ("
+        raise InvalidOption(f"tool '{name}' cannot run: {where}see 'skc lint --profile gibberish')")
+    return tool, tool.command
+
+
+def plan_run(
+    skill: ResolvedSkill,
+    tool_name: str,
+    arguments: Mapping[str, Any],
+    *,
+    mode: str | None = None,
+    start: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> RunPlan:
+    """Everything about a run, without running: the tool, its argv, folder and environment.
+
+    A program written with a ``/`` and relative (``./scripts/x.sh``) is a file of the skill
+    (E012 if it leads outside); any other name is looked up on the tool's ``PATH``.
+    """
+    import shutil
+
+    environ = os.environ if environ is None else environ
+    tool_skill = read_tool_skill(skill.source)
+    tool, command = _find_tool(tool_skill, tool_name)
+    values = bind_arguments(tool, arguments)
+    chosen = mode or ("Global" if "Global" in tool_skill.modes else tool_skill.modes[0])
+    env = tool_environment(environ, tool_skill.name, skill.source, chosen)
+    argv = command.render(values)
+    program = argv[0]
+    if "/" not in program:
+        found = shutil.which(program, path=env.get("PATH", os.defpath))
+    else:
+        found = program if Path(program).is_absolute() else str(safe_join(skill.source, program))
+    exists = found is not None and Path(found).is_file()
+    home = Path(environ.get("HOME") or Path.home())
+    cwd = working_directory(start or Path.cwd(), home)
+    argv[0] = found if found is not None and exists else program
+    return RunPlan(
+        tool_skill.name, tool.name, tuple(argv), cwd, env, tool_skill.timeout, chosen, exists
+    )
+
+
+class RunResult(NamedTuple):
+    """A finished run: the §4.3 envelope's fields."""
+
+    success: bool
+    exit_code: int
+    """The program's exit status; 128+N when killed by signal N; 127 not found, 126 not
+    executable (the shell's conventions)."""
+    output: str
+    """stdout and stderr merged, cut to its head and tail (§4.2)."""
+    truncated: bool
+    duration_ms: int
+    error: str | None = None
+    parsed: Any = None
+    """The output as JSON, when it is JSON (§4.4)."""
+    timed_out: bool = False
+
+    def envelope(self) -> dict[str, Any]:
+        """The JSON envelope of spec/003 §4.3 (``error`` on failure, ``parsed`` for JSON)."""
+        data: dict[str, Any] = {
+            "success": self.success,
+            "exit_code": self.exit_code,
+            "output": self.output,
+            "truncated": self.truncated,
+        }
+        if self.error is not None:
+            data["error"] = self.error
+        if self.parsed is not None:
+            data["parsed"] = self.parsed
+        data["duration_ms"] = self.duration_ms
+        return data
+
+
+class _HeadTail:
+    """The first and last bytes of a stream, and its length (§4.2): memory stays bounded."""
+
+    def __init__(self) -> None:
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.total = 0
+        self.lock = threading.Lock()
+
+    def read_from(self, stream: Any) -> None:
+        try:
+            while chunk := stream.read1(65536):
+                with self.lock:
+                    self.total += len(chunk)
+                    room = HEAD_SIZE + TAIL_SIZE - len(self.head)
+                    self.head += chunk[:room]
+                    self.tail += chunk
+                    if len(self.tail) > 4 * TAIL_SIZE:
+                        del self.tail[: -TAIL_SIZE - 4]
+        except (OSError, ValueError):  # the pipe went away: keep what was read
+            return
+
+    def text(self) -> tuple[str, bool]:
+        """The output, cut to head + marker + tail when over 4 KB; whether it was cut."""
+        with self.lock:
+            if self.total <= HEAD_SIZE + TAIL_SIZE:
+                return self.head.decode("utf-8", errors="replace"), False
+            cut = HEAD_SIZE
+            while cut > 0 and self.head[cut] & 0xC0 == 0x80:  # not inside a UTF-8 sequence
+                cut -= 1
+            start = len(self.tail) - TAIL_SIZE
+            while start < len(self.tail) and self.tail[start] & 0xC0 == 0x80:
+                start += 1
+            head, tail = bytes(self.head[:cut]), bytes(self.tail[start:])
+            omitted = self.total - len(head) - len(tail)
+        marker = f"\n... [truncated {omitted} bytes] ...\n"
+        return head.decode("utf-8", "replace") + marker + tail.decode("utf-8", "replace"), True
+
+
+def _signal_group(pgid: int, signum: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is gone
+        os.killpg(pgid, signum)
+
+
+def _status(returncode: int) -> int:
+    return 128 - returncode if returncode < 0 else returncode
+
+
+def _failure(code: int, message: str, started: float) -> RunResult:
+    duration = int((time.monotonic() - started) * 1000)
+    return RunResult(False, code, "", False, duration, message)
+
+
+def run_tool(plan: RunPlan) -> RunResult:
+    """Run ``plan`` (spec/003 §4-§5) and wait for it, at most its timeout.
+
+    On timeout the process group gets SIGTERM, then SIGKILL after :data:`KILL_GRACE`
+    seconds. When the program ends, what is left of its group (background children) is
+    killed too: a tool's processes do not outlive it.
+    """
+    import json
+
+    if os.name != "posix":
+        raise InvalidOption("running tools needs a POSIX system (process groups)")
+    started = time.monotonic()
+    if not plan.found:
+        return _failure(127, f"Command not found: {plan.argv[0]}", started)
+    try:
+        process = subprocess.Popen(
+            list(plan.argv),
+            shell=False,
+            cwd=plan.cwd,
+            env=dict(plan.env),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            close_fds=True,
+        )
+    except PermissionError:
+        return _failure(126, f"Permission denied: {plan.argv[0]}", started)
+    except FileNotFoundError:
+        return _failure(127, f"Command not found: {plan.argv[0]}", started)
+    except OSError as exc:
+        return _failure(126, f"Cannot execute {plan.argv[0]}: {exc.strerror or exc}", started)
+    captured = _HeadTail()
+    reader = threading.Thread(target=captured.read_from, args=(process.stdout,), daemon=True)
+    reader.start()
+    deadline = started + plan.timeout
+    timed_out = False
+    try:
+        process.wait(timeout=max(deadline - time.monotonic(), 0))
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        _signal_group(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=KILL_GRACE)
+        except subprocess.TimeoutExpired:
+            _signal_group(process.pid, signal.SIGKILL)
+            process.wait()
+    # Children still holding the pipe get until the deadline, then the group is killed.
+    reader.join(max(deadline - time.monotonic(), 0))
+    _signal_group(process.pid, signal.SIGKILL)
+    reader.join(1.0)
+    if process.stdout is not None and not reader.is_alive():
+        process.stdout.close()  # else a process that left the group still holds the pipe
+    duration = int((time.monotonic() - started) * 1000)
+    output, truncated = captured.text()
+    code = _status(process.returncode)
+    parsed = None
+    if not truncated and output.lstrip().startswith(("{", "[")):  # structured output (§4.4)
+        try:
+            parsed = json.loads(output)
+        except ValueError:
+            parsed = None
+    if timed_out:
+        error: str | None = f"Timeout exceeded ({plan.timeout}s)"
+    elif code != 0:
+        error = f"Command failed with exit code {code}"
+    else:
+        error = None
+    return RunResult(error is None, code, output, truncated, duration, error, parsed, timed_out)

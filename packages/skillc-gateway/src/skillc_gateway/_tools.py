@@ -1,0 +1,58 @@
+"""``tools``: the tools a gibb.eri.sh skill defines (spec/003 §3), as MCP-style descriptions.
+
+Listing reads SKILL.md and runs nothing. Each tool comes with its ``inputSchema`` (a JSON Schema
+object of its parameters) and ``annotations`` from the skill's frontmatter, the shape an MCP
+``tools/list`` result has, so an agent can call it with ``skc run``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from skillc_index import ResolvedSkill, ToolIssue, ToolSkill, read_tool_skill
+
+__all__ = ["ToolList", "list_tools"]
+
+
+class ToolList(NamedTuple):
+    """A skill's tools and what is wrong with their definitions."""
+
+    skill: ToolSkill
+
+    @property
+    def issues(self) -> tuple[ToolIssue, ...]:
+        return self.skill.issues
+
+    def runnable(self, tool: str) -> bool:
+        """Whether ``skc run`` accepts the tool (no error in its definition)."""
+        found = self.skill.tool(tool)
+        return found is not None and found.command is not None and not self.skill.problems(tool)
+
+    def to_dict(self) -> dict[str, Any]:
+        skill = self.skill
+        annotations = {
+            "readOnlyHint": skill.read_only,
+            "openWorldHint": skill.network,
+        }
+        return {
+            "skill": skill.name,
+            "version": skill.version,
+            "modes": list(skill.modes),
+            "timeout": skill.timeout,
+            "tools": [
+                {
+                    "name": tool.name,
+                    "description": tool.description,
+                    "inputSchema": tool.input_schema(),
+                    "annotations": annotations,
+                    "command": tool.command.source if tool.command else None,
+                    "runnable": self.runnable(tool.name),
+                }
+                for tool in skill.tools
+            ],
+        }
+
+
+def list_tools(skill: ResolvedSkill) -> ToolList:
+    """The tools of ``skill`` (none for a skill that is not a tool-defining one)."""
+    return ToolList(read_tool_skill(skill.source))

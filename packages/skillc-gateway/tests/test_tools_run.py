@@ -1,0 +1,377 @@
+"""``tools`` and ``run`` (spec/003 §3-§5): tool-defining skills listed and run for real.
+
+Each test writes a gibb.eri.sh skill into a temporary project and runs
+``python -m skillc_gateway`` as a subprocess with a temporary HOME and SKILLC_HOME; the tools
+are real programs (this interpreter, ``/bin/sh`` scripts) run as real processes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import pytest
+
+from skillc_gateway._runner import bind_arguments, tool_environment, working_directory
+from skillc_index import InvalidOption, parse_tool_skill
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="tools run in process groups")
+
+FENCE = "```"
+PYTHON = shlex.quote(sys.executable)
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def tool(name: str, command: str, rows: str = "", language: str = "bash") -> str:
+    table = "None.\n"
+    if rows:
+        table = "| Name | Type | Required | Description |\n|---|---|---|---|\n" + rows
+    return (
+        f"### {name}\n\nRuns {name}.\n\n#### Parameters\n\n{table}\n"
+        f"#### Command\n\n{FENCE}{language}\n{command}\n{FENCE}\n\n"
+    )
+
+
+def write_skill(root: Path, *tools: str, extra: str = "", name: str = "kit") -> Path:
+    folder = root / ".skillc" / "skills" / name
+    folder.mkdir(parents=True, exist_ok=True)
+    front = f"---\nname: {name}\nversion: 1.0.0\ndescription: Test tools. Use when testing.\n"
+    (folder / "SKILL.md").write_text(f"{front}{extra}---\n\n" + "".join(tools), encoding="utf-8")
+    return folder
+
+
+def script(folder: Path, rel: str, text: str, mode: int = 0o755) -> None:
+    path = folder / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    path.chmod(mode)
+
+
+@pytest.fixture
+def user_home(tmp_path: Path) -> Path:
+    path = tmp_path / "user-home"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def run(project: Path, home: Path, user_home: Path) -> Run:
+    """``run(*args, env=None, cwd=None)``: ``python -m skillc_gateway`` in the project."""
+
+    def call(
+        *args: str, env: Mapping[str, str] | None = None, cwd: Path | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        environ = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
+        environ.update(SKILLC_HOME=str(home), HOME=str(user_home), **(env or {}))
+        return subprocess.run(
+            [sys.executable, "-m", "skillc_gateway", *args],
+            cwd=cwd or project,
+            env=environ,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+
+    return call
+
+
+def envelope(proc: subprocess.CompletedProcess[str]) -> dict[str, object]:
+    assert "Traceback" not in proc.stderr, proc.stderr
+    data = json.loads(proc.stdout)
+    assert isinstance(data, dict)
+    return data
+
+
+ECHO_ARGS = tool(
+    "echo_args",
+    f"{PYTHON} -c 'import json, sys; print(json.dumps(sys.argv[1:]))' "
+    "{{value}} --n={{count}} {{tags}} {{loud:--loud}}",
+    "| value | string | yes | A value |\n| count | integer | no | How many (default: 3) |\n"
+    "| tags | array | no | Tags |\n| loud | boolean | no | Shout |\n",
+)
+
+
+# -- tools ---------------------------------------------------------------------------------------
+
+
+def test_tools_lists_mcp_style_schemas(run: Run, project: Path) -> None:
+    write_skill(project, ECHO_ARGS, tool("broken", "ls | wc -l"), extra="read_only: true\n")
+    proc = run("tools", "kit", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines() == [
+        "warning: SKILL.md:38: shell syntax '|' in command: commands run without a shell "
+        "(put shell features in a script)"
+    ]
+    data = envelope(proc)
+    assert (data["skill"], data["version"], data["modes"], data["timeout"]) == (
+        "kit",
+        "1.0.0",
+        ["Global"],
+        30,
+    )
+    first, second = data["tools"]  # type: ignore[misc]
+    assert first["name"] == "echo_args" and first["description"] == "Runs echo_args."
+    assert first["inputSchema"]["required"] == ["value"]
+    assert first["inputSchema"]["properties"]["count"] == {
+        "type": "integer",
+        "description": "How many (default: 3)",
+        "default": 3,
+    }
+    assert first["inputSchema"]["properties"]["tags"]["items"] == {"type": "string"}
+    assert first["annotations"] == {"readOnlyHint": True, "openWorldHint": False}
+    assert (first["runnable"], second["runnable"]) == (True, False)
+
+
+def test_tools_text_and_a_skill_without_tools(run: Run, project: Path, demo: Path) -> None:
+    write_skill(project, ECHO_ARGS)
+    lines = run("tools", "kit").stdout.splitlines()
+    assert lines[0] == "echo_args  Runs echo_args."
+    assert lines[1] == "    value (string, required)  A value"
+    assert lines[2] == "    count (integer, optional, default 3)  How many (default: 3)"
+    assert lines[-1].startswith(f"    $ {PYTHON} -c ")
+    proc = run("tools", "demo")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "No tools in 'demo'.\n", "")
+
+
+def test_tools_help_has_examples(run: Run) -> None:
+    for command in ("tools", "run"):
+        proc = run(command, "--help")
+        assert proc.returncode == 0
+        assert "Examples:" in proc.stdout and "--format" in proc.stdout
+
+
+# -- run: arguments ------------------------------------------------------------------------------
+
+
+def test_arguments_become_single_literal_arguments(run: Run, project: Path, tmp_path: Path) -> None:
+    write_skill(project, ECHO_ARGS)
+    marker = tmp_path / "pwned"
+    nasty = f"; rm -rf {tmp_path} $(touch {marker}) `touch {marker}`\nsecond line"
+    proc = run("run", "kit", "echo_args", f"value={nasty}", "tags=a b", "tags=c", "loud=yes",
+               "--format", "json")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    data = envelope(proc)
+    assert data["parsed"] == [nasty, "--n=3", "a b c", "--loud"]
+    assert not marker.exists() and tmp_path.is_dir()
+
+
+def test_optional_arguments_are_left_out(run: Run, project: Path) -> None:
+    write_skill(project, ECHO_ARGS)
+    data = envelope(run("run", "kit", "echo_args", "value=x", "count=7", "loud=false",
+                        "--format", "json"))  # fmt: skip
+    assert data["parsed"] == ["x", "--n=7"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((), "missing required parameter 'value' of 'echo_args'"),
+        (("value=x", "colour=red"), "tool 'echo_args' has no parameter 'colour' (parameters: "),
+        (
+            ("value=x", "count=many"),
+            "parameter 'count' of tool 'echo_args' needs an integer, not 'many'",
+        ),
+        (("value=x", "loud=perhaps"), "parameter 'loud' of tool 'echo_args' needs a boolean"),
+        (("value=x", "value=y"), "parameter 'value' of tool 'echo_args' takes one value"),
+        (("novalue",), "expected name=value, got 'novalue'"),
+    ],
+)
+def test_bad_arguments_are_e100(
+    run: Run, project: Path, args: tuple[str, ...], message: str
+) -> None:
+    write_skill(project, ECHO_ARGS)
+    proc = run("run", "kit", "echo_args", *args)
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert proc.stderr.startswith("error[E100]: invalid option: '")
+    assert message in proc.stderr
+
+
+def test_unknown_and_broken_tools_are_refused(run: Run, project: Path) -> None:
+    write_skill(project, ECHO_ARGS, tool("broken", "ls | wc -l"))
+    proc = run("run", "kit", "nope")
+    assert proc.stderr.strip() == (
+        "error[E100]: invalid option: 'skill 'kit' has no tool 'nope' (tools: echo_args, broken)'"
+    )
+    proc = run("run", "kit", "broken")
+    assert proc.returncode == 1
+    assert proc.stderr.startswith(
+        "error[E100]: invalid option: 'tool 'broken' cannot run: shell syntax '|' in command"
+    )
+    assert "see 'skc lint --profile gibberish'" in proc.stderr
+
+
+def test_bind_arguments_types_values() -> None:
+    skill = parse_tool_skill(
+        "### t\n\n#### Parameters\n\n| Name | Type | Required | Description |\n|-|-|-|-|\n"
+        "| n | number | no | x |\n| i | integer | no | y (default: 4) |\n| b | boolean | no | z |\n"
+        "\n#### Command\n\n```sh\nt {{n}} {{i}} {{b}}\n```\n"
+    )
+    tool_ = skill.tool("t")
+    assert tool_ is not None
+    assert bind_arguments(tool_, {"n": "2.5", "b": "No"}) == {"n": 2.5, "i": 4, "b": False}
+    assert bind_arguments(tool_, {"n": 1, "i": 9, "b": True}) == {"n": 1, "i": 9, "b": True}
+    with pytest.raises(InvalidOption):
+        bind_arguments(tool_, {"i": True})
+
+
+# -- run: program, folder, environment -----------------------------------------------------------
+
+
+def test_dry_run_shows_the_plan_and_runs_nothing(run: Run, project: Path, tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    write_skill(project, tool("touch", f"touch {marker}"))
+    data = envelope(run("run", "kit", "touch", "--dry-run", "--format", "json"))
+    assert data["argv"][0].endswith("/touch") and data["argv"][1:] == [str(marker)]  # type: ignore[index]
+    assert (data["timeout"], data["mode"]) == (30, "Global")
+    assert not marker.exists()
+    text = run("run", "kit", "touch", "--dry-run").stdout.splitlines()
+    assert text[0].endswith(f"touch {marker}") and text[2:] == ["timeout: 30s", "mode: Global"]
+
+
+def test_cwd_is_the_git_root_else_home(run: Run, project: Path, user_home: Path) -> None:
+    write_skill(project, tool("where", f"{PYTHON} -c 'import os; print(os.getcwd())'"))
+    assert envelope(run("run", "kit", "where", "--format", "json"))["output"] == f"{user_home}\n"
+    (project / ".git").mkdir()
+    (project / "sub").mkdir()
+    data = envelope(run("run", "kit", "where", "--format", "json", cwd=project / "sub"))
+    assert data["output"] == f"{project}\n"
+    assert working_directory(project / "sub", user_home) == project
+
+
+def test_environment_is_sanitised(run: Run, project: Path) -> None:
+    folder = write_skill(project, tool("show_env", "env"), extra="modes: [Dev]\n")
+    secrets = {
+        "GITHUB_TOKEN": "ghp_secret",
+        "AWS_SECRET_ACCESS_KEY": "aws-secret",
+        "OPENAI_API_KEY": "sk-secret",
+        "ANTHROPIC_BASE_URL": "https://x",
+        "MY_SERVICE_SECRET": "s3cret",
+        "LC_DB_PASSWORD_KEY": "lc-secret",
+        "DATABASE_URL": "postgres://x",
+        "LC_ALL": "C.UTF-8",
+    }
+    proc = run("run", "kit", "show_env", env=secrets)
+    assert proc.returncode == 0, proc.stderr
+    env = dict(line.split("=", 1) for line in proc.stdout.splitlines())
+    assert set(env) - {"PATH", "HOME", "USER", "LANG", "TERM", "LC_ALL"} == {
+        "GIBBERISH_SKILL_NAME",
+        "GIBBERISH_SKILL_DIR",
+        "GIBBERISH_MODE",
+    }
+    assert (env["GIBBERISH_SKILL_NAME"], env["GIBBERISH_MODE"]) == ("kit", "Dev")
+    assert env["GIBBERISH_SKILL_DIR"] == str(folder.resolve())
+    assert env["LC_ALL"] == "C.UTF-8"
+    for value in secrets.values():
+        assert value not in proc.stdout or value == "C.UTF-8"
+    assert tool_environment({"HOME_TOKEN": "x", "HOME": "/h"}, "s", Path("/s"), "Meeting") == {
+        "HOME": "/h",
+        "GIBBERISH_SKILL_NAME": "s",
+        "GIBBERISH_SKILL_DIR": "/s",
+        "GIBBERISH_MODE": "Meeting",
+    }
+
+
+def test_programs_of_the_skill_and_missing_programs(run: Run, project: Path) -> None:
+    folder = write_skill(
+        project,
+        tool("hello", "./scripts/hello.sh {{who}}", "| who | string | yes | Who |\n"),
+        tool("locked", "./scripts/locked.sh"),
+        tool("outside", "../../escape.sh"),
+        tool("missing", "no-such-program-skillc --x"),
+    )
+    script(folder, "scripts/hello.sh", '#!/bin/sh\necho "hello $1 from $GIBBERISH_SKILL_NAME"\n')
+    script(folder, "scripts/locked.sh", "#!/bin/sh\necho no\n", mode=0o644)
+    proc = run("run", "kit", "hello", "who=you")
+    assert (proc.returncode, proc.stdout) == (0, "hello you from kit\n")
+    data = envelope(proc := run("run", "kit", "locked", "--format", "json"))
+    assert proc.returncode == 126
+    assert (data["success"], data["exit_code"]) == (False, 126)
+    assert str(data["error"]).startswith("Permission denied: ")
+    proc = run("run", "kit", "outside")
+    assert (proc.returncode, proc.stderr.strip()) == (
+        1,
+        "error[E012]: path escapes skill root: '../../escape.sh'",
+    )
+    proc = run("run", "kit", "missing")
+    assert proc.returncode == 127
+    assert proc.stderr.strip() == (
+        "warning: tool 'missing': Command not found: no-such-program-skillc"
+    )
+
+
+# -- run: output and exit status -----------------------------------------------------------------
+
+
+def test_exit_status_mirrors_the_tool(run: Run, project: Path) -> None:
+    write_skill(project, tool("fail", f"{PYTHON} -c 'import sys; print(\"bad\"); sys.exit(3)'"))
+    proc = run("run", "kit", "fail", "--format", "json")
+    assert proc.returncode == 3
+    data = envelope(proc)
+    assert data == {
+        "success": False,
+        "exit_code": 3,
+        "output": "bad\n",
+        "truncated": False,
+        "error": "Command failed with exit code 3",
+        "duration_ms": data["duration_ms"],
+    }
+    text = run("run", "kit", "fail")
+    assert (text.returncode, text.stdout) == (3, "bad\n")
+    assert text.stderr == "warning: tool 'fail': Command failed with exit code 3\n"
+
+
+def test_stderr_is_merged_and_json_is_parsed(run: Run, project: Path) -> None:
+    code = "import sys; sys.stderr.write('oops\\n'); sys.stderr.flush(); print('done')"
+    write_skill(
+        project,
+        tool("both", f'{PYTHON} -c "{code}"'),
+        tool("data", f'{PYTHON} -c \'print("{{\\"status\\": \\"ok\\", \\"count\\": 5}}")\''),
+        tool("scalar", f"{PYTHON} -c 'print(42)'"),
+    )
+    assert envelope(run("run", "kit", "both", "--format", "json"))["output"] == "oops\ndone\n"
+    data = envelope(run("run", "kit", "data", "--format", "json"))
+    assert data["parsed"] == {"status": "ok", "count": 5}
+    assert data["output"] == '{"status": "ok", "count": 5}\n'
+    assert "parsed" not in envelope(run("run", "kit", "scalar", "--format", "json"))
+
+
+def test_utf8_is_never_cut_in_half(run: Run, project: Path) -> None:
+    code = "import sys; sys.stdout.write('a' + 'é' * 3000 + 'z')"
+    write_skill(project, tool("wide", f'{PYTHON} -c "{code}"'))
+    data = envelope(run("run", "kit", "wide", "--format", "json"))
+    output = str(data["output"])
+    head, _, tail = output.partition("\n... [truncated ")
+    assert data["truncated"] is True
+    assert "\ufffd" not in output
+    omitted = int(tail.split(" ", 1)[0])
+    kept = len(head.encode()) + len(tail.partition("] ...\n")[2].encode())
+    assert kept + omitted == 6002
+    assert len(head.encode()) == 2047 and tail.endswith("z")
+
+
+def test_a_tool_ignoring_sigterm_is_killed(run: Run, project: Path) -> None:
+    code = (
+        "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+        "print('up', flush=True); time.sleep(60)"
+    )
+    write_skill(project, tool("stubborn", f'{PYTHON} -c "{code}"'), extra="timeout: 1\n")
+    started = time.monotonic()
+    proc = run("run", "kit", "stubborn", "--format", "json")
+    elapsed = time.monotonic() - started
+    data = envelope(proc)
+    assert proc.returncode == 137  # 128 + SIGKILL, after SIGTERM and the 5 s grace
+    assert (data["success"], data["exit_code"], data["error"]) == (
+        False,
+        137,
+        "Timeout exceeded (1s)",
+    )
+    assert data["output"] == "up\n"
+    assert 6 <= elapsed < 30

@@ -1,0 +1,435 @@
+"""The tool model of gibb.eri.sh skills (spec/003): a SKILL.md whose body defines tools.
+
+Each H3 heading of the body is a tool (§3.1): its name, the text under it (its description),
+an H4 ``Parameters`` section holding a table (``Name | Type | Required | Description``, plus
+an optional ``Default`` column) and an H4 ``Command`` section holding a ```` ```bash ```` or
+```` ```sh ```` block. The command is parsed once into a :class:`CommandTemplate`: words made
+of literal text and ``{{name}}`` / ``{{name:--flag}}`` placeholders, split the way a POSIX
+shell splits words (quotes, backslashes) but never run by one (§3.5).
+
+Parsing never fails: what is wrong is collected as :class:`ToolIssue` values (``kind``, message,
+line), the one definition of "a broken tool" that both ``skc lint --profile gibberish`` and
+``skc run`` (which refuses a tool with an error) use.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+from skillc_index._frontmatter import BOM, split_frontmatter
+from skillc_index._tool_command import (
+    PARAMETER_NAME,
+    CommandTemplate,
+    Placeholder,
+    parse_command,
+)
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "MODES",
+    "PARAMETER_TYPES",
+    "Parameter",
+    "Tool",
+    "ToolIssue",
+    "ToolSkill",
+    "parse_tool_skill",
+    "read_tool_skill",
+]
+
+PARAMETER_TYPES = ("string", "integer", "number", "boolean", "array")
+MODES = ("Global", "Dev", "Meeting")
+DEFAULT_TIMEOUT = 30
+MAX_TIMEOUT = 300
+COMMAND_LANGUAGES = ("bash", "sh")
+
+_TOOL_NAME = re.compile(r"[a-z0-9_]{1,32}\Z")
+_DEFAULT_IN_TEXT = re.compile(r"\(default:\s*([^)]*)\)", re.IGNORECASE)
+_NO_DEFAULT = frozenset({"", "none", "null", "-", "n/a"})
+
+IssueKind = Literal[
+    "no-tools",
+    "tool-name",
+    "tool-duplicate",
+    "parameters-missing",
+    "parameter-table",
+    "parameter-type",
+    "parameter-required",
+    "command-block",
+    "command-variable",
+    "command-shell",
+]
+
+
+class ToolIssue(NamedTuple):
+    """Something wrong with a tool definition (spec/003 §9)."""
+
+    kind: IssueKind
+    message: str
+    line: int
+    tool: str | None = None
+    """The tool's name (None for the skill as a whole)."""
+    severity: Literal["error", "warning"] = "error"
+
+
+class Parameter(NamedTuple):
+    """One row of a tool's parameter table (§3.1, §3.3)."""
+
+    name: str
+    type: str
+    """As written, lowercased (one of :data:`PARAMETER_TYPES` when valid)."""
+    required: bool
+    description: str = ""
+    default: Any = None
+    """From a ``Default`` column, else ``(default: X)`` in the description; typed."""
+    line: int = 0
+
+    def schema(self) -> dict[str, Any]:
+        """This parameter as a JSON Schema property (MCP ``inputSchema``)."""
+        schema: dict[str, Any] = {}
+        if self.type in PARAMETER_TYPES:  # spec/003 §3.3's names are JSON Schema's
+            schema["type"] = self.type
+        if self.type == "array":
+            schema["items"] = {"type": "string"}
+        if self.description:
+            schema["description"] = self.description
+        if self.default is not None:
+            schema["default"] = self.default
+        return schema
+
+
+class Tool(NamedTuple):
+    """One tool of a skill: an H3 heading and what follows it, up to the next H1-H3."""
+
+    name: str
+    description: str
+    parameters: tuple[Parameter, ...]
+    command: CommandTemplate | None
+    line: int
+
+    def parameter(self, name: str) -> Parameter | None:
+        return next((p for p in self.parameters if p.name == name), None)
+
+    def input_schema(self) -> dict[str, Any]:
+        """An MCP-style ``inputSchema``: a JSON Schema object of the parameters."""
+        return {
+            "type": "object",
+            "properties": {p.name: p.schema() for p in self.parameters},
+            "required": [p.name for p in self.parameters if p.required],
+            "additionalProperties": False,
+        }
+
+
+class ToolSkill(NamedTuple):
+    """A gibb.eri.sh skill (§2, §10): its frontmatter settings and its tools.
+
+    Frontmatter values are read leniently (a bad value gives the default, a timeout out of
+    range is clamped to 1-300): the linter reports them; the runner keeps going.
+    """
+
+    name: str
+    description: str
+    version: str | None
+    modes: tuple[str, ...]
+    read_only: bool
+    always_ask: bool
+    timeout: int
+    network: bool
+    tools: tuple[Tool, ...]
+    issues: tuple[ToolIssue, ...]
+
+    def tool(self, name: str) -> Tool | None:
+        return next((t for t in self.tools if t.name == name), None)
+
+    def problems(self, tool: str) -> list[ToolIssue]:
+        """The errors that stop ``tool`` from running."""
+        return [i for i in self.issues if i.tool == tool and i.severity == "error"]
+
+
+# -- the Markdown body -------------------------------------------------------------------------
+
+_parser: MarkdownIt | None = None
+
+
+def _markdown() -> MarkdownIt:
+    global _parser
+    if _parser is None:
+        from markdown_it import MarkdownIt
+
+        _parser = MarkdownIt("commonmark").enable("table")
+    return _parser
+
+
+def _inline_text(token: Token) -> str:
+    from skillc_index._model import _plain_text
+
+    return " ".join(_plain_text(token.children or ()).split())
+
+
+def _typed_default(raw: str, kind: str) -> Any:
+    """A default written as text, typed by the parameter's type (None when absent or bad)."""
+    text = raw.strip().strip("`").strip()
+    if text.lower() in _NO_DEFAULT:
+        return None
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        text = text[1:-1]
+    try:
+        if kind == "integer":
+            return int(text)
+        if kind == "number":
+            return float(text)
+    except ValueError:
+        return None
+    if kind == "boolean":
+        return {"true": True, "yes": True, "false": False, "no": False}.get(text.lower())
+    if kind == "array":
+        return [item.strip() for item in text.split(",") if item.strip()]
+    return text
+
+
+def _table(
+    tokens: Sequence[Token], start: int, offset: int
+) -> tuple[list[list[str]], list[int], int]:
+    """Rows of the table opening at ``tokens[start]`` (header first), their lines, the end."""
+    rows: list[list[str]] = []
+    lines: list[int] = []
+    index = start + 1
+    while tokens[index].type != "table_close":
+        token = tokens[index]
+        if token.type == "tr_open":
+            rows.append([])
+            lines.append((token.map[0] if token.map else 0) + offset + 1)
+        elif token.type == "inline":
+            rows[-1].append(_inline_text(token))
+        index += 1
+    return rows, lines, index
+
+
+def _code(cell: str) -> str:
+    """A table cell without surrounding whitespace and backticks (`` `string` ``)."""
+    return cell.strip().strip("`").strip()
+
+
+def _parameters(
+    rows: list[list[str]], lines: list[int], tool: str, issues: list[ToolIssue]
+) -> list[Parameter]:
+    header = [cell.lower() for cell in rows[0]]
+    missing = [column for column in ("name", "type", "required") if column not in header]
+    if missing:
+        shown = ", ".join(f"'{column.title()}'" for column in missing)
+        issues.append(
+            ToolIssue("parameter-table", f"parameter table has no {shown} column", lines[0], tool)
+        )
+        return []
+    found: list[Parameter] = []
+    for row, line in zip(rows[1:], lines[1:], strict=True):
+        cells = dict(zip(header, row, strict=False))
+        name, kind, required = (
+            _code(cells.get("name", "")),
+            _code(cells.get("type", "")).lower(),
+            _code(cells.get("required", "")).lower(),
+        )
+        description = cells.get("description", "")
+        if not PARAMETER_NAME.match(name):
+            message = f"invalid parameter name '{name}' (letters, digits and _)"
+            issues.append(ToolIssue("parameter-table", message, line, tool))
+            continue
+        if any(p.name == name for p in found):
+            message = f"parameter '{name}' is declared twice"
+            issues.append(ToolIssue("parameter-table", message, line, tool))
+            continue
+        if kind not in PARAMETER_TYPES:
+            message = (
+                f"parameter '{name}' has unknown type '{kind}' "
+                f"(one of {', '.join(PARAMETER_TYPES)})"
+            )
+            issues.append(ToolIssue("parameter-type", message, line, tool))
+        if required not in ("yes", "no"):
+            message = f"parameter '{name}': Required must be 'yes' or 'no', not '{required}'"
+            issues.append(ToolIssue("parameter-required", message, line, tool))
+        written = _code(cells.get("default", ""))
+        if not written:
+            match = _DEFAULT_IN_TEXT.search(description)
+            written = match.group(1) if match else ""
+        found.append(
+            Parameter(
+                name, kind, required == "yes", description, _typed_default(written, kind), line
+            )
+        )
+    return found
+
+
+def _command(
+    blocks: list[tuple[str, str, int]], tool: str, line: int, issues: list[ToolIssue]
+) -> CommandTemplate | None:
+    """The tool's command from its fenced blocks ``(language, content, line)``."""
+    shell_blocks = [block for block in blocks if block[0] in COMMAND_LANGUAGES]
+    if not shell_blocks:
+        message = "no ```bash or ```sh command block"
+        if blocks:
+            message += f" (found ```{blocks[0][0] or '(no language)'})"
+        issues.append(ToolIssue("command-block", message, blocks[0][2] if blocks else line, tool))
+        return None
+    _, content, block_line = shell_blocks[0]
+    # (first line in the block, command): "\\" continuations joined, blanks and comments skipped
+    commands: list[tuple[int, str]] = []
+    pending, first = "", 0
+    for number, raw in enumerate([*content.split("\n"), ""]):
+        if not pending:
+            first = number
+        if raw.endswith("\\"):
+            pending += raw[:-1]
+            continue
+        text, pending = (pending + raw).strip(), ""
+        if text and not text.startswith("#"):
+            commands.append((first, text))
+    if not commands:
+        issues.append(ToolIssue("command-block", "the command block is empty", block_line, tool))
+        return None
+    if len(commands) > 1:
+        message = f"the command block holds {len(commands)} commands (one per tool)"
+        issues.append(ToolIssue("command-block", message, block_line, tool))
+    number, text = commands[0]
+    template, operators, problems = parse_command(text, block_line + 1 + number)
+    for problem in problems:
+        issues.append(ToolIssue("command-variable", problem, template.line, tool))
+    if operators:
+        shown = ", ".join(f"'{op}'" for op in operators)
+        message = (
+            f"shell syntax {shown} in command: commands run without a shell "
+            "(put shell features in a script)"
+        )
+        issues.append(ToolIssue("command-shell", message, template.line, tool))
+    if template.words and any(isinstance(f, Placeholder) for f in template.words[0]):
+        message = "the program must be written out, not a placeholder"
+        issues.append(ToolIssue("command-variable", message, template.line, tool))
+    return template
+
+
+def _check_placeholders(tool: Tool, issues: list[ToolIssue]) -> None:
+    if tool.command is None:
+        return
+    for placeholder in dict.fromkeys(tool.command.placeholders):
+        parameter = tool.parameter(placeholder.name)
+        if parameter is None:
+            message = f"'{{{{{placeholder.name}}}}}' is not a declared parameter"
+        elif placeholder.modifier is not None and parameter.type != "boolean":
+            message = (
+                f"'{{{{{placeholder.name}:{placeholder.modifier}}}}}': a flag needs a "
+                f"boolean parameter ('{parameter.name}' is {parameter.type})"
+            )
+        else:
+            continue
+        issues.append(ToolIssue("command-variable", message, tool.command.line, tool.name))
+
+
+def parse_tools(body: str, offset: int = 0) -> tuple[tuple[Tool, ...], tuple[ToolIssue, ...]]:
+    """The tools of a Markdown body whose first line is file line ``offset + 1``."""
+    tokens = _markdown().parse(body.replace("\r\n", "\n"))
+    issues: list[ToolIssue] = []
+    sections: list[tuple[str, int, list[Token]]] = []  # (heading text, line, tokens)
+    current: list[Token] | None = None
+    for index, token in enumerate(tokens):
+        if token.type == "heading_open" and int(token.tag[1:]) <= 3:
+            current = None
+            if token.tag == "h3":
+                line = (token.map[0] if token.map else 0) + offset + 1
+                current = []
+                sections.append((_inline_text(tokens[index + 1]), line, current))
+        elif current is not None:
+            current.append(token)
+    tools: list[Tool] = []
+    for name, line, section in sections:
+        if not _TOOL_NAME.match(name):
+            message = f"tool name '{name}' must be 1-32 of a-z, 0-9 and _"
+            issues.append(ToolIssue("tool-name", message, line, name))
+        if any(tool.name == name for tool in tools):
+            issues.append(ToolIssue("tool-duplicate", f"duplicate tool '{name}'", line, name))
+        tools.append(_tool(name, line, section, offset, issues))
+    if not tools:
+        message = "no tool definitions (### tool_name) found"
+        issues.append(ToolIssue("no-tools", message, offset or 1))
+    for tool in tools:
+        _check_placeholders(tool, issues)
+    return tuple(tools), tuple(issues)
+
+
+def _tool(name: str, line: int, tokens: list[Token], offset: int, issues: list[ToolIssue]) -> Tool:
+    description: list[str] = []
+    parameters: list[Parameter] = []
+    blocks: dict[str, list[tuple[str, str, int]]] = {"command": [], "": []}
+    subsection = ""  # the current H4+ heading, lowercased
+    has_parameters = False
+    index = 1  # tokens[0] is the heading's inline token
+    while index < len(tokens):
+        token = tokens[index]
+        if token.type == "heading_open":
+            subsection = _inline_text(tokens[index + 1]).lower()
+            has_parameters = has_parameters or subsection == "parameters"
+            index += 2
+            continue
+        if token.type == "inline" and not subsection:
+            description.append(_inline_text(token))
+        elif token.type == "table_open" and subsection == "parameters" and not parameters:
+            rows, lines, index = _table(tokens, index, offset)
+            parameters = _parameters(rows, lines, name, issues)
+        elif token.type == "fence" and subsection in blocks:
+            block_line = (token.map[0] if token.map else 0) + offset + 1
+            language = token.info.strip().split(" ")[0].lower()
+            blocks[subsection].append((language, token.content, block_line))
+        index += 1
+    if not has_parameters:
+        message = f"tool '{name}' has no Parameters section (write 'None.' when it takes none)"
+        issues.append(ToolIssue("parameters-missing", message, line, name, "warning"))
+    # The blocks under "#### Command"; without that heading, those before any H4.
+    command = _command(blocks["command"] or blocks[""], name, line, issues)
+    return Tool(name, " ".join(description), tuple(parameters), command, line)
+
+
+# -- the skill ---------------------------------------------------------------------------------
+
+
+def _flag(data: Mapping[str, Any], key: str) -> bool:
+    return data.get(key) is True
+
+
+def parse_tool_skill(text: str, folder_name: str = "") -> ToolSkill:
+    """A SKILL.md's text as a gibb.eri.sh skill; ``folder_name`` names it when the
+    frontmatter has no ``name``."""
+    text = text.removeprefix(BOM)
+    frontmatter, body_offset = split_frontmatter(text)
+    data: Mapping[str, Any] = frontmatter.data or {}
+    offset = frontmatter.end_line if body_offset else 0
+    tools, issues = parse_tools(text[body_offset:] if body_offset else text, offset)
+    name = data.get("name")
+    description = data.get("description")
+    version = data.get("version")
+    raw_modes = data.get("modes", ["Global"])
+    modes = tuple(m for m in (raw_modes if isinstance(raw_modes, list) else []) if m in MODES)
+    timeout = data.get("timeout", DEFAULT_TIMEOUT)
+    if isinstance(timeout, bool) or not isinstance(timeout, int):
+        timeout = DEFAULT_TIMEOUT
+    return ToolSkill(
+        name=name if isinstance(name, str) and name else folder_name,
+        description=" ".join(description.split()) if isinstance(description, str) else "",
+        version=version if isinstance(version, str) else None,
+        modes=modes or ("Global",),
+        read_only=_flag(data, "read_only"),
+        always_ask=_flag(data, "always_ask"),
+        timeout=min(max(timeout, 1), MAX_TIMEOUT),
+        network=_flag(data, "network"),
+        tools=tools,
+        issues=issues,
+    )
+
+
+def read_tool_skill(root: Path) -> ToolSkill:
+    """The skill folder ``root``'s SKILL.md as a gibb.eri.sh skill (UTF-8, never an error)."""
+    text = (root / "SKILL.md").read_bytes().decode("utf-8", errors="replace")
+    return parse_tool_skill(text, root.resolve().name)

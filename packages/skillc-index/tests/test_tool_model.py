@@ -1,0 +1,306 @@
+"""The tool model of gibb.eri.sh skills (spec/003): parsing tools, parameters and command
+templates, and rendering a template into an argv where each word is one argument."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from skillc_index import (
+    Parameter,
+    Placeholder,
+    Text,
+    parse_command,
+    parse_tool_skill,
+    read_tool_skill,
+)
+
+FENCE = "```"
+GIT = f"""---
+name: git
+version: 1.0.0
+description: Git operations. Use for checking status, viewing history, or seeing changes.
+author: gibb.eri.sh
+modes: [Dev, Global]
+read_only: true
+timeout: 10
+---
+
+### git_status
+
+Show the current git status with short format.
+
+#### Parameters
+
+None.
+
+#### Command
+
+{FENCE}bash
+git status --short --branch
+{FENCE}
+
+### git_log
+
+Show recent commit history.
+
+#### Parameters
+
+| Name | Type | Required | Description |
+|------|------|----------|-------------|
+| count | integer | no | Number of commits (default: 10) |
+
+#### Command
+
+{FENCE}bash
+git log --oneline -n {{{{count}}}}
+{FENCE}
+
+### git_diff
+
+Show uncommitted changes.
+
+#### Parameters
+
+| Name | Type | Required | Description |
+|------|------|----------|-------------|
+| staged | boolean | no | Show only staged changes |
+
+#### Command
+
+{FENCE}bash
+git diff {{{{staged:--staged}}}}
+{FENCE}
+"""
+
+
+def words(command: str) -> list[str]:
+    """The words of a command with no placeholder, as plain strings."""
+    template, _, problems = parse_command(command, 1)
+    assert not problems
+    return ["".join(f.text for f in word if isinstance(f, Text)) for word in template.words]
+
+
+def test_spec_example_parses() -> None:
+    skill = parse_tool_skill(GIT, "git")
+    assert skill.issues == ()
+    assert (skill.name, skill.version, skill.modes) == ("git", "1.0.0", ("Dev", "Global"))
+    assert (skill.read_only, skill.always_ask, skill.network, skill.timeout) == (
+        True,
+        False,
+        False,
+        10,
+    )
+    assert [tool.name for tool in skill.tools] == ["git_status", "git_log", "git_diff"]
+    status, log, diff = skill.tools
+    assert status.description == "Show the current git status with short format."
+    assert status.parameters == ()
+    assert status.command is not None and status.command.program == "git"
+    assert log.parameters == (
+        Parameter("count", "integer", False, "Number of commits (default: 10)", 10, 33),
+    )
+    assert log.command is not None
+    assert log.command.words[-1] == (Placeholder("count"),)
+    assert log.command.line == 38
+    assert diff.command is not None
+    assert diff.command.placeholders == (Placeholder("staged", "--staged"),)
+
+
+def test_read_tool_skill_reads_the_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "git"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text(GIT.replace("name: git\n", ""), encoding="utf-8")
+    skill = read_tool_skill(folder)
+    assert skill.name == "git"  # the folder names it when the frontmatter does not
+    assert skill.tool("git_log") is not None and skill.tool("nope") is None
+
+
+def test_defaults_for_frontmatter() -> None:
+    skill = parse_tool_skill(GIT.replace("timeout: 10", "timeout: 1000").replace("modes:", "x:"))
+    assert skill.timeout == 300  # clamped to spec/003's range
+    assert skill.modes == ("Global",)
+    assert parse_tool_skill(GIT.replace("timeout: 10", "timeout: '5'")).timeout == 30
+
+
+def test_input_schema_is_json_schema() -> None:
+    tool = parse_tool_skill(GIT).tool("git_log")
+    assert tool is not None
+    assert tool.input_schema() == {
+        "type": "object",
+        "properties": {
+            "count": {
+                "type": "integer",
+                "description": "Number of commits (default: 10)",
+                "default": 10,
+            }
+        },
+        "required": [],
+        "additionalProperties": False,
+    }
+
+
+# -- splitting a command -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("git log -n 5", ["git", "log", "-n", "5"]),
+        ("printf '%s\\n' \"a b\"", ["printf", "%s\\n", "a b"]),
+        ("echo a\\ b 'it''s'", ["echo", "a b", "its"]),
+        ('echo "say \\"hi\\" \\$x \\n"', ["echo", 'say "hi" $x \\n']),
+        ("  spaced   out  ", ["spaced", "out"]),
+        ("echo ''", ["echo", ""]),
+    ],
+)
+def test_words_are_split_like_a_shell_would(command: str, expected: list[str]) -> None:
+    assert words(command) == expected
+
+
+def test_placeholders_inside_words_and_quotes() -> None:
+    template, operators, problems = parse_command(
+        'curl "https://api.com/search?q={{query}}&n={{ limit }}" --x={{flag:-v}}', 1
+    )
+    assert (operators, problems) == ([], [])
+    assert template.words[1] == (
+        Text("https://api.com/search?q="),
+        Placeholder("query"),
+        Text("&n="),
+        Placeholder("limit"),
+    )
+    assert template.words[2] == (Text("--x="), Placeholder("flag", "-v"))
+
+
+@pytest.mark.parametrize(
+    ("command", "operators"),
+    [
+        ("a | b", ["|"]),
+        ("a || b && c", ["||", "&&"]),
+        ("a >> log 2> err < in", [">>", ">", "<"]),
+        ("a; b", [";"]),
+        ("echo $HOME ${X} $(id) `id`", ["$VAR", "$(", "`"]),
+        ('echo "$HOME `id`"', ["$VAR", "`"]),
+        ("echo '$HOME | `id`' \"a|b;c>d\"", []),
+        ("echo \\| \\;", []),
+    ],
+)
+def test_shell_operators_are_found_outside_single_quotes(
+    command: str, operators: list[str]
+) -> None:
+    assert parse_command(command, 1)[1] == operators
+
+
+# -- rendering -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["; rm -rf /", "$(touch pwned)", "`id`", "a\nb", "two words", "'quoted'", "*", "--help"],
+)
+def test_a_value_is_always_exactly_one_argument(value: str) -> None:
+    template, _, _ = parse_command("printf %s {{value}} end", 1)
+    assert template.render({"value": value}) == ["printf", "%s", value, "end"]
+
+
+def test_render_semantics() -> None:
+    template, _, _ = parse_command(
+        "tool {{query}} --limit={{limit}} {{verbose:--verbose}} {{tags}} {{raw}}", 1
+    )
+    assert template.render({"query": "q", "limit": 5, "verbose": True, "tags": ["a", "b"]}) == [
+        "tool",
+        "q",
+        "--limit=5",
+        "--verbose",
+        "a b",  # arrays are joined into one argument
+    ]
+    # absent values drop their whole word; a false flag drops its word; a plain bool is text
+    assert template.render({"verbose": False, "raw": False}) == ["tool", "false"]
+    assert template.render({"limit": 2.5, "raw": True}) == ["tool", "--limit=2.5", "true"]
+
+
+# -- issues --------------------------------------------------------------------------------------
+
+
+def test_issues_carry_kind_tool_and_line() -> None:
+    text = GIT.replace("git diff {{staged:--staged}}", "git diff {{cached}} | less")
+    skill = parse_tool_skill(text)
+    kinds = {(issue.kind, issue.tool, issue.line) for issue in skill.issues}
+    assert kinds == {("command-shell", "git_diff", 54), ("command-variable", "git_diff", 54)}
+    assert [i.message for i in skill.problems("git_diff")] == [
+        "shell syntax '|' in command: commands run without a shell (put shell features in a "
+        "script)",
+        "'{{cached}}' is not a declared parameter",
+    ]
+    assert skill.problems("git_log") == []
+
+
+def test_a_body_without_tools() -> None:
+    skill = parse_tool_skill("---\nname: x\ndescription: y\n---\n\n# X\n\n## Usage\n")
+    assert skill.tools == ()
+    [issue] = skill.issues
+    assert (issue.kind, issue.line, issue.tool) == ("no-tools", 4, None)
+
+
+def test_default_column_and_typed_defaults() -> None:
+    text = f"""### t
+
+#### Parameters
+
+| Name | Type | Required | Description | Default |
+|---|---|---|---|---|
+| n | number | no | x | `2.5` |
+| on | boolean | no | x | yes |
+| xs | array | no | x | a, b |
+| s | string | no | Message (default: none) | |
+| bad | integer | no | (default: many) | |
+
+#### Command
+
+{FENCE}sh
+t {{{{n}}}}
+{FENCE}
+"""
+    tool = parse_tool_skill(text).tool("t")
+    assert tool is not None
+    assert [p.default for p in tool.parameters] == [2.5, True, ["a", "b"], None, None]
+
+
+def test_the_command_heading_wins_over_an_example_block() -> None:
+    text = f"""### t
+
+Example: {FENCE}x{FENCE}
+
+{FENCE}bash
+t --example
+{FENCE}
+
+#### Parameters
+
+None.
+
+#### Command
+
+{FENCE}sh
+t --real
+{FENCE}
+"""
+    tool = parse_tool_skill(text).tool("t")
+    assert tool is not None and tool.command is not None
+    assert tool.command.source == "t --real"
+    without_heading = text.replace("#### Command\n", "")
+    tool = parse_tool_skill(without_heading).tool("t")
+    assert tool is not None and tool.command is not None
+    assert tool.command.source == "t --example"
+
+
+def test_command_lines_comments_and_continuations() -> None:
+    text = f"### t\n\n#### Parameters\n\nNone.\n\n#### Command\n\n{FENCE}bash\n# a comment\n\n"
+    text += f"printf '%s' \\\n  one \\\n  two\n{FENCE}\n"
+    skill = parse_tool_skill(text)
+    tool = skill.tool("t")
+    assert tool is not None and tool.command is not None
+    assert skill.issues == ()
+    assert tool.command.line == 12  # the command's first line, after the comment and a blank
+    assert tool.command.render({}) == ["printf", "%s", "one", "two"]
+    assert text.splitlines()[11] == "printf '%s' \\"

@@ -1,0 +1,199 @@
+"""The ``claude-code`` profile: Claude Code's frontmatter extensions (spec/004 layer 2),
+SKL601-SKL605. Other agents ignore these fields; Claude Code acts on them, so a wrong type
+or value changes what the skill does."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from skillc_lint._fields import Findings, Options, field_line, frontmatter, type_name
+from skillc_lint._registry import Finding, Rule
+from skillc_lint._skill import Skill
+
+__all__ = ["FIELDS", "RULES"]
+
+BOOLEAN_FIELDS = ("disable-model-invocation", "user-invocable", "mode")
+STRING_FIELDS = ("argument-hint", "context", "agent", "model")
+#: spec/004 layer 2, in its order: the fields SKL109 learns with this profile.
+FIELDS = (
+    "argument-hint",
+    "disable-model-invocation",
+    "user-invocable",
+    "mode",
+    "context",
+    "agent",
+    "model",
+    "hooks",
+)
+MODEL_ALIASES = ("sonnet", "opus", "haiku", "inherit", "default", "opusplan")
+HOOK_EVENTS = (
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PermissionRequest",
+    "UserPromptSubmit",
+    "Notification",
+    "Stop",
+    "SubagentStart",
+    "SubagentStop",
+    "PreCompact",
+    "SessionStart",
+    "SessionEnd",
+)
+HANDLER_TYPES = ("command", "prompt", "agent")
+#: The field each handler type needs (spec/004 "Hooks Block").
+HANDLER_FIELD = {"command": "command", "prompt": "prompt", "agent": "prompt"}
+
+
+def field_types(skill: Skill, options: Options) -> Findings:
+    """SKL601: booleans are YAML booleans, text fields are strings, ``hooks`` a mapping."""
+    data = frontmatter(skill)
+    for key in FIELDS:
+        if key not in data:
+            continue
+        value, line = data[key], field_line(skill, key)
+        if key in BOOLEAN_FIELDS and not isinstance(value, bool):
+            yield Finding(f"{key} must be true or false, not {type_name(value)}", line=line)
+        elif key in STRING_FIELDS and not isinstance(value, str):
+            hint = ""
+            if isinstance(value, list) and key == "argument-hint":
+                hint = " (quote it: YAML reads [x] as a list)"
+            yield Finding(f"{key} must be a string, not {type_name(value)}{hint}", line=line)
+        elif key == "hooks" and not isinstance(value, dict):
+            yield Finding(f"hooks must be a mapping of events, not {type_name(value)}", line=line)
+
+
+def context_value(skill: Skill, options: Options) -> Findings:
+    """SKL602: ``context`` is ``fork``, the only value Claude Code knows."""
+    value = frontmatter(skill).get("context")
+    if isinstance(value, str) and value != "fork":
+        yield Finding(f"context must be 'fork', not '{value}'", line=field_line(skill, "context"))
+
+
+def agent_needs_fork(skill: Skill, options: Options) -> Findings:
+    """SKL603: ``agent`` is only used with ``context: fork``."""
+    data = frontmatter(skill)
+    if isinstance(data.get("agent"), str) and data.get("context") != "fork":
+        yield Finding(
+            f"agent '{data['agent']}' has no effect without 'context: fork'",
+            line=field_line(skill, "agent"),
+        )
+
+
+def model_value(skill: Skill, options: Options) -> Findings:
+    """SKL604: ``model`` is an alias (``sonnet``, ``opus``, ``haiku``...) or a Claude model
+    id (``claude-...``, also behind a provider prefix or an ``@version``)."""
+    value = frontmatter(skill).get("model")
+    if not isinstance(value, str):
+        return
+    aliases = list(options["aliases"])
+    base = value.strip().removesuffix("[1m]")
+    if base in aliases or ("claude" in base and not any(c.isspace() for c in base)):
+        return
+    yield Finding(
+        f"unknown model '{value}' (an alias: {', '.join(aliases)}; or a Claude model id)",
+        line=field_line(skill, "model"),
+    )
+
+
+def _handler_problems(where: str, handler: Any, types: list[str]) -> list[str]:
+    if not isinstance(handler, dict):
+        return [f"{where} must be a mapping, not {type_name(handler)}"]
+    kind = handler.get("type")
+    if kind not in types:
+        return [f"{where}.type must be one of {', '.join(types)}, not {kind!r}"]
+    problems = []
+    needed = HANDLER_FIELD.get(str(kind))
+    if needed and not (isinstance(handler.get(needed), str) and handler[needed].strip()):
+        problems.append(f"{where} ({kind}) needs a '{needed}' string")
+    timeout = handler.get("timeout")
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int)):
+        problems.append(f"{where}.timeout must be a number of seconds")
+    elif isinstance(timeout, int) and timeout <= 0:
+        problems.append(f"{where}.timeout must be positive")
+    if "async" in handler and not isinstance(handler["async"], bool):
+        problems.append(f"{where}.async must be true or false")
+    return problems
+
+
+def _hook_problems(hooks: Mapping[Any, Any], events: list[str], types: list[str]) -> list[str]:
+    problems: list[str] = []
+    for event, groups in hooks.items():
+        if event not in events:
+            problems.append(f"unknown hook event '{event}'")
+            continue
+        if not isinstance(groups, list):
+            problems.append(f"hooks.{event} must be a list of matchers, not {type_name(groups)}")
+            continue
+        for index, group in enumerate(groups):
+            where = f"hooks.{event}[{index}]"
+            if not isinstance(group, dict):
+                problems.append(f"{where} must be a mapping with 'hooks'")
+                continue
+            if "matcher" in group and not isinstance(group["matcher"], str):
+                problems.append(f"{where}.matcher must be a string")
+            handlers = group.get("hooks")
+            if not isinstance(handlers, list) or not handlers:
+                problems.append(f"{where}.hooks must be a non-empty list of handlers")
+                continue
+            for number, handler in enumerate(handlers):
+                problems += _handler_problems(f"{where}.hooks[{number}]", handler, types)
+    return problems
+
+
+def hooks_structure(skill: Skill, options: Options) -> Findings:
+    """SKL605: ``hooks`` maps known events to matcher groups, each holding handlers with a
+    known ``type`` and what that type needs (``command``, ``prompt``)."""
+    hooks = frontmatter(skill).get("hooks")
+    if not isinstance(hooks, dict):
+        return
+    line = field_line(skill, "hooks")
+    for problem in _hook_problems(hooks, list(options["events"]), list(options["types"])):
+        yield Finding(problem, line=line)
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "SKL601",
+        "claude-field-types",
+        "error",
+        field_types,
+        "Claude Code fields have their types: booleans, strings, a hooks mapping.",
+        category="claude-code",
+    ),
+    Rule(
+        "SKL602",
+        "claude-context",
+        "error",
+        context_value,
+        "context is 'fork'.",
+        category="claude-code",
+    ),
+    Rule(
+        "SKL603",
+        "claude-agent-fork",
+        "warning",
+        agent_needs_fork,
+        "agent is set only with context: fork.",
+        category="claude-code",
+    ),
+    Rule(
+        "SKL604",
+        "claude-model",
+        "error",
+        model_value,
+        "model is a model alias or a Claude model id.",
+        options={"aliases": list(MODEL_ALIASES)},
+        category="claude-code",
+    ),
+    Rule(
+        "SKL605",
+        "claude-hooks",
+        "error",
+        hooks_structure,
+        "hooks map known events to matchers and handlers of a known type.",
+        options={"events": list(HOOK_EVENTS), "types": list(HANDLER_TYPES)},
+        category="claude-code",
+    ),
+)

@@ -1,0 +1,196 @@
+"""The ``gibberish`` profile: gibb.eri.sh tool-defining skills (spec/003), SKL801-SKL819.
+
+SKL801-SKL805 check the frontmatter of §2.2. SKL810-SKL819 check the tools of §3, reading the
+issues :mod:`skillc_index._tool_model` found while parsing them: the model is the one
+definition of a broken tool, for this linter and for ``skc run`` (which refuses one).
+"""
+
+from __future__ import annotations
+
+from skillc_index._tool_model import MAX_TIMEOUT, MODES
+from skillc_lint._fields import SEMVER, Findings, Options, field_line, frontmatter, type_name
+from skillc_lint._registry import Finding, Rule, RuleCheck, Severity
+from skillc_lint._skill import Skill
+
+__all__ = ["FIELDS", "RULES"]
+
+#: spec/003 §2.2: the fields SKL109 learns with this profile.
+FIELDS = ("version", "author", "modes", "read_only", "always_ask", "timeout", "network")
+BOOLEAN_FIELDS = ("read_only", "always_ask", "network")
+
+
+def version_required(skill: Skill, options: Options) -> Findings:
+    """SKL801: ``version`` is present and a semantic version (§2.2 required fields)."""
+    data = skill.frontmatter
+    if data is None:
+        return
+    value = data.get("version")
+    line = field_line(skill, "version")
+    if value is None:
+        yield Finding("missing required frontmatter field: version", line=line)
+    elif not isinstance(value, str):
+        yield Finding(f'version must be a string like "1.0.0", not {type_name(value)}', line=line)
+    elif not SEMVER.match(value.strip()):
+        yield Finding(f"version '{value}' is not a semantic version (1.0.0)", line=line)
+
+
+def description_length(skill: Skill, options: Options) -> Findings:
+    """SKL802: the description fits gibb.eri.sh's 256 characters (longer is truncated)."""
+    value = frontmatter(skill).get("description")
+    limit = options["max-length"]
+    if isinstance(value, str) and len(value.strip()) > limit:
+        yield Finding(
+            f"description is {len(value.strip())} characters long; gibb.eri.sh cuts it at {limit}",
+            line=field_line(skill, "description"),
+        )
+
+
+def modes_valid(skill: Skill, options: Options) -> Findings:
+    """SKL803: ``modes`` is a list of ``Global``, ``Dev`` and ``Meeting``."""
+    data = frontmatter(skill)
+    if "modes" not in data:
+        return
+    value, line = data["modes"], field_line(skill, "modes")
+    if not isinstance(value, list) or not value:
+        shown = "an empty list" if isinstance(value, list) else type_name(value)
+        yield Finding(f"modes must be a list of {', '.join(MODES)}, not {shown}", line=line)
+        return
+    for mode in value:
+        if mode not in MODES:
+            shown = f"'{mode}'" if isinstance(mode, str) else type_name(mode)
+            yield Finding(f"unknown mode {shown} (one of {', '.join(MODES)})", line=line)
+
+
+def timeout_range(skill: Skill, options: Options) -> Findings:
+    """SKL804: ``timeout`` is a whole number of seconds from 1 to 300."""
+    data = frontmatter(skill)
+    if "timeout" not in data:
+        return
+    value = data["timeout"]
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_TIMEOUT:
+        shown = repr(value) if isinstance(value, (int, float, str)) else type_name(value)
+        yield Finding(
+            f"timeout must be 1-{MAX_TIMEOUT} seconds (an integer), not {shown}",
+            line=field_line(skill, "timeout"),
+        )
+
+
+def field_types(skill: Skill, options: Options) -> Findings:
+    """SKL805: ``author`` is a string; ``read_only``, ``always_ask``, ``network`` booleans."""
+    data = frontmatter(skill)
+    if "author" in data and not isinstance(data["author"], str):
+        yield Finding(
+            f"author must be a string, not {type_name(data['author'])}",
+            line=field_line(skill, "author"),
+        )
+    for key in BOOLEAN_FIELDS:
+        if key in data and not isinstance(data[key], bool):
+            yield Finding(
+                f"{key} must be true or false, not {type_name(data[key])}",
+                line=field_line(skill, key),
+            )
+
+
+def _issues(kind: str) -> RuleCheck:
+    """A rule reporting the tool model's issues of one ``kind``."""
+
+    def check(skill: Skill, options: Options) -> Findings:
+        for issue in skill.tools.issues:
+            if issue.kind == kind:
+                yield Finding(issue.message, line=issue.line)
+
+    check.__name__ = kind.replace("-", "_")
+    check.__doc__ = f"The tool model's '{kind}' issues."
+    return check
+
+
+def _tool_rule(
+    rule_id: str, name: str, kind: str, summary: str, severity: Severity = "error"
+) -> Rule:
+    return Rule(rule_id, name, severity, _issues(kind), summary, category="gibberish")
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "SKL801",
+        "gibberish-version",
+        "error",
+        version_required,
+        "version is present and a semantic version.",
+        category="gibberish",
+    ),
+    Rule(
+        "SKL802",
+        "gibberish-description-length",
+        "warning",
+        description_length,
+        "description is at most 256 characters.",
+        options={"max-length": 256},
+        category="gibberish",
+    ),
+    Rule(
+        "SKL803",
+        "gibberish-modes",
+        "error",
+        modes_valid,
+        "modes is a list of Global, Dev and Meeting.",
+        category="gibberish",
+    ),
+    Rule(
+        "SKL804",
+        "gibberish-timeout",
+        "error",
+        timeout_range,
+        "timeout is an integer from 1 to 300.",
+        category="gibberish",
+    ),
+    Rule(
+        "SKL805",
+        "gibberish-field-types",
+        "error",
+        field_types,
+        "author is a string; read_only, always_ask and network are booleans.",
+        category="gibberish",
+    ),
+    _tool_rule("SKL810", "tools-present", "no-tools", "The skill defines at least one tool."),
+    _tool_rule("SKL811", "tool-name", "tool-name", "Tool names are 1-32 of a-z, 0-9 and _."),
+    _tool_rule("SKL812", "tool-unique", "tool-duplicate", "Tool names are unique."),
+    _tool_rule(
+        "SKL813",
+        "tool-parameters-section",
+        "parameters-missing",
+        "Each tool has a Parameters section.",
+        "warning",
+    ),
+    _tool_rule(
+        "SKL814",
+        "parameter-table",
+        "parameter-table",
+        "Parameter tables have Name, Type and Required columns and valid, unique names.",
+    ),
+    _tool_rule(
+        "SKL815",
+        "parameter-type",
+        "parameter-type",
+        "Parameter types are string, integer, number, boolean or array.",
+    ),
+    _tool_rule("SKL816", "parameter-required", "parameter-required", "Required is 'yes' or 'no'."),
+    _tool_rule(
+        "SKL817",
+        "command-block",
+        "command-block",
+        "Each tool has one command in a bash or sh block.",
+    ),
+    _tool_rule(
+        "SKL818",
+        "command-variables",
+        "command-variable",
+        "Every {{placeholder}} is a declared parameter (flags on booleans).",
+    ),
+    _tool_rule(
+        "SKL819",
+        "command-no-shell",
+        "command-shell",
+        "Commands use no shell syntax: pipes, redirects, ;, &&, $VAR, backticks.",
+    ),
+)

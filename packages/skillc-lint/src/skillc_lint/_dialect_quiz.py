@@ -1,0 +1,256 @@
+"""The ``skillli`` profile, layer 4: quiz gates in the frontmatter (spec/004), SKL721-SKL726.
+
+A quiz is written as a list of quiz blocks or as one block. Findings name the place in the
+quiz (``quiz[0].questions[1].options``) and point at the ``quiz`` line. Branch targets must
+resolve: ``goto`` a heading of SKILL.md, ``load-reference`` a file of the skill,
+``load-skill`` a skill found next to this one or by name (project store, then global store).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from skillc_lint._fields import Findings, Options, field_line, frontmatter, type_name
+from skillc_lint._registry import Finding, Rule
+from skillc_lint._skill import Skill, slug
+
+__all__ = ["RULES"]
+
+BRANCH_KEYS = ("goto", "load-skill", "load-reference", "message")
+_GOTO_HEADING = re.compile(r"(#{1,6})\s+(.*)")
+_SKILL_NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*\Z")
+
+
+def _quizzes(skill: Skill) -> Iterator[tuple[str, Any]]:
+    """``(label, block)`` for each quiz block (not checked)."""
+    quiz = frontmatter(skill).get("quiz")
+    if isinstance(quiz, list):
+        for index, block in enumerate(quiz):
+            yield f"quiz[{index}]", block
+    elif quiz is not None:
+        yield "quiz", quiz
+
+
+def _questions(skill: Skill) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``(label, question)`` for each question that is a mapping."""
+    for label, block in _quizzes(skill):
+        questions = block.get("questions") if isinstance(block, dict) else None
+        for index, question in enumerate(questions if isinstance(questions, list) else []):
+            if isinstance(question, dict):
+                yield f"{label}.questions[{index}]", question
+
+
+def _branches(skill: Skill) -> Iterator[tuple[str, dict[str, Any]]]:
+    for label, question in _questions(skill):
+        for key in ("on-correct", "on-incorrect"):
+            branch = question.get(key)
+            if isinstance(branch, dict):
+                yield f"{label}.{key}", branch
+
+
+def _structure_problems(skill: Skill) -> Iterator[str]:
+    quiz = frontmatter(skill).get("quiz")
+    if quiz is not None and not isinstance(quiz, (list, dict)):
+        yield f"quiz must be a list of quiz blocks or one block, not {type_name(quiz)}"
+        return
+    for label, block in _quizzes(skill):
+        if not isinstance(block, dict):
+            yield f"{label} must be a mapping, not {type_name(block)}"
+            continue
+        for key in ("title", "description"):
+            if key in block and not isinstance(block[key], str):
+                yield f"{label}.{key} must be a string"
+        if "gate" in block and not isinstance(block["gate"], bool):
+            yield f"{label}.gate must be true or false"
+        questions = block.get("questions")
+        if not isinstance(questions, list) or not questions:
+            yield f"{label}.questions must be a non-empty list"
+            continue
+        for index, question in enumerate(questions):
+            if not isinstance(question, dict):
+                yield f"{label}.questions[{index}] must be a mapping"
+    for label, question in _questions(skill):
+        text = question.get("question")
+        if not isinstance(text, str) or not text.strip():
+            yield f"{label}.question must be a non-empty string"
+        if "explanation" in question and not isinstance(question["explanation"], str):
+            yield f"{label}.explanation must be a string"
+        for key in ("on-correct", "on-incorrect"):
+            branch = question.get(key)
+            if key in question and not isinstance(branch, dict):
+                yield f"{label}.{key} must be a mapping of branch actions"
+            elif isinstance(branch, dict):
+                for action, target in branch.items():
+                    if action not in BRANCH_KEYS:
+                        yield (
+                            f"{label}.{key}: unknown action '{action}' "
+                            f"(one of {', '.join(BRANCH_KEYS)})"
+                        )
+                    elif not isinstance(target, str) or not target.strip():
+                        yield f"{label}.{key}.{action} must be a non-empty string"
+
+
+def quiz_structure(skill: Skill, options: Options) -> Findings:
+    """SKL721: quizzes, questions and branches have the shape and types spec/004 gives."""
+    line = field_line(skill, "quiz")
+    for problem in _structure_problems(skill):
+        yield Finding(problem, line=line)
+
+
+def quiz_options(skill: Skill, options: Options) -> Findings:
+    """SKL722: each question has 2 to 6 options with a ``label``, at least one correct."""
+    line = field_line(skill, "quiz")
+    for label, question in _questions(skill):
+        choices = question.get("options")
+        if not isinstance(choices, list):
+            yield Finding(f"{label}.options must be a list of 2-6 options", line=line)
+            continue
+        if not 2 <= len(choices) <= 6:
+            yield Finding(f"{label} has {len(choices)} options (2-6 allowed)", line=line)
+        correct = 0
+        for index, choice in enumerate(choices):
+            where = f"{label}.options[{index}]"
+            if not isinstance(choice, dict) or not isinstance(choice.get("label"), str):
+                yield Finding(f"{where} needs a 'label' string", line=line)
+                continue
+            mark = choice.get("correct", False)
+            if not isinstance(mark, bool):
+                yield Finding(f"{where}.correct must be true or false", line=line)
+            correct += mark is True
+        if choices and correct == 0:
+            yield Finding(f"{label} has no option marked 'correct: true'", line=line)
+
+
+def quiz_passing_score(skill: Skill, options: Options) -> Findings:
+    """SKL723: ``passing-score`` is a number from 0 to 100."""
+    line = field_line(skill, "quiz")
+    for label, block in _quizzes(skill):
+        if not isinstance(block, dict) or "passing-score" not in block:
+            continue
+        score = block["passing-score"]
+        if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0 <= score <= 100:
+            shown = repr(score) if isinstance(score, (int, float, str)) else type_name(score)
+            yield Finding(f"{label}.passing-score must be 0-100, not {shown}", line=line)
+
+
+def _heading_found(skill: Skill, target: str) -> bool:
+    """Whether ``goto``'s target (``## Setup Steps``, ``#setup-steps`` or ``Setup Steps``)
+    is a heading of SKILL.md."""
+    target = target.strip()
+    match = _GOTO_HEADING.fullmatch(target)
+    headings = skill.skill_md.headings
+    if match:
+        level, text = len(match.group(1)), " ".join(match.group(2).split()).casefold()
+        return any(
+            h.level == level and " ".join(h.text.split()).casefold() == text for h in headings
+        )
+    if target.startswith("#"):
+        return slug(target[1:]) in skill.anchors("SKILL.md")
+    wanted = " ".join(target.split()).casefold()
+    return any(" ".join(h.text.split()).casefold() == wanted for h in headings)
+
+
+def quiz_goto(skill: Skill, options: Options) -> Findings:
+    """SKL724: a ``goto`` names a heading of SKILL.md."""
+    line = field_line(skill, "quiz")
+    for label, branch in _branches(skill):
+        target = branch.get("goto")
+        if isinstance(target, str) and target.strip() and not _heading_found(skill, target):
+            yield Finding(f"{label}.goto: no heading '{target}' in SKILL.md", line=line)
+
+
+def quiz_load_reference(skill: Skill, options: Options) -> Findings:
+    """SKL725: a ``load-reference`` is a file of the skill (never outside it)."""
+    import posixpath
+
+    line = field_line(skill, "quiz")
+    for label, branch in _branches(skill):
+        target = branch.get("load-reference")
+        if not isinstance(target, str) or not target.strip():
+            continue
+        path = posixpath.normpath(target.strip())
+        if target.startswith(("/", "\\")) or path == ".." or path.startswith("../"):
+            yield Finding(f"{label}.load-reference leaves the skill: '{target}'", line=line)
+        elif not skill.exists(path):
+            yield Finding(f"{label}.load-reference: file not found: '{target}'", line=line)
+
+
+def _skill_resolves(skill: Skill, name: str) -> bool:
+    from skillc_index._diagnostics import SkillcError
+    from skillc_index._layout import Layout, resolve_skill
+
+    if name == skill.name or (skill.root.parent / name / "SKILL.md").is_file():
+        return True
+    try:
+        resolve_skill(name, Layout.discover())
+    except SkillcError:
+        return False
+    return True
+
+
+def quiz_load_skill(skill: Skill, options: Options) -> Findings:
+    """SKL726: a ``load-skill`` is a skill name that resolves: a sibling folder of this
+    skill, or a skill of the project or global store."""
+    line = field_line(skill, "quiz")
+    for label, branch in _branches(skill):
+        name = branch.get("load-skill")
+        if not isinstance(name, str) or not name.strip():
+            continue
+        if not _SKILL_NAME.match(name.strip()):
+            yield Finding(f"{label}.load-skill: '{name}' is not a skill name", line=line)
+        elif not _skill_resolves(skill, name.strip()):
+            yield Finding(f"{label}.load-skill: skill '{name}' not found", line=line)
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "SKL721",
+        "quiz-structure",
+        "error",
+        quiz_structure,
+        "Quizzes, questions and branches have spec/004's shape.",
+        category="skillli",
+    ),
+    Rule(
+        "SKL722",
+        "quiz-options",
+        "error",
+        quiz_options,
+        "Each question has 2-6 labelled options, at least one correct.",
+        category="skillli",
+    ),
+    Rule(
+        "SKL723",
+        "quiz-passing-score",
+        "error",
+        quiz_passing_score,
+        "passing-score is a number from 0 to 100.",
+        category="skillli",
+    ),
+    Rule(
+        "SKL724",
+        "quiz-goto",
+        "error",
+        quiz_goto,
+        "A goto branch names a heading of SKILL.md.",
+        category="skillli",
+    ),
+    Rule(
+        "SKL725",
+        "quiz-load-reference",
+        "error",
+        quiz_load_reference,
+        "A load-reference branch names a file of the skill.",
+        category="skillli",
+    ),
+    Rule(
+        "SKL726",
+        "quiz-load-skill",
+        "error",
+        quiz_load_skill,
+        "A load-skill branch names a skill that resolves.",
+        category="skillli",
+    ),
+)

@@ -1,0 +1,132 @@
+"""The ``agentskills`` profile (the default): what the Agent Skills standard says of its
+optional fields and RFC-0008 does not check (SKL501-SKL503).
+
+spec/004 layer 1: ``compatibility`` a string of 1-500 characters, ``metadata`` a map of string
+to string, ``allowed-tools`` a space-separated string. Dialects that accept more (Claude Code
+reads a YAML list of tools, skillli a list of requirements) widen the ``accept`` option.
+"""
+
+from __future__ import annotations
+
+from skillc_lint._fields import Findings, Options, field_line, frontmatter, type_name
+from skillc_lint._registry import Finding, Rule
+from skillc_lint._skill import Skill
+
+__all__ = ["RULES", "allowed_tools_format", "compatibility_format", "metadata_format"]
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def compatibility_format(skill: Skill, options: Options) -> Findings:
+    """SKL501: ``compatibility`` is text of 1 to ``max-length`` (500) characters; a list of
+    such strings when ``accept`` holds ``list``."""
+    data = frontmatter(skill)
+    if "compatibility" not in data:
+        return
+    value, line = data["compatibility"], field_line(skill, "compatibility")
+    limit = options["max-length"]
+    if "list" in options["accept"] and _strings(value):
+        texts = list(value)
+    elif isinstance(value, str):
+        texts = [value]
+    else:
+        allowed = " or a list of strings" if "list" in options["accept"] else ""
+        yield Finding(f"compatibility must be a string{allowed}, not {type_name(value)}", line=line)
+        return
+    for text in texts or [""]:
+        size = len(text.strip())
+        if size == 0:
+            yield Finding("compatibility is empty (1-500 characters)", line=line)
+        elif size > limit:
+            yield Finding(f"compatibility is {size} characters long (1-{limit} allowed)", line=line)
+
+
+def metadata_format(skill: Skill, options: Options) -> Findings:
+    """SKL502: ``metadata`` maps strings to strings (a number must be quoted: ``"1.0"``)."""
+    data = frontmatter(skill)
+    if "metadata" not in data:
+        return
+    value, line = data["metadata"], field_line(skill, "metadata")
+    if not isinstance(value, dict):
+        yield Finding(f"metadata must be a mapping of strings, not {type_name(value)}", line=line)
+        return
+    for key, item in value.items():
+        if not isinstance(key, str):
+            yield Finding(f"metadata key {key!r} must be a string", line=line)
+        elif not isinstance(item, str):
+            hint = f' (quote it: "{item}")' if isinstance(item, (int, float)) else ""
+            yield Finding(
+                f"metadata value '{key}' must be a string, not {type_name(item)}{hint}", line=line
+            )
+
+
+def _top_level_commas(text: str) -> bool:
+    """Whether ``text`` separates entries with commas (outside ``Bash(...)`` patterns)."""
+    depth = 0
+    for char in text:
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(depth - 1, 0)
+        elif char == "," and depth == 0:
+            return True
+    return False
+
+
+def allowed_tools_format(skill: Skill, options: Options) -> Findings:
+    """SKL503: ``allowed-tools`` is a space-separated string (``Read Bash(git:*)``), with
+    balanced parentheses; ``accept`` may add ``list`` (a YAML list) and ``commas``."""
+    data = frontmatter(skill)
+    if "allowed-tools" not in data:
+        return
+    value, line = data["allowed-tools"], field_line(skill, "allowed-tools")
+    accept = options["accept"]
+    if "list" in accept and _strings(value):
+        entries = list(value)
+    elif isinstance(value, str):
+        entries = [value]
+        if _top_level_commas(value) and "commas" not in accept:
+            yield Finding(
+                f"allowed-tools is space-separated, not comma-separated: '{value}'", line=line
+            )
+    else:
+        wanted = "a space-separated string" + (" or a list" if "list" in accept else "")
+        yield Finding(f"allowed-tools must be {wanted}, not {type_name(value)}", line=line)
+        return
+    for entry in entries:
+        if not entry.strip():
+            yield Finding("allowed-tools has an empty entry", line=line)
+        elif entry.count("(") != entry.count(")"):
+            yield Finding(f"allowed-tools has unbalanced parentheses: '{entry}'", line=line)
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "SKL501",
+        "compatibility-format",
+        "error",
+        compatibility_format,
+        "compatibility is a string of 1-500 characters.",
+        options={"max-length": 500, "accept": ["string"]},
+        category="agentskills",
+    ),
+    Rule(
+        "SKL502",
+        "metadata-format",
+        "error",
+        metadata_format,
+        "metadata is a map of string keys to string values.",
+        category="agentskills",
+    ),
+    Rule(
+        "SKL503",
+        "allowed-tools-format",
+        "warning",
+        allowed_tools_format,
+        "allowed-tools is a space-separated string of tools.",
+        options={"accept": ["string"]},
+        category="agentskills",
+    ),
+)

@@ -1,0 +1,322 @@
+"""The gibberish profile (spec/003, SKL801-SKL819): spec/003's own examples lint clean, and
+each rule triggers on a broken variant and stays silent on its near miss."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from skillc_lint import LintDiagnostic, default_registry, lint_skill
+
+Writer = Callable[..., Path]
+
+FENCE = "```"
+#: spec/003 §8.1, verbatim.
+GIT = f"""---
+name: git
+version: 1.0.0
+description: Git operations. Use for checking status, viewing history, or seeing changes.
+author: gibb.eri.sh
+modes: [Dev, Global]
+---
+
+### git_status
+
+Show the current git status with short format.
+
+#### Parameters
+
+None.
+
+#### Command
+
+{FENCE}bash
+git status --short --branch
+{FENCE}
+
+### git_log
+
+Show recent commit history.
+
+#### Parameters
+
+| Name | Type | Required | Description |
+|------|------|----------|-------------|
+| count | integer | no | Number of commits (default: 10) |
+
+#### Command
+
+{FENCE}bash
+git log --oneline -n {{{{count}}}}
+{FENCE}
+
+### git_diff
+
+Show uncommitted changes.
+
+#### Parameters
+
+| Name | Type | Required | Description |
+|------|------|----------|-------------|
+| staged | boolean | no | Show only staged changes |
+
+#### Command
+
+{FENCE}bash
+git diff {{{{staged:--staged}}}}
+{FENCE}
+"""
+
+FRONT = "---\nname: tool\nversion: 1.0.0\ndescription: A tool. Use when testing.\n{extra}---\n"
+TABLE = "| Name | Type | Required | Description |\n|---|---|---|---|\n"
+
+
+def tool_md(
+    name: str = "run_it",
+    rows: str = "| value | string | yes | The value |\n",
+    command: str = "printf '%s' {{value}}",
+    language: str = "bash",
+    parameters: bool = True,
+) -> str:
+    section = f"#### Parameters\n\n{TABLE}{rows}\n" if parameters else ""
+    block = f"#### Command\n\n{FENCE}{language}\n{command}\n{FENCE}\n" if command else ""
+    return f"### {name}\n\nDoes it.\n\n{section}{block}\n"
+
+
+def gibberish(skill: Writer, *tools: str, extra: str = "", name: str = "tool") -> Path:
+    text = FRONT.format(extra=extra).replace("name: tool", f"name: {name}")
+    return skill(name, skill_md=text + "\n" + "".join(tools or (tool_md(),)))
+
+
+def found(folder: Path, rule: str) -> list[LintDiagnostic]:
+    result = lint_skill(folder, registry=default_registry(profiles=("gibberish",)))
+    return [d for d in result.diagnostics if d.rule == rule]
+
+
+def messages(folder: Path, rule: str) -> list[str]:
+    return [d.message for d in found(folder, rule)]
+
+
+def test_spec_example_lints_clean(skill: Writer) -> None:
+    folder = skill("git", skill_md=GIT)
+    result = lint_skill(folder, registry=default_registry(profiles=("gibberish",)))
+    assert result.diagnostics == ()
+
+
+def test_without_the_profile_nothing_is_said_about_tools(skill: Writer) -> None:
+    folder = skill("git", skill_md=GIT.replace("### git_log", "### Git-Log"))
+    assert not [d for d in lint_skill(folder).diagnostics if d.rule.startswith("SKL8")]
+
+
+# -- frontmatter (SKL801-SKL805) -----------------------------------------------------------------
+
+
+def test_skl801_version(skill: Writer) -> None:
+    folder = skill("git", skill_md=GIT.replace("version: 1.0.0\n", ""))
+    [d] = found(folder, "SKL801")
+    assert (d.message, d.line, d.severity) == (
+        "missing required frontmatter field: version",
+        1,
+        "error",
+    )
+    folder = skill("git", skill_md=GIT.replace("version: 1.0.0", "version: '1.0'"))
+    assert messages(folder, "SKL801") == ["version '1.0' is not a semantic version (1.0.0)"]
+    folder = skill("git", skill_md=GIT.replace("version: 1.0.0", "version: 2"))
+    assert messages(folder, "SKL801") == ['version must be a string like "1.0.0", not a number']
+
+
+def test_skl802_description_length(skill: Writer) -> None:
+    written = "Git operations. Use for checking status, viewing history, or seeing changes."
+
+    def described(size: int) -> Path:
+        text = "Use when testing. " + "x" * (size - 18)
+        return skill("git", skill_md=GIT.replace(written, text))
+
+    assert messages(described(256), "SKL802") == []  # near miss: 256 at most
+    [d] = found(described(257), "SKL802")
+    assert d.severity == "warning"
+    assert d.message == "description is 257 characters long; gibb.eri.sh cuts it at 256"
+
+
+@pytest.mark.parametrize(
+    ("modes", "message"),
+    [
+        ("modes: Dev", "modes must be a list of Global, Dev, Meeting, not a string"),
+        ("modes: []", "modes must be a list of Global, Dev, Meeting, not an empty list"),
+        ("modes: [Dev, desk]", "unknown mode 'desk' (one of Global, Dev, Meeting)"),
+    ],
+)
+def test_skl803_modes(skill: Writer, modes: str, message: str) -> None:
+    folder = skill("git", skill_md=GIT.replace("modes: [Dev, Global]", modes))
+    assert messages(folder, "SKL803") == [message]
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"), [("0", "0"), ("301", "301"), ("'30'", "'30'"), ("2.5", "2.5")]
+)
+def test_skl804_timeout(skill: Writer, value: str, problem: str) -> None:
+    folder = skill("git", skill_md=GIT.replace("author:", f"timeout: {value}\nauthor:"))
+    assert messages(folder, "SKL804") == [
+        f"timeout must be 1-300 seconds (an integer), not {problem}"
+    ]
+
+
+def test_skl804_near_miss(skill: Writer) -> None:
+    for value in ("1", "300"):
+        folder = skill("git", skill_md=GIT.replace("author:", f"timeout: {value}\nauthor:"))
+        assert messages(folder, "SKL804") == []
+
+
+def test_skl805_field_types(skill: Writer) -> None:
+    extra = "read_only: 'yes'\nnetwork: 1\nalways_ask: false\n"
+    folder = skill("git", skill_md=GIT.replace("author: gibb.eri.sh", f"author: [a]\n{extra}"))
+    assert messages(folder, "SKL805") == [
+        "author must be a string, not a list",
+        "read_only must be true or false, not a string",
+        "network must be true or false, not a number",
+    ]
+    extra = "read_only: true\nnetwork: false\n"
+    folder = skill("git", skill_md=GIT.replace("author: gibb.eri.sh", f"author: me\n{extra}"))
+    assert messages(folder, "SKL805") == []
+
+
+# -- tools (SKL810-SKL819) -----------------------------------------------------------------------
+
+
+def test_skl810_no_tools(skill: Writer) -> None:
+    folder = skill("tool", skill_md=FRONT.format(extra="") + "\n## Usage\n\nText.\n")
+    assert messages(folder, "SKL810") == ["no tool definitions (### tool_name) found"]
+    assert messages(gibberish(skill), "SKL810") == []
+
+
+def test_skl811_tool_name(skill: Writer) -> None:
+    folder = gibberish(skill, tool_md("Git-Status"), tool_md("a" * 33))
+    assert messages(folder, "SKL811") == [
+        "tool name 'Git-Status' must be 1-32 of a-z, 0-9 and _",
+        f"tool name '{'a' * 33}' must be 1-32 of a-z, 0-9 and _",
+    ]
+    assert messages(gibberish(skill, tool_md("git_status_2"), tool_md("a" * 32)), "SKL811") == []
+
+
+def test_skl812_duplicate_tool(skill: Writer) -> None:
+    folder = gibberish(skill, tool_md("search"), tool_md("search"))
+    [d] = found(folder, "SKL812")
+    assert d.message == "duplicate tool 'search'"
+    lines = (folder / "SKILL.md").read_text(encoding="utf-8").splitlines()
+    assert [n for n, line in enumerate(lines, 1) if line == "### search"][1] == d.line
+    assert messages(gibberish(skill, tool_md("search"), tool_md("search_all")), "SKL812") == []
+
+
+def test_skl813_parameters_section(skill: Writer) -> None:
+    folder = gibberish(skill, tool_md(command="git status", parameters=False))
+    [d] = found(folder, "SKL813")
+    assert d.severity == "warning"
+    assert d.message == "tool 'run_it' has no Parameters section (write 'None.' when it takes none)"
+    none = "### run_it\n\nDoes it.\n\n#### Parameters\n\nNone.\n\n#### Command\n\n"
+    folder = gibberish(skill, f"{none}{FENCE}sh\ngit status\n{FENCE}\n")
+    assert lint_skill(folder, registry=default_registry(profiles=("gibberish",))).diagnostics == ()
+
+
+def test_skl814_parameter_table(skill: Writer) -> None:
+    no_type = "### run_it\n\nDoes it.\n\n#### Parameters\n\n| Name | Required |\n|---|---|\n"
+    no_type += f"| value | yes |\n\n#### Command\n\n{FENCE}bash\necho {{{{value}}}}\n{FENCE}\n"
+    assert messages(gibberish(skill, no_type), "SKL814") == ["parameter table has no 'Type' column"]
+    rows = (
+        "| value | string | yes | x |\n| value | string | no | y |\n| my-arg | string | no | z |\n"
+    )
+    assert messages(gibberish(skill, tool_md(rows=rows)), "SKL814") == [
+        "parameter 'value' is declared twice",
+        "invalid parameter name 'my-arg' (letters, digits and _)",
+    ]
+
+
+def test_skl815_skl816_type_and_required(skill: Writer) -> None:
+    folder = gibberish(skill, tool_md(rows="| value | str | maybe | x |\n"))
+    assert messages(folder, "SKL815") == [
+        "parameter 'value' has unknown type 'str' (one of string, integer, number, boolean, array)"
+    ]
+    assert messages(folder, "SKL816") == [
+        "parameter 'value': Required must be 'yes' or 'no', not 'maybe'"
+    ]
+    rows = "| value | `string` | Yes | x |\n| n | number | no | y |\n| xs | array | no | z |\n"
+    folder = gibberish(skill, tool_md(rows=rows))
+    assert messages(folder, "SKL815") == messages(folder, "SKL816") == []
+
+
+@pytest.mark.parametrize(
+    ("tool", "message"),
+    [
+        (tool_md(command=""), "no ```bash or ```sh command block"),
+        (
+            tool_md(language="python"),
+            "no ```bash or ```sh command block (found ```python)",
+        ),
+        (
+            tool_md(command="git fetch\ngit status"),
+            "the command block holds 2 commands (one per tool)",
+        ),
+        (tool_md(command="# only a comment"), "the command block is empty"),
+    ],
+)
+def test_skl817_command_block(skill: Writer, tool: str, message: str) -> None:
+    assert messages(gibberish(skill, tool), "SKL817") == [message]
+
+
+def test_skl817_near_miss_continuation_and_comments(skill: Writer) -> None:
+    command = "# list them\nprintf '%s\\n' \\\n  {{value}}"
+    assert messages(gibberish(skill, tool_md(command=command, language="sh")), "SKL817") == []
+
+
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        ("echo {{valu}}", "'{{valu}}' is not a declared parameter"),
+        (
+            "echo {{value:--v}}",
+            "'{{value:--v}}': a flag needs a boolean parameter ('value' is string)",
+        ),
+        ("{{value}} --help", "the program must be written out, not a placeholder"),
+        ("echo {{value", "unclosed '{{' in command"),
+        ("echo {{my value}}", "invalid placeholder '{{my value}}'"),
+    ],
+)
+def test_skl818_command_variables(skill: Writer, command: str, message: str) -> None:
+    assert message in messages(gibberish(skill, tool_md(command=command)), "SKL818")
+
+
+def test_skl818_near_miss(skill: Writer) -> None:
+    rows = "| value | string | yes | x |\n| loud | boolean | no | y |\n"
+    command = 'echo --value={{value}} "{{ value }}" {{loud:--loud}}'
+    assert messages(gibberish(skill, tool_md(rows=rows, command=command)), "SKL818") == []
+
+
+@pytest.mark.parametrize(
+    ("command", "shown"),
+    [
+        ("git log | head", "'|'"),
+        ("echo {{value}} > out.txt", "'>'"),
+        ("echo {{value}}; rm -rf x", "';'"),
+        ("make && make install", "'&&'"),
+        ("echo $HOME {{value}}", "'$VAR'"),
+        ('echo "$(whoami)"', "'$('"),
+        ("echo `id`", "'`'"),
+        ("sleep 5 &", "'&'"),
+    ],
+)
+def test_skl819_shell_syntax(skill: Writer, command: str, shown: str) -> None:
+    [message] = messages(gibberish(skill, tool_md(command=command)), "SKL819")
+    assert message.startswith(f"shell syntax {shown} in command: commands run without a shell")
+
+
+def test_skl819_near_miss_quoted_operators_are_literal(skill: Writer) -> None:
+    command = "printf '%s|%s > $HOME' \"a;b && c\" --limit={{value}} 'x`y`'"
+    assert messages(gibberish(skill, tool_md(command=command)), "SKL819") == []
+
+
+def test_tool_findings_have_lines(skill: Writer) -> None:
+    folder = gibberish(skill, tool_md(command="git log | head"))
+    [d] = found(folder, "SKL819")
+    text = (folder / "SKILL.md").read_text(encoding="utf-8").splitlines()
+    assert text[d.line - 1] == "git log | head"

@@ -1,0 +1,154 @@
+"""skillli layer 4 quizzes (SKL721-SKL726): spec/004's own example lints clean, and each rule
+triggers on a broken variant of it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from skillc_lint import default_registry, lint_skill
+
+Writer = Callable[..., Path]
+
+BASE = "name: auth-setup\ndescription: Guides auth setup. Use when setting up auth.\n"
+QUIZ = """quiz:
+  - title: "Auth Prerequisites Check"
+    description: "Verify understanding of the auth flow before proceeding"
+    gate: true
+    passing-score: 100
+    questions:
+      - question: "Which token type does this API use for authentication?"
+        options:
+          - label: "JWT Bearer tokens"
+            correct: true
+          - label: "API key in query string"
+          - label: "OAuth 1.0a signatures"
+        explanation: "This API uses JWT Bearer tokens. See the auth reference."
+        on-correct:
+          goto: "## Setup Steps"
+        on-incorrect:
+          load-reference: "references/auth-overview.md"
+          message: "Review the auth overview first, then retry."
+      - question: "Where should refresh tokens be stored?"
+        options:
+          - label: "localStorage"
+          - label: "httpOnly secure cookie"
+            correct: true
+          - label: "sessionStorage"
+        on-incorrect:
+          load-skill: "security-basics"
+          message: "Load the security-basics skill for context on token storage."
+"""
+BODY = "See [the overview](references/auth-overview.md).\n\n## Setup Steps\n\n1. Do it.\n"
+FILES = {"references/auth-overview.md": "# Auth overview\n"}
+
+
+def quiz_skill(skill: Writer, quiz: str = QUIZ) -> Path:
+    folder = skill("auth-setup", BODY, frontmatter=BASE + quiz, files=FILES)
+    skill("security-basics")  # a sibling skill for load-skill
+    return folder
+
+
+def messages(folder: Path, rule: str) -> list[str]:
+    registry = default_registry(profiles=("skillli",))
+    result = lint_skill(folder, registry=registry)
+    return [d.message for d in result.diagnostics if d.rule == rule]
+
+
+def test_the_spec_example_lints_clean(skill: Writer) -> None:
+    folder = quiz_skill(skill)
+    result = lint_skill(folder, registry=default_registry(profiles=("skillli",)))
+    assert [d for d in result.diagnostics if d.rule.startswith("SKL7")] == []
+    assert [d for d in result.diagnostics if d.rule == "SKL109"] == []  # quiz is known
+
+
+def test_a_single_quiz_block_is_accepted(skill: Writer) -> None:
+    one = "quiz:\n  questions:\n    - question: Q?\n      options:\n"
+    one += "        - label: a\n          correct: true\n        - label: b\n"
+    assert messages(quiz_skill(skill, one), "SKL721") == []
+    assert messages(quiz_skill(skill, one), "SKL722") == []
+
+
+def test_skl721_structure(skill: Writer) -> None:
+    assert messages(quiz_skill(skill, "quiz: yes\n"), "SKL721") == [
+        "quiz must be a list of quiz blocks or one block, not a boolean"
+    ]
+    broken = QUIZ.replace("gate: true", "gate: 'always'").replace("goto:", "jump:")
+    broken = broken.replace('"Where should refresh tokens be stored?"', "")
+    assert messages(quiz_skill(skill, broken), "SKL721") == [
+        "quiz[0].gate must be true or false",
+        "quiz[0].questions[0].on-correct: unknown action 'jump' "
+        "(one of goto, load-skill, load-reference, message)",
+        "quiz[0].questions[1].question must be a non-empty string",
+    ]
+    assert messages(quiz_skill(skill, "quiz:\n  - title: x\n"), "SKL721") == [
+        "quiz[0].questions must be a non-empty list"
+    ]
+
+
+def test_skl722_options(skill: Writer) -> None:
+    broken = QUIZ.replace('          - label: "API key in query string"\n', "")
+    broken = broken.replace('          - label: "OAuth 1.0a signatures"\n', "")
+    broken = broken.replace('            correct: true\n          - label: "sessionStorage"', "")
+    assert messages(quiz_skill(skill, broken), "SKL722") == [
+        "quiz[0].questions[0] has 1 options (2-6 allowed)",
+        "quiz[0].questions[1] has no option marked 'correct: true'",
+    ]
+    seven = "".join(f"          - label: o{i}\n" for i in range(6))
+    many = QUIZ.replace('          - label: "sessionStorage"\n', seven)
+    assert messages(quiz_skill(skill, many), "SKL722") == [
+        "quiz[0].questions[1] has 8 options (2-6 allowed)"
+    ]
+
+
+def test_skl723_passing_score(skill: Writer) -> None:
+    folder = quiz_skill(skill, QUIZ.replace("passing-score: 100", "passing-score: 150"))
+    assert messages(folder, "SKL723") == ["quiz[0].passing-score must be 0-100, not 150"]
+    folder = quiz_skill(skill, QUIZ.replace("passing-score: 100", "passing-score: '80'"))
+    assert messages(folder, "SKL723") == ["quiz[0].passing-score must be 0-100, not '80'"]
+    folder = quiz_skill(skill, QUIZ.replace("passing-score: 100", "passing-score: 0"))
+    assert messages(folder, "SKL723") == []
+
+
+def test_skl724_goto(skill: Writer) -> None:
+    folder = quiz_skill(skill, QUIZ.replace("## Setup Steps", "## Set Up"))
+    assert messages(folder, "SKL724") == [
+        "quiz[0].questions[0].on-correct.goto: no heading '## Set Up' in SKILL.md"
+    ]
+    folder = quiz_skill(skill, QUIZ.replace("## Setup Steps", "### Setup Steps"))
+    assert len(messages(folder, "SKL724")) == 1  # the level counts too
+
+
+def test_skl724_near_miss_anchor_and_plain_text(skill: Writer) -> None:
+    for target in ("#setup-steps", "setup steps", "##  Setup   Steps"):
+        folder = quiz_skill(skill, QUIZ.replace("## Setup Steps", target))
+        assert messages(folder, "SKL724") == [], target
+
+
+def test_skl725_load_reference(skill: Writer) -> None:
+    folder = quiz_skill(skill, QUIZ.replace("references/auth-overview.md", "references/gone.md"))
+    assert messages(folder, "SKL725") == [
+        "quiz[0].questions[0].on-incorrect.load-reference: file not found: 'references/gone.md'"
+    ]
+    folder = quiz_skill(skill, QUIZ.replace("references/auth-overview.md", "../secret.md"))
+    assert messages(folder, "SKL725") == [
+        "quiz[0].questions[0].on-incorrect.load-reference leaves the skill: '../secret.md'"
+    ]
+
+
+def test_skl726_load_skill(skill: Writer) -> None:
+    folder = quiz_skill(skill, QUIZ.replace('"security-basics"', '"no-such-skill"'))
+    assert messages(folder, "SKL726") == [
+        "quiz[0].questions[1].on-incorrect.load-skill: skill 'no-such-skill' not found"
+    ]
+    folder = quiz_skill(skill, QUIZ.replace('"security-basics"', '"Security Basics"'))
+    assert messages(folder, "SKL726") == [
+        "quiz[0].questions[1].on-incorrect.load-skill: 'Security Basics' is not a skill name"
+    ]
+
+
+def test_quiz_findings_point_at_the_quiz_line(skill: Writer) -> None:
+    folder = quiz_skill(skill, QUIZ.replace("passing-score: 100", "passing-score: 150"))
+    result = lint_skill(folder, registry=default_registry(profiles=("skillli",)))
+    [d] = [d for d in result.diagnostics if d.rule == "SKL723"]
+    assert (d.file, d.line, d.severity) == ("SKILL.md", 4, "error")
