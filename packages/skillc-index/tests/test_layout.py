@@ -46,6 +46,16 @@ def test_config_toml_is_not_needed_and_home_is_never_a_project(
     assert Layout.discover(home, env).scopes() == ("global",)
 
 
+def test_a_log_fallback_folder_is_not_a_project(tmp_path: Path, env: dict[str, str]) -> None:
+    outer = tmp_path / "outer"
+    (outer / ".skillc" / "skills").mkdir(parents=True)
+    inner = outer / "sub"
+    (inner / ".skillc" / "logs" / "demo").mkdir(parents=True)  # what the log fallback makes
+    assert Layout.discover(inner, env).project_root == outer.resolve()
+    (inner / ".skillc" / "config.toml").write_text("", encoding="utf-8")
+    assert Layout.discover(inner, env).project_root == inner.resolve()
+
+
 def test_global_paths_follow_skillc_home(layout: Layout, home: Path) -> None:
     assert layout.store("global") == home.resolve() / ".skillc" / "skills"
     assert layout.runtime_store("global") == home.resolve() / ".skillc" / "runtime"

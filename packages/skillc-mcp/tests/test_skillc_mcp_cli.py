@@ -1,9 +1,13 @@
-"""The `skillc-mcp` console script installs, answers --help and reports usage errors as E100."""
+"""The `skillc-mcp` console script (and `skc mcp`): --help, --version, usage errors as E100,
+--cwd and -v."""
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import skillc_mcp
 
@@ -34,3 +38,54 @@ def test_unknown_option_is_e100() -> None:
     first = result.stderr.splitlines()[0]
     assert first.startswith("error[E100]: invalid option: 'No such option")
     assert "--bogus" in first
+
+
+def test_help_starts_with_the_rfc_0007_summary() -> None:
+    from skillc_mcp.cli import mcp_command
+
+    assert (mcp_command.help or "").splitlines()[0] == "Start MCP server."
+    help_text = run("--help").stdout
+    assert "Start MCP server." in help_text
+    assert '{"mcpServers": {"skillc": {"command": "skc", "args": ["mcp"]}}}' in help_text
+
+
+def test_cwd_must_be_a_folder(tmp_path: Path) -> None:
+    result = run("--cwd", str(tmp_path / "nowhere"))
+    assert result.returncode == 1
+    assert result.stderr.startswith("error[E100]: invalid option: ")
+    assert "nowhere" in result.stderr.splitlines()[0]
+
+
+def test_cwd_chooses_the_project_and_verbose_logs_requests(tmp_path: Path) -> None:
+    project = tmp_path / "elsewhere"
+    (project / ".skillc" / "skills" / "alpha").mkdir(parents=True)
+    (project / ".skillc" / "skills" / "alpha" / "SKILL.md").write_text(
+        "---\nname: alpha\ndescription: The alpha skill. Use in tests.\n---\n\n# Alpha\n",
+        encoding="utf-8",
+    )
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-03-26", "capabilities": {}}},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+         "params": {"name": "skc_list", "arguments": {"scope": "project"}}},
+    ]  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
+    env["SKILLC_HOME"] = str(tmp_path / "home")
+    result = subprocess.run(
+        [sys.executable, "-m", "skillc_mcp", "--cwd", str(project), "-v"],
+        input="".join(json.dumps(line) + "\n" for line in lines),
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    responses = [json.loads(line) for line in result.stdout.splitlines()]
+    assert responses[0]["result"]["protocolVersion"] == "2025-03-26"
+    listed = responses[1]["result"]["structuredContent"]
+    assert [skill["name"] for skill in listed["skills"]] == ["alpha"]
+    assert f"serving MCP on stdio in {project.resolve()}" in result.stderr
+    assert "skillc-mcp: initialize [1] ok" in result.stderr
+    assert "skillc-mcp: tools/call skc_list [2] ok" in result.stderr

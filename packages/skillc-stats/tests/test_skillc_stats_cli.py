@@ -34,3 +34,34 @@ def test_unknown_option_is_e100() -> None:
     first = result.stderr.splitlines()[0]
     assert first.startswith("error[E100]: invalid option: 'No such option")
     assert "--bogus" in first
+
+
+def test_commands_are_registered_for_skc() -> None:
+    from importlib.metadata import entry_points
+
+    from skillc_stats.cli import stats_command, sync_command
+
+    found = {ep.name: ep.value for ep in entry_points(group="skillc.commands")}
+    assert found["stats"] == "skillc_stats.cli:stats_command"
+    assert found["sync"] == "skillc_stats.cli:sync_command"
+    # the first lines are RFC-0007:C-COMMANDS' descriptions, as `skc --help` lists them
+    assert (stats_command.help or "").splitlines()[0] == "Usage analytics."
+    assert (sync_command.help or "").splitlines()[0] == "Merge fallback logs to primary."
+
+
+def test_command_module_imports_only_click_and_the_console() -> None:
+    probe = "import sys, skillc_stats.cli; print(' '.join(sorted(sys.modules)))"
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    )
+    modules = set(result.stdout.split())
+    heavy = {"markdown_it", "yaml", "pathspec", "sqlite3", "json"}
+    assert not heavy & modules
+    assert not {m for m in modules if m.startswith("skillc_stats._")}
+
+
+def test_help_of_each_command_has_examples() -> None:
+    for command in ("stats", "sync"):
+        result = run(command, "--help")
+        assert result.returncode == 0
+        assert "Examples:" in result.stdout and f"skc {command}" in result.stdout

@@ -135,15 +135,54 @@ def connect(path: Path) -> sqlite3.Connection:
     return db
 
 
-def insert(path: Path, records: list[AccessRecord]) -> None:
-    """Append rows in one short transaction."""
-    db = connect(path)
+def _identity(path: Path) -> tuple[int, int] | None:
     try:
-        db.execute("BEGIN IMMEDIATE")
-        db.executemany(INSERT_ROW, [record.values() for record in records])
-        db.execute("COMMIT")
-    finally:
-        db.close()
+        st = path.stat()
+    except FileNotFoundError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def insert(path: Path, records: list[AccessRecord]) -> None:
+    """Append rows in one short transaction.
+
+    ``sync`` removes a fallback log once it has copied its rows, holding its write lock. A
+    writer that opened the file before that would append to a file no longer in any folder
+    (or fail on its vanished journal) and lose its rows. So the writer checks, with the lock
+    held and again after committing, that the file at ``path`` is still the one it opened;
+    if it was removed, it writes the same rows again into a new file. (If sync had already
+    copied them, the copy is not doubled: sync counts identical rows, RFC-0007:C-SYNC.)
+    """
+    values = [record.values() for record in records]  # once: a retry writes the same rows
+    for attempt in range(50):
+        if attempt > 1:
+            time.sleep(min(0.002 * attempt, 0.05))  # let a sync that keeps removing it finish
+        opened: tuple[int, int] | None = None
+        try:
+            before = _identity(path)
+            db = connect(path)
+            try:
+                opened = _identity(path)
+                if before is None or opened != before:
+                    # Just created, or swapped while being opened: which file this connection
+                    # holds is only certain when the path names the same file before and after.
+                    continue
+                db.execute("BEGIN IMMEDIATE")
+                if opened is None or _identity(path) != opened:
+                    db.execute("ROLLBACK")
+                    continue
+                db.executemany(INSERT_ROW, values)
+                db.execute("COMMIT")
+                # Checked before closing: while the file is open its inode cannot be reused
+                # by a new file at the same path.
+                if _identity(path) == opened:
+                    return
+            finally:
+                db.close()
+        except (OSError, sqlite3.Error):
+            if opened is not None and _identity(path) == opened:
+                raise  # a real failure, not a file removed under us
+    raise sqlite3.OperationalError(f"{path} kept being removed while writing to it")
 
 
 def primary_log(runtime: Path) -> Path:

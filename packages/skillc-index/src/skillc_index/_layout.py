@@ -47,16 +47,28 @@ def home_dir(env: Mapping[str, str] | None = None) -> Path:
 
 
 def find_project_root(start: Path, home: Path) -> Path | None:
-    """Walk up from ``start`` to the first folder holding a ``.skillc/`` directory.
+    """Walk up from ``start`` to the first folder holding a ``.skillc/`` directory (one that
+    holds more than the log fallback's ``logs/``).
 
     The home folder (``$SKILLC_HOME`` when set) never counts: its ``.skillc/`` is the global
     store, not a project.
     """
     current = start.resolve()
     for folder in (current, *current.parents):
-        if folder != home and (folder / SKILLC_DIR).is_dir():
+        if folder != home and _is_project_marker(folder / SKILLC_DIR):
             return folder
     return None
+
+
+def _is_project_marker(skillc_dir: Path) -> bool:
+    """A ``.skillc/`` folder, unless all it holds is ``logs/``: the access-log fallback
+    (RFC-0007:C-LOGGING) creates ``<cwd>/.skillc/logs/`` wherever a command ran, and that must
+    not turn the working directory into a project."""
+    try:
+        names = [entry.name for entry in skillc_dir.iterdir()]
+    except OSError:
+        return False
+    return names != ["logs"]
 
 
 def skill_name_problem(name: str) -> str | None:

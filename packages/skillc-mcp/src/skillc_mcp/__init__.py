@@ -1,10 +1,63 @@
 """skillc-mcp: the MCP server that exposes skillc's commands as tools for agents.
 
-The server arrives with its own issue; this release ships the package and its console script.
+``skc mcp`` (or ``skillc-mcp``) serves the ten tools of RFC-0007:C-COMMANDS over stdio, to
+clients of both MCP protocol eras: the ``initialize`` handshake (2024-11-05 to 2025-11-25) and
+the stateless 2026-07-28 revision. The server is written on the standard library; the tools
+call skillc's libraries directly. To embed it, feed parsed JSON-RPC messages to a
+:class:`Server`, or run :func:`serve_stdio`::
+
+    from skillc_mcp import Server
+
+    server = Server()
+    server.handle({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                   "params": {"protocolVersion": "2025-11-25", "capabilities": {}}})
+
+Importing this package is cheap: names load on first use (PEP 562).
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
 
-__all__ = ["__version__"]
+_EXPORTS: dict[str, str] = {
+    "Server": "_protocol",
+    "ProtocolError": "_protocol",
+    "SUPPORTED_VERSIONS": "_protocol",
+    "MODERN_VERSIONS": "_protocol",
+    "LEGACY_VERSIONS": "_protocol",
+    "Connection": "_stdio",
+    "serve_stdio": "_stdio",
+    "ToolRunner": "_tools",
+    "TOOLS": "_catalog",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'skillc_mcp' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"skillc_mcp.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
+if TYPE_CHECKING:
+    from skillc_mcp._catalog import TOOLS
+    from skillc_mcp._protocol import (
+        LEGACY_VERSIONS,
+        MODERN_VERSIONS,
+        SUPPORTED_VERSIONS,
+        ProtocolError,
+        Server,
+    )
+    from skillc_mcp._stdio import Connection, serve_stdio
+    from skillc_mcp._tools import ToolRunner

@@ -1,22 +1,88 @@
-"""Command line of skillc-mcp: the ``skillc-mcp`` console script."""
+"""Command line of skillc-mcp: ``skc mcp`` and the ``skillc-mcp`` console script.
+
+One click command serves both (registered with ``skc`` through the ``skillc.commands`` entry
+point). A client starts the server for every session, so the path to the first response is
+kept short: this module imports only click (``skc`` has loaded it already) and the command
+body only the protocol modules; the libraries behind the tools load on the first call that
+needs them.
+"""
 
 from __future__ import annotations
 
+import sys
+from typing import Any
+
 import click
 
-from skillc_index.console import CONTEXT_SETTINGS, run, verbose_option
+# The kit's settings (skillc_index.console.CONTEXT_SETTINGS), not imported from there: that
+# module and the diagnostics registry would cost every server start a few milliseconds.
+CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+_VERBOSE_KEY = "skillc.verbose"  # the ctx.meta key of skillc_index.console.verbose_option
 
 
-@click.group("skillc-mcp", context_settings=CONTEXT_SETTINGS)
+def _set_verbose(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+    if value:
+        ctx.meta[_VERBOSE_KEY] = True
+    return value
+
+
+@click.command("mcp", context_settings=CONTEXT_SETTINGS)
+@click.option(
+    "--cwd",
+    metavar="DIR",
+    type=click.Path(exists=True, file_okay=False),
+    help="Serve the project of this folder (default: the working directory).",
+)
+@click.option(
+    "-v",
+    "--verbose",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_set_verbose,
+    help="Log every request (method, tool, milliseconds) on stderr.",
+)
 @click.version_option(package_name="skillc-mcp", message="%(package)s %(version)s")
-@verbose_option
-def cli() -> None:
-    """skillc-mcp: the MCP server that exposes skillc's commands as tools for agents.
+@click.pass_context
+def mcp_command(ctx: click.Context, cwd: str | None) -> int:
+    """Start MCP server.
 
-    The server arrives with its own issue; this release ships the package and its console script.
+    Serve skillc's commands as MCP tools (skc_init, skc_list, skc_build, skc_lint,
+    skc_outline, skc_show, skc_open, skc_sources, skc_search, skc_stats) over stdio until the
+    client closes stdin. Both protocol eras: the initialize handshake (2024-11-05 to
+    2025-11-25) and the stateless 2026-07-28 revision (server/discover, per-request _meta).
+    Only protocol messages go to stdout; logs go to stderr. Tool calls are logged in the
+    access log like CLI commands.
+
+    \b
+    Client configuration (Claude Code, Cursor, ...):
+      {"mcpServers": {"skillc": {"command": "skc", "args": ["mcp"]}}}
+
+    \b
+    Examples:
+      skc mcp                         # serve the project of the working directory
+      skc mcp --cwd ~/code/webapp     # for clients that cannot set the working directory
+      claude mcp add skillc -- skc mcp
     """
+    return serve(cwd, verbose=bool(ctx.meta.get(_VERBOSE_KEY)))
+
+
+def serve(cwd: str | None = None, *, verbose: bool = False) -> int:
+    """Run the server on stdin/stdout in ``cwd``; the exit status when the client leaves."""
+    import os
+
+    from skillc_mcp import __version__
+    from skillc_mcp._stdio import serve_stdio
+
+    if cwd is not None:
+        os.chdir(cwd)
+    here = os.getcwd()  # noqa: PTH109 - no pathlib on the way to the first response
+    print(f"skillc-mcp {__version__}: serving MCP on stdio in {here}", file=sys.stderr)
+    return serve_stdio(verbose=verbose)
 
 
 def main() -> None:
-    """Console script entry point: ``skillc-mcp``."""
-    run(cli, prog_name="skillc-mcp")
+    """Console script entry point: ``skillc-mcp`` (the same command as ``skc mcp``)."""
+    from skillc_index.console import run
+
+    run(mcp_command, prog_name="skillc-mcp")

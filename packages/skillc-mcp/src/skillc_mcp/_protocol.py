@@ -1,0 +1,258 @@
+"""The MCP protocol, both eras on one connection: one JSON-RPC message in, one response out.
+
+:class:`Server` does no I/O; :mod:`skillc_mcp._stdio` feeds it messages. How it tells the
+eras apart (the "dual-era server" of the 2026-07-28 versioning page):
+
+- A request whose ``params._meta`` carries ``io.modelcontextprotocol/protocolVersion`` is a
+  *modern* (2026-07-28) request and is served on its own, whatever came before: the version
+  must be one this server speaks (else -32022 with ``supported`` and ``requested``) and
+  ``io.modelcontextprotocol/clientCapabilities`` must be an object (else -32602). Its result
+  carries ``resultType`` and the server's identity in ``_meta``; ``server/discover`` and
+  ``tools/list`` results also carry the cache hints ``ttlMs`` and ``cacheScope``. ``ping``
+  and ``initialize`` do not exist in that revision.
+- ``initialize`` is the *legacy* handshake (2024-11-05 to 2025-11-25): the client's version
+  is echoed when supported, else the newest legacy version is offered. Later requests without
+  the modern ``_meta`` are served under it; before it, only ``ping`` is (a request with no
+  version at all is malformed: -32602).
+
+Unknown methods are -32601, malformed messages -32600, bad parameters -32602, an unknown tool
+-32602 (a protocol error, as the tools page of the specification says); a tool that fails is
+a successful response whose result has ``isError`` (see :mod:`skillc_mcp._tools`).
+Notifications never get a response; responses from the client (this server sends no
+requests) are ignored.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from skillc_mcp._tools import ToolRunner
+
+MODERN_VERSIONS = ("2026-07-28",)
+LEGACY_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+SUPPORTED_VERSIONS = MODERN_VERSIONS + LEGACY_VERSIONS
+"""Every version this server speaks, newest first (the ``supported`` of a -32022 error)."""
+
+VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
+CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
+SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
+
+#: Cache hint of the static results (the tool list and discovery): they change only when
+#: skillc is upgraded, and that restarts the server.
+CACHE_TTL_MS = 3_600_000
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+UNSUPPORTED_PROTOCOL_VERSION = -32022
+
+INSTRUCTIONS = (
+    "skillc serves Agent Skills on demand. skc_list gives the skill names. To use a skill, "
+    "see what it covers with skc_outline (headings) or skc_search (full text), then read "
+    "only what you need with skc_show (one section) or skc_open (one file); skc_sources lists "
+    "its files. To write a skill: skc_init, edit it, skc_lint, then skc_build (show and search "
+    "need the index it writes: error E002 means run skc_build). Failures are results whose "
+    "text starts with error[EXXX]: and says what to do."
+)
+
+LEGACY_METHODS = frozenset({"initialize", "ping", "tools/list", "tools/call"})
+MODERN_METHODS = frozenset({"server/discover", "tools/list", "tools/call"})
+
+
+class ProtocolError(Exception):
+    """A JSON-RPC error response: ``code``, ``message`` and optional ``data``."""
+
+    def __init__(self, code: int, message: str, data: object = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.data = data
+
+    def to_dict(self) -> dict[str, Any]:
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.data is not None:
+            error["data"] = self.data
+        return error
+
+
+def error_response(request_id: object, error: ProtocolError) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "error": error.to_dict()}
+
+
+def valid_id(value: object) -> str | int | None:
+    """``value`` if it can be a request id (MCP: a string or an integer, never null)."""
+    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    return None
+
+
+def request_id_of(message: object) -> str | int | None:
+    """The id of a request (a message with a ``method`` and a valid ``id``), else None."""
+    if not isinstance(message, dict) or not isinstance(message.get("method"), str):
+        return None
+    return valid_id(message.get("id"))
+
+
+class Server:
+    """The protocol state of one connection: only the legacy handshake's version."""
+
+    def __init__(
+        self,
+        *,
+        name: str = "skillc",
+        version: str | None = None,
+        tools: ToolRunner | None = None,
+    ) -> None:
+        if version is None:
+            from skillc_mcp import __version__ as version
+        self.info = {"name": name, "title": "skillc", "version": version}
+        self.legacy_version: str | None = None
+        """The version the ``initialize`` handshake agreed on, if one happened."""
+        self._tools = tools
+
+    @property
+    def tools(self) -> ToolRunner:
+        if self._tools is None:
+            from skillc_mcp._tools import ToolRunner
+
+            self._tools = ToolRunner()
+        return self._tools
+
+    def close(self) -> None:
+        """End of the connection: write what the tools still have to log."""
+        if self._tools is not None:
+            self._tools.close()
+
+    def handle(self, message: object) -> dict[str, Any] | None:
+        """The response to ``message`` (a parsed JSON value), or None for a notification."""
+        if not isinstance(message, dict):
+            what = "batches are not supported" if isinstance(message, list) else "not an object"
+            return error_response(None, ProtocolError(INVALID_REQUEST, f"Invalid Request: {what}"))
+        method = message.get("method")
+        if method is None and "id" in message and ("result" in message or "error" in message):
+            return None  # a response: this server sends no requests, so nothing awaits it
+        request_id = valid_id(message.get("id"))
+        try:
+            if message.get("jsonrpc") != "2.0":
+                raise ProtocolError(INVALID_REQUEST, "Invalid Request: jsonrpc must be '2.0'")
+            if not isinstance(method, str):
+                raise ProtocolError(INVALID_REQUEST, "Invalid Request: method must be a string")
+            if "id" not in message:
+                return None  # a notification: initialized, cancelled (see _stdio), or unknown
+            if request_id is None:
+                raise ProtocolError(
+                    INVALID_REQUEST, "Invalid Request: id must be a string or an integer"
+                )
+            params = message.get("params", {})
+            if not isinstance(params, dict):
+                raise ProtocolError(INVALID_PARAMS, "Invalid params: params must be an object")
+            result = self._dispatch(method, params)
+        except ProtocolError as error:
+            return error_response(request_id, error)
+        except Exception as exc:  # a bug: say so, keep serving
+            import traceback
+
+            traceback.print_exception(exc, file=sys.stderr)
+            bug = ProtocolError(INTERNAL_ERROR, f"Internal error: {type(exc).__name__}: {exc}")
+            return error_response(request_id, bug)
+        return {"jsonrpc": "2.0", "id": request_id, "result": result}
+
+    # -- dispatch ------------------------------------------------------------------------------
+
+    def _dispatch(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        meta = params.get("_meta")
+        if meta is not None and not isinstance(meta, dict):
+            raise ProtocolError(INVALID_PARAMS, "Invalid params: _meta must be an object")
+        if method == "initialize":
+            return self._initialize(params)
+        if meta is not None and VERSION_KEY in meta:
+            return self._modern(method, params, meta)
+        if method not in LEGACY_METHODS | MODERN_METHODS:
+            raise ProtocolError(METHOD_NOT_FOUND, f"Method not found: {method}")
+        if method == "ping":
+            return {}
+        needs = f"'{VERSION_KEY}' and '{CAPABILITIES_KEY}' in params._meta"
+        if method not in LEGACY_METHODS:
+            raise ProtocolError(INVALID_PARAMS, f"Invalid params: {method} needs {needs}")
+        if self.legacy_version is None:
+            raise ProtocolError(
+                INVALID_PARAMS,
+                f"Invalid params: no protocol version; send 'initialize' first, or put {needs} "
+                "(2026-07-28)",
+            )
+        return self._tools_method(method, params)
+
+    def _initialize(self, params: dict[str, Any]) -> dict[str, Any]:
+        """The legacy handshake: echo a supported version or offer the newest legacy one."""
+        requested = params.get("protocolVersion")
+        if not isinstance(requested, str):
+            raise ProtocolError(
+                INVALID_PARAMS, "Invalid params: initialize needs protocolVersion (a string)"
+            )
+        version = requested if requested in LEGACY_VERSIONS else LEGACY_VERSIONS[0]
+        self.legacy_version = version
+        return {
+            "protocolVersion": version,
+            "capabilities": {"tools": {"listChanged": False}},
+            "serverInfo": self.info,
+            "instructions": INSTRUCTIONS,
+        }
+
+    def _modern(self, method: str, params: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
+        """A 2026-07-28 request: validate its ``_meta``, serve it, stamp the result."""
+        requested = meta[VERSION_KEY]
+        if not isinstance(requested, str):
+            raise ProtocolError(INVALID_PARAMS, f"Invalid params: {VERSION_KEY} must be a string")
+        if requested not in MODERN_VERSIONS:
+            raise ProtocolError(
+                UNSUPPORTED_PROTOCOL_VERSION,
+                "Unsupported protocol version",
+                {"supported": list(SUPPORTED_VERSIONS), "requested": requested},
+            )
+        if not isinstance(meta.get(CAPABILITIES_KEY), dict):
+            raise ProtocolError(
+                INVALID_PARAMS, f"Invalid params: _meta needs {CAPABILITIES_KEY} (an object)"
+            )
+        if method not in MODERN_METHODS:
+            raise ProtocolError(METHOD_NOT_FOUND, f"Method not found: {method}")
+        if method == "server/discover":
+            result: dict[str, Any] = {
+                "supportedVersions": list(MODERN_VERSIONS),
+                "capabilities": {"tools": {"listChanged": False}},
+                "serverInfo": self.info,
+                "instructions": INSTRUCTIONS,
+                "ttlMs": CACHE_TTL_MS,
+                "cacheScope": "public",
+            }
+        else:
+            result = self._tools_method(method, params)
+            if method == "tools/list":
+                result.update(ttlMs=CACHE_TTL_MS, cacheScope="public")
+        result["resultType"] = "complete"
+        result["_meta"] = {SERVER_INFO_KEY: self.info}
+        return result
+
+    def _tools_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        if method == "tools/list":
+            if params.get("cursor") is not None:
+                # every tool is on the first page, so no cursor was ever handed out
+                raise ProtocolError(INVALID_PARAMS, "Invalid params: unknown cursor")
+            return {"tools": self.tools.definitions()}
+        name = params.get("name")
+        if not isinstance(name, str):
+            raise ProtocolError(INVALID_PARAMS, "Invalid params: tools/call needs a tool name")
+        arguments = params.get("arguments")
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, dict):
+            raise ProtocolError(INVALID_PARAMS, "Invalid params: arguments must be an object")
+        from skillc_mcp._tools import UnknownTool
+
+        try:
+            return self.tools.call(name, arguments)
+        except UnknownTool:
+            raise ProtocolError(INVALID_PARAMS, f"Unknown tool: {name}") from None

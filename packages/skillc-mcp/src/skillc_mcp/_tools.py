@@ -1,0 +1,371 @@
+"""Running the ten tools: arguments checked, the library called, the access logged.
+
+Each tool calls the same library function as its ``skc`` command (no subprocess) and returns
+the object that command prints with ``--format json``; :meth:`ToolRunner.call` wraps it into
+an MCP ``CallToolResult``: the object as ``structuredContent`` and as JSON text. A failure the
+agent can act on (unknown skill, bad path, missing section, stale index, bad argument) is a
+result with ``isError`` whose text is the ``error[EXXX]: ...`` diagnostic of RFC-0005.
+
+Calls are logged like CLI calls (RFC-0007:C-LOGGING, DECISIONS "Logging and analytics"): one
+access row per call of a command that resolves a skill, the CLI's command name and arguments,
+and one run id for the whole server process (a session). The libraries are imported on first
+use, so starting the server and listing the tools stay cheap.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, TextIO
+
+from skillc_mcp._access import AccessLogWriter
+from skillc_mcp._arguments import ArgumentError, check_arguments
+from skillc_mcp._catalog import TOOLS
+
+if TYPE_CHECKING:
+    from skillc_index import Diagnostic, Layout, Notice, ResolvedSkill
+
+Data = dict[str, Any]
+Handler = Callable[["ToolRunner", "Layout", dict[str, Any]], Data]
+
+
+class UnknownTool(KeyError):
+    """``tools/call`` named a tool this server does not have (a protocol error, -32602)."""
+
+
+class ToolRunner:
+    """Runs ``tools/call`` requests. ``run_id`` tags this session's access-log rows
+    (default: ``$SKC_RUN_ID`` or a new one); ``log`` is where warnings go (stderr).
+
+    Access-log rows are written by a background thread; :meth:`close` writes the last ones.
+    """
+
+    def __init__(self, *, run_id: str | None = None, log: TextIO | None = None) -> None:
+        self._run_id = run_id
+        self._log = log
+        self._reported: set[str] = set()
+        self._schemas = {tool["name"]: tool["inputSchema"] for tool in TOOLS}
+        self._writer = AccessLogWriter(self.warn)
+
+    def flush(self) -> None:
+        """Wait until the access-log rows of the calls so far are written."""
+        self._writer.flush()
+
+    def close(self) -> None:
+        """Write the pending access-log rows and stop the writer thread."""
+        self._writer.close()
+
+    @property
+    def run_id(self) -> str:
+        if self._run_id is None:
+            from skillc_index._access_log import new_run_id
+
+            self._run_id = new_run_id()
+        return self._run_id
+
+    def definitions(self) -> list[dict[str, Any]]:
+        """The ``tools`` array of ``tools/list``."""
+        return list(TOOLS)
+
+    def call(self, name: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """Run tool ``name``; the ``CallToolResult``. Raises :class:`UnknownTool`."""
+        handler = HANDLERS.get(name)
+        if handler is None:
+            raise UnknownTool(name)
+        try:
+            args = check_arguments(self._schemas[name], arguments)
+            from skillc_index import Layout
+
+            data = handler(self, Layout.discover(), args)
+        except ArgumentError as exc:
+            from skillc_index import InvalidOption
+
+            return error_result(InvalidOption(str(exc)).diagnostic)
+        except Exception as exc:
+            from skillc_index import SkillcError
+
+            if isinstance(exc, SkillcError):
+                return error_result(exc.diagnostic)
+            return error_result(self.internal_error(name, exc))
+        text = json.dumps(data, ensure_ascii=False)
+        return {
+            "content": [{"type": "text", "text": text}],
+            "structuredContent": data,
+            "isError": False,
+        }
+
+    # -- logging ---------------------------------------------------------------------------
+
+    def warn(self, diagnostics: Iterable[Diagnostic | Notice]) -> None:
+        """Write warnings to the server log (stderr); W003 once per session."""
+        from skillc_index import format_diagnostic
+
+        for diagnostic in diagnostics:
+            code = getattr(diagnostic, "code", None)
+            if code == "W003":
+                if code in self._reported:
+                    continue
+                self._reported.add(code)
+            print(format_diagnostic(diagnostic), file=self._log or sys.stderr, flush=True)
+
+    def internal_error(self, tool: str, exc: Exception) -> Diagnostic:
+        """E999 for a failure nobody planned for; the traceback goes to the server log."""
+        import traceback
+
+        from skillc_index import InternalError
+
+        log = self._log or sys.stderr
+        print(f"skillc-mcp: {tool} failed:", file=log)
+        traceback.print_exception(exc, file=log)
+        message = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        return InternalError(" ".join(message.split())).diagnostic
+
+    def record(
+        self,
+        layout: Layout,
+        skill: ResolvedSkill,
+        command: str,
+        args: Mapping[str, Any],
+        error: str | None = None,
+    ) -> None:
+        """Queue one access-log row (RFC-0007:C-LOGGING); logging never fails the call."""
+        from skillc_index._access_log import AccessRecord
+
+        record = AccessRecord(
+            command=command,
+            skill=skill.name,
+            skill_path=str(skill.source),
+            cwd=str(layout.cwd),
+            args=dict(args),
+            error=error,
+            run_id=self.run_id,
+        )
+        self._writer.submit(layout, skill.runtime, record)
+
+    @contextmanager
+    def logged(
+        self, layout: Layout, command: str, skill: str, args: dict[str, Any]
+    ) -> Iterator[ResolvedSkill]:
+        """Resolve ``skill`` and log the access when the block ends, with the error if one
+        escapes. Nothing is logged when the skill does not resolve: there is no log to use."""
+        from skillc_index import resolve_skill
+
+        resolved = resolve_skill(skill, layout)
+        error: str | None = None
+        try:
+            yield resolved
+        except Exception as exc:
+            error = error_line(exc)
+            raise
+        finally:
+            self.record(layout, resolved, command, args, error)
+
+
+def error_result(diagnostic: Diagnostic) -> dict[str, Any]:
+    """A tool execution error: ``isError`` and the diagnostic text (E020 with suggestions)."""
+    from skillc_index import format_diagnostic
+
+    return {"content": [{"type": "text", "text": format_diagnostic(diagnostic)}], "isError": True}
+
+
+def error_line(exc: BaseException) -> str:
+    """The one-line diagnostic an access-log row records for a failed call."""
+    from skillc_index import InternalError, SkillcError, format_diagnostic
+
+    if isinstance(exc, SkillcError):
+        return format_diagnostic(exc.diagnostic).splitlines()[0]
+    message = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return format_diagnostic(InternalError(message).diagnostic)
+
+
+def _with_warnings(data: Data, diagnostics: Iterable[Diagnostic | Notice]) -> Data:
+    from skillc_index import format_diagnostic
+
+    lines = [format_diagnostic(diagnostic) for diagnostic in diagnostics]
+    if lines:
+        data["warnings"] = lines
+    return data
+
+
+def _tokenizer(runner: ToolRunner, layout: Layout) -> str:
+    """``[search].tokenizer`` (RFC-0009) for show and search; config problems are logged."""
+    from skillc_index import load_config
+
+    config = load_config(layout)
+    runner.warn(config.notices)
+    return config.tokenizer
+
+
+# -- the tools (RFC-0007:C-COMMANDS) --------------------------------------------------------
+
+
+def _init(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
+    """RFC-0006 ``init``: not logged (it resolves no skill), like the CLI."""
+    from skillc_index import InvalidOption, init_project, init_skill
+
+    if a["name"] is None:
+        if a["global"]:
+            raise InvalidOption("'global' needs a skill 'name'")
+        return init_project(layout).to_dict()
+    return init_skill(a["name"], layout, global_store=a["global"]).to_dict()
+
+
+def _list(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
+    """RFC-0007:C-LIST; a skill skipped for invalid frontmatter is a warning in the result."""
+    from skillc_index import list_skills
+
+    result = list_skills(
+        layout,
+        scope=a["scope"],
+        status=a["status"],
+        pattern=a["pattern"],
+        limit=a["limit"],
+        check_obsolete=a["check_obsolete"],
+    )
+    return _with_warnings(result.to_dict(), result.notices)
+
+
+def _build(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
+    """RFC-0001 ``build``: logged after the build, or with its error when the skill resolves."""
+    from skillc_index import SkillcError, build_skill, load_config, resolve_skill
+
+    config = load_config(layout)
+    runner.warn(config.notices)
+    targets = a["target"] or []
+    args = {"global": a["global"], "target": targets, "copy": a["copy"], "force": a["force"]}
+    try:
+        result = build_skill(
+            a["skill"],
+            layout,
+            targets=targets,
+            copy=a["copy"],
+            force=a["force"],
+            force_global=a["global"],
+            config=config,
+        )
+    except Exception as exc:
+        try:
+            resolved = resolve_skill(a["skill"], layout, force_global=a["global"])
+        except SkillcError:
+            raise exc from None  # nothing resolved (E001/E010): no runtime to log to
+        runner.record(layout, resolved, "build", args, error_line(exc))
+        raise
+    runner.record(layout, result.skill, "build", args)
+    runner.warn(result.notices)
+    return result.to_dict()
+
+
+def _lint(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
+    """RFC-0008 for one skill, with the project's ``[lint]`` configuration."""
+    from skillc_index import Notice, load_config
+    from skillc_lint import default_registry, lint_skill
+    from skillc_lint._output import json_report
+
+    config = load_config(layout)
+    runner.warn(config.notices)
+    registry = default_registry()
+    runner.warn(Notice(f"config [lint]: {problem}") for problem in registry.configure(config.lint))
+    args: dict[str, Any] = {"force": a["force"], "select": [], "ignore": []}
+    with runner.logged(layout, "lint", a["skill"], args) as resolved:
+        result = lint_skill(resolved.source, registry=registry, force=a["force"])
+        args.update(errors=result.errors, warnings=result.warnings, skipped=result.skipped)
+    data: Data = json_report([result], layout.cwd, single=True)
+    data["error_count"] = result.errors
+    data["warning_count"] = result.warnings
+    return data
+
+
+def _outline(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
+    from skillc_gateway import outline
+
+    with runner.logged(layout, "outline", a["skill"], {"level": a["level"]}) as resolved:
+        headings = outline(resolved, level=a["level"])
+    return {"skill": resolved.name, "headings": [heading.to_dict() for heading in headings]}
+
+
+def _show(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
+    from skillc_gateway import show_section
+
+    tokenizer = _tokenizer(runner, layout)
+    args = {"section": a["section"], "file": a["file"], "max_lines": a["max_lines"]}
+    with runner.logged(layout, "show", a["skill"], args) as resolved:
+        found = show_section(
+            resolved,
+            a["section"],
+            file=a["file"],
+            max_lines=a["max_lines"],
+            tokenizer_setting=tokenizer,
+        )
+    return _with_warnings({"skill": resolved.name, **found.to_dict()}, found.warnings)
+
+
+def _open(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
+    from skillc_gateway import open_file
+
+    args = {"path": a["path"], "max_lines": a["max_lines"]}
+    with runner.logged(layout, "open", a["skill"], args) as resolved:
+        content = open_file(resolved, a["path"], max_lines=a["max_lines"])
+    return {"skill": resolved.name, **content.to_dict()}
+
+
+def _sources(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
+    from skillc_gateway import source_tree
+
+    args = {"depth": a["depth"], "dir": a["dir"], "limit": a["limit"], "pattern": a["pattern"]}
+    with runner.logged(layout, "sources", a["skill"], args) as resolved:
+        tree = source_tree(
+            resolved,
+            depth=a["depth"],
+            directory=a["dir"],
+            limit=a["limit"],
+            pattern=a["pattern"],
+        )
+    return {"skill": resolved.name, "tree": tree.to_dict()}
+
+
+def _search(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
+    """RFC-0004; the log row carries ``result_count`` (RFC-0004:C-LOGGING)."""
+    from skillc_gateway import search_skill
+
+    tokenizer = _tokenizer(runner, layout)
+    args: dict[str, Any] = {"query": a["query"], "limit": a["limit"]}
+    with runner.logged(layout, "search", a["skill"], args) as resolved:
+        found = search_skill(resolved, a["query"], limit=a["limit"], tokenizer_setting=tokenizer)
+        args["result_count"] = len(found.results)
+    return found.to_dict()
+
+
+def _stats(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
+    """RFC-0003: the response schema of RFC-0003:C-SCHEMA, as ``skc stats --format json``."""
+    from skillc_stats import query_stats
+
+    runner.flush()  # the rows of the calls before this one count
+    projects = a["project"] or []
+    args = {"group_by": a["group_by"], "since": a["since"], "until": a["until"]}
+    args["project"] = projects
+    with runner.logged(layout, "stats", a["skill"], args) as resolved:
+        report = query_stats(
+            resolved,
+            layout,
+            group_by=a["group_by"],
+            since=a["since"],
+            until=a["until"],
+            projects=projects,
+        )
+    return dict(report)
+
+
+HANDLERS: dict[str, Handler] = {
+    "skc_init": _init,
+    "skc_list": _list,
+    "skc_build": _build,
+    "skc_lint": _lint,
+    "skc_outline": _outline,
+    "skc_show": _show,
+    "skc_open": _open,
+    "skc_sources": _sources,
+    "skc_search": _search,
+    "skc_stats": _stats,
+}

@@ -1,0 +1,116 @@
+"""Fixtures for skillc-mcp's tests: a real skill in a temporary project and home, and the
+installed ``skillc-mcp`` server run as a subprocess, spoken to over its real stdin/stdout."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+# The helpers live next to this file; pytest's importlib mode does not put it on sys.path.
+sys.path.insert(0, str(Path(__file__).parent))
+
+from skillc_mcp_testing import WireClient
+
+SKILL_MD = """---
+name: demo
+description: A demo skill for the MCP server tests. Use when testing skillc-mcp.
+---
+
+# Demo
+
+Intro text about widgets.
+
+## Install
+
+Run the installer to set up widgets.
+
+```sh
+# not a heading
+make install
+```
+
+## Usage
+
+Use the widgets daily.
+
+## Usage notes
+
+More about usage.
+"""
+
+API_MD = """# API
+
+## Endpoints
+
+### GET
+
+Fetch widgets.
+
+## Usage
+
+Call the endpoints.
+"""
+
+
+def find_script(name: str) -> Path:
+    """An installed console script: next to the interpreter, else on PATH."""
+    for candidate in (
+        Path(sys.executable).parent / name,
+        Path(sys.executable).parent / f"{name}.exe",
+    ):
+        if candidate.is_file():
+            return candidate
+    found = shutil.which(name)
+    if found is None:
+        pytest.fail(f"console script {name!r} is not installed next to {sys.executable}")
+    return Path(found)
+
+
+@pytest.fixture(scope="session")
+def server_command() -> list[str]:
+    """How a client starts the server: the installed ``skillc-mcp`` script, no arguments."""
+    return [str(find_script("skillc-mcp"))]
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    path = (tmp_path / "home").resolve()
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A skillc project holding the ``demo`` skill (not built)."""
+    path = (tmp_path / "project").resolve()
+    skill = path / ".skillc" / "skills" / "demo"
+    (skill / "references").mkdir(parents=True)
+    (skill / "SKILL.md").write_text(SKILL_MD, encoding="utf-8")
+    (skill / "references" / "api.md").write_text(API_MD, encoding="utf-8")
+    (skill / "references" / "notes.txt").write_text("one\ntwo\nthree\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def env(home: Path) -> dict[str, str]:
+    """The server's environment: this one without SKILLC_*, with a private SKILLC_HOME."""
+    values = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLC_", "SKC_"))}
+    values["SKILLC_HOME"] = str(home)
+    values["PYTHONDONTWRITEBYTECODE"] = "1"
+    return values
+
+
+@pytest.fixture
+def wire(
+    server_command: list[str], project: Path, env: dict[str, str], tmp_path: Path
+) -> Iterator[WireClient]:
+    """The server, started in the project, as a raw JSON-RPC client."""
+    client = WireClient(server_command, project, env, tmp_path / "server.log")
+    yield client
+    if client.process.poll() is None:
+        assert client.close() == 0, client.stderr()

@@ -1,0 +1,135 @@
+"""Helpers for skillc-mcp's tests (imported by conftest.py, which puts this folder on
+``sys.path``): the raw JSON-RPC client of a server subprocess and shared constants."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import threading
+from pathlib import Path
+from queue import Empty, SimpleQueue
+from typing import Any
+
+import pytest
+
+#: A safety net against a hung server; never a timing assertion.
+TIMEOUT = 60
+
+MODERN_META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "skillc-tests", "version": "0"},
+}
+
+
+class WireClient:
+    """A raw JSON-RPC client of a server subprocess: lines in, lines out.
+
+    Every line the server writes to stdout is kept; :meth:`close` checks each one is a JSON
+    object (only protocol messages may reach stdout) and returns the exit status.
+    """
+
+    def __init__(self, command: list[str], cwd: Path, env: dict[str, str], log: Path) -> None:
+        self.log_path = log
+        self._log = log.open("wb")
+        self.process = subprocess.Popen(
+            command,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+        )
+        self.lines: list[bytes] = []
+        self._queue: SimpleQueue[bytes | None] = SimpleQueue()
+        threading.Thread(target=self._pump, daemon=True).start()
+        self._next_id = 1000
+
+    def _pump(self) -> None:
+        assert self.process.stdout is not None
+        with self.process.stdout:
+            for line in self.process.stdout:
+                self.lines.append(line)
+                self._queue.put(line)
+        self._queue.put(None)
+
+    def send_raw(self, data: bytes) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(data)
+        self.process.stdin.flush()
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.send_raw(json.dumps(message).encode("utf-8") + b"\n")
+
+    def receive(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        try:
+            line = self._queue.get(timeout=timeout)
+        except Empty:
+            pytest.fail(f"no response from the server within {timeout} s\n{self.stderr()}")
+        if line is None:
+            pytest.fail(f"the server closed stdout\n{self.stderr()}")
+        message = json.loads(line)
+        assert isinstance(message, dict), line
+        return message
+
+    def nothing_within(self, seconds: float) -> bool:
+        try:
+            line = self._queue.get(timeout=seconds)
+        except Empty:
+            return True
+        pytest.fail(f"unexpected message: {line!r}")
+
+    def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Send a request and return its response (asserting the id matches)."""
+        self._next_id += 1
+        message: dict[str, Any] = {"jsonrpc": "2.0", "id": self._next_id, "method": method}
+        if params is not None:
+            message["params"] = params
+        self.send(message)
+        response = self.receive()
+        assert response.get("id") == self._next_id, response
+        return response
+
+    def initialize(self, version: str = "2025-11-25") -> dict[str, Any]:
+        response = self.request(
+            "initialize",
+            {
+                "protocolVersion": version,
+                "capabilities": {},
+                "clientInfo": {"name": "skillc-tests", "version": "0"},
+            },
+        )
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        return response
+
+    def call(self, name: str, arguments: dict[str, Any], modern: bool = False) -> dict[str, Any]:
+        params: dict[str, Any] = {"name": name, "arguments": arguments}
+        if modern:
+            params["_meta"] = MODERN_META
+        response = self.request("tools/call", params)
+        assert "result" in response, response
+        result: dict[str, Any] = response["result"]
+        return result
+
+    def stderr(self) -> str:
+        if not self._log.closed:
+            self._log.flush()
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+    def close(self) -> int:
+        """Close stdin (end of session); the exit status, after checking stdout."""
+        assert self.process.stdin is not None
+        if not self.process.stdin.closed:
+            self.process.stdin.close()
+        try:
+            code = self.process.wait(timeout=TIMEOUT)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+            self._log.close()
+        while self._queue.get(timeout=TIMEOUT) is not None:
+            pass
+        for line in self.lines:
+            assert line.endswith(b"\n"), line
+            assert isinstance(json.loads(line), dict), line
+        return code

@@ -1,0 +1,184 @@
+"""The protocol layer in process: :class:`skillc_mcp.Server` answers parsed messages.
+
+The wire tests cover the same ground through a real pipe; these pin the details of each
+answer (codes, shapes, era rules) cheaply, and the argument checking of every tool schema.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema
+import pytest
+
+from skillc_mcp import MODERN_VERSIONS, SUPPORTED_VERSIONS, TOOLS, Server
+from skillc_mcp._arguments import ArgumentError, check_arguments
+
+META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
+
+
+def ask(server: Server, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "id": 7, "method": method}
+    if params is not None:
+        message["params"] = params
+    response = server.handle(message)
+    assert response is not None
+    assert response["jsonrpc"] == "2.0"
+    assert response["id"] == 7
+    return response
+
+
+def test_versions() -> None:
+    assert MODERN_VERSIONS == ("2026-07-28",)
+    assert SUPPORTED_VERSIONS == (
+        "2026-07-28",
+        "2025-11-25",
+        "2025-06-18",
+        "2025-03-26",
+        "2024-11-05",
+    )
+
+
+def test_initialize_records_the_legacy_version() -> None:
+    server = Server(version="9.9.9")
+    assert server.legacy_version is None
+    result = ask(server, "initialize", {"protocolVersion": "2025-03-26"})["result"]
+    assert result["serverInfo"] == {"name": "skillc", "title": "skillc", "version": "9.9.9"}
+    assert server.legacy_version == "2025-03-26"
+    assert "tools" in ask(server, "tools/list")["result"]
+
+
+def test_notifications_and_responses_get_no_answer() -> None:
+    server = Server()
+    for message in (
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}},
+        {"jsonrpc": "2.0", "method": "notifications/anything"},
+        {"jsonrpc": "2.0", "id": 3, "result": {}},
+    ):
+        assert server.handle(message) is None
+
+
+def test_modern_results_are_stamped() -> None:
+    result = ask(Server(version="1.2.3"), "tools/list", {"_meta": META})["result"]
+    assert result["resultType"] == "complete"
+    assert result["_meta"] == {
+        "io.modelcontextprotocol/serverInfo": {
+            "name": "skillc",
+            "title": "skillc",
+            "version": "1.2.3",
+        }
+    }
+    assert (result["ttlMs"], result["cacheScope"]) == (3_600_000, "public")
+    assert [tool["name"] for tool in result["tools"]] == [tool["name"] for tool in TOOLS]
+
+
+def test_modern_requests_need_no_handshake_and_leave_no_state() -> None:
+    server = Server()
+    assert ask(server, "server/discover", {"_meta": META})["result"]["supportedVersions"] == [
+        "2026-07-28"
+    ]
+    assert server.legacy_version is None
+    # a legacy request still needs initialize
+    assert ask(server, "tools/list")["error"]["code"] == -32602
+
+
+def test_unsupported_version_names_both_lists() -> None:
+    meta = {**META, "io.modelcontextprotocol/protocolVersion": "2030-01-01"}
+    error = ask(Server(), "tools/list", {"_meta": meta})["error"]
+    assert error == {
+        "code": -32022,
+        "message": "Unsupported protocol version",
+        "data": {"supported": list(SUPPORTED_VERSIONS), "requested": "2030-01-01"},
+    }
+
+
+def test_tool_schemas_are_exact() -> None:
+    for tool in TOOLS:
+        schema = tool["inputSchema"]
+        jsonschema.Draft202012Validator.check_schema(schema)
+        jsonschema.Draft202012Validator.check_schema(tool["outputSchema"])
+        assert schema["type"] == "object"
+        assert schema["additionalProperties"] is False
+        assert set(schema.get("required", ())) <= set(schema["properties"])
+        for name, spec in schema["properties"].items():
+            assert "description" in spec, (tool["name"], name)
+            if "default" in spec:
+                jsonschema.Draft202012Validator(spec).validate(spec["default"])
+
+
+@pytest.mark.parametrize("tool", TOOLS, ids=lambda tool: str(tool["name"]))
+def test_the_checker_agrees_with_jsonschema(tool: dict[str, Any]) -> None:
+    """Arguments the checker accepts are valid for the schema, and those it rejects are not."""
+    schema = tool["inputSchema"]
+    validator = jsonschema.Draft202012Validator(schema)
+    samples: list[dict[str, Any]] = [{}, {"skill": "x"}, {"skill": ""}, {"bogus": 1}]
+    values: list[Any] = ["text", "", 0, -1, 1, 6, 7, 2.0, 2.5, True, None, [], ["a"], [""], {}]
+    for name in schema["properties"]:
+        samples += [{"skill": "x", "section": "s", "query": "q", "path": "p", name: value}
+                    for value in values]  # fmt: skip
+    for sample in samples:
+        arguments = {k: v for k, v in sample.items() if k in schema["properties"] or k == "bogus"}
+        try:
+            check_arguments(schema, arguments)
+        except ArgumentError:
+            assert not validator.is_valid(arguments), arguments
+        else:
+            assert validator.is_valid(arguments), arguments
+
+
+def test_checker_messages_and_defaults() -> None:
+    schema = next(tool["inputSchema"] for tool in TOOLS if tool["name"] == "skc_sources")
+    assert check_arguments(schema, {"skill": "x", "depth": 2.0}) == {
+        "skill": "x",
+        "depth": 2,
+        "dir": None,
+        "limit": 100,
+        "pattern": None,
+    }
+    with pytest.raises(ArgumentError, match="'depth' must be at least 1, not 0"):
+        check_arguments(schema, {"skill": "x", "depth": 0})
+    with pytest.raises(ArgumentError, match="'limit' must be an integer, not a boolean"):
+        check_arguments(schema, {"skill": "x", "limit": True})
+    with pytest.raises(ArgumentError, match="'skill' must not be empty"):
+        check_arguments(schema, {"skill": ""})
+    with pytest.raises(ArgumentError, match=r"unknown argument 'level' \(arguments: skill, "):
+        check_arguments(schema, {"skill": "x", "level": 1})
+
+
+def test_lines_are_always_valid_utf8_json() -> None:
+    from skillc_mcp._stdio import encode
+
+    assert encode({"text": "見出し — ok"}) == '{"text":"見出し — ok"}\n'.encode()
+    # a file name that is not valid Unicode (surrogate escapes) is written as \\u escapes
+    line = encode({"path": "caf\udce9.md"})
+    assert line == b'{"path":"caf\\udce9.md"}\n'
+    line.decode("utf-8")
+
+
+def test_handshake_and_tool_list_import_no_library() -> None:
+    """Lazy imports: answering initialize, server/discover and tools/list loads none of the
+    kit's libraries, SQLite or the Markdown parser (they load on the first tool call)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from skillc_mcp import Server\n"
+        "server = Server()\n"
+        "server.handle({'jsonrpc': '2.0', 'id': 1, 'method': 'initialize',"
+        " 'params': {'protocolVersion': '2025-11-25', 'capabilities': {}}})\n"
+        f"server.handle({{'jsonrpc': '2.0', 'id': 2, 'method': 'server/discover',"
+        f" 'params': {{'_meta': {META!r}}}}})\n"
+        "server.handle({'jsonrpc': '2.0', 'id': 3, 'method': 'tools/list'})\n"
+        "heavy = ('skillc_index', 'skillc_lint', 'skillc_gateway', 'skillc_stats', 'sqlite3',"
+        " 'markdown_it', 'yaml', 'click', 'pathlib')\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert result.stdout.strip() == "[]", result.stdout

@@ -1,0 +1,250 @@
+"""Contract tests: the official ``mcp`` Python SDK client drives the installed ``skillc-mcp``.
+
+In each connection mode of the SDK: ``auto`` (it probes ``server/discover`` and stays on
+2026-07-28), ``legacy`` (the ``initialize`` handshake) and ``2026-07-28`` (per-request
+``_meta`` from the first request, no probe). Every tool is listed and called on a real skill;
+every result's ``structuredContent`` is checked against the tool's ``outputSchema`` (the SDK
+checks too) and against the JSON text; the errors an agent can act on come back as
+``isError`` results with the ``error[EXXX]:`` line.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio
+import jsonschema
+import pytest
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.shared.exceptions import MCPError
+
+import skillc_mcp
+
+T = TypeVar("T")
+
+MODES = ("auto", "legacy", "2026-07-28")
+NEGOTIATED = {"auto": "2026-07-28", "legacy": "2025-11-25", "2026-07-28": "2026-07-28"}
+
+#: RFC-0007:C-COMMANDS, in the registry's order, with each tool's parameters.
+REGISTRY = {
+    "skc_init": {"name", "global"},
+    "skc_list": {"scope", "status", "limit", "pattern", "check_obsolete"},
+    "skc_build": {"skill", "global", "target", "copy", "force"},
+    "skc_lint": {"skill", "force"},
+    "skc_outline": {"skill", "level"},
+    "skc_show": {"skill", "section", "file", "max_lines"},
+    "skc_open": {"skill", "path", "max_lines"},
+    "skc_sources": {"skill", "depth", "dir", "limit", "pattern"},
+    "skc_search": {"skill", "query", "limit"},
+    "skc_stats": {"skill", "group_by", "since", "until", "project"},
+}
+WRITERS = {"skc_init", "skc_build"}
+
+
+def session(
+    server_command: list[str],
+    project: Path,
+    env: dict[str, str],
+    mode: str,
+    log: Path,
+    body: Callable[[Client], Awaitable[T]],
+) -> T:
+    """Start the server as the SDK does, connect in ``mode``, run ``body``, disconnect."""
+
+    async def main() -> T:
+        params = StdioServerParameters(
+            command=server_command[0],
+            args=server_command[1:],
+            env={"SKILLC_HOME": env["SKILLC_HOME"], "PYTHONDONTWRITEBYTECODE": "1"},
+            cwd=project,
+        )
+        with log.open("w", encoding="utf-8") as errlog:
+            async with Client(stdio_client(params, errlog=errlog), mode=mode) as client:
+                return await body(client)
+
+    return anyio.run(main)
+
+
+class Calls:
+    """Tool calls through the SDK, each result checked against the tool's contract."""
+
+    def __init__(self, client: Client, tools: dict[str, Any]) -> None:
+        self.client = client
+        self.tools = tools
+
+    async def ok(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        result = await self.client.call_tool(name, arguments)
+        text = result.content[0].text  # type: ignore[union-attr]
+        assert not result.is_error, text
+        data = result.structured_content
+        assert isinstance(data, dict)
+        jsonschema.Draft202012Validator(self.tools[name].output_schema).validate(data)
+        assert json.loads(text) == data
+        return data
+
+    async def error(self, name: str, arguments: dict[str, Any]) -> str:
+        result = await self.client.call_tool(name, arguments)
+        assert result.is_error
+        assert result.structured_content is None
+        text: str = result.content[0].text  # type: ignore[union-attr]
+        return text
+
+
+async def exercise(client: Client) -> dict[str, Any]:
+    """List the tools and call every one, successes and failures; what was seen."""
+    listed = await client.list_tools()
+    tools = {tool.name: tool for tool in listed.tools}
+    calls = Calls(client, tools)
+    seen: dict[str, Any] = {
+        "version": client.protocol_version,
+        "server": client.server_info,
+        "list_meta": listed.meta,
+        "order": [tool.name for tool in listed.tools],
+        "tools": tools,
+    }
+    # writing a skill
+    created = await calls.ok("skc_init", {"name": "fresh"})
+    assert created["kind"] == "skill"
+    assert created["created"] is True
+    assert (await calls.ok("skc_init", {}))["created"] is False  # the project exists
+    listing = await calls.ok("skc_list", {})
+    assert [s["name"] for s in listing["skills"]] == ["demo", "fresh"]
+    assert {s["status"] for s in listing["skills"]} == {"not-built"}
+    lint = await calls.ok("skc_lint", {"skill": "demo"})
+    assert lint["skill"] == "demo"
+    assert lint["error_count"] == sum(d["severity"] == "error" for d in lint["diagnostics"])
+    built = await calls.ok("skc_build", {"skill": "demo"})
+    assert built["up_to_date"] is False
+    assert built["deployments"][0]["target"] == "claude"
+    assert (await calls.ok("skc_build", {"skill": "demo"}))["up_to_date"] is True
+    # reading it
+    outline = await calls.ok("skc_outline", {"skill": "demo", "level": 2})
+    assert {"file": "SKILL.md", "level": 2, "text": "Install", "line": 10} in outline["headings"]
+    assert all(h["level"] <= 2 for h in outline["headings"])
+    shown = await calls.ok("skc_show", {"skill": "demo", "section": "install"})
+    assert shown["section"] == "Install"
+    assert shown["content"].startswith("## Install\n")
+    assert "make install" in shown["content"]
+    assert "warnings" not in shown
+    twice = await calls.ok("skc_show", {"skill": "demo", "section": "Usage", "max_lines": 1})
+    assert twice["matches"] == 2
+    assert twice["truncated"] is True
+    assert twice["warnings"] == ["warning[W001]: multiple matches for 'Usage'; showing first"]
+    in_file = {"skill": "demo", "section": "Usage", "file": "references/api.md"}
+    assert (await calls.ok("skc_show", in_file))["file"] == "references/api.md"
+    opened = await calls.ok("skc_open", {"skill": "demo", "path": "references/notes.txt"})
+    assert opened["content"] == "one\ntwo\nthree\n"
+    cut = await calls.ok(
+        "skc_open", {"skill": "demo", "path": "references/notes.txt", "max_lines": 2}
+    )
+    assert (cut["content"], cut["truncated"]) == ("one\ntwo\n", True)
+    tree = (await calls.ok("skc_sources", {"skill": "demo", "depth": 1}))["tree"]
+    assert [child["name"] for child in tree["children"]] == ["references", "SKILL.md"]
+    assert tree["children"][0]["file_count"] == 2
+    assert "children" not in tree["children"][0]
+    found = await calls.ok("skc_search", {"skill": "demo", "query": "widgets", "limit": 2})
+    assert found["query"] == "widgets"
+    assert 1 <= len(found["results"]) <= 2
+    assert "[MATCH]" in found["results"][0]["snippet"]
+    stats = await calls.ok("skc_stats", {"skill": "demo", "group_by": "commands"})
+    assert stats["query"] == "commands"
+    assert stats["data"]["show"] == 3
+    seen["summary"] = await calls.ok("skc_stats", {"skill": "demo"})
+
+    # failures an agent can act on: isError results with the RFC-0005 line
+    assert (await calls.error("skc_show", {"skill": "nope", "section": "x"})).startswith(
+        "error[E001]: skill 'nope' not found"
+    )
+    escape = await calls.error("skc_open", {"skill": "demo", "path": "../../../etc/passwd"})
+    assert escape.startswith("error[E012]: path escapes skill root: '../../../etc/passwd'")
+    missing = await calls.error("skc_open", {"skill": "demo", "path": "nope.md"})
+    assert missing.startswith("error[E021]: file not found: 'nope.md'")
+    suggested = await calls.error("skc_show", {"skill": "demo", "section": "Instal"})
+    assert suggested.splitlines() == [
+        "error[E020]: section not found: 'Instal'",
+        "Did you mean one of these?",
+        "  - Install (SKILL.md)",
+    ]
+    assert (await calls.error("skc_show", {"skill": "fresh", "section": "Fresh"})).startswith(
+        "error[E002]: search index unusable; run 'skc build fresh' to rebuild"
+    )
+    assert await calls.error("skc_search", {"skill": "demo", "query": "  "}) == (
+        "error[E004]: empty query"
+    )
+    assert (await calls.error("skc_init", {"name": "demo"})).startswith(
+        "error[E050]: skill 'demo' already exists"
+    )
+    assert (await calls.error("skc_stats", {"skill": "demo", "since": "yesterday"})).startswith(
+        "error[E031]: invalid filter"
+    )
+    # argument errors are results too, so the model can correct itself (E100)
+    for name, arguments, why in [
+        ("skc_outline", {"skill": "demo", "level": 9}, "'level' must be at most 6, not 9"),
+        ("skc_outline", {"skill": "demo", "depth": 2}, "unknown argument 'depth'"),
+        ("skc_list", {"limit": "3"}, "'limit' must be an integer, not a string"),
+        ("skc_list", {"scope": "everywhere"}, "'scope' must be one of"),
+        ("skc_show", {"skill": "demo"}, "missing required argument 'section'"),
+        ("skc_build", {"skill": "demo", "target": "claude"}, "'target' must be an array"),
+        ("skc_init", {"global": True}, "'global' needs a skill 'name'"),
+    ]:
+        text = await calls.error(name, arguments)
+        assert text.startswith(f"error[E100]: invalid option: '{why}"), text
+    # an unknown tool is a protocol error (-32602), not a result
+    with pytest.raises(MCPError) as unknown:
+        await client.call_tool("skc_sync", {})
+    assert unknown.value.code == -32602
+    return seen
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_tool_through_the_sdk(
+    mode: str,
+    server_command: list[str],
+    project: Path,
+    env: dict[str, str],
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "server.log"
+    seen = session(server_command, project, env, mode, log, exercise)
+    assert seen["version"] == NEGOTIATED[mode]
+    identity = {"name": "skillc", "title": "skillc", "version": skillc_mcp.__version__}
+    if mode == "2026-07-28":
+        # no handshake and no probe: the server names itself in each result's _meta
+        assert seen["server"] is None
+        assert seen["list_meta"]["io.modelcontextprotocol/serverInfo"] == identity
+    else:
+        assert seen["server"].model_dump(exclude_none=True) == identity
+    assert seen["order"] == list(REGISTRY)
+    for name, tool in seen["tools"].items():
+        assert set(tool.input_schema["properties"]) == REGISTRY[name]
+        assert tool.input_schema["additionalProperties"] is False
+        jsonschema.Draft202012Validator.check_schema(tool.input_schema)
+        jsonschema.Draft202012Validator.check_schema(tool.output_schema)
+        assert tool.title
+        assert len(tool.description) > 80
+        assert tool.annotations.read_only_hint is (name not in WRITERS)
+        assert tool.annotations.open_world_hint is False
+    assert seen["tools"]["skc_build"].annotations.destructive_hint is True
+    assert seen["tools"]["skc_init"].annotations.destructive_hint is False
+    assert seen["tools"]["skc_init"].annotations.idempotent_hint is True
+    assert seen["summary"]["data"]["total_accesses"] >= 10
+
+    # every call that resolved a skill is in the access log, in one session (run id)
+    db = project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db"
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute("SELECT command, run_id, args, error FROM access_log").fetchall()
+    connection.close()
+    commands = {row[0] for row in rows}
+    assert commands == {"lint", "build", "outline", "show", "open", "sources", "search", "stats"}
+    assert len({row[1] for row in rows}) == 1
+    searches = [json.loads(row[2]) for row in rows if row[0] == "search" and row[3] is None]
+    assert searches[0]["query"] == "widgets"
+    assert searches[0]["result_count"] >= 1
+    errors = [row[3] for row in rows if row[3]]
+    assert "error[E020]: section not found: 'Instal'" in errors
+    assert "serving MCP on stdio" in log.read_text(encoding="utf-8")

@@ -1,0 +1,230 @@
+"""The stdio transport over a real pipe: the installed ``skillc-mcp`` spoken to byte by byte.
+
+Each test runs the server as a subprocess in a temporary project; the ``wire`` fixture checks
+at the end that every line the server wrote to stdout is a JSON object and that it exits 0
+when stdin closes.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import skillc_mcp
+from skillc_mcp_testing import MODERN_META, TIMEOUT, WireClient
+
+
+def test_initialize_echoes_a_supported_version_and_names_the_server(wire: WireClient) -> None:
+    result = wire.initialize("2025-06-18")["result"]
+    assert result["protocolVersion"] == "2025-06-18"
+    assert result["serverInfo"]["name"] == "skillc"
+    assert result["serverInfo"]["version"] == skillc_mcp.__version__
+    assert result["capabilities"] == {"tools": {"listChanged": False}}
+    assert "skc_show" in result["instructions"]
+    assert "resultType" not in result  # a legacy result
+
+
+def test_initialize_counter_offers_the_newest_legacy_version(wire: WireClient) -> None:
+    for asked in ("2026-07-28", "1999-01-01", "2024-11-05"):
+        offered = wire.initialize(asked)["result"]["protocolVersion"]
+        assert offered == (asked if asked == "2024-11-05" else "2025-11-25")
+
+
+def test_initialize_after_server_discover_still_works(wire: WireClient) -> None:
+    discovered = wire.request("server/discover", {"_meta": MODERN_META})["result"]
+    assert discovered["supportedVersions"] == ["2026-07-28"]
+    assert discovered["resultType"] == "complete"
+    assert discovered["serverInfo"]["name"] == "skillc"
+    assert discovered["ttlMs"] > 0
+    assert discovered["cacheScope"] == "public"
+    assert discovered["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "skillc"
+    assert wire.initialize()["result"]["protocolVersion"] == "2025-11-25"
+    tools = wire.request("tools/list")["result"]["tools"]
+    assert len(tools) == 10
+
+
+def test_both_eras_on_one_connection(wire: WireClient) -> None:
+    wire.initialize()
+    legacy = wire.request("tools/list")["result"]
+    modern = wire.request("tools/list", {"_meta": MODERN_META})["result"]
+    assert legacy["tools"] == modern["tools"]
+    assert "resultType" not in legacy
+    assert "ttlMs" not in legacy
+    assert modern["resultType"] == "complete"
+    assert modern["cacheScope"] == "public"
+    assert modern["ttlMs"] == 3_600_000
+    assert wire.request("ping")["result"] == {}
+
+
+def test_garbage_lines_get_parse_errors_and_the_server_keeps_serving(wire: WireClient) -> None:
+    wire.send_raw(b"this is not json\n")
+    error = wire.receive()
+    assert error["id"] is None
+    assert error["error"]["code"] == -32700
+    wire.send_raw(b'{"jsonrpc": "2.0", "id": 1, "method": "ping"\n')  # cut short
+    assert wire.receive()["error"]["code"] == -32700
+    wire.send_raw(b"\xff\xfe\x00 not utf-8\n")
+    assert wire.receive()["error"]["code"] == -32700
+    wire.send_raw(b"[" * 100_000 + b"]" * 100_000 + b"\n")  # nested beyond the parser
+    assert wire.receive()["error"]["code"] == -32700
+    wire.send_raw(b"\n   \n")  # blank lines are skipped, not errors
+    assert wire.request("ping")["result"] == {}
+
+
+def test_invalid_requests_are_32600(wire: WireClient) -> None:
+    cases: list[object] = [
+        [{"jsonrpc": "2.0", "id": 1, "method": "ping"}],  # a batch
+        42,
+        {"id": 2, "method": "ping"},  # no jsonrpc
+        {"jsonrpc": "1.0", "id": 3, "method": "ping"},
+        {"jsonrpc": "2.0", "id": 4, "method": 17},
+        {"jsonrpc": "2.0", "id": None, "method": "ping"},  # MCP: ids are never null
+        {"jsonrpc": "2.0", "id": 1.5, "method": "ping"},
+    ]
+    for case in cases:
+        wire.send_raw(json.dumps(case).encode() + b"\n")
+        error = wire.receive()["error"]
+        assert error["code"] == -32600, case
+    wire.send({"id": 9, "method": "ping"})
+    assert wire.receive()["id"] == 9  # the id is echoed when it can be read
+    assert wire.request("ping")["result"] == {}
+
+
+def test_unknown_methods_are_32601_in_both_eras(wire: WireClient) -> None:
+    assert wire.request("resources/list")["error"]["code"] == -32601
+    wire.initialize()
+    assert wire.request("prompts/list")["error"]["code"] == -32601
+    modern = wire.request("resources/list", {"_meta": MODERN_META})
+    assert modern["error"]["code"] == -32601
+    # ping does not exist in 2026-07-28
+    assert wire.request("ping", {"_meta": MODERN_META})["error"]["code"] == -32601
+    wire.send({"jsonrpc": "2.0", "method": "notifications/whatever"})  # ignored, no answer
+    assert wire.request("ping")["result"] == {}
+
+
+def test_meta_validation(wire: WireClient) -> None:
+    version = "io.modelcontextprotocol/protocolVersion"
+    capabilities = "io.modelcontextprotocol/clientCapabilities"
+    no_capabilities = {version: "2026-07-28"}
+    assert wire.request("tools/list", {"_meta": no_capabilities})["error"]["code"] == -32602
+    bad_version = {version: 20260728, capabilities: {}}
+    assert wire.request("tools/list", {"_meta": bad_version})["error"]["code"] == -32602
+    assert wire.request("tools/list", {"_meta": "nope"})["error"]["code"] == -32602
+    for asked in ("2099-01-01", "2025-11-25"):
+        error = wire.request("tools/list", {"_meta": {version: asked, capabilities: {}}})["error"]
+        assert error["code"] == -32022
+        assert error["data"]["requested"] == asked
+        assert error["data"]["supported"][0] == "2026-07-28"
+        assert "2025-11-25" in error["data"]["supported"]
+    # without _meta and before initialize, a request has no protocol version at all
+    error = wire.request("tools/list")["error"]
+    assert error["code"] == -32602
+    assert "initialize" in error["message"]
+    # server/discover exists only with the per-request _meta
+    assert wire.request("server/discover")["error"]["code"] == -32602
+
+
+def test_bad_params_are_32602(wire: WireClient) -> None:
+    wire.initialize()
+    wire.send({"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": [1, 2]})
+    assert wire.receive()["error"]["code"] == -32602
+    assert wire.request("tools/call", {"name": "skc_nope"})["error"]["code"] == -32602
+    assert wire.request("tools/call", {"arguments": {}})["error"]["code"] == -32602
+    bad_arguments = {"name": "skc_list", "arguments": ["demo"]}
+    assert wire.request("tools/call", bad_arguments)["error"]["code"] == -32602
+    assert wire.request("tools/list", {"cursor": "page-2"})["error"]["code"] == -32602
+    assert wire.request("initialize", {})["error"]["code"] == -32602
+
+
+def test_a_cancelled_request_gets_no_response(wire: WireClient, project: Path) -> None:
+    wire.initialize()
+    # The first tool call loads the libraries (tens of milliseconds): the reader sees the
+    # cancellation of request 2 while request 1 runs, so request 2 never runs.
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+         "params": {"name": "skc_outline", "arguments": {"skill": "demo"}}},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+         "params": {"name": "skc_init", "arguments": {"name": "never-made"}}},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled",
+         "params": {"requestId": 2, "reason": "changed my mind"}},
+        {"jsonrpc": "2.0", "id": 3, "method": "ping"},
+    ]  # fmt: skip
+    wire.send_raw(b"".join(json.dumps(line).encode() + b"\n" for line in lines))
+    assert wire.receive()["id"] == 1
+    assert wire.receive()["id"] == 3
+    assert not (project / ".skillc" / "skills" / "never-made").exists()
+    # cancelling something already answered, or never sent, changes nothing
+    wire.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
+    wire.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 77}})
+    wire.send({"jsonrpc": "2.0", "id": 1, "method": "ping"})  # ids may be reused once answered
+    assert wire.receive()["id"] == 1
+    assert wire.nothing_within(0.2)
+
+
+def test_responses_to_server_requests_are_ignored(wire: WireClient) -> None:
+    wire.send({"jsonrpc": "2.0", "id": 5, "result": {}})
+    wire.send({"jsonrpc": "2.0", "id": 6, "error": {"code": -1, "message": "x"}})
+    assert wire.request("ping")["result"] == {}
+    assert wire.nothing_within(0.2)
+
+
+def test_exits_0_at_end_of_input_and_logs_on_stderr(wire: WireClient) -> None:
+    wire.initialize()
+    started = time.monotonic()
+    assert wire.close() == 0
+    assert time.monotonic() - started < TIMEOUT
+    assert "skillc-mcp" in wire.stderr()
+    assert "serving MCP on stdio" in wire.stderr()
+
+
+def test_unicode_survives_the_wire(wire: WireClient, project: Path) -> None:
+    skill = project / ".skillc" / "skills" / "demo"
+    (skill / "references" / "日本語.md").write_text("# 見出し — em dash\n\nテキスト\n", "utf-8")
+    wire.initialize()
+    result = wire.call("skc_open", {"skill": "demo", "path": "references/日本語.md"})
+    assert result["structuredContent"]["content"].startswith("# 見出し — em dash")
+    raw = [line for line in wire.lines if "見出し".encode() in line]
+    assert raw  # written as UTF-8, not \u escapes
+
+
+def test_stray_output_and_child_processes_cannot_reach_the_wire(
+    project: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """Once the server owns stdio, print(), os-level writes and children go to stderr."""
+    code = (
+        "import os, subprocess, sys\n"
+        "from skillc_mcp._stdio import Connection, claim_stdio\n"
+        "wire_in, wire_out = claim_stdio()\n"
+        "print('stray print')\n"
+        "os.write(1, b'stray fd write\\n')\n"
+        "subprocess.run([sys.executable, '-c', 'print(\"child\"); import sys; "
+        "print(repr(sys.stdin.read()))'])\n"
+        "sys.exit(Connection(wire_in, wire_out).serve())\n"
+    )
+    client = WireClient([sys.executable, "-c", code], project, env, tmp_path / "stray.log")
+    assert client.request("ping")["result"] == {}
+    assert client.close() == 0
+    assert len(client.lines) == 1
+    log = client.stderr()
+    assert "stray print" in log
+    assert "stray fd write" in log
+    assert "child" in log
+    assert "''" in log  # the child read nothing: stdin belongs to the protocol
+
+
+def test_python_m_and_skillc_mcp_start_the_same_server(project: Path, env: dict[str, str]) -> None:
+    request = b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
+    proc = subprocess.run(
+        [sys.executable, "-m", "skillc_mcp"],
+        input=request,
+        cwd=project,
+        env=env,
+        capture_output=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == {"jsonrpc": "2.0", "id": 1, "result": {}}

@@ -1,0 +1,135 @@
+"""The filters of ``skc stats`` (RFC-0003:C-FILTERS): a time range and project folders.
+
+Parsing happens here, before any database is opened, so a malformed value is E031 whatever
+the log holds. The parsed values are what the response's ``filters`` field reports: times as
+RFC 3339 UTC (``2026-01-30T10:00:00Z``), projects as canonical absolute paths.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+from skillc_index import InvalidFilter
+
+# RFC 3339 (date-time), or a bare date: "T", "t" or a space between date and time (RFC 3339
+# section 5.6 allows all three), optional fraction, "Z"/"z" or a numeric offset.
+_TIMESTAMP = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})"
+    r"(?:[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2}))?"
+)
+# "7d": the last seven days, as the Usage Analytics guide writes it.
+_DAYS = re.compile(r"(\d{1,6})d")
+
+TIME_FORMS = "YYYY-MM-DDTHH:MM:SSZ, YYYY-MM-DD or a number of days such as 7d"
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Filters as applied: inclusive UTC bounds and canonical project folders."""
+
+    since: str | None = None
+    until: str | None = None
+    projects: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``filters`` field of RFC-0003:C-SCHEMA."""
+        return {"since": self.since, "until": self.until, "projects": list(self.projects)}
+
+
+def format_utc(moment: datetime) -> str:
+    """``2026-01-30T10:00:00Z`` (zero-padded years too, which ``strftime`` does not promise)."""
+    moment = moment.astimezone(timezone.utc)
+    return (
+        f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}"
+        f"T{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d}Z"
+    )
+
+
+def parse_time(text: str, option: str, *, upper: bool, now: datetime | None = None) -> str:
+    """One time bound as stored timestamps are written, so that string comparison works.
+
+    Accepted: RFC 3339 (``2026-01-30T10:00:00Z``; an offset is converted to UTC), a date
+    (``2026-01-30``: the start of that day, UTC, for both bounds as the RFC says), or ``Nd``
+    (N days before now). Stored timestamps have whole seconds: a lower bound with a fraction
+    rounds up to the next second, an upper bound rounds down. Anything else is E031.
+    """
+    value = text.strip()
+    days = _DAYS.fullmatch(value)
+    if days:
+        moment = (now or datetime.now(timezone.utc)) - timedelta(days=int(days.group(1)))
+        return format_utc(moment.replace(microsecond=0))
+    match = _TIMESTAMP.fullmatch(value)
+    if match is None:
+        raise InvalidFilter(f"{option} {text!r} is not a time: use {TIME_FORMS}")
+    year, month, day, hour, minute, second, fraction, zone = match.groups()
+    try:
+        if hour is None:
+            return format_utc(datetime(int(year), int(month), int(day), tzinfo=timezone.utc))
+        offset = timedelta(0)
+        if zone not in ("Z", "z"):
+            sign = -1 if zone[0] == "-" else 1
+            offset = sign * timedelta(hours=int(zone[1:3]), minutes=int(zone[4:6]))
+            if offset >= timedelta(days=1) or offset <= -timedelta(days=1):
+                raise ValueError("offset out of range")
+        moment = datetime(
+            int(year),
+            int(month),
+            int(day),
+            int(hour),
+            int(minute),
+            int(second),
+            tzinfo=timezone(offset),
+        )
+        if fraction and not upper and int(fraction[1:]) > 0:
+            moment += timedelta(seconds=1)
+        return format_utc(moment)
+    except (ValueError, OverflowError):
+        raise InvalidFilter(f"{option} {text!r} is not a valid date or time") from None
+
+
+def canonical_project(text: str, cwd: Path) -> str:
+    """A ``--project`` path made absolute (relative to ``cwd``), with ``.``/``..`` and
+    symlinks resolved, as logged ``cwd`` values are. The folder need not exist any more (old
+    logs may name removed projects); an empty value, a NUL byte, or an existing path that is
+    not a folder is E031."""
+    if not text or "\0" in text:
+        raise InvalidFilter(f"--project {text!r} is not a path")
+    try:
+        path = (cwd / Path(text).expanduser()).resolve()
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop before Python 3.13
+        raise InvalidFilter(f"--project {text!r} cannot be resolved: {exc}") from None
+    if path.exists() and not path.is_dir():
+        raise InvalidFilter(f"--project {text!r} is not a folder")
+    return str(path)
+
+
+def parse_filters(
+    since: str | None = None,
+    until: str | None = None,
+    projects: Iterable[str | os.PathLike[str]] = (),
+    *,
+    cwd: Path,
+    now: datetime | None = None,
+) -> Filters:
+    """Check and normalise the filters of RFC-0003:C-FILTERS (E031 when one is malformed).
+
+    Both bounds are inclusive. ``--since`` later than ``--until`` is E031: such a range
+    cannot match anything and is always a mistake. Projects keep their given order, without
+    duplicates.
+    """
+    lower = None if since is None else parse_time(since, "--since", upper=False, now=now)
+    upper = None if until is None else parse_time(until, "--until", upper=True, now=now)
+    if lower is not None and upper is not None and lower > upper:
+        raise InvalidFilter(f"--since {lower} is after --until {upper}")
+    folders: list[str] = []
+    for project in projects:
+        folder = canonical_project(os.fspath(project), cwd)
+        if folder not in folders:
+            folders.append(folder)
+    return Filters(lower, upper, tuple(folders))

@@ -1,0 +1,238 @@
+"""Every SQL statement skillc-stats runs against an access log (``.skillc-meta/logs.db``).
+
+skillc-index owns the schema and the writer (``skillc_index._access_log``); this module owns
+the reading (RFC-0003 queries) and the copying (``sync``, RFC-0007:C-SYNC). Parameterised
+SQL only: the statements are put together from fixed fragments, and every value (paths,
+times, commands) is a bound parameter.
+
+The stats queries select one ``skill_path`` and are answered from the indexes the schema
+defines for them (``idx_access_log_stats``, ``_projects``, ``_period``, ``_errors``): their
+cost grows with that skill's rows, not with the size of the database.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import closing
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from skillc_index import InternalError
+from skillc_index._access_log import BUSY_TIMEOUT_MS, COLUMNS, INSERT_ROW, connect
+from skillc_stats._filters import Filters
+
+#: ``timestamp, run_id, command, skill, skill_path, cwd, args, error``: what makes a row the
+#: same row in two databases (the ``id`` differs between them).
+Identity = tuple[Any, ...]
+
+
+class CommandCount(NamedTuple):
+    command: str
+    accesses: int
+    errors: int
+
+
+def _uri(path: Path, mode: str) -> str:
+    """A SQLite URI for ``path`` (``%``, ``?`` and ``#`` escaped) opened in ``mode``."""
+    text = os.path.abspath(path)  # noqa: PTH100 - a str is wanted
+    for char, escaped in (("%", "%25"), ("?", "%3f"), ("#", "%23")):
+        text = text.replace(char, escaped)
+    return f"file:{text}?mode={mode}"
+
+
+def open_log(path: Path, *, write: bool = False) -> sqlite3.Connection:
+    """Open an existing log without creating anything (``sqlite3.Error`` when it cannot)."""
+    db = sqlite3.connect(
+        _uri(path, "rw" if write else "ro"),
+        uri=True,
+        timeout=BUSY_TIMEOUT_MS / 1000,
+        isolation_level=None,
+    )
+    try:
+        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        # fails here, not later, on a file that is not a database or has no access_log
+        db.execute(
+            "SELECT timestamp, run_id, command, skill, skill_path, cwd, args, error, id "
+            "FROM access_log LIMIT 0"
+        )
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _where(skill_path: str, filters: Filters) -> tuple[str, list[Any]]:
+    """``WHERE`` for one skill's rows matching the filters (RFC-0003:C-FILTERS).
+
+    A project matches its own folder and every folder below it: ``cwd`` equal to it, or
+    starting with it plus a separator (so ``/a/web`` does not match ``/a/webapp``).
+    """
+    sql = " WHERE skill_path = ?"
+    params: list[Any] = [skill_path]
+    if filters.since is not None:
+        sql += " AND timestamp >= ?"
+        params.append(filters.since)
+    if filters.until is not None:
+        sql += " AND timestamp <= ?"
+        params.append(filters.until)
+    if filters.projects:
+        tests = []
+        for project in filters.projects:
+            prefix = project if project.endswith(os.sep) else project + os.sep
+            tests.append("cwd = ? OR substr(cwd, 1, ?) = ?")
+            params += [project, len(prefix), prefix]
+        sql += " AND (" + " OR ".join(tests) + ")"
+    return sql, params
+
+
+class StatsLog:
+    """Read-only queries over one skill's rows of one log database.
+
+    A missing database is an empty log (RFC-0003:C-CLI "No data"), never created here.
+    """
+
+    def __init__(self, path: Path, skill_path: str, filters: Filters) -> None:
+        self.path = path
+        self._where, self._params = _where(skill_path, filters)
+        self._db: sqlite3.Connection | None = None
+        self._missing = not path.exists()
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def __enter__(self) -> StatsLog:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _rows(self, select: str, tail: str = "", extra: Sequence[Any] = ()) -> list[Any]:
+        """Run one query; a log that cannot be read (corrupt, not a log, locked away) is
+        E999 with the reason, never a traceback."""
+        if self._missing:
+            return []
+        sql = f"{select} FROM access_log{self._where}{tail}"
+        try:
+            if self._db is None:
+                self._db = open_log(self.path)
+            return self._db.execute(sql, [*self._params, *extra]).fetchall()
+        except sqlite3.Error as exc:
+            raise InternalError(f"cannot read access log '{self.path}': {exc}") from exc
+
+    def period(self) -> tuple[str | None, str | None]:
+        """First and last timestamp: two index lookups (a query holding one ``MIN`` or ``MAX``
+        and nothing else is the form SQLite answers from the index without a scan)."""
+        first = self._rows("SELECT MIN(timestamp)")
+        last = self._rows("SELECT MAX(timestamp)")
+        return (first[0][0] if first else None), (last[0][0] if last else None)
+
+    def command_counts(self) -> list[CommandCount]:
+        """Per command: rows and failed rows."""
+        rows = self._rows("SELECT command, COUNT(*), COUNT(error)", " GROUP BY command")
+        return [CommandCount(*row) for row in rows]
+
+    def args_counts(self, commands: Sequence[str], *, failed: bool | None) -> list[Any]:
+        """``(command, args, count)`` for rows of these commands; only failed rows
+        (``failed=True``), only successful ones (``False``), or all (``None``)."""
+        marks = ", ".join("?" * len(commands))
+        status = {True: " AND error IS NOT NULL", False: " AND error IS NULL", None: ""}[failed]
+        return self._rows(
+            "SELECT command, args, COUNT(*)",
+            f" AND command IN ({marks}){status} GROUP BY command, args",
+            commands,
+        )
+
+    def error_counts(self) -> list[Any]:
+        """``(command, args, error, count)`` for failed rows."""
+        return self._rows(
+            "SELECT command, args, error, COUNT(*)",
+            " AND error IS NOT NULL GROUP BY command, args, error",
+        )
+
+    def cwd_counts(self) -> list[Any]:
+        """``(cwd, count)``."""
+        return self._rows("SELECT cwd, COUNT(*)", " GROUP BY cwd")
+
+
+# -- sync (RFC-0007:C-SYNC) ---------------------------------------------------------------------
+
+_SELECT_IDENTITIES = (
+    f"SELECT {', '.join(COLUMNS)}, COUNT(*) FROM access_log "
+    f"GROUP BY {', '.join(COLUMNS)} ORDER BY MIN(id)"
+)
+# Matches idx_access_log_stats on its leading columns; `IS` because error may be NULL.
+_COUNT_IDENTITY = (
+    "SELECT COUNT(*) FROM access_log WHERE skill_path = ? AND command = ? AND args = ? "
+    "AND timestamp = ? AND error IS ? AND cwd = ? AND run_id = ? AND skill = ?"
+)
+
+
+class FallbackRows(NamedTuple):
+    """The distinct rows of a fallback log, each with how many times it occurs, oldest first."""
+
+    identities: list[tuple[Identity, int]]
+
+    @property
+    def total(self) -> int:
+        return sum(count for _, count in self.identities)
+
+
+def read_identities(db: sqlite3.Connection) -> FallbackRows:
+    """All rows of a log as identities and counts; ``ValueError`` for a row that is not one
+    skillc writes (a NULL where the schema wants text), which no destination would accept."""
+    found: list[tuple[Identity, int]] = []
+    for row in db.execute(_SELECT_IDENTITIES):
+        identity, count = tuple(row[:-1]), int(row[-1])
+        if any(not isinstance(value, str) for value in identity[:-1]) or not isinstance(
+            identity[-1], str | None
+        ):
+            raise ValueError(f"malformed row at {identity[0]!r}")
+        found.append((identity, count))
+    return FallbackRows(found)
+
+
+def _present(db: sqlite3.Connection, identity: Identity) -> int:
+    timestamp, run_id, command, skill, skill_path, cwd, args, error = identity
+    row = db.execute(
+        _COUNT_IDENTITY, (skill_path, command, args, timestamp, error, cwd, run_id, skill)
+    ).fetchone()
+    return int(row[0])
+
+
+def _missing(db: sqlite3.Connection, rows: Iterable[tuple[Identity, int]]) -> Iterator[Identity]:
+    """Each row as many times as it occurs in ``rows`` beyond its occurrences in ``db``.
+
+    Counting (not just "exists or not") keeps two identical accesses in the same second as
+    two rows, and makes a second copy of the same rows add nothing.
+    """
+    for identity, count in rows:
+        for _ in range(count - _present(db, identity)):
+            yield identity
+
+
+def count_missing(destination: Path, rows: FallbackRows) -> int:
+    """How many rows a copy into ``destination`` would add (read only; a missing database
+    would receive them all)."""
+    if not destination.exists():
+        return rows.total
+    with closing(open_log(destination)) as db:
+        return sum(1 for _ in _missing(db, rows.identities))
+
+
+def copy_missing(destination: Path, rows: FallbackRows) -> int:
+    """Add to ``destination`` (created, or migrated to the current schema, as needed) the rows
+    it does not hold yet, in one transaction; return how many were added."""
+    with closing(connect(destination)) as db:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            added = list(_missing(db, rows.identities))
+            db.executemany(INSERT_ROW, added)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+    return len(added)

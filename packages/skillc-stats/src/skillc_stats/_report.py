@@ -1,0 +1,145 @@
+"""Text output of ``skc stats`` and ``skc sync``: the data of the API, laid out for people.
+
+The summary follows the Usage Analytics guide's example (totals, top sections, unused
+sections, access by command); the other query types are tables, most frequent first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from skillc_stats._filters import Filters
+from skillc_stats._stats import StatsQuery
+from skillc_stats._sync import SkillSync
+
+TOP_SECTIONS = 10
+
+_EMPTY = {
+    "sections": "No sections read.",
+    "files": "No files read.",
+    "commands": "No accesses.",
+    "projects": "No accesses.",
+    "errors": "No errors.",
+    "search": "No searches.",
+}
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}es"
+
+
+def _cell(value: object) -> str:
+    """One table cell on one line (a logged query may hold a newline or a tab)."""
+    text = "-" if value is None else str(value)
+    return text.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t")
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
+    """``COUNT`` right-aligned first, the other columns left-aligned, two spaces apart."""
+    cells = [list(headers)] + [[_cell(value) for value in row] for row in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    lines = []
+    for row in cells:
+        parts = [row[0].rjust(widths[0])]
+        parts += [cell.ljust(width) for cell, width in zip(row[1:-1], widths[1:-1], strict=True)]
+        parts += row[-1:] if len(row) > 1 else []
+        lines.append("  ".join(parts).rstrip())
+    return lines
+
+
+def _scope(filters: Filters) -> str:
+    if filters.since and filters.until:
+        return f"{filters.since} to {filters.until}"
+    if filters.since:
+        return f"since {filters.since}"
+    if filters.until:
+        return f"until {filters.until}"
+    return "all time"
+
+
+def _heading(query: StatsQuery, group_by: str) -> list[str]:
+    what = "" if group_by == "summary" else f": {group_by}"
+    lines = [f"{query.skill.name} usage statistics{what} ({_scope(query.filters)})"]
+    if query.filters.projects:
+        lines.append("Projects: " + ", ".join(query.filters.projects))
+    period = query.period()
+    if period["start"] is None:
+        lines.append("Period: no accesses")
+    else:
+        lines.append(f"Period: {period['start']} to {period['end']}")
+    return lines
+
+
+def summary_lines(query: StatsQuery) -> list[str]:
+    """The default report: the summary, top sections, unused sections, access by command."""
+    summary = query.summary()
+    lines = _heading(query, "summary")
+    lines += [
+        f"Total accesses: {summary['total_accesses']}",
+        f"Unique sections: {summary['unique_sections']}",
+        f"Unique files: {summary['unique_files']}",
+        f"Errors: {summary['error_count']}",
+        "",
+    ]
+    sections = query.sections()
+    if sections:
+        lines.append("Top sections:")
+        for rank, entry in enumerate(sections[:TOP_SECTIONS], start=1):
+            where = _cell(entry["file"])
+            label = _cell(entry["section"])
+            lines.append(f"{rank}. {label} ({where}, {_plural(entry['count'], 'access')})")
+        if len(sections) > TOP_SECTIONS:
+            more = len(sections) - TOP_SECTIONS
+            lines.append(f"... ({more} more: --group-by sections)")
+    else:
+        lines.append("Top sections: none")
+    lines.append("")
+    unused = query.unused_sections()
+    if unused:
+        lines.append("Unused sections:")
+        lines += [f"- {_cell(entry['section'])} ({entry['file']})" for entry in unused]
+    else:
+        lines.append("Unused sections: none")
+    lines.append("")
+    commands = query.commands()
+    if commands:
+        lines.append("Access by command:")
+        lines += [f"{command}: {count}" for command, count in commands.items()]
+    else:
+        lines.append("Access by command: none")
+    return lines
+
+
+def _rows(group_by: str, data: Any) -> tuple[list[str], list[list[object]]]:
+    if group_by == "sections":
+        return ["COUNT", "SECTION", "FILE"], [[e["count"], e["section"], e["file"]] for e in data]
+    if group_by == "files":
+        return ["COUNT", "FILE"], [[e["count"], e["file"]] for e in data]
+    if group_by == "commands":
+        return ["COUNT", "COMMAND"], [[count, command] for command, count in data.items()]
+    if group_by == "projects":
+        return ["COUNT", "PROJECT"], [[e["count"], e["project"]] for e in data]
+    if group_by == "errors":
+        headers = ["COUNT", "COMMAND", "TARGET", "ERROR"]
+        return headers, [[e["count"], e["command"], e["target"], e["error"]] for e in data]
+    return ["COUNT", "QUERY"], [[e["count"], e["query"]] for e in data]
+
+
+def stats_lines(query: StatsQuery, group_by: str) -> list[str]:
+    """The text report for one query type."""
+    if group_by == "summary":
+        return summary_lines(query)
+    data = query.data(group_by)
+    lines = [*_heading(query, group_by), ""]
+    if not data:
+        return [*lines, _EMPTY[group_by]]
+    headers, rows = _rows(group_by, data)
+    return lines + _table(headers, rows)
+
+
+def sync_line(result: SkillSync, dry_run: bool) -> str:
+    """RFC-0007:C-SYNC's line for a skill synced (or that would be)."""
+    if dry_run:
+        return f"Would sync {result.entries} entries for '{result.skill}'"
+    return f"Synced {result.entries} entries for '{result.skill}' (local logs removed)"

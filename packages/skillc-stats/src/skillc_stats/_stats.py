@@ -1,0 +1,356 @@
+"""Usage analytics of one skill (RFC-0003): the query types over its access log.
+
+The log is ``<runtime>/.skillc-meta/logs.db`` of the resolved skill (RFC-0003:C-CLI), and
+only rows whose ``skill_path`` is the resolved source folder count: several source folders
+with the same name share one runtime, and ``skill_path`` tells their rows apart
+(RFC-0007:C-RESOLUTION). Filters are applied in SQL, before anything is counted.
+
+What a row accessed comes from its ``args`` (RFC-0007:C-LOGGING):
+
+- ``show`` (``{"section", "file", "max_lines"}``): a section, found among the skill's
+  *current* headings the way ``show`` finds it (RFC-0002:C-SHOW: trimmed, leading ``#`` marks
+  dropped, the query as given then the part before `` — ``, Unicode case folding, first
+  match in file then line order, only in ``file`` when given). The entry carries the
+  heading's own text and its file. A heading that no longer exists keeps the query as the
+  section, and ``file`` when the row gave one (else null);
+- ``open`` (``{"path"}``): a file;
+- ``search`` (``{"query", "result_count", "limit"}``): a search query.
+
+Sections and files count successful rows only: a failed ``show`` read nothing, and is
+counted under ``errors`` instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from skillc_index import (
+    InvalidQueryType,
+    Layout,
+    ResolvedSkill,
+    read_markdown,
+    resolve_skill,
+    walk_skill,
+)
+from skillc_index._access_log import primary_log
+from skillc_stats._filters import Filters, parse_filters
+from skillc_stats._log_queries import CommandCount, StatsLog
+
+#: RFC-0003:C-QUERIES, in the RFC's order; the first is the default.
+QUERY_TYPES = ("summary", "sections", "files", "commands", "projects", "errors", "search")
+
+_LEADING_MARKS = re.compile(r"^#{1,6}\s+")
+
+Section = tuple[str | None, str]
+"""``(file, heading)``; file is None for a heading no longer found and not given."""
+
+
+def _load_args(text: str) -> Mapping[str, Any]:
+    """A row's ``args``; anything but a JSON object (a foreign or damaged row) reads as ``{}``."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _text(args: Mapping[str, Any], key: str) -> str | None:
+    value = args.get(key)
+    return value if isinstance(value, str) else None
+
+
+def relative_file(path: str) -> str:
+    """A file path as given to ``open``/``show --file`` in the form ``outline`` prints:
+    POSIX separators, no ``./``, no ``a/../``."""
+    return posixpath.normpath(path.replace(os.sep, "/"))
+
+
+class Headings:
+    """The skill's current headings, for finding the section a ``show`` row read."""
+
+    def __init__(self, pairs: Iterable[tuple[str, str]]) -> None:
+        self.pairs: tuple[tuple[str, str], ...] = tuple(pairs)
+        """``(file, heading)`` in file (bytewise) then line order, as ``outline`` lists them."""
+        self._first: dict[str, tuple[str, str]] = {}
+        self._in_file: dict[tuple[str, str], str] = {}
+        for file, text in self.pairs:
+            folded = text.casefold()
+            self._first.setdefault(folded, (file, text))
+            self._in_file.setdefault((file, folded), text)
+
+    @classmethod
+    def of(cls, source: Path) -> Headings:
+        pairs: list[tuple[str, str]] = []
+        for relative in walk_skill(source).files:
+            if not relative.endswith(".md"):
+                continue
+            try:
+                doc = read_markdown(source / relative)
+            except OSError:  # vanished or unreadable: it has no headings to offer
+                continue
+            pairs += [(relative, heading.text) for heading in doc.headings]
+        return cls(pairs)
+
+    def find(self, query: str, file: str | None) -> tuple[str, str] | None:
+        """``(file, heading)`` that ``show`` would pick for this query, or None."""
+        whole = _LEADING_MARKS.sub("", query.strip())
+        candidates = [whole]
+        if " — " in whole:
+            candidates.append(whole.split(" — ", 1)[0].strip())
+        for candidate in candidates:
+            folded = candidate.casefold()
+            if file is None:
+                found = self._first.get(folded)
+                if found is not None:
+                    return found
+            else:
+                text = self._in_file.get((file, folded))
+                if text is not None:
+                    return file, text
+        return None
+
+
+def show_query(query: str) -> str:
+    """The section a ``show`` query names when no heading matches it any more."""
+    text = _LEADING_MARKS.sub("", query.strip())
+    return text.split(" — ", 1)[0].strip() if " — " in text else text
+
+
+def _ranked(counts: Mapping[Any, int], key: Any = None) -> list[tuple[Any, int]]:
+    """Count descending, then ``key(item)`` ascending (the RFC's tie-breaks)."""
+    order = key or (lambda item: item)
+    return sorted(counts.items(), key=lambda pair: (-pair[1], order(pair[0])))
+
+
+def _error_target(args: Mapping[str, Any], skill: str) -> str:
+    """What a failed access asked for: the section, path, query or folder it named, else the
+    skill itself (``build``, ``lint``, ``outline``... act on the whole skill)."""
+    for key in ("section", "path", "query", "dir"):
+        value = _text(args, key)
+        if value is not None:
+            return value
+    return skill
+
+
+class StatsQuery:
+    """The RFC-0003 queries for one resolved skill and one set of filters.
+
+    Each result is computed once; the text summary of ``skc stats`` uses several of them.
+    """
+
+    def __init__(self, skill: ResolvedSkill, filters: Filters) -> None:
+        self.skill = skill
+        self.filters = filters
+        self.log_path = primary_log(skill.runtime)
+        self._log = StatsLog(self.log_path, str(skill.source), filters)
+
+    def close(self) -> None:
+        self._log.close()
+
+    def __enter__(self) -> StatsQuery:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- reading ---------------------------------------------------------------------------
+    @cached_property
+    def headings(self) -> Headings:
+        return Headings.of(self.skill.source)
+
+    @cached_property
+    def _commands(self) -> list[CommandCount]:
+        return self._log.command_counts()
+
+    @cached_property
+    def _targets(self) -> tuple[Counter[Section], Counter[str]]:
+        """Successful ``show`` rows by section, and ``show``/``open`` rows by file."""
+        sections: Counter[Section] = Counter()
+        files: Counter[str] = Counter()
+        rows = self._log.args_counts(("show", "open"), failed=False)
+        headings = self.headings if any(command == "show" for command, _, _ in rows) else None
+        for command, raw, count in rows:
+            args = _load_args(raw)
+            if command == "open":
+                path = _text(args, "path")
+                if path:
+                    files[relative_file(path)] += count
+                continue
+            query = _text(args, "section")
+            if query is None or headings is None:
+                continue
+            given = _text(args, "file")
+            file = relative_file(given) if given else None
+            found = headings.find(query, file)
+            section: Section = found if found is not None else (file, show_query(query))
+            sections[section] += count
+            if section[0] is not None:
+                files[section[0]] += count
+        return sections, files
+
+    # -- RFC-0003:C-QUERIES ------------------------------------------------------------------
+    @cached_property
+    def _period(self) -> tuple[str | None, str | None]:
+        return self._log.period()
+
+    def period(self) -> dict[str, str | None]:
+        """Earliest and latest access among the rows the filters keep, whatever the query
+        type (null when none)."""
+        start, end = self._period
+        return {"start": start, "end": end}
+
+    def summary(self) -> dict[str, int]:
+        sections, files = self._targets
+        return {
+            "total_accesses": sum(row.accesses for row in self._commands),
+            "unique_sections": len(sections),
+            "unique_files": len(files),
+            "error_count": sum(row.errors for row in self._commands),
+        }
+
+    def sections(self) -> list[dict[str, Any]]:
+        """By count, then file path, then heading (RFC-0003:C-QUERIES); unknown file first."""
+        ranked = _ranked(self._targets[0], key=lambda item: (item[0] or "", item[1]))
+        return [
+            {"section": section, "file": file, "count": count} for (file, section), count in ranked
+        ]
+
+    def files(self) -> list[dict[str, Any]]:
+        return [{"file": file, "count": count} for file, count in _ranked(self._targets[1])]
+
+    def commands(self) -> dict[str, int]:
+        """Every logged command, most used first (key order carries no meaning in JSON)."""
+        counts = {row.command: row.accesses for row in self._commands}
+        return dict(_ranked(counts))
+
+    def projects(self) -> list[dict[str, Any]]:
+        """By count, then path (the RFC gives no tie-break; this one is stable)."""
+        counts = dict(self._log.cwd_counts())
+        return [{"project": cwd, "count": count} for cwd, count in _ranked(counts)]
+
+    def errors(self) -> list[dict[str, Any]]:
+        """Failed accesses grouped by target, command and error; by count, then those."""
+        counts: Counter[tuple[str, str, str]] = Counter()
+        for command, raw, error, count in self._log.error_counts():
+            target = _error_target(_load_args(raw), self.skill.name)
+            counts[(target, command, error)] += count
+        return [
+            {"target": target, "command": command, "error": error, "count": count}
+            for (target, command, error), count in _ranked(counts)
+        ]
+
+    def search(self) -> list[dict[str, Any]]:
+        """Search queries as agents typed them, failed searches included; by count, then
+        query text (RFC-0003:C-QUERIES)."""
+        counts: Counter[str] = Counter()
+        for _, raw, count in self._log.args_counts(("search",), failed=None):
+            query = _text(_load_args(raw), "query")
+            if query is not None:
+                counts[query] += count
+        return [{"query": query, "count": count} for query, count in _ranked(counts)]
+
+    def unused_sections(self) -> list[dict[str, str]]:
+        """Current headings no successful ``show`` read (under the same filters), in outline
+        order; a heading text repeated in one file counts once."""
+        read = set(self._targets[0])
+        unused: list[dict[str, str]] = []
+        seen: set[tuple[str, str]] = set()
+        for file, text in self.headings.pairs:
+            if (file, text) in read or (file, text) in seen:
+                continue
+            seen.add((file, text))
+            unused.append({"section": text, "file": file})
+        return unused
+
+    def data(self, query: str) -> Any:
+        """The ``data`` field for one query type (E030 for an unknown one)."""
+        answers = {
+            "summary": self.summary,
+            "sections": self.sections,
+            "files": self.files,
+            "commands": self.commands,
+            "projects": self.projects,
+            "errors": self.errors,
+            "search": self.search,
+        }
+        return answers[check_query(query)]()
+
+    def response(self, query: str) -> dict[str, Any]:
+        """The whole RFC-0003:C-SCHEMA response for one query type."""
+        data = self.data(query)
+        return {
+            "skill": self.skill.name,
+            "skill_path": str(self.skill.source),
+            "query": query,
+            "filters": self.filters.to_dict(),
+            "period": self.period(),
+            "data": data,
+        }
+
+
+def check_query(group_by: str) -> str:
+    """``group_by`` if it is a query type of RFC-0003:C-QUERIES, else E030 (a plain string is
+    checked here, not by click, so the CLI reports E030 rather than a usage error)."""
+    if group_by not in QUERY_TYPES:
+        raise InvalidQueryType(group_by)
+    return group_by
+
+
+def prepare(
+    skill: ResolvedSkill | str,
+    layout: Layout | None,
+    group_by: str,
+    since: str | None,
+    until: str | None,
+    projects: Iterable[str | os.PathLike[str]],
+) -> StatsQuery:
+    """Check the query type and the filters, resolve the skill: a ready :class:`StatsQuery`."""
+    check_query(group_by)
+    if layout is None:
+        layout = Layout.discover()
+    filters = parse_filters(since, until, projects, cwd=layout.cwd)
+    resolved = resolve_skill(skill, layout) if isinstance(skill, str) else skill
+    return StatsQuery(resolved, filters)
+
+
+def query_stats(
+    skill: ResolvedSkill | str,
+    layout: Layout | None = None,
+    *,
+    group_by: str = "summary",
+    since: str | None = None,
+    until: str | None = None,
+    projects: Sequence[str | os.PathLike[str]] = (),
+) -> dict[str, Any]:
+    """Usage analytics of a skill as the RFC-0003:C-SCHEMA response (``skc stats --format json``).
+
+    ``skill`` is a resolved skill or a name/path resolved from ``layout`` (default: the
+    current directory and ``$SKILLC_HOME``). ``group_by`` is one of :data:`QUERY_TYPES`
+    (E030 otherwise); ``since``/``until`` are inclusive bounds (RFC 3339, ``YYYY-MM-DD`` or
+    ``Nd``), ``projects`` folders whose accesses count (E031 when malformed). Relative
+    project paths are relative to ``layout.cwd``. Does not log an access itself.
+    """
+    with prepare(skill, layout, group_by, since, until, projects) as query:
+        return query.response(group_by)
+
+
+def unused_sections(
+    skill: ResolvedSkill | str,
+    layout: Layout | None = None,
+    *,
+    since: str | None = None,
+    until: str | None = None,
+    projects: Sequence[str | os.PathLike[str]] = (),
+) -> list[dict[str, str]]:
+    """``{"section", "file"}`` for each current heading of the skill that no successful
+    ``show`` read within the filters (the "Unused sections" of the text report)."""
+    with prepare(skill, layout, "summary", since, until, projects) as query:
+        return query.unused_sections()

@@ -1,0 +1,53 @@
+"""``skillc-stats stats`` and ``skillc-stats sync`` as processes, over real logs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+from skillc_index import ResolvedSkill
+
+from .conftest import record
+
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+
+
+def test_stats_json_and_text(
+    demo: ResolvedSkill, log_rows: Callable[..., Path], stats_cli: Run
+) -> None:
+    log_rows(
+        record(demo, "show", {"section": "Usage", "file": None, "max_lines": None}),
+        record(demo, "search", {"query": "install", "result_count": 1, "limit": 10}),
+    )
+    text = stats_cli("stats", "demo").stdout
+    assert "Total accesses: 2\n" in text and "1. Usage (SKILL.md, 1 access)\n" in text
+    result = stats_cli("stats", "demo", "--group-by", "sections", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["data"] == [
+        {"section": "Usage", "file": "SKILL.md", "count": 1}
+    ]
+
+
+def test_stats_errors(demo: ResolvedSkill, stats_cli: Run) -> None:
+    result = stats_cli("stats", "demo", "--group-by", "nope")
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr == "error[E030]: invalid query type: 'nope'\n"
+    result = stats_cli("stats", "demo", "--since", "soon")
+    assert result.returncode == 1
+    assert result.stderr.startswith("error[E031]: invalid filter: '--since 'soon' is not a time")
+
+
+def test_sync(
+    demo: ResolvedSkill,
+    log_rows: Callable[..., Path],
+    fallback_of: Callable[[str], Path],
+    stats_cli: Run,
+) -> None:
+    assert stats_cli("sync").stdout == "No local logs to sync\n"
+    log_rows(record(demo, "outline", {}), to=fallback_of("demo"))
+    assert stats_cli("sync", "--dry-run").stdout == "Would sync 1 entries for 'demo'\n"
+    assert stats_cli("sync").stdout == "Synced 1 entries for 'demo' (local logs removed)\n"
+    result = stats_cli("sync", "demo")
+    assert result.returncode == 1 and result.stderr == "error[E040]: no local logs found\n"

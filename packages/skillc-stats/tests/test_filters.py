@@ -1,0 +1,89 @@
+"""RFC-0003:C-FILTERS parsing: time bounds and project folders; malformed values are E031."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from skillc_index import InvalidFilter
+from skillc_stats._filters import Filters, canonical_project, parse_filters, parse_time
+
+NOW = datetime(2026, 3, 10, 12, 30, 45, 500_000, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize(
+    ("text", "upper", "expected"),
+    [
+        ("2026-01-30T10:00:00Z", False, "2026-01-30T10:00:00Z"),
+        ("2026-01-30t10:00:00z", False, "2026-01-30T10:00:00Z"),
+        ("2026-01-30 10:00:00Z", False, "2026-01-30T10:00:00Z"),
+        ("  2026-01-30T10:00:00Z ", False, "2026-01-30T10:00:00Z"),
+        ("2026-01-30", False, "2026-01-30T00:00:00Z"),
+        ("2026-01-30", True, "2026-01-30T00:00:00Z"),  # the RFC: start of day, both bounds
+        ("2026-01-30T12:00:00+02:00", False, "2026-01-30T10:00:00Z"),
+        ("2026-01-30T00:30:00-01:00", False, "2026-01-30T01:30:00Z"),
+        ("2026-01-30T10:00:00.250Z", False, "2026-01-30T10:00:01Z"),  # lower bound: round up
+        ("2026-01-30T10:00:00.250Z", True, "2026-01-30T10:00:00Z"),  # upper bound: round down
+        ("2026-01-30T10:00:00.000Z", False, "2026-01-30T10:00:00Z"),
+        ("0999-01-01", False, "0999-01-01T00:00:00Z"),
+        ("7d", False, "2026-03-03T12:30:45Z"),
+        ("0d", True, "2026-03-10T12:30:45Z"),
+    ],
+)
+def test_time_forms(text: str, upper: bool, expected: str) -> None:
+    assert parse_time(text, "--since", upper=upper, now=NOW) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "yesterday",
+        "2026-1-30",
+        "2026-13-01",
+        "2026-02-30",
+        "2026-01-30T25:00:00Z",
+        "2026-01-30T10:00Z",
+        "2026-01-30T10:00:00",
+        "2026-01-30T10:00:00+0200",
+        "2026-01-30T10:00:00+24:00",
+        "7 days",
+        "-7d",
+        "1w",
+        "9999-12-31T23:00:00-02:00",
+    ],
+)
+def test_malformed_times_are_e031(text: str) -> None:
+    with pytest.raises(InvalidFilter) as caught:
+        parse_time(text, "--until", upper=True, now=NOW)
+    message = str(caught.value)
+    assert message.startswith("error[E031]: invalid filter: '--until ")
+    assert repr(text) in message
+
+
+def test_since_after_until_is_e031(tmp_path: Path) -> None:
+    with pytest.raises(InvalidFilter, match=r"--since 2026-02-01T00:00:00Z is after --until"):
+        parse_filters("2026-02-01", "2026-01-31", cwd=tmp_path)
+    same = parse_filters("2026-02-01", "2026-02-01", cwd=tmp_path)
+    assert same == Filters("2026-02-01T00:00:00Z", "2026-02-01T00:00:00Z", ())
+
+
+def test_projects_are_canonical(tmp_path: Path) -> None:
+    real = tmp_path / "real" / "app"
+    real.mkdir(parents=True)
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    filters = parse_filters(
+        projects=["link/app", "real/app/../app/.", str(tmp_path / "gone")], cwd=tmp_path
+    )
+    assert filters.projects == (str(real.resolve()), str((tmp_path / "gone").resolve()))
+    assert filters.to_dict() == {"since": None, "until": None, "projects": list(filters.projects)}
+
+
+@pytest.mark.parametrize("text", ["", "a\0b", "file.txt"])
+def test_bad_projects_are_e031(tmp_path: Path, text: str) -> None:
+    (tmp_path / "file.txt").write_text("x", encoding="utf-8")
+    with pytest.raises(InvalidFilter) as caught:
+        canonical_project(text, tmp_path)
+    assert str(caught.value).startswith("error[E031]: invalid filter: '--project ")

@@ -1,0 +1,370 @@
+"""``query_stats`` and ``unused_sections`` over real logs (RFC-0003): every query type, its
+order and tie-breaks, the filters (applied before counting), the response schema, errors."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_index import (
+    InternalError,
+    InvalidFilter,
+    InvalidQueryType,
+    Layout,
+    ResolvedSkill,
+    resolve_skill,
+)
+from skillc_index._access_log import primary_log
+from skillc_stats import QUERY_TYPES, query_stats, unused_sections
+
+from .conftest import make_skill, record
+
+Log = Callable[..., Path]
+
+
+def show(
+    skill: ResolvedSkill,
+    section: str,
+    file: str | None = None,
+    max_lines: int | None = None,
+    **extra: Any,
+) -> Any:
+    args = {"section": section, "file": file, "max_lines": max_lines}
+    return record(skill, "show", args, **extra)
+
+
+def test_query_types_are_the_rfcs() -> None:
+    assert QUERY_TYPES == (
+        "summary",
+        "sections",
+        "files",
+        "commands",
+        "projects",
+        "errors",
+        "search",
+    )
+
+
+def test_no_log_is_an_empty_result(demo: ResolvedSkill, layout: Layout) -> None:
+    response = query_stats(demo, layout)
+    assert response == {
+        "skill": "demo",
+        "skill_path": str(demo.source),
+        "query": "summary",
+        "filters": {"since": None, "until": None, "projects": []},
+        "period": {"start": None, "end": None},
+        "data": {"total_accesses": 0, "unique_sections": 0, "unique_files": 0, "error_count": 0},
+    }
+    for query in QUERY_TYPES[1:]:
+        assert query_stats(demo, layout, group_by=query)["data"] in ([], {})
+    assert not primary_log(demo.runtime).exists()  # reading creates nothing
+
+
+def test_skill_given_by_name(demo: ResolvedSkill, layout: Layout, log_rows: Log) -> None:
+    log_rows(show(demo, "Installation"))
+    assert query_stats("demo", layout)["data"]["total_accesses"] == 1
+
+
+def test_summary(demo: ResolvedSkill, layout: Layout, log_rows: Log) -> None:
+    log_rows(
+        show(demo, "Installation", timestamp="2026-01-30T10:00:00Z"),
+        show(demo, "installation", timestamp="2026-01-30T10:00:05Z"),
+        show(demo, "Endpoints", timestamp="2026-01-29T09:00:00Z"),
+        show(demo, "Nope", error="error[E020]: section not found: 'Nope'"),
+        record(demo, "open", {"path": "references/api.md", "max_lines": None}),
+        record(demo, "outline", {"level": None}, timestamp="2026-02-01T08:00:00Z"),
+    )
+    response = query_stats(demo, layout)
+    assert response["period"] == {"start": "2026-01-29T09:00:00Z", "end": "2026-02-01T08:00:00Z"}
+    assert response["data"] == {
+        "total_accesses": 6,
+        "unique_sections": 2,
+        "unique_files": 2,
+        "error_count": 1,
+    }
+
+
+def test_sections_order_and_matching(demo: ResolvedSkill, layout: Layout, log_rows: Log) -> None:
+    log_rows(
+        show(demo, "Usage"),  # the first "Usage" in file order: SKILL.md
+        show(demo, "## usage"),  # leading marks dropped, case folded
+        show(demo, "Usage", file="references/api.md"),
+        show(demo, "Usage", file="./references/../references/api.md"),
+        show(demo, "Endpoints"),
+        show(demo, "Endpoints"),
+        show(demo, "Advanced — options"),  # a heading that contains the em-dash itself
+        show(demo, "Installation — how to install"),  # text after " — " ignored
+        show(demo, "Removed Section"),  # no such heading now
+        show(demo, "Gone", file="references/old.md"),
+        show(demo, "Installation", error="error[E002]: search index unusable"),
+        record(demo, "search", {"query": "usage", "result_count": 2, "limit": 10}),
+    )
+    data = query_stats(demo, layout, group_by="sections")["data"]
+    assert data == [
+        {"section": "Usage", "file": "SKILL.md", "count": 2},
+        {"section": "Endpoints", "file": "references/api.md", "count": 2},
+        {"section": "Usage", "file": "references/api.md", "count": 2},
+        {"section": "Removed Section", "file": None, "count": 1},
+        {"section": "Advanced — options", "file": "SKILL.md", "count": 1},
+        {"section": "Installation", "file": "SKILL.md", "count": 1},
+        {"section": "Gone", "file": "references/old.md", "count": 1},
+    ]
+
+
+def test_files(demo: ResolvedSkill, layout: Layout, log_rows: Log) -> None:
+    log_rows(
+        record(demo, "open", {"path": "b.txt", "max_lines": None}),
+        record(demo, "open", {"path": "./a.txt", "max_lines": 3}),
+        record(demo, "open", {"path": "missing.md"}, error="error[E021]: file not found"),
+        show(demo, "Endpoints"),
+        show(demo, "Endpoints"),
+        show(demo, "Installation"),
+    )
+    assert query_stats(demo, layout, group_by="files")["data"] == [
+        {"file": "references/api.md", "count": 2},
+        {"file": "SKILL.md", "count": 1},
+        {"file": "a.txt", "count": 1},
+        {"file": "b.txt", "count": 1},
+    ]
+
+
+def test_commands_include_unknown_ones(demo: ResolvedSkill, layout: Layout, log_rows: Log) -> None:
+    log_rows(
+        show(demo, "Usage"),
+        show(demo, "Usage"),
+        record(demo, "frobnicate", {}),
+        record(demo, "build", {"global": False}),
+        record(demo, "stats", {"group_by": "summary"}),
+    )
+    data = query_stats(demo, layout, group_by="commands")["data"]
+    assert data == {"show": 2, "build": 1, "frobnicate": 1, "stats": 1}
+    assert list(data) == ["show", "build", "frobnicate", "stats"]
+
+
+def test_projects(demo: ResolvedSkill, layout: Layout, log_rows: Log) -> None:
+    log_rows(
+        show(demo, "Usage", cwd="/b"),
+        show(demo, "Usage", cwd="/a"),
+        show(demo, "Usage", cwd="/c"),
+        show(demo, "Usage", cwd="/c"),
+    )
+    assert query_stats(demo, layout, group_by="projects")["data"] == [
+        {"project": "/c", "count": 2},
+        {"project": "/a", "count": 1},
+        {"project": "/b", "count": 1},
+    ]
+
+
+def test_errors(demo: ResolvedSkill, layout: Layout, log_rows: Log) -> None:
+    e020 = "error[E020]: section not found: 'Nope'"
+    e021 = "error[E021]: file not found: 'x.md'"
+    e011 = "error[E011]: missing frontmatter field 'description' in SKILL.md"
+    log_rows(
+        show(demo, "Nope", error=e020),
+        show(demo, "Nope", file="SKILL.md", max_lines=5, error=e020),
+        record(demo, "open", {"path": "x.md", "max_lines": None}, error=e021),
+        record(demo, "build", {"global": False}, error=e011),
+        record(demo, "search", {"query": "q", "result_count": 0}, error="error[E002]: x"),
+        show(demo, "Usage"),
+    )
+    assert query_stats(demo, layout, group_by="errors")["data"] == [
+        {"target": "Nope", "command": "show", "error": e020, "count": 2},
+        {"target": "demo", "command": "build", "error": e011, "count": 1},
+        {"target": "q", "command": "search", "error": "error[E002]: x", "count": 1},
+        {"target": "x.md", "command": "open", "error": e021, "count": 1},
+    ]
+
+
+def test_search(demo: ResolvedSkill, layout: Layout, log_rows: Log) -> None:
+    def search(query: str, results: int = 1, **extra: Any) -> Any:
+        return record(demo, "search", {"query": query, "result_count": results}, **extra)
+
+    log_rows(
+        search("error handling", 3),
+        search("api", 0),
+        search("authentication", 2),
+        search("authentication", 5),
+        search("Authentication", 5),
+        search("error handling", 0, error="error[E002]: search index unusable"),
+        show(demo, "api"),
+    )
+    assert query_stats(demo, layout, group_by="search")["data"] == [
+        {"query": "authentication", "count": 2},
+        {"query": "error handling", "count": 2},
+        {"query": "Authentication", "count": 1},
+        {"query": "api", "count": 1},
+    ]
+
+
+def test_other_sources_of_the_same_name_do_not_count(
+    demo: ResolvedSkill, layout: Layout, log_rows: Log, tmp_path: Path
+) -> None:
+    """Several source folders named ``demo`` share the runtime; skill_path tells them apart."""
+    other = resolve_skill(str(make_skill(tmp_path / "elsewhere" / "demo")), layout)
+    assert other.runtime == demo.runtime and other.source != demo.source
+    log_rows(show(demo, "Usage"), show(other, "Usage"), show(other, "Endpoints"))
+    assert query_stats(demo, layout)["data"]["total_accesses"] == 1
+    assert query_stats(other, layout)["data"]["total_accesses"] == 2
+
+
+def test_time_filters_are_inclusive(demo: ResolvedSkill, layout: Layout, log_rows: Log) -> None:
+    stamps = [
+        "2026-01-29T23:59:59Z",
+        "2026-01-30T00:00:00Z",
+        "2026-01-30T12:00:00Z",
+        "2026-01-31T00:00:00Z",
+        "2026-01-31T00:00:01Z",
+    ]
+    log_rows(*(show(demo, "Usage", timestamp=stamp) for stamp in stamps))
+
+    def total(**filters: Any) -> int:
+        data = query_stats(demo, layout, **filters)["data"]
+        return int(data["total_accesses"])
+
+    assert total(since="2026-01-30") == 4
+    assert total(until="2026-01-31") == 4  # a date is the start of that day
+    assert total(since="2026-01-30", until="2026-01-31") == 3
+    assert total(since="2026-01-30T12:00:00Z", until="2026-01-30T12:00:00Z") == 1
+    assert total(since="2026-01-30T13:00:00+01:00", until="2026-01-30T12:00:00Z") == 1
+    assert total(since="2027-01-01") == 0
+    response = query_stats(demo, layout, since="2026-01-30", until="2026-01-30T23:00:00Z")
+    assert response["filters"] == {
+        "since": "2026-01-30T00:00:00Z",
+        "until": "2026-01-30T23:00:00Z",
+        "projects": [],
+    }
+    assert response["period"] == {"start": "2026-01-30T00:00:00Z", "end": "2026-01-30T12:00:00Z"}
+
+
+def test_relative_days(demo: ResolvedSkill, layout: Layout, log_rows: Log) -> None:
+    from skillc_index._access_log import utc_now
+
+    log_rows(show(demo, "Usage", timestamp=utc_now()), show(demo, "Usage"))
+    assert query_stats(demo, layout, since="7d")["data"]["total_accesses"] == 1
+
+
+def test_project_filter(demo: ResolvedSkill, layout: Layout, log_rows: Log, tmp_path: Path) -> None:
+    code = tmp_path.resolve() / "code"
+    web = code / "web"
+    (web / "src").mkdir(parents=True)
+    (code / "webapp").mkdir()
+    (code / "cli").mkdir()
+    (tmp_path / "alias").symlink_to(code)
+    log_rows(
+        show(demo, "Usage", cwd=str(web)),
+        show(demo, "Usage", cwd=str(web / "src")),
+        show(demo, "Usage", cwd=str(code / "webapp")),  # not below code/web
+        show(demo, "Usage", cwd=str(code / "cli")),
+        show(demo, "Usage", cwd="/elsewhere"),
+    )
+
+    def projects(*paths: str) -> list[dict[str, Any]]:
+        data: list[dict[str, Any]] = query_stats(demo, layout, group_by="projects", projects=paths)[
+            "data"
+        ]
+        return data
+
+    assert {e["project"] for e in projects(str(web))} == {str(web), str(web / "src")}
+    assert len(projects(str(tmp_path / "alias" / "web" / "src" / ".."))) == 2  # canonicalised
+    assert {e["project"] for e in projects(str(web), str(code / "cli"))} == {
+        str(web),
+        str(web / "src"),
+        str(code / "cli"),
+    }
+    assert len(projects(str(code))) == 4
+    assert projects(str(tmp_path / "nothing-here")) == []
+    response = query_stats(demo, layout, projects=[str(tmp_path / "alias" / "cli")])
+    assert response["filters"]["projects"] == [str(code / "cli")]
+    assert response["data"]["total_accesses"] == 1
+
+
+def test_relative_project_is_relative_to_the_layout(
+    demo: ResolvedSkill, project: Path, layout: Layout, log_rows: Log
+) -> None:
+    (project / "sub").mkdir()
+    log_rows(show(demo, "Usage", cwd=str(project / "sub")), show(demo, "Usage"))
+    response = query_stats(demo, layout, projects=["sub"])
+    assert response["filters"]["projects"] == [str(project / "sub")]
+    assert response["data"]["total_accesses"] == 1
+
+
+def test_filters_apply_before_aggregation(
+    demo: ResolvedSkill, layout: Layout, log_rows: Log
+) -> None:
+    log_rows(
+        show(demo, "Usage", timestamp="2026-01-01T00:00:00Z"),
+        show(demo, "Endpoints", timestamp="2026-02-01T00:00:00Z"),
+        record(demo, "search", {"query": "a"}, timestamp="2026-01-01T00:00:00Z"),
+        record(demo, "search", {"query": "b"}, timestamp="2026-02-01T00:00:00Z"),
+    )
+    since = {"since": "2026-01-15"}
+    assert query_stats(demo, layout, group_by="sections", **since)["data"] == [
+        {"section": "Endpoints", "file": "references/api.md", "count": 1}
+    ]
+    assert query_stats(demo, layout, group_by="search", **since)["data"] == [
+        {"query": "b", "count": 1}
+    ]
+    assert query_stats(demo, layout, group_by="commands", **since)["data"] == {
+        "search": 1,
+        "show": 1,
+    }
+
+
+def test_unused_sections(demo: ResolvedSkill, layout: Layout, log_rows: Log) -> None:
+    log_rows(
+        show(demo, "Installation"),
+        show(demo, "Usage", file="references/api.md"),
+        show(demo, "Contributing", timestamp="2025-01-01T00:00:00Z"),
+    )
+    assert unused_sections(demo, layout, since="2026-01-01") == [
+        {"section": "Demo", "file": "SKILL.md"},
+        {"section": "Usage", "file": "SKILL.md"},
+        {"section": "Advanced — options", "file": "SKILL.md"},
+        {"section": "Contributing", "file": "SKILL.md"},
+        {"section": "API", "file": "references/api.md"},
+        {"section": "Endpoints", "file": "references/api.md"},
+    ]
+
+
+def test_odd_rows_do_not_break_queries(demo: ResolvedSkill, layout: Layout, log_rows: Log) -> None:
+    path = log_rows(show(demo, "Usage"))
+    with closing(sqlite3.connect(path, isolation_level=None)) as db:
+        for args in ("not json", "[1, 2]", '{"section": 7}', '{"path": null}', '{"query": 1}'):
+            for command in ("show", "open", "search"):
+                db.execute(
+                    "INSERT INTO access_log (timestamp, run_id, command, skill, skill_path, cwd,"
+                    " args, error) VALUES ('2026-01-30T10:00:00Z', 'r', ?, 'demo', ?, '/w', ?, ?)",
+                    (command, str(demo.source), args, None if command != "open" else "boom"),
+                )
+    for query in QUERY_TYPES:
+        query_stats(demo, layout, group_by=query)
+    assert query_stats(demo, layout, group_by="sections")["data"] == [
+        {"section": "Usage", "file": "SKILL.md", "count": 1}
+    ]
+    assert {e["target"] for e in query_stats(demo, layout, group_by="errors")["data"]} == {"demo"}
+
+
+def test_unknown_query_type_is_e030(demo: ResolvedSkill, layout: Layout) -> None:
+    with pytest.raises(InvalidQueryType) as caught:
+        query_stats(demo, layout, group_by="searches")
+    assert str(caught.value) == "error[E030]: invalid query type: 'searches'"
+
+
+def test_malformed_filter_is_e031(demo: ResolvedSkill, layout: Layout) -> None:
+    with pytest.raises(InvalidFilter):
+        query_stats(demo, layout, since="last week")
+    with pytest.raises(InvalidFilter):
+        query_stats(demo, layout, projects=[""])
+
+
+def test_unreadable_log_is_e999(demo: ResolvedSkill, layout: Layout) -> None:
+    path = primary_log(demo.runtime)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(InternalError, match=r"^error\[E999\]: cannot read access log '"):
+        query_stats(demo, layout)

@@ -1,0 +1,254 @@
+"""``sync_logs`` (RFC-0007:C-SYNC) over real fallback logs: copy, dedupe, remove, dry run,
+crash safety, per-skill independence and E040-E042."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from skillc_index import Layout, NoLocalLogs, ResolvedSkill, resolve_skill
+from skillc_index._access_log import primary_log
+from skillc_stats import SyncReport, sync_logs
+
+from .conftest import all_rows, count_rows, make_skill, record
+
+Log = Callable[..., Path]
+Fallback = Callable[[str], Path]
+
+
+def rows_for(skill: ResolvedSkill, count: int, start: int = 0) -> list[object]:
+    return [
+        record(skill, "show", {"section": f"S{n}"}, timestamp=f"2026-01-30T10:00:{n:02d}Z")
+        for n in range(start, start + count)
+    ]
+
+
+def test_nothing_to_sync(project: Path, env: dict[str, str]) -> None:
+    report = sync_logs(project=project, env=env)
+    assert report == SyncReport(project, False, ())
+    assert report.ok and report.to_dict() == {"root": str(project), "dry_run": False, "skills": []}
+    with pytest.raises(NoLocalLogs, match=r"^error\[E040\]: no local logs found$"):
+        sync_logs("demo", project=project, env=env)
+
+
+def test_sync_moves_rows_and_removes_the_fallback(
+    demo: ResolvedSkill, project: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
+) -> None:
+    log_rows(*rows_for(demo, 2))  # already in the primary log
+    source = log_rows(*rows_for(demo, 5, start=10), to=fallback_of("demo"))
+    before = all_rows(source)
+    report = sync_logs(project=project, env=env)
+    (synced,) = report.skills
+    assert synced.ok and synced.removed and synced.entries == 5
+    assert synced.skill == "demo" and synced.source == source
+    assert synced.destinations == (primary_log(demo.runtime),)
+    assert not (project / ".skillc" / "logs").exists()  # empty logs/ removed too
+    assert (project / ".skillc" / "skills").is_dir()  # the real project is untouched
+    assert all_rows(primary_log(demo.runtime))[2:] == before
+    again = sync_logs(project=project, env=env)
+    assert again.skills == ()
+
+
+def test_dry_run_changes_nothing(
+    demo: ResolvedSkill, project: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
+) -> None:
+    log_rows(*rows_for(demo, 3))
+    source = log_rows(*rows_for(demo, 5), to=fallback_of("demo"))  # 3 of them already synced
+    report = sync_logs(project=project, dry_run=True, env=env)
+    (synced,) = report.skills
+    assert synced.entries == 2 and not synced.removed and synced.ok and report.dry_run
+    assert count_rows(source) == 5 and count_rows(primary_log(demo.runtime)) == 3
+
+
+def test_dry_run_into_a_missing_log_creates_nothing(
+    demo: ResolvedSkill, project: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
+) -> None:
+    log_rows(*rows_for(demo, 4), to=fallback_of("demo"))
+    (synced,) = sync_logs(project=project, dry_run=True, env=env).skills
+    assert synced.entries == 4
+    assert not demo.runtime.exists()
+
+
+def test_identical_rows_stay_distinct_and_a_second_copy_adds_nothing(
+    demo: ResolvedSkill, project: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
+) -> None:
+    """Two identical accesses in the same second are two accesses; copying the same fallback
+    twice (a crash between copy and removal) must not double them."""
+    same = record(demo, "show", {"section": "Usage"})
+    fallback = fallback_of("demo")
+    log_rows(same, same, record(demo, "open", {"path": "SKILL.md"}), to=fallback)
+    keep = fallback.read_bytes()
+    assert sync_logs(project=project, env=env).skills[0].entries == 3
+    fallback.parent.mkdir(parents=True)
+    fallback.write_bytes(keep)  # the fallback left behind, as after a crash
+    (again,) = sync_logs(project=project, env=env).skills
+    assert again.entries == 0 and again.removed
+    assert count_rows(primary_log(demo.runtime)) == 3
+
+
+CRASH = """
+import os, sys
+from skillc_stats import sync_logs
+# die the moment the fallback folder is about to be removed (renamed, then deleted): after
+# the copy has committed
+sys.addaudithook(lambda event, args: os._exit(17) if event == "os.rename" else None)
+sync_logs(project=sys.argv[1], env={"SKILLC_HOME": sys.argv[2]})
+"""
+
+
+def test_crash_between_copy_and_removal_loses_and_duplicates_nothing(
+    demo: ResolvedSkill,
+    project: Path,
+    home: Path,
+    env: dict[str, str],
+    log_rows: Log,
+    fallback_of: Fallback,
+) -> None:
+    source = log_rows(*rows_for(demo, 6), to=fallback_of("demo"))
+    expected = all_rows(source)
+    crashed = subprocess.run(
+        [sys.executable, "-c", CRASH, str(project), str(home)], timeout=60, check=False
+    )
+    assert crashed.returncode == 17
+    assert all_rows(source) == expected  # the fallback is intact
+    assert all_rows(primary_log(demo.runtime)) == expected  # and the copy committed
+    (synced,) = sync_logs(project=project, env=env).skills
+    assert synced.entries == 0 and synced.removed
+    assert all_rows(primary_log(demo.runtime)) == expected
+
+
+def test_global_and_outside_sources_go_to_their_runtimes(
+    project: Path, home: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
+) -> None:
+    """A fallback folder may hold rows of two source folders of the same name: each row goes
+    to the runtime its own source uses, as the command that wrote it resolved it."""
+    layout = Layout.discover(project, env)
+    in_global = resolve_skill(str(make_skill(home / ".skillc" / "skills" / "tool")), layout)
+    outside = resolve_skill(str(make_skill(project / "vendor" / "tool")), layout)
+    assert in_global.scope == "global" and outside.scope == "project"
+    log_rows(*rows_for(in_global, 2), *rows_for(outside, 3), to=fallback_of("tool"))
+    (synced,) = sync_logs(project=project, env=env).skills
+    assert synced.entries == 5 and synced.removed
+    assert set(synced.destinations) == {
+        primary_log(in_global.runtime),
+        primary_log(outside.runtime),
+    }
+    assert count_rows(primary_log(in_global.runtime)) == 2
+    assert count_rows(primary_log(outside.runtime)) == 3
+
+
+def test_a_fallback_in_a_subfolder_goes_to_the_project_runtime(
+    demo: ResolvedSkill, project: Path, env: dict[str, str], log_rows: Log
+) -> None:
+    """The fallback creates ``<sub>/.skillc/``; that does not make ``sub`` a project."""
+    sub = project / "src" / "deep"
+    sub.mkdir(parents=True)
+    fallback = Layout.discover(sub, env).fallback_log_dir("demo") / "logs.db"
+    log_rows(*rows_for(demo, 2), to=fallback)
+    (synced,) = sync_logs(project=sub, env=env).skills
+    assert synced.destinations == (primary_log(demo.runtime),)
+    assert count_rows(primary_log(demo.runtime)) == 2
+    assert not (sub / ".skillc").exists()  # nothing left that would make it look like a project
+
+
+def test_one_skill_only(
+    demo: ResolvedSkill, project: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
+) -> None:
+    log_rows(*rows_for(demo, 1), to=fallback_of("demo"))
+    other = log_rows(*rows_for(demo, 1), to=fallback_of("other"))
+    report = sync_logs("demo", project=project, env=env)
+    assert [s.skill for s in report.skills] == ["demo"]
+    assert other.exists() and not fallback_of("demo").exists()
+    assert (project / ".skillc" / "logs").is_dir()  # still holds other's logs
+
+
+def test_unreadable_source_is_e042_and_other_skills_still_sync(
+    demo: ResolvedSkill, project: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
+) -> None:
+    broken = fallback_of("broken")
+    broken.parent.mkdir(parents=True)
+    broken.write_bytes(b"not a database at all " * 50)
+    log_rows(*rows_for(demo, 3), to=fallback_of("demo"))
+    for dry_run in (True, False):
+        report = sync_logs(project=project, dry_run=dry_run, env=env)
+        assert not report.ok
+        first, second = report.skills
+        assert first.skill == "broken" and first.error is not None
+        assert str(first.error) == (
+            "error[E042]: sync source not readable: '.skillc/logs/broken/.skillc-meta/logs.db'"
+        )
+        assert second.skill == "demo" and second.ok and second.entries == 3
+    assert broken.exists()  # kept: nothing of it was copied
+    assert count_rows(primary_log(demo.runtime)) == 3
+
+
+def test_row_without_skill_path_is_e042(
+    demo: ResolvedSkill, project: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
+) -> None:
+    source = log_rows(record(demo, "show", {}, skill_path="relative/demo"), to=fallback_of("demo"))
+    (synced,) = sync_logs(project=project, env=env).skills
+    assert synced.error is not None and synced.error.code == "E042"
+    assert source.exists()
+
+
+def test_unwritable_destination_is_e041_and_keeps_the_fallback(
+    project: Path, home: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
+) -> None:
+    layout = Layout.discover(project, env)
+    tool = resolve_skill(str(make_skill(home / ".skillc" / "skills" / "tool")), layout)
+    runtime_store = home / ".skillc" / "runtime"
+    runtime_store.write_text("a file where the runtime store should be", encoding="utf-8")
+    source = log_rows(*rows_for(tool, 2), to=fallback_of("tool"))
+    for dry_run in (True, False):
+        (synced,) = sync_logs(project=project, dry_run=dry_run, env=env).skills
+        assert synced.error is not None
+        assert str(synced.error) == (
+            "error[E041]: sync destination not writable: "
+            "'~/.skillc/runtime/tool/.skillc-meta/logs.db'"
+        )
+        assert not synced.removed and count_rows(source) == 2
+    runtime_store.unlink()
+    (synced,) = sync_logs(project=project, env=env).skills
+    assert synced.ok and synced.entries == 2 and not source.exists()
+
+
+def forbid_changes(folder: Path) -> Callable[[], object]:
+    """Make entries of ``folder`` impossible to remove (mode 500; root ignores modes, so the
+    immutable attribute then); returns the undo."""
+    if os.name == "nt":
+        pytest.skip("POSIX permissions")
+    if os.geteuid() != 0:
+        folder.chmod(0o500)
+        return lambda: folder.chmod(0o700)
+    chattr = shutil.which("chattr")
+    if chattr is None or subprocess.run([chattr, "+i", str(folder)], check=False).returncode:
+        pytest.skip("running as root without a file system that supports chattr +i")
+    return lambda: subprocess.run([chattr, "-i", str(folder)], check=True)
+
+
+def test_removal_failing_is_e999_and_loses_nothing(
+    demo: ResolvedSkill, project: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
+) -> None:
+    """The rows are committed before the removal starts; a removal that fails is reported
+    (E999) and the next sync adds nothing twice."""
+    source = log_rows(*rows_for(demo, 2), to=fallback_of("demo"))
+    undo = forbid_changes(source.parent.parent)  # .skillc/logs/demo/
+    try:
+        (synced,) = sync_logs(project=project, env=env).skills
+    finally:
+        undo()
+    assert synced.error is not None and synced.error.code == "E999"
+    assert str(synced.error).startswith(
+        "error[E999]: cannot remove local logs '.skillc/logs/demo': "
+    )
+    assert not synced.removed and synced.entries == 2
+    assert count_rows(primary_log(demo.runtime)) == 2
+    for _ in range(2):
+        sync_logs(project=project, env=env)
+        assert count_rows(primary_log(demo.runtime)) == 2

@@ -1,0 +1,99 @@
+"""End to end: ``skc mcp``, as the client configuration of RFC-0007 starts it, driven by the
+official ``mcp`` SDK client in each of its connection modes, next to the CLI on the same
+project: what ``skc build`` writes the server reads, and both log to the same access log."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+SKILL_MD = """---
+name: webapp
+description: How the web app is built and deployed. Use when changing the web app.
+---
+
+# Webapp
+
+## Deploy
+
+Run the deploy script after the tests pass.
+
+## Rollback
+
+Redeploy the previous release.
+"""
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy", "2026-07-28"])
+def test_skc_mcp_serves_what_skc_builds(
+    mode: str,
+    ok: Callable[..., subprocess.CompletedProcess[str]],
+    skc_path: Path,
+    project: Path,
+    home: Path,
+    tmp_path: Path,
+) -> None:
+    ok("init")
+    ok("init", "webapp")
+    (project / ".skillc" / "skills" / "webapp" / "SKILL.md").write_text(SKILL_MD, "utf-8")
+    ok("build", "webapp")
+    ok("show", "webapp", "--section", "Deploy")
+
+    async def session() -> dict[str, Any]:
+        params = StdioServerParameters(
+            command=str(skc_path), args=["mcp"], env={"SKILLC_HOME": str(home)}, cwd=project
+        )
+        with (tmp_path / "server.log").open("w", encoding="utf-8") as errlog:
+            async with Client(stdio_client(params, errlog=errlog), mode=mode) as client:
+                tools = [tool.name for tool in (await client.list_tools()).tools]
+                shown = await client.call_tool("skc_show", {"skill": "webapp", "section": "deploy"})
+                found = await client.call_tool(
+                    "skc_search", {"skill": "webapp", "query": "release"}
+                )
+                missing = await client.call_tool("skc_outline", {"skill": "nope"})
+                return {
+                    "version": client.protocol_version,
+                    "tools": tools,
+                    "shown": shown.structured_content,
+                    "found": found.structured_content,
+                    "missing": (missing.is_error, missing.content[0].text),  # type: ignore[union-attr]
+                }
+
+    seen = anyio.run(session)
+    assert seen["version"] == ("2025-11-25" if mode == "legacy" else "2026-07-28")
+    assert seen["tools"] == [
+        "skc_init",
+        "skc_list",
+        "skc_build",
+        "skc_lint",
+        "skc_outline",
+        "skc_show",
+        "skc_open",
+        "skc_sources",
+        "skc_search",
+        "skc_stats",
+    ]
+    assert (
+        seen["shown"]["content"] == "## Deploy\n\nRun the deploy script after the tests pass.\n\n"
+    )
+    assert seen["found"]["results"][0]["section"] == "Rollback"
+    assert seen["missing"] == (True, "error[E001]: skill 'nope' not found")
+
+    # the CLI reads what the server logged, and the other way round
+    stats = json.loads(ok("stats", "webapp", "--group-by", "commands", "--format", "json").stdout)
+    assert stats["data"]["show"] == 2  # one from the CLI, one from the server
+    assert stats["data"]["search"] == 1
+    db = project / ".skillc" / "runtime" / "webapp" / ".skillc-meta" / "logs.db"
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute("SELECT command, cwd FROM access_log").fetchall()
+    connection.close()
+    assert {cwd for _, cwd in rows} == {str(project)}
