@@ -13,11 +13,13 @@ from skillc_gateway._reader import cut_lines
 from skillc_index import (
     Diagnostic,
     IndexedHeading,
+    IndexUnusable,
     InternalError,
     ResolvedSkill,
     SectionNotFound,
     SkillFileNotFound,
     find_headings,
+    indexed_file_stat,
     multiple_matches,
     read_headings,
     require_index,
@@ -123,9 +125,15 @@ def show_section(
     found = matches[0]
     path = safe_join(skill.source, found.file)
     try:
-        lines = path.read_bytes().decode("utf-8", errors="replace").splitlines(keepends=True)
+        data = path.read_bytes()
+        now = path.stat()
     except OSError as exc:
         raise InternalError(f"cannot read '{found.file}': {exc.strerror or exc}") from exc
+    recorded = indexed_file_stat(skill.runtime, skill.source, found.file)
+    if recorded is None or (now.st_size, now.st_mtime_ns) != (recorded.size, recorded.mtime_ns):
+        # Edited between the index check and the read: these are not the indexed lines.
+        raise IndexUnusable(skill.name, f"'{found.file}' changed while it was read")
+    lines = data.decode("utf-8", errors="replace").splitlines(keepends=True)
     body = "".join(lines[found.start_line - 1 : found.end_line - 1])
     text, total, shown = cut_lines(body, max_lines)
     warnings = (multiple_matches(query),) if len(matches) > 1 else ()

@@ -41,6 +41,7 @@ __all__ = [
     "hash16",
     "index_is_fresh",
     "index_path",
+    "indexed_file_stat",
     "inspect_index",
     "read_headings",
     "refuse_collision",
@@ -329,6 +330,16 @@ def check_index(runtime: Path, source: Path, tokenizer_setting: str) -> IndexSta
     if reason:
         return IndexState("stale", state.path, state.hash16, reason, meta)
     return state
+
+
+def indexed_file_stat(runtime: Path, source: Path, file: str) -> FileStat | None:
+    """The size and time the index recorded for one source file (None: not indexed).
+
+    A reader that checked the index and then read a file compares the file's stats with
+    these afterwards: an edit between the check and the read shows there, and the lines read
+    are then not the ones the index describes."""
+    _state, files = _load(runtime, source)
+    return files.get(file)
 
 
 def index_is_fresh(runtime: Path, source: Path, tokenizer_setting: str) -> bool:

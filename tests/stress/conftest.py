@@ -1,0 +1,86 @@
+"""Fixtures of the stress tests (issue 9): bad input, faults, load and large inputs.
+
+The end-to-end fixtures of ``tests/conftest.py`` (``skc``, ``ok``, ``project``, ``home``,
+``base_env``, ``skc_path``...) apply here too: pytest loads that conftest for every test below
+``tests/``. This one adds a built skill to break, and the Hypothesis settings.
+
+Hypothesis runs with the ``stress`` profile (no example database written into the
+repository, no per-example deadline: a real build of a generated skill can take a while on a
+busy machine). ``HYPOTHESIS_PROFILE=stress-long`` runs ten times as many examples.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+# The helpers live next to this file; pytest's importlib mode does not put it on sys.path.
+sys.path.insert(0, str(Path(__file__).parent))
+
+from stress_support import skill_md, write_tree
+
+_COMMON = {
+    "database": None,
+    "deadline": None,
+    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
+}
+settings.register_profile("stress", max_examples=300, **_COMMON)
+settings.register_profile("stress-long", max_examples=3000, **_COMMON)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "stress"))
+
+DEMO_BODY = """# Demo
+
+Intro text about widgets.
+
+## Install
+
+Run the installer to set up widgets.
+
+## Usage
+
+Call the widget API with a token.
+
+### Advanced
+
+Tune the widget cache.
+"""
+
+REFERENCE = """---
+description: Reference notes about gadgets.
+---
+# Gadgets
+
+Gadgets complement widgets.
+
+## Gadget API
+
+The gadget endpoint returns JSON.
+"""
+
+
+@pytest.fixture
+def demo(ok: Callable[..., object], project: Path) -> Path:
+    """A built project skill ``demo`` (SKILL.md and references/gadgets.md); its source folder."""
+    ok("init")
+    source = project / ".skillc" / "skills" / "demo"
+    write_tree(
+        source,
+        {
+            "SKILL.md": skill_md("demo", "Use when testing widgets.", DEMO_BODY),
+            "references/gadgets.md": REFERENCE,
+            "notes.txt": "plain text notes about sprockets\n",
+        },
+    )
+    ok("build", "demo")
+    return source
+
+
+@pytest.fixture
+def runtime(project: Path) -> Path:
+    """The runtime folder of the ``demo`` skill."""
+    return project / ".skillc" / "runtime" / "demo"

@@ -1,0 +1,89 @@
+"""Large inputs (issue 9), scaled down: every command completes on a skill of many files, on
+one big Markdown file and on a SKILL.md of many headings, and its peak memory grows no
+faster than the input (measured per child with ``wait4``; never a timing assertion).
+
+The inputs come from bench/large_inputs.py, which runs them at full size (10,000 files and
+200 MB, a 50 MB file, 100,000 headings) and records time and memory in bench/RESULTS.md.
+Here each input runs at two sizes, the second twice the first. ``SKILLC_LARGE_SCALE``
+multiplies both (default 1: 200 and 400 files, 2.5 and 5 MB, 5,000 and 10,000 headings).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from stress_support import Measured, age_files, run_measured
+
+SCALE = float(os.environ.get("SKILLC_LARGE_SCALE", "1"))
+FRACTIONS = {"files": 0.02, "bigfile": 0.05, "headings": 0.05}
+MB = 1024  # ru_maxrss is in KiB
+#: Commands that read one small file or the index only: their memory must not follow the size
+#: of the skill (``show`` and ``open`` read the one big file of ``bigfile``, so not there).
+FLAT = {
+    "files": {"build (unchanged)", "show", "search", "open"},
+    "bigfile": {"build (unchanged)", "sources"},
+    "headings": {"build (unchanged)", "search", "open", "sources"},
+}
+
+
+def _bench() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "bench" / "large_inputs.py"
+    spec = importlib.util.spec_from_file_location("skillc_bench_large_inputs", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+large = _bench()
+
+
+def run_all(
+    kind: str, fraction: float, skc_path: Path, base_env: dict[str, str], folder: Path
+) -> dict[str, Measured]:
+    """Generate ``kind`` at ``fraction`` of its full size and run every command on it."""
+    spec = large.INPUTS[kind]
+    project = folder / "project"
+    (project / ".skillc" / "skills").mkdir(parents=True)
+    source = project / ".skillc" / "skills" / "large"
+    spec.make(source, fraction)
+    age_files(source)
+    results: dict[str, Measured] = {}
+    for name, template in large.COMMANDS.items():
+        argv = [str(skc_path), *(a.format(skill="large", largest=spec.largest) for a in template)]
+        results[name] = run_measured(argv, cwd=project, env=base_env)
+    return results
+
+
+@pytest.mark.parametrize("kind", list(FRACTIONS))
+def test_large_input(kind: str, skc_path: Path, base_env: dict[str, str], tmp_path: Path) -> None:
+    small_fraction = FRACTIONS[kind] * SCALE
+    sizes = {}
+    for label, fraction in (("1x", small_fraction), ("2x", 2 * small_fraction)):
+        results = run_all(kind, fraction, skc_path, base_env, tmp_path / label)
+        for name, proc in results.items():
+            assert proc.returncode == 0, (kind, label, name, proc.stderr[-2000:])
+            assert "Traceback" not in proc.stderr
+        assert results["show"].stdout.startswith("## Final section"), results["show"].stdout[:200]
+        assert "Final section" in results["search"].stdout
+        assert (
+            1 <= results["open"].stdout.count("\n") <= 21
+        )  # at most 20 lines, then "... (N more)"
+        sizes[label] = results
+        summary = ", ".join(f"{n} {m.max_rss_kb // MB} MB" for n, m in results.items())
+        print(f"\n{kind} {label} ({large.INPUTS[kind].describe(fraction)}): {summary}")
+
+    # what an skc process costs before doing anything much: the least any command used
+    base = min(m.max_rss_kb for m in sizes["1x"].values())
+    for name in large.COMMANDS:
+        small, big = sizes["1x"][name].max_rss_kb, sizes["2x"][name].max_rss_kb
+        if name in FLAT[kind]:
+            assert big <= small + 16 * MB, (kind, name, small, big)
+        else:  # no faster than linear: twice the input, at most about twice the memory
+            assert big - base <= 2.6 * max(small - base, 8 * MB), (kind, name, small, big)
