@@ -22,10 +22,11 @@ from stress_support import Measured, age_files, run_measured
 SCALE = float(os.environ.get("SKILLC_LARGE_SCALE", "1"))
 FRACTIONS = {"files": 0.02, "bigfile": 0.05, "headings": 0.05}
 MB = 1024  # ru_maxrss is in KiB
-#: Commands that read one small file or the index only: their memory must not follow the size
-#: of the skill (``show`` and ``open`` read the one big file of ``bigfile``, so not there).
+#: Commands that read one small file or the index metadata only: their memory must not follow
+#: the size of the skill. (``show`` keeps every heading of the index in memory, and reads the
+#: one big file of ``bigfile``; ``open`` reads that file whole: both grow, linearly.)
 FLAT = {
-    "files": {"build (unchanged)", "show", "search", "open"},
+    "files": {"build (unchanged)", "search", "open"},
     "bigfile": {"build (unchanged)", "sources"},
     "headings": {"build (unchanged)", "search", "open", "sources"},
 }

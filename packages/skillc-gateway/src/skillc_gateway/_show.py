@@ -125,13 +125,22 @@ def show_section(
     found = matches[0]
     path = safe_join(skill.source, found.file)
     try:
+        before = path.stat()
         data = path.read_bytes()
-        now = path.stat()
     except OSError as exc:
         raise InternalError(f"cannot read '{found.file}': {exc.strerror or exc}") from exc
     recorded = indexed_file_stat(skill.runtime, skill.source, found.file)
-    if recorded is None or (now.st_size, now.st_mtime_ns) != (recorded.size, recorded.mtime_ns):
-        # Edited between the index check and the read: these are not the indexed lines.
+    seen = (before.st_size, before.st_mtime_ns)
+    if recorded is None or seen != (recorded.size, recorded.mtime_ns):
+        # Touched since the build: the lines read are the indexed ones only if the sources
+        # still hash as the index says (checked now, after the read; E002 if not).
+        require_index(skill, tokenizer_setting)
+    try:
+        after = path.stat()
+    except OSError as exc:
+        raise IndexUnusable(skill.name, f"'{found.file}' vanished while it was read") from exc
+    if (after.st_size, after.st_mtime_ns) != seen:
+        # Written to while it was read or checked: these may not be the indexed lines.
         raise IndexUnusable(skill.name, f"'{found.file}' changed while it was read")
     lines = data.decode("utf-8", errors="replace").splitlines(keepends=True)
     body = "".join(lines[found.start_line - 1 : found.end_line - 1])
