@@ -89,3 +89,23 @@ def test_unwritable_runtime_falls_back_to_the_working_directory(
     fallback = project / ".skillc" / "logs" / "demo"
     (row,) = log_rows(fallback)
     assert row["command"] == "outline"
+
+
+def test_a_non_utf8_argument_never_fails_the_command(
+    ok: Run, skc_path: Path, base_env: dict[str, str], project: Path
+) -> None:
+    """Logging never fails a command: an argument that is not UTF-8 (lone surrogates once in
+    Python) is logged with U+FFFD and the command reports its own outcome (E021)."""
+    ok("init")
+    ok("init", "demo")
+    proc = subprocess.run(
+        [str(skc_path).encode(), b"open", b"demo", b"\xff.md"],
+        cwd=project,
+        env=base_env,
+        capture_output=True,
+        check=False,
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.decode("utf-8", "replace").startswith("error[E021]: file not found:")
+    (row,) = log_rows(project / ".skillc" / "runtime" / "demo")
+    assert json.loads(row["args"])["path"] == "\ufffd.md"

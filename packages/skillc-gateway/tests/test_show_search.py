@@ -147,7 +147,12 @@ def test_search_ranks_and_snippets(built: ResolvedSkill) -> None:
 )
 def test_fts_syntax_is_searched_as_text(built: ResolvedSkill, query: str) -> None:
     found = search_skill(built, query)
-    json.dumps(found.to_dict())
+    data = json.loads(json.dumps(found.to_dict()))
+    assert data["query"] == query
+    assert all(
+        r["file"] in {"SKILL.md", "references/api.md", "references/notes.txt"}
+        for r in data["results"]
+    )
 
 
 def test_search_errors(built: ResolvedSkill) -> None:

@@ -9,8 +9,9 @@ commands and the MCP server format it. Importing this package is cheap: names lo
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from skillc_index import lazy_exports
 
 __version__ = "0.1.0"
 
@@ -38,17 +39,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = ["__version__", *_EXPORTS]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'skillc_gateway' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"skillc_gateway.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 if TYPE_CHECKING:

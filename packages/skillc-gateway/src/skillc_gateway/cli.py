@@ -9,6 +9,8 @@ imports only click and the console conventions: agents run these many times a se
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from skillc_index._diagnostics import Notice
@@ -22,6 +24,9 @@ from skillc_index.console import (
     run,
     verbose_option,
 )
+
+if TYPE_CHECKING:
+    from skillc_index._layout import Layout
 
 
 @click.command("outline", context_settings=CONTEXT_SETTINGS)
@@ -82,10 +87,11 @@ def show_command(
     """
     from skillc_gateway._show import show_section
 
+    layout, tokenizer = _layout_and_tokenizer()
     args = {"section": section, "file": file, "max_lines": max_lines}
-    with access_logged("show", skill, args) as (resolved, _):
+    with access_logged("show", skill, args, layout=layout) as (resolved, _):
         found = show_section(
-            resolved, section, file=file, max_lines=max_lines, tokenizer_setting=_tokenizer()
+            resolved, section, file=file, max_lines=max_lines, tokenizer_setting=tokenizer
         )
     report_all(found.warnings)
     if output_format == "json":
@@ -117,9 +123,10 @@ def search_command(skill: str, query: str, limit: int, output_format: str) -> No
     """
     from skillc_gateway._search import search_skill
 
+    layout, tokenizer = _layout_and_tokenizer()
     args: dict[str, object] = {"query": query, "limit": limit}
-    with access_logged("search", skill, args) as (resolved, logged):
-        found = search_skill(resolved, query, limit=limit, tokenizer_setting=_tokenizer())
+    with access_logged("search", skill, args, layout=layout) as (resolved, logged):
+        found = search_skill(resolved, query, limit=limit, tokenizer_setting=tokenizer)
         logged["result_count"] = len(found.results)
     if output_format == "json":
         print_json(found.to_dict())
@@ -129,14 +136,16 @@ def search_command(skill: str, query: str, limit: int, output_format: str) -> No
         click.echo(f"  {' '.join(hit.snippet.split())}")
 
 
-def _tokenizer() -> str:
-    """The ``[search].tokenizer`` setting (RFC-0009); config problems are printed."""
+def _layout_and_tokenizer() -> tuple[Layout, str]:
+    """The layout and the ``[search].tokenizer`` setting (RFC-0009), found once per command;
+    config problems are printed."""
     from skillc_index._config import load_config
     from skillc_index._layout import Layout
 
-    config = load_config(Layout.discover())
+    layout = Layout.discover()
+    config = load_config(layout)
     report_all(config.notices)
-    return config.tokenizer
+    return layout, config.tokenizer
 
 
 def _echo_text(text: str, more_lines: int) -> None:

@@ -10,13 +10,16 @@ so ``--help`` and unrelated commands never pay for YAML or markdown parsing.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from skillc_index._lazy import lazy_exports
 
 __version__ = "0.1.0"
 
 # public name -> private module that defines it
 _EXPORTS: dict[str, str] = {
+    # the PEP 562 helper every package of the kit uses for its own lazy names
+    "lazy_exports": "_lazy",
     # diagnostics (RFC-0005)
     "TEMPLATES": "_diagnostics",
     "Diagnostic": "_diagnostics",
@@ -134,17 +137,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = ["__version__", *_EXPORTS]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'skillc_index' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"skillc_index.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 if TYPE_CHECKING:
@@ -200,6 +193,7 @@ if TYPE_CHECKING:
         resolve_skill,
         skill_name_problem,
     )
+    from skillc_index._lazy import lazy_exports
     from skillc_index._listing import SkillEntry, SkillList, list_skills
     from skillc_index._manifest import Manifest, manifest_path, read_manifest, write_manifest
     from skillc_index._model import (

@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from skillc_index._diagnostics import Diagnostic, logging_disabled, stale_local_logs
-from skillc_index._layout import META_DIR, Layout
+from skillc_index._layout import META_DIR, Layout, ResolvedSkill
 
 LOG_FILE = "logs.db"
 #: 1: the table and its timestamp index. 2, 3: the indexes ``skc stats`` reads (below); an
@@ -95,11 +95,26 @@ class AccessRecord(NamedTuple):
     run_id: str = ""
     """Empty: ``$SKC_RUN_ID`` or a new run id, when the row is written."""
 
+    @classmethod
+    def for_skill(
+        cls,
+        layout: Layout,
+        skill: ResolvedSkill,
+        command: str,
+        args: Mapping[str, Any],
+        error: str | None = None,
+        run_id: str = "",
+    ) -> AccessRecord:
+        """The row for ``command`` run on a resolved skill from ``layout``'s working folder."""
+        return cls(
+            command, skill.name, str(skill.source), str(layout.cwd), dict(args), error, "", run_id
+        )
+
     def values(self) -> tuple[str | None, ...]:
         import json  # only when a row is written
 
         args = json.dumps(self.args, sort_keys=True, ensure_ascii=False, default=str)
-        return (
+        row = (
             self.timestamp or utc_now(),
             self.run_id or new_run_id(),
             self.command,
@@ -109,6 +124,17 @@ class AccessRecord(NamedTuple):
             args,
             self.error,
         )
+        return tuple(None if v is None else _storable(v) for v in row)
+
+
+def _storable(text: str) -> str:
+    """``text`` as valid UTF-8: a command-line argument that was not UTF-8 reaches Python as
+    lone surrogates, which SQLite refuses; they are logged as U+FFFD instead of failing."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if "\ud800" <= char <= "\udfff" else char for char in text)
+    return text
 
 
 def connect(path: Path) -> sqlite3.Connection:
@@ -218,7 +244,7 @@ def log_access(layout: Layout, runtime: Path, record: AccessRecord) -> LogOutcom
     for path in (primary_log(runtime), fallback):
         try:
             insert(path, [record])
-        except (OSError, sqlite3.Error):
+        except (OSError, sqlite3.Error, ValueError):  # ValueError: text SQLite cannot store
             continue
         return LogOutcome(path, tuple(diagnostics))
     diagnostics.append(logging_disabled())

@@ -225,8 +225,8 @@ _read_cache: dict[Path, tuple[tuple[int, int, int, int], IndexMeta, dict[str, Fi
 
 def _load(runtime: Path, source: Path) -> tuple[IndexState, dict[str, FileStat]]:
     """Steps 1-4 of RFC-0004's lifecycle: missing, corrupt, collision; else readable."""
-    path = index_path(runtime, source)
     key = hash16(source)
+    path = runtime / META_DIR / f"search-{key}.db"  # index_path, without hashing twice
     try:
         st = path.stat()
     except OSError:

@@ -156,14 +156,7 @@ def record_access(
     with logging, if anything: W002 each time, W003 once per process. Never raises."""
     from skillc_index._access_log import AccessRecord, log_access
 
-    record = AccessRecord(
-        command=command,
-        skill=skill.name,
-        skill_path=str(skill.source),
-        cwd=str(layout.cwd),
-        args=dict(args),
-        error=error,
-    )
+    record = AccessRecord.for_skill(layout, skill, command, args, error)
     for diagnostic in log_access(layout, skill.runtime, record).diagnostics:
         if diagnostic.code == "W003":
             if diagnostic.code in _reported_once:

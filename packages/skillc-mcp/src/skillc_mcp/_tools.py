@@ -133,15 +133,7 @@ class ToolRunner:
         """Queue one access-log row (RFC-0007:C-LOGGING); logging never fails the call."""
         from skillc_index._access_log import AccessRecord
 
-        record = AccessRecord(
-            command=command,
-            skill=skill.name,
-            skill_path=str(skill.source),
-            cwd=str(layout.cwd),
-            args=dict(args),
-            error=error,
-            run_id=self.run_id,
-        )
+        record = AccessRecord.for_skill(layout, skill, command, args, error, self.run_id)
         self._writer.submit(layout, skill.runtime, record)
 
     @contextmanager

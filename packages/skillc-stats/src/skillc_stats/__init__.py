@@ -9,8 +9,9 @@ Importing this package is cheap: names load on first use.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from skillc_index import lazy_exports
 
 __version__ = "0.1.0"
 
@@ -26,17 +27,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = ["__version__", *_EXPORTS]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'skillc_stats' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"skillc_stats.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 if TYPE_CHECKING:
