@@ -502,6 +502,77 @@ def test_skl303_near_miss_dotdot_staying_inside(skill: Writer, found: Found) -> 
     assert found(folder, "SKL303") == []
 
 
+def test_skl303_links_through_symlinks_leaving_the_skill(
+    skill: Writer, found: Found, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("# Secret\n\nTOPSECRET\n", encoding="utf-8")
+    folder = skill(
+        body="[a](abs.md) [b](rel.md#secret) [c](outdir/secret.md) [d](outdir) [e](chain)\n"
+        "[f](.hidden.md) ![g](outdir/x.png)\n",
+        files={"refs/r.md": "# R\n\n[h](../outdir/secret.md)\n"},
+    )
+    (folder / "abs.md").symlink_to(outside / "secret.md")
+    (folder / "rel.md").symlink_to("../outside/secret.md")
+    (folder / "outdir").symlink_to(outside)
+    (folder / "chain").symlink_to("abs.md")
+    (folder / ".hidden.md").symlink_to(outside / "secret.md")
+    result = lint_skill(folder)
+    escapes = [(d.file, d.line, d.message) for d in result.diagnostics if d.rule == "SKL303"]
+    assert escapes == [
+        ("SKILL.md", 8, "link escapes the skill root: 'abs.md'"),
+        ("SKILL.md", 8, "link escapes the skill root: 'rel.md#secret'"),
+        ("SKILL.md", 8, "link escapes the skill root: 'outdir/secret.md'"),
+        ("SKILL.md", 8, "link escapes the skill root: 'outdir'"),
+        ("SKILL.md", 8, "link escapes the skill root: 'chain'"),
+        ("SKILL.md", 9, "link escapes the skill root: '.hidden.md'"),
+        ("SKILL.md", 9, "link escapes the skill root: 'outdir/x.png'"),
+        # each symlink of the skill leading out of it (hidden ones are out of scope)
+        ("abs.md", None, "symlink escapes the skill root: 'abs.md'"),
+        ("chain", None, "symlink escapes the skill root: 'chain'"),
+        ("outdir", None, "symlink escapes the skill root: 'outdir'"),
+        ("refs/r.md", 3, "link escapes the skill root: '../outdir/secret.md'"),
+        ("rel.md", None, "symlink escapes the skill root: 'rel.md'"),
+    ]
+    assert {d.severity for d in result.diagnostics if d.rule == "SKL303"} == {"error"}
+    assert found(folder, "SKL301") == []  # an escape is reported once, as SKL303
+    assert found(folder, "SKL302") == []
+    assert "TOPSECRET" not in json.dumps(result.to_dict())
+    assert "Secret" not in json.dumps(result.to_dict())  # its heading was not read either
+
+
+def test_skl303_near_miss_symlinks_staying_inside(skill: Writer, found: Found) -> None:
+    folder = skill(
+        body="[a](in.md#part) [b](refs/r.md) [c](self/SKILL.md) [d](abs.md) [e](refs)\n"
+        "[f](refs/back/in.md) [g](.hidden-in.md)\n",
+        files={"references/r.md": "# R\n\n## Part\n"},
+    )
+    (folder / "in.md").symlink_to("references/r.md")
+    (folder / "refs").symlink_to("references")
+    (folder / "self").symlink_to(".")
+    (folder / "abs.md").symlink_to(folder / "references" / "r.md")
+    (folder / "references" / "back").symlink_to("..")
+    (folder / ".hidden-in.md").symlink_to("SKILL.md")
+    assert found(folder, "SKL303") == []
+    assert found(folder, "SKL301") == []
+    assert found(folder, "SKL302") == []
+
+
+def test_skl303_broken_symlink_leaving_the_skill(
+    skill: Writer, found: Found, tmp_path: Path
+) -> None:
+    """A dangling symlink still points out of the skill (as the compiler judges it)."""
+    folder = skill(body="[a](gone.md) [b](broken.md)\n")
+    (folder / "gone.md").symlink_to(tmp_path / "nowhere.md")
+    (folder / "broken.md").symlink_to("nowhere.md")  # inside, missing: SKL301
+    assert [(d.file, d.message) for d in found(folder, "SKL303")] == [
+        ("SKILL.md", "link escapes the skill root: 'gone.md'"),
+        ("gone.md", "symlink escapes the skill root: 'gone.md'"),
+    ]
+    assert messages(found(folder, "SKL301")) == ["link target not found: 'broken.md'"]
+
+
 # -- SKL401 no-orphans ------------------------------------------------------------------------
 
 
@@ -582,3 +653,49 @@ def test_missing_skill_md_is_e010(tmp_path: Path) -> None:
     with pytest.raises(NotASkill) as caught:
         lint_skill(tmp_path)
     assert caught.value.diagnostic.code == "E010"
+
+
+@pytest.mark.parametrize("target", ["absolute", "relative", "dangling"])
+def test_skill_md_symlink_leaving_the_skill_is_e012_and_never_read(
+    tmp_path: Path, target: str
+) -> None:
+    from skillc_index import PathEscapesRoot
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "SKILL.md").write_text(
+        "---\nname: TOPSECRET\ndescription: TOPSECRET\n---\n## TOPSECRET\n[x](TOPSECRET.md)\n",
+        encoding="utf-8",
+    )
+    folder = tmp_path / "evil"
+    folder.mkdir()
+    link = {
+        "absolute": outside / "SKILL.md",
+        "relative": Path("../outside/SKILL.md"),
+        "dangling": outside / "missing.md",
+    }[target]
+    (folder / "SKILL.md").symlink_to(link)
+    with pytest.raises(PathEscapesRoot) as caught:
+        lint_skill(folder)
+    assert caught.value.diagnostic.code == "E012"
+    assert caught.value.path == str(folder / "SKILL.md")
+    assert "TOPSECRET" not in str(caught.value)
+
+
+def test_skill_md_symlink_staying_inside_is_linted(skill: Writer) -> None:
+    folder = skill(body="[guide](refs/guide.md)\n", files={"refs/guide.md": "# Guide\n"})
+    (folder / "main.md").write_bytes((folder / "SKILL.md").read_bytes())
+    (folder / "SKILL.md").unlink()
+    (folder / "SKILL.md").symlink_to("main.md")
+    result = lint_skill(folder)
+    assert [(d.rule, d.file) for d in result.diagnostics] == [("SKL401", "main.md")]
+
+
+def test_find_skills_survives_symlink_loops(tmp_path: Path) -> None:
+    from skillc_lint import find_skills
+
+    (tmp_path / "good").mkdir()
+    (tmp_path / "good" / "SKILL.md").write_text("---\nname: good\n---\n", encoding="utf-8")
+    (tmp_path / "loop").symlink_to("loop")
+    (tmp_path / "cycle").symlink_to(".", target_is_directory=True)
+    assert find_skills(tmp_path) == [tmp_path / "good"]

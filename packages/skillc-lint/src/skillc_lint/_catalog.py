@@ -191,7 +191,7 @@ BUILTIN_RULES: tuple[Rule, ...] = (
         "link-no-escape",
         "error",
         link_no_escape,
-        "Links do not leave the skill folder through '..'.",
+        "Links do not leave the skill folder (through '..' or a symlink).",
         category="links",
     ),
     Rule(

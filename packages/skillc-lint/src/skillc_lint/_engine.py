@@ -113,11 +113,20 @@ def lint_skill(
 
     A compiled skill is skipped (``skipped="compiled"``) unless ``force``, and then SKL001
     warns that results may not be meaningful. Raises :class:`~skillc_index.NotASkill` (E010)
-    when the folder has no SKILL.md.
+    when the folder has no SKILL.md and :class:`~skillc_index.PathEscapesRoot` (E012), without
+    reading it, when SKILL.md is a symlink resolving outside the folder.
     """
+    from skillc_index._diagnostics import PathEscapesRoot, SkillFileNotFound
+    from skillc_index._files import safe_join
     from skillc_lint._skill import Skill
 
     root = Path(path)
+    try:
+        safe_join(root, SKILL_FILE)  # E012 before E010: an escaping SKILL.md is never read
+    except PathEscapesRoot:
+        raise PathEscapesRoot(str(root / SKILL_FILE)) from None
+    except SkillFileNotFound:  # a SKILL.md no file can be (a symlink loop): E010 below
+        pass
     if not (root / SKILL_FILE).is_file():
         raise NotASkill(str(path))
     if registry is None:
@@ -171,7 +180,11 @@ def find_skills(folder: Path) -> list[Path]:
         except OSError:
             continue
         for entry in entries:
-            if not entry.name.startswith(".") and entry.is_dir():
+            try:
+                is_dir = not entry.name.startswith(".") and entry.is_dir()
+            except OSError:  # a symlink loop
+                continue
+            if is_dir:
                 pending.append((current / entry.name, f"{rel}{entry.name}/"))
     found.sort(key=lambda item: item[0])
     return [path for _, path in found]

@@ -315,10 +315,14 @@ def link_anchor_exists(skill: Skill, options: Options) -> Findings:
 
 
 def link_no_escape(skill: Skill, options: Options) -> Findings:
-    """SKL303: no relative link leaves the skill folder through ``..``."""
+    """SKL303: no relative link leaves the skill folder, through ``..`` or through a symlink
+    (a link is judged by where it really resolves), and no file or folder of the skill is a
+    symlink pointing out of it (the compiler refuses those with E012)."""
     for link in skill.links:
         if link.kind == "escape":
             yield Finding(f"link escapes the skill root: '{link.target}'", link.source, link.line)
+    for rel in skill.escapes:
+        yield Finding(f"symlink escapes the skill root: '{rel}'", rel)
 
 
 # -- files ------------------------------------------------------------------------------------

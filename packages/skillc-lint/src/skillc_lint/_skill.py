@@ -3,7 +3,10 @@
 RFC-0008:C-SCOPE: the files are those of :func:`skillc_index.walk_skill` (hidden files and
 folders skipped, as the compiler does) and the Markdown files are the ``.md`` ones among them.
 Links are classified once here (external, absolute, same-file anchor, a path in the skill, or a
-path escaping it) so the link rules and the orphan rule agree on what a link points to.
+path escaping it) so the link rules and the orphan rule agree on what a link points to. A path
+escapes when it leaves the root through ``..`` or when it really resolves outside (a symlink on
+the way points out), judged by :func:`skillc_index._files.safe_join` as build and the gateway
+judge it (E012).
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from skillc_index._files import walk_skill
+from skillc_index._diagnostics import PathEscapesRoot, SkillFileNotFound
+from skillc_index._files import safe_join, walk_skill
 from skillc_index._layout import SKILL_FILE
 from skillc_index._model import MarkdownDoc, read_markdown
 
@@ -61,20 +65,21 @@ class LinkRef:
 class Skill:
     """A skill folder as the rules see it.
 
-    ``files`` are every file in scope (relative POSIX paths, bytewise order); ``docs`` maps
-    each Markdown file to its parsed :class:`~skillc_index.MarkdownDoc`, SKILL.md included.
+    ``files`` are every file in scope (relative POSIX paths, bytewise order); ``escapes`` the
+    symlinks of the skill pointing out of it (never read); ``docs`` maps each Markdown file to
+    its parsed :class:`~skillc_index.MarkdownDoc`, SKILL.md included.
     """
 
     def __init__(self, root: Path, *, compiled: bool = False) -> None:
         self.root = root
         self.name = root.resolve().name
         self.compiled = compiled
-        self.files = walk_skill(root).files
+        self.files, self.escapes = walk_skill(root)
         self.docs: dict[str, MarkdownDoc] = {
             rel: read_markdown(root / rel) for rel in self.files if rel.lower().endswith(".md")
         }
-        if SKILL_FILE not in self.docs:  # e.g. SKILL.md is a symlink out of the skill
-            self.docs = {SKILL_FILE: read_markdown(root / SKILL_FILE), **self.docs}
+        if SKILL_FILE not in self.docs:  # not walked: read it only if it stays inside (E012)
+            self.docs = {SKILL_FILE: read_markdown(safe_join(root, SKILL_FILE)), **self.docs}
         self._exists: dict[str, bool] = {}
         self._anchors: dict[str, frozenset[str]] = {}
 
@@ -116,6 +121,19 @@ class Skill:
             self._exists[rel] = known
         return known
 
+    def leaves(self, rel: str) -> bool:
+        """Whether a normalized relative path without ``..`` still resolves outside the skill
+        (a symlink on the way points out). Files and folders of the walk are inside."""
+        if rel in self.folders or rel in self.files:
+            return False
+        try:
+            safe_join(self.root, rel)
+        except PathEscapesRoot:
+            return True
+        except SkillFileNotFound:  # a NUL byte, a loop: SKL301 says not found
+            pass
+        return False
+
     def anchors(self, rel: str) -> frozenset[str]:
         """The heading anchors of a Markdown file: slugs, duplicates suffixed ``-1``, ``-2``,
         and explicit ids (``## Title {#my-id}``), all as slugs."""
@@ -141,7 +159,10 @@ class Skill:
         for source, doc in self.docs.items():
             folder = posixpath.dirname(source)
             for link in doc.links:
-                refs.append(_classify(source, folder, link.line, link.target))
+                ref = _classify(source, folder, link.line, link.target)
+                if ref.kind == "path" and self.leaves(ref.path):
+                    ref = LinkRef(source, ref.line, ref.target, "escape", "", ref.fragment)
+                refs.append(ref)
         return tuple(refs)
 
 
