@@ -95,16 +95,9 @@ def test_damaged_index_is_refused_then_rebuilt(
     assert_serves_demo(ok)
 
 
-def test_damaged_content_pages_are_never_served(
-    ok: Run, skc: Run, demo: Path, runtime: Path
-) -> None:
-    """The FTS5 and headings pages scribbled over while ``index_meta`` stays readable: the
-    readers refuse (E002) instead of serving wrong sections.
-
-    (That ``skc build`` then says "up to date" and does not repair such an index is a product
-    bug, reported with issue 9; this test checks only what the readers do.)
-    """
-    path = index_file(runtime)
+def _scribble_content_pages(path: Path) -> None:
+    """Overwrite the FTS5 and headings pages, leaving ``index_meta`` readable and the file's
+    size as it was."""
     with closing(sqlite3.connect(path)) as connection:
         pages = dict(connection.execute("SELECT name, rootpage FROM sqlite_master"))
         page_size = connection.execute("PRAGMA page_size").fetchone()[0]
@@ -113,12 +106,33 @@ def test_damaged_content_pages_are_never_served(
         start = (pages[table] - 1) * page_size
         data[start : start + page_size] = b"\x5a" * page_size
     path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("keep_time", [False, True])
+def test_damaged_content_pages_are_never_served_and_build_repairs(
+    ok: Run, skc: Run, demo: Path, runtime: Path, keep_time: bool
+) -> None:
+    """The FTS5 and headings pages scribbled over while ``index_meta`` stays readable: the
+    readers refuse (E002) instead of serving wrong sections. ``skc build`` sees that the index
+    is not the file it wrote (size and time in the manifest) and rebuilds it; when even the
+    time was put back, ``skc build --force`` does."""
+    path = index_file(runtime)
+    before = path.stat()
+    _scribble_content_pages(path)
+    if keep_time:
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
     for args in (("show", "demo", "--section", "Install"), ("search", "demo", "installer")):
         proc = skc(*args)
         if proc.returncode == 0:  # only possible if the damaged pages were not needed
             assert "installer" in proc.stdout
         else:
             assert_clean_failure(proc, "E002")
+    built = ok("build", "demo", "--format", "json")
+    if keep_time:
+        assert '"up-to-date"' in built.stdout  # nothing tells it apart from the built file
+        built = ok("build", "demo", "--force", "--format", "json")
+    assert '"rebuilt"' in built.stdout, built.stdout
+    assert_serves_demo(ok)
 
 
 def test_index_locked_by_another_writer(ok: Run, skc: Run, demo: Path, runtime: Path) -> None:
@@ -396,6 +410,7 @@ def test_sigkill_during_build(
         assert_consistent(skc, version)
     assert killed >= 3  # the staged moments at least were all reached
     ok("build", "big")
+    assert not list(runtime_store.glob(".big.build.*"))  # the killed builds' folders swept
     assert ok("show", "big", "--section", "Marker").stdout == marker(len(moments))
     assert ok("search", "big", "word149", "--limit", "1").stdout
 

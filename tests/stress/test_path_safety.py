@@ -7,9 +7,8 @@ skill or a clean diagnostic (exit 1, ``error[EXXX]`` lines only, no traceback); 
 the file outside the skill never appears in any output.
 
 NUL bytes cannot travel through a command line (``execve`` refuses them); they are tried where
-they can arrive: in Markdown link targets (lint) and in search queries
-(test_model_properties.py). Through the Python API (and so the MCP server) a NUL in a path
-raises ValueError in ``safe_join``: reported in the issue 9 report, not tested here.
+they can arrive: through the MCP server (``skc_open``, ``skc_sources``, ``skc_show``), in
+Markdown link targets (lint) and in search queries (test_model_properties.py).
 """
 
 from __future__ import annotations
@@ -123,11 +122,14 @@ def test_open_refuses_absolute_paths(skc: Run, hostile: Path, outside: Path) -> 
         assert SECRET not in proc.stdout
 
 
-@pytest.mark.parametrize("path", [LONG, f"references/{LONG}", DEEP, "loop1", "selfloop"])
+@pytest.mark.parametrize(
+    "path", [LONG, f"references/{LONG}", DEEP, "loop1", "selfloop", "loop1/x.md"]
+)
 def test_open_fails_cleanly_on_impossible_paths(skc: Run, hostile: Path, path: str) -> None:
-    """Names too long for the file system and symlink loops: a clean diagnostic (today E999
-    with the OS error, see the issue 9 report), never a traceback."""
-    assert_clean_failure(skc("open", "demo", path))
+    """Names too long for the file system and symlink loops: no such file (E021)."""
+    proc = skc("open", "demo", path)
+    assert_clean_failure(proc, "E021")
+    assert str(hostile) not in proc.stderr  # the OS error's absolute path is not shown
 
 
 @pytest.mark.parametrize(
@@ -177,8 +179,8 @@ def test_sources_dir_refuses_absolute_and_impossible(
 ) -> None:
     for directory in (str(outside), str(hostile), "/"):
         assert_clean_failure(skc("sources", "demo", "--dir", directory), "E012")
-    for directory in (LONG, DEEP):
-        assert_clean_failure(skc("sources", "demo", "--dir", directory))
+    for directory in (LONG, DEEP, "selfloop"):
+        assert_clean_failure(skc("sources", "demo", "--dir", directory), "E022")
 
 
 def test_sources_lists_no_file_outside(ok: Run, hostile: Path) -> None:
@@ -225,7 +227,7 @@ def test_show_file_refuses_absolute_and_impossible(
     for file in (outside / "secret.md", hidden_links / "references" / "gadgets.md"):
         assert_clean_failure(skc("show", "demo", "--section", "Secret", "--file", str(file)))
     for file in (LONG, DEEP):
-        assert_clean_failure(skc("show", "demo", "--section", "Gadgets", "--file", file))
+        assert_clean_failure(skc("show", "demo", "--section", "Gadgets", "--file", file), "E021")
 
 
 def test_show_file_inside_through_dots(ok: Run, hidden_links: Path) -> None:
@@ -374,6 +376,68 @@ def test_lint_survives_hostile_targets_and_symlinks(skc: Run, hostile: Path) -> 
     assert SECRET not in proc.stdout + proc.stderr
 
 
+# Lexically inside the skill, really outside it (a symlink on the way points out).
+THROUGH_ESCAPING_SYMLINKS = [
+    "abs_out.txt",
+    "rel_out.txt",
+    "outdir/secret.txt",
+    "outdir",
+    "chain1",
+    ".out.md",
+    ".outdir/secret.md#secret",
+    "references/.up/x.md",
+]
+# Through symlinks too, but ending inside the skill.
+THROUGH_INSIDE_SYMLINKS = [
+    "in1",
+    "abs_in.md",
+    "self/SKILL.md",
+    "parent/demo/notes.txt",
+    "references/.up/demo/references/gadgets.md",
+]
+
+
+def test_lint_flags_links_through_escaping_symlinks(skc: Run, hostile: Path) -> None:
+    """Lint judges a link by where it really resolves (as build judges the skill, E012): SKL303
+    for each link through an escaping symlink, and for each escaping symlink of the skill."""
+    links = THROUGH_ESCAPING_SYMLINKS + THROUGH_INSIDE_SYMLINKS
+    body = "# Demo\n\n" + "".join(f"- [l{n}]({t})\n" for n, t in enumerate(links))
+    (hostile / "SKILL.md").write_text(skill_md("demo", "Use when linting.", body), encoding="utf-8")
+    proc = skc("lint", "demo", "--format", "json")
+    assert proc.returncode == 1, proc.stderr
+    assert SECRET not in proc.stdout + proc.stderr
+    found = json.loads(proc.stdout)
+    diagnostics = found["diagnostics"] if isinstance(found, dict) else found[0]["diagnostics"]
+    escapes = [d for d in diagnostics if d["rule"] == "SKL303"]
+    assert [d["message"] for d in escapes if d["file"] == "SKILL.md"] == [
+        f"link escapes the skill root: '{target}'" for target in THROUGH_ESCAPING_SYMLINKS
+    ], json.dumps(diagnostics, indent=1)
+    symlinks = ["abs_out.txt", "chain1", "chain2", "outdir", "parent", "rel_out.txt"]
+    assert [(d["file"], d["message"]) for d in escapes if d["file"] != "SKILL.md"] == [
+        (name, f"symlink escapes the skill root: '{name}'") for name in symlinks
+    ]
+    assert [d for d in diagnostics if d["rule"] == "SKL301"] == []  # inside links all resolve
+    text = skc("lint", "demo")
+    assert text.returncode == 1 and "Traceback" not in text.stderr, text.stderr
+    assert SECRET not in text.stdout + text.stderr
+
+
+def test_lint_refuses_an_escaping_skill_md(skc: Run, project: Path, outside: Path) -> None:
+    source = project / ".skillc" / "skills" / "evil"
+    source.mkdir(parents=True)
+    body = f"## {SECRET}\n\n[x]({SECRET}.md)\n"
+    (outside / "SKILL.md").write_text(skill_md("evil", SECRET, body), encoding="utf-8")
+    _link(source / "SKILL.md", outside / "SKILL.md")
+    for args in (("lint", "evil"), ("lint", "evil", "--format", "json")):
+        proc = skc(*args)
+        assert_clean_failure(proc, "E012")
+        assert SECRET not in proc.stdout + proc.stderr
+    proc = skc("lint")  # every skill of the project store
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert "error[E012]: path escapes skill root: " in proc.stderr
+    assert SECRET not in proc.stdout + proc.stderr
+
+
 def test_no_command_printed_the_secret_in_logs(
     ok: Run, skc: Run, hostile: Path, runtime: Path
 ) -> None:
@@ -381,3 +445,38 @@ def test_no_command_printed_the_secret_in_logs(
         skc(*args)
     assert SECRET.encode() not in (runtime / ".skillc-meta" / "logs.db").read_bytes()
     assert_ok(ok("outline", "demo"))
+
+
+# -- names that are not UTF-8 -------------------------------------------------------------------
+
+LATIN1 = os.fsdecode(b"caf\xe9.md")  # the name as Python holds it: 'caf\udce9.md'
+
+
+def test_file_names_that_are_not_utf8_are_built_and_served(ok: Run, demo: Path) -> None:
+    """A Latin-1 file name: built (the index keeps its bytes), found by ``show`` (with and
+    without ``--file``), ``open``, ``search``; JSON output (valid UTF-8) shows it with U+FFFD."""
+    (demo / LATIN1).write_text("# Cafe\n\n## Menu\n\nespresso and croissants\n", "utf-8")
+    (demo / os.fsdecode(b"n\xff.md")).write_text("no heading, just espresso\n", "utf-8")
+    ok("build", "demo")
+    assert "up to date" in ok("build", "demo").stdout
+    assert ok("show", "demo", "--section", "Menu").stdout.startswith("## Menu\n")
+    shown = ok("show", "demo", "--section", "Menu", "--file", LATIN1, "--format", "json")
+    assert json.loads(shown.stdout)["file"] == "caf\ufffd.md"
+    assert "croissants" in ok("open", "demo", LATIN1).stdout
+    found = json.loads(ok("search", "demo", "espresso", "--format", "json").stdout)
+    assert {hit["file"] for hit in found["results"]} == {"caf\ufffd.md", "n\ufffd.md"}
+    assert "caf\ufffd.md" in ok("sources", "demo", "--format", "json").stdout
+    assert "caf\ufffd.md" in ok("outline", "demo", "--format", "json").stdout
+    assert ok("stats", "demo", "--format", "json").stdout  # valid UTF-8 JSON
+
+
+def test_a_project_folder_that_is_not_utf8(ok: Run, skc: Run, tmp_path: Path) -> None:
+    folder = tmp_path / os.fsdecode(b"proj\xe9")
+    source = folder / ".skillc" / "skills" / "demo"
+    write_tree(source, {"SKILL.md": skill_md("demo", "Use when testing.", "# Demo\n\ntext\n")})
+    ok("build", "demo", cwd=folder)
+    assert "up to date" in ok("build", "demo", cwd=folder).stdout
+    assert "text" in ok("show", "demo", "--section", "Demo", cwd=folder).stdout
+    assert ok("search", "demo", "text", cwd=folder).stdout.startswith("SKILL.md#Demo")
+    stats = json.loads(ok("stats", "demo", "--format", "json", cwd=folder).stdout)
+    assert stats, stats

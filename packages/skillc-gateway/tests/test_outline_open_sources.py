@@ -66,6 +66,15 @@ def test_open_refuses_symlinks_pointing_out(resolved: ResolvedSkill, tmp_path: P
         open_file(resolved, "link.txt")
 
 
+@pytest.mark.parametrize("path", ["a\0b", "references/\0", "x" * 300])
+def test_paths_no_file_can_have_are_not_found(resolved: ResolvedSkill, path: str) -> None:
+    """Through the API (the MCP server's way in) a NUL or an over-long name is E021/E022."""
+    with pytest.raises(SkillFileNotFound):
+        open_file(resolved, path)
+    with pytest.raises(SkillDirectoryNotFound):
+        source_tree(resolved, directory=path)
+
+
 def test_open_errors(resolved: ResolvedSkill, gateway: Run) -> None:
     with pytest.raises(SkillFileNotFound):
         open_file(resolved, "missing.md")
@@ -156,3 +165,27 @@ def test_resolution_errors(gateway: Run, project: Path) -> None:
     empty = gateway("sources", "empty")
     assert empty.returncode == 1
     assert empty.stderr.startswith("error[E010]: not a valid skill: 'empty'")
+
+
+def test_read_lines_is_splitlines_across_chunk_boundaries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines read in chunks (7 bytes here) are exactly ``str.splitlines``: ``\\r\\n`` and UTF-8
+    sequences split between chunks, every line break Python knows, bad bytes as U+FFFD."""
+    import io
+    import random
+
+    from skillc_gateway import _reader, read_lines
+
+    monkeypatch.setattr(_reader, "_CHUNK", 7)
+    pieces = ["a", "b", "\n", "\r", "\r\n", "\x0b", "\u2028", "é", "\x85", "\ud55c"]
+    rng = random.Random(9)
+    for _ in range(2000):
+        data = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 60))).encode()
+        data += rng.choice([b"", b"\xff", b"\xe2\x80"])
+        lines = data.decode("utf-8", "replace").splitlines(keepends=True)
+        first = rng.randint(1, 5)
+        end = rng.choice([None, first + rng.randint(0, 8)])
+        max_lines = rng.choice([None, 0, 1, 3])
+        wanted = lines[first - 1 : None if end is None else end - 1]
+        shown = wanted if max_lines is None else wanted[:max_lines]
+        got = read_lines(io.BytesIO(data), first, end, max_lines)
+        assert got == ("".join(shown), len(wanted), len(shown)), (data, first, end, max_lines)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 from collections.abc import Mapping
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from skillc_index._diagnostics import PathEscapesRoot
+from skillc_index._diagnostics import PathEscapesRoot, SkillDirectoryNotFound, SkillFileNotFound
 from skillc_index._files import SkillFiles, safe_join, source_hash, walk_skill
 
 
@@ -232,6 +233,26 @@ def test_safe_join_sibling_with_common_prefix(tmp_path: Path) -> None:
 def test_safe_join_follows_inner_symlinks_and_survives_loops(tmp_path: Path) -> None:
     root = make(tmp_path / "skill", {"docs/a.md": "a"})
     (root / "alias").symlink_to("docs", target_is_directory=True)
-    (root / "loop").symlink_to("loop")
     assert safe_join(root, "alias/a.md") == root.resolve() / "docs" / "a.md"
-    assert safe_join(root, "loop").parent == root.resolve()
+
+
+@pytest.mark.parametrize(
+    ("rel", "hint"),
+    [
+        ("a\0b", "a path cannot hold a NUL byte"),
+        ("a" * 300, os.strerror(errno.ENAMETOOLONG)),
+        ("/".join(["d" * 200] * 25), os.strerror(errno.ENAMETOOLONG)),
+        ("loop", os.strerror(errno.ELOOP)),
+        ("loop/x.md", os.strerror(errno.ELOOP)),
+    ],
+)
+def test_safe_join_refuses_paths_no_file_can_have(tmp_path: Path, rel: str, hint: str) -> None:
+    root = make(tmp_path / "skill", {"SKILL.md": "x"})
+    (root / "loop").symlink_to("loop")
+    with pytest.raises(SkillFileNotFound) as caught:
+        safe_join(root, rel)
+    assert caught.value.diagnostic.detail == f"hint: {hint}"
+    assert "\0" not in str(caught.value)  # shown as \0, never a raw NUL
+    with pytest.raises(SkillDirectoryNotFound) as as_folder:
+        safe_join(root, rel, SkillDirectoryNotFound)
+    assert as_folder.value.diagnostic.code == "E022"

@@ -14,7 +14,8 @@ from skillc_index import (
     prepare_fts_text,
     restore_fts_text,
 )
-from skillc_index._fts import TOKENIZE_CLAUSES
+from skillc_index._diagnostics import InvalidOption
+from skillc_index._fts import MAX_QUERY_WORDS, TOKENIZE_CLAUSES
 
 
 def test_tokenizer_preference() -> None:
@@ -31,6 +32,9 @@ def test_tokenizer_preference() -> None:
         ('my "special" app', '"my" """special""" "app"'),
         ("  tabs\tand\nnewlines\r ", '"tabs" "and" "newlines"'),
         ("non\u00a0breaking", '"non\u00a0breaking"'),  # only ASCII whitespace splits
+        ("skill text skill skill text", '"skill" "text"'),  # the same AND, once per word
+        ("Skill skill", '"Skill" "skill"'),
+        ("caf\udce9 ok", '"caf\ufffd" "ok"'),  # not UTF-8 (argv, JSON): U+FFFD for SQLite
     ],
 )
 def test_query_syntax(query: str, expected: str) -> None:
@@ -42,6 +46,17 @@ def test_empty_query_is_e004(query: str) -> None:
     with pytest.raises(EmptyQuery) as caught:
         fts_query(query, "porter")
     assert caught.value.diagnostic.code == "E004"
+
+
+def test_too_many_different_words_is_e100() -> None:
+    words = [f"w{n}" for n in range(MAX_QUERY_WORDS)]
+    assert fts_query(" ".join(words + words), "porter").count('" "') == MAX_QUERY_WORDS - 1
+    with pytest.raises(InvalidOption) as caught:
+        fts_query(" ".join([*words, "one-more"]), "porter")
+    assert str(caught.value) == (
+        f"error[E100]: invalid option: 'the query has {MAX_QUERY_WORDS + 1} different words;"
+        f" at most {MAX_QUERY_WORDS} are allowed'"
+    )
 
 
 def test_prepare_is_identity_without_cjk() -> None:

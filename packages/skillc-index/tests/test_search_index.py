@@ -241,3 +241,31 @@ def test_paths_with_uri_characters(tmp_path: Path, home: Path, make_skill: MakeS
     compile_skill(skill)
     assert check_index(skill.runtime, skill.source, "ascii").status == "current"
     assert compile_skill(skill).up_to_date
+
+
+# -- headings: cached for small indexes, scanned for large ones ---------------------------------
+
+
+@pytest.mark.parametrize("cache_max", [20_000, 2])
+def test_find_headings_with_and_without_the_cache(
+    skill: ResolvedSkill, monkeypatch: pytest.MonkeyPatch, cache_max: int
+) -> None:
+    from skillc_index import _search_index, find_headings, read_headings
+
+    monkeypatch.setattr(_search_index, "HEADINGS_CACHE_MAX", cache_max)
+    (skill.source / "more.md").write_text("# USAGE\n\n## Straße\n\n## other\n", encoding="utf-8")
+    age(skill.source)
+    index = compile_skill(skill).index.path
+    age(index.parent)  # an index as old as this is cached (see RACY_WINDOW_NS)
+    for _ in range(2):  # the second call uses what the first one cached (or its verdict)
+        found = find_headings(index, "demo", "usage")
+        assert [(h.file, h.text, h.start_line) for h in found] == [
+            ("SKILL.md", "Usage", 8),
+            ("more.md", "USAGE", 1),
+        ]
+        assert [h.text for h in find_headings(index, "demo", "STRASSE")] == ["Straße"]
+        assert find_headings(index, "demo", "usage", "more.md")[0].end_line == 6
+        assert find_headings(index, "demo", "nothing") == []
+    assert [h.text for h in read_headings(index, "demo", "more.md")] == ["USAGE", "Straße", "other"]
+    cached = _search_index._headings_cache[index][1]
+    assert (cached is None) == (cache_max == 2)

@@ -208,7 +208,7 @@ def test_unwritable_destination_is_e041_and_keeps_the_fallback(
     for dry_run in (True, False):
         (synced,) = sync_logs(project=project, dry_run=dry_run, env=env).skills
         assert synced.error is not None
-        assert str(synced.error) == (
+        assert str(synced.error).splitlines()[0] == (  # then a hint when the OS said why
             "error[E041]: sync destination not writable: "
             "'~/.skillc/runtime/tool/.skillc-meta/logs.db'"
         )
@@ -252,3 +252,20 @@ def test_removal_failing_is_e999_and_loses_nothing(
     for _ in range(2):
         sync_logs(project=project, env=env)
         assert count_rows(primary_log(demo.runtime)) == 2
+
+
+def test_damaged_destination_log_is_e041_with_a_hint(
+    demo: ResolvedSkill, project: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
+) -> None:
+    source = log_rows(*rows_for(demo, 2), to=fallback_of("demo"))
+    destination = primary_log(demo.runtime)
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    destination.write_bytes(b"SQLite format 3\0" + b"\x5a" * 8000)
+    for dry_run in (True, False):
+        (synced,) = sync_logs(project=project, dry_run=dry_run, env=env).skills
+        assert synced.error is not None and synced.error.code == "E041"
+        assert "move the damaged log away and sync again" in str(synced.error)
+        assert count_rows(source) == 2
+    destination.unlink()
+    (synced,) = sync_logs(project=project, env=env).skills
+    assert synced.ok and synced.entries == 2

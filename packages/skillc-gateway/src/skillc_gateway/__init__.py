@@ -20,7 +20,7 @@ _EXPORTS: dict[str, str] = {
     "outline": "_outline",
     "FileText": "_reader",
     "open_file": "_reader",
-    "cut_lines": "_reader",
+    "read_lines": "_reader",
     "SourceTree": "_sources",
     "source_tree": "_sources",
     "SectionText": "_show",
@@ -44,7 +44,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 if TYPE_CHECKING:
     from skillc_gateway._outline import OutlineHeading, outline
-    from skillc_gateway._reader import FileText, cut_lines, open_file
+    from skillc_gateway._reader import FileText, open_file, read_lines
     from skillc_gateway._runner import RunPlan, RunResult, plan_run, run_tool
     from skillc_gateway._search import SearchResult, search_skill
     from skillc_gateway._show import SectionText, normalize_query, show_section

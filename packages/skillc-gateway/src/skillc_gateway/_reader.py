@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import os
+from collections.abc import Iterator
+from typing import BinaryIO, NamedTuple
 
 from skillc_index import InternalError, ResolvedSkill, SkillFileNotFound, safe_join
 
 #: Bytes looked at to tell text from binary content.
 SNIFF = 8192
+_CHUNK = 1 << 16
 
 
 class FileText(NamedTuple):
@@ -33,21 +36,50 @@ class FileText(NamedTuple):
         }
 
 
-def cut_lines(text: str, max_lines: int | None) -> tuple[str, int, int]:
-    """``text`` cut to its first ``max_lines`` lines: (shown text, total lines, shown lines)."""
-    lines = text.splitlines(keepends=True)
-    total = len(lines)
-    if max_lines is None or total <= max_lines:
-        return text, total, total
-    return "".join(lines[:max_lines]), total, max_lines
+def read_lines(
+    handle: BinaryIO, first: int = 1, end: int | None = None, max_lines: int | None = None
+) -> tuple[str, int, int]:
+    """Lines ``first`` to ``end - 1`` (1-based; ``end`` None: to the end of the file) of a file
+    opened in binary mode, as UTF-8 (bad bytes as U+FFFD, line endings kept), cut to their
+    first ``max_lines``: (shown text, lines in the range, lines shown).
+
+    Lines are those of ``str.splitlines``. The file is read in chunks and only the lines
+    shown are kept, so ``--max-lines`` of a 50 MB file holds a few lines, not the file; reading
+    stops at ``end``.
+    """
+    shown: list[str] = []
+    total = 0
+    for number, line in enumerate(_lines(handle), start=1):
+        if end is not None and number >= end:
+            break
+        if number < first:
+            continue
+        total += 1
+        if max_lines is None or len(shown) < max_lines:
+            shown.append(line)
+    return "".join(shown), total, len(shown)
+
+
+def _lines(handle: BinaryIO) -> Iterator[str]:
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    pending = ""
+    while chunk := handle.read(_CHUNK):
+        lines = (pending + decoder.decode(chunk)).splitlines(keepends=True)
+        # the last line may go on in the next chunk (or be a '\r' whose '\n' comes next)
+        pending = lines.pop() if lines else ""
+        yield from lines
+    yield from (pending + decoder.decode(b"", final=True)).splitlines(keepends=True)
 
 
 def open_file(skill: ResolvedSkill, path: str, *, max_lines: int | None = None) -> FileText:
     """The content of ``path`` inside the skill (any file type, not only ``.md``).
 
     E012 for anything that resolves outside the skill root (``..``, absolute paths, symlinks
-    pointing out); E021 when there is no such file, or when it is a folder. A binary file
-    (one holding NUL bytes) is refused with E999: it cannot be shown as text.
+    pointing out); E021 when there is no such file, or when it is a folder (or cannot be: a
+    NUL byte, a name too long, a symlink loop). A binary file (one holding NUL bytes in its
+    first :data:`SNIFF` bytes) is refused with E999: it cannot be shown as text.
     """
     target = safe_join(skill.source, path)
     if target.is_dir():
@@ -55,14 +87,16 @@ def open_file(skill: ResolvedSkill, path: str, *, max_lines: int | None = None) 
             path, hint=f"'{path}' is a folder; list it with 'skc sources --dir'"
         )
     try:
-        data = target.read_bytes()
+        with target.open("rb") as handle:
+            if b"\0" in handle.read(SNIFF):
+                size = os.fstat(handle.fileno()).st_size
+                raise InternalError(
+                    f"'{path}' is a binary file ({size} bytes); it has no text to show"
+                )
+            handle.seek(0)
+            text, total, shown = read_lines(handle, max_lines=max_lines)
     except FileNotFoundError as exc:
         raise SkillFileNotFound(path) from exc
     except OSError as exc:
         raise InternalError(f"cannot read '{path}': {exc.strerror or exc}") from exc
-    if b"\0" in data[:SNIFF]:
-        raise InternalError(
-            f"'{path}' is a binary file ({len(data)} bytes); it has no text to show"
-        )
-    text, total, shown = cut_lines(data.decode("utf-8", errors="replace"), max_lines)
     return FileText(path, text, total, shown)

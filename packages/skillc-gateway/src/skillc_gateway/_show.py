@@ -7,9 +7,10 @@ here; an index that no longer matches the sources is E002, so no stale lines are
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import NamedTuple
 
-from skillc_gateway._reader import cut_lines
+from skillc_gateway._reader import read_lines
 from skillc_index import (
     Diagnostic,
     IndexedHeading,
@@ -83,11 +84,20 @@ class SectionText(NamedTuple):
         }
 
 
-def _suggestions(query: str, headings: list[IndexedHeading]) -> list[tuple[str, str]]:
-    """Headings starting with, then containing, the query (case-insensitive), at most 5."""
+def _suggestions(query: str, headings: Iterable[IndexedHeading]) -> list[tuple[str, str]]:
+    """Headings starting with, then containing, the query (case-insensitive), at most 5
+    (one pass, keeping no more than that: an index may hold a hundred thousand headings)."""
     folded = query.casefold()
-    prefix = [h for h in headings if h.text.casefold().startswith(folded)]
-    inside = [h for h in headings if folded in h.text.casefold() and h not in prefix]
+    prefix: list[IndexedHeading] = []
+    inside: list[IndexedHeading] = []
+    for heading in headings:
+        text = heading.text.casefold()
+        if text.startswith(folded):
+            prefix.append(heading)
+            if len(prefix) == MAX_SUGGESTIONS:
+                break
+        elif folded in text and len(inside) < MAX_SUGGESTIONS:
+            inside.append(heading)
     return [(h.text, h.file) for h in (prefix + inside)[:MAX_SUGGESTIONS]]
 
 
@@ -126,7 +136,8 @@ def show_section(
     path = safe_join(skill.source, found.file)
     try:
         before = path.stat()
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            text, total, shown = read_lines(handle, found.start_line, found.end_line, max_lines)
     except OSError as exc:
         raise InternalError(f"cannot read '{found.file}': {exc.strerror or exc}") from exc
     recorded = indexed_file_stat(skill.runtime, skill.source, found.file)
@@ -142,9 +153,6 @@ def show_section(
     if (after.st_size, after.st_mtime_ns) != seen:
         # Written to while it was read or checked: these may not be the indexed lines.
         raise IndexUnusable(skill.name, f"'{found.file}' changed while it was read")
-    lines = data.decode("utf-8", errors="replace").splitlines(keepends=True)
-    body = "".join(lines[found.start_line - 1 : found.end_line - 1])
-    text, total, shown = cut_lines(body, max_lines)
     warnings = (multiple_matches(query),) if len(matches) > 1 else ()
     return SectionText(
         found.file,

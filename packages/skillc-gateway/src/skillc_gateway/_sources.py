@@ -146,7 +146,7 @@ def source_tree(
     base = ""
     root_name = skill.name
     if directory not in (None, "", "."):
-        target = safe_join(skill.source, directory)
+        target = safe_join(skill.source, directory, SkillDirectoryNotFound)
         if not target.is_dir():
             raise SkillDirectoryNotFound(directory)
         base = target.relative_to(skill.source.resolve()).as_posix()

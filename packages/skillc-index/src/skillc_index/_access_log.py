@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 from skillc_index._diagnostics import Diagnostic, logging_disabled, stale_local_logs
 from skillc_index._layout import META_DIR, Layout, ResolvedSkill
+from skillc_index._text import valid_utf8
 
 LOG_FILE = "logs.db"
 #: 1: the table and its timestamp index. 2, 3: the indexes ``skc stats`` reads (below); an
@@ -124,17 +125,7 @@ class AccessRecord(NamedTuple):
             args,
             self.error,
         )
-        return tuple(None if v is None else _storable(v) for v in row)
-
-
-def _storable(text: str) -> str:
-    """``text`` as valid UTF-8: a command-line argument that was not UTF-8 reaches Python as
-    lone surrogates, which SQLite refuses; they are logged as U+FFFD instead of failing."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return "".join("\ufffd" if "\ud800" <= char <= "\udfff" else char for char in text)
-    return text
+        return tuple(None if v is None else valid_utf8(v) for v in row)
 
 
 def connect(path: Path) -> sqlite3.Connection:

@@ -32,9 +32,17 @@ def temporary_path(parent: Path, prefix: str) -> Path:
     return parent / f".{prefix}.{os.getpid()}-{os.urandom(4).hex()}"
 
 
-def staging_dir(parent: Path, prefix: str) -> Path:
-    """A new empty hidden folder in ``parent`` (created if needed), to be renamed later."""
+def staging_dir(parent: Path, prefix: str, *, sweep: bool = True) -> Path:
+    """A new empty hidden folder in ``parent`` (created if needed), to be renamed later.
+
+    With ``sweep``, folders of the same ``prefix`` left by processes that no longer run (a
+    build killed by SIGKILL never reaches its clean-up) are removed first; those of running
+    processes are left alone. Callers whose staging folder may hold the only copy of
+    something (the previous store copy during an import) pass ``sweep=False``.
+    """
     ensure_dir(parent)
+    if sweep:
+        _remove_abandoned(parent, prefix)
     while True:
         path = temporary_path(parent, prefix)
         try:
@@ -42,6 +50,35 @@ def staging_dir(parent: Path, prefix: str) -> Path:
         except FileExistsError:
             continue
         return path
+
+
+def _remove_abandoned(parent: Path, prefix: str) -> None:
+    """Remove ``parent/.<prefix>.<pid>-<hex>`` folders whose process is gone."""
+    import shutil
+
+    start = f".{prefix}."
+    try:
+        names = [name for name in os.listdir(parent) if name.startswith(start)]  # noqa: PTH208
+    except OSError:
+        return
+    for name in names:
+        pid, dash, tag = name[len(start) :].partition("-")
+        if not (dash and pid.isdigit() and len(tag) == 8) or _running(int(pid)):
+            continue
+        shutil.rmtree(parent / name, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    """Whether a process ``pid`` exists (one of another user counts: it may be ours)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
 
 
 def write_file_atomic(path: Path, data: bytes) -> None:

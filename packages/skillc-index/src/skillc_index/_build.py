@@ -108,7 +108,8 @@ def build_skill(
 
     ``targets`` are agent names or folder paths, each possibly comma-separated (default
     ``claude``); ``copy`` copies the stub instead of symlinking; ``force`` lets an import
-    replace a different store copy and a deployment replace a folder skillc did not make;
+    replace a different store copy and a deployment replace a folder skillc did not make, and
+    recompiles a skill that is up to date;
     ``force_global`` uses the global runtime and home agent folders (``--global``).
     """
     target_names = parse_targets(targets)
@@ -142,7 +143,11 @@ def build_skill(
         files = walk_skill(target_skill.source)
 
     compiled = compile_skill(
-        target_skill, tokenizer_setting=config.tokenizer, files=files, progress=progress
+        target_skill,
+        tokenizer_setting=config.tokenizer,
+        files=files,
+        progress=progress,
+        force=force,
     )
     notices: list[Notice] = []
     deployments: list[Deployment] = []

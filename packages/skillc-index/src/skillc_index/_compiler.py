@@ -1,14 +1,17 @@
 """The compiler: a skill source folder in, its runtime (SSOT) folder out (RFC-0001).
 
 The runtime receives exactly three things: the stub ``SKILL.md``, ``.skillc-meta/manifest.json``
-and ``.skillc-meta/search-<hash16>.db``; nothing of the source is copied (C-OUTPUT). Everything
-is read and validated first, then written into a temporary folder next to the runtime, which
-becomes the runtime (first build) or whose files are renamed into it one by one (index, stub,
-manifest last); a failed build leaves the previous runtime as it was. Other files of the
+and ``.skillc-meta/search-<hash16>.db``; nothing of the source is copied (C-OUTPUT). SKILL.md
+is validated first; then everything is written into a temporary folder next to the runtime
+(the index file by file as the sources are parsed, so memory does not grow with the skill),
+which becomes the runtime (first build) or whose files are renamed into it one by one (index,
+stub, manifest last); a failed build leaves the previous runtime as it was. Other files of the
 runtime (``logs.db``, other sources' ``search-*.db``) are never touched.
 
 An unchanged skill is not recompiled: when the manifest's source hash, stub format and stub
-checksum match and the index is current, the build reads no Markdown at all.
+checksum match, and the index is current and still the file that build wrote (its size and
+time are in the manifest: an index damaged in place is rebuilt), the build reads no Markdown
+at all. ``force`` recompiles anyway.
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ from skillc_index._manifest import (
 )
 from skillc_index._search_index import (
     RACY_WINDOW_NS,
+    Document,
+    HeadingRow,
     IndexCounts,
     IndexState,
     inspect_index,
@@ -41,9 +46,11 @@ from skillc_index._search_index import (
     utc_now,
     write_index,
 )
+from skillc_index._text import valid_utf8
 
 if TYPE_CHECKING:
     from skillc_index._model import MarkdownDoc
+    from skillc_index._stub import Reference
 
 __all__ = ["CompileResult", "IndexReport", "Progress", "compile_skill", "markdown_documents"]
 
@@ -51,10 +58,6 @@ __all__ = ["CompileResult", "IndexReport", "Progress", "compile_skill", "markdow
 Progress = Callable[[int, int], None]
 
 IndexAction = Literal["created", "rebuilt", "up-to-date"]
-#: A row of the ``sections`` table: ``(file, section, content)``.
-Document = tuple[str, str, str]
-#: A row of the ``headings`` table: ``(file, text, level, start_line, end_line)``.
-HeadingRow = tuple[str, str, int, int, int]
 
 
 @dataclass(frozen=True)
@@ -138,10 +141,20 @@ def _is_up_to_date(skill: ResolvedSkill, current_hash: str, state: IndexState) -
         and manifest.source_hash == current_hash
         and extra.get("stub_format") == STUB_FORMAT
         and extra.get("skillc_version") == _skillc_version()
-        and extra.get("source_path") == str(skill.source)
+        and extra.get("source_path") == valid_utf8(str(skill.source))
         and extra.get("stub_sha256") == _sha256(skill.runtime / SKILL_FILE)
+        and extra.get("index_stat") == _index_stat(state.path)
     )
     return manifest if matches else None
+
+
+def _index_stat(path: Path) -> list[int] | None:
+    """``[size, mtime_ns]`` of the index file, as the manifest records it (None: no file)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns]
 
 
 def _read_text(root: Path, rel: str) -> str:
@@ -157,59 +170,79 @@ def _check_runtime_folder(runtime: Path) -> None:
         raise InternalError(f"the runtime '{runtime}' is not a folder; move it away and rebuild")
 
 
-def _read_sources(
-    skill: ResolvedSkill, files: SkillFiles, progress: Progress | None
-) -> tuple[str, str, list[Document], list[HeadingRow]]:
-    """Read and parse the sources: the stub's text, the frontmatter ``name``, the index's
-    ``(file, section, content)`` documents and ``(file, text, level, start, end)`` headings.
+class _Sources:
+    """The sources of one build, parsed file by file.
 
-    Raises :class:`MissingFrontmatterField` (E011) for SKILL.md.
+    Created, it has read SKILL.md and checked its frontmatter (E011), before anything is
+    written. :meth:`parsed` then reads every other indexed file once, yielding its index rows
+    (for :func:`write_index`, which stores them before the next file is read) and keeping
+    only what the stub needs; :meth:`stub` renders the stub from that.
     """
-    from skillc_index._model import parse_markdown, read_skill_metadata, title_of
-    from skillc_index._stub import Reference, render_stub
 
-    source = skill.source
-    skill_doc = parse_markdown(_read_text(source, SKILL_FILE))
-    metadata = read_skill_metadata(skill_doc)  # E011
-    raw = skill_doc.frontmatter.data or {}
-    name = raw["name"] if isinstance(raw.get("name"), str) else metadata.name
-    description = raw["description"]  # a non-empty string: read_skill_metadata checked it
-    indexed = [rel for rel in files.files if rel.endswith((".md", ".txt"))]
-    documents: list[Document] = []
-    headings: list[HeadingRow] = []
-    references: list[Reference] = []
-    for done, rel in enumerate(indexed, start=1):
-        text = _read_text(source, rel)
-        if rel.endswith(".txt"):
-            documents.append((rel, "", text))
-        else:
-            doc = skill_doc if rel == SKILL_FILE else parse_markdown(text)
-            documents.extend(markdown_documents(rel, text, doc))
-            headings.extend((rel, h.text, h.level, h.line, h.end_line) for h in doc.headings)
-            if rel != SKILL_FILE:
-                references.append(Reference(rel, title_of(doc), doc.description))
-        if progress is not None:
-            progress(done, len(indexed))
-    stub = render_stub(
-        skill=skill.name,
-        name=name,
-        description=description,
-        headings=[(h.level, h.text) for h in skill_doc.headings],
-        references=references,
-    )
-    return stub, name, documents, headings
+    def __init__(self, skill: ResolvedSkill, files: SkillFiles, progress: Progress | None):
+        from skillc_index._model import parse_markdown, read_skill_metadata
+
+        self.skill, self.progress = skill, progress
+        self.indexed = [rel for rel in files.files if rel.endswith((".md", ".txt"))]
+        self.text = _read_text(skill.source, SKILL_FILE)
+        self.doc = parse_markdown(self.text)
+        metadata = read_skill_metadata(self.doc)  # E011
+        raw = self.doc.frontmatter.data or {}
+        self.name: str = raw["name"] if isinstance(raw.get("name"), str) else metadata.name
+        self.description: str = raw["description"]  # non-empty: read_skill_metadata checked it
+        self.references: list[Reference] = []
+        self._done = False
+
+    def parsed(self) -> Iterator[tuple[list[Document], list[HeadingRow]]]:
+        """Each indexed file's ``(file, section, content)`` and heading rows, in order."""
+        from skillc_index._model import parse_markdown, title_of
+        from skillc_index._stub import Reference
+
+        for done, rel in enumerate(self.indexed, start=1):
+            text = self.text if rel == SKILL_FILE else _read_text(self.skill.source, rel)
+            if rel.endswith(".txt"):
+                yield [(rel, "", text)], []
+            else:
+                doc = self.doc if rel == SKILL_FILE else parse_markdown(text)
+                headings = [(rel, h.text, h.level, h.line, h.end_line) for h in doc.headings]
+                yield list(markdown_documents(rel, text, doc)), headings
+                if rel != SKILL_FILE:
+                    self.references.append(Reference(rel, title_of(doc), doc.description))
+            if self.progress is not None:
+                self.progress(done, len(self.indexed))
+        self._done = True
+
+    def stub(self) -> str:
+        """The stub's text (reads the other files first if :meth:`parsed` was not used)."""
+        from skillc_index._stub import render_stub
+
+        if not self._done:
+            for _rows in self.parsed():
+                pass
+        # valid_utf8: a file name that is not UTF-8 is listed with U+FFFD
+        return valid_utf8(
+            render_stub(
+                skill=self.skill.name,
+                name=self.name,
+                description=self.description,
+                headings=[(h.level, h.text) for h in self.doc.headings],
+                references=self.references,
+            )
+        )
 
 
 def _install(
     runtime: Path,
     index_file: str,
     new_index: Callable[[Path], IndexCounts] | None,
-    stub: bytes,
-    manifest: Manifest,
-) -> IndexCounts | None:
+    contents: Callable[[Path], tuple[bytes, Manifest]],
+) -> tuple[IndexCounts | None, Manifest]:
     """Write the runtime's files into a temporary folder beside it, then move them in: the
     whole folder when there is no runtime yet, else file by file (index, stub, manifest last),
-    leaving everything else in the runtime (logs, other sources' indexes) as it is."""
+    leaving everything else in the runtime (logs, other sources' indexes) as it is.
+
+    ``new_index`` writes the index (None: the runtime's index stays); ``contents`` then gives
+    the stub and manifest, from the path of the index the runtime will have."""
     import shutil
 
     _check_runtime_folder(runtime)
@@ -218,13 +251,15 @@ def _install(
         meta = staging / META_DIR
         meta.mkdir()
         counts = None if new_index is None else new_index(meta / index_file)
+        index = runtime / META_DIR / index_file if counts is None else meta / index_file
+        stub, manifest = contents(index)
         (staging / SKILL_FILE).write_bytes(stub)
         write_manifest(staging, manifest)
         _check_runtime_folder(runtime)
         if not runtime.exists():
             try:
                 staging.rename(runtime)
-                return counts
+                return counts, manifest
             except OSError:  # created meanwhile by another process: move file by file
                 pass
         ensure_dir(runtime / META_DIR)
@@ -232,7 +267,7 @@ def _install(
             (meta / index_file).replace(runtime / META_DIR / index_file)
         (staging / SKILL_FILE).replace(runtime / SKILL_FILE)
         manifest_path(staging).replace(manifest_path(runtime))
-        return counts
+        return counts, manifest
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
@@ -243,13 +278,14 @@ def compile_skill(
     tokenizer_setting: str = "ascii",
     files: SkillFiles | None = None,
     progress: Progress | None = None,
+    force: bool = False,
 ) -> CompileResult:
     """Compile ``skill.source`` into ``skill.runtime`` (RFC-0001, RFC-0004:C-INDEX).
 
     Raises :class:`PathEscapesRoot` (E012) when a symlink leads out of the source,
     :class:`MissingFrontmatterField` (E011) for SKILL.md without ``name``/``description``, and
     :class:`IndexCollision` (E003) when the index file belongs to another source; in each case
-    nothing is written.
+    nothing is written. ``force`` rebuilds stub, manifest and index even when they are current.
     """
     source, runtime = skill.source, skill.runtime
     found = walk_skill(source) if files is None else files
@@ -272,7 +308,7 @@ def compile_skill(
     if state.status == "collision":
         raise IndexCollision(state.hash16)
 
-    manifest = _is_up_to_date(skill, current_hash, state)
+    manifest = None if force else _is_up_to_date(skill, current_hash, state)
     if manifest is not None:
         report = IndexReport(state.path, "up-to-date", "", tokenizer, None)
         return CompileResult(
@@ -286,31 +322,18 @@ def compile_skill(
             index=report,
             files=len(found.files),
         )
+    if state.status == "current":
+        recorded = read_manifest(runtime)
+        index_stat = None if recorded is None else recorded.extra.get("index_stat")
+        if force:
+            state = state._replace(status="stale", reason="--force")
+        elif index_stat is not None and index_stat != _index_stat(state.path):
+            state = state._replace(status="stale", reason="the index file changed after build")
 
-    # -- read and parse: every failure happens here, before anything is written -------------
+    # -- read SKILL.md (E011 before anything is written), then write the new runtime ---------
     from skillc_index._stub import STUB_FORMAT
 
-    stub, name, documents, headings = _read_sources(skill, found, progress)
-
-    # -- write the new runtime next to the old one, then swap ---------------------------------
-    stub_bytes = stub.encode("utf-8")
-    manifest = Manifest(
-        skill=skill.name,
-        version=MANIFEST_VERSION,
-        built_at=utc_now(),
-        source_hash=current_hash,
-        extra={
-            "name": name,
-            "scope": skill.scope,
-            "source_path": str(source),
-            "index": state.path.name,
-            "tokenizer": tokenizer,
-            "files": len(found.files),
-            "stub_sha256": hashlib.sha256(stub_bytes).hexdigest(),
-            "stub_format": STUB_FORMAT,
-            "skillc_version": _skillc_version(),
-        },
-    )
+    sources = _Sources(skill, found, progress)
 
     def new_index(path: Path) -> IndexCounts:
         return write_index(
@@ -318,16 +341,34 @@ def compile_skill(
             source=source,
             current_hash=current_hash,
             tokenizer=tokenizer,
-            documents=documents,
-            headings=headings,
+            parsed=sources.parsed(),
             files=stats,
             stats_at_ns=stats_at_ns,
         )
 
+    def contents(index: Path) -> tuple[bytes, Manifest]:
+        stub_bytes = sources.stub().encode("utf-8")
+        return stub_bytes, Manifest(
+            skill=skill.name,
+            version=MANIFEST_VERSION,
+            built_at=utc_now(),
+            source_hash=current_hash,
+            extra={
+                "name": sources.name,
+                "scope": skill.scope,
+                "source_path": valid_utf8(str(source)),
+                "index": state.path.name,
+                "index_stat": _index_stat(index),
+                "tokenizer": tokenizer,
+                "files": len(found.files),
+                "stub_sha256": hashlib.sha256(stub_bytes).hexdigest(),
+                "stub_format": STUB_FORMAT,
+                "skillc_version": _skillc_version(),
+            },
+        )
+
     rebuild = state.status != "current"
-    counts = _install(
-        runtime, state.path.name, new_index if rebuild else None, stub_bytes, manifest
-    )
+    counts, manifest = _install(runtime, state.path.name, new_index if rebuild else None, contents)
 
     if counts is None:
         report = IndexReport(state.path, "up-to-date", "", tokenizer, None)

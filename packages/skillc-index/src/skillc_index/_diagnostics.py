@@ -185,20 +185,21 @@ class SectionNotFound(SkillcError):
         self.section = section
 
 
-class SkillFileNotFound(SkillcError):
-    code = "E021"
+class PathNotFound(SkillcError):
+    """A path of a skill that names nothing usable: :class:`SkillFileNotFound` (a file, E021)
+    or :class:`SkillDirectoryNotFound` (a folder, E022)."""
 
     def __init__(self, path: str, hint: str = "") -> None:
         super().__init__(Diagnostic(self.code, {"path": path}, f"hint: {hint}" if hint else ""))
         self.path = path
 
 
-class SkillDirectoryNotFound(SkillcError):
-    code = "E022"
+class SkillFileNotFound(PathNotFound):
+    code = "E021"
 
-    def __init__(self, path: str) -> None:
-        super().__init__(Diagnostic(self.code, {"path": path}))
-        self.path = path
+
+class SkillDirectoryNotFound(PathNotFound):
+    code = "E022"
 
 
 class InvalidQueryType(SkillcError):
@@ -226,8 +227,8 @@ class NoLocalLogs(SkillcError):
 class SyncDestinationNotWritable(SkillcError):
     code = "E041"
 
-    def __init__(self, path: str) -> None:
-        super().__init__(Diagnostic(self.code, {"path": path}))
+    def __init__(self, path: str, reason: str = "") -> None:
+        super().__init__(Diagnostic(self.code, {"path": path}, f"hint: {reason}" if reason else ""))
         self.path = path
 
 

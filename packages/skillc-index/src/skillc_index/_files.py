@@ -8,15 +8,27 @@ path, refusing anything that resolves outside the skill (E012).
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
-from skillc_index._diagnostics import PathEscapesRoot
+from skillc_index._diagnostics import (
+    PathEscapesRoot,
+    PathNotFound,
+    SkillFileNotFound,
+)
 
-__all__ = ["SkillFiles", "safe_join", "source_hash", "walk_skill"]
+__all__ = [
+    "SkillFiles",
+    "path_from_db",
+    "path_to_db",
+    "safe_join",
+    "source_hash",
+    "walk_skill",
+]
 
 _CHUNK = 1 << 20
 
@@ -35,6 +47,23 @@ class SkillFiles(NamedTuple):
 def _fs_bytes(rel: str) -> bytes:
     """The bytes of a relative path as the filesystem has them: the bytewise sort key."""
     return rel.encode("utf-8", "surrogateescape")
+
+
+def path_to_db(rel: str) -> str | bytes:
+    """A relative path as the index stores it: text, or its file-system bytes (a BLOB) when
+    the name is not UTF-8, so that it can still be found again (:func:`path_from_db`)."""
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        return _fs_bytes(rel)
+    return rel
+
+
+def path_from_db(value: object) -> str:
+    """Inverse of :func:`path_to_db`."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "surrogateescape")
+    return str(value)
 
 
 def _join(base: str, rel: str) -> str:
@@ -142,19 +171,26 @@ def source_hash(root: Path, files: Iterable[str] | None = None) -> str:
     return digest.hexdigest()
 
 
-def safe_join(root: Path, rel: str) -> Path:
+def safe_join(root: Path, rel: str, missing: type[PathNotFound] = SkillFileNotFound) -> Path:
     """``rel`` resolved against ``root``, symlinks followed; E012 if it lands outside.
 
     Raises :class:`PathEscapesRoot` for an absolute ``rel`` and for any path whose canonical
     form is not ``root`` or below it (``../x``, ``a/../../x``, a symlink pointing outside).
-    The result need not exist. Resolution never fails on symlink loops (it uses
-    ``os.path.realpath``, as ``Path.resolve`` does, without the loop check); opening such a
-    path fails later with the usual ``OSError``.
+    The result need not exist, but it must be able to: a path no file can have (a NUL byte, a
+    name or path too long for the file system, a symlink loop) raises ``missing`` (E021 by
+    default; E022 for callers that want a folder), never ``ValueError`` or ``OSError``.
     """
+    if "\0" in rel:
+        raise missing(rel.replace("\0", "\\0"), "a path cannot hold a NUL byte")
     if _is_absolute(rel):
         raise PathEscapesRoot(rel)
     root_real = os.path.realpath(root)
     resolved = os.path.realpath(_join(root_real, rel))
     if not _inside(resolved, root_real):
         raise PathEscapesRoot(rel)
+    try:
+        os.stat(resolved)  # noqa: PTH116 - a str is at hand
+    except OSError as exc:
+        if exc.errno not in (errno.ENOENT, errno.ENOTDIR):  # ENAMETOOLONG, ELOOP, EACCES...
+            raise missing(rel, exc.strerror or str(exc)) from None
     return Path(resolved)

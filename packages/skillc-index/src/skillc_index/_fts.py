@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import re
 
-from skillc_index._diagnostics import EmptyQuery, InternalError
+from skillc_index._diagnostics import EmptyQuery, InternalError, InvalidOption
+from skillc_index._text import valid_utf8
 
 __all__ = [
+    "MAX_QUERY_WORDS",
     "TOKENIZE_CLAUSES",
     "fts_query",
     "index_tokenizer",
@@ -38,6 +40,9 @@ TOKENIZE_CLAUSES: dict[str, str] = {
 }
 
 ZWSP = "\u200b"
+#: Different words a search query may have (RFC-0004:C-QUERY-SYNTAX sets no limit; see
+#: :func:`fts_query`).
+MAX_QUERY_WORDS = 1000
 
 # Scripts written without spaces between words (Han, Kana, Hangul, Bopomofo, Yi and their
 # compatibility, extension and half-width blocks; 々 〆 〇 included).
@@ -128,13 +133,23 @@ def fts_query(query: str, tokenizer: str) -> str:
     double quotes, joined by spaces (implicit AND). Raises :class:`EmptyQuery` (E004) when
     nothing but ASCII whitespace is left.
 
+    A word given twice is kept once: for an AND of words that changes nothing, and FTS5's
+    cost grows with the square of the phrases that match (20,000 copies of one word took
+    20 s). More than :data:`MAX_QUERY_WORDS` different words is refused (E100): no section
+    holds them all, and the cost would again be unbounded.
+
     A NUL character would end FTS5's string literal early (a syntax error, which readers
     report as a corrupt index): inside the quotes it becomes a space, the separator the
-    tokenizer makes of it in indexed text, so ``a<NUL>b`` is the phrase ``a b``.
+    tokenizer makes of it in indexed text, so ``a<NUL>b`` is the phrase ``a b``. Lone
+    surrogates (bytes that were not UTF-8) become U+FFFD, which SQLite accepts.
     """
-    words = [word for word in _ASCII_SPACE.split(query) if word]
+    words = list(dict.fromkeys(word for word in _ASCII_SPACE.split(valid_utf8(query)) if word))
     if not words:
         raise EmptyQuery()
+    if len(words) > MAX_QUERY_WORDS:
+        raise InvalidOption(
+            f"the query has {len(words)} different words; at most {MAX_QUERY_WORDS} are allowed"
+        )
     quoted = []
     for word in words:
         prepared = prepare_fts_text(word, tokenizer).replace('"', '""').replace("\0", " ")

@@ -16,22 +16,26 @@ through ``?`` parameters.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import stat as stat_module
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import closing
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from skillc_index._diagnostics import IndexCollision, IndexUnusable
-from skillc_index._files import source_hash, walk_skill
+from skillc_index._files import path_from_db, path_to_db, source_hash, walk_skill
 from skillc_index._fts import TOKENIZE_CLAUSES, index_tokenizer, prepare_fts_text, restore_fts_text
 from skillc_index._layout import META_DIR, ResolvedSkill
+from skillc_index._text import valid_utf8
 
 __all__ = [
     "SCHEMA_VERSION",
+    "Document",
     "FileStat",
+    "HeadingRow",
     "IndexMeta",
     "IndexState",
     "IndexedHeading",
@@ -89,6 +93,10 @@ CREATE TABLE files (
 """
 
 IndexStatus = Literal["missing", "corrupt", "collision", "stale", "current"]
+#: A row of the ``sections`` table: ``(file, section, content)``.
+Document = tuple[str, str, str]
+#: A row of the ``headings`` table: ``(file, text, level, start_line, end_line)``.
+HeadingRow = tuple[str, str, int, int, int]
 
 
 class FileStat(NamedTuple):
@@ -180,10 +188,20 @@ def _read_only_uri(path: Path) -> str:
     return f"file:{text}?mode=ro"
 
 
+#: Seconds a reader waits for a lock on an index. Builds never write an index in place (they
+#: rename a new file over it), so a lock can only be another program's: waiting longer would
+#: not help, and a busy reader answers E002 (RFC-0004: a read failure is corruption) quickly.
+READ_TIMEOUT = 0.5
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(_read_only_uri(path), uri=True, timeout=READ_TIMEOUT)
+
+
 def _read(path: Path) -> tuple[IndexMeta, dict[str, FileStat]]:
     """The metadata and file stats of an index; :class:`_Corrupt` on any failure."""
     try:
-        with closing(sqlite3.connect(_read_only_uri(path), uri=True)) as connection:
+        with closing(_connect_read_only(path)) as connection:
             tables = {
                 row[0]
                 for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")
@@ -195,6 +213,8 @@ def _read(path: Path) -> tuple[IndexMeta, dict[str, FileStat]]:
             rows = connection.execute("SELECT path, size, mtime_ns FROM files").fetchall()
     except (sqlite3.Error, OSError, ValueError) as exc:
         raise _Corrupt(str(exc) or type(exc).__name__) from exc
+    if isinstance(values.get("skill_path"), bytes):  # a folder whose name is not UTF-8
+        values["skill_path"] = path_from_db(values["skill_path"])
     for key in REQUIRED_KEYS:
         if not isinstance(values.get(key), str) or not values[key]:
             raise _Corrupt(f"index_meta has no '{key}'")
@@ -202,7 +222,10 @@ def _read(path: Path) -> tuple[IndexMeta, dict[str, FileStat]]:
         schema_version = int(values["schema_version"])
         stats_at = values.get("stats_at_ns")
         stats_at_ns = int(stats_at) if stats_at is not None else None
-        files = {str(p): FileStat(str(p), int(size), int(mtime)) for p, size, mtime in rows}
+        files = {
+            path_from_db(p): FileStat(path_from_db(p), int(size), int(mtime))
+            for p, size, mtime in rows
+        }
     except (TypeError, ValueError) as exc:
         raise _Corrupt(f"unparsable value: {exc}") from exc
     indexed_at = values.get("indexed_at")
@@ -377,18 +400,33 @@ class SectionHit(NamedTuple):
     score: float
 
 
-#: Headings per index file, kept like :data:`_read_cache`: in file (bytewise) then line order,
-#: and by case-folded text (``show`` looks them up on every call of an MCP session).
+#: Headings per index file, kept like :data:`_read_cache` for indexes of at most
+#: :data:`HEADINGS_CACHE_MAX` headings: by case-folded text, in file (bytewise) then line order
+#: (``show`` looks them up on every call of an MCP session). Larger indexes are scanned on
+#: each call instead, so a process's memory does not grow with the skill.
 _headings_cache: dict[
-    Path,
-    tuple[tuple[int, int, int, int], list[IndexedHeading], dict[str, list[IndexedHeading]]],
+    Path, tuple[tuple[int, int, int, int], dict[str, list[IndexedHeading]] | None]
 ] = {}
+HEADINGS_CACHE_MAX = 20_000
+
+_HEADINGS_SQL = (
+    "SELECT file, text, level, start_line, end_line FROM headings ORDER BY file, start_line"
+)
 
 
-def _headings(
-    index: Path, skill: str
-) -> tuple[list[IndexedHeading], dict[str, list[IndexedHeading]]]:
-    """All headings of an index, and the same grouped by case-folded text."""
+def _scan_headings(index: Path, skill: str) -> Iterator[IndexedHeading]:
+    """Every heading of the index, in file then line order, read row by row."""
+    try:
+        with closing(_connect_read_only(index)) as connection:
+            for f, t, lv, s, e in connection.execute(_HEADINGS_SQL):
+                yield IndexedHeading(path_from_db(f), str(t), int(lv), int(s), int(e))
+    except sqlite3.Error as exc:  # RFC-0004: any read failure is corruption
+        raise IndexUnusable(skill, f"corrupt: {exc}") from exc
+
+
+def _headings_by_fold(index: Path, skill: str) -> dict[str, list[IndexedHeading]] | None:
+    """The headings grouped by case-folded text, from the cache or read into it; None when
+    the index has more than :data:`HEADINGS_CACHE_MAX` headings."""
     try:
         st = index.stat()
     except OSError as exc:
@@ -396,27 +434,24 @@ def _headings(
     identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
     cached = _headings_cache.get(index)
     if cached is not None and cached[0] == identity:
-        return cached[1], cached[2]
-    sql = "SELECT file, text, level, start_line, end_line FROM headings ORDER BY file, start_line"
-    try:
-        with closing(sqlite3.connect(_read_only_uri(index), uri=True)) as connection:
-            rows = connection.execute(sql).fetchall()
-    except sqlite3.Error as exc:  # RFC-0004: any read failure is corruption
-        raise IndexUnusable(skill, f"corrupt: {exc}") from exc
-    headings = [IndexedHeading(str(f), str(t), int(lv), int(s), int(e)) for f, t, lv, s, e in rows]
-    by_fold: dict[str, list[IndexedHeading]] = {}
-    for heading in headings:
-        by_fold.setdefault(heading.text.casefold(), []).append(heading)
+        return cached[1]
+    grouped: dict[str, list[IndexedHeading]] = {}
+    by_fold: dict[str, list[IndexedHeading]] | None = grouped
+    for count, heading in enumerate(_scan_headings(index, skill), start=1):
+        if count > HEADINGS_CACHE_MAX:
+            by_fold = None  # remembered too: the next call scans at once
+            break
+        grouped.setdefault(heading.text.casefold(), []).append(heading)
     if st.st_mtime_ns < time.time_ns() - RACY_WINDOW_NS:  # see _load
-        _headings_cache[index] = (identity, headings, by_fold)
-    return headings, by_fold
+        _headings_cache[index] = (identity, by_fold)
+    return by_fold
 
 
-def read_headings(index: Path, skill: str, file: str | None = None) -> list[IndexedHeading]:
-    """Every heading of the index (or of one file), in file (bytewise) then line order.
-    ``skill`` names the skill in the E002 raised when the database cannot be read."""
-    headings, _by_fold = _headings(index, skill)
-    return [h for h in headings if file is None or h.file == file]
+def read_headings(index: Path, skill: str, file: str | None = None) -> Iterator[IndexedHeading]:
+    """Every heading of the index (or of one file), in file (bytewise) then line order, read
+    row by row. ``skill`` names the skill in the E002 raised when the database cannot be
+    read."""
+    return (h for h in _scan_headings(index, skill) if file is None or h.file == file)
 
 
 def find_headings(
@@ -424,8 +459,23 @@ def find_headings(
 ) -> list[IndexedHeading]:
     """Headings whose text equals ``text`` ignoring case (Unicode case folding, not just
     SQLite's ASCII NOCASE), in file (bytewise) then line order; only in ``file`` if given."""
-    _headings_list, by_fold = _headings(index, skill)
-    return [h for h in by_fold.get(text.casefold(), []) if file is None or h.file == file]
+    fold = text.casefold()
+    by_fold = _headings_by_fold(index, skill)
+    if by_fold is not None:
+        found: Iterable[IndexedHeading] = by_fold.get(fold, [])
+    else:
+        found = (h for h in _scan_headings(index, skill) if h.text.casefold() == fold)
+    return [h for h in found if file is None or h.file == file]
+
+
+#: Sections longer than this (characters) get their snippet from a window of their text: FTS5's
+#: ``snippet()`` costs the square of the query's hits in the row (32,000 hits: 4.6 s), and a
+#: section holding its subsections can be a whole 50 MB file. In this many characters (at most
+#: ~3,000 tokens) it stays under a tenth of a second for any query of distinct phrases.
+SNIPPET_WINDOW = 16_384
+
+_SNIPPET_ARGS = "'[MATCH]', '[/MATCH]', '...', 32"
+_PHRASE = re.compile(r'"(?:[^"]|"")*"')
 
 
 def search_sections(index: Path, skill: str, match: str, limit: int) -> list[SectionHit]:
@@ -435,20 +485,95 @@ def search_sections(index: Path, skill: str, match: str, limit: int) -> list[Sec
     Ordered by FTS5's ``rank`` column, whose default function is ``bm25()`` (the index never
     changes it): FTS5 then hands the rows over already sorted, so snippets are made for the
     ``limit`` rows returned only, not for every match (ten times faster on large skills).
+
+    FTS5's ``snippet()`` costs the square of the phrase hits in a row, so two things keep it
+    linear: phrases that are the same tokens for the index's tokenizer (``Word``, ``word!``,
+    ``(word)``) are asked once (:func:`_distinct_phrases`; the same AND), and a section
+    longer than :data:`SNIPPET_WINDOW` gets its snippet from its best window
+    (:func:`_long_snippet`).
     """
     sql = (
-        "SELECT file, section, snippet(sections, 2, '[MATCH]', '[/MATCH]', '...', 32), rank"
+        f"SELECT file, section, CASE WHEN length(content) <= {SNIPPET_WINDOW}"
+        f" THEN snippet(sections, 2, {_SNIPPET_ARGS}) END, rank,"
+        f" CASE WHEN length(content) > {SNIPPET_WINDOW} THEN content END"
         " FROM sections WHERE sections MATCH ? ORDER BY rank LIMIT ?"
     )
+    hits: list[SectionHit] = []
     try:
-        with closing(sqlite3.connect(_read_only_uri(index), uri=True)) as connection:
+        with closing(_connect_read_only(index)) as connection:
+            row = connection.execute(
+                "SELECT value FROM index_meta WHERE key = 'tokenizer'"
+            ).fetchone()
+            tokenize = TOKENIZE_CLAUSES[row[0] if row else ""]
+            phrases = _PHRASE.findall(match)
+            if len(phrases) > 1:
+                phrases = _distinct_phrases(phrases, tokenize)
+                match = " ".join(phrases)
             rows = connection.execute(sql, (match, limit)).fetchall()
-    except sqlite3.Error as exc:
+            for file, section, snippet, rank, long_content in rows:
+                if long_content is not None:
+                    snippet = _long_snippet(long_content, " OR ".join(phrases), tokenize)
+                hits.append(
+                    SectionHit(
+                        restore_fts_text(file),
+                        restore_fts_text(section),
+                        restore_fts_text(snippet),
+                        -float(rank),
+                    )
+                )
+    except (sqlite3.Error, KeyError) as exc:
         raise IndexUnusable(skill, f"corrupt: {exc}") from exc
-    return [
-        SectionHit(restore_fts_text(f), restore_fts_text(s), restore_fts_text(snip), -float(r))
-        for f, s, snip, r in rows
-    ]
+    return hits
+
+
+def _distinct_phrases(phrases: list[str], tokenize: str) -> list[str]:
+    """``phrases`` (quoted FTS5 strings) without those whose tokens, for ``tokenize``, are
+    those of an earlier one: each is tokenized by FTS5 itself (an in-memory table and its
+    ``fts5vocab``), so nothing is merged that the index would tell apart."""
+    words = [phrase[1:-1].replace('""', '"') for phrase in phrases]
+    tokens: dict[int, list[str]] = {}
+    with closing(sqlite3.connect(":memory:")) as memory:
+        memory.execute(f"CREATE VIRTUAL TABLE q USING fts5(w, tokenize='{tokenize}')")
+        memory.execute("CREATE VIRTUAL TABLE v USING fts5vocab(q, instance)")
+        memory.executemany("INSERT INTO q (rowid, w) VALUES (?, ?)", enumerate(words))
+        for doc, term in memory.execute("SELECT doc, term FROM v ORDER BY doc, offset"):
+            tokens.setdefault(doc, []).append(term)
+    seen: set[tuple[str, ...]] = set()
+    kept: list[str] = []
+    for number, phrase in enumerate(phrases):
+        key = tuple(tokens.get(number, ()))
+        if key not in seen:
+            seen.add(key)
+            kept.append(phrase)
+    return kept
+
+
+def _long_snippet(content: str, any_word: str, tokenize: str) -> str:
+    """FTS5's snippet of ``content`` taken from its best window: the text cut at whitespace
+    into pieces of at most :data:`SNIPPET_WINDOW` characters, put in a temporary in-memory
+    FTS5 table with the index's tokenizer, ranked (BM25) for ``any_word`` (the query's
+    phrases joined by ``OR``)."""
+    pieces: list[str] = []
+    start = 0
+    while start < len(content):
+        end = start + SNIPPET_WINDOW
+        if end < len(content):
+            cut = max(content.rfind(" ", start, end), content.rfind("\n", start, end))
+            end = cut + 1 if cut > start else end
+        pieces.append(content[start:end])
+        start = end
+    with closing(sqlite3.connect(":memory:")) as memory:
+        memory.execute(f"CREATE VIRTUAL TABLE w USING fts5(content, tokenize='{tokenize}')")
+        memory.executemany("INSERT INTO w (rowid, content) VALUES (?, ?)", enumerate(pieces))
+        found = memory.execute(
+            f"SELECT rowid, snippet(w, 0, {_SNIPPET_ARGS}) FROM w WHERE w MATCH ?"
+            " ORDER BY rank LIMIT 1",
+            (any_word,),
+        ).fetchone()
+    if found is None:  # cannot happen for a row that matched; the section's start then
+        return content[:200] + "..."
+    piece, snippet = int(found[0]), str(found[1])
+    return snippet if piece == 0 or snippet.startswith("...") else "..." + snippet
 
 
 def utc_now() -> str:
@@ -470,46 +595,56 @@ def write_index(
     source: Path,
     current_hash: str,
     tokenizer: str,
-    documents: Iterable[tuple[str, str, str]],
-    headings: Iterable[tuple[str, str, int, int, int]],
+    parsed: Iterable[tuple[Iterable[Document], Iterable[HeadingRow]]],
     files: Mapping[str, FileStat],
     stats_at_ns: int,
 ) -> IndexCounts:
     """Create a new index database at ``path`` (which must not exist yet).
 
-    ``documents`` are ``(file, section, content)`` rows for ``sections`` (prepared for the
-    tokenizer here); ``headings`` are ``(file, text, level, start_line, end_line)``. Callers
-    write to a temporary path and rename it into place, so readers never see a partial file.
+    ``parsed`` gives, file by file, the ``(file, section, content)`` rows for ``sections``
+    (prepared for the tokenizer here) and the ``(file, text, level, start_line, end_line)``
+    rows for ``headings``; each file's rows are written before the next file is read, so
+    memory does not grow with the number of files. Callers write to a temporary path and
+    rename it into place, so readers never see a partial file.
+
+    Paths are stored by :func:`~skillc_index._files.path_to_db` (a name that is not UTF-8
+    stays findable); the ``file`` column of ``sections``, only ever shown, gets U+FFFD for
+    such bytes instead.
     """
     tokenize = TOKENIZE_CLAUSES[tokenizer]
+    section_count = heading_count = 0
     with closing(sqlite3.connect(path, isolation_level=None)) as connection:
         connection.execute("PRAGMA journal_mode=OFF")  # a fresh temporary file: no rollback
         connection.execute("PRAGMA synchronous=OFF")  # see _atomic: derived data, not synced
         connection.executescript(_SCHEMA.format(tokenize=tokenize))
         connection.execute("BEGIN")
-        section_rows = [
-            (
-                prepare_fts_text(file, tokenizer),
-                prepare_fts_text(section, tokenizer),
-                prepare_fts_text(content, tokenizer),
+        for documents, headings in parsed:
+            section_rows = [
+                (
+                    prepare_fts_text(valid_utf8(file), tokenizer),
+                    prepare_fts_text(section, tokenizer),
+                    prepare_fts_text(content, tokenizer),
+                )
+                for file, section, content in documents
+            ]
+            connection.executemany(
+                "INSERT INTO sections (file, section, content) VALUES (?, ?, ?)", section_rows
             )
-            for file, section, content in documents
-        ]
-        connection.executemany(
-            "INSERT INTO sections (file, section, content) VALUES (?, ?, ?)", section_rows
-        )
-        heading_rows = list(headings)
-        connection.executemany(
-            "INSERT INTO headings (file, text, level, start_line, end_line) VALUES (?, ?, ?, ?, ?)",
-            heading_rows,
-        )
+            heading_rows = [(path_to_db(file), *rest) for file, *rest in headings]
+            connection.executemany(
+                "INSERT INTO headings (file, text, level, start_line, end_line)"
+                " VALUES (?, ?, ?, ?, ?)",
+                heading_rows,
+            )
+            section_count += len(section_rows)
+            heading_count += len(heading_rows)
         connection.executemany(
             "INSERT INTO files (path, size, mtime_ns) VALUES (?, ?, ?)",
-            [(s.path, s.size, s.mtime_ns) for s in files.values()],
+            [(path_to_db(s.path), s.size, s.mtime_ns) for s in files.values()],
         )
         meta = {
             "source_hash": current_hash,
-            "skill_path": canonical_source(source),
+            "skill_path": path_to_db(canonical_source(source)),
             "schema_version": str(SCHEMA_VERSION),
             "indexed_at": utc_now(),
             "tokenizer": tokenizer,
@@ -519,4 +654,4 @@ def write_index(
             "INSERT INTO index_meta (key, value) VALUES (?, ?)", sorted(meta.items())
         )
         connection.execute("COMMIT")
-    return IndexCounts(len(section_rows), len(heading_rows), len(files))
+    return IndexCounts(section_count, heading_count, len(files))

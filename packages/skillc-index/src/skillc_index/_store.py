@@ -114,7 +114,7 @@ def perform_import(plan: ImportPlan) -> None:
         if not plan.destination.is_dir():
             staging.replace(plan.destination)
             return
-        old = staging_dir(store, f"{name}.old")
+        old = staging_dir(store, f"{name}.old", sweep=False)  # may hold the only copy
         plan.destination.replace(old / name)
         try:
             staging.replace(plan.destination)

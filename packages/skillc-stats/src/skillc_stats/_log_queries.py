@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 from skillc_index import InternalError
 from skillc_index._access_log import BUSY_TIMEOUT_MS, COLUMNS, INSERT_ROW, connect
+from skillc_index._text import valid_utf8
 from skillc_stats._filters import Filters
 
 #: ``timestamp, run_id, command, skill, skill_path, cwd, args, error``: what makes a row the
@@ -95,7 +96,9 @@ class StatsLog:
 
     def __init__(self, path: Path, skill_path: str, filters: Filters) -> None:
         self.path = path
-        self._where, self._params = _where(skill_path, filters)
+        self._where, params = _where(skill_path, filters)
+        # as the log stored them: text that was not UTF-8 has U+FFFD (skillc_index._text)
+        self._params = [valid_utf8(v) if isinstance(v, str) else v for v in params]
         self._db: sqlite3.Connection | None = None
         self._missing = not path.exists()
 

@@ -184,6 +184,16 @@ def _remove(layout: Layout, skill: str) -> None:
             break
 
 
+def _why(exc: Exception) -> str:
+    """The hint of an E041: what went wrong, and what to do when the log is damaged."""
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
+    reason = str(exc)
+    if "malformed" in reason or "not a database" in reason:
+        return f"{reason}; move the damaged log away and sync again (a new log is started)"
+    return reason
+
+
 def _dry_run(layout: Layout, skill: str, source: Path) -> SkillSync:
     shown = layout.display(source)
     try:
@@ -199,7 +209,8 @@ def _dry_run(layout: Layout, skill: str, source: Path) -> SkillSync:
             return SkillSync(skill, source, entries, tuple(groups), False, error)
         try:
             entries += count_missing(destination, part)
-        except (sqlite3.Error, OSError):
+        except (sqlite3.Error, OSError) as exc:
+            error = SyncDestinationNotWritable(layout.display(destination), _why(exc))
             return SkillSync(skill, source, entries, tuple(groups), False, error)
     return SkillSync(skill, source, entries, tuple(groups), False)
 
@@ -220,8 +231,8 @@ def _sync(layout: Layout, skill: str, source: Path) -> SkillSync:
         for destination, part in groups.items():
             try:
                 entries += copy_missing(destination, part)
-            except (sqlite3.Error, OSError):
-                error = SyncDestinationNotWritable(layout.display(destination))
+            except (sqlite3.Error, OSError) as exc:
+                error = SyncDestinationNotWritable(layout.display(destination), _why(exc))
                 return SkillSync(skill, source, entries, tuple(groups), False, error)
         try:
             _remove(layout, skill)
