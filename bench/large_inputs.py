@@ -15,7 +15,8 @@ scaled down; this script runs the full sizes):
 - ``headings``: a SKILL.md of 100,000 headings (H1 to H3, one line of text each).
 
 Every command of the kit runs as a subprocess, ``--runs`` rounds per input: ``build`` (from
-scratch, then unchanged), ``outline``, ``show`` (a section near the end), ``search``, ``open``
+scratch, then unchanged), ``outline``, ``show`` (a section near the end), ``search`` (a rare
+word, then two words found in every paragraph), ``open``
 (the largest file, ``--max-lines 20``), ``sources`` and ``lint``. For each: the median wall
 time and the peak resident set of that child alone (``wait4`` in a small launcher, see
 tests/stress/stress_support.py). Prints a markdown table and, per command, the ratio of
@@ -194,6 +195,7 @@ COMMANDS: dict[str, Sequence[str]] = {
     "outline": ("outline", "{skill}"),
     "show": ("show", "{skill}", "--section", "Final section"),
     "search": ("search", "{skill}", "needle"),
+    "search (frequent words)": ("search", "{skill}", "tempor labore"),
     "open": ("open", "{skill}", "{largest}", "--max-lines", "20"),
     "sources": ("sources", "{skill}"),
     "lint": ("lint", "{skill}"),

@@ -269,3 +269,30 @@ def test_find_headings_with_and_without_the_cache(
     assert [h.text for h in read_headings(index, "demo", "more.md")] == ["USAGE", "Straße", "other"]
     cached = _search_index._headings_cache[index][1]
     assert (cached is None) == (cache_max == 2)
+
+
+# -- search: snippets of long sections, repeated words ------------------------------------------
+
+
+def test_long_sections_get_a_snippet_from_the_window_holding_the_words(
+    skill: ResolvedSkill,
+) -> None:
+    from skillc_index import fts_query, search_sections
+    from skillc_index._search_index import SNIPPET_WINDOW
+
+    filler = "lorem ipsum dolor sit amet\n" * (3 * SNIPPET_WINDOW // 27)
+    body = f"# Long\n\n{filler}first rare marker\n\n{filler}second rare marker zebra\n"
+    (skill.source / "long.md").write_text(body, encoding="utf-8")
+    age(skill.source)
+    index = compile_skill(skill).index.path
+
+    def snippet(query: str) -> str:
+        (hit,) = search_sections(index, "demo", fts_query(query, "porter"), 10)
+        return hit.snippet
+
+    assert "[MATCH]zebra[/MATCH]" in snippet("zebra")
+    both = snippet("marker zebra")  # the window holding both words, not the first marker
+    assert both.startswith("...") and "[MATCH]zebra[/MATCH]" in both
+    assert "[MATCH]marker[/MATCH]" in both
+    # words that give the same tokens are asked once: the same hits and snippet
+    assert snippet("Zebra zebra! (zebra) ZEBRA") == snippet("zebra")

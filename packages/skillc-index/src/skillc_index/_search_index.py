@@ -489,14 +489,13 @@ def search_sections(index: Path, skill: str, match: str, limit: int) -> list[Sec
     FTS5's ``snippet()`` costs the square of the phrase hits in a row, so two things keep it
     linear: phrases that are the same tokens for the index's tokenizer (``Word``, ``word!``,
     ``(word)``) are asked once (:func:`_distinct_phrases`; the same AND), and a section
-    longer than :data:`SNIPPET_WINDOW` gets its snippet from its best window
-    (:func:`_long_snippet`).
+    longer than :data:`SNIPPET_WINDOW` gets its snippet from a window of its text
+    (:func:`_long_snippet`), read one section at a time.
     """
     sql = (
         f"SELECT file, section, CASE WHEN length(content) <= {SNIPPET_WINDOW}"
         f" THEN snippet(sections, 2, {_SNIPPET_ARGS}) END, rank,"
-        f" CASE WHEN length(content) > {SNIPPET_WINDOW} THEN content END"
-        " FROM sections WHERE sections MATCH ? ORDER BY rank LIMIT ?"
+        " rowid FROM sections WHERE sections MATCH ? ORDER BY rank LIMIT ?"
     )
     hits: list[SectionHit] = []
     try:
@@ -510,9 +509,12 @@ def search_sections(index: Path, skill: str, match: str, limit: int) -> list[Sec
                 phrases = _distinct_phrases(phrases, tokenize)
                 match = " ".join(phrases)
             rows = connection.execute(sql, (match, limit)).fetchall()
-            for file, section, snippet, rank, long_content in rows:
-                if long_content is not None:
-                    snippet = _long_snippet(long_content, " OR ".join(phrases), tokenize)
+            for file, section, snippet, rank, rowid in rows:
+                if snippet is None:
+                    (content,) = connection.execute(
+                        "SELECT content FROM sections WHERE rowid = ?", (rowid,)
+                    ).fetchone()
+                    snippet = _long_snippet(content, match, " OR ".join(phrases), tokenize)
                 hits.append(
                     SectionHit(
                         restore_fts_text(file),
@@ -548,32 +550,44 @@ def _distinct_phrases(phrases: list[str], tokenize: str) -> list[str]:
     return kept
 
 
-def _long_snippet(content: str, any_word: str, tokenize: str) -> str:
-    """FTS5's snippet of ``content`` taken from its best window: the text cut at whitespace
-    into pieces of at most :data:`SNIPPET_WINDOW` characters, put in a temporary in-memory
-    FTS5 table with the index's tokenizer, ranked (BM25) for ``any_word`` (the query's
-    phrases joined by ``OR``)."""
-    pieces: list[str] = []
-    start = 0
-    while start < len(content):
-        end = start + SNIPPET_WINDOW
-        if end < len(content):
-            cut = max(content.rfind(" ", start, end), content.rfind("\n", start, end))
-            end = cut + 1 if cut > start else end
-        pieces.append(content[start:end])
-        start = end
+def _long_snippet(content: str, match: str, any_word: str, tokenize: str) -> str:
+    """FTS5's snippet of ``content`` taken from a window of it: the text is cut at whitespace
+    into pieces of at most :data:`SNIPPET_WINDOW` characters, and each in turn goes into a
+    one-row in-memory FTS5 table with the index's tokenizer. The first piece holding every
+    word (``match``) gives the snippet; failing that, the first holding any (``any_word``).
+    One piece is held at a time, so time and memory stay linear."""
+    first_any: str | None = None
     with closing(sqlite3.connect(":memory:")) as memory:
         memory.execute(f"CREATE VIRTUAL TABLE w USING fts5(content, tokenize='{tokenize}')")
-        memory.executemany("INSERT INTO w (rowid, content) VALUES (?, ?)", enumerate(pieces))
-        found = memory.execute(
-            f"SELECT rowid, snippet(w, 0, {_SNIPPET_ARGS}) FROM w WHERE w MATCH ?"
-            " ORDER BY rank LIMIT 1",
-            (any_word,),
-        ).fetchone()
-    if found is None:  # cannot happen for a row that matched; the section's start then
-        return content[:200] + "..."
-    piece, snippet = int(found[0]), str(found[1])
-    return snippet if piece == 0 or snippet.startswith("...") else "..." + snippet
+        sql = f"SELECT snippet(w, 0, {_SNIPPET_ARGS}) FROM w WHERE w MATCH ?"
+        for number, piece in enumerate(_pieces(content)):
+            memory.execute("DELETE FROM w")
+            memory.execute("INSERT INTO w (rowid, content) VALUES (1, ?)", (piece,))
+            for expression in (match,) if first_any is not None else (match, any_word):
+                found = memory.execute(sql, (expression,)).fetchone()
+                if found is None:
+                    continue
+                snippet = str(found[0])
+                if number and not snippet.startswith("..."):
+                    snippet = "..." + snippet
+                if expression is match:
+                    return snippet
+                first_any = snippet
+                break
+    return first_any if first_any is not None else content[:200] + "..."
+
+
+def _pieces(text: str) -> Iterator[str]:
+    """``text`` in consecutive pieces of at most :data:`SNIPPET_WINDOW` characters, cut after
+    a space or newline where there is one."""
+    start = 0
+    while start < len(text):
+        end = start + SNIPPET_WINDOW
+        if end < len(text):
+            cut = max(text.rfind(" ", start, end), text.rfind("\n", start, end))
+            end = cut + 1 if cut > start else end
+        yield text[start:end]
+        start = end
 
 
 def utc_now() -> str:
