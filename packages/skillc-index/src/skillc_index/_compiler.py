@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -193,8 +193,9 @@ class _Sources:
         self.references: list[Reference] = []
         self._done = False
 
-    def parsed(self) -> Iterator[tuple[list[Document], list[HeadingRow]]]:
-        """Each indexed file's ``(file, section, content)`` and heading rows, in order."""
+    def parsed(self) -> Iterator[tuple[Iterable[Document], list[HeadingRow]]]:
+        """Each indexed file's ``(file, section, content)`` rows (made one at a time, as they
+        are stored) and heading rows, in order."""
         from skillc_index._model import parse_markdown, title_of
         from skillc_index._stub import Reference
 
@@ -205,7 +206,7 @@ class _Sources:
             else:
                 doc = self.doc if rel == SKILL_FILE else parse_markdown(text)
                 headings = [(rel, h.text, h.level, h.line, h.end_line) for h in doc.headings]
-                yield list(markdown_documents(rel, text, doc)), headings
+                yield markdown_documents(rel, text, doc), headings
                 if rel != SKILL_FILE:
                     self.references.append(Reference(rel, title_of(doc), doc.description))
             if self.progress is not None:
@@ -217,7 +218,7 @@ class _Sources:
         from skillc_index._stub import render_stub
 
         if not self._done:
-            for _rows in self.parsed():
+            for _documents, _headings in self.parsed():
                 pass
         # valid_utf8: a file name that is not UTF-8 is listed with U+FFFD
         return valid_utf8(

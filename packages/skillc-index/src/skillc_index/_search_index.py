@@ -633,24 +633,24 @@ def write_index(
         connection.executescript(_SCHEMA.format(tokenize=tokenize))
         connection.execute("BEGIN")
         for documents, headings in parsed:
-            section_rows = [
+            cursor = connection.executemany(  # one row made at a time: a section can be a file
+                "INSERT INTO sections (file, section, content) VALUES (?, ?, ?)",
                 (
-                    prepare_fts_text(valid_utf8(file), tokenizer),
-                    prepare_fts_text(section, tokenizer),
-                    prepare_fts_text(content, tokenizer),
-                )
-                for file, section, content in documents
-            ]
-            connection.executemany(
-                "INSERT INTO sections (file, section, content) VALUES (?, ?, ?)", section_rows
+                    (
+                        prepare_fts_text(valid_utf8(file), tokenizer),
+                        prepare_fts_text(section, tokenizer),
+                        prepare_fts_text(content, tokenizer),
+                    )
+                    for file, section, content in documents
+                ),
             )
+            section_count += cursor.rowcount
             heading_rows = [(path_to_db(file), *rest) for file, *rest in headings]
             connection.executemany(
                 "INSERT INTO headings (file, text, level, start_line, end_line)"
                 " VALUES (?, ?, ?, ?, ?)",
                 heading_rows,
             )
-            section_count += len(section_rows)
             heading_count += len(heading_rows)
         connection.executemany(
             "INSERT INTO files (path, size, mtime_ns) VALUES (?, ?, ?)",
