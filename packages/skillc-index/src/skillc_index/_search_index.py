@@ -494,9 +494,8 @@ def search_sections(index: Path, skill: str, match: str, limit: int) -> list[Sec
     FTS5's ``snippet()`` costs the square of the phrase hits in a row, so two things keep it
     linear: phrases that are the same tokens for the index's tokenizer (``Word``, ``word!``,
     ``(word)``) are asked once (:func:`_distinct_phrases`, except for a few plain words; the
-    same AND), and a section
-    longer than :data:`SNIPPET_WINDOW` gets its snippet from a window of its text
-    (:func:`_long_snippet`), read one section at a time.
+    same AND), and a section longer than :data:`SNIPPET_WINDOW` gets its snippet from a window
+    of its text (:func:`_long_snippet`), read one section at a time.
     """
     sql = (
         f"SELECT file, section, CASE WHEN length(content) <= {SNIPPET_WINDOW}"
