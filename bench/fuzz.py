@@ -103,12 +103,16 @@ class QueryChecker:
 
     def check(self, data: bytes) -> None:
         from skillc_index import SkillcError, fts_query
+        from skillc_index._fts import MAX_QUERY_WORDS
 
         query = data.decode("utf-8", errors="replace")
         for tokenizer, connection in self.connections.items():
             try:
                 match = fts_query(query, tokenizer)
             except SkillcError as exc:
+                if exc.diagnostic.code == "E100":  # more than MAX_QUERY_WORDS different words
+                    assert len(set(query.split())) > MAX_QUERY_WORDS, exc
+                    return
                 assert exc.diagnostic.code == "E004" and not query.strip(" \t\n\r"), exc
                 return
             connection.execute(
