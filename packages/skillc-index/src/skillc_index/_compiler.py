@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -38,6 +38,7 @@ from skillc_index._manifest import (
 from skillc_index._search_index import (
     RACY_WINDOW_NS,
     Document,
+    FileStat,
     HeadingRow,
     IndexCounts,
     IndexState,
@@ -127,15 +128,15 @@ def _skillc_version() -> str:
     return __version__
 
 
-def _is_up_to_date(skill: ResolvedSkill, current_hash: str, state: IndexState) -> Manifest | None:
-    """The runtime's manifest when stub, manifest and index all match the sources."""
+def _matches(
+    skill: ResolvedSkill, manifest: Manifest, current_hash: str, index_stat: list[int] | None
+) -> bool:
+    """Whether the runtime's stub and manifest are those a build would write now, for an
+    index (already known to be current) whose file stat is ``index_stat``."""
     from skillc_index._stub import STUB_FORMAT
 
-    manifest = read_manifest(skill.runtime)
-    if manifest is None or state.status != "current":
-        return None
     extra = manifest.extra
-    matches = (
+    return (
         manifest.skill == skill.name
         and manifest.version == MANIFEST_VERSION
         and manifest.source_hash == current_hash
@@ -143,9 +144,8 @@ def _is_up_to_date(skill: ResolvedSkill, current_hash: str, state: IndexState) -
         and extra.get("skillc_version") == _skillc_version()
         and extra.get("source_path") == valid_utf8(str(skill.source))
         and extra.get("stub_sha256") == _sha256(skill.runtime / SKILL_FILE)
-        and extra.get("index_stat") == _index_stat(state.path)
+        and extra.get("index_stat") == index_stat
     )
-    return manifest if matches else None
 
 
 def _index_stat(path: Path) -> list[int] | None:
@@ -309,29 +309,56 @@ def compile_skill(
     if state.status == "collision":
         raise IndexCollision(state.hash16)
 
-    manifest = None if force else _is_up_to_date(skill, current_hash, state)
-    if manifest is not None:
-        report = IndexReport(state.path, "up-to-date", "", tokenizer, None)
-        return CompileResult(
-            skill=skill.name,
-            source=source,
-            runtime=runtime,
-            source_hash=current_hash,
-            up_to_date=True,
-            stub=runtime / SKILL_FILE,
-            manifest=manifest,
-            index=report,
-            files=len(found.files),
-        )
-    if state.status == "current":
-        recorded = read_manifest(runtime)
-        index_stat = None if recorded is None else recorded.extra.get("index_stat")
-        if force:
-            state = state._replace(status="stale", reason="--force")
-        elif index_stat is not None and index_stat != _index_stat(state.path):
+    manifest = read_manifest(runtime)
+    index_stat = _index_stat(state.path)
+    if state.status == "current" and force:
+        state = state._replace(status="stale", reason="--force")
+    elif state.status == "current" and manifest is not None:
+        recorded = manifest.extra.get("index_stat")
+        if recorded is not None and recorded != index_stat:  # damaged in place, or replaced
             state = state._replace(status="stale", reason="the index file changed after build")
+    counts: IndexCounts | None = None
+    up_to_date = (
+        state.status == "current"
+        and manifest is not None
+        and _matches(skill, manifest, current_hash, index_stat)
+    )
+    if not up_to_date or manifest is None:
+        counts, manifest = _write_runtime(
+            skill, found, progress, state, tokenizer, current_hash, stats, stats_at_ns
+        )
 
-    # -- read SKILL.md (E011 before anything is written), then write the new runtime ---------
+    if counts is None:
+        report = IndexReport(state.path, "up-to-date", "", tokenizer, None)
+    else:
+        action: IndexAction = "created" if state.status == "missing" else "rebuilt"
+        reason = state.status if not state.reason else f"{state.status}: {state.reason}"
+        report = IndexReport(state.path, action, reason, tokenizer, counts)
+    return CompileResult(
+        skill=skill.name,
+        source=source,
+        runtime=runtime,
+        source_hash=current_hash,
+        up_to_date=up_to_date,
+        stub=runtime / SKILL_FILE,
+        manifest=manifest,
+        index=report,
+        files=len(found.files),
+    )
+
+
+def _write_runtime(
+    skill: ResolvedSkill,
+    found: SkillFiles,
+    progress: Progress | None,
+    state: IndexState,
+    tokenizer: str,
+    current_hash: str,
+    stats: Mapping[str, FileStat],
+    stats_at_ns: int,
+) -> tuple[IndexCounts | None, Manifest]:
+    """Read SKILL.md (E011 before anything is written), then write the new runtime: a new
+    index unless ``state`` is current, the stub and the manifest."""
     from skillc_index._stub import STUB_FORMAT
 
     sources = _Sources(skill, found, progress)
@@ -339,7 +366,7 @@ def compile_skill(
     def new_index(path: Path) -> IndexCounts:
         return write_index(
             path,
-            source=source,
+            source=skill.source,
             current_hash=current_hash,
             tokenizer=tokenizer,
             parsed=sources.parsed(),
@@ -357,7 +384,7 @@ def compile_skill(
             extra={
                 "name": sources.name,
                 "scope": skill.scope,
-                "source_path": valid_utf8(str(source)),
+                "source_path": valid_utf8(str(skill.source)),
                 "index": state.path.name,
                 "index_stat": _index_stat(index),
                 "tokenizer": tokenizer,
@@ -369,22 +396,4 @@ def compile_skill(
         )
 
     rebuild = state.status != "current"
-    counts, manifest = _install(runtime, state.path.name, new_index if rebuild else None, contents)
-
-    if counts is None:
-        report = IndexReport(state.path, "up-to-date", "", tokenizer, None)
-    else:
-        action: IndexAction = "created" if state.status == "missing" else "rebuilt"
-        reason = state.status if not state.reason else f"{state.status}: {state.reason}"
-        report = IndexReport(state.path, action, reason, tokenizer, counts)
-    return CompileResult(
-        skill=skill.name,
-        source=source,
-        runtime=runtime,
-        source_hash=current_hash,
-        up_to_date=False,
-        stub=runtime / SKILL_FILE,
-        manifest=manifest,
-        index=report,
-        files=len(found.files),
-    )
+    return _install(skill.runtime, state.path.name, new_index if rebuild else None, contents)
