@@ -135,3 +135,13 @@ def test_every_message_has_the_bracketed_code() -> None:
         assert re.match(
             r"^(error|warning)\[[EW]\d{3}\]: ", si.format_diagnostic(si.Diagnostic(code))
         )
+
+
+def test_unexpected_exceptions_are_one_e999_line() -> None:
+    from skillc_index._diagnostics import InternalError, SkillNotFound, error_line
+
+    multi = OSError("disk\n  on fire")
+    assert str(InternalError.unexpected(multi)) == "error[E999]: OSError: disk on fire"
+    assert str(InternalError.unexpected(KeyError())) == "error[E999]: KeyError"
+    assert error_line(multi) == "error[E999]: OSError: disk on fire"
+    assert error_line(SkillNotFound("x")) == "error[E001]: skill 'x' not found"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from skillc_index import ResolvedSkill, SkillDirectoryNotFound, safe_join, walk_skill
+from skillc_index._files import fs_bytes
 
 DEFAULT_LIMIT = 100
 
@@ -30,8 +31,7 @@ class Node:
 
     def ordered(self) -> list[Node]:
         """Children: folders first, then files, each by bytewise name."""
-        key = lambda node: (not node.folder, node.name.encode("utf-8", "surrogateescape"))  # noqa: E731
-        return sorted(self.children.values(), key=key)
+        return sorted(self.children.values(), key=lambda n: (not n.folder, fs_bytes(n.name)))
 
 
 @dataclass(frozen=True)

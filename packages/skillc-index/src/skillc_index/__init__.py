@@ -50,6 +50,7 @@ _EXPORTS: dict[str, str] = {
     "SkillExists": "_diagnostics",
     "InvalidOption": "_diagnostics",
     "InternalError": "_diagnostics",
+    "error_line": "_diagnostics",
     # configuration (RFC-0009)
     "Config": "_config",
     "load_config": "_config",
@@ -175,6 +176,7 @@ if TYPE_CHECKING:
         SkillNotFound,
         SyncDestinationNotWritable,
         SyncSourceNotReadable,
+        error_line,
         format_diagnostic,
         lint_diagnostic,
         logging_disabled,

@@ -105,6 +105,11 @@ def format_diagnostic(diagnostic: Diagnostic | Notice) -> str:
     return text
 
 
+def _hint(text: str) -> str:
+    """The detail line of a diagnostic that says what to do (empty when there is nothing)."""
+    return f"hint: {text}" if text else ""
+
+
 class SkillcError(Exception):
     """Base of every error skillc raises on purpose; carries its :class:`Diagnostic`."""
 
@@ -190,7 +195,7 @@ class PathNotFound(SkillcError):
     or :class:`SkillDirectoryNotFound` (a folder, E022)."""
 
     def __init__(self, path: str, hint: str = "") -> None:
-        super().__init__(Diagnostic(self.code, {"path": path}, f"hint: {hint}" if hint else ""))
+        super().__init__(Diagnostic(self.code, {"path": path}, _hint(hint)))
         self.path = path
 
 
@@ -228,7 +233,7 @@ class SyncDestinationNotWritable(SkillcError):
     code = "E041"
 
     def __init__(self, path: str, reason: str = "") -> None:
-        super().__init__(Diagnostic(self.code, {"path": path}, f"hint: {reason}" if reason else ""))
+        super().__init__(Diagnostic(self.code, {"path": path}, _hint(reason)))
         self.path = path
 
 
@@ -244,7 +249,7 @@ class SkillExists(SkillcError):
     code = "E050"
 
     def __init__(self, skill: str, hint: str = "") -> None:
-        super().__init__(Diagnostic(self.code, {"skill": skill}, f"hint: {hint}" if hint else ""))
+        super().__init__(Diagnostic(self.code, {"skill": skill}, _hint(hint)))
         self.skill = skill
         self.hint = hint
 
@@ -261,6 +266,18 @@ class InternalError(SkillcError):
 
     def __init__(self, message: str) -> None:
         super().__init__(Diagnostic(self.code, {"message": message}))
+
+    @classmethod
+    def unexpected(cls, exc: BaseException) -> InternalError:
+        """E999 for an exception nobody planned for: its type and message, on one line."""
+        message = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        return cls(" ".join(message.split()))
+
+
+def error_line(exc: BaseException) -> str:
+    """The one-line diagnostic of a failure, as an access-log row records it."""
+    error = exc if isinstance(exc, SkillcError) else InternalError.unexpected(exc)
+    return format_diagnostic(error.diagnostic).splitlines()[0]
 
 
 def lint_diagnostic(

@@ -23,6 +23,7 @@ from skillc_index._diagnostics import (
 
 __all__ = [
     "SkillFiles",
+    "fs_bytes",
     "path_from_db",
     "path_to_db",
     "safe_join",
@@ -44,9 +45,10 @@ class SkillFiles(NamedTuple):
     sorted bytewise."""
 
 
-def _fs_bytes(rel: str) -> bytes:
-    """The bytes of a relative path as the filesystem has them: the bytewise sort key."""
-    return rel.encode("utf-8", "surrogateescape")
+def fs_bytes(path: str) -> bytes:
+    """The bytes of a path as the file system has them (names that are not UTF-8 included):
+    what every "bytewise order" of the kit sorts by, and what path hashes hash."""
+    return path.encode("utf-8", "surrogateescape")
 
 
 def path_to_db(rel: str) -> str | bytes:
@@ -55,7 +57,7 @@ def path_to_db(rel: str) -> str | bytes:
     try:
         rel.encode("utf-8")
     except UnicodeEncodeError:
-        return _fs_bytes(rel)
+        return fs_bytes(rel)
     return rel
 
 
@@ -130,8 +132,8 @@ def walk_skill(root: Path) -> SkillFiles:
                     files.append(rel)
                 elif stat.S_ISDIR(mode) and target not in ancestors:
                     stack.append((target, rel + "/", ancestors | {target}))
-    files.sort(key=_fs_bytes)
-    escapes.sort(key=_fs_bytes)
+    files.sort(key=fs_bytes)
+    escapes.sort(key=fs_bytes)
     return SkillFiles(tuple(files), tuple(escapes))
 
 
@@ -158,7 +160,7 @@ def source_hash(root: Path, files: Iterable[str] | None = None) -> str:
     if files is None:
         names: list[str] = list(walk_skill(root).files)
     else:
-        names = sorted(files, key=_fs_bytes)
+        names = sorted(files, key=fs_bytes)
         for rel in names:
             if _is_absolute(rel) or ".." in rel.split("/"):
                 raise PathEscapesRoot(rel)
@@ -167,7 +169,7 @@ def source_hash(root: Path, files: Iterable[str] | None = None) -> str:
     digest = hashlib.sha256()
     for rel in names:
         file_hash = _file_sha256(_join(root_real, rel))
-        digest.update(_fs_bytes(f"{rel}\0{file_hash}\n"))
+        digest.update(fs_bytes(f"{rel}\0{file_hash}\n"))
     return digest.hexdigest()
 
 

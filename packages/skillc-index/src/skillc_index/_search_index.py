@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from skillc_index._diagnostics import IndexCollision, IndexUnusable
-from skillc_index._files import path_from_db, path_to_db, source_hash, walk_skill
+from skillc_index._files import fs_bytes, path_from_db, path_to_db, source_hash, walk_skill
 from skillc_index._fts import TOKENIZE_CLAUSES, index_tokenizer, prepare_fts_text, restore_fts_text
 from skillc_index._layout import META_DIR, ResolvedSkill
 from skillc_index._text import valid_utf8
@@ -140,8 +140,7 @@ def canonical_source(source: Path) -> str:
 
 def hash16(source: Path) -> str:
     """First 16 hex characters of the SHA-256 of the canonical source path (RFC-0004)."""
-    key = canonical_source(source).encode("utf-8", "surrogateescape")
-    return _sha256_hex(key)[:16]
+    return _sha256_hex(fs_bytes(canonical_source(source)))[:16]
 
 
 _sha256: Callable[[bytes], Any] | None = None

@@ -26,6 +26,7 @@ from skillc_index._diagnostics import (
     InvalidOption,
     Notice,
     SkillcError,
+    error_line,
     format_diagnostic,
 )
 
@@ -140,12 +141,9 @@ _reported_once: set[str] = set()
 
 def error_text(exc: BaseException) -> str:
     """The one-line diagnostic a failed command records in the access log."""
-    if isinstance(exc, SkillcError):
-        return format_diagnostic(exc.diagnostic).splitlines()[0]
     if isinstance(exc, click.UsageError):
-        return format_diagnostic(InvalidOption(exc.format_message()).diagnostic)
-    message = " ".join(f"{type(exc).__name__}: {exc}".split())
-    return format_diagnostic(InternalError(message).diagnostic)
+        exc = InvalidOption(exc.format_message())
+    return error_line(exc)
 
 
 def record_access(
@@ -238,8 +236,7 @@ def handle_exception(exc: BaseException, args: Sequence[str] | None = None) -> i
         import traceback
 
         traceback.print_exception(exc)
-    message = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-    report(InternalError(" ".join(message.split())).diagnostic)
+    report(InternalError.unexpected(exc).diagnostic)
     return 1
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from skillc_index._diagnostics import Diagnostic, NotASkill, lint_diagnostic
+from skillc_index._files import fs_bytes
 from skillc_index._layout import META_DIR, SKILL_FILE, Layout, resolve_skill
 from skillc_lint._registry import RuleRegistry, Severity
 
@@ -150,8 +151,7 @@ def lint_skill(
 
     def sort_key(item: tuple[int, LintDiagnostic]) -> tuple[bool, bytes, int, int]:
         order, d = item
-        file_key = d.file.encode("utf-8", "surrogateescape")
-        return (d.file != SKILL_FILE, file_key, d.line or 0, order)
+        return (d.file != SKILL_FILE, fs_bytes(d.file), d.line or 0, order)
 
     found.sort(key=sort_key)
     return LintResult(
@@ -173,7 +173,7 @@ def find_skills(folder: Path) -> list[Path]:
             continue
         seen.add(real)
         if (current / SKILL_FILE).is_file():
-            found.append((rel.rstrip("/").encode("utf-8", "surrogateescape"), current))
+            found.append((fs_bytes(rel.rstrip("/")), current))
             continue
         try:
             entries = sorted(os.scandir(current), key=lambda e: e.name)

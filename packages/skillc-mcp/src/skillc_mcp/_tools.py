@@ -119,8 +119,7 @@ class ToolRunner:
         log = self._log or sys.stderr
         print(f"skillc-mcp: {tool} failed:", file=log)
         traceback.print_exception(exc, file=log)
-        message = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-        return InternalError(" ".join(message.split())).diagnostic
+        return InternalError.unexpected(exc).diagnostic
 
     def record(
         self,
@@ -142,7 +141,7 @@ class ToolRunner:
     ) -> Iterator[ResolvedSkill]:
         """Resolve ``skill`` and log the access when the block ends, with the error if one
         escapes. Nothing is logged when the skill does not resolve: there is no log to use."""
-        from skillc_index import resolve_skill
+        from skillc_index import error_line, resolve_skill
 
         resolved = resolve_skill(skill, layout)
         error: str | None = None
@@ -160,16 +159,6 @@ def error_result(diagnostic: Diagnostic) -> dict[str, Any]:
     from skillc_index import format_diagnostic
 
     return {"content": [{"type": "text", "text": format_diagnostic(diagnostic)}], "isError": True}
-
-
-def error_line(exc: BaseException) -> str:
-    """The one-line diagnostic an access-log row records for a failed call."""
-    from skillc_index import InternalError, SkillcError, format_diagnostic
-
-    if isinstance(exc, SkillcError):
-        return format_diagnostic(exc.diagnostic).splitlines()[0]
-    message = " ".join(f"{type(exc).__name__}: {exc}".split())
-    return format_diagnostic(InternalError(message).diagnostic)
 
 
 def _with_warnings(data: Data, diagnostics: Iterable[Diagnostic | Notice]) -> Data:
@@ -221,7 +210,7 @@ def _list(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
 
 def _build(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
     """RFC-0001 ``build``: logged after the build, or with its error when the skill resolves."""
-    from skillc_index import SkillcError, build_skill, load_config, resolve_skill
+    from skillc_index import SkillcError, build_skill, error_line, load_config, resolve_skill
 
     config = load_config(layout)
     runner.warn(config.notices)
