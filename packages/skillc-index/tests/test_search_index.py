@@ -294,5 +294,42 @@ def test_long_sections_get_a_snippet_from_the_window_holding_the_words(
     both = snippet("marker zebra")  # the window holding both words, not the first marker
     assert both.startswith("...") and "[MATCH]zebra[/MATCH]" in both
     assert "[MATCH]marker[/MATCH]" in both
-    # words that give the same tokens are asked once: the same hits and snippet
     assert snippet("Zebra zebra! (zebra) ZEBRA") == snippet("zebra")
+
+
+def test_long_sections_go_through_the_window(
+    skill: ResolvedSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from skillc_index import _search_index, fts_query, search_sections
+
+    calls: list[int] = []
+    original = _search_index._long_snippet
+
+    def spy(content: str, *rest: str) -> str:
+        calls.append(len(content))
+        return original(content, *rest)
+
+    monkeypatch.setattr(_search_index, "_long_snippet", spy)
+    monkeypatch.setattr(_search_index, "SNIPPET_WINDOW", 17)
+    age(skill.source)
+    index = compile_skill(skill).index.path
+    (hit,) = search_sections(index, "demo", fts_query("plain", "porter"), 10)
+    assert calls == [] and "[MATCH]plain[/MATCH]" in hit.snippet  # 17 characters: FTS5's own
+    hits = search_sections(index, "demo", fts_query("Run", "porter"), 10)
+    assert len(calls) == len(hits) and min(calls) > 17  # the SKILL.md sections are longer
+    assert all("[MATCH]Run[/MATCH]" in hit.snippet for hit in hits)
+
+
+@pytest.mark.parametrize(
+    ("tokenize", "kept"),
+    [
+        ("porter unicode61", ['"Zebra"', '"other"']),  # porter: zebras is zebra
+        ("unicode61", ['"Zebra"', '"zebras"', '"other"']),
+    ],
+)
+def test_phrases_giving_the_same_tokens_are_asked_once(tokenize: str, kept: list[str]) -> None:
+    from skillc_index._search_index import _distinct_phrases
+
+    phrases = ['"Zebra"', '"zebra!"', '"(ZEBRA)"', '"zebras"', '"other"', '"..zebra,"']
+    assert _distinct_phrases(phrases, tokenize) == kept
+    assert _distinct_phrases(['"a b"', '"b a"', '"a-b"'], tokenize) == ['"a b"', '"b a"']

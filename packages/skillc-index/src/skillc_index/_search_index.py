@@ -475,11 +475,6 @@ SNIPPET_WINDOW = 16_384
 
 _SNIPPET_ARGS = "'[MATCH]', '[/MATCH]', '...', 32"
 _PHRASE = re.compile(r'"(?:[^"]|"")*"')
-#: A query of at most this many different lowercase ASCII words skips the tokens check of
-#: :func:`_distinct_phrases` (half a millisecond, most of a search's own time): they can only
-#: share tokens through stemming (``run runs``), at most this many times over.
-_PLAIN_WORDS = 4
-_PLAIN = re.compile(r'"[a-z0-9]+"')
 
 
 def search_sections(index: Path, skill: str, match: str, limit: int) -> list[SectionHit]:
@@ -492,9 +487,9 @@ def search_sections(index: Path, skill: str, match: str, limit: int) -> list[Sec
 
     FTS5's ``snippet()`` costs the square of the phrase hits in a row, so two things keep it
     linear: phrases that are the same tokens for the index's tokenizer (``Word``, ``word!``,
-    ``(word)``) are asked once (:func:`_distinct_phrases`, except for a few plain words; the
-    same AND), and a section longer than :data:`SNIPPET_WINDOW` gets its snippet from a window
-    of its text (:func:`_long_snippet`), read one section at a time.
+    ``(word)``) are asked once (:func:`_distinct_phrases`; the same AND), and a section
+    longer than :data:`SNIPPET_WINDOW` gets its snippet from a window of its text
+    (:func:`_long_snippet`), read one section at a time.
     """
     sql = (
         f"SELECT file, section, CASE WHEN length(content) <= {SNIPPET_WINDOW}"
@@ -509,9 +504,7 @@ def search_sections(index: Path, skill: str, match: str, limit: int) -> list[Sec
             ).fetchone()
             tokenize = TOKENIZE_CLAUSES[row[0] if row else ""]
             phrases = _PHRASE.findall(match)
-            if len(phrases) > 1 and not (
-                len(phrases) <= _PLAIN_WORDS and all(map(_PLAIN.fullmatch, phrases))
-            ):
+            if len(phrases) > 1:
                 phrases = _distinct_phrases(phrases, tokenize)
                 match = " ".join(phrases)
             rows = connection.execute(sql, (match, limit)).fetchall()
