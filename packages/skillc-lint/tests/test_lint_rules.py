@@ -157,7 +157,7 @@ def test_skl102_rfc_example_message(skill: Writer, found: Found) -> None:
 
 def test_skl102_name_must_be_a_string(skill: Writer, found: Found) -> None:
     folder = skill("folder", frontmatter=f"name: 123\ndescription: x. {TRIGGER}\n")
-    assert messages(found(folder, "SKL102")) == ["name must be a string, not an integer"]
+    assert messages(found(folder, "SKL102")) == ["name must be a string, not a number"]
 
 
 @pytest.mark.parametrize("name", ["my-skill", "skill123", "a", "a-b-c", "9lives"])

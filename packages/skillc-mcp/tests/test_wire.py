@@ -228,3 +228,19 @@ def test_python_m_and_skillc_mcp_start_the_same_server(project: Path, env: dict[
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == {"jsonrpc": "2.0", "id": 1, "result": {}}
+
+
+def test_skc_lint_uses_the_configured_profiles(wire: WireClient, project: Path) -> None:
+    """``[lint] profiles`` and the settings of their rules apply to ``skc_lint`` as they do to
+    ``skc lint`` (one function reads the table for both)."""
+    skill = project / ".skillc" / "skills" / "demo"
+    text = (skill / "SKILL.md").read_text(encoding="utf-8")
+    (skill / "SKILL.md").write_text(text.replace("---\n", "---\ncontext: inline\n", 1), "utf-8")
+    (project / ".skillc" / "config.toml").write_text(
+        '[lint]\nprofiles = ["claude-code"]\nSKL602 = "warning"\nSKL701 = "off"\n', "utf-8"
+    )
+    wire.initialize()
+    result = wire.call("skc_lint", {"skill": "demo"})["structuredContent"]
+    found = {(d["rule"], d["severity"]) for d in result["diagnostics"]}
+    assert ("SKL602", "warning") in found  # the claude-code rule ran, as configured
+    assert "warnings" not in result, result["warnings"]  # SKL701 (skillli, idle): no warning

@@ -54,16 +54,21 @@ def _is_fence(line: str) -> bool:
     return line.rstrip() == FENCE
 
 
-def _type_name(value: object) -> str:
-    names = {
-        list: "a list",
-        str: "a string",
-        int: "an integer",
-        float: "a float",
-        bool: "a boolean",
-        type(None): "null",
-    }
-    return names.get(type(value), type(value).__name__)
+_TYPE_NAMES: dict[type, str] = {
+    str: "a string",
+    list: "a list",
+    dict: "a mapping",
+    int: "a number",
+    float: "a number",
+    bool: "a boolean",
+    type(None): "empty",
+}
+
+
+def type_name(value: object) -> str:
+    """What a YAML value is, for messages: ``a string``, ``a list``, ``a mapping``,
+    ``a number``, ``a boolean``, ``empty``..."""
+    return _TYPE_NAMES.get(type(value), type(value).__name__)
 
 
 def _yaml_error_text(error: BaseException, offset: int) -> str:
@@ -136,7 +141,7 @@ def split_frontmatter(text: str) -> tuple[Frontmatter, int]:
     finally:
         loader.dispose()
     if not isinstance(data, dict):
-        message = f"{INVALID_YAML}expected a mapping, got {_type_name(data)}"
+        message = f"{INVALID_YAML}expected a mapping, got {type_name(data)}"
         return Frontmatter(True, None, message, end_line, {}, body_start), close_end
     field_lines: dict[str, int] = {}
     if isinstance(node, yaml.MappingNode):

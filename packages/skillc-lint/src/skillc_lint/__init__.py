@@ -40,6 +40,7 @@ _EXPORTS: dict[str, str] = {
     "BUILTIN_RULES": "_catalog",
     "PRESETS": "_catalog",
     "default_registry": "_catalog",
+    "configured_registry": "_catalog",
     "DEFAULT_PROFILES": "_profiles",
     "PROFILES": "_profiles",
     "Profile": "_profiles",
@@ -56,7 +57,12 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 if TYPE_CHECKING:
-    from skillc_lint._catalog import BUILTIN_RULES, PRESETS, default_registry
+    from skillc_lint._catalog import (
+        BUILTIN_RULES,
+        PRESETS,
+        configured_registry,
+        default_registry,
+    )
     from skillc_lint._engine import (
         LintDiagnostic,
         LintResult,

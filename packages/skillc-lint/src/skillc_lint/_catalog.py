@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from skillc_lint._registry import Rule, RuleRegistry
@@ -233,3 +233,52 @@ def default_registry(
     for name in DEFAULT_PROFILES if profiles is None else profiles:
         registry.use(use_profile, name)
     return registry
+
+
+def configured_registry(
+    lint: Mapping[str, Any], profiles: Sequence[str] = ()
+) -> tuple[RuleRegistry, list[str]]:
+    """The registry a run uses, from the ``[lint]`` table of the configuration (RFC-0009),
+    and the problems found in that table, one message each (callers print them as
+    ``config [lint]: <message>`` warnings; they never fail a run).
+
+    The profiles are ``profiles`` when given (known names: the caller checked them), else
+    ``[lint] profiles`` (unknown names skipped with a problem), always on top of
+    ``agentskills``. Settings of rules from profiles not in use are left out without a
+    problem: a config may tune a dialect's rules for the runs that select it."""
+    from skillc_lint._profiles import PROFILES, profiles_in
+
+    settings = dict(lint)
+    configured = settings.pop("profiles", None)
+    problems: list[str] = []
+    names = list(profiles)
+    if not names and configured is not None:
+        if not isinstance(configured, list) or not all(isinstance(n, str) for n in configured):
+            problems.append("profiles must be a list of names; ignored")
+        else:
+            known = ", ".join(PROFILES)
+            for name in configured:
+                if name in PROFILES:
+                    names.append(name)
+                else:
+                    problems.append(f"unknown profile '{name}' (known: {known})")
+    registry = default_registry(profiles=tuple(dict.fromkeys(["agentskills", *names])))
+    in_use = profiles_in(registry)
+    idle = {
+        key
+        for name, profile in PROFILES.items()
+        if name not in in_use
+        for rule in profile.rules
+        for key in (rule.id.lower(), rule.name)
+    }
+    problems += registry.configure(_without(settings, idle))
+    return registry, problems
+
+
+def _without(settings: Mapping[str, Any], idle: set[str]) -> dict[str, Any]:
+    """``settings`` without the keys (rule ids or names, also under ``rules``) in ``idle``."""
+    return {
+        key: _without(value, idle) if key == "rules" and isinstance(value, Mapping) else value
+        for key, value in settings.items()
+        if str(key).lower() not in idle
+    }

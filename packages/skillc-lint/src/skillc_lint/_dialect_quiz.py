@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from skillc_index._diagnostics import SkillcError
+from skillc_index._layout import SKILL_FILE, Layout, resolve_skill, skill_name_problem
 from skillc_lint._fields import Findings, Options, field_line, frontmatter, type_name
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._skill import Skill, slug
@@ -20,7 +22,6 @@ __all__ = ["RULES"]
 
 BRANCH_KEYS = ("goto", "load-skill", "load-reference", "message")
 _GOTO_HEADING = re.compile(r"(#{1,6})\s+(.*)")
-_SKILL_NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*\Z")
 
 
 def _quizzes(skill: Skill) -> Iterator[tuple[str, Any]]:
@@ -177,14 +178,11 @@ def quiz_load_reference(skill: Skill, options: Options) -> Findings:
             yield Finding(f"{label}.load-reference: file not found: '{target}'", line=line)
 
 
-def _skill_resolves(skill: Skill, name: str) -> bool:
-    from skillc_index._diagnostics import SkillcError
-    from skillc_index._layout import Layout, resolve_skill
-
-    if name == skill.name or (skill.root.parent / name / "SKILL.md").is_file():
+def _skill_resolves(skill: Skill, name: str, layout: Layout) -> bool:
+    if name == skill.name or (skill.root.parent / name / SKILL_FILE).is_file():
         return True
     try:
-        resolve_skill(name, Layout.discover())
+        resolve_skill(name, layout)
     except SkillcError:
         return False
     return True
@@ -194,13 +192,16 @@ def quiz_load_skill(skill: Skill, options: Options) -> Findings:
     """SKL726: a ``load-skill`` is a skill name that resolves: a sibling folder of this
     skill, or a skill of the project or global store."""
     line = field_line(skill, "quiz")
+    layout: Layout | None = None
     for label, branch in _branches(skill):
         name = branch.get("load-skill")
         if not isinstance(name, str) or not name.strip():
             continue
-        if not _SKILL_NAME.match(name.strip()):
+        if skill_name_problem(name.strip()) is not None:
             yield Finding(f"{label}.load-skill: '{name}' is not a skill name", line=line)
-        elif not _skill_resolves(skill, name.strip()):
+            continue
+        layout = layout or Layout.discover()  # once per skill, only when a branch needs it
+        if not _skill_resolves(skill, name.strip(), layout):
             yield Finding(f"{label}.load-skill: skill '{name}' not found", line=line)
 
 

@@ -16,7 +16,8 @@ from typing import Any
 
 from skillc_index._diagnostics import Diagnostic, NotASkill, lint_diagnostic
 from skillc_index._files import fs_bytes
-from skillc_index._layout import META_DIR, SKILL_FILE, Layout, resolve_skill
+from skillc_index._layout import SKILL_FILE, Layout, resolve_skill
+from skillc_index._manifest import manifest_path
 from skillc_lint._registry import RuleRegistry, Severity
 
 __all__ = [
@@ -29,8 +30,6 @@ __all__ = [
     "lint_targets",
     "resolve_targets",
 ]
-
-MANIFEST = f"{META_DIR}/manifest.json"
 
 
 @dataclass(frozen=True)
@@ -101,7 +100,7 @@ class LintResult:
 
 def is_compiled(root: Path) -> bool:
     """RFC-0008:C-SCOPE: a skill is compiled when ``.skillc-meta/manifest.json`` exists."""
-    return (root / MANIFEST).is_file()
+    return manifest_path(root).is_file()
 
 
 def lint_skill(

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from skillc_index._frontmatter import type_name
 from skillc_lint._registry import Finding
 from skillc_lint._skill import Skill
 
@@ -19,21 +20,6 @@ SEMVER = re.compile(
     r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
     r"(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?\Z"
 )
-
-_NAMES: dict[type, str] = {
-    str: "a string",
-    list: "a list",
-    dict: "a mapping",
-    int: "a number",
-    float: "a number",
-    bool: "a boolean",
-    type(None): "empty",
-}
-
-
-def type_name(value: object) -> str:
-    """``a string``, ``a list``, ``a mapping``, ``a number``, ``a boolean``, ``empty``..."""
-    return _NAMES.get(type(value), type(value).__name__)
 
 
 def frontmatter(skill: Skill) -> dict[str, Any]:

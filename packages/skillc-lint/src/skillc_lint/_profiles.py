@@ -74,6 +74,15 @@ PROFILES: dict[str, Profile] = {
 DEFAULT_PROFILES = ("agentskills",)
 
 
+def profiles_in(registry: RuleRegistry) -> tuple[str, ...]:
+    """The profiles whose rules ``registry`` holds (in :data:`PROFILES` order)."""
+    return tuple(
+        name
+        for name, profile in PROFILES.items()
+        if all(rule.id in registry for rule in profile.rules)
+    )
+
+
 def use_profile(registry: RuleRegistry, name: str) -> None:
     """Plugin: add profile ``name`` (and the one it extends, first) to ``registry``: its
     rules, its known fields for SKL109, its settings. Applying a profile twice is harmless.

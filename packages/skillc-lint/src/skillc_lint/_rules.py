@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from skillc_index._layout import SKILL_FILE
+from skillc_lint._fields import field_line, type_name
 from skillc_lint._registry import Finding
 from skillc_lint._skill import Skill, slug
 
@@ -61,23 +62,6 @@ NON_CONTENT_FILES = ("LICENSE.md", "CHANGELOG.md", "CONTRIBUTING.md", "README.md
 _YAML_LINE = re.compile(r"\(line (\d+), column \d+\)")
 _NAME_CHARS = re.compile(r"[^a-z0-9-]")
 
-_TYPE_NAMES = {
-    list: "a list",
-    dict: "a mapping",
-    int: "an integer",
-    float: "a number",
-    bool: "a boolean",
-}
-
-
-def _type_name(value: object) -> str:
-    return _TYPE_NAMES.get(type(value), type(value).__name__)
-
-
-def _field_line(skill: Skill, key: str) -> int:
-    """Line of a frontmatter key, or 1 (the opening ``---``) when the key is absent."""
-    return skill.skill_md.frontmatter.field_lines.get(key, 1)
-
 
 def _name(skill: Skill) -> str | None:
     """The frontmatter ``name`` when it is a non-empty string, else None."""
@@ -118,7 +102,7 @@ def name_required(skill: Skill, options: Options) -> Findings:
     """SKL101: ``name`` is present (a ``name:`` with no value counts as missing)."""
     data = skill.frontmatter
     if data is not None and data.get("name") is None:
-        yield Finding("missing required frontmatter field: name", line=_field_line(skill, "name"))
+        yield Finding("missing required frontmatter field: name", line=field_line(skill, "name"))
 
 
 def name_format(skill: Skill, options: Options) -> Findings:
@@ -126,11 +110,11 @@ def name_format(skill: Skill, options: Options) -> Findings:
     doubled (DECISIONS.md: ``--`` is forbidden as in the Agent Skills spec)."""
     data = skill.frontmatter
     value = data.get("name") if data else None
-    line = _field_line(skill, "name")
+    line = field_line(skill, "name")
     if value is None:
         return
     if not isinstance(value, str):
-        yield Finding(f"name must be a string, not {_type_name(value)}", line=line)
+        yield Finding(f"name must be a string, not {type_name(value)}", line=line)
         return
     problems = []
     if any(c.isupper() for c in value):
@@ -159,7 +143,7 @@ def name_length(skill: Skill, options: Options) -> Findings:
             if not value
             else f"name is {len(value)} characters long (1-64 allowed)"
         )
-        yield Finding(message, line=_field_line(skill, "name"))
+        yield Finding(message, line=field_line(skill, "name"))
 
 
 def name_match_dir(skill: Skill, options: Options) -> Findings:
@@ -168,7 +152,7 @@ def name_match_dir(skill: Skill, options: Options) -> Findings:
     if name is not None and name != skill.name:
         yield Finding(
             f"name '{name}' does not match directory '{skill.name}'",
-            line=_field_line(skill, "name"),
+            line=field_line(skill, "name"),
         )
 
 
@@ -185,9 +169,9 @@ def description_nonempty(skill: Skill, options: Options) -> Findings:
     if data is None or "description" not in data:
         return
     value = data["description"]
-    line = _field_line(skill, "description")
+    line = field_line(skill, "description")
     if value is not None and not isinstance(value, str):
-        yield Finding(f"description must be a string, not {_type_name(value)}", line=line)
+        yield Finding(f"description must be a string, not {type_name(value)}", line=line)
     elif value is None or not value.strip():
         yield Finding("description is empty", line=line)
 
@@ -200,7 +184,7 @@ def description_length(skill: Skill, options: Options) -> Findings:
         yield Finding(
             f"description is {len(description.strip())} characters long "
             f"(at most {limit} recommended)",
-            line=_field_line(skill, "description"),
+            line=field_line(skill, "description"),
         )
 
 
@@ -213,7 +197,7 @@ def description_triggers(skill: Skill, options: Options) -> Findings:
     if not any(pattern.lower() in text for pattern in options["patterns"]):
         yield Finding(
             "missing activation trigger (say when to use the skill, e.g. 'Use when ...')",
-            line=_field_line(skill, "description"),
+            line=field_line(skill, "description"),
         )
 
 
@@ -230,7 +214,7 @@ def frontmatter_known(skill: Skill, options: Options) -> Findings:
             continue
         close = difflib.get_close_matches(str(key), known, n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
-        yield Finding(f"unknown frontmatter field '{key}'{hint}", line=_field_line(skill, str(key)))
+        yield Finding(f"unknown frontmatter field '{key}'{hint}", line=field_line(skill, str(key)))
 
 
 # -- structure --------------------------------------------------------------------------------

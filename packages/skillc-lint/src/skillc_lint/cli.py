@@ -7,8 +7,8 @@ linter is imported inside the command body, so ``skc --help`` and ``skc lint --h
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import click
 
@@ -42,50 +42,19 @@ def _apply_selectors(registry: RuleRegistry, select: list[str], ignore: list[str
             ) from None
 
 
-def _profiles(given: Sequence[str], configured: object) -> tuple[str, ...]:
-    """The profiles to use: ``--profile`` (comma-separated, repeatable), else ``[lint]
-    profiles``, always on top of ``agentskills``. An unknown name on the command line is a
-    usage error (E100); in the config it is a warning and is skipped."""
-    from skillc_index._diagnostics import Notice
-    from skillc_index.console import report
+def _profiles(given: Sequence[str]) -> tuple[str, ...]:
+    """``--profile`` names (comma-separated, repeatable); an unknown one is a usage error
+    (E100). ``[lint] profiles`` is read by :func:`configured_registry`."""
     from skillc_lint._profiles import PROFILES
 
     names = _selectors(given)
-    known = ", ".join(PROFILES)
     for name in names:
         if name not in PROFILES:
+            known = ", ".join(PROFILES)
             raise click.BadParameter(
                 f"unknown profile '{name}' (known: {known})", param_hint="--profile"
             )
-    if not names and configured is not None:
-        if not isinstance(configured, list) or not all(isinstance(n, str) for n in configured):
-            report(Notice("config [lint]: profiles must be a list of names; ignored"))
-        else:
-            for name in configured:
-                if name in PROFILES:
-                    names.append(name)
-                else:
-                    report(Notice(f"config [lint]: unknown profile '{name}' (known: {known})"))
-    return tuple(dict.fromkeys(["agentskills", *names]))
-
-
-def _in_use(settings: Mapping[str, Any], registry: RuleRegistry) -> dict[str, Any]:
-    """``[lint]`` settings without those of rules from profiles not in use: a config may
-    tune a dialect's rules for the runs that select it, without a warning on the others."""
-    from skillc_lint._profiles import PROFILES
-
-    idle = {
-        key
-        for profile in PROFILES.values()
-        for rule in profile.rules
-        if rule.id not in registry
-        for key in (rule.id.lower(), rule.name)
-    }
-    return {
-        key: _in_use(value, registry) if key == "rules" and isinstance(value, Mapping) else value
-        for key, value in settings.items()
-        if str(key).lower() not in idle
-    }
+    return tuple(names)
 
 
 def _print_rules(registry: RuleRegistry, output_format: str) -> None:
@@ -191,17 +160,15 @@ def lint_command(
     from skillc_index._layout import Layout
     from skillc_index.console import report, report_all
     from skillc_lint import _output
-    from skillc_lint._catalog import default_registry
+    from skillc_lint._catalog import configured_registry
     from skillc_lint._engine import lint_targets, resolve_targets
+    from skillc_lint._profiles import profiles_in
 
     layout = Layout.discover()
     config = load_config(layout)
     report_all(config.notices)
-    settings = dict(config.lint)
-    chosen = _profiles(profiles, settings.pop("profiles", None))
-    registry = default_registry(profiles=chosen)
-    for problem in registry.configure(_in_use(settings, registry)):
-        report(Notice(f"config [lint]: {problem}"))
+    registry, problems = configured_registry(config.lint, _profiles(profiles))
+    report_all(Notice(f"config [lint]: {problem}") for problem in problems)
     _apply_selectors(registry, _selectors(select), _selectors(ignore))
     if list_rules:
         _print_rules(registry, output_format)
@@ -218,7 +185,7 @@ def lint_command(
             else:
                 click.echo(f"no skills in {where}", err=True)
     results = lint_targets(targets, registry=registry, force=force)
-    _log_accesses(layout, results, force, chosen, select, ignore)
+    _log_accesses(layout, results, force, profiles_in(registry), select, ignore)
 
     cwd = layout.cwd
     for result in results:

@@ -241,13 +241,13 @@ def _build(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
 def _lint(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
     """RFC-0008 for one skill, with the project's ``[lint]`` configuration."""
     from skillc_index import Notice, load_config
-    from skillc_lint import default_registry, lint_skill
+    from skillc_lint import configured_registry, lint_skill
     from skillc_lint._output import json_report
 
     config = load_config(layout)
     runner.warn(config.notices)
-    registry = default_registry()
-    runner.warn(Notice(f"config [lint]: {problem}") for problem in registry.configure(config.lint))
+    registry, problems = configured_registry(config.lint)
+    runner.warn(Notice(f"config [lint]: {problem}") for problem in problems)
     args: dict[str, Any] = {"force": a["force"], "select": [], "ignore": []}
     with runner.logged(layout, "lint", a["skill"], args) as resolved:
         result = lint_skill(resolved.source, registry=registry, force=a["force"])
