@@ -333,3 +333,11 @@ def test_phrases_giving_the_same_tokens_are_asked_once(tokenize: str, kept: list
     phrases = ['"Zebra"', '"zebra!"', '"(ZEBRA)"', '"zebras"', '"other"', '"..zebra,"']
     assert _distinct_phrases(phrases, tokenize) == kept
     assert _distinct_phrases(['"a b"', '"b a"', '"a-b"'], tokenize) == ['"a b"', '"b a"']
+
+
+def test_section_queries_try_the_whole_text_then_before_the_em_dash() -> None:
+    from skillc_index import section_queries
+
+    assert section_queries("  ## Usage ") == ["Usage"]
+    assert section_queries("Step 1 — Checks") == ["Step 1 — Checks", "Step 1"]
+    assert section_queries("Pre—post") == ["Pre—post"]  # no spaces around it: kept

@@ -6,7 +6,6 @@ here; an index that no longer matches the sources is E002, so no stale lines are
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -25,28 +24,16 @@ from skillc_index import (
     read_headings,
     require_index,
     safe_join,
+    section_queries,
 )
 
 MAX_SUGGESTIONS = 5
-_LEADING_MARKS = re.compile(r"^#{1,6}\s+")
 
 
 def normalize_query(section: str) -> str:
-    """RFC-0002:C-SHOW query normalisation: trim, and keep only what comes before ``" — "``
-    (so a line copied from a stub's References list works). A leading ``## `` is dropped too."""
-    text = _LEADING_MARKS.sub("", section.strip())
-    if " — " in text:
-        text = text.split(" — ", 1)[0].strip()
-    return text
-
-
-def _candidates(section: str) -> list[str]:
-    """The texts to look for, in order: the query as given (trimmed, without ``#`` marks),
-    then its normalised form. Headings may contain ``" — "`` themselves (``Step 1 — Checks``),
-    so cutting at the em-dash only applies when the whole text matches nothing."""
-    whole = _LEADING_MARKS.sub("", section.strip())
-    short = normalize_query(section)
-    return [whole] if short == whole else [whole, short]
+    """RFC-0002:C-SHOW query normalisation: trim, drop a leading ``## ``, and keep only what
+    comes before ``" — "`` (so a line copied from a stub's References list works)."""
+    return section_queries(section)[-1]
 
 
 class SectionText(NamedTuple):
@@ -124,7 +111,7 @@ def show_section(
         relative = target.relative_to(skill.source.resolve()).as_posix()
     matches: list[IndexedHeading] = []
     query = normalize_query(section)
-    for candidate in _candidates(section):
+    for candidate in section_queries(section):
         matches = find_headings(index, skill.name, candidate, relative) if candidate else []
         if matches:
             query = candidate

@@ -116,6 +116,7 @@ _EXPORTS: dict[str, str] = {
     "SectionHit": "_search_index",
     "read_headings": "_search_index",
     "find_headings": "_search_index",
+    "section_queries": "_search_index",
     "indexed_file_stat": "_search_index",
     "search_sections": "_search_index",
     "fts_query": "_fts",
@@ -228,6 +229,7 @@ if TYPE_CHECKING:
         read_headings,
         require_index,
         search_sections,
+        section_queries,
     )
     from skillc_index._tool_command import CommandTemplate, Placeholder, Text, parse_command
     from skillc_index._tool_model import (

@@ -51,6 +51,7 @@ __all__ = [
     "refuse_collision",
     "require_index",
     "search_sections",
+    "section_queries",
     "stat_files",
     "write_index",
 ]
@@ -451,6 +452,21 @@ def read_headings(index: Path, skill: str, file: str | None = None) -> Iterator[
     row by row. ``skill`` names the skill in the E002 raised when the database cannot be
     read."""
     return (h for h in _scan_headings(index, skill) if file is None or h.file == file)
+
+
+_LEADING_MARKS = re.compile(r"^#{1,6}\s+")
+
+
+def section_queries(section: str) -> list[str]:
+    """The heading texts a ``show --section`` query names, in the order they are tried
+    (RFC-0002:C-SHOW normalisation): the query trimmed, without leading ``#`` marks; then, if
+    it holds ``" — "``, only what comes before it (a line copied from a stub's References
+    list). Headings may contain ``" — "`` themselves (``Step 1 — Checks``), which is why the
+    whole text is tried first. The last item is the normalised query."""
+    whole = _LEADING_MARKS.sub("", section.strip())
+    if " — " not in whole:
+        return [whole]
+    return [whole, whole.split(" — ", 1)[0].strip()]
 
 
 def find_headings(

@@ -1,8 +1,10 @@
 """Access-log rows written off the response path (RFC-0007:C-LOGGING).
 
 Writing a row costs an SQLite transaction, so the server queues the row and a writer thread
-stores it while the response is already on its way; the writer keeps each log database open
-for the session, so rows are cheap to append. Rows are written in order, by
+stores it while the response is already on its way. Each row is written on its own connection
+(the identity checks against ``sync`` need it); the writer also keeps one idle connection per
+log for the session, so a row's connection is never the last to close and SQLite does not
+checkpoint the WAL after every row. Rows are written in order, by
 :func:`skillc_index._access_log.log_access` (primary log, else the fallback);
 :meth:`AccessLogWriter.flush` waits for the queue to empty (``skc_stats`` reads the log, and
 the server flushes before it exits).

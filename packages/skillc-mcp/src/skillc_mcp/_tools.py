@@ -243,12 +243,14 @@ def _lint(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
     from skillc_index import Notice, load_config
     from skillc_lint import configured_registry, lint_skill
     from skillc_lint._output import json_report
+    from skillc_lint._profiles import profiles_in
 
     config = load_config(layout)
     runner.warn(config.notices)
     registry, problems = configured_registry(config.lint)
     runner.warn(Notice(f"config [lint]: {problem}") for problem in problems)
-    args: dict[str, Any] = {"force": a["force"], "select": [], "ignore": []}
+    profiles = list(profiles_in(registry))
+    args: dict[str, Any] = {"force": a["force"], "profiles": profiles, "select": [], "ignore": []}
     with runner.logged(layout, "lint", a["skill"], args) as resolved:
         result = lint_skill(resolved.source, registry=registry, force=a["force"])
         args.update(errors=result.errors, warnings=result.warnings, skipped=result.skipped)

@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import os
 import posixpath
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
@@ -38,6 +37,7 @@ from skillc_index import (
     ResolvedSkill,
     read_markdown,
     resolve_skill,
+    section_queries,
     walk_skill,
 )
 from skillc_index._access_log import primary_log
@@ -46,8 +46,6 @@ from skillc_stats._log_queries import CommandCount, StatsLog
 
 #: RFC-0003:C-QUERIES, in the RFC's order; the first is the default.
 QUERY_TYPES = ("summary", "sections", "files", "commands", "projects", "errors", "search")
-
-_LEADING_MARKS = re.compile(r"^#{1,6}\s+")
 
 Section = tuple[str | None, str]
 """``(file, heading)``; file is None for a heading no longer found and not given."""
@@ -101,11 +99,7 @@ class Headings:
 
     def find(self, query: str, file: str | None) -> tuple[str, str] | None:
         """``(file, heading)`` that ``show`` would pick for this query, or None."""
-        whole = _LEADING_MARKS.sub("", query.strip())
-        candidates = [whole]
-        if " — " in whole:
-            candidates.append(whole.split(" — ", 1)[0].strip())
-        for candidate in candidates:
+        for candidate in section_queries(query):
             folded = candidate.casefold()
             if file is None:
                 found = self._first.get(folded)
@@ -120,8 +114,7 @@ class Headings:
 
 def show_query(query: str) -> str:
     """The section a ``show`` query names when no heading matches it any more."""
-    text = _LEADING_MARKS.sub("", query.strip())
-    return text.split(" — ", 1)[0].strip() if " — " in text else text
+    return section_queries(query)[-1]
 
 
 def _ranked(counts: Mapping[Any, int], key: Any = None) -> list[tuple[Any, int]]:
