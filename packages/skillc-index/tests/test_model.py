@@ -143,7 +143,7 @@ def test_valid_date_is_constructed() -> None:
 
 @pytest.mark.parametrize(
     ("yaml_text", "kind"),
-    [("- a\n- b", "a list"), ("just text", "a string"), ("42", "an integer"), ("null", "null")],
+    [("- a\n- b", "a list"), ("just text", "a string"), ("42", "a number"), ("null", "empty")],
 )
 def test_non_mapping_yaml(yaml_text: str, kind: str) -> None:
     front = parse_markdown(f"---\n{yaml_text}\n---\n").frontmatter

@@ -152,6 +152,26 @@ def connect(path: Path) -> sqlite3.Connection:
     return db
 
 
+def open_log(path: Path, *, write: bool = False) -> sqlite3.Connection:
+    """Open an existing log without creating anything (``sqlite3.Error`` when it cannot: no
+    file, not a database, no ``access_log`` table), for reading or, with ``write``, writing."""
+    from skillc_index._files import sqlite_uri
+
+    db = sqlite3.connect(
+        sqlite_uri(path, "rw" if write else "ro"),
+        uri=True,
+        timeout=BUSY_TIMEOUT_MS / 1000,
+        isolation_level=None,
+    )
+    try:
+        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        db.execute(f"SELECT {', '.join(COLUMNS)}, id FROM access_log LIMIT 0")  # fails now
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
 def _identity(path: Path) -> tuple[int, int] | None:
     try:
         st = path.stat()

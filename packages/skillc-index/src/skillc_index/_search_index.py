@@ -26,7 +26,14 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from skillc_index._diagnostics import IndexCollision, IndexUnusable
-from skillc_index._files import fs_bytes, path_from_db, path_to_db, source_hash, walk_skill
+from skillc_index._files import (
+    fs_bytes,
+    path_from_db,
+    path_to_db,
+    source_hash,
+    sqlite_uri,
+    walk_skill,
+)
 from skillc_index._fts import TOKENIZE_CLAUSES, index_tokenizer, prepare_fts_text, restore_fts_text
 from skillc_index._layout import META_DIR, ResolvedSkill
 from skillc_index._text import valid_utf8
@@ -179,15 +186,6 @@ def stat_files(source: Path, files: Iterable[str]) -> dict[str, FileStat]:
     return stats
 
 
-def _read_only_uri(path: Path) -> str:
-    """A read-only SQLite URI for an absolute path (``%``, ``?`` and ``#`` escaped; this is
-    what ``Path.as_uri`` gives without importing ``urllib``)."""
-    text = os.path.abspath(path)  # noqa: PTH100 - a str is wanted
-    for char, escaped in (("%", "%25"), ("?", "%3f"), ("#", "%23")):
-        text = text.replace(char, escaped)
-    return f"file:{text}?mode=ro"
-
-
 #: Seconds a reader waits for a lock on an index. Builds never write an index in place (they
 #: rename a new file over it), so a lock can only be another program's: waiting longer would
 #: not help, and a busy reader answers E002 (RFC-0004: a read failure is corruption) quickly.
@@ -195,7 +193,7 @@ READ_TIMEOUT = 0.5
 
 
 def _connect_read_only(path: Path) -> sqlite3.Connection:
-    return sqlite3.connect(_read_only_uri(path), uri=True, timeout=READ_TIMEOUT)
+    return sqlite3.connect(sqlite_uri(path, "ro"), uri=True, timeout=READ_TIMEOUT)
 
 
 def _read(path: Path) -> tuple[IndexMeta, dict[str, FileStat]]:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from skillc_index import InternalError
-from skillc_index._access_log import BUSY_TIMEOUT_MS, COLUMNS, INSERT_ROW, connect
+from skillc_index._access_log import COLUMNS, INSERT_ROW, connect, open_log
 from skillc_index._text import valid_utf8
 from skillc_stats._filters import Filters
 
@@ -33,35 +33,6 @@ class CommandCount(NamedTuple):
     command: str
     accesses: int
     errors: int
-
-
-def _uri(path: Path, mode: str) -> str:
-    """A SQLite URI for ``path`` (``%``, ``?`` and ``#`` escaped) opened in ``mode``."""
-    text = os.path.abspath(path)  # noqa: PTH100 - a str is wanted
-    for char, escaped in (("%", "%25"), ("?", "%3f"), ("#", "%23")):
-        text = text.replace(char, escaped)
-    return f"file:{text}?mode={mode}"
-
-
-def open_log(path: Path, *, write: bool = False) -> sqlite3.Connection:
-    """Open an existing log without creating anything (``sqlite3.Error`` when it cannot)."""
-    db = sqlite3.connect(
-        _uri(path, "rw" if write else "ro"),
-        uri=True,
-        timeout=BUSY_TIMEOUT_MS / 1000,
-        isolation_level=None,
-    )
-    try:
-        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        # fails here, not later, on a file that is not a database or has no access_log
-        db.execute(
-            "SELECT timestamp, run_id, command, skill, skill_path, cwd, args, error, id "
-            "FROM access_log LIMIT 0"
-        )
-    except BaseException:
-        db.close()
-        raise
-    return db
 
 
 def _where(skill_path: str, filters: Filters) -> tuple[str, list[Any]]:

@@ -48,14 +48,13 @@ from skillc_index import (
     SyncSourceNotReadable,
     format_diagnostic,
 )
-from skillc_index._access_log import fallback_log, primary_log
+from skillc_index._access_log import fallback_log, open_log, primary_log
 from skillc_index._layout import runtime_for
 from skillc_stats._log_queries import (
     FallbackRows,
     Identity,
     copy_missing,
     count_missing,
-    open_log,
     read_identities,
 )
 
