@@ -137,9 +137,14 @@ class Layout(NamedTuple):
         """The runtime (SSOT) store: ``<base>/.skillc/runtime``."""
         return self.base(scope) / SKILLC_DIR / "runtime"
 
+    @property
+    def fallback_logs_root(self) -> Path:
+        """``<cwd>/.skillc/logs``: one folder per skill whose runtime could not be written."""
+        return self.cwd / SKILLC_DIR / "logs"
+
     def fallback_log_dir(self, skill: str) -> Path:
         """Where logs go when the runtime is read-only (RFC-0007:C-LOGGING)."""
-        return self.cwd / SKILLC_DIR / "logs" / skill / META_DIR
+        return self.fallback_logs_root / skill / META_DIR
 
     def display(self, path: Path) -> str:
         """A path for people: relative to the working directory when inside it, ``~/...``

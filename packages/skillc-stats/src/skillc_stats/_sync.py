@@ -122,9 +122,9 @@ def sync_layout(root: Path | None = None, env: Mapping[str, str] | None = None) 
 
 def fallback_logs(layout: Layout) -> dict[str, Path]:
     """``<cwd>/.skillc/logs/<skill>/.skillc-meta/logs.db`` of each skill, by name."""
-    logs_root = layout.fallback_log_dir("-").parents[1]  # <cwd>/.skillc/logs
     try:
-        names = sorted(entry.name for entry in os.scandir(logs_root) if entry.is_dir())
+        entries = os.scandir(layout.fallback_logs_root)
+        names = sorted(entry.name for entry in entries if entry.is_dir())
     except OSError:
         return {}
     found: dict[str, Path] = {}
@@ -166,7 +166,7 @@ def _remove(layout: Layout, skill: str) -> None:
     """Remove ``<cwd>/.skillc/logs/<skill>/``, then ``logs/`` and ``.skillc/`` if that left
     them empty (so the fallback leaves no trace that would make the folder look like a
     project)."""
-    folder = layout.fallback_log_dir(skill).parent
+    folder = layout.fallback_logs_root / skill
     # Renamed first, under the lock: a writer recreating the folder meanwhile (its rows go to
     # a new file) can neither make the removal fail nor lose rows into the folder removed.
     doomed = folder.with_name(f".{folder.name}.removed-{os.getpid()}-{time.monotonic_ns()}")
@@ -176,7 +176,7 @@ def _remove(layout: Layout, skill: str) -> None:
         pass
     else:
         shutil.rmtree(doomed, ignore_errors=True)  # hidden names are never synced again
-    for empty in (folder.parent, folder.parent.parent):
+    for empty in (layout.fallback_logs_root, layout.fallback_logs_root.parent):
         try:
             empty.rmdir()
         except OSError:  # not empty (other skills, a real project): keep it
@@ -240,7 +240,7 @@ def _sync(layout: Layout, skill: str, source: Path) -> SkillSync:
             try:
                 _remove(layout, skill)
             except OSError as exc:
-                folder = layout.display(layout.fallback_log_dir(skill).parent)
+                folder = layout.display(layout.fallback_logs_root / skill)
                 reason = exc.strerror or str(exc)
                 failed = InternalError(f"cannot remove local logs '{folder}': {reason}")
                 return SkillSync(skill, source, entries, tuple(groups), False, failed)
