@@ -253,6 +253,12 @@ def test_set_options_and_severity_validate() -> None:
 
 
 def test_public_api_is_lazy_and_complete() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, skillc_lint; print(sorted({'markdown_it', 'yaml'} & set(sys.modules)))"
+    fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert fresh.stdout.strip() == "[]", fresh.stdout + fresh.stderr  # nothing heavy on import
     for name in skillc_lint.__all__:
         assert getattr(skillc_lint, name) is not None
     with pytest.raises(AttributeError):

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from skillc_index._diagnostics import PathEscapesRoot, SkillFileNotFound
 from skillc_index._files import safe_join, walk_skill
 from skillc_index._layout import SKILL_FILE
-from skillc_index._model import MarkdownDoc, read_markdown
+from skillc_index._model import MarkdownDoc, parse_markdown, read_markdown
 
 if TYPE_CHECKING:
     from skillc_index._tool_model import ToolSkill
@@ -75,11 +75,17 @@ class Skill:
         self.name = root.resolve().name
         self.compiled = compiled
         self.files, self.escapes = walk_skill(root)
-        self.docs: dict[str, MarkdownDoc] = {
-            rel: read_markdown(root / rel) for rel in self.files if rel.lower().endswith(".md")
-        }
-        if SKILL_FILE not in self.docs:  # not walked: read it only if it stays inside (E012)
-            self.docs = {SKILL_FILE: read_markdown(safe_join(root, SKILL_FILE)), **self.docs}
+        # SKILL.md first (E012 before reading it, if it leads out), its text kept for the
+        # tool model; then every other Markdown file, each read and parsed once.
+        self.skill_md_text = (
+            safe_join(root, SKILL_FILE).read_bytes().decode("utf-8", errors="replace")
+        )
+        self.docs: dict[str, MarkdownDoc] = {SKILL_FILE: parse_markdown(self.skill_md_text)}
+        self.docs.update(
+            (rel, read_markdown(root / rel))
+            for rel in self.files
+            if rel.lower().endswith(".md") and rel != SKILL_FILE
+        )
         self._exists: dict[str, bool] = {}
         self._anchors: dict[str, frozenset[str]] = {}
 
@@ -95,9 +101,9 @@ class Skill:
     @cached_property
     def tools(self) -> ToolSkill:
         """SKILL.md read as a gibb.eri.sh tool-defining skill (spec/003), on first use."""
-        from skillc_index._tool_model import read_tool_skill
+        from skillc_index._tool_model import parse_tool_skill
 
-        return read_tool_skill(self.root)
+        return parse_tool_skill(self.skill_md_text, self.name)
 
     @cached_property
     def folders(self) -> frozenset[str]:
