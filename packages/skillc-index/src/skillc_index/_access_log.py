@@ -12,12 +12,19 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from skillc_index._diagnostics import Diagnostic, logging_disabled, stale_local_logs
+from skillc_index._diagnostics import (
+    Diagnostic,
+    SkillcError,
+    error_line,
+    logging_disabled,
+    stale_local_logs,
+)
 from skillc_index._layout import META_DIR, Layout, ResolvedSkill
 from skillc_index._text import valid_utf8
 
@@ -260,3 +267,45 @@ def log_access(layout: Layout, runtime: Path, record: AccessRecord) -> LogOutcom
         return LogOutcome(path, tuple(diagnostics))
     diagnostics.append(logging_disabled())
     return LogOutcome(None, tuple(diagnostics))
+
+
+#: How a front end stores a row: ``record(resolved skill, error line or None)`` (the CLI writes
+#: it at once, the MCP server queues it).
+Record = Callable[[ResolvedSkill, "str | None"], None]
+
+
+@contextmanager
+def access_logged(
+    layout: Layout,
+    skill: str,
+    record: Record,
+    describe: Callable[[BaseException], str] = error_line,
+) -> Iterator[ResolvedSkill]:
+    """Resolve ``skill`` and record one row when the block ends, with ``describe(exc)`` as
+    the error when one escapes (it is raised on). A resolution failure (E001/E010) raises
+    before anything is recorded: there is no runtime to log to."""
+    from skillc_index._layout import resolve_skill
+
+    resolved = resolve_skill(skill, layout)
+    error: str | None = None
+    try:
+        yield resolved
+    except BaseException as exc:
+        error = describe(exc)
+        raise
+    finally:
+        record(resolved, error)
+
+
+def record_failed_build(
+    layout: Layout, skill: str, force_global: bool, exc: BaseException, record: Record
+) -> None:
+    """Record a failed ``build`` in the log of the skill it was for, when that skill resolves
+    (E001/E010: nothing resolved, no runtime to log to)."""
+    from skillc_index._layout import resolve_skill
+
+    try:
+        resolved = resolve_skill(skill, layout, force_global=force_global)
+    except SkillcError:
+        return
+    record(resolved, error_line(exc))

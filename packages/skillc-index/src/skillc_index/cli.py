@@ -22,7 +22,7 @@ from skillc_index.console import (
 )
 
 if TYPE_CHECKING:
-    from skillc_index._layout import Layout
+    pass
 
 
 @click.command("init", context_settings=CONTEXT_SETTINGS)
@@ -205,6 +205,7 @@ def build_command(
       skc build my-skill --global --copy
       skc build my-skill --format json
     """
+    from skillc_index._access_log import record_failed_build
     from skillc_index._build import build_skill
     from skillc_index._config import load_config
     from skillc_index._layout import Layout
@@ -227,7 +228,13 @@ def build_command(
                 progress=progress,
             )
     except Exception as exc:
-        _log_failed_build(layout, skill, force_global, args, exc)
+        record_failed_build(
+            layout,
+            skill,
+            force_global,
+            exc,
+            lambda resolved, error: record_access(layout, resolved, "build", args, error),
+        )
         raise
     record_access(layout, result.skill, "build", args)
     report_all(result.notices)
@@ -261,21 +268,6 @@ def build_command(
             f"Deploy:  {deployment.target} -> {layout.display(deployment.path)} "
             f"({deployment.method}{unchanged})"
         )
-
-
-def _log_failed_build(
-    layout: Layout, skill: str, force_global: bool, args: dict[str, object], exc: Exception
-) -> None:
-    """Record a failed build in the log of the skill it was for, when that skill resolves."""
-    from skillc_index._diagnostics import SkillcError
-    from skillc_index._layout import resolve_skill
-    from skillc_index.console import error_text, record_access
-
-    try:
-        resolved = resolve_skill(skill, layout, force_global=force_global)
-    except SkillcError:
-        return  # nothing resolved (E001/E010): no runtime to log to
-    record_access(layout, resolved, "build", args, error_text(exc))
 
 
 @click.group("skillc-index", context_settings=CONTEXT_SETTINGS)

@@ -181,18 +181,16 @@ def access_logged(
     there is no runtime to log to. An error inside the block is recorded in the row's
     ``error`` column and raised on.
     """
-    from skillc_index._layout import Layout, resolve_skill
+    from skillc_index._access_log import access_logged as logged
+    from skillc_index._layout import Layout
 
-    layout = layout or Layout.discover()
-    resolved = resolve_skill(skill, layout)
-    error: str | None = None
-    try:
+    where = layout or Layout.discover()
+
+    def record(resolved: ResolvedSkill, error: str | None) -> None:
+        record_access(where, resolved, command, args, error)
+
+    with logged(where, skill, record, error_text) as resolved:
         yield resolved, args
-    except BaseException as exc:
-        error = error_text(exc)
-        raise
-    finally:
-        record_access(layout, resolved, command, args, error)
 
 
 def _argv_verbose(args: Sequence[str]) -> bool:

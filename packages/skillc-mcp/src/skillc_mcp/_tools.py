@@ -141,17 +141,13 @@ class ToolRunner:
     ) -> Iterator[ResolvedSkill]:
         """Resolve ``skill`` and log the access when the block ends, with the error if one
         escapes. Nothing is logged when the skill does not resolve: there is no log to use."""
-        from skillc_index import error_line, resolve_skill
+        from skillc_index._access_log import access_logged
 
-        resolved = resolve_skill(skill, layout)
-        error: str | None = None
-        try:
-            yield resolved
-        except Exception as exc:
-            error = error_line(exc)
-            raise
-        finally:
+        def record(resolved: ResolvedSkill, error: str | None) -> None:
             self.record(layout, resolved, command, args, error)
+
+        with access_logged(layout, skill, record) as resolved:
+            yield resolved
 
 
 def error_result(diagnostic: Diagnostic) -> dict[str, Any]:
@@ -210,7 +206,8 @@ def _list(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
 
 def _build(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
     """RFC-0001 ``build``: logged after the build, or with its error when the skill resolves."""
-    from skillc_index import SkillcError, build_skill, error_line, load_config, resolve_skill
+    from skillc_index import build_skill, load_config
+    from skillc_index._access_log import record_failed_build
 
     config = load_config(layout)
     runner.warn(config.notices)
@@ -227,11 +224,13 @@ def _build(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
             config=config,
         )
     except Exception as exc:
-        try:
-            resolved = resolve_skill(a["skill"], layout, force_global=a["global"])
-        except SkillcError:
-            raise exc from None  # nothing resolved (E001/E010): no runtime to log to
-        runner.record(layout, resolved, "build", args, error_line(exc))
+        record_failed_build(
+            layout,
+            a["skill"],
+            a["global"],
+            exc,
+            lambda resolved, error: runner.record(layout, resolved, "build", args, error),
+        )
         raise
     runner.record(layout, result.skill, "build", args)
     runner.warn(result.notices)
