@@ -244,3 +244,20 @@ def test_skc_lint_uses_the_configured_profiles(wire: WireClient, project: Path) 
     found = {(d["rule"], d["severity"]) for d in result["diagnostics"]}
     assert ("SKL602", "warning") in found  # the claude-code rule ran, as configured
     assert "warnings" not in result, result["warnings"]  # SKL701 (skillli, idle): no warning
+
+
+def test_a_failed_build_is_logged_with_its_error(wire: WireClient, project: Path) -> None:
+    import sqlite3
+    from contextlib import closing
+
+    (project / ".skillc" / "skills" / "demo" / "SKILL.md").write_text(
+        "---\nname: demo\n---\n# Demo\n", encoding="utf-8"
+    )
+    wire.initialize()
+    result = wire.call("skc_build", {"skill": "demo"})
+    assert result["isError"] is True
+    assert wire.close() == 0  # the writer stores queued rows before the server exits
+    log = project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db"
+    with closing(sqlite3.connect(log)) as db:
+        rows = db.execute("SELECT command, error FROM access_log").fetchall()
+    assert rows == [("build", "error[E011]: missing frontmatter field 'description' in SKILL.md")]
