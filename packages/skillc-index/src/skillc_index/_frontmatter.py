@@ -48,6 +48,8 @@ class Frontmatter:
     """Line of each top-level key (the last one when a key is repeated, as YAML keeps it)."""
     body_start: int = 1
     """First line after the frontmatter; 1 when there is no (closed) frontmatter."""
+    error_line: int = 1
+    """The line ``error`` is about: where YAML found its problem, else 1 (the opening)."""
 
 
 def _is_fence(line: str) -> bool:
@@ -71,10 +73,12 @@ def type_name(value: object) -> str:
     return _TYPE_NAMES.get(type(value), type(value).__name__)
 
 
-def _yaml_error_text(error: BaseException, offset: int) -> str:
-    """A YAML error on one line, with line numbers counted in the file (not the YAML block)."""
+def _yaml_error(error: BaseException, offset: int) -> tuple[str, int]:
+    """A YAML error on one line, with line numbers counted in the file (not the YAML block),
+    and the line of its problem (of its last mark; 1 without one)."""
     import yaml
 
+    line = 1
     if isinstance(error, yaml.MarkedYAMLError):
         parts: list[str] = []
         for text, mark in (
@@ -84,12 +88,13 @@ def _yaml_error_text(error: BaseException, offset: int) -> str:
             if text is None:
                 continue
             if mark is not None:
-                text = f"{text} (line {mark.line + 1 + offset}, column {mark.column + 1})"
+                line = mark.line + 1 + offset
+                text = f"{text} (line {line}, column {mark.column + 1})"
             parts.append(text)
         message = ": ".join(parts) if parts else str(error)
     else:
         message = str(error) or type(error).__name__
-    return " ".join(message.split())
+    return " ".join(message.split()), line
 
 
 def split_frontmatter(text: str) -> tuple[Frontmatter, int]:
@@ -136,8 +141,9 @@ def split_frontmatter(text: str) -> tuple[Frontmatter, int]:
         data = {} if node is None else loader.construct_document(node)
     except (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError) as error:
         # ValueError: impossible dates such as 2024-02-30; TypeError: unhashable keys.
-        message = INVALID_YAML + _yaml_error_text(error, offset=1)
-        return Frontmatter(True, None, message, end_line, {}, body_start), close_end
+        message, line = _yaml_error(error, offset=1)
+        invalid = Frontmatter(True, None, INVALID_YAML + message, end_line, {}, body_start, line)
+        return invalid, close_end
     finally:
         loader.dispose()
     if not isinstance(data, dict):

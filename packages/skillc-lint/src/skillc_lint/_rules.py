@@ -59,7 +59,6 @@ TRIGGER_PATTERNS = (
 #: SKL401 exceptions: common non-content files, never orphans (any folder, any case).
 NON_CONTENT_FILES = ("LICENSE.md", "CHANGELOG.md", "CONTRIBUTING.md", "README.md")
 
-_YAML_LINE = re.compile(r"\(line (\d+), column \d+\)")
 _NAME_CHARS = re.compile(r"[^a-z0-9-]")
 
 
@@ -92,10 +91,9 @@ def skip_compiled(skill: Skill, options: Options) -> Findings:
 
 def frontmatter_valid(skill: Skill, options: Options) -> Findings:
     """SKL100: delimiters present and YAML parseable, with the RFC's three messages."""
-    error = skill.skill_md.frontmatter.error
-    if error:
-        lines = _YAML_LINE.findall(error)
-        yield Finding(error, line=int(lines[-1]) if lines else 1)
+    frontmatter = skill.skill_md.frontmatter
+    if frontmatter.error:
+        yield Finding(frontmatter.error, line=frontmatter.error_line)
 
 
 def name_required(skill: Skill, options: Options) -> Findings:
