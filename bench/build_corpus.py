@@ -36,23 +36,10 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from benchlib import corpus_root, cpu_model, find_skc
+
 SCRATCH_TARGET = 1.5
 REBUILD_TARGET_MS = 50.0
-
-
-def corpus_root() -> Path:
-    custom = os.environ.get("SKILLC_CORPUS")
-    if custom:
-        return Path(custom)
-    return Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
-
-
-def find_skc() -> Path:
-    for name in ("skc", "skc.exe"):
-        candidate = Path(sys.executable).parent / name
-        if candidate.is_file():
-            return candidate
-    sys.exit(f"error: no 'skc' next to {sys.executable}; run with the venv's Python")
 
 
 def skill_folders(corpus: Path) -> list[Path]:
@@ -190,17 +177,6 @@ def rebuild_numbers(skill: Path, runs: int, warmup: int) -> tuple[str, dict[str,
         times["build_skill, cold (first call in a new interpreter)"] = cold[warmup:]
         del times["cold probe"]
     return name, times
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as handle:
-            for line in handle:
-                if line.lower().startswith("model name"):
-                    return line.partition(":")[2].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -42,18 +42,11 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from benchlib import corpus_root
+
 HERE = Path(__file__).resolve().parent
 STRESS = HERE.parent / "tests" / "stress"
 MAX_SEED_BYTES = 64 * 1024
-
-
-def corpus_root(given: Path | None) -> Path:
-    if given is not None:
-        return given
-    custom = os.environ.get("SKILLC_CORPUS")
-    if custom:
-        return Path(custom)
-    return HERE.parent.parent / "shared" / "corpus"
 
 
 # -- the checks (shared by both engines) ---------------------------------------------------------

@@ -37,6 +37,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from benchlib import cpu_model
+
 SKILL = "anthropic-skills/skills/claude-api"
 SECTIONS = ("Prompt Caching (Quick Reference)", "Tool Use Patterns (Quick Reference)")
 QUERIES = ("prompt caching", "streaming tool use")
@@ -73,17 +75,6 @@ def script(name: str) -> Path:
         if candidate.is_file():
             return candidate
     sys.exit(f"error: no '{name}' next to {sys.executable}; run with the venv's Python")
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as handle:
-            for line in handle:
-                if line.lower().startswith("model name"):
-                    return line.partition(":")[2].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def first_reply(argv: Sequence[str], cwd: Path, env: dict[str, str]) -> float:

@@ -32,20 +32,11 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from benchlib import cpu_model, find_skc
+
 TARGET_RATIO = 1.5
 PROJECT_SKILLS = ("alpha", "beta", "gamma")
 GLOBAL_SKILLS = ("delta", "epsilon", "zeta")
-
-
-def find_skc() -> Path:
-    for name in ("skc", "skc.exe"):
-        candidate = Path(sys.executable).parent / name
-        if candidate.is_file():
-            return candidate
-    sys.exit(
-        f"error: no 'skc' next to {sys.executable}; run this script with the Python of the "
-        "environment skillc is installed in (e.g. /tmp/dev/bin/python bench/startup.py)"
-    )
 
 
 def clean_env(home: Path) -> dict[str, str]:
@@ -127,17 +118,6 @@ def time_with_perf_counter(
             if index >= warmup:
                 times[label].append(elapsed)
     return times
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as handle:
-            for line in handle:
-                if line.lower().startswith("model name"):
-                    return line.partition(":")[2].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def nproc() -> int:

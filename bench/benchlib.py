@@ -1,0 +1,44 @@
+"""What the benchmark scripts share: where ``skc`` and the corpus are, what machine this is.
+
+The scripts run as ``python bench/<script>.py``, so this folder is on ``sys.path``.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+from pathlib import Path
+
+
+def find_skc() -> Path:
+    """The ``skc`` next to this interpreter (exits with a message when there is none)."""
+    for name in ("skc", "skc.exe"):
+        candidate = Path(sys.executable).parent / name
+        if candidate.is_file():
+            return candidate
+    sys.exit(
+        f"error: no 'skc' next to {sys.executable}; run this script with the Python of the "
+        "environment skillc is installed in (e.g. /tmp/dev/bin/python bench/startup.py)"
+    )
+
+
+def corpus_root(given: Path | None = None) -> Path:
+    """``given``, else ``$SKILLC_CORPUS``, else ``../shared/corpus`` beside the repository."""
+    if given is not None:
+        return given
+    custom = os.environ.get("SKILLC_CORPUS")
+    if custom:
+        return Path(custom)
+    return Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            for line in handle:
+                if line.lower().startswith("model name"):
+                    return line.partition(":")[2].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
