@@ -6,11 +6,16 @@ from __future__ import annotations
 import json
 import subprocess
 import threading
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from queue import Empty, SimpleQueue
-from typing import Any
+from typing import Any, TypeVar
 
+import anyio
+import jsonschema
 import pytest
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
 
 #: A safety net against a hung server; never a timing assertion.
 TIMEOUT = 60
@@ -133,3 +138,47 @@ class WireClient:
             assert line.endswith(b"\n"), line
             assert isinstance(json.loads(line), dict), line
         return code
+
+
+T = TypeVar("T")
+
+LINUX_PROC = Path("/proc/self/status").exists()
+"""Whether :func:`peak_rss_mb` can read a process's memory."""
+
+
+def sdk_session(
+    command: list[str], project: Path, env: dict[str, str], body: Callable[[Client], Awaitable[T]]
+) -> T:
+    """Start the server (``command``: the script and its options) the way the SDK does."""
+
+    async def main() -> T:
+        params = StdioServerParameters(
+            command=command[0],
+            args=command[1:],
+            env={"SKILLC_HOME": env["SKILLC_HOME"], "PYTHONDONTWRITEBYTECODE": "1"},
+            cwd=project,
+        )
+        with (project.parent / "sdk-server.log").open("a", encoding="utf-8") as errlog:
+            async with Client(stdio_client(params, errlog=errlog), mode="legacy") as client:
+                return await body(client)
+
+    return anyio.run(main)
+
+
+async def call(client: Client, name: str, arguments: dict[str, Any]) -> tuple[bool, Any]:
+    """(is_error, structuredContent checked against the output schema, or the error text)."""
+    result = await client.call_tool(name, arguments)
+    text = result.content[0].text  # type: ignore[union-attr]
+    if result.is_error:
+        return True, text
+    tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+    jsonschema.Draft202012Validator(tools[name].output_schema).validate(result.structured_content)
+    return False, result.structured_content
+
+
+def peak_rss_mb(pid: int) -> float:
+    """The high-water mark of a process's resident memory (Linux ``VmHWM``), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmHWM")

@@ -10,6 +10,18 @@ reader notes ``notifications/cancelled`` at once, so a request cancelled before 
 never run, and one cancelled while it runs gets no response (MCP cancellation: the receiver
 should not answer a cancelled request). The server exits when stdin reaches end of file,
 after answering what it had already read.
+
+Memory is bounded whatever the client does. A line longer than :data:`MAX_LINE` bytes is
+answered with -32600 and skipped in pieces, never held whole. The reader hands at most
+:data:`MAX_PENDING` messages (:data:`MAX_PENDING_BYTES` of lines) to the main thread and then
+stops reading until it catches up; the main thread blocks writing a reply the client does not
+read. So a client that writes and never reads fills the pipes and is made to wait
+(backpressure), instead of growing the server.
+
+SIGTERM and SIGINT (:func:`serve_stdio` in the main thread) end the server cleanly: a tool
+call that runs is finished (a build is never cut in half), a reply the client does not read is
+given up, the queued access-log rows are written, and the exit status is 128 + the signal
+number. A second signal ends the process at once.
 """
 
 from __future__ import annotations
@@ -19,11 +31,12 @@ import os
 import sys
 import threading
 import time
-from queue import SimpleQueue
+from collections import deque
 from typing import Any, BinaryIO
 
 from skillc_mcp._protocol import (
     INTERNAL_ERROR,
+    INVALID_REQUEST,
     PARSE_ERROR,
     ProtocolError,
     Server,
@@ -32,24 +45,72 @@ from skillc_mcp._protocol import (
     valid_id,
 )
 
+MAX_LINE = 1 << 20
+"""The longest request line read (1 MiB, newline excluded); a longer one is -32600. Requests
+of this server are a few hundred bytes; parsed, 1 MiB of JSON can take 25 MB."""
+MAX_PENDING = 16
+"""Messages read ahead of the one being answered, at most."""
+MAX_PENDING_BYTES = 2 * MAX_LINE
+"""Bytes of lines read ahead, at most (one line is always let through)."""
+_SKIP_CHUNK = 1 << 16
+
 _EOF = object()
 
 
-class _Unparsable:
-    """A line that is not JSON: answered with -32700."""
+class _Rejected:
+    """A line answered with a JSON-RPC error and id null: not JSON (-32700), too long (-32600)."""
 
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
+    def __init__(self, code: int, message: str) -> None:
+        self.code = code
+        self.message = message
+
+
+class _Stopped(Exception):
+    """Raised by the signal handler to end :meth:`Connection.serve` (SIGTERM, SIGINT)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+class _Inbox:
+    """The bounded queue from the reader thread to the main thread: :meth:`put` waits while
+    :data:`MAX_PENDING` messages or :data:`MAX_PENDING_BYTES` bytes wait to be answered."""
+
+    def __init__(self) -> None:
+        self._items: deque[tuple[object, int]] = deque()
+        self._bytes = 0
+        self._changed = threading.Condition()
+
+    def put(self, item: object, size: int = 0) -> None:
+        with self._changed:
+            while self._items and (
+                len(self._items) >= MAX_PENDING or self._bytes + size > MAX_PENDING_BYTES
+            ):
+                self._changed.wait()
+            self._items.append((item, size))
+            self._bytes += size
+            self._changed.notify_all()
+
+    def get(self) -> object:
+        with self._changed:
+            while not self._items:
+                self._changed.wait()
+            item, size = self._items.popleft()
+            self._bytes -= size
+            self._changed.notify_all()
+            return item
 
 
 def claim_stdio() -> tuple[BinaryIO, BinaryIO]:
     """Take stdin and stdout for the protocol; return (wire in, wire out).
 
-    The copies made by :func:`os.dup` are not inherited by child processes (PEP 446).
+    The copies made by :func:`os.dup` are not inherited by child processes (PEP 446). The wire
+    out is unbuffered: a reply given up on a signal leaves nothing to flush at exit.
     """
     sys.stdout.flush()
     wire_in = os.fdopen(os.dup(0), "rb")
-    wire_out = os.fdopen(os.dup(1), "wb")
+    wire_out = os.fdopen(os.dup(1), "wb", buffering=0)
     os.dup2(2, 1)
     null = os.open(os.devnull, os.O_RDONLY)
     try:
@@ -85,10 +146,15 @@ class Connection:
         self._out = wire_out
         self.server = server or Server()
         self._verbose = verbose
-        self._inbox: SimpleQueue[object] = SimpleQueue()
+        self._inbox = _Inbox()
         self._lock = threading.Lock()
         self._pending: set[str | int] = set()
         self._cancelled: set[str | int] = set()
+        self._busy = True
+        """The main thread runs a tool, writes the access log or has not started serving: a
+        signal then only marks the stop, which the main thread sees when it is done."""
+        self._stop: int | None = None
+        """The signal that asked the server to stop, once one did."""
 
     def send(self, message: dict[str, Any]) -> None:
         try:
@@ -96,19 +162,48 @@ class Connection:
         except (TypeError, ValueError) as exc:  # a result that is not JSON: a bug, reported
             error = ProtocolError(INTERNAL_ERROR, f"Internal error: {exc}")
             data = encode(error_response(message.get("id"), error))
-        self._out.write(data)
+        view = memoryview(data)
+        while view:  # an unbuffered pipe may take part of it
+            written = self._out.write(view)
+            view = view[len(view) if written is None else written :]
         self._out.flush()
+
+    def stop(self, signum: int) -> None:
+        """Ask :meth:`serve` to end (from a signal handler in the main thread): at once when
+        it waits for input or for the client to read, else after the running call."""
+        self._stop = signum
+        if not self._busy:
+            raise _Stopped(signum)
+
+    def _read_line(self) -> bytes | int | None:
+        """The next line (newline included), its length when it is longer than
+        :data:`MAX_LINE` (the line is skipped, never held whole), or None at end of input."""
+        line = self._in.readline(MAX_LINE + 1)
+        if not line:
+            return None
+        if len(line) <= MAX_LINE or line.endswith(b"\n"):
+            return line
+        size = len(line)
+        while True:
+            piece = self._in.readline(_SKIP_CHUNK)
+            size += len(piece)
+            if not piece or piece.endswith(b"\n"):
+                return size
 
     def _read(self) -> None:
         """The reader thread: parse each line, note requests and cancellations, queue them."""
         try:
-            for line in self._in:
+            while (line := self._read_line()) is not None:
+                if isinstance(line, int):
+                    error = f"Invalid Request: line of {line} bytes, longer than {MAX_LINE}"
+                    self._inbox.put(_Rejected(INVALID_REQUEST, error))
+                    continue
                 if not line.strip():
                     continue
                 try:
                     message = json.loads(line)
                 except (ValueError, RecursionError) as exc:  # bad UTF-8, absurd nesting
-                    self._inbox.put(_Unparsable(str(exc)))
+                    self._inbox.put(_Rejected(PARSE_ERROR, f"Parse error: {exc}"))
                     continue
                 request_id = request_id_of(message)
                 with self._lock:
@@ -118,28 +213,33 @@ class Connection:
                         target = valid_id(message["params"].get("requestId"))
                         if target in self._pending:
                             self._cancelled.add(target)
-                self._inbox.put(message)
+                self._inbox.put(message, len(line))
         except (OSError, ValueError):
             pass  # stdin closed under us: same as end of file
         finally:
             self._inbox.put(_EOF)
 
     def serve(self) -> int:
-        """Answer messages until end of input; the exit status (0)."""
+        """Answer messages until end of input: the exit status, 0 (128 + the signal number
+        after :meth:`stop`)."""
         threading.Thread(target=self._read, name="skillc-mcp-stdin", daemon=True).start()
         try:
-            while True:
+            self._busy = False
+            while self._stop is None:
                 item = self._inbox.get()
                 if item is _EOF:
                     return 0
-                if isinstance(item, _Unparsable):
-                    error = ProtocolError(PARSE_ERROR, f"Parse error: {item.reason}")
-                    self.send(error_response(None, error))
+                if isinstance(item, _Rejected):
+                    self.send(error_response(None, ProtocolError(item.code, item.message)))
                     continue
                 self._answer(item)
+            return 128 + self._stop
+        except _Stopped as stopped:
+            return 128 + stopped.signum
         except BrokenPipeError:
             return 0  # the client is gone
         finally:
+            self._busy = True  # a signal now only marks the stop: the rows get written
             self.server.close()
 
     def _answer(self, message: object) -> None:
@@ -147,7 +247,11 @@ class Connection:
         with self._lock:
             skip = request_id in self._cancelled
         start = time.perf_counter()
-        response = None if skip else self.server.handle(message)
+        self._busy = True
+        try:
+            response = None if skip else self.server.handle(message)
+        finally:
+            self._busy = False
         if self._verbose:
             _log_request(message, response, time.perf_counter() - start, skip)
         with self._lock:
@@ -155,6 +259,8 @@ class Connection:
                 self._pending.discard(request_id)
                 skip = request_id in self._cancelled
                 self._cancelled.discard(request_id)
+        if self._stop is not None:
+            raise _Stopped(self._stop)  # the signal came during the call: no reply
         if response is not None and not skip:
             self.send(response)
 
@@ -196,6 +302,23 @@ def _is_cancellation(message: object) -> bool:
 
 
 def serve_stdio(server: Server | None = None, *, verbose: bool = False) -> int:
-    """Serve MCP on this process's stdin and stdout until end of input; the exit status."""
+    """Serve MCP on this process's stdin and stdout until end of input or SIGTERM/SIGINT;
+    the exit status (0 at end of input, 128 + the signal number after a signal)."""
+    import signal
+
     wire_in, wire_out = claim_stdio()
-    return Connection(wire_in, wire_out, server, verbose=verbose).serve()
+    connection = Connection(wire_in, wire_out, server, verbose=verbose)
+    if threading.current_thread() is not threading.main_thread():
+        return connection.serve()  # signal handlers belong to the main thread
+
+    def on_signal(signum: int, _frame: object) -> None:
+        signal.signal(signum, signal.SIG_DFL)  # a second one ends the process at once
+        connection.stop(signum)
+
+    signals = (signal.SIGTERM, signal.SIGINT)
+    previous = {signum: signal.signal(signum, on_signal) for signum in signals}
+    try:
+        return connection.serve()
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)

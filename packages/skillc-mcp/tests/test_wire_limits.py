@@ -1,0 +1,207 @@
+"""Misbehaving clients on a raw pipe (issue 13): a request line has a size limit, a client
+that writes without reading cannot grow the server (the server stops reading: backpressure),
+and SIGTERM or SIGINT end the server cleanly after it writes the queued access-log rows."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import sqlite3
+import subprocess
+import threading
+import time
+from contextlib import closing, suppress
+from pathlib import Path
+
+import pytest
+
+from skillc_mcp_testing import LINUX_PROC, MODERN_META, TIMEOUT, WireClient, peak_rss_mb
+
+# -- the wire: line size and backpressure ----------------------------------------------------
+
+
+def test_an_oversized_line_is_refused_and_the_server_goes_on(wire: WireClient) -> None:
+    padding = "x" * (2 * 1024 * 1024)
+    big = {"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"pad": padding}}
+    wire.send(big)
+    error = wire.receive()
+    assert error["id"] is None
+    assert error["error"]["code"] == -32600
+    assert "longer than" in error["error"]["message"]
+    wire.send_raw(b"[" * (3 * 1024 * 1024) + b"\n")  # and no -32700 for its pieces
+    assert wire.receive()["error"]["code"] == -32600
+    assert wire.request("ping")["result"] == {}
+    assert wire.nothing_within(0.2)
+
+
+@pytest.mark.skipif(not LINUX_PROC, reason="reads /proc/<pid>/status")
+def test_a_huge_line_is_never_held_whole(wire: WireClient) -> None:
+    chunk = b"x" * (1024 * 1024)
+    wire.send_raw(b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"pad": "')
+    for _ in range(200):  # 200 MB on one line
+        wire.send_raw(chunk)
+    wire.send_raw(b'"}}\n')
+    assert wire.receive()["error"]["code"] == -32600
+    assert wire.request("ping")["result"] == {}
+    assert peak_rss_mb(wire.process.pid) < 150
+
+
+@pytest.mark.skipif(not LINUX_PROC, reason="reads /proc/<pid>/status")
+def test_a_client_that_never_reads_cannot_grow_the_server(
+    server_command: list[str], project: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """20,000 requests of 10 KB (200 MB) written without reading: the server stops reading
+    once its queue and the pipe are full; when the client reads, every request is answered."""
+    count = 20_000
+    padding = "x" * 10_000
+    with (tmp_path / "server.log").open("wb") as log:
+        process = subprocess.Popen(
+            server_command,
+            cwd=project,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=log,
+        )
+    assert process.stdin is not None
+    assert process.stdout is not None
+    fd = process.stdin.fileno()
+    os.set_blocking(fd, False)
+
+    def line(n: int) -> bytes:
+        message = {"jsonrpc": "2.0", "id": n, "method": "ping", "params": {"pad": padding}}
+        return json.dumps(message).encode() + b"\n"
+
+    sent, pending = 0, b""
+    while sent < count or pending:  # phase 1: write until the server stops taking input
+        if not pending:
+            pending = line(sent)
+            sent += 1
+        _, writable, _ = select.select([], [fd], [], 2.0)
+        if not writable:
+            break  # blocked for 2 s: the server stopped reading
+        try:
+            pending = pending[os.write(fd, pending) :]
+        except BlockingIOError:
+            continue
+    peak = peak_rss_mb(process.pid)
+    accepted = sent
+    answered: list[int] = []
+
+    def drain() -> None:
+        assert process.stdout is not None
+        for raw in process.stdout:
+            answered.append(json.loads(raw)["id"])
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    os.set_blocking(fd, True)
+    try:  # phase 2: read, and write the rest
+        process.stdin.write(pending)
+        for n in range(sent, count):
+            process.stdin.write(line(n))
+        process.stdin.close()
+        assert process.wait(timeout=TIMEOUT * 5) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+    reader.join(TIMEOUT)
+    process.stdout.close()
+    assert accepted < count, "the server read everything without the client reading"
+    assert peak < 120, f"peak RSS {peak:.0f} MB"
+    assert answered == list(range(count))
+
+
+# -- SIGTERM and SIGINT ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_ends_the_server_after_it_writes_the_queued_rows(
+    wire: WireClient, project: Path, signum: signal.Signals
+) -> None:
+    wire.initialize()
+    assert not wire.call("skc_build", {"skill": "demo"})["isError"]
+    calls = 300
+    message = {"name": "skc_outline", "arguments": {"skill": "demo"}, "_meta": MODERN_META}
+    wire.send_raw(
+        b"".join(
+            json.dumps(
+                {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": message}
+            ).encode()
+            + b"\n"
+            for n in range(calls)
+        )
+    )
+    for n in range(calls):
+        assert wire.receive()["id"] == n
+    wire.process.send_signal(signum)
+    assert wire.close() == 128 + signum
+    log = wire.stderr()
+    assert "Traceback" not in log, log
+    db = project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db"
+    with closing(sqlite3.connect(db)) as connection:
+        rows = connection.execute(
+            "SELECT command, COUNT(*) FROM access_log GROUP BY command ORDER BY command"
+        ).fetchall()
+    assert rows == [("build", 1), ("outline", calls)]
+
+
+def test_a_signal_interrupts_a_blocked_reply_and_still_writes_the_rows(
+    server_command: list[str], project: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """A client that stops reading: the server is stuck writing a reply when SIGTERM comes."""
+    with (tmp_path / "server.log").open("wb") as log:
+        process = subprocess.Popen(
+            server_command,
+            cwd=project,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=log,
+        )
+    assert process.stdin is not None
+    big = project / ".skillc" / "skills" / "demo" / "references" / "big.txt"
+    big.write_text("y" * 90 + "\n" * 1, encoding="utf-8")
+    message = {
+        "name": "skc_open",
+        "arguments": {"skill": "demo", "path": "references/big.txt"},
+        "_meta": MODERN_META,
+    }
+    requests = b"".join(
+        json.dumps({"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": message}).encode()
+        + b"\n"
+        for n in range(2_000)  # about 500 KB of replies: far more than a pipe holds
+    )
+    writer = threading.Thread(target=_write_quietly, args=(process, requests), daemon=True)
+    writer.start()
+    writer.join(timeout=5)  # the server fills stdout, then stops reading
+    time.sleep(0.5)
+    process.send_signal(signal.SIGTERM)
+    try:
+        code = process.wait(timeout=TIMEOUT)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        writer.join(TIMEOUT)
+        for stream in (process.stdin, process.stdout):
+            if stream is not None:
+                with suppress(OSError):  # unwritten input of a server that is gone
+                    stream.close()
+    assert code == 128 + signal.SIGTERM
+    text = (tmp_path / "server.log").read_text(encoding="utf-8")
+    assert "Traceback" not in text, text
+    db = project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db"
+    with closing(sqlite3.connect(db)) as connection:
+        (rows,) = connection.execute("SELECT COUNT(*) FROM access_log").fetchone()
+    assert rows > 0
+
+
+def _write_quietly(process: subprocess.Popen[bytes], data: bytes) -> None:
+    assert process.stdin is not None
+    try:
+        process.stdin.write(data)
+        process.stdin.flush()
+    except (BrokenPipeError, ValueError, OSError):
+        pass
