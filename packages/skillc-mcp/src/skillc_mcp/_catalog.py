@@ -213,7 +213,8 @@ TOOLS: tuple[dict[str, Any], ...] = (
                     "items": {"type": "string", "minLength": 1},
                     "description": "Agents to deploy to (default ['claude']). Known: claude, "
                     "codex, copilot, cursor, gemini, kiro, opencode, trae, and [targets] "
-                    "from config; a value with a '/' is a folder.",
+                    "from config; a value with a '/' is a folder, which must be one of "
+                    "these agents' folders (or one the user allowed when starting the server).",
                 },
                 "copy": {
                     "type": "boolean",

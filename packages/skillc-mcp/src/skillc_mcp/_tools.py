@@ -15,11 +15,13 @@ use, so starting the server and listing the tools stay cheap.
 from __future__ import annotations
 
 import json
+import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TextIO
 
+from skillc_index._diagnostics import InvalidOption
 from skillc_mcp._access import AccessLogWriter
 from skillc_mcp._arguments import ArgumentError, check_arguments
 from skillc_mcp._catalog import TOOLS
@@ -35,16 +37,40 @@ class UnknownTool(KeyError):
     """``tools/call`` named a tool this server does not have (a protocol error, -32602)."""
 
 
+class TargetNotAllowed(InvalidOption):
+    """E100: a ``skc_build`` target folder the server may not deploy to (see
+    :class:`ToolRunner`)."""
+
+    def __init__(self, target: str, agents: Iterable[str]) -> None:
+        super().__init__(
+            f"target '{target}' is not an agent folder this server may deploy to; name an "
+            f"agent ({', '.join(sorted(agents))}) or its folder (other folders need the "
+            "user's permission when the server starts)"
+        )
+
+
 class ToolRunner:
     """Runs ``tools/call`` requests. ``run_id`` tags this session's access-log rows
     (default: ``$SKC_RUN_ID`` or a new one); ``log`` is where warnings go (stderr).
 
+    ``skc_build`` deploys to agents by name, and to a folder path only when it is one of the
+    agent folders (the built-in targets and the ``[targets]`` of the home config, for the
+    project and the home folder) or in one of ``allowed_targets`` (absolute folders, or below
+    them): the model chooses the arguments, the user chooses where the server may write.
+
     Access-log rows are written by a background thread; :meth:`close` writes the last ones.
     """
 
-    def __init__(self, *, run_id: str | None = None, log: TextIO | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        run_id: str | None = None,
+        log: TextIO | None = None,
+        allowed_targets: Sequence[str] = (),
+    ) -> None:
         self._run_id = run_id
         self._log = log
+        self._allowed = tuple(os.path.realpath(path) for path in allowed_targets)
         self._reported: set[str] = set()
         self._schemas = {tool["name"]: tool["inputSchema"] for tool in TOOLS}
         self._writer = AccessLogWriter(self.warn)
@@ -95,6 +121,27 @@ class ToolRunner:
             "structuredContent": data,
             "isError": False,
         }
+
+    def check_targets(self, layout: Layout, targets: Sequence[str]) -> None:
+        """E100 unless every folder among ``targets`` may be deployed to (see the class)."""
+        from skillc_index import KNOWN_TARGETS, load_config, parse_targets
+
+        folders = [name for name in parse_targets(targets) if "/" in name or os.sep in name]
+        if not folders:
+            return
+        home_config = layout._replace(project_root=None)  # the user's config, not the checkout's
+        configured = dict(load_config(home_config).targets)
+        names = {*KNOWN_TARGETS, *configured}
+        known = {
+            os.path.realpath(layout.target_root(name, scope, configured))
+            for scope in layout.scopes()
+            for name in names
+        }
+        for target in folders:
+            folder = os.path.realpath(layout.target_root(target, "project"))
+            if folder in known or any(_within(folder, allowed) for allowed in self._allowed):
+                continue
+            raise TargetNotAllowed(target, names)
 
     # -- logging ---------------------------------------------------------------------------
 
@@ -148,6 +195,10 @@ class ToolRunner:
 
         with access_logged(layout, skill, record) as resolved:
             yield resolved
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def error_result(diagnostic: Diagnostic) -> dict[str, Any]:
@@ -209,9 +260,10 @@ def _build(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
     from skillc_index import build_skill, load_config
     from skillc_index._access_log import record_failed_build
 
+    targets = a["target"] or []
+    runner.check_targets(layout, targets)
     config = load_config(layout)
     runner.warn(config.notices)
-    targets = a["target"] or []
     args = {"global": a["global"], "target": targets, "copy": a["copy"], "force": a["force"]}
     try:
         result = build_skill(

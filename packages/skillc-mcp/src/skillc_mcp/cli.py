@@ -34,6 +34,14 @@ def _set_verbose(ctx: click.Context, _param: click.Parameter, value: bool) -> bo
     help="Serve the project of this folder (default: the working directory).",
 )
 @click.option(
+    "--allow-target",
+    "allow_targets",
+    metavar="DIR",
+    multiple=True,
+    type=click.Path(file_okay=False),
+    help="Let skc_build deploy to this folder or below it, besides the agent folders (repeatable).",
+)
+@click.option(
     "-v",
     "--verbose",
     is_flag=True,
@@ -44,7 +52,7 @@ def _set_verbose(ctx: click.Context, _param: click.Parameter, value: bool) -> bo
 )
 @click.version_option(package_name="skillc-mcp", message="%(package)s %(version)s")
 @click.pass_context
-def mcp_command(ctx: click.Context, cwd: str | None) -> int:
+def mcp_command(ctx: click.Context, cwd: str | None, allow_targets: tuple[str, ...]) -> int:
     """Start MCP server.
 
     Serve skillc's commands as MCP tools (skc_init, skc_list, skc_build, skc_lint,
@@ -52,7 +60,8 @@ def mcp_command(ctx: click.Context, cwd: str | None) -> int:
     client closes stdin. Both protocol eras: the initialize handshake (2024-11-05 to
     2025-11-25) and the stateless 2026-07-28 revision (server/discover, per-request _meta).
     Only protocol messages go to stdout; logs go to stderr. Tool calls are logged in the
-    access log like CLI commands.
+    access log like CLI commands. skc_build deploys only to the agent folders (the built-in
+    targets and the [targets] of ~/.skillc/config.toml) unless --allow-target names more.
 
     \b
     Client configuration (Claude Code, Cursor, ...):
@@ -62,23 +71,36 @@ def mcp_command(ctx: click.Context, cwd: str | None) -> int:
     Examples:
       skc mcp                         # serve the project of the working directory
       skc mcp --cwd ~/code/webapp     # for clients that cannot set the working directory
+      skc mcp --allow-target ~/agents # skc_build may also deploy under ~/agents
       claude mcp add skillc -- skc mcp
     """
-    return serve(cwd, verbose=bool(ctx.meta.get(_VERBOSE_KEY)))
+    verbose = bool(ctx.meta.get(_VERBOSE_KEY))
+    return serve(cwd, verbose=verbose, allowed_targets=allow_targets)
 
 
-def serve(cwd: str | None = None, *, verbose: bool = False) -> int:
-    """Run the server on stdin/stdout in ``cwd``; the exit status when the client leaves."""
+def serve(
+    cwd: str | None = None, *, verbose: bool = False, allowed_targets: tuple[str, ...] = ()
+) -> int:
+    """Run the server on stdin/stdout in ``cwd``; the exit status when the client leaves.
+    ``allowed_targets`` are folders (relative to the working directory before ``cwd``) where
+    ``skc_build`` may deploy besides the agent folders."""
     import os
 
     from skillc_mcp import __version__
     from skillc_mcp._stdio import serve_stdio
 
+    server = None
+    if allowed_targets:
+        from skillc_mcp._protocol import Server
+        from skillc_mcp._tools import ToolRunner
+
+        folders = [os.path.abspath(os.path.expanduser(p)) for p in allowed_targets]  # noqa: PTH100, PTH111
+        server = Server(tools=ToolRunner(allowed_targets=folders))
     if cwd is not None:
         os.chdir(cwd)
     here = os.getcwd()  # noqa: PTH109 - no pathlib on the way to the first response
     print(f"skillc-mcp {__version__}: serving MCP on stdio in {here}", file=sys.stderr)
-    return serve_stdio(verbose=verbose)
+    return serve_stdio(server, verbose=verbose)
 
 
 def main() -> None:

@@ -1,0 +1,101 @@
+"""MCP ``skc_build`` deploys only to known agent folders (issue 13): the built-in targets and the
+``[targets]`` of the home config, by name or as a folder path; any other folder the model sends
+is E100, unless the server was started with ``--allow-target`` for it (or a folder above it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mcp import Client
+
+from skillc_mcp_testing import call, sdk_session
+
+
+def builds(
+    command: list[str], project: Path, env: dict[str, str], *calls: dict[str, Any]
+) -> list[tuple[bool, Any]]:
+    """``skc_build`` of the demo skill with each of ``calls`` as further arguments, in one
+    session of the server started with ``command``."""
+
+    async def body(client: Client) -> list[tuple[bool, Any]]:
+        return [await call(client, "skc_build", {"skill": "demo", **extra}) for extra in calls]
+
+    return sdk_session(command, project, env, body)
+
+
+def test_build_refuses_a_folder_target_outside_the_agent_folders(
+    server_command: list[str], project: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    foreign = tmp_path / "precious"
+    (foreign / "demo").mkdir(parents=True)
+    (foreign / "demo" / "data.txt").write_text("keep me\n", encoding="utf-8")
+    fresh = tmp_path / "fresh-folder"
+
+    results = builds(
+        server_command,
+        project,
+        env,
+        {"target": [str(foreign)], "force": True},
+        {"target": [f"claude,{fresh}"]},  # one call, two targets
+        {"target": ["../elsewhere/x"]},
+        {"target": ["~/somewhere/skills"]},
+    )
+    for is_error, text in results:
+        assert is_error, text
+        assert text.startswith("error[E100]: invalid option: 'target '"), text
+        assert "not an agent folder" in text
+    assert (foreign / "demo" / "data.txt").read_text(encoding="utf-8") == "keep me\n"
+    assert not fresh.exists()
+    assert not (tmp_path / "elsewhere").exists()
+    assert not (project / ".claude").exists()  # nothing deployed, not even the allowed 'claude'
+
+
+def test_build_deploys_to_known_agent_folders_by_name_or_path(
+    server_command: list[str], project: Path, env: dict[str, str], home: Path, tmp_path: Path
+) -> None:
+    shared = tmp_path / "shared-agents"
+    (home / ".skillc").mkdir()
+    (home / ".skillc" / "config.toml").write_text(
+        f'[targets]\nteam = "{shared}"\n', encoding="utf-8"
+    )
+
+    results = builds(
+        server_command,
+        project,
+        env,
+        {"target": ["cursor", ".claude/skills"]},
+        {"target": [str(project / ".codex" / "skills")]},
+        {"target": ["team", str(shared)]},
+    )
+    for is_error, data in results:
+        assert not is_error, data
+    assert (project / ".cursor" / "skills" / "demo").is_symlink()
+    assert (project / ".claude" / "skills" / "demo").is_symlink()
+    assert (project / ".codex" / "skills" / "demo").is_symlink()
+    assert (shared / "demo").is_symlink()
+
+
+def test_allow_target_lets_the_server_deploy_under_a_chosen_folder(
+    server_command: list[str], project: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    allowed = tmp_path / "allowed"
+    allowed.mkdir()
+    other = tmp_path / "other"
+    command = [*server_command, "--allow-target", str(allowed)]
+
+    first, nested, escaped = builds(
+        command,
+        project,
+        env,
+        {"target": [str(allowed)]},
+        {"target": [str(allowed / "sub" / "skills")]},
+        {"target": [str(allowed / ".." / "other")]},
+    )
+    assert not first[0], first
+    assert not nested[0], nested
+    assert (allowed / "demo").is_symlink()
+    assert (allowed / "sub" / "skills" / "demo").is_symlink()
+    assert escaped[0]
+    assert escaped[1].startswith("error[E100]: "), escaped
+    assert not other.exists()
