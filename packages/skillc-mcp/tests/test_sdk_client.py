@@ -37,8 +37,8 @@ REGISTRY = {
     "skc_build": {"skill", "global", "target", "copy", "force"},
     "skc_lint": {"skill", "force"},
     "skc_outline": {"skill", "level"},
-    "skc_show": {"skill", "section", "file", "max_lines"},
-    "skc_open": {"skill", "path", "max_lines"},
+    "skc_show": {"skill", "section", "file", "max_lines", "offset"},  # offset: issue 13
+    "skc_open": {"skill", "path", "max_lines", "offset"},
     "skc_sources": {"skill", "depth", "dir", "limit", "pattern"},
     "skc_search": {"skill", "query", "limit"},
     "skc_stats": {"skill", "group_by", "since", "until", "project"},

@@ -24,8 +24,26 @@ SKILL = {
 MAX_LINES = {
     "type": "integer",
     "minimum": 0,
-    "description": "Return at most this many lines (default: all); `truncated` tells whether "
-    "lines were left out.",
+    "default": 500,
+    "description": "Return at most this many lines (and at most 100,000 characters: whole "
+    "lines, a longer single line is cut); `truncated` tells whether something was left out, "
+    "`next_offset` where to read on.",
+}
+
+OFFSET = {
+    "type": "integer",
+    "minimum": 0,
+    "default": 0,
+    "description": "Skip this many lines first: pass the `next_offset` of the previous reply "
+    "to read on.",
+}
+
+PAGE = {
+    "offset": {"type": "integer", "description": "Lines skipped before `content`."},
+    "next_offset": {
+        "type": "integer",
+        "description": "Present when lines are left: the `offset` that reads on.",
+    },
 }
 
 WARNINGS = {
@@ -384,6 +402,7 @@ TOOLS: tuple[dict[str, Any], ...] = (
                     "description": "Only look in this file (relative to the skill root).",
                 },
                 "max_lines": MAX_LINES,
+                "offset": OFFSET,
             },
             required=("skill", "section"),
         ),
@@ -406,9 +425,10 @@ TOOLS: tuple[dict[str, Any], ...] = (
                     "type": "integer",
                     "description": "Headings that matched; the first is shown.",
                 },
+                **PAGE,
                 "warnings": WARNINGS,
             },
-            optional=("warnings",),
+            optional=("warnings", "next_offset"),
         ),
         "annotations": READ_ONLY,
     },
@@ -428,6 +448,7 @@ TOOLS: tuple[dict[str, Any], ...] = (
                     "description": "File path relative to the skill root ('references/api.md').",
                 },
                 "max_lines": MAX_LINES,
+                "offset": OFFSET,
             },
             required=("skill", "path"),
         ),
@@ -439,7 +460,9 @@ TOOLS: tuple[dict[str, Any], ...] = (
                 "total_lines": INTEGER,
                 "shown_lines": INTEGER,
                 "truncated": BOOLEAN,
-            }
+                **PAGE,
+            },
+            optional=("next_offset",),
         ),
         "annotations": READ_ONLY,
     },

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TextIO
 
-from skillc_index._diagnostics import InvalidOption
 from skillc_mcp._access import AccessLogWriter
 from skillc_mcp._arguments import ArgumentError, check_arguments
 from skillc_mcp._catalog import TOOLS
@@ -32,21 +32,18 @@ if TYPE_CHECKING:
 Data = dict[str, Any]
 Handler = Callable[["ToolRunner", "Layout", dict[str, Any]], Data]
 
+REPLY_LINES = 500
+"""Lines in a ``skc_open`` or ``skc_show`` reply when the call gives no ``max_lines`` (the
+schema default)."""
+REPLY_CHARS = 100_000
+"""Characters of content in one ``skc_open`` or ``skc_show`` reply, at most (some 25,000
+tokens): whole lines while they fit; a single longer line is cut to this length."""
+
+_LINE_BREAK = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")  # after \n, \r\n or a lone \r
+
 
 class UnknownTool(KeyError):
     """``tools/call`` named a tool this server does not have (a protocol error, -32602)."""
-
-
-class TargetNotAllowed(InvalidOption):
-    """E100: a ``skc_build`` target folder the server may not deploy to (see
-    :class:`ToolRunner`)."""
-
-    def __init__(self, target: str, agents: Iterable[str]) -> None:
-        super().__init__(
-            f"target '{target}' is not an agent folder this server may deploy to; name an "
-            f"agent ({', '.join(sorted(agents))}) or its folder (other folders need the "
-            "user's permission when the server starts)"
-        )
 
 
 class ToolRunner:
@@ -124,24 +121,9 @@ class ToolRunner:
 
     def check_targets(self, layout: Layout, targets: Sequence[str]) -> None:
         """E100 unless every folder among ``targets`` may be deployed to (see the class)."""
-        from skillc_index import KNOWN_TARGETS, load_config, parse_targets
+        from skillc_mcp._targets import check_targets
 
-        folders = [name for name in parse_targets(targets) if "/" in name or os.sep in name]
-        if not folders:
-            return
-        home_config = layout._replace(project_root=None)  # the user's config, not the checkout's
-        configured = dict(load_config(home_config).targets)
-        names = {*KNOWN_TARGETS, *configured}
-        known = {
-            os.path.realpath(layout.target_root(name, scope, configured))
-            for scope in layout.scopes()
-            for name in names
-        }
-        for target in folders:
-            folder = os.path.realpath(layout.target_root(target, "project"))
-            if folder in known or any(_within(folder, allowed) for allowed in self._allowed):
-                continue
-            raise TargetNotAllowed(target, names)
+        check_targets(layout, targets, self._allowed)
 
     # -- logging ---------------------------------------------------------------------------
 
@@ -197,15 +179,39 @@ class ToolRunner:
             yield resolved
 
 
-def _within(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
-
-
 def error_result(diagnostic: Diagnostic) -> dict[str, Any]:
     """A tool execution error: ``isError`` and the diagnostic text (E020 with suggestions)."""
     from skillc_index import format_diagnostic
 
     return {"content": [{"type": "text", "text": format_diagnostic(diagnostic)}], "isError": True}
+
+
+def _page(data: Data, offset: int, limit: int) -> Data:
+    """Cut the ``to_dict`` of a file or section read with ``max_lines=offset + limit`` to the
+    lines from ``offset`` on: at most ``limit`` lines and :data:`REPLY_CHARS` characters.
+    Adds ``offset``, and ``next_offset`` (the ``offset`` that reads on) when lines are left."""
+    lines = [line for line in _LINE_BREAK.split(data["content"]) if line][offset : offset + limit]
+    shown: list[str] = []
+    size = 0
+    cut = False
+    for line in lines:
+        if size + len(line) > REPLY_CHARS:
+            if not shown:  # one line longer than a reply: its start
+                shown.append(line[:REPLY_CHARS])
+                cut = True
+            break
+        shown.append(line)
+        size += len(line)
+    end = offset + len(shown)
+    data.update(
+        content="".join(shown),
+        shown_lines=len(shown),
+        truncated=cut or end < data["total_lines"],
+        offset=offset,
+    )
+    if end < data["total_lines"]:
+        data["next_offset"] = end
+    return data
 
 
 def _with_warnings(data: Data, diagnostics: Iterable[Diagnostic | Notice]) -> Data:
@@ -324,24 +330,29 @@ def _show(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
 
     tokenizer = _tokenizer(runner, layout)
     args = {"section": a["section"], "file": a["file"], "max_lines": a["max_lines"]}
+    if a["offset"]:
+        args["offset"] = a["offset"]
     with runner.logged(layout, "show", a["skill"], args) as resolved:
         found = show_section(
             resolved,
             a["section"],
             file=a["file"],
-            max_lines=a["max_lines"],
+            max_lines=a["offset"] + a["max_lines"],
             tokenizer_setting=tokenizer,
         )
-    return _with_warnings({"skill": resolved.name, **found.to_dict()}, found.warnings)
+    data = _page(found.to_dict(), a["offset"], a["max_lines"])
+    return _with_warnings({"skill": resolved.name, **data}, found.warnings)
 
 
 def _open(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
     from skillc_gateway import open_file
 
     args = {"path": a["path"], "max_lines": a["max_lines"]}
+    if a["offset"]:
+        args["offset"] = a["offset"]
     with runner.logged(layout, "open", a["skill"], args) as resolved:
-        content = open_file(resolved, a["path"], max_lines=a["max_lines"])
-    return {"skill": resolved.name, **content.to_dict()}
+        content = open_file(resolved, a["path"], max_lines=a["offset"] + a["max_lines"])
+    return {"skill": resolved.name, **_page(content.to_dict(), a["offset"], a["max_lines"])}
 
 
 def _sources(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:

@@ -1,0 +1,54 @@
+"""Where ``skc_build`` may deploy when a model chooses the target (issue 13).
+
+An agent name (``claude``, a ``[targets]`` key) is always accepted: it names an agent folder.
+A folder path is accepted only when it is one of the agent folders (the built-in targets and
+the ``[targets]`` of the home config, under the project and the home folder) or is in a folder
+the user allowed when starting the server. The project's own config is not asked: a checkout
+does not choose where the server writes.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from skillc_index import KNOWN_TARGETS, InvalidOption, load_config, parse_targets
+
+if TYPE_CHECKING:
+    from skillc_index import Layout
+
+
+class TargetNotAllowed(InvalidOption):
+    """E100: a ``skc_build`` target folder the server may not deploy to."""
+
+    def __init__(self, target: str, agents: Iterable[str]) -> None:
+        super().__init__(
+            f"target '{target}' is not an agent folder this server may deploy to; name an "
+            f"agent ({', '.join(sorted(agents))}) or its folder (other folders need the "
+            "user's permission when the server starts)"
+        )
+
+
+def check_targets(layout: Layout, targets: Sequence[str], allowed: Sequence[str] = ()) -> None:
+    """Raise :class:`TargetNotAllowed` for the first folder among ``targets`` (as
+    ``skc_build`` takes them: comma-separated) that is neither an agent folder nor in one of
+    ``allowed`` (canonical absolute folders)."""
+    folders = [name for name in parse_targets(targets) if "/" in name or os.sep in name]
+    if not folders:
+        return
+    configured = dict(load_config(layout._replace(project_root=None)).targets)  # home only
+    agents = {*KNOWN_TARGETS, *configured}
+    known = {
+        os.path.realpath(layout.target_root(name, scope, configured))
+        for scope in layout.scopes()
+        for name in agents
+    }
+    for target in folders:
+        folder = os.path.realpath(layout.target_root(target, "project"))
+        if folder not in known and not any(_within(folder, base) for base in allowed):
+            raise TargetNotAllowed(target, agents)
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)

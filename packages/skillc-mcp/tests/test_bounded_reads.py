@@ -1,0 +1,116 @@
+"""MCP ``skc_open`` and ``skc_show`` replies are bounded by default (issue 13): at most 500 lines
+and 100,000 characters, with ``truncated`` and the ``next_offset`` to continue from; the CLI
+is unchanged."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+
+from skillc_mcp_testing import TIMEOUT, call, sdk_session
+
+# -- skc_open, skc_show: bounded replies -----------------------------------------------------
+
+
+def test_open_and_show_replies_are_bounded_and_can_be_continued(
+    server_command: list[str], project: Path, env: dict[str, str]
+) -> None:
+    skill = project / ".skillc" / "skills" / "demo"
+    numbered = "".join(f"line {n}\n" for n in range(1, 1201))
+    (skill / "references" / "long.txt").write_text(numbered, encoding="utf-8")
+    wide = "".join(f"{n:05d}" + "w" * 9_994 + "\n" for n in range(1, 31))  # 30 x 10,000 chars
+    (skill / "references" / "wide.txt").write_text(wide, encoding="utf-8")
+    (skill / "references" / "one-line.txt").write_text("x" * 300_000, encoding="utf-8")
+    section = "## Big\n\n" + "".join(f"row {n}\n" for n in range(1, 701))
+    text = (skill / "SKILL.md").read_text(encoding="utf-8") + "\n" + section
+    (skill / "SKILL.md").write_text(text, encoding="utf-8")
+
+    async def body(client: Client) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        assert not (await call(client, "skc_build", {"skill": "demo"}))[0]
+        long = {"skill": "demo", "path": "references/long.txt"}
+        seen["open"] = (await call(client, "skc_open", long))[1]
+        parts = [seen["open"]["content"]]
+        offset = seen["open"].get("next_offset")
+        while offset is not None:
+            _, more = await call(client, "skc_open", {**long, "offset": offset})
+            parts.append(more["content"])
+            offset = more.get("next_offset")
+        seen["open_joined"] = "".join(parts)
+        seen["open_small"] = (
+            await call(client, "skc_open", {**long, "offset": 1190, "max_lines": 5})
+        )[1]
+        seen["open_all"] = (await call(client, "skc_open", {**long, "max_lines": 5000}))[1]
+        for name in ("wide", "one-line", "notes"):
+            path = {"skill": "demo", "path": f"references/{name}.txt"}
+            seen[name] = (await call(client, "skc_open", path))[1]
+        big = {"skill": "demo", "section": "Big"}
+        seen["show"] = (await call(client, "skc_show", big))[1]
+        seen["show_rest"] = (
+            await call(client, "skc_show", {**big, "offset": seen["show"]["next_offset"]})
+        )[1]
+        return seen
+
+    seen = sdk_session(server_command, project, env, body)
+    first = seen["open"]
+    assert first["truncated"] is True
+    assert first["shown_lines"] == 500  # the default max_lines
+    assert first["total_lines"] == 1200
+    assert first["content"] == "".join(f"line {n}\n" for n in range(1, 501))
+    assert first["offset"] == 0
+    assert first["next_offset"] == 500
+    assert seen["open_joined"] == numbered
+    small = seen["open_small"]
+    assert small["content"] == "".join(f"line {n}\n" for n in range(1191, 1196))
+    assert (small["offset"], small["next_offset"], small["truncated"]) == (1190, 1195, True)
+    everything = seen["open_all"]
+    assert everything["content"] == numbered  # asked for: 12 KB is under the size cap
+    assert everything["truncated"] is False
+    assert "next_offset" not in everything
+    wide_reply = seen["wide"]  # whole lines until the character cap
+    assert wide_reply["truncated"] is True
+    assert 0 < len(wide_reply["content"]) <= 100_000
+    assert wide_reply["content"].endswith("\n")
+    assert wide_reply["next_offset"] == wide_reply["shown_lines"]
+    one = seen["one-line"]  # a single line longer than the cap is cut
+    assert one["truncated"] is True
+    assert len(one["content"]) == 100_000
+    assert "next_offset" not in one  # nothing more to read line by line
+    assert seen["notes"]["content"] == "one\ntwo\nthree\n"
+    assert seen["notes"]["truncated"] is False
+    show = seen["show"]
+    assert show["section"] == "Big"
+    assert show["truncated"] is True
+    assert show["shown_lines"] == 500
+    assert show["content"].startswith("## Big\n")
+    rest = seen["show_rest"]
+    assert rest["truncated"] is False
+    assert rest["offset"] == 500
+    assert rest["content"].endswith("row 700\n")
+    assert show["content"] + rest["content"] == section
+
+
+def test_the_cli_open_is_not_bounded(project: Path, env: dict[str, str]) -> None:
+    """The bound is the MCP server's: ``skc open`` prints the whole file as before."""
+    skill = project / ".skillc" / "skills" / "demo"
+    numbered = "".join(f"line {n}\n" for n in range(1, 1201))
+    (skill / "references" / "long.txt").write_text(numbered, encoding="utf-8")
+    skc = Path(sys.executable).parent / "skc"
+    if not skc.exists():
+        pytest.skip("skc is not installed next to the interpreter")
+    result = subprocess.run(
+        [str(skc), "open", "demo", "references/long.txt"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == numbered
