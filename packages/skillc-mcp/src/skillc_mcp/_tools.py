@@ -32,12 +32,10 @@ if TYPE_CHECKING:
 Data = dict[str, Any]
 Handler = Callable[["ToolRunner", "Layout", dict[str, Any]], Data]
 
-REPLY_LINES = 500
-"""Lines in a ``skc_open`` or ``skc_show`` reply when the call gives no ``max_lines`` (the
-schema default)."""
 REPLY_CHARS = 100_000
 """Characters of content in one ``skc_open`` or ``skc_show`` reply, at most (some 25,000
-tokens): whole lines while they fit; a single longer line is cut to this length."""
+tokens): whole lines while they fit; a single longer line is cut to this length. (Lines: the
+``max_lines`` default of the tool schemas, 500.)"""
 
 _LINE_BREAK = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")  # after \n, \r\n or a lone \r
 
