@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -265,7 +266,9 @@ def test_environment_is_sanitised(run: Run, project: Path) -> None:
         "GIBBERISH_SKILL_NAME",
         "GIBBERISH_SKILL_DIR",
         "GIBBERISH_MODE",
+        "SKILLC_RUN_ID",  # the run's marker: its processes are found by it
     }
+    assert len(env["SKILLC_RUN_ID"]) == 24
     assert (env["GIBBERISH_SKILL_NAME"], env["GIBBERISH_MODE"]) == ("kit", "Dev")
     assert env["GIBBERISH_SKILL_DIR"] == str(folder.resolve())
     assert env["LC_ALL"] == "C.UTF-8"
@@ -375,3 +378,229 @@ def test_a_tool_ignoring_sigterm_is_killed(run: Run, project: Path) -> None:
     )
     assert data["output"] == "up\n"
     assert 6 <= elapsed < 30
+
+
+# -- run: what a value may never become (issue 13) -----------------------------------------------
+
+
+@pytest.fixture
+def skc(project: Path, home: Path, user_home: Path) -> Run:
+    """``skc(*args, env=None, cwd=None)``: the INSTALLED ``skc`` in the project."""
+    found = shutil.which("skc") or shutil.which("skc", path=str(Path(sys.executable).parent))
+    if found is None:
+        pytest.skip("the skc umbrella is not installed")
+
+    def call(
+        *args: str, env: Mapping[str, str] | None = None, cwd: Path | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        environ = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
+        environ.update(SKILLC_HOME=str(home), HOME=str(user_home), **(env or {}))
+        return subprocess.run(
+            [str(found), *args],
+            cwd=cwd or project,
+            env=environ,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+
+    return call
+
+
+def refused(proc: subprocess.CompletedProcess[str], *parts: str) -> None:
+    """One ``error[E100]`` line, nothing on stdout, exit 1."""
+    assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
+    [line] = proc.stderr.splitlines()
+    assert line.startswith("error[E100]: invalid option: '"), line
+    for part in parts:
+        assert part in line, line
+
+
+def test_a_value_never_becomes_an_option_of_git(skc: Run, project: Path, tmp_path: Path) -> None:
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    names = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t"}
+    git_env = {**os.environ, **names, "GIT_COMMITTER_EMAIL": "t@t"}
+    for command in (["init", "-q"], ["commit", "-q", "--allow-empty", "-m", "first"]):
+        subprocess.run(["git", *command], cwd=project, env=git_env, check=True)
+    write_skill(
+        project, tool("log", "git log --oneline {{ref}}", "| ref | string | no | A ref |\n")
+    )
+    target = tmp_path / "written-by-git"
+    for extra in ((), ("--dry-run",)):
+        proc = skc("run", "kit", "log", f"ref=--output={target}", *extra)
+        refused(proc, "parameter 'ref'", "starts with '-'", f"--output={target}")
+        assert not target.exists()
+    proc = skc("run", "kit", "log", "ref=HEAD")
+    assert (proc.returncode, proc.stdout.split(" ", 1)[1]) == (0, "first\n"), proc.stderr
+
+
+OPTION_TABLE = "| Name | Type | Required | Description | Option |\n|---|---|---|---|---|\n"
+ARGV = f"{PYTHON} -c 'import json, sys; print(json.dumps(sys.argv[1:]))'"
+
+
+@pytest.mark.parametrize(
+    ("command", "args"),
+    [
+        ("{{value}}", ("value=-x",)),
+        ("{{value}}", ("value=--output=/tmp/x",)),
+        ("{{value}}..HEAD", ("value=--output=x",)),  # the start of a word
+        ("{{tags}}", ("tags=-x", "tags=b")),  # an array's first item
+        ("-n {{count}}", ("count=-5",)),  # a number too
+        ("{{empty}}{{value}}", ("empty=", "value=-x")),  # the first character that is a value
+    ],
+)
+def test_option_like_values_are_refused(
+    run: Run, project: Path, command: str, args: tuple[str, ...]
+) -> None:
+    rows = (
+        "| value | string | no | v |\n| tags | array | no | t |\n| count | integer | no | n |\n"
+        "| empty | string | no | e |\n"
+    )
+    write_skill(project, tool("argv", f"{ARGV} {command}", rows))
+    refused(run("run", "kit", "argv", *args), "starts with '-'")
+
+
+@pytest.mark.parametrize(
+    ("command", "args", "argv"),
+    [
+        ("--ref={{value}}", ("value=-x",), ["--ref=-x"]),  # inside an option's own word
+        ("x{{value}}", ("value=-x",), ["x-x"]),
+        ("-- {{value}}", ("value=-x",), ["--", "-x"]),  # after the end of the options
+        ("{{loose}}", ("loose=--verbose",), ["--verbose"]),  # declared Option: yes
+        ("{{value}}", ("value=a-b",), ["a-b"]),
+        ("{{tags}}", ("tags=a", "tags=-x"), ["a -x"]),  # one argument, not starting with -
+    ],
+)
+def test_option_like_values_near_misses(
+    run: Run, project: Path, command: str, args: tuple[str, ...], argv: list[str]
+) -> None:
+    rows = "| value | string | no | v | no |\n| tags | array | no | t | |\n"
+    rows += "| loose | string | no | A raw option | yes |\n"
+    text = tool("argv", f"{ARGV} {command}").replace("None.\n", OPTION_TABLE + rows)
+    write_skill(project, text)
+    proc = run("run", "kit", "argv", *args, "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert envelope(proc)["parsed"] == argv
+
+
+def test_nul_bytes_in_values_are_refused(project: Path, home: Path) -> None:
+    from skillc_gateway._runner import plan_run
+    from skillc_index import Layout, resolve_skill
+
+    write_skill(project, tool("argv", f"{ARGV} {{{{value}}}}", "| value | string | no | v |\n"))
+    resolved = resolve_skill("kit", Layout.discover(project, {"SKILLC_HOME": str(home)}))
+    with pytest.raises(InvalidOption, match="NUL"):
+        plan_run(resolved, "argv", {"value": "a\x00b"})
+    assert plan_run(resolved, "argv", {"value": "a b"}).argv[-1] == "a b"
+
+
+def test_a_value_is_never_inline_code(skc: Run, project: Path, tmp_path: Path) -> None:
+    marker = tmp_path / "pwned"
+    rows = "| value | string | yes | v |\n"
+    write_skill(
+        project,
+        tool("inline", "sh -c 'echo {{value}}'", rows),
+        tool("as_argument", 'sh -c \'printf "%s\\n" "$1"\' sh {{value}}', rows),
+    )
+    nasty = f"x; touch {marker}"
+    proc = skc("run", "kit", "inline", f"value={nasty}")
+    refused(proc, "tool 'inline' cannot run: ", "'{{value}}'", "sh -c")
+    assert not marker.exists()
+    proc = skc("run", "kit", "as_argument", f"value={nasty}")
+    assert (proc.returncode, proc.stdout) == (0, f"{nasty}\n"), proc.stderr
+    assert not marker.exists()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@pytest.mark.parametrize("waits", [True, False])
+def test_a_setsid_grandchild_does_not_outlive_the_tool(
+    run: Run, project: Path, tmp_path: Path, waits: bool
+) -> None:
+    """The grandchild leaves the tool's session (setsid); it is killed all the same, both
+    at a timeout and when the tool exits first."""
+    pidfile = tmp_path / "grandchild.pid"
+    code = (
+        "import subprocess, sys, time; "
+        "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'], "
+        "start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); "
+        "open(sys.argv[1], 'w').write(str(p.pid)); print('up', flush=True)"
+        + ("; time.sleep(60)" if waits else "")
+    )
+    rows = "| pidfile | string | yes | where |\n"
+    write_skill(project, tool("spawn", f'{PYTHON} -c "{code}" {{{{pidfile}}}}', rows),
+                extra="timeout: 2\n")  # fmt: skip
+    try:
+        proc = run("run", "kit", "spawn", f"pidfile={pidfile}", "--format", "json")
+        data = envelope(proc)
+        assert data["output"] == "up\n"
+        assert data["success"] is (not waits)
+        pid = int(pidfile.read_text(encoding="utf-8"))
+        deadline = time.monotonic() + 20  # a safety net for a slow machine, not a timing test
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(pid)
+    finally:
+        if pidfile.exists() and _alive(pid := int(pidfile.read_text(encoding="utf-8"))):
+            os.kill(pid, 9)
+
+
+def test_deeply_nested_json_output_is_not_parsed(run: Run, project: Path) -> None:
+    write_skill(project, tool("deep", f'{PYTHON} -c \'print("[" * 2000 + "]" * 2000)\''))
+    proc = run("run", "kit", "deep", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    data = envelope(proc)
+    assert "parsed" not in data
+    assert data["output"] == "[" * 2000 + "]" * 2000 + "\n"
+    assert (data["success"], data["truncated"]) == (True, False)
+
+
+URL_ROWS = (
+    "| query | string | no | q |\n| limit | integer | no | n |\n| owner | string | no | o |\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("url", "args", "expected"),
+    [  # spec/003 §3.4's own example
+        (
+            "https://api.com/search?q={{query}}&n={{limit}}",
+            ("query=rust lang", "limit=5"),
+            "https://api.com/search?q=rust%20lang&n=5",
+        ),
+        (
+            "https://api.com/search?q={{query}}",
+            ("query=x&admin=1#f/../@evil.com:80?y",),
+            "https://api.com/search?q=x%26admin%3D1%23f%2F..%2F%40evil.com%3A80%3Fy",
+        ),
+        (
+            "https://api.com/repos/{{owner}}/issues",
+            ("owner=..",),
+            "https://api.com/repos/%2E%2E/issues",
+        ),
+        ("--url=http://h/{{owner}}", ("owner=a/b c",), "--url=http://h/a%2Fb%20c"),
+        (
+            "{{query}}",
+            ("query=https://any.where/x?y=1 2",),
+            "https://any.where/x?y=1 2",
+        ),  # a whole URL
+        ("see:{{query}}", ("query=a/b c",), "see:a/b c"),  # no '://': not a URL
+    ],
+)
+def test_url_placeholders_are_percent_encoded(
+    run: Run, project: Path, url: str, args: tuple[str, ...], expected: str
+) -> None:
+    write_skill(
+        project, tool("url", f"{PYTHON} -c 'import sys; print(sys.argv[1])' \"{url}\"", URL_ROWS)
+    )
+    proc = run("run", "kit", "url", *args)
+    assert (proc.returncode, proc.stdout) == (0, f"{expected}\n"), proc.stderr

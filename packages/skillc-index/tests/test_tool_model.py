@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from skillc_index import (
+    InvalidOption,
+    OptionLikeValue,
     Parameter,
     Placeholder,
     Text,
@@ -196,11 +198,53 @@ def test_shell_operators_are_found_outside_single_quotes(
 
 @pytest.mark.parametrize(
     "value",
-    ["; rm -rf /", "$(touch pwned)", "`id`", "a\nb", "two words", "'quoted'", "*", "--help"],
+    ["; rm -rf /", "$(touch pwned)", "`id`", "a\nb", "two words", "'quoted'", "*", "a --help"],
 )
 def test_a_value_is_always_exactly_one_argument(value: str) -> None:
     template, _, _ = parse_command("printf %s {{value}} end", 1)
     assert template.render({"value": value}) == ["printf", "%s", value, "end"]
+
+
+def test_a_value_is_never_an_option_unless_declared_so() -> None:
+    template, _, _ = parse_command("git log {{ref}} -- {{path}}", 1)
+    with pytest.raises(OptionLikeValue, match="starts with '-', so git would read it"):
+        template.render({"ref": "--output=x"})
+    assert template.render({"ref": "--all"}, options=["ref"]) == ["git", "log", "--all", "--"]
+    assert template.render({"path": "-x"}) == ["git", "log", "--", "-x"]  # after '--'
+    with pytest.raises(InvalidOption, match="NUL"):
+        template.render({"ref": "a\x00b"})
+
+
+def test_url_values_are_percent_encoded() -> None:
+    template, _, _ = parse_command('curl "https://api.com/search?q={{query}}&n={{limit}}"', 1)
+    assert template.render({"query": "rust lang", "limit": 5})[1] == (
+        "https://api.com/search?q=rust%20lang&n=5"  # spec/003 §3.4's example
+    )
+    assert template.render({"query": "a&b=c#d/../é", "limit": 1})[1].endswith(
+        "?q=a%26b%3Dc%23d%2F..%2F%C3%A9&n=1"
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "found"),
+    [
+        ("sh -c 'echo {{v}}'", [("v", "inline", "sh -c")]),
+        ("bash --rcfile x -ec '{{v}}'", [("v", "inline", "bash -ec")]),
+        ("python3 -W ignore -c '{{v}}'", [("v", "inline", "python3 -c")]),
+        ("perl -ne 'print {{v}}' f", [("v", "inline", "perl -ne")]),
+        ("deno eval '{{v}}'", [("v", "inline", "deno eval")]),
+        ("sudo -u root bash -c '{{v}}'", [("v", "inline", "bash -c")]),
+        ("nice -n 5 {{v}}", [("v", "program", "nice")]),
+        ("pwsh {{v}}", [("v", "code", "pwsh")]),
+        ("sh -c 'echo \"$1\"' sh {{v}}", []),
+        ("bash -c 'ls {{v:--all}}'", []),
+        ("grep -c bash {{v}}", []),
+        ("git log {{v}}", []),
+    ],
+)
+def test_code_values(command: str, found: list[tuple[str, str, str]]) -> None:
+    template, _, _ = parse_command(command, 1)
+    assert [(c.placeholder.name, c.kind, c.where) for c in template.code_values()] == found
 
 
 def test_render_semantics() -> None:

@@ -320,3 +320,58 @@ def test_tool_findings_have_lines(skill: Writer) -> None:
     [d] = found(folder, "SKL819")
     text = (folder / "SKILL.md").read_text(encoding="utf-8").splitlines()
     assert text[d.line - 1] == "git log | head"
+
+
+# -- SKL820: a value is never code ---------------------------------------------------------------
+
+CODE_ROWS = "| value | string | yes | x |\n| n | integer | no | y |\n| loud | boolean | no | z |\n"
+
+
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        ("sh -c 'echo {{value}}'", "'{{value}}' is in the inline code of 'sh -c'"),
+        ("bash -lc 'ls {{value}}'", "'{{value}}' is in the inline code of 'bash -lc'"),
+        ('/bin/zsh -c "print {{value}}"', "'{{value}}' is in the inline code of 'zsh -c'"),
+        ("python3 -c 'print(\"{{value}}\")'", "inline code of 'python3 -c'"),
+        ("python3.12 -m {{value}}", "inline code of 'python3.12 -m'"),
+        ("node -e 'console.log({{value}})'", "inline code of 'node -e'"),
+        ("node --eval=console.log({{value}})", "inline code of 'node --eval'"),
+        ("perl -e 'print {{value}}'", "inline code of 'perl -e'"),
+        ("ruby -e 'puts {{value}}'", "inline code of 'ruby -e'"),
+        ("pwsh -NoProfile -Command 'Write-Output {{value}}'", "inline code of 'pwsh -Command'"),
+        ("osascript -e 'display dialog \"{{value}}\"'", "inline code of 'osascript -e'"),
+        ("awk '{print \"{{value}}\"}' file.txt", "'{{value}}' is the code 'awk' runs"),
+        ("sed -n 's/a/{{value}}/p' file.txt", "'{{value}}' is the code 'sed' runs"),
+        ("bash {{value}}", "'{{value}}' is the code 'bash' runs"),
+        ("timeout 5 env {{value}}", "'{{value}}' is the program 'env' runs"),
+        ("env LC_ALL=C sh -c 'grep {{value}} x'", "inline code of 'sh -c'"),
+        ("docker exec box sh -c 'cat {{value}}'", "inline code of 'sh -c'"),
+    ],
+)
+def test_skl820_values_as_code(skill: Writer, command: str, message: str) -> None:
+    [d] = found(gibberish(skill, tool_md(rows=CODE_ROWS, command=command)), "SKL820")
+    assert (d.severity, d.name) == ("error", "command-no-code-values")
+    assert message in d.message, d.message
+    fix = "write the program out" if "program" in message else "pass it as an argument"
+    assert fix in d.message
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'sh -c \'printf "%s\\n" "$1"\' sh {{value}}',  # the fix: an argument of the script
+        "python3 -c 'import sys; print(sys.argv[1])' {{value}}",
+        "node -e 'console.log(process.argv[1])' {{value}}",
+        "python3 -c 'import time; time.sleep({{n}})'",  # an integer cannot be code
+        "bash -c 'ls {{loud:--all}}'",  # a flag's text is the template's own
+        "bash scripts/run.sh {{value}}",  # the script is written out
+        "python3 -m http.server {{n}}",
+        "grep -c bash {{value}}",  # 'bash' is grep's pattern here, not a program
+        "awk -f prog.awk {{value}}",
+        "sed -e 's/a/b/' {{value}}",
+        "timeout 5 git log {{value}}",
+    ],
+)
+def test_skl820_near_misses(skill: Writer, command: str) -> None:
+    assert messages(gibberish(skill, tool_md(rows=CODE_ROWS, command=command)), "SKL820") == []

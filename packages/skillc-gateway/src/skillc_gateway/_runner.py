@@ -33,6 +33,7 @@ from skillc_index import (
 __all__ = [
     "HEAD_SIZE",
     "KILL_GRACE",
+    "RUN_MARKER",
     "TAIL_SIZE",
     "RunPlan",
     "RunResult",
@@ -45,8 +46,13 @@ __all__ = [
 
 HEAD_SIZE = 2048
 TAIL_SIZE = 2048
+#: Output nested deeper than this (``[[[...``) is not parsed as JSON: ``parsed`` is left out.
+MAX_JSON_DEPTH = 256
 #: Seconds between SIGTERM and SIGKILL (§5.3).
 KILL_GRACE = 5.0
+#: The variable set to a new random id for each run: the processes that carry it are the
+#: tool's, killed with its process group when it ends or times out (even after a setsid).
+RUN_MARKER = "SKILLC_RUN_ID"
 #: §5.2 "Inherited" (plus every ``LC_*``) and "Blocked": an allow-list, then a deny-list.
 INHERITED = ("PATH", "HOME", "USER", "LANG", "TERM")
 BLOCKED_NAMES = ("GITHUB_TOKEN",)
@@ -209,7 +215,7 @@ def plan_run(
     values = bind_arguments(tool, arguments)
     chosen = mode or ("Global" if "Global" in tool_skill.modes else tool_skill.modes[0])
     env = tool_environment(environ, tool_skill.name, skill.source, chosen)
-    argv = command.render(values)
+    argv = command.render(values, [p.name for p in tool.parameters if p.option])
     program = argv[0]
     if "/" not in program:
         found = shutil.which(program, path=env.get("PATH", os.defpath))
@@ -295,9 +301,63 @@ class _HeadTail:
         return head.decode("utf-8", "replace") + marker + tail.decode("utf-8", "replace"), True
 
 
-def _signal_group(pgid: int, signum: int) -> None:
+def _json_depth(text: str) -> int:
+    """How deeply ``[`` and ``{`` nest in ``text`` (outside strings): read before parsing, so
+    deep output is never handed to the recursive parser and encoder."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _marked(marker: bytes) -> list[int]:
+    """The processes whose environment holds ``marker`` (read from Linux's ``/proc``; none
+    elsewhere). A zombie's environment reads empty, so the dead are never listed."""
+    try:
+        entries = list(Path("/proc").iterdir())
+    except OSError:
+        return []
+    found = []
+    for entry in entries:
+        if not entry.name.isdigit():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+        except OSError:  # gone, or another user's
+            continue
+        if marker in environ.split(b"\0"):
+            found.append(int(entry.name))
+    return found
+
+
+def _signal_run(pgid: int, marker: bytes, signum: int, *, until_gone: bool = False) -> None:
+    """``signum`` to the tool's process group and to every process carrying the run's
+    marker (those that left the group with their own ``setsid``). With ``until_gone``,
+    again until none is left (a process may fork while it is being killed)."""
     with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is gone
         os.killpg(pgid, signum)
+    for _ in range(100 if until_gone else 1):
+        pids = _marked(marker)
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signum)
+        if not pids or not until_gone:
+            return
+        time.sleep(0.02)
 
 
 def _status(returncode: int) -> int:
@@ -314,7 +374,10 @@ def run_tool(plan: RunPlan) -> RunResult:
 
     On timeout the process group gets SIGTERM, then SIGKILL after :data:`KILL_GRACE`
     seconds. When the program ends, what is left of its group (background children) is
-    killed too: a tool's processes do not outlive it.
+    killed too: a tool's processes do not outlive it. The tool runs with
+    :data:`RUN_MARKER` set to an id of this run, and every process whose environment still
+    holds it is signalled with the group, so a child that started its own session (setsid)
+    goes too; only one that also dropped the variable from its environment can escape.
     """
     import json
 
@@ -323,12 +386,14 @@ def run_tool(plan: RunPlan) -> RunResult:
     started = time.monotonic()
     if not plan.found:
         return _failure(127, f"Command not found: {plan.argv[0]}", started)
+    run_id = os.urandom(12).hex()
+    marker = f"{RUN_MARKER}={run_id}".encode()
     try:
         process = subprocess.Popen(
             list(plan.argv),
             shell=False,
             cwd=plan.cwd,
-            env=dict(plan.env),
+            env={**plan.env, RUN_MARKER: run_id},
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -350,15 +415,15 @@ def run_tool(plan: RunPlan) -> RunResult:
         process.wait(timeout=max(deadline - time.monotonic(), 0))
     except subprocess.TimeoutExpired:
         timed_out = True
-        _signal_group(process.pid, signal.SIGTERM)
+        _signal_run(process.pid, marker, signal.SIGTERM)
         try:
             process.wait(timeout=KILL_GRACE)
         except subprocess.TimeoutExpired:
-            _signal_group(process.pid, signal.SIGKILL)
+            _signal_run(process.pid, marker, signal.SIGKILL)
             process.wait()
-    # Children still holding the pipe get until the deadline, then the group is killed.
+    # Children still holding the pipe get until the deadline, then all are killed.
     reader.join(max(deadline - time.monotonic(), 0))
-    _signal_group(process.pid, signal.SIGKILL)
+    _signal_run(process.pid, marker, signal.SIGKILL, until_gone=True)
     reader.join(1.0)
     if process.stdout is not None and not reader.is_alive():
         process.stdout.close()  # else a process that left the group still holds the pipe
@@ -366,7 +431,8 @@ def run_tool(plan: RunPlan) -> RunResult:
     output, truncated = captured.text()
     code = _status(process.returncode)
     parsed = None
-    if not truncated and output.lstrip().startswith(("{", "[")):  # structured output (§4.4)
+    structured = output.lstrip().startswith(("{", "["))
+    if structured and not truncated and _json_depth(output) <= MAX_JSON_DEPTH:  # §4.4
         try:
             parsed = json.loads(output)
         except ValueError:

@@ -310,8 +310,10 @@ def run_command(
 
     Runs TOOL of a gibb.eri.sh skill (see `skc tools`) as program plus arguments, never
     through a shell: each NAME=VALUE fills the `{{NAME}}` placeholder as exactly one
-    argument, whatever it holds; repeat a NAME for an array. Optional parameters left out
-    are dropped from the command (or take their default). The tool runs in the git
+    argument, whatever it holds; repeat a NAME for an array. A value may not start an
+    argument with '-' (the program would read an option) unless its parameter is declared
+    an Option or a literal '--' comes before it. Optional parameters left out are dropped
+    from the command (or take their default). The tool runs in the git
     repository's root (else the home folder) with a sanitised environment (PATH, HOME, USER,
     LANG, LC_*, TERM, no tokens or keys, plus GIBBERISH_SKILL_NAME, GIBBERISH_SKILL_DIR and
     GIBBERISH_MODE), at most the skill's `timeout` seconds (default 30), its output merged

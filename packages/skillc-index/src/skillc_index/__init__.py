@@ -125,6 +125,8 @@ _EXPORTS: dict[str, str] = {
     "restore_fts_text": "_fts",
     # the tool model of gibb.eri.sh skills (spec/003)
     "CommandTemplate": "_tool_command",
+    "CodeValue": "_tool_command",
+    "OptionLikeValue": "_tool_command",
     "Placeholder": "_tool_command",
     "Text": "_tool_command",
     "parse_command": "_tool_command",
@@ -231,7 +233,14 @@ if TYPE_CHECKING:
         search_sections,
         section_queries,
     )
-    from skillc_index._tool_command import CommandTemplate, Placeholder, Text, parse_command
+    from skillc_index._tool_command import (
+        CodeValue,
+        CommandTemplate,
+        OptionLikeValue,
+        Placeholder,
+        Text,
+        parse_command,
+    )
     from skillc_index._tool_model import (
         PARAMETER_TYPES,
         Parameter,

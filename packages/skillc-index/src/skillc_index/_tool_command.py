@@ -7,17 +7,40 @@ expansion, no operators. Each word is literal :class:`Text` and ``{{name}}`` /
 template and typed values into an argv where every word is exactly one argument. The shell
 syntax a reader would expect to work (pipes, redirections, ``;``, ``&&``, ``$VAR``, backticks)
 is reported, so the linter can say why it will not.
+
+Rendering also keeps a value from changing what kind of argument it fills: a value may not
+start an argument with ``-`` (the program would read an option; :class:`OptionLikeValue`)
+unless the parameter is declared an option or the word follows a literal ``--``, may not
+hold a NUL character, and is percent-encoded inside a URL. :meth:`CommandTemplate.code_values`
+finds the placeholders whose value would be code (an interpreter's inline script, its script,
+a wrapper's program): the tool model reports them and ``skc run`` refuses such a tool.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any, NamedTuple
+from collections.abc import Collection, Mapping
+from typing import Any, Literal, NamedTuple
 
-__all__ = ["CommandTemplate", "Fragment", "Placeholder", "Text", "parse_command"]
+from skillc_index._diagnostics import InvalidOption
+
+__all__ = [
+    "CodeValue",
+    "CommandTemplate",
+    "Fragment",
+    "OptionLikeValue",
+    "Placeholder",
+    "Text",
+    "parse_command",
+]
 
 PARAMETER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+#: A URL's scheme: a placeholder after one in the same word is part of a URL (percent-encoded).
+_URL_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+class OptionLikeValue(InvalidOption):
+    """E100: a value would start an argument with ``-``, so the program would read an option."""
 
 
 class Text(NamedTuple):
@@ -55,29 +78,79 @@ class CommandTemplate(NamedTuple):
     def placeholders(self) -> tuple[Placeholder, ...]:
         return tuple(f for word in self.words for f in word if isinstance(f, Placeholder))
 
-    def render(self, values: Mapping[str, Any]) -> list[str]:
+    def render(self, values: Mapping[str, Any], options: Collection[str] = ()) -> list[str]:
         """The argv for ``values`` (typed: str, int, float, bool, list of str).
 
         §3.4: each word is one argument, whatever its value holds (spaces, quotes, ``;``...).
         A word with a placeholder that has no value (absent, None, or a false boolean with a
         ``:flag`` modifier) is left out whole, so ``--limit={{limit}}`` disappears with it.
         Arrays are joined with spaces; booleans without a modifier are ``true``/``false``.
+
+        A value never becomes an option: when an argument's first character would come from
+        a value and be ``-``, :class:`OptionLikeValue` (E100) is raised, unless the parameter
+        is one of ``options`` or a literal ``--`` word came before. A value holding a NUL is
+        E100 too. After ``scheme://`` in the same word a value is percent-encoded (§3.4).
         """
         argv: list[str] = []
+        operands = False  # after a literal "--": the program's options have ended
         for word in self.words:
             parts: list[str] = []
+            literal = ""  # the word's own text so far
             for fragment in word:
-                text = (
-                    fragment.text
-                    if isinstance(fragment, Text)
-                    else _value_text(values.get(fragment.name), fragment.modifier)
-                )
+                if isinstance(fragment, Text):
+                    text: str | None = fragment.text
+                    literal += fragment.text
+                else:
+                    text = _value_text(values.get(fragment.name), fragment.modifier)
+                    if text is not None and fragment.modifier is None:
+                        text = self._checked(fragment.name, text, literal, parts, operands, options)
                 if text is None:
                     break
                 parts.append(text)
             else:
                 argv.append("".join(parts))
+                operands = operands or word == (Text("--"),)
         return argv
+
+    def _checked(
+        self,
+        name: str,
+        text: str,
+        literal: str,
+        before: list[str],
+        operands: bool,
+        options: Collection[str],
+    ) -> str:
+        """A value's text where it stands in its word (see :meth:`render`)."""
+        if "\x00" in text:
+            raise InvalidOption(f"the value of parameter '{name}' holds a NUL character")
+        if _URL_SCHEME.search(literal):
+            return _percent_encoded(text)
+        if text.startswith("-") and not any(before) and not operands and name not in options:
+            program = self.program.rsplit("/", 1)[-1] or "the program"
+            raise OptionLikeValue(
+                f"the value of parameter '{name}' starts with '-', so {program} would read it "
+                f"as an option: '{text}' (a parameter may take options when its Option "
+                "column says yes, or when the command puts '--' before it)"
+            )
+        return text
+
+    def code_values(self) -> list[CodeValue]:
+        """The placeholders whose value would be code, not data: in an interpreter's inline
+        script (``sh -c '...'``, ``python -c``, ``node -e``...), the script or code an
+        interpreter runs (``bash {{x}}``, ``awk '{{x}}'``), the program a wrapper runs
+        (``env {{x}}``). A ``{{flag:--x}}`` is the template's own text, never reported."""
+        return _code_values(self.words)
+
+
+def _percent_encoded(text: str) -> str:
+    """``text`` as one piece of a URL: every byte but ``A-Za-z0-9-._~`` percent-encoded, and a
+    value of dots only (``.``, ``..``: a path segment that moves) encoded whole."""
+    from urllib.parse import quote
+
+    if text and not text.strip("."):
+        return "%2E" * len(text)
+    return quote(text, safe="")
 
 
 def _value_text(value: Any, modifier: str | None) -> str | None:
@@ -182,3 +255,208 @@ def parse_command(source: str, line: int) -> tuple[CommandTemplate, list[str], l
         flush_text()
         words.append(tuple(fragments))
     return CommandTemplate(source, tuple(words), line), operators, problems
+
+
+# -- values that would be code -----------------------------------------------------------------
+
+
+class CodeValue(NamedTuple):
+    """A placeholder whose value would be code (:meth:`CommandTemplate.code_values`)."""
+
+    placeholder: Placeholder
+    kind: Literal["inline", "code", "program"]
+    """``inline``: in an inline script; ``code``: the script or code an interpreter runs;
+    ``program``: the program a wrapper runs."""
+    where: str
+    """What runs it, as written: ``sh -c``, ``awk``, ``env``."""
+
+
+class _Interpreter(NamedTuple):
+    code: tuple[str, ...] = ()
+    """Options whose argument is code: the next word, or attached (``-eX``, ``--eval=X``)."""
+    takes_argument: tuple[str, ...] = ()
+    """Options whose next word is an argument (not code, not an operand)."""
+    shell: bool = False
+    """A shell: ``c`` in an option cluster makes its first operand an inline script."""
+    ignore_case: bool = False
+
+
+_SHELL = _Interpreter(
+    takes_argument=("-o", "+o", "-O", "+O", "--rcfile", "--init-file"), shell=True
+)
+_AWK = _Interpreter(("-e", "--source", "-f", "--file"), ("-F", "-v", "--assign"))
+_SED = _Interpreter(("-e", "--expression", "-f", "--file"), ("-l",))
+_PWSH = _Interpreter(
+    ("-command", "-c", "-encodedcommand", "-ec", "-e", "-file", "-f"),
+    ("-executionpolicy", "-ex", "-workingdirectory", "-wd", "-outputformat", "-of"),
+    ignore_case=True,
+)
+#: Programs that run code they are given; their names without a version (``python3.12``).
+_INTERPRETERS: dict[str, _Interpreter] = {
+    **dict.fromkeys(
+        ("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "csh", "tcsh"), _SHELL
+    ),
+    **dict.fromkeys(("python", "pypy"), _Interpreter(("-c", "-m"), ("-W", "-X"))),
+    **dict.fromkeys(("node", "nodejs", "bun"), _Interpreter(("-e", "--eval", "-p", "--print"))),
+    "deno": _Interpreter(("eval",)),
+    "perl": _Interpreter(("-e", "-E"), ("-I", "-M")),
+    "ruby": _Interpreter(("-e",), ("-I", "-r")),
+    "php": _Interpreter(("-r", "--run"), ("-d", "-c")),
+    **dict.fromkeys(("lua", "luajit"), _Interpreter(("-e",), ("-l",))),
+    **dict.fromkeys(("r", "rscript"), _Interpreter(("-e",))),
+    "julia": _Interpreter(("-e", "-E", "--eval", "--print")),
+    "osascript": _Interpreter(("-e",), ("-l",)),
+    **dict.fromkeys(("tclsh", "wish"), _Interpreter()),
+    "expect": _Interpreter(("-c",)),
+    **dict.fromkeys(("pwsh", "powershell"), _PWSH),
+    **dict.fromkeys(("awk", "gawk", "mawk", "nawk"), _AWK),
+    **dict.fromkeys(("sed", "gsed"), _SED),
+}
+#: Programs that run another program, their first operand (after the options named here and,
+#: for ``timeout``, its duration; ``NAME=VALUE`` words are skipped).
+_WRAPPERS: dict[str, tuple[str, ...]] = {
+    "env": ("-u", "--unset", "-C", "--chdir"),
+    "timeout": ("-s", "--signal", "-k", "--kill-after"),
+    "nice": ("-n", "--adjustment"),
+    "sudo": ("-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"),
+    "doas": ("-u", "-C"),
+    "xargs": ("-n", "-L", "-P", "-s", "-d", "-E", "-I", "-a"),
+    **dict.fromkeys(("nohup", "setsid", "stdbuf", "time", "command", "exec", "busybox"), ()),
+}
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_CLUSTER = re.compile(r"-[A-Za-z]{2,}\Z")
+_SHORT = re.compile(r"-[A-Za-z]+\Z")
+
+
+def _program_name(text: str) -> str:
+    """A program's name as the tables know it: no folder, no version, no ``.exe``, lowercase."""
+    name = text.rsplit("/", 1)[-1].lower().removesuffix(".exe")
+    return re.sub(r"[0-9.]+\Z", "", name) or name
+
+
+def _head(word: tuple[Fragment, ...]) -> str:
+    """The literal text of a word before its first placeholder."""
+    head = ""
+    for fragment in word:
+        if isinstance(fragment, Placeholder):
+            break
+        head += fragment.text
+    return head
+
+
+def _literal(word: tuple[Fragment, ...]) -> str | None:
+    """The word's text when it has no placeholder, else None."""
+    return None if any(isinstance(f, Placeholder) for f in word) else _head(word)
+
+
+def _values(word: tuple[Fragment, ...], kind: Any, where: str) -> list[CodeValue]:
+    return [
+        CodeValue(f, kind, where) for f in word if isinstance(f, Placeholder) and f.modifier is None
+    ]
+
+
+def _code_option(spec: _Interpreter, head: str, literal: str | None) -> tuple[str, bool] | None:
+    """(the option as written, whether its code is attached to it) when the word starting
+    with ``head`` is one of ``spec``'s code options: ``-e``, ``-ne`` (the last letter of a
+    cluster), ``-e{{x}}`` / ``-cprint(1)`` (attached), ``--eval={{x}}``."""
+    fold = head.lower() if spec.ignore_case else head
+    if literal is not None and fold in spec.code:
+        return head, False
+    for option in spec.code:
+        if option.startswith("--"):
+            if fold.startswith(option + "="):
+                return option, True
+        elif len(option) == 2 and option[0] == "-" and not spec.ignore_case:
+            if literal is not None and _CLUSTER.match(head):
+                if head[-1] == option[1]:
+                    return head, False
+            elif head.startswith(option) and (literal is None or len(head) > 2):
+                return option, True
+    return None
+
+
+def _interpreter_values(
+    words: tuple[tuple[Fragment, ...], ...], index: int, shown: str, at_program: bool
+) -> list[CodeValue]:
+    """The code values of the interpreter at ``words[index]``: after a code option, in a
+    shell's first operand after ``-c``, and (when it is the program) in its first operand."""
+    spec = _INTERPRETERS[_program_name(shown)]
+    found: list[CodeValue] = []
+    inline: str | None = None  # "sh -c": a shell's first operand is then its inline script
+    code_seen = False
+    position = index + 1
+    while position < len(words):
+        word = words[position]
+        head, literal = _head(word), _literal(word)
+        fold = literal.lower() if literal is not None and spec.ignore_case else literal
+        if literal == "--":
+            position += 1
+            break
+        is_option = len(head) > 1 and (head[0] == "-" or (spec.shell and head[0] == "+"))
+        if not is_option and fold not in spec.code:
+            break
+        option = _code_option(spec, head, literal)
+        if option is not None:
+            written, attached = option
+            code_seen = True
+            if attached:
+                found += _values(word, "inline", f"{shown} {written}")
+            elif position + 1 < len(words):
+                position += 1
+                found += _values(words[position], "inline", f"{shown} {written}")
+        elif spec.shell and literal is not None and _SHORT.match(literal) and "c" in literal:
+            inline = f"{shown} {literal}"
+        elif fold in spec.takes_argument:
+            position += 1
+        position += 1
+    if position < len(words):
+        operand = words[position]
+        if inline is not None:
+            found += _values(operand, "inline", inline)
+        elif at_program and not code_seen:
+            found += _values(operand, "code", shown)
+    return found
+
+
+def _wrapped_program(words: tuple[tuple[Fragment, ...], ...], index: int, name: str) -> int:
+    """The index of the word a wrapper runs as its program (``len(words)`` when none)."""
+    takes_argument = _WRAPPERS[name]
+    skip = 1 if name == "timeout" else 0
+    position = index + 1
+    while position < len(words):
+        head, literal = _head(words[position]), _literal(words[position])
+        if literal == "--":
+            position += 1
+            continue
+        if len(head) > 1 and head[0] == "-":
+            position += 2 if literal in takes_argument else 1
+        elif _ASSIGNMENT.match(head):
+            position += 1
+        elif skip:
+            skip, position = skip - 1, position + 1
+        else:
+            break
+    return position
+
+
+def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
+    found: list[CodeValue] = []
+    programs = {0}  # the words that are a program: the first, and what a wrapper runs
+    for index, word in enumerate(words):
+        literal = _literal(word)
+        if literal is None:
+            continue
+        name = _program_name(literal)
+        shown = literal.rsplit("/", 1)[-1]
+        if name in _WRAPPERS and index in programs:
+            target = _wrapped_program(words, index, name)
+            if target < len(words):
+                if _literal(words[target]) is None:
+                    found += _values(words[target], "program", shown)
+                programs.add(target)
+        elif name in _INTERPRETERS:
+            found += _interpreter_values(words, index, shown, index in programs)
+    unique: dict[tuple[str, str], CodeValue] = {}
+    for value in found:
+        unique.setdefault((value.placeholder.name, value.where), value)
+    return list(unique.values())

@@ -44,6 +44,8 @@ __all__ = [
 ]
 
 PARAMETER_TYPES = ("string", "integer", "number", "boolean", "array")
+#: Types whose values cannot be code (checked as numbers or booleans before they are used).
+DATA_TYPES = ("integer", "number", "boolean")
 MODES = ("Global", "Dev", "Meeting")
 DEFAULT_TIMEOUT = 30
 MAX_TIMEOUT = 300
@@ -64,6 +66,7 @@ IssueKind = Literal[
     "command-block",
     "command-variable",
     "command-shell",
+    "command-code",
 ]
 
 
@@ -89,6 +92,9 @@ class Parameter(NamedTuple):
     default: Any = None
     """From a ``Default`` column, else ``(default: X)`` in the description; typed."""
     line: int = 0
+    option: bool = False
+    """From an ``Option`` column (``yes``): the value may start with ``-`` and so be an
+    option of the program; otherwise ``skc run`` refuses such a value (E100)."""
 
     def schema(self) -> dict[str, Any]:
         """This parameter as a JSON Schema property (MCP ``inputSchema``)."""
@@ -253,13 +259,23 @@ def _parameters(
         if required not in ("yes", "no"):
             message = f"parameter '{name}': Required must be 'yes' or 'no', not '{required}'"
             issues.append(ToolIssue("parameter-required", message, line, tool))
+        option = _code(cells.get("option", "")).lower()
+        if option not in ("", "yes", "no"):
+            message = f"parameter '{name}': Option must be 'yes' or 'no', not '{option}'"
+            issues.append(ToolIssue("parameter-table", message, line, tool))
         written = _code(cells.get("default", ""))
         if not written:
             match = _DEFAULT_IN_TEXT.search(description)
             written = match.group(1) if match else ""
         found.append(
             Parameter(
-                name, kind, required == "yes", description, _typed_default(written, kind), line
+                name,
+                kind,
+                required == "yes",
+                description,
+                _typed_default(written, kind),
+                line,
+                option == "yes",
             )
         )
     return found
@@ -327,6 +343,28 @@ def _check_placeholders(tool: Tool, issues: list[ToolIssue]) -> None:
         else:
             continue
         issues.append(ToolIssue("command-variable", message, tool.command.line, tool.name))
+    for value in tool.command.code_values():
+        parameter = tool.parameter(value.placeholder.name)
+        if parameter is not None and parameter.type in DATA_TYPES:
+            continue
+        shown = f"'{{{{{value.placeholder.name}}}}}'"
+        if value.kind == "program":
+            message = (
+                f"{shown} is the program '{value.where}' runs: a value must not choose the "
+                "program (write the program out)"
+            )
+        else:
+            where = (
+                f"is in the inline code of '{value.where}'"
+                if value.kind == "inline"
+                else f"is the code '{value.where}' runs"
+            )
+            message = (
+                f"{shown} {where}: a value there is code, not data (write the code out; "
+                'pass it as an argument after the code and read it there, e.g. "$1" or '
+                "sys.argv[1])"
+            )
+        issues.append(ToolIssue("command-code", message, tool.command.line, tool.name))
 
 
 def parse_tools(body: str, offset: int = 0) -> tuple[tuple[Tool, ...], tuple[ToolIssue, ...]]:

@@ -1,6 +1,6 @@
-"""The ``gibberish`` profile: gibb.eri.sh tool-defining skills (spec/003), SKL801-SKL819.
+"""The ``gibberish`` profile: gibb.eri.sh tool-defining skills (spec/003), SKL801-SKL820.
 
-SKL801-SKL805 check the frontmatter of §2.2. SKL810-SKL819 check the tools of §3, reading the
+SKL801-SKL805 check the frontmatter of §2.2. SKL810-SKL820 check the tools of §3, reading the
 issues :mod:`skillc_index._tool_model` found while parsing them: the model is the one
 definition of a broken tool, for this linter and for ``skc run`` (which refuses one).
 """
@@ -192,5 +192,12 @@ RULES: tuple[Rule, ...] = (
         "command-no-shell",
         "command-shell",
         "Commands use no shell syntax: pipes, redirects, ;, &&, $VAR, backticks.",
+    ),
+    _tool_rule(
+        "SKL820",
+        "command-no-code-values",
+        "command-code",
+        "No {{placeholder}} is code: an interpreter's inline script (sh -c, python -c, "
+        "node -e...), the script or code it runs, or the program a wrapper runs.",
     ),
 )
