@@ -127,9 +127,9 @@ def build_skill(
 
     ``targets`` are agent names or folder paths, each possibly comma-separated (default
     ``claude``); ``copy`` copies the stub instead of symlinking; ``force`` lets an import
-    replace a different store copy and a deployment replace a folder skillc did not make, and
-    recompiles a skill that is up to date;
-    ``force_global`` uses the global runtime and home agent folders (``--global``).
+    replace a different store copy and a deployment move aside (never delete) what skillc did
+    not make, and recompiles a skill that is up to date; ``force_global`` uses the global
+    runtime and home agent folders (``--global``).
     """
     target_names = parse_targets(targets)
     resolved = resolve_skill(skill, layout, force_global=force_global)
