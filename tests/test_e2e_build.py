@@ -435,6 +435,7 @@ def test_json_output(build: Callable[..., Any], skills: Path, project: Path) -> 
             "path": str(project / ".claude" / "skills" / "demo"),
             "method": "symlink",
             "action": "created",
+            "backup": None,
         }
     ]
     assert data["manifest"]["source_hash"] == data["source_hash"]

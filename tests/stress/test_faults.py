@@ -205,6 +205,25 @@ def test_read_only_runtime(ok: Run, skc: Run, demo: Path, runtime: Path, project
     assert ok("show", "demo", "--section", "New").stdout.startswith("## New")
 
 
+def test_read_only_agent_folder(ok: Run, skc: Run, demo: Path, project: Path) -> None:
+    """A read-only agent folder (issue 13): a build that would deploy there fails with one
+    clean error naming the folder and why, before anything is written; a build whose
+    deployment is already in place still works."""
+    agents = project / ".claude" / "skills"
+    write_tree(
+        project / ".skillc" / "skills" / "other", {"SKILL.md": skill_md("other", "x.", "# Other\n")}
+    )
+    with read_only(agents):
+        proc = skc("build", "other")
+        assert_clean_failure(proc, "E999")
+        first = proc.stderr.splitlines()[0]
+        assert "'.claude/skills'" in first and "read-only" in first, first
+        built = tree_snapshot(project / ".skillc" / "runtime" / "other")
+        assert [rel for rel in built if "logs.db" not in rel] == []  # only the failed build's row
+        assert "(symlink, unchanged)" in ok("build", "demo").stdout
+    ok("build", "other")
+
+
 # -- a damaged or busy access log ---------------------------------------------------------------
 
 

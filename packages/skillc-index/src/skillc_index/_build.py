@@ -1,13 +1,17 @@
 """``skc build``: import (for a path), compile, deploy (RFC-0001, RFC-0007 ``build``, ADR-0002).
 
 Every check that can refuse the build runs before anything is written: skill resolution
-(E001/E010), targets (E100), symlinks escaping the skill (E012), frontmatter (E011), an import
-that would replace a different skill or a deployment that would replace a folder skillc did
-not make (E050 without ``--force``), and an index file belonging to another source (E003).
+(E001/E010), targets (E100, a target the project leads outside itself included), symlinks
+escaping the skill (E012), a project store or runtime folder that a symlink leads out of the
+project (E012), frontmatter (E011), an import that would replace a different skill or a
+deployment that would replace a folder skillc did not make (E050 without ``--force``), an
+agent folder that cannot be written (E999), and an index file belonging to another source
+(E003).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,8 +20,8 @@ from typing import Any
 from skillc_index._compiler import CompileResult, Progress, compile_skill
 from skillc_index._config import Config, load_config
 from skillc_index._deploy import Deployment, deploy, parse_targets, plan_deployments
-from skillc_index._diagnostics import InvalidOption, Notice, PathEscapesRoot
-from skillc_index._files import walk_skill
+from skillc_index._diagnostics import InvalidOption, Notice, PathEscapesProject, PathEscapesRoot
+from skillc_index._files import walk_skill, within
 from skillc_index._layout import META_DIR, SKILL_FILE, Layout, ResolvedSkill, Scope, resolve_skill
 from skillc_index._manifest import MANIFEST_FILE
 from skillc_index._search_index import refuse_collision
@@ -39,7 +43,7 @@ class BuildResult:
     """``copy``, ``replace`` or ``unchanged`` for an import; None otherwise."""
     deployments: tuple[Deployment, ...]
     notices: tuple[Notice, ...] = field(default_factory=tuple)
-    """Warnings (a symlink that had to become a copy)."""
+    """Warnings (a symlink that had to become a copy, a folder moved aside)."""
 
     @property
     def scope(self) -> Scope:
@@ -93,6 +97,21 @@ def _validate_frontmatter(source: Path) -> None:
     read_skill_metadata(MarkdownDoc(parse_frontmatter(text), (), (), 0))
 
 
+def _refuse_writes_outside(layout: Layout, skill: ResolvedSkill, importing: bool) -> None:
+    """PathEscapesProject (E012) when a folder a project build writes into (the store for an
+    import, the runtime store, the runtime, its ``.skillc-meta``) is not really inside the
+    project: a symlink in the checkout must not send the build's files elsewhere. A global
+    build writes into the home, which is the user's own: not checked."""
+    project = layout.project_root
+    if skill.scope != "project" or project is None:
+        return
+    folders = [layout.store("project")] if importing else []
+    folders += [layout.runtime_store("project"), skill.runtime, skill.runtime / META_DIR]
+    for folder in folders:
+        if not within(folder, project):
+            raise PathEscapesProject(layout.display(folder), os.path.realpath(folder))
+
+
 def build_skill(
     skill: str,
     layout: Layout,
@@ -108,9 +127,9 @@ def build_skill(
 
     ``targets`` are agent names or folder paths, each possibly comma-separated (default
     ``claude``); ``copy`` copies the stub instead of symlinking; ``force`` lets an import
-    replace a different store copy and a deployment replace a folder skillc did not make, and
-    recompiles a skill that is up to date;
-    ``force_global`` uses the global runtime and home agent folders (``--global``).
+    replace a different store copy and a deployment move aside (never delete) what skillc did
+    not make, and recompiles a skill that is up to date; ``force_global`` uses the global
+    runtime and home agent folders (``--global``).
     """
     target_names = parse_targets(targets)
     resolved = resolve_skill(skill, layout, force_global=force_global)
@@ -126,6 +145,9 @@ def build_skill(
         if plan.action != "unchanged":
             _validate_frontmatter(resolved.source)
     target_skill = resolved if plan is None else plan.imported(resolved)
+    _refuse_writes_outside(
+        layout, target_skill, importing=plan is not None and plan.action != "unchanged"
+    )
     plans = plan_deployments(
         target_names,
         skill=target_skill.name,
@@ -135,6 +157,8 @@ def build_skill(
         layout=layout,
         configured=config.targets,
         force=force,
+        copy=copy,
+        project_targets=config.project_targets,
     )
     if plan is not None and plan.action != "unchanged":
         refuse_collision(target_skill.runtime, target_skill.source)
@@ -152,10 +176,9 @@ def build_skill(
     notices: list[Notice] = []
     deployments: list[Deployment] = []
     for deploy_plan in plans:
-        deployment, notice = deploy(deploy_plan, compiled.runtime, copy=copy)
+        deployment, deploy_notices = deploy(deploy_plan, compiled.runtime, copy=copy)
         deployments.append(deployment)
-        if notice is not None:
-            notices.append(notice)
+        notices.extend(deploy_notices)
     return BuildResult(
         compiled=compiled,
         skill=target_skill,

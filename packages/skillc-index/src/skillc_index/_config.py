@@ -45,6 +45,17 @@ class Config(NamedTuple):
     notices: tuple[Notice, ...] = ()
     """Problems found (unknown keys, bad values, unreadable files): to print, never fatal."""
 
+    @property
+    def project_targets(self) -> frozenset[str]:
+        """The ``[targets]`` names whose folder comes from the project's own ``config.toml``:
+        a checkout controls them, so they may not lead outside the project (issue 13). The
+        home config is the user's own and stays trusted."""
+        return frozenset(
+            key[len("targets.") :]
+            for key, origin in self.origins.items()
+            if key.startswith("targets.") and origin == "project"
+        )
+
 
 def _load_toml(path: Path) -> dict[str, Any]:
     if sys.version_info >= (3, 11):

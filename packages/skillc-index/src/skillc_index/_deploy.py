@@ -5,22 +5,41 @@ Each target gets ``<agent folder>/<name>``: a symlink to the runtime (the defaul
 (``.skillc-meta/manifest.json``, which marks the folder as skillc's own). Where a symlink
 cannot be created, a copy is made and a warning returned.
 
-What may be replaced at a destination: a symlink (always, RFC-0001), a copy made by an
-earlier ``--copy`` build of the same skill (nothing in it but what skillc put there), and
-anything else only with ``force``. Every conflict is found by :func:`plan_deployments`
-before the build writes anything.
+What may be replaced at a destination: a symlink (always, RFC-0001; only the link goes, never
+what it points to) and a copy made by an earlier ``--copy`` build of the same skill (nothing
+in it but the stub and manifest skillc wrote, checked against the manifest's record of the
+stub). Anything else is skillc's to touch only with ``force``, and even then it is never
+deleted: it is moved aside to a hidden ``.<name>.skillc-backup-<UTC time>`` beside it, and a
+warning says where.
+
+Where a project may deploy (issue 13): a destination written inside the project (a built-in
+target of a project skill, a relative ``[targets]`` entry) must really be inside it, so a
+symlink in the checkout cannot lead it out; a ``[targets]`` entry of the project's own config
+must lead inside the project whatever it says. A folder outside the project is used only when
+the user wrote it: as a path target, or in the home config.
+
+Every conflict is found by :func:`plan_deployments` before the build writes anything, and
+:func:`deploy` looks again at what is there when it writes.
 """
 
 from __future__ import annotations
 
+import errno
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from skillc_index._atomic import ensure_dir, staging_dir, temporary_path
-from skillc_index._diagnostics import InvalidOption, Notice, SkillExists
+from skillc_index._diagnostics import (
+    FolderNotWritable,
+    InvalidOption,
+    Notice,
+    SkillExists,
+    TargetOutsideProject,
+)
+from skillc_index._files import within
 from skillc_index._layout import META_DIR, SKILL_FILE, Layout, Scope
 from skillc_index._manifest import MANIFEST_FILE, manifest_path, read_manifest
 
@@ -38,6 +57,10 @@ class DeployPlan:
     target: str
     path: Path
     existing: Existing
+    skill: str = ""
+    """The skill deployed (what a copy of skillc's own must hold)."""
+    force: bool = False
+    """Whether something skillc did not make may be moved aside."""
 
 
 @dataclass(frozen=True)
@@ -48,13 +71,16 @@ class Deployment:
     path: Path
     method: Method
     action: DeployAction
+    backup: Path | None = None
+    """Where a file or folder skillc did not make was moved aside to (with ``force``)."""
 
-    def to_dict(self) -> dict[str, str]:
+    def to_dict(self) -> dict[str, str | None]:
         return {
             "target": self.target,
             "path": str(self.path),
             "method": self.method,
             "action": self.action,
+            "backup": None if self.backup is None else str(self.backup),
         }
 
 
@@ -73,17 +99,29 @@ def parse_targets(values: Sequence[str]) -> list[str]:
 
 
 def _is_skillc_copy(path: Path, skill: str) -> bool:
-    """A folder holding nothing but what a ``--copy`` deployment of ``skill`` writes."""
+    """A folder holding nothing but what a ``--copy`` deployment of ``skill`` writes: a
+    manifest of that skill and the very stub that manifest records (its SHA-256), as regular
+    files. Decided from what skillc wrote, not from names: a folder edited since is not it."""
+    import hashlib
+
+    meta = path / META_DIR
     try:
         names = {entry.name for entry in os.scandir(path)}
-        meta = path / META_DIR
-        meta_names = {entry.name for entry in os.scandir(meta)} if meta.is_dir() else set()
+        if names != {SKILL_FILE, META_DIR} or meta.is_symlink():
+            return False
+        meta_names = {entry.name for entry in os.scandir(meta)}
+        stub = path / SKILL_FILE
+        if meta_names != {MANIFEST_FILE} or stub.is_symlink() or not stub.is_file():
+            return False
+        stub_hash = hashlib.sha256(stub.read_bytes()).hexdigest()
     except OSError:
         return False
-    if names != {SKILL_FILE, META_DIR} or meta_names != {MANIFEST_FILE}:
-        return False
     manifest = read_manifest(path)
-    return manifest is not None and manifest.skill == skill
+    return (
+        manifest is not None
+        and manifest.skill == skill
+        and manifest.extra.get("stub_sha256") == stub_hash
+    )
 
 
 def _existing(path: Path, skill: str) -> Existing:
@@ -100,6 +138,43 @@ def _inside(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
+def _refuse_leaving_project(
+    target: str, root: Path, layout: Layout, from_project_config: bool
+) -> None:
+    """TargetOutsideProject (E100) when the project leads ``target``'s folder out of itself:
+    a ``[targets]`` entry of the project's config that is not really inside the project, or
+    a folder written inside the project that a symlink there leads out."""
+    project = layout.project_root
+    if project is None:
+        return
+    if "/" in target or os.sep in target:  # as the user wrote it (Layout.target_root resolves)
+        written = os.path.abspath(layout.cwd / Path(target).expanduser())  # noqa: PTH100
+    else:
+        written = os.path.abspath(root)  # noqa: PTH100
+    if not (from_project_config or _inside(Path(written), project)):
+        return  # the user's own choice: a folder outside the project, written by the user
+    if within(root, project):
+        return
+    why = "of the project's config" if from_project_config else "(through a symlink)"
+    raise TargetOutsideProject(target, os.path.realpath(root), why)
+
+
+def _check_writable(root: Path, layout: Layout) -> None:
+    """FolderNotWritable (E999) when the agent folder (or the nearest folder above it that
+    exists, where it would be created) cannot be written."""
+    folder = root
+    while not folder.exists() and folder.parent != folder:
+        folder = folder.parent
+    if os.access(folder, os.W_OK | os.X_OK):
+        return
+    try:
+        read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # pragma: no cover - statvfs is POSIX
+        read_only = False
+    reason = os.strerror(errno.EROFS if read_only else errno.EACCES).lower()
+    raise FolderNotWritable("agent folder", layout.display(root), reason)
+
+
 def plan_deployments(
     targets: Sequence[str],
     *,
@@ -110,17 +185,23 @@ def plan_deployments(
     layout: Layout,
     configured: Mapping[str, str] | None = None,
     force: bool = False,
+    copy: bool = False,
+    project_targets: Collection[str] = (),
 ) -> list[DeployPlan]:
     """Resolve each target to ``<agent folder>/<skill>`` and check what is there.
 
-    Raises :class:`InvalidOption` (E100) for an unknown target or a destination inside the
-    skill's own source or runtime, and :class:`SkillExists` (E050) for a destination holding
-    something skillc did not put there, unless ``force``.
+    Raises :class:`InvalidOption` (E100) for an unknown target, a destination inside the
+    skill's own source or runtime, or one the project leads outside itself (``project_targets``
+    are the ``configured`` names set by the project's own config; see the module docstring);
+    :class:`SkillExists` (E050) for a destination holding something skillc did not put there,
+    unless ``force``; :class:`FolderNotWritable` (E999) for an agent folder that must be
+    written (``copy``, or no symlink to ``runtime`` there yet) and cannot be.
     """
     plans: list[DeployPlan] = []
     seen: set[Path] = set()
     for target in targets:
         root = layout.target_root(target, scope, configured)
+        _refuse_leaving_project(target, root, layout, target in project_targets)
         path = root / skill
         real = Path(os.path.realpath(path.parent)) / skill
         if real in seen:
@@ -137,13 +218,40 @@ def plan_deployments(
             raise SkillExists(
                 skill,
                 f"{layout.display(path)} exists and was not made by skillc; "
-                "use --force to replace it",
+                "use --force to move it aside and deploy",
             )
-        plans.append(DeployPlan(target, path, existing))
+        if copy or not _links_to(path, runtime):
+            _check_writable(root, layout)
+        plans.append(DeployPlan(target, path, existing, skill, force))
     return plans
 
 
+def _links_to(path: Path, runtime: Path) -> bool:
+    try:
+        return str(path.readlink()) == str(runtime)
+    except OSError:
+        return False
+
+
+def _move_aside(path: Path) -> Path:
+    """Rename ``path`` to a new hidden ``.<name>.skillc-backup-<UTC time>[-N]`` beside it
+    (same folder, so one rename: nothing is copied or deleted); returns the new path."""
+    import time
+
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    base = f".{path.name}.skillc-backup-{stamp}"
+    number = 0
+    while True:
+        backup = path.parent / (base if number == 0 else f"{base}-{number}")
+        if not (backup.exists() or backup.is_symlink()):
+            break
+        number += 1
+    path.rename(backup)
+    return backup
+
+
 def _remove(path: Path) -> None:
+    """Remove a symlink or a copy of skillc's own (the only things :func:`deploy` removes)."""
     if path.is_symlink() or not path.is_dir():
         path.unlink()
     else:
@@ -174,7 +282,7 @@ def _link(path: Path, runtime: Path) -> None:
     temporary.symlink_to(runtime, target_is_directory=True)
     try:
         if path.is_dir() and not path.is_symlink():
-            _remove(path)  # a skillc copy, or a folder replaced with --force
+            _remove(path)  # a copy of skillc's own: anything else was moved aside
         temporary.replace(path)
     except BaseException:
         temporary.unlink(missing_ok=True)
@@ -183,22 +291,37 @@ def _link(path: Path, runtime: Path) -> None:
 
 def deploy(
     plan: DeployPlan, runtime: Path, *, copy: bool = False
-) -> tuple[Deployment, Notice | None]:
-    """Carry out one planned deployment of ``runtime``; returns it and a warning, if any."""
+) -> tuple[Deployment, list[Notice]]:
+    """Carry out one planned deployment of ``runtime``; returns it and its warnings.
+
+    What is at the destination is looked at again: something skillc did not make (there
+    since the plan, or planned with ``force``) is moved aside with ``plan.force`` and refused
+    (E050) without it; it is never deleted."""
     path = plan.path
+    notices: list[Notice] = []
+    existing = _existing(path, plan.skill) if plan.skill else plan.existing
+    backup: Path | None = None
+    if existing == "other":
+        if not plan.force:
+            raise SkillExists(plan.skill, f"{path} exists and was not made by skillc")
+        backup = _move_aside(path)
+        notices.append(
+            Notice(f"moved {path} aside to {backup} (it was not made by skillc; nothing deleted)")
+        )
     ensure_dir(path.parent)
-    action: DeployAction = "created" if plan.existing == "nothing" else "replaced"
+    action: DeployAction = "created" if existing == "nothing" else "replaced"
     if not copy:
-        if plan.existing == "symlink" and str(path.readlink()) == str(runtime):
-            return Deployment(plan.target, path, "symlink", "unchanged"), None
+        if existing == "symlink" and _links_to(path, runtime):
+            return Deployment(plan.target, path, "symlink", "unchanged"), notices
         try:
             _link(path, runtime)
-            return Deployment(plan.target, path, "symlink", action), None
+            return Deployment(plan.target, path, "symlink", action, backup), notices
         except OSError as exc:
-            notice = Notice(
-                f"cannot create a symlink at {path} ({exc.strerror or exc}); copied instead"
+            if exc.errno in (errno.EACCES, errno.EROFS):  # a copy could not be written either
+                reason = os.strerror(exc.errno).lower()
+                raise FolderNotWritable("agent folder", str(path.parent), reason) from None
+            notices.append(
+                Notice(f"cannot create a symlink at {path} ({exc.strerror or exc}); copied instead")
             )
-    else:
-        notice = None
     _copy_into(path, runtime)
-    return Deployment(plan.target, path, "copy", action), notice
+    return Deployment(plan.target, path, "copy", action, backup), notices

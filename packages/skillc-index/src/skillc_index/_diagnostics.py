@@ -301,3 +301,40 @@ def logging_disabled() -> Diagnostic:
 def stale_local_logs(skill: str) -> Diagnostic:
     """W003: fallback logs for ``skill`` are older than an hour."""
     return Diagnostic("W003", {"skill": skill})
+
+
+# -- writes directed out of the project (issue 13) ----------------------------------------------
+
+
+class PathEscapesProject(PathEscapesRoot):
+    """A project path skillc would write through (a store or runtime folder) that a symlink
+    leads out of the project: E012, naming the path, with where it really goes."""
+
+    def __init__(self, path: str, real: str) -> None:
+        hint = f"it leads to {real}, outside the project, where a project may not write"
+        SkillcError.__init__(self, Diagnostic(self.code, {"path": path}, _hint(hint)))
+        self.path = path
+        self.real = real
+
+
+class TargetOutsideProject(InvalidOption):
+    """A deployment target that the project (its config, or a symlink in it) sends outside
+    the project: E100; a folder the user names outside the project is used as given."""
+
+    def __init__(self, target: str, real: str, why: str) -> None:
+        super().__init__(
+            f"target '{target}' {why} leads outside the project, to {real}; "
+            "give that folder itself as the target to deploy there"
+        )
+        self.target = target
+        self.real = real
+
+
+class FolderNotWritable(InternalError):
+    """A folder a build must write into cannot be written (read-only file system, no
+    permission): E999 naming the folder and why, raised before anything is written."""
+
+    def __init__(self, what: str, path: str, reason: str) -> None:
+        super().__init__(f"{what} '{path}' is not writable ({reason})")
+        self.path = path
+        self.reason = reason

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from skillc_index._diagnostics import InternalError, InvalidOption, SkillExists
+from skillc_index._diagnostics import (
+    InternalError,
+    InvalidOption,
+    PathEscapesProject,
+    SkillExists,
+)
+from skillc_index._files import within
 from skillc_index._layout import SKILL_FILE, SKILLC_DIR, Layout, Scope, skill_name_problem
 
 
@@ -69,6 +76,9 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
         scope = "project"
         store = layout.cwd / SKILLC_DIR / "skills"
     folder = store / name
+    project = layout.project_root or layout.cwd
+    if scope == "project" and not within(folder, project):  # a symlink in the checkout leads out
+        raise PathEscapesProject(layout.display(folder), os.path.realpath(folder))
     skill_file = folder / SKILL_FILE
     if skill_file.exists():
         raise SkillExists(name)

@@ -176,7 +176,7 @@ def list_command(
     "--force",
     is_flag=True,
     help="Replace a different skill of the same name in the store when importing a path, "
-    "and a folder skillc did not make at a deployment destination.",
+    "and move aside (never delete) a folder skillc did not make at a deployment destination.",
 )
 @format_option()
 @verbose_option

@@ -1,0 +1,137 @@
+"""Deployment safety (issue 13): what ``force`` may remove, and where a project may deploy,
+through ``plan_deployments``/``deploy``/``build_skill`` on real folders."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from skillc_index import InvalidOption, Layout, PathEscapesRoot, SkillExists, build_skill
+from skillc_index._config import load_config
+from skillc_index._deploy import deploy, plan_deployments
+from skillc_index._files import within
+
+MakeSkill = Callable[..., Path]
+
+
+def test_within_follows_symlinks(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    (root / "in").mkdir(parents=True)
+    (tmp_path / "out").mkdir()
+    (root / "link").symlink_to(tmp_path / "out")
+    (root / "back").symlink_to(root / "in")
+    assert within(root, root)
+    assert within(root / "in" / "not-yet" / "deeper", root)
+    assert within(root / "back" / "x", root)
+    assert not within(root / "link", root)
+    assert not within(root / "link" / "x", root)
+    assert not within(root / ".." / "out", root)
+    assert not within(tmp_path / "rootx", root)  # a prefix of the name is not inside
+    (root / "dangling").symlink_to(tmp_path / "nowhere")
+    assert not within(root / "dangling" / "x", root)
+
+
+def test_project_targets_are_those_the_project_config_sets(
+    layout: Layout, project: Path, home: Path
+) -> None:
+    (home / ".skillc").mkdir()
+    (home / ".skillc" / "config.toml").write_text(
+        '[targets]\nmine = "/a"\nboth = "/b"\n', encoding="utf-8"
+    )
+    (project / ".skillc" / "config.toml").write_text(
+        '[targets]\nboth = "x"\ntheirs = "y"\n', encoding="utf-8"
+    )
+    config = load_config(layout, env={})
+    assert config.project_targets == frozenset({"both", "theirs"})
+
+
+def _plan(layout: Layout, runtime: Path, source: Path, **options: object) -> list:  # type: ignore[type-arg]
+    return plan_deployments(
+        ["claude"],
+        skill="demo",
+        scope="project",
+        runtime=runtime,
+        source=source,
+        layout=layout,
+        **options,  # type: ignore[arg-type]
+    )
+
+
+def test_a_folder_made_after_planning_is_never_deleted(
+    layout: Layout, project: Path, make_skill: MakeSkill
+) -> None:
+    """The destination is looked at again when deploying: a folder that appeared since the
+    plan is refused (E050) without force and moved aside with it, never removed."""
+    source = make_skill(project / ".skillc" / "skills", "demo")
+    runtime = project / ".skillc" / "runtime" / "demo"
+    runtime.mkdir(parents=True)
+    dest = project / ".claude" / "skills" / "demo"
+    for force in (False, True):
+        (plan,) = _plan(layout, runtime, source, force=force)
+        assert plan.existing == "nothing"
+        dest.mkdir(parents=True)
+        (dest / "mine.txt").write_text("mine\n", encoding="utf-8")
+        if not force:
+            with pytest.raises(SkillExists):
+                deploy(plan, runtime)
+            assert (dest / "mine.txt").is_file()
+            shutil.rmtree(dest)
+            continue
+        deployment, notices = deploy(plan, runtime)
+        assert dest.is_symlink()
+        assert deployment.backup is not None
+        assert (deployment.backup / "mine.txt").read_text(encoding="utf-8") == "mine\n"
+        assert [str(deployment.backup) in n.text for n in notices] == [True]
+
+
+def test_two_forced_builds_in_one_second_keep_both_folders(
+    layout: Layout, project: Path, make_skill: MakeSkill
+) -> None:
+    source = make_skill(project / ".skillc" / "skills", "demo")
+    runtime = project / ".skillc" / "runtime" / "demo"
+    runtime.mkdir(parents=True)
+    dest = project / ".claude" / "skills" / "demo"
+    backups = []
+    for text in ("one\n", "two\n"):
+        if dest.is_symlink():
+            dest.unlink()
+        dest.mkdir(parents=True)
+        (dest / "f").write_text(text, encoding="utf-8")
+        (plan,) = _plan(layout, runtime, source, force=True)
+        backups.append(deploy(plan, runtime)[0].backup)
+    assert len(set(backups)) == 2
+    assert sorted((b / "f").read_text(encoding="utf-8") for b in backups if b) == [
+        "one\n",
+        "two\n",
+    ]
+
+
+def test_library_errors_name_no_flag(
+    layout: Layout, project: Path, make_skill: MakeSkill, tmp_path: Path
+) -> None:
+    make_skill(project / ".skillc" / "skills", "demo")
+    (project / ".skillc" / "config.toml").write_text(
+        f'[targets]\nclaude = "{tmp_path / "out"}"\n', encoding="utf-8"
+    )
+    config = load_config(layout, env={})
+    with pytest.raises(InvalidOption) as caught:
+        build_skill("demo", layout, config=config)
+    assert "--" not in str(caught.value)
+    assert not (project / ".skillc" / "runtime").exists()
+
+
+def test_runtime_store_symlinked_out_is_refused_before_writing(
+    layout: Layout, project: Path, make_skill: MakeSkill, tmp_path: Path
+) -> None:
+    make_skill(project / ".skillc" / "skills", "demo")
+    out = tmp_path / "out"
+    out.mkdir()
+    (project / ".skillc" / "runtime").symlink_to(out)
+    with pytest.raises(PathEscapesRoot) as caught:
+        build_skill("demo", layout, config=load_config(layout, env={}))
+    assert caught.value.path == ".skillc/runtime"
+    assert "outside the project" in str(caught.value)
+    assert list(out.iterdir()) == []
