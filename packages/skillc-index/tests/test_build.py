@@ -187,7 +187,13 @@ def test_import_from_a_path(
     assert result.import_action == "copy"
     copy = store / "ext"
     assert result.compiled.source == copy.resolve()
-    assert sorted(snapshot(copy)) == ["SKILL.md", "alias.md", "docs", "docs/real.md"]
+    assert sorted(snapshot(copy)) == [
+        ".skillc-import.json",  # where it came from (the folder and the copy are one skill)
+        "SKILL.md",
+        "alias.md",
+        "docs",
+        "docs/real.md",
+    ]
     assert not (copy / "alias.md").is_symlink()  # symlinks inside the skill become files
     assert [p.name for p in store.iterdir() if p.name.startswith(".")] == []
 
@@ -195,7 +201,17 @@ def test_import_from_a_path(
     assert again.import_action == "unchanged"
     assert again.compiled.up_to_date
 
+    # an edit of the folder: imported again, no force needed (the copy is as imported)
     (outside / "SKILL.md").write_text("---\nname: ext\ndescription: New.\n---\n", encoding="utf-8")
+    edited = build(str(outside))
+    assert edited.import_action == "replace"
+    assert "New." in (copy / "SKILL.md").read_text(encoding="utf-8")
+
+    # the store copy edited in place: refused without force
+    (copy / "docs" / "real.md").write_text("# Edited in the store\n", encoding="utf-8")
+    (outside / "SKILL.md").write_text(
+        "---\nname: ext\ndescription: Newer.\n---\n", encoding="utf-8"
+    )
     before = snapshot(copy)
     with pytest.raises(SkillExists) as caught:
         build(str(outside))
@@ -204,7 +220,7 @@ def test_import_from_a_path(
     assert snapshot(copy) == before
     forced = build(str(outside), force=True)
     assert forced.import_action == "replace"
-    assert "New." in (copy / "SKILL.md").read_text(encoding="utf-8")
+    assert "Newer." in (copy / "SKILL.md").read_text(encoding="utf-8")
 
 
 def test_import_of_a_broken_skill_copies_nothing(
