@@ -354,8 +354,9 @@ def _from_folder(
                         Notice(
                             f"'{shown(skill)}' is the folder {shown(_as_path(layout, source))}, "
                             f"not the {store_scope} store skill "
-                            f"{shown(layout.display(shadowed))}: a folder of the working "
-                            "directory comes first (a store copy not imported from it)"
+                            f"{shown(layout.display(shadowed))} (not imported from it): a "
+                            "folder of the working directory comes first; give the store "
+                            "skill's path to read it"
                         ),
                     )
                 break
