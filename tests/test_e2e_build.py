@@ -532,18 +532,28 @@ def test_import_into_the_project_store(
     outside = make_skill(tmp_path / "drafts" / "ext", "# Ext\n")
     proc = ok("build", str(outside))
     assert proc.stdout.splitlines()[0] == f"Import:  {outside} -> .skillc/skills/ext (imported)"
-    assert tree(skills / "ext") == tree(outside)
+    assert sources(skills / "ext") == tree(outside)
     assert (project / ".claude" / "skills" / "ext").resolve() == runtime_of(project, "ext")
     # the same files again: nothing to do, no --force needed
     assert "(already imported)" in ok("build", str(outside)).stdout
-    # different files: refused without --force, the store copy untouched
+    # the folder edited: imported again, no --force needed (the copy is as it was imported)
     write(outside / "extra.md", "# Extra\n")
+    assert "(replaced)" in ok("build", str(outside)).stdout
+    assert sources(skills / "ext") == tree(outside)
+    # the store copy edited in place: refused without --force, the store copy untouched
+    write(skills / "ext" / "local.md", "# Local\n")
+    write(outside / "extra.md", "# Extra, again\n")
     before = tree(skills / "ext")
     proc = skc("build", str(outside))
     assert assert_error(proc, "E050") == "error[E050]: skill 'ext' already exists"
     assert tree(skills / "ext") == before
     assert "(replaced)" in ok("build", str(outside), "--force").stdout
-    assert tree(skills / "ext") == tree(outside)
+    assert sources(skills / "ext") == tree(outside)
+
+
+def sources(store_copy: Path) -> dict[str, str]:
+    """:func:`tree` of a store copy without its import record (``.skillc-import.json``)."""
+    return {k: v for k, v in tree(store_copy).items() if k != ".skillc-import.json"}
 
 
 def test_import_outside_a_project_goes_global(skc: Run, home: Path, project: Path) -> None:

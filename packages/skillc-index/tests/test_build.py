@@ -23,8 +23,11 @@ from skillc_index import (
     build_skill,
     load_config,
     parse_targets,
+    resolve_skill,
     source_hash,
 )
+from skillc_index._layout import ImportRecord
+from skillc_index._store import recover_stranded
 
 MakeSkill = Callable[..., Path]
 
@@ -187,7 +190,13 @@ def test_import_from_a_path(
     assert result.import_action == "copy"
     copy = store / "ext"
     assert result.compiled.source == copy.resolve()
-    assert sorted(snapshot(copy)) == ["SKILL.md", "alias.md", "docs", "docs/real.md"]
+    assert sorted(snapshot(copy)) == [
+        ".skillc-import.json",  # where it came from (the folder and the copy are one skill)
+        "SKILL.md",
+        "alias.md",
+        "docs",
+        "docs/real.md",
+    ]
     assert not (copy / "alias.md").is_symlink()  # symlinks inside the skill become files
     assert [p.name for p in store.iterdir() if p.name.startswith(".")] == []
 
@@ -195,7 +204,17 @@ def test_import_from_a_path(
     assert again.import_action == "unchanged"
     assert again.compiled.up_to_date
 
+    # an edit of the folder: imported again, no force needed (the copy is as imported)
     (outside / "SKILL.md").write_text("---\nname: ext\ndescription: New.\n---\n", encoding="utf-8")
+    edited = build(str(outside))
+    assert edited.import_action == "replace"
+    assert "New." in (copy / "SKILL.md").read_text(encoding="utf-8")
+
+    # the store copy edited in place: refused without force
+    (copy / "docs" / "real.md").write_text("# Edited in the store\n", encoding="utf-8")
+    (outside / "SKILL.md").write_text(
+        "---\nname: ext\ndescription: Newer.\n---\n", encoding="utf-8"
+    )
     before = snapshot(copy)
     with pytest.raises(SkillExists) as caught:
         build(str(outside))
@@ -204,7 +223,7 @@ def test_import_from_a_path(
     assert snapshot(copy) == before
     forced = build(str(outside), force=True)
     assert forced.import_action == "replace"
-    assert "New." in (copy / "SKILL.md").read_text(encoding="utf-8")
+    assert "Newer." in (copy / "SKILL.md").read_text(encoding="utf-8")
 
 
 def test_import_of_a_broken_skill_copies_nothing(
@@ -315,3 +334,76 @@ def test_stub_frontmatter_keeps_the_source_values(
         "name": "demo",
         "description": 'Use when: "x" # y\nsecond line\n',
     }
+
+
+# -- imports: names, records, and a kill between the two renames (issue 13) ------------------
+
+
+@pytest.mark.parametrize("name", ["-x-y", ".dot", "Upper", "a\nb", "a--b"])
+def test_import_refuses_a_name_init_would_refuse(
+    build: Callable[..., BuildResult], store: Path, tmp_path: Path, make_skill: MakeSkill, name: str
+) -> None:
+    outside = make_skill(tmp_path / "drafts", name, frontmatter="name: x\ndescription: X.\n")
+    with pytest.raises(InvalidOption, match="invalid skill name"):
+        build(str(outside))
+    assert list(store.iterdir()) == []
+
+
+def test_the_import_record_names_the_folder_and_what_was_copied(
+    build: Callable[..., BuildResult], store: Path, tmp_path: Path, make_skill: MakeSkill
+) -> None:
+    outside = make_skill(tmp_path / "drafts", "ext")
+    build(str(outside))
+    record = ImportRecord.read(store / "ext")
+    assert record == ImportRecord(str(outside.resolve()), source_hash(outside))
+    assert record.source_hash == source_hash(store / "ext")  # the record is not a source file
+
+
+def test_a_copy_without_a_record_holding_the_same_files_is_adopted(
+    build: Callable[..., BuildResult], store: Path, tmp_path: Path, make_skill: MakeSkill
+) -> None:
+    outside = make_skill(tmp_path / "drafts", "ext")
+    make_skill(store, "ext")  # the same files, made by hand (or by an older skillc)
+    assert ImportRecord.read(store / "ext") is None
+    assert build(str(outside)).import_action == "unchanged"
+    assert ImportRecord.read(store / "ext") == ImportRecord(
+        str(outside.resolve()), source_hash(outside)
+    )
+
+
+def _dead_pid() -> int:
+    import subprocess
+
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
+
+
+def test_a_copy_stranded_between_the_renames_is_put_back(
+    store: Path, make_skill: MakeSkill
+) -> None:
+    pid = _dead_pid()
+    old = store / f".ext.old.{pid}-0badc0de"
+    make_skill(old, "ext", "\nprevious\n")
+    staging = make_skill(store, f".ext.import.{pid}-0badc0df")
+    recover_stranded(store, "ext")
+    assert "previous" in (store / "ext" / "SKILL.md").read_text(encoding="utf-8")
+    assert not old.exists() and not staging.exists()
+
+
+def test_an_old_copy_left_after_the_second_rename_is_removed(
+    store: Path, make_skill: MakeSkill
+) -> None:
+    pid = _dead_pid()
+    make_skill(store, "ext", "\nnew\n")
+    make_skill(store / f".ext.old.{pid}-0badc0de", "ext", "\nprevious\n")
+    recover_stranded(store, "ext")
+    assert sorted(p.name for p in store.iterdir()) == ["ext"]
+    assert "new" in (store / "ext" / "SKILL.md").read_text(encoding="utf-8")
+
+
+def test_resolution_puts_a_stranded_copy_back(
+    layout: Layout, store: Path, make_skill: MakeSkill
+) -> None:
+    make_skill(store / f".ext.old.{_dead_pid()}-0badc0de", "ext")
+    assert resolve_skill("ext", layout).source == (store / "ext").resolve()

@@ -17,6 +17,7 @@ from skillc_index import (
     resolve_skill,
     skill_name_problem,
 )
+from skillc_index._layout import IMPORT_RECORD, ImportRecord, require_skill_name
 
 MakeSkill = Callable[..., Path]
 
@@ -188,3 +189,72 @@ def test_valid_names(name: str) -> None:
 )
 def test_invalid_names(name: str) -> None:
     assert skill_name_problem(name)
+
+
+@pytest.mark.parametrize("name", ["abc\n", "a\nb", "-x", ".x", "a b", "a\tb", "é"])
+def test_names_with_line_breaks_or_leading_marks_are_invalid(name: str) -> None:
+    assert skill_name_problem(name)
+    with pytest.raises(InvalidOption) as caught:
+        require_skill_name(name)
+    assert "\n" not in str(caught.value)  # one error line, whatever the name holds
+
+
+# -- names vs paths (issue 13: a checkout cannot take a store skill's name) ------------------
+
+
+def test_stores_only_never_takes_a_cwd_folder_for_a_bare_name(
+    layout: Layout, make_skill: MakeSkill
+) -> None:
+    trusted = make_skill(layout.store("global"), "gt")
+    make_skill(layout.cwd, "gt")
+    assert resolve_skill("gt", layout).source == (layout.cwd / "gt").resolve()  # reads: folder
+    assert resolve_skill("gt", layout, stores_only=True).source == trusted.resolve()
+    for written in ("./gt", "gt/", str(layout.cwd / "gt")):
+        found = resolve_skill(written, layout, stores_only=True)
+        assert found.source == (layout.cwd / "gt").resolve(), written
+
+
+def test_stores_only_without_a_store_skill_is_e001_with_a_hint(
+    layout: Layout, make_skill: MakeSkill
+) -> None:
+    make_skill(layout.cwd, "gt")
+    with pytest.raises(SkillNotFound) as caught:
+        resolve_skill("gt", layout, stores_only=True)
+    assert str(caught.value).splitlines()[0] == "error[E001]: skill 'gt' not found"
+    assert "'./gt'" in caught.value.diagnostic.detail
+
+
+def test_a_cwd_folder_shadowing_a_store_skill_carries_a_warning(
+    layout: Layout, make_skill: MakeSkill, home: Path
+) -> None:
+    make_skill(layout.store("global"), "gt")
+    make_skill(layout.cwd, "gt")
+    [notice] = resolve_skill("gt", layout).notices
+    assert "./gt" in notice.text and "~/.skillc/skills/gt" in notice.text
+    assert resolve_skill("./gt", layout).notices == ()  # written as a path: no surprise
+    assert resolve_skill("gt", layout, stores_only=True).notices == ()
+
+
+def test_an_imported_folder_resolves_to_its_store_copy(
+    layout: Layout, make_skill: MakeSkill
+) -> None:
+    folder = make_skill(layout.cwd, "mine").resolve()
+    copy = make_skill(layout.store("project"), "mine")
+    (copy / IMPORT_RECORD).write_bytes(ImportRecord(str(folder), "0" * 64).to_bytes())
+    for given in ("mine", "./mine", str(folder)):
+        found = resolve_skill(given, layout)
+        assert (found.source, found.imported_from) == (copy.resolve(), folder), given
+        assert found.in_store and found.notices == ()
+    # a record naming another folder: the folder is its own skill, with a warning
+    (copy / IMPORT_RECORD).write_bytes(ImportRecord("/elsewhere/mine", "0" * 64).to_bytes())
+    found = resolve_skill("mine", layout)
+    assert (found.source, found.imported_from, len(found.notices)) == (folder, None, 1)
+
+
+@pytest.mark.parametrize("data", [b"", b"[]", b"{", b'{"origin": 1}', b"\xff"])
+def test_an_unreadable_import_record_is_no_record(
+    layout: Layout, make_skill: MakeSkill, data: bytes
+) -> None:
+    copy = make_skill(layout.store("project"), "mine")
+    (copy / IMPORT_RECORD).write_bytes(data)
+    assert ImportRecord.read(copy) is None

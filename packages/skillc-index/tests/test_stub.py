@@ -172,3 +172,40 @@ def test_worst_case_stays_under_100_lines() -> None:
     references = [Reference(f"r{n}.md", f"R {n}", "d" * 500) for n in range(500)]
     text = stub(headings, references, description="long " * 1000)
     assert len(text.splitlines()) <= 100
+
+
+def commands(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("- `skc ")]
+
+
+def test_a_name_starting_with_a_hyphen_comes_after_double_dash() -> None:
+    lines = commands(stub(skill="-x-y"))
+    assert lines == [
+        "- `skc outline -- -x-y`: list every section",
+        '- `skc show --section "<heading>" -- -x-y`: read one section',
+        '- `skc search -- -x-y "<query>"`: full-text search',
+        "- `skc open -- -x-y <path>`: read one file",
+        "- `skc sources -- -x-y`: list the files",
+    ]
+
+
+@pytest.mark.parametrize("skill", ["a\nb", "new\n# Injected", "a`b", "x\u2028y", "t\tab"])
+def test_a_name_with_control_characters_stays_on_one_line(skill: str) -> None:
+    text = stub(skill=skill, name="")
+    lines = text.splitlines()
+    assert len(lines) == len(text.split("\n")) - 1
+    assert lines[5].startswith("# ")  # the title: the name on one line
+    assert [line for line in lines if line.startswith("#")] == [lines[5], "## Top Sections"]
+    assert "# Injected" not in lines
+    assert all(line.count("`") == 2 for line in commands(text))
+    assert len(commands(text)) == 5
+
+
+def test_inserted_texts_cannot_inject_lines_or_pass_the_cap() -> None:
+    nasty = "x\n# Injected\r\n---\u2028- item\x85"
+    headings = [(level, nasty) for _ in range(200) for level in (1, 2)]
+    references = [Reference(f"{nasty}{n}.md", nasty, nasty) for n in range(200)]
+    text = stub(headings, references, skill=nasty, name=nasty, description=nasty)
+    lines = text.splitlines()
+    assert len(lines) == len(text.split("\n")) - 1 <= 100
+    assert "# Injected" not in lines and "---" not in lines[4:]

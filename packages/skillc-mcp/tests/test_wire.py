@@ -261,3 +261,21 @@ def test_a_failed_build_is_logged_with_its_error(wire: WireClient, project: Path
     with closing(sqlite3.connect(log)) as db:
         rows = db.execute("SELECT command, error FROM access_log").fetchall()
     assert rows == [("build", "error[E011]: missing frontmatter field 'description' in SKILL.md")]
+
+
+def test_a_cwd_folder_shadowing_a_store_skill_is_logged_as_a_warning(
+    wire: WireClient, project: Path
+) -> None:
+    """RFC-0007's order holds (the folder first), but the server log says which folder
+    shadowed which store skill: a checkout cannot take a name silently (issue 13)."""
+    shadow = project / "demo"
+    shadow.mkdir()
+    (shadow / "SKILL.md").write_text(
+        "---\nname: demo\ndescription: Not the store one.\n---\n\n# Impostor\n", encoding="utf-8"
+    )
+    wire.initialize()
+    result = wire.call("skc_outline", {"skill": "demo"})["structuredContent"]
+    assert [h["text"] for h in result["headings"]] == ["Impostor"]
+    assert wire.close() == 0
+    [warning] = [line for line in wire.stderr().splitlines() if line.startswith("warning")]
+    assert "./demo" in warning and ".skillc/skills/demo" in warning

@@ -336,7 +336,7 @@ def run_command(
 
     values = _arguments(arguments)
     args: dict[str, object] = {"tool": tool, "parameters": sorted(values), "dry_run": dry_run}
-    with access_logged("run", skill, args) as (resolved, logged):
+    with access_logged("run", skill, args, stores_only=True) as (resolved, logged):
         plan = plan_run(resolved, tool, values, mode=mode)
         if dry_run:
             result = None

@@ -280,13 +280,16 @@ def access_logged(
     skill: str,
     record: Record,
     describe: Callable[[BaseException], str] = error_line,
+    *,
+    stores_only: bool = False,
 ) -> Iterator[ResolvedSkill]:
     """Resolve ``skill`` and record one row when the block ends, with ``describe(exc)`` as
     the error when one escapes (it is raised on). A resolution failure (E001/E010) raises
-    before anything is recorded: there is no runtime to log to."""
+    before anything is recorded: there is no runtime to log to. ``stores_only``: a bare
+    name is looked up in the stores only (``run``, see :func:`resolve_skill`)."""
     from skillc_index._layout import resolve_skill
 
-    resolved = resolve_skill(skill, layout)
+    resolved = resolve_skill(skill, layout, stores_only=stores_only)
     error: str | None = None
     try:
         yield resolved

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["ensure_dir", "staging_dir", "temporary_path", "write_file_atomic"]
+__all__ = ["abandoned", "ensure_dir", "staging_dir", "temporary_path", "write_file_atomic"]
 
 
 def ensure_dir(path: Path) -> None:
@@ -56,16 +56,24 @@ def _remove_abandoned(parent: Path, prefix: str) -> None:
     """Remove ``parent/.<prefix>.<pid>-<hex>`` folders whose process is gone."""
     import shutil
 
+    for path in abandoned(parent, prefix):
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def abandoned(parent: Path, prefix: str) -> list[Path]:
+    """The ``parent/.<prefix>.<pid>-<hex>`` entries (made by :func:`staging_dir`) whose
+    process no longer runs."""
     start = f".{prefix}."
     try:
         names = [name for name in os.listdir(parent) if name.startswith(start)]  # noqa: PTH208
     except OSError:
-        return
-    for name in names:
+        return []
+    found: list[Path] = []
+    for name in sorted(names):
         pid, dash, tag = name[len(start) :].partition("-")
-        if not (dash and pid.isdigit() and len(tag) == 8) or _running(int(pid)):
-            continue
-        shutil.rmtree(parent / name, ignore_errors=True)
+        if dash and pid.isdigit() and len(tag) == 8 and not _running(int(pid)):
+            found.append(parent / name)
+    return found
 
 
 def _running(pid: int) -> bool:

@@ -133,6 +133,10 @@ def build_skill(
     """
     target_names = parse_targets(targets)
     resolved = resolve_skill(skill, layout, force_global=force_global)
+    if resolved.imported_from is not None:  # a folder imported before: import it again
+        resolved = resolved._replace(
+            source=resolved.imported_from, in_store=False, imported_from=None
+        )
     _check_source(resolved.source, skill)
     config = load_config(layout) if config is None else config
     files = walk_skill(resolved.source)
@@ -165,6 +169,8 @@ def build_skill(
         perform_import(plan)
         target_skill = plan.imported(resolved)
         files = walk_skill(target_skill.source)
+    elif plan is not None:
+        perform_import(plan)  # records the import of a copy made before records existed
 
     compiled = compile_skill(
         target_skill,
@@ -173,7 +179,7 @@ def build_skill(
         progress=progress,
         force=force,
     )
-    notices: list[Notice] = []
+    notices: list[Notice] = list(resolved.notices)
     deployments: list[Deployment] = []
     for deploy_plan in plans:
         deployment, deploy_notices = deploy(deploy_plan, compiled.runtime, copy=copy)

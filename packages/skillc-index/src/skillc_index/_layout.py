@@ -12,13 +12,23 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal, NamedTuple
 
-from skillc_index._diagnostics import InvalidOption, NotASkill, SkillNotFound
+from skillc_index._diagnostics import (
+    Diagnostic,
+    InvalidOption,
+    NotASkill,
+    Notice,
+    SkillcError,
+    SkillNotFound,
+)
 
 Scope = Literal["project", "global"]
 
 SKILLC_DIR = ".skillc"
 SKILL_FILE = "SKILL.md"
 META_DIR = ".skillc-meta"
+#: In a store copy made by importing a folder: where from, and the source hash of what was
+#: copied (:class:`ImportRecord`). Hidden, so it is not one of the skill's files.
+IMPORT_RECORD = ".skillc-import.json"
 
 #: Built-in deployment targets (DECISIONS "Paths and resolution"), relative to the project
 #: root for project skills and to the home folder for global ones.
@@ -34,7 +44,8 @@ KNOWN_TARGETS: dict[str, str] = {
 }
 
 # The Agent Skills name rule: lowercase letters, digits and single hyphens, 1-64 characters.
-_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+# \Z, not $: "$" also matches before a final newline.
+_NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*\Z")
 
 
 def home_dir(env: Mapping[str, str] | None = None) -> Path:
@@ -83,6 +94,29 @@ def skill_name_problem(name: str) -> str | None:
             "and does not start or end with a hyphen"
         )
     return None
+
+
+def shown(text: str) -> str:
+    """``text`` for a one-line message: control and line-breaking characters escaped."""
+    return text if text.isprintable() else repr(text)[1:-1]
+
+
+class InvalidSkillName(InvalidOption):
+    """E100 for a name ``skc init`` would refuse, wherever a skill gets its name (``init``,
+    importing a folder)."""
+
+    def __init__(self, name: str, problem: str) -> None:
+        super().__init__(f"invalid skill name '{shown(name)}': {problem}")
+        self.name = name
+
+
+def require_skill_name(name: str) -> None:
+    """Raise :class:`InvalidSkillName` (E100) unless ``name`` is a valid Agent Skills name:
+    the one rule for ``skc init`` and for imports (a folder named ``-x``, ``.x`` or with a
+    newline would become an option, a hidden folder or a heading of the stub)."""
+    problem = skill_name_problem(name)
+    if problem:
+        raise InvalidSkillName(name, problem)
 
 
 class Layout(NamedTuple):
@@ -196,6 +230,12 @@ class ResolvedSkill(NamedTuple):
     """Its runtime (SSOT) folder."""
     in_store: bool
     """Whether the source lives in the source store of its scope (not given by an outside path)."""
+    imported_from: Path | None = None
+    """The folder that was named when it resolved to the store copy imported from it
+    (``source`` is then that store copy): what ``build`` imports again and ``lint`` checks."""
+    notices: tuple[Notice, ...] = ()
+    """Warnings of the resolution (a folder of the working directory shadowing a store
+    skill); front ends print them."""
 
     @property
     def skill_file(self) -> Path:
@@ -204,6 +244,51 @@ class ResolvedSkill(NamedTuple):
     @property
     def meta_dir(self) -> Path:
         return self.runtime / META_DIR
+
+
+class ImportRecord(NamedTuple):
+    """What importing a folder into a store records in the store copy (:data:`IMPORT_RECORD`):
+    the canonical path it came from and the source hash of the files copied. With it, the
+    folder and its store copy are one skill: reads through the folder use the store copy, and
+    importing the folder again may replace a store copy that is unchanged since."""
+
+    origin: str
+    source_hash: str
+
+    @classmethod
+    def read(cls, store_copy: Path) -> ImportRecord | None:
+        """The record of a store copy; None when there is none or it is unreadable."""
+        try:
+            data = (store_copy / IMPORT_RECORD).read_bytes()
+        except OSError:
+            return None
+        import json
+
+        try:
+            value = json.loads(data)
+        except ValueError:
+            return None
+        if not isinstance(value, dict):
+            return None
+        origin, digest = value.get("origin"), value.get("source_hash")
+        if not isinstance(origin, str) or not isinstance(digest, str):
+            return None
+        return cls(origin, digest)
+
+    def to_bytes(self) -> bytes:
+        import json
+
+        return (json.dumps(self._asdict(), indent=2) + "\n").encode("ascii")
+
+
+class SkillNotInStores(SkillNotFound):
+    """E001 for a bare name that only a folder of the working directory matches, where names
+    are looked up in the stores only (``run``): the hint says how to name the folder."""
+
+    def __init__(self, skill: str, folder: str) -> None:
+        hint = f"hint: names are looked up in the stores only here; write '{folder}' for the folder"
+        SkillcError.__init__(self, Diagnostic(self.code, {"skill": skill}, hint))
+        self.skill = skill
 
 
 def _is_plain_name(text: str) -> bool:
@@ -236,31 +321,111 @@ def runtime_for(
     return scope, layout.runtime_store(scope) / name, in_store
 
 
-def resolve_skill(skill: str, layout: Layout, *, force_global: bool = False) -> ResolvedSkill:
+def _as_path(layout: Layout, path: Path) -> str:
+    """A folder as a path people can paste: ``./gt`` rather than ``gt``."""
+    text = layout.display(path)
+    return text if text.startswith(("/", "~", ".")) else f"./{text}"
+
+
+def _from_folder(
+    skill: str, source: Path, layout: Layout, force_global: bool, plain: bool
+) -> ResolvedSkill:
+    """A skill found as a folder (step 1): the store copy when the folder was imported into
+    its store; otherwise the folder, with a warning when a bare name that names it also
+    names a store skill that was not imported from it."""
+    scope, runtime, in_store = runtime_for(source, layout, force_global=force_global)
+    if in_store:
+        return ResolvedSkill(source.name, source, scope, runtime, in_store)
+    copy = layout.store(scope) / source.name
+    record = ImportRecord.read(copy)
+    if record is None and not copy.exists() and _recovered(copy):
+        record = ImportRecord.read(copy)
+    if record is not None and record.origin == str(source) and (copy / SKILL_FILE).is_file():
+        copy = copy.resolve()
+        scope, runtime, in_store = runtime_for(copy, layout, force_global=force_global)
+        return ResolvedSkill(copy.name, copy, scope, runtime, in_store, source)
+    notices: tuple[Notice, ...] = ()
+    if plain:
+        for store_scope in layout.scopes():
+            shadowed = layout.store(store_scope) / skill
+            if (shadowed / SKILL_FILE).is_file():
+                if shadowed.resolve() != source:
+                    notices = (
+                        Notice(
+                            f"'{shown(skill)}' is the folder {shown(_as_path(layout, source))}, "
+                            f"not the {store_scope} store skill "
+                            f"{shown(layout.display(shadowed))} (not imported from it): a "
+                            "folder of the working directory comes first; give the store "
+                            "skill's path to read it"
+                        ),
+                    )
+                break
+    return ResolvedSkill(source.name, source, scope, runtime, in_store, None, notices)
+
+
+def resolve_skill(
+    skill: str, layout: Layout, *, force_global: bool = False, stores_only: bool = False
+) -> ResolvedSkill:
     """Find a skill's source folder from a path or a name (RFC-0007:C-RESOLUTION).
 
     1. a folder path (relative to the working directory, or absolute) holding ``SKILL.md``;
     2. a name in the project store, then 3. in the global store.
+
+    With ``stores_only`` (commands that execute a skill's code: ``run``), a bare word (no
+    path separator, not ``.`` or ``..``) is a name only, never a folder of the working
+    directory: a folder is taken when written as a path (``./gt``, ``gt/``, absolute).
+
+    A folder that was imported into its store (:class:`ImportRecord`) resolves to the store
+    copy, with :attr:`ResolvedSkill.imported_from` set. A bare name that finds a folder of
+    the working directory while a store holds another skill of that name carries a warning
+    (:attr:`ResolvedSkill.notices`). A store copy stranded by an import that was killed is
+    put back first (:func:`~skillc_index._store.recover_stranded`).
+
     Raises :class:`NotASkill` (E010) when a folder was found at some step but has no
     ``SKILL.md``, :class:`SkillNotFound` (E001) when nothing was found.
     """
+    plain = _is_plain_name(skill)
     first_folder: str | None = None
-    candidates: list[tuple[Path, str]] = []
-    if skill:
-        candidates.append((layout.cwd / Path(skill).expanduser(), skill))
-    if _is_plain_name(skill):
+    candidates: list[tuple[Path, str, bool]] = []
+    if skill and not (stores_only and plain):
+        candidates.append((layout.cwd / Path(skill).expanduser(), skill, True))
+    if plain:
         for scope in layout.scopes():
             folder = layout.store(scope) / skill
-            candidates.append((folder, str(folder)))
-    for folder, shown in candidates:
+            candidates.append((folder, str(folder), False))
+    for folder, where, given in candidates:
         if not folder.is_dir():
+            if not given and _recovered(folder):
+                return resolve_skill(
+                    skill, layout, force_global=force_global, stores_only=stores_only
+                )
             continue
         if (folder / SKILL_FILE).is_file():
             source = folder.resolve()
+            if given:
+                return _from_folder(skill, source, layout, force_global, plain)
             scope, runtime, in_store = runtime_for(source, layout, force_global=force_global)
             return ResolvedSkill(source.name, source, scope, runtime, in_store)
         if first_folder is None:
-            first_folder = shown
+            first_folder = where
     if first_folder is not None:
-        raise NotASkill(first_folder)
-    raise SkillNotFound(skill)
+        raise NotASkill(shown(first_folder))
+    if stores_only and plain and (layout.cwd / skill / SKILL_FILE).is_file():
+        raise SkillNotInStores(shown(skill), f"./{shown(skill)}")
+    raise SkillNotFound(shown(skill))
+
+
+def _recovered(store_copy: Path) -> bool:
+    """Whether a store copy that was missing has just been put back from where a killed
+    import left it (checked only when a store lookup misses)."""
+    parent = store_copy.parent
+    try:
+        names = os.listdir(parent)  # noqa: PTH208
+    except OSError:
+        return False
+    if not any(name.startswith(f".{store_copy.name}.old.") for name in names):
+        return False
+    from skillc_index._store import recover_stranded
+
+    recover_stranded(parent, store_copy.name)
+    return store_copy.is_dir()

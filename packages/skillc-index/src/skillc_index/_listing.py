@@ -87,6 +87,24 @@ def _status(source: Path, runtime: Path, check_obsolete: bool) -> Status:
     return "normal"
 
 
+def _skill_folders(store: Path) -> list[str]:
+    """The names of the folders of a store, once store copies stranded by a killed import
+    are put back (:func:`~skillc_index._store.recover_stranded`)."""
+    entries = list(os.scandir(store))
+    stranded = {
+        entry.name[1:].rpartition(".old.")[0]
+        for entry in entries
+        if entry.name.startswith(".") and ".old." in entry.name
+    }
+    if stranded - {""}:
+        from skillc_index._store import recover_stranded
+
+        for name in sorted(stranded - {""}):
+            recover_stranded(store, name)
+        entries = list(os.scandir(store))
+    return sorted(e.name for e in entries if e.is_dir() and not e.name.startswith("."))
+
+
 def list_skills(
     layout: Layout,
     *,
@@ -108,11 +126,7 @@ def list_skills(
     for store_scope in layout.scopes():
         store = layout.store(store_scope)
         try:
-            names = sorted(
-                entry.name
-                for entry in os.scandir(store)
-                if entry.is_dir() and not entry.name.startswith(".")
-            )
+            names = _skill_folders(store)
         except OSError:
             continue
         for name in names:

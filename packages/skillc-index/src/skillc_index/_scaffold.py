@@ -6,14 +6,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from skillc_index._diagnostics import (
-    InternalError,
-    InvalidOption,
-    PathEscapesProject,
-    SkillExists,
-)
+from skillc_index._diagnostics import InternalError, PathEscapesProject, SkillExists
 from skillc_index._files import within
-from skillc_index._layout import SKILL_FILE, SKILLC_DIR, Layout, Scope, skill_name_problem
+from skillc_index._layout import SKILL_FILE, SKILLC_DIR, Layout, Scope, require_skill_name
 
 
 @dataclass(frozen=True)
@@ -63,9 +58,7 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
     Without ``global_store`` the skill goes into the project store; with no project yet, the
     working directory becomes one (its ``.skillc/skills/`` is created).
     """
-    problem = skill_name_problem(name)
-    if problem:
-        raise InvalidOption(f"invalid skill name '{name}': {problem}")
+    require_skill_name(name)
     if global_store:
         scope: Scope = "global"
         store = layout.store("global")

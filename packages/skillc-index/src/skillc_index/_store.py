@@ -5,10 +5,13 @@ inside a project, else the global store; the global store with ``--global``) and
 copy. The copy holds the skill's files as :func:`~skillc_index._files.walk_skill` sees them:
 hidden names are left out and symlinks (which stay inside the skill) become regular files.
 
-An existing store copy is never replaced without ``force``, unless it already holds exactly
-the same files (same source hash): then the import is a no-op. A path that is itself in a
-store is never imported. The new copy is assembled in a hidden temporary folder of the store
-and renamed into place, so a store never holds half a skill.
+The folder's name becomes the skill's name, so it must follow ``skc init``'s rule (E100
+otherwise). An existing store copy is never replaced without ``force``, unless it already
+holds exactly the same files (same source hash; the import is then a no-op) or it was
+imported from this very folder and is unchanged since (its :class:`ImportRecord` says so).
+A path that is itself in a store is never imported. The new copy is assembled in a hidden
+temporary folder of the store and renamed into place, so a store never holds half a skill;
+a copy stranded by a kill between the two renames is put back by :func:`recover_stranded`.
 """
 
 from __future__ import annotations
@@ -18,12 +21,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from skillc_index._atomic import staging_dir
+from skillc_index._atomic import abandoned, staging_dir, write_file_atomic
 from skillc_index._diagnostics import SkillExists
 from skillc_index._files import SkillFiles, source_hash
-from skillc_index._layout import SKILL_FILE, Layout, ResolvedSkill
+from skillc_index._layout import (
+    IMPORT_RECORD,
+    SKILL_FILE,
+    ImportRecord,
+    Layout,
+    ResolvedSkill,
+    require_skill_name,
+)
 
-__all__ = ["ImportPlan", "in_a_store", "perform_import", "plan_import"]
+__all__ = ["ImportPlan", "in_a_store", "perform_import", "plan_import", "recover_stranded"]
 
 ImportAction = Literal["copy", "replace", "unchanged"]
 
@@ -38,6 +48,9 @@ class ImportPlan:
     """``<store>/<name>``."""
     action: ImportAction
     files: SkillFiles
+    adopt_hash: str | None = None
+    """For ``unchanged``: the source hash of a store copy whose record does not name this
+    folder yet (it holds the very same files, so the folder adopts it)."""
 
     def imported(self, skill: ResolvedSkill) -> ResolvedSkill:
         """``skill`` as it resolves once the import is done: from the store copy."""
@@ -63,38 +76,57 @@ def plan_import(
 ) -> ImportPlan:
     """Decide how ``skill`` (found by path, outside the stores) goes into its scope's store.
 
-    Raises :class:`SkillExists` (E050) when the store already holds a different skill of that
-    name and ``force`` is not given.
+    Raises :class:`~skillc_index._layout.InvalidSkillName` (E100) when the folder's name is
+    not a valid skill name, and :class:`SkillExists` (E050) when the store already holds a
+    different skill of that name, not imported from this folder or edited since, and
+    ``force`` is not given.
     """
+    require_skill_name(skill.name)
     destination = layout.store(skill.scope) / skill.name
+    recover_stranded(destination.parent, skill.name)
     origin = skill.source
-    hint = (
-        f"the {skill.scope} store already holds a different '{skill.name}' "
-        f"({layout.display(destination)}); use --force to replace it with "
-        f"{layout.display(origin)}"
-    )
     if not destination.exists() and not destination.is_symlink():
         return ImportPlan(origin, destination, "copy", files)
     if destination.is_symlink() and os.path.realpath(destination) == str(origin):
         return ImportPlan(origin, destination, "unchanged", files)
+    why = "a different"
     if (
         destination.is_dir()
         and not destination.is_symlink()
         and (destination / SKILL_FILE).is_file()
-        and source_hash(destination) == source_hash(origin, files.files)
     ):
-        return ImportPlan(origin, destination, "unchanged", files)
+        current = source_hash(destination)
+        record = ImportRecord.read(destination)
+        ours = record is not None and record.origin == str(origin)
+        if current == source_hash(origin, files.files):
+            adopt = None if ours and record and record.source_hash == current else current
+            return ImportPlan(origin, destination, "unchanged", files, adopt)
+        if ours and record and record.source_hash == current:
+            return ImportPlan(origin, destination, "replace", files)
+        if ours:
+            why = "an edited"
+        elif record is not None:
+            why = f"a different (imported from {record.origin})"
     if _is_empty_folder(destination):
         return ImportPlan(origin, destination, "replace", files)
     if not force:
+        hint = (
+            f"the {skill.scope} store already holds {why} '{skill.name}' "
+            f"({layout.display(destination)}); use --force to replace it with "
+            f"{layout.display(origin)}"
+        )
         raise SkillExists(skill.name, hint)
     return ImportPlan(origin, destination, "replace", files)
 
 
 def perform_import(plan: ImportPlan) -> None:
-    """Copy the files into a temporary folder of the store, then rename it into place
-    (the previous copy, if any, is removed only once the new one is complete)."""
+    """Copy the files into a temporary folder of the store, record where they came from,
+    then rename it into place (the previous copy, if any, is removed only once the new one
+    is complete)."""
     if plan.action == "unchanged":
+        if plan.adopt_hash is not None:
+            record = ImportRecord(str(plan.origin), plan.adopt_hash)
+            write_file_atomic(plan.destination / IMPORT_RECORD, record.to_bytes())
         return
     import shutil
 
@@ -109,6 +141,8 @@ def perform_import(plan: ImportPlan) -> None:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 made.update((target.parent, *target.parent.parents))
             shutil.copy2(plan.origin / rel, target)  # keeps mtimes: as old as its source
+        record = ImportRecord(str(plan.origin), source_hash(staging, plan.files.files))
+        (staging / IMPORT_RECORD).write_bytes(record.to_bytes())
         if plan.destination.is_symlink() or plan.destination.is_file():
             plan.destination.unlink()
         if not plan.destination.is_dir():
@@ -124,4 +158,25 @@ def perform_import(plan: ImportPlan) -> None:
             raise
         shutil.rmtree(old, ignore_errors=True)
     finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def recover_stranded(store: Path, name: str) -> None:
+    """Repair what an import of ``name`` killed between its two renames left in ``store``:
+    the previous copy moved aside to ``.<name>.old.<pid>-<hex>/<name>`` (and the new copy in
+    its staging folder). When the store copy is missing, the previous one is put back;
+    otherwise (the new copy is in place) the old one is removed. Folders of imports still
+    running are left alone; staging folders of dead ones are removed."""
+    import shutil
+
+    destination = store / name
+    for old in abandoned(store, f"{name}.old"):
+        previous = old / name
+        if not destination.exists() and not destination.is_symlink() and previous.is_dir():
+            try:
+                previous.replace(destination)
+            except OSError:
+                continue  # leave it for a later command rather than lose it
+        shutil.rmtree(old, ignore_errors=True)
+    for staging in abandoned(store, f"{name}.import"):
         shutil.rmtree(staging, ignore_errors=True)

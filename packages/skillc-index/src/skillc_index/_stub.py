@@ -73,6 +73,50 @@ def _yaml_string(value: str) -> str:
     return dumped.rstrip("\n")
 
 
+def _shell_word(text: str) -> str:
+    """``text`` as one shell word that pastes as printed: ``shlex.quote`` when it is
+    printable, else bash's ``$'...'`` with escapes, so a line break never splits the line
+    (and a backquote never ends the Markdown code span around the command)."""
+    if text.isprintable() and "`" not in text:
+        import shlex
+
+        return shlex.quote(text)
+    escaped = []
+    for char in text:
+        if char in "\\'":
+            escaped.append("\\" + char)
+        elif char.isprintable() and char != "`":
+            escaped.append(char)
+        elif ord(char) < 0x100:
+            escaped.append(f"\\x{ord(char):02x}")
+        elif ord(char) < 0x10000:
+            escaped.append(f"\\u{ord(char):04x}")
+        else:
+            escaped.append(f"\\U{ord(char):08x}")
+    return "$'" + "".join(escaped) + "'"
+
+
+def _commands(skill: str) -> list[str]:
+    """The command lines of the stub; a name starting with ``-`` comes after ``--`` (and
+    after the options), so that it is never read as an option."""
+    arg = _shell_word(skill)
+    if skill.startswith("-"):
+        return [
+            f"- `skc outline -- {arg}`: list every section",
+            f'- `skc show --section "<heading>" -- {arg}`: read one section',
+            f'- `skc search -- {arg} "<query>"`: full-text search',
+            f"- `skc open -- {arg} <path>`: read one file",
+            f"- `skc sources -- {arg}`: list the files",
+        ]
+    return [
+        f"- `skc outline {arg}`: list every section",
+        f'- `skc show {arg} --section "<heading>"`: read one section',
+        f'- `skc search {arg} "<query>"`: full-text search',
+        f"- `skc open {arg} <path>`: read one file",
+        f"- `skc sources {arg}`: list the files",
+    ]
+
+
 def _skill_entries(headings: Sequence[tuple[int, str]]) -> list[str]:
     """RFC-0001:C-SECTIONS for SKILL.md: H1 at indent 0, H2 at indent 1 under the preceding
     H1 (at indent 0 when no H1 precedes it), at most 15 entries and 12 H1s."""
@@ -123,16 +167,13 @@ def render_stub(
     ``headings`` are SKILL.md's ``(level, text)`` in file order; ``references`` the other
     ``.md`` files by path.
     """
-    import shlex
-
-    arg = shlex.quote(skill)
     lines = [
         "---",
         f"name: {_yaml_string(name)}",
         f"description: {_yaml_string(description)}",
         "---",
         "",
-        f"# {_one_line(name) or skill}",
+        f"# {_one_line(name) or _one_line(skill)}",
         "",
         "This skill is served by skillc. Do not read its source files directly: retrieve the",
         "content you need, section by section, through the skillc gateway commands below.",
@@ -141,11 +182,7 @@ def render_stub(
         "`skc_search`, `skc_open`, `skc_sources`) for better performance and structured output.",
         "Otherwise, use the `skc` command line:",
         "",
-        f"- `skc outline {arg}`: list every section",
-        f'- `skc show {arg} --section "<heading>"`: read one section',
-        f'- `skc search {arg} "<query>"`: full-text search',
-        f"- `skc open {arg} <path>`: read one file",
-        f"- `skc sources {arg}`: list the files",
+        *_commands(skill),
         "",
         "## Top Sections",
         "",

@@ -173,13 +173,15 @@ def access_logged(
     args: dict[str, Any],
     *,
     layout: Layout | None = None,
+    stores_only: bool = False,
 ) -> Iterator[tuple[ResolvedSkill, dict[str, Any]]]:
     """Resolve ``skill`` and log the command's access row when the block ends.
 
     Yields the resolved skill and ``args`` (the command may add to it, such as search's
     ``result_count``). A resolution failure (E001/E010) raises before anything is logged:
     there is no runtime to log to. An error inside the block is recorded in the row's
-    ``error`` column and raised on.
+    ``error`` column and raised on. The resolution's warnings (a folder shadowing a store
+    skill) are printed first; ``stores_only`` is for commands that run a skill's code.
     """
     from skillc_index._access_log import access_logged as logged
     from skillc_index._layout import Layout
@@ -189,7 +191,8 @@ def access_logged(
     def record(resolved: ResolvedSkill, error: str | None) -> None:
         record_access(where, resolved, command, args, error)
 
-    with logged(where, skill, record, error_text) as resolved:
+    with logged(where, skill, record, error_text, stores_only=stores_only) as resolved:
+        report_all(resolved.notices)
         yield resolved, args
 
 

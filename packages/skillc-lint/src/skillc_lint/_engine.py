@@ -240,7 +240,8 @@ def resolve_targets(arguments: Sequence[str], layout: Layout) -> list[Target]:
                 raise
             targets.append(Target(argument, skills, True, folder))
         else:
-            targets.append(Target(argument, (resolved.source,), False))
+            # an imported folder is linted itself, not its store copy: it is what is edited
+            targets.append(Target(argument, (resolved.imported_from or resolved.source,), False))
     return targets
 
 

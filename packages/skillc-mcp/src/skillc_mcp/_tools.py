@@ -174,6 +174,7 @@ class ToolRunner:
             self.record(layout, resolved, command, args, error)
 
         with access_logged(layout, skill, record) as resolved:
+            self.warn(resolved.notices)
             yield resolved
 
 
@@ -307,7 +308,8 @@ def _lint(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
     profiles = list(profiles_in(registry))
     args: dict[str, Any] = {"force": a["force"], "profiles": profiles, "select": [], "ignore": []}
     with runner.logged(layout, "lint", a["skill"], args) as resolved:
-        result = lint_skill(resolved.source, registry=registry, force=a["force"])
+        folder = resolved.imported_from or resolved.source  # the folder being edited
+        result = lint_skill(folder, registry=registry, force=a["force"])
         args.update(errors=result.errors, warnings=result.warnings, skipped=result.skipped)
     data: Data = json_report([result], layout.cwd, single=True)
     data["error_count"] = result.errors
