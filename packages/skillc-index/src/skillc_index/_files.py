@@ -30,6 +30,7 @@ __all__ = [
     "source_hash",
     "sqlite_uri",
     "walk_skill",
+    "within",
 ]
 
 _CHUNK = 1 << 20
@@ -93,6 +94,12 @@ def _inside(path: str, root: str) -> bool:
         return True
     prefix = root if root.endswith(os.sep) else root + os.sep
     return path.startswith(prefix)
+
+
+def within(path: Path | str, root: Path | str) -> bool:
+    """Whether ``path`` is ``root`` or below it once both are real paths (symlinks followed,
+    as far as they exist): where a write to ``path`` would land, compared with ``root``."""
+    return _inside(os.path.realpath(path), os.path.realpath(root))
 
 
 def walk_skill(root: Path) -> SkillFiles:
