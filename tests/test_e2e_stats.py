@@ -558,6 +558,7 @@ def test_sync_one_skill_from_another_folder(
         "entries": 3,
         "destinations": [str(primary(home))],
         "removed": True,
+        "skipped": 0,
         "error": None,
     }
     assert (other / "logs.db").exists()  # only the skill asked for

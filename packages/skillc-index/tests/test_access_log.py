@@ -13,12 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from skillc_index import Layout
+from skillc_index import Layout, format_diagnostic
 from skillc_index._access_log import (
+    SCHEMA,
     AccessRecord,
+    ForeignLog,
     fallback_log,
+    hold_log,
     log_access,
     new_run_id,
+    open_log,
     primary_log,
     utc_now,
 )
@@ -154,3 +158,144 @@ def test_eight_concurrent_writers_lose_no_row(tmp_path: Path) -> None:
     pairs = {(json.loads(r["args"])["worker"], json.loads(r["args"])["i"]) for r in found}
     assert len(pairs) == 1600
     assert not (tmp_path / ".skillc" / "logs").exists()  # nothing fell back
+
+
+# -- issue 13: locked, foreign and misplaced logs ---------------------------------------------
+
+
+@pytest.fixture
+def project_layout(tmp_path: Path, home: Path) -> Layout:
+    """Seen from ``<project>/src``: a subfolder of a project."""
+    root = tmp_path / "project"
+    (root / ".skillc" / "skills").mkdir(parents=True)
+    (root / "src").mkdir()
+    return Layout.discover(root / "src", {"SKILLC_HOME": str(home)})
+
+
+def project_runtime(layout: Layout) -> Path:
+    return layout.runtime_store("project") / "rust"
+
+
+def root_fallback(layout: Layout) -> Path:
+    assert layout.project_root is not None
+    return layout.project_root / ".skillc" / "logs" / "rust" / ".skillc-meta" / "logs.db"
+
+
+def test_a_locked_primary_falls_back_to_the_project_root(project_layout: Layout) -> None:
+    runtime = project_runtime(project_layout)
+    assert log_access(project_layout, runtime, record()).path == primary_log(runtime)
+    holder = sqlite3.connect(primary_log(runtime), isolation_level=None)
+    try:
+        holder.execute("BEGIN IMMEDIATE")  # another process's long write transaction
+        outcome = log_access(project_layout, runtime, record())
+    finally:
+        holder.close()
+    assert outcome.path == root_fallback(project_layout) == fallback_log(project_layout, "rust")
+    assert outcome.diagnostics == ()
+    assert not (project_layout.cwd / ".skillc").exists()
+
+
+FOREIGN = {
+    "trigger": "CREATE TABLE pwned (x); CREATE TRIGGER t AFTER INSERT ON access_log "
+    "BEGIN INSERT INTO pwned VALUES (1); END;",
+    "view": "CREATE VIEW v AS SELECT 1",
+    "table": "CREATE TABLE other (x)",
+    "index": "CREATE INDEX idx_slow ON access_log(length(args))",
+    "changed": "DROP INDEX idx_access_log_period; "
+    "CREATE INDEX idx_access_log_period ON access_log(args)",
+    "stat": "ANALYZE",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(FOREIGN))
+def test_a_foreign_log_is_never_written_nor_read(project_layout: Layout, kind: str) -> None:
+    runtime = project_runtime(project_layout)
+    primary = log_access(project_layout, runtime, record()).path
+    assert primary is not None
+    db = sqlite3.connect(primary)
+    try:
+        db.executescript(FOREIGN[kind])
+    finally:
+        db.close()
+    outcome = log_access(project_layout, runtime, record())
+    assert outcome.path == root_fallback(project_layout)
+    (notice,) = outcome.diagnostics
+    text = format_diagnostic(notice)
+    assert text.startswith(f"warning: access log '{primary}' is not skillc's (")
+    assert text.endswith(f"); logged to '{root_fallback(project_layout)}'")
+    assert len(rows(primary)) == 1
+    if kind == "trigger":
+        assert sqlite3.connect(primary).execute("SELECT COUNT(*) FROM pwned").fetchone() == (0,)
+    with pytest.raises(ForeignLog, match=r"^not skillc's schema \("):
+        open_log(primary)
+    assert hold_log(project_layout, runtime) is None
+
+
+def test_an_older_skillc_log_is_still_skillcs(project_layout: Layout) -> None:
+    """Version 1 had the table and the timestamp index only: it is migrated, not refused."""
+    runtime = project_runtime(project_layout)
+    primary = primary_log(runtime)
+    primary.parent.mkdir(parents=True)
+    db = sqlite3.connect(primary)
+    try:
+        for statement in SCHEMA[:2]:
+            db.execute(statement)
+        db.execute("PRAGMA user_version = 1")
+    finally:
+        db.close()
+    assert log_access(project_layout, runtime, record()) == (primary, ())
+    open_log(primary).close()
+
+
+@pytest.mark.parametrize(
+    "link", ["runtime", "runtime/rust", "runtime/rust/.skillc-meta", "logs.db", "logs.db-wal"]
+)
+def test_a_log_symlinked_out_of_the_project_is_not_written(
+    project_layout: Layout, tmp_path: Path, link: str
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    runtime = project_runtime(project_layout)
+    assert project_layout.project_root is not None
+    if link.startswith("logs.db"):
+        (runtime / ".skillc-meta").mkdir(parents=True)
+        (runtime / ".skillc-meta" / link).symlink_to(outside / "victim")
+    else:
+        place = project_layout.project_root / ".skillc" / link
+        place.parent.mkdir(parents=True, exist_ok=True)
+        place.symlink_to(outside, target_is_directory=True)
+    outcome = log_access(project_layout, runtime, record())
+    assert list(outside.iterdir()) == []
+    assert outcome.path == root_fallback(project_layout)
+    assert [format_diagnostic(d) for d in outcome.diagnostics] == [
+        f"warning: access log '{primary_log(runtime)}' lies outside the project; "
+        f"logged to '{root_fallback(project_layout)}'"
+    ]
+    assert hold_log(project_layout, runtime) is None
+    assert list(outside.iterdir()) == []
+
+
+def test_a_global_runtime_stays_in_the_skillc_home(tmp_path: Path, home: Path) -> None:
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (home / ".skillc").mkdir()
+    (home / ".skillc" / "runtime").symlink_to(outside, target_is_directory=True)
+    outcome = log_access(layout, layout.runtime_store("global") / "rust", record())
+    assert outcome.path == tmp_path / ".skillc" / "logs" / "rust" / ".skillc-meta" / "logs.db"
+    assert "lies outside the skillc home" in format_diagnostic(outcome.diagnostics[0])
+    assert list(outside.iterdir()) == []
+
+
+def test_a_fallback_symlinked_out_is_not_written_either(
+    project_layout: Layout, tmp_path: Path
+) -> None:
+    assert project_layout.project_root is not None
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    skillc = project_layout.project_root / ".skillc"
+    (skillc / "runtime").write_text("not a folder", encoding="utf-8")
+    (skillc / "logs").symlink_to(outside, target_is_directory=True)
+    outcome = log_access(project_layout, project_runtime(project_layout), record())
+    assert outcome.path is None and list(outside.iterdir()) == []
+    assert [getattr(d, "code", None) for d in outcome.diagnostics] == [None, "W002"]

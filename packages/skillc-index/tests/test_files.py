@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from skillc_index._diagnostics import PathEscapesRoot, SkillDirectoryNotFound, SkillFileNotFound
-from skillc_index._files import SkillFiles, safe_join, source_hash, walk_skill
+from skillc_index._files import SkillFiles, safe_join, source_hash, walk_skill, within
 
 
 def make(root: Path, files: Mapping[str, str | bytes]) -> Path:
@@ -256,3 +256,17 @@ def test_safe_join_refuses_paths_no_file_can_have(tmp_path: Path, rel: str, hint
     with pytest.raises(SkillDirectoryNotFound) as as_folder:
         safe_join(root, rel, SkillDirectoryNotFound)
     assert as_folder.value.diagnostic.code == "E022"
+
+
+def test_within_compares_real_paths(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    (root / "a").mkdir(parents=True)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (root / "link").symlink_to(outside, target_is_directory=True)
+    (root / "inner").symlink_to(root / "a", target_is_directory=True)
+    assert within(root, root) and within(root / "a" / "not-yet" / "x.db", root)
+    assert within(root / "inner" / "x.db", root)
+    assert not within(root / "link" / "x.db", root)
+    assert not within(root / ".." / "outside", root)
+    assert not within(tmp_path / "project-2", root)  # a prefix of the name is not inside

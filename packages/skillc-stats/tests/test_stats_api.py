@@ -368,3 +368,28 @@ def test_unreadable_log_is_e999(demo: ResolvedSkill, layout: Layout) -> None:
     path.write_bytes(b"this is not a database" * 100)
     with pytest.raises(InternalError, match=r"^error\[E999\]: cannot read access log '"):
         query_stats(demo, layout)
+
+
+@pytest.mark.parametrize(
+    ("script", "what"),
+    [
+        (
+            "ALTER TABLE access_log RENAME TO real_log; "
+            "CREATE VIEW access_log AS SELECT * FROM real_log",
+            "view 'access_log'",
+        ),
+        ("CREATE TRIGGER t AFTER DELETE ON access_log BEGIN SELECT 1; END", "trigger 't'"),
+    ],
+)
+def test_a_log_that_is_not_skillcs_is_e999_naming_it(
+    demo: ResolvedSkill, layout: Layout, log_rows: Log, script: str, what: str
+) -> None:
+    """Before: a view named ``access_log`` was read as the log (whatever it computes)."""
+    path = log_rows(show(demo, "Installation"))
+    with closing(sqlite3.connect(path)) as db:
+        db.executescript(script)
+    with pytest.raises(InternalError) as caught:
+        query_stats(demo, layout)
+    assert str(caught.value) == (
+        f"error[E999]: cannot read access log '{path}': not skillc's schema ({what})"
+    )

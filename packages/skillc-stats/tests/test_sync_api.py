@@ -127,11 +127,13 @@ def test_global_and_outside_sources_go_to_their_runtimes(
     project: Path, home: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
 ) -> None:
     """A fallback folder may hold rows of two source folders of the same name: each row goes
-    to the runtime its own source uses, as the command that wrote it resolved it."""
+    to the runtime its own source uses, as the command that wrote it resolved it (a source
+    outside the stores once its runtime exists: it was built)."""
     layout = Layout.discover(project, env)
     in_global = resolve_skill(str(make_skill(home / ".skillc" / "skills" / "tool")), layout)
     outside = resolve_skill(str(make_skill(project / "vendor" / "tool")), layout)
     assert in_global.scope == "global" and outside.scope == "project"
+    outside.runtime.mkdir(parents=True)
     log_rows(*rows_for(in_global, 2), *rows_for(outside, 3), to=fallback_of("tool"))
     (synced,) = sync_logs(project=project, env=env).skills
     assert synced.entries == 5 and synced.removed
@@ -146,10 +148,11 @@ def test_global_and_outside_sources_go_to_their_runtimes(
 def test_a_fallback_in_a_subfolder_goes_to_the_project_runtime(
     demo: ResolvedSkill, project: Path, env: dict[str, str], log_rows: Log
 ) -> None:
-    """The fallback creates ``<sub>/.skillc/``; that does not make ``sub`` a project."""
+    """A fallback in ``<sub>/.skillc/`` (earlier versions wrote there) does not make ``sub``
+    a project."""
     sub = project / "src" / "deep"
     sub.mkdir(parents=True)
-    fallback = Layout.discover(sub, env).fallback_log_dir("demo") / "logs.db"
+    fallback = sub / ".skillc" / "logs" / "demo" / ".skillc-meta" / "logs.db"
     log_rows(*rows_for(demo, 2), to=fallback)
     (synced,) = sync_logs(project=sub, env=env).skills
     assert synced.destinations == (primary_log(demo.runtime),)
@@ -269,3 +272,155 @@ def test_damaged_destination_log_is_e041_with_a_hint(
     destination.unlink()
     (synced,) = sync_logs(project=project, env=env).skills
     assert synced.ok and synced.entries == 2
+
+
+# -- issue 13: forged rows, foreign logs, symlinks ------------------------------------------
+
+
+def test_rows_of_unknown_skills_are_skipped_kept_and_create_no_runtime(
+    demo: ResolvedSkill,
+    project: Path,
+    tmp_path: Path,
+    env: dict[str, str],
+    log_rows: Log,
+    fallback_of: Fallback,
+) -> None:
+    """Only rows whose skill is in a store, or whose runtime folder exists, are merged; the
+    others stay in the fallback log (counted), and no runtime folder is made for them."""
+    layout = Layout.discover(project, env)
+    vendor = resolve_skill(str(make_skill(project / "vendor" / "tool")), layout)  # never built
+    ghost = record(demo, "show", {}, skill_path=str(tmp_path / "ghost"))
+    dots = record(demo, "show", {}, skill_path=str(tmp_path / "x" / ".."))
+    source = log_rows(*rows_for(demo, 2), *rows_for(vendor, 3), ghost, dots, to=fallback_of("demo"))
+    (would,) = sync_logs(project=project, dry_run=True, env=env).skills
+    assert (would.entries, would.skipped, would.ok) == (2, 5, True)
+    (synced,) = sync_logs(project=project, env=env).skills
+    assert (synced.entries, synced.skipped, synced.ok, synced.removed) == (2, 5, True, False)
+    assert synced.to_dict()["skipped"] == 5
+    assert sorted(p.name for p in (project / ".skillc" / "runtime").iterdir()) == ["demo"]
+    assert not (project / ".skillc" / ".skillc-meta").exists()
+    assert count_rows(primary_log(demo.runtime)) == 2
+    kept = {row[4] for row in all_rows(source)}  # the merged rows left the fallback
+    assert kept == {str(vendor.source), str(tmp_path / "ghost"), str(tmp_path / "x" / "..")}
+    vendor.runtime.mkdir(parents=True)  # built: its rows now have a home
+    (synced,) = sync_logs(project=project, env=env).skills
+    assert (synced.entries, synced.skipped) == (3, 2)
+    assert count_rows(primary_log(vendor.runtime)) == 3 and count_rows(source) == 2
+
+
+def foreign(path: Path, script: str) -> None:
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    try:
+        db.executescript(script)
+    finally:
+        db.close()
+
+
+MARKER = (
+    "CREATE TABLE pwned (x); "
+    "CREATE TRIGGER hostile AFTER INSERT ON access_log BEGIN INSERT INTO pwned VALUES (1); END;"
+)
+
+
+def test_a_foreign_destination_is_e041_and_its_trigger_never_runs(
+    demo: ResolvedSkill, project: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
+) -> None:
+    log_rows(*rows_for(demo, 1))
+    destination = primary_log(demo.runtime)
+    foreign(destination, MARKER)
+    source = log_rows(*rows_for(demo, 2, start=5), to=fallback_of("demo"))
+    for dry_run in (True, False):
+        (synced,) = sync_logs(project=project, dry_run=dry_run, env=env).skills
+        assert synced.error is not None and synced.error.code == "E041"
+        assert str(synced.error) == (
+            "error[E041]: sync destination not writable: "
+            "'.skillc/runtime/demo/.skillc-meta/logs.db'\n"
+            "hint: not skillc's schema (trigger 'hostile')"
+        )
+    assert count_rows(destination) == 1 and count_rows(source) == 2
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        MARKER,
+        "CREATE VIEW v AS SELECT 1",
+        "CREATE INDEX idx_slow ON access_log(length(args))",
+        "DROP INDEX idx_access_log_errors; CREATE INDEX idx_access_log_errors ON access_log(cwd)",
+    ],
+)
+def test_a_foreign_source_is_e042_saying_why(
+    demo: ResolvedSkill,
+    project: Path,
+    env: dict[str, str],
+    log_rows: Log,
+    fallback_of: Fallback,
+    script: str,
+) -> None:
+    source = log_rows(*rows_for(demo, 2), to=fallback_of("demo"))
+    foreign(source, script)
+    for dry_run in (True, False):
+        (synced,) = sync_logs(project=project, dry_run=dry_run, env=env).skills
+        assert synced.error is not None and synced.error.code == "E042"
+        assert "\nhint: not skillc's schema (" in str(synced.error)
+    assert count_rows(source) == 2 and not primary_log(demo.runtime).exists()
+
+
+def test_fallback_logs_symlinked_outside_are_e042_and_left_alone(
+    demo: ResolvedSkill, project: Path, tmp_path: Path, env: dict[str, str], log_rows: Log
+) -> None:
+    outside = tmp_path / "outside"
+    log_rows(*rows_for(demo, 2), to=outside / "demo" / ".skillc-meta" / "logs.db")
+    (project / ".skillc" / "logs").symlink_to(outside, target_is_directory=True)
+    for dry_run in (True, False):
+        (synced,) = sync_logs(project=project, dry_run=dry_run, env=env).skills
+        assert str(synced.error) == (
+            "error[E042]: sync source not readable: '.skillc/logs/demo/.skillc-meta/logs.db'\n"
+            "hint: it lies outside the project"
+        )
+    assert (outside / "demo" / ".skillc-meta" / "logs.db").exists()
+    assert not primary_log(demo.runtime).exists()
+
+
+def test_a_destination_symlinked_outside_is_e041(
+    demo: ResolvedSkill,
+    project: Path,
+    tmp_path: Path,
+    env: dict[str, str],
+    log_rows: Log,
+    fallback_of: Fallback,
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    demo.runtime.parent.mkdir(parents=True)
+    demo.runtime.symlink_to(outside, target_is_directory=True)
+    source = log_rows(*rows_for(demo, 2), to=fallback_of("demo"))
+    for dry_run in (True, False):
+        (synced,) = sync_logs(project=project, dry_run=dry_run, env=env).skills
+        assert str(synced.error) == (
+            "error[E041]: sync destination not writable: "
+            "'.skillc/runtime/demo/.skillc-meta/logs.db'\nhint: it lies outside the project"
+        )
+    assert list(outside.iterdir()) == [] and count_rows(source) == 2
+
+
+def test_fallbacks_at_the_root_and_in_the_folder_synced_are_both_found(
+    demo: ResolvedSkill, project: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
+) -> None:
+    """Commands log to the project root's fallback; a subfolder's own (written by earlier
+    versions) is synced when sync runs there."""
+    sub = project / "src"
+    sub.mkdir()
+    assert Layout.discover(sub, env).fallback_log_dir("demo") == fallback_of("demo").parent
+    log_rows(*rows_for(demo, 2), to=fallback_of("demo"))
+    old = sub / ".skillc" / "logs" / "demo" / ".skillc-meta" / "logs.db"
+    log_rows(*rows_for(demo, 3, start=10), to=old)
+    report = sync_logs(project=sub, env=env)
+    assert [(s.source, s.entries, s.removed) for s in report.skills] == [
+        (fallback_of("demo"), 2, True),
+        (old, 3, True),
+    ]
+    assert count_rows(primary_log(demo.runtime)) == 5
+    assert not (sub / ".skillc").exists() and not (project / ".skillc" / "logs").exists()

@@ -4,7 +4,22 @@ Every command that resolves a skill records one row here, from the CLI and the M
 alike; skillc-stats reads the rows and ``sync`` moves fallback rows home. This module owns the
 schema. Writing is built for several agents at once: WAL journal, a busy timeout, one short
 transaction per row, so concurrent processes lose no row. Logging never fails a command:
-problems come back as W002/W003 diagnostics for the front end to print.
+problems come back as W002/W003 diagnostics (and plain warnings) for the front end to print.
+
+A log is written only where skillc put it, and only if skillc made it (issue 13):
+
+- the primary log's busy timeout is short (:data:`PRIMARY_BUSY_TIMEOUT_MS`): a log another
+  process keeps locked (a long write transaction) sends the row to the fallback instead of
+  stalling the command (the fallback, the row's last chance, waits as long as ``sync`` may
+  hold it);
+- the fallback is ``<project root>/.skillc/logs/`` (the working directory's when there is no
+  project), where ``skc sync`` run from the root finds it;
+- a database whose schema is not exactly the one :data:`SCHEMA` creates (a trigger, a view,
+  another table or index, a changed definition) is :class:`ForeignLog`: never written nor
+  read, so nothing a checkout ships in a ``logs.db`` runs;
+- a log whose real path leaves its base (the project for project runtimes, the skillc home
+  for global ones), through a symlinked ``.skillc/runtime``, ``runtime/<name>``,
+  ``.skillc-meta`` or ``logs.db``, is not opened: the row goes to the fallback, with a warning.
 """
 
 from __future__ import annotations
@@ -20,6 +35,7 @@ from typing import Any, NamedTuple
 
 from skillc_index._diagnostics import (
     Diagnostic,
+    Notice,
     SkillcError,
     error_line,
     logging_disabled,
@@ -33,6 +49,11 @@ LOG_FILE = "logs.db"
 #: older database gains them the next time a command writes to it (``connect`` runs SCHEMA).
 SCHEMA_VERSION = 3
 STALE_AFTER_SECONDS = 3600
+#: How long a command waits for another writer of the primary log. Writers hold the lock for
+#: one short transaction (well under a millisecond); a lock held longer is someone else's long
+#: transaction, and the row goes to the fallback rather than stalling the command.
+PRIMARY_BUSY_TIMEOUT_MS = 500
+#: Everywhere else (the fallback, which ``sync`` locks while it copies; ``sync``; readers).
 BUSY_TIMEOUT_MS = 10_000
 
 SCHEMA = (
@@ -64,6 +85,40 @@ SCHEMA = (
     """CREATE INDEX IF NOT EXISTS idx_access_log_errors
         ON access_log(skill_path, command, args, error, timestamp, cwd) WHERE error IS NOT NULL""",
 )
+
+
+def _schema_objects() -> dict[str, tuple[str, str]]:
+    """``name -> (type, sql)`` of every object a skillc log may hold, as ``sqlite_master``
+    records them (without ``IF NOT EXISTS``; whitespace collapsed)."""
+    objects = {"sqlite_sequence": ("table", "CREATE TABLE sqlite_sequence(name,seq)")}
+    for statement in SCHEMA:
+        words = statement.replace(" IF NOT EXISTS", "", 1).split()
+        objects[words[2].split("(")[0]] = (words[1].lower(), " ".join(words))
+    return objects
+
+
+#: Older logs hold a subset of these (the indexes came in versions 2 and 3).
+SCHEMA_OBJECTS = _schema_objects()
+
+
+class ForeignLog(sqlite3.DatabaseError):
+    """A database at a log's place whose schema is not skillc's: refused before anything is
+    read or written (a trigger would run on every insert, a view on every read)."""
+
+    def __init__(self, kind: str, name: str) -> None:
+        self.what = f"{kind} '{name}'"
+        super().__init__(f"not skillc's schema ({self.what})")
+
+
+def check_schema(db: sqlite3.Connection) -> None:
+    """Raise :class:`ForeignLog` unless every object in the database is one of
+    :data:`SCHEMA_OBJECTS`, defined exactly so (an empty database passes: it is new).
+    Triggers and views are named first: they are what would run."""
+    query = "SELECT type, name, sql FROM sqlite_master ORDER BY type IN ('table', 'index')"
+    for kind, name, sql in db.execute(query):
+        if SCHEMA_OBJECTS.get(name) != (kind, " ".join(str(sql).split())):
+            raise ForeignLog(str(kind), str(name))
+
 
 COLUMNS = ("timestamp", "run_id", "command", "skill", "skill_path", "cwd", "args", "error")
 INSERT_ROW = (
@@ -135,12 +190,14 @@ class AccessRecord(NamedTuple):
         return tuple(None if v is None else valid_utf8(v) for v in row)
 
 
-def connect(path: Path) -> sqlite3.Connection:
-    """Open (creating if needed) a log database with the settings concurrent writers need."""
+def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:
+    """Open (creating if needed) a log database with the settings concurrent writers need;
+    :class:`ForeignLog` if it is not skillc's (checked before anything is written)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    db = sqlite3.connect(path, timeout=busy_timeout_ms / 1000, isolation_level=None)
     try:
-        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        db.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
+        check_schema(db)
         if db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("BEGIN IMMEDIATE")
@@ -161,7 +218,8 @@ def connect(path: Path) -> sqlite3.Connection:
 
 def open_log(path: Path, *, write: bool = False) -> sqlite3.Connection:
     """Open an existing log without creating anything (``sqlite3.Error`` when it cannot: no
-    file, not a database, no ``access_log`` table), for reading or, with ``write``, writing."""
+    file, not a database, no ``access_log`` table; :class:`ForeignLog` when its schema is not
+    skillc's), for reading or, with ``write``, writing."""
     from skillc_index._files import sqlite_uri
 
     db = sqlite3.connect(
@@ -172,6 +230,7 @@ def open_log(path: Path, *, write: bool = False) -> sqlite3.Connection:
     )
     try:
         db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        check_schema(db)
         db.execute(f"SELECT {', '.join(COLUMNS)}, id FROM access_log LIMIT 0")  # fails now
     except BaseException:
         db.close()
@@ -182,12 +241,12 @@ def open_log(path: Path, *, write: bool = False) -> sqlite3.Connection:
 def _identity(path: Path) -> tuple[int, int] | None:
     try:
         st = path.stat()
-    except FileNotFoundError:
+    except OSError:  # missing, or a file where a folder of its path should be
         return None
     return st.st_dev, st.st_ino
 
 
-def insert(path: Path, records: list[AccessRecord]) -> None:
+def insert(path: Path, records: list[AccessRecord], busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
     """Append rows in one short transaction.
 
     ``sync`` removes a fallback log once it has copied its rows, holding its write lock. A
@@ -204,7 +263,7 @@ def insert(path: Path, records: list[AccessRecord]) -> None:
         opened: tuple[int, int] | None = None
         try:
             before = _identity(path)
-            db = connect(path)
+            db = connect(path, busy_timeout_ms)
             try:
                 opened = _identity(path)
                 if before is None or opened != before:
@@ -223,9 +282,17 @@ def insert(path: Path, records: list[AccessRecord]) -> None:
                     return
             finally:
                 db.close()
-        except (OSError, sqlite3.Error):
-            if opened is not None and _identity(path) == opened:
-                raise  # a real failure, not a file removed under us
+        except (OSError, sqlite3.Error) as exc:
+            # A real failure (locked, read-only, foreign, no folder to create) fails now; a
+            # file removed under us (by sync, maybe just after we created it) is tried again.
+            if opened is not None:
+                if _identity(path) == opened:
+                    raise
+            elif before is not None:
+                if _identity(path) == before:
+                    raise
+            elif isinstance(exc, OSError):  # the folder could not be made
+                raise
     raise sqlite3.OperationalError(f"{path} kept being removed while writing to it")
 
 
@@ -237,36 +304,97 @@ def fallback_log(layout: Layout, skill: str) -> Path:
     return layout.fallback_log_dir(skill) / LOG_FILE
 
 
+def runtime_base(layout: Layout, runtime: Path) -> Path:
+    """The folder a runtime's log must stay in: the project root for a project runtime, the
+    skillc home for a global one, the runtime itself for one the caller made up."""
+    for scope in layout.scopes():
+        if runtime.parent == layout.runtime_store(scope):
+            return layout.base(scope)
+    return runtime
+
+
+_DB_FILES = ("", "-wal", "-shm", "-journal")
+
+
+def misplaced(path: Path, base: Path) -> bool:
+    """Whether writing the log ``path`` would land outside ``base``: its folder's real path
+    is not inside ``base``'s, or the database (or its WAL, shared-memory or journal file) is
+    a symlink. skillc never makes either; a checkout can ship both."""
+    from skillc_index._files import within
+
+    if not within(path.parent, base):
+        return True
+    return any(path.with_name(path.name + suffix).is_symlink() for suffix in _DB_FILES)
+
+
+def _outside(layout: Layout, base: Path) -> str:
+    if base == layout.project_root:
+        return "the project"
+    if base == layout.home:
+        return "the skillc home"
+    if base == layout.cwd:
+        return "the working directory"
+    return f"'{layout.display(base)}'"
+
+
+def hold_log(layout: Layout, runtime: Path) -> sqlite3.Connection | None:
+    """A connection to ``runtime``'s primary log for a long-lived writer to keep open, or
+    ``None`` when it cannot be had (misplaced, foreign, not writable: ``log_access`` then
+    falls back on its own)."""
+    path = primary_log(runtime)
+    if misplaced(path, runtime_base(layout, runtime)):
+        return None
+    try:
+        return connect(path, PRIMARY_BUSY_TIMEOUT_MS)
+    except (OSError, sqlite3.Error):
+        return None
+
+
 class LogOutcome(NamedTuple):
     """Where a row went (``None``: nowhere) and what to tell the user."""
 
     path: Path | None
-    diagnostics: tuple[Diagnostic, ...] = ()
+    diagnostics: tuple[Diagnostic | Notice, ...] = ()
 
 
 def log_access(layout: Layout, runtime: Path, record: AccessRecord) -> LogOutcome:
-    """Write ``record`` to the runtime's log, else to the working directory's fallback log.
+    """Write ``record`` to the runtime's log, else to the fallback log.
 
     RFC-0007:C-LOGGING, EAFP: the primary database is tried first; if it cannot be written
-    (read-only sandbox, permissions), the row goes to ``<cwd>/.skillc/logs/<skill>/.skillc-meta/
-    logs.db``. W002 when both fail; W003 when fallback logs for this skill are over an hour old.
-    Never raises.
+    (read-only sandbox, permissions, locked by another process for longer than
+    :data:`PRIMARY_BUSY_TIMEOUT_MS`), the row goes to ``<project root or cwd>/.skillc/logs/<skill>/
+    .skillc-meta/logs.db``. A log that lies outside its base or is not skillc's
+    (:class:`ForeignLog`) is not touched, and a warning says so. W002 when both fail; W003
+    when fallback logs for this skill are over an hour old. Never raises.
     """
-    diagnostics: list[Diagnostic] = []
+    diagnostics: list[Diagnostic | Notice] = []
     fallback = fallback_log(layout, record.skill)
     try:
         if time.time() - fallback.stat().st_mtime > STALE_AFTER_SECONDS:
             diagnostics.append(stale_local_logs(record.skill))
     except OSError:
         pass
-    for path in (primary_log(runtime), fallback):
+    refused: list[str] = []
+    for path, base, wait_ms in (
+        (primary_log(runtime), runtime_base(layout, runtime), PRIMARY_BUSY_TIMEOUT_MS),
+        (fallback, layout.fallback_base, BUSY_TIMEOUT_MS),
+    ):
+        shown = layout.display(path)
+        if misplaced(path, base):
+            refused.append(f"access log '{shown}' lies outside {_outside(layout, base)}")
+            continue
         try:
-            insert(path, [record])
+            insert(path, [record], wait_ms)
+        except ForeignLog as exc:
+            refused.append(f"access log '{shown}' is not skillc's ({exc.what})")
+            continue
         except (OSError, sqlite3.Error, ValueError):  # ValueError: text SQLite cannot store
             continue
-        return LogOutcome(path, tuple(diagnostics))
-    diagnostics.append(logging_disabled())
-    return LogOutcome(None, tuple(diagnostics))
+        written = f"; logged to '{shown}'" if path == fallback else ""
+        notices = [Notice(f"{problem}{written}") for problem in refused]
+        return LogOutcome(path, (*notices, *diagnostics))
+    notices = [Notice(problem) for problem in refused]
+    return LogOutcome(None, (*notices, *diagnostics, logging_disabled()))
 
 
 #: How a front end stores a row: ``record(resolved skill, error line or None)`` (the CLI writes

@@ -240,8 +240,8 @@ class SyncDestinationNotWritable(SkillcError):
 class SyncSourceNotReadable(SkillcError):
     code = "E042"
 
-    def __init__(self, path: str) -> None:
-        super().__init__(Diagnostic(self.code, {"path": path}))
+    def __init__(self, path: str, reason: str = "") -> None:
+        super().__init__(Diagnostic(self.code, {"path": path}, _hint(reason)))
         self.path = path
 
 

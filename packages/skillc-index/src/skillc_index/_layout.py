@@ -172,12 +172,28 @@ class Layout(NamedTuple):
         return self.base(scope) / SKILLC_DIR / "runtime"
 
     @property
+    def fallback_base(self) -> Path:
+        """The folder fallback logs hang off: the project root, else the working directory
+        (so ``skc sync`` run from the root finds the rows of commands run in subfolders)."""
+        return self.cwd if self.project_root is None else self.project_root
+
+    @property
     def fallback_logs_root(self) -> Path:
-        """``<cwd>/.skillc/logs``: one folder per skill whose runtime could not be written."""
-        return self.cwd / SKILLC_DIR / "logs"
+        """``<project root or cwd>/.skillc/logs``: one folder per skill whose runtime could
+        not be written."""
+        return self.fallback_base / SKILLC_DIR / "logs"
+
+    @property
+    def fallback_logs_roots(self) -> tuple[Path, ...]:
+        """Where ``sync`` looks: :attr:`fallback_logs_root`, then ``<cwd>/.skillc/logs`` when
+        the working directory is a subfolder of the project (where earlier versions wrote the
+        rows of commands run there)."""
+        own = self.cwd / SKILLC_DIR / "logs"
+        root = self.fallback_logs_root
+        return (root,) if own == root else (root, own)
 
     def fallback_log_dir(self, skill: str) -> Path:
-        """Where logs go when the runtime is read-only (RFC-0007:C-LOGGING)."""
+        """Where logs go when the runtime cannot be written (RFC-0007:C-LOGGING)."""
         return self.fallback_logs_root / skill / META_DIR
 
     def display(self, path: Path) -> str:

@@ -159,7 +159,7 @@ def record_access(
 
     record = AccessRecord.for_skill(layout, skill, command, args, error)
     for diagnostic in log_access(layout, skill.runtime, record).diagnostics:
-        if diagnostic.code == "W003":
+        if isinstance(diagnostic, Diagnostic) and diagnostic.code == "W003":
             if diagnostic.code in _reported_once:
                 continue
             _reported_once.add(diagnostic.code)

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     import sqlite3
     from pathlib import Path
 
-    from skillc_index import Diagnostic, Layout
+    from skillc_index import Diagnostic, Layout, Notice
     from skillc_index._access_log import AccessRecord
 
 Job = tuple["Layout", "Path", "AccessRecord"]
@@ -31,7 +31,7 @@ Job = tuple["Layout", "Path", "AccessRecord"]
 class AccessLogWriter:
     """A queue of rows and the thread that writes them; ``warn`` gets W002/W003."""
 
-    def __init__(self, warn: Callable[[Iterable[Diagnostic]], None]) -> None:
+    def __init__(self, warn: Callable[[Iterable[Diagnostic | Notice]], None]) -> None:
         self._warn = warn
         self._queue: Queue[Job | None] = Queue()
         self._thread: threading.Thread | None = None
@@ -47,9 +47,7 @@ class AccessLogWriter:
         self._queue.put((layout, runtime, record))
 
     def _run(self) -> None:
-        import sqlite3
-
-        from skillc_index._access_log import connect, log_access, primary_log
+        from skillc_index._access_log import hold_log, log_access
 
         held: dict[Path, sqlite3.Connection | None] = {}
         try:
@@ -63,10 +61,8 @@ class AccessLogWriter:
                         # One idle connection per log for the session: a row's own connection
                         # is then never the last one to close, so SQLite does not checkpoint
                         # the WAL after every row (about 1.5 ms each).
-                        try:
-                            held[runtime] = connect(primary_log(runtime))
-                        except (OSError, sqlite3.Error):
-                            held[runtime] = None  # log_access falls back on its own
+                        # None when it cannot be had: log_access falls back on its own
+                        held[runtime] = hold_log(layout, runtime)
                     self._warn(log_access(layout, runtime, record).diagnostics)
                 except Exception as exc:  # logging never fails a call, nor stops the writer
                     message = f"skillc-mcp: access log: {type(exc).__name__}: {exc}"

@@ -210,3 +210,9 @@ def copy_missing(destination: Path, rows: FallbackRows) -> int:
             db.execute("ROLLBACK")
             raise
     return len(added)
+
+
+def delete_rows_of(db: sqlite3.Connection, skill_paths: Iterable[str]) -> None:
+    """Delete the rows of these source folders (inside the caller's transaction): what
+    ``sync`` does to a fallback log some rows of which stay."""
+    db.executemany("DELETE FROM access_log WHERE skill_path = ?", ((p,) for p in skill_paths))

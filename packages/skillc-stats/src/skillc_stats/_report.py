@@ -140,6 +140,11 @@ def stats_lines(query: StatsQuery, group_by: str) -> list[str]:
 
 def sync_line(result: SkillSync, dry_run: bool) -> str:
     """RFC-0007:C-SYNC's line for a skill synced (or that would be)."""
+    skipped = f"skip{{}} {result.skipped} rows of skills in no store and never built"
     if dry_run:
-        return f"Would sync {result.entries} entries for '{result.skill}'"
+        line = f"Would sync {result.entries} entries for '{result.skill}'"
+        return f"{line}; would {skipped.format('')}" if result.skipped else line
+    if result.skipped:
+        line = f"Synced {result.entries} entries for '{result.skill}'"
+        return f"{line}; {skipped.format('ped')} (local logs kept)"
     return f"Synced {result.entries} entries for '{result.skill}' (local logs removed)"

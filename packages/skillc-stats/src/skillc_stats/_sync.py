@@ -1,20 +1,32 @@
 """``sync`` (RFC-0007:C-SYNC): move fallback access logs into each skill's primary log.
 
-When a command cannot write its skill's runtime log (a read-only sandbox), the row goes to
-``<cwd>/.skillc/logs/<skill>/.skillc-meta/logs.db`` (RFC-0007:C-LOGGING). ``sync`` finds
-those databases under a folder, copies their rows into the primary logs and removes each
-fallback folder once its rows are safely there. Per skill:
+When a command cannot write its skill's runtime log (a read-only sandbox, a locked log), the
+row goes to ``<project root>/.skillc/logs/<skill>/.skillc-meta/logs.db`` (the working
+directory's when there is no project; RFC-0007:C-LOGGING). ``sync`` finds those databases
+(under the project root, and under the folder it runs in, where earlier versions wrote
+them), copies their rows into the primary logs and removes each fallback folder once its
+rows are safely there. Per skill:
 
 1. the fallback log is opened and its write lock taken, so no logging process adds a row
    between reading the rows and removing the database (see the limit below);
 2. each row goes to the runtime of the source folder it names (``skill_path``), resolved as
    the command that wrote it resolved it (:func:`skillc_index._layout.runtime_for`, from the
-   synced folder's point of view);
+   synced folder's point of view), but only when that skill is known: its source is a skill
+   in the project or global store, or its runtime folder already exists (it was built or
+   logged before). A fallback log is a file in a checkout, and anyone can write one; rows
+   for other paths are *skipped*: counted, reported, and left in the fallback log, and no
+   runtime folder is ever created for them;
 3. the rows each destination lacks are added in one transaction per destination, then
    committed. A row's identity is all its columns but ``id``; rows are counted, so two
    identical accesses in the same second stay two rows and a repeated copy adds nothing;
-4. only when every destination has committed is the fallback folder removed. A crash or an
-   error before that leaves it in place; the next ``sync`` copies only what is missing.
+4. only when every destination has committed is the fallback folder removed, or, when
+   rows were skipped, the copied rows deleted from it (it keeps the skipped ones). A crash
+   or an error before that leaves it in place; the next ``sync`` copies only what is missing.
+
+Nothing outside the synced project (or the skillc home, for global runtimes) is read,
+written or removed through a symlink: a fallback log or a destination whose real path
+leaves its base is E042 or E041, and so is a database whose schema is not skillc's
+(:class:`skillc_index._access_log.ForeignLog`: a trigger or a view never runs).
 
 Skills are independent: one failing (E041 destination not writable, E042 source not
 readable) does not stop the others. Two ``sync`` runs at once are safe: the second finds the
@@ -37,7 +49,7 @@ from collections.abc import Mapping
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from skillc_index import (
     InternalError,
@@ -48,13 +60,21 @@ from skillc_index import (
     SyncSourceNotReadable,
     format_diagnostic,
 )
-from skillc_index._access_log import fallback_log, open_log, primary_log
-from skillc_index._layout import runtime_for
+from skillc_index._access_log import (
+    LOG_FILE,
+    ForeignLog,
+    misplaced,
+    open_log,
+    primary_log,
+    runtime_base,
+)
+from skillc_index._layout import META_DIR, SKILL_FILE, runtime_for
 from skillc_stats._log_queries import (
     FallbackRows,
     Identity,
     copy_missing,
     count_missing,
+    delete_rows_of,
     read_identities,
 )
 
@@ -76,6 +96,8 @@ class SkillSync:
     """Whether the fallback folder was removed."""
     error: SkillcError | None = None
     """E041, E042 or E999 when this skill could not be synced; its fallback log is kept."""
+    skipped: int = 0
+    """Rows left in the fallback log: their skill is in no store and has no runtime folder."""
 
     @property
     def ok(self) -> bool:
@@ -88,6 +110,7 @@ class SkillSync:
             "entries": self.entries,
             "destinations": [str(path) for path in self.destinations],
             "removed": self.removed,
+            "skipped": self.skipped,
             "error": None if self.error is None else format_diagnostic(self.error.diagnostic),
         }
 
@@ -120,35 +143,109 @@ def sync_layout(root: Path | None = None, env: Mapping[str, str] | None = None) 
     return Layout.discover(root, env)
 
 
-def fallback_logs(layout: Layout) -> dict[str, Path]:
-    """``<cwd>/.skillc/logs/<skill>/.skillc-meta/logs.db`` of each skill, by name."""
-    try:
-        entries = os.scandir(layout.fallback_logs_root)
-        names = sorted(entry.name for entry in entries if entry.is_dir())
-    except OSError:
-        return {}
-    found: dict[str, Path] = {}
-    for name in names:
-        path = fallback_log(layout, name)
-        if not name.startswith(".") and (path.exists() or path.is_symlink()):
-            found[name] = path
+@dataclass(frozen=True)
+class _Fallback:
+    """One fallback log found: its ``<base>/.skillc/logs`` folder and the skill's name."""
+
+    logs_root: Path
+    skill: str
+
+    @property
+    def base(self) -> Path:
+        return self.logs_root.parent.parent
+
+    @property
+    def path(self) -> Path:
+        return self.logs_root / self.skill / META_DIR / LOG_FILE
+
+
+def fallback_logs(layout: Layout) -> list[_Fallback]:
+    """``<base>/.skillc/logs/<skill>/.skillc-meta/logs.db`` of each skill, by folder then
+    name (see :attr:`skillc_index.Layout.fallback_logs_roots`)."""
+    found: list[_Fallback] = []
+    for logs_root in layout.fallback_logs_roots:
+        try:
+            entries = os.scandir(logs_root)
+            names = sorted(entry.name for entry in entries if entry.is_dir())
+        except OSError:
+            continue
+        for name in names:
+            fallback = _Fallback(logs_root, name)
+            path = fallback.path
+            if not name.startswith(".") and (path.exists() or path.is_symlink()):
+                found.append(fallback)
     return found
 
 
-def _destinations(layout: Layout, rows: FallbackRows) -> dict[Path, FallbackRows]:
-    """The rows split by the primary log each belongs in (``ValueError``: a row without an
-    absolute ``skill_path`` belongs nowhere)."""
-    split: dict[Path, list[tuple[Identity, int]]] = {}
-    runtimes: dict[str, Path] = {}
+def _runtime(layout: Layout, skill_path: str) -> Path | None:
+    """The runtime folder rows of ``skill_path`` belong in, or ``None`` when that skill is
+    unknown here: neither a skill in a store nor a runtime folder that exists
+    (``ValueError``: not an absolute path, so no row skillc writes)."""
+    source = Path(skill_path)
+    if not source.is_absolute() or not source.name:
+        raise ValueError(f"row without a skill path: {skill_path!r}")
+    if source.name in (".", "..") or "\0" in skill_path:
+        return None
+    _, runtime, in_store = runtime_for(source, layout)
+    try:
+        if runtime.is_dir() or (in_store and (source / SKILL_FILE).is_file()):
+            return runtime
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+class _Plan(NamedTuple):
+    """Where a fallback log's rows go: per primary log, its runtime and rows; and the rows
+    that stay (``skipped``); and the ``skill_path`` values of the rows that go."""
+
+    groups: dict[Path, tuple[Path, FallbackRows]]
+    skipped: int
+    merged_paths: frozenset[str]
+
+
+def _destinations(layout: Layout, rows: FallbackRows) -> _Plan:
+    """The rows split by the primary log each belongs in, and the rows that belong in none
+    (``ValueError``: a row without an absolute ``skill_path`` is not one skillc writes)."""
+    split: dict[Path, tuple[Path, list[tuple[Identity, int]]]] = {}
+    runtimes: dict[str, Path | None] = {}
+    skipped = 0
+    merged: set[str] = set()
     for identity, count in rows.identities:
         skill_path = identity[_SKILL_PATH]
         if skill_path not in runtimes:
-            source = Path(skill_path)
-            if not source.is_absolute() or not source.name:
-                raise ValueError(f"row without a skill path: {skill_path!r}")
-            runtimes[skill_path] = primary_log(runtime_for(source, layout)[1])
-        split.setdefault(runtimes[skill_path], []).append((identity, count))
-    return {path: FallbackRows(part) for path, part in split.items()}
+            runtimes[skill_path] = _runtime(layout, skill_path)
+        runtime = runtimes[skill_path]
+        if runtime is None:
+            skipped += count
+            continue
+        merged.add(skill_path)
+        split.setdefault(primary_log(runtime), (runtime, []))[1].append((identity, count))
+    groups = {path: (runtime, FallbackRows(part)) for path, (runtime, part) in split.items()}
+    return _Plan(groups, skipped, frozenset(merged))
+
+
+def _misplaced_destination(layout: Layout, destination: Path, runtime: Path) -> SkillcError | None:
+    """E041 when writing ``destination`` would land outside its base (a symlinked runtime)."""
+    base = runtime_base(layout, runtime)
+    if not misplaced(destination, base):
+        return None
+    where = "the project" if base == layout.project_root else f"'{layout.display(base)}'"
+    return SyncDestinationNotWritable(layout.display(destination), f"it lies outside {where}")
+
+
+def _source_problem(layout: Layout, fallback: _Fallback) -> SkillcError | None:
+    """E042 when the fallback log lies outside the folder it was found in (symlinks)."""
+    if not misplaced(fallback.path, fallback.base):
+        return None
+    where = "the project" if fallback.base == layout.project_root else "the synced folder"
+    return SyncSourceNotReadable(layout.display(fallback.path), f"it lies outside {where}")
+
+
+def _unreadable(layout: Layout, source: Path, exc: Exception) -> SkillcError:
+    """E042, saying why when the log is not skillc's."""
+    reason = str(exc) if isinstance(exc, ForeignLog) else ""
+    return SyncSourceNotReadable(layout.display(source), reason)
 
 
 def _writable(path: Path) -> bool:
@@ -162,11 +259,11 @@ def _writable(path: Path) -> bool:
     return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
 
 
-def _remove(layout: Layout, skill: str) -> None:
-    """Remove ``<cwd>/.skillc/logs/<skill>/``, then ``logs/`` and ``.skillc/`` if that left
+def _remove(fallback: _Fallback) -> None:
+    """Remove ``<base>/.skillc/logs/<skill>/``, then ``logs/`` and ``.skillc/`` if that left
     them empty (so the fallback leaves no trace that would make the folder look like a
     project)."""
-    folder = layout.fallback_logs_root / skill
+    folder = fallback.logs_root / fallback.skill
     # Renamed first, under the lock: a writer recreating the folder meanwhile (its rows go to
     # a new file) can neither make the removal fail nor lose rows into the folder removed.
     doomed = folder.with_name(f".{folder.name}.removed-{os.getpid()}-{time.monotonic_ns()}")
@@ -176,7 +273,7 @@ def _remove(layout: Layout, skill: str) -> None:
         pass
     else:
         shutil.rmtree(doomed, ignore_errors=True)  # hidden names are never synced again
-    for empty in (layout.fallback_logs_root, layout.fallback_logs_root.parent):
+    for empty in (fallback.logs_root, fallback.logs_root.parent):
         try:
             empty.rmdir()
         except OSError:  # not empty (other skills, a real project): keep it
@@ -193,58 +290,80 @@ def _why(exc: Exception) -> str:
     return reason
 
 
-def _dry_run(layout: Layout, skill: str, source: Path) -> SkillSync:
-    shown = layout.display(source)
+def _dry_run(layout: Layout, fallback: _Fallback) -> SkillSync:
+    skill, source = fallback.skill, fallback.path
+    problem = _source_problem(layout, fallback)
+    if problem is not None:
+        return SkillSync(skill, source, 0, (), False, problem)
     try:
         with closing(open_log(source)) as db:
             rows = read_identities(db)
-        groups = _destinations(layout, rows)
-    except (sqlite3.Error, OSError, ValueError):
-        return SkillSync(skill, source, 0, (), False, SyncSourceNotReadable(shown))
+        plan = _destinations(layout, rows)
+    except (sqlite3.Error, OSError, ValueError) as exc:
+        return SkillSync(skill, source, 0, (), False, _unreadable(layout, source, exc))
     entries = 0
-    for destination, part in groups.items():
-        error = SyncDestinationNotWritable(layout.display(destination))
-        if not _writable(destination):
-            return SkillSync(skill, source, entries, tuple(groups), False, error)
-        try:
-            entries += count_missing(destination, part)
-        except (sqlite3.Error, OSError) as exc:
-            error = SyncDestinationNotWritable(layout.display(destination), _why(exc))
-            return SkillSync(skill, source, entries, tuple(groups), False, error)
-    return SkillSync(skill, source, entries, tuple(groups), False)
+    targets = tuple(plan.groups)
+    for destination, (runtime, part) in plan.groups.items():
+        error = _misplaced_destination(layout, destination, runtime)
+        if error is None and not _writable(destination):
+            error = SyncDestinationNotWritable(layout.display(destination))
+        if error is None:
+            try:
+                entries += count_missing(destination, part)
+            except (sqlite3.Error, OSError) as exc:
+                error = SyncDestinationNotWritable(layout.display(destination), _why(exc))
+        if error is not None:
+            return SkillSync(skill, source, entries, targets, False, error, plan.skipped)
+    return SkillSync(skill, source, entries, targets, False, None, plan.skipped)
 
 
-def _sync(layout: Layout, skill: str, source: Path) -> SkillSync:
-    shown = layout.display(source)
+def _sync(layout: Layout, fallback: _Fallback) -> SkillSync:
+    skill, source = fallback.skill, fallback.path
+    problem = _source_problem(layout, fallback)
+    if problem is not None:
+        return SkillSync(skill, source, 0, (), False, problem)
     try:
         db = open_log(source, write=True)
-    except (sqlite3.Error, OSError):
-        return SkillSync(skill, source, 0, (), False, SyncSourceNotReadable(shown))
+    except (sqlite3.Error, OSError) as exc:
+        return SkillSync(skill, source, 0, (), False, _unreadable(layout, source, exc))
     try:
         try:
             db.execute("BEGIN IMMEDIATE")  # the write lock: see the module docstring
-            groups = _destinations(layout, read_identities(db))
-        except (sqlite3.Error, OSError, ValueError):
-            return SkillSync(skill, source, 0, (), False, SyncSourceNotReadable(shown))
+            plan = _destinations(layout, read_identities(db))
+        except (sqlite3.Error, OSError, ValueError) as exc:
+            return SkillSync(skill, source, 0, (), False, _unreadable(layout, source, exc))
         entries = 0
-        for destination, part in groups.items():
+        targets = tuple(plan.groups)
+        for destination, (runtime, part) in plan.groups.items():
+            error = _misplaced_destination(layout, destination, runtime)
+            if error is None:
+                try:
+                    entries += copy_missing(destination, part)
+                except (sqlite3.Error, OSError) as exc:
+                    error = SyncDestinationNotWritable(layout.display(destination), _why(exc))
+            if error is not None:
+                return SkillSync(skill, source, entries, targets, False, error, plan.skipped)
+        if plan.skipped:
+            # Keep the log with the rows that belong nowhere; drop the ones now home.
             try:
-                entries += copy_missing(destination, part)
-            except (sqlite3.Error, OSError) as exc:
-                error = SyncDestinationNotWritable(layout.display(destination), _why(exc))
-                return SkillSync(skill, source, entries, tuple(groups), False, error)
+                delete_rows_of(db, plan.merged_paths)
+                db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                error = InternalError(f"cannot update local logs '{layout.display(source)}': {exc}")
+                return SkillSync(skill, source, entries, targets, False, error, plan.skipped)
+            return SkillSync(skill, source, entries, targets, False, None, plan.skipped)
         try:
-            _remove(layout, skill)
+            _remove(fallback)
         except OSError:
             db.close()  # some systems (Windows) do not remove an open file: retry unlocked
             try:
-                _remove(layout, skill)
+                _remove(fallback)
             except OSError as exc:
-                folder = layout.display(layout.fallback_logs_root / skill)
+                folder = layout.display(fallback.logs_root / skill)
                 reason = exc.strerror or str(exc)
                 failed = InternalError(f"cannot remove local logs '{folder}': {reason}")
-                return SkillSync(skill, source, entries, tuple(groups), False, failed)
-        return SkillSync(skill, source, entries, tuple(groups), True)
+                return SkillSync(skill, source, entries, targets, False, failed)
+        return SkillSync(skill, source, entries, targets, True)
     finally:
         db.close()
 
@@ -256,20 +375,22 @@ def sync_logs(
     dry_run: bool = False,
     env: Mapping[str, str] | None = None,
 ) -> SyncReport:
-    """Move the fallback access logs under ``project`` (default: the current directory) into
-    their skills' primary logs (RFC-0007:C-SYNC); only ``skill``'s when given.
+    """Move the fallback access logs under ``project`` (default: the current directory; the
+    fallback logs of its project root and its own) into their skills' primary logs
+    (RFC-0007:C-SYNC); only ``skill``'s when given.
 
     ``env`` stands in for ``os.environ`` (``SKILLC_HOME``). ``dry_run`` writes and removes
     nothing and reports how many rows would be added. Raises :class:`NoLocalLogs` (E040)
     when ``skill`` is given and has no fallback log; with no ``skill`` and no fallback logs
     the report is simply empty. Per-skill failures are in each :class:`SkillSync`'s
-    ``error``; they never stop the other skills.
+    ``error``; they never stop the other skills. Rows of unknown skills are counted in
+    ``skipped`` and stay in their fallback log.
     """
     layout = sync_layout(None if project is None else Path(project), env)
     found = fallback_logs(layout)
     if skill is not None:
-        if skill not in found:
+        found = [fallback for fallback in found if fallback.skill == skill]
+        if not found:
             raise NoLocalLogs()
-        found = {skill: found[skill]}
     run = _dry_run if dry_run else _sync
-    return SyncReport(layout.cwd, dry_run, tuple(run(layout, n, p) for n, p in found.items()))
+    return SyncReport(layout.cwd, dry_run, tuple(run(layout, fallback) for fallback in found))
