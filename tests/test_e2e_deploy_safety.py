@@ -54,9 +54,11 @@ def tree(root: Path) -> dict[str, str]:
 def assert_error(proc: subprocess.CompletedProcess[str], code: str) -> str:
     assert proc.returncode == 1, (proc.stdout, proc.stderr)
     assert "Traceback" not in proc.stderr, proc.stderr
-    first = proc.stderr.splitlines()[0]
-    assert first.startswith(f"error[{code}]: "), proc.stderr
-    return first
+    # warnings (a refused access log, say) may come first; the error is the one error line
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("error[")]
+    assert len(errors) == 1, proc.stderr
+    assert errors[0].startswith(f"error[{code}]: "), proc.stderr
+    return errors[0]
 
 
 @pytest.fixture
