@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from typing import BinaryIO, NamedTuple
 
 from skillc_index import InternalError, ResolvedSkill, SkillFileNotFound, safe_join
 
 #: Bytes looked at to tell text from binary content.
 SNIFF = 8192
-_CHUNK = 1 << 16
 
 
 class FileText(NamedTuple):
@@ -43,13 +41,16 @@ def read_lines(
     opened in binary mode, as UTF-8 (bad bytes as U+FFFD, line endings kept), cut to their
     first ``max_lines``: (shown text, lines in the range, lines shown).
 
-    Lines are those of ``str.splitlines``. The file is read in chunks and only the lines
-    shown are kept, so ``--max-lines`` of a 50 MB file holds a few lines, not the file; reading
-    stops at ``end``.
+    Lines end at ``\\n``, ``\\r\\n`` or a lone ``\\r`` (:func:`skillc_index._lines.iter_lines`, the lines
+    the index numbers), never at a form feed, NEL or U+2028. The file is read in chunks and
+    only the lines shown are kept, so a line limit on a 50 MB file holds a few lines, not the
+    file; reading stops at ``end``.
     """
+    from skillc_index._lines import iter_lines
+
     shown: list[str] = []
     total = 0
-    for number, line in enumerate(_lines(handle), start=1):
+    for number, line in enumerate(iter_lines(handle), start=1):
         if end is not None and number >= end:
             break
         if number < first:
@@ -58,19 +59,6 @@ def read_lines(
         if max_lines is None or len(shown) < max_lines:
             shown.append(line)
     return "".join(shown), total, len(shown)
-
-
-def _lines(handle: BinaryIO) -> Iterator[str]:
-    import codecs
-
-    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-    pending = ""
-    while chunk := handle.read(_CHUNK):
-        lines = (pending + decoder.decode(chunk)).splitlines(keepends=True)
-        # the last line may go on in the next chunk (or be a '\r' whose '\n' comes next)
-        pending = lines.pop() if lines else ""
-        yield from lines
-    yield from (pending + decoder.decode(b"", final=True)).splitlines(keepends=True)
 
 
 def open_file(skill: ResolvedSkill, path: str, *, max_lines: int | None = None) -> FileText:

@@ -28,6 +28,7 @@ from skillc_index._diagnostics import IndexCollision, InternalError, PathEscapes
 from skillc_index._files import SkillFiles, source_hash, walk_skill
 from skillc_index._fts import index_tokenizer
 from skillc_index._layout import META_DIR, SKILL_FILE, ResolvedSkill
+from skillc_index._lines import normalize_newlines
 from skillc_index._manifest import (
     MANIFEST_VERSION,
     Manifest,
@@ -98,7 +99,7 @@ def markdown_documents(rel: str, text: str, doc: MarkdownDoc) -> Iterator[Docume
     heading, when not blank, is one more document with section ``""`` (so a file without
     headings is searchable as a whole); the frontmatter itself is not content.
     """
-    lines = text.split("\n")
+    lines = normalize_newlines(text).split("\n")  # the lines of the headings' numbers
 
     def span(start: int, end: int) -> str:
         """Lines ``start`` to ``end - 1`` (1-based), each with its newline."""
