@@ -40,8 +40,11 @@ def test_split_count_normalize_and_stream_agree(monkeypatch: pytest.MonkeyPatch)
         wanted = reference(text)
         assert list(iter_lines(io.BytesIO(data))) == wanted, data
         assert split_lines(text) == wanted
-        assert count_lines(text) == len(wanted) == len(normalize_newlines(text).split("\n")) - (
-            1 if normalize_newlines(text).endswith("\n") or not text else 0
+        assert (
+            count_lines(text)
+            == len(wanted)
+            == len(normalize_newlines(text).split("\n"))
+            - (1 if normalize_newlines(text).endswith("\n") or not text else 0)
         )
 
 

@@ -38,7 +38,7 @@ REGISTRY = {
     "skc_lint": {"skill", "force"},
     "skc_outline": {"skill", "level"},
     "skc_show": {"skill", "section", "file", "max_lines"},
-    "skc_open": {"skill", "path", "max_lines"},
+    "skc_open": {"skill", "path", "max_lines", "hidden"},
     "skc_sources": {"skill", "depth", "dir", "limit", "pattern"},
     "skc_search": {"skill", "query", "limit"},
     "skc_stats": {"skill", "group_by", "since", "until", "project"},

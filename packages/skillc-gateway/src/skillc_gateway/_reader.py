@@ -5,7 +5,13 @@ from __future__ import annotations
 import os
 from typing import BinaryIO, NamedTuple
 
-from skillc_index import InternalError, ResolvedSkill, SkillFileNotFound, safe_join
+from skillc_index import (
+    InternalError,
+    NotARegularFile,
+    ResolvedSkill,
+    SkillFileNotFound,
+    open_in_root,
+)
 
 #: Bytes looked at to tell text from binary content.
 SNIFF = 8192
@@ -61,21 +67,31 @@ def read_lines(
     return "".join(shown), total, len(shown)
 
 
-def open_file(skill: ResolvedSkill, path: str, *, max_lines: int | None = None) -> FileText:
+def open_file(
+    skill: ResolvedSkill, path: str, *, max_lines: int | None = None, hidden: bool = False
+) -> FileText:
     """The content of ``path`` inside the skill (any file type, not only ``.md``).
 
     E012 for anything that resolves outside the skill root (``..``, absolute paths, symlinks
-    pointing out); E021 when there is no such file, or when it is a folder (or cannot be: a
-    NUL byte, a name too long, a symlink loop). A binary file (one holding NUL bytes in its
-    first :data:`SNIFF` bytes) is refused with E999: it cannot be shown as text.
+    pointing out, checked component by component as the file is opened); E021 when there is
+    no such file, or when it is not a regular file (a folder, FIFO, socket or device: never
+    opened, so never a hang), or cannot be (a NUL byte, a name too long, a symlink loop), and
+    for a hidden path (a dot-file or dot-folder component: ``.env``, ``.git/config``) unless
+    ``hidden``. A binary file (one holding NUL bytes in its first :data:`SNIFF` bytes) is
+    refused with E999: it cannot be shown as text.
     """
-    target = safe_join(skill.source, path)
-    if target.is_dir():
-        raise SkillFileNotFound(
-            path, hint=f"'{path}' is a folder; list it with 'skc sources --dir'"
-        )
     try:
-        with target.open("rb") as handle:
+        handle = open_in_root(skill.source, path, hidden=hidden)
+    except NotARegularFile as exc:
+        if exc.kind == "a folder":
+            raise SkillFileNotFound(
+                path, hint=f"'{path}' is a folder; list it with 'skc sources --dir'"
+            ) from None
+        raise
+    except OSError as exc:
+        raise InternalError(f"cannot read '{path}': {exc.strerror or exc}") from exc
+    try:
+        with handle:
             if b"\0" in handle.read(SNIFF):
                 size = os.fstat(handle.fileno()).st_size
                 raise InternalError(
@@ -83,8 +99,6 @@ def open_file(skill: ResolvedSkill, path: str, *, max_lines: int | None = None) 
                 )
             handle.seek(0)
             text, total, shown = read_lines(handle, max_lines=max_lines)
-    except FileNotFoundError as exc:
-        raise SkillFileNotFound(path) from exc
     except OSError as exc:
         raise InternalError(f"cannot read '{path}': {exc.strerror or exc}") from exc
     return FileText(path, text, total, shown)

@@ -314,8 +314,15 @@ def parse_markdown(text: str) -> MarkdownDoc:
 
 
 def read_markdown(path: Path) -> MarkdownDoc:
-    """Read ``path`` as UTF-8 (undecodable bytes replaced, never an error) and parse it."""
-    text = path.read_bytes().decode("utf-8", errors="replace")
+    """Read ``path`` as UTF-8 (undecodable bytes replaced, never an error) and parse it.
+
+    Only a regular file is read (a FIFO or device is E021, never a hang); a file of a skill
+    is better read with :func:`skillc_index._files.read_text_in_root`, which also keeps the
+    path inside the skill while it opens it."""
+    from skillc_index._files import open_regular
+
+    with open_regular(str(path)) as handle:
+        text = handle.read().decode("utf-8", errors="replace")
     return parse_markdown(text)
 
 

@@ -427,6 +427,12 @@ TOOLS: tuple[dict[str, Any], ...] = (
                     "description": "File path relative to the skill root ('references/api.md').",
                 },
                 "max_lines": MAX_LINES,
+                "hidden": {
+                    "type": "boolean",
+                    "default": False,
+                    "description": "Also read a hidden file (a dot-file or dot-folder such as "
+                    "'.env' or '.git/config'), which skc_sources does not list.",
+                },
             },
             required=("skill", "path"),
         ),

@@ -287,8 +287,10 @@ def _open(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
     from skillc_gateway import open_file
 
     args = {"path": a["path"], "max_lines": a["max_lines"]}
+    if a["hidden"]:
+        args["hidden"] = True
     with runner.logged(layout, "open", a["skill"], args) as resolved:
-        content = open_file(resolved, a["path"], max_lines=a["max_lines"])
+        content = open_file(resolved, a["path"], max_lines=a["max_lines"], hidden=a["hidden"])
     return {"skill": resolved.name, **content.to_dict()}
 
 
