@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from skillc_gateway import open_file, show_section
+from skillc_gateway import open_file, show_section, source_tree
 from skillc_index import (
     HiddenPath,
     PathEscapesRoot,
@@ -151,3 +151,82 @@ def test_open_is_not_fooled_by_a_folder_swapped_for_an_escaping_symlink(
         swapper.join()
     assert "outside\n" not in seen
     assert seen <= {"inside\n", "refused"}
+
+
+def test_sources_pattern_does_not_backtrack(demo: Path, project: Path, home: Path) -> None:
+    """``a*a*…b`` (40 stars) against a long name: exponential for a backtracking regex (25
+    characters took 29 s), immediate here. The subprocess's timeout turns a regression into
+    a failure, not a hang."""
+    (demo / ("a" * 60 + ".txt")).write_text("x", encoding="utf-8")
+    result = skc(project, home, "sources", "demo", "--pattern", "a*" * 40 + "b", timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["demo/"]
+    matched = skc(project, home, "sources", "demo", "--pattern", "a*" * 40 + ".txt")
+    assert matched.stdout.splitlines() == ["demo/", "└── " + "a" * 60 + ".txt"]
+
+
+GLOBS = [
+    "*.md",
+    "references/",
+    "references/**",
+    "/SKILL.md",
+    "SKILL.md",
+    "**/api.md",
+    "a/**/b",
+    "re*/api.md",
+    "[ab]*.md",
+    "[a-c]*",
+    "\\*.md",
+    "a/*/",
+    "?.md",
+    "**",
+    "/**",
+    "*",
+    "x/**/",
+    "references/*.txt",
+    "*s/",
+    "#comment",
+    "!*.md",
+    "",
+    "api.md/",
+    "[]]x",
+    "a**b",
+    "*/**",
+]
+PATHS = [
+    "SKILL.md",
+    "a.md",
+    "b.md",
+    "*.md",
+    "references/api.md",
+    "references/notes.txt",
+    "references/deep/a.md",
+    "a/b",
+    "a/x/y/b",
+    "a/x/b.md",
+    "x/a/b/c",
+    "deep/references/x.md",
+    "]x",
+    "azzb",
+    "api.md/y",
+]
+
+
+@pytest.mark.parametrize("pattern", GLOBS)
+def test_glob_agrees_with_gitignore_rules(pattern: str) -> None:
+    """The matcher gives what pathspec's GitIgnoreSpec gives (its former implementation)."""
+    pathspec = pytest.importorskip("pathspec")
+    from skillc_gateway._glob import Glob
+
+    spec = pathspec.GitIgnoreSpec.from_lines([pattern])
+    glob = Glob(pattern)
+    assert [p for p in PATHS if glob.match(p)] == [p for p in PATHS if spec.match_file(p)]
+
+
+def test_glob_rules_pathspec_got_wrong_or_refused(resolved: ResolvedSkill) -> None:
+    """A class never matches '/', as in git; a trailing lone backslash matches nothing
+    (pathspec raised, an E999 with a traceback)."""
+    from skillc_gateway._glob import Glob
+
+    assert not Glob("a[!x]b").match("a/b") and Glob("a[!x]b").match("acb")
+    assert source_tree(resolved, pattern="x\\").entries == ()
