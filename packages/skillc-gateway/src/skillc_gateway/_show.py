@@ -110,12 +110,13 @@ def show_section(
     E020 with up to five suggestions (no heading matches). The section's file is read only
     if it is a regular file inside the skill (opened component by component, never a FIFO).
     """
-    if file is not None and not hidden and is_hidden(file):
-        raise HiddenPath(file)
-    index = require_index(skill, tokenizer_setting)
     relative: str | None = None
     if file is not None:
-        target = safe_join(skill.source, file)
+        target = safe_join(skill.source, file)  # E012 first
+        if not hidden and is_hidden(file):
+            raise HiddenPath(file)
+    index = require_index(skill, tokenizer_setting)
+    if file is not None:
         if not target.is_file():
             raise SkillFileNotFound(file)
         relative = target.relative_to(skill.source.resolve()).as_posix()

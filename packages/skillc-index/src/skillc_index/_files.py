@@ -288,8 +288,6 @@ def open_in_root(
         raise missing(rel.replace("\0", "\\0"), "a path cannot hold a NUL byte")
     if _is_absolute(rel):
         raise PathEscapesRoot(rel)
-    if not hidden and is_hidden(rel):
-        raise HiddenPath(rel)
     root_real = os.path.realpath(root)
     root_fd = os.open(root_real, os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC)
     folders = [root_fd]  # descriptors from the root down to the current folder
@@ -302,7 +300,16 @@ def open_in_root(
             name = pending.pop()
             if name == "..":
                 if len(folders) == 1:
-                    raise PathEscapesRoot(rel)
+                    # Above the root: the rest may come back in (``parent/skill/x``, where
+                    # ``parent`` is ``..``). Resolved by name, then walked again from the
+                    # root, so nothing outside it is opened (E012 if it stays outside).
+                    rest = "/".join([root_real, "..", *reversed(pending)])
+                    inside = _inside_part(rest, root_real, rel)
+                    pending = [p for p in reversed(inside.split("/")) if p not in ("", ".")]
+                    links += 1  # bounds the walk as a symlink would
+                    if links > _MAX_SYMLINKS:
+                        raise missing(rel, "too many levels of symbolic links")
+                    continue
                 os.close(folders.pop())
                 continue
             try:
@@ -328,6 +335,8 @@ def open_in_root(
                     continue
                 if not stat.S_ISREG(mode):
                     raise NotARegularFile(rel, _kind(mode))
+                if not hidden and is_hidden(rel):  # after the walk: an escape says E012
+                    raise HiddenPath(rel)
                 return os.fdopen(_regular_fd(name, folders[-1], rel), "rb")
             except OSError as exc:
                 if exc.errno in (errno.ELOOP, errno.EMLINK) and links <= _MAX_SYMLINKS:
@@ -346,14 +355,13 @@ def open_in_root(
 
 
 def _inside_part(target: str, root_real: str, rel: str) -> str:
-    """An absolute symlink target as a path relative to the root (E012 when it is outside).
-
-    The target is compared with the root's canonical path, then (for a target reached
-    through another name of the same place) by its own canonical path; either way the result
-    is then walked from the root's descriptor again, so nothing is trusted unchecked."""
-    for candidate in (os.path.normpath(target), os.path.realpath(target)):
-        if _inside(candidate, root_real):
-            return candidate[len(root_real) :].lstrip("/")
+    """An absolute path (a symlink's target, or the rest of a path that went above the root)
+    as a path relative to the root, by its canonical form as :func:`safe_join` judges it
+    (E012 when it is outside). The result is then walked from the root's descriptor again,
+    so nothing is opened on the strength of this name resolution alone."""
+    candidate = os.path.realpath(target)
+    if _inside(candidate, root_real):
+        return candidate[len(root_real) :].lstrip("/")
     raise PathEscapesRoot(rel)
 
 
