@@ -167,21 +167,25 @@ def test_resolution_errors(gateway: Run, project: Path) -> None:
     assert empty.stderr.startswith("error[E010]: not a valid skill: 'empty'")
 
 
-def test_read_lines_is_splitlines_across_chunk_boundaries(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Lines read in chunks (7 bytes here) are exactly ``str.splitlines``: ``\\r\\n`` and UTF-8
-    sequences split between chunks, every line break Python knows, bad bytes as U+FFFD."""
+def test_read_lines_splits_on_newline_cr_and_crlf_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines read in chunks (7 bytes here) end at ``\\n``, ``\\r\\n`` or a lone ``\\r`` only, as
+    the index numbers them: ``\\r\\n`` and UTF-8 sequences split between chunks, form feeds,
+    NEL and U+2028 kept inside a line, bad bytes as U+FFFD."""
     import io
     import random
+    import re
 
-    from skillc_gateway import _reader, read_lines
+    from skillc_gateway import read_lines
+    from skillc_index import _lines
 
-    monkeypatch.setattr(_reader, "_CHUNK", 7)
-    pieces = ["a", "b", "\n", "\r", "\r\n", "\x0b", "\u2028", "é", "\x85", "\ud55c"]
+    monkeypatch.setattr(_lines, "_CHUNK", 7)
+    pieces = ["a", "b", "\n", "\r", "\r\n", "\x0b", "\x0c", "\u2028", "é", "\x85", "\ud55c"]
     rng = random.Random(9)
     for _ in range(2000):
         data = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 60))).encode()
         data += rng.choice([b"", b"\xff", b"\xe2\x80"])
-        lines = data.decode("utf-8", "replace").splitlines(keepends=True)
+        text = data.decode("utf-8", "replace")
+        lines = [x for x in re.split(r"(?<=\r(?!\n))|(?<=\n)", text) if x]
         first = rng.randint(1, 5)
         end = rng.choice([None, first + rng.randint(0, 8)])
         max_lines = rng.choice([None, 0, 1, 3])

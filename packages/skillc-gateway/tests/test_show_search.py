@@ -202,3 +202,28 @@ def test_cjk_search_after_a_cjk_build(project: Path, home: Path, demo: Path) -> 
     assert "使用[MATCH]数据[/MATCH]库" in found.results[0].snippet
     with pytest.raises(IndexUnusable):  # built for cjk: stale for the ascii setting
         search_skill(skill, "数据", tokenizer_setting="ascii")
+
+
+@pytest.mark.parametrize(
+    "char", ["\r", "\r\n", "\x0c", "\x0b", "\x85", "\u2028", "\u2029", "\x1c"], ids=repr
+)
+def test_show_and_outline_count_lines_as_the_reader_does(
+    resolved: ResolvedSkill, project: Path, home: Path, char: str
+) -> None:
+    """A CR, FF, VT, NEL, U+2028, U+2029 or FS before a heading: the index, outline and the
+    reader agree on where each heading is (lines end at \\n, \\r\\n and a lone \\r only)."""
+    from skillc_gateway import open_file, outline
+
+    (resolved.source / "references" / "odd.md").write_bytes(
+        f"# Odd\n\nbefore{char}after\n\n## Target\n\nbody{char}more\n\n## Next\n".encode()
+    )
+    build_skill("demo", Layout.discover(project, {"SKILLC_HOME": str(home)}))
+    found = show_section(resolved, "Target")
+    assert found.text == f"## Target\n\nbody{char}more\n\n"
+    assert found.total_lines == 4 + (1 if char in ("\r", "\r\n") else 0)
+    heading = next(h for h in outline(resolved) if h.text == "Target")
+    assert heading.line == found.start_line
+    whole = open_file(resolved, "references/odd.md")
+    lines = whole.text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    assert lines[found.start_line - 1] == "## Target"
+    assert whole.total_lines == found.end_line  # '## Next' is the last line

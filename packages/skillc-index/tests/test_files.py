@@ -5,13 +5,27 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
 
-from skillc_index._diagnostics import PathEscapesRoot, SkillDirectoryNotFound, SkillFileNotFound
-from skillc_index._files import SkillFiles, safe_join, source_hash, walk_skill, within
+from skillc_index._diagnostics import (
+    HiddenPath,
+    NotARegularFile,
+    PathEscapesRoot,
+    SkillDirectoryNotFound,
+    SkillFileNotFound,
+)
+from skillc_index._files import (
+    SkillFiles,
+    is_hidden,
+    open_in_root,
+    safe_join,
+    source_hash,
+    walk_skill,
+    within,
+)
 
 
 def make(root: Path, files: Mapping[str, str | bytes]) -> Path:
@@ -270,3 +284,128 @@ def test_within_compares_real_paths(tmp_path: Path) -> None:
     assert not within(root / "link" / "x.db", root)
     assert not within(root / ".." / "outside", root)
     assert not within(tmp_path / "project-2", root)  # a prefix of the name is not inside
+
+
+# -- open_in_root: regular files only, walked from the root's descriptor ---------------------
+
+
+@pytest.fixture
+def watchdog() -> Iterator[None]:
+    """Fail (instead of hanging the run) if a test blocks for 20 s, e.g. on a FIFO."""
+    import signal
+
+    def expire(signum: int, frame: object) -> None:
+        raise TimeoutError("blocked: a reader opened a FIFO")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(20)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def read_in(root: Path, rel: str, **options: bool) -> bytes:
+    with open_in_root(root, rel, **options) as handle:
+        return handle.read()
+
+
+def test_open_in_root_reads_files_and_inner_symlinks(skill: Path) -> None:
+    (skill / "docs").symlink_to("references")
+    (skill / "abs.md").symlink_to(skill / "references" / "guide.md")
+    (skill / "up.md").symlink_to("scripts/../references/guide.md")
+    for rel in ("references/guide.md", "docs/guide.md", "abs.md", "up.md", "docs/../SKILL.md"):
+        assert read_in(skill, rel) in (b"# Guide\n", (skill / "SKILL.md").read_bytes()), rel
+    assert read_in(skill, "./references//guide.md") == b"# Guide\n"
+
+
+@pytest.mark.parametrize("rel", ["../x", "references/../../x", "/etc/passwd", "out/secret"])
+def test_open_in_root_refuses_escapes(tmp_path: Path, skill: Path, rel: str) -> None:
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "secret").write_text("secret", encoding="utf-8")
+    (skill / "out").symlink_to(tmp_path / "outside")
+    with pytest.raises(PathEscapesRoot):
+        read_in(skill, rel)
+
+
+def test_open_in_root_refuses_special_files_without_blocking(
+    skill: Path, tmp_path: Path, watchdog: None
+) -> None:
+    """A FIFO, a socket or a folder is E021 (NotARegularFile), directly or through a symlink:
+    never opened in a way that could block."""
+    import socket
+
+    os.mkfifo(skill / "pipe.md")
+    (skill / "to-pipe.md").symlink_to("pipe.md")
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        server.bind(str(skill / "sock"))
+        for rel, kind in [
+            ("pipe.md", "a FIFO"),
+            ("to-pipe.md", "a FIFO"),
+            ("sock", "a socket"),
+            ("references", "a folder"),
+            ("references/..", "a folder"),
+        ]:
+            with pytest.raises(NotARegularFile) as caught:
+                read_in(skill, rel)
+            assert caught.value.diagnostic.code == "E021" and caught.value.kind == kind
+    finally:
+        server.close()
+    with pytest.raises(NotARegularFile):
+        source_hash(skill, ["pipe.md"])  # a file list naming a FIFO (swapped in after a walk)
+
+
+def test_open_in_root_hidden_only_when_asked(skill: Path) -> None:
+    make(skill, {".env": "TOKEN=1\n", ".git/config": "[core]\n", "a/.b/c.md": "x"})
+    for rel in (".env", ".git/config", "a/.b/c.md", "references/../.env"):
+        with pytest.raises(HiddenPath):
+            read_in(skill, rel, hidden=False)
+        assert read_in(skill, rel, hidden=True)
+    assert not is_hidden("../x") and not is_hidden("./a/b") and is_hidden("a/.x")
+
+
+@pytest.mark.parametrize("rel", ["nope.md", "SKILL.md/x", "a\0b", "x" * 300, "loop/x"])
+def test_open_in_root_missing_is_e021(skill: Path, rel: str) -> None:
+    (skill / "loop").symlink_to("loop")
+    with pytest.raises(SkillFileNotFound):
+        read_in(skill, rel)
+
+
+def test_open_in_root_is_not_fooled_by_a_folder_swapped_for_an_escaping_symlink(
+    tmp_path: Path, skill: Path
+) -> None:
+    """The TOCTOU race, for real: a thread keeps replacing the folder ``inner`` with a
+    symlink to a folder outside (and back) while ``inner/f.txt`` is opened. Every read gives
+    the inside file, or E012, or E021: never the outside one."""
+    import threading
+
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "f.txt").write_text("outside", encoding="utf-8")
+    make(skill, {"inner/f.txt": "inside"})
+    stop = threading.Event()
+
+    def swap() -> None:
+        """Move the real folder away, put a symlink pointing outside in its place, and back."""
+        away = skill / ".inner-away"
+        while not stop.is_set():
+            (skill / "inner").rename(away)
+            (skill / "inner").symlink_to(tmp_path / "outside")
+            (skill / "inner").unlink()
+            away.rename(skill / "inner")
+
+    swapper = threading.Thread(target=swap)
+    swapper.start()
+    seen: set[bytes] = set()
+    try:
+        for _ in range(3000):
+            try:
+                seen.add(read_in(skill, "inner/f.txt"))
+            except (PathEscapesRoot, SkillFileNotFound):
+                seen.add(b"refused")
+    finally:
+        stop.set()
+        swapper.join()
+    assert b"outside" not in seen
+    assert seen <= {b"inside", b"refused"}

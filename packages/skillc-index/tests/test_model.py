@@ -213,10 +213,16 @@ def test_crlf_file(tmp_path: Path) -> None:
     assert links(doc) == [("a.md", 21, "link", False)]
 
 
-def test_lone_carriage_return_is_not_a_line_break() -> None:
-    doc = parse_markdown("# A\rstill line 1\n# B\n")
-    assert doc.line_count == 2
-    assert [(h.line, h.end_line) for h in doc.headings] == [(1, 2), (2, 3)]
+def test_lone_carriage_return_is_a_line_break_and_nothing_else_is() -> None:
+    """Lines end at \\n, \\r\\n and a lone \\r (as markdown-it and the readers see them), never
+    at a form feed, vertical tab, NEL, U+2028 or U+2029."""
+    doc = parse_markdown("# A\rline 2\n# B\n")
+    assert doc.line_count == 3
+    assert [(h.line, h.end_line) for h in doc.headings] == [(1, 3), (3, 4)]
+    for char in "\x0b\x0c\x85\u2028\u2029":
+        doc = parse_markdown(f"# A\nx{char}y\n# B\n")
+        assert doc.line_count == 3
+        assert [(h.line, h.end_line) for h in doc.headings] == [(1, 3), (3, 4)]
 
 
 # -- headings -------------------------------------------------------------------------------

@@ -38,7 +38,7 @@ REGISTRY = {
     "skc_lint": {"skill", "force"},
     "skc_outline": {"skill", "level"},
     "skc_show": {"skill", "section", "file", "max_lines", "offset"},  # offset: issue 13
-    "skc_open": {"skill", "path", "max_lines", "offset"},
+    "skc_open": {"skill", "path", "max_lines", "offset", "hidden"},
     "skc_sources": {"skill", "depth", "dir", "limit", "pattern"},
     "skc_search": {"skill", "query", "limit"},
     "skc_stats": {"skill", "group_by", "since", "until", "project"},

@@ -8,6 +8,7 @@ when stdin closes.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -279,3 +280,21 @@ def test_a_cwd_folder_shadowing_a_store_skill_is_logged_as_a_warning(
     assert wire.close() == 0
     [warning] = [line for line in wire.stderr().splitlines() if line.startswith("warning")]
     assert "./demo" in warning and ".skillc/skills/demo" in warning
+
+
+def test_skc_open_refuses_fifos_and_hidden_files_and_keeps_serving(
+    wire: WireClient, project: Path
+) -> None:
+    """A FIFO is E021 at once (the server is not wedged: a ping after it is answered); a
+    hidden file is served only with ``hidden: true``."""
+    skill = project / ".skillc" / "skills" / "demo"
+    os.mkfifo(skill / "pipe.md")
+    (skill / ".env").write_text("TOKEN=1\n", encoding="utf-8")
+    wire.initialize()
+    fifo = wire.call("skc_open", {"skill": "demo", "path": "pipe.md"})
+    assert fifo["isError"] and "error[E021]" in fifo["content"][0]["text"]
+    assert wire.request("ping")["result"] == {}
+    hidden = wire.call("skc_open", {"skill": "demo", "path": ".env"})
+    assert hidden["isError"] and "error[E021]" in hidden["content"][0]["text"]
+    shown = wire.call("skc_open", {"skill": "demo", "path": ".env", "hidden": True})
+    assert shown["structuredContent"]["content"] == "TOKEN=1\n"

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from skillc_index import ResolvedSkill, read_markdown, walk_skill
+from skillc_index import ResolvedSkill, parse_markdown, walk_skill
+from skillc_index._files import read_text_in_root
 
 
 @dataclass(frozen=True)
@@ -25,12 +26,13 @@ class OutlineHeading:
 
 def outline(skill: ResolvedSkill, *, level: int | None = None) -> tuple[OutlineHeading, ...]:
     """Headings of the skill's ``.md`` files, files in bytewise path order, headings in file
-    order; only levels ``<= level`` when given. Hidden files and folders are not sources."""
+    order; only levels ``<= level`` when given. Hidden files and folders are not sources; only
+    regular files inside the skill are read (E021/E012 for one swapped meanwhile)."""
     found: list[OutlineHeading] = []
     for relative in walk_skill(skill.source).files:
         if not relative.endswith(".md"):
             continue
-        doc = read_markdown(skill.source / relative)
+        doc = parse_markdown(read_text_in_root(skill.source, relative))
         found.extend(
             OutlineHeading(relative, heading.level, heading.text, heading.line)
             for heading in doc.headings

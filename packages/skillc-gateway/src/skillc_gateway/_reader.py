@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from typing import BinaryIO, NamedTuple
 
-from skillc_index import InternalError, ResolvedSkill, SkillFileNotFound, safe_join
+from skillc_index import (
+    InternalError,
+    NotARegularFile,
+    ResolvedSkill,
+    SkillFileNotFound,
+    open_in_root,
+)
 
 #: Bytes looked at to tell text from binary content.
 SNIFF = 8192
-_CHUNK = 1 << 16
 
 
 class FileText(NamedTuple):
@@ -43,13 +47,16 @@ def read_lines(
     opened in binary mode, as UTF-8 (bad bytes as U+FFFD, line endings kept), cut to their
     first ``max_lines``: (shown text, lines in the range, lines shown).
 
-    Lines are those of ``str.splitlines``. The file is read in chunks and only the lines
-    shown are kept, so ``--max-lines`` of a 50 MB file holds a few lines, not the file; reading
-    stops at ``end``.
+    Lines end at ``\\n``, ``\\r\\n`` or a lone ``\\r``
+    (:func:`skillc_index._lines.iter_lines`: the lines the index numbers), never at a form
+    feed, NEL or U+2028. The file is read in chunks and only the lines shown are kept, so a
+    line limit on a 50 MB file holds a few lines, not the file; reading stops at ``end``.
     """
+    from skillc_index._lines import iter_lines
+
     shown: list[str] = []
     total = 0
-    for number, line in enumerate(_lines(handle), start=1):
+    for number, line in enumerate(iter_lines(handle), start=1):
         if end is not None and number >= end:
             break
         if number < first:
@@ -60,34 +67,31 @@ def read_lines(
     return "".join(shown), total, len(shown)
 
 
-def _lines(handle: BinaryIO) -> Iterator[str]:
-    import codecs
-
-    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-    pending = ""
-    while chunk := handle.read(_CHUNK):
-        lines = (pending + decoder.decode(chunk)).splitlines(keepends=True)
-        # the last line may go on in the next chunk (or be a '\r' whose '\n' comes next)
-        pending = lines.pop() if lines else ""
-        yield from lines
-    yield from (pending + decoder.decode(b"", final=True)).splitlines(keepends=True)
-
-
-def open_file(skill: ResolvedSkill, path: str, *, max_lines: int | None = None) -> FileText:
+def open_file(
+    skill: ResolvedSkill, path: str, *, max_lines: int | None = None, hidden: bool = False
+) -> FileText:
     """The content of ``path`` inside the skill (any file type, not only ``.md``).
 
     E012 for anything that resolves outside the skill root (``..``, absolute paths, symlinks
-    pointing out); E021 when there is no such file, or when it is a folder (or cannot be: a
-    NUL byte, a name too long, a symlink loop). A binary file (one holding NUL bytes in its
-    first :data:`SNIFF` bytes) is refused with E999: it cannot be shown as text.
+    pointing out, checked component by component as the file is opened); E021 when there is
+    no such file, or when it is not a regular file (a folder, FIFO, socket or device: never
+    opened, so never a hang), or cannot be (a NUL byte, a name too long, a symlink loop), and
+    for a hidden path (a dot-file or dot-folder component: ``.env``, ``.git/config``) unless
+    ``hidden``. A binary file (one holding NUL bytes in its first :data:`SNIFF` bytes) is
+    refused with E999: it cannot be shown as text.
     """
-    target = safe_join(skill.source, path)
-    if target.is_dir():
-        raise SkillFileNotFound(
-            path, hint=f"'{path}' is a folder; list it with 'skc sources --dir'"
-        )
     try:
-        with target.open("rb") as handle:
+        handle = open_in_root(skill.source, path, hidden=hidden)
+    except NotARegularFile as exc:
+        if exc.kind == "a folder":
+            raise SkillFileNotFound(
+                path, hint=f"'{path}' is a folder; list it with 'skc sources --dir'"
+            ) from None
+        raise
+    except OSError as exc:
+        raise InternalError(f"cannot read '{path}': {exc.strerror or exc}") from exc
+    try:
+        with handle:
             if b"\0" in handle.read(SNIFF):
                 size = os.fstat(handle.fileno()).st_size
                 raise InternalError(
@@ -95,8 +99,6 @@ def open_file(skill: ResolvedSkill, path: str, *, max_lines: int | None = None) 
                 )
             handle.seek(0)
             text, total, shown = read_lines(handle, max_lines=max_lines)
-    except FileNotFoundError as exc:
-        raise SkillFileNotFound(path) from exc
     except OSError as exc:
         raise InternalError(f"cannot read '{path}': {exc.strerror or exc}") from exc
     return FileText(path, text, total, shown)

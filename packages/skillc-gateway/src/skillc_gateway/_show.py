@@ -6,12 +6,14 @@ here; an index that no longer matches the sources is E002, so no stale lines are
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from typing import NamedTuple
 
 from skillc_gateway._reader import read_lines
 from skillc_index import (
     Diagnostic,
+    HiddenPath,
     IndexedHeading,
     IndexUnusable,
     InternalError,
@@ -20,7 +22,9 @@ from skillc_index import (
     SkillFileNotFound,
     find_headings,
     indexed_file_stat,
+    is_hidden,
     multiple_matches,
+    open_in_root,
     read_headings,
     require_index,
     safe_join,
@@ -95,17 +99,24 @@ def show_section(
     file: str | None = None,
     max_lines: int | None = None,
     tokenizer_setting: str = "ascii",
+    hidden: bool = False,
 ) -> SectionText:
     """The content of the first heading matching ``section`` (case-insensitive, Unicode
     case folding), in file (bytewise) then line order; only in ``file`` when given.
 
     Raises E002/E003 (index unusable or colliding), E012 (``file`` outside the skill), E021
-    (``file`` does not exist), E020 with up to five suggestions (no heading matches).
+    (``file`` does not exist or is not a regular file; a hidden ``file``, one with a
+    dot-file or dot-folder component, unless ``hidden``: hidden files are never indexed),
+    E020 with up to five suggestions (no heading matches). The section's file is read only
+    if it is a regular file inside the skill (opened component by component, never a FIFO).
     """
-    index = require_index(skill, tokenizer_setting)
     relative: str | None = None
     if file is not None:
-        target = safe_join(skill.source, file)
+        target = safe_join(skill.source, file)  # E012 first
+        if not hidden and is_hidden(file):
+            raise HiddenPath(file)
+    index = require_index(skill, tokenizer_setting)
+    if file is not None:
         if not target.is_file():
             raise SkillFileNotFound(file)
         relative = target.relative_to(skill.source.resolve()).as_posix()
@@ -122,8 +133,8 @@ def show_section(
     found = matches[0]
     path = safe_join(skill.source, found.file)
     try:
-        before = path.stat()
-        with path.open("rb") as handle:
+        with open_in_root(skill.source, found.file) as handle:
+            before = os.fstat(handle.fileno())
             text, total, shown = read_lines(handle, found.start_line, found.end_line, max_lines)
     except OSError as exc:
         raise InternalError(f"cannot read '{found.file}': {exc.strerror or exc}") from exc

@@ -156,10 +156,10 @@ def source_tree(
     if base:
         files = [f[len(base) + 1 :] for f in files if f.startswith(base + "/")]
     if pattern:
-        import pathspec
+        from skillc_gateway._glob import Glob
 
-        spec = pathspec.GitIgnoreSpec.from_lines([pattern])
-        files = [f for f in files if spec.match_file(f"{base}/{f}" if base else f)]
+        glob = Glob(pattern)  # gitignore rules, matched without backtracking
+        files = [f for f in files if glob.match(f"{base}/{f}" if base else f)]
     root = _build(files, root_name, base)
     if base:
         _rebase(root, base)

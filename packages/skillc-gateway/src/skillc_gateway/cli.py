@@ -68,10 +68,20 @@ def outline_command(skill: str, level: int | None, output_format: str) -> None:
 @click.option("--section", required=True, help="The heading to show (case-insensitive).")
 @click.option("--file", "file", metavar="PATH", help="Only look in this file.")
 @click.option("--max-lines", type=click.IntRange(min=0), help="Show at most this many lines.")
+@click.option(
+    "--hidden",
+    is_flag=True,
+    help="Also serve a hidden file (a dot-file or dot-folder: .env, .git/...).",
+)
 @format_option()
 @verbose_option
 def show_command(
-    skill: str, section: str, file: str | None, max_lines: int | None, output_format: str
+    skill: str,
+    section: str,
+    file: str | None,
+    max_lines: int | None,
+    hidden: bool,
+    output_format: str,
 ) -> None:
     """Retrieve section content.
 
@@ -88,10 +98,17 @@ def show_command(
     from skillc_gateway._show import show_section
 
     layout, tokenizer = _layout_and_tokenizer()
-    args = {"section": section, "file": file, "max_lines": max_lines}
+    args: dict[str, object] = {"section": section, "file": file, "max_lines": max_lines}
+    if hidden:
+        args["hidden"] = True
     with access_logged("show", skill, args, layout=layout) as (resolved, _):
         found = show_section(
-            resolved, section, file=file, max_lines=max_lines, tokenizer_setting=tokenizer
+            resolved,
+            section,
+            file=file,
+            max_lines=max_lines,
+            tokenizer_setting=tokenizer,
+            hidden=hidden,
         )
     report_all(found.warnings)
     if output_format == "json":
@@ -160,13 +177,22 @@ def _echo_text(text: str, more_lines: int) -> None:
 @click.argument("skill")
 @click.argument("path")
 @click.option("--max-lines", type=click.IntRange(min=0), help="Show at most this many lines.")
+@click.option(
+    "--hidden",
+    is_flag=True,
+    help="Also serve a hidden file (a dot-file or dot-folder: .env, .git/...).",
+)
 @format_option()
 @verbose_option
-def open_command(skill: str, path: str, max_lines: int | None, output_format: str) -> None:
+def open_command(
+    skill: str, path: str, max_lines: int | None, hidden: bool, output_format: str
+) -> None:
     """Retrieve file content.
 
     Prints PATH (relative to the skill root, any file type) exactly as it is. Paths that lead
-    outside the skill, by `..`, an absolute path or a symlink, are refused (E012).
+    outside the skill, by `..`, an absolute path or a symlink, are refused (E012). Only
+    regular files are read (a FIFO, socket or device is E021); a hidden file (a dot-file or
+    dot-folder, which `skc sources` does not list) only with --hidden.
 
     \b
     Examples:
@@ -175,8 +201,11 @@ def open_command(skill: str, path: str, max_lines: int | None, output_format: st
     """
     from skillc_gateway._reader import open_file
 
-    with access_logged("open", skill, {"path": path, "max_lines": max_lines}) as (resolved, _):
-        content = open_file(resolved, path, max_lines=max_lines)
+    args: dict[str, object] = {"path": path, "max_lines": max_lines}
+    if hidden:
+        args["hidden"] = True
+    with access_logged("open", skill, args) as (resolved, _):
+        content = open_file(resolved, path, max_lines=max_lines, hidden=hidden)
     if output_format == "json":
         print_json({"skill": resolved.name, **content.to_dict()})
         return

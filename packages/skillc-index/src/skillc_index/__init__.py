@@ -42,6 +42,8 @@ _EXPORTS: dict[str, str] = {
     "SkillFileNotFound": "_diagnostics",
     "PathNotFound": "_diagnostics",
     "SkillDirectoryNotFound": "_diagnostics",
+    "NotARegularFile": "_diagnostics",
+    "HiddenPath": "_diagnostics",
     "InvalidQueryType": "_diagnostics",
     "InvalidFilter": "_diagnostics",
     "NoLocalLogs": "_diagnostics",
@@ -79,6 +81,8 @@ _EXPORTS: dict[str, str] = {
     "walk_skill": "_files",
     "source_hash": "_files",
     "safe_join": "_files",
+    "is_hidden": "_files",
+    "open_in_root": "_files",
     # manifest
     "Manifest": "_manifest",
     "read_manifest": "_manifest",
@@ -159,6 +163,7 @@ if TYPE_CHECKING:
         TEMPLATES,
         Diagnostic,
         EmptyQuery,
+        HiddenPath,
         IndexCollision,
         IndexUnusable,
         InternalError,
@@ -167,6 +172,7 @@ if TYPE_CHECKING:
         InvalidQueryType,
         MissingFrontmatterField,
         NoLocalLogs,
+        NotARegularFile,
         NotASkill,
         Notice,
         PathEscapesRoot,
@@ -187,7 +193,14 @@ if TYPE_CHECKING:
         severity_of,
         stale_local_logs,
     )
-    from skillc_index._files import SkillFiles, safe_join, source_hash, walk_skill
+    from skillc_index._files import (
+        SkillFiles,
+        is_hidden,
+        open_in_root,
+        safe_join,
+        source_hash,
+        walk_skill,
+    )
     from skillc_index._frontmatter import Frontmatter, parse_frontmatter
     from skillc_index._fts import fts_query, index_tokenizer, prepare_fts_text, restore_fts_text
     from skillc_index._layout import (

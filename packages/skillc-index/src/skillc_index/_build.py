@@ -90,10 +90,12 @@ def _check_source(source: Path, given: str) -> None:
 def _validate_frontmatter(source: Path) -> None:
     """E011 before an import copies anything into a store (the frontmatter alone is read:
     the compiler parses the whole file later)."""
+    from skillc_index._files import open_regular
     from skillc_index._frontmatter import parse_frontmatter
     from skillc_index._model import MarkdownDoc, read_skill_metadata
 
-    text = (source / SKILL_FILE).read_bytes().decode("utf-8", errors="replace")
+    with open_regular(str(source / SKILL_FILE)) as handle:  # a FIFO is E021, not a hang
+        text = handle.read().decode("utf-8", errors="replace")
     read_skill_metadata(MarkdownDoc(parse_frontmatter(text), (), (), 0))
 
 

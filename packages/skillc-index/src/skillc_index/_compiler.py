@@ -25,9 +25,10 @@ from typing import TYPE_CHECKING, Literal
 
 from skillc_index._atomic import ensure_dir, staging_dir
 from skillc_index._diagnostics import IndexCollision, InternalError, PathEscapesRoot
-from skillc_index._files import SkillFiles, source_hash, walk_skill
+from skillc_index._files import SkillFiles, read_text_in_root, source_hash, walk_skill
 from skillc_index._fts import index_tokenizer
 from skillc_index._layout import META_DIR, SKILL_FILE, ResolvedSkill
+from skillc_index._lines import normalize_newlines
 from skillc_index._manifest import (
     MANIFEST_VERSION,
     Manifest,
@@ -98,7 +99,7 @@ def markdown_documents(rel: str, text: str, doc: MarkdownDoc) -> Iterator[Docume
     heading, when not blank, is one more document with section ``""`` (so a file without
     headings is searchable as a whole); the frontmatter itself is not content.
     """
-    lines = text.split("\n")
+    lines = normalize_newlines(text).split("\n")  # the lines of the headings' numbers
 
     def span(start: int, end: int) -> str:
         """Lines ``start`` to ``end - 1`` (1-based), each with its newline."""
@@ -158,11 +159,11 @@ def _index_stat(path: Path) -> list[int] | None:
 
 
 def _read_text(root: Path, rel: str) -> str:
+    """A source's text, read only if it is a regular file inside the root (E021/E012)."""
     try:
-        data = (root / rel).read_bytes()
+        return read_text_in_root(root, rel)
     except OSError as exc:
         raise InternalError(f"cannot read '{rel}': {exc.strerror or exc}") from exc
-    return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
 
 
 def _check_runtime_folder(runtime: Path) -> None:

@@ -207,6 +207,23 @@ class SkillDirectoryNotFound(PathNotFound):
     code = "E022"
 
 
+class NotARegularFile(SkillFileNotFound):
+    """E021 for a path that names a folder, FIFO, socket or device: only regular files are
+    read (opening a FIFO would block)."""
+
+    def __init__(self, path: str, kind: str) -> None:
+        super().__init__(path, f"'{path}' is {kind}, not a regular file")
+        self.kind = kind
+
+
+class HiddenPath(SkillFileNotFound):
+    """E021 for a hidden path (a dot-file or dot-folder) that was not asked for explicitly:
+    hidden files are skill-private, not sources."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path, f"'{path}' is hidden (a dot-file or dot-folder)")
+
+
 class InvalidQueryType(SkillcError):
     code = "E030"
 

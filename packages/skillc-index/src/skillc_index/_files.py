@@ -13,9 +13,11 @@ import os
 import stat
 from collections.abc import Iterable
 from pathlib import Path
-from typing import NamedTuple
+from typing import BinaryIO, NamedTuple
 
 from skillc_index._diagnostics import (
+    HiddenPath,
+    NotARegularFile,
     PathEscapesRoot,
     PathNotFound,
     SkillFileNotFound,
@@ -24,8 +26,12 @@ from skillc_index._diagnostics import (
 __all__ = [
     "SkillFiles",
     "fs_bytes",
+    "is_hidden",
+    "open_in_root",
+    "open_regular",
     "path_from_db",
     "path_to_db",
+    "read_text_in_root",
     "safe_join",
     "source_hash",
     "sqlite_uri",
@@ -34,6 +40,9 @@ __all__ = [
 ]
 
 _CHUNK = 1 << 20
+#: Symbolic links followed while opening one path (Linux's own limit).
+_MAX_SYMLINKS = 40
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 class SkillFiles(NamedTuple):
@@ -159,7 +168,7 @@ def _file_sha256(path: str) -> str:
     import hashlib  # here, not at module level: readers that only walk never pay for OpenSSL
 
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
+    with open_regular(path) as handle:
         while chunk := handle.read(_CHUNK):
             digest.update(chunk)
     return digest.hexdigest()
@@ -214,3 +223,159 @@ def safe_join(root: Path, rel: str, missing: type[PathNotFound] = SkillFileNotFo
         if exc.errno not in (errno.ENOENT, errno.ENOTDIR):  # ENAMETOOLONG, ELOOP, EACCES...
             raise missing(rel, exc.strerror or str(exc)) from None
     return Path(resolved)
+
+
+def is_hidden(rel: str) -> bool:
+    """Whether a relative path has a hidden component (a dot-file or dot-folder: ``.env``,
+    ``.git/config``, ``a/.secret/b``); ``.`` and ``..`` are not names. Hidden files are not
+    sources (:func:`walk_skill`) and readers serve them only when asked for explicitly."""
+    return any(part.startswith(".") and part not in (".", "..") for part in rel.split("/"))
+
+
+def _kind(mode: int) -> str:
+    for test, name in (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return name
+    return "a special file"
+
+
+def _regular_fd(name: str, dir_fd: int | None, rel: str, *, follow: bool = False) -> int:
+    """Open ``name`` (relative to ``dir_fd``) for reading if it is a regular file, never
+    blocking on a FIFO or device: the open is non-blocking and the descriptor is checked with
+    ``fstat`` before it is used (:class:`NotARegularFile`, E021, otherwise). Unless
+    ``follow``, a symlink in the last component is not followed (``ELOOP``, for the caller)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | _CLOEXEC | (0 if follow else os.O_NOFOLLOW)
+    fd = os.open(name, flags, dir_fd=dir_fd)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotARegularFile(rel, _kind(mode))
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def open_regular(path: str) -> BinaryIO:
+    """A file the caller already knows to be inside its skill (from :func:`walk_skill`),
+    opened only if it is (still) a regular file: a FIFO swapped in is E021, never a hang."""
+    try:
+        mode = os.stat(path).st_mode  # noqa: PTH116 - a str is at hand
+    except OSError:
+        mode = stat.S_IFREG  # let the open below say why
+    if not stat.S_ISREG(mode):
+        raise NotARegularFile(path, _kind(mode))
+    return os.fdopen(_regular_fd(path, None, path, follow=True), "rb")
+
+
+def open_in_root(
+    root: Path, rel: str, *, hidden: bool = True, missing: type[PathNotFound] = SkillFileNotFound
+) -> BinaryIO:
+    """The regular file ``rel`` of the skill at ``root``, opened for reading in binary mode.
+
+    The path is walked one component at a time from a descriptor of the root (``openat``
+    style: each folder opened with ``O_NOFOLLOW | O_DIRECTORY`` relative to the one before,
+    the file with ``O_NOFOLLOW | O_NONBLOCK`` and checked with ``fstat``), and each symlink
+    met on the way is resolved by hand against the folders walked so far. So the rule of
+    :func:`safe_join` holds at the moment of the open, not only when it was checked: a
+    symlink (or ``..``) that leads outside the root is E012 (:class:`PathEscapesRoot`) even
+    if it was swapped in a moment ago, and only a regular file is ever opened: a folder,
+    FIFO, socket or device is E021 (:class:`NotARegularFile`), without blocking. Symlinks
+    that stay inside the root are followed. ``hidden=False`` refuses a path with a hidden
+    component (:class:`HiddenPath`, E021). No such file, a NUL byte, a name too long or too
+    many symlinks: ``missing`` (E021). Other ``OSError`` (permissions) propagate.
+    """
+    if "\0" in rel:
+        raise missing(rel.replace("\0", "\\0"), "a path cannot hold a NUL byte")
+    if _is_absolute(rel):
+        raise PathEscapesRoot(rel)
+    root_real = os.path.realpath(root)
+    root_fd = os.open(root_real, os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC)
+    folders = [root_fd]  # descriptors from the root down to the current folder
+    pending = [part for part in reversed(rel.split("/")) if part not in ("", ".")]
+    links = 0
+    try:
+        while True:
+            if not pending:  # the path names a folder (the root, or ends in '..')
+                raise NotARegularFile(rel, "a folder")
+            name = pending.pop()
+            if name == "..":
+                if len(folders) == 1:
+                    # Above the root: the rest may come back in (``parent/skill/x``, where
+                    # ``parent`` is ``..``). Resolved by name, then walked again from the
+                    # root, so nothing outside it is opened (E012 if it stays outside).
+                    rest = "/".join([root_real, "..", *reversed(pending)])
+                    inside = _inside_part(rest, root_real, rel)
+                    pending = [p for p in reversed(inside.split("/")) if p not in ("", ".")]
+                    links += 1  # bounds the walk as a symlink would
+                    if links > _MAX_SYMLINKS:
+                        raise missing(rel, "too many levels of symbolic links")
+                    continue
+                os.close(folders.pop())
+                continue
+            try:
+                mode = os.stat(name, dir_fd=folders[-1], follow_symlinks=False).st_mode
+                if stat.S_ISLNK(mode):
+                    links += 1
+                    if links > _MAX_SYMLINKS:
+                        raise missing(rel, "too many levels of symbolic links")
+                    target = os.readlink(name, dir_fd=folders[-1])
+                    if target.startswith("/"):
+                        target = _inside_part(target, root_real, rel)
+                        while len(folders) > 1:
+                            os.close(folders.pop())
+                    pending.extend(p for p in reversed(target.split("/")) if p not in ("", "."))
+                    continue
+                if pending:
+                    fd = os.open(
+                        name,
+                        os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | _CLOEXEC,
+                        dir_fd=folders[-1],
+                    )
+                    folders.append(fd)
+                    continue
+                if not stat.S_ISREG(mode):
+                    raise NotARegularFile(rel, _kind(mode))
+                if not hidden and is_hidden(rel):  # after the walk: an escape says E012
+                    raise HiddenPath(rel)
+                return os.fdopen(_regular_fd(name, folders[-1], rel), "rb")
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.EMLINK) and links <= _MAX_SYMLINKS:
+                    # swapped for a symlink since the lstat: look at it again (counted)
+                    links += 1
+                    pending.append(name)
+                    continue
+                if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+                    raise missing(rel) from None
+                if exc.errno in (errno.ENAMETOOLONG, errno.ELOOP, errno.EMLINK):
+                    raise missing(rel, exc.strerror or str(exc)) from None
+                raise
+    finally:
+        for fd in folders:
+            os.close(fd)
+
+
+def _inside_part(target: str, root_real: str, rel: str) -> str:
+    """An absolute path (a symlink's target, or the rest of a path that went above the root)
+    as a path relative to the root, by its canonical form as :func:`safe_join` judges it
+    (E012 when it is outside). The result is then walked from the root's descriptor again,
+    so nothing is opened on the strength of this name resolution alone."""
+    candidate = os.path.realpath(target)
+    if _inside(candidate, root_real):
+        return candidate[len(root_real) :].lstrip("/")
+    raise PathEscapesRoot(rel)
+
+
+def read_text_in_root(root: Path, rel: str) -> str:
+    """The text of the regular file ``rel`` of the skill at ``root`` (:func:`open_in_root`),
+    as UTF-8 with undecodable bytes replaced (never an error) and a leading BOM dropped."""
+    with open_in_root(root, rel) as handle:
+        data = handle.read()
+    return data.decode("utf-8", errors="replace").removeprefix("\ufeff")

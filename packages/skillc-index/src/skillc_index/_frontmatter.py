@@ -203,4 +203,6 @@ def parse_frontmatter(text: str) -> Frontmatter:
     """Only the frontmatter of a file's text (RFC-0008:C-REGISTRY SKL100), without parsing
     the Markdown body: for callers such as ``list`` that need nothing else. A leading BOM is
     ignored; line numbers are the same as :func:`parse_markdown` gives."""
-    return split_frontmatter(text.removeprefix(BOM))[0]
+    from skillc_index._lines import normalize_newlines
+
+    return split_frontmatter(normalize_newlines(text.removeprefix(BOM)))[0]

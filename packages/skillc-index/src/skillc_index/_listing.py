@@ -58,10 +58,15 @@ class SkillList:
 
 
 def _frontmatter_problem(skill_file: Path) -> str | None:
+    from skillc_index._diagnostics import NotARegularFile
+    from skillc_index._files import open_regular
     from skillc_index._frontmatter import parse_frontmatter
 
     try:
-        text = skill_file.read_text(encoding="utf-8", errors="replace")
+        with open_regular(str(skill_file)) as handle:  # a FIFO swapped in: never a hang
+            text = handle.read().decode("utf-8", errors="replace")
+    except NotARegularFile as exc:
+        return f"cannot read SKILL.md (it is {exc.kind})"
     except OSError as exc:
         return f"cannot read SKILL.md ({exc.strerror or exc})"
     front = parse_frontmatter(text.removeprefix("\ufeff"))

@@ -11,8 +11,8 @@ YAML mapping ends at the next ``---`` line); the Markdown body is parsed with ma
 module is cheap, the first parse pays for them.
 
 All line numbers are 1-based and count every line of the file, frontmatter included. Lines
-are the pieces of the text split on ``\\n`` (a ``\\r\\n`` file has the same lines as its
-``\\n`` twin).
+end at ``\\n``, ``\\r\\n`` or a lone ``\\r`` only (:mod:`skillc_index._lines`, markdown-it's
+view too): the lines ``show`` and ``open`` read back.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from urllib.parse import unquote
 
 from skillc_index._diagnostics import MissingFrontmatterField
 from skillc_index._frontmatter import BOM, Frontmatter, parse_frontmatter, split_frontmatter
+from skillc_index._lines import count_lines, normalize_newlines
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -265,11 +266,8 @@ def _inline_links(inline: Token, first_line: int) -> list[Link]:
 def _parse_body(
     body: str, offset: int, line_count: int
 ) -> tuple[tuple[Heading, ...], tuple[Link, ...]]:
-    """Headings and links of Markdown ``body``, whose first line is file line ``offset + 1``."""
-    if "\r" in body:
-        # markdown-it turns a lone "\r" into a line break; the file's lines are split on "\n"
-        # only, so keep it out of markdown-it's way ("\r\n" becomes "\n", same line count).
-        body = body.replace("\r\n", "\n").replace("\r", " ")
+    """Headings and links of Markdown ``body`` (newlines normalized), whose first line is file
+    line ``offset + 1``."""
     tokens = _markdown_parser().parse(body)
     found: list[tuple[int, str, int]] = []  # (level, text, line)
     links: list[Link] = []
@@ -299,12 +297,6 @@ def _parse_body(
     return headings, tuple(links)
 
 
-def _count_lines(text: str) -> int:
-    if not text:
-        return 0
-    return text.count("\n") + (0 if text.endswith("\n") else 1)
-
-
 def parse_markdown(text: str) -> MarkdownDoc:
     """Parse one Markdown file's text: frontmatter, then headings and links of the body.
 
@@ -312,18 +304,25 @@ def parse_markdown(text: str) -> MarkdownDoc:
     for reference files; only SKILL.md requires it). With an unclosed frontmatter the whole
     text is parsed as Markdown.
     """
-    text = text.removeprefix(BOM)
+    text = normalize_newlines(text.removeprefix(BOM))
     frontmatter, body_offset = split_frontmatter(text)
     body = text[body_offset:] if body_offset else text
     offset = frontmatter.end_line if body_offset else 0
-    line_count = _count_lines(text)
+    line_count = count_lines(text)
     headings, links = _parse_body(body, offset, line_count)
     return MarkdownDoc(frontmatter, headings, links, line_count)
 
 
 def read_markdown(path: Path) -> MarkdownDoc:
-    """Read ``path`` as UTF-8 (undecodable bytes replaced, never an error) and parse it."""
-    text = path.read_bytes().decode("utf-8", errors="replace")
+    """Read ``path`` as UTF-8 (undecodable bytes replaced, never an error) and parse it.
+
+    Only a regular file is read (a FIFO or device is E021, never a hang); a file of a skill
+    is better read with :func:`skillc_index._files.read_text_in_root`, which also keeps the
+    path inside the skill while it opens it."""
+    from skillc_index._files import open_regular
+
+    with open_regular(str(path)) as handle:
+        text = handle.read().decode("utf-8", errors="replace")
     return parse_markdown(text)
 
 

@@ -469,5 +469,8 @@ def parse_tool_skill(text: str, folder_name: str = "") -> ToolSkill:
 
 def read_tool_skill(root: Path) -> ToolSkill:
     """The skill folder ``root``'s SKILL.md as a gibb.eri.sh skill (UTF-8, never an error)."""
-    text = (root / "SKILL.md").read_bytes().decode("utf-8", errors="replace")
+    from skillc_index._files import open_regular
+
+    with open_regular(str(root / "SKILL.md")) as handle:  # a FIFO is E021, not a hang
+        text = handle.read().decode("utf-8", errors="replace")
     return parse_tool_skill(text, root.resolve().name)

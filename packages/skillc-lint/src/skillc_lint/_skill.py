@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from skillc_index._diagnostics import PathEscapesRoot, SkillFileNotFound
-from skillc_index._files import safe_join, walk_skill
+from skillc_index._files import read_text_in_root, safe_join, walk_skill
 from skillc_index._layout import SKILL_FILE
-from skillc_index._model import MarkdownDoc, parse_markdown, read_markdown
+from skillc_index._model import MarkdownDoc, parse_markdown
 
 if TYPE_CHECKING:
     from skillc_index._tool_model import ToolSkill
@@ -77,12 +77,11 @@ class Skill:
         self.files, self.escapes = walk_skill(root)
         # SKILL.md first (E012 before reading it, if it leads out), its text kept for the
         # tool model; then every other Markdown file, each read and parsed once.
-        self.skill_md_text = (
-            safe_join(root, SKILL_FILE).read_bytes().decode("utf-8", errors="replace")
-        )
+        # Only regular files inside the root are opened (E012/E021, never a hang on a FIFO).
+        self.skill_md_text = read_text_in_root(root, SKILL_FILE)
         self.docs: dict[str, MarkdownDoc] = {SKILL_FILE: parse_markdown(self.skill_md_text)}
         self.docs.update(
-            (rel, read_markdown(root / rel))
+            (rel, parse_markdown(read_text_in_root(root, rel)))
             for rel in self.files
             if rel.lower().endswith(".md") and rel != SKILL_FILE
         )

@@ -449,6 +449,12 @@ TOOLS: tuple[dict[str, Any], ...] = (
                 },
                 "max_lines": MAX_LINES,
                 "offset": OFFSET,
+                "hidden": {
+                    "type": "boolean",
+                    "default": False,
+                    "description": "Also read a hidden file (a dot-file or dot-folder such as "
+                    "'.env' or '.git/config'), which skc_sources does not list.",
+                },
             },
             required=("skill", "path"),
         ),

@@ -350,8 +350,12 @@ def _open(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
     args = {"path": a["path"], "max_lines": a["max_lines"]}
     if a["offset"]:
         args["offset"] = a["offset"]
+    if a["hidden"]:
+        args["hidden"] = True
     with runner.logged(layout, "open", a["skill"], args) as resolved:
-        content = open_file(resolved, a["path"], max_lines=a["offset"] + a["max_lines"])
+        content = open_file(
+            resolved, a["path"], max_lines=a["offset"] + a["max_lines"], hidden=a["hidden"]
+        )
     return {"skill": resolved.name, **_page(content.to_dict(), a["offset"], a["max_lines"])}
 
 

@@ -1,0 +1,232 @@
+"""What the readers refuse (issue 13): special files, hidden files, paths swapped while they
+are opened, and patterns that would take exponential time. Commands that could block run as
+subprocesses with a timeout, so a regression fails instead of hanging the run."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from skillc_gateway import open_file, show_section, source_tree
+from skillc_index import (
+    HiddenPath,
+    PathEscapesRoot,
+    ResolvedSkill,
+    SkillFileNotFound,
+)
+
+
+def skc(
+    project: Path, home: Path, *args: str, timeout: float = 30
+) -> subprocess.CompletedProcess[str]:
+    """``python -m skillc ...`` in the project, with a private home (builds deploy there)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
+    env.update(SKILLC_HOME=str(home / ".skillc"), HOME=str(home))
+    return subprocess.run(
+        [sys.executable, "-m", "skillc", *args],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+@pytest.fixture
+def special(demo: Path) -> Path:
+    """The demo skill with a FIFO (also through a symlink and in a folder) and a socket."""
+    os.mkfifo(demo / "pipe.md")
+    os.mkfifo(demo / "references" / "pipe.txt")
+    (demo / "to-pipe.md").symlink_to("pipe.md")
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(demo / "sock.md"))
+    server.close()  # the socket file stays
+    return demo
+
+
+@pytest.mark.parametrize("path", ["pipe.md", "to-pipe.md", "references/pipe.txt", "sock.md"])
+def test_open_refuses_a_fifo_or_socket_without_blocking(
+    special: Path, project: Path, home: Path, path: str
+) -> None:
+    result = skc(project, home, "open", "demo", path)
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"error[E021]: file not found: '{path}'")
+    assert "not a regular file" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_every_reader_skips_or_refuses_special_files(
+    special: Path, project: Path, home: Path
+) -> None:
+    """sources, outline, build, lint, show and search never open a FIFO or socket."""
+    sources = skc(project, home, "sources", "demo")
+    assert sources.returncode == 0, sources.stderr
+    assert "pipe" not in sources.stdout and "sock" not in sources.stdout
+    outline = skc(project, home, "outline", "demo")
+    assert outline.returncode == 0 and "pipe" not in outline.stdout
+    build = skc(project, home, "build", "demo")
+    assert build.returncode == 0, build.stderr
+    lint = skc(project, home, "lint", str(special))
+    assert "Traceback" not in lint.stderr and "pipe" not in lint.stdout
+    show = skc(project, home, "show", "demo", "--section", "Usage", "--file", "pipe.md")
+    assert show.returncode == 1 and show.stderr.startswith("error[E021]")
+    assert skc(project, home, "show", "demo", "--section", "Usage").returncode == 0
+    assert skc(project, home, "search", "demo", "installer").returncode == 0
+
+
+def test_a_fifo_swapped_in_after_the_build_is_never_opened(
+    demo: Path, project: Path, home: Path
+) -> None:
+    assert skc(project, home, "build", "demo").returncode == 0
+    api = demo / "references" / "api.md"
+    api.unlink()
+    os.mkfifo(api)
+    result = skc(project, home, "show", "demo", "--section", "Endpoints")
+    assert result.returncode == 1 and result.stderr.startswith("error[E002]")  # stale, unread
+    result = skc(project, home, "open", "demo", "references/api.md")
+    assert result.returncode == 1 and result.stderr.startswith("error[E021]")
+
+
+def test_hidden_files_only_when_asked(demo: Path, project: Path, home: Path) -> None:
+    (demo / ".env").write_text("TOKEN=secret\n", encoding="utf-8")
+    (demo / ".git").mkdir()
+    (demo / ".git" / "config").write_text("[remote]\n", encoding="utf-8")
+    for path in (".env", ".git/config", "references/../.env", ".hidden.md"):
+        refused = skc(project, home, "open", "demo", path)
+        assert refused.returncode == 1
+        assert refused.stderr.startswith(f"error[E021]: file not found: '{path}'")
+        assert "hidden" in refused.stderr
+        assert skc(project, home, "open", "demo", path, "--hidden").returncode == 0
+    assert skc(project, home, "open", "demo", ".env", "--hidden").stdout == "TOKEN=secret\n"
+    show = skc(project, home, "show", "demo", "--section", "Hidden", "--file", ".hidden.md")
+    assert show.returncode == 1 and "hidden" in show.stderr
+
+
+def test_hidden_through_the_library(resolved: ResolvedSkill) -> None:
+    with pytest.raises(HiddenPath):
+        open_file(resolved, ".hidden.md")
+    assert open_file(resolved, ".hidden.md", hidden=True).text == "# Hidden\n"
+    with pytest.raises(HiddenPath):
+        show_section(resolved, "Hidden", file=".hidden.md")
+
+
+def test_open_is_not_fooled_by_a_folder_swapped_for_an_escaping_symlink(
+    resolved: ResolvedSkill, tmp_path: Path
+) -> None:
+    """The check-then-open race, for real: a thread keeps replacing the folder ``inner`` with
+    a symlink to a folder outside (and back) while ``open`` reads ``inner/f.txt``."""
+    skill = resolved.source
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "f.txt").write_text("outside\n", encoding="utf-8")
+    (skill / "inner").mkdir()
+    (skill / "inner" / "f.txt").write_text("inside\n", encoding="utf-8")
+    stop = threading.Event()
+
+    def swap() -> None:
+        """Move the real folder away, put a symlink pointing outside in its place, and back."""
+        away = skill / ".inner-away"
+        while not stop.is_set():
+            (skill / "inner").rename(away)
+            (skill / "inner").symlink_to(tmp_path / "outside")
+            (skill / "inner").unlink()
+            away.rename(skill / "inner")
+
+    swapper = threading.Thread(target=swap)
+    swapper.start()
+    seen: set[str] = set()
+    try:
+        for _ in range(3000):
+            try:
+                seen.add(open_file(resolved, "inner/f.txt").text)
+            except (PathEscapesRoot, SkillFileNotFound):
+                seen.add("refused")
+    finally:
+        stop.set()
+        swapper.join()
+    assert "outside\n" not in seen
+    assert seen <= {"inside\n", "refused"}
+
+
+def test_sources_pattern_does_not_backtrack(demo: Path, project: Path, home: Path) -> None:
+    """``a*a*…b`` (40 stars) against a long name: exponential for a backtracking regex (25
+    characters took 29 s), immediate here. The subprocess's timeout turns a regression into
+    a failure, not a hang."""
+    (demo / ("a" * 60 + ".txt")).write_text("x", encoding="utf-8")
+    result = skc(project, home, "sources", "demo", "--pattern", "a*" * 40 + "b", timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["demo/"]
+    matched = skc(project, home, "sources", "demo", "--pattern", "a*" * 40 + ".txt")
+    assert matched.stdout.splitlines() == ["demo/", "└── " + "a" * 60 + ".txt"]
+
+
+GLOBS = [
+    "*.md",
+    "references/",
+    "references/**",
+    "/SKILL.md",
+    "SKILL.md",
+    "**/api.md",
+    "a/**/b",
+    "re*/api.md",
+    "[ab]*.md",
+    "[a-c]*",
+    "\\*.md",
+    "a/*/",
+    "?.md",
+    "**",
+    "/**",
+    "*",
+    "x/**/",
+    "references/*.txt",
+    "*s/",
+    "#comment",
+    "!*.md",
+    "",
+    "api.md/",
+    "[]]x",
+    "a**b",
+    "*/**",
+]
+PATHS = [
+    "SKILL.md",
+    "a.md",
+    "b.md",
+    "*.md",
+    "references/api.md",
+    "references/notes.txt",
+    "references/deep/a.md",
+    "a/b",
+    "a/x/y/b",
+    "a/x/b.md",
+    "x/a/b/c",
+    "deep/references/x.md",
+    "]x",
+    "azzb",
+    "api.md/y",
+]
+
+
+@pytest.mark.parametrize("pattern", GLOBS)
+def test_glob_agrees_with_gitignore_rules(pattern: str) -> None:
+    """The matcher gives what pathspec's GitIgnoreSpec gives (its former implementation)."""
+    pathspec = pytest.importorskip("pathspec")
+    from skillc_gateway._glob import Glob
+
+    spec = pathspec.GitIgnoreSpec.from_lines([pattern])
+    glob = Glob(pattern)
+    assert [p for p in PATHS if glob.match(p)] == [p for p in PATHS if spec.match_file(p)]
+
+
+def test_glob_rules_pathspec_got_wrong_or_refused(resolved: ResolvedSkill) -> None:
+    """A class never matches '/', as in git; a trailing lone backslash matches nothing
+    (pathspec raised, an E999 with a traceback)."""
+    from skillc_gateway._glob import Glob
+
+    assert not Glob("a[!x]b").match("a/b") and Glob("a[!x]b").match("acb")
+    assert source_tree(resolved, pattern="x\\").entries == ()

@@ -1,0 +1,53 @@
+"""The one line splitter (``\\n``, ``\\r\\n``, lone ``\\r``) that the index and readers share."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+
+import pytest
+
+from skillc_index import _lines
+from skillc_index._lines import count_lines, iter_lines, normalize_newlines, split_lines
+
+# Every character str.splitlines() splits on, and the three real line breaks.
+PIECES = ["a", "b", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\u2028", "\u2029", "é", "\x85"]
+
+
+def reference(text: str) -> list[str]:
+    """Lines with their breaks, split on ``\\r\\n``, ``\\r`` and ``\\n`` only."""
+    return [line for line in re.split(r"(?<=\r(?!\n))|(?<=\n)", text) if line]
+
+
+def test_only_newline_carriage_return_and_crlf_end_a_line() -> None:
+    text = "a\x0bb\x0cc\x85d\u2028e\u2029f\x1cg\rh\r\ni\nj"
+    assert split_lines(text) == ["a\x0bb\x0cc\x85d\u2028e\u2029f\x1cg\r", "h\r\n", "i\n", "j"]
+    assert count_lines(text) == 4
+    assert normalize_newlines(text) == "a\x0bb\x0cc\x85d\u2028e\u2029f\x1cg\nh\ni\nj"
+    assert count_lines("") == 0 and count_lines("x\r") == 1 and count_lines("\r\n\r") == 2
+
+
+def test_split_count_normalize_and_stream_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read in 7-byte chunks (``\\r\\n`` and UTF-8 sequences cut between chunks, bad bytes as
+    U+FFFD), the lines are those of the reference splitter, as are split_lines and the count."""
+    monkeypatch.setattr(_lines, "_CHUNK", 7)
+    rng = random.Random(13)
+    for _ in range(3000):
+        data = "".join(rng.choice(PIECES) for _ in range(rng.randint(0, 60))).encode()
+        data += rng.choice([b"", b"\xff", b"\xe2\x80"])
+        text = data.decode("utf-8", "replace")
+        wanted = reference(text)
+        assert list(iter_lines(io.BytesIO(data))) == wanted, data
+        assert split_lines(text) == wanted
+        assert (
+            count_lines(text)
+            == len(wanted)
+            == len(normalize_newlines(text).split("\n"))
+            - (1 if normalize_newlines(text).endswith("\n") or not text else 0)
+        )
+
+
+def test_a_long_line_streams_whole() -> None:
+    data = b"x" * (3 * (1 << 16) + 5) + b"\r" + b"y" * (1 << 16) + b"\r\n"
+    assert [len(line) for line in iter_lines(io.BytesIO(data))] == [3 * (1 << 16) + 6, 65538]
