@@ -99,3 +99,24 @@ def test_allow_target_lets_the_server_deploy_under_a_chosen_folder(
     assert escaped[0]
     assert escaped[1].startswith("error[E100]: "), escaped
     assert not other.exists()
+
+
+def test_force_moves_a_foreign_folder_aside_and_names_the_backup(
+    server_command: list[str], project: Path, env: dict[str, str]
+) -> None:
+    """``force`` at a known agent folder never deletes what skillc did not make: the folder is
+    moved aside, and the result's deployment names the backup (declared in the schema)."""
+    foreign = project / ".claude" / "skills" / "demo"
+    foreign.mkdir(parents=True)
+    (foreign / ".env").write_text("TOKEN=1\n", encoding="utf-8")
+
+    [(refused, text), (is_error, data)] = builds(
+        server_command, project, env, {"target": ["claude"]}, {"target": ["claude"], "force": True}
+    )
+    assert refused and text.startswith("error[E050]"), text
+    assert not is_error, data
+    [deployment] = data["deployments"]
+    backup = Path(deployment["backup"])
+    assert backup.parent == foreign.parent and backup.name.startswith(".demo.skillc-backup-")
+    assert (backup / ".env").read_text(encoding="utf-8") == "TOKEN=1\n"
+    assert foreign.is_symlink()

@@ -243,7 +243,8 @@ TOOLS: tuple[dict[str, Any], ...] = (
                     "type": "boolean",
                     "default": False,
                     "description": "Replace a different skill of the same name in the store, "
-                    "and a folder skillc did not make at a deployment destination.",
+                    "and move a folder skillc did not make at a deployment destination aside "
+                    "(to a hidden backup beside it, named in `backup`); nothing is deleted.",
                 },
             },
             required=("skill",),
@@ -289,6 +290,7 @@ TOOLS: tuple[dict[str, Any], ...] = (
                             "path": STRING,
                             "method": {"enum": ["symlink", "copy"]},
                             "action": {"enum": ["created", "replaced", "unchanged"]},
+                            "backup": NULLABLE_STRING,
                         }
                     ),
                 },
