@@ -162,10 +162,15 @@ def split_frontmatter(text: str) -> tuple[Frontmatter, int]:
 
     import yaml
 
-    loader = _loader(source)
+    # Every collection needs one of these characters, so there are at most this many nested
+    # levels (plus the scalars); aliases are what can expand or loop.
+    indicators = sum(source.count(char) for char in "[{-:?")
+    use_c = indicators < C_LOADER_INDICATORS and hasattr(yaml, "CSafeLoader")
+    loader = yaml.CSafeLoader(source) if use_c else yaml.SafeLoader(source)
+    bounded = indicators < MAX_DEPTH and "*" not in source  # the common case: nothing to check
     try:
         node = loader.get_single_node()
-        problem = None if node is None else _shape_problem(node)
+        problem = None if node is None or bounded else _shape_problem(node)
         if problem is not None:
             message, line = INVALID_YAML + problem[0], problem[1]
             return Frontmatter(True, None, message, end_line, {}, body_start, line), close_end
@@ -190,17 +195,6 @@ def split_frontmatter(text: str) -> tuple[Frontmatter, int]:
                 # Mark lines are 0-based within the block, which starts on file line 2.
                 field_lines[str(key.value)] = key.start_mark.line + 2
     return Frontmatter(True, data, None, end_line, field_lines, body_start), close_end
-
-
-def _loader(source: str) -> Any:
-    """A safe loader for ``source``: PyYAML's C one when the block cannot nest deeply enough
-    to crash it (every collection needs one of ``[{-:?``), else the pure-Python one."""
-    import yaml
-
-    indicators = sum(source.count(char) for char in "[{-:?")
-    if indicators < C_LOADER_INDICATORS and hasattr(yaml, "CSafeLoader"):
-        return yaml.CSafeLoader(source)
-    return yaml.SafeLoader(source)
 
 
 def _shape_problem(root: Any) -> tuple[str, int] | None:
