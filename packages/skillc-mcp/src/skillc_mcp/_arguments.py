@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from skillc_index._diagnostics import MAX_COUNT
-
 
 class ArgumentError(ValueError):
     """Arguments that do not fit the tool's input schema; the message says why."""
@@ -55,6 +53,8 @@ def _check_value(name: str, value: Any, schema: Mapping[str, Any]) -> Any:
             raise ArgumentError(f"'{name}' must be an integer, not {_describe(value)}")
         if "minimum" in schema and value < schema["minimum"]:
             raise ArgumentError(f"'{name}' must be at least {schema['minimum']}, not {value}")
+        from skillc_index._diagnostics import MAX_COUNT  # not at import: the handshake is light
+
         maximum = schema.get("maximum", MAX_COUNT)  # no integer is unbounded (as on the CLI)
         if value > maximum:
             shown = value if value <= MAX_COUNT else "more"  # not thousands of digits
