@@ -112,3 +112,33 @@ def test_unreadable_file_is_not_fatal(layout: Layout) -> None:
     config = load_config(layout, env={})
     assert config.tokenizer == "ascii"
     assert any("cannot read" in text for text in texts(config))
+
+
+def test_deeply_nested_file_is_warned_and_ignored(layout: Layout) -> None:
+    """Issue 13: 3,000 nested arrays or tables made tomllib raise RecursionError, which
+    failed every command (E999). A config problem is a warning: that file is ignored."""
+    assert layout.project_config is not None
+    write(layout.global_config, '[search]\ntokenizer = "cjk"\n')
+    for value in ("[" * 3000 + "]" * 3000, "{a = " * 3000 + "}" * 3000):
+        write(layout.project_config, f"[lint]\nx = {value}\n")
+        config = load_config(layout, env={})
+        assert config.tokenizer == "cjk"  # the global file still counts
+        assert config.files == (layout.global_config,)
+        assert texts(config) == [
+            f"config file {layout.project_config} is nested too deeply; file ignored"
+        ]
+
+
+def test_oversized_file_is_warned_and_ignored(layout: Layout) -> None:
+    from skillc_index._config import MAX_CONFIG_BYTES
+
+    assert layout.project_config is not None
+    padding = "# padding\n" * (MAX_CONFIG_BYTES // 10 + 1)
+    write(layout.project_config, f'[search]\ntokenizer = "cjk"\n{padding}')
+    config = load_config(layout, env={})
+    assert config.tokenizer == "ascii"
+    assert config.files == ()
+    kib = MAX_CONFIG_BYTES // 1024
+    assert texts(config) == [
+        f"config file {layout.project_config} is larger than {kib} KiB; file ignored"
+    ]

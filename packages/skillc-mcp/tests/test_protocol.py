@@ -183,3 +183,16 @@ def test_handshake_and_tool_list_import_no_library() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert result.stdout.strip() == "[]", result.stdout
+
+
+def test_integer_arguments_are_bounded() -> None:
+    """Issue 13: an integer with no maximum in its schema still has one (as on the command
+    line), so a huge ``limit`` is an argument error, not an overflow in SQLite (E999)."""
+    from skillc_index._diagnostics import MAX_COUNT
+
+    schema = {"type": "object", "properties": {"limit": {"type": "integer", "minimum": 1}}}
+    assert check_arguments(schema, {"limit": MAX_COUNT}) == {"limit": MAX_COUNT}
+    with pytest.raises(ArgumentError, match=f"'limit' must be at most {MAX_COUNT}, not more"):
+        check_arguments(schema, {"limit": 10**20})
+    with pytest.raises(ArgumentError, match=f"'limit' must be at most {MAX_COUNT}, not more"):
+        check_arguments(schema, {"limit": 10**4000})

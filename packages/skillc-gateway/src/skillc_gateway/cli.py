@@ -17,6 +17,7 @@ from skillc_index._diagnostics import Notice
 from skillc_index.console import (
     CONTEXT_SETTINGS,
     access_logged,
+    count_range,
     format_option,
     print_json,
     report,
@@ -67,7 +68,7 @@ def outline_command(skill: str, level: int | None, output_format: str) -> None:
 @click.argument("skill")
 @click.option("--section", required=True, help="The heading to show (case-insensitive).")
 @click.option("--file", "file", metavar="PATH", help="Only look in this file.")
-@click.option("--max-lines", type=click.IntRange(min=0), help="Show at most this many lines.")
+@click.option("--max-lines", type=count_range(0), help="Show at most this many lines.")
 @click.option(
     "--hidden",
     is_flag=True,
@@ -121,9 +122,7 @@ def show_command(
 @click.command("search", context_settings={**CONTEXT_SETTINGS, "ignore_unknown_options": True})
 @click.argument("skill")
 @click.argument("query")
-@click.option(
-    "--limit", type=click.IntRange(min=1), default=10, show_default=True, help="Most results."
-)
+@click.option("--limit", type=count_range(1), default=10, show_default=True, help="Most results.")
 @format_option()
 @verbose_option
 def search_command(skill: str, query: str, limit: int, output_format: str) -> None:
@@ -176,7 +175,7 @@ def _echo_text(text: str, more_lines: int) -> None:
 @click.command("open", context_settings=CONTEXT_SETTINGS)
 @click.argument("skill")
 @click.argument("path")
-@click.option("--max-lines", type=click.IntRange(min=0), help="Show at most this many lines.")
+@click.option("--max-lines", type=count_range(0), help="Show at most this many lines.")
 @click.option(
     "--hidden",
     is_flag=True,
@@ -214,11 +213,11 @@ def open_command(
 
 @click.command("sources", context_settings=CONTEXT_SETTINGS)
 @click.argument("skill")
-@click.option("--depth", type=click.IntRange(min=1), help="Show this many levels of the tree.")
+@click.option("--depth", type=count_range(1), help="Show this many levels of the tree.")
 @click.option("--dir", "directory", metavar="PATH", help="Only the tree under this folder.")
 @click.option(
     "--limit",
-    type=click.IntRange(min=0),
+    type=count_range(0),
     default=100,
     show_default=True,
     help="Show at most this many entries.",

@@ -57,13 +57,24 @@ class Config(NamedTuple):
         )
 
 
+#: A config file larger than this is ignored with a warning (real ones are a few lines).
+MAX_CONFIG_BYTES = 256 * 1024
+
+
+class _TooLarge(Exception):
+    """The config file is larger than :data:`MAX_CONFIG_BYTES`."""
+
+
 def _load_toml(path: Path) -> dict[str, Any]:
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on Python 3.10 only
         import tomli as tomllib
     with path.open("rb") as handle:
-        return tomllib.load(handle)
+        data = handle.read(MAX_CONFIG_BYTES + 1)
+    if len(data) > MAX_CONFIG_BYTES:
+        raise _TooLarge
+    return tomllib.loads(data.decode("utf-8"))
 
 
 def _read_file(path: Path, notices: list[Notice]) -> dict[str, Any] | None:
@@ -79,6 +90,13 @@ def _read_file(path: Path, notices: list[Notice]) -> dict[str, Any] | None:
         return None
     except ValueError as exc:  # tomllib.TOMLDecodeError is a ValueError
         notices.append(Notice(f"invalid TOML in config file {path}: {exc}; file ignored"))
+        return None
+    except _TooLarge:
+        kib = MAX_CONFIG_BYTES // 1024
+        notices.append(Notice(f"config file {path} is larger than {kib} KiB; file ignored"))
+        return None
+    except RecursionError:  # tomllib recurses once per nested array or inline table
+        notices.append(Notice(f"config file {path} is nested too deeply; file ignored"))
         return None
 
     version = raw.pop("version", SUPPORTED_VERSION)

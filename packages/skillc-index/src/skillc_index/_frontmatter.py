@@ -8,6 +8,19 @@ PyYAML (:func:`_simple_mapping`): importing PyYAML alone costs more than the res
 ``skc list``. The fast path accepts only lines whose YAML meaning is unambiguous (a plain key,
 then a quoted string or a plain scalar that YAML reads as a string) and hands anything else
 to PyYAML, so both paths give the same data; a test checks that over the whole corpus.
+
+Frontmatter comes from strangers, so what reaches PyYAML is bounded (issue 13), each bound an
+SKL100 problem like any other invalid YAML:
+
+- at most :data:`MAX_FRONTMATTER_BYTES` (64 KiB; real skills use a few hundred bytes);
+- PyYAML's C composer recurses once per nesting level without a check and crashes the
+  interpreter on deep input, so it only sees blocks that cannot nest deeply (fewer than
+  :data:`C_LOADER_INDICATORS` of the characters every collection needs, ``[{-:?``); others go
+  to the pure-Python loader, which reads the same YAML and stops with a RecursionError;
+- once composed, at most :data:`MAX_DEPTH` levels deep, no alias inside the node it names,
+  and at most :data:`MAX_VALUES` values with every alias (and ``<<`` merge) expanded: a few
+  KB of nested anchors would otherwise expand to billions of values for every reader
+  (lint rules, the stub, JSON output).
 """
 
 from __future__ import annotations
@@ -23,6 +36,17 @@ FENCE = "---"
 NO_OPENING = "missing frontmatter: file does not start with ---"
 NO_CLOSING = "missing frontmatter: no closing --- found"
 INVALID_YAML = "invalid frontmatter YAML: "
+
+#: Frontmatter larger than this is not given to PyYAML (SKL100).
+MAX_FRONTMATTER_BYTES = 64 * 1024
+#: Nesting levels a frontmatter may have (the top-level mapping is one).
+MAX_DEPTH = 100
+#: Values (scalars and collections, keys included) a frontmatter may hold once its aliases
+#: are expanded. More than 64 KiB of YAML without aliases can hold.
+MAX_VALUES = 100_000
+#: A block with fewer of the characters every collection starts with (``[{-:?``) than this
+#: nests less deeply, so PyYAML's C composer may read it; others take the Python loader.
+C_LOADER_INDICATORS = 1000
 
 # ``key:`` at column 0, then the rest of the line (the value, possibly empty).
 _SIMPLE_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?:[ ]+(.*))?\Z")
@@ -132,14 +156,29 @@ def split_frontmatter(text: str) -> tuple[Frontmatter, int]:
     if simple is not None:
         return Frontmatter(True, simple[0], None, end_line, simple[1], body_start), close_end
 
+    if len(source) > MAX_FRONTMATTER_BYTES or len(source.encode()) > MAX_FRONTMATTER_BYTES:
+        message = f"{INVALID_YAML}frontmatter is larger than {MAX_FRONTMATTER_BYTES // 1024} KiB"
+        return Frontmatter(True, None, message, end_line, {}, body_start), close_end
+
     import yaml
 
-    loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    loader = loader_class(source)
+    # Every collection needs one of these characters, so there are at most this many nested
+    # levels (plus the scalars); aliases are what can expand or loop.
+    indicators = sum(source.count(char) for char in "[{-:?")
+    use_c = indicators < C_LOADER_INDICATORS and hasattr(yaml, "CSafeLoader")
+    loader = yaml.CSafeLoader(source) if use_c else yaml.SafeLoader(source)
+    bounded = indicators < MAX_DEPTH and "*" not in source  # the common case: nothing to check
     try:
         node = loader.get_single_node()
+        problem = None if node is None or bounded else _shape_problem(node)
+        if problem is not None:
+            message, line = INVALID_YAML + problem[0], problem[1]
+            return Frontmatter(True, None, message, end_line, {}, body_start, line), close_end
         data = {} if node is None else loader.construct_document(node)
-    except (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError) as error:
+    except RecursionError:  # the Python loader on deep nesting (the C one never sees it)
+        message = f"{INVALID_YAML}nested more than {MAX_DEPTH} levels deep"
+        return Frontmatter(True, None, message, end_line, {}, body_start), close_end
+    except (yaml.YAMLError, ValueError, TypeError, OverflowError) as error:
         # ValueError: impossible dates such as 2024-02-30; TypeError: unhashable keys.
         message, line = _yaml_error(error, offset=1)
         invalid = Frontmatter(True, None, INVALID_YAML + message, end_line, {}, body_start, line)
@@ -156,6 +195,52 @@ def split_frontmatter(text: str) -> tuple[Frontmatter, int]:
                 # Mark lines are 0-based within the block, which starts on file line 2.
                 field_lines[str(key.value)] = key.start_mark.line + 2
     return Frontmatter(True, data, None, end_line, field_lines, body_start), close_end
+
+
+def _shape_problem(root: Any) -> tuple[str, int] | None:
+    """Why the composed YAML graph under ``root`` is refused, and the file line of the node
+    concerned (the block starts on line 2); None when it is within the bounds (:data:`MAX_DEPTH`,
+    :data:`MAX_VALUES`, no alias inside the node it names).
+
+    Each node is visited once (aliases share nodes), without recursion: the cost is linear in
+    the block, whatever the aliases expand to."""
+    import yaml
+
+    def children(node: Any) -> list[Any]:
+        if isinstance(node, yaml.SequenceNode):
+            return list(node.value)
+        if isinstance(node, yaml.MappingNode):
+            return [item for pair in node.value for item in pair]
+        return []
+
+    sizes: dict[int, int] = {}  # id(node) -> values under it, aliases expanded, itself included
+    depths: dict[int, int] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            on_path.discard(key)
+            below = children(node)
+            size = 1 + sum(sizes[id(child)] for child in below)
+            depth = 1 + max((depths[id(child)] for child in below), default=0)
+            line = node.start_mark.line + 2
+            if depth > MAX_DEPTH:
+                return f"nested more than {MAX_DEPTH} levels deep (line {line})", line
+            if size > MAX_VALUES:
+                message = f"aliases expand to more than {MAX_VALUES:,} values (line {line})"
+                return message, line
+            sizes[key], depths[key] = size, depth
+        elif key not in sizes:
+            if key in on_path:
+                line = node.start_mark.line + 2
+                return f"an alias refers to a node that contains it (line {line})", line
+            on_path.add(key)
+            stack.append((node, True))
+            pending = [child for child in children(node) if id(child) not in sizes]
+            stack.extend((child, False) for child in reversed(pending))  # in document order
+    return None
 
 
 def _simple_value(raw: str) -> tuple[bool, str | None]:

@@ -13,6 +13,7 @@ import click
 
 from skillc_index.console import (
     CONTEXT_SETTINGS,
+    count_range,
     format_option,
     is_verbose,
     print_json,
@@ -84,7 +85,7 @@ def init_command(name: str | None, global_store: bool, output_format: str) -> No
     show_default=True,
     help="Only skills with this build status (obsolete implies --check-obsolete).",
 )
-@click.option("--limit", type=click.IntRange(min=0), help="Show at most this many skills.")
+@click.option("--limit", type=count_range(0), help="Show at most this many skills.")
 @click.option("--pattern", metavar="GLOB", help="Only skills whose name matches this glob.")
 @click.option(
     "--check-obsolete",

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 
 from skillc_index._diagnostics import (
+    MAX_COUNT,
     Diagnostic,
     InternalError,
     InvalidOption,
@@ -70,6 +71,12 @@ def format_option(*choices: str) -> Callable[[F], F]:
         show_default=True,
         help="Output format.",
     )
+
+
+def count_range(minimum: int = 0, maximum: int = MAX_COUNT) -> click.IntRange:
+    """The type of an integer option (``--limit``, ``--depth``, ``--max-lines``): a value
+    outside ``minimum..maximum`` is a usage error (E100), never an overflow further on."""
+    return click.IntRange(minimum, maximum)
 
 
 def is_verbose(ctx: click.Context | None = None) -> bool:

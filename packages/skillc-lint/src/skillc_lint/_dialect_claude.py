@@ -102,7 +102,9 @@ def _handler_problems(where: str, handler: Any, types: list[str]) -> list[str]:
         return [f"{where} must be a mapping, not {type_name(handler)}"]
     kind = handler.get("type")
     if kind not in types:
-        return [f"{where}.type must be one of {', '.join(types)}, not {kind!r}"]
+        scalar = kind is None or isinstance(kind, (str, int, float))
+        shown = repr(kind) if scalar else type_name(kind)  # never the repr of a collection
+        return [f"{where}.type must be one of {', '.join(types)}, not {shown}"]
     problems = []
     needed = HANDLER_FIELD.get(str(kind))
     if needed and not (isinstance(handler.get(needed), str) and handler[needed].strip()):

@@ -21,6 +21,7 @@ from skillc_index._manifest import manifest_path
 from skillc_lint._registry import RuleRegistry, Severity
 
 __all__ = [
+    "MAX_FINDINGS",
     "LintDiagnostic",
     "LintResult",
     "Target",
@@ -30,6 +31,10 @@ __all__ = [
     "lint_targets",
     "resolve_targets",
 ]
+
+#: Findings of one rule in one file that are reported; past it one more finding says how many
+#: were left out (a skill can hold thousands of bad hook handlers; the report stays readable).
+MAX_FINDINGS = 100
 
 
 @dataclass(frozen=True)
@@ -142,11 +147,26 @@ def lint_skill(
     found: list[tuple[int, LintDiagnostic]] = []
     for order, entry in enumerate(active):
         rule = entry.rule
+        counts: dict[str, int] = {}  # findings of this rule by file
+        last_line: dict[str, int | None] = {}
         for finding in rule.check(skill, entry.options):
-            diagnostic = LintDiagnostic(
-                rule.id, rule.name, entry.severity, finding.file, finding.line, finding.message
-            )
-            found.append((order, diagnostic))
+            count = counts[finding.file] = counts.get(finding.file, 0) + 1
+            last_line[finding.file] = finding.line
+            if count <= MAX_FINDINGS:
+                diagnostic = LintDiagnostic(
+                    rule.id, rule.name, entry.severity, finding.file, finding.line, finding.message
+                )
+                found.append((order, diagnostic))
+        for file, count in counts.items():
+            if count > MAX_FINDINGS:
+                more = (
+                    f"{count - MAX_FINDINGS} more {rule.id} findings in this file "
+                    f"(the first {MAX_FINDINGS} are shown)"
+                )
+                diagnostic = LintDiagnostic(
+                    rule.id, rule.name, entry.severity, file, last_line[file], more
+                )
+                found.append((order, diagnostic))
 
     def sort_key(item: tuple[int, LintDiagnostic]) -> tuple[bool, bytes, int, int]:
         order, d = item

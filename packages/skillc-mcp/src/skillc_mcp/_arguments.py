@@ -53,8 +53,12 @@ def _check_value(name: str, value: Any, schema: Mapping[str, Any]) -> Any:
             raise ArgumentError(f"'{name}' must be an integer, not {_describe(value)}")
         if "minimum" in schema and value < schema["minimum"]:
             raise ArgumentError(f"'{name}' must be at least {schema['minimum']}, not {value}")
-        if "maximum" in schema and value > schema["maximum"]:
-            raise ArgumentError(f"'{name}' must be at most {schema['maximum']}, not {value}")
+        from skillc_index._diagnostics import MAX_COUNT  # not at import: the handshake is light
+
+        maximum = schema.get("maximum", MAX_COUNT)  # no integer is unbounded (as on the CLI)
+        if value > maximum:
+            shown = value if value <= MAX_COUNT else "more"  # not thousands of digits
+            raise ArgumentError(f"'{name}' must be at most {maximum}, not {shown}")
         return value
     expected = {"string": str, "boolean": bool}.get(str(kind))
     if expected is not None and not isinstance(value, expected):

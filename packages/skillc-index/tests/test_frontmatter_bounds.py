@@ -1,0 +1,149 @@
+"""Hostile frontmatter (issue 13): what PyYAML is never given, and what is refused after it.
+
+Deep nesting used to segfault PyYAML's C composer (so these run in a child process: a crash
+there fails the test instead of killing pytest), and a few KB of anchors and aliases expanded
+to billions of values. Both are SKL100 now, with a message saying which bound was passed.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from skillc_index._frontmatter import (
+    INVALID_YAML,
+    MAX_DEPTH,
+    MAX_FRONTMATTER_BYTES,
+    MAX_VALUES,
+    parse_frontmatter,
+)
+
+
+def parse_in_child(text: str) -> dict[str, object]:
+    """``parse_frontmatter(text)`` in a fresh interpreter: its error and data, as JSON."""
+    code = textwrap.dedent(
+        """
+        import json, sys
+        from skillc_index._frontmatter import parse_frontmatter
+        front = parse_frontmatter(sys.stdin.read())
+        print(json.dumps({"error": front.error, "line": front.error_line,
+                          "ok": front.data is not None}))
+        """
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 0, (proc.returncode, proc.stderr[-2000:])
+    result: dict[str, object] = json.loads(proc.stdout)
+    return result
+
+
+def doc(block: str) -> str:
+    return f"---\nname: x\ndescription: Use when testing.\n{block}\n---\n# X\n"
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "x: " + "[" * 200_000,  # unclosed: the C composer used to crash before reporting it
+        "x: " + "[" * 30_000 + "]" * 30_000,  # closed, under the size bound
+        "x: " + "{a: " * 15_000 + "}" * 15_000,
+        "x:\n" + "- " * 30_000 + "a",  # block sequences, two bytes a level
+    ],
+    ids=["flow-unclosed-200k", "flow-closed", "flow-mappings", "block-sequences"],
+)
+def test_deep_nesting_is_skl100_not_a_crash(block: str) -> None:
+    result = parse_in_child(doc(block))
+    assert result["ok"] is False
+    error = str(result["error"])
+    assert error.startswith(INVALID_YAML), error
+
+
+def test_nesting_up_to_the_bound_is_read() -> None:
+    depth = MAX_DEPTH - 1  # the top-level mapping is one level
+    front = parse_frontmatter(doc("x: " + "[" * (depth - 1) + "1" + "]" * (depth - 1)))
+    assert front.error is None, front.error
+    value = front.data["x"] if front.data else None
+    for _ in range(depth - 2):
+        assert isinstance(value, list)
+        value = value[0]
+    assert value == [1]
+
+
+def test_nesting_past_the_bound_is_skl100() -> None:
+    depth = MAX_DEPTH + 1
+    front = parse_frontmatter(doc("x: " + "[" * depth + "]" * depth))
+    assert front.data is None
+    assert front.error == f"{INVALID_YAML}nested more than {MAX_DEPTH} levels deep (line 4)"
+    assert front.error_line == 4
+
+
+def test_frontmatter_over_the_size_bound_is_skl100() -> None:
+    filler = "# " + "x" * 98 + "\n"
+    block = filler * (MAX_FRONTMATTER_BYTES // len(filler) + 1)
+    front = parse_frontmatter(doc(block + "tags: [a]"))
+    assert front.data is None
+    assert front.error == (
+        f"{INVALID_YAML}frontmatter is larger than {MAX_FRONTMATTER_BYTES // 1024} KiB"
+    )
+
+
+def billion_laughs(levels: int, width: int = 9, field: str = "tags") -> str:
+    lines = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for level in range(1, levels):
+        lines.append(f"a{level}: &a{level} [" + ",".join([f"*a{level - 1}"] * width) + "]")
+    lines.append(f"{field}: *a{levels - 1}")
+    return "\n".join(lines)
+
+
+def test_alias_expansion_is_bounded() -> None:
+    front = parse_frontmatter(doc(billion_laughs(10)))
+    error = front.error  # checked first: a failure must not print the expanded data
+    assert error is not None
+    assert error.startswith(f"{INVALID_YAML}aliases expand to more than {MAX_VALUES:,} values")
+    assert front.data is None
+
+
+def test_merge_key_expansion_is_bounded() -> None:
+    lines = ["m0: &m0 {a: 1, b: 2, c: 3, d: 4}"]
+    for level in range(1, 6):
+        merged = ", ".join([f"*m{level - 1}"] * 9)
+        lines.append(f"m{level}: &m{level} {{<<: [{merged}]}}")
+    front = parse_frontmatter(doc("\n".join(lines)))
+    error = front.error
+    assert error is not None
+    assert "aliases expand" in error
+    assert front.data is None
+
+
+def test_recursive_alias_is_skl100() -> None:
+    front = parse_frontmatter(doc("x: &a [1, *a]"))
+    error = front.error
+    assert error == f"{INVALID_YAML}an alias refers to a node that contains it (line 4)"
+
+
+def test_a_few_aliases_are_fine() -> None:
+    block = "base: &b {type: command, command: run.sh}\nhooks: {Stop: [{hooks: [*b, *b]}]}"
+    front = parse_frontmatter(doc(block))
+    assert front.error is None, front.error
+    assert front.data is not None
+    assert front.data["hooks"]["Stop"][0]["hooks"] == [{"type": "command", "command": "run.sh"}] * 2
+
+
+def test_many_indicators_still_read_the_same() -> None:
+    """Past the count of ``[{-:?`` the C composer is trusted with, the pure-Python loader
+    reads the block: the data is the same."""
+    items = ", ".join(f"a-{n}: [x, {{k: v}}]" for n in range(600))
+    front = parse_frontmatter(doc(f"big: {{{items}}}"))
+    assert front.error is None, front.error
+    assert front.data is not None
+    assert front.data["big"]["a-599"] == ["x", {"k": "v"}]

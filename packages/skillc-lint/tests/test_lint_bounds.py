@@ -1,0 +1,79 @@
+"""Hostile frontmatter in the dialect profiles (issue 13): the cost of linting is bounded by
+the size of the skill, whatever its aliases expand to, and a report stays readable."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from skillc_lint import default_registry, lint_skill
+from skillc_lint._engine import MAX_FINDINGS
+
+Writer = Callable[..., Path]
+
+BASE = "name: my-skill\ndescription: Formats tables. Use when a table needs formatting.\n"
+EVENTS = ("PreToolUse", "PostToolUse", "Stop", "SessionStart")
+
+
+def lint(folder: Path, *profiles: str) -> list[tuple[str, str]]:
+    registry = default_registry(profiles=profiles or None)
+    return [(d.rule, d.message) for d in lint_skill(folder, registry=registry).diagnostics]
+
+
+def alias_bomb(width: int) -> str:
+    """Hook handlers and quiz questions that aliases multiply by ``width`` twice."""
+    refs = ", ".join
+    return (
+        "h: &h {type: bogus}\n"
+        f"l: &l [{refs(['*h'] * width)}]\n"
+        "g: &g {hooks: *l}\n"
+        f"G: &G [{refs(['*g'] * width)}]\n"
+        "hooks: {" + ", ".join(f"{event}: *G" for event in EVENTS) + "}\n"
+        "q: &q {question: '', options: [1]}\n"
+        f"Q: &Q [{refs(['*q'] * width)}]\n"
+        "b: &b {questions: *Q}\n"
+        f"quiz: [{refs(['*b'] * width)}]\n"
+    )
+
+
+@pytest.mark.parametrize("profile", ["claude-code", "skillli"])
+def test_alias_bomb_is_one_skl100(skill: Writer, profile: str) -> None:
+    """Before: 6 KB of this (width 375) ran 44 s and took 3 GB in claude-code."""
+    folder = skill(frontmatter=BASE + alias_bomb(400))
+    found = lint(folder, profile)
+    assert [rule for rule, _ in found] == ["SKL100"], found[:3]
+    assert "aliases expand to more than 100,000 values" in found[0][1]
+
+
+def test_findings_are_capped_per_rule_and_file(skill: Writer) -> None:
+    handlers = ", ".join(["{type: bogus}"] * (MAX_FINDINGS * 3))
+    folder = skill(frontmatter=BASE + f"hooks: {{Stop: [{{hooks: [{handlers}]}}]}}\n")
+    messages = [message for rule, message in lint(folder, "claude-code") if rule == "SKL605"]
+    assert len(messages) == MAX_FINDINGS + 1
+    assert messages[0] == (
+        "hooks.Stop[0].hooks[0].type must be one of command, prompt, agent, not 'bogus'"
+    )
+    assert messages[-1] == (
+        f"{MAX_FINDINGS * 2} more SKL605 findings in this file (the first {MAX_FINDINGS} are shown)"
+    )
+
+
+def test_findings_up_to_the_cap_are_all_shown(skill: Writer) -> None:
+    handlers = ", ".join(["{type: bogus}"] * MAX_FINDINGS)
+    folder = skill(frontmatter=BASE + f"hooks: {{Stop: [{{hooks: [{handlers}]}}]}}\n")
+    messages = [message for rule, message in lint(folder, "claude-code") if rule == "SKL605"]
+    assert len(messages) == MAX_FINDINGS
+    assert not any("more SKL605" in message for message in messages)
+
+
+def test_a_collection_is_named_not_printed(skill: Writer) -> None:
+    """A hook ``type`` that is a big collection is named by its type: the message does not
+    grow with the value."""
+    items = ", ".join(["x"] * 5000)
+    folder = skill(frontmatter=BASE + f"hooks: {{Stop: [{{hooks: [{{type: [{items}]}}]}}]}}\n")
+    messages = [message for rule, message in lint(folder, "claude-code") if rule == "SKL605"]
+    assert messages == [
+        "hooks.Stop[0].hooks[0].type must be one of command, prompt, agent, not a list"
+    ]
