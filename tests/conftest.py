@@ -18,6 +18,9 @@ from pathlib import Path
 
 import pytest
 
+# e2e_support.py lives next to this file; pytest's importlib mode does not put it on sys.path.
+sys.path.insert(0, str(Path(__file__).parent))
+
 #: Generous safety net against a hung process; never a timing assertion.
 TIMEOUT = 120
 

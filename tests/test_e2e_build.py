@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 import yaml
 
+from e2e_support import tree, write
 from skillc_index import fts_query
 
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
@@ -32,44 +33,11 @@ REFERENCES = "References (query by title only)"
 # -- helpers ------------------------------------------------------------------------------------
 
 
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
 def make_skill(folder: Path, body: str = "", *, frontmatter: str | None = None) -> Path:
     if frontmatter is None:
         frontmatter = f"name: {folder.name}\ndescription: About {folder.name}.\n"
     write(folder / "SKILL.md", f"---\n{frontmatter}---\n{body}")
     return folder
-
-
-def tree(root: Path) -> dict[str, str]:
-    """Every entry under ``root``: sha256 of files, symlink targets, ``dir``.
-
-    The access log (``logs.db``) and the folders that exist only to hold it are left out:
-    every build, failed ones included, records a row there (RFC-0007:C-LOGGING); what is
-    compared here is what the build itself wrote.
-    """
-    found: dict[str, str] = {}
-    if not root.exists():
-        return found
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root).as_posix()
-        if path.name.startswith("logs.db"):
-            continue
-        if path.is_symlink():
-            found[rel] = "-> " + str(path.readlink())
-        elif path.is_file():
-            found[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
-        else:
-            found[rel] = "dir"
-    holders = {rel for rel, kind in found.items() if kind == "dir"}
-    for rel in sorted(holders, key=len, reverse=True):
-        if not any(other.startswith(rel + "/") for other in found):
-            del found[rel]  # a folder holding nothing but the log
-    return found
 
 
 def query(db: Path, sql: str, *params: object) -> list[tuple[Any, ...]]:

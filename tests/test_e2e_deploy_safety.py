@@ -5,7 +5,6 @@ the project; through the installed ``skc`` in a temporary project and ``$SKILLC_
 
 from __future__ import annotations
 
-import hashlib
 import json
 import subprocess
 from collections.abc import Callable
@@ -13,42 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from e2e_support import tree, write
+
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def make_skill(folder: Path) -> Path:
     write(folder / "SKILL.md", f"---\nname: {folder.name}\ndescription: About it.\n---\n# Hi\n")
     return folder
-
-
-def tree(root: Path) -> dict[str, str]:
-    """Every entry under ``root`` (hidden ones included): file hashes, symlink targets, dirs.
-
-    The access log (``logs.db``) and the folders holding only it are left out: every build,
-    failed ones included, records a row (RFC-0007:C-LOGGING), and where those rows may go is
-    the access log's own rule; what is compared here is what the build itself wrote."""
-    found: dict[str, str] = {}
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root).as_posix()
-        if path.name.startswith("logs.db"):
-            continue
-        if path.is_symlink():
-            found[rel] = "-> " + str(path.readlink())
-        elif path.is_file():
-            found[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
-        else:
-            found[rel] = "dir"
-    holders = {rel for rel, kind in found.items() if kind == "dir"}
-    for rel in sorted(holders, key=len, reverse=True):
-        if not any(other.startswith(rel + "/") for other in found):
-            del found[rel]
-    return found
 
 
 def assert_error(proc: subprocess.CompletedProcess[str], code: str) -> str:

@@ -23,22 +23,9 @@ from stress_support import (
     write_tree,
 )
 
-Run = Callable[..., "subprocess.CompletedProcess[str]"]
+from skillc_lint._dialect_claude import HOOK_EVENTS  # every event the profile checks
 
-HOOK_EVENTS = (
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PermissionRequest",
-    "UserPromptSubmit",
-    "Notification",
-    "Stop",
-    "SubagentStart",
-    "SubagentStop",
-    "PreCompact",
-    "SessionStart",
-    "SessionEnd",
-)
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
 
 
 def deep_frontmatter(name: str, depth: int = 200_000) -> str:

@@ -1,0 +1,40 @@
+"""Helpers shared by the end-to-end tests (the folder is put on ``sys.path`` by conftest.py)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def tree(root: Path) -> dict[str, str]:
+    """Every entry under ``root`` (hidden ones included): sha256 of files, symlink targets,
+    ``dir``; ``{}`` when ``root`` does not exist.
+
+    The access log (``logs.db``) and the folders that exist only to hold it are left out:
+    every build, failed ones included, records a row (RFC-0007:C-LOGGING), and where those rows
+    may go is the access log's own rule; what is compared is what the build itself wrote.
+    """
+    found: dict[str, str] = {}
+    if not root.exists():
+        return found
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if path.name.startswith("logs.db"):
+            continue
+        if path.is_symlink():
+            found[rel] = "-> " + str(path.readlink())
+        elif path.is_file():
+            found[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+        else:
+            found[rel] = "dir"
+    holders = {rel for rel, kind in found.items() if kind == "dir"}
+    for rel in sorted(holders, key=len, reverse=True):
+        if not any(other.startswith(rel + "/") for other in found):
+            del found[rel]  # a folder holding nothing but the log
+    return found
