@@ -39,7 +39,7 @@ def test_every_gateway_command_on_every_corpus_skill(tmp_path: Path) -> None:
         layout = Layout.discover(project, {"SKILLC_HOME": str(tmp_path / "home")})
         try:
             skill = build_skill(str(source), layout, targets=[str(project / "agents")]).skill
-            headings = outline(skill)
+            headings = outline(skill).headings
             for heading in headings[:3]:
                 shown = show_section(skill, heading.text, file=heading.file, max_lines=50)
                 assert shown.text.splitlines()[0].lstrip("# ").strip() or shown.heading

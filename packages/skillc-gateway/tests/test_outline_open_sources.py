@@ -17,7 +17,7 @@ Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
 def test_outline_orders_files_and_skips_code_and_hidden(resolved: ResolvedSkill) -> None:
-    found = [(h.file, h.level, h.text) for h in outline(resolved)]
+    found = [(h.file, h.level, h.text) for h in outline(resolved).headings]
     assert found == [
         ("SKILL.md", 1, "Demo"),
         ("SKILL.md", 2, "Install"),
@@ -26,7 +26,7 @@ def test_outline_orders_files_and_skips_code_and_hidden(resolved: ResolvedSkill)
         ("references/api.md", 2, "Endpoints"),
         ("references/api.md", 3, "GET"),
     ]
-    assert [h.text for h in outline(resolved, level=1)] == ["Demo", "API"]
+    assert [h.text for h in outline(resolved, level=1).headings] == ["Demo", "API"]
 
 
 def test_outline_text_format(gateway: Run, demo: Path) -> None:

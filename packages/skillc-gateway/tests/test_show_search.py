@@ -221,7 +221,7 @@ def test_show_and_outline_count_lines_as_the_reader_does(
     found = show_section(resolved, "Target")
     assert found.text == f"## Target\n\nbody{char}more\n\n"
     assert found.total_lines == 4 + (1 if char in ("\r", "\r\n") else 0)
-    heading = next(h for h in outline(resolved) if h.text == "Target")
+    heading = next(h for h in outline(resolved).headings if h.text == "Target")
     assert heading.line == found.start_line
     whole = open_file(resolved, "references/odd.md")
     lines = whole.text.replace("\r\n", "\n").replace("\r", "\n").split("\n")

@@ -489,3 +489,77 @@ def test_import_does_not_load_yaml_or_markdown_it() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr
+
+
+# -- the size limit (issue 13: markdown-it-py parses tables at up to 15 s/MB) -------------------
+
+
+def _over_the_limit() -> tuple[str, int]:
+    """A text of table rows past the parse limit, with headings and links on both sides of
+    it; and the length of the part that is parsed (up to the last break before the limit)."""
+    from skillc_index._model import MARKDOWN_LIMIT
+
+    row = "| x | [a](a.md) |\n"
+    head = "# Top\n\n## Before\n\n| a | b |\n|---|---|\n"
+    rows = row * ((MARKDOWN_LIMIT - len(head) - 200) // len(row))
+    near = "\n## Near the limit\n\n"
+    filler = "y" * (MARKDOWN_LIMIT - len(head) - len(rows) - len(near) - 10) + "\n"
+    before = head + rows + near + filler  # ends 9 characters before the limit
+    assert len(before) == MARKDOWN_LIMIT - 9
+    after = "more words\n\n## After\n\n[b](b.md)\n" + "| z | w |\n" * 1000 + "last line\n"
+    return before + after, len(before)
+
+
+def test_a_file_over_the_limit_is_parsed_up_to_the_last_break_before_it() -> None:
+    text, parsed = _over_the_limit()
+    doc = parse_markdown(text)
+    line_count = text.count("\n")
+    assert doc.line_count == line_count
+    assert doc.parsed_lines == text.count("\n", 0, parsed)
+    assert [h.text for h in doc.headings] == ["Top", "Before", "Near the limit"]
+    # the last section runs to the end of the file: the rest is part of it
+    assert doc.headings[0].end_line == doc.headings[-1].end_line == line_count + 1
+    near = doc.headings[-1].line
+    assert text.split("\n")[near - 1] == "## Near the limit"
+    assert {link.target for link in doc.links} == {"a.md"}
+    assert max(link.line for link in doc.links) < near
+
+
+def test_a_file_at_the_limit_is_parsed_whole() -> None:
+    from skillc_index._model import MARKDOWN_LIMIT
+
+    body = "# Head\n\n" + "| x | y |\n" * 100
+    text = body + "z" * (MARKDOWN_LIMIT - len(body) - len("\n## Last\n")) + "\n## Last\n"
+    assert len(text) == MARKDOWN_LIMIT
+    doc = parse_markdown(text)
+    assert doc.parsed_lines is None
+    assert [h.text for h in doc.headings] == ["Head", "Last"]
+
+
+def test_the_limit_counts_from_the_start_of_the_file() -> None:
+    """Frontmatter counts; line numbers stay those of the file; no break before the limit
+    means no heading at all."""
+    from skillc_index._model import MARKDOWN_LIMIT
+
+    text, _parsed = _over_the_limit()
+    front = '---\nname: "x"\ndescription: "y"\n---\n'
+    doc = parse_markdown(front + text)
+    assert doc.frontmatter.data == {"name": "x", "description": "y"}
+    assert [h.text for h in doc.headings] == ["Top", "Before", "Near the limit"]
+    assert doc.headings[0].line == 5
+    one_line = "# Title " + "x" * MARKDOWN_LIMIT + "\n## Next\n"
+    doc = parse_markdown(one_line)
+    assert (doc.headings, doc.parsed_lines, doc.line_count) == ((), 0, 2)
+
+
+def test_limit_notice_names_the_file() -> None:
+    from skillc_index._model import limit_notice
+
+    text, _parsed = _over_the_limit()
+    doc = parse_markdown(text)
+    notice = limit_notice("refs/big.md", doc)
+    assert notice is not None
+    assert notice.level == "warning"
+    assert notice.text.startswith("refs/big.md: larger than 1 MiB;")
+    assert f"lines 1-{doc.parsed_lines}" in notice.text
+    assert limit_notice("SKILL.md", parse_markdown("# Small\n")) is None

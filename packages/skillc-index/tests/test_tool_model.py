@@ -348,3 +348,21 @@ def test_command_lines_comments_and_continuations() -> None:
     assert tool.command.line == 12  # the command's first line, after the comment and a blank
     assert tool.command.render({}) == ["printf", "%s", "one", "two"]
     assert text.splitlines()[11] == "printf '%s' \\"
+
+
+def test_tools_are_read_from_the_first_mib_only() -> None:
+    """The Markdown parse limit (issue 13) holds for the tool model too: a SKILL.md of 3 MB
+    of table rows costs the parse of its first 1 MiB; a tool defined after it is not seen."""
+    from skillc_index._model import MARKDOWN_LIMIT
+
+    def tool(name: str) -> str:
+        return (
+            f"### {name}\n\nA tool.\n\n#### Parameters\n\nNone.\n\n"
+            f"#### Command\n\n{FENCE}bash\necho {name}\n{FENCE}\n\n"
+        )
+
+    front = "---\nname: big\ndescription: Big tools.\n---\n"
+    rows = "## Table\n\n| a | b |\n|---|---|\n" + "| x | y |\n" * (3 * MARKDOWN_LIMIT // 10)
+    skill = parse_tool_skill(front + tool("first") + rows + tool("last"))
+    assert [t.name for t in skill.tools] == ["first"]
+    assert skill.tools[0].line == 5

@@ -16,6 +16,7 @@ from skillc_index import lazy_exports
 __version__ = "0.1.0"
 
 _EXPORTS: dict[str, str] = {
+    "Outline": "_outline",
     "OutlineHeading": "_outline",
     "outline": "_outline",
     "FileText": "_reader",
@@ -43,7 +44,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 if TYPE_CHECKING:
-    from skillc_gateway._outline import OutlineHeading, outline
+    from skillc_gateway._outline import Outline, OutlineHeading, outline
     from skillc_gateway._reader import FileText, open_file, read_lines
     from skillc_gateway._runner import RunPlan, RunResult, plan_run, run_tool
     from skillc_gateway._search import SearchResult, search_skill

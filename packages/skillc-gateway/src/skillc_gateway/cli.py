@@ -52,12 +52,13 @@ def outline_command(skill: str, level: int | None, output_format: str) -> None:
     from skillc_gateway._outline import outline
 
     with access_logged("outline", skill, {"level": level}) as (resolved, _):
-        headings = outline(resolved, level=level)
+        found = outline(resolved, level=level)
+    report_all(found.warnings)
     if output_format == "json":
-        print_json({"skill": resolved.name, "headings": [h.to_dict() for h in headings]})
+        print_json({"skill": resolved.name, "headings": [h.to_dict() for h in found.headings]})
         return
     current = None
-    for heading in headings:
+    for heading in found.headings:
         if heading.file != current:
             current = heading.file
             click.echo(current)

@@ -43,7 +43,8 @@ class BuildResult:
     """``copy``, ``replace`` or ``unchanged`` for an import; None otherwise."""
     deployments: tuple[Deployment, ...]
     notices: tuple[Notice, ...] = field(default_factory=tuple)
-    """Warnings (a symlink that had to become a copy, a folder moved aside)."""
+    """Warnings (a symlink that had to become a copy, a folder moved aside, a Markdown file
+    over the parse limit)."""
 
     @property
     def scope(self) -> Scope:
@@ -181,7 +182,7 @@ def build_skill(
         progress=progress,
         force=force,
     )
-    notices: list[Notice] = list(resolved.notices)
+    notices: list[Notice] = [*resolved.notices, *compiled.notices]
     deployments: list[Deployment] = []
     for deploy_plan in plans:
         deployment, deploy_notices = deploy(deploy_plan, compiled.runtime, copy=copy)

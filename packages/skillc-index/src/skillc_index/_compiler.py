@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from skillc_index._atomic import ensure_dir, staging_dir
-from skillc_index._diagnostics import IndexCollision, InternalError, PathEscapesRoot
+from skillc_index._diagnostics import IndexCollision, InternalError, Notice, PathEscapesRoot
 from skillc_index._files import SkillFiles, read_text_in_root, source_hash, walk_skill
 from skillc_index._fts import index_tokenizer
 from skillc_index._layout import META_DIR, SKILL_FILE, ResolvedSkill
@@ -89,6 +89,8 @@ class CompileResult:
     manifest: Manifest
     index: IndexReport
     files: int
+    notices: tuple[Notice, ...] = ()
+    """Warnings of the compile: a Markdown file over the parse limit (1 MiB)."""
 
 
 def markdown_documents(rel: str, text: str, doc: MarkdownDoc) -> Iterator[Document]:
@@ -97,7 +99,10 @@ def markdown_documents(rel: str, text: str, doc: MarkdownDoc) -> Iterator[Docume
     A section is its heading line through the line before the next heading of the same or a
     higher level (subsections included, DECISIONS). Text between the frontmatter and the first
     heading, when not blank, is one more document with section ``""`` (so a file without
-    headings is searchable as a whole); the frontmatter itself is not content.
+    headings is searchable as a whole); the frontmatter itself is not content. Of a file over
+    the parse limit, the text after its last parsed heading is that heading's section.
+    Linear in the file's size: each section is a slice of one list of lines, and a line is in
+    at most six sections (one per heading level).
     """
     lines = normalize_newlines(text).split("\n")  # the lines of the headings' numbers
 
@@ -187,12 +192,21 @@ class _Sources:
         self.indexed = [rel for rel in files.files if rel.endswith((".md", ".txt"))]
         self.text = _read_text(skill.source, SKILL_FILE)
         self.doc = parse_markdown(self.text)
+        self.notices: list[Notice] = []
+        self._check_limit(SKILL_FILE, self.doc)
         metadata = read_skill_metadata(self.doc)  # E011
         raw = self.doc.frontmatter.data or {}
         self.name: str = raw["name"] if isinstance(raw.get("name"), str) else metadata.name
         self.description: str = raw["description"]  # non-empty: read_skill_metadata checked it
         self.references: list[Reference] = []
         self._done = False
+
+    def _check_limit(self, rel: str, doc: MarkdownDoc) -> None:
+        from skillc_index._model import limit_notice
+
+        notice = limit_notice(str(self.skill.source / rel), doc)
+        if notice is not None:
+            self.notices.append(notice)
 
     def parsed(self) -> Iterator[tuple[Iterable[Document], list[HeadingRow]]]:
         """Each indexed file's ``(file, section, content)`` rows (made one at a time, as they
@@ -205,7 +219,11 @@ class _Sources:
             if rel.endswith(".txt"):
                 yield [(rel, "", text)], []
             else:
-                doc = self.doc if rel == SKILL_FILE else parse_markdown(text)
+                if rel == SKILL_FILE:
+                    doc = self.doc
+                else:
+                    doc = parse_markdown(text)
+                    self._check_limit(rel, doc)
                 headings = [(rel, h.text, h.level, h.line, h.end_line) for h in doc.headings]
                 yield markdown_documents(rel, text, doc), headings
                 if rel != SKILL_FILE:
@@ -319,13 +337,14 @@ def compile_skill(
         if recorded is not None and recorded != index_stat:  # damaged in place, or replaced
             state = state._replace(status="stale", reason="the index file changed after build")
     counts: IndexCounts | None = None
+    notices: tuple[Notice, ...] = ()
     up_to_date = (
         state.status == "current"
         and manifest is not None
         and _matches(skill, manifest, current_hash, index_stat)
     )
     if not up_to_date or manifest is None:
-        counts, manifest = _write_runtime(
+        counts, manifest, notices = _write_runtime(
             skill, found, progress, state, tokenizer, current_hash, stats, stats_at_ns
         )
 
@@ -345,6 +364,7 @@ def compile_skill(
         manifest=manifest,
         index=report,
         files=len(found.files),
+        notices=notices,
     )
 
 
@@ -357,9 +377,10 @@ def _write_runtime(
     current_hash: str,
     stats: Mapping[str, FileStat],
     stats_at_ns: int,
-) -> tuple[IndexCounts | None, Manifest]:
+) -> tuple[IndexCounts | None, Manifest, tuple[Notice, ...]]:
     """Read SKILL.md (E011 before anything is written), then write the new runtime: a new
-    index unless ``state`` is current, the stub and the manifest."""
+    index unless ``state`` is current, the stub and the manifest. Returns the warnings of
+    the parse too."""
     from skillc_index._stub import STUB_FORMAT
 
     sources = _Sources(skill, found, progress)
@@ -397,4 +418,7 @@ def _write_runtime(
         )
 
     rebuild = state.status != "current"
-    return _install(skill.runtime, state.path.name, new_index if rebuild else None, contents)
+    counts, manifest = _install(
+        skill.runtime, state.path.name, new_index if rebuild else None, contents
+    )
+    return counts, manifest, tuple(sources.notices)

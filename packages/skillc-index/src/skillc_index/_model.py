@@ -13,6 +13,13 @@ module is cheap, the first parse pays for them.
 All line numbers are 1-based and count every line of the file, frontmatter included. Lines
 end at ``\\n``, ``\\r\\n`` or a lone ``\\r`` only (:mod:`skillc_index._lines`, markdown-it's
 view too): the lines ``show`` and ``open`` read back.
+
+What one file may cost is bounded: markdown-it-py spends up to about 15 s on a MB of table
+rows or one-word list items (0.15 s on a MB of prose), so only the first
+:data:`MARKDOWN_LIMIT` characters (1 MiB) of a file are parsed, up to the last line break
+before the limit. Headings and links after it are not found; the last heading's section runs
+to the end of the file, so its text is still indexed and shown; :func:`limit_notice` is the
+warning the front ends give for such a file.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
-from skillc_index._diagnostics import MissingFrontmatterField
+from skillc_index._diagnostics import MissingFrontmatterField, Notice
 from skillc_index._frontmatter import BOM, Frontmatter, parse_frontmatter, split_frontmatter
 from skillc_index._lines import count_lines, normalize_newlines
 
@@ -35,17 +42,25 @@ if TYPE_CHECKING:
     from markdown_it.token import Token
 
 __all__ = [
+    "MARKDOWN_LIMIT",
     "Frontmatter",
     "Heading",
     "Link",
     "MarkdownDoc",
     "SkillMetadata",
+    "limit_notice",
     "parse_frontmatter",
     "parse_markdown",
+    "parsed_end",
     "read_markdown",
     "read_skill_metadata",
     "title_of",
 ]
+
+MARKDOWN_LIMIT = 1 << 20
+"""Characters of a Markdown file that are parsed for headings and links (1 MiB; a file of at
+most 1 MiB on disk is never cut). The largest ``.md`` file of the 581 corpus skills has
+294 KB."""
 
 
 # A bare URL in text (GFM "extended autolink"): http(s):// or www. up to whitespace or '<'.
@@ -98,6 +113,9 @@ class MarkdownDoc:
     links: tuple[Link, ...]
     line_count: int
     """Number of lines; a last line without a newline counts, an empty text has 0."""
+    parsed_lines: int | None = None
+    """For a file over :data:`MARKDOWN_LIMIT`: how many of its first lines were parsed for
+    headings and links (the rest was not); None when the whole file was."""
 
     @property
     def description(self) -> str | None:
@@ -297,20 +315,44 @@ def _parse_body(
     return headings, tuple(links)
 
 
+def parsed_end(text: str) -> int:
+    """Where the part of ``text`` (newlines normalized) that is parsed as Markdown ends: its
+    end when it has at most :data:`MARKDOWN_LIMIT` characters, else just after the last line
+    break before the limit (0 when there is none)."""
+    if len(text) <= MARKDOWN_LIMIT:
+        return len(text)
+    return text.rfind("\n", 0, MARKDOWN_LIMIT) + 1
+
+
 def parse_markdown(text: str) -> MarkdownDoc:
     """Parse one Markdown file's text: frontmatter, then headings and links of the body.
 
     A leading BOM is ignored. Without frontmatter, ``frontmatter.present`` is ``False`` (normal
     for reference files; only SKILL.md requires it). With an unclosed frontmatter the whole
-    text is parsed as Markdown.
+    text is parsed as Markdown. Of a text over :data:`MARKDOWN_LIMIT`, only the lines before
+    the limit are parsed (:attr:`MarkdownDoc.parsed_lines`); line numbers and ``line_count``
+    are still the file's.
     """
     text = normalize_newlines(text.removeprefix(BOM))
     frontmatter, body_offset = split_frontmatter(text)
-    body = text[body_offset:] if body_offset else text
+    end = parsed_end(text)
+    body = text[body_offset:end] if body_offset < end else ""
     offset = frontmatter.end_line if body_offset else 0
     line_count = count_lines(text)
     headings, links = _parse_body(body, offset, line_count)
-    return MarkdownDoc(frontmatter, headings, links, line_count)
+    parsed_lines = None if end == len(text) else text.count("\n", 0, end)
+    return MarkdownDoc(frontmatter, headings, links, line_count, parsed_lines)
+
+
+def limit_notice(file: str, doc: MarkdownDoc) -> Notice | None:
+    """The warning for a file that was not parsed whole (None when it was): ``file`` is how
+    the front end names it."""
+    if doc.parsed_lines is None:
+        return None
+    return Notice(
+        f"{file}: larger than 1 MiB; headings and links are read from lines "
+        f"1-{doc.parsed_lines} only (the rest of the file belongs to the section before it)"
+    )
 
 
 def read_markdown(path: Path) -> MarkdownDoc:

@@ -439,12 +439,16 @@ def _flag(data: Mapping[str, Any], key: str) -> bool:
 
 def parse_tool_skill(text: str, folder_name: str = "") -> ToolSkill:
     """A SKILL.md's text as a gibb.eri.sh skill; ``folder_name`` names it when the
-    frontmatter has no ``name``."""
+    frontmatter has no ``name``. Only the first 1 MiB is read for tools, as the skill model
+    reads only that much of any Markdown file (:data:`skillc_index._model.MARKDOWN_LIMIT`)."""
+    from skillc_index._model import parsed_end
+
     text = text.removeprefix(BOM)
     frontmatter, body_offset = split_frontmatter(text)
     data: Mapping[str, Any] = frontmatter.data or {}
     offset = frontmatter.end_line if body_offset else 0
-    tools, issues = parse_tools(text[body_offset:] if body_offset else text, offset)
+    end = parsed_end(text)
+    tools, issues = parse_tools(text[body_offset:end] if body_offset < end else "", offset)
     name = data.get("name")
     description = data.get("description")
     version = data.get("version")

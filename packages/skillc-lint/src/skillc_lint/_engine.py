@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from skillc_index._diagnostics import Diagnostic, NotASkill, lint_diagnostic
+from skillc_index._diagnostics import Diagnostic, NotASkill, Notice, lint_diagnostic
 from skillc_index._files import fs_bytes
 from skillc_index._layout import SKILL_FILE, Layout, resolve_skill
 from skillc_index._manifest import manifest_path
@@ -79,6 +79,9 @@ class LintResult:
     """``"compiled"`` when SKL001 skipped a compiled skill (no rule ran), else None."""
     rules: tuple[str, ...] = field(default=(), repr=False)
     """Ids of the rules that ran, in order."""
+    notices: tuple[Notice, ...] = ()
+    """Warnings of the run that are no rule's finding: a Markdown file over the 1 MiB parse
+    limit, whose headings and links after the limit were not checked."""
 
     @property
     def errors(self) -> int:
@@ -174,7 +177,11 @@ def lint_skill(
 
     found.sort(key=sort_key)
     return LintResult(
-        name, root, tuple(d for _, d in found), rules=tuple(e.rule.id for e in active)
+        name,
+        root,
+        tuple(d for _, d in found),
+        rules=tuple(e.rule.id for e in active),
+        notices=skill.notices,
     )
 
 

@@ -19,10 +19,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from skillc_index._diagnostics import PathEscapesRoot, SkillFileNotFound
+from skillc_index._diagnostics import Notice, PathEscapesRoot, SkillFileNotFound
 from skillc_index._files import read_text_in_root, safe_join, walk_skill
 from skillc_index._layout import SKILL_FILE
-from skillc_index._model import MarkdownDoc, parse_markdown
+from skillc_index._model import MarkdownDoc, limit_notice, parse_markdown
 
 if TYPE_CHECKING:
     from skillc_index._tool_model import ToolSkill
@@ -67,7 +67,9 @@ class Skill:
 
     ``files`` are every file in scope (relative POSIX paths, bytewise order); ``escapes`` the
     symlinks of the skill pointing out of it (never read); ``docs`` maps each Markdown file to
-    its parsed :class:`~skillc_index.MarkdownDoc`, SKILL.md included.
+    its parsed :class:`~skillc_index.MarkdownDoc`, SKILL.md included; ``notices`` the
+    warnings of parsing them (a file over the 1 MiB parse limit: its headings and links after
+    the limit are not checked).
     """
 
     def __init__(self, root: Path, *, compiled: bool = False) -> None:
@@ -84,6 +86,11 @@ class Skill:
             (rel, parse_markdown(read_text_in_root(root, rel)))
             for rel in self.files
             if rel.lower().endswith(".md") and rel != SKILL_FILE
+        )
+        self.notices: tuple[Notice, ...] = tuple(
+            notice
+            for rel, doc in self.docs.items()
+            if (notice := limit_notice(str(root / rel), doc)) is not None
         )
         self._exists: dict[str, bool] = {}
         self._anchors: dict[str, frozenset[str]] = {}

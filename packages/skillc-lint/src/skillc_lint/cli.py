@@ -191,6 +191,7 @@ def lint_command(
     for result in results:
         if result.skipped:
             report(Notice(f"skipping compiled skill '{result.skill}'", level="info"))
+        report_all(result.notices)
     if output_format == "json":
         single = len(targets) == 1 and not targets[0].collection
         print_json(_output.json_report(results, cwd, single=single))

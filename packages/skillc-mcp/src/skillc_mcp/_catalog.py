@@ -342,8 +342,9 @@ TOOLS: tuple[dict[str, Any], ...] = (
                 "skipped": {"type": "string", "description": "'compiled' when not linted."},
                 "error_count": INTEGER,
                 "warning_count": INTEGER,
+                "warnings": WARNINGS,
             },
-            optional=("skipped",),
+            optional=("skipped", "warnings"),
         ),
         "annotations": READ_ONLY,
     },
@@ -379,7 +380,9 @@ TOOLS: tuple[dict[str, Any], ...] = (
                         }
                     ),
                 },
-            }
+                "warnings": WARNINGS,
+            },
+            optional=("warnings",),
         ),
         "annotations": READ_ONLY,
     },

@@ -314,15 +314,16 @@ def _lint(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
     data: Data = json_report([result], layout.cwd, single=True)
     data["error_count"] = result.errors
     data["warning_count"] = result.warnings
-    return data
+    return _with_warnings(data, result.notices)
 
 
 def _outline(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
     from skillc_gateway import outline
 
     with runner.logged(layout, "outline", a["skill"], {"level": a["level"]}) as resolved:
-        headings = outline(resolved, level=a["level"])
-    return {"skill": resolved.name, "headings": [heading.to_dict() for heading in headings]}
+        found = outline(resolved, level=a["level"])
+    data: Data = {"skill": resolved.name, "headings": [h.to_dict() for h in found.headings]}
+    return _with_warnings(data, found.warnings)
 
 
 def _show(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
