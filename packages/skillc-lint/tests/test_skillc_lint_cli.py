@@ -486,3 +486,20 @@ def test_config_profiles_must_be_a_list(lint: Run, cwd: Path) -> None:
     assert proc.stderr.splitlines() == [
         "warning: config [lint]: profiles must be a list of names; ignored"
     ]
+
+
+def test_a_fifo_or_socket_in_a_skill_is_never_opened(lint: Run, cwd: Path) -> None:
+    """A FIFO (also behind a symlink) and a socket in a skill: lint neither blocks on them
+    nor names them (issue 13; the subprocess timeout turns a hang into a failure)."""
+    import socket
+
+    skill = put(cwd / "demo", "---\nname: {name}\ndescription: About it.\n---\n# Demo\n")
+    os.mkfifo(skill / "pipe.md")
+    (skill / "to-pipe.md").symlink_to("pipe.md")
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(skill / "sock.md"))
+    server.close()
+    proc = lint(str(skill))
+    no_traceback(proc)
+    assert proc.returncode == 0, proc.stderr
+    assert "pipe" not in proc.stdout + proc.stderr and "sock" not in proc.stdout + proc.stderr
