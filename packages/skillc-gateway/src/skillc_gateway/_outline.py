@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from skillc_index import ResolvedSkill, parse_markdown, walk_skill
-from skillc_index._files import read_text_in_root
+from skillc_index import ResolvedSkill, parse_markdown, read_text_in_root, walk_skill
 
 
 @dataclass(frozen=True)
