@@ -66,8 +66,7 @@ def test_sigkill_during_sync_loses_and_doubles_nothing(
     demo: Path,
     runtime: Path,
 ) -> None:
-    from skillc_index import Layout, resolve_skill
-    from skillc_index._access_log import AccessRecord, fallback_log, insert
+    from skillc_index import AccessRecord, Layout, fallback_log, insert, resolve_skill
 
     layout = Layout.discover(cwd=project, env=base_env)
     skill = resolve_skill("demo", layout)

@@ -167,18 +167,16 @@ def test_resolution_errors(gateway: Run, project: Path) -> None:
     assert empty.stderr.startswith("error[E010]: not a valid skill: 'empty'")
 
 
-def test_read_lines_splits_on_newline_cr_and_crlf_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Lines read in chunks (7 bytes here) end at ``\\n``, ``\\r\\n`` or a lone ``\\r`` only, as
-    the index numbers them: ``\\r\\n`` and UTF-8 sequences split between chunks, form feeds,
-    NEL and U+2028 kept inside a line, bad bytes as U+FFFD."""
+def test_read_lines_splits_on_newline_cr_and_crlf_only() -> None:
+    """Lines end at ``\\n``, ``\\r\\n`` or a lone ``\\r`` only, as the index numbers them:
+    form feeds, NEL and U+2028 kept inside a line, bad bytes as U+FFFD. (Breaks and UTF-8
+    sequences cut between read chunks are skillc-index's ``iter_lines`` tests.)"""
     import io
     import random
     import re
 
     from skillc_gateway import read_lines
-    from skillc_index import _lines
 
-    monkeypatch.setattr(_lines, "_CHUNK", 7)
     pieces = ["a", "b", "\n", "\r", "\r\n", "\x0b", "\x0c", "\u2028", "é", "\x85", "\ud55c"]
     rng = random.Random(9)
     for _ in range(2000):

@@ -13,8 +13,15 @@ from typing import Any
 
 import pytest
 
-from skillc_index import Layout, ResolvedSkill, resolve_skill
-from skillc_index._access_log import AccessRecord, fallback_log, insert, primary_log
+from skillc_index import (
+    AccessRecord,
+    Layout,
+    ResolvedSkill,
+    fallback_log,
+    insert,
+    primary_log,
+    resolve_skill,
+)
 
 SKILL_MD = """---
 name: demo

@@ -17,9 +17,9 @@ from skillc_index import (
     InvalidQueryType,
     Layout,
     ResolvedSkill,
+    primary_log,
     resolve_skill,
 )
-from skillc_index._access_log import primary_log
 from skillc_stats import QUERY_TYPES, query_stats, unused_sections
 
 from .conftest import make_skill, record
@@ -242,7 +242,7 @@ def test_time_filters_are_inclusive(demo: ResolvedSkill, layout: Layout, log_row
 
 
 def test_relative_days(demo: ResolvedSkill, layout: Layout, log_rows: Log) -> None:
-    from skillc_index._access_log import utc_now
+    from skillc_index import utc_now
 
     log_rows(show(demo, "Usage", timestamp=utc_now()), show(demo, "Usage"))
     assert query_stats(demo, layout, since="7d")["data"]["total_accesses"] == 1

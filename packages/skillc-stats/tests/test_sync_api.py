@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from skillc_index import Layout, NoLocalLogs, ResolvedSkill, resolve_skill
-from skillc_index._access_log import primary_log
+from skillc_index import Layout, NoLocalLogs, ResolvedSkill, primary_log, resolve_skill
 from skillc_stats import SyncReport, sync_logs
 
 from .conftest import all_rows, count_rows, make_skill, record

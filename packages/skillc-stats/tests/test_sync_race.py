@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 from skillc_index import Layout
-from skillc_index._access_log import AccessRecord, fallback_log, insert
+from skillc_index import AccessRecord, fallback_log, insert
 
 project, home, worker = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
 layout = Layout.discover(project, {"SKILLC_HOME": str(home)})

@@ -9,8 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from skillc_index import Notice, ResolvedSkill, parse_markdown, walk_skill
-from skillc_index._files import read_text_in_root
+from skillc_index import (
+    Notice,
+    ResolvedSkill,
+    limit_notice,
+    parse_markdown,
+    read_text_in_root,
+    walk_skill,
+)
 
 
 @dataclass(frozen=True)
@@ -39,8 +45,6 @@ def outline(skill: ResolvedSkill, *, level: int | None = None) -> Outline:
     """Headings of the skill's ``.md`` files, files in bytewise path order, headings in file
     order; only levels ``<= level`` when given. Hidden files and folders are not sources; only
     regular files inside the skill are read (E021/E012 for one swapped meanwhile)."""
-    from skillc_index._model import limit_notice
-
     found: list[OutlineHeading] = []
     warnings: list[Notice] = []
     for relative in walk_skill(skill.source).files:

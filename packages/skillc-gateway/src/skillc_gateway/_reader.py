@@ -52,7 +52,7 @@ def read_lines(
     feed, NEL or U+2028. The file is read in chunks and only the lines shown are kept, so a
     line limit on a 50 MB file holds a few lines, not the file; reading stops at ``end``.
     """
-    from skillc_index._lines import iter_lines
+    from skillc_index import iter_lines
 
     shown: list[str] = []
     total = 0

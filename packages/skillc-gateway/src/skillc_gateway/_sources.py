@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from skillc_index import ResolvedSkill, SkillDirectoryNotFound, safe_join, walk_skill
-from skillc_index._files import fs_bytes
+from skillc_index import ResolvedSkill, SkillDirectoryNotFound, fs_bytes, safe_join, walk_skill
 
 DEFAULT_LIMIT = 100
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from skillc_index._diagnostics import Notice
+from skillc_index import Notice
 from skillc_index.console import (
     CONTEXT_SETTINGS,
     access_logged,
@@ -27,7 +27,7 @@ from skillc_index.console import (
 )
 
 if TYPE_CHECKING:
-    from skillc_index._layout import Layout
+    from skillc_index import Layout
 
 
 @click.command("outline", context_settings=CONTEXT_SETTINGS)
@@ -156,8 +156,7 @@ def search_command(skill: str, query: str, limit: int, output_format: str) -> No
 def _layout_and_tokenizer() -> tuple[Layout, str]:
     """The layout and the ``[search].tokenizer`` setting (RFC-0009), found once per command;
     config problems are printed."""
-    from skillc_index._config import load_config
-    from skillc_index._layout import Layout
+    from skillc_index import Layout, load_config
 
     layout = Layout.discover()
     config = load_config(layout)

@@ -53,6 +53,7 @@ _EXPORTS: dict[str, str] = {
     "InvalidOption": "_diagnostics",
     "InternalError": "_diagnostics",
     "error_line": "_diagnostics",
+    "MAX_COUNT": "_diagnostics",
     # configuration (RFC-0009)
     "Config": "_config",
     "load_config": "_config",
@@ -65,6 +66,9 @@ _EXPORTS: dict[str, str] = {
     "find_project_root": "_layout",
     "resolve_skill": "_layout",
     "skill_name_problem": "_layout",
+    "SKILL_FILE": "_layout",
+    "META_DIR": "_layout",
+    "runtime_for": "_layout",
     # the skill model
     "Frontmatter": "_frontmatter",
     "Heading": "_model",
@@ -72,7 +76,10 @@ _EXPORTS: dict[str, str] = {
     "MarkdownDoc": "_model",
     "SkillMetadata": "_model",
     "parse_frontmatter": "_frontmatter",
+    "type_name": "_frontmatter",
     "parse_markdown": "_model",
+    "MARKDOWN_LIMIT": "_model",
+    "limit_notice": "_model",
     "read_markdown": "_model",
     "read_skill_metadata": "_model",
     "title_of": "_model",
@@ -83,6 +90,11 @@ _EXPORTS: dict[str, str] = {
     "safe_join": "_files",
     "is_hidden": "_files",
     "open_in_root": "_files",
+    "read_text_in_root": "_files",
+    "fs_bytes": "_files",
+    # text: the one line splitter, UTF-8 checks
+    "iter_lines": "_lines",
+    "valid_utf8": "_text",
     # manifest
     "Manifest": "_manifest",
     "read_manifest": "_manifest",
@@ -141,6 +153,27 @@ _EXPORTS: dict[str, str] = {
     "ToolSkill": "_tool_model",
     "parse_tool_skill": "_tool_model",
     "read_tool_skill": "_tool_model",
+    "MAX_TIMEOUT": "_tool_model",
+    "MODES": "_tool_model",
+    # the access log (RFC-0007:C-LOGGING): writing a command's row, and the log files stats reads
+    "LOG_FILE": "_access_log",
+    "COLUMNS": "_access_log",
+    "INSERT_ROW": "_access_log",
+    "AccessRecord": "_access_log",
+    "ForeignLog": "_access_log",
+    "access_logged": "_access_log",
+    "record_failed_build": "_access_log",
+    "log_access": "_access_log",
+    "hold_log": "_access_log",
+    "new_run_id": "_access_log",
+    "utc_now": "_access_log",
+    "primary_log": "_access_log",
+    "fallback_log": "_access_log",
+    "runtime_base": "_access_log",
+    "misplaced": "_access_log",
+    "connect": "_access_log",
+    "open_log": "_access_log",
+    "insert": "_access_log",
 }
 
 __all__ = ["__version__", *_EXPORTS]
@@ -150,6 +183,26 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 if TYPE_CHECKING:
+    from skillc_index._access_log import (
+        COLUMNS,
+        INSERT_ROW,
+        LOG_FILE,
+        AccessRecord,
+        ForeignLog,
+        access_logged,
+        connect,
+        fallback_log,
+        hold_log,
+        insert,
+        log_access,
+        misplaced,
+        new_run_id,
+        open_log,
+        primary_log,
+        record_failed_build,
+        runtime_base,
+        utc_now,
+    )
     from skillc_index._build import BuildResult, build_skill
     from skillc_index._compiler import (
         CompileResult,
@@ -160,6 +213,7 @@ if TYPE_CHECKING:
     from skillc_index._config import Config, load_config
     from skillc_index._deploy import Deployment, parse_targets
     from skillc_index._diagnostics import (
+        MAX_COUNT,
         TEMPLATES,
         Diagnostic,
         EmptyQuery,
@@ -195,32 +249,40 @@ if TYPE_CHECKING:
     )
     from skillc_index._files import (
         SkillFiles,
+        fs_bytes,
         is_hidden,
         open_in_root,
+        read_text_in_root,
         safe_join,
         source_hash,
         walk_skill,
     )
-    from skillc_index._frontmatter import Frontmatter, parse_frontmatter
+    from skillc_index._frontmatter import Frontmatter, parse_frontmatter, type_name
     from skillc_index._fts import fts_query, index_tokenizer, prepare_fts_text, restore_fts_text
     from skillc_index._layout import (
         KNOWN_TARGETS,
+        META_DIR,
+        SKILL_FILE,
         Layout,
         ResolvedSkill,
         Scope,
         find_project_root,
         home_dir,
         resolve_skill,
+        runtime_for,
         skill_name_problem,
     )
     from skillc_index._lazy import lazy_exports
+    from skillc_index._lines import iter_lines
     from skillc_index._listing import SkillEntry, SkillList, list_skills
     from skillc_index._manifest import Manifest, manifest_path, read_manifest, write_manifest
     from skillc_index._model import (
+        MARKDOWN_LIMIT,
         Heading,
         Link,
         MarkdownDoc,
         SkillMetadata,
+        limit_notice,
         parse_markdown,
         read_markdown,
         read_skill_metadata,
@@ -246,6 +308,7 @@ if TYPE_CHECKING:
         search_sections,
         section_queries,
     )
+    from skillc_index._text import valid_utf8
     from skillc_index._tool_command import (
         CodeValue,
         CommandTemplate,
@@ -255,6 +318,8 @@ if TYPE_CHECKING:
         parse_command,
     )
     from skillc_index._tool_model import (
+        MAX_TIMEOUT,
+        MODES,
         PARAMETER_TYPES,
         Parameter,
         Tool,

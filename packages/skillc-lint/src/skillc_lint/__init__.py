@@ -45,6 +45,8 @@ _EXPORTS: dict[str, str] = {
     "PROFILES": "_profiles",
     "Profile": "_profiles",
     "use_profile": "_profiles",
+    "profiles_in": "_profiles",
+    "json_report": "_output",
     "LinkRef": "_skill",
     "Skill": "_skill",
     "slug": "_skill",
@@ -73,6 +75,7 @@ if TYPE_CHECKING:
         lint_targets,
         resolve_targets,
     )
-    from skillc_lint._profiles import DEFAULT_PROFILES, PROFILES, Profile, use_profile
+    from skillc_lint._output import json_report
+    from skillc_lint._profiles import DEFAULT_PROFILES, PROFILES, Profile, profiles_in, use_profile
     from skillc_lint._registry import Finding, Rule, RuleCheck, RuleRegistry, RuleState, Severity
     from skillc_lint._skill import LinkRef, Skill, slug

@@ -12,8 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from skillc_index._diagnostics import SkillcError
-from skillc_index._layout import SKILL_FILE, Layout, resolve_skill, skill_name_problem
+from skillc_index import SKILL_FILE, Layout, SkillcError, resolve_skill, skill_name_problem
 from skillc_lint._fields import Findings, Options, field_line, frontmatter, type_name
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._skill import Skill, slug

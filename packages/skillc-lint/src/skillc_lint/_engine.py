@@ -14,10 +14,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from skillc_index._diagnostics import Diagnostic, NotASkill, Notice, lint_diagnostic
-from skillc_index._files import fs_bytes
-from skillc_index._layout import SKILL_FILE, Layout, resolve_skill
-from skillc_index._manifest import manifest_path
+from skillc_index import (
+    SKILL_FILE,
+    Diagnostic,
+    Layout,
+    NotASkill,
+    Notice,
+    fs_bytes,
+    lint_diagnostic,
+    manifest_path,
+    resolve_skill,
+)
 from skillc_lint._registry import RuleRegistry, Severity
 
 __all__ = [
@@ -124,8 +131,7 @@ def lint_skill(
     when the folder has no SKILL.md and :class:`~skillc_index.PathEscapesRoot` (E012), without
     reading it, when SKILL.md is a symlink resolving outside the folder.
     """
-    from skillc_index._diagnostics import PathEscapesRoot, SkillFileNotFound
-    from skillc_index._files import safe_join
+    from skillc_index import PathEscapesRoot, SkillFileNotFound, safe_join
     from skillc_lint._skill import Skill
 
     root = Path(path)
@@ -238,7 +244,7 @@ def resolve_targets(arguments: Sequence[str], layout: Layout) -> list[Target]:
     argument means every skill of the project store; without a project that is a usage error
     (:class:`~skillc_index.InvalidOption`, E100).
     """
-    from skillc_index._diagnostics import InvalidOption
+    from skillc_index import InvalidOption
 
     if not arguments:
         if layout.project_root is None:

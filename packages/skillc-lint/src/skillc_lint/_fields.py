@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from skillc_index._frontmatter import type_name
+from skillc_index import type_name
 from skillc_lint._registry import Finding
 from skillc_lint._skill import Skill
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from skillc_index._diagnostics import format_diagnostic
+from skillc_index import format_diagnostic
 from skillc_lint._engine import LintDiagnostic, LintResult
 from skillc_lint._registry import RuleRegistry
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from skillc_index._layout import SKILL_FILE
+from skillc_index import SKILL_FILE
 from skillc_lint._fields import field_line, type_name
 from skillc_lint._registry import Finding
 from skillc_lint._skill import Skill, slug

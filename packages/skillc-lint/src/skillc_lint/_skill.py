@@ -19,13 +19,21 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from skillc_index._diagnostics import Notice, PathEscapesRoot, SkillFileNotFound
-from skillc_index._files import read_text_in_root, safe_join, walk_skill
-from skillc_index._layout import SKILL_FILE
-from skillc_index._model import MarkdownDoc, limit_notice, parse_markdown
+from skillc_index import (
+    SKILL_FILE,
+    MarkdownDoc,
+    Notice,
+    PathEscapesRoot,
+    SkillFileNotFound,
+    limit_notice,
+    parse_markdown,
+    read_text_in_root,
+    safe_join,
+    walk_skill,
+)
 
 if TYPE_CHECKING:
-    from skillc_index._tool_model import ToolSkill
+    from skillc_index import ToolSkill
 
 __all__ = ["LinkKind", "LinkRef", "Skill", "slug"]
 
@@ -107,7 +115,7 @@ class Skill:
     @cached_property
     def tools(self) -> ToolSkill:
         """SKILL.md read as a gibb.eri.sh tool-defining skill (spec/003), on first use."""
-        from skillc_index._tool_model import parse_tool_skill
+        from skillc_index import parse_tool_skill
 
         return parse_tool_skill(self.skill_md_text, self.name)
 

@@ -15,7 +15,7 @@ import click
 from skillc_index.console import CONTEXT_SETTINGS, format_option, print_json, run, verbose_option
 
 if TYPE_CHECKING:
-    from skillc_index._layout import Layout
+    from skillc_index import Layout
     from skillc_lint._engine import LintResult
     from skillc_lint._registry import RuleRegistry
 
@@ -155,9 +155,7 @@ def lint_command(
     """
     from importlib.metadata import version
 
-    from skillc_index._config import load_config
-    from skillc_index._diagnostics import Notice
-    from skillc_index._layout import Layout
+    from skillc_index import Layout, Notice, load_config
     from skillc_index.console import report, report_all
     from skillc_lint import _output
     from skillc_lint._catalog import configured_registry
@@ -221,7 +219,7 @@ def _log_accesses(
     ignore: tuple[str, ...],
 ) -> None:
     """One access-log row per linted skill (DECISIONS "Logging and analytics")."""
-    from skillc_index._layout import ResolvedSkill, runtime_for
+    from skillc_index import ResolvedSkill, runtime_for
     from skillc_index.console import record_access
 
     for result in results:

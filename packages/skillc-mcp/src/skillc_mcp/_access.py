@@ -22,8 +22,7 @@ if TYPE_CHECKING:
     import sqlite3
     from pathlib import Path
 
-    from skillc_index import Diagnostic, Layout, Notice
-    from skillc_index._access_log import AccessRecord
+    from skillc_index import AccessRecord, Diagnostic, Layout, Notice
 
 Job = tuple["Layout", "Path", "AccessRecord"]
 
@@ -47,7 +46,7 @@ class AccessLogWriter:
         self._queue.put((layout, runtime, record))
 
     def _run(self) -> None:
-        from skillc_index._access_log import hold_log, log_access
+        from skillc_index import hold_log, log_access
 
         held: dict[Path, sqlite3.Connection | None] = {}
         try:

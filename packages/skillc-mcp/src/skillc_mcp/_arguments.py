@@ -53,7 +53,7 @@ def _check_value(name: str, value: Any, schema: Mapping[str, Any]) -> Any:
             raise ArgumentError(f"'{name}' must be an integer, not {_describe(value)}")
         if "minimum" in schema and value < schema["minimum"]:
             raise ArgumentError(f"'{name}' must be at least {schema['minimum']}, not {value}")
-        from skillc_index._diagnostics import MAX_COUNT  # not at import: the handshake is light
+        from skillc_index import MAX_COUNT  # not at import: the handshake is light
 
         maximum = schema.get("maximum", MAX_COUNT)  # no integer is unbounded (as on the CLI)
         if value > maximum:

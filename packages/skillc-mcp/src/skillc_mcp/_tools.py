@@ -81,7 +81,7 @@ class ToolRunner:
     @property
     def run_id(self) -> str:
         if self._run_id is None:
-            from skillc_index._access_log import new_run_id
+            from skillc_index import new_run_id
 
             self._run_id = new_run_id()
         return self._run_id
@@ -157,7 +157,7 @@ class ToolRunner:
         error: str | None = None,
     ) -> None:
         """Queue one access-log row (RFC-0007:C-LOGGING); logging never fails the call."""
-        from skillc_index._access_log import AccessRecord
+        from skillc_index import AccessRecord
 
         record = AccessRecord.for_skill(layout, skill, command, args, error, self.run_id)
         self._writer.submit(layout, skill.runtime, record)
@@ -168,7 +168,7 @@ class ToolRunner:
     ) -> Iterator[ResolvedSkill]:
         """Resolve ``skill`` and log the access when the block ends, with the error if one
         escapes. Nothing is logged when the skill does not resolve: there is no log to use."""
-        from skillc_index._access_log import access_logged
+        from skillc_index import access_logged
 
         def record(resolved: ResolvedSkill, error: str | None) -> None:
             self.record(layout, resolved, command, args, error)
@@ -262,8 +262,7 @@ def _list(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
 
 def _build(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
     """RFC-0001 ``build``: logged after the build, or with its error when the skill resolves."""
-    from skillc_index import build_skill, load_config
-    from skillc_index._access_log import record_failed_build
+    from skillc_index import build_skill, load_config, record_failed_build
 
     targets = a["target"] or []
     runner.check_targets(layout, targets)
@@ -297,9 +296,7 @@ def _build(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
 def _lint(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
     """RFC-0008 for one skill, with the project's ``[lint]`` configuration."""
     from skillc_index import Notice, load_config
-    from skillc_lint import configured_registry, lint_skill
-    from skillc_lint._output import json_report
-    from skillc_lint._profiles import profiles_in
+    from skillc_lint import configured_registry, json_report, lint_skill, profiles_in
 
     config = load_config(layout)
     runner.warn(config.notices)

@@ -19,9 +19,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from skillc_index import InternalError
-from skillc_index._access_log import COLUMNS, INSERT_ROW, connect, open_log
-from skillc_index._text import valid_utf8
+from skillc_index import COLUMNS, INSERT_ROW, InternalError, connect, open_log, valid_utf8
 from skillc_stats._filters import Filters
 
 #: ``timestamp, run_id, command, skill, skill_path, cwd, args, error``: what makes a row the

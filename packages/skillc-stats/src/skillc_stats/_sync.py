@@ -52,6 +52,10 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from skillc_index import (
+    LOG_FILE,
+    META_DIR,
+    SKILL_FILE,
+    ForeignLog,
     InternalError,
     Layout,
     NoLocalLogs,
@@ -59,16 +63,12 @@ from skillc_index import (
     SyncDestinationNotWritable,
     SyncSourceNotReadable,
     format_diagnostic,
-)
-from skillc_index._access_log import (
-    LOG_FILE,
-    ForeignLog,
     misplaced,
     open_log,
     primary_log,
     runtime_base,
+    runtime_for,
 )
-from skillc_index._layout import META_DIR, SKILL_FILE, runtime_for
 from skillc_stats._log_queries import (
     FallbackRows,
     Identity,

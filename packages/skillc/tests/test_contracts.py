@@ -1,0 +1,135 @@
+"""The contracts between the packages of the kit (DESIGN.md "Between packages").
+
+The packages are versioned apart, so what one uses of another must be public: an export of
+the package (its ``__init__``), never a private ``_module`` nor a ``_name``. A package's own
+tests may test its internals; another package's tests may not. These checks read the source
+tree (located from this file's path) and skip cleanly when it is not there.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PACKAGES = Path(__file__).resolve().parents[2]
+
+
+def packages() -> dict[str, Path]:
+    """Each package folder under ``packages/`` by the import name of its module."""
+    found = {init.parent.name: init.parents[2] for init in PACKAGES.glob("*/src/*/__init__.py")}
+    if "skillc_index" not in found:
+        pytest.skip(f"no source tree of the kit at {PACKAGES}")
+    return found
+
+
+def private_imports(path: Path, own: str, kit: set[str]) -> Iterator[str]:
+    """``line: statement`` for each import in ``path`` of a private module or name of a kit
+    package other than ``own``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+            names: list[str] = []
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            modules = [node.module]
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        for module in modules:
+            top, *rest = module.split(".")
+            if top not in kit or top == own:
+                continue
+            private = [part for part in rest if part.startswith("_")]
+            private += [n for n in names if n.startswith("_") and not n.startswith("__")]
+            if private:
+                yield f"{path}:{node.lineno}: {module} -> {', '.join(private)}"
+
+
+def test_no_package_imports_the_private_modules_of_another() -> None:
+    found = packages()
+    kit = set(found)
+    wrong = [
+        line
+        for own, folder in found.items()
+        for part in ("src", "tests")
+        for path in sorted((folder / part).rglob("*.py"))
+        for line in private_imports(path, own, kit)
+    ]
+    assert not wrong, "\n".join(line.removeprefix(f"{PACKAGES}/") for line in wrong)
+
+
+def test_the_check_sees_each_form_of_private_import(tmp_path: Path) -> None:
+    """The check itself: ``import a._b``, ``from a._b import``, ``from a import _b`` are
+    caught, in any block; the importing package's own privates and dunders are not."""
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "import skillc_index._lines\n"
+        "from skillc_index._layout import Layout\n"
+        "from skillc_index import _lines, __version__, Layout\n"
+        "from skillc_lint._rules import x\n"
+        "from skillc_index import lazy_exports\n"
+        "def f():\n    if True:\n        from skillc_gateway._reader import read_lines\n",
+        encoding="utf-8",
+    )
+    lines = sorted(line.split(": ", 1)[1] for line in private_imports(sample, "skillc_lint", KIT))
+    assert lines == [
+        "skillc_gateway._reader -> _reader",
+        "skillc_index -> _lines",
+        "skillc_index._layout -> _layout",
+        "skillc_index._lines -> _lines",
+    ]
+
+
+KIT = {"skillc", "skillc_index", "skillc_lint", "skillc_gateway", "skillc_stats", "skillc_mcp"}
+
+
+def lazy_table(init: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """``_EXPORTS`` of a package's ``__init__`` and what its ``TYPE_CHECKING`` block imports
+    (name -> module), which must agree: type checkers see the one, the runtime uses the other."""
+    tree = ast.parse(init.read_text(encoding="utf-8"))
+    package = init.parent.name
+    exports: dict[str, str] = {}
+    typed: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "_EXPORTS":
+            assert node.value is not None
+            exports = ast.literal_eval(node.value)
+        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING":
+            for statement in node.body:
+                assert isinstance(statement, ast.ImportFrom) and statement.module, statement
+                if statement.module.startswith(f"{package}._"):
+                    module = statement.module.removeprefix(f"{package}.")
+                    typed.update({alias.name: module for alias in statement.names})
+    return exports, typed
+
+
+def test_each_export_is_typed_from_its_module_and_resolves() -> None:
+    tables = {
+        name: lazy_table(folder / "src" / name / "__init__.py")
+        for name, folder in packages().items()
+    }
+    tables = {name: table for name, table in tables.items() if table[0]}
+    assert {"skillc_index", "skillc_lint"} <= set(tables)
+    for name, (exports, typed) in tables.items():
+        assert exports == typed, name
+    probe = (
+        "import importlib, json, sys\n"
+        "for name in json.loads(sys.argv[1]):\n"
+        "    package = importlib.import_module(name)\n"
+        "    for public in package.__all__:\n"
+        "        getattr(package, public)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, json.dumps(sorted(tables))],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
