@@ -22,6 +22,7 @@ _CHUNK = 1 << 16
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)")
 
 
+
 def normalize_newlines(text: str) -> str:
     """``text`` with every ``\\r\\n`` and lone ``\\r`` made ``\\n`` (same lines, same count)."""
     if "\r" not in text:
@@ -40,7 +41,11 @@ def count_lines(text: str) -> int:
 def _complete(text: str) -> tuple[list[str], str]:
     """The whole lines of ``text`` (breaks kept) and what follows the last break."""
     cut = max(text.rfind("\n"), text.rfind("\r")) + 1
-    return _LINE.findall(text, 0, cut), text[cut:]
+    whole = text[:cut]
+    lines = whole.splitlines(keepends=True)  # several times faster than _LINE.findall
+    if len(lines) == whole.count("\n"):  # it broke at no lone '\r', FF, NEL, U+2028...
+        return lines, text[cut:]
+    return _LINE.findall(whole), text[cut:]
 
 
 def split_lines(text: str) -> list[str]:
