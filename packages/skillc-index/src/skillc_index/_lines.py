@@ -22,7 +22,6 @@ _CHUNK = 1 << 16
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)")
 
 
-
 def normalize_newlines(text: str) -> str:
     """``text`` with every ``\\r\\n`` and lone ``\\r`` made ``\\n`` (same lines, same count)."""
     if "\r" not in text:
