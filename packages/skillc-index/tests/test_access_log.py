@@ -17,7 +17,9 @@ from skillc_index import Layout, format_diagnostic
 from skillc_index._access_log import (
     SCHEMA,
     AccessRecord,
+    FallbackLocked,
     ForeignLog,
+    fallback_lock,
     fallback_log,
     hold_log,
     log_access,
@@ -158,6 +160,62 @@ def test_eight_concurrent_writers_lose_no_row(tmp_path: Path) -> None:
     pairs = {(json.loads(r["args"])["worker"], json.loads(r["args"])["i"]) for r in found}
     assert len(pairs) == 1600
     assert not (tmp_path / ".skillc" / "logs").exists()  # nothing fell back
+
+
+CREATOR = """
+import sys
+from pathlib import Path
+from skillc_index._access_log import AccessRecord, insert
+
+folder, start = Path(sys.argv[1]), Path(sys.argv[2])
+Path(f"{start}.{sys.argv[3]}").touch()  # ready
+while not start.exists():
+    pass
+failures = 0
+for n in range(200):
+    try:
+        insert(folder / str(n) / "logs.db", [AccessRecord("show", "rust", "/src/rust", "/work")])
+    except Exception as exc:
+        failures += 1
+        print(repr(exc), file=sys.stderr)
+sys.exit(failures)
+"""
+
+
+def test_processes_creating_the_same_log_at_once_all_write(tmp_path: Path) -> None:
+    """Four processes create 200 new logs together, in the same order: every row is written
+    (SQLite refuses one of two journal-mode switches at once without waiting)."""
+    start = tmp_path / "start"
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", CREATOR, str(tmp_path / "logs"), str(start), str(n)]
+        )
+        for n in range(4)
+    ]
+    while not all(Path(f"{start}.{n}").exists() for n in range(4)):
+        time.sleep(0.01)
+    start.touch()  # all at once
+    assert [proc.wait(timeout=300) for proc in procs] == [0] * 4
+    assert all(len(rows(tmp_path / "logs" / str(n) / "logs.db")) == 4 for n in range(200))
+
+
+def can_lock(folder: Path, *, exclusive: bool) -> bool:
+    try:
+        with fallback_lock(folder, exclusive=exclusive, timeout_ms=0):
+            return True
+    except FallbackLocked:
+        return False
+
+
+def test_the_fallback_lock_is_shared_by_writers_and_exclusive_for_sync(tmp_path: Path) -> None:
+    with fallback_lock(tmp_path), fallback_lock(tmp_path, timeout_ms=0):  # two writers
+        assert can_lock(tmp_path, exclusive=False)
+        assert not can_lock(tmp_path, exclusive=True)  # sync waits for them
+    with fallback_lock(tmp_path, exclusive=True, timeout_ms=None):  # sync
+        assert not can_lock(tmp_path, exclusive=False)  # writers wait for it
+    assert can_lock(tmp_path, exclusive=True)
+    with fallback_lock(tmp_path / "missing"):  # no folder to lock: unlocked, no error
+        pass
 
 
 # -- issue 13: locked, foreign and misplaced logs ---------------------------------------------

@@ -423,3 +423,29 @@ def test_fallbacks_at_the_root_and_in_the_folder_synced_are_both_found(
     ]
     assert count_rows(primary_log(demo.runtime)) == 5
     assert not (sub / ".skillc").exists() and not (project / ".skillc" / "logs").exists()
+
+
+def test_a_writer_holding_the_lock_too_long_is_e042_and_loses_nothing(
+    demo: ResolvedSkill,
+    project: Path,
+    env: dict[str, str],
+    log_rows: Log,
+    fallback_of: Fallback,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A writer holds the fallback lock for one row; one that keeps it (a stopped ``skc``)
+    makes ``sync`` give up on that log with E042 after its wait, never hang, and keep it."""
+    from skillc_index import fallback_lock
+    from skillc_stats import _sync
+
+    monkeypatch.setattr(_sync, "SYNC_LOCK_TIMEOUT_MS", 200)
+    source = log_rows(*rows_for(demo, 3), to=fallback_of("demo"))
+    with fallback_lock(project):  # held by a "stopped writer" in another process's stead
+        (synced,) = sync_logs(project=project, env=env).skills
+    assert synced.error is not None and str(synced.error).startswith(
+        "error[E042]: sync source not readable: '.skillc/logs/demo/.skillc-meta/logs.db'"
+    )
+    assert "another process holds its lock" in str(synced.error)
+    assert count_rows(source) == 3 and not primary_log(demo.runtime).exists()
+    (synced,) = sync_logs(project=project, env=env).skills  # released: it syncs
+    assert synced.ok and synced.entries == 3

@@ -174,6 +174,8 @@ _EXPORTS: dict[str, str] = {
     "connect": "_access_log",
     "open_log": "_access_log",
     "insert": "_access_log",
+    "fallback_lock": "_access_log",
+    "FallbackLocked": "_access_log",
 }
 
 __all__ = ["__version__", *_EXPORTS]
@@ -188,9 +190,11 @@ if TYPE_CHECKING:
         INSERT_ROW,
         LOG_FILE,
         AccessRecord,
+        FallbackLocked,
         ForeignLog,
         access_logged,
         connect,
+        fallback_lock,
         fallback_log,
         hold_log,
         insert,

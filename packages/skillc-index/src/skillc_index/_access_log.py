@@ -20,6 +20,8 @@ A log is written only where skillc put it, and only if skillc made it (issue 13)
 - a log whose real path leaves its base (the project for project runtimes, the skillc home
   for global ones), through a symlinked ``.skillc/runtime``, ``runtime/<name>``,
   ``.skillc-meta`` or ``logs.db``, is not opened: the row goes to the fallback, with a warning.
+- a fallback log is written only under :func:`fallback_lock` (shared), which ``sync`` holds
+  exclusively while it copies and removes one: a writer never races the removal.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -199,7 +201,7 @@ def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Conne
         db.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
         check_schema(db)
         if db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
-            db.execute("PRAGMA journal_mode = WAL")
+            _use_wal(db, busy_timeout_ms)
             db.execute("BEGIN IMMEDIATE")
             for statement in SCHEMA:
                 db.execute(statement)
@@ -214,6 +216,21 @@ def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Conne
         db.close()
         raise
     return db
+
+
+def _use_wal(db: sqlite3.Connection, busy_timeout_ms: int) -> None:
+    """``PRAGMA journal_mode = WAL``, waiting as long as any other statement: when two
+    processes create the same log at once, SQLite answers one of the switches with "database
+    is locked" at once, without its busy handler."""
+    deadline = time.monotonic() + busy_timeout_ms / 1000
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.005)
 
 
 def open_log(path: Path, *, write: bool = False) -> sqlite3.Connection:
@@ -238,62 +255,70 @@ def open_log(path: Path, *, write: bool = False) -> sqlite3.Connection:
     return db
 
 
-def _identity(path: Path) -> tuple[int, int] | None:
-    try:
-        st = path.stat()
-    except OSError:  # missing, or a file where a folder of its path should be
-        return None
-    return st.st_dev, st.st_ino
-
-
 def insert(path: Path, records: list[AccessRecord], busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
-    """Append rows in one short transaction.
+    """Append rows in one short transaction (a fallback log under :func:`fallback_lock`)."""
+    values = [record.values() for record in records]
+    db = connect(path, busy_timeout_ms)
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        db.executemany(INSERT_ROW, values)
+        db.execute("COMMIT")
+    finally:
+        db.close()  # rolls back what was not committed
 
-    ``sync`` removes a fallback log once it has copied its rows, holding its write lock. A
-    writer that opened the file before that would append to a file no longer in any folder
-    (or fail on its vanished journal) and lose its rows. So the writer checks, with the lock
-    held and again after committing, that the file at ``path`` is still the one it opened;
-    if it was removed, it writes the same rows again into a new file. (If sync had already
-    copied them, the copy is not doubled: sync counts identical rows, RFC-0007:C-SYNC.)
+
+class FallbackLocked(TimeoutError):
+    """:func:`fallback_lock` waited its whole timeout."""
+
+
+@contextmanager
+def fallback_lock(
+    base: Path, *, exclusive: bool = False, timeout_ms: int | None = BUSY_TIMEOUT_MS
+) -> Iterator[None]:
+    """Hold the lock of the fallback logs under ``base/.skillc/logs``: shared to write one,
+    exclusive to copy one and remove it (``sync``).
+
+    SQLite alone cannot make removing a database safe for a process writing it: the
+    database, its ``-wal`` and its ``-shm`` are opened by name, one after the other, so a
+    writer racing the removal (and a new fallback made at the same path, often with the same
+    inode number) can commit into files that are gone, or checkpoint one database's journal
+    into another: rows are lost. Under this lock nobody writes in a folder being removed.
+
+    The lock is an advisory ``flock`` on ``base`` itself (the project root or the working
+    directory, which skillc never removes), so it leaves no file behind. Where it cannot be
+    had (no ``fcntl``, a filesystem without ``flock``, a folder that cannot be opened), the
+    block runs unlocked. :class:`FallbackLocked` when ``timeout_ms`` passes first (a command
+    must not stall; ``None``: wait, as ``sync`` does, for holders that each hold it for one
+    row).
     """
-    values = [record.values() for record in records]  # once: a retry writes the same rows
-    for attempt in range(50):
-        if attempt > 1:
-            time.sleep(min(0.002 * attempt, 0.05))  # let a sync that keeps removing it finish
-        opened: tuple[int, int] | None = None
-        try:
-            before = _identity(path)
-            db = connect(path, busy_timeout_ms)
+    try:
+        import fcntl
+    except ImportError:  # Windows: a folder holding an open file cannot be renamed anyway
+        yield
+        return
+    try:
+        fd = os.open(base, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        yield
+        return
+    try:
+        mode = fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH
+        deadline = None if timeout_ms is None else time.monotonic() + timeout_ms / 1000
+        pause = 0.001
+        while True:
             try:
-                opened = _identity(path)
-                if before is None or opened != before:
-                    # Just created, or swapped while being opened: which file this connection
-                    # holds is only certain when the path names the same file before and after.
-                    continue
-                db.execute("BEGIN IMMEDIATE")
-                if opened is None or _identity(path) != opened:
-                    db.execute("ROLLBACK")
-                    continue
-                db.executemany(INSERT_ROW, values)
-                db.execute("COMMIT")
-                # Checked before closing: while the file is open its inode cannot be reused
-                # by a new file at the same path.
-                if _identity(path) == opened:
-                    return
-            finally:
-                db.close()
-        except (OSError, sqlite3.Error) as exc:
-            # A real failure (locked, read-only, foreign, no folder to create) fails now; a
-            # file removed under us (by sync, maybe just after we created it) is tried again.
-            if opened is not None:
-                if _identity(path) == opened:
-                    raise
-            elif before is not None:
-                if _identity(path) == before:
-                    raise
-            elif isinstance(exc, OSError):  # the folder could not be made
-                raise
-    raise sqlite3.OperationalError(f"{path} kept being removed while writing to it")
+                fcntl.flock(fd, mode if deadline is None else mode | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise FallbackLocked(f"the local logs of '{base}' stayed locked") from None
+                time.sleep(pause)
+                pause = min(pause * 2, 0.02)
+            except OSError:  # no flock on this filesystem (ENOLCK, EINVAL...)
+                break
+        yield  # closing the descriptor releases the lock
+    finally:
+        os.close(fd)
 
 
 def primary_log(runtime: Path) -> Path:
@@ -384,7 +409,9 @@ def log_access(layout: Layout, runtime: Path, record: AccessRecord) -> LogOutcom
             refused.append(f"access log '{shown}' lies outside {_outside(layout, base)}")
             continue
         try:
-            insert(path, [record], wait_ms)
+            # sync removes fallback logs: written only under its lock
+            with fallback_lock(base, timeout_ms=wait_ms) if path == fallback else nullcontext():
+                insert(path, [record], wait_ms)
         except ForeignLog as exc:
             refused.append(f"access log '{shown}' is not skillc's ({exc.what})")
             continue

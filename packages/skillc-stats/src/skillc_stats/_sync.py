@@ -7,8 +7,10 @@ directory's when there is no project; RFC-0007:C-LOGGING). ``sync`` finds those 
 them), copies their rows into the primary logs and removes each fallback folder once its
 rows are safely there. Per skill:
 
-1. the fallback log is opened and its write lock taken, so no logging process adds a row
-   between reading the rows and removing the database (see the limit below);
+1. the fallback lock of the folder it was found in is taken, exclusively
+   (:func:`skillc_index._access_log.fallback_lock`: every command writing a fallback log
+   holds it shared, for one row), so no logging process has the database open while its
+   rows are read and it is removed;
 2. each row goes to the runtime of the source folder it names (``skill_path``), resolved as
    the command that wrote it resolved it (:func:`skillc_index._layout.runtime_for`, from the
    synced folder's point of view), but only when that skill is known: its source is a skill
@@ -32,11 +34,12 @@ Skills are independent: one failing (E041 destination not writable, E042 source 
 readable) does not stop the others. Two ``sync`` runs at once are safe: the second finds the
 rows already home (or the folder gone) and adds nothing.
 
-A logging process that opened the fallback before the folder was removed notices (its
-writer checks, holding the lock and after committing, that the file is still the one at its
-path) and writes its row again into a new fallback; the counted identities above keep that
-from doubling a row sync already copied. The folder is renamed before it is removed, so a
-writer recreating it meanwhile cannot make the removal fail.
+A command that wants to log while sync holds the lock waits for it (at most 10 s, then W002)
+and then writes into a new fallback. Without the lock, checking which file a connection
+holds cannot be made sound: SQLite opens the database, its ``-wal`` and its ``-shm`` by
+name at different times, and a new file at the same path often gets the removed one's inode
+number. The folder is still renamed before it is removed, so a crash midway leaves only a
+hidden folder, never synced again.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ from skillc_index import (
     LOG_FILE,
     META_DIR,
     SKILL_FILE,
+    FallbackLocked,
     ForeignLog,
     InternalError,
     Layout,
@@ -62,6 +66,7 @@ from skillc_index import (
     SkillcError,
     SyncDestinationNotWritable,
     SyncSourceNotReadable,
+    fallback_lock,
     format_diagnostic,
     misplaced,
     open_log,
@@ -264,8 +269,7 @@ def _remove(fallback: _Fallback) -> None:
     them empty (so the fallback leaves no trace that would make the folder look like a
     project)."""
     folder = fallback.logs_root / fallback.skill
-    # Renamed first, under the lock: a writer recreating the folder meanwhile (its rows go to
-    # a new file) can neither make the removal fail nor lose rows into the folder removed.
+    # Renamed first: a removal cut short leaves a hidden folder, never half a fallback log.
     doomed = folder.with_name(f".{folder.name}.removed-{os.getpid()}-{time.monotonic_ns()}")
     try:
         folder.rename(doomed)
@@ -317,11 +321,29 @@ def _dry_run(layout: Layout, fallback: _Fallback) -> SkillSync:
     return SkillSync(skill, source, entries, targets, False, None, plan.skipped)
 
 
+#: How long ``sync`` waits for the writers of a fallback log (each holds it for one row).
+SYNC_LOCK_TIMEOUT_MS = 30_000
+
+
 def _sync(layout: Layout, fallback: _Fallback) -> SkillSync:
     skill, source = fallback.skill, fallback.path
     problem = _source_problem(layout, fallback)
     if problem is not None:
         return SkillSync(skill, source, 0, (), False, problem)
+    # Exclusive: no command appends to it meanwhile (see the module docstring). Each holds
+    # the lock for one row, so a long wait means a stopped process (say, Ctrl-Z): give up
+    # on this log then, rather than hang.
+    try:
+        with fallback_lock(fallback.base, exclusive=True, timeout_ms=SYNC_LOCK_TIMEOUT_MS):
+            return _sync_locked(layout, fallback)
+    except FallbackLocked:
+        reason = "another process holds its lock (a stopped skc?); try again when it is done"
+        problem = SyncSourceNotReadable(layout.display(source), reason)
+        return SkillSync(skill, source, 0, (), False, problem)
+
+
+def _sync_locked(layout: Layout, fallback: _Fallback) -> SkillSync:
+    skill, source = fallback.skill, fallback.path
     try:
         db = open_log(source, write=True)
     except (sqlite3.Error, OSError) as exc:
