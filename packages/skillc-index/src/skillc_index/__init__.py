@@ -90,6 +90,7 @@ _EXPORTS: dict[str, str] = {
     "safe_join": "_files",
     "is_hidden": "_files",
     "open_in_root": "_files",
+    "within": "_files",
     "read_text_in_root": "_files",
     "fs_bytes": "_files",
     # text: the one line splitter, UTF-8 checks
@@ -260,6 +261,7 @@ if TYPE_CHECKING:
         safe_join,
         source_hash,
         walk_skill,
+        within,
     )
     from skillc_index._frontmatter import Frontmatter, parse_frontmatter, type_name
     from skillc_index._fts import fts_query, index_tokenizer, prepare_fts_text, restore_fts_text

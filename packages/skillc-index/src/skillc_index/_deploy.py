@@ -39,7 +39,7 @@ from skillc_index._diagnostics import (
     SkillExists,
     TargetOutsideProject,
 )
-from skillc_index._files import within
+from skillc_index._files import inside, within
 from skillc_index._layout import META_DIR, SKILL_FILE, Layout, Scope
 from skillc_index._manifest import MANIFEST_FILE, manifest_path, read_manifest
 
@@ -134,10 +134,6 @@ def _existing(path: Path, skill: str) -> Existing:
     return "other"
 
 
-def _inside(path: Path, folder: Path) -> bool:
-    return path == folder or folder in path.parents
-
-
 def _refuse_leaving_project(
     target: str, root: Path, layout: Layout, from_project_config: bool
 ) -> None:
@@ -151,7 +147,7 @@ def _refuse_leaving_project(
         written = os.path.abspath(layout.cwd / Path(target).expanduser())  # noqa: PTH100
     else:
         written = os.path.abspath(root)  # noqa: PTH100
-    if not (from_project_config or _inside(Path(written), project)):
+    if not (from_project_config or inside(written, str(project))):
         return  # the user's own choice: a folder outside the project, written by the user
     if within(root, project):
         return
@@ -208,7 +204,7 @@ def plan_deployments(
             continue
         seen.add(real)
         for folder in (runtime, source):
-            if _inside(real, Path(os.path.realpath(folder))):
+            if inside(str(real), os.path.realpath(folder)):
                 raise InvalidOption(
                     f"target '{target}' would deploy into the skill's own folder "
                     f"({layout.display(real)})"

@@ -97,8 +97,9 @@ def _is_absolute(rel: str) -> bool:
     return rel.startswith(("/", os.sep)) or Path(rel).is_absolute()
 
 
-def _inside(path: str, root: str) -> bool:
-    """Whether canonical ``path`` is ``root`` or below it (both from ``os.path.realpath``)."""
+def inside(path: str, root: str) -> bool:
+    """Whether ``path`` is ``root`` or below it, comparing the paths as written (give
+    canonical ones, e.g. from ``os.path.realpath``, to compare where they really lead)."""
     if path == root:
         return True
     prefix = root if root.endswith(os.sep) else root + os.sep
@@ -109,7 +110,7 @@ def within(path: Path | str, root: Path | str) -> bool:
     """Whether ``path`` is ``root`` or below it once both are real paths (symlinks followed,
     ``..`` resolved; the parts of ``path`` that do not exist yet are taken as written): where a
     write to ``path`` would really land."""
-    return _inside(os.path.realpath(path), os.path.realpath(root))
+    return inside(os.path.realpath(path), os.path.realpath(root))
 
 
 def walk_skill(root: Path) -> SkillFiles:
@@ -149,7 +150,7 @@ def walk_skill(root: Path) -> SkillFiles:
                             stack.append((real, rel + "/", ancestors | {real}))
                         continue
                     target = os.path.realpath(entry.path)
-                    if not _inside(target, root_real):
+                    if not inside(target, root_real):
                         escapes.append(rel)
                         continue
                     mode = entry.stat().st_mode  # follows the symlink, known to stay inside
@@ -215,7 +216,7 @@ def safe_join(root: Path, rel: str, missing: type[PathNotFound] = SkillFileNotFo
         raise PathEscapesRoot(rel)
     root_real = os.path.realpath(root)
     resolved = os.path.realpath(_join(root_real, rel))
-    if not _inside(resolved, root_real):
+    if not inside(resolved, root_real):
         raise PathEscapesRoot(rel)
     try:
         os.stat(resolved)  # noqa: PTH116 - a str is at hand
@@ -368,7 +369,7 @@ def _inside_part(target: str, root_real: str, rel: str) -> str:
     (E012 when it is outside). The result is then walked from the root's descriptor again,
     so nothing is opened on the strength of this name resolution alone."""
     candidate = os.path.realpath(target)
-    if _inside(candidate, root_real):
+    if inside(candidate, root_real):
         return candidate[len(root_real) :].lstrip("/")
     raise PathEscapesRoot(rel)
 

@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from skillc_index import KNOWN_TARGETS, InvalidOption, load_config, parse_targets
+from skillc_index import KNOWN_TARGETS, InvalidOption, load_config, parse_targets, within
 
 if TYPE_CHECKING:
     from skillc_index import Layout
@@ -46,9 +46,5 @@ def check_targets(layout: Layout, targets: Sequence[str], allowed: Sequence[str]
     }
     for target in folders:
         folder = os.path.realpath(layout.target_root(target, "project"))
-        if folder not in known and not any(_within(folder, base) for base in allowed):
+        if folder not in known and not any(within(folder, base) for base in allowed):
             raise TargetNotAllowed(target, agents)
-
-
-def _within(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
