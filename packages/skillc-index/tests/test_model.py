@@ -499,7 +499,7 @@ def _over_the_limit() -> tuple[str, int]:
     it; and the length of the part that is parsed (up to the last break before the limit)."""
     from skillc_index._model import MARKDOWN_LIMIT
 
-    row = "| x | [a](a.md) |\n"
+    row = "| x | [a](a.md) | " + "w" * 60 + " |\n"  # long rows: the byte limit comes first
     head = "# Top\n\n## Before\n\n| a | b |\n|---|---|\n"
     rows = row * ((MARKDOWN_LIMIT - len(head) - 200) // len(row))
     near = "\n## Near the limit\n\n"
@@ -560,6 +560,24 @@ def test_limit_notice_names_the_file() -> None:
     notice = limit_notice("refs/big.md", doc)
     assert notice is not None
     assert notice.level == "warning"
-    assert notice.text.startswith("refs/big.md: larger than 1 MiB;")
+    assert notice.text.startswith("refs/big.md: over the parse limit (1 MiB or 20,000 lines);")
     assert f"lines 1-{doc.parsed_lines}" in notice.text
     assert limit_notice("SKILL.md", parse_markdown("# Small\n")) is None
+
+
+def test_a_file_of_many_short_lines_is_parsed_up_to_the_line_limit() -> None:
+    """markdown-it-py's cost follows lines: 1 MiB of ``x|y`` rows took 15 s, so at most
+    20,000 lines are parsed, however short; the last heading before runs to the end."""
+    from skillc_index._model import MARKDOWN_LINE_LIMIT
+
+    head = "# Top\n\n| a | b |\n|---|---|\n"  # 4 lines
+    rows = "x|y\n" * (MARKDOWN_LINE_LIMIT - 10)
+    text = head + rows + "\n## Near\n\n" + "x|y\n" * 100 + "## After\n[b](b.md)\n"
+    assert len(text) < 200_000  # far below the byte limit
+    doc = parse_markdown(text)
+    assert doc.parsed_lines == MARKDOWN_LINE_LIMIT
+    assert [h.text for h in doc.headings] == ["Top", "Near"]
+    assert doc.headings[-1].end_line == doc.line_count + 1
+    assert not doc.links
+    whole = parse_markdown("# Top\n" + "x\n" * (MARKDOWN_LINE_LIMIT - 1))  # exactly the limit
+    assert whole.parsed_lines is None

@@ -1,8 +1,8 @@
 """``outline``: the headings of every Markdown file of a skill (RFC-0002:C-OUTLINE).
 
 Reads the sources (not the index), so it always shows the skill as it is now. Of a file over
-the Markdown parse limit (1 MiB), only the headings before the limit are listed, with a
-warning naming the file.
+the Markdown parse limit (1 MiB or 20,000 lines), only the headings before the limit are
+listed, with a warning naming the file.
 """
 
 from __future__ import annotations

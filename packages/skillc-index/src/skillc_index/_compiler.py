@@ -90,7 +90,7 @@ class CompileResult:
     index: IndexReport
     files: int
     notices: tuple[Notice, ...] = ()
-    """Warnings of the compile: a Markdown file over the parse limit (1 MiB)."""
+    """Warnings of the compile: a Markdown file over the parse limit (1 MiB or 20,000 lines)."""
 
 
 def markdown_documents(rel: str, text: str, doc: MarkdownDoc) -> Iterator[Document]:

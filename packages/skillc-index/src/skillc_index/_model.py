@@ -16,10 +16,11 @@ view too): the lines ``show`` and ``open`` read back.
 
 What one file may cost is bounded: markdown-it-py spends up to about 15 s on a MB of table
 rows or one-word list items (0.15 s on a MB of prose), so only the first
-:data:`MARKDOWN_LIMIT` characters (1 MiB) of a file are parsed, up to the last line break
-before the limit. Headings and links after it are not found; the last heading's section runs
-to the end of the file, so its text is still indexed and shown; :func:`limit_notice` is the
-warning the front ends give for such a file.
+:data:`MARKDOWN_LIMIT` characters (1 MiB) and :data:`MARKDOWN_LINE_LIMIT` lines (20,000) of
+a file are parsed, up to the last line break within both limits. Headings and links after
+it are not found; the last heading's section runs to the end of the file, so its text is
+still indexed and shown; :func:`limit_notice` is the warning the front ends give for such a
+file.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MARKDOWN_LIMIT",
+    "MARKDOWN_LINE_LIMIT",
     "Frontmatter",
     "Heading",
     "Link",
@@ -61,6 +63,10 @@ MARKDOWN_LIMIT = 1 << 20
 """Characters of a Markdown file that are parsed for headings and links (1 MiB; a file of at
 most 1 MiB on disk is never cut). The largest ``.md`` file of the 581 corpus skills has
 294 KB."""
+MARKDOWN_LINE_LIMIT = 20_000
+"""Lines of a Markdown file that are parsed, whatever their length: markdown-it-py's cost
+follows lines more than bytes for short ones (1 MiB of ``x|y`` rows took 15 s, 20,000 such
+lines take about 1.5 s). The longest ``.md`` file of the corpus has 2,738 lines."""
 
 
 # A bare URL in text (GFM "extended autolink"): http(s):// or www. up to whitespace or '<'.
@@ -317,11 +323,15 @@ def _parse_body(
 
 def parsed_end(text: str) -> int:
     """Where the part of ``text`` (newlines normalized) that is parsed as Markdown ends: its
-    end when it has at most :data:`MARKDOWN_LIMIT` characters, else just after the last line
-    break before the limit (0 when there is none)."""
-    if len(text) <= MARKDOWN_LIMIT:
-        return len(text)
-    return text.rfind("\n", 0, MARKDOWN_LIMIT) + 1
+    end when it has at most :data:`MARKDOWN_LIMIT` characters and
+    :data:`MARKDOWN_LINE_LIMIT` lines, else just after the last line break within both
+    limits (0 when there is none)."""
+    end = len(text) if len(text) <= MARKDOWN_LIMIT else text.rfind("\n", 0, MARKDOWN_LIMIT) + 1
+    if text.count("\n", 0, end) > MARKDOWN_LINE_LIMIT:  # short lines: cut after the last one
+        end = 0
+        for _ in range(MARKDOWN_LINE_LIMIT):
+            end = text.index("\n", end) + 1
+    return end
 
 
 def parse_markdown(text: str) -> MarkdownDoc:
@@ -350,7 +360,8 @@ def limit_notice(file: str, doc: MarkdownDoc) -> Notice | None:
     if doc.parsed_lines is None:
         return None
     return Notice(
-        f"{file}: larger than 1 MiB; headings and links are read from lines "
+        f"{file}: over the parse limit (1 MiB or 20,000 lines); headings and links are read "
+        "from lines "
         f"1-{doc.parsed_lines} only (the rest of the file belongs to the section before it)"
     )
 

@@ -439,8 +439,8 @@ def _flag(data: Mapping[str, Any], key: str) -> bool:
 
 def parse_tool_skill(text: str, folder_name: str = "") -> ToolSkill:
     """A SKILL.md's text as a gibb.eri.sh skill; ``folder_name`` names it when the
-    frontmatter has no ``name``. Only the first 1 MiB is read for tools, as the skill model
-    reads only that much of any Markdown file (:data:`skillc_index._model.MARKDOWN_LIMIT`)."""
+    frontmatter has no ``name``. Tools are read from the part the skill model parses of any
+    Markdown file (:func:`skillc_index._model.parsed_end`: 1 MiB, 20,000 lines)."""
     from skillc_index._model import parsed_end
 
     text = text.removeprefix(BOM)

@@ -87,7 +87,7 @@ class LintResult:
     rules: tuple[str, ...] = field(default=(), repr=False)
     """Ids of the rules that ran, in order."""
     notices: tuple[Notice, ...] = ()
-    """Warnings of the run that are no rule's finding: a Markdown file over the 1 MiB parse
+    """Warnings of the run that are no rule's finding: a Markdown file over the parse
     limit, whose headings and links after the limit were not checked."""
 
     @property

@@ -76,8 +76,8 @@ class Skill:
     ``files`` are every file in scope (relative POSIX paths, bytewise order); ``escapes`` the
     symlinks of the skill pointing out of it (never read); ``docs`` maps each Markdown file to
     its parsed :class:`~skillc_index.MarkdownDoc`, SKILL.md included; ``notices`` the
-    warnings of parsing them (a file over the 1 MiB parse limit: its headings and links after
-    the limit are not checked).
+    warnings of parsing them (a file over the parse limit, 1 MiB or 20,000 lines: its
+    headings and links after the limit are not checked).
     """
 
     def __init__(self, root: Path, *, compiled: bool = False) -> None:
