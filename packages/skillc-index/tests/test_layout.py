@@ -136,6 +136,34 @@ def test_e001_when_nothing_is_found(layout: Layout) -> None:
     assert str(caught.value) == "error[E001]: skill 'nope' not found"
 
 
+def test_e001_suggests_near_store_names(layout: Layout, make_skill: MakeSkill) -> None:
+    make_skill(layout.store("project"), "python-testing")
+    make_skill(layout.store("global"), "python-typing")
+    make_skill(layout.store("global"), "rust")
+    (layout.store("global") / "python-test").mkdir()  # no SKILL.md: not a skill, not named
+    with pytest.raises(SkillNotFound) as caught:
+        resolve_skill("python-tsting", layout)
+    lines = str(caught.value).splitlines()
+    assert lines[0] == "error[E001]: skill 'python-tsting' not found"  # RFC-0005, unchanged
+    assert lines[1] == "hint: did you mean 'python-testing' or 'python-typing'?"
+    assert caught.value.suggestions == ("python-testing", "python-typing")
+    assert len(lines) == 2
+
+
+def test_e001_suggests_at_most_three_names_and_none_when_nothing_is_near(
+    layout: Layout, make_skill: MakeSkill
+) -> None:
+    for name in ("data-a", "data-b", "data-c", "data-d"):
+        make_skill(layout.store("project"), name)
+    with pytest.raises(SkillNotFound) as caught:
+        resolve_skill("data-x", layout)
+    assert len(caught.value.suggestions) == 3
+    assert caught.value.diagnostic.detail.startswith("hint: did you mean 'data-")
+    with pytest.raises(SkillNotFound) as far:
+        resolve_skill("kubernetes", layout)
+    assert str(far.value) == "error[E001]: skill 'kubernetes' not found"
+
+
 def test_names_never_traverse_out_of_the_store(layout: Layout, make_skill: MakeSkill) -> None:
     # <store>/../x exists, but "../x" is only ever a path (from the cwd), never a store name.
     make_skill(layout.store("project").parent, "x")

@@ -110,6 +110,12 @@ def _hint(text: str) -> str:
     return f"hint: {text}" if text else ""
 
 
+def one_of(names: tuple[str, ...] | list[str]) -> str:
+    """``'a'``, ``'a' or 'b'``, ``'a', 'b' or 'c'``: names quoted for a hint."""
+    quoted = [f"'{name}'" for name in names]
+    return " or ".join(quoted) if len(quoted) < 3 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+
+
 class SkillcError(Exception):
     """Base of every error skillc raises on purpose; carries its :class:`Diagnostic`."""
 
@@ -121,11 +127,15 @@ class SkillcError(Exception):
 
 
 class SkillNotFound(SkillcError):
+    """E001; ``suggestions`` are near skill names, given as a ``hint:`` line after it."""
+
     code = "E001"
 
-    def __init__(self, skill: str) -> None:
-        super().__init__(Diagnostic(self.code, {"skill": skill}))
+    def __init__(self, skill: str, suggestions: tuple[str, ...] = ()) -> None:
+        hint = f"did you mean {one_of(suggestions)}?" if suggestions else ""
+        super().__init__(Diagnostic(self.code, {"skill": skill}, _hint(hint)))
         self.skill = skill
+        self.suggestions = suggestions
 
 
 class IndexUnusable(SkillcError):

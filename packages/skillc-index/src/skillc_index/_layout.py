@@ -428,7 +428,28 @@ def resolve_skill(
         raise NotASkill(shown(first_folder))
     if stores_only and plain and (layout.cwd / skill / SKILL_FILE).is_file():
         raise SkillNotInStores(shown(skill), f"./{shown(skill)}")
-    raise SkillNotFound(shown(skill))
+    raise SkillNotFound(shown(skill), near_skill_names(skill, layout) if plain else ())
+
+
+def near_skill_names(skill: str, layout: Layout, limit: int = 3) -> tuple[str, ...]:
+    """Up to ``limit`` skill names of the project and global stores close to ``skill`` (for
+    E001's "did you mean"), closest first. Only on the error path: difflib is imported here."""
+    from difflib import get_close_matches
+
+    stores = [layout.store(scope) for scope in layout.scopes()]
+    names: set[str] = set()
+    for store in stores:
+        try:
+            names.update(name for name in os.listdir(store) if not name.startswith("."))  # noqa: PTH208
+        except OSError:
+            continue
+    found: list[str] = []
+    for name in get_close_matches(skill, sorted(names), n=max(len(names), 1), cutoff=0.6):
+        if any((store / name / SKILL_FILE).is_file() for store in stores):
+            found.append(name)
+            if len(found) == limit:
+                break
+    return tuple(found)
 
 
 def _recovered(store_copy: Path) -> bool:
