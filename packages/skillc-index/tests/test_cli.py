@@ -91,3 +91,30 @@ def test_verbose_shows_the_traceback(capsys: pytest.CaptureFixture[str]) -> None
 def test_exit_codes_pass_through() -> None:
     assert handle_exception(click.exceptions.Exit(0), []) == 0
     assert handle_exception(SystemExit(3), []) == 3
+
+
+def test_a_command_group_names_the_closest_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    from skillc_index.console import CommandGroup
+
+    @click.group("demo", cls=CommandGroup)
+    def demo() -> None:
+        """A group like each package's."""
+
+    for name in ("search", "sources", "show"):
+        demo.add_command(click.Command(name))
+    for args, expected in [
+        (["sourch"], "No such command 'sourch'. Did you mean 'sources' or 'search'?"),
+        (["shwo"], "No such command 'shwo'. Did you mean 'show'?"),
+        (["zzz"], "No such command 'zzz'."),
+    ]:
+        try:
+            demo.main(args, prog_name="demo", standalone_mode=False)
+        except click.UsageError as exc:
+            assert handle_exception(exc, args) == 1
+        err = capsys.readouterr().err.splitlines()
+        assert err[0] == f"error[E100]: invalid option: '{expected}'"
+
+
+def test_each_package_group_suggests(tmp_path: Path, home: Path) -> None:
+    result = skillc_index("buidl", cwd=tmp_path, home=home)
+    assert result.stderr.splitlines()[0].endswith("Did you mean 'build'?'")

@@ -75,3 +75,33 @@ def test_unknown_command_is_e100() -> None:
     result = skc("frobnicate")
     assert result.returncode == 1
     assert result.stderr.startswith("error[E100]: invalid option: 'No such command 'frobnicate'.")
+
+
+def test_unknown_command_names_the_closest_commands() -> None:
+    result = skc("shwo")
+    assert result.returncode == 1
+    first = result.stderr.splitlines()[0]
+    assert first == "error[E100]: invalid option: 'No such command 'shwo'. Did you mean 'show'?'"
+    both = skc("sourch").stderr.splitlines()[0]
+    assert both.endswith("Did you mean 'sources' or 'search'?'")  # closest first
+    assert "Did you mean" not in skc("frobnicate").stderr
+
+
+def test_suggesting_a_command_imports_no_command_module() -> None:
+    code = (
+        "import sys\n"
+        "from skillc.cli import cli\n"
+        "try:\n"
+        "    cli.main(['shwo'], prog_name='skc', standalone_mode=False)\n"
+        "except Exception as exc:\n"
+        "    print(exc.format_message())\n"
+        "print(sorted(m for m in sys.modules if m.startswith('skillc_') and m.count('.') and\n"
+        "      m.rpartition('.')[2] in ('cli', '_show', '_search')))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.stdout.splitlines() == [
+        "No such command 'shwo'. Did you mean 'show'?",
+        "[]",
+    ], result.stderr

@@ -16,6 +16,7 @@ import click
 from skillc_index import Notice
 from skillc_index.console import (
     CONTEXT_SETTINGS,
+    CommandGroup,
     access_logged,
     count_range,
     format_option,
@@ -389,7 +390,7 @@ def run_command(
     click.get_current_context().exit(result.exit_code)
 
 
-@click.group("skillc-gateway", context_settings=CONTEXT_SETTINGS)
+@click.group("skillc-gateway", cls=CommandGroup, context_settings=CONTEXT_SETTINGS)
 @click.version_option(package_name="skillc-gateway", message="%(package)s %(version)s")
 @verbose_option
 def cli() -> None:

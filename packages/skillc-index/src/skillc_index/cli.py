@@ -13,6 +13,7 @@ import click
 
 from skillc_index.console import (
     CONTEXT_SETTINGS,
+    CommandGroup,
     count_range,
     format_option,
     is_verbose,
@@ -271,7 +272,7 @@ def build_command(
         )
 
 
-@click.group("skillc-index", context_settings=CONTEXT_SETTINGS)
+@click.group("skillc-index", cls=CommandGroup, context_settings=CONTEXT_SETTINGS)
 @click.version_option(package_name="skillc-index", message="%(package)s %(version)s")
 @verbose_option
 def cli() -> None:

@@ -29,6 +29,7 @@ from skillc_index._diagnostics import (
     SkillcError,
     error_line,
     format_diagnostic,
+    one_of,
 )
 
 if TYPE_CHECKING:
@@ -201,6 +202,32 @@ def access_logged(
     with logged(where, skill, record, error_text, stores_only=stores_only) as resolved:
         report_all(resolved.notices)
         yield resolved, args
+
+
+def check_command_name(ctx: click.Context, name: str, names: Sequence[str]) -> None:
+    """Raise the usage error (E100) of a group for ``name`` unless it is one of ``names``
+    (or looks like an option, which click parses on): ``No such command 'shwo'. Did you mean
+    'show'?``, up to three names, closest first. Click >= 8.4 suggests only for groups that
+    hold their commands (not ``skc``, which loads them lazily) and click 8.1-8.3 never does."""
+    if name in names or name.startswith("-") or ctx.resilient_parsing:
+        return
+    from difflib import get_close_matches  # only on this error path
+
+    close = get_close_matches(name, list(names), n=3, cutoff=0.6)
+    message = f"No such command {name!r}."
+    raise click.UsageError(f"{message} Did you mean {one_of(close)}?" if close else message, ctx)
+
+
+class CommandGroup(click.Group):
+    """The click group of each package's console script: an unknown command names the
+    closest commands (:func:`check_command_name`)."""
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        if args and self.get_command(ctx, args[0]) is None:
+            check_command_name(ctx, args[0], self.list_commands(ctx))
+        return super().resolve_command(ctx, args)
 
 
 def _argv_verbose(args: Sequence[str]) -> bool:

@@ -11,6 +11,7 @@ import click
 
 from skillc_index.console import (
     CONTEXT_SETTINGS,
+    CommandGroup,
     access_logged,
     format_option,
     print_json,
@@ -141,7 +142,7 @@ def sync_command(
         ctx.exit(1)
 
 
-@click.group("skillc-stats", context_settings=CONTEXT_SETTINGS)
+@click.group("skillc-stats", cls=CommandGroup, context_settings=CONTEXT_SETTINGS)
 @click.version_option(package_name="skillc-stats", message="%(package)s %(version)s")
 @verbose_option
 def cli() -> None:

@@ -127,6 +127,16 @@ class CommandsFromEntryPoints(click.Group):
             raise TypeError(f"entry point {cmd_name} = {target} is not a click command")
         return obj
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """An unknown command names the closest ones, from the names alone (nothing imported)."""
+        if args and args[0] not in self.targets:
+            from skillc_index.console import check_command_name
+
+            check_command_name(ctx, args[0], self.list_commands(ctx))
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """List commands from their names and RFC-0007 summaries, without importing them."""
         rows = [(name, SUMMARIES.get(name, "")) for name in self.list_commands(ctx)]
