@@ -33,7 +33,10 @@ def test_stats_json_and_text(
 def test_stats_errors(demo: ResolvedSkill, stats_cli: Run) -> None:
     result = stats_cli("stats", "demo", "--group-by", "nope")
     assert result.returncode == 1 and result.stdout == ""
-    assert result.stderr == "error[E030]: invalid query type: 'nope'\n"
+    assert result.stderr == (
+        "error[E030]: invalid query type: 'nope'\n"
+        "hint: valid query types: summary, sections, files, commands, projects, errors, search\n"
+    )
     result = stats_cli("stats", "demo", "--since", "soon")
     assert result.returncode == 1
     assert result.stderr.startswith("error[E031]: invalid filter: '--since 'soon' is not a time")

@@ -352,7 +352,11 @@ def test_odd_rows_do_not_break_queries(demo: ResolvedSkill, layout: Layout, log_
 def test_unknown_query_type_is_e030(demo: ResolvedSkill, layout: Layout) -> None:
     with pytest.raises(InvalidQueryType) as caught:
         query_stats(demo, layout, group_by="searches")
-    assert str(caught.value) == "error[E030]: invalid query type: 'searches'"
+    first, hint = str(caught.value).splitlines()
+    assert first == "error[E030]: invalid query type: 'searches'"  # RFC-0005, unchanged
+    assert hint == f"hint: valid query types: {', '.join(QUERY_TYPES)}"
+    assert "--" not in hint  # a library message names no CLI flag
+    assert caught.value.valid == QUERY_TYPES
 
 
 def test_malformed_filter_is_e031(demo: ResolvedSkill, layout: Layout) -> None:

@@ -235,11 +235,15 @@ class HiddenPath(SkillFileNotFound):
 
 
 class InvalidQueryType(SkillcError):
+    """E030; ``valid`` (the query types there are) is listed on a ``hint:`` line after it."""
+
     code = "E030"
 
-    def __init__(self, query_type: str) -> None:
-        super().__init__(Diagnostic(self.code, {"type": query_type}))
+    def __init__(self, query_type: str, valid: tuple[str, ...] = ()) -> None:
+        hint = f"valid query types: {', '.join(valid)}" if valid else ""
+        super().__init__(Diagnostic(self.code, {"type": query_type}, _hint(hint)))
         self.query_type = query_type
+        self.valid = valid
 
 
 class InvalidFilter(SkillcError):

@@ -293,7 +293,7 @@ def check_query(group_by: str) -> str:
     """``group_by`` if it is a query type of RFC-0003:C-QUERIES, else E030 (a plain string is
     checked here, not by click, so the CLI reports E030 rather than a usage error)."""
     if group_by not in QUERY_TYPES:
-        raise InvalidQueryType(group_by)
+        raise InvalidQueryType(group_by, QUERY_TYPES)
     return group_by
 
 
