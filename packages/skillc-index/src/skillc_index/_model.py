@@ -240,9 +240,10 @@ def _plain_text(tokens: Iterable[Token]) -> str:
 def _heading_text(inline: Token) -> str:
     """A heading's plain text; if that is empty, its source (``<Connector Name>``, an HTML
     comment), lines joined by a space: a heading of markup only still has a name."""
-    return _plain_text(inline.children or ()).strip() or " ".join(
-        line.strip() for line in inline.content.split("\n")
-    ).strip()
+    return (
+        _plain_text(inline.children or ()).strip()
+        or " ".join(line.strip() for line in inline.content.split("\n")).strip()
+    )
 
 
 def _bare_urls(text: str, line: int) -> list[Link]:
