@@ -227,3 +227,24 @@ def test_show_and_outline_count_lines_as_the_reader_does(
     lines = whole.text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     assert lines[found.start_line - 1] == "## Target"
     assert whole.total_lines == found.end_line  # '## Next' is the last line
+
+
+def test_a_heading_of_only_inline_html_is_listed_and_shown(
+    gateway: Run, resolved: ResolvedSkill, project: Path, home: Path
+) -> None:
+    """``## <Connector Name>``: outline, the index (show), and the stub's section list all use
+    its source text (issue 14: it was listed empty and could not be shown)."""
+    skill_md = resolved.source / "SKILL.md"
+    skill_md.write_text(
+        skill_md.read_text(encoding="utf-8") + "\n## <Connector Name>\n\nConnect it.\n",
+        encoding="utf-8",
+    )
+    result = build_skill("demo", Layout.discover(project, {"SKILLC_HOME": str(home)}))
+    assert "- <Connector Name>\n" in result.compiled.stub.read_text(encoding="utf-8")
+    listed = gateway("outline", "demo", "--format", "json")
+    assert listed.returncode == 0, listed.stderr
+    texts = [h["text"] for h in json.loads(listed.stdout)["headings"]]
+    assert "<Connector Name>" in texts and "" not in texts
+    assert "  ## <Connector Name>\n" in gateway("outline", "demo").stdout
+    shown = gateway("show", "demo", "--section", "<Connector Name>")
+    assert (shown.returncode, shown.stdout) == (0, "## <Connector Name>\n\nConnect it.\n")

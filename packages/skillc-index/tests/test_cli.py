@@ -118,3 +118,23 @@ def test_a_command_group_names_the_closest_commands(capsys: pytest.CaptureFixtur
 def test_each_package_group_suggests(tmp_path: Path, home: Path) -> None:
     result = skillc_index("buidl", cwd=tmp_path, home=home)
     assert result.stderr.splitlines()[0].endswith("Did you mean 'build'?'")
+
+
+def test_an_invalid_config_version_is_an_error_and_the_command_runs(
+    tmp_path: Path, home: Path
+) -> None:
+    """RFC-0009:C-FILES: a `version` that is not a positive integer is an error, and the file
+    is ignored as if it did not exist: the command still runs and exits as it would (issue 14)."""
+    assert skillc_index("init", cwd=tmp_path, home=home).returncode == 0
+    assert skillc_index("init", "alpha", cwd=tmp_path, home=home).returncode == 0
+    config = tmp_path / ".skillc" / "config.toml"
+    config.write_text('version = "one"\n[search]\ntokenizer = "cjk"\n', encoding="utf-8")
+    result = skillc_index("build", "alpha", "--format", "json", cwd=tmp_path, home=home)
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["index"]["tokenizer"] != "cjk"  # the file is ignored
+    assert result.stderr.splitlines() == [
+        f"error: config file {config}: 'version' must be a positive integer; file ignored"
+    ]
+    config.write_text("version = 2\n", encoding="utf-8")  # newer: still a warning
+    newer = skillc_index("build", "alpha", cwd=tmp_path, home=home)
+    assert newer.returncode == 0 and newer.stderr.startswith("warning: config file ")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from skillc_index import Layout, load_config
+from skillc_index._diagnostics import format_diagnostic
 
 
 def write(path: Path, text: str) -> None:
@@ -104,6 +105,11 @@ def test_version_handling(layout: Layout) -> None:
         config = load_config(layout, env={})
         assert config.tokenizer == "ascii", bad  # the whole file is ignored
         assert any("positive integer" in text for text in texts(config))
+        # RFC-0009:C-FILES: "MUST emit an error" (issue 14: it was a warning); still no code.
+        assert [format_diagnostic(n) for n in config.notices] == [
+            f"error: config file {layout.global_config}: 'version' must be a positive integer;"
+            " file ignored"
+        ]
 
 
 def test_unreadable_file_is_not_fatal(layout: Layout) -> None:

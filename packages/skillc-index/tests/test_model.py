@@ -581,3 +581,20 @@ def test_a_file_of_many_short_lines_is_parsed_up_to_the_line_limit() -> None:
     assert not doc.links
     whole = parse_markdown("# Top\n" + "x\n" * (MARKDOWN_LINE_LIMIT - 1))  # exactly the limit
     assert whole.parsed_lines is None
+
+
+def test_a_heading_of_only_inline_html_is_named_by_its_source() -> None:
+    """``## <Connector Name>`` has no plain text (the tag is dropped): its source text names it,
+    so outline, the index and show see a heading that can be found (issue 14)."""
+    doc = parse_markdown(
+        "# <Connector Name>\n\n## <!-- Team Name -->\n\n## <date> — opened\n\n"
+        "<a> <b>\n<c>\n---\n\n## <kbd>K</kbd>\n\n#\n"
+    )
+    assert [h.text for h in doc.headings] == [
+        "<Connector Name>",
+        "<!-- Team Name -->",
+        "— opened",  # some plain text: kept as it was
+        "<a> <b> <c>",  # a setext heading's lines joined by a space, as for plain text
+        "K",
+        "",  # an empty heading stays empty
+    ]

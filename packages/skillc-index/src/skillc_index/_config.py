@@ -101,8 +101,11 @@ def _read_file(path: Path, notices: list[Notice]) -> dict[str, Any] | None:
 
     version = raw.pop("version", SUPPORTED_VERSION)
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        notices.append(
-            Notice(f"config file {path}: 'version' must be a positive integer; file ignored")
+        notices.append(  # RFC-0009:C-FILES: "MUST emit an error" (the command still runs)
+            Notice(
+                f"config file {path}: 'version' must be a positive integer; file ignored",
+                level="error",
+            )
         )
         return None
     if version > SUPPORTED_VERSION:

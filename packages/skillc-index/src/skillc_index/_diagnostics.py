@@ -88,8 +88,9 @@ class Diagnostic(NamedTuple):
 
 class Notice(NamedTuple):
     """A message the registry has no code for: config file problems (RFC-0009 asks for a
-    warning but RFC-0005 reserves no code) and lint's ``info: skipping compiled skill``.
-    Printed as ``warning: <text>``; never changes the exit status."""
+    warning, or an error for an invalid ``version``, but RFC-0005 reserves no code) and lint's
+    ``info: skipping compiled skill``. Printed as ``<level>: <text>``; never changes the exit
+    status."""
 
     text: str
     level: NoticeLevel = "warning"

@@ -88,7 +88,8 @@ class Heading:
     level: int
     """1 to 6."""
     text: str
-    """Plain text of the heading (markup, HTML tags and link targets dropped)."""
+    """Plain text of the heading (markup, HTML tags and link targets dropped); for a heading
+    of markup only (``## <Connector Name>``), its source text, so it can be listed and shown."""
     line: int
     """Line the heading starts on."""
     end_line: int
@@ -236,6 +237,15 @@ def _plain_text(tokens: Iterable[Token]) -> str:
     return "".join(parts)
 
 
+def _heading_text(inline: Token) -> str:
+    """A heading's plain text; if that is empty, its source (``<Connector Name>``, an HTML
+    comment), lines joined by a space: a heading of markup only still has a name."""
+    return (
+        _plain_text(inline.children or ()).strip()
+        or " ".join(line.strip() for line in inline.content.split("\n")).strip()
+    )
+
+
 def _bare_urls(text: str, line: int) -> list[Link]:
     """Bare ``http(s)://`` and ``www.`` URLs in one text token (GFM extended autolinks)."""
     links: list[Link] = []
@@ -305,7 +315,7 @@ def _parse_body(
             pending_level = int(token.tag[1:])
         elif kind == "inline":
             if pending_level:
-                found.append((pending_level, _plain_text(token.children or ()).strip(), block_line))
+                found.append((pending_level, _heading_text(token), block_line))
                 pending_level = 0
             links.extend(_inline_links(token, block_line))
     ends = [line_count + 1] * len(found)
