@@ -141,7 +141,8 @@ def search_command(skill: str, query: str, limit: int, output_format: str) -> No
     from skillc_gateway._search import search_skill
 
     layout, tokenizer = _layout_and_tokenizer()
-    args: dict[str, object] = {"query": query, "limit": limit}
+    # RFC-0004:C-LOGGING: every search row has result_count; a failed search found nothing
+    args: dict[str, object] = {"query": query, "limit": limit, "result_count": 0}
     with access_logged("search", skill, args, layout=layout) as (resolved, logged):
         found = search_skill(resolved, query, limit=limit, tokenizer_setting=tokenizer)
         logged["result_count"] = len(found.results)
