@@ -138,9 +138,11 @@ def test_summary_json(used_demo: Path, ok: Run, project: Path) -> None:
     }
 
 
-def test_summary_text_follows_the_guide(used_demo: Path, ok: Run) -> None:
+def test_summary_text_follows_the_guide(used_demo: Path, ok: Run, project: Path) -> None:
     out = ok("stats", "demo").stdout
-    assert out.startswith("demo usage statistics (all time)\nPeriod: ")
+    # the skill's path, as the JSON's skill_path (RFC-0003:C-CLI: text conveys what JSON does)
+    heading = f"demo usage statistics (all time)\nSkill path: {source_of(project)}\nPeriod: "
+    assert out.startswith(heading)
     assert "Total accesses: 11\nUnique sections: 3\nUnique files: 2\nErrors: 1\n" in out
     assert (
         "Top sections:\n"
@@ -160,7 +162,7 @@ def test_sections(used_demo: Path, ok: Run) -> None:
     ]
     out = ok("stats", "demo", "--group-by", "sections").stdout.splitlines()
     assert out[0] == "demo usage statistics: sections (all time)"
-    assert out[3:] == [
+    assert out[4:] == [
         "COUNT  SECTION       FILE",
         "    2  Installation  SKILL.md",
         "    1  Usage         SKILL.md",
@@ -174,7 +176,7 @@ def test_files(used_demo: Path, ok: Run) -> None:
         {"file": "references/api.md", "count": 2},
     ]
     out = ok("stats", "demo", "--group-by", "files").stdout.splitlines()
-    assert out[3:] == ["COUNT  FILE", "    3  SKILL.md", "    2  references/api.md"]
+    assert out[4:] == ["COUNT  FILE", "    3  SKILL.md", "    2  references/api.md"]
 
 
 def test_commands(used_demo: Path, ok: Run) -> None:
@@ -183,14 +185,14 @@ def test_commands(used_demo: Path, ok: Run) -> None:
     data = stats_json(ok, "--group-by", "commands")["data"]
     assert data["stats"] == 1  # stats logs its own access, after answering
     out = ok("stats", "demo", "--group-by", "commands").stdout.splitlines()
-    assert out[3:5] == ["COUNT  COMMAND", "    5  show"]
+    assert out[4:6] == ["COUNT  COMMAND", "    5  show"]
 
 
 def test_projects(used_demo: Path, ok: Run, project: Path) -> None:
     data = stats_json(ok, "--group-by", "projects")["data"]
     assert data == [{"project": str(project), "count": 11}]
     out = ok("stats", "demo", "--group-by", "projects").stdout.splitlines()
-    assert out[3:] == ["COUNT  PROJECT", f"   12  {project}"]
+    assert out[4:] == ["COUNT  PROJECT", f"   12  {project}"]
 
 
 def test_errors(used_demo: Path, ok: Run) -> None:
@@ -199,7 +201,7 @@ def test_errors(used_demo: Path, ok: Run) -> None:
         {"target": "Nope", "command": "show", "error": error, "count": 1}
     ]
     out = ok("stats", "demo", "--group-by", "errors").stdout.splitlines()
-    assert out[3:] == ["COUNT  COMMAND  TARGET  ERROR", f"    1  show     Nope    {error}"]
+    assert out[4:] == ["COUNT  COMMAND  TARGET  ERROR", f"    1  show     Nope    {error}"]
 
 
 def test_search(used_demo: Path, ok: Run) -> None:
@@ -208,7 +210,7 @@ def test_search(used_demo: Path, ok: Run) -> None:
         {"query": "endpoints", "count": 1},
     ]
     out = ok("stats", "demo", "--group-by", "search").stdout.splitlines()
-    assert out[3:] == ["COUNT  QUERY", "    2  install", "    1  endpoints"]
+    assert out[4:] == ["COUNT  QUERY", "    2  install", "    1  endpoints"]
 
 
 def test_empty_results_are_not_errors(ok: Run, project: Path) -> None:
@@ -288,13 +290,14 @@ def test_since_is_inclusive(dated_demo: dict[str, Path], ok: Run) -> None:
     assert response["period"] == {"start": "2026-01-15T12:00:00Z", "end": "2026-01-20T00:00:01Z"}
 
 
-def test_until_is_inclusive(dated_demo: dict[str, Path], ok: Run) -> None:
+def test_until_is_inclusive(dated_demo: dict[str, Path], ok: Run, project: Path) -> None:
     assert total(ok, "--until", "2026-01-20") == 4  # up to 2026-01-20T00:00:00Z included
     assert total(ok, "--until", "2026-01-19T23:59:59Z") == 3
     assert total(ok, "--since", "2026-01-10", "--until", "2026-01-20") == 3
     out = ok("stats", "demo", "--since", "2026-01-10", "--until", "2026-01-20").stdout
     assert out.startswith(
         "demo usage statistics (2026-01-10T00:00:00Z to 2026-01-20T00:00:00Z)\n"
+        f"Skill path: {source_of(project)}\n"
         "Period: 2026-01-10T00:00:00Z to 2026-01-20T00:00:00Z\n"
     )
 

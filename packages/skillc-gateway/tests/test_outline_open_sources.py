@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -191,3 +193,33 @@ def test_read_lines_splits_on_newline_cr_and_crlf_only() -> None:
         shown = wanted if max_lines is None else wanted[:max_lines]
         got = read_lines(io.BytesIO(data), first, end, max_lines)
         assert got == ("".join(shown), len(wanted), len(shown)), (data, first, end, max_lines)
+
+
+@pytest.mark.parametrize(
+    ("data", "args", "expected"),
+    [
+        (b"one\ntwo", (), b"one\ntwo"),  # no newline added to a file that has none
+        (b"one\r\ntwo\r\n", (), b"one\r\ntwo\r\n"),
+        (b"one\rtwo", (), b"one\rtwo"),
+        (b"", (), b""),
+        (b"\x1b[31mred\x1b[0m\n", (), b"\x1b[31mred\x1b[0m\n"),  # not stripped off a pipe
+        (b"one\r\ntwo", ("--max-lines", "1"), b"one\r\n... (1 more lines)\n"),
+        (b"one\ntwo", ("--max-lines", "2"), b"one\ntwo"),
+        (b"one\ntwo", ("--max-lines", "0"), b"... (2 more lines)\n"),
+    ],
+)
+def test_open_text_prints_the_bytes_as_read(
+    demo: Path, project: Path, home: Path, data: bytes, args: tuple[str, ...], expected: bytes
+) -> None:
+    """RFC-0002:C-OPEN: the content as-is; a cut output ends with its last line's ending."""
+    (demo / "raw.txt").write_bytes(data)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
+    env["SKILLC_HOME"] = str(home)
+    command = [sys.executable, "-m", "skillc_gateway", "open", "demo", "raw.txt", *args]
+    result = subprocess.run(command, cwd=project, env=env, capture_output=True, check=False)
+    assert (result.returncode, result.stdout) == (0, expected)
+    as_json = subprocess.run(
+        [*command, "--format", "json"], cwd=project, env=env, capture_output=True, check=False
+    )
+    content = json.loads(as_json.stdout)["content"]
+    assert expected.decode().startswith(content)  # JSON keeps the text as read

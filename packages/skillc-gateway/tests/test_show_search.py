@@ -248,3 +248,21 @@ def test_a_heading_of_only_inline_html_is_listed_and_shown(
     assert "  ## <Connector Name>\n" in gateway("outline", "demo").stdout
     shown = gateway("show", "demo", "--section", "<Connector Name>")
     assert (shown.returncode, shown.stdout) == (0, "## <Connector Name>\n\nConnect it.\n")
+
+
+def test_a_failed_search_logs_no_results(
+    gateway: Run, resolved: ResolvedSkill, project: Path, home: Path
+) -> None:
+    """RFC-0004:C-LOGGING: a search row always has ``result_count``; a failed one found 0."""
+    stale = gateway("search", "demo", "install")  # never built: E002
+    assert stale.returncode == 1 and stale.stderr.startswith("error[E002]")
+    build_skill("demo", Layout.discover(project, {"SKILLC_HOME": str(home)}))
+    empty = gateway("search", "demo", "  ")
+    assert empty.returncode == 1 and empty.stderr.startswith("error[E004]")
+    db = sqlite3.connect(project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db")
+    rows = db.execute(
+        "SELECT args, error FROM access_log WHERE command = 'search' ORDER BY id"
+    ).fetchall()
+    db.close()
+    assert [json.loads(args)["result_count"] for args, _ in rows] == [0, 0]
+    assert [error.split("]")[0] for _, error in rows] == ["error[E002", "error[E004"]

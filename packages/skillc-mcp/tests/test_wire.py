@@ -264,6 +264,25 @@ def test_a_failed_build_is_logged_with_its_error(wire: WireClient, project: Path
     assert rows == [("build", "error[E011]: missing frontmatter field 'description' in SKILL.md")]
 
 
+def test_a_failed_search_is_logged_with_no_results(wire: WireClient, project: Path) -> None:
+    """RFC-0004:C-LOGGING: a search row always has ``result_count``, 0 when it failed."""
+    import json
+    import sqlite3
+    from contextlib import closing
+
+    wire.initialize()
+    result = wire.call("skc_search", {"skill": "demo", "query": "widgets"})  # not built: E002
+    assert result["isError"] is True
+    assert wire.close() == 0
+    log = project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db"
+    with closing(sqlite3.connect(log)) as db:
+        rows = db.execute("SELECT command, args, error FROM access_log").fetchall()
+    assert [(command, json.loads(args)["result_count"]) for command, args, _ in rows] == [
+        ("search", 0)
+    ]
+    assert rows[0][2].startswith("error[E002]")
+
+
 def test_a_cwd_folder_shadowing_a_store_skill_is_logged_as_a_warning(
     wire: WireClient, project: Path
 ) -> None:

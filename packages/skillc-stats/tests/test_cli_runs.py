@@ -23,6 +23,11 @@ def test_stats_json_and_text(
     )
     text = stats_cli("stats", "demo").stdout
     assert "Total accesses: 2\n" in text and "1. Usage (SKILL.md, 1 access)\n" in text
+    # RFC-0003:C-CLI: the text conveys what the JSON does, the skill's path too
+    assert text.splitlines()[1] == f"Skill path: {demo.source}"
+    for group_by in ("sections", "errors"):
+        lines = stats_cli("stats", "demo", "--group-by", group_by).stdout.splitlines()
+        assert lines[1] == f"Skill path: {demo.source}"
     result = stats_cli("stats", "demo", "--group-by", "sections", "--format", "json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["data"] == [

@@ -142,7 +142,8 @@ def search_command(skill: str, query: str, limit: int, output_format: str) -> No
     from skillc_gateway._search import search_skill
 
     layout, tokenizer = _layout_and_tokenizer()
-    args: dict[str, object] = {"query": query, "limit": limit}
+    # RFC-0004:C-LOGGING: every search row has result_count; a failed search found nothing
+    args: dict[str, object] = {"query": query, "limit": limit, "result_count": 0}
     with access_logged("search", skill, args, layout=layout) as (resolved, logged):
         found = search_skill(resolved, query, limit=limit, tokenizer_setting=tokenizer)
         logged["result_count"] = len(found.results)
@@ -165,9 +166,12 @@ def _layout_and_tokenizer() -> tuple[Layout, str]:
     return layout, config.tokenizer
 
 
-def _echo_text(text: str, more_lines: int) -> None:
-    click.echo(text, nl=False)
-    if text and not text.endswith("\n"):
+def _echo_text(text: str, more_lines: int, *, as_is: bool = False) -> None:
+    """``text``, ended by a newline unless ``as_is`` (``open``: the file's bytes, RFC-0002:C-OPEN),
+    then the cut marker when lines were left out (a cut text ends with its last line's ending).
+    ``as_is`` also keeps escape sequences, which click strips when stdout is not a terminal."""
+    click.echo(text, nl=False, color=True if as_is else None)
+    if text and not text.endswith("\n") and (not as_is or more_lines):
         click.echo()
     if more_lines:
         click.echo(f"... ({more_lines} more lines)")
@@ -209,7 +213,7 @@ def open_command(
     if output_format == "json":
         print_json({"skill": resolved.name, **content.to_dict()})
         return
-    _echo_text(content.text, content.more_lines)
+    _echo_text(content.text, content.more_lines, as_is=True)
 
 
 @click.command("sources", context_settings=CONTEXT_SETTINGS)

@@ -373,11 +373,11 @@ def _sources(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
 
 
 def _search(runner: ToolRunner, layout: Layout, a: dict[str, Any]) -> Data:
-    """RFC-0004; the log row carries ``result_count`` (RFC-0004:C-LOGGING)."""
+    """RFC-0004; the log row carries ``result_count`` (RFC-0004:C-LOGGING), 0 when it failed."""
     from skillc_gateway import search_skill
 
     tokenizer = _tokenizer(runner, layout)
-    args: dict[str, Any] = {"query": a["query"], "limit": a["limit"]}
+    args: dict[str, Any] = {"query": a["query"], "limit": a["limit"], "result_count": 0}
     with runner.logged(layout, "search", a["skill"], args) as resolved:
         found = search_skill(resolved, a["query"], limit=a["limit"], tokenizer_setting=tokenizer)
         args["result_count"] = len(found.results)
