@@ -385,10 +385,8 @@ def test_a_tool_ignoring_sigterm_is_killed(run: Run, project: Path) -> None:
 
 @pytest.fixture
 def skc(project: Path, home: Path, user_home: Path) -> Run:
-    """``skc(*args, env=None, cwd=None)``: the INSTALLED ``skc`` in the project."""
-    found = shutil.which("skc") or shutil.which("skc", path=str(Path(sys.executable).parent))
-    if found is None:
-        pytest.skip("the skc umbrella is not installed")
+    """``skc(*args, env=None, cwd=None)``: ``python -m skillc_gateway`` (what ``skc run``
+    runs; this package's tests have only skillc-index and skillc-gateway) in the project."""
 
     def call(
         *args: str, env: Mapping[str, str] | None = None, cwd: Path | None = None
@@ -396,7 +394,7 @@ def skc(project: Path, home: Path, user_home: Path) -> Run:
         environ = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
         environ.update(SKILLC_HOME=str(home), HOME=str(user_home), **(env or {}))
         return subprocess.run(
-            [str(found), *args],
+            [sys.executable, "-m", "skillc_gateway", *args],
             cwd=cwd or project,
             env=environ,
             capture_output=True,
