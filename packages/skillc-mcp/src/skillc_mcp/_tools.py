@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -36,8 +35,6 @@ REPLY_CHARS = 100_000
 """Characters of content in one ``skc_open`` or ``skc_show`` reply, at most (some 25,000
 tokens): whole lines while they fit; a single longer line is cut to this length. (Lines: the
 ``max_lines`` default of the tool schemas, 500.)"""
-
-_LINE_BREAK = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")  # after \n, \r\n or a lone \r
 
 
 class UnknownTool(KeyError):
@@ -189,7 +186,9 @@ def _page(data: Data, offset: int, limit: int) -> Data:
     """Cut the ``to_dict`` of a file or section read with ``max_lines=offset + limit`` to the
     lines from ``offset`` on: at most ``limit`` lines and :data:`REPLY_CHARS` characters.
     Adds ``offset``, and ``next_offset`` (the ``offset`` that reads on) when lines are left."""
-    lines = [line for line in _LINE_BREAK.split(data["content"]) if line][offset : offset + limit]
+    from skillc_index import split_lines  # the lines skillc numbers everywhere
+
+    lines = split_lines(data["content"])[offset : offset + limit]
     shown: list[str] = []
     size = 0
     cut = False
