@@ -48,7 +48,7 @@ def read_lines(
     first ``max_lines``: (shown text, lines in the range, lines shown).
 
     Lines end at ``\\n``, ``\\r\\n`` or a lone ``\\r``
-    (:func:`skillc_index._lines.iter_lines`: the lines the index numbers), never at a form
+    (:func:`skillc_index.iter_lines`: the lines the index numbers), never at a form
     feed, NEL or U+2028. The file is read in chunks and only the lines shown are kept, so a
     line limit on a 50 MB file holds a few lines, not the file; reading stops at ``end``.
     """

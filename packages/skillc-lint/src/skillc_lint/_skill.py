@@ -5,7 +5,7 @@ folders skipped, as the compiler does) and the Markdown files are the ``.md`` on
 Links are classified once here (external, absolute, same-file anchor, a path in the skill, or a
 path escaping it) so the link rules and the orphan rule agree on what a link points to. A path
 escapes when it leaves the root through ``..`` or when it really resolves outside (a symlink on
-the way points out), judged by :func:`skillc_index._files.safe_join` as build and the gateway
+the way points out), judged by :func:`skillc_index.safe_join` as build and the gateway
 judge it (E012).
 """
 

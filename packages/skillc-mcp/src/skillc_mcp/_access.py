@@ -5,7 +5,7 @@ stores it while the response is already on its way. Each row is written on its o
 (the identity checks against ``sync`` need it); the writer also keeps one idle connection per
 log for the session, so a row's connection is never the last to close and SQLite does not
 checkpoint the WAL after every row. Rows are written in order, by
-:func:`skillc_index._access_log.log_access` (primary log, else the fallback);
+:func:`skillc_index.log_access` (primary log, else the fallback);
 :meth:`AccessLogWriter.flush` waits for the queue to empty (``skc_stats`` reads the log, and
 the server flushes before it exits).
 """

@@ -8,11 +8,12 @@ them), copies their rows into the primary logs and removes each fallback folder 
 rows are safely there. Per skill:
 
 1. the fallback lock of the folder it was found in is taken, exclusively
-   (:func:`skillc_index._access_log.fallback_lock`: every command writing a fallback log
-   holds it shared, for one row), so no logging process has the database open while its
-   rows are read and it is removed;
+   (:func:`skillc_index.fallback_lock`: every command writing a fallback log holds it
+   shared, for one row), so no logging process has the database open while its rows are
+   read and it is removed; after :data:`SYNC_LOCK_TIMEOUT_MS` (only a stopped process holds
+   it that long) that log is E042 and kept;
 2. each row goes to the runtime of the source folder it names (``skill_path``), resolved as
-   the command that wrote it resolved it (:func:`skillc_index._layout.runtime_for`, from the
+   the command that wrote it resolved it (:func:`skillc_index.runtime_for`, from the
    synced folder's point of view), but only when that skill is known: its source is a skill
    in the project or global store, or its runtime folder already exists (it was built or
    logged before). A fallback log is a file in a checkout, and anyone can write one; rows
@@ -28,11 +29,11 @@ rows are safely there. Per skill:
 Nothing outside the synced project (or the skillc home, for global runtimes) is read,
 written or removed through a symlink: a fallback log or a destination whose real path
 leaves its base is E042 or E041, and so is a database whose schema is not skillc's
-(:class:`skillc_index._access_log.ForeignLog`: a trigger or a view never runs).
+(:class:`skillc_index.ForeignLog`: a trigger or a view never runs).
 
 Skills are independent: one failing (E041 destination not writable, E042 source not
 readable) does not stop the others. Two ``sync`` runs at once are safe: the second finds the
-rows already home (or the folder gone) and adds nothing.
+rows already home and adds nothing, or finds the folder gone and reports E042 for it.
 
 A command that wants to log while sync holds the lock waits for it (at most 10 s, then W002)
 and then writes into a new fallback. Without the lock, checking which file a connection
