@@ -17,7 +17,7 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
@@ -42,6 +42,14 @@ def rows(path: Path) -> list[tuple[str, str, str]]:
 
 def meta_log(folder: Path) -> Path:
     return folder / ".skillc-meta" / "logs.db"
+
+
+def copy_log(source: Path, destination: Path) -> Path:
+    """A copy of the log ``source`` (its rows and skillc's schema) at ``destination``."""
+    destination.parent.mkdir(parents=True)
+    with closing(sqlite3.connect(source)) as db:
+        db.execute("VACUUM INTO ?", (str(destination),))
+    return destination
 
 
 @pytest.fixture
@@ -93,13 +101,7 @@ def test_sync_from_a_subfolder_still_finds_its_own_older_fallback(
     """Fallbacks written in a subfolder by earlier versions are still synced from there."""
     sub = project / "src"
     sub.mkdir()
-    old = meta_log(sub / ".skillc" / "logs" / "demo")
-    old.parent.mkdir(parents=True)
-    db = sqlite3.connect(meta_log(demo))
-    try:
-        db.execute("VACUUM INTO ?", (str(old),))
-    finally:
-        db.close()
+    copy_log(meta_log(demo), meta_log(sub / ".skillc" / "logs" / "demo"))
     proc = ok("sync", cwd=sub)
     assert proc.stdout == "Synced 0 entries for 'demo' (local logs removed)\n"  # all there
     assert not (sub / ".skillc").exists()
@@ -169,13 +171,7 @@ def test_a_hostile_trigger_in_the_log_never_runs(
 def test_a_foreign_fallback_log_is_e042_naming_it(
     skc: Run, project: Path, demo: Path, script: str
 ) -> None:
-    fallback = meta_log(project / ".skillc" / "logs" / "demo")
-    fallback.parent.mkdir(parents=True)
-    db = sqlite3.connect(meta_log(demo))
-    try:
-        db.execute("VACUUM INTO ?", (str(fallback),))
-    finally:
-        db.close()
+    fallback = copy_log(meta_log(demo), meta_log(project / ".skillc" / "logs" / "demo"))
     hostile(fallback, script)
     before = fallback.read_bytes()
     proc = skc("sync")

@@ -383,29 +383,6 @@ def test_a_tool_ignoring_sigterm_is_killed(run: Run, project: Path) -> None:
 # -- run: what a value may never become (issue 13) -----------------------------------------------
 
 
-@pytest.fixture
-def skc(project: Path, home: Path, user_home: Path) -> Run:
-    """``skc(*args, env=None, cwd=None)``: ``python -m skillc_gateway`` (what ``skc run``
-    runs; this package's tests have only skillc-index and skillc-gateway) in the project."""
-
-    def call(
-        *args: str, env: Mapping[str, str] | None = None, cwd: Path | None = None
-    ) -> subprocess.CompletedProcess[str]:
-        environ = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
-        environ.update(SKILLC_HOME=str(home), HOME=str(user_home), **(env or {}))
-        return subprocess.run(
-            [sys.executable, "-m", "skillc_gateway", *args],
-            cwd=cwd or project,
-            env=environ,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
-
-    return call
-
-
 def refused(proc: subprocess.CompletedProcess[str], *parts: str) -> None:
     """One ``error[E100]`` line, nothing on stdout, exit 1."""
     assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
@@ -415,7 +392,7 @@ def refused(proc: subprocess.CompletedProcess[str], *parts: str) -> None:
         assert part in line, line
 
 
-def test_a_value_never_becomes_an_option_of_git(skc: Run, project: Path, tmp_path: Path) -> None:
+def test_a_value_never_becomes_an_option_of_git(run: Run, project: Path, tmp_path: Path) -> None:
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     names = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t"}
@@ -427,10 +404,10 @@ def test_a_value_never_becomes_an_option_of_git(skc: Run, project: Path, tmp_pat
     )
     target = tmp_path / "written-by-git"
     for extra in ((), ("--dry-run",)):
-        proc = skc("run", "kit", "log", f"ref=--output={target}", *extra)
+        proc = run("run", "kit", "log", f"ref=--output={target}", *extra)
         refused(proc, "parameter 'ref'", "starts with '-'", f"--output={target}")
         assert not target.exists()
-    proc = skc("run", "kit", "log", "ref=HEAD")
+    proc = run("run", "kit", "log", "ref=HEAD")
     assert (proc.returncode, proc.stdout.split(" ", 1)[1]) == (0, "first\n"), proc.stderr
 
 
@@ -494,7 +471,7 @@ def test_nul_bytes_in_values_are_refused(project: Path, home: Path) -> None:
     assert plan_run(resolved, "argv", {"value": "a b"}).argv[-1] == "a b"
 
 
-def test_a_value_is_never_inline_code(skc: Run, project: Path, tmp_path: Path) -> None:
+def test_a_value_is_never_inline_code(run: Run, project: Path, tmp_path: Path) -> None:
     marker = tmp_path / "pwned"
     rows = "| value | string | yes | v |\n"
     write_skill(
@@ -503,10 +480,10 @@ def test_a_value_is_never_inline_code(skc: Run, project: Path, tmp_path: Path) -
         tool("as_argument", 'sh -c \'printf "%s\\n" "$1"\' sh {{value}}', rows),
     )
     nasty = f"x; touch {marker}"
-    proc = skc("run", "kit", "inline", f"value={nasty}")
+    proc = run("run", "kit", "inline", f"value={nasty}")
     refused(proc, "tool 'inline' cannot run: ", "'{{value}}'", "sh -c")
     assert not marker.exists()
-    proc = skc("run", "kit", "as_argument", f"value={nasty}")
+    proc = run("run", "kit", "as_argument", f"value={nasty}")
     assert (proc.returncode, proc.stdout) == (0, f"{nasty}\n"), proc.stderr
     assert not marker.exists()
 

@@ -56,15 +56,7 @@ def test_a_client_that_never_reads_cannot_grow_the_server(
     once its queue and the pipe are full; when the client reads, every request is answered."""
     count = 20_000
     padding = "x" * 10_000
-    with (tmp_path / "server.log").open("wb") as log:
-        process = subprocess.Popen(
-            server_command,
-            cwd=project,
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=log,
-        )
+    process = _start(server_command, project, env, tmp_path / "server.log")
     assert process.stdin is not None
     assert process.stdout is not None
     fd = process.stdin.fileno()
@@ -152,15 +144,7 @@ def test_a_signal_interrupts_a_blocked_reply_and_still_writes_the_rows(
     server_command: list[str], project: Path, env: dict[str, str], tmp_path: Path
 ) -> None:
     """A client that stops reading: the server is stuck writing a reply when SIGTERM comes."""
-    with (tmp_path / "server.log").open("wb") as log:
-        process = subprocess.Popen(
-            server_command,
-            cwd=project,
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=log,
-        )
+    process = _start(server_command, project, env, tmp_path / "server.log")
     assert process.stdin is not None
     big = project / ".skillc" / "skills" / "demo" / "references" / "big.txt"
     big.write_text("y" * 90 + "\n" * 1, encoding="utf-8")
@@ -196,6 +180,21 @@ def test_a_signal_interrupts_a_blocked_reply_and_still_writes_the_rows(
     with closing(sqlite3.connect(db)) as connection:
         (rows,) = connection.execute("SELECT COUNT(*) FROM access_log").fetchone()
     assert rows > 0
+
+
+def _start(
+    command: list[str], project: Path, env: dict[str, str], log: Path
+) -> subprocess.Popen[bytes]:
+    """The server on raw pipes (a client that may stop reading), its stderr in ``log``."""
+    with log.open("wb") as stderr:
+        return subprocess.Popen(
+            command,
+            cwd=project,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+        )
 
 
 def _write_quietly(process: subprocess.Popen[bytes], data: bytes) -> None:
