@@ -13,7 +13,14 @@ from pathlib import Path
 import pytest
 
 from skillc_gateway import open_file, outline, source_tree
-from skillc_index import PathEscapesRoot, ResolvedSkill, SkillDirectoryNotFound, SkillFileNotFound
+from skillc_index import (
+    BinaryFile,
+    FileIsAFolder,
+    PathEscapesRoot,
+    ResolvedSkill,
+    SkillDirectoryNotFound,
+    SkillFileNotFound,
+)
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -80,9 +87,18 @@ def test_paths_no_file_can_have_are_not_found(resolved: ResolvedSkill, path: str
 def test_open_errors(resolved: ResolvedSkill, gateway: Run) -> None:
     with pytest.raises(SkillFileNotFound):
         open_file(resolved, "missing.md")
-    with pytest.raises(SkillFileNotFound):
+    with pytest.raises(FileIsAFolder) as folder:
         open_file(resolved, "references")
+    assert folder.value.path == "references"
     (resolved.source / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0")
+    with pytest.raises(BinaryFile) as binary:
+        open_file(resolved, "image.png")
+    assert (binary.value.path, binary.value.size) == ("image.png", 11)
+    result = gateway("open", "demo", "references")
+    assert result.stderr == (
+        "error[E021]: file not found: 'references'\n"
+        "hint: 'references' is a folder; list it with 'skc sources --dir'\n"
+    )
     result = gateway("open", "demo", "image.png")
     assert result.returncode == 1
     assert result.stderr.startswith("error[E999]: 'image.png' is a binary file")

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from skillc_gateway._runner import bind_arguments, tool_environment, working_directory
-from skillc_index import InvalidOption, parse_tool_skill
+from skillc_index import ToolArgumentError, parse_tool_skill
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="tools run in process groups")
 
@@ -209,6 +209,36 @@ def test_unknown_and_broken_tools_are_refused(run: Run, project: Path) -> None:
     assert "see 'skc lint --profile gibberish'" in proc.stderr
 
 
+def test_unknown_and_broken_tools_have_their_types(project: Path, home: Path) -> None:
+    from skillc_gateway._runner import plan_run
+    from skillc_index import BrokenTool, Layout, UnknownSkillTool, resolve_skill
+
+    write_skill(project, ECHO_ARGS, tool("broken", "ls | wc -l"))
+    resolved = resolve_skill("kit", Layout.discover(project, {"SKILLC_HOME": str(home)}))
+    with pytest.raises(UnknownSkillTool) as unknown:
+        plan_run(resolved, "nope", {})
+    assert (unknown.value.skill, unknown.value.tool) == ("kit", "nope")
+    assert unknown.value.known == ("echo_args", "broken")
+    with pytest.raises(BrokenTool) as broken:
+        plan_run(resolved, "broken", {})
+    assert broken.value.tool == "broken" and broken.value.problem.startswith("shell syntax")
+    assert "skc" not in str(broken.value)  # the library names no command line
+
+
+def test_running_tools_needs_posix(
+    project: Path, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from skillc_gateway._runner import plan_run, run_tool
+    from skillc_index import Layout, UnsupportedPlatform, resolve_skill
+
+    write_skill(project, ECHO_ARGS)
+    resolved = resolve_skill("kit", Layout.discover(project, {"SKILLC_HOME": str(home)}))
+    plan = plan_run(resolved, "echo_args", {"value": "x"})
+    monkeypatch.setattr("skillc_gateway._runner.os.name", "nt")
+    with pytest.raises(UnsupportedPlatform):
+        run_tool(plan)
+
+
 def test_bind_arguments_types_values() -> None:
     skill = parse_tool_skill(
         "### t\n\n#### Parameters\n\n| Name | Type | Required | Description |\n|-|-|-|-|\n"
@@ -219,8 +249,13 @@ def test_bind_arguments_types_values() -> None:
     assert tool_ is not None
     assert bind_arguments(tool_, {"n": "2.5", "b": "No"}) == {"n": 2.5, "i": 4, "b": False}
     assert bind_arguments(tool_, {"n": 1, "i": 9, "b": True}) == {"n": 1, "i": 9, "b": True}
-    with pytest.raises(InvalidOption):
+    with pytest.raises(ToolArgumentError) as caught:
         bind_arguments(tool_, {"i": True})
+    assert (caught.value.tool, caught.value.parameter) == ("t", "i")
+    for arguments, parameter in (({"zz": 1}, "zz"), ({"n": [1, 2]}, "n")):
+        with pytest.raises(ToolArgumentError) as caught:
+            bind_arguments(tool_, arguments)
+        assert caught.value.parameter == parameter
 
 
 # -- run: program, folder, environment -----------------------------------------------------------
@@ -466,8 +501,9 @@ def test_nul_bytes_in_values_are_refused(project: Path, home: Path) -> None:
 
     write_skill(project, tool("argv", f"{ARGV} {{{{value}}}}", "| value | string | no | v |\n"))
     resolved = resolve_skill("kit", Layout.discover(project, {"SKILLC_HOME": str(home)}))
-    with pytest.raises(InvalidOption, match="NUL"):
+    with pytest.raises(ToolArgumentError, match="NUL") as caught:
         plan_run(resolved, "argv", {"value": "a\x00b"})
+    assert caught.value.parameter == "value"
     assert plan_run(resolved, "argv", {"value": "a b"}).argv[-1] == "a b"
 
 

@@ -13,13 +13,18 @@ import pytest
 import yaml
 
 from skillc_index import (
+    CLI_SPELLING,
     BuildResult,
+    CompiledSkillGiven,
     Config,
+    EmptyTargetName,
+    ForeignFolder,
     InvalidOption,
     Layout,
     MissingFrontmatterField,
     PathEscapesRoot,
-    SkillExists,
+    StoreCopyDiffers,
+    TargetInsideSkill,
     build_skill,
     load_config,
     parse_targets,
@@ -216,10 +221,11 @@ def test_import_from_a_path(
         "---\nname: ext\ndescription: Newer.\n---\n", encoding="utf-8"
     )
     before = snapshot(copy)
-    with pytest.raises(SkillExists) as caught:
+    with pytest.raises(StoreCopyDiffers) as caught:
         build(str(outside))
     assert caught.value.diagnostic.code == "E050"
-    assert "--force" in caught.value.diagnostic.detail
+    assert (caught.value.destination, caught.value.origin) == (".skillc/skills/ext", str(outside))
+    assert caught.value.force_does == f"replace it with {outside}"
     assert snapshot(copy) == before
     forced = build(str(outside), force=True)
     assert forced.import_action == "replace"
@@ -252,8 +258,9 @@ def test_a_compiled_runtime_is_not_a_source(
 ) -> None:
     make_skill(store, "demo")
     build("demo")
-    with pytest.raises(InvalidOption):
+    with pytest.raises(CompiledSkillGiven) as caught:
         build(str(project / ".claude" / "skills" / "demo"))
+    assert caught.value.given == str(project / ".claude" / "skills" / "demo")
 
 
 def test_deployments(
@@ -296,8 +303,10 @@ def test_a_foreign_folder_is_kept_without_force(
     dest = project / ".claude" / "skills" / "demo"
     dest.mkdir(parents=True)
     (dest / "SKILL.md").write_text("hand-written\n", encoding="utf-8")
-    with pytest.raises(SkillExists):
+    with pytest.raises(ForeignFolder) as caught:
         build("demo")
+    assert caught.value.path == ".claude/skills/demo"
+    assert caught.value.force_does == "move it aside and deploy"
     assert (dest / "SKILL.md").read_text(encoding="utf-8") == "hand-written\n"
     assert not (project / ".skillc" / "runtime").exists()  # refused before building
     result = build("demo", force=True)
@@ -309,15 +318,24 @@ def test_target_inside_the_runtime_is_refused(
     build: Callable[..., BuildResult], store: Path, make_skill: MakeSkill
 ) -> None:
     make_skill(store, "demo")
-    with pytest.raises(InvalidOption):
+    with pytest.raises(TargetInsideSkill) as caught:
         build("demo", targets=[".skillc/runtime"])
+    assert caught.value.target == ".skillc/runtime"
 
 
 def test_parse_targets() -> None:
     assert parse_targets([]) == ["claude"]
     assert parse_targets(["claude, cursor", "claude", "codex"]) == ["claude", "cursor", "codex"]
-    with pytest.raises(InvalidOption):
+    with pytest.raises(EmptyTargetName) as caught:
         parse_targets(["claude,,cursor"])
+    assert caught.value.value == "claude,,cursor"
+    # the library names the parameter; the command line names its option
+    assert (
+        caught.value.diagnostic.params["message"] == "empty target name in target 'claude,,cursor'"
+    )
+    assert caught.value.spelled(CLI_SPELLING).params["message"] == (
+        "empty target name in --target 'claude,,cursor'"
+    )
 
 
 def test_stub_frontmatter_keeps_the_source_values(

@@ -9,7 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from skillc_index import InvalidOption, Layout, PathEscapesRoot, SkillExists, build_skill
+from skillc_index import (
+    ForeignFolder,
+    InvalidOption,
+    Layout,
+    PathEscapesRoot,
+    build_skill,
+)
 from skillc_index._config import load_config
 from skillc_index._deploy import deploy, plan_deployments
 from skillc_index._files import within
@@ -75,8 +81,9 @@ def test_a_folder_made_after_planning_is_never_deleted(
         dest.mkdir(parents=True)
         (dest / "mine.txt").write_text("mine\n", encoding="utf-8")
         if not force:
-            with pytest.raises(SkillExists):
+            with pytest.raises(ForeignFolder) as caught:
                 deploy(plan, runtime)
+            assert caught.value.path == str(dest)
             assert (dest / "mine.txt").is_file()
             shutil.rmtree(dest)
             continue

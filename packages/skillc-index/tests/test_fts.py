@@ -14,7 +14,7 @@ from skillc_index import (
     prepare_fts_text,
     restore_fts_text,
 )
-from skillc_index._diagnostics import InvalidOption
+from skillc_index._diagnostics import TooManyQueryWords
 from skillc_index._fts import MAX_QUERY_WORDS, TOKENIZE_CLAUSES
 
 
@@ -51,8 +51,9 @@ def test_empty_query_is_e004(query: str) -> None:
 def test_too_many_different_words_is_e100() -> None:
     words = [f"w{n}" for n in range(MAX_QUERY_WORDS)]
     assert fts_query(" ".join(words + words), "porter").count('" "') == MAX_QUERY_WORDS - 1
-    with pytest.raises(InvalidOption) as caught:
+    with pytest.raises(TooManyQueryWords) as caught:
         fts_query(" ".join([*words, "one-more"]), "porter")
+    assert (caught.value.count, caught.value.limit) == (MAX_QUERY_WORDS + 1, MAX_QUERY_WORDS)
     assert str(caught.value) == (
         f"error[E100]: invalid option: 'the query has {MAX_QUERY_WORDS + 1} different words;"
         f" at most {MAX_QUERY_WORDS} are allowed'"

@@ -13,6 +13,7 @@ from skillc_index import (
     Layout,
     NotASkill,
     SkillNotFound,
+    UnknownTarget,
     home_dir,
     resolve_skill,
     skill_name_problem,
@@ -197,8 +198,9 @@ def test_targets(layout: Layout, home: Path) -> None:
         == home.resolve() / "agents" / "skills"
     )
     assert layout.target_root("./out/skills", "project") == layout.cwd / "out" / "skills"
-    with pytest.raises(InvalidOption, match="unknown target 'nope'"):
+    with pytest.raises(UnknownTarget, match="unknown target 'nope'") as caught:
         layout.target_root("nope", "project")
+    assert caught.value.target == "nope" and "claude" in caught.value.known
 
 
 def test_display_paths(layout: Layout, home: Path) -> None:

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from skillc_index import (
-    InvalidOption,
     OptionLikeValue,
     Parameter,
     Placeholder,
     Text,
+    ToolArgumentError,
     parse_command,
     parse_tool_skill,
     read_tool_skill,
@@ -211,8 +211,9 @@ def test_a_value_is_never_an_option_unless_declared_so() -> None:
         template.render({"ref": "--output=x"})
     assert template.render({"ref": "--all"}, options=["ref"]) == ["git", "log", "--all", "--"]
     assert template.render({"path": "-x"}) == ["git", "log", "--", "-x"]  # after '--'
-    with pytest.raises(InvalidOption, match="NUL"):
+    with pytest.raises(ToolArgumentError, match="NUL") as caught:
         template.render({"ref": "a\x00b"})
+    assert caught.value.parameter == "ref"
 
 
 def test_url_values_are_percent_encoded() -> None:

@@ -195,6 +195,15 @@ def test_no_argument_without_project_is_a_clear_e100(lint: Run) -> None:
     no_traceback(proc)
 
 
+def test_no_argument_without_project_is_no_skill_given(tmp_path: Path) -> None:
+    from skillc_index import Layout, NoSkillGiven
+    from skillc_lint import resolve_targets
+
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(tmp_path / "home")})
+    with pytest.raises(NoSkillGiven):
+        resolve_targets([], layout)
+
+
 def test_no_argument_lints_the_project_store(lint: Run, cwd: Path) -> None:
     store = cwd / ".skillc" / "skills"
     put(store / "one", VALID)

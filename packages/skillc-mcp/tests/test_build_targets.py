@@ -114,6 +114,8 @@ def test_force_moves_a_foreign_folder_aside_and_names_the_backup(
         server_command, project, env, {"target": ["claude"]}, {"target": ["claude"], "force": True}
     )
     assert refused and text.startswith("error[E050]"), text
+    # the hint names the tool's argument, not the command line's option
+    assert text.endswith("use force to move it aside and deploy") and "--force" not in text, text
     assert not is_error, data
     [deployment] = data["deployments"]
     backup = Path(deployment["backup"])

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from skillc_index import InvalidFilter
+from skillc_index import EmptyTimeRange, InvalidFilter, MalformedFilter
 from skillc_stats._filters import Filters, canonical_project, parse_filters, parse_time
 
 NOW = datetime(2026, 3, 10, 12, 30, 45, 500_000, tzinfo=timezone.utc)
@@ -33,7 +33,7 @@ NOW = datetime(2026, 3, 10, 12, 30, 45, 500_000, tzinfo=timezone.utc)
     ],
 )
 def test_time_forms(text: str, upper: bool, expected: str) -> None:
-    assert parse_time(text, "--since", upper=upper, now=NOW) == expected
+    assert parse_time(text, "since", upper=upper, now=NOW) == expected
 
 
 @pytest.mark.parametrize(
@@ -56,16 +56,22 @@ def test_time_forms(text: str, upper: bool, expected: str) -> None:
     ],
 )
 def test_malformed_times_are_e031(text: str) -> None:
-    with pytest.raises(InvalidFilter) as caught:
-        parse_time(text, "--until", upper=True, now=NOW)
-    message = str(caught.value)
-    assert message.startswith("error[E031]: invalid filter: '--until ")
-    assert repr(text) in message
+    with pytest.raises(MalformedFilter) as caught:
+        parse_time(text, "until", upper=True, now=NOW)
+    assert isinstance(caught.value, InvalidFilter)
+    assert (caught.value.option, caught.value.text) == ("until", text)
+    # the message names the parameter, not a command-line option (the CLI says --until)
+    assert str(caught.value).startswith(f"error[E031]: invalid filter: 'until {text!r} ")
 
 
 def test_since_after_until_is_e031(tmp_path: Path) -> None:
-    with pytest.raises(InvalidFilter, match=r"--since 2026-02-01T00:00:00Z is after --until"):
+    with pytest.raises(EmptyTimeRange) as caught:
         parse_filters("2026-02-01", "2026-01-31", cwd=tmp_path)
+    assert isinstance(caught.value, InvalidFilter)
+    assert (caught.value.since, caught.value.until) == (
+        "2026-02-01T00:00:00Z",
+        "2026-01-31T00:00:00Z",
+    )
     same = parse_filters("2026-02-01", "2026-02-01", cwd=tmp_path)
     assert same == Filters("2026-02-01T00:00:00Z", "2026-02-01T00:00:00Z", ())
 
@@ -84,6 +90,7 @@ def test_projects_are_canonical(tmp_path: Path) -> None:
 @pytest.mark.parametrize("text", ["", "a\0b", "file.txt"])
 def test_bad_projects_are_e031(tmp_path: Path, text: str) -> None:
     (tmp_path / "file.txt").write_text("x", encoding="utf-8")
-    with pytest.raises(InvalidFilter) as caught:
+    with pytest.raises(MalformedFilter) as caught:
         canonical_project(text, tmp_path)
-    assert str(caught.value).startswith("error[E031]: invalid filter: '--project ")
+    assert isinstance(caught.value, InvalidFilter)
+    assert (caught.value.option, caught.value.text) == ("project", text)

@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 
 from skillc_index import (
+    EmptyTimeRange,
     InternalError,
-    InvalidFilter,
     InvalidQueryType,
     Layout,
+    MalformedFilter,
     ResolvedSkill,
+    UnreadableFile,
     primary_log,
     resolve_skill,
 )
@@ -360,18 +362,23 @@ def test_unknown_query_type_is_e030(demo: ResolvedSkill, layout: Layout) -> None
 
 
 def test_malformed_filter_is_e031(demo: ResolvedSkill, layout: Layout) -> None:
-    with pytest.raises(InvalidFilter):
+    with pytest.raises(MalformedFilter) as caught:
         query_stats(demo, layout, since="last week")
-    with pytest.raises(InvalidFilter):
+    assert caught.value.option == "since"
+    with pytest.raises(MalformedFilter) as caught:
         query_stats(demo, layout, projects=[""])
+    assert caught.value.option == "project"
+    with pytest.raises(EmptyTimeRange):
+        query_stats(demo, layout, since="2026-02-01", until="2026-01-01")
 
 
 def test_unreadable_log_is_e999(demo: ResolvedSkill, layout: Layout) -> None:
     path = primary_log(demo.runtime)
     path.parent.mkdir(parents=True)
     path.write_bytes(b"this is not a database" * 100)
-    with pytest.raises(InternalError, match=r"^error\[E999\]: cannot read access log '"):
+    with pytest.raises(UnreadableFile, match=r"^error\[E999\]: cannot read access log '") as caught:
         query_stats(demo, layout)
+    assert caught.value.path == str(path)
 
 
 @pytest.mark.parametrize(

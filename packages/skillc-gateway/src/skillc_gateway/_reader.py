@@ -6,10 +6,11 @@ import os
 from typing import BinaryIO, NamedTuple
 
 from skillc_index import (
-    InternalError,
+    BinaryFile,
+    FileIsAFolder,
     NotARegularFile,
     ResolvedSkill,
-    SkillFileNotFound,
+    UnreadableFile,
     open_in_root,
 )
 
@@ -84,21 +85,17 @@ def open_file(
         handle = open_in_root(skill.source, path, hidden=hidden)
     except NotARegularFile as exc:
         if exc.kind == "a folder":
-            raise SkillFileNotFound(
-                path, hint=f"'{path}' is a folder; list it with 'skc sources --dir'"
-            ) from None
+            raise FileIsAFolder(path) from None
         raise
     except OSError as exc:
-        raise InternalError(f"cannot read '{path}': {exc.strerror or exc}") from exc
+        raise UnreadableFile(path, exc.strerror or str(exc)) from exc
     try:
         with handle:
             if b"\0" in handle.read(SNIFF):
                 size = os.fstat(handle.fileno()).st_size
-                raise InternalError(
-                    f"'{path}' is a binary file ({size} bytes); it has no text to show"
-                )
+                raise BinaryFile(path, size)
             handle.seek(0)
             text, total, shown = read_lines(handle, max_lines=max_lines)
     except OSError as exc:
-        raise InternalError(f"cannot read '{path}': {exc.strerror or exc}") from exc
+        raise UnreadableFile(path, exc.strerror or str(exc)) from exc
     return FileText(path, text, total, shown)

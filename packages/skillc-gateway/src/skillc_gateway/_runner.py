@@ -21,11 +21,14 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from skillc_index import (
+    BrokenTool,
     CommandTemplate,
-    InvalidOption,
     ResolvedSkill,
     Tool,
+    ToolArgumentError,
     ToolSkill,
+    UnknownSkillTool,
+    UnsupportedPlatform,
     read_tool_skill,
     safe_join,
 )
@@ -121,13 +124,15 @@ def _coerce(tool: Tool, name: str, kind: str, raw: Any) -> Any:
     if kind == "array":
         return [str(v) for v in values]
     if len(values) != 1:
-        raise InvalidOption(f"parameter '{name}' of tool '{tool.name}' takes one value")
+        message = f"parameter '{name}' of tool '{tool.name}' takes one value"
+        raise ToolArgumentError(message, parameter=name, tool=tool.name)
     converted = _convert(kind, values[0])
     if converted is None:
         article = "an" if kind[:1] in ("a", "i") else "a"
-        raise InvalidOption(
+        message = (
             f"parameter '{name}' of tool '{tool.name}' needs {article} {kind}, not {values[0]!r}"
         )
+        raise ToolArgumentError(message, parameter=name, tool=tool.name)
     return converted
 
 
@@ -137,16 +142,16 @@ def bind_arguments(tool: Tool, arguments: Mapping[str, Any]) -> dict[str, Any]:
     known = ", ".join(p.name for p in tool.parameters) or "none"
     for name in arguments:
         if tool.parameter(name) is None:
-            raise InvalidOption(
-                f"tool '{tool.name}' has no parameter '{name}' (parameters: {known})"
-            )
+            message = f"tool '{tool.name}' has no parameter '{name}' (parameters: {known})"
+            raise ToolArgumentError(message, parameter=name, tool=tool.name)
     values: dict[str, Any] = {}
     for parameter in tool.parameters:
         if parameter.name in arguments:
             raw = arguments[parameter.name]
             values[parameter.name] = _coerce(tool, parameter.name, parameter.type, raw)
         elif parameter.required:
-            raise InvalidOption(f"missing required parameter '{parameter.name}' of '{tool.name}'")
+            message = f"missing required parameter '{parameter.name}' of '{tool.name}'"
+            raise ToolArgumentError(message, parameter=parameter.name, tool=tool.name)
         elif parameter.default is not None:
             values[parameter.name] = parameter.default
     return values
@@ -183,13 +188,12 @@ def _find_tool(skill: ToolSkill, name: str) -> tuple[Tool, CommandTemplate]:
     error (the linter's SKL8xx errors: nothing half-defined ever runs)."""
     tool = skill.tool(name)
     if tool is None:
-        known = ", ".join(t.name for t in skill.tools) or "none"
-        raise InvalidOption(f"skill '{skill.name}' has no tool '{name}' (tools: {known})")
+        raise UnknownSkillTool(skill.name, name, tuple(t.name for t in skill.tools))
     problems = skill.problems(name)
     if problems or tool.command is None or not tool.command.words:
-        first = problems[0] if problems else None
-        where = f"{first.message} (SKILL.md:{first.line}; " if first else "no command ("
-        raise InvalidOption(f"tool '{name}' cannot run: {where}see 'skc lint --profile gibberish')")
+        if problems:
+            raise BrokenTool(name, problems[0].message, problems[0].line)
+        raise BrokenTool(name)
     return tool, tool.command
 
 
@@ -382,7 +386,7 @@ def run_tool(plan: RunPlan) -> RunResult:
     import json
 
     if os.name != "posix":
-        raise InvalidOption("running tools needs a POSIX system (process groups)")
+        raise UnsupportedPlatform("running tools needs a POSIX system (process groups)")
     started = time.monotonic()
     if not plan.found:
         return _failure(127, f"Command not found: {plan.argv[0]}", started)

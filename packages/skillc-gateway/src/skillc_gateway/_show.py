@@ -16,10 +16,10 @@ from skillc_index import (
     HiddenPath,
     IndexedHeading,
     IndexUnusable,
-    InternalError,
     ResolvedSkill,
     SectionNotFound,
     SkillFileNotFound,
+    UnreadableFile,
     find_headings,
     indexed_file_stat,
     is_hidden,
@@ -137,7 +137,7 @@ def show_section(
             before = os.fstat(handle.fileno())
             text, total, shown = read_lines(handle, found.start_line, found.end_line, max_lines)
     except OSError as exc:
-        raise InternalError(f"cannot read '{found.file}': {exc.strerror or exc}") from exc
+        raise UnreadableFile(found.file, exc.strerror or str(exc)) from exc
     recorded = indexed_file_stat(skill.runtime, skill.source, found.file)
     seen = (before.st_size, before.st_mtime_ns)
     if recorded is None or seen != (recorded.size, recorded.mtime_ns):

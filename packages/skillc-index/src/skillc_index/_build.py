@@ -20,7 +20,12 @@ from typing import Any
 from skillc_index._compiler import CompileResult, Progress, compile_skill
 from skillc_index._config import Config, load_config
 from skillc_index._deploy import Deployment, deploy, parse_targets, plan_deployments
-from skillc_index._diagnostics import InvalidOption, Notice, PathEscapesProject, PathEscapesRoot
+from skillc_index._diagnostics import (
+    CompiledSkillGiven,
+    Notice,
+    PathEscapesProject,
+    PathEscapesRoot,
+)
 from skillc_index._files import walk_skill, within
 from skillc_index._layout import META_DIR, SKILL_FILE, Layout, ResolvedSkill, Scope, resolve_skill
 from skillc_index._manifest import MANIFEST_FILE
@@ -83,9 +88,7 @@ class BuildResult:
 def _check_source(source: Path, given: str) -> None:
     """A compiled runtime (or an agent folder linking to one) is not a source."""
     if (source / META_DIR / MANIFEST_FILE).is_file():
-        raise InvalidOption(
-            f"'{given}' is a compiled skill (a skillc runtime); build its source instead"
-        )
+        raise CompiledSkillGiven(given)
 
 
 def _validate_frontmatter(source: Path) -> None:

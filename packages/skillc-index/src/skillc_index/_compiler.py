@@ -24,7 +24,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from skillc_index._atomic import ensure_dir, staging_dir
-from skillc_index._diagnostics import IndexCollision, InternalError, Notice, PathEscapesRoot
+from skillc_index._diagnostics import (
+    IndexCollision,
+    Notice,
+    PathEscapesRoot,
+    RuntimeNotAFolder,
+    UnreadableFile,
+)
 from skillc_index._files import SkillFiles, read_text_in_root, source_hash, walk_skill
 from skillc_index._fts import index_tokenizer
 from skillc_index._layout import META_DIR, SKILL_FILE, ResolvedSkill
@@ -168,12 +174,12 @@ def _read_text(root: Path, rel: str) -> str:
     try:
         return read_text_in_root(root, rel)
     except OSError as exc:
-        raise InternalError(f"cannot read '{rel}': {exc.strerror or exc}") from exc
+        raise UnreadableFile(rel, exc.strerror or str(exc)) from exc
 
 
 def _check_runtime_folder(runtime: Path) -> None:
     if runtime.is_symlink() or (runtime.exists() and not runtime.is_dir()):
-        raise InternalError(f"the runtime '{runtime}' is not a folder; move it away and rebuild")
+        raise RuntimeNotAFolder(str(runtime))
 
 
 class _Sources:

@@ -33,10 +33,11 @@ from typing import Literal
 
 from skillc_index._atomic import ensure_dir, staging_dir, temporary_path
 from skillc_index._diagnostics import (
+    EmptyTargetName,
     FolderNotWritable,
-    InvalidOption,
+    ForeignFolder,
     Notice,
-    SkillExists,
+    TargetInsideSkill,
     TargetOutsideProject,
 )
 from skillc_index._files import inside, within
@@ -92,7 +93,7 @@ def parse_targets(values: Sequence[str]) -> list[str]:
         for part in value.split(","):
             name = part.strip()
             if not name:
-                raise InvalidOption(f"empty target name in --target '{value}'")
+                raise EmptyTargetName(value)
             if name not in targets:
                 targets.append(name)
     return targets or ["claude"]
@@ -186,12 +187,13 @@ def plan_deployments(
 ) -> list[DeployPlan]:
     """Resolve each target to ``<agent folder>/<skill>`` and check what is there.
 
-    Raises :class:`InvalidOption` (E100) for an unknown target, a destination inside the
-    skill's own source or runtime, or one the project leads outside itself (``project_targets``
-    are the ``configured`` names set by the project's own config; see the module docstring);
-    :class:`SkillExists` (E050) for a destination holding something skillc did not put there,
-    unless ``force``; :class:`FolderNotWritable` (E999) for an agent folder that must be
-    written (``copy``, or no symlink to ``runtime`` there yet) and cannot be.
+    Raises :class:`UnknownTarget` (E100) for an unknown target, :class:`TargetInsideSkill`
+    (E100) for a destination inside the skill's own source or runtime,
+    :class:`TargetOutsideProject` (E100) for one the project leads outside itself
+    (``project_targets`` are the ``configured`` names set by the project's own config; see the
+    module docstring); :class:`ForeignFolder` (E050) for a destination holding something
+    skillc did not put there, unless ``force``; :class:`FolderNotWritable` (E999) for an agent
+    folder that must be written (``copy``, or no symlink to ``runtime`` there yet) and cannot be.
     """
     plans: list[DeployPlan] = []
     seen: set[Path] = set()
@@ -205,17 +207,10 @@ def plan_deployments(
         seen.add(real)
         for folder in (runtime, source):
             if inside(str(real), os.path.realpath(folder)):
-                raise InvalidOption(
-                    f"target '{target}' would deploy into the skill's own folder "
-                    f"({layout.display(real)})"
-                )
+                raise TargetInsideSkill(target, layout.display(real))
         existing = _existing(path, skill)
         if existing == "other" and not force:
-            raise SkillExists(
-                skill,
-                f"{layout.display(path)} exists and was not made by skillc; "
-                "use --force to move it aside and deploy",
-            )
+            raise ForeignFolder(skill, layout.display(path), "move it aside and deploy")
         if copy or not _links_to(path, runtime):
             _check_writable(root, layout)
         plans.append(DeployPlan(target, path, existing, skill, force))
@@ -299,7 +294,7 @@ def deploy(
     backup: Path | None = None
     if existing == "other":
         if not plan.force:
-            raise SkillExists(plan.skill, f"{path} exists and was not made by skillc")
+            raise ForeignFolder(plan.skill, str(path))
         backup = _move_aside(path)
         notices.append(
             Notice(f"moved {path} aside to {backup} (it was not made by skillc; nothing deleted)")

@@ -3,6 +3,13 @@
 Every error and warning skillc reports has a code here, with the RFC's message template.
 Library code raises the typed exceptions (errors) or returns :class:`Diagnostic` values
 (warnings); command-line front ends format both with :func:`format_diagnostic`.
+
+Errors are told apart by type, never by message text: each condition has its class, a
+subclass of the one of its code (``UnknownTarget(InvalidOption)`` is E100). No library message
+names a command-line flag: an error that names a parameter of the command (``force``) or another
+command to run is worded with :data:`PARAMETER_NAMES` (the names the Python API and MCP share),
+and a front end gets its own wording with :meth:`SkillcError.spelled` (the command line's
+``--force``, :data:`CLI_SPELLING`).
 """
 
 from __future__ import annotations
@@ -117,6 +124,31 @@ def one_of(names: tuple[str, ...] | list[str]) -> str:
     return " or ".join(quoted) if len(quoted) < 3 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
 
 
+class Spelling(NamedTuple):
+    """How a front end writes, inside an error, a parameter of the command (``force``) and
+    another command to run (``sources`` with its ``dir``)."""
+
+    option_prefix: str
+    program: str
+
+    def option(self, name: str) -> str:
+        """``force`` as the front end names it: ``--force`` on the command line."""
+        return f"{self.option_prefix}{name.replace('_', '-')}" if self.option_prefix else name
+
+    def command(self, name: str, option: str, value: str = "") -> str:
+        """Another command with one option: ``'skc sources --dir'``, ``'sources' (dir)``."""
+        if self.program:
+            words = (self.program, name, self.option(option), value)
+            return "'" + " ".join(word for word in words if word) + "'"
+        return f"'{name}' ({option}{f' {value!r}' if value else ''})"
+
+
+#: The parameters' own names (``force``, ``since``): the Python API's and MCP's.
+PARAMETER_NAMES = Spelling("", "")
+#: The command line's options and commands: ``--force``, ``'skc sources --dir'``.
+CLI_SPELLING = Spelling("--", "skc")
+
+
 class SkillcError(Exception):
     """Base of every error skillc raises on purpose; carries its :class:`Diagnostic`."""
 
@@ -125,6 +157,12 @@ class SkillcError(Exception):
     def __init__(self, diagnostic: Diagnostic) -> None:
         super().__init__(format_diagnostic(diagnostic))
         self.diagnostic = diagnostic
+
+    def spelled(self, spelling: Spelling) -> Diagnostic:
+        """The diagnostic with the parameters and commands it names written as ``spelling``
+        does; :attr:`diagnostic` is the one of :data:`PARAMETER_NAMES`. Only the errors that
+        name one (:class:`SkillExists` with a ``force`` remedy...) override this."""
+        return self.diagnostic
 
 
 class SkillNotFound(SkillcError):
@@ -235,6 +273,21 @@ class HiddenPath(SkillFileNotFound):
         super().__init__(path, f"'{path}' is hidden (a dot-file or dot-folder)")
 
 
+class FileIsAFolder(NotARegularFile):
+    """E021 for a folder given where a file is read (``open``): the hint names the command
+    that lists a folder."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.kind = "a folder"
+        SkillcError.__init__(self, self.spelled(PARAMETER_NAMES))
+
+    def spelled(self, spelling: Spelling) -> Diagnostic:
+        listing = spelling.command("sources", "dir")
+        hint = f"'{self.path}' is a folder; list it with {listing}"
+        return Diagnostic(self.code, {"path": self.path}, _hint(hint))
+
+
 class InvalidQueryType(SkillcError):
     """E030; ``valid`` (the query types there are) is listed on a ``hint:`` line after it."""
 
@@ -252,6 +305,44 @@ class InvalidFilter(SkillcError):
 
     def __init__(self, message: str) -> None:
         super().__init__(Diagnostic(self.code, {"message": message}))
+
+
+class _Worded(SkillcError):
+    """An error of a ``<message>`` code (E031, E100) whose message names a parameter of the
+    command or another command: :meth:`worded` writes the message for a :class:`Spelling`."""
+
+    def worded(self, spelling: Spelling) -> str:
+        raise NotImplementedError
+
+    def spelled(self, spelling: Spelling) -> Diagnostic:
+        return self.diagnostic._replace(params={"message": self.worded(spelling)})
+
+
+class MalformedFilter(_Worded, InvalidFilter):
+    """E031: the value ``text`` of the filter ``option`` (``since``, ``until``, ``project``)
+    is not one; ``problem`` says why (``is not a time: use ...``)."""
+
+    def __init__(self, option: str, text: str, problem: str) -> None:
+        self.option = option
+        self.text = text
+        self.problem = problem
+        super().__init__(self.worded(PARAMETER_NAMES))
+
+    def worded(self, spelling: Spelling) -> str:
+        return f"{spelling.option(self.option)} {self.text!r} {self.problem}"
+
+
+class EmptyTimeRange(_Worded, InvalidFilter):
+    """E031: ``since`` is later than ``until``, a range that can match nothing."""
+
+    def __init__(self, since: str, until: str) -> None:
+        self.since = since
+        self.until = until
+        super().__init__(self.worded(PARAMETER_NAMES))
+
+    def worded(self, spelling: Spelling) -> str:
+        since, until = spelling.option("since"), spelling.option("until")
+        return f"{since} {self.since} is after {until} {self.until}"
 
 
 class NoLocalLogs(SkillcError):
@@ -278,12 +369,43 @@ class SyncSourceNotReadable(SkillcError):
 
 
 class SkillExists(SkillcError):
+    """E050; ``hint`` says what is there, ``force_does`` what the command would do with its
+    ``force`` parameter (each front end names that parameter its own way: :meth:`spelled`)."""
+
     code = "E050"
 
-    def __init__(self, skill: str, hint: str = "") -> None:
-        super().__init__(Diagnostic(self.code, {"skill": skill}, _hint(hint)))
+    def __init__(self, skill: str, hint: str = "", force_does: str = "") -> None:
         self.skill = skill
         self.hint = hint
+        self.force_does = force_does
+        super().__init__(self.spelled(PARAMETER_NAMES))
+
+    def spelled(self, spelling: Spelling) -> Diagnostic:
+        hint = self.hint
+        if self.force_does:
+            use = f"use {spelling.option('force')} to {self.force_does}"
+            hint = f"{hint}; {use}" if hint else use
+        return Diagnostic(self.code, {"skill": self.skill}, _hint(hint))
+
+
+class ForeignFolder(SkillExists):
+    """E050: a deployment would replace ``path``, a folder skillc did not make; with
+    ``force_does`` when ``force`` would move it aside (empty once ``force`` was given)."""
+
+    def __init__(self, skill: str, path: str, force_does: str = "") -> None:
+        super().__init__(skill, f"{path} exists and was not made by skillc", force_does)
+        self.path = path
+
+
+class StoreCopyDiffers(SkillExists):
+    """E050: importing ``origin`` would replace a different store copy at ``destination``
+    (``which`` says how it differs: ``an edited``, ``a different (imported from ...)``)."""
+
+    def __init__(self, skill: str, scope: str, which: str, destination: str, origin: str) -> None:
+        hint = f"the {scope} store already holds {which} '{skill}' ({destination})"
+        super().__init__(skill, hint, f"replace it with {origin}")
+        self.destination = destination
+        self.origin = origin
 
 
 #: The largest number an integer option or argument takes (a limit, a depth, a line count):
@@ -298,7 +420,108 @@ class InvalidOption(SkillcError):
         super().__init__(Diagnostic(self.code, {"message": message}))
 
 
+class UnknownSkillTool(InvalidOption):
+    """E100: the skill defines no tool ``tool`` (``known``: the tools it has)."""
+
+    def __init__(self, skill: str, tool: str, known: tuple[str, ...]) -> None:
+        super().__init__(
+            f"skill '{skill}' has no tool '{tool}' (tools: {', '.join(known) or 'none'})"
+        )
+        self.skill = skill
+        self.tool = tool
+        self.known = known
+
+
+class BrokenTool(_Worded, InvalidOption):
+    """E100: a tool whose definition has an error (``problem`` on SKILL.md ``line``, as the
+    gibberish lint profile reports it) or no command: nothing half-defined ever runs."""
+
+    def __init__(self, tool: str, problem: str = "", line: int = 0) -> None:
+        self.tool = tool
+        self.problem = problem
+        self.line = line
+        super().__init__(self.worded(PARAMETER_NAMES))
+
+    def worded(self, spelling: Spelling) -> str:
+        where = f"{self.problem} (SKILL.md:{self.line}; " if self.problem else "no command ("
+        lint = spelling.command("lint", "profile", "gibberish")
+        return f"tool '{self.tool}' cannot run: {where}see {lint})"
+
+
+class ToolArgumentError(InvalidOption):
+    """E100: an argument a tool's ``parameter`` cannot take: an unknown parameter, a value
+    of the wrong type, several values for one, a required one missing, a NUL character."""
+
+    def __init__(self, message: str, *, parameter: str, tool: str = "") -> None:
+        super().__init__(message)
+        self.parameter = parameter
+        self.tool = tool
+
+
+class UnsupportedPlatform(InvalidOption):
+    """E100: what was asked needs what this system lacks (running tools: POSIX process
+    groups)."""
+
+
+class UnknownTarget(InvalidOption):
+    """E100: a deployment target that is neither a folder path, a ``[targets]`` entry of the
+    config nor a built-in agent (``known``: the names there are)."""
+
+    def __init__(self, target: str, known: tuple[str, ...]) -> None:
+        super().__init__(f"unknown target '{target}' (known: {', '.join(known)})")
+        self.target = target
+        self.known = known
+
+
+class EmptyTargetName(_Worded, InvalidOption):
+    """E100: an empty name in a comma-separated ``target`` value (``claude,,codex``)."""
+
+    def __init__(self, value: str) -> None:
+        self.value = value
+        super().__init__(self.worded(PARAMETER_NAMES))
+
+    def worded(self, spelling: Spelling) -> str:
+        return f"empty target name in {spelling.option('target')} '{self.value}'"
+
+
+class TargetInsideSkill(InvalidOption):
+    """E100: a target that would deploy into the skill's own source or runtime folder."""
+
+    def __init__(self, target: str, path: str) -> None:
+        super().__init__(f"target '{target}' would deploy into the skill's own folder ({path})")
+        self.target = target
+        self.path = path
+
+
+class CompiledSkillGiven(InvalidOption):
+    """E100: a compiled runtime (or an agent folder linking to one) given to build as a
+    source."""
+
+    def __init__(self, given: str) -> None:
+        super().__init__(
+            f"'{given}' is a compiled skill (a skillc runtime); build its source instead"
+        )
+        self.given = given
+
+
+class TooManyQueryWords(InvalidOption):
+    """E100: a search query with more different words than ``limit``."""
+
+    def __init__(self, count: int, limit: int) -> None:
+        super().__init__(f"the query has {count} different words; at most {limit} are allowed")
+        self.count = count
+        self.limit = limit
+
+
+class NoSkillGiven(InvalidOption):
+    """E100: a command that defaults to the project's skills, run without a skill outside
+    any project."""
+
+
 class InternalError(SkillcError):
+    """E999: RFC-0005's "IO, database, parsing, or other unexpected failures"; the expected
+    ones among them have their subclass (:class:`UnreadableFile`, :class:`BinaryFile`...)."""
+
     code = "E999"
 
     def __init__(self, message: str) -> None:
@@ -309,6 +532,43 @@ class InternalError(SkillcError):
         """E999 for an exception nobody planned for: its type and message, on one line."""
         message = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         return cls(" ".join(message.split()))
+
+
+class UnreadableFile(InternalError):
+    """E999: a file that is there but cannot be read (``reason``: the system's word for
+    why); ``what`` names the kind of file when it is not a skill's (``access log``)."""
+
+    def __init__(self, path: str, reason: str, what: str = "") -> None:
+        super().__init__(f"cannot read {f'{what} ' if what else ''}'{path}': {reason}")
+        self.path = path
+        self.reason = reason
+
+
+class CannotCreate(InternalError):
+    """E999: a file or folder that cannot be created (``reason``: why)."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"cannot create '{path}': {reason}")
+        self.path = path
+        self.reason = reason
+
+
+class BinaryFile(InternalError):
+    """E999: a file holding NUL bytes, asked for as text (it has no text to show)."""
+
+    def __init__(self, path: str, size: int) -> None:
+        super().__init__(f"'{path}' is a binary file ({size} bytes); it has no text to show")
+        self.path = path
+        self.size = size
+
+
+class RuntimeNotAFolder(InternalError):
+    """E999: where a skill's runtime goes there is a file or a symlink, which a build does
+    not replace."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"the runtime '{path}' is not a folder; move it away and rebuild")
+        self.path = path
 
 
 def error_line(exc: BaseException) -> str:

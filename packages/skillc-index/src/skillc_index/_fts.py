@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from skillc_index._diagnostics import EmptyQuery, InternalError, InvalidOption
+from skillc_index._diagnostics import EmptyQuery, InternalError, TooManyQueryWords
 from skillc_index._text import valid_utf8
 
 __all__ = [
@@ -147,9 +147,7 @@ def fts_query(query: str, tokenizer: str) -> str:
     if not words:
         raise EmptyQuery()
     if len(words) > MAX_QUERY_WORDS:
-        raise InvalidOption(
-            f"the query has {len(words)} different words; at most {MAX_QUERY_WORDS} are allowed"
-        )
+        raise TooManyQueryWords(len(words), MAX_QUERY_WORDS)
     quoted = []
     for word in words:
         prepared = prepare_fts_text(word, tokenizer).replace('"', '""').replace("\0", " ")

@@ -19,6 +19,7 @@ from skillc_index._diagnostics import (
     Notice,
     SkillcError,
     SkillNotFound,
+    UnknownTarget,
 )
 
 Scope = Literal["project", "global"]
@@ -225,8 +226,7 @@ class Layout(NamedTuple):
             return (self.cwd / Path(target).expanduser()).resolve()
         spec = (configured or {}).get(target, KNOWN_TARGETS.get(target))
         if spec is None:
-            known = ", ".join(sorted({*KNOWN_TARGETS, *(configured or {})}))
-            raise InvalidOption(f"unknown target '{target}' (known: {known})")
+            raise UnknownTarget(target, tuple(sorted({*KNOWN_TARGETS, *(configured or {})})))
         if spec == "~" or spec.startswith("~/"):
             return self.home / spec[2:]
         path = Path(spec)

@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from skillc_index._diagnostics import InternalError, PathEscapesProject, SkillExists
+from skillc_index._diagnostics import CannotCreate, PathEscapesProject, SkillExists
 from skillc_index._files import within
 from skillc_index._layout import SKILL_FILE, SKILLC_DIR, Layout, Scope, require_skill_name
 
@@ -48,7 +48,7 @@ def init_project(layout: Layout) -> InitResult:
     try:
         skills.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise InternalError(f"cannot create '{skills}': {exc.strerror or exc}") from exc
+        raise CannotCreate(str(skills), exc.strerror or str(exc)) from exc
     return InitResult(kind="project", path=skills, created=not existed)
 
 
@@ -83,5 +83,5 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
     except FileExistsError as exc:
         raise SkillExists(name) from exc
     except OSError as exc:
-        raise InternalError(f"cannot create '{skill_file}': {exc.strerror or exc}") from exc
+        raise CannotCreate(str(skill_file), exc.strerror or str(exc)) from exc
     return InitResult(kind="skill", path=folder, created=True, scope=scope, name=name)

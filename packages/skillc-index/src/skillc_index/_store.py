@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Literal
 
 from skillc_index._atomic import abandoned, staging_dir, write_file_atomic
-from skillc_index._diagnostics import SkillExists
+from skillc_index._diagnostics import StoreCopyDiffers
 from skillc_index._files import SkillFiles, source_hash
 from skillc_index._layout import (
     IMPORT_RECORD,
@@ -77,7 +77,7 @@ def plan_import(
     """Decide how ``skill`` (found by path, outside the stores) goes into its scope's store.
 
     Raises :class:`~skillc_index._layout.InvalidSkillName` (E100) when the folder's name is
-    not a valid skill name, and :class:`SkillExists` (E050) when the store already holds a
+    not a valid skill name, and :class:`StoreCopyDiffers` (E050) when the store already holds a
     different skill of that name, not imported from this folder or edited since, and
     ``force`` is not given.
     """
@@ -110,12 +110,8 @@ def plan_import(
     if _is_empty_folder(destination):
         return ImportPlan(origin, destination, "replace", files)
     if not force:
-        hint = (
-            f"the {skill.scope} store already holds {why} '{skill.name}' "
-            f"({layout.display(destination)}); use --force to replace it with "
-            f"{layout.display(origin)}"
-        )
-        raise SkillExists(skill.name, hint)
+        shown = layout.display(destination)
+        raise StoreCopyDiffers(skill.name, skill.scope, why, shown, layout.display(origin))
     return ImportPlan(origin, destination, "replace", files)
 
 

@@ -22,7 +22,7 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any, Literal, NamedTuple
 
-from skillc_index._diagnostics import InvalidOption
+from skillc_index._diagnostics import InvalidOption, ToolArgumentError
 
 __all__ = [
     "CodeValue",
@@ -123,7 +123,8 @@ class CommandTemplate(NamedTuple):
     ) -> str:
         """A value's text where it stands in its word (see :meth:`render`)."""
         if "\x00" in text:
-            raise InvalidOption(f"the value of parameter '{name}' holds a NUL character")
+            message = f"the value of parameter '{name}' holds a NUL character"
+            raise ToolArgumentError(message, parameter=name)
         if _URL_SCHEME.search(literal):
             return _percent_encoded(text)
         if text.startswith("-") and not any(before) and not operands and name not in options:

@@ -2,7 +2,8 @@
 
 - usage errors (unknown option, missing argument, bad choice) become
   ``error[E100]: invalid option: '<message>'`` and exit 1 (RFC-0005, DECISIONS "Errors and output");
-- library errors (:class:`~skillc_index.SkillcError`) print their diagnostic and exit 1;
+- library errors (:class:`~skillc_index.SkillcError`) print their diagnostic, with the
+  parameters it names written as options (``--force``: :data:`CLI_SPELLING`), and exit 1;
 - anything unexpected is ``error[E999]: <message>`` on one line (a traceback only with ``-v``);
 - ``-v/--verbose`` and ``--format`` mean the same thing in every command.
 
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 
 from skillc_index._diagnostics import (
+    CLI_SPELLING,
     MAX_COUNT,
     Diagnostic,
     InternalError,
@@ -260,7 +262,7 @@ def handle_exception(exc: BaseException, args: Sequence[str] | None = None) -> i
         click.echo("Aborted.", err=True)
         return 1
     if isinstance(exc, SkillcError):
-        report(exc.diagnostic)
+        report(exc.spelled(CLI_SPELLING))
         return 1
     if isinstance(exc, BrokenPipeError):
         return 1

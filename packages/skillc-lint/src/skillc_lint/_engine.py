@@ -242,13 +242,13 @@ def resolve_targets(arguments: Sequence[str], layout: Layout) -> list[Target]:
     folder holding skill folders at any depth (``skills/``) stands for all of them. A file
     stands for the skill holding it (E010 when no folder above it holds SKILL.md). No
     argument means every skill of the project store; without a project that is a usage error
-    (:class:`~skillc_index.InvalidOption`, E100).
+    (:class:`~skillc_index.NoSkillGiven`, E100).
     """
-    from skillc_index import InvalidOption
+    from skillc_index import NoSkillGiven
 
     if not arguments:
         if layout.project_root is None:
-            raise InvalidOption(
+            raise NoSkillGiven(
                 "no skill given and no skillc project here; name a skill or a folder of "
                 "skills (skillc-lint skills/), or run 'skc init' to make a project"
             )

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from skillc_index import InvalidFilter
+from skillc_index import EmptyTimeRange, MalformedFilter
 
 # RFC 3339 (date-time), or a bare date: "T", "t" or a space between date and time (RFC 3339
 # section 5.6 allows all three), optional fraction, "Z"/"z" or a numeric offset.
@@ -52,7 +52,8 @@ def format_utc(moment: datetime) -> str:
 
 
 def parse_time(text: str, option: str, *, upper: bool, now: datetime | None = None) -> str:
-    """One time bound as stored timestamps are written, so that string comparison works.
+    """One time bound (the filter ``option``: ``since`` or ``until``) as stored timestamps
+    are written, so that string comparison works.
 
     Accepted: RFC 3339 (``2026-01-30T10:00:00Z``; an offset is converted to UTC), a date
     (``2026-01-30``: the start of that day, UTC, for both bounds as the RFC says), or ``Nd``
@@ -66,7 +67,7 @@ def parse_time(text: str, option: str, *, upper: bool, now: datetime | None = No
         return format_utc(moment.replace(microsecond=0))
     match = _TIMESTAMP.fullmatch(value)
     if match is None:
-        raise InvalidFilter(f"{option} {text!r} is not a time: use {TIME_FORMS}")
+        raise MalformedFilter(option, text, f"is not a time: use {TIME_FORMS}")
     year, month, day, hour, minute, second, fraction, zone = match.groups()
     try:
         if hour is None:
@@ -90,22 +91,22 @@ def parse_time(text: str, option: str, *, upper: bool, now: datetime | None = No
             moment += timedelta(seconds=1)
         return format_utc(moment)
     except (ValueError, OverflowError):
-        raise InvalidFilter(f"{option} {text!r} is not a valid date or time") from None
+        raise MalformedFilter(option, text, "is not a valid date or time") from None
 
 
 def canonical_project(text: str, cwd: Path) -> str:
     """A ``--project`` path made absolute (relative to ``cwd``), with ``.``/``..`` and
     symlinks resolved, as logged ``cwd`` values are. The folder need not exist any more (old
     logs may name removed projects); an empty value, a NUL byte, or an existing path that is
-    not a folder is E031."""
+    not a folder is E031 (:class:`~skillc_index.MalformedFilter`)."""
     if not text or "\0" in text:
-        raise InvalidFilter(f"--project {text!r} is not a path")
+        raise MalformedFilter("project", text, "is not a path")
     try:
         path = (cwd / Path(text).expanduser()).resolve()
     except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop before Python 3.13
-        raise InvalidFilter(f"--project {text!r} cannot be resolved: {exc}") from None
+        raise MalformedFilter("project", text, f"cannot be resolved: {exc}") from None
     if path.exists() and not path.is_dir():
-        raise InvalidFilter(f"--project {text!r} is not a folder")
+        raise MalformedFilter("project", text, "is not a folder")
     return str(path)
 
 
@@ -119,14 +120,15 @@ def parse_filters(
 ) -> Filters:
     """Check and normalise the filters of RFC-0003:C-FILTERS (E031 when one is malformed).
 
-    Both bounds are inclusive. ``--since`` later than ``--until`` is E031: such a range
+    Both bounds are inclusive. ``since`` later than ``until`` is E031
+    (:class:`~skillc_index.EmptyTimeRange`): such a range
     cannot match anything and is always a mistake. Projects keep their given order, without
     duplicates.
     """
-    lower = None if since is None else parse_time(since, "--since", upper=False, now=now)
-    upper = None if until is None else parse_time(until, "--until", upper=True, now=now)
+    lower = None if since is None else parse_time(since, "since", upper=False, now=now)
+    upper = None if until is None else parse_time(until, "until", upper=True, now=now)
     if lower is not None and upper is not None and lower > upper:
-        raise InvalidFilter(f"--since {lower} is after --until {upper}")
+        raise EmptyTimeRange(lower, upper)
     folders: list[str] = []
     for project in projects:
         folder = canonical_project(os.fspath(project), cwd)

@@ -19,7 +19,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from skillc_index import COLUMNS, INSERT_ROW, InternalError, connect, open_log, valid_utf8
+from skillc_index import COLUMNS, INSERT_ROW, UnreadableFile, connect, open_log, valid_utf8
 from skillc_stats._filters import Filters
 
 #: ``timestamp, run_id, command, skill, skill_path, cwd, args, error``: what makes a row the
@@ -93,7 +93,7 @@ class StatsLog:
                 self._db = open_log(self.path)
             return self._db.execute(sql, [*self._params, *extra]).fetchall()
         except sqlite3.Error as exc:
-            raise InternalError(f"cannot read access log '{self.path}': {exc}") from exc
+            raise UnreadableFile(str(self.path), str(exc), "access log") from exc
 
     def period(self) -> tuple[str | None, str | None]:
         """First and last timestamp: two index lookups (a query holding one ``MIN`` or ``MAX``

@@ -1,0 +1,188 @@
+"""Errors are told apart by type (issue 14, item 5): each condition has its class, a subclass
+of its code's, and no library message names a command-line flag (the CLI spells it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import skillc_index
+from skillc_index import (
+    CLI_SPELLING,
+    PARAMETER_NAMES,
+    BinaryFile,
+    BrokenTool,
+    CannotCreate,
+    CompiledSkillGiven,
+    EmptyTargetName,
+    EmptyTimeRange,
+    FileIsAFolder,
+    ForeignFolder,
+    InternalError,
+    InvalidFilter,
+    InvalidOption,
+    Layout,
+    MalformedFilter,
+    NoSkillGiven,
+    NotARegularFile,
+    RuntimeNotAFolder,
+    SkillcError,
+    SkillExists,
+    SkillFileNotFound,
+    StoreCopyDiffers,
+    TargetInsideSkill,
+    ToolArgumentError,
+    TooManyQueryWords,
+    UnknownSkillTool,
+    UnknownTarget,
+    UnreadableFile,
+    UnsupportedPlatform,
+    build_skill,
+    format_diagnostic,
+    init_project,
+    init_skill,
+)
+from skillc_index.console import handle_exception
+
+CODES: list[tuple[type[SkillcError], type[SkillcError], str]] = [
+    (ForeignFolder, SkillExists, "E050"),
+    (StoreCopyDiffers, SkillExists, "E050"),
+    (FileIsAFolder, NotARegularFile, "E021"),
+    (FileIsAFolder, SkillFileNotFound, "E021"),
+    (MalformedFilter, InvalidFilter, "E031"),
+    (EmptyTimeRange, InvalidFilter, "E031"),
+    (UnknownSkillTool, InvalidOption, "E100"),
+    (BrokenTool, InvalidOption, "E100"),
+    (ToolArgumentError, InvalidOption, "E100"),
+    (UnsupportedPlatform, InvalidOption, "E100"),
+    (UnknownTarget, InvalidOption, "E100"),
+    (EmptyTargetName, InvalidOption, "E100"),
+    (TargetInsideSkill, InvalidOption, "E100"),
+    (CompiledSkillGiven, InvalidOption, "E100"),
+    (TooManyQueryWords, InvalidOption, "E100"),
+    (NoSkillGiven, InvalidOption, "E100"),
+    (UnreadableFile, InternalError, "E999"),
+    (CannotCreate, InternalError, "E999"),
+    (BinaryFile, InternalError, "E999"),
+    (RuntimeNotAFolder, InternalError, "E999"),
+]
+
+
+@pytest.mark.parametrize(("error", "base", "code"), CODES)
+def test_each_type_keeps_its_rfc_code(
+    error: type[SkillcError], base: type[SkillcError], code: str
+) -> None:
+    assert issubclass(error, base)
+    assert error.code == code
+    assert getattr(skillc_index, error.__name__) is error  # exported
+
+
+# -- one wording per front end --------------------------------------------------------------
+
+
+def test_the_library_names_parameters_and_the_cli_spells_them_as_options() -> None:
+    forced = ForeignFolder("demo", ".claude/skills/demo", "move it aside and deploy")
+    assert format_diagnostic(forced.diagnostic) == (
+        "error[E050]: skill 'demo' already exists\n"
+        "hint: .claude/skills/demo exists and was not made by skillc; "
+        "use force to move it aside and deploy"
+    )
+    assert format_diagnostic(forced.spelled(CLI_SPELLING)) == (
+        "error[E050]: skill 'demo' already exists\n"
+        "hint: .claude/skills/demo exists and was not made by skillc; "
+        "use --force to move it aside and deploy"
+    )
+    assert forced.spelled(PARAMETER_NAMES) == forced.diagnostic
+    # once force was given there is nothing to suggest
+    plain = ForeignFolder("demo", "/x/demo")
+    assert plain.spelled(CLI_SPELLING) == plain.diagnostic
+    assert plain.diagnostic.detail == "hint: /x/demo exists and was not made by skillc"
+
+    folder = FileIsAFolder("references")
+    assert (
+        folder.diagnostic.detail == "hint: 'references' is a folder; list it with 'sources' (dir)"
+    )
+    assert folder.spelled(CLI_SPELLING).detail == (
+        "hint: 'references' is a folder; list it with 'skc sources --dir'"
+    )
+
+    broken = BrokenTool("t", "shell syntax '|' in command", 7)
+    assert str(broken) == (
+        "error[E100]: invalid option: 'tool 't' cannot run: shell syntax '|' in command "
+        "(SKILL.md:7; see 'lint' (profile 'gibberish'))'"
+    )
+    assert broken.spelled(CLI_SPELLING).params["message"] == (
+        "tool 't' cannot run: shell syntax '|' in command "
+        "(SKILL.md:7; see 'skc lint --profile gibberish')"
+    )
+    assert BrokenTool("t").spelled(CLI_SPELLING).params["message"] == (
+        "tool 't' cannot run: no command (see 'skc lint --profile gibberish')"
+    )
+
+    since = MalformedFilter("since", "soon", "is not a time")
+    assert since.diagnostic.params["message"] == "since 'soon' is not a time"
+    assert since.spelled(CLI_SPELLING).params["message"] == "--since 'soon' is not a time"
+    empty = EmptyTimeRange("2026-02-01T00:00:00Z", "2026-01-01T00:00:00Z")
+    assert empty.spelled(CLI_SPELLING).params["message"] == (
+        "--since 2026-02-01T00:00:00Z is after --until 2026-01-01T00:00:00Z"
+    )
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        ForeignFolder("demo", "p", "move it aside and deploy"),
+        StoreCopyDiffers("demo", "project", "an edited", "s/demo", "/o/demo"),
+        FileIsAFolder("references"),
+        BrokenTool("t", "bad", 1),
+        EmptyTargetName("a,,b"),
+        MalformedFilter("project", "", "is not a path"),
+        EmptyTimeRange("b", "a"),
+    ],
+)
+def test_no_library_message_names_a_flag(error: SkillcError) -> None:
+    assert "--" not in str(error)
+    assert "skc " not in str(error)
+    assert format_diagnostic(error.spelled(CLI_SPELLING)) != str(error)
+
+
+def test_the_cli_prints_the_options_spelling(capsys: pytest.CaptureFixture[str]) -> None:
+    error = StoreCopyDiffers("demo", "project", "an edited", ".skillc/skills/demo", "/o/demo")
+    assert handle_exception(error, []) == 1
+    assert capsys.readouterr().err == (
+        "error[E050]: skill 'demo' already exists\n"
+        "hint: the project store already holds an edited 'demo' (.skillc/skills/demo); "
+        "use --force to replace it with /o/demo\n"
+    )
+
+
+# -- raise sites that had no test of their type --------------------------------------------
+
+
+def test_a_runtime_that_is_a_file_is_runtime_not_a_folder(layout: Layout, project: Path) -> None:
+    source = project / ".skillc" / "skills" / "demo"
+    source.mkdir()
+    (source / "SKILL.md").write_text("---\nname: demo\ndescription: D.\n---\n", encoding="utf-8")
+    runtime = project / ".skillc" / "runtime" / "demo"
+    runtime.parent.mkdir(parents=True)
+    runtime.write_text("not a folder", encoding="utf-8")
+    with pytest.raises(RuntimeNotAFolder) as caught:
+        build_skill("demo", layout)
+    assert caught.value.path == str(runtime)
+    assert runtime.read_text(encoding="utf-8") == "not a folder"
+
+
+def test_a_store_that_cannot_hold_a_skill_is_cannot_create(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    where = tmp_path / "work"
+    (where / ".skillc").mkdir(parents=True)
+    (where / ".skillc" / "skills").write_text("a file, not a folder", encoding="utf-8")
+    layout = Layout.discover(where, env)
+    with pytest.raises(CannotCreate) as caught:
+        init_skill("demo", layout)
+    assert caught.value.path == str(where / ".skillc" / "skills" / "demo" / "SKILL.md")
+    with pytest.raises(CannotCreate) as caught:
+        init_project(layout)
+    assert caught.value.path == str(where / ".skillc" / "skills")
