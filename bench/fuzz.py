@@ -96,7 +96,7 @@ class QueryChecker:
 
     def check(self, data: bytes) -> None:
         from skillc_index import SkillcError, fts_query
-        from skillc_index._fts import MAX_QUERY_WORDS
+        from skillc_index.index.fts import MAX_QUERY_WORDS
 
         query = data.decode("utf-8", errors="replace")
         for tokenizer, connection in self.connections.items():
@@ -171,8 +171,8 @@ def atheris_child(target: str, corpus: Path, workdir: Path, libfuzzer_args: Sequ
         import yaml  # noqa: F401
 
         import skillc_index._frontmatter
-        import skillc_index._fts
-        import skillc_index._model  # noqa: F401
+        import skillc_index._model
+        import skillc_index.index.fts  # noqa: F401
 
     one: Callable[[bytes], None] = (
         check_parse if target == "parse" else QueryChecker(workdir, corpus).check

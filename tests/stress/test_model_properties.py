@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from stress_support import age_files, check_headings, write_tree
 
 from skillc_index import (
+    IndexHandle,
     Layout,
     SkillcError,
     build_skill,
@@ -30,6 +31,7 @@ from skillc_index import (
     parse_frontmatter,
     parse_markdown,
     read_skill_metadata,
+    require_index,
     search_sections,
 )
 
@@ -326,9 +328,9 @@ QUERY_PIECES = [
 
 
 @pytest.fixture(scope="module")
-def query_indexes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+def query_indexes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, IndexHandle]:
     """One real index per tokenizer (``porter``/``unicode61`` and ``cjk``), built by build_skill."""
-    found: dict[str, Path] = {}
+    found: dict[str, IndexHandle] = {}
     for setting in ("ascii", "cjk"):
         base = tmp_path_factory.mktemp(f"index-{setting}").resolve()
         project, home = base / "project", base / "home"
@@ -340,7 +342,7 @@ def query_indexes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         write_tree(project / ".skillc" / "skills" / "q", INDEXED)
         layout = Layout.discover(cwd=project, env={"SKILLC_HOME": str(home)})
         result = build_skill("q", layout)
-        found[index_tokenizer(setting)] = result.compiled.index.path
+        found[index_tokenizer(setting)] = require_index(result.skill, setting)
     return found
 
 
@@ -359,7 +361,9 @@ QUERIES = st.one_of(
 @example("NEAR(")
 @example("\x00")
 @example("a\x00b")
-def test_any_query_runs_against_a_real_index(query_indexes: dict[str, Path], query: str) -> None:
+def test_any_query_runs_against_a_real_index(
+    query_indexes: dict[str, IndexHandle], query: str
+) -> None:
     for tokenizer, index in query_indexes.items():
         try:
             match = fts_query(query, tokenizer)
@@ -369,19 +373,19 @@ def test_any_query_runs_against_a_real_index(query_indexes: dict[str, Path], que
             return
         # The raw MATCH first, so an FTS5 syntax error shows as itself, not as the E002 that
         # search_sections turns every sqlite3.Error into.
-        uri = f"file:{index}?mode=ro"
+        uri = f"file:{index.path}?mode=ro"
         with closing(sqlite3.connect(uri, uri=True)) as connection:
             connection.execute(
                 "SELECT rowid FROM sections WHERE sections MATCH ? LIMIT 5", (match,)
             ).fetchall()
-        hits = search_sections(index, "q", match, 5)
+        hits = search_sections(index, match, 5)
         assert len(hits) <= 5
 
 
-def test_nul_in_a_query_is_a_separator(query_indexes: dict[str, Path]) -> None:
+def test_nul_in_a_query_is_a_separator(query_indexes: dict[str, IndexHandle]) -> None:
     """A NUL in a query word used to end FTS5's string early: search reported E002 (a
     corrupt index) instead of results. It now separates words, as it does in indexed text."""
     for tokenizer, index in query_indexes.items():
-        hits = search_sections(index, "q", fts_query("configure\0authentication", tokenizer), 5)
+        hits = search_sections(index, fts_query("configure\0authentication", tokenizer), 5)
         assert [hit.section for hit in hits] == ["Query"]
-        assert search_sections(index, "q", fts_query("\0", tokenizer), 5) == []
+        assert search_sections(index, fts_query("\0", tokenizer), 5) == []

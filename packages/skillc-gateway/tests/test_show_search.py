@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
 import time
@@ -99,6 +100,35 @@ def test_show_refuses_a_stale_index(built: ResolvedSkill) -> None:
     skill_md.write_text(skill_md.read_text("utf-8").replace("Run the", "Now run the"), "utf-8")
     with pytest.raises(IndexUnusable):
         show_section(built, "Install")
+
+
+@pytest.mark.parametrize(
+    ("touch", "checks"),
+    [
+        (None, 1),  # untouched: the file read has the stats the build recorded
+        (-5.0, 1),  # touched before the check: hashed by it, its stats then describe the file
+        (+5.0, 2),  # a time the check could not trust: hashed again after the read
+    ],
+)
+def test_show_checks_the_index_once(
+    built: ResolvedSkill, monkeypatch: pytest.MonkeyPatch, touch: float | None, checks: int
+) -> None:
+    import skillc_gateway._show as show_module
+
+    calls: list[str] = []
+    original = show_module.require_index
+
+    def counting(skill: ResolvedSkill, tokenizer_setting: str) -> object:
+        calls.append(skill.name)
+        return original(skill, tokenizer_setting)
+
+    monkeypatch.setattr(show_module, "require_index", counting)
+    if touch is not None:
+        when = time.time() + touch
+        os.utime(built.source / "SKILL.md", (when, when))  # same content, another time
+    found = show_section(built, "Install")
+    assert found.text.startswith("## Install\n")
+    assert len(calls) == checks
 
 
 def test_show_without_an_index_is_e002(resolved: ResolvedSkill) -> None:

@@ -103,7 +103,7 @@ def lazy_table(init: Path) -> tuple[dict[str, str], dict[str, str]]:
         if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING":
             for statement in node.body:
                 assert isinstance(statement, ast.ImportFrom) and statement.module, statement
-                if statement.module.startswith(f"{package}._"):
+                if statement.module.startswith(f"{package}."):
                     module = statement.module.removeprefix(f"{package}.")
                     typed.update({alias.name: module for alias in statement.names})
     return exports, typed

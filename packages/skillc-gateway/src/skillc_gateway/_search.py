@@ -13,7 +13,6 @@ from skillc_index import (
     ResolvedSkill,
     SectionHit,
     fts_query,
-    index_tokenizer,
     require_index,
     search_sections,
 )
@@ -52,5 +51,5 @@ def search_skill(
     is checked first, in RFC-0004's order).
     """
     index = require_index(skill, tokenizer_setting)
-    match = fts_query(query, index_tokenizer(tokenizer_setting))
-    return SearchResult(query, tuple(search_sections(index, skill.name, match, limit)))
+    match = fts_query(query, index.meta.tokenizer)  # the tokenizer the check required
+    return SearchResult(query, tuple(search_sections(index, match, limit)))

@@ -2,6 +2,8 @@
 
 The heading is looked up in the index that ``skc build`` wrote, never by parsing Markdown
 here; an index that no longer matches the sources is E002, so no stale lines are served.
+The index is checked once (``require_index``); the file read is then compared with the stats
+that check proved (``IndexHandle.describes``), and only a file changed since is hashed again.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import NamedTuple
 from skillc_gateway._reader import read_lines
 from skillc_index import (
     Diagnostic,
+    FileStat,
     HiddenPath,
     IndexedHeading,
     IndexUnusable,
@@ -21,7 +24,6 @@ from skillc_index import (
     SkillFileNotFound,
     UnreadableFile,
     find_headings,
-    indexed_file_stat,
     is_hidden,
     multiple_matches,
     open_in_root,
@@ -123,12 +125,12 @@ def show_section(
     matches: list[IndexedHeading] = []
     query = normalize_query(section)
     for candidate in section_queries(section):
-        matches = find_headings(index, skill.name, candidate, relative) if candidate else []
+        matches = find_headings(index, candidate, relative) if candidate else []
         if matches:
             query = candidate
             break
     if not matches:
-        hints = _suggestions(query, read_headings(index, skill.name, relative)) if query else []
+        hints = _suggestions(query, read_headings(index, relative)) if query else []
         raise SectionNotFound(query or section, hints)
     found = matches[0]
     path = safe_join(skill.source, found.file)
@@ -138,17 +140,17 @@ def show_section(
             text, total, shown = read_lines(handle, found.start_line, found.end_line, max_lines)
     except OSError as exc:
         raise UnreadableFile(found.file, exc.strerror or str(exc)) from exc
-    recorded = indexed_file_stat(skill.runtime, skill.source, found.file)
-    seen = (before.st_size, before.st_mtime_ns)
-    if recorded is None or seen != (recorded.size, recorded.mtime_ns):
-        # Touched since the build: the lines read are the indexed ones only if the sources
-        # still hash as the index says (checked now, after the read; E002 if not).
+    seen = FileStat(found.file, before.st_size, before.st_mtime_ns)
+    if not index.describes(seen):
+        # Changed after the index was checked (or too close to it for its stats to tell):
+        # the lines read are the indexed ones only if the sources still hash as the index
+        # says (checked now, after the read; E002 if not).
         require_index(skill, tokenizer_setting)
     try:
         after = path.stat()
     except OSError as exc:
         raise IndexUnusable(skill.name, f"'{found.file}' vanished while it was read") from exc
-    if (after.st_size, after.st_mtime_ns) != seen:
+    if FileStat(found.file, after.st_size, after.st_mtime_ns) != seen:
         # Written to while it was read or checked: these may not be the indexed lines.
         raise IndexUnusable(skill.name, f"'{found.file}' changed while it was read")
     warnings = (multiple_matches(query),) if len(matches) > 1 else ()

@@ -16,10 +16,12 @@ from skillc_index._lazy import lazy_exports
 
 __version__ = "0.1.0"
 
-# public name -> private module that defines it
+# public name -> the module that defines it
 _EXPORTS: dict[str, str] = {
     # the PEP 562 helper every package of the kit uses for its own lazy names
     "lazy_exports": "_lazy",
+    # the one clock (RFC 3339 UTC timestamps)
+    "utc_now": "_clock",
     # diagnostics (RFC-0005)
     "TEMPLATES": "_diagnostics",
     "Diagnostic": "_diagnostics",
@@ -141,28 +143,28 @@ _EXPORTS: dict[str, str] = {
     "markdown_documents": "_compiler",
     "Deployment": "_deploy",
     "parse_targets": "_deploy",
-    # the search and headings index (RFC-0004:C-INDEX) and its text preparation
-    "SCHEMA_VERSION": "_search_index",
-    "FileStat": "_search_index",
-    "IndexMeta": "_search_index",
-    "IndexState": "_search_index",
-    "check_index": "_search_index",
-    "hash16": "_search_index",
-    "index_is_fresh": "_search_index",
-    "index_path": "_search_index",
-    "inspect_index": "_search_index",
-    "require_index": "_search_index",
-    "IndexedHeading": "_search_index",
-    "SectionHit": "_search_index",
-    "read_headings": "_search_index",
-    "find_headings": "_search_index",
-    "section_queries": "_search_index",
-    "indexed_file_stat": "_search_index",
-    "search_sections": "_search_index",
-    "fts_query": "_fts",
-    "index_tokenizer": "_fts",
-    "prepare_fts_text": "_fts",
-    "restore_fts_text": "_fts",
+    # the search and headings index (RFC-0004:C-INDEX), in the index/ subpackage
+    "SCHEMA_VERSION": "index.schema",
+    "FileStat": "index.schema",
+    "IndexMeta": "index.schema",
+    "IndexedHeading": "index.schema",
+    "hash16": "index.schema",
+    "index_path": "index.schema",
+    "IndexHandle": "index.freshness",
+    "IndexState": "index.freshness",
+    "check_index": "index.freshness",
+    "index_is_fresh": "index.freshness",
+    "inspect_index": "index.freshness",
+    "require_index": "index.freshness",
+    "SectionHit": "index.queries",
+    "read_headings": "index.queries",
+    "find_headings": "index.queries",
+    "section_queries": "index.queries",
+    "search_sections": "index.queries",
+    "fts_query": "index.fts",
+    "index_tokenizer": "index.fts",
+    "prepare_fts_text": "index.fts",
+    "restore_fts_text": "index.fts",
     # the tool model of gibb.eri.sh skills (spec/003)
     "CommandTemplate": "_tool_command",
     "CodeValue": "_tool_command",
@@ -190,7 +192,6 @@ _EXPORTS: dict[str, str] = {
     "log_access": "_access_log",
     "hold_log": "_access_log",
     "new_run_id": "_access_log",
-    "utc_now": "_access_log",
     "primary_log": "_access_log",
     "fallback_log": "_access_log",
     "runtime_base": "_access_log",
@@ -229,9 +230,9 @@ if TYPE_CHECKING:
         primary_log,
         record_failed_build,
         runtime_base,
-        utc_now,
     )
     from skillc_index._build import BuildResult, build_skill
+    from skillc_index._clock import utc_now
     from skillc_index._compiler import (
         CompileResult,
         IndexReport,
@@ -309,7 +310,6 @@ if TYPE_CHECKING:
         within,
     )
     from skillc_index._frontmatter import Frontmatter, parse_frontmatter, type_name
-    from skillc_index._fts import fts_query, index_tokenizer, prepare_fts_text, restore_fts_text
     from skillc_index._layout import (
         KNOWN_TARGETS,
         META_DIR,
@@ -340,25 +340,6 @@ if TYPE_CHECKING:
         title_of,
     )
     from skillc_index._scaffold import InitResult, init_project, init_skill, skill_template
-    from skillc_index._search_index import (
-        SCHEMA_VERSION,
-        FileStat,
-        IndexedHeading,
-        IndexMeta,
-        IndexState,
-        SectionHit,
-        check_index,
-        find_headings,
-        hash16,
-        index_is_fresh,
-        index_path,
-        indexed_file_stat,
-        inspect_index,
-        read_headings,
-        require_index,
-        search_sections,
-        section_queries,
-    )
     from skillc_index._text import valid_utf8
     from skillc_index._tool_command import (
         CodeValue,
@@ -378,4 +359,33 @@ if TYPE_CHECKING:
         ToolSkill,
         parse_tool_skill,
         read_tool_skill,
+    )
+    from skillc_index.index.freshness import (
+        IndexHandle,
+        IndexState,
+        check_index,
+        index_is_fresh,
+        inspect_index,
+        require_index,
+    )
+    from skillc_index.index.fts import (
+        fts_query,
+        index_tokenizer,
+        prepare_fts_text,
+        restore_fts_text,
+    )
+    from skillc_index.index.queries import (
+        SectionHit,
+        find_headings,
+        read_headings,
+        search_sections,
+        section_queries,
+    )
+    from skillc_index.index.schema import (
+        SCHEMA_VERSION,
+        FileStat,
+        IndexedHeading,
+        IndexMeta,
+        hash16,
+        index_path,
     )

@@ -35,6 +35,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from skillc_index._clock import utc_now
 from skillc_index._diagnostics import (
     Diagnostic,
     Notice,
@@ -44,6 +45,8 @@ from skillc_index._diagnostics import (
     stale_local_logs,
 )
 from skillc_index._layout import META_DIR, Layout, ResolvedSkill
+from skillc_index._sqlite import connect as sqlite_connect
+from skillc_index._sqlite import use_wal
 from skillc_index._text import valid_utf8
 
 LOG_FILE = "logs.db"
@@ -128,11 +131,6 @@ INSERT_ROW = (
 )
 
 
-def utc_now() -> str:
-    """Now as RFC 3339 UTC with ``Z``, to the second (``2026-01-30T10:00:00Z``)."""
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-
-
 def new_run_id(env: Mapping[str, str] | None = None) -> str:
     """``$SKC_RUN_ID`` if set, else ``YYYYMMDDTHHMMSSZ-<4 hex>`` (RFC-0007:C-LOGGING)."""
     env = os.environ if env is None else env
@@ -196,12 +194,11 @@ def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Conne
     """Open (creating if needed) a log database with the settings concurrent writers need;
     :class:`ForeignLog` if it is not skillc's (checked before anything is written)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    db = sqlite3.connect(path, timeout=busy_timeout_ms / 1000, isolation_level=None)
+    db = sqlite_connect(path, mode="rwc", timeout_ms=busy_timeout_ms)
     try:
-        db.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
         check_schema(db)
         if db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
-            _use_wal(db, busy_timeout_ms)
+            use_wal(db, busy_timeout_ms)
             db.execute("BEGIN IMMEDIATE")
             for statement in SCHEMA:
                 db.execute(statement)
@@ -218,35 +215,12 @@ def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Conne
     return db
 
 
-def _use_wal(db: sqlite3.Connection, busy_timeout_ms: int) -> None:
-    """``PRAGMA journal_mode = WAL``, waiting as long as any other statement: when two
-    processes create the same log at once, SQLite answers one of the switches with "database
-    is locked" at once, without its busy handler."""
-    deadline = time.monotonic() + busy_timeout_ms / 1000
-    while True:
-        try:
-            db.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() >= deadline:
-                raise
-            time.sleep(0.005)
-
-
 def open_log(path: Path, *, write: bool = False) -> sqlite3.Connection:
     """Open an existing log without creating anything (``sqlite3.Error`` when it cannot: no
     file, not a database, no ``access_log`` table; :class:`ForeignLog` when its schema is not
     skillc's), for reading or, with ``write``, writing."""
-    from skillc_index._files import sqlite_uri
-
-    db = sqlite3.connect(
-        sqlite_uri(path, "rw" if write else "ro"),
-        uri=True,
-        timeout=BUSY_TIMEOUT_MS / 1000,
-        isolation_level=None,
-    )
+    db = sqlite_connect(path, mode="rw" if write else "ro", timeout_ms=BUSY_TIMEOUT_MS)
     try:
-        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         check_schema(db)
         db.execute(f"SELECT {', '.join(COLUMNS)}, id FROM access_log LIMIT 0")  # fails now
     except BaseException:

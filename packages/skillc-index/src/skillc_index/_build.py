@@ -29,8 +29,8 @@ from skillc_index._diagnostics import (
 from skillc_index._files import walk_skill, within
 from skillc_index._layout import META_DIR, SKILL_FILE, Layout, ResolvedSkill, Scope, resolve_skill
 from skillc_index._manifest import MANIFEST_FILE
-from skillc_index._search_index import refuse_collision
 from skillc_index._store import ImportPlan, in_a_store, perform_import, plan_import
+from skillc_index.index.freshness import refuse_collision
 
 __all__ = ["BuildResult", "build_skill"]
 

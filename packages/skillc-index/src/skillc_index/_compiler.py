@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from skillc_index._atomic import ensure_dir, staging_dir
+from skillc_index._clock import utc_now
 from skillc_index._diagnostics import (
     IndexCollision,
     Notice,
@@ -32,7 +33,6 @@ from skillc_index._diagnostics import (
     UnreadableFile,
 )
 from skillc_index._files import SkillFiles, read_text_in_root, source_hash, walk_skill
-from skillc_index._fts import index_tokenizer
 from skillc_index._layout import META_DIR, SKILL_FILE, ResolvedSkill
 from skillc_index._lines import normalize_newlines
 from skillc_index._manifest import (
@@ -42,19 +42,11 @@ from skillc_index._manifest import (
     read_manifest,
     write_manifest,
 )
-from skillc_index._search_index import (
-    RACY_WINDOW_NS,
-    Document,
-    FileStat,
-    HeadingRow,
-    IndexCounts,
-    IndexState,
-    inspect_index,
-    stat_files,
-    utc_now,
-    write_index,
-)
 from skillc_index._text import valid_utf8
+from skillc_index.index.freshness import IndexState, inspect_index
+from skillc_index.index.fts import index_tokenizer
+from skillc_index.index.schema import RACY_WINDOW_NS, Document, FileStat, HeadingRow, stat_files
+from skillc_index.index.writer import IndexCounts, write_index
 
 if TYPE_CHECKING:
     from skillc_index._model import MarkdownDoc

@@ -34,7 +34,6 @@ __all__ = [
     "read_text_in_root",
     "safe_join",
     "source_hash",
-    "sqlite_uri",
     "walk_skill",
     "within",
 ]
@@ -60,15 +59,6 @@ def fs_bytes(path: str) -> bytes:
     """The bytes of a path as the file system has them (names that are not UTF-8 included):
     what every "bytewise order" of the kit sorts by, and what path hashes hash."""
     return path.encode("utf-8", "surrogateescape")
-
-
-def sqlite_uri(path: Path, mode: str) -> str:
-    """A SQLite URI opening ``path`` (made absolute; ``%``, ``?`` and ``#`` escaped, which is
-    what ``Path.as_uri`` gives without importing ``urllib``) in ``mode`` (``ro``, ``rw``)."""
-    text = os.path.abspath(path)  # noqa: PTH100 - a str is wanted
-    for char, escaped in (("%", "%25"), ("?", "%3f"), ("#", "%23")):
-        text = text.replace(char, escaped)
-    return f"file:{text}?mode={mode}"
 
 
 def path_to_db(rel: str) -> str | bytes:

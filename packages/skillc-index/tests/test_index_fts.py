@@ -15,7 +15,7 @@ from skillc_index import (
     restore_fts_text,
 )
 from skillc_index._diagnostics import TooManyQueryWords
-from skillc_index._fts import MAX_QUERY_WORDS, TOKENIZE_CLAUSES
+from skillc_index.index.fts import MAX_QUERY_WORDS, TOKENIZE_CLAUSES
 
 
 def test_tokenizer_preference() -> None:

@@ -1,5 +1,7 @@
-"""The search and headings index (RFC-0004:C-INDEX, C-FORMATS): sections, schema, and the
-readers' freshness check (DECISIONS "Gateway and index"), on real files and real SQLite."""
+"""The search and headings index (RFC-0004:C-INDEX, C-FORMATS), the ``index/`` subpackage:
+sections and schema (``schema``, ``writer``), the readers' freshness check and its handle
+(``freshness``; DECISIONS "Gateway and index") and the reads (``queries``), on real files and
+real SQLite."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from skillc_index import (
+    FileStat,
     IndexCollision,
     IndexUnusable,
     Layout,
@@ -124,7 +127,10 @@ def test_fresh_after_build(skill: ResolvedSkill) -> None:
     assert check_index(skill.runtime, skill.source, "ascii").status == "missing"
     compile_skill(skill)
     assert index_is_fresh(skill.runtime, skill.source, "ascii")
-    assert require_index(skill, "ascii") == index_path(skill.runtime, skill.source)
+    handle = require_index(skill, "ascii")
+    assert handle.path == index_path(skill.runtime, skill.source)
+    assert handle.skill == "demo" and handle.meta.tokenizer == "porter"
+    assert set(handle.files) == {"SKILL.md", "notes.txt"}
 
 
 def test_edit_makes_it_stale(skill: ResolvedSkill) -> None:
@@ -250,25 +256,92 @@ def test_paths_with_uri_characters(tmp_path: Path, home: Path, make_skill: MakeS
 def test_find_headings_with_and_without_the_cache(
     skill: ResolvedSkill, monkeypatch: pytest.MonkeyPatch, cache_max: int
 ) -> None:
-    from skillc_index import _search_index, find_headings, read_headings
+    from skillc_index import find_headings, read_headings
+    from skillc_index.index import queries
 
-    monkeypatch.setattr(_search_index, "HEADINGS_CACHE_MAX", cache_max)
+    monkeypatch.setattr(queries, "HEADINGS_CACHE_MAX", cache_max)
     (skill.source / "more.md").write_text("# USAGE\n\n## Straße\n\n## other\n", encoding="utf-8")
     age(skill.source)
-    index = compile_skill(skill).index.path
-    age(index.parent)  # an index as old as this is cached (see RACY_WINDOW_NS)
-    for _ in range(2):  # the second call uses what the first one cached (or its verdict)
-        found = find_headings(index, "demo", "usage")
+    age(compile_skill(skill).index.path.parent)  # an index this old is cached (RACY_WINDOW_NS)
+    for _ in range(2):  # the second handle has what the first one's reads kept (or the verdict)
+        index = require_index(skill, "ascii")
+        found = find_headings(index, "usage")
         assert [(h.file, h.text, h.start_line) for h in found] == [
             ("SKILL.md", "Usage", 8),
             ("more.md", "USAGE", 1),
         ]
-        assert [h.text for h in find_headings(index, "demo", "STRASSE")] == ["Straße"]
-        assert find_headings(index, "demo", "usage", "more.md")[0].end_line == 6
-        assert find_headings(index, "demo", "nothing") == []
-    assert [h.text for h in read_headings(index, "demo", "more.md")] == ["USAGE", "Straße", "other"]
-    cached = _search_index._headings_cache[index][1]
-    assert (cached is None) == (cache_max == 2)
+        assert [h.text for h in find_headings(index, "STRASSE")] == ["Straße"]
+        assert find_headings(index, "usage", "more.md")[0].end_line == 6
+        assert find_headings(index, "nothing") == []
+    assert [h.text for h in read_headings(index, "more.md")] == ["USAGE", "Straße", "other"]
+    assert require_index(skill, "ascii").snapshot is index.snapshot  # one cache entry
+    assert index.snapshot.headings_read
+    assert (index.snapshot.headings is None) == (cache_max == 2)
+
+
+def test_a_new_index_file_is_read_again(skill: ResolvedSkill) -> None:
+    """The cache holds an index file while it is the same file: a rebuild (a new file renamed
+    over it) is read afresh, headings included."""
+    from skillc_index import find_headings
+
+    age(skill.source)
+    age(compile_skill(skill).index.path.parent)
+    first = require_index(skill, "ascii")
+    assert [h.text for h in find_headings(first, "usage")] == ["Usage"]
+    (skill.source / "SKILL.md").write_text(
+        (skill.source / "SKILL.md").read_text(encoding="utf-8").replace("Usage", "Use"),
+        encoding="utf-8",
+    )
+    age(skill.source)
+    compile_skill(skill)
+    second = require_index(skill, "ascii")
+    assert second.snapshot is not first.snapshot
+    assert find_headings(second, "usage") == []
+    assert [h.text for h in find_headings(second, "use")] == ["Use"]
+
+
+# -- the handle: what the check proved about the sources ----------------------------------------
+
+
+def file_stat(path: Path, rel: str) -> FileStat:
+    st = path.stat()
+    return FileStat(rel, st.st_size, st.st_mtime_ns)
+
+
+def test_the_handle_describes_the_files_the_check_proved(skill: ResolvedSkill) -> None:
+    compile_skill(skill)
+    notes = skill.source / "notes.txt"
+    index = require_index(skill, "ascii")
+    assert index.describes(file_stat(notes, "notes.txt"))  # as recorded
+    assert index.verified == index.files
+    notes.write_text("changed after the check\n", encoding="utf-8")
+    assert not index.describes(file_stat(notes, "notes.txt"))
+    assert not index.describes(FileStat("missing.md", 1, 1))
+
+
+def test_the_handle_describes_touched_files_once_hashed(skill: ResolvedSkill) -> None:
+    """Touched (new time, same content) long enough before the check: the check hashed the
+    sources, and the stats it saw before doing so describe the indexed file."""
+    compile_skill(skill)
+    notes = skill.source / "notes.txt"
+    past = time.time() - 5
+    os.utime(notes, (past, past))
+    index = require_index(skill, "ascii")
+    assert index.files["notes.txt"] != file_stat(notes, "notes.txt")
+    assert index.describes(file_stat(notes, "notes.txt"))
+    os.utime(notes)  # touched now, after the check: not described, whatever the content
+    assert not index.describes(file_stat(notes, "notes.txt"))
+
+
+def test_files_touched_just_before_the_check_are_not_described(skill: ResolvedSkill) -> None:
+    """A file changed within the timestamp granularity of the check could change again
+    without its stats showing it: its stats describe nothing."""
+    compile_skill(skill)
+    notes = skill.source / "notes.txt"
+    os.utime(notes)
+    index = require_index(skill, "ascii")  # hashed: current
+    assert not index.describes(file_stat(notes, "notes.txt"))
+    assert index.describes(file_stat(skill.source / "SKILL.md", "SKILL.md"))
 
 
 # -- search: snippets of long sections, repeated words ------------------------------------------
@@ -278,16 +351,17 @@ def test_long_sections_get_a_snippet_from_the_window_holding_the_words(
     skill: ResolvedSkill,
 ) -> None:
     from skillc_index import fts_query, search_sections
-    from skillc_index._search_index import SNIPPET_WINDOW
+    from skillc_index.index.queries import SNIPPET_WINDOW
 
     filler = "lorem ipsum dolor sit amet\n" * (3 * SNIPPET_WINDOW // 27)
     body = f"# Long\n\n{filler}first rare marker\n\n{filler}second rare marker zebra\n"
     (skill.source / "long.md").write_text(body, encoding="utf-8")
     age(skill.source)
-    index = compile_skill(skill).index.path
+    compile_skill(skill)
+    index = require_index(skill, "ascii")
 
     def snippet(query: str) -> str:
-        (hit,) = search_sections(index, "demo", fts_query(query, "porter"), 10)
+        (hit,) = search_sections(index, fts_query(query, "porter"), 10)
         return hit.snippet
 
     assert "[MATCH]zebra[/MATCH]" in snippet("zebra")
@@ -300,22 +374,24 @@ def test_long_sections_get_a_snippet_from_the_window_holding_the_words(
 def test_long_sections_go_through_the_window(
     skill: ResolvedSkill, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from skillc_index import _search_index, fts_query, search_sections
+    from skillc_index import fts_query, search_sections
+    from skillc_index.index import queries
 
     calls: list[int] = []
-    original = _search_index._long_snippet
+    original = queries._long_snippet
 
     def spy(content: str, *rest: str) -> str:
         calls.append(len(content))
         return original(content, *rest)
 
-    monkeypatch.setattr(_search_index, "_long_snippet", spy)
-    monkeypatch.setattr(_search_index, "SNIPPET_WINDOW", 17)
+    monkeypatch.setattr(queries, "_long_snippet", spy)
+    monkeypatch.setattr(queries, "SNIPPET_WINDOW", 17)
     age(skill.source)
-    index = compile_skill(skill).index.path
-    (hit,) = search_sections(index, "demo", fts_query("plain", "porter"), 10)
+    compile_skill(skill)
+    index = require_index(skill, "ascii")
+    (hit,) = search_sections(index, fts_query("plain", "porter"), 10)
     assert calls == [] and "[MATCH]plain[/MATCH]" in hit.snippet  # 17 characters: FTS5's own
-    hits = search_sections(index, "demo", fts_query("Run", "porter"), 10)
+    hits = search_sections(index, fts_query("Run", "porter"), 10)
     assert len(calls) == len(hits) and min(calls) > 17  # the SKILL.md sections are longer
     assert all("[MATCH]Run[/MATCH]" in hit.snippet for hit in hits)
 
@@ -328,7 +404,7 @@ def test_long_sections_go_through_the_window(
     ],
 )
 def test_phrases_giving_the_same_tokens_are_asked_once(tokenize: str, kept: list[str]) -> None:
-    from skillc_index._search_index import _distinct_phrases
+    from skillc_index.index.queries import _distinct_phrases
 
     phrases = ['"Zebra"', '"zebra!"', '"(ZEBRA)"', '"zebras"', '"other"', '"..zebra,"']
     assert _distinct_phrases(phrases, tokenize) == kept

@@ -1,0 +1,60 @@
+"""The one way the kit opens a SQLite database (the search indexes and the access logs).
+
+Every database is opened through a URI (:func:`sqlite_uri`), so a path holding ``%``, ``?``,
+``#`` or spaces opens the file it names, and the mode says whether it may be created
+(``rwc``), only written (``rw``) or only read (``ro``). Connections are in autocommit mode
+(``isolation_level=None``: transactions are begun explicitly) and wait ``timeout_ms`` for a
+lock held by another process. :func:`use_wal` switches a database to WAL, waiting as long.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from pathlib import Path
+from typing import Literal
+
+__all__ = ["Mode", "connect", "sqlite_uri", "use_wal"]
+
+#: ``ro``: read only; ``rw``: read and write an existing database; ``rwc``: create it if needed.
+Mode = Literal["ro", "rw", "rwc"]
+
+
+def sqlite_uri(path: Path, mode: Mode) -> str:
+    """A SQLite URI opening ``path`` (made absolute; ``%``, ``?`` and ``#`` escaped, which is
+    what ``Path.as_uri`` gives without importing ``urllib``) in ``mode``."""
+    text = os.path.abspath(path)  # noqa: PTH100 - a str is wanted
+    for char, escaped in (("%", "%25"), ("?", "%3f"), ("#", "%23")):
+        text = text.replace(char, escaped)
+    return f"file:{text}?mode={mode}"
+
+
+def connect(path: Path, *, mode: Mode, timeout_ms: int) -> sqlite3.Connection:
+    """``path`` opened in ``mode``, in autocommit mode, waiting up to ``timeout_ms`` for
+    another connection's lock (``PRAGMA busy_timeout``). ``sqlite3.Error`` when it cannot be
+    opened (for ``ro``/``rw``: when there is no file)."""
+    db = sqlite3.connect(
+        sqlite_uri(path, mode), uri=True, timeout=timeout_ms / 1000, isolation_level=None
+    )
+    try:
+        db.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def use_wal(db: sqlite3.Connection, timeout_ms: int) -> None:
+    """``PRAGMA journal_mode = WAL``, waiting as long as any other statement: when two
+    processes create the same database at once, SQLite answers one of the switches with
+    "database is locked" at once, without its busy handler."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.005)

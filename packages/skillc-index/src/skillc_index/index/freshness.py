@@ -1,0 +1,319 @@
+"""Whether an index can be used, and the handle every read of it takes.
+
+- :func:`require_index` (the readers, ``show`` and ``search``) checks an index once, in
+  RFC-0004's order (missing, corrupt, collision, stale), and returns an :class:`IndexHandle`:
+  the database path with the metadata and file stats the check read, and the stats of the
+  source files the check found to be the indexed ones. The reads in
+  :mod:`~skillc_index.index.queries` take that handle, and a reader that then reads a source
+  file compares the file's stats with the handle (:meth:`IndexHandle.describes`) instead of
+  checking the index again.
+- :func:`check_index` / :func:`index_is_fresh` give the same verdict as data;
+  :func:`inspect_index` and :func:`refuse_collision` are the build's view.
+
+Stale means the index no longer matches the sources as they are now (DECISIONS "Gateway and
+index"). The common case costs a folder walk and one ``stat`` per file; the sources are hashed
+only when a file's size or time changed (an edit that was undone stays ``current``).
+
+What the process read of each index file is kept in one cache (:data:`_snapshots`), valid
+while the file is unchanged (same device, inode, size and time: builds replace the file,
+never edit it), so a long-running reader such as the MCP server checks freshness without
+opening the database on every call; the headings that ``show`` looks up are kept there too.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import stat as stat_module
+import time
+from collections.abc import Mapping
+from contextlib import closing
+from pathlib import Path
+from typing import Literal, NamedTuple
+
+from skillc_index._diagnostics import IndexCollision, IndexUnusable
+from skillc_index._files import path_from_db, source_hash, walk_skill
+from skillc_index._layout import META_DIR, ResolvedSkill
+from skillc_index._sqlite import connect
+from skillc_index.index.fts import index_tokenizer
+from skillc_index.index.schema import (
+    RACY_WINDOW_NS,
+    REQUIRED_KEYS,
+    REQUIRED_TABLES,
+    SCHEMA_VERSION,
+    FileStat,
+    IndexedHeading,
+    IndexMeta,
+    canonical_source,
+    hash16,
+    stat_files,
+)
+
+__all__ = [
+    "READ_TIMEOUT_MS",
+    "IndexHandle",
+    "IndexSnapshot",
+    "IndexState",
+    "IndexStatus",
+    "check_index",
+    "index_is_fresh",
+    "inspect_index",
+    "refuse_collision",
+    "require_index",
+]
+
+IndexStatus = Literal["missing", "corrupt", "collision", "stale", "current"]
+
+#: How long a reader waits for a lock on an index. Builds never write an index in place (they
+#: rename a new file over it), so a lock can only be another program's: waiting longer would
+#: not help, and a busy reader answers E002 (RFC-0004: a read failure is corruption) quickly.
+READ_TIMEOUT_MS = 500
+
+
+class IndexState(NamedTuple):
+    """What :func:`inspect_index` / :func:`check_index` found."""
+
+    status: IndexStatus
+    path: Path
+    hash16: str
+    reason: str = ""
+    """Why it is corrupt or stale, for people (``-v``) and scripts."""
+    meta: IndexMeta | None = None
+
+
+Identity = tuple[int, int, int, int]
+"""``(st_dev, st_ino, st_size, st_mtime_ns)`` of an index file."""
+
+
+class IndexSnapshot:
+    """What this process read of one index file: its ``index_meta`` and ``files`` rows, and
+    (filled in by :mod:`~skillc_index.index.queries` on first use) its headings grouped by
+    case-folded text. Kept in :data:`_snapshots` while the file keeps its :attr:`identity`."""
+
+    __slots__ = ("files", "headings", "headings_read", "identity", "meta")
+
+    def __init__(self, identity: Identity, meta: IndexMeta, files: dict[str, FileStat]) -> None:
+        self.identity = identity
+        self.meta = meta
+        self.files = files
+        self.headings: dict[str, list[IndexedHeading]] | None = None
+        """Headings by case-folded text, in file then line order; None when there are too
+        many to keep (``queries.HEADINGS_CACHE_MAX``) or before they are read."""
+        self.headings_read = False
+
+
+#: The one cache of index files read by this process, by database path. Only files older than
+#: the timestamp granularity (:data:`RACY_WINDOW_NS`) go in: one changed in place within the
+#: same clock tick would keep its identity.
+_snapshots: dict[Path, IndexSnapshot] = {}
+
+
+class IndexHandle(NamedTuple):
+    """A usable index of one skill, as :func:`require_index` found it. Every read of the index
+    (:mod:`~skillc_index.index.queries`) takes one."""
+
+    path: Path
+    skill: str
+    """The skill's name, for the E002 a failed read raises."""
+    snapshot: IndexSnapshot
+    verified: Mapping[str, FileStat]
+    """The source files the check proved to be the indexed ones, with the stats they had
+    then: the recorded stats when those matched, else (the sources were hashed) the stats
+    seen before hashing, of the files not changed within :data:`RACY_WINDOW_NS` of it."""
+
+    @property
+    def meta(self) -> IndexMeta:
+        return self.snapshot.meta
+
+    @property
+    def files(self) -> Mapping[str, FileStat]:
+        """Every source file as the build recorded it."""
+        return self.snapshot.files
+
+    def describes(self, stat: FileStat) -> bool:
+        """Whether a source file with ``stat`` (taken while it was read) is one the check
+        proved to be indexed: same path, size and time. False means it changed after the
+        check (or too close to it to tell), and only hashing the sources can tell."""
+        return self.verified.get(stat.path) == stat
+
+    def connect(self) -> sqlite3.Connection:
+        """A read-only connection to the database (``sqlite3.Error`` when it cannot open)."""
+        return connect(self.path, mode="ro", timeout_ms=READ_TIMEOUT_MS)
+
+
+class _Corrupt(Exception):
+    """Any failure reading the index (RFC-0004: all of them are corruption)."""
+
+
+def _read(path: Path) -> tuple[IndexMeta, dict[str, FileStat]]:
+    """The metadata and file stats of an index; :class:`_Corrupt` on any failure."""
+    try:
+        with closing(connect(path, mode="ro", timeout_ms=READ_TIMEOUT_MS)) as connection:
+            tables = {
+                row[0]
+                for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+            if not tables >= REQUIRED_TABLES:
+                missing = ", ".join(sorted(REQUIRED_TABLES - tables))
+                raise _Corrupt(f"missing table(s): {missing}")
+            values = dict(connection.execute("SELECT key, value FROM index_meta").fetchall())
+            rows = connection.execute("SELECT path, size, mtime_ns FROM files").fetchall()
+    except (sqlite3.Error, OSError, ValueError) as exc:
+        raise _Corrupt(str(exc) or type(exc).__name__) from exc
+    if isinstance(values.get("skill_path"), bytes):  # a folder whose name is not UTF-8
+        values["skill_path"] = path_from_db(values["skill_path"])
+    for key in REQUIRED_KEYS:
+        if not isinstance(values.get(key), str) or not values[key]:
+            raise _Corrupt(f"index_meta has no '{key}'")
+    try:
+        schema_version = int(values["schema_version"])
+        stats_at = values.get("stats_at_ns")
+        stats_at_ns = int(stats_at) if stats_at is not None else None
+        files = {
+            path_from_db(p): FileStat(path_from_db(p), int(size), int(mtime))
+            for p, size, mtime in rows
+        }
+    except (TypeError, ValueError) as exc:
+        raise _Corrupt(f"unparsable value: {exc}") from exc
+    indexed_at = values.get("indexed_at")
+    meta = IndexMeta(
+        skill_path=values["skill_path"],
+        source_hash=values["source_hash"],
+        schema_version=schema_version,
+        tokenizer=values["tokenizer"],
+        indexed_at=indexed_at if isinstance(indexed_at, str) else None,
+        stats_at_ns=stats_at_ns,
+    )
+    return meta, files
+
+
+def _load(runtime: Path, source: Path) -> tuple[IndexState, IndexSnapshot | None]:
+    """Steps 1-4 of RFC-0004's lifecycle: missing, corrupt, collision; else readable (and
+    then its snapshot)."""
+    key = hash16(source)
+    path = runtime / META_DIR / f"search-{key}.db"  # index_path, without hashing twice
+    try:
+        st = path.stat()
+    except OSError:
+        st = None
+    if st is None or not stat_module.S_ISREG(st.st_mode):
+        return IndexState("missing", path, key, "no index file"), None
+    identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    snapshot = _snapshots.get(path)
+    if snapshot is None or snapshot.identity != identity:
+        try:
+            meta, files = _read(path)
+        except _Corrupt as exc:
+            return IndexState("corrupt", path, key, str(exc)), None
+        snapshot = IndexSnapshot(identity, meta, files)
+        if st.st_mtime_ns < time.time_ns() - RACY_WINDOW_NS:
+            _snapshots[path] = snapshot
+    meta = snapshot.meta
+    if meta.skill_path != canonical_source(source):
+        return IndexState("collision", path, key, f"built for {meta.skill_path}", meta), None
+    return IndexState("current", path, key, "", meta), snapshot
+
+
+def refuse_collision(runtime: Path, source: Path) -> None:
+    """Raise :class:`IndexCollision` (E003) when the index file for ``source`` exists and was
+    built for another source folder (RFC-0004 lifecycle step 4)."""
+    state, _snapshot = _load(runtime, source)
+    if state.status == "collision":
+        raise IndexCollision(state.hash16)
+
+
+def _stale_reason(meta: IndexMeta, current_hash: str | None, tokenizer: str) -> str:
+    if meta.schema_version != SCHEMA_VERSION:
+        return f"schema version {meta.schema_version}, expected {SCHEMA_VERSION}"
+    if meta.tokenizer != tokenizer:
+        return f"tokenizer '{meta.tokenizer}', expected '{tokenizer}'"
+    if current_hash is not None and meta.source_hash != current_hash:
+        return "sources changed"
+    return ""
+
+
+def inspect_index(runtime: Path, source: Path, current_hash: str, tokenizer: str) -> IndexState:
+    """The build's view (RFC-0004:C-INDEX "Index lifecycle"), given the source hash just
+    computed and the tokenizer the build would use (:func:`index_tokenizer`)."""
+    state, _snapshot = _load(runtime, source)
+    if state.status != "current" or state.meta is None:
+        return state
+    reason = _stale_reason(state.meta, current_hash, tokenizer)
+    if reason:
+        return IndexState("stale", state.path, state.hash16, reason, state.meta)
+    return state
+
+
+def _current_stats(
+    source: Path, recorded: Mapping[str, FileStat], stats_at_ns: int | None
+) -> tuple[bool | None, dict[str, FileStat]]:
+    """The source files' stats now, and whether they prove the files are those indexed: True
+    when they do (same paths, sizes and times, none changed too close to the recording),
+    False when the files certainly differ (added, removed, or escaping), None when only
+    reading them can tell."""
+    found = walk_skill(source)
+    if found.escapes or set(found.files) != set(recorded):
+        return False, {}
+    try:
+        now = stat_files(source, found.files)
+    except OSError:
+        return None, {}
+    limit = None if stats_at_ns is None else stats_at_ns - RACY_WINDOW_NS
+    for rel, stat in now.items():
+        if stat != recorded[rel] or limit is None or stat.mtime_ns >= limit:
+            return None, now
+    return True, now
+
+
+def _check(
+    runtime: Path, source: Path, tokenizer_setting: str
+) -> tuple[IndexState, IndexSnapshot | None, Mapping[str, FileStat]]:
+    """The readers' verdict, with the snapshot and the verified stats when it is current."""
+    tokenizer = index_tokenizer(tokenizer_setting)
+    state, snapshot = _load(runtime, source)
+    if state.status != "current" or snapshot is None:
+        return state, None, {}
+    meta = snapshot.meta
+    reason = _stale_reason(meta, None, tokenizer)
+    verified: Mapping[str, FileStat] = {}
+    if not reason:
+        started_ns = time.time_ns()
+        unchanged, now = _current_stats(source, snapshot.files, meta.stats_at_ns)
+        if unchanged is False:
+            reason = "source files added, removed or moved out of the skill"
+        elif unchanged:
+            verified = snapshot.files
+        else:
+            try:
+                current_hash = source_hash(source)
+            except OSError as exc:
+                current_hash = f"unreadable: {exc}"
+            reason = _stale_reason(meta, current_hash, tokenizer)
+            # A file changed after its stat was taken would show a later time than one this
+            # much older than the check; one changed closer to it could keep its stats.
+            limit = started_ns - RACY_WINDOW_NS
+            verified = {rel: stat for rel, stat in now.items() if stat.mtime_ns < limit}
+    if reason:
+        return IndexState("stale", state.path, state.hash16, reason, meta), None, {}
+    return state, snapshot, verified
+
+
+def check_index(runtime: Path, source: Path, tokenizer_setting: str) -> IndexState:
+    """The readers' view (``show``, ``search``; RFC-0004 "Index file selection"): ``missing``,
+    ``corrupt``, ``collision``, ``stale`` or ``current``."""
+    return _check(runtime, source, tokenizer_setting)[0]
+
+
+def index_is_fresh(runtime: Path, source: Path, tokenizer_setting: str) -> bool:
+    """Whether the index of ``source`` in ``runtime`` can be used as it is."""
+    return check_index(runtime, source, tokenizer_setting).status == "current"
+
+
+def require_index(skill: ResolvedSkill, tokenizer_setting: str) -> IndexHandle:
+    """The index of a resolved skill, checked and ready to query; otherwise E003 for a
+    collision and E002 for a missing, corrupt or stale index (RFC-0004 steps 1-5)."""
+    state, snapshot, verified = _check(skill.runtime, skill.source, tokenizer_setting)
+    if state.status == "collision":
+        raise IndexCollision(state.hash16)
+    if snapshot is None:
+        raise IndexUnusable(skill.name, f"{state.status}: {state.reason}")
+    return IndexHandle(state.path, skill.name, snapshot, verified)

@@ -1,0 +1,229 @@
+"""The reads of an index, each on the :class:`~skillc_index.index.freshness.IndexHandle`
+that :func:`~skillc_index.index.freshness.require_index` returned: the headings
+(:func:`read_headings`), ``show``'s matching (:func:`section_queries`,
+:func:`find_headings`) and ``search`` with its snippets (:func:`search_sections`).
+
+RFC-0004: any failure reading the database is corruption, raised as E002 naming the skill.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import closing
+from typing import NamedTuple
+
+from skillc_index._diagnostics import IndexUnusable
+from skillc_index._files import path_from_db
+from skillc_index.index.freshness import IndexHandle
+from skillc_index.index.fts import TOKENIZE_CLAUSES, restore_fts_text
+from skillc_index.index.schema import IndexedHeading
+
+__all__ = [
+    "HEADINGS_CACHE_MAX",
+    "SNIPPET_WINDOW",
+    "SectionHit",
+    "find_headings",
+    "read_headings",
+    "search_sections",
+    "section_queries",
+]
+
+#: Indexes with at most this many headings keep them, grouped by case-folded text, in their
+#: :class:`~skillc_index.index.freshness.IndexSnapshot` (``show`` looks them up on every call
+#: of an MCP session). Larger indexes are scanned on each call instead, so a process's memory
+#: does not grow with the skill.
+HEADINGS_CACHE_MAX = 20_000
+
+_HEADINGS_SQL = (
+    "SELECT file, text, level, start_line, end_line FROM headings ORDER BY file, start_line"
+)
+
+
+def _scan_headings(index: IndexHandle) -> Iterator[IndexedHeading]:
+    """Every heading of the index, in file then line order, read row by row."""
+    try:
+        with closing(index.connect()) as connection:
+            for f, t, lv, s, e in connection.execute(_HEADINGS_SQL):
+                yield IndexedHeading(path_from_db(f), str(t), int(lv), int(s), int(e))
+    except sqlite3.Error as exc:  # RFC-0004: any read failure is corruption
+        raise IndexUnusable(index.skill, f"corrupt: {exc}") from exc
+
+
+def _headings_by_fold(index: IndexHandle) -> dict[str, list[IndexedHeading]] | None:
+    """The headings grouped by case-folded text, kept in the handle's snapshot from the first
+    call on; None when the index has more than :data:`HEADINGS_CACHE_MAX` headings."""
+    snapshot = index.snapshot
+    if snapshot.headings_read:
+        return snapshot.headings
+    grouped: dict[str, list[IndexedHeading]] = {}
+    by_fold: dict[str, list[IndexedHeading]] | None = grouped
+    for count, heading in enumerate(_scan_headings(index), start=1):
+        if count > HEADINGS_CACHE_MAX:
+            by_fold = None  # remembered too: the next call scans at once
+            break
+        grouped.setdefault(heading.text.casefold(), []).append(heading)
+    snapshot.headings, snapshot.headings_read = by_fold, True
+    return by_fold
+
+
+def read_headings(index: IndexHandle, file: str | None = None) -> Iterator[IndexedHeading]:
+    """Every heading of the index (or of one file), in file (bytewise) then line order, read
+    row by row."""
+    return (h for h in _scan_headings(index) if file is None or h.file == file)
+
+
+_LEADING_MARKS = re.compile(r"^#{1,6}\s+")
+
+
+def section_queries(section: str) -> list[str]:
+    """The heading texts a ``show --section`` query names, in the order they are tried
+    (RFC-0002:C-SHOW normalisation): the query trimmed, without leading ``#`` marks; then, if
+    it holds ``" — "``, only what comes before it (a line copied from a stub's References
+    list). Headings may contain ``" — "`` themselves (``Step 1 — Checks``), which is why the
+    whole text is tried first. The last item is the normalised query."""
+    whole = _LEADING_MARKS.sub("", section.strip())
+    if " — " not in whole:
+        return [whole]
+    return [whole, whole.split(" — ", 1)[0].strip()]
+
+
+def find_headings(index: IndexHandle, text: str, file: str | None = None) -> list[IndexedHeading]:
+    """Headings whose text equals ``text`` ignoring case (Unicode case folding, not just
+    SQLite's ASCII NOCASE), in file (bytewise) then line order; only in ``file`` if given."""
+    fold = text.casefold()
+    by_fold = _headings_by_fold(index)
+    if by_fold is not None:
+        found: Iterable[IndexedHeading] = by_fold.get(fold, [])
+    else:
+        found = (h for h in _scan_headings(index) if h.text.casefold() == fold)
+    return [h for h in found if file is None or h.file == file]
+
+
+class SectionHit(NamedTuple):
+    """A ``sections`` row matching a search: its score is ``-bm25`` (higher is better)."""
+
+    file: str
+    section: str
+    snippet: str
+    score: float
+
+
+#: Sections longer than this (characters) get their snippet from a window of their text: FTS5's
+#: ``snippet()`` costs the square of the query's hits in the row (32,000 hits: 4.6 s), and a
+#: section holding its subsections can be a whole 50 MB file. In this many characters (at most
+#: ~3,000 tokens) it stays under a tenth of a second for any query of distinct phrases.
+SNIPPET_WINDOW = 16_384
+
+_SNIPPET_ARGS = "'[MATCH]', '[/MATCH]', '...', 32"
+_PHRASE = re.compile(r'"(?:[^"]|"")*"')
+
+
+def search_sections(index: IndexHandle, match: str, limit: int) -> list[SectionHit]:
+    """The ``limit`` best sections for an FTS5 MATCH expression (RFC-0004:C-SEARCH): BM25,
+    snippets of the content column with ``[MATCH]``/``[/MATCH]``, ``...`` and 32 tokens.
+
+    Ordered by FTS5's ``rank`` column, whose default function is ``bm25()`` (the index never
+    changes it): FTS5 then hands the rows over already sorted, so snippets are made for the
+    ``limit`` rows returned only, not for every match (ten times faster on large skills).
+
+    FTS5's ``snippet()`` costs the square of the phrase hits in a row, so two things keep it
+    linear: phrases that are the same tokens for the index's tokenizer (``Word``, ``word!``,
+    ``(word)``) are asked once (:func:`_distinct_phrases`; the same AND), and a section
+    longer than :data:`SNIPPET_WINDOW` gets its snippet from a window of its text
+    (:func:`_long_snippet`), read one section at a time.
+    """
+    sql = (
+        f"SELECT file, section, CASE WHEN length(content) <= {SNIPPET_WINDOW}"
+        f" THEN snippet(sections, 2, {_SNIPPET_ARGS}) END, rank,"
+        " rowid FROM sections WHERE sections MATCH ? ORDER BY rank LIMIT ?"
+    )
+    tokenize = TOKENIZE_CLAUSES[index.meta.tokenizer]  # a known one: the check made sure
+    hits: list[SectionHit] = []
+    try:
+        with closing(index.connect()) as connection:
+            phrases = _PHRASE.findall(match)
+            if len(phrases) > 1:
+                phrases = _distinct_phrases(phrases, tokenize)
+                match = " ".join(phrases)
+            rows = connection.execute(sql, (match, limit)).fetchall()
+            for file, section, snippet, rank, rowid in rows:
+                if snippet is None:
+                    (content,) = connection.execute(
+                        "SELECT content FROM sections WHERE rowid = ?", (rowid,)
+                    ).fetchone()
+                    snippet = _long_snippet(content, match, " OR ".join(phrases), tokenize)
+                hits.append(
+                    SectionHit(
+                        restore_fts_text(file),
+                        restore_fts_text(section),
+                        restore_fts_text(snippet),
+                        -float(rank),
+                    )
+                )
+    except sqlite3.Error as exc:
+        raise IndexUnusable(index.skill, f"corrupt: {exc}") from exc
+    return hits
+
+
+def _distinct_phrases(phrases: list[str], tokenize: str) -> list[str]:
+    """``phrases`` (quoted FTS5 strings) without those whose tokens, for ``tokenize``, are
+    those of an earlier one: each is tokenized by FTS5 itself (an in-memory table and its
+    ``fts5vocab``), so nothing is merged that the index would tell apart."""
+    words = [phrase[1:-1].replace('""', '"') for phrase in phrases]
+    tokens: dict[int, list[str]] = {}
+    with closing(sqlite3.connect(":memory:")) as memory:
+        memory.execute(f"CREATE VIRTUAL TABLE q USING fts5(w, tokenize='{tokenize}')")
+        memory.execute("CREATE VIRTUAL TABLE v USING fts5vocab(q, instance)")
+        memory.executemany("INSERT INTO q (rowid, w) VALUES (?, ?)", enumerate(words))
+        for doc, term in memory.execute("SELECT doc, term FROM v ORDER BY doc, offset"):
+            tokens.setdefault(doc, []).append(term)
+    seen: set[tuple[str, ...]] = set()
+    kept: list[str] = []
+    for number, phrase in enumerate(phrases):
+        key = tuple(tokens.get(number, ()))
+        if key not in seen:
+            seen.add(key)
+            kept.append(phrase)
+    return kept
+
+
+def _long_snippet(content: str, match: str, any_word: str, tokenize: str) -> str:
+    """FTS5's snippet of ``content`` taken from a window of it: the text is cut at whitespace
+    into pieces of at most :data:`SNIPPET_WINDOW` characters, and each in turn goes into a
+    one-row in-memory FTS5 table with the index's tokenizer. The first piece holding every
+    word (``match``) gives the snippet; failing that, the first holding any (``any_word``).
+    One piece is held at a time, so time and memory stay linear."""
+    first_any: str | None = None
+    with closing(sqlite3.connect(":memory:")) as memory:
+        memory.execute(f"CREATE VIRTUAL TABLE w USING fts5(content, tokenize='{tokenize}')")
+        sql = f"SELECT snippet(w, 0, {_SNIPPET_ARGS}) FROM w WHERE w MATCH ?"
+        for number, piece in enumerate(_pieces(content)):
+            memory.execute("DELETE FROM w")
+            memory.execute("INSERT INTO w (rowid, content) VALUES (1, ?)", (piece,))
+            for expression in (match,) if first_any is not None else (match, any_word):
+                found = memory.execute(sql, (expression,)).fetchone()
+                if found is None:
+                    continue
+                snippet = str(found[0])
+                if number and not snippet.startswith("..."):
+                    snippet = "..." + snippet
+                if expression is match:
+                    return snippet
+                first_any = snippet
+                break
+    return first_any if first_any is not None else content[:200] + "..."
+
+
+def _pieces(text: str) -> Iterator[str]:
+    """``text`` in consecutive pieces of at most :data:`SNIPPET_WINDOW` characters, cut after
+    a space or newline where there is one."""
+    start = 0
+    while start < len(text):
+        end = start + SNIPPET_WINDOW
+        if end < len(text):
+            cut = max(text.rfind(" ", start, end), text.rfind("\n", start, end))
+            end = cut + 1 if cut > start else end
+        yield text[start:end]
+        start = end

@@ -1,0 +1,158 @@
+"""The index's schema, rows and location (RFC-0004:C-INDEX).
+
+Schema (version 2): the RFC's ``sections`` FTS5 table, ``headings`` table with
+``idx_headings_text``, ``index_meta`` (``source_hash``, ``skill_path``, ``schema_version``,
+``indexed_at``, ``tokenizer``, plus ``stats_at_ns``), and a ``files`` table with the path,
+size and modification time of every source file at build time, so a reader can tell that the
+sources are unchanged from file stats alone (DECISIONS "Gateway and index").
+
+The FTS5 ``tokenize`` option is spliced into the DDL from the fixed table
+:data:`~skillc_index.index.fts.TOKENIZE_CLAUSES` (DDL cannot take parameters); every value
+goes through ``?`` parameters.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from skillc_index._files import fs_bytes
+from skillc_index._layout import META_DIR
+
+__all__ = [
+    "RACY_WINDOW_NS",
+    "REQUIRED_KEYS",
+    "REQUIRED_TABLES",
+    "SCHEMA_SQL",
+    "SCHEMA_VERSION",
+    "Document",
+    "FileStat",
+    "HeadingRow",
+    "IndexMeta",
+    "IndexedHeading",
+    "canonical_source",
+    "hash16",
+    "index_path",
+    "stat_files",
+]
+
+SCHEMA_VERSION = 2
+REQUIRED_KEYS = ("skill_path", "source_hash", "schema_version", "tokenizer")
+REQUIRED_TABLES = frozenset({"sections", "headings", "index_meta", "files"})
+
+#: The DDL of a new index; ``{tokenize}`` is a value of ``TOKENIZE_CLAUSES``.
+SCHEMA_SQL = """
+CREATE VIRTUAL TABLE sections USING fts5(
+    file,
+    section,
+    content,
+    tokenize='{tokenize}'
+);
+CREATE TABLE headings (
+    id INTEGER PRIMARY KEY,
+    file TEXT NOT NULL,
+    text TEXT NOT NULL,
+    level INTEGER NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL
+);
+CREATE INDEX idx_headings_text ON headings(text COLLATE NOCASE);
+CREATE TABLE index_meta (
+    key TEXT PRIMARY KEY,
+    value TEXT
+);
+CREATE TABLE files (
+    path TEXT PRIMARY KEY,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL
+);
+"""
+
+#: A row of the ``sections`` table: ``(file, section, content)``.
+Document = tuple[str, str, str]
+#: A row of the ``headings`` table: ``(file, text, level, start_line, end_line)``.
+HeadingRow = tuple[str, str, int, int, int]
+
+
+class IndexedHeading(NamedTuple):
+    """A row of the ``headings`` table, as read back."""
+
+    file: str
+    text: str
+    level: int
+    start_line: int
+    end_line: int
+
+
+class IndexMeta(NamedTuple):
+    """The ``index_meta`` of a readable index."""
+
+    skill_path: str
+    source_hash: str
+    schema_version: int
+    tokenizer: str
+    indexed_at: str | None
+    stats_at_ns: int | None
+
+
+class FileStat(NamedTuple):
+    """A source file as the ``files`` table records it."""
+
+    path: str
+    size: int
+    mtime_ns: int
+
+
+#: Files changed this close (ns) to the moment their stats were recorded may have been changed
+#: again within the file system's timestamp granularity: their stats prove nothing. Linux
+#: file systems stamp times from a coarse clock (one scheduler tick, at most 10 ms) and APFS
+#: in nanoseconds; 100 ms covers both with room. (A build right after a copy, as an import
+#: does, would otherwise leave every file "racy" and every reader hashing the sources.)
+RACY_WINDOW_NS = 100_000_000
+
+
+def stat_files(source: Path, files: Iterable[str]) -> dict[str, FileStat]:
+    """Size and modification time of each file (symlinks followed), by relative path."""
+    root = canonical_source(source)
+    stats: dict[str, FileStat] = {}
+    for rel in files:
+        st = os.stat(os.path.join(root, rel))  # noqa: PTH116, PTH118 - a hot loop
+        stats[rel] = FileStat(rel, st.st_size, st.st_mtime_ns)
+    return stats
+
+
+def canonical_source(source: Path) -> str:
+    """The canonical absolute path of a source folder, as ``skill_path`` records it."""
+    return os.path.realpath(source)
+
+
+def hash16(source: Path) -> str:
+    """First 16 hex characters of the SHA-256 of the canonical source path (RFC-0004)."""
+    return _sha256_hex(fs_bytes(canonical_source(source)))[:16]
+
+
+def index_path(runtime: Path, source: Path) -> Path:
+    """``<runtime>/.skillc-meta/search-<hash16>.db`` for a source folder."""
+    return runtime / META_DIR / f"search-{hash16(source)}.db"
+
+
+_sha256: Callable[[bytes], Any] | None = None
+
+
+def _sha256_hex(data: bytes) -> str:
+    """SHA-256 of a few bytes. ``show``/``search`` hash one path per call: CPython's built-in
+    SHA-256 module spares them loading OpenSSL through hashlib (about 3 ms); the digest is
+    the same. The implementation is looked up once per process."""
+    global _sha256
+    if _sha256 is None:
+        try:
+            from _sha2 import sha256  # type: ignore[import-not-found,unused-ignore]  # 3.12+
+        except ImportError:
+            try:
+                from _sha256 import sha256  # type: ignore[import-not-found,no-redef,unused-ignore]
+            except ImportError:  # a build without the built-in modules
+                from hashlib import sha256
+        _sha256 = sha256
+    return str(_sha256(data).hexdigest())
