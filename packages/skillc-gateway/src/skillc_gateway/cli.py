@@ -17,7 +17,7 @@ from skillc_index import Notice
 from skillc_index.console import (
     CONTEXT_SETTINGS,
     CommandGroup,
-    access_logged,
+    cli_session,
     count_range,
     format_option,
     perform,
@@ -249,9 +249,10 @@ def tools_command(skill: str, output_format: str) -> None:
     """
     from skillc_gateway._tools import list_tools
 
-    with access_logged("tools", skill, {}) as (resolved, logged):
+    args: dict[str, object] = {}
+    with cli_session().logged("tools", skill, args) as resolved:
         found = list_tools(resolved)
-        logged["tool_count"] = len(found.skill.tools)
+        args["tool_count"] = len(found.skill.tools)
     for issue in found.issues:
         if issue.severity == "error" and issue.kind != "no-tools":
             report(Notice(f"SKILL.md:{issue.line}: {issue.message}"))
@@ -337,13 +338,13 @@ def run_command(
 
     values = _arguments(arguments)
     args: dict[str, object] = {"tool": tool, "parameters": sorted(values), "dry_run": dry_run}
-    with access_logged("run", skill, args, stores_only=True) as (resolved, logged):
+    with cli_session().logged("run", skill, args, stores_only=True) as resolved:
         plan = plan_run(resolved, tool, values, mode=mode)
         if dry_run:
             result = None
         else:
             result = run_tool(plan)
-            logged.update(exit_code=result.exit_code, duration_ms=result.duration_ms)
+            args.update(exit_code=result.exit_code, duration_ms=result.duration_ms)
     if result is None:
         if output_format == "json":
             print_json(plan.to_dict())
