@@ -37,7 +37,7 @@ REGISTRY = {
     "skc_build": {"skill", "global", "target", "copy", "force"},
     "skc_lint": {"skill", "force"},
     "skc_outline": {"skill", "level"},
-    "skc_show": {"skill", "section", "file", "max_lines", "offset"},  # offset: issue 13
+    "skc_show": {"skill", "section", "file", "max_lines", "offset", "hidden"},
     "skc_open": {"skill", "path", "max_lines", "offset", "hidden"},
     "skc_sources": {"skill", "depth", "dir", "limit", "pattern"},
     "skc_search": {"skill", "query", "limit"},

@@ -99,3 +99,62 @@ def open_file(
     except OSError as exc:
         raise UnreadableFile(path, exc.strerror or str(exc)) from exc
     return FileText(path, text, total, shown)
+
+
+class Page(NamedTuple):
+    """The part of a read text that one reply shows: lines from ``offset`` on."""
+
+    content: str
+    total_lines: int
+    shown_lines: int
+    offset: int
+    truncated: bool
+    """Lines or characters were left out."""
+
+    @property
+    def next_offset(self) -> int | None:
+        """The ``offset`` that reads on; None when no line is left."""
+        end = self.offset + self.shown_lines
+        return end if end < self.total_lines else None
+
+    @property
+    def more_lines(self) -> int:
+        """Lines after this page."""
+        return self.total_lines - self.offset - self.shown_lines
+
+    def to_dict(self) -> dict[str, object]:
+        data: dict[str, object] = {
+            "content": self.content,
+            "total_lines": self.total_lines,
+            "shown_lines": self.shown_lines,
+            "truncated": self.truncated,
+            "offset": self.offset,
+        }
+        if self.next_offset is not None:
+            data["next_offset"] = self.next_offset
+        return data
+
+
+def page(
+    text: str, lines: int, total_lines: int, offset: int = 0, max_chars: int | None = None
+) -> Page:
+    """The page of ``text`` (the first ``lines`` lines of something ``total_lines`` long)
+    that starts at line ``offset``: whole lines while they fit in ``max_chars`` (None: no
+    limit); a single longer line is cut to ``max_chars``."""
+    from skillc_index import split_lines  # the lines skillc numbers everywhere
+
+    if offset == 0 and (max_chars is None or len(text) <= max_chars):
+        return Page(text, total_lines, lines, 0, lines < total_lines)
+    shown: list[str] = []
+    size = 0
+    cut = False
+    for line in split_lines(text)[offset:]:
+        if max_chars is not None and size + len(line) > max_chars:
+            if not shown:  # one line longer than a reply: its start
+                shown.append(line[:max_chars])
+                cut = True
+            break
+        shown.append(line)
+        size += len(line)
+    end = offset + len(shown)
+    return Page("".join(shown), total_lines, len(shown), offset, cut or end < total_lines)

@@ -17,18 +17,34 @@ from skillc_index import Notice
 from skillc_index.console import (
     CONTEXT_SETTINGS,
     CommandGroup,
-    access_logged,
+    cli_session,
     count_range,
     format_option,
+    perform,
     print_json,
     report,
-    report_all,
     run,
     verbose_option,
 )
 
 if TYPE_CHECKING:
-    from skillc_index import Layout
+    pass
+
+
+MAX_LINES_OPTION = click.option(
+    "--max-lines", type=count_range(0), help="Show at most this many lines."
+)
+OFFSET_OPTION = click.option(
+    "--offset",
+    type=count_range(0),
+    default=0,
+    help="Skip this many lines first (the `next_offset` of a JSON reply reads on).",
+)
+HIDDEN_OPTION = click.option(
+    "--hidden",
+    is_flag=True,
+    help="Also serve a hidden file (a dot-file or dot-folder: .env, .git/...).",
+)
 
 
 @click.command("outline", context_settings=CONTEXT_SETTINGS)
@@ -50,16 +66,13 @@ def outline_command(skill: str, level: int | None, output_format: str) -> None:
       skc outline my-skill --level 2
       skc outline ./path/to/skill --format json
     """
-    from skillc_gateway._outline import outline
+    from skillc_gateway.operations import OUTLINE, OutlineParams
 
-    with access_logged("outline", skill, {"level": level}) as (resolved, _):
-        found = outline(resolved, level=level)
-    report_all(found.warnings)
-    if output_format == "json":
-        print_json({"skill": resolved.name, "headings": [h.to_dict() for h in found.headings]})
+    result = perform(OUTLINE, OutlineParams(skill, level), output_format)
+    if result is None:
         return
     current = None
-    for heading in found.headings:
+    for heading in result.outline.headings:
         if heading.file != current:
             current = heading.file
             click.echo(current)
@@ -70,12 +83,9 @@ def outline_command(skill: str, level: int | None, output_format: str) -> None:
 @click.argument("skill")
 @click.option("--section", required=True, help="The heading to show (case-insensitive).")
 @click.option("--file", "file", metavar="PATH", help="Only look in this file.")
-@click.option("--max-lines", type=count_range(0), help="Show at most this many lines.")
-@click.option(
-    "--hidden",
-    is_flag=True,
-    help="Also serve a hidden file (a dot-file or dot-folder: .env, .git/...).",
-)
+@MAX_LINES_OPTION
+@OFFSET_OPTION
+@HIDDEN_OPTION
 @format_option()
 @verbose_option
 def show_command(
@@ -83,6 +93,7 @@ def show_command(
     section: str,
     file: str | None,
     max_lines: int | None,
+    offset: int,
     hidden: bool,
     output_format: str,
 ) -> None:
@@ -98,26 +109,12 @@ def show_command(
       skc show my-skill --section "Endpoints" --file references/api.md
       skc show my-skill --section "Clap Patterns — Advanced parsing" --max-lines 40
     """
-    from skillc_gateway._show import show_section
+    from skillc_gateway.operations import SHOW, ShowParams
 
-    layout, tokenizer = _layout_and_tokenizer()
-    args: dict[str, object] = {"section": section, "file": file, "max_lines": max_lines}
-    if hidden:
-        args["hidden"] = True
-    with access_logged("show", skill, args, layout=layout) as (resolved, _):
-        found = show_section(
-            resolved,
-            section,
-            file=file,
-            max_lines=max_lines,
-            tokenizer_setting=tokenizer,
-            hidden=hidden,
-        )
-    report_all(found.warnings)
-    if output_format == "json":
-        print_json({"skill": resolved.name, **found.to_dict()})
-        return
-    _echo_text(found.text, found.more_lines)
+    params = ShowParams(skill, section, file, max_lines, offset, hidden)
+    result = perform(SHOW, params, output_format)
+    if result is not None:
+        _echo_text(result.page.content, result.page.more_lines)
 
 
 # A query may start with "-" ("-fno-strict-aliasing"): unknown options are taken as words.
@@ -139,31 +136,14 @@ def search_command(skill: str, query: str, limit: int, output_format: str) -> No
       skc search my-skill "error handling"
       skc search my-skill "configure auth" --limit 3 --format json
     """
-    from skillc_gateway._search import search_skill
+    from skillc_gateway.operations import SEARCH, SearchParams
 
-    layout, tokenizer = _layout_and_tokenizer()
-    # RFC-0004:C-LOGGING: every search row has result_count; a failed search found nothing
-    args: dict[str, object] = {"query": query, "limit": limit, "result_count": 0}
-    with access_logged("search", skill, args, layout=layout) as (resolved, logged):
-        found = search_skill(resolved, query, limit=limit, tokenizer_setting=tokenizer)
-        logged["result_count"] = len(found.results)
-    if output_format == "json":
-        print_json(found.to_dict())
+    result = perform(SEARCH, SearchParams(skill, query, limit), output_format)
+    if result is None:
         return
-    for hit in found.results:
+    for hit in result.found.results:
         click.echo(f"{hit.file}#{hit.section} (score: {hit.score:.2f})")
         click.echo(f"  {' '.join(hit.snippet.split())}")
-
-
-def _layout_and_tokenizer() -> tuple[Layout, str]:
-    """The layout and the ``[search].tokenizer`` setting (RFC-0009), found once per command;
-    config problems are printed."""
-    from skillc_index import Layout, load_config
-
-    layout = Layout.discover()
-    config = load_config(layout)
-    report_all(config.notices)
-    return layout, config.tokenizer
 
 
 def _echo_text(text: str, more_lines: int, *, as_is: bool = False) -> None:
@@ -180,16 +160,13 @@ def _echo_text(text: str, more_lines: int, *, as_is: bool = False) -> None:
 @click.command("open", context_settings=CONTEXT_SETTINGS)
 @click.argument("skill")
 @click.argument("path")
-@click.option("--max-lines", type=count_range(0), help="Show at most this many lines.")
-@click.option(
-    "--hidden",
-    is_flag=True,
-    help="Also serve a hidden file (a dot-file or dot-folder: .env, .git/...).",
-)
+@MAX_LINES_OPTION
+@OFFSET_OPTION
+@HIDDEN_OPTION
 @format_option()
 @verbose_option
 def open_command(
-    skill: str, path: str, max_lines: int | None, hidden: bool, output_format: str
+    skill: str, path: str, max_lines: int | None, offset: int, hidden: bool, output_format: str
 ) -> None:
     """Retrieve file content.
 
@@ -203,23 +180,17 @@ def open_command(
       skc open my-skill references/api.md
       skc open my-skill data/terms.txt --max-lines 20
     """
-    from skillc_gateway._reader import open_file
+    from skillc_gateway.operations import OPEN, OpenParams
 
-    args: dict[str, object] = {"path": path, "max_lines": max_lines}
-    if hidden:
-        args["hidden"] = True
-    with access_logged("open", skill, args) as (resolved, _):
-        content = open_file(resolved, path, max_lines=max_lines, hidden=hidden)
-    if output_format == "json":
-        print_json({"skill": resolved.name, **content.to_dict()})
-        return
-    _echo_text(content.text, content.more_lines, as_is=True)
+    result = perform(OPEN, OpenParams(skill, path, max_lines, offset, hidden), output_format)
+    if result is not None:
+        _echo_text(result.page.content, result.page.more_lines, as_is=True)
 
 
 @click.command("sources", context_settings=CONTEXT_SETTINGS)
 @click.argument("skill")
 @click.option("--depth", type=count_range(1), help="Show this many levels of the tree.")
-@click.option("--dir", "directory", metavar="PATH", help="Only the tree under this folder.")
+@click.option("--dir", "dir", metavar="PATH", help="Only the tree under this folder.")
 @click.option(
     "--limit",
     type=count_range(0),
@@ -233,7 +204,7 @@ def open_command(
 def sources_command(
     skill: str,
     depth: int | None,
-    directory: str | None,
+    dir: str | None,
     limit: int,
     pattern: str | None,
     output_format: str,
@@ -249,15 +220,12 @@ def sources_command(
       skc sources my-skill --dir references --pattern '*.md'
       skc sources my-skill --format json
     """
-    from skillc_gateway._sources import source_tree
+    from skillc_gateway.operations import SOURCES, SourcesParams
 
-    args = {"depth": depth, "dir": directory, "limit": limit, "pattern": pattern}
-    with access_logged("sources", skill, args) as (resolved, _):
-        tree = source_tree(resolved, depth=depth, directory=directory, limit=limit, pattern=pattern)
-    if output_format == "json":
-        print_json({"skill": resolved.name, "tree": tree.to_dict()})
+    result = perform(SOURCES, SourcesParams(skill, depth, dir, limit, pattern), output_format)
+    if result is None:
         return
-    for line in tree.lines():
+    for line in result.tree.lines():
         click.echo(line)
 
 
@@ -281,9 +249,10 @@ def tools_command(skill: str, output_format: str) -> None:
     """
     from skillc_gateway._tools import list_tools
 
-    with access_logged("tools", skill, {}) as (resolved, logged):
+    args: dict[str, object] = {}
+    with cli_session().logged("tools", skill, args) as resolved:
         found = list_tools(resolved)
-        logged["tool_count"] = len(found.skill.tools)
+        args["tool_count"] = len(found.skill.tools)
     for issue in found.issues:
         if issue.severity == "error" and issue.kind != "no-tools":
             report(Notice(f"SKILL.md:{issue.line}: {issue.message}"))
@@ -369,13 +338,13 @@ def run_command(
 
     values = _arguments(arguments)
     args: dict[str, object] = {"tool": tool, "parameters": sorted(values), "dry_run": dry_run}
-    with access_logged("run", skill, args, stores_only=True) as (resolved, logged):
+    with cli_session().logged("run", skill, args, stores_only=True) as resolved:
         plan = plan_run(resolved, tool, values, mode=mode)
         if dry_run:
             result = None
         else:
             result = run_tool(plan)
-            logged.update(exit_code=result.exit_code, duration_ms=result.duration_ms)
+            args.update(exit_code=result.exit_code, duration_ms=result.duration_ms)
     if result is None:
         if output_format == "json":
             print_json(plan.to_dict())

@@ -36,8 +36,11 @@ from skillc_index._diagnostics import (
 
 if TYPE_CHECKING:
     from skillc_index._layout import Layout, ResolvedSkill
+    from skillc_index.operation import Operation, Result, Session
 
 F = TypeVar("F", bound=Callable[..., Any])
+P = TypeVar("P")
+R = TypeVar("R", bound="Result")
 
 CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -204,6 +207,27 @@ def access_logged(
     with logged(where, skill, record, error_text, stores_only=stores_only) as resolved:
         report_all(resolved.notices)
         yield resolved, args
+
+
+def cli_session(layout: Layout | None = None) -> Session:
+    """The session of one CLI command: warnings printed to stderr, access rows written at
+    once (W003 once per command)."""
+    from skillc_index._layout import Layout
+    from skillc_index.accesslog import AccessLog
+    from skillc_index.operation import Session
+
+    return Session(layout or Layout.discover(), AccessLog(report_all))
+
+
+def perform(operation: Operation[P, R], params: P, output_format: str = "text") -> R | None:
+    """Run ``operation`` for the CLI: its warnings printed, and its JSON for ``--format
+    json`` (then None). Else the result, which the command renders as text."""
+    result = operation.run(cli_session(), params)
+    report_all(result.warnings)
+    if output_format == "json":
+        print_json(result.to_dict())
+        return None
+    return result
 
 
 def check_command_name(ctx: click.Context, name: str, names: Sequence[str]) -> None:

@@ -1,8 +1,9 @@
-"""The ten tools of RFC-0007:C-COMMANDS as MCP tool definitions: plain data, no imports.
+"""The ten tools of RFC-0007:C-COMMANDS as MCP tool definitions.
 
-Each definition is what ``tools/list`` returns for the tool: ``name``, ``title``, a
-``description`` that tells an agent when to reach for it, an exact ``inputSchema`` (the
-registry's parameters, ``additionalProperties: false``, enums, minimums, defaults), an
+The tools of the commands that are operations (:mod:`skillc_index.operation`) are generated
+from them; the others are written here. Each definition is what ``tools/list`` returns for
+the tool: ``name``, ``title``, a ``description`` that tells an agent when to reach for it, an
+exact ``inputSchema`` (``additionalProperties: false``, enums, minimums, defaults), an
 ``outputSchema`` (the object the tool's ``--format json`` prints, which is also the result's
 ``structuredContent``) and ``annotations``. Schemas use JSON Schema 2020-12, MCP's default
 dialect. Output schemas list the keys every result has and allow more, so a later release may
@@ -11,7 +12,12 @@ add keys without breaking a client that validates.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from skillc_index.operation import WARNINGS as _WARNINGS
+
+if TYPE_CHECKING:
+    from skillc_index.operation import Operation
 
 SKILL = {
     "type": "string",
@@ -21,36 +27,7 @@ SKILL = {
     "server's working directory or absolute. skc_list shows the names.",
 }
 
-MAX_LINES = {
-    "type": "integer",
-    "minimum": 0,
-    "default": 500,
-    "description": "Return at most this many lines (and at most 100,000 characters: whole "
-    "lines, a longer single line is cut); `truncated` tells whether something was left out, "
-    "`next_offset` where to read on.",
-}
-
-OFFSET = {
-    "type": "integer",
-    "minimum": 0,
-    "default": 0,
-    "description": "Skip this many lines first: pass the `next_offset` of the previous reply "
-    "to read on.",
-}
-
-PAGE = {
-    "offset": {"type": "integer", "description": "Lines skipped before `content`."},
-    "next_offset": {
-        "type": "integer",
-        "description": "Present when lines are left: the `offset` that reads on.",
-    },
-}
-
-WARNINGS = {
-    "type": "array",
-    "items": {"type": "string"},
-    "description": "Warnings (warning[WXXX]: ... lines), present only when there are some.",
-}
+WARNINGS: dict[str, Any] = dict(_WARNINGS)
 
 STRING = {"type": "string"}
 INTEGER = {"type": "integer"}
@@ -84,23 +61,7 @@ def _output(properties: dict[str, Any], optional: tuple[str, ...] = ()) -> dict[
     }
 
 
-TREE_NODE = {
-    "type": "object",
-    "properties": {
-        "name": STRING,
-        "path": {"type": "string", "description": "Relative to the skill root ('' for it)."},
-        "type": {"enum": ["directory", "file"]},
-        "file_count": {"type": "integer", "description": "Files under a directory."},
-        "children": {
-            "type": "array",
-            "items": {"$ref": "#/$defs/node"},
-            "description": "Absent on a directory shown collapsed (depth reached).",
-        },
-    },
-    "required": ["name", "path", "type"],
-}
-
-TOOLS: tuple[dict[str, Any], ...] = (
+HAND_WRITTEN: tuple[dict[str, Any], ...] = (
     {
         "name": "skc_init",
         "title": "Create a skill (or a skillc project)",
@@ -349,226 +310,6 @@ TOOLS: tuple[dict[str, Any], ...] = (
         "annotations": READ_ONLY,
     },
     {
-        "name": "skc_outline",
-        "title": "Outline a skill",
-        "description": "List the headings of every Markdown file of a skill (file, level, "
-        "text, line), files in path order. Use it first to see what a skill covers without "
-        "reading it, then read the section you need with skc_show.",
-        "inputSchema": _object(
-            {
-                "skill": SKILL,
-                "level": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "maximum": 6,
-                    "description": "Only headings of this level or higher (1-6; default: all).",
-                },
-            },
-            required=("skill",),
-        ),
-        "outputSchema": _output(
-            {
-                "skill": STRING,
-                "headings": {
-                    "type": "array",
-                    "items": _output(
-                        {
-                            "file": STRING,
-                            "level": {"type": "integer", "minimum": 1, "maximum": 6},
-                            "text": STRING,
-                            "line": INTEGER,
-                        }
-                    ),
-                },
-                "warnings": WARNINGS,
-            },
-            optional=("warnings",),
-        ),
-        "annotations": READ_ONLY,
-    },
-    {
-        "name": "skc_show",
-        "title": "Read a section of a skill",
-        "description": "Read one section of a skill: the text under a heading down to the "
-        "next heading of the same or a higher level. Use it after skc_outline or skc_search to "
-        "read just the part you need instead of whole files. Matching ignores case, and a line "
-        "copied from the skill's stub ('Heading — description') works. Needs a built index: "
-        "on E002 run skc_build. On E020 the error lists similar headings to retry with.",
-        "inputSchema": _object(
-            {
-                "skill": SKILL,
-                "section": {
-                    "type": "string",
-                    "minLength": 1,
-                    "description": "The heading text, without the leading #s.",
-                },
-                "file": {
-                    "type": "string",
-                    "description": "Only look in this file (relative to the skill root).",
-                },
-                "max_lines": MAX_LINES,
-                "offset": OFFSET,
-            },
-            required=("skill", "section"),
-        ),
-        "outputSchema": _output(
-            {
-                "skill": STRING,
-                "file": STRING,
-                "section": {"type": "string", "description": "The heading found."},
-                "level": INTEGER,
-                "start_line": INTEGER,
-                "end_line": {
-                    "type": "integer",
-                    "description": "The line after the section (the next heading, or EOF+1).",
-                },
-                "content": STRING,
-                "total_lines": INTEGER,
-                "shown_lines": INTEGER,
-                "truncated": BOOLEAN,
-                "matches": {
-                    "type": "integer",
-                    "description": "Headings that matched; the first is shown.",
-                },
-                **PAGE,
-                "warnings": WARNINGS,
-            },
-            optional=("warnings", "next_offset"),
-        ),
-        "annotations": READ_ONLY,
-    },
-    {
-        "name": "skc_open",
-        "title": "Read a file of a skill",
-        "description": "Read a file of a skill verbatim: references, scripts, data, any text "
-        "file. Use it when one section is not enough, or for files that are not Markdown "
-        "(listed by skc_sources, found by skc_search). `path` is relative to the skill root; a "
-        "path leading outside the skill is refused (E012).",
-        "inputSchema": _object(
-            {
-                "skill": SKILL,
-                "path": {
-                    "type": "string",
-                    "minLength": 1,
-                    "description": "File path relative to the skill root ('references/api.md').",
-                },
-                "max_lines": MAX_LINES,
-                "offset": OFFSET,
-                "hidden": {
-                    "type": "boolean",
-                    "default": False,
-                    "description": "Also read a hidden file (a dot-file or dot-folder such as "
-                    "'.env' or '.git/config'), which skc_sources does not list.",
-                },
-            },
-            required=("skill", "path"),
-        ),
-        "outputSchema": _output(
-            {
-                "skill": STRING,
-                "path": STRING,
-                "content": STRING,
-                "total_lines": INTEGER,
-                "shown_lines": INTEGER,
-                "truncated": BOOLEAN,
-                **PAGE,
-            },
-            optional=("next_offset",),
-        ),
-        "annotations": READ_ONLY,
-    },
-    {
-        "name": "skc_sources",
-        "title": "List the files of a skill",
-        "description": "List a skill's files as a tree, folders first (hidden files are not "
-        "sources). Use it to see which files a skill has before reading one with skc_open.",
-        "inputSchema": _object(
-            {
-                "skill": SKILL,
-                "depth": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "description": "Show this many levels; deeper folders are collapsed with "
-                    "their file count (default: all).",
-                },
-                "dir": {
-                    "type": "string",
-                    "description": "Only the tree under this folder (relative to the skill).",
-                },
-                "limit": {
-                    "type": "integer",
-                    "minimum": 0,
-                    "default": 100,
-                    "description": "Show at most this many entries.",
-                },
-                "pattern": {
-                    "type": "string",
-                    "description": "Only files matching this glob ('*.md', 'references/**').",
-                },
-            },
-            required=("skill",),
-        ),
-        "outputSchema": {
-            **_output(
-                {
-                    "skill": STRING,
-                    "tree": {
-                        "allOf": [{"$ref": "#/$defs/node"}],
-                        "properties": {
-                            "truncated": {
-                                "type": "integer",
-                                "description": "Entries left out by `limit`.",
-                            }
-                        },
-                        "required": ["truncated"],
-                    },
-                }
-            ),
-            "$defs": {"node": TREE_NODE},
-        },
-        "annotations": READ_ONLY,
-    },
-    {
-        "name": "skc_search",
-        "title": "Search a skill",
-        "description": "Full-text search (BM25) over the sections of a skill's .md and .txt "
-        "files; every word of the query must appear, in any order. Returns the best sections "
-        "first, each with its file, heading and a snippet marking hits as [MATCH]...[/MATCH]. "
-        "Use it when you do not know which section holds the answer, then read it with "
-        "skc_show (section and file from the result). Needs a built index: on E002 run "
-        "skc_build.",
-        "inputSchema": _object(
-            {
-                "skill": SKILL,
-                "query": {"type": "string", "description": "Words to look for."},
-                "limit": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "default": 10,
-                    "description": "Return at most this many results.",
-                },
-            },
-            required=("skill", "query"),
-        ),
-        "outputSchema": _output(
-            {
-                "query": STRING,
-                "results": {
-                    "type": "array",
-                    "items": _output(
-                        {
-                            "file": STRING,
-                            "section": STRING,
-                            "snippet": STRING,
-                            "score": {"type": "number", "description": "Higher is better."},
-                        }
-                    ),
-                },
-            }
-        ),
-        "annotations": READ_ONLY,
-    },
-    {
         "name": "skc_stats",
         "title": "Usage analytics of a skill",
         "description": "Report how agents used a skill, from its access log: a summary, or "
@@ -632,5 +373,34 @@ TOOLS: tuple[dict[str, Any], ...] = (
     },
 )
 
-#: Tool name -> the CLI command it mirrors (the ``command`` of its access-log rows).
-COMMANDS: dict[str, str] = {tool["name"]: tool["name"].removeprefix("skc_") for tool in TOOLS}
+#: The packages whose operations (``OPERATIONS`` of each module) are tools.
+OPERATION_MODULES = ("skillc_gateway.operations",)
+
+#: RFC-0007:C-COMMANDS: the tools in the registry's order.
+ORDER = ("init", "list", "build", "lint", "outline", "show", "open", "sources", "search", "stats")
+
+
+def operations() -> dict[str, Operation[Any, Any]]:
+    """Tool name -> the operation it runs."""
+    from importlib import import_module
+
+    found: dict[str, Operation[Any, Any]] = {}
+    for module in OPERATION_MODULES:
+        for operation in import_module(module).OPERATIONS:
+            found[operation.tool_name] = operation
+    return found
+
+
+def _tools() -> tuple[dict[str, Any], ...]:
+    tools = {tool["name"]: tool for tool in HAND_WRITTEN}
+    for name, operation in operations().items():
+        tool = operation.tool()
+        tool["outputSchema"] = {
+            **tool["outputSchema"],
+            "properties": {**tool["outputSchema"]["properties"], "warnings": WARNINGS},
+        }
+        tools[name] = tool
+    return tuple(tools[f"skc_{command}"] for command in ORDER)
+
+
+TOOLS = _tools()

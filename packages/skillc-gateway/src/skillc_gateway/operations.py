@@ -1,0 +1,455 @@
+"""The reading commands as operations (:mod:`skillc_index.operation`): ``outline``,
+``show``, ``open``, ``sources`` (RFC-0002) and ``search`` (RFC-0004).
+
+Each has its parameters record, its function (resolve, log, read) and its result; the
+``skc`` commands render the result as text or JSON, the MCP server returns ``to_dict()``.
+Only the standard library and :mod:`skillc_index.operation` are imported here: the readers
+load when an operation runs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
+
+from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Session, output_schema
+
+if TYPE_CHECKING:
+    from skillc_gateway._outline import Outline
+    from skillc_gateway._reader import Page
+    from skillc_gateway._search import SearchResult
+    from skillc_gateway._show import SectionText
+    from skillc_gateway._sources import SourceTree
+    from skillc_index import Diagnostic, Notice
+    from skillc_index.accesslog import OpenArgs, SearchArgs, ShowArgs, SourcesArgs
+
+__all__ = [
+    "OPEN",
+    "OPERATIONS",
+    "OUTLINE",
+    "SEARCH",
+    "SHOW",
+    "SOURCES",
+    "FileResult",
+    "OpenParams",
+    "OutlineParams",
+    "OutlineResult",
+    "SearchParams",
+    "SearchResults",
+    "SectionResult",
+    "ShowParams",
+    "SourcesParams",
+    "SourcesResult",
+]
+
+STRING = {"type": "string"}
+INTEGER = {"type": "integer"}
+BOOLEAN = {"type": "boolean"}
+
+MAX_LINES = (
+    "Return at most this many lines (and at most 100,000 characters: whole lines, a longer "
+    "single line is cut); `truncated` tells whether something was left out, `next_offset` "
+    "where to read on."
+)
+OFFSET = "Skip this many lines first: pass the `next_offset` of the previous reply to read on."
+HIDDEN = (
+    "Also read a hidden file (a dot-file or dot-folder such as '.env' or '.git/config'), "
+    "which skc_sources does not list."
+)
+PAGE = {
+    "offset": {"type": "integer", "description": "Lines skipped before `content`."},
+    "next_offset": {
+        "type": "integer",
+        "description": "Present when lines are left: the `offset` that reads on.",
+    },
+}
+
+
+# -- outline (RFC-0002:C-OUTLINE) ---------------------------------------------------------
+
+
+class OutlineParams(NamedTuple):
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
+    level: Annotated[
+        int | None,
+        Param("Only headings of this level or higher (1-6; default: all).", minimum=1, maximum=6),
+    ] = None
+
+    def log_args(self) -> dict[str, Any]:
+        return {"level": self.level}
+
+
+class OutlineResult(NamedTuple):
+    skill: str
+    outline: Outline
+
+    @property
+    def warnings(self) -> tuple[Diagnostic | Notice, ...]:
+        return self.outline.warnings
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"skill": self.skill, "headings": [h.to_dict() for h in self.outline.headings]}
+
+
+def outline(session: Session, params: OutlineParams) -> OutlineResult:
+    from skillc_gateway._outline import outline as read_outline
+
+    with session.logged("outline", params.skill, params.log_args()) as skill:
+        found = read_outline(skill, level=params.level)
+    return OutlineResult(skill.name, found)
+
+
+OUTLINE: Operation[OutlineParams, OutlineResult] = Operation(
+    name="outline",
+    title="Outline a skill",
+    description="List the headings of every Markdown file of a skill (file, level, text, "
+    "line), files in path order. Use it first to see what a skill covers without reading it, "
+    "then read the section you need with skc_show.",
+    params=OutlineParams,
+    run=outline,
+    output_schema=output_schema(
+        {
+            "skill": STRING,
+            "headings": {
+                "type": "array",
+                "items": output_schema(
+                    {
+                        "file": STRING,
+                        "level": {"type": "integer", "minimum": 1, "maximum": 6},
+                        "text": STRING,
+                        "line": INTEGER,
+                    }
+                ),
+            },
+        }
+    ),
+)
+
+
+# -- show (RFC-0002:C-SHOW) ---------------------------------------------------------------
+
+
+class ShowParams(NamedTuple):
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
+    section: Annotated[str, Param("The heading text, without the leading #s.", min_length=1)]
+    file: Annotated[str | None, Param("Only look in this file (relative to the skill root).")] = (
+        None
+    )
+    max_lines: Annotated[int | None, Param(MAX_LINES, minimum=0, mcp_default=500)] = None
+    offset: Annotated[int, Param(OFFSET, minimum=0)] = 0
+    hidden: Annotated[bool, Param(HIDDEN)] = False
+
+    def log_args(self) -> ShowArgs:
+        args: ShowArgs = {"section": self.section, "file": self.file, "max_lines": self.max_lines}
+        if self.offset:
+            args["offset"] = self.offset
+        if self.hidden:
+            args["hidden"] = True
+        return args
+
+
+class SectionResult(NamedTuple):
+    """A section of a skill, or the page of it that was asked for."""
+
+    skill: str
+    section: SectionText
+    page: Page
+
+    @property
+    def warnings(self) -> tuple[Diagnostic | Notice, ...]:
+        return self.section.warnings
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"skill": self.skill, **self.section.to_dict(), **self.page.to_dict()}
+
+
+def show(session: Session, params: ShowParams) -> SectionResult:
+    from skillc_gateway._reader import page
+    from skillc_gateway._show import show_section
+
+    tokenizer = session.config.tokenizer
+    with session.logged("show", params.skill, params.log_args()) as skill:
+        found = show_section(
+            skill,
+            params.section,
+            file=params.file,
+            max_lines=_end(params.offset, params.max_lines),
+            tokenizer_setting=tokenizer,
+            hidden=params.hidden,
+        )
+    shown = page(
+        found.text, found.shown_lines, found.total_lines, params.offset, session.reply_chars
+    )
+    return SectionResult(skill.name, found, shown)
+
+
+def _end(offset: int, max_lines: int | None) -> int | None:
+    """The lines to read for a page: ``offset`` skipped, then at most ``max_lines``."""
+    return None if max_lines is None else offset + max_lines
+
+
+SHOW: Operation[ShowParams, SectionResult] = Operation(
+    name="show",
+    title="Read a section of a skill",
+    description="Read one section of a skill: the text under a heading down to the next "
+    "heading of the same or a higher level. Use it after skc_outline or skc_search to read "
+    "just the part you need instead of whole files. Matching ignores case, and a line copied "
+    "from the skill's stub ('Heading — description') works. Needs a built index: on E002 run "
+    "skc_build. On E020 the error lists similar headings to retry with.",
+    params=ShowParams,
+    run=show,
+    output_schema=output_schema(
+        {
+            "skill": STRING,
+            "file": STRING,
+            "section": {"type": "string", "description": "The heading found."},
+            "level": INTEGER,
+            "start_line": INTEGER,
+            "end_line": {
+                "type": "integer",
+                "description": "The line after the section (the next heading, or EOF+1).",
+            },
+            "content": STRING,
+            "total_lines": INTEGER,
+            "shown_lines": INTEGER,
+            "truncated": BOOLEAN,
+            "matches": {
+                "type": "integer",
+                "description": "Headings that matched; the first is shown.",
+            },
+            **PAGE,
+        },
+        optional=("next_offset",),
+    ),
+)
+
+
+# -- open (RFC-0002:C-OPEN) ---------------------------------------------------------------
+
+
+class OpenParams(NamedTuple):
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
+    path: Annotated[
+        str, Param("File path relative to the skill root ('references/api.md').", min_length=1)
+    ]
+    max_lines: Annotated[int | None, Param(MAX_LINES, minimum=0, mcp_default=500)] = None
+    offset: Annotated[int, Param(OFFSET, minimum=0)] = 0
+    hidden: Annotated[bool, Param(HIDDEN)] = False
+
+    def log_args(self) -> OpenArgs:
+        args: OpenArgs = {"path": self.path, "max_lines": self.max_lines}
+        if self.offset:
+            args["offset"] = self.offset
+        if self.hidden:
+            args["hidden"] = True
+        return args
+
+
+class FileResult(NamedTuple):
+    """A file of a skill, or the page of it that was asked for."""
+
+    skill: str
+    path: str
+    page: Page
+    warnings: tuple[Diagnostic | Notice, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"skill": self.skill, "path": self.path, **self.page.to_dict()}
+
+
+def open_(session: Session, params: OpenParams) -> FileResult:
+    from skillc_gateway._reader import open_file, page
+
+    with session.logged("open", params.skill, params.log_args()) as skill:
+        found = open_file(
+            skill,
+            params.path,
+            max_lines=_end(params.offset, params.max_lines),
+            hidden=params.hidden,
+        )
+    shown = page(
+        found.text, found.shown_lines, found.total_lines, params.offset, session.reply_chars
+    )
+    return FileResult(skill.name, found.path, shown)
+
+
+OPEN: Operation[OpenParams, FileResult] = Operation(
+    name="open",
+    title="Read a file of a skill",
+    description="Read a file of a skill verbatim: references, scripts, data, any text file. "
+    "Use it when one section is not enough, or for files that are not Markdown (listed by "
+    "skc_sources, found by skc_search). `path` is relative to the skill root; a path leading "
+    "outside the skill is refused (E012).",
+    params=OpenParams,
+    run=open_,
+    output_schema=output_schema(
+        {
+            "skill": STRING,
+            "path": STRING,
+            "content": STRING,
+            "total_lines": INTEGER,
+            "shown_lines": INTEGER,
+            "truncated": BOOLEAN,
+            **PAGE,
+        },
+        optional=("next_offset",),
+    ),
+)
+
+
+# -- sources (RFC-0002:C-SOURCES) ---------------------------------------------------------
+
+
+class SourcesParams(NamedTuple):
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
+    depth: Annotated[
+        int | None,
+        Param(
+            "Show this many levels; deeper folders are collapsed with their file count "
+            "(default: all).",
+            minimum=1,
+        ),
+    ] = None
+    dir: Annotated[
+        str | None, Param("Only the tree under this folder (relative to the skill).")
+    ] = None
+    limit: Annotated[int, Param("Show at most this many entries.", minimum=0)] = 100
+    pattern: Annotated[
+        str | None, Param("Only files matching this glob ('*.md', 'references/**').")
+    ] = None
+
+    def log_args(self) -> SourcesArgs:
+        return {"depth": self.depth, "dir": self.dir, "limit": self.limit, "pattern": self.pattern}
+
+
+class SourcesResult(NamedTuple):
+    skill: str
+    tree: SourceTree
+    warnings: tuple[Diagnostic | Notice, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"skill": self.skill, "tree": self.tree.to_dict()}
+
+
+def sources(session: Session, params: SourcesParams) -> SourcesResult:
+    from skillc_gateway._sources import source_tree
+
+    with session.logged("sources", params.skill, params.log_args()) as skill:
+        tree = source_tree(
+            skill,
+            depth=params.depth,
+            directory=params.dir,
+            limit=params.limit,
+            pattern=params.pattern,
+        )
+    return SourcesResult(skill.name, tree)
+
+
+TREE_NODE = {
+    "type": "object",
+    "properties": {
+        "name": STRING,
+        "path": {"type": "string", "description": "Relative to the skill root ('' for it)."},
+        "type": {"enum": ["directory", "file"]},
+        "file_count": {"type": "integer", "description": "Files under a directory."},
+        "children": {
+            "type": "array",
+            "items": {"$ref": "#/$defs/node"},
+            "description": "Absent on a directory shown collapsed (depth reached).",
+        },
+    },
+    "required": ["name", "path", "type"],
+}
+
+SOURCES: Operation[SourcesParams, SourcesResult] = Operation(
+    name="sources",
+    title="List the files of a skill",
+    description="List a skill's files as a tree, folders first (hidden files are not "
+    "sources). Use it to see which files a skill has before reading one with skc_open.",
+    params=SourcesParams,
+    run=sources,
+    output_schema={
+        **output_schema(
+            {
+                "skill": STRING,
+                "tree": {
+                    "allOf": [{"$ref": "#/$defs/node"}],
+                    "properties": {
+                        "truncated": {
+                            "type": "integer",
+                            "description": "Entries left out by `limit`.",
+                        }
+                    },
+                    "required": ["truncated"],
+                },
+            }
+        ),
+        "$defs": {"node": TREE_NODE},
+    },
+)
+
+
+# -- search (RFC-0004) --------------------------------------------------------------------
+
+
+class SearchParams(NamedTuple):
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
+    query: Annotated[str, Param("Words to look for.")]
+    limit: Annotated[int, Param("Return at most this many results.", minimum=1)] = 10
+
+    def log_args(self) -> SearchArgs:
+        # RFC-0004:C-LOGGING: every search row has result_count; a failed search found nothing
+        return {"query": self.query, "limit": self.limit, "result_count": 0}
+
+
+class SearchResults(NamedTuple):
+    skill: str
+    found: SearchResult
+    warnings: tuple[Diagnostic | Notice, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """RFC-0004's JSON (``query``, ``results``), with the skill searched."""
+        return {"skill": self.skill, **self.found.to_dict()}
+
+
+def search(session: Session, params: SearchParams) -> SearchResults:
+    from skillc_gateway._search import search_skill
+
+    tokenizer = session.config.tokenizer
+    args = params.log_args()
+    with session.logged("search", params.skill, args) as skill:
+        found = search_skill(skill, params.query, limit=params.limit, tokenizer_setting=tokenizer)
+        args["result_count"] = len(found.results)
+    return SearchResults(skill.name, found)
+
+
+SEARCH: Operation[SearchParams, SearchResults] = Operation(
+    name="search",
+    title="Search a skill",
+    description="Full-text search (BM25) over the sections of a skill's .md and .txt files; "
+    "every word of the query must appear, in any order. Returns the best sections first, each "
+    "with its file, heading and a snippet marking hits as [MATCH]...[/MATCH]. Use it when you "
+    "do not know which section holds the answer, then read it with skc_show (section and file "
+    "from the result). Needs a built index: on E002 run skc_build.",
+    params=SearchParams,
+    run=search,
+    output_schema=output_schema(
+        {
+            "skill": STRING,
+            "query": STRING,
+            "results": {
+                "type": "array",
+                "items": output_schema(
+                    {
+                        "file": STRING,
+                        "section": STRING,
+                        "snippet": STRING,
+                        "score": {"type": "number", "description": "Higher is better."},
+                    }
+                ),
+            },
+        }
+    ),
+)
+
+OPERATIONS: tuple[Operation[Any, Any], ...] = (OUTLINE, SHOW, OPEN, SOURCES, SEARCH)
+"""The operations of this package, in the order ``skc`` and the MCP server list them."""

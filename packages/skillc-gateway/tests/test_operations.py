@@ -1,0 +1,154 @@
+"""The reading commands as operations (``skillc_gateway.operations``): the same result for
+the CLI and the MCP server, paging, and the access row each logs (issue 14)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_gateway.operations import (
+    OPEN,
+    SEARCH,
+    SHOW,
+    OpenParams,
+    SearchParams,
+    ShowParams,
+)
+from skillc_index import Layout, ResolvedSkill, build_skill
+from skillc_index.accesslog import AccessLog
+from skillc_index.operation import Session
+
+
+@pytest.fixture
+def session(demo: Path, project: Path, home: Path) -> tuple[Session, list[str]]:
+    """A session in the project; the warnings it reports, as text."""
+    from skillc_index import format_diagnostic
+
+    warned: list[str] = []
+
+    def warn(diagnostics: Any) -> None:
+        warned.extend(format_diagnostic(d) for d in diagnostics)
+
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    build_skill("demo", layout)
+    return Session(layout, AccessLog(warn)), warned
+
+
+def rows(skill: ResolvedSkill | Path, command: str) -> list[tuple[dict[str, Any], str | None]]:
+    runtime = skill.runtime if isinstance(skill, ResolvedSkill) else skill
+    with sqlite3.connect(runtime / ".skillc-meta" / "logs.db") as db:
+        found = db.execute(
+            "SELECT args, error FROM access_log WHERE command = ? ORDER BY id", (command,)
+        ).fetchall()
+    return [(json.loads(args), error) for args, error in found]
+
+
+def test_show_pages_from_an_offset(session: tuple[Session, list[str]]) -> None:
+    run, _ = session
+    whole = SHOW.run(run, ShowParams("demo", "Install"))
+    assert whole.page.offset == 0 and whole.page.next_offset is None
+    lines = whole.page.content.splitlines(keepends=True)
+    first = SHOW.run(run, ShowParams("demo", "Install", max_lines=2))
+    assert first.page.content == "".join(lines[:2])
+    assert first.to_dict()["next_offset"] == 2
+    second = SHOW.run(run, ShowParams("demo", "Install", max_lines=2, offset=2))
+    assert second.page.content == "".join(lines[2:4])
+    assert second.to_dict()["offset"] == 2 and second.page.shown_lines == 2
+    assert second.page.more_lines == len(lines) - 4
+
+
+def test_a_reply_limit_cuts_whole_lines(demo: Path, project: Path, home: Path) -> None:
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    (demo / "big.txt").write_text("a" * 40 + "\n" + "b" * 40 + "\n", encoding="utf-8")
+    limited = Session(layout, AccessLog(lambda d: None), reply_chars=50)
+    result = OPEN.run(limited, OpenParams("demo", "big.txt"))
+    assert result.page.content == "a" * 40 + "\n"
+    assert result.page.truncated and result.page.next_offset == 1
+    tiny = Session(layout, AccessLog(lambda d: None), reply_chars=10)
+    cut = OPEN.run(tiny, OpenParams("demo", "big.txt", offset=1))
+    assert cut.page.content == "b" * 10 and cut.page.truncated
+
+
+def test_search_json_names_the_skill_and_logs_its_count(
+    session: tuple[Session, list[str]],
+) -> None:
+    run, _ = session
+    result = SEARCH.run(run, SearchParams("demo", "installer"))
+    data = result.to_dict()
+    assert data["skill"] == "demo" and data["query"] == "installer"
+    assert data["results"]
+    from skillc_index import resolve_skill
+
+    skill = resolve_skill("demo", run.layout)
+    assert rows(skill, "search")[-1] == (
+        {"query": "installer", "limit": 10, "result_count": len(data["results"])},
+        None,
+    )
+
+
+def test_a_failed_show_logs_its_error_and_arguments(session: tuple[Session, list[str]]) -> None:
+    run, _ = session
+    from skillc_index import SectionNotFound, resolve_skill
+
+    with pytest.raises(SectionNotFound):
+        SHOW.run(run, ShowParams("demo", "Nowhere", offset=3, hidden=True))
+    args, error = rows(resolve_skill("demo", run.layout), "show")[-1]
+    assert args == {
+        "section": "Nowhere",
+        "file": None,
+        "max_lines": None,
+        "offset": 3,
+        "hidden": True,
+    }
+    assert error is not None and error.startswith("error[E020]")
+
+
+def test_stale_log_warning_is_given_once_per_access_log(
+    session: tuple[Session, list[str]], project: Path
+) -> None:
+    """W003 (fallback logs over an hour old) once per AccessLog, however many rows."""
+    import os
+    import time
+
+    from skillc_index import fallback_log, resolve_skill
+
+    run, warned = session
+    skill = resolve_skill("demo", run.layout)
+    fallback = fallback_log(run.layout, skill.name)
+    fallback.parent.mkdir(parents=True, exist_ok=True)
+    fallback.touch()
+    old = time.time() - 7200
+    os.utime(fallback, (old, old))
+    for _ in range(3):
+        SHOW.run(run, ShowParams("demo", "Install"))
+    assert sum(line.startswith("warning[W003]") for line in warned) == 1
+
+
+def test_cli_offset_reads_on(
+    gateway: Callable[..., Any], session: tuple[Session, list[str]]
+) -> None:
+    """``skc show --offset``/``skc open --offset`` page like the MCP tools."""
+    shown = gateway("show", "demo", "--section", "Install", "--max-lines", "1", "--offset", "1")
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.splitlines()[0] == ""  # line 2 of the section: the blank after it
+    data = json.loads(
+        gateway(
+            "open",
+            "demo",
+            "references/notes.txt",
+            "--offset",
+            "1",
+            "--max-lines",
+            "1",
+            "--format",
+            "json",
+        ).stdout
+    )
+    assert (data["content"], data["offset"], data["next_offset"]) == ("two\n", 1, 2)
+    text = gateway("open", "demo", "references/notes.txt", "--offset", "2")
+    assert text.stdout == "three\n"

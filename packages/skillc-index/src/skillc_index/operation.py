@@ -1,0 +1,289 @@
+"""Operations: each command of the kit defined once, for the CLI and the MCP server alike.
+
+An :class:`Operation` is a command as data: its name, a *parameters record* (a
+``NamedTuple`` whose fields are the command's parameters, each annotated with its
+description and JSON Schema constraints, ``Annotated[int, Param(...)]``), the function that
+runs it, and the JSON Schema of its result. The function takes a :class:`Session` and the
+record, resolves the skill, logs the access (through the session's
+:class:`~skillc_index.accesslog.AccessLog`) and returns a result object with ``to_dict()``:
+the JSON that ``--format json`` prints and the MCP tool returns as ``structuredContent``.
+Its ``warnings`` are printed by the CLI and returned by the MCP tool. What the access log
+stores is the record's ``log_args()``.
+
+The CLI parses its options into the record and renders text from the result; the MCP server
+builds its tool table from the operations (:meth:`Operation.tool`). A parameter's MCP default
+may differ from the CLI's (``mcp_default``: a reply must stay small, a terminal may show a
+whole file); everything else is the same on both sides, which a test checks.
+
+This module imports only the standard library, and no dataclasses: the operation tables are
+imported by every ``skc show`` and read when ``skc mcp`` lists its tools, and creating a
+dataclass costs a millisecond or two where a ``NamedTuple`` costs a tenth of that.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from skillc_index._config import Config
+    from skillc_index._diagnostics import Diagnostic, Notice
+    from skillc_index._layout import Layout, ResolvedSkill
+    from skillc_index.accesslog import AccessLog
+
+__all__ = [
+    "READ_ONLY",
+    "SKILL_DESCRIPTION",
+    "WARNINGS",
+    "Operation",
+    "Param",
+    "Result",
+    "Session",
+    "fields",
+    "input_schema",
+    "output_schema",
+    "property_name",
+]
+
+SKILL_DESCRIPTION = (
+    "Skill name (looked up in the project store .skillc/skills/, then the global store "
+    "~/.skillc/skills/) or a path to a folder holding SKILL.md, relative to the working "
+    "directory or absolute. skc_list shows the names."
+)
+"""The ``skill`` parameter of every command that reads one skill."""
+
+READ_ONLY: Mapping[str, Any] = types.MappingProxyType(
+    {"readOnlyHint": True, "openWorldHint": False}
+)
+"""The MCP annotations of a command that changes nothing."""
+
+WARNINGS: Mapping[str, Any] = types.MappingProxyType(
+    {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": "Warnings (warning[WXXX]: ... lines), present only when there are some.",
+    }
+)
+"""The ``warnings`` key the MCP server adds to a result that has warnings."""
+
+
+def output_schema(properties: Mapping[str, Any], optional: Iterable[str] = ()) -> dict[str, Any]:
+    """An object schema: these properties, all required but ``optional``, more allowed (a
+    later release may add keys without breaking a client that validates)."""
+    left_out = set(optional)
+    return {
+        "type": "object",
+        "properties": dict(properties),
+        "required": [name for name in properties if name not in left_out],
+    }
+
+
+class Param(NamedTuple):
+    """A parameter's description and JSON Schema constraints, the ``Annotated`` metadata of a
+    field of a parameters record. ``mcp_default``: the MCP tool's default when it differs
+    from the field's (the CLI's); it is what the tool's schema advertises."""
+
+    description: str
+    minimum: int | None = None
+    maximum: int | None = None
+    min_length: int | None = None
+    item_min_length: int | None = None
+    mcp_default: Any = None
+
+    def schema(self) -> dict[str, Any]:
+        schema: dict[str, Any] = {}
+        if self.min_length is not None:
+            schema["minLength"] = self.min_length
+        if self.minimum is not None:
+            schema["minimum"] = self.minimum
+        if self.maximum is not None:
+            schema["maximum"] = self.maximum
+        schema["description"] = self.description
+        return schema
+
+
+def _type_schema(hint: Any) -> dict[str, Any]:
+    """The JSON Schema of a field's type: str, int, bool, float, ``tuple[X, ...]`` (an
+    array), ``Literal`` (an enum); ``X | None`` is X (None stands for "not given", which a
+    JSON caller says by leaving the property out)."""
+    origin = typing.get_origin(hint)
+    if origin is typing.Union or origin is types.UnionType:
+        (inner,) = [arg for arg in typing.get_args(hint) if arg is not type(None)]
+        return _type_schema(inner)
+    if origin is Literal:
+        return {"enum": list(typing.get_args(hint))}
+    if origin is tuple:
+        item = typing.get_args(hint)[0]
+        return {"type": "array", "items": _type_schema(item)}
+    names = {str: "string", bool: "boolean", int: "integer", float: "number"}
+    return {"type": names[hint]}
+
+
+def property_name(field: str) -> str:
+    """The JSON (MCP) name of a field: a trailing ``_`` dropped (``global_``: ``global`` is a
+    Python keyword)."""
+    return field.removesuffix("_")
+
+
+def fields(params: type[Any]) -> Iterator[tuple[str, Any, Param]]:
+    """``(field name, type, Param)`` of each field of a parameters record, in order."""
+    hints = typing.get_type_hints(params, include_extras=True)
+    for name in params._fields:
+        hint, *extras = typing.get_args(hints[name])
+        (meta,) = [extra for extra in extras if isinstance(extra, Param)]
+        yield name, hint, meta
+
+
+def input_schema(params: type[Any]) -> dict[str, Any]:
+    """The MCP ``inputSchema`` of a parameters record: exactly its fields, nothing else."""
+    defaults: dict[str, Any] = params._field_defaults
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for name, hint, meta in fields(params):
+        schema = _type_schema(hint)
+        if meta.item_min_length is not None:
+            schema["items"]["minLength"] = meta.item_min_length
+        schema.update(meta.schema())
+        default = defaults.get(name) if meta.mcp_default is None else meta.mcp_default
+        if name not in defaults:
+            required.append(property_name(name))
+        elif default is not None and default != ():
+            schema["default"] = default
+        properties[property_name(name)] = schema
+    result: dict[str, Any] = {
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": False,
+    }
+    if required:
+        result["required"] = required
+    return result
+
+
+class Result(Protocol):
+    """What an operation returns."""
+
+    @property
+    def warnings(self) -> tuple[Diagnostic | Notice, ...]: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+P = TypeVar("P")
+R = TypeVar("R", bound=Result)
+
+
+class Session:
+    """What operations run in: the layout (working folder, project, home), the access log,
+    and the front end's limits.
+
+    ``reply_chars``: the most characters of file content one result may hold (the MCP server
+    sets it; None: no limit). Warnings that are not part of a result (configuration
+    problems, a folder shadowing a store skill, logging trouble) go to the access log's
+    ``warn``.
+    """
+
+    def __init__(self, layout: Layout, log: AccessLog, *, reply_chars: int | None = None) -> None:
+        self.layout = layout
+        self.log = log
+        self.reply_chars = reply_chars
+
+    def warn(self, diagnostics: Iterable[Diagnostic | Notice]) -> None:
+        self.log.warn(diagnostics)
+
+    @cached_property
+    def config(self) -> Config:
+        """The configuration (RFC-0009), loaded once; its problems are warned."""
+        from skillc_index._config import load_config
+
+        config = load_config(self.layout)
+        self.warn(config.notices)
+        return config
+
+    @contextmanager
+    def logged(
+        self, command: str, skill: str, args: Mapping[str, Any], *, stores_only: bool = False
+    ) -> Iterator[ResolvedSkill]:
+        """:meth:`AccessLog.logged <skillc_index.accesslog.AccessLog.logged>` here."""
+        with self.log.logged(self.layout, command, skill, args, stores_only=stores_only) as skill_:
+            yield skill_
+
+
+class Operation(Generic[P, R]):
+    """One command: see the module docstring. ``name`` is the ``skc`` command (and the
+    access log's ``command``); the MCP tool is ``skc_<name>``; ``description`` tells agents
+    what the command does and when to use it.
+
+    The command's click parameters and the record's fields have the same names, but for
+    ``cli_only`` (click parameters the MCP tool does not have) and ``mcp_only`` (fields the
+    command line does not have): each maps a name to the reason."""
+
+    __slots__ = (
+        "annotations",
+        "cli_only",
+        "description",
+        "mcp_only",
+        "name",
+        "output_schema",
+        "params",
+        "run",
+        "title",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        title: str,
+        description: str,
+        params: type[P],
+        run: Callable[[Session, P], R],
+        output_schema: Mapping[str, Any],
+        annotations: Mapping[str, Any] = READ_ONLY,
+        cli_only: Mapping[str, str] = types.MappingProxyType({}),
+        mcp_only: Mapping[str, str] = types.MappingProxyType({}),
+    ) -> None:
+        self.name = name
+        self.title = title
+        self.description = description
+        self.params = params
+        self.run = run
+        self.output_schema = output_schema
+        self.annotations = annotations
+        self.cli_only = cli_only
+        self.mcp_only = mcp_only
+
+    def __repr__(self) -> str:
+        return f"Operation({self.name!r})"
+
+    @property
+    def tool_name(self) -> str:
+        return f"skc_{self.name}"
+
+    def tool(self) -> dict[str, Any]:
+        """The MCP tool definition (``tools/list``)."""
+        return {
+            "name": self.tool_name,
+            "title": self.title,
+            "description": self.description,
+            "inputSchema": input_schema(self.params),
+            "outputSchema": dict(self.output_schema),
+            "annotations": dict(self.annotations),
+        }
+
+    def parse(self, arguments: Mapping[str, Any]) -> P:
+        """The parameters record of checked MCP arguments: a missing one takes its MCP
+        default, else the field's default; arrays become tuples."""
+        values: dict[str, Any] = {}
+        for name, _hint, meta in fields(self.params):
+            key = property_name(name)
+            if key in arguments:
+                value = arguments[key]
+                values[name] = tuple(value) if isinstance(value, list) else value
+            elif meta.mcp_default is not None:
+                values[name] = meta.mcp_default
+        return self.params(**values)

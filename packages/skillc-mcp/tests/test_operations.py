@@ -1,0 +1,44 @@
+"""The MCP tools are generated from the operations, and each operation's click command has
+the same parameters as its tool (DESIGN.md "Between packages"; issue 14)."""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+from typing import Any
+
+import click
+import pytest
+
+from skillc_index.operation import Operation, fields, property_name
+from skillc_mcp import TOOLS
+from skillc_mcp._catalog import operations
+
+#: Options every command has, which are about the output, not the operation.
+SHARED = {"output_format", "verbose", "help", "version"}
+
+OPERATIONS = list(operations().values())
+
+
+def click_command(name: str) -> click.Command:
+    """The ``skc`` command ``name``, as its package registers it."""
+    (entry,) = [e for e in entry_points(group="skillc.commands") if e.name == name]
+    command = entry.load()
+    assert isinstance(command, click.Command)
+    return command
+
+
+@pytest.mark.parametrize("operation", OPERATIONS, ids=lambda operation: operation.name)
+def test_click_parameters_are_the_record_fields(operation: Operation[Any, Any]) -> None:
+    options = {p.name for p in click_command(operation.name).params} - SHARED
+    record = {name for name, _hint, _meta in fields(operation.params)}
+    assert set(operation.cli_only) <= options, "cli_only names a parameter the CLI lacks"
+    assert set(operation.mcp_only) <= record, "mcp_only names a field the record lacks"
+    assert options - set(operation.cli_only) == record - set(operation.mcp_only)
+
+
+@pytest.mark.parametrize("operation", OPERATIONS, ids=lambda operation: operation.name)
+def test_the_tool_schema_has_exactly_the_record_fields(operation: Operation[Any, Any]) -> None:
+    (tool,) = [tool for tool in TOOLS if tool["name"] == operation.tool_name]
+    record = [property_name(name) for name, _hint, _meta in fields(operation.params)]
+    assert list(tool["inputSchema"]["properties"]) == record
+    assert tool["outputSchema"]["properties"]["warnings"]["type"] == "array"
