@@ -23,7 +23,10 @@ from stress_support import (
     write_tree,
 )
 
-from skillc_lint._dialect_claude import HOOK_EVENTS  # every event the profile checks
+from skillc_lint import PROFILES
+
+#: every hook event the claude-code profile checks (SKL605's ``events`` option)
+HOOK_EVENTS = next(r for r in PROFILES["claude-code"].rules if r.id == "SKL605").options["events"]
 
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
 

@@ -153,7 +153,9 @@ def test_claude_code_profile_has_no_false_errors(corpus: Path, skill_folders: li
     """The Claude Code fields the corpus uses (argument-hint, context, user-invocable,
     allowed-tools as a list or with commas) are known and valid with --profile claude-code."""
     from skillc_index import read_markdown
-    from skillc_lint._dialect_claude import FIELDS
+    from skillc_lint import PROFILES
+
+    fields = PROFILES["claude-code"].known_fields
 
     report = _lint_corpus(corpus, skill_folders, "--profile", "claude-code")
     assert len(report) == len(skill_folders)
@@ -164,10 +166,10 @@ def test_claude_code_profile_has_no_false_errors(corpus: Path, skill_folders: li
             assert d["rule"] != "SKL503", d  # Claude Code reads lists and commas
             if d["rule"] == "SKL109":
                 field = d["message"].split("'")[1]
-                assert field not in FIELDS, d
+                assert field not in fields, d
     for folder in skill_folders:
         data = read_markdown(corpus / folder / "SKILL.md").frontmatter.data or {}
-        used.update(field for field in FIELDS if field in data)
+        used.update(field for field in fields if field in data)
     assert {"argument-hint", "context", "user-invocable"} <= used  # the check is not vacuous
 
 

@@ -1,4 +1,4 @@
-"""The rule registry: order, enable/disable, selectors, settings, presets and plugins."""
+"""The rule registry: the rules tables, order, enable/disable, selectors, settings and plugins."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 import skillc_lint
 from skillc_lint import (
     BUILTIN_RULES,
-    PRESETS,
+    PROFILES,
     Finding,
     Rule,
     RuleRegistry,
@@ -75,11 +75,53 @@ def test_builtin_rules_are_the_rfc_table() -> None:
     ]
 
 
-def test_presets_are_plain_data() -> None:
-    preset = PRESETS["rfc-0008"]
-    assert preset["rules"] == [row[0] for row in RFC_TABLE]
-    assert preset["settings"] == {}
-    assert all(isinstance(rule_id, str) for rule_id in preset["rules"])
+def rule_tables() -> dict[str, tuple[Rule, ...]]:
+    """The ``RULES`` table of each module of the rules package, by module name."""
+    import importlib
+    import pkgutil
+
+    from skillc_lint import _rules
+
+    modules = [
+        importlib.import_module(f"{_rules.__name__}.{info.name}")
+        for info in pkgutil.iter_modules(_rules.__path__)
+    ]
+    return {m.__name__.rpartition(".")[2]: m.RULES for m in modules if hasattr(m, "RULES")}
+
+
+def test_every_rules_table_has_checks_and_complete_metadata() -> None:
+    """One shape for every rule, built-in or dialect: a check ``(skill, options)`` with its
+    id, name, severity, summary, category and typed option defaults, in id order; ids and
+    names unique across the modules; each table in use (built-in, or one profile's)."""
+    import inspect
+    import re
+
+    tables = rule_tables()
+    assert set(tables) == {"rfc0008", "agentskills", "claude_code", "skillli", "quiz", "gibberish"}
+    every = [rule for rules in tables.values() for rule in rules]
+    for rule in every:
+        assert isinstance(rule, Rule), rule
+        assert re.fullmatch(r"SKL\d{3}", rule.id), rule.id
+        assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", rule.name), rule.id
+        assert rule.severity in ("error", "warning"), rule.id
+        assert rule.summary.strip() and rule.summary.endswith("."), rule.id
+        assert rule.category, rule.id
+        assert callable(rule.check) and rule.check.__doc__, rule.id
+        assert len(inspect.signature(rule.check).parameters) == 2, rule.id
+        for key, default in rule.options.items():
+            assert re.fullmatch(r"[a-z]+(-[a-z]+)*", key), (rule.id, key)
+            strings = isinstance(default, list) and all(isinstance(v, str) for v in default)
+            assert isinstance(default, (int, str)) or strings, (rule.id, key)
+    for rules in tables.values():
+        assert [r.id for r in rules] == sorted(r.id for r in rules)
+    ids = [rule.id for rule in every]
+    names = [rule.name for rule in every]
+    assert sorted(ids) == sorted(set(ids)), [i for i in set(ids) if ids.count(i) > 1]
+    assert sorted(names) == sorted(set(names)), [n for n in set(names) if names.count(n) > 1]
+    assert tables["rfc0008"] == BUILTIN_RULES
+    in_use = [rule.id for rule in BUILTIN_RULES]
+    in_use += [rule.id for profile in PROFILES.values() for rule in profile.rules]
+    assert sorted(in_use) == sorted(ids)
 
 
 def test_each_default_registry_is_independent() -> None:

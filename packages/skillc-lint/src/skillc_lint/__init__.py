@@ -8,9 +8,9 @@ The API returns data, never text::
     for d in result.diagnostics:
         print(d.rule, d.severity, d.file, d.line, d.message)
 
-Rules live in a :class:`RuleRegistry` (``default_registry()``): enable, disable, reorder,
-configure, or add your own :class:`Rule`. Importing this package is cheap: names are loaded
-from their modules on first use (PEP 562).
+Rules live in a :class:`RuleRegistry` (``default_registry()``: RFC-0008's rules plus those
+of the profiles chosen): enable, disable, reorder, configure, or add your own :class:`Rule`.
+Importing this package is cheap: names are loaded from their modules on first use (PEP 562).
 """
 
 from __future__ import annotations
@@ -37,15 +37,14 @@ _EXPORTS: dict[str, str] = {
     "RuleRegistry": "_registry",
     "RuleState": "_registry",
     "Severity": "_registry",
-    "BUILTIN_RULES": "_catalog",
-    "PRESETS": "_catalog",
-    "default_registry": "_catalog",
-    "configured_registry": "_catalog",
+    "BUILTIN_RULES": "_profiles",
     "DEFAULT_PROFILES": "_profiles",
     "PROFILES": "_profiles",
     "Profile": "_profiles",
     "use_profile": "_profiles",
     "profiles_in": "_profiles",
+    "default_registry": "_profiles",
+    "configured_registry": "_profiles",
     "json_report": "_output",
     "LinkRef": "_skill",
     "Skill": "_skill",
@@ -59,12 +58,6 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 if TYPE_CHECKING:
-    from skillc_lint._catalog import (
-        BUILTIN_RULES,
-        PRESETS,
-        configured_registry,
-        default_registry,
-    )
     from skillc_lint._engine import (
         LintDiagnostic,
         LintResult,
@@ -76,6 +69,15 @@ if TYPE_CHECKING:
         resolve_targets,
     )
     from skillc_lint._output import json_report
-    from skillc_lint._profiles import DEFAULT_PROFILES, PROFILES, Profile, profiles_in, use_profile
+    from skillc_lint._profiles import (
+        BUILTIN_RULES,
+        DEFAULT_PROFILES,
+        PROFILES,
+        Profile,
+        configured_registry,
+        default_registry,
+        profiles_in,
+        use_profile,
+    )
     from skillc_lint._registry import Finding, Rule, RuleCheck, RuleRegistry, RuleState, Severity
     from skillc_lint._skill import LinkRef, Skill, slug

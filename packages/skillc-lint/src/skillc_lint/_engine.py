@@ -144,7 +144,7 @@ def lint_skill(
     if not (root / SKILL_FILE).is_file():
         raise NotASkill(str(path))
     if registry is None:
-        from skillc_lint._catalog import default_registry
+        from skillc_lint._profiles import default_registry
 
         registry = default_registry()
     compiled = is_compiled(root)
@@ -283,7 +283,7 @@ def lint_targets(
 ) -> list[LintResult]:
     """Lint every skill of ``targets`` once (a folder named twice is linted once)."""
     if registry is None:
-        from skillc_lint._catalog import default_registry
+        from skillc_lint._profiles import default_registry
 
         registry = default_registry()
     results: list[LintResult] = []

@@ -1,23 +1,36 @@
-"""Dialect profiles: the Agent Skills standard and the dialects built on it, as plain data.
+"""Which rules a registry holds: RFC-0008's built-in rules, then the rules of the profiles.
 
-A profile names the rules it adds (each dialect module's ``RULES``), the frontmatter fields it
-makes known to SKL109, the profile it extends, and settings in the ``[lint]`` shape (so a
-dialect can widen an option or turn off a rule that does not fit it). :func:`use_profile` is
-a registry plugin (``registry.use(use_profile, "claude-code")``), as markdown-it-py's presets
-and plugins are.
+Profiles are the one way to choose rule sets. A profile (the Agent Skills standard, or a
+dialect built on it) is plain data: the rules it adds (a rules module's ``RULES``), the
+frontmatter fields it makes known to SKL109, the profile it extends, and settings in the
+``[lint]`` shape (so a dialect can widen an option or turn off a rule that does not fit it).
+:func:`use_profile` is a registry plugin (``registry.use(use_profile, "claude-code")``), as
+markdown-it-py's presets and plugins are. :func:`default_registry` and
+:func:`configured_registry` build the registry a run uses.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from skillc_lint import _dialect_claude, _dialect_gibberish, _dialect_quiz, _dialect_skillli
-from skillc_lint._dialect_standard import RULES as STANDARD_RULES
 from skillc_lint._registry import Rule, RuleRegistry
+from skillc_lint._rules import agentskills, claude_code, gibberish, quiz, rfc0008, skillli
 
-__all__ = ["DEFAULT_PROFILES", "PROFILES", "Profile", "use_profile"]
+__all__ = [
+    "BUILTIN_RULES",
+    "DEFAULT_PROFILES",
+    "PROFILES",
+    "Profile",
+    "configured_registry",
+    "default_registry",
+    "profiles_in",
+    "use_profile",
+]
+
+#: RFC-0008:C-REGISTRY's rules, which every registry holds first, all of them enabled.
+BUILTIN_RULES: tuple[Rule, ...] = rfc0008.RULES
 
 
 @dataclass(frozen=True)
@@ -38,13 +51,13 @@ PROFILES: dict[str, Profile] = {
         Profile(
             "agentskills",
             "the Agent Skills standard's optional fields (spec/004 layer 1)",
-            STANDARD_RULES,
+            agentskills.RULES,
         ),
         Profile(
             "claude-code",
             "Claude Code's frontmatter extensions (spec/004 layer 2)",
-            _dialect_claude.RULES,
-            _dialect_claude.FIELDS,
+            claude_code.RULES,
+            claude_code.FIELDS,
             extends="agentskills",
             # Claude Code reads allowed-tools as a YAML list or a comma-separated string too.
             settings={"SKL503": {"accept": ["string", "list", "commas"]}},
@@ -52,8 +65,8 @@ PROFILES: dict[str, Profile] = {
         Profile(
             "skillli",
             "skillli's registry fields and quizzes (spec/004 layers 3 and 4)",
-            _dialect_skillli.RULES + _dialect_quiz.RULES,
-            _dialect_skillli.FIELDS,
+            skillli.RULES + quiz.RULES,
+            skillli.FIELDS,
             extends="agentskills",
             # spec/004 layer 1 as skillli implements it: compatibility may be a list.
             settings={"SKL501": {"accept": ["string", "list"]}},
@@ -61,8 +74,8 @@ PROFILES: dict[str, Profile] = {
         Profile(
             "gibberish",
             "gibb.eri.sh tool-defining skills (spec/003)",
-            _dialect_gibberish.RULES,
-            _dialect_gibberish.FIELDS,
+            gibberish.RULES,
+            gibberish.FIELDS,
             extends="agentskills",
             # Tool definitions are H3 sections: a body without an H1 is the norm (§3.1).
             settings={"SKL202": "off", "SKL204": "off"},
@@ -101,3 +114,60 @@ def use_profile(registry: RuleRegistry, name: str) -> None:
     problems = registry.configure(profile.settings)
     if problems:  # a profile is code: a bad one is a bug, not a user error
         raise ValueError(f"profile {name!r}: {'; '.join(problems)}")
+
+
+def default_registry(profiles: Sequence[str] | None = None) -> RuleRegistry:
+    """A new registry holding the built-in rules, then the rules of each profile in
+    ``profiles`` (default: ``agentskills``; ``()`` for RFC-0008 alone). ``KeyError`` for an
+    unknown profile."""
+    registry = RuleRegistry(BUILTIN_RULES)
+    for name in DEFAULT_PROFILES if profiles is None else profiles:
+        registry.use(use_profile, name)
+    return registry
+
+
+def configured_registry(
+    lint: Mapping[str, Any], profiles: Sequence[str] = ()
+) -> tuple[RuleRegistry, list[str]]:
+    """The registry a run uses, from the ``[lint]`` table of the configuration (RFC-0009),
+    and the problems found in that table, one message each (callers print them as
+    ``config [lint]: <message>`` warnings; they never fail a run).
+
+    The profiles are ``profiles`` when given (known names: the caller checked them), else
+    ``[lint] profiles`` (unknown names skipped with a problem), always on top of
+    ``agentskills``. Settings of rules from profiles not in use are left out without a
+    problem: a config may tune a dialect's rules for the runs that select it."""
+    settings = dict(lint)
+    configured = settings.pop("profiles", None)
+    problems: list[str] = []
+    names = list(profiles)
+    if not names and configured is not None:
+        if not isinstance(configured, list) or not all(isinstance(n, str) for n in configured):
+            problems.append("profiles must be a list of names; ignored")
+        else:
+            known = ", ".join(PROFILES)
+            for name in configured:
+                if name in PROFILES:
+                    names.append(name)
+                else:
+                    problems.append(f"unknown profile '{name}' (known: {known})")
+    registry = default_registry(profiles=tuple(dict.fromkeys(["agentskills", *names])))
+    in_use = profiles_in(registry)
+    idle = {
+        key
+        for name, profile in PROFILES.items()
+        if name not in in_use
+        for rule in profile.rules
+        for key in (rule.id.lower(), rule.name)
+    }
+    problems += registry.configure(_without(settings, idle))
+    return registry, problems
+
+
+def _without(settings: Mapping[str, Any], idle: set[str]) -> dict[str, Any]:
+    """``settings`` without the keys (rule ids or names, also under ``rules``) in ``idle``."""
+    return {
+        key: _without(value, idle) if key == "rules" and isinstance(value, Mapping) else value
+        for key, value in settings.items()
+        if str(key).lower() not in idle
+    }

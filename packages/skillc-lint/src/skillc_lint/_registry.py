@@ -1,10 +1,10 @@
 """The rule registry: named rules that can be enabled, disabled, reordered and configured.
 
-Shaped like markdown-it-py's rule chains: a rule is a small named function, the registry keeps
-them in order and switches them on and off by id, a preset is plain data naming the rules to
-run and their settings, and an embedder adds its own rules (``add``) or bundles several changes
-in a plugin function (``use``). Nothing here knows any particular rule: the built-in SKLxxx
-rules live in :mod:`skillc_lint._rules`.
+Shaped like markdown-it-py's rule chains: a rule is a small named function with its metadata,
+the registry keeps them in order and switches them on and off by id, and an embedder adds its
+own rules (``add``) or bundles several changes in a plugin function (``use``). Nothing here
+knows any particular rule: the SKLxxx rules live in :mod:`skillc_lint._rules` (each module
+ending with its ``RULES``), and :mod:`skillc_lint._profiles` says which a registry holds.
 """
 
 from __future__ import annotations

@@ -158,9 +158,8 @@ def lint_command(
     from skillc_index import Layout, Notice, load_config
     from skillc_index.console import report, report_all
     from skillc_lint import _output
-    from skillc_lint._catalog import configured_registry
     from skillc_lint._engine import lint_targets, resolve_targets
-    from skillc_lint._profiles import profiles_in
+    from skillc_lint._profiles import configured_registry, profiles_in
 
     layout = Layout.discover()
     config = load_config(layout)

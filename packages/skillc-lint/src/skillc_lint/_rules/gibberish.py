@@ -8,8 +8,8 @@ definition of a broken tool, for this linter and for ``skc run`` (which refuses 
 from __future__ import annotations
 
 from skillc_index import MAX_TIMEOUT, MODES
-from skillc_lint._fields import SEMVER, Findings, Options, field_line, frontmatter, type_name
 from skillc_lint._registry import Finding, Rule, RuleCheck, Severity
+from skillc_lint._rules.fields import SEMVER, Findings, Options, field_line, frontmatter, type_name
 from skillc_lint._skill import Skill
 
 __all__ = ["FIELDS", "RULES"]

@@ -1,4 +1,4 @@
-"""What the dialect rules share: frontmatter lookups, type names and the semver pattern."""
+"""What the rules share: frontmatter lookups, type names and the semver pattern."""
 
 from __future__ import annotations
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from skillc_lint._fields import SEMVER, Findings, Options, field_line, frontmatter, type_name
 from skillc_lint._registry import Finding, Rule
+from skillc_lint._rules.fields import SEMVER, Findings, Options, field_line, frontmatter, type_name
 from skillc_lint._skill import Skill
 
-__all__ = ["FIELDS", "RULES", "registry_field"]
+__all__ = ["FIELDS", "RULES"]
 
 #: spec/004 layer 3 and layer 4's ``quiz``: the fields SKL109 learns with this profile.
 FIELDS = (

@@ -8,11 +8,11 @@ reads a YAML list of tools, skillli a list of requirements) widen the ``accept``
 
 from __future__ import annotations
 
-from skillc_lint._fields import Findings, Options, field_line, frontmatter, type_name
 from skillc_lint._registry import Finding, Rule
+from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter, type_name
 from skillc_lint._skill import Skill
 
-__all__ = ["RULES", "allowed_tools_format", "compatibility_format", "metadata_format"]
+__all__ = ["RULES"]
 
 
 def _strings(value: object) -> bool:

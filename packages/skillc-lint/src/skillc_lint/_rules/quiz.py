@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from skillc_index import SKILL_FILE, Layout, SkillcError, resolve_skill, skill_name_problem
-from skillc_lint._fields import Findings, Options, field_line, frontmatter, type_name
 from skillc_lint._registry import Finding, Rule
+from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter, type_name
 from skillc_lint._skill import Skill, slug
 
 __all__ = ["RULES"]

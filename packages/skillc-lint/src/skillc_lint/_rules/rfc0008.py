@@ -1,49 +1,20 @@
-"""The checks of the built-in rules of RFC-0008:C-REGISTRY, one small function each.
+"""The built-in rules, RFC-0008:C-REGISTRY's table (SKL001-SKL401): one small function
+each, then :data:`RULES`, each function with its id, name, severity, summary and options.
 
-Every rule has the same shape, ``check(skill, options) -> findings``, and reads only the
-parsed model (:class:`~skillc_lint._skill.Skill`): no rule opens a file or re-parses text.
-Rules about fields SKL100 found invalid stay silent, so one mistake gives one diagnostic.
+Every registry starts with these rules (profiles add theirs after them). Rules about fields
+SKL100 found invalid stay silent, so one mistake gives one diagnostic.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
-from typing import Any
 
 from skillc_index import SKILL_FILE
-from skillc_lint._fields import field_line, type_name
-from skillc_lint._registry import Finding
+from skillc_lint._registry import Finding, Rule
+from skillc_lint._rules.fields import Findings, Options, field_line, type_name
 from skillc_lint._skill import Skill, slug
 
-__all__ = [
-    "KNOWN_FIELDS",
-    "NON_CONTENT_FILES",
-    "TRIGGER_PATTERNS",
-    "description_length",
-    "description_nonempty",
-    "description_required",
-    "description_triggers",
-    "frontmatter_known",
-    "frontmatter_valid",
-    "heading_first_h1",
-    "heading_h1",
-    "heading_hierarchy",
-    "heading_match_name",
-    "link_anchor_exists",
-    "link_file_exists",
-    "link_no_escape",
-    "name_format",
-    "name_length",
-    "name_match_dir",
-    "name_required",
-    "no_orphans",
-    "skill_size",
-    "skip_compiled",
-]
-
-Options = Mapping[str, Any]
-Findings = Iterator[Finding]
+__all__ = ["RULES"]
 
 #: SKL109 known fields (DECISIONS.md "Lint"): the Agent Skills standard's six.
 KNOWN_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
@@ -339,3 +310,173 @@ def no_orphans(skill: Skill, options: Options) -> Findings:
     for rel in skill.docs:
         if rel not in reached and rel.rpartition("/")[2].lower() not in exceptions:
             yield Finding(f"orphaned file: '{rel}'", rel)
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "SKL001",
+        "skip-compiled",
+        "warning",
+        skip_compiled,
+        "Compiled skills (with .skillc-meta/manifest.json) are skipped unless --force.",
+        category="meta",
+        protected=True,
+    ),
+    Rule(
+        "SKL100",
+        "frontmatter-valid",
+        "error",
+        frontmatter_valid,
+        "SKILL.md starts with a --- delimited block of valid YAML.",
+        category="frontmatter",
+    ),
+    Rule(
+        "SKL101",
+        "name-required",
+        "error",
+        name_required,
+        "The name field is present.",
+        category="frontmatter",
+    ),
+    Rule(
+        "SKL102",
+        "name-format",
+        "error",
+        name_format,
+        "name uses lowercase letters, digits and single hyphens, not first or last.",
+        category="frontmatter",
+    ),
+    Rule(
+        "SKL103",
+        "name-length",
+        "error",
+        name_length,
+        "name is 1-64 characters long.",
+        category="frontmatter",
+    ),
+    Rule(
+        "SKL104",
+        "name-match-dir",
+        "warning",
+        name_match_dir,
+        "name matches the skill's directory name.",
+        category="frontmatter",
+    ),
+    Rule(
+        "SKL105",
+        "description-required",
+        "error",
+        description_required,
+        "The description field is present.",
+        category="frontmatter",
+    ),
+    Rule(
+        "SKL106",
+        "description-nonempty",
+        "error",
+        description_nonempty,
+        "description is text, not empty or whitespace only.",
+        category="frontmatter",
+    ),
+    Rule(
+        "SKL107",
+        "description-length",
+        "warning",
+        description_length,
+        "description is at most 1024 characters.",
+        options={"max-length": 1024},
+        category="frontmatter",
+    ),
+    Rule(
+        "SKL108",
+        "description-triggers",
+        "warning",
+        description_triggers,
+        "description says when to use the skill ('Use when ...').",
+        options={"patterns": list(TRIGGER_PATTERNS)},
+        category="frontmatter",
+    ),
+    Rule(
+        "SKL109",
+        "frontmatter-known",
+        "warning",
+        frontmatter_known,
+        "Frontmatter fields are known Agent Skills fields.",
+        options={"known-fields": list(KNOWN_FIELDS)},
+        category="frontmatter",
+    ),
+    Rule(
+        "SKL201",
+        "skill-size",
+        "warning",
+        skill_size,
+        "SKILL.md is at most 500 lines.",
+        options={"max-lines": 500},
+        category="structure",
+    ),
+    Rule(
+        "SKL202",
+        "heading-h1",
+        "warning",
+        heading_h1,
+        "SKILL.md has an H1 heading.",
+        category="structure",
+    ),
+    Rule(
+        "SKL203",
+        "heading-match-name",
+        "warning",
+        heading_match_name,
+        "The first H1 of SKILL.md contains the skill name.",
+        category="structure",
+    ),
+    Rule(
+        "SKL204",
+        "heading-first-h1",
+        "warning",
+        heading_first_h1,
+        "The first heading of each Markdown file is an H1.",
+        category="structure",
+    ),
+    Rule(
+        "SKL205",
+        "heading-hierarchy",
+        "warning",
+        heading_hierarchy,
+        "Headings do not skip levels going deeper.",
+        category="structure",
+    ),
+    Rule(
+        "SKL301",
+        "link-file-exists",
+        "error",
+        link_file_exists,
+        "Relative links point at files that exist in the skill.",
+        category="links",
+    ),
+    Rule(
+        "SKL302",
+        "link-anchor-exists",
+        "warning",
+        link_anchor_exists,
+        "Anchor links point at existing headings.",
+        category="links",
+    ),
+    Rule(
+        "SKL303",
+        "link-no-escape",
+        "error",
+        link_no_escape,
+        "Links do not leave the skill folder (through '..' or a symlink).",
+        category="links",
+    ),
+    Rule(
+        "SKL401",
+        "no-orphans",
+        "warning",
+        no_orphans,
+        "Every Markdown file is reachable from SKILL.md through links.",
+        options={"exceptions": list(NON_CONTENT_FILES)},
+        category="files",
+    ),
+)

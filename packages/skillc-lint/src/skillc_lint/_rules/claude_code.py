@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from skillc_lint._fields import Findings, Options, field_line, frontmatter, type_name
 from skillc_lint._registry import Finding, Rule
+from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter, type_name
 from skillc_lint._skill import Skill
 
 __all__ = ["FIELDS", "RULES"]

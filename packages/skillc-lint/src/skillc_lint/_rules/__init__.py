@@ -1,0 +1,20 @@
+"""The lint rules, one module per rule set, each ending with its ``RULES`` table.
+
+Every module has the same shape, markdown-it-py's: small named functions
+``check(skill, options) -> findings`` that read only the parsed model
+(:class:`~skillc_lint._skill.Skill`; no rule opens a file or re-parses text), then
+``RULES: tuple[Rule, ...]``, each check with its id, name, default severity, summary, options
+and category, in the order the rules run. A dialect module also names the frontmatter
+``FIELDS`` it makes known to SKL109.
+
+- :mod:`.rfc0008`: the built-in rules of RFC-0008:C-REGISTRY (SKL001-SKL401), in every
+  registry;
+- :mod:`.agentskills`: the Agent Skills standard's optional fields (SKL501-SKL503);
+- :mod:`.claude_code`: Claude Code's frontmatter extensions (SKL601-SKL605);
+- :mod:`.skillli` and :mod:`.quiz`: skillli's registry fields (SKL701-SKL705) and quiz gates
+  (SKL721-SKL726);
+- :mod:`.gibberish`: gibb.eri.sh tool-defining skills (SKL801-SKL820);
+- :mod:`.fields`: what the rules share (frontmatter lookups, type names, semver).
+
+Which rules a registry holds is decided in one place, :mod:`skillc_lint._profiles`.
+"""
