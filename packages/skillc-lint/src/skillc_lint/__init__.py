@@ -9,8 +9,9 @@ The API returns data, never text::
         print(d.rule, d.severity, d.file, d.line, d.message)
 
 Rules live in a :class:`RuleRegistry` (``default_registry()``): enable, disable, reorder,
-configure, or add your own :class:`Rule`. Importing this package is cheap: names are loaded
-from their modules on first use (PEP 562).
+configure, or add your own :class:`Rule`. ``lint`` as a command (``skc lint``, the MCP tool
+``skc_lint``) is the operation of :mod:`skillc_lint.operations`. Importing this package is
+cheap: names are loaded from their modules on first use (PEP 562).
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ _EXPORTS: dict[str, str] = {
     "use_profile": "_profiles",
     "profiles_in": "_profiles",
     "json_report": "_output",
+    "UnknownProfile": "_errors",
+    "UnknownRule": "_errors",
     "LinkRef": "_skill",
     "Skill": "_skill",
     "slug": "_skill",
@@ -75,6 +78,7 @@ if TYPE_CHECKING:
         lint_targets,
         resolve_targets,
     )
+    from skillc_lint._errors import UnknownProfile, UnknownRule
     from skillc_lint._output import json_report
     from skillc_lint._profiles import DEFAULT_PROFILES, PROFILES, Profile, profiles_in, use_profile
     from skillc_lint._registry import Finding, Rule, RuleCheck, RuleRegistry, RuleState, Severity
