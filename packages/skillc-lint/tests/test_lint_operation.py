@@ -115,3 +115,25 @@ def test_config_problems_are_warned_once_per_registry(project: Path) -> None:
     for name in ("one", "two"):
         assert lint(run, LintParams(name), registry).result.ok
     assert shown == ["warning: config [lint]: unknown rule 'SKL999'"]
+
+
+def test_readme_operation_example_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The README's example of the operation, run on real skills; it logs in the home."""
+    import ast
+    import re
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## The `lint` operation", 1)[1].split("\n## ", 1)[0]
+    (block,) = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+    write_skill(tmp_path / "skills", "my-skill")
+    write_skill(tmp_path / "skills", "git", "---\nname: Git\n---\n# git\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SKILLC_HOME", str(tmp_path / "home"))
+    exec(compile(block, "README.md", "exec"), {})
+    lines = capsys.readouterr().out.splitlines()
+    assert ast.literal_eval(lines[0])["error_count"] == 0
+    assert lines[1:] == ["True", "False"]
+    runtime = tmp_path / "home" / ".skillc" / "runtime"
+    assert sorted(path.name for path in runtime.iterdir()) == ["git", "my-skill"]
