@@ -180,6 +180,8 @@ def test_handshake_and_tool_list_import_no_library() -> None:
         "light = {'skillc_index', 'skillc_index._lazy', 'skillc_index.operation',"
         " 'skillc_index.accesslog', 'skillc_index.accesslog.args',"
         " 'skillc_index.accesslog.service', 'skillc_gateway', 'skillc_gateway.operations'}\n"
+        "light |= {'skillc_lint', 'skillc_lint.operations'}\n"
+        "light |= {'skillc_stats', 'skillc_stats.operations'}\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy and m not in light))\n"
     )
     result = subprocess.run(

@@ -247,6 +247,54 @@ def test_skc_lint_uses_the_configured_profiles(wire: WireClient, project: Path) 
     assert "warnings" not in result, result["warnings"]  # SKL701 (skillli, idle): no warning
 
 
+def test_skc_lint_selects_rules_as_the_command_line_does(wire: WireClient, project: Path) -> None:
+    """``profile``, ``select`` and ``ignore`` are ``skc lint``'s options (issue 14): the same
+    rules run, a bad name is E100 naming the parameter, and the row logs the selection."""
+    import sqlite3
+    from contextlib import closing
+
+    skill = project / ".skillc" / "skills" / "demo"
+    text = (skill / "SKILL.md").read_text(encoding="utf-8")
+    (skill / "SKILL.md").write_text(text.replace("---\n", "---\ncontext: inline\n", 1), "utf-8")
+    wire.initialize()
+
+    def rules(**arguments: object) -> set[str]:
+        result = wire.call("skc_lint", {"skill": "demo", **arguments})
+        assert result["isError"] is False, result
+        return {d["rule"] for d in result["structuredContent"]["diagnostics"]}
+
+    plain, claude = rules(), rules(profile=["claude-code"])
+    assert "SKL109" in plain and "SKL602" not in plain  # context is no field of the standard
+    assert "SKL109" not in claude and "SKL602" in claude  # the dialect knows it, checks it
+    assert rules(profile=["claude-code"], ignore=["claude-context"]) == claude - {"SKL602"}
+    assert rules(select=["SKL6,SKL109"], profile=["claude-code"]) == {"SKL602"}
+    unknown_rule = wire.call("skc_lint", {"skill": "demo", "select": ["SKL1O8"]})
+    assert unknown_rule["isError"] is True
+    assert unknown_rule["content"][0]["text"] == (
+        "error[E100]: invalid option: 'select: no rule matches 'SKL1O8''"
+    )
+    unknown_profile = wire.call("skc_lint", {"skill": "demo", "profile": ["cursor"]})
+    assert unknown_profile["content"][0]["text"].startswith(
+        "error[E100]: invalid option: 'profile: unknown profile 'cursor' (known: agentskills, "
+    )
+    assert wire.close() == 0
+    log = project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db"
+    with closing(sqlite3.connect(log)) as db:
+        rows = [
+            json.loads(args) for (args,) in db.execute("SELECT args FROM access_log ORDER BY id")
+        ]
+    assert len(rows) == 4  # the failed selections resolved no rules: nothing to log
+    assert rows[3] == {
+        "force": False,
+        "profiles": ["agentskills", "claude-code"],
+        "select": ["SKL6,SKL109"],
+        "ignore": [],
+        "errors": 1,
+        "warnings": 0,
+        "skipped": None,
+    }
+
+
 def test_a_failed_build_is_logged_with_its_error(wire: WireClient, project: Path) -> None:
     import sqlite3
     from contextlib import closing

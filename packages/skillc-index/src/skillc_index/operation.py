@@ -276,13 +276,13 @@ class Operation(Generic[P, R]):
         }
 
     def parse(self, arguments: Mapping[str, Any]) -> P:
-        """The parameters record of checked MCP arguments: a missing one takes its MCP
-        default, else the field's default; arrays become tuples."""
+        """The parameters record of checked MCP arguments: a missing one (or None, how the
+        checked arguments hold an absent one) takes its MCP default, else the field's default
+        (an absent array is ``()``); arrays become tuples."""
         values: dict[str, Any] = {}
         for name, _hint, meta in fields(self.params):
-            key = property_name(name)
-            if key in arguments:
-                value = arguments[key]
+            value = arguments.get(property_name(name))
+            if value is not None:
                 values[name] = tuple(value) if isinstance(value, list) else value
             elif meta.mcp_default is not None:
                 values[name] = meta.mcp_default

@@ -10,7 +10,9 @@ The API returns data, never text::
 
 Rules live in a :class:`RuleRegistry` (``default_registry()``: RFC-0008's rules plus those
 of the profiles chosen): enable, disable, reorder, configure, or add your own :class:`Rule`.
-Importing this package is cheap: names are loaded from their modules on first use (PEP 562).
+``lint`` as a command (``skc lint``, the MCP tool ``skc_lint``) is the operation of
+:mod:`skillc_lint.operations`. Importing this package is cheap: names are loaded from their
+modules on first use (PEP 562).
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ _EXPORTS: dict[str, str] = {
     "default_registry": "_profiles",
     "configured_registry": "_profiles",
     "json_report": "_output",
+    "UnknownProfile": "_errors",
+    "UnknownRule": "_errors",
     "LinkRef": "_skill",
     "Skill": "_skill",
     "slug": "_skill",
@@ -68,6 +72,7 @@ if TYPE_CHECKING:
         lint_targets,
         resolve_targets,
     )
+    from skillc_lint._errors import UnknownProfile, UnknownRule
     from skillc_lint._output import json_report
     from skillc_lint._profiles import (
         BUILTIN_RULES,

@@ -15,46 +15,27 @@ import click
 from skillc_index.console import CONTEXT_SETTINGS, format_option, print_json, run, verbose_option
 
 if TYPE_CHECKING:
-    from skillc_index import Layout
-    from skillc_lint._engine import LintResult
-    from skillc_lint._registry import RuleRegistry
+    from skillc_index.operation import Session
+    from skillc_lint import LintResult, RuleRegistry
 
 FORMATS = ("text", "json", "sarif", "github")
 
 
-def _selectors(values: Sequence[str]) -> list[str]:
-    return [part.strip() for value in values for part in value.split(",") if part.strip()]
+def _registry(
+    session: Session, profile: Sequence[str], select: Sequence[str], ignore: Sequence[str]
+) -> RuleRegistry:
+    """:func:`~skillc_lint.operations.rule_registry`; an unknown profile or a selector naming
+    no rule is a usage error of its option (E100)."""
+    from skillc_lint import UnknownProfile, UnknownRule
+    from skillc_lint.operations import rule_registry
 
-
-def _apply_selectors(registry: RuleRegistry, select: list[str], ignore: list[str]) -> None:
-    """--select then --ignore; a selector naming no rule is a usage error (E100)."""
-    for option, selectors, apply in (
-        ("--select", select, registry.enable_only),
-        ("--ignore", ignore, registry.disable),
-    ):
-        if not selectors:
-            continue
-        try:
-            apply(*selectors)
-        except KeyError as missing:
-            raise click.BadParameter(
-                f"no rule matches '{missing.args[0]}' (see --list-rules)", param_hint=option
-            ) from None
-
-
-def _profiles(given: Sequence[str]) -> tuple[str, ...]:
-    """``--profile`` names (comma-separated, repeatable); an unknown one is a usage error
-    (E100). ``[lint] profiles`` is read by :func:`configured_registry`."""
-    from skillc_lint._profiles import PROFILES
-
-    names = _selectors(given)
-    for name in names:
-        if name not in PROFILES:
-            known = ", ".join(PROFILES)
-            raise click.BadParameter(
-                f"unknown profile '{name}' (known: {known})", param_hint="--profile"
-            )
-    return tuple(names)
+    try:
+        return rule_registry(session, profile=profile, select=select, ignore=ignore)
+    except UnknownProfile as exc:
+        raise click.BadParameter(exc.reason, param_hint="--profile") from None
+    except UnknownRule as exc:
+        message = f"{exc.reason} (see --list-rules)"
+        raise click.BadParameter(message, param_hint=f"--{exc.parameter}") from None
 
 
 def _print_rules(registry: RuleRegistry, output_format: str) -> None:
@@ -97,7 +78,6 @@ def _print_rules(registry: RuleRegistry, output_format: str) -> None:
 )
 @click.option(
     "--profile",
-    "profiles",
     multiple=True,
     metavar="NAME",
     help="Lint for a dialect too: claude-code, skillli, gibberish (repeatable; default: "
@@ -116,7 +96,7 @@ def lint_command(
     force: bool,
     select: tuple[str, ...],
     ignore: tuple[str, ...],
-    profiles: tuple[str, ...],
+    profile: tuple[str, ...],
     list_rules: bool,
     output_format: str,
 ) -> int:
@@ -153,20 +133,18 @@ def lint_command(
       skillc-lint skills/git --profile gibberish
       skillc-lint --list-rules --profile skillli
     """
+    import os
     from importlib.metadata import version
 
-    from skillc_index import Layout, Notice, load_config
-    from skillc_index.console import report, report_all
+    from skillc_index import Notice
+    from skillc_index.console import cli_session, report, report_all
     from skillc_lint import _output
-    from skillc_lint._engine import lint_targets, resolve_targets
-    from skillc_lint._profiles import configured_registry, profiles_in
+    from skillc_lint._engine import resolve_targets
+    from skillc_lint.operations import LintParams, lint
 
-    layout = Layout.discover()
-    config = load_config(layout)
-    report_all(config.notices)
-    registry, problems = configured_registry(config.lint, _profiles(profiles))
-    report_all(Notice(f"config [lint]: {problem}") for problem in problems)
-    _apply_selectors(registry, _selectors(select), _selectors(ignore))
+    session = cli_session()
+    layout = session.layout
+    registry = _registry(session, profile, select, ignore)
     if list_rules:
         _print_rules(registry, output_format)
         return 0
@@ -181,8 +159,14 @@ def lint_command(
                 click.echo(f"linting {count} {noun} in {where}", err=True)
             else:
                 click.echo(f"no skills in {where}", err=True)
-    results = lint_targets(targets, registry=registry, force=force)
-    _log_accesses(layout, results, force, profiles_in(registry), select, ignore)
+    results: list[LintResult] = []
+    seen: set[str] = set()  # a folder named twice is linted once
+    for target in targets:
+        for folder in target.skills:
+            if os.path.realpath(folder) not in seen:
+                seen.add(os.path.realpath(folder))
+                params = LintParams(str(folder), force, select, ignore, profile)
+                results.append(lint(session, params, registry).result)
 
     cwd = layout.cwd
     for result in results:
@@ -207,34 +191,6 @@ def lint_command(
         if len(linted) > 1:
             click.echo(_output.total_line(linted))
     return 0 if all(result.ok for result in results) else 1
-
-
-def _log_accesses(
-    layout: Layout,
-    results: Sequence[LintResult],
-    force: bool,
-    profiles: tuple[str, ...],
-    select: tuple[str, ...],
-    ignore: tuple[str, ...],
-) -> None:
-    """One access-log row per linted skill (DECISIONS "Logging and analytics")."""
-    from skillc_index import ResolvedSkill, runtime_for
-    from skillc_index.console import record_access
-
-    for result in results:
-        source = result.path.resolve()
-        scope, runtime, in_store = runtime_for(source, layout)
-        args = {
-            "force": force,
-            "profiles": list(profiles),
-            "select": list(select),
-            "ignore": list(ignore),
-            "errors": result.errors,
-            "warnings": result.warnings,
-            "skipped": result.skipped,
-        }
-        skill = ResolvedSkill(source.name, source, scope, runtime, in_store)
-        record_access(layout, skill, "lint", args)
 
 
 def main() -> None:

@@ -265,116 +265,14 @@ HAND_WRITTEN: tuple[dict[str, Any], ...] = (
             "openWorldHint": False,
         },
     },
-    {
-        "name": "skc_lint",
-        "title": "Lint a skill",
-        "description": "Check a skill against the authoring standard (RFC-0008 rules SKL001 "
-        "to SKL401: frontmatter, structure, links, files) and return every problem with its "
-        "rule, severity, file and line. Use after writing or editing a skill, before building "
-        "or publishing it; fix the errors first. A compiled skill (one holding "
-        ".skillc-meta/manifest.json) is skipped unless `force`.",
-        "inputSchema": _object(
-            {
-                "skill": SKILL,
-                "force": {
-                    "type": "boolean",
-                    "default": False,
-                    "description": "Lint even if the skill is compiled.",
-                },
-            },
-            required=("skill",),
-        ),
-        "outputSchema": _output(
-            {
-                "skill": STRING,
-                "path": STRING,
-                "diagnostics": {
-                    "type": "array",
-                    "items": _output(
-                        {
-                            "rule": {"type": "string", "description": "SKLxxx"},
-                            "severity": {"enum": ["error", "warning"]},
-                            "file": {"type": "string", "description": "Relative to the skill."},
-                            "line": NULLABLE_INTEGER,
-                            "message": STRING,
-                        }
-                    ),
-                },
-                "skipped": {"type": "string", "description": "'compiled' when not linted."},
-                "error_count": INTEGER,
-                "warning_count": INTEGER,
-                "warnings": WARNINGS,
-            },
-            optional=("skipped", "warnings"),
-        ),
-        "annotations": READ_ONLY,
-    },
-    {
-        "name": "skc_stats",
-        "title": "Usage analytics of a skill",
-        "description": "Report how agents used a skill, from its access log: a summary, or "
-        "accesses grouped by section, file, command, project, error (failed lookups) or search "
-        "query. Use it when improving a skill, to see which parts agents read, what they "
-        "searched for and what they could not find.",
-        "inputSchema": _object(
-            {
-                "skill": SKILL,
-                "group_by": {
-                    "enum": [
-                        "summary",
-                        "files",
-                        "sections",
-                        "commands",
-                        "projects",
-                        "errors",
-                        "search",
-                    ],
-                    "default": "summary",
-                    "description": "Aggregation dimension.",
-                },
-                "since": {
-                    "type": "string",
-                    "description": "Only accesses at or after this time: "
-                    "2026-01-30T10:00:00Z, 2026-01-30 (start of that day, UTC) or 7d (seven "
-                    "days ago).",
-                },
-                "until": {
-                    "type": "string",
-                    "description": "Only accesses at or before this time (the same forms).",
-                },
-                "project": {
-                    "type": "array",
-                    "items": {"type": "string", "minLength": 1},
-                    "description": "Only accesses made from these project folders (or below).",
-                },
-            },
-            required=("skill",),
-        ),
-        "outputSchema": _output(
-            {
-                "skill": STRING,
-                "skill_path": STRING,
-                "query": STRING,
-                "filters": _output(
-                    {
-                        "since": NULLABLE_STRING,
-                        "until": NULLABLE_STRING,
-                        "projects": {"type": "array", "items": STRING},
-                    }
-                ),
-                "period": _output({"start": NULLABLE_STRING, "end": NULLABLE_STRING}),
-                "data": {
-                    "anyOf": [{"type": "object"}, {"type": "array"}],
-                    "description": "An object for summary and commands, else an array.",
-                },
-            }
-        ),
-        "annotations": READ_ONLY,
-    },
 )
 
 #: The packages whose operations (``OPERATIONS`` of each module) are tools.
-OPERATION_MODULES = ("skillc_gateway.operations",)
+OPERATION_MODULES = (
+    "skillc_gateway.operations",
+    "skillc_lint.operations",
+    "skillc_stats.operations",
+)
 
 #: RFC-0007:C-COMMANDS: the tools in the registry's order.
 ORDER = ("init", "list", "build", "lint", "outline", "show", "open", "sources", "search", "stats")

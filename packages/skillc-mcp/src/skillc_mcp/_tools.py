@@ -222,49 +222,8 @@ def _build(runner: ToolRunner, session: Session, a: dict[str, Any]) -> Data:
     return result.to_dict()
 
 
-def _lint(runner: ToolRunner, session: Session, a: dict[str, Any]) -> Data:
-    """RFC-0008 for one skill, with the project's ``[lint]`` configuration."""
-    from skillc_index import Notice
-    from skillc_lint import configured_registry, json_report, lint_skill, profiles_in
-
-    registry, problems = configured_registry(session.config.lint)
-    runner.warn(Notice(f"config [lint]: {problem}") for problem in problems)
-    profiles = list(profiles_in(registry))
-    args: dict[str, Any] = {"force": a["force"], "profiles": profiles, "select": [], "ignore": []}
-    with session.logged("lint", a["skill"], args) as resolved:
-        folder = resolved.imported_from or resolved.source  # the folder being edited
-        result = lint_skill(folder, registry=registry, force=a["force"])
-        args.update(errors=result.errors, warnings=result.warnings, skipped=result.skipped)
-    data: Data = json_report([result], session.layout.cwd, single=True)
-    data["error_count"] = result.errors
-    data["warning_count"] = result.warnings
-    return _with_warnings(data, result.notices)
-
-
-def _stats(runner: ToolRunner, session: Session, a: dict[str, Any]) -> Data:
-    """RFC-0003: the response schema of RFC-0003:C-SCHEMA, as ``skc stats --format json``."""
-    from skillc_stats import query_stats
-
-    runner.flush()  # the rows of the calls before this one count
-    projects = a["project"] or []
-    args = {"group_by": a["group_by"], "since": a["since"], "until": a["until"]}
-    args["project"] = projects
-    with session.logged("stats", a["skill"], args) as resolved:
-        report = query_stats(
-            resolved,
-            session.layout,
-            group_by=a["group_by"],
-            since=a["since"],
-            until=a["until"],
-            projects=projects,
-        )
-    return dict(report)
-
-
 HANDLERS: dict[str, Handler] = {
     "skc_init": _init,
     "skc_list": _list,
     "skc_build": _build,
-    "skc_lint": _lint,
-    "skc_stats": _stats,
 }

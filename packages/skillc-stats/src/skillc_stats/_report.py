@@ -12,6 +12,7 @@ from typing import Any
 from skillc_stats._filters import Filters
 from skillc_stats._stats import StatsQuery
 from skillc_stats._sync import SkillSync
+from skillc_stats.operations import StatsReport
 
 TOP_SECTIONS = 10
 
@@ -127,11 +128,12 @@ def _rows(group_by: str, data: Any) -> tuple[list[str], list[list[object]]]:
     return ["COUNT", "QUERY"], [[e["count"], e["query"]] for e in data]
 
 
-def stats_lines(query: StatsQuery, group_by: str) -> list[str]:
-    """The text report for one query type."""
+def stats_lines(report: StatsReport) -> list[str]:
+    """The text report of one query: its answer (the summary also shows the sections read
+    and unread, and the accesses by command, from the same rows)."""
+    query, group_by, data = report.query, report.response["query"], report.response["data"]
     if group_by == "summary":
         return summary_lines(query)
-    data = query.data(group_by)
     lines = [*_heading(query, group_by), ""]
     if not data:
         return [*lines, _EMPTY[group_by]]

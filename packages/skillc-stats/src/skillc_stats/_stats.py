@@ -5,7 +5,9 @@ only rows whose ``skill_path`` is the resolved source folder count: several sour
 with the same name share one runtime, and ``skill_path`` tells their rows apart
 (RFC-0007:C-RESOLUTION). Filters are applied in SQL, before anything is counted.
 
-What a row accessed comes from its ``args`` (RFC-0007:C-LOGGING):
+What a row accessed comes from its ``args`` (RFC-0007:C-LOGGING), read through the types
+that name their keys (:mod:`skillc_index.accesslog`: ``ShowArgs``, ``OpenArgs``,
+``SearchArgs``, ``SourcesArgs``, which the operations log):
 
 - ``show`` (``{"section", "file", "max_lines"}``): a section, found among the skill's
   *current* headings the way ``show`` finds it (RFC-0002:C-SHOW: trimmed, leading ``#`` marks
@@ -29,7 +31,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast, get_args
 
 from skillc_index import (
     InvalidQueryType,
@@ -43,9 +45,13 @@ from skillc_index import (
 )
 from skillc_stats._filters import Filters, parse_filters
 from skillc_stats._log_queries import CommandCount, StatsLog
+from skillc_stats.operations import GroupBy
+
+if TYPE_CHECKING:
+    from skillc_index.accesslog import OpenArgs, SearchArgs, ShowArgs, SourcesArgs
 
 #: RFC-0003:C-QUERIES, in the RFC's order; the first is the default.
-QUERY_TYPES = ("summary", "sections", "files", "commands", "projects", "errors", "search")
+QUERY_TYPES: tuple[str, ...] = get_args(GroupBy)
 
 Section = tuple[str | None, str]
 """``(file, heading)``; file is None for a heading no longer found and not given."""
@@ -60,8 +66,8 @@ def _load_args(text: str) -> Mapping[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _text(args: Mapping[str, Any], key: str) -> str | None:
-    value = args.get(key)
+def _text(value: object) -> str | None:
+    """A logged value that should be text; None when it is not (a foreign row)."""
     return value if isinstance(value, str) else None
 
 
@@ -126,9 +132,13 @@ def _ranked(counts: Mapping[Any, int], key: Any = None) -> list[tuple[Any, int]]
 def _error_target(args: Mapping[str, Any], skill: str) -> str:
     """What a failed access asked for: the section, path, query or folder it named, else the
     skill itself (``build``, ``lint``, ``outline``... act on the whole skill)."""
-    for key in ("section", "path", "query", "dir"):
-        value = _text(args, key)
-        if value is not None:
+    for value in (
+        cast("ShowArgs", args).get("section"),
+        cast("OpenArgs", args).get("path"),
+        cast("SearchArgs", args).get("query"),
+        cast("SourcesArgs", args).get("dir"),
+    ):
+        if isinstance(value, str):
             return value
     return skill
 
@@ -173,14 +183,15 @@ class StatsQuery:
         for command, raw, count in rows:
             args = _load_args(raw)
             if command == "open":
-                path = _text(args, "path")
+                path = _text(cast("OpenArgs", args).get("path"))
                 if path:
                     files[relative_file(path)] += count
                 continue
-            query = _text(args, "section")
+            show = cast("ShowArgs", args)
+            query = _text(show.get("section"))
             if query is None or headings is None:
                 continue
-            given = _text(args, "file")
+            given = _text(show.get("file"))
             file = relative_file(given) if given else None
             found = headings.find(query, file)
             section: Section = found if found is not None else (file, show_query(query))
@@ -245,7 +256,7 @@ class StatsQuery:
         query text (RFC-0003:C-QUERIES)."""
         counts: Counter[str] = Counter()
         for _, raw, count in self._log.args_counts(("search",), failed=None):
-            query = _text(_load_args(raw), "query")
+            query = _text(cast("SearchArgs", _load_args(raw)).get("query"))
             if query is not None:
                 counts[query] += count
         return [{"query": query, "count": count} for query, count in _ranked(counts)]

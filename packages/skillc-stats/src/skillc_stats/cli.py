@@ -7,13 +7,15 @@ the work is imported inside each command.
 
 from __future__ import annotations
 
+from typing import cast
+
 import click
 
 from skillc_index.console import (
     CONTEXT_SETTINGS,
     CommandGroup,
-    access_logged,
     format_option,
+    perform,
     print_json,
     report,
     run,
@@ -43,7 +45,6 @@ from skillc_index.console import (
 )
 @click.option(
     "--project",
-    "projects",
     multiple=True,
     metavar="PATH",
     help="Only accesses made in PATH or a folder below it. Repeat for several (any matches).",
@@ -55,7 +56,7 @@ def stats_command(
     group_by: str,
     since: str | None,
     until: str | None,
-    projects: tuple[str, ...],
+    project: tuple[str, ...],
     output_format: str,
 ) -> None:
     """Usage analytics.
@@ -74,25 +75,15 @@ def stats_command(
       skc stats my-skill --since 2026-01-01 --until 2026-01-31T23:59:59Z
       skc stats my-skill --project ~/code/webapp --project ~/code/cli --format json
     """
-    from skillc_index import Layout
     from skillc_stats._report import stats_lines
-    from skillc_stats._stats import prepare
+    from skillc_stats.operations import STATS, GroupBy, StatsParams
 
-    layout = Layout.discover()
-    args = {"group_by": group_by, "since": since, "until": until, "project": list(projects)}
-    with (
-        access_logged("stats", skill, args, layout=layout) as (resolved, _),
-        prepare(resolved, layout, group_by, since, until, projects) as query,
-    ):
-        if output_format == "json":
-            response = query.response(group_by)
-        else:
-            lines = stats_lines(query, group_by)
-    if output_format == "json":
-        print_json(response)
-        return
-    for line in lines:
-        click.echo(line)
+    # --group-by is a plain string: the operation checks it (E030, not a usage error)
+    params = StatsParams(skill, cast("GroupBy", group_by), since, until, project)
+    result = perform(STATS, params, output_format)
+    if result is not None:
+        for line in stats_lines(result):
+            click.echo(line)
 
 
 @click.command("sync", context_settings=CONTEXT_SETTINGS)

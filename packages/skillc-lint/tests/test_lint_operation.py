@@ -1,0 +1,139 @@
+"""``lint`` as an operation (skillc_lint.operations), run in process on real folders with a
+real access log: what ``skc_lint`` runs, and what ``skc lint`` runs once per skill."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from skillc_index import Diagnostic, Layout, Notice, format_diagnostic
+from skillc_index.accesslog import AccessLog
+from skillc_index.operation import Session
+from skillc_lint import UnknownProfile, UnknownRule
+from skillc_lint.operations import LINT, LintParams, lint, rule_registry
+
+VALID = (
+    "---\nname: {name}\ndescription: Formats tables. Use when a table needs it.\n---\n# {name}\n"
+)
+
+
+def write_skill(parent: Path, name: str, text: str = VALID) -> Path:
+    folder = parent / name
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(text.format(name=name), encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    (root / ".skillc" / "skills").mkdir(parents=True)
+    return root
+
+
+def session(project: Path, shown: list[str]) -> Session:
+    def warn(diagnostics: Iterable[Diagnostic | Notice]) -> None:
+        shown.extend(format_diagnostic(diagnostic) for diagnostic in diagnostics)
+
+    layout = Layout.discover(project, env={"SKILLC_HOME": str(project.parent / "home")})
+    return Session(layout, AccessLog(warn))
+
+
+def logged(project: Path, name: str) -> list[tuple[str, str, dict[str, object]]]:
+    log = project / ".skillc" / "runtime" / name / ".skillc-meta" / "logs.db"
+    with closing(sqlite3.connect(log)) as db:
+        rows = db.execute("SELECT command, skill_path, args FROM access_log ORDER BY id")
+        return [(command, path, json.loads(args)) for command, path, args in rows]
+
+
+def test_lint_logs_one_row_with_what_it_found(project: Path) -> None:
+    folder = write_skill(project / ".skillc" / "skills", "demo", "---\nname: demo\n---\n# demo\n")
+    report = LINT.run(session(project, []), LintParams("demo", select=("SKL1",)))
+    assert report.to_dict() == {
+        "skill": "demo",
+        "path": ".skillc/skills/demo",
+        "diagnostics": [
+            {
+                "rule": "SKL105",
+                "severity": "error",
+                "file": "SKILL.md",
+                "line": 1,
+                "message": "missing required frontmatter field: description",
+            }
+        ],
+        "error_count": 1,
+        "warning_count": 0,
+    }
+    ((command, path, args),) = logged(project, "demo")
+    assert (command, path) == ("lint", str(folder.resolve()))
+    assert args == {
+        "force": False,
+        "profiles": ["agentskills"],
+        "select": ["SKL1"],
+        "ignore": [],
+        "errors": 1,
+        "warnings": 0,
+        "skipped": None,
+    }
+
+
+def test_a_folder_named_by_path_keeps_its_path(project: Path) -> None:
+    """A skill reached through a symlinked folder is shown (and its diagnostics located) as
+    named, not as its resolved target: what ``skc lint skills/`` prints for each skill."""
+    real = write_skill(project / "elsewhere", "demo")
+    (project / "skills").mkdir()
+    (project / "skills" / "demo").symlink_to(real)
+    report = lint(session(project, []), LintParams(str(project / "skills" / "demo")))
+    assert report.to_dict()["path"] == "skills/demo"
+
+
+def test_bad_selections_are_typed_errors_that_name_the_parameter(project: Path) -> None:
+    shown: list[str] = []
+    with pytest.raises(UnknownRule) as rule:
+        rule_registry(session(project, shown), select=("SKL1",), ignore=("SKL1O8",))
+    assert (rule.value.parameter, rule.value.selector) == ("ignore", "SKL1O8")
+    assert rule.value.diagnostic.code == "E100"
+    with pytest.raises(UnknownProfile) as profile:
+        rule_registry(session(project, shown), profile=("claude-code,cursor",))
+    assert profile.value.name == "cursor"
+    assert "--" not in str(rule.value) + str(profile.value)  # no command-line flag named
+    assert shown == []
+
+
+def test_config_problems_are_warned_once_per_registry(project: Path) -> None:
+    (project / ".skillc" / "config.toml").write_text('[lint]\nSKL999 = "off"\n', "utf-8")
+    write_skill(project / ".skillc" / "skills", "one")
+    write_skill(project / ".skillc" / "skills", "two")
+    shown: list[str] = []
+    run = session(project, shown)
+    registry = rule_registry(run)
+    for name in ("one", "two"):
+        assert lint(run, LintParams(name), registry).result.ok
+    assert shown == ["warning: config [lint]: unknown rule 'SKL999'"]
+
+
+def test_readme_operation_example_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The README's example of the operation, run on real skills; it logs in the home."""
+    import ast
+    import re
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## The `lint` operation", 1)[1].split("\n## ", 1)[0]
+    (block,) = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+    write_skill(tmp_path / "skills", "my-skill")
+    write_skill(tmp_path / "skills", "git", "---\nname: Git\n---\n# git\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SKILLC_HOME", str(tmp_path / "home"))
+    exec(compile(block, "README.md", "exec"), {})
+    lines = capsys.readouterr().out.splitlines()
+    assert ast.literal_eval(lines[0])["error_count"] == 0
+    assert lines[1:] == ["True", "False"]
+    runtime = tmp_path / "home" / ".skillc" / "runtime"
+    assert sorted(path.name for path in runtime.iterdir()) == ["git", "my-skill"]

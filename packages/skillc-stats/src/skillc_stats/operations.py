@@ -1,0 +1,116 @@
+"""``stats`` as an operation (:mod:`skillc_index.operation`): usage analytics of one skill
+from its access log (RFC-0003), logged like every command that resolves a skill.
+
+``skc stats`` renders the result as text or JSON, the MCP tool ``skc_stats`` returns
+``to_dict()``, the RFC-0003:C-SCHEMA response. (``sync`` is a command of its own: it resolves
+no single skill and logs nothing.) Only the standard library and
+:mod:`skillc_index.operation` are imported here: the log readers load when the operation runs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
+
+from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Session, output_schema
+
+if TYPE_CHECKING:
+    from skillc_index import Diagnostic, Notice
+    from skillc_stats._stats import StatsQuery
+
+__all__ = ["OPERATIONS", "STATS", "GroupBy", "StatsParams", "StatsReport", "stats"]
+
+GroupBy = Literal["summary", "sections", "files", "commands", "projects", "errors", "search"]
+"""The query types of RFC-0003:C-QUERIES, in the RFC's order; the first is the default."""
+
+STRING = {"type": "string"}
+NULLABLE_STRING = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+
+
+class StatsParams(NamedTuple):
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
+    group_by: Annotated[GroupBy, Param("Aggregation dimension.")] = "summary"
+    since: Annotated[
+        str | None,
+        Param(
+            "Only accesses at or after this time: 2026-01-30T10:00:00Z, 2026-01-30 (start of "
+            "that day, UTC) or 7d (seven days ago)."
+        ),
+    ] = None
+    until: Annotated[
+        str | None, Param("Only accesses at or before this time (the same forms).")
+    ] = None
+    project: Annotated[
+        tuple[str, ...],
+        Param("Only accesses made from these project folders (or below).", item_min_length=1),
+    ] = ()
+
+    def log_args(self) -> dict[str, Any]:
+        return {
+            "group_by": self.group_by,
+            "since": self.since,
+            "until": self.until,
+            "project": list(self.project),
+        }
+
+
+class StatsReport(NamedTuple):
+    """The answer to one query: the RFC-0003:C-SCHEMA ``response``, and the ``query`` it
+    came from (its log closed), whose other answers the text summary shows too."""
+
+    query: StatsQuery
+    response: dict[str, Any]
+    warnings: tuple[Diagnostic | Notice, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.response)
+
+
+def stats(session: Session, params: StatsParams) -> StatsReport:
+    """Answer one query over the skill's access log, after the rows of this session's
+    earlier commands are written (a queued log: the MCP server)."""
+    from skillc_stats._stats import prepare
+
+    session.log.flush()
+    layout = session.layout
+    with (
+        session.logged("stats", params.skill, params.log_args()) as skill,
+        prepare(
+            skill, layout, params.group_by, params.since, params.until, params.project
+        ) as query,
+    ):
+        response = query.response(params.group_by)
+    return StatsReport(query, response)
+
+
+STATS: Operation[StatsParams, StatsReport] = Operation(
+    name="stats",
+    title="Usage analytics of a skill",
+    description="Report how agents used a skill, from its access log: a summary, or accesses "
+    "grouped by section, file, command, project, error (failed lookups) or search query. Use "
+    "it when improving a skill, to see which parts agents read, what they searched for and "
+    "what they could not find.",
+    params=StatsParams,
+    run=stats,
+    output_schema=output_schema(
+        {
+            "skill": STRING,
+            "skill_path": STRING,
+            "query": STRING,
+            "filters": output_schema(
+                {
+                    "since": NULLABLE_STRING,
+                    "until": NULLABLE_STRING,
+                    "projects": {"type": "array", "items": STRING},
+                }
+            ),
+            "period": output_schema({"start": NULLABLE_STRING, "end": NULLABLE_STRING}),
+            "data": {
+                "anyOf": [{"type": "object"}, {"type": "array"}],
+                "description": "An object for summary and commands, else an array.",
+            },
+        }
+    ),
+)
+
+OPERATIONS: tuple[Operation[Any, Any], ...] = (STATS,)
+"""The operations of this package."""
