@@ -104,6 +104,7 @@ _EXPORTS: dict[str, str] = {
     "write_manifest": "_manifest",
     # init (RFC-0006) and list (RFC-0007:C-LIST)
     "InitResult": "_scaffold",
+    "NameNeeded": "_scaffold",
     "init_project": "_scaffold",
     "init_skill": "_scaffold",
     "skill_template": "_scaffold",
@@ -164,7 +165,6 @@ _EXPORTS: dict[str, str] = {
     "AccessRecord": "_access_log",
     "ForeignLog": "_access_log",
     "access_logged": "_access_log",
-    "record_failed_build": "_access_log",
     "log_access": "_access_log",
     "hold_log": "_access_log",
     "new_run_id": "_access_log",
@@ -205,7 +205,6 @@ if TYPE_CHECKING:
         new_run_id,
         open_log,
         primary_log,
-        record_failed_build,
         runtime_base,
         utc_now,
     )
@@ -295,7 +294,13 @@ if TYPE_CHECKING:
         read_skill_metadata,
         title_of,
     )
-    from skillc_index._scaffold import InitResult, init_project, init_skill, skill_template
+    from skillc_index._scaffold import (
+        InitResult,
+        NameNeeded,
+        init_project,
+        init_skill,
+        skill_template,
+    )
     from skillc_index._search_index import (
         SCHEMA_VERSION,
         FileStat,

@@ -96,7 +96,12 @@ class ToolRunner:
             from skillc_index import Layout
             from skillc_index.operation import Session
 
-            session = Session(Layout.discover(), self.access, reply_chars=REPLY_CHARS)
+            session = Session(
+                Layout.discover(),
+                self.access,
+                reply_chars=REPLY_CHARS,
+                check_targets=self.check_targets,
+            )
             if operation is not None:
                 result = operation.run(session, operation.parse(args))
                 data = _with_warnings(result.to_dict(), result.warnings)
@@ -158,68 +163,16 @@ def error_result(diagnostic: Diagnostic) -> dict[str, Any]:
 
 
 def _with_warnings(data: Data, diagnostics: Iterable[Diagnostic | Notice]) -> Data:
+    """``data`` with its ``warnings``, unless it has them itself (build's JSON)."""
     from skillc_index import format_diagnostic
 
     lines = [format_diagnostic(diagnostic) for diagnostic in diagnostics]
-    if lines:
+    if lines and "warnings" not in data:
         data["warnings"] = lines
     return data
 
 
 # -- the tools (RFC-0007:C-COMMANDS) --------------------------------------------------------
-
-
-def _init(runner: ToolRunner, session: Session, a: dict[str, Any]) -> Data:
-    """RFC-0006 ``init``: not logged (it resolves no skill), like the CLI."""
-    from skillc_index import InvalidOption, init_project, init_skill
-
-    if a["name"] is None:
-        if a["global"]:
-            raise InvalidOption("'global' needs a skill 'name'")
-        return init_project(session.layout).to_dict()
-    return init_skill(a["name"], session.layout, global_store=a["global"]).to_dict()
-
-
-def _list(runner: ToolRunner, session: Session, a: dict[str, Any]) -> Data:
-    """RFC-0007:C-LIST; a skill skipped for invalid frontmatter is a warning in the result."""
-    from skillc_index import list_skills
-
-    result = list_skills(
-        session.layout,
-        scope=a["scope"],
-        status=a["status"],
-        pattern=a["pattern"],
-        limit=a["limit"],
-        check_obsolete=a["check_obsolete"],
-    )
-    return _with_warnings(result.to_dict(), result.notices)
-
-
-def _build(runner: ToolRunner, session: Session, a: dict[str, Any]) -> Data:
-    """RFC-0001 ``build``: logged after the build, or with its error when the skill resolves."""
-    from skillc_index import build_skill
-
-    layout = session.layout
-    targets = a["target"] or []
-    runner.check_targets(layout, targets)
-    config = session.config
-    args = {"global": a["global"], "target": targets, "copy": a["copy"], "force": a["force"]}
-    try:
-        result = build_skill(
-            a["skill"],
-            layout,
-            targets=targets,
-            copy=a["copy"],
-            force=a["force"],
-            force_global=a["global"],
-            config=config,
-        )
-    except Exception as exc:
-        session.log.record_failure(layout, "build", a["skill"], args, exc, force_global=a["global"])
-        raise
-    session.log.record(layout, result.skill, "build", args)
-    runner.warn(result.notices)
-    return result.to_dict()
 
 
 def _lint(runner: ToolRunner, session: Session, a: dict[str, Any]) -> Data:
@@ -262,9 +215,6 @@ def _stats(runner: ToolRunner, session: Session, a: dict[str, Any]) -> Data:
 
 
 HANDLERS: dict[str, Handler] = {
-    "skc_init": _init,
-    "skc_list": _list,
-    "skc_build": _build,
     "skc_lint": _lint,
     "skc_stats": _stats,
 }
