@@ -16,6 +16,7 @@ from skillc_index.console import DelayedProgress
 with DelayedProgress("Indexing", delay=float(sys.argv[1])) as progress:
     for done in range(1, 51):
         progress(done, 50)
+    print("after the work", file=sys.stderr, flush=True)
 print("done")
 """
 
@@ -66,6 +67,14 @@ def test_bar_on_a_terminal_after_the_delay() -> None:
     assert "Indexing" in stderr
 
 
+def test_the_bar_closes_when_the_work_is_done() -> None:
+    """What the command prints once the work is done (the build's warnings, inside the
+    ``with``) starts on a line of its own, not after the bar."""
+    _, stderr = run(0.0, terminal=True)
+    lines = stderr.replace("\r\n", "\n").split("\n")
+    assert "after the work" in lines, repr(stderr)
+
+
 def test_no_bar_before_the_delay() -> None:
     _, stderr = run(60.0, terminal=True)
     assert "Indexing" not in stderr
@@ -74,4 +83,4 @@ def test_no_bar_before_the_delay() -> None:
 def test_no_bar_when_stderr_is_not_a_terminal() -> None:
     stdout, stderr = run(0.0, terminal=False)
     assert stdout == "done\n"
-    assert stderr == ""
+    assert stderr == "after the work\n"

@@ -179,6 +179,7 @@ def test_handshake_and_tool_list_import_no_library() -> None:
         " 'markdown_it', 'yaml', 'click', 'pathlib')\n"
         "light = {'skillc_index', 'skillc_index._lazy', 'skillc_index.operation',"
         " 'skillc_index.accesslog', 'skillc_index.accesslog.args',"
+        " 'skillc_index.operations',"
         " 'skillc_index.accesslog.service', 'skillc_gateway', 'skillc_gateway.operations'}\n"
         "light |= {'skillc_lint', 'skillc_lint.operations'}\n"
         "light |= {'skillc_stats', 'skillc_stats.operations'}\n"

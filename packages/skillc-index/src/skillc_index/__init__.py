@@ -128,6 +128,7 @@ _EXPORTS: dict[str, str] = {
     "write_manifest": "_manifest",
     # init (RFC-0006) and list (RFC-0007:C-LIST)
     "InitResult": "_scaffold",
+    "NameNeeded": "_scaffold",
     "init_project": "_scaffold",
     "init_skill": "_scaffold",
     "skill_template": "_scaffold",
@@ -188,7 +189,6 @@ _EXPORTS: dict[str, str] = {
     "AccessRecord": "_access_log",
     "ForeignLog": "_access_log",
     "access_logged": "_access_log",
-    "record_failed_build": "_access_log",
     "log_access": "_access_log",
     "hold_log": "_access_log",
     "new_run_id": "_access_log",
@@ -228,7 +228,6 @@ if TYPE_CHECKING:
         new_run_id,
         open_log,
         primary_log,
-        record_failed_build,
         runtime_base,
     )
     from skillc_index._build import BuildResult, build_skill
@@ -339,7 +338,13 @@ if TYPE_CHECKING:
         read_skill_metadata,
         title_of,
     )
-    from skillc_index._scaffold import InitResult, init_project, init_skill, skill_template
+    from skillc_index._scaffold import (
+        InitResult,
+        NameNeeded,
+        init_project,
+        init_skill,
+        skill_template,
+    )
     from skillc_index._text import valid_utf8
     from skillc_index._tool_command import (
         CodeValue,

@@ -39,7 +39,6 @@ from skillc_index._clock import utc_now
 from skillc_index._diagnostics import (
     Diagnostic,
     Notice,
-    SkillcError,
     error_line,
     logging_disabled,
     stale_local_logs,
@@ -427,17 +426,3 @@ def access_logged(
         raise
     finally:
         record(resolved, error)
-
-
-def record_failed_build(
-    layout: Layout, skill: str, force_global: bool, exc: BaseException, record: Record
-) -> None:
-    """Record a failed ``build`` in the log of the skill it was for, when that skill resolves
-    (E001/E010: nothing resolved, no runtime to log to)."""
-    from skillc_index._layout import resolve_skill
-
-    try:
-        resolved = resolve_skill(skill, layout, force_global=force_global)
-    except SkillcError:
-        return
-    record(resolved, error_line(exc))

@@ -6,9 +6,17 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from skillc_index._diagnostics import CannotCreate, PathEscapesProject, SkillExists
+from skillc_index._diagnostics import CannotCreate, InvalidOption, PathEscapesProject, SkillExists
 from skillc_index._files import within
 from skillc_index._layout import SKILL_FILE, SKILLC_DIR, Layout, Scope, require_skill_name
+
+
+class NameNeeded(InvalidOption):
+    """E100: a skill in the global store was asked for without its name (the global store
+    holds skills; only a project folder is made without a name)."""
+
+    def __init__(self) -> None:
+        super().__init__("'global' needs a skill 'name'")
 
 
 @dataclass(frozen=True)

@@ -14,11 +14,12 @@ import click
 from skillc_index.console import (
     CONTEXT_SETTINGS,
     CommandGroup,
+    DelayedProgress,
+    cli_session,
     count_range,
     format_option,
     is_verbose,
-    print_json,
-    report_all,
+    perform,
     run,
     verbose_option,
 )
@@ -29,12 +30,10 @@ if TYPE_CHECKING:
 
 @click.command("init", context_settings=CONTEXT_SETTINGS)
 @click.argument("name", required=False)
-@click.option(
-    "--global", "global_store", is_flag=True, help="Create the skill in the global store."
-)
+@click.option("--global", "global_", is_flag=True, help="Create the skill in the global store.")
 @format_option()
 @verbose_option
-def init_command(name: str | None, global_store: bool, output_format: str) -> None:
+def init_command(name: str | None, global_: bool, output_format: str) -> None:
     """Initialize project or create skill.
 
     Without NAME, create `.skillc/skills/` in the current folder (safe to repeat). With NAME,
@@ -47,19 +46,18 @@ def init_command(name: str | None, global_store: bool, output_format: str) -> No
       skc init my-skill          # .skillc/skills/my-skill/SKILL.md
       skc init my-skill --global # ~/.skillc/skills/my-skill/SKILL.md
     """
-    from skillc_index._layout import Layout
-    from skillc_index._scaffold import init_project, init_skill
+    from skillc_index._scaffold import NameNeeded
+    from skillc_index.operations import INIT, InitParams
 
-    layout = Layout.discover()
-    if name is None:
-        if global_store:
-            raise click.UsageError("--global needs a skill NAME")
-        result = init_project(layout)
-    else:
-        result = init_skill(name, layout, global_store=global_store)
-    if output_format == "json":
-        print_json(result.to_dict())
-    elif result.kind == "project":
+    session = cli_session()
+    try:
+        outcome = perform(INIT, InitParams(name, global_), output_format, session)
+    except NameNeeded:
+        raise click.UsageError("--global needs a skill NAME") from None
+    if outcome is None:
+        return
+    layout, result = session.layout, outcome.init
+    if result.kind == "project":
         where = layout.display(result.path.parent)
         if result.created:
             click.echo(
@@ -117,22 +115,20 @@ def list_command(
       skc list --check-obsolete --status obsolete
       skc list --format json
     """
-    from skillc_index._layout import Layout
-    from skillc_index._listing import list_skills
+    from skillc_index.operations import LIST, ListParams
 
-    layout = Layout.discover()
-    result = list_skills(
-        layout,
-        scope=scope,  # type: ignore[arg-type]  # click.Choice guarantees the literal
-        status=status,  # type: ignore[arg-type]
-        pattern=pattern,
-        limit=limit,
-        check_obsolete=check_obsolete,
+    session = cli_session()
+    params = ListParams(
+        scope,  # type: ignore[arg-type]  # click.Choice guarantees the literal
+        status,  # type: ignore[arg-type]
+        limit,
+        pattern,
+        check_obsolete,
     )
-    report_all(result.notices)
-    if output_format == "json":
-        print_json(result.to_dict())
+    outcome = perform(LIST, params, output_format, session)
+    if outcome is None:
         return
+    layout, result = session.layout, outcome.listing
     if not result.skills:
         click.echo("No skills found." if result.total == 0 else "No skills match.")
         return
@@ -155,7 +151,7 @@ def list_command(
 @click.option(
     "-g",
     "--global",
-    "force_global",
+    "global_",
     is_flag=True,
     help="Compile to the global runtime (~/.skillc/runtime/) and deploy to the home agent "
     "folders, whatever the source.",
@@ -163,7 +159,7 @@ def list_command(
 @click.option(
     "-t",
     "--target",
-    "targets",
+    "target",
     multiple=True,
     metavar="AGENTS",
     help="Agents to deploy to, comma-separated or repeated (default: claude). Known: claude, "
@@ -184,8 +180,8 @@ def list_command(
 @verbose_option
 def build_command(
     skill: str,
-    force_global: bool,
-    targets: tuple[str, ...],
+    global_: bool,
+    target: tuple[str, ...],
     copy: bool,
     force: bool,
     output_format: str,
@@ -207,42 +203,15 @@ def build_command(
       skc build my-skill --global --copy
       skc build my-skill --format json
     """
-    from skillc_index._access_log import record_failed_build
-    from skillc_index._build import build_skill
-    from skillc_index._config import load_config
-    from skillc_index._layout import Layout
-    from skillc_index.console import DelayedProgress, record_access
+    from skillc_index.operations import BUILD, BuildParams
 
-    layout = Layout.discover()
-    config = load_config(layout)
-    report_all(config.notices)
-    args = {"global": force_global, "target": list(targets), "copy": copy, "force": force}
-    try:
-        with DelayedProgress("Indexing") as progress:
-            result = build_skill(
-                skill,
-                layout,
-                targets=targets,
-                copy=copy,
-                force=force,
-                force_global=force_global,
-                config=config,
-                progress=progress,
-            )
-    except Exception as exc:
-        record_failed_build(
-            layout,
-            skill,
-            force_global,
-            exc,
-            lambda resolved, error: record_access(layout, resolved, "build", args, error),
-        )
-        raise
-    record_access(layout, result.skill, "build", args)
-    report_all(result.notices)
-    if output_format == "json":
-        print_json(result.to_dict())
+    params = BuildParams(skill, global_, target, copy, force)
+    with DelayedProgress("Indexing") as progress:
+        session = cli_session(progress=progress)
+        outcome = perform(BUILD, params, output_format, session)
+    if outcome is None:
         return
+    layout, result = session.layout, outcome.build
     compiled = result.compiled
     index = compiled.index
     if result.imported_from is not None:

@@ -115,7 +115,9 @@ class DelayedProgress:
     """A progress bar on stderr that appears only on a terminal, and only once the work has
     taken longer than ``delay`` seconds (short runs and piped output stay quiet).
 
-    Call it as ``progress(done, total)``; use it as a context manager so the bar is closed.
+    Call it as ``progress(done, total)``; the bar closes when ``done`` reaches ``total`` (what
+    the command prints next starts on a line of its own) or, at the latest, when the context
+    manager exits.
     """
 
     def __init__(self, label: str, delay: float = 1.0) -> None:
@@ -139,6 +141,8 @@ class DelayedProgress:
             self._bar.__enter__()
         self._bar.update(done - self._shown)
         self._shown = done
+        if done >= total:
+            self.__exit__()
 
     def __enter__(self) -> DelayedProgress:
         return self
@@ -147,6 +151,7 @@ class DelayedProgress:
         if self._bar is not None:
             self._bar.__exit__(None, None, None)
             self._bar = None
+            self._shown = 0
 
 
 _reported_once: set[str] = set()
@@ -209,20 +214,28 @@ def access_logged(
         yield resolved, args
 
 
-def cli_session(layout: Layout | None = None) -> Session:
+def cli_session(
+    layout: Layout | None = None, *, progress: Callable[[int, int], None] | None = None
+) -> Session:
     """The session of one CLI command: warnings printed to stderr, access rows written at
-    once (W003 once per command)."""
+    once (W003 once per command), ``progress`` as the command reports it."""
     from skillc_index._layout import Layout
     from skillc_index.accesslog import AccessLog
     from skillc_index.operation import Session
 
-    return Session(layout or Layout.discover(), AccessLog(report_all))
+    return Session(layout or Layout.discover(), AccessLog(report_all), progress=progress)
 
 
-def perform(operation: Operation[P, R], params: P, output_format: str = "text") -> R | None:
-    """Run ``operation`` for the CLI: its warnings printed, and its JSON for ``--format
-    json`` (then None). Else the result, which the command renders as text."""
-    result = operation.run(cli_session(), params)
+def perform(
+    operation: Operation[P, R],
+    params: P,
+    output_format: str = "text",
+    session: Session | None = None,
+) -> R | None:
+    """Run ``operation`` for the CLI (in ``session``, default :func:`cli_session`): its
+    warnings printed, and its JSON for ``--format json`` (then None). Else the result, which
+    the command renders as text (with ``session.layout`` for the paths it shows)."""
+    result = operation.run(session or cli_session(), params)
     report_all(result.warnings)
     if output_format == "json":
         print_json(result.to_dict())

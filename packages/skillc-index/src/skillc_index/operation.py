@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, Protocol, TypeVar
@@ -179,18 +179,32 @@ R = TypeVar("R", bound=Result)
 
 class Session:
     """What operations run in: the layout (working folder, project, home), the access log,
-    and the front end's limits.
+    and the front end's limits and hooks.
 
     ``reply_chars``: the most characters of file content one result may hold (the MCP server
-    sets it; None: no limit). Warnings that are not part of a result (configuration
-    problems, a folder shadowing a store skill, logging trouble) go to the access log's
-    ``warn``.
+    sets it; None: no limit). ``progress``: ``progress(done, total)`` as a long command
+    works (the CLI's progress bar; None: not reported). ``check_targets``: called with the
+    layout and the deployment targets before a command writes anything to them, it raises
+    for one the front end may not write to (the MCP server: the model chooses the
+    arguments, the user chooses where the server may write; None: wherever the user asks).
+    Warnings that are not part of a result (configuration problems, a folder shadowing a
+    store skill, logging trouble) go to the access log's ``warn``.
     """
 
-    def __init__(self, layout: Layout, log: AccessLog, *, reply_chars: int | None = None) -> None:
+    def __init__(
+        self,
+        layout: Layout,
+        log: AccessLog,
+        *,
+        reply_chars: int | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        check_targets: Callable[[Layout, Sequence[str]], None] | None = None,
+    ) -> None:
         self.layout = layout
         self.log = log
         self.reply_chars = reply_chars
+        self.progress = progress
+        self.check_targets = check_targets
 
     def warn(self, diagnostics: Iterable[Diagnostic | Notice]) -> None:
         self.log.warn(diagnostics)

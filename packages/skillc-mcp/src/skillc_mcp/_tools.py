@@ -1,15 +1,17 @@
-"""Running the ten tools: arguments checked, the library called, the access logged.
+"""Running the ten tools: arguments checked, the operation run, the access logged.
 
-Each tool calls the same library function as its ``skc`` command (no subprocess) and returns
-the object that command prints with ``--format json``; :meth:`ToolRunner.call` wraps it into
-an MCP ``CallToolResult``: the object as ``structuredContent`` and as JSON text. A failure the
-agent can act on (unknown skill, bad path, missing section, stale index, bad argument) is a
-result with ``isError`` whose text is the ``error[EXXX]: ...`` diagnostic of RFC-0005.
+Each tool runs the same operation as its ``skc`` command (:mod:`skillc_index.operation`, no
+subprocess) and returns the object that command prints with ``--format json``;
+:meth:`ToolRunner.call` wraps it into an MCP ``CallToolResult``: the object as
+``structuredContent`` and as JSON text. A failure the agent can act on (unknown skill, bad
+path, missing section, stale index, bad argument) is a result with ``isError`` whose text is
+the ``error[EXXX]: ...`` diagnostic of RFC-0005.
 
-Calls are logged like CLI calls (RFC-0007:C-LOGGING, DECISIONS "Logging and analytics"): one
-access row per call of a command that resolves a skill, the CLI's command name and arguments,
-and one run id for the whole server process (a session). The libraries are imported on first
-use, so starting the server and listing the tools stay cheap.
+Calls are logged like CLI calls, by the operation (RFC-0007:C-LOGGING, DECISIONS "Logging and
+analytics"): one access row per call of a command that resolves a skill, the CLI's command
+name and arguments, and one run id for the whole server process (a session); the rows are
+queued and written off the response path. The libraries are imported on first use, so
+starting the server and listing the tools stay cheap.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from skillc_mcp._arguments import ArgumentError, check_arguments
@@ -25,10 +27,8 @@ from skillc_mcp._catalog import TOOLS, operations
 
 if TYPE_CHECKING:
     from skillc_index import Diagnostic, Layout, Notice
-    from skillc_index.operation import Session
 
 Data = dict[str, Any]
-Handler = Callable[["ToolRunner", "Session", dict[str, Any]], Data]
 
 REPLY_CHARS = 100_000
 """Characters of content in one ``skc_open`` or ``skc_show`` reply, at most (some 25,000
@@ -88,21 +88,21 @@ class ToolRunner:
     def call(self, name: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Run tool ``name``; the ``CallToolResult``. Raises :class:`UnknownTool`."""
         operation = self._operations.get(name)
-        handler = HANDLERS.get(name)
-        if operation is None and handler is None:
+        if operation is None:
             raise UnknownTool(name)
         try:
             args = check_arguments(self._schemas[name], arguments)
             from skillc_index import Layout
             from skillc_index.operation import Session
 
-            session = Session(Layout.discover(), self.access, reply_chars=REPLY_CHARS)
-            if operation is not None:
-                result = operation.run(session, operation.parse(args))
-                data = _with_warnings(result.to_dict(), result.warnings)
-            else:
-                assert handler is not None
-                data = handler(self, session, args)
+            session = Session(
+                Layout.discover(),
+                self.access,
+                reply_chars=REPLY_CHARS,
+                check_targets=self.check_targets,
+            )
+            result = operation.run(session, operation.parse(args))
+            data = _with_warnings(result.to_dict(), result.warnings)
         except ArgumentError as exc:
             from skillc_index import InvalidOption
 
@@ -158,72 +158,10 @@ def error_result(diagnostic: Diagnostic) -> dict[str, Any]:
 
 
 def _with_warnings(data: Data, diagnostics: Iterable[Diagnostic | Notice]) -> Data:
+    """``data`` with its ``warnings``, unless it has them itself (build's JSON)."""
     from skillc_index import format_diagnostic
 
     lines = [format_diagnostic(diagnostic) for diagnostic in diagnostics]
-    if lines:
+    if lines and "warnings" not in data:
         data["warnings"] = lines
     return data
-
-
-# -- the tools (RFC-0007:C-COMMANDS) --------------------------------------------------------
-
-
-def _init(runner: ToolRunner, session: Session, a: dict[str, Any]) -> Data:
-    """RFC-0006 ``init``: not logged (it resolves no skill), like the CLI."""
-    from skillc_index import InvalidOption, init_project, init_skill
-
-    if a["name"] is None:
-        if a["global"]:
-            raise InvalidOption("'global' needs a skill 'name'")
-        return init_project(session.layout).to_dict()
-    return init_skill(a["name"], session.layout, global_store=a["global"]).to_dict()
-
-
-def _list(runner: ToolRunner, session: Session, a: dict[str, Any]) -> Data:
-    """RFC-0007:C-LIST; a skill skipped for invalid frontmatter is a warning in the result."""
-    from skillc_index import list_skills
-
-    result = list_skills(
-        session.layout,
-        scope=a["scope"],
-        status=a["status"],
-        pattern=a["pattern"],
-        limit=a["limit"],
-        check_obsolete=a["check_obsolete"],
-    )
-    return _with_warnings(result.to_dict(), result.notices)
-
-
-def _build(runner: ToolRunner, session: Session, a: dict[str, Any]) -> Data:
-    """RFC-0001 ``build``: logged after the build, or with its error when the skill resolves."""
-    from skillc_index import build_skill
-
-    layout = session.layout
-    targets = a["target"] or []
-    runner.check_targets(layout, targets)
-    config = session.config
-    args = {"global": a["global"], "target": targets, "copy": a["copy"], "force": a["force"]}
-    try:
-        result = build_skill(
-            a["skill"],
-            layout,
-            targets=targets,
-            copy=a["copy"],
-            force=a["force"],
-            force_global=a["global"],
-            config=config,
-        )
-    except Exception as exc:
-        session.log.record_failure(layout, "build", a["skill"], args, exc, force_global=a["global"])
-        raise
-    session.log.record(layout, result.skill, "build", args)
-    runner.warn(result.notices)
-    return result.to_dict()
-
-
-HANDLERS: dict[str, Handler] = {
-    "skc_init": _init,
-    "skc_list": _list,
-    "skc_build": _build,
-}

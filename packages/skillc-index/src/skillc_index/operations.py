@@ -1,0 +1,336 @@
+"""The commands of skillc-index as operations (:mod:`skillc_index.operation`): ``init``
+(RFC-0006), ``list`` (RFC-0007:C-LIST) and ``build`` (RFC-0001, RFC-0007).
+
+Each has its parameters record, its function and its result; the ``skc`` commands render
+the result as text or JSON, the MCP server returns ``to_dict()``. ``init`` and ``list``
+resolve no skill and log nothing; ``build`` logs after the build, or with its error when
+the skill resolves. Only the standard library and :mod:`skillc_index.operation` are
+imported here: the library loads when an operation runs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
+
+from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Session, output_schema
+
+if TYPE_CHECKING:
+    from skillc_index._build import BuildResult
+    from skillc_index._diagnostics import Diagnostic, Notice
+    from skillc_index._listing import SkillList
+    from skillc_index._scaffold import InitResult
+
+__all__ = [
+    "BUILD",
+    "INIT",
+    "LIST",
+    "OPERATIONS",
+    "BuildOutcome",
+    "BuildParams",
+    "InitOutcome",
+    "InitParams",
+    "ListOutcome",
+    "ListParams",
+]
+
+STRING = {"type": "string"}
+INTEGER = {"type": "integer"}
+# anyOf rather than a type array: clients that map schemas onto a single-type dialect (the
+# OpenAPI subset of some model providers) accept it (the MCP Inspector's --strict check).
+NULLABLE_STRING = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+NULLABLE_INTEGER = {"anyOf": [{"type": "integer"}, {"type": "null"}]}
+
+
+# -- init (RFC-0006) ----------------------------------------------------------------------
+
+
+class InitParams(NamedTuple):
+    name: Annotated[
+        str | None,
+        Param("Name of the skill to create; omit to initialize the project only.", min_length=1),
+    ] = None
+    global_: Annotated[bool, Param("Create the skill in the global store (needs `name`).")] = False
+
+
+class InitOutcome(NamedTuple):
+    """What ``init`` made: the project structure, or a skill."""
+
+    init: InitResult
+    warnings: tuple[Diagnostic | Notice, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.init.to_dict()
+
+
+def init(session: Session, params: InitParams) -> InitOutcome:
+    """Not logged: it resolves no skill."""
+    from skillc_index._scaffold import NameNeeded, init_project, init_skill
+
+    if params.name is None:
+        if params.global_:
+            raise NameNeeded
+        return InitOutcome(init_project(session.layout))
+    return InitOutcome(init_skill(params.name, session.layout, global_store=params.global_))
+
+
+INIT: Operation[InitParams, InitOutcome] = Operation(
+    name="init",
+    title="Create a skill (or a skillc project)",
+    description="Create a new Agent Skill from the minimal SKILL.md template in the project "
+    "store (.skillc/skills/NAME/, or with `global` in ~/.skillc/skills/NAME/); without "
+    "`name`, make the server's working directory a skillc project (safe to repeat). Use when "
+    "the user wants to write a new skill. Names use lowercase letters, digits and single "
+    "hyphens (at most 64 characters). Never overwrites: an existing skill is error E050.",
+    params=InitParams,
+    run=init,
+    output_schema=output_schema(
+        {
+            "kind": {"enum": ["project", "skill"]},
+            "name": NULLABLE_STRING,
+            "scope": {"enum": ["project", "global", None]},
+            "path": {
+                "type": "string",
+                "description": "The project's .skillc/skills folder, or the new skill's "
+                "folder (its SKILL.md is inside).",
+            },
+            "created": {
+                "type": "boolean",
+                "description": "False when the project already existed.",
+            },
+        }
+    ),
+    annotations={
+        "readOnlyHint": False,
+        "destructiveHint": False,
+        "idempotentHint": True,
+        "openWorldHint": False,
+    },
+)
+
+
+# -- list (RFC-0007:C-LIST) ---------------------------------------------------------------
+
+
+class ListParams(NamedTuple):
+    scope: Annotated[Literal["project", "global", "all"], Param("Which store to list.")] = "all"
+    status: Annotated[
+        Literal["normal", "not-built", "obsolete", "all"],
+        Param("Only skills with this status (obsolete implies check_obsolete)."),
+    ] = "all"
+    limit: Annotated[
+        int | None, Param("Return at most this many skills (default: all).", minimum=0)
+    ] = None
+    pattern: Annotated[str | None, Param("Only skills whose name matches this glob ('py*').")] = (
+        None
+    )
+    check_obsolete: Annotated[
+        bool, Param("Compare source hashes with the last build (slower).")
+    ] = False
+
+
+class ListOutcome(NamedTuple):
+    """The skills found; a skill skipped for invalid frontmatter is a warning."""
+
+    listing: SkillList
+
+    @property
+    def warnings(self) -> tuple[Diagnostic | Notice, ...]:
+        return self.listing.notices
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.listing.to_dict()
+
+
+def list_(session: Session, params: ListParams) -> ListOutcome:
+    """Not logged: it resolves no skill."""
+    from skillc_index._listing import list_skills
+
+    return ListOutcome(
+        list_skills(
+            session.layout,
+            scope=params.scope,
+            status=params.status,
+            pattern=params.pattern,
+            limit=params.limit,
+            check_obsolete=params.check_obsolete,
+        )
+    )
+
+
+LIST: Operation[ListParams, ListOutcome] = Operation(
+    name="list",
+    title="List skills",
+    description="List the skills skillc manages, project store first (found by walking up "
+    "from the working directory), then the global store, each with its build status: normal "
+    "(built), not-built, or with `check_obsolete` obsolete (changed since the last build). "
+    "Use it to learn the names of the available skills before the other tools, or to find "
+    "skills that need skc_build.",
+    params=ListParams,
+    run=list_,
+    output_schema=output_schema(
+        {
+            "skills": {
+                "type": "array",
+                "items": output_schema(
+                    {
+                        "name": STRING,
+                        "scope": {"enum": ["project", "global"]},
+                        "status": {"enum": ["normal", "not-built", "obsolete"]},
+                        "source_path": STRING,
+                        "runtime_path": STRING,
+                    }
+                ),
+            },
+            "total": {"type": "integer", "description": "Skills found in the stores."},
+            "filtered": {"type": "integer", "description": "Skills matching the filters."},
+        }
+    ),
+)
+
+
+# -- build (RFC-0001, RFC-0007) -----------------------------------------------------------
+
+
+class BuildParams(NamedTuple):
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
+    global_: Annotated[
+        bool,
+        Param(
+            "Compile to the global runtime (~/.skillc/runtime/) and deploy to the home agent "
+            "folders, whatever the source."
+        ),
+    ] = False
+    target: Annotated[
+        tuple[str, ...],
+        Param(
+            "Agents to deploy to (default ['claude']). Known: claude, codex, copilot, cursor, "
+            "gemini, kiro, opencode, trae, and [targets] from config; a value with a '/' is a "
+            "folder, which must be one of these agents' folders (or one the user allowed when "
+            "starting the server).",
+            item_min_length=1,
+        ),
+    ] = ()
+    copy: Annotated[bool, Param("Copy the stub into agent folders instead of symlinking.")] = False
+    force: Annotated[
+        bool,
+        Param(
+            "Replace a different skill of the same name in the store, and move a folder "
+            "skillc did not make at a deployment destination aside (to a hidden backup beside "
+            "it, named in `backup`); nothing is deleted."
+        ),
+    ] = False
+
+    def log_args(self) -> dict[str, Any]:
+        return {
+            "global": self.global_,
+            "target": list(self.target),
+            "copy": self.copy,
+            "force": self.force,
+        }
+
+
+class BuildOutcome(NamedTuple):
+    """What ``build`` did. Its JSON has the build's ``warnings`` (their text) itself."""
+
+    build: BuildResult
+
+    @property
+    def warnings(self) -> tuple[Diagnostic | Notice, ...]:
+        return self.build.notices
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.build.to_dict()
+
+
+def build(session: Session, params: BuildParams) -> BuildOutcome:
+    """Build and deploy; logged after the build, or with its error when the skill resolves.
+    The session's ``check_targets`` sees the targets before anything is written."""
+    from skillc_index._build import build_skill
+
+    layout = session.layout
+    if session.check_targets is not None:
+        session.check_targets(layout, params.target)
+    config = session.config
+    args = params.log_args()
+    try:
+        built = build_skill(
+            params.skill,
+            layout,
+            targets=params.target,
+            copy=params.copy,
+            force=params.force,
+            force_global=params.global_,
+            config=config,
+            progress=session.progress,
+        )
+    except Exception as exc:
+        session.log.record_failure(
+            layout, "build", params.skill, args, exc, force_global=params.global_
+        )
+        raise
+    session.log.record(layout, built.skill, "build", args)
+    return BuildOutcome(built)
+
+
+BUILD: Operation[BuildParams, BuildOutcome] = Operation(
+    name="build",
+    title="Build and deploy a skill",
+    description="Compile a skill into its runtime (a short stub SKILL.md that points agents "
+    "to these tools, a manifest and the search index) and deploy it to agent folders "
+    "(default: claude, as a symlink). Run it after creating or editing a skill, and when "
+    "skc_show or skc_search fail with E002 (index missing or stale). A path outside the "
+    "stores is first imported (copied) into the project store. Rebuilding an unchanged skill "
+    "only re-checks it. Without `force` it never replaces a different skill in the store nor "
+    "a folder skillc did not create.",
+    params=BuildParams,
+    run=build,
+    output_schema=output_schema(
+        {
+            "skill": STRING,
+            "scope": {"enum": ["project", "global"]},
+            "source": STRING,
+            "imported_from": NULLABLE_STRING,
+            "import": {"enum": ["copy", "replace", "unchanged", None]},
+            "runtime": STRING,
+            "up_to_date": {"type": "boolean", "description": "Nothing needed rebuilding."},
+            "source_hash": STRING,
+            "files": INTEGER,
+            "stub": STRING,
+            "manifest": output_schema(
+                {"skill": STRING, "version": INTEGER, "built_at": STRING, "source_hash": STRING}
+            ),
+            "index": output_schema(
+                {
+                    "path": STRING,
+                    "action": {"enum": ["created", "rebuilt", "up-to-date"]},
+                    "reason": NULLABLE_STRING,
+                    "tokenizer": STRING,
+                    "sections": NULLABLE_INTEGER,
+                    "headings": NULLABLE_INTEGER,
+                }
+            ),
+            "deployments": {
+                "type": "array",
+                "items": output_schema(
+                    {
+                        "target": STRING,
+                        "path": STRING,
+                        "method": {"enum": ["symlink", "copy"]},
+                        "action": {"enum": ["created", "replaced", "unchanged"]},
+                        "backup": NULLABLE_STRING,
+                    }
+                ),
+            },
+            "warnings": {"type": "array", "items": STRING},
+        }
+    ),
+    annotations={
+        "readOnlyHint": False,
+        "destructiveHint": True,
+        "idempotentHint": True,
+        "openWorldHint": False,
+    },
+)
+
+OPERATIONS: tuple[Operation[Any, Any], ...] = (INIT, LIST, BUILD)
+"""The operations of this package, in the order ``skc`` and the MCP server list them."""

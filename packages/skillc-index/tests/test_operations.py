@@ -1,0 +1,161 @@
+"""``init``, ``list`` and ``build`` as operations (skillc_index.operations), run in-process in
+a session as a front end makes one: what they return, what they log, and the session's hooks
+(``check_targets``, ``progress``) that a front end supplies."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_index import Diagnostic, InvalidOption, Layout, Notice, SkillExists
+from skillc_index.accesslog import AccessLog
+from skillc_index.operation import Session
+from skillc_index.operations import (
+    BUILD,
+    INIT,
+    LIST,
+    OPERATIONS,
+    BuildParams,
+    InitParams,
+    ListParams,
+)
+
+MakeSkill = Callable[..., Path]
+
+
+class Warnings(list[Diagnostic | Notice]):
+    def __call__(self, diagnostics: Iterable[Diagnostic | Notice]) -> None:
+        self.extend(diagnostics)
+
+
+def session(layout: Layout, **hooks: Any) -> tuple[Session, Warnings]:
+    warned = Warnings()
+    return Session(layout, AccessLog(warned), **hooks), warned
+
+
+def rows(runtime: Path) -> list[tuple[str, dict[str, Any], str | None]]:
+    with closing(sqlite3.connect(runtime / ".skillc-meta" / "logs.db")) as db:
+        found = db.execute("SELECT command, args, error FROM access_log ORDER BY id").fetchall()
+    return [(command, json.loads(args), error) for command, args, error in found]
+
+
+def test_the_package_operations_in_order() -> None:
+    assert [operation.name for operation in OPERATIONS] == ["init", "list", "build"]
+
+
+def test_init_makes_the_project_then_a_skill(tmp_path: Path, home: Path) -> None:
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})
+    run, warned = session(layout)
+    project = INIT.run(run, InitParams())
+    assert project.to_dict() == {
+        "kind": "project",
+        "name": None,
+        "scope": None,
+        "path": str(tmp_path / ".skillc" / "skills"),
+        "created": True,
+    }
+    assert INIT.run(run, InitParams()).to_dict()["created"] is False
+    skill = INIT.run(run, InitParams("my-skill"))
+    assert (tmp_path / ".skillc" / "skills" / "my-skill" / "SKILL.md").is_file()
+    assert skill.to_dict()["scope"] == "project"
+    assert skill.warnings == () and warned == []
+    with pytest.raises(SkillExists):
+        INIT.run(run, InitParams("my-skill"))
+
+
+def test_a_global_init_needs_a_name_and_creates_nothing(tmp_path: Path, home: Path) -> None:
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})
+    run, _ = session(layout)
+    with pytest.raises(InvalidOption) as raised:
+        INIT.run(run, InitParams(global_=True))
+    assert raised.value.diagnostic.code == "E100"
+    assert "'global' needs a skill 'name'" in str(raised.value.diagnostic.message)
+    assert list(tmp_path.iterdir()) == [home]
+    assert list(home.iterdir()) == []
+    created = INIT.run(run, InitParams("g-skill", global_=True))
+    assert created.to_dict()["scope"] == "global"
+    assert (home / ".skillc" / "skills" / "g-skill" / "SKILL.md").is_file()
+
+
+def test_list_filters_and_warns_of_skipped_skills(
+    layout: Layout, project: Path, make_skill: MakeSkill
+) -> None:
+    store = project / ".skillc" / "skills"
+    for name in ("alpha", "beta", "gamma"):
+        make_skill(store, name)
+    make_skill(store, "broken", frontmatter="name: broken\n")
+    run, warned = session(layout)
+    listed = LIST.run(run, ListParams(pattern="*a", limit=1))
+    data = listed.to_dict()
+    assert [skill["name"] for skill in data["skills"]] == ["alpha"]
+    assert (data["total"], data["filtered"]) == (3, 3)
+    (skipped,) = listed.warnings
+    assert isinstance(skipped, Notice) and "skipping skill 'broken'" in skipped.text
+    assert warned == []  # a result's warnings are the front end's to print, not the session's
+    built = LIST.run(run, ListParams(scope="global", status="normal"))
+    assert built.to_dict()["skills"] == []
+
+
+def test_build_logs_one_row_after_the_build(
+    layout: Layout, project: Path, make_skill: MakeSkill
+) -> None:
+    make_skill(project / ".skillc" / "skills", "demo", "\n## Usage\n\nText.\n")
+    seen: list[tuple[int, int]] = []
+    run, _ = session(layout, progress=lambda done, total: seen.append((done, total)))
+    built = BUILD.run(run, BuildParams("demo", target=("claude",), copy=True))
+    data = built.to_dict()
+    assert data["skill"] == "demo" and data["warnings"] == []
+    assert [d["method"] for d in data["deployments"]] == ["copy"]
+    assert seen and seen[-1][0] == seen[-1][1]  # the progress hook saw the work to its end
+    runtime = Path(data["runtime"])
+    assert rows(runtime) == [
+        ("build", {"global": False, "target": ["claude"], "copy": True, "force": False}, None)
+    ]
+
+
+def test_a_failed_build_is_logged_with_its_error(
+    layout: Layout, project: Path, make_skill: MakeSkill
+) -> None:
+    make_skill(project / ".skillc" / "skills", "demo")
+    run, _ = session(layout)
+    BUILD.run(run, BuildParams("demo"))
+    with pytest.raises(InvalidOption):
+        BUILD.run(run, BuildParams("demo", target=("no-such-agent",)))
+    runtime = project / ".skillc" / "runtime" / "demo"
+    (first, failed) = rows(runtime)
+    assert first[2] is None
+    assert failed[0] == "build" and failed[1]["target"] == ["no-such-agent"]
+    assert failed[2] is not None and failed[2].startswith("error[E100]")
+
+
+def test_check_targets_refuses_before_anything_is_written(
+    layout: Layout, project: Path, make_skill: MakeSkill
+) -> None:
+    """The front end's target policy (the MCP server's ``--allow-target``) sees the layout
+    and the targets first: a refusal builds, deploys and logs nothing."""
+    make_skill(project / ".skillc" / "skills", "demo")
+    asked: list[tuple[Layout, Sequence[str]]] = []
+
+    def refuse(where: Layout, targets: Sequence[str]) -> None:
+        asked.append((where, targets))
+        raise InvalidOption("not here")
+
+    run, _ = session(layout, check_targets=refuse)
+    with pytest.raises(InvalidOption, match="not here"):
+        BUILD.run(run, BuildParams("demo", target=("/tmp/elsewhere",)))
+    assert asked == [(layout, ("/tmp/elsewhere",))]
+    assert not (project / ".skillc" / "runtime").exists()
+    assert not (project / ".claude").exists()
+
+    def allow(where: Layout, targets: Sequence[str]) -> None:
+        asked.append((where, targets))
+
+    allowed, _ = session(layout, check_targets=allow)
+    assert BUILD.run(allowed, BuildParams("demo")).to_dict()["deployments"]
+    assert asked[-1] == (layout, ())
