@@ -12,7 +12,7 @@ Builds, in a temporary folder (or ``--dir``, reused when it already holds the da
 Each skill has 8 Markdown files with 40 sections; rows look like real use (show 45 %, search
 20 %, open 15 %, outline 10 %, the rest sources/build/stats/lint; 3 % of shows and opens fail;
 30 working folders in 10 projects; a year of timestamps). Rows are written with the schema of
-``skillc_index._access_log`` (its indexes included) in one transaction per database.
+``skillc_index.accesslog`` (its indexes included) in one transaction per database.
 
 Then, for one skill of each kind, every query type of RFC-0003 runs through the public API
 (``skillc_stats.query_stats``, warm, in this process) without filters and with all filters
@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from skillc_index import Layout, resolve_skill
-from skillc_index._access_log import INSERT_ROW, connect, primary_log
+from skillc_index.accesslog import INSERT_ROW, connect, primary_log
 from skillc_stats import QUERY_TYPES, query_stats
 
 SKILLS = 50

@@ -185,7 +185,7 @@ def test_a_foreign_fallback_log_is_e042_naming_it(
 
 def forge(path: Path, *skill_paths: str) -> None:
     """Rows in a fallback log as a hostile checkout could ship them."""
-    from skillc_index._access_log import SCHEMA  # what a forger would copy
+    from skillc_index.accesslog.schema import SCHEMA  # what a forger would copy
 
     path.parent.mkdir(parents=True, exist_ok=True)
     db = sqlite3.connect(path)

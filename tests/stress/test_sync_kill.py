@@ -66,7 +66,8 @@ def test_sigkill_during_sync_loses_and_doubles_nothing(
     demo: Path,
     runtime: Path,
 ) -> None:
-    from skillc_index import AccessRecord, Layout, fallback_log, insert, resolve_skill
+    from skillc_index import Layout, resolve_skill
+    from skillc_index.accesslog import AccessRecord, fallback_log, insert
 
     layout = Layout.discover(cwd=project, env=base_env)
     skill = resolve_skill("demo", layout)

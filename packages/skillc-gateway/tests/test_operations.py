@@ -115,7 +115,8 @@ def test_stale_log_warning_is_given_once_per_access_log(
     import os
     import time
 
-    from skillc_index import fallback_log, resolve_skill
+    from skillc_index import resolve_skill
+    from skillc_index.accesslog import fallback_log
 
     run, warned = session
     skill = resolve_skill("demo", run.layout)

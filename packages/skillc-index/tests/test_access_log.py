@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from skillc_index import Layout, format_diagnostic
-from skillc_index._access_log import (
-    SCHEMA,
+from skillc_index import Layout, format_diagnostic, utc_now
+from skillc_index.accesslog import (
     AccessRecord,
     FallbackLocked,
     ForeignLog,
@@ -26,8 +25,8 @@ from skillc_index._access_log import (
     new_run_id,
     open_log,
     primary_log,
-    utc_now,
 )
+from skillc_index.accesslog.schema import SCHEMA
 
 RFC3339 = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
 
@@ -134,7 +133,7 @@ WRITER = """
 import sys
 from pathlib import Path
 from skillc_index import Layout
-from skillc_index._access_log import AccessRecord, log_access
+from skillc_index.accesslog import AccessRecord, log_access
 
 runtime, cwd, worker = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
 layout = Layout(cwd=cwd, home=cwd, project_root=None)
@@ -165,7 +164,7 @@ def test_eight_concurrent_writers_lose_no_row(tmp_path: Path) -> None:
 CREATOR = """
 import sys
 from pathlib import Path
-from skillc_index._access_log import AccessRecord, insert
+from skillc_index.accesslog import AccessRecord, insert
 
 folder, start = Path(sys.argv[1]), Path(sys.argv[2])
 Path(f"{start}.{sys.argv[3]}").touch()  # ready

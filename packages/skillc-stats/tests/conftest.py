@@ -1,5 +1,5 @@
 """Fixtures for skillc-stats' tests: real skills on disk, real access logs written by the
-kit's own log writer (``skillc_index._access_log``), a private ``SKILLC_HOME``."""
+kit's own log writer (``skillc_index.accesslog``), a private ``SKILLC_HOME``."""
 
 from __future__ import annotations
 
@@ -13,15 +13,8 @@ from typing import Any
 
 import pytest
 
-from skillc_index import (
-    AccessRecord,
-    Layout,
-    ResolvedSkill,
-    fallback_log,
-    insert,
-    primary_log,
-    resolve_skill,
-)
+from skillc_index import Layout, ResolvedSkill, resolve_skill
+from skillc_index.accesslog import AccessRecord, fallback_log, insert, primary_log
 
 SKILL_MD = """---
 name: demo

@@ -19,9 +19,9 @@ from skillc_index import (
     MalformedFilter,
     ResolvedSkill,
     UnreadableFile,
-    primary_log,
     resolve_skill,
 )
+from skillc_index.accesslog import primary_log
 from skillc_stats import QUERY_TYPES, query_stats, unused_sections
 
 from .conftest import make_skill, record

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from skillc_index import Layout, NoLocalLogs, ResolvedSkill, primary_log, resolve_skill
+from skillc_index import Layout, NoLocalLogs, ResolvedSkill, resolve_skill
+from skillc_index.accesslog import primary_log
 from skillc_stats import SyncReport, sync_logs
 
 from .conftest import all_rows, count_rows, make_skill, record
@@ -435,7 +436,7 @@ def test_a_writer_holding_the_lock_too_long_is_e042_and_loses_nothing(
 ) -> None:
     """A writer holds the fallback lock for one row; one that keeps it (a stopped ``skc``)
     makes ``sync`` give up on that log with E042 after its wait, never hang, and keep it."""
-    from skillc_index import fallback_lock
+    from skillc_index.accesslog import fallback_lock
     from skillc_stats import _sync
 
     monkeypatch.setattr(_sync, "SYNC_LOCK_TIMEOUT_MS", 200)

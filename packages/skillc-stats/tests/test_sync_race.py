@@ -1,6 +1,6 @@
 """``sync`` against writers still logging to the fallback: no row lost, none doubled.
 
-Three writer processes log 300 rows each through :func:`skillc_index._access_log.log_access`
+Three writer processes log 300 rows each through :func:`skillc_index.accesslog.log_access`
 with a runtime whose log cannot be opened, so every row goes to the fallback
 ``<project>/.skillc/logs/demo/.skillc-meta/logs.db`` (as a sandboxed CLI's do), while this
 process runs ``sync`` over and over, removing that folder each time it has copied it. The
@@ -22,7 +22,7 @@ WRITER = """
 import sys
 from pathlib import Path
 from skillc_index import Layout
-from skillc_index import AccessRecord, fallback_log, log_access
+from skillc_index.accesslog import AccessRecord, fallback_log, log_access
 
 project, home, blocked = (Path(arg) for arg in sys.argv[1:4])
 worker = sys.argv[4]

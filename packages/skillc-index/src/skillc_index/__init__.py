@@ -182,25 +182,6 @@ _EXPORTS: dict[str, str] = {
     "read_tool_skill": "_tool_model",
     "MAX_TIMEOUT": "_tool_model",
     "MODES": "_tool_model",
-    # the access log (RFC-0007:C-LOGGING): writing a command's row, and the log files stats reads
-    "LOG_FILE": "_access_log",
-    "COLUMNS": "_access_log",
-    "INSERT_ROW": "_access_log",
-    "AccessRecord": "_access_log",
-    "ForeignLog": "_access_log",
-    "access_logged": "_access_log",
-    "log_access": "_access_log",
-    "hold_log": "_access_log",
-    "new_run_id": "_access_log",
-    "primary_log": "_access_log",
-    "fallback_log": "_access_log",
-    "runtime_base": "_access_log",
-    "misplaced": "_access_log",
-    "connect": "_access_log",
-    "open_log": "_access_log",
-    "insert": "_access_log",
-    "fallback_lock": "_access_log",
-    "FallbackLocked": "_access_log",
 }
 
 __all__ = ["__version__", *_EXPORTS]
@@ -210,26 +191,6 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 if TYPE_CHECKING:
-    from skillc_index._access_log import (
-        COLUMNS,
-        INSERT_ROW,
-        LOG_FILE,
-        AccessRecord,
-        FallbackLocked,
-        ForeignLog,
-        access_logged,
-        connect,
-        fallback_lock,
-        fallback_log,
-        hold_log,
-        insert,
-        log_access,
-        misplaced,
-        new_run_id,
-        open_log,
-        primary_log,
-        runtime_base,
-    )
     from skillc_index._build import BuildResult, build_skill
     from skillc_index._clock import utc_now
     from skillc_index._compiler import (

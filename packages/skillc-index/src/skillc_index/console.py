@@ -15,8 +15,7 @@ diagnostics registry: it is on the path of ``--help``.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
@@ -29,13 +28,12 @@ from skillc_index._diagnostics import (
     InvalidOption,
     Notice,
     SkillcError,
-    error_line,
     format_diagnostic,
     one_of,
 )
 
 if TYPE_CHECKING:
-    from skillc_index._layout import Layout, ResolvedSkill
+    from skillc_index._layout import Layout
     from skillc_index.operation import Operation, Result, Session
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -152,66 +150,6 @@ class DelayedProgress:
             self._bar.__exit__(None, None, None)
             self._bar = None
             self._shown = 0
-
-
-_reported_once: set[str] = set()
-
-
-def error_text(exc: BaseException) -> str:
-    """The one-line diagnostic a failed command records in the access log."""
-    if isinstance(exc, click.UsageError):
-        exc = InvalidOption(exc.format_message())
-    return error_line(exc)
-
-
-def record_access(
-    layout: Layout,
-    skill: ResolvedSkill,
-    command: str,
-    args: Mapping[str, Any],
-    error: str | None = None,
-) -> None:
-    """Write one access-log row for ``skill`` (RFC-0007:C-LOGGING) and print what went wrong
-    with logging, if anything: W002 each time, W003 once per process. Never raises."""
-    from skillc_index._access_log import AccessRecord, log_access
-
-    record = AccessRecord.for_skill(layout, skill, command, args, error)
-    for diagnostic in log_access(layout, skill.runtime, record).diagnostics:
-        if isinstance(diagnostic, Diagnostic) and diagnostic.code == "W003":
-            if diagnostic.code in _reported_once:
-                continue
-            _reported_once.add(diagnostic.code)
-        report(diagnostic)
-
-
-@contextmanager
-def access_logged(
-    command: str,
-    skill: str,
-    args: dict[str, Any],
-    *,
-    layout: Layout | None = None,
-    stores_only: bool = False,
-) -> Iterator[tuple[ResolvedSkill, dict[str, Any]]]:
-    """Resolve ``skill`` and log the command's access row when the block ends.
-
-    Yields the resolved skill and ``args`` (the command may add to it, such as search's
-    ``result_count``). A resolution failure (E001/E010) raises before anything is logged:
-    there is no runtime to log to. An error inside the block is recorded in the row's
-    ``error`` column and raised on. The resolution's warnings (a folder shadowing a store
-    skill) are printed first; ``stores_only`` is for commands that run a skill's code.
-    """
-    from skillc_index._access_log import access_logged as logged
-    from skillc_index._layout import Layout
-
-    where = layout or Layout.discover()
-
-    def record(resolved: ResolvedSkill, error: str | None) -> None:
-        record_access(where, resolved, command, args, error)
-
-    with logged(where, skill, record, error_text, stores_only=stores_only) as resolved:
-        report_all(resolved.notices)
-        yield resolved, args
 
 
 def cli_session(

@@ -1,6 +1,6 @@
 """Every SQL statement skillc-stats runs against an access log (``.skillc-meta/logs.db``).
 
-skillc-index owns the schema and the writer (``skillc_index._access_log``); this module owns
+skillc-index owns the schema and the writer (``skillc_index.accesslog``); this module owns
 the reading (RFC-0003 queries) and the copying (``sync``, RFC-0007:C-SYNC). Parameterised
 SQL only: the statements are put together from fixed fragments, and every value (paths,
 times, commands) is a bound parameter.
@@ -19,7 +19,8 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from skillc_index import COLUMNS, INSERT_ROW, UnreadableFile, connect, open_log, valid_utf8
+from skillc_index import UnreadableFile, valid_utf8
+from skillc_index.accesslog import COLUMNS, INSERT_ROW, connect, open_log
 from skillc_stats._filters import Filters
 
 #: ``timestamp, run_id, command, skill, skill_path, cwd, args, error``: what makes a row the

@@ -37,12 +37,12 @@ from skillc_index import (
     InvalidQueryType,
     Layout,
     ResolvedSkill,
-    primary_log,
     read_markdown,
     resolve_skill,
     section_queries,
     walk_skill,
 )
+from skillc_index.accesslog import primary_log
 from skillc_stats._filters import Filters, parse_filters
 from skillc_stats._log_queries import CommandCount, StatsLog
 from skillc_stats.operations import GroupBy

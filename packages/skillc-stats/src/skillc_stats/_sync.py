@@ -56,24 +56,26 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from skillc_index import (
-    LOG_FILE,
     META_DIR,
     SKILL_FILE,
-    FallbackLocked,
-    ForeignLog,
     InternalError,
     Layout,
     NoLocalLogs,
     SkillcError,
     SyncDestinationNotWritable,
     SyncSourceNotReadable,
-    fallback_lock,
     format_diagnostic,
+    runtime_for,
+)
+from skillc_index.accesslog import (
+    LOG_FILE,
+    FallbackLocked,
+    ForeignLog,
+    fallback_lock,
     misplaced,
     open_log,
     primary_log,
     runtime_base,
-    runtime_for,
 )
 from skillc_stats._log_queries import (
     FallbackRows,

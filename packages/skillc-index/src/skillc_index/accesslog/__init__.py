@@ -1,13 +1,106 @@
-"""The access log (RFC-0007:C-LOGGING): one way to log a command, and the row shapes.
+"""The access log (RFC-0007:C-LOGGING): one way to log a command, where rows go, the
+database, and the row shapes analytics read.
 
-- :class:`AccessLog` (``service``): log a command run on a skill, at once or queued.
+- :class:`AccessLog` (``service``): log a command run on a skill, at once or queued; the one
+  way every front end logs.
+- ``store``: where a row goes and how it is written (primary log, else the fallback; a log
+  skillc did not make is never touched): ``AccessRecord``, ``log_access``, ``insert``,
+  ``hold_log``, ``fallback_lock``, ``primary_log``, ``fallback_log``, ``new_run_id``...
+- ``schema``: the database (``connect``, ``open_log``, ``COLUMNS``, ``INSERT_ROW``,
+  ``ForeignLog``, ``LOG_FILE``).
 - ``ShowArgs``, ``OpenArgs``, ``SearchArgs``, ``SourcesArgs`` (``args``): the keys of the
   logged ``args`` that usage analytics read.
+
+Importing this package is cheap (no SQLite): names load from their modules on first use.
 """
 
 from __future__ import annotations
 
-from skillc_index.accesslog.args import OpenArgs, SearchArgs, ShowArgs, SourcesArgs
-from skillc_index.accesslog.service import AccessLog, Warn
+from typing import TYPE_CHECKING
 
-__all__ = ["AccessLog", "OpenArgs", "SearchArgs", "ShowArgs", "SourcesArgs", "Warn"]
+from skillc_index._lazy import lazy_exports
+
+_EXPORTS: dict[str, str] = {
+    "AccessLog": "service",
+    "Warn": "service",
+    "OpenArgs": "args",
+    "SearchArgs": "args",
+    "ShowArgs": "args",
+    "SourcesArgs": "args",
+    "AccessRecord": "store",
+    "FallbackLocked": "store",
+    "LogOutcome": "store",
+    "fallback_lock": "store",
+    "fallback_log": "store",
+    "hold_log": "store",
+    "insert": "store",
+    "log_access": "store",
+    "misplaced": "store",
+    "new_run_id": "store",
+    "primary_log": "store",
+    "runtime_base": "store",
+    "BUSY_TIMEOUT_MS": "schema",
+    "COLUMNS": "schema",
+    "INSERT_ROW": "schema",
+    "LOG_FILE": "schema",
+    "ForeignLog": "schema",
+    "connect": "schema",
+    "open_log": "schema",
+}
+
+__all__ = [
+    "BUSY_TIMEOUT_MS",
+    "COLUMNS",
+    "INSERT_ROW",
+    "LOG_FILE",
+    "AccessLog",
+    "AccessRecord",
+    "FallbackLocked",
+    "ForeignLog",
+    "LogOutcome",
+    "OpenArgs",
+    "SearchArgs",
+    "ShowArgs",
+    "SourcesArgs",
+    "Warn",
+    "connect",
+    "fallback_lock",
+    "fallback_log",
+    "hold_log",
+    "insert",
+    "log_access",
+    "misplaced",
+    "new_run_id",
+    "open_log",
+    "primary_log",
+    "runtime_base",
+]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
+
+if TYPE_CHECKING:
+    from skillc_index.accesslog.args import OpenArgs, SearchArgs, ShowArgs, SourcesArgs
+    from skillc_index.accesslog.schema import (
+        BUSY_TIMEOUT_MS,
+        COLUMNS,
+        INSERT_ROW,
+        LOG_FILE,
+        ForeignLog,
+        connect,
+        open_log,
+    )
+    from skillc_index.accesslog.service import AccessLog, Warn
+    from skillc_index.accesslog.store import (
+        AccessRecord,
+        FallbackLocked,
+        LogOutcome,
+        fallback_lock,
+        fallback_log,
+        hold_log,
+        insert,
+        log_access,
+        misplaced,
+        new_run_id,
+        primary_log,
+        runtime_base,
+    )

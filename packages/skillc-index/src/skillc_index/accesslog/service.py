@@ -24,9 +24,9 @@ if TYPE_CHECKING:
     import sqlite3
     from pathlib import Path
 
-    from skillc_index._access_log import AccessRecord
     from skillc_index._diagnostics import Diagnostic, Notice
     from skillc_index._layout import Layout, ResolvedSkill
+    from skillc_index.accesslog.store import AccessRecord
 
 Warn = Callable[[Iterable["Diagnostic | Notice"]], None]
 """Where warnings go: the CLI prints them, the MCP server writes them to its log."""
@@ -55,7 +55,7 @@ class AccessLog:
     def run_id(self) -> str:
         """This log's run id (created on first use when none was given)."""
         if self._run_id is None:
-            from skillc_index._access_log import new_run_id
+            from skillc_index.accesslog.store import new_run_id
 
             self._run_id = new_run_id()
         return self._run_id
@@ -104,7 +104,7 @@ class AccessLog:
         error: str | None = None,
     ) -> None:
         """Log one row for ``command`` on a resolved skill. Never raises."""
-        from skillc_index._access_log import AccessRecord
+        from skillc_index.accesslog.store import AccessRecord
 
         run_id = self.run_id if (self._queued or self._run_id) else ""
         record = AccessRecord.for_skill(layout, skill, command, args, error, run_id)
@@ -152,7 +152,7 @@ class AccessLog:
     # -- the sinks ---------------------------------------------------------------------------
 
     def _write(self, layout: Layout, runtime: Path, record: AccessRecord) -> None:
-        from skillc_index._access_log import log_access
+        from skillc_index.accesslog.store import log_access
 
         self.warn(log_access(layout, runtime, record).diagnostics)
 
@@ -172,7 +172,7 @@ class AccessLog:
         after every row (about 1.5 ms each)."""
         import sys
 
-        from skillc_index._access_log import hold_log
+        from skillc_index.accesslog.store import hold_log
 
         held: dict[Path, sqlite3.Connection | None] = {}
         try:
