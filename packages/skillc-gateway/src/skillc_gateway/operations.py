@@ -11,7 +11,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
-from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Session, output_schema
+from skillc_index.operation import (
+    BOOLEAN,
+    INTEGER,
+    SKILL_DESCRIPTION,
+    STRING,
+    Operation,
+    Param,
+    Session,
+    output_schema,
+)
 
 if TYPE_CHECKING:
     from skillc_gateway._outline import Outline
@@ -41,9 +50,6 @@ __all__ = [
     "SourcesResult",
 ]
 
-STRING = {"type": "string"}
-INTEGER = {"type": "integer"}
-BOOLEAN = {"type": "boolean"}
 
 MAX_LINES = (
     "Return at most this many lines (and at most 100,000 characters: whole lines, a longer "

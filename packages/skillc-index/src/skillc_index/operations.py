@@ -12,7 +12,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
 
-from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Session, output_schema
+from skillc_index.operation import (
+    INTEGER,
+    NULLABLE_INTEGER,
+    NULLABLE_STRING,
+    SKILL_DESCRIPTION,
+    STRING,
+    Operation,
+    Param,
+    Session,
+    output_schema,
+)
 
 if TYPE_CHECKING:
     from skillc_index._build import BuildResult
@@ -32,13 +42,6 @@ __all__ = [
     "ListOutcome",
     "ListParams",
 ]
-
-STRING = {"type": "string"}
-INTEGER = {"type": "integer"}
-# anyOf rather than a type array: clients that map schemas onto a single-type dialect (the
-# OpenAPI subset of some model providers) accept it (the MCP Inspector's --strict check).
-NULLABLE_STRING = {"anyOf": [{"type": "string"}, {"type": "null"}]}
-NULLABLE_INTEGER = {"anyOf": [{"type": "integer"}, {"type": "null"}]}
 
 
 # -- init (RFC-0006) ----------------------------------------------------------------------

@@ -13,7 +13,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
-from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Session, output_schema
+from skillc_index.operation import (
+    INTEGER,
+    NULLABLE_INTEGER,
+    SKILL_DESCRIPTION,
+    STRING,
+    Operation,
+    Param,
+    Session,
+    output_schema,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -22,10 +31,6 @@ if TYPE_CHECKING:
     from skillc_lint import LintResult, RuleRegistry
 
 __all__ = ["LINT", "OPERATIONS", "LintParams", "LintReport", "lint", "rule_registry"]
-
-STRING = {"type": "string"}
-INTEGER = {"type": "integer"}
-NULLABLE_INTEGER = {"anyOf": [{"type": "integer"}, {"type": "null"}]}
 
 
 class LintParams(NamedTuple):

@@ -11,7 +11,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
 
-from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Session, output_schema
+from skillc_index.operation import (
+    NULLABLE_STRING,
+    SKILL_DESCRIPTION,
+    STRING,
+    Operation,
+    Param,
+    Session,
+    output_schema,
+)
 
 if TYPE_CHECKING:
     from skillc_index import Diagnostic, Notice
@@ -21,9 +29,6 @@ __all__ = ["OPERATIONS", "STATS", "GroupBy", "StatsParams", "StatsReport", "stat
 
 GroupBy = Literal["summary", "sections", "files", "commands", "projects", "errors", "search"]
 """The query types of RFC-0003:C-QUERIES, in the RFC's order; the first is the default."""
-
-STRING = {"type": "string"}
-NULLABLE_STRING = {"anyOf": [{"type": "string"}, {"type": "null"}]}
 
 
 class StatsParams(NamedTuple):
