@@ -159,7 +159,7 @@ def test_build_by_path_inside_the_store(build: Callable[..., Any], skills: Path)
     make_skill(skills / "demo")
     data = build(".skillc/skills/demo")
     assert data["import"] is None
-    assert data["source"] == str((skills / "demo").resolve())
+    assert data["source_path"] == str((skills / "demo").resolve())
 
 
 def test_e010_folder_without_skill_md(skc: Run, skills: Path, project: Path) -> None:
@@ -393,7 +393,7 @@ def test_json_output(build: Callable[..., Any], skills: Path, project: Path) -> 
     data = build("demo")
     assert data["skill"] == "demo"
     assert data["scope"] == "project"
-    assert data["runtime"] == str(runtime_of(project, "demo"))
+    assert data["runtime_path"] == str(runtime_of(project, "demo"))
     assert data["up_to_date"] is False
     assert data["index"]["action"] == "created"
     assert data["index"]["tokenizer"] == "porter"
@@ -424,7 +424,7 @@ def test_global_flag_forces_the_global_runtime(
 ) -> None:
     make_skill(skills / "demo")
     data = build("demo", "--global")
-    assert data["runtime"] == str(home / ".skillc" / "runtime" / "demo")
+    assert data["runtime_path"] == str(home / ".skillc" / "runtime" / "demo")
     assert data["deployments"][0]["path"] == str(home / ".claude" / "skills" / "demo")
     assert not tree(project / ".skillc" / "runtime")
     assert not (home / ".skillc" / "skills" / "demo").exists()  # not imported anywhere

@@ -113,7 +113,7 @@ def test_build_logs_one_row_after_the_build(
     assert data["skill"] == "demo" and data["warnings"] == []
     assert [d["method"] for d in data["deployments"]] == ["copy"]
     assert seen and seen[-1][0] == seen[-1][1]  # the progress hook saw the work to its end
-    runtime = Path(data["runtime"])
+    runtime = Path(data["runtime_path"])
     assert rows(runtime) == [
         ("build", {"global": False, "target": ["claude"], "copy": True, "force": False}, None)
     ]

@@ -63,10 +63,10 @@ class BuildResult:
         return {
             "skill": compiled.skill,
             "scope": self.scope,
-            "source": str(compiled.source),
+            "source_path": str(compiled.source),
             "imported_from": None if self.imported_from is None else str(self.imported_from),
             "import": self.import_action,
-            "runtime": str(compiled.runtime),
+            "runtime_path": str(compiled.runtime),
             "up_to_date": compiled.up_to_date,
             "source_hash": compiled.source_hash,
             "files": compiled.files,

@@ -291,10 +291,10 @@ BUILD: Operation[BuildParams, BuildOutcome] = Operation(
         {
             "skill": STRING,
             "scope": {"enum": ["project", "global"]},
-            "source": STRING,
+            "source_path": STRING,
             "imported_from": NULLABLE_STRING,
             "import": {"enum": ["copy", "replace", "unchanged", None]},
-            "runtime": STRING,
+            "runtime_path": STRING,
             "up_to_date": {"type": "boolean", "description": "Nothing needed rebuilding."},
             "source_hash": STRING,
             "files": INTEGER,
