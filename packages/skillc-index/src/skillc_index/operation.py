@@ -27,13 +27,25 @@ import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, TypeVar
 
 if TYPE_CHECKING:
+    from typing import Protocol
+
     from skillc_index._config import Config
     from skillc_index._diagnostics import Diagnostic, Notice
     from skillc_index._layout import Layout, ResolvedSkill
     from skillc_index.accesslog import AccessLog
+
+    class Result(Protocol):
+        """What an operation returns (a protocol for type checkers only: defining one costs
+        an import on every command)."""
+
+        @property
+        def warnings(self) -> tuple[Diagnostic | Notice, ...]: ...
+
+        def to_dict(self) -> dict[str, Any]: ...
+
 
 __all__ = [
     "BOOLEAN",
@@ -46,7 +58,6 @@ __all__ = [
     "WARNINGS",
     "Operation",
     "Param",
-    "Result",
     "Session",
     "fields",
     "input_schema",
@@ -179,17 +190,8 @@ def input_schema(params: type[Any]) -> dict[str, Any]:
     return result
 
 
-class Result(Protocol):
-    """What an operation returns."""
-
-    @property
-    def warnings(self) -> tuple[Diagnostic | Notice, ...]: ...
-
-    def to_dict(self) -> dict[str, Any]: ...
-
-
 P = TypeVar("P")
-R = TypeVar("R", bound=Result)
+R = TypeVar("R", bound="Result")
 
 
 class Session:

@@ -17,12 +17,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from queue import Queue
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import sqlite3
     from pathlib import Path
+    from queue import Queue
 
     from skillc_index._diagnostics import Diagnostic, Notice
     from skillc_index._layout import Layout, ResolvedSkill
@@ -47,7 +47,11 @@ class AccessLog:
         self._reported: set[str] = set()
         self._queued = queued
         self._run_id = run_id
-        self._queue: Queue[_Job | None] = Queue()
+        self._queue: Queue[_Job | None] | None = None
+        if queued:  # the CLI writes at once and does not import queue
+            from queue import Queue
+
+            self._queue = Queue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
 
@@ -163,6 +167,7 @@ class AccessLog:
                     target=self._drain, name="skillc-access-log", daemon=True
                 )
                 self._thread.start()
+        assert self._queue is not None  # queued
         self._queue.put(job)
 
     def _drain(self) -> None:
@@ -174,10 +179,12 @@ class AccessLog:
 
         from skillc_index.accesslog.store import hold_log
 
+        queue = self._queue
+        assert queue is not None  # queued
         held: dict[Path, sqlite3.Connection | None] = {}
         try:
             while True:
-                job = self._queue.get()
+                job = queue.get()
                 try:
                     if job is None:
                         return
@@ -189,7 +196,7 @@ class AccessLog:
                     message = f"skillc: access log: {type(exc).__name__}: {exc}"
                     print(message, file=sys.stderr, flush=True)
                 finally:
-                    self._queue.task_done()
+                    queue.task_done()
         finally:
             for connection in held.values():
                 if connection is not None:
@@ -197,12 +204,13 @@ class AccessLog:
 
     def flush(self) -> None:
         """Wait until every row logged so far is written."""
-        self._queue.join()
+        if self._queue is not None:
+            self._queue.join()
 
     def close(self) -> None:
         """Write what is queued, then stop the writer thread (if one runs)."""
         with self._lock:
             thread, self._thread = self._thread, None
-        if thread is not None:
+        if thread is not None and self._queue is not None:
             self._queue.put(None)
             thread.join()
