@@ -205,7 +205,7 @@ def test_configure_reports_bad_entries_and_keeps_going() -> None:
         "ignored",
         "SKL201: option 'max-lines' must be a positive integer, not 'many'; ignored",
         "SKL201: unknown option 'maxlines' (known: severity, max-lines); ignored",
-        "SKL001 cannot be configured (use --force); ignored",
+        "SKL001 cannot be configured (use the force option); ignored",
     ]
     states = {s.rule.id: s for s in registry.states()}
     assert states["SKL104"].severity == "error"  # the good entry still applied

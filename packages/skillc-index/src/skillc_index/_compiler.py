@@ -329,7 +329,7 @@ def compile_skill(
     manifest = read_manifest(runtime)
     index_stat = _index_stat(state.path)
     if state.status == "current" and force:
-        state = state._replace(status="stale", reason="--force")
+        state = state._replace(status="stale", reason="forced")
     elif state.status == "current" and manifest is not None:
         recorded = manifest.extra.get("index_stat")
         if recorded is not None and recorded != index_stat:  # damaged in place, or replaced

@@ -236,7 +236,7 @@ class RuleRegistry:
                 continue
             rule = entry.rule
             if rule.protected:
-                problems.append(f"{rule.id} cannot be configured (use --force); ignored")
+                problems.append(f"{rule.id} cannot be configured (use the force option); ignored")
                 continue
             table: Mapping[str, Any]
             if isinstance(value, str):
