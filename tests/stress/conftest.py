@@ -1,7 +1,7 @@
 """Fixtures of the stress tests (issue 9): bad input, faults, load and large inputs.
 
 The end-to-end fixtures of ``tests/conftest.py`` (``skc``, ``ok``, ``project``, ``home``,
-``base_env``, ``skc_path``...) apply here too: pytest loads that conftest for every test below
+``clean_env``, ``skc_path``...) apply here too: pytest loads that conftest for every test below
 ``tests/``. This one adds a built skill to break, and the Hypothesis settings.
 
 Hypothesis runs with the ``stress`` profile (no example database written into the

@@ -45,11 +45,11 @@ def integrity(database: Path) -> str:
 
 
 @pytest.fixture
-def sync_available(skc_path: Path, base_env: dict[str, str], project: Path) -> None:
+def sync_available(skc_path: Path, clean_env: dict[str, str], project: Path) -> None:
     proc = subprocess.run(
         [str(skc_path), "sync", "--help"],
         cwd=project,
-        env=base_env,
+        env=clean_env,
         capture_output=True,
         check=False,
     )
@@ -61,14 +61,14 @@ def test_sigkill_during_sync_loses_and_doubles_nothing(
     sync_available: None,
     ok: object,
     skc_path: Path,
-    base_env: dict[str, str],
+    clean_env: dict[str, str],
     project: Path,
     demo: Path,
     runtime: Path,
 ) -> None:
     from skillc_index import AccessRecord, Layout, fallback_log, insert, resolve_skill
 
-    layout = Layout.discover(cwd=project, env=base_env)
+    layout = Layout.discover(cwd=project, env=clean_env)
     skill = resolve_skill("demo", layout)
     unique = [
         AccessRecord(
@@ -98,7 +98,7 @@ def test_sigkill_during_sync_loses_and_doubles_nothing(
         child = subprocess.Popen(
             [str(skc_path), "sync"],
             cwd=project,
-            env=base_env,
+            env=clean_env,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -131,7 +131,7 @@ def test_sigkill_during_sync_loses_and_doubles_nothing(
         subprocess.run(
             [str(skc_path), "sync"],
             cwd=project,
-            env=base_env,
+            env=clean_env,
             capture_output=True,
             text=True,
             check=False,
