@@ -10,7 +10,6 @@ the standard library, pytest and ``skillc_index`` (which every distribution depe
 - ``clean_env``: this process's environment without ``SKILLC_*``, with that home.
 - ``cli``: run a command, in-process through its ``main(argv)`` (fast, the default) or as a
   real subprocess (``process=True``), both returning a ``CompletedProcess`` with text output.
-- ``write_skill``: a skill folder on disk; ``corpus``: the real-world corpus or a skip.
 """
 
 from __future__ import annotations
@@ -209,50 +208,3 @@ def cli(clean_env: dict[str, str], project: Path) -> Callable[..., Run]:
         return run
 
     return make
-
-
-def write_skill(
-    parent: Path,
-    name: str = "my-skill",
-    body: str = "",
-    *,
-    frontmatter: str | None = None,
-    files: Mapping[str, str] | None = None,
-    skill_md: str | None = None,
-) -> Path:
-    """A skill folder ``parent/name``: SKILL.md (frontmatter naming it, an H1 with the name,
-    then ``body``; or exactly ``skill_md``) and extra ``files`` (relative path -> text)."""
-    folder = parent / name
-    folder.mkdir(parents=True, exist_ok=True)
-    if skill_md is None:
-        if frontmatter is None:
-            frontmatter = f"name: {name}\ndescription: About {name}. Use when testing.\n"
-        skill_md = f"---\n{frontmatter}---\n\n# {name}\n\n{body}"
-    (folder / "SKILL.md").write_text(skill_md, encoding="utf-8")
-    for rel, text in (files or {}).items():
-        path = folder / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return folder
-
-
-@pytest.fixture(name="write_skill")
-def write_skill_fixture() -> Callable[..., Path]:
-    """``write_skill(parent, name="my-skill", body="", *, frontmatter=None, files=None,
-    skill_md=None) -> folder``."""
-    return write_skill
-
-
-def corpus_path() -> Path:
-    """The real-world corpus: ``$SKILLC_CORPUS``, else ``shared/corpus`` beside the checkout."""
-    custom = os.environ.get("SKILLC_CORPUS")
-    return Path(custom) if custom else Path(__file__).resolve().parent.parent / "shared" / "corpus"
-
-
-@pytest.fixture(scope="session")
-def corpus() -> Path:
-    """The corpus folder (one folder per skill); the test is skipped when it is absent."""
-    path = corpus_path()
-    if not path.is_dir():
-        pytest.skip(f"corpus not found at {path} (set SKILLC_CORPUS to use another)")
-    return path
