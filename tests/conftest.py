@@ -1,15 +1,18 @@
-"""End-to-end fixtures: the INSTALLED ``skc`` (and the packages' own scripts) run as subprocesses.
+"""End-to-end fixtures: ``skc`` of the installed kit, run through ``skillc.cli.main`` in this
+process (``skc``, ``ok``) or as the installed console script in a subprocess (``skc_installed``,
+and ``script`` for the packages' own scripts).
 
-Every test gets a temporary project folder (the working directory of each command) and a
-temporary ``$SKILLC_HOME``, so nothing ever touches the real home. The environment is the one
-pytest runs in, minus every ``SKILLC_*`` variable (and the terminal size variables, so help
-text wraps the same everywhere). Real files, real processes, no mocks.
+The shared fixtures (``home``, ``project``, ``clean_env``, ``cli``) are in the checkout's
+``conftest.py``: every test gets a temporary project folder (the working directory of each
+command) and a temporary ``$SKILLC_HOME``, so nothing ever touches the real home. The
+environment is the one pytest runs in, minus every ``SKILLC_*`` variable (and the terminal size
+variables, so help text wraps the same everywhere). Real files, real SQLite, no mocks; a real
+process wherever the point is the installed program, a signal, a timeout or import cost.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -74,50 +77,15 @@ def venv_python(skc_path: Path) -> Path:
     pytest.fail(f"cannot find the Python interpreter of {skc_path}", pytrace=False)
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    """``$SKILLC_HOME`` for this test: an empty folder."""
-    path = tmp_path / "home"
-    path.mkdir()
-    return path.resolve()
+def _runner(executable: Path, clean_env: Mapping[str, str], default_cwd: Path) -> Runner:
+    """A runner of an installed console script in a subprocess."""
 
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """The working directory of every command: an empty folder, not yet a skillc project."""
-    path = (tmp_path / "project").resolve()
-    path.mkdir()
-    # Project detection walks up from here: a stray .skillc/ above the temporary folder would
-    # turn it into somebody else's project and make the results meaningless.
-    for folder in path.parents:
-        if (folder / ".skillc").is_dir():
-            pytest.fail(
-                f"{folder}/.skillc exists above the test's temporary folder; remove it "
-                "(or point --basetemp elsewhere) to run the end-to-end tests",
-                pytrace=False,
-            )
-    return path
-
-
-@pytest.fixture
-def base_env(home: Path) -> dict[str, str]:
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith("SKILLC_") and key not in ("COLUMNS", "LINES")
-    }
-    env["SKILLC_HOME"] = str(home)
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
-    return env
-
-
-def _runner(executable: Path, base_env: Mapping[str, str], default_cwd: Path) -> Runner:
     def run(
         *args: str,
         cwd: Path | str | None = None,
         env_extra: Mapping[str, str] | None = None,
     ) -> subprocess.CompletedProcess[str]:
-        env = dict(base_env)
+        env = dict(clean_env)
         if env_extra:
             env.update(env_extra)
         return subprocess.run(
@@ -135,13 +103,20 @@ def _runner(executable: Path, base_env: Mapping[str, str], default_cwd: Path) ->
 
 
 @pytest.fixture
-def skc(skc_path: Path, base_env: dict[str, str], project: Path) -> Runner:
-    """``skc(*args, cwd=None, env_extra=None) -> CompletedProcess`` (text; cwd: the project)."""
-    return _runner(skc_path, base_env, project)
+def skc(cli: Callable[..., Runner]) -> Runner:
+    """``skc(*args, cwd=None, env_extra=None, input=None) -> CompletedProcess`` (text; cwd: the
+    project): ``skillc.cli.main(args)`` in this process, as the installed ``skc`` would run."""
+    return cli("skc")
 
 
 @pytest.fixture
-def script(bin_dir: Path, base_env: dict[str, str], project: Path) -> Callable[[str], Runner]:
+def skc_installed(skc_path: Path, clean_env: dict[str, str], project: Path) -> Runner:
+    """Like :func:`skc`, but the installed ``skc`` console script in a subprocess."""
+    return _runner(skc_path, clean_env, project)
+
+
+@pytest.fixture
+def script(bin_dir: Path, clean_env: dict[str, str], project: Path) -> Callable[[str], Runner]:
     """``script("skillc-lint")(*args, ...)``: a package's own console script, like :func:`skc`."""
 
     def make(name: str) -> Runner:
@@ -151,7 +126,7 @@ def script(bin_dir: Path, base_env: dict[str, str], project: Path) -> Callable[[
             if found is None:
                 pytest.fail(f"console script {name!r} is not installed", pytrace=False)
             path = Path(found)
-        return _runner(path, base_env, project)
+        return _runner(path, clean_env, project)
 
     return make
 

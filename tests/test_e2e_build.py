@@ -801,12 +801,12 @@ print("@@" + json.dumps(sorted(sys.modules)))
 
 
 def test_build_help_imports_no_parser_or_database(
-    venv_python: Path, base_env: dict[str, str], project: Path
+    venv_python: Path, clean_env: dict[str, str], project: Path
 ) -> None:
     proc = subprocess.run(
         [str(venv_python), "-c", PROBE],
         cwd=project,
-        env=base_env,
+        env=clean_env,
         capture_output=True,
         text=True,
         timeout=120,

@@ -30,6 +30,12 @@ SUMMARIES = {
 }
 
 
+@pytest.fixture
+def skc(skc_installed: Run) -> Run:
+    """This file is about the installed program: ``skc`` runs the console script."""
+    return skc_installed
+
+
 def assert_e100(proc: subprocess.CompletedProcess[str]) -> None:
     """RFC-0005 + DECISIONS: a usage error is ``error[E100]: invalid option: '<message>'``."""
     assert proc.returncode == 1, proc

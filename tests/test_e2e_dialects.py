@@ -217,13 +217,13 @@ def test_tools_json_has_input_schemas(skc: Run, project: Path) -> None:
 
 
 def test_run_help_imports_no_parser(
-    venv_python: Path, base_env: dict[str, str], project: Path
+    venv_python: Path, clean_env: dict[str, str], project: Path
 ) -> None:
     for command in ("run", "tools"):
         proc = subprocess.run(
             [str(venv_python), "-c", PROBE, json.dumps([command, "--help"])],
             cwd=str(project),
-            env=base_env,
+            env=clean_env,
             capture_output=True,
             text=True,
             timeout=120,

@@ -31,12 +31,12 @@ print({MARKER!r} + json.dumps(sorted(sys.modules)))
 
 
 def loaded_modules(
-    venv_python: Path, base_env: dict[str, str], cwd: Path, *args: str
+    venv_python: Path, clean_env: dict[str, str], cwd: Path, *args: str
 ) -> tuple[set[str], subprocess.CompletedProcess[str]]:
     proc = subprocess.run(
         [str(venv_python), "-c", PROBE, json.dumps(list(args))],
         cwd=str(cwd),
-        env=base_env,
+        env=clean_env,
         capture_output=True,
         text=True,
         encoding="utf-8",
@@ -54,27 +54,27 @@ def top_level(modules: set[str]) -> set[str]:
 
 
 def test_probe_sees_what_is_imported(
-    venv_python: Path, base_env: dict[str, str], project: Path
+    venv_python: Path, clean_env: dict[str, str], project: Path
 ) -> None:
     """The probe itself works: the command really ran and the list is real."""
-    modules, proc = loaded_modules(venv_python, base_env, project, "--help")
+    modules, proc = loaded_modules(venv_python, clean_env, project, "--help")
     assert "Usage: skc" in proc.stdout
     assert {"skillc", "skillc.cli", "click"} <= modules
 
 
 def test_skc_help_imports_no_library(
-    venv_python: Path, base_env: dict[str, str], project: Path
+    venv_python: Path, clean_env: dict[str, str], project: Path
 ) -> None:
-    modules, _ = loaded_modules(venv_python, base_env, project, "--help")
+    modules, _ = loaded_modules(venv_python, clean_env, project, "--help")
     forbidden = top_level(modules) & {*HEAVY, "skillc_index", *SIBLINGS}
     assert not forbidden, f"skc --help imported {sorted(forbidden)}"
 
 
 @pytest.mark.parametrize("command", ["list", "init"])
 def test_command_help_imports_only_its_package(
-    venv_python: Path, base_env: dict[str, str], project: Path, command: str
+    venv_python: Path, clean_env: dict[str, str], project: Path, command: str
 ) -> None:
-    modules, proc = loaded_modules(venv_python, base_env, project, command, "--help")
+    modules, proc = loaded_modules(venv_python, clean_env, project, command, "--help")
     assert f"Usage: skc {command}" in proc.stdout
     assert "skillc_index" in modules  # the command lives there
     forbidden = top_level(modules) & {*HEAVY, *SIBLINGS}
@@ -82,19 +82,19 @@ def test_command_help_imports_only_its_package(
 
 
 def test_skc_list_in_an_empty_project_imports_no_markdown_parser(
-    venv_python: Path, base_env: dict[str, str], project: Path
+    venv_python: Path, clean_env: dict[str, str], project: Path
 ) -> None:
     (project / ".skillc" / "skills").mkdir(parents=True)
-    modules, proc = loaded_modules(venv_python, base_env, project, "list")
+    modules, proc = loaded_modules(venv_python, clean_env, project, "list")
     assert "No skills found." in proc.stdout
     forbidden = top_level(modules) & {"markdown_it", *SIBLINGS}
     assert not forbidden, f"skc list imported {sorted(forbidden)}"
 
 
 def test_usage_error_imports_no_heavy_library(
-    venv_python: Path, base_env: dict[str, str], project: Path
+    venv_python: Path, clean_env: dict[str, str], project: Path
 ) -> None:
-    modules, proc = loaded_modules(venv_python, base_env, project, "--bogus")
+    modules, proc = loaded_modules(venv_python, clean_env, project, "--bogus")
     assert proc.stderr.startswith("error[E100]: invalid option: '")
     forbidden = top_level(modules) & {*HEAVY, *SIBLINGS}
     assert not forbidden, f"skc --bogus imported {sorted(forbidden)}"
@@ -106,10 +106,10 @@ def test_usage_error_imports_no_heavy_library(
     ids=["show", "search"],
 )
 def test_show_and_search_load_no_parser(
-    venv_python: Path, base_env: dict[str, str], project: Path, args: tuple[str, ...]
+    venv_python: Path, clean_env: dict[str, str], project: Path, args: tuple[str, ...]
 ) -> None:
     """The agents' hot path (DESIGN.md): the index answers, nothing parses Markdown or YAML."""
-    env = {**base_env, "PATH": f"{venv_python.parent}:{base_env.get('PATH', '')}"}
+    env = {**clean_env, "PATH": f"{venv_python.parent}:{clean_env.get('PATH', '')}"}
     for setup in (("init",), ("init", "demo"), ("build", "demo")):
         subprocess.run(
             [str(venv_python.parent / "skc"), *setup],
@@ -118,7 +118,7 @@ def test_show_and_search_load_no_parser(
             check=True,
             capture_output=True,
         )
-    modules, _proc = loaded_modules(venv_python, base_env, project, *args)
+    modules, _proc = loaded_modules(venv_python, clean_env, project, *args)
     assert "skillc_gateway" in modules  # the command really ran
     forbidden = top_level(modules) & {*HEAVY, "skillc_lint", "skillc_stats", "skillc_mcp"}
     assert not forbidden, f"skc {args[0]} imported {sorted(forbidden)}"

@@ -51,13 +51,13 @@ def test_lint_help(skc: Run) -> None:
 
 
 def test_lint_help_imports_no_parser(
-    venv_python: Path, base_env: dict[str, str], project: Path
+    venv_python: Path, clean_env: dict[str, str], project: Path
 ) -> None:
     """Import discipline: ``skc lint --help`` loads neither markdown-it nor YAML."""
     proc = subprocess.run(
         [str(venv_python), "-c", PROBE, json.dumps(["lint", "--help"])],
         cwd=str(project),
-        env=base_env,
+        env=clean_env,
         capture_output=True,
         text=True,
         timeout=120,

@@ -92,7 +92,7 @@ def test_unwritable_runtime_falls_back_to_the_working_directory(
 
 
 def test_a_non_utf8_argument_never_fails_the_command(
-    ok: Run, skc_path: Path, base_env: dict[str, str], project: Path
+    ok: Run, skc_path: Path, clean_env: dict[str, str], project: Path
 ) -> None:
     """Logging never fails a command: an argument that is not UTF-8 (lone surrogates once in
     Python) is logged with U+FFFD and the command reports its own outcome (E021)."""
@@ -101,7 +101,7 @@ def test_a_non_utf8_argument_never_fails_the_command(
     proc = subprocess.run(
         [str(skc_path).encode(), b"open", b"demo", b"\xff.md"],
         cwd=project,
-        env=base_env,
+        env=clean_env,
         capture_output=True,
         check=False,
     )

@@ -226,7 +226,7 @@ def _stub_commands(stub: str) -> list[str]:
 
 @pytest.mark.parametrize("name", ["-x-y", "a b", "it's", "a\nb", "new\n# Injected", "a`b", "-a\rb"])
 def test_every_stub_command_works_when_pasted(
-    ok: Run, project: Path, bin_dir: Path, base_env: dict[str, str], name: str
+    ok: Run, project: Path, bin_dir: Path, clean_env: dict[str, str], name: str
 ) -> None:
     """A store folder made by hand (never imported) with a hostile name still gets a stub whose
     lines are its own and whose commands run as printed, in bash."""
@@ -249,7 +249,7 @@ def test_every_stub_command_works_when_pasted(
     commands = _stub_commands(stub)
     assert len(commands) == 5, stub
     assert not [command for command in commands if "\n" in command], stub
-    env = {**base_env, "PATH": f"{bin_dir}:{base_env.get('PATH', '')}"}
+    env = {**clean_env, "PATH": f"{bin_dir}:{clean_env.get('PATH', '')}"}
     fill = {'"<heading>"': '"Usage"', '"<query>"': "hi", "<path>": "ref.md"}
     for command in commands:
         for placeholder, value in fill.items():

@@ -504,14 +504,14 @@ def test_crash_between_copy_and_removal_loses_and_duplicates_nothing(
     project: Path,
     home: Path,
     venv_python: Path,
-    base_env: dict[str, str],
+    clean_env: dict[str, str],
 ) -> None:
     (home / ".skillc" / "runtime").unlink()
     rows = log_rows(fallback)
     crashed = subprocess.run(
         [str(venv_python), "-c", SYNC_THEN_CRASH],
         cwd=project,
-        env=base_env,
+        env=clean_env,
         capture_output=True,
         text=True,
         timeout=120,
@@ -587,12 +587,12 @@ print("@@" + json.dumps(sorted(sys.modules)))
 
 @pytest.mark.parametrize("command", ["stats", "sync"])
 def test_help_imports_no_library(
-    venv_python: Path, base_env: dict[str, str], project: Path, command: str
+    venv_python: Path, clean_env: dict[str, str], project: Path, command: str
 ) -> None:
     proc = subprocess.run(
         [str(venv_python), "-c", IMPORT_PROBE, json.dumps([command, "--help"])],
         cwd=project,
-        env=base_env,
+        env=clean_env,
         capture_output=True,
         text=True,
         timeout=120,

@@ -261,7 +261,7 @@ def test_empty_log_file_is_a_new_log(ok: Run, demo: Path, runtime: Path) -> None
 
 
 def test_log_locked_by_another_writer(
-    skc_path: Path, base_env: dict[str, str], demo: Path, runtime: Path, project: Path
+    skc_path: Path, clean_env: dict[str, str], demo: Path, runtime: Path, project: Path
 ) -> None:
     """A writer holds the log for a while: the command waits briefly (0.5 s), then puts its row
     in the project root's fallback log (issue 13), which ``skc sync`` from the root merges: no
@@ -278,7 +278,7 @@ def test_log_locked_by_another_writer(
         child = subprocess.Popen(
             [str(skc_path), "show", "demo", "--section", "Install"],
             cwd=project,
-            env=base_env,
+            env=clean_env,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -291,7 +291,7 @@ def test_log_locked_by_another_writer(
     waiting = count_rows(fallback) if fallback.exists() else 0
     assert count_rows(log) + waiting == before + 2  # the holder's row and the command's
     synced = subprocess.run(
-        [str(skc_path), "sync"], cwd=project, env=base_env, capture_output=True, text=True
+        [str(skc_path), "sync"], cwd=project, env=clean_env, capture_output=True, text=True
     )
     assert synced.returncode == 0, synced.stderr
     assert count_rows(log) == before + 2
@@ -397,7 +397,7 @@ def _wait_for(condition: Callable[[], bool], child: subprocess.Popen[bytes]) -> 
 
 
 def test_sigkill_during_build(
-    ok: Run, skc: Run, skc_path: Path, base_env: dict[str, str], project: Path, big: Path
+    ok: Run, skc: Run, skc_path: Path, clean_env: dict[str, str], project: Path, big: Path
 ) -> None:
     """SIGKILL at the worst moments: while the new index is written, while the new files are
     moved into the runtime, and at spread-out delays. After each kill, show/search give the
@@ -422,7 +422,7 @@ def test_sigkill_during_build(
     killed = 0
     for version, moment in enumerate(moments, start=1):
         big_skill(big, version)
-        child = _build_child(skc_path, base_env, project)
+        child = _build_child(skc_path, clean_env, project)
         if isinstance(moment, float):
             time.sleep(moment)
             reached = child.poll() is None
@@ -467,14 +467,14 @@ def _assert_failed_build_left_runtime(
 
 
 def test_disk_full_on_build_file_size_limit(
-    ok: Run, skc: Run, skc_path: Path, base_env: dict[str, str], project: Path, big: Path
+    ok: Run, skc: Run, skc_path: Path, clean_env: dict[str, str], project: Path, big: Path
 ) -> None:
     """Writes beyond 256 KB fail (RLIMIT_FSIZE, EFBIG) while the new index is written: the
     build fails cleanly, the previous runtime is left exactly as it was and stays usable."""
     runtime = project / ".skillc" / "runtime" / "big"
     before = tree_snapshot(runtime)
     big_skill(big, 1, files=160)
-    child = _build_child(skc_path, base_env, project, preexec_fn=_file_size_limit(256 * 1024))
+    child = _build_child(skc_path, clean_env, project, preexec_fn=_file_size_limit(256 * 1024))
     _out, err = child.communicate(timeout=300)
     proc = subprocess.CompletedProcess(child.args, child.returncode, "", err.decode())
     assert_clean_failure(proc)
@@ -537,14 +537,14 @@ def test_disk_full_on_build_tmpfs(
 
 
 def test_runtime_store_deleted_during_build(
-    ok: Run, skc: Run, skc_path: Path, base_env: dict[str, str], project: Path, big: Path
+    ok: Run, skc: Run, skc_path: Path, clean_env: dict[str, str], project: Path, big: Path
 ) -> None:
     """The whole runtime store (the runtime and the build's staging folder in it) removed
     while a build writes the new index: the build fails cleanly or completes; either way
     the next build leaves a runtime that serves the current sources."""
     store = project / ".skillc" / "runtime"
     big_skill(big, 1)
-    child = _build_child(skc_path, base_env, project)
+    child = _build_child(skc_path, clean_env, project)
     if _wait_for(lambda: any(store.glob(".big.build.*/.skillc-meta")), child):
         shutil.rmtree(store, ignore_errors=True)
     _out, err = child.communicate(timeout=300)

@@ -65,11 +65,11 @@ def test_integer_options_at_the_bound_work(skc: Run, demo: Path, args: tuple[str
 
 
 def test_mcp_integer_arguments_out_of_range(
-    skc_path: Path, base_env: dict[str, str], project: Path, demo: Path, tmp_path: Path
+    skc_path: Path, clean_env: dict[str, str], project: Path, demo: Path, tmp_path: Path
 ) -> None:
-    if not mcp_available(skc_path, base_env, project):
+    if not mcp_available(skc_path, clean_env, project):
         pytest.skip("skc has no mcp command")
-    client = McpClient([str(skc_path), "mcp"], project, base_env, tmp_path / "stderr")
+    client = McpClient([str(skc_path), "mcp"], project, clean_env, tmp_path / "stderr")
     try:
         client.initialize()
         calls = [

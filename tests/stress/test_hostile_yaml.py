@@ -103,11 +103,11 @@ def test_deep_frontmatter_in_build_is_e011(skc: Run, hostile: Path) -> None:
 
 
 def test_mcp_server_survives_deep_frontmatter(
-    skc_path: Path, base_env: dict[str, str], project: Path, hostile: Path, tmp_path: Path
+    skc_path: Path, clean_env: dict[str, str], project: Path, hostile: Path, tmp_path: Path
 ) -> None:
-    if not mcp_available(skc_path, base_env, project):
+    if not mcp_available(skc_path, clean_env, project):
         pytest.skip("skc has no mcp command")
-    client = McpClient([str(skc_path), "mcp"], project, base_env, tmp_path / "stderr")
+    client = McpClient([str(skc_path), "mcp"], project, clean_env, tmp_path / "stderr")
     try:
         client.initialize()
         listed = client.call(2, "skc_list", {})

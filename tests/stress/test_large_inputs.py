@@ -47,7 +47,7 @@ large = _bench()
 
 
 def run_all(
-    kind: str, fraction: float, skc_path: Path, base_env: dict[str, str], folder: Path
+    kind: str, fraction: float, skc_path: Path, clean_env: dict[str, str], folder: Path
 ) -> dict[str, Measured]:
     """Generate ``kind`` at ``fraction`` of its full size and run every command on it."""
     spec = large.INPUTS[kind]
@@ -59,16 +59,16 @@ def run_all(
     results: dict[str, Measured] = {}
     for name, template in large.COMMANDS.items():
         argv = [str(skc_path), *(spec.format(a, "large") for a in template)]
-        results[name] = run_measured(argv, cwd=project, env=base_env)
+        results[name] = run_measured(argv, cwd=project, env=clean_env)
     return results
 
 
 @pytest.mark.parametrize("kind", list(FRACTIONS))
-def test_large_input(kind: str, skc_path: Path, base_env: dict[str, str], tmp_path: Path) -> None:
+def test_large_input(kind: str, skc_path: Path, clean_env: dict[str, str], tmp_path: Path) -> None:
     small_fraction = FRACTIONS[kind] * SCALE
     sizes = {}
     for label, fraction in (("1x", small_fraction), ("2x", 2 * small_fraction)):
-        results = run_all(kind, fraction, skc_path, base_env, tmp_path / label)
+        results = run_all(kind, fraction, skc_path, clean_env, tmp_path / label)
         for name, proc in results.items():
             assert proc.returncode == 0, (kind, label, name, proc.stderr[-2000:])
             assert "Traceback" not in proc.stderr

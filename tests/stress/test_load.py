@@ -105,13 +105,13 @@ def refused_cleanly(proc: subprocess.CompletedProcess[str]) -> str | None:
 
 
 @pytest.fixture
-def load_skill(skc_path: Path, base_env: dict[str, str], project: Path) -> Path:
+def load_skill(skc_path: Path, clean_env: dict[str, str], project: Path) -> Path:
     for args in (["init"], None, ["build", "load"]):
         if args is None:
             write_tree(project / ".skillc" / "skills" / "load", sources(0))
             continue
         subprocess.run(
-            [str(skc_path), *args], cwd=project, env=base_env, check=True, capture_output=True
+            [str(skc_path), *args], cwd=project, env=clean_env, check=True, capture_output=True
         )
     return project / ".skillc" / "skills" / "load"
 
@@ -143,9 +143,9 @@ def run_threads(threads: list[threading.Thread], seconds: float) -> None:
 
 
 def test_concurrent_readers_and_rebuilds(
-    skc_path: Path, base_env: dict[str, str], project: Path, load_skill: Path
+    skc_path: Path, clean_env: dict[str, str], project: Path, load_skill: Path
 ) -> None:
-    run = runner(skc_path, base_env, project)
+    run = runner(skc_path, clean_env, project)
     log = project / ".skillc" / "runtime" / "load" / ".skillc-meta" / "logs.db"
     fallback = project / ".skillc" / "logs" / "load" / ".skillc-meta" / "logs.db"
     rows_before = count_rows(log)
@@ -213,12 +213,12 @@ def test_concurrent_readers_and_rebuilds(
 
 
 def test_show_never_serves_lines_of_another_version(
-    skc_path: Path, base_env: dict[str, str], project: Path, load_skill: Path
+    skc_path: Path, clean_env: dict[str, str], project: Path, load_skill: Path
 ) -> None:
     """The index stays at version 0 while SKILL.md flips between version 0 and a version 1
     whose Marker section sits three lines lower. Every ``show`` must print version 0's
     section (the file matched the index) or refuse with E002 (it did not)."""
-    run = runner(skc_path, base_env, project)
+    run = runner(skc_path, clean_env, project)
     outcome = Outcome()
     deadline = time.monotonic() + min(SECONDS, 20)
     original = sources(0)
@@ -254,15 +254,15 @@ MCP_SERVERS = 4
 
 
 def test_mcp_readers_during_rebuilds(
-    skc_path: Path, base_env: dict[str, str], project: Path, load_skill: Path, tmp_path: Path
+    skc_path: Path, clean_env: dict[str, str], project: Path, load_skill: Path, tmp_path: Path
 ) -> None:
     """The same load on long-running MCP servers, which keep index metadata and headings in
     memory between calls: 4 ``skc mcp`` processes call ``skc_show`` and ``skc_search`` in
     turn while the builder edits and rebuilds. The same answers are accepted as from the CLI
     (the right content, or an E002 ``isError`` result); one log row per call."""
-    if not mcp_available(skc_path, base_env, project):
+    if not mcp_available(skc_path, clean_env, project):
         pytest.skip("the installed skc has no 'mcp' command (skillc-mcp not installed)")
-    run = runner(skc_path, base_env, project)
+    run = runner(skc_path, clean_env, project)
     log = project / ".skillc" / "runtime" / "load" / ".skillc-meta" / "logs.db"
     rows_before = count_rows(log)
     sections = REFERENCES * (PARTS + 1)
@@ -273,7 +273,7 @@ def test_mcp_readers_during_rebuilds(
     deadline = time.monotonic() + seconds
 
     def client(number: int) -> None:
-        server = McpClient([str(skc_path), "mcp"], project, base_env, tmp_path / f"mcp{number}")
+        server = McpClient([str(skc_path), "mcp"], project, clean_env, tmp_path / f"mcp{number}")
         try:
             server.initialize()
             for turn in range(MAX_COMMANDS_PER_READER * 4):

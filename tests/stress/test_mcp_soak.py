@@ -48,11 +48,11 @@ CALL_CYCLE: list[tuple[str, dict[str, Any], bool]] = [
 
 @pytest.fixture
 def server(
-    skc_path: Path, base_env: dict[str, str], project: Path, demo: Path, tmp_path: Path
+    skc_path: Path, clean_env: dict[str, str], project: Path, demo: Path, tmp_path: Path
 ) -> Iterator[McpClient]:
-    if not mcp_available(skc_path, base_env, project):
+    if not mcp_available(skc_path, clean_env, project):
         pytest.skip("the installed skc has no 'mcp' command (skillc-mcp not installed)")
-    running = McpClient([str(skc_path), "mcp"], project, base_env, tmp_path / "mcp-stderr.log")
+    running = McpClient([str(skc_path), "mcp"], project, clean_env, tmp_path / "mcp-stderr.log")
     try:
         yield running
     finally:

@@ -128,7 +128,7 @@ YAML_VALUES = st.one_of(
     st.text(max_size=40), st.integers(), st.booleans(), st.none(), st.lists(st.text(max_size=5))
 )
 #: Parsing one example costs about a millisecond: those properties run ten times the profile's
-#: examples (3,000 by default).
+#: examples (1,000 by default, 30,000 with ``stress-long``).
 MANY = settings(max_examples=10 * settings.default.max_examples)
 
 NEWLINES = st.sampled_from(["\n", "\n", "\n", "\r\n", "\r"])

@@ -45,11 +45,11 @@ def integrity(database: Path) -> str:
 
 
 @pytest.fixture
-def sync_available(skc_path: Path, base_env: dict[str, str], project: Path) -> None:
+def sync_available(skc_path: Path, clean_env: dict[str, str], project: Path) -> None:
     proc = subprocess.run(
         [str(skc_path), "sync", "--help"],
         cwd=project,
-        env=base_env,
+        env=clean_env,
         capture_output=True,
         check=False,
     )
@@ -61,7 +61,7 @@ def test_sigkill_during_sync_loses_and_doubles_nothing(
     sync_available: None,
     ok: object,
     skc_path: Path,
-    base_env: dict[str, str],
+    clean_env: dict[str, str],
     project: Path,
     demo: Path,
     runtime: Path,
@@ -69,7 +69,7 @@ def test_sigkill_during_sync_loses_and_doubles_nothing(
     from skillc_index import Layout, resolve_skill
     from skillc_index.accesslog import AccessRecord, fallback_log, insert
 
-    layout = Layout.discover(cwd=project, env=base_env)
+    layout = Layout.discover(cwd=project, env=clean_env)
     skill = resolve_skill("demo", layout)
     unique = [
         AccessRecord(
@@ -99,7 +99,7 @@ def test_sigkill_during_sync_loses_and_doubles_nothing(
         child = subprocess.Popen(
             [str(skc_path), "sync"],
             cwd=project,
-            env=base_env,
+            env=clean_env,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -132,7 +132,7 @@ def test_sigkill_during_sync_loses_and_doubles_nothing(
         subprocess.run(
             [str(skc_path), "sync"],
             cwd=project,
-            env=base_env,
+            env=clean_env,
             capture_output=True,
             text=True,
             check=False,

@@ -1,16 +1,17 @@
-"""Fixtures for skillc-gateway's tests: a skill on disk in a temporary project and home."""
+"""Fixtures for skillc-gateway's tests: a skill on disk in a temporary project and home (the
+shared ``home``, ``project`` and ``cli`` are in the checkout's conftest.py)."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from skillc_index import Layout, ResolvedSkill, resolve_skill
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
 
 SKILL_MD = """---
 name: demo
@@ -37,17 +38,10 @@ Use it.
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    path = tmp_path / "project"
-    (path / ".skillc" / "skills").mkdir(parents=True)
-    return path
+def project(project: Path) -> Path:
+    """The shared empty project (the checkout's conftest.py), with its skill store."""
+    (project / ".skillc" / "skills").mkdir(parents=True)
+    return project
 
 
 @pytest.fixture
@@ -67,20 +61,13 @@ def resolved(demo: Path, project: Path, home: Path) -> ResolvedSkill:
 
 
 @pytest.fixture
-def gateway(project: Path, home: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
-    """Run ``python -m skillc_gateway ...`` in the project with a private SKILLC_HOME."""
+def gateway(cli: Callable[..., Run]) -> Run:
+    """``gateway(*args, cwd=None)``: ``skillc_gateway``'s ``main`` in this process, in the
+    project with a private SKILLC_HOME (``gateway_process`` for a real subprocess)."""
+    return cli("skillc_gateway")
 
-    def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
-        env["SKILLC_HOME"] = str(home)
-        return subprocess.run(
-            [sys.executable, "-m", "skillc_gateway", *args],
-            cwd=cwd or project,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
 
-    return run
+@pytest.fixture
+def gateway_process(cli: Callable[..., Run]) -> Run:
+    """Like :func:`gateway`, as ``python -m skillc_gateway`` in a subprocess."""
+    return cli("skillc_gateway", process=True)

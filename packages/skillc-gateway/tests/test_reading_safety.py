@@ -40,13 +40,15 @@ def skc(
 
 
 @pytest.fixture
-def special(demo: Path) -> Path:
+def special(demo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The demo skill with a FIFO (also through a symlink and in a folder) and a socket."""
     os.mkfifo(demo / "pipe.md")
     os.mkfifo(demo / "references" / "pipe.txt")
     (demo / "to-pipe.md").symlink_to("pipe.md")
     server = socket.socket(socket.AF_UNIX)
-    server.bind(str(demo / "sock.md"))
+    with monkeypatch.context() as here:
+        here.chdir(demo)  # a relative name: a socket's path is at most 107 bytes
+        server.bind("sock.md")
     server.close()  # the socket file stays
     return demo
 

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
 
 import skillc_gateway
+from skillc_index import Layout, build_skill
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -34,3 +41,32 @@ def test_unknown_option_is_e100() -> None:
     first = result.stderr.splitlines()[0]
     assert first.startswith("error[E100]: invalid option: 'No such option")
     assert "--bogus" in first
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (("outline", "demo"), "## Install"),
+        (("show", "demo", "--section", "Install"), "Run the installer."),
+        (("open", "demo", "references/notes.txt"), "one\ntwo\nthree\n"),
+        (("sources", "demo"), "api.md"),
+        (("search", "demo", "installer"), "Install"),
+        (("tools", "demo"), "tools"),
+    ],
+    ids=lambda value: value[0] if isinstance(value, tuple) else "",
+)
+def test_each_command_in_a_real_process(
+    gateway_process: Run,
+    demo: Path,
+    project: Path,
+    home: Path,
+    args: tuple[str, ...],
+    expected: str,
+) -> None:
+    """The other tests call ``main`` in-process; here each command runs as
+    ``python -m skillc_gateway`` (exit code, stdout and stderr of a real process)."""
+    build_skill("demo", Layout.discover(project, {"SKILLC_HOME": str(home)}))
+    result = gateway_process(*args)
+    assert result.returncode == 0, result.stderr
+    assert expected in result.stdout
+    assert "Traceback" not in result.stderr

@@ -62,23 +62,18 @@ def user_home(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def run(project: Path, home: Path, user_home: Path) -> Run:
-    """``run(*args, env=None, cwd=None)``: ``python -m skillc_gateway`` in the project."""
+def run(cli: Callable[..., Run], user_home: Path) -> Run:
+    """``run(*args, env=None, cwd=None, process=False)``: ``skillc_gateway``'s ``main`` in the
+    project with HOME at ``user_home``; ``process=True`` runs ``python -m skillc_gateway``."""
 
     def call(
-        *args: str, env: Mapping[str, str] | None = None, cwd: Path | None = None
+        *args: str,
+        env: Mapping[str, str] | None = None,
+        cwd: Path | None = None,
+        process: bool = False,
     ) -> subprocess.CompletedProcess[str]:
-        environ = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
-        environ.update(SKILLC_HOME=str(home), HOME=str(user_home), **(env or {}))
-        return subprocess.run(
-            [sys.executable, "-m", "skillc_gateway", *args],
-            cwd=cwd or project,
-            env=environ,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
+        runner = cli("skillc_gateway", process=process)
+        return runner(*args, cwd=cwd, env_extra={"HOME": str(user_home), **(env or {})})
 
     return call
 

@@ -1,4 +1,5 @@
-"""Fixtures for skillc-index's tests: a temporary home and project, never the real home."""
+"""Fixtures for skillc-index's tests: a temporary home and project, never the real home (the
+shared ``home``, ``project``, ``cli`` and ``corpus`` are in the checkout's conftest.py)."""
 
 from __future__ import annotations
 
@@ -10,17 +11,10 @@ from skillc_index import Layout
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    path = tmp_path / "project"
-    (path / ".skillc" / "skills").mkdir(parents=True)
-    return path
+def project(project: Path) -> Path:
+    """The shared empty project (the checkout's conftest.py), with its skill store."""
+    (project / ".skillc" / "skills").mkdir(parents=True)
+    return project
 
 
 @pytest.fixture

@@ -15,7 +15,8 @@ import pytest
 from skillc_index._files import source_hash, walk_skill
 from skillc_index._model import MarkdownDoc, read_markdown
 
-pytestmark = pytest.mark.corpus
+# One xdist worker runs the module: the corpus is parsed once for all its tests.
+pytestmark = [pytest.mark.corpus, pytest.mark.xdist_group("index-corpus")]
 
 
 def _corpus() -> Path:

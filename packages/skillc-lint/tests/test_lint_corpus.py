@@ -21,7 +21,8 @@ import pytest
 
 from skillc_lint import default_registry, find_skills
 
-pytestmark = pytest.mark.corpus
+# One xdist worker runs the module: its report (a lint of every corpus skill) is made once.
+pytestmark = [pytest.mark.corpus, pytest.mark.xdist_group("lint-corpus")]
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 PROFILE_ROW = re.compile(r"^\| (SKL\d{3}) \| `?([a-z0-9-]+)`? \| (\d+) \| (\d+) \|$")

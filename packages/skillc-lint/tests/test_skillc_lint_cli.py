@@ -1,4 +1,5 @@
-"""The `skillc-lint` command line, run as real subprocesses over real folders.
+"""The `skillc-lint` command line over real folders: in-process through ``main(argv)``, the
+installed console script and ``python -m`` as real subprocesses where that is the point.
 
 Every run gets a temporary ``$SKILLC_HOME`` and working folder; nothing touches the real home.
 """
@@ -9,7 +10,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,18 +26,6 @@ VALID = (
 INVALID = VALID.replace("name: {name}", "name: Bad_Name").replace("# {name}", "# Bad_Name")
 
 
-def console_script() -> str:
-    """The installed ``skillc-lint`` script of the interpreter running the tests."""
-    for name in ("skillc-lint", "skillc-lint.exe"):
-        candidate = Path(sys.executable).parent / name
-        if candidate.is_file():
-            return str(candidate)
-    found = shutil.which("skillc-lint")
-    if found is None:
-        pytest.fail("the skillc-lint console script is not installed", pytrace=False)
-    return found
-
-
 @pytest.fixture
 def cwd(tmp_path: Path) -> Path:
     path = tmp_path / "work"
@@ -46,33 +34,15 @@ def cwd(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
-def lint(cwd: Path, home: Path) -> Run:
-    """``lint(*args, cwd=None, script=False)``: ``python -m skillc_lint`` (or the console
-    script) in the work folder with a temporary SKILLC_HOME."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
-    env["SKILLC_HOME"] = str(home)
+def lint(cli: Callable[..., Run], cwd: Path) -> Run:
+    """``lint(*args, cwd=None, script=False, process=False)``: ``skillc_lint``'s ``main`` in
+    this process in the work folder with a temporary SKILLC_HOME; ``process=True`` runs
+    ``python -m skillc_lint``, ``script=True`` the installed console script."""
 
     def run(
-        *args: str, cwd: Path | None = None, script: bool = False
+        *args: str, cwd: Path | None = None, script: bool = False, process: bool = False
     ) -> subprocess.CompletedProcess[str]:
-        command = [console_script()] if script else [sys.executable, "-m", "skillc_lint"]
-        return subprocess.run(
-            [*command, *args],
-            cwd=str(cwd or default_cwd),
-            env=env,
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            timeout=120,
-            check=False,
-        )
+        return cli("skillc-lint", script=script, process=process)(*args, cwd=cwd or default_cwd)
 
     default_cwd = cwd
     return run
@@ -508,7 +478,7 @@ def test_a_fifo_or_socket_in_a_skill_is_never_opened(lint: Run, cwd: Path) -> No
     server = socket.socket(socket.AF_UNIX)
     server.bind(str(skill / "sock.md"))
     server.close()
-    proc = lint(str(skill))
+    proc = lint(str(skill), process=True)
     no_traceback(proc)
     assert proc.returncode == 0, proc.stderr
     assert "pipe" not in proc.stdout + proc.stderr and "sock" not in proc.stdout + proc.stderr

@@ -78,16 +78,9 @@ def server_command() -> list[str]:
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = (tmp_path / "home").resolve()
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """A skillc project holding the ``demo`` skill (not built)."""
-    path = (tmp_path / "project").resolve()
+def project(project: Path) -> Path:
+    """The shared project (the checkout's conftest.py) holding the ``demo`` skill (not built)."""
+    path = project
     skill = path / ".skillc" / "skills" / "demo"
     (skill / "references").mkdir(parents=True)
     (skill / "SKILL.md").write_text(SKILL_MD, encoding="utf-8")

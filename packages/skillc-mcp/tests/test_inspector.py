@@ -17,6 +17,9 @@ from typing import Any
 
 import pytest
 
+# One xdist worker runs the module: the Inspector is installed once.
+pytestmark = pytest.mark.xdist_group("inspector")
+
 INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"
 ERAS = ("legacy", "auto", "modern")
 NPM_TIMEOUT = 300

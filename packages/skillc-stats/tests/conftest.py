@@ -1,13 +1,12 @@
 """Fixtures for skillc-stats' tests: real skills on disk, real access logs written by the
-kit's own log writer (``skillc_index.accesslog``), a private ``SKILLC_HOME``."""
+kit's own log writer (``skillc_index.accesslog``), a private ``SKILLC_HOME`` (the shared
+``home``, ``project`` and ``cli`` are in the checkout's conftest.py)."""
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import subprocess
-import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -42,17 +41,10 @@ API_MD = "# API\n\n## Endpoints\n\n## Usage\n"
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path.resolve()
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    path = (tmp_path / "project").resolve()
-    (path / ".skillc" / "skills").mkdir(parents=True)
-    return path
+def project(project: Path) -> Path:
+    """The shared empty project (the checkout's conftest.py), with its skill store."""
+    (project / ".skillc" / "skills").mkdir(parents=True)
+    return project
 
 
 @pytest.fixture
@@ -80,6 +72,7 @@ def demo(project: Path, layout: Layout) -> ResolvedSkill:
 
 
 Row = dict[str, Any]
+Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
 def record(skill: ResolvedSkill, command: str, args: dict[str, Any], **extra: Any) -> AccessRecord:
@@ -137,22 +130,8 @@ def fallback_of(layout: Layout) -> Callable[[str], Path]:
 
 @pytest.fixture
 def stats_cli(
-    project: Path, home: Path
-) -> Iterator[Callable[..., subprocess.CompletedProcess[str]]]:
-    """Run ``python -m skillc_stats ...`` in the project with the private SKILLC_HOME."""
-
-    def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
-        env["SKILLC_HOME"] = str(home)
-        return subprocess.run(
-            [sys.executable, "-m", "skillc_stats", *args],
-            cwd=cwd or project,
-            env=env,
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            timeout=60,
-            check=False,
-        )
-
-    yield run
+    cli: Callable[..., Callable[..., subprocess.CompletedProcess[str]]],
+) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """``stats_cli(*args, cwd=None)``: ``skillc_stats``'s ``main`` in this process, in the
+    project with the private SKILLC_HOME."""
+    return cli("skillc_stats")

@@ -9,6 +9,7 @@ imports only click and the console conventions: agents run these many times a se
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import click
@@ -386,6 +387,7 @@ for _command in (
     cli.add_command(_command)
 
 
-def main() -> None:
-    """Console script entry point: ``skillc-gateway``."""
-    run(cli, prog_name="skillc-gateway")
+def main(argv: Sequence[str] | None = None) -> int:
+    """Console script entry point: ``skillc-gateway``; ``argv`` defaults to ``sys.argv[1:]``.
+    Returns the exit code (the script exits with it)."""
+    return run(cli, argv, prog_name="skillc-gateway")

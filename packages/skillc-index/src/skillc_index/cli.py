@@ -7,6 +7,7 @@ inside each command body, so ``skc --help`` and ``skc list --help`` stay fast.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import click
@@ -257,6 +258,7 @@ cli.add_command(list_command)
 cli.add_command(build_command)
 
 
-def main() -> None:
-    """Console script entry point: ``skillc-index``."""
-    run(cli, prog_name="skillc-index")
+def main(argv: Sequence[str] | None = None) -> int:
+    """Console script entry point: ``skillc-index``; ``argv`` defaults to ``sys.argv[1:]``.
+    Returns the exit code (the script exits with it)."""
+    return run(cli, argv, prog_name="skillc-index")

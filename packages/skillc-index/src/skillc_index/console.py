@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -254,11 +254,15 @@ def handle_exception(exc: BaseException, args: Sequence[str] | None = None) -> i
 
 def run(
     command: click.Command, args: Sequence[str] | None = None, prog_name: str | None = None
-) -> NoReturn:
-    """Run a click command as a console script with the kit's error conventions, then exit."""
+) -> int:
+    """Run a click command with the kit's error conventions and return its exit code.
+
+    ``args`` defaults to ``sys.argv[1:]``. Nothing escapes (no ``SystemExit`` either): each
+    package's ``main(argv=None) -> int`` returns this, and its console script and
+    ``python -m`` exit with it, so tests can call ``main([...])`` in-process."""
     argv = list(sys.argv[1:] if args is None else args)
     try:
         code = command.main(argv, prog_name=prog_name, standalone_mode=False)
     except BaseException as exc:  # every escape route becomes a diagnostic and an exit code
         code = handle_exception(exc, argv)
-    sys.exit(code if isinstance(code, int) else 0)
+    return code if isinstance(code, int) else 0

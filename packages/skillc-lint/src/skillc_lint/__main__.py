@@ -3,4 +3,4 @@
 from skillc_lint.cli import main
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

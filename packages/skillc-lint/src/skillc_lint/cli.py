@@ -193,6 +193,7 @@ def lint_command(
     return 0 if all(result.ok for result in results) else 1
 
 
-def main() -> None:
-    """Console script entry point: ``skillc-lint [SKILL]...``."""
-    run(lint_command, prog_name="skillc-lint")
+def main(argv: Sequence[str] | None = None) -> int:
+    """Console script entry point: ``skillc-lint [SKILL]...``; ``argv`` defaults to
+    ``sys.argv[1:]``. Returns the exit code (the script exits with it)."""
+    return run(lint_command, argv, prog_name="skillc-lint")

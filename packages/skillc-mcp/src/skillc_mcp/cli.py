@@ -10,6 +10,7 @@ needs them.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import click
@@ -103,8 +104,9 @@ def serve(
     return serve_stdio(server, verbose=verbose)
 
 
-def main() -> None:
-    """Console script entry point: ``skillc-mcp`` (the same command as ``skc mcp``)."""
+def main(argv: Sequence[str] | None = None) -> int:
+    """Console script entry point: ``skillc-mcp`` (the same command as ``skc mcp``);
+    ``argv`` defaults to ``sys.argv[1:]``. Returns the exit code (the script exits with it)."""
     from skillc_index.console import run
 
-    run(mcp_command, prog_name="skillc-mcp")
+    return run(mcp_command, argv, prog_name="skillc-mcp")

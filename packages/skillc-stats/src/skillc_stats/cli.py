@@ -7,6 +7,7 @@ the work is imported inside each command.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import cast
 
 import click
@@ -148,6 +149,7 @@ for _command in (stats_command, sync_command):
     cli.add_command(_command)
 
 
-def main() -> None:
-    """Console script entry point: ``skillc-stats``."""
-    run(cli, prog_name="skillc-stats")
+def main(argv: Sequence[str] | None = None) -> int:
+    """Console script entry point: ``skillc-stats``; ``argv`` defaults to ``sys.argv[1:]``.
+    Returns the exit code (the script exits with it)."""
+    return run(cli, argv, prog_name="skillc-stats")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from importlib import import_module
 
 import click
@@ -196,18 +197,19 @@ def cli() -> None:
     """
 
 
-def main() -> None:
-    """Console script entry point: ``skc``.
+def main(argv: Sequence[str] | None = None) -> int:
+    """Console script entry point: ``skc``; ``argv`` defaults to ``sys.argv[1:]``. Returns
+    the exit code (the script exits with it).
 
     Errors go through skillc-index's console conventions (E100 for usage errors, exit 1);
     that module is imported only when something goes wrong, so ``skc --help`` loads no
     other distribution of the kit.
     """
-    args = sys.argv[1:]
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
         code = cli.main(args, prog_name="skc", standalone_mode=False)
     except BaseException as exc:
         from skillc_index.console import handle_exception
 
         code = handle_exception(exc, args)
-    sys.exit(code if isinstance(code, int) else 0)
+    return code if isinstance(code, int) else 0

@@ -1,0 +1,205 @@
+"""Fixtures every test of the repository shares: one home for them (issue 14).
+
+pytest loads this file for every test below the checkout (``packages/*/tests`` and
+``tests/``): tox runs pytest with ``--rootdir`` and ``-c`` at the checkout, so this file is
+found from the source tree in every env without being installed, and it imports nothing but
+the standard library, pytest and ``skillc_index`` (which every distribution depends on).
+
+- ``home``, ``project``: a private ``$SKILLC_HOME`` and an empty project folder (a package's
+  conftest may add to them, e.g. ``.skillc/skills``); nothing touches the real home.
+- ``clean_env``: this process's environment without ``SKILLC_*``, with that home.
+- ``cli``: run a command, in-process through its ``main(argv)`` (fast, the default) or as a
+  real subprocess (``process=True``), both returning a ``CompletedProcess`` with text output.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from importlib import import_module
+from pathlib import Path
+from typing import Protocol
+
+import pytest
+
+#: A generous safety net against a hung subprocess; never a timing assertion.
+TIMEOUT = 120
+
+
+class Run(Protocol):
+    def __call__(
+        self,
+        *args: str,
+        cwd: Path | str | None = None,
+        env_extra: Mapping[str, str] | None = None,
+        input: str | None = None,
+    ) -> subprocess.CompletedProcess[str]: ...
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    """``$SKILLC_HOME`` for this test: an empty folder."""
+    path = (tmp_path / "home").resolve()
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """An empty folder, the working directory of every command (not yet a skillc project)."""
+    path = (tmp_path / "project").resolve()
+    path.mkdir()
+    # Project detection walks up from here: a stray .skillc/ above the temporary folder would
+    # turn it into somebody else's project and make the results meaningless.
+    for folder in path.parents:
+        if (folder / ".skillc").is_dir():
+            pytest.fail(
+                f"{folder}/.skillc exists above the test's temporary folder; remove it "
+                "(or point --basetemp elsewhere) to run the tests",
+                pytrace=False,
+            )
+    return path
+
+
+@pytest.fixture
+def clean_env(home: Path) -> dict[str, str]:
+    """The environment of a command: this one without ``SKILLC_*``/``SKC_*`` and the terminal
+    size (help text wraps the same everywhere), with the private ``SKILLC_HOME``."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("SKILLC_", "SKC_")) and key not in ("COLUMNS", "LINES")
+    }
+    env["SKILLC_HOME"] = str(home)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
+
+
+def _decoded(data: bytes) -> str:
+    """What ``subprocess.run(text=True, encoding="utf-8")`` returns for ``data``."""
+    return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8").read()
+
+
+def _captured() -> io.TextIOWrapper:
+    # Like a child's stdout on a pipe: UTF-8 (the C.UTF-8 locale), not a terminal.
+    return io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="surrogateescape")
+
+
+@contextmanager
+def _process_state(cwd: Path | str, env: Mapping[str, str], stdin: str) -> Iterator[None]:
+    """Working directory, environment and standard streams as a child process would have
+    them, restored afterwards. (The kit keeps no other per-process state for a command: "W003
+    once" is once per access log, and each command makes its own.)"""
+    saved_env = dict(os.environ)
+    saved_cwd = Path.cwd()
+    saved_streams = sys.stdin, sys.stdout, sys.stderr
+    os.environ.clear()
+    os.environ.update(env)
+    os.chdir(cwd)
+    sys.stdin = io.StringIO(stdin)
+    try:
+        yield
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved_streams
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+
+
+def invoke(
+    main: Callable[[Sequence[str]], int],
+    args: Sequence[str],
+    *,
+    cwd: Path | str,
+    env: Mapping[str, str],
+    input: str | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """Call a console script's ``main(args)`` in this process, as its subprocess would run:
+    in ``cwd`` with exactly ``env``, stdin ``input`` (empty by default), stdout and stderr
+    captured. Returns what ``subprocess.run(..., capture_output=True, text=True)`` would."""
+    out, err = _captured(), _captured()
+    with _process_state(cwd, env, input or ""):
+        sys.stdout, sys.stderr = out, err
+        try:
+            code = main(list(args))
+        finally:
+            out.flush()
+            err.flush()
+    stdout = _decoded(out.buffer.getvalue())  # type: ignore[attr-defined]
+    stderr = _decoded(err.buffer.getvalue())  # type: ignore[attr-defined]
+    return subprocess.CompletedProcess(list(args), code, stdout, stderr)
+
+
+def find_script(name: str) -> Path:
+    """An installed console script: next to the interpreter, else on PATH."""
+    for candidate in (
+        Path(sys.executable).parent / name,
+        Path(sys.executable).parent / f"{name}.exe",
+    ):
+        if candidate.is_file():
+            return candidate
+    found = shutil.which(name)
+    if found is None:
+        pytest.fail(f"console script {name!r} is not installed next to {sys.executable}")
+    return Path(found)
+
+
+#: Console script -> the module whose ``cli.main`` it runs (``python -m <module>``).
+SCRIPTS = {
+    "skc": "skillc",
+    "skillc-index": "skillc_index",
+    "skillc-lint": "skillc_lint",
+    "skillc-gateway": "skillc_gateway",
+    "skillc-stats": "skillc_stats",
+    "skillc-mcp": "skillc_mcp",
+}
+
+
+@pytest.fixture
+def cli(clean_env: dict[str, str], project: Path) -> Callable[..., Run]:
+    """``cli(name, process=False, script=False)``: a runner of one command of the kit,
+    ``run(*args, cwd=project, env_extra=None, input=None) -> CompletedProcess[str]``.
+
+    ``name`` is a console script (``"skc"``, ``"skillc-lint"``...) or its module
+    (``"skillc_lint"``). By default ``main(args)`` runs in this process (no start-up cost);
+    ``process=True`` runs ``python -m <module>`` as a subprocess, ``script=True`` the installed
+    console script itself: use those for what only a real process shows (exit on a signal,
+    import cost, a hang turned into a failure by the timeout, the installed entry point).
+    """
+
+    def make(name: str, *, process: bool = False, script: bool = False) -> Run:
+        module = SCRIPTS.get(name, name)
+        script_name = next((s for s, m in SCRIPTS.items() if m == module), name)
+
+        def run(
+            *args: str,
+            cwd: Path | str | None = None,
+            env_extra: Mapping[str, str] | None = None,
+            input: str | None = None,
+        ) -> subprocess.CompletedProcess[str]:
+            env = {**clean_env, **(env_extra or {})}
+            where = cwd if cwd is not None else project
+            if not (process or script):
+                main = import_module(f"{module}.cli").main
+                return invoke(main, args, cwd=where, env=env, input=input)
+            command = [str(find_script(script_name))] if script else [sys.executable, "-m", module]
+            return subprocess.run(
+                [*command, *args],
+                cwd=str(where),
+                env=env,
+                input=input,
+                capture_output=True,
+                text=True,
+                encoding="utf-8",
+                timeout=TIMEOUT,
+                check=False,
+            )
+
+        return run
+
+    return make
