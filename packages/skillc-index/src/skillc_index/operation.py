@@ -155,13 +155,25 @@ def property_name(field: str) -> str:
     return field.removesuffix("_")
 
 
-def fields(params: type[Any]) -> Iterator[tuple[str, Any, Param]]:
-    """``(field name, type, Param)`` of each field of a parameters record, in order."""
-    hints = typing.get_type_hints(params, include_extras=True)
-    for name in params._fields:
-        hint, *extras = typing.get_args(hints[name])
-        (meta,) = [extra for extra in extras if isinstance(extra, Param)]
-        yield name, hint, meta
+_FIELDS: dict[type[Any], tuple[tuple[str, Any, Param], ...]] = {}
+
+
+def fields(params: type[Any]) -> tuple[tuple[str, Any, Param], ...]:
+    """``(field name, type, Param)`` of each field of a parameters record, in order (read
+    once per record: the MCP server parses every call's arguments with it)."""
+    found = _FIELDS.get(params)
+    if found is None:
+        hints = typing.get_type_hints(params, include_extras=True)
+        found = tuple((name, *_split(hints[name])) for name in params._fields)
+        _FIELDS[params] = found
+    return found
+
+
+def _split(hint: Any) -> tuple[Any, Param]:
+    """``Annotated[type, Param(...)]`` as ``(type, Param)``."""
+    hint, *extras = typing.get_args(hint)
+    (meta,) = [extra for extra in extras if isinstance(extra, Param)]
+    return hint, meta
 
 
 def input_schema(params: type[Any]) -> dict[str, Any]:
