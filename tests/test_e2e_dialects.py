@@ -39,13 +39,6 @@ print({MARKER!r} + json.dumps(sorted(sys.modules)))
 """
 
 
-def _corpus() -> Path:
-    custom = os.environ.get("SKILLC_CORPUS")
-    if custom:
-        return Path(custom)
-    return Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
-
-
 def tool(name: str, command: str, rows: str = "") -> str:
     table = "None.\n"
     if rows:
@@ -170,33 +163,6 @@ def test_lint_help_and_list_rules_show_profiles(skc: Run) -> None:
         "SKL725",
         "SKL726",
     ]
-
-
-@pytest.mark.corpus
-def test_corpus_lints_with_the_claude_code_profile(skc: Run) -> None:
-    corpus = _corpus()
-    if not corpus.is_dir():
-        pytest.skip(f"corpus not found at {corpus} (set SKILLC_CORPUS to use another)")
-    proc = skc("lint", str(corpus), "--profile", "claude-code", "--format", "json", cwd=corpus)
-    assert "Traceback" not in proc.stderr and "E999" not in proc.stderr, proc.stderr[-2000:]
-    report = json.loads(proc.stdout)
-    assert len(report) > 100
-    claude_fields = {
-        "argument-hint",
-        "disable-model-invocation",
-        "user-invocable",
-        "mode",
-        "context",
-        "agent",
-        "model",
-        "hooks",
-    }
-    for item in report:
-        for d in item["diagnostics"]:
-            assert not d["rule"].startswith("SKL6"), (item["path"], d)
-            assert d["rule"] != "SKL503", (item["path"], d)
-            if d["rule"] == "SKL109":
-                assert d["message"].split("'")[1] not in claude_fields, (item["path"], d)
 
 
 # -- tools and run -------------------------------------------------------------------------------
