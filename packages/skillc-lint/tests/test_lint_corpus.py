@@ -8,6 +8,7 @@ elsewhere.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -21,7 +22,8 @@ import pytest
 
 from skillc_lint import default_registry, find_skills
 
-# One xdist worker runs the module: its report (a lint of every corpus skill) is made once.
+# Asks xdist (--dist loadgroup) to run the module on one worker; the report is cached per
+# process either way (_default_report).
 pytestmark = [pytest.mark.corpus, pytest.mark.xdist_group("lint-corpus")]
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -53,13 +55,13 @@ def skill_folders(corpus: Path) -> list[str]:
     )
 
 
-# Session scope: with xdist the module's tests may run apart, between other modules' tests,
-# and a module fixture would be made again each time (a lint of 581 skills, about 35 s).
-@pytest.fixture(scope="session")
-def report(corpus: Path, skill_folders: list[str]) -> list[dict[str, Any]]:
-    """``skillc-lint --format json`` over every corpus skill, in one process."""
+@functools.cache
+def _default_report(corpus: Path, folders: tuple[str, ...]) -> list[dict[str, Any]]:
+    """``skillc-lint --format json`` over every corpus skill, in one process; kept for the
+    worker's life (an xdist worker that runs out of tests tears even session fixtures down,
+    and this lint of 581 skills takes about 35 s)."""
     proc = subprocess.run(
-        [sys.executable, "-m", "skillc_lint", "--format", "json", *skill_folders],
+        [sys.executable, "-m", "skillc_lint", "--format", "json", *folders],
         cwd=str(corpus),
         env={k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")},
         capture_output=True,
@@ -74,6 +76,11 @@ def report(corpus: Path, skill_folders: list[str]) -> list[dict[str, Any]]:
     data = json.loads(proc.stdout)
     assert isinstance(data, list)
     return data
+
+
+@pytest.fixture
+def report(corpus: Path, skill_folders: list[str]) -> list[dict[str, Any]]:
+    return _default_report(corpus, tuple(skill_folders))
 
 
 def test_every_corpus_skill_is_linted(
