@@ -149,6 +149,12 @@ def find_script(name: str) -> Path:
     return Path(found)
 
 
+@pytest.fixture(scope="session")
+def script_path() -> Callable[[str], Path]:
+    """:func:`find_script`, for the packages' own fixtures (a conftest is not importable)."""
+    return find_script
+
+
 #: Console script -> the module whose ``cli.main`` it runs (``python -m <module>``).
 SCRIPTS = {
     "skc": "skillc",

@@ -4,9 +4,8 @@ installed ``skillc-mcp`` server run as a subprocess, spoken to over its real std
 from __future__ import annotations
 
 import os
-import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -57,24 +56,10 @@ Call the endpoints.
 """
 
 
-def find_script(name: str) -> Path:
-    """An installed console script: next to the interpreter, else on PATH."""
-    for candidate in (
-        Path(sys.executable).parent / name,
-        Path(sys.executable).parent / f"{name}.exe",
-    ):
-        if candidate.is_file():
-            return candidate
-    found = shutil.which(name)
-    if found is None:
-        pytest.fail(f"console script {name!r} is not installed next to {sys.executable}")
-    return Path(found)
-
-
 @pytest.fixture(scope="session")
-def server_command() -> list[str]:
+def server_command(script_path: Callable[[str], Path]) -> list[str]:
     """How a client starts the server: the installed ``skillc-mcp`` script, no arguments."""
-    return [str(find_script("skillc-mcp"))]
+    return [str(script_path("skillc-mcp"))]
 
 
 @pytest.fixture
