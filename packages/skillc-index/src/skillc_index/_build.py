@@ -55,6 +55,11 @@ class BuildResult:
     def scope(self) -> Scope:
         return self.skill.scope
 
+    @property
+    def warnings(self) -> tuple[Notice, ...]:
+        """The notices; the JSON holds their text too (``warnings``)."""
+        return self.notices
+
     def to_dict(self) -> dict[str, Any]:
         """The ``--format json`` shape (documented in the README)."""
         compiled = self.compiled

@@ -49,6 +49,10 @@ class SkillList:
     notices: tuple[Notice, ...] = field(default_factory=tuple)
     """Skill folders skipped because their SKILL.md is invalid."""
 
+    @property
+    def warnings(self) -> tuple[Notice, ...]:
+        return self.notices
+
     def to_dict(self) -> dict[str, object]:
         return {
             "skills": [entry.to_dict() for entry in self.skills],

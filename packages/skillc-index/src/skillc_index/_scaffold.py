@@ -6,7 +6,13 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from skillc_index._diagnostics import CannotCreate, InvalidOption, PathEscapesProject, SkillExists
+from skillc_index._diagnostics import (
+    CannotCreate,
+    InvalidOption,
+    Notice,
+    PathEscapesProject,
+    SkillExists,
+)
 from skillc_index._files import within
 from skillc_index._layout import SKILL_FILE, SKILLC_DIR, Layout, Scope, require_skill_name
 
@@ -32,6 +38,11 @@ class InitResult:
     scope: Scope | None = None
     """For a skill: the store it was created in."""
     name: str | None = None
+
+    @property
+    def warnings(self) -> tuple[Notice, ...]:
+        """None: ``init`` has nothing to warn about (the operation result protocol)."""
+        return ()
 
     def to_dict(self) -> dict[str, object]:
         return {

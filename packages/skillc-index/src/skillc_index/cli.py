@@ -52,12 +52,12 @@ def init_command(name: str | None, global_: bool, output_format: str) -> None:
 
     session = cli_session()
     try:
-        outcome = perform(INIT, InitParams(name, global_), output_format, session)
+        result = perform(INIT, InitParams(name, global_), output_format, session)
     except NameNeeded:
         raise click.UsageError("--global needs a skill NAME") from None
-    if outcome is None:
+    if result is None:
         return
-    layout, result = session.layout, outcome.init
+    layout = session.layout
     if result.kind == "project":
         where = layout.display(result.path.parent)
         if result.created:
@@ -126,10 +126,10 @@ def list_command(
         pattern,
         check_obsolete,
     )
-    outcome = perform(LIST, params, output_format, session)
-    if outcome is None:
+    result = perform(LIST, params, output_format, session)
+    if result is None:
         return
-    layout, result = session.layout, outcome.listing
+    layout = session.layout
     if not result.skills:
         click.echo("No skills found." if result.total == 0 else "No skills match.")
         return
@@ -209,10 +209,10 @@ def build_command(
     params = BuildParams(skill, global_, target, copy, force)
     with DelayedProgress("Indexing") as progress:
         session = cli_session(progress=progress)
-        outcome = perform(BUILD, params, output_format, session)
-    if outcome is None:
+        result = perform(BUILD, params, output_format, session)
+    if result is None:
         return
-    layout, result = session.layout, outcome.build
+    layout = session.layout
     compiled = result.compiled
     index = compiled.index
     if result.imported_from is not None:

@@ -26,7 +26,6 @@ from skillc_index.operation import (
 
 if TYPE_CHECKING:
     from skillc_index._build import BuildResult
-    from skillc_index._diagnostics import Diagnostic, Notice
     from skillc_index._listing import SkillList
     from skillc_index._scaffold import InitResult
 
@@ -35,11 +34,8 @@ __all__ = [
     "INIT",
     "LIST",
     "OPERATIONS",
-    "BuildOutcome",
     "BuildParams",
-    "InitOutcome",
     "InitParams",
-    "ListOutcome",
     "ListParams",
 ]
 
@@ -55,28 +51,18 @@ class InitParams(NamedTuple):
     global_: Annotated[bool, Param("Create the skill in the global store (needs `name`).")] = False
 
 
-class InitOutcome(NamedTuple):
-    """What ``init`` made: the project structure, or a skill."""
-
-    init: InitResult
-    warnings: tuple[Diagnostic | Notice, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return self.init.to_dict()
-
-
-def init(session: Session, params: InitParams) -> InitOutcome:
+def init(session: Session, params: InitParams) -> InitResult:
     """Not logged: it resolves no skill."""
     from skillc_index._scaffold import NameNeeded, init_project, init_skill
 
     if params.name is None:
         if params.global_:
             raise NameNeeded
-        return InitOutcome(init_project(session.layout))
-    return InitOutcome(init_skill(params.name, session.layout, global_store=params.global_))
+        return init_project(session.layout)
+    return init_skill(params.name, session.layout, global_store=params.global_)
 
 
-INIT: Operation[InitParams, InitOutcome] = Operation(
+INIT: Operation[InitParams, InitResult] = Operation(
     name="init",
     title="Create a skill (or a skillc project)",
     description="Create a new Agent Skill from the minimal SKILL.md template in the project "
@@ -131,36 +117,21 @@ class ListParams(NamedTuple):
     ] = False
 
 
-class ListOutcome(NamedTuple):
-    """The skills found; a skill skipped for invalid frontmatter is a warning."""
-
-    listing: SkillList
-
-    @property
-    def warnings(self) -> tuple[Diagnostic | Notice, ...]:
-        return self.listing.notices
-
-    def to_dict(self) -> dict[str, Any]:
-        return self.listing.to_dict()
-
-
-def list_(session: Session, params: ListParams) -> ListOutcome:
+def list_(session: Session, params: ListParams) -> SkillList:
     """Not logged: it resolves no skill."""
     from skillc_index._listing import list_skills
 
-    return ListOutcome(
-        list_skills(
-            session.layout,
-            scope=params.scope,
-            status=params.status,
-            pattern=params.pattern,
-            limit=params.limit,
-            check_obsolete=params.check_obsolete,
-        )
+    return list_skills(
+        session.layout,
+        scope=params.scope,
+        status=params.status,
+        pattern=params.pattern,
+        limit=params.limit,
+        check_obsolete=params.check_obsolete,
     )
 
 
-LIST: Operation[ListParams, ListOutcome] = Operation(
+LIST: Operation[ListParams, SkillList] = Operation(
     name="list",
     title="List skills",
     description="List the skills skillc manages, project store first (found by walking up "
@@ -232,20 +203,7 @@ class BuildParams(NamedTuple):
         }
 
 
-class BuildOutcome(NamedTuple):
-    """What ``build`` did. Its JSON has the build's ``warnings`` (their text) itself."""
-
-    build: BuildResult
-
-    @property
-    def warnings(self) -> tuple[Diagnostic | Notice, ...]:
-        return self.build.notices
-
-    def to_dict(self) -> dict[str, Any]:
-        return self.build.to_dict()
-
-
-def build(session: Session, params: BuildParams) -> BuildOutcome:
+def build(session: Session, params: BuildParams) -> BuildResult:
     """Build and deploy; logged after the build, or with its error when the skill resolves.
     The session's ``check_targets`` sees the targets before anything is written."""
     from skillc_index._build import build_skill
@@ -272,10 +230,10 @@ def build(session: Session, params: BuildParams) -> BuildOutcome:
         )
         raise
     session.log.record(layout, built.skill, "build", args)
-    return BuildOutcome(built)
+    return built
 
 
-BUILD: Operation[BuildParams, BuildOutcome] = Operation(
+BUILD: Operation[BuildParams, BuildResult] = Operation(
     name="build",
     title="Build and deploy a skill",
     description="Compile a skill into its runtime (a short stub SKILL.md that points agents "

@@ -128,10 +128,6 @@ class ToolRunner:
 
     # -- logging ---------------------------------------------------------------------------
 
-    def warn(self, diagnostics: Iterable[Diagnostic | Notice]) -> None:
-        """Write warnings to the server log (stderr); W003 once per session."""
-        self.access.warn(diagnostics)
-
     def _print(self, diagnostics: Iterable[Diagnostic | Notice]) -> None:
         from skillc_index import format_diagnostic
 
