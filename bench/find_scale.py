@@ -1,0 +1,174 @@
+"""``skc find`` at scale (issue 15): catalog build, incremental update, CLI and MCP latency.
+
+Run with the Python of the environment skillc is installed in (``skc`` next to it)::
+
+    /path/to/venv/bin/python bench/find_scale.py [--skills 20000] [--runs 9] [--calls 200]
+
+The library is the corpus copied under other names: copy ``cNN/`` of every corpus folder
+until ``--skills`` skill folders exist (each copy is the whole corpus tree, references and
+scripts included, so the freshness pass stats what a real library holds). It is kept in
+``--library`` (default ``/tmp/skillc-find-library``) and reused by later runs.
+
+1. **Catalog build from nothing**: one ``skc find --path LIB`` with an empty ``$SKILLC_HOME``.
+2. **Incremental update**: one SKILL.md edited (its description gets a new word), then one
+   ``skc find``; its wall time minus the median of an unchanged ``skc find`` is the cost of
+   the update. Target: under 100 ms.
+3. **CLI process time**: ``skc find --path LIB --format json QUERY`` against
+   ``python -c "import click, sqlite3"``, rounds interleaved, median. Target: at most 1.5x.
+4. **MCP**: one ``skc mcp`` session answers ``--calls`` ``skc_find`` calls (queries of the
+   routing dev set, when found, else a fixed list) after a warm-up; p50 and p95 from writing
+   the request to reading the response. Target: p50 at most 10 ms.
+
+Prints markdown ready for bench/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchlib import corpus_root, cpu_model, find_skc
+from mcp_latency import Session
+
+QUERIES = (
+    "make a looping animated gif for a chat reaction under the size limit",
+    "count reads overlapping each exon from a BED file in an indexed BAM",
+    "write a design doc and check a reader without context understands it",
+    "our report query is slow, which indexes would fix it",
+    "generate an editorconfig with 4-space indents for C#",
+)
+
+
+def skill_folders(root: Path) -> int:
+    return sum(1 for _, _, files in os.walk(root) if "SKILL.md" in files)
+
+
+def make_library(corpus: Path, library: Path, wanted: int) -> int:
+    """Copies of the corpus under ``library/cNN`` until ``wanted`` skills; the count."""
+    per_copy = skill_folders(corpus)
+    copies = -(-wanted // per_copy)
+    library.mkdir(parents=True, exist_ok=True)
+    for n in range(copies):
+        target = library / f"c{n:02d}"
+        if not target.exists():
+            partial = library / f".c{n:02d}.partial"
+            shutil.rmtree(partial, ignore_errors=True)
+            shutil.copytree(corpus, partial, ignore=shutil.ignore_patterns("README.md"))
+            partial.rename(target)
+    return skill_folders(library)
+
+
+def timed(argv: list[str], env: dict[str, str], cwd: Path) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"error: {argv[:3]} exited {done.returncode}: {done.stderr.decode()[-500:]}")
+    return elapsed
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, int(share * len(ordered) + 0.5) - 1))]
+
+
+def dev_queries() -> list[str]:
+    found = corpus_root().parent / "bench" / "skill-routing" / "dev.jsonl"
+    if not found.is_file():
+        return list(QUERIES)
+    with found.open(encoding="utf-8") as handle:
+        return [json.loads(line)["query"] for line in handle if line.strip()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--skills", type=int, default=20000)
+    parser.add_argument("--runs", type=int, default=9, help="CLI rounds (median)")
+    parser.add_argument("--calls", type=int, default=200, help="MCP skc_find calls")
+    parser.add_argument("--library", type=Path, default=Path("/tmp/skillc-find-library"))
+    parser.add_argument("--corpus", type=Path, default=None)
+    args = parser.parse_args(argv)
+    skc = str(find_skc())
+    corpus = corpus_root(args.corpus)
+    count = make_library(corpus, args.library, args.skills)
+    library = str(args.library.resolve())
+
+    with tempfile.TemporaryDirectory() as scratch:
+        home, work = Path(scratch) / "home", Path(scratch) / "work"
+        home.mkdir()
+        work.mkdir()
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLC_", "SKC_"))}
+        env.update(SKILLC_HOME=str(home), HOME=str(home))
+        find = [skc, "find", "--path", library, "--format", "json"]
+
+        build = timed([*find, QUERIES[0]], env, work)
+
+        floor: list[float] = []
+        cli: list[float] = []
+        for n in range(args.runs + 1):
+            f = timed([sys.executable, "-c", "import click, sqlite3"], env, work)
+            c = timed([*find, QUERIES[n % len(QUERIES)]], env, work)
+            if n:
+                floor.append(f)
+                cli.append(c)
+
+        edited = args.library / "c00" / "anthropic-skills" / "skills" / "pdf" / "SKILL.md"
+        original = edited.read_bytes()
+        updates: list[float] = []
+        try:
+            for n in range(max(3, args.runs // 3)):
+                text = original.replace(b"description:", f"description: edit{n}".encode(), 1)
+                edited.write_bytes(text)
+                updates.append(timed([*find, QUERIES[1]], env, work))
+        finally:
+            edited.write_bytes(original)
+        timed([*find, QUERIES[1]], env, work)  # index the restored file again
+
+        session = Session([skc, "mcp"], work, env)
+        session.request(
+            "initialize",
+            {"protocolVersion": "2025-11-25", "capabilities": {},
+             "clientInfo": {"name": "bench", "version": "0"}},
+        )  # fmt: skip
+        queries = dev_queries()
+        mcp: list[float] = []
+        for n in range(args.calls + 10):
+            query = queries[n % len(queries)]
+            arguments = {"query": query, "path": [library], "limit": 10}
+            elapsed = session.call("skc_find", arguments, modern=False)
+            if n >= 10:
+                mcp.append(elapsed)
+        session.close()
+
+    ms = 1000.0
+    cli_median, floor_median = statistics.median(cli), statistics.median(floor)
+    update = statistics.median(updates) - cli_median
+    print(f"## skc find at scale ({dt.date.today()}, {cpu_model()}, {os.cpu_count()} cores)")
+    print()
+    print(f"Library: {count} skills (the corpus copied under `cNN/`).")
+    print()
+    print("| measure | value | target |")
+    print("|---|---|---|")
+    print(f"| catalog build from nothing (one `skc find`) | {build:.1f} s | — |")
+    print(f"| `skc find` after one SKILL.md changed, minus an unchanged `skc find` "
+          f"| {update * ms:.0f} ms | < 100 ms |")  # fmt: skip
+    print(f"| `skc find` process, median of {len(cli)} | {cli_median * ms:.0f} ms | — |")
+    print(f"| `python -c \"import click, sqlite3\"`, median | {floor_median * ms:.0f} ms | — |")
+    print(f"| ratio | {cli_median / floor_median:.2f}x | <= 1.5x |")
+    print(f"| MCP `skc_find` p50 ({len(mcp)} calls, one session) "
+          f"| {statistics.median(mcp) * ms:.1f} ms | <= 10 ms |")  # fmt: skip
+    print(f"| MCP `skc_find` p95 | {percentile(mcp, 0.95) * ms:.1f} ms | — |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
