@@ -66,7 +66,11 @@ if TYPE_CHECKING:
 __all__ = [
     "ROUTER_MARK",
     "ROUTER_NAME",
+    "NoProjectToRoute",
+    "RouteBusy",
+    "RouteOutside",
     "RouteResult",
+    "RoutedElsewhere",
     "RoutedSkill",
     "SkillLeft",
     "route_install",
@@ -195,6 +199,18 @@ class RouteOutside(InvalidOption):
     def __init__(self, what: str, path: str, problem: str) -> None:
         super().__init__(f"{what} '{path}' {problem}; skills are routed only within it")
         self.path = path
+
+
+class RoutedElsewhere(InvalidOption):
+    """E100: the agent's skills were routed from another folder (the config changed since):
+    they go back there first."""
+
+    def __init__(self, agent: str, recorded: str, now: str) -> None:
+        super().__init__(
+            f"the skills of '{agent}' were routed from '{recorded}', not '{now}'; uninstall "
+            "that route first"
+        )
+        self.recorded = recorded
 
 
 class RouteBusy(InternalError):
@@ -624,8 +640,9 @@ def route_install(
     interrupted run left. See the module docstring."""
     layout, config = session.layout, session.config
     place = _place(layout, config, agent, global_)
-    if dry_run:
-        return _install(session, place, dry_run=True)
+    plan = _install(session, place, dry_run=True)  # a refusal is raised before any change
+    if dry_run or plan.router is None:
+        return plan
     with _locked(place, layout):
         return _install(session, place, dry_run=False)
 
@@ -634,6 +651,8 @@ def _install(session: Session, place: _Place, *, dry_run: bool) -> RouteResult:
     layout, config = session.layout, session.config
     old = _read_manifest(place.manifest)
     folder_rel = os.path.relpath(place.folder, place.base)
+    if old is not None and old.folder != folder_rel:
+        raise RoutedElsewhere(place.agent, old.folder, folder_rel)
     # what is behind the router already (at its recorded place, the recorded entry)
     routed = [
         record
@@ -748,8 +767,15 @@ def _install(session: Session, place: _Place, *, dry_run: bool) -> RouteResult:
         text = router_text(len(final), place.agent, place.scope)
         router_sha = _sha256(text.encode("utf-8"))
         if router_state != "ours" or router_sha != (old.router_sha256 if old else None):
-            ensure_dir(place.folder)
-            _write_router(place, text)
+            if _router_state(place.router, old.router_sha256 if old else None) in (
+                "absent",
+                "ours",
+            ):
+                ensure_dir(place.folder)
+                _write_router(place, text)
+            else:  # a skill of that name could not be moved away
+                router_sha = old.router_sha256 if old else None
+                notices.append(Notice(f"the router is not written: {place.router} is taken"))
     _write_manifest(
         place.manifest, place.agent, _Manifest(folder_rel, "installed", tuple(final), router_sha)
     )
