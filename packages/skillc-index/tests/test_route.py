@@ -266,20 +266,26 @@ def test_clashes_are_left_in_place_and_reported(
     make_skill(layout.store("project"), "alpha", "A different alpha.")
     elsewhere = agent_skill(tmp_path / "elsewhere", "outside")
     (claude / "outside").symlink_to(elsewhere)
+    orphan = make_skill(layout.store("project"), "orphan")
+    build_skill("orphan", layout)
+    (orphan / "SKILL.md").unlink()
+    orphan.rmdir()  # its deployment stays, to a runtime whose source is gone
     data = route_json(cli, "install")
     left = {skill["name"]: skill["reason"] for skill in data["left"]}
+    runtime = layout.runtime_store("project") / "orphan"
     assert left == {
         "alpha": "the project store already has a skill named 'alpha'",
+        "orphan": f"a deployment skillc made of {runtime}, but its source is in no store",
         "outside": f"a symlink to {elsewhere} that skillc did not make (skillc never moves "
         "what a link points to)",
     }
-    assert names(claude) == [".DS_Store", "alpha", "outside", ROUTER_NAME]
+    assert names(claude) == [".DS_Store", "alpha", "orphan", "outside", ROUTER_NAME]
     assert (
         (layout.store("project") / "alpha" / "SKILL.md").read_text().endswith("A different alpha.")
     )
     assert data["routed"] == 3
     status = route_json(cli, "status")
-    assert sorted(skill["name"] for skill in status["left"]) == ["alpha", "outside"]
+    assert sorted(skill["name"] for skill in status["left"]) == ["alpha", "orphan", "outside"]
 
 
 def test_a_skill_that_does_not_build_is_put_back(

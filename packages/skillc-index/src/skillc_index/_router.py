@@ -43,7 +43,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from skillc_index._atomic import ensure_dir, staging_dir, write_file_atomic
+from skillc_index._atomic import abandoned, ensure_dir, staging_dir, write_file_atomic
 from skillc_index._diagnostics import (
     PARAMETER_NAMES,
     Diagnostic,
@@ -490,6 +490,8 @@ def _write_router(place: _Place, text: str) -> None:
     router of skillc's is replaced only once the new one is complete."""
     import shutil
 
+    for stale in abandoned(place.folder, f"{ROUTER_NAME}.old"):  # an old router, of a killed run
+        shutil.rmtree(stale, ignore_errors=True)
     staging = staging_dir(place.folder, f"{ROUTER_NAME}.route")
     try:
         for name, data in _router_files(text).items():
@@ -563,6 +565,10 @@ def _classify(
             return None
         if _deployment_of(path, layout) is None:
             target = path.readlink()
+            real = Path(os.path.realpath(path))
+            if real.parent.name == "runtime" and real.parent.parent.name == SKILLC_DIR:
+                why = "its source is in no store"
+                return SkillLeft(name, path, f"a deployment skillc made of {real}, but {why}")
             return SkillLeft(
                 name,
                 path,
