@@ -148,3 +148,21 @@ def test_oversized_file_is_warned_and_ignored(layout: Layout) -> None:
     assert texts(config) == [
         f"config file {layout.project_config} is larger than {kib} KiB; file ignored"
     ]
+
+
+def test_the_listing_budget_per_key(layout: Layout) -> None:
+    assert layout.project_config is not None
+    config = load_config(layout, env={})
+    assert (config.budget_context_tokens, config.budget_percent) == (200_000, 1.0)
+    write(layout.global_config, "[budget]\ncontext_tokens = 1000000\npercent = 2\n")
+    write(layout.project_config, "[budget]\npercent = 0.5\n")
+    config = load_config(layout, env={})
+    assert (config.budget_context_tokens, config.budget_percent) == (1_000_000, 0.5)
+    assert config.origins["budget.percent"] == "project"
+    write(layout.project_config, '[budget]\npercent = 101\ncontext_tokens = "many"\nwindow = 3\n')
+    config = load_config(layout, env={})
+    assert (config.budget_context_tokens, config.budget_percent) == (1_000_000, 2.0)
+    notices = texts(config)
+    assert any("'budget.percent'" in text and "at most 100" in text for text in notices)
+    assert any("'budget.context_tokens'" in text for text in notices)
+    assert any("unknown key 'budget.window'" in text for text in notices)

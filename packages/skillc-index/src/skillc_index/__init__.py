@@ -135,6 +135,23 @@ _EXPORTS: dict[str, str] = {
     "SkillEntry": "_listing",
     "SkillList": "_listing",
     "list_skills": "_listing",
+    # what an agent's skill listing costs (list --budget) and the router (route)
+    "FolderBudget": "_budget",
+    "ListingEntry": "_budget",
+    "folder_budget": "_budget",
+    "listing_budgets": "_budget",
+    "ROUTER_NAME": "_router",
+    "ROUTER_MARK": "_router",
+    "RouteResult": "_router",
+    "RoutedSkill": "_router",
+    "SkillLeft": "_router",
+    "NoProjectToRoute": "_router",
+    "RouteOutside": "_router",
+    "RoutedElsewhere": "_router",
+    "RouteBusy": "_router",
+    "route_install": "_router",
+    "route_uninstall": "_router",
+    "route_status": "_router",
     # build (RFC-0001, RFC-0007 build): compile, index, deploy
     "BuildResult": "_build",
     "build_skill": "_build",
@@ -191,6 +208,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 if TYPE_CHECKING:
+    from skillc_index._budget import FolderBudget, ListingEntry, folder_budget, listing_budgets
     from skillc_index._build import BuildResult, build_skill
     from skillc_index._clock import utc_now
     from skillc_index._compiler import (
@@ -298,6 +316,20 @@ if TYPE_CHECKING:
         read_markdown,
         read_skill_metadata,
         title_of,
+    )
+    from skillc_index._router import (
+        ROUTER_MARK,
+        ROUTER_NAME,
+        NoProjectToRoute,
+        RouteBusy,
+        RoutedElsewhere,
+        RoutedSkill,
+        RouteOutside,
+        RouteResult,
+        SkillLeft,
+        route_install,
+        route_status,
+        route_uninstall,
     )
     from skillc_index._scaffold import (
         InitResult,

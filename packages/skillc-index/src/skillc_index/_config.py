@@ -21,8 +21,18 @@ from skillc_index._layout import Layout
 SUPPORTED_VERSION = 1
 TOKENIZERS = ("ascii", "cjk")
 
-#: Settings with a fixed schema: dotted key -> default.
-DEFAULTS: dict[str, Any] = {"search.tokenizer": "ascii"}
+#: Settings with a fixed schema: dotted key -> default. ``[budget]`` is the skill listing
+#: budget ``skc list --budget`` measures agent folders against: Claude Code's default, 1% of
+#: a 200,000-token context window.
+DEFAULTS: dict[str, Any] = {
+    "search.tokenizer": "ascii",
+    "budget.context_tokens": 200_000,
+    "budget.percent": 1.0,
+}
+#: The tables of :data:`DEFAULTS` (each a fixed set of keys).
+FIXED_TABLES = ("search", "budget")
+#: The largest ``[budget].context_tokens`` taken (a 100-million-token window is plenty).
+MAX_CONTEXT_TOKENS = 100_000_000
 #: Environment variables (RFC-0009 v0.1.0 defines exactly one): variable -> dotted key.
 ENVIRONMENT: dict[str, str] = {"SKILLC_TOKENIZER": "search.tokenizer"}
 #: Tables whose keys are free-form and merged key by key.
@@ -38,6 +48,10 @@ class Config(NamedTuple):
     """The merged ``[lint]`` table, interpreted by skillc-lint (RFC-0008:C-EXTENSIONS)."""
     targets: Mapping[str, str] = MappingProxyType({})
     """Extra or overridden deployment targets from ``[targets]`` (ADR-0002)."""
+    budget_context_tokens: int = 200_000
+    """``[budget].context_tokens``: the context window an agent's skill listing is a share of."""
+    budget_percent: float = 1.0
+    """``[budget].percent``: the share of that window the listing may take (Claude Code: 1)."""
     origins: Mapping[str, str] = MappingProxyType({})
     """Where each set value came from: ``cli``, ``env``, ``project``, ``global`` or ``default``."""
     files: tuple[Path, ...] = ()
@@ -118,16 +132,16 @@ def _read_file(path: Path, notices: list[Notice]) -> dict[str, Any] | None:
 
     flat: dict[str, Any] = {}
     for section, body in raw.items():
-        if section == "search" and isinstance(body, dict):
+        if section in FIXED_TABLES and isinstance(body, dict):
             for key, value in body.items():
-                dotted = f"search.{key}"
+                dotted = f"{section}.{key}"
                 if dotted not in DEFAULTS:
                     notices.append(Notice(f"config file {path}: unknown key '{dotted}' ignored"))
                 elif not _valid(dotted, value):
                     notices.append(
                         Notice(
                             f"config file {path}: invalid value {value!r} for '{dotted}' "
-                            f"(expected one of {', '.join(TOKENIZERS)}); ignored"
+                            f"(expected {_EXPECTED[dotted]}); ignored"
                         )
                     )
                 else:
@@ -145,9 +159,22 @@ def _read_file(path: Path, notices: list[Notice]) -> dict[str, Any] | None:
     return flat
 
 
+_EXPECTED = {
+    "search.tokenizer": f"one of {', '.join(TOKENIZERS)}",
+    "budget.context_tokens": f"an integer from 1 to {MAX_CONTEXT_TOKENS:,}",
+    "budget.percent": "a number above 0, at most 100",
+}
+
+
 def _valid(dotted: str, value: Any) -> bool:
     if dotted == "search.tokenizer":
         return value in TOKENIZERS
+    if isinstance(value, bool):
+        return False
+    if dotted == "budget.context_tokens":
+        return isinstance(value, int) and 1 <= value <= MAX_CONTEXT_TOKENS
+    if dotted == "budget.percent":
+        return isinstance(value, int | float) and 0 < value <= 100
     return True
 
 
@@ -210,6 +237,8 @@ def load_config(
         tokenizer=str(merged["search.tokenizer"]),
         lint=table("lint"),
         targets={k: str(v) for k, v in table("targets").items()},
+        budget_context_tokens=int(merged["budget.context_tokens"]),
+        budget_percent=float(merged["budget.percent"]),
         origins=origins,
         files=tuple(files),
         notices=tuple(notices),

@@ -6,11 +6,14 @@ import os
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from skillc_index._diagnostics import Notice
 from skillc_index._layout import SKILL_FILE, Layout, Scope
 from skillc_index._manifest import read_manifest
+
+if TYPE_CHECKING:
+    from skillc_index._budget import FolderBudget
 
 Status = Literal["normal", "not-built", "obsolete"]
 STATUSES: tuple[Status, ...] = ("normal", "not-built", "obsolete")
@@ -48,17 +51,22 @@ class SkillList:
     """Skills matching the filters, before ``limit``."""
     notices: tuple[Notice, ...] = field(default_factory=tuple)
     """Skill folders skipped because their SKILL.md is invalid."""
+    budget: tuple[FolderBudget, ...] | None = None
+    """With ``budget``: the listing each agent folder costs (:mod:`skillc_index._budget`)."""
 
     @property
     def warnings(self) -> tuple[Notice, ...]:
         return self.notices
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        data: dict[str, object] = {
             "skills": [entry.to_dict() for entry in self.skills],
             "total": self.total,
             "filtered": self.filtered,
         }
+        if self.budget is not None:
+            data["budget"] = [folder.to_dict() for folder in self.budget]
+        return data
 
 
 def _frontmatter_problem(skill_file: Path) -> str | None:

@@ -7,7 +7,7 @@ inside each command body, so ``skc --help`` and ``skc list --help`` stay fast.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import click
@@ -26,7 +26,12 @@ from skillc_index.console import (
 )
 
 if TYPE_CHECKING:
-    pass
+    from skillc_index._budget import FolderBudget
+    from skillc_index._layout import Layout
+    from skillc_index._router import RouteResult
+
+#: The router skill's name (``skillc_index._router.ROUTER_NAME``; not imported for --help).
+ROUTER_NAME = "skill-router"
 
 
 @click.command("init", context_settings=CONTEXT_SETTINGS)
@@ -92,6 +97,13 @@ def init_command(name: str | None, global_: bool, output_format: str) -> None:
     is_flag=True,
     help="Compare source hashes with the last build to find obsolete runtimes (slower).",
 )
+@click.option(
+    "--budget",
+    is_flag=True,
+    help="Show instead what each agent skills folder (project and home) costs the agent's "
+    "skill listing: estimated tokens against the budget ([budget] in config; default 1% of a "
+    "200,000-token context) and the descriptions the agent would drop.",
+)
 @format_option()
 @verbose_option
 def list_command(
@@ -100,6 +112,7 @@ def list_command(
     limit: int | None,
     pattern: str | None,
     check_obsolete: bool,
+    budget: bool,
     output_format: str,
 ) -> None:
     """List all skillc-managed skills.
@@ -109,11 +122,17 @@ def list_command(
     name. STATUS is `normal` (built), `not-built`, or with --check-obsolete `obsolete`
     (sources changed since the last build).
 
+    With --budget, a table per agent skills folder instead: the skills the agent lists, the
+    estimated tokens of their names and descriptions (4 characters a token) against the
+    listing budget, and the skills whose descriptions the agent would drop, the first
+    dropped first (the JSON adds a `budget` list, one object per folder, to the listing).
+
     \b
     Examples:
       skc list
       skc list --scope global --pattern 'py*'
       skc list --check-obsolete --status obsolete
+      skc list --budget
       skc list --format json
     """
     from skillc_index.operations import LIST, ListParams
@@ -125,11 +144,15 @@ def list_command(
         limit,
         pattern,
         check_obsolete,
+        budget,
     )
     result = perform(LIST, params, output_format, session)
     if result is None:
         return
     layout = session.layout
+    if result.budget is not None:
+        _echo_budgets(result.budget, layout)
+        return
     if not result.skills:
         click.echo("No skills found." if result.total == 0 else "No skills match.")
         return
@@ -139,12 +162,51 @@ def list_command(
         [e.name, e.scope, e.status] + ([layout.display(e.source_path)] if verbose else [])
         for e in result.skills
     ]
+    _echo_table(header, rows)
+    if result.filtered > len(result.skills):
+        click.echo(f"... ({result.filtered - len(result.skills)} more)")
+
+
+def _echo_table(header: list[str], rows: list[list[str]]) -> None:
+    """Columns padded to their widest cell (the last one is not padded)."""
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
     for row in [header, *rows]:
         cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)] + [row[-1]]
         click.echo("  ".join(cells).rstrip())
-    if result.filtered > len(result.skills):
-        click.echo(f"... ({result.filtered - len(result.skills)} more)")
+
+
+def _echo_budgets(folders: Sequence[FolderBudget], layout: Layout) -> None:
+    """``list --budget``'s text: a heading and a table per agent folder."""
+    if not folders:
+        click.echo("No agent skills folders found.")
+        return
+    for number, folder in enumerate(folders):
+        if number:
+            click.echo()
+        share = folder.tokens * 100 // max(folder.budget_tokens, 1)
+        count = len(folder.entries)
+        click.echo(
+            f"{folder.agent} ({folder.scope}) {layout.display(folder.path)}: "
+            f"{count} skill{'' if count == 1 else 's'}, ~{folder.tokens:,} tokens of "
+            f"{folder.budget_tokens:,} ({share}%)"
+        )
+        rows = [
+            [
+                entry.name,
+                f"{entry.tokens:,}",
+                entry.kind,
+                "name only" if index >= folder.kept and entry.described else "full",
+            ]
+            for index, entry in enumerate(folder.entries)
+        ]
+        if rows:
+            _echo_table(["SKILL", "TOKENS", "KIND", "LISTED"], rows)
+        if folder.dropped:
+            n = len(folder.dropped)
+            click.echo(
+                f"{n} description{'' if n == 1 else 's'} dropped, the first dropped first: "
+                + ", ".join(folder.dropped)
+            )
 
 
 @click.command("build", context_settings=CONTEXT_SETTINGS)
@@ -242,6 +304,179 @@ def build_command(
         )
 
 
+@click.group("route", cls=CommandGroup, context_settings=CONTEXT_SETTINGS)
+@verbose_option
+def route_group() -> None:
+    """Route an agent's skills through one skill.
+
+    An agent lists the name and description of every skill in its skills folder, every
+    session (see `skc list --budget`). `skc route install` moves the skills of one agent
+    folder into the skillc store of the same scope, builds them, and leaves ONE skill in the
+    folder, `skill-router`, which tells the agent to find the skill for its task with
+    `skc find` (MCP: `skc_find`) and read it with `skc show`/`skc open`. `skc route uninstall`
+    puts every skill back exactly where it was; `skc route status` shows what is routed.
+
+    Nothing is deleted: skills move by rename, skillc's own deployments (a symlink to a
+    runtime, a --copy stub) are parked in `.skillc/router/<agent>/`, and every move is
+    recorded in `.skillc/router/<agent>.json` before it happens (run the command again to
+    finish an interrupted one). Command line only: the MCP server has no tool for it, since
+    it reorganises the folders the agent itself loads.
+
+    \b
+    Examples:
+      skc list --budget                # what each agent folder costs the listing
+      skc route install --dry-run      # what would move
+      skc route install                # .claude/skills of this project
+      skc route install --global --target codex
+      skc route status
+      skc route uninstall
+    """
+
+
+def _route_options(func: Callable[..., None]) -> Callable[..., None]:
+    func = click.option(
+        "-t",
+        "--target",
+        default="claude",
+        show_default=True,
+        metavar="AGENT",
+        help="The agent whose skills folder is routed: claude, agents (.agents/skills), codex, "
+        "copilot, cursor, gemini, kiro, opencode, trae, or a [targets] name from config.",
+    )(func)
+    return click.option(
+        "-g",
+        "--global",
+        "global_",
+        is_flag=True,
+        help="The agent's folder in the home folder (its skills go to ~/.skillc/skills); "
+        "default: the project's.",
+    )(func)
+
+
+_dry_run_option = click.option(
+    "-n", "--dry-run", is_flag=True, help="Show what would move; change nothing."
+)
+
+
+@route_group.command("install", context_settings=CONTEXT_SETTINGS)
+@_route_options
+@_dry_run_option
+@format_option()
+@verbose_option
+def route_install_command(target: str, global_: bool, dry_run: bool, output_format: str) -> None:
+    """Move an agent folder's skills behind the router.
+
+    Each skill folder goes to the store (`.skillc/skills/<name>`, or `~/.skillc/skills` with
+    --global) and is built; skillc's own deployments are parked; the folder then holds only
+    `skill-router`. A skill whose name the store already has, a symlink skillc did not make,
+    or a skill that does not build stays where it is and is listed. Safe to repeat: routes
+    what was added since.
+    """
+    from skillc_index._router import route_install
+
+    session = cli_session()
+    result = route_install(session, target, global_=global_, dry_run=dry_run)
+    _echo_route(result, session.layout, output_format)
+
+
+@route_group.command("uninstall", context_settings=CONTEXT_SETTINGS)
+@_route_options
+@_dry_run_option
+@format_option()
+@verbose_option
+def route_uninstall_command(target: str, global_: bool, dry_run: bool, output_format: str) -> None:
+    """Put the routed skills back and remove the router.
+
+    Each skill goes back to the agent folder under its own name, as it was (a folder, or the
+    symlink skillc made). One whose place in the folder is taken again, or that changed in
+    the store (another folder under its name), stays where it is and is listed.
+    """
+    from skillc_index._router import route_uninstall
+
+    session = cli_session()
+    result = route_uninstall(session, target, global_=global_, dry_run=dry_run)
+    _echo_route(result, session.layout, output_format)
+
+
+@route_group.command("status", context_settings=CONTEXT_SETTINGS)
+@_route_options
+@format_option()
+@verbose_option
+def route_status_command(target: str, global_: bool, output_format: str) -> None:
+    """Show what is routed for an agent folder."""
+    from skillc_index._router import route_status
+
+    session = cli_session()
+    result = route_status(session, target, global_=global_)
+    _echo_route(result, session.layout, output_format)
+
+
+_ROUTE_VERBS = {
+    "moved": "move",
+    "parked": "park",
+    "unlinked": "unlink",
+    "restored": "restore",
+}
+
+
+def _echo_route(result: RouteResult, layout: Layout, output_format: str) -> None:
+    """``route``'s output: JSON, or a line per skill and a summary."""
+    from skillc_index.console import print_json, report_all
+
+    report_all(result.warnings)
+    if output_format == "json":
+        print_json(result.to_dict())
+        return
+    show = layout.display
+    where = f"{result.agent} ({result.scope}) {show(result.folder)}"
+    if result.command == "status":
+        router = "router installed" if result.router else "no router"
+        click.echo(f"{where}: {router}, {result.routed} skill{_s(result.routed)} behind it")
+        rows = [[s.name, s.kind, s.action, show(s.destination)] for s in result.skills]
+        if rows:
+            _echo_table(["SKILL", "KIND", "STATE", "WHERE"], rows)
+        if result.left:
+            click.echo(
+                f"Not behind the router ({len(result.left)}): "
+                + ", ".join(skill.name for skill in result.left)
+            )
+        return
+    would = result.dry_run
+    for skill in result.skills:
+        if skill.action in ("routed", "in-place"):
+            continue
+        action = f"would {_ROUTE_VERBS[skill.action]}" if would else skill.action
+        one, other = skill.origin, skill.destination
+        if result.command == "uninstall":
+            one, other = other, one
+        click.echo(f"{action}: {show(one)} -> {show(other)}")
+    for left in result.left:
+        click.echo(f"left: {show(left.path)}: {left.reason}")
+    count = f"{result.routed} skill{_s(result.routed)}"
+    if result.command == "install" and result.router is None:
+        click.echo(f"{where}: no skills to route")
+        return
+    if result.command == "install":
+        lists = "would list" if would else "lists"
+        click.echo(f"{where} {lists} one skill, {ROUTER_NAME}, for {count} in {show(result.store)}")
+        return
+    back = sum(1 for skill in result.skills if skill.action == "restored")
+    if result.router is None and not back and not result.left and not result.routed:
+        click.echo(f"{where}: nothing {'would be' if would else 'is'} routed any more")
+        return
+    router = (
+        "the router stays"
+        if result.router
+        else ("the router would be removed" if would else "router removed")
+    )
+    text = f"{back} skill{_s(back)} {'would go' if would else 'put'} back; {router}"
+    click.echo(f"{where}: {text}" + (f"; {count} still behind it" if result.routed else ""))
+
+
+def _s(count: int) -> str:
+    return "" if count == 1 else "s"
+
+
 @click.group("skillc-index", cls=CommandGroup, context_settings=CONTEXT_SETTINGS)
 @click.version_option(package_name="skillc-index", message="%(package)s %(version)s")
 @verbose_option
@@ -256,6 +491,7 @@ def cli() -> None:
 cli.add_command(init_command)
 cli.add_command(list_command)
 cli.add_command(build_command)
+cli.add_command(route_group)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

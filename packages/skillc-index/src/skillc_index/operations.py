@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
 
 from skillc_index.operation import (
+    BOOLEAN,
     INTEGER,
     NULLABLE_INTEGER,
     NULLABLE_STRING,
@@ -26,6 +27,7 @@ from skillc_index.operation import (
 
 if TYPE_CHECKING:
     from skillc_index._build import BuildResult
+    from skillc_index._layout import Scope
     from skillc_index._listing import SkillList
     from skillc_index._scaffold import InitResult
 
@@ -115,13 +117,23 @@ class ListParams(NamedTuple):
     check_obsolete: Annotated[
         bool, Param("Compare source hashes with the last build (slower).")
     ] = False
+    budget: Annotated[
+        bool,
+        Param(
+            "Also report, per existing agent skills folder of the scope (.claude/skills, "
+            ".agents/skills, ...; project and home), the skill listing the agent pays for: "
+            "estimated tokens of the skills' names and descriptions against the budget "
+            "(default: Claude Code's 1% of a 200,000-token context) and which descriptions "
+            "would be dropped."
+        ),
+    ] = False
 
 
 def list_(session: Session, params: ListParams) -> SkillList:
     """Not logged: it resolves no skill."""
     from skillc_index._listing import list_skills
 
-    return list_skills(
+    listed = list_skills(
         session.layout,
         scope=params.scope,
         status=params.status,
@@ -129,6 +141,14 @@ def list_(session: Session, params: ListParams) -> SkillList:
         limit=params.limit,
         check_obsolete=params.check_obsolete,
     )
+    if not params.budget:
+        return listed
+    from dataclasses import replace
+
+    from skillc_index._budget import listing_budgets
+
+    scopes: tuple[Scope, ...] = ("project", "global") if params.scope == "all" else (params.scope,)
+    return replace(listed, budget=listing_budgets(session.layout, session.config, scopes))
 
 
 LIST: Operation[ListParams, SkillList] = Operation(
@@ -138,7 +158,8 @@ LIST: Operation[ListParams, SkillList] = Operation(
     "from the working directory), then the global store, each with its build status: normal "
     "(built), not-built, or with `check_obsolete` obsolete (changed since the last build). "
     "Use it to learn the names of the available skills before the other tools, or to find "
-    "skills that need skc_build.",
+    "skills that need skc_build. With `budget`, it also says what each agent skills folder "
+    "costs the agent's skill listing, against its budget.",
     params=ListParams,
     run=list_,
     output_schema=output_schema(
@@ -157,7 +178,57 @@ LIST: Operation[ListParams, SkillList] = Operation(
             },
             "total": {"type": "integer", "description": "Skills found in the stores."},
             "filtered": {"type": "integer", "description": "Skills matching the filters."},
-        }
+            "budget": {
+                "type": "array",
+                "description": "With `budget`: one object per existing agent skills folder.",
+                "items": output_schema(
+                    {
+                        "agent": STRING,
+                        "scope": {"enum": ["project", "global"]},
+                        "path": STRING,
+                        "skills": {
+                            "type": "integer",
+                            "description": "Skills in the agent's listing.",
+                        },
+                        "tokens": {
+                            "type": "integer",
+                            "description": "Estimated tokens of the full listing (names and "
+                            "descriptions, 4 characters a token).",
+                        },
+                        "names_tokens": {
+                            "type": "integer",
+                            "description": "Estimated tokens of the names alone (every "
+                            "description dropped).",
+                        },
+                        "budget_tokens": INTEGER,
+                        "over_budget": BOOLEAN,
+                        "dropped": {
+                            "type": "array",
+                            "items": STRING,
+                            "description": "Skills whose description the agent would leave "
+                            "out, the first dropped first.",
+                        },
+                        "not_listed": {
+                            "type": "integer",
+                            "description": "Skills kept out of the listing "
+                            "(disable-model-invocation).",
+                        },
+                        "entries": {
+                            "type": "array",
+                            "items": output_schema(
+                                {
+                                    "name": STRING,
+                                    "folder": STRING,
+                                    "kind": {"enum": ["folder", "symlink", "skillc"]},
+                                    "tokens": INTEGER,
+                                }
+                            ),
+                        },
+                    }
+                ),
+            },
+        },
+        optional=("budget",),
     ),
 )
 

@@ -43,6 +43,8 @@ SUMMARIES: dict[str, str] = {
     # Beyond RFC-0007: the commands of tool-defining (gibb.eri.sh) skills.
     "tools": "List the tools a skill defines.",
     "run": "Run a tool of a skill.",
+    # Beyond RFC-0007: skill routing (issue 15).
+    "route": "Route an agent's skills through one skill.",
 }
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}

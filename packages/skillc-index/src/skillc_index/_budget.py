@@ -1,0 +1,259 @@
+"""``skc list --budget``: what each agent skills folder costs the agent's skill listing.
+
+An agent puts the name and description of every skill it can use into its context, every
+session. Claude Code, the agent this estimate follows (its skills documentation, "Skill
+descriptions are cut short", and the behaviour reported in anthropics/claude-code#56700 and
+#64606):
+
+- the listing has one entry per skill, ``- <name>: <description>``; ``description`` (with
+  ``when_to_use`` appended when there is one) is cut at 1,536 characters
+  (``skillListingMaxDescChars``);
+- the listing may take ``context window x 4 characters a token x skillListingBudgetFraction``
+  characters: 8,000 characters (2,000 tokens) for 1% of a 200,000-token window;
+- over that budget every skill keeps its name, and the descriptions are granted in priority
+  order (how often and how recently the skill was invoked) until the budget runs out; the rest
+  are listed by name alone, so the agent cannot match a task to them ("descriptions dropped").
+  skillc does not know the agent's usage counts: it takes the listing order (by name) as the
+  priority, the order for skills never invoked.
+
+The estimate counts characters as the agent renders them (the entry's ``- ``, ``: `` and line
+break are its per-entry overhead) and 4 characters a token, the ratio Claude Code itself uses
+for this budget. Skills with ``disable-model-invocation: true`` are not in the listing.
+
+A skill is a folder (or a symlink to one: what the agent reads through it counts, so a stub
+deployed by skillc counts with the stub's name and description) holding ``SKILL.md``, whose
+name does not start with ``.``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Literal, NamedTuple
+
+from skillc_index._config import Config
+from skillc_index._layout import SKILL_FILE, Layout, Scope
+
+__all__ = [
+    "CHARS_PER_TOKEN",
+    "MAX_ENTRY_DESCRIPTION",
+    "FolderBudget",
+    "ListingEntry",
+    "folder_budget",
+    "listing_budgets",
+]
+
+CHARS_PER_TOKEN = 4
+#: Claude Code's cut of one entry's description (``skillListingMaxDescChars``).
+MAX_ENTRY_DESCRIPTION = 1536
+#: The most of a SKILL.md read for its frontmatter.
+_READ_LIMIT = 1 << 20
+
+EntryKind = Literal["folder", "symlink", "skillc"]
+
+
+def tokens(chars: int) -> int:
+    """Estimated tokens of ``chars`` characters of listing (rounded up)."""
+    return math.ceil(chars / CHARS_PER_TOKEN)
+
+
+class ListingEntry(NamedTuple):
+    """One skill of an agent folder as the agent lists it."""
+
+    name: str
+    """The name the listing shows: the frontmatter's ``name``, else the folder's name."""
+    folder: str
+    """The entry's name in the agent folder."""
+    kind: EntryKind
+    """``folder``, ``symlink`` (to a folder skillc did not make) or ``skillc`` (a stub skillc
+    deployed: a symlink to a runtime, or a copy holding ``.skillc-meta``)."""
+    chars: int
+    """Characters of the full entry: ``- name: description`` and its line break."""
+    name_chars: int
+    """Characters of the entry without its description: ``- name`` and its line break."""
+
+    @property
+    def tokens(self) -> int:
+        return tokens(self.chars)
+
+    @property
+    def described(self) -> bool:
+        """Whether the entry has a description (one the agent may drop)."""
+        return self.chars > self.name_chars
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "folder": self.folder, "kind": self.kind, "tokens": self.tokens}
+
+
+class FolderBudget(NamedTuple):
+    """The listing one agent folder costs, against the budget."""
+
+    agent: str
+    scope: Scope
+    path: Path
+    entries: tuple[ListingEntry, ...]
+    """The skills the agent lists, in listing order (by folder name)."""
+    budget_chars: int
+    kept: int
+    """How many entries, from the first, keep their description (all when within budget)."""
+    not_listed: int
+    """Skills kept out of the listing (``disable-model-invocation: true``)."""
+
+    @property
+    def chars(self) -> int:
+        return sum(entry.chars for entry in self.entries)
+
+    @property
+    def tokens(self) -> int:
+        return tokens(self.chars)
+
+    @property
+    def names_tokens(self) -> int:
+        """Estimated tokens of the listing with every description dropped: its floor."""
+        return tokens(sum(entry.name_chars for entry in self.entries))
+
+    @property
+    def budget_tokens(self) -> int:
+        return self.budget_chars // CHARS_PER_TOKEN
+
+    @property
+    def over(self) -> bool:
+        return self.chars > self.budget_chars
+
+    @property
+    def dropped_entries(self) -> tuple[ListingEntry, ...]:
+        """The entries whose description the agent leaves out, the first dropped first (the
+        last in listing order)."""
+        return tuple(entry for entry in reversed(self.entries[self.kept :]) if entry.described)
+
+    @property
+    def dropped(self) -> tuple[str, ...]:
+        return tuple(entry.name for entry in self.dropped_entries)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "agent": self.agent,
+            "scope": self.scope,
+            "path": str(self.path),
+            "skills": len(self.entries),
+            "tokens": self.tokens,
+            "names_tokens": self.names_tokens,
+            "budget_tokens": self.budget_tokens,
+            "over_budget": self.over,
+            "dropped": list(self.dropped),
+            "not_listed": self.not_listed,
+            "entries": [entry.to_dict() for entry in self.entries],
+        }
+
+
+def budget_chars(config: Config) -> int:
+    """Claude Code's formula: ``floor(context tokens x 4 x fraction)``, at least 1."""
+    fraction = config.budget_percent / 100
+    return max(1, math.floor(config.budget_context_tokens * CHARS_PER_TOKEN * fraction))
+
+
+def _frontmatter(skill_file: str) -> dict[str, Any]:
+    """The SKILL.md frontmatter mapping; empty when unreadable or invalid (the agent then
+    lists the skill by its folder name, without a description)."""
+    from skillc_index._diagnostics import NotARegularFile
+    from skillc_index._files import open_regular
+    from skillc_index._frontmatter import parse_frontmatter
+
+    try:
+        with open_regular(skill_file) as handle:
+            text = handle.read(_READ_LIMIT).decode("utf-8", errors="replace")
+    except (OSError, NotARegularFile):
+        return {}
+    data = parse_frontmatter(text).data
+    return data if isinstance(data, dict) else {}
+
+
+def _text(value: object) -> str:
+    return " ".join(value.split()) if isinstance(value, str) else ""
+
+
+def _kind(path: Path) -> EntryKind:
+    from skillc_index._layout import META_DIR
+
+    if path.is_symlink():
+        target = os.path.realpath(path)
+        is_runtime = Path(target).parent.name == "runtime" and Path(target).parent.parent.name == (
+            ".skillc"
+        )
+        return "skillc" if is_runtime else "symlink"
+    return "skillc" if (path / META_DIR).is_dir() else "folder"
+
+
+def read_entry(path: Path) -> ListingEntry | None:
+    """The listing entry of the agent folder entry ``path``; None when it is not a skill the
+    agent lists."""
+    skill_file = path / SKILL_FILE
+    if not skill_file.is_file():
+        return None
+    data = _frontmatter(str(skill_file))
+    if data.get("disable-model-invocation") is True:
+        return None
+    name = _text(data.get("name")) or path.name
+    description = _text(data.get("description"))
+    when = _text(data.get("when_to_use"))
+    if when:
+        description = f"{description} {when}".strip()
+    description = description[:MAX_ENTRY_DESCRIPTION]
+    name_chars = len(f"- {name}\n")
+    chars = len(f"- {name}: {description}\n") if description else name_chars
+    return ListingEntry(name, path.name, _kind(path), chars, name_chars)
+
+
+def _kept(entries: tuple[ListingEntry, ...], budget: int) -> int:
+    """How many entries, from the first, keep their description.
+
+    Every name stays; the descriptions are granted in listing order while they fit in what
+    the names leave of the budget; from the first that does not fit on, none is."""
+    if sum(entry.chars for entry in entries) <= budget:
+        return len(entries)
+    room = budget - sum(entry.name_chars for entry in entries)
+    kept = 0
+    for entry in entries:
+        extra = entry.chars - entry.name_chars
+        if extra > room:
+            break
+        room -= extra
+        kept += 1
+    return kept
+
+
+def folder_budget(agent: str, scope: Scope, path: Path, config: Config) -> FolderBudget:
+    """The listing of the agent folder ``path`` against the configured budget."""
+    entries: list[ListingEntry] = []
+    not_listed = 0
+    try:
+        names = sorted(entry.name for entry in os.scandir(path) if not entry.name.startswith("."))
+    except OSError:
+        names = []
+    for name in names:
+        entry = read_entry(path / name)
+        if entry is None:
+            if (path / name / SKILL_FILE).is_file():
+                not_listed += 1
+            continue
+        entries.append(entry)
+    budget = budget_chars(config)
+    listed = tuple(entries)
+    return FolderBudget(agent, scope, path, listed, budget, _kept(listed, budget), not_listed)
+
+
+def listing_budgets(
+    layout: Layout, config: Config, scopes: Iterable[Scope] = ("project", "global")
+) -> tuple[FolderBudget, ...]:
+    """Every agent skills folder that exists (:func:`skillc_index.installed.agent_folders`,
+    project ones first), of the given scopes, with its listing cost."""
+    from skillc_index.installed import agent_folders
+
+    wanted = set(scopes)
+    return tuple(
+        folder_budget(folder.agent, folder.scope, folder.path, config)
+        for folder in agent_folders(layout, config.targets)
+        if folder.scope in wanted and folder.path.is_dir()
+    )

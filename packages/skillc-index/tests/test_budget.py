@@ -1,0 +1,202 @@
+"""``list --budget``: what each agent skills folder costs the agent's skill listing, against
+the budget (``[budget]`` in config), and which descriptions the agent would drop."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_index import Layout, build_skill, listing_budgets, load_config
+from skillc_index.accesslog import AccessLog
+from skillc_index.operation import Session
+from skillc_index.operations import LIST, ListParams
+
+MakeSkill = Callable[..., Path]
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def agent_skill(folder: Path, name: str, description: str, extra: str = "") -> Path:
+    """A skill folder in an agent folder, its description written as YAML double-quoted."""
+    path = folder / name
+    path.mkdir(parents=True)
+    text = f"---\nname: {name}\ndescription: {json.dumps(description)}\n{extra}---\n\n# {name}\n"
+    (path / "SKILL.md").write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def claude(project: Path) -> Path:
+    """``.claude/skills`` of the project with four skills: entries of 110, 109, 210 and 110
+    characters (``- alpha: <100 x>`` and its line break...), 539 in all; names alone 31."""
+    folder = project / ".claude" / "skills"
+    agent_skill(folder, "alpha", "a" * 100)
+    agent_skill(folder, "beta", "b" * 100)
+    agent_skill(folder, "kappa", "k" * 200)
+    agent_skill(folder, "gamma", "g" * 100)
+    return folder
+
+
+def small_budget(layout: Layout) -> None:
+    """400 characters (100 tokens): 1,000 tokens x 4 characters x 10%."""
+    assert layout.project_config is not None
+    layout.project_config.write_text(
+        "[budget]\ncontext_tokens = 1000\npercent = 10\n", encoding="utf-8"
+    )
+
+
+def test_the_default_budget_is_one_percent_of_200k(layout: Layout, claude: Path) -> None:
+    (folder,) = listing_budgets(layout, load_config(layout, env={}))
+    assert (folder.agent, folder.scope, folder.path) == ("claude", "project", claude)
+    assert [entry.name for entry in folder.entries] == ["alpha", "beta", "gamma", "kappa"]
+    assert [entry.chars for entry in folder.entries] == [110, 109, 110, 210]
+    assert (folder.chars, folder.tokens, folder.names_tokens) == (539, 135, 8)
+    assert (folder.budget_chars, folder.budget_tokens) == (8000, 2000)
+    assert not folder.over and folder.dropped == ()
+
+
+def test_over_budget_the_descriptions_after_the_cut_are_dropped(
+    layout: Layout, claude: Path
+) -> None:
+    small_budget(layout)
+    (folder,) = listing_budgets(layout, load_config(layout, env={}))
+    assert (folder.budget_chars, folder.budget_tokens, folder.over) == (400, 100, True)
+    # names take 31 of 400: alpha (102 more) and beta (102) fit, gamma (102) fits too, then
+    # kappa (202) does not: from the cut on, no description is kept
+    assert folder.kept == 3
+    assert folder.dropped == ("kappa",)
+    agent_skill(claude, "delta", "d" * 100)  # listed before gamma and kappa: now gamma is cut
+    (folder,) = listing_budgets(layout, load_config(layout, env={}))
+    assert [entry.name for entry in folder.entries] == ["alpha", "beta", "delta", "gamma", "kappa"]
+    assert folder.kept == 3
+    assert folder.dropped == ("kappa", "gamma")  # the first dropped first
+
+
+def test_what_the_agent_lists(layout: Layout, project: Path, make_skill: MakeSkill) -> None:
+    folder = project / ".claude" / "skills"
+    agent_skill(folder, "long", "x" * 2000)  # cut at 1,536 characters
+    agent_skill(folder, "when", "Does it.", "when_to_use: When asked.\n")
+    agent_skill(folder, "manual", "Only by hand.", "disable-model-invocation: true\n")
+    agent_skill(folder, ".hidden", "A backup, not listed.")
+    (folder / "notes").mkdir()  # no SKILL.md: not a skill
+    (folder / "bare").mkdir()
+    (folder / "bare" / "SKILL.md").write_text("# No frontmatter\n", encoding="utf-8")
+    source = make_skill(
+        layout.store("project"), "stubbed", frontmatter="name: stub-name\ndescription: Stub.\n"
+    )
+    build_skill(str(source), layout)  # deployed as a symlink to the runtime's stub
+    (budget,) = listing_budgets(layout, load_config(layout, env={}))
+    entries = {entry.folder: entry for entry in budget.entries}
+    assert sorted(entries) == ["bare", "long", "stubbed", "when"]
+    assert entries["long"].chars == len("- long: \n") + 1536
+    assert entries["when"].chars == len("- when: Does it. When asked.\n")
+    assert (entries["bare"].name, entries["bare"].chars) == ("bare", len("- bare\n"))
+    stub = entries["stubbed"]
+    assert (stub.name, stub.kind, stub.chars) == (
+        "stub-name",
+        "skillc",
+        len("- stub-name: Stub.\n"),
+    )
+    assert entries["long"].kind == "folder"
+    assert budget.not_listed == 1
+
+
+def test_project_and_home_folders_and_the_scope(layout: Layout, home: Path, project: Path) -> None:
+    agent_skill(project / ".agents" / "skills", "shared", "For every agent.")
+    agent_skill(home / ".codex" / "skills", "mine", "Home skill.")
+    (home / ".cursor" / "skills").mkdir(parents=True)  # empty: listed with nothing in it
+    config = load_config(layout, env={})
+    found = [(f.agent, f.scope, len(f.entries)) for f in listing_budgets(layout, config)]
+    assert found == [("agents", "project", 1), ("codex", "global", 1), ("cursor", "global", 0)]
+    home_only = listing_budgets(layout, config, ("global",))
+    assert [f.agent for f in home_only] == ["codex", "cursor"]
+
+
+def test_the_operation_adds_the_budget_only_when_asked(layout: Layout, claude: Path) -> None:
+    session = Session(layout, AccessLog(lambda _: None))
+    assert "budget" not in LIST.run(session, ListParams()).to_dict()
+    data = LIST.run(session, ListParams(scope="project", budget=True)).to_dict()
+    (folder,) = data["budget"]
+    assert {k: folder[k] for k in ("agent", "scope", "skills", "tokens", "budget_tokens")} == {
+        "agent": "claude",
+        "scope": "project",
+        "skills": 4,
+        "tokens": 135,
+        "budget_tokens": 2000,
+    }
+    assert folder["entries"][0] == {
+        "name": "alpha",
+        "folder": "alpha",
+        "kind": "folder",
+        "tokens": 28,
+    }
+    assert LIST.run(session, ListParams(scope="global", budget=True)).to_dict()["budget"] == []
+
+
+def list_budget(cli: Callable[..., Run], *args: str) -> subprocess.CompletedProcess[str]:
+    return cli("skillc_index")("list", "--budget", *args)
+
+
+def test_cli_json_with_a_configured_budget(
+    cli: Callable[..., Run], layout: Layout, claude: Path
+) -> None:
+    small_budget(layout)
+    result = list_budget(cli, "--format", "json")
+    assert result.returncode == 0, result.stderr
+    data: dict[str, Any] = json.loads(result.stdout)
+    assert set(data) == {"skills", "total", "filtered", "budget"}
+    (folder,) = data["budget"]
+    assert folder["path"] == str(claude)
+    assert (folder["tokens"], folder["budget_tokens"], folder["over_budget"]) == (135, 100, True)
+    assert folder["dropped"] == ["kappa"]
+    assert folder["not_listed"] == 0
+
+
+def test_cli_text_is_a_table_per_folder(
+    cli: Callable[..., Run], layout: Layout, claude: Path, home: Path
+) -> None:
+    small_budget(layout)
+    agent_skill(home / ".claude" / "skills", "mine", "Home skill.")
+    result = list_budget(cli)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "claude (project) .claude/skills: 4 skills, ~135 tokens of 100 (135%)"
+    assert lines[1].split() == ["SKILL", "TOKENS", "KIND", "LISTED"]
+    assert lines[2].split() == ["alpha", "28", "folder", "full"]
+    assert lines[5].split() == ["kappa", "53", "folder", "name", "only"]
+    assert lines[6] == "1 description dropped, the first dropped first: kappa"
+    assert lines[8] == "claude (global) ~/.claude/skills: 1 skill, ~5 tokens of 100 (5%)"
+
+
+def test_cli_without_agent_folders(cli: Callable[..., Run], layout: Layout) -> None:
+    result = list_budget(cli)
+    assert (result.returncode, result.stdout) == (0, "No agent skills folders found.\n")
+
+
+def test_an_invalid_budget_is_warned_and_the_default_used(
+    cli: Callable[..., Run], layout: Layout, claude: Path
+) -> None:
+    assert layout.project_config is not None
+    layout.project_config.write_text("[budget]\npercent = 0\ncontext_tokens = true\n")
+    result = list_budget(cli, "--format", "json")
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["budget"][0]["budget_tokens"] == 2000
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert any("'budget.percent' (expected a number above 0, at most 100)" in w for w in warnings)
+    assert any("'budget.context_tokens'" in w for w in warnings)
+
+
+def test_an_unreadable_skill_counts_by_its_name(layout: Layout, claude: Path) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root reads through permissions")
+    (claude / "alpha" / "SKILL.md").chmod(0)
+    try:
+        (folder,) = listing_budgets(layout, load_config(layout, env={}))
+    finally:
+        (claude / "alpha" / "SKILL.md").chmod(0o644)
+    assert folder.entries[0].chars == len("- alpha\n")

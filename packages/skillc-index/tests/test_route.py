@@ -1,0 +1,499 @@
+"""``route install|uninstall|status``: an agent folder's skills behind one router skill, and
+back (issue 15). Real files; the command line in-process (``cli("skillc_index")``)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import subprocess
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import skillc_index._router as router_module
+from skillc_index import (
+    ROUTER_MARK,
+    ROUTER_NAME,
+    Layout,
+    build_skill,
+    parse_frontmatter,
+    read_manifest,
+    route_install,
+    route_status,
+    route_uninstall,
+)
+from skillc_index.accesslog import AccessLog
+from skillc_index.operation import Session
+
+MakeSkill = Callable[..., Path]
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def names(folder: Path) -> list[str]:
+    return sorted(path.name for path in folder.iterdir())
+
+
+def snapshot(root: Path) -> dict[str, tuple[Any, ...]]:
+    """Every path under ``root`` (not following symlinks): a folder, a file's bytes' SHA-256
+    and mode, a symlink's target."""
+    found: dict[str, tuple[Any, ...]] = {}
+    for folder, folders, files in os.walk(root):
+        for name in folders + files:
+            path = Path(folder) / name
+            rel = path.relative_to(root).as_posix()
+            if path.is_symlink():
+                found[rel] = ("link", str(path.readlink()))
+            elif path.is_dir():
+                found[rel] = ("dir", path.stat().st_mode)
+            else:
+                found[rel] = (
+                    "file",
+                    hashlib.sha256(path.read_bytes()).hexdigest(),
+                    path.stat().st_mode,
+                )
+    return found
+
+
+def agent_skill(folder: Path, name: str, description: str | None = None) -> Path:
+    path = folder / name
+    (path / "references").mkdir(parents=True)
+    about = (
+        "" if description == "" else f"description: {json.dumps(description or f'About {name}.')}\n"
+    )
+    (path / "SKILL.md").write_text(
+        f"---\nname: {name}\n{about}---\n\n# {name}\n\n## Usage\n\nUse {name}.\n", encoding="utf-8"
+    )
+    (path / "references" / "guide.md").write_text(f"# Guide to {name}\n", encoding="utf-8")
+    (path / "references" / "alias.md").symlink_to("guide.md")  # a link inside the skill
+    (path / "run.sh").write_text("#!/bin/sh\necho hi\n", encoding="utf-8")
+    (path / "run.sh").chmod(0o755)
+    return path
+
+
+@pytest.fixture
+def claude(project: Path, layout: Layout, make_skill: MakeSkill) -> Path:
+    """``.claude/skills``: two skill folders, a store skill deployed by skillc as a symlink
+    and one deployed as a copy, and a hidden file skillc leaves alone."""
+    folder = project / ".claude" / "skills"
+    agent_skill(folder, "alpha")
+    agent_skill(folder, "beta", "Beta: with a colon, and 'quotes'.")
+    make_skill(layout.store("project"), "linked")
+    build_skill("linked", layout)
+    make_skill(layout.store("project"), "copied")
+    build_skill("copied", layout, copy=True)
+    (folder / ".DS_Store").write_bytes(b"\0")
+    return folder
+
+
+def session(layout: Layout) -> Session:
+    return Session(layout, AccessLog(lambda _: None))
+
+
+def route(
+    cli: Callable[..., Run], *args: str, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    return cli("skillc_index")("route", *args, cwd=cwd)
+
+
+def route_json(cli: Callable[..., Run], *args: str) -> dict[str, Any]:
+    result = route(cli, *args, "--format", "json")
+    assert result.returncode == 0, result.stderr
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_install_leaves_only_the_router(
+    cli: Callable[..., Run], layout: Layout, claude: Path, project: Path
+) -> None:
+    data = route_json(cli, "install")
+    assert names(claude) == [".DS_Store", ROUTER_NAME]
+    assert data["routed"] == 4 and data["left"] == [] and data["dry_run"] is False
+    actions = {skill["name"]: (skill["kind"], skill["action"]) for skill in data["skills"]}
+    assert actions == {
+        "alpha": ("folder", "moved"),
+        "beta": ("folder", "moved"),
+        "copied": ("deployment", "parked"),
+        "linked": ("deployment", "parked"),
+    }
+    store = layout.store("project")
+    for name in ("alpha", "beta"):  # moved as they are, then built
+        assert (store / name / "references" / "alias.md").is_symlink()
+        manifest = read_manifest(layout.runtime_store("project") / name)
+        assert manifest is not None and manifest.skill == name
+    parked = project / ".skillc" / "router" / "claude"
+    assert str((parked / "linked").readlink()) == str(layout.runtime_store("project") / "linked")
+    assert (parked / "copied" / ".skillc-meta" / "manifest.json").is_file()
+    assert data["router"] == str(claude / ROUTER_NAME)
+    assert data["manifest"] == str(project / ".skillc" / "router" / "claude.json")
+
+    text = (claude / ROUTER_NAME / "SKILL.md").read_text(encoding="utf-8")
+    front = parse_frontmatter(text).data
+    assert front is not None and front["name"] == ROUTER_NAME
+    assert "among 4 skills" in front["description"] and len(front["description"]) <= 1024
+    assert "skc_find" in front["description"] and 'skc find "<task>"' in front["description"]
+    assert "skc show" in front["description"]
+    assert names(claude / ROUTER_NAME) == [ROUTER_MARK, "SKILL.md"]
+
+    listed = cli("skillc_index")("list", "--format", "json")
+    store_names = [skill["name"] for skill in json.loads(listed.stdout)["skills"]]
+    assert store_names == [
+        "alpha",
+        "beta",
+        "copied",
+        "linked",
+    ]  # every routed skill is in the store
+    budget = cli("skillc_index")("list", "--budget", "--scope", "project", "--format", "json")
+    (folder,) = json.loads(budget.stdout)["budget"]
+    assert [entry["name"] for entry in folder["entries"]] == [ROUTER_NAME]
+
+
+def test_each_moved_skill_is_built_and_the_build_logged(
+    cli: Callable[..., Run], layout: Layout, claude: Path
+) -> None:
+    route_json(cli, "install")
+    runtime = layout.runtime_store("project") / "alpha"
+    with closing(sqlite3.connect(runtime / ".skillc-meta" / "logs.db")) as db:
+        rows = db.execute("SELECT command, skill, args FROM access_log").fetchall()
+    assert [(command, skill) for command, skill, _ in rows] == [("build", "alpha")]
+    assert json.loads(rows[0][2]) == {"global": False, "target": [], "copy": False, "force": False}
+
+
+def test_uninstall_is_a_byte_identical_round_trip(
+    cli: Callable[..., Run], layout: Layout, claude: Path, project: Path
+) -> None:
+    before = snapshot(claude)
+    store_before = names(layout.store("project"))
+    route_json(cli, "install")
+    assert snapshot(claude) != before
+    data = route_json(cli, "uninstall")
+    assert snapshot(claude) == before
+    assert names(layout.store("project")) == store_before
+    assert not (project / ".skillc" / "router").exists()  # manifest and parking gone
+    assert data["router"] is None and data["routed"] == 0 and data["left"] == []
+    assert sorted((s["name"], s["action"]) for s in data["skills"]) == [
+        ("alpha", "restored"),
+        ("beta", "restored"),
+        ("copied", "restored"),
+        ("linked", "restored"),
+    ]
+    again = route(cli, "uninstall")
+    assert (again.returncode, again.stdout) == (
+        0,
+        "claude (project) .claude/skills: nothing is routed any more\n",
+    )
+
+
+def test_text_output(cli: Callable[..., Run], claude: Path) -> None:
+    result = route(cli, "install")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "moved: .claude/skills/alpha -> .skillc/skills/alpha",
+        "moved: .claude/skills/beta -> .skillc/skills/beta",
+        "parked: .claude/skills/copied -> .skillc/router/claude/copied",
+        "parked: .claude/skills/linked -> .skillc/router/claude/linked",
+        "claude (project) .claude/skills lists one skill, skill-router, for 4 skills in "
+        ".skillc/skills",
+    ]
+    status = route(cli, "status")
+    assert status.stdout.splitlines()[0] == (
+        "claude (project) .claude/skills: router installed, 4 skills behind it"
+    )
+    assert status.stdout.splitlines()[1].split() == ["SKILL", "KIND", "STATE", "WHERE"]
+    undone = route(cli, "uninstall")
+    assert undone.stdout.splitlines()[-1] == (
+        "claude (project) .claude/skills: 4 skills put back; router removed"
+    )
+
+
+def test_dry_runs_change_nothing(
+    cli: Callable[..., Run], claude: Path, project: Path, home: Path
+) -> None:
+    before = snapshot(project), snapshot(home)
+    data = route_json(cli, "install", "--dry-run")
+    assert data["dry_run"] is True and data["routed"] == 4
+    assert {s["action"] for s in data["skills"]} == {"moved", "parked"}
+    assert (snapshot(project), snapshot(home)) == before
+    text = route(cli, "install", "-n").stdout
+    assert text.splitlines()[0] == "would move: .claude/skills/alpha -> .skillc/skills/alpha"
+    route_json(cli, "install")
+    installed = snapshot(project)
+    undo = route_json(cli, "uninstall", "--dry-run")
+    assert undo["dry_run"] is True and len(undo["skills"]) == 4
+    assert snapshot(project) == installed
+
+
+def test_a_second_install_changes_nothing_then_routes_what_was_added(
+    cli: Callable[..., Run], claude: Path, project: Path
+) -> None:
+    route_json(cli, "install")
+    installed = snapshot(project)
+    again = route_json(cli, "install")
+    assert snapshot(project) == installed
+    assert again["routed"] == 4 and {s["action"] for s in again["skills"]} == {"routed"}
+    agent_skill(claude, "gamma")
+    third = route_json(cli, "install")
+    assert third["routed"] == 5
+    assert [s["name"] for s in third["skills"] if s["action"] == "moved"] == ["gamma"]
+    assert "among 5 skills" in (claude / ROUTER_NAME / "SKILL.md").read_text(encoding="utf-8")
+    assert names(claude) == [".DS_Store", ROUTER_NAME]
+
+
+def test_a_routed_skill_deployed_again_is_removed_and_restored_once(
+    cli: Callable[..., Run], layout: Layout, claude: Path
+) -> None:
+    before = snapshot(claude)
+    route_json(cli, "install")
+    build_skill("alpha", layout)  # a symlink in the agent folder again, to alpha's runtime
+    build_skill("linked", layout)  # the same symlink as the parked one
+    data = route_json(cli, "install")
+    assert {s["name"]: s["action"] for s in data["skills"] if s["action"] != "routed"} == {
+        "alpha": "unlinked",
+        "linked": "unlinked",
+    }
+    assert names(claude) == [".DS_Store", ROUTER_NAME]
+    route_json(cli, "uninstall")
+    assert snapshot(claude) == before
+
+
+def test_clashes_are_left_in_place_and_reported(
+    cli: Callable[..., Run], layout: Layout, claude: Path, make_skill: MakeSkill, tmp_path: Path
+) -> None:
+    make_skill(layout.store("project"), "alpha", "A different alpha.")
+    elsewhere = agent_skill(tmp_path / "elsewhere", "outside")
+    (claude / "outside").symlink_to(elsewhere)
+    orphan = make_skill(layout.store("project"), "orphan")
+    build_skill("orphan", layout)
+    (orphan / "SKILL.md").unlink()
+    orphan.rmdir()  # its deployment stays, to a runtime whose source is gone
+    data = route_json(cli, "install")
+    left = {skill["name"]: skill["reason"] for skill in data["left"]}
+    runtime = layout.runtime_store("project") / "orphan"
+    assert left == {
+        "alpha": "the project store already has a skill named 'alpha'",
+        "orphan": f"a deployment skillc made of {runtime}, but its source is in no store",
+        "outside": f"a symlink to {elsewhere} that skillc did not make (skillc never moves "
+        "what a link points to)",
+    }
+    assert names(claude) == [".DS_Store", "alpha", "orphan", "outside", ROUTER_NAME]
+    assert (
+        (layout.store("project") / "alpha" / "SKILL.md").read_text().endswith("A different alpha.")
+    )
+    assert data["routed"] == 3
+    status = route_json(cli, "status")
+    assert sorted(skill["name"] for skill in status["left"]) == ["alpha", "orphan", "outside"]
+
+
+def test_a_skill_that_does_not_build_is_put_back(
+    cli: Callable[..., Run], layout: Layout, claude: Path
+) -> None:
+    broken = agent_skill(claude, "broken", description="")  # no description: E011
+    before = snapshot(broken)
+    data = route_json(cli, "install")
+    (left,) = data["left"]
+    assert left["name"] == "broken"
+    assert left["reason"].startswith("put back: error[E011]: missing frontmatter field")
+    assert snapshot(broken) == before
+    assert not (layout.store("project") / "broken").exists()
+    assert data["routed"] == 4
+
+
+def test_uninstall_leaves_a_skill_whose_place_is_taken(
+    cli: Callable[..., Run], layout: Layout, claude: Path, project: Path
+) -> None:
+    before = snapshot(claude)
+    route_json(cli, "install")
+    agent_skill(claude, "alpha", "Made while routed.")
+    data = route_json(cli, "uninstall")
+    assert data["left"] == [
+        {
+            "name": "alpha",
+            "path": str(layout.store("project") / "alpha"),
+            "reason": f"{claude / 'alpha'} is taken; left behind the router",
+        }
+    ]
+    assert data["routed"] == 1 and data["router"] is None
+    assert (layout.store("project") / "alpha").is_dir()
+    assert (project / ".skillc" / "router" / "claude.json").is_file()  # kept for a later run
+    (claude / "alpha" / "SKILL.md").unlink()
+    (claude / "alpha" / "references" / "alias.md").unlink()
+    (claude / "alpha" / "references" / "guide.md").unlink()
+    (claude / "alpha" / "references").rmdir()
+    (claude / "alpha" / "run.sh").unlink()
+    (claude / "alpha").rmdir()
+    again = route_json(cli, "uninstall")
+    assert [(s["name"], s["action"]) for s in again["skills"]] == [("alpha", "restored")]
+    assert snapshot(claude) == before
+
+
+def test_an_interrupted_install_is_finished_or_undone_by_running_again(
+    layout: Layout, claude: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = snapshot(claude)
+    real_move = router_module._move
+    calls: list[Path] = []
+
+    def killed_on_the_third_move(origin: Path, destination: Path) -> None:
+        calls.append(origin)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        real_move(origin, destination)
+
+    monkeypatch.setattr(router_module, "_move", killed_on_the_third_move)
+    with pytest.raises(KeyboardInterrupt):
+        route_install(session(layout))
+    monkeypatch.setattr(router_module, "_move", real_move)
+    manifest = json.loads((layout.project_root / ".skillc" / "router" / "claude.json").read_text())  # type: ignore[operator]
+    assert manifest["state"] == "installing" and len(manifest["entries"]) == 4
+    assert names(claude) == [".DS_Store", "copied", "linked"]  # two moved
+
+    status = route_status(session(layout))
+    assert sorted((s.name, s.action) for s in status.skills) == [
+        ("alpha", "routed"),
+        ("beta", "routed"),
+        ("copied", "in-place"),
+        ("linked", "in-place"),
+    ]
+    undone = route_uninstall(session(layout))  # undoing the half-done run
+    assert snapshot(claude) == before
+    assert sorted(s.action for s in undone.skills) == [
+        "in-place",
+        "in-place",
+        "restored",
+        "restored",
+    ]
+
+    monkeypatch.setattr(router_module, "_move", killed_on_the_third_move)
+    calls.clear()
+    with pytest.raises(KeyboardInterrupt):
+        route_install(session(layout))
+    monkeypatch.setattr(router_module, "_move", real_move)
+    finished = route_install(session(layout))  # finishing it
+    assert finished.routed == 4
+    assert names(claude) == [".DS_Store", ROUTER_NAME]
+    route_uninstall(session(layout))
+    assert snapshot(claude) == before
+
+
+def test_the_global_folder(cli: Callable[..., Run], home: Path, tmp_path: Path) -> None:
+    folder = home / ".codex" / "skills"
+    agent_skill(folder, "mine")
+    before = snapshot(folder)
+    outside = tmp_path / "anywhere"
+    outside.mkdir()
+    data = route_json_in(cli, outside, "install", "--global", "--target", "codex")
+    assert data["scope"] == "global" and data["store"] == str(home / ".skillc" / "skills")
+    assert (home / ".skillc" / "skills" / "mine" / "SKILL.md").is_file()
+    assert names(folder) == [ROUTER_NAME]
+    assert (
+        "skc route uninstall --target codex --global"
+        in (folder / ROUTER_NAME / "SKILL.md").read_text()
+    )
+    route_json_in(cli, outside, "uninstall", "-g", "-t", "codex")
+    assert snapshot(folder) == before
+
+
+def route_json_in(cli: Callable[..., Run], cwd: Path, *args: str) -> dict[str, Any]:
+    result = route(cli, *args, "--format", "json", cwd=cwd)
+    assert result.returncode == 0, result.stderr
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+@contextmanager
+def unchanged(*roots: Path) -> Iterator[None]:
+    before = [snapshot(root) for root in roots]
+    yield
+    assert [snapshot(root) for root in roots] == before
+
+
+def test_refusals_change_nothing(
+    cli: Callable[..., Run], claude: Path, project: Path, home: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "nowhere"
+    outside.mkdir()
+    with unchanged(project, home):
+        result = route(cli, "install", cwd=outside)
+        assert result.returncode == 1
+        assert result.stderr.splitlines() == [
+            "error[E100]: invalid option: 'not inside a skillc project: make this folder one "
+            "with 'skc init' first, or route the home folder's skills with --global'"
+        ]
+        unknown = route(cli, "install", "--target", "nope")
+        assert unknown.stderr.startswith("error[E100]: invalid option: 'unknown target 'nope'")
+        folder = route(cli, "install", "--target", "./x")
+        assert folder.returncode == 1 and "unknown target './x'" in folder.stderr
+
+
+def test_a_foreign_router_name_refuses_everything(
+    cli: Callable[..., Run], claude: Path, project: Path, tmp_path: Path
+) -> None:
+    (claude / ROUTER_NAME).symlink_to(agent_skill(tmp_path / "x", ROUTER_NAME))
+    with unchanged(project):
+        result = route(cli, "install")
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"error[E050]: skill '{ROUTER_NAME}' already exists")
+
+
+def test_a_skill_named_like_the_router_is_routed_and_restored(
+    cli: Callable[..., Run], claude: Path
+) -> None:
+    agent_skill(claude, ROUTER_NAME, "My own router.")
+    before = snapshot(claude)
+    data = route_json(cli, "install")
+    assert data["routed"] == 5
+    assert (claude / ROUTER_NAME / ROUTER_MARK).is_file()
+    route_json(cli, "uninstall")
+    assert snapshot(claude) == before
+
+
+def test_an_agent_folder_leading_outside_the_project_is_refused(
+    cli: Callable[..., Run], project: Path, tmp_path: Path
+) -> None:
+    (project / ".skillc" / "skills").mkdir(parents=True, exist_ok=True)
+    elsewhere = tmp_path / "elsewhere"
+    agent_skill(elsewhere, "alpha")
+    (project / ".claude").mkdir()
+    (project / ".claude" / "skills").symlink_to(elsewhere)
+    with unchanged(project, elsewhere):
+        result = route(cli, "install")
+    assert result.returncode == 1
+    assert result.stderr.startswith(
+        "error[E100]: invalid option: 'agent folder '.claude/skills' leads outside the project"
+    )
+
+
+def test_a_manifest_naming_a_folder_outside_is_refused(
+    cli: Callable[..., Run], claude: Path, project: Path
+) -> None:
+    route_json(cli, "install")
+    manifest = project / ".skillc" / "router" / "claude.json"
+    data = json.loads(manifest.read_text())
+    data["folder"] = "../.."
+    manifest.write_text(json.dumps(data))
+    with unchanged(project):
+        result = route(cli, "uninstall")
+    assert result.returncode == 1
+    assert "leads outside the project" in result.stderr
+
+
+def test_another_route_command_at_work_is_e999(
+    cli: Callable[..., Run], claude: Path, project: Path
+) -> None:
+    fcntl = pytest.importorskip("fcntl")
+    routes = project / ".skillc" / "router"
+    routes.mkdir()
+    fd = os.open(routes, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        with unchanged(claude):
+            result = route(cli, "install")
+    finally:
+        os.close(fd)
+    assert result.returncode == 1
+    assert result.stderr.startswith("error[E999]: another route command is changing")
+    assert route(cli, "install").returncode == 0

@@ -1,0 +1,83 @@
+"""``skc route`` end to end: the skills of ``.claude/skills`` behind the router are still
+listed, read with show/open/search and logged; ``skc list --budget`` sees one entry; and
+everything goes back as it was."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import subprocess
+from collections.abc import Callable
+from contextlib import closing
+from pathlib import Path
+
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+
+
+def names(folder: Path) -> list[str]:
+    return sorted(path.name for path in folder.iterdir())
+
+
+def tree(root: Path) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for folder, folders, files in os.walk(root):
+        for name in folders + files:
+            path = Path(folder) / name
+            rel = path.relative_to(root).as_posix()
+            if path.is_symlink():
+                found[rel] = f"-> {path.readlink()}"
+            elif path.is_dir():
+                found[rel] = "dir"
+            else:
+                found[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return found
+
+
+def skill(folder: Path, name: str, description: str) -> None:
+    path = folder / name
+    (path / "references").mkdir(parents=True)
+    (path / "SKILL.md").write_text(
+        f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\n"
+        f"## Usage\n\nHow to use {name} with widgets.\n",
+        encoding="utf-8",
+    )
+    (path / "references" / "guide.md").write_text(f"# Guide\n\n{name} in depth.\n")
+
+
+def test_routed_skills_are_read_and_logged_then_put_back(
+    ok: Run, skc_installed: Run, project: Path
+) -> None:
+    ok("init")
+    folder = project / ".claude" / "skills"
+    for name in ("pdf-tools", "csv-tools", "image-tools"):
+        skill(folder, name, f"Work with {name.split('-')[0]} files. " * 20)
+    before = tree(folder)
+    budget = json.loads(ok("list", "--budget", "--format", "json").stdout)["budget"]
+    assert [(b["agent"], b["skills"]) for b in budget] == [("claude", 3)]
+
+    installed = skc_installed("route", "install")  # the installed script, once
+    assert installed.returncode == 0, installed.stderr
+    assert names(folder) == ["skill-router"]
+    listed = json.loads(ok("list", "--format", "json").stdout)
+    assert [s["name"] for s in listed["skills"]] == ["csv-tools", "image-tools", "pdf-tools"]
+    assert {s["status"] for s in listed["skills"]} == {"normal"}
+    after = json.loads(ok("list", "--budget", "--format", "json").stdout)["budget"]
+    assert [e["name"] for e in after[0]["entries"]] == ["skill-router"]
+    assert after[0]["tokens"] < budget[0]["tokens"]
+
+    shown = ok("show", "pdf-tools", "--section", "Usage")
+    assert "How to use pdf-tools with widgets." in shown.stdout
+    assert "pdf-tools in depth." in ok("open", "pdf-tools", "references/guide.md").stdout
+    assert "Usage" in ok("search", "pdf-tools", "widgets").stdout
+    runtime = project / ".skillc" / "runtime" / "pdf-tools"
+    with closing(sqlite3.connect(runtime / ".skillc-meta" / "logs.db")) as db:
+        commands = [row[0] for row in db.execute("SELECT command FROM access_log ORDER BY id")]
+    assert commands == ["build", "show", "open", "search"]
+
+    status = ok("route", "status", "--format", "json")
+    assert json.loads(status.stdout)["routed"] == 3
+    ok("route", "uninstall")
+    assert tree(folder) == before
+    assert json.loads(ok("list", "--format", "json").stdout)["skills"] == []
