@@ -33,6 +33,7 @@ from skillc_gateway.catalog.scan import (
     is_racy,
     walk,
 )
+from skillc_gateway.operations import MAX_FIND_LIMIT, MAX_QUERY_CHARS
 from skillc_index import (
     Diagnostic,
     InvalidOption,
@@ -45,8 +46,6 @@ from skillc_index.installed import Root, agent_folders, routing_roots, search_ro
 
 __all__ = [
     "BUDGET_SECONDS",
-    "MAX_LIMIT",
-    "MAX_QUERY_CHARS",
     "Catalog",
     "FindResult",
     "FoundSkill",
@@ -56,10 +55,6 @@ __all__ = [
     "find_skills",
 ]
 
-#: A longer query is refused (E100).
-MAX_QUERY_CHARS = 10_000
-#: At most this many skills per answer.
-MAX_LIMIT = 100
 #: Reading changed skills stops after this many seconds; the answer is then ``partial``.
 BUDGET_SECONDS = 10.0
 #: Changed skills are written in transactions of about this long (others wait meanwhile).
@@ -165,8 +160,8 @@ def find_skills(
         raise QueryTooLong(len(query))
     if not query.strip():
         raise EmptyQuery()
-    if not 1 <= limit <= MAX_LIMIT:
-        raise InvalidOption(f"limit must be 1 to {MAX_LIMIT}, not {limit}")
+    if not 1 <= limit <= MAX_FIND_LIMIT:
+        raise InvalidOption(f"limit must be 1 to {MAX_FIND_LIMIT}, not {limit}")
     roots = find_roots(layout, paths or routing_roots(), configured)
     return Catalog.shared(layout).find(query, roots, limit, budget=budget)
 
@@ -192,15 +187,16 @@ def find_roots(
 
 
 class _Seen:
-    """A skill found by this query's walk."""
+    """The skills a query's walk found: each indexed one's id with the position of the
+    first root it is under (duplicates are shown from the first), the agent-folder entries
+    deploying it, and how many skills and folders were skipped."""
 
-    __slots__ = ("deployed", "priority", "skill_id", "skipped")
+    __slots__ = ("deployed", "priorities", "skipped")
 
-    def __init__(self, priority: int) -> None:
-        self.skill_id = 0
-        self.priority = priority
-        self.skipped = False
-        self.deployed: list[str] = []
+    def __init__(self) -> None:
+        self.priorities: dict[int, int] = {}
+        self.deployed: dict[int, list[str]] = {}
+        self.skipped = 0
 
 
 class Catalog:
@@ -257,14 +253,14 @@ class Catalog:
 
     def _find(self, query: str, roots: Sequence[Root], limit: int, budget: float) -> FindResult:
         warnings: list[Diagnostic | Notice] = list(self.database.warnings)
-        seen, skipped, partial = self.refresh(roots, budget, warnings)
-        candidates = {entry.skill_id: entry for entry in seen.values() if not entry.skipped}
-        candidates.pop(0, None)
-        skills = self._rank(query, limit, candidates)
-        return FindResult(query, skills, len(candidates), skipped, partial, tuple(warnings))
+        seen, partial = self.refresh(roots, budget, warnings)
+        skills = self._rank(query, limit, seen)
+        searched = len(seen.priorities)
+        return FindResult(query, skills, searched, seen.skipped, partial, tuple(warnings))
 
-    def _rank(self, query: str, limit: int, candidates: dict[int, _Seen]) -> tuple[FoundSkill, ...]:
-        """The best ``limit`` skills among ``candidates``, duplicates collapsed."""
+    def _rank(self, query: str, limit: int, seen: _Seen) -> tuple[FoundSkill, ...]:
+        """The best ``limit`` skills of ``seen``, duplicates collapsed."""
+        candidates = seen.priorities
         want = limit * 2 + 10
         while True:
             ranked = rank.rank(self.db, query, want, candidates)
@@ -282,9 +278,9 @@ class Catalog:
                 )
                 if row[0] in candidates
             ]
-            members.sort(key=lambda member: (candidates[member[0]].priority, member[1]))
+            members.sort(key=lambda member: (candidates[member[0]], member[1]))
             skill_id, path, name, description = members[0]
-            deployed = sorted({d for member in members for d in candidates[member[0]].deployed})
+            deployed = sorted({d for member in members for d in seen.deployed.get(member[0], ())})
             sections = rank.best_sections(self.db, query, skill_id)
             found.append(
                 FoundSkill(
@@ -321,35 +317,43 @@ class Catalog:
 
     def refresh(
         self, roots: Sequence[Root], budget: float, warnings: list[Diagnostic | Notice]
-    ) -> tuple[dict[str, _Seen], int, bool]:
+    ) -> tuple[_Seen, bool]:
         """Look at every root again; index what changed (within ``budget`` seconds). The
-        skills found (by real path), the count skipped, and whether the catalog is partial."""
+        skills found, and whether the catalog is partial."""
         since = time.time_ns() - RACY_NS
         self._load_states(str(root.path) for root in roots)
         walks: list[tuple[Root, int, Walk]] = []
         for priority, root in enumerate(roots):
             key = str(root.path)
             walks.append((root, priority, walk(key, self._states.get(key), since, self._copy)))
-        found = {real for _root, _priority, result in walks for real in _skills(result.state)}
         extra: list[str] = []
-        for _root, _priority, result in walks:
-            for source in result.state.sources.values():
-                if source not in found and source not in extra:
-                    extra.append(source)
+        if any(result.state.sources for _root, _priority, result in walks):
+            found = {real for _, _, result in walks for _, real in result.state.summary().skills}
+            for _root, _priority, result in walks:
+                for source in result.state.sources.values():
+                    if source not in found and source not in extra:
+                        extra.append(source)
         if extra:  # sources of deployed skills that no root holds
             self._load_states(extra)
             for source in extra:
                 result = walk(source, self._states.get(source), since, self._copy)
                 walks.append((Root(Path(source), "path"), len(roots), result))
-        saved = self._apply([(str(root.path), result) for root, _, result in walks], budget)
-        seen, skipped = self._seen(walks)
-        if saved is None:
+        left = self._apply([(str(root.path), result) for root, _, result in walks], budget)
+        seen = self._seen(walks)
+        if left is None:
             self._states.clear()  # what was not saved is not kept either
             warnings.append(Notice("the catalog is busy or not writable: the answer is partial"))
         else:
             for root, _priority, result in walks:
                 self._states[str(root.path)] = result.state
-        return seen, skipped, saved is not False
+        if left:
+            warnings.append(
+                Notice(
+                    f"{left} new or changed skills are not indexed yet (time budget): the answer "
+                    "is partial; ask again to index more"
+                )
+            )
+        return seen, left != 0
 
     def _load_states(self, keys: Iterable[str]) -> None:
         """The saved state of each root not in memory (all again when another process
@@ -388,15 +392,15 @@ class Catalog:
                 return os.path.realpath(source)
         return None
 
-    def _apply(self, walks: list[tuple[str, Walk]], budget: float) -> bool | None:
+    def _apply(self, walks: list[tuple[str, Walk]], budget: float) -> int | None:
         """Index the pending skills and drop the removed ones, saving each changed state, in
-        transactions of :data:`BATCH_SECONDS`. False when all is done, True when the budget
-        ran out first, None when the catalog could not be written (busy, read-only, full)."""
+        transactions of :data:`BATCH_SECONDS`. The number of skills left when the budget ran
+        out (0: all done), None when the catalog could not be written (busy, read-only, full)."""
         todo = [(result.state, index, fp) for _, result in walks for index, fp in result.pending]
         removed = [item for _, result in walks for item in result.removed]
         dirty = [(key, result.state) for key, result in walks if result.changed or result.pending]
         if not (todo or removed or dirty):
-            return False
+            return 0
         deadline = time.monotonic() + budget
         indexer = _Indexer(self.db, time.time_ns() - RACY_NS)
         position = 0
@@ -423,54 +427,55 @@ class Catalog:
                         self.db.execute("ROLLBACK")
                     raise
                 if position == len(todo):
-                    return False
+                    return 0
                 if time.monotonic() >= deadline:
-                    return True
+                    return len(todo) - position
         except sqlite3.OperationalError as exc:
             if _busy(exc) or "readonly" in str(exc) or "disk" in str(exc):
                 return None
             raise
 
-    def _seen(self, walks: list[tuple[Root, int, Walk]]) -> tuple[dict[str, _Seen], int]:
-        """The skills of this query (each real path once, from its first root), with the
-        agent-folder entries that deploy them; and the count of skills and folders skipped."""
-        seen: dict[str, _Seen] = {}
-        skipped: set[str] = set()
-        deployed: list[tuple[str, str]] = []
+    def _seen(self, walks: list[tuple[Root, int, Walk]]) -> _Seen:
+        """The skills of this query, each id once (from its first root), with the
+        agent-folder entries that deploy them; and what was skipped."""
+        seen = _Seen()
+        priorities = seen.priorities
+        skipped: set[object] = set()
+        stubs: list[tuple[str, str]] = []
         for root, priority, result in walks:
             state = result.state
             base = str(root.path).rstrip("/") or "/"
-            for index, path in enumerate(state.paths):
-                kind = state.kinds[index]
-                if kind & UNREADABLE:
-                    skipped.add(f"{base}/{path}")
-                if kind & STUB:
-                    deployed.append((state.sources[path], f"{base}/{path}"))
+            summary = state.summary()
+            ids, kinds, paths = state.ids, state.kinds, state.paths
+            for index in summary.others:
+                if kinds[index] & UNREADABLE:
+                    skipped.add(f"{base}/{paths[index]}")
+                if kinds[index] & STUB:
+                    stubs.append((state.sources[paths[index]], f"{base}/{paths[index]}"))
+            agent = root.kind == "agent"
+            for index, _real in summary.skills:
+                skill_id, kind = ids[index], kinds[index]
+                if not skill_id or not kind & SKILL:
+                    continue  # not indexed yet, or its SKILL.md went away meanwhile
+                if kind & SKIPPED:
+                    skipped.add(skill_id)
                     continue
-                if not kind & SKILL:
-                    continue
-                real = state.real_path(path)
-                entry = seen.get(real)
-                if entry is None:
-                    entry = seen[real] = _Seen(priority)
-                if state.ids[index]:
-                    entry.skill_id = state.ids[index]
-                    entry.skipped = bool(kind & SKIPPED)
-                    if entry.skipped:
-                        skipped.add(real)
-                if root.kind == "agent" and path and "/" not in path:
-                    entry.deployed.append(f"{base}/{path}")
-        for source, entry_path in deployed:
-            if source in seen:
-                seen[source].deployed.append(entry_path)
-        return seen, len(skipped)
-
-
-def _skills(state: TreeState) -> Iterable[str]:
-    """The real paths of the skill folders of ``state`` (deployed entries left out)."""
-    for index, path in enumerate(state.paths):
-        if state.kinds[index] & SKILL and not state.kinds[index] & STUB:
-            yield state.real_path(path)
+                if skill_id not in priorities:
+                    priorities[skill_id] = priority
+                if agent and "/" not in paths[index] and paths[index]:
+                    seen.deployed.setdefault(skill_id, []).append(f"{base}/{paths[index]}")
+        if stubs:
+            by_path = {
+                real: result.state.ids[index]
+                for _, _, result in walks
+                for index, real in result.state.summary().skills
+            }
+            for source, entry in stubs:
+                skill_id = by_path.get(source, 0)
+                if skill_id in priorities:
+                    seen.deployed.setdefault(skill_id, []).append(entry)
+        seen.skipped = len(skipped)
+        return seen
 
 
 def _busy(exc: sqlite3.DatabaseError) -> bool:

@@ -88,9 +88,22 @@ class TreeState:
     the fingerprint of the SKILL.md indexed (0: none). ``links`` maps a followed symlink
     entry to its real path, ``sources`` a deployed entry to its source's real path."""
 
-    __slots__ = ("fps", "ids", "kinds", "links", "paths", "real", "sources", "stamps")
+    __slots__ = (
+        "_fulls",
+        "_summary",
+        "fps",
+        "ids",
+        "kinds",
+        "links",
+        "paths",
+        "real",
+        "sources",
+        "stamps",
+    )
 
     def __init__(self, real: str) -> None:
+        self._summary: Summary | None = None
+        self._fulls: tuple[str, list[str]] | None = None
         self.real = real
         self.paths: list[str] = []
         self.stamps: list[int] = []
@@ -107,6 +120,27 @@ class TreeState:
         self.ids.append(skill_id)
         self.fps.append(fp)
         return len(self.paths) - 1
+
+    def full_paths(self, root: str) -> list[str]:
+        """The path of each folder under ``root`` (computed once per state and root)."""
+        if self._fulls is None or self._fulls[0] != root:
+            prefix = root.rstrip("/") + "/"
+            self._fulls = (root, [prefix + path if path else root for path in self.paths])
+        return self._fulls[1]
+
+    def summary(self) -> Summary:
+        """Where the skill folders, deployed entries and unreadable folders are (computed
+        once per state: the folders do not change, only their ids and flags)."""
+        if self._summary is None:
+            skills: list[tuple[int, str]] = []
+            others: list[int] = []
+            for index, kind in enumerate(self.kinds):
+                if kind & STUB or kind & UNREADABLE:
+                    others.append(index)
+                elif kind & SKILL:
+                    skills.append((index, self.real_path(self.paths[index])))
+            self._summary = Summary(skills, others)
+        return self._summary
 
     def real_path(self, path: str) -> str:
         """The real path of the folder at ``path`` (relative to the root)."""
@@ -146,6 +180,13 @@ class TreeState:
         (state.paths, state.stamps, state.kinds, state.ids, state.fps) = value[2:7]
         state.links, state.sources = value[7], value[8]
         return state
+
+
+class Summary(NamedTuple):
+    skills: list[tuple[int, str]]
+    """``(index, real path)`` of each skill folder (not deployed entries)."""
+    others: list[int]
+    """Indexes of the deployed entries and the unreadable folders."""
 
 
 class Walk(NamedTuple):
@@ -218,6 +259,8 @@ class _Walker:
         self.state.sources = dict(old.sources)
         if not old.paths:
             self._walk_new("", root_stat)
+        elif self._unchanged(old):
+            self.state = old  # the common case: no folder changed
         else:
             self._walk_known(old)
         if self.changed:
@@ -239,6 +282,34 @@ class _Walker:
         for index, skill_id in enumerate(old.ids):
             if skill_id:
                 self.removed.append((skill_id, old.real_path(old.paths[index])))
+
+    def _unchanged(self, old: TreeState) -> bool:
+        """Whether every folder of ``old`` is as it was (queueing the skills whose SKILL.md
+        changed): one stat per folder and one per SKILL.md, nothing else. The hot loop of
+        every query: :func:`stamp_of` and :func:`fingerprint` are inlined."""
+        lstat, stat_ = os.lstat, os.stat
+        stamps, kinds, fps = old.stamps, old.kinds, old.fps
+        pending = self.pending
+        directory, follow, check = stat_module.S_IFDIR, LINK, SKILL
+        for index, full in enumerate(old.full_paths(self.root)):
+            kind = kinds[index]
+            try:
+                st = stat_(full) if (kind & follow or not index) else lstat(full)
+                if (st.st_mode & 0o170000) != directory or (
+                    hash((st.st_ino, st.st_mtime_ns, st.st_ctime_ns)) or 1
+                ) != stamps[index]:
+                    break
+                if kind & check and not kind & STUB:
+                    st = stat_(full + "/SKILL.md")
+                    fp = hash((st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)) or 1
+                    if fp != fps[index]:
+                        pending.append((index, fp))
+            except OSError:
+                break
+        else:
+            return True
+        pending.clear()
+        return False
 
     def _walk_known(self, old: TreeState) -> None:
         """Stat every folder the old state knows, list again those that changed."""
