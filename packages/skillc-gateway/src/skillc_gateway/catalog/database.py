@@ -91,8 +91,10 @@ def open_database(layout: Layout) -> CatalogDatabase:
             return _in_memory(f"cannot write the catalog {path} ({_why(exc)})")
         try:
             db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            use_wal(db, BUSY_TIMEOUT_MS)
+            # the schema first: a new catalog's header (its application id) is then in the
+            # file itself, not in a WAL that another process reading it would not see
             prepare(db)
+            use_wal(db, BUSY_TIMEOUT_MS)
             return CatalogDatabase(db, path)
         except sqlite3.DatabaseError as exc:
             db.close()
