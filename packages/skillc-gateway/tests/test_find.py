@@ -252,7 +252,8 @@ def test_the_same_skill_in_two_agent_folders_is_one_result(
 ) -> None:
     body = "## Steps\n\nStir  the   paint.\n"
     first = write_skill(project / ".claude/skills/stir", "stir", "Stir paint.", body)
-    second = write_skill(home / ".cursor/skills/stir", "stir", "Stir paint.", body.replace(" ", "  "))
+    spaced = body.replace(" ", "  ")  # the same once spaces are collapsed
+    second = write_skill(home / ".cursor/skills/stir", "stir", "Stir paint.", spaced)
     write_skill(home / ".gemini/skills/stir", "stir", "Stir paint.", "## Other\n\nStir paint.\n")
     linked = project / ".agents/skills/stir"
     linked.parent.mkdir(parents=True)
@@ -354,9 +355,7 @@ def test_two_processes_find_at_once(project: Path, clean_env: dict[str, str], ho
         assert db.execute("SELECT COUNT(*) FROM rank_skills").fetchone() == (150,)
 
 
-def test_a_budget_cut_answer_is_partial_and_the_next_goes_on(
-    project: Path, layout: Layout
-) -> None:
+def test_a_budget_cut_answer_is_partial_and_the_next_goes_on(project: Path, layout: Layout) -> None:
     for number in range(40):
         write_skill(project / f"lib/s{number}", f"s{number}", "A skill about owls.")
     first = find_skills(layout, "owls", paths=["lib"], budget=0.0)
