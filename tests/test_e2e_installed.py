@@ -79,6 +79,7 @@ COMMANDS: list[tuple[tuple[str, ...], str]] = [
     (("tools", "demo"), "greet"),
     (("run", "demo", "greet", "who=you"), "hello you"),
     (("mcp", "--help"), "Usage: skc mcp"),
+    (("find", "installer"), "1. demo"),
 ]
 
 
