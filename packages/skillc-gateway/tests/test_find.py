@@ -310,6 +310,33 @@ def test_a_removed_skill_is_gone_at_once(gateway: Run, project: Path, home: Path
         assert db.execute("SELECT COUNT(*) FROM rank_skills").fetchone() == (0,)
 
 
+def test_a_retargeted_or_replaced_symlink_entry_is_seen_at_once(
+    gateway: Run, project: Path
+) -> None:
+    first = write_skill(project / "first", "first", "Row a boat.")
+    second = write_skill(project / "second", "second", "Row a canoe.")
+    library = project / "library"
+    library.mkdir()
+    entry = library / "boat"
+    entry.symlink_to(first)
+    assert [s["path"] for s in find(gateway, "row", "--path", "library")["skills"]] == [
+        str(first)
+    ]
+    entry.unlink()
+    entry.symlink_to(second)
+    assert [s["path"] for s in find(gateway, "row", "--path", "library")["skills"]] == [
+        str(second)
+    ]
+    entry.unlink()
+    write_skill(entry, "own", "Row a raft.")  # a folder of its own now
+    assert names(find(gateway, "row", "--path", "library")) == ["own"]
+    import shutil
+
+    shutil.rmtree(entry)
+    entry.symlink_to(first)
+    assert names(find(gateway, "row", "--path", "library")) == ["first"]
+
+
 def test_the_catalog_on_disk_is_what_the_next_process_reads(
     gateway_process: Run, project: Path
 ) -> None:
@@ -386,6 +413,13 @@ def test_a_foreign_catalog_file_is_left_alone(gateway: Run, project: Path, home:
     assert "not a skillc catalog" in gateway("find", "fish").stderr
     with sqlite3.connect(catalog) as db:
         assert db.execute("SELECT name FROM sqlite_master").fetchall() == [("mine",)]
+    # gone: the next query (in the same process) makes the catalog file
+    catalog.unlink()
+    result = gateway("find", "fish")
+    assert (result.returncode, result.stderr) == (0, "")
+    assert "alpha" in result.stdout
+    with sqlite3.connect(catalog) as db:
+        assert db.execute("PRAGMA application_id").fetchone() == (database.APPLICATION_ID,)
 
 
 def test_a_corrupt_catalog_of_ours_is_made_again(

@@ -202,7 +202,8 @@ class _Seen:
 class Catalog:
     """The catalog of one skillc home (see the module). :meth:`shared` keeps one per
     database per thread, so a long-running process (the MCP server) keeps what it loaded
-    between queries while the database says nobody else wrote to it."""
+    between queries while the database says nobody else wrote to it. A catalog in memory
+    (the file was unusable) is kept too, and the file is tried again at each query."""
 
     _shared: dict[tuple[str, int], Catalog] = {}  # noqa: RUF012 - the process-wide cache
 
@@ -219,8 +220,12 @@ class Catalog:
 
         key = (str(layout.global_dir), get_ident())
         catalog = cls._shared.get(key)
-        if catalog is None:
-            catalog = cls._shared[key] = cls(layout, open_database(layout))
+        if catalog is None or catalog.database.path is None:
+            database = open_database(layout)
+            if catalog is None or database.path is not None:
+                catalog = cls._shared[key] = cls(layout, database)
+            else:  # still none on disk: keep the catalog in memory built so far
+                database.db.close()
         catalog.layout = layout
         return catalog
 

@@ -259,10 +259,12 @@ class _Walker:
         self.state.sources = dict(old.sources)
         if not old.paths:
             self._walk_new("", root_stat)
-        elif self._unchanged(old):
-            self.state = old  # the common case: no folder changed
         else:
-            self._walk_known(old)
+            unchanged = self._unchanged(old)
+            if unchanged == len(old.paths):
+                self.state = old  # the common case: no folder changed
+            else:
+                self._walk_known(old, unchanged)
         if self.changed:
             self._prune_maps()
         return Walk(self.state, self.changed, self.pending, self.removed)
@@ -283,10 +285,11 @@ class _Walker:
             if skill_id:
                 self.removed.append((skill_id, old.real_path(old.paths[index])))
 
-    def _unchanged(self, old: TreeState) -> bool:
-        """Whether every folder of ``old`` is as it was (queueing the skills whose SKILL.md
-        changed): one stat per folder and one per SKILL.md, nothing else. The hot loop of
-        every query: :func:`stamp_of` and :func:`fingerprint` are inlined."""
+    def _unchanged(self, old: TreeState) -> int:
+        """How many folders of ``old``, from the first, are as they were (queueing the
+        skills among them whose SKILL.md changed): one stat per folder and one per SKILL.md,
+        nothing else. The hot loop of every query: :func:`stamp_of` and :func:`fingerprint`
+        are inlined."""
         lstat, stat_ = os.lstat, os.stat
         stamps, kinds, fps = old.stamps, old.kinds, old.fps
         pending = self.pending
@@ -298,27 +301,28 @@ class _Walker:
                 if (st.st_mode & 0o170000) != directory or (
                     hash((st.st_ino, st.st_mtime_ns, st.st_ctime_ns)) or 1
                 ) != stamps[index]:
-                    break
+                    return index
                 if kind & check and not kind & STUB:
                     st = stat_(full + "/SKILL.md")
                     fp = hash((st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)) or 1
                     if fp != fps[index]:
                         pending.append((index, fp))
             except OSError:
-                break
-        else:
-            return True
-        pending.clear()
-        return False
+                return index
+        return len(old.paths)
 
-    def _walk_known(self, old: TreeState) -> None:
-        """Stat every folder the old state knows, list again those that changed."""
+    def _walk_known(self, old: TreeState, start: int) -> None:
+        """Stat every folder the old state knows from ``start`` on (those before are as they
+        were), list again those that changed."""
         state = self.state
+        state.paths, state.stamps = old.paths[:start], old.stamps[:start]
+        state.kinds, state.ids, state.fps = old.kinds[:start], old.ids[:start], old.fps[:start]
         gone: list[str] = []
         known: dict[str, int] | None = None
         lstat, stat_ = os.lstat, os.stat
         is_dir = stat_module.S_ISDIR
-        for index, path in enumerate(old.paths):
+        for index in range(start, len(old.paths)):
+            path = old.paths[index]
             kind = old.kinds[index]
             if gone and any(f"{path}/".startswith(prefix) for prefix in gone):
                 self._gone(old, index)
