@@ -318,15 +318,15 @@ def test_a_retargeted_or_replaced_symlink_entry_is_seen_at_once(
     library = project / "library"
     library.mkdir()
     entry = library / "boat"
+
+    def found() -> list[str]:
+        return [skill["path"] for skill in find(gateway, "row", "--path", "library")["skills"]]
+
     entry.symlink_to(first)
-    assert [s["path"] for s in find(gateway, "row", "--path", "library")["skills"]] == [
-        str(first)
-    ]
+    assert found() == [str(first)]
     entry.unlink()
     entry.symlink_to(second)
-    assert [s["path"] for s in find(gateway, "row", "--path", "library")["skills"]] == [
-        str(second)
-    ]
+    assert found() == [str(second)]
     entry.unlink()
     write_skill(entry, "own", "Row a raft.")  # a folder of its own now
     assert names(find(gateway, "row", "--path", "library")) == ["own"]
