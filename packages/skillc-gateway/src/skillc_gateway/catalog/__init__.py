@@ -401,7 +401,7 @@ class Catalog:
         """Index the pending skills and drop the removed ones, saving each changed state, in
         transactions of :data:`BATCH_SECONDS`. The number of skills left when the budget ran
         out (0: all done), None when the catalog could not be written (busy, read-only, full)."""
-        todo = [(result.state, index, fp) for _, result in walks for index, fp in result.pending]
+        todo = [(result.state, index) for _, result in walks for index in result.pending]
         removed = [item for _, result in walks for item in result.removed]
         dirty = [(key, result.state) for key, result in walks if result.changed or result.pending]
         if not (todo or removed or dirty):
@@ -496,7 +496,7 @@ class _Indexer:
         self.since = since
         self.done: dict[str, tuple[int, int, bool]] = {}  # real path -> id, fingerprint, skipped
 
-    def index(self, state: TreeState, index: int, _walked: int) -> None:
+    def index(self, state: TreeState, index: int) -> None:
         """(Re)index the skill at ``state``'s entry ``index`` and record it there. Its
         SKILL.md is looked at again here, under the write lock: what is written is what the
         file is now (another process may have indexed it meanwhile)."""

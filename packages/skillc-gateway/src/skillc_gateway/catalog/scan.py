@@ -195,8 +195,8 @@ class Walk(NamedTuple):
     state: TreeState
     changed: bool
     """The state differs from the one walked (it must be saved)."""
-    pending: list[tuple[int, int]]
-    """``(index in state, SKILL.md fingerprint now)`` of each skill folder to (re)index."""
+    pending: list[int]
+    """The index in ``state`` of each skill folder whose SKILL.md is to be (re)indexed."""
     removed: list[tuple[int, str]]
     """``(catalog id, real path)`` of each skill folder that left the tree."""
 
@@ -229,7 +229,7 @@ class _Walker:
         self.old = old
         self.since_ns = since_ns
         self.copy_source = copy_source
-        self.pending: list[tuple[int, int]] = []
+        self.pending: list[int] = []
         self.removed: list[tuple[int, str]] = []
         self.changed = False
         self._fresh: list[tuple[str, int]] = []
@@ -306,7 +306,7 @@ class _Walker:
                     st = stat_(full + "/SKILL.md")
                     fp = hash((st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)) or 1
                     if fp != fps[index]:
-                        pending.append((index, fp))
+                        pending.append(index)
             except OSError:
                 return index
         return len(old.paths)
@@ -494,6 +494,5 @@ class _Walker:
                 self.removed.append((self.state.ids[index], real))
                 self.state.ids[index] = self.state.fps[index] = 0
             return
-        fp = fingerprint(st)
-        if fp != self.state.fps[index]:
-            self.pending.append((index, fp))
+        if fingerprint(st) != self.state.fps[index]:
+            self.pending.append(index)
