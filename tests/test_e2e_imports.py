@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -122,3 +123,27 @@ def test_show_and_search_load_no_parser(
     assert "skillc_gateway" in modules  # the command really ran
     forbidden = top_level(modules) & {*HEAVY, "skillc_lint", "skillc_stats", "skillc_mcp"}
     assert not forbidden, f"skc {args[0]} imported {sorted(forbidden)}"
+
+
+def test_find_loads_no_parser_when_nothing_changed(
+    venv_python: Path, clean_env: dict[str, str], project: Path
+) -> None:
+    """``skc find`` runs per task: once the catalog is current, it stats files and queries
+    SQLite; nothing parses Markdown or YAML, and no other package of the kit loads."""
+    skill = project / ".skillc" / "skills" / "demo"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: demo\ndescription: >\n  A demo, folded: PyYAML reads it\n---\n\n# Demo\n",
+        encoding="utf-8",
+    )
+    # a file changed in the last 2 s is read again (a second change within the file
+    # system's time granularity would go unseen): "nothing changed" is after that
+    settled = (skill / "SKILL.md").stat().st_ctime + 2.1
+    time.sleep(max(0.0, settled - time.time()))
+    first, _ = loaded_modules(venv_python, clean_env, project, "find", "demo")
+    assert "yaml" in top_level(first)  # it read the skill: the probe sees a real parse
+    modules, proc = loaded_modules(venv_python, clean_env, project, "find", "demo")
+    assert proc.stdout.startswith("1. demo")
+    assert "skillc_gateway.catalog" in modules
+    forbidden = top_level(modules) & {*HEAVY, "skillc_lint", "skillc_stats", "skillc_mcp"}
+    assert not forbidden, f"skc find imported {sorted(forbidden)}"

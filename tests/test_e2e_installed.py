@@ -80,6 +80,7 @@ COMMANDS: list[tuple[tuple[str, ...], str]] = [
     (("run", "demo", "greet", "who=you"), "hello you"),
     (("mcp", "--help"), "Usage: skc mcp"),
     (("route", "status"), "no router"),
+    (("find", "installer"), "1. demo"),
 ]
 
 

@@ -80,6 +80,7 @@ def test_skc_mcp_serves_what_skc_builds(
         "skc_open",
         "skc_sources",
         "skc_search",
+        "skc_find",
         "skc_stats",
     ]
     assert (

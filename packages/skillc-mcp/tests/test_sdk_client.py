@@ -41,6 +41,7 @@ REGISTRY = {
     "skc_open": {"skill", "path", "max_lines", "offset", "hidden"},
     "skc_sources": {"skill", "depth", "dir", "limit", "pattern"},
     "skc_search": {"skill", "query", "limit"},
+    "skc_find": {"query", "limit", "path"},
     "skc_stats": {"skill", "group_by", "since", "until", "project"},
 }
 WRITERS = {"skc_init", "skc_build"}
@@ -151,6 +152,18 @@ async def exercise(client: Client) -> dict[str, Any]:
     assert found["query"] == "widgets"
     assert 1 <= len(found["results"]) <= 2
     assert "[MATCH]" in found["results"][0]["snippet"]
+    # finding it among the installed skills: the deployed stub counts as its source
+    routed = await calls.ok("skc_find", {"query": "set up widgets with the installer"})
+    assert routed["query"] == "set up widgets with the installer"
+    assert (routed["searched"], routed["skipped"], routed["partial"]) == (2, 0, False)
+    best = routed["skills"][0]
+    assert (best["name"], best["duplicates"]) == ("demo", [])
+    assert best["path"].endswith("/.skillc/skills/demo")
+    assert [Path(entry).parts[-3:] for entry in best["deployed_to"]] == [
+        (".claude", "skills", "demo")
+    ]
+    assert best["sections"][0] == {"file": "SKILL.md", "heading": "Install", "line": 10}
+    assert len((await calls.ok("skc_find", {"query": "widgets", "limit": 1}))["skills"]) == 1
     stats = await calls.ok("skc_stats", {"skill": "demo", "group_by": "commands"})
     assert stats["query"] == "commands"
     assert stats["data"]["show"] == 3
@@ -176,6 +189,10 @@ async def exercise(client: Client) -> dict[str, Any]:
     assert await calls.error("skc_search", {"skill": "demo", "query": "  "}) == (
         "error[E004]: empty query"
     )
+    assert await calls.error("skc_find", {"query": " \n "}) == "error[E004]: empty query"
+    assert (await calls.error("skc_find", {"query": "x", "path": ["nowhere"]})).startswith(
+        "error[E022]: directory not found: 'nowhere'"
+    )
     assert (await calls.error("skc_init", {"name": "demo"})).startswith(
         "error[E050]: skill 'demo' already exists"
     )
@@ -191,6 +208,8 @@ async def exercise(client: Client) -> dict[str, Any]:
         ("skc_show", {"skill": "demo"}, "missing required argument 'section'"),
         ("skc_build", {"skill": "demo", "target": "claude"}, "'target' must be an array"),
         ("skc_init", {"global": True}, "'global' needs a skill 'name'"),
+        ("skc_find", {"query": "x" * 100_000}, "'query' has more than 10,000 characters"),
+        ("skc_find", {"query": "x", "limit": 101}, "'limit' must be at most 100, not 101"),
     ]:
         text = await calls.error(name, arguments)
         assert text.startswith(f"error[E100]: invalid option: '{why}"), text

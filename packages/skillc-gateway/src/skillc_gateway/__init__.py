@@ -2,8 +2,9 @@
 
 ``outline`` (headings of every Markdown file), ``open`` (one file, verbatim) and ``sources``
 (the file tree) read the skill's sources; ``show`` (one section) and ``search`` (BM25 full
-text) use the index ``skc build`` wrote; ``list_tools`` and ``plan_run``/``run_tool`` list
-and run the tools of a gibb.eri.sh skill (spec/003). Each returns data; the ``skc``
+text) use the index ``skc build`` wrote; ``find_skills`` ranks every installed skill for a
+task (the catalog, :mod:`skillc_gateway.catalog`); ``list_tools`` and ``plan_run``/``run_tool``
+list and run the tools of a gibb.eri.sh skill (spec/003). Each returns data; the ``skc``
 commands and the MCP server format it. Importing this package is cheap: names load on first use.
 """
 
@@ -29,6 +30,11 @@ _EXPORTS: dict[str, str] = {
     "show_section": "_show",
     "SearchResult": "_search",
     "search_skill": "_search",
+    "FindResult": "catalog",
+    "FoundSkill": "catalog",
+    "QueryTooLong": "catalog",
+    "SectionHit": "catalog",
+    "find_skills": "catalog",
     "ToolList": "_tools",
     "list_tools": "_tools",
     "RunPlan": "_runner",
@@ -51,3 +57,10 @@ if TYPE_CHECKING:
     from skillc_gateway._show import SectionText, normalize_query, show_section
     from skillc_gateway._sources import SourceTree, source_tree
     from skillc_gateway._tools import ToolList, list_tools
+    from skillc_gateway.catalog import (
+        FindResult,
+        FoundSkill,
+        QueryTooLong,
+        SectionHit,
+        find_skills,
+    )

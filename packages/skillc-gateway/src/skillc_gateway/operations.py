@@ -1,5 +1,6 @@
 """The reading commands as operations (:mod:`skillc_index.operation`): ``outline``,
-``show``, ``open``, ``sources`` (RFC-0002) and ``search`` (RFC-0004).
+``show``, ``open``, ``sources`` (RFC-0002), ``search`` (RFC-0004) and ``find`` (the skills
+for a task, from the catalog of every installed skill).
 
 Each has its parameters record, its function (resolve, log, read) and its result; the
 ``skc`` commands render the result as text or JSON, the MCP server returns ``to_dict()``.
@@ -16,6 +17,7 @@ from skillc_index.operation import (
     INTEGER,
     SKILL_DESCRIPTION,
     STRING,
+    WARNINGS,
     Operation,
     Param,
     Session,
@@ -28,10 +30,12 @@ if TYPE_CHECKING:
     from skillc_gateway._search import SearchResult
     from skillc_gateway._show import SectionText
     from skillc_gateway._sources import SourceTree
+    from skillc_gateway.catalog import FindResult
     from skillc_index import Diagnostic, Notice
     from skillc_index.accesslog import OpenArgs, SearchArgs, ShowArgs, SourcesArgs
 
 __all__ = [
+    "FIND",
     "OPEN",
     "OPERATIONS",
     "OUTLINE",
@@ -39,6 +43,7 @@ __all__ = [
     "SHOW",
     "SOURCES",
     "FileResult",
+    "FindParams",
     "OpenParams",
     "OutlineParams",
     "OutlineResult",
@@ -457,5 +462,100 @@ SEARCH: Operation[SearchParams, SearchResults] = Operation(
     ),
 )
 
-OPERATIONS: tuple[Operation[Any, Any], ...] = (OUTLINE, SHOW, OPEN, SOURCES, SEARCH)
+# -- find (issue 15: skill routing) -------------------------------------------------------
+
+#: A longer query is refused (E100), by the catalog too.
+MAX_QUERY_CHARS = 10_000
+#: At most this many skills per answer.
+MAX_FIND_LIMIT = 100
+
+
+class FindParams(NamedTuple):
+    query: Annotated[
+        str,
+        Param(
+            "The task, in words: what the user asked for, or the part of it a skill may help with.",
+            min_length=1,
+            max_length=MAX_QUERY_CHARS,
+        ),
+    ]
+    limit: Annotated[
+        int, Param("Return at most this many skills.", minimum=1, maximum=MAX_FIND_LIMIT)
+    ] = 10
+    path: Annotated[
+        tuple[str, ...],
+        Param(
+            "Search only the skills under these folders (nested folders included); default: "
+            "every installed skill (the project and global stores, the agents' skills folders, "
+            "project and home, and installed Claude Code plugins), or the folders of "
+            "$SKILL_ROUTING_ROOTS when it is set.",
+            item_min_length=1,
+        ),
+    ] = ()
+
+
+def find(session: Session, params: FindParams) -> FindResult:
+    """Not logged: it resolves no skill (the ``show`` that follows is)."""
+    from skillc_gateway.catalog import find_skills
+
+    return find_skills(
+        session.layout,
+        params.query,
+        limit=params.limit,
+        paths=params.path,
+        configured=dict(session.config.targets),
+    )
+
+
+FIND_SKILL = output_schema(
+    {
+        "name": STRING,
+        "description": STRING,
+        "path": {"type": "string", "description": "The skill's source folder."},
+        "deployed_to": {
+            "type": "array",
+            "items": STRING,
+            "description": "The agent-folder entries through which agents get it.",
+        },
+        "score": {"type": "number", "description": "Higher is better (within one answer)."},
+        "sections": {
+            "type": "array",
+            "items": output_schema({"file": STRING, "heading": STRING, "line": INTEGER}),
+            "description": "Its best-matching sections, best first: read one with skc_show.",
+        },
+        "duplicates": {
+            "type": "array",
+            "items": STRING,
+            "description": "Other folders holding the same skill.",
+        },
+    }
+)
+
+FIND: Operation[FindParams, FindResult] = Operation(
+    name="find",
+    title="Find the skills for a task",
+    description="Rank the installed skills (every skill of the stores, the agents' skills "
+    "folders and installed Claude Code plugins) for a task described in words, best first: "
+    "each with its name, description, source folder (`path`), the agent folders it is "
+    "deployed to, and its best-matching sections. Use it first when you do not know which "
+    "skill fits, then read the best section with skc_show (skill: its name, or its `path`). "
+    "`partial` is true when some changed skills could not be indexed again in time.",
+    params=FindParams,
+    run=find,
+    output_schema=output_schema(
+        {
+            "query": STRING,
+            "skills": {"type": "array", "items": FIND_SKILL},
+            "searched": {"type": "integer", "description": "Skills searched."},
+            "skipped": {
+                "type": "integer",
+                "description": "Skills or folders that could not be read or are invalid.",
+            },
+            "partial": BOOLEAN,
+            "warnings": dict(WARNINGS),
+        }
+    ),
+)
+
+OPERATIONS: tuple[Operation[Any, Any], ...] = (OUTLINE, SHOW, OPEN, SOURCES, SEARCH, FIND)
 """The operations of this package, in the order ``skc`` and the MCP server list them."""

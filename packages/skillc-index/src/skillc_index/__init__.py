@@ -22,6 +22,9 @@ _EXPORTS: dict[str, str] = {
     "lazy_exports": "_lazy",
     # the one clock (RFC 3339 UTC timestamps)
     "utc_now": "_clock",
+    # the one way to open SQLite: a URI for a path, WAL that waits for other processes
+    "sqlite_uri": "_sqlite",
+    "use_wal": "_sqlite",
     # diagnostics (RFC-0005)
     "TEMPLATES": "_diagnostics",
     "Diagnostic": "_diagnostics",
@@ -338,6 +341,7 @@ if TYPE_CHECKING:
         init_skill,
         skill_template,
     )
+    from skillc_index._sqlite import sqlite_uri, use_wal
     from skillc_index._text import valid_utf8
     from skillc_index._tool_command import (
         CodeValue,

@@ -1,4 +1,5 @@
-"""What is installed: the agent skills folders skillc knows, project and home.
+"""What is installed: the agent skills folders skillc knows, project and home, the skills of
+installed Claude Code plugins, and the folders ``skc find`` searches.
 
 One table for deploy targets, ``skc find`` (which skills an agent may be given) and
 ``skc list --budget`` (what an agent's skill listing costs). Public module: the gateway's
@@ -7,13 +8,24 @@ catalog and skillc-index's listing both read it. Standard library only.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from skillc_index._layout import KNOWN_TARGETS, Layout, Scope
 
-__all__ = ["AGENT_FOLDERS", "AgentFolder", "agent_folders"]
+__all__ = [
+    "AGENT_FOLDERS",
+    "MAX_PLUGIN_RECORDS_BYTES",
+    "ROUTING_ROOTS_VARIABLE",
+    "AgentFolder",
+    "Root",
+    "agent_folders",
+    "plugin_skill_folders",
+    "routing_roots",
+    "search_roots",
+]
 
 #: Agent skills folders that are not deploy targets of their own: ``.agents/skills`` is the
 #: cross-agent folder (Codex, Cursor, Copilot, Gemini CLI and others read it).
@@ -57,3 +69,121 @@ def agent_folders(
                 seen.add(path)
                 folders.append(AgentFolder(agent, scope, path))  # type: ignore[arg-type]
     return tuple(folders)
+
+
+# -- installed Claude Code plugins ---------------------------------------------------------
+
+#: Claude Code's record of installed plugins, relative to the home folder.
+PLUGIN_RECORDS = ".claude/plugins/installed_plugins.json"
+#: A larger record is not read (real ones hold a few KB per plugin).
+MAX_PLUGIN_RECORDS_BYTES = 4 * 1024 * 1024
+
+
+def plugin_skill_folders(layout: Layout) -> tuple[Path, ...]:
+    """The ``skills`` folder of each installed Claude Code plugin that has one, each once.
+
+    Claude Code records its installed plugins in ``~/.claude/plugins/installed_plugins.json``
+    (``$SKILLC_HOME`` replaces the home folder): ``{"version": 2, "plugins": {"name@market":
+    [{"scope": "user", "installPath": "...", "projectPath": "..."}]}}`` (version 1 holds one
+    record per plugin instead of a list). Each record's ``installPath`` is the plugin's folder;
+    its skills are ``<installPath>/skills/<name>/SKILL.md``. A ``project`` or ``local`` record
+    counts only for its own project (``projectPath`` is the project root, else the working
+    directory). Only what a record names is searched: its ``skills`` folder, never a path
+    leading out of it (a relative ``installPath``, a ``skills`` symlink to elsewhere). The
+    other skill paths a plugin's ``plugin.json`` may declare are not read. A missing,
+    unreadable, oversized (:data:`MAX_PLUGIN_RECORDS_BYTES`) or malformed file is no plugins.
+    """
+    records = _plugin_records(layout.home / PLUGIN_RECORDS)
+    here = str(layout.project_root or layout.cwd)
+    found: list[Path] = []
+    for record in records:
+        scope = record.get("scope", "user")
+        if scope in ("project", "local") and record.get("projectPath") != here:
+            continue
+        install = record.get("installPath")
+        if not isinstance(install, str) or not install or "\0" in install:
+            continue
+        if install == "~" or install.startswith("~/"):
+            base = layout.home / install[2:]
+        elif Path(install).is_absolute():
+            base = Path(install)
+        else:
+            continue  # a relative install path names nothing certain
+        folder = base / "skills"
+        real_base = os.path.realpath(base)
+        if not os.path.realpath(folder).startswith(real_base.rstrip(os.sep) + os.sep):
+            continue  # a skills folder that is a symlink out of the plugin
+        if folder not in found:
+            found.append(folder)
+    return tuple(found)
+
+
+def _plugin_records(path: Path) -> list[dict[str, Any]]:
+    """The install records of ``installed_plugins.json`` (both versions of the file)."""
+    import json
+
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_PLUGIN_RECORDS_BYTES + 1)
+    except OSError:
+        return []
+    if len(data) > MAX_PLUGIN_RECORDS_BYTES:
+        return []
+    try:
+        value = json.loads(data)
+    except (ValueError, RecursionError):
+        return []
+    plugins = value.get("plugins") if isinstance(value, dict) else None
+    if not isinstance(plugins, dict):
+        return []
+    records: list[dict[str, Any]] = []
+    for entry in plugins.values():
+        for record in entry if isinstance(entry, list) else [entry]:
+            if isinstance(record, dict):
+                records.append(record)
+    return records
+
+
+# -- what skc find searches -----------------------------------------------------------------
+
+RootKind = Literal["store", "agent", "plugin", "path"]
+
+#: The environment variable holding the default of ``skc find --path``: folders separated
+#: by ``os.pathsep`` (the skill-routing benchmark sets it to its library folders).
+ROUTING_ROOTS_VARIABLE = "SKILL_ROUTING_ROOTS"
+
+
+class Root(NamedTuple):
+    """A folder ``skc find`` searches: every folder under it holding a ``SKILL.md`` is a
+    skill. In an agent folder (``kind`` ``agent``), each entry is a skill the agent is given."""
+
+    path: Path
+    """Absolute, not resolved (it may not exist)."""
+    kind: RootKind
+    scope: Scope | None = None
+    """``project`` or ``global`` for a store or an agent folder."""
+
+
+def search_roots(layout: Layout, configured: Mapping[str, str] | None = None) -> tuple[Root, ...]:
+    """What is installed: the project and global source stores, every agent folder (project
+    then home, ``configured`` being the config's ``[targets]``), then the skills folders of
+    the installed Claude Code plugins; each path once."""
+    roots = [Root(layout.store(scope), "store", scope) for scope in layout.scopes()]
+    roots += [
+        Root(folder.path, "agent", folder.scope) for folder in agent_folders(layout, configured)
+    ]
+    roots += [Root(path, "plugin") for path in plugin_skill_folders(layout)]
+    seen: set[Path] = set()
+    unique: list[Root] = []
+    for root in roots:
+        if root.path not in seen:
+            seen.add(root.path)
+            unique.append(root)
+    return tuple(unique)
+
+
+def routing_roots(env: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """The folders of ``$SKILL_ROUTING_ROOTS`` (``os.pathsep``-separated, empty parts
+    dropped); ``()`` when it is unset or empty."""
+    value = (os.environ if env is None else env).get(ROUTING_ROOTS_VARIABLE, "")
+    return tuple(part for part in value.split(os.pathsep) if part)

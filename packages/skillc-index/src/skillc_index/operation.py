@@ -119,11 +119,14 @@ class Param(NamedTuple):
     min_length: int | None = None
     item_min_length: int | None = None
     mcp_default: Any = None
+    max_length: int | None = None
 
     def schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = {}
         if self.min_length is not None:
             schema["minLength"] = self.min_length
+        if self.max_length is not None:
+            schema["maxLength"] = self.max_length
         if self.minimum is not None:
             schema["minimum"] = self.minimum
         if self.maximum is not None:

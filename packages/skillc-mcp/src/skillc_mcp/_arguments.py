@@ -1,9 +1,10 @@
 """Checking ``tools/call`` arguments against a tool's ``inputSchema``.
 
 The schemas in :mod:`skillc_mcp._catalog` use a small part of JSON Schema (``type`` string,
-integer, boolean or array, ``enum``, ``minimum``, ``maximum``, ``minLength``, ``items``,
-``required``, ``additionalProperties: false``, ``default``); this module checks exactly that
-part, so a call the schema rejects is rejected here too, with a message an agent can act on.
+integer, boolean or array, ``enum``, ``minimum``, ``maximum``, ``minLength``, ``maxLength``,
+``items``, ``required``, ``additionalProperties: false``, ``default``); this module checks
+exactly that part, so a call the schema rejects is rejected here too, with a message an agent
+can act on.
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ def _check_value(name: str, value: Any, schema: Mapping[str, Any]) -> Any:
         raise ArgumentError(f"'{name}' must be {_TYPE_NAMES[str(kind)]}, not {_describe(value)}")
     if isinstance(value, str) and len(value) < schema.get("minLength", 0):
         raise ArgumentError(f"'{name}' must not be empty")
+    if isinstance(value, str) and len(value) > schema.get("maxLength", len(value)):
+        raise ArgumentError(f"'{name}' has more than {schema['maxLength']:,} characters")
     return value
 
 

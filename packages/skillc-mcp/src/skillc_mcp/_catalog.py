@@ -1,5 +1,5 @@
-"""The ten tools of RFC-0007:C-COMMANDS as MCP tool definitions, generated from the
-operations of the kit's packages (:mod:`skillc_index.operation`).
+"""The ten tools of RFC-0007:C-COMMANDS and ``skc_find`` as MCP tool definitions, generated
+from the operations of the kit's packages (:mod:`skillc_index.operation`).
 
 Each definition is what ``tools/list`` returns for the tool: ``name``, ``title``, a
 ``description`` that tells an agent when to reach for it, an exact ``inputSchema`` (from the

@@ -51,7 +51,8 @@ INTERNAL_ERROR = -32603
 UNSUPPORTED_PROTOCOL_VERSION = -32022
 
 INSTRUCTIONS = (
-    "skillc serves Agent Skills on demand. skc_list gives the skill names. To use a skill, "
+    "skillc serves Agent Skills on demand. skc_find gives the installed skills that fit a "
+    "task, best first, with the section to read; skc_list gives the skill names. To use a skill, "
     "see what it covers with skc_outline (headings) or skc_search (full text), then read "
     "only what you need with skc_show (one section) or skc_open (one file); skc_sources lists "
     "its files. To write a skill: skc_init, edit it, skc_lint, then skc_build (show and search "

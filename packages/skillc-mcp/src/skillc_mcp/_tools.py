@@ -1,4 +1,4 @@
-"""Running the ten tools: arguments checked, the operation run, the access logged.
+"""Running the tools: arguments checked, the operation run, the access logged.
 
 Each tool runs the same operation as its ``skc`` command (:mod:`skillc_index.operation`, no
 subprocess) and returns the object that command prints with ``--format json``;

@@ -40,6 +40,8 @@ SUMMARIES: dict[str, str] = {
     "stats": "Usage analytics.",
     "sync": "Merge fallback logs to primary.",
     "mcp": "Start MCP server.",
+    # Beyond RFC-0007: the skills for a task, from every installed skill (issue 15).
+    "find": "Find the skills for a task.",
     # Beyond RFC-0007: the commands of tool-defining (gibb.eri.sh) skills.
     "tools": "List the tools a skill defines.",
     "run": "Run a tool of a skill.",

@@ -1,0 +1,586 @@
+"""The catalog: every installed skill, indexed for ``skc find``, kept current from file stats.
+
+:func:`find_skills` ranks the skills under the searched folders (by default what is
+installed: :func:`skillc_index.installed.search_roots`) for a task described in words.
+Before it answers, the catalog looks at every searched folder again, from file stats (a new,
+changed or removed skill is indexed again first, or the answer says it is ``partial``); it
+never rebuilds from nothing. Modules: :mod:`.database` (the SQLite file), :mod:`.scan` (the
+folders and their stamps), :mod:`.reader` (SKILL.md, read lightly), :mod:`.rank` (the ranker).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from skillc_gateway.catalog import rank
+from skillc_gateway.catalog.database import CatalogDatabase, discard, open_database
+from skillc_gateway.catalog.reader import MAX_SKILL_BYTES, cut, read_skill_text
+from skillc_gateway.catalog.scan import (
+    RACY_NS,
+    SKILL,
+    SKILL_FILE,
+    SKIPPED,
+    STUB,
+    UNREADABLE,
+    TreeState,
+    Walk,
+    fingerprint,
+    is_racy,
+    walk,
+)
+from skillc_gateway.operations import MAX_FIND_LIMIT, MAX_QUERY_CHARS
+from skillc_index import (
+    Diagnostic,
+    InvalidOption,
+    Layout,
+    Notice,
+    SkillDirectoryNotFound,
+    format_diagnostic,
+)
+from skillc_index.installed import Root, agent_folders, routing_roots, search_roots
+
+__all__ = [
+    "BUDGET_SECONDS",
+    "Catalog",
+    "FindResult",
+    "FoundSkill",
+    "QueryTooLong",
+    "SectionHit",
+    "find_roots",
+    "find_skills",
+]
+
+#: Reading changed skills stops after this many seconds; the answer is then ``partial``.
+BUDGET_SECONDS = 10.0
+#: Changed skills are written in transactions of about this long (others wait meanwhile).
+BATCH_SECONDS = 0.5
+
+
+class QueryTooLong(InvalidOption):
+    """E100: a query longer than :data:`MAX_QUERY_CHARS`."""
+
+    def __init__(self, length: int) -> None:
+        super().__init__(
+            f"the query has {length:,} characters; at most {MAX_QUERY_CHARS:,} are allowed"
+        )
+        self.length = length
+
+
+class SectionHit(NamedTuple):
+    """A section of a found skill that fits the query: ``skc show`` reads it."""
+
+    file: str
+    heading: str
+    line: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "heading": self.heading, "line": self.line}
+
+
+class FoundSkill(NamedTuple):
+    """One skill of an answer."""
+
+    name: str
+    description: str
+    path: str
+    """The source folder (real path): a deployed skillc skill is its source."""
+    deployed_to: tuple[str, ...]
+    """The agent-folder entries (``.claude/skills/<name>``...) through which agents get it."""
+    score: float
+    """Higher is better; comparable within one answer only."""
+    sections: tuple[SectionHit, ...]
+    """Its best-matching sections, best first."""
+    duplicates: tuple[str, ...]
+    """Other folders holding the same skill (same name, description and body)."""
+    in_store: bool = False
+    """Whether ``path`` is in a source store (``skc show <name>`` finds it by name)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "path": self.path,
+            "deployed_to": list(self.deployed_to),
+            "score": round(self.score, 4),
+            "sections": [section.to_dict() for section in self.sections],
+            "duplicates": list(self.duplicates),
+        }
+
+
+class FindResult(NamedTuple):
+    """The answer of ``skc find``."""
+
+    query: str
+    skills: tuple[FoundSkill, ...]
+    searched: int
+    """Skills searched (each folder once, duplicates included)."""
+    skipped: int
+    """Skills (and folders) that could not be read or are invalid."""
+    partial: bool
+    """Some changed skills were not indexed again before answering (time budget, a busy or
+    unwritable catalog): the answer may miss or misplace them."""
+    warnings: tuple[Diagnostic | Notice, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "skills": [skill.to_dict() for skill in self.skills],
+            "searched": self.searched,
+            "skipped": self.skipped,
+            "partial": self.partial,
+            "warnings": [format_diagnostic(warning) for warning in self.warnings],
+        }
+
+
+def find_skills(
+    layout: Layout,
+    query: str,
+    *,
+    limit: int = 10,
+    paths: Sequence[str] = (),
+    configured: dict[str, str] | None = None,
+    budget: float = BUDGET_SECONDS,
+) -> FindResult:
+    """Rank the installed skills for ``query`` (a task in words), best first.
+
+    ``paths``: search only the skills under these folders (relative to the working
+    directory), else those of ``$SKILL_ROUTING_ROOTS``, else what is installed (the stores,
+    every agent folder, ``configured`` being the config's ``[targets]``, and the skills of
+    installed Claude Code plugins). Raises EmptyQuery (E004) for a blank query,
+    :class:`QueryTooLong` (E100), InvalidOption (E100) for a limit outside 1-100, and
+    SkillDirectoryNotFound (E022) for a path that is not a folder."""
+    from skillc_index import EmptyQuery
+
+    if len(query) > MAX_QUERY_CHARS:
+        raise QueryTooLong(len(query))
+    if not query.strip():
+        raise EmptyQuery()
+    if not 1 <= limit <= MAX_FIND_LIMIT:
+        raise InvalidOption(f"limit must be 1 to {MAX_FIND_LIMIT}, not {limit}")
+    roots = find_roots(layout, paths or routing_roots(), configured)
+    return Catalog.shared(layout).find(query, roots, limit, budget=budget)
+
+
+def find_roots(
+    layout: Layout, paths: Sequence[str], configured: dict[str, str] | None = None
+) -> tuple[Root, ...]:
+    """The folders to search: ``paths`` (relative to the working directory; E022 for one
+    that is not a folder), an agent folder among them searched as one; else what is
+    installed."""
+    if not paths:
+        return search_roots(layout, configured)
+    agents = {folder.path for folder in agent_folders(layout, configured)}
+    roots: list[Root] = []
+    for given in paths:
+        path = layout.cwd / Path(given).expanduser()
+        if not path.is_dir():
+            raise SkillDirectoryNotFound(given)
+        absolute = Path(os.path.abspath(path))  # noqa: PTH100 - not resolved: as given
+        if all(root.path != absolute for root in roots):
+            roots.append(Root(absolute, "agent" if absolute in agents else "path"))
+    return tuple(roots)
+
+
+class _Seen:
+    """The skills a query's walk found: each indexed one's id with the position of the
+    first root it is under (duplicates are shown from the first), the agent-folder entries
+    deploying it, and how many skills and folders were skipped."""
+
+    __slots__ = ("deployed", "priorities", "skipped")
+
+    def __init__(self) -> None:
+        self.priorities: dict[int, int] = {}
+        self.deployed: dict[int, list[str]] = {}
+        self.skipped = 0
+
+
+class Catalog:
+    """The catalog of one skillc home (see the module). :meth:`shared` keeps one per
+    database per thread, so a long-running process (the MCP server) keeps what it loaded
+    between queries while the database says nobody else wrote to it. A catalog in memory
+    (the file was unusable) is kept too, and the file is tried again at each query."""
+
+    _shared: dict[tuple[str, int], Catalog] = {}  # noqa: RUF012 - the process-wide cache
+
+    def __init__(self, layout: Layout, database: CatalogDatabase) -> None:
+        self.layout = layout
+        self.database = database
+        self._states: dict[str, TreeState] = {}
+        self._data_version: int | None = None
+
+    @classmethod
+    def shared(cls, layout: Layout) -> Catalog:
+        """The catalog of ``layout``'s skillc home for this thread."""
+        from _thread import get_ident
+
+        key = (str(layout.global_dir), get_ident())
+        catalog = cls._shared.get(key)
+        if catalog is None or catalog.database.path is None:
+            database = open_database(layout)
+            if catalog is None or database.path is not None:
+                catalog = cls._shared[key] = cls(layout, database)
+            else:  # still none on disk: keep the catalog in memory built so far
+                database.db.close()
+        catalog.layout = layout
+        return catalog
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        return self.database.db
+
+    def close(self) -> None:
+        """Close the database (a shared catalog is dropped from the cache)."""
+        for key, catalog in list(self._shared.items()):
+            if catalog is self:
+                del self._shared[key]
+        self.db.close()
+
+    # -- answering -------------------------------------------------------------------------
+
+    def find(
+        self, query: str, roots: Sequence[Root], limit: int, *, budget: float = BUDGET_SECONDS
+    ) -> FindResult:
+        """Bring the catalog up to date for ``roots``, then rank their skills."""
+        try:
+            return self._find(query, roots, limit, budget)
+        except sqlite3.DatabaseError as exc:
+            if self.database.path is None or _busy(exc):
+                raise
+            # a catalog that broke while in use: made again from nothing, once
+            self.close()
+            discard(self.database.path)
+            return Catalog.shared(self.layout)._find(query, roots, limit, budget)
+
+    def _find(self, query: str, roots: Sequence[Root], limit: int, budget: float) -> FindResult:
+        warnings: list[Diagnostic | Notice] = list(self.database.warnings)
+        seen, partial = self.refresh(roots, budget, warnings)
+        skills = self._rank(query, limit, seen)
+        searched = len(seen.priorities)
+        return FindResult(query, skills, searched, seen.skipped, partial, tuple(warnings))
+
+    def _rank(self, query: str, limit: int, seen: _Seen) -> tuple[FoundSkill, ...]:
+        """The best ``limit`` skills of ``seen``, duplicates collapsed."""
+        candidates = seen.priorities
+        want = limit * 2 + 10
+        while True:
+            ranked = rank.rank(self.db, query, want, candidates)
+            groups = self._groups(ranked)
+            if len(groups) >= limit or len(ranked) < want:
+                break
+            want *= 4
+        stores = tuple(str(self.layout.store(scope)) for scope in self.layout.scopes())
+        found: list[FoundSkill] = []
+        for digest, (_best, score) in list(groups.items())[:limit]:
+            members: list[tuple[int, str, str, str]] = [
+                row
+                for row in self.db.execute(
+                    "SELECT id, path, name, description FROM skills WHERE digest = ?", (digest,)
+                )
+                if row[0] in candidates
+            ]
+            members.sort(key=lambda member: (candidates[member[0]], member[1]))
+            skill_id, path, name, description = members[0]
+            deployed = sorted({d for member in members for d in seen.deployed.get(member[0], ())})
+            sections = rank.best_sections(self.db, query, skill_id)
+            found.append(
+                FoundSkill(
+                    name=name,
+                    description=description,
+                    path=path,
+                    deployed_to=tuple(deployed),
+                    score=score,
+                    sections=tuple(SectionHit(*section) for section in sections),
+                    duplicates=tuple(member[1] for member in members[1:]),
+                    in_store=path.rpartition("/")[0] in stores,
+                )
+            )
+        return tuple(found)
+
+    def _groups(self, ranked: list[tuple[int, float]]) -> dict[str, tuple[int, float]]:
+        """Ranked skills by content digest, in rank order: the first (best) of each."""
+        if not ranked:
+            return {}
+        digests = dict(
+            self.db.execute(
+                f"SELECT id, digest FROM skills WHERE id IN ({','.join('?' * len(ranked))})",
+                [skill_id for skill_id, _ in ranked],
+            ).fetchall()
+        )
+        groups: dict[str, tuple[int, float]] = {}
+        for skill_id, score in ranked:
+            digest = digests.get(skill_id)
+            if digest is not None and digest not in groups:
+                groups[digest] = (skill_id, score)
+        return groups
+
+    # -- keeping current -------------------------------------------------------------------
+
+    def refresh(
+        self, roots: Sequence[Root], budget: float, warnings: list[Diagnostic | Notice]
+    ) -> tuple[_Seen, bool]:
+        """Look at every root again; index what changed (within ``budget`` seconds). The
+        skills found, and whether the catalog is partial."""
+        since = time.time_ns() - RACY_NS
+        self._load_states(str(root.path) for root in roots)
+        walks: list[tuple[Root, int, Walk]] = []
+        for priority, root in enumerate(roots):
+            key = str(root.path)
+            walks.append((root, priority, walk(key, self._states.get(key), since, self._copy)))
+        extra: list[str] = []
+        if any(result.state.sources for _root, _priority, result in walks):
+            found = {real for _, _, result in walks for _, real in result.state.summary().skills}
+            for _root, _priority, result in walks:
+                for source in result.state.sources.values():
+                    if source not in found and source not in extra:
+                        extra.append(source)
+        if extra:  # sources of deployed skills that no root holds
+            self._load_states(extra)
+            for source in extra:
+                result = walk(source, self._states.get(source), since, self._copy)
+                walks.append((Root(Path(source), "path"), len(roots), result))
+        left = self._apply([(str(root.path), result) for root, _, result in walks], budget)
+        seen = self._seen(walks)
+        if left is None:
+            self._states.clear()  # what was not saved is not kept either
+            warnings.append(Notice("the catalog is busy or not writable: the answer is partial"))
+        else:
+            for root, _priority, result in walks:
+                self._states[str(root.path)] = result.state
+        if left:
+            warnings.append(
+                Notice(
+                    f"{left} new or changed skills are not indexed yet (time budget): the answer "
+                    "is partial; ask again to index more"
+                )
+            )
+        return seen, left != 0
+
+    def _load_states(self, keys: Iterable[str]) -> None:
+        """The saved state of each root not in memory (all again when another process
+        wrote to the catalog since they were read)."""
+        (version,) = self.db.execute("PRAGMA data_version").fetchone()
+        if version != self._data_version:
+            self._states.clear()
+            self._data_version = version
+        missing = [key for key in keys if key not in self._states]
+        for start in range(0, len(missing), 500):
+            chunk = missing[start : start + 500]
+            rows = self.db.execute(
+                f"SELECT path, state FROM roots WHERE path IN ({','.join('?' * len(chunk))})",
+                chunk,
+            )
+            for path, blob in rows:
+                state = TreeState.loads(blob)
+                if state is not None:
+                    self._states[path] = state
+
+    def _copy(self, folder: str) -> str | None:
+        """The source of a deployed copy (``--copy``): the store skill its manifest names,
+        the project store first for a folder inside the project."""
+        from skillc_index import read_manifest
+
+        manifest = read_manifest(Path(folder))
+        if manifest is None or "/" in manifest.skill or manifest.skill in ("", ".", ".."):
+            return None
+        scopes = list(self.layout.scopes())
+        root = self.layout.project_root
+        if root is None or not folder.startswith(f"{root}/"):
+            scopes.reverse()
+        for scope in scopes:
+            source = self.layout.store(scope) / manifest.skill
+            if (source / SKILL_FILE).is_file():
+                return os.path.realpath(source)
+        return None
+
+    def _apply(self, walks: list[tuple[str, Walk]], budget: float) -> int | None:
+        """Index the pending skills and drop the removed ones, saving each changed state, in
+        transactions of :data:`BATCH_SECONDS`. The number of skills left when the budget ran
+        out (0: all done), None when the catalog could not be written (busy, read-only, full)."""
+        todo = [(result.state, index) for _, result in walks for index in result.pending]
+        removed = [item for _, result in walks for item in result.removed]
+        dirty = [(key, result.state) for key, result in walks if result.changed or result.pending]
+        if not (todo or removed or dirty):
+            return 0
+        deadline = time.monotonic() + budget
+        indexer = _Indexer(self.db, time.time_ns() - RACY_NS)
+        position = 0
+        try:
+            while True:
+                self.db.execute("BEGIN IMMEDIATE")
+                try:
+                    if removed:
+                        indexer.remove(removed)
+                        removed = []
+                    stop = min(deadline, time.monotonic() + BATCH_SECONDS)
+                    while position < len(todo) and time.monotonic() < stop:
+                        indexer.index(*todo[position])
+                        position += 1
+                    rank.finish(self.db)
+                    for key, state in dirty:
+                        self.db.execute(
+                            "INSERT OR REPLACE INTO roots (path, state) VALUES (?, ?)",
+                            (key, state.dumps()),
+                        )
+                    self.db.execute("COMMIT")
+                except BaseException:
+                    if self.db.in_transaction:
+                        self.db.execute("ROLLBACK")
+                    raise
+                if position == len(todo):
+                    return 0
+                if time.monotonic() >= deadline:
+                    return len(todo) - position
+        except sqlite3.OperationalError as exc:
+            if _busy(exc) or "readonly" in str(exc) or "disk" in str(exc):
+                return None
+            raise
+
+    def _seen(self, walks: list[tuple[Root, int, Walk]]) -> _Seen:
+        """The skills of this query, each id once (from its first root), with the
+        agent-folder entries that deploy them; and what was skipped."""
+        seen = _Seen()
+        priorities = seen.priorities
+        skipped: set[object] = set()
+        stubs: list[tuple[str, str]] = []
+        for root, priority, result in walks:
+            state = result.state
+            base = str(root.path).rstrip("/") or "/"
+            summary = state.summary()
+            ids, kinds, paths = state.ids, state.kinds, state.paths
+            for index in summary.others:
+                if kinds[index] & UNREADABLE:
+                    skipped.add(f"{base}/{paths[index]}")
+                if kinds[index] & STUB:
+                    stubs.append((state.sources[paths[index]], f"{base}/{paths[index]}"))
+            agent = root.kind == "agent"
+            for index, _real in summary.skills:
+                skill_id, kind = ids[index], kinds[index]
+                if not skill_id or not kind & SKILL:
+                    continue  # not indexed yet, or its SKILL.md went away meanwhile
+                if kind & SKIPPED:
+                    skipped.add(skill_id)
+                    continue
+                if skill_id not in priorities:
+                    priorities[skill_id] = priority
+                if agent and "/" not in paths[index] and paths[index]:
+                    seen.deployed.setdefault(skill_id, []).append(f"{base}/{paths[index]}")
+        if stubs:
+            by_path = {
+                real: result.state.ids[index]
+                for _, _, result in walks
+                for index, real in result.state.summary().skills
+            }
+            for source, entry in stubs:
+                skill_id = by_path.get(source, 0)
+                if skill_id in priorities:
+                    seen.deployed.setdefault(skill_id, []).append(entry)
+        seen.skipped = len(skipped)
+        return seen
+
+
+def _busy(exc: sqlite3.DatabaseError) -> bool:
+    text = str(exc)
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+class _Indexer:
+    """Reads changed skills into the catalog, inside the caller's transaction."""
+
+    def __init__(self, db: sqlite3.Connection, since: int) -> None:
+        self.db = db
+        self.since = since
+        self.done: dict[str, tuple[int, int, bool]] = {}  # real path -> id, fingerprint, skipped
+
+    def index(self, state: TreeState, index: int) -> None:
+        """(Re)index the skill at ``state``'s entry ``index`` and record it there. Its
+        SKILL.md is looked at again here, under the write lock: what is written is what the
+        file is now (another process may have indexed it meanwhile)."""
+        real = state.real_path(state.paths[index])
+        result = self.done.get(real)
+        if result is None:
+            result = self.done[real] = self._read(real)
+        skill_id, fp, skipped = result
+        if not skill_id:  # its SKILL.md is gone: the folder is listed again next time
+            state.kinds[index] &= ~SKILL
+            state.stamps[index] = 0
+            state.ids[index] = state.fps[index] = 0
+            return
+        state.ids[index], state.fps[index] = skill_id, fp
+        if skipped:
+            state.kinds[index] |= SKIPPED
+        else:
+            state.kinds[index] &= ~SKIPPED
+
+    def _read(self, real: str) -> tuple[int, int, bool]:
+        file = f"{real}/{SKILL_FILE}"
+        row = self.db.execute(
+            "SELECT id, fingerprint, digest IS NULL FROM skills WHERE path = ?", (real,)
+        ).fetchone()
+        try:
+            st = os.stat(file)  # noqa: PTH116
+        except OSError:
+            if row is not None:
+                self.remove([(row[0], real)])
+            return 0, 0, False
+        fp = fingerprint(st)
+        if row is not None and row[1] == fp:
+            return row[0], fp, bool(row[2])
+        text = None
+        try:
+            with open(file, "rb") as handle:
+                data = cut(handle.read(MAX_SKILL_BYTES + 1))
+            text = read_skill_text(data, real.rpartition("/")[2])
+        except OSError:
+            pass
+        stored = 0 if is_racy(st, self.since) else fp  # read again until it has settled
+        values = (
+            text.name if text else real.rpartition("/")[2],
+            text.description if text else "",
+            _digest(text) if text else None,
+            stored,
+        )
+        if row is None:
+            cursor = self.db.execute(
+                "INSERT INTO skills (path, name, description, digest, fingerprint) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (real, *values),
+            )
+            skill_id = int(cursor.lastrowid or 0)
+        else:
+            skill_id = row[0]
+            self.db.execute(
+                "UPDATE skills SET name = ?, description = ?, digest = ?, fingerprint = ? "
+                "WHERE id = ?",
+                (*values, skill_id),
+            )
+        if text is None:
+            rank.remove(self.db, skill_id)
+        else:
+            rank.add(self.db, skill_id, text)
+        return skill_id, stored, text is None
+
+    def remove(self, removed: Iterable[tuple[int, str]]) -> None:
+        """Drop the skills whose SKILL.md is gone (one still there is reached another way)."""
+        for skill_id, real in removed:
+            if os.path.isfile(f"{real}/{SKILL_FILE}"):  # noqa: PTH113
+                continue
+            cursor = self.db.execute(
+                "DELETE FROM skills WHERE id = ? AND path = ?", (skill_id, real)
+            )
+            if cursor.rowcount:
+                rank.remove(self.db, skill_id)
+            self.done.pop(real, None)
+
+
+def _digest(text: rank.SkillText) -> str:
+    """What makes two skills the same one: name, description and body, spaces collapsed."""
+    import hashlib
+
+    body = " ".join(text.body.split())
+    data = "\0".join((text.name, " ".join(text.description.split()), body))
+    return hashlib.sha1(data.encode("utf-8", "surrogatepass"), usedforsecurity=False).hexdigest()

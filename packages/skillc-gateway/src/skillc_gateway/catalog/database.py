@@ -1,0 +1,210 @@
+"""The catalog's SQLite database: ``<skillc home>/.skillc/catalog.db``.
+
+WAL, a busy timeout, every update in ``BEGIN IMMEDIATE`` (concurrent ``skc find`` processes
+wait for each other and lose nothing). The file is marked as the catalog's own
+(``PRAGMA application_id``); a file of that name that is not (another program's database,
+or no database at all) is never written nor replaced: the call searches with a catalog in
+memory and a warning says why. A catalog of ours that is corrupt, or from another version
+of the schema or the ranker, is made again from nothing. When the skillc home cannot be
+written, the catalog lives in memory for this call, with a warning.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from pathlib import Path
+from typing import NamedTuple
+
+from skillc_gateway.catalog import rank
+from skillc_index import Layout, Notice, sqlite_uri, use_wal
+
+__all__ = [
+    "APPLICATION_ID",
+    "BUSY_TIMEOUT_MS",
+    "CATALOG_FILE",
+    "SCHEMA",
+    "SCHEMA_VERSION",
+    "CatalogDatabase",
+    "discard",
+    "open_database",
+]
+
+CATALOG_FILE = "catalog.db"
+#: ``PRAGMA application_id`` of a catalog: ``skcF``.
+APPLICATION_ID = 0x736B6346
+#: The catalog's own tables (``SCHEMA``); with :data:`rank.RANK_VERSION`, stored in ``meta``.
+SCHEMA_VERSION = 1
+#: How long a process waits for another one's write, in milliseconds.
+BUSY_TIMEOUT_MS = 30_000
+
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE skills (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    path TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL,
+    digest TEXT,
+    fingerprint INTEGER NOT NULL
+);
+CREATE INDEX skills_digest ON skills (digest);
+CREATE TABLE roots (path TEXT PRIMARY KEY, state BLOB NOT NULL);
+"""
+"""``skills``: one row per skill folder (its real path); ``digest`` identifies its content
+(duplicates share it), NULL for a skill that could not be read (skipped); ids are never
+reused (the states of the roots hold them); ``fingerprint`` is
+the SKILL.md file's stat fingerprint when it was read (0: read it again). ``roots``: the
+state of each searched folder's tree (:class:`~skillc_gateway.catalog.scan.TreeState`)."""
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+class CatalogDatabase(NamedTuple):
+    db: sqlite3.Connection
+    path: Path | None
+    """None for a catalog in memory."""
+    warnings: tuple[Notice, ...] = ()
+
+
+def open_database(layout: Layout) -> CatalogDatabase:
+    """The catalog of ``layout``'s skillc home, ready (schema current); one in memory, with
+    a warning, when that file cannot be used."""
+    path = layout.global_dir / CATALOG_FILE
+    for _attempt in range(2):
+        owner = _owner(path)
+        if owner == "foreign":
+            return _in_memory(f"{path} is not a skillc catalog; it is left as it is")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+                raise PermissionError("not writable")
+            db = sqlite3.connect(
+                sqlite_uri(path, "rwc"),
+                uri=True,
+                timeout=BUSY_TIMEOUT_MS / 1000,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+        except (OSError, sqlite3.Error) as exc:
+            return _in_memory(f"cannot write the catalog {path} ({_why(exc)})")
+        try:
+            db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            # the schema first: a new catalog's header (its application id) is then in the
+            # file itself, not in a WAL that another process reading it would not see
+            prepare(db)
+            use_wal(db, BUSY_TIMEOUT_MS)
+            return CatalogDatabase(db, path)
+        except sqlite3.DatabaseError as exc:
+            db.close()
+            corrupt = not isinstance(exc, sqlite3.OperationalError) or "malformed" in str(exc)
+            if corrupt and _owner(path) == "ours":
+                _remove(path)  # ours, and unusable: made again from nothing
+                continue
+            return _in_memory(f"cannot use the catalog {path} ({_why(exc)})")
+    return _in_memory(f"cannot use the catalog {path}")
+
+
+def prepare(db: sqlite3.Connection) -> None:
+    """Create the schema in a new database, or make it again when it is of another version;
+    nothing when it is current."""
+    if _current(db):
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        if not _current(db):
+            _drop_everything(db)
+            for statement in _statements(SCHEMA + rank.SCHEMA):
+                db.execute(statement)
+            db.executemany(
+                "INSERT INTO meta (key, value) VALUES (?, ?)",
+                [
+                    ("schema_version", str(SCHEMA_VERSION)),
+                    ("rank_version", str(rank.RANK_VERSION)),
+                ],
+            )
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
+def _current(db: sqlite3.Connection) -> bool:
+    (application_id,) = db.execute("PRAGMA application_id").fetchone()
+    if application_id != APPLICATION_ID:
+        return False
+    try:
+        versions = dict(db.execute("SELECT key, value FROM meta").fetchall())
+    except sqlite3.OperationalError:
+        return False
+    return versions.get("schema_version") == str(SCHEMA_VERSION) and versions.get(
+        "rank_version"
+    ) == str(rank.RANK_VERSION)
+
+
+def _drop_everything(db: sqlite3.Connection) -> None:
+    """Drop every table of an old catalog (virtual tables first: they drop their shadows)."""
+    while True:
+        rows = db.execute(
+            "SELECT name, sql LIKE 'CREATE VIRTUAL%' FROM sqlite_master "
+            "WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY 2 DESC"
+        ).fetchall()
+        if not rows:
+            return
+        name = rows[0][0].replace('"', '""')
+        db.execute(f'DROP TABLE "{name}"')
+
+
+def _statements(script: str) -> list[str]:
+    """The statements of ``script`` (``executescript`` would commit the transaction)."""
+    statements: list[str] = []
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    if pending.strip():
+        statements.append(pending.strip())
+    return statements
+
+
+def _owner(path: Path) -> str:
+    """``absent`` (no file or an empty one), ``ours`` (a SQLite database with the catalog's
+    application id) or ``foreign`` (anything else)."""
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(100)
+    except FileNotFoundError:
+        return "absent"
+    except OSError:
+        return "foreign" if path.exists() else "absent"
+    if not header:
+        return "absent"
+    if len(header) < 72 or not header.startswith(_SQLITE_HEADER):
+        return "foreign"
+    return "ours" if int.from_bytes(header[68:72], "big") == APPLICATION_ID else "foreign"
+
+
+def discard(path: Path) -> None:
+    """Remove the catalog at ``path`` (and its WAL files) when it is ours (it broke in use)."""
+    if _owner(path) == "ours":
+        _remove(path)
+
+
+def _remove(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(OSError):
+            path.with_name(path.name + suffix).unlink()
+
+
+def _in_memory(reason: str) -> CatalogDatabase:
+    db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    prepare(db)
+    return CatalogDatabase(db, None, (Notice(f"{reason}: searching with a catalog in memory"),))
+
+
+def _why(exc: BaseException) -> str:
+    return str(exc) or type(exc).__name__

@@ -1,0 +1,498 @@
+"""The skills under a searched folder, kept current from file stats.
+
+Every folder under a root that holds a regular ``SKILL.md`` is a skill, nested skills
+included. Hidden folders (but the agents' own, :data:`VISIBLE_HIDDEN`) and ``node_modules``
+are skipped; at most :data:`MAX_DEPTH` levels
+are searched; a symlinked folder is followed only as an entry of the root itself (deployed
+skills are symlinks), never deeper. An entry of the root that is a deployed skillc skill
+(its real path a runtime folder ``<base>/.skillc/runtime/<name>``, or a copy holding
+``.skillc-meta/``) is not searched: it stands for its source skill, which the caller
+searches instead.
+
+What the catalog knows of a root is a :class:`TreeState`: every folder under it with the
+stat stamp it had when it was listed, and for a skill folder the fingerprint of the
+``SKILL.md`` that was indexed. :func:`walk` stats each known folder and each ``SKILL.md``;
+only a folder whose stamp changed is listed again (``os.scandir``), and only a ``SKILL.md``
+whose fingerprint changed is read again. A folder or file changed within the last
+:data:`RACY_NS` is recorded as unknown, so a second change within the file system's
+timestamp granularity is never missed.
+"""
+
+# Paths are str here, not pathlib: this runs over every folder of every skill per query.
+# ruff: noqa: PTH113, PTH116
+
+from __future__ import annotations
+
+import marshal
+import os
+import stat as stat_module
+from collections.abc import Callable
+from typing import NamedTuple
+
+from skillc_index.installed import AGENT_FOLDERS
+
+__all__ = [
+    "LINK",
+    "MAX_DEPTH",
+    "RACY_NS",
+    "SKILL",
+    "SKILL_FILE",
+    "SKIPPED",
+    "STUB",
+    "UNREADABLE",
+    "TreeState",
+    "Walk",
+    "fingerprint",
+    "walk",
+]
+
+SKILL_FILE = "SKILL.md"
+#: Folder levels searched below a root (the root's entries are level 1).
+MAX_DEPTH = 8
+#: A folder or file whose last change is this recent (in ns) is looked at again next time.
+RACY_NS = 2_000_000_000
+
+# Flags of a folder in a TreeState.
+SKILL = 1
+"""It holds a regular SKILL.md."""
+LINK = 2
+"""An entry of the root that is a symlink to a folder (followed; real path in ``links``)."""
+STUB = 4
+"""An entry of the root that is a deployed skillc skill (its source in ``sources``)."""
+UNREADABLE = 8
+"""It could not be listed."""
+SKIPPED = 16
+"""Its SKILL.md could not be read, or is invalid (set by the catalog)."""
+
+_STATE_VERSION = 1
+_IGNORED = frozenset({"node_modules"})
+#: Hidden folders that are searched all the same: the agents' own (``.claude``, ``.github``,
+#: ``.agents``...: skills live in their ``skills`` folder) and skillc's (``.skillc``, whose
+#: ``skills`` store alone is searched).
+VISIBLE_HIDDEN = frozenset(
+    spec.split("/", 1)[0]
+    for spec in (*AGENT_FOLDERS.values(), ".skillc/skills")
+    if spec.startswith(".")
+)
+_RUNTIME_TAIL = ("/.skillc", "/runtime")
+
+#: ``source(folder)``: the real path of the source skill of a deployed copy (a folder of an
+#: agent folder holding ``.skillc-meta/``), or None.
+CopySource = Callable[[str], "str | None"]
+
+
+class TreeState:
+    """What the catalog knows of the tree under one root, as parallel lists: each folder's
+    path relative to the root (``''`` for the root, ``/``-separated), the stamp it had when
+    it was listed (0: list it again), its flags, and for a skill folder its catalog id and
+    the fingerprint of the SKILL.md indexed (0: none). ``links`` maps a followed symlink
+    entry to its real path, ``sources`` a deployed entry to its source's real path."""
+
+    __slots__ = (
+        "_fulls",
+        "_summary",
+        "fps",
+        "ids",
+        "kinds",
+        "links",
+        "paths",
+        "real",
+        "sources",
+        "stamps",
+    )
+
+    def __init__(self, real: str) -> None:
+        self._summary: Summary | None = None
+        self._fulls: tuple[str, list[str]] | None = None
+        self.real = real
+        self.paths: list[str] = []
+        self.stamps: list[int] = []
+        self.kinds: list[int] = []
+        self.ids: list[int] = []
+        self.fps: list[int] = []
+        self.links: dict[str, str] = {}
+        self.sources: dict[str, str] = {}
+
+    def append(self, path: str, stamp: int, kind: int, skill_id: int = 0, fp: int = 0) -> int:
+        self.paths.append(path)
+        self.stamps.append(stamp)
+        self.kinds.append(kind)
+        self.ids.append(skill_id)
+        self.fps.append(fp)
+        return len(self.paths) - 1
+
+    def full_paths(self, root: str) -> list[str]:
+        """The path of each folder under ``root`` (computed once per state and root)."""
+        if self._fulls is None or self._fulls[0] != root:
+            prefix = root.rstrip("/") + "/"
+            self._fulls = (root, [prefix + path if path else root for path in self.paths])
+        return self._fulls[1]
+
+    def summary(self) -> Summary:
+        """Where the skill folders, deployed entries and unreadable folders are (computed
+        once per state: the folders do not change, only their ids and flags)."""
+        if self._summary is None:
+            skills: list[tuple[int, str]] = []
+            others: list[int] = []
+            for index, kind in enumerate(self.kinds):
+                if kind & STUB or kind & UNREADABLE:
+                    others.append(index)
+                elif kind & SKILL:
+                    skills.append((index, self.real_path(self.paths[index])))
+            self._summary = Summary(skills, others)
+        return self._summary
+
+    def real_path(self, path: str) -> str:
+        """The real path of the folder at ``path`` (relative to the root)."""
+        if not path:
+            return self.real
+        first, _, rest = path.partition("/")
+        base = self.links.get(first)
+        if base is None:
+            return f"{self.real.rstrip('/')}/{path}"
+        return f"{base}/{rest}" if rest else base
+
+    def dumps(self) -> bytes:
+        return marshal.dumps(
+            (
+                _STATE_VERSION,
+                self.real,
+                self.paths,
+                self.stamps,
+                self.kinds,
+                self.ids,
+                self.fps,
+                self.links,
+                self.sources,
+            )
+        )
+
+    @classmethod
+    def loads(cls, blob: bytes) -> TreeState | None:
+        """The state in ``blob``; None when it is not one this version wrote."""
+        try:
+            value = marshal.loads(blob)
+        except (EOFError, ValueError, TypeError):
+            return None
+        if not (isinstance(value, tuple) and len(value) == 9 and value[0] == _STATE_VERSION):
+            return None
+        state = cls(value[1])
+        (state.paths, state.stamps, state.kinds, state.ids, state.fps) = value[2:7]
+        state.links, state.sources = value[7], value[8]
+        return state
+
+
+class Summary(NamedTuple):
+    skills: list[tuple[int, str]]
+    """``(index, real path)`` of each skill folder (not deployed entries)."""
+    others: list[int]
+    """Indexes of the deployed entries and the unreadable folders."""
+
+
+class Walk(NamedTuple):
+    """One look at a root: its new state and what changed since the old one."""
+
+    state: TreeState
+    changed: bool
+    """The state differs from the one walked (it must be saved)."""
+    pending: list[int]
+    """The index in ``state`` of each skill folder whose SKILL.md is to be (re)indexed."""
+    removed: list[tuple[int, str]]
+    """``(catalog id, real path)`` of each skill folder that left the tree."""
+
+
+def stamp_of(st: os.stat_result) -> int:
+    return hash((st.st_ino, st.st_mtime_ns, st.st_ctime_ns)) or 1
+
+
+def fingerprint(st: os.stat_result) -> int:
+    """A SKILL.md's stat fingerprint: inode, size, modification and change times."""
+    return hash((st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)) or 1
+
+
+def is_racy(st: os.stat_result, since_ns: int) -> bool:
+    """Whether ``st`` changed too recently (after ``since_ns``) to trust its stamp."""
+    return max(st.st_mtime_ns, st.st_ctime_ns) >= since_ns
+
+
+def walk(root: str, old: TreeState | None, since_ns: int, copy_source: CopySource) -> Walk:
+    """Look at the tree under ``root`` again, from ``old`` (None: never looked at).
+    ``since_ns``: what changed after this (ns since the epoch) is not trusted yet."""
+    return _Walker(root, old, since_ns, copy_source).run()
+
+
+class _Walker:
+    def __init__(
+        self, root: str, old: TreeState | None, since_ns: int, copy_source: CopySource
+    ) -> None:
+        self.root = root.rstrip("/") or "/"
+        self.old = old
+        self.since_ns = since_ns
+        self.copy_source = copy_source
+        self.pending: list[int] = []
+        self.removed: list[tuple[int, str]] = []
+        self.changed = False
+        self._fresh: list[tuple[str, int]] = []
+
+    def full(self, path: str) -> str:
+        return f"{self.root.rstrip('/')}/{path}" if path else self.root
+
+    def run(self) -> Walk:
+        old = self.old
+        try:
+            real = os.path.realpath(self.root)
+            root_stat = os.stat(self.root)
+        except (OSError, ValueError):
+            real, root_stat = "", None
+        if root_stat is None or not stat_module.S_ISDIR(root_stat.st_mode):
+            self.state = TreeState(real)
+            if old is not None:
+                self._remove_all(old)
+            return Walk(self.state, old is not None, [], self.removed)
+        if old is None or old.real != real:
+            if old is not None:
+                self._remove_all(old)
+            old = TreeState(real)
+            self.changed = True
+        self.state = TreeState(real)
+        self.state.links = dict(old.links)
+        self.state.sources = dict(old.sources)
+        if not old.paths:
+            self._walk_new("", root_stat)
+        else:
+            unchanged = self._unchanged(old)
+            if unchanged == len(old.paths):
+                self.state = old  # the common case: no folder changed
+            else:
+                self._walk_known(old, unchanged)
+        if self.changed:
+            self._prune_maps()
+        return Walk(self.state, self.changed, self.pending, self.removed)
+
+    def _prune_maps(self) -> None:
+        """Keep ``links`` and ``sources`` for the root's entries that still are such."""
+        state = self.state
+        entries = {
+            path: kind
+            for path, kind in zip(state.paths, state.kinds, strict=True)
+            if path and "/" not in path
+        }
+        state.links = {p: r for p, r in state.links.items() if entries.get(p, 0) & LINK}
+        state.sources = {p: r for p, r in state.sources.items() if entries.get(p, 0) & STUB}
+
+    def _remove_all(self, old: TreeState) -> None:
+        for index, skill_id in enumerate(old.ids):
+            if skill_id:
+                self.removed.append((skill_id, old.real_path(old.paths[index])))
+
+    def _unchanged(self, old: TreeState) -> int:
+        """How many folders of ``old``, from the first, are as they were (queueing the
+        skills among them whose SKILL.md changed): one stat per folder and one per SKILL.md,
+        nothing else. The hot loop of every query: :func:`stamp_of` and :func:`fingerprint`
+        are inlined."""
+        lstat, stat_ = os.lstat, os.stat
+        stamps, kinds, fps = old.stamps, old.kinds, old.fps
+        pending = self.pending
+        directory, follow, check = stat_module.S_IFDIR, LINK, SKILL
+        for index, full in enumerate(old.full_paths(self.root)):
+            kind = kinds[index]
+            try:
+                st = stat_(full) if (kind & follow or not index) else lstat(full)
+                if (st.st_mode & 0o170000) != directory or (
+                    hash((st.st_ino, st.st_mtime_ns, st.st_ctime_ns)) or 1
+                ) != stamps[index]:
+                    return index
+                if kind & check and not kind & STUB:
+                    st = stat_(full + "/SKILL.md")
+                    fp = hash((st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)) or 1
+                    if fp != fps[index]:
+                        pending.append(index)
+            except OSError:
+                return index
+        return len(old.paths)
+
+    def _walk_known(self, old: TreeState, start: int) -> None:
+        """Stat every folder the old state knows from ``start`` on (those before are as they
+        were), list again those that changed."""
+        state = self.state
+        state.paths, state.stamps = old.paths[:start], old.stamps[:start]
+        state.kinds, state.ids, state.fps = old.kinds[:start], old.ids[:start], old.fps[:start]
+        gone: list[str] = []
+        known: dict[str, int] | None = None
+        lstat, stat_ = os.lstat, os.stat
+        is_dir = stat_module.S_ISDIR
+        for index in range(start, len(old.paths)):
+            path = old.paths[index]
+            kind = old.kinds[index]
+            if gone and any(f"{path}/".startswith(prefix) for prefix in gone):
+                self._gone(old, index)
+                continue
+            full = f"{self.root}/{path}" if path else self.root
+            try:
+                st = stat_(full) if (not path or kind & LINK) else lstat(full)
+            except OSError:
+                st = None
+            if st is None or not is_dir(st.st_mode):
+                gone.append(path + "/")
+                self._gone(old, index)
+                continue
+            stamp = stamp_of(st)
+            skill_id, fp = old.ids[index], old.fps[index]
+            if stamp != old.stamps[index]:
+                if known is None:
+                    known = {p: i for i, p in enumerate(old.paths)}
+                kind = self._relist(old, index, full, st, known, gone)
+                if kind & STUB and not old.kinds[index] & STUB:
+                    gone.append(f"{path}/")  # a deployed skill stands for its source
+                if skill_id and (not kind & SKILL or kind & STUB):
+                    self.removed.append((skill_id, old.real_path(path)))
+                    skill_id, fp = 0, 0
+            new_index = state.append(path, old.stamps[index], kind, skill_id, fp)
+            if stamp != old.stamps[index]:
+                state.stamps[new_index] = 0 if is_racy(st, self.since_ns) else stamp
+                self.changed = True
+                self._walk_children(new_index)
+            if kind & SKILL and not kind & STUB:
+                self._check_skill(new_index, full)
+
+    def _gone(self, old: TreeState, index: int) -> None:
+        self.changed = True
+        if old.ids[index]:
+            self.removed.append((old.ids[index], old.real_path(old.paths[index])))
+
+    def _relist(
+        self,
+        old: TreeState,
+        index: int,
+        full: str,
+        st: os.stat_result,
+        known: dict[str, int],
+        gone: list[str],
+    ) -> int:
+        """List a known folder whose stamp changed: its flags now; its new subfolders (and
+        those that changed from a symlink to a folder or back) are walked after it."""
+        path = old.paths[index]
+        kind, children = self._list(path, full, old.kinds[index] & LINK)
+        fresh: list[tuple[str, int]] = []
+        for child, child_kind in children:
+            before = known.get(child)
+            if before is None:
+                fresh.append((child, child_kind))
+                continue
+            same_link = old.kinds[before] & LINK == child_kind & LINK
+            if same_link and not (child_kind & LINK and self._link_moved(old, child)):
+                continue
+            gone.append(f"{child}/")  # the old one and its subtree are gone; walked anew
+            known.pop(child)
+            fresh.append((child, child_kind))
+        self._fresh = fresh
+        return kind
+
+    def _link_moved(self, old: TreeState, child: str) -> bool:
+        try:
+            return os.path.realpath(f"{self.root}/{child}") != old.links.get(child)
+        except (OSError, ValueError):
+            return True
+
+    def _walk_children(self, parent_index: int) -> None:
+        """Walk the new subfolders found by the last :meth:`_relist`."""
+        fresh, self._fresh = self._fresh, []
+        for child, child_kind in fresh:
+            self._walk_child(child, child_kind)
+
+    def _walk_child(self, child: str, child_kind: int) -> None:
+        full = self.full(child)
+        try:
+            st = os.stat(full) if child_kind & LINK else os.lstat(full)
+        except OSError:
+            return
+        if not stat_module.S_ISDIR(st.st_mode):
+            return
+        if child_kind & LINK:
+            self._set_link(child)
+        self._walk_new(child, st, child_kind & LINK)
+
+    def _set_link(self, child: str) -> None:
+        try:
+            self.state.links[child] = os.path.realpath(self.full(child))
+        except (OSError, ValueError):
+            self.state.links.pop(child, None)
+
+    def _walk_new(self, path: str, st: os.stat_result, link: int = 0) -> None:
+        """Walk a folder the state does not know yet, and everything under it."""
+        full = self.full(path)
+        kind, children = self._list(path, full, link)
+        stamp = 0 if is_racy(st, self.since_ns) else stamp_of(st)
+        index = self.state.append(path, stamp, kind)
+        self.changed = True
+        if kind & SKILL and not kind & STUB:
+            self._check_skill(index, full)
+        for child, child_kind in children:
+            self._walk_child(child, child_kind)
+
+    def _list(self, path: str, full: str, link: int) -> tuple[int, list[tuple[str, int]]]:
+        """A folder's flags and its subfolders to walk (each with LINK when it is a followed
+        symlink: only the root's own entries)."""
+        depth = path.count("/") + 1 if path else 0
+        kind = link
+        children: list[tuple[str, int]] = []
+        meta = False
+        store = full.endswith("/.skillc")  # only its skills store is searched
+        try:
+            with os.scandir(full) as entries:
+                for entry in entries:
+                    name = entry.name
+                    if name == SKILL_FILE:
+                        if entry.is_file():
+                            kind |= SKILL
+                        continue
+                    if name.startswith("."):
+                        if name == ".skillc-meta" and depth == 1:
+                            meta = entry.is_dir(follow_symlinks=False)
+                        if name not in VISIBLE_HIDDEN:
+                            continue
+                    if name in _IGNORED or depth >= MAX_DEPTH or (store and name != "skills"):
+                        continue
+                    child = f"{path}/{name}" if path else name
+                    if entry.is_dir(follow_symlinks=False):
+                        children.append((child, 0))
+                    elif depth == 0 and entry.is_symlink() and entry.is_dir():
+                        children.append((child, LINK))
+        except OSError:
+            return kind | UNREADABLE, []
+        if depth == 1 and kind & SKILL:
+            source = self._source(path, meta)
+            if source is not None:
+                self.state.sources[path] = source
+                return kind | STUB, []
+            self.state.sources.pop(path, None)
+        return kind, sorted(children)
+
+    def _source(self, path: str, meta: bool) -> str | None:
+        """The source of a deployed skillc skill at the root's entry ``path``, else None."""
+        real = self.state.real_path(path)
+        head, _, name = real.rpartition("/")
+        if head.endswith(_RUNTIME_TAIL[0] + _RUNTIME_TAIL[1]):
+            base = head[: -len(_RUNTIME_TAIL[1])]
+            source = f"{base}/skills/{name}"
+            if os.path.isfile(f"{source}/{SKILL_FILE}"):
+                return source
+        if meta:
+            return self.copy_source(real)
+        return None
+
+    def _check_skill(self, index: int, full: str) -> None:
+        """Queue a skill folder whose SKILL.md is not the one indexed."""
+        try:
+            st = os.stat(f"{full}/{SKILL_FILE}")
+        except OSError:
+            self.state.kinds[index] &= ~SKILL
+            self.state.stamps[index] = 0  # list it again next time
+            self.changed = True
+            if self.state.ids[index]:
+                real = self.state.real_path(self.state.paths[index])
+                self.removed.append((self.state.ids[index], real))
+                self.state.ids[index] = self.state.fps[index] = 0
+            return
+        if fingerprint(st) != self.state.fps[index]:
+            self.pending.append(index)

@@ -1,0 +1,653 @@
+"""``find`` (issue 15): the installed skills ranked for a task, from the catalog.
+
+Real folders, a real catalog (SQLite in the private ``$SKILLC_HOME``), real builds by
+skillc-index for deployed skills; the command in process (``gateway``) unless a real process
+matters (two finds at once, the catalog read back from disk).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_gateway import find_skills
+from skillc_gateway.catalog import Catalog, database, rank
+from skillc_index import EmptyQuery, Layout, SkillDirectoryNotFound, build_skill
+from skillc_index.installed import ROUTING_ROOTS_VARIABLE
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def write_skill(folder: Path, name: str, description: str, body: str = "") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    text = f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\n{body}"
+    (folder / "SKILL.md").write_text(text, encoding="utf-8")
+    return folder
+
+
+def find(gateway: Run, *args: str, env: dict[str, str] | None = None) -> dict[str, Any]:
+    """``find ARGS --format json``, which must succeed; its JSON."""
+    result = gateway("find", *args, "--format", "json", env_extra=env)
+    assert result.returncode == 0, result.stderr
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def names(data: dict[str, Any]) -> list[str]:
+    return [skill["name"] for skill in data["skills"]]
+
+
+@pytest.fixture
+def layout(project: Path, home: Path) -> Layout:
+    return Layout.discover(project, {"SKILLC_HOME": str(home)})
+
+
+# -- what is searched ----------------------------------------------------------------------
+
+
+def test_both_stores_are_searched(gateway: Run, project: Path, home: Path) -> None:
+    write_skill(project / ".skillc/skills/invoices", "invoices", "Make invoices from orders.")
+    write_skill(home / ".skillc/skills/receipts", "receipts", "Scan receipts into invoices.")
+    data = find(gateway, "invoices")
+    assert sorted(names(data)) == ["invoices", "receipts"]
+    assert (data["searched"], data["skipped"], data["partial"]) == (2, 0, False)
+    paths = {skill["name"]: skill["path"] for skill in data["skills"]}
+    assert paths["invoices"] == str(project / ".skillc/skills/invoices")
+    assert paths["receipts"] == str(home / ".skillc/skills/receipts")
+    assert data["query"] == "invoices" and data["warnings"] == []
+
+
+def test_agent_folders_project_and_home(gateway: Run, project: Path, home: Path) -> None:
+    write_skill(project / ".claude/skills/kite", "kite", "Fly a kite in the wind.")
+    write_skill(home / ".agents/skills/glider", "glider", "Fly a glider in the wind.")
+    write_skill(home / ".codex/skills/boat", "boat", "Sail a boat.")
+    data = find(gateway, "fly in the wind")
+    assert sorted(names(data)) == ["glider", "kite"]
+    deployed = {skill["name"]: skill["deployed_to"] for skill in data["skills"]}
+    assert deployed == {
+        "kite": [str(project / ".claude/skills/kite")],
+        "glider": [str(home / ".agents/skills/glider")],
+    }
+    assert data["searched"] == 3
+
+
+def test_configured_targets_are_agent_folders(gateway: Run, project: Path, home: Path) -> None:
+    (home / ".skillc").mkdir()
+    (home / ".skillc/config.toml").write_text('[targets]\nmine = "~/my-agent/skills"\n')
+    write_skill(home / "my-agent/skills/lamp", "lamp", "Light a lamp.")
+    (skill,) = find(gateway, "lamp")["skills"]
+    assert skill["deployed_to"] == [str(home / "my-agent/skills/lamp")]
+
+
+def installed_plugin(home: Path, records: object) -> None:
+    plugins = home / ".claude/plugins"
+    plugins.mkdir(parents=True, exist_ok=True)
+    (plugins / "installed_plugins.json").write_text(json.dumps(records), encoding="utf-8")
+
+
+def test_installed_claude_code_plugins(gateway: Run, project: Path, home: Path) -> None:
+    cache = home / ".claude/plugins/cache/market"
+    write_skill(cache / "tools/1.0/skills/weather", "weather", "Forecast the weather.")
+    write_skill(cache / "other/2.0/skills/rainfall", "rainfall", "Weather rainfall records.")
+    write_skill(cache / "mine/3.0/skills/forecast", "forecast", "Weather forecast for here.")
+    installed_plugin(
+        home,
+        {
+            "version": 2,
+            "plugins": {
+                "tools@market": [{"scope": "user", "installPath": str(cache / "tools/1.0")}],
+                # for another project only
+                "other@market": [
+                    {
+                        "scope": "project",
+                        "projectPath": "/somewhere/else",
+                        "installPath": str(cache / "other/2.0"),
+                    }
+                ],
+                # for this one, written with ~
+                "mine@market": [
+                    {
+                        "scope": "local",
+                        "projectPath": str(project),
+                        "installPath": "~/.claude/plugins/cache/market/mine/3.0",
+                    }
+                ],
+                "broken@market": [{"scope": "user", "installPath": "relative/path"}, 7],
+            },
+        },
+    )
+    data = find(gateway, "weather forecast")
+    assert sorted(names(data)) == ["forecast", "weather"]
+    assert data["searched"] == 2
+
+
+def test_plugin_records_of_version_1_and_bad_files(gateway: Run, home: Path) -> None:
+    install = home / ".claude/plugins/cache/m/p/1"
+    write_skill(install / "skills/anchor", "anchor", "Drop the anchor.")
+    installed_plugin(home, {"version": 1, "plugins": {"p@m": {"installPath": str(install)}}})
+    assert names(find(gateway, "anchor")) == ["anchor"]
+    for bad in ("[1, 2", '{"plugins": [1]}', "x" * 5_000_000):
+        (home / ".claude/plugins/installed_plugins.json").write_text(bad)
+        assert find(gateway, "anchor")["skills"] == []
+
+
+def test_a_plugin_skills_folder_leading_out_is_not_searched(gateway: Run, home: Path) -> None:
+    install = home / ".claude/plugins/cache/m/p/1"
+    install.mkdir(parents=True)
+    write_skill(home / "elsewhere/secret", "secret", "A secret skill.")
+    (install / "skills").symlink_to(home / "elsewhere")
+    installed_plugin(home, {"version": 2, "plugins": {"p@m": [{"installPath": str(install)}]}})
+    assert find(gateway, "secret")["skills"] == []
+
+
+def test_path_replaces_the_roots_and_nested_skills_count(gateway: Run, project: Path) -> None:
+    write_skill(project / ".skillc/skills/stored", "stored", "Paint a fence.")
+    library = project / "library"
+    outer = write_skill(library / "outer", "outer", "Paint a house.")
+    write_skill(outer / "parts/inner", "inner", "Paint a door.")
+    write_skill(project / "other/loose", "loose", "Paint a boat.")
+    data = find(gateway, "paint", "--path", "library")
+    assert sorted(names(data)) == ["inner", "outer"]
+    data = find(gateway, "paint", "--path", "library", "--path", str(project / "other"))
+    assert sorted(names(data)) == ["inner", "loose", "outer"]
+    # a skill folder itself
+    assert names(find(gateway, "paint", "--path", "library/outer/parts/inner")) == ["inner"]
+
+
+def test_skill_routing_roots_is_the_default_path(gateway: Run, project: Path) -> None:
+    write_skill(project / ".skillc/skills/stored", "stored", "Paint a fence.")
+    write_skill(project / "a/one", "one", "Paint a house.")
+    write_skill(project / "b/two", "two", "Paint a door.")
+    roots = os.pathsep.join([str(project / "a"), str(project / "b")])
+    data = find(gateway, "paint", env={ROUTING_ROOTS_VARIABLE: roots})
+    assert sorted(names(data)) == ["one", "two"]
+    # --path wins over it
+    data = find(gateway, "paint", "--path", "a", env={ROUTING_ROOTS_VARIABLE: roots})
+    assert names(data) == ["one"]
+
+
+def test_hidden_folders_node_modules_and_depth(gateway: Run, project: Path) -> None:
+    library = project / "library"
+    write_skill(library / ".hidden/secret", "secret", "Paint in secret.")
+    write_skill(library / "node_modules/dep", "dep", "Paint a dependency.")
+    write_skill(library / "repo/.claude/skills/agent", "agent", "Paint for an agent.")
+    write_skill(library / "repo/.git/skills/gitty", "gitty", "Paint in git.")
+    write_skill(library / "repo/.skillc/skills/sourced", "sourced", "Paint a source.")
+    write_skill(library / "repo/.skillc/runtime/sourced", "sourced", "Paint a stub.")
+    deep = library.joinpath(*"abcdefg")  # level 7: found
+    write_skill(deep / "ok", "ok", "Paint deep down.")
+    write_skill(deep / "h/too-deep", "too-deep", "Paint deeper down.")  # level 9
+    data = find(gateway, "paint", "--path", "library")
+    assert sorted(names(data)) == ["agent", "ok", "sourced"]
+    (sourced,) = [skill for skill in data["skills"] if skill["name"] == "sourced"]
+    assert sourced["path"].endswith("/.skillc/skills/sourced")
+
+
+def test_symlinked_folders_are_followed_only_as_entries_of_a_root(
+    gateway: Run, project: Path
+) -> None:
+    outside = write_skill(project / "outside/linked", "linked", "Paint through a link.")
+    write_skill(project / "outside/deeper", "deeper", "Paint through a deeper link.")
+    library = project / "library"
+    (library / "sub").mkdir(parents=True)
+    (library / "linked").symlink_to(outside)
+    (library / "sub/deeper").symlink_to(project / "outside/deeper")
+    data = find(gateway, "paint", "--path", "library")
+    assert names(data) == ["linked"]
+    assert data["skills"][0]["path"] == str(outside)
+
+
+# -- deployed skills and duplicates ----------------------------------------------------------
+
+
+def test_a_built_symlink_stub_counts_as_its_source(
+    gateway: Run, project: Path, home: Path, layout: Layout
+) -> None:
+    source = write_skill(
+        project / ".skillc/skills/mixer", "mixer", "Mix audio tracks.", "## Levels\n\nBalance.\n"
+    )
+    build_skill("mixer", layout, targets=["claude", "cursor"])
+    stub = project / ".claude/skills/mixer"
+    assert stub.is_symlink()
+    data = find(gateway, "balance audio levels")
+    assert data["searched"] == 1
+    (skill,) = data["skills"]
+    assert skill["path"] == str(source)
+    assert skill["deployed_to"] == [str(stub), str(project / ".cursor/skills/mixer")]
+    assert skill["duplicates"] == []
+    assert skill["sections"][0] == {"file": "SKILL.md", "heading": "Levels", "line": 8}
+
+
+def test_a_copied_stub_counts_as_its_source(gateway: Run, home: Path) -> None:
+    source = write_skill(home / ".skillc/skills/drums", "drums", "Tune the drums.")
+    build_skill("drums", Layout.discover(home, {"SKILLC_HOME": str(home)}), copy=True)
+    copy = home / ".claude/skills/drums"
+    assert (copy / ".skillc-meta").is_dir() and not copy.is_symlink()
+    (skill,) = find(gateway, "drums")["skills"]
+    assert (skill["path"], skill["deployed_to"]) == (str(source), [str(copy)])
+
+
+def test_a_stub_of_a_source_outside_the_roots(gateway: Run, project: Path, home: Path) -> None:
+    """A project's agent folder links to another project's runtime: its source is found."""
+    other = project.parent / "other-project"
+    source = write_skill(other / ".skillc/skills/violin", "violin", "Play the violin.")
+    build_skill("violin", Layout.discover(other, {"SKILLC_HOME": str(home)}), targets=[])
+    (project / ".claude/skills").mkdir(parents=True)
+    (project / ".claude/skills/violin").symlink_to(other / ".skillc/runtime/violin")
+    (skill,) = find(gateway, "violin")["skills"]
+    assert skill["path"] == str(source)
+    assert skill["deployed_to"] == [str(project / ".claude/skills/violin")]
+
+
+def test_the_same_skill_in_two_agent_folders_is_one_result(
+    gateway: Run, project: Path, home: Path
+) -> None:
+    body = "## Steps\n\nStir  the   paint.\n"
+    first = write_skill(project / ".claude/skills/stir", "stir", "Stir paint.", body)
+    spaced = body.replace(" ", "  ")  # the same once spaces are collapsed
+    second = write_skill(home / ".cursor/skills/stir", "stir", "Stir paint.", spaced)
+    write_skill(home / ".gemini/skills/stir", "stir", "Stir paint.", "## Other\n\nStir paint.\n")
+    linked = project / ".agents/skills/stir"
+    linked.parent.mkdir(parents=True)
+    linked.symlink_to(first)
+    data = find(gateway, "stir paint")
+    assert data["searched"] == 3  # the symlink is the same folder
+    (same,) = [skill for skill in data["skills"] if skill["path"] == str(first)]
+    (other,) = [skill for skill in data["skills"] if skill is not same]
+    assert same["duplicates"] == [str(second)]
+    assert same["deployed_to"] == sorted([str(first), str(linked), str(second)])
+    assert other["path"] == str(home / ".gemini/skills/stir")
+    assert other["duplicates"] == []
+
+
+# -- freshness: the catalog is brought up to date before every answer -----------------------
+
+
+def test_a_new_skill_is_found_at_once(gateway: Run, project: Path) -> None:
+    write_skill(project / ".skillc/skills/alpha", "alpha", "The first skill.")
+    assert names(find(gateway, "zeppelin")) == []
+    write_skill(project / ".skillc/skills/beta", "beta", "Pilot a zeppelin.")
+    data = find(gateway, "zeppelin")
+    assert (names(data), data["searched"], data["partial"]) == (["beta"], 2, False)
+    # a nested skill inside a known skill, at once too
+    write_skill(project / ".skillc/skills/alpha/refs/gamma", "gamma", "Land a zeppelin.")
+    assert sorted(names(find(gateway, "zeppelin"))) == ["beta", "gamma"]
+
+
+def test_an_edited_skill_is_read_again_at_once(gateway: Run, project: Path) -> None:
+    skill = write_skill(project / ".skillc/skills/alpha", "alpha", "Ride a bicycle.")
+    assert names(find(gateway, "bicycle")) == ["alpha"]
+    write_skill(skill, "alpha", "Ride a tricycle.")
+    assert names(find(gateway, "bicycle")) == []
+    assert names(find(gateway, "tricycle")) == ["alpha"]
+    # the same size again, at once (within the file system's time granularity)
+    write_skill(skill, "alpha", "Ride a unicycle.")
+    assert names(find(gateway, "unicycle")) == ["alpha"]
+    assert names(find(gateway, "tricycle")) == []
+
+
+def test_a_removed_skill_is_gone_at_once(gateway: Run, project: Path, home: Path) -> None:
+    import shutil
+
+    write_skill(project / ".skillc/skills/alpha", "alpha", "Bake bread.")
+    beta = write_skill(project / ".claude/skills/beta", "beta", "Bake a cake.")
+    assert sorted(names(find(gateway, "bake"))) == ["alpha", "beta"]
+    shutil.rmtree(beta)
+    data = find(gateway, "bake")
+    assert (names(data), data["searched"]) == (["alpha"], 1)
+    (project / ".skillc/skills/alpha/SKILL.md").unlink()
+    assert find(gateway, "bake")["searched"] == 0
+    with sqlite3.connect(home / ".skillc/catalog.db") as db:
+        assert db.execute("SELECT COUNT(*) FROM skills").fetchone() == (0,)
+        assert db.execute("SELECT COUNT(*) FROM rank_skills").fetchone() == (0,)
+
+
+def test_a_retargeted_or_replaced_symlink_entry_is_seen_at_once(
+    gateway: Run, project: Path
+) -> None:
+    first = write_skill(project / "first", "first", "Row a boat.")
+    second = write_skill(project / "second", "second", "Row a canoe.")
+    library = project / "library"
+    library.mkdir()
+    entry = library / "boat"
+
+    def found() -> list[str]:
+        return [skill["path"] for skill in find(gateway, "row", "--path", "library")["skills"]]
+
+    entry.symlink_to(first)
+    assert found() == [str(first)]
+    entry.unlink()
+    entry.symlink_to(second)
+    assert found() == [str(second)]
+    entry.unlink()
+    write_skill(entry, "own", "Row a raft.")  # a folder of its own now
+    assert names(find(gateway, "row", "--path", "library")) == ["own"]
+    import shutil
+
+    shutil.rmtree(entry)
+    entry.symlink_to(first)
+    assert names(find(gateway, "row", "--path", "library")) == ["first"]
+
+
+def test_the_catalog_on_disk_is_what_the_next_process_reads(
+    gateway_process: Run, project: Path
+) -> None:
+    """Each process loads the saved state and checks it against the files: change, find."""
+    write_skill(project / ".skillc/skills/alpha", "alpha", "Knit a scarf.")
+
+    def run(*args: str) -> dict[str, Any]:
+        result = gateway_process("find", *args, "--format", "json")
+        assert result.returncode == 0, result.stderr
+        return dict(json.loads(result.stdout))
+
+    assert names(run("scarf")) == ["alpha"]
+    write_skill(project / ".skillc/skills/alpha", "alpha", "Knit a sweater.")
+    write_skill(project / ".skillc/skills/beta", "beta", "Knit a scarf.")
+    assert names(run("scarf")) == ["beta"]
+    assert names(run("sweater")) == ["alpha"]
+
+
+def test_two_processes_find_at_once(project: Path, clean_env: dict[str, str], home: Path) -> None:
+    library = project / "library"
+    for number in range(150):
+        write_skill(library / f"s{number}", f"s{number}", f"Skill number {number} of many.")
+    command = [sys.executable, "-m", "skillc_gateway", "find", "many", "--path", "library"]
+    processes = [
+        subprocess.Popen(
+            [*command, "--format", "json"],
+            cwd=project,
+            env=clean_env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    for process in processes:
+        out, err = process.communicate(timeout=120)
+        assert process.returncode == 0, err
+        data = json.loads(out)
+        assert (data["searched"], data["partial"], data["warnings"]) == (150, False, [])
+    with sqlite3.connect(home / ".skillc/catalog.db") as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert db.execute("SELECT COUNT(*) FROM skills").fetchone() == (150,)
+        assert db.execute("SELECT COUNT(*) FROM rank_skills").fetchone() == (150,)
+
+
+def test_a_budget_cut_answer_is_partial_and_the_next_goes_on(project: Path, layout: Layout) -> None:
+    for number in range(40):
+        write_skill(project / f"lib/s{number}", f"s{number}", "A skill about owls.")
+    first = find_skills(layout, "owls", paths=["lib"], budget=0.0)
+    assert first.partial is True
+    assert "not indexed yet" in first.warnings[0].text
+    assert first.searched < 40
+    done = find_skills(layout, "owls", paths=["lib"], limit=100)
+    assert (done.partial, done.searched, len(done.skills)) == (False, 40, 40)
+
+
+# -- the catalog file ---------------------------------------------------------------------
+
+
+def test_a_foreign_catalog_file_is_left_alone(gateway: Run, project: Path, home: Path) -> None:
+    write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
+    (home / ".skillc").mkdir()
+    catalog = home / ".skillc/catalog.db"
+    catalog.write_text("my notes, not a database\n")
+    result = gateway("find", "fish")
+    assert result.returncode == 0
+    assert "alpha" in result.stdout
+    assert result.stderr.startswith(f"warning: {catalog} is not a skillc catalog")
+    assert catalog.read_text() == "my notes, not a database\n"
+    # another program's SQLite database: the same
+    catalog.unlink()
+    with sqlite3.connect(catalog) as db:
+        db.execute("CREATE TABLE mine (x)")
+    assert "not a skillc catalog" in gateway("find", "fish").stderr
+    with sqlite3.connect(catalog) as db:
+        assert db.execute("SELECT name FROM sqlite_master").fetchall() == [("mine",)]
+    # gone: the next query (in the same process) makes the catalog file
+    catalog.unlink()
+    result = gateway("find", "fish")
+    assert (result.returncode, result.stderr) == (0, "")
+    assert "alpha" in result.stdout
+    with sqlite3.connect(catalog) as db:
+        assert db.execute("PRAGMA application_id").fetchone() == (database.APPLICATION_ID,)
+
+
+def test_a_corrupt_catalog_of_ours_is_made_again(
+    gateway_process: Run, project: Path, home: Path
+) -> None:
+    write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
+    assert "alpha" in gateway_process("find", "fish").stdout
+    catalog = home / ".skillc/catalog.db"
+    data = bytearray(catalog.read_bytes())
+    data[100:] = b"\xff" * (len(data) - 100)  # the header says ours, the pages are garbage
+    catalog.write_bytes(bytes(data))
+    for suffix in ("-wal", "-shm"):
+        Path(f"{catalog}{suffix}").unlink(missing_ok=True)
+    result = gateway_process("find", "fish", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    assert names(json.loads(result.stdout)) == ["alpha"]
+    with sqlite3.connect(catalog) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+def test_an_unwritable_home_gives_a_catalog_in_memory(
+    gateway: Run, project: Path, home: Path
+) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root writes anywhere")
+    write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
+    (home / ".skillc").mkdir()
+    (home / ".skillc").chmod(0o500)
+    try:
+        result = gateway("find", "fish")
+    finally:
+        (home / ".skillc").chmod(0o700)
+    assert result.returncode == 0
+    assert "alpha" in result.stdout
+    assert "searching with a catalog in memory" in result.stderr
+    assert not (home / ".skillc/catalog.db").exists()
+
+
+def test_a_home_that_is_a_file_gives_a_catalog_in_memory(
+    gateway: Run, project: Path, tmp_path: Path
+) -> None:
+    """(Works as root too: nothing can be created below a file.)"""
+    write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
+    not_a_folder = tmp_path / "home-file"
+    not_a_folder.write_text("x")
+    result = gateway("find", "fish", env_extra={"SKILLC_HOME": str(not_a_folder)})
+    assert result.returncode == 0, result.stderr
+    assert "alpha" in result.stdout
+    assert "searching with a catalog in memory" in result.stderr
+    assert not_a_folder.read_text() == "x"
+
+
+def test_another_ranker_version_rebuilds_the_catalog(
+    project: Path, home: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
+    assert [s.name for s in find_skills(layout, "fish").skills] == ["alpha"]
+    Catalog._shared.clear()
+    monkeypatch.setattr(rank, "RANK_VERSION", rank.RANK_VERSION + 1)
+    assert [s.name for s in find_skills(layout, "fish").skills] == ["alpha"]
+    with sqlite3.connect(home / ".skillc/catalog.db") as db:
+        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+        assert meta["rank_version"] == str(rank.RANK_VERSION)
+        assert db.execute("PRAGMA application_id").fetchone() == (database.APPLICATION_ID,)
+
+
+# -- bad input -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("query", ["", "   ", "\n\t"])
+def test_an_empty_query_is_e004(gateway: Run, query: str) -> None:
+    result = gateway("find", query)
+    assert (result.returncode, result.stderr) == (1, "error[E004]: empty query\n")
+
+
+def test_a_100_kb_query_is_refused(gateway: Run, layout: Layout) -> None:
+    result = gateway("find", "word " * 20_000)
+    assert result.returncode == 1
+    assert result.stderr == (
+        "error[E100]: invalid option: 'the query has 100,000 characters; at most 10,000 are "
+        "allowed'\n"
+    )
+    assert result.stdout == ""
+    # 10,000 characters are fine
+    assert find_skills(layout, "w" * 10_000).skills == ()
+
+
+@pytest.mark.parametrize("limit", ["0", "101", "x"])
+def test_a_bad_limit_is_e100(gateway: Run, limit: str) -> None:
+    result = gateway("find", "x", "--limit", limit)
+    assert result.returncode == 1
+    assert result.stderr.startswith("error[E100]: invalid option:")
+
+
+def test_a_path_that_is_not_a_folder(gateway: Run, project: Path, layout: Layout) -> None:
+    (project / "file.txt").write_text("x")
+    for path in ("file.txt", "missing"):
+        result = gateway("find", "x", "--path", path)
+        assert (result.returncode, result.stderr) == (
+            1,
+            f"error[E022]: directory not found: '{path}'\n",
+        )
+    with pytest.raises(SkillDirectoryNotFound):
+        find_skills(layout, "x", paths=["file.txt"])
+    with pytest.raises(EmptyQuery):
+        find_skills(layout, " ")
+
+
+def test_unreadable_and_invalid_skills_are_skipped_and_counted(
+    gateway: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    library = project / "library"
+    write_skill(library / "good", "good", "Plant trees.")
+    bad = library / "bad-yaml"
+    bad.mkdir(parents=True)
+    (bad / "SKILL.md").write_text("---\nname: [unclosed\n---\n\nPlant trees.\n")
+    unclosed = library / "unclosed"
+    unclosed.mkdir()
+    (unclosed / "SKILL.md").write_text("---\nname: x\n\nPlant trees.\n")
+    (library / "not-utf8").mkdir()
+    (library / "not-utf8/SKILL.md").write_bytes(b"---\nname: raw\n---\nPlant \xff trees.\n")
+    locked = write_skill(library / "locked", "locked", "Plant trees.")
+    write_skill(library / "closed/inner", "inner", "Plant trees.")
+    if os.geteuid() == 0:  # root reads anything: the two refuse to be read all the same
+        import builtins
+
+        from skillc_gateway import catalog
+
+        real_scandir, real_open = os.scandir, builtins.open
+
+        def scandir(path: Any) -> Any:
+            if str(path).endswith("/closed"):
+                raise PermissionError(13, "Permission denied", str(path))
+            return real_scandir(path)
+
+        def open_(file: Any, *args: Any, **kwargs: Any) -> Any:
+            if str(file).endswith("locked/SKILL.md"):
+                raise PermissionError(13, "Permission denied", str(file))
+            return real_open(file, *args, **kwargs)
+
+        monkeypatch.setattr(os, "scandir", scandir)
+        monkeypatch.setattr(catalog, "open", open_, raising=False)
+    (locked / "SKILL.md").chmod(0)
+    (library / "closed").chmod(0)
+    try:
+        data = find(gateway, "plant trees", "--path", "library")
+        again = find(gateway, "plant trees", "--path", "library")
+    finally:
+        (locked / "SKILL.md").chmod(0o644)
+        (library / "closed").chmod(0o755)
+    assert sorted(names(data)) == ["good", "raw"]
+    assert data["skipped"] == 4  # bad YAML, unclosed frontmatter, an unreadable file, folder
+    assert again == data
+    # fixed: found at once
+    (bad / "SKILL.md").write_text("---\nname: fixed\ndescription: Plant trees.\n---\n")
+    data = find(gateway, "plant trees", "--path", "library")
+    assert "fixed" in names(data)
+    if os.geteuid() == 0:  # still refused
+        assert data["skipped"] == 3
+    else:  # readable again (chmod changes a file's ctime, its fingerprint): found at once
+        assert {"inner", "locked"} <= set(names(data))
+        assert data["skipped"] == 1
+
+
+def test_a_huge_skill_md_is_read_up_to_its_first_mib(gateway: Run, project: Path) -> None:
+    folder = project / "library/huge"
+    folder.mkdir(parents=True)
+    head = "---\nname: huge\ndescription: A huge skill.\n---\n\nearlyword\n"
+    filler = ("filler text line\n" * 70_000)[: 1024 * 1024]
+    (folder / "SKILL.md").write_text(head + filler + "lateword\n")
+    assert names(find(gateway, "earlyword", "--path", "library")) == ["huge"]
+    assert names(find(gateway, "lateword", "--path", "library")) == []
+
+
+# -- output ---------------------------------------------------------------------------------
+
+
+def test_text_output(gateway: Run, project: Path) -> None:
+    write_skill(
+        project / ".skillc/skills/brew",
+        "brew",
+        "Brew coffee. " + "Grind, tamp and pour with care. " * 8,
+        "## Grinding the beans\n\nGrind coffee beans finely.\n",
+    )
+    write_skill(project / "loose/tea", "tea", "Brew tea.", '## The "best" coffee\n\nNone.\n')
+    result = gateway("find", "grind coffee")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "1. brew  (score " + lines[0].split("(score ")[1]
+    assert lines[1] == "   .skillc/skills/brew"
+    assert lines[2].startswith("   Brew coffee. Grind, tamp") and lines[2].endswith("…")
+    assert len(lines[2]) == 3 + 160
+    assert lines[3] == '   skc show brew --section "Grinding the beans"'
+    result = gateway("find", "coffee", "--path", "loose")
+    assert result.stdout.splitlines()[1:] == [
+        "   loose/tea",
+        "   Brew tea.",
+        "   skc show loose/tea --section 'The \"best\" coffee'",
+    ]
+    empty = gateway("find", "nothing-matches-this", "--path", "loose")
+    assert empty.stdout == "No skill fits this query (1 skills searched).\n"
+
+
+def test_json_shape(gateway: Run, project: Path) -> None:
+    write_skill(project / ".skillc/skills/brew", "brew", "Brew coffee.", "## Beans\n\nCoffee.\n")
+    for other in ("tea", "juice", "soup"):
+        write_skill(project / f".skillc/skills/{other}", other, f"Make {other}.")
+    data = find(gateway, "coffee beans", "--limit", "1")
+    assert list(data) == ["query", "skills", "searched", "skipped", "partial", "warnings"]
+    (skill,) = data["skills"]
+    assert list(skill) == [
+        "name",
+        "description",
+        "path",
+        "deployed_to",
+        "score",
+        "sections",
+        "duplicates",
+    ]
+    assert isinstance(skill["score"], float) and skill["score"] > 0
+    assert skill["sections"][0] == {"file": "SKILL.md", "heading": "Beans", "line": 8}
+
+
+def test_find_is_not_logged(gateway: Run, project: Path, home: Path, layout: Layout) -> None:
+    write_skill(project / ".skillc/skills/brew", "brew", "Brew coffee.")
+    build_skill("brew", layout, targets=[])
+    logs = project / ".skillc/runtime/brew/.skillc-meta/logs.db"
+    before = logs.read_bytes() if logs.exists() else b""
+    assert names(find(gateway, "coffee")) == ["brew"]
+    assert (logs.read_bytes() if logs.exists() else b"") == before
+    assert not (project / ".skillc/logs").exists()

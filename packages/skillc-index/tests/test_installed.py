@@ -1,0 +1,113 @@
+"""``skillc_index.installed``: the agent folders, the skills of installed Claude Code plugins
+and the folders ``skc find`` searches (issue 15)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from skillc_index import Layout
+from skillc_index.installed import (
+    MAX_PLUGIN_RECORDS_BYTES,
+    Root,
+    agent_folders,
+    plugin_skill_folders,
+    routing_roots,
+    search_roots,
+)
+
+
+def records(home: Path, value: object) -> Path:
+    path = home / ".claude/plugins/installed_plugins.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(value if isinstance(value, str) else json.dumps(value), encoding="utf-8")
+    return path
+
+
+def test_agent_folders_project_then_home(layout: Layout, project: Path, home: Path) -> None:
+    folders = agent_folders(layout, {"mine": "~/mine/skills", "claude": ".claude/my-skills"})
+    paths = [folder.path for folder in folders]
+    assert paths[0] == project / ".agents/skills"
+    assert project / ".claude/my-skills" in paths and home / ".claude/my-skills" in paths
+    assert home / "mine/skills" in paths and project / "mine/skills" not in paths
+    assert {folder.scope for folder in folders[: len(folders) // 2]} == {"project"}
+    assert len(paths) == len(set(paths))
+
+
+def test_plugin_skill_folders(layout: Layout, project: Path, home: Path) -> None:
+    plugin = home / ".claude/plugins/cache/m/p/1.0"
+    (plugin / "skills").mkdir(parents=True)
+    records(
+        home,
+        {
+            "version": 2,
+            "plugins": {
+                "p@m": [
+                    {"scope": "user", "installPath": str(plugin)},
+                    {"scope": "project", "projectPath": "/else", "installPath": "/else/p"},
+                    {"scope": "local", "projectPath": str(project), "installPath": "~/q"},
+                ],
+                "r@m": {"installPath": "relative"},
+                "s@m": "not a record",
+            },
+        },
+    )
+    assert plugin_skill_folders(layout) == (plugin / "skills", home / "q/skills")
+
+
+def test_plugin_records_version_1(layout: Layout, home: Path) -> None:
+    records(home, {"version": 1, "plugins": {"p@m": {"version": "1", "installPath": "/opt/p"}}})
+    assert plugin_skill_folders(layout) == (Path("/opt/p/skills"),)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ["", "{", "[]", '{"plugins": []}', '{"plugins": {"p": [{"installPath": 7}]}}', "[" * 100_000],
+)
+def test_bad_plugin_records_are_no_plugins(layout: Layout, home: Path, bad: str) -> None:
+    records(home, bad)
+    assert plugin_skill_folders(layout) == ()
+
+
+def test_an_oversized_plugin_record_is_not_read(layout: Layout, home: Path) -> None:
+    value = {"plugins": {"p@m": [{"installPath": "/opt/p"}]}, "pad": "x" * MAX_PLUGIN_RECORDS_BYTES}
+    records(home, value)
+    assert plugin_skill_folders(layout) == ()
+
+
+def test_a_skills_symlink_out_of_the_plugin_is_not_searched(layout: Layout, home: Path) -> None:
+    plugin = home / "plugin"
+    plugin.mkdir()
+    (plugin / "skills").symlink_to(home)
+    records(home, {"plugins": {"p@m": [{"installPath": str(plugin)}]}})
+    assert plugin_skill_folders(layout) == ()
+
+
+def test_search_roots(layout: Layout, project: Path, home: Path) -> None:
+    records(home, {"plugins": {"p@m": [{"installPath": "/opt/p"}]}})
+    roots = search_roots(layout)
+    assert roots[:2] == (
+        Root(project / ".skillc/skills", "store", "project"),
+        Root(home / ".skillc/skills", "store", "global"),
+    )
+    assert Root(project / ".claude/skills", "agent", "project") in roots
+    assert Root(home / ".agents/skills", "agent", "global") in roots
+    assert roots[-1] == Root(Path("/opt/p/skills"), "plugin")
+    assert len({root.path for root in roots}) == len(roots)
+
+
+def test_search_roots_outside_a_project(tmp_path: Path, home: Path) -> None:
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})
+    roots = search_roots(layout)
+    assert [root.path for root in roots if root.kind == "store"] == [home / ".skillc/skills"]
+    assert Root(tmp_path / ".claude/skills", "agent", "project") in roots
+
+
+def test_routing_roots() -> None:
+    assert routing_roots({}) == ()
+    assert routing_roots({"SKILL_ROUTING_ROOTS": ""}) == ()
+    value = os.pathsep.join(["/a", "", "/b c"])
+    assert routing_roots({"SKILL_ROUTING_ROOTS": value}) == ("/a", "/b c")

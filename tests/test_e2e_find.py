@@ -1,0 +1,143 @@
+"""``skc find`` end to end through the installed ``skc`` (issue 15): what is installed, a
+built skill found as its source, ``$SKILL_ROUTING_ROOTS``, and the skill-routing benchmark's
+harness running it as a ranker command."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from e2e_support import write
+
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+
+SKILL = """---
+name: {name}
+description: {description}
+---
+
+# {name}
+
+## {section}
+
+{body}
+"""
+
+
+def skill(folder: Path, name: str, description: str, section: str, body: str) -> Path:
+    write(folder / "SKILL.md", SKILL.format(**locals()))
+    return folder
+
+
+def test_the_installed_skc_finds_a_built_skill_as_its_source(
+    skc_installed: Run, project: Path, home: Path
+) -> None:
+    assert skc_installed("init").returncode == 0
+    source = skill(
+        project / ".skillc/skills/sourdough",
+        "sourdough",
+        "Bake sourdough bread at home.",
+        "Feeding the starter",
+        "Feed the starter with flour and water every day.",
+    )
+    skill(home / ".claude/skills/pizza", "pizza", "Bake a pizza.", "Dough", "Knead flour.")
+    assert skc_installed("build", "sourdough").returncode == 0
+    assert (project / ".claude/skills/sourdough").is_symlink()
+
+    text = skc_installed("find", "feed my starter flour")
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.splitlines()[:4] == [
+        text.stdout.splitlines()[0],
+        "   .skillc/skills/sourdough",
+        "   Bake sourdough bread at home.",
+        '   skc show sourdough --section "Feeding the starter"',
+    ]
+    assert text.stdout.startswith("1. sourdough  (score ")
+    # the hint works
+    shown = skc_installed("show", "sourdough", "--section", "Feeding the starter")
+    assert shown.returncode == 0 and "every day" in shown.stdout
+
+    data = json.loads(skc_installed("find", "bake", "--format", "json").stdout)
+    assert data["searched"] == 2 and data["partial"] is False
+    found = {entry["name"]: entry for entry in data["skills"]}
+    assert found["sourdough"]["path"] == str(source)
+    assert found["sourdough"]["deployed_to"] == [str(project / ".claude/skills/sourdough")]
+    assert found["pizza"]["deployed_to"] == [str(home / ".claude/skills/pizza")]
+
+
+def test_skill_routing_roots(skc_installed: Run, project: Path) -> None:
+    skill(project / "lib-a/one", "one", "Tune a guitar.", "Strings", "Tune each string.")
+    skill(project / "lib-b/two", "two", "Tune a piano.", "Keys", "Tune each key.")
+    skill(project / "lib-c/three", "three", "Tune a violin.", "Bow", "Rosin the bow.")
+    roots = os.pathsep.join([str(project / "lib-a"), str(project / "lib-b")])
+    routed = {"SKILL_ROUTING_ROOTS": roots}
+    result = skc_installed("find", "--format", "json", "tune", env_extra=routed)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert sorted(entry["name"] for entry in data["skills"]) == ["one", "two"]
+    missing = skc_installed("find", "tune", env_extra={"SKILL_ROUTING_ROOTS": "/no/such/folder"})
+    assert (missing.returncode, missing.stderr) == (
+        1,
+        "error[E022]: directory not found: '/no/such/folder'\n",
+    )
+
+
+def test_bad_input(skc_installed: Run) -> None:
+    empty = skc_installed("find", "  ")
+    assert (empty.returncode, empty.stderr) == (1, "error[E004]: empty query\n")
+    long = skc_installed("find", "x" * 100_000)
+    assert long.returncode == 1
+    assert long.stderr.startswith("error[E100]: invalid option: 'the query has 100,000 ")
+    assert "Traceback" not in long.stderr
+
+
+def _bench() -> Path:
+    custom = os.environ.get("SKILLC_BENCH")
+    bench = Path(custom) if custom else Path(__file__).resolve().parents[2] / "shared" / "bench"
+    harness = bench / "skill-routing" / "evaluate.py"
+    if not harness.is_file():
+        pytest.skip(f"skill-routing benchmark not found at {bench} (set SKILLC_BENCH)")
+    return bench / "skill-routing"
+
+
+def test_the_routing_harness_runs_skc_find(
+    skc_path: Path, clean_env: dict[str, str], tmp_path: Path
+) -> None:
+    """``evaluate.py dev.jsonl --command "skc find --format json"``, on its first queries: every
+    answer maps to skills of its library (no errors, no unknown paths)."""
+    bench = _bench()
+    output = tmp_path / "results.json"
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(bench / "evaluate.py"),
+            str(bench / "dev.jsonl"),
+            "--command",
+            f"{skc_path} find --format json",
+            "--baselines",
+            "",
+            "--limit",
+            "8",
+            "--quiet",
+            "--output",
+            str(output),
+        ],
+        env=clean_env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    if result.returncode == 2 and "library folder not found" in result.stderr:
+        pytest.skip("the benchmark's corpus is not there")
+    assert result.returncode == 0, result.stderr
+    (ranker,) = json.loads(output.read_text())["rankers"].values()
+    metrics = ranker["metrics"]
+    assert (metrics["errors"], metrics["empty"], metrics["unmapped_paths"]) == (0, 0, 0)
+    assert metrics["recall@10"] > 0.5
