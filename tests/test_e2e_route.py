@@ -76,6 +76,11 @@ def test_routed_skills_are_read_and_logged_then_put_back(
         commands = [row[0] for row in db.execute("SELECT command FROM access_log ORDER BY id")]
     assert commands == ["build", "show", "open", "search"]
 
+    found = json.loads(ok("find", "work with image files", "--format", "json").stdout)
+    assert [s["name"] for s in found["skills"]][0] == "image-tools"  # found in the store,
+    assert "skill-router" not in [s["name"] for s in found["skills"]]  # not the router
+    assert found["skills"][0]["path"] == str(project / ".skillc" / "skills" / "image-tools")
+
     status = ok("route", "status", "--format", "json")
     assert json.loads(status.stdout)["routed"] == 3
     ok("route", "uninstall")

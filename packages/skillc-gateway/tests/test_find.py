@@ -208,6 +208,29 @@ def test_symlinked_folders_are_followed_only_as_entries_of_a_root(
 # -- deployed skills and duplicates ----------------------------------------------------------
 
 
+def test_the_router_of_skc_route_is_not_found(gateway: Run, project: Path) -> None:
+    router = write_skill(project / ".claude/skills/skill-router", "skill-router", "Find skills.")
+    write_skill(project / ".claude/skills/finder", "finder", "Find skills in folders.")
+    assert sorted(names(find(gateway, "find skills"))) == ["finder", "skill-router"]
+    (router / ".skillc-router.json").write_text("{}", encoding="utf-8")
+    data = find(gateway, "find skills")  # the mark changes its folder: seen at once
+    assert names(data) == ["finder"] and data["searched"] == 1
+
+
+def test_name_and_description_outweigh_the_body(gateway: Run, project: Path) -> None:
+    folder = project / ".claude/skills"
+    write_skill(folder / "tables", "tables", "Format tables.", "Mentions invoices once.\n" * 1)
+    write_skill(folder / "invoices", "invoices", "Create and send invoices to customers.")
+    write_skill(
+        folder / "ledger", "ledger", "Keep a ledger.", "## Sending invoices\n\nStep one.\n"
+    )
+    data = find(gateway, "please send invoices to a customer")
+    assert names(data)[0] == "invoices"
+    ledger = next(skill for skill in data["skills"] if skill["name"] == "ledger")
+    assert ledger["sections"][0]["heading"] == "Sending invoices"
+    assert ledger["sections"][0]["line"] == 8
+
+
 def test_a_built_symlink_stub_counts_as_its_source(
     gateway: Run, project: Path, home: Path, layout: Layout
 ) -> None:
@@ -307,7 +330,7 @@ def test_a_removed_skill_is_gone_at_once(gateway: Run, project: Path, home: Path
     assert find(gateway, "bake")["searched"] == 0
     with sqlite3.connect(home / ".skillc/catalog.db") as db:
         assert db.execute("SELECT COUNT(*) FROM skills").fetchone() == (0,)
-        assert db.execute("SELECT COUNT(*) FROM rank_skills").fetchone() == (0,)
+        assert db.execute("SELECT COUNT(*) FROM rank_meta").fetchone() == (0,)
 
 
 def test_a_retargeted_or_replaced_symlink_entry_is_seen_at_once(
@@ -379,7 +402,7 @@ def test_two_processes_find_at_once(project: Path, clean_env: dict[str, str], ho
     with sqlite3.connect(home / ".skillc/catalog.db") as db:
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         assert db.execute("SELECT COUNT(*) FROM skills").fetchone() == (150,)
-        assert db.execute("SELECT COUNT(*) FROM rank_skills").fetchone() == (150,)
+        assert db.execute("SELECT COUNT(*) FROM rank_meta").fetchone() == (150,)
 
 
 def test_a_budget_cut_answer_is_partial_and_the_next_goes_on(project: Path, layout: Layout) -> None:

@@ -58,6 +58,7 @@ from skillc_index._diagnostics import (
 )
 from skillc_index._files import inside
 from skillc_index._layout import META_DIR, SKILL_FILE, SKILLC_DIR, Layout, ResolvedSkill, Scope
+from skillc_index.installed import ROUTER_MARK
 
 if TYPE_CHECKING:
     from skillc_index._config import Config
@@ -80,8 +81,6 @@ __all__ = [
 
 #: The router skill's folder name in the agent folder (and its ``name``).
 ROUTER_NAME = "skill-router"
-#: The file inside the router's folder that marks it as skillc's (hidden: not a skill file).
-ROUTER_MARK = ".skillc-router.json"
 #: ``<base>/.skillc/router/``: the manifests (``<agent>.json``) and parked deployments.
 ROUTES_DIR = "router"
 MANIFEST_VERSION = 1

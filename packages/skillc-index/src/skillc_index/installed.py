@@ -18,6 +18,7 @@ from skillc_index._layout import KNOWN_TARGETS, Layout, Scope
 __all__ = [
     "AGENT_FOLDERS",
     "MAX_PLUGIN_RECORDS_BYTES",
+    "ROUTER_MARK",
     "ROUTING_ROOTS_VARIABLE",
     "AgentFolder",
     "Root",
@@ -29,6 +30,10 @@ __all__ = [
 
 #: Agent skills folders that are not deploy targets of their own: ``.agents/skills`` is the
 #: cross-agent folder (Codex, Cursor, Copilot, Gemini CLI and others read it).
+#: The file in the router skill's folder (``skc route``) that marks it as skillc's: ``skc find``
+#: does not list the router itself.
+ROUTER_MARK = ".skillc-router.json"
+
 AGENT_FOLDERS: dict[str, str] = {"agents": ".agents/skills", **KNOWN_TARGETS}
 
 

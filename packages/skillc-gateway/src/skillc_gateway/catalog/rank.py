@@ -1,15 +1,23 @@
-"""The ranker of ``skc find``: which skills of the catalog fit a task, best first.
+"""The skill ranker of ``skc find``: which installed skills fit a task described in words.
 
-The catalog (:mod:`skillc_gateway.catalog`) calls only the names of this module's fixed
-interface: :data:`SCHEMA` and :data:`RANK_VERSION` (its own tables, created with the
-catalog's; a new version re-indexes every skill), :func:`add` / :func:`remove` /
-:func:`finish` (keep them current, inside the catalog's transaction), :func:`rank` and
-:func:`best_sections`. Everything about ranking lives here.
+Lexical, in SQLite FTS5 (porter stemming, Unicode folding). A skill is three documents
+scored apart and fused, so that a long body never drowns a match in the name or description
+(FTS5's ``bm25`` normalises by the length of the whole row, which a single table of all
+fields would make the body's):
 
-This first implementation: SQLite FTS5 with the ``porter unicode61`` tokenizer over four
-columns (name, description, headings, body), BM25 with the fields weighted, the query's
-words (stop words dropped) OR-ed; a skill's sections are ranked the same way over their
-heading and text.
+* **meta**: the name (hyphens split; the folder name too when it differs) and description;
+* **headings**: the section headings of SKILL.md;
+* **body**: the text of SKILL.md after the frontmatter.
+
+Each document's bm25 scores are divided by the best score among the candidates for that
+query, then summed with the weights :data:`WEIGHTS` (meta 1, body 0.7, headings 0.3). The
+query keeps its distinct words minus a stop list of function words and request filler
+("please", "want", "need"...), at most :data:`MAX_TERMS`, OR-ed: bm25's IDF weights them.
+What was tried and what each step gained is in the gateway README ("How find ranks").
+
+Sections: every heading of SKILL.md with the text up to the next heading is a row of its
+own, its rowid ``skill_id * SECTION_SLOTS + n``, so the best sections of one skill are a
+rowid-range FTS5 query.
 """
 
 from __future__ import annotations
@@ -28,40 +36,47 @@ __all__ = [
     "add",
     "best_sections",
     "finish",
+    "query_terms",
     "rank",
     "remove",
 ]
 
-RANK_VERSION = 1
-"""Bumped when :data:`SCHEMA` or the tokenization changes: the catalog then re-indexes
-every skill."""
+#: Bumped when the tables or the tokenizer change: the catalog then indexes every skill anew.
+RANK_VERSION = 2
 
-SCHEMA = """
-CREATE VIRTUAL TABLE rank_skills USING fts5(
-    name, description, headings, body, tokenize = 'porter unicode61'
-);
-CREATE VIRTUAL TABLE rank_sections USING fts5(
-    heading, text, line UNINDEXED, tokenize = 'porter unicode61'
+_TOKENIZER = "tokenize='porter unicode61 remove_diacritics 2'"
+SCHEMA = f"""
+CREATE VIRTUAL TABLE IF NOT EXISTS rank_meta USING fts5(name, description, {_TOKENIZER});
+CREATE VIRTUAL TABLE IF NOT EXISTS rank_headings USING fts5(headings, {_TOKENIZER});
+CREATE VIRTUAL TABLE IF NOT EXISTS rank_body USING fts5(body, {_TOKENIZER});
+CREATE VIRTUAL TABLE IF NOT EXISTS rank_section USING fts5(
+    heading, text, line UNINDEXED, {_TOKENIZER}
 );
 """
-"""The ranker's own tables. ``rank_skills`` rowid = the skill's id; ``rank_sections`` rowid
-= id * :data:`SECTIONS_PER_SKILL` + the section's number, so a skill's sections are one rowid
-range."""
 
-#: At most this many sections of a skill are indexed (a rowid range per skill).
-SECTIONS_PER_SKILL = 4096
-#: Weights of name, description, headings and body in BM25.
-WEIGHTS = (4.0, 3.0, 1.5, 1.0)
-#: At most this many different query words are searched.
-MAX_TERMS = 64
+#: (table, weight): how much each document counts once its scores are normalised.
+WEIGHTS: tuple[tuple[str, float], ...] = (
+    ("rank_meta", 1.0),
+    ("rank_body", 0.7),
+    ("rank_headings", 0.3),
+)
+MAX_TERMS = 128
+#: Sections of one skill indexed (rowid slots per skill); a section's text is cut at
+#: SECTION_CHARS characters.
+SECTION_SLOTS = 1024
+SECTION_CHARS = 4000
+#: Candidates read from each document's ranking before fusion (more when a filter drops them).
+POOL = 200
 
+_WORD = re.compile(r"[^\W_]+")
 _STOPWORDS = """a an and are as at be but by for if in into is it no not of on or such that the
 their then there these they this to was will with i me my we our you your he she him her its do
 does did so up can could would should have has had been being am from about which what when
-where who how all any some just also than too very s t"""
+where who how all any some just also than too very want need
+like make sure help please using use get let one way something anything thing things new us
+them every each other more most much many well now right really actually might"""
+#: Function words and request filler: never searched.
 STOPWORDS = frozenset(_STOPWORDS.split())
-
-_WORD = re.compile(r"[^\W_]+")
 
 
 class Heading(NamedTuple):
@@ -72,141 +87,152 @@ class Heading(NamedTuple):
 
 
 class SkillText(NamedTuple):
-    """What the catalog read of one skill."""
+    """What the ranker reads of one skill."""
 
     name: str
-    """The frontmatter ``name``, else the folder's name."""
     description: str
-    """The frontmatter ``description`` ('' when there is none)."""
     body: str
-    """SKILL.md's text after the frontmatter."""
+    """SKILL.md after the frontmatter."""
     headings: tuple[Heading, ...]
-    """The ATX and setext headings of the body (not in fenced code), in order."""
     folder: str
-    """The skill folder's name."""
+    body_line: int = 1
+    """The SKILL.md line number of the body's first line."""
 
 
 class Section(NamedTuple):
     file: str
-    """Relative to the skill folder: ``SKILL.md``."""
     heading: str
     line: int
-    """1-based line of the heading."""
+
+
+def query_terms(query: str) -> list[str]:
+    """The distinct words of ``query`` that count, in order: lowercased, no stop words, no
+    single characters, at most :data:`MAX_TERMS`."""
+    terms: list[str] = []
+    seen: set[str] = set()
+    for word in _WORD.findall(query.lower()):
+        if len(word) > 1 and word not in STOPWORDS and word not in seen:
+            seen.add(word)
+            terms.append(word)
+            if len(terms) == MAX_TERMS:
+                break
+    return terms
+
+
+def _match(terms: list[str]) -> str:
+    # Each word a quoted FTS5 string: no word is ever read as an operator or a column.
+    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
+
+
+def _names(text: SkillText) -> str:
+    name = text.name.replace("-", " ").replace("_", " ")
+    folder = text.folder.replace("-", " ").replace("_", " ")
+    return name if folder == name else f"{name} {folder}"
+
+
+def _sections(text: SkillText) -> list[tuple[str, str, int]]:
+    """(heading, text up to the next heading, line) for each heading of SKILL.md."""
+    lines = text.body.split("\n")
+    headings = text.headings[:SECTION_SLOTS]
+    out: list[tuple[str, str, int]] = []
+    for n, heading in enumerate(headings):
+        start = heading.line - text.body_line + 1  # the body index of the line after it
+        end = headings[n + 1].line - text.body_line if n + 1 < len(headings) else len(lines)
+        out.append((heading.text, "\n".join(lines[start:end])[:SECTION_CHARS], heading.line))
+    return out
 
 
 def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
-    """(Re)index one skill."""
+    """Index (or index again) one skill."""
     remove(db, skill_id)
-    headings = "\n".join(heading.text for heading in text.headings)
     db.execute(
-        "INSERT INTO rank_skills(rowid, name, description, headings, body) VALUES (?, ?, ?, ?, ?)",
-        (skill_id, _spaced(text.name), text.description, headings, text.body),
+        "INSERT INTO rank_meta(rowid, name, description) VALUES (?, ?, ?)",
+        (skill_id, _names(text), text.description),
     )
-    base = skill_id * SECTIONS_PER_SKILL
+    db.execute(
+        "INSERT INTO rank_headings(rowid, headings) VALUES (?, ?)",
+        (skill_id, "\n".join(h.text for h in text.headings)),
+    )
+    db.execute("INSERT INTO rank_body(rowid, body) VALUES (?, ?)", (skill_id, text.body))
+    base = skill_id * SECTION_SLOTS
     db.executemany(
-        "INSERT INTO rank_sections(rowid, heading, text, line) VALUES (?, ?, ?, ?)",
+        "INSERT INTO rank_section(rowid, heading, text, line) VALUES (?, ?, ?, ?)",
         [
-            (base + number, heading.text, section, heading.line)
-            for number, (heading, section) in enumerate(_sections(text))
+            (base + n, heading, body, line)
+            for n, (heading, body, line) in enumerate(_sections(text))
         ],
     )
 
 
 def remove(db: sqlite3.Connection, skill_id: int) -> None:
-    """Drop one skill from the ranker's tables (nothing happens when it is not there)."""
-    if db.execute("SELECT 1 FROM rank_skills WHERE rowid = ?", (skill_id,)).fetchone() is None:
-        return
-    db.execute("DELETE FROM rank_skills WHERE rowid = ?", (skill_id,))
-    base = skill_id * SECTIONS_PER_SKILL
+    for table, _ in WEIGHTS:
+        db.execute(f"DELETE FROM {table} WHERE rowid = ?", (skill_id,))
+    base = skill_id * SECTION_SLOTS
     db.execute(
-        "DELETE FROM rank_sections WHERE rowid BETWEEN ? AND ?",
-        (base, base + SECTIONS_PER_SKILL - 1),
+        "DELETE FROM rank_section WHERE rowid BETWEEN ? AND ?", (base, base + SECTION_SLOTS - 1)
     )
 
 
 def finish(db: sqlite3.Connection) -> None:
-    """Called once after a batch of :func:`add`/:func:`remove`, in the same transaction."""
+    """Nothing to do after a batch: FTS5 keeps its statistics up to date itself."""
+
+
+def _scores(
+    db: sqlite3.Connection,
+    table: str,
+    match: str,
+    candidates: Collection[int] | None,
+    pool: int,
+) -> dict[int, float]:
+    """bm25 scores (higher is better) of the best ``pool`` candidates matching in one
+    document."""
+    sql = f"SELECT rowid, -bm25({table}) FROM {table} WHERE {table} MATCH ? ORDER BY rank"
+    if candidates is None:
+        return dict(db.execute(sql + " LIMIT ?", (match, pool)).fetchall())
+    rows = db.execute(sql + " LIMIT ?", (match, pool)).fetchall()
+    kept = {rowid: score for rowid, score in rows if rowid in candidates}
+    if len(rows) == pool and len(kept) < pool // 2:
+        # The filter dropped most of the pool: rank all matches of this document.
+        kept = {r: s for r, s in db.execute(sql, (match,)) if r in candidates}
+    return kept
 
 
 def rank(
-    db: sqlite3.Connection, query: str, limit: int, candidates: Collection[int] | None
+    db: sqlite3.Connection, query: str, limit: int, candidates: Collection[int] | None = None
 ) -> list[tuple[int, float]]:
-    """``(skill id, score)`` of the skills that fit ``query``, best first (higher score is
-    better), at most ``limit``; only ids in ``candidates`` when given; ``[]`` when nothing
-    matches."""
-    expression = match_expression(query)
-    if not expression or limit <= 0:
+    """The skills that fit ``query``, best first, with their scores (at most ``limit``;
+    only ids in ``candidates`` when given; empty when no word of the query matches)."""
+    terms = query_terms(query)
+    if not terms or limit <= 0:
         return []
-    weights = ", ".join(str(weight) for weight in WEIGHTS)
-    rows = db.execute(
-        f"SELECT rowid, -bm25(rank_skills, {weights}) AS score FROM rank_skills "
-        "WHERE rank_skills MATCH ? ORDER BY score DESC, rowid",
-        (expression,),
-    )
-    found: list[tuple[int, float]] = []
-    for skill_id, score in rows:
-        if candidates is None or skill_id in candidates:
-            found.append((skill_id, score))
-            if len(found) == limit:
-                break
-    return found
+    match = _match(terms)
+    if candidates is not None and not isinstance(candidates, (set, frozenset, dict)):
+        candidates = set(candidates)
+    total: dict[int, float] = {}
+    for table, weight in WEIGHTS:
+        scores = _scores(db, table, match, candidates, max(POOL, limit))
+        if not scores:
+            continue
+        best = max(scores.values())
+        if best <= 0:
+            continue
+        for rowid, score in scores.items():
+            total[rowid] = total.get(rowid, 0.0) + weight * score / best
+    ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
+    return [(rowid, round(score, 4)) for rowid, score in ranked[:limit]]
 
 
 def best_sections(
     db: sqlite3.Connection, query: str, skill_id: int, limit: int = 3
 ) -> list[Section]:
-    """The sections of one skill that fit ``query`` best, best first, at most ``limit``."""
-    expression = match_expression(query)
-    if not expression or limit <= 0:
+    """The sections of one skill that match ``query`` best (headings weigh double)."""
+    terms = query_terms(query)
+    if not terms or limit <= 0:
         return []
-    base = skill_id * SECTIONS_PER_SKILL
+    base = skill_id * SECTION_SLOTS
     rows = db.execute(
-        "SELECT heading, line FROM rank_sections WHERE rank_sections MATCH ? "
-        "AND rowid BETWEEN ? AND ? ORDER BY bm25(rank_sections, 2.0, 1.0), rowid LIMIT ?",
-        (expression, base, base + SECTIONS_PER_SKILL - 1, limit),
-    )
-    return [Section("SKILL.md", heading, line) for heading, line in rows]
-
-
-def match_expression(query: str) -> str:
-    """The FTS5 query for ``query``: its words (stop words dropped), each once, quoted, OR-ed."""
-    terms: list[str] = []
-    for word in _WORD.findall(query.lower()):
-        if word not in STOPWORDS and word not in terms:
-            terms.append(word)
-            if len(terms) == MAX_TERMS:
-                break
-    return " OR ".join(f'"{term}"' for term in terms)
-
-
-def _spaced(name: str) -> str:
-    """A skill name with its hyphens as spaces (``pdf-tools``: the words ``pdf`` and ``tools``)."""
-    return name.replace("-", " ")
-
-
-def _sections(text: SkillText) -> list[tuple[Heading, str]]:
-    """Each heading with the body text under it down to the next heading, at most
-    :data:`SECTIONS_PER_SKILL`."""
-    if not text.headings:
-        return []
-    lines = text.body.split("\n")
-    offset = _body_offset(lines, text.headings[0])  # file line of the body's first line - 1
-    sections: list[tuple[Heading, str]] = []
-    headings = text.headings[:SECTIONS_PER_SKILL]
-    for number, heading in enumerate(headings):
-        start = heading.line - offset
-        end = headings[number + 1].line - offset - 1 if number + 1 < len(headings) else len(lines)
-        sections.append((heading, "\n".join(lines[max(start, 0) : max(end, 0)])))
-    return sections
-
-
-def _body_offset(lines: list[str], first: Heading) -> int:
-    """How many file lines come before the body (the frontmatter's), found from where the
-    first heading is in the body: ``SkillText`` gives file lines, the body starts later."""
-    for index, line in enumerate(lines[: first.line]):
-        stripped = line.strip()
-        atx = stripped.startswith("#")
-        setext = index + 1 < len(lines) and lines[index + 1].strip()[:1] in ("=", "-")
-        if (atx or setext) and first.text in line:
-            return first.line - 1 - index
-    return 0
+        "SELECT heading, line FROM rank_section WHERE rank_section MATCH ? "
+        "AND rowid BETWEEN ? AND ? ORDER BY bm25(rank_section, 2.0, 1.0) LIMIT ?",
+        (_match(terms), base, base + SECTION_SLOTS - 1, limit),
+    ).fetchall()
+    return [Section("SKILL.md", heading, int(line)) for heading, line in rows]

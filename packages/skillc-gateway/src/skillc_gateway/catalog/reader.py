@@ -62,6 +62,7 @@ def read_skill_text(data: bytes, folder: str) -> SkillText | None:
         body=body,
         headings=headings(lines, first),
         folder=folder,
+        body_line=first + 1,
     )
 
 

@@ -29,7 +29,7 @@ import stat as stat_module
 from collections.abc import Callable
 from typing import NamedTuple
 
-from skillc_index.installed import AGENT_FOLDERS
+from skillc_index.installed import AGENT_FOLDERS, ROUTER_MARK
 
 __all__ = [
     "LINK",
@@ -436,7 +436,7 @@ class _Walker:
         depth = path.count("/") + 1 if path else 0
         kind = link
         children: list[tuple[str, int]] = []
-        meta = False
+        meta = router = False
         store = full.endswith("/.skillc")  # only its skills store is searched
         try:
             with os.scandir(full) as entries:
@@ -447,6 +447,7 @@ class _Walker:
                             kind |= SKILL
                         continue
                     if name.startswith("."):
+                        router = router or name == ROUTER_MARK
                         if name == ".skillc-meta" and depth == 1:
                             meta = entry.is_dir(follow_symlinks=False)
                         if name not in VISIBLE_HIDDEN:
@@ -460,6 +461,8 @@ class _Walker:
                         children.append((child, LINK))
         except OSError:
             return kind | UNREADABLE, []
+        if router:  # the router of `skc route` points to find; it is not found itself
+            kind &= ~SKILL
         if depth == 1 and kind & SKILL:
             source = self._source(path, meta)
             if source is not None:
