@@ -6,10 +6,14 @@ Run with the Python of the environment skillc is installed in (``skc`` next to i
 
 The library is the corpus copied under other names: copy ``cNN/`` of every corpus folder
 until ``--skills`` skill folders exist (each copy is the whole corpus tree, references and
-scripts included, so the freshness pass stats what a real library holds). It is kept in
-``--library`` (default ``/tmp/skillc-find-library``) and reused by later runs.
+scripts included, so the freshness pass stats what a real library holds), each skill's
+``name`` suffixed with ``-cNN`` so that no two skills are duplicates (duplicates would be
+collapsed into one result). It is kept in ``--library`` (default
+``/tmp/skillc-find-library``) and reused by later runs.
 
-1. **Catalog build from nothing**: one ``skc find --path LIB`` with an empty ``$SKILLC_HOME``.
+1. **Catalog build from nothing**: ``skc find --path LIB`` with an empty ``$SKILLC_HOME``,
+   again until an answer is no longer ``partial`` (each call indexes for at most 10 s); the
+   sum of their wall times.
 2. **Incremental update**: one SKILL.md edited (its description gets a new word), then one
    ``skc find``; its wall time minus the median of an unchanged ``skc find`` is the cost of
    the update. Target: under 100 ms.
@@ -28,6 +32,7 @@ import argparse
 import datetime as dt
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -52,6 +57,17 @@ def skill_folders(root: Path) -> int:
     return sum(1 for _, _, files in os.walk(root) if "SKILL.md" in files)
 
 
+def rename_skills(root: Path, suffix: str) -> None:
+    """Suffix the frontmatter ``name`` of every SKILL.md under ``root``."""
+    for folder, _, files in os.walk(root):
+        if "SKILL.md" in files:
+            path = Path(folder) / "SKILL.md"
+            text = path.read_bytes()
+            name = rb"(?m)^name:[ \t]*([\"']?)([^\"'\n]*?)\1[ \t]*$"
+            renamed = rb"name: \1\2" + suffix.encode() + rb"\1"
+            path.write_bytes(re.sub(name, renamed, text, count=1))
+
+
 def make_library(corpus: Path, library: Path, wanted: int) -> int:
     """Copies of the corpus under ``library/cNN`` until ``wanted`` skills; the count."""
     per_copy = skill_folders(corpus)
@@ -63,17 +79,23 @@ def make_library(corpus: Path, library: Path, wanted: int) -> int:
             partial = library / f".c{n:02d}.partial"
             shutil.rmtree(partial, ignore_errors=True)
             shutil.copytree(corpus, partial, ignore=shutil.ignore_patterns("README.md"))
+            rename_skills(partial, f"-c{n:02d}")
             partial.rename(target)
     return skill_folders(library)
 
 
 def timed(argv: list[str], env: dict[str, str], cwd: Path) -> float:
+    return run(argv, env, cwd)[0]
+
+
+def run(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, bytes]:
+    """Wall time and standard output of a command that must succeed."""
     start = time.perf_counter()
     done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True)
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         sys.exit(f"error: {argv[:3]} exited {done.returncode}: {done.stderr.decode()[-500:]}")
-    return elapsed
+    return elapsed, done.stdout
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -110,7 +132,11 @@ def main(argv: list[str] | None = None) -> int:
         env.update(SKILLC_HOME=str(home), HOME=str(home))
         find = [skc, "find", "--path", library, "--format", "json"]
 
-        build = timed([*find, QUERIES[0]], env, work)
+        build, partial = 0.0, True
+        while partial:
+            elapsed, out = run([*find, QUERIES[0]], env, work)
+            build += elapsed
+            partial = json.loads(out)["partial"]
 
         floor: list[float] = []
         cli: list[float] = []
@@ -121,7 +147,9 @@ def main(argv: list[str] | None = None) -> int:
                 floor.append(f)
                 cli.append(c)
 
-        edited = args.library / "c00" / "anthropic-skills" / "skills" / "pdf" / "SKILL.md"
+        edited = (
+            args.library / "c00" / "anthropic-skills" / "skills" / "algorithmic-art" / "SKILL.md"
+        )
         original = edited.read_bytes()
         updates: list[float] = []
         try:
@@ -162,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"| `skc find` after one SKILL.md changed, minus an unchanged `skc find` "
           f"| {update * ms:.0f} ms | < 100 ms |")  # fmt: skip
     print(f"| `skc find` process, median of {len(cli)} | {cli_median * ms:.0f} ms | — |")
-    print(f"| `python -c \"import click, sqlite3\"`, median | {floor_median * ms:.0f} ms | — |")
+    print(f'| `python -c "import click, sqlite3"`, median | {floor_median * ms:.0f} ms | — |')
     print(f"| ratio | {cli_median / floor_median:.2f}x | <= 1.5x |")
     print(f"| MCP `skc_find` p50 ({len(mcp)} calls, one session) "
           f"| {statistics.median(mcp) * ms:.1f} ms | <= 10 ms |")  # fmt: skip

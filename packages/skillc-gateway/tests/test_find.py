@@ -221,9 +221,7 @@ def test_name_and_description_outweigh_the_body(gateway: Run, project: Path) -> 
     folder = project / ".claude/skills"
     write_skill(folder / "tables", "tables", "Format tables.", "Mentions invoices once.\n" * 1)
     write_skill(folder / "invoices", "invoices", "Create and send invoices to customers.")
-    write_skill(
-        folder / "ledger", "ledger", "Keep a ledger.", "## Sending invoices\n\nStep one.\n"
-    )
+    write_skill(folder / "ledger", "ledger", "Keep a ledger.", "## Sending invoices\n\nStep one.\n")
     data = find(gateway, "please send invoices to a customer")
     assert names(data)[0] == "invoices"
     ledger = next(skill for skill in data["skills"] if skill["name"] == "ledger")
@@ -674,3 +672,56 @@ def test_find_is_not_logged(gateway: Run, project: Path, home: Path, layout: Lay
     assert names(find(gateway, "coffee")) == ["brew"]
     assert (logs.read_bytes() if logs.exists() else b"") == before
     assert not (project / ".skillc/logs").exists()
+
+
+# -- a long-running process: the watcher ----------------------------------------------------
+
+
+def test_a_watching_catalog_walks_again_only_after_a_change(
+    project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    import skillc_gateway.catalog as catalog_module
+    from skillc_gateway.catalog.watch import open_watcher
+
+    probe = open_watcher()
+    if probe is None:
+        pytest.skip("no inotify here: every query makes the full pass")
+    probe.close()
+    monkeypatch.setattr(catalog_module, "RACY_NS", 0)  # no 2 s window for fresh files
+    walked: list[str] = []
+    real_walk = catalog_module.walk
+
+    def counting_walk(root: str, *args: Any) -> Any:
+        walked.append(root)
+        return real_walk(root, *args)
+
+    monkeypatch.setattr(catalog_module, "walk", counting_walk)
+
+    def found(query: str) -> list[str]:
+        time.sleep(0.02)  # past the change time of what the test just wrote
+        return sorted(skill.name for skill in find_skills(layout, query).skills)
+
+    write_skill(project / ".claude/skills/owls", "owls", "All about owls.")
+    assert found("owls") == ["owls"]  # a first query: a full pass, nothing watched
+    assert found("owls") == ["owls"]  # a second: watched, then a full pass
+    passes = len(walked)
+    assert found("owls") == ["owls"]
+    assert len(walked) == passes  # nothing happened: no pass
+    write_skill(project / ".claude/skills/herons", "herons", "All about herons.")
+    assert found("owls herons") == ["herons", "owls"]  # new: seen at once
+    write_skill(project / ".claude/skills/owls", "owls", "Now about eagles.")
+    assert found("eagles") == ["owls"]  # edited
+    (project / ".claude/skills/herons/SKILL.md").unlink()
+    assert found("herons") == []  # removed
+    write_skill(project / ".gemini/skills/kite", "kite", "Fly a kite.")
+    assert found("kite") == ["kite"]  # under an agent folder that did not exist
+    found("kite")
+    passes = len(walked)
+    assert found("kite") == ["kite"]
+    assert len(walked) == passes  # calm again
+    with sqlite3.connect(layout.global_dir / "catalog.db") as db:  # another process writes
+        db.execute("INSERT INTO meta (key, value) VALUES ('touched', '1')")
+    assert found("kite") == ["kite"]
+    assert len(walked) > passes

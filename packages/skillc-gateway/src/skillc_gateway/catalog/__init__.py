@@ -15,7 +15,7 @@ import sqlite3
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from skillc_gateway.catalog import rank
 from skillc_gateway.catalog.database import CatalogDatabase, discard, open_database
@@ -43,6 +43,9 @@ from skillc_index import (
     format_diagnostic,
 )
 from skillc_index.installed import Root, agent_folders, routing_roots, search_roots
+
+if TYPE_CHECKING:
+    from skillc_gateway.catalog.watch import Watcher
 
 __all__ = [
     "BUDGET_SECONDS",
@@ -212,6 +215,11 @@ class Catalog:
         self.database = database
         self._states: dict[str, TreeState] = {}
         self._data_version: int | None = None
+        self._passes = 0
+        self._watcher: Watcher | None = None
+        self._watching = True  # False where no watcher can be had
+        self._quiet: tuple[tuple[str, ...], _Seen] | None = None
+        """The roots and answer of the last full pass, while the watcher saw nothing since."""
 
     @classmethod
     def shared(cls, layout: Layout) -> Catalog:
@@ -238,6 +246,9 @@ class Catalog:
         for key, catalog in list(self._shared.items()):
             if catalog is self:
                 del self._shared[key]
+        if self._watcher is not None:
+            self._watcher.close()
+            self._watcher = None
         self.db.close()
 
     # -- answering -------------------------------------------------------------------------
@@ -324,9 +335,20 @@ class Catalog:
         self, roots: Sequence[Root], budget: float, warnings: list[Diagnostic | Notice]
     ) -> tuple[_Seen, bool]:
         """Look at every root again; index what changed (within ``budget`` seconds). The
-        skills found, and whether the catalog is partial."""
+        skills found, and whether the catalog is partial.
+
+        From a process's second query on, a :class:`~.watch.Watcher` watches the folders
+        walked: while it saw nothing and no other process wrote the catalog, the last full
+        pass's answer stands and nothing is looked at again."""
+        paths = tuple(str(root.path) for root in roots)
+        if self._quiet is not None and self._quiet[0] == paths and self._watcher is not None:
+            (version,) = self.db.execute("PRAGMA data_version").fetchone()
+            if not self._watcher.changed() and version == self._data_version:
+                return self._quiet[1], False
+        self._quiet = None
         since = time.time_ns() - RACY_NS
-        self._load_states(str(root.path) for root in roots)
+        self._load_states(paths)
+        watcher = self._watch(paths)
         walks: list[tuple[Root, int, Walk]] = []
         for priority, root in enumerate(roots):
             key = str(root.path)
@@ -345,6 +367,10 @@ class Catalog:
                 walks.append((Root(Path(source), "path"), len(roots), result))
         left = self._apply([(str(root.path), result) for root, _, result in walks], budget)
         seen = self._seen(walks)
+        self._passes += 1
+        calm = not any(r.changed or r.pending or r.removed for _, _, r in walks)
+        if watcher is not None and calm and left == 0 and not watcher.broken and not extra:
+            self._quiet = (paths, seen)
         if left is None:
             self._states.clear()  # what was not saved is not kept either
             warnings.append(Notice("the catalog is busy or not writable: the answer is partial"))
@@ -359,6 +385,31 @@ class Catalog:
                 )
             )
         return seen, left != 0
+
+    def _watch(self, paths: tuple[str, ...]) -> Watcher | None:
+        """From the second pass on, every folder of the known states watched (before the
+        walk, so that what changes during it is seen next time), and each root that does not
+        exist through its nearest parent."""
+        if not self._passes or not self._watching:
+            return None
+        from skillc_gateway.catalog.watch import open_watcher
+
+        watcher = self._watcher
+        if watcher is None:
+            watcher = self._watcher = open_watcher()
+            if watcher is None:
+                self._watching = False
+                return None
+        elif watcher.broken:
+            watcher.reset()
+        watcher.changed()  # what happened before this pass, the pass sees
+        for root in paths:
+            state = self._states.get(root)
+            if state is None or not state.paths:
+                watcher.watch((), (root,))
+            else:
+                watcher.watch(state.full_paths(root))
+        return watcher
 
     def _load_states(self, keys: Iterable[str]) -> None:
         """The saved state of each root not in memory (all again when another process

@@ -248,7 +248,8 @@ class _Walker:
             self.state = TreeState(real)
             if old is not None:
                 self._remove_all(old)
-            return Walk(self.state, old is not None, [], self.removed)
+            # changed only when something was there (a missing root is not saved each query)
+            return Walk(self.state, old is None or bool(old.paths or old.real), [], self.removed)
         if old is None or old.real != real:
             if old is not None:
                 self._remove_all(old)
