@@ -725,3 +725,17 @@ def test_a_watching_catalog_walks_again_only_after_a_change(
         db.execute("INSERT INTO meta (key, value) VALUES ('touched', '1')")
     assert found("kite") == ["kite"]
     assert len(walked) > passes
+
+
+def test_a_root_with_too_many_folders_is_searched_in_part(
+    project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from skillc_gateway.catalog import scan
+
+    monkeypatch.setattr(scan, "MAX_FOLDERS", 5)
+    for number in range(8):
+        write_skill(project / f"lib/s{number}", f"s{number}", "A skill about owls.")
+    result = find_skills(layout, "owls", paths=["lib"], limit=100)
+    assert result.partial is True
+    assert result.searched == 4  # the root and its first four folders
+    assert any("more than 5 folders" in warning.text for warning in result.warnings)

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from skillc_gateway.catalog import rank
+from skillc_gateway.catalog import rank, scan
 from skillc_gateway.catalog.database import CatalogDatabase, discard, open_database
 from skillc_gateway.catalog.reader import MAX_SKILL_BYTES, cut, read_skill_text
 from skillc_gateway.catalog.scan import (
@@ -365,11 +365,25 @@ class Catalog:
             for source in extra:
                 result = walk(source, self._states.get(source), since, self._copy)
                 walks.append((Root(Path(source), "path"), len(roots), result))
+        for root, _, result in walks:
+            if result.truncated:
+                warnings.append(
+                    Notice(
+                        f"{root.path} holds more than {scan.MAX_FOLDERS:,} folders: only the first "
+                        "were searched, the answer is partial"
+                    )
+                )
+        truncated = any(result.truncated for _, _, result in walks)
         left = self._apply([(str(root.path), result) for root, _, result in walks], budget)
         seen = self._seen(walks)
         self._passes += 1
         calm = not any(r.changed or r.pending or r.removed for _, _, r in walks)
-        if watcher is not None and calm and left == 0 and not watcher.broken and not extra:
+        if (
+            watcher is not None
+            and calm
+            and left == 0
+            and not (watcher.broken or extra or truncated)
+        ):
             self._quiet = (paths, seen)
         if left is None:
             self._states.clear()  # what was not saved is not kept either
@@ -384,7 +398,7 @@ class Catalog:
                     "is partial; ask again to index more"
                 )
             )
-        return seen, left != 0
+        return seen, left != 0 or truncated
 
     def _watch(self, paths: tuple[str, ...]) -> Watcher | None:
         """From the second pass on, every folder of the known states watched (before the

@@ -34,6 +34,7 @@ from skillc_index.installed import AGENT_FOLDERS, ROUTER_MARK
 __all__ = [
     "LINK",
     "MAX_DEPTH",
+    "MAX_FOLDERS",
     "RACY_NS",
     "SKILL",
     "SKILL_FILE",
@@ -49,6 +50,9 @@ __all__ = [
 SKILL_FILE = "SKILL.md"
 #: Folder levels searched below a root (the root's entries are level 1).
 MAX_DEPTH = 8
+#: At most this many folders of one root are walked (a library of 20,000 skills has about
+#: 32,000); the rest is not searched and the answer says it is partial.
+MAX_FOLDERS = 250_000
 #: A folder or file whose last change is this recent (in ns) is looked at again next time.
 RACY_NS = 2_000_000_000
 
@@ -199,6 +203,8 @@ class Walk(NamedTuple):
     """The index in ``state`` of each skill folder whose SKILL.md is to be (re)indexed."""
     removed: list[tuple[int, str]]
     """``(catalog id, real path)`` of each skill folder that left the tree."""
+    truncated: bool = False
+    """The tree holds more than :data:`MAX_FOLDERS` folders: only the first were walked."""
 
 
 def stamp_of(st: os.stat_result) -> int:
@@ -268,7 +274,8 @@ class _Walker:
                 self._walk_known(old, unchanged)
         if self.changed:
             self._prune_maps()
-        return Walk(self.state, self.changed, self.pending, self.removed)
+        truncated = len(self.state.paths) >= MAX_FOLDERS
+        return Walk(self.state, self.changed, self.pending, self.removed, truncated)
 
     def _prune_maps(self) -> None:
         """Keep ``links`` and ``sources`` for the root's entries that still are such."""
@@ -421,6 +428,8 @@ class _Walker:
 
     def _walk_new(self, path: str, st: os.stat_result, link: int = 0) -> None:
         """Walk a folder the state does not know yet, and everything under it."""
+        if len(self.state.paths) >= MAX_FOLDERS:
+            return
         full = self.full(path)
         kind, children = self._list(path, full, link)
         stamp = 0 if is_racy(st, self.since_ns) else stamp_of(st)
