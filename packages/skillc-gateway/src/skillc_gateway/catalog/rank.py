@@ -225,14 +225,37 @@ def rank(
 def best_sections(
     db: sqlite3.Connection, query: str, skill_id: int, limit: int = 3
 ) -> list[Section]:
-    """The sections of one skill that match ``query`` best (headings weigh double)."""
+    """The sections of one skill that match ``query`` best: by the number of different
+    query words in the heading (counting double) and in the text, then by how often they
+    occur, then in file order. Not bm25: its IDF would read every section of the catalog
+    for each skill shown; a skill's own sections are few."""
     terms = query_terms(query)
     if not terms or limit <= 0:
         return []
     base = skill_id * SECTION_SLOTS
     rows = db.execute(
-        "SELECT heading, line FROM rank_section WHERE rank_section MATCH ? "
-        "AND rowid BETWEEN ? AND ? ORDER BY bm25(rank_section, 2.0, 1.0) LIMIT ?",
-        (_match(terms), base, base + SECTION_SLOTS - 1, limit),
+        "SELECT heading, line, highlight(rank_section, 0, char(1), char(2)), "
+        "highlight(rank_section, 1, char(1), char(2)) FROM rank_section "
+        "WHERE rank_section MATCH ? AND rowid BETWEEN ? AND ?",
+        (_match(terms), base, base + SECTION_SLOTS - 1),
     ).fetchall()
-    return [Section("SKILL.md", heading, int(line)) for heading, line in rows]
+    scored: list[tuple[float, int, str]] = []
+    for heading, line, marked_heading, marked_text in rows:
+        in_heading, in_text = _marked(marked_heading), _marked(marked_text)
+        hits = sum(in_text.values())
+        score = 2 * len(in_heading) + len(in_text) + hits / (hits + 10)
+        scored.append((-score, int(line), heading))
+    scored.sort()
+    return [Section("SKILL.md", heading, line) for _, line, heading in scored[:limit]]
+
+
+_MARKED = re.compile("\x01([^\x02]*)\x02")
+
+
+def _marked(text: str) -> dict[str, int]:
+    """How often each word that FTS5 marked in ``text`` occurs (case folded)."""
+    counts: dict[str, int] = {}
+    for word in _MARKED.findall(text):
+        key = word.casefold()
+        counts[key] = counts.get(key, 0) + 1
+    return counts
