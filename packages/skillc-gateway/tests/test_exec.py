@@ -4,6 +4,7 @@ skillc_gateway`` in a real subprocess (the command's stdio and exit status are t
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sqlite3
 import subprocess
@@ -128,6 +129,33 @@ def test_a_signal_ends_the_command_and_gives_128_plus_n(
         assert process.wait(timeout=30) == 128 + signal.SIGTERM
         assert time.monotonic() - started < 30
     assert rows(project)[0][1]["exit_code"] == 128 + signal.SIGTERM
+
+
+def test_ctrl_c_is_the_command_s_to_answer(
+    tool: Path, project: Path, clean_env: dict[str, str]
+) -> None:
+    """Ctrl-C (SIGINT to the terminal's whole process group) does not end skc: the command
+    handles it, and its exit status is skc's."""
+    code = (
+        "import sys, time\n"
+        "try:\n    print('ready', flush=True); time.sleep(60)\n"
+        "except KeyboardInterrupt:\n    time.sleep(0.3); print('cleaned up'); sys.exit(5)\n"
+    )
+    argv = [sys.executable, "-m", "skillc_gateway", "exec", "demo", "--", sys.executable]
+    with subprocess.Popen(
+        [*argv, "-c", code],
+        cwd=project,
+        env=clean_env,
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+    ) as process:
+        assert process.stdout is not None
+        assert process.stdout.readline() == "ready\n"
+        os.killpg(process.pid, signal.SIGINT)
+        assert process.wait(timeout=30) == 5
+        assert process.stdout.read() == "cleaned up\n"
+    assert rows(project)[0][1]["exit_code"] == 5
 
 
 def test_a_bare_name_is_a_store_skill_only(tool: Path, project: Path, gateway_process: Run) -> None:
