@@ -261,8 +261,10 @@ def test_stub_contents(ok: Run, skills: Path, project: Path, home: Path) -> None
     write(skills / "demo" / "notes.txt", "Unique notes sentence.\n")
     ok("build", "demo")
     stub = (runtime_of(project, "demo") / "SKILL.md").read_text(encoding="utf-8")
-    assert frontmatter_of(stub) == {"name": "demo", "description": NASTY}
+    # every frontmatter field of the source (issue 16)
+    assert frontmatter_of(stub) == {"name": "demo", "description": NASTY, "license": "MIT"}
     assert "Do not read its source files directly" in stub
+    assert "`skc exec demo -- <command>`" in stub  # the skill has a script
     assert "prefer its tools (`skc_outline`, `skc_show`,\n`skc_search`" in stub
     for example in (
         "`skc outline demo`",

@@ -78,6 +78,7 @@ COMMANDS: list[tuple[tuple[str, ...], str]] = [
     (("sync",), ""),
     (("tools", "demo"), "greet"),
     (("run", "demo", "greet", "who=you"), "hello you"),
+    (("exec", "demo", "--", "ls"), "SKILL.md"),
     (("mcp", "--help"), "Usage: skc mcp"),
     (("route", "status"), "no router"),
     (("find", "installer"), "1. demo"),

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import stat
@@ -139,6 +140,28 @@ def test_tampered_stub_is_rewritten(
     assert not result.compiled.up_to_date
     assert result.compiled.index.action == "up-to-date"  # the index was fine
     assert stub.read_bytes() == good
+
+
+def test_a_stub_of_an_older_format_is_rewritten(
+    build: Callable[..., BuildResult], store: Path, make_skill: MakeSkill
+) -> None:
+    """A stub written by an older skillc (``stub_format`` 1: name and description only) is
+    replaced on the next build of the unchanged skill (issue 16)."""
+    from skillc_index._stub import STUB_FORMAT
+
+    make_skill(store, "demo", frontmatter="name: demo\ndescription: d\nlicense: MIT\n")
+    result = build("demo")
+    manifest = result.compiled.runtime / ".skillc-meta" / "manifest.json"
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    assert data["stub_format"] == STUB_FORMAT == 2
+    old = "---\nname: demo\ndescription: d\n---\n\n# demo\n"
+    result.compiled.stub.write_text(old, encoding="utf-8")
+    data.update(stub_format=1, stub_sha256=hashlib.sha256(old.encode()).hexdigest())
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    again = build("demo")
+    assert not again.compiled.up_to_date
+    assert "license: MIT" in again.compiled.stub.read_text(encoding="utf-8")
+    assert build("demo").compiled.up_to_date
 
 
 @pytest.mark.parametrize("broken", ["no-description", "escaping-symlink"])
@@ -352,6 +375,55 @@ def test_stub_frontmatter_keeps_the_source_values(
         "name": "demo",
         "description": 'Use when: "x" # y\nsecond line\n',
     }
+
+
+CLAUDE_CODE_FRONTMATTER = """\
+name: deploy-prod
+description: >-
+  Deploy the app to production. Use only when the user explicitly asks for a production
+  deploy, never on your own initiative, and never from a fork of the repository.
+disable-model-invocation: true
+user-invocable: true
+allowed-tools: Bash(git:*), Bash(./scripts/deploy.sh:*), Read
+argument-hint: "[environment]"
+context: fork
+agent: general-purpose
+model: sonnet
+hooks:
+  PreToolUse:
+    - matcher: Bash
+      hooks:
+        - type: command
+          command: "./scripts/check.sh"
+license: Apache-2.0
+metadata:
+  author: ops-team
+  version: "2.1"
+"""
+
+
+def test_a_claude_code_skill_deploys_with_every_field(
+    cli: Callable[..., Callable[..., object]], project: Path, make_skill: MakeSkill
+) -> None:
+    """issue 16: a user-only skill stays user-only once deployed (the stub loads as the
+    source would)."""
+    source = make_skill(project / "src", "deploy-prod", frontmatter=CLAUDE_CODE_FRONTMATTER)
+    (source / "scripts").mkdir()
+    (source / "scripts" / "deploy.sh").write_text("#!/bin/sh\necho deployed\n", encoding="utf-8")
+    done = cli("skillc_index")("build", str(source))
+    assert done.returncode == 0, done.stderr  # type: ignore[attr-defined]
+    deployed = (project / ".claude" / "skills" / "deploy-prod" / "SKILL.md").read_text(
+        encoding="utf-8"
+    )
+    block, _, body = deployed.removeprefix("---\n").partition("\n---\n")
+    expected = yaml.safe_load(CLAUDE_CODE_FRONTMATTER)
+    assert yaml.safe_load(block) == expected
+    assert list(yaml.safe_load(block)) == list(expected)
+    assert expected["disable-model-invocation"] is True and expected["context"] == "fork"
+    # only the body is replaced; it leads to the scripts without naming any path
+    assert "echo deployed" not in deployed
+    assert "`skc exec deploy-prod -- <command>`" in body
+    assert str(project) not in deployed and str(source) not in deployed
 
 
 # -- imports: names, records, and a kill between the two renames (issue 13) ------------------

@@ -2,9 +2,10 @@
 
 Each folder holding a SKILL.md is a skill; each is built from its path, so it is imported into
 a fresh temporary project, compiled and deployed there (nothing real is touched). Every build
-must succeed, and every stub must be at most 100 lines, with YAML frontmatter holding the
-source's name and description, and Markdown after it. Skipped when the corpus is absent;
-``$SKILLC_CORPUS`` points elsewhere.
+must succeed, and every stub must hold the source's whole frontmatter (issue 16: the same data
+through a YAML loader, keys in the same order), then at most 100 lines of Markdown naming no
+absolute path, with the ``skc exec`` line exactly when the skill has files other than Markdown.
+Skipped when the corpus is absent; ``$SKILLC_CORPUS`` points elsewhere.
 """
 
 from __future__ import annotations
@@ -40,10 +41,9 @@ def skills() -> list[Path]:
     return found
 
 
-def _source_fields(skill: Path) -> dict[str, object]:
+def _source_frontmatter(skill: Path) -> dict[str, object]:
     text = (skill / "SKILL.md").read_bytes().decode("utf-8", errors="replace")
-    data = parse_frontmatter(text).data or {}
-    return {key: data.get(key) for key in ("name", "description")}
+    return parse_frontmatter(text).data or {}
 
 
 def test_every_corpus_skill_builds(skills: list[Path], tmp_path: Path) -> None:
@@ -60,13 +60,19 @@ def test_every_corpus_skill_builds(skills: list[Path], tmp_path: Path) -> None:
             failures.append(f"{rel}: {type(error).__name__}: {error}")
             continue
         text = result.compiled.stub.read_text(encoding="utf-8")
-        lines = text.splitlines()
-        if len(lines) > 100:
-            failures.append(f"{rel}: stub has {len(lines)} lines")
+        block, _, body = text.removeprefix("---\n").partition("\n---\n")
+        if len(body.splitlines()) > 100:
+            failures.append(f"{rel}: stub body has {len(body.splitlines())} lines")
         doc = parse_markdown(text)
-        block = text.split("\n---\n", 1)[0].removeprefix("---\n")
-        if doc.frontmatter.data is None or yaml.safe_load(block) != _source_fields(skill):
+        source = _source_frontmatter(skill)
+        loaded = yaml.safe_load(block)
+        if doc.frontmatter.data != source or loaded != source or list(loaded) != list(source):
             failures.append(f"{rel}: stub frontmatter does not round-trip")
+        if str(CORPUS) in text or str(tmp_path) in text:
+            failures.append(f"{rel}: stub names an absolute path")
+        others = any(path.is_file() and path.suffix != ".md" for path in skill.rglob("*"))
+        if ("`skc exec " in body) != others:
+            failures.append(f"{rel}: skc exec line {'missing' if others else 'without files'}")
         if not any(h.text == "Top Sections" for h in doc.headings):
             failures.append(f"{rel}: stub has no Top Sections heading")
         expected = {"SKILL.md", ".skillc-meta"}

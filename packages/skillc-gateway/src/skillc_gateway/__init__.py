@@ -4,7 +4,8 @@
 (the file tree) read the skill's sources; ``show`` (one section) and ``search`` (BM25 full
 text) use the index ``skc build`` wrote; ``find_skills`` ranks every installed skill for a
 task (the catalog, :mod:`skillc_gateway.catalog`); ``list_tools`` and ``plan_run``/``run_tool``
-list and run the tools of a gibb.eri.sh skill (spec/003). Each returns data; the ``skc``
+list and run the tools of a gibb.eri.sh skill (spec/003); ``exec_in_skill`` runs a command in
+a skill's folder (``skc exec``). Each returns data; the ``skc``
 commands and the MCP server format it. Importing this package is cheap: names load on first use.
 """
 
@@ -41,6 +42,8 @@ _EXPORTS: dict[str, str] = {
     "RunResult": "_runner",
     "plan_run": "_runner",
     "run_tool": "_runner",
+    "ExecResult": "_runner",
+    "exec_in_skill": "_runner",
 }
 
 __all__ = ["__version__", *_EXPORTS]
@@ -52,7 +55,14 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 if TYPE_CHECKING:
     from skillc_gateway._outline import Outline, OutlineHeading, outline
     from skillc_gateway._reader import FileText, open_file, read_lines
-    from skillc_gateway._runner import RunPlan, RunResult, plan_run, run_tool
+    from skillc_gateway._runner import (
+        ExecResult,
+        RunPlan,
+        RunResult,
+        exec_in_skill,
+        plan_run,
+        run_tool,
+    )
     from skillc_gateway._search import SearchResult, search_skill
     from skillc_gateway._show import SectionText, normalize_query, show_section
     from skillc_gateway._sources import SourceTree, source_tree

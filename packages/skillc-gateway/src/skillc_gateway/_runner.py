@@ -1,4 +1,5 @@
-"""``run``: execute one tool of a gibb.eri.sh skill (spec/003 §3.4-§5), never through a shell.
+"""``run``: execute one tool of a gibb.eri.sh skill (spec/003 §3.4-§5), never through a shell;
+``exec``: run a command in a skill's source folder (:func:`exec_in_skill`).
 
 The argv is the tool's command template rendered with the arguments: the program, then one
 argument per word (:meth:`skillc_index.CommandTemplate.render`), started with
@@ -16,7 +17,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -34,13 +35,17 @@ from skillc_index import (
 )
 
 __all__ = [
+    "EXEC_SKILL_DIR",
     "HEAD_SIZE",
     "KILL_GRACE",
     "RUN_MARKER",
     "TAIL_SIZE",
+    "ExecResult",
     "RunPlan",
     "RunResult",
     "bind_arguments",
+    "exec_environment",
+    "exec_in_skill",
     "plan_run",
     "run_tool",
     "tool_environment",
@@ -448,3 +453,90 @@ def run_tool(plan: RunPlan) -> RunResult:
     else:
         error = None
     return RunResult(error is None, code, output, truncated, duration, error, parsed, timed_out)
+
+
+# -- exec: a command in the skill's folder ---------------------------------------------------
+
+#: The variable ``exec`` adds to the user's environment: the skill's source folder.
+EXEC_SKILL_DIR = "SKILL_DIR"
+#: Signals ``exec`` passes on to the command while it waits (SIGINT from a terminal already
+#: reaches the whole foreground process group, so skc only waits for the command's answer).
+_FORWARDED = ("SIGTERM", "SIGHUP", "SIGQUIT")
+
+
+class ExecResult(NamedTuple):
+    """A finished ``exec``: the exit status as a shell gives it, how long it took, and why
+    the command did not start (``error``; 127 not found, 126 not executable)."""
+
+    exit_code: int
+    duration_ms: int
+    error: str | None = None
+
+
+def exec_environment(environ: Mapping[str, str], skill_dir: Path) -> dict[str, str]:
+    """The command's environment: the user's, unchanged, plus :data:`EXEC_SKILL_DIR`. Not
+    filtered as ``run``'s is: the command is one the user (or their agent) typed, which
+    their shell would run with that same environment; skc only changes the folder."""
+    return {**environ, EXEC_SKILL_DIR: str(skill_dir)}
+
+
+@contextlib.contextmanager
+def _signals_to(process: subprocess.Popen[bytes]) -> Iterator[None]:
+    """While the block runs, SIGINT does not end skc (the command gets its own from the
+    terminal and decides), and :data:`_FORWARDED` signals are sent on to the command.
+    Handlers can only be set from the main thread; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def forward(signum: int, _frame: object) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            process.send_signal(signum)
+
+    names = ("SIGINT", *_FORWARDED)
+    saved = {}
+    for name in names:
+        signum = getattr(signal, name, None)
+        if signum is not None:
+            handler = (lambda *_: None) if name == "SIGINT" else forward
+            saved[signum] = signal.signal(signum, handler)
+    try:
+        yield
+    finally:
+        for signum, previous in saved.items():
+            signal.signal(signum, previous)
+
+
+def exec_in_skill(
+    skill: ResolvedSkill, argv: Sequence[str], *, environ: Mapping[str, str] | None = None
+) -> ExecResult:
+    """Run ``argv`` with the skill's source folder as working directory and wait for it.
+
+    No shell: ``argv[0]`` is the program (a name looked up on ``PATH``, or a path, relative
+    to the skill's folder when relative), each further item one argument, none rewritten.
+    stdin, stdout and stderr are this process's. The environment is
+    :func:`exec_environment`'s."""
+    environ = os.environ if environ is None else environ
+    started = time.monotonic()
+
+    def failure(code: int, message: str) -> ExecResult:
+        return ExecResult(code, int((time.monotonic() - started) * 1000), message)
+
+    try:
+        process = subprocess.Popen(
+            list(argv),
+            shell=False,
+            cwd=skill.source,
+            env=exec_environment(environ, skill.source),
+            close_fds=True,
+        )
+    except FileNotFoundError:
+        return failure(127, f"command not found: {argv[0]}")
+    except PermissionError:
+        return failure(126, f"permission denied: {argv[0]}")
+    except (OSError, ValueError) as exc:  # ValueError: a NUL character in an argument
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return failure(126, f"cannot execute {argv[0]}: {reason}")
+    with _signals_to(process):
+        returncode = process.wait()
+    return ExecResult(_status(returncode), int((time.monotonic() - started) * 1000))

@@ -1,7 +1,8 @@
 """Command line of skillc-gateway: how agents (and people) read a skill on demand.
 
 ``outline``, ``show``, ``open``, ``sources`` (RFC-0002), ``search`` (RFC-0004), ``find`` (the
-skills for a task), and ``tools`` and ``run`` for tool-defining skills (spec/003); registered
+skills for a task), ``tools`` and ``run`` for tool-defining skills (spec/003), and ``exec``
+(a command in a skill's folder, CLI only); registered
 with ``skc`` through the ``skillc.commands`` entry points and available as
 ``skillc-gateway <command>``. Module level
 imports only click and the console conventions: agents run these many times a session.
@@ -439,6 +440,59 @@ def run_command(
     click.get_current_context().exit(result.exit_code)
 
 
+@click.command(
+    "exec",
+    context_settings={
+        **CONTEXT_SETTINGS,
+        "ignore_unknown_options": True,
+        "allow_interspersed_args": False,
+    },
+)
+@click.argument("skill")
+@click.argument("command", nargs=-1, required=True, metavar="-- COMMAND [ARG]...")
+@verbose_option
+def exec_command(skill: str, command: tuple[str, ...]) -> None:
+    """Run a command in a skill's folder.
+
+    Runs COMMAND with the source folder of SKILL as its working directory, so a command a
+    skill documents (`python scripts/fill.py form.pdf`) runs as documented from a deployed
+    skill, whose folder holds only the stub. No shell: COMMAND is the program (looked up on
+    PATH, or a path relative to the skill's folder) and each ARG one argument, as given,
+    nothing rewritten. stdin, stdout and stderr are the terminal's; the environment is
+    yours plus SKILL_DIR (the skill's folder). The exit status is the command's own (128+N
+    when signal N ended it, 127 when it is not found, 126 when it cannot be executed); 1
+    with an `error[EXXX]` line when skc cannot resolve SKILL. Every exec is logged (command
+    `exec`, the argv) like any access.
+
+    A bare name SKILL is looked up in the stores only, never a folder of the working
+    directory (write `./name` for a folder). Everything after SKILL (or after `--`) is the
+    command, options included. CLI only: an agent runs it through its own shell, under the
+    permissions the user gave that shell.
+
+    \b
+    Examples:
+      skc exec pdf -- python scripts/check_fillable_fields.py form.pdf
+      skc exec my-skill -- ./scripts/setup.sh --dry-run
+      skc exec ./skills/tool -- ls
+    """
+    import sys
+
+    from skillc_gateway._runner import exec_in_skill
+
+    argv = command[1:] if command[0] == "--" else command  # `skc exec -- -x -- cmd`
+    if not argv:
+        raise click.UsageError("missing the command to run after '--'")
+    args: dict[str, object] = {"argv": list(argv)}
+    with cli_session().logged("exec", skill, args, stores_only=True) as resolved:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        result = exec_in_skill(resolved, argv)
+        args.update(exit_code=result.exit_code, duration_ms=result.duration_ms)
+    if result.error:
+        report(Notice(f"exec: {result.error}"))
+    click.get_current_context().exit(result.exit_code)
+
+
 @click.group("skillc-gateway", cls=CommandGroup, context_settings=CONTEXT_SETTINGS)
 @click.version_option(package_name="skillc-gateway", message="%(package)s %(version)s")
 @verbose_option
@@ -459,6 +513,7 @@ for _command in (
     find_command,
     tools_command,
     run_command,
+    exec_command,
 ):
     cli.add_command(_command)
 

@@ -188,14 +188,15 @@ class _Sources:
 
         self.skill, self.progress = skill, progress
         self.indexed = [rel for rel in files.files if rel.endswith((".md", ".txt"))]
+        self.has_files = any(not rel.endswith(".md") for rel in files.files)
         self.text = _read_text(skill.source, SKILL_FILE)
         self.doc = parse_markdown(self.text)
         self.notices: list[Notice] = []
         self._check_limit(SKILL_FILE, self.doc)
         metadata = read_skill_metadata(self.doc)  # E011
-        raw = self.doc.frontmatter.data or {}
-        self.name: str = raw["name"] if isinstance(raw.get("name"), str) else metadata.name
-        self.description: str = raw["description"]  # non-empty: read_skill_metadata checked it
+        self.frontmatter = self.doc.frontmatter.data or {}  # has name and description (E011)
+        raw_name = self.frontmatter.get("name")
+        self.name: str = raw_name if isinstance(raw_name, str) else metadata.name
         self.references: list[Reference] = []
         self._done = False
 
@@ -241,10 +242,10 @@ class _Sources:
         return valid_utf8(
             render_stub(
                 skill=self.skill.name,
-                name=self.name,
-                description=self.description,
+                frontmatter=self.frontmatter,
                 headings=[(h.level, h.text) for h in self.doc.headings],
                 references=self.references,
+                has_files=self.has_files,
             )
         )
 

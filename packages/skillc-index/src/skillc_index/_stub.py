@@ -1,22 +1,30 @@
 """The compiled stub: the SKILL.md agents see in the runtime (RFC-0001:C-STUB, C-SECTIONS,
 C-CONSTRAINTS, DECISIONS "Stub").
 
-It holds the source's ``name`` and ``description``, tells agents to go through the gateway
-(MCP tools first, the ``skc`` CLI as fallback) and lists the skill's top sections. It never
-holds source content beyond headings, file listings, or any filesystem path.
+Its frontmatter is the source's, every field kept in the source's order (``allowed-tools``,
+``disable-model-invocation``, ``context``, ``hooks``, ``metadata``...), re-serialised as
+YAML that loads back to the same data: an agent loads the stub exactly as it would load the
+source. Only the body is replaced: it tells agents to go through the gateway (MCP tools first,
+the ``skc`` CLI as fallback), lists the skill's top sections and, when the skill has files
+other than Markdown (scripts, assets), says that they run from the skill's folder with
+``skc exec``. The body never holds source content beyond headings, file listings, or any
+filesystem path.
 
 Limits: the SKILL.md group lists H1 and H2 headings only, at most 15 entries and at most 12
 H1s (RFC-0001:C-CONSTRAINTS "at most 12 top-level headings"); the References group at most
-15 files; each cut is shown as ``... (N more)``. With those limits the stub stays far below
-100 lines whatever the skill holds, and :func:`render_stub` checks it anyway.
+15 files; each cut is shown as ``... (N more)``. With those limits the body stays far below
+100 lines whatever the skill holds, and :func:`render_stub` checks it anyway. The
+frontmatter is the source's own and is never cut (a cut field would change what the skill
+does): its size is the source's (at most 64 KiB, the frontmatter reader's bound).
 """
 
 from __future__ import annotations
 
-import math
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = [
     "MAX_DESCRIPTION",
@@ -24,6 +32,7 @@ __all__ = [
     "MAX_LINES",
     "MAX_TOP_LEVEL",
     "REFERENCES_LABEL",
+    "SCRIPTS_LINE",
     "STUB_FORMAT",
     "Reference",
     "render_stub",
@@ -35,8 +44,12 @@ MAX_TOP_LEVEL = 12
 MAX_DESCRIPTION = 120
 REFERENCES_LABEL = "References (query by title only)"
 #: Bumped whenever the stub's text changes, so unchanged skills get the new stub on rebuild.
-STUB_FORMAT = 1
+#: 2: the whole source frontmatter, and the ``skc exec`` line.
+STUB_FORMAT = 2
 
+# A line width no scalar reaches: PyYAML never folds a long string over lines (the C emitter
+# takes an int, not math.inf).
+_NO_WRAP = 2**31 - 1
 # Anything str.splitlines() splits on, and other control characters: a stub line is one line.
 _LINE_BREAKING = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
@@ -66,11 +79,55 @@ def _truncate(text: str, limit: int = MAX_DESCRIPTION) -> str:
 
 def _yaml_string(value: str) -> str:
     """A YAML double-quoted scalar on one line: any text (quotes, colons, newlines, ``#``,
-    non-printable characters) round-trips exactly through a YAML loader."""
+    non-printable characters) round-trips exactly through a YAML loader (the router's
+    description)."""
     import yaml
 
-    dumped: str = yaml.safe_dump(value, default_style='"', allow_unicode=True, width=math.inf)
+    dumped: str = yaml.safe_dump(value, default_style='"', allow_unicode=True, width=_NO_WRAP)
     return dumped.rstrip("\n")
+
+
+def _represent_str(dumper: Any, value: str) -> Any:
+    """A string with a line break or another control character is double-quoted, on one
+    line with escapes; any other string is left to PyYAML (plain, or quoted when it must)."""
+    style = '"' if _LINE_BREAKING.search(value) or not value.isprintable() else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+@functools.cache
+def _dumper() -> type:
+    """PyYAML's safe dumper (the C one when built), with :func:`_represent_str` and without
+    anchors: a value the source shared through an alias is written out again."""
+    import yaml
+
+    base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+    class StubDumper(base):  # type: ignore[misc,valid-type]
+        def ignore_aliases(self, data: object) -> bool:
+            return True
+
+    StubDumper.add_representer(str, _represent_str)
+    return StubDumper
+
+
+def _frontmatter_yaml(frontmatter: Mapping[str, Any]) -> str:
+    """The frontmatter as block YAML, keys in the given order, without the ``---`` lines.
+
+    What PyYAML writes loads back to the same data, and it cannot end the block early: a top
+    level key is a plain or quoted scalar on its line, every other line of a value is
+    indented (or a ``- `` item), a string that reads as ``---``/``...`` is quoted, and a
+    string with a line break is one double-quoted line."""
+    import yaml
+
+    dumped: str = yaml.dump(
+        dict(frontmatter),
+        Dumper=_dumper(),
+        sort_keys=False,
+        allow_unicode=True,
+        width=_NO_WRAP,
+        default_flow_style=False,
+    )
+    return dumped
 
 
 def _shell_word(text: str) -> str:
@@ -117,6 +174,12 @@ def _commands(skill: str) -> list[str]:
     ]
 
 
+def _exec_word(skill: str) -> str:
+    """The skill as ``skc exec`` takes it: a name starting with ``-`` after ``--``."""
+    word = _shell_word(skill)
+    return f"-- {word}" if skill.startswith("-") else word
+
+
 def _skill_entries(headings: Sequence[tuple[int, str]]) -> list[str]:
     """RFC-0001:C-SECTIONS for SKILL.md: H1 at indent 0, H2 at indent 1 under the preceding
     H1 (at indent 0 when no H1 precedes it), at most 15 entries and 12 H1s."""
@@ -152,27 +215,34 @@ def _reference_entries(references: Sequence[Reference]) -> list[str]:
     return lines
 
 
+#: The body's lines for a skill with files other than Markdown (``{skill}``: the name as the
+#: command examples quote it).
+SCRIPTS_LINE = (
+    "Scripts and other files of this skill run from its folder: run each command it documents\n"
+    "as written, through `skc exec {skill} -- <command>`\n"
+    "(for example `skc exec {skill} -- python scripts/x.py`)."
+)
+
+
 def render_stub(
     *,
     skill: str,
-    name: str,
-    description: str,
+    frontmatter: Mapping[str, Any],
     headings: Sequence[tuple[int, str]],
     references: Sequence[Reference],
+    has_files: bool = False,
 ) -> str:
     """The stub's text.
 
     ``skill`` is what ``skc`` resolves (the source folder's name), used in the command
-    examples; ``name`` and ``description`` are the source frontmatter's, kept exactly;
-    ``headings`` are SKILL.md's ``(level, text)`` in file order; ``references`` the other
-    ``.md`` files by path.
+    examples; ``frontmatter`` is the source's whole frontmatter (with ``name`` and
+    ``description``), kept exactly; ``headings`` are SKILL.md's ``(level, text)`` in file
+    order; ``references`` the other ``.md`` files by path; ``has_files``: the skill has files
+    other than Markdown (the body then names ``skc exec``).
     """
-    lines = [
-        "---",
-        f"name: {_yaml_string(name)}",
-        f"description: {_yaml_string(description)}",
-        "---",
-        "",
+    raw_name = frontmatter.get("name")
+    name = raw_name if isinstance(raw_name, str) else ""
+    body = [
         f"# {_one_line(name) or _one_line(skill)}",
         "",
         "This skill is served by skillc. Do not read its source files directly: retrieve the",
@@ -184,11 +254,12 @@ def render_stub(
         "",
         *_commands(skill),
         "",
-        "## Top Sections",
-        "",
     ]
+    if has_files:
+        body += [*SCRIPTS_LINE.format(skill=_exec_word(skill)).split("\n"), ""]
+    body += ["## Top Sections", ""]
     sections = _skill_entries(headings) + _reference_entries(references)
-    lines += sections or ["- (no sections)"]
-    if len(lines) > MAX_LINES:  # cannot happen with the limits above; never exceed it anyway
-        lines = [*lines[: MAX_LINES - 1], "- ... (truncated)"]
-    return "\n".join(lines) + "\n"
+    body += sections or ["- (no sections)"]
+    if len(body) > MAX_LINES:  # cannot happen with the limits above; never exceed it anyway
+        body = [*body[: MAX_LINES - 1], "- ... (truncated)"]
+    return "---\n" + _frontmatter_yaml(frontmatter) + "---\n\n" + "\n".join(body) + "\n"

@@ -45,6 +45,7 @@ SUMMARIES: dict[str, str] = {
     # Beyond RFC-0007: the commands of tool-defining (gibb.eri.sh) skills.
     "tools": "List the tools a skill defines.",
     "run": "Run a tool of a skill.",
+    "exec": "Run a command in a skill's folder.",
     # Beyond RFC-0007: skill routing (issue 15).
     "route": "Route an agent's skills through one skill.",
 }

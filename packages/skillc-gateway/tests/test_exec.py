@@ -1,0 +1,188 @@
+"""``exec``: a command in a skill's source folder (issue 16), through ``python -m
+skillc_gateway`` in a real subprocess (the command's stdio and exit status are the point)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+SCRIPT = """\
+import os, sys
+print("cwd", os.getcwd())
+print("skill_dir", os.environ.get("SKILL_DIR"))
+print("argv", sys.argv[1:])
+print("stdin", sys.stdin.read().strip())
+print("to stderr", file=sys.stderr)
+with open(sys.argv[1], encoding="utf-8") as handle:  # relative to the skill's folder
+    print("read", handle.readline().strip())
+sys.exit(int(os.environ.get("EXIT_WITH", "0")))
+"""
+
+
+@pytest.fixture
+def tool(demo: Path) -> Path:
+    (demo / "scripts").mkdir()
+    (demo / "scripts" / "show.py").write_text(SCRIPT, encoding="utf-8")
+    return demo
+
+
+def rows(project: Path, skill: str = "demo") -> list[tuple[str, dict[str, Any], str | None]]:
+    logs = project / ".skillc" / "runtime" / skill / ".skillc-meta" / "logs.db"
+    if not logs.exists():
+        return []
+    with sqlite3.connect(logs) as db:
+        found = db.execute("SELECT command, args, error FROM access_log ORDER BY id").fetchall()
+    return [(command, json.loads(args), error) for command, args, error in found]
+
+
+def test_runs_in_the_skill_folder_with_stdio_and_exit_code(
+    tool: Path, project: Path, gateway_process: Run
+) -> None:
+    argv = [sys.executable, "scripts/show.py", "SKILL.md", "a b", "$HOME", ";ls"]
+    done = gateway_process(
+        "exec", "demo", "--", *argv, input="typed in\n", env_extra={"EXIT_WITH": "3"}
+    )
+    assert done.returncode == 3, done.stderr
+    assert done.stdout.splitlines() == [
+        f"cwd {tool}",
+        f"skill_dir {tool}",
+        "argv ['SKILL.md', 'a b', '$HOME', ';ls']",  # no shell: every word as given
+        "stdin typed in",
+        "read ---",
+    ]
+    assert done.stderr == "to stderr\n"
+    ((command, args, error),) = rows(project)
+    assert (command, error) == ("exec", None)
+    assert args == {"argv": argv, "exit_code": 3, "duration_ms": args["duration_ms"]}
+    assert isinstance(args["duration_ms"], int)
+
+
+def test_everything_after_the_skill_is_the_command(tool: Path, gateway_process: Run) -> None:
+    """Options after SKILL are the command's; ``--`` is optional (and may follow a ``--``
+    that ended skc's options)."""
+    code = "import sys; print(sys.argv[1:])"
+    for args in (
+        ("demo", sys.executable, "-c", code, "--help", "-v"),
+        ("demo", "--", sys.executable, "-c", code, "--help", "-v"),
+        ("--", "demo", "--", sys.executable, "-c", code, "--help", "-v"),
+    ):
+        done = gateway_process("exec", *args)
+        assert (done.returncode, done.stdout) == (0, "['--help', '-v']\n"), (args, done.stderr)
+
+
+def test_the_user_environment_is_kept(tool: Path, gateway_process: Run) -> None:
+    code = "import os; print(os.environ['MY_TOKEN'], os.environ['SKILL_DIR'])"
+    done = gateway_process(
+        "exec", "demo", "--", sys.executable, "-c", code, env_extra={"MY_TOKEN": "t0"}
+    )
+    assert done.stdout == f"t0 {tool}\n"
+
+
+@pytest.mark.parametrize(
+    ("program", "code", "message"),
+    [
+        ("no-such-program-x", 127, "warning: exec: command not found: no-such-program-x\n"),
+        ("scripts/show.py", 126, "warning: exec: permission denied: scripts/show.py\n"),
+    ],
+)
+def test_a_command_that_cannot_start(
+    tool: Path, project: Path, gateway_process: Run, program: str, code: int, message: str
+) -> None:
+    done = gateway_process("exec", "demo", "--", program)
+    assert (done.returncode, done.stdout, done.stderr) == (code, "", message)
+    assert rows(project)[0][1]["exit_code"] == code
+
+
+def test_a_relative_program_is_a_file_of_the_skill(tool: Path, gateway_process: Run) -> None:
+    script = tool / "scripts" / "hello.sh"
+    script.write_text('#!/bin/sh\necho hello from "$PWD"\n', encoding="utf-8")
+    script.chmod(0o755)
+    done = gateway_process("exec", "demo", "--", "./scripts/hello.sh")
+    assert (done.returncode, done.stdout) == (0, f"hello from {tool}\n")
+
+
+def test_a_signal_ends_the_command_and_gives_128_plus_n(
+    tool: Path, project: Path, clean_env: dict[str, str]
+) -> None:
+    """SIGTERM to skc reaches the command; the exit status says which signal ended it."""
+    code = "import time; print('ready', flush=True); time.sleep(60)"
+    argv = [sys.executable, "-m", "skillc_gateway", "exec", "demo", "--", sys.executable]
+    with subprocess.Popen(
+        [*argv, "-c", code], cwd=project, env=clean_env, stdout=subprocess.PIPE, text=True
+    ) as process:
+        assert process.stdout is not None
+        assert process.stdout.readline() == "ready\n"
+        started = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) == 128 + signal.SIGTERM
+        assert time.monotonic() - started < 30
+    assert rows(project)[0][1]["exit_code"] == 128 + signal.SIGTERM
+
+
+def test_ctrl_c_is_the_command_s_to_answer(
+    tool: Path, project: Path, clean_env: dict[str, str]
+) -> None:
+    """Ctrl-C (SIGINT to the terminal's whole process group) does not end skc: the command
+    handles it, and its exit status is skc's."""
+    code = (
+        "import sys, time\n"
+        "try:\n    print('ready', flush=True); time.sleep(60)\n"
+        "except KeyboardInterrupt:\n    time.sleep(0.3); print('cleaned up'); sys.exit(5)\n"
+    )
+    argv = [sys.executable, "-m", "skillc_gateway", "exec", "demo", "--", sys.executable]
+    with subprocess.Popen(
+        [*argv, "-c", code],
+        cwd=project,
+        env=clean_env,
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+    ) as process:
+        assert process.stdout is not None
+        assert process.stdout.readline() == "ready\n"
+        os.killpg(process.pid, signal.SIGINT)
+        assert process.wait(timeout=30) == 5
+        assert process.stdout.read() == "cleaned up\n"
+    assert rows(project)[0][1]["exit_code"] == 5
+
+
+def test_a_bare_name_is_a_store_skill_only(tool: Path, project: Path, gateway_process: Run) -> None:
+    """``exec`` runs code: a folder of the working directory never stands in for a store
+    skill (like ``run``); written as a path it runs."""
+    local = project / "mine"
+    local.mkdir()
+    (local / "SKILL.md").write_text("---\nname: mine\ndescription: d\n---\n", encoding="utf-8")
+    done = gateway_process("exec", "mine", "--", "true")
+    assert done.returncode == 1
+    assert done.stderr.startswith("error[E001]")
+    assert "./mine" in done.stderr
+    assert gateway_process("exec", "./mine", "--", "true").returncode == 0
+
+
+def test_usage_errors_run_and_log_nothing(tool: Path, project: Path, gateway_process: Run) -> None:
+    for args in (("demo",), ("demo", "--")):
+        done = gateway_process("exec", *args)
+        assert done.returncode == 1 and done.stderr.startswith("error[E100]"), done.stderr
+    unknown = gateway_process("exec", "nope", "--", "true")
+    assert unknown.returncode == 1 and unknown.stderr.startswith("error[E001]")
+    assert rows(project) == []
+
+
+def test_skill_dir_is_the_only_change_to_the_environment(tool: Path) -> None:
+    from skillc_gateway._runner import exec_environment
+
+    environ = {"PATH": "/bin", "AWS_SECRET": "s", "HOME": "/h"}
+    assert exec_environment(environ, tool) == {**environ, "SKILL_DIR": str(tool)}
+    assert "SKILL_DIR" not in environ
