@@ -77,8 +77,9 @@ def test_routed_skills_are_read_and_logged_then_put_back(
     assert commands == ["build", "show", "open", "search"]
 
     found = json.loads(ok("find", "work with image files", "--format", "json").stdout)
-    assert [s["name"] for s in found["skills"]][0] == "image-tools"  # found in the store,
-    assert "skill-router" not in [s["name"] for s in found["skills"]]  # not the router
+    names_found = [s["name"] for s in found["skills"]]
+    assert names_found[0] == "image-tools"  # found in the store,
+    assert "skill-router" not in names_found  # not the router
     assert found["skills"][0]["path"] == str(project / ".skillc" / "skills" / "image-tools")
 
     status = ok("route", "status", "--format", "json")

@@ -65,7 +65,13 @@ def test_runs_in_the_skill_folder_with_stdio_and_exit_code(
     assert done.stderr == "to stderr\n"
     ((command, args, error),) = rows(project)
     assert (command, error) == ("exec", None)
-    assert args == {"argv": argv, "exit_code": 3, "duration_ms": args["duration_ms"]}
+    assert args == {
+        "program": Path(sys.executable).name,
+        "argc": 5,
+        "files": ["scripts/show.py", "SKILL.md"],  # never the other words: secrets, maybe
+        "exit_code": 3,
+        "duration_ms": args["duration_ms"],
+    }
     assert isinstance(args["duration_ms"], int)
 
 

@@ -462,7 +462,7 @@ def exec_command(skill: str, command: tuple[str, ...]) -> None:
     yours plus SKILL_DIR (the skill's folder). The exit status is the command's own (128+N
     when signal N ended it, 127 when it is not found, 126 when it cannot be executed); 1
     with an `error[EXXX]` line when skc cannot resolve SKILL. Every exec is logged (command
-    `exec`, the argv) like any access.
+    `exec`, the program and the skill files named) like any access.
 
     A bare name SKILL is looked up in the stores only, never a folder of the working
     directory (write `./name` for a folder). Everything after SKILL (or after `--`) is the
@@ -477,13 +477,15 @@ def exec_command(skill: str, command: tuple[str, ...]) -> None:
     """
     import sys
 
-    from skillc_gateway._runner import exec_in_skill
+    from skillc_gateway._runner import exec_in_skill, skill_files
 
     argv = command[1:] if command[0] == "--" else command  # `skc exec -- -x -- cmd`
     if not argv:
         raise click.UsageError("missing the command to run after '--'")
-    args: dict[str, object] = {"argv": list(argv)}
+    program = argv[0].replace("\\", "/").rpartition("/")[2]
+    args: dict[str, object] = {"program": program, "argc": len(argv) - 1}
     with cli_session().logged("exec", skill, args, stores_only=True) as resolved:
+        args["files"] = skill_files(resolved.source, argv[1:])
         sys.stdout.flush()
         sys.stderr.flush()
         result = exec_in_skill(resolved, argv)
