@@ -86,6 +86,7 @@ _EXPORTS: dict[str, str] = {
     "load_config": "_config",
     # layout and resolution (RFC-0007:C-RESOLUTION, ADR-0001/0002)
     "KNOWN_TARGETS": "_layout",
+    "AgentTarget": "_layout",
     "Layout": "_layout",
     "ResolvedSkill": "_layout",
     "Scope": "_layout",
@@ -294,6 +295,7 @@ if TYPE_CHECKING:
     from skillc_index._layout import (
         KNOWN_TARGETS,
         META_DIR,
+        AgentTarget,
         SKILL_FILE,
         Layout,
         ResolvedSkill,
