@@ -32,7 +32,6 @@ META_DIR = ".skillc-meta"
 IMPORT_RECORD = ".skillc-import.json"
 
 
-
 class AgentTarget(NamedTuple):
     """Where one agent reads skills: a folder relative to the project root (``None``: the
     agent reads none there) and one relative to the home folder. The skillc-index README's

@@ -19,6 +19,7 @@ from skillc_index._diagnostics import (
     SkillExists,
 )
 from skillc_index._files import within
+from skillc_index._git import tracked as git_tracked
 from skillc_index._layout import (
     KNOWN_TARGETS,
     SKILL_FILE,
@@ -115,7 +116,7 @@ def ignore_generated(root: Path) -> tuple[str, ...]:
     """
     agents = default_agent_folders()
     generated = tuple(f"{SKILLC_DIR}/{name}" for name in _GENERATED)
-    tracked = _tracked(root, (SKILLC_DIR, *generated, *agents))
+    tracked = git_tracked(root, (SKILLC_DIR, *generated, *agents))
     if tracked is None:
         wanted = [SKILLC_DIR]
     else:
@@ -147,32 +148,6 @@ def ignore_generated(root: Path) -> tuple[str, ...]:
 def _ignore_key(line: str) -> str:
     """A ``.gitignore`` line as the folder it names: ``/.skillc/`` -> ``.skillc``."""
     return line.strip().strip("/")
-
-
-def _tracked(root: Path, folders: tuple[str, ...]) -> set[str] | None:
-    """Which of ``folders`` (relative to ``root``) hold files git tracks; None when ``root``
-    is in no git work tree or git cannot be run. ``git ls-files`` with an argument list: no
-    shell, and ``--`` before the paths."""
-    import subprocess
-
-    try:
-        done = subprocess.run(  # noqa: S603 - a fixed argument list, no shell
-            ["git", "-C", str(root), "ls-files", "-z", "--", *folders],  # noqa: S607
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=60,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if done.returncode != 0:
-        return None
-    files = [name for name in done.stdout.decode("utf-8", "surrogateescape").split("\0") if name]
-    return {
-        folder
-        for folder in folders
-        if any(name == folder or name.startswith(folder + "/") for name in files)
-    }
 
 
 def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> InitResult:
