@@ -187,9 +187,7 @@ def _read_only(folder: Path, command: list[str]) -> list[str]:
     )
     if probe.returncode != 0:
         pytest.skip(f"root, and no read-only mount here: {probe.stderr!r}")
-    script = (
-        'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" "$0" && shift && exec "$@"'
-    )
+    script = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" "$0" && shift && exec "$@"'
     return ["unshare", "-m", "sh", "-c", script, str(folder), "-", *command]
 
 
