@@ -229,9 +229,9 @@ def _echo_budgets(folders: Sequence[FolderBudget], layout: Layout) -> None:
     "target",
     multiple=True,
     metavar="AGENTS",
-    help="Agents to deploy to, comma-separated or repeated (default: claude). Known: claude, "
-    "codex, copilot, cursor, gemini, kiro, opencode, trae, and [targets] from config; a value "
-    "with a '/' is a folder.",
+    help="Agents to deploy to, comma-separated or repeated (default: claude). Known: agents "
+    "(.agents/skills), claude, codex, copilot, cursor, gemini, kiro, opencode, trae, and "
+    "[targets] from config; a value with a '/' is a folder.",
 )
 @click.option(
     "--copy", is_flag=True, help="Copy the stub into agent folders instead of symlinking."

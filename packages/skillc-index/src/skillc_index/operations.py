@@ -256,10 +256,10 @@ class BuildParams(NamedTuple):
     target: Annotated[
         tuple[str, ...],
         Param(
-            "Agents to deploy to (default ['claude']). Known: claude, codex, copilot, cursor, "
-            "gemini, kiro, opencode, trae, and [targets] from config; a value with a '/' is a "
-            "folder, which must be one of these agents' folders (or one the user allowed when "
-            "starting the server).",
+            "Agents to deploy to (default ['claude']). Known: agents (.agents/skills), claude, "
+            "codex, copilot, cursor, gemini, kiro, opencode, trae, and [targets] from config; "
+            "a value with a '/' is a folder, which must be one of these agents' folders (or "
+            "one the user allowed when starting the server).",
             item_min_length=1,
         ),
     ] = ()
