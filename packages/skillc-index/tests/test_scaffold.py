@@ -120,6 +120,7 @@ def test_ignore_generated_asks_git_what_is_tracked(tmp_path: Path) -> None:
         ".claude/skills",
         ".claude/skills/-n x",
     }
+    assert tracked(tmp_path, (".claude/*", ":(glob).claude/**", ".skillc")) == set()  # literal
     assert ignore_generated(tmp_path) == ("/.skillc/",)
 
 

@@ -12,13 +12,14 @@ def tracked(root: Path, paths: Sequence[str]) -> set[str] | None:
     """Which of ``paths`` (relative to ``root``, ``/``-separated) git tracks, or holds
     tracked files; None when ``root`` is in no git work tree or git cannot be run.
 
-    An argument list, ``--`` before the paths: no shell, and no path read as an option.
+    An argument list, ``--`` before the paths and ``--literal-pathspecs``: no shell, no path
+    read as an option, a glob or pathspec magic (``*``, ``:(top)``).
     """
     import subprocess
 
     try:
         done = subprocess.run(
-            ["git", "-C", str(root), "ls-files", "-z", "--", *paths],
+            ["git", "--literal-pathspecs", "-C", str(root), "ls-files", "-z", "--", *paths],
             stdin=subprocess.DEVNULL,
             capture_output=True,
             timeout=60,
