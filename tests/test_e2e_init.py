@@ -37,7 +37,7 @@ def test_init_creates_the_project_structure(skc: Run, project: Path) -> None:
     assert proc.stdout.strip(), "init must print a confirmation"
     assert (project / ".skillc").is_dir()
     assert (project / ".skillc" / "skills").is_dir()
-    assert tree(project) == [".skillc", ".skillc/skills"]
+    assert tree(project) == [".gitignore", ".skillc", ".skillc/skills"]
 
 
 def test_init_is_idempotent(skc: Run, project: Path) -> None:
@@ -123,6 +123,7 @@ def test_init_skill_json(skc: Run, project: Path) -> None:
         "scope": "project",
         "path": str(project / ".skillc" / "skills" / "my-skill"),
         "created": True,
+        "gitignore": ["/.skillc/"],  # the folder became a project (no git: .skillc/ only)
     }
 
 
@@ -179,6 +180,6 @@ def test_init_invalid_name_is_e100_and_creates_nothing(
     assert skc("init").returncode == 0
     assert_e100(skc("init", name))
     assert_e100(skc("init", name, "--global"))
-    assert tree(project) == [".skillc", ".skillc/skills"]
+    assert tree(project) == [".gitignore", ".skillc", ".skillc/skills"]
     assert tree(home) == []
     assert not (tmp_path / "escape").exists()

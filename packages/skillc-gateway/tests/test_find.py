@@ -68,7 +68,7 @@ def test_both_stores_are_searched(gateway: Run, project: Path, home: Path) -> No
 def test_agent_folders_project_and_home(gateway: Run, project: Path, home: Path) -> None:
     write_skill(project / ".claude/skills/kite", "kite", "Fly a kite in the wind.")
     write_skill(home / ".agents/skills/glider", "glider", "Fly a glider in the wind.")
-    write_skill(home / ".codex/skills/boat", "boat", "Sail a boat.")
+    write_skill(home / ".config/opencode/skills/boat", "boat", "Sail a boat.")
     data = find(gateway, "fly in the wind")
     assert sorted(names(data)) == ["glider", "kite"]
     deployed = {skill["name"]: skill["deployed_to"] for skill in data["skills"]}

@@ -108,13 +108,13 @@ def test_what_the_agent_lists(layout: Layout, project: Path, make_skill: MakeSki
 
 def test_project_and_home_folders_and_the_scope(layout: Layout, home: Path, project: Path) -> None:
     agent_skill(project / ".agents" / "skills", "shared", "For every agent.")
-    agent_skill(home / ".codex" / "skills", "mine", "Home skill.")
+    agent_skill(home / ".config" / "opencode" / "skills", "mine", "Home skill.")
     (home / ".cursor" / "skills").mkdir(parents=True)  # empty: listed with nothing in it
     config = load_config(layout, env={})
     found = [(f.agent, f.scope, len(f.entries)) for f in listing_budgets(layout, config)]
-    assert found == [("agents", "project", 1), ("codex", "global", 1), ("cursor", "global", 0)]
+    assert found == [("agents", "project", 1), ("cursor", "global", 0), ("opencode", "global", 1)]
     home_only = listing_budgets(layout, config, ("global",))
-    assert [f.agent for f in home_only] == ["codex", "cursor"]
+    assert [f.agent for f in home_only] == ["cursor", "opencode"]
 
 
 def test_the_operation_adds_the_budget_only_when_asked(layout: Layout, claude: Path) -> None:

@@ -4,6 +4,7 @@ through ``plan_deployments``/``deploy``/``build_skill`` on real folders."""
 from __future__ import annotations
 
 import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from skillc_index import (
     InvalidOption,
     Layout,
     PathEscapesRoot,
+    TrackedDestination,
     build_skill,
 )
 from skillc_index._config import load_config
@@ -142,3 +144,23 @@ def test_runtime_store_symlinked_out_is_refused_before_writing(
     assert caught.value.path == ".skillc/runtime"
     assert "outside the project" in str(caught.value)
     assert list(out.iterdir()) == []
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_a_destination_git_tracks_is_refused_even_with_force(
+    layout: Layout, project: Path, make_skill: MakeSkill
+) -> None:
+    subprocess.run(["git", "-C", str(project), "init", "-q"], check=True, capture_output=True)
+    source = make_skill(project / ".skillc" / "skills", "demo")
+    runtime = project / ".skillc" / "runtime" / "demo"
+    runtime.mkdir(parents=True)
+    dest = make_skill(project / ".claude" / "skills", "demo")
+    (plan,) = _plan(layout, runtime, source, force=True)  # not tracked yet: may move aside
+    assert plan.existing == "other"
+    subprocess.run(["git", "-C", str(project), "add", "-f", ".claude"], check=True)
+    for force in (False, True):
+        with pytest.raises(TrackedDestination) as caught:
+            _plan(layout, runtime, source, force=force)
+        assert caught.value.code == "E050" and caught.value.path == ".claude/skills/demo"
+        assert "git tracks .claude/skills/demo" in str(caught.value)
+    assert (dest / "SKILL.md").is_file() and not dest.is_symlink()

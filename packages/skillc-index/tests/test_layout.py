@@ -182,6 +182,7 @@ def test_symlinked_skill_resolves_to_its_real_path(
 
 def test_targets(layout: Layout, home: Path) -> None:
     assert set(KNOWN_TARGETS) == {
+        "agents",
         "claude",
         "codex",
         "copilot",
@@ -192,7 +193,25 @@ def test_targets(layout: Layout, home: Path) -> None:
         "trae",
     }
     assert layout.target_root("claude", "project") == layout.cwd / ".claude" / "skills"
-    assert layout.target_root("copilot", "global") == home.resolve() / ".github" / "skills"
+    assert layout.target_root("copilot", "project") == layout.cwd / ".github" / "skills"
+    assert layout.target_root("copilot", "global") == home.resolve() / ".copilot" / "skills"
+    assert layout.target_root("opencode", "project") == layout.cwd / ".opencode" / "skills"
+    assert (
+        layout.target_root("opencode", "global")
+        == home.resolve() / ".config" / "opencode" / "skills"
+    )
+    for scope, base in (("project", layout.cwd), ("global", home.resolve())):
+        for agent in ("agents", "codex"):
+            assert layout.target_root(agent, scope) == base / ".agents" / "skills"  # type: ignore[arg-type]
+    # a home-only [targets] entry: the home folder, for a project skill too
+    assert (
+        layout.target_root("mine", "project", {"mine": "~/agents/skills"})
+        == home.resolve() / "agents" / "skills"
+    )
+    assert (
+        layout.target_root("claude", "project", {"claude": "elsewhere/skills"})
+        == layout.cwd / "elsewhere" / "skills"
+    )
     assert (
         layout.target_root("mine", "global", {"mine": "~/agents/skills"})
         == home.resolve() / "agents" / "skills"

@@ -380,7 +380,7 @@ def test_an_interrupted_install_is_finished_or_undone_by_running_again(
 
 
 def test_the_global_folder(cli: Callable[..., Run], home: Path, tmp_path: Path) -> None:
-    folder = home / ".codex" / "skills"
+    folder = home / ".agents" / "skills"  # Codex reads the cross-agent folder
     agent_skill(folder, "mine")
     before = snapshot(folder)
     outside = tmp_path / "anywhere"

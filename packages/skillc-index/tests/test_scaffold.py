@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,8 @@ from skillc_index import (
     init_skill,
     skill_template,
 )
+from skillc_index._git import tracked
+from skillc_index._scaffold import default_agent_folders, ignore_generated
 
 
 def test_template_is_the_rfc_one() -> None:
@@ -82,3 +86,48 @@ def test_invalid_names_create_nothing(layout: Layout, name: str) -> None:
     with pytest.raises(InvalidOption):
         init_skill(name, layout)
     assert sorted(p for p in layout.cwd.rglob("*")) == before
+
+
+# -- .gitignore (issue 16) -----------------------------------------------------------------
+
+needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True)
+
+
+def test_ignore_generated_without_git(tmp_path: Path) -> None:
+    assert tracked(tmp_path, (".skillc",)) is None  # no work tree
+    (tmp_path / ".gitignore").write_text("# mine\n/.skillc\n", encoding="utf-8")
+    assert ignore_generated(tmp_path) == ()  # '/.skillc' is the same line
+    (tmp_path / ".gitignore").unlink()
+    assert ignore_generated(tmp_path) == ("/.skillc/",)
+    assert ignore_generated(tmp_path) == ()
+    assert (tmp_path / ".gitignore").read_text(encoding="utf-8") == "/.skillc/\n"
+
+
+@needs_git
+def test_ignore_generated_asks_git_what_is_tracked(tmp_path: Path) -> None:
+    _git(tmp_path, "init", "-q")
+    assert default_agent_folders() == (".claude/skills",)
+    assert tracked(tmp_path, (".skillc", ".claude/skills")) == set()
+    odd = tmp_path / ".claude" / "skills" / "-n x"  # a name that reads like an option
+    odd.mkdir(parents=True)
+    (odd / "SKILL.md").write_text("x\n", encoding="utf-8")
+    _git(tmp_path, "add", ".claude")
+    assert tracked(tmp_path, (".skillc", ".claude/skills", ".claude/skills/-n x")) == {
+        ".claude/skills",
+        ".claude/skills/-n x",
+    }
+    assert tracked(tmp_path, (".claude/*", ":(glob).claude/**", ".skillc")) == set()  # literal
+    assert ignore_generated(tmp_path) == ("/.skillc/",)
+
+
+@needs_git
+def test_init_project_reports_the_lines(tmp_path: Path, env: dict[str, str]) -> None:
+    _git(tmp_path, "init", "-q")
+    result = init_project(Layout.discover(tmp_path, env))
+    assert result.gitignore == ("/.skillc/", "/.claude/skills/")
+    assert result.to_dict()["gitignore"] == ["/.skillc/", "/.claude/skills/"]
+    assert init_project(Layout.discover(tmp_path, env)).gitignore == ()

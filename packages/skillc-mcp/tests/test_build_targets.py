@@ -65,14 +65,14 @@ def test_build_deploys_to_known_agent_folders_by_name_or_path(
         project,
         env,
         {"target": ["cursor", ".claude/skills"]},
-        {"target": [str(project / ".codex" / "skills")]},
+        {"target": [str(project / ".agents" / "skills")]},
         {"target": ["team", str(shared)]},
     )
     for is_error, data in results:
         assert not is_error, data
     assert (project / ".cursor" / "skills" / "demo").is_symlink()
     assert (project / ".claude" / "skills" / "demo").is_symlink()
-    assert (project / ".codex" / "skills" / "demo").is_symlink()
+    assert (project / ".agents" / "skills" / "demo").is_symlink()
     assert (shared / "demo").is_symlink()
 
 

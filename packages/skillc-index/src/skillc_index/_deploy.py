@@ -18,6 +18,10 @@ symlink in the checkout cannot lead it out; a ``[targets]`` entry of the project
 must lead inside the project whatever it says. A folder outside the project is used only when
 the user wrote it: as a path target, or in the home config.
 
+A destination git tracks is the project's source (a skill folder kept in ``.claude/skills``,
+a committed symlink or copy): a deployment that would replace it is refused (E050) even with
+``force``.
+
 Every conflict is found by :func:`plan_deployments` before the build writes anything, and
 :func:`deploy` looks again at what is there when it writes.
 """
@@ -39,6 +43,7 @@ from skillc_index._diagnostics import (
     Notice,
     TargetInsideSkill,
     TargetOutsideProject,
+    TrackedDestination,
 )
 from skillc_index._files import inside, within
 from skillc_index._layout import META_DIR, SKILL_FILE, Layout, Scope
@@ -192,7 +197,10 @@ def plan_deployments(
     :class:`TargetOutsideProject` (E100) for one the project leads outside itself
     (``project_targets`` are the ``configured`` names set by the project's own config; see the
     module docstring); :class:`ForeignFolder` (E050) for a destination holding something
-    skillc did not put there, unless ``force``; :class:`FolderNotWritable` (E999) for an agent
+    skillc did not put there, unless ``force``; :class:`TrackedDestination` (E050) for one
+    that git tracks and the deployment would change, whatever ``force`` says (a copy of
+    skillc's own replaced by a new copy, or a symlink already to ``runtime``, is no change
+    here); :class:`FolderNotWritable` (E999) for an agent
     folder that must be written (``copy``, or no symlink to ``runtime`` there yet) and cannot be.
     """
     plans: list[DeployPlan] = []
@@ -209,12 +217,24 @@ def plan_deployments(
             if inside(str(real), os.path.realpath(folder)):
                 raise TargetInsideSkill(target, layout.display(real))
         existing = _existing(path, skill)
+        linked = _links_to(path, runtime)
+        unchanged = existing == "skillc-copy" if copy else linked
+        if existing != "nothing" and not unchanged and _tracked_by_git(path):
+            raise TrackedDestination(skill, layout.display(path))
         if existing == "other" and not force:
             raise ForeignFolder(skill, layout.display(path), "move it aside and deploy")
-        if copy or not _links_to(path, runtime):
+        if copy or not linked:
             _check_writable(root, layout)
         plans.append(DeployPlan(target, path, existing, skill, force))
     return plans
+
+
+def _tracked_by_git(path: Path) -> bool:
+    """Whether git tracks ``path`` (a file, a symlink, or a folder holding tracked files)."""
+    from skillc_index._git import tracked
+
+    found = tracked(path.parent, (path.name,))
+    return bool(found)
 
 
 def _links_to(path: Path, runtime: Path) -> bool:

@@ -397,6 +397,19 @@ class ForeignFolder(SkillExists):
         self.path = path
 
 
+class TrackedDestination(SkillExists):
+    """E050: a deployment would replace ``path``, which git tracks (a source of the
+    project): refused whatever ``force`` says."""
+
+    def __init__(self, skill: str, path: str) -> None:
+        hint = (
+            f"git tracks {path}: a deployment never replaces the project's sources; deploy "
+            "to another target, or remove it from git first"
+        )
+        super().__init__(skill, hint)
+        self.path = path
+
+
 class StoreCopyDiffers(SkillExists):
     """E050: importing ``origin`` would replace a different store copy at ``destination``
     (``which`` says how it differs: ``an edited``, ``a different (imported from ...)``)."""

@@ -31,18 +31,55 @@ META_DIR = ".skillc-meta"
 #: copied (:class:`ImportRecord`). Hidden, so it is not one of the skill's files.
 IMPORT_RECORD = ".skillc-import.json"
 
-#: Built-in deployment targets (DECISIONS "Paths and resolution"), relative to the project
-#: root for project skills and to the home folder for global ones.
-KNOWN_TARGETS: dict[str, str] = {
-    "claude": ".claude/skills",
-    "codex": ".codex/skills",
-    "copilot": ".github/skills",
-    "cursor": ".cursor/skills",
-    "gemini": ".gemini/skills",
-    "kiro": ".kiro/skills",
-    "opencode": ".opencode/skills",
-    "trae": ".trae/skills",
+
+class AgentTarget(NamedTuple):
+    """Where one agent reads skills: a folder relative to the project root (``None``: the
+    agent reads none there) and one relative to the home folder. The skillc-index README's
+    table "Agent folders" names the page of each agent's documentation that says so."""
+
+    project: str | None
+    home: str
+
+    @classmethod
+    def parse(cls, spec: str) -> AgentTarget:
+        """A ``[targets]`` value of the config (ADR-0002): ``~/x`` is a home folder only, an
+        absolute path is that folder for both scopes, anything else hangs off the project
+        root for project skills and off the home folder for global ones."""
+        if spec == "~" or spec.startswith("~/"):
+            return cls(None, spec[2:])
+        return cls(spec, spec)
+
+    def folder(self, scope: Scope, project: Path, home: Path) -> Path | None:
+        """The agent folder of ``scope`` (``project``: under ``project``; ``global``: under
+        ``home``), or None when the agent has none there."""
+        if scope == "global":
+            return home / self.home
+        return None if self.project is None else project / self.project
+
+
+#: Built-in deployment targets (DECISIONS "Paths and resolution"): each agent's project and
+#: home folder, as its documentation says (the sources are in the skillc-index README).
+#: ``agents`` is the cross-agent folder (Codex, Cursor, Gemini CLI, Copilot, OpenCode read it);
+#: Codex documents no folder of its own any more.
+KNOWN_TARGETS: dict[str, AgentTarget] = {
+    "agents": AgentTarget(".agents/skills", ".agents/skills"),
+    "claude": AgentTarget(".claude/skills", ".claude/skills"),
+    "codex": AgentTarget(".agents/skills", ".agents/skills"),
+    "copilot": AgentTarget(".github/skills", ".copilot/skills"),
+    "cursor": AgentTarget(".cursor/skills", ".cursor/skills"),
+    "gemini": AgentTarget(".gemini/skills", ".gemini/skills"),
+    "kiro": AgentTarget(".kiro/skills", ".kiro/skills"),
+    "opencode": AgentTarget(".opencode/skills", ".config/opencode/skills"),
+    "trae": AgentTarget(".trae/skills", ".trae/skills"),
 }
+
+
+def agent_targets(configured: Mapping[str, str] | None = None) -> dict[str, AgentTarget]:
+    """The built-in targets, with the config's ``[targets]`` adding or overriding names."""
+    if not configured:
+        return KNOWN_TARGETS
+    return {**KNOWN_TARGETS, **{name: AgentTarget.parse(spec) for name, spec in configured.items()}}
+
 
 # The Agent Skills name rule: lowercase letters, digits and single hyphens, 1-64 characters.
 # \Z, not $: "$" also matches before a final newline.
@@ -224,13 +261,14 @@ class Layout(NamedTuple):
         """
         if "/" in target or os.sep in target:
             return (self.cwd / Path(target).expanduser()).resolve()
-        spec = (configured or {}).get(target, KNOWN_TARGETS.get(target))
+        known = agent_targets(configured)
+        spec = known.get(target)
         if spec is None:
-            raise UnknownTarget(target, tuple(sorted({*KNOWN_TARGETS, *(configured or {})})))
-        if spec == "~" or spec.startswith("~/"):
-            return self.home / spec[2:]
-        path = Path(spec)
-        return path if path.is_absolute() else self.base(scope) / path
+            raise UnknownTarget(target, tuple(sorted(known)))
+        project = self.base(scope) if scope == "project" else self.home
+        folder = spec.folder(scope, project, self.home)
+        # a home-only target ("~/x") of a project skill deploys into the home folder
+        return self.home / spec.home if folder is None else folder
 
 
 class ResolvedSkill(NamedTuple):

@@ -57,7 +57,15 @@ from skillc_index._diagnostics import (
     error_line,
 )
 from skillc_index._files import inside
-from skillc_index._layout import META_DIR, SKILL_FILE, SKILLC_DIR, Layout, ResolvedSkill, Scope
+from skillc_index._layout import (
+    META_DIR,
+    SKILL_FILE,
+    SKILLC_DIR,
+    Layout,
+    ResolvedSkill,
+    Scope,
+    agent_targets,
+)
 from skillc_index.installed import ROUTER_MARK
 
 if TYPE_CHECKING:
@@ -320,24 +328,22 @@ def _place(layout: Layout, config: Config, agent: str, global_: bool) -> _Place:
     """The agent folder, store and manifest of ``agent`` in the scope; refuses (E100) an
     unknown agent, a project scope outside any project, and any of them leading outside the
     project (or home) folder."""
-    from skillc_index.installed import AGENT_FOLDERS, agent_folders
-
     scope: Scope = "global" if global_ else "project"
     if scope == "project" and layout.project_root is None:
         raise NoProjectToRoute
-    known = {**AGENT_FOLDERS, **config.targets}
+    known = agent_targets(config.targets)
     if agent not in known or not _AGENT_NAME.match(agent):
         raise UnknownTarget(agent, tuple(sorted(name for name in known if _AGENT_NAME.match(name))))
-    folders = [f for f in agent_folders(layout, config.targets) if f.scope == scope]
-    matching = [f.path for f in folders if f.agent == agent]
-    if not matching:  # a home-only ("~/...") target asked for in the project
-        raise UnknownTarget(agent, tuple(sorted({f.agent for f in folders})))
     base = layout.base(scope)
+    folder = known[agent].folder(scope, base, layout.home)
+    if folder is None:  # a home-only ("~/...") target asked for in the project
+        has_one = (name for name, target in known.items() if target.project is not None)
+        raise UnknownTarget(agent, tuple(sorted(has_one)))
     place = _Place(
         agent,
         scope,
         base,
-        matching[0],
+        folder,
         layout.store(scope),
         base / SKILLC_DIR / ROUTES_DIR,
     )

@@ -1,4 +1,9 @@
-"""Scaffolding: ``skc init`` and ``skc init <name>`` (RFC-0006:C-INIT)."""
+"""Scaffolding: ``skc init`` and ``skc init <name>`` (RFC-0006:C-INIT).
+
+Making a project also adds what skillc generates there to the project's ``.gitignore``
+(:func:`ignore_generated`): ``.skillc/`` and the agent folders builds deploy into by default
+(symlinks to the runtime), each only where git tracks nothing in it (the user's sources).
+"""
 
 from __future__ import annotations
 
@@ -14,7 +19,20 @@ from skillc_index._diagnostics import (
     SkillExists,
 )
 from skillc_index._files import within
-from skillc_index._layout import SKILL_FILE, SKILLC_DIR, Layout, Scope, require_skill_name
+from skillc_index._git import tracked as git_tracked
+from skillc_index._layout import (
+    KNOWN_TARGETS,
+    SKILL_FILE,
+    SKILLC_DIR,
+    Layout,
+    Scope,
+    require_skill_name,
+)
+
+GITIGNORE = ".gitignore"
+#: What skillc writes inside ``.skillc/``, ignored one by one when git tracks files there
+#: (skill sources kept in ``.skillc/skills/``).
+_GENERATED = ("runtime", "logs")
 
 
 class NameNeeded(InvalidOption):
@@ -38,6 +56,8 @@ class InitResult:
     scope: Scope | None = None
     """For a skill: the store it was created in."""
     name: str | None = None
+    gitignore: tuple[str, ...] = ()
+    """The lines added to the project's ``.gitignore`` (none when all were there)."""
 
     @property
     def warnings(self) -> tuple[Notice, ...]:
@@ -51,6 +71,7 @@ class InitResult:
             "scope": self.scope,
             "path": str(self.path),
             "created": self.created,
+            "gitignore": list(self.gitignore),
         }
 
 
@@ -61,21 +82,80 @@ def skill_template(name: str) -> str:
 
 
 def init_project(layout: Layout) -> InitResult:
-    """Create ``.skillc/skills/`` in the working directory; succeed if it is already there."""
+    """Create ``.skillc/skills/`` in the working directory (succeed if it is already there)
+    and add what skillc generates to its ``.gitignore`` (:func:`ignore_generated`)."""
     skills = layout.cwd / SKILLC_DIR / "skills"
     existed = skills.is_dir()
     try:
         skills.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise CannotCreate(str(skills), exc.strerror or str(exc)) from exc
-    return InitResult(kind="project", path=skills, created=not existed)
+    added = ignore_generated(layout.cwd)
+    return InitResult(kind="project", path=skills, created=not existed, gitignore=added)
+
+
+def default_agent_folders() -> tuple[str, ...]:
+    """The project agent folders a build deploys into without ``target`` (relative)."""
+    from skillc_index._deploy import parse_targets
+
+    folders = (KNOWN_TARGETS[name].project for name in parse_targets(()))
+    return tuple(folder for folder in folders if folder is not None)
+
+
+def ignore_generated(root: Path) -> tuple[str, ...]:
+    """Add to ``<root>/.gitignore`` the folders skillc generates, each a line ``/<folder>/``
+    not there already (``.skillc``, ``/.skillc`` and ``.skillc/`` are one line); returns the
+    lines added.
+
+    In a git work tree (``git ls-files``, run without a shell), a folder where git tracks
+    files is the user's and is left out: ``.skillc/`` (then only its generated ``runtime/``
+    and ``logs/``) and the agent folders of the default targets (:func:`default_agent_folders`,
+    where builds put their symlinks). Without git, or outside a work tree, only ``.skillc/``
+    is added. CannotCreate (E999) when the file cannot be written, PathEscapesProject (E100)
+    when it is a symlink leading out of ``root``.
+    """
+    agents = default_agent_folders()
+    generated = tuple(f"{SKILLC_DIR}/{name}" for name in _GENERATED)
+    tracked = git_tracked(root, (SKILLC_DIR, *generated, *agents))
+    if tracked is None:
+        wanted = [SKILLC_DIR]
+    else:
+        wanted = [SKILLC_DIR] if SKILLC_DIR not in tracked else list(generated)
+        wanted += agents
+        wanted = [folder for folder in wanted if folder not in tracked]
+    path = root / GITIGNORE
+    if not within(path, root):  # a symlink in the checkout leads out
+        raise PathEscapesProject(GITIGNORE, os.path.realpath(path))
+    try:
+        text = path.read_text(encoding="utf-8", errors="surrogateescape")
+    except FileNotFoundError:
+        text = ""
+    except OSError as exc:
+        raise CannotCreate(str(path), exc.strerror or str(exc)) from exc
+    present = {_ignore_key(line) for line in text.splitlines()}
+    lines = [f"/{folder}/" for folder in wanted if _ignore_key(folder) not in present]
+    if not lines:
+        return ()
+    addition = ("" if not text or text.endswith("\n") else "\n") + "\n".join(lines) + "\n"
+    try:
+        with path.open("a", encoding="utf-8", errors="surrogateescape", newline="\n") as handle:
+            handle.write(addition)
+    except OSError as exc:
+        raise CannotCreate(str(path), exc.strerror or str(exc)) from exc
+    return tuple(lines)
+
+
+def _ignore_key(line: str) -> str:
+    """A ``.gitignore`` line as the folder it names: ``/.skillc/`` -> ``.skillc``."""
+    return line.strip().strip("/")
 
 
 def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> InitResult:
     """Create ``<store>/<name>/SKILL.md`` from the template (E050 if it already exists).
 
     Without ``global_store`` the skill goes into the project store; with no project yet, the
-    working directory becomes one (its ``.skillc/skills/`` is created).
+    working directory becomes one (its ``.skillc/skills/`` is created and its ``.gitignore``
+    updated as by :func:`init_project`).
     """
     require_skill_name(name)
     if global_store:
@@ -89,6 +169,7 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
         store = layout.cwd / SKILLC_DIR / "skills"
     folder = store / name
     project = layout.project_root or layout.cwd
+    new_project = layout.project_root is None
     if scope == "project" and not within(folder, project):  # a symlink in the checkout leads out
         raise PathEscapesProject(layout.display(folder), os.path.realpath(folder))
     skill_file = folder / SKILL_FILE
@@ -103,4 +184,7 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
         raise SkillExists(name) from exc
     except OSError as exc:
         raise CannotCreate(str(skill_file), exc.strerror or str(exc)) from exc
-    return InitResult(kind="skill", path=folder, created=True, scope=scope, name=name)
+    added = ignore_generated(project) if scope == "project" and new_project else ()
+    return InitResult(
+        kind="skill", path=folder, created=True, scope=scope, name=name, gitignore=added
+    )

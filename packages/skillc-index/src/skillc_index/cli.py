@@ -45,6 +45,8 @@ def init_command(name: str | None, global_: bool, output_format: str) -> None:
     Without NAME, create `.skillc/skills/` in the current folder (safe to repeat). With NAME,
     create `.skillc/skills/NAME/SKILL.md` in the project (or, with --global, in
     `~/.skillc/skills/`), from a minimal template. An existing SKILL.md is never overwritten.
+    A new project's `.gitignore` gets `.skillc/` and `.claude/skills/` (where builds put
+    symlinks), each only where git tracks nothing in it.
 
     \b
     Examples:
@@ -73,6 +75,8 @@ def init_command(name: str | None, global_: bool, output_format: str) -> None:
             click.echo(f"skillc project already initialized: {where}/")
     else:
         click.echo(f"Created {result.scope} skill '{name}': {layout.display(result.path)}/SKILL.md")
+    if result.gitignore:
+        click.echo(f"Added to .gitignore: {', '.join(result.gitignore)}")
 
 
 @click.command("list", context_settings=CONTEXT_SETTINGS)
@@ -225,9 +229,9 @@ def _echo_budgets(folders: Sequence[FolderBudget], layout: Layout) -> None:
     "target",
     multiple=True,
     metavar="AGENTS",
-    help="Agents to deploy to, comma-separated or repeated (default: claude). Known: claude, "
-    "codex, copilot, cursor, gemini, kiro, opencode, trae, and [targets] from config; a value "
-    "with a '/' is a folder.",
+    help="Agents to deploy to, comma-separated or repeated (default: claude). Known: agents "
+    "(.agents/skills), claude, codex, copilot, cursor, gemini, kiro, opencode, trae, and "
+    "[targets] from config; a value with a '/' is a folder.",
 )
 @click.option(
     "--copy", is_flag=True, help="Copy the stub into agent folders instead of symlinking."

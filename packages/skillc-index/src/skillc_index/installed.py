@@ -1,9 +1,10 @@
 """What is installed: the agent skills folders skillc knows, project and home, the skills of
 installed Claude Code plugins, and the folders ``skc find`` searches.
 
-One table for deploy targets, ``skc find`` (which skills an agent may be given) and
-``skc list --budget`` (what an agent's skill listing costs). Public module: the gateway's
-catalog and skillc-index's listing both read it. Standard library only.
+One table (:data:`KNOWN_TARGETS`: each agent's project and home folder) for deploy targets,
+``skc find`` (which skills an agent may be given) and ``skc list --budget`` (what an agent's
+skill listing costs). Public module: the gateway's catalog and skillc-index's listing both
+read it. Standard library only.
 """
 
 from __future__ import annotations
@@ -13,28 +14,26 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from skillc_index._layout import KNOWN_TARGETS, Layout, Scope
+from skillc_index._layout import KNOWN_TARGETS, AgentTarget, Layout, Scope, agent_targets
 
 __all__ = [
-    "AGENT_FOLDERS",
+    "KNOWN_TARGETS",
     "MAX_PLUGIN_RECORDS_BYTES",
     "ROUTER_MARK",
     "ROUTING_ROOTS_VARIABLE",
     "AgentFolder",
+    "AgentTarget",
     "Root",
     "agent_folders",
+    "agent_targets",
     "plugin_skill_folders",
     "routing_roots",
     "search_roots",
 ]
 
-#: Agent skills folders that are not deploy targets of their own: ``.agents/skills`` is the
-#: cross-agent folder (Codex, Cursor, Copilot, Gemini CLI and others read it).
 #: The file in the router skill's folder (``skc route``) that marks it as skillc's: ``skc find``
 #: does not list the router itself.
 ROUTER_MARK = ".skillc-router.json"
-
-AGENT_FOLDERS: dict[str, str] = {"agents": ".agents/skills", **KNOWN_TARGETS}
 
 
 class AgentFolder(NamedTuple):
@@ -51,28 +50,24 @@ class AgentFolder(NamedTuple):
 def agent_folders(
     layout: Layout, configured: Mapping[str, str] | None = None
 ) -> tuple[AgentFolder, ...]:
-    """Every known agent skills folder, project ones first, each path once.
+    """Every known agent skills folder (:data:`KNOWN_TARGETS`), project ones first, each
+    path once (under the first name that has it: ``agents`` and ``codex`` share one).
 
     The project base is the skillc project root, else the working directory. ``configured``
     is the config's ``[targets]`` table: names there override or add to the built-in ones
     (ADR-0002); a value starting with ``~`` is a home folder only.
     """
-    table = {**AGENT_FOLDERS, **(configured or {})}
+    table = agent_targets(configured)
     project_base = layout.project_root or layout.cwd
     seen: set[Path] = set()
     folders: list[AgentFolder] = []
-    for scope, base in (("project", project_base), ("global", layout.home)):
-        for agent, spec in table.items():
-            if spec == "~" or spec.startswith("~/"):
-                if scope == "project":
-                    continue
-                path = layout.home / spec[2:]
-            else:
-                relative = Path(spec)
-                path = relative if relative.is_absolute() else base / relative
-            if path not in seen:
+    scopes: tuple[Scope, ...] = ("project", "global")
+    for scope in scopes:
+        for agent, target in table.items():
+            path = target.folder(scope, project_base, layout.home)
+            if path is not None and path not in seen:
                 seen.add(path)
-                folders.append(AgentFolder(agent, scope, path))  # type: ignore[arg-type]
+                folders.append(AgentFolder(agent, scope, path))
     return tuple(folders)
 
 

@@ -69,7 +69,8 @@ INIT: Operation[InitParams, InitResult] = Operation(
     title="Create a skill (or a skillc project)",
     description="Create a new Agent Skill from the minimal SKILL.md template in the project "
     "store (.skillc/skills/NAME/, or with `global` in ~/.skillc/skills/NAME/); without "
-    "`name`, make the server's working directory a skillc project (safe to repeat). Use when "
+    "`name`, make the server's working directory a skillc project (safe to repeat; adds "
+    "what skillc generates to its .gitignore). Use when "
     "the user wants to write a new skill. Names use lowercase letters, digits and single "
     "hyphens (at most 64 characters). Never overwrites: an existing skill is error E050.",
     params=InitParams,
@@ -87,6 +88,13 @@ INIT: Operation[InitParams, InitResult] = Operation(
             "created": {
                 "type": "boolean",
                 "description": "False when the project already existed.",
+            },
+            "gitignore": {
+                "type": "array",
+                "items": STRING,
+                "description": "Lines added to the project's .gitignore: .skillc/ and the "
+                "default agent folder (.claude/skills/), each only where git tracks nothing "
+                "in it.",
             },
         }
     ),
@@ -248,10 +256,10 @@ class BuildParams(NamedTuple):
     target: Annotated[
         tuple[str, ...],
         Param(
-            "Agents to deploy to (default ['claude']). Known: claude, codex, copilot, cursor, "
-            "gemini, kiro, opencode, trae, and [targets] from config; a value with a '/' is a "
-            "folder, which must be one of these agents' folders (or one the user allowed when "
-            "starting the server).",
+            "Agents to deploy to (default ['claude']). Known: agents (.agents/skills), claude, "
+            "codex, copilot, cursor, gemini, kiro, opencode, trae, and [targets] from config; "
+            "a value with a '/' is a folder, which must be one of these agents' folders (or "
+            "one the user allowed when starting the server).",
             item_min_length=1,
         ),
     ] = ()

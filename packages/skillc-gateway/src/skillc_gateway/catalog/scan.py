@@ -29,7 +29,7 @@ import stat as stat_module
 from collections.abc import Callable
 from typing import NamedTuple
 
-from skillc_index.installed import AGENT_FOLDERS, ROUTER_MARK
+from skillc_index.installed import KNOWN_TARGETS, ROUTER_MARK
 
 __all__ = [
     "LINK",
@@ -75,8 +75,8 @@ _IGNORED = frozenset({"node_modules"})
 #: ``skills`` store alone is searched).
 VISIBLE_HIDDEN = frozenset(
     spec.split("/", 1)[0]
-    for spec in (*AGENT_FOLDERS.values(), ".skillc/skills")
-    if spec.startswith(".")
+    for spec in (*(target.project for target in KNOWN_TARGETS.values()), ".skillc/skills")
+    if spec is not None and spec.startswith(".")
 )
 _RUNTIME_TAIL = ("/.skillc", "/runtime")
 

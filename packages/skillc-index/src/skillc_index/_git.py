@@ -1,0 +1,35 @@
+"""What git tracks, asked of ``git ls-files`` (run without a shell): the one place skillc
+runs git. ``skc init`` keeps tracked folders out of ``.gitignore``; a deployment never
+replaces a tracked file, folder or symlink."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+
+def tracked(root: Path, paths: Sequence[str]) -> set[str] | None:
+    """Which of ``paths`` (relative to ``root``, ``/``-separated) git tracks, or holds
+    tracked files; None when ``root`` is in no git work tree or git cannot be run.
+
+    An argument list, ``--`` before the paths and ``--literal-pathspecs``: no shell, no path
+    read as an option, a glob or pathspec magic (``*``, ``:(top)``).
+    """
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["git", "--literal-pathspecs", "-C", str(root), "ls-files", "-z", "--", *paths],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:
+        return None
+    files = [name for name in done.stdout.decode("utf-8", "surrogateescape").split("\0") if name]
+    return {
+        path for path in paths if any(name == path or name.startswith(path + "/") for name in files)
+    }

@@ -1,0 +1,218 @@
+"""Project hygiene (issue 16): ``skc init`` keeps what skillc generates out of git without
+hiding the user's sources, a deployment never replaces what git tracks, ``--force`` keeps
+every file of a folder it moves aside, and a read-only agent folder is a clear error.
+
+Real git repositories (``git init``/``git add``: the index is what ``git ls-files`` reads)
+and the ``skc`` of the kit in a temporary project.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from e2e_support import tree, write
+
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+
+needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+
+def git(project: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(project), *args], check=True, capture_output=True)
+
+
+def make_skill(folder: Path) -> Path:
+    write(folder / "SKILL.md", f"---\nname: {folder.name}\ndescription: About it.\n---\n# Hi\n")
+    return folder
+
+
+def error_line(proc: subprocess.CompletedProcess[str]) -> str:
+    assert proc.returncode == 1, (proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    (line,) = [line for line in proc.stderr.splitlines() if line.startswith("error[")]
+    return line
+
+
+# -- skc init and .gitignore ---------------------------------------------------------------
+
+
+def test_init_without_git_ignores_skillc_only(ok: Run, project: Path) -> None:
+    proc = ok("init")
+    assert "Added to .gitignore: /.skillc/" in proc.stdout
+    assert (project / ".gitignore").read_text(encoding="utf-8") == "/.skillc/\n"
+    again = json.loads(ok("init", "--format", "json").stdout)
+    assert again["gitignore"] == [] and again["created"] is False
+    assert (project / ".gitignore").read_text(encoding="utf-8") == "/.skillc/\n"
+
+
+@needs_git
+def test_init_in_a_repository_ignores_skillc_and_the_agent_folder(ok: Run, project: Path) -> None:
+    git(project, "init", "-q")
+    write(project / ".gitignore", "node_modules")  # no final newline: the lines go after it
+    data = json.loads(ok("init", "--format", "json").stdout)
+    assert data["gitignore"] == ["/.skillc/", "/.claude/skills/"]
+    text = (project / ".gitignore").read_text(encoding="utf-8")
+    assert text == "node_modules\n/.skillc/\n/.claude/skills/\n"
+    ok("init")
+    assert (project / ".gitignore").read_text(encoding="utf-8") == text  # never twice
+
+
+@needs_git
+def test_init_leaves_tracked_sources_out(ok: Run, project: Path) -> None:
+    """Skills kept in .claude/skills and in .skillc/skills are the user's: only what skillc
+    generates is ignored, and lines the user wrote (another spelling) count as there."""
+    git(project, "init", "-q")
+    make_skill(project / ".claude" / "skills" / "mine")
+    make_skill(project / ".skillc" / "skills" / "kept")
+    git(project, "add", ".claude", ".skillc")
+    write(project / ".gitignore", ".skillc/logs\n")
+    proc = ok("init")
+    assert "Added to .gitignore: /.skillc/runtime/" in proc.stdout
+    assert (project / ".gitignore").read_text(encoding="utf-8") == (
+        ".skillc/logs\n/.skillc/runtime/\n"
+    )
+    listed = subprocess.run(
+        ["git", "-C", str(project), "check-ignore", "-q", ".skillc/skills/kept/SKILL.md"],
+        check=False,
+    )
+    assert listed.returncode == 1  # the tracked sources are not ignored
+
+
+def test_init_skill_in_a_new_project_updates_gitignore(ok: Run, tmp_path: Path) -> None:
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    data = json.loads(ok("init", "my-skill", "--format", "json", cwd=fresh).stdout)
+    assert data["gitignore"] == ["/.skillc/"]
+    assert (fresh / ".gitignore").read_text(encoding="utf-8") == "/.skillc/\n"
+    second = json.loads(ok("init", "other", "--format", "json", cwd=fresh).stdout)
+    assert second["gitignore"] == []
+
+
+def test_a_gitignore_symlinked_out_of_the_project_is_not_written(
+    skc: Run, project: Path, tmp_path: Path
+) -> None:
+    outside = write(tmp_path / "elsewhere" / "ignore", "keep\n")
+    (project / ".gitignore").symlink_to(outside)
+    assert error_line(skc("init")).startswith("error[E012]: ")
+    assert outside.read_text(encoding="utf-8") == "keep\n"
+
+
+# -- deployments never replace what git tracks ---------------------------------------------
+
+
+@pytest.fixture
+def demo(ok: Run, project: Path) -> Path:
+    ok("init")
+    return make_skill(project / ".skillc" / "skills" / "demo")
+
+
+@needs_git
+def test_a_tracked_folder_is_never_turned_into_a_symlink(
+    skc: Run, demo: Path, project: Path
+) -> None:
+    git(project, "init", "-q")
+    dest = make_skill(project / ".claude" / "skills" / "demo")
+    write(dest / ".hidden", "kept\n")
+    git(project, "add", "-f", ".claude")
+    before = tree(dest)
+    for args in (("build", "demo"), ("build", "demo", "--force"), ("build", "demo", "--copy")):
+        line = error_line(skc(*args))
+        assert line == "error[E050]: skill 'demo' already exists", line
+        assert not dest.is_symlink() and tree(dest) == before
+    proc = skc("build", "demo", "--force")
+    assert "hint: git tracks .claude/skills/demo" in proc.stderr
+    assert sorted(p.name for p in dest.parent.iterdir()) == ["demo"]  # nothing moved aside
+    assert not (project / ".skillc" / "runtime" / "demo" / "SKILL.md").exists()  # refused first
+
+
+@needs_git
+def test_a_tracked_deployment_that_stays_the_same_is_fine(
+    ok: Run, skc: Run, demo: Path, project: Path
+) -> None:
+    """A committed symlink already to the runtime, or a committed copy of skillc's own
+    rebuilt as a copy, is not replaced by something else: the build goes on."""
+    git(project, "init", "-q")
+    ok("build", "demo")
+    git(project, "add", "-f", ".claude/skills/demo")
+    ok("build", "demo", "--force")
+    assert (project / ".claude" / "skills" / "demo").is_symlink()
+    ok("build", "demo", "-t", "cursor", "--copy")
+    git(project, "add", "-f", ".cursor/skills/demo")
+    ok("build", "demo", "-t", "cursor", "--copy", "--force")
+    # the committed copy would become a symlink: refused
+    line = error_line(skc("build", "demo", "-t", "cursor"))
+    assert line.startswith("error[E050]: ")
+
+
+# -- --force keeps hidden files; a read-only agent folder ----------------------------------
+
+
+def test_force_keeps_the_hidden_files_of_a_copy_it_did_not_make(
+    ok: Run, skc: Run, demo: Path, project: Path
+) -> None:
+    """A copy of skillc's own with a hidden file added is not skillc's any more: refused
+    without --force, moved aside whole with it (the hidden file included), never deleted."""
+    ok("build", "demo", "--copy")
+    dest = project / ".claude" / "skills" / "demo"
+    write(dest / ".env", "TOKEN=secret\n")
+    write(dest / ".skillc-meta" / ".notes", "mine\n")
+    before = tree(dest)
+    assert error_line(skc("build", "demo", "--copy")).startswith("error[E050]: ")
+    assert tree(dest) == before
+    ok("build", "demo", "--copy", "--force")
+    (backup,) = (p for p in dest.parent.iterdir() if p.name != "demo")
+    assert tree(backup) == before
+
+
+def _read_only(folder: Path, command: list[str]) -> list[str]:
+    """``command`` run with ``folder`` read-only: a read-only bind mount in a private mount
+    namespace as root (permissions do not stop root), else the folder's mode."""
+    if os.geteuid() != 0:
+        folder.chmod(0o500)
+        return command
+    if shutil.which("unshare") is None:
+        pytest.skip("root, and no unshare for a read-only mount")
+    probe = subprocess.run(
+        ["unshare", "-m", "sh", "-c", f'mount --bind "{folder}" "{folder}"'],
+        capture_output=True,
+        check=False,
+    )
+    if probe.returncode != 0:
+        pytest.skip(f"root, and no read-only mount here: {probe.stderr!r}")
+    script = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" "$0" && shift && exec "$@"'
+    return ["unshare", "-m", "sh", "-c", script, str(folder), "-", *command]
+
+
+def test_a_read_only_agent_folder_is_a_clear_error(
+    demo: Path, project: Path, clean_env: dict[str, str]
+) -> None:
+    agent_folder = project / ".claude" / "skills"
+    agent_folder.mkdir(parents=True)
+    command = _read_only(agent_folder, [sys.executable, "-m", "skillc", "build", "demo"])
+    try:
+        proc = subprocess.run(
+            command,
+            cwd=project,
+            env=clean_env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        agent_folder.chmod(0o755)
+    line = error_line(proc)
+    assert line in (
+        "error[E999]: agent folder '.claude/skills' is not writable (read-only file system)",
+        "error[E999]: agent folder '.claude/skills' is not writable (permission denied)",
+    ), line
+    assert list(agent_folder.iterdir()) == []
+    assert not (project / ".skillc" / "runtime" / "demo" / "SKILL.md").exists()  # found first
