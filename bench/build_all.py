@@ -18,7 +18,9 @@ the shared corpus).
    skillc parses with), in one process on one core.
 
 Each is a whole process (interpreter start included), timed with ``subprocess.run``; the
-three run interleaved, once per round, and the median of the rounds is reported. Targets:
+three run interleaved, once per round, and the median of the rounds is reported, with the
+CPU time (user + system, the build's worker processes included): on a shared machine the
+wall time of the parallel build depends on the cores the others leave free. Targets:
 from scratch at most 1.0x the baseline (the cores pay for the work beyond parsing),
 unchanged under 2 s. Prints markdown ready for bench/RESULTS.md.
 """
@@ -29,6 +31,7 @@ import argparse
 import datetime as dt
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -82,14 +85,19 @@ def markdown_files(skills: Path) -> list[Path]:
     return files
 
 
-def timed(command: list[str], cwd: Path, env: dict[str, str]) -> float:
+def timed(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """Wall seconds of the command, and the CPU seconds (user + system) it and its child
+    processes used."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if done.returncode != 0:
         tail = "\n".join((done.stdout + done.stderr).splitlines()[-10:])
         sys.exit(f"error: {' '.join(command)} failed ({done.returncode}):\n{tail}")
-    return elapsed
+    return elapsed, cpu
 
 
 def main() -> None:
@@ -102,6 +110,13 @@ def main() -> None:
         sys.exit(f"error: no corpus at {corpus} (set SKILLC_CORPUS or pass --corpus)")
     skc = str(find_skc())
     times: dict[str, list[float]] = {"scratch": [], "unchanged": [], "parse": []}
+    cpu: dict[str, list[float]] = {name: [] for name in times}
+
+    def measure(name: str, command: list[str], cwd: Path, env: dict[str, str]) -> None:
+        wall, used = timed(command, cwd, env)
+        times[name].append(wall)
+        cpu[name].append(used)
+
     count = files = 0
     with tempfile.TemporaryDirectory(prefix="skc-build-all-") as tmp:
         for run in range(args.runs):
@@ -121,11 +136,11 @@ def main() -> None:
             build = [skc, "build", "skills/"]
             # the baseline alternates before and after the builds: a busy machine hits both
             if run % 2 == 0:
-                times["parse"].append(timed(parse, project, env))
-            times["scratch"].append(timed(build, project, env))
-            times["unchanged"].append(timed(build, project, env))
+                measure("parse", parse, project, env)
+            measure("scratch", build, project, env)
+            measure("unchanged", build, project, env)
             if run % 2 == 1:
-                times["parse"].append(timed(parse, project, env))
+                measure("parse", parse, project, env)
             shutil.rmtree(root)
     median = {name: statistics.median(values) for name, values in times.items()}
     today = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")
@@ -135,8 +150,8 @@ def main() -> None:
         f"{platform.system()} {platform.release()}. Corpus: {count} skills, {files} Markdown "
         f"files parsed. Median of {args.runs} runs, each a whole process.\n"
     )
-    print("| command | median | runs | ratio to markdown-it | target |")
-    print("|---|---|---|---|---|")
+    print("| command | median | runs | ratio to markdown-it | CPU (median) | target |")
+    print("|---|---|---|---|---|---|")
     rows = [
         ("scratch", f"`skc build skills/` from scratch ({count} skills)", f"<= {SCRATCH_TARGET}x"),
         ("unchanged", "`skc build skills/` again, unchanged", f"< {UNCHANGED_TARGET_S:g} s"),
@@ -145,7 +160,11 @@ def main() -> None:
     for name, label, target in rows:
         values = ", ".join(f"{value:.2f}" for value in times[name])
         ratio = median[name] / median["parse"]
-        print(f"| {label} | {median[name]:.2f} s | {values} | {ratio:.2f}x | {target} |")
+        used = statistics.median(cpu[name])
+        print(
+            f"| {label} | {median[name]:.2f} s | {values} | {ratio:.2f}x | {used:.2f} s "
+            f"| {target} |"
+        )
     ok_scratch = median["scratch"] / median["parse"] <= SCRATCH_TARGET
     ok_unchanged = median["unchanged"] < UNCHANGED_TARGET_S
     print(

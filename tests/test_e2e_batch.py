@@ -44,7 +44,7 @@ def test_repository_layout_edit_and_rebuild(skc_installed: Run, project: Path) -
     assert again.returncode == 0, again.stderr
     assert "E050" not in again.stderr
     assert again.stdout.splitlines()[-1] == "2 skills: 1 built, 1 up to date, 0 failed"
-    shown = skc_installed("show", "alpha")
+    shown = skc_installed("open", "alpha", "SKILL.md")
     assert "Edited body." in shown.stdout
     single = skc_installed("build", "skills/alpha")
     assert single.stdout.splitlines()[0].startswith("Import:  skills/alpha -> ")

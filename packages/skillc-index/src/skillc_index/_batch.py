@@ -334,7 +334,9 @@ def build_skills(
             collect(positions, _build_group([jobs[p] for p in positions]))
     else:
         from concurrent.futures import ProcessPoolExecutor, as_completed
+        from importlib import import_module
 
+        import_module("skillc_index._build")  # once, before the workers fork: they share it
         with ProcessPoolExecutor(
             min(workers, len(groups)), initializer=_start_worker, initargs=(options,)
         ) as pool:
