@@ -286,8 +286,10 @@ def build_command(
     """
     if not skills and not all_:
         raise click.UsageError("Missing argument 'SKILL...'.")
+    from skillc_index._batch import is_folder_of_skills
+
     session = cli_session()
-    if all_ or len(skills) > 1 or _is_folder_of_skills(skills[0], session.layout):
+    if all_ or len(skills) > 1 or is_folder_of_skills(skills[0], session.layout):
         _build_batch(session, skills, all_, global_, target, copy, force, output_format)
         return
     from skillc_index.operations import BUILD, BuildParams
@@ -326,12 +328,6 @@ def build_command(
             f"Deploy:  {deployment.target} -> {layout.display(deployment.path)} "
             f"({deployment.method}{unchanged})"
         )
-
-
-def _is_folder_of_skills(argument: str, layout: Layout) -> bool:
-    from skillc_index._batch import is_folder_of_skills
-
-    return is_folder_of_skills(argument, layout)
 
 
 _STATUS = {"built": "built", "up-to-date": "up to date", "failed": "failed"}
