@@ -29,7 +29,7 @@ from skillc_index._diagnostics import (
     Spelling,
     format_diagnostic,
 )
-from skillc_index._layout import IMPORT_RECORD, SKILL_FILE, ImportRecord, Layout, resolve_skill
+from skillc_index._layout import SKILL_FILE, ImportRecord, Layout, resolve_skill
 
 if TYPE_CHECKING:
     from skillc_index._build import BuildResult
@@ -122,7 +122,7 @@ def _store_skills(layout: Layout) -> list[Path]:
             folder = store / name
             if not (folder / SKILL_FILE).is_file():
                 continue
-            record = ImportRecord.read(folder) if (folder / IMPORT_RECORD).exists() else None
+            record = ImportRecord.read(folder)
             origin = None if record is None else Path(record.origin)
             if origin is not None and origin.name == name and (origin / SKILL_FILE).is_file():
                 folder = origin
