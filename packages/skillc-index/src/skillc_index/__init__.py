@@ -160,6 +160,13 @@ _EXPORTS: dict[str, str] = {
     # build (RFC-0001, RFC-0007 build): compile, index, deploy
     "BuildResult": "_build",
     "build_skill": "_build",
+    "BatchJob": "_batch",
+    "BatchItem": "_batch",
+    "BatchResult": "_batch",
+    "batch_jobs": "_batch",
+    "build_skills": "_batch",
+    "find_skill_folders": "_batch",
+    "is_folder_of_skills": "_batch",
     "CompileResult": "_compiler",
     "IndexReport": "_compiler",
     "compile_skill": "_compiler",
@@ -213,6 +220,15 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 if TYPE_CHECKING:
+    from skillc_index._batch import (
+        BatchItem,
+        BatchJob,
+        BatchResult,
+        batch_jobs,
+        build_skills,
+        find_skill_folders,
+        is_folder_of_skills,
+    )
     from skillc_index._budget import FolderBudget, ListingEntry, folder_budget, listing_budgets
     from skillc_index._build import BuildResult, build_skill
     from skillc_index._clock import utc_now

@@ -21,6 +21,8 @@ from skillc_index.console import (
     format_option,
     is_verbose,
     perform,
+    print_json,
+    report_all,
     run,
     verbose_option,
 )
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from skillc_index._budget import FolderBudget
     from skillc_index._layout import Layout
     from skillc_index._router import RouteResult
+    from skillc_index.operation import Session
 
 #: The router skill's name (``skillc_index._router.ROUTER_NAME``; not imported for --help).
 ROUTER_NAME = "skill-router"
@@ -214,7 +217,14 @@ def _echo_budgets(folders: Sequence[FolderBudget], layout: Layout) -> None:
 
 
 @click.command("build", context_settings=CONTEXT_SETTINGS)
-@click.argument("skill")
+@click.argument("skills", nargs=-1, metavar="SKILL...")
+@click.option(
+    "--all",
+    "all_",
+    is_flag=True,
+    help="Build every skill of the project and global stores (a skill imported from a folder "
+    "is imported again from it).",
+)
 @click.option(
     "-g",
     "--global",
@@ -246,7 +256,8 @@ def _echo_budgets(folders: Sequence[FolderBudget], layout: Layout) -> None:
 @format_option()
 @verbose_option
 def build_command(
-    skill: str,
+    skills: tuple[str, ...],
+    all_: bool,
     global_: bool,
     target: tuple[str, ...],
     copy: bool,
@@ -262,6 +273,11 @@ def build_command(
     manifest and the search index; each target agent folder then gets a symlink to it.
     Building an unchanged skill only re-checks it.
 
+    Several skills, a folder of skills (`skills/`: every skill folder under it, at any depth,
+    hidden folders and node_modules left out) or --all are built in parallel, one process
+    per core, with a summary; one failure does not stop the others, and the exit status is 1
+    when any failed.
+
     \b
     Examples:
       skc build my-skill                      # .claude/skills/my-skill -> the runtime
@@ -269,12 +285,22 @@ def build_command(
       skc build my-skill --target claude,cursor
       skc build my-skill --global --copy
       skc build my-skill --format json
+      skc build skills/                       # every skill under skills/
+      skc build --all                         # every skill of the stores
     """
+    if not skills and not all_:
+        raise click.UsageError("Missing argument 'SKILL...'.")
+    from skillc_index._batch import is_folder_of_skills
+
+    session = cli_session()
+    if all_ or len(skills) > 1 or is_folder_of_skills(skills[0], session.layout):
+        _build_batch(session, skills, all_, global_, target, copy, force, output_format)
+        return
     from skillc_index.operations import BUILD, BuildParams
 
-    params = BuildParams(skill, global_, target, copy, force)
+    params = BuildParams(skills[0], global_, target, copy, force)
     with DelayedProgress("Indexing") as progress:
-        session = cli_session(progress=progress)
+        session.progress = progress
         result = perform(BUILD, params, output_format, session)
     if result is None:
         return
@@ -306,6 +332,69 @@ def build_command(
             f"Deploy:  {deployment.target} -> {layout.display(deployment.path)} "
             f"({deployment.method}{unchanged})"
         )
+
+
+_STATUS = {"built": "built", "up-to-date": "up to date", "failed": "failed"}
+
+
+def _build_batch(
+    session: Session,
+    skills: tuple[str, ...],
+    all_: bool,
+    global_: bool,
+    target: tuple[str, ...],
+    copy: bool,
+    force: bool,
+    output_format: str,
+) -> None:
+    """``skc build`` of several skills: one line per skill, the summary, and the exit
+    status 1 when any failed (each failure an error line naming the skill, on stderr)."""
+    from skillc_index._batch import batch_jobs, build_skills
+    from skillc_index._deploy import parse_targets
+    from skillc_index._diagnostics import CLI_SPELLING, format_diagnostic
+
+    layout = session.layout
+    config = session.config  # loaded here, its notices warned once
+    for name in parse_targets(target):  # an unknown target stops the batch before it starts
+        layout.target_root(name, "global", config.targets)
+    jobs = batch_jobs(skills, layout, all_skills=all_, spelling=CLI_SPELLING)
+    if not jobs:
+        raise click.UsageError("no skills to build: the stores hold none")
+    with DelayedProgress("Building", delay=0.5) as progress:
+        result = build_skills(
+            jobs,
+            layout,
+            targets=target,
+            copy=copy,
+            force=force,
+            force_global=global_,
+            spelling=CLI_SPELLING,
+            progress=progress,
+        )
+    report_all(result.warnings)
+    for item in result.items:
+        if item.error is not None:
+            first, *rest = format_diagnostic(item.error).split("\n")
+            severity, _, message = first.partition(": ")
+            click.echo("\n".join([f"{severity}: {item.job.label}: {message}", *rest]), err=True)
+    if output_format == "json":
+        print_json(result.to_dict())
+    else:
+        width = max(len(item.job.name) for item in result.items)
+        for item in result.items:
+            where = (
+                layout.display(item.result.compiled.runtime)
+                if item.result is not None
+                else item.job.label
+            )
+            click.echo(f"{_STATUS[item.status]:<10}  {item.job.name:<{width}}  {where}")
+        summary = result.summary()
+        click.echo(
+            f"{summary['skills']} skill{_s(summary['skills'])}: {summary['built']} built, "
+            f"{summary['up_to_date']} up to date, {summary['failed']} failed"
+        )
+    if result.failed:
+        raise click.exceptions.Exit(1)
 
 
 @click.group("route", cls=CommandGroup, context_settings=CONTEXT_SETTINGS)

@@ -370,6 +370,13 @@ BUILD: Operation[BuildParams, BuildResult] = Operation(
         "idempotentHint": True,
         "openWorldHint": False,
     },
+    cli_only={
+        "skills": "the command line builds several skills, or folders of skills, in one "
+        "parallel run; the tool builds one (skill), and an agent calls it once per skill",
+        "all_": "the command line rebuilds every skill of the stores at once, a long batch "
+        "for a person or a script; the tool builds the one skill an agent works on",
+    },
+    mcp_only={"skill": "the command line takes any number of skills (skills)"},
 )
 
 OPERATIONS: tuple[Operation[Any, Any], ...] = (INIT, LIST, BUILD)

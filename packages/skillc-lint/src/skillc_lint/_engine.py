@@ -25,6 +25,7 @@ from skillc_index import (
     manifest_path,
     resolve_skill,
 )
+from skillc_index import find_skill_folders as find_skills  # re-exported: lint's name
 from skillc_lint._registry import RuleRegistry, Severity
 
 __all__ = [
@@ -189,37 +190,6 @@ def lint_skill(
         rules=tuple(e.rule.id for e in active),
         notices=skill.notices,
     )
-
-
-def find_skills(folder: Path) -> list[Path]:
-    """The skill folders under ``folder``: every folder holding SKILL.md, not looking inside
-    a skill (a SKILL.md nested in a skill is one of its files) nor in hidden folders. Bytewise
-    order of the relative paths; ``[folder]`` itself when it is a skill."""
-    found: list[tuple[bytes, Path]] = []
-    seen: set[str] = set()
-    pending = [(folder, "")]
-    while pending:
-        current, rel = pending.pop()
-        real = os.path.realpath(current)
-        if real in seen:  # a folder symlink cycle
-            continue
-        seen.add(real)
-        if (current / SKILL_FILE).is_file():
-            found.append((fs_bytes(rel.rstrip("/")), current))
-            continue
-        try:
-            entries = sorted(os.scandir(current), key=lambda e: e.name)
-        except OSError:
-            continue
-        for entry in entries:
-            try:
-                is_dir = not entry.name.startswith(".") and entry.is_dir()
-            except OSError:  # a symlink loop
-                continue
-            if is_dir:
-                pending.append((current / entry.name, f"{rel}{entry.name}/"))
-    found.sort(key=lambda item: item[0])
-    return [path for _, path in found]
 
 
 @dataclass(frozen=True)

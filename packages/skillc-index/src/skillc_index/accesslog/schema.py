@@ -103,6 +103,12 @@ def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Conne
     path.parent.mkdir(parents=True, exist_ok=True)
     db = sqlite_connect(path, mode="rwc", timeout_ms=busy_timeout_ms)
     try:
+        # No fsync: WAL keeps concurrent writers and a killed process safe (rows are in the OS
+        # cache), and this is an analytics log on every agent read; fsyncs made the close-time
+        # checkpoint cost more than the whole `skc show`, and creating a log (a first build)
+        # cost more than the rest of a small build. Only an OS crash or power cut could lose
+        # the latest rows (RFC-0007 asks logging never to slow the command noticeably).
+        db.execute("PRAGMA synchronous = OFF")
         check_schema(db)
         if db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
             use_wal(db, busy_timeout_ms)
@@ -111,11 +117,6 @@ def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Conne
                 db.execute(statement)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             db.execute("COMMIT")
-        # No fsync: WAL keeps concurrent writers and a killed process safe (rows are in the OS
-        # cache), and this is an analytics log on every agent read; fsyncs made the close-time
-        # checkpoint cost more than the whole `skc show`. Only an OS crash or power cut could
-        # lose the latest rows (RFC-0007 asks logging never to slow the command noticeably).
-        db.execute("PRAGMA synchronous = OFF")
     except BaseException:
         db.close()
         raise

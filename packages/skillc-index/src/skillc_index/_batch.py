@@ -1,0 +1,349 @@
+"""``skc build`` of many skills: several names or paths, folders of skills, ``--all``.
+
+:func:`batch_jobs` turns what the user typed into the skills to build (a folder holding
+skill folders at any depth stands for all of them: :func:`find_skill_folders`; ``--all`` is
+every skill of the project and global stores). :func:`build_skills` builds them in one
+process pool (one worker per core), each with :func:`~skillc_index._build.build_skill` and
+logged like a single ``build``; one failure does not stop the others.
+
+Two builds never write the same entry: every path a build writes (the store copy, the
+runtime, each agent folder entry) ends with the skill's folder name, so skills of the same
+name are built one after the other by the same worker, and skills of different names never
+meet. The same folder named twice is built once.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from skillc_index._diagnostics import (
+    PARAMETER_NAMES,
+    Diagnostic,
+    InternalError,
+    NotASkill,
+    Notice,
+    SkillcError,
+    Spelling,
+    format_diagnostic,
+)
+from skillc_index._layout import SKILL_FILE, ImportRecord, Layout, resolve_skill
+
+if TYPE_CHECKING:
+    from skillc_index._build import BuildResult
+
+__all__ = [
+    "BatchItem",
+    "BatchJob",
+    "BatchResult",
+    "batch_jobs",
+    "build_skills",
+    "find_skill_folders",
+    "is_folder_of_skills",
+]
+
+#: Folders never searched for skills (besides hidden ones): installed packages.
+IGNORED_FOLDERS = frozenset({"node_modules"})
+
+
+def find_skill_folders(folder: Path) -> list[Path]:
+    """The skill folders under ``folder``: every folder holding SKILL.md, at any depth, not
+    looking inside a skill (a SKILL.md nested in a skill is one of its files), nor in hidden
+    folders or ``node_modules``. Bytewise order of the relative paths; ``[folder]`` itself
+    when it is a skill."""
+    from skillc_index._files import fs_bytes
+
+    found: list[tuple[bytes, Path]] = []
+    seen: set[str] = set()
+    pending = [(folder, "")]
+    while pending:
+        current, rel = pending.pop()
+        real = os.path.realpath(current)
+        if real in seen:  # a folder symlink cycle
+            continue
+        seen.add(real)
+        if (current / SKILL_FILE).is_file():
+            found.append((fs_bytes(rel.rstrip("/")), current))
+            continue
+        try:
+            entries = sorted(os.scandir(current), key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.startswith(".") or entry.name in IGNORED_FOLDERS:
+                continue
+            try:
+                is_dir = entry.is_dir()
+            except OSError:  # a symlink loop
+                continue
+            if is_dir:
+                pending.append((current / entry.name, f"{rel}{entry.name}/"))
+    found.sort(key=lambda item: item[0])
+    return [path for _, path in found]
+
+
+def is_folder_of_skills(argument: str, layout: Layout) -> bool:
+    """Whether ``argument`` names no skill but a folder holding skill folders (``skills/``)."""
+    try:
+        resolve_skill(argument, layout)
+    except NotASkill:
+        folder = layout.cwd / Path(argument).expanduser()
+        return folder.is_dir() and bool(find_skill_folders(folder))
+    except SkillcError:
+        return False
+    return False
+
+
+class BatchJob(NamedTuple):
+    """One skill to build: ``given`` (what :func:`~skillc_index._build.build_skill` is
+    called with: a name, or a folder's absolute path), its ``name`` (the folder's), its
+    ``label`` for people (what was typed, or the folder's path as the layout displays it),
+    and the ``error`` that already stopped it (an argument naming nothing)."""
+
+    given: str
+    name: str
+    label: str
+    error: Diagnostic | None = None
+
+
+def _store_skills(layout: Layout) -> list[Path]:
+    """Every skill of the project and global stores; a store copy imported from a folder
+    that is still there stands for that folder (it is built, re-imported, from there)."""
+    skills: list[Path] = []
+    for scope in layout.scopes():
+        store = layout.store(scope)
+        try:
+            names = sorted(name for name in os.listdir(store) if not name.startswith("."))  # noqa: PTH208
+        except OSError:
+            continue
+        for name in names:
+            folder = store / name
+            if not (folder / SKILL_FILE).is_file():
+                continue
+            record = ImportRecord.read(folder)
+            origin = None if record is None else Path(record.origin)
+            if origin is not None and origin.name == name and (origin / SKILL_FILE).is_file():
+                folder = origin
+            skills.append(folder)
+    return skills
+
+
+def batch_jobs(
+    arguments: Sequence[str],
+    layout: Layout,
+    *,
+    all_skills: bool = False,
+    spelling: Spelling = PARAMETER_NAMES,
+) -> list[BatchJob]:
+    """The skills ``arguments`` (names, skill folders, folders of skills) and, with
+    ``all_skills``, the stores stand for, each once, in the order given. An argument that
+    names nothing is a job that failed already (its diagnostic, as ``spelling`` writes it)."""
+    jobs: list[BatchJob] = []
+    seen: set[str] = set()
+
+    def add(given: str, folder: Path, label: str | None = None) -> None:
+        key = os.path.realpath(folder)
+        if key not in seen:
+            seen.add(key)
+            real = Path(key)
+            jobs.append(BatchJob(given, real.name, label or layout.display(real)))
+
+    for argument in arguments:
+        try:
+            resolved = resolve_skill(argument, layout)
+        except NotASkill as exc:
+            folder = layout.cwd / Path(argument).expanduser()
+            skills = find_skill_folders(folder) if folder.is_dir() else []
+            if not skills:
+                jobs.append(BatchJob(argument, argument, argument, exc.spelled(spelling)))
+            for skill in skills:
+                add(str(skill.resolve()), skill)
+        except SkillcError as exc:
+            jobs.append(BatchJob(argument, argument, argument, exc.spelled(spelling)))
+        else:
+            add(argument, resolved.imported_from or resolved.source, argument)
+    if all_skills:
+        for folder in _store_skills(layout):
+            add(str(folder.resolve()), folder)
+    return jobs
+
+
+class BatchItem(NamedTuple):
+    """What became of one job: its ``result``, or the ``error`` that stopped it; the
+    warnings of its build and of its access log."""
+
+    job: BatchJob
+    result: BuildResult | None
+    error: Diagnostic | None
+    warnings: tuple[Diagnostic | Notice, ...] = ()
+
+    @property
+    def status(self) -> str:
+        """``built``, ``up-to-date`` or ``failed``."""
+        if self.result is None:
+            return "failed"
+        return "up-to-date" if self.result.compiled.up_to_date else "built"
+
+    def to_dict(self) -> dict[str, Any]:
+        """A built skill: the JSON of a single build; a failure: the skill, as given, and
+        its error."""
+        if self.result is not None:
+            return self.result.to_dict()
+        error = self.error or InternalError("no result").diagnostic
+        return {
+            "skill": self.job.name,
+            "given": self.job.label,
+            "error": {"code": error.code, "message": format_diagnostic(error)},
+        }
+
+
+class BatchResult(NamedTuple):
+    """What a batch build did, one item per skill in the order of the jobs."""
+
+    items: tuple[BatchItem, ...]
+
+    @property
+    def warnings(self) -> tuple[Diagnostic | Notice, ...]:
+        return tuple(warning for item in self.items for warning in item.warnings)
+
+    def count(self, status: str) -> int:
+        return sum(1 for item in self.items if item.status == status)
+
+    @property
+    def failed(self) -> int:
+        return self.count("failed")
+
+    def summary(self) -> dict[str, int]:
+        return {
+            "skills": len(self.items),
+            "built": self.count("built"),
+            "up_to_date": self.count("up-to-date"),
+            "failed": self.failed,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``--format json`` shape: ``results`` (one per skill) and ``summary``."""
+        return {
+            "results": [item.to_dict() for item in self.items],
+            "summary": self.summary(),
+            "warnings": [format_diagnostic(warning) for warning in self.warnings],
+        }
+
+
+class _Options(NamedTuple):
+    layout: Layout
+    targets: tuple[str, ...]
+    copy: bool
+    force: bool
+    force_global: bool
+    spelling: Spelling
+
+
+#: The worker's state, set once per worker process by :func:`_start_worker`.
+_worker: dict[str, Any] = {}
+
+
+def _start_worker(options: _Options) -> None:
+    from skillc_index._config import load_config
+    from skillc_index.accesslog import AccessLog
+    from skillc_index.operation import Session
+
+    warnings: list[Diagnostic | Notice] = []
+    session = Session(options.layout, AccessLog(warnings.extend))
+    # the configuration's notices were warned once, by the caller
+    session.__dict__["config"] = load_config(options.layout)
+    _worker.update(options=options, session=session, warnings=warnings)
+
+
+def _portable(diagnostic: Diagnostic | Notice) -> Diagnostic | Notice:
+    """``diagnostic`` as the parent process can unpickle it (its parameters a dict)."""
+    if isinstance(diagnostic, Diagnostic):
+        return diagnostic._replace(params=dict(diagnostic.params))
+    return diagnostic
+
+
+def _build_group(jobs: Sequence[BatchJob]) -> list[BatchItem]:
+    """Build skills of one name, one after the other (in a worker process)."""
+    from skillc_index.operations import BuildParams, build
+
+    options: _Options = _worker["options"]
+    warnings: list[Diagnostic | Notice] = _worker["warnings"]
+    items: list[BatchItem] = []
+    for job in jobs:
+        params = BuildParams(
+            job.given, options.force_global, options.targets, options.copy, options.force
+        )
+        result: BuildResult | None = None
+        error: Diagnostic | None = None
+        try:
+            result = build(_worker["session"], params)
+        except SkillcError as exc:
+            error = exc.spelled(options.spelling)
+        except Exception as exc:  # one skill's failure must not stop the others
+            error = InternalError.unexpected(exc).diagnostic
+        notices = (*warnings, *(result.warnings if result is not None else ()))
+        warnings.clear()
+        portable = None if error is None else error._replace(params=dict(error.params))
+        items.append(BatchItem(job, result, portable, tuple(map(_portable, notices))))
+    return items
+
+
+def build_skills(
+    jobs: Sequence[BatchJob],
+    layout: Layout,
+    *,
+    targets: Sequence[str] = (),
+    copy: bool = False,
+    force: bool = False,
+    force_global: bool = False,
+    spelling: Spelling = PARAMETER_NAMES,
+    progress: Callable[[int, int], None] | None = None,
+    workers: int | None = None,
+) -> BatchResult:
+    """Build ``jobs`` in a pool of ``workers`` processes (default: one per core), each as
+    :func:`~skillc_index.operations.build` builds and logs one skill. Errors are the
+    items' (written as ``spelling`` writes parameters); ``progress(done, total)`` as skills
+    finish."""
+    options = _Options(layout, tuple(targets), copy, force, force_global, spelling)
+    items: dict[int, BatchItem] = {}
+    groups: dict[str, list[int]] = {}
+    for position, job in enumerate(jobs):
+        if job.error is not None:
+            items[position] = BatchItem(job, None, job.error)
+        else:
+            groups.setdefault(job.name, []).append(position)
+    total = len(jobs)
+    done = len(items)
+    if progress is not None:
+        progress(done, total)
+
+    def collect(positions: Iterable[int], built: Iterable[BatchItem]) -> None:
+        nonlocal done
+        for position, item in zip(positions, built, strict=True):
+            items[position] = item
+            done += 1
+        if progress is not None:
+            progress(done, total)
+
+    workers = workers or os.cpu_count() or 1
+    if workers == 1 or len(groups) <= 1:
+        _start_worker(options)
+        for positions in groups.values():
+            collect(positions, _build_group([jobs[p] for p in positions]))
+    else:
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+        from importlib import import_module
+
+        import_module("skillc_index._build")  # once, before the workers fork: they share it
+        with ProcessPoolExecutor(
+            min(workers, len(groups)), initializer=_start_worker, initargs=(options,)
+        ) as pool:
+            futures = {
+                pool.submit(_build_group, [jobs[p] for p in positions]): positions
+                for positions in groups.values()
+            }
+            for future in as_completed(futures):
+                collect(futures[future], future.result())
+    return BatchResult(tuple(items[position] for position in range(total)))

@@ -1,0 +1,195 @@
+"""``build`` of several skills, of folders of skills and of ``--all`` (issue 16): one process
+pool, one summary, one failure never stopping the others, and the repository layout
+(``skills/<name>/`` imported as store copies) rebuilt after an edit without E050."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_index import Layout, batch_jobs, build_skills, find_skill_folders
+
+Run = Callable[..., Any]
+
+
+def write_skill(folder: Path, body: str = "Body.\n", *, description: str | None = None) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    about = f"About {folder.name}." if description is None else description
+    fields = f"name: {folder.name}\n" + (f"description: {about}\n" if about else "")
+    (folder / "SKILL.md").write_text(f"---\n{fields}---\n\n# {folder.name}\n\n{body}")
+    return folder
+
+
+@pytest.fixture
+def index(cli: Callable[..., Run]) -> Run:
+    """``python -m skillc_index`` (its ``main`` in this process)."""
+    return cli("skillc_index")
+
+
+def statuses(stdout: str) -> dict[str, str]:
+    """Skill name -> status, from the text lines of a batch build."""
+    found = {}
+    for line in stdout.splitlines()[:-1]:
+        status = "up to date" if line.startswith("up to date") else line.split()[0]
+        found[line[10:].split()[0]] = status
+    return found
+
+
+def test_several_skills_and_the_summary(index: Run, project: Path) -> None:
+    store = project / ".skillc" / "skills"
+    for name in ("alpha", "beta", "gamma"):
+        write_skill(store / name)
+    first = index("build", "alpha", "beta", "gamma")
+    assert first.returncode == 0, first.stderr
+    assert statuses(first.stdout) == {"alpha": "built", "beta": "built", "gamma": "built"}
+    assert first.stdout.splitlines()[-1] == "3 skills: 3 built, 0 up to date, 0 failed"
+    for name in ("alpha", "beta", "gamma"):
+        assert (project / ".claude" / "skills" / name / "SKILL.md").is_file()
+        assert (project / ".skillc" / "runtime" / name / ".skillc-meta" / "manifest.json").is_file()
+    again = index("build", "alpha", "beta", "gamma", "--format", "json")
+    data = json.loads(again.stdout)
+    assert data["summary"] == {"skills": 3, "built": 0, "up_to_date": 3, "failed": 0}
+    assert [r["skill"] for r in data["results"]] == ["alpha", "beta", "gamma"]
+    assert all(r["up_to_date"] and r["deployments"] for r in data["results"])
+
+
+def test_a_folder_of_skills_at_any_depth(index: Run, project: Path) -> None:
+    skills = project / "skills"
+    write_skill(skills / "one")
+    write_skill(skills / "group" / "two")
+    write_skill(skills / "one" / "nested-in-a-skill")  # one of one's files, not a skill
+    write_skill(skills / ".hidden" / "three")
+    write_skill(skills / "node_modules" / "four")
+    assert find_skill_folders(skills) == [skills / "group" / "two", skills / "one"]
+    result = index("build", "skills/", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert sorted(r["skill"] for r in data["results"]) == ["one", "two"]
+    assert {r["import"] for r in data["results"]} == {"copy"}
+    assert sorted(p.name for p in (project / ".skillc" / "skills").iterdir()) == ["one", "two"]
+
+
+def test_one_failure_does_not_stop_the_others(index: Run, project: Path) -> None:
+    skills = project / "skills"
+    write_skill(skills / "good")
+    write_skill(skills / "broken", description="")  # no description: E011
+    write_skill(skills / "fine")
+    result = index("build", "skills", "missing-skill")
+    assert result.returncode == 1
+    assert statuses(result.stdout) == {
+        "broken": "failed",
+        "fine": "built",
+        "good": "built",
+        "missing-skill": "failed",
+    }
+    assert result.stdout.splitlines()[-1] == "4 skills: 2 built, 0 up to date, 2 failed"
+    errors = result.stderr.splitlines()
+    assert "error[E011]: skills/broken: missing frontmatter field 'description' in SKILL.md" in (
+        errors
+    )
+    assert any(line.startswith("error[E001]: missing-skill: ") for line in errors)
+    data = json.loads(index("build", "skills", "--format", "json").stdout)
+    assert data["summary"] == {"skills": 3, "built": 0, "up_to_date": 2, "failed": 1}
+    (failed,) = [r for r in data["results"] if "error" in r]
+    assert failed["skill"] == "broken" and failed["given"] == "skills/broken"
+    assert failed["error"]["code"] == "E011"
+
+
+def test_repository_skills_rebuild_after_an_edit(index: Run, project: Path) -> None:
+    """skills/<name>/ kept in the repository: a batch rebuild after an edit replaces the
+    store copy it imported (its import record), without E050 and without --force."""
+    skills = project / "skills"
+    write_skill(skills / "edited", "Old text.\n")
+    write_skill(skills / "kept")
+    assert index("build", "skills/").returncode == 0
+    write_skill(skills / "edited", "New text.\n")
+    result = index("build", "skills/", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    by_name = {r["skill"]: r for r in json.loads(result.stdout)["results"]}
+    assert by_name["edited"]["import"] == "replace" and not by_name["edited"]["up_to_date"]
+    assert by_name["kept"]["import"] == "unchanged" and by_name["kept"]["up_to_date"]
+    copy = project / ".skillc" / "skills" / "edited" / "SKILL.md"
+    assert "New text." in copy.read_text()
+    # --all finds it through its store copy and imports it again from the folder
+    write_skill(skills / "edited", "Newest text.\n")
+    again = json.loads(index("build", "--all", "--format", "json").stdout)
+    by_name = {r["skill"]: r for r in again["results"]}
+    assert by_name["edited"]["import"] == "replace"
+    assert "Newest text." in copy.read_text()
+
+
+def test_all_builds_both_stores(index: Run, project: Path, home: Path) -> None:
+    write_skill(project / ".skillc" / "skills" / "local")
+    write_skill(home / ".skillc" / "skills" / "shared")
+    write_skill(home / ".skillc" / "skills" / "local")  # same name, the other scope
+    result = index("build", "--all", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    scopes = sorted((r["skill"], r["scope"]) for r in json.loads(result.stdout)["results"])
+    assert scopes == [("local", "global"), ("local", "project"), ("shared", "global")]
+    assert (home / ".claude" / "skills" / "shared" / "SKILL.md").is_file()
+    assert (project / ".claude" / "skills" / "local" / "SKILL.md").is_file()
+
+
+def test_all_with_nothing_to_build_is_a_usage_error(index: Run) -> None:
+    result = index("build", "--all")
+    assert result.returncode == 1
+    assert result.stderr.startswith("error[E100]: invalid option: 'no skills to build")
+
+
+def test_no_skill_is_a_usage_error(index: Run) -> None:
+    result = index("build")
+    assert result.returncode == 1
+    assert result.stderr.startswith("error[E100]: invalid option: 'Missing argument 'SKILL...'")
+
+
+def test_an_unknown_target_stops_the_batch_first(index: Run, project: Path) -> None:
+    write_skill(project / "skills" / "one")
+    write_skill(project / "skills" / "two")
+    result = index("build", "skills", "--target", "nosuchagent")
+    assert result.returncode == 1
+    assert result.stderr.startswith("error[E100]")
+    assert not (project / ".skillc" / "skills" / "one").exists()
+
+
+def test_same_folder_twice_is_built_once_and_same_names_never_race(
+    index: Run, project: Path
+) -> None:
+    write_skill(project / "a" / "twin", "From a.\n")
+    write_skill(project / "b" / "twin", "From b.\n")
+    for number in range(6):
+        write_skill(project / "a" / f"other-{number}")
+    result = index("build", "a", "a/twin", "b", "--format", "json")
+    data = json.loads(result.stdout)
+    twins = [r for r in data["results"] if r["skill"] == "twin"]
+    assert len(twins) == 2  # a/twin once, b/twin once
+    # built one after the other: the first imported, the second a different skill (E050)
+    assert [("error" in r) for r in twins] == [False, True]
+    assert twins[1]["error"]["code"] == "E050"
+    assert data["summary"] == {"skills": 8, "built": 7, "up_to_date": 0, "failed": 1}
+    assert result.returncode == 1
+
+
+def test_the_library_builds_in_a_process_pool(project: Path, home: Path) -> None:
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    for number in range(5):
+        write_skill(project / "skills" / f"s{number}")
+    seen: list[tuple[int, int]] = []
+    jobs = batch_jobs(["skills"], layout)
+    result = build_skills(
+        jobs, layout, workers=2, progress=lambda done, total: seen.append((done, total))
+    )
+    assert result.summary() == {"skills": 5, "built": 5, "up_to_date": 0, "failed": 0}
+    assert seen[0] == (0, 5) and seen[-1] == (5, 5)
+    assert [item.job.name for item in result.items] == [f"s{n}" for n in range(5)]
+
+
+def test_batch_build_in_a_real_process(cli: Callable[..., Run], project: Path) -> None:
+    for number in range(4):
+        write_skill(project / "skills" / f"p{number}")
+    result = cli("skillc_index", process=True)("build", "skills/")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "4 skills: 4 built, 0 up to date, 0 failed"

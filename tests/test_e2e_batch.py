@@ -1,0 +1,85 @@
+"""``skc build`` of many skills end to end (issue 16): the installed ``skc`` over folders of
+skills and ``--all``, the whole corpus included."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import yaml
+
+from e2e_support import write
+
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+
+
+def _corpus() -> Path:
+    custom = os.environ.get("SKILLC_CORPUS")
+    if custom:
+        return Path(custom)
+    return Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+
+
+def skill(folder: Path, body: str = "Body.\n") -> Path:
+    write(folder / "SKILL.md", f"---\nname: {folder.name}\ndescription: About it.\n---\n{body}")
+    return folder
+
+
+def test_repository_layout_edit_and_rebuild(skc_installed: Run, project: Path) -> None:
+    """The common layout: skills/<name>/ in the repository, built as a folder, edited,
+    built again: no E050, the edit deployed; a single skill still prints its own report."""
+    assert skc_installed("init").returncode == 0
+    for name in ("alpha", "beta"):
+        skill(project / "skills" / name)
+    first = skc_installed("build", "skills/")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.splitlines()[-1] == "2 skills: 2 built, 0 up to date, 0 failed"
+    skill(project / "skills" / "alpha", "Edited body.\n")
+    again = skc_installed("build", "skills/")
+    assert again.returncode == 0, again.stderr
+    assert "E050" not in again.stderr
+    assert again.stdout.splitlines()[-1] == "2 skills: 1 built, 1 up to date, 0 failed"
+    shown = skc_installed("open", "alpha", "SKILL.md")
+    assert "Edited body." in shown.stdout
+    single = skc_installed("build", "skills/alpha")
+    assert single.stdout.splitlines()[0].startswith("Import:  skills/alpha -> ")
+
+
+@pytest.mark.corpus
+def test_build_all_over_the_corpus(skc_installed: Run, project: Path) -> None:
+    """Every corpus skill copied into the project store, then ``skc build --all``: each
+    one built and deployed with its frontmatter's name, none failed; again: all up to date."""
+    corpus = _corpus()
+    if not corpus.is_dir():
+        pytest.skip(f"corpus not found at {corpus} (set SKILLC_CORPUS to use another)")
+    assert skc_installed("init").returncode == 0
+    store = project / ".skillc" / "skills"
+    taken: set[str] = set()
+    for folder in sorted(p.parent for p in corpus.rglob("SKILL.md") if p.is_file()):
+        name, number = folder.name, 1
+        while name in taken:
+            number += 1
+            name = f"{folder.name}-{number}"
+        taken.add(name)
+        shutil.copytree(folder, store / name, symlinks=True)
+    built = skc_installed("build", "--all", "--format", "json")
+    data = json.loads(built.stdout)
+    failed = [r for r in data["results"] if "error" in r]
+    assert failed == [] and built.returncode == 0, failed[:3]
+    assert data["summary"] == {
+        "skills": len(taken),
+        "built": len(taken),
+        "up_to_date": 0,
+        "failed": 0,
+    }
+    for name in sorted(taken)[:: max(1, len(taken) // 25)]:
+        deployed = project / ".claude" / "skills" / name / "SKILL.md"
+        head = deployed.read_text(encoding="utf-8").split("---\n")[1]
+        assert "name" in yaml.safe_load(head)
+    again = skc_installed("build", "--all", "--format", "json")
+    assert json.loads(again.stdout)["summary"]["up_to_date"] == len(taken)
