@@ -53,20 +53,23 @@ def outline(skill: ResolvedSkill, *, level: int | None = None) -> Outline:
 
 
 def _indexed_outline(skill: ResolvedSkill, index: IndexHandle, level: int | None) -> Outline:
-    from skillc_index import over_limit_notice, read_outline
+    from skillc_index import read_outline
 
     found = read_outline(index)
-    return Outline(
-        tuple(
-            OutlineHeading(heading.file, heading.level, heading.text, heading.start_line)
-            for heading in found.headings
-            if level is None or heading.level <= level
-        ),
-        tuple(
+    warnings: tuple[Notice, ...] = ()
+    if found.parse_limited:  # the skill model is loaded only then (a few ms)
+        from skillc_index import over_limit_notice
+
+        warnings = tuple(
             over_limit_notice(str(skill.source / relative), lines)
             for relative, lines in found.parse_limited
-        ),
+        )
+    headings = tuple(
+        OutlineHeading(heading.file, heading.level, heading.text, heading.start_line)
+        for heading in found.headings
+        if level is None or heading.level <= level
     )
+    return Outline(headings, warnings)
 
 
 def _parsed_outline(skill: ResolvedSkill, level: int | None) -> Outline:
