@@ -221,7 +221,9 @@ def test_name_and_description_outweigh_the_body(gateway: Run, project: Path) -> 
     folder = project / ".claude/skills"
     write_skill(folder / "tables", "tables", "Format tables.", "Mentions invoices once.\n" * 1)
     write_skill(folder / "invoices", "invoices", "Create and send invoices to customers.")
-    write_skill(folder / "ledger", "ledger", "Keep a ledger.", "## Sending invoices\n\nStep one.\n")
+    write_skill(
+        folder / "ledger", "ledger", "Keep a ledger.", "## Sending invoices\n\nStep one.\n"
+    )
     data = find(gateway, "please send invoices to a customer")
     assert names(data)[0] == "invoices"
     ledger = next(skill for skill in data["skills"] if skill["name"] == "ledger")
