@@ -140,7 +140,7 @@ def test_outline_of_an_unbuilt_skill_parses_it(
             capture_output=True,
         )
     modules, proc = loaded_modules(venv_python, clean_env, project, "outline", "demo")
-    assert "# demo" in proc.stdout.lower() or "demo" in proc.stdout
+    assert proc.stdout.startswith("SKILL.md\n  # Demo\n")
     assert "markdown_it" in top_level(modules)
 
 
