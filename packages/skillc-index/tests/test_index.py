@@ -519,3 +519,26 @@ def test_an_up_to_date_index_gives_the_stub_without_parsing(
     again = build()
     assert again == {**first, "index": "up-to-date", "markdown_it": False}
     assert stub.read_text(encoding="utf-8") == first["stub"]
+
+
+def test_a_stub_rewritten_over_an_unreadable_index_parses(
+    layout: Layout, project: Path, make_skill: MakeSkill
+) -> None:
+    """The index passes the check but what the stub needs cannot be read from it (and no
+    manifest records the index file, so it is kept): the stub is made from the sources."""
+    from skillc_index import manifest_path
+
+    folder = make_skill(project / ".skillc" / "skills", "demo", "\n## Usage\n")
+    age(folder)
+    skill = resolve_skill("demo", layout)
+    first = compile_skill(skill)
+    stub = first.stub.read_text(encoding="utf-8")
+    connection = sqlite3.connect(index_path(skill.runtime, skill.source))
+    connection.execute("ALTER TABLE files DROP COLUMN parsed_lines")
+    connection.commit()
+    connection.close()
+    first.stub.unlink()
+    manifest_path(skill.runtime).unlink()
+    again = compile_skill(skill)
+    assert again.index.action == "up-to-date"  # kept: only the stub and manifest were made
+    assert again.stub.read_text(encoding="utf-8") == stub and "Usage" in stub

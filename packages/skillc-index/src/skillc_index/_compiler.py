@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -27,6 +28,7 @@ from skillc_index._atomic import ensure_dir, staging_dir
 from skillc_index._clock import utc_now
 from skillc_index._diagnostics import (
     IndexCollision,
+    IndexUnusable,
     Notice,
     PathEscapesRoot,
     RuntimeNotAFolder,
@@ -241,7 +243,7 @@ class _Sources:
         """Take what the stub needs from the skill's current index instead of parsing: the
         headings (SKILL.md's, and each reference's first level-1 heading, its title) and the
         files over the parse limit (their warnings); a reference's description is read from
-        its frontmatter alone. E002 when the index cannot be read."""
+        its frontmatter alone. E002 when the index cannot be read (nothing taken then)."""
         from skillc_index._frontmatter import parse_frontmatter
         from skillc_index._model import MarkdownDoc, over_limit_notice
         from skillc_index._stub import Reference
@@ -453,7 +455,10 @@ def _write_runtime(
 
     rebuild = state.status != "current"
     if not rebuild and (index := fresh_index(skill)) is not None:
-        sources.read_index(index)  # only the stub is rewritten: no Markdown parsed
+        # only the stub is rewritten: no Markdown parsed (an index unreadable after all:
+        # stub() parses the sources)
+        with suppress(IndexUnusable):
+            sources.read_index(index)
     counts, manifest = _install(
         skill.runtime, state.path.name, new_index if rebuild else None, contents
     )
