@@ -103,13 +103,14 @@ def test_usage_error_imports_no_heavy_library(
 
 @pytest.mark.parametrize(
     "args",
-    [("show", "demo", "--section", "Demo"), ("search", "demo", "demo")],
-    ids=["show", "search"],
+    [("show", "demo", "--section", "Demo"), ("search", "demo", "demo"), ("outline", "demo")],
+    ids=["show", "search", "outline"],
 )
-def test_show_and_search_load_no_parser(
+def test_show_search_and_outline_load_no_parser(
     venv_python: Path, clean_env: dict[str, str], project: Path, args: tuple[str, ...]
 ) -> None:
-    """The agents' hot path (DESIGN.md): the index answers, nothing parses Markdown or YAML."""
+    """The agents' hot path (DESIGN.md): the index answers, nothing parses Markdown or YAML
+    (``outline`` reads the built skill's headings from its index)."""
     env = {**clean_env, "PATH": f"{venv_python.parent}:{clean_env.get('PATH', '')}"}
     for setup in (("init",), ("init", "demo"), ("build", "demo")):
         subprocess.run(
@@ -123,6 +124,24 @@ def test_show_and_search_load_no_parser(
     assert "skillc_gateway" in modules  # the command really ran
     forbidden = top_level(modules) & {*HEAVY, "skillc_lint", "skillc_stats", "skillc_mcp"}
     assert not forbidden, f"skc {args[0]} imported {sorted(forbidden)}"
+
+
+def test_outline_of_an_unbuilt_skill_parses_it(
+    venv_python: Path, clean_env: dict[str, str], project: Path
+) -> None:
+    """Without an index, ``outline`` parses the sources (the probe sees markdown-it load)."""
+    env = {**clean_env, "PATH": f"{venv_python.parent}:{clean_env.get('PATH', '')}"}
+    for setup in (("init",), ("init", "demo")):
+        subprocess.run(
+            [str(venv_python.parent / "skc"), *setup],
+            cwd=project,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+    modules, proc = loaded_modules(venv_python, clean_env, project, "outline", "demo")
+    assert proc.stdout.startswith("SKILL.md\n  # Demo\n")
+    assert "markdown_it" in top_level(modules)
 
 
 def test_find_loads_no_parser_when_nothing_changed(

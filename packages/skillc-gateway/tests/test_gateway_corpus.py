@@ -3,7 +3,8 @@
 Each skill is built (from its path, into a temporary project) and then outlined, shown,
 searched, opened and listed, through the same library calls the commands make. No exception,
 and sane output: every outline heading can be shown, and the first search hit is a section
-the index knows. Skipped when the corpus is absent; ``$SKILLC_CORPUS`` points elsewhere.
+the index knows; the outline read from the index is the one parsing the sources gives, at
+every level. Skipped when the corpus is absent; ``$SKILLC_CORPUS`` points elsewhere.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from skillc_gateway import open_file, outline, search_skill, show_section, source_tree
-from skillc_index import Layout, build_skill, walk_skill
+from skillc_gateway._outline import Outline, _parsed_outline
+from skillc_index import Layout, ResolvedSkill, build_skill, fresh_index, walk_skill
 
 pytestmark = pytest.mark.corpus
 
@@ -24,6 +26,18 @@ def _corpus() -> Path:
     return (
         Path(custom) if custom else Path(__file__).resolve().parents[3].parent / "shared" / "corpus"
     )
+
+
+def _as_json(found: Outline) -> tuple[list[dict[str, object]], list[str]]:
+    return [h.to_dict() for h in found.headings], [w.text for w in found.warnings]
+
+
+def _check_indexed_outline(skill: ResolvedSkill) -> None:
+    """``outline`` of a built skill comes from its index, and equals the parsed one."""
+    assert fresh_index(skill) is not None
+    for level in (None, 1, 2, 3, 4, 5, 6):
+        indexed = outline(skill, level=level)
+        assert _as_json(indexed) == _as_json(_parsed_outline(skill, level)), level
 
 
 def test_every_gateway_command_on_every_corpus_skill(tmp_path: Path) -> None:
@@ -39,6 +53,7 @@ def test_every_gateway_command_on_every_corpus_skill(tmp_path: Path) -> None:
         layout = Layout.discover(project, {"SKILLC_HOME": str(tmp_path / "home")})
         try:
             skill = build_skill(str(source), layout, targets=[str(project / "agents")]).skill
+            _check_indexed_outline(skill)
             headings = outline(skill).headings
             for heading in headings[:3]:
                 shown = show_section(skill, heading.text, file=heading.file, max_lines=50)

@@ -239,3 +239,97 @@ def test_open_text_prints_the_bytes_as_read(
     )
     content = json.loads(as_json.stdout)["content"]
     assert expected.decode().startswith(content)  # JSON keeps the text as read
+
+
+# -- outline from the index -----------------------------------------------------------------
+
+
+def _index_file(resolved: ResolvedSkill) -> Path:
+    (found,) = (resolved.runtime / ".skillc-meta").glob("search-*.db")
+    return found
+
+
+def test_outline_of_a_built_skill_is_read_from_its_index(
+    resolved: ResolvedSkill, cli: Callable[..., Run]
+) -> None:
+    """Built and unchanged: the headings come from the index (a row changed there shows);
+    a source edited since, or an index that cannot be read, and the sources are parsed."""
+    parsed = outline(resolved)
+    assert cli("skillc_index")("build", "demo").returncode == 0
+    assert outline(resolved) == parsed
+    with sqlite3.connect(_index_file(resolved)) as db:
+        db.execute("UPDATE headings SET text = 'From the index' WHERE text = 'Usage'")
+    db.close()
+    assert "From the index" in [h.text for h in outline(resolved).headings]
+    with (resolved.source / "references" / "api.md").open("a", encoding="utf-8") as handle:
+        handle.write("\n## Added\n")
+    edited = [h.text for h in outline(resolved).headings]
+    assert "Added" in edited and "Usage" in edited and "From the index" not in edited
+
+
+def test_outline_parses_when_the_index_cannot_be_read(
+    resolved: ResolvedSkill, cli: Callable[..., Run]
+) -> None:
+    parsed = outline(resolved)
+    assert cli("skillc_index")("build", "demo").returncode == 0
+    index = _index_file(resolved)
+    with sqlite3.connect(index) as db:  # a table gone: the check passes, the read fails
+        db.execute("DROP TABLE headings")
+    db.close()
+    assert outline(resolved) == parsed
+    index.write_bytes(b"not a database")  # corrupt: the check fails
+    assert outline(resolved) == parsed
+
+
+def test_outline_from_any_tokenizer(resolved: ResolvedSkill, cli: Callable[..., Run]) -> None:
+    """Headings do not depend on the tokenizer: an index built with another is used."""
+    built = cli("skillc_index")("build", "demo", env_extra={"SKILLC_TOKENIZER": "cjk"})
+    assert built.returncode == 0
+    with sqlite3.connect(_index_file(resolved)) as db:
+        meta = dict(db.execute("SELECT key, value FROM index_meta").fetchall())
+        db.execute("UPDATE headings SET text = 'Other tokenizer' WHERE text = 'Usage'")
+    db.close()
+    assert meta["tokenizer"] == "cjk"
+    assert "Other tokenizer" in [h.text for h in outline(resolved).headings]
+
+
+def _big(heading: str, lines: int) -> str:
+    return f"# {heading}\n\n" + "".join(f"line {n}\n" for n in range(lines)) + "## After\n"
+
+
+def test_outline_over_the_parse_limit_is_the_same_from_the_index(
+    gateway_process: Run, cli: Callable[..., Run], project: Path
+) -> None:
+    """Files over the parse limit (SKILL.md among them): the JSON, the text and the warnings
+    of ``outline`` at every level are the same before the build (parsed) and after it (read
+    from the index, which records the lines parsed of each such file)."""
+    root = project / ".skillc" / "skills" / "big"
+    (root / "references").mkdir(parents=True)
+    (root / "SKILL.md").write_text(
+        "---\nname: big\ndescription: Big files. Use when testing.\n---\n" + _big("Big", 20_010),
+        encoding="utf-8",
+    )
+    (root / "references" / "a.md").write_text(_big("A", 30_000), encoding="utf-8")
+    (root / "references" / "b.md").write_text("# B\n\n## Small\n", encoding="utf-8")
+    (root / "AAA.md").write_text(_big("First", 25_000), encoding="utf-8")
+    runs = [("outline", "big", "--format", "json"), ("outline", "big")]
+    runs += [("outline", "big", "--level", str(level), "--format", "json") for level in (1, 2)]
+    before = [gateway_process(*args) for args in runs]
+    assert all(result.returncode == 0 for result in before)
+    first = json.loads(before[0].stdout)["headings"]
+    assert [h["text"] for h in first] == ["First", "Big", "A", "B", "Small"]
+    assert before[0].stderr.count("over the parse limit") == 3
+    assert cli("skillc_index")("build", "big").returncode == 0
+    with sqlite3.connect(
+        next((project / ".skillc" / "runtime" / "big").rglob("search-*.db"))
+    ) as db:
+        limited = db.execute("SELECT path, parsed_lines FROM files ORDER BY path").fetchall()
+    db.close()
+    assert [row[0] for row in limited if row[1] is not None] == [
+        "AAA.md",
+        "SKILL.md",
+        "references/a.md",
+    ]
+    after = [gateway_process(*args) for args in runs]
+    for was, now in zip(before, after, strict=True):
+        assert (now.returncode, now.stdout, now.stderr) == (0, was.stdout, was.stderr)

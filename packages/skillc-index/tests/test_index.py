@@ -107,7 +107,7 @@ def test_index_name_and_schema(skill: ResolvedSkill) -> None:
     assert "fts5(" in str(ddl["sections"]) and "porter unicode61" in str(ddl["sections"])
     assert "text COLLATE NOCASE" in str(ddl["idx_headings_text"])
     meta = dict(rows(db, "SELECT key, value FROM index_meta"))
-    assert meta["schema_version"] == "2"
+    assert meta["schema_version"] == "3"
     assert meta["skill_path"] == str(skill.source)
     assert meta["source_hash"] == result.source_hash == result.manifest.source_hash
     assert meta["tokenizer"] == "porter"
@@ -417,3 +417,128 @@ def test_section_queries_try_the_whole_text_then_before_the_em_dash() -> None:
     assert section_queries("  ## Usage ") == ["Usage"]
     assert section_queries("Step 1 — Checks") == ["Step 1 — Checks", "Step 1"]
     assert section_queries("Pre—post") == ["Pre—post"]  # no spaces around it: kept
+
+
+# -- what outline and the stub read of an index ---------------------------------------------
+
+
+def test_fresh_index_is_the_handle_or_none(skill: ResolvedSkill) -> None:
+    from skillc_index import fresh_index
+
+    assert fresh_index(skill) is None  # missing
+    compile_skill(skill, tokenizer_setting="cjk")
+    handle = fresh_index(skill)  # any tokenizer
+    assert handle is not None and handle.meta.tokenizer == "cjk"
+    assert fresh_index(skill, "ascii") is None  # another tokenizer asked for
+    assert fresh_index(skill, "cjk") is not None
+    (skill.source / "SKILL.md").write_text(
+        "---\nname: demo\ndescription: Changed.\n---\n", encoding="utf-8"
+    )
+    assert fresh_index(skill) is None  # stale
+    compile_skill(skill)
+    set_meta(index_path(skill.runtime, skill.source), "skill_path", "/somewhere/else")
+    assert fresh_index(skill) is None  # collision
+
+
+def test_read_outline_gives_headings_in_build_order_and_the_limited_files(
+    layout: Layout, project: Path, make_skill: MakeSkill
+) -> None:
+    from skillc_index import read_outline, require_index
+
+    folder = make_skill(project / ".skillc" / "skills", "demo", "\n## Usage\n")
+    (folder / "b").mkdir()
+    (folder / "b" / "x.md").write_text("# X\n", encoding="utf-8")
+    (folder / "b-c.md").write_text("# BC\n", encoding="utf-8")  # '-' sorts before '/'
+    (folder / "big.md").write_text("# Big\n" + "x\n" * 20_005 + "# Lost\n", encoding="utf-8")
+    skill = resolve_skill("demo", layout)
+    compile_skill(skill)
+    found = read_outline(require_index(skill, "ascii"))
+    assert [(h.file, h.text) for h in found.headings] == [
+        ("SKILL.md", "demo"),
+        ("SKILL.md", "Usage"),
+        ("b-c.md", "BC"),
+        ("b/x.md", "X"),
+        ("big.md", "Big"),
+    ]
+    assert found.parse_limited == [("big.md", 20_000)]
+
+
+STUB_PROBE = """
+import json, sys
+from skillc_index import Layout, compile_skill, resolve_skill
+layout = Layout.discover(sys.argv[1], {"SKILLC_HOME": sys.argv[2]})
+result = compile_skill(resolve_skill("demo", layout))
+print(json.dumps({
+    "stub": result.stub.read_text(encoding="utf-8"),
+    "notices": [n.text for n in result.notices],
+    "index": result.index.action,
+    "markdown_it": "markdown_it" in sys.modules,
+}))
+"""
+
+
+def test_an_up_to_date_index_gives_the_stub_without_parsing(
+    layout: Layout, project: Path, home: Path, make_skill: MakeSkill
+) -> None:
+    """When only the stub is rewritten (the index is current), what it lists comes from the
+    index: the same stub and warnings as a build that parses, and markdown-it never loads."""
+    import json
+    import subprocess
+    import sys
+
+    body = "\n## Usage\n\n### Deep\n" + "x\n" * 20_005 + "## Lost\n"
+    folder = make_skill(project / ".skillc" / "skills", "demo", body)
+    refs = folder / "references"
+    refs.mkdir()
+    (refs / "api.md").write_text(
+        "---\ndescription: >\n  The API,\n  folded.\n---\n\n## Intro\n\n# API\n\n# Second\n",
+        encoding="utf-8",
+    )
+    (refs / "untitled.md").write_text("## Only a subsection\n", encoding="utf-8")
+    (refs / "big.md").write_text("# Big\n" + "x\n" * 30_000, encoding="utf-8")
+    (refs / "notes.txt").write_text("# not a heading\n", encoding="utf-8")
+    age(folder)
+
+    def build() -> dict[str, object]:
+        run = subprocess.run(
+            [sys.executable, "-c", STUB_PROBE, str(project), str(home)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        result: dict[str, object] = json.loads(run.stdout)
+        return result
+
+    first = build()
+    assert first["index"] == "created" and first["markdown_it"]
+    assert len(first["notices"]) == 2  # type: ignore[arg-type]
+    assert "API" in str(first["stub"]) and "The API, folded." in str(first["stub"])
+    stub = resolve_skill("demo", layout).runtime / "SKILL.md"
+    stub.unlink()
+    again = build()
+    assert again == {**first, "index": "up-to-date", "markdown_it": False}
+    assert stub.read_text(encoding="utf-8") == first["stub"]
+
+
+def test_a_stub_rewritten_over_an_unreadable_index_parses(
+    layout: Layout, project: Path, make_skill: MakeSkill
+) -> None:
+    """The index passes the check but what the stub needs cannot be read from it (and no
+    manifest records the index file, so it is kept): the stub is made from the sources."""
+    from skillc_index import manifest_path
+
+    folder = make_skill(project / ".skillc" / "skills", "demo", "\n## Usage\n")
+    age(folder)
+    skill = resolve_skill("demo", layout)
+    first = compile_skill(skill)
+    stub = first.stub.read_text(encoding="utf-8")
+    connection = sqlite3.connect(index_path(skill.runtime, skill.source))
+    connection.execute("ALTER TABLE files DROP COLUMN parsed_lines")
+    connection.commit()
+    connection.close()
+    first.stub.unlink()
+    manifest_path(skill.runtime).unlink()
+    again = compile_skill(skill)
+    assert again.index.action == "up-to-date"  # kept: only the stub and manifest were made
+    assert again.stub.read_text(encoding="utf-8") == stub and "Usage" in stub

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -27,6 +28,7 @@ from skillc_index._atomic import ensure_dir, staging_dir
 from skillc_index._clock import utc_now
 from skillc_index._diagnostics import (
     IndexCollision,
+    IndexUnusable,
     Notice,
     PathEscapesRoot,
     RuntimeNotAFolder,
@@ -43,9 +45,9 @@ from skillc_index._manifest import (
     write_manifest,
 )
 from skillc_index._text import valid_utf8
-from skillc_index.index.freshness import IndexState, inspect_index
+from skillc_index.index.freshness import IndexHandle, IndexState, fresh_index, inspect_index
 from skillc_index.index.fts import index_tokenizer
-from skillc_index.index.schema import RACY_WINDOW_NS, Document, FileStat, HeadingRow, stat_files
+from skillc_index.index.schema import RACY_WINDOW_NS, Document, FileStat, ParsedFile, stat_files
 from skillc_index.index.writer import IndexCounts, write_index
 
 if TYPE_CHECKING:
@@ -178,25 +180,30 @@ class _Sources:
     """The sources of one build, parsed file by file.
 
     Created, it has read SKILL.md and checked its frontmatter (E011), before anything is
-    written. :meth:`parsed` then reads every other indexed file once, yielding its index rows
-    (for :func:`write_index`, which stores them before the next file is read) and keeping
-    only what the stub needs; :meth:`stub` renders the stub from that.
+    written. :meth:`parsed` then reads every indexed file once, yielding its index rows (for
+    :func:`write_index`, which stores them before the next file is read) and keeping only
+    what the stub needs; :meth:`stub` renders the stub from that. When the index is current
+    and only the stub is rewritten, :meth:`read_index` takes what the stub needs from the
+    index instead, and no Markdown is parsed.
     """
 
     def __init__(self, skill: ResolvedSkill, files: SkillFiles, progress: Progress | None):
-        from skillc_index._model import parse_markdown, read_skill_metadata
+        from skillc_index._frontmatter import parse_frontmatter
+        from skillc_index._model import MarkdownDoc, read_skill_metadata
 
         self.skill, self.progress = skill, progress
         self.indexed = [rel for rel in files.files if rel.endswith((".md", ".txt"))]
         self.has_files = any(not rel.endswith(".md") for rel in files.files)
         self.text = _read_text(skill.source, SKILL_FILE)
-        self.doc = parse_markdown(self.text)
+        # SKILL.md: its frontmatter only until parsed() parses the whole file
+        self.doc = MarkdownDoc(parse_frontmatter(self.text), (), (), 0)
         self.notices: list[Notice] = []
-        self._check_limit(SKILL_FILE, self.doc)
         metadata = read_skill_metadata(self.doc)  # E011
         self.frontmatter = self.doc.frontmatter.data or {}  # has name and description (E011)
         raw_name = self.frontmatter.get("name")
         self.name: str = raw_name if isinstance(raw_name, str) else metadata.name
+        self.headings: list[tuple[int, str]] = []
+        """SKILL.md's headings, ``(level, text)``: the stub's section listing."""
         self.references: list[Reference] = []
         self._done = False
 
@@ -204,46 +211,77 @@ class _Sources:
         from skillc_index._model import limit_notice
 
         notice = limit_notice(str(self.skill.source / rel), doc)
-        if notice is not None:
-            self.notices.append(notice)
+        if notice is not None:  # SKILL.md's warning first
+            self.notices.insert(0 if rel == SKILL_FILE else len(self.notices), notice)
 
-    def parsed(self) -> Iterator[tuple[Iterable[Document], list[HeadingRow]]]:
+    def parsed(self) -> Iterator[ParsedFile]:
         """Each indexed file's ``(file, section, content)`` rows (made one at a time, as they
-        are stored) and heading rows, in order."""
+        are stored), heading rows and lines parsed (over the parse limit), in order."""
         from skillc_index._model import parse_markdown, title_of
         from skillc_index._stub import Reference
 
         for done, rel in enumerate(self.indexed, start=1):
             text = self.text if rel == SKILL_FILE else _read_text(self.skill.source, rel)
             if rel.endswith(".txt"):
-                yield [(rel, "", text)], []
+                yield ParsedFile(rel, [(rel, "", text)], [])
             else:
-                if rel == SKILL_FILE:
-                    doc = self.doc
-                else:
-                    doc = parse_markdown(text)
-                    self._check_limit(rel, doc)
+                doc = parse_markdown(text)
+                self._check_limit(rel, doc)
                 headings = [(rel, h.text, h.level, h.line, h.end_line) for h in doc.headings]
-                yield markdown_documents(rel, text, doc), headings
-                if rel != SKILL_FILE:
+                yield ParsedFile(
+                    rel, markdown_documents(rel, text, doc), headings, doc.parsed_lines
+                )
+                if rel == SKILL_FILE:
+                    self.doc = doc
+                    self.headings = [(h.level, h.text) for h in doc.headings]
+                else:
                     self.references.append(Reference(rel, title_of(doc), doc.description))
             if self.progress is not None:
                 self.progress(done, len(self.indexed))
         self._done = True
 
+    def read_index(self, index: IndexHandle) -> None:
+        """Take what the stub needs from the skill's current index instead of parsing: the
+        headings (SKILL.md's, and each reference's first level-1 heading, its title) and the
+        files over the parse limit (their warnings); a reference's description is read from
+        its frontmatter alone. E002 when the index cannot be read (nothing taken then)."""
+        from skillc_index._frontmatter import parse_frontmatter
+        from skillc_index._model import MarkdownDoc, over_limit_notice
+        from skillc_index._stub import Reference
+        from skillc_index.index.queries import read_outline
+
+        outline = read_outline(index)
+        titles: dict[str, str] = {}
+        headings: list[tuple[int, str]] = []
+        for heading in outline.headings:
+            if heading.file == SKILL_FILE:
+                headings.append((heading.level, heading.text))
+            elif heading.level == 1 and heading.file not in titles:
+                titles[heading.file] = heading.text
+        references: list[Reference] = []
+        for rel in self.indexed:
+            if rel != SKILL_FILE and rel.endswith(".md"):
+                front = parse_frontmatter(_read_text(self.skill.source, rel))
+                description = MarkdownDoc(front, (), (), 0).description
+                references.append(Reference(rel, titles.get(rel), description))
+        limited = sorted(outline.parse_limited, key=lambda row: row[0] != SKILL_FILE)
+        self.notices = [over_limit_notice(str(self.skill.source / rel), n) for rel, n in limited]
+        self.headings, self.references, self._done = headings, references, True
+
     def stub(self) -> str:
-        """The stub's text (reads the other files first if :meth:`parsed` was not used)."""
+        """The stub's text (reads the other files first if neither :meth:`parsed` nor
+        :meth:`read_index` was used)."""
         from skillc_index._stub import render_stub
 
         if not self._done:
-            for _documents, _headings in self.parsed():
+            for _parsed in self.parsed():
                 pass
         # valid_utf8: a file name that is not UTF-8 is listed with U+FFFD
         return valid_utf8(
             render_stub(
                 skill=self.skill.name,
                 frontmatter=self.frontmatter,
-                headings=[(h.level, h.text) for h in self.doc.headings],
+                headings=self.headings,
                 references=self.references,
                 has_files=self.has_files,
             )
@@ -417,6 +455,11 @@ def _write_runtime(
         )
 
     rebuild = state.status != "current"
+    if not rebuild and (index := fresh_index(skill)) is not None:
+        # only the stub is rewritten: no Markdown parsed (an index unreadable after all:
+        # stub() parses the sources)
+        with suppress(IndexUnusable):
+            sources.read_index(index)
     counts, manifest = _install(
         skill.runtime, state.path.name, new_index if rebuild else None, contents
     )

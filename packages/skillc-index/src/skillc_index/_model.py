@@ -51,6 +51,7 @@ __all__ = [
     "MarkdownDoc",
     "SkillMetadata",
     "limit_notice",
+    "over_limit_notice",
     "parse_frontmatter",
     "parse_markdown",
     "parsed_end",
@@ -367,12 +368,16 @@ def parse_markdown(text: str) -> MarkdownDoc:
 def limit_notice(file: str, doc: MarkdownDoc) -> Notice | None:
     """The warning for a file that was not parsed whole (None when it was): ``file`` is how
     the front end names it."""
-    if doc.parsed_lines is None:
-        return None
+    return None if doc.parsed_lines is None else over_limit_notice(file, doc.parsed_lines)
+
+
+def over_limit_notice(file: str, parsed_lines: int) -> Notice:
+    """The warning for a file of which only the first ``parsed_lines`` lines were parsed
+    (:attr:`MarkdownDoc.parsed_lines`, as the index stores it too)."""
     return Notice(
         f"{file}: over the parse limit (1 MiB or 20,000 lines); headings and links are read "
-        "from lines "
-        f"1-{doc.parsed_lines} only (the rest of the file belongs to the section before it)"
+        f"from lines 1-{parsed_lines} only (the rest of the file belongs to the section "
+        "before it)"
     )
 
 

@@ -7,6 +7,8 @@
   :mod:`~skillc_index.index.queries` take that handle, and a reader that then reads a source
   file compares the file's stats with the handle (:meth:`IndexHandle.describes`) instead of
   checking the index again.
+- :func:`fresh_index` is the same check for a reader that can do without the index
+  (``outline``, which parses the sources when there is no usable index): the handle, or None;
 - :func:`check_index` / :func:`index_is_fresh` give the same verdict as data;
   :func:`inspect_index` and :func:`refuse_collision` are the build's view.
 
@@ -28,7 +30,7 @@ import time
 from collections.abc import Mapping
 from contextlib import closing
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from skillc_index._diagnostics import IndexCollision, IndexUnusable
 from skillc_index._files import path_from_db, source_hash, walk_skill
@@ -48,6 +50,9 @@ from skillc_index.index.schema import (
     stat_files,
 )
 
+if TYPE_CHECKING:
+    from skillc_index.index.queries import IndexOutline
+
 __all__ = [
     "READ_TIMEOUT_MS",
     "IndexHandle",
@@ -55,6 +60,7 @@ __all__ = [
     "IndexState",
     "IndexStatus",
     "check_index",
+    "fresh_index",
     "index_is_fresh",
     "inspect_index",
     "refuse_collision",
@@ -87,9 +93,10 @@ Identity = tuple[int, int, int, int]
 class IndexSnapshot:
     """What this process read of one index file: its ``index_meta`` and ``files`` rows, and
     (filled in by :mod:`~skillc_index.index.queries` on first use) its headings grouped by
-    case-folded text. Kept in :data:`_snapshots` while the file keeps its :attr:`identity`."""
+    case-folded text and its outline. Kept in :data:`_snapshots` while the file keeps its
+    :attr:`identity`."""
 
-    __slots__ = ("files", "headings", "headings_read", "identity", "meta")
+    __slots__ = ("files", "headings", "headings_read", "identity", "meta", "outline")
 
     def __init__(self, identity: Identity, meta: IndexMeta, files: dict[str, FileStat]) -> None:
         self.identity = identity
@@ -99,6 +106,9 @@ class IndexSnapshot:
         """Headings by case-folded text, in file then line order; None when there are too
         many to keep (``queries.HEADINGS_CACHE_MAX``) or before they are read."""
         self.headings_read = False
+        self.outline: IndexOutline | None = None
+        """What ``outline`` reads (``queries.read_outline``), once read; None before, or when
+        the index has more headings than ``queries.HEADINGS_CACHE_MAX``."""
 
 
 #: The one cache of index files read by this process, by database path. Only files older than
@@ -221,10 +231,11 @@ def refuse_collision(runtime: Path, source: Path) -> None:
         raise IndexCollision(state.hash16)
 
 
-def _stale_reason(meta: IndexMeta, current_hash: str | None, tokenizer: str) -> str:
+def _stale_reason(meta: IndexMeta, current_hash: str | None, tokenizer: str | None) -> str:
+    """Why the index is stale ("" when it is not); ``tokenizer`` None: any will do."""
     if meta.schema_version != SCHEMA_VERSION:
         return f"schema version {meta.schema_version}, expected {SCHEMA_VERSION}"
-    if meta.tokenizer != tokenizer:
+    if tokenizer is not None and meta.tokenizer != tokenizer:
         return f"tokenizer '{meta.tokenizer}', expected '{tokenizer}'"
     if current_hash is not None and meta.source_hash != current_hash:
         return "sources changed"
@@ -265,10 +276,11 @@ def _current_stats(
 
 
 def _check(
-    runtime: Path, source: Path, tokenizer_setting: str
+    runtime: Path, source: Path, tokenizer_setting: str | None
 ) -> tuple[IndexState, IndexSnapshot | None, Mapping[str, FileStat]]:
-    """The readers' verdict, with the snapshot and the verified stats when it is current."""
-    tokenizer = index_tokenizer(tokenizer_setting)
+    """The readers' verdict, with the snapshot and the verified stats when it is current
+    (``tokenizer_setting`` None: an index of any tokenizer is current)."""
+    tokenizer = None if tokenizer_setting is None else index_tokenizer(tokenizer_setting)
     state, snapshot = _load(runtime, source)
     if state.status != "current" or snapshot is None:
         return state, None, {}
@@ -316,4 +328,15 @@ def require_index(skill: ResolvedSkill, tokenizer_setting: str) -> IndexHandle:
         raise IndexCollision(state.hash16)
     if snapshot is None:
         raise IndexUnusable(skill.name, f"{state.status}: {state.reason}")
+    return IndexHandle(state.path, skill.name, snapshot, verified)
+
+
+def fresh_index(skill: ResolvedSkill, tokenizer_setting: str | None = None) -> IndexHandle | None:
+    """The index of a resolved skill when it is usable as :func:`require_index` would find
+    it (the same stat-only check), else None (missing, corrupt, collision or stale: the caller
+    reads the sources). ``tokenizer_setting`` None accepts an index of any tokenizer, for
+    readers of its headings only."""
+    state, snapshot, verified = _check(skill.runtime, skill.source, tokenizer_setting)
+    if snapshot is None:
+        return None
     return IndexHandle(state.path, skill.name, snapshot, verified)

@@ -1,6 +1,7 @@
 """The reads of an index, each on the :class:`~skillc_index.index.freshness.IndexHandle`
 that :func:`~skillc_index.index.freshness.require_index` returned: the headings
-(:func:`read_headings`), ``show``'s matching (:func:`section_queries`,
+(:func:`read_headings`, and with the files over the parse limit :func:`read_outline`),
+``show``'s matching (:func:`section_queries`,
 :func:`find_headings`) and ``search`` with its snippets (:func:`search_sections`).
 
 RFC-0004: any failure reading the database is corruption, raised as E002 naming the skill.
@@ -15,7 +16,7 @@ from contextlib import closing
 from typing import NamedTuple
 
 from skillc_index._diagnostics import IndexUnusable
-from skillc_index._files import path_from_db
+from skillc_index._files import fs_bytes, path_from_db
 from skillc_index.index.freshness import IndexHandle
 from skillc_index.index.fts import TOKENIZE_CLAUSES, restore_fts_text
 from skillc_index.index.schema import IndexedHeading
@@ -23,9 +24,11 @@ from skillc_index.index.schema import IndexedHeading
 __all__ = [
     "HEADINGS_CACHE_MAX",
     "SNIPPET_WINDOW",
+    "IndexOutline",
     "SectionHit",
     "find_headings",
     "read_headings",
+    "read_outline",
     "search_sections",
     "section_queries",
 ]
@@ -72,6 +75,45 @@ def read_headings(index: IndexHandle, file: str | None = None) -> Iterator[Index
     """Every heading of the index (or of one file), in file (bytewise) then line order, read
     row by row."""
     return (h for h in _scan_headings(index) if file is None or h.file == file)
+
+
+class IndexOutline(NamedTuple):
+    """What ``outline`` reads of an index: every heading, in the order the build stored them
+    (files in bytewise path order, as walked; headings in line order), and the Markdown files
+    over the parse limit with the lines parsed of each, in bytewise path order."""
+
+    headings: list[IndexedHeading]
+    parse_limited: list[tuple[str, int]]
+
+
+def read_outline(index: IndexHandle) -> IndexOutline:
+    """The headings and parse-limited files of the index, in one read (E002 on any failure);
+    kept in the handle's snapshot for the next call (an MCP session outlines a skill again
+    without reading it again) unless it has more than :data:`HEADINGS_CACHE_MAX` headings."""
+    snapshot = index.snapshot
+    if snapshot.outline is not None:
+        return snapshot.outline
+    try:
+        with closing(index.connect()) as connection:
+            headings = [
+                IndexedHeading(path_from_db(f), str(t), int(lv), int(s), int(e))
+                for f, t, lv, s, e in connection.execute(
+                    "SELECT file, text, level, start_line, end_line FROM headings ORDER BY id"
+                )
+            ]
+            limited = [
+                (path_from_db(path), int(lines))
+                for path, lines in connection.execute(
+                    "SELECT path, parsed_lines FROM files WHERE parsed_lines IS NOT NULL"
+                )
+            ]
+    except sqlite3.Error as exc:  # RFC-0004: any read failure is corruption
+        raise IndexUnusable(index.skill, f"corrupt: {exc}") from exc
+    limited.sort(key=lambda row: fs_bytes(row[0]))
+    found = IndexOutline(headings, limited)
+    if len(headings) <= HEADINGS_CACHE_MAX:
+        snapshot.outline = found
+    return found
 
 
 _LEADING_MARKS = re.compile(r"^#{1,6}\s+")

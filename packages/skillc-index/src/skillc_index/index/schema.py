@@ -1,10 +1,13 @@
 """The index's schema, rows and location (RFC-0004:C-INDEX).
 
-Schema (version 2): the RFC's ``sections`` FTS5 table, ``headings`` table with
+Schema (version 3): the RFC's ``sections`` FTS5 table, ``headings`` table with
 ``idx_headings_text``, ``index_meta`` (``source_hash``, ``skill_path``, ``schema_version``,
 ``indexed_at``, ``tokenizer``, plus ``stats_at_ns``), and a ``files`` table with the path,
 size and modification time of every source file at build time, so a reader can tell that the
-sources are unchanged from file stats alone (DECISIONS "Gateway and index").
+sources are unchanged from file stats alone (DECISIONS "Gateway and index"), and, for a
+Markdown file over the parse limit, how many of its first lines were parsed
+(``parsed_lines``, NULL for every other file): with the headings, what ``outline`` and the
+stub need, so neither parses an unchanged skill again (version 3 added it).
 
 The FTS5 ``tokenize`` option is spliced into the DDL from the fixed table
 :data:`~skillc_index.index.fts.TOKENIZE_CLAUSES` (DDL cannot take parameters); every value
@@ -32,13 +35,14 @@ __all__ = [
     "HeadingRow",
     "IndexMeta",
     "IndexedHeading",
+    "ParsedFile",
     "canonical_source",
     "hash16",
     "index_path",
     "stat_files",
 ]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 REQUIRED_KEYS = ("skill_path", "source_hash", "schema_version", "tokenizer")
 REQUIRED_TABLES = frozenset({"sections", "headings", "index_meta", "files"})
 
@@ -66,7 +70,8 @@ CREATE TABLE index_meta (
 CREATE TABLE files (
     path TEXT PRIMARY KEY,
     size INTEGER NOT NULL,
-    mtime_ns INTEGER NOT NULL
+    mtime_ns INTEGER NOT NULL,
+    parsed_lines INTEGER
 );
 """
 
@@ -74,6 +79,17 @@ CREATE TABLE files (
 Document = tuple[str, str, str]
 #: A row of the ``headings`` table: ``(file, text, level, start_line, end_line)``.
 HeadingRow = tuple[str, str, int, int, int]
+
+
+class ParsedFile(NamedTuple):
+    """What the build stores of one indexed file."""
+
+    file: str
+    documents: Iterable[Document]
+    """Its ``sections`` rows (made one at a time as they are stored: a section can be a file)."""
+    headings: Iterable[HeadingRow]
+    parsed_lines: int | None = None
+    """For a Markdown file over the parse limit, how many of its first lines were parsed."""
 
 
 class IndexedHeading(NamedTuple):

@@ -17,9 +17,8 @@ from skillc_index.index.fts import TOKENIZE_CLAUSES, prepare_fts_text
 from skillc_index.index.schema import (
     SCHEMA_SQL,
     SCHEMA_VERSION,
-    Document,
     FileStat,
-    HeadingRow,
+    ParsedFile,
     canonical_source,
 )
 
@@ -40,16 +39,17 @@ def write_index(
     source: Path,
     current_hash: str,
     tokenizer: str,
-    parsed: Iterable[tuple[Iterable[Document], Iterable[HeadingRow]]],
+    parsed: Iterable[ParsedFile],
     files: Mapping[str, FileStat],
     stats_at_ns: int,
 ) -> IndexCounts:
     """Create a new index database at ``path`` (which must not exist yet).
 
-    ``parsed`` gives, file by file, the ``(file, section, content)`` rows for ``sections``
-    (prepared for the tokenizer here) and the ``(file, text, level, start_line, end_line)``
-    rows for ``headings``; each file's rows are written before the next file is read, so
-    memory does not grow with the number of files. Callers write to a temporary path and
+    ``parsed`` gives, file by file (:class:`ParsedFile`), the ``(file, section, content)``
+    rows for ``sections`` (prepared for the tokenizer here), the ``(file, text, level,
+    start_line, end_line)`` rows for ``headings`` and, for a file over the parse limit, the
+    lines parsed (``files.parsed_lines``); each file's rows are written before the next file
+    is read, so memory does not grow with the number of files. Callers write to a temporary path and
     rename it into place, so readers never see a partial file.
 
     Paths are stored by :func:`~skillc_index._files.path_to_db` (a name that is not UTF-8
@@ -64,29 +64,35 @@ def write_index(
         connection.execute("PRAGMA synchronous=OFF")  # see _atomic: derived data, not synced
         connection.executescript(SCHEMA_SQL.format(tokenize=tokenize))
         connection.execute("BEGIN")
-        for documents, headings in parsed:
+        parsed_lines: dict[str, int] = {}
+        for file, documents, headings, lines in parsed:
             cursor = connection.executemany(  # one row made at a time: a section can be a file
                 "INSERT INTO sections (file, section, content) VALUES (?, ?, ?)",
                 (
                     (
-                        prepare_fts_text(valid_utf8(file), tokenizer),
+                        prepare_fts_text(valid_utf8(name), tokenizer),
                         prepare_fts_text(section, tokenizer),
                         prepare_fts_text(content, tokenizer),
                     )
-                    for file, section, content in documents
+                    for name, section, content in documents
                 ),
             )
             section_count += cursor.rowcount
-            heading_rows = [(path_to_db(file), *rest) for file, *rest in headings]
+            heading_rows = [(path_to_db(name), *rest) for name, *rest in headings]
             connection.executemany(
                 "INSERT INTO headings (file, text, level, start_line, end_line)"
                 " VALUES (?, ?, ?, ?, ?)",
                 heading_rows,
             )
             heading_count += len(heading_rows)
+            if lines is not None:
+                parsed_lines[file] = lines
         connection.executemany(
-            "INSERT INTO files (path, size, mtime_ns) VALUES (?, ?, ?)",
-            [(path_to_db(s.path), s.size, s.mtime_ns) for s in files.values()],
+            "INSERT INTO files (path, size, mtime_ns, parsed_lines) VALUES (?, ?, ?, ?)",
+            [
+                (path_to_db(s.path), s.size, s.mtime_ns, parsed_lines.get(s.path))
+                for s in files.values()
+            ],
         )
         meta = {
             "source_hash": current_hash,
