@@ -565,11 +565,7 @@ def test_unreadable_and_invalid_skills_are_skipped_and_counted(
     locked = write_skill(library / "locked", "locked", "Plant trees.")
     write_skill(library / "closed/inner", "inner", "Plant trees.")
     if os.geteuid() == 0:  # root reads anything: the two refuse to be read all the same
-        import builtins
-
-        from skillc_gateway import catalog
-
-        real_scandir, real_open = os.scandir, builtins.open
+        real_scandir, real_open = os.scandir, os.open
 
         def scandir(path: Any) -> Any:
             if str(path).endswith("/closed"):
@@ -582,7 +578,7 @@ def test_unreadable_and_invalid_skills_are_skipped_and_counted(
             return real_open(file, *args, **kwargs)
 
         monkeypatch.setattr(os, "scandir", scandir)
-        monkeypatch.setattr(catalog, "open", open_, raising=False)
+        monkeypatch.setattr(os, "open", open_)
     (locked / "SKILL.md").chmod(0)
     (library / "closed").chmod(0)
     try:
@@ -618,7 +614,7 @@ def test_a_huge_skill_md_is_read_up_to_its_first_mib(gateway: Run, project: Path
 # -- output ---------------------------------------------------------------------------------
 
 
-def test_text_output(gateway: Run, project: Path) -> None:
+def test_text_output(gateway: Run, project: Path, home: Path) -> None:
     write_skill(
         project / ".skillc/skills/brew",
         "brew",
@@ -633,12 +629,19 @@ def test_text_output(gateway: Run, project: Path) -> None:
     assert lines[1] == "   .skillc/skills/brew"
     assert lines[2].startswith("   Brew coffee. Grind, tamp") and lines[2].endswith("…")
     assert len(lines[2]) == 3 + 160
-    assert lines[3] == '   skc show brew --section "Grinding the beans"'
+    # not built: `show` would need an index, `open` reads the source from the heading's line
+    assert lines[3] == "   skc open .skillc/skills/brew SKILL.md --offset 7"
+    assert gateway("open", ".skillc/skills/brew", "SKILL.md", "--offset", "7").stdout.startswith(
+        "## Grinding the beans"
+    )
+    build_skill("brew", Layout.discover(project, {"SKILLC_HOME": str(home)}))
+    built = gateway("find", "grind coffee").stdout.splitlines()
+    assert built[3] == '   skc show brew --section "Grinding the beans"'
     result = gateway("find", "coffee", "--path", "loose")
     assert result.stdout.splitlines()[1:] == [
         "   loose/tea",
         "   Brew tea.",
-        "   skc show loose/tea --section 'The \"best\" coffee'",
+        "   skc open loose/tea SKILL.md --offset 7",
     ]
     empty = gateway("find", "nothing-matches-this", "--path", "loose")
     assert empty.stdout == "No skill fits this query (1 skills searched).\n"
@@ -739,3 +742,49 @@ def test_a_root_with_too_many_folders_is_searched_in_part(
     assert result.partial is True
     assert result.searched == 4  # the root and its first four folders
     assert any("more than 5 folders" in warning.text for warning in result.warnings)
+
+
+def test_a_symlinked_skill_md_is_skipped_not_followed(gateway: Run, project: Path) -> None:
+    secret = project / "secret.txt"
+    secret.write_text("---\nname: leak\ndescription: hunter2 password\n---\n")
+    (project / "library/leak").mkdir(parents=True)
+    (project / "library/leak/SKILL.md").symlink_to(secret)
+    write_skill(project / "library/good", "good", "A password manager.")
+    data = find(gateway, "password hunter2", "--path", "library")
+    assert names(data) == ["good"] and data["skipped"] == 1
+
+
+def test_more_than_16_paths_is_e100(gateway: Run, project: Path) -> None:
+    for number in range(17):
+        (project / f"p{number}").mkdir()
+    args = [arg for number in range(17) for arg in ("--path", f"p{number}")]
+    result = gateway("find", "x", *args)
+    assert result.returncode == 1
+    assert "at most 16 folders" in result.stderr
+
+
+def test_a_huge_heading_is_read_in_bounded_time(project: Path, layout: Layout) -> None:
+    from skillc_gateway.catalog.reader import MAX_HEADING, headings
+
+    line = "# " + "[" * 200_000 + " *a" * 100_000
+    found = headings([line, "## Next"])  # quadratic patterns on 500 KB would take hours
+    assert len(found[0].text) <= MAX_HEADING and found[1].text == "Next"
+
+
+def test_a_watcher_out_of_room_gives_up_and_passes_go_on(
+    project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from skillc_gateway.catalog import watch
+
+    probe = watch.open_watcher()
+    if probe is None:
+        pytest.skip("no inotify here")
+    probe.close()
+    monkeypatch.setattr(watch, "_watch_budget", lambda: 2)  # as if the kernel had no room
+    write_skill(project / ".claude/skills/owls", "owls", "All about owls.")
+    for _ in range(3):
+        assert [s.name for s in find_skills(layout, "owls").skills] == ["owls"]
+    catalog = Catalog.shared(layout)
+    assert catalog._watcher is None and not catalog._watching  # closed: its watches freed
+    write_skill(project / ".claude/skills/herons", "herons", "All about herons.")
+    assert [s.name for s in find_skills(layout, "herons").skills] == ["herons"]

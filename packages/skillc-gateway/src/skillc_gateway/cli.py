@@ -31,7 +31,8 @@ from skillc_index.console import (
 )
 
 if TYPE_CHECKING:
-    pass
+    from skillc_gateway.catalog import FoundSkill
+    from skillc_index import Layout
 
 
 MAX_LINES_OPTION = click.option(
@@ -196,13 +197,27 @@ def find_command(query: str, limit: int, path: tuple[str, ...], output_format: s
         if skill.description:
             click.echo(f"   {_shorten(skill.description, 160)}")
         if skill.sections:
-            target = (
-                Path(skill.path).name
-                if skill.in_store
-                else session.layout.display(Path(skill.path))
-            )
-            section = skill.sections[0].heading
-            click.echo(f"   skc show {_quoted(target)} --section {_quoted(section, force=True)}")
+            click.echo(f"   {_read_hint(session.layout, skill)}")
+
+
+def _read_hint(layout: Layout, skill: FoundSkill) -> str:
+    """How to read the skill's best section: ``skc show --section`` when the skill is a
+    built store skill (show reads the index), else ``skc open SKILL.md --offset`` (open
+    reads the sources: an agent folder's or a plugin's skill is not built)."""
+    from skillc_index import index_path
+
+    source = Path(skill.path)
+    section = skill.sections[0]
+    if skill.in_store:
+        for scope in layout.scopes():
+            if (
+                source.parent == layout.store(scope)
+                and index_path(layout.runtime_store(scope) / source.name, source).is_file()
+            ):
+                heading = _quoted(section.heading, force=True)
+                return f"skc show {_quoted(source.name)} --section {heading}"
+    target = _quoted(layout.display(source))
+    return f"skc open {target} SKILL.md --offset {section.line - 1}"
 
 
 def _shorten(text: str, width: int) -> str:

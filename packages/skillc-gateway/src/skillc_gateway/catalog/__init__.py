@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat as stat_module
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BUDGET_SECONDS",
+    "MAX_FIND_PATHS",
     "Catalog",
     "FindResult",
     "FoundSkill",
@@ -58,6 +60,8 @@ __all__ = [
     "find_skills",
 ]
 
+#: At most this many folders in ``paths`` (``--path``, the MCP ``path`` a model chooses).
+MAX_FIND_PATHS = 16
 #: Reading changed skills stops after this many seconds; the answer is then ``partial``.
 BUDGET_SECONDS = 10.0
 #: Changed skills are written in transactions of about this long (others wait meanwhile).
@@ -177,6 +181,8 @@ def find_roots(
     installed."""
     if not paths:
         return search_roots(layout, configured)
+    if len(paths) > MAX_FIND_PATHS:
+        raise InvalidOption(f"at most {MAX_FIND_PATHS} folders may be searched, not {len(paths)}")
     agents = {folder.path for folder in agent_folders(layout, configured)}
     roots: list[Root] = []
     for given in paths:
@@ -423,6 +429,10 @@ class Catalog:
                 watcher.watch((), (root,))
             else:
                 watcher.watch(state.full_paths(root))
+        if watcher.exhausted:  # too many folders for the kernel's watches: passes from now on
+            watcher.close()
+            self._watcher, self._watching = None, False
+            return None
         return watcher
 
     def _load_states(self, keys: Iterable[str]) -> None:
@@ -548,6 +558,24 @@ class Catalog:
         return seen
 
 
+def _read_regular(file: str) -> bytes | None:
+    """The first :data:`MAX_SKILL_BYTES` of ``file`` (cut at a line end) when it is a
+    regular file, never through a symlink (it could lead out of the skill: its text would be
+    stored in the catalog) and never blocking on a FIFO swapped in; else None."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(file, flags)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            if not stat_module.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            return cut(handle.read(MAX_SKILL_BYTES + 1))
+        except OSError:
+            return None
+
+
 def _busy(exc: sqlite3.DatabaseError) -> bool:
     text = str(exc)
     return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
@@ -587,7 +615,7 @@ class _Indexer:
             "SELECT id, fingerprint, digest IS NULL FROM skills WHERE path = ?", (real,)
         ).fetchone()
         try:
-            st = os.stat(file)  # noqa: PTH116
+            st = os.lstat(file)
         except OSError:
             if row is not None:
                 self.remove([(row[0], real)])
@@ -595,13 +623,8 @@ class _Indexer:
         fp = fingerprint(st)
         if row is not None and row[1] == fp:
             return row[0], fp, bool(row[2])
-        text = None
-        try:
-            with open(file, "rb") as handle:
-                data = cut(handle.read(MAX_SKILL_BYTES + 1))
-            text = read_skill_text(data, real.rpartition("/")[2])
-        except OSError:
-            pass
+        data = _read_regular(file)  # None (skipped): a symlink, a FIFO, unreadable
+        text = None if data is None else read_skill_text(data, real.rpartition("/")[2])
         stored = 0 if is_racy(st, self.since) else fp  # read again until it has settled
         values = (
             text.name if text else real.rpartition("/")[2],

@@ -21,6 +21,11 @@ __all__ = ["MAX_SKILL_BYTES", "cut", "read_skill_text"]
 
 #: A larger SKILL.md is read up to here (its first MiB, to a line end).
 MAX_SKILL_BYTES = 1024 * 1024
+#: A line is looked at (for a heading) up to here, a heading's text up to MAX_HEADING: the
+#: patterns below are linear on them, but emphasis and links could take quadratic time on a
+#: line of a MiB.
+MAX_LINE = 2000
+MAX_HEADING = 500
 
 _ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*\Z")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)\Z")
@@ -73,7 +78,7 @@ def headings(lines: list[str], first: int = 0) -> tuple[Heading, ...]:
     html = False  # inside an HTML block (a line holding only a tag, to the next blank line)
     previous = ""  # the previous line, when it could be the text of a setext heading
     for index in range(first, len(lines)):
-        line = lines[index]
+        line = lines[index][:MAX_LINE]
         if html:
             html = bool(line.strip())
             continue
@@ -117,6 +122,7 @@ def headings(lines: list[str], first: int = 0) -> tuple[Heading, ...]:
 def plain(text: str) -> str:
     """The plain text of a heading's inline Markdown: code spans, emphasis and link syntax
     removed."""
+    text = text[:MAX_HEADING]
     if "`" in text:
         text = text.replace("`", "")
     if "[" in text:

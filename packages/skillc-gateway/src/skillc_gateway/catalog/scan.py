@@ -311,7 +311,7 @@ class _Walker:
                 ) != stamps[index]:
                     return index
                 if kind & check and not kind & STUB:
-                    st = stat_(full + "/SKILL.md")
+                    st = lstat(full + "/SKILL.md")  # a symlink is not followed (skipped)
                     fp = hash((st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)) or 1
                     if fp != fps[index]:
                         pending.append(index)
@@ -497,7 +497,7 @@ class _Walker:
     def _check_skill(self, index: int, full: str) -> None:
         """Queue a skill folder whose SKILL.md is not the one indexed."""
         try:
-            st = os.stat(f"{full}/{SKILL_FILE}")
+            st = os.lstat(f"{full}/{SKILL_FILE}")
         except OSError:
             self.state.kinds[index] &= ~SKILL
             self.state.stamps[index] = 0  # list it again next time

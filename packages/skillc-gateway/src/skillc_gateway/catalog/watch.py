@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import errno
 import os
 import struct
 import sys
@@ -39,6 +40,7 @@ _IN_MOVE_SELF = 0x800
 _IN_Q_OVERFLOW = 0x4000
 _IN_IGNORED = 0x8000
 _IN_ONLYDIR = 0x1000000
+_IN_MASK_ADD = 0x20000000  # add to a folder's mask, never replace what another root asked
 _IN_NONBLOCK = 0o4000
 _IN_CLOEXEC = 0o2000000
 _TREE_MASK = (
@@ -47,9 +49,20 @@ _TREE_MASK = (
 )  # fmt: skip
 _PARENT_MASK = _IN_MOVED_TO | _IN_CREATE | _IN_DELETE_SELF | _IN_MOVE_SELF | _IN_ONLYDIR
 _EVENT = struct.Struct("iIII")  # wd, mask, cookie, len (then the name, NUL-padded)
-#: A process watches at most this many folders (the kernel's per-user limit is usually far
-#: higher); past it, queries make the full pass.
+#: A process watches at most this many folders, and at most a quarter of the kernel's
+#: per-user limit (``/proc/sys/fs/inotify/max_user_watches``: editors and dev servers need
+#: the rest); past it, or when the kernel refuses a watch, the watcher gives up for good and
+#: every query makes the full pass.
 MAX_WATCHES = 200_000
+
+
+def _watch_budget() -> int:
+    try:
+        with open("/proc/sys/fs/inotify/max_user_watches", encoding="ascii") as handle:
+            limit = int(handle.read().strip())
+    except (OSError, ValueError):
+        limit = 8192  # the kernel's old default
+    return min(MAX_WATCHES, limit // 4)
 
 
 class Watcher:
@@ -59,8 +72,11 @@ class Watcher:
         self._libc = libc
         self._fd = fd
         self._names: dict[int, set[str] | None] = {}  # wd -> the child names that count (None: any)
+        self._budget = _watch_budget()
         self.broken = False
         """A watch could not be added, or the queue overflowed: trust nothing, make passes."""
+        self.exhausted = False
+        """The kernel refused a watch for want of room, or the budget is spent: give up."""
 
     def watch(self, folders: Iterable[str], missing: Iterable[str] = ()) -> None:
         """Watch ``folders`` (every event counts) and, for each folder of ``missing`` that
@@ -77,9 +93,10 @@ class Watcher:
     def _add(self, folder: str, mask: int, name: str | None) -> None:
         if self.broken:
             return
-        wd = self._libc.inotify_add_watch(self._fd, os.fsencode(folder), mask)
+        wd = self._libc.inotify_add_watch(self._fd, os.fsencode(folder), mask | _IN_MASK_ADD)
         if wd < 0:  # gone meanwhile, the kernel's watch limit, no permission...
             self.broken = True
+            self.exhausted = ctypes.get_errno() == errno.ENOSPC
             return
         if name is None:
             self._names[wd] = None
@@ -87,8 +104,8 @@ class Watcher:
             names = self._names.setdefault(wd, set())
             if names is not None:
                 names.add(name)
-        if len(self._names) > MAX_WATCHES:
-            self.broken = True
+        if len(self._names) > self._budget:
+            self.broken = self.exhausted = True
 
     def changed(self) -> bool:
         """Whether anything that counts happened since the last call (or the watcher
@@ -129,6 +146,7 @@ class Watcher:
         self.broken = False
 
     def close(self) -> None:
+        """Close the inotify instance (the kernel drops its watches)."""
         os.close(self._fd)
 
 
