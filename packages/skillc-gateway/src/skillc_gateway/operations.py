@@ -538,7 +538,9 @@ FIND: Operation[FindParams, FindResult] = Operation(
     "folders and installed Claude Code plugins) for a task described in words, best first: "
     "each with its name, description, source folder (`path`), the agent folders it is "
     "deployed to, and its best-matching sections. Use it first when you do not know which "
-    "skill fits, then read the best section with skc_show (skill: its name, or its `path`). "
+    "skill fits, then read the best section with skc_show (skill: its name, or its `path`; "
+    "a skill that is not built has no index for skc_show: read it with skc_open on "
+    "SKILL.md from the section's `line`, or skc_outline). "
     "`partial` is true when some changed skills could not be indexed again in time.",
     params=FindParams,
     run=find,
