@@ -788,3 +788,18 @@ def test_a_watcher_out_of_room_gives_up_and_passes_go_on(
     assert catalog._watcher is None and not catalog._watching  # closed: its watches freed
     write_skill(project / ".claude/skills/herons", "herons", "All about herons.")
     assert [s.name for s in find_skills(layout, "herons").skills] == ["herons"]
+
+
+def test_another_version_rewriting_the_catalog_does_not_get_it_deleted(
+    project: Path, layout: Layout
+) -> None:
+    write_skill(project / ".claude/skills/owls", "owls", "All about owls.")
+    assert [s.name for s in find_skills(layout, "owls").skills] == ["owls"]
+    path = layout.global_dir / "catalog.db"
+    inode = path.stat().st_ino
+    os.link(path, project / "catalog-link")  # the inode is not reused if the file is removed
+    with sqlite3.connect(path) as other:  # as a newer skillc would: its own tables
+        other.execute("DROP TABLE rank_meta")
+        other.execute("UPDATE meta SET value = '999' WHERE key = 'rank_version'")
+    assert [s.name for s in find_skills(layout, "owls").skills] == ["owls"]
+    assert path.stat().st_ino == inode  # opened again and made current, not removed

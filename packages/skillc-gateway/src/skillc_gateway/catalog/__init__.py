@@ -268,9 +268,11 @@ class Catalog:
         except sqlite3.DatabaseError as exc:
             if self.database.path is None or _busy(exc):
                 raise
-            # a catalog that broke while in use: made again from nothing, once
+            # a catalog that broke while in use: opened again, once; removed first only when
+            # it is corrupt (another skillc version that rewrote its tables is no reason)
             self.close()
-            discard(self.database.path)
+            if not isinstance(exc, sqlite3.OperationalError) or "malformed" in str(exc):
+                discard(self.database.path)
             return Catalog.shared(self.layout)._find(query, roots, limit, budget)
 
     def _find(self, query: str, roots: Sequence[Root], limit: int, budget: float) -> FindResult:
