@@ -192,3 +192,15 @@ def test_skill_dir_is_the_only_change_to_the_environment(tool: Path) -> None:
     environ = {"PATH": "/bin", "AWS_SECRET": "s", "HOME": "/h"}
     assert exec_environment(environ, tool) == {**environ, "SKILL_DIR": str(tool)}
     assert "SKILL_DIR" not in environ
+
+
+def test_a_script_whose_interpreter_is_missing_is_126_not_127(
+    gateway_process: Run, project: Path, demo: Path
+) -> None:
+    script = demo / "scripts" / "old.sh"
+    script.parent.mkdir(exist_ok=True)
+    script.write_text("#!/usr/bin/env-does-not-exist python4\nprint(1)\n")
+    script.chmod(0o755)
+    result = gateway_process("exec", "demo", "--", "scripts/old.sh")
+    assert result.returncode == 126, result.stderr
+    assert "bad interpreter" in result.stderr

@@ -552,6 +552,11 @@ def exec_in_skill(
             close_fds=True,
         )
     except FileNotFoundError:
+        if not skill.source.is_dir():
+            return failure(127, f"the skill's folder is gone: {skill.source}")
+        if "/" in argv[0] and (skill.source / argv[0]).is_file():
+            # the program is there: its interpreter (#!) is what is missing
+            return failure(126, f"cannot execute {argv[0]}: bad interpreter (#! line)")
         return failure(127, f"command not found: {argv[0]}")
     except PermissionError:
         return failure(126, f"permission denied: {argv[0]}")
