@@ -44,13 +44,14 @@ def error_line(proc: subprocess.CompletedProcess[str]) -> str:
 # -- skc init and .gitignore ---------------------------------------------------------------
 
 
-def test_init_without_git_ignores_skillc_only(ok: Run, project: Path) -> None:
+def test_init_without_git_ignores_what_skillc_generates_only(ok: Run, project: Path) -> None:
     proc = ok("init")
-    assert "Added to .gitignore: /.skillc/" in proc.stdout
-    assert (project / ".gitignore").read_text(encoding="utf-8") == "/.skillc/\n"
+    assert "Added to .gitignore: /.skillc/runtime/, /.skillc/logs/" in proc.stdout
+    lines = "/.skillc/runtime/\n/.skillc/logs/\n"
+    assert (project / ".gitignore").read_text(encoding="utf-8") == lines
     again = json.loads(ok("init", "--format", "json").stdout)
     assert again["gitignore"] == [] and again["created"] is False
-    assert (project / ".gitignore").read_text(encoding="utf-8") == "/.skillc/\n"
+    assert (project / ".gitignore").read_text(encoding="utf-8") == lines
 
 
 @needs_git
@@ -58,11 +59,26 @@ def test_init_in_a_repository_ignores_skillc_and_the_agent_folder(ok: Run, proje
     git(project, "init", "-q")
     write(project / ".gitignore", "node_modules")  # no final newline: the lines go after it
     data = json.loads(ok("init", "--format", "json").stdout)
-    assert data["gitignore"] == ["/.skillc/", "/.claude/skills/"]
+    assert data["gitignore"] == ["/.skillc/runtime/", "/.skillc/logs/", "/.claude/skills/"]
     text = (project / ".gitignore").read_text(encoding="utf-8")
-    assert text == "node_modules\n/.skillc/\n/.claude/skills/\n"
+    assert text == "node_modules\n/.skillc/runtime/\n/.skillc/logs/\n/.claude/skills/\n"
     ok("init")
     assert (project / ".gitignore").read_text(encoding="utf-8") == text  # never twice
+
+
+@needs_git
+def test_init_in_a_new_repository_never_ignores_the_sources(ok: Run, project: Path) -> None:
+    """Nothing tracked yet (``git init; skc init; skc init my-skill``): the skill is a new
+    file for git, not an ignored one."""
+    git(project, "init", "-q")
+    ok("init")
+    ok("init", "my-skill")
+    status = subprocess.run(
+        ["git", "-C", str(project), "status", "--porcelain", "--ignored", "-uall"],
+        check=True, capture_output=True, text=True,
+    ).stdout.splitlines()  # fmt: skip
+    assert "?? .skillc/skills/my-skill/SKILL.md" in status
+    assert not any(line.startswith("!!") for line in status), status
 
 
 @needs_git
@@ -90,8 +106,9 @@ def test_init_skill_in_a_new_project_updates_gitignore(ok: Run, tmp_path: Path) 
     fresh = tmp_path / "fresh"
     fresh.mkdir()
     data = json.loads(ok("init", "my-skill", "--format", "json", cwd=fresh).stdout)
-    assert data["gitignore"] == ["/.skillc/"]
-    assert (fresh / ".gitignore").read_text(encoding="utf-8") == "/.skillc/\n"
+    assert data["gitignore"] == ["/.skillc/runtime/", "/.skillc/logs/"]
+    text = (fresh / ".gitignore").read_text(encoding="utf-8")
+    assert text == "/.skillc/runtime/\n/.skillc/logs/\n"
     second = json.loads(ok("init", "other", "--format", "json", cwd=fresh).stdout)
     assert second["gitignore"] == []
 

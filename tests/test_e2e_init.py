@@ -123,7 +123,8 @@ def test_init_skill_json(skc: Run, project: Path) -> None:
         "scope": "project",
         "path": str(project / ".skillc" / "skills" / "my-skill"),
         "created": True,
-        "gitignore": ["/.skillc/"],  # the folder became a project (no git: .skillc/ only)
+        # the folder became a project (no git: what skillc generates in .skillc/ only)
+        "gitignore": ["/.skillc/runtime/", "/.skillc/logs/"],
     }
 
 

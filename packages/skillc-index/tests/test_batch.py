@@ -73,6 +73,45 @@ def test_a_folder_of_skills_at_any_depth(index: Run, project: Path) -> None:
     assert sorted(p.name for p in (project / ".skillc" / "skills").iterdir()) == ["one", "two"]
 
 
+def test_symlinked_folders_below_the_folder_are_not_followed(
+    index: Run, project: Path, tmp_path: Path
+) -> None:
+    """``skills/x -> ~`` would walk the home folder, ``skills/evil -> /elsewhere`` build what
+    is outside: below the folder named no symlink is followed (the folder itself may be)."""
+    outside = tmp_path / "elsewhere"
+    write_skill(outside / "group" / "evil")
+    write_skill(outside / "single")
+    skills = project / "skills"
+    write_skill(skills / "one")
+    (skills / "evil").symlink_to(outside / "group", target_is_directory=True)
+    (skills / "single").symlink_to(outside / "single", target_is_directory=True)
+    (skills / "loop").symlink_to(skills, target_is_directory=True)
+    assert find_skill_folders(skills) == [skills / "one"]
+    result = index("build", "skills/", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    assert [r["skill"] for r in json.loads(result.stdout)["results"]] == ["one"]
+    assert sorted(p.name for p in (project / ".skillc" / "skills").iterdir()) == ["one"]
+    (project / "linked").symlink_to(outside, target_is_directory=True)  # named itself: followed
+    assert find_skill_folders(project / "linked") == [
+        project / "linked" / "group" / "evil",
+        project / "linked" / "single",
+    ]
+
+
+def test_the_search_is_bounded(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import skillc_index._batch as batch
+
+    deep = project / "deep"
+    write_skill(deep / "a" / "b" / "c" / "three")  # level 4
+    write_skill(deep / "a" / "two")  # level 2
+    assert find_skill_folders(deep) == [deep / "a" / "b" / "c" / "three", deep / "a" / "two"]
+    monkeypatch.setattr(batch, "MAX_DEPTH", 3)
+    assert find_skill_folders(deep) == [deep / "a" / "two"]
+    monkeypatch.setattr(batch, "MAX_DEPTH", 8)
+    monkeypatch.setattr(batch, "MAX_FOLDERS", 2)  # deep and a: no further
+    assert find_skill_folders(deep) == []
+
+
 def test_one_failure_does_not_stop_the_others(index: Run, project: Path) -> None:
     skills = project / "skills"
     write_skill(skills / "good")

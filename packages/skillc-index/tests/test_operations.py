@@ -59,7 +59,7 @@ def test_init_makes_the_project_then_a_skill(tmp_path: Path, home: Path) -> None
         "scope": None,
         "path": str(tmp_path / ".skillc" / "skills"),
         "created": True,
-        "gitignore": ["/.skillc/"],
+        "gitignore": ["/.skillc/runtime/", "/.skillc/logs/"],
     }
     assert INIT.run(run, InitParams()).to_dict()["created"] is False
     skill = INIT.run(run, InitParams("my-skill"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 from collections.abc import Callable, Iterator
@@ -497,3 +498,30 @@ def test_another_route_command_at_work_is_e999(
     assert result.returncode == 1
     assert result.stderr.startswith("error[E999]: another route command is changing")
     assert route(cli, "install").returncode == 0
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_a_skill_git_tracks_is_left_in_place(
+    cli: Callable[..., Run], layout: Layout, claude: Path, project: Path
+) -> None:
+    """Moving a tracked skill folder would show in ``git status`` as deleted: it stays."""
+
+    def git(*args: str) -> str:
+        done = subprocess.run(
+            ["git", "-C", str(project), "-c", "user.name=t", "-c", "user.email=t@t",
+             "-c", "commit.gpgsign=false", *args],
+            check=True, capture_output=True, text=True,
+        )  # fmt: skip
+        return done.stdout
+
+    git("init", "-q")
+    git("add", "--", ".claude/skills/alpha")
+    git("commit", "-q", "-m", "alpha")
+    data = route_json(cli, "install")
+    assert data["left"] == [
+        {"name": "alpha", "path": str(claude / "alpha"), "reason": "tracked by git"}
+    ]
+    assert {skill["name"] for skill in data["skills"]} == {"beta", "copied", "linked"}
+    assert names(claude) == [".DS_Store", "alpha", ROUTER_NAME]
+    assert not (layout.store("project") / "alpha").exists()
+    assert git("status", "--porcelain", "--", ".claude/skills/alpha") == ""

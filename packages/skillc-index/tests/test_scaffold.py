@@ -99,12 +99,13 @@ def _git(root: Path, *args: str) -> None:
 
 def test_ignore_generated_without_git(tmp_path: Path) -> None:
     assert tracked(tmp_path, (".skillc",)) is None  # no work tree
-    (tmp_path / ".gitignore").write_text("# mine\n/.skillc\n", encoding="utf-8")
-    assert ignore_generated(tmp_path) == ()  # '/.skillc' is the same line
+    (tmp_path / ".gitignore").write_text("# mine\n/.skillc/logs\n", encoding="utf-8")
+    assert ignore_generated(tmp_path) == ("/.skillc/runtime/",)  # '/.skillc/logs' is there
     (tmp_path / ".gitignore").unlink()
-    assert ignore_generated(tmp_path) == ("/.skillc/",)
+    assert ignore_generated(tmp_path) == ("/.skillc/runtime/", "/.skillc/logs/")
     assert ignore_generated(tmp_path) == ()
-    assert (tmp_path / ".gitignore").read_text(encoding="utf-8") == "/.skillc/\n"
+    text = (tmp_path / ".gitignore").read_text(encoding="utf-8")
+    assert text == "/.skillc/runtime/\n/.skillc/logs/\n"  # never .skillc/: it holds sources
 
 
 @needs_git
@@ -121,13 +122,38 @@ def test_ignore_generated_asks_git_what_is_tracked(tmp_path: Path) -> None:
         ".claude/skills/-n x",
     }
     assert tracked(tmp_path, (".claude/*", ":(glob).claude/**", ".skillc")) == set()  # literal
-    assert ignore_generated(tmp_path) == ("/.skillc/",)
+    assert ignore_generated(tmp_path) == ("/.skillc/runtime/", "/.skillc/logs/")
 
 
 @needs_git
 def test_init_project_reports_the_lines(tmp_path: Path, env: dict[str, str]) -> None:
     _git(tmp_path, "init", "-q")
     result = init_project(Layout.discover(tmp_path, env))
-    assert result.gitignore == ("/.skillc/", "/.claude/skills/")
-    assert result.to_dict()["gitignore"] == ["/.skillc/", "/.claude/skills/"]
+    lines = ("/.skillc/runtime/", "/.skillc/logs/", "/.claude/skills/")
+    assert result.gitignore == lines
+    assert result.to_dict()["gitignore"] == list(lines)
     assert init_project(Layout.discover(tmp_path, env)).gitignore == ()
+
+
+@needs_git
+def test_the_skill_sources_of_a_new_repository_are_not_ignored(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    """Nothing tracked yet: ``.skillc/skills/`` (the sources) is still not ignored, only what
+    skillc generates in ``.skillc/``."""
+    _git(tmp_path, "init", "-q")
+    init_project(Layout.discover(tmp_path, env))
+    init_skill("my-skill", Layout.discover(tmp_path, env))
+    for generated in (".skillc/runtime/x/SKILL.md", ".skillc/logs/x.jsonl"):
+        _git(tmp_path, "check-ignore", "-q", generated)  # exit 0: ignored
+    kept = subprocess.run(
+        ["git", "-C", str(tmp_path), "check-ignore", "-q", ".skillc/skills/my-skill/SKILL.md"],
+        check=False,
+    )
+    assert kept.returncode == 1  # not ignored
+    status = subprocess.run(
+        ["git", "-C", str(tmp_path), "status", "--porcelain", "--ignored", "-uall"],
+        check=True, capture_output=True, text=True,
+    ).stdout.splitlines()  # fmt: skip
+    assert "?? .skillc/skills/my-skill/SKILL.md" in status
+    assert not any(line.startswith("!!") for line in status)

@@ -46,26 +46,33 @@ __all__ = [
 
 #: Folders never searched for skills (besides hidden ones): installed packages.
 IGNORED_FOLDERS = frozenset({"node_modules"})
+#: Folder levels searched below the given folder (its entries are level 1).
+MAX_DEPTH = 8
+#: At most this many folders are looked at: the rest is not searched.
+MAX_FOLDERS = 100_000
 
 
 def find_skill_folders(folder: Path) -> list[Path]:
-    """The skill folders under ``folder``: every folder holding SKILL.md, at any depth, not
-    looking inside a skill (a SKILL.md nested in a skill is one of its files), nor in hidden
-    folders or ``node_modules``. Bytewise order of the relative paths; ``[folder]`` itself
-    when it is a skill."""
+    """The skill folders under ``folder``: every folder holding SKILL.md, not looking inside
+    a skill (a SKILL.md nested in a skill is one of its files), nor in hidden folders or
+    ``node_modules``. Bytewise order of the relative paths; ``[folder]`` itself when it is a
+    skill.
+
+    ``folder`` may be a symlink, but none below it is followed (``skills/x -> ~`` would walk
+    the home folder, a checkout's ``skills/evil -> /elsewhere`` would build what is outside);
+    at most :data:`MAX_DEPTH` levels and :data:`MAX_FOLDERS` folders are searched."""
     from skillc_index._files import fs_bytes
 
     found: list[tuple[bytes, Path]] = []
-    seen: set[str] = set()
-    pending = [(folder, "")]
-    while pending:
-        current, rel = pending.pop()
-        real = os.path.realpath(current)
-        if real in seen:  # a folder symlink cycle
-            continue
-        seen.add(real)
+    pending = [(folder, "", 0)]
+    walked = 0
+    while pending and walked < MAX_FOLDERS:
+        current, rel, depth = pending.pop()
+        walked += 1
         if (current / SKILL_FILE).is_file():
             found.append((fs_bytes(rel.rstrip("/")), current))
+            continue
+        if depth >= MAX_DEPTH:
             continue
         try:
             entries = sorted(os.scandir(current), key=lambda e: e.name)
@@ -75,11 +82,11 @@ def find_skill_folders(folder: Path) -> list[Path]:
             if entry.name.startswith(".") or entry.name in IGNORED_FOLDERS:
                 continue
             try:
-                is_dir = entry.is_dir()
-            except OSError:  # a symlink loop
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
                 continue
             if is_dir:
-                pending.append((current / entry.name, f"{rel}{entry.name}/"))
+                pending.append((current / entry.name, f"{rel}{entry.name}/", depth + 1))
     found.sort(key=lambda item: item[0])
     return [path for _, path in found]
 

@@ -17,11 +17,11 @@ What moves where (always one ``rename``: nothing is copied, nothing deleted):
   deployed it again while routed) is just removed: the parked one puts it back.
 
 Left in place, and reported (the rest of the command goes on): a symlink skillc did not make
-(skillc never moves what a link points to), a skill whose name the store already has, one on
-another file system, one that does not compile (it is moved back). The whole command refuses,
-changing nothing, when the agent folder (or the store) leads outside the project or the home
-folder, when something skillc cannot move holds the router's name, or outside a project for a
-project folder.
+(skillc never moves what a link points to), a skill whose name the store already has, one
+git tracks (``git ls-files``, asked once), one on another file system, one that does not
+compile (it is moved back). The whole command refuses, changing nothing, when the agent
+folder (or the store) leads outside the project or the home folder, when something skillc
+cannot move holds the router's name, or outside a project for a project folder.
 
 The manifest ``<base>/.skillc/router/<agent>.json`` records each move (name, kind, and the
 moved entry's device and inode, which a rename keeps) and is written *before* anything moves,
@@ -682,6 +682,16 @@ def _install(session: Session, place: _Place, *, dry_run: bool) -> RouteResult:
             left.append(found)
         elif found is not None:
             plans.append(found)
+    if plans:  # what git tracks stays: moving it would show as deleted (one git run)
+        from skillc_index._git import tracked
+
+        kept = tracked(place.folder, [plan.name for plan in plans]) or set()
+        left += [
+            SkillLeft(plan.name, place.folder / plan.name, "tracked by git")
+            for plan in plans
+            if plan.name in kept
+        ]
+        plans = [plan for plan in plans if plan.name not in kept]
     if (
         _exists(place.router)
         and router_state == "other"

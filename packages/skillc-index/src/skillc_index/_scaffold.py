@@ -1,8 +1,9 @@
 """Scaffolding: ``skc init`` and ``skc init <name>`` (RFC-0006:C-INIT).
 
 Making a project also adds what skillc generates there to the project's ``.gitignore``
-(:func:`ignore_generated`): ``.skillc/`` and the agent folders builds deploy into by default
-(symlinks to the runtime), each only where git tracks nothing in it (the user's sources).
+(:func:`ignore_generated`): ``.skillc/runtime/``, ``.skillc/logs/`` and the agent folders
+builds deploy into by default (symlinks to the runtime), each only where git tracks nothing in
+it (the user's sources). ``.skillc/`` itself never: ``.skillc/skills/`` holds the sources.
 """
 
 from __future__ import annotations
@@ -104,25 +105,24 @@ def default_agent_folders() -> tuple[str, ...]:
 
 def ignore_generated(root: Path) -> tuple[str, ...]:
     """Add to ``<root>/.gitignore`` the folders skillc generates, each a line ``/<folder>/``
-    not there already (``.skillc``, ``/.skillc`` and ``.skillc/`` are one line); returns the
-    lines added.
+    not there already (``.skillc/logs``, ``/.skillc/logs`` and ``.skillc/logs/`` are one
+    line); returns the lines added.
 
-    In a git work tree (``git ls-files``, run without a shell), a folder where git tracks
-    files is the user's and is left out: ``.skillc/`` (then only its generated ``runtime/``
-    and ``logs/``) and the agent folders of the default targets (:func:`default_agent_folders`,
-    where builds put their symlinks). Without git, or outside a work tree, only ``.skillc/``
-    is added. CannotCreate (E999) when the file cannot be written, PathEscapesProject (E100)
-    when it is a symlink leading out of ``root``.
+    ``.skillc/`` itself is never ignored: its ``skills/`` holds the skill sources. Its
+    generated ``runtime/`` and ``logs/`` are, and in a git work tree (``git ls-files``, run
+    without a shell) the agent folders of the default targets (:func:`default_agent_folders`,
+    where builds put their symlinks); a folder where git tracks files is the user's and is
+    left out. Without git, or outside a work tree, only ``runtime/`` and ``logs/`` are added.
+    CannotCreate (E999) when the file cannot be written, PathEscapesProject (E100) when it is
+    a symlink leading out of ``root``.
     """
     agents = default_agent_folders()
     generated = tuple(f"{SKILLC_DIR}/{name}" for name in _GENERATED)
-    tracked = git_tracked(root, (SKILLC_DIR, *generated, *agents))
+    tracked = git_tracked(root, (*generated, *agents))
     if tracked is None:
-        wanted = [SKILLC_DIR]
+        wanted = list(generated)
     else:
-        wanted = [SKILLC_DIR] if SKILLC_DIR not in tracked else list(generated)
-        wanted += agents
-        wanted = [folder for folder in wanted if folder not in tracked]
+        wanted = [folder for folder in (*generated, *agents) if folder not in tracked]
     path = root / GITIGNORE
     if not within(path, root):  # a symlink in the checkout leads out
         raise PathEscapesProject(GITIGNORE, os.path.realpath(path))
@@ -146,7 +146,7 @@ def ignore_generated(root: Path) -> tuple[str, ...]:
 
 
 def _ignore_key(line: str) -> str:
-    """A ``.gitignore`` line as the folder it names: ``/.skillc/`` -> ``.skillc``."""
+    """A ``.gitignore`` line as the folder it names: ``/.skillc/logs/`` -> ``.skillc/logs``."""
     return line.strip().strip("/")
 
 

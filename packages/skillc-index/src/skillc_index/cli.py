@@ -48,8 +48,8 @@ def init_command(name: str | None, global_: bool, output_format: str) -> None:
     Without NAME, create `.skillc/skills/` in the current folder (safe to repeat). With NAME,
     create `.skillc/skills/NAME/SKILL.md` in the project (or, with --global, in
     `~/.skillc/skills/`), from a minimal template. An existing SKILL.md is never overwritten.
-    A new project's `.gitignore` gets `.skillc/` and `.claude/skills/` (where builds put
-    symlinks), each only where git tracks nothing in it.
+    A new project's `.gitignore` gets `.skillc/runtime/`, `.skillc/logs/` and
+    `.claude/skills/` (where builds put symlinks), each only where git tracks nothing in it.
 
     \b
     Examples:

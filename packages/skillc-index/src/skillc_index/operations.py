@@ -92,9 +92,9 @@ INIT: Operation[InitParams, InitResult] = Operation(
             "gitignore": {
                 "type": "array",
                 "items": STRING,
-                "description": "Lines added to the project's .gitignore: .skillc/ and the "
-                "default agent folder (.claude/skills/), each only where git tracks nothing "
-                "in it.",
+                "description": "Lines added to the project's .gitignore: .skillc/runtime/, "
+                ".skillc/logs/ and the default agent folder (.claude/skills/), each only where "
+                "git tracks nothing in it.",
             },
         }
     ),
