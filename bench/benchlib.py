@@ -42,3 +42,25 @@ def cpu_model() -> str:
     except OSError:
         pass
     return platform.processor() or "unknown"
+
+
+def skill_folders(corpus: Path) -> list[Path]:
+    """Every folder under ``corpus`` holding a SKILL.md (nested ones too), sorted."""
+    return sorted(path.parent for path in corpus.rglob("SKILL.md") if path.is_file())
+
+
+def copy_corpus(corpus: Path, folder: Path) -> int:
+    """Copy every corpus skill (its whole folder) to ``folder/<name>``, a name taken twice
+    getting ``-2``, ``-3``...; returns the count."""
+    import shutil
+
+    folder.mkdir(parents=True)
+    taken: set[str] = set()
+    for skill in skill_folders(corpus):
+        name, number = skill.name, 1
+        while name in taken:
+            number += 1
+            name = f"{skill.name}-{number}"
+        taken.add(name)
+        shutil.copytree(skill, folder / name, symlinks=True)
+    return len(taken)

@@ -40,7 +40,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchlib import corpus_root, cpu_model, find_skc
+from benchlib import copy_corpus, corpus_root, cpu_model, find_skc
 
 SCRATCH_TARGET = 1.0
 UNCHANGED_TARGET_S = 2.0
@@ -55,24 +55,6 @@ with open(sys.argv[1], encoding="utf-8") as listing:
         with open(line.rstrip("\\n"), "rb") as handle:
             parser.parse(handle.read().decode("utf-8", errors="replace"))
 """
-
-
-def skill_folders(corpus: Path) -> list[Path]:
-    return sorted(path.parent for path in corpus.rglob("SKILL.md") if path.is_file())
-
-
-def copy_corpus(corpus: Path, folder: Path) -> int:
-    """Copy every corpus skill (its whole folder) to ``folder/<name>``; returns the count."""
-    folder.mkdir(parents=True)
-    taken: set[str] = set()
-    for skill in skill_folders(corpus):
-        name, number = skill.name, 1
-        while name in taken:
-            number += 1
-            name = f"{skill.name}-{number}"
-        taken.add(name)
-        shutil.copytree(skill, folder / name, symlinks=True)
-    return len(taken)
 
 
 def markdown_files(skills: Path) -> list[Path]:

@@ -35,25 +35,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchlib import corpus_root, cpu_model, find_skc
-
-
-def skill_folders(corpus: Path) -> list[Path]:
-    return sorted(path.parent for path in corpus.rglob("SKILL.md") if path.is_file())
-
-
-def deploy(corpus: Path, folder: Path) -> int:
-    """Copy every corpus skill (its whole folder) to ``folder/<name>``; returns the count."""
-    folder.mkdir(parents=True)
-    taken: set[str] = set()
-    for skill in skill_folders(corpus):
-        name, number = skill.name, 1
-        while name in taken:
-            number += 1
-            name = f"{skill.name}-{number}"
-        taken.add(name)
-        shutil.copytree(skill, folder / name, symlinks=True)
-    return len(taken)
+from benchlib import copy_corpus, corpus_root, cpu_model, find_skc
 
 
 def tree(root: Path) -> dict[str, str]:
@@ -105,7 +87,7 @@ def main() -> None:
         env.pop("SKILLC_TOKENIZER", None)
         skc(skc_path, "init", cwd=project, env=env)
         folder = project / ".claude" / "skills"
-        count = deploy(corpus, folder)
+        count = copy_corpus(corpus, folder)
         before_tree = tree(folder)
 
         before = claude_budget(
