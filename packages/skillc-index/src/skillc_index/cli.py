@@ -462,8 +462,14 @@ def route_install_command(target: str, global_: bool, dry_run: bool, output_form
     Each skill folder goes to the store (`.skillc/skills/<name>`, or `~/.skillc/skills` with
     --global) and is built; skillc's own deployments are parked; the folder then holds only
     `skill-router`. A skill whose name the store already has, a symlink skillc did not make,
-    or a skill that does not build stays where it is and is listed. Safe to repeat: routes
-    what was added since.
+    a skill git tracks, or a skill that does not build stays where it is and is listed. Safe
+    to repeat: routes what was added since.
+
+    \b
+    Examples:
+      skc route install --dry-run          # what would move
+      skc route install                    # .claude/skills of this project
+      skc route install --global -t codex  # ~/.agents/skills
     """
     from skillc_index._router import route_install
 
@@ -483,6 +489,11 @@ def route_uninstall_command(target: str, global_: bool, dry_run: bool, output_fo
     Each skill goes back to the agent folder under its own name, as it was (a folder, or the
     symlink skillc made). One whose place in the folder is taken again, or that changed in
     the store (another folder under its name), stays where it is and is listed.
+
+    \b
+    Examples:
+      skc route uninstall --dry-run
+      skc route uninstall --global --format json
     """
     from skillc_index._router import route_uninstall
 
@@ -496,7 +507,13 @@ def route_uninstall_command(target: str, global_: bool, dry_run: bool, output_fo
 @format_option()
 @verbose_option
 def route_status_command(target: str, global_: bool, output_format: str) -> None:
-    """Show what is routed for an agent folder."""
+    """Show what is routed for an agent folder.
+
+    \b
+    Examples:
+      skc route status
+      skc route status --global -t cursor --format json
+    """
     from skillc_index._router import route_status
 
     session = cli_session()
