@@ -565,20 +565,22 @@ def test_unreadable_and_invalid_skills_are_skipped_and_counted(
     locked = write_skill(library / "locked", "locked", "Plant trees.")
     write_skill(library / "closed/inner", "inner", "Plant trees.")
     if os.geteuid() == 0:  # root reads anything: the two refuse to be read all the same
-        real_scandir, real_open = os.scandir, os.open
+        import skillc_index
+
+        real_scandir, real_open = os.scandir, skillc_index.open_in_root
 
         def scandir(path: Any) -> Any:
             if str(path).endswith("/closed"):
                 raise PermissionError(13, "Permission denied", str(path))
             return real_scandir(path)
 
-        def open_(file: Any, *args: Any, **kwargs: Any) -> Any:
-            if str(file).endswith("locked/SKILL.md"):
-                raise PermissionError(13, "Permission denied", str(file))
-            return real_open(file, *args, **kwargs)
+        def open_(root: Path, rel: str, **kwargs: Any) -> Any:
+            if root.name == "locked":
+                raise PermissionError(13, "Permission denied", str(root / rel))
+            return real_open(root, rel, **kwargs)
 
         monkeypatch.setattr(os, "scandir", scandir)
-        monkeypatch.setattr(os, "open", open_)
+        monkeypatch.setattr(skillc_index, "open_in_root", open_)
     (locked / "SKILL.md").chmod(0)
     (library / "closed").chmod(0)
     try:

@@ -511,7 +511,8 @@ def skill_files(source: Path, words: Sequence[str], limit: int = 8) -> list[str]
     """The words of an exec's arguments that name a regular file inside the skill's folder
     (``scripts/x.py``), at most ``limit``: what the access log keeps of them, so that stats
     show which scripts agents run. Other words are never logged: they may be secrets."""
-    root = source.resolve()
+    from skillc_index import within
+
     found: list[str] = []
     for word in words:
         if len(found) == limit:
@@ -519,8 +520,8 @@ def skill_files(source: Path, words: Sequence[str], limit: int = 8) -> list[str]
         if not word or word.startswith("-") or len(word) > 1024 or Path(word).is_absolute():
             continue
         try:
-            path = (root / word).resolve()
-            inside = path.is_relative_to(root) and path.is_file()
+            path = source / word
+            inside = within(path, source) and path.is_file()
         except (OSError, ValueError):  # a NUL byte, a name too long
             continue
         if inside:

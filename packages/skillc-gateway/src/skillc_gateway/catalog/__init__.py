@@ -560,22 +560,21 @@ class Catalog:
         return seen
 
 
-def _read_regular(file: str) -> bytes | None:
-    """The first :data:`MAX_SKILL_BYTES` of ``file`` (cut at a line end) when it is a
-    regular file, never through a symlink (it could lead out of the skill: its text would be
-    stored in the catalog) and never blocking on a FIFO swapped in; else None."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    try:
-        fd = os.open(file, flags)
-    except OSError:
+def _read_regular(real: str, st: os.stat_result) -> bytes | None:
+    """The first :data:`MAX_SKILL_BYTES` of the SKILL.md of the skill at ``real`` (cut at a
+    line end), or None (the skill is skipped): not a regular file by ``st`` (its ``lstat``:
+    a symlink is not read, the catalog's fingerprints would not see its target change), or
+    not one when opened (:func:`skillc_index.open_in_root`: no symlink out of the skill, no
+    FIFO that blocks), or unreadable."""
+    from skillc_index import SkillcError, open_in_root
+
+    if not stat_module.S_ISREG(st.st_mode):
         return None
-    with os.fdopen(fd, "rb") as handle:
-        try:
-            if not stat_module.S_ISREG(os.fstat(fd).st_mode):
-                return None
+    try:
+        with open_in_root(Path(real), SKILL_FILE) as handle:
             return cut(handle.read(MAX_SKILL_BYTES + 1))
-        except OSError:
-            return None
+    except (SkillcError, OSError):
+        return None
 
 
 def _busy(exc: sqlite3.DatabaseError) -> bool:
@@ -625,7 +624,7 @@ class _Indexer:
         fp = fingerprint(st)
         if row is not None and row[1] == fp:
             return row[0], fp, bool(row[2])
-        data = _read_regular(file)  # None (skipped): a symlink, a FIFO, unreadable
+        data = _read_regular(real, st)  # None (skipped): a symlink, a FIFO, unreadable
         text = None if data is None else read_skill_text(data, real.rpartition("/")[2])
         stored = 0 if is_racy(st, self.since) else fp  # read again until it has settled
         values = (
