@@ -14,9 +14,10 @@ collapsed into one result). It is kept in ``--library`` (default
 1. **Catalog build from nothing**: ``skc find --path LIB`` with an empty ``$SKILLC_HOME``,
    again until an answer is no longer ``partial`` (each call indexes for at most 10 s); the
    sum of their wall times.
-2. **Incremental update**: one SKILL.md edited (its description gets a new word), then one
-   ``skc find``; its wall time minus the median of an unchanged ``skc find`` is the cost of
-   the update. Target: under 100 ms.
+2. **Incremental update**, in this process through the catalog's API, as a new ``skc find``
+   process would do it (a new catalog object: no state in memory): the freshness pass with
+   nothing changed, and the same pass after one SKILL.md was edited (its description gets a
+   new word), which indexes that skill again; medians of 5. Target: under 100 ms.
 3. **CLI process time**: ``skc find --path LIB --format json QUERY`` against
    ``python -c "import click, sqlite3"``, rounds interleaved, median. Target: at most 1.5x.
 4. **MCP**: one ``skc mcp`` session answers ``--calls`` ``skc_find`` calls (queries of the
@@ -41,7 +42,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchlib import corpus_root, cpu_model, find_skc
+from benchlib import corpus_root, cpu_model, find_skc, skill_folders
 from mcp_latency import Session
 
 QUERIES = (
@@ -51,10 +52,6 @@ QUERIES = (
     "our report query is slow, which indexes would fix it",
     "generate an editorconfig with 4-space indents for C#",
 )
-
-
-def skill_folders(root: Path) -> int:
-    return sum(1 for _, _, files in os.walk(root) if "SKILL.md" in files)
 
 
 def rename_skills(root: Path, suffix: str) -> None:
@@ -70,7 +67,7 @@ def rename_skills(root: Path, suffix: str) -> None:
 
 def make_library(corpus: Path, library: Path, wanted: int) -> int:
     """Copies of the corpus under ``library/cNN`` until ``wanted`` skills; the count."""
-    per_copy = skill_folders(corpus)
+    per_copy = len(skill_folders(corpus))
     copies = -(-wanted // per_copy)
     library.mkdir(parents=True, exist_ok=True)
     for n in range(copies):
@@ -81,7 +78,7 @@ def make_library(corpus: Path, library: Path, wanted: int) -> int:
             shutil.copytree(corpus, partial, ignore=shutil.ignore_patterns("README.md"))
             rename_skills(partial, f"-c{n:02d}")
             partial.rename(target)
-    return skill_folders(library)
+    return len(skill_folders(library))
 
 
 def timed(argv: list[str], env: dict[str, str], cwd: Path) -> float:
@@ -101,6 +98,41 @@ def run(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, bytes]:
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, int(share * len(ordered) + 0.5) - 1))]
+
+
+def incremental(home: Path, library: Path, rounds: int = 5) -> tuple[float, float]:
+    """Medians (s) of the freshness pass of a new catalog object over ``library``: with
+    nothing changed, and after one SKILL.md changed (the file is restored at the end)."""
+    from skillc_gateway.catalog import Catalog, find_roots
+    from skillc_index import Layout
+
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    roots = find_roots(layout, [str(library.resolve())])
+    edited = library / "c00" / "anthropic-skills" / "skills" / "algorithmic-art" / "SKILL.md"
+    original = edited.read_bytes()
+
+    def timed_pass() -> float:
+        Catalog.shared(layout).close()  # as a new process: nothing in memory
+        catalog = Catalog.shared(layout)
+        start = time.perf_counter()
+        _seen, partial = catalog.refresh(roots, 10.0, [])
+        elapsed = time.perf_counter() - start
+        if partial:
+            sys.exit("error: the catalog is partial; build it first")
+        return elapsed
+
+    quiet: list[float] = []
+    update: list[float] = []
+    try:
+        for n in range(rounds):
+            quiet.append(timed_pass())
+            edited.write_bytes(original.replace(b"description:", f"description: e{n}".encode(), 1))
+            update.append(timed_pass())
+    finally:
+        edited.write_bytes(original)
+        timed_pass()
+        Catalog.shared(layout).close()
+    return statistics.median(quiet), statistics.median(update)
 
 
 def dev_queries() -> list[str]:
@@ -147,19 +179,7 @@ def main(argv: list[str] | None = None) -> int:
                 floor.append(f)
                 cli.append(c)
 
-        edited = (
-            args.library / "c00" / "anthropic-skills" / "skills" / "algorithmic-art" / "SKILL.md"
-        )
-        original = edited.read_bytes()
-        updates: list[float] = []
-        try:
-            for n in range(max(3, args.runs // 3)):
-                text = original.replace(b"description:", f"description: edit{n}".encode(), 1)
-                edited.write_bytes(text)
-                updates.append(timed([*find, QUERIES[1]], env, work))
-        finally:
-            edited.write_bytes(original)
-        timed([*find, QUERIES[1]], env, work)  # index the restored file again
+        quiet, update = incremental(home, args.library)
 
         session = Session([skc, "mcp"], work, env)
         session.request(
@@ -179,15 +199,17 @@ def main(argv: list[str] | None = None) -> int:
 
     ms = 1000.0
     cli_median, floor_median = statistics.median(cli), statistics.median(floor)
-    update = statistics.median(updates) - cli_median
     print(f"## skc find at scale ({dt.date.today()}, {cpu_model()}, {os.cpu_count()} cores)")
     print()
     print(f"Library: {count} skills (the corpus copied under `cNN/`).")
     print()
     print("| measure | value | target |")
     print("|---|---|---|")
-    print(f"| catalog build from nothing (one `skc find`) | {build:.1f} s | — |")
-    print(f"| `skc find` after one SKILL.md changed, minus an unchanged `skc find` "
+    print(f"| catalog build from nothing (`skc find` until not partial) | {build:.1f} s | — |")
+    print(
+        f"| freshness pass, nothing changed (in process, median of 5) | {quiet * ms:.0f} ms | — |"
+    )
+    print(f"| the same pass after one SKILL.md changed (that skill indexed again) "
           f"| {update * ms:.0f} ms | < 100 ms |")  # fmt: skip
     print(f"| `skc find` process, median of {len(cli)} | {cli_median * ms:.0f} ms | — |")
     print(f'| `python -c "import click, sqlite3"`, median | {floor_median * ms:.0f} ms | — |')

@@ -37,7 +37,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchlib import cpu_model
+from benchlib import corpus_root, cpu_model
 from mcp_latency import INITIALIZE, SKILL, Session, script
 
 SECTION = "Prompt Caching (Quick Reference)"
@@ -77,10 +77,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=30, help="CLI rounds (measured)")
     parser.add_argument("--calls", type=int, default=300, help="MCP calls of each tool")
     parser.add_argument("--warmup", type=int, default=10, help="unmeasured MCP calls first")
-    default_corpus = Path(os.environ.get("SKILLC_CORPUS") or "")
-    if not os.environ.get("SKILLC_CORPUS"):
-        default_corpus = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
-    parser.add_argument("--corpus", type=Path, default=default_corpus)
+    parser.add_argument("--corpus", type=Path, default=corpus_root())
     args = parser.parse_args()
     if args.runs < 1 or args.calls < 10 or args.warmup < 0:
         parser.error("--runs at least 1, --calls at least 10, --warmup at least 0")
