@@ -8,6 +8,9 @@ real ``<claude dir>/projects/<project>/<session>.jsonl``; the rows land in real 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -510,3 +513,33 @@ def test_cli_e041_exit_1(setup: Setup, sync_cli: Callable[..., Any], tmp_path: P
     assert result.returncode == 1
     assert result.stderr.startswith("error[E041]: sync destination not writable: ")
     assert not transcripts.state_path(s.layout).exists()
+
+
+def test_two_imports_at_once_add_each_row_once(setup: Setup) -> None:
+    """Three processes import the same 40 sessions at once (each with no saved state of
+    the others' work): every call is in the log exactly once."""
+    s = setup
+    for session in range(40):
+        path = s.transcript.with_name(f"session-{session:02d}.jsonl")
+        calls = [
+            tool_use(s.project, i, "Skill", {"skill": "demo"}) | {"uuid": f"{session}-{i}"}
+            for i in range(30)
+        ]
+        for i, call in enumerate(calls):
+            call["message"]["content"][1]["id"] = f"toolu_{session}_{i}"
+        s.write(lines(*calls), path)
+    env = {**os.environ, "SKILLC_HOME": str(s.home)}
+    argv = [sys.executable, "-m", "skillc_stats", "sync", "--from", "claude-code"]
+    argv += ["--claude-dir", str(s.claude), "--format", "json"]
+    runs = [
+        subprocess.Popen(argv, cwd=s.project, env=env, stdout=subprocess.PIPE, text=True)
+        for _ in range(3)
+    ]
+    added = []
+    for run in runs:
+        out, _ = run.communicate(timeout=120)
+        assert run.returncode == 0
+        added.append(json.loads(out)["added"])
+    assert sum(added) == 40 * 30
+    rows = s.rows("demo")
+    assert len(rows) == len(set(rows)) == 40 * 30
