@@ -96,6 +96,7 @@ KNOWN_TYPES = frozenset(
         "bridge-session",
     }
 )
+_DECODER = json.JSONDecoder()
 _COMMAND_NAME = re.compile(r"<command-name>/?([^<\s]{1,200})</command-name>")
 _MAX_NAME = 200
 
@@ -428,6 +429,7 @@ class _Reader:
         self._skills: dict[str, _Skills] = {}
         self._listing: dict[Path, list[_Entry]] = {}
         self._cwds: dict[str, str] = {}
+        self._runtimes: dict[tuple[Path, Path], Path | None] = {}
 
     def skills(self, cwd: str) -> _Skills:
         found = self._skills.get(cwd)
@@ -445,8 +447,8 @@ class _Reader:
     def rows(self, line: bytes, fallback_session: str) -> list[_Row]:
         counts = self.counts
         try:
-            record = json.loads(line)
-        except (ValueError, RecursionError):
+            record = _DECODER.decode(line.decode("utf-8"))
+        except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
             counts.malformed_lines += 1
             return []
         if not isinstance(record, dict):
@@ -543,9 +545,14 @@ class _Reader:
         session: str,
         cwd: str,
     ) -> _Row | None:
-        try:
-            _, runtime, _ = runtime_for(entry.source, layout)
-        except (OSError, ValueError):
+        key = (entry.source, layout.cwd)
+        if key not in self._runtimes:
+            try:
+                self._runtimes[key] = runtime_for(entry.source, layout)[1]
+            except (OSError, ValueError):
+                self._runtimes[key] = None
+        runtime = self._runtimes[key]
+        if runtime is None:
             return None
         record = AccessRecord(
             command,
@@ -649,11 +656,11 @@ def _read_file(
                 counts.files_rewritten += 1
             counts.files_read += 1
             rows: list[_Row] = []
-            end = start
+            end, session = start, path.stem
             for line, offset in _lines(handle, start, counts):
                 end = offset
                 counts.lines += 1
-                rows += reader.rows(line, path.stem)
+                rows += reader.rows(line, session)
             head = _head(handle, end)
     except OSError:
         return None
