@@ -1,6 +1,7 @@
-"""``skc sync --from claude-code`` end to end, through the installed ``skc``: a built skill
-deployed into ``.claude/skills`` and a skill in the home's Claude Code folder that skillc
-never compiled, used in a Claude Code transcript; ``skc stats`` then shows the usage."""
+"""``skc sync --from claude-code`` end to end, through the installed ``skc``: built skills
+deployed into ``.claude/skills`` (a link and a copy) and a skill in the home's Claude Code
+folder that skillc never compiled, used in a Claude Code transcript; ``skc stats`` then
+shows the usage."""
 
 from __future__ import annotations
 
@@ -66,6 +67,9 @@ def test_import_then_stats(skc_installed: Run, project: Path, home: Path, tmp_pa
     skill(project / ".skillc/skills/demo", "demo")
     ok("build", "demo")
     assert (project / ".claude/skills/demo").is_symlink()
+    skill(project / ".skillc/skills/copied", "copied")
+    ok("build", "copied", "--copy")  # a copy of the stub, not a link
+    assert (project / ".claude/skills/copied/.skillc-meta").is_dir()
     pizza = skill(home / ".claude/skills/pizza", "pizza")  # never compiled
 
     transcript = tmp_path / "claude/projects/-project" / f"{SESSION}.jsonl"
@@ -75,6 +79,7 @@ def test_import_then_stats(skc_installed: Run, project: Path, home: Path, tmp_pa
         record(project, 2, "Read", {"file_path": str(project / ".claude/skills/demo/SKILL.md")}),
         record(project, 3, "Skill", {"skill": "pizza"}),
         record(project, 4, "Skill", {"skill": "not-installed"}),
+        record(project, 5, "Skill", {"skill": "copied"}),
         "{not json",
     ]
     transcript.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -83,7 +88,9 @@ def test_import_then_stats(skc_installed: Run, project: Path, home: Path, tmp_pa
     imported = json.loads(
         ok("sync", "--from", "claude-code", "--claude-dir", claude, "--format", "json").stdout
     )
-    assert imported["added"] == 3
+    assert imported["added"] == 4
+    copied = {item["skill"]: item["skill_path"] for item in imported["skills"]}["copied"]
+    assert copied == str((project / ".skillc/skills/copied").resolve())
     assert (imported["malformed_lines"], imported["unknown_skills"]) == (1, {"not-installed": 1})
     again = ok("sync", "--from", "claude-code", "--claude-dir", claude)
     assert again.stdout.splitlines()[1] == "No new skill usage"

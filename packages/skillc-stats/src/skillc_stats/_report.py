@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from skillc_stats._transcripts import TranscriptSync
 
 TOP_SECTIONS = 10
+#: Unknown skill names ``sync --from`` names in text, most used first (JSON has them all).
+UNKNOWN_SHOWN = 10
 
 _EMPTY = {
     "sections": "No sections read.",
@@ -176,7 +178,10 @@ def transcript_lines(result: TranscriptSync) -> list[str]:
     if result.ok and not result.added:
         lines.append("No new skill usage")
     if result.unknown_skill_calls:
-        names = ", ".join(f"{_cell(name)} ({n})" for name, n in result.unknown_skills.items())
+        shown = list(result.unknown_skills.items())[:UNKNOWN_SHOWN]
+        names = ", ".join(f"{_cell(name)} ({n})" for name, n in shown)
+        if len(result.unknown_skills) > len(shown):
+            names += f" and {len(result.unknown_skills) - len(shown)} more (see --format json)"
         lines.append(
             f"Skipped {_count(result.unknown_skill_calls, 'call')} of skills not installed: {names}"
         )

@@ -6,8 +6,8 @@ line is one record; the tool calls of the model are ``tool_use`` blocks of ``ass
 records. :func:`sync_transcripts` reads them and records, as access rows in each skill's
 primary runtime log (so ``skc stats`` counts them):
 
-- ``activate``: a ``Skill`` tool call (``{"skill": name}``; ``{"command": name}`` before
-  2.1), a ``SlashCommand`` tool call (``{"command": "/name args"}``, 2.0), or a skill the user
+- ``activate``: a ``Skill`` tool call (``{"skill": name}``; ``{"command": name}`` in 2.0.x),
+  a ``SlashCommand`` tool call (``{"command": "/name args"}``, 2.0.x), or a skill the user
   typed (a ``user`` record holding ``<command-name>/name</command-name>``);
 - ``read``: a ``Read`` tool call of a file inside a skill folder (``args.path``: the file
   relative to the skill, as ``open`` logs it).
@@ -228,7 +228,10 @@ def _deployed_source(real: Path, layout: Layout) -> Path:
         manifest = read_manifest(real)
         name = None if manifest is None else manifest.skill
         if name and "/" not in name and name not in (".", ".."):
-            for scope in layout.scopes():
+            scopes = list(layout.scopes())  # the project's store first inside the project
+            if layout.project_root is None or not within(real, layout.project_root):
+                scopes.reverse()
+            for scope in scopes:
                 source = layout.store(scope) / name
                 if (source / SKILL_FILE).is_file():
                     return Path(os.path.realpath(source))
@@ -258,11 +261,11 @@ class _Skills:
             for folder in agent_folders(layout, targets)
             if folder.agent == "claude"
         }
-        order = {"agent": 2, "plugin": 3, "store": 4, "path": 5}
+        order = {"agent": 2, "plugin": 3, "store": 4}
 
         def rank(index: int) -> tuple[int, int]:
             root = roots[index]
-            return claude.get(root.path, order[root.kind]), index
+            return claude.get(root.path, order.get(root.kind, 5)), index
 
         self.by_name: dict[str, list[_Entry]] = {}
         self.plugins: dict[str, list[_Entry]] = {}
