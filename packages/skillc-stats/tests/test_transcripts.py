@@ -543,3 +543,37 @@ def test_two_imports_at_once_add_each_row_once(setup: Setup) -> None:
     assert sum(added) == 40 * 30
     rows = s.rows("demo")
     assert len(rows) == len(set(rows)) == 40 * 30
+
+
+def test_unsaved_state_is_a_warning(setup: Setup, sync_cli: Callable[..., Any]) -> None:
+    """The rows are stored; only the positions are lost, and the next run adds nothing."""
+    s = setup
+    s.write(lines(skill_call(s.project, 1, "demo")))
+    state = transcripts.state_path(s.layout)
+    state.parent.parent.mkdir(parents=True)
+    state.parent.write_text("a file where the folder goes", encoding="utf-8")
+    result = sync_cli("--from", "claude-code", "--claude-dir", str(s.claude))
+    assert result.returncode == 0
+    assert result.stderr.startswith("warning: cannot save how far the transcripts were read")
+    assert "Imported 1 entries for 'demo'" in result.stdout
+    again = s.sync()
+    assert (again.files_read, again.added, len(again.warnings)) == (1, 0, 1)
+
+
+def test_a_damaged_state_file_reads_everything_again(setup: Setup) -> None:
+    s = setup
+    s.write(lines(skill_call(s.project, 1, "demo")))
+    s.sync()
+    transcripts.state_path(s.layout).write_text('{"version": 1, "files": [', encoding="utf-8")
+    result = s.sync()
+    assert (result.files_read, result.added) == (1, 0)
+    saved = json.loads(transcripts.state_path(s.layout).read_text(encoding="utf-8"))
+    assert list(saved["files"]) == [str(s.transcript)]
+
+
+def test_an_unreadable_transcript_is_skipped(setup: Setup) -> None:
+    s = setup
+    s.transcript.with_name("folder.jsonl").mkdir()  # named like one, cannot be read
+    s.write(lines(skill_call(s.project, 1, "demo")))
+    result = s.sync()
+    assert (result.files, result.files_skipped, result.added) == (2, 1, 1)

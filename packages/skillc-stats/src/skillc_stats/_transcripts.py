@@ -48,6 +48,7 @@ from skillc_index import (
     SKILL_FILE,
     Layout,
     MalformedFilter,
+    Notice,
     SkillcError,
     SyncDestinationNotWritable,
     format_diagnostic,
@@ -56,10 +57,11 @@ from skillc_index import (
     runtime_for,
     within,
 )
-from skillc_index.accesslog import AccessRecord, misplaced, primary_log, runtime_base
+from skillc_index.accesslog import AccessRecord, primary_log
 from skillc_index.installed import agent_folders, search_roots
 from skillc_stats._filters import parse_time
 from skillc_stats._log_queries import FallbackRows, Identity, copy_missing, count_missing
+from skillc_stats._sync import _misplaced_destination, _why
 
 AGENT = "claude-code"
 #: Where Claude Code keeps its data when ``$CLAUDE_CONFIG_DIR`` does not say: ``~/.claude``.
@@ -165,7 +167,8 @@ class TranscriptSync:
     """Files that were new, had grown or were rewritten (read this time)."""
     files_rewritten: int
     files_skipped: int
-    """Files not read: over :data:`MAX_FILES`, or symlinks leading out of ``folder``."""
+    """Files not read: over :data:`MAX_FILES`, symlinks leading out of ``folder``, or
+    unreadable."""
     lines: int
     malformed_lines: int
     long_lines: int
@@ -174,6 +177,8 @@ class TranscriptSync:
     """``Skill`` calls of skills found nowhere (not imported)."""
     unknown_skills: dict[str, int]
     skills: tuple[SkillImport, ...]
+    warnings: tuple[Notice, ...] = ()
+    """Problems that cost no row (the positions could not be saved)."""
 
     @property
     def ok(self) -> bool:
@@ -200,6 +205,7 @@ class TranscriptSync:
             "unknown_skills": self.unknown_skills,
             "added": self.added,
             "skills": [skill.to_dict() for skill in self.skills],
+            "warnings": [warning.text for warning in self.warnings],
         }
 
 
@@ -665,7 +671,8 @@ def _read_file(
                 counts.lines += 1
                 rows += reader.rows(line, session)
             head = _head(handle, end)
-    except OSError:
+    except OSError:  # unreadable, or gone meanwhile
+        counts.files_skipped += 1
         return None
     return _FileState(st.st_dev, st.st_ino, st.st_size, end, head), rows
 
@@ -684,16 +691,13 @@ def _store(rows: list[_Row], dry_run: bool) -> tuple[list[SkillImport], set[Path
         activations = sum(1 for identity in identities if identity[2] == "activate")
         error: SkillcError | None = None
         added = 0
-        base = runtime_base(first.layout, first.runtime)
-        if misplaced(destination, base):
-            shown = first.layout.display(destination)
-            error = SyncDestinationNotWritable(shown, "it lies outside its runtime's folder")
-        else:
+        error = _misplaced_destination(first.layout, destination, first.runtime)
+        if error is None:
             try:
                 added = (count_missing if dry_run else copy_missing)(destination, batch)
             except (sqlite3.Error, OSError) as exc:
-                reason = (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
-                error = SyncDestinationNotWritable(first.layout.display(destination), reason)
+                shown = first.layout.display(destination)
+                error = SyncDestinationNotWritable(shown, _why(exc))
         if error is not None:
             failed.add(destination)
         results.append(
@@ -748,6 +752,7 @@ def sync_transcripts(
             new_states[key], rows_of[key] = result
     rows = [row for part in rows_of.values() for row in part]
     skills, failed = _store(rows, dry_run)
+    warnings: list[Notice] = []
     if not dry_run:
         inside = str(projects) + os.sep  # files gone from this folder are forgotten
         states = {k: v for k, v in saved.items() if k in seen or not k.startswith(inside)}
@@ -755,7 +760,17 @@ def sync_transcripts(
             if not any(row.destination in failed for row in rows_of[key]):
                 states[key] = state
         if states != saved:
-            _save_state(state_file, states)
+            try:
+                _save_state(state_file, states)
+            except OSError as exc:
+                reason = exc.strerror or str(exc)
+                warnings.append(
+                    Notice(
+                        f"cannot save how far the transcripts were read "
+                        f"('{home_layout.display(state_file)}': {reason}); the next run reads "
+                        "them again (no row is imported twice)"
+                    )
+                )
     names = dict(sorted(counts.unknown_skills.items(), key=lambda item: (-item[1], item[0])))
     return TranscriptSync(
         AGENT,
@@ -772,4 +787,5 @@ def sync_transcripts(
         counts.unknown_skill_calls,
         names,
         tuple(skills),
+        tuple(warnings),
     )

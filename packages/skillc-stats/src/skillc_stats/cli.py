@@ -187,6 +187,8 @@ def _sync_from(
     else:
         for line in transcript_lines(result):
             click.echo(line)
+    for warning in result.warnings:
+        report(warning)
     for imported in result.skills:
         if imported.error is not None:
             report(imported.error.diagnostic)
