@@ -93,6 +93,7 @@ KNOWN_TYPES = frozenset(
         "queue-operation",
         "ai-title",
         "custom-title",
+        "agent-name",
         "last-prompt",
         "tag",
         "bridge-session",
