@@ -577,3 +577,30 @@ def test_an_unreadable_transcript_is_skipped(setup: Setup) -> None:
     s.write(lines(skill_call(s.project, 1, "demo")))
     result = s.sync()
     assert (result.files, result.files_skipped, result.added) == (2, 1, 1)
+
+
+def test_near_misses_are_not_skill_uses(setup: Setup) -> None:
+    """A folder named like a skill plus a suffix, a folder without SKILL.md, a slash command
+    that is no skill: no row, and none counted as an unknown skill."""
+    s = setup
+    p = s.project
+    (s.helper.parent / "helper-notes").mkdir()
+    (s.helper.parent / "helper-notes" / "SKILL.txt").write_text("x", encoding="utf-8")
+    s.write(
+        lines(
+            tool_use(p, 1, "Read", {"file_path": str(s.helper.parent / "helper-notes/SKILL.txt")}),
+            tool_use(p, 2, "Read", {"file_path": str(s.helper) + "x/SKILL.md"}),
+            tool_use(p, 3, "SlashCommand", {"command": "/compact now"}),
+            tool_use(p, 4, "Read", {"file_path": "references/api.md"}),  # relative to the cwd
+        )
+    )
+    result = s.sync()
+    assert (result.skills, result.unknown_skill_calls, result.malformed_lines) == ((), 0, 0)
+
+
+def test_a_relative_read_is_taken_from_the_record_cwd(setup: Setup) -> None:
+    s = setup
+    s.write(lines(tool_use(s.demo, 1, "Read", {"file_path": "references/api.md"})))
+    result = s.sync()
+    assert [(item.skill, item.reads) for item in result.skills] == [("demo", 1)]
+    assert [(r[5], json.loads(r[6])["path"]) for r in s.rows("demo")] == [(str(s.demo), API)]
