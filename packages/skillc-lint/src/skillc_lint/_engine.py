@@ -152,7 +152,9 @@ def lint_skill(
     name = root.resolve().name
     if compiled and not force:
         return LintResult(name, root, skipped="compiled")
-    skill = Skill(root, compiled=compiled)
+    from skillc_lint._profiles import substitutions_in
+
+    skill = Skill(root, compiled=compiled, substitutions=substitutions_in(registry))
     active = registry.active()
     found: list[tuple[int, LintDiagnostic]] = []
     for order, entry in enumerate(active):

@@ -142,9 +142,14 @@ def _folder(layout: Layout, given: str, skill: ResolvedSkill) -> Path:
 
 
 def lint(session: Session, params: LintParams, registry: RuleRegistry | None = None) -> LintReport:
-    """Lint one skill and log it. ``registry``: the rules (default: :func:`rule_registry` of
-    ``params``); a caller linting several skills builds it once."""
+    """Lint one skill and log it, when it is a skill of a store (or imported into one): a
+    folder in no store is linted without a trace (no runtime folder, no log row).
+    ``registry``: the rules (default: :func:`rule_registry` of ``params``); a caller
+    linting several skills builds it once."""
+    from skillc_index import error_line, resolve_skill
     from skillc_lint import lint_skill, profiles_in
+
+    cwd = session.layout.cwd
 
     if registry is None:
         registry = rule_registry(
@@ -152,11 +157,22 @@ def lint(session: Session, params: LintParams, registry: RuleRegistry | None = N
         )
     args = params.log_args()
     args["profiles"] = list(profiles_in(registry))
-    with session.logged("lint", params.skill, args) as skill:
-        folder = _folder(session.layout, params.skill, skill)
+    skill = resolve_skill(params.skill, session.layout)
+    session.warn(skill.notices)
+    folder = _folder(session.layout, params.skill, skill)
+    if not (skill.in_store or skill.imported_from):
+        # a folder in no store (a checkout): nothing is written anywhere (DECISIONS.md)
+        return LintReport(lint_skill(folder, registry=registry, force=params.force), cwd)
+    error: str | None = None
+    try:
         result = lint_skill(folder, registry=registry, force=params.force)
         args.update(errors=result.errors, warnings=result.warnings, skipped=result.skipped)
-    return LintReport(result, session.layout.cwd)
+    except BaseException as exc:
+        error = error_line(exc)
+        raise
+    finally:
+        session.log.record(session.layout, skill, "lint", args, error)
+    return LintReport(result, cwd)
 
 
 LINT: Operation[LintParams, LintReport] = Operation(

@@ -8,6 +8,8 @@ reads a YAML list of tools, skillli a list of requirements) widen the ``accept``
 
 from __future__ import annotations
 
+from datetime import date
+
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter, type_name
 from skillc_lint._skill import Skill
@@ -44,7 +46,10 @@ def compatibility_format(skill: Skill, options: Options) -> Findings:
 
 
 def metadata_format(skill: Skill, options: Options) -> Findings:
-    """SKL502: ``metadata`` maps strings to strings (a number must be quoted: ``"1.0"``)."""
+    """SKL502: ``metadata`` maps strings to strings (a number must be quoted: ``"1.0"``).
+
+    An unquoted date (``updated: 2026-03-05``) counts as a string: YAML 1.2 and the other
+    tools read it so (DECISIONS.md "Lint"); lists, maps and numbers stay errors."""
     data = frontmatter(skill)
     if "metadata" not in data:
         return
@@ -55,7 +60,7 @@ def metadata_format(skill: Skill, options: Options) -> Findings:
     for key, item in value.items():
         if not isinstance(key, str):
             yield Finding(f"metadata key {key!r} must be a string", line=line)
-        elif not isinstance(item, str):
+        elif not isinstance(item, (str, date)):  # an unquoted date is a string in YAML 1.2
             hint = f' (quote it: "{item}")' if isinstance(item, (int, float)) else ""
             yield Finding(
                 f"metadata value '{key}' must be a string, not {type_name(item)}{hint}", line=line

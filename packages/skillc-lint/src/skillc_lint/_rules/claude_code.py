@@ -9,9 +9,9 @@ from typing import Any
 
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter, type_name
-from skillc_lint._skill import Skill
+from skillc_lint._skill import Skill, Substitutions
 
-__all__ = ["FIELDS", "RULES"]
+__all__ = ["FIELDS", "RULES", "SUBSTITUTIONS"]
 
 BOOLEAN_FIELDS = ("disable-model-invocation", "user-invocable", "mode")
 STRING_FIELDS = ("argument-hint", "context", "agent", "model")
@@ -25,6 +25,15 @@ FIELDS = (
     "agent",
     "model",
     "hooks",
+)
+#: Claude Code's string substitutions in a skill's text (code.claude.com/docs/en/skills,
+#: "Available string substitutions"): ``${CLAUDE_SKILL_DIR}`` is the skill folder, as is
+#: ``{baseDir}`` (the older convention of Claude Code kept by trailofbits and NVIDIA skills);
+#: ``$ARGUMENTS``, ``$ARGUMENTS[N]``, ``$N``, a named ``$argument``, ``${CLAUDE_SESSION_ID}``
+#: and ``${CLAUDE_EFFORT}`` are known only when the skill runs.
+SUBSTITUTIONS = Substitutions(
+    skill_dir=("${CLAUDE_SKILL_DIR}", "{baseDir}"),
+    runtime=r"\$(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|\{[A-Za-z_][A-Za-z0-9_]*\})",
 )
 MODEL_ALIASES = ("sonnet", "opus", "haiku", "inherit", "default", "opusplan")
 HOOK_EVENTS = (
