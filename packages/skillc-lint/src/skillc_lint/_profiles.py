@@ -17,7 +17,7 @@ from typing import Any
 
 from skillc_lint._registry import Rule, RuleRegistry
 from skillc_lint._rules import agentskills, claude_code, gibberish, quiz, rfc0008, skillli
-from skillc_lint._skill import Substitutions
+from skillc_lint._skill import NO_SUBSTITUTIONS, Substitutions
 
 __all__ = [
     "BUILTIN_RULES",
@@ -46,7 +46,7 @@ class Profile:
     known_fields: tuple[str, ...] = ()
     extends: str | None = None
     settings: Mapping[str, Any] = field(default_factory=dict)
-    substitutions: Substitutions = Substitutions()
+    substitutions: Substitutions = NO_SUBSTITUTIONS
 
 
 PROFILES: dict[str, Profile] = {

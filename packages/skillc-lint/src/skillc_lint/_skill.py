@@ -35,7 +35,7 @@ from skillc_index import (
 if TYPE_CHECKING:
     from skillc_index import ToolSkill
 
-__all__ = ["LinkKind", "LinkRef", "Skill", "Substitutions", "slug"]
+__all__ = ["NO_SUBSTITUTIONS", "LinkKind", "LinkRef", "Skill", "Substitutions", "slug"]
 
 LinkKind = Literal["external", "absolute", "anchor", "path", "escape", "empty", "dynamic"]
 
@@ -62,6 +62,10 @@ class Substitutions(NamedTuple):
     runtime: str = ""
     """A regular expression of values known only when the skill runs (``$ARGUMENTS``): a
     link holding one is ``dynamic`` and not checked. Empty: none."""
+
+
+#: The standard's: a skill's text is read as written.
+NO_SUBSTITUTIONS = Substitutions()
 
 
 def slug(text: str) -> str:
@@ -98,7 +102,7 @@ class Skill:
     """
 
     def __init__(
-        self, root: Path, *, compiled: bool = False, substitutions: Substitutions = Substitutions()
+        self, root: Path, *, compiled: bool = False, substitutions: Substitutions = NO_SUBSTITUTIONS
     ) -> None:
         self.root = root
         self.substitutions = substitutions
