@@ -51,7 +51,9 @@ class Rule:
 
     ``options`` holds the rule's parameters with their defaults (``{"max-lines": 500}``); a
     setting may only change those keys, to a value of the same type. ``protected`` rules
-    (SKL001, which ``--force`` controls) ignore settings and selectors.
+    (SKL001, which ``--force`` controls) ignore settings and selectors. ``rationale`` (why
+    the rule exists) and ``fix`` (how to make a finding go away) are its documentation, shown
+    by ``skillc-lint --explain`` and in SARIF; every rule has both.
     """
 
     id: str
@@ -62,6 +64,8 @@ class Rule:
     options: Mapping[str, Any] = field(default_factory=dict)
     category: str = ""
     protected: bool = False
+    rationale: str = ""
+    fix: str = ""
 
 
 @dataclass(frozen=True)

@@ -116,6 +116,14 @@ RULES: tuple[Rule, ...] = (
         "compatibility is a string of 1-500 characters.",
         options={"max-length": 500, "accept": ["string"]},
         category="agentskills",
+        rationale=(
+            "compatibility tells users and agents what the skill needs (a product, a system); the "
+            "standard makes it a short string."
+        ),
+        fix=(
+            "Write compatibility as one string of at most 500 characters, e.g. 'Requires git and "
+            "Python 3.11'."
+        ),
     ),
     Rule(
         "SKL502",
@@ -124,6 +132,14 @@ RULES: tuple[Rule, ...] = (
         metadata_format,
         "metadata is a map of string keys to string values.",
         category="agentskills",
+        rationale=(
+            "The standard makes metadata a map of strings; a number (1.0) or a list is read "
+            "differently by each tool."
+        ),
+        fix=(
+            "Quote values that YAML would read as numbers ('version: \"1.0\"'), and write lists as "
+            "one string; dates may stay unquoted."
+        ),
     ),
     Rule(
         "SKL503",
@@ -133,5 +149,13 @@ RULES: tuple[Rule, ...] = (
         "allowed-tools is a space-separated string of tools.",
         options={"accept": ["string"]},
         category="agentskills",
+        rationale=(
+            "allowed-tools is parsed as a space-separated list of tools; commas or unbalanced "
+            "parentheses make agents read different tools than meant."
+        ),
+        fix=(
+            "Separate tools with spaces ('Read Grep Bash(git:*)') and close every parenthesis; the "
+            "claude-code profile also accepts a YAML list."
+        ),
     ),
 )

@@ -172,6 +172,14 @@ RULES: tuple[Rule, ...] = (
         field_types,
         "Claude Code fields have their types: booleans, strings, a hooks mapping.",
         category="claude-code",
+        rationale=(
+            "Claude Code acts on these fields; a wrong type (the string 'false' for a boolean) "
+            "silently changes what the skill does."
+        ),
+        fix=(
+            "Use YAML booleans (true/false) for the flags, quoted strings for text fields, a "
+            "mapping for hooks."
+        ),
     ),
     Rule(
         "SKL602",
@@ -180,6 +188,11 @@ RULES: tuple[Rule, ...] = (
         context_value,
         "context is 'fork'.",
         category="claude-code",
+        rationale=(
+            "context: fork is the only value Claude Code knows; any other value is ignored and the "
+            "skill runs inline."
+        ),
+        fix="Write 'context: fork', or remove the field.",
     ),
     Rule(
         "SKL603",
@@ -188,6 +201,11 @@ RULES: tuple[Rule, ...] = (
         agent_needs_fork,
         "agent is set only with context: fork.",
         category="claude-code",
+        rationale=(
+            "agent chooses the subagent that runs a forked skill; without context: fork it has no "
+            "effect."
+        ),
+        fix="Add 'context: fork' or remove agent.",
     ),
     Rule(
         "SKL604",
@@ -197,6 +215,11 @@ RULES: tuple[Rule, ...] = (
         "model is a model alias or a Claude model id.",
         options={"aliases": list(MODEL_ALIASES)},
         category="claude-code",
+        rationale="An unknown model makes Claude Code fail to run the skill.",
+        fix=(
+            "Use an alias (sonnet, opus, haiku, inherit) or a full Claude model id; the aliases "
+            "option lists the accepted ones."
+        ),
     ),
     Rule(
         "SKL605",
@@ -206,5 +229,13 @@ RULES: tuple[Rule, ...] = (
         "hooks map known events to matchers and handlers of a known type.",
         options={"events": list(HOOK_EVENTS), "types": list(HANDLER_TYPES)},
         category="claude-code",
+        rationale=(
+            "Hooks run commands on Claude Code events; an unknown event or handler type never "
+            "fires, a handler without its command or prompt fails."
+        ),
+        fix=(
+            "Map a known event (PreToolUse, Stop, ...) to a list of matchers each with hooks of "
+            "type command (with command) or prompt/agent (with prompt)."
+        ),
     ),
 )
