@@ -114,6 +114,7 @@ _EXPORTS: dict[str, str] = {
     "read_skill_metadata": "_model",
     "title_of": "_model",
     # files and the source hash (RFC-0001:C-MANIFEST)
+    "write_file_atomic": "_atomic",
     "SkillFiles": "_files",
     "walk_skill": "_files",
     "source_hash": "_files",
@@ -302,6 +303,7 @@ if TYPE_CHECKING:
         severity_of,
         stale_local_logs,
     )
+    from skillc_index._atomic import write_file_atomic
     from skillc_index._files import (
         SkillFiles,
         fs_bytes,

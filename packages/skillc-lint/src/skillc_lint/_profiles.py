@@ -156,6 +156,7 @@ def configured_registry(
     problem: a config may tune a dialect's rules for the runs that select it."""
     settings = dict(lint)
     configured = settings.pop("profiles", None)
+    settings.pop("per-file-ignores", None)  # no rule: the run reads it (operations.suppressions)
     problems: list[str] = []
     names = list(profiles)
     if not names and configured is not None:

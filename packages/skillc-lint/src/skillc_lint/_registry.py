@@ -34,11 +34,14 @@ SWITCHES = ("off", "on", *SEVERITIES)
 
 @dataclass(frozen=True)
 class Finding:
-    """One problem a rule found: what, in which file (relative to the skill root), where."""
+    """One problem a rule found: what, in which file (relative to the skill root), where.
+    ``column`` (1-based, in characters) when the rule knows it; else the diagnostic points at
+    the line's first non-blank character."""
 
     message: str
     file: str = "SKILL.md"
     line: int | None = None
+    column: int | None = None
 
 
 RuleCheck = Callable[["Skill", Mapping[str, Any]], Iterable[Finding]]

@@ -20,12 +20,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from skillc_index import (
+    MARKDOWN_LIMIT,
     SKILL_FILE,
     MarkdownDoc,
     Notice,
     PathEscapesRoot,
+    SkillcError,
     SkillFileNotFound,
     limit_notice,
+    open_in_root,
     parse_markdown,
     read_text_in_root,
     safe_join,
@@ -129,7 +132,31 @@ class Skill:
             if (notice := limit_notice(str(root / rel), doc)) is not None
         )
         self._exists: dict[str, bool] = {}
+        self._lines: dict[str, list[str]] = {}
         self._anchors: dict[str, frozenset[str]] = {}
+
+    def line_text(self, rel: str, line: int) -> str | None:
+        """Line ``line`` (1-based) of a file of the skill, for a code frame: from the text
+        already read for a Markdown file, else read (through the root, never following a
+        link out; at most 1 MiB); None when there is no such line or it cannot be read."""
+        lines = self._lines.get(rel)
+        if lines is None:
+            text = self.texts.get(rel)
+            if text is None:
+                try:
+                    with open_in_root(self.root, rel) as handle:
+                        text = handle.read(MARKDOWN_LIMIT).decode("utf-8", errors="replace")
+                except (OSError, SkillcError):
+                    text = ""
+            lines = self._lines[rel] = text.splitlines()
+        return lines[line - 1] if 0 < line <= len(lines) else None
+
+    def column(self, link: LinkRef) -> int | None:
+        """The column (1-based) where ``link``'s target is written on its line, if found
+        there (a percent-encoded or multi-line target is not: None)."""
+        text = self.line_text(link.source, link.line)
+        index = text.find(link.target) if text is not None and link.target else -1
+        return index + 1 if index >= 0 else None
 
     @property
     def skill_md(self) -> MarkdownDoc:

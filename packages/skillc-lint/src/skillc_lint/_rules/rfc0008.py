@@ -248,7 +248,9 @@ def link_file_exists(skill: Skill, options: Options) -> Findings:
     for link in skill.links:
         if link.kind == "path" and not skill.exists(link.path):
             written = link.target.partition("#")[0]
-            yield Finding(f"link target not found: '{written}'", link.source, link.line)
+            yield Finding(
+                f"link target not found: '{written}'", link.source, link.line, skill.column(link)
+            )
 
 
 def link_anchor_exists(skill: Skill, options: Options) -> Findings:
@@ -264,7 +266,9 @@ def link_anchor_exists(skill: Skill, options: Options) -> Findings:
         if link.path not in skill.docs:
             continue
         if slug(link.fragment) not in skill.anchors(link.path):
-            yield Finding(f"anchor not found: '{link.target}'", link.source, link.line)
+            yield Finding(
+                f"anchor not found: '{link.target}'", link.source, link.line, skill.column(link)
+            )
 
 
 def link_no_escape(skill: Skill, options: Options) -> Findings:
@@ -273,7 +277,8 @@ def link_no_escape(skill: Skill, options: Options) -> Findings:
     symlink pointing out of it (the compiler refuses those with E012)."""
     for link in skill.links:
         if link.kind == "escape":
-            yield Finding(f"link escapes the skill root: '{link.target}'", link.source, link.line)
+            message = f"link escapes the skill root: '{link.target}'"
+            yield Finding(message, link.source, link.line, skill.column(link))
     for rel in skill.escapes:
         yield Finding(f"symlink escapes the skill root: '{rel}'", rel)
 
