@@ -63,6 +63,7 @@ def test_lint_logs_one_row_with_what_it_found(project: Path) -> None:
                 "severity": "error",
                 "file": "SKILL.md",
                 "line": 1,
+                "column": 1,
                 "message": "missing required frontmatter field: description",
             }
         ],
