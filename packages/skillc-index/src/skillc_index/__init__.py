@@ -225,6 +225,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 if TYPE_CHECKING:
+    from skillc_index._atomic import write_file_atomic
     from skillc_index._batch import (
         BatchItem,
         BatchJob,
@@ -303,7 +304,6 @@ if TYPE_CHECKING:
         severity_of,
         stale_local_logs,
     )
-    from skillc_index._atomic import write_file_atomic
     from skillc_index._files import (
         SkillFiles,
         fs_bytes,
