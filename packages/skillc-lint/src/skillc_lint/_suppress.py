@@ -122,7 +122,7 @@ class PathIgnores:
 
     def __init__(self, root: Path, table: Mapping[str, Sequence[str]]) -> None:
         self.root = root
-        self._specs: list[tuple[PathSpec, tuple[str, ...]]] = []
+        self._specs: list[tuple[PathSpec[Any], tuple[str, ...]]] = []
         if table:
             from pathspec import PathSpec
 
