@@ -48,6 +48,10 @@ _COMMENT = re.compile(
     re.IGNORECASE,
 )
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+#: Bounds of a per-file-ignores pattern: pathspec matches with a regular expression, which
+#: backtracks; a pattern of a checkout's config must not make a lint hang.
+MAX_PATTERN_CHARS = 256
+MAX_PATTERN_WILDCARDS = 4
 #: The most bytes of a baseline file that is read (a baseline of 200,000 findings is ~40 MB).
 MAX_BASELINE_BYTES = 64 << 20
 BASELINE_VERSION = 1
@@ -124,10 +128,10 @@ class PathIgnores:
         self.root = root
         self._specs: list[tuple[PathSpec[Any], tuple[str, ...]]] = []
         if table:
-            from pathspec import PathSpec
+            from pathspec import GitIgnoreSpec
 
             self._specs = [
-                (PathSpec.from_lines("gitwildmatch", [pattern]), tuple(selectors))
+                (GitIgnoreSpec.from_lines([pattern]), tuple(selectors))
                 for pattern, selectors in table.items()
             ]
 
@@ -143,6 +147,14 @@ class PathIgnores:
         table: dict[str, tuple[str, ...]] = {}
         problems: list[str] = []
         for pattern, selectors in value.items():
+            wildcards = len(re.findall(r"\*\*|\*|\?", str(pattern)))
+            if len(str(pattern)) > MAX_PATTERN_CHARS or wildcards > MAX_PATTERN_WILDCARDS:
+                problems.append(
+                    f"per-file-ignores: '{str(pattern)[:40]}...' is longer than "
+                    f"{MAX_PATTERN_CHARS} characters or has more than {MAX_PATTERN_WILDCARDS} "
+                    "wildcards; ignored"
+                )
+                continue
             if isinstance(selectors, str):
                 selectors = [selectors]
             if not isinstance(selectors, list) or not all(isinstance(s, str) for s in selectors):
@@ -254,13 +266,15 @@ class Baseline:
                     unmatched.append(d)
                 else:
                     entries.remove(same)
+            new = 0
             for d in unmatched:  # then any left, nearest line first
                 if entries:
                     near = min(entries, key=lambda e: abs((e.get("line") or 0) - (d.line or 0)))
                     entries.remove(near)
                 else:
                     kept.append(d)
-            self.matched += len(found) - len([d for d in found if d in kept])
+                    new += 1
+            self.matched += len(found) - new
         return kept
 
     @property
