@@ -249,13 +249,13 @@ class Baseline:
         return Path(os.path.relpath(os.path.abspath(path), self.folder)).as_posix()  # noqa: PTH100
 
     def hide(self, result: LintResult) -> list[LintDiagnostic]:
-        """The diagnostics of ``result`` the baseline does not hold. Among equal findings
-        (same file, rule and message), those whose line reads the same are matched first,
-        then the rest by nearest line; each entry hides one finding."""
-        kept: list[LintDiagnostic] = []
+        """The diagnostics of ``result`` the baseline does not hold, in order. Among equal
+        findings (same file, rule and message), those whose line reads the same are matched
+        first, then the rest by nearest line; each entry hides one finding."""
         groups: dict[tuple[str, str, str], list[LintDiagnostic]] = {}
         for d in result.diagnostics:
             groups.setdefault(_key(self.relative(result.path / d.file), d), []).append(d)
+        hidden: set[int] = set()
         for key, found in groups.items():
             entries = self._pending.get(key, [])
             unmatched = []
@@ -266,16 +266,14 @@ class Baseline:
                     unmatched.append(d)
                 else:
                     entries.remove(same)
-            new = 0
+                    hidden.add(id(d))
             for d in unmatched:  # then any left, nearest line first
                 if entries:
                     near = min(entries, key=lambda e: abs((e.get("line") or 0) - (d.line or 0)))
                     entries.remove(near)
-                else:
-                    kept.append(d)
-                    new += 1
-            self.matched += len(found) - new
-        return kept
+                    hidden.add(id(d))
+        self.matched += len(hidden)
+        return [d for d in result.diagnostics if id(d) not in hidden]
 
     @property
     def stale(self) -> int:
