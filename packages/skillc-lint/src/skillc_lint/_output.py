@@ -137,7 +137,7 @@ def explain_lines(doc: Mapping[str, Any]) -> list[str]:
     """A :func:`rule_doc` as text, wrapped at 88 columns."""
     import textwrap
 
-    where = f"{doc['category']}, profile {doc['profile']}" if doc["profile"] else doc["category"]
+    where = f"profile {doc['profile']}" if doc["profile"] else doc["category"]
     lines = [f"{doc['id']} {doc['name']} ({doc['severity']}; {where})", "", doc["summary"], ""]
     for label, key in (("Why", "rationale"), ("Fix", "fix")):
         lines += textwrap.wrap(f"{label}: {doc[key]}", 88, subsequent_indent="  ")
