@@ -97,14 +97,34 @@ def test_errors_exit_1_with_rfc_lines(skc: Run, ok: Run, project: Path) -> None:
     proc = skc("lint", "broken")
     assert proc.returncode == 1
     assert proc.stderr.splitlines() == [
-        ".skillc/skills/broken/SKILL.md:2: error[E300]: SKL102 name-format: name 'Broken' "
+        ".skillc/skills/broken/SKILL.md:2:1: error[E300]: SKL102 name-format: name 'Broken' "
         "contains uppercase characters",
-        ".skillc/skills/broken/SKILL.md:2: warning[W300]: SKL104 name-match-dir: name 'Broken' "
-        "does not match directory 'broken'",
-        ".skillc/skills/broken/SKILL.md:8: error[E300]: SKL301 link-file-exists: link target "
+        "  |",
+        "2 | name: Broken",
+        "  | ^",
+        ".skillc/skills/broken/SKILL.md:2:1: warning[W300]: SKL104 name-match-dir: name "
+        "'Broken' does not match directory 'broken'",
+        "  |",
+        "2 | name: Broken",
+        "  | ^",
+        ".skillc/skills/broken/SKILL.md:8:8: error[E300]: SKL301 link-file-exists: link target "
         "not found: 'gone.md'",
+        "  |",
+        "8 | [gone](gone.md)",
+        "  |        ^",
     ]
     assert proc.stdout == "broken: 2 errors, 1 warning\n"
+
+
+def test_explain_and_baseline_through_skc(skc: Run, project: Path) -> None:
+    """``skc lint --explain`` and a baseline: the options of skillc-lint, through skc."""
+    explained = skc("lint", "--explain", "SKL301")
+    assert explained.returncode == 0
+    assert explained.stdout.startswith("SKL301 link-file-exists (error; links)\n")
+    write(project / "skills" / "broken", VALID + "\n[gone](gone.md)\n")
+    assert skc("lint", "skills", "--write-baseline", "base.json").returncode == 0
+    assert skc("lint", "skills", "--baseline", "base.json").returncode == 0
+    assert skc("lint", "skills").returncode == 1
 
 
 def test_global_skill_by_name_and_project_config(
