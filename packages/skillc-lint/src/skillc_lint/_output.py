@@ -85,17 +85,16 @@ def code_frame(diagnostic: LintDiagnostic) -> list[str]:
     return [f"{gutter} |", f"{diagnostic.line} | {shown}".rstrip(), f"{gutter} | {' ' * caret}^"]
 
 
-def text_lines(result: LintResult, cwd: Path, *, frames: bool = True) -> list[str]:
+def text_lines(result: LintResult, cwd: Path) -> list[str]:
     """``<file>[:<line>:<column>]: error[E300]: SKL102 name-format: <message>`` per
-    diagnostic, each followed by its :func:`code_frame` when ``frames``."""
+    diagnostic, each followed by its :func:`code_frame`."""
     lines = []
     for d in result.diagnostics:
         where = _file_path(result, d, cwd)
         if d.line:
             where += f":{d.line}" + (f":{d.column}" if d.column else "")
         lines.append(f"{where}: {format_diagnostic(d.diagnostic)}")
-        if frames:
-            lines += code_frame(d)
+        lines += code_frame(d)
     return lines
 
 
