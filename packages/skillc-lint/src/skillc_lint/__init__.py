@@ -48,6 +48,7 @@ _EXPORTS: dict[str, str] = {
     "default_registry": "_profiles",
     "configured_registry": "_profiles",
     "json_report": "_output",
+    "InvalidBaseline": "_errors",
     "UnknownProfile": "_errors",
     "UnknownRule": "_errors",
     "LinkRef": "_skill",
@@ -72,7 +73,7 @@ if TYPE_CHECKING:
         lint_targets,
         resolve_targets,
     )
-    from skillc_lint._errors import UnknownProfile, UnknownRule
+    from skillc_lint._errors import InvalidBaseline, UnknownProfile, UnknownRule
     from skillc_lint._output import json_report
     from skillc_lint._profiles import (
         BUILTIN_RULES,

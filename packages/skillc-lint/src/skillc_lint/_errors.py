@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from skillc_index import InvalidOption
 
-__all__ = ["UnknownProfile", "UnknownRule"]
+__all__ = ["InvalidBaseline", "UnknownProfile", "UnknownRule"]
 
 
 class UnknownProfile(InvalidOption):
@@ -21,6 +21,14 @@ class UnknownProfile(InvalidOption):
         self.known = tuple(known)
         self.reason = f"unknown profile '{name}' (known: {', '.join(self.known)})"
         super().__init__(f"profile: {self.reason}")
+
+
+class InvalidBaseline(InvalidOption):
+    """A baseline file that cannot be read, or is not a skillc-lint baseline."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(f"baseline: {reason}")
 
 
 class UnknownRule(InvalidOption):

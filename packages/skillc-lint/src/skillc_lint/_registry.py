@@ -34,11 +34,14 @@ SWITCHES = ("off", "on", *SEVERITIES)
 
 @dataclass(frozen=True)
 class Finding:
-    """One problem a rule found: what, in which file (relative to the skill root), where."""
+    """One problem a rule found: what, in which file (relative to the skill root), where.
+    ``column`` (1-based, in characters) when the rule knows it; else the diagnostic points at
+    the line's first non-blank character."""
 
     message: str
     file: str = "SKILL.md"
     line: int | None = None
+    column: int | None = None
 
 
 RuleCheck = Callable[["Skill", Mapping[str, Any]], Iterable[Finding]]
@@ -51,7 +54,9 @@ class Rule:
 
     ``options`` holds the rule's parameters with their defaults (``{"max-lines": 500}``); a
     setting may only change those keys, to a value of the same type. ``protected`` rules
-    (SKL001, which ``--force`` controls) ignore settings and selectors.
+    (SKL001, which ``--force`` controls) ignore settings and selectors. ``rationale`` (why
+    the rule exists) and ``fix`` (how to make a finding go away) are its documentation, shown
+    by ``skillc-lint --explain`` and in SARIF; every rule has both.
     """
 
     id: str
@@ -62,6 +67,8 @@ class Rule:
     options: Mapping[str, Any] = field(default_factory=dict)
     category: str = ""
     protected: bool = False
+    rationale: str = ""
+    fix: str = ""
 
 
 @dataclass(frozen=True)
