@@ -24,8 +24,10 @@ from skillc_index import (
     MarkdownDoc,
     Notice,
     PathEscapesRoot,
+    SkillcError,
     SkillFileNotFound,
     limit_notice,
+    open_in_root,
     parse_markdown,
     read_text_in_root,
     safe_join,
@@ -35,7 +37,11 @@ from skillc_index import (
 if TYPE_CHECKING:
     from skillc_index import ToolSkill
 
-__all__ = ["LinkKind", "LinkRef", "Skill", "slug"]
+__all__ = ["TEXT_LIMIT", "LinkKind", "LinkRef", "Skill", "slug"]
+
+#: The most of a file the text scans read (secrets, remote code, hidden characters): a
+#: skill's script or data file past it is scanned in its first 256 KiB only.
+TEXT_LIMIT = 256 * 1024
 
 LinkKind = Literal["external", "absolute", "anchor", "path", "escape", "empty"]
 
@@ -89,12 +95,12 @@ class Skill:
         # tool model; then every other Markdown file, each read and parsed once.
         # Only regular files inside the root are opened (E012/E021, never a hang on a FIFO).
         self.skill_md_text = read_text_in_root(root, SKILL_FILE)
+        self._texts: dict[str, str | None] = {SKILL_FILE: self.skill_md_text}
         self.docs: dict[str, MarkdownDoc] = {SKILL_FILE: parse_markdown(self.skill_md_text)}
-        self.docs.update(
-            (rel, parse_markdown(read_text_in_root(root, rel)))
-            for rel in self.files
-            if rel.lower().endswith(".md") and rel != SKILL_FILE
-        )
+        for rel in self.files:
+            if rel.lower().endswith(".md") and rel != SKILL_FILE:
+                text = self._texts[rel] = read_text_in_root(root, rel)
+                self.docs[rel] = parse_markdown(text)
         self.notices: tuple[Notice, ...] = tuple(
             notice
             for rel, doc in self.docs.items()
@@ -102,6 +108,30 @@ class Skill:
         )
         self._exists: dict[str, bool] = {}
         self._anchors: dict[str, frozenset[str]] = {}
+
+    def text(self, rel: str) -> str | None:
+        """The text of the file ``rel`` of the skill (one of :attr:`files`): a Markdown file
+        whole, any other its first :data:`TEXT_LIMIT` bytes; None for a binary file (a NUL
+        byte in what was read) or one that cannot be read. Read once, never executed."""
+        if rel in self._texts:
+            return self._texts[rel]
+        text: str | None = None
+        try:
+            with open_in_root(self.root, rel) as handle:
+                data = handle.read(TEXT_LIMIT)
+        except (OSError, SkillcError):
+            data = b"\0"
+        if b"\0" not in data:
+            text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+        self._texts[rel] = text
+        return text
+
+    def executable(self, rel: str) -> bool:
+        """Whether the file ``rel`` of the skill has an execute permission bit."""
+        try:
+            return bool(safe_join(self.root, rel).stat().st_mode & 0o111)
+        except (OSError, SkillcError):
+            return False
 
     @property
     def skill_md(self) -> MarkdownDoc:

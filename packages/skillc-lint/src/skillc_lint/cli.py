@@ -139,7 +139,7 @@ def lint_command(
     from skillc_index import Notice
     from skillc_index.console import cli_session, report, report_all
     from skillc_lint import _output
-    from skillc_lint._engine import resolve_targets
+    from skillc_lint._engine import lint_folder, resolve_targets, target_folders
     from skillc_lint.operations import LintParams, lint
 
     session = cli_session()
@@ -167,6 +167,10 @@ def lint_command(
                 seen.add(os.path.realpath(folder))
                 params = LintParams(str(folder), force, select, ignore, profile)
                 results.append(lint(session, params, registry).result)
+    for folder in target_folders(targets):  # the folder rules: listing budget, plugins
+        folder_result = lint_folder(folder, registry=registry)
+        if folder_result is not None and folder_result.diagnostics:
+            results.append(folder_result)
 
     cwd = layout.cwd
     for result in results:
