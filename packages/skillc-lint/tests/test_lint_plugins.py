@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from skillc_lint import LintDiagnostic, default_registry, lint_folder, lint_skill
+from skillc_lint import default_registry, lint_folder, lint_skill
 
 Writer = Callable[..., Path]
 BASE = "name: my-skill\ndescription: Formats tables. Use when a table needs formatting.\n"
