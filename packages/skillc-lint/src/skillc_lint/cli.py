@@ -68,7 +68,8 @@ def _print_rules(registry: RuleRegistry, output_format: str) -> None:
     "--select",
     multiple=True,
     metavar="RULES",
-    help="Run only these rules: comma-separated ids, id prefixes (SKL3) or names.",
+    help="Run only these rules: comma-separated ids, id prefixes (SKL3), names or tags "
+    "(security, budget).",
 )
 @click.option(
     "--ignore",
@@ -117,8 +118,9 @@ def lint_command(
     `SKL201 = { max-lines = 300 }`, `profiles = ["claude-code"]`).
 
     Profiles add the rules and known fields of a skill dialect: `agentskills` (the default:
-    the standard's compatibility, metadata and allowed-tools, SKL501-503), `claude-code`
-    (SKL601-605), `skillli` (registry fields and quizzes, SKL701-726) and `gibberish`
+    the standard's compatibility, metadata and allowed-tools, SKL501-503, the security rules
+    SKL901-908 and the budget rules SKL921-923), `claude-code` (SKL601-606, and the plugin
+    and marketplace manifests of a plugin folder, SKL611-612), `skillli` (registry fields and quizzes, SKL701-726) and `gibberish`
     (gibb.eri.sh tool-defining skills, SKL801-819). Each extends `agentskills`.
 
     \b
@@ -129,6 +131,8 @@ def lint_command(
       skillc-lint skills/ --format sarif > lint.sarif
       skillc-lint skills/ --format github        # annotations in GitHub Actions
       skillc-lint my-skill --ignore SKL108,SKL4 --format json
+      skillc-lint skills/ --select security      # the security rules alone (CI)
+      skillc-lint my-plugin/ --profile claude-code   # a plugin: its skills and manifest
       skillc-lint .claude/skills --profile claude-code
       skillc-lint skills/git --profile gibberish
       skillc-lint --list-rules --profile skillli
