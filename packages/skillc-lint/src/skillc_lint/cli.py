@@ -120,8 +120,9 @@ def lint_command(
     Profiles add the rules and known fields of a skill dialect: `agentskills` (the default:
     the standard's compatibility, metadata and allowed-tools, SKL501-503, the security rules
     SKL901-908 and the budget rules SKL921-923), `claude-code` (SKL601-606, and the plugin
-    and marketplace manifests of a plugin folder, SKL611-612), `skillli` (registry fields and quizzes, SKL701-726) and `gibberish`
-    (gibb.eri.sh tool-defining skills, SKL801-819). Each extends `agentskills`.
+    and marketplace manifests of a plugin folder, SKL611-612), `skillli` (registry fields and
+    quizzes, SKL701-726) and `gibberish` (gibb.eri.sh tool-defining skills, SKL801-819). Each
+    extends `agentskills`. Selectors name tags too: `--select security`.
 
     \b
     Examples:
