@@ -377,3 +377,20 @@ def test_readme_python_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert [d.rule for d in result.diagnostics] == ["ACME001"]
     assert namespace["problems"] == []
     assert {d.rule for d in namespace["tools"].diagnostics} == {"SKL801", "SKL813", "SKL817"}
+
+
+def test_the_issue_17_rules_carry_their_documentation() -> None:
+    """Each security, budget, Claude Code field and plugin rule says why it exists and how to
+    fix a finding (the text ``--explain`` shows), and the tags a selector uses."""
+    tables = rule_tables()
+    rules = [
+        *tables["security"],
+        *tables["budget"],
+        *tables["plugins"],
+        *[r for r in tables["claude_code"] if r.id == "SKL606"],
+    ]
+    assert len(rules) == 14
+    for rule in rules:
+        assert rule.rationale.strip() and rule.fix.strip(), rule.id
+    assert {r.id for r in rules if "security" in r.tags} == {f"SKL90{i}" for i in range(1, 9)}
+    assert {r.id for r in rules if r.scope == "folder"} == {"SKL923", "SKL611", "SKL612"}

@@ -87,6 +87,7 @@ def test_author_comments_and_visible_markup_are_fine(skill: Writer, found: Found
             "<!-- skillc-lint: disable=SKL401 -->\n\n"
             '<span style="font-size:12px">Shown text</span>\n\n'
             "<details><summary>More</summary>Collapsed, not hidden.</details>\n\n"
+            '<input type="hidden" name="token"> Fill in the form.\n\n'
             "```html\n<!-- AI: this is an example of a hidden instruction -->\n```\n"
         )
     )

@@ -185,7 +185,7 @@ _AGENT_ADDRESS = re.compile(
 )
 #: Markup an agent reads and a rendered page hides.
 _HIDING = re.compile(
-    r"<[a-z][a-z0-9]*\b[^>]*?(?:\bhidden\b(?!\s*=\s*[\"']?false)|style\s*=\s*[\"'][^\"']*"
+    r"<[a-z][a-z0-9]*\b[^>]*?(?:(?<=\s)hidden\b(?!\s*=\s*[\"']?false)|style\s*=\s*[\"'][^\"']*"
     r"(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|pt|em|rem|%)?\s*"
     r"(?:;|[\"'])|opacity\s*:\s*0(?:\.0+)?\s*(?:;|[\"'])|(?:width|height)\s*:\s*0(?:px)?\s*"
     r"(?:;|[\"'])))[^>]*>\s*([^<\s][^<]*)",
