@@ -103,7 +103,7 @@ def hidden_characters(skill: Skill, options: Options) -> Findings:
     between two ASCII characters counts; one inside an emoji or a script that needs it does
     not). One finding per line."""
     for rel, text in _texts(skill):
-        if not _HIDDEN_CHAR.search(text):
+        if text.isascii() or not _HIDDEN_CHAR.search(text):
             continue
         flags = [m.span() for m in _TAG_FLAG.finditer(text)]
         reported: set[int] = set()
@@ -153,12 +153,21 @@ _DESCRIBING = re.compile(
 _URL = re.compile(r"\S+://\S+")
 
 
+#: Words one of which every _INJECTION match holds (lowercase): a line without any is not
+#: searched (the regular expression is slow on every line of a large corpus).
+_INJECTION_HINTS = (
+    "ignore", "disregard", "forget", "override", "bypass", "you are now", "the user",
+    "system prompt", "im_start", "send", "post", "upload", "exfiltrate", "transmit",
+)  # fmt: skip
+
+
 def _injections(line: str) -> Iterator[re.Match[str]]:
-    if _DESCRIBING.search(_URL.sub("", line)):
+    lowered = line.lower()
+    if not any(hint in lowered for hint in _INJECTION_HINTS):
         return
-    for match in _INJECTION.finditer(line):
-        if not _quoted(line, *match.span()):
-            yield match
+    matches = [m for m in _INJECTION.finditer(line) if not _quoted(line, *m.span())]
+    if matches and not _DESCRIBING.search(_URL.sub("", line)):
+        yield from matches
 
 
 def prompt_injection(skill: Skill, options: Options) -> Findings:
@@ -166,6 +175,9 @@ def prompt_injection(skill: Skill, options: Options) -> Findings:
     previous instructions, do not tell the user, send the keys to a URL). Code, quotes and
     lines describing attacks are skipped."""
     for rel, text in _markdown(skill):
+        lowered = text.lower()
+        if not any(hint in lowered for hint in _INJECTION_HINTS):
+            continue
         for number, line in _prose_lines(text):
             for match in _injections(line):
                 yield Finding(f"text aimed at the agent: '{match.group()}'", file=rel, line=number)
@@ -223,26 +235,31 @@ def hidden_instructions(skill: Skill, options: Options) -> Findings:
 
 # -- SKL904 secrets ---------------------------------------------------------------------------
 
-_SECRETS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (kind, re.compile(pattern))
-    for kind, pattern in (
-        ("AWS access key id", r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
+#: Each key shape with a literal every match holds (searched first: a regular expression
+#: starting with a word boundary is slow on a large corpus) and its pattern; the character
+#: before a match must not be a letter or digit (checked in code, for the same reason).
+_SECRETS: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
+    (kind, hint, re.compile(pattern))
+    for kind, hint, pattern in (
+        ("AWS access key id", "A", r"A(?:KIA|SIA|BIA|CCA)[0-9A-Z]{16}\b"),
         (
             "AWS secret access key",
+            "ecret",
             r"(?i:aws_?secret_?access_?key)[\"']?\s*[=:]\s*[\"']?([A-Za-z0-9/+=]{40})\b",
         ),
-        ("GitHub token", r"\bgh[pousr]_[A-Za-z0-9]{36,255}\b"),
-        ("GitHub token", r"\bgithub_pat_[A-Za-z0-9_]{40,255}\b"),
-        ("Anthropic API key", r"\bsk-ant-[a-z]{3,9}\d{2}-[A-Za-z0-9_-]{32,}"),
-        ("OpenAI API key", r"\bsk-(?:proj-|svcacct-|admin-)?(?!ant-)[A-Za-z0-9_-]{32,}"),
-        ("OpenAI API key", r"\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b"),
-        ("Slack token", r"\bxox[abposr]-(?:[0-9]+-){1,3}[A-Za-z0-9]{16,}"),
+        ("GitHub token", "gh", r"gh[pousr]_[A-Za-z0-9]{36,255}\b"),
+        ("GitHub token", "github_pat_", r"github_pat_[A-Za-z0-9_]{40,255}\b"),
+        ("Anthropic API key", "sk-ant-", r"sk-ant-[a-z]{3,9}\d{2}-[A-Za-z0-9_-]{32,}"),
+        ("OpenAI API key", "sk-", r"sk-(?:proj-|svcacct-|admin-)?(?!ant-)[A-Za-z0-9_-]{32,}"),
+        ("OpenAI API key", "T3BlbkFJ", r"sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b"),
+        ("Slack token", "xox", r"xox[abposr]-(?:[0-9]+-){1,3}[A-Za-z0-9]{16,}"),
         (
             "Slack webhook",
+            "hooks.slack.com",
             r"https://hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,}",
         ),
-        ("Stripe live key", r"\b[sr]k_live_[0-9A-Za-z]{20,}"),
-        ("Google API key", r"\bAIza[0-9A-Za-z_-]{35}\b"),
+        ("Stripe live key", "k_live_", r"[sr]k_live_[0-9A-Za-z]{20,}"),
+        ("Google API key", "AIza", r"AIza[0-9A-Za-z_-]{35}\b"),
     )
 )
 _PRIVATE_KEY = re.compile(
@@ -270,16 +287,22 @@ def embedded_secrets(skill: Skill, options: Options) -> Findings:
     """SKL904: no API keys, tokens or private keys in the skill's files (placeholders such as
     ``AKIAIOSFODNN7EXAMPLE`` or ``sk-...xxxx`` are not reported)."""
     for rel, text in _texts(skill):
-        for kind, pattern in _SECRETS:
+        for kind, hint, pattern in _SECRETS:
+            if hint not in text:
+                continue
             for match in pattern.finditer(text):
                 token = match.group(match.lastindex or 0)
-                if not _placeholder(token):
+                start = match.start()
+                glued = start > 0 and text[start - 1].isalnum()
+                if not glued and not _placeholder(token):
                     yield Finding(
                         f"{kind} in the skill ({_masked(token)}): anyone who installs the "
                         "skill can read it",
                         file=rel,
                         line=_line_of(text, match.start()),
                     )
+        if "PRIVATE KEY" not in text:
+            continue
         for match in _PRIVATE_KEY.finditer(text):
             if not re.search(r"example|x{6}|X{6}", match.group(1)):
                 yield Finding(
@@ -292,6 +315,8 @@ def embedded_secrets(skill: Skill, options: Options) -> Findings:
 # -- SKL905 remote code -----------------------------------------------------------------------
 
 _FETCH = r"(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b"
+#: What a line must hold for _REMOTE_CODE to match (lowercase): a fetch command.
+_FETCH_HINTS = ("curl", "wget", "iwr", "irm", "invoke-webrequest", "invoke-restmethod", "webclient")
 _RUNNER = (
     r"(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|k|da|fi|c)?sh|python[0-9.]*|node|perl|ruby|php|"
     r"iex|Invoke-Expression|pwsh|powershell)\b"
@@ -316,9 +341,13 @@ def remote_code(skill: Skill, options: Options) -> Findings:
     """SKL905: no code downloaded and run in one step (``curl … | sh``, ``wget -O- | bash``,
     ``bash -c "$(curl …)"``, ``iex (iwr …)``) in the instructions or the scripts."""
     for rel, text in _texts(skill):
-        if not _REMOTE_CODE.search(text):
+        lowered = text.lower()
+        if not any(hint in lowered for hint in _FETCH_HINTS):
             continue
         for number, line in enumerate(text.splitlines(), 1):
+            low = line.lower()
+            if not any(hint in low for hint in _FETCH_HINTS):
+                continue
             match = _REMOTE_CODE.search(line)
             if match and not _WARNING_AGAINST.search(line):
                 shown = " ".join(match.group().split())
