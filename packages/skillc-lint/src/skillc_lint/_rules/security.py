@@ -37,6 +37,7 @@ def _texts(skill: Skill) -> Iterator[tuple[str, str]]:
 
 
 def _markdown(skill: Skill) -> Iterator[tuple[str, str]]:
+    """Every Markdown file of the skill with its text (what the agent reads as prose)."""
     for rel in skill.docs:
         text = skill.text(rel)
         if text is not None:
