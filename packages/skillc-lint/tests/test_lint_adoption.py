@@ -300,10 +300,10 @@ def test_explain(lint: Run) -> None:
     ]
     options = lint("--explain", "SKL201").stdout
     assert "  max-lines = 500" in options
-    unknown = lint("--explain", "SKL9")
+    unknown = lint("--explain", "SKL99")
     assert unknown.returncode == 1
     assert unknown.stderr.startswith(
-        "error[E100]: invalid option: 'Invalid value for --explain: no rule matches 'SKL9'"
+        "error[E100]: invalid option: 'Invalid value for --explain: no rule matches 'SKL99'"
     )
 
 

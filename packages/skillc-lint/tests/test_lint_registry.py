@@ -67,11 +67,16 @@ def test_builtin_rules_are_the_rfc_table() -> None:
     table = [(r.id, r.name, None if r.protected else r.severity) for r in BUILTIN_RULES]
     assert table == RFC_TABLE
     assert ids(default_registry(profiles=())) == [row[0] for row in RFC_TABLE]
-    # the default profile, agentskills, adds the standard's own checks after them
+    # the default profile, agentskills, adds the standard's own checks after them, then the
+    # security rules and the budget rules
     assert ids(default_registry()) == [row[0] for row in RFC_TABLE] + [
         "SKL501",
         "SKL502",
         "SKL503",
+        *[f"SKL90{i}" for i in range(1, 9)],
+        "SKL921",
+        "SKL922",
+        "SKL923",
     ]
 
 
@@ -97,7 +102,17 @@ def test_every_rules_table_has_checks_and_complete_metadata() -> None:
     import re
 
     tables = rule_tables()
-    assert set(tables) == {"rfc0008", "agentskills", "claude_code", "skillli", "quiz", "gibberish"}
+    assert set(tables) == {
+        "rfc0008",
+        "agentskills",
+        "security",
+        "budget",
+        "claude_code",
+        "plugins",
+        "skillli",
+        "quiz",
+        "gibberish",
+    }
     every = [rule for rules in tables.values() for rule in rules]
     for rule in every:
         assert isinstance(rule, Rule), rule
@@ -111,7 +126,8 @@ def test_every_rules_table_has_checks_and_complete_metadata() -> None:
         for key, default in rule.options.items():
             assert re.fullmatch(r"[a-z]+(-[a-z]+)*", key), (rule.id, key)
             strings = isinstance(default, list) and all(isinstance(v, str) for v in default)
-            assert isinstance(default, (int, str)) or strings, (rule.id, key)
+            assert isinstance(default, (int, float, str)) or strings, (rule.id, key)
+        assert rule.scope in ("skill", "folder"), rule.id
     for rules in tables.values():
         assert [r.id for r in rules] == sorted(r.id for r in rules)
     ids = [rule.id for rule in every]
@@ -135,9 +151,20 @@ def test_selectors_by_id_prefix_and_name() -> None:
     assert registry.match("SKL10") == [f"SKL10{i}" for i in range(10)]
     assert registry.match("skl3") == ["SKL301", "SKL302", "SKL303"]
     assert registry.match("no-orphans") == ["SKL401"]
-    assert registry.match("SKL9") == []
+    assert registry.match("SKL99") == []
     with pytest.raises(KeyError):
-        registry.disable("SKL9")
+        registry.disable("SKL99")
+
+
+def test_selectors_by_tag() -> None:
+    """A tag names every rule carrying it (``--select security`` in CI)."""
+    registry = default_registry()
+    assert registry.match("security") == [f"SKL90{i}" for i in range(1, 9)]
+    assert registry.match("SECURITY") == registry.match("security")
+    assert registry.match("budget") == ["SKL921", "SKL922", "SKL923"]
+    registry.enable_only("security")
+    assert ids(registry) == ["SKL001", *registry.match("security")]
+    assert registry.match("secur") == []  # a tag is matched whole, not as a prefix
 
 
 def test_enable_disable_enable_only_keep_the_protected_rule() -> None:
@@ -351,3 +378,20 @@ def test_readme_python_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert [d.rule for d in result.diagnostics] == ["ACME001"]
     assert namespace["problems"] == []
     assert {d.rule for d in namespace["tools"].diagnostics} == {"SKL801", "SKL813", "SKL817"}
+
+
+def test_the_issue_17_rules_carry_their_documentation() -> None:
+    """Each security, budget, Claude Code field and plugin rule says why it exists and how to
+    fix a finding (the text ``--explain`` shows), and the tags a selector uses."""
+    tables = rule_tables()
+    rules = [
+        *tables["security"],
+        *tables["budget"],
+        *tables["plugins"],
+        *[r for r in tables["claude_code"] if r.id == "SKL606"],
+    ]
+    assert len(rules) == 14
+    for rule in rules:
+        assert rule.rationale.strip() and rule.fix.strip(), rule.id
+    assert {r.id for r in rules if "security" in r.tags} == {f"SKL90{i}" for i in range(1, 9)}
+    assert {r.id for r in rules if r.scope == "folder"} == {"SKL923", "SKL611", "SKL612"}

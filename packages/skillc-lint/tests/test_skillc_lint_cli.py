@@ -382,7 +382,8 @@ def test_unknown_selector_is_e100(lint: Run, cwd: Path) -> None:
 def test_list_rules_shows_configuration(lint: Run, cwd: Path) -> None:
     write_config(cwd, '[lint]\nSKL107 = "off"\nSKL108 = "error"\nSKL201 = { max-lines = 300 }\n')
     text = lint("--list-rules").stdout.splitlines()
-    assert len(text) == 23  # RFC-0008's 20 and the agentskills profile's 3
+    # RFC-0008's 20 and the agentskills profile's 14 (its 3, 8 security and 3 budget rules)
+    assert len(text) == 34
     assert text[8].split()[:3] == ["SKL107", "description-length", "off"]
     assert text[9].split()[:3] == ["SKL108", "description-triggers", "error"]
     data = json.loads(lint("--list-rules", "--format", "json").stdout)

@@ -143,6 +143,9 @@ _EXPORTS: dict[str, str] = {
     "SkillList": "_listing",
     "list_skills": "_listing",
     # what an agent's skill listing costs (list --budget) and the router (route)
+    "CHARS_PER_TOKEN": "_budget",
+    "MAX_ENTRY_DESCRIPTION": "_budget",
+    "estimate_tokens": "_budget",
     "FolderBudget": "_budget",
     "ListingEntry": "_budget",
     "folder_budget": "_budget",
@@ -235,7 +238,15 @@ if TYPE_CHECKING:
         find_skill_folders,
         is_folder_of_skills,
     )
-    from skillc_index._budget import FolderBudget, ListingEntry, folder_budget, listing_budgets
+    from skillc_index._budget import (
+        CHARS_PER_TOKEN,
+        MAX_ENTRY_DESCRIPTION,
+        FolderBudget,
+        ListingEntry,
+        estimate_tokens,
+        folder_budget,
+        listing_budgets,
+    )
     from skillc_index._build import BuildResult, build_skill
     from skillc_index._clock import utc_now
     from skillc_index._compiler import (

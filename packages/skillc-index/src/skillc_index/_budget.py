@@ -41,6 +41,7 @@ __all__ = [
     "MAX_ENTRY_DESCRIPTION",
     "FolderBudget",
     "ListingEntry",
+    "estimate_tokens",
     "folder_budget",
     "listing_budgets",
 ]
@@ -54,8 +55,9 @@ _READ_LIMIT = 1 << 20
 EntryKind = Literal["folder", "symlink", "skillc"]
 
 
-def tokens(chars: int) -> int:
-    """Estimated tokens of ``chars`` characters of listing (rounded up)."""
+def estimate_tokens(chars: int) -> int:
+    """Estimated tokens of ``chars`` characters (rounded up): the one token estimate of the
+    kit (the listing budget here, skillc-lint's SKILL.md budget rules)."""
     return math.ceil(chars / CHARS_PER_TOKEN)
 
 
@@ -76,7 +78,7 @@ class ListingEntry(NamedTuple):
 
     @property
     def tokens(self) -> int:
-        return tokens(self.chars)
+        return estimate_tokens(self.chars)
 
     @property
     def described(self) -> bool:
@@ -107,12 +109,12 @@ class FolderBudget(NamedTuple):
 
     @property
     def tokens(self) -> int:
-        return tokens(self.chars)
+        return estimate_tokens(self.chars)
 
     @property
     def names_tokens(self) -> int:
         """Estimated tokens of the listing with every description dropped: its floor."""
-        return tokens(sum(entry.name_chars for entry in self.entries))
+        return estimate_tokens(sum(entry.name_chars for entry in self.entries))
 
     @property
     def budget_tokens(self) -> int:

@@ -30,13 +30,17 @@ _EXPORTS: dict[str, str] = {
     "Target": "_engine",
     "find_skills": "_engine",
     "is_compiled": "_engine",
+    "is_plugin": "_engine",
+    "lint_folder": "_engine",
     "lint_skill": "_engine",
     "lint_targets": "_engine",
     "resolve_targets": "_engine",
+    "target_folders": "_engine",
     "Finding": "_registry",
     "Rule": "_registry",
     "RuleCheck": "_registry",
     "RuleRegistry": "_registry",
+    "RuleScope": "_registry",
     "RuleState": "_registry",
     "Severity": "_registry",
     "BUILTIN_RULES": "_profiles",
@@ -69,9 +73,12 @@ if TYPE_CHECKING:
         Target,
         find_skills,
         is_compiled,
+        is_plugin,
+        lint_folder,
         lint_skill,
         lint_targets,
         resolve_targets,
+        target_folders,
     )
     from skillc_lint._errors import InvalidBaseline, UnknownProfile, UnknownRule
     from skillc_lint._output import json_report
@@ -85,5 +92,13 @@ if TYPE_CHECKING:
         profiles_in,
         use_profile,
     )
-    from skillc_lint._registry import Finding, Rule, RuleCheck, RuleRegistry, RuleState, Severity
+    from skillc_lint._registry import (
+        Finding,
+        Rule,
+        RuleCheck,
+        RuleRegistry,
+        RuleScope,
+        RuleState,
+        Severity,
+    )
     from skillc_lint._skill import LinkRef, Skill, slug

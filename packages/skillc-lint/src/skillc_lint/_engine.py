@@ -38,14 +38,18 @@ __all__ = [
     "Target",
     "find_skills",
     "is_compiled",
+    "lint_folder",
     "lint_skill",
     "lint_targets",
     "resolve_targets",
+    "target_folders",
 ]
 
 #: Findings of one rule in one file that are reported; past it one more finding says how many
 #: were left out (a skill can hold thousands of bad hook handlers; the report stays readable).
 MAX_FINDINGS = 100
+#: The manifests of a Claude Code plugin and of a marketplace, under ``.claude-plugin/``.
+PLUGIN_MANIFESTS = ("plugin.json", "marketplace.json")
 
 
 @dataclass(frozen=True)
@@ -169,13 +173,39 @@ def lint_skill(
     from skillc_lint._profiles import substitutions_in
 
     skill = Skill(root, compiled=compiled, substitutions=substitutions_in(registry))
-    active = registry.active()
+    active = [entry for entry in registry.active() if entry.rule.scope == "skill"]
+    found = _run(active, skill)
+
+    def sort_key(item: tuple[int, LintDiagnostic]) -> tuple[bool, bytes, int, int]:
+        order, d = item
+        return (d.file != SKILL_FILE, fs_bytes(d.file), d.line or 0, order)
+
+    found.sort(key=sort_key)
+    shown, notices = _unsuppressed(skill, registry, [d for _, d in found])
+    return LintResult(
+        name,
+        root,
+        tuple(shown),
+        rules=tuple(e.rule.id for e in active),
+        notices=skill.notices + notices,
+        suppressed=len(found) - len(shown),
+    )
+
+
+def _run(active: Sequence[RuleState], subject: object) -> list[tuple[int, LintDiagnostic]]:
+    """Run each rule of ``active`` on ``subject`` (a skill, or a folder for folder rules):
+    the diagnostics with the rule's place in the run, at most :data:`MAX_FINDINGS` of one
+    rule in one file, then one saying how many more there were. A skill's diagnostics carry
+    their line's text (the code frame) and a column."""
+    from skillc_lint._skill import Skill
+
+    line_text = subject.line_text if isinstance(subject, Skill) else None
     found: list[tuple[int, LintDiagnostic]] = []
 
     def diagnostic(
         entry: RuleState, file: str, line: int | None, column: int | None, message: str
     ) -> LintDiagnostic:
-        source = skill.line_text(file, line) if line else None
+        source = line_text(file, line) if line and line_text else None
         if source is not None and column is None:
             column = len(source) - len(source.lstrip()) + 1
         return LintDiagnostic(
@@ -193,7 +223,7 @@ def lint_skill(
         rule = entry.rule
         counts: dict[str, int] = {}  # findings of this rule by file
         last_line: dict[str, int | None] = {}
-        for finding in rule.check(skill, entry.options):
+        for finding in rule.check(subject, entry.options):
             count = counts[finding.file] = counts.get(finding.file, 0) + 1
             last_line[finding.file] = finding.line
             if count <= MAX_FINDINGS:
@@ -212,21 +242,7 @@ def lint_skill(
                     f"(the first {MAX_FINDINGS} are shown)"
                 )
                 found.append((order, diagnostic(entry, file, last_line[file], None, more)))
-
-    def sort_key(item: tuple[int, LintDiagnostic]) -> tuple[bool, bytes, int, int]:
-        order, d = item
-        return (d.file != SKILL_FILE, fs_bytes(d.file), d.line or 0, order)
-
-    found.sort(key=sort_key)
-    shown, notices = _unsuppressed(skill, registry, [d for _, d in found])
-    return LintResult(
-        name,
-        root,
-        tuple(shown),
-        rules=tuple(e.rule.id for e in active),
-        notices=skill.notices + notices,
-        suppressed=len(found) - len(shown),
-    )
+    return found
 
 
 def _unsuppressed(
@@ -252,6 +268,36 @@ def _unsuppressed(
         return diagnostics, ()
     shown = [d for d in diagnostics if not (d.file in comments and comments[d.file].hides(d))]
     return shown, tuple(notices)
+
+
+def lint_folder(path: str | os.PathLike[str], *, registry: RuleRegistry) -> LintResult | None:
+    """Run the ``folder`` rules of ``registry`` on a folder of skills (the listing of the
+    skills it holds, a plugin's or a marketplace's manifest). The result is named after the
+    folder, its diagnostics' files relative to it; None when no folder rule is enabled."""
+    folder = Path(path)
+    active = [entry for entry in registry.active() if entry.rule.scope == "folder"]
+    if not active:
+        return None
+    found = sorted(_run(active, folder), key=lambda item: (fs_bytes(item[1].file), item[0]))
+    return LintResult(
+        folder.resolve().name,
+        folder,
+        tuple(d for _, d in found),
+        rules=tuple(e.rule.id for e in active),
+    )
+
+
+def target_folders(targets: Iterable[Target]) -> list[Path]:
+    """The folders the ``folder`` rules check for these targets, each once: every folder of
+    skills named (``skills/``, a plugin, a marketplace) and the folders directly holding its
+    skills (what an agent lists). A single skill named has none."""
+    folders: dict[str, Path] = {}
+    for target in targets:
+        if not target.collection or target.folder is None:
+            continue
+        for folder in (target.folder, *(skill.parent for skill in target.skills)):
+            folders.setdefault(os.path.realpath(folder), folder)
+    return list(folders.values())
 
 
 @dataclass(frozen=True)
@@ -301,7 +347,7 @@ def resolve_targets(arguments: Sequence[str], layout: Layout) -> list[Target]:
         except NotASkill:
             folder = layout.cwd / Path(argument).expanduser()
             skills = tuple(find_skills(folder)) if folder.is_dir() else ()
-            if not skills:
+            if not skills and not is_plugin(folder):
                 raise
             targets.append(Target(argument, skills, True, folder))
         else:
@@ -311,9 +357,11 @@ def resolve_targets(arguments: Sequence[str], layout: Layout) -> list[Target]:
 
 
 def lint_targets(
-    targets: Iterable[Target], *, registry: RuleRegistry | None = None, force: bool = False
+    targets: Sequence[Target], *, registry: RuleRegistry | None = None, force: bool = False
 ) -> list[LintResult]:
-    """Lint every skill of ``targets`` once (a folder named twice is linted once)."""
+    """Lint every skill of ``targets`` once (a folder named twice is linted once), then run
+    the folder rules on :func:`target_folders`; a folder's result is kept when it has
+    diagnostics."""
     if registry is None:
         from skillc_lint._profiles import default_registry
 
@@ -326,4 +374,15 @@ def lint_targets(
             if key not in seen:
                 seen.add(key)
                 results.append(lint_skill(skill, registry=registry, force=force))
+    for folder in target_folders(targets):
+        result = lint_folder(folder, registry=registry)
+        if result is not None and result.diagnostics:
+            results.append(result)
     return results
+
+
+def is_plugin(folder: Path) -> bool:
+    """Whether ``folder`` is a Claude Code plugin or marketplace root (it holds
+    ``.claude-plugin/plugin.json`` or ``.claude-plugin/marketplace.json``): linted as a
+    target even when it holds no skill."""
+    return any((folder / ".claude-plugin" / name).is_file() for name in PLUGIN_MANIFESTS)

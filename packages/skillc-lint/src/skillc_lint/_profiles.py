@@ -16,7 +16,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skillc_lint._registry import Rule, RuleRegistry
-from skillc_lint._rules import agentskills, claude_code, gibberish, quiz, rfc0008, skillli
+from skillc_lint._rules import (
+    agentskills,
+    budget,
+    claude_code,
+    gibberish,
+    plugins,
+    quiz,
+    rfc0008,
+    security,
+    skillli,
+)
 from skillc_lint._skill import NO_SUBSTITUTIONS, Substitutions
 
 __all__ = [
@@ -54,13 +64,14 @@ PROFILES: dict[str, Profile] = {
     for profile in (
         Profile(
             "agentskills",
-            "the Agent Skills standard's optional fields (spec/004 layer 1)",
-            agentskills.RULES,
+            "the Agent Skills standard's optional fields (spec/004 layer 1), the security "
+            "rules and the budget rules",
+            agentskills.RULES + security.RULES + budget.RULES,
         ),
         Profile(
             "claude-code",
             "Claude Code's frontmatter extensions (spec/004 layer 2)",
-            claude_code.RULES,
+            claude_code.RULES + plugins.RULES,
             claude_code.FIELDS,
             extends="agentskills",
             # Claude Code reads allowed-tools as a YAML list or a comma-separated string too.

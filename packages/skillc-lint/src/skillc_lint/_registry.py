@@ -11,10 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
-
-if TYPE_CHECKING:
-    from skillc_lint._skill import Skill
+from typing import Any, Literal
 
 __all__ = [
     "SEVERITIES",
@@ -22,6 +19,7 @@ __all__ = [
     "Rule",
     "RuleCheck",
     "RuleRegistry",
+    "RuleScope",
     "RuleState",
     "Severity",
 ]
@@ -44,8 +42,10 @@ class Finding:
     column: int | None = None
 
 
-RuleCheck = Callable[["Skill", Mapping[str, Any]], Iterable[Finding]]
-"""A rule's function: the parsed skill and the rule's options in, findings out."""
+RuleCheck = Callable[[Any, Mapping[str, Any]], Iterable[Finding]]
+"""A rule's function: the parsed :class:`~skillc_lint._skill.Skill` (for a ``folder`` rule:
+the folder's :class:`~pathlib.Path`) and the rule's options in, findings out."""
+RuleScope = Literal["skill", "folder"]
 
 
 @dataclass(frozen=True)
@@ -54,9 +54,12 @@ class Rule:
 
     ``options`` holds the rule's parameters with their defaults (``{"max-lines": 500}``); a
     setting may only change those keys, to a value of the same type. ``protected`` rules
-    (SKL001, which ``--force`` controls) ignore settings and selectors. ``rationale`` (why
-    the rule exists) and ``fix`` (how to make a finding go away) are its documentation, shown
-    by ``skillc-lint --explain`` and in SARIF; every rule has both.
+    (SKL001, which ``--force`` controls) ignore settings and selectors. ``tags`` are names a
+    selector may use for a group of rules (``security``); ``rationale`` says why the rule
+    exists and ``fix`` how to make a finding go away (shown by ``--explain`` and in SARIF; every
+    rule has both). A ``folder``
+    rule checks a folder of skills (the listing budget, plugin manifests) rather than one
+    skill; its findings' files are relative to that folder.
     """
 
     id: str
@@ -67,6 +70,8 @@ class Rule:
     options: Mapping[str, Any] = field(default_factory=dict)
     category: str = ""
     protected: bool = False
+    tags: tuple[str, ...] = ()
+    scope: RuleScope = "skill"
     rationale: str = ""
     fix: str = ""
 
@@ -93,7 +98,8 @@ class RuleRegistry:
     """An ordered set of rules, each enabled or not, with its severity and options.
 
     Rules run in registry order. Selectors name rules by id (``SKL102``), id prefix (``SKL1``,
-    ``SKL``) or name (``name-format``), case-insensitively.
+    ``SKL``), name (``name-format``) or tag (``security``: every rule with that tag),
+    case-insensitively.
     """
 
     def __init__(self, rules: Iterable[Rule] = ()) -> None:
@@ -160,14 +166,16 @@ class RuleRegistry:
 
     # -- selecting ---------------------------------------------------------------------------
     def match(self, selector: str) -> list[str]:
-        """Ids of the rules a selector names (an id, an id prefix or a name)."""
+        """Ids of the rules a selector names (an id, an id prefix, a name or a tag)."""
         wanted = selector.strip().lower()
         if not wanted:
             return []
         return [
             e.rule.id
             for e in self._entries
-            if e.rule.id.lower().startswith(wanted) or e.rule.name == wanted
+            if e.rule.id.lower().startswith(wanted)
+            or e.rule.name == wanted
+            or wanted in e.rule.tags
         ]
 
     def _matching(self, selectors: Iterable[str]) -> set[str]:
@@ -300,6 +308,9 @@ def _option_problem(rule: Rule, key: str, value: Any) -> str | None:
     if isinstance(default, int) and not isinstance(default, bool):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             return f"option '{key}' must be a positive integer, not {value!r}"
+    elif isinstance(default, float):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+            return f"option '{key}' must be a positive number, not {value!r}"
     elif isinstance(default, str):
         if not isinstance(value, str):
             return f"option '{key}' must be a string, not {value!r}"

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from skillc_index import (
-    MARKDOWN_LIMIT,
     SKILL_FILE,
     MarkdownDoc,
     Notice,
@@ -38,7 +37,19 @@ from skillc_index import (
 if TYPE_CHECKING:
     from skillc_index import ToolSkill
 
-__all__ = ["NO_SUBSTITUTIONS", "LinkKind", "LinkRef", "Skill", "Substitutions", "slug"]
+__all__ = [
+    "NO_SUBSTITUTIONS",
+    "TEXT_LIMIT",
+    "LinkKind",
+    "LinkRef",
+    "Skill",
+    "Substitutions",
+    "slug",
+]
+
+#: The most of a file the text scans read (secrets, remote code, hidden characters): a
+#: skill's script or data file past it is scanned in its first 256 KiB only.
+TEXT_LIMIT = 256 * 1024
 
 LinkKind = Literal["external", "absolute", "anchor", "path", "escape", "empty", "dynamic"]
 
@@ -126,6 +137,7 @@ class Skill:
         self.docs: dict[str, MarkdownDoc] = {
             rel: parse_markdown(text) for rel, text in self.texts.items()
         }
+        self._others: dict[str, str | None] = {}  # other files read by text()
         self.notices: tuple[Notice, ...] = tuple(
             notice
             for rel, doc in self.docs.items()
@@ -137,18 +149,10 @@ class Skill:
 
     def line_text(self, rel: str, line: int) -> str | None:
         """Line ``line`` (1-based) of a file of the skill, for a code frame: from the text
-        already read for a Markdown file, else read (through the root, never following a
-        link out; at most 1 MiB); None when there is no such line or it cannot be read."""
+        read by :meth:`text`; None when there is no such line or it cannot be read."""
         lines = self._lines.get(rel)
         if lines is None:
-            text = self.texts.get(rel)
-            if text is None:
-                try:
-                    with open_in_root(self.root, rel) as handle:
-                        text = handle.read(MARKDOWN_LIMIT).decode("utf-8", errors="replace")
-                except (OSError, SkillcError):
-                    text = ""
-            lines = self._lines[rel] = text.splitlines()
+            lines = self._lines[rel] = (self.text(rel) or "").splitlines()
         return lines[line - 1] if 0 < line <= len(lines) else None
 
     def column(self, link: LinkRef) -> int | None:
@@ -157,6 +161,32 @@ class Skill:
         text = self.line_text(link.source, link.line)
         index = text.find(link.target) if text is not None and link.target else -1
         return index + 1 if index >= 0 else None
+
+    def text(self, rel: str) -> str | None:
+        """The text of the file ``rel`` of the skill (one of :attr:`files`): a Markdown file
+        whole, any other its first :data:`TEXT_LIMIT` bytes; None for a binary file (a NUL
+        byte in what was read) or one that cannot be read. Read once, never executed."""
+        if rel in self.texts:
+            return self.texts[rel]
+        if rel in self._others:
+            return self._others[rel]
+        text: str | None = None
+        try:
+            with open_in_root(self.root, rel) as handle:
+                data = handle.read(TEXT_LIMIT)
+        except (OSError, SkillcError):
+            data = b"\0"
+        if b"\0" not in data:
+            text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+        self._others[rel] = text
+        return text
+
+    def executable(self, rel: str) -> bool:
+        """Whether the file ``rel`` of the skill has an execute permission bit."""
+        try:
+            return bool(safe_join(self.root, rel).stat().st_mode & 0o111)
+        except (OSError, SkillcError):
+            return False
 
     @property
     def skill_md(self) -> MarkdownDoc:

@@ -92,7 +92,8 @@ def _explain(selector: str, output_format: str) -> None:
     "--select",
     multiple=True,
     metavar="RULES",
-    help="Run only these rules: comma-separated ids, id prefixes (SKL3) or names.",
+    help="Run only these rules: comma-separated ids, id prefixes (SKL3), names or tags "
+    "(security, budget).",
 )
 @click.option(
     "--ignore",
@@ -180,9 +181,11 @@ def lint_command(
     `SKL201 = { max-lines = 300 }`, `profiles = ["claude-code"]`).
 
     Profiles add the rules and known fields of a skill dialect: `agentskills` (the default:
-    the standard's compatibility, metadata and allowed-tools, SKL501-503), `claude-code`
-    (SKL601-605), `skillli` (registry fields and quizzes, SKL701-726) and `gibberish`
-    (gibb.eri.sh tool-defining skills, SKL801-819). Each extends `agentskills`.
+    the standard's compatibility, metadata and allowed-tools, SKL501-503, the security rules
+    SKL901-908 and the budget rules SKL921-923), `claude-code` (SKL601-606, and the plugin
+    and marketplace manifests of a plugin folder, SKL611-612), `skillli` (registry fields and
+    quizzes, SKL701-726) and `gibberish` (gibb.eri.sh tool-defining skills, SKL801-819). Each
+    extends `agentskills`. Selectors name tags too: `--select security`.
 
     \b
     Examples:
@@ -192,6 +195,8 @@ def lint_command(
       skillc-lint skills/ --format sarif > lint.sarif
       skillc-lint skills/ --format github        # annotations in GitHub Actions
       skillc-lint my-skill --ignore SKL108,SKL4 --format json
+      skillc-lint skills/ --select security      # the security rules alone (CI)
+      skillc-lint my-plugin/ --profile claude-code   # a plugin: its skills and manifest
       skillc-lint .claude/skills --profile claude-code
       skillc-lint skills/git --profile gibberish
       skillc-lint --list-rules --profile skillli
@@ -206,7 +211,7 @@ def lint_command(
     from skillc_index import Notice
     from skillc_index.console import cli_session, report, report_all
     from skillc_lint import InvalidBaseline, _output
-    from skillc_lint._engine import resolve_targets
+    from skillc_lint._engine import lint_folder, resolve_targets, target_folders
     from skillc_lint.operations import LintParams, lint, suppressions
 
     if explain is not None:
@@ -245,6 +250,10 @@ def lint_command(
                 seen.add(os.path.realpath(folder))
                 params = LintParams(str(folder), force, select, ignore, profile, baseline)
                 results.append(lint(session, params, registry, hidden).result)
+    for folder in target_folders(targets):  # the folder rules: listing budget, plugins
+        folder_result = lint_folder(folder, registry=registry)
+        if folder_result is not None and folder_result.diagnostics:
+            results.append(folder_result)
 
     cwd = layout.cwd
     for result in results:

@@ -52,8 +52,8 @@ class LintParams(NamedTuple):
     select: Annotated[
         tuple[str, ...],
         Param(
-            "Run only these rules: ids (SKL102), id prefixes (SKL1) or names (name-format); "
-            "an item may hold several, comma-separated.",
+            "Run only these rules: ids (SKL102), id prefixes (SKL1), names (name-format) or "
+            "tags (security, budget); an item may hold several, comma-separated.",
             item_min_length=1,
         ),
     ] = ()

@@ -2,7 +2,8 @@
 
 Every module has the same shape, markdown-it-py's: small named functions
 ``check(skill, options) -> findings`` that read only the parsed model
-(:class:`~skillc_lint._skill.Skill`; no rule opens a file or re-parses text), then
+(:class:`~skillc_lint._skill.Skill`, whose ``text`` reads a file once, bounded; a folder rule
+gets the folder and reads its manifests itself, bounded), then
 ``RULES: tuple[Rule, ...]``, each check with its id, name, default severity, summary, options
 and category, in the order the rules run. A dialect module also names the frontmatter
 ``FIELDS`` it makes known to SKL109.
@@ -10,7 +11,10 @@ and category, in the order the rules run. A dialect module also names the frontm
 - :mod:`.rfc0008`: the built-in rules of RFC-0008:C-REGISTRY (SKL001-SKL401), in every
   registry;
 - :mod:`.agentskills`: the Agent Skills standard's optional fields (SKL501-SKL503);
-- :mod:`.claude_code`: Claude Code's frontmatter extensions (SKL601-SKL605);
+- :mod:`.security` and :mod:`.budget`: the security rules (SKL901-SKL908, tag ``security``)
+  and the budget rules (SKL921-SKL923, tag ``budget``), in the ``agentskills`` profile;
+- :mod:`.claude_code`: Claude Code's frontmatter extensions (SKL601-SKL606), and
+  :mod:`.plugins` its plugin and marketplace manifests (SKL611-SKL612, folder rules);
 - :mod:`.skillli` and :mod:`.quiz`: skillli's registry fields (SKL701-SKL705) and quiz gates
   (SKL721-SKL726);
 - :mod:`.gibberish`: gibb.eri.sh tool-defining skills (SKL801-SKL820);

@@ -1,9 +1,12 @@
-"""The ``claude-code`` profile: Claude Code's frontmatter extensions (spec/004 layer 2),
-SKL601-SKL605. Other agents ignore these fields; Claude Code acts on them, so a wrong type
+"""The ``claude-code`` profile: Claude Code's frontmatter extensions (spec/004 layer 2 and
+Claude Code's current skills reference: ``when_to_use``, ``arguments``, ``effort``, ``paths``,
+``shell``), SKL601-SKL606 (its plugin manifests: :mod:`.plugins`). Other agents ignore
+these fields; Claude Code acts on them, so a wrong type
 or value changes what the skill does."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -14,7 +17,7 @@ from skillc_lint._skill import Skill, Substitutions
 __all__ = ["FIELDS", "RULES", "SUBSTITUTIONS"]
 
 BOOLEAN_FIELDS = ("disable-model-invocation", "user-invocable", "mode")
-STRING_FIELDS = ("argument-hint", "context", "agent", "model")
+STRING_FIELDS = ("argument-hint", "context", "agent", "model", "when_to_use")
 #: spec/004 layer 2, in its order: the fields SKL109 learns with this profile.
 FIELDS = (
     "argument-hint",
@@ -25,6 +28,11 @@ FIELDS = (
     "agent",
     "model",
     "hooks",
+    "when_to_use",
+    "arguments",
+    "effort",
+    "paths",
+    "shell",
 )
 #: Claude Code's string substitutions in a skill's text (code.claude.com/docs/en/skills,
 #: "Available string substitutions"): ``${CLAUDE_SKILL_DIR}`` is the skill folder, as is
@@ -35,6 +43,10 @@ SUBSTITUTIONS = Substitutions(
     skill_dir=("${CLAUDE_SKILL_DIR}", "{baseDir}"),
     runtime=r"\$(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|\{[A-Za-z_][A-Za-z0-9_]*\})",
 )
+
+#: Documented values of ``effort`` and ``shell``.
+EFFORT_LEVELS = ("low", "medium", "high", "xhigh", "max")
+SHELLS = ("bash", "powershell")
 MODEL_ALIASES = ("sonnet", "opus", "haiku", "inherit", "default", "opusplan")
 HOOK_EVENTS = (
     "PreToolUse",
@@ -164,6 +176,54 @@ def hooks_structure(skill: Skill, options: Options) -> Findings:
         yield Finding(problem, line=line)
 
 
+def _names(value: object) -> list[str] | None:
+    """A string (space- or comma-separated) or a list of strings as its items; None for any
+    other value."""
+    if isinstance(value, str):
+        return value.replace(",", " ").split()
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return [item.strip() for item in value]
+    return None
+
+
+def field_values(skill: Skill, options: Options) -> Findings:
+    """SKL606: ``effort`` is a documented level, ``shell`` is ``bash`` or ``powershell``,
+    ``paths`` and ``arguments`` are a string or a list of strings (glob patterns; argument
+    names usable as ``$name``)."""
+    data = frontmatter(skill)
+    for key, allowed in (("effort", EFFORT_LEVELS), ("shell", SHELLS)):
+        value = data.get(key)
+        if key in data and value not in allowed:
+            shown = f"'{value}'" if isinstance(value, str) else type_name(value)
+            yield Finding(
+                f"{key} must be one of {', '.join(allowed)}, not {shown}",
+                line=field_line(skill, key),
+            )
+    for key in ("paths", "arguments"):
+        if key not in data:
+            continue
+        items = _names(data[key])
+        line = field_line(skill, key)
+        if items is None:
+            yield Finding(
+                f"{key} must be a string or a list of strings, not {type_name(data[key])}",
+                line=line,
+            )
+        elif not [item for item in items if item]:
+            yield Finding(f"{key} is empty", line=line)
+        elif key == "arguments":
+            for item in items:
+                if not _ARGUMENT.fullmatch(item):
+                    yield Finding(
+                        f"argument name '{item}' cannot be used as ${item} (letters, digits, "
+                        "_ and -, not starting with a digit)",
+                        line=line,
+                    )
+
+
+_ARGUMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "SKL601",
@@ -237,5 +297,19 @@ RULES: tuple[Rule, ...] = (
             "Map a known event (PreToolUse, Stop, ...) to a list of matchers each with hooks of "
             "type command (with command) or prompt/agent (with prompt)."
         ),
+    ),
+    Rule(
+        "SKL606",
+        "claude-field-values",
+        "error",
+        field_values,
+        "effort, shell, paths and arguments have values Claude Code accepts.",
+        category="claude-code",
+        rationale="Claude Code ignores or rejects a field it cannot read: an unknown effort "
+        "level or shell, or paths and arguments of the wrong shape, silently change how the "
+        "skill runs.",
+        fix="effort: low, medium, high, xhigh or max; shell: bash or powershell; paths: glob "
+        "patterns as a list or a comma-separated string; arguments: names as a list or a "
+        "space-separated string.",
     ),
 )

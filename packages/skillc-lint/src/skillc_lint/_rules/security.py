@@ -1,0 +1,604 @@
+"""Security rules (SKL901-SKL908, tag ``security``): skills come from strangers.
+
+An agent reads a skill's text as instructions and may run its scripts. These rules look for
+what a reviewer would want to see before that happens: characters a reader cannot see, text
+hidden from the rendered page, phrasing that turns the agent against its user, secrets, code
+fetched and run in one step, tool grants that allow anything, and scripts nobody mentions.
+
+Every file of the skill is read at most once and only its first
+:data:`~skillc_lint._skill.TEXT_LIMIT` bytes (binary files are skipped); nothing is executed.
+The phrase rules skip text that *describes* an attack rather than makes one: a match quoted,
+in code, or on a line that talks about injection, attacks or examples.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator
+
+from skillc_lint._registry import Finding, Rule
+from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter
+from skillc_lint._skill import Skill
+
+__all__ = ["RULES"]
+
+TAGS = ("security",)
+
+# -- reading ----------------------------------------------------------------------------------
+
+
+def _texts(skill: Skill) -> Iterator[tuple[str, str]]:
+    """Every text file of the skill with its text (binary ones skipped)."""
+    for rel in skill.files:
+        text = skill.text(rel)
+        if text is not None:
+            yield rel, text
+
+
+def _markdown(skill: Skill) -> Iterator[tuple[str, str]]:
+    """Every Markdown file of the skill with its text (what the agent reads as prose)."""
+    for rel in skill.docs:
+        text = skill.text(rel)
+        if text is not None:
+            yield rel, text
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def _prose_lines(text: str) -> Iterator[tuple[int, str]]:
+    """The lines of a Markdown text outside fenced code blocks, numbered from 1."""
+    fence = ""
+    for number, line in enumerate(text.splitlines(), 1):
+        match = _FENCE.match(line)
+        if fence:
+            if match and match.group(1)[0] == fence[0] and len(match.group(1)) >= len(fence):
+                fence = ""
+            continue
+        if match:
+            fence = match.group(1)
+            continue
+        yield number, line
+
+
+def _code_ranges(line: str) -> list[tuple[int, int]]:
+    """Spans of a line inside inline code or quotes (what the line quotes, not says)."""
+    spans = [m.span() for m in re.finditer(r"`[^`]*`", line)]
+    spans += [m.span() for m in re.finditer(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d", line)]
+    spans += [m.span() for m in re.finditer(r"(?<![\w])'[^']{6,}'(?![\w])", line)]
+    return spans
+
+
+def _quoted(line: str, start: int, end: int) -> bool:
+    return any(a <= start and end <= b for a, b in _code_ranges(line))
+
+
+# -- SKL901 invisible and bidirectional characters ---------------------------------------------
+
+#: Bidirectional embeddings, overrides and isolates (Trojan Source, CVE-2021-42574).
+_BIDI = "\u202a-\u202e\u2066-\u2069"
+#: Characters that render as nothing: zero-width space, word joiner and invisible operators,
+#: a BOM past the start, the Mongolian vowel separator, tag characters (ASCII smuggling) and
+#: the variation selectors supplement (data hidden in "emoji smuggling").
+_INVISIBLE = "\u200b\u2060-\u2064\ufeff\u180e\U000e0000-\U000e007f\U000e0100-\U000e01ef"
+_BIDI_CHAR = re.compile(f"[{_BIDI}]")
+_HIDDEN_CHAR = re.compile(f"[{_BIDI}{_INVISIBLE}]|(?<=[!-~])[\u200c\u200d](?=[!-~])")
+#: An emoji subdivision flag (England: U+1F3F4 and tag characters): the one legitimate use of
+#: tag characters.
+_TAG_FLAG = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
+
+
+def _char_name(char: str) -> str:
+    import unicodedata
+
+    return unicodedata.name(char, "") or "(unnamed)"
+
+
+def hidden_characters(skill: Skill, options: Options) -> Findings:
+    """SKL901: no bidirectional controls or invisible characters in any text file (a joiner
+    between two ASCII characters counts; one inside an emoji or a script that needs it does
+    not). One finding per line."""
+    for rel, text in _texts(skill):
+        if text.isascii() or not _HIDDEN_CHAR.search(text):
+            continue
+        flags = [m.span() for m in _TAG_FLAG.finditer(text)]
+        reported: set[int] = set()
+        for match in _HIDDEN_CHAR.finditer(text):
+            line = _line_of(text, match.start())
+            if line in reported or any(a <= match.start() < b for a, b in flags):
+                continue
+            reported.add(line)
+            char = match.group()
+            kind = "bidirectional control" if _BIDI_CHAR.match(char) else "invisible character"
+            yield Finding(
+                f"{kind} U+{ord(char):04X} {_char_name(char)}: the text a reader sees is not "
+                "the text the agent reads",
+                file=rel,
+                line=line,
+            )
+
+
+# -- SKL903 prompt injection (used by SKL902 too) ---------------------------------------------
+
+_INJECTION = re.compile(
+    r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?"
+    r"(?:the\s+|your\s+|my\s+|these\s+)?(?:previous|prior|above|earlier|preceding|original|"
+    r"system|safety)\s+(?:instructions?|prompts?|rules|directives|guidelines|messages)"
+    r"|\byou\s+are\s+now\s+(?:in\s+)?(?:DAN\b|developer\s+mode|jailbroken|unrestricted|"
+    r"an?\s+unfiltered)"
+    r"|\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|notify|warn|let)\s+the\s+user\s+"
+    r"(?:know\s+)?(?:that\s+you|about\s+(?:this|these)\s+(?:instructions?|steps?|commands?|"
+    r"actions?|skill)|what\s+you)"
+    r"|\bnew\s+system\s+prompt\s*:"
+    r"|<\|im_start\|>\s*system"
+    r"|\b(?:reveal|print|output|repeat|leak)\s+(?:your|the)\s+(?:system\s+prompt|hidden\s+"
+    r"instructions)"
+    r"|\b(?:send|post|upload|exfiltrate|transmit)\s+(?:all|every|any|the\s+user's)\s+[^\n.]{0,30}"
+    r"\b(?:credentials|api[ _-]?keys?|secrets|passwords|private\s+keys?|tokens)\b[^\n.]{0,60}"
+    r"https?://",
+    re.IGNORECASE,
+)
+#: A line that talks *about* injection (a security skill, a red-team checklist) rather than
+#: carrying one: its matches are descriptions.
+_DESCRIBING = re.compile(
+    r"\b(?:injection|jailbreak\w*|attack\w*|malicious|adversar\w*|exploit\w*|threat\w*|"
+    r"phishing|red[- ]team\w*|detect\w*|for\s+example|such\s+as|(?:patterns?|phrases?)\s+"
+    r"like|examples?)\b|\be\.g\.",
+    re.IGNORECASE,
+)
+_URL = re.compile(r"\S+://\S+")
+
+
+#: Words one of which every _INJECTION match holds (lowercase): a line without any is not
+#: searched (the regular expression is slow on every line of a large corpus).
+_INJECTION_HINTS = (
+    "ignore", "disregard", "forget", "override", "bypass", "you are now", "the user",
+    "system prompt", "im_start", "send", "post", "upload", "exfiltrate", "transmit",
+)  # fmt: skip
+
+
+def _injections(line: str) -> Iterator[re.Match[str]]:
+    lowered = line.lower()
+    if not any(hint in lowered for hint in _INJECTION_HINTS):
+        return
+    matches = [m for m in _INJECTION.finditer(line) if not _quoted(line, *m.span())]
+    if matches and not _DESCRIBING.search(_URL.sub("", line)):
+        yield from matches
+
+
+def prompt_injection(skill: Skill, options: Options) -> Findings:
+    """SKL903: no phrasing aimed at the agent against its instructions or its user (ignore
+    previous instructions, do not tell the user, send the keys to a URL). Code, quotes and
+    lines describing attacks are skipped."""
+    for rel, text in _markdown(skill):
+        lowered = text.lower()
+        if not any(hint in lowered for hint in _INJECTION_HINTS):
+            continue
+        for number, line in _prose_lines(text):
+            for match in _injections(line):
+                yield Finding(f"text aimed at the agent: '{match.group()}'", file=rel, line=number)
+
+
+# -- SKL902 hidden instructions -----------------------------------------------------------------
+
+_COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
+#: A comment speaking to the agent (not one about it: "rules the agent must follow" is a
+#: note to the author): addressing it, or asking for something done out of sight.
+_AGENT_ADDRESS = re.compile(
+    r"^\s*(?:note\s+(?:to|for)\s+(?:the\s+)?)?(?:AI|assistant|agent|Claude|LLM|model)s?\s*[,:]"
+    r"|\bif\s+you\s+are\s+(?:an?\s+)?(?:AI|LLM|language\s+model|assistant|agent|Claude)\b"
+    r"|\b(?:AI|LLM|assistant|agent|Claude)s?\s+(?:reading|processing)\s+this\b"
+    r"|\b(?:secretly|covertly|without\s+(?:mentioning|telling)\b)",
+    re.IGNORECASE,
+)
+#: Markup an agent reads and a rendered page hides.
+_HIDING = re.compile(
+    r"<[a-z][a-z0-9]*\b[^>]*?(?:(?<=\s)hidden\b(?!\s*=\s*[\"']?false)|style\s*=\s*[\"'][^\"']*"
+    r"(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|pt|em|rem|%)?\s*"
+    r"(?:;|[\"'])|opacity\s*:\s*0(?:\.0+)?\s*(?:;|[\"'])|(?:width|height)\s*:\s*0(?:px)?\s*"
+    r"(?:;|[\"'])))[^>]*>\s*([^<\s][^<]*)",
+    re.IGNORECASE,
+)
+
+
+def hidden_instructions(skill: Skill, options: Options) -> Findings:
+    """SKL902: no instructions where the rendered page does not show them: an HTML comment
+    that speaks to the agent, or text in zero-size or hidden markup."""
+    for rel, text in _markdown(skill):
+        kept = dict(_prose_lines(text))
+        prose = "\n".join(kept.get(number, "") for number in range(1, text.count("\n") + 2))
+        for match in _COMMENT.finditer(prose):
+            body = match.group(1)
+            if re.match(r"\s*skillc-lint\s*:", body):
+                continue  # a suppression comment, meant for the linter
+            injected = next((m for line in body.splitlines() for m in _injections(line)), None)
+            hit = injected or _AGENT_ADDRESS.search(body)
+            if hit:
+                yield Finding(
+                    f"HTML comment with instructions for the agent, hidden from readers: "
+                    f"'{hit.group().strip()}'",
+                    file=rel,
+                    line=_line_of(prose, match.start()),
+                )
+        for match in _HIDING.finditer(prose):
+            shown = " ".join(match.group(1).split())[:60]
+            yield Finding(
+                f"text in hidden markup, read by the agent and not shown to readers: '{shown}'",
+                file=rel,
+                line=_line_of(prose, match.start()),
+            )
+
+
+# -- SKL904 secrets ---------------------------------------------------------------------------
+
+#: Each key shape with a literal every match holds (searched first: a regular expression
+#: starting with a word boundary is slow on a large corpus) and its pattern; the character
+#: before a match must not be a letter or digit (checked in code, for the same reason).
+_SECRETS: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
+    (kind, hint, re.compile(pattern))
+    for kind, hint, pattern in (
+        ("AWS access key id", "A", r"A(?:KIA|SIA|BIA|CCA)[0-9A-Z]{16}\b"),
+        (
+            "AWS secret access key",
+            "ecret",
+            r"(?i:aws_?secret_?access_?key)[\"']?\s*[=:]\s*[\"']?([A-Za-z0-9/+=]{40})\b",
+        ),
+        ("GitHub token", "gh", r"gh[pousr]_[A-Za-z0-9]{36,255}\b"),
+        ("GitHub token", "github_pat_", r"github_pat_[A-Za-z0-9_]{40,255}\b"),
+        ("Anthropic API key", "sk-ant-", r"sk-ant-[a-z]{3,9}\d{2}-[A-Za-z0-9_-]{32,}"),
+        ("OpenAI API key", "sk-", r"sk-(?:proj-|svcacct-|admin-)?(?!ant-)[A-Za-z0-9_-]{32,}"),
+        ("OpenAI API key", "T3BlbkFJ", r"sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b"),
+        ("Slack token", "xox", r"xox[abposr]-(?:[0-9]+-){1,3}[A-Za-z0-9]{16,}"),
+        (
+            "Slack webhook",
+            "hooks.slack.com",
+            r"https://hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,}",
+        ),
+        ("Stripe live key", "k_live_", r"[sr]k_live_[0-9A-Za-z]{20,}"),
+        ("Google API key", "AIza", r"AIza[0-9A-Za-z_-]{35}\b"),
+    )
+)
+_PRIVATE_KEY = re.compile(
+    r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----"
+    r"\s*\n(?:[A-Za-z0-9-]+: [^\n]*\n)*\s*([A-Za-z0-9+/=]{40,})"
+)
+_PLACEHOLDER = re.compile(
+    r"example|sample|dummy|fake|test|your|xxxx|\.\.\.|<|>|\*|0123456789|abcdef|(.)\1{5}",
+    re.IGNORECASE,
+)
+
+
+def _placeholder(token: str) -> bool:
+    """Whether a key-shaped string is an obvious stand-in (``AKIAIOSFODNN7EXAMPLE``,
+    ``sk-xxxxxxxx``, ``ghp_your_token``) or too regular to be a key (few distinct
+    characters)."""
+    return bool(_PLACEHOLDER.search(token)) or len(set(token)) < 12
+
+
+def _masked(token: str) -> str:
+    return f"{token[:6]}…{token[-2:]}" if len(token) > 10 else "…"
+
+
+def embedded_secrets(skill: Skill, options: Options) -> Findings:
+    """SKL904: no API keys, tokens or private keys in the skill's files (placeholders such as
+    ``AKIAIOSFODNN7EXAMPLE`` or ``sk-...xxxx`` are not reported)."""
+    for rel, text in _texts(skill):
+        for kind, hint, pattern in _SECRETS:
+            if hint not in text:
+                continue
+            for match in pattern.finditer(text):
+                token = match.group(match.lastindex or 0)
+                start = match.start()
+                glued = start > 0 and text[start - 1].isalnum()
+                if not glued and not _placeholder(token):
+                    yield Finding(
+                        f"{kind} in the skill ({_masked(token)}): anyone who installs the "
+                        "skill can read it",
+                        file=rel,
+                        line=_line_of(text, match.start()),
+                    )
+        if "PRIVATE KEY" not in text:
+            continue
+        for match in _PRIVATE_KEY.finditer(text):
+            if not re.search(r"example|x{6}|X{6}", match.group(1)):
+                yield Finding(
+                    "private key block in the skill: anyone who installs the skill can read it",
+                    file=rel,
+                    line=_line_of(text, match.start()),
+                )
+
+
+# -- SKL905 remote code -----------------------------------------------------------------------
+
+_FETCH = r"(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b"
+#: What a line must hold for _REMOTE_CODE to match (lowercase): a fetch command.
+_FETCH_HINTS = ("curl", "wget", "iwr", "irm", "invoke-webrequest", "invoke-restmethod", "webclient")
+_RUNNER = (
+    r"(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|k|da|fi|c)?sh|python[0-9.]*|node|perl|ruby|php|"
+    r"iex|Invoke-Expression|pwsh|powershell)\b"
+)
+_REMOTE_CODE = re.compile(
+    rf"\b{_FETCH}[^|\n;&]*\|\s*{_RUNNER}(?!\s*-m\s+json)"
+    rf"|\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?\$\(\s*{_FETCH}"
+    rf"|(?:\b(?:ba|z)?sh|\bsource|(?<![\w.])\.)\s+<\(\s*{_FETCH}"
+    r"|\b(?:iex|Invoke-Expression)\s*[\(\s]\s*\(?\s*(?:iwr|irm|Invoke-WebRequest|"
+    r"Invoke-RestMethod|New-Object\s+(?:System\.)?Net\.WebClient)",
+    re.IGNORECASE,
+)
+#: A line warning against the pattern: its match is advice, not an instruction.
+_WARNING_AGAINST = re.compile(
+    r"\b(?:never|avoid|don't|do\s+not|instead\s+of|dangerous|insecure|unsafe|risky|"
+    r"anti-?pattern)\b",
+    re.IGNORECASE,
+)
+
+
+def remote_code(skill: Skill, options: Options) -> Findings:
+    """SKL905: no code downloaded and run in one step (``curl … | sh``, ``wget -O- | bash``,
+    ``bash -c "$(curl …)"``, ``iex (iwr …)``) in the instructions or the scripts."""
+    for rel, text in _texts(skill):
+        lowered = text.lower()
+        if not any(hint in lowered for hint in _FETCH_HINTS):
+            continue
+        for number, line in enumerate(text.splitlines(), 1):
+            low = line.lower()
+            if not any(hint in low for hint in _FETCH_HINTS):
+                continue
+            match = _REMOTE_CODE.search(line)
+            if match and not _WARNING_AGAINST.search(line):
+                shown = " ".join(match.group().split())
+                yield Finding(
+                    f"downloads and runs code in one step ('{shown}'): nothing checks what runs",
+                    file=rel,
+                    line=number,
+                )
+
+
+# -- SKL906 allowed-tools ---------------------------------------------------------------------
+
+_TOOL = re.compile(r"[A-Za-z_][\w.-]*(?:\([^)]*\))?")
+_SHELL_TOOLS = ("bash", "powershell")
+_ANY = re.compile(r"\s*[*:]*\s*\**\s*\Z")
+_NETWORK_COMMAND = re.compile(
+    r"\s*(?:sudo\s+)?(?:curl|wget|nc|ncat|netcat|ssh|scp|sftp|rsync|ftp|telnet|socat)"
+    r"(?:\s*:?\s*\*+)?\s*\Z",
+    re.IGNORECASE,
+)
+_ANY_CODE = re.compile(
+    r"\s*(?:sudo|eval|exec|(?:ba|z|da|k)?sh|env|xargs)(?:\s*:?\s*\*+)?\s*\Z", re.IGNORECASE
+)
+
+
+def _tools(value: object) -> list[str]:
+    if isinstance(value, str):
+        return _TOOL.findall(value)
+    if isinstance(value, list):
+        return [tool for item in value if isinstance(item, str) for tool in _TOOL.findall(item)]
+    return []
+
+
+def _broad(tool: str) -> str | None:
+    """Why a granted tool allows too much, or None."""
+    name, _, argument = tool.partition("(")
+    argument = argument.removesuffix(")")
+    lowered = name.lower()
+    if lowered in _SHELL_TOOLS:
+        if "(" not in tool or _ANY.match(argument):
+            return "any shell command"
+        if _NETWORK_COMMAND.match(argument):
+            return "any network transfer"
+        if _ANY_CODE.match(argument):
+            return "any shell command (through a wrapper)"
+    elif lowered == "webfetch" and ("(" not in tool or _ANY.match(argument)):
+        return "fetching any URL"
+    return None
+
+
+def allowed_tools_broad(skill: Skill, options: Options) -> Findings:
+    """SKL906: ``allowed-tools`` grants no unrestricted tool: bare ``Bash``, ``Bash(*)``,
+    ``Bash(curl:*)`` and other network commands, ``WebFetch`` with no domain."""
+    value = frontmatter(skill).get("allowed-tools")
+    line = field_line(skill, "allowed-tools")
+    for tool in dict.fromkeys(_tools(value)):
+        why = _broad(tool)
+        if why:
+            yield Finding(f"allowed-tools grants '{tool}': {why}, without asking", line=line)
+
+
+# -- SKL907 / SKL908 scripts ------------------------------------------------------------------
+
+SCRIPT_SUFFIXES = (
+    ".sh", ".bash", ".zsh", ".fish", ".ps1", ".py", ".js", ".mjs", ".cjs", ".ts", ".rb",
+    ".pl", ".php", ".bat", ".cmd",
+)  # fmt: skip
+#: Files that are part of a program, never run on their own (a package marker, test files).
+_NOT_ENTRY = re.compile(r"(?:^|/)(?:__init__\.py|conftest\.py|tests?/|__pycache__/|node_modules/)")
+
+
+def _scripts(skill: Skill) -> list[str]:
+    return [
+        rel
+        for rel in skill.files
+        if rel.lower().endswith(SCRIPT_SUFFIXES) and not _NOT_ENTRY.search(rel)
+    ]
+
+
+def _mentioned(rel: str, texts: dict[str, str]) -> bool:
+    """Whether a script is named (its path or file name) in a Markdown file, or imported or
+    called by another script (its name without suffix, as a word)."""
+    name = posixpath.basename(rel)
+    stem = posixpath.splitext(name)[0]
+    word = re.compile(rf"(?<![\w-]){re.escape(stem)}(?![\w-])")
+    for other, text in texts.items():
+        if other == rel:
+            continue
+        if other.lower().endswith(".md"):
+            if name in text:
+                return True
+        elif word.search(text):
+            return True
+    return False
+
+
+def unreferenced_scripts(skill: Skill, options: Options) -> Findings:
+    """SKL907: every script of the skill is named in its Markdown (or used by another
+    script): a script no instruction mentions is code nobody reviews for what it does."""
+    scripts = _scripts(skill)
+    if not scripts:
+        return
+    texts = {rel: text for rel in [*skill.docs, *scripts] if (text := skill.text(rel))}
+    for rel in scripts:
+        if not _mentioned(rel, texts):
+            yield Finding(
+                f"script {rel} is not mentioned in SKILL.md or any file of the skill", file=rel
+            )
+
+
+_PREFIX = r"(?:\./|\{baseDir\}/|\$\{?CLAUDE_SKILL_DIR\}?/|\$\{?SKILL_DIR\}?/)?"
+
+
+def not_executable(skill: Skill, options: Options) -> Findings:
+    """SKL908: a script the instructions run as a command (``scripts/x.sh``, ``./x.sh``,
+    ``{baseDir}/scripts/x.sh`` first on a command line) has an execute bit; one run through
+    an interpreter (``bash scripts/x.sh``) needs none."""
+    scripts = [rel for rel in _scripts(skill) if not rel.lower().endswith((".bat", ".cmd"))]
+    if not scripts:
+        return
+    for rel, text in _markdown(skill):
+        folder = posixpath.dirname(rel)
+        for script in scripts:
+            written = posixpath.relpath(script, folder or ".")
+            command = re.compile(
+                rf"(?:^|[`$;&|(]\s*|^\s*(?:\$|>)\s+|^\s*!`?)(?:sudo\s+)?{_PREFIX}"
+                rf"{re.escape(written)}(?=[\s`'\")]|$)",
+                re.MULTILINE,
+            )
+            match = command.search(text)
+            if match and not skill.executable(script):
+                yield Finding(
+                    f"{script} is run as a command here but is not executable "
+                    "(chmod +x, or run it through its interpreter)",
+                    file=rel,
+                    line=_line_of(text, match.start()),
+                )
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "SKL901",
+        "hidden-characters",
+        "error",
+        hidden_characters,
+        "No bidirectional controls or invisible characters in the skill's files.",
+        category="agentskills",
+        tags=TAGS,
+        rationale="Bidirectional controls reorder what an editor shows (Trojan Source) and "
+        "zero-width or tag characters carry text no reviewer sees; the agent reads every one "
+        "of them, so a skill can say one thing to its reviewer and another to the agent.",
+        fix="Delete the character (the message names it and its line; `grep -nP "
+        "'[\\x{200B}\\x{202A}-\\x{202E}\\x{2066}-\\x{2069}]'` finds them). If the "
+        "text needs right-to-left words, write them without embedding controls.",
+    ),
+    Rule(
+        "SKL902",
+        "hidden-instructions",
+        "error",
+        hidden_instructions,
+        "No instructions for the agent in HTML comments or hidden markup.",
+        category="agentskills",
+        tags=TAGS,
+        rationale="A rendered SKILL.md hides HTML comments and zero-size or `display:none` "
+        "markup, but the agent reads the raw text: instructions there reach the agent "
+        "without ever being seen by the person who installs the skill.",
+        fix="Move the instruction into the visible text, or delete it. Comments for authors "
+        "are fine as long as they do not address the agent.",
+    ),
+    Rule(
+        "SKL903",
+        "prompt-injection",
+        "error",
+        prompt_injection,
+        "No phrasing that turns the agent against its instructions or its user.",
+        category="agentskills",
+        tags=TAGS,
+        rationale="'Ignore previous instructions', 'do not tell the user' or 'send the keys "
+        "to <url>' are how an injected skill takes over an agent. Text that quotes such "
+        "phrases (in code, in quotes, or on a line about injection or attacks) is a "
+        "description and is not reported.",
+        fix="Remove the phrase. A skill that teaches about injection should quote the "
+        "examples (in backticks or a code block) so they read as examples.",
+    ),
+    Rule(
+        "SKL904",
+        "embedded-secret",
+        "error",
+        embedded_secrets,
+        "No API keys, tokens or private keys in the skill's files.",
+        category="agentskills",
+        tags=TAGS,
+        rationale="A skill is copied to every machine that installs it: a key in it is "
+        "public. AWS, GitHub, OpenAI, Anthropic, Slack, Stripe and Google key shapes and "
+        "private key blocks are recognised; placeholders (EXAMPLE, xxxx, <your-key>) are not.",
+        fix="Revoke the key at its provider, delete it from the skill (and its history), "
+        "and have the skill read it from an environment variable.",
+    ),
+    Rule(
+        "SKL905",
+        "remote-code",
+        "warning",
+        remote_code,
+        "No code downloaded and run in one step (curl | sh, iex (iwr ...)).",
+        category="agentskills",
+        tags=TAGS,
+        rationale="`curl … | sh` runs whatever the server sends at that moment, as the user, "
+        "with no chance to read or pin it; an agent following the skill does it without "
+        "asking twice.",
+        fix="Download to a file, check it (a pinned version and a checksum), then run it; or "
+        "install through a package manager.",
+    ),
+    Rule(
+        "SKL906",
+        "allowed-tools-broad",
+        "warning",
+        allowed_tools_broad,
+        "allowed-tools grants no unrestricted shell or network tool.",
+        category="agentskills",
+        tags=TAGS,
+        rationale="Tools in `allowed-tools` run without asking the user. Bare `Bash`, "
+        "`Bash(*)`, a shell or `sudo` wrapper, `Bash(curl:*)` and other network commands, "
+        "or `WebFetch` without a domain let the skill run anything or send anything anywhere.",
+        fix="Grant the commands the skill needs, each narrowly: `Bash(git status)`, "
+        "`Bash(npm run test:*)`, `WebFetch(domain:docs.example.com)`.",
+    ),
+    Rule(
+        "SKL907",
+        "script-unreferenced",
+        "warning",
+        unreferenced_scripts,
+        "Every script of the skill is named in its Markdown or used by another script.",
+        category="agentskills",
+        tags=TAGS,
+        rationale="A script nothing mentions is either dead or run in a way no instruction "
+        "shows; either way no reviewer reading the skill learns what it does.",
+        fix="Say in SKILL.md (or a linked file) when and how the script is run, or delete it.",
+    ),
+    Rule(
+        "SKL908",
+        "script-not-executable",
+        "warning",
+        not_executable,
+        "A script run as a command has its execute bit.",
+        category="agentskills",
+        tags=TAGS,
+        rationale="An instruction that runs `scripts/x.sh` directly fails with 'permission "
+        "denied' when the file is not executable, and an agent then improvises another way to "
+        "run it.",
+        fix="`chmod +x` the script (and commit the mode: `git update-index --chmod=+x`), or "
+        "write the command with its interpreter: `bash scripts/x.sh`.",
+    ),
+)
