@@ -3,9 +3,10 @@
 ``query_stats`` answers the RFC-0003 queries over a skill's access log and returns the
 RFC-0003:C-SCHEMA response (what ``skc stats --format json`` prints); ``unused_sections``
 lists the headings no agent read; ``query_all`` reports the use of every installed skill
-(``skc stats --all``); ``sync_logs`` moves fallback logs into the primary logs (``skc sync``)
-and ``upload_logs`` sends this machine's rows to a team store (``skc sync --to``). Each returns data; the ``skc`` commands and the MCP server format
-it. Importing this package is cheap: names load on first use.
+(``skc stats --all``); ``sync_logs`` moves fallback logs into the primary logs
+(``skc sync``) and ``upload_logs`` sends this machine's rows to a team store
+(``skc sync --to``). Each returns data; the ``skc`` commands and the MCP server format it.
+Importing this package is cheap: names load on first use.
 """
 
 from __future__ import annotations
