@@ -49,7 +49,10 @@ SKILLS = 2_000
 LOCAL_ROWS = 1_000_000
 TEAM_ROWS = 10_000_000
 USERS = 50
-SKILL_MD = "---\nname: {name}\ndescription: Benchmark skill {name}. Use when testing.\n---\n\n# {name}\n\n## Usage\n\nText.\n"
+SKILL_MD = (
+    "---\nname: {name}\ndescription: Benchmark skill {name}. Use when testing.\n---\n\n"
+    "# {name}\n\n## Usage\n\nText.\n"
+)
 COMMANDS = ["show"] * 45 + ["search"] * 20 + ["open"] * 15 + ["outline"] * 10 + ["build"] * 10
 
 
@@ -129,7 +132,9 @@ def measure_local(root: Path, runs: int) -> dict[str, Any]:
     results = {
         "skc stats skill-0000 (baseline: one skill)": median(command("stats", "skill-0000"), runs),
         "skc stats --all": median(command("stats", "--all"), runs),
-        "skc stats --all --format json": median(command("stats", "--all", "--format", "json"), runs),
+        "skc stats --all --format json": median(
+            command("stats", "--all", "--format", "json"), runs
+        ),
         "skc stats --all --since 2026-07-01 --project /home/dev/project-3": median(
             command("stats", "--all", "--since", "2026-07-01", "--project", "/home/dev/project-3"),
             runs,
@@ -137,8 +142,12 @@ def measure_local(root: Path, runs: int) -> dict[str, Any]:
     }
     answer = json.loads(
         subprocess.run(
-            [skc, "stats", "--all", "--format", "json"], cwd=work, env=env, check=True,
-            capture_output=True, text=True,
+            [skc, "stats", "--all", "--format", "json"],
+            cwd=work,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
         ).stdout
     )
     return {
@@ -161,15 +170,33 @@ def start_server(folder: Path) -> tuple[str, Callable[[], None]]:
         folder.mkdir(parents=True, exist_ok=True)
         if prefix:
             shutil.chown(folder, "postgres")
-        subprocess.run([*prefix, bin_dir / "initdb", "-D", data, "-A", "trust", "-U", "skillc"],
-                       check=True, capture_output=True)
+        subprocess.run(
+            [*prefix, bin_dir / "initdb", "-D", data, "-A", "trust", "-U", "skillc"],
+            check=True,
+            capture_output=True,
+        )
     options = f"-k {folder} -c listen_addresses='' -c shared_buffers=256MB -c work_mem=64MB"
-    subprocess.run([*prefix, bin_dir / "pg_ctl", "-D", data, "-o", options, "-l", folder / "log",
-                    "-w", "start"], check=True, capture_output=True)
+    subprocess.run(
+        [
+            *prefix,
+            bin_dir / "pg_ctl",
+            "-D",
+            data,
+            "-o",
+            options,
+            "-l",
+            folder / "log",
+            "-w",
+            "start",
+        ],
+        check=True,
+        capture_output=True,
+    )
 
     def stop() -> None:
-        subprocess.run([*prefix, bin_dir / "pg_ctl", "-D", data, "-w", "stop"], check=True,
-                       capture_output=True)
+        subprocess.run(
+            [*prefix, bin_dir / "pg_ctl", "-D", data, "-w", "stop"], check=True, capture_output=True
+        )
 
     return f"postgresql://skillc@/postgres?host={folder}", stop
 
@@ -224,7 +251,7 @@ def measure_team(url: str, runs: int, root: Path) -> dict[str, Any]:
     import psycopg
 
     from skillc_index import Layout
-    from skillc_stats import QUERY_TYPES, query_all, query_stats
+    from skillc_stats import QUERY_TYPES, query_all
     from skillc_stats._stats import prepare
 
     build_team(url)
@@ -234,7 +261,9 @@ def measure_team(url: str, runs: int, root: Path) -> dict[str, Any]:
                 "SELECT skill, COUNT(*) FROM skillc.access_log GROUP BY skill ORDER BY 2 DESC"
             ).fetchall()
         )
-        size = db.execute("SELECT pg_size_pretty(pg_total_relation_size('skillc.access_log'))").fetchone()[0]
+        size = db.execute(
+            "SELECT pg_size_pretty(pg_total_relation_size('skillc.access_log'))"
+        ).fetchone()[0]
     ranked = list(counts)
     popular, middle = ranked[0], ranked[len(ranked) // 2]
     # the skills installed here, for --all and for the per-skill queries (resolved locally)
@@ -255,17 +284,27 @@ def measure_team(url: str, runs: int, root: Path) -> dict[str, Any]:
     for label, skill in (("popular", popular), ("median", middle)):
         for query in QUERY_TYPES:
             for suffix, given in filters.items():
+
                 def once(skill: str = skill, query: str = query, given: Any = given) -> None:
-                    with prepare(skill, layout, query, given.get("since"), given.get("until"),
-                                 given.get("projects", ()), store=url,
-                                 users=given.get("users", ())) as stats:
+                    with prepare(
+                        skill,
+                        layout,
+                        query,
+                        given.get("since"),
+                        given.get("until"),
+                        given.get("projects", ()),
+                        store=url,
+                        users=given.get("users", ()),
+                    ) as stats:
                         stats.response(query)
 
                 seconds[f"{query}{suffix}, {label} skill"] = median(once, runs)
     for suffix, given in filters.items():
         if suffix == " (project)":
             continue
-        seconds[f"--all{suffix}"] = median(lambda given=given: query_all(layout, store=url, **given), runs)
+        seconds[f"--all{suffix}"] = median(
+            lambda given=given: query_all(layout, store=url, **given), runs
+        )
     return {
         "rows": sum(counts.values()),
         "skills with rows": len(counts),

@@ -6,13 +6,16 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from skillc_index import Layout, resolve_skill
 from skillc_index.accesslog import AccessRecord, insert, primary_log
-from skillc_stats import installed_skills, query_all
+from skillc_stats import _usage, installed_skills, query_all
 
 from .conftest import make_skill
 
@@ -141,3 +144,42 @@ def test_nothing_installed_is_an_empty_answer(layout: Layout, stats_cli: Run) ->
     assert query_all(layout)["data"] == []
     result = stats_cli("stats", "--all")
     assert result.returncode == 0 and result.stdout.splitlines()[-1] == "No skills installed."
+
+
+def age(folder: Path) -> None:
+    """Every log under ``folder`` last changed a minute ago (out of the racy window)."""
+    past = time.time() - 60
+    for log in folder.rglob("logs.db*"):
+        os.utime(log, (past, past))
+
+
+def test_unchanged_logs_are_not_read_again(
+    project: Path, home: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    skills = installed(project, home)
+    log(layout, "used", access(skills["used"], "/w/a", "2026-03-01T10:00:00Z"))
+    log(layout, "old", access(skills["old"], "/w/a", "2026-01-01T10:00:00Z"))
+    age(project)
+    age(home)
+    opened: list[Path] = []
+    real = _usage.LocalRows
+
+    def counting(path: Path) -> Any:
+        opened.append(path)
+        return real(path)
+
+    monkeypatch.setattr(_usage, "LocalRows", counting)
+    first = query_all(layout)
+    assert len(opened) == 4  # one per skill's runtime log (missing ones included)
+    opened.clear()
+    assert query_all(layout) == first and opened == []  # from the cache
+    # a new row changes the log's stamp: that log alone is read again
+    log(layout, "used", access(skills["used"], "/w/b", "2026-03-05T10:00:00Z"))
+    again = query_all(layout)
+    used = next(e for e in again["data"] if e["skill"] == "used")
+    assert (used["uses"], used["projects"]) == (2, 2)
+    assert [p.parent.parent.name for p in opened] == ["used"]
+    # other filters are another question: read again
+    opened.clear()
+    assert query_all(layout, since="2026-02-01")["data"][-1]["uses"] == 2
+    assert len(opened) == 4
