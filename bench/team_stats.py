@@ -4,8 +4,8 @@ team store of 10,000,000 rows in PostgreSQL (issue 18).
 **local** (``--part local``): 2,000 skills in the global store, each with its own runtime log
 (RFC-0007 stores one ``logs.db`` per runtime), 1,000,000 rows in all, unevenly spread (a few
 skills are used a lot, 400 never: the ones ``--all`` lists first). Measured: ``skc stats
---all`` as a whole command (a fresh process; text and ``--format json``; with ``--since``
-and ``--project``), and, as the baseline in the same run, ``skc stats <one skill>`` (the
+--all`` as a whole command (a fresh process; cold, its cache removed before each run, then
+warm: text and ``--format json``; with ``--since`` and ``--project``), and, as the baseline in the same run, ``skc stats <one skill>`` (the
 cost of one process answering for one skill). Target: ``--all`` under 1 s.
 
 **team** (``--part team``): a PostgreSQL team store of 10,000,000 rows, 50 users (one
@@ -129,8 +129,15 @@ def measure_local(root: Path, runs: int) -> dict[str, Any]:
 
         return run
 
+    cache = home / ".skillc" / "stats-usage.json"
+
+    def cold() -> None:
+        cache.unlink(missing_ok=True)
+        command("stats", "--all")()
+
     results = {
         "skc stats skill-0000 (baseline: one skill)": median(command("stats", "skill-0000"), runs),
+        "skc stats --all, cold (no cache: every log read)": median(cold, runs),
         "skc stats --all": median(command("stats", "--all"), runs),
         "skc stats --all --format json": median(
             command("stats", "--all", "--format", "json"), runs
