@@ -5,8 +5,9 @@ team store of 10,000,000 rows in PostgreSQL (issue 18).
 (RFC-0007 stores one ``logs.db`` per runtime), 1,000,000 rows in all, unevenly spread (a few
 skills are used a lot, 400 never: the ones ``--all`` lists first). Measured: ``skc stats
 --all`` as a whole command (a fresh process; cold, its cache removed before each run, then
-warm: text and ``--format json``; with ``--since`` and ``--project``), and, as the baseline in the same run, ``skc stats <one skill>`` (the
-cost of one process answering for one skill). Target: ``--all`` under 1 s.
+warm: text and ``--format json``; with ``--since`` and ``--project``), and, as the baseline
+in the same run, ``skc stats <one skill>`` (the cost of one process answering for one
+skill). Target: ``--all`` under 1 s.
 
 **team** (``--part team``): a PostgreSQL team store of 10,000,000 rows, 50 users (one
 machine each), 2,000 skills, a year of use: each user works in 5 projects and, each day,
