@@ -310,3 +310,64 @@ def test_without_the_driver_it_is_e044(
             TeamStore("postgresql://x/db")
         finally:
             del sys.modules["psycopg"]
+
+
+def test_all_reads_the_same_from_the_team_store(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """``--all`` over the team (whole days from the daily rollup, the ends of a time range
+    from the rows) answers what the local logs answer, whatever the range cuts."""
+    times = [f"2026-01-{day:02d}T{hour:02d}:30:00Z" for day in (29, 30, 31) for hour in (0, 11, 23)]
+    log_rows(
+        *[
+            record(demo, "show", {"section": "Usage"}, timestamp=stamp, cwd=f"/p{n % 4}")
+            for n, stamp in enumerate(times * 3)
+        ]
+    )
+    upload_logs(postgres_url, layout)
+    assert upload_logs(postgres_url, layout).added == 0  # the rollup is not counted twice
+    ranges: list[dict[str, Any]] = [
+        {},
+        {"since": "2026-01-30"},
+        {"until": "2026-01-30"},
+        {"since": "2026-01-29T11:00:00Z"},
+        {"until": "2026-01-31T11:30:00Z"},
+        {"since": "2026-01-29T23:00:00Z", "until": "2026-01-31T00:30:00Z"},
+        {"since": "2026-01-30T05:00:00Z", "until": "2026-01-30T12:00:00Z"},
+        {"since": "2026-01-30T00:00:00Z", "until": "2026-01-30T23:59:59Z"},
+        {"since": "2026-01-30T11:30:00Z", "until": "2026-01-30T11:30:00Z"},
+        {"since": "2026-02-02"},
+        {"since": "2026-01-29T11:00:00Z", "projects": ["/p1"]},
+    ]
+    for given in ranges:
+        local = query_all(layout, **given)["data"]
+        team = query_all(layout, store=postgres_url, **given)["data"]
+        assert team == local, given
+    assert query_all(layout, store=postgres_url)["data"][0]["uses"] == 27
+
+
+def test_a_version_1_store_is_migrated(postgres_url: str, layout: Layout) -> None:
+    """A store written by schema version 1 gains the daily rollup of its rows."""
+    import psycopg
+
+    from skillc_stats._team import MIGRATIONS
+
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        db.execute("CREATE SCHEMA skillc")
+        db.execute("SET search_path TO skillc")
+        for statement in MIGRATIONS[0]:
+            db.execute(statement)  # type: ignore[arg-type]
+        db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        db.execute("INSERT INTO schema_version VALUES (1)")
+        db.execute(
+            "INSERT INTO access_log (log_key, source_id, machine, username, timestamp, run_id, "
+            "command, skill, skill_path, cwd, args) VALUES ('k', 1, 'm', 'u', "
+            "'2026-01-30T10:00:00Z', 'r', 'show', 'old', '/s/old', '/p', '{}')"
+        )
+    with pytest.raises(TeamStoreUnavailable, match="unavailable"):
+        TeamStore(postgres_url, write=False)  # a reader does not migrate
+    TeamStore(postgres_url).close()
+    data = query_all(layout, store=postgres_url)["data"]
+    assert [(e["skill"], e["uses"], e["last_used"]) for e in data] == [
+        ("old", 1, "2026-01-30T10:00:00Z")
+    ]

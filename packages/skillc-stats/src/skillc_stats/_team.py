@@ -30,6 +30,7 @@ import socket
 import sqlite3
 from collections.abc import Sequence
 from contextlib import closing
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import parse_qsl, unquote
@@ -44,6 +45,8 @@ from skillc_index import (
 )
 from skillc_index.accesslog import COLUMNS as LOCAL_COLUMNS
 from skillc_index.accesslog import LOG_FILE, open_log
+from skillc_stats._filters import Filters
+from skillc_stats._log_queries import SkillUsage, where
 
 if TYPE_CHECKING:
     import psycopg
@@ -52,7 +55,7 @@ if TYPE_CHECKING:
 #: ``$SKILLC_STATS_URL``).
 CONFIGURED = "team"
 SCHEMES = ("postgresql://", "postgres://")
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: Rows per upload transaction.
 BATCH_ROWS = 5_000
 #: ``pg_advisory_xact_lock`` key held while the schema is checked and migrated.
@@ -84,6 +87,29 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # every skill at once (--all) and the time filters
         "CREATE INDEX access_log_time ON access_log (timestamp, skill, cwd)",
     ),
+    (
+        # 2: no path in an index (a btree entry holds at most about 2,700 bytes: a longer
+        # working folder would fail every upload), and the daily rollup of --all.
+        "DROP INDEX access_log_skill_time",
+        "DROP INDEX access_log_time",
+        "CREATE INDEX access_log_skill_time ON access_log (skill, timestamp)",
+        "CREATE INDEX access_log_time ON access_log (timestamp)",
+        f"""CREATE TABLE usage_daily (
+            day {_TEXT} NOT NULL,
+            skill {_TEXT} NOT NULL,
+            username {_TEXT} NOT NULL,
+            machine {_TEXT} NOT NULL,
+            cwd {_TEXT} NOT NULL,
+            uses BIGINT NOT NULL,
+            first {_TEXT} NOT NULL,
+            last {_TEXT} NOT NULL
+        )""",
+        "CREATE UNIQUE INDEX usage_daily_key "
+        "ON usage_daily (day, skill, username, machine, md5(cwd))",
+        "INSERT INTO usage_daily SELECT substr(timestamp, 1, 10), skill, username, machine, "
+        "cwd, COUNT(*), MIN(timestamp), MAX(timestamp) FROM access_log GROUP BY 1, 2, 3, 4, 5",
+        "ANALYZE usage_daily",
+    ),
 )
 
 _UPLOAD_COLUMNS = ("source_id", *LOCAL_COLUMNS)
@@ -93,10 +119,21 @@ _CREATE_UPLOAD = (
     + ") ON COMMIT DELETE ROWS"
 )
 _COPY_UPLOAD = f"COPY upload ({', '.join(_UPLOAD_COLUMNS)}) FROM STDIN"
+# The rows a batch adds (how many: the answer), and their counts added to the daily rollup in
+# the same statement (keys in one order: two uploads updating the same keys cannot deadlock).
 _INSERT_UPLOADED = (
+    "WITH added AS ("
     f"INSERT INTO access_log (log_key, machine, username, {', '.join(_UPLOAD_COLUMNS)}) "
     f"SELECT %s, %s, %s, {', '.join(_UPLOAD_COLUMNS)} FROM upload "
-    "ON CONFLICT (log_key, source_id) DO NOTHING"
+    "ON CONFLICT (log_key, source_id) DO NOTHING "
+    "RETURNING timestamp, skill, username, machine, cwd), "
+    "rolled AS (INSERT INTO usage_daily SELECT substr(timestamp, 1, 10), skill, username, "
+    "machine, cwd, COUNT(*), MIN(timestamp), MAX(timestamp) FROM added GROUP BY 1, 2, 3, 4, 5 "
+    "ORDER BY 1, 2, 3, 4, md5(cwd) "
+    "ON CONFLICT (day, skill, username, machine, md5(cwd)) DO UPDATE SET "
+    "uses = usage_daily.uses + EXCLUDED.uses, first = LEAST(usage_daily.first, EXCLUDED.first), "
+    "last = GREATEST(usage_daily.last, EXCLUDED.last)) "
+    "SELECT COUNT(*) FROM added"
 )
 
 
@@ -260,6 +297,43 @@ class TeamStore:
         except self._psycopg.Error as exc:
             raise self.failure(exc) from None
 
+    def usage(self, filters: Filters) -> list[SkillUsage]:
+        """Uses, first and last use, and distinct projects of every skill (``--all``): whole
+        days from the daily rollup, the rows of a day the time filters cut from the log."""
+        whole, parts = _split_days(filters.since, filters.until)
+        unbounded = replace(filters, since=None, until=None)
+        sql, params = where(unbounded)
+        days = ["day >= ?" if whole[0] else "", "day <= ?" if whole[1] else ""]
+        tests = " AND ".join(test for test in days if test)
+        branches = []
+        if whole != ("", "") or not parts:  # some whole days (or no time filter at all)
+            roll = sql + (f" AND {tests}" if sql and tests else f" WHERE {tests}" if tests else "")
+            branches.append(
+                (
+                    f"SELECT skill, cwd, uses, first, last FROM usage_daily{roll}",
+                    [*params, *(day for day in whole if day)],
+                )
+            )
+        for since, until in parts:
+            cut, cut_params = where(replace(filters, since=since, until=until))
+            branches.append(
+                (
+                    "SELECT skill, cwd, 1 AS uses, timestamp AS first, timestamp AS last "
+                    f"FROM access_log{cut}",
+                    cut_params,
+                )
+            )
+        union = " UNION ALL ".join(branch for branch, _ in branches)
+        statement = (
+            "SELECT skill, SUM(uses), MIN(first), MAX(last), COUNT(DISTINCT cwd) "
+            f"FROM ({union}) AS used GROUP BY skill"
+        )
+        values = [value for _, branch_params in branches for value in branch_params]
+        return [
+            SkillUsage(key, int(uses), first, last, projects)
+            for key, uses, first, last, projects in self(statement, values)
+        ]
+
     # -- uploading -------------------------------------------------------------------------
 
     def upload(self, log: Path, log_key: str, machine: str, user: str) -> int:
@@ -287,8 +361,43 @@ class TeamStore:
                         for values in batch:
                             copy.write_row([_text(value) for value in values])
                     cursor.execute(_INSERT_UPLOADED, (log_key, machine, user))
-                    added += max(cursor.rowcount, 0)
+                    row = cursor.fetchone()
+                    added += int(row[0]) if row else 0
         return added
+
+
+def _split_days(
+    since: str | None, until: str | None
+) -> tuple[tuple[str, str], list[tuple[str, str]]]:
+    """The time range ``[since, until]`` (RFC 3339 UTC, inclusive; None: open) as the whole
+    days it covers (``(first, last)`` days, ``""`` for an open end; ``first > last`` when
+    none) and the parts of days at its ends (``[(since, until)]`` ranges of rows)."""
+    first = last = ""
+    parts: list[tuple[str, str]] = []
+    if since is not None:
+        first = since[:10]
+        if since[11:] != "00:00:00Z":
+            first = _next_day(first)
+            end = f"{since[:10]}T23:59:59Z"
+            parts.append((since, end if until is None or end < until else until))
+    if until is not None:
+        last = until[:10]
+        if until[11:] != "23:59:59Z":
+            last = _next_day(last, -1)
+            start = f"{until[:10]}T00:00:00Z"
+            if since is None or start > since:
+                parts.append((start, until))
+            elif not parts:
+                parts.append((since, until))
+    if first and last and first > last:  # no whole day: rows only
+        return ("9999-12-31", "0000-01-01"), parts
+    return (first, last), parts
+
+
+def _next_day(day: str, step: int = 1) -> str:
+    from datetime import date, timedelta
+
+    return (date.fromisoformat(day) + timedelta(days=step)).isoformat()
 
 
 def _text(value: object) -> object:

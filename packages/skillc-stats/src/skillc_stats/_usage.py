@@ -225,7 +225,7 @@ def team_usage(
     local: dict[str, str] = {}
     for skill in skills:
         local.setdefault(skill.name, skill.path)
-    found = {use.key: use for use in usage(store, filters, "skill")}
+    found = {use.key: use for use in store.usage(filters)}
     names = sorted(set(local) | set(found))
     return [_entry(name, local.get(name), found.get(name)) for name in names]
 
