@@ -62,6 +62,12 @@ BATCH_ROWS = 5_000
 _LOCK_KEY = 0x736B696C6C63  # "skillc"
 _TEXT = 'TEXT COLLATE "C"'  # byte order: timestamps and paths compare as in SQLite
 
+#: The daily rollup of every row (migration 2; each upload adds its own rows' counts).
+ROLLUP_ALL = (
+    "INSERT INTO usage_daily SELECT substr(timestamp, 1, 10), skill, username, machine, "
+    "cwd, COUNT(*), MIN(timestamp), MAX(timestamp) FROM access_log GROUP BY 1, 2, 3, 4, 5"
+)
+
 #: Statements taking the store from version ``i`` to ``i + 1`` (in the ``skillc`` schema).
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
@@ -106,8 +112,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE UNIQUE INDEX usage_daily_key "
         "ON usage_daily (day, skill, username, machine, md5(cwd))",
-        "INSERT INTO usage_daily SELECT substr(timestamp, 1, 10), skill, username, machine, "
-        "cwd, COUNT(*), MIN(timestamp), MAX(timestamp) FROM access_log GROUP BY 1, 2, 3, 4, 5",
+        ROLLUP_ALL,
         "ANALYZE usage_daily",
     ),
 )
