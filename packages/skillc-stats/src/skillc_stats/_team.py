@@ -310,15 +310,13 @@ class TeamStore:
         sql, params = where(unbounded)
         days = ["day >= ?" if whole[0] else "", "day <= ?" if whole[1] else ""]
         tests = " AND ".join(test for test in days if test)
-        branches = []
-        if whole != ("", "") or not parts:  # some whole days (or no time filter at all)
-            roll = sql + (f" AND {tests}" if sql and tests else f" WHERE {tests}" if tests else "")
-            branches.append(
-                (
-                    f"SELECT skill, cwd, uses, first, last FROM usage_daily{roll}",
-                    [*params, *(day for day in whole if day)],
-                )
+        roll = sql + (f" AND {tests}" if sql and tests else f" WHERE {tests}" if tests else "")
+        branches = [
+            (
+                f"SELECT skill, cwd, uses, first, last FROM usage_daily{roll}",
+                [*params, *(day for day in whole if day)],
             )
+        ]
         for since, until in parts:
             cut, cut_params = where(replace(filters, since=since, until=until))
             branches.append(
