@@ -157,7 +157,8 @@ STATS: Operation[StatsParams, StatsReport] = Operation(
     description="Report how agents used a skill, from its access log: a summary, or accesses "
     "grouped by section, file, command, project, error (failed lookups) or search query. Use "
     "it when improving a skill, to see which parts agents read, what they searched for and "
-    "what they could not find.",
+    "what they could not find. Without a skill: every installed skill's uses, projects and "
+    "last use, the unused ones first (which skills to prune).",
     params=StatsParams,
     run=stats,
     cli_only={"all_": "the tool answers for every skill when skill is left out"},
