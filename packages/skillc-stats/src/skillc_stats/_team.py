@@ -16,6 +16,10 @@ holds of each log, sends the rows above it in batches (``COPY`` into a temporary
 interrupted (killed, disconnected) leaves whole batches, and one repeated or running twice
 at once adds nothing twice.
 
+``--all`` reads ``usage_daily``, the rows counted per day, skill, user, machine and working
+folder, which each upload batch updates in the statement that inserts its rows (so it counts
+each row once too); a time range takes its whole days from it and the rest from the rows.
+
 psycopg 3 is imported only here, and only when a ``postgresql://`` URL is used (the
 ``skillc-stats[postgres]`` extra); without it a team store is E044. A URL is never shown
 with its password (:func:`masked`), in messages or in the access log.
