@@ -398,7 +398,7 @@ def test_resolution_and_usage_errors(ok: Run, skc: Run, project: Path) -> None:
         == "error[E010]: not a valid skill: './empty' (missing SKILL.md)"
     )
     assert fails(skc, "stats", "demo", "--bogus").startswith("error[E100]: invalid option: ")
-    assert fails(skc, "stats").startswith("error[E100]: invalid option: 'Missing argument")
+    assert fails(skc, "stats") == "error[E100]: invalid option: 'missing SKILL (or --all)'"
     assert fails(skc, "stats", "demo", "--format", "xml").startswith("error[E100]:")
 
 

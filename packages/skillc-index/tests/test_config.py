@@ -166,3 +166,28 @@ def test_the_listing_budget_per_key(layout: Layout) -> None:
     assert any("'budget.percent'" in text and "at most 100" in text for text in notices)
     assert any("'budget.context_tokens'" in text for text in notices)
     assert any("unknown key 'budget.window'" in text for text in notices)
+
+
+def test_stats_url_from_the_global_config_and_the_environment_only(layout: Layout) -> None:
+    """A checkout's config.toml must not choose where the user's usage rows are uploaded."""
+    assert layout.project_config is not None
+    assert load_config(layout, env={}).stats_url == ""
+    write(layout.global_config, '[stats]\nurl = "postgresql://team@db/skills"\n')
+    assert load_config(layout, env={}).stats_url == "postgresql://team@db/skills"
+    write(layout.project_config, '[stats]\nurl = "postgresql://evil@elsewhere/x"\n')
+    config = load_config(layout, env={})
+    assert config.stats_url == "postgresql://team@db/skills"
+    assert texts(config) == [
+        f"config file {layout.project_config}: 'stats.url' is only read from the global config"
+    ]
+    env = {"SKILLC_STATS_URL": "postgresql://me@local/db"}
+    assert load_config(layout, env=env).stats_url == "postgresql://me@local/db"
+
+
+def test_a_bad_stats_url_is_not_printed(layout: Layout) -> None:
+    """A value that is not a postgresql:// URL may still hold a password."""
+    write(layout.global_config, '[stats]\nurl = "mysql://u:hunter2@h/db"\n')
+    config = load_config(layout, env={"SKILLC_STATS_URL": "mysql://u:hunter3@h/db"})
+    assert config.stats_url == ""
+    assert len(texts(config)) == 2
+    assert not [text for text in texts(config) if "hunter" in text]

@@ -26,6 +26,9 @@ RFC_LINES = {
     "E040": "error[E040]: no local logs found",
     "E041": "error[E041]: sync destination not writable: '<path>'",
     "E042": "error[E042]: sync source not readable: '<path>'",
+    # skillc's own (issue 18: the team store), in the RFC's E040-E049 sync range
+    "E043": "error[E043]: team store unavailable: '<url>'",
+    "E044": "error[E044]: the PostgreSQL driver is not installed",
     "E050": "error[E050]: skill '<skill>' already exists",
     "E100": "error[E100]: invalid option: '<message>'",
     "E300": "error[E300]: <rule-id> <rule-name>: <message>",

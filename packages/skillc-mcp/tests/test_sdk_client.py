@@ -42,7 +42,7 @@ REGISTRY = {
     "skc_sources": {"skill", "depth", "dir", "limit", "pattern"},
     "skc_search": {"skill", "query", "limit"},
     "skc_find": {"query", "limit", "path"},
-    "skc_stats": {"skill", "group_by", "since", "until", "project"},
+    "skc_stats": {"skill", "group_by", "since", "until", "project", "from", "user", "machine"},
 }
 WRITERS = {"skc_init", "skc_build"}
 
@@ -168,6 +168,12 @@ async def exercise(client: Client) -> dict[str, Any]:
     assert stats["query"] == "commands"
     assert stats["data"]["show"] == 3
     seen["summary"] = await calls.ok("skc_stats", {"skill": "demo"})
+    every = await calls.ok("skc_stats", {})  # no skill: every installed skill
+    assert every["query"] == "all"
+    assert [(e["skill"], e["uses"] > 0) for e in every["data"]] == [
+        ("fresh", False),
+        ("demo", True),
+    ]
 
     # failures an agent can act on: isError results with the RFC-0005 line
     assert (await calls.error("skc_show", {"skill": "nope", "section": "x"})).startswith(

@@ -28,13 +28,20 @@ DEFAULTS: dict[str, Any] = {
     "search.tokenizer": "ascii",
     "budget.context_tokens": 200_000,
     "budget.percent": 1.0,
+    "stats.url": "",
 }
 #: The tables of :data:`DEFAULTS` (each a fixed set of keys).
-FIXED_TABLES = ("search", "budget")
+FIXED_TABLES = ("search", "budget", "stats")
 #: The largest ``[budget].context_tokens`` taken (a 100-million-token window is plenty).
 MAX_CONTEXT_TOKENS = 100_000_000
-#: Environment variables (RFC-0009 v0.1.0 defines exactly one): variable -> dotted key.
-ENVIRONMENT: dict[str, str] = {"SKILLC_TOKENIZER": "search.tokenizer"}
+#: Environment variables (RFC-0009 v0.1.0 defines the first): variable -> dotted key.
+ENVIRONMENT: dict[str, str] = {
+    "SKILLC_TOKENIZER": "search.tokenizer",
+    "SKILLC_STATS_URL": "stats.url",
+}
+#: Keys only the global config and the environment may set: a project's ``config.toml`` comes
+#: with a checkout, and must not send the user's usage rows to a server of its choosing.
+PERSONAL_KEYS = frozenset({"stats.url"})
 #: Tables whose keys are free-form and merged key by key.
 OPEN_TABLES = ("lint", "targets")
 
@@ -52,6 +59,9 @@ class Config(NamedTuple):
     """``[budget].context_tokens``: the context window an agent's skill listing is a share of."""
     budget_percent: float = 1.0
     """``[budget].percent``: the share of that window the listing may take (Claude Code: 1)."""
+    stats_url: str = ""
+    """``[stats].url`` (or ``$SKILLC_STATS_URL``): the team store, a ``postgresql://`` URL
+    (``""``: none). Never read from a project's config."""
     origins: Mapping[str, str] = MappingProxyType({})
     """Where each set value came from: ``cli``, ``env``, ``project``, ``global`` or ``default``."""
     files: tuple[Path, ...] = ()
@@ -138,9 +148,10 @@ def _read_file(path: Path, notices: list[Notice]) -> dict[str, Any] | None:
                 if dotted not in DEFAULTS:
                     notices.append(Notice(f"config file {path}: unknown key '{dotted}' ignored"))
                 elif not _valid(dotted, value):
+                    shown = "" if dotted in PERSONAL_KEYS else f" {value!r}"  # a password?
                     notices.append(
                         Notice(
-                            f"config file {path}: invalid value {value!r} for '{dotted}' "
+                            f"config file {path}: invalid value{shown} for '{dotted}' "
                             f"(expected {_EXPECTED[dotted]}); ignored"
                         )
                     )
@@ -163,12 +174,15 @@ _EXPECTED = {
     "search.tokenizer": f"one of {', '.join(TOKENIZERS)}",
     "budget.context_tokens": f"an integer from 1 to {MAX_CONTEXT_TOKENS:,}",
     "budget.percent": "a number above 0, at most 100",
+    "stats.url": "a postgresql:// URL",
 }
 
 
 def _valid(dotted: str, value: Any) -> bool:
     if dotted == "search.tokenizer":
         return value in TOKENIZERS
+    if dotted == "stats.url":
+        return isinstance(value, str) and value.startswith(("postgresql://", "postgres://"))
     if isinstance(value, bool):
         return False
     if dotted == "budget.context_tokens":
@@ -209,6 +223,12 @@ def load_config(
         if path is None:
             continue
         values = _read_file(path, notices)
+        if values is not None and origin == "project":
+            for key in PERSONAL_KEYS & values.keys():
+                del values[key]
+                notices.append(
+                    Notice(f"config file {path}: '{key}' is only read from the global config")
+                )
         if values is not None:
             files.append(path)
             apply(values, origin)
@@ -222,7 +242,9 @@ def load_config(
         else:
             notices.append(
                 Notice(
-                    f"environment variable {variable}={value!r} is not one of "
+                    f"environment variable {variable} is not {_EXPECTED[dotted]}; ignored"
+                    if dotted in PERSONAL_KEYS  # its value may hold a password
+                    else f"environment variable {variable}={value!r} is not one of "
                     f"{', '.join(TOKENIZERS)}; ignored"
                 )
             )
@@ -239,6 +261,7 @@ def load_config(
         targets={k: str(v) for k, v in table("targets").items()},
         budget_context_tokens=int(merged["budget.context_tokens"]),
         budget_percent=float(merged["budget.percent"]),
+        stats_url=str(merged["stats.url"]),
         origins=origins,
         files=tuple(files),
         notices=tuple(notices),

@@ -39,6 +39,8 @@ TEMPLATES: dict[str, str] = {
     "E040": "no local logs found",
     "E041": "sync destination not writable: '<path>'",
     "E042": "sync source not readable: '<path>'",
+    "E043": "team store unavailable: '<url>'",
+    "E044": "the PostgreSQL driver is not installed",
     "E050": "skill '<skill>' already exists",
     "E100": "invalid option: '<message>'",
     "E300": "<rule-id> <rule-name>: <message>",
@@ -366,6 +368,30 @@ class SyncSourceNotReadable(SkillcError):
     def __init__(self, path: str, reason: str = "") -> None:
         super().__init__(Diagnostic(self.code, {"path": path}, _hint(reason)))
         self.path = path
+
+
+class TeamStoreUnavailable(SkillcError):
+    """E043: the team store (a PostgreSQL database) cannot be reached, refuses the login, is
+    not a skillc store, or a statement failed; ``url`` is shown without its password, and
+    ``reason`` (the driver's message, the password removed) is the hint."""
+
+    code = "E043"
+
+    def __init__(self, url: str, reason: str = "") -> None:
+        super().__init__(Diagnostic(self.code, {"url": url}, _hint(reason)))
+        self.url = url
+        self.reason = reason
+
+
+class DriverMissing(SkillcError):
+    """E044: a ``postgresql://`` store was named but psycopg 3 is not installed."""
+
+    code = "E044"
+
+    def __init__(self) -> None:
+        super().__init__(
+            Diagnostic(self.code, {}, _hint("install it: pip install 'skillc-stats[postgres]'"))
+        )
 
 
 class SkillExists(SkillcError):

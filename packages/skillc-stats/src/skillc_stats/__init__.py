@@ -2,10 +2,11 @@
 
 ``query_stats`` answers the RFC-0003 queries over a skill's access log and returns the
 RFC-0003:C-SCHEMA response (what ``skc stats --format json`` prints); ``unused_sections``
-lists the headings no agent read; ``sync_logs`` moves fallback logs into the primary logs
-(``skc sync``); ``sync_transcripts`` imports skill usage from Claude Code's transcripts
-(``skc sync --from claude-code``). Each returns data; the ``skc`` commands and the MCP
-server format it.
+lists the headings no agent read; ``query_all`` reports the use of every installed skill
+(``skc stats --all``); ``sync_logs`` moves fallback logs into the primary logs (``skc sync``),
+``sync_transcripts`` imports skill usage from Claude Code's transcripts (``skc sync --from
+claude-code``) and ``upload_logs`` sends this machine's rows to a team store (``skc sync
+--to``). Each returns data; the ``skc`` commands and the MCP server format it.
 Importing this package is cheap: names load on first use.
 """
 
@@ -27,6 +28,10 @@ _EXPORTS: dict[str, str] = {
     "SkillImport": "_transcripts",
     "TranscriptSync": "_transcripts",
     "sync_transcripts": "_transcripts",
+    "query_all": "_usage",
+    "installed_skills": "_usage",
+    "UploadReport": "_team",
+    "upload_logs": "_team",
 }
 
 __all__ = ["__version__", *_EXPORTS]
@@ -38,4 +43,6 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 if TYPE_CHECKING:
     from skillc_stats._stats import QUERY_TYPES, query_stats, unused_sections
     from skillc_stats._sync import SkillSync, SyncReport, sync_logs
+    from skillc_stats._team import UploadReport, upload_logs
     from skillc_stats._transcripts import SkillImport, TranscriptSync, sync_transcripts
+    from skillc_stats._usage import installed_skills, query_all

@@ -31,15 +31,27 @@ TIME_FORMS = "YYYY-MM-DDTHH:MM:SSZ, YYYY-MM-DD or a number of days such as 7d"
 
 @dataclass(frozen=True)
 class Filters:
-    """Filters as applied: inclusive UTC bounds and canonical project folders."""
+    """Filters as applied: inclusive UTC bounds and canonical project folders; in the team
+    store, also the users and machines whose rows count (empty: all)."""
 
     since: str | None = None
     until: str | None = None
     projects: tuple[str, ...] = ()
+    users: tuple[str, ...] = ()
+    machines: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``filters`` field of RFC-0003:C-SCHEMA."""
-        return {"since": self.since, "until": self.until, "projects": list(self.projects)}
+        """The ``filters`` field of RFC-0003:C-SCHEMA (``users`` and ``machines`` added when
+        set: they exist in the team store only)."""
+        applied: dict[str, Any] = {
+            "since": self.since,
+            "until": self.until,
+            "projects": list(self.projects),
+        }
+        for name in ("users", "machines"):
+            if getattr(self, name):
+                applied[name] = list(getattr(self, name))
+        return applied
 
 
 def format_utc(moment: datetime) -> str:
@@ -117,13 +129,15 @@ def parse_filters(
     *,
     cwd: Path,
     now: datetime | None = None,
+    users: Iterable[str] = (),
+    machines: Iterable[str] = (),
 ) -> Filters:
     """Check and normalise the filters of RFC-0003:C-FILTERS (E031 when one is malformed).
 
     Both bounds are inclusive. ``since`` later than ``until`` is E031
     (:class:`~skillc_index.EmptyTimeRange`): such a range
     cannot match anything and is always a mistake. Projects keep their given order, without
-    duplicates.
+    duplicates; so do ``users`` and ``machines`` (an empty one is E031).
     """
     lower = None if since is None else parse_time(since, "since", upper=False, now=now)
     upper = None if until is None else parse_time(until, "until", upper=True, now=now)
@@ -134,4 +148,13 @@ def parse_filters(
         folder = canonical_project(os.fspath(project), cwd)
         if folder not in folders:
             folders.append(folder)
-    return Filters(lower, upper, tuple(folders))
+    names: dict[str, tuple[str, ...]] = {}
+    for option, values in (("user", users), ("machine", machines)):
+        kept: list[str] = []
+        for value in values:
+            if not value.strip() or "\0" in value:
+                raise MalformedFilter(option, value, f"is not a {option} name")
+            if value not in kept:
+                kept.append(value)
+        names[option] = tuple(kept)
+    return Filters(lower, upper, tuple(folders), names["user"], names["machine"])

@@ -7,14 +7,16 @@ times, commands) is a bound parameter.
 
 The stats queries select one ``skill_path`` and are answered from the indexes the schema
 defines for them (``idx_access_log_stats``, ``_projects``, ``_period``, ``_errors``): their
-cost grows with that skill's rows, not with the size of the database.
+cost grows with that skill's rows, not with the size of the database. The same statements
+read the team store (:mod:`skillc_stats._team`, PostgreSQL), where a skill's rows are
+those of its name (its folder differs from machine to machine).
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -34,67 +36,101 @@ class CommandCount(NamedTuple):
     errors: int
 
 
-def _where(skill_path: str, filters: Filters) -> tuple[str, list[Any]]:
-    """``WHERE`` for one skill's rows matching the filters (RFC-0003:C-FILTERS).
+class SkillUsage(NamedTuple):
+    """One skill's use within the filters (``skc stats --all``)."""
+
+    key: str
+    """The ``skill_path`` (a local log) or the ``skill`` name (the team store)."""
+    uses: int
+    first_used: str | None
+    last_used: str | None
+    projects: int
+
+
+#: ``rows(sql, params)``: run one read-only statement (``?`` marks) over an access log table,
+#: local (:class:`LocalRows`) or the team store's (:class:`skillc_stats._team.TeamStore`).
+Rows = Callable[[str, Sequence[Any]], list[Any]]
+
+
+def where(
+    filters: Filters, column: str | None = None, values: Sequence[str] = ()
+) -> tuple[str, list[Any]]:
+    """``WHERE`` for the rows whose ``column`` is one of ``values`` (no such test when
+    ``column`` is None) and that match the filters (RFC-0003:C-FILTERS; ``users`` and
+    ``machines`` exist in the team store only).
 
     A project matches its own folder and every folder below it: ``cwd`` equal to it, or
     starting with it plus a separator (so ``/a/web`` does not match ``/a/webapp``).
     """
-    sql = " WHERE skill_path = ?"
-    params: list[Any] = [skill_path]
+    tests: list[str] = []
+    params: list[Any] = []
+    if column is not None:
+        tests.append(
+            f"{column} = ?" if len(values) == 1 else f"{column} IN ({', '.join('?' * len(values))})"
+        )
+        params += values
     if filters.since is not None:
-        sql += " AND timestamp >= ?"
+        tests.append("timestamp >= ?")
         params.append(filters.since)
     if filters.until is not None:
-        sql += " AND timestamp <= ?"
+        tests.append("timestamp <= ?")
         params.append(filters.until)
     if filters.projects:
-        tests = []
+        matches = []
         for project in filters.projects:
             prefix = project if project.endswith(os.sep) else project + os.sep
-            tests.append("cwd = ? OR substr(cwd, 1, ?) = ?")
+            # CAST: PostgreSQL has no substr(text, bigint, bigint)
+            matches.append("cwd = ? OR substr(cwd, 1, CAST(? AS INTEGER)) = ?")
             params += [project, len(prefix), prefix]
-        sql += " AND (" + " OR ".join(tests) + ")"
-    return sql, params
+        tests.append("(" + " OR ".join(matches) + ")")
+    for name, values_ in (("username", filters.users), ("machine", filters.machines)):
+        if values_:
+            tests.append(f"{name} IN ({', '.join('?' * len(values_))})")
+            params += values_
+    # as the log stored them: text that was not UTF-8 has U+FFFD (skillc_index._text)
+    params = [valid_utf8(v) if isinstance(v, str) else v for v in params]
+    return (" WHERE " + " AND ".join(tests) if tests else ""), params
 
 
-class StatsLog:
-    """Read-only queries over one skill's rows of one log database.
+class LocalRows:
+    """:data:`Rows` over one local log database, opened read-only on first use. A missing
+    database is an empty log (RFC-0003:C-CLI "No data"), never created here; one that cannot
+    be read (corrupt, not a log, locked away) is E999 with the reason, never a traceback."""
 
-    A missing database is an empty log (RFC-0003:C-CLI "No data"), never created here.
-    """
-
-    def __init__(self, path: Path, skill_path: str, filters: Filters) -> None:
+    def __init__(self, path: Path) -> None:
         self.path = path
-        self._where, params = _where(skill_path, filters)
-        # as the log stored them: text that was not UTF-8 has U+FFFD (skillc_index._text)
-        self._params = [valid_utf8(v) if isinstance(v, str) else v for v in params]
         self._db: sqlite3.Connection | None = None
         self._missing = not path.exists()
+
+    def __call__(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        if self._missing:
+            return []
+        try:
+            if self._db is None:
+                self._db = open_log(self.path)
+            return self._db.execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise UnreadableFile(str(self.path), str(exc), "access log") from exc
 
     def close(self) -> None:
         if self._db is not None:
             self._db.close()
             self._db = None
 
-    def __enter__(self) -> StatsLog:
-        return self
 
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
+class StatsLog:
+    """Read-only queries over one skill's rows (those whose ``column`` is ``value``: its
+    ``skill_path`` in a local log, its name in the team store) within the filters.
+
+    The same statements run over SQLite and PostgreSQL: they use only what both have.
+    """
+
+    def __init__(self, rows: Rows, column: str, value: str, filters: Filters) -> None:
+        self._run = rows
+        self._where, self._params = where(filters, column, [value])
 
     def _rows(self, select: str, tail: str = "", extra: Sequence[Any] = ()) -> list[Any]:
-        """Run one query; a log that cannot be read (corrupt, not a log, locked away) is
-        E999 with the reason, never a traceback."""
-        if self._missing:
-            return []
-        sql = f"{select} FROM access_log{self._where}{tail}"
-        try:
-            if self._db is None:
-                self._db = open_log(self.path)
-            return self._db.execute(sql, [*self._params, *extra]).fetchall()
-        except sqlite3.Error as exc:
-            raise UnreadableFile(str(self.path), str(exc), "access log") from exc
+        return self._run(f"{select} FROM access_log{self._where}{tail}", [*self._params, *extra])
 
     def period(self) -> tuple[str | None, str | None]:
         """First and last timestamp: two index lookups (a query holding one ``MIN`` or ``MAX``
@@ -129,6 +165,21 @@ class StatsLog:
     def cwd_counts(self) -> list[Any]:
         """``(cwd, count)``."""
         return self._rows("SELECT cwd, COUNT(*)", " GROUP BY cwd")
+
+
+def usage(
+    rows: Rows, filters: Filters, column: str, values: Sequence[str] | None = None
+) -> list[SkillUsage]:
+    """Uses, last use and distinct projects per ``column`` value within the filters: of
+    ``values`` only (a local log: its skills' source folders), or of every value (None).
+    One statement, answered from an index by ``column``, time and ``cwd``."""
+    sql, params = where(filters, column if values is not None else None, values or ())
+    statement = (
+        f"SELECT {column}, COUNT(*), MIN(timestamp), MAX(timestamp), COUNT(DISTINCT cwd) "
+        f"FROM access_log"
+        f"{sql} GROUP BY {column}"
+    )
+    return [SkillUsage(*row) for row in rows(statement, params)]
 
 
 # -- sync (RFC-0007:C-SYNC) ---------------------------------------------------------------------

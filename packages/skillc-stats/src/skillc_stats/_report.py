@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from skillc_stats._filters import Filters
 from skillc_stats._stats import StatsQuery
 from skillc_stats._sync import SkillSync
+from skillc_stats._team import UploadReport
 from skillc_stats.operations import StatsReport
 
 if TYPE_CHECKING:
@@ -133,10 +134,37 @@ def _rows(group_by: str, data: Any) -> tuple[list[str], list[list[object]]]:
     return ["COUNT", "QUERY"], [[e["count"], e["query"]] for e in data]
 
 
+def all_lines(response: dict[str, Any]) -> list[str]:
+    """``stats --all``: one line per skill, the ones to prune first."""
+    data = response["data"]
+    filters = response["filters"]
+    scope = _scope(Filters(filters["since"], filters["until"]))
+    lines = [f"Usage of {len(data)} skills ({scope})"]
+    for name in ("projects", "users", "machines"):
+        if filters.get(name):
+            lines.append(f"{name.capitalize()}: " + ", ".join(filters[name]))
+    period = response["period"]
+    if period["start"] is None:
+        lines.append("Period: no accesses")
+    else:
+        lines.append(f"Period: {period['start']} to {period['end']}")
+    unused = sum(1 for entry in data if not entry["uses"])
+    lines += [f"Never used: {unused}", ""]
+    if not data:
+        return [*lines, "No skills installed."]
+    rows = [
+        [e["uses"], e["projects"], e["last_used"] or "never", e["skill"], e["skill_path"]]
+        for e in data
+    ]
+    return lines + _table(["USES", "PROJECTS", "LAST USED", "SKILL", "PATH"], rows)
+
+
 def stats_lines(report: StatsReport) -> list[str]:
     """The text report of one query: its answer (the summary also shows the sections read
     and unread, and the accesses by command, from the same rows)."""
     query, group_by, data = report.query, report.response["query"], report.response["data"]
+    if query is None:
+        return all_lines(report.response)
     if group_by == "summary":
         return summary_lines(query)
     lines = [*_heading(query, group_by), ""]
@@ -194,3 +222,12 @@ def transcript_lines(result: TranscriptSync) -> list[str]:
     if any(not part.startswith("0 ") for part in skipped):
         lines.append("Skipped " + ", ".join(p for p in skipped if not p.startswith("0 ")))
     return lines
+
+
+def upload_lines(result: UploadReport) -> list[str]:
+    """``sync --to``: what the team store received."""
+    logs = sum(1 for log in result.logs if log.error is None)
+    return [
+        f"Uploaded {result.added} entries from {logs} logs to {result.store} "
+        f"(user {result.user!r}, machine {result.machine!r})"
+    ]

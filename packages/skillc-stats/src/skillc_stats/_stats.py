@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast, get_args
 
 from skillc_index import (
+    InvalidOption,
     InvalidQueryType,
     Layout,
     ResolvedSkill,
@@ -45,11 +46,12 @@ from skillc_index import (
 )
 from skillc_index.accesslog import primary_log
 from skillc_stats._filters import Filters, parse_filters
-from skillc_stats._log_queries import CommandCount, StatsLog
+from skillc_stats._log_queries import CommandCount, LocalRows, StatsLog
 from skillc_stats.operations import GroupBy
 
 if TYPE_CHECKING:
     from skillc_index.accesslog import OpenArgs, SearchArgs, ShowArgs, SourcesArgs
+    from skillc_stats._team import TeamStore
 
 #: RFC-0003:C-QUERIES, in the RFC's order; the first is the default.
 QUERY_TYPES: tuple[str, ...] = get_args(GroupBy)
@@ -145,19 +147,28 @@ def _error_target(args: Mapping[str, Any], skill: str) -> str:
 
 
 class StatsQuery:
-    """The RFC-0003 queries for one resolved skill and one set of filters.
+    """The RFC-0003 queries for one resolved skill and one set of filters, over its local
+    log, or over the rows of every skill of its name in a team ``store`` (which this query
+    then owns and closes).
 
     Each result is computed once; the text summary of ``skc stats`` uses several of them.
     """
 
-    def __init__(self, skill: ResolvedSkill, filters: Filters) -> None:
+    def __init__(
+        self, skill: ResolvedSkill, filters: Filters, store: TeamStore | None = None
+    ) -> None:
         self.skill = skill
         self.filters = filters
-        self.log_path = primary_log(skill.runtime)
-        self._log = StatsLog(self.log_path, str(skill.source), filters)
+        self._source: LocalRows | TeamStore
+        if store is None:
+            self._source = LocalRows(primary_log(skill.runtime))
+            self._log = StatsLog(self._source, "skill_path", str(skill.source), filters)
+        else:
+            self._source = store
+            self._log = StatsLog(store, "skill", skill.name, filters)
 
     def close(self) -> None:
-        self._log.close()
+        self._source.close()
 
     def __enter__(self) -> StatsQuery:
         return self
@@ -316,14 +327,39 @@ def prepare(
     since: str | None,
     until: str | None,
     projects: Iterable[str | os.PathLike[str]],
+    *,
+    store: str | None = None,
+    users: Iterable[str] = (),
+    machines: Iterable[str] = (),
 ) -> StatsQuery:
-    """Check the query type and the filters, resolve the skill: a ready :class:`StatsQuery`."""
+    """Check the query type and the filters, resolve the skill, open the team ``store``
+    (a ``postgresql://`` URL) if one is given: a ready :class:`StatsQuery`."""
     check_query(group_by)
     if layout is None:
         layout = Layout.discover()
-    filters = parse_filters(since, until, projects, cwd=layout.cwd)
+    filters = team_filters(layout, since, until, projects, store, users, machines)
     resolved = resolve_skill(skill, layout) if isinstance(skill, str) else skill
-    return StatsQuery(resolved, filters)
+    if store is None:
+        return StatsQuery(resolved, filters)
+    from skillc_stats._team import TeamStore
+
+    return StatsQuery(resolved, filters, TeamStore(store, write=False))
+
+
+def team_filters(
+    layout: Layout,
+    since: str | None,
+    until: str | None,
+    projects: Iterable[str | os.PathLike[str]],
+    store: str | None,
+    users: Iterable[str],
+    machines: Iterable[str],
+) -> Filters:
+    """The filters, checked; ``users`` and ``machines`` only with a team store (E100)."""
+    users, machines = tuple(users), tuple(machines)
+    if store is None and (users or machines):
+        raise InvalidOption("the user and machine filters need a team store (--from)")
+    return parse_filters(since, until, projects, cwd=layout.cwd, users=users, machines=machines)
 
 
 def query_stats(
@@ -334,6 +370,9 @@ def query_stats(
     since: str | None = None,
     until: str | None = None,
     projects: Sequence[str | os.PathLike[str]] = (),
+    store: str | None = None,
+    users: Sequence[str] = (),
+    machines: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Usage analytics of a skill as the RFC-0003:C-SCHEMA response (``skc stats --format json``).
 
@@ -341,9 +380,22 @@ def query_stats(
     current directory and ``$SKILLC_HOME``). ``group_by`` is one of :data:`QUERY_TYPES`
     (E030 otherwise); ``since``/``until`` are inclusive bounds (RFC 3339, ``YYYY-MM-DD`` or
     ``Nd``), ``projects`` folders whose accesses count (E031 when malformed). Relative
-    project paths are relative to ``layout.cwd``. Does not log an access itself.
+    project paths are relative to ``layout.cwd``. With ``store`` (a ``postgresql://`` URL)
+    the rows are the team store's rows of every skill of that name, of ``users`` and
+    ``machines`` only when given (E043/E044 when the store cannot be used). Does not log an
+    access itself.
     """
-    with prepare(skill, layout, group_by, since, until, projects) as query:
+    with prepare(
+        skill,
+        layout,
+        group_by,
+        since,
+        until,
+        projects,
+        store=store,
+        users=users,
+        machines=machines,
+    ) as query:
         return query.response(group_by)
 
 

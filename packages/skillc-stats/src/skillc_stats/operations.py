@@ -32,7 +32,14 @@ GroupBy = Literal["summary", "sections", "files", "commands", "projects", "error
 
 
 class StatsParams(NamedTuple):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
+    skill: Annotated[
+        str | None,
+        Param(
+            SKILL_DESCRIPTION + " Leave it out for every installed skill at once: uses, last "
+            "use and projects of each, the unused ones (to prune) first.",
+            min_length=1,
+        ),
+    ] = None
     group_by: Annotated[GroupBy, Param("Aggregation dimension.")] = "summary"
     since: Annotated[
         str | None,
@@ -48,21 +55,43 @@ class StatsParams(NamedTuple):
         tuple[str, ...],
         Param("Only accesses made from these project folders (or below).", item_min_length=1),
     ] = ()
+    from_: Annotated[
+        str | None,
+        Param(
+            "Read the team store instead of this machine's logs: a postgresql:// URL, or "
+            "'team' for the configured one ([stats] url, SKILLC_STATS_URL)."
+        ),
+    ] = None
+    user: Annotated[
+        tuple[str, ...],
+        Param("Team store only: only accesses of these users.", item_min_length=1),
+    ] = ()
+    machine: Annotated[
+        tuple[str, ...],
+        Param("Team store only: only accesses from these machines.", item_min_length=1),
+    ] = ()
 
     def log_args(self) -> dict[str, Any]:
-        return {
+        args: dict[str, Any] = {
             "group_by": self.group_by,
             "since": self.since,
             "until": self.until,
             "project": list(self.project),
         }
+        if self.from_ is not None:  # never with its password
+            from skillc_stats._team import masked
+
+            args["from"] = masked(self.from_)
+            args.update(user=list(self.user), machine=list(self.machine))
+        return args
 
 
 class StatsReport(NamedTuple):
     """The answer to one query: the RFC-0003:C-SCHEMA ``response``, and the ``query`` it
     came from (its log closed), whose other answers the text summary shows too."""
 
-    query: StatsQuery
+    query: StatsQuery | None
+    """None for every skill at once (``skill`` left out)."""
     response: dict[str, Any]
     warnings: tuple[Diagnostic | Notice, ...] = ()
 
@@ -71,20 +100,55 @@ class StatsReport(NamedTuple):
 
 
 def stats(session: Session, params: StatsParams) -> StatsReport:
-    """Answer one query over the skill's access log, after the rows of this session's
-    earlier commands are written (a queued log: the MCP server)."""
+    """Answer one query over the skill's access log (or the team store's rows of its name),
+    after the rows of this session's earlier commands are written (a queued log: the MCP
+    server). Without a skill: the use of every installed skill (nothing is logged: no single
+    skill is resolved)."""
     from skillc_stats._stats import prepare
 
     session.log.flush()
     layout = session.layout
+    store = None
+    if params.from_ is not None:
+        from skillc_stats._team import team_url
+
+        store = team_url(params.from_, session.config.stats_url, "--from")
+    if params.skill is None:
+        return StatsReport(None, _all(session, params, store))
     with (
         session.logged("stats", params.skill, params.log_args()) as skill,
         prepare(
-            skill, layout, params.group_by, params.since, params.until, params.project
+            skill,
+            layout,
+            params.group_by,
+            params.since,
+            params.until,
+            params.project,
+            store=store,
+            users=params.user,
+            machines=params.machine,
         ) as query,
     ):
         response = query.response(params.group_by)
     return StatsReport(query, response)
+
+
+def _all(session: Session, params: StatsParams, store: str | None) -> dict[str, Any]:
+    from skillc_index import InvalidOption
+    from skillc_stats._usage import query_all
+
+    if params.group_by != "summary":
+        raise InvalidOption("every skill at once has one report: leave out --group-by")
+    return query_all(
+        session.layout,
+        since=params.since,
+        until=params.until,
+        projects=params.project,
+        store=store,
+        users=params.user,
+        machines=params.machine,
+        targets=session.config.targets,
+    )
 
 
 STATS: Operation[StatsParams, StatsReport] = Operation(
@@ -93,13 +157,15 @@ STATS: Operation[StatsParams, StatsReport] = Operation(
     description="Report how agents used a skill, from its access log: a summary, or accesses "
     "grouped by section, file, command, project, error (failed lookups) or search query. Use "
     "it when improving a skill, to see which parts agents read, what they searched for and "
-    "what they could not find.",
+    "what they could not find. Without a skill: every installed skill's uses, projects and "
+    "last use, the unused ones first (which skills to prune).",
     params=StatsParams,
     run=stats,
+    cli_only={"all_": "the tool answers for every skill when skill is left out"},
     output_schema=output_schema(
         {
-            "skill": STRING,
-            "skill_path": STRING,
+            "skill": NULLABLE_STRING,
+            "skill_path": NULLABLE_STRING,
             "query": STRING,
             "filters": output_schema(
                 {
@@ -111,7 +177,9 @@ STATS: Operation[StatsParams, StatsReport] = Operation(
             "period": output_schema({"start": NULLABLE_STRING, "end": NULLABLE_STRING}),
             "data": {
                 "anyOf": [{"type": "object"}, {"type": "array"}],
-                "description": "An object for summary and commands, else an array.",
+                "description": "An object for summary and commands, else an array; for "
+                "every skill at once (query 'all'), one entry per skill: skill, skill_path, "
+                "uses, projects, first_used, last_used.",
             },
         }
     ),

@@ -1,0 +1,366 @@
+"""Benchmark: ``skc stats --all`` over many installed skills, and every stats query over a
+team store of 10,000,000 rows in PostgreSQL (issue 18).
+
+**local** (``--part local``): 2,000 skills in the global store, each with its own runtime log
+(RFC-0007 stores one ``logs.db`` per runtime), 1,000,000 rows in all, unevenly spread (a few
+skills are used a lot, 400 never: the ones ``--all`` lists first). Measured: ``skc stats
+--all`` as a whole command (a fresh process; cold, its cache removed before each run, then
+warm: text and ``--format json``; with ``--since`` and ``--project``), and, as the baseline
+in the same run, ``skc stats <one skill>`` (the cost of one process answering for one
+skill). Target: ``--all`` under 1 s.
+
+**team** (``--part team``): a PostgreSQL team store of 10,000,000 rows, 50 users (one
+machine each), 2,000 skills, a year of use: each user works in 5 projects and, each day,
+uses 8 skills drawn with a strong bias to the popular ones (agents re-read what they use).
+The rows are written by SQL on the server (``generate_series``), into the schema skillc
+creates. Measured, in this process through the public API (a warm connection, as one
+``skc stats --from`` opens one): every RFC-0003 query type for a popular skill (about
+100,000 rows) and a median one, unfiltered and filtered (``--since``/``--until`` a
+quarter, ``--project``, ``--user``), and ``--all`` (unfiltered, one quarter, one user).
+Target: each under 1 s. The server is started by this script (``initdb`` in ``--dir``, a
+unix socket) unless ``--url`` names one.
+
+Each figure is the median of ``--runs`` runs. Usage:
+  /path/to/venv/bin/python bench/team_stats.py --part local [--runs 7] [--dir DIR]
+  /path/to/venv/bin/python bench/team_stats.py --part team [--runs 5] [--dir DIR] [--url URL]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+from benchlib import cpu_model, find_skc
+
+SKILLS = 2_000
+LOCAL_ROWS = 1_000_000
+TEAM_ROWS = 10_000_000
+USERS = 50
+SKILL_MD = (
+    "---\nname: {name}\ndescription: Benchmark skill {name}. Use when testing.\n---\n\n"
+    "# {name}\n\n## Usage\n\nText.\n"
+)
+COMMANDS = ["show"] * 45 + ["search"] * 20 + ["open"] * 15 + ["outline"] * 10 + ["build"] * 10
+
+
+def median(func: Callable[[], object], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        func()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+# -- local --------------------------------------------------------------------------------
+
+
+def local_rows(name: str, path: str, count: int, rng: random.Random) -> Iterator[tuple[Any, ...]]:
+    for n in range(count):
+        command = rng.choice(COMMANDS)
+        day = rng.randrange(365)
+        stamp = time.strftime(
+            "%Y-%m-%dT%H:%M:%SZ", time.gmtime(1767225600 + day * 86400 + rng.randrange(86400))
+        )
+        args = {"section": f"Section {n % 40}", "file": None, "max_lines": None}
+        yield (
+            stamp,
+            f"run-{n // 50}",
+            command,
+            name,
+            path,
+            f"/home/dev/project-{rng.randrange(10)}",
+            json.dumps(args),
+            None,
+        )
+
+
+def build_local(home: Path) -> None:
+    from skillc_index.accesslog import INSERT_ROW, connect
+
+    rng = random.Random(18)
+    store = home / ".skillc" / "skills"
+    weights = [0.0 if i % 5 == 4 else 1.0 / (1 + i % 400) for i in range(SKILLS)]  # 400 unused
+    total = sum(weights)
+    for i in range(SKILLS):
+        name = f"skill-{i:04d}"
+        folder = store / name
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(SKILL_MD.format(name=name), encoding="utf-8")
+        count = round(LOCAL_ROWS * weights[i] / total)
+        if not count:
+            continue
+        log = home / ".skillc" / "runtime" / name / ".skillc-meta" / "logs.db"
+        with closing(connect(log)) as db:
+            db.execute("BEGIN")
+            db.executemany(INSERT_ROW, local_rows(name, str(folder.resolve()), count, rng))
+            db.execute("COMMIT")
+
+
+def measure_local(root: Path, runs: int) -> dict[str, Any]:
+    home = root / "home"
+    if not (home / ".skillc" / "skills").is_dir():
+        build_local(home)
+    rows = 0
+    for log in (home / ".skillc" / "runtime").glob("*/.skillc-meta/logs.db"):
+        with closing(sqlite3.connect(log)) as db:
+            rows += db.execute("SELECT COUNT(*) FROM access_log").fetchone()[0]
+    work = root / "work"
+    work.mkdir(exist_ok=True)
+    env = {**os.environ, "SKILLC_HOME": str(home)}
+    skc = str(find_skc())
+
+    def command(*args: str) -> Callable[[], object]:
+        def run() -> None:
+            subprocess.run([skc, *args], cwd=work, env=env, check=True, capture_output=True)
+
+        return run
+
+    cache = home / ".skillc" / "stats-usage.json"
+
+    def cold() -> None:
+        cache.unlink(missing_ok=True)
+        command("stats", "--all")()
+
+    results = {
+        "skc stats skill-0000 (baseline: one skill)": median(command("stats", "skill-0000"), runs),
+        "skc stats --all, cold (no cache: every log read)": median(cold, runs),
+        "skc stats --all": median(command("stats", "--all"), runs),
+        "skc stats --all --format json": median(
+            command("stats", "--all", "--format", "json"), runs
+        ),
+        "skc stats --all --since 2026-07-01 --project /home/dev/project-3": median(
+            command("stats", "--all", "--since", "2026-07-01", "--project", "/home/dev/project-3"),
+            runs,
+        ),
+    }
+    answer = json.loads(
+        subprocess.run(
+            [skc, "stats", "--all", "--format", "json"],
+            cwd=work,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+    )
+    return {
+        "skills": len(answer["data"]),
+        "never used": sum(1 for e in answer["data"] if not e["uses"]),
+        "rows": rows,
+        "seconds": results,
+    }
+
+
+# -- team ---------------------------------------------------------------------------------
+
+
+def start_server(folder: Path) -> tuple[str, Callable[[], None]]:
+    """A PostgreSQL server in ``folder`` on a unix socket (as ``postgres`` under root)."""
+    bin_dir = Path(shutil.which("initdb") or "/usr/lib/postgresql/15/bin/initdb").resolve().parent
+    prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    data = folder / "data"
+    if not data.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        if prefix:
+            shutil.chown(folder, "postgres")
+        subprocess.run(
+            [*prefix, bin_dir / "initdb", "-D", data, "-A", "trust", "-U", "skillc"],
+            check=True,
+            capture_output=True,
+        )
+    options = f"-k {folder} -c listen_addresses='' -c shared_buffers=256MB -c work_mem=64MB"
+    subprocess.run(
+        [
+            *prefix,
+            bin_dir / "pg_ctl",
+            "-D",
+            data,
+            "-o",
+            options,
+            "-l",
+            folder / "log",
+            "-w",
+            "start",
+        ],
+        check=True,
+        capture_output=True,
+    )
+
+    def stop() -> None:
+        subprocess.run(
+            [*prefix, bin_dir / "pg_ctl", "-D", data, "-w", "stop"], check=True, capture_output=True
+        )
+
+    return f"postgresql://skillc@/postgres?host={folder}", stop
+
+
+#: Each user's day: 8 skills, drawn with a bias to the popular ones (skill = 2000 * f^2),
+#: in one of the user's 5 projects; 548 rows a user-day make 10,000,000 rows in a year.
+GENERATE = """
+INSERT INTO skillc.access_log (log_key, source_id, machine, username, timestamp, run_id,
+    command, skill, skill_path, cwd, args, error)
+SELECT 'bench-' || u, n, 'host-' || u, 'user' || u,
+    to_char(timestamp '2026-01-01' + d * interval '1 day' + (n %% 86400) * interval '1 second',
+            'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'run-' || u || '-' || d, c,
+    'skill-' || lpad(s::text, 4, '0'),
+    '/home/user' || u || '/skills/skill-' || lpad(s::text, 4, '0'),
+    '/home/user' || u || '/project-' || ((u + k) %% 5),
+    CASE c WHEN 'search' THEN '{"query": "how to use feature ' || (n %% 200) || '"}'
+           WHEN 'open' THEN '{"path": "references/topic-' || (n %% 7) || '.md"}'
+           ELSE '{"section": "Section ' || (n %% 40) || '", "file": null, "max_lines": null}' END,
+    CASE WHEN c IN ('show', 'open') AND n %% 33 = 0 THEN 'error[E020]: section not found' END
+FROM (
+    SELECT n, u, d, k,
+        floor(2000 * power(((u * 31 + d * 17 + k * 101) %% 997) / 997.0, 2))::int AS s,
+        (ARRAY['show','show','show','show','show','show','show','show','show','search',
+               'search','search','search','open','open','open','outline','outline','build',
+               'lint'])[1 + (n * 7919) %% 20] AS c
+    FROM (
+        SELECT n, n %% 50 AS u, (n / 50) %% 365 AS d, (n / 18250) %% 8 AS k
+        FROM generate_series(%s::bigint, %s::bigint) AS n
+    ) AS raw
+) AS rows
+"""
+
+
+def build_team(url: str) -> None:
+    import psycopg
+
+    from skillc_stats._team import ROLLUP_ALL, TeamStore
+
+    began = time.perf_counter()
+    TeamStore(url).close()  # the schema, as skillc creates (or migrates) it
+    print(f"  schema ready ({time.perf_counter() - began:.1f} s)", file=sys.stderr)
+    with psycopg.connect(url, autocommit=True) as db:
+        have = db.execute("SELECT COUNT(*) FROM skillc.access_log").fetchone()[0]
+        step = 1_000_000
+        for start in range(have, TEAM_ROWS, step):
+            began = time.perf_counter()
+            db.execute(GENERATE, (start, min(start + step, TEAM_ROWS) - 1))
+            print(f"  rows {start + step:,} ({time.perf_counter() - began:.1f} s)", file=sys.stderr)
+        if (
+            have < TEAM_ROWS
+        ):  # rows written by SQL, not by uploads: roll them up as a migration does
+            db.execute("TRUNCATE skillc.usage_daily")
+            db.execute(f"SET search_path TO skillc; {ROLLUP_ALL}")
+            db.execute("VACUUM ANALYZE skillc.access_log")
+            db.execute("VACUUM ANALYZE skillc.usage_daily")
+
+
+def measure_team(url: str, runs: int, root: Path) -> dict[str, Any]:
+    import psycopg
+
+    from skillc_index import Layout
+    from skillc_stats import QUERY_TYPES, query_all
+    from skillc_stats._stats import prepare
+
+    build_team(url)
+    with psycopg.connect(url) as db:
+        counts = dict(
+            db.execute(
+                "SELECT skill, COUNT(*) FROM skillc.access_log GROUP BY skill ORDER BY 2 DESC"
+            ).fetchall()
+        )
+        size = db.execute(
+            "SELECT pg_size_pretty(pg_total_relation_size('skillc.access_log'))"
+        ).fetchone()[0]
+    ranked = list(counts)
+    popular, middle = ranked[0], ranked[len(ranked) // 2]
+    # the skills installed here, for --all and for the per-skill queries (resolved locally)
+    home = root / "team-home"
+    if not home.exists():
+        for i in range(SKILLS):
+            folder = home / ".skillc" / "skills" / f"skill-{i:04d}"
+            folder.mkdir(parents=True)
+            (folder / "SKILL.md").write_text(SKILL_MD.format(name=folder.name), encoding="utf-8")
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    filters: dict[str, dict[str, Any]] = {
+        "": {},
+        " (quarter)": {"since": "2026-04-01", "until": "2026-06-30T23:59:59Z"},
+        " (project)": {"projects": ["/home/user7/project-2"]},
+        " (user)": {"users": ["user7"]},
+    }
+    seconds: dict[str, float] = {}
+    for label, skill in (("popular", popular), ("median", middle)):
+        for query in QUERY_TYPES:
+            for suffix, given in filters.items():
+
+                def once(skill: str = skill, query: str = query, given: Any = given) -> None:
+                    with prepare(
+                        skill,
+                        layout,
+                        query,
+                        given.get("since"),
+                        given.get("until"),
+                        given.get("projects", ()),
+                        store=url,
+                        users=given.get("users", ()),
+                    ) as stats:
+                        stats.response(query)
+
+                seconds[f"{query}{suffix}, {label} skill"] = median(once, runs)
+    for suffix, given in filters.items():
+        if suffix == " (project)":
+            continue
+        seconds[f"--all{suffix}"] = median(
+            lambda given=given: query_all(layout, store=url, **given), runs
+        )
+    return {
+        "rows": sum(counts.values()),
+        "skills with rows": len(counts),
+        "popular": f"{popular} ({counts[popular]:,} rows)",
+        "median": f"{middle} ({counts[middle]:,} rows)",
+        "size": size,
+        "seconds": seconds,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", choices=["local", "team"], required=True)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--dir", type=Path)
+    parser.add_argument("--url")
+    args = parser.parse_args()
+    root = args.dir or Path(tempfile.mkdtemp(prefix="skc-team-bench-"))
+    root.mkdir(parents=True, exist_ok=True)
+    header = {
+        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "cpu": cpu_model(),
+        "nproc": os.cpu_count(),
+        "python": platform.python_version(),
+        "load": os.getloadavg(),
+    }
+    if args.part == "local":
+        result = measure_local(root, args.runs)
+    else:
+        stop = None
+        url = args.url
+        if url is None:
+            url, stop = start_server(root / "pg")
+        try:
+            result = measure_team(url, args.runs, root)
+        finally:
+            if stop is not None:
+                stop()
+    print(json.dumps({**header, **result, "load after": os.getloadavg()}, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,541 @@
+"""The team store: the access rows of many machines in one PostgreSQL database.
+
+``skc sync --to URL`` uploads the rows of this machine's runtime logs (:func:`upload_logs`);
+``skc stats ... --from URL`` reads them with the statements of :mod:`._log_queries`
+(:class:`TeamStore` runs them). The store's tables live in the PostgreSQL schema ``skillc``;
+skillc creates and migrates them (:data:`MIGRATIONS`, the version in
+``skillc.schema_version``), under an advisory lock so that many first uploads at once
+create them once.
+
+**Each row is uploaded once.** A stored row is keyed by ``(log_key, source_id)``: the
+identity of the local log it came from (a hash of this machine's id, the log's real path and
+its first row, so a log removed and created again is a new log) and the row's ``id`` there
+(``AUTOINCREMENT``: never reused). An upload asks the store for the highest ``source_id`` it
+holds of each log, sends the rows above it in batches (``COPY`` into a temporary table, then
+``INSERT ... ON CONFLICT DO NOTHING``, one transaction per batch), so an upload that is
+interrupted (killed, disconnected) leaves whole batches, and one repeated or running twice
+at once adds nothing twice.
+
+``--all`` reads ``usage_daily``, the rows counted per day, skill, user, machine and working
+folder, which each upload batch updates in the statement that inserts its rows (so it counts
+each row once too); a time range takes its whole days from it and the rest from the rows.
+
+psycopg 3 is imported only here, and only when a ``postgresql://`` URL is used (the
+``skillc-stats[postgres]`` extra); without it a team store is E044. A URL is never shown
+with its password (:func:`masked`), in messages or in the access log.
+"""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import os
+import socket
+import sqlite3
+from collections.abc import Sequence
+from contextlib import closing
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+from urllib.parse import parse_qsl, unquote
+
+from skillc_index import (
+    DriverMissing,
+    InvalidOption,
+    Layout,
+    SkillcError,
+    TeamStoreUnavailable,
+    UnreadableFile,
+)
+from skillc_index.accesslog import COLUMNS as LOCAL_COLUMNS
+from skillc_index.accesslog import LOG_FILE, open_log
+from skillc_stats._filters import Filters
+from skillc_stats._log_queries import SkillUsage, where
+
+if TYPE_CHECKING:
+    import psycopg
+
+#: ``--from`` / ``--to`` value naming the configured store (``[stats].url`` or
+#: ``$SKILLC_STATS_URL``).
+CONFIGURED = "team"
+SCHEMES = ("postgresql://", "postgres://")
+SCHEMA_VERSION = 2
+#: Rows per upload transaction.
+BATCH_ROWS = 5_000
+#: ``pg_advisory_xact_lock`` key held while the schema is checked and migrated.
+_LOCK_KEY = 0x736B696C6C63  # "skillc"
+_TEXT = 'TEXT COLLATE "C"'  # byte order: timestamps and paths compare as in SQLite
+
+#: The daily rollup of every row (migration 2; each upload adds its own rows' counts).
+ROLLUP_ALL = (
+    "INSERT INTO usage_daily SELECT substr(timestamp, 1, 10), skill, username, machine, "
+    "cwd, COUNT(*), MIN(timestamp), MAX(timestamp) FROM access_log GROUP BY 1, 2, 3, 4, 5"
+)
+
+#: Statements taking the store from version ``i`` to ``i + 1`` (in the ``skillc`` schema).
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        f"""CREATE TABLE access_log (
+            id BIGSERIAL PRIMARY KEY,
+            log_key {_TEXT} NOT NULL,
+            source_id BIGINT NOT NULL,
+            machine {_TEXT} NOT NULL,
+            username {_TEXT} NOT NULL,
+            timestamp {_TEXT} NOT NULL,
+            run_id {_TEXT} NOT NULL,
+            command {_TEXT} NOT NULL,
+            skill {_TEXT} NOT NULL,
+            skill_path {_TEXT} NOT NULL,
+            cwd {_TEXT} NOT NULL,
+            args {_TEXT} NOT NULL,
+            error {_TEXT},
+            UNIQUE (log_key, source_id)
+        )""",
+        # one skill's rows (every per-skill query), by command, by time, by project
+        "CREATE INDEX access_log_skill ON access_log (skill, command, timestamp)",
+        "CREATE INDEX access_log_skill_time ON access_log (skill, timestamp, cwd)",
+        # every skill at once (--all) and the time filters
+        "CREATE INDEX access_log_time ON access_log (timestamp, skill, cwd)",
+    ),
+    (
+        # 2: no path in an index (a btree entry holds at most about 2,700 bytes: a longer
+        # working folder would fail every upload), and the daily rollup of --all.
+        "DROP INDEX access_log_skill_time",
+        "DROP INDEX access_log_time",
+        "CREATE INDEX access_log_skill_time ON access_log (skill, timestamp)",
+        "CREATE INDEX access_log_time ON access_log (timestamp)",
+        f"""CREATE TABLE usage_daily (
+            day {_TEXT} NOT NULL,
+            skill {_TEXT} NOT NULL,
+            username {_TEXT} NOT NULL,
+            machine {_TEXT} NOT NULL,
+            cwd {_TEXT} NOT NULL,
+            uses BIGINT NOT NULL,
+            first {_TEXT} NOT NULL,
+            last {_TEXT} NOT NULL
+        )""",
+        "CREATE UNIQUE INDEX usage_daily_key "
+        "ON usage_daily (day, skill, username, machine, md5(cwd))",
+        ROLLUP_ALL,
+        "ANALYZE usage_daily",
+    ),
+)
+
+_UPLOAD_COLUMNS = ("source_id", *LOCAL_COLUMNS)
+_CREATE_UPLOAD = (
+    "CREATE TEMPORARY TABLE IF NOT EXISTS upload (source_id BIGINT, "
+    + ", ".join(f"{column} TEXT" for column in LOCAL_COLUMNS)
+    + ") ON COMMIT DELETE ROWS"
+)
+_COPY_UPLOAD = f"COPY upload ({', '.join(_UPLOAD_COLUMNS)}) FROM STDIN"
+# The rows a batch adds (how many: the answer), and their counts added to the daily rollup in
+# the same statement (keys in one order: two uploads updating the same keys cannot deadlock).
+_INSERT_UPLOADED = (
+    "WITH added AS ("
+    f"INSERT INTO access_log (log_key, machine, username, {', '.join(_UPLOAD_COLUMNS)}) "
+    f"SELECT %s, %s, %s, {', '.join(_UPLOAD_COLUMNS)} FROM upload "
+    "ON CONFLICT (log_key, source_id) DO NOTHING "
+    "RETURNING timestamp, skill, username, machine, cwd), "
+    "rolled AS (INSERT INTO usage_daily SELECT substr(timestamp, 1, 10), skill, username, "
+    "machine, cwd, COUNT(*), MIN(timestamp), MAX(timestamp) FROM added GROUP BY 1, 2, 3, 4, 5 "
+    "ORDER BY 1, 2, 3, 4, md5(cwd) "
+    "ON CONFLICT (day, skill, username, machine, md5(cwd)) DO UPDATE SET "
+    "uses = usage_daily.uses + EXCLUDED.uses, first = LEAST(usage_daily.first, EXCLUDED.first), "
+    "last = GREATEST(usage_daily.last, EXCLUDED.last)) "
+    "SELECT COUNT(*) FROM added"
+)
+
+
+# -- URLs ---------------------------------------------------------------------------------
+
+
+def _split(url: str) -> tuple[str, str, str]:
+    """``(scheme://, user info, the rest)``."""
+    scheme, _, rest = url.partition("://")
+    authority, slash, tail = rest.partition("/")
+    info, at, host = authority.rpartition("@")
+    return f"{scheme}://", info if at else "", (host + slash + tail)
+
+
+def secrets(url: str) -> list[str]:
+    """The password of ``url`` as written and decoded, and any ``password=`` parameter."""
+    _, info, rest = _split(url)
+    found: list[str] = []
+    if ":" in info:
+        password = info.split(":", 1)[1]
+        found += [password, unquote(password)]
+    query = rest.partition("?")[2]
+    found += [value for key, value in parse_qsl(query) if key == "password"]
+    return [secret for secret in found if secret]
+
+
+def masked(url: str) -> str:
+    """``url`` with its password replaced by ``***`` (fit to print and to log); anything
+    but a ``postgresql://`` URL as it is (``team``)."""
+    if not url.startswith(SCHEMES):
+        return url
+    scheme, info, rest = _split(url)
+    if ":" in info:
+        info = info.split(":", 1)[0] + ":***"
+    shown = f"{scheme}{info}@{rest}" if info else f"{scheme}{rest}"
+    for secret in secrets(url):
+        shown = shown.replace(secret, "***")
+    return shown
+
+
+def _scrubbed(text: str, url: str) -> str:
+    """A driver message on one line, without the URL's password."""
+    text = " ".join(text.split())
+    for secret in sorted(secrets(url), key=len, reverse=True):
+        text = text.replace(secret, "***")
+    return text
+
+
+def team_url(given: str, configured: str, option: str) -> str:
+    """The store ``given`` names: a ``postgresql://`` URL, or ``team`` for the configured
+    one (``configured``: ``[stats].url`` or ``$SKILLC_STATS_URL``). E100 otherwise."""
+    if given == CONFIGURED:
+        if not configured:
+            raise InvalidOption(
+                f"{option} team: no team store is configured (set [stats] url in the global "
+                "config.toml, or SKILLC_STATS_URL)"
+            )
+        return configured
+    if not given.startswith(SCHEMES):
+        raise InvalidOption(f"{option} takes a postgresql:// URL or 'team', not {given!r}")
+    return given
+
+
+# -- the store ----------------------------------------------------------------------------
+
+
+def _driver() -> Any:
+    try:
+        import psycopg
+    except ImportError:
+        raise DriverMissing() from None
+    return psycopg
+
+
+class TeamStore:
+    """An open connection to a team store, its schema at :data:`SCHEMA_VERSION`. Callable
+    as :data:`skillc_stats._log_queries.Rows`: it runs the statements of the local logs.
+
+    A writer (``write``, uploads) creates or migrates the schema; a reader changes nothing,
+    and a database without skillc's schema (or with another version of it) is E043."""
+
+    def __init__(self, url: str, *, write: bool = True, connect_timeout: int = 10) -> None:
+        self.url = url
+        self.shown = masked(url)
+        self._psycopg = _driver()
+        try:
+            self.db: psycopg.Connection[Any] = self._psycopg.connect(
+                url, autocommit=True, connect_timeout=connect_timeout
+            )
+        except self._psycopg.Error as exc:
+            raise self.failure(exc) from None
+        try:
+            self._migrate(write)
+        except BaseException:
+            self.db.close()
+            raise
+
+    def failure(self, exc: BaseException) -> TeamStoreUnavailable:
+        return TeamStoreUnavailable(self.shown, _scrubbed(str(exc) or type(exc).__name__, self.url))
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> TeamStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _migrate(self, write: bool) -> None:
+        """Create or migrate the ``skillc`` schema (no writes when it is current)."""
+        try:
+            version = self._version()
+            if version < SCHEMA_VERSION and not write:
+                raise TeamStoreUnavailable(
+                    self.shown,
+                    "no skillc team store in this database"
+                    if version == 0
+                    else f"its schema is version {version}: run 'skc sync --to' to migrate it",
+                )
+            if version < SCHEMA_VERSION:
+                with self.db.transaction():
+                    self.db.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+                    self.db.execute("CREATE SCHEMA IF NOT EXISTS skillc")
+                    self.db.execute(
+                        "CREATE TABLE IF NOT EXISTS skillc.schema_version "
+                        "(version INTEGER NOT NULL)"
+                    )
+                    version = self._version()
+                    if version < SCHEMA_VERSION:
+                        self.db.execute("SET LOCAL search_path TO skillc")
+                        for steps in MIGRATIONS[version:]:
+                            for statement in steps:
+                                self.db.execute(statement)
+                        self.db.execute("DELETE FROM skillc.schema_version")
+                        self.db.execute(
+                            "INSERT INTO skillc.schema_version VALUES (%s)", (SCHEMA_VERSION,)
+                        )
+            version = self._version()
+            if version > SCHEMA_VERSION:
+                raise TeamStoreUnavailable(
+                    self.shown,
+                    f"its schema is version {version}, newer than this skillc's "
+                    f"({SCHEMA_VERSION}): upgrade skillc-stats",
+                )
+            self.db.execute("SET search_path TO skillc")
+        except self._psycopg.Error as exc:
+            raise self.failure(exc) from None
+
+    def _version(self) -> int:
+        row = self.db.execute("SELECT to_regclass('skillc.schema_version') IS NOT NULL").fetchone()
+        if row is None or not row[0]:
+            return 0
+        found = self.db.execute("SELECT MAX(version) FROM skillc.schema_version").fetchone()
+        return int(found[0]) if found and found[0] is not None else 0
+
+    def __call__(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        """Run one read-only statement written for SQLite (``?`` marks: they hold no ``%``)."""
+        try:
+            return self.db.execute(sql.replace("?", "%s"), list(params)).fetchall()
+        except self._psycopg.Error as exc:
+            raise self.failure(exc) from None
+
+    def usage(self, filters: Filters) -> list[SkillUsage]:
+        """Uses, first and last use, and distinct projects of every skill (``--all``): whole
+        days from the daily rollup, the rows of a day the time filters cut from the log."""
+        whole, parts = _split_days(filters.since, filters.until)
+        unbounded = replace(filters, since=None, until=None)
+        sql, params = where(unbounded)
+        days = ["day >= ?" if whole[0] else "", "day <= ?" if whole[1] else ""]
+        tests = " AND ".join(test for test in days if test)
+        roll = sql + (f" AND {tests}" if sql and tests else f" WHERE {tests}" if tests else "")
+        branches = [
+            (
+                f"SELECT skill, cwd, uses, first, last FROM usage_daily{roll}",
+                [*params, *(day for day in whole if day)],
+            )
+        ]
+        for since, until in parts:
+            cut, cut_params = where(replace(filters, since=since, until=until))
+            branches.append(
+                (
+                    "SELECT skill, cwd, 1 AS uses, timestamp AS first, timestamp AS last "
+                    f"FROM access_log{cut}",
+                    cut_params,
+                )
+            )
+        union = " UNION ALL ".join(branch for branch, _ in branches)
+        statement = (
+            "SELECT skill, SUM(uses), MIN(first), MAX(last), COUNT(DISTINCT cwd) "
+            f"FROM ({union}) AS used GROUP BY skill"
+        )
+        values = [value for _, branch_params in branches for value in branch_params]
+        return [
+            SkillUsage(key, int(uses), first, last, projects)
+            for key, uses, first, last, projects in self(statement, values)
+        ]
+
+    # -- uploading -------------------------------------------------------------------------
+
+    def upload(self, log: Path, log_key: str, machine: str, user: str) -> int:
+        """Send the rows of ``log`` the store does not hold yet; return how many it added."""
+        try:
+            return self._upload(log, log_key, machine, user)
+        except self._psycopg.Error as exc:
+            raise self.failure(exc) from None
+
+    def _upload(self, log: Path, log_key: str, machine: str, user: str) -> int:
+        row = self.db.execute(
+            "SELECT MAX(source_id) FROM access_log WHERE log_key = %s", (log_key,)
+        ).fetchone()
+        last = int(row[0]) if row and row[0] is not None else 0
+        self.db.execute(_CREATE_UPLOAD)
+        added = 0
+        with closing(open_log(log)) as local:
+            rows = local.execute(
+                f"SELECT id, {', '.join(LOCAL_COLUMNS)} FROM access_log WHERE id > ? ORDER BY id",
+                (last,),
+            )
+            while batch := rows.fetchmany(BATCH_ROWS):
+                with self.db.transaction(), self.db.cursor() as cursor:
+                    with cursor.copy(_COPY_UPLOAD) as copy:
+                        for values in batch:
+                            copy.write_row([_text(value) for value in values])
+                    cursor.execute(_INSERT_UPLOADED, (log_key, machine, user))
+                    row = cursor.fetchone()
+                    added += int(row[0]) if row else 0
+        return added
+
+
+def _split_days(
+    since: str | None, until: str | None
+) -> tuple[tuple[str, str], list[tuple[str, str]]]:
+    """The time range ``[since, until]`` (RFC 3339 UTC, inclusive; None: open) as the whole
+    days it covers (``(first, last)`` days, ``""`` for an open end; ``first > last`` when
+    none) and the parts of days at its ends (``[(since, until)]`` ranges of rows)."""
+    first = last = ""
+    parts: list[tuple[str, str]] = []
+    if since is not None:
+        first = since[:10]
+        if since[11:] != "00:00:00Z":
+            first = _next_day(first)
+            end = f"{since[:10]}T23:59:59Z"
+            parts.append((since, end if until is None or end < until else until))
+    if until is not None:
+        last = until[:10]
+        if until[11:] != "23:59:59Z":
+            last = _next_day(last, -1)
+            start = f"{until[:10]}T00:00:00Z"
+            if since is None or start > since:
+                parts.append((start, until))
+            elif not parts:
+                parts.append((since, until))
+    if first and last and first > last:  # no whole day: rows only
+        return ("9999-12-31", "0000-01-01"), parts
+    return (first, last), parts
+
+
+def _next_day(day: str, step: int = 1) -> str:
+    from datetime import date, timedelta
+
+    return (date.fromisoformat(day) + timedelta(days=step)).isoformat()
+
+
+def _text(value: object) -> object:
+    """A local value as PostgreSQL text takes it (no NUL character)."""
+    if isinstance(value, str):
+        return value.replace("\0", "\ufffd")
+    return value
+
+
+# -- uploading this machine's logs ---------------------------------------------------------
+
+
+class LogUpload(NamedTuple):
+    path: str
+    added: int
+    error: SkillcError | None = None
+    """Set when this log could not be read (E999; its rows stay for the next upload)."""
+
+
+class UploadReport(NamedTuple):
+    """What ``skc sync --to`` did: the store (its URL masked), the user and machine the rows
+    were recorded under, and each local log with the rows the store added."""
+
+    store: str
+    user: str
+    machine: str
+    logs: tuple[LogUpload, ...]
+
+    @property
+    def added(self) -> int:
+        return sum(log.added for log in self.logs)
+
+    @property
+    def ok(self) -> bool:
+        return all(log.error is None for log in self.logs)
+
+    def to_dict(self) -> dict[str, Any]:
+        from skillc_index import format_diagnostic
+
+        return {
+            "store": self.store,
+            "user": self.user,
+            "machine": self.machine,
+            "added": self.added,
+            "logs": [
+                {
+                    "path": log.path,
+                    "added": log.added,
+                    "error": None if log.error is None else format_diagnostic(log.error.diagnostic),
+                }
+                for log in self.logs
+            ],
+        }
+
+
+def machine_id() -> str:
+    """This machine's stable id (``/etc/machine-id``), else its host name."""
+    try:
+        with open("/etc/machine-id", encoding="ascii") as handle:
+            found = handle.read(64).strip()
+    except (OSError, ValueError):
+        found = ""
+    return found or socket.gethostname()
+
+
+def local_logs(layout: Layout) -> list[Path]:
+    """The primary runtime logs of this working folder's stores (project, then global):
+    ``<runtime store>/<skill>/.skillc-meta/logs.db``."""
+    from skillc_index import META_DIR
+
+    found: list[Path] = []
+    for scope in layout.scopes():
+        store = layout.runtime_store(scope)
+        try:
+            names = sorted(entry.name for entry in os.scandir(store) if entry.is_dir())
+        except OSError:
+            continue
+        for name in names:
+            path = store / name / META_DIR / LOG_FILE
+            if path.is_file():
+                found.append(path)
+    return found
+
+
+def log_key(path: Path, machine: str) -> str | None:
+    """The identity of a local log in the team store; None for a log with no rows."""
+    with closing(open_log(path)) as db:
+        first = db.execute(
+            "SELECT id, timestamp, run_id FROM access_log ORDER BY id LIMIT 1"
+        ).fetchone()
+    if first is None:
+        return None
+    text = "\0".join([machine, os.path.realpath(path), *(str(value) for value in first)])
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
+def current_user() -> str:
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):
+        return "unknown"
+
+
+def upload_logs(
+    url: str,
+    layout: Layout | None = None,
+    *,
+    user: str | None = None,
+    machine: str | None = None,
+) -> UploadReport:
+    """Upload the rows of every runtime log of ``layout``'s stores to the team store at
+    ``url`` (see the module: each row once, whatever is repeated or interrupted), recorded
+    under ``user`` (default: the login name) and ``machine`` (default: the host name).
+
+    Raises :class:`~skillc_index.DriverMissing` (E044) without psycopg and
+    :class:`~skillc_index.TeamStoreUnavailable` (E043) when the store cannot be used; a log
+    that cannot be read is reported in its :class:`LogUpload` and the others go on.
+    """
+    layout = layout or Layout.discover()
+    user = user or current_user()
+    machine = machine or socket.gethostname()
+    identity = machine_id()
+    results: list[LogUpload] = []
+    with TeamStore(url) as store:
+        for path in local_logs(layout):
+            try:
+                key = log_key(path, identity)
+                added = 0 if key is None else store.upload(path, key, machine, user)
+            except sqlite3.Error as exc:
+                error = UnreadableFile(str(path), str(exc), "access log")
+                results.append(LogUpload(str(path), 0, error))
+                continue
+            results.append(LogUpload(str(path), added))
+    return UploadReport(store.shown, user, machine, tuple(results))

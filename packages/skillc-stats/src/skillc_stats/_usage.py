@@ -1,0 +1,273 @@
+"""The usage of every installed skill at once (``skc stats --all``): which to keep, which to
+prune.
+
+The installed skills are those ``skc find`` searches (:func:`skillc_index.installed.search_roots`:
+the project and global stores, every agent skills folder, project and home, and the skills
+folders of installed Claude Code plugins): each entry of such a folder holding a
+``SKILL.md``, once per real path. An agent-folder entry deployed by skillc (a link to a
+runtime folder, or a copy holding ``.skillc-meta/``) stands for its source skill, which is in
+a store, and is not listed itself.
+
+Locally, a skill's rows are in the log of its runtime (RFC-0007:C-RESOLUTION), under its
+source folder (``skill_path``): one statement per log reads the use of all its skills, from
+the index by ``skill_path``, time and working folder, and :class:`UsageCache` keeps the
+answer of each log until the log changes (opening 2,000 logs is most of the cost). In the
+team store, a skill is its name (folders differ between machines): one statement reads every
+skill's use.
+"""
+
+# Paths are str here, not pathlib: this runs over every entry of every skills folder.
+# ruff: noqa: PTH112, PTH113, PTH116, PTH118, PTH119
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from skillc_index import META_DIR, SKILL_FILE, Layout, valid_utf8
+from skillc_index.accesslog import primary_log
+from skillc_index.installed import search_roots
+from skillc_stats._filters import Filters
+from skillc_stats._log_queries import LocalRows, SkillUsage, usage
+
+if TYPE_CHECKING:
+    from skillc_stats._team import TeamStore
+
+#: At most this many entries of one folder are looked at (a library of 20,000 skills fits).
+MAX_ENTRIES = 100_000
+#: The cache of ``--all`` (:class:`UsageCache`), in the skillc home.
+CACHE_FILE = "stats-usage.json"
+CACHE_VERSION = 1
+MAX_CACHE_BYTES = 64 * 1024 * 1024
+#: A log changed more recently than this (ns) is read again next time.
+RACY_NS = 2_000_000_000
+_RUNTIME = os.sep + os.path.join(".skillc", "runtime") + os.sep
+
+
+class InstalledSkill(NamedTuple):
+    name: str
+    path: str
+    """The real path of its folder (what the access log records as ``skill_path``)."""
+
+
+def installed_skills(
+    layout: Layout, configured: Mapping[str, str] | None = None
+) -> list[InstalledSkill]:
+    """Every installed skill (see the module), in the order of the folders searched, each
+    real path once. ``configured``: the config's ``[targets]``."""
+    found: dict[str, InstalledSkill] = {}
+    for root in search_roots(layout, configured):
+        try:
+            with os.scandir(root.path) as entries:
+                names = sorted(
+                    entry.name for _, entry in zip(range(MAX_ENTRIES), entries, strict=False)
+                )
+        except OSError:
+            continue
+        for name in names:
+            if name.startswith("."):
+                continue
+            folder = root.path / name
+            real = os.path.realpath(folder)
+            if real in found or not os.path.isfile(os.path.join(real, SKILL_FILE)):
+                continue
+            if _RUNTIME in real + os.sep or os.path.isdir(os.path.join(real, META_DIR)):
+                continue  # deployed by skillc: its source is listed from its store
+            found[real] = InstalledSkill(os.path.basename(real), real)
+    return list(found.values())
+
+
+def _entry(name: str, path: str | None, use: SkillUsage | None) -> dict[str, Any]:
+    return {
+        "skill": name,
+        "skill_path": path,
+        "uses": use.uses if use else 0,
+        "projects": use.projects if use else 0,
+        "first_used": use.first_used if use else None,
+        "last_used": use.last_used if use else None,
+    }
+
+
+def _prune_first(entry: Mapping[str, Any]) -> tuple[Any, ...]:
+    """Unused skills first, then the longest unused, then the least used."""
+    return (
+        entry["uses"] > 0,
+        entry["last_used"] or "",
+        entry["uses"],
+        entry["skill"],
+        entry["skill_path"] or "",
+    )
+
+
+def _log_of(layout: Layout) -> Callable[[str], Path]:
+    """``log(source)``: the primary log of a source folder (RFC-0007:C-RESOLUTION), the
+    runtime store worked out once per parent folder (``runtime_for`` resolves the stores)."""
+    from skillc_index import runtime_for
+
+    stores: dict[str, Path] = {}
+
+    def log(source: str) -> Path:
+        parent, name = os.path.split(source)
+        store = stores.get(parent)
+        if store is None:
+            store = stores[parent] = runtime_for(Path(source), layout)[1].parent
+        return primary_log(store / name)
+
+    return log
+
+
+def _stamp(log: Path) -> list[int]:
+    """Size and modification time of the log and its WAL (``-1`` when missing or, for the
+    WAL, empty: a reader may create it): a committed write changes one of them (the WAL until
+    a checkpoint, then the database)."""
+    stamp: list[int] = []
+    for path in (str(log), f"{log}-wal"):
+        try:
+            st = os.stat(path)
+        except OSError:
+            st = None
+        if st is None or (path.endswith("-wal") and st.st_size == 0):
+            stamp += [-1, -1]
+        else:
+            stamp += [st.st_size, st.st_mtime_ns]
+    return stamp
+
+
+class UsageCache:
+    """What ``--all`` last read from each log, under the stamp the log had and the filters
+    asked (:data:`CACHE_FILE` in the skillc home): an unchanged log is not opened again. A
+    log changed within :data:`RACY_NS` of the reading is not kept (a second write within the
+    clock's granularity could keep its stamp). Missing, unreadable or foreign: empty."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.logs: dict[str, Any] = {}
+        self.changed = False
+        try:
+            with path.open("rb") as handle:
+                data = json.loads(handle.read(MAX_CACHE_BYTES + 1))
+        except (OSError, ValueError, RecursionError):
+            return
+        if isinstance(data, dict) and data.get("version") == CACHE_VERSION:
+            logs = data.get("logs")
+            self.logs = logs if isinstance(logs, dict) else {}
+
+    def get(self, log: Path, stamp: list[int], key: str) -> dict[str, SkillUsage] | None:
+        entry = self.logs.get(str(log))
+        if not isinstance(entry, dict) or entry.get("stamp") != stamp or entry.get("key") != key:
+            return None
+        try:
+            return {path: SkillUsage(path, *values) for path, values in entry["usage"].items()}
+        except (AttributeError, TypeError, KeyError):
+            return None
+
+    def put(self, log: Path, stamp: list[int], key: str, found: dict[str, SkillUsage]) -> None:
+        if time.time_ns() - max(stamp[1], stamp[3]) < RACY_NS:
+            self.logs.pop(str(log), None)
+            return
+        usage_ = {path: list(use[1:]) for path, use in found.items()}
+        self.logs[str(log)] = {"stamp": stamp, "key": key, "usage": usage_}
+        self.changed = True
+
+    def save(self) -> None:
+        """Replace the file in one rename; a cache that cannot be written is no error."""
+        if not self.changed:
+            return
+        data = json.dumps({"version": CACHE_VERSION, "logs": self.logs}).encode()
+        if len(data) > MAX_CACHE_BYTES:
+            return
+        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        try:
+            temporary.write_bytes(data)
+            temporary.replace(self.path)
+        except OSError:
+            temporary.unlink(missing_ok=True)
+
+
+def local_usage(
+    skills: Iterable[InstalledSkill], layout: Layout, filters: Filters
+) -> list[dict[str, Any]]:
+    """One entry per installed skill, from the local runtime logs: one statement per log
+    changed since the last ``--all`` with the same filters (:class:`UsageCache`)."""
+    log_of = _log_of(layout)
+    by_log: dict[Path, list[InstalledSkill]] = defaultdict(list)
+    for skill in skills:
+        by_log[log_of(skill.path)].append(skill)
+    cache = UsageCache(layout.global_dir / CACHE_FILE)
+    key = json.dumps(filters.to_dict(), sort_keys=True)
+    entries: list[dict[str, Any]] = []
+    for log, members in by_log.items():
+        stamp = _stamp(log)
+        found = cache.get(log, stamp, key)
+        if found is None:
+            rows = LocalRows(log)
+            try:
+                found = {use.key: use for use in usage(rows, filters, "skill_path")}
+            finally:
+                rows.close()
+            if _stamp(log) == stamp:  # no write while it was read
+                cache.put(log, stamp, key, found)
+        for skill in members:
+            entries.append(_entry(skill.name, skill.path, found.get(valid_utf8(skill.path))))
+    cache.save()
+    return entries
+
+
+def team_usage(
+    skills: Iterable[InstalledSkill], store: TeamStore, filters: Filters
+) -> list[dict[str, Any]]:
+    """One entry per skill name the team store holds rows of, or installed here."""
+    local: dict[str, str] = {}
+    for skill in skills:
+        local.setdefault(skill.name, skill.path)
+    found = {use.key: use for use in store.usage(filters)}
+    names = sorted(set(local) | set(found))
+    return [_entry(name, local.get(name), found.get(name)) for name in names]
+
+
+def usage_response(entries: list[dict[str, Any]], filters: Filters) -> dict[str, Any]:
+    """The ``--all`` answer in the shape of RFC-0003:C-SCHEMA: ``skill`` and ``skill_path``
+    null, ``query`` ``all``, ``data`` the entries, the ones to prune first."""
+    entries.sort(key=_prune_first)
+    firsts = [entry["first_used"] for entry in entries if entry["first_used"]]
+    lasts = [entry["last_used"] for entry in entries if entry["last_used"]]
+    return {
+        "skill": None,
+        "skill_path": None,
+        "query": "all",
+        "filters": filters.to_dict(),
+        "period": {"start": min(firsts, default=None), "end": max(lasts, default=None)},
+        "data": entries,
+    }
+
+
+def query_all(
+    layout: Layout | None = None,
+    *,
+    since: str | None = None,
+    until: str | None = None,
+    projects: Iterable[str | os.PathLike[str]] = (),
+    store: str | None = None,
+    users: Iterable[str] = (),
+    machines: Iterable[str] = (),
+    targets: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """The use of every installed skill (``skc stats --all --format json``), from the local
+    logs, or from the team ``store`` (a ``postgresql://`` URL; ``users`` and ``machines``
+    filter it). ``targets``: the config's ``[targets]``. Filters as :func:`query_stats`."""
+    from skillc_stats._stats import team_filters
+
+    layout = layout or Layout.discover()
+    filters = team_filters(layout, since, until, projects, store, users, machines)
+    skills = installed_skills(layout, targets)
+    if store is None:
+        return usage_response(local_usage(skills, layout, filters), filters)
+    from skillc_stats._team import TeamStore
+
+    with TeamStore(store, write=False) as team:
+        return usage_response(team_usage(skills, team, filters), filters)

@@ -1,0 +1,185 @@
+"""``skc stats --all``: one row per installed skill (stores, agent folders), from the local
+runtime logs, deduplicated by real path, the skills to prune first."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_index import Layout, resolve_skill
+from skillc_index.accesslog import AccessRecord, insert, primary_log
+from skillc_stats import _usage, installed_skills, query_all
+
+from .conftest import make_skill
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def access(skill_path: Path, cwd: str, timestamp: str, **extra: Any) -> AccessRecord:
+    return AccessRecord(
+        command=extra.pop("command", "show"),
+        skill=skill_path.name,
+        skill_path=str(skill_path),
+        cwd=cwd,
+        args={"section": "Usage"},
+        timestamp=timestamp,
+        **extra,
+    )
+
+
+def installed(project: Path, home: Path) -> dict[str, Path]:
+    """A project store skill, a global store skill, a skill only in an agent folder (home),
+    a second entry linking to it, and a skillc deployment (a link to a runtime folder)."""
+    skills = {
+        "used": make_skill(project / ".skillc" / "skills" / "used"),
+        "old": make_skill(home / ".skillc" / "skills" / "old"),
+        "idle": make_skill(home / ".skillc" / "skills" / "idle"),
+        "agent-only": make_skill(home / ".claude" / "skills" / "agent-only"),
+    }
+    (project / ".claude" / "skills").mkdir(parents=True)
+    (project / ".claude" / "skills" / "linked").symlink_to(skills["agent-only"])
+    runtime = project / ".skillc" / "runtime" / "used"
+    runtime.mkdir(parents=True)
+    (runtime / "SKILL.md").write_text("---\nname: used\ndescription: stub\n---\n")
+    (project / ".claude" / "skills" / "used").symlink_to(runtime)
+    (home / ".claude" / "skills" / "not-a-skill").mkdir()  # no SKILL.md
+    return skills
+
+
+def log(layout: Layout, name: str, *rows: AccessRecord) -> None:
+    skill = resolve_skill(str(rows[0].skill_path), layout) if rows else None
+    assert skill is not None and skill.name == name
+    insert(primary_log(skill.runtime), list(rows))
+
+
+def test_installed_skills_are_listed_once_each(project: Path, home: Path, layout: Layout) -> None:
+    skills = installed(project, home)
+    found = installed_skills(layout)
+    assert sorted((s.name, s.path) for s in found) == sorted(
+        (name, os.path.realpath(path)) for name, path in skills.items()
+    )
+
+
+def test_all_counts_uses_projects_and_last_use(project: Path, home: Path, layout: Layout) -> None:
+    skills = installed(project, home)
+    used, old, agent = skills["used"], skills["old"], skills["agent-only"]
+    log(
+        layout,
+        "used",
+        access(used, "/w/a", "2026-03-01T10:00:00Z"),
+        access(used, "/w/a/sub", "2026-03-02T10:00:00Z"),
+        access(used, "/w/b", "2026-03-03T10:00:00Z", error="error[E020]: x"),
+    )
+    log(layout, "old", access(old, "/w/a", "2026-01-01T10:00:00Z"))
+    log(layout, "agent-only", access(agent.resolve(), "/w/c", "2026-02-01T10:00:00Z"))
+    # a row of another folder with the same name in the same runtime log does not count
+    elsewhere = make_skill(project / "elsewhere" / "used")
+    insert(
+        primary_log(resolve_skill("used", layout).runtime),
+        [access(elsewhere, "/w/z", "2026-03-09T00:00:00Z")],
+    )
+    answer = query_all(layout)
+    assert answer["query"] == "all" and answer["skill"] is None
+    table = [(e["skill"], e["uses"], e["projects"], e["last_used"]) for e in answer["data"]]
+    assert table == [
+        ("idle", 0, 0, None),  # never used: prune first
+        ("old", 1, 1, "2026-01-01T10:00:00Z"),
+        ("agent-only", 1, 1, "2026-02-01T10:00:00Z"),
+        ("used", 3, 3, "2026-03-03T10:00:00Z"),
+    ]
+    assert answer["period"] == {"start": "2026-01-01T10:00:00Z", "end": "2026-03-03T10:00:00Z"}
+    # the filters of per-skill stats
+    recent = query_all(layout, since="2026-02-01", projects=["/w/a"])
+    table = [(e["skill"], e["uses"], e["projects"]) for e in recent["data"]]
+    assert table == [("agent-only", 0, 0), ("idle", 0, 0), ("old", 0, 0), ("used", 2, 2)]
+    assert recent["filters"] == {
+        "since": "2026-02-01T00:00:00Z",
+        "until": None,
+        "projects": ["/w/a"],
+    }
+
+
+def test_cli_all(project: Path, home: Path, layout: Layout, stats_cli: Run) -> None:
+    skills = installed(project, home)
+    log(layout, "used", access(skills["used"], "/w/a", "2026-03-01T10:00:00Z"))
+    text = stats_cli("stats", "--all")
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    assert lines[0] == "Usage of 4 skills (all time)"
+    assert "Never used: 3" in lines
+    header = next(i for i, line in enumerate(lines) if line.startswith("USES"))
+    assert lines[header].split() == ["USES", "PROJECTS", "LAST", "USED", "SKILL", "PATH"]
+    assert lines[-1].split()[:4] == ["1", "1", "2026-03-01T10:00:00Z", "used"]
+    assert [line.split()[2] for line in lines[header + 1 : -1]] == ["never"] * 3
+    as_json = json.loads(stats_cli("stats", "--all", "--format", "json").stdout)
+    assert [e["skill"] for e in as_json["data"]][-1] == "used"
+    # `stats --all` resolves no single skill: it logs nothing
+    assert stats_cli("stats", "--all").returncode == 0
+    commands = stats_cli("stats", "used", "--group-by", "commands", "--format", "json")
+    assert json.loads(commands.stdout)["data"] == {"show": 1}
+
+
+def test_cli_all_usage_errors(project: Path, home: Path, stats_cli: Run) -> None:
+    installed(project, home)
+    for args, message in (
+        (("stats",), "missing SKILL (or --all)"),
+        (("stats", "used", "--all"), "give either SKILL or --all"),
+        (("stats", "--all", "--group-by", "sections"), "leave out --group-by"),
+        (("stats", "--all", "--since", "soon"), "--since 'soon' is not a time"),
+    ):
+        result = stats_cli(*args)
+        assert result.returncode == 1, args
+        assert message in result.stderr.splitlines()[0], (args, result.stderr)
+        assert result.stderr.startswith(("error[E100]", "error[E031]"))
+
+
+def test_nothing_installed_is_an_empty_answer(layout: Layout, stats_cli: Run) -> None:
+    assert query_all(layout)["data"] == []
+    result = stats_cli("stats", "--all")
+    assert result.returncode == 0 and result.stdout.splitlines()[-1] == "No skills installed."
+
+
+def age(folder: Path) -> None:
+    """Every log under ``folder`` last changed a minute ago (out of the racy window)."""
+    past = time.time() - 60
+    for log in folder.rglob("logs.db*"):
+        os.utime(log, (past, past))
+
+
+def test_unchanged_logs_are_not_read_again(
+    project: Path, home: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    skills = installed(project, home)
+    log(layout, "used", access(skills["used"], "/w/a", "2026-03-01T10:00:00Z"))
+    log(layout, "old", access(skills["old"], "/w/a", "2026-01-01T10:00:00Z"))
+    age(project)
+    age(home)
+    opened: list[Path] = []
+    real = _usage.LocalRows
+
+    def counting(path: Path) -> Any:
+        opened.append(path)
+        return real(path)
+
+    monkeypatch.setattr(_usage, "LocalRows", counting)
+    first = query_all(layout)
+    assert len(opened) == 4  # one per skill's runtime log (missing ones included)
+    opened.clear()
+    assert query_all(layout) == first and opened == []  # from the cache
+    # a new row changes the log's stamp: that log alone is read again
+    log(layout, "used", access(skills["used"], "/w/b", "2026-03-05T10:00:00Z"))
+    again = query_all(layout)
+    used = next(e for e in again["data"] if e["skill"] == "used")
+    assert (used["uses"], used["projects"]) == (2, 2)
+    assert [p.parent.parent.name for p in opened] == ["used"]
+    # other filters are another question: read again
+    opened.clear()
+    assert query_all(layout, since="2026-02-01")["data"][-1]["uses"] == 2
+    assert len(opened) == 4

@@ -1,0 +1,373 @@
+"""The team store on a real PostgreSQL server (the ``postgres_url`` fixture of the checkout's
+conftest.py starts one): uploads once per row, the RFC-0003 queries and ``--all`` over it,
+the user and machine filters, the schema's version, passwords never shown, errors as lines."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_index import (
+    DriverMissing,
+    InvalidOption,
+    Layout,
+    ResolvedSkill,
+    TeamStoreUnavailable,
+    resolve_skill,
+)
+from skillc_index.accesslog import AccessRecord, insert, primary_log
+from skillc_stats import QUERY_TYPES, query_all, query_stats, upload_logs
+from skillc_stats._team import SCHEMA_VERSION, TeamStore, masked
+
+from .conftest import SKILL_MD, make_skill, record
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def rows_of(skill: ResolvedSkill, cwd: str = "/work/app", run: str = "run-1") -> list[AccessRecord]:
+    """A realistic mix: sections read, a file opened, searches, failures, other commands."""
+    show = {"section": "Installation", "file": None, "max_lines": None}
+    return [
+        record(skill, "show", show, cwd=cwd, run_id=run),
+        record(skill, "show", show, cwd=cwd, run_id=run, timestamp="2026-01-31T10:00:00Z"),
+        record(skill, "show", {"section": "advanced", "file": None, "max_lines": None}, cwd=cwd),
+        record(skill, "open", {"path": "references/api.md"}, cwd=cwd, run_id=run),
+        record(skill, "search", {"query": "install", "result_count": 1, "limit": 10}, cwd=cwd),
+        record(skill, "show", {"section": "Nope"}, error="error[E020]: not found", cwd=cwd),
+        record(skill, "outline", {}, cwd=cwd + "/sub", timestamp="2026-02-01T09:00:00Z"),
+    ]
+
+
+def team_count(url: str) -> int:
+    with TeamStore(url, write=False) as store:
+        return int(store("SELECT COUNT(*) FROM access_log", [])[0][0])
+
+
+def test_upload_adds_each_row_once(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    log = log_rows(*rows_of(demo))
+    first = upload_logs(postgres_url, layout, user="alice", machine="m1")
+    assert first.ok and first.added == 7
+    assert [(Path(entry.path), entry.added) for entry in first.logs] == [(log, 7)]
+    again = upload_logs(postgres_url, layout, user="alice", machine="m1")
+    assert again.added == 0
+    assert team_count(postgres_url) == 7
+    # two identical accesses (same second, same run) are two rows, new ones are sent
+    log_rows(*rows_of(demo)[:2])
+    assert upload_logs(postgres_url, layout, user="alice", machine="m1").added == 2
+    assert team_count(postgres_url) == 9
+    with TeamStore(postgres_url, write=False) as store:
+        recorded = store("SELECT DISTINCT username, machine, skill FROM access_log", [])
+    assert recorded == [("alice", "m1", "demo")]
+
+
+def test_a_log_created_again_is_a_new_log(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """Row ids restart in a log made anew: its rows are not taken for ones already sent."""
+    log = log_rows(*rows_of(demo))
+    assert upload_logs(postgres_url, layout).added == 7
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{log}{suffix}").unlink(missing_ok=True)
+    log_rows(*rows_of(demo, run="run-2"))
+    assert upload_logs(postgres_url, layout).added == 7
+    assert team_count(postgres_url) == 14
+
+
+def test_every_query_reads_the_same_from_the_team_store(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """One query layer: the team store answers what the local log answers, for every
+    query type, with and without filters."""
+    log_rows(*rows_of(demo), *rows_of(demo, cwd="/work/other"))
+    upload_logs(postgres_url, layout)
+    filters: list[dict[str, Any]] = [
+        {},
+        {"since": "2026-01-31", "until": "2026-02-01T09:00:00Z"},
+        {"projects": ["/work/app"]},
+    ]
+    for group_by in QUERY_TYPES:
+        for given in filters:
+            local = query_stats(demo, layout, group_by=group_by, **given)
+            team = query_stats(demo, layout, group_by=group_by, store=postgres_url, **given)
+            assert team == local, (group_by, given)
+            assert team["data"] or given, group_by  # a query that found something
+
+
+def test_user_and_machine_filters(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    tmp_path: Path,
+    env: dict[str, str],
+) -> None:
+    log_rows(*rows_of(demo))
+    upload_logs(postgres_url, layout, user="alice", machine="laptop")
+    # another project (another machine's folder): the same skill under another path
+    other = tmp_path / "other"
+    make_skill(other / ".skillc" / "skills" / "demo", SKILL_MD)
+    other_layout = Layout.discover(other, env)
+    theirs = resolve_skill("demo", other_layout)
+    insert(primary_log(theirs.runtime), rows_of(theirs)[:3])
+    upload_logs(postgres_url, other_layout, user="bob", machine="ci")
+
+    def total(**given: Any) -> int:
+        answer = query_stats(demo, layout, store=postgres_url, **given)
+        return int(answer["data"]["total_accesses"])
+
+    assert total() == 10  # a skill is every skill of its name in the team
+    assert total(users=["alice"]) == 7
+    assert total(users=["bob"]) == 3
+    assert total(machines=["ci"]) == 3
+    assert total(users=["alice"], machines=["ci"]) == 0
+    assert total(users=["carol"]) == 0
+    answer = query_stats(demo, layout, store=postgres_url, users=["bob", "bob"])
+    assert answer["filters"]["users"] == ["bob"]
+    with pytest.raises(InvalidOption):  # there are no users in a local log
+        query_stats(demo, layout, users=["alice"])
+
+
+def test_all_over_the_team(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    project: Path,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+) -> None:
+    make_skill(project / ".skillc" / "skills" / "idle")  # installed here, used by nobody
+    log_rows(*rows_of(demo))
+    # rows of a skill not installed here (a teammate's)
+    insert(
+        primary_log(demo.runtime),
+        [
+            AccessRecord(
+                command="show",
+                skill="theirs",
+                skill_path="/home/bob/theirs",
+                cwd="/b",
+                args={},
+                timestamp="2026-03-01T00:00:00Z",
+            )
+        ],
+    )
+    upload_logs(postgres_url, layout, user="alice")
+    answer = query_all(layout, store=postgres_url)
+    summary = [(e["skill"], e["uses"], e["projects"], e["last_used"]) for e in answer["data"]]
+    assert summary == [
+        ("idle", 0, 0, None),
+        ("demo", 7, 2, "2026-02-01T09:00:00Z"),
+        ("theirs", 1, 1, "2026-03-01T00:00:00Z"),
+    ]
+    assert answer["data"][2]["skill_path"] is None  # not installed here
+    only_bob = query_all(layout, store=postgres_url, users=["bob"])
+    assert [e["uses"] for e in only_bob["data"]] == [0, 0]  # idle, demo: none of bob's
+
+
+def test_cli_sync_to_and_stats_from(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    log_rows: Callable[..., Path],
+    stats_cli: Run,
+    home: Path,
+) -> None:
+    log_rows(*rows_of(demo))
+    url = postgres_url.replace("skillc@", "skillc:hunter2@")  # trust auth: any password
+    uploaded = stats_cli("sync", "--to", url)
+    assert uploaded.returncode == 0, uploaded.stderr
+    assert uploaded.stdout.startswith("Uploaded 7 entries from 1 logs to postgresql://skillc:***@")
+    assert "hunter2" not in uploaded.stdout + uploaded.stderr
+    again = stats_cli("sync", "--to", url, "--format", "json")
+    assert json.loads(again.stdout)["added"] == 0
+    # the URL from the global config, named `team`
+    (home / ".skillc").mkdir(exist_ok=True)
+    (home / ".skillc" / "config.toml").write_text(f'[stats]\nurl = "{url}"\n', encoding="utf-8")
+    shown = stats_cli("stats", "demo", "--from", "team", "--group-by", "commands")
+    assert shown.returncode == 0, shown.stderr
+    assert "show" in shown.stdout and "hunter2" not in shown.stdout + shown.stderr
+    every = stats_cli("stats", "--all", "--from", "team", "--user", "root", "--format", "json")
+    assert every.returncode == 0, every.stderr
+    assert json.loads(every.stdout)["filters"]["users"] == ["root"]
+    # the access of `stats --from` is logged, without the password
+    logged = sqlite3.connect(primary_log(demo.runtime)).execute(
+        "SELECT args FROM access_log WHERE command = 'stats'"
+    )
+    args = [json.loads(row[0]) for row in logged]
+    assert args[-1]["from"] == "team" and "hunter2" not in json.dumps(args)
+
+
+def test_project_config_cannot_choose_the_store(
+    postgres_url: str, demo: ResolvedSkill, project: Path, stats_cli: Run
+) -> None:
+    """A checkout's config.toml must not send the user's rows to a server of its choosing."""
+    (project / ".skillc" / "config.toml").write_text(
+        f'[stats]\nurl = "{postgres_url}"\n', encoding="utf-8"
+    )
+    result = stats_cli("sync", "--to", "team")
+    assert result.returncode == 1
+    assert "'stats.url' is only read from the global config" in result.stderr
+    assert "error[E100]" in result.stderr and "no team store is configured" in result.stderr
+    # the environment variable does name it
+    named = stats_cli("sync", "--to", "team", env_extra={"SKILLC_STATS_URL": postgres_url})
+    assert named.returncode == 0, named.stderr
+
+
+def test_unreachable_store_is_an_error_line_without_the_password(
+    stats_cli: Run, demo: ResolvedSkill, tmp_path: Path
+) -> None:
+    url = f"postgresql://me:s3cr%40t@/db?host={tmp_path}&port=1&password=other"
+    for args in (
+        ("sync", "--to", url),
+        ("stats", "demo", "--from", url),
+        ("stats", "--all", "--from", url),
+    ):
+        result = stats_cli(*args)
+        assert result.returncode == 1
+        first, *rest = result.stderr.splitlines()
+        assert first.startswith("error[E043]: team store unavailable: 'postgresql://me:***@/db")
+        assert rest and rest[0].startswith("hint: ")
+        assert "Traceback" not in result.stderr
+        for secret in ("s3cr", "other"):
+            assert secret not in result.stderr + result.stdout
+
+
+def test_bad_store_values_are_e100(stats_cli: Run, demo: ResolvedSkill) -> None:
+    for args in (
+        ("stats", "demo", "--from", "mysql://x"),
+        ("sync", "--to", "/tmp/x.db"),
+        ("stats", "demo", "--user", "alice"),  # no team store: there are no users
+        ("stats", "demo", "--from", "team"),  # none configured
+        ("sync", "demo", "--to", "team"),
+    ):
+        result = stats_cli(*args)
+        assert result.returncode == 1, args
+        assert result.stderr.startswith("error[E100]"), (args, result.stderr)
+
+
+def test_a_reader_changes_nothing_and_a_writer_migrates(postgres_url: str) -> None:
+    with pytest.raises(TeamStoreUnavailable, match="team store unavailable") as caught:
+        TeamStore(postgres_url, write=False)
+    assert "no skillc team store" in caught.value.reason
+    with TeamStore(postgres_url) as store:  # a writer creates the schema
+        assert store("SELECT version FROM schema_version", []) == [(SCHEMA_VERSION,)]
+        store.db.execute("UPDATE skillc.schema_version SET version = %s", (SCHEMA_VERSION + 1,))
+    with pytest.raises(TeamStoreUnavailable) as newer:
+        TeamStore(postgres_url)
+    assert "newer than this skillc's" in newer.value.reason
+
+
+def test_masked() -> None:
+    assert masked("postgresql://u:p%40ss@h:5432/db") == "postgresql://u:***@h:5432/db"
+    assert masked("postgresql://u@h/db?password=x&sslmode=require") == (
+        "postgresql://u@h/db?password=***&sslmode=require"
+    )
+    assert masked("postgresql://h/db") == "postgresql://h/db"
+    assert masked("team") == "team"
+
+
+def test_without_the_driver_it_is_e044(
+    demo: ResolvedSkill, clean_env: dict[str, str], project: Path
+) -> None:
+    """psycopg is imported only for a team store; without it, E044 says what to install."""
+    probe = (
+        "import sys; sys.modules['psycopg'] = None\n"
+        "from skillc_stats.cli import main\n"
+        "code = main(sys.argv[1:])\n"
+        "assert 'psycopg' not in [m for m in sys.modules if sys.modules[m] is not None]\n"
+        "sys.exit(code)\n"
+    )
+    for args, code in (
+        (["stats", "demo"], 0),
+        (["stats", "--all"], 0),
+        (["stats", "demo", "--from", "postgresql://x/db"], 1),
+    ):
+        result = subprocess.run(
+            [sys.executable, "-c", probe, *args],
+            cwd=project,
+            env=clean_env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert result.returncode == code, result.stderr
+        if code:
+            assert result.stderr.splitlines() == [
+                "error[E044]: the PostgreSQL driver is not installed",
+                "hint: install it: pip install 'skillc-stats[postgres]'",
+            ]
+    with pytest.raises(DriverMissing):
+        sys.modules["psycopg"] = None  # type: ignore[assignment]
+        try:
+            TeamStore("postgresql://x/db")
+        finally:
+            del sys.modules["psycopg"]
+
+
+def test_all_reads_the_same_from_the_team_store(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """``--all`` over the team (whole days from the daily rollup, the ends of a time range
+    from the rows) answers what the local logs answer, whatever the range cuts."""
+    times = [f"2026-01-{day:02d}T{hour:02d}:30:00Z" for day in (29, 30, 31) for hour in (0, 11, 23)]
+    log_rows(
+        *[
+            record(demo, "show", {"section": "Usage"}, timestamp=stamp, cwd=f"/p{n % 4}")
+            for n, stamp in enumerate(times * 3)
+        ]
+    )
+    upload_logs(postgres_url, layout)
+    assert upload_logs(postgres_url, layout).added == 0  # the rollup is not counted twice
+    ranges: list[dict[str, Any]] = [
+        {},
+        {"since": "2026-01-30"},
+        {"until": "2026-01-30"},
+        {"since": "2026-01-29T11:00:00Z"},
+        {"until": "2026-01-31T11:30:00Z"},
+        {"since": "2026-01-29T23:00:00Z", "until": "2026-01-31T00:30:00Z"},
+        {"since": "2026-01-30T05:00:00Z", "until": "2026-01-30T12:00:00Z"},
+        {"since": "2026-01-30T00:00:00Z", "until": "2026-01-30T23:59:59Z"},
+        {"since": "2026-01-30T11:30:00Z", "until": "2026-01-30T11:30:00Z"},
+        {"since": "2026-02-02"},
+        {"since": "2026-01-29T11:00:00Z", "projects": ["/p1"]},
+    ]
+    for given in ranges:
+        local = query_all(layout, **given)["data"]
+        team = query_all(layout, store=postgres_url, **given)["data"]
+        assert team == local, given
+    assert query_all(layout, store=postgres_url)["data"][0]["uses"] == 27
+
+
+def test_a_version_1_store_is_migrated(postgres_url: str, layout: Layout) -> None:
+    """A store written by schema version 1 gains the daily rollup of its rows."""
+    import psycopg
+
+    from skillc_stats._team import MIGRATIONS
+
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        db.execute("CREATE SCHEMA skillc")
+        db.execute("SET search_path TO skillc")
+        for statement in MIGRATIONS[0]:
+            db.execute(statement)  # type: ignore[arg-type]
+        db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        db.execute("INSERT INTO schema_version VALUES (1)")
+        db.execute(
+            "INSERT INTO access_log (log_key, source_id, machine, username, timestamp, run_id, "
+            "command, skill, skill_path, cwd, args) VALUES ('k', 1, 'm', 'u', "
+            "'2026-01-30T10:00:00Z', 'r', 'show', 'old', '/s/old', '/p', '{}')"
+        )
+    with pytest.raises(TeamStoreUnavailable, match="unavailable"):
+        TeamStore(postgres_url, write=False)  # a reader does not migrate
+    TeamStore(postgres_url).close()
+    data = query_all(layout, store=postgres_url)["data"]
+    assert [(e["skill"], e["uses"], e["last_used"]) for e in data] == [
+        ("old", 1, "2026-01-30T10:00:00Z")
+    ]

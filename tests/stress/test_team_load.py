@@ -1,0 +1,195 @@
+"""The team store under load (issue 18): 8 machines upload 100,000 access rows each to one
+PostgreSQL database at once while ``skc stats --all --from`` reads it; every row arrives
+exactly once. An upload killed (SIGKILL) mid-way and started again doubles nothing.
+
+Each "machine" is a ``$SKILLC_HOME`` of its own, its runtime log filled by skillc's own log
+writer, uploaded by the installed ``skc sync --to`` (a real process) as user ``user<i>``.
+Every row is unique in its content (its ``args`` holds its number), so a row sent twice
+under any key would show as a duplicate content, not only as a duplicate key. The server is
+the ``postgres_url`` fixture of the checkout's conftest.py (a real PostgreSQL server).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+from stress_support import TIMEOUT
+
+MACHINES = 8
+ROWS = 100_000
+
+
+@pytest.fixture(scope="module")
+def full_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A runtime log of :data:`ROWS` accesses, written once by skillc's log writer and copied
+    to each machine (each copy is a log of its own: another path, another machine)."""
+    log = tmp_path_factory.mktemp("template") / "logs.db"
+    fill(log, "demo", ROWS)
+    return log
+
+
+def install_log(template: Path, home: Path, skill: str) -> None:
+    """``template`` as the global runtime log of ``skill`` on the machine of ``home``."""
+    folder = home / ".skillc" / "runtime" / skill / ".skillc-meta"
+    folder.mkdir(parents=True)
+    shutil.copyfile(template, folder / "logs.db")
+
+
+def fill(log: Path, skill: str, rows: int) -> None:
+    """``rows`` accesses of ``skill`` in the access log ``log``."""
+    from skillc_index.accesslog import INSERT_ROW, connect
+
+    with closing(connect(log)) as db:
+        db.execute("BEGIN")
+        db.executemany(
+            INSERT_ROW,
+            (
+                (
+                    f"2026-01-{1 + n % 28:02d}T{n % 24:02d}:00:00Z",
+                    f"run-{n // 100}",
+                    "show" if n % 4 else "search",
+                    skill,
+                    f"/skills/{skill}",
+                    f"/work/p{n % 7}",
+                    json.dumps({"section": f"s{n}"}),
+                    None,
+                )
+                for n in range(rows)
+            ),
+        )
+        db.execute("COMMIT")
+
+
+def team(url: str, sql: str) -> list[tuple[object, ...]]:
+    import psycopg
+
+    with psycopg.connect(url) as db:
+        return db.execute(sql).fetchall()  # type: ignore[arg-type]
+
+
+Command = tuple[list[str], Path, dict[str, str]]
+
+
+def sync_to(skc_path: Path, url: str, home: Path, env: dict[str, str], user: str) -> Command:
+    """``skc sync --to url`` as ``user`` on the machine whose home is ``home``: argv, working
+    folder (no project: the global runtime logs are uploaded) and environment."""
+    workdir = home / "work"
+    workdir.mkdir(exist_ok=True)
+    return (
+        [str(skc_path), "sync", "--to", url],
+        workdir,
+        {**env, "SKILLC_HOME": str(home), "USER": user, "LOGNAME": user},
+    )
+
+
+def test_eight_uploads_at_once_while_stats_reads(
+    postgres_url: str,
+    skc_path: Path,
+    clean_env: dict[str, str],
+    tmp_path: Path,
+    full_log: Path,
+) -> None:
+    homes = []
+    for i in range(MACHINES):
+        home = tmp_path / f"m{i}"
+        install_log(full_log, home, "demo")
+        homes.append(home)
+    uploads = []
+    for i, home in enumerate(homes):
+        argv, cwd, env = sync_to(skc_path, postgres_url, home, clean_env, f"user{i}")
+        uploads.append(
+            subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        )
+    reader_env = {**clean_env, "SKILLC_HOME": str(tmp_path / "reader")}
+    (tmp_path / "reader").mkdir()
+    seen: list[int] = []
+    deadline = time.monotonic() + TIMEOUT
+    running = True
+    while running:  # reads while the uploads run, and once after the last one ended
+        assert time.monotonic() < deadline, "the uploads did not finish"
+        running = any(upload.poll() is None for upload in uploads)
+        read = subprocess.run(
+            [str(skc_path), "stats", "--all", "--from", postgres_url, "--format", "json"],
+            cwd=tmp_path / "reader",
+            env=reader_env,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            check=False,
+        )
+        if read.returncode == 1 and "no skillc team store" in read.stderr:
+            continue  # before the first upload created the schema
+        assert read.returncode == 0, read.stderr
+        seen.append(sum(entry["uses"] for entry in json.loads(read.stdout)["data"]))
+    for upload in uploads:
+        out, err = upload.communicate(timeout=TIMEOUT)
+        assert upload.returncode == 0, err.decode()
+        assert out.decode().startswith(f"Uploaded {ROWS} entries from 1 logs")
+    assert len(seen) > 2 and seen == sorted(seen)  # read during the uploads: never less
+    assert seen[-1] == MACHINES * ROWS
+    total, keys, contents = team(
+        postgres_url,
+        "SELECT COUNT(*), COUNT(DISTINCT (log_key, source_id)), "
+        "COUNT(DISTINCT (username, timestamp, run_id, skill, args)) FROM skillc.access_log",
+    )[0]
+    assert total == keys == contents == MACHINES * ROWS
+    per_user = team(
+        postgres_url, "SELECT username, COUNT(*) FROM skillc.access_log GROUP BY 1 ORDER BY 1"
+    )
+    assert per_user == [(f"user{i}", ROWS) for i in range(MACHINES)]
+
+
+def test_an_upload_killed_and_started_again_doubles_nothing(
+    postgres_url: str,
+    skc_path: Path,
+    clean_env: dict[str, str],
+    tmp_path: Path,
+    full_log: Path,
+) -> None:
+    home = tmp_path / "m"
+    install_log(full_log, home, "demo")
+    argv, cwd, env = sync_to(skc_path, postgres_url, home, clean_env, "killed")
+    counts: list[int] = []
+    delay = 0.3
+    for _ in range(40):
+        upload = subprocess.Popen(
+            argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        try:
+            upload.wait(timeout=delay)
+        except subprocess.TimeoutExpired:
+            os.kill(upload.pid, signal.SIGKILL)
+        upload.communicate(timeout=TIMEOUT)
+        if upload.returncode == 0:
+            break
+        assert upload.returncode == -signal.SIGKILL
+        total, contents = team(
+            postgres_url,
+            "SELECT COUNT(*), COUNT(DISTINCT args) FROM skillc.access_log"
+            if _has_schema(postgres_url)
+            else "SELECT 0, 0",
+        )[0]
+        assert total == contents <= ROWS  # whole batches, none twice
+        counts.append(int(str(total)))
+        delay *= 1.5
+    else:
+        raise AssertionError(f"the upload never finished; rows after each kill: {counts}")
+    assert any(0 < count < ROWS for count in counts), counts  # killed mid-upload at least once
+    total, contents = team(
+        postgres_url, "SELECT COUNT(*), COUNT(DISTINCT args) FROM skillc.access_log"
+    )[0]
+    assert total == contents == ROWS
+    again = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    assert again.returncode == 0 and again.stdout.startswith("Uploaded 0 entries")
+
+
+def _has_schema(url: str) -> bool:
+    return bool(team(url, "SELECT to_regclass('skillc.access_log') IS NOT NULL")[0][0])
