@@ -72,6 +72,7 @@ def test_builtin_rules_are_the_rfc_table() -> None:
         "SKL501",
         "SKL502",
         "SKL503",
+        "SKL510",
     ]
 
 

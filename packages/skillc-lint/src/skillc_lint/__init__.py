@@ -10,6 +10,7 @@ The API returns data, never text::
 
 Rules live in a :class:`RuleRegistry` (``default_registry()``: RFC-0008's rules plus those
 of the profiles chosen): enable, disable, reorder, configure, or add your own :class:`Rule`.
+:func:`fix_skill` applies the fixes rules attach to their findings (``--fix``).
 ``lint`` as a command (``skc lint``, the MCP tool ``skc_lint``) is the operation of
 :mod:`skillc_lint.operations`. Importing this package is cheap: names are loaded from their
 modules on first use (PEP 562).
@@ -33,7 +34,13 @@ _EXPORTS: dict[str, str] = {
     "lint_skill": "_engine",
     "lint_targets": "_engine",
     "resolve_targets": "_engine",
+    "FileChange": "_fixes",
+    "Fix": "_fixes",
+    "FixOutcome": "_fixes",
+    "TextEdit": "_fixes",
+    "fix_skill": "_fixes",
     "Finding": "_registry",
+    "Fixable": "_registry",
     "Rule": "_registry",
     "RuleCheck": "_registry",
     "RuleRegistry": "_registry",
@@ -48,6 +55,7 @@ _EXPORTS: dict[str, str] = {
     "default_registry": "_profiles",
     "configured_registry": "_profiles",
     "json_report": "_output",
+    "NotFixed": "_errors",
     "UnknownProfile": "_errors",
     "UnknownRule": "_errors",
     "LinkRef": "_skill",
@@ -72,7 +80,8 @@ if TYPE_CHECKING:
         lint_targets,
         resolve_targets,
     )
-    from skillc_lint._errors import UnknownProfile, UnknownRule
+    from skillc_lint._errors import NotFixed, UnknownProfile, UnknownRule
+    from skillc_lint._fixes import FileChange, Fix, FixOutcome, TextEdit, fix_skill
     from skillc_lint._output import json_report
     from skillc_lint._profiles import (
         BUILTIN_RULES,
@@ -84,5 +93,13 @@ if TYPE_CHECKING:
         profiles_in,
         use_profile,
     )
-    from skillc_lint._registry import Finding, Rule, RuleCheck, RuleRegistry, RuleState, Severity
+    from skillc_lint._registry import (
+        Finding,
+        Fixable,
+        Rule,
+        RuleCheck,
+        RuleRegistry,
+        RuleState,
+        Severity,
+    )
     from skillc_lint._skill import LinkRef, Skill, slug

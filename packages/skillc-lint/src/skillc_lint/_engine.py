@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skillc_index import (
     SKILL_FILE,
@@ -27,6 +27,11 @@ from skillc_index import (
 )
 from skillc_index import find_skill_folders as find_skills  # re-exported: lint's name
 from skillc_lint._registry import RuleRegistry, Severity
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from skillc_lint._fixes import Fix
 
 __all__ = [
     "MAX_FINDINGS",
@@ -58,6 +63,8 @@ class LintDiagnostic:
     """Relative POSIX path from the skill root (``SKILL.md``, ``references/api.md``)."""
     line: int | None
     message: str
+    fix: Fix | None = None
+    """The rule's fix for it (:class:`~skillc_lint.Fix`), if it has one."""
 
     @property
     def diagnostic(self) -> Diagnostic:
@@ -65,13 +72,16 @@ class LintDiagnostic:
         return lint_diagnostic(self.rule, self.name, self.message, self.severity)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "rule": self.rule,
             "severity": self.severity,
             "file": self.file,
             "line": self.line,
             "message": self.message,
         }
+        if self.fix is not None:
+            data["fix"] = self.fix.to_dict()
+        return data
 
 
 @dataclass(frozen=True)
@@ -90,6 +100,8 @@ class LintResult:
     notices: tuple[Notice, ...] = ()
     """Warnings of the run that are no rule's finding: a Markdown file over the parse
     limit, whose headings and links after the limit were not checked."""
+    fixed: int | None = None
+    """Fixes applied before this lint (:func:`~skillc_lint.fix_skill`); None when not fixing."""
 
     @property
     def errors(self) -> int:
@@ -111,6 +123,8 @@ class LintResult:
         }
         if self.skipped:
             data["skipped"] = self.skipped
+        if self.fixed is not None:
+            data["fixed"] = self.fixed
         return data
 
 
@@ -124,13 +138,16 @@ def lint_skill(
     *,
     registry: RuleRegistry | None = None,
     force: bool = False,
+    texts: Mapping[str, str] | None = None,
 ) -> LintResult:
     """Lint the skill folder at ``path`` with ``registry`` (default: every RFC-0008 rule).
 
     A compiled skill is skipped (``skipped="compiled"``) unless ``force``, and then SKL001
     warns that results may not be meaningful. Raises :class:`~skillc_index.NotASkill` (E010)
     when the folder has no SKILL.md and :class:`~skillc_index.PathEscapesRoot` (E012), without
-    reading it, when SKILL.md is a symlink resolving outside the folder.
+    reading it, when SKILL.md is a symlink resolving outside the folder. ``texts`` maps
+    files of the skill (relative paths) to the text to lint instead of theirs (fixes not
+    written yet).
     """
     from skillc_index import PathEscapesRoot, SkillFileNotFound, safe_join
     from skillc_lint._skill import Skill
@@ -152,7 +169,7 @@ def lint_skill(
     name = root.resolve().name
     if compiled and not force:
         return LintResult(name, root, skipped="compiled")
-    skill = Skill(root, compiled=compiled)
+    skill = Skill(root, compiled=compiled, texts=texts)
     active = registry.active()
     found: list[tuple[int, LintDiagnostic]] = []
     for order, entry in enumerate(active):
@@ -164,7 +181,13 @@ def lint_skill(
             last_line[finding.file] = finding.line
             if count <= MAX_FINDINGS:
                 diagnostic = LintDiagnostic(
-                    rule.id, rule.name, entry.severity, finding.file, finding.line, finding.message
+                    rule.id,
+                    rule.name,
+                    entry.severity,
+                    finding.file,
+                    finding.line,
+                    finding.message,
+                    finding.fix,
                 )
                 found.append((order, diagnostic))
         for file, count in counts.items():

@@ -14,11 +14,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
+    from skillc_lint._fixes import Fix
     from skillc_lint._skill import Skill
 
 __all__ = [
     "SEVERITIES",
     "Finding",
+    "Fixable",
     "Rule",
     "RuleCheck",
     "RuleRegistry",
@@ -30,6 +32,9 @@ Severity = Literal["error", "warning"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning")
 #: Values a rule setting may take besides a table: a severity, or on/off.
 SWITCHES = ("off", "on", *SEVERITIES)
+Fixable = Literal["safe", "unsafe"]
+"""A rule's fixes: ``safe`` when ``--fix`` fixes some of its findings, ``unsafe`` when only
+``--unsafe-fixes`` does."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,8 @@ class Finding:
     message: str
     file: str = "SKILL.md"
     line: int | None = None
+    fix: Fix | None = None
+    """How to fix it (edits of ``file``), when the rule knows a fix."""
 
 
 RuleCheck = Callable[["Skill", Mapping[str, Any]], Iterable[Finding]]
@@ -51,7 +58,8 @@ class Rule:
 
     ``options`` holds the rule's parameters with their defaults (``{"max-lines": 500}``); a
     setting may only change those keys, to a value of the same type. ``protected`` rules
-    (SKL001, which ``--force`` controls) ignore settings and selectors.
+    (SKL001, which ``--force`` controls) ignore settings and selectors. ``fixable``: whether
+    the rule attaches fixes to (some of) its findings, and the safest kind it attaches.
     """
 
     id: str
@@ -62,6 +70,7 @@ class Rule:
     options: Mapping[str, Any] = field(default_factory=dict)
     category: str = ""
     protected: bool = False
+    fixable: Fixable | None = None
 
 
 @dataclass(frozen=True)

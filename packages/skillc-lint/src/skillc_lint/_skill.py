@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -29,6 +30,7 @@ from skillc_index import (
     parse_markdown,
     read_text_in_root,
     safe_join,
+    split_lines,
     walk_skill,
 )
 
@@ -77,10 +79,14 @@ class Skill:
     symlinks of the skill pointing out of it (never read); ``docs`` maps each Markdown file to
     its parsed :class:`~skillc_index.MarkdownDoc`, SKILL.md included; ``notices`` the
     warnings of parsing them (a file over the parse limit, 1 MiB or 20,000 lines: its
-    headings and links after the limit are not checked).
+    headings and links after the limit are not checked); ``texts`` the text of each
+    Markdown file (what fixes edit). ``texts`` given to the constructor replace the files'
+    own (fixes not written yet).
     """
 
-    def __init__(self, root: Path, *, compiled: bool = False) -> None:
+    def __init__(
+        self, root: Path, *, compiled: bool = False, texts: Mapping[str, str] | None = None
+    ) -> None:
         self.root = root
         self.name = root.resolve().name
         self.compiled = compiled
@@ -88,13 +94,16 @@ class Skill:
         # SKILL.md first (E012 before reading it, if it leads out), its text kept for the
         # tool model; then every other Markdown file, each read and parsed once.
         # Only regular files inside the root are opened (E012/E021, never a hang on a FIFO).
-        self.skill_md_text = read_text_in_root(root, SKILL_FILE)
-        self.docs: dict[str, MarkdownDoc] = {SKILL_FILE: parse_markdown(self.skill_md_text)}
-        self.docs.update(
-            (rel, parse_markdown(read_text_in_root(root, rel)))
-            for rel in self.files
-            if rel.lower().endswith(".md") and rel != SKILL_FILE
-        )
+        given = texts or {}
+        markdown = [rel for rel in self.files if rel.lower().endswith(".md") and rel != SKILL_FILE]
+        self.texts: dict[str, str] = {
+            rel: given[rel] if rel in given else read_text_in_root(root, rel)
+            for rel in (SKILL_FILE, *markdown)
+        }
+        self.skill_md_text = self.texts[SKILL_FILE]
+        self.docs: dict[str, MarkdownDoc] = {
+            rel: parse_markdown(text) for rel, text in self.texts.items()
+        }
         self.notices: tuple[Notice, ...] = tuple(
             notice
             for rel, doc in self.docs.items()
@@ -102,6 +111,19 @@ class Skill:
         )
         self._exists: dict[str, bool] = {}
         self._anchors: dict[str, frozenset[str]] = {}
+
+    def lines(self, rel: str) -> list[str]:
+        """The lines of a Markdown file, each with its line break (what fix edits count)."""
+        return split_lines(self.texts[rel])
+
+    @cached_property
+    def by_lower_case(self) -> dict[str, list[str]]:
+        """Files and folders of the skill by their lower-case path (to find a link's target
+        written in another case)."""
+        found: dict[str, list[str]] = {}
+        for rel in sorted({*self.files, *self.folders} - {"."}):
+            found.setdefault(rel.lower(), []).append(rel)
+        return found
 
     @property
     def skill_md(self) -> MarkdownDoc:

@@ -8,7 +8,7 @@ linter is imported inside the command body, so ``skc --help`` and ``skc lint --h
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import click
 
@@ -16,7 +16,8 @@ from skillc_index.console import CONTEXT_SETTINGS, format_option, print_json, ru
 
 if TYPE_CHECKING:
     from skillc_index.operation import Session
-    from skillc_lint import LintResult, RuleRegistry
+    from skillc_lint import RuleRegistry
+    from skillc_lint.operations import LintReport
 
 FORMATS = ("text", "json", "sarif", "github")
 
@@ -50,6 +51,7 @@ def _print_rules(registry: RuleRegistry, output_format: str) -> None:
                     "enabled": s.enabled,
                     "options": dict(s.options),
                     "summary": s.rule.summary,
+                    "fixable": s.rule.fixable,
                 }
                 for s in states
             ]
@@ -58,7 +60,40 @@ def _print_rules(registry: RuleRegistry, output_format: str) -> None:
     width = max(len(s.rule.name) for s in states)
     for s in states:
         state = s.severity if s.enabled else "off"
-        click.echo(f"{s.rule.id}  {s.rule.name.ljust(width)}  {state.ljust(7)}  {s.rule.summary}")
+        fixable = (s.rule.fixable or "").ljust(6)
+        name = s.rule.name.ljust(width)
+        click.echo(f"{s.rule.id}  {name}  {state.ljust(7)}  {fixable}  {s.rule.summary}")
+
+
+def _fixes(count: int) -> str:
+    return f"{count} fix" if count == 1 else f"{count} fixes"
+
+
+def _fix_lines(
+    reports: Sequence[LintReport], mode: Literal["safe", "unsafe"] | None, diff: bool
+) -> tuple[str, str]:
+    """The summary of a run's fixes (stdout; empty when not fixing) and the hint of those it
+    left (stderr; empty when there are none)."""
+    from skillc_lint._fixes import fixable
+
+    safe, unsafe = fixable(d for r in reports for d in r.result.diagnostics)
+    summary = ""
+    if mode is not None:
+        applied = sum(r.fixes.applied for r in reports if r.fixes)
+        files = sum(len(r.fixes.changes) for r in reports if r.fixes)
+        where = f"in {files} file{'' if files == 1 else 's'}"
+        if not applied:
+            summary = "no fixes to apply"
+        elif diff:
+            summary = f"{_fixes(applied)} would be applied {where} (--diff: nothing written)"
+        else:
+            summary = f"applied {_fixes(applied)} {where}"
+    hints = []
+    if safe and mode is None:
+        hints.append(f"{_fixes(safe)} available with --fix")
+    if unsafe and mode != "unsafe":
+        hints.append(f"{_fixes(unsafe)} available with --unsafe-fixes")
+    return summary, "; ".join(hints)
 
 
 @click.command("lint", context_settings=CONTEXT_SETTINGS)
@@ -86,7 +121,24 @@ def _print_rules(registry: RuleRegistry, output_format: str) -> None:
 @click.option(
     "--list-rules",
     is_flag=True,
-    help="List every rule with its severity after configuration, and exit.",
+    help="List every rule with its severity after configuration (and whether it has fixes), "
+    "and exit.",
+)
+@click.option(
+    "--fix",
+    is_flag=True,
+    help="Apply the safe fixes, lint again and report what remains.",
+)
+@click.option(
+    "--unsafe-fixes",
+    is_flag=True,
+    help="Apply the unsafe fixes too, those that may change meaning (implies --fix).",
+)
+@click.option(
+    "--diff",
+    is_flag=True,
+    help="Print a unified diff of what the fixes would change and write nothing (implies "
+    "--fix; text format only).",
 )
 @format_option(*FORMATS)
 @click.version_option(package_name="skillc-lint", message="%(package)s %(version)s")
@@ -98,6 +150,9 @@ def lint_command(
     ignore: tuple[str, ...],
     profile: tuple[str, ...],
     list_rules: bool,
+    fix: bool,
+    unsafe_fixes: bool,
+    diff: bool,
     output_format: str,
 ) -> int:
     """Validate skill authoring quality.
@@ -111,6 +166,12 @@ def lint_command(
     `SKILL.md:3: error[E300]: SKL102 name-format: ...`, then `my-skill: 1 error, 0 warnings`
     on stdout. json, sarif (SARIF 2.1.0, for GitHub code scanning) and github (workflow
     annotations) go to stdout. Exit status 1 when any error-severity rule fails.
+
+    --fix applies the safe fixes (quoting a frontmatter value YAML cannot read, a name's
+    case, trailing whitespace in the frontmatter, a missing closing `---`, a link's case),
+    --unsafe-fixes the others too (renaming the skill to its folder's name...), then the
+    skill is linted again and only what remains is reported. --diff shows the changes as a
+    diff instead of writing them; the exit status is the same.
 
     Compiled skills (with `.skillc-meta/manifest.json`) are skipped unless --force. Rules
     are configured in the `[lint]` table of config.toml (`SKL108 = "off"`,
@@ -132,6 +193,9 @@ def lint_command(
       skillc-lint .claude/skills --profile claude-code
       skillc-lint skills/git --profile gibberish
       skillc-lint --list-rules --profile skillli
+      skillc-lint skills/ --fix --diff           # what --fix would change
+      skillc-lint skills/ --fix                  # apply the safe fixes
+      skillc-lint my-skill --unsafe-fixes        # and the others
     """
     import os
     from importlib.metadata import version
@@ -142,6 +206,13 @@ def lint_command(
     from skillc_lint._engine import resolve_targets
     from skillc_lint.operations import LintParams, lint
 
+    if diff and output_format != "text":
+        raise click.BadParameter(
+            f"prints a diff, which the {output_format} format has no place for", param_hint="--diff"
+        )
+    mode: Literal["safe", "unsafe"] | None = (
+        "unsafe" if unsafe_fixes else "safe" if fix or diff else None
+    )
     session = cli_session()
     layout = session.layout
     registry = _registry(session, profile, select, ignore)
@@ -159,16 +230,30 @@ def lint_command(
                 click.echo(f"linting {count} {noun} in {where}", err=True)
             else:
                 click.echo(f"no skills in {where}", err=True)
-    results: list[LintResult] = []
+    reports: list[LintReport] = []
     seen: set[str] = set()  # a folder named twice is linted once
     for target in targets:
         for folder in target.skills:
             if os.path.realpath(folder) not in seen:
                 seen.add(os.path.realpath(folder))
                 params = LintParams(str(folder), force, select, ignore, profile)
-                results.append(lint(session, params, registry).result)
+                reports.append(lint(session, params, registry, fix=mode, write=not diff))
+    results = [r.result for r in reports]
 
     cwd = layout.cwd
+    problems = [p for r in reports if r.fixes for p in r.fixes.problems]
+    if diff:
+        from skillc_lint._fixes import unified_diff
+
+        for r in reports:
+            if r.fixes and r.fixes.changes:
+                shown = {
+                    c.file: _output.display_path(r.result.path / c.file, cwd)
+                    for c in r.fixes.changes
+                }
+                click.echo(unified_diff(r.fixes.changes, shown), nl=False)
+    for problem in problems:
+        report(problem.diagnostic)
     for result in results:
         if result.skipped:
             report(Notice(f"skipping compiled skill '{result.skill}'", level="info"))
@@ -190,7 +275,12 @@ def lint_command(
             click.echo(_output.summary_line(result))
         if len(linted) > 1:
             click.echo(_output.total_line(linted))
-    return 0 if all(result.ok for result in results) else 1
+        summary, hint = _fix_lines(reports, mode, diff)
+        if summary:
+            click.echo(summary)
+        if hint:
+            click.echo(hint, err=True)
+    return 0 if all(result.ok for result in results) and not problems else 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -11,7 +11,7 @@ formats (text, json, sarif, github). Only the standard library and
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
 
 from skillc_index.operation import (
     INTEGER,
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from skillc_index import Diagnostic, Layout, Notice, ResolvedSkill
-    from skillc_lint import LintResult, RuleRegistry
+    from skillc_lint import FixOutcome, LintResult, RuleRegistry
 
 __all__ = ["LINT", "OPERATIONS", "LintParams", "LintReport", "lint", "rule_registry"]
 
@@ -76,6 +76,8 @@ class LintReport(NamedTuple):
 
     result: LintResult
     cwd: Path
+    fixes: FixOutcome | None = None
+    """What fixing did, when the lint fixed (the command line's ``--fix``)."""
 
     @property
     def warnings(self) -> tuple[Diagnostic | Notice, ...]:
@@ -141,10 +143,19 @@ def _folder(layout: Layout, given: str, skill: ResolvedSkill) -> Path:
     return named if os.path.realpath(named) == str(folder) else folder
 
 
-def lint(session: Session, params: LintParams, registry: RuleRegistry | None = None) -> LintReport:
+def lint(
+    session: Session,
+    params: LintParams,
+    registry: RuleRegistry | None = None,
+    *,
+    fix: Literal["safe", "unsafe"] | None = None,
+    write: bool = True,
+) -> LintReport:
     """Lint one skill and log it. ``registry``: the rules (default: :func:`rule_registry` of
-    ``params``); a caller linting several skills builds it once."""
-    from skillc_lint import lint_skill, profiles_in
+    ``params``); a caller linting several skills builds it once. ``fix``: apply the safe
+    fixes (or all, ``"unsafe"``) first (:func:`~skillc_lint.fix_skill`; ``write=False``
+    computes them without writing); the result is then what remains."""
+    from skillc_lint import fix_skill, lint_skill, profiles_in
 
     if registry is None:
         registry = rule_registry(
@@ -154,9 +165,16 @@ def lint(session: Session, params: LintParams, registry: RuleRegistry | None = N
     args["profiles"] = list(profiles_in(registry))
     with session.logged("lint", params.skill, args) as skill:
         folder = _folder(session.layout, params.skill, skill)
-        result = lint_skill(folder, registry=registry, force=params.force)
+        outcome = None
+        if fix is None:
+            result = lint_skill(folder, registry=registry, force=params.force)
+        else:
+            outcome = fix_skill(
+                folder, registry=registry, force=params.force, unsafe=fix == "unsafe", write=write
+            )
+            result = outcome.result
         args.update(errors=result.errors, warnings=result.warnings, skipped=result.skipped)
-    return LintReport(result, session.layout.cwd)
+    return LintReport(result, session.layout.cwd, outcome)
 
 
 LINT: Operation[LintParams, LintReport] = Operation(
@@ -164,8 +182,9 @@ LINT: Operation[LintParams, LintReport] = Operation(
     title="Lint a skill",
     description="Check a skill against the authoring standard (RFC-0008 rules SKL001 to "
     "SKL401: frontmatter, structure, links, files) and return every problem with its rule, "
-    "severity, file and line. Use after writing or editing a skill, before building or "
-    "publishing it; fix the errors first. `profile` adds the rules of a skill dialect "
+    "severity, file and line, and for fixable ones a fix (edits to apply). Use after "
+    "writing or editing a skill, before building or publishing it; fix the errors first. "
+    "`profile` adds the rules of a skill dialect "
     "(claude-code, skillli, gibberish); `select` and `ignore` narrow the rules. A compiled "
     "skill (one holding .skillc-meta/manifest.json) is skipped unless `force`.",
     params=LintParams,
@@ -183,7 +202,32 @@ LINT: Operation[LintParams, LintReport] = Operation(
                         "file": {"type": "string", "description": "Relative to the skill."},
                         "line": NULLABLE_INTEGER,
                         "message": STRING,
-                    }
+                        "fix": output_schema(
+                            {
+                                "description": STRING,
+                                "safe": {
+                                    "type": "boolean",
+                                    "description": "False when the fix may change meaning.",
+                                },
+                                "edits": {
+                                    "type": "array",
+                                    "description": "Replace from line:column up to "
+                                    "end_line:end_column (1-based, exclusive, in characters) "
+                                    "of the diagnostic's file with text.",
+                                    "items": output_schema(
+                                        {
+                                            "line": INTEGER,
+                                            "column": INTEGER,
+                                            "end_line": INTEGER,
+                                            "end_column": INTEGER,
+                                            "text": STRING,
+                                        }
+                                    ),
+                                },
+                            }
+                        ),
+                    },
+                    optional=("fix",),
                 ),
             },
             "skipped": {"type": "string", "description": "'compiled' when not linted."},
@@ -197,6 +241,10 @@ LINT: Operation[LintParams, LintReport] = Operation(
         "the tool lints one (skill)",
         "list_rules": "lists the rules instead of linting; an agent reads the rules from the "
         "diagnostics",
+        "fix": "writes the skill's files, and the tool is read-only: it returns each "
+        "diagnostic's fix (edits) for the agent to apply",
+        "unsafe_fixes": "writes the skill's files (see fix)",
+        "diff": "shows what fix would write; the tool returns the fixes' edits instead",
     },
     mcp_only={"skill": "the command line takes any number of skills (skills)"},
 )
