@@ -294,7 +294,7 @@ def _write(root: Path, rel: str, original: _Original, text: str) -> SkillcError 
         if _read(root, rel) != original.data:
             return _not_fixed(rel, "it changed on disk while fixing; lint it again")
         info = target.stat()
-        if not os.access(target, os.W_OK):
+        if not os.access(target, os.W_OK) or not info.st_mode & 0o222:  # root: the mode too
             return _not_fixed(rel, "the file is read-only")
     except PathEscapesRoot:
         return PathEscapesRoot(rel)

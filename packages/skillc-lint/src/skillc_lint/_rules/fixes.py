@@ -105,18 +105,13 @@ def rename(skill: Skill, new: str, description: str, *, safe: bool) -> Fix | Non
     return None
 
 
-def quote_values(skill: Skill) -> Fix | None:
-    """SKL100: double-quote the one-line plain values YAML cannot read (``description: Use
-    when: ...``), when the frontmatter then reads and each quoted value holds its text."""
+def _quote_edits(lines: list[str], end: int) -> tuple[list[TextEdit], dict[str, str]]:
+    """Edits double-quoting the one-line plain values of the frontmatter (lines 2 to
+    ``end - 1``) that YAML cannot read, and the text each value must read back as."""
     import json
 
     import yaml
 
-    text = skill.skill_md_text
-    lines = split_lines(text)
-    end = skill.skill_md.frontmatter.end_line or _closing(lines)
-    if not end:
-        return None
     edits: list[TextEdit] = []
     wanted: dict[str, str] = {}
     for index in range(1, end - 1):
@@ -136,21 +131,23 @@ def quote_values(skill: Skill) -> Fix | None:
         quoted = json.dumps(value, ensure_ascii=False)  # JSON strings are YAML strings
         edits.append(TextEdit(index + 1, column, index + 1, column + len(value), quoted))
         wanted[key] = value
-    if not edits:
-        return None
-    data = _parsed(text, tuple(edits))
-    if data is None or any(data.get(key) != value for key, value in wanted.items()):
-        return None
-    keys = ", ".join(wanted)
-    return Fix(f"quote the value of {keys}", tuple(edits))
+    return edits, wanted
 
 
-def _closing(lines: list[str]) -> int:
-    """Line number of the frontmatter's closing ``---`` (0 when there is none)."""
-    for index, line in enumerate(lines[1:], start=2):
-        if _content(line).rstrip() == "---":
-            return index
-    return 0
+def _reads_as(text: str, edits: tuple[TextEdit, ...], wanted: dict[str, str]) -> bool:
+    """Whether the frontmatter of ``text`` with ``edits`` is a mapping holding ``wanted``."""
+    data = _parsed(text, edits)
+    return data is not None and bool(data) and all(data.get(k) == v for k, v in wanted.items())
+
+
+def quote_values(skill: Skill) -> Fix | None:
+    """SKL100: double-quote the one-line plain values YAML cannot read (``description: Use
+    when: ...``), when the frontmatter then reads and each quoted value holds its text."""
+    text = skill.skill_md_text
+    edits, wanted = _quote_edits(split_lines(text), skill.skill_md.frontmatter.end_line)
+    if not edits or not _reads_as(text, tuple(edits), wanted):
+        return None
+    return Fix(f"quote the value of {', '.join(wanted)}", tuple(edits))
 
 
 # A line that may belong to a YAML mapping: a key, an indented line, a list item, blank.
@@ -160,7 +157,8 @@ _YAML_LINE = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*:(?:[ \t].*)?|[ \t].*|-(?:[ \t
 def close_frontmatter(skill: Skill) -> Fix | None:
     """SKL100 "no closing ---": insert it after the lines that read as YAML (keys, indented
     lines, list items), before the first line that does not (the body's ``# Title``), when
-    the frontmatter then reads as a mapping with at least one key."""
+    the frontmatter then reads as a mapping with at least one key (quoting, in the same fix,
+    the values YAML cannot read, as :func:`quote_values` does)."""
     text = skill.skill_md_text
     lines = split_lines(text)
     last = 0  # 0-based index of the last line of the YAML block
@@ -178,10 +176,14 @@ def close_frontmatter(skill: Skill) -> Fix | None:
     else:  # the file ends on the block's last line
         column = len(lines[last]) + 1
         edit = TextEdit(last + 1, column, last + 1, column, f"{eol}---{eol}")
-    data = _parsed(text, (edit,))
-    if not data:
-        return None
-    return Fix(f"close the frontmatter with --- after line {last + 1}", (edit,))
+    description = f"close the frontmatter with --- after line {last + 1}"
+    if _reads_as(text, (edit,), {}):
+        return Fix(description, (edit,))
+    quotes, wanted = _quote_edits(lines, last + 2)
+    edits = (*quotes, edit)
+    if quotes and _reads_as(text, edits, wanted):
+        return Fix(f"{description}, and quote the value of {', '.join(wanted)}", edits)
+    return None
 
 
 def strip_trailing_whitespace(skill: Skill, end_line: int) -> tuple[list[int], Fix | None]:
@@ -242,9 +244,7 @@ def link_case(skill: Skill, link: LinkRef) -> Fix | None:
     if link.line > len(lines):
         return None
     content = _content(lines[link.line - 1])
-    destination = re.compile(
-        r"(?:\]\(\s*<?|^\s{0,3}\[[^\]]+\]:\s*<?)(" + re.escape(written) + r")(?=[)\s#?>]|$)"
-    )
+    destination = re.compile(r"\]\(\s*<?(" + re.escape(written) + r")(?=[)\s#?>]|$)")
     edits = tuple(
         TextEdit(link.line, m.start(1) + 1, link.line, m.end(1) + 1, fixed)
         for m in destination.finditer(content)
