@@ -351,7 +351,7 @@ def test_a_read_only_file_is_an_error_not_a_crash(lint: Run, cwd: Path) -> None:
     proc = lint("tables", "other", "--fix")
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr
-    assert "error[E999]: cannot fix 'SKILL.md': the file is read-only" in proc.stderr
+    assert "error[E999]: cannot fix 'tables/SKILL.md': the file is read-only" in proc.stderr
     assert skill_md(folder) == before
     assert skill_md(other).splitlines()[1] == "name: other"  # the other skill is fixed
     assert sorted(p.name for p in folder.iterdir()) == ["SKILL.md"]
@@ -362,7 +362,7 @@ def test_a_file_that_is_not_utf8_is_not_rewritten(lint: Run, cwd: Path) -> None:
     data = f"---\nname: Tables\n{GOOD}---\n\n# tables \xe9\n".encode("latin-1")
     (folder / "SKILL.md").write_bytes(data)
     proc = lint("tables", "--fix")
-    assert "error[E999]: cannot fix 'SKILL.md': not UTF-8 text" in proc.stderr
+    assert "error[E999]: cannot fix 'tables/SKILL.md': not UTF-8 text" in proc.stderr
     assert (folder / "SKILL.md").read_bytes() == data
     assert proc.returncode == 1
 

@@ -240,10 +240,10 @@ def fix_skill(
                     problems.append(exc)
                     continue
                 except OSError as exc:
-                    problems.append(_not_fixed(rel, exc.strerror or str(exc)))
+                    problems.append(_not_fixed(root, rel, exc.strerror or str(exc)))
                     continue
                 if originals[rel].text is None:
-                    problems.append(_not_fixed(rel, "not UTF-8 text"))
+                    problems.append(_not_fixed(root, rel, "not UTF-8 text"))
             original = originals[rel]
             if original.text is None:
                 continue
@@ -276,10 +276,10 @@ def fix_skill(
     return FixOutcome(replace(result, fixed=applied), tuple(written), tuple(problems))
 
 
-def _not_fixed(rel: str, reason: str) -> SkillcError:
+def _not_fixed(root: Path, rel: str, reason: str) -> SkillcError:
     from skillc_lint._errors import NotFixed
 
-    return NotFixed(rel, reason)
+    return NotFixed((root / rel).as_posix(), reason)
 
 
 def _write(root: Path, rel: str, original: _Original, text: str) -> SkillcError | None:
@@ -292,16 +292,16 @@ def _write(root: Path, rel: str, original: _Original, text: str) -> SkillcError 
     try:
         target = safe_join(root, rel)  # the real file (a symlink inside the skill followed)
         if _read(root, rel) != original.data:
-            return _not_fixed(rel, "it changed on disk while fixing; lint it again")
+            return _not_fixed(root, rel, "it changed on disk while fixing; lint it again")
         info = target.stat()
         if not os.access(target, os.W_OK) or not info.st_mode & 0o222:  # root: the mode too
-            return _not_fixed(rel, "the file is read-only")
+            return _not_fixed(root, rel, "the file is read-only")
     except PathEscapesRoot:
-        return PathEscapesRoot(rel)
+        return PathEscapesRoot((root / rel).as_posix())
     except SkillcError as exc:
         return exc
     except OSError as exc:
-        return _not_fixed(rel, exc.strerror or str(exc))
+        return _not_fixed(root, rel, exc.strerror or str(exc))
     temporary = None
     try:
         fd, temporary = tempfile.mkstemp(
@@ -315,7 +315,7 @@ def _write(root: Path, rel: str, original: _Original, text: str) -> SkillcError 
         Path(temporary).replace(target)
         temporary = None
     except OSError as exc:
-        return _not_fixed(rel, exc.strerror or str(exc))
+        return _not_fixed(root, rel, exc.strerror or str(exc))
     finally:
         if temporary is not None:
             Path(temporary).unlink(missing_ok=True)
