@@ -443,3 +443,18 @@ def test_fix_skill_api(tmp_path: Path) -> None:
     assert "name: tables" in change.after and "name: Tables" in change.before
     assert outcome.result.fixed == 1 and outcome.result.ok
     assert skill_md(folder).splitlines()[1] == "name: Tables"  # write=False
+
+
+def test_a_file_with_two_names_is_written_once(lint: Run, cwd: Path) -> None:
+    folder = make(
+        cwd,
+        "tables",
+        f"---\nname: tables\n{GOOD}---\n\n# tables\n\n[a](a.md) [b](b.md)\n",
+        **{"a.md": "# A\n\n[home](Skill.md)\n"},
+    )
+    (folder / "b.md").symlink_to("a.md")
+    proc = lint("tables", "--fix")
+    assert "error[" not in proc.stderr, proc.stderr
+    assert proc.returncode == 0
+    assert (folder / "b.md").is_symlink()
+    assert (folder / "a.md").read_text() == "# A\n\n[home](SKILL.md)\n"

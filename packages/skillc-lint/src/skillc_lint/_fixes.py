@@ -15,6 +15,7 @@ written is reported (E999, E012), never raised: the other files are still fixed.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -265,7 +266,17 @@ def fix_skill(
             replace(result, fixed=sum(c.fixes for c in changes)), changes, tuple(problems)
         )
     written = []
+    by_real: dict[str, str] = {}  # a file reached by two names (a symlink) is written once
     for change in changes:
+        real = os.path.realpath(root / change.file)
+        if real in by_real:
+            if by_real[real] == change.after:
+                written.append(change)
+            else:
+                reason = "another name of this file is fixed differently"
+                problems.append(_not_fixed(root, change.file, reason))
+            continue
+        by_real[real] = change.after
         problem = _write(root, change.file, originals[change.file], change.after)
         if problem is None:
             written.append(change)
@@ -311,6 +322,9 @@ def _write(root: Path, rel: str, original: _Original, text: str) -> SkillcError 
             handle.write(original.encode(text))
             handle.flush()
             os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))
+            if info.st_uid != os.geteuid():  # root fixing another's file: keep the owner
+                with contextlib.suppress(OSError):
+                    os.fchown(handle.fileno(), info.st_uid, info.st_gid)
             os.fsync(handle.fileno())
         Path(temporary).replace(target)
         temporary = None

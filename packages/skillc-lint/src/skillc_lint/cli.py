@@ -199,10 +199,11 @@ def lint_command(
     """
     import os
     from importlib.metadata import version
+    from pathlib import Path
 
     from skillc_index import Notice
     from skillc_index.console import cli_session, report, report_all
-    from skillc_lint import _output
+    from skillc_lint import NotFixed, _output
     from skillc_lint._engine import resolve_targets
     from skillc_lint.operations import LintParams, lint
 
@@ -253,6 +254,8 @@ def lint_command(
                 }
                 click.echo(unified_diff(r.fixes.changes, shown), nl=False)
     for problem in problems:
+        if isinstance(problem, NotFixed):  # the file as the diagnostics show it
+            problem = NotFixed(_output.display_path(Path(problem.file), cwd), problem.reason)
         report(problem.diagnostic)
     for result in results:
         if result.skipped:

@@ -15,6 +15,7 @@ an invalid name); trailing whitespace that the data holds (inside a block scalar
 
 from __future__ import annotations
 
+import posixpath
 import re
 from typing import Any
 
@@ -236,8 +237,6 @@ def link_case(skill: Skill, link: LinkRef) -> Fix | None:
     fixed = "/".join(parts)
     if fixed == written:
         return None
-    import posixpath
-
     if posixpath.normpath(posixpath.join(folder, fixed)) != candidates[0]:
         return None
     lines = skill.lines(link.source)
