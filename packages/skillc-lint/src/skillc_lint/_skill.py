@@ -111,10 +111,14 @@ class Skill:
         )
         self._exists: dict[str, bool] = {}
         self._anchors: dict[str, frozenset[str]] = {}
+        self._lines: dict[str, list[str]] = {}
 
     def lines(self, rel: str) -> list[str]:
         """The lines of a Markdown file, each with its line break (what fix edits count)."""
-        return split_lines(self.texts[rel])
+        found = self._lines.get(rel)
+        if found is None:
+            found = self._lines[rel] = split_lines(self.texts[rel])
+        return found
 
     @cached_property
     def by_lower_case(self) -> dict[str, list[str]]:

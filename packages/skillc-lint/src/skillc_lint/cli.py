@@ -178,7 +178,8 @@ def lint_command(
     `SKL201 = { max-lines = 300 }`, `profiles = ["claude-code"]`).
 
     Profiles add the rules and known fields of a skill dialect: `agentskills` (the default:
-    the standard's compatibility, metadata and allowed-tools, SKL501-503), `claude-code`
+    the standard's compatibility, metadata and allowed-tools, SKL501-503, and frontmatter
+    whitespace, SKL510), `claude-code`
     (SKL601-605), `skillli` (registry fields and quizzes, SKL701-726) and `gibberish`
     (gibb.eri.sh tool-defining skills, SKL801-819). Each extends `agentskills`.
 

@@ -19,7 +19,7 @@ import posixpath
 import re
 from typing import Any
 
-from skillc_index import parse_frontmatter, split_lines
+from skillc_index import SKILL_FILE, parse_frontmatter
 from skillc_lint._fixes import Fix, TextEdit
 from skillc_lint._skill import LinkRef, Skill
 
@@ -89,7 +89,7 @@ def rename(skill: Skill, new: str, description: str, *, safe: bool) -> Fix | Non
     back as ``new``."""
     line = skill.skill_md.frontmatter.field_lines.get("name")
     text = skill.skill_md_text
-    lines = split_lines(text)
+    lines = skill.lines(SKILL_FILE)
     if line is None or line > len(lines):
         return None
     match = _VALUE.fullmatch(_content(lines[line - 1]))
@@ -145,7 +145,7 @@ def quote_values(skill: Skill) -> Fix | None:
     """SKL100: double-quote the one-line plain values YAML cannot read (``description: Use
     when: ...``), when the frontmatter then reads and each quoted value holds its text."""
     text = skill.skill_md_text
-    edits, wanted = _quote_edits(split_lines(text), skill.skill_md.frontmatter.end_line)
+    edits, wanted = _quote_edits(skill.lines(SKILL_FILE), skill.skill_md.frontmatter.end_line)
     if not edits or not _reads_as(text, tuple(edits), wanted):
         return None
     return Fix(f"quote the value of {', '.join(wanted)}", tuple(edits))
@@ -161,7 +161,7 @@ def close_frontmatter(skill: Skill) -> Fix | None:
     the frontmatter then reads as a mapping with at least one key (quoting, in the same fix,
     the values YAML cannot read, as :func:`quote_values` does)."""
     text = skill.skill_md_text
-    lines = split_lines(text)
+    lines = skill.lines(SKILL_FILE)
     last = 0  # 0-based index of the last line of the YAML block
     for index in range(1, len(lines)):
         content = _content(lines[index])
@@ -193,7 +193,7 @@ def strip_trailing_whitespace(skill: Skill, end_line: int) -> tuple[list[int], F
     (plain values drop trailing blanks anyway), unsafe when it changes (a block scalar keeps
     them)."""
     text = skill.skill_md_text
-    lines = split_lines(text)
+    lines = skill.lines(SKILL_FILE)
     found: list[int] = []
     edits: list[TextEdit] = []
     for index in range(min(end_line, len(lines))):
