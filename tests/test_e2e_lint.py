@@ -103,6 +103,7 @@ def test_errors_exit_1_with_rfc_lines(skc: Run, ok: Run, project: Path) -> None:
         "does not match directory 'broken'",
         ".skillc/skills/broken/SKILL.md:8: error[E300]: SKL301 link-file-exists: link target "
         "not found: 'gone.md'",
+        "info: 1 fix available with --fix; 1 fix available with --unsafe-fixes",
     ]
     assert proc.stdout == "broken: 2 errors, 1 warning\n"
 

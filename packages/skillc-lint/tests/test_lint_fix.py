@@ -123,7 +123,7 @@ def test_a_name_with_more_faults_than_case_needs_unsafe_fixes(lint: Run, cwd: Pa
     proc = lint("tables", "--fix")
     assert snapshot(folder) == before
     assert proc.stdout.splitlines()[-1] == "no fixes to apply"
-    assert proc.stderr.splitlines()[-1] == "2 fixes available with --unsafe-fixes"
+    assert proc.stderr.splitlines()[-1] == "info: 2 fixes available with --unsafe-fixes"
     assert lint("tables", "--unsafe-fixes").returncode == 0
     assert skill_md(folder).splitlines()[1] == "name: tables"  # the folder's name
 

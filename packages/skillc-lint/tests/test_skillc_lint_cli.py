@@ -113,7 +113,7 @@ def test_text_lines_and_summary(lint: Run, cwd: Path) -> None:
         "bad/notes.md: warning[W300]: SKL401 no-orphans: orphaned file: 'notes.md'",
         "bad/notes.md:1: warning[W300]: SKL204 heading-first-h1: first heading 'Notes' is H2, "
         "not H1",
-        "2 fixes available with --unsafe-fixes",  # SKL102 and SKL104: rename to 'bad'
+        "info: 2 fixes available with --unsafe-fixes",  # SKL102 and SKL104: rename to 'bad'
     ]
     assert proc.stdout == "bad: 1 error, 3 warnings\n"
 

@@ -283,7 +283,7 @@ def lint_command(
         if summary:
             click.echo(summary)
         if hint:
-            click.echo(hint, err=True)
+            report(Notice(hint, level="info"))
     return 0 if all(result.ok for result in results) and not problems else 1
 
 
