@@ -76,11 +76,13 @@ def test_new_project_skill_lints_with_the_template_warning(skc: Run, ok: Run) ->
     ok("init", "hello-skill")
     proc = skc("lint")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stderr.splitlines() == [
+    lines = proc.stderr.splitlines()
+    assert lines[:2] == [
         "linting 1 skill in .skillc/skills",
-        ".skillc/skills/hello-skill/SKILL.md:3: warning[W300]: SKL108 description-triggers: "
+        ".skillc/skills/hello-skill/SKILL.md:3:1: warning[W300]: SKL108 description-triggers: "
         "missing activation trigger (say when to use the skill, e.g. 'Use when ...')",
     ]
+    assert [lines[2], lines[3][:14], lines[4]] == ["  |", "3 | descriptio", "  | ^"]
     assert proc.stdout == "hello-skill: 0 errors, 1 warning\n"
     named = skc("lint", "hello-skill", "--format", "json")
     data = json.loads(named.stdout)
@@ -97,15 +99,35 @@ def test_errors_exit_1_with_rfc_lines(skc: Run, ok: Run, project: Path) -> None:
     proc = skc("lint", "broken")
     assert proc.returncode == 1
     assert proc.stderr.splitlines() == [
-        ".skillc/skills/broken/SKILL.md:2: error[E300]: SKL102 name-format: name 'Broken' "
+        ".skillc/skills/broken/SKILL.md:2:1: error[E300]: SKL102 name-format: name 'Broken' "
         "contains uppercase characters",
-        ".skillc/skills/broken/SKILL.md:2: warning[W300]: SKL104 name-match-dir: name 'Broken' "
-        "does not match directory 'broken'",
-        ".skillc/skills/broken/SKILL.md:8: error[E300]: SKL301 link-file-exists: link target "
+        "  |",
+        "2 | name: Broken",
+        "  | ^",
+        ".skillc/skills/broken/SKILL.md:2:1: warning[W300]: SKL104 name-match-dir: name "
+        "'Broken' does not match directory 'broken'",
+        "  |",
+        "2 | name: Broken",
+        "  | ^",
+        ".skillc/skills/broken/SKILL.md:8:8: error[E300]: SKL301 link-file-exists: link target "
         "not found: 'gone.md'",
+        "  |",
+        "8 | [gone](gone.md)",
+        "  |        ^",
         "info: 1 fix available with --fix; 1 fix available with --unsafe-fixes",
     ]
     assert proc.stdout == "broken: 2 errors, 1 warning\n"
+
+
+def test_explain_and_baseline_through_skc(skc: Run, project: Path) -> None:
+    """``skc lint --explain`` and a baseline: the options of skillc-lint, through skc."""
+    explained = skc("lint", "--explain", "SKL301")
+    assert explained.returncode == 0
+    assert explained.stdout.startswith("SKL301 link-file-exists (error; links)\n")
+    write(project / "skills" / "broken", VALID + "\n[gone](gone.md)\n")
+    assert skc("lint", "skills", "--write-baseline", "base.json").returncode == 0
+    assert skc("lint", "skills", "--baseline", "base.json").returncode == 0
+    assert skc("lint", "skills").returncode == 1
 
 
 def test_global_skill_by_name_and_project_config(
@@ -155,7 +177,7 @@ def test_standalone_script_lints_a_folder_of_skills(script: Script, project: Pat
     proc = script("skillc-lint")("skills/", "--format", "github")
     assert proc.returncode == 1
     assert proc.stdout == (
-        "::error file=skills/two/SKILL.md,line=1,title=SKL105 description-required::missing "
+        "::error file=skills/two/SKILL.md,line=1,col=1,title=SKL105 description-required::missing "
         "required frontmatter field: description\n"
     )
     assert proc.stderr == "linting 2 skills in skills\n"

@@ -418,6 +418,13 @@ def test_autolinks_and_bare_urls() -> None:
     ]
 
 
+def test_www_in_prose_is_no_link() -> None:
+    """ "the www. prefix" is prose: trimming the period leaves "www", no domain (a relative
+    link "www" would be a broken-link error in lint); www.x. is still a link (near miss)."""
+    text = "Strip the www. prefix, or www.. or (www.), but keep www.x.dev.\n"
+    assert links(parse_markdown(text)) == [("http://www.x.dev", 1, "www.x.dev", False)]
+
+
 def test_links_in_tables() -> None:
     text = "intro\n\n| File | Use |\n|------|-----|\n| [a](a.md) | x |\n| y | ![i](i.png) |\n"
     assert links(parse_markdown(text)) == [("a.md", 5, "a", False), ("i.png", 6, "i", True)]

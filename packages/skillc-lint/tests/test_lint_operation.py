@@ -63,6 +63,7 @@ def test_lint_logs_one_row_with_what_it_found(project: Path) -> None:
                 "severity": "error",
                 "file": "SKILL.md",
                 "line": 1,
+                "column": 1,
                 "message": "missing required frontmatter field: description",
             }
         ],
@@ -120,7 +121,8 @@ def test_config_problems_are_warned_once_per_registry(project: Path) -> None:
 def test_readme_operation_example_runs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The README's example of the operation, run on real skills; it logs in the home."""
+    """The README's example of the operation, run on real skills: folders in no store, so
+    nothing is written anywhere (no runtime folder in the home)."""
     import ast
     import re
 
@@ -135,5 +137,17 @@ def test_readme_operation_example_runs(
     lines = capsys.readouterr().out.splitlines()
     assert ast.literal_eval(lines[0])["error_count"] == 0
     assert lines[1:] == ["True", "False"]
-    runtime = tmp_path / "home" / ".skillc" / "runtime"
-    assert sorted(path.name for path in runtime.iterdir()) == ["git", "my-skill"]
+    assert not (tmp_path / "home").exists()
+
+
+def test_a_folder_in_no_store_is_linted_without_a_trace(project: Path, tmp_path: Path) -> None:
+    """Linting a checkout creates no runtime folder and logs nothing (DECISIONS.md); the
+    same skill imported into the store is logged in its runtime (near miss: the first test)."""
+    checkout = write_skill(tmp_path / "checkout", "demo")
+    outside = Layout.discover(tmp_path, env={"SKILLC_HOME": str(tmp_path / "home")})
+    shown: list[str] = []
+    for run in (session(project, shown), Session(outside, AccessLog(shown.append))):
+        assert lint(run, LintParams(str(checkout))).result.ok
+    assert not (tmp_path / "home").exists()
+    assert not (project / ".skillc" / "runtime").exists()
+    assert shown == []

@@ -108,6 +108,18 @@ def test_skl502_near_miss(skill: Writer) -> None:
     assert lint(front(skill, 'metadata:\n  version: "1.0"\n  author: me\n'), "SKL502") == []
 
 
+def test_skl502_an_unquoted_date_is_a_string(skill: Writer) -> None:
+    """YAML 1.2 (and the other tools) read ``2026-03-05`` as text; a number, a map or a
+    list beside it stays an error (near miss)."""
+    dates = "metadata:\n  updated: 2026-03-05\n  at: 2026-03-05 10:30:00\n"
+    assert lint(front(skill, dates), "SKL502") == []
+    mixed = "metadata: {updated: 2026-03-05, build: 7, owner: {a: b}}\n"
+    assert lint(front(skill, mixed), "SKL502") == [
+        "metadata value 'build' must be a string, not a number (quote it: \"7\")",
+        "metadata value 'owner' must be a string, not a mapping",
+    ]
+
+
 def test_skl503_allowed_tools(skill: Writer) -> None:
     assert lint(front(skill, "allowed-tools: [Read, Grep]\n"), "SKL503") == [
         "allowed-tools must be a space-separated string, not a list"

@@ -319,6 +319,7 @@ def test_result_to_dict_is_the_guide_shape(skill: Writer) -> None:
                 "severity": "warning",
                 "file": "SKILL.md",
                 "line": 3,
+                "column": 1,
                 "message": "missing activation trigger (say when to use the skill, e.g. "
                 "'Use when ...')",
             }

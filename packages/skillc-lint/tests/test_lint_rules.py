@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from skillc_lint import LintDiagnostic, LintResult, lint_skill
+from skillc_lint import LintDiagnostic, LintResult, default_registry, lint_skill
 
 Writer = Callable[..., Path]
 Found = Callable[..., list[LintDiagnostic]]
@@ -442,6 +442,33 @@ def test_skl301_near_misses(skill: Writer, found: Found) -> None:
     assert found(folder, "SKL301") == []
 
 
+def test_skl301_skill_folder_substitutions_in_the_claude_code_profile(
+    skill: Writer, found: Found
+) -> None:
+    """``{baseDir}`` and ``${CLAUDE_SKILL_DIR}`` are the skill folder (from any file) and a
+    link holding a run-time value (``$ARGUMENTS``) is not checked, with ``claude-code``; a
+    missing file behind the placeholder is still an error, and without the profile the
+    placeholder is a path like any other (near misses)."""
+    body = (
+        "[a]({baseDir}/references/x.md) [b](${CLAUDE_SKILL_DIR}/references/x.md)\n"
+        "[c]({baseDir}/references/gone.md) [d]($ARGUMENTS.md) [e](out/${CLAUDE_SESSION_ID}.md)\n"
+    )
+    folder = skill(
+        body=body,
+        files={"references/x.md": "# X\n\n[back]({baseDir}/SKILL.md) [up]({baseDir}/../y.md)\n"},
+    )
+    claude = default_registry(profiles=("claude-code",))
+    assert [(d.file, d.message) for d in found(folder, "SKL301", registry=claude)] == [
+        ("SKILL.md", "link target not found: '{baseDir}/references/gone.md'")
+    ]
+    assert messages(found(folder, "SKL303", registry=claude)) == [
+        "link escapes the skill root: '{baseDir}/../y.md'"
+    ]
+    assert found(folder, "SKL401", registry=claude) == []  # x.md is reached through {baseDir}
+    plain = messages(found(folder, "SKL301"))
+    assert len(plain) == 7 and "link target not found: '{baseDir}/references/x.md'" in plain
+
+
 # -- SKL302 link-anchor-exists ----------------------------------------------------------------
 
 
@@ -472,6 +499,20 @@ def test_skl302_near_misses_slugs_duplicates_and_other_files(skill: Writer, foun
 def test_skl302_heading_in_a_fence_is_no_anchor(skill: Writer, found: Found) -> None:
     folder = skill(body="[a](#hidden)\n\n```\n## Hidden\n```\n")
     assert messages(found(folder, "SKL302")) == ["anchor not found: '#hidden'"]
+
+
+def test_skl302_html_anchors(skill: Writer, found: Found) -> None:
+    """``<a id>`` and ``<a name>`` (any quoting) are anchors; a fragment naming none still
+    warns (near miss), as does a name only written in prose."""
+    body = (
+        "[a](#step-1) [b](ref.md#Legacy) [c](#bare) [d](#missing) [e](#prose)\n\n"
+        '<a id="step-1"></a>\n\n<a name=bare></a> and id="prose" in text\n'
+    )
+    folder = skill(body=body, files={"ref.md": "# Ref\n\n<a name='legacy'></a>\n"})
+    assert messages(found(folder, "SKL302")) == [
+        "anchor not found: '#missing'",
+        "anchor not found: '#prose'",
+    ]
 
 
 # -- SKL303 link-no-escape --------------------------------------------------------------------

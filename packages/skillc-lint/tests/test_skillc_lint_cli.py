@@ -106,13 +106,22 @@ def test_text_lines_and_summary(lint: Run, cwd: Path) -> None:
     proc = lint("bad")
     assert proc.returncode == 1
     assert proc.stderr.splitlines() == [
-        "bad/SKILL.md:2: error[E300]: SKL102 name-format: name 'Bad_Name' contains "
+        "bad/SKILL.md:2:1: error[E300]: SKL102 name-format: name 'Bad_Name' contains "
         "uppercase characters, contains invalid characters '_'",
-        "bad/SKILL.md:2: warning[W300]: SKL104 name-match-dir: name 'Bad_Name' does not "
+        "  |",
+        "2 | name: Bad_Name",
+        "  | ^",
+        "bad/SKILL.md:2:1: warning[W300]: SKL104 name-match-dir: name 'Bad_Name' does not "
         "match directory 'bad'",
+        "  |",
+        "2 | name: Bad_Name",
+        "  | ^",
         "bad/notes.md: warning[W300]: SKL401 no-orphans: orphaned file: 'notes.md'",
-        "bad/notes.md:1: warning[W300]: SKL204 heading-first-h1: first heading 'Notes' is H2, "
+        "bad/notes.md:1:1: warning[W300]: SKL204 heading-first-h1: first heading 'Notes' is H2, "
         "not H1",
+        "  |",
+        "1 | ## Notes",
+        "  | ^",
         "info: 2 fixes available with --unsafe-fixes",  # SKL102 and SKL104: rename to 'bad'
     ]
     assert proc.stdout == "bad: 1 error, 3 warnings\n"
@@ -256,6 +265,7 @@ def test_json_one_skill_is_an_object(lint: Run, cwd: Path) -> None:
         "severity": "error",
         "file": "SKILL.md",
         "line": 2,
+        "column": 1,
         "message": "name 'Bad_Name' contains uppercase characters, contains invalid characters '_'",
         "fix": {
             "description": "rename the skill to 'bad'",
@@ -283,10 +293,10 @@ def test_github_annotations(lint: Run, cwd: Path) -> None:
     proc = lint("bad", "--format", "github")
     assert proc.returncode == 1
     assert proc.stdout.splitlines() == [
-        "::error file=bad/SKILL.md,line=2,title=SKL102 name-format::name 'Bad_Name' contains "
+        "::error file=bad/SKILL.md,line=2,col=1,title=SKL102 name-format::name 'Bad_Name' contains "
         "uppercase characters, contains invalid characters '_'",
-        "::warning file=bad/SKILL.md,line=2,title=SKL104 name-match-dir::name 'Bad_Name' does "
-        "not match directory 'bad'",
+        "::warning file=bad/SKILL.md,line=2,col=1,title=SKL104 name-match-dir::name 'Bad_Name' "
+        "does not match directory 'bad'",
         "::warning file=bad/a%2C b.md,title=SKL401 no-orphans::orphaned file: 'a, b.md'",
     ]
 
@@ -315,7 +325,8 @@ def test_config_lint_table(lint: Run, cwd: Path) -> None:
     write_config(cwd, '[lint]\nSKL108 = "error"\nSKL201 = { max-lines = 5 }\n')
     proc = lint("x")
     assert proc.returncode == 1
-    assert [line.split(": ", 2)[1] for line in proc.stderr.splitlines()] == [
+    heads = [line for line in proc.stderr.splitlines() if line.startswith("x/")]
+    assert [line.split(": ", 2)[1] for line in heads] == [
         "warning[W300]",
         "error[E300]",
     ]
@@ -421,9 +432,10 @@ def test_profile_option_adds_the_dialect(lint: Run, cwd: Path) -> None:
     assert "SKL602" not in plain.stderr
     proc = lint("cc", "--profile", "claude-code")
     assert proc.returncode == 1
-    assert proc.stderr.splitlines() == [
-        "cc/SKILL.md:5: error[E300]: SKL602 claude-context: context must be 'fork', not 'inline'"
-    ]
+    assert proc.stderr.splitlines()[0] == (
+        "cc/SKILL.md:5:1: error[E300]: SKL602 claude-context: context must be 'fork', not 'inline'"
+    )
+    assert proc.stderr.splitlines()[1:] == ["  |", "5 | context: inline", "  | ^"]
 
 
 def test_profile_option_is_repeatable_and_takes_commas(lint: Run) -> None:
@@ -459,7 +471,11 @@ def test_config_profiles(lint: Run, cwd: Path) -> None:
     assert proc.stderr.splitlines() == [
         "warning: config [lint]: unknown profile 'nope' (known: agentskills, claude-code, "
         "skillli, gibberish)",
-        "cc/SKILL.md:5: warning[W300]: SKL602 claude-context: context must be 'fork', not 'inline'",
+        "cc/SKILL.md:5:1: warning[W300]: SKL602 claude-context: context must be 'fork', not "
+        "'inline'",
+        "  |",
+        "5 | context: inline",
+        "  | ^",
     ]
     # --profile replaces the configured list (the command line wins)
     proc = lint("cc", "--profile", "skillli")

@@ -35,7 +35,7 @@ REGISTRY = {
     "skc_init": {"name", "global"},
     "skc_list": {"scope", "status", "limit", "pattern", "check_obsolete", "budget"},
     "skc_build": {"skill", "global", "target", "copy", "force"},
-    "skc_lint": {"skill", "force", "select", "ignore", "profile"},
+    "skc_lint": {"skill", "force", "select", "ignore", "profile", "baseline"},
     "skc_outline": {"skill", "level"},
     "skc_show": {"skill", "section", "file", "max_lines", "offset", "hidden"},
     "skc_open": {"skill", "path", "max_lines", "offset", "hidden"},

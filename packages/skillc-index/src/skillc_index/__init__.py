@@ -114,6 +114,7 @@ _EXPORTS: dict[str, str] = {
     "read_skill_metadata": "_model",
     "title_of": "_model",
     # files and the source hash (RFC-0001:C-MANIFEST)
+    "write_file_atomic": "_atomic",
     "SkillFiles": "_files",
     "walk_skill": "_files",
     "source_hash": "_files",
@@ -224,6 +225,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 if TYPE_CHECKING:
+    from skillc_index._atomic import write_file_atomic
     from skillc_index._batch import (
         BatchItem,
         BatchJob,

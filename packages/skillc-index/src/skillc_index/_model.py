@@ -75,6 +75,8 @@ _BARE_URL = re.compile(r"(?<![A-Za-z0-9])(?:https?://|www\.)[^\s<>]+", re.IGNORE
 # Inline source that may hold a link, an image, an autolink or a bare URL.
 _MAY_LINK = re.compile(r"[\[<]|://|www\.", re.IGNORECASE)
 _URL_TRAILING = "?!.,:;*_~'\""
+# GFM: a www. autolink needs a valid domain after "www." (a segment of letters, digits, "_" or "-").
+_WWW_DOMAIN = re.compile(r"www\.[A-Za-z0-9_-]", re.IGNORECASE)
 
 # Token.meta key: newlines a token consumed that no softbreak/hardbreak token stands for.
 _NEWLINES = "skillc_newlines"
@@ -257,8 +259,8 @@ def _bare_urls(text: str, line: int) -> list[Link]:
                 url = url[:-1]
             else:
                 break
-        if url.lower() in ("http://", "https://", "www.") or url.endswith("://"):
-            continue
+        if url.endswith("://") or not ("://" in url or _WWW_DOMAIN.match(url)):
+            continue  # "without the www. prefix": what trimming left ("www") is no URL
         target = "http://" + url if url.lower().startswith("www.") else url
         links.append(Link(target, line, url, False))
     return links

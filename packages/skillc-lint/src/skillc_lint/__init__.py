@@ -55,6 +55,7 @@ _EXPORTS: dict[str, str] = {
     "default_registry": "_profiles",
     "configured_registry": "_profiles",
     "json_report": "_output",
+    "InvalidBaseline": "_errors",
     "NotFixed": "_errors",
     "UnknownProfile": "_errors",
     "UnknownRule": "_errors",
@@ -80,7 +81,7 @@ if TYPE_CHECKING:
         lint_targets,
         resolve_targets,
     )
-    from skillc_lint._errors import NotFixed, UnknownProfile, UnknownRule
+    from skillc_lint._errors import InvalidBaseline, NotFixed, UnknownProfile, UnknownRule
     from skillc_lint._fixes import FileChange, Fix, FixOutcome, TextEdit, fix_skill
     from skillc_lint._output import json_report
     from skillc_lint._profiles import (

@@ -26,7 +26,10 @@ from skillc_index import (
     resolve_skill,
 )
 from skillc_index import find_skill_folders as find_skills  # re-exported: lint's name
-from skillc_lint._registry import RuleRegistry, Severity
+from skillc_lint._registry import RuleRegistry, RuleState, Severity
+
+if TYPE_CHECKING:
+    from skillc_lint._skill import Skill
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -63,6 +66,12 @@ class LintDiagnostic:
     """Relative POSIX path from the skill root (``SKILL.md``, ``references/api.md``)."""
     line: int | None
     message: str
+    column: int | None = None
+    """1-based, in characters, when ``line`` is set: where the rule points, else the line's
+    first non-blank character."""
+    source: str | None = field(default=None, compare=False, repr=False)
+    """The text of ``line`` (for the code frame of the text output and the baseline's
+    fingerprint); never in machine formats."""
     fix: Fix | None = None
     """The rule's fix for it (:class:`~skillc_lint.Fix`), if it has one."""
 
@@ -77,6 +86,7 @@ class LintDiagnostic:
             "severity": self.severity,
             "file": self.file,
             "line": self.line,
+            "column": self.column,
             "message": self.message,
         }
         if self.fix is not None:
@@ -99,7 +109,11 @@ class LintResult:
     """Ids of the rules that ran, in order."""
     notices: tuple[Notice, ...] = ()
     """Warnings of the run that are no rule's finding: a Markdown file over the parse
-    limit, whose headings and links after the limit were not checked."""
+    limit, whose headings and links after the limit were not checked; a suppression comment
+    naming no rule."""
+    suppressed: int = 0
+    """Findings not reported because a suppression hid them (an inline comment, a
+    per-file ignore, the baseline)."""
     fixed: int | None = None
     """Fixes applied before this lint (:func:`~skillc_lint.fix_skill`); None when not fixing."""
 
@@ -169,9 +183,35 @@ def lint_skill(
     name = root.resolve().name
     if compiled and not force:
         return LintResult(name, root, skipped="compiled")
-    skill = Skill(root, compiled=compiled, texts=texts)
+    from skillc_lint._profiles import substitutions_in
+
+    skill = Skill(root, compiled=compiled, substitutions=substitutions_in(registry), texts=texts)
     active = registry.active()
     found: list[tuple[int, LintDiagnostic]] = []
+
+    def diagnostic(
+        entry: RuleState,
+        file: str,
+        line: int | None,
+        column: int | None,
+        message: str,
+        fix: Fix | None = None,
+    ) -> LintDiagnostic:
+        source = skill.line_text(file, line) if line else None
+        if source is not None and column is None:
+            column = len(source) - len(source.lstrip()) + 1
+        return LintDiagnostic(
+            entry.rule.id,
+            entry.rule.name,
+            entry.severity,
+            file,
+            line,
+            message,
+            column if source is not None else None,
+            source,
+            fix,
+        )
+
     for order, entry in enumerate(active):
         rule = entry.rule
         counts: dict[str, int] = {}  # findings of this rule by file
@@ -180,39 +220,66 @@ def lint_skill(
             count = counts[finding.file] = counts.get(finding.file, 0) + 1
             last_line[finding.file] = finding.line
             if count <= MAX_FINDINGS:
-                diagnostic = LintDiagnostic(
-                    rule.id,
-                    rule.name,
-                    entry.severity,
-                    finding.file,
-                    finding.line,
-                    finding.message,
-                    finding.fix,
+                found.append(
+                    (
+                        order,
+                        diagnostic(
+                            entry,
+                            finding.file,
+                            finding.line,
+                            finding.column,
+                            finding.message,
+                            finding.fix,
+                        ),
+                    )
                 )
-                found.append((order, diagnostic))
         for file, count in counts.items():
             if count > MAX_FINDINGS:
                 more = (
                     f"{count - MAX_FINDINGS} more {rule.id} findings in this file "
                     f"(the first {MAX_FINDINGS} are shown)"
                 )
-                diagnostic = LintDiagnostic(
-                    rule.id, rule.name, entry.severity, file, last_line[file], more
-                )
-                found.append((order, diagnostic))
+                found.append((order, diagnostic(entry, file, last_line[file], None, more)))
 
     def sort_key(item: tuple[int, LintDiagnostic]) -> tuple[bool, bytes, int, int]:
         order, d = item
         return (d.file != SKILL_FILE, fs_bytes(d.file), d.line or 0, order)
 
     found.sort(key=sort_key)
+    shown, notices = _unsuppressed(skill, registry, [d for _, d in found])
     return LintResult(
         name,
         root,
-        tuple(d for _, d in found),
+        tuple(shown),
         rules=tuple(e.rule.id for e in active),
-        notices=skill.notices,
+        notices=skill.notices + notices,
+        suppressed=len(found) - len(shown),
     )
+
+
+def _unsuppressed(
+    skill: Skill, registry: RuleRegistry, diagnostics: list[LintDiagnostic]
+) -> tuple[list[LintDiagnostic], tuple[Notice, ...]]:
+    """The diagnostics no ``skillc-lint: disable`` comment of their file hides, and a
+    warning for each rule a comment names that is no rule of the registry."""
+    from skillc_lint._suppress import inline_suppressions
+
+    notices: list[Notice] = []
+    comments = {}
+    for rel, text in skill.texts.items():
+        found = inline_suppressions(text)
+        if found.comments:
+            comments[rel] = found
+            for line, selector in found.comments:
+                if not registry.match(selector):
+                    where = skill.root / rel
+                    notices.append(
+                        Notice(f"{where}:{line}: skillc-lint comment names no rule: '{selector}'")
+                    )
+    if not comments:
+        return diagnostics, ()
+    shown = [d for d in diagnostics if not (d.file in comments and comments[d.file].hides(d))]
+    return shown, tuple(notices)
 
 
 @dataclass(frozen=True)

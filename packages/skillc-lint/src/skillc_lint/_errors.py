@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from skillc_index import InternalError, InvalidOption
 
-__all__ = ["NotFixed", "UnknownProfile", "UnknownRule"]
+__all__ = ["InvalidBaseline", "NotFixed", "UnknownProfile", "UnknownRule"]
 
 
 class UnknownProfile(InvalidOption):
@@ -22,6 +22,14 @@ class UnknownProfile(InvalidOption):
         self.known = tuple(known)
         self.reason = f"unknown profile '{name}' (known: {', '.join(self.known)})"
         super().__init__(f"profile: {self.reason}")
+
+
+class InvalidBaseline(InvalidOption):
+    """A baseline file that cannot be read, or is not a skillc-lint baseline."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(f"baseline: {reason}")
 
 
 class UnknownRule(InvalidOption):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -214,10 +214,12 @@ def fix_skill(
     force: bool = False,
     unsafe: bool = False,
     write: bool = True,
+    skip: Callable[[LintDiagnostic], bool] | None = None,
 ) -> FixOutcome:
     """Apply the fixes of the skill at ``path`` (the safe ones; every one when ``unsafe``)
     until none is left, and lint what remains. ``write=False`` computes the same changes and
-    writes nothing (``--diff``). Raises what :func:`~skillc_lint.lint_skill` raises."""
+    writes nothing (``--diff``); ``skip``: diagnostics whose fix is not applied (those a
+    per-file ignore hides). Raises what :func:`~skillc_lint.lint_skill` raises."""
     from skillc_index import SkillcError
     from skillc_lint._engine import lint_skill
 
@@ -230,7 +232,7 @@ def fix_skill(
     for _ in range(MAX_ROUNDS):
         by_file: dict[str, list[Fix]] = {}
         for d in result.diagnostics:
-            if d.fix is not None and (unsafe or d.fix.safe):
+            if d.fix is not None and (unsafe or d.fix.safe) and not (skip and skip(d)):
                 by_file.setdefault(d.file, []).append(d.fix)
         changed = False
         for rel, fixes in by_file.items():

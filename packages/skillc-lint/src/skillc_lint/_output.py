@@ -8,7 +8,7 @@ when the file is inside it, absolute otherwise.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -16,14 +16,18 @@ from urllib.parse import quote
 from skillc_index import format_diagnostic
 from skillc_lint._engine import LintDiagnostic, LintResult
 from skillc_lint._fixes import Fix
-from skillc_lint._registry import RuleRegistry
+from skillc_lint._registry import Rule, RuleRegistry
 
 __all__ = [
     "SARIF_SCHEMA",
+    "code_frame",
     "display_path",
+    "explain_lines",
     "github_lines",
     "json_report",
+    "rule_doc",
     "sarif_log",
+    "statistics",
     "summary_line",
     "text_lines",
 ]
@@ -54,12 +58,92 @@ def _plural(count: int, word: str) -> str:
 # -- text -------------------------------------------------------------------------------------
 
 
+#: Characters of a line a code frame shows around its caret.
+FRAME_WIDTH = 100
+
+
+def code_frame(diagnostic: LintDiagnostic) -> list[str]:
+    """The offending line under a gutter with its number, and a caret under the column::
+
+          |
+        2 | name: Bad_Name
+          | ^
+
+    Tabs show as one space (the caret stays under its character); a long line is cut to
+    :data:`FRAME_WIDTH` characters around the caret (``...`` where it was cut). No frame
+    for a whole-file diagnostic."""
+    if diagnostic.line is None or diagnostic.source is None:
+        return []
+    text = diagnostic.source.replace("\t", " ")
+    caret = (diagnostic.column or 1) - 1
+    start = max(0, min(caret - FRAME_WIDTH // 2, len(text) - FRAME_WIDTH))
+    shown = text[start : start + FRAME_WIDTH]
+    if start:
+        shown, caret = "..." + shown, caret - start + 3
+    if start + FRAME_WIDTH < len(text):
+        shown += "..."
+    gutter = " " * len(str(diagnostic.line))
+    return [f"{gutter} |", f"{diagnostic.line} | {shown}".rstrip(), f"{gutter} | {' ' * caret}^"]
+
+
 def text_lines(result: LintResult, cwd: Path) -> list[str]:
-    """``<file>[:<line>]: error[E300]: SKL102 name-format: <message>``, one per diagnostic."""
+    """``<file>[:<line>:<column>]: error[E300]: SKL102 name-format: <message>`` per
+    diagnostic, each followed by its :func:`code_frame`."""
     lines = []
     for d in result.diagnostics:
-        where = _file_path(result, d, cwd) + (f":{d.line}" if d.line else "")
+        where = _file_path(result, d, cwd)
+        if d.line:
+            where += f":{d.line}" + (f":{d.column}" if d.column else "")
         lines.append(f"{where}: {format_diagnostic(d.diagnostic)}")
+        lines += code_frame(d)
+    return lines
+
+
+def statistics(results: Sequence[LintResult]) -> list[dict[str, Any]]:
+    """Diagnostics per rule over ``results``: ``{"rule", "name", "severity", "count"}``,
+    most frequent first (then by rule id)."""
+    counts: dict[tuple[str, str, str], int] = {}
+    for result in results:
+        for d in result.diagnostics:
+            key = (d.rule, d.name, d.severity)
+            counts[key] = counts.get(key, 0) + 1
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0][0]))
+    return [
+        {"rule": rule, "name": name, "severity": severity, "count": count}
+        for (rule, name, severity), count in ordered
+    ]
+
+
+# -- rule documentation -----------------------------------------------------------------------
+
+
+def rule_doc(rule: Rule, profile: str | None) -> dict[str, Any]:
+    """What ``--explain`` shows of a rule (its JSON): id, name, default severity, category,
+    profile (None for RFC-0008's built-in rules), summary, rationale, fix, options."""
+    return {
+        "id": rule.id,
+        "name": rule.name,
+        "severity": rule.severity,
+        "category": rule.category,
+        "profile": profile,
+        "summary": rule.summary,
+        "rationale": rule.rationale,
+        "fix": rule.fix,
+        "options": dict(rule.options),
+    }
+
+
+def explain_lines(doc: Mapping[str, Any]) -> list[str]:
+    """A :func:`rule_doc` as text, wrapped at 88 columns."""
+    import textwrap
+
+    where = f"profile {doc['profile']}" if doc["profile"] else doc["category"]
+    lines = [f"{doc['id']} {doc['name']} ({doc['severity']}; {where})", "", doc["summary"], ""]
+    for label, key in (("Why", "rationale"), ("Fix", "fix")):
+        lines += textwrap.wrap(f"{label}: {doc[key]}", 88, subsequent_indent="  ")
+    if doc["options"]:
+        lines.append("Options (set in the [lint] table of config.toml):")
+        lines += [f"  {key} = {value!r}" for key, value in doc["options"].items()]
     return lines
 
 
@@ -148,8 +232,8 @@ def sarif_log(
                 "id": rule.id,
                 "name": rule.name,
                 "shortDescription": {"text": rule.summary},
-                "fullDescription": {"text": f"{rule.id} {rule.name}: {rule.summary}"},
-                "help": {"text": f"{rule.summary} (RFC-0008:C-REGISTRY {rule.id})"},
+                "fullDescription": {"text": rule.rationale or rule.summary},
+                "help": {"text": rule.fix or rule.summary},
                 "defaultConfiguration": {"level": entry.severity},
                 "properties": {
                     "tags": [rule.category] if rule.category else [],
@@ -168,7 +252,7 @@ def sarif_log(
                     {
                         "physicalLocation": {
                             "artifactLocation": _artifact(result, d, cwd),
-                            "region": {"startLine": d.line or 1},
+                            "region": {"startLine": d.line or 1, "startColumn": d.column or 1},
                         }
                     }
                 ],
@@ -219,6 +303,8 @@ def github_lines(result: LintResult, cwd: Path) -> list[str]:
         props = [f"file={_escape_property(_file_path(result, d, cwd))}"]
         if d.line:
             props.append(f"line={d.line}")
+        if d.column:
+            props.append(f"col={d.column}")
         props.append(f"title={_escape_property(f'{d.rule} {d.name}')}")
         lines.append(f"::{level} {','.join(props)}::{_escape_data(d.message)}")
     return lines

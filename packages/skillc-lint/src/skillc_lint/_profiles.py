@@ -17,6 +17,7 @@ from typing import Any
 
 from skillc_lint._registry import Rule, RuleRegistry
 from skillc_lint._rules import agentskills, claude_code, gibberish, quiz, rfc0008, skillli
+from skillc_lint._skill import NO_SUBSTITUTIONS, Substitutions
 
 __all__ = [
     "BUILTIN_RULES",
@@ -26,6 +27,7 @@ __all__ = [
     "configured_registry",
     "default_registry",
     "profiles_in",
+    "substitutions_in",
     "use_profile",
 ]
 
@@ -35,7 +37,8 @@ BUILTIN_RULES: tuple[Rule, ...] = rfc0008.RULES
 
 @dataclass(frozen=True)
 class Profile:
-    """A dialect: its rules, the fields it makes known, what it extends, its settings."""
+    """A dialect: its rules, the fields it makes known, what it extends, its settings, and
+    the substitutions its agent makes in a skill's text (links are resolved through them)."""
 
     name: str
     description: str
@@ -43,6 +46,7 @@ class Profile:
     known_fields: tuple[str, ...] = ()
     extends: str | None = None
     settings: Mapping[str, Any] = field(default_factory=dict)
+    substitutions: Substitutions = NO_SUBSTITUTIONS
 
 
 PROFILES: dict[str, Profile] = {
@@ -61,6 +65,7 @@ PROFILES: dict[str, Profile] = {
             extends="agentskills",
             # Claude Code reads allowed-tools as a YAML list or a comma-separated string too.
             settings={"SKL503": {"accept": ["string", "list", "commas"]}},
+            substitutions=claude_code.SUBSTITUTIONS,
         ),
         Profile(
             "skillli",
@@ -94,6 +99,18 @@ def profiles_in(registry: RuleRegistry) -> tuple[str, ...]:
         for name, profile in PROFILES.items()
         if all(rule.id in registry for rule in profile.rules)
     )
+
+
+def substitutions_in(registry: RuleRegistry) -> Substitutions:
+    """The substitutions of the profiles ``registry`` holds, together."""
+    skill_dir: list[str] = []
+    runtime: list[str] = []
+    for name in profiles_in(registry):
+        substitutions = PROFILES[name].substitutions
+        skill_dir += substitutions.skill_dir
+        if substitutions.runtime:
+            runtime.append(substitutions.runtime)
+    return Substitutions(tuple(dict.fromkeys(skill_dir)), "|".join(dict.fromkeys(runtime)))
 
 
 def use_profile(registry: RuleRegistry, name: str) -> None:
@@ -139,6 +156,7 @@ def configured_registry(
     problem: a config may tune a dialect's rules for the runs that select it."""
     settings = dict(lint)
     configured = settings.pop("profiles", None)
+    settings.pop("per-file-ignores", None)  # no rule: the run reads it (operations.suppressions)
     problems: list[str] = []
     names = list(profiles)
     if not names and configured is not None:

@@ -39,11 +39,14 @@ Fixable = Literal["safe", "unsafe"]
 
 @dataclass(frozen=True)
 class Finding:
-    """One problem a rule found: what, in which file (relative to the skill root), where."""
+    """One problem a rule found: what, in which file (relative to the skill root), where.
+    ``column`` (1-based, in characters) when the rule knows it; else the diagnostic points at
+    the line's first non-blank character."""
 
     message: str
     file: str = "SKILL.md"
     line: int | None = None
+    column: int | None = None
     fix: Fix | None = None
     """How to fix it (edits of ``file``), when the rule knows a fix."""
 
@@ -58,8 +61,10 @@ class Rule:
 
     ``options`` holds the rule's parameters with their defaults (``{"max-lines": 500}``); a
     setting may only change those keys, to a value of the same type. ``protected`` rules
-    (SKL001, which ``--force`` controls) ignore settings and selectors. ``fixable``: whether
-    the rule attaches fixes to (some of) its findings, and the safest kind it attaches.
+    (SKL001, which ``--force`` controls) ignore settings and selectors. ``rationale`` (why
+    the rule exists) and ``fix`` (how to make a finding go away) are its documentation, shown
+    by ``skillc-lint --explain`` and in SARIF; every rule has both. ``fixable``: whether the
+    rule attaches fixes (``--fix``) to (some of) its findings, and the safest kind it attaches.
     """
 
     id: str
@@ -70,6 +75,8 @@ class Rule:
     options: Mapping[str, Any] = field(default_factory=dict)
     category: str = ""
     protected: bool = False
+    rationale: str = ""
+    fix: str = ""
     fixable: Fixable | None = None
 
 

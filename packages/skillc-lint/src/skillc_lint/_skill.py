@@ -18,15 +18,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from skillc_index import (
+    MARKDOWN_LIMIT,
     SKILL_FILE,
     MarkdownDoc,
     Notice,
     PathEscapesRoot,
+    SkillcError,
     SkillFileNotFound,
     limit_notice,
+    open_in_root,
     parse_markdown,
     read_text_in_root,
     safe_join,
@@ -37,9 +40,9 @@ from skillc_index import (
 if TYPE_CHECKING:
     from skillc_index import ToolSkill
 
-__all__ = ["LinkKind", "LinkRef", "Skill", "slug"]
+__all__ = ["NO_SUBSTITUTIONS", "LinkKind", "LinkRef", "Skill", "Substitutions", "slug"]
 
-LinkKind = Literal["external", "absolute", "anchor", "path", "escape", "empty"]
+LinkKind = Literal["external", "absolute", "anchor", "path", "escape", "empty", "dynamic"]
 
 # RFC 3986 scheme ("http:", "mailto:", "data:"...): such a link leaves the skill.
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
@@ -47,6 +50,27 @@ _NOT_SLUG = re.compile(r"[^a-z0-9 -]")
 _HYPHENS = re.compile(r"-{2,}")
 # An explicit heading id, ``## Title {#my-id}`` (Pandoc, MkDocs, kramdown).
 _HEADING_ID = re.compile(r"\{#([^\s{}]+)\}\s*$")
+# An HTML anchor, ``<a id="x"></a>`` or ``<a name=x>`` (any tag's id).
+_HTML_ANCHOR = re.compile(
+    r"<[A-Za-z][A-Za-z0-9-]*\s(?:[^>]*?\s)?(?:id|name)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s\"'>]+))",
+    re.IGNORECASE,
+)
+
+
+class Substitutions(NamedTuple):
+    """What an agent replaces in a skill's text before the model reads it (a dialect's
+    profile says), so links holding it are judged as the agent resolves them."""
+
+    skill_dir: tuple[str, ...] = ()
+    """Placeholders that stand for the skill folder at the start of a link
+    (``{baseDir}/references/x.md`` is ``references/x.md`` from the skill root)."""
+    runtime: str = ""
+    """A regular expression of values known only when the skill runs (``$ARGUMENTS``): a
+    link holding one is ``dynamic`` and not checked. Empty: none."""
+
+
+#: The standard's: a skill's text is read as written.
+NO_SUBSTITUTIONS = Substitutions()
 
 
 def slug(text: str) -> str:
@@ -85,15 +109,23 @@ class Skill:
     """
 
     def __init__(
-        self, root: Path, *, compiled: bool = False, texts: Mapping[str, str] | None = None
+        self,
+        root: Path,
+        *,
+        compiled: bool = False,
+        substitutions: Substitutions = NO_SUBSTITUTIONS,
+        texts: Mapping[str, str] | None = None,
     ) -> None:
         self.root = root
+        self.substitutions = substitutions
         self.name = root.resolve().name
         self.compiled = compiled
         self.files, self.escapes = walk_skill(root)
         # SKILL.md first (E012 before reading it, if it leads out), its text kept for the
         # tool model; then every other Markdown file, each read and parsed once.
         # Only regular files inside the root are opened (E012/E021, never a hang on a FIFO).
+        #: The text of each Markdown file (HTML anchors, suppression comments, code frames,
+        #: fixes); ``texts`` given replace the files' own (fixes not written yet).
         given = texts or {}
         markdown = [rel for rel in self.files if rel.lower().endswith(".md") and rel != SKILL_FILE]
         self.texts: dict[str, str] = {
@@ -110,14 +142,15 @@ class Skill:
             if (notice := limit_notice(str(root / rel), doc)) is not None
         )
         self._exists: dict[str, bool] = {}
-        self._anchors: dict[str, frozenset[str]] = {}
         self._lines: dict[str, list[str]] = {}
+        self._anchors: dict[str, frozenset[str]] = {}
+        self._split: dict[str, list[str]] = {}
 
     def lines(self, rel: str) -> list[str]:
         """The lines of a Markdown file, each with its line break (what fix edits count)."""
-        found = self._lines.get(rel)
+        found = self._split.get(rel)
         if found is None:
-            found = self._lines[rel] = split_lines(self.texts[rel])
+            found = self._split[rel] = split_lines(self.texts[rel])
         return found
 
     @cached_property
@@ -128,6 +161,29 @@ class Skill:
         for rel in sorted({*self.files, *self.folders} - {"."}):
             found.setdefault(rel.lower(), []).append(rel)
         return found
+
+    def line_text(self, rel: str, line: int) -> str | None:
+        """Line ``line`` (1-based) of a file of the skill, for a code frame: from the text
+        already read for a Markdown file, else read (through the root, never following a
+        link out; at most 1 MiB); None when there is no such line or it cannot be read."""
+        lines = self._lines.get(rel)
+        if lines is None:
+            text = self.texts.get(rel)
+            if text is None:
+                try:
+                    with open_in_root(self.root, rel) as handle:
+                        text = handle.read(MARKDOWN_LIMIT).decode("utf-8", errors="replace")
+                except (OSError, SkillcError):
+                    text = ""
+            lines = self._lines[rel] = text.splitlines()
+        return lines[line - 1] if 0 < line <= len(lines) else None
+
+    def column(self, link: LinkRef) -> int | None:
+        """The column (1-based) where ``link``'s target is written on its line, if found
+        there (a percent-encoded or multi-line target is not: None)."""
+        text = self.line_text(link.source, link.line)
+        index = text.find(link.target) if text is not None and link.target else -1
+        return index + 1 if index >= 0 else None
 
     @property
     def skill_md(self) -> MarkdownDoc:
@@ -181,12 +237,16 @@ class Skill:
         return False
 
     def anchors(self, rel: str) -> frozenset[str]:
-        """The heading anchors of a Markdown file: slugs, duplicates suffixed ``-1``, ``-2``,
-        and explicit ids (``## Title {#my-id}``), all as slugs."""
+        """The anchors of a Markdown file: heading slugs, duplicates suffixed ``-1``, ``-2``,
+        explicit ids (``## Title {#my-id}``) and HTML anchors (``<a id="x">``,
+        ``<a name="x">``), all as slugs."""
         found = self._anchors.get(rel)
         if found is None:
             seen: dict[str, int] = {}
-            anchors: set[str] = set()
+            anchors = {
+                slug(next(group for group in match.groups() if group is not None))
+                for match in _HTML_ANCHOR.finditer(self.texts[rel])
+            }
             for heading in self.docs[rel].headings:
                 explicit = _HEADING_ID.search(heading.text)
                 if explicit:
@@ -205,20 +265,30 @@ class Skill:
         for source, doc in self.docs.items():
             folder = posixpath.dirname(source)
             for link in doc.links:
-                ref = _classify(source, folder, link.line, link.target)
+                ref = _classify(source, folder, link.line, link.target, self.substitutions)
                 if ref.kind == "path" and self.leaves(ref.path):
                     ref = LinkRef(source, ref.line, ref.target, "escape", "", ref.fragment)
                 refs.append(ref)
         return tuple(refs)
 
 
-def _classify(source: str, folder: str, line: int, target: str) -> LinkRef:
+def _classify(
+    source: str, folder: str, line: int, target: str, substitutions: Substitutions
+) -> LinkRef:
     """Resolve one link target written in ``source`` (whose folder is ``folder``)."""
-    if _SCHEME.match(target) or target.startswith("//"):
+    resolved = target
+    for placeholder in substitutions.skill_dir:
+        rest = target[len(placeholder) :] if target.startswith(placeholder) else None
+        if rest is not None and (not rest or rest[0] == "/"):
+            folder, resolved = "", rest.lstrip("/") or "."  # from the skill root
+            break
+    if substitutions.runtime and re.search(substitutions.runtime, resolved):
+        return LinkRef(source, line, target, "dynamic", "", "")
+    if _SCHEME.match(resolved) or resolved.startswith("//"):
         return LinkRef(source, line, target, "external", "", "")
-    if target.startswith(("/", "\\")):
+    if resolved.startswith(("/", "\\")):
         return LinkRef(source, line, target, "absolute", "", "")
-    written, _, fragment = target.partition("#")
+    written, _, fragment = resolved.partition("#")
     written = written.partition("?")[0]
     if not written:
         kind: LinkKind = "anchor" if fragment else "empty"

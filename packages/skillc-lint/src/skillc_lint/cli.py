@@ -96,6 +96,30 @@ def _fix_lines(
     return summary, "; ".join(hints)
 
 
+def _explain(selector: str, output_format: str) -> None:
+    """Print the documentation of the rules ``selector`` names (an id, a prefix or a name),
+    of every profile; a selector naming no rule is a usage error of ``--explain``."""
+    from skillc_lint import PROFILES, default_registry
+    from skillc_lint._output import explain_lines, rule_doc
+
+    registry = default_registry(profiles=tuple(PROFILES))
+    ids = registry.match(selector)
+    if not ids:
+        raise click.BadParameter(
+            f"no rule matches '{selector}' (see --list-rules)", param_hint="--explain"
+        )
+    owner = {rule.id: name for name, p in PROFILES.items() for rule in p.rules}
+    docs = [rule_doc(registry.get(rule_id), owner.get(rule_id)) for rule_id in ids]
+    if output_format == "json":
+        print_json(docs[0] if len(docs) == 1 else docs)
+        return
+    for index, doc in enumerate(docs):
+        if index:
+            click.echo()
+        for line in explain_lines(doc):
+            click.echo(line)
+
+
 @click.command("lint", context_settings=CONTEXT_SETTINGS)
 @click.argument("skills", nargs=-1, metavar="[SKILL]...")
 @click.option("--force", is_flag=True, help="Lint compiled skills too (SKL001 warns).")
@@ -140,6 +164,35 @@ def _fix_lines(
     help="Print a unified diff of what the fixes would change and write nothing (implies "
     "--fix; text format only).",
 )
+@click.option(
+    "--explain",
+    metavar="RULE",
+    help="Print why a rule exists and how to fix its findings (an id, a prefix such as "
+    "SKL3, or a name; rules of every profile), and exit.",
+)
+@click.option(
+    "--baseline",
+    metavar="FILE",
+    help="Do not report the findings FILE holds (written by --write-baseline): only new "
+    "ones are shown and fail the run.",
+)
+@click.option(
+    "--write-baseline",
+    metavar="FILE",
+    help="Write every finding of this run to FILE (JSON) and exit 0: adopt the linter on a "
+    "repository as it is, then lint with --baseline FILE.",
+)
+@click.option(
+    "--statistics",
+    is_flag=True,
+    help="Print how many findings each rule has instead of the findings (text or json).",
+)
+@click.option(
+    "--max-warnings",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="Exit 1 when there are more than N warnings (errors always fail).",
+)
 @format_option(*FORMATS)
 @click.version_option(package_name="skillc-lint", message="%(package)s %(version)s")
 @verbose_option
@@ -150,6 +203,11 @@ def lint_command(
     ignore: tuple[str, ...],
     profile: tuple[str, ...],
     list_rules: bool,
+    explain: str | None,
+    baseline: str | None,
+    write_baseline: str | None,
+    statistics: bool,
+    max_warnings: int | None,
     fix: bool,
     unsafe_fixes: bool,
     diff: bool,
@@ -162,10 +220,15 @@ def lint_command(
     folders such as `skills/` (every skill under it). Without SKILL, every skill of the
     project store (`.skillc/skills/`) is linted.
 
-    Text output prints one line per problem on stderr,
-    `SKILL.md:3: error[E300]: SKL102 name-format: ...`, then `my-skill: 1 error, 0 warnings`
-    on stdout. json, sarif (SARIF 2.1.0, for GitHub code scanning) and github (workflow
-    annotations) go to stdout. Exit status 1 when any error-severity rule fails.
+    Text output prints each problem on stderr,
+    `SKILL.md:3:1: error[E300]: SKL102 name-format: ...` (file, line, column) with the line
+    and a caret under it, then `my-skill: 1 error, 0 warnings` on stdout. json, sarif (SARIF
+    2.1.0, for GitHub code scanning) and github (workflow annotations) go to stdout. Exit
+    status 1 when any error-severity rule fails (or warnings exceed --max-warnings).
+
+    Findings are hidden by a comment in a Markdown file
+    (`<!-- skillc-lint: disable-next-line=SKL301 -->`, `disable-line=`, or `disable=` for
+    the whole file), by `per-file-ignores` in the `[lint]` table, or by a baseline file.
 
     --fix applies the safe fixes (quoting a frontmatter value YAML cannot read, a name's
     case, trailing whitespace in the frontmatter, a missing closing `---`, a link's case),
@@ -194,6 +257,10 @@ def lint_command(
       skillc-lint .claude/skills --profile claude-code
       skillc-lint skills/git --profile gibberish
       skillc-lint --list-rules --profile skillli
+      skillc-lint --explain SKL301               # why the rule exists, how to fix it
+      skillc-lint skills/ --write-baseline lint-baseline.json
+      skillc-lint skills/ --baseline lint-baseline.json --max-warnings 0
+      skillc-lint skills/ --statistics           # findings per rule
       skillc-lint skills/ --fix --diff           # what --fix would change
       skillc-lint skills/ --fix                  # apply the safe fixes
       skillc-lint my-skill --unsafe-fixes        # and the others
@@ -204,10 +271,17 @@ def lint_command(
 
     from skillc_index import Notice
     from skillc_index.console import cli_session, report, report_all
-    from skillc_lint import NotFixed, _output
+    from skillc_lint import InvalidBaseline, NotFixed, _output
     from skillc_lint._engine import resolve_targets
-    from skillc_lint.operations import LintParams, lint
+    from skillc_lint.operations import LintParams, lint, suppressions
 
+    if explain is not None:
+        _explain(explain, output_format)
+        return 0
+    if baseline is not None and write_baseline is not None:
+        raise click.UsageError("use one of --baseline and --write-baseline")
+    if statistics and output_format not in ("text", "json"):
+        raise click.BadParameter("works with --format text or json", param_hint="--statistics")
     if diff and output_format != "text":
         raise click.BadParameter(
             f"prints a diff, which the {output_format} format has no place for", param_hint="--diff"
@@ -221,6 +295,10 @@ def lint_command(
     if list_rules:
         _print_rules(registry, output_format)
         return 0
+    try:
+        hidden = suppressions(session, registry, baseline)
+    except InvalidBaseline as exc:
+        raise click.BadParameter(exc.reason, param_hint="--baseline") from None
 
     targets = resolve_targets(skills, layout)
     for target in targets:
@@ -238,8 +316,8 @@ def lint_command(
         for folder in target.skills:
             if os.path.realpath(folder) not in seen:
                 seen.add(os.path.realpath(folder))
-                params = LintParams(str(folder), force, select, ignore, profile)
-                reports.append(lint(session, params, registry, fix=mode, write=not diff))
+                params = LintParams(str(folder), force, select, ignore, profile, baseline)
+                reports.append(lint(session, params, registry, hidden, fix=mode, write=not diff))
     results = [r.result for r in reports]
 
     cwd = layout.cwd
@@ -262,7 +340,33 @@ def lint_command(
         if result.skipped:
             report(Notice(f"skipping compiled skill '{result.skill}'", level="info"))
         report_all(result.notices)
-    if output_format == "json":
+    if write_baseline is not None:
+        from skillc_lint._suppress import Baseline
+
+        try:
+            count = Baseline.write(layout.cwd / write_baseline, results)
+        except OSError as exc:
+            reason = f"cannot write '{write_baseline}': {exc.strerror or exc}"
+            raise click.BadParameter(reason, param_hint="--write-baseline") from None
+        noun = "finding" if count == 1 else "findings"
+        click.echo(f"wrote {count} {noun} to {write_baseline}", err=True)
+        return 0
+    if hidden.baseline is not None:
+        stale = hidden.baseline.stale
+        note = f"; {stale} no longer found (--write-baseline prunes them)" if stale else ""
+        click.echo(f"baseline {baseline}: {hidden.baseline.matched} hidden{note}", err=True)
+    warnings = sum(r.warnings for r in results if not r.skipped)
+    too_many = max_warnings is not None and warnings > max_warnings
+    status = 0 if all(result.ok for result in results) and not too_many else 1
+    if statistics:
+        counts = _output.statistics([r for r in results if not r.skipped])
+        if output_format == "json":
+            print_json(counts)
+        else:
+            for row in counts:
+                click.echo(f"{row['count']:>6}  {row['rule']}  {row['name']}  ({row['severity']})")
+            click.echo(_output.total_line(results))
+    elif output_format == "json":
         single = len(targets) == 1 and not targets[0].collection
         print_json(_output.json_report(results, cwd, single=single))
     elif output_format == "sarif":
@@ -284,7 +388,9 @@ def lint_command(
             click.echo(summary)
         if hint:
             report(Notice(hint, level="info"))
-    return 0 if all(result.ok for result in results) and not problems else 1
+    if too_many:
+        click.echo(f"too many warnings: {warnings} (--max-warnings {max_warnings})", err=True)
+    return 1 if problems else status
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -29,8 +29,18 @@ if TYPE_CHECKING:
 
     from skillc_index import Diagnostic, Layout, Notice, ResolvedSkill
     from skillc_lint import FixOutcome, LintResult, RuleRegistry
+    from skillc_lint._suppress import Baseline, PathIgnores
 
-__all__ = ["LINT", "OPERATIONS", "LintParams", "LintReport", "lint", "rule_registry"]
+__all__ = [
+    "LINT",
+    "OPERATIONS",
+    "LintParams",
+    "LintReport",
+    "Suppressions",
+    "lint",
+    "rule_registry",
+    "suppressions",
+]
 
 
 class LintParams(NamedTuple):
@@ -59,6 +69,14 @@ class LintParams(NamedTuple):
             item_min_length=1,
         ),
     ] = ()
+    baseline: Annotated[
+        str | None,
+        Param(
+            "A baseline file (JSON, written by skillc-lint --write-baseline): the findings it "
+            "holds are not reported, only new ones.",
+            min_length=1,
+        ),
+    ] = None
 
     def log_args(self) -> dict[str, Any]:
         """The options as given; :func:`lint` sets ``profiles`` to those in effect and adds
@@ -131,6 +149,55 @@ def rule_registry(
     return registry
 
 
+class Suppressions(NamedTuple):
+    """What a run hides besides the skill's own ``skillc-lint`` comments: the ``[lint]``
+    table's per-file ignores and the baseline (None: no baseline given)."""
+
+    ignores: PathIgnores
+    baseline: Baseline | None = None
+
+
+def suppressions(
+    session: Session, registry: RuleRegistry, baseline: str | None = None
+) -> Suppressions:
+    """The run's :class:`Suppressions`: ``[lint] per-file-ignores`` (patterns relative to
+    the project, else the working folder; its problems warned as ``config [lint]: ...``)
+    and the ``baseline`` file (relative to the working folder). Raises
+    :class:`~skillc_lint.InvalidBaseline` (E100) for a baseline that cannot be read."""
+    from skillc_index import Notice
+    from skillc_lint import InvalidBaseline
+    from skillc_lint._suppress import Baseline, BaselineError, PathIgnores
+
+    layout = session.layout
+    root = layout.project_root or layout.cwd
+    table = session.config.lint.get("per-file-ignores")
+    if table is None:
+        ignores = PathIgnores(root, {})
+    else:
+        known = ((rule.id, rule.name) for rule in registry)
+        ignores, problems = PathIgnores.from_config(root, table, known)
+        session.warn(Notice(f"config [lint]: {problem}") for problem in problems)
+    if baseline is None:
+        return Suppressions(ignores)
+    try:
+        return Suppressions(ignores, Baseline.read(layout.cwd / baseline))
+    except BaselineError as exc:
+        raise InvalidBaseline(str(exc)) from None
+
+
+def _suppressed(result: LintResult, hidden: Suppressions) -> LintResult:
+    """``result`` without what the per-file ignores and the baseline hide."""
+    from dataclasses import replace
+
+    kept = [d for d in result.diagnostics if not hidden.ignores.hides(result.path / d.file, d)]
+    if hidden.baseline is not None:
+        kept = hidden.baseline.hide(replace(result, diagnostics=tuple(kept)))
+    if len(kept) == len(result.diagnostics):
+        return result
+    gone = len(result.diagnostics) - len(kept)
+    return replace(result, diagnostics=tuple(kept), suppressed=result.suppressed + gone)
+
+
 def _folder(layout: Layout, given: str, skill: ResolvedSkill) -> Path:
     """The folder to lint: the one named when it is the skill (its paths shown as written,
     symlinks kept), else the resolved one. An imported folder is linted itself, not its
@@ -147,34 +214,66 @@ def lint(
     session: Session,
     params: LintParams,
     registry: RuleRegistry | None = None,
+    hidden: Suppressions | None = None,
     *,
     fix: Literal["safe", "unsafe"] | None = None,
     write: bool = True,
 ) -> LintReport:
-    """Lint one skill and log it. ``registry``: the rules (default: :func:`rule_registry` of
-    ``params``); a caller linting several skills builds it once. ``fix``: apply the safe
+    """Lint one skill and log it, when it is a skill of a store (or imported into one): a
+    folder in no store is linted without a trace (no runtime folder, no log row).
+    ``registry``: the rules (default: :func:`rule_registry` of ``params``) and ``hidden``
+    (default: :func:`suppressions` of ``params``): a caller linting several skills builds
+    them once (a baseline counts its matches over the whole run). ``fix``: apply the safe
     fixes (or all, ``"unsafe"``) first (:func:`~skillc_lint.fix_skill`; ``write=False``
-    computes them without writing); the result is then what remains."""
+    computes them without writing; findings the per-file ignores hide are not fixed); the
+    result is then what remains."""
+    from skillc_index import error_line, resolve_skill
     from skillc_lint import fix_skill, lint_skill, profiles_in
 
+    cwd = session.layout.cwd
     if registry is None:
         registry = rule_registry(
             session, profile=params.profile, select=params.select, ignore=params.ignore
         )
+    if hidden is None:
+        hidden = suppressions(session, registry, params.baseline)
+
     args = params.log_args()
     args["profiles"] = list(profiles_in(registry))
-    with session.logged("lint", params.skill, args) as skill:
-        folder = _folder(session.layout, params.skill, skill)
-        outcome = None
+    skill = resolve_skill(params.skill, session.layout)
+    session.warn(skill.notices)
+    folder = _folder(session.layout, params.skill, skill)
+    outcome = None
+
+    def run() -> LintResult:
+        nonlocal outcome
+        assert hidden is not None
         if fix is None:
-            result = lint_skill(folder, registry=registry, force=params.force)
-        else:
-            outcome = fix_skill(
-                folder, registry=registry, force=params.force, unsafe=fix == "unsafe", write=write
-            )
-            result = outcome.result
+            return _suppressed(lint_skill(folder, registry=registry, force=params.force), hidden)
+        ignores = hidden.ignores
+        outcome = fix_skill(
+            folder,
+            registry=registry,
+            force=params.force,
+            unsafe=fix == "unsafe",
+            write=write,
+            skip=lambda d: ignores.hides(folder / d.file, d),
+        )
+        return _suppressed(outcome.result, hidden)
+
+    if not (skill.in_store or skill.imported_from):
+        # a folder in no store (a checkout): nothing is written anywhere (DECISIONS.md)
+        return LintReport(run(), cwd, outcome)
+    error: str | None = None
+    try:
+        result = run()
         args.update(errors=result.errors, warnings=result.warnings, skipped=result.skipped)
-    return LintReport(result, session.layout.cwd, outcome)
+    except BaseException as exc:
+        error = error_line(exc)
+        raise
+    finally:
+        session.log.record(session.layout, skill, "lint", args, error)
+    return LintReport(result, cwd, outcome)
 
 
 LINT: Operation[LintParams, LintReport] = Operation(
@@ -201,6 +300,7 @@ LINT: Operation[LintParams, LintReport] = Operation(
                         "severity": {"enum": ["error", "warning"]},
                         "file": {"type": "string", "description": "Relative to the skill."},
                         "line": NULLABLE_INTEGER,
+                        "column": NULLABLE_INTEGER,
                         "message": STRING,
                         "fix": output_schema(
                             {
@@ -241,6 +341,10 @@ LINT: Operation[LintParams, LintReport] = Operation(
         "the tool lints one (skill)",
         "list_rules": "lists the rules instead of linting; an agent reads the rules from the "
         "diagnostics",
+        "explain": "prints a rule's documentation instead of linting",
+        "write_baseline": "writes a file; the tool is read-only (it reads a baseline)",
+        "statistics": "a summary for people; the tool returns every diagnostic with counts",
+        "max_warnings": "sets the exit status; the tool returns warning_count",
         "fix": "writes the skill's files, and the tool is read-only: it returns each "
         "diagnostic's fix (edits) for the agent to apply",
         "unsafe_fixes": "writes the skill's files (see fix)",

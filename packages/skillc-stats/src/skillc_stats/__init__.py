@@ -3,7 +3,9 @@
 ``query_stats`` answers the RFC-0003 queries over a skill's access log and returns the
 RFC-0003:C-SCHEMA response (what ``skc stats --format json`` prints); ``unused_sections``
 lists the headings no agent read; ``sync_logs`` moves fallback logs into the primary logs
-(``skc sync``). Each returns data; the ``skc`` commands and the MCP server format it.
+(``skc sync``); ``sync_transcripts`` imports skill usage from Claude Code's transcripts
+(``skc sync --from claude-code``). Each returns data; the ``skc`` commands and the MCP
+server format it.
 Importing this package is cheap: names load on first use.
 """
 
@@ -22,6 +24,9 @@ _EXPORTS: dict[str, str] = {
     "SkillSync": "_sync",
     "SyncReport": "_sync",
     "sync_logs": "_sync",
+    "SkillImport": "_transcripts",
+    "TranscriptSync": "_transcripts",
+    "sync_transcripts": "_transcripts",
 }
 
 __all__ = ["__version__", *_EXPORTS]
@@ -33,3 +38,4 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 if TYPE_CHECKING:
     from skillc_stats._stats import QUERY_TYPES, query_stats, unused_sections
     from skillc_stats._sync import SkillSync, SyncReport, sync_logs
+    from skillc_stats._transcripts import SkillImport, TranscriptSync, sync_transcripts

@@ -7,14 +7,19 @@ sections, access by command); the other query types are tables, most frequent fi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skillc_stats._filters import Filters
 from skillc_stats._stats import StatsQuery
 from skillc_stats._sync import SkillSync
 from skillc_stats.operations import StatsReport
 
+if TYPE_CHECKING:
+    from skillc_stats._transcripts import TranscriptSync
+
 TOP_SECTIONS = 10
+#: Unknown skill names ``sync --from`` names in text, most used first (JSON has them all).
+UNKNOWN_SHOWN = 10
 
 _EMPTY = {
     "sections": "No sections read.",
@@ -151,3 +156,41 @@ def sync_line(result: SkillSync, dry_run: bool) -> str:
         line = f"Synced {result.entries} entries for '{result.skill}'"
         return f"{line}; {skipped.format('ped')} (local logs kept)"
     return f"Synced {result.entries} entries for '{result.skill}' (local logs removed)"
+
+
+def _count(count: int, one: str, many: str | None = None) -> str:
+    return f"{count} {one if count == 1 else many or one + 's'}"
+
+
+def transcript_lines(result: TranscriptSync) -> list[str]:
+    """``sync --from claude-code``: the files read, the rows imported per skill, and what was
+    skipped (skill calls of skills not installed, malformed lines, unknown records)."""
+    rewritten = f", {result.files_rewritten} rewritten" if result.files_rewritten else ""
+    lines = [
+        f"Read {result.files_read} of {_count(result.files, 'transcript file')} "
+        f"in {result.folder}{rewritten}"
+    ]
+    verb = "Would import" if result.dry_run else "Imported"
+    for skill in result.skills:
+        if skill.error is None and skill.added:
+            found = f"{_count(skill.activations, 'activation')}, {_count(skill.reads, 'read')}"
+            lines.append(f"{verb} {skill.added} entries for '{skill.skill}' ({found} found)")
+    if result.ok and not result.added:
+        lines.append("No new skill usage")
+    if result.unknown_skill_calls:
+        shown = list(result.unknown_skills.items())[:UNKNOWN_SHOWN]
+        names = ", ".join(f"{_cell(name)} ({n})" for name, n in shown)
+        if len(result.unknown_skills) > len(shown):
+            names += f" and {len(result.unknown_skills) - len(shown)} more (see --format json)"
+        lines.append(
+            f"Skipped {_count(result.unknown_skill_calls, 'call')} of skills not installed: {names}"
+        )
+    skipped = [
+        _count(result.malformed_lines, "malformed line"),
+        _count(result.unknown_records, "record of an unknown kind", "records of unknown kinds"),
+        _count(result.long_lines, "line too long", "lines too long"),
+        _count(result.files_skipped, "file not read", "files not read"),
+    ]
+    if any(not part.startswith("0 ") for part in skipped):
+        lines.append("Skipped " + ", ".join(p for p in skipped if not p.startswith("0 ")))
+    return lines

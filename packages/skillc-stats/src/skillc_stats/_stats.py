@@ -15,7 +15,8 @@ that name their keys (:mod:`skillc_index.accesslog`: ``ShowArgs``, ``OpenArgs``,
   match in file then line order, only in ``file`` when given). The entry carries the
   heading's own text and its file. A heading that no longer exists keeps the query as the
   section, and ``file`` when the row gave one (else null);
-- ``open`` (``{"path"}``): a file;
+- ``open`` (``{"path"}``): a file; so is ``read``, a file an agent read with its own tool
+  (imported by ``sync --from claude-code``, with the ``path`` ``open`` logs);
 - ``search`` (``{"query", "result_count", "limit"}``): a search query.
 
 Sections and files count successful rows only: a failed ``show`` read nothing, and is
@@ -175,14 +176,14 @@ class StatsQuery:
 
     @cached_property
     def _targets(self) -> tuple[Counter[Section], Counter[str]]:
-        """Successful ``show`` rows by section, and ``show``/``open`` rows by file."""
+        """Successful ``show`` rows by section, and ``show``/``open``/``read`` rows by file."""
         sections: Counter[Section] = Counter()
         files: Counter[str] = Counter()
-        rows = self._log.args_counts(("show", "open"), failed=False)
+        rows = self._log.args_counts(("show", "open", "read"), failed=False)
         headings = self.headings if any(command == "show" for command, _, _ in rows) else None
         for command, raw, count in rows:
             args = _load_args(raw)
-            if command == "open":
+            if command in ("open", "read"):  # read: an agent's own read (sync --from)
                 path = _text(cast("OpenArgs", args).get("path"))
                 if path:
                     files[relative_file(path)] += count

@@ -96,11 +96,31 @@ def stats_command(
     help="Sync the fallback logs of PATH (PATH/.skillc/logs/) instead of the current folder.",
 )
 @click.option("--dry-run", is_flag=True, help="Show what would be synced; change nothing.")
+@click.option(
+    "--from",
+    "from_agent",
+    type=click.Choice(["claude-code"]),
+    help="Import skill activations and skill-file reads from an agent's own session records "
+    "instead (claude-code: the transcripts under ~/.claude/projects).",
+)
+@click.option(
+    "--claude-dir",
+    type=click.Path(exists=True, file_okay=False),
+    metavar="PATH",
+    help="Claude Code's data folder for --from claude-code (default: $CLAUDE_CONFIG_DIR, "
+    "else ~/.claude).",
+)
 @format_option()
 @verbose_option
 @click.pass_context
 def sync_command(
-    ctx: click.Context, skill: str | None, project: str | None, dry_run: bool, output_format: str
+    ctx: click.Context,
+    skill: str | None,
+    project: str | None,
+    dry_run: bool,
+    from_agent: str | None,
+    claude_dir: str | None,
+    output_format: str,
 ) -> None:
     """Merge fallback logs to primary.
 
@@ -110,13 +130,25 @@ def sync_command(
     the rows are safely stored. With SKILL, only that skill's local logs. Exit status 1 if
     any skill could not be synced; the others are synced anyway.
 
+    With `--from claude-code`, `sync` reads Claude Code's session transcripts instead (only
+    what was added since the last run) and logs each activation of an installed skill
+    (`activate`) and each read of a file inside a skill folder (`read`) in that skill's
+    runtime log, for `skc stats`. Nothing is imported twice.
+
     \b
     Examples:
       skc sync
       skc sync --dry-run
       skc sync rust
       skc sync --project ~/code/webapp --format json
+      skc sync --from claude-code
+      skc sync --from claude-code --claude-dir ~/work-claude --format json
     """
+    if from_agent is not None:
+        _sync_from(ctx, skill, project, dry_run, claude_dir, output_format)
+        return
+    if claude_dir is not None:
+        raise click.UsageError("--claude-dir goes with --from claude-code", ctx)
     from skillc_stats._report import sync_line
     from skillc_stats._sync import sync_logs
 
@@ -130,6 +162,36 @@ def sync_command(
             report(synced.error.diagnostic)
         elif output_format != "json":
             click.echo(sync_line(synced, dry_run))
+    if not result.ok:
+        ctx.exit(1)
+
+
+def _sync_from(
+    ctx: click.Context,
+    skill: str | None,
+    project: str | None,
+    dry_run: bool,
+    claude_dir: str | None,
+    output_format: str,
+) -> None:
+    """``sync --from claude-code``: import the transcripts' skill usage."""
+    if skill is not None or project is not None:
+        given = "SKILL" if skill is not None else "--project"
+        raise click.UsageError(f"--from imports every installed skill; drop {given}", ctx)
+    from skillc_stats._report import transcript_lines
+    from skillc_stats._transcripts import sync_transcripts
+
+    result = sync_transcripts(claude_folder=claude_dir, dry_run=dry_run)
+    if output_format == "json":
+        print_json(result.to_dict())
+    else:
+        for line in transcript_lines(result):
+            click.echo(line)
+    for warning in result.warnings:
+        report(warning)
+    for imported in result.skills:
+        if imported.error is not None:
+            report(imported.error.diagnostic)
     if not result.ok:
         ctx.exit(1)
 

@@ -9,6 +9,8 @@ reads a YAML list of tools, skillli a list of requirements) widen the ``accept``
 
 from __future__ import annotations
 
+from datetime import date
+
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules import fixes
 from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter, type_name
@@ -61,7 +63,10 @@ def compatibility_format(skill: Skill, options: Options) -> Findings:
 
 
 def metadata_format(skill: Skill, options: Options) -> Findings:
-    """SKL502: ``metadata`` maps strings to strings (a number must be quoted: ``"1.0"``)."""
+    """SKL502: ``metadata`` maps strings to strings (a number must be quoted: ``"1.0"``).
+
+    An unquoted date (``updated: 2026-03-05``) counts as a string: YAML 1.2 and the other
+    tools read it so (DECISIONS.md "Lint"); lists, maps and numbers stay errors."""
     data = frontmatter(skill)
     if "metadata" not in data:
         return
@@ -72,7 +77,7 @@ def metadata_format(skill: Skill, options: Options) -> Findings:
     for key, item in value.items():
         if not isinstance(key, str):
             yield Finding(f"metadata key {key!r} must be a string", line=line)
-        elif not isinstance(item, str):
+        elif not isinstance(item, (str, date)):  # an unquoted date is a string in YAML 1.2
             hint = f' (quote it: "{item}")' if isinstance(item, (int, float)) else ""
             yield Finding(
                 f"metadata value '{key}' must be a string, not {type_name(item)}{hint}", line=line
@@ -128,6 +133,14 @@ RULES: tuple[Rule, ...] = (
         "compatibility is a string of 1-500 characters.",
         options={"max-length": 500, "accept": ["string"]},
         category="agentskills",
+        rationale=(
+            "compatibility tells users and agents what the skill needs (a product, a system); the "
+            "standard makes it a short string."
+        ),
+        fix=(
+            "Write compatibility as one string of at most 500 characters, e.g. 'Requires git and "
+            "Python 3.11'."
+        ),
     ),
     Rule(
         "SKL502",
@@ -136,6 +149,14 @@ RULES: tuple[Rule, ...] = (
         metadata_format,
         "metadata is a map of string keys to string values.",
         category="agentskills",
+        rationale=(
+            "The standard makes metadata a map of strings; a number (1.0) or a list is read "
+            "differently by each tool."
+        ),
+        fix=(
+            "Quote values that YAML would read as numbers ('version: \"1.0\"'), and write lists as "
+            "one string; dates may stay unquoted."
+        ),
     ),
     Rule(
         "SKL503",
@@ -145,6 +166,14 @@ RULES: tuple[Rule, ...] = (
         "allowed-tools is a space-separated string of tools.",
         options={"accept": ["string"]},
         category="agentskills",
+        rationale=(
+            "allowed-tools is parsed as a space-separated list of tools; commas or unbalanced "
+            "parentheses make agents read different tools than meant."
+        ),
+        fix=(
+            "Separate tools with spaces ('Read Grep Bash(git:*)') and close every parenthesis; the "
+            "claude-code profile also accepts a YAML list."
+        ),
     ),
     Rule(
         "SKL510",
@@ -154,5 +183,10 @@ RULES: tuple[Rule, ...] = (
         "Frontmatter lines (the --- fences included) do not end in spaces or tabs.",
         category="agentskills",
         fixable="safe",
+        rationale=(
+            "Trailing whitespace is invisible: a '--- ' fence that stricter parsers do not "
+            "recognize, text a block scalar keeps, a diff that shows nothing."
+        ),
+        fix="Remove the spaces and tabs at the end of the lines (skillc-lint --fix does).",
     ),
 )

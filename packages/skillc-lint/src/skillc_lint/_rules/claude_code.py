@@ -9,9 +9,9 @@ from typing import Any
 
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter, type_name
-from skillc_lint._skill import Skill
+from skillc_lint._skill import Skill, Substitutions
 
-__all__ = ["FIELDS", "RULES"]
+__all__ = ["FIELDS", "RULES", "SUBSTITUTIONS"]
 
 BOOLEAN_FIELDS = ("disable-model-invocation", "user-invocable", "mode")
 STRING_FIELDS = ("argument-hint", "context", "agent", "model")
@@ -25,6 +25,15 @@ FIELDS = (
     "agent",
     "model",
     "hooks",
+)
+#: Claude Code's string substitutions in a skill's text (code.claude.com/docs/en/skills,
+#: "Available string substitutions"): ``${CLAUDE_SKILL_DIR}`` is the skill folder, as is
+#: ``{baseDir}`` (the older convention of Claude Code kept by trailofbits and NVIDIA skills);
+#: ``$ARGUMENTS``, ``$ARGUMENTS[N]``, ``$N``, a named ``$argument``, ``${CLAUDE_SESSION_ID}``
+#: and ``${CLAUDE_EFFORT}`` are known only when the skill runs.
+SUBSTITUTIONS = Substitutions(
+    skill_dir=("${CLAUDE_SKILL_DIR}", "{baseDir}"),
+    runtime=r"\$(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|\{[A-Za-z_][A-Za-z0-9_]*\})",
 )
 MODEL_ALIASES = ("sonnet", "opus", "haiku", "inherit", "default", "opusplan")
 HOOK_EVENTS = (
@@ -163,6 +172,14 @@ RULES: tuple[Rule, ...] = (
         field_types,
         "Claude Code fields have their types: booleans, strings, a hooks mapping.",
         category="claude-code",
+        rationale=(
+            "Claude Code acts on these fields; a wrong type (the string 'false' for a boolean) "
+            "silently changes what the skill does."
+        ),
+        fix=(
+            "Use YAML booleans (true/false) for the flags, quoted strings for text fields, a "
+            "mapping for hooks."
+        ),
     ),
     Rule(
         "SKL602",
@@ -171,6 +188,11 @@ RULES: tuple[Rule, ...] = (
         context_value,
         "context is 'fork'.",
         category="claude-code",
+        rationale=(
+            "context: fork is the only value Claude Code knows; any other value is ignored and the "
+            "skill runs inline."
+        ),
+        fix="Write 'context: fork', or remove the field.",
     ),
     Rule(
         "SKL603",
@@ -179,6 +201,11 @@ RULES: tuple[Rule, ...] = (
         agent_needs_fork,
         "agent is set only with context: fork.",
         category="claude-code",
+        rationale=(
+            "agent chooses the subagent that runs a forked skill; without context: fork it has no "
+            "effect."
+        ),
+        fix="Add 'context: fork' or remove agent.",
     ),
     Rule(
         "SKL604",
@@ -188,6 +215,11 @@ RULES: tuple[Rule, ...] = (
         "model is a model alias or a Claude model id.",
         options={"aliases": list(MODEL_ALIASES)},
         category="claude-code",
+        rationale="An unknown model makes Claude Code fail to run the skill.",
+        fix=(
+            "Use an alias (sonnet, opus, haiku, inherit) or a full Claude model id; the aliases "
+            "option lists the accepted ones."
+        ),
     ),
     Rule(
         "SKL605",
@@ -197,5 +229,13 @@ RULES: tuple[Rule, ...] = (
         "hooks map known events to matchers and handlers of a known type.",
         options={"events": list(HOOK_EVENTS), "types": list(HANDLER_TYPES)},
         category="claude-code",
+        rationale=(
+            "Hooks run commands on Claude Code events; an unknown event or handler type never "
+            "fires, a handler without its command or prompt fails."
+        ),
+        fix=(
+            "Map a known event (PreToolUse, Stop, ...) to a list of matchers each with hooks of "
+            "type command (with command) or prompt/agent (with prompt)."
+        ),
     ),
 )

@@ -105,9 +105,25 @@ def _issues(kind: str) -> RuleCheck:
 
 
 def _tool_rule(
-    rule_id: str, name: str, kind: str, summary: str, severity: Severity = "error"
+    rule_id: str,
+    name: str,
+    kind: str,
+    summary: str,
+    severity: Severity = "error",
+    *,
+    rationale: str,
+    fix: str,
 ) -> Rule:
-    return Rule(rule_id, name, severity, _issues(kind), summary, category="gibberish")
+    return Rule(
+        rule_id,
+        name,
+        severity,
+        _issues(kind),
+        summary,
+        category="gibberish",
+        rationale=rationale,
+        fix=fix,
+    )
 
 
 RULES: tuple[Rule, ...] = (
@@ -118,6 +134,10 @@ RULES: tuple[Rule, ...] = (
         version_required,
         "version is present and a semantic version.",
         category="gibberish",
+        rationale=(
+            "gibb.eri.sh requires a semantic version on tool-defining skills to track updates."
+        ),
+        fix="Add 'version: \"1.0.0\"' (MAJOR.MINOR.PATCH).",
     ),
     Rule(
         "SKL802",
@@ -127,6 +147,8 @@ RULES: tuple[Rule, ...] = (
         "description is at most 256 characters.",
         options={"max-length": 256},
         category="gibberish",
+        rationale="gibb.eri.sh shows the description in a short listing of at most 256 characters.",
+        fix="Shorten the description; the limit is the max-length option.",
     ),
     Rule(
         "SKL803",
@@ -135,6 +157,11 @@ RULES: tuple[Rule, ...] = (
         modes_valid,
         "modes is a list of Global, Dev and Meeting.",
         category="gibberish",
+        rationale=(
+            "modes says in which gibb.eri.sh modes the tools are offered; unknown modes are "
+            "ignored."
+        ),
+        fix="List one or more of Global, Dev and Meeting.",
     ),
     Rule(
         "SKL804",
@@ -143,6 +170,10 @@ RULES: tuple[Rule, ...] = (
         timeout_range,
         "timeout is an integer from 1 to 300.",
         category="gibberish",
+        rationale=(
+            "timeout bounds how long a tool's command may run; gibb.eri.sh accepts 1-300 seconds."
+        ),
+        fix="Use an integer from 1 to 300.",
     ),
     Rule(
         "SKL805",
@@ -151,47 +182,107 @@ RULES: tuple[Rule, ...] = (
         field_types,
         "author is a string; read_only, always_ask and network are booleans.",
         category="gibberish",
+        rationale=(
+            "gibb.eri.sh reads these fields with fixed types; a wrong type changes the permissions "
+            "asked for."
+        ),
+        fix="Write author as a string and read_only, always_ask and network as true or false.",
     ),
-    _tool_rule("SKL810", "tools-present", "no-tools", "The skill defines at least one tool."),
-    _tool_rule("SKL811", "tool-name", "tool-name", "Tool names are 1-32 of a-z, 0-9 and _."),
-    _tool_rule("SKL812", "tool-unique", "tool-duplicate", "Tool names are unique."),
+    _tool_rule(
+        "SKL810",
+        "tools-present",
+        "no-tools",
+        "The skill defines at least one tool.",
+        rationale="A tool-defining skill exists to define tools; without one it offers nothing.",
+        fix="Add a '### tool_name' section with a Parameters table and a command block.",
+    ),
+    _tool_rule(
+        "SKL811",
+        "tool-name",
+        "tool-name",
+        "Tool names are 1-32 of a-z, 0-9 and _.",
+        rationale=(
+            "Tool names become function names for the model; gibb.eri.sh allows 1-32 of a-z, 0-9 "
+            "and _."
+        ),
+        fix="Rename the tool heading, e.g. '### search_notes'.",
+    ),
+    _tool_rule(
+        "SKL812",
+        "tool-unique",
+        "tool-duplicate",
+        "Tool names are unique.",
+        rationale="Two tools of one name cannot both be called; the model sees only one.",
+        fix="Give each tool a different name.",
+    ),
     _tool_rule(
         "SKL813",
         "tool-parameters-section",
         "parameters-missing",
         "Each tool has a Parameters section.",
         "warning",
+        rationale="The Parameters section tells the model which arguments a tool takes.",
+        fix="Add a '#### Parameters' table under the tool (or say it takes none).",
     ),
     _tool_rule(
         "SKL814",
         "parameter-table",
         "parameter-table",
         "Parameter tables have Name, Type and Required columns and valid, unique names.",
+        rationale=(
+            "The parameter table is parsed into the tool's schema; missing columns or duplicate "
+            "names make it unusable."
+        ),
+        fix="Use the columns Name, Type and Required with one row per unique, valid name.",
     ),
     _tool_rule(
         "SKL815",
         "parameter-type",
         "parameter-type",
         "Parameter types are string, integer, number, boolean or array.",
+        rationale="Parameter types become the tool's JSON schema; only these types are understood.",
+        fix="Use string, integer, number, boolean or array.",
     ),
-    _tool_rule("SKL816", "parameter-required", "parameter-required", "Required is 'yes' or 'no'."),
+    _tool_rule(
+        "SKL816",
+        "parameter-required",
+        "parameter-required",
+        "Required is 'yes' or 'no'.",
+        rationale="Required tells the model whether it must pass the argument.",
+        fix="Write yes or no in the Required column.",
+    ),
     _tool_rule(
         "SKL817",
         "command-block",
         "command-block",
         "Each tool has one command in a bash or sh block.",
+        rationale="Each tool runs exactly one command, taken from a bash or sh code block.",
+        fix="Give the tool one ```bash block holding its command.",
     ),
     _tool_rule(
         "SKL818",
         "command-variables",
         "command-variable",
         "Every {{placeholder}} is a declared parameter (flags on booleans).",
+        rationale=(
+            "A {{placeholder}} that is no parameter is never filled, and a boolean is passed as a "
+            "flag."
+        ),
+        fix="Declare the parameter in the table, or fix the placeholder's name.",
     ),
     _tool_rule(
         "SKL819",
         "command-no-shell",
         "command-shell",
         "Commands use no shell syntax: pipes, redirects, ;, &&, $VAR, backticks.",
+        rationale=(
+            "Commands run without a shell so that arguments cannot inject commands; shell syntax "
+            "would not work and is refused."
+        ),
+        fix=(
+            "Call one program with arguments; move pipelines or redirects into a script of the "
+            "skill."
+        ),
     ),
     _tool_rule(
         "SKL820",
@@ -199,5 +290,10 @@ RULES: tuple[Rule, ...] = (
         "command-code",
         "No {{placeholder}} is code: an interpreter's inline script (sh -c, python -c, "
         "node -e...), the script or code it runs, or the program a wrapper runs.",
+        rationale=(
+            "A placeholder that becomes code (sh -c {{x}}, python -c {{x}}) lets the model's "
+            "argument run as a program: command injection."
+        ),
+        fix="Pass the value as data to a script of the skill, never as code to an interpreter.",
     ),
 )

@@ -212,6 +212,13 @@ RULES: tuple[Rule, ...] = (
         quiz_structure,
         "Quizzes, questions and branches have spec/004's shape.",
         category="skillli",
+        rationale=(
+            "skillli runs quizzes from the frontmatter; a quiz of the wrong shape cannot run."
+        ),
+        fix=(
+            "Follow spec/004's quiz shape: quizzes of questions with options and branches, with "
+            "the types it gives."
+        ),
     ),
     Rule(
         "SKL722",
@@ -220,6 +227,8 @@ RULES: tuple[Rule, ...] = (
         quiz_options,
         "Each question has 2-6 labelled options, at least one correct.",
         category="skillli",
+        rationale="A question needs choices to answer and a right answer to score.",
+        fix="Give each question 2-6 options, each with a label, at least one marked correct.",
     ),
     Rule(
         "SKL723",
@@ -228,6 +237,8 @@ RULES: tuple[Rule, ...] = (
         quiz_passing_score,
         "passing-score is a number from 0 to 100.",
         category="skillli",
+        rationale="passing-score is a percentage; other values make every attempt pass or fail.",
+        fix="Use a number from 0 to 100.",
     ),
     Rule(
         "SKL724",
@@ -236,6 +247,11 @@ RULES: tuple[Rule, ...] = (
         quiz_goto,
         "A goto branch names a heading of SKILL.md.",
         category="skillli",
+        rationale=(
+            "A goto branch jumps to a section of SKILL.md; a heading that does not exist leaves "
+            "the user nowhere."
+        ),
+        fix="Name an existing heading of SKILL.md, or add it.",
     ),
     Rule(
         "SKL725",
@@ -244,6 +260,11 @@ RULES: tuple[Rule, ...] = (
         quiz_load_reference,
         "A load-reference branch names a file of the skill.",
         category="skillli",
+        rationale=(
+            "A load-reference branch loads a file of the skill; a missing file (or one outside the "
+            "skill) cannot load."
+        ),
+        fix="Name a file inside the skill folder, relative to its root.",
     ),
     Rule(
         "SKL726",
@@ -252,5 +273,7 @@ RULES: tuple[Rule, ...] = (
         quiz_load_skill,
         "A load-skill branch names a skill that resolves.",
         category="skillli",
+        rationale="A load-skill branch loads another skill; one that does not resolve cannot load.",
+        fix="Name a skill that exists beside this one or in a store.",
     ),
 )

@@ -279,8 +279,13 @@ def link_file_exists(skill: Skill, options: Options) -> Findings:
     for link in skill.links:
         if link.kind == "path" and not skill.exists(link.path):
             written = link.target.partition("#")[0]
-            fix = fixes.link_case(skill, link)
-            yield Finding(f"link target not found: '{written}'", link.source, link.line, fix)
+            yield Finding(
+                f"link target not found: '{written}'",
+                link.source,
+                link.line,
+                skill.column(link),
+                fixes.link_case(skill, link),
+            )
 
 
 def link_anchor_exists(skill: Skill, options: Options) -> Findings:
@@ -296,7 +301,9 @@ def link_anchor_exists(skill: Skill, options: Options) -> Findings:
         if link.path not in skill.docs:
             continue
         if slug(link.fragment) not in skill.anchors(link.path):
-            yield Finding(f"anchor not found: '{link.target}'", link.source, link.line)
+            yield Finding(
+                f"anchor not found: '{link.target}'", link.source, link.line, skill.column(link)
+            )
 
 
 def link_no_escape(skill: Skill, options: Options) -> Findings:
@@ -305,7 +312,8 @@ def link_no_escape(skill: Skill, options: Options) -> Findings:
     symlink pointing out of it (the compiler refuses those with E012)."""
     for link in skill.links:
         if link.kind == "escape":
-            yield Finding(f"link escapes the skill root: '{link.target}'", link.source, link.line)
+            message = f"link escapes the skill root: '{link.target}'"
+            yield Finding(message, link.source, link.line, skill.column(link))
     for rel in skill.escapes:
         yield Finding(f"symlink escapes the skill root: '{rel}'", rel)
 
@@ -353,6 +361,14 @@ RULES: tuple[Rule, ...] = (
         "Compiled skills (with .skillc-meta/manifest.json) are skipped unless --force.",
         category="meta",
         protected=True,
+        rationale=(
+            "A compiled skill (one holding .skillc-meta/manifest.json) is skillc's build output, "
+            "not what an author edits: its findings point at generated text."
+        ),
+        fix=(
+            "Lint the source folder the skill was built from; pass --force only to inspect the "
+            "build output anyway."
+        ),
     ),
     Rule(
         "SKL100",
@@ -361,6 +377,14 @@ RULES: tuple[Rule, ...] = (
         frontmatter_valid,
         "SKILL.md starts with a --- delimited block of valid YAML.",
         category="frontmatter",
+        rationale=(
+            "Every agent reads a skill's name and description from the YAML frontmatter; without a "
+            "closed --- block of valid YAML the skill cannot be listed or loaded at all."
+        ),
+        fix=(
+            "Start SKILL.md with a line '---', write the fields as YAML, close with '---'; quote "
+            "values holding ': ' or starting with a YAML indicator ('name: \"x: y\"')."
+        ),
         fixable="safe",
     ),
     Rule(
@@ -370,6 +394,11 @@ RULES: tuple[Rule, ...] = (
         name_required,
         "The name field is present.",
         category="frontmatter",
+        rationale=(
+            "The name identifies the skill to agents and tools; the Agent Skills standard requires "
+            "it."
+        ),
+        fix="Add 'name: <folder-name>' to the frontmatter.",
     ),
     Rule(
         "SKL102",
@@ -378,6 +407,11 @@ RULES: tuple[Rule, ...] = (
         name_format,
         "name uses lowercase letters, digits and single hyphens, not first or last.",
         category="frontmatter",
+        rationale=(
+            "Names are used as identifiers, commands (/name) and folder names across agents: the "
+            "standard allows lowercase letters, digits and single hyphens only."
+        ),
+        fix="Rename to lowercase with hyphens between words, e.g. 'pdf-tools' for 'PDF_Tools'.",
         fixable="safe",
     ),
     Rule(
@@ -387,6 +421,10 @@ RULES: tuple[Rule, ...] = (
         name_length,
         "name is 1-64 characters long.",
         category="frontmatter",
+        rationale=(
+            "The standard limits a name to 1-64 characters so every agent can store and show it."
+        ),
+        fix="Shorten the name to at most 64 characters (the folder name too).",
     ),
     Rule(
         "SKL104",
@@ -395,6 +433,11 @@ RULES: tuple[Rule, ...] = (
         name_match_dir,
         "name matches the skill's directory name.",
         category="frontmatter",
+        rationale=(
+            "Agents find a skill by its folder; a name that differs from the folder means two "
+            "names for one skill, and some agents refuse it."
+        ),
+        fix="Rename the folder or the name field so both are the same.",
         fixable="unsafe",
     ),
     Rule(
@@ -404,6 +447,11 @@ RULES: tuple[Rule, ...] = (
         description_required,
         "The description field is present.",
         category="frontmatter",
+        rationale=(
+            "The description is what an agent reads to decide when to load the skill; without it "
+            "the skill is never chosen."
+        ),
+        fix="Add 'description: <what it does>. Use when <situation>.' to the frontmatter.",
     ),
     Rule(
         "SKL106",
@@ -412,6 +460,10 @@ RULES: tuple[Rule, ...] = (
         description_nonempty,
         "description is text, not empty or whitespace only.",
         category="frontmatter",
+        rationale=(
+            "An empty or non-text description gives the agent nothing to choose the skill by."
+        ),
+        fix="Write the description as text: what the skill does and when to use it.",
     ),
     Rule(
         "SKL107",
@@ -421,6 +473,14 @@ RULES: tuple[Rule, ...] = (
         "description is at most 1024 characters.",
         options={"max-length": 1024},
         category="frontmatter",
+        rationale=(
+            "Descriptions are listed for every skill in the agent's context; the standard caps "
+            "them at 1024 characters and long ones crowd out other skills."
+        ),
+        fix=(
+            "Keep what the skill does and when to use it in the description; move details into the "
+            "body. The limit is the max-length option."
+        ),
     ),
     Rule(
         "SKL108",
@@ -430,6 +490,14 @@ RULES: tuple[Rule, ...] = (
         "description says when to use the skill ('Use when ...').",
         options={"patterns": list(TRIGGER_PATTERNS)},
         category="frontmatter",
+        rationale=(
+            "Agents pick skills by matching the task to the description; one that says what the "
+            "skill does but not when to use it is chosen less reliably."
+        ),
+        fix=(
+            "Add a trigger sentence such as 'Use when ...'; the phrases accepted are the patterns "
+            "option."
+        ),
     ),
     Rule(
         "SKL109",
@@ -439,6 +507,14 @@ RULES: tuple[Rule, ...] = (
         "Frontmatter fields are known Agent Skills fields.",
         options={"known-fields": list(KNOWN_FIELDS)},
         category="frontmatter",
+        rationale=(
+            "A field no agent knows is ignored silently; it is often a typo of a real field "
+            "(descripton) or a dialect's field used without its profile."
+        ),
+        fix=(
+            "Fix the spelling, move custom data under metadata, or lint with the dialect's "
+            "--profile (claude-code, skillli, gibberish); the known-fields option lists more."
+        ),
     ),
     Rule(
         "SKL201",
@@ -448,6 +524,14 @@ RULES: tuple[Rule, ...] = (
         "SKILL.md is at most 500 lines.",
         options={"max-lines": 500},
         category="structure",
+        rationale=(
+            "SKILL.md is loaded whole when the skill is used; the Agent Skills guidance keeps it "
+            "under 500 lines so it does not eat the context."
+        ),
+        fix=(
+            "Move reference material into files under references/ and link them from SKILL.md. The "
+            "limit is the max-lines option."
+        ),
     ),
     Rule(
         "SKL202",
@@ -456,6 +540,11 @@ RULES: tuple[Rule, ...] = (
         heading_h1,
         "SKILL.md has an H1 heading.",
         category="structure",
+        rationale=(
+            "An H1 titles the instructions for the model and for readers; tools that outline "
+            "skills start from it."
+        ),
+        fix="Add a '# <Skill title>' heading after the frontmatter.",
     ),
     Rule(
         "SKL203",
@@ -464,6 +553,13 @@ RULES: tuple[Rule, ...] = (
         heading_match_name,
         "The first H1 of SKILL.md contains the skill name.",
         category="structure",
+        rationale=(
+            "A title that names the skill ties the body to its name for readers and for the model."
+        ),
+        fix=(
+            "Put the skill's name in the first H1 (hyphens may be spaces: '# PDF Tools' for "
+            "pdf-tools)."
+        ),
     ),
     Rule(
         "SKL204",
@@ -472,6 +568,10 @@ RULES: tuple[Rule, ...] = (
         heading_first_h1,
         "The first heading of each Markdown file is an H1.",
         category="structure",
+        rationale=(
+            "Each Markdown file is read on its own by the agent; an H1 first says what the file is."
+        ),
+        fix="Start the file with a '# Title' heading.",
     ),
     Rule(
         "SKL205",
@@ -480,6 +580,11 @@ RULES: tuple[Rule, ...] = (
         heading_hierarchy,
         "Headings do not skip levels going deeper.",
         category="structure",
+        rationale=(
+            "A skipped level (H2 then H4) breaks the outline agents and tools build from the "
+            "headings."
+        ),
+        fix="Use the next level down (H2 then H3), or raise the deeper heading.",
     ),
     Rule(
         "SKL301",
@@ -488,6 +593,13 @@ RULES: tuple[Rule, ...] = (
         link_file_exists,
         "Relative links point at files that exist in the skill.",
         category="links",
+        rationale=(
+            "A link to a file that does not exist sends the agent to read nothing: the "
+            "instructions it points to are lost."
+        ),
+        fix=(
+            "Fix the path (relative to the linking file), add the missing file, or remove the link."
+        ),
         fixable="safe",
     ),
     Rule(
@@ -497,6 +609,14 @@ RULES: tuple[Rule, ...] = (
         link_anchor_exists,
         "Anchor links point at existing headings.",
         category="links",
+        rationale=(
+            "A link to an anchor that no heading (or HTML anchor) defines leads nowhere in the "
+            "file."
+        ),
+        fix=(
+            "Link to an existing heading's slug (lowercase, spaces as hyphens) or add the heading "
+            'or an <a id="..."></a> anchor.'
+        ),
     ),
     Rule(
         "SKL303",
@@ -505,6 +625,14 @@ RULES: tuple[Rule, ...] = (
         link_no_escape,
         "Links do not leave the skill folder (through '..' or a symlink).",
         category="links",
+        rationale=(
+            "A skill is copied and installed as one folder; a link leaving it (through '..' or a "
+            "symlink) breaks once installed and may expose files of the host."
+        ),
+        fix=(
+            "Copy what the link needs into the skill folder and link it there; replace symlinks "
+            "pointing out with the files."
+        ),
     ),
     Rule(
         "SKL401",
@@ -514,5 +642,13 @@ RULES: tuple[Rule, ...] = (
         "Every Markdown file is reachable from SKILL.md through links.",
         options={"exceptions": list(NON_CONTENT_FILES)},
         category="files",
+        rationale=(
+            "A Markdown file no link reaches is never read by the agent, which follows links from "
+            "SKILL.md."
+        ),
+        fix=(
+            "Link the file from SKILL.md (or from a file linked from it), or delete it; "
+            "README/LICENSE/CHANGELOG are exempt (the exceptions option)."
+        ),
     ),
 )

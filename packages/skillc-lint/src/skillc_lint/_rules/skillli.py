@@ -120,6 +120,11 @@ RULES: tuple[Rule, ...] = (
         registry_version,
         "version and min-skillli-version are semantic versions.",
         category="skillli",
+        rationale=(
+            "skillli resolves versions and upgrades with semantic versions; anything else cannot "
+            "be compared."
+        ),
+        fix="Write versions as MAJOR.MINOR.PATCH, quoted: 'version: \"1.2.0\"'.",
     ),
     Rule(
         "SKL702",
@@ -129,6 +134,11 @@ RULES: tuple[Rule, ...] = (
         "tags are a list or comma-separated string of 1-20 tags.",
         options={"max-tags": 20},
         category="skillli",
+        rationale=(
+            "Tags are how skillli's registry lists and searches skills; empty or too many tags are "
+            "refused."
+        ),
+        fix="Give 1-20 short tags as a YAML list or a comma-separated string.",
     ),
     Rule(
         "SKL703",
@@ -137,6 +147,11 @@ RULES: tuple[Rule, ...] = (
         registry_category,
         "category is one of skillli's categories.",
         category="skillli",
+        rationale=(
+            "skillli files every skill under one of its categories; an unknown one is refused by "
+            "the registry."
+        ),
+        fix="Use one of the categories the message lists.",
     ),
     Rule(
         "SKL704",
@@ -145,6 +160,11 @@ RULES: tuple[Rule, ...] = (
         registry_trust_level,
         "trust-level is community, verified or official.",
         category="skillli",
+        rationale=(
+            "trust-level tells users how far the skill was reviewed; the registry knows three "
+            "levels."
+        ),
+        fix="Use community, verified or official.",
     ),
     Rule(
         "SKL705",
@@ -153,5 +173,10 @@ RULES: tuple[Rule, ...] = (
         registry_urls,
         "repository and homepage are http(s) URLs.",
         category="skillli",
+        rationale=(
+            "The registry links the repository and homepage; a URL that is not http(s) with a host "
+            "cannot be opened."
+        ),
+        fix="Write full https:// URLs.",
     ),
 )

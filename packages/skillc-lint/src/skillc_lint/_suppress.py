@@ -1,0 +1,316 @@
+"""Findings a team chose not to see, three ways:
+
+- inline comments in a skill's Markdown (:func:`inline_suppressions`):
+  ``<!-- skillc-lint: disable=SKL401 -->`` (the whole file),
+  ``<!-- skillc-lint: disable-line=SKL301 -->`` (its own line) and
+  ``<!-- skillc-lint: disable-next-line=SKL301,SKL302 -->`` (the line after it);
+- per-file ignores of the ``[lint]`` table (:class:`PathIgnores`): gitignore-style patterns
+  (pathspec) mapped to rules;
+- a baseline file (:class:`Baseline`): the findings a repository had when it adopted the
+  linter, matched by file, rule and message (and the text of the line, to pick among equal
+  ones), never by line number alone, so an edit above a finding does not bring it back.
+
+Rules are named as ``--select`` names them: an id (``SKL301``), an id prefix (``SKL3``) or
+a name (``link-file-exists``), case-insensitively.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathspec import PathSpec
+
+    from skillc_lint._engine import LintDiagnostic, LintResult
+
+__all__ = [
+    "BASELINE_VERSION",
+    "MAX_BASELINE_BYTES",
+    "Baseline",
+    "BaselineError",
+    "InlineSuppressions",
+    "PathIgnores",
+    "inline_suppressions",
+    "matches",
+]
+
+#: ``<!-- skillc-lint: disable=RULES -->``, ``disable-line=`` or ``disable-next-line=``; on
+#: one line; RULES comma- or space-separated.
+_COMMENT = re.compile(
+    r"<!--\s*skillc-lint:\s*(disable|disable-line|disable-next-line)\s*=\s*(.*?)\s*-->",
+    re.IGNORECASE,
+)
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+#: Bounds of a per-file-ignores pattern: pathspec matches with a regular expression, which
+#: backtracks; a pattern of a checkout's config must not make a lint hang.
+MAX_PATTERN_CHARS = 256
+MAX_PATTERN_WILDCARDS = 4
+#: The most bytes of a baseline file that is read (a baseline of 200,000 findings is ~40 MB).
+MAX_BASELINE_BYTES = 64 << 20
+BASELINE_VERSION = 1
+
+
+def matches(selector: str, rule_id: str, rule_name: str) -> bool:
+    """Whether ``selector`` (an id, an id prefix or a name) names the rule."""
+    wanted = selector.strip().lower()
+    return bool(wanted) and (rule_id.lower().startswith(wanted) or rule_name == wanted)
+
+
+def _selectors(text: str) -> tuple[str, ...]:
+    return tuple(part for part in re.split(r"[\s,]+", text) if part)
+
+
+@dataclass(frozen=True)
+class InlineSuppressions:
+    """The suppression comments of one Markdown file."""
+
+    file: tuple[str, ...] = ()
+    """Selectors disabled in the whole file."""
+    lines: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    """Line -> selectors disabled on it."""
+    comments: tuple[tuple[int, str], ...] = ()
+    """Every selector written, with the line of its comment (to report unknown ones)."""
+
+    def hides(self, diagnostic: LintDiagnostic) -> bool:
+        selectors = self.file + (self.lines.get(diagnostic.line, ()) if diagnostic.line else ())
+        return any(matches(s, diagnostic.rule, diagnostic.name) for s in selectors)
+
+
+NO_SUPPRESSIONS = InlineSuppressions()
+
+
+def inline_suppressions(text: str) -> InlineSuppressions:
+    """The ``skillc-lint:`` comments of a Markdown text. Comments inside fenced code blocks
+    and inside a code span (a backtick right before ``<!--``) are examples, not comments."""
+    if "skillc-lint:" not in text:
+        return NO_SUPPRESSIONS
+    whole: list[str] = []
+    lines: dict[int, list[str]] = {}
+    written: list[tuple[int, str]] = []
+    fence: str | None = None
+    for number, line in enumerate(text.splitlines(), 1):
+        opening = _FENCE.match(line)
+        if fence is not None:
+            if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence):
+                fence = None
+            continue
+        if opening:
+            fence = opening.group(1)
+            continue
+        for match in _COMMENT.finditer(line):
+            if match.start() and line[match.start() - 1] == "`":
+                continue
+            form, selectors = match.group(1).lower(), _selectors(match.group(2))
+            written += ((number, s) for s in selectors)
+            if form == "disable":
+                whole += selectors
+            else:
+                target = number if form == "disable-line" else number + 1
+                lines.setdefault(target, []).extend(selectors)
+    return InlineSuppressions(tuple(whole), {n: tuple(s) for n, s in lines.items()}, tuple(written))
+
+
+# -- per-file ignores ---------------------------------------------------------------------------
+
+
+class PathIgnores:
+    """``[lint] per-file-ignores``: gitignore-style patterns -> rules, matched against a
+    file's path relative to ``root`` (the project, else the working folder)."""
+
+    def __init__(self, root: Path, table: Mapping[str, Sequence[str]]) -> None:
+        self.root = root
+        self._specs: list[tuple[PathSpec[Any], tuple[str, ...]]] = []
+        if table:
+            from pathspec import GitIgnoreSpec
+
+            self._specs = [
+                (GitIgnoreSpec.from_lines([pattern]), tuple(selectors))
+                for pattern, selectors in table.items()
+            ]
+
+    @classmethod
+    def from_config(
+        cls, root: Path, value: object, known: Iterable[tuple[str, str]]
+    ) -> tuple[PathIgnores, list[str]]:
+        """Read the table; bad entries are skipped with a problem each (never fatal).
+        ``known``: (id, name) of every rule, to find selectors that name none."""
+        if not isinstance(value, Mapping):
+            return cls(root, {}), ["per-file-ignores must be a table of patterns; ignored"]
+        rules = list(known)
+        table: dict[str, tuple[str, ...]] = {}
+        problems: list[str] = []
+        for pattern, selectors in value.items():
+            wildcards = len(re.findall(r"\*\*|\*|\?", str(pattern)))
+            if len(str(pattern)) > MAX_PATTERN_CHARS or wildcards > MAX_PATTERN_WILDCARDS:
+                problems.append(
+                    f"per-file-ignores: '{str(pattern)[:40]}...' is longer than "
+                    f"{MAX_PATTERN_CHARS} characters or has more than {MAX_PATTERN_WILDCARDS} "
+                    "wildcards; ignored"
+                )
+                continue
+            if isinstance(selectors, str):
+                selectors = [selectors]
+            if not isinstance(selectors, list) or not all(isinstance(s, str) for s in selectors):
+                problems.append(
+                    f"per-file-ignores: '{pattern}' must map to a list of rules; ignored"
+                )
+                continue
+            named = _selectors(",".join(selectors))
+            for selector in named:
+                if not any(matches(selector, rid, name) for rid, name in rules):
+                    problems.append(f"per-file-ignores: '{pattern}': unknown rule '{selector}'")
+            table[str(pattern)] = named
+        return cls(root, table), problems
+
+    def __bool__(self) -> bool:
+        return bool(self._specs)
+
+    def hides(self, path: Path, diagnostic: LintDiagnostic) -> bool:
+        """Whether the diagnostic of the file at ``path`` (absolute) is ignored."""
+        try:
+            rel = Path(os.path.abspath(path)).relative_to(self.root).as_posix()  # noqa: PTH100
+        except ValueError:
+            return False  # outside the root: no pattern names it
+        return any(
+            spec.match_file(rel) and any(matches(s, diagnostic.rule, diagnostic.name) for s in sel)
+            for spec, sel in self._specs
+        )
+
+
+# -- baseline -----------------------------------------------------------------------------------
+
+
+class BaselineError(ValueError):
+    """A baseline file that cannot be read or is not a baseline."""
+
+
+def _context(source: str | None) -> str:
+    """The fingerprint of a finding's line: its text, whitespace collapsed, hashed."""
+    text = " ".join((source or "").split())
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _key(file: str, diagnostic: LintDiagnostic) -> tuple[str, str, str]:
+    return (file, diagnostic.rule, diagnostic.message)
+
+
+@dataclass
+class Baseline:
+    """A baseline file's findings (see the module docstring); ``folder`` is where its paths
+    start (the folder holding the file)."""
+
+    folder: Path
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    matched: int = 0
+    """Findings hidden so far."""
+    _pending: dict[tuple[str, str, str], list[dict[str, Any]]] = field(
+        default_factory=dict, repr=False
+    )
+
+    @classmethod
+    def read(cls, path: Path) -> Baseline:
+        """Raises :class:`BaselineError` for a missing, unreadable, oversized or malformed file."""
+        try:
+            with path.open("rb") as handle:
+                data = handle.read(MAX_BASELINE_BYTES + 1)
+        except OSError as exc:
+            raise BaselineError(f"cannot read '{path}': {exc.strerror or exc}") from None
+        if len(data) > MAX_BASELINE_BYTES:
+            raise BaselineError(f"'{path}' is larger than {MAX_BASELINE_BYTES >> 20} MiB")
+        try:
+            document = json.loads(data)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise BaselineError(f"'{path}' is not JSON: {exc}") from None
+        findings = document.get("findings") if isinstance(document, dict) else None
+        if (
+            not isinstance(document, dict)
+            or document.get("version") != BASELINE_VERSION
+            or not isinstance(findings, list)
+            or not all(_valid_entry(entry) for entry in findings)
+        ):
+            raise BaselineError(
+                f"'{path}' is not a skillc-lint baseline (version {BASELINE_VERSION})"
+            )
+        baseline = cls(Path(os.path.abspath(path)).parent, list(findings))  # noqa: PTH100
+        for entry in baseline.entries:
+            key = (entry["file"], entry["rule"], entry["message"])
+            baseline._pending.setdefault(key, []).append(entry)
+        return baseline
+
+    def relative(self, path: Path) -> str:
+        """``path`` as the baseline writes it: relative to its folder, POSIX separators."""
+        return Path(os.path.relpath(os.path.abspath(path), self.folder)).as_posix()  # noqa: PTH100
+
+    def hide(self, result: LintResult) -> list[LintDiagnostic]:
+        """The diagnostics of ``result`` the baseline does not hold, in order. Among equal
+        findings (same file, rule and message), those whose line reads the same are matched
+        first, then the rest by nearest line; each entry hides one finding."""
+        groups: dict[tuple[str, str, str], list[LintDiagnostic]] = {}
+        for d in result.diagnostics:
+            groups.setdefault(_key(self.relative(result.path / d.file), d), []).append(d)
+        hidden: set[int] = set()
+        for key, found in groups.items():
+            entries = self._pending.get(key, [])
+            unmatched = []
+            for d in found:  # same text first
+                context = _context(d.source)
+                same = next((e for e in entries if e.get("context") == context), None)
+                if same is None:
+                    unmatched.append(d)
+                else:
+                    entries.remove(same)
+                    hidden.add(id(d))
+            for d in unmatched:  # then any left, nearest line first
+                if entries:
+                    near = min(entries, key=lambda e: abs((e.get("line") or 0) - (d.line or 0)))
+                    entries.remove(near)
+                    hidden.add(id(d))
+        self.matched += len(hidden)
+        return [d for d in result.diagnostics if id(d) not in hidden]
+
+    @property
+    def stale(self) -> int:
+        """Entries that matched no finding of the run (fixed since, or not linted)."""
+        return sum(len(entries) for entries in self._pending.values())
+
+    @staticmethod
+    def write(path: Path, results: Iterable[LintResult]) -> int:
+        """Write every diagnostic of ``results`` to ``path`` (atomically); returns how many."""
+        from skillc_index import write_file_atomic
+
+        folder = Path(os.path.abspath(path)).parent  # noqa: PTH100
+        entries = sorted(
+            (
+                {
+                    "file": Path(
+                        os.path.relpath(os.path.abspath(result.path / d.file), folder)  # noqa: PTH100
+                    ).as_posix(),
+                    "rule": d.rule,
+                    "message": d.message,
+                    "line": d.line,
+                    "context": _context(d.source),
+                }
+                for result in results
+                for d in result.diagnostics
+            ),
+            key=lambda e: (e["file"], e["line"] or 0, e["rule"], e["message"]),
+        )
+        document = {"version": BASELINE_VERSION, "tool": "skillc-lint", "findings": entries}
+        text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        write_file_atomic(Path(path), text.encode("utf-8"))
+        return len(entries)
+
+
+def _valid_entry(entry: object) -> bool:
+    return (
+        isinstance(entry, dict)
+        and all(isinstance(entry.get(key), str) for key in ("file", "rule", "message"))
+        and (entry.get("line") is None or isinstance(entry.get("line"), int))
+    )

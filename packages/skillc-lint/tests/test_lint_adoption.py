@@ -1,0 +1,323 @@
+"""Suppressions and adoption, and the output people read: inline ``skillc-lint`` comments,
+``[lint] per-file-ignores``, ``--baseline``/``--write-baseline``, ``--statistics``,
+``--max-warnings``, code frames and ``--explain``. Real folders, the real command line
+(``main`` in process, as the other CLI tests), real config files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from skillc_lint import PROFILES, LintDiagnostic, default_registry, lint_skill
+from skillc_lint._output import code_frame
+
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+
+FRONT = "---\nname: {name}\ndescription: Formats tables. Use when tables need it.\n---\n\n"
+
+
+@pytest.fixture
+def cwd(tmp_path: Path) -> Path:
+    path = tmp_path / "work"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def lint(cli: Callable[..., Run], cwd: Path) -> Run:
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return cli("skillc-lint")(*args, cwd=cwd)
+
+    return run
+
+
+def put(folder: Path, body: str, **files: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    text = FRONT.format(name=folder.name) + f"# {folder.name}\n\n" + body
+    (folder / "SKILL.md").write_text(text, encoding="utf-8")
+    for rel, content in files.items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(content, encoding="utf-8")
+    return folder
+
+
+def found(folder: Path) -> list[tuple[str, str, int | None]]:
+    return [(d.rule, d.file, d.line) for d in lint_skill(folder).diagnostics]
+
+
+# -- inline suppressions ----------------------------------------------------------------------
+
+
+def test_inline_comments_hide_per_line_and_per_file(tmp_path: Path) -> None:
+    body = (
+        "<!-- skillc-lint: disable-next-line=SKL301 -->\n"  # line 8
+        "[a](gone-a.md)\n"  # 9: hidden
+        "[b](gone-b.md) <!-- skillc-lint: disable-line=link-file-exists -->\n"  # 10: hidden
+        "[c](gone-c.md)\n"  # 11: shown (the comment covers the next line only)
+        "<!-- skillc-lint: disable-next-line=SKL302 -->\n"  # 12: another rule
+        "[d](gone-d.md)\n"  # 13: shown
+        "<!-- SKILLC-LINT: Disable-Next-Line = SKL3, SKL2 -->\n"  # 14: prefixes, any case
+        "[e](gone-e.md)\n"  # 15: hidden
+    )
+    files = {"notes.md": "# Notes\n\n<!-- skillc-lint: disable=SKL401 -->\n", "other.md": "# O\n"}
+    folder = put(tmp_path / "demo", body, **files)
+    result = lint_skill(folder)
+    assert [(d.rule, d.file, d.line) for d in result.diagnostics] == [
+        ("SKL301", "SKILL.md", 11),
+        ("SKL301", "SKILL.md", 13),
+        ("SKL401", "other.md", None),  # the whole-file comment is in notes.md only
+    ]
+    assert result.suppressed == 4
+    assert result.notices == ()
+
+
+def test_comments_in_code_are_examples_and_unknown_rules_are_warned(tmp_path: Path) -> None:
+    body = (
+        "```md\n<!-- skillc-lint: disable=SKL301 -->\n```\n"
+        "Write `<!-- skillc-lint: disable=SKL301 -->` to hide it.\n"
+        "[a](gone.md)\n"
+        "<!-- skillc-lint: disable-next-line=SKL999 -->\n"
+        "[b](gone-too.md)\n"
+    )
+    result = lint_skill(put(tmp_path / "demo", body))
+    assert [d.line for d in result.diagnostics if d.rule == "SKL301"] == [12, 14]
+    assert [notice.text for notice in result.notices] == [
+        f"{tmp_path / 'demo' / 'SKILL.md'}:13: skillc-lint comment names no rule: 'SKL999'"
+    ]
+
+
+# -- per-file ignores ---------------------------------------------------------------------------
+
+
+def write_config(cwd: Path, text: str) -> None:
+    (cwd / ".skillc").mkdir(exist_ok=True)
+    (cwd / ".skillc" / "config.toml").write_text(text, encoding="utf-8")
+
+
+def test_per_file_ignores(lint: Run, cwd: Path) -> None:
+    put(cwd / "skills" / "legacy", "[a](gone.md)\n", **{"references/x.md": "## X\n"})
+    put(cwd / "skills" / "fresh", "[a](gone.md)\n")
+    write_config(
+        cwd,
+        "[lint.per-file-ignores]\n"
+        '"skills/legacy/**" = ["SKL301"]\n'
+        '"**/references/*.md" = ["heading-first-h1", "SKL4"]\n',
+    )
+    proc = lint("skills", "--format", "json")
+    by_skill = {item["skill"]: item["diagnostics"] for item in json.loads(proc.stdout)}
+    assert by_skill["legacy"] == []
+    assert [d["rule"] for d in by_skill["fresh"]] == ["SKL301"]  # near miss: another folder
+    assert proc.returncode == 1
+    assert "config" not in proc.stderr
+
+
+def test_bad_per_file_ignores_are_warnings(lint: Run, cwd: Path) -> None:
+    put(cwd / "x", "")
+    write_config(
+        cwd,
+        '[lint.per-file-ignores]\n"x/**" = ["SKL999"]\n"y/**" = 3\n"*a*a*a*a*b" = ["SKL1"]\n',
+    )
+    proc = lint("x")
+    assert proc.returncode == 0
+    assert proc.stderr.splitlines() == [
+        "warning: config [lint]: per-file-ignores: 'x/**': unknown rule 'SKL999'",
+        "warning: config [lint]: per-file-ignores: 'y/**' must map to a list of rules; ignored",
+        "warning: config [lint]: per-file-ignores: '*a*a*a*a*b...' is longer than 256 "
+        "characters or has more than 4 wildcards; ignored",
+    ]
+    write_config(cwd, '[lint]\nper-file-ignores = ["x"]\n')
+    assert lint("x").stderr == (
+        "warning: config [lint]: per-file-ignores must be a table of patterns; ignored\n"
+    )
+
+
+# -- baseline -----------------------------------------------------------------------------------
+
+
+def test_baseline_adopts_a_repository_and_survives_edits(lint: Run, cwd: Path) -> None:
+    skill = put(cwd / "skills" / "demo", "[a](gone.md)\n[a](gone.md)\n\n## Deep\n\n#### Deeper\n")
+    proc = lint("skills", "--write-baseline", "lint-baseline.json")
+    assert (proc.returncode, proc.stderr.splitlines()[-1]) == (
+        0,
+        "wrote 3 findings to lint-baseline.json",
+    )
+    document = json.loads((cwd / "lint-baseline.json").read_text(encoding="utf-8"))
+    assert document["version"] == 1
+    assert {(e["file"], e["rule"], e["line"]) for e in document["findings"]} == {
+        ("skills/demo/SKILL.md", "SKL301", 8),
+        ("skills/demo/SKILL.md", "SKL301", 9),
+        ("skills/demo/SKILL.md", "SKL205", 13),
+    }
+    clean = lint("skills", "--baseline", "lint-baseline.json")
+    assert (clean.returncode, clean.stdout) == (0, "demo: 0 errors, 0 warnings\n")
+    assert clean.stderr == "linting 1 skill in skills\nbaseline lint-baseline.json: 3 hidden\n"
+    # lines added above move every finding: they stay hidden; a third broken link (same
+    # message, a line of its own) is new
+    text = (skill / "SKILL.md").read_text(encoding="utf-8")
+    text = text.replace("# demo\n", "# demo\n\nIntro.\n\nMore.\n\nSee [b](gone.md).\n")
+    (skill / "SKILL.md").write_text(text, encoding="utf-8")
+    proc = lint("skills", "--baseline", "lint-baseline.json", "--format", "json")
+    assert proc.returncode == 1
+    [item] = json.loads(proc.stdout)
+    assert [(d["rule"], d["line"]) for d in item["diagnostics"]] == [("SKL301", 12)]
+
+
+def test_baseline_reports_stale_entries_and_bad_files(lint: Run, cwd: Path) -> None:
+    skill = put(cwd / "demo", "[a](gone.md)\n")
+    assert lint("demo", "--write-baseline", "b.json").returncode == 0
+    (skill / "SKILL.md").write_text(FRONT.format(name="demo") + "# demo\n", encoding="utf-8")
+    proc = lint("demo", "--baseline", "b.json")
+    assert proc.returncode == 0
+    assert proc.stderr == (
+        "baseline b.json: 0 hidden; 1 no longer found (--write-baseline prunes them)\n"
+    )
+    (cwd / "bad.json").write_text('{"version": 1, "findings": [{"rule": 1}]}', encoding="utf-8")
+    for name, reason in (
+        ("missing.json", f"cannot read '{cwd / 'missing.json'}': No such file or directory"),
+        ("bad.json", f"'{cwd / 'bad.json'}' is not a skillc-lint baseline (version 1)"),
+    ):
+        proc = lint("demo", "--baseline", name)
+        assert proc.returncode == 1
+        assert proc.stderr.startswith(
+            f"error[E100]: invalid option: 'Invalid value for --baseline: {reason}'"
+        )
+    both = lint("demo", "--baseline", "b.json", "--write-baseline", "c.json")
+    assert both.returncode == 1 and "use one of --baseline and --write-baseline" in both.stderr
+    assert not (cwd / "c.json").exists()
+
+
+def test_baseline_through_the_operation(tmp_path: Path) -> None:
+    """The MCP tool's ``baseline``: the same file hides the same findings."""
+    from skillc_index import Layout
+    from skillc_index.accesslog import AccessLog
+    from skillc_index.operation import Session
+    from skillc_lint import InvalidBaseline
+    from skillc_lint._suppress import Baseline
+    from skillc_lint.operations import LINT, LintParams
+
+    folder = put(tmp_path / "demo", "[a](gone.md)\n")
+    Baseline.write(tmp_path / "b.json", [lint_skill(folder)])
+    layout = Layout.discover(tmp_path, env={"SKILLC_HOME": str(tmp_path / "home")})
+    run = Session(layout, AccessLog(lambda _: None))
+    report = LINT.run(run, LintParams("demo", baseline="b.json"))
+    assert (report.to_dict()["error_count"], report.result.suppressed) == (0, 1)
+    assert LINT.run(run, LintParams("demo")).to_dict()["error_count"] == 1
+    with pytest.raises(InvalidBaseline):
+        LINT.run(run, LintParams("demo", baseline="nope.json"))
+
+
+# -- statistics, max-warnings ---------------------------------------------------------------------
+
+
+def test_statistics(lint: Run, cwd: Path) -> None:
+    put(cwd / "skills" / "a", "[x](gone.md) [y](#nope) [z](#nope2)\n")
+    put(cwd / "skills" / "b", "[x](#nope)\n")
+    proc = lint("skills", "--statistics")
+    assert proc.returncode == 1
+    assert proc.stdout.splitlines() == [
+        "     3  SKL302  link-anchor-exists  (warning)",
+        "     1  SKL301  link-file-exists  (error)",
+        "2 skills: 1 error, 3 warnings",
+    ]
+    data = json.loads(lint("skills", "--statistics", "--format", "json").stdout)
+    assert data[0] == {
+        "rule": "SKL302",
+        "name": "link-anchor-exists",
+        "severity": "warning",
+        "count": 3,
+    }
+    sarif = lint("skills", "--statistics", "--format", "sarif")
+    assert sarif.returncode == 1 and "--statistics" in sarif.stderr and sarif.stdout == ""
+
+
+def test_max_warnings(lint: Run, cwd: Path) -> None:
+    put(cwd / "a", "[y](#nope) [z](#nope2)\n")
+    assert lint("a", "--max-warnings", "2").returncode == 0  # near miss: exactly N
+    proc = lint("a", "--max-warnings", "1")
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines()[-1] == "too many warnings: 2 (--max-warnings 1)"
+    assert lint("a", "--max-warnings", "-1").returncode == 1  # a usage error
+    machine = lint("a", "--max-warnings", "0", "--format", "json")
+    assert machine.returncode == 1 and json.loads(machine.stdout)["skill"] == "a"
+
+
+# -- code frames ------------------------------------------------------------------------------
+
+
+def test_text_output_has_line_column_and_a_code_frame(lint: Run, cwd: Path) -> None:
+    put(cwd / "a", "See\t[x](gone.md) now.\n")
+    lines = lint("a").stderr.splitlines()
+    assert lines == [
+        "a/SKILL.md:8:9: error[E300]: SKL301 link-file-exists: link target not found: 'gone.md'",
+        "  |",
+        "8 | See [x](gone.md) now.",
+        "  |         ^",
+    ]
+    json_out = json.loads(lint("a", "--format", "json").stdout)
+    assert json_out["diagnostics"][0]["column"] == 9
+    assert "|" not in lint("a", "--format", "github").stdout  # no frame in machine formats
+
+
+def test_code_frame_of_a_long_line_and_of_a_whole_file_finding() -> None:
+    source = "x" * 300 + "[a](gone.md)" + "y" * 300
+    long = LintDiagnostic("SKL301", "n", "error", "SKILL.md", 120, "m", 301, source)
+    gutter, text, caret = code_frame(long)
+    assert (gutter, text[:8]) == ("    |", "120 | ..")
+    assert text.endswith("...") and len(text) < 120
+    assert text[caret.index("^") : caret.index("^") + 12] == "[a](gone.md)"
+    whole = LintDiagnostic("SKL401", "n", "warning", "x.md", None, "m")
+    assert code_frame(whole) == []
+
+
+# -- explain ----------------------------------------------------------------------------------
+
+
+def test_every_rule_has_a_rationale_and_a_fix() -> None:
+    rules = list(default_registry(profiles=tuple(PROFILES)))
+    assert len(rules) > 50
+    missing = [rule.id for rule in rules if not (rule.rationale.strip() and rule.fix.strip())]
+    assert missing == []
+
+
+def test_explain(lint: Run) -> None:
+    proc = lint("--explain", "SKL301")
+    assert proc.returncode == 0
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "SKL301 link-file-exists (error; links)"
+    assert lines[2] == "Relative links point at files that exist in the skill."
+    assert any(line.startswith("Why: A link to a file that does not exist") for line in lines)
+    assert any(line.startswith("Fix: ") for line in lines)
+    dialect = json.loads(lint("--explain", "claude-context", "--format", "json").stdout)
+    assert (dialect["id"], dialect["profile"]) == ("SKL602", "claude-code")
+    assert [d["id"] for d in json.loads(lint("--explain", "SKL50", "--format", "json").stdout)] == [
+        "SKL501",
+        "SKL502",
+        "SKL503",
+    ]
+    options = lint("--explain", "SKL201").stdout
+    assert "  max-lines = 500" in options
+    unknown = lint("--explain", "SKL9")
+    assert unknown.returncode == 1
+    assert unknown.stderr.startswith(
+        "error[E100]: invalid option: 'Invalid value for --explain: no rule matches 'SKL9'"
+    )
+
+
+def test_skc_lint_explains_too(cli: Callable[..., Run], tmp_path: Path) -> None:
+    """``skc lint --explain``: the same command through the umbrella's entry point."""
+    proc = cli("skillc_lint", process=True)("--explain", "SKL401", cwd=tmp_path)
+    assert proc.returncode == 0 and proc.stdout.startswith("SKL401 no-orphans (warning; files)")
+
+
+def test_inline_comment_keeps_findings_of_other_files(tmp_path: Path) -> None:
+    """A comment in one file never hides a finding of another (near miss of per-file)."""
+    folder = put(
+        tmp_path / "demo",
+        "[r](ref.md)\n<!-- skillc-lint: disable=SKL204 -->\n",
+        **{"ref.md": "## Ref\n"},
+    )
+    assert found(folder) == [("SKL204", "ref.md", 1)]

@@ -1,0 +1,606 @@
+"""``sync --from claude-code``: skill usage imported from Claude Code's session transcripts.
+
+The transcripts are written here in the shape Claude Code writes them (one JSON record a
+line, the envelope fields of 2.0/2.1 records; see the README's "Supported records"), into a
+real ``<claude dir>/projects/<project>/<session>.jsonl``; the rows land in real access logs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_index import Layout, resolve_skill
+from skillc_index.accesslog import primary_log
+from skillc_stats import _transcripts as transcripts
+from skillc_stats import query_stats, sync_transcripts
+
+from .conftest import SKILL_MD, all_rows, make_skill
+
+SESSION = "179b8e5d-0235-4215-89a4-7aac8126ccbf"
+API = "references/api.md"
+
+
+def skill_call(cwd: Path, second: int, name: str) -> dict[str, Any]:
+    return tool_use(cwd, second, "Skill", {"skill": name})
+
+
+def envelope(kind: str, cwd: Path, second: int, **fields: Any) -> dict[str, Any]:
+    """The fields every user/assistant record carries (Claude Code 2.1.126)."""
+    return {
+        "parentUuid": None,
+        "isSidechain": False,
+        "userType": "external",
+        "cwd": str(cwd),
+        "sessionId": SESSION,
+        "version": "2.1.126",
+        "gitBranch": "main",
+        "type": kind,
+        "uuid": f"uuid-{kind}-{second}",
+        "timestamp": f"2026-05-04T05:42:{second:02d}.374Z",
+        **fields,
+    }
+
+
+def tool_use(cwd: Path, second: int, tool: str, given: dict[str, Any]) -> dict[str, Any]:
+    """An assistant record calling one tool."""
+    message = {
+        "model": "claude-opus-4-7",
+        "id": f"msg_{second}",
+        "type": "message",
+        "role": "assistant",
+        "content": [
+            {"type": "thinking", "thinking": "...", "signature": "x"},
+            {"type": "tool_use", "id": f"toolu_{second:04d}", "name": tool, "input": given},
+        ],
+        "stop_reason": "tool_use",
+        "usage": {"input_tokens": 6, "output_tokens": 279},
+    }
+    return envelope("assistant", cwd, second, message=message, requestId=f"req_{second}")
+
+
+def user(cwd: Path, second: int, content: Any, **fields: Any) -> dict[str, Any]:
+    return envelope("user", cwd, second, message={"role": "user", "content": content}, **fields)
+
+
+def typed(cwd: Path, second: int, name: str) -> dict[str, Any]:
+    """The user typed ``/name`` (no Skill call is made then)."""
+    text = f"<command-message>{name}</command-message>\n<command-name>/{name}</command-name>"
+    return user(cwd, second, text)
+
+
+def lines(*records: dict[str, Any] | str) -> str:
+    return "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records)
+
+
+class Setup:
+    """A project with a store skill ``demo``, a skill ``helper`` in the home's Claude Code
+    folder (not compiled), one in the project's ``.claude/skills`` (``local``), and a
+    Claude Code data folder with one transcript."""
+
+    def __init__(self, project: Path, home: Path, tmp: Path) -> None:
+        self.project, self.home = project, home
+        self.env = {"SKILLC_HOME": str(home)}
+        self.demo = make_skill(project / ".skillc" / "skills" / "demo")
+        self.helper = make_skill(home / ".claude" / "skills" / "helper", SKILL_MD)
+        self.local = make_skill(project / ".claude" / "skills" / "local", SKILL_MD)
+        self.claude = tmp / "claude"
+        self.transcript = self.claude / "projects" / "-proj" / f"{SESSION}.jsonl"
+        self.transcript.parent.mkdir(parents=True)
+        self.layout = Layout.discover(project, self.env)
+
+    def write(self, text: str, path: Path | None = None) -> None:
+        (path or self.transcript).write_text(text, encoding="utf-8")
+
+    def append(self, text: str) -> None:
+        with self.transcript.open("a", encoding="utf-8") as handle:
+            handle.write(text)
+
+    def sync(self, **options: Any) -> transcripts.TranscriptSync:
+        return sync_transcripts(claude_folder=self.claude, env=self.env, **options)
+
+    def rows(self, skill: str) -> list[tuple[Any, ...]]:
+        log = primary_log(resolve_skill(str(self.folder(skill)), self.layout).runtime)
+        return all_rows(log) if log.exists() else []
+
+    def folder(self, skill: str) -> Path:
+        return {"demo": self.demo, "helper": self.helper, "local": self.local}[skill]
+
+
+@pytest.fixture
+def setup(project: Path, home: Path, tmp_path: Path) -> Setup:
+    return Setup(project, home, tmp_path)  # the project holds .skillc/skills (conftest)
+
+
+def every_kind(s: Setup) -> str:
+    """One record of each kind supported, and of each kind skipped."""
+    p = s.project
+    return lines(
+        {"type": "permission-mode", "permissionMode": "default", "sessionId": SESSION},
+        user(p, 1, "use the demo skill please", promptId="p1"),
+        tool_use(p, 2, "Skill", {"skill": "demo"}),  # 2.1.x
+        user(p, 3, [{"type": "tool_result", "tool_use_id": "toolu_0002", "content": "ok"}]),
+        user(p, 4, [{"type": "text", "text": "Base directory for this skill: x"}], isMeta=True),
+        tool_use(p, 5, "Skill", {"command": "helper"}),  # 2.0.x
+        tool_use(p, 6, "SlashCommand", {"command": "/local fix it"}),  # 2.0.x
+        typed(p, 7, "demo"),
+        typed(p, 8, "clear"),  # a built-in command: no skill, not counted
+        tool_use(p, 9, "Read", {"file_path": str(s.demo / "references" / "api.md")}),
+        tool_use(p, 10, "Read", {"file_path": str(s.helper / "SKILL.md"), "limit": 20}),
+        tool_use(p, 11, "Read", {"file_path": str(p / "README.md")}),  # no skill's file
+        tool_use(p, 12, "Skill", {"skill": "nowhere"}),  # not installed
+        tool_use(p, 13, "Skill", {"skill": "nowhere", "args": "again"}),
+        tool_use(p, 14, "Bash", {"command": "ls"}),
+        {"type": "file-history-snapshot", "messageId": "m", "snapshot": {}},
+        {"type": "summary", "summary": "Demo", "leafUuid": "x"},
+        {"type": "future-kind", "cwd": str(p)},  # a record this version does not know
+        '{"type":"assistant","message":',  # cut short
+        "[1, 2]",  # JSON, not a record
+    )
+
+
+def test_every_record_kind(setup: Setup) -> None:
+    s = setup
+    s.write(every_kind(s))
+    result = s.sync()
+
+    assert result.ok
+    assert (result.files, result.files_read, result.lines) == (1, 1, 20)
+    assert (result.malformed_lines, result.unknown_records, result.long_lines) == (2, 1, 0)
+    assert result.unknown_skill_calls == 2
+    assert result.unknown_skills == {"nowhere": 2}
+    by_skill = {item.skill: item for item in result.skills}
+    assert {k: (v.activations, v.reads, v.added) for k, v in by_skill.items()} == {
+        "demo": (2, 1, 3),
+        "helper": (1, 1, 2),
+        "local": (1, 0, 1),
+    }
+
+    cwd = str(s.project)
+    demo = [(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7]) for r in s.rows("demo")]
+    assert demo == [
+        (
+            "2026-05-04T05:42:02Z",
+            SESSION,
+            "activate",
+            "demo",
+            str(s.demo),
+            cwd,
+            {"agent": "claude-code", "tool": "Skill", "id": "toolu_0002"},
+            None,
+        ),
+        (
+            "2026-05-04T05:42:07Z",
+            SESSION,
+            "activate",
+            "demo",
+            str(s.demo),
+            cwd,
+            {"agent": "claude-code", "tool": "typed", "id": "uuid-user-7"},
+            None,
+        ),
+        (
+            "2026-05-04T05:42:09Z",
+            SESSION,
+            "read",
+            "demo",
+            str(s.demo),
+            cwd,
+            {
+                "agent": "claude-code",
+                "tool": "Read",
+                "id": "toolu_0009",
+                "path": "references/api.md",
+            },
+            None,
+        ),
+    ]
+    helper = [(r[2], r[4], json.loads(r[6]).get("path")) for r in s.rows("helper")]
+    assert helper == [("activate", str(s.helper), None), ("read", str(s.helper), "SKILL.md")]
+    assert [(r[2], r[4]) for r in s.rows("local")] == [("activate", str(s.local))]
+
+
+def test_rerun_imports_nothing_twice(setup: Setup) -> None:
+    s = setup
+    s.write(every_kind(s))
+    assert s.sync().added == 6
+    again = s.sync()
+    assert (again.added, again.files_read, again.skills) == (0, 0, ())
+    # Without the saved positions every file is read again, and still nothing is doubled.
+    transcripts.state_path(s.layout).unlink()
+    fresh = s.sync()
+    assert (fresh.files_read, fresh.added) == (1, 0)
+    assert len(s.rows("demo")) == 3
+
+
+def test_a_grown_file_is_read_from_where_it_stopped(setup: Setup) -> None:
+    s = setup
+    p = s.project
+    s.write(lines(tool_use(p, 1, "Skill", {"skill": "demo"})))
+    assert s.sync().added == 1
+    state = json.loads(transcripts.state_path(s.layout).read_text())["files"]
+    first = state[str(s.transcript)]
+    assert first["offset"] == first["size"] == s.transcript.stat().st_size
+
+    # A new line, and the start of one still being written (no newline yet).
+    partial = json.dumps(tool_use(p, 3, "Skill", {"skill": "helper"}))
+    s.append(lines(tool_use(p, 2, "Skill", {"skill": "local"})) + partial[:40])
+    grown = s.sync()
+    assert (grown.files_read, grown.files_rewritten, grown.lines, grown.added) == (1, 0, 1, 1)
+    assert grown.malformed_lines == 0  # the partial line waits
+    assert [r[3] for r in s.rows("local")] == ["local"]
+
+    s.append(partial[40:] + "\n")
+    done = s.sync()
+    assert (done.lines, done.added) == (1, 1)
+    assert [r[2] for r in s.rows("helper")] == ["activate"]
+    assert len(s.rows("demo")) == 1
+
+
+def test_a_rewritten_file_is_read_from_the_start(setup: Setup) -> None:
+    s = setup
+    p = s.project
+    s.write(
+        lines(
+            tool_use(p, 1, "Skill", {"skill": "demo"}), tool_use(p, 2, "Skill", {"skill": "local"})
+        )
+    )
+    assert s.sync().added == 2
+    # Rewritten shorter (compacted), keeping the first call and adding another.
+    s.write(
+        lines(
+            tool_use(p, 1, "Skill", {"skill": "demo"}), tool_use(p, 5, "Skill", {"skill": "helper"})
+        )
+    )
+    result = s.sync()
+    assert (result.files_read, result.files_rewritten, result.lines, result.added) == (1, 1, 2, 1)
+    assert len(s.rows("demo")) == 1
+    assert len(s.rows("helper")) == 1
+
+
+def test_a_file_rewritten_in_place_with_the_same_size(setup: Setup) -> None:
+    s = setup
+    p = s.project
+    s.write(lines(tool_use(p, 1, "Skill", {"skill": "demo"})))
+    s.sync()
+    s.write(lines(tool_use(p, 1, "Skill", {"skill": "demo"})).replace("toolu_0001", "toolu_0009"))
+    result = s.sync()
+    assert (result.files_rewritten, result.added) == (1, 1)  # another call: its own row
+
+
+def test_a_deployed_skill_counts_as_its_source(setup: Setup) -> None:
+    """A compiled skill deployed into an agent folder is a link to its runtime: the rows go
+    to the store skill, with the file relative to it."""
+    s = setup
+    runtime = s.project / ".skillc" / "runtime" / "deployed"
+    source = make_skill(s.project / ".skillc" / "skills" / "deployed")
+    runtime.mkdir(parents=True)
+    (runtime / "SKILL.md").write_text(SKILL_MD, encoding="utf-8")
+    (s.project / ".claude" / "skills" / "deployed").symlink_to(runtime)
+    p = s.project
+    s.write(
+        lines(
+            tool_use(p, 1, "Skill", {"skill": "deployed"}),
+            tool_use(p, 2, "Read", {"file_path": str(p / ".claude/skills/deployed/SKILL.md")}),
+        )
+    )
+    result = s.sync()
+    assert [(item.skill, item.skill_path) for item in result.skills] == [("deployed", source)]
+    rows = all_rows(primary_log(runtime))
+    assert [(r[2], r[4], json.loads(r[6]).get("path")) for r in rows] == [
+        ("activate", str(source), None),
+        ("read", str(source), "SKILL.md"),
+    ]
+
+
+def test_project_folders_are_those_of_the_record_cwd(setup: Setup, tmp_path: Path) -> None:
+    """``.claude/skills`` of another project is found from the cwd the record names; the same
+    name from this project is not that skill (near miss)."""
+    s = setup
+    other = tmp_path / "other"
+    theirs = make_skill(other / ".claude" / "skills" / "theirs")
+    s.write(
+        lines(
+            tool_use(other, 1, "Skill", {"skill": "theirs"}),
+            tool_use(s.project, 2, "Skill", {"skill": "theirs"}),
+        )
+    )
+    result = s.sync()
+    assert [(item.skill, item.skill_path, item.added) for item in result.skills] == [
+        ("theirs", theirs, 1)
+    ]
+    assert result.unknown_skills == {"theirs": 1}
+
+
+def test_a_plugin_skill_by_its_qualified_name(setup: Setup) -> None:
+    s = setup
+    install = s.home / ".claude" / "plugins" / "cache" / "market" / "tools" / "1.0.0"
+    skill = make_skill(install / "skills" / "review")
+    records = {
+        "version": 2,
+        "plugins": {"tools@market": [{"scope": "user", "installPath": str(install)}]},
+    }
+    plugins = s.home / ".claude" / "plugins" / "installed_plugins.json"
+    plugins.write_text(json.dumps(records), encoding="utf-8")
+    s.write(lines(tool_use(s.project, 1, "Skill", {"skill": "tools:review"})))
+    result = s.sync()
+    assert [(item.skill_path, item.activations) for item in result.skills] == [(skill, 1)]
+
+
+def test_subagent_transcripts_are_read(setup: Setup) -> None:
+    s = setup
+    sub = s.transcript.parent / SESSION / "subagents" / "agent-a1b2.jsonl"
+    sub.parent.mkdir(parents=True)
+    s.write(lines(tool_use(s.project, 1, "Skill", {"skill": "demo"})))
+    s.write(lines(tool_use(s.project, 2, "Skill", {"skill": "demo"}) | {"isSidechain": True}), sub)
+    result = s.sync()
+    assert (result.files, result.added) == (2, 2)
+
+
+def test_a_long_line_is_skipped_and_counted(setup: Setup, monkeypatch: pytest.MonkeyPatch) -> None:
+    s = setup
+    monkeypatch.setattr(transcripts, "MAX_LINE_BYTES", 2000)
+    big = user(s.project, 1, "x" * 5000)
+    s.write(lines(big, tool_use(s.project, 2, "Skill", {"skill": "demo"})))
+    result = s.sync()
+    assert (result.long_lines, result.lines, result.added) == (1, 1, 1)
+
+
+def test_a_symlink_out_of_the_projects_folder_is_not_read(setup: Setup, tmp_path: Path) -> None:
+    s = setup
+    outside = tmp_path / "elsewhere.jsonl"
+    outside.write_text(lines(tool_use(s.project, 1, "Skill", {"skill": "demo"})), encoding="utf-8")
+    s.transcript.symlink_to(outside)
+    inside = s.transcript.with_name("linked.jsonl")
+    other = s.transcript.with_name("real.jsonl")
+    other.write_text(lines(tool_use(s.project, 2, "Skill", {"skill": "local"})), encoding="utf-8")
+    inside.symlink_to(other)  # a link within the folder is followed (near miss)
+    result = s.sync()
+    assert (result.files, result.files_skipped) == (3, 1)
+    assert [item.skill for item in result.skills] == ["local"]
+    assert s.rows("demo") == []
+
+
+def test_no_transcripts_is_an_empty_import(setup: Setup) -> None:
+    result = sync_transcripts(claude_folder=setup.claude / "missing", env=setup.env)
+    assert (result.files, result.skills, result.ok) == (0, (), True)
+
+
+def test_the_default_folder_is_claude_config_dir(setup: Setup) -> None:
+    s = setup
+    s.write(lines(tool_use(s.project, 1, "Skill", {"skill": "demo"})))
+    result = sync_transcripts(env={**s.env, "CLAUDE_CONFIG_DIR": str(s.claude)})
+    assert (result.folder, result.added) == (s.claude / "projects", 1)
+    default = transcripts.claude_dir(s.env)
+    assert default == s.home / ".claude"
+
+
+def test_dry_run_writes_nothing(setup: Setup) -> None:
+    s = setup
+    s.write(every_kind(s))
+    result = s.sync(dry_run=True)
+    assert result.added == 6
+    assert s.rows("demo") == []
+    assert not transcripts.state_path(s.layout).exists()
+
+
+def test_unwritable_log_is_e041_and_read_again(setup: Setup, tmp_path: Path) -> None:
+    """A runtime whose ``.skillc-meta`` leads out of the project is not written: E041, and
+    the file is read again next time, when the rows land (none doubled)."""
+    s = setup
+    runtime = s.project / ".skillc" / "runtime" / "demo"
+    runtime.mkdir(parents=True)
+    (tmp_path / "away").mkdir()
+    (runtime / ".skillc-meta").symlink_to(tmp_path / "away")
+    s.write(
+        lines(
+            tool_use(s.project, 1, "Skill", {"skill": "demo"}),
+            tool_use(s.project, 2, "Skill", {"skill": "local"}),
+        )
+    )
+    result = s.sync()
+    assert not result.ok
+    failed = {item.skill: item.error for item in result.skills}
+    assert failed["local"] is None
+    error = failed["demo"]
+    assert error is not None and error.code == "E041"
+    assert not (tmp_path / "away" / "logs.db").exists()
+
+    (runtime / ".skillc-meta").unlink()
+    again = s.sync()
+    assert again.ok
+    assert [(item.skill, item.added) for item in again.skills] == [("demo", 1), ("local", 0)]
+
+
+def test_stats_shows_the_imported_usage(setup: Setup) -> None:
+    s = setup
+    s.write(every_kind(s))
+    s.sync()
+    commands = query_stats("demo", s.layout, group_by="commands")
+    assert commands["data"] == {"activate": 2, "read": 1}
+    files = query_stats("demo", s.layout, group_by="files")
+    assert files["data"] == [{"file": "references/api.md", "count": 1}]
+    projects = query_stats("demo", s.layout, group_by="projects", projects=[str(s.project)])
+    assert projects["data"] == [{"project": str(s.project), "count": 3}]
+
+
+# -- the command line --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def sync_cli(stats_cli: Callable[..., Any], setup: Setup) -> Callable[..., Any]:
+    def run(*args: str) -> Any:
+        return stats_cli("sync", *args, cwd=setup.project)
+
+    return run
+
+
+def test_cli_text_and_json(setup: Setup, sync_cli: Callable[..., Any]) -> None:
+    s = setup
+    s.write(every_kind(s))
+    text = sync_cli("--from", "claude-code", "--claude-dir", str(s.claude), "--dry-run")
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.splitlines() == [
+        f"Read 1 of 1 transcript file in {s.claude / 'projects'}",
+        "Would import 3 entries for 'demo' (2 activations, 1 read found)",
+        "Would import 2 entries for 'helper' (1 activation, 1 read found)",
+        "Would import 1 entries for 'local' (1 activation, 0 reads found)",
+        "Skipped 2 calls of skills not installed: nowhere (2)",
+        "Skipped 2 malformed lines, 1 record of an unknown kind",
+    ]
+    result = sync_cli("--from", "claude-code", "--claude-dir", str(s.claude), "--format", "json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert (data["source"], data["added"], data["malformed_lines"]) == ("claude-code", 6, 2)
+    assert data["unknown_skills"] == {"nowhere": 2}
+    assert [item["skill"] for item in data["skills"]] == ["demo", "helper", "local"]
+    again = sync_cli("--from", "claude-code", "--claude-dir", str(s.claude))
+    assert again.stdout.splitlines() == [
+        f"Read 0 of 1 transcript file in {s.claude / 'projects'}",
+        "No new skill usage",
+    ]
+
+
+def test_cli_claude_config_dir(setup: Setup, stats_cli: Callable[..., Any]) -> None:
+    s = setup
+    s.write(lines(tool_use(s.project, 1, "Skill", {"skill": "demo"})))
+    env = {"CLAUDE_CONFIG_DIR": str(s.claude)}
+    result = stats_cli("sync", "--from", "claude-code", cwd=s.project, env_extra=env)
+    assert result.returncode == 0, result.stderr
+    assert "Imported 1 entries for 'demo' (1 activation, 0 reads found)" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--from", "claude-code", "demo"), "--from imports every installed skill; drop SKILL"),
+        (("--from", "claude-code", "--project", "."), "drop --project"),
+        (("--claude-dir", "."), "--claude-dir goes with --from claude-code"),
+        (("--from", "codex"), "Invalid value for '--from'"),
+    ],
+)
+def test_cli_usage_errors(
+    sync_cli: Callable[..., Any], args: tuple[str, ...], message: str
+) -> None:
+    result = sync_cli(*args)
+    assert result.returncode == 1
+    assert result.stderr.startswith("error[E100]: invalid option: ")
+    assert message in result.stderr
+
+
+def test_cli_missing_claude_dir_is_e100(setup: Setup, sync_cli: Callable[..., Any]) -> None:
+    result = sync_cli("--from", "claude-code", "--claude-dir", str(setup.claude / "nope"))
+    assert result.returncode == 1
+    assert result.stderr.startswith("error[E100]: invalid option: ")
+    assert "does not exist" in result.stderr
+
+
+def test_cli_e041_exit_1(setup: Setup, sync_cli: Callable[..., Any], tmp_path: Path) -> None:
+    s = setup
+    runtime = s.project / ".skillc" / "runtime" / "demo"
+    runtime.mkdir(parents=True)
+    (tmp_path / "away").mkdir()
+    (runtime / ".skillc-meta").symlink_to(tmp_path / "away")
+    s.write(lines(tool_use(s.project, 1, "Skill", {"skill": "demo"})))
+    result = sync_cli("--from", "claude-code", "--claude-dir", str(s.claude))
+    assert result.returncode == 1
+    assert result.stderr.startswith("error[E041]: sync destination not writable: ")
+    assert not transcripts.state_path(s.layout).exists()
+
+
+def test_two_imports_at_once_add_each_row_once(setup: Setup) -> None:
+    """Three processes import the same 40 sessions at once (each with no saved state of
+    the others' work): every call is in the log exactly once."""
+    s = setup
+    for session in range(40):
+        path = s.transcript.with_name(f"session-{session:02d}.jsonl")
+        calls = [
+            tool_use(s.project, i, "Skill", {"skill": "demo"}) | {"uuid": f"{session}-{i}"}
+            for i in range(30)
+        ]
+        for i, call in enumerate(calls):
+            call["message"]["content"][1]["id"] = f"toolu_{session}_{i}"
+        s.write(lines(*calls), path)
+    env = {**os.environ, "SKILLC_HOME": str(s.home)}
+    argv = [sys.executable, "-m", "skillc_stats", "sync", "--from", "claude-code"]
+    argv += ["--claude-dir", str(s.claude), "--format", "json"]
+    runs = [
+        subprocess.Popen(argv, cwd=s.project, env=env, stdout=subprocess.PIPE, text=True)
+        for _ in range(3)
+    ]
+    added = []
+    for run in runs:
+        out, _ = run.communicate(timeout=120)
+        assert run.returncode == 0
+        added.append(json.loads(out)["added"])
+    assert sum(added) == 40 * 30
+    rows = s.rows("demo")
+    assert len(rows) == len(set(rows)) == 40 * 30
+
+
+def test_unsaved_state_is_a_warning(setup: Setup, sync_cli: Callable[..., Any]) -> None:
+    """The rows are stored; only the positions are lost, and the next run adds nothing."""
+    s = setup
+    s.write(lines(skill_call(s.project, 1, "demo")))
+    state = transcripts.state_path(s.layout)
+    state.parent.parent.mkdir(parents=True)
+    state.parent.write_text("a file where the folder goes", encoding="utf-8")
+    result = sync_cli("--from", "claude-code", "--claude-dir", str(s.claude))
+    assert result.returncode == 0
+    assert result.stderr.startswith("warning: cannot save how far the transcripts were read")
+    assert "Imported 1 entries for 'demo'" in result.stdout
+    again = s.sync()
+    assert (again.files_read, again.added, len(again.warnings)) == (1, 0, 1)
+
+
+def test_a_damaged_state_file_reads_everything_again(setup: Setup) -> None:
+    s = setup
+    s.write(lines(skill_call(s.project, 1, "demo")))
+    s.sync()
+    transcripts.state_path(s.layout).write_text('{"version": 1, "files": [', encoding="utf-8")
+    result = s.sync()
+    assert (result.files_read, result.added) == (1, 0)
+    saved = json.loads(transcripts.state_path(s.layout).read_text(encoding="utf-8"))
+    assert list(saved["files"]) == [str(s.transcript)]
+
+
+def test_an_unreadable_transcript_is_skipped(setup: Setup) -> None:
+    s = setup
+    s.transcript.with_name("folder.jsonl").mkdir()  # named like one, cannot be read
+    s.write(lines(skill_call(s.project, 1, "demo")))
+    result = s.sync()
+    assert (result.files, result.files_skipped, result.added) == (2, 1, 1)
+
+
+def test_near_misses_are_not_skill_uses(setup: Setup) -> None:
+    """A folder named like a skill plus a suffix, a folder without SKILL.md, a slash command
+    that is no skill: no row, and none counted as an unknown skill."""
+    s = setup
+    p = s.project
+    (s.helper.parent / "helper-notes").mkdir()
+    (s.helper.parent / "helper-notes" / "SKILL.txt").write_text("x", encoding="utf-8")
+    s.write(
+        lines(
+            tool_use(p, 1, "Read", {"file_path": str(s.helper.parent / "helper-notes/SKILL.txt")}),
+            tool_use(p, 2, "Read", {"file_path": str(s.helper) + "x/SKILL.md"}),
+            tool_use(p, 3, "SlashCommand", {"command": "/compact now"}),
+            tool_use(p, 4, "Read", {"file_path": "references/api.md"}),  # relative to the cwd
+        )
+    )
+    result = s.sync()
+    assert (result.skills, result.unknown_skill_calls, result.malformed_lines) == ((), 0, 0)
+
+
+def test_a_relative_read_is_taken_from_the_record_cwd(setup: Setup) -> None:
+    s = setup
+    s.write(lines(tool_use(s.demo, 1, "Read", {"file_path": "references/api.md"})))
+    result = s.sync()
+    assert [(item.skill, item.reads) for item in result.skills] == [("demo", 1)]
+    assert [(r[5], json.loads(r[6])["path"]) for r in s.rows("demo")] == [(str(s.demo), API)]

@@ -1,0 +1,178 @@
+"""The repository's CI files: the GitHub Action (action.yml) and the release check.
+
+The action's shell steps run here for real, with bash, the installed `skillc-lint` and the
+environment GitHub gives a composite step (GITHUB_OUTPUT, RUNNER_TEMP, GITHUB_ACTION_PATH,
+the step's `env:` with its `${{ }}` expressions evaluated); the `uses:` steps (setup-python,
+upload-sarif) and the install step (pip from the network) are GitHub's and are not run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+EXPRESSION = re.compile(r"\$\{\{\s*(inputs|steps)\.([\w-]+)(?:\.outputs\.([\w-]+))?\s*\}\}")
+
+
+def _action() -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    return loaded
+
+
+def _run_action(tmp_path: Path, **given: str) -> tuple[dict[str, dict[str, str]], list[str]]:
+    """Run the action's shell steps; return each step's outputs and what each printed."""
+    action = _action()
+    inputs = {name: str(spec.get("default", "")) for name, spec in action["inputs"].items()}
+    inputs.update(given)
+    outputs: dict[str, dict[str, str]] = {}
+
+    def evaluate(text: str) -> str:
+        def one(match: re.Match[str]) -> str:
+            kind, name, key = match.groups()
+            if kind == "inputs":
+                return inputs[name]
+            return outputs.get(name, {}).get(key, "")
+
+        return EXPRESSION.sub(one, text)
+
+    printed = []
+    for step in action["runs"]["steps"]:
+        condition = step.get("if", "")
+        if condition:
+            name, op, value = re.fullmatch(r"inputs\.([\w-]+) (==|!=) '(.*)'", condition).groups()
+            if (inputs[name] == value) != (op == "=="):
+                continue
+        if "uses" in step or step.get("id") == "install":
+            continue
+        output_file = tmp_path / f"output-{step['id']}"
+        output_file.write_text("")
+        env = {
+            **os.environ,
+            "GITHUB_OUTPUT": str(output_file),
+            "RUNNER_TEMP": str(tmp_path),
+            "GITHUB_ACTION_PATH": str(ROOT),
+            **{key: evaluate(str(value)) for key, value in step.get("env", {}).items()},
+        }
+        done = subprocess.run(
+            ["bash", "-e", "-c", step["run"]],
+            env=env,
+            cwd=tmp_path / "repo",
+            capture_output=True,
+            text=True,
+        )
+        printed.append(done.stdout)
+        lines = output_file.read_text().splitlines()
+        outputs[step["id"]] = dict(line.split("=", 1) for line in lines)
+        outputs[step["id"]]["__exit__"] = str(done.returncode)
+    return outputs, printed
+
+
+def _skill(folder: Path, name: str, description: str) -> None:
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(
+        f"---\nname: {name}\ndescription: {description}\n---\n# Title\n\nBody.\n", encoding="utf-8"
+    )
+
+
+GOOD = "Greets the user by name. Use when the user asks to be greeted."
+
+
+def test_a_clean_skill_passes_and_the_sarif_is_written(tmp_path: Path) -> None:
+    _skill(tmp_path / "repo" / "skills" / "hello", "hello", GOOD)
+    outputs, _ = _run_action(tmp_path, path="skills/")
+    assert outputs["lint"]["exit-code"] == "0"
+    sarif = json.loads(Path(outputs["lint"]["sarif-file"]).read_text())
+    assert sarif["version"] == "2.1.0"
+    assert outputs["verdict"]["__exit__"] == "0"
+
+
+def test_an_error_fails_the_verdict_and_is_annotated(tmp_path: Path) -> None:
+    _skill(tmp_path / "repo" / "skills" / "Bad", "Bad_Name", GOOD)
+    outputs, printed = _run_action(tmp_path, path="skills/")
+    assert outputs["lint"]["exit-code"] == "1"
+    assert "::error" in printed[1] and "SKL102" in printed[1]
+    assert outputs["verdict"]["__exit__"] == "1"
+    relaxed, _ = _run_action(tmp_path, path="skills/", **{"fail-on-error": "false"})
+    assert "verdict" not in relaxed
+
+
+def test_paths_and_args_are_split_into_words_and_never_evaluated(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    _skill(repo / "a" / "one", "one", GOOD)
+    _skill(repo / "b" / "Two", "Two", GOOD)
+    outputs, printed = _run_action(
+        tmp_path,
+        path="a/one\n$(touch pwned)",
+        args="--select SKL104 `touch pwned2`",
+        annotations="true",
+    )
+    assert not (repo / "pwned").exists() and not (repo / "pwned2").exists()
+    assert outputs["lint"]["exit-code"] != "0"  # the literal words are bad targets
+    outputs, printed = _run_action(tmp_path, path="a/one b/Two", args="--select SKL102")
+    assert outputs["lint"]["exit-code"] == "1"
+    assert "SKL102" in printed[1] and "SKL104" not in printed[1]
+
+
+def test_inputs_reach_scripts_only_through_the_environment() -> None:
+    for step in _action()["runs"]["steps"]:
+        assert "${{" not in step.get("run", ""), step.get("id")
+
+
+def _release_check() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("release_check", ROOT / ".ci/release_check.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _package(root: Path, name: str, version: str, changelog: str) -> None:
+    folder = root / "packages" / name
+    folder.mkdir(parents=True)
+    (folder / "pyproject.toml").write_text(f'[project]\nname = "{name}"\nversion = "{version}"\n')
+    (folder / "CHANGELOG.md").write_text(changelog)
+
+
+def test_the_release_check_wants_every_version_and_changelog(tmp_path: Path) -> None:
+    check = _release_check()
+    _package(tmp_path, "a", "1.2.0", "# a\n\n## Unreleased\n\n## 1.2.0 (2026-11-24)\n- x\n")
+    _package(tmp_path, "b", "1.2.0", "# b\n\n## 1.2.0\n- y\n")
+    assert check.problems("v1.2.0", tmp_path) == []
+    assert check.problems("1.2.0", tmp_path) == ["tag '1.2.0' is not vX.Y.Z"]
+    assert check.problems("v1.3.0", tmp_path) == [
+        "a is at 1.2.0, the tag says 1.3.0",
+        "a: CHANGELOG.md has no '## 1.3.0' section",
+        "b is at 1.2.0, the tag says 1.3.0",
+        "b: CHANGELOG.md has no '## 1.3.0' section",
+    ]
+    _package(tmp_path, "c", "1.2.0", "# c\n\n## Unreleased\n- z\n## 1.2.00\n")
+    assert check.problems("v1.2.0", tmp_path) == ["c: CHANGELOG.md has no '## 1.2.0' section"]
+
+
+def test_every_package_is_at_one_version() -> None:
+    import tomllib
+
+    versions = {
+        tomllib.loads(p.read_text())["project"]["version"]
+        for p in ROOT.glob("packages/*/pyproject.toml")
+    }
+    assert len(versions) == 1, versions
+
+
+@pytest.mark.parametrize("workflow", ["release.yml", "ci.yml"])
+def test_workflows_parse(workflow: str) -> None:
+    loaded = yaml.safe_load((ROOT / ".github" / "workflows" / workflow).read_text())
+    assert loaded["jobs"]
+    if workflow == "release.yml":
+        assert loaded["jobs"]["publish"]["permissions"] == {"id-token": "write"}
+        assert loaded[True] == {"push": {"tags": ["v*"]}}  # YAML 1.1 reads `on` as True
