@@ -246,4 +246,4 @@ def test_fixes_over_a_copy_of_the_corpus(
             assert any(d["rule"] == "SKL104" for d in item["diagnostics"]), folder
             renamed.append(folder)
     assert len(renamed) == 16  # the README's SKL104 count: each renamed to its folder
-    assert not list(copy.rglob("*.fix"))
+    assert not list(copy.rglob(".*.tmp.*"))  # no temporary file left

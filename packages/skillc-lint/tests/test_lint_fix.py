@@ -279,7 +279,7 @@ def test_diff_writes_nothing_and_exits_as_fix_would(lint: Run, cwd: Path) -> Non
     assert diff.stdout.startswith("--- a/tables/SKILL.md\n+++ b/tables/SKILL.md\n@@ ")
     assert "+---\n" in diff.stdout and '+description: "Use when: tables are ragged"' in diff.stdout
     assert "would be applied in 1 file (--diff: nothing written)" in diff.stdout
-    assert not list(cwd.rglob(".*.fix"))
+    assert not [p for p in cwd.rglob(".*") if ".tmp." in p.name]
     fixed = lint("tables", "broken", "--fix")
     assert diff.returncode == fixed.returncode == 1  # broken stays broken either way
     # what --diff showed is what --fix wrote

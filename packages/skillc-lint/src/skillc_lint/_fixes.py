@@ -7,15 +7,15 @@ text they read (:mod:`skillc_lint._rules.fixes`); nothing here knows a rule.
 :func:`fix_skill` lints a skill, applies the fixes of each file together (of overlapping
 fixes the first in diagnostic order wins; the others wait for the next round), lints the
 changed texts again and repeats until nothing is left to fix (at most :data:`MAX_ROUNDS`
-rounds). Only then are files written, each one atomically (a temporary file in the same
-folder, fsync, ``os.replace``; mode kept), never through a symlink that leaves the skill,
+rounds). Only then are files written, each one atomically
+(:func:`skillc_index.write_file_atomic`: a temporary file in the same folder, fsync, one
+rename; mode kept), never through a symlink that leaves the skill,
 never when its text is unchanged, and never when it changed on disk meanwhile. What cannot be
 written is reported (E999, E012), never raised: the other files are still fixed.
 """
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -298,9 +298,8 @@ def _not_fixed(root: Path, rel: str, reason: str) -> SkillcError:
 def _write(root: Path, rel: str, original: _Original, text: str) -> SkillcError | None:
     """Write ``text`` to the skill's file ``rel`` atomically; the error when it cannot be."""
     import stat
-    import tempfile
 
-    from skillc_index import PathEscapesRoot, SkillcError, safe_join
+    from skillc_index import PathEscapesRoot, SkillcError, safe_join, write_file_atomic
 
     try:
         target = safe_join(root, rel)  # the real file (a symlink inside the skill followed)
@@ -315,26 +314,10 @@ def _write(root: Path, rel: str, original: _Original, text: str) -> SkillcError 
         return exc
     except OSError as exc:
         return _not_fixed(root, rel, exc.strerror or str(exc))
-    temporary = None
     try:
-        fd, temporary = tempfile.mkstemp(
-            dir=target.parent, prefix=f".{target.name}.", suffix=".fix"
-        )
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(original.encode(text))
-            handle.flush()
-            os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))
-            if info.st_uid != os.geteuid():  # root fixing another's file: keep the owner
-                with contextlib.suppress(OSError):
-                    os.fchown(handle.fileno(), info.st_uid, info.st_gid)
-            os.fsync(handle.fileno())
-        Path(temporary).replace(target)
-        temporary = None
+        write_file_atomic(target, original.encode(text), mode=stat.S_IMODE(info.st_mode), sync=True)
     except OSError as exc:
         return _not_fixed(root, rel, exc.strerror or str(exc))
-    finally:
-        if temporary is not None:
-            Path(temporary).unlink(missing_ok=True)
     return None
 
 
