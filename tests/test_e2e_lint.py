@@ -114,6 +114,7 @@ def test_errors_exit_1_with_rfc_lines(skc: Run, ok: Run, project: Path) -> None:
         "  |",
         "8 | [gone](gone.md)",
         "  |        ^",
+        "info: 1 fix available with --fix; 1 fix available with --unsafe-fixes",
     ]
     assert proc.stdout == "broken: 2 errors, 1 warning\n"
 

@@ -193,3 +193,57 @@ def test_other_profiles_lint_the_corpus_without_crashing(
     rules = {d["rule"] for item in report for d in item["diagnostics"]}
     assert any(rule.startswith("SKL7") for rule in rules)  # skillli's rules ran
     assert any(rule.startswith("SKL8") for rule in rules)  # gibberish's rules ran
+
+
+def test_fixes_over_a_copy_of_the_corpus(
+    corpus: Path, skill_folders: list[str], report: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """``--unsafe-fixes`` over a copy of the corpus (never the corpus itself) with two faults
+    put into every SKILL.md that can take them: a space after the opening ``---`` (SKL510)
+    and the name in upper case (SKL102). Every fault is fixed back to the original bytes; the
+    only other changes are the unsafe renames of the README (SKL104, the name set to the
+    folder's); every changed file still parses and no skill lints worse than the original."""
+    import shutil
+    import stat
+
+    from skillc_index import parse_frontmatter
+
+    copy = tmp_path / "corpus"
+    shutil.copytree(corpus, copy, symlinks=True)
+    originals: dict[str, bytes] = {}
+    injected = 0
+    for folder in skill_folders:
+        path = copy / folder / "SKILL.md"
+        path.chmod(path.stat().st_mode | stat.S_IWUSR)
+        data = originals[folder] = path.read_bytes()
+        skill = folder.rpartition("/")[2]
+        name, upper = (f"\nname: {n}".encode() for n in (skill, skill.upper()))
+        if data[:4] in (b"---\n", b"---\r") and (name + b"\n" in data or name + b"\r" in data):
+            path.write_bytes(b"--- " + data[3:].replace(name, upper, 1))
+            injected += 1
+    assert injected > 500
+    proc = subprocess.run(
+        [sys.executable, "-m", "skillc_lint", "--unsafe-fixes", "--format", "json", *skill_folders],
+        cwd=str(copy),
+        env={k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")},
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=900,
+        check=False,
+    )
+    assert "Traceback" not in proc.stderr and "error[" not in proc.stderr, proc.stderr[-3000:]
+    after = {item["path"]: item for item in json.loads(proc.stdout)}
+    renamed = []
+    for item in report:
+        folder = item["path"]
+        fixed = after[folder]
+        rules = Counter((d["rule"], d["severity"]) for d in fixed["diagnostics"])
+        assert not rules - Counter((d["rule"], d["severity"]) for d in item["diagnostics"])
+        text = (copy / folder / "SKILL.md").read_bytes()
+        if text != originals[folder]:
+            assert parse_frontmatter(text.decode("utf-8")).data is not None
+            assert any(d["rule"] == "SKL104" for d in item["diagnostics"]), folder
+            renamed.append(folder)
+    assert len(renamed) == 16  # the README's SKL104 count: each renamed to its folder
+    assert not list(copy.rglob(".*.tmp.*"))  # no temporary file left

@@ -73,6 +73,7 @@ def test_builtin_rules_are_the_rfc_table() -> None:
         "SKL501",
         "SKL502",
         "SKL503",
+        "SKL510",
         *[f"SKL90{i}" for i in range(1, 9)],
         "SKL921",
         "SKL922",

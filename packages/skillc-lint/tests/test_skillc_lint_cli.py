@@ -122,6 +122,7 @@ def test_text_lines_and_summary(lint: Run, cwd: Path) -> None:
         "  |",
         "1 | ## Notes",
         "  | ^",
+        "info: 2 fixes available with --unsafe-fixes",  # SKL102 and SKL104: rename to 'bad'
     ]
     assert proc.stdout == "bad: 1 error, 3 warnings\n"
 
@@ -266,6 +267,11 @@ def test_json_one_skill_is_an_object(lint: Run, cwd: Path) -> None:
         "line": 2,
         "column": 1,
         "message": "name 'Bad_Name' contains uppercase characters, contains invalid characters '_'",
+        "fix": {
+            "description": "rename the skill to 'bad'",
+            "safe": False,
+            "edits": [{"line": 2, "column": 7, "end_line": 2, "end_column": 15, "text": "bad"}],
+        },
     }
 
 
@@ -382,8 +388,8 @@ def test_unknown_selector_is_e100(lint: Run, cwd: Path) -> None:
 def test_list_rules_shows_configuration(lint: Run, cwd: Path) -> None:
     write_config(cwd, '[lint]\nSKL107 = "off"\nSKL108 = "error"\nSKL201 = { max-lines = 300 }\n')
     text = lint("--list-rules").stdout.splitlines()
-    # RFC-0008's 20 and the agentskills profile's 14 (its 3, 8 security and 3 budget rules)
-    assert len(text) == 34
+    # RFC-0008's 20 and the agentskills profile's 15 (its 3, SKL510, 8 security and 3 budget)
+    assert len(text) == 35
     assert text[8].split()[:3] == ["SKL107", "description-length", "off"]
     assert text[9].split()[:3] == ["SKL108", "description-triggers", "error"]
     data = json.loads(lint("--list-rules", "--format", "json").stdout)
@@ -395,7 +401,11 @@ def test_list_rules_shows_configuration(lint: Run, cwd: Path) -> None:
         "enabled": True,
         "options": {"max-lines": 300},
         "summary": "SKILL.md is at most 500 lines.",
+        "fixable": None,
     }
+    skl100 = next(rule for rule in data if rule["id"] == "SKL100")
+    assert skl100["fixable"] == "safe"
+    assert text[1].split()[:4] == ["SKL100", "frontmatter-valid", "error", "safe"]
 
 
 def test_a_file_stands_for_its_skill(lint: Run, cwd: Path) -> None:

@@ -89,13 +89,22 @@ def _running(pid: int) -> bool:
     return True
 
 
-def write_file_atomic(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` in one rename (the folder must exist)."""
+def write_file_atomic(
+    path: Path, data: bytes, *, mode: int | None = None, sync: bool = False
+) -> None:
+    """Replace ``path`` with ``data`` in one rename (the folder must exist). ``mode``: the
+    permission bits the file gets (default: 0o666 less the umask); ``sync``: fsync the data
+    before the rename, so a crash leaves the old file or the new one, never an empty one."""
     temporary = temporary_path(path.parent, path.name + ".tmp")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+            if mode is not None:
+                os.fchmod(handle.fileno(), mode)
+            if sync:
+                handle.flush()
+                os.fsync(handle.fileno())
         temporary.replace(path)
     except BaseException:
         temporary.unlink(missing_ok=True)

@@ -10,6 +10,7 @@ The API returns data, never text::
 
 Rules live in a :class:`RuleRegistry` (``default_registry()``: RFC-0008's rules plus those
 of the profiles chosen): enable, disable, reorder, configure, or add your own :class:`Rule`.
+:func:`fix_skill` applies the fixes rules attach to their findings (``--fix``).
 ``lint`` as a command (``skc lint``, the MCP tool ``skc_lint``) is the operation of
 :mod:`skillc_lint.operations`. Importing this package is cheap: names are loaded from their
 modules on first use (PEP 562).
@@ -36,7 +37,13 @@ _EXPORTS: dict[str, str] = {
     "lint_targets": "_engine",
     "resolve_targets": "_engine",
     "target_folders": "_engine",
+    "FileChange": "_fixes",
+    "Fix": "_fixes",
+    "FixOutcome": "_fixes",
+    "TextEdit": "_fixes",
+    "fix_skill": "_fixes",
     "Finding": "_registry",
+    "Fixable": "_registry",
     "Rule": "_registry",
     "RuleCheck": "_registry",
     "RuleRegistry": "_registry",
@@ -53,6 +60,7 @@ _EXPORTS: dict[str, str] = {
     "configured_registry": "_profiles",
     "json_report": "_output",
     "InvalidBaseline": "_errors",
+    "NotFixed": "_errors",
     "UnknownProfile": "_errors",
     "UnknownRule": "_errors",
     "LinkRef": "_skill",
@@ -80,7 +88,8 @@ if TYPE_CHECKING:
         resolve_targets,
         target_folders,
     )
-    from skillc_lint._errors import InvalidBaseline, UnknownProfile, UnknownRule
+    from skillc_lint._errors import InvalidBaseline, NotFixed, UnknownProfile, UnknownRule
+    from skillc_lint._fixes import FileChange, Fix, FixOutcome, TextEdit, fix_skill
     from skillc_lint._output import json_report
     from skillc_lint._profiles import (
         BUILTIN_RULES,
@@ -94,6 +103,7 @@ if TYPE_CHECKING:
     )
     from skillc_lint._registry import (
         Finding,
+        Fixable,
         Rule,
         RuleCheck,
         RuleRegistry,

@@ -31,6 +31,11 @@ from skillc_lint._registry import RuleRegistry, RuleState, Severity
 if TYPE_CHECKING:
     from skillc_lint._skill import Skill
 
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from skillc_lint._fixes import Fix
+
 __all__ = [
     "MAX_FINDINGS",
     "LintDiagnostic",
@@ -71,6 +76,8 @@ class LintDiagnostic:
     source: str | None = field(default=None, compare=False, repr=False)
     """The text of ``line`` (for the code frame of the text output and the baseline's
     fingerprint); never in machine formats."""
+    fix: Fix | None = None
+    """The rule's fix for it (:class:`~skillc_lint.Fix`), if it has one."""
 
     @property
     def diagnostic(self) -> Diagnostic:
@@ -78,7 +85,7 @@ class LintDiagnostic:
         return lint_diagnostic(self.rule, self.name, self.message, self.severity)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "rule": self.rule,
             "severity": self.severity,
             "file": self.file,
@@ -86,6 +93,9 @@ class LintDiagnostic:
             "column": self.column,
             "message": self.message,
         }
+        if self.fix is not None:
+            data["fix"] = self.fix.to_dict()
+        return data
 
 
 @dataclass(frozen=True)
@@ -108,6 +118,8 @@ class LintResult:
     suppressed: int = 0
     """Findings not reported because a suppression hid them (an inline comment, a
     per-file ignore, the baseline)."""
+    fixed: int | None = None
+    """Fixes applied before this lint (:func:`~skillc_lint.fix_skill`); None when not fixing."""
 
     @property
     def errors(self) -> int:
@@ -129,6 +141,8 @@ class LintResult:
         }
         if self.skipped:
             data["skipped"] = self.skipped
+        if self.fixed is not None:
+            data["fixed"] = self.fixed
         return data
 
 
@@ -142,13 +156,16 @@ def lint_skill(
     *,
     registry: RuleRegistry | None = None,
     force: bool = False,
+    texts: Mapping[str, str] | None = None,
 ) -> LintResult:
     """Lint the skill folder at ``path`` with ``registry`` (default: every RFC-0008 rule).
 
     A compiled skill is skipped (``skipped="compiled"``) unless ``force``, and then SKL001
     warns that results may not be meaningful. Raises :class:`~skillc_index.NotASkill` (E010)
     when the folder has no SKILL.md and :class:`~skillc_index.PathEscapesRoot` (E012), without
-    reading it, when SKILL.md is a symlink resolving outside the folder.
+    reading it, when SKILL.md is a symlink resolving outside the folder. ``texts`` maps
+    files of the skill (relative paths) to the text to lint instead of theirs (fixes not
+    written yet).
     """
     from skillc_index import PathEscapesRoot, SkillFileNotFound, safe_join
     from skillc_lint._skill import Skill
@@ -172,7 +189,7 @@ def lint_skill(
         return LintResult(name, root, skipped="compiled")
     from skillc_lint._profiles import substitutions_in
 
-    skill = Skill(root, compiled=compiled, substitutions=substitutions_in(registry))
+    skill = Skill(root, compiled=compiled, substitutions=substitutions_in(registry), texts=texts)
     active = [entry for entry in registry.active() if entry.rule.scope == "skill"]
     found = _run(active, skill)
 
@@ -203,7 +220,12 @@ def _run(active: Sequence[RuleState], subject: object) -> list[tuple[int, LintDi
     found: list[tuple[int, LintDiagnostic]] = []
 
     def diagnostic(
-        entry: RuleState, file: str, line: int | None, column: int | None, message: str
+        entry: RuleState,
+        file: str,
+        line: int | None,
+        column: int | None,
+        message: str,
+        fix: Fix | None = None,
     ) -> LintDiagnostic:
         source = line_text(file, line) if line and line_text else None
         if source is not None and column is None:
@@ -217,6 +239,7 @@ def _run(active: Sequence[RuleState], subject: object) -> list[tuple[int, LintDi
             message,
             column if source is not None else None,
             source,
+            fix,
         )
 
     for order, entry in enumerate(active):
@@ -231,7 +254,12 @@ def _run(active: Sequence[RuleState], subject: object) -> list[tuple[int, LintDi
                     (
                         order,
                         diagnostic(
-                            entry, finding.file, finding.line, finding.column, finding.message
+                            entry,
+                            finding.file,
+                            finding.line,
+                            finding.column,
+                            finding.message,
+                            finding.fix,
                         ),
                     )
                 )

@@ -1,4 +1,5 @@
-"""The errors of a lint run's own options (E100), as types: front ends match on them.
+"""The errors of a lint run's own options (E100) and of fixing (E999), as types: front ends
+match on them.
 
 Their messages name the parameter (``select``, ``profile``), never a command-line flag: the
 command line turns them into its usage errors (``Invalid value for '--select': ...``).
@@ -8,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from skillc_index import InvalidOption
+from skillc_index import InternalError, InvalidOption
 
-__all__ = ["InvalidBaseline", "UnknownProfile", "UnknownRule"]
+__all__ = ["InvalidBaseline", "NotFixed", "UnknownProfile", "UnknownRule"]
 
 
 class UnknownProfile(InvalidOption):
@@ -39,3 +40,13 @@ class UnknownRule(InvalidOption):
         self.parameter = parameter
         self.reason = f"no rule matches '{selector}'"
         super().__init__(f"{parameter}: {self.reason}")
+
+
+class NotFixed(InternalError):
+    """E999: a file of a skill that ``--fix`` could not change (``reason``: why: read-only,
+    not UTF-8 text, changed on disk meanwhile). Nothing of it was written."""
+
+    def __init__(self, file: str, reason: str) -> None:
+        super().__init__(f"cannot fix '{file}': {reason}")
+        self.file = file
+        self.reason = reason

@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 from skillc_index import format_diagnostic
 from skillc_lint._engine import LintDiagnostic, LintResult
+from skillc_lint._fixes import Fix
 from skillc_lint._registry import Rule, RuleRegistry
 
 __all__ = [
@@ -185,14 +186,41 @@ def _artifact(result: LintResult, diagnostic: LintDiagnostic, cwd: Path) -> dict
     return {"uri": quote(shown, safe="/"), "uriBaseId": SRCROOT}
 
 
+def _sarif_fix(
+    result: LintResult, diagnostic: LintDiagnostic, fix: Fix, cwd: Path
+) -> dict[str, Any]:
+    """A SARIF ``fix``: the diagnostic's edits as replacements in its file (columns count
+    code points, the run's ``columnKind``; ``safe`` in the properties)."""
+    replacements = [
+        {
+            "deletedRegion": {
+                "startLine": edit.line,
+                "startColumn": edit.column,
+                "endLine": edit.end_line,
+                "endColumn": edit.end_column,
+            },
+            "insertedContent": {"text": edit.text},
+        }
+        for edit in fix.edits
+    ]
+    return {
+        "description": {"text": fix.description},
+        "artifactChanges": [
+            {"artifactLocation": _artifact(result, diagnostic, cwd), "replacements": replacements}
+        ],
+        "properties": {"safe": fix.safe},
+    }
+
+
 def sarif_log(
     results: Sequence[LintResult], registry: RuleRegistry, cwd: Path, *, version: str
 ) -> dict[str, Any]:
     """A SARIF 2.1.0 log with one run, for GitHub code scanning and IDEs.
 
     ``tool.driver.rules`` lists the rules that ran (id, name, descriptions, help, default
-    level); each result has its rule, level, message and a physical location: the file
-    relative to ``%SRCROOT%`` (the working folder) and its line (1 for whole-file findings).
+    level, ``fixable``); each result has its rule, level, message and a physical location: the
+    file relative to ``%SRCROOT%`` (the working folder) and its line (1 for whole-file
+    findings), and its ``fixes`` when the rule has one.
     """
     rules: list[dict[str, Any]] = []
     index: dict[str, int] = {}
@@ -207,7 +235,10 @@ def sarif_log(
                 "fullDescription": {"text": rule.rationale or rule.summary},
                 "help": {"text": rule.fix or rule.summary},
                 "defaultConfiguration": {"level": entry.severity},
-                "properties": {"tags": [rule.category] if rule.category else []},
+                "properties": {
+                    "tags": [rule.category] if rule.category else [],
+                    **({"fixable": rule.fixable} if rule.fixable else {}),
+                },
             }
         )
     sarif_results: list[dict[str, Any]] = []
@@ -228,6 +259,8 @@ def sarif_log(
             }
             if d.rule in index:
                 item["ruleIndex"] = index[d.rule]
+            if d.fix is not None:
+                item["fixes"] = [_sarif_fix(result, d, d.fix, cwd)]
             sarif_results.append(item)
     return {
         "$schema": SARIF_SCHEMA,
@@ -244,6 +277,7 @@ def sarif_log(
                     }
                 },
                 "originalUriBaseIds": {SRCROOT: {"uri": cwd.as_uri().rstrip("/") + "/"}},
+                "columnKind": "unicodeCodePoints",
                 "results": sarif_results,
             }
         ],

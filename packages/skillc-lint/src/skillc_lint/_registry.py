@@ -11,11 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from skillc_lint._fixes import Fix
 
 __all__ = [
     "SEVERITIES",
     "Finding",
+    "Fixable",
     "Rule",
     "RuleCheck",
     "RuleRegistry",
@@ -28,6 +32,9 @@ Severity = Literal["error", "warning"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning")
 #: Values a rule setting may take besides a table: a severity, or on/off.
 SWITCHES = ("off", "on", *SEVERITIES)
+Fixable = Literal["safe", "unsafe"]
+"""A rule's fixes: ``safe`` when ``--fix`` fixes some of its findings, ``unsafe`` when only
+``--unsafe-fixes`` does."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +47,8 @@ class Finding:
     file: str = "SKILL.md"
     line: int | None = None
     column: int | None = None
+    fix: Fix | None = None
+    """How to fix it (edits of ``file``), when the rule knows a fix."""
 
 
 RuleCheck = Callable[[Any, Mapping[str, Any]], Iterable[Finding]]
@@ -57,9 +66,10 @@ class Rule:
     (SKL001, which ``--force`` controls) ignore settings and selectors. ``tags`` are names a
     selector may use for a group of rules (``security``); ``rationale`` says why the rule
     exists and ``fix`` how to make a finding go away (shown by ``--explain`` and in SARIF; every
-    rule has both). A ``folder``
-    rule checks a folder of skills (the listing budget, plugin manifests) rather than one
-    skill; its findings' files are relative to that folder.
+    rule has both). A ``folder`` rule checks a folder of skills (the listing budget, plugin
+    manifests) rather than one skill; its findings' files are relative to that folder.
+    ``fixable``: whether the rule attaches fixes (``--fix``) to (some of) its findings, and the
+    safest kind it attaches.
     """
 
     id: str
@@ -74,6 +84,7 @@ class Rule:
     scope: RuleScope = "skill"
     rationale: str = ""
     fix: str = ""
+    fixable: Fixable | None = None
 
 
 @dataclass(frozen=True)

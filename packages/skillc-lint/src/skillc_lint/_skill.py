@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -31,6 +32,7 @@ from skillc_index import (
     parse_markdown,
     read_text_in_root,
     safe_join,
+    split_lines,
     walk_skill,
 )
 
@@ -112,11 +114,18 @@ class Skill:
     symlinks of the skill pointing out of it (never read); ``docs`` maps each Markdown file to
     its parsed :class:`~skillc_index.MarkdownDoc`, SKILL.md included; ``notices`` the
     warnings of parsing them (a file over the parse limit, 1 MiB or 20,000 lines: its
-    headings and links after the limit are not checked).
+    headings and links after the limit are not checked); ``texts`` the text of each
+    Markdown file (what fixes edit). ``texts`` given to the constructor replace the files'
+    own (fixes not written yet).
     """
 
     def __init__(
-        self, root: Path, *, compiled: bool = False, substitutions: Substitutions = NO_SUBSTITUTIONS
+        self,
+        root: Path,
+        *,
+        compiled: bool = False,
+        substitutions: Substitutions = NO_SUBSTITUTIONS,
+        texts: Mapping[str, str] | None = None,
     ) -> None:
         self.root = root
         self.substitutions = substitutions
@@ -126,14 +135,15 @@ class Skill:
         # SKILL.md first (E012 before reading it, if it leads out), its text kept for the
         # tool model; then every other Markdown file, each read and parsed once.
         # Only regular files inside the root are opened (E012/E021, never a hang on a FIFO).
-        self.skill_md_text = read_text_in_root(root, SKILL_FILE)
-        #: The text of each Markdown file (HTML anchors, suppression comments, code frames).
-        self.texts: dict[str, str] = {SKILL_FILE: self.skill_md_text}
-        self.texts.update(
-            (rel, read_text_in_root(root, rel))
-            for rel in self.files
-            if rel.lower().endswith(".md") and rel != SKILL_FILE
-        )
+        #: The text of each Markdown file (HTML anchors, suppression comments, code frames,
+        #: fixes); ``texts`` given replace the files' own (fixes not written yet).
+        given = texts or {}
+        markdown = [rel for rel in self.files if rel.lower().endswith(".md") and rel != SKILL_FILE]
+        self.texts: dict[str, str] = {
+            rel: given[rel] if rel in given else read_text_in_root(root, rel)
+            for rel in (SKILL_FILE, *markdown)
+        }
+        self.skill_md_text = self.texts[SKILL_FILE]
         self.docs: dict[str, MarkdownDoc] = {
             rel: parse_markdown(text) for rel, text in self.texts.items()
         }
@@ -146,6 +156,23 @@ class Skill:
         self._exists: dict[str, bool] = {}
         self._lines: dict[str, list[str]] = {}
         self._anchors: dict[str, frozenset[str]] = {}
+        self._split: dict[str, list[str]] = {}
+
+    def lines(self, rel: str) -> list[str]:
+        """The lines of a Markdown file, each with its line break (what fix edits count)."""
+        found = self._split.get(rel)
+        if found is None:
+            found = self._split[rel] = split_lines(self.texts[rel])
+        return found
+
+    @cached_property
+    def by_lower_case(self) -> dict[str, list[str]]:
+        """Files and folders of the skill by their lower-case path (to find a link's target
+        written in another case)."""
+        found: dict[str, list[str]] = {}
+        for rel in sorted({*self.files, *self.folders} - {"."}):
+            found.setdefault(rel.lower(), []).append(rel)
+        return found
 
     def line_text(self, rel: str, line: int) -> str | None:
         """Line ``line`` (1-based) of a file of the skill, for a code frame: from the text

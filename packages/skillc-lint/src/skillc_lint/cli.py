@@ -8,7 +8,7 @@ linter is imported inside the command body, so ``skc --help`` and ``skc lint --h
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import click
 
@@ -16,7 +16,8 @@ from skillc_index.console import CONTEXT_SETTINGS, format_option, print_json, ru
 
 if TYPE_CHECKING:
     from skillc_index.operation import Session
-    from skillc_lint import LintResult, RuleRegistry
+    from skillc_lint import RuleRegistry
+    from skillc_lint.operations import LintReport
 
 FORMATS = ("text", "json", "sarif", "github")
 
@@ -50,6 +51,7 @@ def _print_rules(registry: RuleRegistry, output_format: str) -> None:
                     "enabled": s.enabled,
                     "options": dict(s.options),
                     "summary": s.rule.summary,
+                    "fixable": s.rule.fixable,
                 }
                 for s in states
             ]
@@ -58,7 +60,40 @@ def _print_rules(registry: RuleRegistry, output_format: str) -> None:
     width = max(len(s.rule.name) for s in states)
     for s in states:
         state = s.severity if s.enabled else "off"
-        click.echo(f"{s.rule.id}  {s.rule.name.ljust(width)}  {state.ljust(7)}  {s.rule.summary}")
+        fixable = (s.rule.fixable or "").ljust(6)
+        name = s.rule.name.ljust(width)
+        click.echo(f"{s.rule.id}  {name}  {state.ljust(7)}  {fixable}  {s.rule.summary}")
+
+
+def _fixes(count: int) -> str:
+    return f"{count} fix" if count == 1 else f"{count} fixes"
+
+
+def _fix_lines(
+    reports: Sequence[LintReport], mode: Literal["safe", "unsafe"] | None, diff: bool
+) -> tuple[str, str]:
+    """The summary of a run's fixes (stdout; empty when not fixing) and the hint of those it
+    left (stderr; empty when there are none)."""
+    from skillc_lint._fixes import fixable
+
+    safe, unsafe = fixable(d for r in reports for d in r.result.diagnostics)
+    summary = ""
+    if mode is not None:
+        applied = sum(r.fixes.applied for r in reports if r.fixes)
+        files = sum(len(r.fixes.changes) for r in reports if r.fixes)
+        where = f"in {files} file{'' if files == 1 else 's'}"
+        if not applied:
+            summary = "no fixes to apply"
+        elif diff:
+            summary = f"{_fixes(applied)} would be applied {where} (--diff: nothing written)"
+        else:
+            summary = f"applied {_fixes(applied)} {where}"
+    hints = []
+    if safe and mode is None:
+        hints.append(f"{_fixes(safe)} available with --fix")
+    if unsafe and mode != "unsafe":
+        hints.append(f"{_fixes(unsafe)} available with --unsafe-fixes")
+    return summary, "; ".join(hints)
 
 
 def _explain(selector: str, output_format: str) -> None:
@@ -111,7 +146,24 @@ def _explain(selector: str, output_format: str) -> None:
 @click.option(
     "--list-rules",
     is_flag=True,
-    help="List every rule with its severity after configuration, and exit.",
+    help="List every rule with its severity after configuration (and whether it has fixes), "
+    "and exit.",
+)
+@click.option(
+    "--fix",
+    is_flag=True,
+    help="Apply the safe fixes, lint again and report what remains.",
+)
+@click.option(
+    "--unsafe-fixes",
+    is_flag=True,
+    help="Apply the unsafe fixes too, those that may change meaning (implies --fix).",
+)
+@click.option(
+    "--diff",
+    is_flag=True,
+    help="Print a unified diff of what the fixes would change and write nothing (implies "
+    "--fix; text format only).",
 )
 @click.option(
     "--explain",
@@ -157,6 +209,9 @@ def lint_command(
     write_baseline: str | None,
     statistics: bool,
     max_warnings: int | None,
+    fix: bool,
+    unsafe_fixes: bool,
+    diff: bool,
     output_format: str,
 ) -> int:
     """Validate skill authoring quality.
@@ -176,16 +231,23 @@ def lint_command(
     (`<!-- skillc-lint: disable-next-line=SKL301 -->`, `disable-line=`, or `disable=` for
     the whole file), by `per-file-ignores` in the `[lint]` table, or by a baseline file.
 
+    --fix applies the safe fixes (quoting a frontmatter value YAML cannot read, a name's
+    case, trailing whitespace in the frontmatter, a missing closing `---`, a link's case),
+    --unsafe-fixes the others too (renaming the skill to its folder's name...), then the
+    skill is linted again and only what remains is reported. --diff shows the changes as a
+    diff instead of writing them; the exit status is the same.
+
     Compiled skills (with `.skillc-meta/manifest.json`) are skipped unless --force. Rules
     are configured in the `[lint]` table of config.toml (`SKL108 = "off"`,
     `SKL201 = { max-lines = 300 }`, `profiles = ["claude-code"]`).
 
     Profiles add the rules and known fields of a skill dialect: `agentskills` (the default:
-    the standard's compatibility, metadata and allowed-tools, SKL501-503, the security rules
-    SKL901-908 and the budget rules SKL921-923), `claude-code` (SKL601-606, and the plugin
-    and marketplace manifests of a plugin folder, SKL611-612), `skillli` (registry fields and
-    quizzes, SKL701-726) and `gibberish` (gibb.eri.sh tool-defining skills, SKL801-819). Each
-    extends `agentskills`. Selectors name tags too: `--select security`.
+    the standard's compatibility, metadata and allowed-tools, SKL501-503, frontmatter
+    whitespace, SKL510, the security rules SKL901-908 and the budget rules SKL921-923),
+    `claude-code` (SKL601-606, and the plugin and marketplace manifests of a plugin folder,
+    SKL611-612), `skillli` (registry fields and quizzes, SKL701-726) and `gibberish`
+    (gibb.eri.sh tool-defining skills, SKL801-819). Each extends `agentskills`. Selectors name
+    tags too: `--select security`.
 
     \b
     Examples:
@@ -204,13 +266,17 @@ def lint_command(
       skillc-lint skills/ --write-baseline lint-baseline.json
       skillc-lint skills/ --baseline lint-baseline.json --max-warnings 0
       skillc-lint skills/ --statistics           # findings per rule
+      skillc-lint skills/ --fix --diff           # what --fix would change
+      skillc-lint skills/ --fix                  # apply the safe fixes
+      skillc-lint my-skill --unsafe-fixes        # and the others
     """
     import os
     from importlib.metadata import version
+    from pathlib import Path
 
     from skillc_index import Notice
     from skillc_index.console import cli_session, report, report_all
-    from skillc_lint import InvalidBaseline, _output
+    from skillc_lint import InvalidBaseline, NotFixed, _output
     from skillc_lint._engine import lint_folder, resolve_targets, target_folders
     from skillc_lint.operations import LintParams, lint, suppressions
 
@@ -221,6 +287,13 @@ def lint_command(
         raise click.UsageError("use one of --baseline and --write-baseline")
     if statistics and output_format not in ("text", "json"):
         raise click.BadParameter("works with --format text or json", param_hint="--statistics")
+    if diff and output_format != "text":
+        raise click.BadParameter(
+            f"prints a diff, which the {output_format} format has no place for", param_hint="--diff"
+        )
+    mode: Literal["safe", "unsafe"] | None = (
+        "unsafe" if unsafe_fixes else "safe" if fix or diff else None
+    )
     session = cli_session()
     layout = session.layout
     registry = _registry(session, profile, select, ignore)
@@ -242,20 +315,36 @@ def lint_command(
                 click.echo(f"linting {count} {noun} in {where}", err=True)
             else:
                 click.echo(f"no skills in {where}", err=True)
-    results: list[LintResult] = []
+    reports: list[LintReport] = []
     seen: set[str] = set()  # a folder named twice is linted once
     for target in targets:
         for folder in target.skills:
             if os.path.realpath(folder) not in seen:
                 seen.add(os.path.realpath(folder))
                 params = LintParams(str(folder), force, select, ignore, profile, baseline)
-                results.append(lint(session, params, registry, hidden).result)
+                reports.append(lint(session, params, registry, hidden, fix=mode, write=not diff))
+    results = [r.result for r in reports]
     for folder in target_folders(targets):  # the folder rules: listing budget, plugins
         folder_result = lint_folder(folder, registry=registry)
         if folder_result is not None and folder_result.diagnostics:
             results.append(folder_result)
 
     cwd = layout.cwd
+    problems = [p for r in reports if r.fixes for p in r.fixes.problems]
+    if diff:
+        from skillc_lint._fixes import unified_diff
+
+        for r in reports:
+            if r.fixes and r.fixes.changes:
+                shown = {
+                    c.file: _output.display_path(r.result.path / c.file, cwd)
+                    for c in r.fixes.changes
+                }
+                click.echo(unified_diff(r.fixes.changes, shown), nl=False)
+    for problem in problems:
+        if isinstance(problem, NotFixed):  # the file as the diagnostics show it
+            problem = NotFixed(_output.display_path(Path(problem.file), cwd), problem.reason)
+        report(problem.diagnostic)
     for result in results:
         if result.skipped:
             report(Notice(f"skipping compiled skill '{result.skill}'", level="info"))
@@ -303,9 +392,14 @@ def lint_command(
             click.echo(_output.summary_line(result))
         if len(linted) > 1:
             click.echo(_output.total_line(linted))
+        summary, hint = _fix_lines(reports, mode, diff)
+        if summary:
+            click.echo(summary)
+        if hint:
+            report(Notice(hint, level="info"))
     if too_many:
         click.echo(f"too many warnings: {warnings} (--max-warnings {max_warnings})", err=True)
-    return status
+    return 1 if problems else status
 
 
 def main(argv: Sequence[str] | None = None) -> int:

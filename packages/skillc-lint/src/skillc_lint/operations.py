@@ -11,7 +11,7 @@ formats (text, json, sarif, github). Only the standard library and
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
 
 from skillc_index.operation import (
     INTEGER,
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from skillc_index import Diagnostic, Layout, Notice, ResolvedSkill
-    from skillc_lint import LintResult, RuleRegistry
+    from skillc_lint import FixOutcome, LintResult, RuleRegistry
     from skillc_lint._suppress import Baseline, PathIgnores
 
 __all__ = [
@@ -94,6 +94,8 @@ class LintReport(NamedTuple):
 
     result: LintResult
     cwd: Path
+    fixes: FixOutcome | None = None
+    """What fixing did, when the lint fixed (the command line's ``--fix``)."""
 
     @property
     def warnings(self) -> tuple[Diagnostic | Notice, ...]:
@@ -213,14 +215,20 @@ def lint(
     params: LintParams,
     registry: RuleRegistry | None = None,
     hidden: Suppressions | None = None,
+    *,
+    fix: Literal["safe", "unsafe"] | None = None,
+    write: bool = True,
 ) -> LintReport:
     """Lint one skill and log it, when it is a skill of a store (or imported into one): a
     folder in no store is linted without a trace (no runtime folder, no log row).
     ``registry``: the rules (default: :func:`rule_registry` of ``params``) and ``hidden``
     (default: :func:`suppressions` of ``params``): a caller linting several skills builds
-    them once (a baseline counts its matches over the whole run)."""
+    them once (a baseline counts its matches over the whole run). ``fix``: apply the safe
+    fixes (or all, ``"unsafe"``) first (:func:`~skillc_lint.fix_skill`; ``write=False``
+    computes them without writing; findings the per-file ignores hide are not fixed); the
+    result is then what remains."""
     from skillc_index import error_line, resolve_skill
-    from skillc_lint import lint_skill, profiles_in
+    from skillc_lint import fix_skill, lint_skill, profiles_in
 
     cwd = session.layout.cwd
     if registry is None:
@@ -235,20 +243,37 @@ def lint(
     skill = resolve_skill(params.skill, session.layout)
     session.warn(skill.notices)
     folder = _folder(session.layout, params.skill, skill)
+    outcome = None
+
+    def run() -> LintResult:
+        nonlocal outcome
+        assert hidden is not None
+        if fix is None:
+            return _suppressed(lint_skill(folder, registry=registry, force=params.force), hidden)
+        ignores = hidden.ignores
+        outcome = fix_skill(
+            folder,
+            registry=registry,
+            force=params.force,
+            unsafe=fix == "unsafe",
+            write=write,
+            skip=lambda d: ignores.hides(folder / d.file, d),
+        )
+        return _suppressed(outcome.result, hidden)
+
     if not (skill.in_store or skill.imported_from):
         # a folder in no store (a checkout): nothing is written anywhere (DECISIONS.md)
-        result = lint_skill(folder, registry=registry, force=params.force)
-        return LintReport(_suppressed(result, hidden), cwd)
+        return LintReport(run(), cwd, outcome)
     error: str | None = None
     try:
-        result = _suppressed(lint_skill(folder, registry=registry, force=params.force), hidden)
+        result = run()
         args.update(errors=result.errors, warnings=result.warnings, skipped=result.skipped)
     except BaseException as exc:
         error = error_line(exc)
         raise
     finally:
         session.log.record(session.layout, skill, "lint", args, error)
-    return LintReport(result, cwd)
+    return LintReport(result, cwd, outcome)
 
 
 LINT: Operation[LintParams, LintReport] = Operation(
@@ -256,8 +281,9 @@ LINT: Operation[LintParams, LintReport] = Operation(
     title="Lint a skill",
     description="Check a skill against the authoring standard (RFC-0008 rules SKL001 to "
     "SKL401: frontmatter, structure, links, files) and return every problem with its rule, "
-    "severity, file and line. Use after writing or editing a skill, before building or "
-    "publishing it; fix the errors first. `profile` adds the rules of a skill dialect "
+    "severity, file and line, and for fixable ones a fix (edits to apply). Use after "
+    "writing or editing a skill, before building or publishing it; fix the errors first. "
+    "`profile` adds the rules of a skill dialect "
     "(claude-code, skillli, gibberish); `select` and `ignore` narrow the rules. A compiled "
     "skill (one holding .skillc-meta/manifest.json) is skipped unless `force`.",
     params=LintParams,
@@ -276,7 +302,32 @@ LINT: Operation[LintParams, LintReport] = Operation(
                         "line": NULLABLE_INTEGER,
                         "column": NULLABLE_INTEGER,
                         "message": STRING,
-                    }
+                        "fix": output_schema(
+                            {
+                                "description": STRING,
+                                "safe": {
+                                    "type": "boolean",
+                                    "description": "False when the fix may change meaning.",
+                                },
+                                "edits": {
+                                    "type": "array",
+                                    "description": "Replace from line:column up to "
+                                    "end_line:end_column (1-based, exclusive, in characters) "
+                                    "of the diagnostic's file with text.",
+                                    "items": output_schema(
+                                        {
+                                            "line": INTEGER,
+                                            "column": INTEGER,
+                                            "end_line": INTEGER,
+                                            "end_column": INTEGER,
+                                            "text": STRING,
+                                        }
+                                    ),
+                                },
+                            }
+                        ),
+                    },
+                    optional=("fix",),
                 ),
             },
             "skipped": {"type": "string", "description": "'compiled' when not linted."},
@@ -294,6 +345,10 @@ LINT: Operation[LintParams, LintReport] = Operation(
         "write_baseline": "writes a file; the tool is read-only (it reads a baseline)",
         "statistics": "a summary for people; the tool returns every diagnostic with counts",
         "max_warnings": "sets the exit status; the tool returns warning_count",
+        "fix": "writes the skill's files, and the tool is read-only: it returns each "
+        "diagnostic's fix (edits) for the agent to apply",
+        "unsafe_fixes": "writes the skill's files (see fix)",
+        "diff": "shows what fix would write; the tool returns the fixes' edits instead",
     },
     mcp_only={"skill": "the command line takes any number of skills (skills)"},
 )

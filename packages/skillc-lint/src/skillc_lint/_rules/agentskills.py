@@ -1,5 +1,6 @@
 """The ``agentskills`` profile (the default): what the Agent Skills standard says of its
-optional fields and RFC-0008 does not check (SKL501-SKL503).
+optional fields and RFC-0008 does not check (SKL501-SKL503), and the frontmatter's hygiene
+(SKL510: no trailing whitespace, which ``--fix`` removes).
 
 spec/004 layer 1: ``compatibility`` a string of 1-500 characters, ``metadata`` a map of string
 to string, ``allowed-tools`` a space-separated string. Dialects that accept more (Claude Code
@@ -11,6 +12,7 @@ from __future__ import annotations
 from datetime import date
 
 from skillc_lint._registry import Finding, Rule
+from skillc_lint._rules import fixes
 from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter, type_name
 from skillc_lint._skill import Skill
 
@@ -19,6 +21,21 @@ __all__ = ["RULES"]
 
 def _strings(value: object) -> bool:
     return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def frontmatter_whitespace(skill: Skill, options: Options) -> Findings:
+    """SKL510: no frontmatter line (the ``---`` fences included) ends in spaces or tabs:
+    invisible, they make the block differ from what it shows (a fence stricter parsers do not
+    recognize, a block scalar keeping them)."""
+    frontmatter = skill.skill_md.frontmatter
+    end = frontmatter.end_line
+    if not end:
+        return
+    found, fix = fixes.strip_trailing_whitespace(skill, end)
+    if found:
+        shown = ", ".join(map(str, found[:10])) + (", ..." if len(found) > 10 else "")
+        noun = "line" if len(found) == 1 else "lines"
+        yield Finding(f"trailing whitespace on frontmatter {noun} {shown}", line=found[0], fix=fix)
 
 
 def compatibility_format(skill: Skill, options: Options) -> Findings:
@@ -157,5 +174,19 @@ RULES: tuple[Rule, ...] = (
             "Separate tools with spaces ('Read Grep Bash(git:*)') and close every parenthesis; the "
             "claude-code profile also accepts a YAML list."
         ),
+    ),
+    Rule(
+        "SKL510",
+        "frontmatter-whitespace",
+        "warning",
+        frontmatter_whitespace,
+        "Frontmatter lines (the --- fences included) do not end in spaces or tabs.",
+        category="agentskills",
+        fixable="safe",
+        rationale=(
+            "Trailing whitespace is invisible: a '--- ' fence that stricter parsers do not "
+            "recognize, text a block scalar keeps, a diff that shows nothing."
+        ),
+        fix="Remove the spaces and tabs at the end of the lines (skillc-lint --fix does).",
     ),
 )

@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 
 from skillc_index import SKILL_FILE
+from skillc_lint._fixes import Fix
 from skillc_lint._registry import Finding, Rule
+from skillc_lint._rules import fixes
 from skillc_lint._rules.fields import Findings, Options, field_line, type_name
 from skillc_lint._skill import Skill, slug
 
@@ -64,7 +66,12 @@ def frontmatter_valid(skill: Skill, options: Options) -> Findings:
     """SKL100: delimiters present and YAML parseable, with the RFC's three messages."""
     frontmatter = skill.skill_md.frontmatter
     if frontmatter.error:
-        yield Finding(frontmatter.error, line=frontmatter.error_line)
+        fix = None
+        if frontmatter.present and not frontmatter.end_line:  # no closing ---
+            fix = fixes.close_frontmatter(skill)
+        elif frontmatter.present:  # closed, but not YAML (or not a mapping)
+            fix = fixes.quote_values(skill)
+        yield Finding(frontmatter.error, line=frontmatter.error_line, fix=fix)
 
 
 def name_required(skill: Skill, options: Options) -> Findings:
@@ -99,7 +106,26 @@ def name_format(skill: Skill, options: Options) -> Findings:
     if "--" in value:
         problems.append("contains consecutive hyphens")
     if problems:
-        yield Finding(f"name '{value}' {', '.join(problems)}", line=line)
+        yield Finding(
+            f"name '{value}' {', '.join(problems)}",
+            line=line,
+            fix=_name_fix(skill, value, problems),
+        )
+
+
+def _name_fix(skill: Skill, value: str, problems: list[str]) -> Fix | None:
+    """SKL102's fix: lower case when that is the only fault (safe; the folder is never
+    renamed: when it has the old case, SKL104 then says so); else the folder's name when it
+    is a valid name, or the name made valid (unsafe: the skill is renamed)."""
+    folder = skill.name
+    if problems == ["contains uppercase characters"]:
+        new = value.lower()
+        note = f"; rename the folder '{folder}' to '{new}' too (SKL104)" if folder == value else ""
+        return fixes.rename(skill, new, f"lower-case the name to '{new}'{note}", safe=True)
+    new = folder if fixes.valid_name(folder) else fixes.name_from(value)
+    if not new:
+        return None
+    return fixes.rename(skill, new, f"rename the skill to '{new}'", safe=False)
 
 
 def name_length(skill: Skill, options: Options) -> Findings:
@@ -119,9 +145,14 @@ def name_match_dir(skill: Skill, options: Options) -> Findings:
     """SKL104: ``name`` is the skill folder's name."""
     name = _name(skill)
     if name is not None and name != skill.name:
+        fix = None
+        if fixes.valid_name(skill.name):
+            description = f"rename the skill to '{skill.name}', its folder's name"
+            fix = fixes.rename(skill, skill.name, description, safe=False)
         yield Finding(
             f"name '{name}' does not match directory '{skill.name}'",
             line=field_line(skill, "name"),
+            fix=fix,
         )
 
 
@@ -249,7 +280,11 @@ def link_file_exists(skill: Skill, options: Options) -> Findings:
         if link.kind == "path" and not skill.exists(link.path):
             written = link.target.partition("#")[0]
             yield Finding(
-                f"link target not found: '{written}'", link.source, link.line, skill.column(link)
+                f"link target not found: '{written}'",
+                link.source,
+                link.line,
+                skill.column(link),
+                fixes.link_case(skill, link),
             )
 
 
@@ -350,6 +385,7 @@ RULES: tuple[Rule, ...] = (
             "Start SKILL.md with a line '---', write the fields as YAML, close with '---'; quote "
             "values holding ': ' or starting with a YAML indicator ('name: \"x: y\"')."
         ),
+        fixable="safe",
     ),
     Rule(
         "SKL101",
@@ -376,6 +412,7 @@ RULES: tuple[Rule, ...] = (
             "standard allows lowercase letters, digits and single hyphens only."
         ),
         fix="Rename to lowercase with hyphens between words, e.g. 'pdf-tools' for 'PDF_Tools'.",
+        fixable="safe",
     ),
     Rule(
         "SKL103",
@@ -401,6 +438,7 @@ RULES: tuple[Rule, ...] = (
             "names for one skill, and some agents refuse it."
         ),
         fix="Rename the folder or the name field so both are the same.",
+        fixable="unsafe",
     ),
     Rule(
         "SKL105",
@@ -562,6 +600,7 @@ RULES: tuple[Rule, ...] = (
         fix=(
             "Fix the path (relative to the linking file), add the missing file, or remove the link."
         ),
+        fixable="safe",
     ),
     Rule(
         "SKL302",

@@ -1,0 +1,460 @@
+"""Autofix: ``--fix``, ``--unsafe-fixes``, ``--diff`` and :func:`skillc_lint.fix_skill`.
+
+Each fix has a triggering case and a near miss where nothing may change; then idempotence,
+``--diff`` writing nothing, atomic writes (no temporary file left, mode kept, a read-only
+file an error), symlinks, and the fixed-point bound. Real files in a temporary folder.
+"""
+
+from __future__ import annotations
+
+import json
+import stat
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from skillc_lint import Finding, Fix, RuleRegistry, TextEdit, default_registry, fix_skill
+from skillc_lint import Rule as LintRule
+from skillc_lint._fixes import MAX_ROUNDS, apply_edits
+
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+
+GOOD = "description: Formats tables. Use when tables need it.\n"
+
+
+@pytest.fixture
+def cwd(tmp_path: Path) -> Path:
+    path = tmp_path / "work"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def lint(cli: Callable[..., Run], cwd: Path) -> Run:
+    def run(*args: str, process: bool = False) -> subprocess.CompletedProcess[str]:
+        return cli("skillc-lint", process=process)(*args, cwd=cwd)
+
+    return run
+
+
+def make(cwd: Path, name: str, skill_md: str, **files: str) -> Path:
+    folder = cwd / name
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "SKILL.md").write_bytes(skill_md.encode("utf-8"))
+    for rel, text in files.items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(text, encoding="utf-8")
+    return folder
+
+
+def skill_md(folder: Path) -> str:
+    return (folder / "SKILL.md").read_bytes().decode("utf-8")
+
+
+def rules(folder: Path, *args: str, cli_lint: Run) -> list[str]:
+    data = json.loads(cli_lint(str(folder.name), "--format", "json", *args).stdout)
+    return [d["rule"] for d in data["diagnostics"]]
+
+
+def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file under ``folder``: its bytes and mtime (ns)."""
+    return {
+        str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_mtime_ns)
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and not p.is_symlink()
+    }
+
+
+# -- quoting a value YAML cannot read (SKL100) ----------------------------------------------
+
+
+def test_quotes_a_value_holding_colon_space(lint: Run, cwd: Path) -> None:
+    folder = make(
+        cwd,
+        "tables",
+        "---\nname: tables\ndescription: Formats tables. Use when: a table is ragged\n---\n\n"
+        "# tables\n",
+    )
+    proc = lint("tables", "--fix")
+    assert proc.returncode == 0, proc.stderr
+    assert skill_md(folder).splitlines()[2] == (
+        'description: "Formats tables. Use when: a table is ragged"'
+    )
+    assert proc.stdout.splitlines()[-1] == "applied 1 fix in 1 file"
+    assert json.loads(lint("tables", "--format", "json").stdout)["diagnostics"] == []
+
+
+def test_valid_or_unquotable_yaml_is_left_alone(lint: Run, cwd: Path) -> None:
+    quoted = make(
+        cwd, "quoted", '---\nname: quoted\ndescription: "Use when: it is quoted"\n---\n\n# quoted\n'
+    )
+    broken = make(cwd, "broken", "---\nname: broken\ntags: [unclosed\n" + GOOD + "---\n# broken\n")
+    before = snapshot(cwd)
+    proc = lint("quoted", "broken", "--fix")
+    assert snapshot(cwd) == before
+    assert proc.returncode == 1  # broken's SKL100 remains, with no fix to offer
+    assert "SKL100" in proc.stderr and "quoted" not in proc.stderr
+    data = json.loads(lint("broken", "--format", "json").stdout)
+    assert [d["rule"] for d in data["diagnostics"]] == ["SKL100"]
+    assert "fix" not in data["diagnostics"][0]
+    assert skill_md(quoted).count('"') == 2 and skill_md(broken).startswith("---\n")
+
+
+# -- name case (SKL102) -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("written", "fixed"),
+    [("Tables", "tables"), ('"TaBles"', '"tables"'), ("'TABLES'", "'tables'")],
+)
+def test_lower_cases_a_name_whose_only_fault_is_case(
+    lint: Run, cwd: Path, written: str, fixed: str
+) -> None:
+    folder = make(cwd, "tables", f"---\nname: {written}  # the name\n{GOOD}---\n\n# tables\n")
+    assert lint("tables", "--fix").returncode == 0
+    assert skill_md(folder).splitlines()[1] == f"name: {fixed}  # the name"
+
+
+def test_a_name_with_more_faults_than_case_needs_unsafe_fixes(lint: Run, cwd: Path) -> None:
+    folder = make(cwd, "tables", f"---\nname: My_Tables\n{GOOD}---\n\n# tables\n")
+    before = snapshot(folder)
+    proc = lint("tables", "--fix")
+    assert snapshot(folder) == before
+    assert proc.stdout.splitlines()[-1] == "no fixes to apply"
+    assert proc.stderr.splitlines()[-1] == "info: 2 fixes available with --unsafe-fixes"
+    assert lint("tables", "--unsafe-fixes").returncode == 0
+    assert skill_md(folder).splitlines()[1] == "name: tables"  # the folder's name
+
+
+def test_folder_with_the_old_case_is_named_not_renamed(lint: Run, cwd: Path) -> None:
+    folder = make(cwd, "Tables", f"---\nname: Tables\n{GOOD}---\n\n# Tables\n")
+    data = json.loads(lint("Tables", "--format", "json").stdout)
+    fix = data["diagnostics"][0]["fix"]
+    assert fix["safe"] is True
+    assert "rename the folder 'Tables' to 'tables' too" in fix["description"]
+    proc = lint("Tables", "--fix")
+    assert (cwd / "Tables").is_dir() and not (cwd / "tables").exists()
+    assert skill_md(folder).splitlines()[1] == "name: tables"
+    assert "SKL104 name-match-dir: name 'tables' does not match directory 'Tables'" in proc.stderr
+    assert proc.returncode == 0  # SKL104 is a warning
+
+
+def test_a_name_that_would_read_as_a_boolean_is_quoted(lint: Run, cwd: Path) -> None:
+    folder = make(cwd, "true", f"---\nname: TrUe\n{GOOD}---\n\n# true\n")
+    assert lint("true", "--fix").returncode == 0
+    assert skill_md(folder).splitlines()[1] == 'name: "true"'
+
+
+# -- trailing whitespace in the frontmatter (SKL510) ----------------------------------------
+
+
+def test_trailing_whitespace_in_frontmatter_is_removed(lint: Run, cwd: Path) -> None:
+    text = f"--- \nname: tables\t\n{GOOD}---  \n\n# tables  \n\nBody line with spaces.   \n"
+    folder = make(cwd, "tables", text)
+    proc = lint("tables")
+    assert "SKL510 frontmatter-whitespace: trailing whitespace on frontmatter lines 1, 2, 4" in (
+        proc.stderr
+    )
+    assert lint("tables", "--fix").returncode == 0
+    assert skill_md(folder) == (
+        f"---\nname: tables\n{GOOD}---\n\n# tables  \n\nBody line with spaces.   \n"
+    )  # the body is not the frontmatter: its whitespace stays
+
+
+def test_whitespace_a_block_scalar_keeps_is_an_unsafe_fix(lint: Run, cwd: Path) -> None:
+    text = "---\nname: tables\ndescription: |\n  Use when tables need it.  \n---\n\n# tables\n"
+    folder = make(cwd, "tables", text)
+    assert lint("tables", "--fix").stdout.splitlines()[-1] == "no fixes to apply"
+    assert skill_md(folder) == text
+    lint("tables", "--unsafe-fixes")
+    assert "Use when tables need it.\n---" in skill_md(folder)
+
+
+def test_no_trailing_whitespace_no_finding(lint: Run, cwd: Path) -> None:
+    make(cwd, "tables", f"---\nname: tables\n{GOOD}---\n\n# tables\n\ntext   \n")
+    assert "SKL510" not in lint("tables").stderr
+
+
+# -- a missing closing --- (SKL100) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("eol", ["\n", "\r\n"])
+def test_closes_an_unclosed_frontmatter(lint: Run, cwd: Path, eol: str) -> None:
+    text = f"---{eol}name: tables{eol}description: Use when tables need it.{eol}{eol}# tables{eol}"
+    folder = make(cwd, "tables", text)
+    proc = lint("tables", "--fix")
+    assert proc.returncode == 0, proc.stderr
+    assert skill_md(folder) == (
+        f"---{eol}name: tables{eol}description: Use when tables need it.{eol}---{eol}{eol}"
+        f"# tables{eol}"
+    )
+
+
+def test_frontmatter_only_file_is_closed_at_its_end(lint: Run, cwd: Path) -> None:
+    folder = make(cwd, "tables", "---\nname: tables\ndescription: Use when tables need it.")
+    lint("tables", "--fix")
+    assert skill_md(folder) == "---\nname: tables\ndescription: Use when tables need it.\n---\n"
+
+
+def test_no_opening_or_no_yaml_is_not_closed(lint: Run, cwd: Path) -> None:
+    make(cwd, "plain", "# plain\n\nname: plain\n")
+    make(cwd, "prose", "---\nThis is not YAML at all.\n\n# prose\n")
+    before = snapshot(cwd)
+    proc = lint("plain", "prose", "--fix")
+    assert snapshot(cwd) == before
+    assert proc.returncode == 1
+
+
+# -- a link's case (SKL301) -------------------------------------------------------------------
+
+
+def test_link_case_is_rewritten_to_the_file_name(lint: Run, cwd: Path) -> None:
+    folder = make(
+        cwd,
+        "tables",
+        f"---\nname: tables\n{GOOD}---\n\n# tables\n\nSee [API](References/API.md#top) and "
+        "[again](<./References/API.md>).\n",
+        **{"references/api.md": "# Top\n", "references/guide.md": "# Guide\n\n[up](../SKILL.MD)\n"},
+    )
+    proc = lint("tables", "--fix")
+    assert "SKL301" not in proc.stderr
+    assert skill_md(folder).endswith(
+        "See [API](references/api.md#top) and [again](<./references/api.md>).\n"
+    )
+    assert (folder / "references/guide.md").read_text() == "# Guide\n\n[up](../SKILL.md)\n"
+
+
+def test_missing_or_ambiguous_link_target_is_not_guessed(lint: Run, cwd: Path) -> None:
+    folder = make(
+        cwd,
+        "tables",
+        f"---\nname: tables\n{GOOD}---\n\n# tables\n\n[gone](missing.md) [which](NOTES.md)\n",
+        **{"notes.md": "# a\n", "Notes.md": "# b\n"},
+    )
+    before = snapshot(folder)
+    proc = lint("tables", "--fix")
+    assert snapshot(folder) == before
+    assert proc.stderr.count("SKL301") == 2
+
+
+# -- unsafe fixes -----------------------------------------------------------------------------
+
+
+def test_renaming_to_the_folder_is_unsafe(lint: Run, cwd: Path) -> None:
+    folder = make(cwd, "tables", f"---\nname: table-formatter\n{GOOD}---\n\n# tables\n")
+    before = snapshot(folder)
+    assert lint("tables", "--fix").stdout.splitlines()[-1] == "no fixes to apply"
+    assert snapshot(folder) == before
+    proc = lint("tables", "--unsafe-fixes")
+    assert proc.stdout.splitlines()[-1] == "applied 1 fix in 1 file"
+    assert skill_md(folder).splitlines()[1] == "name: tables"
+
+
+# -- the run: idempotence, --diff, summary, formats ------------------------------------------
+
+BROKEN = (
+    "---  \nname: Tables\ndescription: Use when: tables are ragged\n\n# tables\n\n[api](API.md)\n"
+)
+
+
+def test_second_fix_changes_nothing(lint: Run, cwd: Path) -> None:
+    folder = make(cwd, "tables", BROKEN, **{"api.md": "# API\n"})
+    first = lint("tables", "--fix")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.splitlines()[-1].startswith("applied ")
+    before = snapshot(folder)
+    second = lint("tables", "--fix")
+    assert second.stdout.splitlines()[-1] == "no fixes to apply"
+    assert snapshot(folder) == before  # not even rewritten with the same bytes
+
+
+def test_diff_writes_nothing_and_exits_as_fix_would(lint: Run, cwd: Path) -> None:
+    folder = make(cwd, "tables", BROKEN, **{"api.md": "# API\n"})
+    make(cwd, "broken", "---\nname: broken\ntags: [x\n" + GOOD + "---\n# broken\n")
+    before = snapshot(cwd)
+    diff = lint("tables", "broken", "--diff")
+    assert snapshot(cwd) == before
+    assert diff.stdout.startswith("--- a/tables/SKILL.md\n+++ b/tables/SKILL.md\n@@ ")
+    assert "+---\n" in diff.stdout and '+description: "Use when: tables are ragged"' in diff.stdout
+    assert "would be applied in 1 file (--diff: nothing written)" in diff.stdout
+    assert not [p for p in cwd.rglob(".*") if ".tmp." in p.name]
+    fixed = lint("tables", "broken", "--fix")
+    assert diff.returncode == fixed.returncode == 1  # broken stays broken either way
+    # what --diff showed is what --fix wrote
+    patched = diff.stdout.split("--- a/tables/SKILL.md", 1)[1]
+    added = [line[1:] for line in patched.splitlines() if line[:1] == "+" and line[:3] != "+++"]
+    assert added and all(line in skill_md(folder) for line in added)
+
+
+def test_diff_needs_the_text_format(lint: Run, cwd: Path) -> None:
+    make(cwd, "tables", BROKEN)
+    proc = lint("tables", "--diff", "--format", "json")
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("error[E100]: invalid option: ")
+    assert "--diff" in proc.stderr
+
+
+def test_json_reports_fixes_and_what_remains(lint: Run, cwd: Path) -> None:
+    make(cwd, "tables", BROKEN, **{"api.md": "# API\n"})
+    before = json.loads(lint("tables", "--format", "json").stdout)
+    fixes = [d["fix"] for d in before["diagnostics"] if "fix" in d]
+    assert fixes and all(f["safe"] for f in fixes)
+    assert "fixed" not in before
+    after = json.loads(lint("tables", "--fix", "--format", "json").stdout)
+    assert after["fixed"] >= 3  # closing ---, then the quote, whitespace, case, link
+    assert [d["rule"] for d in after["diagnostics"]] == []
+
+
+def test_sarif_carries_fixes(lint: Run, cwd: Path) -> None:
+    make(cwd, "tables", f"---\nname: Tables\n{GOOD}---\n\n# tables\n")
+    sarif = json.loads(lint("tables", "--format", "sarif").stdout)
+    run = sarif["runs"][0]
+    assert run["columnKind"] == "unicodeCodePoints"
+    [result] = [r for r in run["results"] if r["ruleId"] == "SKL102"]
+    [fix] = result["fixes"]
+    change = fix["artifactChanges"][0]
+    assert change["artifactLocation"] == {"uri": "tables/SKILL.md", "uriBaseId": "%SRCROOT%"}
+    assert change["replacements"] == [
+        {
+            "deletedRegion": {"startLine": 2, "startColumn": 7, "endLine": 2, "endColumn": 13},
+            "insertedContent": {"text": "tables"},
+        }
+    ]
+    rules = {rule["id"]: rule for rule in run["tool"]["driver"]["rules"]}
+    assert rules["SKL102"]["properties"]["fixable"] == "safe"
+    assert "fixable" not in rules["SKL201"]["properties"]
+
+
+# -- how files are written --------------------------------------------------------------------
+
+
+def test_write_keeps_mode_bom_and_leaves_no_temporary_file(lint: Run, cwd: Path) -> None:
+    folder = make(cwd, "tables", "")
+    (folder / "SKILL.md").write_bytes(
+        b"\xef\xbb\xbf---\r\nname: Tables\r\n" + GOOD.replace("\n", "\r\n").encode() + b"---\r\n"
+    )
+    (folder / "SKILL.md").chmod(0o640)
+    assert lint("tables", "--fix").returncode == 0
+    data = (folder / "SKILL.md").read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf---\r\nname: tables\r\n")
+    assert stat.S_IMODE((folder / "SKILL.md").stat().st_mode) == 0o640
+    assert sorted(p.name for p in folder.iterdir()) == ["SKILL.md"]
+
+
+def test_a_read_only_file_is_an_error_not_a_crash(lint: Run, cwd: Path) -> None:
+    folder = make(cwd, "tables", f"---\nname: Tables\n{GOOD}---\n\n# tables\n")
+    other = make(cwd, "other", f"---\nname: Other\n{GOOD}---\n\n# other\n")
+    (folder / "SKILL.md").chmod(0o444)
+    before = skill_md(folder)
+    proc = lint("tables", "other", "--fix")
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    assert "error[E999]: cannot fix 'tables/SKILL.md': the file is read-only" in proc.stderr
+    assert skill_md(folder) == before
+    assert skill_md(other).splitlines()[1] == "name: other"  # the other skill is fixed
+    assert sorted(p.name for p in folder.iterdir()) == ["SKILL.md"]
+
+
+def test_a_file_that_is_not_utf8_is_not_rewritten(lint: Run, cwd: Path) -> None:
+    folder = make(cwd, "tables", "")
+    data = f"---\nname: Tables\n{GOOD}---\n\n# tables \xe9\n".encode("latin-1")
+    (folder / "SKILL.md").write_bytes(data)
+    proc = lint("tables", "--fix")
+    assert "error[E999]: cannot fix 'tables/SKILL.md': not UTF-8 text" in proc.stderr
+    assert (folder / "SKILL.md").read_bytes() == data
+    assert proc.returncode == 1
+
+
+def test_symlink_inside_the_skill_is_written_through(lint: Run, cwd: Path) -> None:
+    folder = make(
+        cwd,
+        "tables",
+        f"---\nname: tables\n{GOOD}---\n\n# tables\n\n[guide](guide.md)\n",
+        **{"docs/real.md": "# Real\n\n[back](../Skill.md)\n"},
+    )
+    (folder / "guide.md").symlink_to("docs/real.md")
+    lint("tables", "--fix")
+    assert (folder / "guide.md").is_symlink()  # the link stays a link
+    assert (folder / "docs/real.md").read_text() == "# Real\n\n[back](../SKILL.md)\n"
+
+
+def test_symlink_leaving_the_skill_is_never_written(lint: Run, cwd: Path) -> None:
+    outside = cwd / "outside.md"
+    outside.write_text("# Outside\n\n[x](Skill.md)\n", encoding="utf-8")
+    folder = make(cwd, "tables", f"---\nname: tables\n{GOOD}---\n\n# tables\n\n[o](out.md)\n")
+    (folder / "out.md").symlink_to(outside)
+    before = outside.read_bytes()
+    proc = lint("tables", "--unsafe-fixes")
+    assert outside.read_bytes() == before
+    assert "SKL303" in proc.stderr  # the symlink itself is reported, never followed
+
+
+# -- the machinery ----------------------------------------------------------------------------
+
+
+def test_overlapping_edits_are_resolved_in_order(tmp_path: Path) -> None:
+    edits = (TextEdit(1, 1, 1, 4, "x"), TextEdit(1, 3, 1, 5, "y"))
+    assert apply_edits("abcdef\n", edits) is None  # one fix may not hold overlapping edits
+    assert apply_edits("abcdef\n", (TextEdit(1, 1, 1, 3, "X"), TextEdit(1, 3, 1, 3, "!"))) == (
+        "X!cdef\n"
+    )
+    assert apply_edits("ab\ncd\n", (TextEdit(1, 1, 2, 1, ""),)) == "cd\n"  # a whole line
+    assert apply_edits("ab\n", (TextEdit(3, 1, 3, 1, "x"),)) is None  # past the end
+    assert apply_edits("ab\n", (TextEdit(1, 9, 1, 9, "x"),)) is None
+
+    def two_fixes(skill: object, options: object) -> list[Finding]:
+        return [
+            Finding("first", line=1, fix=Fix("x", (TextEdit(2, 1, 2, 5, "NAME"),))),
+            Finding("second", line=1, fix=Fix("y", (TextEdit(2, 3, 2, 5, "ZZ"),))),
+        ]
+
+    registry = RuleRegistry([LintRule("X001", "two", "warning", two_fixes, "two", fixable="safe")])
+    folder = tmp_path / "s"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text("---\nname: s\n---\n", encoding="utf-8")
+    outcome = fix_skill(folder, registry=registry, write=False)
+    # round 1 applies "first" only (they overlap, it comes first); round 2 finds both again,
+    # applies "first" again, which changes nothing, and stops: "second" never applies
+    [change] = outcome.changes
+    assert change.after == "---\nNAME: s\n---\n"
+    assert change.fixes == 1
+
+
+def test_the_rounds_are_bounded(tmp_path: Path) -> None:
+    def grow(skill: object, options: object) -> list[Finding]:
+        return [Finding("grow", line=1, fix=Fix("grow", (TextEdit(2, 1, 2, 1, "x"),)))]
+
+    registry = RuleRegistry([LintRule("X002", "grow", "warning", grow, "grow", fixable="safe")])
+    folder = tmp_path / "s"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text("---\nname: s\n---\n", encoding="utf-8")
+    outcome = fix_skill(folder, registry=registry)
+    assert outcome.applied == MAX_ROUNDS
+    assert (folder / "SKILL.md").read_text() == f"---\n{'x' * MAX_ROUNDS}name: s\n---\n"
+
+
+def test_fix_skill_api(tmp_path: Path) -> None:
+    folder = make(tmp_path, "tables", f"---\nname: Tables\n{GOOD}---\n\n# tables\n")
+    outcome = fix_skill(folder, registry=default_registry(), write=False)
+    [change] = outcome.changes
+    assert (change.file, change.fixes) == ("SKILL.md", 1)
+    assert "name: tables" in change.after and "name: Tables" in change.before
+    assert outcome.result.fixed == 1 and outcome.result.ok
+    assert skill_md(folder).splitlines()[1] == "name: Tables"  # write=False
+
+
+def test_a_file_with_two_names_is_written_once(lint: Run, cwd: Path) -> None:
+    folder = make(
+        cwd,
+        "tables",
+        f"---\nname: tables\n{GOOD}---\n\n# tables\n\n[a](a.md) [b](b.md)\n",
+        **{"a.md": "# A\n\n[home](Skill.md)\n"},
+    )
+    (folder / "b.md").symlink_to("a.md")
+    proc = lint("tables", "--fix")
+    assert "error[" not in proc.stderr, proc.stderr
+    assert proc.returncode == 0
+    assert (folder / "b.md").is_symlink()
+    assert (folder / "a.md").read_text() == "# A\n\n[home](SKILL.md)\n"
