@@ -178,20 +178,33 @@ def _sections(text: SkillText) -> list[tuple[str, str, int]]:
 
 
 def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
-    """Index (or index again) one skill; its words count once :func:`finish` has run (in
-    the same transaction)."""
+    """Index (or index again) one skill."""
     remove(db, skill_id)
     _scratch(db)
     db.execute(
         "INSERT INTO temp.rank_tokens (meta, body, headings) VALUES (?, ?, ?)",
         (f"{_names(text)}\n{text.description}", text.body, _heading_text(text)),
     )
-    # the scratch table holds this one skill: each word's count is its count in the skill
+    # The scratch table holds this one skill: a word's count there is its count in the skill.
+    lengths = " ".join(f"WHEN '{d.name}' THEN {d.length}" for d in DOCUMENTS)
+    documents = " ".join(f"WHEN '{d.name}' THEN {n}" for n, d in enumerate(DOCUMENTS))
     db.execute(
-        "INSERT INTO temp.rank_pending (skill, doc, term, tf, dl) SELECT ?, "
-        "CASE col WHEN 'meta' THEN 0 WHEN 'body' THEN 1 ELSE 2 END, term, cnt, "
-        "sum(cnt) OVER (PARTITION BY col) FROM temp.rank_tokens_v",
+        "INSERT INTO rank_postings (doc, term, w, skill) "
+        f"SELECT CASE col {documents} END, term, "
+        f"cnt * {K1 + 1} / (cnt + {K1} * (1 - {B} + {B} * "
+        f"(sum(cnt) OVER (PARTITION BY col)) / CASE col {lengths} END)), ? "
+        "FROM temp.rank_tokens_v",
         (skill_id,),
+    )
+    db.execute(
+        "INSERT INTO rank_terms (doc, term, df) "
+        f"SELECT CASE col {documents} END, term, 1 FROM temp.rank_tokens_v WHERE true "
+        "ON CONFLICT (doc, term) DO UPDATE SET df = df + 1"
+    )
+    db.execute(
+        "INSERT INTO rank_count (doc, n) "
+        f"SELECT DISTINCT CASE col {documents} END, 1 FROM temp.rank_tokens_v WHERE true "
+        "ON CONFLICT (doc) DO UPDATE SET n = n + 1"
     )
     db.execute("INSERT INTO temp.rank_tokens (rank_tokens) VALUES ('delete-all')")
     base = skill_id * SECTION_SLOTS
@@ -205,28 +218,7 @@ def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
 
 
 def finish(db: sqlite3.Connection) -> None:
-    """Index the words of the skills added since the last call, in a few set statements
-    (one per table, in SQLite's C, not a row at a time from Python)."""
-    if not db.execute("SELECT 1 FROM temp.sqlite_master WHERE name = 'rank_tokens'").fetchone():
-        return
-    lengths = " ".join(f"WHEN {doc} THEN {d.length}" for doc, d in enumerate(DOCUMENTS))
-    db.execute(
-        "INSERT INTO rank_postings (doc, term, w, skill) "
-        f"SELECT doc, term, tf * {K1 + 1} / (tf + {K1} * (1 - {B} + {B} * dl / "
-        f"CASE doc {lengths} END)), skill FROM temp.rank_pending "
-        "ORDER BY doc, term"
-    )
-    db.execute(
-        "INSERT INTO rank_terms (doc, term, df) SELECT doc, term, count(*) "
-        "FROM temp.rank_pending WHERE true GROUP BY doc, term "
-        "ON CONFLICT (doc, term) DO UPDATE SET df = df + excluded.df"
-    )
-    db.execute(
-        "INSERT INTO rank_count (doc, n) SELECT doc, count(DISTINCT skill) "
-        "FROM temp.rank_pending WHERE true GROUP BY doc "
-        "ON CONFLICT (doc) DO UPDATE SET n = n + excluded.n"
-    )
-    db.execute("DELETE FROM temp.rank_pending")
+    """Nothing to do after a batch: every table is current after each skill."""
 
 
 def _heading_text(text: SkillText) -> str:
@@ -236,8 +228,7 @@ def _heading_text(text: SkillText) -> str:
 def _scratch(db: sqlite3.Connection) -> None:
     """The connection's scratch tables (in ``temp``, made once): ``rank_tokens``, a
     contentless FTS5 table holding one skill at a time, whose ``fts5vocab`` gives each word's
-    count as the catalog's tokenizer cuts it; ``rank_pending``, the words of the skills added
-    since :func:`finish`; ``rank_section_q``, the sections of the one skill
+    count as the catalog's tokenizer cuts it; ``rank_section_q``, the sections of the one skill
     :func:`best_sections` looks at."""
     if db.execute("SELECT 1 FROM temp.sqlite_master WHERE name = 'rank_tokens'").fetchone():
         return
@@ -250,16 +241,9 @@ def _scratch(db: sqlite3.Connection) -> None:
         f"CREATE VIRTUAL TABLE temp.rank_section_q USING fts5(heading, text, line UNINDEXED, "
         f"{_TOKENIZER})"
     )
-    db.execute(
-        "CREATE TABLE temp.rank_pending (skill INTEGER, doc INTEGER, term TEXT, tf INTEGER, "
-        "dl INTEGER)"
-    )
-    db.execute("CREATE INDEX temp.rank_pending_skill ON rank_pending (skill)")
 
 
 def remove(db: sqlite3.Connection, skill_id: int) -> None:
-    if db.execute("SELECT 1 FROM temp.sqlite_master WHERE name = 'rank_tokens'").fetchone():
-        db.execute("DELETE FROM temp.rank_pending WHERE skill = ?", (skill_id,))
     terms = db.execute(
         "SELECT doc, term FROM rank_postings WHERE skill = ?", (skill_id,)
     ).fetchall()
