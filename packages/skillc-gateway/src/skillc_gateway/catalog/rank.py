@@ -154,11 +154,6 @@ def query_terms(query: str) -> list[str]:
     return terms
 
 
-def _match(terms: list[str]) -> str:
-    # Each word a quoted FTS5 string: no word is ever read as an operator or a column.
-    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
-
-
 def _names(text: SkillText) -> str:
     name = text.name.replace("-", " ").replace("_", " ")
     folder = text.folder.replace("-", " ").replace("_", " ")
@@ -228,8 +223,8 @@ def _heading_text(text: SkillText) -> str:
 def _scratch(db: sqlite3.Connection) -> None:
     """The connection's scratch tables (in ``temp``, made once): ``rank_tokens``, a
     contentless FTS5 table holding one skill at a time, whose ``fts5vocab`` gives each word's
-    count as the catalog's tokenizer cuts it; ``rank_section_q``, the sections of the one skill
-    :func:`best_sections` looks at."""
+    count as the catalog's tokenizer cuts it; ``rank_section_q`` (also contentless), the
+    sections of the one skill :func:`best_sections` looks at."""
     if db.execute("SELECT 1 FROM temp.sqlite_master WHERE name = 'rank_tokens'").fetchone():
         return
     db.execute(
@@ -238,8 +233,11 @@ def _scratch(db: sqlite3.Connection) -> None:
     )
     db.execute("CREATE VIRTUAL TABLE temp.rank_tokens_v USING fts5vocab(temp, rank_tokens, col)")
     db.execute(
-        f"CREATE VIRTUAL TABLE temp.rank_section_q USING fts5(heading, text, line UNINDEXED, "
+        f"CREATE VIRTUAL TABLE temp.rank_section_q USING fts5(heading, text, content='', "
         f"{_TOKENIZER})"
+    )
+    db.execute(
+        "CREATE VIRTUAL TABLE temp.rank_section_v USING fts5vocab(temp, rank_section_q, instance)"
     )
 
 
@@ -347,43 +345,41 @@ def best_sections(
 ) -> list[Section]:
     """The sections of one skill that match ``query`` best: by the number of different
     query words in the heading (counting double) and in the text, then by how often they
-    occur, then in file order. Not bm25: IDF over one skill's sections says little."""
-    terms = query_terms(query)
-    if not terms or limit <= 0:
+    occur, then in file order. Not bm25: IDF over one skill's sections says little. The
+    skill's sections go through a scratch FTS5 table, whose vocabulary says which query words
+    each holds: the cost is the skill's size, not the library's."""
+    words = query_terms(query)
+    if not words or limit <= 0:
+        return []
+    terms = stems(db, words)
+    if not terms:
         return []
     base = skill_id * SECTION_SLOTS
-    _scratch(db)
+    sections = {
+        row[0]: row[1:]
+        for row in db.execute(
+            "SELECT id, heading, line FROM rank_sections WHERE id BETWEEN ? AND ?",
+            (base, base + SECTION_SLOTS - 1),
+        )
+    }
+    if not sections:
+        return []
     db.execute(
-        "INSERT INTO temp.rank_section_q (heading, text, line) SELECT heading, text, line "
+        "INSERT INTO temp.rank_section_q (rowid, heading, text) SELECT id, heading, text "
         "FROM rank_sections WHERE id BETWEEN ? AND ?",
         (base, base + SECTION_SLOTS - 1),
     )
     try:
-        rows = db.execute(
-            "SELECT heading, line, highlight(rank_section_q, 0, char(1), char(2)), "
-            "highlight(rank_section_q, 1, char(1), char(2)) FROM temp.rank_section_q "
-            "WHERE rank_section_q MATCH ?",
-            (_match(terms),),
+        found = db.execute(
+            "SELECT doc, col, count(DISTINCT term), count(*) FROM temp.rank_section_v "
+            f"WHERE term IN ({','.join('?' * len(terms))}) GROUP BY doc, col",
+            terms,
         ).fetchall()
     finally:
-        db.execute("DELETE FROM temp.rank_section_q")
-    scored: list[tuple[float, int, str]] = []
-    for heading, line, marked_heading, marked_text in rows:
-        in_heading, in_text = _marked(marked_heading), _marked(marked_text)
-        hits = sum(in_text.values())
-        score = 2 * len(in_heading) + len(in_text) + hits / (hits + 10)
-        scored.append((-score, int(line), heading))
-    scored.sort()
-    return [Section("SKILL.md", heading, line) for _, line, heading in scored[:limit]]
-
-
-_MARKED = re.compile("\x01([^\x02]*)\x02")
-
-
-def _marked(text: str) -> dict[str, int]:
-    """How often each word that FTS5 marked in ``text`` occurs (case folded)."""
-    counts: dict[str, int] = {}
-    for word in _MARKED.findall(text):
-        key = word.casefold()
-        counts[key] = counts.get(key, 0) + 1
-    return counts
+        db.execute("INSERT INTO temp.rank_section_q (rank_section_q) VALUES ('delete-all')")
+    scores: dict[int, float] = {}
+    for section, column, distinct, hits in found:
+        score = 2 * distinct if column == "heading" else distinct + hits / (hits + 10)
+        scores[section] = scores.get(section, 0.0) + score
+    ranked = sorted((-score, sections[i][1], sections[i][0]) for i, score in scores.items())
+    return [Section("SKILL.md", heading, line) for _, line, heading in ranked[:limit]]
