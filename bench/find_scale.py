@@ -68,6 +68,8 @@ def rename_skills(root: Path, suffix: str) -> None:
 def make_library(corpus: Path, library: Path, wanted: int) -> int:
     """Copies of the corpus under ``library/cNN`` until ``wanted`` skills; the count."""
     per_copy = len(skill_folders(corpus))
+    if not per_copy:
+        sys.exit(f"no skills under {corpus} (give --corpus or set SKILLC_CORPUS)")
     copies = -(-wanted // per_copy)
     library.mkdir(parents=True, exist_ok=True)
     for n in range(copies):

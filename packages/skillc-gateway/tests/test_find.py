@@ -328,7 +328,7 @@ def test_a_removed_skill_is_gone_at_once(gateway: Run, project: Path, home: Path
     assert find(gateway, "bake")["searched"] == 0
     with sqlite3.connect(home / ".skillc/catalog.db") as db:
         assert db.execute("SELECT COUNT(*) FROM skills").fetchone() == (0,)
-        assert db.execute("SELECT COUNT(*) FROM rank_meta").fetchone() == (0,)
+        assert db.execute("SELECT COUNT(*) FROM rank_postings").fetchone() == (0,)
 
 
 def test_a_retargeted_or_replaced_symlink_entry_is_seen_at_once(
@@ -400,7 +400,7 @@ def test_two_processes_find_at_once(project: Path, clean_env: dict[str, str], ho
     with sqlite3.connect(home / ".skillc/catalog.db") as db:
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         assert db.execute("SELECT COUNT(*) FROM skills").fetchone() == (150,)
-        assert db.execute("SELECT COUNT(*) FROM rank_meta").fetchone() == (150,)
+        assert db.execute("SELECT COUNT(DISTINCT skill) FROM rank_postings").fetchone() == (150,)
 
 
 def test_a_budget_cut_answer_is_partial_and_the_next_goes_on(project: Path, layout: Layout) -> None:
@@ -801,7 +801,7 @@ def test_another_version_rewriting_the_catalog_does_not_get_it_deleted(
     inode = path.stat().st_ino
     os.link(path, project / "catalog-link")  # the inode is not reused if the file is removed
     with sqlite3.connect(path) as other:  # as a newer skillc would: its own tables
-        other.execute("DROP TABLE rank_meta")
+        other.execute("DROP TABLE rank_postings")
         other.execute("UPDATE meta SET value = '999' WHERE key = 'rank_version'")
     assert [s.name for s in find_skills(layout, "owls").skills] == ["owls"]
     assert path.stat().st_ino == inode  # opened again and made current, not removed

@@ -38,6 +38,9 @@ APPLICATION_ID = 0x736B6346
 SCHEMA_VERSION = 1
 #: How long a process waits for another one's write, in milliseconds.
 BUSY_TIMEOUT_MS = 30_000
+#: SQLite's page cache of the catalog connection, in KiB (its default is 2 MiB): indexing
+#: thousands of skills inserts into large B-trees at scattered keys.
+CACHE_KIB = 65_536
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -91,6 +94,7 @@ def open_database(layout: Layout) -> CatalogDatabase:
             return _in_memory(f"cannot write the catalog {path} ({_why(exc)})")
         try:
             db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
             # the schema first: a new catalog's header (its application id) is then in the
             # file itself, not in a WAL that another process reading it would not see
             prepare(db)
