@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from skillc_index import Layout
+from skillc_index import Layout, build_skill
 from skillc_index.installed import (
     MAX_PLUGIN_RECORDS_BYTES,
     Root,
     agent_folders,
+    deployed_source,
     plugin_skill_folders,
     routing_roots,
     search_roots,
@@ -111,3 +112,27 @@ def test_routing_roots() -> None:
     assert routing_roots({"SKILL_ROUTING_ROOTS": ""}) == ()
     value = os.pathsep.join(["/a", "", "/b c"])
     assert routing_roots({"SKILL_ROUTING_ROOTS": value}) == ("/a", "/b c")
+
+
+def test_deployed_source_of_a_link_a_copy_and_a_plain_skill(layout: Layout, project: Path) -> None:
+    store = project / ".skillc/skills"
+    for name in ("linked", "copied"):
+        (store / name).mkdir(parents=True)
+        (store / name / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: A skill. Use when testing.\n---\n# T\n"
+        )
+    build_skill("linked", layout, targets=["claude"])
+    build_skill("copied", layout, targets=["agents"], copy=True)
+    link = project / ".claude/skills/linked"
+    copy = project / ".agents/skills/copied"
+    assert link.is_symlink() and not copy.is_symlink()
+    real_store = os.path.realpath(store)
+    assert deployed_source(os.path.realpath(link), layout) == f"{real_store}/linked"
+    assert deployed_source(str(copy), layout) == f"{real_store}/copied"
+    assert deployed_source(str(copy), layout, copy=False) is None  # the caller knows better
+    plain = project / ".claude/skills/plain"
+    plain.mkdir()
+    (plain / "SKILL.md").write_text("---\nname: plain\ndescription: d\n---\n")
+    assert deployed_source(str(plain), layout) is None
+    (store / "copied" / "SKILL.md").unlink()  # a source without SKILL.md is none
+    assert deployed_source(str(copy), layout) is None

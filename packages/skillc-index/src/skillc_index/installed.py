@@ -14,7 +14,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from skillc_index._layout import KNOWN_TARGETS, AgentTarget, Layout, Scope, agent_targets
+from skillc_index._layout import (
+    KNOWN_TARGETS,
+    META_DIR,
+    SKILL_FILE,
+    AgentTarget,
+    Layout,
+    Scope,
+    agent_targets,
+)
 
 __all__ = [
     "KNOWN_TARGETS",
@@ -26,6 +34,7 @@ __all__ = [
     "Root",
     "agent_folders",
     "agent_targets",
+    "deployed_source",
     "plugin_skill_folders",
     "routing_roots",
     "search_roots",
@@ -187,3 +196,37 @@ def routing_roots(env: Mapping[str, str] | None = None) -> tuple[str, ...]:
     dropped); ``()`` when it is unset or empty."""
     value = (os.environ if env is None else env).get(ROUTING_ROOTS_VARIABLE, "")
     return tuple(part for part in value.split(os.pathsep) if part)
+
+
+def deployed_source(real: str, layout: Layout, *, copy: bool | None = None) -> str | None:
+    """The store skill a skill that skillc deployed into an agent folder stands for (the real
+    path of its folder), else None. ``real`` is the real path of the agent folder's entry: a
+    deployed link resolves to ``<base>/.skillc/runtime/<name>``, whose source is
+    ``<base>/.skillc/skills/<name>``; a deployed copy (``skc build --copy``) holds
+    ``.skillc-meta/`` and its manifest names its store skill, looked for in the project store
+    first when the copy is inside the project, else in the global store first. ``copy``:
+    whether ``real`` holds ``.skillc-meta/``, when the caller knows (None: look). A source
+    without a SKILL.md is none. ``skc find`` and ``skc sync --from claude-code`` both use this."""
+    head, _, name = real.rpartition("/")
+    if head.endswith("/.skillc/runtime"):
+        source = f"{head[: -len('/runtime')]}/skills/{name}"
+        if os.path.isfile(f"{source}/{SKILL_FILE}"):  # noqa: PTH113
+            return source
+    if copy is None:
+        copy = os.path.isdir(f"{real}/{META_DIR}")  # noqa: PTH112
+    if not copy:
+        return None
+    from skillc_index._manifest import read_manifest
+
+    manifest = read_manifest(Path(real))
+    if manifest is None or "/" in manifest.skill or manifest.skill in ("", ".", ".."):
+        return None
+    scopes = list(layout.scopes())
+    root = layout.project_root
+    if root is None or not real.startswith(f"{root}/"):
+        scopes.reverse()
+    for scope in scopes:
+        store_skill = layout.store(scope) / manifest.skill
+        if (store_skill / SKILL_FILE).is_file():
+            return os.path.realpath(store_skill)
+    return None

@@ -53,12 +53,11 @@ from skillc_index import (
     SyncDestinationNotWritable,
     format_diagnostic,
     load_config,
-    read_manifest,
     runtime_for,
     within,
 )
 from skillc_index.accesslog import AccessRecord, primary_log
-from skillc_index.installed import agent_folders, search_roots
+from skillc_index.installed import agent_folders, deployed_source, search_roots
 from skillc_stats._filters import parse_time
 from skillc_stats._log_queries import FallbackRows, Identity, copy_missing, count_missing
 from skillc_stats._sync import _misplaced_destination, _why
@@ -224,25 +223,11 @@ def claude_dir(env: Mapping[str, str] | None = None, layout: Layout | None = Non
 
 
 def _deployed_source(real: Path, layout: Layout) -> Path:
-    """The source skill of an agent-folder entry (real path ``real``): a deployed skillc skill
-    (a link to ``<base>/.skillc/runtime/<name>``, or a copy holding ``.skillc-meta/``) is its
-    store skill; anything else is itself."""
-    if real.parent.name == "runtime" and real.parent.parent.name == ".skillc":
-        source = real.parent.parent / "skills" / real.name
-        if (source / SKILL_FILE).is_file():
-            return source
-    if (real / ".skillc-meta").is_dir():
-        manifest = read_manifest(real)
-        name = None if manifest is None else manifest.skill
-        if name and "/" not in name and name not in (".", ".."):
-            scopes = list(layout.scopes())  # the project's store first inside the project
-            if layout.project_root is None or not within(real, layout.project_root):
-                scopes.reverse()
-            for scope in scopes:
-                source = layout.store(scope) / name
-                if (source / SKILL_FILE).is_file():
-                    return Path(os.path.realpath(source))
-    return real
+    """The source skill of an agent-folder entry (real path ``real``): a skill skillc deployed
+    (:func:`skillc_index.installed.deployed_source`) is its store skill; anything else is
+    itself."""
+    source = deployed_source(str(real), layout)
+    return real if source is None else Path(source)
 
 
 class _Entry(NamedTuple):

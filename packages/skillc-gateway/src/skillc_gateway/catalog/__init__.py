@@ -360,7 +360,7 @@ class Catalog:
         walks: list[tuple[Root, int, Walk]] = []
         for priority, root in enumerate(roots):
             key = str(root.path)
-            walks.append((root, priority, walk(key, self._states.get(key), since, self._copy)))
+            walks.append((root, priority, walk(key, self._states.get(key), since, self._deployed)))
         extra: list[str] = []
         if any(result.state.sources for _root, _priority, result in walks):
             found = {real for _, _, result in walks for _, real in result.state.summary().skills}
@@ -371,7 +371,7 @@ class Catalog:
         if extra:  # sources of deployed skills that no root holds
             self._load_states(extra)
             for source in extra:
-                result = walk(source, self._states.get(source), since, self._copy)
+                result = walk(source, self._states.get(source), since, self._deployed)
                 walks.append((Root(Path(source), "path"), len(roots), result))
         for root, _, result in walks:
             if result.truncated:
@@ -456,23 +456,10 @@ class Catalog:
                 if state is not None:
                     self._states[path] = state
 
-    def _copy(self, folder: str) -> str | None:
-        """The source of a deployed copy (``--copy``): the store skill its manifest names,
-        the project store first for a folder inside the project."""
-        from skillc_index import read_manifest
+    def _deployed(self, real: str, meta: bool) -> str | None:
+        from skillc_index.installed import deployed_source
 
-        manifest = read_manifest(Path(folder))
-        if manifest is None or "/" in manifest.skill or manifest.skill in ("", ".", ".."):
-            return None
-        scopes = list(self.layout.scopes())
-        root = self.layout.project_root
-        if root is None or not folder.startswith(f"{root}/"):
-            scopes.reverse()
-        for scope in scopes:
-            source = self.layout.store(scope) / manifest.skill
-            if (source / SKILL_FILE).is_file():
-                return os.path.realpath(source)
-        return None
+        return deployed_source(real, self.layout, copy=meta)
 
     def _apply(self, walks: list[tuple[str, Walk]], budget: float) -> int | None:
         """Index the pending skills and drop the removed ones, saving each changed state, in

@@ -19,7 +19,7 @@ timestamp granularity is never missed.
 """
 
 # Paths are str here, not pathlib: this runs over every folder of every skill per query.
-# ruff: noqa: PTH113, PTH116
+# ruff: noqa: PTH116
 
 from __future__ import annotations
 
@@ -78,11 +78,10 @@ VISIBLE_HIDDEN = frozenset(
     for spec in (*(target.project for target in KNOWN_TARGETS.values()), ".skillc/skills")
     if spec is not None and spec.startswith(".")
 )
-_RUNTIME_TAIL = ("/.skillc", "/runtime")
-
-#: ``source(folder)``: the real path of the source skill of a deployed copy (a folder of an
-#: agent folder holding ``.skillc-meta/``), or None.
-CopySource = Callable[[str], "str | None"]
+#: ``source(real, meta)``: the real path of the store skill that the agent folder's entry at
+#: ``real`` (holding ``.skillc-meta/`` when ``meta``) was deployed from, or None
+#: (:func:`skillc_index.installed.deployed_source`).
+DeployedSource = Callable[[str, bool], "str | None"]
 
 
 class TreeState:
@@ -221,20 +220,20 @@ def is_racy(st: os.stat_result, since_ns: int) -> bool:
     return max(st.st_mtime_ns, st.st_ctime_ns) >= since_ns
 
 
-def walk(root: str, old: TreeState | None, since_ns: int, copy_source: CopySource) -> Walk:
+def walk(root: str, old: TreeState | None, since_ns: int, deployed_source: DeployedSource) -> Walk:
     """Look at the tree under ``root`` again, from ``old`` (None: never looked at).
     ``since_ns``: what changed after this (ns since the epoch) is not trusted yet."""
-    return _Walker(root, old, since_ns, copy_source).run()
+    return _Walker(root, old, since_ns, deployed_source).run()
 
 
 class _Walker:
     def __init__(
-        self, root: str, old: TreeState | None, since_ns: int, copy_source: CopySource
+        self, root: str, old: TreeState | None, since_ns: int, deployed_source: DeployedSource
     ) -> None:
         self.root = root.rstrip("/") or "/"
         self.old = old
         self.since_ns = since_ns
-        self.copy_source = copy_source
+        self.deployed_source = deployed_source
         self.pending: list[int] = []
         self.removed: list[tuple[int, str]] = []
         self.changed = False
@@ -483,16 +482,7 @@ class _Walker:
 
     def _source(self, path: str, meta: bool) -> str | None:
         """The source of a deployed skillc skill at the root's entry ``path``, else None."""
-        real = self.state.real_path(path)
-        head, _, name = real.rpartition("/")
-        if head.endswith(_RUNTIME_TAIL[0] + _RUNTIME_TAIL[1]):
-            base = head[: -len(_RUNTIME_TAIL[1])]
-            source = f"{base}/skills/{name}"
-            if os.path.isfile(f"{source}/{SKILL_FILE}"):
-                return source
-        if meta:
-            return self.copy_source(real)
-        return None
+        return self.deployed_source(self.state.real_path(path), meta)
 
     def _check_skill(self, index: int, full: str) -> None:
         """Queue a skill folder whose SKILL.md is not the one indexed."""
