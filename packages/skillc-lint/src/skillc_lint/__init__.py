@@ -32,7 +32,10 @@ _EXPORTS: dict[str, str] = {
     "is_compiled": "_engine",
     "lint_skill": "_engine",
     "lint_targets": "_engine",
+    "resolve_target": "_engine",
     "resolve_targets": "_engine",
+    "lint_folders": "_pool",
+    "usable_cores": "_pool",
     "Finding": "_registry",
     "Rule": "_registry",
     "RuleCheck": "_registry",
@@ -70,10 +73,12 @@ if TYPE_CHECKING:
         is_compiled,
         lint_skill,
         lint_targets,
+        resolve_target,
         resolve_targets,
     )
     from skillc_lint._errors import UnknownProfile, UnknownRule
     from skillc_lint._output import json_report
+    from skillc_lint._pool import lint_folders, usable_cores
     from skillc_lint._profiles import (
         BUILTIN_RULES,
         DEFAULT_PROFILES,

@@ -7,14 +7,26 @@ linter is imported inside the command body, so ``skc --help`` and ``skc lint --h
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import click
 
-from skillc_index.console import CONTEXT_SETTINGS, format_option, print_json, run, verbose_option
+from skillc_index.console import (
+    CONTEXT_SETTINGS,
+    count_range,
+    format_option,
+    print_json,
+    run,
+    verbose_option,
+)
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from skillc_index import SkillcError
     from skillc_index.operation import Session
     from skillc_lint import LintResult, RuleRegistry
 
@@ -61,7 +73,96 @@ def _print_rules(registry: RuleRegistry, output_format: str) -> None:
         click.echo(f"{s.rule.id}  {s.rule.name.ljust(width)}  {state.ljust(7)}  {s.rule.summary}")
 
 
-@click.command("lint", context_settings=CONTEXT_SETTINGS)
+class LintCommand(click.Command):
+    """The lint command: a usage error found while parsing the command line (an unknown
+    option, a bad ``--jobs``) is also printed in the machine format the command line asks
+    for, so ``--format sarif`` never leaves an empty file."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        asked = _format_asked(args)  # before parsing, which consumes the list
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            _print_run_error(exc, asked)
+            raise
+
+
+def _format_asked(args: Sequence[str]) -> str:
+    """The ``--format`` of a command line click could not parse (the last one given)."""
+    chosen = "text"
+    for index, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--format" and index + 1 < len(args):
+            chosen = args[index + 1]
+        elif arg.startswith("--format="):
+            chosen = arg.partition("=")[2]
+    return chosen
+
+
+def _print_run_error(exc: Exception, output_format: str) -> None:
+    """The error that stops the whole run, in ``output_format`` on stdout when that is a
+    machine format (the kit's error line on stderr is printed by its caller, as for any
+    command)."""
+    if output_format not in ("json", "sarif", "github"):
+        return
+    from pathlib import Path
+
+    from skillc_index import CLI_SPELLING, InternalError, InvalidOption, SkillcError
+    from skillc_lint import __version__
+    from skillc_lint._output import RunError, github_error_line, sarif_log
+
+    if isinstance(exc, SkillcError):
+        diagnostic = exc.spelled(CLI_SPELLING)
+    elif isinstance(exc, click.UsageError):
+        diagnostic = InvalidOption(exc.format_message()).diagnostic
+    else:
+        diagnostic = InternalError.unexpected(exc).diagnostic
+    error = RunError(None, diagnostic)
+    if output_format == "json":
+        print_json(error.to_dict())
+    elif output_format == "sarif":
+        print_json(sarif_log([error], None, Path.cwd(), version=__version__))
+    else:
+        click.echo(github_error_line(error))
+
+
+class _Progress:
+    """``linting [######........] 120/564`` on stderr, redrawn after each skill and cleared
+    before anything else is printed; drawn only when ``enabled`` (a terminal, text output,
+    several skills), so pipes and CI logs never see it."""
+
+    WIDTH = 30
+
+    def __init__(self, total: int, *, enabled: bool) -> None:
+        self.total = total
+        self.enabled = enabled
+        self.done = 0
+        self.drawn = False
+
+    def echo(self, text: str, *, err: bool = False) -> None:
+        self.clear()
+        click.echo(text, err=err)
+
+    def advance(self) -> None:
+        self.done += 1
+        if not self.enabled or self.done >= self.total:
+            self.clear()
+            return
+        filled = self.WIDTH * self.done // self.total
+        bar = "#" * filled + "." * (self.WIDTH - filled)
+        sys.stderr.write(f"\rlinting [{bar}] {self.done}/{self.total}")
+        sys.stderr.flush()
+        self.drawn = True
+
+    def clear(self) -> None:
+        if self.drawn:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+            self.drawn = False
+
+
+@click.command("lint", cls=LintCommand, context_settings=CONTEXT_SETTINGS)
 @click.argument("skills", nargs=-1, metavar="[SKILL]...")
 @click.option("--force", is_flag=True, help="Lint compiled skills too (SKL001 warns).")
 @click.option(
@@ -88,6 +189,14 @@ def _print_rules(registry: RuleRegistry, output_format: str) -> None:
     is_flag=True,
     help="List every rule with its severity after configuration, and exit.",
 )
+@click.option(
+    "-j",
+    "--jobs",
+    type=count_range(1, 1024),
+    metavar="N",
+    help="Lint with N worker processes (default: one per usable CPU; 1: one skill after "
+    "another in this process). The output is the same for any N.",
+)
 @format_option(*FORMATS)
 @click.version_option(package_name="skillc-lint", message="%(package)s %(version)s")
 @verbose_option
@@ -98,6 +207,7 @@ def lint_command(
     ignore: tuple[str, ...],
     profile: tuple[str, ...],
     list_rules: bool,
+    jobs: int | None,
     output_format: str,
 ) -> int:
     """Validate skill authoring quality.
@@ -111,6 +221,16 @@ def lint_command(
     `SKILL.md:3: error[E300]: SKL102 name-format: ...`, then `my-skill: 1 error, 0 warnings`
     on stdout. json, sarif (SARIF 2.1.0, for GitHub code scanning) and github (workflow
     annotations) go to stdout. Exit status 1 when any error-severity rule fails.
+
+    A SKILL that cannot be linted (E001 not found, E010 no SKILL.md, E012 a SKILL.md outside
+    its folder) does not stop the others: its error is reported in its place, in the chosen
+    format, and the exit status is 1. So is an error of the whole run (E100 a bad option):
+    a json object `{"error": ...}`, a SARIF run whose invocation lists it in
+    `toolExecutionNotifications`, a github `::error` annotation.
+
+    Many skills are linted by worker processes (--jobs), and the results are printed in the
+    same order as with --jobs 1, each as soon as it is ready; on a terminal a progress bar
+    shows on stderr (text output only).
 
     Compiled skills (with `.skillc-meta/manifest.json`) are skipped unless --force. Rules
     are configured in the `[lint]` table of config.toml (`SKL108 = "off"`,
@@ -126,6 +246,7 @@ def lint_command(
       skc lint my-skill
       skc lint                                   # every skill of the project
       skillc-lint skills/                        # every skill under skills/ (CI)
+      skillc-lint skills/ --jobs 1               # in this process only
       skillc-lint skills/ --format sarif > lint.sarif
       skillc-lint skills/ --format github        # annotations in GitHub Actions
       skillc-lint my-skill --ignore SKL108,SKL4 --format json
@@ -133,64 +254,144 @@ def lint_command(
       skillc-lint skills/git --profile gibberish
       skillc-lint --list-rules --profile skillli
     """
-    import os
-    from importlib.metadata import version
+    try:
+        return _lint(skills, force, select, ignore, profile, list_rules, jobs, output_format)
+    except (click.exceptions.Exit, BrokenPipeError):
+        raise
+    except Exception as exc:  # the run's own error: in the chosen format too, then as usual
+        _print_run_error(exc, output_format)
+        raise
 
-    from skillc_index import Notice
-    from skillc_index.console import cli_session, report, report_all
-    from skillc_lint import _output
-    from skillc_lint._engine import resolve_targets
+
+def _computed(
+    folder: Path, done: LintResult | SkillcError, registry: RuleRegistry, *, force: bool
+) -> Callable[[Path], LintResult]:
+    """The engine :func:`~skillc_lint.operations.lint` runs on the folder it resolved:
+    ``done`` (what a worker returned for ``folder``: its result, or the error to raise), or a
+    fresh lint when the folder resolved to another (an imported skill's source)."""
+    import os
+
+    def engine(resolved: Path) -> LintResult:
+        if os.path.realpath(resolved) != os.path.realpath(folder):
+            from skillc_lint import lint_skill
+
+            return lint_skill(resolved, registry=registry, force=force)
+        if isinstance(done, Exception):
+            raise done
+        return done
+
+    return engine
+
+
+def _lint(
+    skills: tuple[str, ...],
+    force: bool,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    profile: tuple[str, ...],
+    list_rules: bool,
+    jobs: int | None,
+    output_format: str,
+) -> int:
+    """The body of :func:`lint_command` (which reports its errors in the chosen format)."""
+    import os
+    from pathlib import Path
+
+    from skillc_index import CLI_SPELLING, SkillcError, format_diagnostic
+    from skillc_index.console import cli_session
+    from skillc_lint import __version__, _output
+    from skillc_lint._engine import Target, resolve_target, resolve_targets
+    from skillc_lint._output import RunError
+    from skillc_lint._pool import lint_folders, usable_cores
     from skillc_lint.operations import LintParams, lint
 
     session = cli_session()
     layout = session.layout
+    cwd = layout.cwd
     registry = _registry(session, profile, select, ignore)
     if list_rules:
         _print_rules(registry, output_format)
         return 0
 
-    targets = resolve_targets(skills, layout)
+    targets: list[Target | RunError] = []
+    for argument in skills:
+        try:
+            targets.append(resolve_target(argument, layout))
+        except SkillcError as exc:  # reported in its place; the other targets are linted
+            targets.append(RunError(argument, exc.spelled(CLI_SPELLING)))
+    if not skills:
+        targets.extend(resolve_targets((), layout))
+    plan: list[Path | RunError] = []  # what the run reports, in order
+    seen: set[str] = set()  # a folder named twice is linted once
     for target in targets:
+        if isinstance(target, RunError):
+            plan.append(target)
+            continue
         if target.collection and target.folder is not None:
-            where = _output.display_path(target.folder, layout.cwd)
+            where = _output.display_path(target.folder, cwd)
             count = len(target.skills)
             if count:
                 noun = "skill" if count == 1 else "skills"
                 click.echo(f"linting {count} {noun} in {where}", err=True)
             else:
                 click.echo(f"no skills in {where}", err=True)
-    results: list[LintResult] = []
-    seen: set[str] = set()  # a folder named twice is linted once
-    for target in targets:
         for folder in target.skills:
             if os.path.realpath(folder) not in seen:
                 seen.add(os.path.realpath(folder))
-                params = LintParams(str(folder), force, select, ignore, profile)
-                results.append(lint(session, params, registry).result)
+                plan.append(folder)
+    single = len(targets) == 1 and not getattr(targets[0], "collection", False)
 
-    cwd = layout.cwd
-    for result in results:
-        if result.skipped:
-            report(Notice(f"skipping compiled skill '{result.skill}'", level="info"))
-        report_all(result.notices)
+    folders = [item for item in plan if isinstance(item, Path)]
+    progress = _Progress(
+        len(folders),
+        enabled=output_format == "text" and len(folders) > 1 and sys.stderr.isatty(),
+    )
+    pooled = lint_folders(folders, registry, force=force, jobs=jobs or usable_cores())
+    outcomes: list[_output.Outcome] = []
+    for item in plan:
+        if isinstance(item, Path):
+            engine = _computed(item, next(pooled), registry, force=force)
+            params = LintParams(str(item), force, select, ignore, profile)
+            try:
+                outcome: _output.Outcome = lint(session, params, registry, engine=engine).result
+            except SkillcError as exc:
+                outcome = RunError(_output.display_path(item, cwd), exc.spelled(CLI_SPELLING))
+        else:
+            outcome = item
+        outcomes.append(outcome)
+        # streamed: what text and github print for one skill is printed once it is known
+        if isinstance(outcome, RunError):
+            progress.echo(format_diagnostic(outcome.diagnostic), err=True)
+            if output_format == "github":
+                progress.echo(_output.github_error_line(outcome))
+            continue
+        if outcome.skipped:
+            progress.echo(f"info: skipping compiled skill '{outcome.skill}'", err=True)
+        for notice in outcome.notices:
+            progress.echo(format_diagnostic(notice), err=True)
+        if output_format == "github":
+            for line in _output.github_lines(outcome, cwd):
+                progress.echo(line)
+        elif output_format == "text" and not outcome.skipped:
+            for line in _output.text_lines(outcome, cwd):
+                progress.echo(line, err=True)
+            progress.echo(_output.summary_line(outcome))
+        progress.advance()
+    progress.clear()
+
+    failed = sum(isinstance(outcome, RunError) for outcome in outcomes)
+    results = [outcome for outcome in outcomes if not isinstance(outcome, RunError)]
     if output_format == "json":
-        single = len(targets) == 1 and not targets[0].collection
-        print_json(_output.json_report(results, cwd, single=single))
+        print_json(_output.json_report(outcomes, cwd, single=single))
     elif output_format == "sarif":
-        print_json(_output.sarif_log(results, registry, cwd, version=version("skillc-lint")))
-    elif output_format == "github":
-        for result in results:
-            for line in _output.github_lines(result, cwd):
-                click.echo(line)
-    else:
+        print_json(_output.sarif_log(outcomes, registry, cwd, version=__version__))
+    elif output_format == "text":
         linted = [r for r in results if not r.skipped]
-        for result in linted:
-            for line in _output.text_lines(result, cwd):
-                click.echo(line, err=True)
-            click.echo(_output.summary_line(result))
         if len(linted) > 1:
             click.echo(_output.total_line(linted))
-    return 0 if all(result.ok for result in results) else 1
+        if failed and len(outcomes) > 1:
+            click.echo(_output.failed_line(failed))
+    return 0 if not failed and all(result.ok for result in results) else 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -10,7 +10,7 @@ formats (text, json, sarif, github). Only the standard library and
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 from skillc_index.operation import (
@@ -141,9 +141,17 @@ def _folder(layout: Layout, given: str, skill: ResolvedSkill) -> Path:
     return named if os.path.realpath(named) == str(folder) else folder
 
 
-def lint(session: Session, params: LintParams, registry: RuleRegistry | None = None) -> LintReport:
+def lint(
+    session: Session,
+    params: LintParams,
+    registry: RuleRegistry | None = None,
+    *,
+    engine: Callable[[Path], LintResult] | None = None,
+) -> LintReport:
     """Lint one skill and log it. ``registry``: the rules (default: :func:`rule_registry` of
-    ``params``); a caller linting several skills builds it once."""
+    ``params``); a caller linting several skills builds it once. ``engine``: what lints the
+    resolved folder (default: :func:`~skillc_lint.lint_skill` with ``registry``); the command
+    line passes the result a worker process already computed for it."""
     from skillc_lint import lint_skill, profiles_in
 
     if registry is None:
@@ -154,7 +162,10 @@ def lint(session: Session, params: LintParams, registry: RuleRegistry | None = N
     args["profiles"] = list(profiles_in(registry))
     with session.logged("lint", params.skill, args) as skill:
         folder = _folder(session.layout, params.skill, skill)
-        result = lint_skill(folder, registry=registry, force=params.force)
+        if engine is None:
+            result = lint_skill(folder, registry=registry, force=params.force)
+        else:
+            result = engine(folder)
         args.update(errors=result.errors, warnings=result.warnings, skipped=result.skipped)
     return LintReport(result, session.layout.cwd)
 
@@ -193,6 +204,7 @@ LINT: Operation[LintParams, LintReport] = Operation(
         optional=("skipped",),
     ),
     cli_only={
+        "jobs": "the tool lints one skill; worker processes pay off over many",
         "skills": "the command line lints several skills, or folders of skills, in one run; "
         "the tool lints one (skill)",
         "list_rules": "lists the rules instead of linting; an agent reads the rules from the "
