@@ -339,7 +339,7 @@ def _lint(
             if os.path.realpath(folder) not in seen:
                 seen.add(os.path.realpath(folder))
                 plan.append(folder)
-    single = len(targets) == 1 and not getattr(targets[0], "collection", False)
+    single = len(targets) == 1 and (isinstance(targets[0], RunError) or not targets[0].collection)
 
     folders = [item for item in plan if isinstance(item, Path)]
     progress = _Progress(
