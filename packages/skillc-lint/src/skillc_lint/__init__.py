@@ -51,6 +51,7 @@ _EXPORTS: dict[str, str] = {
     "default_registry": "_profiles",
     "configured_registry": "_profiles",
     "json_report": "_output",
+    "RunError": "_output",
     "UnknownProfile": "_errors",
     "UnknownRule": "_errors",
     "LinkRef": "_skill",
@@ -77,7 +78,7 @@ if TYPE_CHECKING:
         resolve_targets,
     )
     from skillc_lint._errors import UnknownProfile, UnknownRule
-    from skillc_lint._output import json_report
+    from skillc_lint._output import RunError, json_report
     from skillc_lint._pool import lint_folders, usable_cores
     from skillc_lint._profiles import (
         BUILTIN_RULES,

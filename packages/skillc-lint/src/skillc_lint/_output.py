@@ -105,7 +105,7 @@ def total_line(results: Sequence[LintResult]) -> str:
 
 
 def failed_line(failed: int) -> str:
-    """``1 target not linted (see the errors above)``, after the total of a run with bad
+    """``1 target was not linted (see the errors above)``, after the total of a run with bad
     targets."""
     verb = "target was" if failed == 1 else "targets were"
     return f"{failed} {verb} not linted (see the errors above)"
