@@ -297,7 +297,7 @@ def _lint(
     import os
     from pathlib import Path
 
-    from skillc_index import CLI_SPELLING, SkillcError, format_diagnostic
+    from skillc_index import CLI_SPELLING, Notice, SkillcError, format_diagnostic
     from skillc_index.console import cli_session
     from skillc_lint import __version__, _output
     from skillc_lint._engine import Target, resolve_target, resolve_targets
@@ -366,7 +366,8 @@ def _lint(
                 progress.echo(_output.github_error_line(outcome))
             continue
         if outcome.skipped:
-            progress.echo(f"info: skipping compiled skill '{outcome.skill}'", err=True)
+            skipping = Notice(f"skipping compiled skill '{outcome.skill}'", level="info")
+            progress.echo(format_diagnostic(skipping), err=True)
         for notice in outcome.notices:
             progress.echo(format_diagnostic(notice), err=True)
         if output_format == "github":
