@@ -11,13 +11,17 @@ in this process: no pool is started (and ``concurrent.futures`` is not imported)
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from skillc_index import SkillcError
 from skillc_lint._engine import LintResult, lint_skill
 from skillc_lint._registry import RuleRegistry
+
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
 
 __all__ = ["lint_folders", "usable_cores"]
 
@@ -48,6 +52,22 @@ class _Failed(NamedTuple):
         exc.args = self.args
         exc.__dict__.update(self.state)
         return exc
+
+
+def _start_method() -> BaseContext:
+    """``fork`` on Linux when this process runs one thread (the workers start at once, with
+    every module already loaded); else ``forkserver`` (or ``spawn``): forking a process with
+    other threads can copy a lock another thread holds, and the worker hangs on it."""
+    import multiprocessing
+
+    try:
+        single = sys.platform == "linux" and len(list(Path("/proc/self/task").iterdir())) == 1
+    except OSError:
+        single = False
+    if single:
+        return multiprocessing.get_context("fork")
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
 _worker: dict[str, Any] = {}  # in a worker process: the registry and force of the run
@@ -86,7 +106,12 @@ def lint_folders(
     from concurrent.futures import ProcessPoolExecutor
 
     chunk = max(1, min(MAX_CHUNK, len(folders) // (workers * 4)))
-    pool = ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(registry, force))
+    pool = ProcessPoolExecutor(
+        workers,
+        mp_context=_start_method(),
+        initializer=_start_worker,
+        initargs=(registry, force),
+    )
     try:
         for outcome in pool.map(_lint_in_worker, folders, chunksize=chunk):
             yield outcome.error() if isinstance(outcome, _Failed) else outcome

@@ -364,20 +364,21 @@ def _lint(
             progress.echo(format_diagnostic(outcome.diagnostic), err=True)
             if output_format == "github":
                 progress.echo(_output.github_error_line(outcome))
-            continue
-        if outcome.skipped:
-            skipping = Notice(f"skipping compiled skill '{outcome.skill}'", level="info")
-            progress.echo(format_diagnostic(skipping), err=True)
-        for notice in outcome.notices:
-            progress.echo(format_diagnostic(notice), err=True)
-        if output_format == "github":
-            for line in _output.github_lines(outcome, cwd):
-                progress.echo(line)
-        elif output_format == "text" and not outcome.skipped:
-            for line in _output.text_lines(outcome, cwd):
-                progress.echo(line, err=True)
-            progress.echo(_output.summary_line(outcome))
-        progress.advance()
+        else:
+            if outcome.skipped:
+                skipping = Notice(f"skipping compiled skill '{outcome.skill}'", level="info")
+                progress.echo(format_diagnostic(skipping), err=True)
+            for notice in outcome.notices:
+                progress.echo(format_diagnostic(notice), err=True)
+            if output_format == "github":
+                for line in _output.github_lines(outcome, cwd):
+                    progress.echo(line)
+            elif output_format == "text" and not outcome.skipped:
+                for line in _output.text_lines(outcome, cwd):
+                    progress.echo(line, err=True)
+                progress.echo(_output.summary_line(outcome))
+        if isinstance(item, Path):  # a skill folder done, linted or not
+            progress.advance()
     progress.clear()
 
     failed = sum(isinstance(outcome, RunError) for outcome in outcomes)
