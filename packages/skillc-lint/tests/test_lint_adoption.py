@@ -231,7 +231,11 @@ def test_statistics(lint: Run, cwd: Path) -> None:
         "count": 3,
     }
     sarif = lint("skills", "--statistics", "--format", "sarif")
-    assert sarif.returncode == 1 and "--statistics" in sarif.stderr and sarif.stdout == ""
+    assert sarif.returncode == 1 and "--statistics" in sarif.stderr
+    # the usage error is in the SARIF log too (never an empty file): no results, one notice
+    (run,) = json.loads(sarif.stdout)["runs"]
+    (notice,) = run["invocations"][0]["toolExecutionNotifications"]
+    assert notice["descriptor"]["id"] == "E100" and "--statistics" in notice["message"]["text"]
 
 
 def test_max_warnings(lint: Run, cwd: Path) -> None:

@@ -35,6 +35,7 @@ _EXPORTS: dict[str, str] = {
     "lint_folder": "_engine",
     "lint_skill": "_engine",
     "lint_targets": "_engine",
+    "resolve_target": "_engine",
     "resolve_targets": "_engine",
     "target_folders": "_engine",
     "FileChange": "_fixes",
@@ -42,6 +43,8 @@ _EXPORTS: dict[str, str] = {
     "FixOutcome": "_fixes",
     "TextEdit": "_fixes",
     "fix_skill": "_fixes",
+    "lint_folders": "_pool",
+    "usable_cores": "_pool",
     "Finding": "_registry",
     "Fixable": "_registry",
     "Rule": "_registry",
@@ -61,6 +64,7 @@ _EXPORTS: dict[str, str] = {
     "json_report": "_output",
     "InvalidBaseline": "_errors",
     "NotFixed": "_errors",
+    "RunError": "_output",
     "UnknownProfile": "_errors",
     "UnknownRule": "_errors",
     "LinkRef": "_skill",
@@ -85,12 +89,14 @@ if TYPE_CHECKING:
         lint_folder,
         lint_skill,
         lint_targets,
+        resolve_target,
         resolve_targets,
         target_folders,
     )
     from skillc_lint._errors import InvalidBaseline, NotFixed, UnknownProfile, UnknownRule
     from skillc_lint._fixes import FileChange, Fix, FixOutcome, TextEdit, fix_skill
-    from skillc_lint._output import json_report
+    from skillc_lint._output import RunError, json_report
+    from skillc_lint._pool import lint_folders, usable_cores
     from skillc_lint._profiles import (
         BUILTIN_RULES,
         DEFAULT_PROFILES,

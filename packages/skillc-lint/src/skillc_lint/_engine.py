@@ -46,6 +46,7 @@ __all__ = [
     "lint_folder",
     "lint_skill",
     "lint_targets",
+    "resolve_target",
     "resolve_targets",
     "target_folders",
 ]
@@ -342,12 +343,8 @@ class Target:
 
 
 def resolve_targets(arguments: Sequence[str], layout: Layout) -> list[Target]:
-    """What to lint for each argument (RFC-0007:C-RESOLUTION, extended to folders of skills).
-
-    An argument is a skill path or name (:func:`~skillc_index.resolve_skill`); failing that, a
-    folder holding skill folders at any depth (``skills/``) stands for all of them. A file
-    stands for the skill holding it (E010 when no folder above it holds SKILL.md). No
-    argument means every skill of the project store; without a project that is a usage error
+    """What to lint for each argument (:func:`resolve_target`). No argument means every skill
+    of the project store; without a project that is a usage error
     (:class:`~skillc_index.NoSkillGiven`, E100).
     """
     from skillc_index import NoSkillGiven
@@ -361,47 +358,66 @@ def resolve_targets(arguments: Sequence[str], layout: Layout) -> list[Target]:
         store = layout.store("project")
         skills = tuple(find_skills(store)) if store.is_dir() else ()
         return [Target(None, skills, True, store)]
-    targets: list[Target] = []
-    for argument in arguments:
-        given = layout.cwd / Path(argument).expanduser()
-        if given.is_file():  # a file of a skill (an editor or pre-commit passing file names)
-            owner = next((p for p in given.parents if (p / SKILL_FILE).is_file()), None)
-            if owner is None:
-                raise NotASkill(argument)
-            targets.append(Target(argument, (owner,), False))
-            continue
-        try:
-            resolved = resolve_skill(argument, layout)
-        except NotASkill:
-            folder = layout.cwd / Path(argument).expanduser()
-            skills = tuple(find_skills(folder)) if folder.is_dir() else ()
-            if not skills and not is_plugin(folder):
-                raise
-            targets.append(Target(argument, skills, True, folder))
-        else:
-            # an imported folder is linted itself, not its store copy: it is what is edited
-            targets.append(Target(argument, (resolved.imported_from or resolved.source,), False))
-    return targets
+    return [resolve_target(argument, layout) for argument in arguments]
+
+
+def resolve_target(argument: str, layout: Layout) -> Target:
+    """What one argument stands for (RFC-0007:C-RESOLUTION, extended to folders of skills).
+
+    An argument is a skill path or name (:func:`~skillc_index.resolve_skill`); failing that, a
+    folder holding skill folders at any depth (``skills/``) stands for all of them. A file
+    stands for the skill holding it, and a plugin or marketplace folder (:func:`is_plugin`) for
+    its skills, even none. Raises :class:`~skillc_index.NotASkill` (E010) or
+    :class:`~skillc_index.SkillNotFound` (E001) when the argument stands for no skill: a
+    multi-target run reports that argument and goes on with the others.
+    """
+    given = layout.cwd / Path(argument).expanduser()
+    if given.is_file():  # a file of a skill (an editor or pre-commit passing file names)
+        owner = next((p for p in given.parents if (p / SKILL_FILE).is_file()), None)
+        if owner is None:
+            raise NotASkill(argument)
+        return Target(argument, (owner,), False)
+    try:
+        resolved = resolve_skill(argument, layout)
+    except NotASkill:
+        skills = tuple(find_skills(given)) if given.is_dir() else ()
+        if not skills and not is_plugin(given):
+            raise
+        return Target(argument, skills, True, given)
+    # an imported folder is linted itself, not its store copy: it is what is edited
+    return Target(argument, (resolved.imported_from or resolved.source,), False)
 
 
 def lint_targets(
-    targets: Sequence[Target], *, registry: RuleRegistry | None = None, force: bool = False
+    targets: Sequence[Target],
+    *,
+    registry: RuleRegistry | None = None,
+    force: bool = False,
+    jobs: int = 1,
 ) -> list[LintResult]:
-    """Lint every skill of ``targets`` once (a folder named twice is linted once), then run
-    the folder rules on :func:`target_folders`; a folder's result is kept when it has
-    diagnostics."""
+    """Lint every skill of ``targets`` once (a folder named twice is linted once), with
+    ``jobs`` worker processes (:func:`~skillc_lint.lint_folders`), then run the folder rules
+    on :func:`target_folders` (a folder's result is kept when it has diagnostics); the first
+    error raised linting one of them (E010, E012) is raised once every skill is linted."""
+    from skillc_lint._pool import lint_folders
+
     if registry is None:
         from skillc_lint._profiles import default_registry
 
         registry = default_registry()
-    results: list[LintResult] = []
+    folders: list[Path] = []
     seen: set[str] = set()
     for target in targets:
         for skill in target.skills:
             key = os.path.realpath(skill)
             if key not in seen:
                 seen.add(key)
-                results.append(lint_skill(skill, registry=registry, force=force))
+                folders.append(skill)
+    outcomes = list(lint_folders(folders, registry, force=force, jobs=jobs))
+    for outcome in outcomes:
+        if isinstance(outcome, Exception):
+            raise outcome
+    results = [outcome for outcome in outcomes if isinstance(outcome, LintResult)]
     for folder in target_folders(targets):
         result = lint_folder(folder, registry=registry)
         if result is not None and result.diagnostics:

@@ -10,19 +10,22 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
-from skillc_index import format_diagnostic
+from skillc_index import Diagnostic, format_diagnostic
 from skillc_lint._engine import LintDiagnostic, LintResult
 from skillc_lint._fixes import Fix
 from skillc_lint._registry import Rule, RuleRegistry
 
 __all__ = [
     "SARIF_SCHEMA",
+    "RunError",
     "code_frame",
     "display_path",
     "explain_lines",
+    "failed_line",
+    "github_error_line",
     "github_lines",
     "json_report",
     "rule_doc",
@@ -45,6 +48,27 @@ def display_path(path: Path, cwd: Path) -> str:
         return absolute.relative_to(cwd).as_posix() or "."
     except ValueError:
         return absolute.as_posix()
+
+
+class RunError(NamedTuple):
+    """An error of the run itself rather than a rule's finding: a target that could not be
+    linted (``target``: the argument or the skill folder; E001, E010, E012), or the whole
+    run failing (``target`` None: a bad option, E100, or an internal error, E999)."""
+
+    target: str | None
+    diagnostic: Diagnostic
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"target": ..., "error": {"code", "message"[, "detail"]}}`` (no ``target`` for
+        the whole run)."""
+        error = {"code": self.diagnostic.code, "message": self.diagnostic.message}
+        if self.diagnostic.detail:
+            error["detail"] = self.diagnostic.detail
+        return {"error": error} if self.target is None else {"target": self.target, "error": error}
+
+
+Outcome = LintResult | RunError
+"""What a run reports for one skill folder or one target: its result or its error."""
 
 
 def _file_path(result: LintResult, diagnostic: LintDiagnostic, cwd: Path) -> str:
@@ -165,14 +189,28 @@ def total_line(results: Sequence[LintResult]) -> str:
     )
 
 
+def failed_line(failed: int) -> str:
+    """``1 target was not linted (see the errors above)``, after the total of a run with bad
+    targets."""
+    verb = "target was" if failed == 1 else "targets were"
+    return f"{failed} {verb} not linted (see the errors above)"
+
+
 # -- JSON -------------------------------------------------------------------------------------
 
 
-def json_report(results: Sequence[LintResult], cwd: Path, *, single: bool) -> Any:
+def json_report(results: Sequence[Outcome], cwd: Path, *, single: bool) -> Any:
     """The Validating guide's shape, ``{"skill", "diagnostics": [...]}``, plus ``path`` (the
-    skill folder) and ``skipped`` (only on a skipped compiled skill). One object when
-    ``single``, else a list of them."""
-    items = [{**r.to_dict(), "path": display_path(r.path, cwd)} for r in results]
+    skill folder) and ``skipped`` (only on a skipped compiled skill); a target that could not
+    be linted is ``{"target", "error": {"code", "message"}}`` in its place. One object when
+    ``single``, else a list of them. The error of the whole run is one object,
+    ``{"error": {...}}`` (:meth:`RunError.to_dict`)."""
+    items = [
+        r.to_dict()
+        if isinstance(r, RunError)
+        else {**r.to_dict(), "path": display_path(r.path, cwd)}
+        for r in results
+    ]
     return items[0] if single and len(items) == 1 else items
 
 
@@ -213,18 +251,21 @@ def _sarif_fix(
 
 
 def sarif_log(
-    results: Sequence[LintResult], registry: RuleRegistry, cwd: Path, *, version: str
+    results: Sequence[Outcome], registry: RuleRegistry | None, cwd: Path, *, version: str
 ) -> dict[str, Any]:
     """A SARIF 2.1.0 log with one run, for GitHub code scanning and IDEs.
 
     ``tool.driver.rules`` lists the rules that ran (id, name, descriptions, help, default
-    level, ``fixable``); each result has its rule, level, message and a physical location: the
-    file relative to ``%SRCROOT%`` (the working folder) and its line (1 for whole-file
-    findings), and its ``fixes`` when the rule has one.
+    level, ``fixable``; none when the run failed before it had its rules); each result has its
+    rule, level, message and a physical location: the file relative to ``%SRCROOT%`` (the
+    working folder) and its line (1 for whole-file findings), and its ``fixes`` when the rule
+    has one. The run's own errors (:class:`RunError`) are
+    ``invocations[0].toolExecutionNotifications``, and ``executionSuccessful`` is false when
+    there is one.
     """
     rules: list[dict[str, Any]] = []
     index: dict[str, int] = {}
-    for entry in registry.active():
+    for entry in registry.active() if registry is not None else ():
         rule = entry.rule
         index[rule.id] = len(rules)
         rules.append(
@@ -242,7 +283,11 @@ def sarif_log(
             }
         )
     sarif_results: list[dict[str, Any]] = []
+    notifications: list[dict[str, Any]] = []
     for result in results:
+        if isinstance(result, RunError):
+            notifications.append(_notification(result))
+            continue
         for d in result.diagnostics:
             item: dict[str, Any] = {
                 "ruleId": d.rule,
@@ -276,11 +321,30 @@ def sarif_log(
                         "rules": rules,
                     }
                 },
+                "invocations": [
+                    {
+                        "executionSuccessful": not notifications,
+                        "toolExecutionNotifications": notifications,
+                    }
+                ],
                 "originalUriBaseIds": {SRCROOT: {"uri": cwd.as_uri().rstrip("/") + "/"}},
                 "columnKind": "unicodeCodePoints",
                 "results": sarif_results,
             }
         ],
+    }
+
+
+def _notification(error: RunError) -> dict[str, Any]:
+    """A SARIF notification of a run error: its code as the descriptor, its message (which
+    names the target) and its detail."""
+    text = error.diagnostic.message
+    if error.diagnostic.detail:
+        text = f"{text} ({error.diagnostic.detail})"
+    return {
+        "descriptor": {"id": error.diagnostic.code},
+        "level": "error",
+        "message": {"text": text},
     }
 
 
@@ -293,6 +357,15 @@ def _escape_data(text: str) -> str:
 
 def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def github_error_line(error: RunError) -> str:
+    """``::error title=E010::not a valid skill: ...``: a run error as an annotation of the
+    workflow run (no file: the target is in the message)."""
+    text = error.diagnostic.message
+    if error.diagnostic.detail:
+        text = f"{text}\n{error.diagnostic.detail}"
+    return f"::error title={error.diagnostic.code}::{_escape_data(text)}"
 
 
 def github_lines(result: LintResult, cwd: Path) -> list[str]:

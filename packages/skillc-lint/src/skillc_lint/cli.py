@@ -7,16 +7,28 @@ linter is imported inside the command body, so ``skc --help`` and ``skc lint --h
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 import click
 
-from skillc_index.console import CONTEXT_SETTINGS, format_option, print_json, run, verbose_option
+from skillc_index.console import (
+    CONTEXT_SETTINGS,
+    count_range,
+    format_option,
+    print_json,
+    run,
+    verbose_option,
+)
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from skillc_index import SkillcError
     from skillc_index.operation import Session
-    from skillc_lint import RuleRegistry
+    from skillc_lint import LintResult, RuleRegistry
     from skillc_lint.operations import LintReport
 
 FORMATS = ("text", "json", "sarif", "github")
@@ -120,7 +132,96 @@ def _explain(selector: str, output_format: str) -> None:
             click.echo(line)
 
 
-@click.command("lint", context_settings=CONTEXT_SETTINGS)
+class LintCommand(click.Command):
+    """The lint command: a usage error found while parsing the command line (an unknown
+    option, a bad ``--jobs``) is also printed in the machine format the command line asks
+    for, so ``--format sarif`` never leaves an empty file."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        asked = _format_asked(args)  # before parsing, which consumes the list
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            _print_run_error(exc, asked)
+            raise
+
+
+def _format_asked(args: Sequence[str]) -> str:
+    """The ``--format`` of a command line click could not parse (the last one given)."""
+    chosen = "text"
+    for index, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--format" and index + 1 < len(args):
+            chosen = args[index + 1]
+        elif arg.startswith("--format="):
+            chosen = arg.partition("=")[2]
+    return chosen
+
+
+def _print_run_error(exc: Exception, output_format: str) -> None:
+    """The error that stops the whole run, in ``output_format`` on stdout when that is a
+    machine format (the kit's error line on stderr is printed by its caller, as for any
+    command)."""
+    if output_format not in ("json", "sarif", "github"):
+        return
+    from pathlib import Path
+
+    from skillc_index import CLI_SPELLING, InternalError, InvalidOption, SkillcError
+    from skillc_lint import __version__
+    from skillc_lint._output import RunError, github_error_line, sarif_log
+
+    if isinstance(exc, SkillcError):
+        diagnostic = exc.spelled(CLI_SPELLING)
+    elif isinstance(exc, click.UsageError):
+        diagnostic = InvalidOption(exc.format_message()).diagnostic
+    else:
+        diagnostic = InternalError.unexpected(exc).diagnostic
+    error = RunError(None, diagnostic)
+    if output_format == "json":
+        print_json(error.to_dict())
+    elif output_format == "sarif":
+        print_json(sarif_log([error], None, Path.cwd(), version=__version__))
+    else:
+        click.echo(github_error_line(error))
+
+
+class _Progress:
+    """``linting [######........] 120/564`` on stderr, redrawn after each skill and cleared
+    before anything else is printed; drawn only when ``enabled`` (a terminal, text output,
+    several skills), so pipes and CI logs never see it."""
+
+    WIDTH = 30
+
+    def __init__(self, total: int, *, enabled: bool) -> None:
+        self.total = total
+        self.enabled = enabled
+        self.done = 0
+        self.drawn = False
+
+    def echo(self, text: str, *, err: bool = False) -> None:
+        self.clear()
+        click.echo(text, err=err)
+
+    def advance(self) -> None:
+        self.done += 1
+        if not self.enabled or self.done >= self.total:
+            self.clear()
+            return
+        filled = self.WIDTH * self.done // self.total
+        bar = "#" * filled + "." * (self.WIDTH - filled)
+        sys.stderr.write(f"\rlinting [{bar}] {self.done}/{self.total}")
+        sys.stderr.flush()
+        self.drawn = True
+
+    def clear(self) -> None:
+        if self.drawn:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+            self.drawn = False
+
+
+@click.command("lint", cls=LintCommand, context_settings=CONTEXT_SETTINGS)
 @click.argument("skills", nargs=-1, metavar="[SKILL]...")
 @click.option("--force", is_flag=True, help="Lint compiled skills too (SKL001 warns).")
 @click.option(
@@ -194,6 +295,14 @@ def _explain(selector: str, output_format: str) -> None:
     metavar="N",
     help="Exit 1 when there are more than N warnings (errors always fail).",
 )
+@click.option(
+    "-j",
+    "--jobs",
+    type=count_range(1, 1024),
+    metavar="N",
+    help="Lint with N worker processes (default: one per usable CPU; 1: one skill after "
+    "another in this process). The output is the same for any N.",
+)
 @format_option(*FORMATS)
 @click.version_option(package_name="skillc-lint", message="%(package)s %(version)s")
 @verbose_option
@@ -212,6 +321,7 @@ def lint_command(
     fix: bool,
     unsafe_fixes: bool,
     diff: bool,
+    jobs: int | None,
     output_format: str,
 ) -> int:
     """Validate skill authoring quality.
@@ -237,6 +347,16 @@ def lint_command(
     skill is linted again and only what remains is reported. --diff shows the changes as a
     diff instead of writing them; the exit status is the same.
 
+    A SKILL that cannot be linted (E001 not found, E010 no SKILL.md, E012 a SKILL.md outside
+    its folder) does not stop the others: its error is reported in its place, in the chosen
+    format, and the exit status is 1. So is an error of the whole run (E100 a bad option):
+    a json object `{"error": ...}`, a SARIF run whose invocation lists it in
+    `toolExecutionNotifications`, a github `::error` annotation.
+
+    Many skills are linted by worker processes (--jobs), and the results are printed in the
+    same order as with --jobs 1, each as soon as it is ready; on a terminal a progress bar
+    shows on stderr (text output only).
+
     Compiled skills (with `.skillc-meta/manifest.json`) are skipped unless --force. Rules
     are configured in the `[lint]` table of config.toml (`SKL108 = "off"`,
     `SKL201 = { max-lines = 300 }`, `profiles = ["claude-code"]`).
@@ -254,6 +374,7 @@ def lint_command(
       skc lint my-skill
       skc lint                                   # every skill of the project
       skillc-lint skills/                        # every skill under skills/ (CI)
+      skillc-lint skills/ --jobs 1               # in this process only
       skillc-lint skills/ --format sarif > lint.sarif
       skillc-lint skills/ --format github        # annotations in GitHub Actions
       skillc-lint my-skill --ignore SKL108,SKL4 --format json
@@ -270,32 +391,101 @@ def lint_command(
       skillc-lint skills/ --fix                  # apply the safe fixes
       skillc-lint my-skill --unsafe-fixes        # and the others
     """
+    options = _Options(
+        explain, baseline, write_baseline, statistics, max_warnings, fix, unsafe_fixes, diff
+    )
+    try:
+        return _lint(
+            skills, force, select, ignore, profile, list_rules, jobs, output_format, options
+        )
+    except (click.exceptions.Exit, BrokenPipeError):
+        raise
+    except Exception as exc:  # the run's own error: in the chosen format too, then as usual
+        _print_run_error(exc, output_format)
+        raise
+
+
+class _Options(NamedTuple):
+    """The options of a lint run beyond what to lint and with which rules."""
+
+    explain: str | None
+    baseline: str | None
+    write_baseline: str | None
+    statistics: bool
+    max_warnings: int | None
+    fix: bool
+    unsafe_fixes: bool
+    diff: bool
+
+
+def _computed(
+    folder: Path, done: LintResult | SkillcError, registry: RuleRegistry, *, force: bool
+) -> Callable[[Path], LintResult]:
+    """The engine :func:`~skillc_lint.operations.lint` runs on the folder it resolved:
+    ``done`` (what a worker returned for ``folder``: its result, or the error to raise), or a
+    fresh lint when the folder resolved to another (an imported skill's source)."""
     import os
-    from importlib.metadata import version
+
+    def engine(resolved: Path) -> LintResult:
+        if os.path.realpath(resolved) != os.path.realpath(folder):
+            from skillc_lint import lint_skill
+
+            return lint_skill(resolved, registry=registry, force=force)
+        if isinstance(done, Exception):
+            raise done
+        return done
+
+    return engine
+
+
+def _lint(
+    skills: tuple[str, ...],
+    force: bool,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    profile: tuple[str, ...],
+    list_rules: bool,
+    jobs: int | None,
+    output_format: str,
+    options: _Options,
+) -> int:
+    """The body of :func:`lint_command` (which reports its errors in the chosen format)."""
+    import os
     from pathlib import Path
 
-    from skillc_index import Notice
-    from skillc_index.console import cli_session, report, report_all
-    from skillc_lint import InvalidBaseline, NotFixed, _output
-    from skillc_lint._engine import lint_folder, resolve_targets, target_folders
+    from skillc_index import CLI_SPELLING, Notice, SkillcError, format_diagnostic
+    from skillc_index.console import cli_session, report
+    from skillc_lint import InvalidBaseline, NotFixed, __version__, _output
+    from skillc_lint._engine import (
+        Target,
+        lint_folder,
+        resolve_target,
+        resolve_targets,
+        target_folders,
+    )
+    from skillc_lint._output import RunError
+    from skillc_lint._pool import lint_folders, usable_cores
     from skillc_lint.operations import LintParams, lint, suppressions
 
-    if explain is not None:
-        _explain(explain, output_format)
+    if options.explain is not None:
+        _explain(options.explain, output_format)
         return 0
+    baseline, write_baseline = options.baseline, options.write_baseline
     if baseline is not None and write_baseline is not None:
         raise click.UsageError("use one of --baseline and --write-baseline")
-    if statistics and output_format not in ("text", "json"):
+    if options.statistics and output_format not in ("text", "json"):
         raise click.BadParameter("works with --format text or json", param_hint="--statistics")
+    diff = options.diff
     if diff and output_format != "text":
         raise click.BadParameter(
             f"prints a diff, which the {output_format} format has no place for", param_hint="--diff"
         )
     mode: Literal["safe", "unsafe"] | None = (
-        "unsafe" if unsafe_fixes else "safe" if fix or diff else None
+        "unsafe" if options.unsafe_fixes else "safe" if options.fix or diff else None
     )
     session = cli_session()
     layout = session.layout
+    cwd = layout.cwd
     registry = _registry(session, profile, select, ignore)
     if list_rules:
         _print_rules(registry, output_format)
@@ -305,31 +495,102 @@ def lint_command(
     except InvalidBaseline as exc:
         raise click.BadParameter(exc.reason, param_hint="--baseline") from None
 
-    targets = resolve_targets(skills, layout)
+    targets: list[Target | RunError] = []
+    for argument in skills:
+        try:
+            targets.append(resolve_target(argument, layout))
+        except SkillcError as exc:  # reported in its place; the other targets are linted
+            targets.append(RunError(argument, exc.spelled(CLI_SPELLING)))
+    if not skills:
+        targets.extend(resolve_targets((), layout))
+    plan: list[Path | RunError] = []  # what the run reports, in order
+    seen: set[str] = set()  # a folder named twice is linted once
     for target in targets:
+        if isinstance(target, RunError):
+            plan.append(target)
+            continue
         if target.collection and target.folder is not None:
-            where = _output.display_path(target.folder, layout.cwd)
+            where = _output.display_path(target.folder, cwd)
             count = len(target.skills)
             if count:
                 noun = "skill" if count == 1 else "skills"
                 click.echo(f"linting {count} {noun} in {where}", err=True)
             else:
                 click.echo(f"no skills in {where}", err=True)
-    reports: list[LintReport] = []
-    seen: set[str] = set()  # a folder named twice is linted once
-    for target in targets:
         for folder in target.skills:
             if os.path.realpath(folder) not in seen:
                 seen.add(os.path.realpath(folder))
-                params = LintParams(str(folder), force, select, ignore, profile, baseline)
-                reports.append(lint(session, params, registry, hidden, fix=mode, write=not diff))
-    results = [r.result for r in reports]
-    for folder in target_folders(targets):  # the folder rules: listing budget, plugins
+                plan.append(folder)
+    single = len(targets) == 1 and (isinstance(targets[0], RunError) or not targets[0].collection)
+
+    folders = [item for item in plan if isinstance(item, Path)]
+    # each skill's findings are printed as soon as they are known, except when the run prints
+    # counts, writes a baseline or shows a diff first
+    streamed = not (options.statistics or write_baseline is not None or diff)
+    progress = _Progress(
+        len(folders),
+        enabled=output_format == "text" and len(folders) > 1 and sys.stderr.isatty(),
+    )
+    # fixing rewrites files, one skill after another in this process; linting uses the pool
+    pooled = (
+        None if mode else lint_folders(folders, registry, force=force, jobs=jobs or usable_cores())
+    )
+    reports: list[LintReport] = []
+    outcomes: list[_output.Outcome] = []
+
+    def show(outcome: _output.Outcome, findings: bool) -> None:
+        """What one skill (or folder, or target that failed) prints: its notices and errors
+        on stderr, and with ``findings`` its findings in the text or github format."""
+        if isinstance(outcome, RunError):
+            progress.echo(format_diagnostic(outcome.diagnostic), err=True)
+        else:
+            if outcome.skipped:
+                skipping = Notice(f"skipping compiled skill '{outcome.skill}'", level="info")
+                progress.echo(format_diagnostic(skipping), err=True)
+            for notice in outcome.notices:
+                progress.echo(format_diagnostic(notice), err=True)
+        if findings:
+            show_findings(outcome)
+
+    def show_findings(outcome: _output.Outcome) -> None:
+        if isinstance(outcome, RunError):
+            if output_format == "github":
+                progress.echo(_output.github_error_line(outcome))
+        elif output_format == "github":
+            for line in _output.github_lines(outcome, cwd):
+                progress.echo(line)
+        elif output_format == "text" and not outcome.skipped:
+            for line in _output.text_lines(outcome, cwd):
+                progress.echo(line, err=True)
+            progress.echo(_output.summary_line(outcome))
+
+    for item in plan:
+        if isinstance(item, Path):
+            params = LintParams(str(item), force, select, ignore, profile, baseline)
+            try:
+                if pooled is None:
+                    done = lint(session, params, registry, hidden, fix=mode, write=not diff)
+                else:
+                    engine = _computed(item, next(pooled), registry, force=force)
+                    done = lint(session, params, registry, hidden, engine=engine)
+                reports.append(done)
+                outcome: _output.Outcome = done.result
+            except SkillcError as exc:
+                outcome = RunError(_output.display_path(item, cwd), exc.spelled(CLI_SPELLING))
+        else:
+            outcome = item
+        outcomes.append(outcome)
+        show(outcome, streamed)
+        if isinstance(item, Path):  # a skill folder done, linted or not
+            progress.advance()
+    progress.clear()
+    linted_targets = [target for target in targets if not isinstance(target, RunError)]
+    for folder in target_folders(linted_targets):  # the folder rules: listing budget, plugins
         folder_result = lint_folder(folder, registry=registry)
         if folder_result is not None and folder_result.diagnostics:
-            results.append(folder_result)
+            outcomes.append(folder_result)
+            show(folder_result, streamed)
 
-    cwd = layout.cwd
     problems = [p for r in reports if r.fixes for p in r.fixes.problems]
     if diff:
         from skillc_lint._fixes import unified_diff
@@ -345,30 +606,32 @@ def lint_command(
         if isinstance(problem, NotFixed):  # the file as the diagnostics show it
             problem = NotFixed(_output.display_path(Path(problem.file), cwd), problem.reason)
         report(problem.diagnostic)
-    for result in results:
-        if result.skipped:
-            report(Notice(f"skipping compiled skill '{result.skill}'", level="info"))
-        report_all(result.notices)
+    if not streamed and not options.statistics and write_baseline is None:
+        for outcome in outcomes:
+            show_findings(outcome)
+    failed = sum(isinstance(outcome, RunError) for outcome in outcomes)
+    results = [outcome for outcome in outcomes if not isinstance(outcome, RunError)]
     if write_baseline is not None:
         from skillc_lint._suppress import Baseline
 
         try:
-            count = Baseline.write(layout.cwd / write_baseline, results)
+            count = Baseline.write(cwd / write_baseline, results)
         except OSError as exc:
             reason = f"cannot write '{write_baseline}': {exc.strerror or exc}"
             raise click.BadParameter(reason, param_hint="--write-baseline") from None
         noun = "finding" if count == 1 else "findings"
         click.echo(f"wrote {count} {noun} to {write_baseline}", err=True)
-        return 0
+        return 1 if failed else 0
     if hidden.baseline is not None:
         stale = hidden.baseline.stale
         note = f"; {stale} no longer found (--write-baseline prunes them)" if stale else ""
         click.echo(f"baseline {baseline}: {hidden.baseline.matched} hidden{note}", err=True)
     warnings = sum(r.warnings for r in results if not r.skipped)
+    max_warnings = options.max_warnings
     too_many = max_warnings is not None and warnings > max_warnings
-    status = 0 if all(result.ok for result in results) and not too_many else 1
-    if statistics:
-        counts = _output.statistics([r for r in results if not r.skipped])
+    linted = [r for r in results if not r.skipped]
+    if options.statistics:
+        counts = _output.statistics(linted)
         if output_format == "json":
             print_json(counts)
         else:
@@ -376,22 +639,14 @@ def lint_command(
                 click.echo(f"{row['count']:>6}  {row['rule']}  {row['name']}  ({row['severity']})")
             click.echo(_output.total_line(results))
     elif output_format == "json":
-        single = len(targets) == 1 and not targets[0].collection
-        print_json(_output.json_report(results, cwd, single=single))
+        print_json(_output.json_report(outcomes, cwd, single=single))
     elif output_format == "sarif":
-        print_json(_output.sarif_log(results, registry, cwd, version=version("skillc-lint")))
-    elif output_format == "github":
-        for result in results:
-            for line in _output.github_lines(result, cwd):
-                click.echo(line)
-    else:
-        linted = [r for r in results if not r.skipped]
-        for result in linted:
-            for line in _output.text_lines(result, cwd):
-                click.echo(line, err=True)
-            click.echo(_output.summary_line(result))
+        print_json(_output.sarif_log(outcomes, registry, cwd, version=__version__))
+    elif output_format == "text":
         if len(linted) > 1:
             click.echo(_output.total_line(linted))
+        if failed and len(outcomes) > 1:
+            click.echo(_output.failed_line(failed))
         summary, hint = _fix_lines(reports, mode, diff)
         if summary:
             click.echo(summary)
@@ -399,7 +654,8 @@ def lint_command(
             report(Notice(hint, level="info"))
     if too_many:
         click.echo(f"too many warnings: {warnings} (--max-warnings {max_warnings})", err=True)
-    return 1 if problems else status
+    ok = not failed and not problems and not too_many and all(r.ok for r in results)
+    return 0 if ok else 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:

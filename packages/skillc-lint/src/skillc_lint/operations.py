@@ -10,7 +10,7 @@ formats (text, json, sarif, github). Only the standard library and
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
 
 from skillc_index.operation import (
@@ -218,6 +218,7 @@ def lint(
     *,
     fix: Literal["safe", "unsafe"] | None = None,
     write: bool = True,
+    engine: Callable[[Path], LintResult] | None = None,
 ) -> LintReport:
     """Lint one skill and log it, when it is a skill of a store (or imported into one): a
     folder in no store is linted without a trace (no runtime folder, no log row).
@@ -226,7 +227,9 @@ def lint(
     them once (a baseline counts its matches over the whole run). ``fix``: apply the safe
     fixes (or all, ``"unsafe"``) first (:func:`~skillc_lint.fix_skill`; ``write=False``
     computes them without writing; findings the per-file ignores hide are not fixed); the
-    result is then what remains."""
+    result is then what remains. ``engine``: what lints the resolved folder when not fixing
+    (default: :func:`~skillc_lint.lint_skill` with ``registry``); the command line passes the
+    result a worker process already computed for it."""
     from skillc_index import error_line, resolve_skill
     from skillc_lint import fix_skill, lint_skill, profiles_in
 
@@ -249,6 +252,8 @@ def lint(
         nonlocal outcome
         assert hidden is not None
         if fix is None:
+            if engine is not None:
+                return _suppressed(engine(folder), hidden)
             return _suppressed(lint_skill(folder, registry=registry, force=params.force), hidden)
         ignores = hidden.ignores
         outcome = fix_skill(
@@ -337,6 +342,7 @@ LINT: Operation[LintParams, LintReport] = Operation(
         optional=("skipped",),
     ),
     cli_only={
+        "jobs": "the tool lints one skill; worker processes pay off over many",
         "skills": "the command line lints several skills, or folders of skills, in one run; "
         "the tool lints one (skill)",
         "list_rules": "lists the rules instead of linting; an agent reads the rules from the "

