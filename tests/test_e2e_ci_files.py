@@ -176,3 +176,15 @@ def test_workflows_parse(workflow: str) -> None:
     if workflow == "release.yml":
         assert loaded["jobs"]["publish"]["permissions"] == {"id-token": "write"}
         assert loaded[True] == {"push": {"tags": ["v*"]}}  # YAML 1.1 reads `on` as True
+
+
+def test_the_repository_passes_its_own_release_check() -> None:
+    """Every package is at one version whose CHANGELOG section exists: the tag v<version>
+    (which the README's pre-commit `rev:` and the action's `@` name) releases."""
+    import tomllib
+
+    (version,) = {
+        tomllib.loads(p.read_text())["project"]["version"]
+        for p in ROOT.glob("packages/*/pyproject.toml")
+    }
+    assert _release_check().problems(f"v{version}") == []
