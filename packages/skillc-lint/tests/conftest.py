@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -57,3 +58,30 @@ def _found(folder: Path, rule: str, **kwargs: object) -> list[LintDiagnostic]:
 def found() -> Callable[..., list[LintDiagnostic]]:
     """``found(folder, rule, **lint_skill_kwargs)``: the diagnostics of one rule."""
     return _found
+
+
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+
+
+@pytest.fixture
+def cwd(tmp_path: Path) -> Path:
+    """An empty work folder (not a skillc project) for the command line tests."""
+    path = tmp_path / "work"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def lint(cli: Callable[..., Run], cwd: Path) -> Run:
+    """``lint(*args, cwd=None, script=False, process=False)``: ``skillc_lint``'s ``main`` in
+    this process in the work folder with a temporary SKILLC_HOME; ``process=True`` runs
+    ``python -m skillc_lint`` (a real process, which can start worker processes of its own),
+    ``script=True`` the installed console script."""
+
+    def run(
+        *args: str, cwd: Path | None = None, script: bool = False, process: bool = False
+    ) -> subprocess.CompletedProcess[str]:
+        return cli("skillc-lint", script=script, process=process)(*args, cwd=cwd or default_cwd)
+
+    default_cwd = cwd
+    return run

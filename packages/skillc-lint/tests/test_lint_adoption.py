@@ -20,21 +20,6 @@ Run = Callable[..., "subprocess.CompletedProcess[str]"]
 FRONT = "---\nname: {name}\ndescription: Formats tables. Use when tables need it.\n---\n\n"
 
 
-@pytest.fixture
-def cwd(tmp_path: Path) -> Path:
-    path = tmp_path / "work"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
-def lint(cli: Callable[..., Run], cwd: Path) -> Run:
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return cli("skillc-lint")(*args, cwd=cwd)
-
-    return run
-
-
 def put(folder: Path, body: str, **files: str) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     text = FRONT.format(name=folder.name) + f"# {folder.name}\n\n" + body

@@ -24,21 +24,6 @@ Run = Callable[..., "subprocess.CompletedProcess[str]"]
 GOOD = "description: Formats tables. Use when tables need it.\n"
 
 
-@pytest.fixture
-def cwd(tmp_path: Path) -> Path:
-    path = tmp_path / "work"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
-def lint(cli: Callable[..., Run], cwd: Path) -> Run:
-    def run(*args: str, process: bool = False) -> subprocess.CompletedProcess[str]:
-        return cli("skillc-lint", process=process)(*args, cwd=cwd)
-
-    return run
-
-
 def make(cwd: Path, name: str, skill_md: str, **files: str) -> Path:
     folder = cwd / name
     folder.mkdir(parents=True, exist_ok=True)

@@ -36,24 +36,6 @@ def put(folder: Path, text: str = VALID) -> Path:
 
 
 @pytest.fixture
-def cwd(tmp_path: Path) -> Path:
-    path = tmp_path / "work"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
-def lint(cli: Callable[..., Run], cwd: Path) -> Run:
-    """``lint(*args, process=False)``: skillc-lint in the work folder (``process=True``: as
-    ``python -m skillc_lint``, a real process that can start worker processes of its own)."""
-
-    def run(*args: str, process: bool = False) -> subprocess.CompletedProcess[str]:
-        return cli("skillc-lint", process=process)(*args, cwd=cwd)
-
-    return run
-
-
-@pytest.fixture
 def targets(cwd: Path, tmp_path: Path) -> list[str]:
     """A good skill, a name found nowhere (E001), a folder without SKILL.md (E010), a
     SKILL.md linking outside its folder (E012) and a skill with a rule error, in that order."""

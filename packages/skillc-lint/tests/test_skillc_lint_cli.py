@@ -26,28 +26,6 @@ VALID = (
 INVALID = VALID.replace("name: {name}", "name: Bad_Name").replace("# {name}", "# Bad_Name")
 
 
-@pytest.fixture
-def cwd(tmp_path: Path) -> Path:
-    path = tmp_path / "work"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
-def lint(cli: Callable[..., Run], cwd: Path) -> Run:
-    """``lint(*args, cwd=None, script=False, process=False)``: ``skillc_lint``'s ``main`` in
-    this process in the work folder with a temporary SKILLC_HOME; ``process=True`` runs
-    ``python -m skillc_lint``, ``script=True`` the installed console script."""
-
-    def run(
-        *args: str, cwd: Path | None = None, script: bool = False, process: bool = False
-    ) -> subprocess.CompletedProcess[str]:
-        return cli("skillc-lint", script=script, process=process)(*args, cwd=cwd or default_cwd)
-
-    default_cwd = cwd
-    return run
-
-
 def put(folder: Path, text: str, **files: str) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "SKILL.md").write_text(text.format(name=folder.name), encoding="utf-8")
