@@ -214,3 +214,25 @@ def test_a_plugin_folder_is_a_target(tmp_path: Path) -> None:
     [item] = json.loads(bare.stdout)
     assert item["path"] == "bare"
     assert [d["rule"] for d in item["diagnostics"]] == ["SKL611"]
+
+
+def test_a_baseline_hides_folder_findings_too(tmp_path: Path) -> None:
+    """A manifest finding (a folder rule) written to a baseline is hidden by it, as a skill's
+    findings are: a team adopting the linter starts from a clean run."""
+    make_plugin(tmp_path / "my-plugin", {"name": "my-plugin", "skills": "./gone/"})
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
+    env["SKILLC_HOME"] = str(tmp_path / "home")
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "skillc_lint", "--profile", "claude-code", "my-plugin", *args],
+            capture_output=True, text=True, env=env, cwd=tmp_path, check=False,
+        )  # fmt: skip
+
+    assert run().returncode == 1
+    written = run("--write-baseline", "base.json")
+    assert written.returncode == 0, written.stderr
+    assert "SKL611" in (tmp_path / "base.json").read_text()
+    adopted = run("--baseline", "base.json")
+    assert adopted.returncode == 0, adopted.stdout + adopted.stderr
+    assert "SKL611" not in adopted.stdout + adopted.stderr

@@ -465,7 +465,7 @@ def _lint(
     )
     from skillc_lint._output import RunError
     from skillc_lint._pool import lint_folders, usable_cores
-    from skillc_lint.operations import LintParams, lint, suppressions
+    from skillc_lint.operations import LintParams, _suppressed, lint, suppressions
 
     if options.explain is not None:
         _explain(options.explain, output_format)
@@ -587,6 +587,8 @@ def _lint(
     linted_targets = [target for target in targets if not isinstance(target, RunError)]
     for folder in target_folders(linted_targets):  # the folder rules: listing budget, plugins
         folder_result = lint_folder(folder, registry=registry)
+        if folder_result is not None:  # per-file ignores and the baseline hide here too
+            folder_result = _suppressed(folder_result, hidden)
         if folder_result is not None and folder_result.diagnostics:
             outcomes.append(folder_result)
             show(folder_result, streamed)
