@@ -155,6 +155,9 @@ def test_ctrl_c_is_the_command_s_to_answer(
         stdout=subprocess.PIPE,
         text=True,
         start_new_session=True,  # its own process group, as a terminal's foreground job
+        # SIGINT as a terminal leaves it (a test runner's worker may ignore it, and an ignored
+        # signal stays ignored in every process started below it)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     ) as process:
         assert process.stdout is not None
         assert process.stdout.readline() == "ready\n"

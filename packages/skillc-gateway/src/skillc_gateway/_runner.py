@@ -481,25 +481,29 @@ def exec_environment(environ: Mapping[str, str], skill_dir: Path) -> dict[str, s
 
 
 @contextlib.contextmanager
-def _signals_to(process: subprocess.Popen[bytes]) -> Iterator[None]:
+def _signals_to(started: list[subprocess.Popen[bytes]]) -> Iterator[None]:
     """While the block runs, SIGINT does not end skc (the command gets its own from the
-    terminal and decides), and :data:`_FORWARDED` signals are sent on to the command.
-    Handlers can only be set from the main thread; elsewhere nothing changes."""
+    terminal and decides), and :data:`_FORWARDED` signals are sent on to the command once it
+    is in ``started``. Set before the command starts: a signal that comes as soon as it runs
+    finds skc ready. Handlers can only be set from the main thread; elsewhere nothing
+    changes."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def forward(signum: int, _frame: object) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            process.send_signal(signum)
+        for process in started:
+            with contextlib.suppress(ProcessLookupError):
+                process.send_signal(signum)
 
     names = ("SIGINT", *_FORWARDED)
     saved = {}
     for name in names:
         signum = getattr(signal, name, None)
-        if signum is not None:
-            handler = (lambda *_: None) if name == "SIGINT" else forward
-            saved[signum] = signal.signal(signum, handler)
+        if signum is None or signal.getsignal(signum) == signal.SIG_IGN:
+            continue  # ignored (a background job): the command inherits that, as from a shell
+        handler = (lambda *_: None) if name == "SIGINT" else forward
+        saved[signum] = signal.signal(signum, handler)
     try:
         yield
     finally:
@@ -544,26 +548,28 @@ def exec_in_skill(
     def failure(code: int, message: str) -> ExecResult:
         return ExecResult(code, int((time.monotonic() - started) * 1000), message)
 
-    try:
-        process = subprocess.Popen(
-            list(argv),
-            shell=False,
-            cwd=skill.source,
-            env=exec_environment(environ, skill.source),
-            close_fds=True,
-        )
-    except FileNotFoundError:
-        if not skill.source.is_dir():
-            return failure(127, f"the skill's folder is gone: {skill.source}")
-        if "/" in argv[0] and (skill.source / argv[0]).is_file():
-            # the program is there: its interpreter (#!) is what is missing
-            return failure(126, f"cannot execute {argv[0]}: bad interpreter (#! line)")
-        return failure(127, f"command not found: {argv[0]}")
-    except PermissionError:
-        return failure(126, f"permission denied: {argv[0]}")
-    except (OSError, ValueError) as exc:  # ValueError: a NUL character in an argument
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        return failure(126, f"cannot execute {argv[0]}: {reason}")
-    with _signals_to(process):
+    running: list[subprocess.Popen[bytes]] = []
+    with _signals_to(running):
+        try:
+            process = subprocess.Popen(
+                list(argv),
+                shell=False,
+                cwd=skill.source,
+                env=exec_environment(environ, skill.source),
+                close_fds=True,
+            )
+        except FileNotFoundError:
+            if not skill.source.is_dir():
+                return failure(127, f"the skill's folder is gone: {skill.source}")
+            if "/" in argv[0] and (skill.source / argv[0]).is_file():
+                # the program is there: its interpreter (#!) is what is missing
+                return failure(126, f"cannot execute {argv[0]}: bad interpreter (#! line)")
+            return failure(127, f"command not found: {argv[0]}")
+        except PermissionError:
+            return failure(126, f"permission denied: {argv[0]}")
+        except (OSError, ValueError) as exc:  # ValueError: a NUL character in an argument
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            return failure(126, f"cannot execute {argv[0]}: {reason}")
+        running.append(process)
         returncode = process.wait()
     return ExecResult(_status(returncode), int((time.monotonic() - started) * 1000))
