@@ -139,10 +139,11 @@ class StatsLog:
         last = self._rows("SELECT MAX(timestamp)")
         return (first[0][0] if first else None), (last[0][0] if last else None)
 
-    def command_counts(self) -> list[CommandCount]:
-        """Per command: rows and failed rows."""
-        rows = self._rows("SELECT command, COUNT(*), COUNT(error)", " GROUP BY command")
-        return [CommandCount(*row) for row in rows]
+    def command_args_counts(self) -> list[Any]:
+        """``(command, args, rows, failed rows)`` for all rows: one pass over the skill's rows
+        from which both the totals per command and the successful rows per target come (the
+        summary needs both; two passes cost twice the rows)."""
+        return self._rows("SELECT command, args, COUNT(*), COUNT(error)", " GROUP BY command, args")
 
     def args_counts(self, commands: Sequence[str], *, failed: bool | None) -> list[Any]:
         """``(command, args, count)`` for rows of these commands; only failed rows

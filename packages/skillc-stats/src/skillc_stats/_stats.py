@@ -183,14 +183,30 @@ class StatsQuery:
 
     @cached_property
     def _commands(self) -> list[CommandCount]:
-        return self._log.command_counts()
+        """Rows and failed rows per command, from :attr:`_by_args` (one pass, one snapshot
+        for the summary's totals, targets and commands)."""
+        totals: dict[str, tuple[int, int]] = {}
+        for command, _args, count, failed in self._by_args:
+            rows, errors = totals.get(command, (0, 0))
+            totals[command] = (rows + count, errors + failed)
+        return [CommandCount(command, *counts) for command, counts in totals.items()]
+
+    @cached_property
+    def _by_args(self) -> list[Any]:
+        """``(command, args, rows, failed rows)``: one pass for the summary's totals and
+        targets."""
+        return self._log.command_args_counts()
 
     @cached_property
     def _targets(self) -> tuple[Counter[Section], Counter[str]]:
         """Successful ``show`` rows by section, and ``show``/``open``/``read`` rows by file."""
         sections: Counter[Section] = Counter()
         files: Counter[str] = Counter()
-        rows = self._log.args_counts(("show", "open", "read"), failed=False)
+        rows = [
+            (command, raw, count - failed)
+            for command, raw, count, failed in self._by_args
+            if command in ("show", "open", "read") and count > failed
+        ]
         headings = self.headings if any(command == "show" for command, _, _ in rows) else None
         for command, raw, count in rows:
             args = _load_args(raw)
