@@ -145,16 +145,9 @@ class StatsLog:
         summary needs both; two passes cost twice the rows)."""
         return self._rows("SELECT command, args, COUNT(*), COUNT(error)", " GROUP BY command, args")
 
-    def args_counts(self, commands: Sequence[str], *, failed: bool | None) -> list[Any]:
-        """``(command, args, count)`` for rows of these commands; only failed rows
-        (``failed=True``), only successful ones (``False``), or all (``None``)."""
-        marks = ", ".join("?" * len(commands))
-        status = {True: " AND error IS NOT NULL", False: " AND error IS NULL", None: ""}[failed]
-        return self._rows(
-            "SELECT command, args, COUNT(*)",
-            f" AND command IN ({marks}){status} GROUP BY command, args",
-            commands,
-        )
+    def args_counts(self, command: str) -> list[Any]:
+        """``(args, count)`` for the rows of one command (a search's query, say)."""
+        return self._rows("SELECT args, COUNT(*)", " AND command = ? GROUP BY args", [command])
 
     def error_counts(self) -> list[Any]:
         """``(command, args, error, count)`` for failed rows."""

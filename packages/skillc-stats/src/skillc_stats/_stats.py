@@ -283,7 +283,7 @@ class StatsQuery:
         """Search queries as agents typed them, failed searches included; by count, then
         query text (RFC-0003:C-QUERIES)."""
         counts: Counter[str] = Counter()
-        for _, raw, count in self._log.args_counts(("search",), failed=None):
+        for raw, count in self._log.args_counts("search"):
             query = _text(cast("SearchArgs", _load_args(raw)).get("query"))
             if query is not None:
                 counts[query] += count
