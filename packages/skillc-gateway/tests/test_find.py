@@ -687,7 +687,7 @@ def test_a_watching_catalog_walks_again_only_after_a_change(
 ) -> None:
     import time
 
-    import skillc_gateway.catalog as catalog_module
+    import skillc_gateway.catalog.engine as catalog_module
     from skillc_gateway.catalog.watch import open_watcher
 
     probe = open_watcher()

@@ -1,0 +1,514 @@
+"""The :class:`Catalog` of one skillc home: keeps the catalog current for the searched
+folders (:meth:`Catalog.refresh`: file stats, or a watcher's word that nothing changed) and
+answers queries (:meth:`Catalog.find`)."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import stat as stat_module
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from skillc_gateway.catalog import (
+    BUDGET_SECONDS,
+    FindResult,
+    FoundSkill,
+    SectionHit,
+    rank,
+    scan,
+)
+from skillc_gateway.catalog.database import CatalogDatabase, discard, open_database
+from skillc_gateway.catalog.reader import MAX_SKILL_BYTES, cut, read_skill_text
+from skillc_gateway.catalog.scan import (
+    RACY_NS,
+    SKILL,
+    SKILL_FILE,
+    SKIPPED,
+    STUB,
+    UNREADABLE,
+    TreeState,
+    Walk,
+    fingerprint,
+    is_racy,
+    walk,
+)
+from skillc_index import Diagnostic, Layout, Notice
+from skillc_index.installed import Root
+
+if TYPE_CHECKING:
+    from skillc_gateway.catalog.watch import Watcher
+
+__all__ = ["BATCH_SECONDS", "Catalog"]
+
+#: Changed skills are written in transactions of about this long (others wait meanwhile).
+BATCH_SECONDS = 0.5
+
+
+class _Seen:
+    """The skills a query's walk found: each indexed one's id with the position of the
+    first root it is under (duplicates are shown from the first), the agent-folder entries
+    deploying it, and how many skills and folders were skipped."""
+
+    __slots__ = ("deployed", "priorities", "skipped")
+
+    def __init__(self) -> None:
+        self.priorities: dict[int, int] = {}
+        self.deployed: dict[int, list[str]] = {}
+        self.skipped = 0
+
+
+class Catalog:
+    """The catalog of one skillc home (see the module). :meth:`shared` keeps one per
+    database per thread, so a long-running process (the MCP server) keeps what it loaded
+    between queries while the database says nobody else wrote to it. A catalog in memory
+    (the file was unusable) is kept too, and the file is tried again at each query."""
+
+    _shared: dict[tuple[str, int], Catalog] = {}  # noqa: RUF012 - the process-wide cache
+
+    def __init__(self, layout: Layout, database: CatalogDatabase) -> None:
+        self.layout = layout
+        self.database = database
+        self._states: dict[str, TreeState] = {}
+        self._data_version: int | None = None
+        self._passes = 0
+        self._watcher: Watcher | None = None
+        self._watching = True  # False where no watcher can be had
+        self._quiet: tuple[tuple[str, ...], _Seen] | None = None
+        """The roots and answer of the last full pass, while the watcher saw nothing since."""
+
+    @classmethod
+    def shared(cls, layout: Layout) -> Catalog:
+        """The catalog of ``layout``'s skillc home for this thread."""
+        from _thread import get_ident
+
+        key = (str(layout.global_dir), get_ident())
+        catalog = cls._shared.get(key)
+        if catalog is None or catalog.database.path is None:
+            database = open_database(layout)
+            if catalog is None or database.path is not None:
+                catalog = cls._shared[key] = cls(layout, database)
+            else:  # still none on disk: keep the catalog in memory built so far
+                database.db.close()
+        catalog.layout = layout
+        return catalog
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        return self.database.db
+
+    def close(self) -> None:
+        """Close the database (a shared catalog is dropped from the cache)."""
+        for key, catalog in list(self._shared.items()):
+            if catalog is self:
+                del self._shared[key]
+        if self._watcher is not None:
+            self._watcher.close()
+            self._watcher = None
+        self.db.close()
+
+    # -- answering -------------------------------------------------------------------------
+
+    def find(
+        self, query: str, roots: Sequence[Root], limit: int, *, budget: float = BUDGET_SECONDS
+    ) -> FindResult:
+        """Bring the catalog up to date for ``roots``, then rank their skills."""
+        try:
+            return self._find(query, roots, limit, budget)
+        except sqlite3.DatabaseError as exc:
+            if self.database.path is None or _busy(exc):
+                raise
+            # a catalog that broke while in use: opened again, once; removed first only when
+            # it is corrupt (another skillc version that rewrote its tables is no reason)
+            self.close()
+            if not isinstance(exc, sqlite3.OperationalError) or "malformed" in str(exc):
+                discard(self.database.path)
+            return Catalog.shared(self.layout)._find(query, roots, limit, budget)
+
+    def _find(self, query: str, roots: Sequence[Root], limit: int, budget: float) -> FindResult:
+        warnings: list[Diagnostic | Notice] = list(self.database.warnings)
+        seen, partial = self.refresh(roots, budget, warnings)
+        skills = self._rank(query, limit, seen)
+        searched = len(seen.priorities)
+        return FindResult(query, skills, searched, seen.skipped, partial, tuple(warnings))
+
+    def _rank(self, query: str, limit: int, seen: _Seen) -> tuple[FoundSkill, ...]:
+        """The best ``limit`` skills of ``seen``, duplicates collapsed."""
+        candidates = seen.priorities
+        want = limit * 2 + 10
+        while True:
+            ranked = rank.rank(self.db, query, want, candidates)
+            groups = self._groups(ranked)
+            if len(groups) >= limit or len(ranked) < want:
+                break
+            want *= 4
+        stores = tuple(str(self.layout.store(scope)) for scope in self.layout.scopes())
+        found: list[FoundSkill] = []
+        for digest, (_best, score) in list(groups.items())[:limit]:
+            members: list[tuple[int, str, str, str]] = [
+                row
+                for row in self.db.execute(
+                    "SELECT id, path, name, description FROM skills WHERE digest = ?", (digest,)
+                )
+                if row[0] in candidates
+            ]
+            members.sort(key=lambda member: (candidates[member[0]], member[1]))
+            skill_id, path, name, description = members[0]
+            deployed = sorted({d for member in members for d in seen.deployed.get(member[0], ())})
+            sections = rank.best_sections(self.db, query, skill_id)
+            found.append(
+                FoundSkill(
+                    name=name,
+                    description=description,
+                    path=path,
+                    deployed_to=tuple(deployed),
+                    score=score,
+                    sections=tuple(SectionHit(*section) for section in sections),
+                    duplicates=tuple(member[1] for member in members[1:]),
+                    in_store=path.rpartition("/")[0] in stores,
+                )
+            )
+        return tuple(found)
+
+    def _groups(self, ranked: list[tuple[int, float]]) -> dict[str, tuple[int, float]]:
+        """Ranked skills by content digest, in rank order: the first (best) of each."""
+        if not ranked:
+            return {}
+        digests = dict(
+            self.db.execute(
+                f"SELECT id, digest FROM skills WHERE id IN ({','.join('?' * len(ranked))})",
+                [skill_id for skill_id, _ in ranked],
+            ).fetchall()
+        )
+        groups: dict[str, tuple[int, float]] = {}
+        for skill_id, score in ranked:
+            digest = digests.get(skill_id)
+            if digest is not None and digest not in groups:
+                groups[digest] = (skill_id, score)
+        return groups
+
+    # -- keeping current -------------------------------------------------------------------
+
+    def refresh(
+        self, roots: Sequence[Root], budget: float, warnings: list[Diagnostic | Notice]
+    ) -> tuple[_Seen, bool]:
+        """Look at every root again; index what changed (within ``budget`` seconds). The
+        skills found, and whether the catalog is partial.
+
+        From a process's second query on, a :class:`~.watch.Watcher` watches the folders
+        walked: while it saw nothing and no other process wrote the catalog, the last full
+        pass's answer stands and nothing is looked at again."""
+        paths = tuple(str(root.path) for root in roots)
+        if self._quiet is not None and self._quiet[0] == paths and self._watcher is not None:
+            (version,) = self.db.execute("PRAGMA data_version").fetchone()
+            if not self._watcher.changed() and version == self._data_version:
+                return self._quiet[1], False
+        self._quiet = None
+        since = time.time_ns() - RACY_NS
+        self._load_states(paths)
+        watcher = self._watch(paths)
+        walks: list[tuple[Root, int, Walk]] = []
+        for priority, root in enumerate(roots):
+            key = str(root.path)
+            walks.append((root, priority, walk(key, self._states.get(key), since, self._deployed)))
+        extra: list[str] = []
+        if any(result.state.sources for _root, _priority, result in walks):
+            found = {real for _, _, result in walks for _, real in result.state.summary().skills}
+            for _root, _priority, result in walks:
+                for source in result.state.sources.values():
+                    if source not in found and source not in extra:
+                        extra.append(source)
+        if extra:  # sources of deployed skills that no root holds
+            self._load_states(extra)
+            for source in extra:
+                result = walk(source, self._states.get(source), since, self._deployed)
+                walks.append((Root(Path(source), "path"), len(roots), result))
+        for root, _, result in walks:
+            if result.truncated:
+                warnings.append(
+                    Notice(
+                        f"{root.path} holds more than {scan.MAX_FOLDERS:,} folders: only the first "
+                        "were searched, the answer is partial"
+                    )
+                )
+        truncated = any(result.truncated for _, _, result in walks)
+        left = self._apply([(str(root.path), result) for root, _, result in walks], budget)
+        seen = self._seen(walks)
+        self._passes += 1
+        calm = not any(r.changed or r.pending or r.removed for _, _, r in walks)
+        if (
+            watcher is not None
+            and calm
+            and left == 0
+            and not (watcher.broken or extra or truncated)
+        ):
+            self._quiet = (paths, seen)
+        if left is None:
+            self._states.clear()  # what was not saved is not kept either
+            warnings.append(Notice("the catalog is busy or not writable: the answer is partial"))
+        else:
+            for root, _priority, result in walks:
+                self._states[str(root.path)] = result.state
+        if left:
+            warnings.append(
+                Notice(
+                    f"{left} new or changed skills are not indexed yet (time budget): the answer "
+                    "is partial; ask again to index more"
+                )
+            )
+        return seen, left != 0 or truncated
+
+    def _watch(self, paths: tuple[str, ...]) -> Watcher | None:
+        """From the second pass on, every folder of the known states watched (before the
+        walk, so that what changes during it is seen next time), and each root that does not
+        exist through its nearest parent."""
+        if not self._passes or not self._watching:
+            return None
+        from skillc_gateway.catalog.watch import open_watcher
+
+        watcher = self._watcher
+        if watcher is None:
+            watcher = self._watcher = open_watcher()
+            if watcher is None:
+                self._watching = False
+                return None
+        elif watcher.broken:
+            watcher.reset()
+        watcher.changed()  # what happened before this pass, the pass sees
+        for root in paths:
+            state = self._states.get(root)
+            if state is None or not state.paths:
+                watcher.watch((), (root,))
+            else:
+                watcher.watch(state.full_paths(root))
+        if watcher.exhausted:  # too many folders for the kernel's watches: passes from now on
+            watcher.close()
+            self._watcher, self._watching = None, False
+            return None
+        return watcher
+
+    def _load_states(self, keys: Iterable[str]) -> None:
+        """The saved state of each root not in memory (all again when another process
+        wrote to the catalog since they were read)."""
+        (version,) = self.db.execute("PRAGMA data_version").fetchone()
+        if version != self._data_version:
+            self._states.clear()
+            self._data_version = version
+        missing = [key for key in keys if key not in self._states]
+        for start in range(0, len(missing), 500):
+            chunk = missing[start : start + 500]
+            rows = self.db.execute(
+                f"SELECT path, state FROM roots WHERE path IN ({','.join('?' * len(chunk))})",
+                chunk,
+            )
+            for path, blob in rows:
+                state = TreeState.loads(blob)
+                if state is not None:
+                    self._states[path] = state
+
+    def _deployed(self, real: str, meta: bool) -> str | None:
+        from skillc_index.installed import deployed_source
+
+        return deployed_source(real, self.layout, copy=meta)
+
+    def _apply(self, walks: list[tuple[str, Walk]], budget: float) -> int | None:
+        """Index the pending skills and drop the removed ones, saving each changed state, in
+        transactions of :data:`BATCH_SECONDS`. The number of skills left when the budget ran
+        out (0: all done), None when the catalog could not be written (busy, read-only, full)."""
+        todo = [(result.state, index) for _, result in walks for index in result.pending]
+        removed = [item for _, result in walks for item in result.removed]
+        dirty = [(key, result.state) for key, result in walks if result.changed or result.pending]
+        if not (todo or removed or dirty):
+            return 0
+        deadline = time.monotonic() + budget
+        indexer = _Indexer(self.db, time.time_ns() - RACY_NS)
+        position = 0
+        try:
+            while True:
+                self.db.execute("BEGIN IMMEDIATE")
+                try:
+                    if removed:
+                        indexer.remove(removed)
+                        removed = []
+                    stop = min(deadline, time.monotonic() + BATCH_SECONDS)
+                    while position < len(todo) and time.monotonic() < stop:
+                        indexer.index(*todo[position])
+                        position += 1
+                    rank.finish(self.db)
+                    for key, state in dirty:
+                        self.db.execute(
+                            "INSERT OR REPLACE INTO roots (path, state) VALUES (?, ?)",
+                            (key, state.dumps()),
+                        )
+                    self.db.execute("COMMIT")
+                except BaseException:
+                    if self.db.in_transaction:
+                        self.db.execute("ROLLBACK")
+                    raise
+                if position == len(todo):
+                    return 0
+                if time.monotonic() >= deadline:
+                    return len(todo) - position
+        except sqlite3.OperationalError as exc:
+            if _busy(exc) or "readonly" in str(exc) or "disk" in str(exc):
+                return None
+            raise
+
+    def _seen(self, walks: list[tuple[Root, int, Walk]]) -> _Seen:
+        """The skills of this query, each id once (from its first root), with the
+        agent-folder entries that deploy them; and what was skipped."""
+        seen = _Seen()
+        priorities = seen.priorities
+        skipped: set[object] = set()
+        stubs: list[tuple[str, str]] = []
+        for root, priority, result in walks:
+            state = result.state
+            base = str(root.path).rstrip("/") or "/"
+            summary = state.summary()
+            ids, kinds, paths = state.ids, state.kinds, state.paths
+            for index in summary.others:
+                if kinds[index] & UNREADABLE:
+                    skipped.add(f"{base}/{paths[index]}")
+                if kinds[index] & STUB:
+                    stubs.append((state.sources[paths[index]], f"{base}/{paths[index]}"))
+            agent = root.kind == "agent"
+            for index, _real in summary.skills:
+                skill_id, kind = ids[index], kinds[index]
+                if not skill_id or not kind & SKILL:
+                    continue  # not indexed yet, or its SKILL.md went away meanwhile
+                if kind & SKIPPED:
+                    skipped.add(skill_id)
+                    continue
+                if skill_id not in priorities:
+                    priorities[skill_id] = priority
+                if agent and "/" not in paths[index] and paths[index]:
+                    seen.deployed.setdefault(skill_id, []).append(f"{base}/{paths[index]}")
+        if stubs:
+            by_path = {
+                real: result.state.ids[index]
+                for _, _, result in walks
+                for index, real in result.state.summary().skills
+            }
+            for source, entry in stubs:
+                skill_id = by_path.get(source, 0)
+                if skill_id in priorities:
+                    seen.deployed.setdefault(skill_id, []).append(entry)
+        seen.skipped = len(skipped)
+        return seen
+
+
+def _read_regular(real: str, st: os.stat_result) -> bytes | None:
+    """The first :data:`MAX_SKILL_BYTES` of the SKILL.md of the skill at ``real`` (cut at a
+    line end), or None (the skill is skipped): not a regular file by ``st`` (its ``lstat``:
+    a symlink is not read, the catalog's fingerprints would not see its target change), or
+    not one when opened (:func:`skillc_index.open_in_root`: no symlink out of the skill, no
+    FIFO that blocks), or unreadable."""
+    from skillc_index import SkillcError, open_in_root
+
+    if not stat_module.S_ISREG(st.st_mode):
+        return None
+    try:
+        with open_in_root(Path(real), SKILL_FILE) as handle:
+            return cut(handle.read(MAX_SKILL_BYTES + 1))
+    except (SkillcError, OSError):
+        return None
+
+
+def _busy(exc: sqlite3.DatabaseError) -> bool:
+    text = str(exc)
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+class _Indexer:
+    """Reads changed skills into the catalog, inside the caller's transaction."""
+
+    def __init__(self, db: sqlite3.Connection, since: int) -> None:
+        self.db = db
+        self.since = since
+        self.done: dict[str, tuple[int, int, bool]] = {}  # real path -> id, fingerprint, skipped
+
+    def index(self, state: TreeState, index: int) -> None:
+        """(Re)index the skill at ``state``'s entry ``index`` and record it there. Its
+        SKILL.md is looked at again here, under the write lock: what is written is what the
+        file is now (another process may have indexed it meanwhile)."""
+        real = state.real_path(state.paths[index])
+        result = self.done.get(real)
+        if result is None:
+            result = self.done[real] = self._read(real)
+        skill_id, fp, skipped = result
+        if not skill_id:  # its SKILL.md is gone: the folder is listed again next time
+            state.kinds[index] &= ~SKILL
+            state.stamps[index] = 0
+            state.ids[index] = state.fps[index] = 0
+            return
+        state.ids[index], state.fps[index] = skill_id, fp
+        if skipped:
+            state.kinds[index] |= SKIPPED
+        else:
+            state.kinds[index] &= ~SKIPPED
+
+    def _read(self, real: str) -> tuple[int, int, bool]:
+        file = f"{real}/{SKILL_FILE}"
+        row = self.db.execute(
+            "SELECT id, fingerprint, digest IS NULL FROM skills WHERE path = ?", (real,)
+        ).fetchone()
+        try:
+            st = os.lstat(file)
+        except OSError:
+            if row is not None:
+                self.remove([(row[0], real)])
+            return 0, 0, False
+        fp = fingerprint(st)
+        if row is not None and row[1] == fp:
+            return row[0], fp, bool(row[2])
+        data = _read_regular(real, st)  # None (skipped): a symlink, a FIFO, unreadable
+        text = None if data is None else read_skill_text(data, real.rpartition("/")[2])
+        stored = 0 if is_racy(st, self.since) else fp  # read again until it has settled
+        values = (
+            text.name if text else real.rpartition("/")[2],
+            text.description if text else "",
+            _digest(text) if text else None,
+            stored,
+        )
+        if row is None:
+            cursor = self.db.execute(
+                "INSERT INTO skills (path, name, description, digest, fingerprint) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (real, *values),
+            )
+            skill_id = int(cursor.lastrowid or 0)
+        else:
+            skill_id = row[0]
+            self.db.execute(
+                "UPDATE skills SET name = ?, description = ?, digest = ?, fingerprint = ? "
+                "WHERE id = ?",
+                (*values, skill_id),
+            )
+        if text is None:
+            rank.remove(self.db, skill_id)
+        else:
+            rank.add(self.db, skill_id, text)
+        return skill_id, stored, text is None
+
+    def remove(self, removed: Iterable[tuple[int, str]]) -> None:
+        """Drop the skills whose SKILL.md is gone (one still there is reached another way)."""
+        for skill_id, real in removed:
+            if os.path.isfile(f"{real}/{SKILL_FILE}"):  # noqa: PTH113
+                continue
+            cursor = self.db.execute(
+                "DELETE FROM skills WHERE id = ? AND path = ?", (skill_id, real)
+            )
+            if cursor.rowcount:
+                rank.remove(self.db, skill_id)
+            self.done.pop(real, None)
+
+
+def _digest(text: rank.SkillText) -> str:
+    """What makes two skills the same one: name, description and body, spaces collapsed."""
+    import hashlib
+
+    body = " ".join(text.body.split())
+    data = "\0".join((text.name, " ".join(text.description.split()), body))
+    return hashlib.sha1(data.encode("utf-8", "surrogatepass"), usedforsecurity=False).hexdigest()
