@@ -26,6 +26,7 @@ from skillc_index.console import (
     perform,
     print_json,
     report,
+    report_all,
     run,
     verbose_option,
 )
@@ -175,17 +176,31 @@ def find_command(query: str, limit: int, path: tuple[str, ...], output_format: s
     source. Each result names the skill's folder and the section to read first. The catalog
     (~/.skillc/catalog.db) is brought up to date from file stats before every answer.
 
+    When a find server runs for the skillc home (`skc watch --detach`), it answers instead:
+    the same answer, without this process importing the catalog or looking at every folder
+    again (it is told of changes as they happen). Without one, find answers itself.
+
     \b
     Examples:
       skc find "fill in a PDF form"
       skc find "review this pull request" --limit 3 --format json
       skc find "deploy to kubernetes" --path ./skills
     """
-    from skillc_gateway.operations import FIND, FindParams
+    from skillc_gateway.catalog import find_skills
 
     session = cli_session()
-    result = perform(FIND, FindParams(query, limit, path), output_format, session)
-    if result is None:
+    # operations.FIND's run, asking the find server first (the MCP server answers itself)
+    result = find_skills(
+        session.layout,
+        query,
+        limit=limit,
+        paths=path,
+        configured=dict(session.config.targets),
+        server=True,
+    )
+    report_all(result.warnings)
+    if output_format == "json":
+        print_json(result.to_dict())
         return
     if not result.skills:
         click.echo(f"No skill fits this query ({result.searched} skills searched).")
@@ -510,6 +525,113 @@ def exec_command(skill: str, command: tuple[str, ...]) -> None:
     click.get_current_context().exit(result.exit_code)
 
 
+@click.command("watch", context_settings=CONTEXT_SETTINGS)
+@click.option(
+    "--detach", is_flag=True, help="Run in the background; print its pid once it answers."
+)
+@click.option("--stop", is_flag=True, help="Stop the find server of this skillc home.")
+@click.option("--status", is_flag=True, help="Say whether one runs, since when, what it did.")
+@click.option(
+    "--idle",
+    type=count_range(0),
+    metavar="SECONDS",
+    help="Exit after this long without a query (0: never) [default: 3600 with --detach, else 0].",
+)
+@format_option()
+@verbose_option
+def watch_command(
+    detach: bool, stop: bool, status: bool, idle: int | None, output_format: str
+) -> None:
+    """Keep the catalog warm for skc find.
+
+    Runs a find server for the skillc home ($SKILLC_HOME, else ~): one process that keeps
+    the catalog of `skc find` in memory, told of every change to the searched folders as it
+    happens (inotify), and answers `skc find` over a Unix socket (~/.skillc/find.sock,
+    yours only). A find then costs little more than starting Python: no catalog to load, no
+    folders to look at again. The answers are the same as without it; when none runs, or
+    it does not answer, `skc find` answers itself. It runs in the foreground until Ctrl-C
+    (or SIGTERM); --detach starts it in the background (its log: ~/.skillc/find.log). CLI
+    only; the MCP server keeps its own catalog warm.
+
+    \b
+    Examples:
+      skc watch                   # in this terminal, until Ctrl-C
+      skc watch --detach          # in the background; stops after an idle hour
+      skc watch --detach --idle 0 # ... never idle-stops
+      skc watch --status --format json
+      skc watch --stop
+    """
+    from skillc_gateway.catalog import server
+    from skillc_index import Layout
+
+    if detach + stop + status > 1:
+        raise click.UsageError("--detach, --stop and --status exclude each other")
+    if idle is not None and (stop or status):
+        raise click.UsageError("--idle goes with running a server, not --stop or --status")
+    layout = Layout.discover()
+    if status:
+        _watch_status(server.server_status(layout), output_format)
+    elif stop:
+        pid = server.stop_server(layout)
+        if output_format == "json":
+            print_json({"stopped": pid is not None, "pid": pid})
+        else:
+            click.echo("No find server was running." if pid is None else f"Stopped pid {pid}.")
+    elif detach:
+        pid = server.start_detached(layout, server.DETACHED_IDLE_SECONDS if idle is None else idle)
+        if output_format == "json":
+            print_json({"pid": pid, "socket": str(server.socket_path(layout))})
+        else:
+            click.echo(pid)
+    else:
+        _watch_foreground(layout, idle or 0)
+
+
+def _watch_foreground(layout: Layout, idle: int) -> None:
+    """The find server in this process, until stopped or idle (what --detach runs too)."""
+    import os
+    import time
+
+    from skillc_gateway.catalog.server import FindServer
+
+    def log(line: str) -> None:
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+        click.echo(f"{stamp} skc watch[{os.getpid()}]: {line}", err=True)
+
+    session = cli_session(layout)
+    finder = FindServer(layout, idle=idle, configured=dict(session.config.targets), log=log)
+    finder.open()
+    try:
+        log(f"serving skc find for {layout.home} on {finder.path}")
+        finder.warm_up()
+        log("ready" + (f"; stops after {idle} s without a query" if idle else ""))
+        finder.serve()
+    finally:
+        finder.close()
+        log(f"stopped; queries answered: {finder.queries}")
+
+
+def _watch_status(status: dict[str, object] | None, output_format: str) -> None:
+    if output_format == "json":
+        print_json(status or {"running": False})
+        return
+    if status is None:
+        click.echo("No find server runs for this skillc home.")
+        return
+    import time
+
+    since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(str(status["since"]))))
+    roots = status["roots"] if isinstance(status["roots"], list) else []
+    click.echo(f"find server: pid {status['pid']}, running since {since}")
+    click.echo(f"socket: {status['socket']}")
+    click.echo(f"queries answered: {status['queries']}")
+    idle = status["idle"]
+    click.echo(f"idle stop: {'never' if not idle else f'after {idle} s without a query'}")
+    click.echo(f"folders searched: {len(roots)}")
+    for root in roots:
+        click.echo(f"  {root}")
+
+
 @click.group("skillc-gateway", cls=CommandGroup, context_settings=CONTEXT_SETTINGS)
 @click.version_option(package_name="skillc-gateway", message="%(package)s %(version)s")
 @verbose_option
@@ -531,6 +653,7 @@ for _command in (
     tools_command,
     run_command,
     exec_command,
+    watch_command,
 ):
     cli.add_command(_command)
 

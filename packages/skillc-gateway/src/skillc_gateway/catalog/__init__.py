@@ -8,7 +8,8 @@ never rebuilds from nothing. This module holds the answer's types and the entry 
 machinery is imported when a query runs. Modules: :mod:`.engine` (the :class:`Catalog`:
 keeping current and answering), :mod:`.database` (the SQLite file), :mod:`.scan` (the
 folders and their stamps), :mod:`.watch` (change notification), :mod:`.reader` (SKILL.md,
-read lightly), :mod:`.rank` (the ranker).
+read lightly), :mod:`.rank` (the ranker), :mod:`.server` (``skc watch``: a process that keeps the
+catalog warm and answers ``skc find``).
 """
 
 from __future__ import annotations
@@ -142,6 +143,7 @@ def find_skills(
     paths: Sequence[str] = (),
     configured: dict[str, str] | None = None,
     budget: float = BUDGET_SECONDS,
+    server: bool = False,
 ) -> FindResult:
     """Rank the installed skills for ``query`` (a task in words), best first.
 
@@ -150,7 +152,11 @@ def find_skills(
     every agent folder, ``configured`` being the config's ``[targets]``, and the skills of
     installed Claude Code plugins). Raises EmptyQuery (E004) for a blank query,
     :class:`QueryTooLong` (E100), InvalidOption (E100) for a limit outside 1-100, and
-    SkillDirectoryNotFound (E022) for a path that is not a folder."""
+    SkillDirectoryNotFound (E022) for a path that is not a folder.
+
+    ``server``: ask the home's find server (``skc watch``, :mod:`.server`) first, and
+    answer here only when none answers; the answer is the same either way. Worth it for a
+    process that asks once (``skc find``): it then imports none of the catalog machinery."""
     from skillc_index import EmptyQuery
 
     if len(query) > MAX_QUERY_CHARS:
@@ -160,6 +166,12 @@ def find_skills(
     if not 1 <= limit <= MAX_FIND_LIMIT:
         raise InvalidOption(f"limit must be 1 to {MAX_FIND_LIMIT}, not {limit}")
     roots = find_roots(layout, paths or routing_roots(), configured)
+    if server:
+        from skillc_gateway.catalog.server import ask
+
+        answer = ask(layout, query, limit, roots, budget)
+        if answer is not None:
+            return answer
     from skillc_gateway.catalog.engine import Catalog
 
     return Catalog.shared(layout).find(query, roots, limit, budget=budget)
