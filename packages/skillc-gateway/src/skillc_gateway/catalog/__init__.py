@@ -19,12 +19,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from skillc_gateway.operations import MAX_FIND_LIMIT, MAX_QUERY_CHARS
 from skillc_index import (
     Diagnostic,
     InvalidOption,
     Layout,
     Notice,
+    SkillcError,
     SkillDirectoryNotFound,
     format_diagnostic,
 )
@@ -60,9 +60,11 @@ def __getattr__(name: str) -> Any:
 
 
 class QueryTooLong(InvalidOption):
-    """E100: a query longer than :data:`MAX_QUERY_CHARS`."""
+    """E100: a query longer than :data:`~skillc_gateway.operations.MAX_QUERY_CHARS`."""
 
     def __init__(self, length: int) -> None:
+        from skillc_gateway.operations import MAX_QUERY_CHARS
+
         super().__init__(
             f"the query has {length:,} characters; at most {MAX_QUERY_CHARS:,} are allowed"
         )
@@ -157,6 +159,11 @@ def find_skills(
     ``server``: ask the home's find server (``skc watch``, :mod:`.server`) first, and
     answer here only when none answers; the answer is the same either way. Worth it for a
     process that asks once (``skc find``): it then imports none of the catalog machinery."""
+    if server:
+        answer = _served(layout, query, limit, paths, configured, budget)
+        if answer is not None:
+            return answer
+    from skillc_gateway.operations import MAX_FIND_LIMIT, MAX_QUERY_CHARS
     from skillc_index import EmptyQuery
 
     if len(query) > MAX_QUERY_CHARS:
@@ -166,15 +173,30 @@ def find_skills(
     if not 1 <= limit <= MAX_FIND_LIMIT:
         raise InvalidOption(f"limit must be 1 to {MAX_FIND_LIMIT}, not {limit}")
     roots = find_roots(layout, paths or routing_roots(), configured)
-    if server:
-        from skillc_gateway.catalog.server import ask
-
-        answer = ask(layout, query, limit, roots, budget)
-        if answer is not None:
-            return answer
     from skillc_gateway.catalog.engine import Catalog
 
     return Catalog.shared(layout).find(query, roots, limit, budget=budget)
+
+
+def _served(
+    layout: Layout,
+    query: str,
+    limit: int,
+    paths: Sequence[str],
+    configured: dict[str, str] | None,
+    budget: float,
+) -> FindResult | None:
+    """The find server's answer, or None. Bad input is not checked here but by the server,
+    which refuses it: :func:`find_skills` then raises its error, in its order."""
+    if not query.strip():
+        return None
+    try:
+        roots = find_roots(layout, paths or routing_roots(), configured)
+    except SkillcError:
+        return None
+    from skillc_gateway.catalog.server import ask
+
+    return ask(layout, query, limit, roots, budget)
 
 
 def find_roots(

@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skillc_gateway.catalog import BUDGET_SECONDS, FindResult, FoundSkill, SectionHit
-from skillc_gateway.operations import MAX_FIND_LIMIT, MAX_QUERY_CHARS
 from skillc_index import Diagnostic, FindServerError, Layout, Notice
 
 if TYPE_CHECKING:
@@ -503,6 +502,7 @@ class FindServer:
 
     def _find(self, message: dict[str, Any]) -> FindResult:
         from skillc_gateway.catalog.engine import Catalog
+        from skillc_gateway.operations import MAX_FIND_LIMIT, MAX_QUERY_CHARS
         from skillc_index.installed import Root
 
         if message.get("home") != str(self.layout.home):
