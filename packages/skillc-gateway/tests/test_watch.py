@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from skillc_gateway import __version__
 from skillc_gateway.catalog import FindResult, FoundSkill, SectionHit
 from skillc_gateway.catalog.server import (
     MAX_REQUEST_BYTES,
@@ -367,11 +368,14 @@ def test_bad_requests_are_refused(
         }
         assert raw_request(home, b"{nope")["error"] == "the request is not JSON"
         assert not raw_request(home, b'{"version": 99, "op": "status"}')["ok"]
-        find = {"version": PROTOCOL, "op": "find", "home": str(home), "cwd": str(project)}
+        find = {"version": PROTOCOL, "op": "find", "skillc_gateway": __version__}
+        find |= {"home": str(home), "cwd": str(project)}
         find |= {"project_root": None, "query": "paint", "limit": 10, "budget": 1.0}
         for roots in ([["relative", "path", None]], [["/x", "plugin", "nowhere"]], "/x"):
             reply = raw_request(home, json.dumps({**find, "roots": roots}).encode())
             assert reply["error"] == "bad roots"
+        reply = raw_request(home, json.dumps({**find, "skillc_gateway": "0.0.1"}).encode())
+        assert reply["error"] == f"this server runs skillc-gateway {__version__}: restart it"
         reply = raw_request(home, json.dumps({**find, "home": "/elsewhere"}).encode())
         assert reply["error"] == f"this server serves the skillc home {home}"
         # near miss: the same request, well formed, is answered

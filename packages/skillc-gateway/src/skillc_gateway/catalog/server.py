@@ -8,7 +8,8 @@ warm (with its change watcher: nothing is looked at again while nothing changed)
 git's fsmonitor daemon is. The answer is the one the client would compute itself: the client
 sends everything it depends on (the query, the limit, the folders it computed to search, its
 working directory's layout) and the server runs :meth:`Catalog.find
-<skillc_gateway.catalog.engine.Catalog.find>` on them. Freshness is the same as in process:
+<skillc_gateway.catalog.engine.Catalog.find>` on them (a server of another skillc-gateway
+version refuses: the client answers itself). Freshness is the same as in process:
 the watcher reads the kernel's queue at each query, so a change finished before the request
 was sent is seen.
 
@@ -96,8 +97,11 @@ def ask(
 ) -> FindResult | None:
     """The find server's answer, or None when there is none to be had: no server, a socket
     that is not ours, a server that does not answer in time or answers something else."""
+    from skillc_gateway import __version__
+
     message = {
         "op": "find",
+        "skillc_gateway": __version__,
         "home": str(layout.home),
         "cwd": str(layout.cwd),
         "project_root": None if layout.project_root is None else str(layout.project_root),
@@ -501,10 +505,13 @@ class FindServer:
             return {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
 
     def _find(self, message: dict[str, Any]) -> FindResult:
+        from skillc_gateway import __version__
         from skillc_gateway.catalog.engine import Catalog
         from skillc_gateway.operations import MAX_FIND_LIMIT, MAX_QUERY_CHARS
         from skillc_index.installed import Root
 
+        if message.get("skillc_gateway") != __version__:  # the server runs what was installed
+            raise _BadRequest(f"this server runs skillc-gateway {__version__}: restart it")
         if message.get("home") != str(self.layout.home):
             raise _BadRequest(f"this server serves the skillc home {self.layout.home}")
         query, limit, budget = message.get("query"), message.get("limit"), message.get("budget")
