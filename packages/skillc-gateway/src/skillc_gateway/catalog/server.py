@@ -462,20 +462,20 @@ class FindServer:
         import socket
         import struct
 
-        credentials = connection.getsockopt(
-            socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")
-        )
-        pid, uid, _gid = struct.unpack("3i", credentials)
-        if uid != os.getuid():
-            self.log(f"refused a connection from user {uid} (pid {pid})")
-            return
-        connection.settimeout(READ_SECONDS)
+        pid = 0
         try:
-            data = _read(connection)
-            reply = self._reply(data)
+            credentials = connection.getsockopt(
+                socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")
+            )
+            pid, uid, _gid = struct.unpack("3i", credentials)
+            if uid != os.getuid():
+                self.log(f"refused a connection from user {uid} (pid {pid})")
+                return
+            connection.settimeout(READ_SECONDS)
+            reply = self._reply(_read(connection))
             connection.sendall(json.dumps({"version": PROTOCOL, **reply}).encode())
         except OSError as exc:
-            self.log(f"a client of pid {pid} went away: {exc}")
+            self.log(f"a client (pid {pid}) went away: {exc}")
 
     def _reply(self, data: bytes | None) -> dict[str, Any]:
         try:
