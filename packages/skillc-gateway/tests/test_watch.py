@@ -318,6 +318,16 @@ def test_a_file_in_the_sockets_place_is_left_alone(
     assert "painter" in gateway_process("find", "paint", "--path", "library").stdout
 
 
+def test_the_server_removes_only_its_own_socket(
+    gateway: Run, clean_env: dict[str, str], project: Path, home: Path
+) -> None:
+    sock = home / ".skillc" / "find.sock"
+    with server(clean_env, project, gateway):
+        sock.unlink()
+        sock.write_text("someone else's\n", encoding="utf-8")
+    assert sock.read_text(encoding="utf-8") == "someone else's\n"
+
+
 @pytest.mark.skipif(os.getuid() != 0, reason="connecting as another user needs root")
 def test_a_peer_of_another_user_gets_no_answer(
     gateway: Run, clean_env: dict[str, str], project: Path, home: Path
