@@ -266,6 +266,19 @@ def test_detach_status_and_idle(
     )
 
 
+def test_a_failed_warm_up_is_logged_and_the_server_serves(
+    gateway: Run, gateway_process: Run, clean_env: dict[str, str], project: Path, library: Path
+) -> None:
+    from skillc_index.installed import ROUTING_ROOTS_VARIABLE
+
+    env = {**clean_env, ROUTING_ROOTS_VARIABLE: str(project / "missing")}
+    with server(env, project, gateway):
+        assert "painter" in gateway_process("find", "paint", "--path", "library").stdout
+        assert queries(gateway) == 1
+    log = (project / "watch.log").read_text(encoding="utf-8")
+    assert "warming up failed: SkillDirectoryNotFound" in log and "ready" in log
+
+
 def test_bad_options(gateway: Run) -> None:
     for args in (("--stop", "--status"), ("--detach", "--stop"), ("--status", "--idle", "3")):
         done = gateway("watch", *args)

@@ -209,8 +209,6 @@ def _watch_foreground(layout: Layout, idle: int) -> None:
     finder.open()
     try:
         log(f"serving skc find for {layout.home} on {finder.path}")
-        finder.warm_up()
-        log("ready" + (f"; stops after {idle} s without a query" if idle else ""))
         finder.serve()
     finally:
         finder.close()

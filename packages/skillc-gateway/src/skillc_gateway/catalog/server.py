@@ -394,18 +394,23 @@ class FindServer:
 
     # -- serving -------------------------------------------------------------------------------
 
-    def warm_up(self) -> None:
+    def _warm_up(self) -> None:
         """Import the engine, open the catalog and make a first pass over what is
-        installed (the server's own layout), so that the first query finds them ready."""
+        installed (as seen from the server's own layout), so that the first query finds them
+        ready. A failure is logged: queries make their own passes."""
         from skillc_gateway.catalog import find_roots
         from skillc_gateway.catalog.engine import Catalog
         from skillc_index.installed import routing_roots
 
-        roots = find_roots(self.layout, routing_roots(), self.configured)
-        Catalog.shared(self.layout).find("warm up", roots, 1)
+        try:
+            roots = find_roots(self.layout, routing_roots(), self.configured)
+            Catalog.shared(self.layout).find("warm up", roots, 1)
+        except Exception as exc:
+            self.log(f"warming up failed: {type(exc).__name__}: {exc}")
 
     def serve(self) -> None:
-        """Answer requests, one at a time, until stopped or idle (see the class)."""
+        """Warm up, then answer requests, one at a time, until stopped or
+        idle (see the class)."""
         import select
         import signal
 
@@ -426,6 +431,10 @@ class FindServer:
         except ValueError:  # not the main thread: stop() and idle only
             pass
         try:
+            self._warm_up()
+            self.log(
+                "ready" + (f"; stops after {self.idle:g} s without a query" if self.idle else "")
+            )
             self._last = time.monotonic()
             while not self._stopping:
                 timeout = None
