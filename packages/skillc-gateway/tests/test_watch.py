@@ -240,30 +240,45 @@ def test_a_second_server_is_refused_and_stop_stops_the_first(
     assert gateway_process("watch", "--stop").stdout == "No find server was running.\n"
 
 
-def test_detach_status_and_idle(
+def test_detach_status_and_stop(
     gateway: Run, gateway_process: Run, home: Path, library: Path
 ) -> None:
-    started = gateway_process("watch", "--detach", "--idle", "2")
+    started = gateway_process("watch", "--detach")
     assert started.returncode == 0, started.stderr
     pid = int(started.stdout)
-    data = status(gateway)
-    assert data["pid"] == pid and data["queries"] == 0 and data["idle"] == 2
-    assert data["home"] == str(home) and data["socket"] == str(home / ".skillc" / "find.sock")
-    assert gateway_process("find", "bread", "--path", "library").returncode == 0
-    data = status(gateway)
-    assert data["queries"] == 1 and data["roots"] == [str(library)]
-    text = gateway_process("watch", "--status").stdout
-    assert f"pid {pid}" in text and "queries answered: 1" in text and str(library) in text
-    deadline = time.monotonic() + READY_SECONDS  # idle: it stops by itself
-    while status(gateway) != {"running": False}:
-        assert time.monotonic() < deadline, "the idle server did not stop"
-        time.sleep(0.2)
-    log = (home / ".skillc" / "find.log").read_text(encoding="utf-8")
-    assert "no query for 2 s: stopping" in log
+    try:
+        data = status(gateway)
+        assert data["pid"] == pid and data["queries"] == 0 and data["idle"] == 3600
+        assert data["home"] == str(home)
+        assert data["socket"] == str(home / ".skillc" / "find.sock")
+        assert gateway_process("find", "bread", "--path", "library").returncode == 0
+        data = status(gateway)
+        assert data["queries"] == 1 and data["roots"] == [str(library)]
+        text = gateway_process("watch", "--status").stdout
+        assert f"pid {pid}" in text and "queries answered: 1" in text and str(library) in text
+    finally:
+        stopped = gateway_process("watch", "--stop")
+    assert stopped.stdout == f"Stopped pid {pid}.\n"
     assert not (home / ".skillc" / "find.sock").exists()
     assert gateway_process("watch", "--status").stdout == (
         "No find server runs for this skillc home.\n"
     )
+    log = (home / ".skillc" / "find.log").read_text(encoding="utf-8")
+    assert f"skc watch[{pid}]: ready; stops after 3600 s without a query" in log
+
+
+def test_an_idle_server_stops_by_itself(gateway: Run, gateway_process: Run, home: Path) -> None:
+    foreground = gateway_process("watch", "--idle", "1")
+    assert foreground.returncode == 0 and "no query for 1 s: stopping" in foreground.stderr
+    started = gateway_process("watch", "--detach", "--idle", "2")
+    assert started.returncode == 0, started.stderr
+    deadline = time.monotonic() + READY_SECONDS
+    while status(gateway) != {"running": False}:
+        assert time.monotonic() < deadline, "the idle server did not stop"
+        time.sleep(0.2)
+    log = (home / ".skillc" / "find.log").read_text(encoding="utf-8")
+    assert f"skc watch[{int(started.stdout)}]: no query for 2 s: stopping" in log
+    assert not (home / ".skillc" / "find.sock").exists()
 
 
 def test_a_failed_warm_up_is_logged_and_the_server_serves(
@@ -294,7 +309,8 @@ def test_a_socket_path_too_long_is_an_error(
     assert done.stderr.startswith("error[E060]: find server: the socket path")
     assert "at most 107" in done.stderr
     # near miss: a home whose socket path fits
-    assert gateway_process("watch", "--idle", "1").returncode == 0
+    fits = gateway_process("watch", "--idle", "1")
+    assert fits.returncode == 0 and "ready" in fits.stderr
 
 
 # -- what is not trusted -----------------------------------------------------------------------
