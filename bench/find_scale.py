@@ -20,6 +20,12 @@ collapsed into one result). It is kept in ``--library`` (default
    new word), which indexes that skill again; medians of 5. Target: under 100 ms.
 3. **CLI process time**: ``skc find --path LIB --format json QUERY`` against
    ``python -c "import click, sqlite3"``, rounds interleaved, median. Target: at most 1.5x.
+   Then the same with ``skc watch`` running on the home (after a few finds: its watcher is
+   on from the second pass), interleaved with the floor and with a process that only imports
+   what the client imports; the server's own find time is the mean its ``--status`` reports
+   (``find_seconds`` / ``queries``). Python's bytecode cache is allowed (a
+   ``PYTHONDONTWRITEBYTECODE`` of the caller is dropped): an installed skillc has its
+   ``.pyc`` files, an editable install without them compiles every module at every run.
 4. **MCP**: one ``skc mcp`` session answers ``--calls`` ``skc_find`` calls (queries of the
    routing dev set, when found, else a fixed list) after a warm-up; p50 and p95 from writing
    the request to reading the response. Target: p50 at most 10 ms.
@@ -41,6 +47,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from benchlib import corpus_root, cpu_model, find_skc, skill_folders
 from mcp_latency import Session
@@ -95,6 +102,60 @@ def run(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, bytes]:
     if done.returncode != 0:
         sys.exit(f"error: {argv[:3]} exited {done.returncode}: {done.stderr.decode()[-500:]}")
     return elapsed, done.stdout
+
+
+#: What ``skc find`` imports when the find server answers (``-c`` of the breakdown row).
+CLIENT_IMPORTS = "import click, skillc.cli, skillc_gateway.cli_find, skillc_gateway.catalog.server"
+
+
+def watch_status(skc: str, env: dict[str, str], cwd: Path) -> dict[str, Any]:
+    done = subprocess.run([skc, "watch", "--status", "--format", "json"], env=env, cwd=cwd,
+                          capture_output=True, check=True)  # fmt: skip
+    status: dict[str, Any] = json.loads(done.stdout)
+    return status
+
+
+def served(
+    skc: str, find: list[str], env: dict[str, str], cwd: Path, runs: int
+) -> dict[str, float]:
+    """``skc find`` with ``skc watch`` running on the home: medians (s) of the find process,
+    of the floor and of the client's imports alone, rounds interleaved; and the server's mean
+    find time."""
+    server = subprocess.Popen([skc, "watch", "--idle", "0"], env=env, cwd=cwd,
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)  # fmt: skip
+    try:
+        while watch_status(skc, env, cwd).get("pid") != server.pid:
+            if server.poll() is not None:
+                sys.exit("error: skc watch did not start")
+            time.sleep(0.1)
+        for query in QUERIES[:3]:  # the first passes; the watcher is on from the second
+            run([*find, query], env, cwd)
+        before = watch_status(skc, env, cwd)
+        floor: list[float] = []
+        imports: list[float] = []
+        cli: list[float] = []
+        for n in range(runs + 1):
+            f = timed([sys.executable, "-c", "import click, sqlite3"], env, cwd)
+            i = timed([sys.executable, "-c", CLIENT_IMPORTS], env, cwd)
+            c = timed([*find, QUERIES[n % len(QUERIES)]], env, cwd)
+            if n:
+                floor.append(f)
+                imports.append(i)
+                cli.append(c)
+        after = watch_status(skc, env, cwd)
+    finally:
+        server.terminate()
+        server.wait()
+    answered = after["queries"] - before["queries"]
+    if answered != runs + 1:
+        sys.exit(f"error: the server answered {answered} of {runs + 1} finds")
+    return {
+        "cli": statistics.median(cli),
+        "floor": statistics.median(floor),
+        "imports": statistics.median(imports),
+        "server_find": (after["find_seconds"] - before["find_seconds"]) / answered,
+    }
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -163,6 +224,7 @@ def main(argv: list[str] | None = None) -> int:
         home.mkdir()
         work.mkdir()
         env = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLC_", "SKC_"))}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: with the bytecode cache
         env.update(SKILLC_HOME=str(home), HOME=str(home))
         find = [skc, "find", "--path", library, "--format", "json"]
 
@@ -180,6 +242,8 @@ def main(argv: list[str] | None = None) -> int:
             if n:
                 floor.append(f)
                 cli.append(c)
+
+        watched = served(skc, find, env, work, args.runs)
 
         quiet, update = incremental(home, args.library)
 
@@ -216,6 +280,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"| `skc find` process, median of {len(cli)} | {cli_median * ms:.0f} ms | — |")
     print(f'| `python -c "import click, sqlite3"`, median | {floor_median * ms:.0f} ms | — |')
     print(f"| ratio | {cli_median / floor_median:.2f}x | <= 1.5x |")
+    print(f"| `skc find` process with `skc watch` running, median of {args.runs} "
+          f"| {watched['cli'] * ms:.0f} ms | — |")  # fmt: skip
+    print(f'| `python -c "import click, sqlite3"`, median (same rounds) '
+          f"| {watched['floor'] * ms:.0f} ms | — |")  # fmt: skip
+    print(f"| ratio with `skc watch` | {watched['cli'] / watched['floor']:.2f}x | <= 1.5x |")
+    print(f"| of which: the client's imports alone (a process), median "
+          f"| {watched['imports'] * ms:.0f} ms | — |")  # fmt: skip
+    print(f"| of which: the server's find (mean, its --status) "
+          f"| {watched['server_find'] * ms:.1f} ms | — |")  # fmt: skip
     print(f"| MCP `skc_find` p50 ({len(mcp)} calls, one session) "
           f"| {statistics.median(mcp) * ms:.1f} ms | <= 10 ms |")  # fmt: skip
     print(f"| MCP `skc_find` p95 | {percentile(mcp, 0.95) * ms:.1f} ms | — |")

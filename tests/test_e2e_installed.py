@@ -82,6 +82,7 @@ COMMANDS: list[tuple[tuple[str, ...], str]] = [
     (("mcp", "--help"), "Usage: skc mcp"),
     (("route", "status"), "no router"),
     (("find", "installer"), "1. demo"),
+    (("watch", "--status"), "No find server runs"),
 ]
 
 

@@ -1,8 +1,8 @@
 """Command line of skillc-gateway: how agents (and people) read a skill on demand.
 
-``outline``, ``show``, ``open``, ``sources`` (RFC-0002), ``search`` (RFC-0004), ``find`` (the
-skills for a task), ``tools`` and ``run`` for tool-defining skills (spec/003), and ``exec``
-(a command in a skill's folder, CLI only); registered
+``outline``, ``show``, ``open``, ``sources`` (RFC-0002), ``search`` (RFC-0004), ``tools`` and
+``run`` for tool-defining skills (spec/003), and ``exec`` (a command in a skill's folder, CLI
+only), plus ``find`` and ``watch`` from :mod:`skillc_gateway.cli_find`; registered
 with ``skc`` through the ``skillc.commands`` entry points and available as
 ``skillc-gateway <command>``. Module level
 imports only click and the console conventions: agents run these many times a session.
@@ -11,11 +11,10 @@ imports only click and the console conventions: agents run these many times a se
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
+from skillc_gateway.cli_find import find_command, watch_command
 from skillc_index import Notice
 from skillc_index.console import (
     CONTEXT_SETTINGS,
@@ -29,11 +28,6 @@ from skillc_index.console import (
     run,
     verbose_option,
 )
-
-if TYPE_CHECKING:
-    from skillc_gateway.catalog import FoundSkill
-    from skillc_index import Layout
-
 
 MAX_LINES_OPTION = click.option(
     "--max-lines", type=count_range(0), help="Show at most this many lines."
@@ -121,7 +115,8 @@ def show_command(
         _echo_text(result.page.content, result.page.more_lines)
 
 
-# A query may start with "-" ("-fno-strict-aliasing"): unknown options are taken as words.
+# A query may start with "-" ("-fno-strict-aliasing"): unknown options are taken as words
+# (find too, in cli_find).
 @click.command("search", context_settings={**CONTEXT_SETTINGS, "ignore_unknown_options": True})
 @click.argument("skill")
 @click.argument("query")
@@ -148,94 +143,6 @@ def search_command(skill: str, query: str, limit: int, output_format: str) -> No
     for hit in result.found.results:
         click.echo(f"{hit.file}#{hit.section} (score: {hit.score:.2f})")
         click.echo(f"  {' '.join(hit.snippet.split())}")
-
-
-# A query may start with "-", as for search.
-@click.command("find", context_settings={**CONTEXT_SETTINGS, "ignore_unknown_options": True})
-@click.argument("query")
-@click.option(
-    "--limit", type=count_range(1, 100), default=10, show_default=True, help="Most skills."
-)
-@click.option(
-    "--path",
-    "path",
-    multiple=True,
-    metavar="DIR",
-    help="Only the skills under this folder (repeatable) [default: $SKILL_ROUTING_ROOTS, "
-    "else every installed skill].",
-)
-@format_option()
-@verbose_option
-def find_command(query: str, limit: int, path: tuple[str, ...], output_format: str) -> None:
-    """Find the skills for a task.
-
-    Ranks the installed skills for QUERY, a task in words, best first: the project and
-    global stores, the agents' skills folders (project and home: .claude/skills,
-    .agents/skills, ...) and installed Claude Code plugins; a deployed skill counts as its
-    source. Each result names the skill's folder and the section to read first. The catalog
-    (~/.skillc/catalog.db) is brought up to date from file stats before every answer.
-
-    \b
-    Examples:
-      skc find "fill in a PDF form"
-      skc find "review this pull request" --limit 3 --format json
-      skc find "deploy to kubernetes" --path ./skills
-    """
-    from skillc_gateway.operations import FIND, FindParams
-
-    session = cli_session()
-    result = perform(FIND, FindParams(query, limit, path), output_format, session)
-    if result is None:
-        return
-    if not result.skills:
-        click.echo(f"No skill fits this query ({result.searched} skills searched).")
-    for rank, skill in enumerate(result.skills, 1):
-        if rank > 1:
-            click.echo()
-        click.echo(f"{rank}. {skill.name}  (score {skill.score:.2f})")
-        click.echo(f"   {session.layout.display(Path(skill.path))}")
-        if skill.description:
-            click.echo(f"   {_shorten(skill.description, 160)}")
-        if skill.sections:
-            click.echo(f"   {_read_hint(session.layout, skill)}")
-
-
-def _read_hint(layout: Layout, skill: FoundSkill) -> str:
-    """How to read the skill's best section: ``skc show --section`` when the skill is a
-    built store skill (show reads the index), else ``skc open SKILL.md --offset`` (open
-    reads the sources: an agent folder's or a plugin's skill is not built)."""
-    from skillc_index import index_path
-
-    source = Path(skill.path)
-    section = skill.sections[0]
-    if skill.in_store:
-        for scope in layout.scopes():
-            if (
-                source.parent == layout.store(scope)
-                and index_path(layout.runtime_store(scope) / source.name, source).is_file()
-            ):
-                heading = _quoted(section.heading, force=True)
-                return f"skc show {_quoted(source.name)} --section {heading}"
-    target = _quoted(layout.display(source))
-    return f"skc open {target} SKILL.md --offset {section.line - 1}"
-
-
-def _shorten(text: str, width: int) -> str:
-    """``text`` on one line, cut to ``width`` characters with an ellipsis."""
-    line = " ".join(text.split())
-    return line if len(line) <= width else line[: width - 1].rstrip() + "…"
-
-
-def _quoted(word: str, *, force: bool = False) -> str:
-    """``word`` as a shell word: in double quotes (always with ``force``) when that is
-    enough, else in single quotes."""
-    if not force and word and all(c.isalnum() or c in "-_./~" for c in word):
-        return word
-    if not any(c in word for c in '"\\$`!'):
-        return f'"{word}"'
-    import shlex
-
-    return shlex.quote(word)
 
 
 def _echo_text(text: str, more_lines: int, *, as_is: bool = False) -> None:
@@ -531,6 +438,7 @@ for _command in (
     tools_command,
     run_command,
     exec_command,
+    watch_command,
 ):
     cli.add_command(_command)
 

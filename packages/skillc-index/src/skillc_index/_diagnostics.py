@@ -42,6 +42,7 @@ TEMPLATES: dict[str, str] = {
     "E043": "team store unavailable: '<url>'",
     "E044": "the PostgreSQL driver is not installed",
     "E050": "skill '<skill>' already exists",
+    "E060": "find server: <message>",
     "E100": "invalid option: '<message>'",
     "E300": "<rule-id> <rule-name>: <message>",
     "E999": "<message>",
@@ -445,6 +446,17 @@ class StoreCopyDiffers(SkillExists):
         super().__init__(skill, hint, f"replace it with {origin}")
         self.destination = destination
         self.origin = origin
+
+
+class FindServerError(SkillcError):
+    """E060: the find server (``skc watch``) cannot start, stop or be reached: another one
+    runs, its socket path is too long, it does not answer."""
+
+    code = "E060"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(Diagnostic(self.code, {"message": message}))
+        self.message = message
 
 
 #: The largest number an integer option or argument takes (a limit, a depth, a line count):

@@ -8,7 +8,8 @@ never rebuilds from nothing. This module holds the answer's types and the entry 
 machinery is imported when a query runs. Modules: :mod:`.engine` (the :class:`Catalog`:
 keeping current and answering), :mod:`.database` (the SQLite file), :mod:`.scan` (the
 folders and their stamps), :mod:`.watch` (change notification), :mod:`.reader` (SKILL.md,
-read lightly), :mod:`.rank` (the ranker).
+read lightly), :mod:`.rank` (the ranker), :mod:`.server` (``skc watch``: a process that keeps the
+catalog warm and answers ``skc find``).
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from skillc_gateway.operations import MAX_FIND_LIMIT, MAX_QUERY_CHARS
 from skillc_index import (
     Diagnostic,
     InvalidOption,
     Layout,
     Notice,
+    SkillcError,
     SkillDirectoryNotFound,
     format_diagnostic,
 )
@@ -59,9 +60,11 @@ def __getattr__(name: str) -> Any:
 
 
 class QueryTooLong(InvalidOption):
-    """E100: a query longer than :data:`MAX_QUERY_CHARS`."""
+    """E100: a query longer than :data:`~skillc_gateway.operations.MAX_QUERY_CHARS`."""
 
     def __init__(self, length: int) -> None:
+        from skillc_gateway.operations import MAX_QUERY_CHARS
+
         super().__init__(
             f"the query has {length:,} characters; at most {MAX_QUERY_CHARS:,} are allowed"
         )
@@ -142,6 +145,7 @@ def find_skills(
     paths: Sequence[str] = (),
     configured: dict[str, str] | None = None,
     budget: float = BUDGET_SECONDS,
+    server: bool = False,
 ) -> FindResult:
     """Rank the installed skills for ``query`` (a task in words), best first.
 
@@ -150,7 +154,16 @@ def find_skills(
     every agent folder, ``configured`` being the config's ``[targets]``, and the skills of
     installed Claude Code plugins). Raises EmptyQuery (E004) for a blank query,
     :class:`QueryTooLong` (E100), InvalidOption (E100) for a limit outside 1-100, and
-    SkillDirectoryNotFound (E022) for a path that is not a folder."""
+    SkillDirectoryNotFound (E022) for a path that is not a folder.
+
+    ``server``: ask the home's find server (``skc watch``, :mod:`.server`) first, and
+    answer here only when none answers; the answer is the same either way. Worth it for a
+    process that asks once (``skc find``): it then imports none of the catalog machinery."""
+    if server:
+        answer = _served(layout, query, limit, paths, configured, budget)
+        if answer is not None:
+            return answer
+    from skillc_gateway.operations import MAX_FIND_LIMIT, MAX_QUERY_CHARS
     from skillc_index import EmptyQuery
 
     if len(query) > MAX_QUERY_CHARS:
@@ -163,6 +176,27 @@ def find_skills(
     from skillc_gateway.catalog.engine import Catalog
 
     return Catalog.shared(layout).find(query, roots, limit, budget=budget)
+
+
+def _served(
+    layout: Layout,
+    query: str,
+    limit: int,
+    paths: Sequence[str],
+    configured: dict[str, str] | None,
+    budget: float,
+) -> FindResult | None:
+    """The find server's answer, or None. Bad input is not checked here but by the server,
+    which refuses it: :func:`find_skills` then raises its error, in its order."""
+    if not query.strip():
+        return None
+    try:
+        roots = find_roots(layout, paths or routing_roots(), configured)
+    except SkillcError:
+        return None
+    from skillc_gateway.catalog.server import ask
+
+    return ask(layout, query, limit, roots, budget)
 
 
 def find_roots(

@@ -1,0 +1,236 @@
+"""The catalog's commands: ``find`` (the skills for a task, issue 15) and ``watch`` (its find
+server, CLI only).
+
+A module of their own: ``skc find`` is what an agent runs before any other command, often
+once per task, and its process time counts (with ``skc watch`` running, it is mostly this
+process starting); importing it defines no other command. Module level imports only click
+and the console conventions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from skillc_index.console import (
+    CONTEXT_SETTINGS,
+    cli_session,
+    count_range,
+    format_option,
+    print_json,
+    report_all,
+    verbose_option,
+)
+
+if TYPE_CHECKING:
+    from skillc_gateway.catalog import FoundSkill
+    from skillc_index import Layout
+
+
+# A query may start with "-" ("-fno-strict-aliasing"): unknown options are taken as words.
+@click.command("find", context_settings={**CONTEXT_SETTINGS, "ignore_unknown_options": True})
+@click.argument("query")
+@click.option(
+    "--limit", type=count_range(1, 100), default=10, show_default=True, help="Most skills."
+)
+@click.option(
+    "--path",
+    "path",
+    multiple=True,
+    metavar="DIR",
+    help="Only the skills under this folder (repeatable) [default: $SKILL_ROUTING_ROOTS, "
+    "else every installed skill].",
+)
+@format_option()
+@verbose_option
+def find_command(query: str, limit: int, path: tuple[str, ...], output_format: str) -> None:
+    """Find the skills for a task.
+
+    Ranks the installed skills for QUERY, a task in words, best first: the project and
+    global stores, the agents' skills folders (project and home: .claude/skills,
+    .agents/skills, ...) and installed Claude Code plugins; a deployed skill counts as its
+    source. Each result names the skill's folder and the section to read first. The catalog
+    (~/.skillc/catalog.db) is brought up to date from file stats before every answer.
+
+    When a find server runs for the skillc home (`skc watch --detach`), it answers instead:
+    the same answer, without this process importing the catalog or looking at every folder
+    again (it is told of changes as they happen). Without one, find answers itself.
+
+    \b
+    Examples:
+      skc find "fill in a PDF form"
+      skc find "review this pull request" --limit 3 --format json
+      skc find "deploy to kubernetes" --path ./skills
+    """
+    from skillc_gateway.catalog import find_skills
+
+    session = cli_session()
+    # operations.FIND's run, asking the find server first (the MCP server answers itself)
+    result = find_skills(
+        session.layout,
+        query,
+        limit=limit,
+        paths=path,
+        configured=dict(session.config.targets),
+        server=True,
+    )
+    report_all(result.warnings)
+    if output_format == "json":
+        print_json(result.to_dict())
+        return
+    if not result.skills:
+        click.echo(f"No skill fits this query ({result.searched} skills searched).")
+    for rank, skill in enumerate(result.skills, 1):
+        if rank > 1:
+            click.echo()
+        click.echo(f"{rank}. {skill.name}  (score {skill.score:.2f})")
+        click.echo(f"   {session.layout.display(Path(skill.path))}")
+        if skill.description:
+            click.echo(f"   {_shorten(skill.description, 160)}")
+        if skill.sections:
+            click.echo(f"   {_read_hint(session.layout, skill)}")
+
+
+def _read_hint(layout: Layout, skill: FoundSkill) -> str:
+    """How to read the skill's best section: ``skc show --section`` when the skill is a
+    built store skill (show reads the index), else ``skc open SKILL.md --offset`` (open
+    reads the sources: an agent folder's or a plugin's skill is not built)."""
+    from skillc_index import index_path
+
+    source = Path(skill.path)
+    section = skill.sections[0]
+    if skill.in_store:
+        for scope in layout.scopes():
+            if (
+                source.parent == layout.store(scope)
+                and index_path(layout.runtime_store(scope) / source.name, source).is_file()
+            ):
+                heading = _quoted(section.heading, force=True)
+                return f"skc show {_quoted(source.name)} --section {heading}"
+    target = _quoted(layout.display(source))
+    return f"skc open {target} SKILL.md --offset {section.line - 1}"
+
+
+def _shorten(text: str, width: int) -> str:
+    """``text`` on one line, cut to ``width`` characters with an ellipsis."""
+    line = " ".join(text.split())
+    return line if len(line) <= width else line[: width - 1].rstrip() + "…"
+
+
+def _quoted(word: str, *, force: bool = False) -> str:
+    """``word`` as a shell word: in double quotes (always with ``force``) when that is
+    enough, else in single quotes."""
+    if not force and word and all(c.isalnum() or c in "-_./~" for c in word):
+        return word
+    if not any(c in word for c in '"\\$`!'):
+        return f'"{word}"'
+    import shlex
+
+    return shlex.quote(word)
+
+
+@click.command("watch", context_settings=CONTEXT_SETTINGS)
+@click.option(
+    "--detach", is_flag=True, help="Run in the background; print its pid once it answers."
+)
+@click.option("--stop", is_flag=True, help="Stop the find server of this skillc home.")
+@click.option("--status", is_flag=True, help="Say whether one runs, since when, what it did.")
+@click.option(
+    "--idle",
+    type=count_range(0),
+    metavar="SECONDS",
+    help="Exit after this long without a query (0: never) [default: 3600 with --detach, else 0].",
+)
+@format_option()
+@verbose_option
+def watch_command(
+    detach: bool, stop: bool, status: bool, idle: int | None, output_format: str
+) -> None:
+    """Keep the catalog warm for skc find.
+
+    Runs a find server for the skillc home ($SKILLC_HOME, else ~): one process that keeps
+    the catalog of `skc find` in memory, told of every change to the searched folders as it
+    happens (inotify), and answers `skc find` over a Unix socket (~/.skillc/find.sock,
+    yours only). A find then costs little more than starting Python: no catalog to load, no
+    folders to look at again. The answers are the same as without it; when none runs, or
+    it does not answer, `skc find` answers itself. It runs in the foreground until Ctrl-C
+    (or SIGTERM); --detach starts it in the background (its log: ~/.skillc/find.log). CLI
+    only; the MCP server keeps its own catalog warm.
+
+    \b
+    Examples:
+      skc watch                   # in this terminal, until Ctrl-C
+      skc watch --detach          # in the background; stops after an idle hour
+      skc watch --detach --idle 0 # ... never idle-stops
+      skc watch --status --format json
+      skc watch --stop
+    """
+    from skillc_gateway.catalog import server
+    from skillc_index import Layout
+
+    if detach + stop + status > 1:
+        raise click.UsageError("--detach, --stop and --status exclude each other")
+    if idle is not None and (stop or status):
+        raise click.UsageError("--idle goes with running a server, not --stop or --status")
+    layout = Layout.discover()
+    if status:
+        _watch_status(server.server_status(layout), output_format)
+    elif stop:
+        pid = server.stop_server(layout)
+        if output_format == "json":
+            print_json({"stopped": pid is not None, "pid": pid})
+        else:
+            click.echo("No find server was running." if pid is None else f"Stopped pid {pid}.")
+    elif detach:
+        pid = server.start_detached(layout, server.DETACHED_IDLE_SECONDS if idle is None else idle)
+        if output_format == "json":
+            print_json({"pid": pid, "socket": str(server.socket_path(layout))})
+        else:
+            click.echo(pid)
+    else:
+        _watch_foreground(layout, idle or 0)
+
+
+def _watch_foreground(layout: Layout, idle: int) -> None:
+    """The find server in this process, until stopped or idle (what --detach runs too)."""
+    import os
+    import time
+
+    from skillc_gateway.catalog.server import FindServer
+
+    def log(line: str) -> None:
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+        click.echo(f"{stamp} skc watch[{os.getpid()}]: {line}", err=True)
+
+    session = cli_session(layout)
+    finder = FindServer(layout, idle=idle, configured=dict(session.config.targets), log=log)
+    finder.open()
+    try:
+        log(f"serving skc find for {layout.home} on {finder.path}")
+        finder.serve()
+    finally:
+        finder.close()
+        log(f"stopped; queries answered: {finder.queries}")
+
+
+def _watch_status(status: dict[str, object] | None, output_format: str) -> None:
+    if output_format == "json":
+        print_json(status or {"running": False})
+        return
+    if status is None:
+        click.echo("No find server runs for this skillc home.")
+        return
+    import time
+
+    since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(str(status["since"]))))
+    roots = status["roots"] if isinstance(status["roots"], list) else []
+    click.echo(f"find server: pid {status['pid']}, running since {since}")
+    click.echo(f"socket: {status['socket']}")
+    click.echo(f"queries answered: {status['queries']}")
+    idle = status["idle"]
+    click.echo(f"idle stop: {'never' if not idle else f'after {idle} s without a query'}")
+    click.echo(f"folders searched: {len(roots)}")
+    for root in roots:
+        click.echo(f"  {root}")

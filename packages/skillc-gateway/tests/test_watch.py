@@ -1,0 +1,451 @@
+"""``watch`` (issue 15): the find server, and ``find`` answered through it.
+
+Real processes on real Unix sockets: a server started as ``python -m skillc_gateway watch``
+on a private skillc home (short, in /tmp: a socket path holds at most 107 bytes), ``find``
+run as a subprocess. That an answer came through the server is proved by the server's own
+count of queries (``watch --status``); that it is the right answer, by the same command's
+output without a server.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_gateway import __version__
+from skillc_gateway.catalog import FindResult, FoundSkill, SectionHit
+from skillc_gateway.catalog.server import (
+    MAX_REQUEST_BYTES,
+    PROTOCOL,
+    decode_result,
+    encode_result,
+)
+from skillc_index import Diagnostic, Notice
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+#: A generous safety net for a server to come up; never a timing assertion.
+READY_SECONDS = 60.0
+
+
+@pytest.fixture
+def home() -> Iterator[Path]:
+    """A short private ``$SKILLC_HOME`` (replaces the shared one: the socket lives there)."""
+    path = Path(tempfile.mkdtemp(prefix="skw-", dir="/tmp")).resolve()
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
+def library(project: Path) -> Path:
+    root = project / "library"
+    write_skill(root / "painter", "painter", "Paint fences red.", "## Paint a bicycle\n\nBrush.\n")
+    write_skill(root / "baker", "baker", "Bake bread and cakes.", "## Ovens\n\nHot.\n")
+    return root
+
+
+def write_skill(folder: Path, name: str, description: str, body: str = "") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    text = f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\n{body}"
+    (folder / "SKILL.md").write_text(text, encoding="utf-8")
+    return folder
+
+
+def status(gateway: Run) -> dict[str, Any]:
+    done = gateway("watch", "--status", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data: dict[str, Any] = json.loads(done.stdout)
+    return data
+
+
+def queries(gateway: Run) -> int:
+    data = status(gateway)
+    assert data["running"], data
+    count: int = data["queries"]
+    return count
+
+
+@contextmanager
+def server(
+    clean_env: dict[str, str], project: Path, gateway: Run, *args: str
+) -> Iterator[subprocess.Popen[str]]:
+    """``python -m skillc_gateway watch ARGS`` in the foreground, ready; SIGTERM at the end."""
+    log = project / "watch.log"
+    with log.open("a", encoding="utf-8") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "skillc_gateway", "watch", *args],
+            cwd=project,
+            env=clean_env,
+            stdout=output,
+            stderr=output,
+            text=True,
+        )
+    try:
+        deadline = time.monotonic() + READY_SECONDS
+        while status(gateway).get("pid") != process.pid:
+            assert process.poll() is None, log.read_text(encoding="utf-8")
+            assert time.monotonic() < deadline, "the server did not come up"
+            time.sleep(0.05)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+        process.wait(timeout=READY_SECONDS)
+
+
+def raw_request(home: Path, data: bytes) -> dict[str, Any]:
+    """Send ``data`` as a request on the server's socket; its decoded reply."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(READY_SECONDS)
+        sock.connect(str(home / ".skillc" / "find.sock"))
+        try:
+            sock.sendall(data)
+            sock.shutdown(socket.SHUT_WR)
+        except BrokenPipeError:  # the server stopped reading: its reply is there
+            pass
+        reply = b""
+        while chunk := sock.recv(1 << 16):
+            reply += chunk
+    decoded: dict[str, Any] = json.loads(reply)
+    return decoded
+
+
+# -- answers -----------------------------------------------------------------------------------
+
+
+def test_find_through_the_server_is_the_in_process_answer(
+    gateway: Run, gateway_process: Run, clean_env: dict[str, str], project: Path, home: Path,
+    library: Path,
+) -> None:  # fmt: skip
+    # a catalog file that is not ours: every answer carries a warning, both ways
+    (home / ".skillc").mkdir()
+    (home / ".skillc" / "catalog.db").write_text("not a catalog\n", encoding="utf-8")
+    commands = [
+        ("find", "paint a bicycle", "--path", "library"),
+        ("find", "paint a bicycle", "--path", "library", "--format", "json"),
+        ("find", "bread", "--path", "library", "--format", "json", "--limit", "1"),
+        ("find", "nothing matches zeppelin", "--path", "library"),
+        ("find", "   ", "--path", "library"),  # the error, from the client: no query sent
+        ("find", "paint", "--path", "missing"),
+        ("find", "x" * 10_001, "--path", "missing"),  # the server refuses it; then E100 first
+    ]
+    alone = [gateway_process(*command) for command in commands]
+    assert "not a skillc catalog" in alone[0].stderr
+    assert "painter" in alone[0].stdout and "skc open library/painter SKILL.md" in alone[0].stdout
+    assert [done.returncode for done in alone] == [0, 0, 0, 0, 1, 1, 1]
+    assert alone[-1].stderr.startswith("error[E100]: invalid option: 'the query has 10,001")
+    with server(clean_env, project, gateway):
+        before = queries(gateway)
+        served = [gateway_process(*command) for command in commands]
+        assert queries(gateway) == before + 4
+    for by_itself, through in zip(alone, served, strict=True):
+        assert (through.returncode, through.stdout, through.stderr) == (
+            by_itself.returncode,
+            by_itself.stdout,
+            by_itself.stderr,
+        )
+
+
+def test_changes_are_seen_by_the_next_find(
+    gateway: Run, gateway_process: Run, clean_env: dict[str, str], project: Path, library: Path
+) -> None:
+    def found(query: str) -> list[str]:
+        done = gateway_process("find", query, "--path", "library", "--format", "json")
+        assert done.returncode == 0, done.stderr
+        return [skill["name"] for skill in json.loads(done.stdout)["skills"]]
+
+    with server(clean_env, project, gateway):
+        assert found("zeppelin") == []
+        assert found("zeppelin") == []  # the watcher is on from the second pass
+        write_skill(library / "pilot", "pilot", "Fly a zeppelin.")
+        assert found("zeppelin") == ["pilot"]
+        write_skill(library / "pilot", "pilot", "Fly a balloon.")
+        assert found("zeppelin") == []
+        assert found("balloon") == ["pilot"]
+        shutil.rmtree(library / "pilot")
+        assert found("balloon") == []
+        assert queries(gateway) == 6
+
+
+def test_the_client_does_not_load_the_catalog_machinery(
+    gateway: Run, clean_env: dict[str, str], project: Path, library: Path
+) -> None:
+    argv = [sys.executable, "-X", "importtime", "-m", "skillc_gateway", "find", "paint"]
+    argv += ["--path", "library", "--format", "json"]
+    with server(clean_env, project, gateway):
+        done = subprocess.run(argv, cwd=project, env=clean_env, capture_output=True, text=True)
+        assert queries(gateway) == 1
+    assert done.returncode == 0 and "painter" in done.stdout
+    imported = {line.rpartition("|")[2].strip() for line in done.stderr.splitlines()}
+    assert "skillc_gateway.catalog.server" in imported
+    heavy = {"sqlite3", "socket", "skillc_gateway.catalog.engine", "skillc_gateway.catalog.rank"}
+    heavy |= {"skillc_gateway.catalog.scan", "skillc_gateway.catalog.database"}
+    heavy |= {"skillc_gateway.operations"}  # its constants are the server's to check
+    assert not heavy & imported
+    # near miss: without a server the same command imports them
+    done = subprocess.run(argv, cwd=project, env=clean_env, capture_output=True, text=True)
+    assert "skillc_gateway.catalog.engine" in done.stderr
+
+
+# -- life cycle --------------------------------------------------------------------------------
+
+
+def test_a_killed_server_leaves_a_socket_the_next_one_replaces(
+    gateway: Run, gateway_process: Run, clean_env: dict[str, str], project: Path, home: Path,
+    library: Path,
+) -> None:  # fmt: skip
+    sock = home / ".skillc" / "find.sock"
+    with server(clean_env, project, gateway) as first:
+        first.kill()
+        first.wait()
+    assert stat.S_ISSOCK(sock.lstat().st_mode)  # left behind, nobody answers on it
+    assert status(gateway) == {"running": False}
+    done = gateway_process("find", "paint", "--path", "library")
+    assert done.returncode == 0 and "painter" in done.stdout  # answered in process
+    with server(clean_env, project, gateway) as second:
+        assert gateway_process("find", "paint", "--path", "library").stdout == done.stdout
+        assert status(gateway)["pid"] == second.pid and queries(gateway) == 1
+    assert not sock.exists()  # SIGTERM: the server removed its socket
+
+
+def test_a_second_server_is_refused_and_stop_stops_the_first(
+    gateway: Run, gateway_process: Run, clean_env: dict[str, str], project: Path, home: Path
+) -> None:
+    with server(clean_env, project, gateway) as first:
+        second = gateway_process("watch")
+        assert second.returncode == 1
+        assert second.stderr.startswith("error[E060]: find server: a find server already runs")
+        assert f"pid {first.pid}" in second.stderr
+        detached = gateway_process("watch", "--detach")
+        assert detached.returncode == 1 and "already runs" in detached.stderr
+        stopped = gateway_process("watch", "--stop", "--format", "json")
+        assert json.loads(stopped.stdout) == {"stopped": True, "pid": first.pid}
+        assert first.wait(timeout=READY_SECONDS) == 0
+    assert not (home / ".skillc" / "find.sock").exists()
+    assert gateway_process("watch", "--stop").stdout == "No find server was running.\n"
+
+
+def test_detach_status_and_stop(
+    gateway: Run, gateway_process: Run, home: Path, library: Path
+) -> None:
+    started = gateway_process("watch", "--detach")
+    assert started.returncode == 0, started.stderr
+    pid = int(started.stdout)
+    try:
+        data = status(gateway)
+        assert data["pid"] == pid and data["queries"] == 0 and data["idle"] == 3600
+        assert data["home"] == str(home)
+        assert data["socket"] == str(home / ".skillc" / "find.sock")
+        assert gateway_process("find", "bread", "--path", "library").returncode == 0
+        data = status(gateway)
+        assert data["queries"] == 1 and data["roots"] == [str(library)]
+        text = gateway_process("watch", "--status").stdout
+        assert f"pid {pid}" in text and "queries answered: 1" in text and str(library) in text
+    finally:
+        stopped = gateway_process("watch", "--stop")
+    assert stopped.stdout == f"Stopped pid {pid}.\n"
+    assert not (home / ".skillc" / "find.sock").exists()
+    assert gateway_process("watch", "--status").stdout == (
+        "No find server runs for this skillc home.\n"
+    )
+    log = (home / ".skillc" / "find.log").read_text(encoding="utf-8")
+    assert f"skc watch[{pid}]: ready; stops after 3600 s without a query" in log
+
+
+def test_an_idle_server_stops_by_itself(gateway: Run, gateway_process: Run, home: Path) -> None:
+    foreground = gateway_process("watch", "--idle", "1")
+    assert foreground.returncode == 0 and "no query for 1 s: stopping" in foreground.stderr
+    started = gateway_process("watch", "--detach", "--idle", "2")
+    assert started.returncode == 0, started.stderr
+    deadline = time.monotonic() + READY_SECONDS
+    while status(gateway) != {"running": False}:
+        assert time.monotonic() < deadline, "the idle server did not stop"
+        time.sleep(0.2)
+    log = (home / ".skillc" / "find.log").read_text(encoding="utf-8")
+    assert f"skc watch[{int(started.stdout)}]: no query for 2 s: stopping" in log
+    assert not (home / ".skillc" / "find.sock").exists()
+
+
+def test_a_failed_warm_up_is_logged_and_the_server_serves(
+    gateway: Run, gateway_process: Run, clean_env: dict[str, str], project: Path, library: Path
+) -> None:
+    from skillc_index.installed import ROUTING_ROOTS_VARIABLE
+
+    env = {**clean_env, ROUTING_ROOTS_VARIABLE: str(project / "missing")}
+    with server(env, project, gateway):
+        assert "painter" in gateway_process("find", "paint", "--path", "library").stdout
+        assert queries(gateway) == 1
+    log = (project / "watch.log").read_text(encoding="utf-8")
+    assert "warming up failed: SkillDirectoryNotFound" in log and "ready" in log
+
+
+def test_bad_options(gateway: Run) -> None:
+    for args in (("--stop", "--status"), ("--detach", "--stop"), ("--status", "--idle", "3")):
+        done = gateway("watch", *args)
+        assert done.returncode == 1 and done.stderr.startswith("error[E100]"), args
+
+
+def test_a_socket_path_too_long_is_an_error(
+    gateway_process: Run, tmp_path: Path, home: Path
+) -> None:
+    deep = home / ("x" * 100)
+    done = gateway_process("watch", env_extra={"SKILLC_HOME": str(deep)})
+    assert done.returncode == 1
+    assert done.stderr.startswith("error[E060]: find server: the socket path")
+    assert "at most 107" in done.stderr
+    # near miss: a home whose socket path fits
+    fits = gateway_process("watch", "--idle", "1")
+    assert fits.returncode == 0 and "ready" in fits.stderr
+
+
+# -- what is not trusted -----------------------------------------------------------------------
+
+
+def test_a_socket_that_is_not_private_is_not_used(
+    gateway: Run, gateway_process: Run, clean_env: dict[str, str], project: Path, home: Path,
+    library: Path,
+) -> None:  # fmt: skip
+    sock = home / ".skillc" / "find.sock"
+    with server(clean_env, project, gateway):
+        assert stat.S_IMODE(sock.stat().st_mode) == 0o600
+        sock.chmod(0o660)
+        assert "painter" in gateway_process("find", "paint", "--path", "library").stdout
+        sock.chmod(0o600)  # near miss: private again, used again
+        assert "painter" in gateway_process("find", "paint", "--path", "library").stdout
+        assert queries(gateway) == 1
+        if os.getuid() == 0:  # only root can give the socket away
+            os.chown(sock, 65534, -1)
+            assert "painter" in gateway_process("find", "paint", "--path", "library").stdout
+            os.chown(sock, 0, -1)
+            assert queries(gateway) == 1
+
+
+def test_a_file_in_the_sockets_place_is_left_alone(
+    gateway_process: Run, home: Path, library: Path
+) -> None:
+    (home / ".skillc").mkdir()
+    squatter = home / ".skillc" / "find.sock"
+    squatter.write_text("mine\n", encoding="utf-8")
+    done = gateway_process("watch")
+    assert done.returncode == 1 and "is not a socket" in done.stderr
+    assert squatter.read_text(encoding="utf-8") == "mine\n"
+    assert "painter" in gateway_process("find", "paint", "--path", "library").stdout
+
+
+def test_the_server_removes_only_its_own_socket(
+    gateway: Run, clean_env: dict[str, str], project: Path, home: Path
+) -> None:
+    sock = home / ".skillc" / "find.sock"
+    with server(clean_env, project, gateway):
+        sock.unlink()
+        sock.write_text("someone else's\n", encoding="utf-8")
+    assert sock.read_text(encoding="utf-8") == "someone else's\n"
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="connecting as another user needs root")
+def test_a_peer_of_another_user_gets_no_answer(
+    gateway: Run, clean_env: dict[str, str], project: Path, home: Path
+) -> None:
+    python = shutil.which("python3", path="/usr/bin:/bin")  # one that user can run
+    if python is None:
+        pytest.skip("no system python3")
+    sock = home / ".skillc" / "find.sock"
+    with server(clean_env, project, gateway):
+        home.chmod(0o755)
+        (home / ".skillc").chmod(0o755)
+        sock.chmod(0o666)  # as if another user could reach it
+        code = (
+            "import socket, sys\n"
+            "s = socket.socket(socket.AF_UNIX)\n"
+            "s.connect(sys.argv[1])\n"
+            "try:\n"
+            '    s.sendall(b\'{"version": 1, "op": "status"}\')\n'
+            "    s.shutdown(socket.SHUT_WR)\n"
+            "    sys.stdout.write(repr(s.recv(100)))\n"
+            "except (BrokenPipeError, ConnectionResetError):\n"
+            "    sys.stdout.write('closed')\n"
+        )
+        done = subprocess.run(
+            [python, "-c", code, str(sock)],
+            user=65534,
+            capture_output=True,
+            text=True,
+            env={"PATH": os.environ.get("PATH", "")},
+            cwd="/",
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout in ("b''", "closed")  # closed without a word
+        assert "refused a connection from user 65534" in (project / "watch.log").read_text()
+        sock.chmod(0o600)
+
+
+def test_bad_requests_are_refused(
+    gateway: Run, clean_env: dict[str, str], project: Path, home: Path
+) -> None:
+    with server(clean_env, project, gateway):
+        big = json.dumps({"version": PROTOCOL, "op": "status", "pad": "x" * MAX_REQUEST_BYTES})
+        reply = raw_request(home, big.encode())
+        assert reply == {
+            "version": PROTOCOL,
+            "ok": False,
+            "error": f"the request is longer than {MAX_REQUEST_BYTES} bytes",
+        }
+        assert raw_request(home, b"{nope")["error"] == "the request is not JSON"
+        assert not raw_request(home, b'{"version": 99, "op": "status"}')["ok"]
+        find = {"version": PROTOCOL, "op": "find", "skillc_gateway": __version__}
+        find |= {"home": str(home), "cwd": str(project)}
+        find |= {"project_root": None, "query": "paint", "limit": 10, "budget": 1.0}
+        for roots in ([["relative", "path", None]], [["/x", "plugin", "nowhere"]], "/x"):
+            reply = raw_request(home, json.dumps({**find, "roots": roots}).encode())
+            assert reply["error"] == "bad roots"
+        reply = raw_request(home, json.dumps({**find, "skillc_gateway": "0.0.1"}).encode())
+        assert reply["error"] == f"this server runs skillc-gateway {__version__}: restart it"
+        reply = raw_request(home, json.dumps({**find, "home": "/elsewhere"}).encode())
+        assert reply["error"] == f"this server serves the skillc home {home}"
+        # near miss: the same request, well formed, is answered
+        roots = [[str(project), "path", None]]
+        reply = raw_request(home, json.dumps({**find, "roots": roots}).encode())
+        assert reply["ok"] and reply["result"]["skills"] == []
+        assert raw_request(home, b'{"version": 1, "op": "status"}')["status"]["queries"] == 1
+
+
+def test_the_answer_crosses_the_wire_unchanged() -> None:
+    result = FindResult(
+        query="paint",
+        skills=(
+            FoundSkill(
+                name="painter",
+                description="Paint — “red”.",
+                path="/lib/painter",
+                deployed_to=("/p/.claude/skills/painter",),
+                score=0.123456789012345,
+                sections=(SectionHit("SKILL.md", "Brushes", 7),),
+                duplicates=("/other/painter",),
+                in_store=True,
+            ),
+        ),
+        searched=3,
+        skipped=1,
+        partial=True,
+        warnings=(Notice("a notice"), Notice("info", "info"), Diagnostic("W003", {"skill": "x"})),
+    )
+    assert decode_result(json.loads(json.dumps(encode_result(result)))) == result
+    broken = encode_result(result)
+    broken["searched"] = "3"
+    with pytest.raises(TypeError):
+        decode_result(broken)
