@@ -145,15 +145,20 @@ class Catalog:
                 break
             want *= 4
         stores = tuple(str(self.layout.store(scope)) for scope in self.layout.scopes())
+        best = list(groups.items())[:limit]
+        by_digest: dict[str, list[tuple[int, str, str, str]]] = {}
+        if best:
+            rows = self.db.execute(
+                "SELECT digest, id, path, name, description FROM skills "
+                f"WHERE digest IN ({','.join('?' * len(best))})",
+                [digest for digest, _ in best],
+            )
+            for digest, skill_id, path, name, description in rows:
+                if skill_id in candidates:
+                    by_digest.setdefault(digest, []).append((skill_id, path, name, description))
         shown: list[tuple[int, float, list[tuple[int, str, str, str]]]] = []
-        for digest, (_best, score) in list(groups.items())[:limit]:
-            members: list[tuple[int, str, str, str]] = [
-                row
-                for row in self.db.execute(
-                    "SELECT id, path, name, description FROM skills WHERE digest = ?", (digest,)
-                )
-                if row[0] in candidates
-            ]
+        for digest, (_best, score) in best:
+            members = by_digest[digest]
             members.sort(key=lambda member: (candidates[member[0]], member[1]))
             shown.append((members[0][0], score, members))
         sections = rank.best_sections(self.db, query, [skill_id for skill_id, _, _ in shown])

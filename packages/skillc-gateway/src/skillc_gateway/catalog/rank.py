@@ -343,12 +343,22 @@ def remove(db: sqlite3.Connection, skill_id: int) -> None:
 
 
 def stems(db: sqlite3.Connection, terms: list[str]) -> list[str]:
-    """The index terms of query words: each word through the catalog's tokenizer."""
-    _scratch(db)
-    db.execute("INSERT INTO temp.rank_tokens (meta) VALUES (?)", (" ".join(terms),))
-    found = [term for (term,) in db.execute("SELECT term FROM temp.rank_tokens_v")]
-    db.execute("INSERT INTO temp.rank_tokens (rank_tokens) VALUES ('delete-all')")
-    return found
+    """The index terms of query words: each word through the catalog's tokenizer (kept for
+    the next calls: :func:`rank` and :func:`best_sections` ask for the same ones)."""
+    key = " ".join(terms)
+    found = _STEMS.get(key)
+    if found is None:
+        _scratch(db)
+        db.execute("INSERT INTO temp.rank_tokens (meta) VALUES (?)", (key,))
+        found = tuple(term for (term,) in db.execute("SELECT term FROM temp.rank_tokens_v"))
+        db.execute("INSERT INTO temp.rank_tokens (rank_tokens) VALUES ('delete-all')")
+        if len(_STEMS) >= 64:
+            _STEMS.clear()
+        _STEMS[key] = found
+    return list(found)
+
+
+_STEMS: dict[str, tuple[str, ...]] = {}
 
 
 def _scores(
@@ -465,50 +475,48 @@ def best_sections(
     words = query_terms(query)
     if not words or limit <= 0 or not skill_ids:
         return {}
-    terms = stems(db, words)
-    if not terms:
+    needles = [f"\n{term} " for term in stems(db, words)]
+    if not needles:
         return {}
     ids = list(skill_ids)
-    scores: dict[int, float] = {}
+    best: list[int] = []
     for skill_id, index in db.execute(
         f"SELECT skill, terms FROM rank_section_terms WHERE skill IN ({','.join('?' * len(ids))})",
         ids,
     ):
-        base = skill_id * SECTION_SLOTS
         headings: dict[int, int] = {}  # section -> query words in its heading
         texts: dict[int, tuple[int, int]] = {}  # section -> query words in its text, hits
-        for term in terms:
-            start = index.find(f"\n{term} ")
+        for needle in needles:
+            start = index.find(needle)
             if start < 0:
                 continue
-            start += len(term) + 2
+            start += len(needle)
             for item in index[start : index.index("\n", start)].split(" "):
                 if item[0] == "h":
-                    section = base + int(item[1:])
+                    section = int(item[1:])
                     headings[section] = headings.get(section, 0) + 1
                 else:
                     number, _, count = item.partition(":")
-                    section = base + int(number)
+                    section = int(number)
                     distinct, hits = texts.get(section, (0, 0))
                     texts[section] = (distinct + 1, hits + int(count))
-        for section, distinct in headings.items():
-            scores[section] = 2 * distinct
+        scores: dict[int, float] = {section: 2 * distinct for section, distinct in headings.items()}
         for section, (distinct, hits) in texts.items():
             scores[section] = scores.get(section, 0.0) + distinct + hits / (hits + 10)
-    if not scores:
+        # sections are numbered in file order: the section number breaks ties as its line would
+        ranked = sorted(scores, key=lambda section: (-scores[section], section))[:limit]
+        best += [skill_id * SECTION_SLOTS + section for section in ranked]
+    if not best:
         return {}
-    found: dict[int, list[tuple[float, int, str]]] = {}
-    matched = list(scores)
-    for start in range(0, len(matched), 500):
-        chunk = matched[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        for section, heading, line in db.execute(
-            f"SELECT id, heading, line FROM rank_sections WHERE id IN ({marks})", chunk
-        ):
-            found.setdefault(section // SECTION_SLOTS, []).append((-scores[section], line, heading))
-    return {
-        skill_id: [
-            Section("SKILL.md", heading, line) for _, line, heading in sorted(ranked)[:limit]
-        ]
-        for skill_id, ranked in found.items()
+    marks = ",".join("?" * len(best))
+    rows = {
+        row[0]: row[1:]
+        for row in db.execute(
+            f"SELECT id, heading, line FROM rank_sections WHERE id IN ({marks})", best
+        )
     }
+    found: dict[int, list[Section]] = {}
+    for section in best:
+        heading, line = rows[section]
+        found.setdefault(section // SECTION_SLOTS, []).append(Section("SKILL.md", heading, line))
+    return found
