@@ -390,21 +390,24 @@ def _scores(
         return (_depth(idf), DEPTH, None)[level]
 
     def query(level: int, limit: int | None) -> list[tuple[int, float]]:
-        parts, args = [], []
+        # parameters only: the statement's text depends on the number of terms, and SQLite's
+        # statement cache spares most queries the planning of a long UNION
+        parts: list[str] = []
+        args: list[object] = []
         for term, _, idf in weights:
             rows = depth(level, idf)
-            cut = "" if rows is None else f" LIMIT {rows}"
             parts.append(
                 "SELECT * FROM (SELECT skill, w * ? AS s FROM rank_postings "
-                f"WHERE doc = ? AND term = ? ORDER BY w DESC{cut})"
+                f"WHERE doc = ? AND term = ? ORDER BY w DESC{'' if rows is None else ' LIMIT ?'})"
             )
-            args += [idf, doc, term]
+            args += [idf, doc, term] if rows is None else [idf, doc, term, rows]
         sql = (
             f"SELECT skill, sum(s) FROM ({' UNION ALL '.join(parts)}) GROUP BY skill "
             "ORDER BY 2 DESC, 1"
         )
         if limit is not None:
-            sql += f" LIMIT {limit}"
+            sql += " LIMIT ?"
+            args.append(limit)
         return db.execute(sql, args).fetchall()
 
     # With a filter, the best `pool` candidates are among the best `pool + (skills left out)`
