@@ -423,7 +423,7 @@ def _scores(
             if len(kept) < pool and len(rows) == limit:  # the rows past the limit may hold some
                 rows = query(level, None)
                 kept = [row for row in rows if row[0] in candidates]
-        cut = any(df > (depth(level, idf) or df) for _, df, idf in weights)
+        cut = any(df > (depth(level, idf) or df) for _, df, idf in weights)  # rows left unread
         if len(kept) >= pool or not cut:
             return dict(kept[:pool])
         if level == 0 and sum(min(df, _depth(idf)) for _, df, idf in weights) < DEPTH:
@@ -505,7 +505,7 @@ def best_sections(
                     texts[section] = (distinct + 1, hits + int(count))
         scores: dict[int, float] = {section: 2 * distinct for section, distinct in headings.items()}
         for section, (distinct, hits) in texts.items():
-            scores[section] = scores.get(section, 0.0) + distinct + hits / (hits + 10)
+            scores[section] = scores.get(section, 0.0) + (distinct + hits / (hits + 10))
         # sections are numbered in file order: the section number breaks ties as its line would
         ranked = sorted(scores, key=lambda section: (-scores[section], section))[:limit]
         best += [skill_id * SECTION_SLOTS + section for section in ranked]
