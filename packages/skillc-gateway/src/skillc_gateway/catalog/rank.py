@@ -302,7 +302,9 @@ def _scratch(db: sqlite3.Connection) -> None:
     contentless FTS5 table holding one skill at a time, whose ``fts5vocab`` gives each word's
     count as the catalog's tokenizer cuts it; ``rank_pending`` and ``rank_added``, the words of
     the skills added since :func:`finish` (``first``: a skill's first row); ``rank_section_q``
-    (also contentless), the sections of the one skill :func:`best_sections` looks at."""
+    (also contentless), the heading and text of :data:`_SECTION_COLUMNS` sections of the skill
+    being indexed, a column each, whose ``fts5vocab`` says which words each holds
+    (:func:`_section_terms`)."""
     if db.execute("SELECT 1 FROM temp.sqlite_master WHERE name = 'rank_tokens'").fetchone():
         return
     db.execute(
