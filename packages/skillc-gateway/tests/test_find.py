@@ -414,6 +414,21 @@ def test_a_budget_cut_answer_is_partial_and_the_next_goes_on(project: Path, layo
     assert (done.partial, done.searched, len(done.skills)) == (False, 40, 40)
 
 
+def test_each_skill_shown_gets_its_own_sections_and_a_changed_one_its_new_ones(
+    project: Path, layout: Layout
+) -> None:
+    write_skill(project / "lib/owls", "owls", "About owls.", "## Owl calls\n\nHoots.\n")
+    write_skill(project / "lib/doves", "doves", "About doves.", "## Coos\n\nNo hoots.\n")
+
+    def sections(query: str) -> dict[str, list[str]]:
+        found = find_skills(layout, query, paths=["lib"])
+        return {skill.name: [hit.heading for hit in skill.sections] for skill in found.skills}
+
+    assert sections("hoots") == {"owls": ["Owl calls"], "doves": ["Coos"]}
+    write_skill(project / "lib/owls", "owls", "About owls.", "## Barn owls\n\nThey hoot softly.\n")
+    assert sections("hoots") == {"owls": ["Barn owls"], "doves": ["Coos"]}
+
+
 # -- the catalog file ---------------------------------------------------------------------
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import sqlite3
 
 import pytest
@@ -151,3 +152,163 @@ def test_a_skill_added_twice_in_one_batch_counts_once(db: sqlite3.Connection) ->
     db.execute("COMMIT")
     _consistent(db)
     assert rank.rank(db, "night", 5) == []
+
+
+def test_a_common_word_reads_fewer_rows_than_a_rare_one(
+    db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "owl" in every skill (IDF at FTS5's floor), "hawk" in 15 of 42
+    skills = {n: _text(f"s{n}", "owl" + " hawk" * (n % 3 == 0)) for n in range(1, 41)}
+    skills.update({n: _text(f"s{n}", "owl hawk") for n in range(41, 43)})
+    _add(db, skills)
+    monkeypatch.setattr(rank, "MIN_DEPTH", 4)
+    monkeypatch.setattr(rank, "DEPTH_PER_IDF", 10)
+    monkeypatch.setattr(rank, "POOL", 3)
+    statements: list[str] = []
+    db.set_trace_callback(statements.append)
+
+    def limits(query: str, limit: int) -> list[str]:
+        statements.clear()
+        rank.rank(db, query, limit)
+        read = [s for s in statements if "FROM rank_postings" in s and "doc = 0" in s]
+        return re.findall(r"term = '(\w+)' ORDER BY w DESC( LIMIT \d+)?", "".join(read))
+
+    # int(10 * IDF) rows of "hawk", IDF = log(27.5 / 15.5); "owl": MIN_DEPTH
+    assert limits("owl hawk", 3) == [("hawk", " LIMIT 5"), ("owl", " LIMIT 4")]
+    # rows holding fewer skills than asked for: DEPTH rows are read
+    assert limits("owl", 20) == [("owl", " LIMIT 4"), ("owl", " LIMIT 300")]
+    assert len(rank.rank(db, "owl", 20)) == 20
+    assert len(rank.rank(db, "owl", 100)) == 42
+
+
+def test_a_filter_keeping_few_skills_finds_them_among_many(
+    db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 300 skills hold "heron" often; the 3 kept by the filter hold it once, in long bodies
+    skills = {n: _text(f"s{n}", "birds", "heron heron heron") for n in range(1, 301)}
+    kept = {301: 50, 302: 100, 303: 200}  # skill -> words of filler (a longer body: a lower w)
+    skills.update(
+        {n: _text(f"k{n}", "a bird", "heron " + "filler " * fill) for n, fill in kept.items()}
+    )
+    _add(db, skills)
+    monkeypatch.setattr(rank, "POOL", 10)
+    assert not set(kept) & {skill for skill, _ in rank.rank(db, "heron", 50)}
+    assert [skill for skill, _ in rank.rank(db, "heron", 50, candidates=set(kept))] == [
+        301,
+        302,
+        303,
+    ]
+
+
+def test_a_filter_leaving_out_a_few_skills_ranks_the_others_as_without_it(
+    db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    chance = random.Random(3)
+    _add(
+        db,
+        {
+            n: _text(f"s{n}", " ".join(chance.choice(WORDS) for _ in range(8)))
+            for n in range(1, 200)
+        },
+    )
+    monkeypatch.setattr(rank, "POOL", 20)
+    query = "owl hawk eagle wren"
+    everything = [skill for skill, _ in rank.rank(db, query, 25)]
+    candidates = set(range(1, 200)) - set(everything[:5])
+    filtered = [skill for skill, _ in rank.rank(db, query, 20, candidates=candidates)]
+    assert filtered == everything[5:25]
+
+
+def test_a_filter_holding_skills_unknown_to_the_index_still_fills_the_pool(
+    db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # skills 1-10 rank first; the filter drops them but holds 10 ids with no rows (a skill
+    # skipped, or one whose document is empty): the filter leaves out more than it seems
+    _add(db, {n: _text(f"s{n}", "owl owl owl" if n <= 10 else "owl") for n in range(1, 31)})
+    monkeypatch.setattr(rank, "POOL", 10)
+    candidates = set(range(11, 31)) | set(range(1001, 1011))
+    assert len(rank.rank(db, "owl", 10, candidates=candidates)) == 10
+
+
+def _sections_the_old_way(
+    db: sqlite3.Connection, query: str, text: rank.SkillText, limit: int = 3
+) -> list[rank.Section]:
+    """The sections as ranker 3 found them: the skill's sections in a scratch FTS5 table,
+    the query's words through its vocabulary."""
+    db.execute(
+        "CREATE VIRTUAL TABLE temp.old_q USING fts5(heading, text, content='', "
+        "tokenize='porter unicode61 remove_diacritics 2')"
+    )
+    db.execute("CREATE VIRTUAL TABLE temp.old_v USING fts5vocab(temp, old_q, instance)")
+    sections = rank._sections(text)
+    db.executemany(
+        "INSERT INTO temp.old_q (rowid, heading, text) VALUES (?, ?, ?)",
+        [(n, heading, body) for n, (heading, body, _) in enumerate(sections)],
+    )
+    terms = rank.stems(db, rank.query_terms(query))
+    found = db.execute(
+        "SELECT doc, col, count(DISTINCT term), count(*) FROM temp.old_v "
+        f"WHERE term IN ({','.join('?' * len(terms))}) GROUP BY doc, col",
+        terms,
+    ).fetchall()
+    db.execute("DROP TABLE temp.old_v")
+    db.execute("DROP TABLE temp.old_q")
+    scores: dict[int, float] = {}
+    for section, column, distinct, hits in found:
+        score = 2 * distinct if column == "heading" else distinct + hits / (hits + 10)
+        scores[section] = scores.get(section, 0.0) + score
+    ranked = sorted((-score, sections[n][2], sections[n][0]) for n, score in scores.items())
+    return [rank.Section("SKILL.md", heading, line) for _, line, heading in ranked[:limit]]
+
+
+def _long_skill(chance: random.Random, name: str) -> rank.SkillText:
+    def some(count: int) -> str:
+        return " ".join(
+            chance.choice([*WORDS, "Hawks", "FLYING", "flies", "nest"]) for _ in range(count)
+        )
+
+    headings = tuple(some(chance.randrange(1, 4)) for _ in range(chance.randrange(1, 12)))
+    lines: list[str] = []
+    marks: list[rank.Heading] = []
+    for heading in headings:
+        lines.append(f"## {heading}")
+        marks.append(rank.Heading(2, heading, len(lines)))
+        lines += [some(chance.randrange(0, 40)) for _ in range(chance.randrange(0, 4))]
+    return rank.SkillText(name, "birds", "\n".join(lines), tuple(marks), name)
+
+
+@pytest.mark.parametrize("columns", [32, 3])
+def test_sections_from_the_stored_words_are_those_the_old_way_found(
+    db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch, columns: int
+) -> None:
+    # 3: a skill's sections go through the scratch table in several rounds
+    monkeypatch.setattr(rank, "_SECTION_COLUMNS", columns)
+    chance = random.Random(11)
+    skills = {n: _long_skill(chance, f"s{n}") for n in range(1, 30)}
+    _add(db, skills)
+    for query in ("owl", "hawk flying nest", "wren robin lark finch", "crane", "zebra", "flies"):
+        found = rank.best_sections(db, query, list(skills))
+        for skill_id, text in skills.items():
+            assert found.get(skill_id, []) == _sections_the_old_way(db, query, text)
+        assert any(found.values()) or query == "zebra"
+
+
+def test_a_changed_skill_shows_its_new_sections_and_a_removed_one_none(
+    db: sqlite3.Connection,
+) -> None:
+    _add(db, {1: _text("birds", "birds", "owls hunt at night", ("Owls", "Hawks"))})
+    # the body is the text of the last heading, "Hawks"
+    assert rank.best_sections(db, "owl", [1]) == {
+        1: [rank.Section("SKILL.md", "Owls", 1), rank.Section("SKILL.md", "Hawks", 2)]
+    }
+    _add(db, {1: _text("birds", "birds", "", ("Herons", "Owl nests", "Owls"))})
+    assert rank.best_sections(db, "owl", [1]) == {
+        1: [rank.Section("SKILL.md", "Owl nests", 2), rank.Section("SKILL.md", "Owls", 3)]
+    }
+    assert rank.best_sections(db, "hawk", [1]) == {}
+    db.execute("BEGIN")
+    rank.remove(db, 1)
+    db.execute("COMMIT")
+    assert rank.best_sections(db, "owl", [1]) == {}
+    assert db.execute("SELECT count(*) FROM rank_section_terms").fetchone() == (0,)
+    assert db.execute("SELECT count(*) FROM rank_sections").fetchone() == (0,)

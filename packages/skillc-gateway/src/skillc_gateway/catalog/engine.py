@@ -145,19 +145,27 @@ class Catalog:
                 break
             want *= 4
         stores = tuple(str(self.layout.store(scope)) for scope in self.layout.scopes())
-        found: list[FoundSkill] = []
-        for digest, (_best, score) in list(groups.items())[:limit]:
-            members: list[tuple[int, str, str, str]] = [
-                row
-                for row in self.db.execute(
-                    "SELECT id, path, name, description FROM skills WHERE digest = ?", (digest,)
-                )
-                if row[0] in candidates
-            ]
+        best = list(groups.items())[:limit]
+        by_digest: dict[str, list[tuple[int, str, str, str]]] = {}
+        if best:
+            rows = self.db.execute(
+                "SELECT digest, id, path, name, description FROM skills "
+                f"WHERE digest IN ({','.join('?' * len(best))})",
+                [digest for digest, _ in best],
+            )
+            for digest, skill_id, path, name, description in rows:
+                if skill_id in candidates:
+                    by_digest.setdefault(digest, []).append((skill_id, path, name, description))
+        shown: list[tuple[int, float, list[tuple[int, str, str, str]]]] = []
+        for digest, (_best, score) in best:
+            members = by_digest[digest]
             members.sort(key=lambda member: (candidates[member[0]], member[1]))
-            skill_id, path, name, description = members[0]
+            shown.append((members[0][0], score, members))
+        sections = rank.best_sections(self.db, query, [skill_id for skill_id, _, _ in shown])
+        found: list[FoundSkill] = []
+        for skill_id, score, members in shown:
+            _, path, name, description = members[0]
             deployed = sorted({d for member in members for d in seen.deployed.get(member[0], ())})
-            sections = rank.best_sections(self.db, query, skill_id)
             found.append(
                 FoundSkill(
                     name=name,
@@ -165,7 +173,7 @@ class Catalog:
                     path=path,
                     deployed_to=tuple(deployed),
                     score=score,
-                    sections=tuple(SectionHit(*section) for section in sections),
+                    sections=tuple(SectionHit(*hit) for hit in sections.get(skill_id, ())),
                     duplicates=tuple(member[1] for member in members[1:]),
                     in_store=path.rpartition("/")[0] in stores,
                 )

@@ -14,9 +14,13 @@ Each (document, term, skill) is a row of ``rank_postings`` holding BM25's term-f
 document (:data:`DOCUMENTS`: the average over the 581-skill corpus) instead of the collection's
 average, so a skill's rows never change when other skills come and go. IDF comes from
 ``rank_terms`` (how many skills hold each term) when a query runs. The rows are kept sorted by
-``(document, term, w)``: a query reads, for each of its terms, only the :data:`DEPTH` best rows,
-and sums them in SQL; the cost of a query is bounded whatever the number of skills (FTS5's
-``bm25()`` scores every skill that holds a query word).
+``(document, term, w)``: a query reads, for each of its terms, only its best rows, and sums
+them in SQL; the cost of a query is bounded whatever the number of skills (FTS5's ``bm25()``
+scores every skill that holds a query word). How many rows a term reads grows with its IDF
+(:data:`DEPTH_PER_IDF` per unit, between :data:`MIN_DEPTH` and :data:`DEPTH`): a word that
+half the skills hold adds little to any score, and its rows were most of what a query read.
+A ``--path`` filter that keeps (nearly) every skill costs nothing more: the query asks for
+as many more rows as the filter leaves skills out.
 
 Each document's scores are divided by the best score among the candidates for that query,
 then summed with the weights of :data:`DOCUMENTS` (meta 1, body 0.7, headings 0.3). The query
@@ -25,9 +29,11 @@ keeps its distinct words minus a stop list of function words and request filler 
 the gateway README ("How find ranks").
 
 Sections: every heading of SKILL.md with the text up to the next heading is a row of
-``rank_sections``, its id ``skill_id * SECTION_SLOTS + n``. The best sections of a skill shown
-are found by an FTS5 query over a scratch table holding only that skill's sections: the cost is
-the skill's size, not the library's.
+``rank_sections`` (its heading and line), its id ``skill_id * SECTION_SLOTS + n``. When a skill
+is indexed, its sections' words are listed in ``rank_section_terms``: for each word, the
+sections whose heading holds it and how often each one's text does. The best sections of the
+skills shown are then one read of those lists and a ``str.find`` per query word: no section is
+cut into words again when a query runs.
 """
 
 from __future__ import annotations
@@ -54,7 +60,7 @@ __all__ = [
 ]
 
 #: Bumped when the tables or the tokenizer change: the catalog then indexes every skill anew.
-RANK_VERSION = 3
+RANK_VERSION = 4
 
 _TOKENIZER = "tokenize='porter unicode61 remove_diacritics 2'"
 SCHEMA = """
@@ -68,13 +74,15 @@ CREATE TABLE IF NOT EXISTS rank_terms (
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS rank_count (doc INTEGER PRIMARY KEY, n INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS rank_sections (
-    id INTEGER PRIMARY KEY, heading TEXT NOT NULL, text TEXT NOT NULL, line INTEGER NOT NULL
+    id INTEGER PRIMARY KEY, heading TEXT NOT NULL, line INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS rank_section_terms (skill INTEGER PRIMARY KEY, terms TEXT NOT NULL);
 """
 """``rank_postings``: BM25's term-frequency part ``w`` of each term of each document of each
 skill; ``rank_terms``: the number of skills whose document holds the term (``df``);
 ``rank_count``: the number of skills with each document; ``rank_sections``: the sections of
-each skill's SKILL.md, ``id`` = ``skill_id * SECTION_SLOTS + n``."""
+each skill's SKILL.md, ``id`` = ``skill_id * SECTION_SLOTS + n``; ``rank_section_terms``: which
+sections of a skill hold each of its words (:func:`_section_terms`)."""
 
 
 class Document(NamedTuple):
@@ -93,13 +101,19 @@ DOCUMENTS: tuple[Document, ...] = (
 )
 #: BM25's parameters (FTS5's and most engines' defaults).
 K1, B = 1.2, 0.75
-#: Rows read per query term and document: the skills with the highest ``w`` for that term.
+#: Rows read per query term and document, at most: the skills with the highest ``w`` for that
+#: term. A term reads :data:`DEPTH_PER_IDF` rows per unit of its IDF, at least
+#: :data:`MIN_DEPTH`: the rows of a word that half the skills hold add little to any score.
 DEPTH = 300
+DEPTH_PER_IDF = 25
+MIN_DEPTH = 20
 MAX_TERMS = 128
 #: Sections of one skill indexed (rowid slots per skill); a section's text is cut at
 #: SECTION_CHARS characters.
 SECTION_SLOTS = 1024
 SECTION_CHARS = 4000
+#: Sections tokenized at once when a skill is indexed (:func:`_section_terms`).
+_SECTION_COLUMNS = 32
 #: Candidates read from each document's ranking before fusion (more when a filter drops them).
 POOL = 200
 
@@ -200,14 +214,56 @@ def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
         (skill_id,),
     )
     db.execute("INSERT INTO temp.rank_tokens (rank_tokens) VALUES ('delete-all')")
+    sections = _sections(text)
+    if not sections:
+        return
     base = skill_id * SECTION_SLOTS
     db.executemany(
-        "INSERT INTO rank_sections (id, heading, text, line) VALUES (?, ?, ?, ?)",
-        [
-            (base + n, heading, body, line)
-            for n, (heading, body, line) in enumerate(_sections(text))
-        ],
+        "INSERT INTO rank_sections (id, heading, line) VALUES (?, ?, ?)",
+        [(base + n, heading, line) for n, (heading, _, line) in enumerate(sections)],
     )
+    db.execute(
+        "INSERT INTO rank_section_terms (skill, terms) VALUES (?, ?)",
+        (skill_id, _section_terms(db, sections)),
+    )
+
+
+def _section_terms(db: sqlite3.Connection, sections: list[tuple[str, str, int]]) -> str:
+    """Which sections hold each word of a skill's sections, for :func:`best_sections`: a line
+    per word, ``\\nWORD ITEM...``, an item ``hN`` when section ``N``'s heading holds it,
+    ``N:COUNT`` when its text holds it COUNT times. A query then finds its words with
+    ``str.find`` instead of cutting the sections into words again. The sections go
+    :data:`_SECTION_COLUMNS` at a time through a scratch table with a column for each one's
+    heading and text, whose ``fts5vocab`` gives each word's count per column."""
+    chunks: list[str] = []
+    for start in range(0, len(sections), _SECTION_COLUMNS):
+        values: list[str | None] = [None] * (2 * _SECTION_COLUMNS)
+        for n, (heading, body, _) in enumerate(sections[start : start + _SECTION_COLUMNS]):
+            values[2 * n], values[2 * n + 1] = heading, body
+        db.execute(
+            f"INSERT INTO temp.rank_section_q VALUES ({','.join('?' * len(values))})", values
+        )
+        (lines,) = db.execute(_SECTION_LINES, (start, start)).fetchone()
+        chunks.append(lines or "")
+        db.execute("INSERT INTO temp.rank_section_q (rank_section_q) VALUES ('delete-all')")
+    if len(chunks) == 1:
+        return chunks[0] + "\n"
+    items: dict[str, str] = {}  # a word of several chunks: one line
+    for lines in chunks:
+        for line in lines.split("\n")[1:]:
+            term, _, found = line.partition(" ")
+            items[term] = f"{items[term]} {found}" if term in items else found
+    return "".join(f"\n{term} {found}" for term, found in items.items()) + "\n"
+
+
+_SECTION_LINES = (
+    "SELECT group_concat(char(10) || term || ' ' || items, '') FROM (SELECT term, group_concat("
+    "CASE WHEN col GLOB 'h*' THEN 'h' || (? + substr(col, 2)) "
+    "ELSE (? + substr(col, 2)) || ':' || cnt END, ' ') AS items "
+    "FROM temp.rank_section_v GROUP BY term)"
+)
+"""The lines of :func:`_section_terms` for the sections in the scratch table, numbered from
+the first parameter."""
 
 
 _ADDED = (
@@ -246,7 +302,9 @@ def _scratch(db: sqlite3.Connection) -> None:
     contentless FTS5 table holding one skill at a time, whose ``fts5vocab`` gives each word's
     count as the catalog's tokenizer cuts it; ``rank_pending`` and ``rank_added``, the words of
     the skills added since :func:`finish` (``first``: a skill's first row); ``rank_section_q``
-    (also contentless), the sections of the one skill :func:`best_sections` looks at."""
+    (also contentless), the heading and text of :data:`_SECTION_COLUMNS` sections of the skill
+    being indexed, a column each, whose ``fts5vocab`` says which words each holds
+    (:func:`_section_terms`)."""
     if db.execute("SELECT 1 FROM temp.sqlite_master WHERE name = 'rank_tokens'").fetchone():
         return
     db.execute(
@@ -254,12 +312,12 @@ def _scratch(db: sqlite3.Connection) -> None:
         f"{_TOKENIZER})"
     )
     db.execute("CREATE VIRTUAL TABLE temp.rank_tokens_v USING fts5vocab(temp, rank_tokens, col)")
+    columns = ", ".join(f"h{n}, t{n}" for n in range(_SECTION_COLUMNS))
     db.execute(
-        f"CREATE VIRTUAL TABLE temp.rank_section_q USING fts5(heading, text, content='', "
-        f"{_TOKENIZER})"
+        f"CREATE VIRTUAL TABLE temp.rank_section_q USING fts5({columns}, content='', {_TOKENIZER})"
     )
     db.execute(
-        "CREATE VIRTUAL TABLE temp.rank_section_v USING fts5vocab(temp, rank_section_q, instance)"
+        "CREATE VIRTUAL TABLE temp.rank_section_v USING fts5vocab(temp, rank_section_q, col)"
     )
     db.execute("CREATE TABLE temp.rank_pending (skill INTEGER, doc INTEGER, term TEXT, w REAL)")
     db.execute("CREATE TABLE temp.rank_added (skill INTEGER PRIMARY KEY, first INTEGER)")
@@ -283,15 +341,26 @@ def remove(db: sqlite3.Connection, skill_id: int) -> None:
     db.execute(
         "DELETE FROM rank_sections WHERE id BETWEEN ? AND ?", (base, base + SECTION_SLOTS - 1)
     )
+    db.execute("DELETE FROM rank_section_terms WHERE skill = ?", (skill_id,))
 
 
 def stems(db: sqlite3.Connection, terms: list[str]) -> list[str]:
-    """The index terms of query words: each word through the catalog's tokenizer."""
-    _scratch(db)
-    db.execute("INSERT INTO temp.rank_tokens (meta) VALUES (?)", (" ".join(terms),))
-    found = [term for (term,) in db.execute("SELECT term FROM temp.rank_tokens_v")]
-    db.execute("INSERT INTO temp.rank_tokens (rank_tokens) VALUES ('delete-all')")
-    return found
+    """The index terms of query words: each word through the catalog's tokenizer (kept for
+    the next calls: :func:`rank` and :func:`best_sections` ask for the same ones)."""
+    key = " ".join(terms)
+    found = _STEMS.get(key)
+    if found is None:
+        _scratch(db)
+        db.execute("INSERT INTO temp.rank_tokens (meta) VALUES (?)", (key,))
+        found = tuple(term for (term,) in db.execute("SELECT term FROM temp.rank_tokens_v"))
+        db.execute("INSERT INTO temp.rank_tokens (rank_tokens) VALUES ('delete-all')")
+        if len(_STEMS) >= 64:
+            _STEMS.clear()
+        _STEMS[key] = found
+    return list(found)
+
+
+_STEMS: dict[str, tuple[str, ...]] = {}
 
 
 def _scores(
@@ -302,41 +371,74 @@ def _scores(
     pool: int,
 ) -> dict[int, float]:
     """BM25 scores of the best ``pool`` candidates for ``terms`` in one document, from the
-    :data:`DEPTH` best rows of each term (all of them when a filter drops most of those)."""
+    best rows of each term: as many as its IDF gives (:func:`_depth`); :data:`DEPTH` rows of
+    each when those hold fewer than ``pool`` candidates and were fewer than :data:`DEPTH`
+    rows in all (a request of a word or two that many skills hold); every row when a filter
+    drops most of those."""
     known = db.execute(
-        f"SELECT term, df FROM rank_terms WHERE doc = ? AND term IN ({','.join('?' * len(terms))})",
-        (doc, *terms),
+        "SELECT term, df, (SELECT n FROM rank_count WHERE doc = ?) FROM rank_terms "
+        f"WHERE doc = ? AND term IN ({','.join('?' * len(terms))})",
+        (doc, doc, *terms),
     ).fetchall()
     if not known:
         return {}
-    row = db.execute("SELECT n FROM rank_count WHERE doc = ?", (doc,)).fetchone()
-    n = row[0] if row else 0
+    n = known[0][2] or 0
+    weights: list[tuple[str, int, float]] = []  # term, df, IDF
+    for term, df, _ in known:
+        idf = math.log((n - df + 0.5) / (df + 0.5))
+        weights.append((term, df, idf if idf > 0 else 1e-6))  # FTS5's floor for common words
 
-    def query(depth: int | None) -> list[tuple[int, float]]:
-        limit = "" if depth is None else f" LIMIT {depth}"
-        parts, args = [], []
-        for term, df in known:
-            idf = math.log((n - df + 0.5) / (df + 0.5))
+    def depth(level: int, idf: float) -> int | None:
+        return (_depth(idf), DEPTH, None)[level]
+
+    def query(level: int, limit: int | None) -> list[tuple[int, float]]:
+        # parameters only: the statement's text depends on the number of terms, and SQLite's
+        # statement cache spares most queries the planning of a long UNION
+        parts: list[str] = []
+        args: list[object] = []
+        for term, _, idf in weights:
+            rows = depth(level, idf)
             parts.append(
                 "SELECT * FROM (SELECT skill, w * ? AS s FROM rank_postings "
-                f"WHERE doc = ? AND term = ? ORDER BY w DESC{limit})"
+                f"WHERE doc = ? AND term = ? ORDER BY w DESC{'' if rows is None else ' LIMIT ?'})"
             )
-            args += [idf if idf > 0 else 1e-6, doc, term]  # FTS5's floor for common words
+            args += [idf, doc, term] if rows is None else [idf, doc, term, rows]
         sql = (
             f"SELECT skill, sum(s) FROM ({' UNION ALL '.join(parts)}) GROUP BY skill "
             "ORDER BY 2 DESC, 1"
         )
-        if candidates is None:
-            sql += f" LIMIT {pool}"
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(limit)
         return db.execute(sql, args).fetchall()
 
-    if candidates is None:
-        return dict(query(DEPTH))
-    kept = {skill: score for skill, score in query(DEPTH) if skill in candidates}
-    if len(kept) < pool // 2 and any(df > DEPTH for _, df in known):
-        # The filter dropped most of the best rows: read every row of these terms.
-        kept = {skill: score for skill, score in query(None) if skill in candidates}
-    return dict(sorted(kept.items(), key=lambda item: (-item[1], item[0]))[:pool])
+    # With a filter, the best `pool` candidates are among the best `pool + (skills left out)`
+    # rows: when the filter keeps (nearly) every skill, the query stays bounded.
+    limit = pool if candidates is None else pool + max(0, n - len(candidates))
+    level = 0
+    while True:
+        rows = query(level, limit)
+        if candidates is None:
+            kept = rows
+        else:
+            kept = [row for row in rows if row[0] in candidates]
+            if len(kept) < pool and len(rows) == limit:  # the rows past the limit may hold some
+                rows = query(level, None)
+                kept = [row for row in rows if row[0] in candidates]
+        cut = any(df > (depth(level, idf) or df) for _, df, idf in weights)  # rows left unread
+        if len(kept) >= pool or not cut:
+            return dict(kept[:pool])
+        if level == 0 and sum(min(df, _depth(idf)) for _, df, idf in weights) < DEPTH:
+            level = 1  # few rows, too few skills: read as many as a word with a high IDF
+        elif level < 2 and candidates is not None and len(kept) < min(pool, len(rows)) // 2:
+            level = 2  # the filter dropped most of the best rows: read every row
+        else:
+            return dict(kept[:pool])
+
+
+def _depth(idf: float) -> int:
+    """How many of a term's best rows a query reads in one document."""
+    return min(DEPTH, max(MIN_DEPTH, int(DEPTH_PER_IDF * idf)))
 
 
 def rank(
@@ -367,45 +469,59 @@ def rank(
 
 
 def best_sections(
-    db: sqlite3.Connection, query: str, skill_id: int, limit: int = 3
-) -> list[Section]:
-    """The sections of one skill that match ``query`` best: by the number of different
-    query words in the heading (counting double) and in the text, then by how often they
-    occur, then in file order. Not bm25: IDF over one skill's sections says little. The
-    skill's sections go through a scratch FTS5 table, whose vocabulary says which query words
-    each holds: the cost is the skill's size, not the library's."""
+    db: sqlite3.Connection, query: str, skill_ids: Collection[int], limit: int = 3
+) -> dict[int, list[Section]]:
+    """The sections of each of ``skill_ids`` that match ``query`` best (skills with none are
+    left out): by the number of different query words in the heading (counting double) and
+    in the text, then by how often they occur, then in file order. Not bm25: IDF over one
+    skill's sections says little. Each skill's words were listed when it was indexed
+    (:func:`_section_terms`): a query looks its own words up there, whatever the library's
+    size."""
     words = query_terms(query)
-    if not words or limit <= 0:
-        return []
-    terms = stems(db, words)
-    if not terms:
-        return []
-    base = skill_id * SECTION_SLOTS
-    sections = {
+    if not words or limit <= 0 or not skill_ids:
+        return {}
+    needles = [f"\n{term} " for term in stems(db, words)]
+    if not needles:
+        return {}
+    ids = list(skill_ids)
+    best: list[int] = []
+    for skill_id, index in db.execute(
+        f"SELECT skill, terms FROM rank_section_terms WHERE skill IN ({','.join('?' * len(ids))})",
+        ids,
+    ):
+        headings: dict[int, int] = {}  # section -> query words in its heading
+        texts: dict[int, tuple[int, int]] = {}  # section -> query words in its text, hits
+        for needle in needles:
+            start = index.find(needle)
+            if start < 0:
+                continue
+            start += len(needle)
+            for item in index[start : index.index("\n", start)].split(" "):
+                if item[0] == "h":
+                    section = int(item[1:])
+                    headings[section] = headings.get(section, 0) + 1
+                else:
+                    number, _, count = item.partition(":")
+                    section = int(number)
+                    distinct, hits = texts.get(section, (0, 0))
+                    texts[section] = (distinct + 1, hits + int(count))
+        scores: dict[int, float] = {section: 2 * distinct for section, distinct in headings.items()}
+        for section, (distinct, hits) in texts.items():
+            scores[section] = scores.get(section, 0.0) + (distinct + hits / (hits + 10))
+        # sections are numbered in file order: the section number breaks ties as its line would
+        ranked = sorted(scores, key=lambda section: (-scores[section], section))[:limit]
+        best += [skill_id * SECTION_SLOTS + section for section in ranked]
+    if not best:
+        return {}
+    marks = ",".join("?" * len(best))
+    rows = {
         row[0]: row[1:]
         for row in db.execute(
-            "SELECT id, heading, line FROM rank_sections WHERE id BETWEEN ? AND ?",
-            (base, base + SECTION_SLOTS - 1),
+            f"SELECT id, heading, line FROM rank_sections WHERE id IN ({marks})", best
         )
     }
-    if not sections:
-        return []
-    db.execute(
-        "INSERT INTO temp.rank_section_q (rowid, heading, text) SELECT id, heading, text "
-        "FROM rank_sections WHERE id BETWEEN ? AND ?",
-        (base, base + SECTION_SLOTS - 1),
-    )
-    try:
-        found = db.execute(
-            "SELECT doc, col, count(DISTINCT term), count(*) FROM temp.rank_section_v "
-            f"WHERE term IN ({','.join('?' * len(terms))}) GROUP BY doc, col",
-            terms,
-        ).fetchall()
-    finally:
-        db.execute("INSERT INTO temp.rank_section_q (rank_section_q) VALUES ('delete-all')")
-    scores: dict[int, float] = {}
-    for section, column, distinct, hits in found:
-        score = 2 * distinct if column == "heading" else distinct + hits / (hits + 10)
-        scores[section] = scores.get(section, 0.0) + score
-    ranked = sorted((-score, sections[i][1], sections[i][0]) for i, score in scores.items())
-    return [Section("SKILL.md", heading, line) for _, line, heading in ranked[:limit]]
+    found: dict[int, list[Section]] = {}
+    for section in best:
+        heading, line = rows[section]
+        found.setdefault(section // SECTION_SLOTS, []).append(Section("SKILL.md", heading, line))
+    return found
