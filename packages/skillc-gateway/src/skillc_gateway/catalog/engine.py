@@ -39,7 +39,7 @@ from skillc_index import Diagnostic, Layout, Notice
 from skillc_index.installed import Root
 
 if TYPE_CHECKING:
-    from skillc_gateway.catalog.watch import Watcher
+    from skillc_gateway.catalog.watch import Changes, Watcher
 
 __all__ = ["BATCH_SECONDS", "Catalog"]
 
@@ -77,7 +77,11 @@ class Catalog:
         self._watcher: Watcher | None = None
         self._watching = True  # False where no watcher can be had
         self._quiet: tuple[tuple[str, ...], _Seen] | None = None
-        """The roots and answer of the last full pass, while the watcher saw nothing since."""
+        """The roots and answer of the last pass that found nothing new, while the watcher
+        saw nothing since."""
+        self._tracked: frozenset[str] = frozenset()
+        """The roots whose state in memory the watcher has kept track of since it was walked:
+        their next walk looks only at what it reports."""
 
     @classmethod
     def shared(cls, layout: Layout) -> Catalog:
@@ -198,21 +202,37 @@ class Catalog:
         skills found, and whether the catalog is partial.
 
         From a process's second query on, a :class:`~.watch.Watcher` watches the folders
-        walked: while it saw nothing and no other process wrote the catalog, the last full
-        pass's answer stands and nothing is looked at again."""
+        walked: while it saw nothing and no other process wrote the catalog, the last
+        answer stands and nothing is looked at again; after it saw something, only the
+        folders it names are (:func:`~.scan.walk` with ``changed``)."""
         paths = tuple(str(root.path) for root in roots)
-        if self._quiet is not None and self._quiet[0] == paths and self._watcher is not None:
-            (version,) = self.db.execute("PRAGMA data_version").fetchone()
-            if not self._watcher.changed() and version == self._data_version:
+        watcher, changes = self._watch()
+        (version,) = self.db.execute("PRAGMA data_version").fetchone()
+        if version != self._data_version:
+            changes = None  # another process wrote: the states are read again, walked whole
+        if changes is not None and not (changes.folders or changes.moved):
+            if self._quiet is not None and self._quiet[0] == paths:
                 return self._quiet[1], False
-        self._quiet = None
+        tracked = self._tracked if changes is not None else frozenset()
+        self._quiet, self._tracked = None, frozenset()
         since = time.time_ns() - RACY_NS
         self._load_states(paths)
-        watcher = self._watch(paths)
         walks: list[tuple[Root, int, Walk]] = []
         for priority, root in enumerate(roots):
             key = str(root.path)
-            walks.append((root, priority, walk(key, self._states.get(key), since, self._deployed)))
+            state = self._states.get(key)
+            if watcher is None:
+                result = walk(key, state, since, self._deployed)
+            else:
+                if state is None or not state.paths:
+                    watcher.watch_missing(key)
+                targeted = changes is not None and key in tracked
+                result = walk(
+                    key, state, since, self._deployed, watch=watcher.watch,
+                    changed=changes.folders if targeted and changes else None,
+                    moved=changes.moved if targeted and changes else (),
+                )  # fmt: skip
+            walks.append((root, priority, result))
         extra: list[str] = []
         if any(result.state.sources for _root, _priority, result in walks):
             found = {real for _, _, result in walks for _, real in result.state.summary().skills}
@@ -220,7 +240,7 @@ class Catalog:
                 for source in result.state.sources.values():
                     if source not in found and source not in extra:
                         extra.append(source)
-        if extra:  # sources of deployed skills that no root holds
+        if extra:  # sources of deployed skills that no root holds: not watched, walked whole
             self._load_states(extra)
             for source in extra:
                 result = walk(source, self._states.get(source), since, self._deployed)
@@ -237,20 +257,19 @@ class Catalog:
         left = self._apply([(str(root.path), result) for root, _, result in walks], budget)
         seen = self._seen(walks)
         self._passes += 1
-        calm = not any(r.changed or r.pending or r.removed for _, _, r in walks)
-        if (
-            watcher is not None
-            and calm
-            and left == 0
-            and not (watcher.broken or extra or truncated)
-        ):
-            self._quiet = (paths, seen)
         if left is None:
             self._states.clear()  # what was not saved is not kept either
             warnings.append(Notice("the catalog is busy or not writable: the answer is partial"))
         else:
             for root, _priority, result in walks:
                 self._states[str(root.path)] = result.state
+            if watcher is not None and not watcher.exhausted:
+                self._tracked = frozenset(paths)
+        calm = not any(
+            r.changed or r.pending or r.removed or r.state.unwatched for _, _, r in walks
+        )
+        if self._tracked and calm and left == 0 and not (extra or truncated):
+            self._quiet = (paths, seen)
         if left:
             warnings.append(
                 Notice(
@@ -260,34 +279,29 @@ class Catalog:
             )
         return seen, left != 0 or truncated
 
-    def _watch(self, paths: tuple[str, ...]) -> Watcher | None:
-        """From the second pass on, every folder of the known states watched (before the
-        walk, so that what changes during it is seen next time), and each root that does not
-        exist through its nearest parent."""
+    def _watch(self) -> tuple[Watcher | None, Changes | None]:
+        """From the second pass on, the watcher (opened at once: the folders are watched as
+        they are walked) and what it saw since the last pass (None: it cannot tell)."""
         if not self._passes or not self._watching:
-            return None
+            return None, None
         from skillc_gateway.catalog.watch import open_watcher
 
         watcher = self._watcher
+        if watcher is not None and watcher.exhausted:
+            # too many folders for the kernel's watches: full passes from now on
+            watcher.close()
+            self._watcher, self._watching, self._tracked = None, False, frozenset()
+            return None, None
         if watcher is None:
             watcher = self._watcher = open_watcher()
             if watcher is None:
                 self._watching = False
-                return None
-        elif watcher.broken:
+                return None, None
+            return watcher, None
+        changes = watcher.changed()
+        if watcher.broken:
             watcher.reset()
-        watcher.changed()  # what happened before this pass, the pass sees
-        for root in paths:
-            state = self._states.get(root)
-            if state is None or not state.paths:
-                watcher.watch((), (root,))
-            else:
-                watcher.watch(state.full_paths(root))
-        if watcher.exhausted:  # too many folders for the kernel's watches: passes from now on
-            watcher.close()
-            self._watcher, self._watching = None, False
-            return None
-        return watcher
+        return watcher, changes
 
     def _load_states(self, keys: Iterable[str]) -> None:
         """The saved state of each root not in memory (all again when another process
