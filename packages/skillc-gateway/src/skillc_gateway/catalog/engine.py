@@ -265,11 +265,9 @@ class Catalog:
                 self._states[str(root.path)] = result.state
             if watcher is not None and not watcher.exhausted:
                 self._tracked = frozenset(paths)
-        calm = not any(
-            r.changed or r.pending or r.removed or r.state.unwatched for _, _, r in walks
-        )
-        if self._tracked and calm and left == 0 and not (extra or truncated):
-            self._quiet = (paths, seen)
+        if self._tracked and left == 0 and not (extra or truncated):
+            if not any(result.state.unsettled() for _, _, result in walks):
+                self._quiet = (paths, seen)  # nothing to look at until the watcher says
         if left:
             warnings.append(
                 Notice(

@@ -158,6 +158,20 @@ class TreeState:
             end += 1
         return end
 
+    def unsettled(self) -> set[int]:
+        """The folders to look at again whatever a watcher says: those not watched, those
+        whose stamp is 0 (changed too recently to trust it), and the skills whose SKILL.md
+        was not indexed or too recent (fingerprint 0)."""
+        count = range(len(self.paths))
+        found = set(compress(count, map(operator.not_, self.stamps)))
+        masked = map(operator.and_, self.kinds, repeat(SKILL | STUB))
+        unsure = map(operator.add, masked, map(bool, self.fps))  # SKILL (1) + a fingerprint
+        found.update(compress(count, map(operator.eq, unsure, repeat(SKILL))))
+        if self.unwatched:
+            positions = self.positions()
+            found.update(positions[path] for path in self.unwatched if path in positions)
+        return found
+
     def summary(self) -> Summary:
         """Where the skill folders, deployed entries and unreadable folders are (computed
         once per state: the folders do not change, only their ids and flags)."""
@@ -373,13 +387,7 @@ class _Walker:
             index = index_of(full)
             if index is not None:
                 dirty.add(index)
-        dirty.update(positions[path] for path in old.unwatched if path in positions)
-        count = range(len(old.paths))
-        # too recent to trust: a stamp of 0, or a skill's SKILL.md not indexed (fingerprint 0)
-        dirty.update(compress(count, map(operator.not_, old.stamps)))
-        masked = map(operator.and_, old.kinds, repeat(SKILL | STUB))
-        unsure = map(operator.add, masked, map(bool, old.fps))  # SKILL (1) + has a fingerprint
-        dirty.update(compress(count, map(operator.eq, unsure, repeat(SKILL))))
+        dirty.update(old.unsettled())
         if 0 not in dirty and stamp_of(root_stat) != old.stamps[0]:
             return None  # the root is another folder (a parent of it was moved)
         return sorted(dirty)
