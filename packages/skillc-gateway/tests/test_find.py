@@ -848,9 +848,7 @@ def test_a_watcher_that_lost_events_makes_a_full_pass(
         os.utime(files[number % 2], ns=(number, number))
     write_skill(library / "owls", "owls", "Now about eagles.")
     time.sleep(0.02)
-    assert [s.name for s in find_skills(layout, "eagles", paths=[str(library)]).skills] == [
-        "owls"
-    ]
+    assert [s.name for s in find_skills(layout, "eagles", paths=[str(library)]).skills] == ["owls"]
     assert passes.since()[1] == ["full"]  # the queue overflowed: the watcher cannot tell
     find_skills(layout, "eagles", paths=[str(library)])
     passes.since()

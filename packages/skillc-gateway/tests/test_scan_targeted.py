@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from skillc_gateway.catalog import scan
-from skillc_gateway.catalog.scan import SKILL, STUB, TreeState, Walk, fingerprint, walk
+from skillc_gateway.catalog.scan import SKILL, TreeState, Walk, fingerprint, walk
 from skillc_gateway.catalog.watch import Watcher, open_watcher
 from skillc_index.installed import ROUTER_MARK
 
@@ -38,8 +38,9 @@ def deployed(real: str, meta: bool) -> str | None:
 
 
 def look(state: TreeState) -> dict[str, Any]:
+    rows = zip(state.paths, state.stamps, state.kinds, state.ids, state.fps, strict=True)
     return {
-        "rows": list(zip(state.paths, state.stamps, state.kinds, state.ids, state.fps, strict=True)),
+        "rows": list(rows),
         "links": state.links,
         "sources": state.sources,
         "real": state.real,

@@ -1,6 +1,6 @@
 """The :class:`Catalog` of one skillc home: keeps the catalog current for the searched
-folders (:meth:`Catalog.refresh`: file stats, or a watcher's word that nothing changed) and
-answers queries (:meth:`Catalog.find`)."""
+folders (:meth:`Catalog.refresh`: file stats, of what a watcher says changed when it watches)
+and answers queries (:meth:`Catalog.find`)."""
 
 from __future__ import annotations
 
@@ -210,13 +210,14 @@ class Catalog:
         (version,) = self.db.execute("PRAGMA data_version").fetchone()
         if version != self._data_version:
             changes = None  # another process wrote: the states are read again, walked whole
-        if changes is not None and not (changes.folders or changes.moved):
-            if self._quiet is not None and self._quiet[0] == paths:
-                return self._quiet[1], False
+        nothing = changes is not None and not (changes.folders or changes.moved)
+        if nothing and self._quiet is not None and self._quiet[0] == paths:
+            return self._quiet[1], False
         tracked = self._tracked if changes is not None else frozenset()
         self._quiet, self._tracked = None, frozenset()
         since = time.time_ns() - RACY_NS
-        self._load_states(paths)
+        if self._load_states(paths):
+            tracked = frozenset()  # read again: written meanwhile by another process
         walks: list[tuple[Root, int, Walk]] = []
         for priority, root in enumerate(roots):
             key = str(root.path)
@@ -265,9 +266,13 @@ class Catalog:
                 self._states[str(root.path)] = result.state
             if watcher is not None and not watcher.exhausted:
                 self._tracked = frozenset(paths)
-        if self._tracked and left == 0 and not (extra or truncated):
-            if not any(result.state.unsettled() for _, _, result in walks):
-                self._quiet = (paths, seen)  # nothing to look at until the watcher says
+        if (
+            self._tracked
+            and left == 0
+            and not (extra or truncated)
+            and not any(result.state.unsettled() for _, _, result in walks)
+        ):
+            self._quiet = (paths, seen)  # nothing to look at until the watcher says
         if left:
             warnings.append(
                 Notice(
@@ -301,11 +306,12 @@ class Catalog:
             watcher.reset()
         return watcher, changes
 
-    def _load_states(self, keys: Iterable[str]) -> None:
+    def _load_states(self, keys: Iterable[str]) -> bool:
         """The saved state of each root not in memory (all again when another process
-        wrote to the catalog since they were read)."""
+        wrote to the catalog since they were read: then True)."""
         (version,) = self.db.execute("PRAGMA data_version").fetchone()
-        if version != self._data_version:
+        cleared: bool = version != self._data_version
+        if cleared:
             self._states.clear()
             self._data_version = version
         missing = [key for key in keys if key not in self._states]
@@ -319,6 +325,7 @@ class Catalog:
                 state = TreeState.loads(blob)
                 if state is not None:
                     self._states[path] = state
+        return cleared
 
     def _deployed(self, real: str, meta: bool) -> str | None:
         from skillc_index.installed import deployed_source

@@ -16,6 +16,12 @@ only a folder whose stamp changed is listed again (``os.scandir``), and only a `
 whose fingerprint changed is read again. A folder or file changed within the last
 :data:`RACY_NS` is recorded as unknown, so a second change within the file system's
 timestamp granularity is never missed.
+
+With a watcher (:mod:`.watch`), a walk can be targeted: given the folders it saw change, it
+looks only at those, at those it could not watch and at the unknown ones
+(:meth:`TreeState.unsettled`), and takes the rest of the old state as it was; a folder's
+subtree follows it in the state's lists, so whole runs are copied at once. Its result is the
+state a full walk gives.
 """
 
 # Paths are str here, not pathlib: this runs over every folder of every skill per query.
@@ -364,7 +370,11 @@ class _Walker:
         return Walk(self.state, self.changed, self.pending, self.removed, truncated)
 
     def _dirty(
-        self, old: TreeState, root_stat: os.stat_result, changed: Iterable[str], moved: Iterable[str]
+        self,
+        old: TreeState,
+        root_stat: os.stat_result,
+        changed: Iterable[str],
+        moved: Iterable[str],
     ) -> list[int] | None:
         """The indexes of the folders of ``old`` a targeted walk looks at, in order; None
         when it cannot tell (the root itself was moved, or changed unseen: a full walk)."""
@@ -404,9 +414,9 @@ class _Walker:
                 st = os.stat(full) if (kind & LINK or not index) else os.lstat(full)
                 if not stat_module.S_ISDIR(st.st_mode) or stamp_of(st) != old.stamps[index]:
                     return index
-                if kind & SKILL and not kind & STUB:
-                    if fingerprint(os.lstat(f"{full}/{SKILL_FILE}")) != old.fps[index]:
-                        self.pending.append(index)
+                skill = kind & SKILL and not kind & STUB
+                if skill and fingerprint(os.lstat(f"{full}/{SKILL_FILE}")) != old.fps[index]:
+                    self.pending.append(index)
             except OSError:
                 return index
         return None

@@ -2,14 +2,21 @@
 
 A process that answers many ``find`` queries (``skc mcp``, a Python program) would stat every
 searched folder and SKILL.md before each answer: at 20,000 skills that is about 50,000 stats,
-150 ms. With a :class:`Watcher`, the catalog watches every folder it walked; while nothing
-happened in them since the last full pass, the pass is skipped and the last answer's set of
-skills is reused. Any event, a queue overflow or a watch that could not be added sends the
-next query back to the full pass (which is always correct), never to a stale answer.
+200 ms. With a :class:`Watcher`, the catalog watches each folder before it looks at it;
+:meth:`Watcher.changed` then names the folders with events since it was last asked
+(:class:`Changes`), and the next walk looks again only at those (:func:`.scan.walk` with
+``changed``); while there were none, the last answer's set of skills is reused. A queue
+overflow makes :meth:`~Watcher.changed` answer None (it cannot tell): the next query makes the
+full pass (which is always correct), never a stale answer. A folder that cannot be watched
+is one the caller looks at on every walk.
 
 What counts as an event: any entry of a watched folder created, deleted, moved, written or
-changed in its attributes, and the folder itself deleted or moved. For a searched folder that
-does not exist yet, its nearest existing parent is watched for the one name that leads to it.
+changed in its attributes, and the folder itself deleted or moved. An entry created,
+deleted or moved, and a folder moved or deleted, are reported as moved: whatever is at that
+path now, and everything under it, is looked at again (the watch of an inode that left its
+path is dropped; whatever is there now is watched when it is walked). For a searched folder
+that does not exist yet, its nearest existing parent is watched for the one name that leads
+to it.
 
 Only on Linux (``inotify_init1`` from the C library); elsewhere :func:`open_watcher` returns
 None and every query makes the full pass.
@@ -126,12 +133,9 @@ class Watcher:
             self._missing.setdefault(wd, set()).add(f"{parent.rstrip('/')}/{child}")
 
     def _add(self, folder: str, mask: int) -> int:
-        wd: int = self._libc.inotify_add_watch(
-            self._fd, os.fsencode(folder), mask | _IN_MASK_ADD
-        )
-        if wd < 0 and ctypes.get_errno() == errno.ENOSPC:
-            self.exhausted = True
-        elif len(self._paths) + len(self._missing) > self._budget:
+        wd: int = self._libc.inotify_add_watch(self._fd, os.fsencode(folder), mask | _IN_MASK_ADD)
+        full = len(self._paths) + len(self._missing) > self._budget
+        if full or (wd < 0 and ctypes.get_errno() == errno.ENOSPC):
             self.exhausted = True
         return wd
 
