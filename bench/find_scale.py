@@ -173,6 +173,7 @@ def watching(home: Path, library: Path, rounds: int = 5) -> tuple[float, float, 
         for n in range(rounds):
             time.sleep(2.1)  # past the last edit's 2 s window (it is looked at again till then)
             find()
+            find()  # (a pass that found something is followed by one that confirms)
             quiet.append(find())
             word = f"w{n}x{os.getpid()}"
             start = time.perf_counter()

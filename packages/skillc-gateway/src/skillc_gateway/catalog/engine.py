@@ -255,7 +255,9 @@ class Catalog:
                     )
                 )
         truncated = any(result.truncated for _, _, result in walks)
-        left = self._apply([(str(root.path), result) for root, _, result in walks], budget)
+        left = self._apply(
+            [(str(root.path), result) for root, _, result in walks], budget, watcher is not None
+        )
         seen = self._seen(walks)
         self._passes += 1
         if left is None:
@@ -332,13 +334,22 @@ class Catalog:
 
         return deployed_source(real, self.layout, copy=meta)
 
-    def _apply(self, walks: list[tuple[str, Walk]], budget: float) -> int | None:
+    def _apply(self, walks: list[tuple[str, Walk]], budget: float, watching: bool) -> int | None:
         """Index the pending skills and drop the removed ones, saving each changed state, in
         transactions of :data:`BATCH_SECONDS`. The number of skills left when the budget ran
-        out (0: all done), None when the catalog could not be written (busy, read-only, full)."""
+        out (0: all done), None when the catalog could not be written (busy, read-only, full).
+
+        A ``watching`` catalog keeps its states in memory and saves one only when its folders
+        changed, not when skills were only indexed again (a state is megabytes at 20,000
+        skills): a new process's walk then finds those fingerprints out of date and takes
+        them from the skills' rows, without reading the files."""
         todo = [(result.state, index) for _, result in walks for index in result.pending]
         removed = [item for _, result in walks for item in result.removed]
-        dirty = [(key, result.state) for key, result in walks if result.changed or result.pending]
+        dirty = [
+            (key, result.state)
+            for key, result in walks
+            if result.changed or (result.pending and not watching)
+        ]
         if not (todo or removed or dirty):
             return 0
         deadline = time.monotonic() + budget
