@@ -207,17 +207,16 @@ class Catalog:
         folders it names are (:func:`~.scan.walk` with ``changed``)."""
         paths = tuple(str(root.path) for root in roots)
         watcher, changes = self._watch()
-        (version,) = self.db.execute("PRAGMA data_version").fetchone()
-        if version != self._data_version:
-            changes = None  # another process wrote: the states are read again, walked whole
         nothing = changes is not None and not (changes.folders or changes.moved)
         if nothing and self._quiet is not None and self._quiet[0] == paths:
-            return self._quiet[1], False
+            (version,) = self.db.execute("PRAGMA data_version").fetchone()
+            if version == self._data_version:  # and no other process wrote the catalog
+                return self._quiet[1], False
         tracked = self._tracked if changes is not None else frozenset()
         self._quiet, self._tracked = None, frozenset()
         since = time.time_ns() - RACY_NS
         if self._load_states(paths):
-            tracked = frozenset()  # read again: written meanwhile by another process
+            tracked = frozenset()  # another process wrote: the states read again, walked whole
         walks: list[tuple[Root, int, Walk]] = []
         for priority, root in enumerate(roots):
             key = str(root.path)

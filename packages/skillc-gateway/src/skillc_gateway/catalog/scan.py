@@ -169,7 +169,7 @@ class TreeState:
         whose stamp is 0 (changed too recently to trust it), and the skills whose SKILL.md
         was not indexed or too recent (fingerprint 0)."""
         count = range(len(self.paths))
-        found = set(compress(count, map(operator.not_, self.stamps)))
+        found = set(compress(count, map(operator.not_, self.stamps))) if 0 in self.stamps else set()
         masked = map(operator.and_, self.kinds, repeat(SKILL | STUB))
         unsure = map(operator.add, masked, map(bool, self.fps))  # SKILL (1) + a fingerprint
         found.update(compress(count, map(operator.eq, unsure, repeat(SKILL))))
