@@ -184,8 +184,8 @@ class Tree:
 def test_a_targeted_walk_is_a_full_walk(
     tmp_path: Path, watcher: Watcher, seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(scan, "MAX_DEPTH", 4)
-    monkeypatch.setattr(scan, "MAX_FOLDERS", 60)
+    monkeypatch.setattr(scan, "MAX_DEPTH", 3)  # reached: deeper folders are not searched
+    monkeypatch.setattr(scan, "MAX_FOLDERS", 15)  # reached by some trees: truncated walks
     tree = Tree(tmp_path, random.Random(seed))
     for _ in range(10):
         tree.step()
