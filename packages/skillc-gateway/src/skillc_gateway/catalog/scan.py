@@ -16,6 +16,12 @@ only a folder whose stamp changed is listed again (``os.scandir``), and only a `
 whose fingerprint changed is read again. A folder or file changed within the last
 :data:`RACY_NS` is recorded as unknown, so a second change within the file system's
 timestamp granularity is never missed.
+
+With a watcher (:mod:`.watch`), a walk can be targeted: given the folders it saw change, it
+looks only at those, at those it could not watch and at the unknown ones
+(:meth:`TreeState.unsettled`), and takes the rest of the old state as it was; a folder's
+subtree follows it in the state's lists, so whole runs are copied at once. Its result is the
+state a full walk gives.
 """
 
 # Paths are str here, not pathlib: this runs over every folder of every skill per query.
@@ -23,10 +29,13 @@ timestamp granularity is never missed.
 
 from __future__ import annotations
 
+import heapq
 import marshal
+import operator
 import os
 import stat as stat_module
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable, Iterator
+from itertools import compress, repeat
 from typing import NamedTuple
 
 from skillc_index.installed import KNOWN_TARGETS, ROUTER_MARK
@@ -93,6 +102,7 @@ class TreeState:
 
     __slots__ = (
         "_fulls",
+        "_positions",
         "_summary",
         "fps",
         "ids",
@@ -102,11 +112,13 @@ class TreeState:
         "real",
         "sources",
         "stamps",
+        "unwatched",
     )
 
     def __init__(self, real: str) -> None:
         self._summary: Summary | None = None
         self._fulls: tuple[str, list[str]] | None = None
+        self._positions: dict[str, int] | None = None
         self.real = real
         self.paths: list[str] = []
         self.stamps: list[int] = []
@@ -115,6 +127,9 @@ class TreeState:
         self.fps: list[int] = []
         self.links: dict[str, str] = {}
         self.sources: dict[str, str] = {}
+        self.unwatched: set[str] = set()
+        """The folders a watcher could not watch when this state was walked (looked at by
+        every targeted walk; not saved)."""
 
     def append(self, path: str, stamp: int, kind: int, skill_id: int = 0, fp: int = 0) -> int:
         self.paths.append(path)
@@ -130,6 +145,38 @@ class TreeState:
             prefix = root.rstrip("/") + "/"
             self._fulls = (root, [prefix + path if path else root for path in self.paths])
         return self._fulls[1]
+
+    def positions(self) -> dict[str, int]:
+        """Each folder's index by its path (computed once per state)."""
+        if self._positions is None:
+            self._positions = {path: index for index, path in enumerate(self.paths)}
+        return self._positions
+
+    def subtree_end(self, index: int) -> int:
+        """The index after the last folder under the one at ``index`` (a folder's subtree
+        follows it, in one run)."""
+        paths = self.paths
+        if not paths[index]:
+            return len(paths)
+        prefix = paths[index] + "/"
+        end = index + 1
+        while end < len(paths) and paths[end].startswith(prefix):
+            end += 1
+        return end
+
+    def unsettled(self) -> set[int]:
+        """The folders to look at again whatever a watcher says: those not watched, those
+        whose stamp is 0 (changed too recently to trust it), and the skills whose SKILL.md
+        was not indexed or too recent (fingerprint 0)."""
+        count = range(len(self.paths))
+        found = set(compress(count, map(operator.not_, self.stamps))) if 0 in self.stamps else set()
+        masked = map(operator.and_, self.kinds, repeat(SKILL | STUB))
+        unsure = map(operator.add, masked, map(bool, self.fps))  # SKILL (1) + a fingerprint
+        found.update(compress(count, map(operator.eq, unsure, repeat(SKILL))))
+        if self.unwatched:
+            positions = self.positions()
+            found.update(positions[path] for path in self.unwatched if path in positions)
+        return found
 
     def summary(self) -> Summary:
         """Where the skill folders, deployed entries and unreadable folders are (computed
@@ -220,30 +267,60 @@ def is_racy(st: os.stat_result, since_ns: int) -> bool:
     return max(st.st_mtime_ns, st.st_ctime_ns) >= since_ns
 
 
-def walk(root: str, old: TreeState | None, since_ns: int, deployed_source: DeployedSource) -> Walk:
+def walk(
+    root: str,
+    old: TreeState | None,
+    since_ns: int,
+    deployed_source: DeployedSource,
+    *,
+    watch: Callable[[str], bool] | None = None,
+    changed: Collection[str] | None = None,
+    moved: Collection[str] = (),
+) -> Walk:
     """Look at the tree under ``root`` again, from ``old`` (None: never looked at).
-    ``since_ns``: what changed after this (ns since the epoch) is not trusted yet."""
-    return _Walker(root, old, since_ns, deployed_source).run()
+    ``since_ns``: what changed after this (ns since the epoch) is not trusted yet.
+
+    ``watch(folder)``: called before a folder is looked at (so that a change after the look
+    is reported), whether it is watched. ``changed`` (with a watch): the folders a watcher
+    saw change since ``old`` was walked with it, ``moved`` those it saw moved or deleted
+    themselves: only they (and all under ``moved``), the folders not watched and those whose
+    stamp or SKILL.md was too recent to trust are looked at; the others are taken from
+    ``old`` as they were. The result is what a full walk (``changed`` None) gives."""
+    walker = _Walker(root, old, since_ns, deployed_source, watch)
+    return walker.run(changed, moved)
 
 
 class _Walker:
     def __init__(
-        self, root: str, old: TreeState | None, since_ns: int, deployed_source: DeployedSource
+        self,
+        root: str,
+        old: TreeState | None,
+        since_ns: int,
+        deployed_source: DeployedSource,
+        watch: Callable[[str], bool] | None = None,
     ) -> None:
         self.root = root.rstrip("/") or "/"
         self.old = old
         self.since_ns = since_ns
         self.deployed_source = deployed_source
+        self.watch = watch
+        self.unwatched: set[str] = set()
         self.pending: list[int] = []
         self.removed: list[tuple[int, str]] = []
         self.changed = False
         self._fresh: list[tuple[str, int]] = []
+        self._heap: list[int] | None = None  # a targeted walk's folders still to look at
 
     def full(self, path: str) -> str:
         return f"{self.root.rstrip('/')}/{path}" if path else self.root
 
-    def run(self) -> Walk:
+    def _watch(self, path: str) -> None:
+        if self.watch is not None and not self.watch(self.full(path)):
+            self.unwatched.add(path)
+
+    def run(self, changed: Collection[str] | None = None, moved: Collection[str] = ()) -> Walk:
         old = self.old
+        self._watch("")
         try:
             real = os.path.realpath(self.root)
             root_stat = os.stat(self.root)
@@ -263,9 +340,23 @@ class _Walker:
         self.state = TreeState(real)
         self.state.links = dict(old.links)
         self.state.sources = dict(old.sources)
+        dirty = None
+        if old.paths and changed is not None:
+            dirty = self._dirty(old, root_stat, changed, moved)
         if not old.paths:
             self._walk_new("", root_stat)
+        elif dirty is not None:
+            start = self._unchanged_of(old, dirty)
+            if start is None:
+                self.state = old  # the folders looked at are as they were
+            else:
+                self._heap = [index for index in dirty if index >= start]  # sorted: a heap
+                self._walk_known(old, start)
         else:
+            if self.watch is not None:
+                for path, full in zip(old.paths, old.full_paths(self.root), strict=True):
+                    if not self.watch(full):
+                        self.unwatched.add(path)
             unchanged = self._unchanged(old)
             if unchanged == len(old.paths):
                 self.state = old  # the common case: no folder changed
@@ -273,8 +364,62 @@ class _Walker:
                 self._walk_known(old, unchanged)
         if self.changed:
             self._prune_maps()
+        positions = self.state.positions() if self.unwatched else {}
+        self.state.unwatched = {path for path in self.unwatched if path in positions}  # not gone
         truncated = len(self.state.paths) >= MAX_FOLDERS
         return Walk(self.state, self.changed, self.pending, self.removed, truncated)
+
+    def _dirty(
+        self,
+        old: TreeState,
+        root_stat: os.stat_result,
+        changed: Iterable[str],
+        moved: Iterable[str],
+    ) -> list[int] | None:
+        """The indexes of the folders of ``old`` a targeted walk looks at, in order; None
+        when it cannot tell (the root itself was moved, or changed unseen: a full walk)."""
+        positions = old.positions()
+        prefix = self.root.rstrip("/") + "/"
+
+        def index_of(full: str) -> int | None:
+            if full == self.root:
+                return 0
+            return positions.get(full[len(prefix) :]) if full.startswith(prefix) else None
+
+        dirty: set[int] = set()
+        for full in moved:
+            index = index_of(full)
+            if index == 0:
+                return None
+            if index is not None:
+                dirty.update(range(index, old.subtree_end(index)))
+        for full in changed:
+            index = index_of(full)
+            if index is not None:
+                dirty.add(index)
+        dirty.update(old.unsettled())
+        if 0 not in dirty and stamp_of(root_stat) != old.stamps[0]:
+            return None  # the root is another folder (a parent of it was moved)
+        return sorted(dirty)
+
+    def _unchanged_of(self, old: TreeState, dirty: list[int]) -> int | None:
+        """:meth:`_unchanged` for the folders ``dirty`` only: the first whose stamp changed
+        (None: none did), the skills before it whose SKILL.md changed queued."""
+        for index in dirty:
+            path = old.paths[index]
+            kind = old.kinds[index]
+            self._watch(path)
+            full = self.full(path)
+            try:
+                st = os.stat(full) if (kind & LINK or not index) else os.lstat(full)
+                if not stat_module.S_ISDIR(st.st_mode) or stamp_of(st) != old.stamps[index]:
+                    return index
+                skill = kind & SKILL and not kind & STUB
+                if skill and fingerprint(os.lstat(f"{full}/{SKILL_FILE}")) != old.fps[index]:
+                    self.pending.append(index)
+            except OSError:
+                return index
+        return None
 
     def _prune_maps(self) -> None:
         """Keep ``links`` and ``sources`` for the root's entries that still are such."""
@@ -320,20 +465,30 @@ class _Walker:
 
     def _walk_known(self, old: TreeState, start: int) -> None:
         """Stat every folder the old state knows from ``start`` on (those before are as they
-        were), list again those that changed."""
+        were), list again those that changed. In a targeted walk (``_heap``), only the
+        folders of the heap: the others are copied as they were."""
         state = self.state
         state.paths, state.stamps = old.paths[:start], old.stamps[:start]
         state.kinds, state.ids, state.fps = old.kinds[:start], old.ids[:start], old.fps[:start]
         gone: list[str] = []
-        known: dict[str, int] | None = None
         lstat, stat_ = os.lstat, os.stat
         is_dir = stat_module.S_ISDIR
-        for index in range(start, len(old.paths)):
+        heap = self._heap
+        order = range(start, len(old.paths)) if heap is None else self._targets(heap)
+        copied = start
+        for index in order:
+            if index < copied:
+                continue  # queued twice
+            if index > copied:
+                self._copy(old, copied, index)
+            copied = index + 1
             path = old.paths[index]
             kind = old.kinds[index]
             if gone and any(f"{path}/".startswith(prefix) for prefix in gone):
                 self._gone(old, index)
                 continue
+            if heap is not None:
+                self._watch(path)
             full = f"{self.root}/{path}" if path else self.root
             try:
                 st = stat_(full) if (not path or kind & LINK) else lstat(full)
@@ -342,15 +497,15 @@ class _Walker:
             if st is None or not is_dir(st.st_mode):
                 gone.append(path + "/")
                 self._gone(old, index)
+                self._queue(index + 1, old.subtree_end(index))
                 continue
             stamp = stamp_of(st)
             skill_id, fp = old.ids[index], old.fps[index]
             if stamp != old.stamps[index]:
-                if known is None:
-                    known = {p: i for i, p in enumerate(old.paths)}
-                kind = self._relist(old, index, full, st, known, gone)
+                kind = self._relist(old, index, full, gone)
                 if kind & STUB and not old.kinds[index] & STUB:
                     gone.append(f"{path}/")  # a deployed skill stands for its source
+                    self._queue(index + 1, old.subtree_end(index))
                 if skill_id and (not kind & SKILL or kind & STUB):
                     self.removed.append((skill_id, old.real_path(path)))
                     skill_id, fp = 0, 0
@@ -361,25 +516,40 @@ class _Walker:
                 self._walk_children(new_index)
             if kind & SKILL and not kind & STUB:
                 self._check_skill(new_index, full)
+        if copied < len(old.paths):
+            self._copy(old, copied, len(old.paths))
+
+    @staticmethod
+    def _targets(heap: list[int]) -> Iterator[int]:
+        while heap:
+            yield heapq.heappop(heap)
+
+    def _queue(self, start: int, end: int) -> None:
+        """A targeted walk looks at the folders from ``start`` to ``end`` too."""
+        if self._heap is not None:
+            for index in range(start, end):
+                heapq.heappush(self._heap, index)
+
+    def _copy(self, old: TreeState, start: int, end: int) -> None:
+        """Take the folders of ``old`` from ``start`` to ``end`` as they were."""
+        state = self.state
+        state.paths += old.paths[start:end]
+        state.stamps += old.stamps[start:end]
+        state.kinds += old.kinds[start:end]
+        state.ids += old.ids[start:end]
+        state.fps += old.fps[start:end]
 
     def _gone(self, old: TreeState, index: int) -> None:
         self.changed = True
         if old.ids[index]:
             self.removed.append((old.ids[index], old.real_path(old.paths[index])))
 
-    def _relist(
-        self,
-        old: TreeState,
-        index: int,
-        full: str,
-        st: os.stat_result,
-        known: dict[str, int],
-        gone: list[str],
-    ) -> int:
+    def _relist(self, old: TreeState, index: int, full: str, gone: list[str]) -> int:
         """List a known folder whose stamp changed: its flags now; its new subfolders (and
         those that changed from a symlink to a folder or back) are walked after it."""
         path = old.paths[index]
         kind, children = self._list(path, full, old.kinds[index] & LINK)
+        known = old.positions()
         fresh: list[tuple[str, int]] = []
         for child, child_kind in children:
             before = known.get(child)
@@ -390,7 +560,7 @@ class _Walker:
             if same_link and not (child_kind & LINK and self._link_moved(old, child)):
                 continue
             gone.append(f"{child}/")  # the old one and its subtree are gone; walked anew
-            known.pop(child)
+            self._queue(before, old.subtree_end(before))
             fresh.append((child, child_kind))
         self._fresh = fresh
         return kind
@@ -409,6 +579,7 @@ class _Walker:
 
     def _walk_child(self, child: str, child_kind: int) -> None:
         full = self.full(child)
+        self._watch(child)
         try:
             st = os.stat(full) if child_kind & LINK else os.lstat(full)
         except OSError:

@@ -2,14 +2,21 @@
 
 A process that answers many ``find`` queries (``skc mcp``, a Python program) would stat every
 searched folder and SKILL.md before each answer: at 20,000 skills that is about 50,000 stats,
-150 ms. With a :class:`Watcher`, the catalog watches every folder it walked; while nothing
-happened in them since the last full pass, the pass is skipped and the last answer's set of
-skills is reused. Any event, a queue overflow or a watch that could not be added sends the
-next query back to the full pass (which is always correct), never to a stale answer.
+200 ms. With a :class:`Watcher`, the catalog watches each folder before it looks at it;
+:meth:`Watcher.changed` then names the folders with events since it was last asked
+(:class:`Changes`), and the next walk looks again only at those (:func:`.scan.walk` with
+``changed``); while there were none, the last answer's set of skills is reused. A queue
+overflow makes :meth:`~Watcher.changed` answer None (it cannot tell): the next query makes the
+full pass (which is always correct), never a stale answer. A folder that cannot be watched
+is one the caller looks at on every walk.
 
 What counts as an event: any entry of a watched folder created, deleted, moved, written or
-changed in its attributes, and the folder itself deleted or moved. For a searched folder that
-does not exist yet, its nearest existing parent is watched for the one name that leads to it.
+changed in its attributes, and the folder itself deleted or moved. An entry created,
+deleted or moved, and a folder moved or deleted, are reported as moved: whatever is at that
+path now, and everything under it, is looked at again (the watch of an inode that left its
+path is dropped; whatever is there now is watched when it is walked). For a searched folder
+that does not exist yet, its nearest existing parent is watched for the one name that leads
+to it.
 
 Only on Linux (``inotify_init1`` from the C library); elsewhere :func:`open_watcher` returns
 None and every query makes the full pass.
@@ -23,10 +30,10 @@ import errno
 import os
 import struct
 import sys
-from collections.abc import Iterable
 from pathlib import Path
+from typing import NamedTuple
 
-__all__ = ["Watcher", "open_watcher"]
+__all__ = ["Changes", "Watcher", "open_watcher"]
 
 _IN_MODIFY = 0x2
 _IN_ATTRIB = 0x4
@@ -47,6 +54,7 @@ _TREE_MASK = (
     _IN_MODIFY | _IN_ATTRIB | _IN_CLOSE_WRITE | _IN_MOVED_FROM | _IN_MOVED_TO | _IN_CREATE
     | _IN_DELETE | _IN_DELETE_SELF | _IN_MOVE_SELF | _IN_ONLYDIR
 )  # fmt: skip
+_ENTRY_MASK = _IN_MOVED_FROM | _IN_MOVED_TO | _IN_CREATE | _IN_DELETE
 _PARENT_MASK = _IN_MOVED_TO | _IN_CREATE | _IN_DELETE_SELF | _IN_MOVE_SELF | _IN_ONLYDIR
 _EVENT = struct.Struct("iIII")  # wd, mask, cookie, len (then the name, NUL-padded)
 #: A process watches at most this many folders, and at most a quarter of the kernel's
@@ -65,60 +73,86 @@ def _watch_budget() -> int:
     return min(MAX_WATCHES, limit // 4)
 
 
+class Changes(NamedTuple):
+    """What a :class:`Watcher` saw since it was last asked."""
+
+    folders: set[str]
+    """Watched folders with an event: one of their entries was created, deleted, moved,
+    written or changed in its attributes, or the folder's own attributes changed (and, for a
+    searched folder that does not exist, the folder itself when it may have appeared)."""
+    moved: set[str]
+    """Folders that were moved, deleted or replaced (watched ones, and entries of watched
+    folders that came or went): whatever is at their path now, and everything under it, is
+    to be looked at again (the watches of those moved or deleted are dropped)."""
+
+
 class Watcher:
     """One inotify instance and the folders it watches (see the module)."""
 
     def __init__(self, libc: ctypes.CDLL, fd: int) -> None:
         self._libc = libc
         self._fd = fd
-        self._names: dict[int, set[str] | None] = {}  # wd -> the child names that count (None: any)
+        self._paths: dict[int, set[str]] = {}  # wd -> the folders it watches (by path)
+        self._wds: dict[str, int] = {}  # folder -> its wd
+        self._missing: dict[int, set[str]] = {}  # wd of a parent -> the missing folders
         self._budget = _watch_budget()
+        self._unsure = False  # a missing folder's parent could not be watched
         self.broken = False
-        """A watch could not be added, or the queue overflowed: trust nothing, make passes."""
+        """The queue overflowed or could not be read: trust nothing, :meth:`reset`."""
         self.exhausted = False
         """The kernel refused a watch for want of room, or the budget is spent: give up."""
 
-    def watch(self, folders: Iterable[str], missing: Iterable[str] = ()) -> None:
-        """Watch ``folders`` (every event counts) and, for each folder of ``missing`` that
-        does not exist, its nearest existing parent (events naming the next step only)."""
-        for folder in folders:
-            self._add(folder, _TREE_MASK, None)
-        for folder in missing:
-            child = ""
-            while folder and not Path(folder).is_dir():
-                folder, _, child = folder.rstrip("/").rpartition("/")
-            if folder and child:
-                self._add(folder, _PARENT_MASK, child)
+    def watch(self, folder: str) -> bool:
+        """Watch ``folder`` (whatever inode is at its path now); whether it is watched (not:
+        gone meanwhile, unreadable, no room...: the caller looks at it again each time)."""
+        if self.broken or self.exhausted:
+            return False
+        wd = self._add(folder, _TREE_MASK)
+        if wd < 0:
+            return False
+        before = self._wds.get(folder)
+        if before != wd:
+            if before is not None:
+                self._paths.get(before, set()).discard(folder)
+            self._wds[folder] = wd
+            self._paths.setdefault(wd, set()).add(folder)
+        return True
 
-    def _add(self, folder: str, mask: int, name: str | None) -> None:
-        if self.broken:
+    def watch_missing(self, folder: str) -> None:
+        """For ``folder`` that does not exist, watch its nearest existing parent for the
+        name that leads to it (an event there reports ``folder`` changed)."""
+        parent, child = folder, ""
+        while parent and not Path(parent).is_dir():
+            parent, _, child = parent.rstrip("/").rpartition("/")
+        if not (parent and child) or self.broken or self.exhausted:
             return
-        wd = self._libc.inotify_add_watch(self._fd, os.fsencode(folder), mask | _IN_MASK_ADD)
-        if wd < 0:  # gone meanwhile, the kernel's watch limit, no permission...
-            self.broken = True
-            self.exhausted = ctypes.get_errno() == errno.ENOSPC
-            return
-        if name is None:
-            self._names[wd] = None
+        wd = self._add(parent, _PARENT_MASK)
+        if wd < 0:
+            self._unsure = True
         else:
-            names = self._names.setdefault(wd, set())
-            if names is not None:
-                names.add(name)
-        if len(self._names) > self._budget:
-            self.broken = self.exhausted = True
+            self._missing.setdefault(wd, set()).add(f"{parent.rstrip('/')}/{child}")
 
-    def changed(self) -> bool:
-        """Whether anything that counts happened since the last call (or the watcher
-        cannot tell)."""
-        changed = self.broken
-        while True:
+    def _add(self, folder: str, mask: int) -> int:
+        wd: int = self._libc.inotify_add_watch(self._fd, os.fsencode(folder), mask | _IN_MASK_ADD)
+        full = len(self._paths) + len(self._missing) > self._budget
+        if full or (wd < 0 and ctypes.get_errno() == errno.ENOSPC):
+            self.exhausted = True
+        return wd
+
+    def changed(self) -> Changes | None:
+        """What happened since the last call; None when the watcher cannot tell (the queue
+        overflowed, a parent could not be watched): every folder is to be looked at."""
+        folders: set[str] = set()
+        moved: set[str] = set()
+        unsure, self._unsure = self._unsure, False
+        while not self.broken:
             try:
                 data = os.read(self._fd, 65536)
             except BlockingIOError:
                 break
             except OSError:
                 self.broken = True
-                return True
+                break
             offset = 0
             while offset + _EVENT.size <= len(data):
                 wd, mask, _cookie, length = _EVENT.unpack_from(data, offset)
@@ -126,24 +160,47 @@ class Watcher:
                 offset += _EVENT.size + length
                 if mask & _IN_Q_OVERFLOW:
                     self.broken = True
-                    changed = True
+                    break
+                missing = self._missing.get(wd)
+                if missing is not None:
+                    name = os.fsdecode(raw.rstrip(b"\0"))
+                    if mask & (_IN_IGNORED | _IN_DELETE_SELF | _IN_MOVE_SELF) or not name:
+                        folders.update(missing)  # the parent itself went: the missing too
+                        if mask & _IN_IGNORED:
+                            del self._missing[wd]
+                    else:
+                        folders.update(m for m in missing if m.rpartition("/")[2] == name)
+                paths = self._paths.get(wd)
+                if paths is None:
                     continue
-                if mask & _IN_IGNORED:  # the folder went away (its parent's event counts)
-                    self._names.pop(wd, None)
-                    changed = True
-                    continue
-                names = self._names.get(wd)
-                if names is None or os.fsdecode(raw.rstrip(b"\0")) in names:
-                    changed = True
-        return changed
+                if mask & (_IN_IGNORED | _IN_DELETE_SELF | _IN_MOVE_SELF):
+                    # its path holds something else now, or nothing: watched again if found
+                    moved.update(paths)
+                    for path in paths:
+                        if self._wds.get(path) == wd:
+                            del self._wds[path]
+                    del self._paths[wd]
+                    if not mask & _IN_IGNORED:
+                        self._libc.inotify_rm_watch(self._fd, wd)
+                else:
+                    folders.update(paths)
+                    if mask & _ENTRY_MASK:  # an entry came, went or was replaced
+                        name = os.fsdecode(raw.rstrip(b"\0"))
+                        moved.update(f"{path.rstrip('/')}/{name}" for path in paths)
+        if self.broken or unsure:
+            return None
+        return Changes(folders, moved)
 
     def reset(self) -> None:
-        """Forget every watch (the next :meth:`watch` starts afresh)."""
-        for wd in list(self._names):
+        """Forget every watch (folders are watched again as they are walked)."""
+        for wd in {*self._paths, *self._missing}:
             self._libc.inotify_rm_watch(self._fd, wd)
-        self._names.clear()
-        self.changed()  # drain what the removals queued
+        self._paths.clear()
+        self._wds.clear()
+        self._missing.clear()
         self.broken = False
+        self.changed()  # drain what the removals queued
+        self._unsure = False
 
     def close(self) -> None:
         """Close the inotify instance (the kernel drops its watches)."""

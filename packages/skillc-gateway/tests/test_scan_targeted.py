@@ -1,0 +1,249 @@
+"""A targeted walk (only the folders a watcher names, the unwatched and the too recent)
+gives the state a full walk gives: real trees, real inotify, random operations."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_gateway.catalog import scan
+from skillc_gateway.catalog.scan import SKILL, TreeState, Walk, fingerprint, walk
+from skillc_gateway.catalog.watch import Watcher, open_watcher
+from skillc_index.installed import ROUTER_MARK
+
+MARGIN_NS = 50_000_000  # a change this recent is racy: past the file system's time granularity
+
+
+@pytest.fixture
+def watcher() -> Iterator[Watcher]:
+    found = open_watcher()
+    if found is None:
+        pytest.skip("no inotify here")
+    yield found
+    found.close()
+
+
+def deployed(real: str, meta: bool) -> str | None:
+    """A deployed skill: a copy holding ``.skillc-meta/``, or a link into a ``runtime``."""
+    if meta or "/runtime/" in real:
+        return "/sources/" + real.rpartition("/")[2]
+    return None
+
+
+def look(state: TreeState) -> dict[str, Any]:
+    rows = zip(state.paths, state.stamps, state.kinds, state.ids, state.fps, strict=True)
+    return {
+        "rows": list(rows),
+        "links": state.links,
+        "sources": state.sources,
+        "real": state.real,
+    }
+
+
+def index(state: TreeState, result: Walk, since: int, ids: dict[str, int]) -> None:
+    """What the catalog's indexer records of the pending skills."""
+    for position in result.pending:
+        real = state.real_path(state.paths[position])
+        try:
+            st = os.lstat(f"{real}/SKILL.md")
+        except OSError:
+            state.kinds[position] &= ~SKILL
+            state.stamps[position] = 0
+            state.ids[position] = state.fps[position] = 0
+            continue
+        state.ids[position] = ids.setdefault(real, len(ids) + 1)
+        state.fps[position] = 0 if scan.is_racy(st, since) else fingerprint(st)
+
+
+class Tree:
+    """Random operations on a real tree under ``root`` (symlink targets under ``outside``)."""
+
+    def __init__(self, base: Path, rng: random.Random) -> None:
+        self.root = base / "root"
+        self.outside = base / "outside"
+        self.runtime = base / "home/.skillc/runtime"
+        for folder in (self.root, self.outside, self.runtime):
+            folder.mkdir(parents=True)
+        self.rng = rng
+        self.count = 0
+
+    def name(self) -> str:
+        self.count += 1
+        return self.rng.choice(["s", "t", "skills", ".claude", "node_modules", "x"]) + str(
+            self.count
+        )
+
+    def folders(self, base: Path | None = None) -> list[Path]:
+        found = []
+        for folder, subfolders, _files in os.walk(base or self.root):
+            found.append(Path(folder))
+            subfolders.sort()
+        return sorted(found)
+
+    def pick(self, base: Path | None = None) -> Path:
+        return self.rng.choice(self.folders(base))
+
+    def skill(self, folder: Path) -> None:
+        word = self.rng.choice(["owls", "herons", "kites"])
+        (folder / "SKILL.md").write_text(f"---\nname: {folder.name}\ndescription: {word}\n---\n")
+
+    def step(self) -> str:
+        rng = self.rng
+        operation = rng.choice(
+            [
+                "mkdir", "mkdir", "skill", "skill", "edit", "unskill", "rmtree", "rename",
+                "swap", "link", "relink", "unlink", "outside", "meta", "router", "file",
+                "runtime",
+            ]
+        )  # fmt: skip
+        folder = self.pick()
+        if operation == "mkdir":
+            new = folder / self.name()
+            new.mkdir()
+            if rng.random() < 0.5:
+                self.skill(new)
+        elif operation in ("skill", "edit"):
+            self.skill(folder)
+        elif operation == "unskill":
+            (folder / "SKILL.md").unlink(missing_ok=True)
+        elif operation == "rmtree" and folder != self.root:
+            shutil.rmtree(folder)
+        elif operation == "rename" and folder != self.root:
+            target = self.pick()
+            if not str(target).startswith(str(folder)):
+                folder.rename(target / self.name())
+        elif operation == "swap":
+            entries = [p for p in self.folders() if p != self.root]
+            if len(entries) >= 2:
+                one, two = rng.sample(entries, 2)
+                if not (str(one).startswith(str(two)) or str(two).startswith(str(one))):
+                    one.rename(one.with_name("swapping"))
+                    two.rename(one)
+                    one.with_name("swapping").rename(two)
+        elif operation == "link":
+            target = self.outside / self.name()
+            target.mkdir()
+            self.skill(target)
+            (target / "sub").mkdir()
+            (self.root / self.name()).symlink_to(target)
+        elif operation == "relink":
+            links = [p for p in self.root.iterdir() if p.is_symlink()]
+            targets = [p for p in self.outside.iterdir() if p.is_dir()]
+            if links and targets:
+                link = rng.choice(links)
+                link.unlink()
+                if rng.random() < 0.8:
+                    link.symlink_to(rng.choice(targets))
+        elif operation == "unlink":
+            links = [p for p in self.root.iterdir() if p.is_symlink()]
+            if links:
+                rng.choice(links).unlink()
+        elif operation == "outside":
+            targets = [p for p in self.outside.iterdir() if p.is_dir()]
+            if targets:
+                inside = self.pick(rng.choice(targets))
+                if rng.random() < 0.5:
+                    self.skill(inside)
+                else:
+                    (inside / self.name()).mkdir()
+        elif operation == "meta":
+            entries = [p for p in self.root.iterdir() if p.is_dir() and not p.is_symlink()]
+            if entries:
+                meta = rng.choice(entries) / ".skillc-meta"
+                if meta.is_dir():
+                    shutil.rmtree(meta)
+                elif meta.exists():
+                    meta.unlink()
+                else:
+                    meta.mkdir()
+        elif operation == "router":
+            mark = folder / ROUTER_MARK
+            if mark.exists():
+                mark.unlink()
+            else:
+                mark.write_text("")
+        elif operation == "file" and folder != self.root:
+            shutil.rmtree(folder)
+            folder.write_text("now a file")
+        elif operation == "runtime":
+            target = self.runtime / self.name()
+            target.mkdir()
+            self.skill(target)
+            (self.root / self.name()).symlink_to(target)
+        return operation
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_targeted_walk_is_a_full_walk(
+    tmp_path: Path, watcher: Watcher, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(scan, "MAX_DEPTH", 3)  # reached: deeper folders are not searched
+    monkeypatch.setattr(scan, "MAX_FOLDERS", 15)  # reached by some trees: truncated walks
+    tree = Tree(tmp_path, random.Random(seed))
+    for _ in range(10):
+        tree.step()
+    root = str(tree.root)
+    ids: dict[str, int] = {}
+    since = time.time_ns() - MARGIN_NS
+    first = walk(root, None, since, deployed, watch=watcher.watch)
+    state = first.state
+    index(state, first, since, ids)
+    looked = 0
+    for _round in range(40):
+        for _ in range(tree.rng.randint(0, 3)):
+            tree.step()
+        time.sleep(MARGIN_NS / 1e9 + 0.01)
+        if tree.rng.random() < 0.3:
+            tree.step()  # racy: changed within the margin, looked at again next time
+        changes = watcher.changed()
+        assert changes is not None
+        since = time.time_ns() - MARGIN_NS
+        targeted = walk(
+            root, state, since, deployed, watch=watcher.watch,
+            changed=changes.folders, moved=changes.moved,
+        )  # fmt: skip
+        full = walk(root, state, since, deployed)
+        assert look(targeted.state) == look(full.state)
+        assert targeted.changed == full.changed
+        assert targeted.truncated == full.truncated
+        paths = targeted.state.paths
+        assert sorted(paths[i] for i in targeted.pending) == sorted(paths[i] for i in full.pending)
+        assert sorted(targeted.removed) == sorted(full.removed)
+        assert not targeted.state.unwatched
+        looked += len(changes.folders)
+        state = targeted.state
+        index(state, targeted, since, ids)
+    assert looked  # the watcher did report folders
+
+
+def test_a_folder_that_cannot_be_watched_is_looked_at_every_time(
+    tmp_path: Path, watcher: Watcher
+) -> None:
+    (tmp_path / "a/b").mkdir(parents=True)
+    refused = str(tmp_path / "a")
+    real_watch = watcher.watch
+
+    def watch(folder: str) -> bool:
+        return folder != refused and real_watch(folder)
+
+    time.sleep(MARGIN_NS / 1e9 + 0.01)
+    first = walk(str(tmp_path), None, time.time_ns() - MARGIN_NS, deployed, watch=watch)
+    assert first.state.unwatched == {"a"} and all(first.state.stamps)
+    assert watcher.changed() == (set(), set())
+    (tmp_path / "a/b/SKILL.md").write_text("---\nname: b\ndescription: owls\n---\n")
+    (tmp_path / "a/SKILL.md").write_text("---\nname: a\ndescription: owls\n---\n")  # unseen
+    changes = watcher.changed()
+    assert changes == ({str(tmp_path / "a/b")}, {str(tmp_path / "a/b/SKILL.md")})
+    since = time.time_ns() - MARGIN_NS
+    again = walk(str(tmp_path), first.state, since, deployed, watch=watch, changed=changes[0])
+    assert sorted(again.state.paths[i] for i in again.pending) == ["a", "a/b"]
+    assert again.state.unwatched == {"a"}
+    near = walk(str(tmp_path), first.state, since, deployed, watch=real_watch, changed=set())
+    assert near.state.unwatched == set()  # watched now: trusted from the next walk on
