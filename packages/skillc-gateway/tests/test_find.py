@@ -522,6 +522,21 @@ def test_another_ranker_version_rebuilds_the_catalog(
         assert db.execute("PRAGMA application_id").fetchone() == (database.APPLICATION_ID,)
 
 
+def test_a_catalog_missing_a_table_its_versions_promise_is_made_again(
+    gateway: Run, project: Path, home: Path
+) -> None:
+    """A development build's catalog: current versions, another set of tables. No E999."""
+    write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
+    assert gateway("find", "fish").returncode == 0
+    with sqlite3.connect(home / ".skillc/catalog.db") as db:
+        db.execute("DROP TABLE rank_postings")
+    result = gateway("find", "fish")
+    assert result.returncode == 0, result.stderr
+    assert "alpha" in result.stdout
+    with sqlite3.connect(home / ".skillc/catalog.db") as db:
+        assert db.execute("SELECT count(*) FROM rank_postings").fetchone()[0] > 0
+
+
 # -- bad input -----------------------------------------------------------------------------
 
 

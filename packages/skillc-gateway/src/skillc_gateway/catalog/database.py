@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sqlite3
 from pathlib import Path
 from typing import NamedTuple
@@ -62,6 +63,10 @@ the SKILL.md file's stat fingerprint when it was read (0: read it again). ``root
 state of each searched folder's tree (:class:`~skillc_gateway.catalog.scan.TreeState`)."""
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
+#: The tables a current catalog holds.
+_TABLES = frozenset(
+    re.findall(r"CREATE (?:VIRTUAL )?TABLE (?:IF NOT EXISTS )?(\w+)", SCHEMA + rank.SCHEMA)
+)
 
 
 class CatalogDatabase(NamedTuple):
@@ -143,9 +148,12 @@ def _current(db: sqlite3.Connection) -> bool:
         versions = dict(db.execute("SELECT key, value FROM meta").fetchall())
     except sqlite3.OperationalError:
         return False
-    return versions.get("schema_version") == str(SCHEMA_VERSION) and versions.get(
-        "rank_version"
-    ) == str(rank.RANK_VERSION)
+    wanted = {"schema_version": str(SCHEMA_VERSION), "rank_version": str(rank.RANK_VERSION)}
+    if any(versions.get(key) != value for key, value in wanted.items()):
+        return False
+    # versions that say current over tables that are not (a development build's catalog)
+    present = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
+    return present >= _TABLES
 
 
 def _drop_everything(db: sqlite3.Connection) -> None:
