@@ -51,10 +51,18 @@ def _consistent(db: sqlite3.Connection) -> None:
         "SELECT doc, term, count(*) FROM rank_postings GROUP BY doc, term ORDER BY 1, 2"
     ).fetchall()
     terms = db.execute("SELECT doc, term, df FROM rank_terms ORDER BY 1, 2").fetchall()
-    assert postings == terms
     counts = db.execute(
         "SELECT doc, count(DISTINCT skill) FROM rank_postings GROUP BY doc ORDER BY 1"
     ).fetchall()
+    sections = db.execute(
+        "SELECT term, count(*) FROM rank_passages GROUP BY term ORDER BY 1"
+    ).fetchall()
+    counts += db.execute(
+        "SELECT ?, count(*) FROM (SELECT DISTINCT skill, section FROM rank_passages) "
+        "HAVING count(*) > 0",
+        (rank.PASSAGES,),
+    ).fetchall()
+    assert terms == postings + [(rank.PASSAGES, term, df) for term, df in sections]
     stored = db.execute("SELECT doc, n FROM rank_count WHERE n > 0 ORDER BY 1").fetchall()
     assert counts == stored
 
@@ -151,3 +159,43 @@ def test_a_skill_added_twice_in_one_batch_counts_once(db: sqlite3.Connection) ->
     db.execute("COMMIT")
     _consistent(db)
     assert rank.rank(db, "night", 5) == []
+
+
+def _markdown(name: str, description: str, body: str) -> rank.SkillText:
+    lines = body.split("\n")
+    headings = tuple(
+        rank.Heading(1, line[2:], n + 1) for n, line in enumerate(lines) if line.startswith("# ")
+    )
+    return rank.SkillText(name, description, body, headings, name)
+
+
+def test_the_words_together_in_one_section_rank_first(
+    db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The same words in both bodies, headings and descriptions: only the sections differ.
+    apart = "# Intro\nowl wren\n# Usage\nhawk finch"
+    together = "# Intro\nowl hawk\n# Usage\nwren finch"
+    skills = {1: _markdown("one", "birds", apart), 2: _markdown("two", "birds", together)}
+    skills.update({n: _markdown(f"s{n}", "lakes", f"# Intro\nboats {n}") for n in range(3, 8)})
+    _add(db, skills)
+    _consistent(db)
+    assert [skill for skill, _ in rank.rank(db, "owl hawk", 5)] == [2, 1]
+    monkeypatch.setattr(rank, "RERANK", 0)  # without the sections: a tie, by id
+    assert [skill for skill, _ in rank.rank(db, "owl hawk", 5)] == [1, 2]
+
+
+def test_only_the_best_skills_are_reranked_by_their_sections(
+    db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Skill 1 matches in its description; skill 2 only in one section, where its words meet.
+    skills = {
+        1: _markdown("one", "owl hawk", "# Intro\nowl\n# Usage\nhawk"),
+        2: _markdown("two", "birds", "# Intro\nowl hawk\n# Usage\nwren"),
+    }
+    skills.update({n: _markdown(f"s{n}", "lakes", f"# Intro\nboats {n}") for n in range(3, 8)})
+    _add(db, skills)
+    assert [skill for skill, _ in rank.rank(db, "owl hawk", 5)] == [1, 2]
+    monkeypatch.setattr(rank, "RERANK", 1)  # skill 2's section is not read
+    scores = dict(rank.rank(db, "owl hawk", 5))
+    monkeypatch.setattr(rank, "RERANK", 0)
+    assert scores[2] == dict(rank.rank(db, "owl hawk", 5))[2] < scores[1]

@@ -19,10 +19,13 @@ and sums them in SQL; the cost of a query is bounded whatever the number of skil
 ``bm25()`` scores every skill that holds a query word).
 
 Each document's scores are divided by the best score among the candidates for that query,
-then summed with the weights of :data:`DOCUMENTS` (meta 1, body 0.7, headings 0.3). The query
-keeps its distinct words minus a stop list of function words and request filler ("please",
-"want", "need"...), at most :data:`MAX_TERMS`. What was tried and what each step gained is in
-the gateway README ("How find ranks").
+then summed with the weights of :data:`DOCUMENTS` (meta 1, body 0.7, headings 0.3). Then the
+sections of SKILL.md count as passages: the :data:`RERANK` best skills each add the BM25 score
+of their best section (``rank_passages``, IDF over sections), divided by the best of those,
+times :data:`PASSAGE`'s weight (0.4): a skill whose body holds the request's words in one place
+beats one that scatters them. The query keeps its distinct words minus a stop list of function
+words and request filler ("please", "want", "need"...), at most :data:`MAX_TERMS`. What was
+tried and what each step gained is in the gateway README ("How find ranks").
 
 Sections: every heading of SKILL.md with the text up to the next heading is a row of
 ``rank_sections``, its id ``skill_id * SECTION_SLOTS + n``. The best sections of a skill shown
@@ -54,7 +57,7 @@ __all__ = [
 ]
 
 #: Bumped when the tables or the tokenizer change: the catalog then indexes every skill anew.
-RANK_VERSION = 3
+RANK_VERSION = 4
 
 _TOKENIZER = "tokenize='porter unicode61 remove_diacritics 2'"
 SCHEMA = """
@@ -67,14 +70,22 @@ CREATE TABLE IF NOT EXISTS rank_terms (
     doc INTEGER NOT NULL, term TEXT NOT NULL, df INTEGER NOT NULL, PRIMARY KEY (doc, term)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS rank_count (doc INTEGER PRIMARY KEY, n INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS rank_passages (
+    skill INTEGER NOT NULL, term TEXT NOT NULL, section INTEGER NOT NULL, w REAL NOT NULL,
+    PRIMARY KEY (skill, term, section)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS rank_sections (
     id INTEGER PRIMARY KEY, heading TEXT NOT NULL, text TEXT NOT NULL, line INTEGER NOT NULL
 );
 """
 """``rank_postings``: BM25's term-frequency part ``w`` of each term of each document of each
 skill; ``rank_terms``: the number of skills whose document holds the term (``df``);
-``rank_count``: the number of skills with each document; ``rank_sections``: the sections of
-each skill's SKILL.md, ``id`` = ``skill_id * SECTION_SLOTS + n``."""
+``rank_count``: the number of skills with each document; ``rank_passages``: ``w`` of each
+term of each section (``section`` = ``n``) of each skill (reference length: :data:`PASSAGE`'s),
+whose ``df`` and count in ``rank_terms`` and ``rank_count`` (doc :data:`PASSAGES`) are of
+sections, not skills;
+``rank_sections``: the sections of each skill's SKILL.md, ``id`` =
+``skill_id * SECTION_SLOTS + n``."""
 
 
 class Document(NamedTuple):
@@ -91,6 +102,13 @@ DOCUMENTS: tuple[Document, ...] = (
     Document("body", 0.7, 1350.0),
     Document("headings", 0.3, 60.0),
 )
+#: The sections of SKILL.md (heading and text) as passages: after the fusion, the best
+#: section of each of the :data:`RERANK` best skills adds its score (divided by the best one
+#: of those skills) times this weight; the length is the corpus's average section.
+PASSAGE = Document("sections", 0.4, 72.0)
+RERANK = 20
+#: The sections' ``doc`` in ``rank_terms`` and ``rank_count``.
+PASSAGES = len(DOCUMENTS)
 #: BM25's parameters (FTS5's and most engines' defaults).
 K1, B = 1.2, 0.75
 #: Rows read per query term and document: the skills with the highest ``w`` for that term.
@@ -201,12 +219,45 @@ def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
     )
     db.execute("INSERT INTO temp.rank_tokens (rank_tokens) VALUES ('delete-all')")
     base = skill_id * SECTION_SLOTS
+    sections = _sections(text)
     db.executemany(
         "INSERT INTO rank_sections (id, heading, text, line) VALUES (?, ?, ?, ?)",
-        [
-            (base + n, heading, body, line)
-            for n, (heading, body, line) in enumerate(_sections(text))
-        ],
+        [(base + n, heading, body, line) for n, (heading, body, line) in enumerate(sections)],
+    )
+    if sections:
+        _add_passages(db, skill_id, sections)
+
+
+def _add_passages(
+    db: sqlite3.Connection, skill_id: int, sections: list[tuple[str, str, int]]
+) -> None:
+    """The skill's rows of ``rank_passages``, and the section counts of their terms (written
+    at once: :func:`remove` undoes them, whether :func:`finish` ran or not)."""
+    db.executemany(
+        "INSERT INTO temp.rank_section_q (rowid, heading, text) VALUES (?, ?, ?)",
+        [(n, heading, body) for n, (heading, body, _) in enumerate(sections)],
+    )
+    try:
+        db.execute(
+            "INSERT INTO rank_passages (skill, term, section, w) "
+            f"SELECT ?, term, doc, cnt * {K1 + 1} / (cnt + {K1} * (1 - {B} + {B} * "
+            f"(sum(cnt) OVER (PARTITION BY doc)) / {PASSAGE.length})) "
+            "FROM (SELECT doc, term, count(*) AS cnt FROM temp.rank_section_v GROUP BY doc, term)",
+            (skill_id,),
+        )
+    finally:
+        db.execute("INSERT INTO temp.rank_section_q (rank_section_q) VALUES ('delete-all')")
+    db.execute(
+        "INSERT INTO rank_terms (doc, term, df) "
+        f"SELECT {PASSAGES}, term, count(*) FROM rank_passages WHERE skill = ? GROUP BY term "
+        "ON CONFLICT (doc, term) DO UPDATE SET df = df + excluded.df",
+        (skill_id,),
+    )
+    db.execute(
+        "INSERT INTO rank_count (doc, n) "
+        f"SELECT {PASSAGES}, count(DISTINCT section) FROM rank_passages WHERE skill = ? "
+        "ON CONFLICT (doc) DO UPDATE SET n = n + excluded.n",
+        (skill_id,),
     )
 
 
@@ -279,6 +330,20 @@ def remove(db: sqlite3.Connection, skill_id: int) -> None:
             [(doc,) for doc in {d for d, _ in terms}],
         )
         db.execute("DELETE FROM rank_postings WHERE skill = ?", (skill_id,))
+    passages = db.execute(
+        "SELECT count(*), term FROM rank_passages WHERE skill = ? GROUP BY term", (skill_id,)
+    ).fetchall()
+    if passages:
+        db.executemany(
+            f"UPDATE rank_terms SET df = df - ? WHERE doc = {PASSAGES} AND term = ?", passages
+        )
+        db.execute("DELETE FROM rank_terms WHERE df <= 0")
+        db.execute(
+            f"UPDATE rank_count SET n = n - (SELECT count(DISTINCT section) FROM rank_passages "
+            f"WHERE skill = ?) WHERE doc = {PASSAGES}",
+            (skill_id,),
+        )
+        db.execute("DELETE FROM rank_passages WHERE skill = ?", (skill_id,))
     base = skill_id * SECTION_SLOTS
     db.execute(
         "DELETE FROM rank_sections WHERE id BETWEEN ? AND ?", (base, base + SECTION_SLOTS - 1)
@@ -363,7 +428,40 @@ def rank(
         for skill, score in scores.items():
             total[skill] = total.get(skill, 0.0) + document.weight * score / best
     ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
+    passages = _passage_scores(db, terms, [skill for skill, _ in ranked[:RERANK]])
+    if passages:
+        # Only the first RERANK gain: each keeps its place above the rest.
+        best = max(passages.values())
+        for skill, score in passages.items():
+            total[skill] += PASSAGE.weight * score / best
+        ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
     return [(skill, round(score, 4)) for skill, score in ranked[:limit]]
+
+
+def _passage_scores(
+    db: sqlite3.Connection, terms: list[str], skills: list[int]
+) -> dict[int, float]:
+    """The BM25 score of the best section of each of ``skills`` (IDF over sections); none
+    for the skills whose sections hold no term."""
+    if not skills:
+        return {}
+    known = db.execute(
+        f"SELECT term, df FROM rank_terms WHERE doc = {PASSAGES} "
+        f"AND term IN ({','.join('?' * len(terms))})",
+        terms,
+    ).fetchall()
+    row = db.execute(f"SELECT n FROM rank_count WHERE doc = {PASSAGES}").fetchone()
+    if not known or not row:
+        return {}
+    idf = [(term, max(math.log((row[0] - df + 0.5) / (df + 0.5)), 1e-6)) for term, df in known]
+    found = db.execute(
+        f"WITH q (term, idf) AS (VALUES {','.join(['(?, ?)'] * len(idf))}) "
+        "SELECT skill, max(s) FROM (SELECT p.skill, sum(p.w * q.idf) AS s FROM q "
+        f"JOIN rank_passages AS p ON p.skill IN ({','.join('?' * len(skills))}) "
+        "AND p.term = q.term GROUP BY p.skill, p.section) GROUP BY skill",
+        [*(value for pair in idf for value in pair), *skills],
+    ).fetchall()
+    return {skill: score for skill, score in found if score > 0}
 
 
 def best_sections(
