@@ -199,3 +199,18 @@ def test_only_the_best_skills_are_reranked_by_their_sections(
     scores = dict(rank.rank(db, "owl hawk", 5))
     monkeypatch.setattr(rank, "RERANK", 0)
     assert scores[2] == dict(rank.rank(db, "owl hawk", 5))[2] < scores[1]
+
+
+def test_the_name_and_description_are_a_passage_too(db: sqlite3.Connection) -> None:
+    # Skill 2 has no sections: its description is its passage, and it beats a section.
+    skills = {
+        1: _markdown("ledger", "Keep a ledger.", "# Sending invoices\nStep one."),
+        2: _markdown("invoices", "Create and send invoices to customers.", ""),
+    }
+    skills.update({n: _markdown(f"s{n}", "lakes", f"# Intro\nboats {n}") for n in range(3, 8)})
+    _add(db, skills)
+    _consistent(db)
+    sections = db.execute("SELECT DISTINCT section FROM rank_passages WHERE skill = 2").fetchall()
+    assert sections == [(-1,)]
+    passages = rank._passage_scores(db, rank.stems(db, ["send", "invoices", "customer"]), [1, 2])
+    assert passages[2] > passages[1] > 0

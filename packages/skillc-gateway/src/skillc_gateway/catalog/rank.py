@@ -20,12 +20,13 @@ and sums them in SQL; the cost of a query is bounded whatever the number of skil
 
 Each document's scores are divided by the best score among the candidates for that query,
 then summed with the weights of :data:`DOCUMENTS` (meta 1, body 0.7, headings 0.3). Then the
-sections of SKILL.md count as passages: the :data:`RERANK` best skills each add the BM25 score
-of their best section (``rank_passages``, IDF over sections), divided by the best of those,
-times :data:`PASSAGE`'s weight (0.4): a skill whose body holds the request's words in one place
-beats one that scatters them. The query keeps its distinct words minus a stop list of function
-words and request filler ("please", "want", "need"...), at most :data:`MAX_TERMS`. What was
-tried and what each step gained is in the gateway README ("How find ranks").
+sections of SKILL.md, and the name with the description, count as passages: the :data:`RERANK`
+best skills each add the BM25 score of their best passage (``rank_passages``, IDF over
+passages), divided by the best of those, times :data:`PASSAGE`'s weight (0.4): a skill that
+holds the request's words in one place beats one that scatters them. The query keeps its
+distinct words minus a stop list of function words and request filler ("please", "want",
+"need"...), at most :data:`MAX_TERMS`. What was tried and what each step gained is in the
+gateway README ("How find ranks").
 
 Sections: every heading of SKILL.md with the text up to the next heading is a row of
 ``rank_sections``, its id ``skill_id * SECTION_SLOTS + n``. The best sections of a skill shown
@@ -81,7 +82,8 @@ CREATE TABLE IF NOT EXISTS rank_sections (
 """``rank_postings``: BM25's term-frequency part ``w`` of each term of each document of each
 skill; ``rank_terms``: the number of skills whose document holds the term (``df``);
 ``rank_count``: the number of skills with each document; ``rank_passages``: ``w`` of each
-term of each section (``section`` = ``n``) of each skill (reference length: :data:`PASSAGE`'s),
+term of each passage of each skill (``section``: ``n``, or -1 for the name and description;
+reference length: :data:`PASSAGE`'s),
 whose ``df`` and count in ``rank_terms`` and ``rank_count`` (doc :data:`PASSAGES`) are of
 sections, not skills;
 ``rank_sections``: the sections of each skill's SKILL.md, ``id`` =
@@ -102,11 +104,12 @@ DOCUMENTS: tuple[Document, ...] = (
     Document("body", 0.7, 1350.0),
     Document("headings", 0.3, 60.0),
 )
-#: The sections of SKILL.md (heading and text) as passages: after the fusion, the best
-#: section of each of the :data:`RERANK` best skills adds its score (divided by the best one
-#: of those skills) times this weight; the length is the corpus's average section.
+#: The sections of SKILL.md (heading and text) and the name with the description as passages:
+#: after the fusion, the best passage of each of the :data:`RERANK` best skills adds its score
+#: (divided by the best one of those skills) times this weight; the length is the corpus's
+#: average section.
 PASSAGE = Document("sections", 0.4, 72.0)
-RERANK = 20
+RERANK = 10
 #: The sections' ``doc`` in ``rank_terms`` and ``rank_count``.
 PASSAGES = len(DOCUMENTS)
 #: BM25's parameters (FTS5's and most engines' defaults).
@@ -224,18 +227,22 @@ def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
         "INSERT INTO rank_sections (id, heading, text, line) VALUES (?, ?, ?, ?)",
         [(base + n, heading, body, line) for n, (heading, body, line) in enumerate(sections)],
     )
-    if sections:
-        _add_passages(db, skill_id, sections)
+    _add_passages(db, skill_id, text, sections)
 
 
 def _add_passages(
-    db: sqlite3.Connection, skill_id: int, sections: list[tuple[str, str, int]]
+    db: sqlite3.Connection, skill_id: int, text: SkillText, sections: list[tuple[str, str, int]]
 ) -> None:
-    """The skill's rows of ``rank_passages``, and the section counts of their terms (written
-    at once: :func:`remove` undoes them, whether :func:`finish` ran or not)."""
+    """The skill's rows of ``rank_passages``, and the passage counts of their terms (written
+    at once: :func:`remove` undoes them, whether :func:`finish` ran or not). The name and
+    description are one more passage (``section`` -1): a skill with few or no sections is
+    not left without one."""
     db.executemany(
         "INSERT INTO temp.rank_section_q (rowid, heading, text) VALUES (?, ?, ?)",
-        [(n, heading, body) for n, (heading, body, _) in enumerate(sections)],
+        [
+            (-1, _names(text), text.description),
+            *((n, heading, body) for n, (heading, body, _) in enumerate(sections)),
+        ],
     )
     try:
         db.execute(
@@ -441,8 +448,8 @@ def rank(
 def _passage_scores(
     db: sqlite3.Connection, terms: list[str], skills: list[int]
 ) -> dict[int, float]:
-    """The BM25 score of the best section of each of ``skills`` (IDF over sections); none
-    for the skills whose sections hold no term."""
+    """The BM25 score of the best passage of each of ``skills`` (IDF over passages); none
+    for the skills whose passages hold no term."""
     if not skills:
         return {}
     known = db.execute(
