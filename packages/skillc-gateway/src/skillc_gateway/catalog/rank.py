@@ -344,7 +344,11 @@ def remove(db: sqlite3.Connection, skill_id: int) -> None:
         db.executemany(
             f"UPDATE rank_terms SET df = df - ? WHERE doc = {PASSAGES} AND term = ?", passages
         )
-        db.execute("DELETE FROM rank_terms WHERE df <= 0")
+        db.execute(  # the skill's words only: not a scan of every word
+            f"DELETE FROM rank_terms WHERE doc = {PASSAGES} AND df <= 0 AND term IN "
+            "(SELECT term FROM rank_passages WHERE skill = ?)",
+            (skill_id,),
+        )
         db.execute(
             f"UPDATE rank_count SET n = n - (SELECT count(DISTINCT section) FROM rank_passages "
             f"WHERE skill = ?) WHERE doc = {PASSAGES}",
