@@ -52,10 +52,18 @@ def _consistent(db: sqlite3.Connection) -> None:
         "SELECT doc, term, count(*) FROM rank_postings GROUP BY doc, term ORDER BY 1, 2"
     ).fetchall()
     terms = db.execute("SELECT doc, term, df FROM rank_terms ORDER BY 1, 2").fetchall()
-    assert postings == terms
     counts = db.execute(
         "SELECT doc, count(DISTINCT skill) FROM rank_postings GROUP BY doc ORDER BY 1"
     ).fetchall()
+    sections = db.execute(
+        "SELECT term, count(*) FROM rank_passages GROUP BY term ORDER BY 1"
+    ).fetchall()
+    counts += db.execute(
+        "SELECT ?, count(*) FROM (SELECT DISTINCT skill, section FROM rank_passages) "
+        "HAVING count(*) > 0",
+        (rank.PASSAGES,),
+    ).fetchall()
+    assert terms == postings + [(rank.PASSAGES, term, df) for term, df in sections]
     stored = db.execute("SELECT doc, n FROM rank_count WHERE n > 0 ORDER BY 1").fetchall()
     assert counts == stored
 
@@ -212,6 +220,8 @@ def test_a_filter_leaving_out_a_few_skills_ranks_the_others_as_without_it(
         },
     )
     monkeypatch.setattr(rank, "POOL", 20)
+    # the fusion's order: the passages rerank the first skills of each answer, not the same ones
+    monkeypatch.setattr(rank, "RERANK", 0)
     query = "owl hawk eagle wren"
     everything = [skill for skill, _ in rank.rank(db, query, 25)]
     candidates = set(range(1, 200)) - set(everything[:5])
@@ -312,3 +322,58 @@ def test_a_changed_skill_shows_its_new_sections_and_a_removed_one_none(
     assert rank.best_sections(db, "owl", [1]) == {}
     assert db.execute("SELECT count(*) FROM rank_section_terms").fetchone() == (0,)
     assert db.execute("SELECT count(*) FROM rank_sections").fetchone() == (0,)
+
+
+def _markdown(name: str, description: str, body: str) -> rank.SkillText:
+    lines = body.split("\n")
+    headings = tuple(
+        rank.Heading(1, line[2:], n + 1) for n, line in enumerate(lines) if line.startswith("# ")
+    )
+    return rank.SkillText(name, description, body, headings, name)
+
+
+def test_the_words_together_in_one_section_rank_first(
+    db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The same words in both bodies, headings and descriptions: only the sections differ.
+    apart = "# Intro\nowl wren\n# Usage\nhawk finch"
+    together = "# Intro\nowl hawk\n# Usage\nwren finch"
+    skills = {1: _markdown("one", "birds", apart), 2: _markdown("two", "birds", together)}
+    skills.update({n: _markdown(f"s{n}", "lakes", f"# Intro\nboats {n}") for n in range(3, 8)})
+    _add(db, skills)
+    _consistent(db)
+    assert [skill for skill, _ in rank.rank(db, "owl hawk", 5)] == [2, 1]
+    monkeypatch.setattr(rank, "RERANK", 0)  # without the sections: a tie, by id
+    assert [skill for skill, _ in rank.rank(db, "owl hawk", 5)] == [1, 2]
+
+
+def test_only_the_best_skills_are_reranked_by_their_sections(
+    db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Skill 1 matches in its description; skill 2 only in one section, where its words meet.
+    skills = {
+        1: _markdown("one", "owl hawk", "# Intro\nowl\n# Usage\nhawk"),
+        2: _markdown("two", "birds", "# Intro\nowl hawk\n# Usage\nwren"),
+    }
+    skills.update({n: _markdown(f"s{n}", "lakes", f"# Intro\nboats {n}") for n in range(3, 8)})
+    _add(db, skills)
+    assert [skill for skill, _ in rank.rank(db, "owl hawk", 5)] == [1, 2]
+    monkeypatch.setattr(rank, "RERANK", 1)  # skill 2's section is not read
+    scores = dict(rank.rank(db, "owl hawk", 5))
+    monkeypatch.setattr(rank, "RERANK", 0)
+    assert scores[2] == dict(rank.rank(db, "owl hawk", 5))[2] < scores[1]
+
+
+def test_the_name_and_description_are_a_passage_too(db: sqlite3.Connection) -> None:
+    # Skill 2 has no sections: its description is its passage, and it beats a section.
+    skills = {
+        1: _markdown("ledger", "Keep a ledger.", "# Sending invoices\nStep one."),
+        2: _markdown("invoices", "Create and send invoices to customers.", ""),
+    }
+    skills.update({n: _markdown(f"s{n}", "lakes", f"# Intro\nboats {n}") for n in range(3, 8)})
+    _add(db, skills)
+    _consistent(db)
+    sections = db.execute("SELECT DISTINCT section FROM rank_passages WHERE skill = 2").fetchall()
+    assert sections == [(-1,)]
+    passages = rank._passage_scores(db, rank.stems(db, ["send", "invoices", "customer"]), [1, 2])
+    assert passages[2] > passages[1] > 0

@@ -23,10 +23,14 @@ A ``--path`` filter that keeps (nearly) every skill costs nothing more: the quer
 as many more rows as the filter leaves skills out.
 
 Each document's scores are divided by the best score among the candidates for that query,
-then summed with the weights of :data:`DOCUMENTS` (meta 1, body 0.7, headings 0.3). The query
-keeps its distinct words minus a stop list of function words and request filler ("please",
-"want", "need"...), at most :data:`MAX_TERMS`. What was tried and what each step gained is in
-the gateway README ("How find ranks").
+then summed with the weights of :data:`DOCUMENTS` (meta 1, body 0.7, headings 0.3). Then the
+sections of SKILL.md, and the name with the description, count as passages: the :data:`RERANK`
+best skills each add the BM25 score of their best passage (``rank_passages``, IDF over
+passages), divided by the best of those, times :data:`PASSAGE`'s weight (0.4): a skill that
+holds the request's words in one place beats one that scatters them. The query keeps its
+distinct words minus a stop list of function words and request filler ("please", "want",
+"need"...), at most :data:`MAX_TERMS`. What was tried and what each step gained is in the
+gateway README ("How find ranks").
 
 Sections: every heading of SKILL.md with the text up to the next heading is a row of
 ``rank_sections`` (its heading and line), its id ``skill_id * SECTION_SLOTS + n``. When a skill
@@ -60,7 +64,7 @@ __all__ = [
 ]
 
 #: Bumped when the tables or the tokenizer change: the catalog then indexes every skill anew.
-RANK_VERSION = 4
+RANK_VERSION = 5
 
 _TOKENIZER = "tokenize='porter unicode61 remove_diacritics 2'"
 SCHEMA = """
@@ -73,6 +77,10 @@ CREATE TABLE IF NOT EXISTS rank_terms (
     doc INTEGER NOT NULL, term TEXT NOT NULL, df INTEGER NOT NULL, PRIMARY KEY (doc, term)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS rank_count (doc INTEGER PRIMARY KEY, n INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS rank_passages (
+    skill INTEGER NOT NULL, term TEXT NOT NULL, section INTEGER NOT NULL, w REAL NOT NULL,
+    PRIMARY KEY (skill, term, section)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS rank_sections (
     id INTEGER PRIMARY KEY, heading TEXT NOT NULL, line INTEGER NOT NULL
 );
@@ -80,9 +88,13 @@ CREATE TABLE IF NOT EXISTS rank_section_terms (skill INTEGER PRIMARY KEY, terms 
 """
 """``rank_postings``: BM25's term-frequency part ``w`` of each term of each document of each
 skill; ``rank_terms``: the number of skills whose document holds the term (``df``);
-``rank_count``: the number of skills with each document; ``rank_sections``: the sections of
-each skill's SKILL.md, ``id`` = ``skill_id * SECTION_SLOTS + n``; ``rank_section_terms``: which
-sections of a skill hold each of its words (:func:`_section_terms`)."""
+``rank_count``: the number of skills with each document; ``rank_passages``: ``w`` of each
+term of each passage of each skill (``section``: ``n``, or -1 for the name and description;
+reference length: :data:`PASSAGE`'s), whose ``df`` and count in ``rank_terms`` and
+``rank_count`` (doc :data:`PASSAGES`) are of passages, not skills; ``rank_sections``: the
+sections of each skill's SKILL.md, ``id`` = ``skill_id * SECTION_SLOTS + n``;
+``rank_section_terms``: which sections of a skill hold each of its words
+(:func:`_section_terms`)."""
 
 
 class Document(NamedTuple):
@@ -99,6 +111,14 @@ DOCUMENTS: tuple[Document, ...] = (
     Document("body", 0.7, 1350.0),
     Document("headings", 0.3, 60.0),
 )
+#: The sections of SKILL.md (heading and text) and the name with the description as passages:
+#: after the fusion, the best passage of each of the :data:`RERANK` best skills adds its score
+#: (divided by the best one of those skills) times this weight; the length is the corpus's
+#: average section.
+PASSAGE = Document("sections", 0.4, 72.0)
+RERANK = 10
+#: The sections' ``doc`` in ``rank_terms`` and ``rank_count``.
+PASSAGES = len(DOCUMENTS)
 #: BM25's parameters (FTS5's and most engines' defaults).
 K1, B = 1.2, 0.75
 #: Rows read per query term and document, at most: the skills with the highest ``w`` for that
@@ -215,6 +235,7 @@ def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
     )
     db.execute("INSERT INTO temp.rank_tokens (rank_tokens) VALUES ('delete-all')")
     sections = _sections(text)
+    _add_passages(db, skill_id, text, sections)
     if not sections:
         return
     base = skill_id * SECTION_SLOTS
@@ -266,6 +287,44 @@ _SECTION_LINES = (
 the first parameter."""
 
 
+def _add_passages(
+    db: sqlite3.Connection, skill_id: int, text: SkillText, sections: list[tuple[str, str, int]]
+) -> None:
+    """The skill's rows of ``rank_passages``, and the passage counts of their terms (written
+    at once: :func:`remove` undoes them, whether :func:`finish` ran or not). The name and
+    description are one more passage (``section`` -1): a skill with few or no sections is
+    not left without one."""
+    db.executemany(
+        "INSERT INTO temp.rank_passage_q (rowid, heading, text) VALUES (?, ?, ?)",
+        [
+            (-1, _names(text), text.description),
+            *((n, heading, body) for n, (heading, body, _) in enumerate(sections)),
+        ],
+    )
+    try:
+        db.execute(
+            "INSERT INTO rank_passages (skill, term, section, w) "
+            f"SELECT ?, term, doc, cnt * {K1 + 1} / (cnt + {K1} * (1 - {B} + {B} * "
+            f"(sum(cnt) OVER (PARTITION BY doc)) / {PASSAGE.length})) "
+            "FROM (SELECT doc, term, count(*) AS cnt FROM temp.rank_passage_v GROUP BY doc, term)",
+            (skill_id,),
+        )
+    finally:
+        db.execute("INSERT INTO temp.rank_passage_q (rank_passage_q) VALUES ('delete-all')")
+    db.execute(
+        "INSERT INTO rank_terms (doc, term, df) "
+        f"SELECT {PASSAGES}, term, count(*) FROM rank_passages WHERE skill = ? GROUP BY term "
+        "ON CONFLICT (doc, term) DO UPDATE SET df = df + excluded.df",
+        (skill_id,),
+    )
+    db.execute(
+        "INSERT INTO rank_count (doc, n) "
+        f"SELECT {PASSAGES}, count(DISTINCT section) FROM rank_passages WHERE skill = ? "
+        "ON CONFLICT (doc) DO UPDATE SET n = n + excluded.n",
+        (skill_id,),
+    )
+
+
 _ADDED = (
     "WITH added AS (SELECT p.skill, p.doc, p.term, p.w FROM temp.rank_pending AS p "
     "JOIN temp.rank_added AS a ON a.skill = p.skill AND p.rowid >= a.first) "
@@ -304,7 +363,9 @@ def _scratch(db: sqlite3.Connection) -> None:
     the skills added since :func:`finish` (``first``: a skill's first row); ``rank_section_q``
     (also contentless), the heading and text of :data:`_SECTION_COLUMNS` sections of the skill
     being indexed, a column each, whose ``fts5vocab`` says which words each holds
-    (:func:`_section_terms`)."""
+    (:func:`_section_terms`); ``rank_passage_q`` (contentless), the passages of the skill being
+    indexed, a row each, whose ``fts5vocab`` (``instance``) gives each word's count in each
+    (:func:`_add_passages`)."""
     if db.execute("SELECT 1 FROM temp.sqlite_master WHERE name = 'rank_tokens'").fetchone():
         return
     db.execute(
@@ -318,6 +379,13 @@ def _scratch(db: sqlite3.Connection) -> None:
     )
     db.execute(
         "CREATE VIRTUAL TABLE temp.rank_section_v USING fts5vocab(temp, rank_section_q, col)"
+    )
+    db.execute(
+        f"CREATE VIRTUAL TABLE temp.rank_passage_q USING fts5(heading, text, content='', "
+        f"{_TOKENIZER})"
+    )
+    db.execute(
+        "CREATE VIRTUAL TABLE temp.rank_passage_v USING fts5vocab(temp, rank_passage_q, instance)"
     )
     db.execute("CREATE TABLE temp.rank_pending (skill INTEGER, doc INTEGER, term TEXT, w REAL)")
     db.execute("CREATE TABLE temp.rank_added (skill INTEGER PRIMARY KEY, first INTEGER)")
@@ -337,6 +405,24 @@ def remove(db: sqlite3.Connection, skill_id: int) -> None:
             [(doc,) for doc in {d for d, _ in terms}],
         )
         db.execute("DELETE FROM rank_postings WHERE skill = ?", (skill_id,))
+    passages = db.execute(
+        "SELECT count(*), term FROM rank_passages WHERE skill = ? GROUP BY term", (skill_id,)
+    ).fetchall()
+    if passages:
+        db.executemany(
+            f"UPDATE rank_terms SET df = df - ? WHERE doc = {PASSAGES} AND term = ?", passages
+        )
+        db.execute(  # the skill's words only: not a scan of every word
+            f"DELETE FROM rank_terms WHERE doc = {PASSAGES} AND df <= 0 AND term IN "
+            "(SELECT term FROM rank_passages WHERE skill = ?)",
+            (skill_id,),
+        )
+        db.execute(
+            f"UPDATE rank_count SET n = n - (SELECT count(DISTINCT section) FROM rank_passages "
+            f"WHERE skill = ?) WHERE doc = {PASSAGES}",
+            (skill_id,),
+        )
+        db.execute("DELETE FROM rank_passages WHERE skill = ?", (skill_id,))
     base = skill_id * SECTION_SLOTS
     db.execute(
         "DELETE FROM rank_sections WHERE id BETWEEN ? AND ?", (base, base + SECTION_SLOTS - 1)
@@ -465,7 +551,40 @@ def rank(
         for skill, score in scores.items():
             total[skill] = total.get(skill, 0.0) + document.weight * score / best
     ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
+    passages = _passage_scores(db, terms, [skill for skill, _ in ranked[:RERANK]])
+    if passages:
+        # Only the first RERANK gain: each keeps its place above the rest.
+        best = max(passages.values())
+        for skill, score in passages.items():
+            total[skill] += PASSAGE.weight * score / best
+        ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
     return [(skill, round(score, 4)) for skill, score in ranked[:limit]]
+
+
+def _passage_scores(
+    db: sqlite3.Connection, terms: list[str], skills: list[int]
+) -> dict[int, float]:
+    """The BM25 score of the best passage of each of ``skills`` (IDF over passages); none
+    for the skills whose passages hold no term."""
+    if not skills:
+        return {}
+    known = db.execute(
+        f"SELECT term, df FROM rank_terms WHERE doc = {PASSAGES} "
+        f"AND term IN ({','.join('?' * len(terms))})",
+        terms,
+    ).fetchall()
+    row = db.execute(f"SELECT n FROM rank_count WHERE doc = {PASSAGES}").fetchone()
+    if not known or not row:
+        return {}
+    idf = [(term, max(math.log((row[0] - df + 0.5) / (df + 0.5)), 1e-6)) for term, df in known]
+    found = db.execute(
+        f"WITH q (term, idf) AS (VALUES {','.join(['(?, ?)'] * len(idf))}) "
+        "SELECT skill, max(s) FROM (SELECT p.skill, sum(p.w * q.idf) AS s FROM q "
+        f"JOIN rank_passages AS p ON p.skill IN ({','.join('?' * len(skills))}) "
+        "AND p.term = q.term GROUP BY p.skill, p.section) GROUP BY skill",
+        [*(value for pair in idf for value in pair), *skills],
+    ).fetchall()
+    return {skill: score for skill, score in found if score > 0}
 
 
 def best_sections(
