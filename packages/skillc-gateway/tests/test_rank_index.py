@@ -55,15 +55,18 @@ def _consistent(db: sqlite3.Connection) -> None:
     counts = db.execute(
         "SELECT doc, count(DISTINCT skill) FROM rank_postings GROUP BY doc ORDER BY 1"
     ).fetchall()
-    sections = db.execute(
-        "SELECT term, count(*) FROM rank_passages GROUP BY term ORDER BY 1"
-    ).fetchall()
-    counts += db.execute(
-        "SELECT ?, count(*) FROM (SELECT DISTINCT skill, section FROM rank_passages) "
-        "HAVING count(*) > 0",
-        (rank.PASSAGES,),
-    ).fetchall()
-    assert terms == postings + [(rank.PASSAGES, term, df) for term, df in sections]
+    # passages: the words of each skill's list, each item's place one passage
+    sections: dict[str, int] = {}
+    passages = 0
+    for (index,) in db.execute("SELECT terms FROM rank_section_terms"):
+        header, *lines = index.rstrip("\n").split("\n")
+        passages += sum(1 for length in header.split(" ") if int(length) > 0)
+        for line in lines:
+            term, *items = line.split(" ")
+            places = {item.split(":")[0].lstrip("h") for item in items}
+            sections[term] = sections.get(term, 0) + len(places)
+    counts += [(rank.PASSAGES, passages)] if passages else []
+    assert terms == postings + [(rank.PASSAGES, term, df) for term, df in sorted(sections.items())]
     stored = db.execute("SELECT doc, n FROM rank_count WHERE n > 0 ORDER BY 1").fetchall()
     assert counts == stored
 
@@ -373,7 +376,83 @@ def test_the_name_and_description_are_a_passage_too(db: sqlite3.Connection) -> N
     skills.update({n: _markdown(f"s{n}", "lakes", f"# Intro\nboats {n}") for n in range(3, 8)})
     _add(db, skills)
     _consistent(db)
-    sections = db.execute("SELECT DISTINCT section FROM rank_passages WHERE skill = 2").fetchall()
-    assert sections == [(-1,)]
+    assert rank.best_sections(db, "send invoices customer", [2]) == {}  # no sections
     passages = rank._passage_scores(db, rank.stems(db, ["send", "invoices", "customer"]), [1, 2])
     assert passages[2] > passages[1] > 0
+
+
+def _passage_scores_the_old_way(
+    db: sqlite3.Connection, query: str, skills: dict[int, rank.SkillText], shown: list[int]
+) -> dict[int, float]:
+    """The passage scores as the first passage ranker found them: a table of every passage's
+    words, its own scratch FTS5 table (a row per passage), IDF over its rows."""
+    db.execute(
+        "CREATE VIRTUAL TABLE temp.old_p USING fts5(heading, text, content='', "
+        "tokenize='porter unicode61 remove_diacritics 2')"
+    )
+    db.execute("CREATE VIRTUAL TABLE temp.old_pv USING fts5vocab(temp, old_p, instance)")
+    db.execute("CREATE TEMP TABLE old_passages (skill, term, section, w)")
+    for skill_id, text in skills.items():
+        db.executemany(
+            "INSERT INTO temp.old_p (rowid, heading, text) VALUES (?, ?, ?)",
+            [
+                (-1, rank._names(text), text.description),
+                *((n, heading, body) for n, (heading, body, _) in enumerate(rank._sections(text))),
+            ],
+        )
+        db.execute(
+            "INSERT INTO temp.old_passages (skill, term, section, w) "
+            f"SELECT ?, term, doc, cnt * {rank.K1 + 1} / (cnt + {rank.K1} * (1 - {rank.B} + "
+            f"{rank.B} * (sum(cnt) OVER (PARTITION BY doc)) / {rank.PASSAGE.length})) "
+            "FROM (SELECT doc, term, count(*) AS cnt FROM temp.old_pv GROUP BY doc, term)",
+            (skill_id,),
+        )
+        db.execute("INSERT INTO temp.old_p (old_p) VALUES ('delete-all')")
+    (n,) = db.execute(
+        "SELECT count(*) FROM (SELECT DISTINCT skill, section FROM old_passages)"
+    ).fetchone()
+    scores: dict[tuple[int, int], float] = {}
+    for term in rank.stems(db, rank.query_terms(query)):
+        (df,) = db.execute("SELECT count(*) FROM old_passages WHERE term = ?", (term,)).fetchone()
+        if not df:
+            continue
+        idf = max(math.log((n - df + 0.5) / (df + 0.5)), 1e-6)
+        for skill, section, w in db.execute(
+            "SELECT skill, section, w FROM old_passages WHERE term = ?", (term,)
+        ):
+            if skill in shown:
+                scores[(skill, section)] = scores.get((skill, section), 0.0) + w * idf
+    db.execute("DROP TABLE temp.old_passages")
+    db.execute("DROP TABLE temp.old_pv")
+    db.execute("DROP TABLE temp.old_p")
+    best: dict[int, float] = {}
+    for (skill, _), score in scores.items():
+        best[skill] = max(best.get(skill, 0.0), score)
+    return best
+
+
+@pytest.mark.parametrize("columns", [32, 3])
+def test_passage_scores_from_the_stored_words_are_those_of_a_table_of_passages(
+    db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch, columns: int
+) -> None:
+    monkeypatch.setattr(rank, "_SECTION_COLUMNS", columns)
+    chance = random.Random(5)
+    skills = {n: _long_skill(chance, f"s{n}") for n in range(1, 40)}
+    skills[40] = _text("owl-hawk", "owls and hawks nest")  # no sections: its name and description
+    _add(db, skills)
+    db.execute("BEGIN")
+    for skill_id in (3, 7):  # removed, then one added again
+        rank.remove(db, skill_id)
+    skills[7] = skills.pop(3)
+    rank.add(db, 7, skills[7])
+    rank.finish(db)
+    db.execute("COMMIT")
+    _consistent(db)
+    shown = list(skills)
+    for query in ("owl", "hawk flying nest", "wren robin lark finch", "crane", "zebra", "flies"):
+        found = rank._passage_scores(db, rank.stems(db, rank.query_terms(query)), shown)
+        expected = _passage_scores_the_old_way(db, query, skills, shown)
+        assert found.keys() == expected.keys()
+        for skill, score in expected.items():
+            assert found[skill] == pytest.approx(score, rel=1e-12)
+        assert found or query == "zebra"

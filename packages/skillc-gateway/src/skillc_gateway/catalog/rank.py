@@ -25,8 +25,8 @@ as many more rows as the filter leaves skills out.
 Each document's scores are divided by the best score among the candidates for that query,
 then summed with the weights of :data:`DOCUMENTS` (meta 1, body 0.7, headings 0.3). Then the
 sections of SKILL.md, and the name with the description, count as passages: the :data:`RERANK`
-best skills each add the BM25 score of their best passage (``rank_passages``, IDF over
-passages), divided by the best of those, times :data:`PASSAGE`'s weight (0.4): a skill that
+best skills each add the BM25 score of their best passage (from ``rank_section_terms``, IDF
+over passages), divided by the best of those, times :data:`PASSAGE`'s weight (0.4): a skill that
 holds the request's words in one place beats one that scatters them. The query keeps its
 distinct words minus a stop list of function words and request filler ("please", "want",
 "need"...), at most :data:`MAX_TERMS`. What was tried and what each step gained is in the
@@ -34,8 +34,9 @@ gateway README ("How find ranks").
 
 Sections: every heading of SKILL.md with the text up to the next heading is a row of
 ``rank_sections`` (its heading and line), its id ``skill_id * SECTION_SLOTS + n``. When a skill
-is indexed, its sections' words are listed in ``rank_section_terms``: for each word, the
-sections whose heading holds it and how often each one's text does. The best sections of the
+is indexed, its passages' words are listed in ``rank_section_terms``: for each word, how often
+each section's heading and text and the name with the description hold it; and each passage's
+length. The best sections of the
 skills shown are then one read of those lists and a ``str.find`` per query word: no section is
 cut into words again when a query runs.
 """
@@ -77,10 +78,6 @@ CREATE TABLE IF NOT EXISTS rank_terms (
     doc INTEGER NOT NULL, term TEXT NOT NULL, df INTEGER NOT NULL, PRIMARY KEY (doc, term)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS rank_count (doc INTEGER PRIMARY KEY, n INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS rank_passages (
-    skill INTEGER NOT NULL, term TEXT NOT NULL, section INTEGER NOT NULL, w REAL NOT NULL,
-    PRIMARY KEY (skill, term, section)
-) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS rank_sections (
     id INTEGER PRIMARY KEY, heading TEXT NOT NULL, line INTEGER NOT NULL
 );
@@ -88,13 +85,10 @@ CREATE TABLE IF NOT EXISTS rank_section_terms (skill INTEGER PRIMARY KEY, terms 
 """
 """``rank_postings``: BM25's term-frequency part ``w`` of each term of each document of each
 skill; ``rank_terms``: the number of skills whose document holds the term (``df``);
-``rank_count``: the number of skills with each document; ``rank_passages``: ``w`` of each
-term of each passage of each skill (``section``: ``n``, or -1 for the name and description;
-reference length: :data:`PASSAGE`'s), whose ``df`` and count in ``rank_terms`` and
-``rank_count`` (doc :data:`PASSAGES`) are of passages, not skills; ``rank_sections``: the
-sections of each skill's SKILL.md, ``id`` = ``skill_id * SECTION_SLOTS + n``;
-``rank_section_terms``: which sections of a skill hold each of its words
-(:func:`_section_terms`)."""
+``rank_count``: the number of skills with each document (doc :data:`PASSAGES`: of passages,
+not skills, in both); ``rank_sections``: the sections of each skill's SKILL.md, ``id`` =
+``skill_id * SECTION_SLOTS + n``; ``rank_section_terms``: the length of each passage of a
+skill and which ones hold each of its words, how often (:func:`_section_terms`)."""
 
 
 class Document(NamedTuple):
@@ -235,9 +229,6 @@ def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
     )
     db.execute("INSERT INTO temp.rank_tokens (rank_tokens) VALUES ('delete-all')")
     sections = _sections(text)
-    _add_passages(db, skill_id, text, sections)
-    if not sections:
-        return
     base = skill_id * SECTION_SLOTS
     db.executemany(
         "INSERT INTO rank_sections (id, heading, line) VALUES (?, ?, ?)",
@@ -245,84 +236,71 @@ def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
     )
     db.execute(
         "INSERT INTO rank_section_terms (skill, terms) VALUES (?, ?)",
-        (skill_id, _section_terms(db, sections)),
+        (skill_id, _section_terms(db, f"{_names(text)}\n{text.description}", sections)),
     )
 
 
-def _section_terms(db: sqlite3.Connection, sections: list[tuple[str, str, int]]) -> str:
-    """Which sections hold each word of a skill's sections, for :func:`best_sections`: a line
-    per word, ``\\nWORD ITEM...``, an item ``hN`` when section ``N``'s heading holds it,
-    ``N:COUNT`` when its text holds it COUNT times. A query then finds its words with
-    ``str.find`` instead of cutting the sections into words again. The sections go
-    :data:`_SECTION_COLUMNS` at a time through a scratch table with a column for each one's
-    heading and text, whose ``fts5vocab`` gives each word's count per column."""
+def _section_terms(db: sqlite3.Connection, meta: str, sections: list[tuple[str, str, int]]) -> str:
+    """A skill's passages (its name with its description, passage ``m``; each section ``N`` of
+    SKILL.md, heading and text) as words, for :func:`best_sections` and
+    :func:`_passage_scores`: a first line of each passage's length in tokens (``m``'s, then
+    the sections' in order), then a line per word, ``\nWORD ITEM...``, an item ``m:COUNT``,
+    ``hN:COUNT`` or ``N:COUNT`` when the name and description, section ``N``'s heading or its
+    text hold it COUNT times. A query then finds its words with ``str.find`` instead of
+    cutting the passages into words again. The passages go :data:`_SECTION_COLUMNS` sections
+    at a time through a scratch table with a column for each heading and text (and ``m``),
+    whose ``fts5vocab`` gives each word's count per column. The passage counts of the words
+    (doc :data:`PASSAGES` in ``rank_terms`` and ``rank_count``) are written at once:
+    :func:`remove` undoes them, whether :func:`finish` ran or not."""
     chunks: list[str] = []
-    for start in range(0, len(sections), _SECTION_COLUMNS):
-        values: list[str | None] = [None] * (2 * _SECTION_COLUMNS)
+    lengths = [0] * (1 + len(sections))
+    for start in range(0, max(len(sections), 1), _SECTION_COLUMNS):
+        values: list[str | None] = [meta if start == 0 else None]
+        values += [None] * (2 * _SECTION_COLUMNS)
         for n, (heading, body, _) in enumerate(sections[start : start + _SECTION_COLUMNS]):
-            values[2 * n], values[2 * n + 1] = heading, body
+            values[1 + 2 * n], values[2 + 2 * n] = heading, body
         db.execute(
             f"INSERT INTO temp.rank_section_q VALUES ({','.join('?' * len(values))})", values
         )
         (lines,) = db.execute(_SECTION_LINES, (start, start)).fetchone()
         chunks.append(lines or "")
+        db.execute(_PASSAGE_TERMS, (start,))
+        for passage, length in db.execute(_PASSAGE_LENGTHS, (start,)):
+            lengths[passage + 1] = length
         db.execute("INSERT INTO temp.rank_section_q (rank_section_q) VALUES ('delete-all')")
+    db.execute(
+        f"INSERT INTO rank_count (doc, n) VALUES ({PASSAGES}, ?) "
+        "ON CONFLICT (doc) DO UPDATE SET n = n + excluded.n",
+        (sum(1 for length in lengths if length),),
+    )
+    header = " ".join(map(str, lengths))
     if len(chunks) == 1:
-        return chunks[0] + "\n"
+        return f"{header}{chunks[0]}\n"
     items: dict[str, str] = {}  # a word of several chunks: one line
     for lines in chunks:
         for line in lines.split("\n")[1:]:
             term, _, found = line.partition(" ")
             items[term] = f"{items[term]} {found}" if term in items else found
-    return "".join(f"\n{term} {found}" for term, found in items.items()) + "\n"
+    return header + "".join(f"\n{term} {found}" for term, found in items.items()) + "\n"
 
 
 _SECTION_LINES = (
     "SELECT group_concat(char(10) || term || ' ' || items, '') FROM (SELECT term, group_concat("
-    "CASE WHEN col GLOB 'h*' THEN 'h' || (? + substr(col, 2)) "
-    "ELSE (? + substr(col, 2)) || ':' || cnt END, ' ') AS items "
+    "CASE WHEN col = 'm' THEN 'm:' || cnt WHEN col GLOB 'h*' THEN 'h' || (? + substr(col, 2)) "
+    "|| ':' || cnt ELSE (? + substr(col, 2)) || ':' || cnt END, ' ') AS items "
     "FROM temp.rank_section_v GROUP BY term)"
 )
 """The lines of :func:`_section_terms` for the sections in the scratch table, numbered from
 the first parameter."""
-
-
-def _add_passages(
-    db: sqlite3.Connection, skill_id: int, text: SkillText, sections: list[tuple[str, str, int]]
-) -> None:
-    """The skill's rows of ``rank_passages``, and the passage counts of their terms (written
-    at once: :func:`remove` undoes them, whether :func:`finish` ran or not). The name and
-    description are one more passage (``section`` -1): a skill with few or no sections is
-    not left without one."""
-    db.executemany(
-        "INSERT INTO temp.rank_passage_q (rowid, heading, text) VALUES (?, ?, ?)",
-        [
-            (-1, _names(text), text.description),
-            *((n, heading, body) for n, (heading, body, _) in enumerate(sections)),
-        ],
-    )
-    try:
-        db.execute(
-            "INSERT INTO rank_passages (skill, term, section, w) "
-            f"SELECT ?, term, doc, cnt * {K1 + 1} / (cnt + {K1} * (1 - {B} + {B} * "
-            f"(sum(cnt) OVER (PARTITION BY doc)) / {PASSAGE.length})) "
-            "FROM (SELECT doc, term, count(*) AS cnt FROM temp.rank_passage_v GROUP BY doc, term)",
-            (skill_id,),
-        )
-    finally:
-        db.execute("INSERT INTO temp.rank_passage_q (rank_passage_q) VALUES ('delete-all')")
-    db.execute(
-        "INSERT INTO rank_terms (doc, term, df) "
-        f"SELECT {PASSAGES}, term, count(*) FROM rank_passages WHERE skill = ? GROUP BY term "
-        "ON CONFLICT (doc, term) DO UPDATE SET df = df + excluded.df",
-        (skill_id,),
-    )
-    db.execute(
-        "INSERT INTO rank_count (doc, n) "
-        f"SELECT {PASSAGES}, count(DISTINCT section) FROM rank_passages WHERE skill = ? "
-        "ON CONFLICT (doc) DO UPDATE SET n = n + excluded.n",
-        (skill_id,),
-    )
+_PASSAGE = "CASE col WHEN 'm' THEN -1 ELSE ? + substr(col, 2) END"
+_PASSAGE_TERMS = (
+    f"INSERT INTO rank_terms (doc, term, df) SELECT {PASSAGES}, term, count(DISTINCT {_PASSAGE}) "
+    "FROM temp.rank_section_v WHERE true GROUP BY term "
+    "ON CONFLICT (doc, term) DO UPDATE SET df = df + excluded.df"
+)
+"""How many passages in the scratch table hold each word (sections numbered from the
+parameter; the name and description: -1), added to ``rank_terms``."""
+_PASSAGE_LENGTHS = f"SELECT {_PASSAGE}, sum(cnt) FROM temp.rank_section_v GROUP BY 1"
 
 
 _ADDED = (
@@ -363,9 +341,7 @@ def _scratch(db: sqlite3.Connection) -> None:
     the skills added since :func:`finish` (``first``: a skill's first row); ``rank_section_q``
     (also contentless), the heading and text of :data:`_SECTION_COLUMNS` sections of the skill
     being indexed, a column each, whose ``fts5vocab`` says which words each holds
-    (:func:`_section_terms`); ``rank_passage_q`` (contentless), the passages of the skill being
-    indexed, a row each, whose ``fts5vocab`` (``instance``) gives each word's count in each
-    (:func:`_add_passages`)."""
+    (:func:`_section_terms`), and in the first round the name with the description."""
     if db.execute("SELECT 1 FROM temp.sqlite_master WHERE name = 'rank_tokens'").fetchone():
         return
     db.execute(
@@ -373,19 +349,12 @@ def _scratch(db: sqlite3.Connection) -> None:
         f"{_TOKENIZER})"
     )
     db.execute("CREATE VIRTUAL TABLE temp.rank_tokens_v USING fts5vocab(temp, rank_tokens, col)")
-    columns = ", ".join(f"h{n}, t{n}" for n in range(_SECTION_COLUMNS))
+    columns = "m, " + ", ".join(f"h{n}, t{n}" for n in range(_SECTION_COLUMNS))
     db.execute(
         f"CREATE VIRTUAL TABLE temp.rank_section_q USING fts5({columns}, content='', {_TOKENIZER})"
     )
     db.execute(
         "CREATE VIRTUAL TABLE temp.rank_section_v USING fts5vocab(temp, rank_section_q, col)"
-    )
-    db.execute(
-        f"CREATE VIRTUAL TABLE temp.rank_passage_q USING fts5(heading, text, content='', "
-        f"{_TOKENIZER})"
-    )
-    db.execute(
-        "CREATE VIRTUAL TABLE temp.rank_passage_v USING fts5vocab(temp, rank_passage_q, instance)"
     )
     db.execute("CREATE TABLE temp.rank_pending (skill INTEGER, doc INTEGER, term TEXT, w REAL)")
     db.execute("CREATE TABLE temp.rank_added (skill INTEGER PRIMARY KEY, first INTEGER)")
@@ -405,29 +374,38 @@ def remove(db: sqlite3.Connection, skill_id: int) -> None:
             [(doc,) for doc in {d for d, _ in terms}],
         )
         db.execute("DELETE FROM rank_postings WHERE skill = ?", (skill_id,))
-    passages = db.execute(
-        "SELECT count(*), term FROM rank_passages WHERE skill = ? GROUP BY term", (skill_id,)
-    ).fetchall()
-    if passages:
+    row = db.execute("SELECT terms FROM rank_section_terms WHERE skill = ?", (skill_id,)).fetchone()
+    if row:
+        header, *lines = row[0][:-1].split("\n")
+        counts = [(len(_passages(line)), line[: line.index(" ")]) for line in lines]
         db.executemany(
-            f"UPDATE rank_terms SET df = df - ? WHERE doc = {PASSAGES} AND term = ?", passages
+            f"UPDATE rank_terms SET df = df - ? WHERE doc = {PASSAGES} AND term = ?", counts
         )
-        db.execute(  # the skill's words only: not a scan of every word
-            f"DELETE FROM rank_terms WHERE doc = {PASSAGES} AND df <= 0 AND term IN "
-            "(SELECT term FROM rank_passages WHERE skill = ?)",
-            (skill_id,),
+        db.executemany(  # the skill's words only: not a scan of every word
+            f"DELETE FROM rank_terms WHERE doc = {PASSAGES} AND term = ? AND df <= 0",
+            [(term,) for _, term in counts],
         )
         db.execute(
-            f"UPDATE rank_count SET n = n - (SELECT count(DISTINCT section) FROM rank_passages "
-            f"WHERE skill = ?) WHERE doc = {PASSAGES}",
-            (skill_id,),
+            f"UPDATE rank_count SET n = n - ? WHERE doc = {PASSAGES}",
+            (sum(1 for length in header.split(" ") if length != "0"),),
         )
-        db.execute("DELETE FROM rank_passages WHERE skill = ?", (skill_id,))
+        db.execute("DELETE FROM rank_section_terms WHERE skill = ?", (skill_id,))
     base = skill_id * SECTION_SLOTS
     db.execute(
         "DELETE FROM rank_sections WHERE id BETWEEN ? AND ?", (base, base + SECTION_SLOTS - 1)
     )
-    db.execute("DELETE FROM rank_section_terms WHERE skill = ?", (skill_id,))
+
+
+def _passages(items: str) -> dict[int, int]:
+    """The passages holding a word and how often, from its items in ``rank_section_terms``
+    (a line without the word, or the part after it): ``{section: count}``, the name and
+    description -1."""
+    found: dict[int, int] = {}
+    for item in items[items.index(" ") + 1 :].split(" "):
+        place, _, count = item.partition(":")
+        passage = -1 if place == "m" else int(place[1:] if place[0] == "h" else place)
+        found[passage] = found.get(passage, 0) + int(count)
+    return found
 
 
 def stems(db: sqlite3.Connection, terms: list[str]) -> list[str]:
@@ -564,8 +542,9 @@ def rank(
 def _passage_scores(
     db: sqlite3.Connection, terms: list[str], skills: list[int]
 ) -> dict[int, float]:
-    """The BM25 score of the best passage of each of ``skills`` (IDF over passages); none
-    for the skills whose passages hold no term."""
+    """The BM25 score of the best passage of each of ``skills`` (IDF over passages), from
+    their lists of words (:func:`_section_terms`); none for the skills whose passages hold no
+    term."""
     if not skills:
         return {}
     known = db.execute(
@@ -576,15 +555,30 @@ def _passage_scores(
     row = db.execute(f"SELECT n FROM rank_count WHERE doc = {PASSAGES}").fetchone()
     if not known or not row:
         return {}
-    idf = [(term, max(math.log((row[0] - df + 0.5) / (df + 0.5)), 1e-6)) for term, df in known]
-    found = db.execute(
-        f"WITH q (term, idf) AS (VALUES {','.join(['(?, ?)'] * len(idf))}) "
-        "SELECT skill, max(s) FROM (SELECT p.skill, sum(p.w * q.idf) AS s FROM q "
-        f"JOIN rank_passages AS p ON p.skill IN ({','.join('?' * len(skills))}) "
-        "AND p.term = q.term GROUP BY p.skill, p.section) GROUP BY skill",
-        [*(value for pair in idf for value in pair), *skills],
-    ).fetchall()
-    return {skill: score for skill, score in found if score > 0}
+    idf = [
+        (f"\n{term} ", max(math.log((row[0] - df + 0.5) / (df + 0.5)), 1e-6)) for term, df in known
+    ]
+    found: dict[int, float] = {}
+    for skill, index in db.execute(
+        "SELECT skill, terms FROM rank_section_terms "
+        f"WHERE skill IN ({','.join('?' * len(skills))})",
+        skills,
+    ):
+        lengths: list[str] | None = None
+        scores: dict[int, float] = {}
+        for needle, weight in idf:
+            start = index.find(needle)
+            if start < 0:
+                continue
+            if lengths is None:
+                lengths = index[: index.index("\n")].split(" ")
+            for passage, tf in _passages(index[start + 1 : index.index("\n", start + 1)]).items():
+                length = int(lengths[passage + 1])
+                w = tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / PASSAGE.length))
+                scores[passage] = scores.get(passage, 0.0) + w * weight
+        if scores:
+            found[skill] = max(scores.values())
+    return {skill: score for skill, score in found.items() if score > 0}
 
 
 def best_sections(
@@ -616,8 +610,10 @@ def best_sections(
                 continue
             start += len(needle)
             for item in index[start : index.index("\n", start)].split(" "):
+                if item[0] == "m":  # the name and description: not a section
+                    continue
                 if item[0] == "h":
-                    section = int(item[1:])
+                    section = int(item[1 : item.index(":")])
                     headings[section] = headings.get(section, 0) + 1
                 else:
                     number, _, count = item.partition(":")
