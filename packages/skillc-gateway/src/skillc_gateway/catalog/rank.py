@@ -555,24 +555,23 @@ def _passage_scores(
     row = db.execute(f"SELECT n FROM rank_count WHERE doc = {PASSAGES}").fetchone()
     if not known or not row:
         return {}
-    idf = [
-        (f"\n{term} ", max(math.log((row[0] - df + 0.5) / (df + 0.5)), 1e-6)) for term, df in known
-    ]
+    idf = {term: max(math.log((row[0] - df + 0.5) / (df + 0.5)), 1e-6) for term, df in known}
+    # the lines of the query's words, in one pass over each list
+    lines = re.compile(f"\n((?:{'|'.join(map(re.escape, idf))}) [^\n]*)")
     found: dict[int, float] = {}
     for skill, index in db.execute(
         "SELECT skill, terms FROM rank_section_terms "
         f"WHERE skill IN ({','.join('?' * len(skills))})",
         skills,
     ):
-        lengths: list[str] | None = None
+        found_lines = lines.findall(index)
+        if not found_lines:
+            continue
+        lengths = index[: index.index("\n")].split(" ")
         scores: dict[int, float] = {}
-        for needle, weight in idf:
-            start = index.find(needle)
-            if start < 0:
-                continue
-            if lengths is None:
-                lengths = index[: index.index("\n")].split(" ")
-            for passage, tf in _passages(index[start + 1 : index.index("\n", start + 1)]).items():
+        for line in found_lines:
+            weight = idf[line[: line.index(" ")]]
+            for passage, tf in _passages(line).items():
                 length = int(lengths[passage + 1])
                 w = tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / PASSAGE.length))
                 scores[passage] = scores.get(passage, 0.0) + w * weight
