@@ -165,6 +165,21 @@ def test_a_skill_added_twice_in_one_batch_counts_once(db: sqlite3.Connection) ->
     assert rank.rank(db, "night", 5) == []
 
 
+def test_a_skill_added_then_removed_before_finish_leaves_no_counts(
+    db: sqlite3.Connection,
+) -> None:
+    # its passages' word counts wait for finish(): removing it must not take them off
+    _add(db, {1: _text("owls", "owls", "night", ("Owls",)), 2: _text("owls", "owls")})
+    db.execute("BEGIN")
+    rank.add(db, 1, _text("hawks", "hawks by day", "owls", ("Hawks", "Owls")))
+    rank.remove(db, 1)
+    rank.finish(db)
+    db.execute("COMMIT")
+    _consistent(db)
+    owl = db.execute("SELECT df FROM rank_terms WHERE doc = 3 AND term = 'owl'").fetchone()
+    assert owl == (1,)  # skill 2's name and description
+
+
 def test_a_common_word_reads_fewer_rows_than_a_rare_one(
     db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -236,11 +236,13 @@ def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
     )
     db.execute(
         "INSERT INTO rank_section_terms (skill, terms) VALUES (?, ?)",
-        (skill_id, _section_terms(db, f"{_names(text)}\n{text.description}", sections)),
+        (skill_id, _section_terms(db, skill_id, f"{_names(text)}\n{text.description}", sections)),
     )
 
 
-def _section_terms(db: sqlite3.Connection, meta: str, sections: list[tuple[str, str, int]]) -> str:
+def _section_terms(
+    db: sqlite3.Connection, skill_id: int, meta: str, sections: list[tuple[str, str, int]]
+) -> str:
     """A skill's passages (its name with its description, passage ``m``; each section ``N`` of
     SKILL.md, heading and text) as words, for :func:`best_sections` and
     :func:`_passage_scores`: a first line of each passage's length in tokens (``m``'s, then
@@ -249,9 +251,9 @@ def _section_terms(db: sqlite3.Connection, meta: str, sections: list[tuple[str, 
     text hold it COUNT times. A query then finds its words with ``str.find`` instead of
     cutting the passages into words again. The passages go :data:`_SECTION_COLUMNS` sections
     at a time through a scratch table with a column for each heading and text (and ``m``),
-    whose ``fts5vocab`` gives each word's count per column. The passage counts of the words
-    (doc :data:`PASSAGES` in ``rank_terms`` and ``rank_count``) are written at once:
-    :func:`remove` undoes them, whether :func:`finish` ran or not."""
+    whose ``fts5vocab`` gives each word's count per column. How many passages hold each word
+    goes to ``rank_pending`` (doc :data:`PASSAGES`, ``w``: the count), for :func:`finish`; the
+    number of passages to ``rank_count`` at once."""
     chunks: list[str] = []
     lengths = [0] * (1 + len(sections))
     for start in range(0, max(len(sections), 1), _SECTION_COLUMNS):
@@ -264,7 +266,7 @@ def _section_terms(db: sqlite3.Connection, meta: str, sections: list[tuple[str, 
         )
         (lines,) = db.execute(_SECTION_LINES, (start, start)).fetchone()
         chunks.append(lines or "")
-        db.execute(_PASSAGE_TERMS, (start,))
+        db.execute(_PASSAGE_TERMS, (skill_id, start))
         for passage, length in db.execute(_PASSAGE_LENGTHS, (start,)):
             lengths[passage + 1] = length
         db.execute("INSERT INTO temp.rank_section_q (rank_section_q) VALUES ('delete-all')")
@@ -294,12 +296,11 @@ _SECTION_LINES = (
 the first parameter."""
 _PASSAGE = "CASE col WHEN 'm' THEN -1 ELSE ? + substr(col, 2) END"
 _PASSAGE_TERMS = (
-    f"INSERT INTO rank_terms (doc, term, df) SELECT {PASSAGES}, term, count(DISTINCT {_PASSAGE}) "
-    "FROM temp.rank_section_v WHERE true GROUP BY term "
-    "ON CONFLICT (doc, term) DO UPDATE SET df = df + excluded.df"
+    "INSERT INTO temp.rank_pending (skill, doc, term, w) "
+    f"SELECT ?, {PASSAGES}, term, count(DISTINCT {_PASSAGE}) FROM temp.rank_section_v GROUP BY term"
 )
-"""How many passages in the scratch table hold each word (sections numbered from the
-parameter; the name and description: -1), added to ``rank_terms``."""
+"""How many passages in the scratch table hold each word (sections numbered from the second
+parameter; the name and description: -1), for :func:`finish` to add to ``rank_terms``."""
 _PASSAGE_LENGTHS = f"SELECT {_PASSAGE}, sum(cnt) FROM temp.rank_section_v GROUP BY 1"
 
 
@@ -314,17 +315,21 @@ def finish(db: sqlite3.Connection) -> None:
     rows in index order (B-tree pages are then visited once per batch, not once per row)."""
     if not db.execute("SELECT 1 FROM temp.sqlite_master WHERE name = 'rank_added'").fetchone():
         return
+    # doc PASSAGES: no postings; w is how many of the skill's passages hold the word
     db.execute(
         _ADDED + "INSERT INTO rank_postings (doc, term, w, skill) "
-        "SELECT doc, term, w, skill FROM added ORDER BY doc, term, w, skill"
+        f"SELECT doc, term, w, skill FROM added WHERE doc < {PASSAGES} "
+        "ORDER BY doc, term, w, skill"
     )
     db.execute(
-        _ADDED + "INSERT INTO rank_terms (doc, term, df) SELECT doc, term, count(*) FROM added "
+        _ADDED + "INSERT INTO rank_terms (doc, term, df) SELECT doc, term, "
+        f"sum(CASE WHEN doc = {PASSAGES} THEN CAST(w AS INTEGER) ELSE 1 END) FROM added "
         "WHERE true GROUP BY doc, term ON CONFLICT (doc, term) DO UPDATE SET df = df + excluded.df"
     )
     db.execute(
         _ADDED + "INSERT INTO rank_count (doc, n) SELECT doc, count(DISTINCT skill) FROM added "
-        "WHERE true GROUP BY doc ON CONFLICT (doc) DO UPDATE SET n = n + excluded.n"
+        f"WHERE doc < {PASSAGES} GROUP BY doc "
+        "ON CONFLICT (doc) DO UPDATE SET n = n + excluded.n"
     )
     db.execute("DELETE FROM temp.rank_pending")
     db.execute("DELETE FROM temp.rank_added")
@@ -361,8 +366,10 @@ def _scratch(db: sqlite3.Connection) -> None:
 
 
 def remove(db: sqlite3.Connection, skill_id: int) -> None:
+    pending = False  # added since finish(): its passages' word counts are not in rank_terms yet
     if db.execute("SELECT 1 FROM temp.sqlite_master WHERE name = 'rank_added'").fetchone():
-        db.execute("DELETE FROM temp.rank_added WHERE skill = ?", (skill_id,))
+        deleted = db.execute("DELETE FROM temp.rank_added WHERE skill = ?", (skill_id,))
+        pending = deleted.rowcount > 0
     terms = db.execute(
         "SELECT doc, term FROM rank_postings WHERE skill = ?", (skill_id,)
     ).fetchall()
@@ -378,6 +385,8 @@ def remove(db: sqlite3.Connection, skill_id: int) -> None:
     if row:
         header, *lines = row[0][:-1].split("\n")
         counts = [(len(_passages(line)), line[: line.index(" ")]) for line in lines]
+        if pending:
+            counts = []
         db.executemany(
             f"UPDATE rank_terms SET df = df - ? WHERE doc = {PASSAGES} AND term = ?", counts
         )
