@@ -52,10 +52,21 @@ def _consistent(db: sqlite3.Connection) -> None:
         "SELECT doc, term, count(*) FROM rank_postings GROUP BY doc, term ORDER BY 1, 2"
     ).fetchall()
     terms = db.execute("SELECT doc, term, df FROM rank_terms ORDER BY 1, 2").fetchall()
-    assert postings == terms
     counts = db.execute(
         "SELECT doc, count(DISTINCT skill) FROM rank_postings GROUP BY doc ORDER BY 1"
     ).fetchall()
+    # passages: the words of each skill's list, each item's place one passage
+    sections: dict[str, int] = {}
+    passages = 0
+    for (index,) in db.execute("SELECT terms FROM rank_section_terms"):
+        header, *lines = index.rstrip("\n").split("\n")
+        passages += sum(1 for length in header.split(" ") if int(length) > 0)
+        for line in lines:
+            term, *items = line.split(" ")
+            places = {item.split(":")[0].lstrip("h") for item in items}
+            sections[term] = sections.get(term, 0) + len(places)
+    counts += [(rank.PASSAGES, passages)] if passages else []
+    assert terms == postings + [(rank.PASSAGES, term, df) for term, df in sorted(sections.items())]
     stored = db.execute("SELECT doc, n FROM rank_count WHERE n > 0 ORDER BY 1").fetchall()
     assert counts == stored
 
@@ -154,6 +165,21 @@ def test_a_skill_added_twice_in_one_batch_counts_once(db: sqlite3.Connection) ->
     assert rank.rank(db, "night", 5) == []
 
 
+def test_a_skill_added_then_removed_before_finish_leaves_no_counts(
+    db: sqlite3.Connection,
+) -> None:
+    # its passages' word counts wait for finish(): removing it must not take them off
+    _add(db, {1: _text("owls", "owls", "night", ("Owls",)), 2: _text("owls", "owls")})
+    db.execute("BEGIN")
+    rank.add(db, 1, _text("hawks", "hawks by day", "owls", ("Hawks", "Owls")))
+    rank.remove(db, 1)
+    rank.finish(db)
+    db.execute("COMMIT")
+    _consistent(db)
+    owl = db.execute("SELECT df FROM rank_terms WHERE doc = 3 AND term = 'owl'").fetchone()
+    assert owl == (1,)  # skill 2's name and description
+
+
 def test_a_common_word_reads_fewer_rows_than_a_rare_one(
     db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -212,6 +238,8 @@ def test_a_filter_leaving_out_a_few_skills_ranks_the_others_as_without_it(
         },
     )
     monkeypatch.setattr(rank, "POOL", 20)
+    # the fusion's order: the passages rerank the first skills of each answer, not the same ones
+    monkeypatch.setattr(rank, "RERANK", 0)
     query = "owl hawk eagle wren"
     everything = [skill for skill, _ in rank.rank(db, query, 25)]
     candidates = set(range(1, 200)) - set(everything[:5])
@@ -312,3 +340,134 @@ def test_a_changed_skill_shows_its_new_sections_and_a_removed_one_none(
     assert rank.best_sections(db, "owl", [1]) == {}
     assert db.execute("SELECT count(*) FROM rank_section_terms").fetchone() == (0,)
     assert db.execute("SELECT count(*) FROM rank_sections").fetchone() == (0,)
+
+
+def _markdown(name: str, description: str, body: str) -> rank.SkillText:
+    lines = body.split("\n")
+    headings = tuple(
+        rank.Heading(1, line[2:], n + 1) for n, line in enumerate(lines) if line.startswith("# ")
+    )
+    return rank.SkillText(name, description, body, headings, name)
+
+
+def test_the_words_together_in_one_section_rank_first(
+    db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The same words in both bodies, headings and descriptions: only the sections differ.
+    apart = "# Intro\nowl wren\n# Usage\nhawk finch"
+    together = "# Intro\nowl hawk\n# Usage\nwren finch"
+    skills = {1: _markdown("one", "birds", apart), 2: _markdown("two", "birds", together)}
+    skills.update({n: _markdown(f"s{n}", "lakes", f"# Intro\nboats {n}") for n in range(3, 8)})
+    _add(db, skills)
+    _consistent(db)
+    assert [skill for skill, _ in rank.rank(db, "owl hawk", 5)] == [2, 1]
+    monkeypatch.setattr(rank, "RERANK", 0)  # without the sections: a tie, by id
+    assert [skill for skill, _ in rank.rank(db, "owl hawk", 5)] == [1, 2]
+
+
+def test_only_the_best_skills_are_reranked_by_their_sections(
+    db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Skill 1 matches in its description; skill 2 only in one section, where its words meet.
+    skills = {
+        1: _markdown("one", "owl hawk", "# Intro\nowl\n# Usage\nhawk"),
+        2: _markdown("two", "birds", "# Intro\nowl hawk\n# Usage\nwren"),
+    }
+    skills.update({n: _markdown(f"s{n}", "lakes", f"# Intro\nboats {n}") for n in range(3, 8)})
+    _add(db, skills)
+    assert [skill for skill, _ in rank.rank(db, "owl hawk", 5)] == [1, 2]
+    monkeypatch.setattr(rank, "RERANK", 1)  # skill 2's section is not read
+    scores = dict(rank.rank(db, "owl hawk", 5))
+    monkeypatch.setattr(rank, "RERANK", 0)
+    assert scores[2] == dict(rank.rank(db, "owl hawk", 5))[2] < scores[1]
+
+
+def test_the_name_and_description_are_a_passage_too(db: sqlite3.Connection) -> None:
+    # Skill 2 has no sections: its description is its passage, and it beats a section.
+    skills = {
+        1: _markdown("ledger", "Keep a ledger.", "# Sending invoices\nStep one."),
+        2: _markdown("invoices", "Create and send invoices to customers.", ""),
+    }
+    skills.update({n: _markdown(f"s{n}", "lakes", f"# Intro\nboats {n}") for n in range(3, 8)})
+    _add(db, skills)
+    _consistent(db)
+    assert rank.best_sections(db, "send invoices customer", [2]) == {}  # no sections
+    passages = rank._passage_scores(db, rank.stems(db, ["send", "invoices", "customer"]), [1, 2])
+    assert passages[2] > passages[1] > 0
+
+
+def _passage_scores_the_old_way(
+    db: sqlite3.Connection, query: str, skills: dict[int, rank.SkillText], shown: list[int]
+) -> dict[int, float]:
+    """The passage scores as the first passage ranker found them: a table of every passage's
+    words, its own scratch FTS5 table (a row per passage), IDF over its rows."""
+    db.execute(
+        "CREATE VIRTUAL TABLE temp.old_p USING fts5(heading, text, content='', "
+        "tokenize='porter unicode61 remove_diacritics 2')"
+    )
+    db.execute("CREATE VIRTUAL TABLE temp.old_pv USING fts5vocab(temp, old_p, instance)")
+    db.execute("CREATE TEMP TABLE old_passages (skill, term, section, w)")
+    for skill_id, text in skills.items():
+        db.executemany(
+            "INSERT INTO temp.old_p (rowid, heading, text) VALUES (?, ?, ?)",
+            [
+                (-1, rank._names(text), text.description),
+                *((n, heading, body) for n, (heading, body, _) in enumerate(rank._sections(text))),
+            ],
+        )
+        db.execute(
+            "INSERT INTO temp.old_passages (skill, term, section, w) "
+            f"SELECT ?, term, doc, cnt * {rank.K1 + 1} / (cnt + {rank.K1} * (1 - {rank.B} + "
+            f"{rank.B} * (sum(cnt) OVER (PARTITION BY doc)) / {rank.PASSAGE.length})) "
+            "FROM (SELECT doc, term, count(*) AS cnt FROM temp.old_pv GROUP BY doc, term)",
+            (skill_id,),
+        )
+        db.execute("INSERT INTO temp.old_p (old_p) VALUES ('delete-all')")
+    (n,) = db.execute(
+        "SELECT count(*) FROM (SELECT DISTINCT skill, section FROM old_passages)"
+    ).fetchone()
+    scores: dict[tuple[int, int], float] = {}
+    for term in rank.stems(db, rank.query_terms(query)):
+        (df,) = db.execute("SELECT count(*) FROM old_passages WHERE term = ?", (term,)).fetchone()
+        if not df:
+            continue
+        idf = max(math.log((n - df + 0.5) / (df + 0.5)), 1e-6)
+        for skill, section, w in db.execute(
+            "SELECT skill, section, w FROM old_passages WHERE term = ?", (term,)
+        ):
+            if skill in shown:
+                scores[(skill, section)] = scores.get((skill, section), 0.0) + w * idf
+    db.execute("DROP TABLE temp.old_passages")
+    db.execute("DROP TABLE temp.old_pv")
+    db.execute("DROP TABLE temp.old_p")
+    best: dict[int, float] = {}
+    for (skill, _), score in scores.items():
+        best[skill] = max(best.get(skill, 0.0), score)
+    return best
+
+
+@pytest.mark.parametrize("columns", [32, 3])
+def test_passage_scores_from_the_stored_words_are_those_of_a_table_of_passages(
+    db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch, columns: int
+) -> None:
+    monkeypatch.setattr(rank, "_SECTION_COLUMNS", columns)
+    chance = random.Random(5)
+    skills = {n: _long_skill(chance, f"s{n}") for n in range(1, 40)}
+    skills[40] = _text("owl-hawk", "owls and hawks nest")  # no sections: its name and description
+    _add(db, skills)
+    db.execute("BEGIN")
+    for skill_id in (3, 7):  # removed, then one added again
+        rank.remove(db, skill_id)
+    skills[7] = skills.pop(3)
+    rank.add(db, 7, skills[7])
+    rank.finish(db)
+    db.execute("COMMIT")
+    _consistent(db)
+    shown = list(skills)
+    for query in ("owl", "hawk flying nest", "wren robin lark finch", "crane", "zebra", "flies"):
+        found = rank._passage_scores(db, rank.stems(db, rank.query_terms(query)), shown)
+        expected = _passage_scores_the_old_way(db, query, skills, shown)
+        assert found.keys() == expected.keys()
+        for skill, score in expected.items():
+            assert found[skill] == pytest.approx(score, rel=1e-12)
+        assert found or query == "zebra"

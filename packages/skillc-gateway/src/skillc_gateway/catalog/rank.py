@@ -23,15 +23,20 @@ A ``--path`` filter that keeps (nearly) every skill costs nothing more: the quer
 as many more rows as the filter leaves skills out.
 
 Each document's scores are divided by the best score among the candidates for that query,
-then summed with the weights of :data:`DOCUMENTS` (meta 1, body 0.7, headings 0.3). The query
-keeps its distinct words minus a stop list of function words and request filler ("please",
-"want", "need"...), at most :data:`MAX_TERMS`. What was tried and what each step gained is in
-the gateway README ("How find ranks").
+then summed with the weights of :data:`DOCUMENTS` (meta 1, body 0.7, headings 0.3). Then the
+sections of SKILL.md, and the name with the description, count as passages: the :data:`RERANK`
+best skills each add the BM25 score of their best passage (from ``rank_section_terms``, IDF
+over passages), divided by the best of those, times :data:`PASSAGE`'s weight (0.4): a skill that
+holds the request's words in one place beats one that scatters them. The query keeps its
+distinct words minus a stop list of function words and request filler ("please", "want",
+"need"...), at most :data:`MAX_TERMS`. What was tried and what each step gained is in the
+gateway README ("How find ranks").
 
 Sections: every heading of SKILL.md with the text up to the next heading is a row of
 ``rank_sections`` (its heading and line), its id ``skill_id * SECTION_SLOTS + n``. When a skill
-is indexed, its sections' words are listed in ``rank_section_terms``: for each word, the
-sections whose heading holds it and how often each one's text does. The best sections of the
+is indexed, its passages' words are listed in ``rank_section_terms``: for each word, how often
+each section's heading and text and the name with the description hold it; and each passage's
+length. The best sections of the
 skills shown are then one read of those lists and a ``str.find`` per query word: no section is
 cut into words again when a query runs.
 """
@@ -60,7 +65,7 @@ __all__ = [
 ]
 
 #: Bumped when the tables or the tokenizer change: the catalog then indexes every skill anew.
-RANK_VERSION = 4
+RANK_VERSION = 5
 
 _TOKENIZER = "tokenize='porter unicode61 remove_diacritics 2'"
 SCHEMA = """
@@ -80,9 +85,10 @@ CREATE TABLE IF NOT EXISTS rank_section_terms (skill INTEGER PRIMARY KEY, terms 
 """
 """``rank_postings``: BM25's term-frequency part ``w`` of each term of each document of each
 skill; ``rank_terms``: the number of skills whose document holds the term (``df``);
-``rank_count``: the number of skills with each document; ``rank_sections``: the sections of
-each skill's SKILL.md, ``id`` = ``skill_id * SECTION_SLOTS + n``; ``rank_section_terms``: which
-sections of a skill hold each of its words (:func:`_section_terms`)."""
+``rank_count``: the number of skills with each document (doc :data:`PASSAGES`: of passages,
+not skills, in both); ``rank_sections``: the sections of each skill's SKILL.md, ``id`` =
+``skill_id * SECTION_SLOTS + n``; ``rank_section_terms``: the length of each passage of a
+skill and which ones hold each of its words, how often (:func:`_section_terms`)."""
 
 
 class Document(NamedTuple):
@@ -99,6 +105,14 @@ DOCUMENTS: tuple[Document, ...] = (
     Document("body", 0.7, 1350.0),
     Document("headings", 0.3, 60.0),
 )
+#: The sections of SKILL.md (heading and text) and the name with the description as passages:
+#: after the fusion, the best passage of each of the :data:`RERANK` best skills adds its score
+#: (divided by the best one of those skills) times this weight; the length is the corpus's
+#: average section.
+PASSAGE = Document("sections", 0.4, 72.0)
+RERANK = 10
+#: The sections' ``doc`` in ``rank_terms`` and ``rank_count``.
+PASSAGES = len(DOCUMENTS)
 #: BM25's parameters (FTS5's and most engines' defaults).
 K1, B = 1.2, 0.75
 #: Rows read per query term and document, at most: the skills with the highest ``w`` for that
@@ -215,8 +229,6 @@ def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
     )
     db.execute("INSERT INTO temp.rank_tokens (rank_tokens) VALUES ('delete-all')")
     sections = _sections(text)
-    if not sections:
-        return
     base = skill_id * SECTION_SLOTS
     db.executemany(
         "INSERT INTO rank_sections (id, heading, line) VALUES (?, ?, ?)",
@@ -224,46 +236,72 @@ def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
     )
     db.execute(
         "INSERT INTO rank_section_terms (skill, terms) VALUES (?, ?)",
-        (skill_id, _section_terms(db, sections)),
+        (skill_id, _section_terms(db, skill_id, f"{_names(text)}\n{text.description}", sections)),
     )
 
 
-def _section_terms(db: sqlite3.Connection, sections: list[tuple[str, str, int]]) -> str:
-    """Which sections hold each word of a skill's sections, for :func:`best_sections`: a line
-    per word, ``\\nWORD ITEM...``, an item ``hN`` when section ``N``'s heading holds it,
-    ``N:COUNT`` when its text holds it COUNT times. A query then finds its words with
-    ``str.find`` instead of cutting the sections into words again. The sections go
-    :data:`_SECTION_COLUMNS` at a time through a scratch table with a column for each one's
-    heading and text, whose ``fts5vocab`` gives each word's count per column."""
+def _section_terms(
+    db: sqlite3.Connection, skill_id: int, meta: str, sections: list[tuple[str, str, int]]
+) -> str:
+    """A skill's passages (its name with its description, passage ``m``; each section ``N`` of
+    SKILL.md, heading and text) as words, for :func:`best_sections` and
+    :func:`_passage_scores`: a first line of each passage's length in tokens (``m``'s, then
+    the sections' in order), then a line per word, ``\nWORD ITEM...``, an item ``m:COUNT``,
+    ``hN:COUNT`` or ``N:COUNT`` when the name and description, section ``N``'s heading or its
+    text hold it COUNT times. A query then finds its words with ``str.find`` instead of
+    cutting the passages into words again. The passages go :data:`_SECTION_COLUMNS` sections
+    at a time through a scratch table with a column for each heading and text (and ``m``),
+    whose ``fts5vocab`` gives each word's count per column. How many passages hold each word
+    goes to ``rank_pending`` (doc :data:`PASSAGES`, ``w``: the count), for :func:`finish`; the
+    number of passages to ``rank_count`` at once."""
     chunks: list[str] = []
-    for start in range(0, len(sections), _SECTION_COLUMNS):
-        values: list[str | None] = [None] * (2 * _SECTION_COLUMNS)
+    lengths = [0] * (1 + len(sections))
+    for start in range(0, max(len(sections), 1), _SECTION_COLUMNS):
+        values: list[str | None] = [meta if start == 0 else None]
+        values += [None] * (2 * _SECTION_COLUMNS)
         for n, (heading, body, _) in enumerate(sections[start : start + _SECTION_COLUMNS]):
-            values[2 * n], values[2 * n + 1] = heading, body
+            values[1 + 2 * n], values[2 + 2 * n] = heading, body
         db.execute(
             f"INSERT INTO temp.rank_section_q VALUES ({','.join('?' * len(values))})", values
         )
         (lines,) = db.execute(_SECTION_LINES, (start, start)).fetchone()
         chunks.append(lines or "")
+        db.execute(_PASSAGE_TERMS, (skill_id, start))
+        for passage, length in db.execute(_PASSAGE_LENGTHS, (start,)):
+            lengths[passage + 1] = length
         db.execute("INSERT INTO temp.rank_section_q (rank_section_q) VALUES ('delete-all')")
+    db.execute(
+        f"INSERT INTO rank_count (doc, n) VALUES ({PASSAGES}, ?) "
+        "ON CONFLICT (doc) DO UPDATE SET n = n + excluded.n",
+        (sum(1 for length in lengths if length),),
+    )
+    header = " ".join(map(str, lengths))
     if len(chunks) == 1:
-        return chunks[0] + "\n"
+        return f"{header}{chunks[0]}\n"
     items: dict[str, str] = {}  # a word of several chunks: one line
     for lines in chunks:
         for line in lines.split("\n")[1:]:
             term, _, found = line.partition(" ")
             items[term] = f"{items[term]} {found}" if term in items else found
-    return "".join(f"\n{term} {found}" for term, found in items.items()) + "\n"
+    return header + "".join(f"\n{term} {found}" for term, found in items.items()) + "\n"
 
 
 _SECTION_LINES = (
     "SELECT group_concat(char(10) || term || ' ' || items, '') FROM (SELECT term, group_concat("
-    "CASE WHEN col GLOB 'h*' THEN 'h' || (? + substr(col, 2)) "
-    "ELSE (? + substr(col, 2)) || ':' || cnt END, ' ') AS items "
+    "CASE WHEN col = 'm' THEN 'm:' || cnt WHEN col GLOB 'h*' THEN 'h' || (? + substr(col, 2)) "
+    "|| ':' || cnt ELSE (? + substr(col, 2)) || ':' || cnt END, ' ') AS items "
     "FROM temp.rank_section_v GROUP BY term)"
 )
 """The lines of :func:`_section_terms` for the sections in the scratch table, numbered from
 the first parameter."""
+_PASSAGE = "CASE col WHEN 'm' THEN -1 ELSE ? + substr(col, 2) END"
+_PASSAGE_TERMS = (
+    "INSERT INTO temp.rank_pending (skill, doc, term, w) "
+    f"SELECT ?, {PASSAGES}, term, count(DISTINCT {_PASSAGE}) FROM temp.rank_section_v GROUP BY term"
+)
+"""How many passages in the scratch table hold each word (sections numbered from the second
+parameter; the name and description: -1), for :func:`finish` to add to ``rank_terms``."""
+_PASSAGE_LENGTHS = f"SELECT {_PASSAGE}, sum(cnt) FROM temp.rank_section_v GROUP BY 1"
 
 
 _ADDED = (
@@ -277,17 +315,21 @@ def finish(db: sqlite3.Connection) -> None:
     rows in index order (B-tree pages are then visited once per batch, not once per row)."""
     if not db.execute("SELECT 1 FROM temp.sqlite_master WHERE name = 'rank_added'").fetchone():
         return
+    # doc PASSAGES: no postings; w is how many of the skill's passages hold the word
     db.execute(
         _ADDED + "INSERT INTO rank_postings (doc, term, w, skill) "
-        "SELECT doc, term, w, skill FROM added ORDER BY doc, term, w, skill"
+        f"SELECT doc, term, w, skill FROM added WHERE doc < {PASSAGES} "
+        "ORDER BY doc, term, w, skill"
     )
     db.execute(
-        _ADDED + "INSERT INTO rank_terms (doc, term, df) SELECT doc, term, count(*) FROM added "
+        _ADDED + "INSERT INTO rank_terms (doc, term, df) SELECT doc, term, "
+        f"sum(CASE WHEN doc = {PASSAGES} THEN CAST(w AS INTEGER) ELSE 1 END) FROM added "
         "WHERE true GROUP BY doc, term ON CONFLICT (doc, term) DO UPDATE SET df = df + excluded.df"
     )
     db.execute(
         _ADDED + "INSERT INTO rank_count (doc, n) SELECT doc, count(DISTINCT skill) FROM added "
-        "WHERE true GROUP BY doc ON CONFLICT (doc) DO UPDATE SET n = n + excluded.n"
+        f"WHERE doc < {PASSAGES} GROUP BY doc "
+        "ON CONFLICT (doc) DO UPDATE SET n = n + excluded.n"
     )
     db.execute("DELETE FROM temp.rank_pending")
     db.execute("DELETE FROM temp.rank_added")
@@ -304,7 +346,7 @@ def _scratch(db: sqlite3.Connection) -> None:
     the skills added since :func:`finish` (``first``: a skill's first row); ``rank_section_q``
     (also contentless), the heading and text of :data:`_SECTION_COLUMNS` sections of the skill
     being indexed, a column each, whose ``fts5vocab`` says which words each holds
-    (:func:`_section_terms`)."""
+    (:func:`_section_terms`), and in the first round the name with the description."""
     if db.execute("SELECT 1 FROM temp.sqlite_master WHERE name = 'rank_tokens'").fetchone():
         return
     db.execute(
@@ -312,7 +354,7 @@ def _scratch(db: sqlite3.Connection) -> None:
         f"{_TOKENIZER})"
     )
     db.execute("CREATE VIRTUAL TABLE temp.rank_tokens_v USING fts5vocab(temp, rank_tokens, col)")
-    columns = ", ".join(f"h{n}, t{n}" for n in range(_SECTION_COLUMNS))
+    columns = "m, " + ", ".join(f"h{n}, t{n}" for n in range(_SECTION_COLUMNS))
     db.execute(
         f"CREATE VIRTUAL TABLE temp.rank_section_q USING fts5({columns}, content='', {_TOKENIZER})"
     )
@@ -324,8 +366,10 @@ def _scratch(db: sqlite3.Connection) -> None:
 
 
 def remove(db: sqlite3.Connection, skill_id: int) -> None:
+    pending = False  # added since finish(): its passages' word counts are not in rank_terms yet
     if db.execute("SELECT 1 FROM temp.sqlite_master WHERE name = 'rank_added'").fetchone():
-        db.execute("DELETE FROM temp.rank_added WHERE skill = ?", (skill_id,))
+        deleted = db.execute("DELETE FROM temp.rank_added WHERE skill = ?", (skill_id,))
+        pending = deleted.rowcount > 0
     terms = db.execute(
         "SELECT doc, term FROM rank_postings WHERE skill = ?", (skill_id,)
     ).fetchall()
@@ -337,11 +381,40 @@ def remove(db: sqlite3.Connection, skill_id: int) -> None:
             [(doc,) for doc in {d for d, _ in terms}],
         )
         db.execute("DELETE FROM rank_postings WHERE skill = ?", (skill_id,))
+    row = db.execute("SELECT terms FROM rank_section_terms WHERE skill = ?", (skill_id,)).fetchone()
+    if row:
+        header, *lines = row[0][:-1].split("\n")
+        counts = [(len(_passages(line)), line[: line.index(" ")]) for line in lines]
+        if pending:
+            counts = []
+        db.executemany(
+            f"UPDATE rank_terms SET df = df - ? WHERE doc = {PASSAGES} AND term = ?", counts
+        )
+        db.executemany(  # the skill's words only: not a scan of every word
+            f"DELETE FROM rank_terms WHERE doc = {PASSAGES} AND term = ? AND df <= 0",
+            [(term,) for _, term in counts],
+        )
+        db.execute(
+            f"UPDATE rank_count SET n = n - ? WHERE doc = {PASSAGES}",
+            (sum(1 for length in header.split(" ") if length != "0"),),
+        )
+        db.execute("DELETE FROM rank_section_terms WHERE skill = ?", (skill_id,))
     base = skill_id * SECTION_SLOTS
     db.execute(
         "DELETE FROM rank_sections WHERE id BETWEEN ? AND ?", (base, base + SECTION_SLOTS - 1)
     )
-    db.execute("DELETE FROM rank_section_terms WHERE skill = ?", (skill_id,))
+
+
+def _passages(items: str) -> dict[int, int]:
+    """The passages holding a word and how often, from its items in ``rank_section_terms``
+    (a line without the word, or the part after it): ``{section: count}``, the name and
+    description -1."""
+    found: dict[int, int] = {}
+    for item in items[items.index(" ") + 1 :].split(" "):
+        place, _, count = item.partition(":")
+        passage = -1 if place == "m" else int(place[1:] if place[0] == "h" else place)
+        found[passage] = found.get(passage, 0) + int(count)
+    return found
 
 
 def stems(db: sqlite3.Connection, terms: list[str]) -> list[str]:
@@ -465,7 +538,55 @@ def rank(
         for skill, score in scores.items():
             total[skill] = total.get(skill, 0.0) + document.weight * score / best
     ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
+    passages = _passage_scores(db, terms, [skill for skill, _ in ranked[:RERANK]])
+    if passages:
+        # Only the first RERANK gain: each keeps its place above the rest.
+        best = max(passages.values())
+        for skill, score in passages.items():
+            total[skill] += PASSAGE.weight * score / best
+        ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
     return [(skill, round(score, 4)) for skill, score in ranked[:limit]]
+
+
+def _passage_scores(
+    db: sqlite3.Connection, terms: list[str], skills: list[int]
+) -> dict[int, float]:
+    """The BM25 score of the best passage of each of ``skills`` (IDF over passages), from
+    their lists of words (:func:`_section_terms`); none for the skills whose passages hold no
+    term."""
+    if not skills:
+        return {}
+    known = db.execute(
+        f"SELECT term, df FROM rank_terms WHERE doc = {PASSAGES} "
+        f"AND term IN ({','.join('?' * len(terms))})",
+        terms,
+    ).fetchall()
+    row = db.execute(f"SELECT n FROM rank_count WHERE doc = {PASSAGES}").fetchone()
+    if not known or not row:
+        return {}
+    idf = {term: max(math.log((row[0] - df + 0.5) / (df + 0.5)), 1e-6) for term, df in known}
+    # the lines of the query's words, in one pass over each list
+    lines = re.compile(f"\n((?:{'|'.join(map(re.escape, idf))}) [^\n]*)")
+    found: dict[int, float] = {}
+    for skill, index in db.execute(
+        "SELECT skill, terms FROM rank_section_terms "
+        f"WHERE skill IN ({','.join('?' * len(skills))})",
+        skills,
+    ):
+        found_lines = lines.findall(index)
+        if not found_lines:
+            continue
+        lengths = index[: index.index("\n")].split(" ")
+        scores: dict[int, float] = {}
+        for line in found_lines:
+            weight = idf[line[: line.index(" ")]]
+            for passage, tf in _passages(line).items():
+                length = int(lengths[passage + 1])
+                w = tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / PASSAGE.length))
+                scores[passage] = scores.get(passage, 0.0) + w * weight
+        if scores:
+            found[skill] = max(scores.values())
+    return {skill: score for skill, score in found.items() if score > 0}
 
 
 def best_sections(
@@ -497,8 +618,10 @@ def best_sections(
                 continue
             start += len(needle)
             for item in index[start : index.index("\n", start)].split(" "):
+                if item[0] == "m":  # the name and description: not a section
+                    continue
                 if item[0] == "h":
-                    section = int(item[1:])
+                    section = int(item[1 : item.index(":")])
                     headings[section] = headings.get(section, 0) + 1
                 else:
                     number, _, count = item.partition(":")
