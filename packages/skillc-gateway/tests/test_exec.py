@@ -137,6 +137,26 @@ def test_a_signal_ends_the_command_and_gives_128_plus_n(
     assert rows(project)[0][1]["exit_code"] == 128 + signal.SIGTERM
 
 
+def test_a_signal_before_the_command_is_recorded_reaches_it() -> None:
+    """SIGTERM that comes between the fork and the moment skc records the command (a loaded
+    machine: the command is up and printing before Popen returns in skc) is sent on then."""
+    from skillc_gateway._runner import _signals_to
+
+    before = signal.getsignal(signal.SIGTERM)
+    if before is signal.SIG_IGN:
+        pytest.skip("SIGTERM is ignored here: skc leaves it so, as a shell does")
+    with _signals_to() as started_command:
+        os.kill(os.getpid(), signal.SIGTERM)  # handled here: no command recorded yet
+        command = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        try:
+            started_command(command)
+            assert command.wait(timeout=30) == -signal.SIGTERM
+        finally:
+            command.kill()
+            command.wait()
+    assert signal.getsignal(signal.SIGTERM) == before  # skc's handler is gone again
+
+
 def test_ctrl_c_is_the_command_s_to_answer(
     tool: Path, project: Path, clean_env: dict[str, str]
 ) -> None:

@@ -17,7 +17,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -481,21 +481,33 @@ def exec_environment(environ: Mapping[str, str], skill_dir: Path) -> dict[str, s
 
 
 @contextlib.contextmanager
-def _signals_to(started: list[subprocess.Popen[bytes]]) -> Iterator[None]:
+def _signals_to() -> Iterator[Callable[[subprocess.Popen[bytes]], None]]:
     """While the block runs, SIGINT does not end skc (the command gets its own from the
-    terminal and decides), and :data:`_FORWARDED` signals are sent on to the command once it
-    is in ``started``. Set before the command starts: a signal that comes as soon as it runs
-    finds skc ready. Handlers can only be set from the main thread; elsewhere nothing
+    terminal and decides), and :data:`_FORWARDED` signals are sent on to the command. Set
+    before the command starts: the block calls the function it is given with the command
+    once started, and a signal that came meanwhile (between the fork and that call) is sent
+    then, not lost. Handlers can only be set from the main thread; elsewhere nothing
     changes."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+    started: list[subprocess.Popen[bytes]] = []
+    missed: list[int] = []
 
     def forward(signum: int, _frame: object) -> None:
+        if not started:
+            missed.append(signum)
         for process in started:
             with contextlib.suppress(ProcessLookupError):
                 process.send_signal(signum)
 
+    def start(process: subprocess.Popen[bytes]) -> None:
+        started.append(process)
+        for signum in missed:  # a signal handled during this loop is sent by forward itself
+            with contextlib.suppress(ProcessLookupError):
+                process.send_signal(signum)
+        missed.clear()
+
+    if threading.current_thread() is not threading.main_thread():
+        yield started.append
+        return
     names = ("SIGINT", *_FORWARDED)
     saved = {}
     for name in names:
@@ -505,7 +517,7 @@ def _signals_to(started: list[subprocess.Popen[bytes]]) -> Iterator[None]:
         handler = (lambda *_: None) if name == "SIGINT" else forward
         saved[signum] = signal.signal(signum, handler)
     try:
-        yield
+        yield start
     finally:
         for signum, previous in saved.items():
             signal.signal(signum, previous)
@@ -548,8 +560,7 @@ def exec_in_skill(
     def failure(code: int, message: str) -> ExecResult:
         return ExecResult(code, int((time.monotonic() - started) * 1000), message)
 
-    running: list[subprocess.Popen[bytes]] = []
-    with _signals_to(running):
+    with _signals_to() as started_command:
         try:
             process = subprocess.Popen(
                 list(argv),
@@ -570,6 +581,6 @@ def exec_in_skill(
         except (OSError, ValueError) as exc:  # ValueError: a NUL character in an argument
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             return failure(126, f"cannot execute {argv[0]}: {reason}")
-        running.append(process)
+        started_command(process)
         returncode = process.wait()
     return ExecResult(_status(returncode), int((time.monotonic() - started) * 1000))
