@@ -46,7 +46,7 @@ from __future__ import annotations
 import math
 import re
 import sqlite3
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from typing import NamedTuple
 
 __all__ = [
@@ -405,15 +405,25 @@ def remove(db: sqlite3.Connection, skill_id: int) -> None:
     )
 
 
-def _passages(items: str) -> dict[int, int]:
-    """The passages holding a word and how often, from its items in ``rank_section_terms``
-    (a line without the word, or the part after it): ``{section: count}``, the name and
-    description -1."""
-    found: dict[int, int] = {}
-    for item in items[items.index(" ") + 1 :].split(" "):
+def _items(line: str) -> Iterator[tuple[str, int, int]]:
+    """The items of a word's line in ``rank_section_terms`` (the word first, then its
+    items): ``(place, passage, count)``, ``place`` ``m`` for the name and description
+    (passage -1), ``h`` for section ``passage``'s heading, ``t`` for its text."""
+    for item in line[line.index(" ") + 1 :].split(" "):
         place, _, count = item.partition(":")
-        passage = -1 if place == "m" else int(place[1:] if place[0] == "h" else place)
-        found[passage] = found.get(passage, 0) + int(count)
+        if place == "m":
+            yield "m", -1, int(count)
+        elif place[0] == "h":
+            yield "h", int(place[1:]), int(count)
+        else:
+            yield "t", int(place), int(count)
+
+
+def _passages(line: str) -> dict[int, int]:
+    """The passages holding a word and how often, from its line: ``{passage: count}``."""
+    found: dict[int, int] = {}
+    for _place, passage, count in _items(line):
+        found[passage] = found.get(passage, 0) + count
     return found
 
 
@@ -616,18 +626,12 @@ def best_sections(
             start = index.find(needle)
             if start < 0:
                 continue
-            start += len(needle)
-            for item in index[start : index.index("\n", start)].split(" "):
-                if item[0] == "m":  # the name and description: not a section
-                    continue
-                if item[0] == "h":
-                    section = int(item[1 : item.index(":")])
+            for place, section, count in _items(index[start + 1 : index.index("\n", start + 1)]):
+                if place == "h":
                     headings[section] = headings.get(section, 0) + 1
-                else:
-                    number, _, count = item.partition(":")
-                    section = int(number)
+                elif place == "t":  # not "m": the name and description are not a section
                     distinct, hits = texts.get(section, (0, 0))
-                    texts[section] = (distinct + 1, hits + int(count))
+                    texts[section] = (distinct + 1, hits + count)
         scores: dict[int, float] = {section: 2 * distinct for section, distinct in headings.items()}
         for section, (distinct, hits) in texts.items():
             scores[section] = scores.get(section, 0.0) + (distinct + hits / (hits + 10))

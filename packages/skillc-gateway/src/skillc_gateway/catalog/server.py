@@ -132,7 +132,7 @@ def request(layout: Layout, message: dict[str, Any], timeout: float) -> dict[str
     try:
         sock.settimeout(CONNECT_SECONDS)
         sock.connect(path)
-        if _peer_uid(sock) != os.getuid():
+        if _peer(sock)[1] != os.getuid():
             return None
         deadline = time.monotonic() + timeout
         sock.settimeout(timeout)
@@ -171,16 +171,17 @@ def _usable(path: str) -> bool:
     return stat.S_ISSOCK(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077
 
 
-def _peer_uid(sock: Any) -> int:
-    """The user id of the process at the other end of a Unix socket (-1: unknown)."""
+def _peer(sock: Any) -> tuple[int, int]:
+    """The process id and user id at the other end of a Unix socket ((-1, -1): unknown)."""
     import _socket
     import struct
 
     option = getattr(_socket, "SO_PEERCRED", None)
     if option is None:  # not Linux: no server either (see FindServer)
-        return -1
+        return -1, -1
     credentials = sock.getsockopt(_socket.SOL_SOCKET, option, struct.calcsize("3i"))
-    return int(struct.unpack("3i", credentials)[1])
+    pid, uid, _gid = struct.unpack("3i", credentials)
+    return int(pid), int(uid)
 
 
 # -- the answer on the wire --------------------------------------------------------------------
@@ -468,15 +469,9 @@ class FindServer:
             os.close(wake_write)
 
     def _answer(self, connection: socket.socket) -> None:
-        import socket
-        import struct
-
         pid = 0
         try:
-            credentials = connection.getsockopt(
-                socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")
-            )
-            pid, uid, _gid = struct.unpack("3i", credentials)
+            pid, uid = _peer(connection)
             if uid != os.getuid():
                 self.log(f"refused a connection from user {uid} (pid {pid})")
                 return
