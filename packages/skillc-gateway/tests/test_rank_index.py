@@ -17,6 +17,13 @@ import pytest
 from skillc_gateway.catalog import rank
 
 
+@pytest.fixture(autouse=True)
+def lexical(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests take the lexical steps apart: the semantic step (the extra, when it is
+    installed: test_find_semantic.py) is off."""
+    monkeypatch.setattr(rank, "_model", lambda: None)
+
+
 @pytest.fixture
 def db() -> sqlite3.Connection:
     connection = sqlite3.connect(":memory:", isolation_level=None)

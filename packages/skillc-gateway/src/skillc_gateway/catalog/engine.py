@@ -357,7 +357,7 @@ class Catalog:
             for key, result in walks
             if result.changed or (result.pending and not watching)
         ]
-        if not (todo or removed or dirty):
+        if not (todo or removed or dirty or rank.unfilled(self.db)):
             return 0
         deadline = time.monotonic() + budget
         indexer = _Indexer(self.db, time.time_ns() - RACY_NS)
@@ -374,6 +374,7 @@ class Catalog:
                         indexer.index(*todo[position])
                         position += 1
                     rank.finish(self.db)
+                    missing = rank.fill(self.db, stop)
                     for key, state in dirty:
                         self.db.execute(
                             "INSERT OR REPLACE INTO roots (path, state) VALUES (?, ?)",
@@ -384,7 +385,7 @@ class Catalog:
                     if self.db.in_transaction:
                         self.db.execute("ROLLBACK")
                     raise
-                if position == len(todo):
+                if position == len(todo) and not missing:
                     return 0
                 if time.monotonic() >= deadline:
                     return len(todo) - position

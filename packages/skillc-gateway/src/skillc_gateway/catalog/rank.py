@@ -29,7 +29,9 @@ best skills each add the BM25 score of their best passage (from ``rank_section_t
 over passages), divided by the best of those, times :data:`PASSAGE`'s weight (0.4): a skill that
 holds the request's words in one place beats one that scatters them. The query keeps its
 distinct words minus a stop list of function words and request filler ("please", "want",
-"need"...), at most :data:`MAX_TERMS`. What was tried and what each step gained is in the
+"need"...), at most :data:`MAX_TERMS`. With the ``semantic`` extra (:mod:`.semantic`), the
+:data:`SEMANTIC_POOL` best skills then add how close the vector of their name and description
+is to the request's (:func:`_semantic`). What was tried and what each step gained is in the
 gateway README ("How find ranks").
 
 Sections: every heading of SKILL.md with the text up to the next heading is a row of
@@ -46,8 +48,12 @@ from __future__ import annotations
 import math
 import re
 import sqlite3
+import time
 from collections.abc import Collection, Iterator
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from skillc_gateway.catalog import semantic
 
 __all__ = [
     "DOCUMENTS",
@@ -58,14 +64,16 @@ __all__ = [
     "SkillText",
     "add",
     "best_sections",
+    "fill",
     "finish",
     "query_terms",
     "rank",
     "remove",
+    "unfilled",
 ]
 
 #: Bumped when the tables or the tokenizer change: the catalog then indexes every skill anew.
-RANK_VERSION = 5
+RANK_VERSION = 6
 
 _TOKENIZER = "tokenize='porter unicode61 remove_diacritics 2'"
 SCHEMA = """
@@ -82,13 +90,17 @@ CREATE TABLE IF NOT EXISTS rank_sections (
     id INTEGER PRIMARY KEY, heading TEXT NOT NULL, line INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS rank_section_terms (skill INTEGER PRIMARY KEY, terms TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS rank_vectors (skill INTEGER PRIMARY KEY, text TEXT NOT NULL, vec BLOB);
+CREATE INDEX IF NOT EXISTS rank_vectors_missing ON rank_vectors (skill) WHERE vec IS NULL;
 """
 """``rank_postings``: BM25's term-frequency part ``w`` of each term of each document of each
 skill; ``rank_terms``: the number of skills whose document holds the term (``df``);
 ``rank_count``: the number of skills with each document (doc :data:`PASSAGES`: of passages,
 not skills, in both); ``rank_sections``: the sections of each skill's SKILL.md, ``id`` =
 ``skill_id * SECTION_SLOTS + n``; ``rank_section_terms``: the length of each passage of a
-skill and which ones hold each of its words, how often (:func:`_section_terms`)."""
+skill and which ones hold each of its words, how often (:func:`_section_terms`);
+``rank_vectors``: the name and description of each skill, and their vector when the semantic
+model (:mod:`.semantic`) was there (NULL: it was not; :func:`fill` computes it)."""
 
 
 class Document(NamedTuple):
@@ -130,6 +142,14 @@ SECTION_CHARS = 4000
 _SECTION_COLUMNS = 32
 #: Candidates read from each document's ranking before fusion (more when a filter drops them).
 POOL = 200
+#: The semantic step (:mod:`.semantic`, when the extra is installed): the best SEMANTIC_POOL
+#: skills after the passages each add, times SEMANTIC_WEIGHT times the best score, how far
+#: their cosine with the request stands above the pool's mean (z-score, negative as 0) over
+#: the highest one.
+SEMANTIC_POOL = 100
+SEMANTIC_WEIGHT = 0.5
+#: Vectors computed per :func:`fill` call at most, between two looks at the clock.
+_FILL_BATCH = 64
 
 _WORD = re.compile(r"[^\W_]+")
 _STOPWORDS = """a an and are as at be but by for if in into is it no not of on or such that the
@@ -238,6 +258,50 @@ def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
         "INSERT INTO rank_section_terms (skill, terms) VALUES (?, ?)",
         (skill_id, _section_terms(db, skill_id, f"{_names(text)}\n{text.description}", sections)),
     )
+    meta = _vector_text(text.name, text.description)
+    model = _model()
+    db.execute(
+        "INSERT INTO rank_vectors (skill, text, vec) VALUES (?, ?, ?)",
+        (skill_id, meta, model.vector(meta) if model else None),
+    )
+
+
+def _vector_text(name: str, description: str) -> str:
+    return f"{name.replace('-', ' ')}: {description}"
+
+
+def _model() -> semantic.Model | None:
+    """The semantic model, None without the extra (the module is light: nothing imported)."""
+    from skillc_gateway.catalog import semantic
+
+    return semantic.model()
+
+
+def unfilled(db: sqlite3.Connection) -> bool:
+    """Whether the model is there and some skills have no vector yet (:func:`fill`)."""
+    if _model() is None:
+        return False
+    return db.execute("SELECT 1 FROM rank_vectors WHERE vec IS NULL LIMIT 1").fetchone() is not None
+
+
+def fill(db: sqlite3.Connection, until: float) -> bool:
+    """Compute the missing vectors (skills indexed without the model) until ``until``
+    (``time.monotonic()``); whether some are still missing. Nothing without the model."""
+    model = _model()
+    if model is None:
+        return False
+    while True:
+        rows = db.execute(
+            f"SELECT skill, text FROM rank_vectors WHERE vec IS NULL LIMIT {_FILL_BATCH}"
+        ).fetchall()
+        if not rows:
+            return False
+        db.executemany(
+            "UPDATE rank_vectors SET vec = ? WHERE skill = ?",
+            [(model.vector(text), skill) for skill, text in rows],
+        )
+        if time.monotonic() >= until:
+            return True
 
 
 def _section_terms(
@@ -403,6 +467,7 @@ def remove(db: sqlite3.Connection, skill_id: int) -> None:
     db.execute(
         "DELETE FROM rank_sections WHERE id BETWEEN ? AND ?", (base, base + SECTION_SLOTS - 1)
     )
+    db.execute("DELETE FROM rank_vectors WHERE skill = ?", (skill_id,))
 
 
 def _items(line: str) -> Iterator[tuple[str, int, int]]:
@@ -555,7 +620,51 @@ def rank(
         for skill, score in passages.items():
             total[skill] += PASSAGE.weight * score / best
         ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
+    model = _model()
+    if model is not None and ranked:
+        _semantic(db, model, query, ranked[:SEMANTIC_POOL], total)
+        ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
     return [(skill, round(score, 4)) for skill, score in ranked[:limit]]
+
+
+def _semantic(
+    db: sqlite3.Connection,
+    model: semantic.Model,
+    query: str,
+    pool: list[tuple[int, float]],
+    total: dict[int, float],
+) -> None:
+    """Add the semantic step's part to the scores of ``pool`` (the best skills, best first)."""
+    from skillc_gateway.catalog.semantic import similarity
+
+    skills = [skill for skill, _ in pool]
+    stored = dict(
+        db.execute(
+            "SELECT skill, coalesce(vec, text) FROM rank_vectors "
+            f"WHERE skill IN ({','.join('?' * len(skills))})",
+            skills,
+        ).fetchall()
+    )
+    wanted = model.embed(query)
+    cosines: dict[int, float] = {}
+    for skill in skills:
+        vector = stored.get(skill)
+        if isinstance(vector, str):  # indexed without the model: fill() has not reached it
+            vector = model.vector(vector)
+        if isinstance(vector, bytes) and len(vector) == 4 * len(wanted):
+            cosines[skill] = similarity(wanted, vector)
+    if len(cosines) < 2:
+        return
+    mean = sum(cosines.values()) / len(cosines)
+    spread = math.sqrt(sum((c - mean) ** 2 for c in cosines.values()) / len(cosines))
+    if spread <= 0:
+        return
+    highest = (max(cosines.values()) - mean) / spread
+    best = pool[0][1]
+    for skill, cosine in cosines.items():
+        z = (cosine - mean) / spread
+        if z > 0:
+            total[skill] += SEMANTIC_WEIGHT * best * z / highest
 
 
 def _passage_scores(

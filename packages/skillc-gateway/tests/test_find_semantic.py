@@ -1,0 +1,170 @@
+"""The semantic step of ``find`` (the ``semantic`` extra, issue 15): WordLlama's token vectors,
+read from the files its PyPI wheel ships.
+
+These tests need the extra (``pip install 'skillc-gateway[semantic]'``). They skip without it,
+except where ``SKILLC_REQUIRE_SEMANTIC=1`` (tox's ``semantic`` env, which installs it): there
+a missing model fails them instead of passing silently.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_gateway.catalog import semantic
+
+REQUIRED = os.environ.get("SKILLC_REQUIRE_SEMANTIC") == "1"
+
+
+@pytest.fixture(autouse=True)
+def model(monkeypatch: pytest.MonkeyPatch) -> semantic.Model:
+    """The model, loaded afresh with the step on (the cache holds the last test's answer)."""
+    monkeypatch.delenv("SKILLC_FIND_SEMANTIC", raising=False)
+    semantic.model.cache_clear()
+    loaded = semantic.model()
+    if loaded is None:
+        if REQUIRED:
+            pytest.fail("SKILLC_REQUIRE_SEMANTIC=1 but the semantic model cannot be loaded")
+        pytest.skip("the semantic extra is not installed")
+    yield loaded
+    semantic.model.cache_clear()
+
+
+# A request whose words favour the wrong skill: the bread timer shares "makes" and "noise",
+# the mechanic only "stop"; the vectors know a car from an automobile.
+SKILLS = {
+    "bread-timer": "Set a kitchen timer that makes a noise when the bread is done, so nothing "
+    "burns while you bake.",
+    "auto-mechanic": "Diagnose automobile trouble, such as squealing brakes, a weak battery, "
+    "or an engine that stops.",
+    "invoice-maker": "Make invoices from orders and send them to customers.",
+}
+QUERY = "my car makes a grinding noise when I stop"
+
+
+def library(root: Path) -> Path:
+    for name, description in SKILLS.items():
+        folder = root / name
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nSome text.\n",
+            encoding="utf-8",
+        )
+    return root
+
+
+def skc_find(home: Path, lib: Path, *, semantic_step: bool) -> dict[str, Any]:
+    """``skillc-gateway find`` in a real process."""
+    env = {
+        **os.environ,
+        "SKILLC_HOME": str(home),
+        "SKILLC_FIND_SEMANTIC": "1" if semantic_step else "0",
+    }
+    command = ["find", "--format", "json", "--path", str(lib), QUERY]
+    result = subprocess.run(
+        [sys.executable, "-m", "skillc_gateway", *command],
+        capture_output=True, text=True, env=env, timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_the_vectors_lift_the_skill_the_words_miss(tmp_path: Path) -> None:
+    lib = library(tmp_path / "lib")
+    lexical = skc_find(tmp_path / "home1", lib, semantic_step=False)
+    both = skc_find(tmp_path / "home2", lib, semantic_step=True)
+    assert [s["name"] for s in lexical["skills"]][:2] == ["bread-timer", "auto-mechanic"]
+    assert [s["name"] for s in both["skills"]][:2] == ["auto-mechanic", "bread-timer"]
+    # only the pool's scores move, and only up
+    lexical_scores = {s["name"]: s["score"] for s in lexical["skills"]}
+    for skill in both["skills"]:
+        assert skill["score"] >= lexical_scores[skill["name"]]
+
+
+def test_a_catalog_indexed_without_the_model_gets_its_vectors(tmp_path: Path) -> None:
+    """Installing the extra over a catalog: the next find computes the missing vectors (and
+    answers as a catalog made with the model does, meanwhile too)."""
+    lib = library(tmp_path / "lib")
+    home = tmp_path / "home"
+    skc_find(home, lib, semantic_step=False)
+    catalog = home / ".skillc" / "catalog.db"
+    with sqlite3.connect(catalog) as db:
+        assert db.execute("SELECT count(*) FROM rank_vectors WHERE vec IS NULL").fetchone() == (3,)
+    after = skc_find(home, lib, semantic_step=True)
+    with sqlite3.connect(catalog) as db:
+        assert db.execute("SELECT count(*) FROM rank_vectors WHERE vec IS NULL").fetchone() == (0,)
+    fresh = skc_find(tmp_path / "fresh", lib, semantic_step=True)
+    assert after["skills"] == fresh["skills"]
+
+
+def test_vectors_are_those_of_wordllama_itself(model: semantic.Model) -> None:
+    """The oracle: the package's own inference over the same files (numpy, its dependency)."""
+    np = pytest.importorskip("numpy")
+    from safetensors.numpy import load_file
+    from tokenizers import Tokenizer
+    from wordllama.inference import WordLlamaInference
+
+    folder = semantic._folder()
+    assert folder is not None
+    weights = load_file(str(folder / "weights/l2_supercat_256.safetensors"))["embedding.weight"]
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizers/l2_supercat_tokenizer_config.json"))
+    oracle = WordLlamaInference(weights, tokenizer)
+    texts = [
+        QUERY,
+        *SKILLS.values(),
+        "pdf form filler: Fill in PDF forms — flatten, sign, étiquette",
+    ]
+    expected = oracle.embed(texts, norm=True)
+    for text, want in zip(texts, expected, strict=True):
+        got = np.array(model.embed(text), dtype=np.float64)
+        assert float(got @ want / np.linalg.norm(want)) > 0.999, text
+        assert math.isclose(float(np.linalg.norm(got)), 1.0, rel_tol=1e-5)
+
+
+def test_the_model_imports_neither_wordllama_nor_numpy() -> None:
+    """The hot path stays light: the files are read, the package's code is not run."""
+    code = (
+        "import sys; from skillc_gateway.catalog import semantic; m = semantic.model(); "
+        "assert m is not None; m.embed('x'); "
+        "heavy = ('wordllama', 'numpy', 'requests', 'pydantic'); "
+        "print(sorted(n for n in heavy if n in sys.modules))"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "SKILLC_FIND_SEMANTIC"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert out.stdout.strip() == "[]"
+
+
+def test_off_switch_and_a_broken_model_leave_find_lexical(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for value in ("0", "off", "False", " no "):
+        monkeypatch.setenv("SKILLC_FIND_SEMANTIC", value)
+        semantic.model.cache_clear()
+        assert semantic.model() is None
+    monkeypatch.delenv("SKILLC_FIND_SEMANTIC")
+    # a cut weights file, a header length past the end: no model, no failure
+    folder = semantic._folder()
+    assert folder is not None
+    broken = tmp_path / "wordllama"
+    shutil.copytree(folder / "tokenizers", broken / "tokenizers")
+    (broken / "weights").mkdir()
+    data = (folder / "weights/l2_supercat_256.safetensors").read_bytes()
+    for cut in (data[:1000], b"\xff" * 16, b""):
+        (broken / "weights/l2_supercat_256.safetensors").write_bytes(cut)
+        with pytest.raises((ValueError, OSError)):
+            semantic.Model(broken)
+        monkeypatch.setattr(semantic, "_folder", lambda: broken)
+        semantic.model.cache_clear()
+        assert semantic.model() is None
