@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from skillc_gateway import find_skills
-from skillc_gateway.catalog import Catalog, database, rank
+from skillc_gateway.catalog import Catalog, database, rank, semantic
 from skillc_index import EmptyQuery, Layout, SkillDirectoryNotFound, build_skill
 from skillc_index.installed import ROUTING_ROOTS_VARIABLE
 
@@ -684,7 +684,10 @@ def test_json_shape(gateway: Run, project: Path) -> None:
     for other in ("tea", "juice", "soup"):
         write_skill(project / f".skillc/skills/{other}", other, f"Make {other}.")
     data = find(gateway, "coffee beans", "--limit", "1")
-    assert list(data) == ["query", "skills", "searched", "skipped", "partial", "warnings"]
+    assert list(data) == [
+        "query", "skills", "searched", "skipped", "partial", "warnings", "ranker",
+    ]  # fmt: skip
+    assert data["ranker"] == ("lexical" if semantic.model() is None else "lexical+semantic")
     (skill,) = data["skills"]
     assert list(skill) == [
         "name",

@@ -153,6 +153,10 @@ def test_find_through_the_server_is_the_in_process_answer(
         before = queries(gateway)
         served = [gateway_process(*command) for command in commands]
         assert queries(gateway) == before + 4
+        told = gateway_process("find", "bread", "--path", "library", "--verbose").stderr
+    assert "find: answered by the find server (skc watch); ranker: lexical" in told
+    told = gateway_process("find", "bread", "--path", "library", "--verbose").stderr
+    assert "find: answered by this process; ranker: lexical" in told
     for by_itself, through in zip(alone, served, strict=True):
         assert (through.returncode, through.stdout, through.stderr) == (
             by_itself.returncode,

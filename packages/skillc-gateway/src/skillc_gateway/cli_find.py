@@ -19,6 +19,7 @@ from skillc_index.console import (
     cli_session,
     count_range,
     format_option,
+    is_verbose,
     print_json,
     report_all,
     verbose_option,
@@ -77,6 +78,9 @@ def find_command(query: str, limit: int, path: tuple[str, ...], output_format: s
         server=True,
     )
     report_all(result.warnings)
+    if is_verbose():
+        where = "the find server (skc watch)" if result.served else "this process"
+        click.echo(f"find: answered by {where}; ranker: {result.ranker}", err=True)
     if output_format == "json":
         print_json(result.to_dict())
         return

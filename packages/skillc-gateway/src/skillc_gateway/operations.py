@@ -555,6 +555,11 @@ FIND: Operation[FindParams, FindResult] = Operation(
             },
             "partial": BOOLEAN,
             "warnings": dict(WARNINGS),
+            "ranker": {
+                "type": "string",
+                "enum": ["lexical", "lexical+semantic"],
+                "description": "What ranked: words, or words and the semantic extra's vectors.",
+            },
         }
     ),
 )

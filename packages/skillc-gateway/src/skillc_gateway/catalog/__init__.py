@@ -125,6 +125,10 @@ class FindResult(NamedTuple):
     """Some changed skills were not indexed again before answering (time budget, a busy or
     unwritable catalog): the answer may miss or misplace them."""
     warnings: tuple[Diagnostic | Notice, ...] = ()
+    ranker: str = "lexical"
+    """``lexical``, or ``lexical+semantic`` when the semantic extra ranked too."""
+    served: bool = False
+    """Answered by the find server (``skc watch``), not in this process (not in JSON)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -134,6 +138,7 @@ class FindResult(NamedTuple):
             "skipped": self.skipped,
             "partial": self.partial,
             "warnings": [format_diagnostic(warning) for warning in self.warnings],
+            "ranker": self.ranker,
         }
 
 
@@ -162,7 +167,7 @@ def find_skills(
     if server:
         answer = _served(layout, query, limit, paths, configured, budget)
         if answer is not None:
-            return answer
+            return answer._replace(served=True)
     from skillc_gateway.operations import MAX_FIND_LIMIT, MAX_QUERY_CHARS
     from skillc_index import EmptyQuery
 

@@ -136,7 +136,8 @@ class Catalog:
         seen, partial = self.refresh(roots, budget, warnings)
         skills = self._rank(query, limit, seen)
         searched = len(seen.priorities)
-        return FindResult(query, skills, searched, seen.skipped, partial, tuple(warnings))
+        ranker = rank.ranker()
+        return FindResult(query, skills, searched, seen.skipped, partial, tuple(warnings), ranker)
 
     def _rank(self, query: str, limit: int, seen: _Seen) -> tuple[FoundSkill, ...]:
         """The best ``limit`` skills of ``seen``, duplicates collapsed."""

@@ -68,6 +68,7 @@ __all__ = [
     "finish",
     "query_terms",
     "rank",
+    "ranker",
     "remove",
     "unfilled",
 ]
@@ -275,6 +276,11 @@ def _model() -> semantic.Model | None:
     from skillc_gateway.catalog import semantic
 
     return semantic.model()
+
+
+def ranker() -> str:
+    """What ranks: ``lexical``, or ``lexical+semantic`` with the model (:mod:`.semantic`)."""
+    return "lexical" if _model() is None else "lexical+semantic"
 
 
 def unfilled(db: sqlite3.Connection) -> bool:

@@ -208,6 +208,7 @@ def encode_result(result: FindResult) -> dict[str, Any]:
         "searched": result.searched,
         "skipped": result.skipped,
         "partial": result.partial,
+        "ranker": result.ranker,
         "warnings": [
             {"text": warning.text, "level": warning.level}
             if isinstance(warning, Notice)
@@ -256,6 +257,7 @@ def decode_result(data: dict[str, Any]) -> FindResult:
         skipped=_integer(data["skipped"]),
         partial=_boolean(data["partial"]),
         warnings=tuple(warnings),
+        ranker=_string(data["ranker"]),
     )
 
 
