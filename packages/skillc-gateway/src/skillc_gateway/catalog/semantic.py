@@ -31,10 +31,9 @@ from operator import mul
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MODEL", "Model", "model"]
+__all__ = ["Model", "model", "similarity"]
 
-#: The model's name, as the catalog records it beside each vector.
-MODEL = "wordllama/l2_supercat_256"
+#: The model's two files in the ``wordllama`` package (0.4: ``skillc-gateway[semantic]`` pins it).
 _WEIGHTS = "weights/l2_supercat_256.safetensors"
 _TOKENIZER = "tokenizers/l2_supercat_tokenizer_config.json"
 #: Tokens of a text that count (WordLlama's own limit); the text is cut before that.
