@@ -15,6 +15,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -105,6 +106,33 @@ def test_a_catalog_indexed_without_the_model_gets_its_vectors(tmp_path: Path) ->
         assert db.execute("SELECT count(*) FROM rank_vectors WHERE vec IS NULL").fetchone() == (0,)
     fresh = skc_find(tmp_path / "fresh", lib, semantic_step=True)
     assert after["skills"] == fresh["skills"]
+
+
+def test_missing_vectors_in_a_catalog_that_cannot_be_written_are_no_partial_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Filling the vectors is not the answer's freshness: a busy (or read-only) catalog that
+    holds every skill still answers whole, computing the vectors it needs."""
+    from skillc_gateway import find_skills
+    from skillc_gateway.catalog import database
+    from skillc_index import Layout
+
+    lib = library(tmp_path / "lib")
+    time.sleep(2.1)  # older than the catalog's racy window: indexed for good, not pending
+    home = tmp_path / "home"
+    skc_find(home, lib, semantic_step=False)  # every skill indexed, no vector
+    monkeypatch.setattr(database, "BUSY_TIMEOUT_MS", 100)
+    holder = sqlite3.connect(home / ".skillc" / "catalog.db", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another process writing, for longer than the wait
+    try:
+        layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})
+        result = find_skills(layout, QUERY, paths=[str(lib)])
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert (result.partial, result.warnings) == (False, ()), result.warnings
+    assert [skill.name for skill in result.skills][:2] == ["auto-mechanic", "bread-timer"]
+    assert result.ranker == "lexical+semantic"
 
 
 def test_vectors_are_those_of_wordllama_itself(model: semantic.Model) -> None:

@@ -358,7 +358,9 @@ class Catalog:
             for key, result in walks
             if result.changed or (result.pending and not watching)
         ]
-        if not (todo or removed or dirty or rank.unfilled(self.db)):
+        # nothing but vectors to compute (rank computes those it needs meanwhile): not partial
+        filling = not (todo or removed or dirty)
+        if filling and not rank.unfilled(self.db):
             return 0
         deadline = time.monotonic() + budget
         indexer = _Indexer(self.db, time.time_ns() - RACY_NS)
@@ -392,7 +394,7 @@ class Catalog:
                     return len(todo) - position
         except sqlite3.OperationalError as exc:
             if _busy(exc) or "readonly" in str(exc) or "disk" in str(exc):
-                return None
+                return 0 if filling else None
             raise
 
     def _seen(self, walks: list[tuple[Root, int, Walk]]) -> _Seen:
