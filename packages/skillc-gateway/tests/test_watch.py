@@ -258,8 +258,14 @@ def test_detach_status_and_stop(
         assert gateway_process("find", "bread", "--path", "library").returncode == 0
         data = status(gateway)
         assert data["queries"] == 1 and data["roots"] == [str(library)]
+        assert data["ranker"] in ("lexical", "lexical+semantic")
+        # the warm-up and the find: the watcher is on from the second pass, one watch a
+        # folder (the library and its skills), well within its budget
+        folders = sum(1 for p in library.rglob("*") if p.is_dir()) + 1
+        assert data["watches"] >= folders and 0 < data["watches"] <= data["watch_budget"]
         text = gateway_process("watch", "--status").stdout
         assert f"pid {pid}" in text and "queries answered: 1" in text and str(library) in text
+        assert f"folders watched (inotify): {data['watches']:,} of at most " in text
     finally:
         stopped = gateway_process("watch", "--stop")
     assert stopped.stdout == f"Stopped pid {pid}.\n"

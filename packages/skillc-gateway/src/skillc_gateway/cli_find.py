@@ -235,6 +235,13 @@ def _watch_status(status: dict[str, object] | None, output_format: str) -> None:
     click.echo(f"queries answered: {status['queries']}")
     idle = status["idle"]
     click.echo(f"idle stop: {'never' if not idle else f'after {idle} s without a query'}")
+    watches, budget = status.get("watches"), status.get("watch_budget")
+    click.echo(
+        f"folders watched (inotify): {watches:,} of at most {budget:,}"
+        if isinstance(watches, int) and isinstance(budget, int)
+        else "folders watched: none (every find looks at every folder again)"
+    )
+    click.echo(f"ranker: {status.get('ranker', 'lexical')}")
     click.echo(f"folders searched: {len(roots)}")
     for root in roots:
         click.echo(f"  {root}")

@@ -113,6 +113,12 @@ class Catalog:
             self._watcher = None
         self.db.close()
 
+    def watches(self) -> tuple[int, int] | None:
+        """The inotify watches its watcher holds and the most it takes; None without one
+        (before the second pass, elsewhere than Linux, or given up: full passes)."""
+        watcher = self._watcher
+        return None if watcher is None else (watcher.watches, watcher.budget)
+
     # -- answering -------------------------------------------------------------------------
 
     def find(

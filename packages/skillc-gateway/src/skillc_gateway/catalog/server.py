@@ -560,6 +560,10 @@ class FindServer:
 
     def status(self) -> dict[str, Any]:
         """What ``skc watch --status`` shows."""
+        from skillc_gateway.catalog import rank
+        from skillc_gateway.catalog.engine import Catalog
+
+        watches = Catalog.shared(self.layout).watches()
         return {
             "running": True,
             "pid": os.getpid(),
@@ -570,6 +574,9 @@ class FindServer:
             "find_seconds": round(self.find_seconds, 6),
             "idle": self.idle,
             "roots": list(self.roots),
+            "watches": None if watches is None else watches[0],
+            "watch_budget": None if watches is None else watches[1],
+            "ranker": rank.ranker(),
         }
 
 

@@ -102,6 +102,16 @@ class Watcher:
         self.exhausted = False
         """The kernel refused a watch for want of room, or the budget is spent: give up."""
 
+    @property
+    def watches(self) -> int:
+        """The inotify watches it holds (a folder, or the parent of missing ones, each)."""
+        return len(self._paths) + len(self._missing)
+
+    @property
+    def budget(self) -> int:
+        """The most it takes (a quarter of the kernel's per-user watches)."""
+        return self._budget
+
     def watch(self, folder: str) -> bool:
         """Watch ``folder`` (whatever inode is at its path now); whether it is watched (not:
         gone meanwhile, unreadable, no room...: the caller looks at it again each time)."""
