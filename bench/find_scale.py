@@ -204,10 +204,11 @@ def incremental(home: Path, library: Path, rounds: int = 5) -> tuple[float, floa
     return statistics.median(quiet), statistics.median(update)
 
 
-def watching(home: Path, library: Path, rounds: int = 5) -> tuple[float, float, float]:
+def watching(home: Path, library: Path, rounds: int = 5) -> tuple[float, float, float, float]:
     """Medians (s) of one watching catalog over ``library``: a find with nothing changed,
-    the find right after one SKILL.md changed minus that, and the time from the edit until
-    the catalog holds the new text (the file is restored at the end)."""
+    the find right after one SKILL.md changed minus that, the time from the edit until
+    the catalog holds the new text, and the next find (within the edit's 2 s window, which
+    looks at that SKILL.md again) minus the first (the file is restored at the end)."""
     from skillc_gateway.catalog import Catalog, find_roots
     from skillc_index import Layout
 
@@ -228,6 +229,7 @@ def watching(home: Path, library: Path, rounds: int = 5) -> tuple[float, float, 
     quiet: list[float] = []
     update: list[float] = []
     held: list[float] = []
+    again: list[float] = []
     try:
         find()
         find()  # the second find watches what it walks
@@ -242,6 +244,7 @@ def watching(home: Path, library: Path, rounds: int = 5) -> tuple[float, float, 
             edited.write_bytes(new)
             update.append(find())
             held.append(time.perf_counter() - start)
+            again.append(find())
             (text,) = catalog.db.execute(
                 "SELECT description FROM skills WHERE path = ?", (real,)
             ).fetchone()
@@ -253,7 +256,12 @@ def watching(home: Path, library: Path, rounds: int = 5) -> tuple[float, float, 
         find()
         catalog.close()
     base = statistics.median(quiet)
-    return base, statistics.median(update) - base, statistics.median(held)
+    return (
+        base,
+        statistics.median(update) - base,
+        statistics.median(held),
+        statistics.median(again) - base,
+    )
 
 
 def dev_queries() -> list[str]:
@@ -304,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
         watched = served(skc, find, env, work, args.runs)
 
         quiet, update = incremental(home, args.library)
-        calm, change, held = watching(home, args.library)
+        calm, change, held, again = watching(home, args.library)
 
         session = Session([skc, "mcp"], work, env)
         session.request(
@@ -340,6 +348,8 @@ def main(argv: list[str] | None = None) -> int:
           f"| {change * ms:.0f} ms | < 100 ms |")  # fmt: skip
     print(f"| watching catalog: from the edit until the catalog holds the new text "
           f"| {held * ms:.0f} ms | — |")  # fmt: skip
+    print(f"| watching catalog: the next find (within the edit's 2 s), minus nothing changed "
+          f"| {again * ms:.1f} ms | — |")  # fmt: skip
     print(f"| `skc find` process, median of {len(cli)} | {cli_median * ms:.0f} ms | — |")
     print(f'| `python -c "import click, sqlite3"`, median | {floor_median * ms:.0f} ms | — |')
     print(f"| ratio | {cli_median / floor_median:.2f}x | <= 1.5x |")

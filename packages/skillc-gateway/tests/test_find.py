@@ -7,6 +7,7 @@ matters (two finds at once, the catalog read back from disk).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sqlite3
@@ -313,6 +314,37 @@ def test_an_edited_skill_is_read_again_at_once(gateway: Run, project: Path) -> N
     write_skill(skill, "alpha", "Ride a unicycle.")
     assert names(find(gateway, "unicycle")) == ["alpha"]
     assert names(find(gateway, "tricycle")) == []
+
+
+def test_a_recent_skill_is_looked_at_again_but_indexed_only_when_its_bytes_changed(
+    project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    indexed: list[str] = []
+    real_add = rank.add
+
+    def add(db: sqlite3.Connection, skill_id: int, text: rank.SkillText) -> None:
+        indexed.append(text.name)
+        real_add(db, skill_id, text)
+
+    monkeypatch.setattr(rank, "add", add)
+
+    def found(query: str) -> list[str]:
+        return [skill.name for skill in find_skills(layout, query).skills]
+
+    skill = write_skill(project / ".skillc/skills/alpha", "alpha", "Ride a bicycle.")
+    assert found("bicycle") == ["alpha"]
+    assert indexed == ["alpha"]
+    # within the 2 s window the SKILL.md is read again at each query, but not indexed again
+    assert found("bicycle") == found("bicycle") == ["alpha"]
+    os.utime(skill / "SKILL.md")  # touched: a new fingerprint, the same bytes
+    assert found("bicycle") == ["alpha"]
+    assert indexed == ["alpha"]
+    write_skill(skill, "alpha", "Ride a unicycle.")  # the same size, other bytes
+    assert found("unicycle") == ["alpha"]
+    assert indexed == ["alpha", "alpha"]
+    with sqlite3.connect(layout.global_dir / "catalog.db") as db:
+        (content,) = db.execute("SELECT content FROM skills").fetchone()
+    assert content == hashlib.sha1((skill / "SKILL.md").read_bytes()).digest()
 
 
 def test_a_removed_skill_is_gone_at_once(gateway: Run, project: Path, home: Path) -> None:

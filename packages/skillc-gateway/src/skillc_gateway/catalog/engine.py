@@ -499,7 +499,7 @@ class _Indexer:
     def _read(self, real: str) -> tuple[int, int, bool]:
         file = f"{real}/{SKILL_FILE}"
         row = self.db.execute(
-            "SELECT id, fingerprint, digest IS NULL FROM skills WHERE path = ?", (real,)
+            "SELECT id, fingerprint, digest IS NULL, content FROM skills WHERE path = ?", (real,)
         ).fetchone()
         try:
             st = os.lstat(file)
@@ -511,26 +511,32 @@ class _Indexer:
         if row is not None and row[1] == fp:
             return row[0], fp, bool(row[2])
         data = _read_regular(real, st)  # None (skipped): a symlink, a FIFO, unreadable
-        text = None if data is None else read_skill_text(data, real.rpartition("/")[2])
         stored = 0 if is_racy(st, self.since) else fp  # read again until it has settled
+        content = None if data is None else _sha1(data)
+        if row is not None and content is not None and row[3] == content:
+            # the same bytes (looked at again while racy, or touched): nothing to index
+            self.db.execute("UPDATE skills SET fingerprint = ? WHERE id = ?", (stored, row[0]))
+            return row[0], stored, bool(row[2])
+        text = None if data is None else read_skill_text(data, real.rpartition("/")[2])
         values = (
             text.name if text else real.rpartition("/")[2],
             text.description if text else "",
             _digest(text) if text else None,
+            content,
             stored,
         )
         if row is None:
             cursor = self.db.execute(
-                "INSERT INTO skills (path, name, description, digest, fingerprint) "
-                "VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO skills (path, name, description, digest, content, fingerprint) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
                 (real, *values),
             )
             skill_id = int(cursor.lastrowid or 0)
         else:
             skill_id = row[0]
             self.db.execute(
-                "UPDATE skills SET name = ?, description = ?, digest = ?, fingerprint = ? "
-                "WHERE id = ?",
+                "UPDATE skills SET name = ?, description = ?, digest = ?, content = ?, "
+                "fingerprint = ? WHERE id = ?",
                 (*values, skill_id),
             )
         if text is None:
@@ -554,8 +560,12 @@ class _Indexer:
 
 def _digest(text: rank.SkillText) -> str:
     """What makes two skills the same one: name, description and body, spaces collapsed."""
-    import hashlib
-
     body = " ".join(text.body.split())
     data = "\0".join((text.name, " ".join(text.description.split()), body))
-    return hashlib.sha1(data.encode("utf-8", "surrogatepass"), usedforsecurity=False).hexdigest()
+    return _sha1(data.encode("utf-8", "surrogatepass")).hex()
+
+
+def _sha1(data: bytes) -> bytes:
+    import hashlib
+
+    return hashlib.sha1(data, usedforsecurity=False).digest()
