@@ -599,7 +599,7 @@ def test_a_bad_limit_is_e100(gateway: Run, limit: str) -> None:
 
 def test_a_path_that_is_not_a_folder(gateway: Run, project: Path, layout: Layout) -> None:
     (project / "file.txt").write_text("x")
-    for path in ("file.txt", "missing"):
+    for path in ("file.txt", "missing", ""):  # "" is not the working directory
         result = gateway("find", "x", "--path", path)
         assert (result.returncode, result.stderr) == (
             1,
@@ -665,6 +665,31 @@ def test_unreadable_and_invalid_skills_are_skipped_and_counted(
         assert data["skipped"] == 1
 
 
+def test_a_skipped_skill_whose_folder_changed_stays_skipped(
+    gateway: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import skillc_gateway.catalog.engine as engine
+
+    monkeypatch.setattr(engine, "RACY_NS", 0)  # settled at once: not read again each time
+    library = project / "library"
+    write_skill(library / "good", "good", "Plant trees.")
+    bad = library / "bad-yaml"
+    bad.mkdir(parents=True)
+    (bad / "SKILL.md").write_text("---\nname: bad\ndescription: [unclosed\n---\n")
+    data = find(gateway, "plant trees", "--path", "library")
+    assert (data["searched"], data["skipped"]) == (1, 1)
+    told = gateway("find", "plant trees", "--path", "library", "-v").stderr
+    assert "find: 1 skill searched; 1 skipped (unreadable or invalid skills," in told
+    (bad / "notes.md").write_text("A note.\n")  # the folder changed, not its SKILL.md
+    data = find(gateway, "plant trees", "--path", "library")
+    assert (data["searched"], data["skipped"]) == (1, 1)
+    bad.rename(project / "away")  # moved out and back (as skc route does)
+    assert find(gateway, "plant trees", "--path", "library")["skipped"] == 0
+    (project / "away").rename(bad)
+    data = find(gateway, "plant trees", "--path", "library")
+    assert (data["searched"], data["skipped"]) == (1, 1)
+
+
 def test_a_huge_skill_md_is_read_up_to_its_first_mib(gateway: Run, project: Path) -> None:
     folder = project / "library/huge"
     folder.mkdir(parents=True)
@@ -708,7 +733,7 @@ def test_text_output(gateway: Run, project: Path, home: Path) -> None:
         "   skc open loose/tea SKILL.md --offset 7",
     ]
     empty = gateway("find", "nothing-matches-this", "--path", "loose")
-    assert empty.stdout == "No skill fits this query (1 skills searched).\n"
+    assert empty.stdout == "No skill fits this query (1 skill searched).\n"
 
 
 def test_json_shape(gateway: Run, project: Path) -> None:

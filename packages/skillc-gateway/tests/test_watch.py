@@ -142,17 +142,21 @@ def test_find_through_the_server_is_the_in_process_answer(
         ("find", "nothing matches zeppelin", "--path", "library"),
         ("find", "   ", "--path", "library"),  # the error, from the client: no query sent
         ("find", "paint", "--path", "missing"),
-        ("find", "x" * 10_001, "--path", "missing"),  # the server refuses it; then E100 first
+        ("find", "x" * 10_001, "--path", "missing"),  # E100 first
+        ("find", "x" * 10_001, "--path", "library"),  # from the client too: nothing sent
+        ("find", "bread", "--path", "library", "--limit", "101"),
     ]
     alone = [gateway_process(*command) for command in commands]
     assert "not a skillc catalog" in alone[0].stderr
     assert "painter" in alone[0].stdout and "skc open library/painter SKILL.md" in alone[0].stdout
-    assert [done.returncode for done in alone] == [0, 0, 0, 0, 1, 1, 1]
-    assert alone[-1].stderr.startswith("error[E100]: invalid option: 'the query has 10,001")
+    assert [done.returncode for done in alone] == [0, 0, 0, 0, 1, 1, 1, 1, 1]
+    assert alone[-3].stderr.startswith("error[E100]: invalid option: 'the query has 10,001")
+    assert alone[-2].stderr == alone[-3].stderr
     with server(clean_env, project, gateway):
         before = queries(gateway)
         served = [gateway_process(*command) for command in commands]
         assert queries(gateway) == before + 4
+        assert "bad request" not in (project / "watch.log").read_text(encoding="utf-8")
         told = gateway_process("find", "bread", "--path", "library", "--verbose").stderr
     assert "find: answered by the find server (skc watch); ranker: lexical" in told
     told = gateway_process("find", "bread", "--path", "library", "--verbose").stderr
@@ -199,7 +203,7 @@ def test_the_client_does_not_load_the_catalog_machinery(
     assert "skillc_gateway.catalog.server" in imported
     heavy = {"sqlite3", "socket", "skillc_gateway.catalog.engine", "skillc_gateway.catalog.rank"}
     heavy |= {"skillc_gateway.catalog.scan", "skillc_gateway.catalog.database"}
-    heavy |= {"skillc_gateway.operations"}  # its constants are the server's to check
+    heavy |= {"skillc_gateway.operations"}  # the request's bounds are in _limits alone
     assert not heavy & imported
     # near miss: without a server the same command imports them
     done = subprocess.run(argv, cwd=project, env=clean_env, capture_output=True, text=True)
@@ -218,7 +222,7 @@ def test_a_killed_server_leaves_a_socket_the_next_one_replaces(
         first.kill()
         first.wait()
     assert stat.S_ISSOCK(sock.lstat().st_mode)  # left behind, nobody answers on it
-    assert status(gateway) == {"running": False}
+    assert status(gateway) == {"running": False, "home": str(home), "socket": str(sock)}
     done = gateway_process("find", "paint", "--path", "library")
     assert done.returncode == 0 and "painter" in done.stdout  # answered in process
     with server(clean_env, project, gateway) as second:
@@ -271,7 +275,7 @@ def test_detach_status_and_stop(
     assert stopped.stdout == f"Stopped pid {pid}.\n"
     assert not (home / ".skillc" / "find.sock").exists()
     assert gateway_process("watch", "--status").stdout == (
-        "No find server runs for this skillc home.\n"
+        f"No find server runs for this skillc home ({home}).\n"
     )
     log = (home / ".skillc" / "find.log").read_text(encoding="utf-8")
     assert f"skc watch[{pid}]: ready; stops after 3600 s without a query" in log
@@ -283,7 +287,7 @@ def test_an_idle_server_stops_by_itself(gateway: Run, gateway_process: Run, home
     started = gateway_process("watch", "--detach", "--idle", "2")
     assert started.returncode == 0, started.stderr
     deadline = time.monotonic() + READY_SECONDS
-    while status(gateway) != {"running": False}:
+    while status(gateway)["running"]:
         assert time.monotonic() < deadline, "the idle server did not stop"
         time.sleep(0.2)
     log = (home / ".skillc" / "find.log").read_text(encoding="utf-8")
@@ -353,6 +357,10 @@ def test_a_file_in_the_sockets_place_is_left_alone(
     squatter.write_text("mine\n", encoding="utf-8")
     done = gateway_process("watch")
     assert done.returncode == 1 and "is not a socket" in done.stderr
+    detached = gateway_process("watch", "--detach")  # the server's own error, said once
+    assert detached.returncode == 1 and "is not a socket" in detached.stderr
+    assert detached.stderr.startswith("error[E060]: find server: the find server did not start")
+    assert detached.stderr.count("error[") == detached.stderr.count("find server:") == 1
     assert squatter.read_text(encoding="utf-8") == "mine\n"
     assert "painter" in gateway_process("find", "paint", "--path", "library").stdout
 

@@ -57,13 +57,14 @@ def find_command(query: str, limit: int, path: tuple[str, ...], output_format: s
 
     When a find server runs for the skillc home (`skc watch --detach`), it answers instead:
     the same answer, without this process importing the catalog or looking at every folder
-    again (it is told of changes as they happen). Without one, find answers itself.
+    again (it is told of changes as they happen). Without one, find answers itself. With
+    -v, find says on stderr which of the two answered, and with which ranker.
 
     \b
     Examples:
       skc find "fill in a PDF form"
       skc find "review this pull request" --limit 3 --format json
-      skc find "deploy to kubernetes" --path ./skills
+      skc find "deploy to kubernetes" --path .skillc/skills  # the project store only
     """
     from skillc_gateway.catalog import find_skills
 
@@ -81,11 +82,16 @@ def find_command(query: str, limit: int, path: tuple[str, ...], output_format: s
     if is_verbose():
         where = "the find server (skc watch)" if result.served else "this process"
         click.echo(f"find: answered by {where}; ranker: {result.ranker}", err=True)
+        click.echo(
+            f"find: {_count(result.searched, 'skill')} searched; {result.skipped} skipped "
+            "(unreadable or invalid skills, folders that could not be listed)",
+            err=True,
+        )
     if output_format == "json":
         print_json(result.to_dict())
         return
     if not result.skills:
-        click.echo(f"No skill fits this query ({result.searched} skills searched).")
+        click.echo(f"No skill fits this query ({_count(result.searched, 'skill')} searched).")
     for rank, skill in enumerate(result.skills, 1):
         if rank > 1:
             click.echo()
@@ -115,6 +121,10 @@ def _read_hint(layout: Layout, skill: FoundSkill) -> str:
                 return f"skc show {_quoted(source.name)} --section {heading}"
     target = _quoted(layout.display(source))
     return f"skc open {target} SKILL.md --offset {section.line - 1}"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
 
 
 def _shorten(text: str, width: int) -> str:
@@ -180,7 +190,9 @@ def watch_command(
         raise click.UsageError("--idle goes with running a server, not --stop or --status")
     layout = Layout.discover()
     if status:
-        _watch_status(server.server_status(layout), output_format)
+        stopped = {"running": False, "home": str(layout.home)}
+        stopped["socket"] = str(server.socket_path(layout))
+        _watch_status(server.server_status(layout) or stopped, output_format)
     elif stop:
         pid = server.stop_server(layout)
         if output_format == "json":
@@ -219,12 +231,12 @@ def _watch_foreground(layout: Layout, idle: int) -> None:
         log(f"stopped; queries answered: {finder.queries}")
 
 
-def _watch_status(status: dict[str, object] | None, output_format: str) -> None:
+def _watch_status(status: dict[str, object], output_format: str) -> None:
     if output_format == "json":
-        print_json(status or {"running": False})
+        print_json(status)
         return
-    if status is None:
-        click.echo("No find server runs for this skillc home.")
+    if not status["running"]:
+        click.echo(f"No find server runs for this skillc home ({status['home']}).")
         return
     import time
 
@@ -239,7 +251,8 @@ def _watch_status(status: dict[str, object] | None, output_format: str) -> None:
     click.echo(
         f"folders watched (inotify): {watches:,} of at most {budget:,}"
         if isinstance(watches, int) and isinstance(budget, int)
-        else "folders watched: none (every find looks at every folder again)"
+        else "folders watched (inotify): none (a catalog watches from its second find on; "
+        "without a watcher each find looks at every folder again)"
     )
     click.echo(f"ranker: {status.get('ranker', 'lexical')}")
     click.echo(f"folders searched: {len(roots)}")

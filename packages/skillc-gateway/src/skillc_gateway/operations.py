@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
+from skillc_gateway._limits import MAX_FIND_LIMIT, MAX_QUERY_CHARS
 from skillc_index.operation import (
     BOOLEAN,
     INTEGER,
@@ -463,11 +464,6 @@ SEARCH: Operation[SearchParams, SearchResults] = Operation(
 )
 
 # -- find (issue 15: skill routing) -------------------------------------------------------
-
-#: A longer query is refused (E100), by the catalog too.
-MAX_QUERY_CHARS = 10_000
-#: At most this many skills per answer.
-MAX_FIND_LIMIT = 100
 
 
 class FindParams(NamedTuple):

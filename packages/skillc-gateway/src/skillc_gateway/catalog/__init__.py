@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from skillc_gateway._limits import MAX_FIND_LIMIT, MAX_QUERY_CHARS
 from skillc_index import (
     Diagnostic,
     InvalidOption,
@@ -60,11 +61,9 @@ def __getattr__(name: str) -> Any:
 
 
 class QueryTooLong(InvalidOption):
-    """E100: a query longer than :data:`~skillc_gateway.operations.MAX_QUERY_CHARS`."""
+    """E100: a query longer than :data:`~skillc_gateway._limits.MAX_QUERY_CHARS`."""
 
     def __init__(self, length: int) -> None:
-        from skillc_gateway.operations import MAX_QUERY_CHARS
-
         super().__init__(
             f"the query has {length:,} characters; at most {MAX_QUERY_CHARS:,} are allowed"
         )
@@ -168,7 +167,6 @@ def find_skills(
         answer = _served(layout, query, limit, paths, configured, budget)
         if answer is not None:
             return answer._replace(served=True)
-    from skillc_gateway.operations import MAX_FIND_LIMIT, MAX_QUERY_CHARS
     from skillc_index import EmptyQuery
 
     if len(query) > MAX_QUERY_CHARS:
@@ -191,9 +189,9 @@ def _served(
     configured: dict[str, str] | None,
     budget: float,
 ) -> FindResult | None:
-    """The find server's answer, or None. Bad input is not checked here but by the server,
-    which refuses it: :func:`find_skills` then raises its error, in its order."""
-    if not query.strip():
+    """The find server's answer, or None: for bad input too (:func:`find_skills` then
+    raises its error, in its order; the server would refuse it all the same)."""
+    if not query.strip() or len(query) > MAX_QUERY_CHARS or not 1 <= limit <= MAX_FIND_LIMIT:
         return None
     try:
         roots = find_roots(layout, paths or routing_roots(), configured)
@@ -218,7 +216,7 @@ def find_roots(
     roots: list[Root] = []
     for given in paths:
         path = layout.cwd / Path(given).expanduser()
-        if not path.is_dir():
+        if not given or not path.is_dir():  # "" is not the working directory
             raise SkillDirectoryNotFound(given)
         absolute = Path(os.path.abspath(path))  # noqa: PTH100 - not resolved: as given
         if all(root.path != absolute for root in roots):

@@ -509,6 +509,8 @@ class _Walker:
                 if skill_id and (not kind & SKILL or kind & STUB):
                     self.removed.append((skill_id, old.real_path(path)))
                     skill_id, fp = 0, 0
+                elif skill_id:  # a skipped skill stays so while its SKILL.md is the same
+                    kind |= old.kinds[index] & SKIPPED
             new_index = state.append(path, old.stamps[index], kind, skill_id, fp)
             if stamp != old.stamps[index]:
                 state.stamps[new_index] = 0 if is_racy(st, self.since_ns) else stamp

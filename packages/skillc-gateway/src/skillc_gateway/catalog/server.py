@@ -512,8 +512,8 @@ class FindServer:
 
     def _find(self, message: dict[str, Any]) -> FindResult:
         from skillc_gateway import __version__
+        from skillc_gateway._limits import MAX_FIND_LIMIT, MAX_QUERY_CHARS
         from skillc_gateway.catalog.engine import Catalog
-        from skillc_gateway.operations import MAX_FIND_LIMIT, MAX_QUERY_CHARS
         from skillc_index.installed import Root
 
         if message.get("skillc_gateway") != __version__:  # the server runs what was installed
@@ -719,8 +719,12 @@ def _lock_holder(path: Path) -> str | None:
 
 
 def _last_line(path: Path) -> str:
+    """The last line of the log at ``path``, without the ``error[E060]: find server: `` the
+    message it is quoted in says again."""
+    import re
+
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").strip().splitlines()
     except OSError:
         return "no log"
-    return lines[-1] if lines else "no output"
+    return re.sub(r"^error\[E\d+\]: (find server: )?", "", lines[-1]) if lines else "no output"
