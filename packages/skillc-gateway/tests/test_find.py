@@ -230,6 +230,26 @@ def test_name_and_description_outweigh_the_body(gateway: Run, project: Path) -> 
     assert ledger["sections"][0]["line"] == 8
 
 
+def test_a_request_that_is_a_skill_name_finds_that_skill_first(gateway: Run, project: Path) -> None:
+    store = project / ".skillc/skills"
+    write_skill(store / "brainstorming", "brainstorming", "Turn rough ideas into designs.")
+    write_skill(
+        store / "team-orchestration",
+        "team-orchestration",
+        "Brainstorming with a team of agents, brainstorming rounds, brainstorming notes.",
+        "## Brainstorming\n\nBrainstorming, brainstorming.\n",
+    )
+    write_skill(store / "eval-loop", "agentic-eval", "Score an agent's answers in a loop.")
+    assert names(find(gateway, "brainstorm")) == ["team-orchestration", "brainstorming"]
+    for query in ("brainstorming", "Brainstorming ", "BRAINSTORMING"):
+        data = find(gateway, query)
+        assert names(data) == ["brainstorming", "team-orchestration"], query
+        assert data["skills"][0]["score"] >= data["skills"][1]["score"]
+    for query in ("agentic-eval", "agentic eval", "Agentic_Eval"):  # the name, not the folder
+        assert names(find(gateway, query))[0] == "agentic-eval", query
+    assert names(find(gateway, "brainstorming", "--limit", "1")) == ["brainstorming"]
+
+
 def test_a_built_symlink_stub_counts_as_its_source(
     gateway: Run, project: Path, home: Path, layout: Layout
 ) -> None:

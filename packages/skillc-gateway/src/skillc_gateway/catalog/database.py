@@ -36,7 +36,7 @@ CATALOG_FILE = "catalog.db"
 #: ``PRAGMA application_id`` of a catalog: ``skcF``.
 APPLICATION_ID = 0x736B6346
 #: The catalog's own tables (``SCHEMA``); with :data:`rank.RANK_VERSION`, stored in ``meta``.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: How long a process waits for another one's write, in milliseconds.
 BUSY_TIMEOUT_MS = 30_000
 #: SQLite's page cache of the catalog connection, in KiB (its default is 2 MiB): indexing
@@ -55,10 +55,12 @@ CREATE TABLE skills (
     fingerprint INTEGER NOT NULL
 );
 CREATE INDEX skills_digest ON skills (digest);
+CREATE INDEX skills_name ON skills (lower(name));
 CREATE TABLE roots (path TEXT PRIMARY KEY, state BLOB NOT NULL);
 """
 """``skills``: one row per skill folder (its real path); ``digest`` identifies its content
-(duplicates share it), NULL for a skill that could not be read (skipped); ids are never
+(duplicates share it), NULL for a skill that could not be read (skipped); ``name`` is indexed
+(a request that names a skill finds it first); ids are never
 reused (the states of the roots hold them); ``content`` is the SHA-1 of the SKILL.md bytes
 indexed (NULL: none were read), so a file looked at again unchanged is not indexed again;
 ``fingerprint`` is the SKILL.md file's stat fingerprint when it was read (0: read it

@@ -8,7 +8,7 @@ import os
 import sqlite3
 import stat as stat_module
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,6 +45,8 @@ __all__ = ["BATCH_SECONDS", "Catalog"]
 
 #: Changed skills are written in transactions of about this long (others wait meanwhile).
 BATCH_SECONDS = 0.5
+#: A query longer than a skill name may be (the Agent Skills spec: 64) names no skill.
+MAX_NAME = 64
 
 
 class _Seen:
@@ -148,9 +150,10 @@ class Catalog:
     def _rank(self, query: str, limit: int, seen: _Seen) -> tuple[FoundSkill, ...]:
         """The best ``limit`` skills of ``seen``, duplicates collapsed."""
         candidates = seen.priorities
+        named = self._named(query, candidates)
         want = limit * 2 + 10
         while True:
-            ranked = rank.rank(self.db, query, want, candidates)
+            ranked = rank.rank(self.db, query, want, candidates, named)
             groups = self._groups(ranked)
             if len(groups) >= limit or len(ranked) < want:
                 break
@@ -190,6 +193,15 @@ class Catalog:
                 )
             )
         return tuple(found)
+
+    def _named(self, query: str, candidates: Collection[int]) -> set[int]:
+        """The skills among ``candidates`` whose name ``query`` is (case, and spaces or
+        underscores for hyphens, aside): a request may name the skill it wants."""
+        name = "-".join(query.lower().replace("_", " ").split())
+        if len(name) > MAX_NAME:
+            return set()
+        rows = self.db.execute("SELECT id FROM skills WHERE lower(name) = ?", (name,))
+        return {skill_id for (skill_id,) in rows if skill_id in candidates}
 
     def _groups(self, ranked: list[tuple[int, float]]) -> dict[str, tuple[int, float]]:
         """Ranked skills by content digest, in rank order: the first (best) of each."""

@@ -596,10 +596,26 @@ def _depth(idf: float) -> int:
 
 
 def rank(
-    db: sqlite3.Connection, query: str, limit: int, candidates: Collection[int] | None = None
+    db: sqlite3.Connection,
+    query: str,
+    limit: int,
+    candidates: Collection[int] | None = None,
+    named: Collection[int] = (),
 ) -> list[tuple[int, float]]:
     """The skills that fit ``query``, best first, with their scores (at most ``limit``;
-    only ids in ``candidates`` when given; empty when no word of the query matches)."""
+    only ids in ``candidates`` when given; empty when no word of the query matches).
+    ``named``: the skills whose name the query is; they come first, with the best score."""
+    ranked = _ranked(db, query, limit, candidates)
+    if not named:
+        return ranked
+    best = max([score for _, score in ranked[:1]] + [1.0])
+    first = [(skill, best) for skill in sorted(named)]
+    return (first + [item for item in ranked if item[0] not in named])[:limit]
+
+
+def _ranked(
+    db: sqlite3.Connection, query: str, limit: int, candidates: Collection[int] | None
+) -> list[tuple[int, float]]:
     words = query_terms(query)
     if not words or limit <= 0:
         return []
