@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import click
 
@@ -306,24 +306,7 @@ class _Progress:
 @format_option(*FORMATS)
 @click.version_option(package_name="skillc-lint", message="%(package)s %(version)s")
 @verbose_option
-def lint_command(
-    skills: tuple[str, ...],
-    force: bool,
-    select: tuple[str, ...],
-    ignore: tuple[str, ...],
-    profile: tuple[str, ...],
-    list_rules: bool,
-    explain: str | None,
-    baseline: str | None,
-    write_baseline: str | None,
-    statistics: bool,
-    max_warnings: int | None,
-    fix: bool,
-    unsafe_fixes: bool,
-    diff: bool,
-    jobs: int | None,
-    output_format: str,
-) -> int:
+def lint_command(**params: Any) -> int:
     """Validate skill authoring quality.
 
     Lint each SKILL against the authoring rules of RFC-0008 (SKL001 to SKL401). A SKILL is a
@@ -391,31 +374,36 @@ def lint_command(
       skillc-lint skills/ --fix                  # apply the safe fixes
       skillc-lint my-skill --unsafe-fixes        # and the others
     """
-    options = _Options(
-        explain, baseline, write_baseline, statistics, max_warnings, fix, unsafe_fixes, diff
-    )
+    options = _Options(**params)
     try:
-        return _lint(
-            skills, force, select, ignore, profile, list_rules, jobs, output_format, options
-        )
+        return _lint(options)
     except (click.exceptions.Exit, BrokenPipeError):
         raise
     except Exception as exc:  # the run's own error: in the chosen format too, then as usual
-        _print_run_error(exc, output_format)
+        _print_run_error(exc, options.output_format)
         raise
 
 
 class _Options(NamedTuple):
-    """The options of a lint run beyond what to lint and with which rules."""
+    """The parameters of :func:`lint_command`, as click passes them: one field per click
+    parameter above it, named as click names it (a new option is a decorator and a field)."""
 
+    skills: tuple[str, ...]
+    force: bool
+    select: tuple[str, ...]
+    ignore: tuple[str, ...]
+    profile: tuple[str, ...]
+    list_rules: bool
+    fix: bool
+    unsafe_fixes: bool
+    diff: bool
     explain: str | None
     baseline: str | None
     write_baseline: str | None
     statistics: bool
     max_warnings: int | None
-    fix: bool
-    unsafe_fixes: bool
-    diff: bool
+    jobs: int | None
+    output_format: str
 
 
 def _computed(
@@ -438,17 +426,7 @@ def _computed(
     return engine
 
 
-def _lint(
-    skills: tuple[str, ...],
-    force: bool,
-    select: tuple[str, ...],
-    ignore: tuple[str, ...],
-    profile: tuple[str, ...],
-    list_rules: bool,
-    jobs: int | None,
-    output_format: str,
-    options: _Options,
-) -> int:
+def _lint(options: _Options) -> int:
     """The body of :func:`lint_command` (which reports its errors in the chosen format)."""
     import os
     from pathlib import Path
@@ -467,6 +445,7 @@ def _lint(
     from skillc_lint._pool import lint_folders, usable_cores
     from skillc_lint.operations import LintParams, _suppressed, lint, suppressions
 
+    output_format = options.output_format
     if options.explain is not None:
         _explain(options.explain, output_format)
         return 0
@@ -486,8 +465,8 @@ def _lint(
     session = cli_session()
     layout = session.layout
     cwd = layout.cwd
-    registry = _registry(session, profile, select, ignore)
-    if list_rules:
+    registry = _registry(session, options.profile, options.select, options.ignore)
+    if options.list_rules:
         _print_rules(registry, output_format)
         return 0
     try:
@@ -496,12 +475,12 @@ def _lint(
         raise click.BadParameter(exc.reason, param_hint="--baseline") from None
 
     targets: list[Target | RunError] = []
-    for argument in skills:
+    for argument in options.skills:
         try:
             targets.append(resolve_target(argument, layout))
         except SkillcError as exc:  # reported in its place; the other targets are linted
             targets.append(RunError(argument, exc.spelled(CLI_SPELLING)))
-    if not skills:
+    if not options.skills:
         targets.extend(resolve_targets((), layout))
     plan: list[Path | RunError] = []  # what the run reports, in order
     seen: set[str] = set()  # a folder named twice is linted once
@@ -533,7 +512,11 @@ def _lint(
     )
     # fixing rewrites files, one skill after another in this process; linting uses the pool
     pooled = (
-        None if mode else lint_folders(folders, registry, force=force, jobs=jobs or usable_cores())
+        None
+        if mode
+        else lint_folders(
+            folders, registry, force=options.force, jobs=options.jobs or usable_cores()
+        )
     )
     reports: list[LintReport] = []
     outcomes: list[_output.Outcome] = []
@@ -566,12 +549,14 @@ def _lint(
 
     for item in plan:
         if isinstance(item, Path):
-            params = LintParams(str(item), force, select, ignore, profile, baseline)
+            params = LintParams(
+                str(item), options.force, options.select, options.ignore, options.profile, baseline
+            )
             try:
                 if pooled is None:
                     done = lint(session, params, registry, hidden, fix=mode, write=not diff)
                 else:
-                    engine = _computed(item, next(pooled), registry, force=force)
+                    engine = _computed(item, next(pooled), registry, force=options.force)
                     done = lint(session, params, registry, hidden, engine=engine)
                 reports.append(done)
                 outcome: _output.Outcome = done.result
