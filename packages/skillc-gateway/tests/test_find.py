@@ -268,6 +268,26 @@ def test_a_built_symlink_stub_counts_as_its_source(
     assert skill["sections"][0] == {"file": "SKILL.md", "heading": "Levels", "line": 8}
 
 
+def test_a_deployment_whose_source_is_gone_is_skipped(
+    gateway: Run, project: Path, home: Path, layout: Layout
+) -> None:
+    import shutil
+
+    write_skill(project / ".skillc/skills/mixer", "mixer", "Mix audio tracks.")
+    write_skill(project / ".skillc/skills/drums", "drums", "Tune the drums.")
+    build_skill("mixer", layout, targets=["claude"])
+    assert names(find(gateway, "mix audio")) == ["mixer"]
+    shutil.rmtree(project / ".skillc/skills/mixer")  # .claude/skills/mixer -> its runtime stays
+    data = find(gateway, "mix audio")
+    assert (names(data), data["searched"], data["skipped"]) == ([], 1, 1)
+    (home / ".skillc/catalog.db").unlink()  # a new catalog says the same (not the stub)
+    data = find(gateway, "mix audio")
+    assert (names(data), data["searched"], data["skipped"]) == ([], 1, 1)
+    write_skill(project / ".skillc/skills/mixer", "mixer", "Mix audio tracks.")  # back
+    (skill,) = find(gateway, "mix audio")["skills"]
+    assert skill["deployed_to"] == [str(project / ".claude/skills/mixer")]
+
+
 def test_a_copied_stub_counts_as_its_source(gateway: Run, home: Path) -> None:
     source = write_skill(home / ".skillc/skills/drums", "drums", "Tune the drums.")
     build_skill("drums", Layout.discover(home, {"SKILLC_HOME": str(home)}), copy=True)

@@ -198,7 +198,9 @@ def routing_roots(env: Mapping[str, str] | None = None) -> tuple[str, ...]:
     return tuple(part for part in value.split(os.pathsep) if part)
 
 
-def deployed_source(real: str, layout: Layout, *, copy: bool | None = None) -> str | None:
+def deployed_source(
+    real: str, layout: Layout, *, copy: bool | None = None, gone: bool = False
+) -> str | None:
     """The store skill a skill that skillc deployed into an agent folder stands for (the real
     path of its folder), else None. ``real`` is the real path of the agent folder's entry: a
     deployed link resolves to ``<base>/.skillc/runtime/<name>``, whose source is
@@ -206,11 +208,13 @@ def deployed_source(real: str, layout: Layout, *, copy: bool | None = None) -> s
     ``.skillc-meta/`` and its manifest names its store skill, looked for in the project store
     first when the copy is inside the project, else in the global store first. ``copy``:
     whether ``real`` holds ``.skillc-meta/``, when the caller knows (None: look). A source
-    without a SKILL.md is none. ``skc find`` and ``skc sync --from claude-code`` both use this."""
+    without a SKILL.md is none, unless ``gone``: a deployed link's source is then named all
+    the same (its runtime stands for a skill that is no longer there). ``skc find`` and ``skc
+    sync --from claude-code`` both use this."""
     head, _, name = real.rpartition("/")
     if head.endswith("/.skillc/runtime"):
         source = f"{head[: -len('/runtime')]}/skills/{name}"
-        if os.path.isfile(f"{source}/{SKILL_FILE}"):  # noqa: PTH113
+        if gone or os.path.isfile(f"{source}/{SKILL_FILE}"):  # noqa: PTH113
             return source
     if copy is None:
         copy = os.path.isdir(f"{real}/{META_DIR}")  # noqa: PTH112

@@ -263,10 +263,13 @@ class Catalog:
         extra: list[str] = []
         if any(result.state.sources for _root, _priority, result in walks):
             found = {real for _, _, result in walks for _, real in result.state.summary().skills}
+            # a source under a searched folder that its walk did not find is gone
+            walked = tuple(f"{str(root.path).rstrip('/')}/" for root, _, _ in walks)
             for _root, _priority, result in walks:
                 for source in result.state.sources.values():
-                    if source not in found and source not in extra:
-                        extra.append(source)
+                    if source in found or source in extra or source.startswith(walked):
+                        continue
+                    extra.append(source)
         if extra:  # sources of deployed skills that no root holds: not watched, walked whole
             self._load_states(extra)
             for source in extra:
@@ -358,7 +361,8 @@ class Catalog:
     def _deployed(self, real: str, meta: bool) -> str | None:
         from skillc_index.installed import deployed_source
 
-        return deployed_source(real, self.layout, copy=meta)
+        # a deployment whose source is gone stands for it all the same: skipped, not its stub
+        return deployed_source(real, self.layout, copy=meta, gone=True)
 
     def _apply(self, walks: list[tuple[str, Walk]], budget: float, watching: bool) -> int | None:
         """Index the pending skills and drop the removed ones, saving each changed state, in
@@ -454,6 +458,8 @@ class Catalog:
                 skill_id = by_path.get(source, 0)
                 if skill_id in priorities:
                     seen.deployed.setdefault(skill_id, []).append(entry)
+                elif not skill_id:  # its source is gone (or not indexed yet)
+                    skipped.add(entry)
         seen.skipped = len(skipped)
         return seen
 
