@@ -3,7 +3,10 @@ shared ``home``, ``project``, ``cli`` and ``corpus`` are in the checkout's conft
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,3 +43,52 @@ def _make_skill(store: Path, name: str, body: str = "", *, frontmatter: str | No
 def make_skill() -> object:
     """``make_skill(store, name, body="", frontmatter=None) -> folder``: a skill on disk."""
     return _make_skill
+
+
+@pytest.fixture
+def unreadable(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Path], None]]:
+    """``unreadable(path)``: ``chmod 000`` on a folder (it cannot be listed, nothing under it
+    reached) or a file (it cannot be opened), undone after the test. Root reads through
+    permissions: then this process's ``os.stat``, ``os.open`` and ``os.scandir`` refuse the
+    same paths as a user's would (commands run in-process with the ``cli`` fixture)."""
+    changed: list[tuple[Path, int]] = []
+    folders: list[str] = []
+    files: list[str] = []
+
+    def refuse(path: Any, *also: list[str]) -> None:
+        """PermissionError for a path under a folder of ``folders`` or one of ``also``."""
+        if not isinstance(path, (str, os.PathLike)):
+            return  # a descriptor
+        text = os.fspath(path)
+        if any(text.startswith(f"{folder}/") for folder in folders) or any(
+            text in paths for paths in also
+        ):
+            raise PermissionError(13, "Permission denied", text)
+
+    if os.geteuid() == 0:
+        real_stat, real_open, real_scandir = os.stat, os.open, os.scandir
+
+        def stat(path: Any, *args: Any, **kwargs: Any) -> Any:
+            refuse(path)
+            return real_stat(path, *args, **kwargs)
+
+        def open_(path: Any, *args: Any, **kwargs: Any) -> Any:
+            refuse(path, files)
+            return real_open(path, *args, **kwargs)
+
+        def scandir(path: Any = ".") -> Any:
+            refuse(path, folders)
+            return real_scandir(path)
+
+        monkeypatch.setattr(os, "stat", stat)
+        monkeypatch.setattr(os, "open", open_)
+        monkeypatch.setattr(os, "scandir", scandir)
+
+    def make(path: Path) -> None:
+        changed.append((path, path.stat().st_mode & 0o7777))
+        (folders if path.is_dir() else files).append(str(path))
+        path.chmod(0)
+
+    yield make
+    for path, mode in reversed(changed):
+        path.chmod(mode)

@@ -191,12 +191,80 @@ def test_an_invalid_budget_is_warned_and_the_default_used(
     assert any("'budget.context_tokens'" in w for w in warnings)
 
 
-def test_an_unreadable_skill_counts_by_its_name(layout: Layout, claude: Path) -> None:
-    if os.geteuid() == 0:
-        pytest.skip("root reads through permissions")
-    (claude / "alpha" / "SKILL.md").chmod(0)
-    try:
-        (folder,) = listing_budgets(layout, load_config(layout, env={}))
-    finally:
-        (claude / "alpha" / "SKILL.md").chmod(0o644)
-    assert folder.entries[0].chars == len("- alpha\n")
+def test_what_cannot_be_read_is_skipped_counted_and_warned(
+    cli: Callable[..., Run], layout: Layout, claude: Path
+) -> None:
+    """Real files any user (root included) cannot read as a SKILL.md: a FIFO (never opened:
+    it would block), a broken symlink, a symlink loop."""
+    (claude / "fifo").mkdir()
+    os.mkfifo(claude / "fifo" / "SKILL.md")
+    (claude / "broken").mkdir()
+    (claude / "broken" / "SKILL.md").symlink_to("nowhere.md")
+    (claude / "loop").mkdir()
+    (claude / "loop" / "SKILL.md").symlink_to("SKILL.md")
+    run = cli("skillc_index", process=True)  # a real process: a FIFO read would hang it
+    result = run("list", "--budget", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    (folder,) = json.loads(result.stdout)["budget"]
+    assert [entry["name"] for entry in folder["entries"]] == ["alpha", "beta", "gamma", "kappa"]
+    assert (folder["skills"], folder["tokens"], folder["error"]) == (4, 135, None)
+    assert [(e["folder"], e["reason"]) for e in folder["unreadable"]] == [
+        ("broken", "SKILL.md is a broken symlink"),
+        ("fifo", "SKILL.md is a FIFO"),
+        ("loop", "Too many levels of symbolic links"),
+    ]
+    assert result.stderr == (
+        f"warning: 3 entries of {claude} skipped, cannot be read: broken (SKILL.md is a "
+        "broken symlink), fifo (SKILL.md is a FIFO), loop (Too many levels of symbolic links)\n"
+    )
+    text = run("list", "--budget")
+    assert text.returncode == 0 and text.stderr == result.stderr
+    assert (
+        text.stdout.splitlines()[0]
+        == "claude (project) .claude/skills: 4 skills, ~135 tokens of 2,000 (6%)"
+    )
+
+
+def test_unreadable_skills_and_agent_folders_never_fail_the_listing(
+    cli: Callable[..., Run],
+    layout: Layout,
+    claude: Path,
+    home: Path,
+    unreadable: Callable[[Path], None],
+) -> None:
+    """No permission on a skill folder, on a SKILL.md, on an agent folder, on the folder
+    above one (``~/.claude``): skipped, counted and warned; never E999."""
+    agent_skill(home / ".claude" / "skills", "mine", "Home skill.")
+    agent_skill(home / ".cursor" / "skills", "theirs", "Cursor skill.")
+    unreadable(claude / "alpha")
+    unreadable(claude / "beta" / "SKILL.md")
+    unreadable(home / ".claude")
+    unreadable(home / ".cursor" / "skills")
+    result = list_budget(cli, "--format", "json")
+    assert result.returncode == 0, result.stderr
+    folders = {f["path"]: f for f in json.loads(result.stdout)["budget"]}
+    project = folders[str(claude)]
+    assert [entry["name"] for entry in project["entries"]] == ["gamma", "kappa"]
+    assert project["unreadable"] == [
+        {"folder": "alpha", "reason": "Permission denied"},
+        {"folder": "beta", "reason": "Permission denied"},
+    ]
+    for path in (home / ".claude" / "skills", home / ".cursor" / "skills"):
+        assert folders[str(path)]["error"] == "Permission denied"
+        assert folders[str(path)]["skills"] == 0
+    warnings = result.stderr.splitlines()
+    assert warnings == [
+        f"warning: 2 entries of {claude} skipped, cannot be read: alpha (Permission denied), "
+        "beta (Permission denied)",
+        f"warning: agent folder {home / '.claude' / 'skills'} cannot be listed (Permission "
+        "denied): its skills are not counted",
+        f"warning: agent folder {home / '.cursor' / 'skills'} cannot be listed (Permission "
+        "denied): its skills are not counted",
+    ]
+    text = list_budget(cli)
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    assert lines[0] == "claude (project) .claude/skills: 2 skills, ~80 tokens of 2,000 (4%)"
+    assert "claude (global) ~/.claude/skills: cannot be listed (Permission denied)" in lines
+    assert "cursor (global) ~/.cursor/skills: cannot be listed (Permission denied)" in lines
+    assert text.stderr == result.stderr

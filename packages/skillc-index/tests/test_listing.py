@@ -102,6 +102,22 @@ def test_invalid_skills_are_skipped_with_a_notice(layout: Layout, make_skill: Ma
     assert any("'nameless'" in t and "'name'" in t for t in texts)
 
 
+def test_unreadable_skills_and_stores_are_skipped_with_a_notice(
+    layout: Layout, make_skill: MakeSkill, unreadable: Callable[[Path], None]
+) -> None:
+    make_skill(layout.store("project"), "good")
+    locked = make_skill(layout.store("project"), "locked")
+    make_skill(layout.store("global"), "elsewhere")
+    unreadable(locked)
+    unreadable(layout.store("global"))
+    result = list_skills(layout)
+    assert [e.name for e in result.skills] == ["good"]
+    assert [n.text for n in result.notices] == [
+        f"skipping 'locked' ({locked}): cannot read it (Permission denied)",
+        f"cannot list the global store {layout.store('global')} (Permission denied)",
+    ]
+
+
 def test_no_global_store_is_fine(tmp_path: Path) -> None:
     layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(tmp_path / "nowhere")})
     assert list_skills(layout).total == 0

@@ -398,6 +398,37 @@ def test_the_global_folder(cli: Callable[..., Run], home: Path, tmp_path: Path) 
     assert snapshot(folder) == before
 
 
+def test_status_skips_what_cannot_be_read(
+    cli: Callable[..., Run], claude: Path, home: Path, unreadable: Callable[[Path], None]
+) -> None:
+    (claude / "loop").mkdir()
+    (claude / "loop" / "SKILL.md").symlink_to("SKILL.md")  # unreadable even for root
+    status = route(cli, "status")
+    assert status.returncode == 0, status.stderr
+    assert status.stderr == (
+        f"warning: 1 entry of {claude} skipped, cannot be read: loop (Too many levels of "
+        "symbolic links)\n"
+    )
+    assert status.stdout.splitlines()[-1] == (
+        "Not behind the router (4): alpha, beta, copied, linked"
+    )
+    unreadable(claude / "alpha")
+    agent_skill(home / ".claude" / "skills", "mine")
+    unreadable(home / ".claude")
+    data = route_json(cli, "status")
+    assert [skill["name"] for skill in data["left"]] == ["beta", "copied", "linked"]
+    glob = route(cli, "status", "--global")
+    assert glob.returncode == 0, glob.stderr
+    assert glob.stdout == "claude (global) ~/.claude/skills: no router, 0 skills behind it\n"
+    assert glob.stderr == (
+        f"warning: agent folder {home / '.claude' / 'skills'} cannot be listed (Permission "
+        "denied)\n"
+    )
+    installed = route_json(cli, "install")  # what cannot be read stays where it is
+    assert installed["routed"] == 3
+    assert (claude / "alpha").is_dir() and (claude / "loop").is_dir()
+
+
 def route_json_in(cli: Callable[..., Run], cwd: Path, *args: str) -> dict[str, Any]:
     result = route(cli, *args, "--format", "json", cwd=cwd)
     assert result.returncode == 0, result.stderr

@@ -22,18 +22,22 @@ for this budget. Skills with ``disable-model-invocation: true`` are not in the l
 
 A skill is a folder (or a symlink to one: what the agent reads through it counts, so a stub
 deployed by skillc counts with the stub's name and description) holding ``SKILL.md``, whose
-name does not start with ``.``.
+name does not start with ``.``. What cannot be read is skipped and counted, never a failure:
+an entry whose ``SKILL.md`` cannot be read (no permission, a FIFO, a broken symlink), and a
+folder that cannot be listed (reported as such, not as an empty folder).
 """
 
 from __future__ import annotations
 
 import math
 import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from skillc_index._config import Config
+from skillc_index._diagnostics import Notice
 from skillc_index._layout import SKILL_FILE, Layout, Scope
 
 __all__ = [
@@ -41,6 +45,7 @@ __all__ = [
     "MAX_ENTRY_DESCRIPTION",
     "FolderBudget",
     "ListingEntry",
+    "Unreadable",
     "estimate_tokens",
     "folder_budget",
     "listing_budgets",
@@ -89,6 +94,17 @@ class ListingEntry(NamedTuple):
         return {"name": self.name, "folder": self.folder, "kind": self.kind, "tokens": self.tokens}
 
 
+class Unreadable(NamedTuple):
+    """An entry of an agent folder skipped because it cannot be read."""
+
+    folder: str
+    """The entry's name in the agent folder."""
+    reason: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"folder": self.folder, "reason": self.reason}
+
+
 class FolderBudget(NamedTuple):
     """The listing one agent folder costs, against the budget."""
 
@@ -102,6 +118,30 @@ class FolderBudget(NamedTuple):
     """How many entries, from the first, keep their description (all when within budget)."""
     not_listed: int
     """Skills kept out of the listing (``disable-model-invocation: true``)."""
+    unreadable: tuple[Unreadable, ...] = ()
+    """Entries skipped because they cannot be read (not counted in the listing)."""
+    error: str | None = None
+    """Why the folder cannot be listed (then nothing of it is counted), or None."""
+
+    @property
+    def notices(self) -> tuple[Notice, ...]:
+        """The warnings of what could not be read."""
+        if self.error is not None:
+            return (
+                Notice(
+                    f"agent folder {self.path} cannot be listed ({self.error}): its "
+                    "skills are not counted"
+                ),
+            )
+        if not self.unreadable:
+            return ()
+        n = len(self.unreadable)
+        what = ", ".join(f"{entry.folder} ({entry.reason})" for entry in self.unreadable)
+        return (
+            Notice(
+                f"{n} entr{'y' if n == 1 else 'ies'} of {self.path} skipped, cannot be read: {what}"
+            ),
+        )
 
     @property
     def chars(self) -> int:
@@ -147,6 +187,8 @@ class FolderBudget(NamedTuple):
             "dropped": list(self.dropped),
             "not_listed": self.not_listed,
             "entries": [entry.to_dict() for entry in self.entries],
+            "unreadable": [entry.to_dict() for entry in self.unreadable],
+            "error": self.error,
         }
 
 
@@ -156,18 +198,39 @@ def budget_chars(config: Config) -> int:
     return max(1, math.floor(config.budget_context_tokens * CHARS_PER_TOKEN * fraction))
 
 
-def _frontmatter(skill_file: str) -> dict[str, Any]:
-    """The SKILL.md frontmatter mapping; empty when unreadable or invalid (the agent then
-    lists the skill by its folder name, without a description)."""
+class _CannotRead(Exception):
+    """The entry holds a SKILL.md that cannot be read; the message says why."""
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def _skill_text(skill_file: Path) -> str | None:
+    """The start of ``skill_file``; None when there is none (the entry is not a skill).
+    Raises :class:`_CannotRead` when it is there but cannot be read: no permission (on it or
+    its folder), not a regular file (a FIFO never blocks), a broken symlink."""
     from skillc_index._diagnostics import NotARegularFile
     from skillc_index._files import open_regular
-    from skillc_index._frontmatter import parse_frontmatter
 
     try:
-        with open_regular(skill_file) as handle:
-            text = handle.read(_READ_LIMIT).decode("utf-8", errors="replace")
-    except (OSError, NotARegularFile):
-        return {}
+        with open_regular(str(skill_file)) as handle:
+            return handle.read(_READ_LIMIT).decode("utf-8", errors="replace")
+    except NotARegularFile as exc:
+        raise _CannotRead(f"{SKILL_FILE} is {exc.kind}") from None
+    except (FileNotFoundError, NotADirectoryError):
+        if os.path.lexists(skill_file):
+            raise _CannotRead(f"{SKILL_FILE} is a broken symlink") from None
+        return None
+    except OSError as exc:
+        raise _CannotRead(_why(exc)) from None
+
+
+def _frontmatter(text: str) -> dict[str, Any]:
+    """The SKILL.md frontmatter mapping; empty when invalid (the agent then lists the skill
+    by its folder name, without a description)."""
+    from skillc_index._frontmatter import parse_frontmatter
+
     data = parse_frontmatter(text).data
     return data if isinstance(data, dict) else {}
 
@@ -188,15 +251,16 @@ def _kind(path: Path) -> EntryKind:
     return "skillc" if (path / META_DIR).is_dir() else "folder"
 
 
-def read_entry(path: Path) -> ListingEntry | None:
-    """The listing entry of the agent folder entry ``path``; None when it is not a skill the
-    agent lists."""
-    skill_file = path / SKILL_FILE
-    if not skill_file.is_file():
-        return None
-    data = _frontmatter(str(skill_file))
+def read_entry(path: Path) -> ListingEntry | bool:
+    """The listing entry of the agent folder entry ``path``; False when it is not a skill,
+    True for a skill the agent does not list (``disable-model-invocation: true``). Raises
+    :class:`_CannotRead` when its SKILL.md cannot be read."""
+    text = _skill_text(path / SKILL_FILE)
+    if text is None:
+        return False
+    data = _frontmatter(text)
     if data.get("disable-model-invocation") is True:
-        return None
+        return True
     name = _text(data.get("name")) or path.name
     description = _text(data.get("description"))
     when = _text(data.get("when_to_use"))
@@ -227,23 +291,43 @@ def _kept(entries: tuple[ListingEntry, ...], budget: int) -> int:
 
 
 def folder_budget(agent: str, scope: Scope, path: Path, config: Config) -> FolderBudget:
-    """The listing of the agent folder ``path`` against the configured budget."""
+    """The listing of the agent folder ``path`` against the configured budget; what cannot
+    be read is skipped and counted (``unreadable``, ``error``), never raised."""
     entries: list[ListingEntry] = []
+    unreadable: list[Unreadable] = []
     not_listed = 0
+    error = None
     try:
         names = sorted(entry.name for entry in os.scandir(path) if not entry.name.startswith("."))
-    except OSError:
-        names = []
+    except OSError as exc:
+        names, error = [], _why(exc)
     for name in names:
-        entry = read_entry(path / name)
-        if entry is None:
-            if (path / name / SKILL_FILE).is_file():
-                not_listed += 1
+        try:
+            entry = read_entry(path / name)
+        except _CannotRead as exc:
+            unreadable.append(Unreadable(name, str(exc)))
             continue
-        entries.append(entry)
+        if isinstance(entry, ListingEntry):
+            entries.append(entry)
+        elif entry:  # a skill kept out of the listing
+            not_listed += 1
     budget = budget_chars(config)
     listed = tuple(entries)
-    return FolderBudget(agent, scope, path, listed, budget, _kept(listed, budget), not_listed)
+    return FolderBudget(
+        agent, scope, path, listed, budget, _kept(listed, budget), not_listed,
+        tuple(unreadable), error,
+    )  # fmt: skip
+
+
+def _may_exist(path: Path) -> bool:
+    """Whether ``path`` is a folder, or cannot be told (a parent that cannot be read):
+    such a folder is reported as one that cannot be listed, not passed over."""
+    try:
+        return stat.S_ISDIR(path.stat().st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:
+        return True
 
 
 def listing_budgets(
@@ -257,5 +341,5 @@ def listing_budgets(
     return tuple(
         folder_budget(folder.agent, folder.scope, folder.path, config)
         for folder in agent_folders(layout, config.targets)
-        if folder.scope in wanted and folder.path.is_dir()
+        if folder.scope in wanted and _may_exist(folder.path)
     )

@@ -144,12 +144,21 @@ def list_skills(
         store = layout.store(store_scope)
         try:
             names = _skill_folders(store)
-        except OSError:
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            notices.append(Notice(f"cannot list the {store_scope} store {store} ({exc.strerror})"))
             continue
         for name in names:
             source = store / name
             skill_file = source / SKILL_FILE
-            if not skill_file.is_file():
+            try:
+                if not skill_file.is_file():
+                    continue
+            except OSError as exc:  # a folder that cannot be read
+                notices.append(
+                    Notice(f"skipping '{name}' ({source}): cannot read it ({exc.strerror})")
+                )
                 continue
             problem = _frontmatter_problem(skill_file)
             if problem:

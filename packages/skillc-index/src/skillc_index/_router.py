@@ -39,6 +39,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
@@ -478,7 +479,10 @@ def _router_state(
     its two files, SKILL.md as recorded), a router edited since, or something else."""
     if not _exists(path):
         return "absent"
-    if path.is_symlink() or not path.is_dir() or not (path / ROUTER_MARK).is_file():
+    try:
+        if path.is_symlink() or not path.is_dir() or not (path / ROUTER_MARK).is_file():
+            return "other"
+    except OSError:  # a folder that cannot be read: not known to be skillc's
         return "other"
     try:
         names = {entry.name for entry in os.scandir(path)}
@@ -566,7 +570,7 @@ def _classify(
     if identity is None:
         return None
     if path.is_symlink():
-        if not (path / SKILL_FILE).is_file():
+        if not _holds_skill(path):
             return None
         if _deployment_of(path, layout) is None:
             target = path.readlink()
@@ -581,7 +585,7 @@ def _classify(
                 "link points to)",
             )
         return _deployment_plan(place, name, identity, taken)
-    if not path.is_dir() or not (path / SKILL_FILE).is_file():
+    if not path.is_dir() or not _holds_skill(path):
         return None
     if (path / META_DIR).is_dir() and _deployment_of(path, layout) is not None:
         return _deployment_plan(place, name, identity, taken)
@@ -606,12 +610,50 @@ def _deployment_plan(
     return _Plan(name, "deployment", "parked", identity)
 
 
-def _scan(place: _Place) -> list[str]:
+def _holds_skill(path: Path) -> bool:
+    """Whether the entry ``path`` holds a SKILL.md file. ``OSError`` when that cannot be
+    told (a folder that cannot be read, a symlink loop)."""
+    try:
+        return stat.S_ISREG((path / SKILL_FILE).stat().st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+
+
+class _Scan(NamedTuple):
+    """The entries of the agent folder worth looking at, and what could not be read."""
+
+    names: list[str]
+    notices: list[Notice]
+    unreadable: list[str]
+    """``name (why)`` of each entry that cannot be read."""
+
+    def skip(self, name: str, exc: OSError) -> None:
+        self.unreadable.append(f"{name} ({exc.strerror or exc})")
+
+    def warnings(self, place: _Place) -> list[Notice]:
+        """The notices, and one for the entries skipped because they cannot be read."""
+        n = len(self.unreadable)
+        if not n:
+            return self.notices
+        what = ", ".join(self.unreadable)
+        entries = f"{n} entr{'y' if n == 1 else 'ies'}"
+        return [
+            *self.notices,
+            Notice(f"{entries} of {place.folder} skipped, cannot be read: {what}"),
+        ]
+
+
+def _scan(place: _Place) -> _Scan:
+    """The agent folder's entries (not hidden), by name; one that cannot be listed is
+    reported (as a notice), not raised."""
     try:
         names = [entry.name for entry in os.scandir(place.folder)]
     except FileNotFoundError:
-        return []
-    return sorted(name for name in names if _plain(name))
+        names = []
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        return _Scan([], [Notice(f"agent folder {place.folder} cannot be listed ({why})")], [])
+    return _Scan(sorted(name for name in names if _plain(name)), [], [])
 
 
 # -- install --------------------------------------------------------------------------------
@@ -674,10 +716,15 @@ def _install(session: Session, place: _Place, *, dry_run: bool) -> RouteResult:
     plans: list[_Plan] = []
     left: list[SkillLeft] = []
     router_state = _router_state(place.router, old.router_sha256 if old else None)
-    for name in _scan(place):
+    scan = _scan(place)
+    for name in scan.names:
         if name == ROUTER_NAME and router_state in ("ours", "edited"):
             continue
-        found = _classify(place, layout, name, routed_names)
+        try:
+            found = _classify(place, layout, name, routed_names)
+        except OSError as exc:
+            scan.skip(name, exc)
+            continue
         if isinstance(found, SkillLeft):
             left.append(found)
         elif found is not None:
@@ -698,10 +745,11 @@ def _install(session: Session, place: _Place, *, dry_run: bool) -> RouteResult:
         and ROUTER_NAME not in {plan.name for plan in plans}
     ):
         raise ForeignFolder(ROUTER_NAME, layout.display(place.router))
+    notices = scan.warnings(place)
     if old is None and not plans:  # nothing routed, nothing to route: no router either
         return RouteResult(
             "install", place.agent, place.scope, place.folder, place.store, place.manifest,
-            None, 0, (), tuple(left), dry_run,
+            None, 0, (), tuple(left), dry_run, tuple(notices),
         )  # fmt: skip
     skills = [
         RoutedSkill(
@@ -709,7 +757,6 @@ def _install(session: Session, place: _Place, *, dry_run: bool) -> RouteResult:
         )
         for r in routed
     ]
-    notices: list[Notice] = []
     if router_state == "edited":
         notices.append(Notice(f"the router {place.router} was edited; it is left as it is"))
     if dry_run:
@@ -945,13 +992,17 @@ def route_status(session: Session, agent: str = "claude", *, global_: bool = Fal
             action = "missing"
         skills.append(RoutedSkill(record.name, record.kind, origin, destination, action))
     router_state = _router_state(place.router, manifest.router_sha256 if manifest else None)
-    left = [
-        SkillLeft(name, place.folder / name, "not behind the router")
-        for name in _scan(place)
-        if not (name == ROUTER_NAME and router_state in ("ours", "edited"))
-        and (place.folder / name / SKILL_FILE).is_file()
-    ]
-    notices = []
+    scan = _scan(place)
+    left: list[SkillLeft] = []
+    for name in scan.names:
+        if name == ROUTER_NAME and router_state in ("ours", "edited"):
+            continue
+        try:
+            if _holds_skill(place.folder / name):
+                left.append(SkillLeft(name, place.folder / name, "not behind the router"))
+        except OSError as exc:
+            scan.skip(name, exc)
+    notices = scan.warnings(place)
     if router_state == "edited":
         notices.append(Notice(f"the router {place.router} was edited since skillc wrote it"))
     return RouteResult(

@@ -190,6 +190,10 @@ def _echo_budgets(folders: Sequence[FolderBudget], layout: Layout) -> None:
     for number, folder in enumerate(folders):
         if number:
             click.echo()
+        if folder.error is not None:
+            where = f"{folder.agent} ({folder.scope}) {layout.display(folder.path)}"
+            click.echo(f"{where}: cannot be listed ({folder.error})")
+            continue
         share = folder.tokens * 100 // max(folder.budget_tokens, 1)
         count = len(folder.entries)
         click.echo(

@@ -156,7 +156,9 @@ def list_(session: Session, params: ListParams) -> SkillList:
     from skillc_index._budget import listing_budgets
 
     scopes: tuple[Scope, ...] = ("project", "global") if params.scope == "all" else (params.scope,)
-    return replace(listed, budget=listing_budgets(session.layout, session.config, scopes))
+    budgets = listing_budgets(session.layout, session.config, scopes)
+    notices = listed.notices + tuple(notice for folder in budgets for notice in folder.notices)
+    return replace(listed, budget=budgets, notices=notices)
 
 
 LIST: Operation[ListParams, SkillList] = Operation(
@@ -231,6 +233,17 @@ LIST: Operation[ListParams, SkillList] = Operation(
                                     "tokens": INTEGER,
                                 }
                             ),
+                        },
+                        "unreadable": {
+                            "type": "array",
+                            "description": "Entries skipped because they cannot be read "
+                            "(their SKILL.md or folder): not counted in the listing.",
+                            "items": output_schema({"folder": STRING, "reason": STRING}),
+                        },
+                        "error": {
+                            **NULLABLE_STRING,
+                            "description": "Why the folder cannot be listed (nothing of it is "
+                            "counted), or null.",
                         },
                     }
                 ),
