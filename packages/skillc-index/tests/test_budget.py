@@ -157,6 +157,22 @@ def test_cli_json_with_a_configured_budget(
     assert folder["not_listed"] == 0
 
 
+def test_the_entries_tokens_add_up_to_the_folders(
+    cli: Callable[..., Run], layout: Layout, claude: Path
+) -> None:
+    """Each of the four entries alone is 28, 28, 28 and 53 tokens (rounded up): 137, while
+    the listing's 539 characters are 135 tokens. The entries show their shares of the 135."""
+    for number in range(40):  # and many small ones: 40 x 9 characters, 90 tokens (not 120)
+        agent_skill(claude, f"s{number:02}", "x")
+    result = list_budget(cli, "--format", "json")
+    assert result.returncode == 0, result.stderr
+    (folder,) = json.loads(result.stdout)["budget"]
+    tokens = {entry["name"]: entry["tokens"] for entry in folder["entries"]}
+    assert folder["tokens"] == 135 + 90 == sum(tokens.values())
+    assert [tokens[name] for name in ("alpha", "beta", "gamma", "kappa")] == [28, 27, 28, 52]
+    assert {tokens[f"s{number:02}"] for number in range(40)} == {2, 3}  # 9 / 4 = 2.25
+
+
 def test_cli_text_is_a_table_per_folder(
     cli: Callable[..., Run], layout: Layout, claude: Path, home: Path
 ) -> None:
@@ -168,7 +184,8 @@ def test_cli_text_is_a_table_per_folder(
     assert lines[0] == "claude (project) .claude/skills: 4 skills, ~135 tokens of 100 (135%)"
     assert lines[1].split() == ["SKILL", "TOKENS", "KIND", "LISTED"]
     assert lines[2].split() == ["alpha", "28", "folder", "full"]
-    assert lines[5].split() == ["kappa", "53", "folder", "name", "only"]
+    assert lines[3].split() == ["beta", "27", "folder", "full"]  # 109 characters after 110
+    assert lines[5].split() == ["kappa", "52", "folder", "name", "only"]
     assert lines[6] == "1 description dropped, the first dropped first: kappa"
     assert lines[8] == "claude (global) ~/.claude/skills: 1 skill, ~5 tokens of 100 (5%)"
 

@@ -82,16 +82,13 @@ class ListingEntry(NamedTuple):
     """Characters of the entry without its description: ``- name`` and its line break."""
 
     @property
-    def tokens(self) -> int:
-        return estimate_tokens(self.chars)
-
-    @property
     def described(self) -> bool:
         """Whether the entry has a description (one the agent may drop)."""
         return self.chars > self.name_chars
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "folder": self.folder, "kind": self.kind, "tokens": self.tokens}
+    def to_dict(self, tokens: int) -> dict[str, Any]:
+        """Its JSON, with its share of the folder's tokens (:attr:`FolderBudget.shares`)."""
+        return {"name": self.name, "folder": self.folder, "kind": self.kind, "tokens": tokens}
 
 
 class Unreadable(NamedTuple):
@@ -152,6 +149,20 @@ class FolderBudget(NamedTuple):
         return estimate_tokens(self.chars)
 
     @property
+    def shares(self) -> tuple[int, ...]:
+        """Each entry's tokens, its share of :attr:`tokens`: the estimate of the listing up
+        to and including it less the estimate up to the one before. They add up to
+        ``tokens`` (rounding each entry on its own would add up to more), and each is
+        within one token of the entry's own characters over 4."""
+        shares: list[int] = []
+        chars = before = 0
+        for entry in self.entries:
+            chars += entry.chars
+            shares.append(estimate_tokens(chars) - before)
+            before += shares[-1]
+        return tuple(shares)
+
+    @property
     def names_tokens(self) -> int:
         """Estimated tokens of the listing with every description dropped: its floor."""
         return estimate_tokens(sum(entry.name_chars for entry in self.entries))
@@ -186,7 +197,10 @@ class FolderBudget(NamedTuple):
             "over_budget": self.over,
             "dropped": list(self.dropped),
             "not_listed": self.not_listed,
-            "entries": [entry.to_dict() for entry in self.entries],
+            "entries": [
+                entry.to_dict(tokens)
+                for entry, tokens in zip(self.entries, self.shares, strict=True)
+            ],
             "unreadable": [entry.to_dict() for entry in self.unreadable],
             "error": self.error,
         }

@@ -204,11 +204,11 @@ def _echo_budgets(folders: Sequence[FolderBudget], layout: Layout) -> None:
         rows = [
             [
                 entry.name,
-                f"{entry.tokens:,}",
+                f"{tokens:,}",
                 entry.kind,
                 "name only" if index >= folder.kept and entry.described else "full",
             ]
-            for index, entry in enumerate(folder.entries)
+            for index, (entry, tokens) in enumerate(zip(folder.entries, folder.shares, strict=True))
         ]
         if rows:
             _echo_table(["SKILL", "TOKENS", "KIND", "LISTED"], rows)
