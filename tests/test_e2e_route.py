@@ -87,3 +87,34 @@ def test_routed_skills_are_read_and_logged_then_put_back(
     ok("route", "uninstall")
     assert tree(folder) == before
     assert json.loads(ok("list", "--format", "json").stdout)["skills"] == []
+
+
+def test_the_summary_counts_what_the_agent_lists_and_the_dry_run_agrees(
+    ok: Run, skc_installed: Run, project: Path
+) -> None:
+    """Skills that do not build stay in the folder: the agent lists them beside the router,
+    and the dry run (which checks what the real run checks) says the same."""
+    ok("init")
+    folder = project / ".claude" / "skills"
+    for name in ("pdf-tools", "csv-tools"):
+        skill(folder, name, f"Work with {name.split('-')[0]} files.")
+    (folder / "bad-yaml").mkdir()
+    (folder / "bad-yaml" / "SKILL.md").write_text(
+        "---\nname: bad-yaml\ndescription: [unclosed\n---\n", encoding="utf-8"
+    )
+    dry = skc_installed("route", "install", "--dry-run")
+    real = skc_installed("route", "install")
+    assert (dry.returncode, real.returncode) == (0, 0), real.stderr
+    assert dry.stdout.splitlines()[-2:] == [
+        "left: .claude/skills/bad-yaml: does not build: error[E011]: missing frontmatter field "
+        "'name' in SKILL.md; invalid frontmatter YAML: while parsing a flow sequence (line 3, "
+        "column 14): did not find expected ',' or ']' (line 4, column 1)",
+        "claude (project) .claude/skills would list 2 skills: skill-router, for 2 skills in "
+        ".skillc/skills, and 1 skill left in place (does not build: 1)",
+    ]
+    assert real.stdout.splitlines()[-2:] == [
+        line.replace("would list", "lists") for line in dry.stdout.splitlines()[-2:]
+    ]
+    assert names(folder) == ["bad-yaml", "skill-router"]
+    budget = json.loads(ok("list", "--budget", "--format", "json").stdout)["budget"]
+    assert [e["name"] for e in budget[0]["entries"]] == ["bad-yaml", "skill-router"]

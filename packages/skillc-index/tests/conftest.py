@@ -48,20 +48,21 @@ def make_skill() -> object:
 @pytest.fixture
 def unreadable(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Path], None]]:
     """``unreadable(path)``: ``chmod 000`` on a folder (it cannot be listed, nothing under it
-    reached) or a file (it cannot be opened), undone after the test. Root reads through
-    permissions: then this process's ``os.stat``, ``os.open`` and ``os.scandir`` refuse the
-    same paths as a user's would (commands run in-process with the ``cli`` fixture)."""
+    reached) or a file (it cannot be opened, wherever it is moved), undone after the test.
+    Root reads through permissions: then this process's ``os.stat``, ``os.open`` and
+    ``os.scandir`` refuse the same as a user's would (commands run in-process with the
+    ``cli`` fixture)."""
     changed: list[tuple[Path, int]] = []
     folders: list[str] = []
-    files: list[str] = []
+    files: set[tuple[int, int]] = set()  # device and inode: a rename keeps them
 
-    def refuse(path: Any, *also: list[str]) -> None:
-        """PermissionError for a path under a folder of ``folders`` or one of ``also``."""
+    def refuse(path: Any, *, listing: bool = False) -> None:
+        """PermissionError for a path under a folder of ``folders`` (or one, ``listing``)."""
         if not isinstance(path, (str, os.PathLike)):
             return  # a descriptor
         text = os.fspath(path)
-        if any(text.startswith(f"{folder}/") for folder in folders) or any(
-            text in paths for paths in also
+        if any(text.startswith(f"{folder}/") for folder in folders) or (
+            listing and text in folders
         ):
             raise PermissionError(13, "Permission denied", text)
 
@@ -72,12 +73,19 @@ def unreadable(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Path], Non
             refuse(path)
             return real_stat(path, *args, **kwargs)
 
-        def open_(path: Any, *args: Any, **kwargs: Any) -> Any:
-            refuse(path, files)
-            return real_open(path, *args, **kwargs)
+        def open_(path: Any, flags: int, mode: int = 0o777, *, dir_fd: int | None = None) -> int:
+            refuse(path)
+            try:
+                info = real_stat(path, dir_fd=dir_fd)
+            except OSError:
+                pass
+            else:
+                if (info.st_dev, info.st_ino) in files:
+                    raise PermissionError(13, "Permission denied", os.fspath(path))
+            return real_open(path, flags, mode, dir_fd=dir_fd)
 
         def scandir(path: Any = ".") -> Any:
-            refuse(path, folders)
+            refuse(path, listing=True)
             return real_scandir(path)
 
         monkeypatch.setattr(os, "stat", stat)
@@ -85,8 +93,12 @@ def unreadable(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Path], Non
         monkeypatch.setattr(os, "scandir", scandir)
 
     def make(path: Path) -> None:
-        changed.append((path, path.stat().st_mode & 0o7777))
-        (folders if path.is_dir() else files).append(str(path))
+        info = path.stat()
+        changed.append((path, info.st_mode & 0o7777))
+        if path.is_dir():
+            folders.append(str(path))
+        else:
+            files.add((info.st_dev, info.st_ino))
         path.chmod(0)
 
     yield make

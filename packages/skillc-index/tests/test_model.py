@@ -466,7 +466,30 @@ def test_missing_fields_raise_e011(text: str, missing: str) -> None:
         read_skill_metadata(parse_markdown(text))
     assert caught.value.field == missing
     assert caught.value.diagnostic.code == "E011"
-    assert str(caught.value) == f"error[E011]: missing frontmatter field '{missing}' in SKILL.md"
+    first = str(caught.value).splitlines()[0]
+    assert first == f"error[E011]: missing frontmatter field '{missing}' in SKILL.md"
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        (
+            "---\nname: bad-yaml\ndescription: [unclosed\n---\n",
+            "invalid frontmatter YAML: while parsing a flow sequence (line 3, column 14): did "
+            "not find expected ',' or ']' (line 4, column 1)",
+        ),
+        ("---\nname: x\n", "missing frontmatter: no closing --- found"),
+        ("# no frontmatter\n", "missing frontmatter: file does not start with ---"),
+        ("---\nname: x\n---\n", None),  # valid: only the field is missing
+    ],
+)
+def test_e011_names_why_the_frontmatter_could_not_be_read(text: str, hint: str | None) -> None:
+    """A SKILL.md whose `name:` line is there but whose YAML is invalid: the hint says why
+    (the field is not "missing" from the file, the YAML around it is broken)."""
+    with pytest.raises(MissingFrontmatterField) as caught:
+        read_skill_metadata(parse_markdown(text))
+    assert caught.value.cause == hint
+    assert str(caught.value).splitlines()[1:] == ([] if hint is None else [f"hint: {hint}"])
 
 
 def test_description_property() -> None:

@@ -289,18 +289,68 @@ def test_clashes_are_left_in_place_and_reported(
     assert sorted(skill["name"] for skill in status["left"]) == ["alpha", "orphan", "outside"]
 
 
-def test_a_skill_that_does_not_build_is_put_back(
-    cli: Callable[..., Run], layout: Layout, claude: Path
+def test_a_skill_that_does_not_build_is_left_and_the_dry_run_says_so(
+    cli: Callable[..., Run], layout: Layout, claude: Path, project: Path
 ) -> None:
-    broken = agent_skill(claude, "broken", description="")  # no description: E011
+    agent_skill(claude, "broken", description="")  # no description: E011
+    bad = claude / "bad-yaml"
+    bad.mkdir()
+    (bad / "SKILL.md").write_text("---\nname: bad-yaml\ndescription: [unclosed\n---\n")
+    (claude / "leaks").mkdir()
+    (claude / "leaks" / "SKILL.md").write_text("---\nname: leaks\ndescription: d\n---\n")
+    (claude / "leaks" / "secret.md").symlink_to(project / "outside.md")  # out of the skill: E012
+    before = snapshot(claude)
+    dry = route(cli, "install", "--dry-run")
+    real = route(cli, "install")
+    assert (dry.returncode, real.returncode) == (0, 0), real.stderr
+    lefts = [line for line in real.stdout.splitlines() if line.startswith("left:")]
+    assert lefts == [line for line in dry.stdout.splitlines() if line.startswith("left:")]
+    assert lefts == [
+        "left: .claude/skills/bad-yaml: does not build: error[E011]: missing frontmatter field "
+        "'name' in SKILL.md; invalid frontmatter YAML: while parsing a flow sequence (line 3, "
+        "column 14): did not find expected ',' or ']' (line 4, column 1)",
+        "left: .claude/skills/broken: does not build: error[E011]: missing frontmatter field "
+        "'description' in SKILL.md",
+        "left: .claude/skills/leaks: does not build: error[E012]: path escapes skill root: "
+        "'secret.md'",
+    ]
+    # what the agent lists: the router and the three skills left
+    assert dry.stdout.splitlines()[-1] == (
+        "claude (project) .claude/skills would list 4 skills: skill-router, for 4 skills in "
+        ".skillc/skills, and 3 skills left in place (does not build: 3)"
+    )
+    assert real.stdout.splitlines()[-1] == dry.stdout.splitlines()[-1].replace(
+        "would list", "lists"
+    )
+    for name in ("bad-yaml", "broken", "leaks"):
+        assert not (layout.store("project") / name).exists()
+    after = snapshot(claude)
+    assert {k: v for k, v in after.items() if k.startswith(("broken", "bad-yaml", "leaks"))} == {
+        k: v for k, v in before.items() if k.startswith(("broken", "bad-yaml", "leaks"))
+    }
+    budget = json.loads(cli("skillc_index")("list", "--budget", "--format", "json").stdout)
+    assert budget["budget"][0]["skills"] == 4
+    assert route_json(cli, "status")["routed"] == 4
+
+
+def test_a_skill_that_fails_to_compile_once_moved_is_put_back(
+    cli: Callable[..., Run], layout: Layout, claude: Path, unreadable: Callable[[Path], None]
+) -> None:
+    """What only the compile finds (a file it cannot read) is put back where it was."""
+    broken = agent_skill(claude, "gamma")
+    unreadable(broken / "references" / "guide.md")
     before = snapshot(broken)
     data = route_json(cli, "install")
     (left,) = data["left"]
-    assert left["name"] == "broken"
-    assert left["reason"].startswith("put back: error[E011]: missing frontmatter field")
-    assert snapshot(broken) == before
-    assert not (layout.store("project") / "broken").exists()
+    assert left["name"] == "gamma" and left["reason"].startswith("put back: error[E")
+    assert "Permission denied" in left["reason"]
     assert data["routed"] == 4
+    assert snapshot(broken) == before and not (layout.store("project") / "gamma").exists()
+    text = route(cli, "install")
+    assert text.stdout.splitlines()[-1].startswith(
+        "claude (project) .claude/skills lists 2 skills: skill-router, for 4 skills in "
+        ".skillc/skills, and 1 skill left in place (does not build: 1)"
+    )
 
 
 def test_uninstall_leaves_a_skill_whose_place_is_taken(

@@ -213,11 +213,15 @@ class NotASkill(SkillcError):
 
 
 class MissingFrontmatterField(SkillcError):
+    """E011; ``cause``: why the field could not be read when the frontmatter itself is
+    invalid (its YAML error), printed as the hint line."""
+
     code = "E011"
 
-    def __init__(self, field_name: str) -> None:
-        super().__init__(Diagnostic(self.code, {"field": field_name}))
+    def __init__(self, field_name: str, cause: str | None = None) -> None:
+        super().__init__(Diagnostic(self.code, {"field": field_name}, _hint(cause or "")))
         self.field = field_name
+        self.cause = cause
 
 
 class PathEscapesRoot(SkillcError):

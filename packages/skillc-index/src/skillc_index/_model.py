@@ -400,14 +400,15 @@ def read_skill_metadata(doc: MarkdownDoc) -> SkillMetadata:
     """``name`` and ``description`` of a parsed SKILL.md (RFC-0001:C-INPUT).
 
     Raises :class:`MissingFrontmatterField` (E011) for ``name``, then ``description``, when
-    the frontmatter is absent or invalid, or the field is not a non-empty string. The name is
+    the frontmatter is absent or invalid (its error, the YAML's say, is the hint), or the
+    field is not a non-empty string. The name is
     stripped; the description has its whitespace collapsed (YAML folded scalars end in a
     newline).
     """
     data = doc.frontmatter.data
     name = data.get("name") if data else None
     if not isinstance(name, str) or not name.strip():
-        raise MissingFrontmatterField("name")
+        raise MissingFrontmatterField("name", doc.frontmatter.error)
     description = doc.description
     if description is None:
         raise MissingFrontmatterField("description")

@@ -55,7 +55,6 @@ from skillc_index._diagnostics import (
     SkillcError,
     Spelling,
     UnknownTarget,
-    error_line,
 )
 from skillc_index._files import inside
 from skillc_index._layout import (
@@ -134,6 +133,9 @@ class SkillLeft(NamedTuple):
     name: str
     path: Path
     reason: str
+    cause: str = ""
+    """The kind of ``reason`` in a few words (``does not build``, ``tracked by git``...), the
+    summary counts them by it."""
 
     def to_dict(self) -> dict[str, str]:
         return {"name": self.name, "path": str(self.path), "reason": self.reason}
@@ -577,12 +579,18 @@ def _classify(
             real = Path(os.path.realpath(path))
             if real.parent.name == "runtime" and real.parent.parent.name == SKILLC_DIR:
                 why = "its source is in no store"
-                return SkillLeft(name, path, f"a deployment skillc made of {real}, but {why}")
+                return SkillLeft(
+                    name,
+                    path,
+                    f"a deployment skillc made of {real}, but {why}",
+                    "source in no store",
+                )
             return SkillLeft(
                 name,
                 path,
                 f"a symlink to {target} that skillc did not make (skillc never moves what a "
                 "link points to)",
+                "a symlink skillc did not make",
             )
         return _deployment_plan(place, name, identity, taken)
     if not path.is_dir() or not _holds_skill(path):
@@ -591,8 +599,41 @@ def _classify(
         return _deployment_plan(place, name, identity, taken)
     destination = place.store / name
     if _exists(destination) or name in taken:
-        return SkillLeft(name, path, f"the {place.scope} store already has a skill named '{name}'")
+        return SkillLeft(
+            name,
+            path,
+            f"the {place.scope} store already has a skill named '{name}'",
+            "name taken in the store",
+        )
+    try:
+        _check_builds(path, name)
+    except (SkillcError, OSError) as exc:
+        return SkillLeft(name, path, f"does not build: {_one_line(exc)}", "does not build")
     return _Plan(name, "folder", "moved", identity)
+
+
+def _check_builds(source: Path, name: str) -> None:
+    """Raise what stops a build of the skill folder ``source`` before it writes anything
+    (a compiled runtime given as a source, a symlink leading out, E011 for the frontmatter):
+    a skill that fails here is left in place, by a dry run and a real run alike."""
+    from skillc_index._build import _check_source, _validate_frontmatter
+    from skillc_index._diagnostics import PathEscapesRoot
+    from skillc_index._files import walk_skill
+
+    _check_source(source, name)
+    found = walk_skill(source)
+    if found.escapes:
+        raise PathEscapesRoot(found.escapes[0])
+    _validate_frontmatter(source)
+
+
+def _one_line(exc: BaseException) -> str:
+    """A failure's diagnostic on one line: its hint (an E011's YAML error...) after a ``;``."""
+    from skillc_index._diagnostics import format_diagnostic
+
+    error = exc if isinstance(exc, SkillcError) else InternalError.unexpected(exc)
+    lines = format_diagnostic(error.diagnostic).splitlines()
+    return "; ".join([lines[0], *(line.removeprefix("hint: ") for line in lines[1:])])
 
 
 def _deployment_plan(
@@ -606,7 +647,9 @@ def _deployment_plan(
     if name in taken or (_exists(parked) and _same_link(path, parked)):
         return _Plan(name, "deployment", "unlinked", identity)
     if _exists(parked):
-        return SkillLeft(name, path, f"a deployment of this name is already parked ({parked})")
+        return SkillLeft(
+            name, path, f"a deployment of this name is already parked ({parked})", "already parked"
+        )
     return _Plan(name, "deployment", "parked", identity)
 
 
@@ -734,7 +777,7 @@ def _install(session: Session, place: _Place, *, dry_run: bool) -> RouteResult:
 
         kept = tracked(place.folder, [plan.name for plan in plans]) or set()
         left += [
-            SkillLeft(plan.name, place.folder / plan.name, "tracked by git")
+            SkillLeft(plan.name, place.folder / plan.name, "tracked by git", "tracked by git")
             for plan in plans
             if plan.name in kept
         ]
@@ -795,7 +838,7 @@ def _install(session: Session, place: _Place, *, dry_run: bool) -> RouteResult:
                 _move(origin, place.destination(plan.name, plan.kind))
         except OSError as exc:
             why = "on another file system" if exc.errno == errno.EXDEV else exc.strerror or str(exc)
-            left.append(SkillLeft(plan.name, origin, f"not moved ({why})"))
+            left.append(SkillLeft(plan.name, origin, f"not moved ({why})", "not moved"))
             continue
         done.append(plan)
 
@@ -809,7 +852,7 @@ def _install(session: Session, place: _Place, *, dry_run: bool) -> RouteResult:
             skill, built = _compile(place, layout, config, record.name)
         except (SkillcError, OSError) as exc:
             origin = place.folder / record.name
-            reason = error_line(exc)
+            reason = _one_line(exc)
             if record.name in new:
                 try:
                     _move(place.store / record.name, origin)
@@ -817,7 +860,9 @@ def _install(session: Session, place: _Place, *, dry_run: bool) -> RouteResult:
                     pass
                 else:
                     failed.add(record.name)
-                    left.append(SkillLeft(record.name, origin, f"put back: {reason}"))
+                    left.append(
+                        SkillLeft(record.name, origin, f"put back: {reason}", "does not build")
+                    )
                     continue
             notices.append(Notice(f"routed skill '{record.name}' is not built: {reason}"))
             continue

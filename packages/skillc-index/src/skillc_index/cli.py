@@ -572,7 +572,19 @@ def _echo_route(result: RouteResult, layout: Layout, output_format: str) -> None
         return
     if result.command == "install":
         lists = "would list" if would else "lists"
-        click.echo(f"{where} {lists} one skill, {ROUTER_NAME}, for {count} in {show(result.store)}")
+        router = f"{ROUTER_NAME}, for {count} in {show(result.store)}"
+        if not result.left:
+            click.echo(f"{where} {lists} one skill, {router}")
+            return
+        # what the agent lists: the router and every skill left in the folder
+        from collections import Counter
+
+        causes = Counter(skill.cause or skill.reason for skill in result.left)
+        why = ", ".join(f"{cause}: {n}" for cause, n in causes.items())
+        n = len(result.left)
+        click.echo(
+            f"{where} {lists} {n + 1} skills: {router}, and {n} skill{_s(n)} left in place ({why})"
+        )
         return
     back = sum(1 for skill in result.skills if skill.action == "restored")
     if result.router is None and not back and not result.left and not result.routed:
