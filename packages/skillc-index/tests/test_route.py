@@ -353,13 +353,37 @@ def test_a_skill_that_fails_to_compile_once_moved_is_put_back(
     )
 
 
-def test_uninstall_leaves_a_skill_whose_place_is_taken(
+def test_uninstall_keeps_the_router_while_a_skill_is_behind_it(
     cli: Callable[..., Run], layout: Layout, claude: Path, project: Path
 ) -> None:
     before = snapshot(claude)
     route_json(cli, "install")
-    agent_skill(claude, "alpha", "Made while routed.")
-    data = route_json(cli, "uninstall")
+    agent_skill(claude, "alpha", "Made while routed.")  # alpha's place is taken
+    dry = route(cli, "uninstall", "--dry-run")
+    assert dry.stdout.splitlines()[-1] == (
+        "claude (project) .claude/skills: 3 skills would go back; the router would be kept: "
+        "1 skill still behind it: alpha (its place is taken)"
+    )
+    undone = route(cli, "uninstall")
+    assert undone.returncode == 0, undone.stderr
+    assert undone.stdout.splitlines() == [
+        "restored: .skillc/skills/beta -> .claude/skills/beta",
+        "restored: .skillc/router/claude/copied -> .claude/skills/copied",
+        "restored: .skillc/router/claude/linked -> .claude/skills/linked",
+        f"left: .skillc/skills/alpha: {claude / 'alpha'} is taken; left behind the router",
+        "claude (project) .claude/skills: 3 skills put back; router kept: 1 skill still behind "
+        "it: alpha (its place is taken)",
+    ]
+    # the agent is still pointed to alpha: the router stays, and counts what is behind it
+    assert (layout.store("project") / "alpha").is_dir()
+    assert "among 1 skill " in (claude / ROUTER_NAME / "SKILL.md").read_text(encoding="utf-8")
+    status = route(cli, "status")
+    assert status.stdout.splitlines()[0] == (
+        "claude (project) .claude/skills: router installed, 1 skill behind it"
+    )
+    data = route_json(cli, "uninstall")  # nothing changed: the same
+    assert data["routed"] == 1 and data["router"] == str(claude / ROUTER_NAME)
+    assert data["router_removed"] is False
     assert data["left"] == [
         {
             "name": "alpha",
@@ -367,18 +391,29 @@ def test_uninstall_leaves_a_skill_whose_place_is_taken(
             "reason": f"{claude / 'alpha'} is taken; left behind the router",
         }
     ]
-    assert data["routed"] == 1 and data["router"] is None
-    assert (layout.store("project") / "alpha").is_dir()
     assert (project / ".skillc" / "router" / "claude.json").is_file()  # kept for a later run
-    (claude / "alpha" / "SKILL.md").unlink()
-    (claude / "alpha" / "references" / "alias.md").unlink()
-    (claude / "alpha" / "references" / "guide.md").unlink()
-    (claude / "alpha" / "references").rmdir()
-    (claude / "alpha" / "run.sh").unlink()
-    (claude / "alpha").rmdir()
-    again = route_json(cli, "uninstall")
-    assert [(s["name"], s["action"]) for s in again["skills"]] == [("alpha", "restored")]
+    shutil.rmtree(claude / "alpha")  # the place is free again: alpha goes back, router goes
+    again = route(cli, "uninstall")
+    assert again.stdout.splitlines() == [
+        "restored: .skillc/skills/alpha -> .claude/skills/alpha",
+        "claude (project) .claude/skills: 1 skill put back; router removed",
+    ]
     assert snapshot(claude) == before
+    assert route(cli, "uninstall").stdout == (
+        "claude (project) .claude/skills: nothing is routed any more\n"
+    )
+
+
+def test_uninstall_says_when_there_is_no_router_to_remove(
+    cli: Callable[..., Run], claude: Path
+) -> None:
+    route_json(cli, "install")
+    shutil.rmtree(claude / ROUTER_NAME)  # removed by hand
+    undone = route(cli, "uninstall")
+    assert undone.stdout.splitlines()[-1] == (
+        "claude (project) .claude/skills: 4 skills put back; no router to remove"
+    )
+    assert route_json(cli, "status")["routed"] == 0
 
 
 def test_an_interrupted_install_is_finished_or_undone_by_running_again(
@@ -529,6 +564,14 @@ def test_a_skill_named_like_the_router_is_routed_and_restored(
     data = route_json(cli, "install")
     assert data["routed"] == 5
     assert (claude / ROUTER_NAME / ROUTER_MARK).is_file()
+    agent_skill(claude, "alpha", "Made while routed.")  # keeps the router: so does the user's
+    kept = route(cli, "uninstall")
+    assert kept.stdout.splitlines()[-1] == (
+        "claude (project) .claude/skills: 3 skills put back; router kept: 2 skills still behind "
+        "it: alpha (its place is taken), skill-router (its place is the router's)"
+    )
+    assert (claude / ROUTER_NAME / ROUTER_MARK).is_file()
+    shutil.rmtree(claude / "alpha")
     route_json(cli, "uninstall")
     assert snapshot(claude) == before
 

@@ -5,7 +5,8 @@ listing cost").
 compiles each, and puts ONE skill in the folder, the router, which tells the agent to find
 the skill for its task with ``skc find``/``skc_find`` and read it with show/open. The agent's
 listing then costs one entry, however many skills there are. ``uninstall`` puts every skill
-back where it was and removes the router; ``status`` says what is routed.
+back where it was and removes the router, once no skill is behind it; ``status`` says what
+is routed.
 
 What moves where (always one ``rename``: nothing is copied, nothing deleted):
 
@@ -159,6 +160,8 @@ class RouteResult(NamedTuple):
     left: tuple[SkillLeft, ...]
     dry_run: bool = False
     notices: tuple[Notice, ...] = ()
+    router_removed: bool = False
+    """``uninstall``: the router was (would be, in a dry run) removed by this run."""
 
     @property
     def warnings(self) -> tuple[Notice, ...]:
@@ -175,6 +178,7 @@ class RouteResult(NamedTuple):
             "router": None if self.router is None else str(self.router),
             "routed": self.routed,
             "dry_run": self.dry_run,
+            "router_removed": self.router_removed,
             "skills": [skill.to_dict() for skill in self.skills],
             "left": [skill.to_dict() for skill in self.left],
         }
@@ -913,8 +917,10 @@ def route_uninstall(
     session: Session, agent: str = "claude", *, global_: bool = False, dry_run: bool = False
 ) -> RouteResult:
     """Put every routed skill of ``agent``'s folder back where it was and remove the router.
-    What cannot go back (its place is taken, it changed in the store) stays, is reported,
-    and stays in the manifest for a later run. Nothing routed: nothing to do."""
+    What cannot go back (its place is taken) stays behind the router, is reported, and stays
+    in the manifest for a later run; the router stays too while any skill is behind it (its
+    count updated). One that changed in the store is reported and forgotten. Nothing routed:
+    nothing to do."""
     layout, config = session.layout, session.config
     place = _place(layout, config, agent, global_)
     if dry_run or not _exists(place.manifest):
@@ -941,24 +947,12 @@ def _uninstall(session: Session, place: _Place, *, dry_run: bool) -> RouteResult
     folder = place.base / manifest.folder  # where the skills were, whatever config says now
     _check_agent_folder(place, layout, folder)
     place = place._replace(folder=folder)
-    notices: list[Notice] = []
     router_state = _router_state(place.router, manifest.router_sha256)
-    router: Path | None = place.router
-    if router_state == "ours":
-        if not dry_run:
-            shutil.rmtree(place.router)
-        router = None
-    elif router_state == "absent":
-        router = None
-    else:
-        notices.append(
-            Notice(f"{place.router} is not the router skillc wrote (edited since?); left as it is")
-        )
-
     skills: list[RoutedSkill] = []
     left: list[SkillLeft] = []
     remaining: list[_Record] = []
-    for record in manifest.records:
+
+    def put_back(record: _Record) -> None:
         origin = folder / record.name
         destination = place.destination(record.name, record.kind)
         here = RoutedSkill(record.name, record.kind, origin, destination, "restored")
@@ -966,49 +960,67 @@ def _uninstall(session: Session, place: _Place, *, dry_run: bool) -> RouteResult
             if _is_ours(record, origin):
                 skills.append(here._replace(action="in-place"))
             else:
-                left.append(
-                    SkillLeft(
-                        record.name,
-                        destination,
-                        "not at its place behind the router any more; forgotten",
-                    )
-                )
-            continue
+                why = "not at its place behind the router any more; forgotten"
+                left.append(SkillLeft(record.name, destination, why, "forgotten"))
+            return
         if _exists(origin):
             if record.kind == "deployment" and _same_link(origin, destination):
                 if not dry_run:  # deployed again while routed: the parked link is a duplicate
                     destination.unlink()
                 skills.append(here._replace(action="in-place"))
-                continue
-            if router_state != "ours" or record.name != ROUTER_NAME:
-                left.append(
-                    SkillLeft(
-                        record.name, destination, f"{origin} is taken; left behind the router"
-                    )
-                )
-                remaining.append(record)
-                continue
+                return
+            why = f"{origin} is taken; left behind the router"
+            left.append(SkillLeft(record.name, destination, why, "its place is taken"))
+            remaining.append(record)
+            return
         if not dry_run:
             try:
                 _move(destination, origin)
             except OSError as exc:
-                left.append(
-                    SkillLeft(record.name, destination, f"not moved back ({exc.strerror or exc})")
-                )
+                why = f"not moved back ({exc.strerror or exc})"
+                left.append(SkillLeft(record.name, destination, why, "not moved back"))
                 remaining.append(record)
-                continue
+                return
         skills.append(here)
+
+    # a routed skill named like the router goes back only once the router is gone
+    last = [r for r in manifest.records if r.name == ROUTER_NAME and router_state == "ours"]
+    for record in manifest.records:
+        if record not in last:
+            put_back(record)
+    # the router stays while any skill is behind it: it is what points the agent to them
+    removed = router_state == "ours" and not remaining
+    if removed and not dry_run:
+        shutil.rmtree(place.router)
+    for record in last:
+        if removed:
+            put_back(record)
+        else:
+            why = f"{place.router} is the router's place; left behind the router"
+            left.append(SkillLeft(record.name, place.destination(record.name, record.kind), why,
+                                  "its place is the router's"))  # fmt: skip
+            remaining.append(record)
+    notices: list[Notice] = []
+    if router_state in ("edited", "other"):
+        notices.append(
+            Notice(f"{place.router} is not the router skillc wrote (edited since?); left as it is")
+        )
+    router = None if removed or router_state == "absent" else place.router
+    router_sha = manifest.router_sha256
+    if router_state == "ours" and remaining and not dry_run:  # it counts what is behind it
+        text = router_text(len(remaining), place.agent, place.scope)
+        if _sha256(text.encode("utf-8")) != router_sha:
+            _write_router(place, text)
+            router_sha = _sha256(text.encode("utf-8"))
     if not dry_run:
         if remaining or router is not None:
-            state = _Manifest(
-                manifest.folder, "installed", tuple(remaining), manifest.router_sha256
-            )
+            state = _Manifest(manifest.folder, "installed", tuple(remaining), router_sha)
             _write_manifest(place.manifest, place.agent, state)
         else:
             place.manifest.unlink()
     return RouteResult(
         "uninstall", place.agent, place.scope, folder, place.store, place.manifest,
-        router, len(remaining), tuple(skills), tuple(left), dry_run, tuple(notices),
+        router, len(remaining), tuple(skills), tuple(left), dry_run, tuple(notices), removed,
     )  # fmt: skip
 
 

@@ -492,7 +492,8 @@ def route_uninstall_command(target: str, global_: bool, dry_run: bool, output_fo
 
     Each skill goes back to the agent folder under its own name, as it was (a folder, or the
     symlink skillc made). One whose place in the folder is taken again, or that changed in
-    the store (another folder under its name), stays where it is and is listed.
+    the store (another folder under its name), stays where it is and is listed; the router
+    stays as long as a skill is behind it (run uninstall again once its place is free).
 
     \b
     Examples:
@@ -587,16 +588,22 @@ def _echo_route(result: RouteResult, layout: Layout, output_format: str) -> None
         )
         return
     back = sum(1 for skill in result.skills if skill.action == "restored")
-    if result.router is None and not back and not result.left and not result.routed:
+    nothing = not (back or result.left or result.routed or result.router_removed)
+    if result.router is None and nothing:
         click.echo(f"{where}: nothing {'would be' if would else 'is'} routed any more")
         return
-    router = (
-        "the router stays"
-        if result.router
-        else ("the router would be removed" if would else "router removed")
-    )
+    behind = ", ".join(f"{s.name} ({s.cause})" for s in result.left if s.cause != "forgotten")
+    behind = f"{count} still behind it: {behind}"
+    if result.router_removed:
+        router = "the router would be removed" if would else "router removed"
+    elif result.router is None:
+        router = "no router to remove" + (f"; {behind}" if result.routed else "")
+    elif result.routed:
+        router = f"{'the router would be kept' if would else 'router kept'}: {behind}"
+    else:  # not the router skillc wrote (a warning says so)
+        router = "the router stays"
     text = f"{back} skill{_s(back)} {'would go' if would else 'put'} back; {router}"
-    click.echo(f"{where}: {text}" + (f"; {count} still behind it" if result.routed else ""))
+    click.echo(f"{where}: {text}")
 
 
 def _s(count: int) -> str:
