@@ -514,6 +514,16 @@ def test_status_skips_what_cannot_be_read(
     assert (claude / "alpha").is_dir() and (claude / "loop").is_dir()
 
 
+def test_install_leaves_a_skill_md_that_cannot_be_read(
+    cli: Callable[..., Run], claude: Path, unreadable: Callable[[Path], None]
+) -> None:
+    unreadable(claude / "beta" / "SKILL.md")
+    installed = route_json(cli, "install")
+    reasons = {skill["name"]: skill["reason"] for skill in installed["left"]}
+    assert reasons == {"beta": "cannot be read: Permission denied"}, reasons
+    assert (claude / "beta" / "SKILL.md").exists()
+
+
 def route_json_in(cli: Callable[..., Run], cwd: Path, *args: str) -> dict[str, Any]:
     result = route(cli, *args, "--format", "json", cwd=cwd)
     assert result.returncode == 0, result.stderr

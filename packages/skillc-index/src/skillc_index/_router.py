@@ -611,8 +611,11 @@ def _classify(
         )
     try:
         _check_builds(path, name)
-    except (SkillcError, OSError) as exc:
+    except SkillcError as exc:
         return SkillLeft(name, path, f"does not build: {_one_line(exc)}", "does not build")
+    except OSError as exc:  # no permission, a FIFO...: left as it is
+        why = exc.strerror or str(exc)
+        return SkillLeft(name, path, f"cannot be read: {why}", "cannot be read")
     return _Plan(name, "folder", "moved", identity)
 
 
