@@ -471,8 +471,7 @@ class FindParams(NamedTuple):
         str,
         Param(
             "The task, in words: what the user asked for, or the part of it a skill may help with.",
-            min_length=1,
-            max_length=MAX_QUERY_CHARS,
+            max_length=MAX_QUERY_CHARS,  # an empty one is E004, as in skc find and skc_search
         ),
     ]
     limit: Annotated[
