@@ -894,6 +894,28 @@ def test_a_watching_catalog_walks_again_only_after_a_change(
     assert passes.since()[1][0] == "full"  # the states are read again: a full pass
 
 
+def test_a_deployment_whose_source_is_gone_leaves_a_watching_catalog_calm(
+    project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+    import time
+
+    watching()
+    write_skill(project / ".skillc/skills/mixer", "mixer", "Mix audio tracks.")
+    build_skill("mixer", layout, targets=["claude"])
+    shutil.rmtree(project / ".skillc/skills/mixer")  # its store folder is searched: not walked
+    passes = Passes(monkeypatch)
+
+    def skipped() -> int:
+        time.sleep(0.02)
+        return find_skills(layout, "mix audio").skipped
+
+    assert skipped() == skipped() == 1  # the second find watches what it walks
+    passes.since()
+    assert skipped() == 1
+    assert passes.since()[1] == []  # nothing happened: no pass, the gone source included
+
+
 def test_after_a_change_a_watching_catalog_looks_only_at_what_changed(
     project: Path, tmp_path: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
 ) -> None:
