@@ -342,15 +342,38 @@ def test_a_skill_that_fails_to_compile_once_moved_is_put_back(
     before = snapshot(broken)
     data = route_json(cli, "install")
     (left,) = data["left"]
-    assert left["name"] == "gamma" and left["reason"].startswith("put back: error[E")
-    assert "Permission denied" in left["reason"]
+    assert (left["name"], left["reason"]) == (
+        "gamma",
+        "put back: cannot be read: Permission denied",
+    )
     assert data["routed"] == 4
     assert snapshot(broken) == before and not (layout.store("project") / "gamma").exists()
     text = route(cli, "install")
     assert text.stdout.splitlines()[-1].startswith(
         "claude (project) .claude/skills lists 2 skills: skill-router, for 4 skills in "
-        ".skillc/skills, and 1 skill left in place (does not build: 1)"
+        ".skillc/skills, and 1 skill left in place (cannot be read: 1)"
     )
+
+
+def test_a_read_only_skill_folder_is_left_by_the_dry_run_and_the_run(
+    cli: Callable[..., Run], claude: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder moves to another parent only when it is writable (its ``..`` changes); root
+    moves it anyway, so the test makes ``os.access`` say what it says to a user."""
+    real_access = os.access
+
+    def access(path: Any, mode: int, **kwargs: Any) -> bool:
+        if os.fspath(path) == str(claude / "beta") and mode & os.W_OK:
+            return False
+        return real_access(path, mode, **kwargs)
+
+    monkeypatch.setattr(os, "access", access)
+    reasons = {}
+    for run in ("--dry-run", None):
+        data = route_json(cli, "install", *([run] if run else []))
+        reasons[run] = {skill["name"]: skill["reason"] for skill in data["left"]}
+    assert reasons["--dry-run"] == reasons[None] == {"beta": "not moved (Permission denied)"}
+    assert (claude / "beta" / "SKILL.md").is_file()
 
 
 def test_uninstall_keeps_the_router_while_a_skill_is_behind_it(

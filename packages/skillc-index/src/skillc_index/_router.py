@@ -609,14 +609,21 @@ def _classify(
             f"the {place.scope} store already has a skill named '{name}'",
             "name taken in the store",
         )
+    if not os.access(path, os.W_OK):  # a folder moves to another parent only if writable
+        return SkillLeft(name, path, "not moved (Permission denied)", "not moved")
     try:
         _check_builds(path, name)
-    except SkillcError as exc:
-        return SkillLeft(name, path, f"does not build: {_one_line(exc)}", "does not build")
-    except OSError as exc:  # no permission, a FIFO...: left as it is
-        why = exc.strerror or str(exc)
-        return SkillLeft(name, path, f"cannot be read: {why}", "cannot be read")
+    except (SkillcError, OSError) as exc:
+        return SkillLeft(name, path, *_why_not_built(exc))
     return _Plan(name, "folder", "moved", identity)
+
+
+def _why_not_built(exc: SkillcError | OSError) -> tuple[str, str]:
+    """Why a skill is left (its reason, and the kind of it): it does not build, or one of its
+    files cannot be read (no permission, a FIFO...)."""
+    if isinstance(exc, OSError):
+        return f"cannot be read: {exc.strerror or exc}", "cannot be read"
+    return f"does not build: {_one_line(exc)}", "does not build"
 
 
 def _check_builds(source: Path, name: str) -> None:
@@ -634,12 +641,11 @@ def _check_builds(source: Path, name: str) -> None:
     _validate_frontmatter(source)
 
 
-def _one_line(exc: BaseException) -> str:
+def _one_line(exc: SkillcError) -> str:
     """A failure's diagnostic on one line: its hint (an E011's YAML error...) after a ``;``."""
     from skillc_index._diagnostics import format_diagnostic
 
-    error = exc if isinstance(exc, SkillcError) else InternalError.unexpected(exc)
-    lines = format_diagnostic(error.diagnostic).splitlines()
+    lines = format_diagnostic(exc.diagnostic).splitlines()
     return "; ".join([lines[0], *(line.removeprefix("hint: ") for line in lines[1:])])
 
 
@@ -859,7 +865,7 @@ def _install(session: Session, place: _Place, *, dry_run: bool) -> RouteResult:
             skill, built = _compile(place, layout, config, record.name)
         except (SkillcError, OSError) as exc:
             origin = place.folder / record.name
-            reason = _one_line(exc)
+            reason, cause = _why_not_built(exc)
             if record.name in new:
                 try:
                     _move(place.store / record.name, origin)
@@ -867,9 +873,7 @@ def _install(session: Session, place: _Place, *, dry_run: bool) -> RouteResult:
                     pass
                 else:
                     failed.add(record.name)
-                    left.append(
-                        SkillLeft(record.name, origin, f"put back: {reason}", "does not build")
-                    )
+                    left.append(SkillLeft(record.name, origin, f"put back: {reason}", cause))
                     continue
             notices.append(Notice(f"routed skill '{record.name}' is not built: {reason}"))
             continue

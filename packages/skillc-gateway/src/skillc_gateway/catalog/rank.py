@@ -604,11 +604,12 @@ def rank(
 ) -> list[tuple[int, float]]:
     """The skills that fit ``query``, best first, with their scores (at most ``limit``;
     only ids in ``candidates`` when given; empty when no word of the query matches).
-    ``named``: the skills whose name the query is; they come first, with the best score."""
+    ``named``: the skills whose name the query is; they come first, a point above the best
+    score of the others."""
     ranked = _ranked(db, query, limit, candidates)
     if not named:
         return ranked
-    best = max([score for _, score in ranked[:1]] + [1.0])
+    best = round(1.0 + max([score for _, score in ranked[:1]] + [0.0]), 4)
     first = [(skill, best) for skill in sorted(named)]
     return (first + [item for item in ranked if item[0] not in named])[:limit]
 
