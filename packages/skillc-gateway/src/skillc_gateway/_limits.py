@@ -2,7 +2,19 @@
 find server, the catalog and the operation's schema all check them, and the client imports
 nothing else of the gateway to do so."""
 
+from typing import TypeGuard
+
 #: A longer query is refused (E100).
 MAX_QUERY_CHARS = 10_000
 #: At most this many skills per answer.
 MAX_FIND_LIMIT = 100
+
+
+def query_fits(query: object) -> TypeGuard[str]:
+    """Whether ``query`` is a query ``find`` answers: words, at most :data:`MAX_QUERY_CHARS`."""
+    return isinstance(query, str) and bool(query.strip()) and len(query) <= MAX_QUERY_CHARS
+
+
+def limit_fits(limit: object) -> TypeGuard[int]:
+    """Whether ``limit`` is a number of skills ``find`` answers with (1 to the maximum)."""
+    return isinstance(limit, int) and not isinstance(limit, bool) and 1 <= limit <= MAX_FIND_LIMIT

@@ -190,8 +190,8 @@ def watch_command(
         raise click.UsageError("--idle goes with running a server, not --stop or --status")
     layout = Layout.discover()
     if status:
-        stopped = {"running": False, "home": str(layout.home)}
-        stopped["socket"] = str(server.socket_path(layout))
+        home, socket = str(layout.home), str(server.socket_path(layout))
+        stopped = {"running": False, "home": home, "socket": socket}
         _watch_status(server.server_status(layout) or stopped, output_format)
     elif stop:
         pid = server.stop_server(layout)

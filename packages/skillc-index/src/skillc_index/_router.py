@@ -134,7 +134,7 @@ class SkillLeft(NamedTuple):
     name: str
     path: Path
     reason: str
-    cause: str = ""
+    cause: str
     """The kind of ``reason`` in a few words (``does not build``, ``tracked by git``...), the
     summary counts them by it."""
 
@@ -1063,7 +1063,8 @@ def route_status(session: Session, agent: str = "claude", *, global_: bool = Fal
             continue
         try:
             if _holds_skill(place.folder / name):
-                left.append(SkillLeft(name, place.folder / name, "not behind the router"))
+                why = "not behind the router"
+                left.append(SkillLeft(name, place.folder / name, why, why))
         except OSError as exc:
             scan.skip(name, exc)
     notices = scan.warnings(place)

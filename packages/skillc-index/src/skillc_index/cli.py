@@ -580,7 +580,7 @@ def _echo_route(result: RouteResult, layout: Layout, output_format: str) -> None
         # what the agent lists: the router and every skill left in the folder
         from collections import Counter
 
-        causes = Counter(skill.cause or skill.reason for skill in result.left)
+        causes = Counter(skill.cause for skill in result.left)
         why = ", ".join(f"{cause}: {n}" for cause, n in causes.items())
         n = len(result.left)
         click.echo(

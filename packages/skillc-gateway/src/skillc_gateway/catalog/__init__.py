@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from skillc_gateway._limits import MAX_FIND_LIMIT, MAX_QUERY_CHARS
+from skillc_gateway._limits import MAX_FIND_LIMIT, MAX_QUERY_CHARS, limit_fits, query_fits
 from skillc_index import (
     Diagnostic,
     InvalidOption,
@@ -191,7 +191,7 @@ def _served(
 ) -> FindResult | None:
     """The find server's answer, or None: for bad input too (:func:`find_skills` then
     raises its error, in its order; the server would refuse it all the same)."""
-    if not query.strip() or len(query) > MAX_QUERY_CHARS or not 1 <= limit <= MAX_FIND_LIMIT:
+    if not (query_fits(query) and limit_fits(limit)):
         return None
     try:
         roots = find_roots(layout, paths or routing_roots(), configured)

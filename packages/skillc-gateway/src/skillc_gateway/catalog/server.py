@@ -512,7 +512,7 @@ class FindServer:
 
     def _find(self, message: dict[str, Any]) -> FindResult:
         from skillc_gateway import __version__
-        from skillc_gateway._limits import MAX_FIND_LIMIT, MAX_QUERY_CHARS
+        from skillc_gateway._limits import limit_fits, query_fits
         from skillc_gateway.catalog.engine import Catalog
         from skillc_index.installed import Root
 
@@ -521,9 +521,9 @@ class FindServer:
         if message.get("home") != str(self.layout.home):
             raise _BadRequest(f"this server serves the skillc home {self.layout.home}")
         query, limit, budget = message.get("query"), message.get("limit"), message.get("budget")
-        if not isinstance(query, str) or not query.strip() or len(query) > MAX_QUERY_CHARS:
+        if not query_fits(query):
             raise _BadRequest("bad query")
-        if not isinstance(limit, int) or not 1 <= limit <= MAX_FIND_LIMIT:
+        if not limit_fits(limit):
             raise _BadRequest("bad limit")
         if not isinstance(budget, int | float) or not 0 < budget <= BUDGET_SECONDS:
             raise _BadRequest("bad budget")
