@@ -185,7 +185,7 @@ def test_uninstall_is_a_byte_identical_round_trip(
     again = route(cli, "uninstall")
     assert (again.returncode, again.stdout) == (
         0,
-        "claude (project) .claude/skills: nothing is routed any more\n",
+        "claude (project) .claude/skills: no router to remove, nothing is routed\n",
     )
 
 
@@ -245,7 +245,7 @@ def test_a_second_install_changes_nothing_then_routes_what_was_added(
 
 
 def test_a_routed_skill_deployed_again_is_removed_and_restored_once(
-    cli: Callable[..., Run], layout: Layout, claude: Path
+    cli: Callable[..., Run], layout: Layout, claude: Path, project: Path
 ) -> None:
     before = snapshot(claude)
     route_json(cli, "install")
@@ -255,6 +255,12 @@ def test_a_routed_skill_deployed_again_is_removed_and_restored_once(
     assert {s["name"]: s["action"] for s in data["skills"] if s["action"] != "routed"} == {
         "alpha": "unlinked",
         "linked": "unlinked",
+    }
+    # what each duplicates: the store skill (alpha moved there), the parked link (linked)
+    behind = {s["name"]: s["to"] for s in data["skills"] if s["action"] == "unlinked"}
+    assert behind == {
+        "alpha": str(layout.store("project") / "alpha"),
+        "linked": str(project / ".skillc" / "router" / "claude" / "linked"),
     }
     assert names(claude) == [".DS_Store", ROUTER_NAME]
     route_json(cli, "uninstall")
@@ -423,7 +429,7 @@ def test_uninstall_keeps_the_router_while_a_skill_is_behind_it(
     ]
     assert snapshot(claude) == before
     assert route(cli, "uninstall").stdout == (
-        "claude (project) .claude/skills: nothing is routed any more\n"
+        "claude (project) .claude/skills: no router to remove, nothing is routed\n"
     )
 
 

@@ -666,6 +666,15 @@ def _deployment_plan(
     return _Plan(name, "deployment", "parked", identity)
 
 
+def _behind(place: _Place, plan: _Plan) -> Path:
+    """Where the skill of ``plan`` is behind the router: its destination; for a duplicate
+    that is removed (``unlinked``), what it duplicates: the parked link, else the store
+    skill (a build deployed a routed skill again)."""
+    if plan.action == "unlinked" and not _exists(place.parking / plan.name):
+        return place.store / plan.name
+    return place.destination(plan.name, plan.kind)
+
+
 def _holds_skill(path: Path) -> bool:
     """Whether the entry ``path`` holds a SKILL.md file. ``OSError`` when that cannot be
     told (a folder that cannot be read, a symlink loop)."""
@@ -817,9 +826,7 @@ def _install(session: Session, place: _Place, *, dry_run: bool) -> RouteResult:
         notices.append(Notice(f"the router {place.router} was edited; it is left as it is"))
     if dry_run:
         skills += [
-            RoutedSkill(
-                p.name, p.kind, place.folder / p.name, place.destination(p.name, p.kind), p.action
-            )
+            RoutedSkill(p.name, p.kind, place.folder / p.name, _behind(place, p), p.action)
             for p in plans
         ]
         count = sum(1 for s in skills if s.action != "unlinked")
@@ -905,9 +912,7 @@ def _install(session: Session, place: _Place, *, dry_run: bool) -> RouteResult:
     )
     moved = {p.name: p for p in done}
     skills += [
-        RoutedSkill(
-            p.name, p.kind, place.folder / p.name, place.destination(p.name, p.kind), p.action
-        )
+        RoutedSkill(p.name, p.kind, place.folder / p.name, _behind(place, p), p.action)
         for p in moved.values()
         if p.name not in failed
     ]

@@ -590,7 +590,7 @@ def _echo_route(result: RouteResult, layout: Layout, output_format: str) -> None
     back = sum(1 for skill in result.skills if skill.action == "restored")
     nothing = not (back or result.left or result.routed or result.router_removed)
     if result.router is None and nothing:
-        click.echo(f"{where}: nothing {'would be' if would else 'is'} routed any more")
+        click.echo(f"{where}: no router to remove, nothing {'would be' if would else 'is'} routed")
         return
     behind = ", ".join(f"{s.name} ({s.cause})" for s in result.left if s.cause != "forgotten")
     behind = f"{count} still behind it: {behind}"
