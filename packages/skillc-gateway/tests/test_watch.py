@@ -29,6 +29,7 @@ import pytest
 from skillc_gateway import __version__
 from skillc_gateway.catalog import FindResult, FoundSkill, SectionHit
 from skillc_gateway.catalog.server import (
+    AUTO_START_SKILLS,
     MAX_REQUEST_BYTES,
     PROTOCOL,
     decode_result,
@@ -208,6 +209,66 @@ def test_the_client_does_not_load_the_catalog_machinery(
     # near miss: without a server the same command imports them
     done = subprocess.run(argv, cwd=project, env=clean_env, capture_output=True, text=True)
     assert "skillc_gateway.catalog.engine" in done.stderr
+
+
+# -- started by find ---------------------------------------------------------------------------
+
+
+def wait_for_server(gateway: Run, pid: int) -> None:
+    deadline = time.monotonic() + READY_SECONDS
+    while status(gateway).get("pid") != pid:
+        assert time.monotonic() < deadline, "the server find started did not come up"
+        time.sleep(0.05)
+
+
+def test_a_find_over_a_large_library_starts_a_server_for_the_next_finds(
+    gateway: Run, gateway_process: Run, home: Path, project: Path
+) -> None:
+    root = project / "library"
+    for n in range(AUTO_START_SKILLS - 1):
+        write_skill(root / f"s{n:04d}", f"s{n:04d}", f"Tend the garden of plot {n}.")
+    find = ("find", "tend the garden s0007", "--path", "library", "--limit", "3")
+    below = gateway_process(*find, "-v")
+    assert below.returncode == 0 and "s0007" in below.stdout
+    assert "answered by this process" in below.stderr and "info:" not in below.stderr
+    assert not status(gateway)["running"]  # one skill short of the threshold
+    write_skill(root / "kite", "kite", "Fly a kite on a windy beach.")
+    first = gateway_process(*find)
+    assert first.returncode == 0, first.stderr
+    started = first.stderr.removeprefix("info: started a find server for the next finds (pid ")
+    assert started != first.stderr, first.stderr
+    pid = int(started.partition(";")[0])
+    assert "SKILLC_FIND_SERVER=0 starts none" in first.stderr
+    try:
+        wait_for_server(gateway, pid)
+        assert status(gateway)["idle"] == 3600
+        second = gateway_process(*find, "-v")
+        assert second.stdout == first.stdout  # the same answer, served
+        assert "answered by the find server" in second.stderr and "info:" not in second.stderr
+        assert queries(gateway) == 1
+    finally:
+        gateway_process("watch", "--stop")
+    off = gateway_process(*find, env_extra={"SKILLC_FIND_SERVER": "0"})
+    assert off.stdout == first.stdout and off.stderr == ""
+    assert not status(gateway)["running"]
+
+
+def test_find_starts_no_server_while_one_holds_the_homes_lock(
+    gateway: Run, gateway_process: Run, home: Path, project: Path
+) -> None:
+    import fcntl
+
+    root = project / "library"
+    for n in range(AUTO_START_SKILLS):
+        write_skill(root / f"s{n:04d}", f"s{n:04d}", f"Tend the garden of plot {n}.")
+    (home / ".skillc").mkdir(parents=True, exist_ok=True)
+    # a server of another version, say: it holds the lock, and this find cannot use it
+    with open(home / ".skillc" / "find.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        done = gateway_process("find", "tend the garden s0007", "--path", "library")
+    assert done.returncode == 0 and "s0007" in done.stdout
+    assert done.stderr == ""  # nothing started
+    assert not status(gateway)["running"]
 
 
 # -- life cycle --------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from skillc_index.console import (
 )
 
 if TYPE_CHECKING:
-    from skillc_gateway.catalog import FoundSkill
+    from skillc_gateway.catalog import FindResult, FoundSkill
     from skillc_index import Layout
 
 
@@ -57,8 +57,10 @@ def find_command(query: str, limit: int, path: tuple[str, ...], output_format: s
 
     When a find server runs for the skillc home (`skc watch --detach`), it answers instead:
     the same answer, without this process importing the catalog or looking at every folder
-    again (it is told of changes as they happen). Without one, find answers itself. With
-    -v, find says on stderr which of the two answered, and with which ranker.
+    again (it is told of changes as they happen). Without one, find answers itself; when
+    it searched 1,000 skills or more, it then starts one in the background for the next
+    finds (it stops after an idle hour; SKILLC_FIND_SERVER=0: never). With -v, find says
+    on stderr which of the two answered, and with which ranker.
 
     \b
     Examples:
@@ -89,18 +91,43 @@ def find_command(query: str, limit: int, path: tuple[str, ...], output_format: s
         )
     if output_format == "json":
         print_json(result.to_dict())
-        return
+    else:
+        _print_found(session.layout, result)
+    if not (result.served or result.partial or result.warnings):
+        _start_server(session.layout, result.searched)
+
+
+def _print_found(layout: Layout, result: FindResult) -> None:
     if not result.skills:
         click.echo(f"No skill fits this query ({_count(result.searched, 'skill')} searched).")
     for rank, skill in enumerate(result.skills, 1):
         if rank > 1:
             click.echo()
         click.echo(f"{rank}. {skill.name}  (score {skill.score:.2f})")
-        click.echo(f"   {session.layout.display(Path(skill.path))}")
+        click.echo(f"   {layout.display(Path(skill.path))}")
         if skill.description:
             click.echo(f"   {_shorten(skill.description, 160)}")
         if skill.sections:
-            click.echo(f"   {_read_hint(session.layout, skill)}")
+            click.echo(f"   {_read_hint(layout, skill)}")
+
+
+def _start_server(layout: Layout, searched: int) -> None:
+    """After answering a large library itself, start a find server in the background for
+    the next finds (``server.AUTO_START_SKILLS``; ``$SKILLC_FIND_SERVER=0``: never), and
+    say so once on stderr."""
+    import os
+
+    from skillc_gateway.catalog import server
+
+    if searched < server.AUTO_START_SKILLS or os.environ.get("SKILLC_FIND_SERVER") == "0":
+        return
+    pid = server.start_for_later(layout)
+    if pid is not None:
+        click.echo(
+            f"info: started a find server for the next finds (pid {pid}; it stops after an "
+            "idle hour, 'skc watch --stop' stops it now, SKILLC_FIND_SERVER=0 starts none)",
+            err=True,
+        )
 
 
 def _read_hint(layout: Layout, skill: FoundSkill) -> str:

@@ -41,6 +41,7 @@ from skillc_index import Diagnostic, FindServerError, Layout, Notice
 
 if TYPE_CHECKING:
     import socket
+    import subprocess
 
     from skillc_index.installed import Root
 
@@ -53,6 +54,7 @@ __all__ = [
     "server_status",
     "socket_path",
     "start_detached",
+    "start_for_later",
     "stop_server",
 ]
 
@@ -76,8 +78,13 @@ CONNECT_SECONDS = 0.5
 ANSWER_MARGIN_SECONDS = 5.0
 #: A connection that sends nothing for this long is dropped.
 READ_SECONDS = 5.0
-#: ``skc watch --detach`` exits after this long without a query, unless told otherwise.
+#: ``skc watch --detach`` exits after this long without a query, unless told otherwise; so
+#: does a server ``skc find`` started.
 DETACHED_IDLE_SECONDS = 3600
+#: ``skc find`` starts a find server when it answered itself, whole, over this many skills
+#: or more (about 10 ms of stats a thousand skills: below it, a process of its own pays
+#: little for looking at every folder again), unless ``$SKILLC_FIND_SERVER`` is ``0``.
+AUTO_START_SKILLS = 1000
 #: The root folders ``--status`` lists (the most recently asked about).
 STATUS_ROOTS = 100
 _ROOT_KINDS = frozenset({"store", "agent", "plugin", "path"})
@@ -664,18 +671,61 @@ def start_detached(layout: Layout, idle: float, timeout: float = 60.0) -> int:
     """Start a find server for ``layout``'s home in the background (a new session, stdin
     from /dev/null, its output appended to ``find.log`` in the skillc home) and wait until it
     answers: its pid. FindServerError when one runs already or it does not start."""
-    import subprocess
-    import sys
-
     running = server_status(layout)
     if running is not None:
         raise FindServerError(
             f"a find server already runs for this skillc home (pid {running.get('pid')}); "
             "'skc watch --stop' stops it"
         )
-    layout.global_dir.mkdir(parents=True, exist_ok=True)
+    child = _spawn(layout, idle)
     log_path = layout.global_dir / LOG_NAME
-    log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
+    deadline = time.monotonic() + timeout
+    while True:
+        if child.poll() is not None:
+            raise FindServerError(f"the find server did not start: {_last_line(log_path)}")
+        status = server_status(layout)
+        if status is not None and status.get("pid") == child.pid:
+            child.returncode = 0  # it lives on on its own: no "still running" warning
+            return child.pid
+        if time.monotonic() > deadline:
+            raise FindServerError(f"the find server ({child.pid}) does not answer; see {log_path}")
+        time.sleep(0.05)
+
+
+def start_for_later(layout: Layout) -> int | None:
+    """Start a find server for ``layout``'s home in the background, without waiting for it,
+    when one could start: Linux, a socket path that fits, nobody holding the home's server
+    lock (a server of another version holds it: it is left alone). Its pid, or None when
+    none was started. ``skc find`` calls it after answering a large library itself
+    (:data:`AUTO_START_SKILLS`), so that the next finds are answered warm; the server stops
+    after :data:`DETACHED_IDLE_SECONDS` without a query."""
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return None
+    if len(os.fsencode(str(socket_path(layout)))) > MAX_SOCKET_PATH:
+        return None
+    if _lock_holder(layout.global_dir / LOCK_NAME) is not None:
+        return None
+    try:
+        child = _spawn(layout, DETACHED_IDLE_SECONDS)
+    except OSError:  # the home cannot be written (no log), or no process can be made
+        return None
+    child.returncode = 0  # it lives on on its own: no "still running" warning
+    return child.pid
+
+
+def _spawn(layout: Layout, idle: float) -> subprocess.Popen[bytes]:
+    """``skc watch --idle IDLE`` for ``layout``'s home, in a new session of its own (stdin
+    from /dev/null, its output appended to ``find.log`` in the skillc home). OSError when
+    the log cannot be opened or the process not made."""
+    import subprocess
+    import sys
+
+    layout.global_dir.mkdir(parents=True, exist_ok=True)
+    log = os.open(
+        layout.global_dir / LOG_NAME, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600
+    )
     try:
         child = subprocess.Popen(
             [sys.executable, "-m", "skillc_gateway", "watch", "--idle", f"{idle:g}"],
@@ -688,17 +738,7 @@ def start_detached(layout: Layout, idle: float, timeout: float = 60.0) -> int:
         )
     finally:
         os.close(log)
-    deadline = time.monotonic() + timeout
-    while True:
-        if child.poll() is not None:
-            raise FindServerError(f"the find server did not start: {_last_line(log_path)}")
-        status = server_status(layout)
-        if status is not None and status.get("pid") == child.pid:
-            child.returncode = 0  # it lives on on its own: no "still running" warning
-            return child.pid
-        if time.monotonic() > deadline:
-            raise FindServerError(f"the find server ({child.pid}) does not answer; see {log_path}")
-        time.sleep(0.05)
+    return child
 
 
 def _lock_holder(path: Path) -> str | None:
