@@ -123,11 +123,14 @@ def _start_server(layout: Layout, searched: int) -> None:
         return
     pid = server.start_for_later(layout)
     if pid is not None:
-        click.echo(
-            f"info: started a find server for the next finds (pid {pid}; it stops after an "
-            "idle hour, 'skc watch --stop' stops it now, SKILLC_FIND_SERVER=0 starts none)",
-            err=True,
+        from skillc_index import Notice
+        from skillc_index.console import report
+
+        text = (
+            f"started a find server for the next finds (pid {pid}; it stops after an idle "
+            "hour, 'skc watch --stop' stops it now, SKILLC_FIND_SERVER=0 starts none)"
         )
+        report(Notice(text, "info"))
 
 
 def _read_hint(layout: Layout, skill: FoundSkill) -> str:
