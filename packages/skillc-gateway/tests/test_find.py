@@ -486,6 +486,21 @@ def test_a_budget_cut_answer_is_partial_and_the_next_goes_on(project: Path, layo
     assert (done.partial, done.searched, len(done.skills)) == (False, 40, 40)
 
 
+def test_a_budget_goes_on_only_when_the_pace_says_the_rest_fits_in_three_budgets() -> None:
+    from skillc_gateway.catalog import BUDGET_SECONDS, FINISH_WITHIN
+    from skillc_gateway.catalog.engine import finishes
+
+    longest = BUDGET_SECONDS * FINISH_WITHIN  # 30 s
+    # 2,320 skills, 1,748 of them indexed in the first 10 s: the rest needs 3.3 s more
+    assert finishes(10.0, 1748, 572, longest)
+    # 20,000 skills, 1,000 indexed in 10 s: 190 s more; partial after the budget
+    assert not finishes(10.0, 1000, 19000, longest)
+    assert finishes(10.0, 500, 1000, longest)  # exactly 30 s
+    assert not finishes(10.0, 500, 1001, longest)
+    assert not finishes(10.0, 0, 10, longest)  # no pace yet (a budget of 0)
+    assert not finishes(10.0, 10, 0, longest)  # nothing left
+
+
 def test_each_skill_shown_gets_its_own_sections_and_a_changed_one_its_new_ones(
     project: Path, layout: Layout
 ) -> None:

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BUDGET_SECONDS",
+    "FINISH_WITHIN",
     "MAX_FIND_PATHS",
     "Catalog",
     "FindResult",
@@ -48,8 +49,12 @@ __all__ = [
 
 #: At most this many folders in ``paths`` (``--path``, the MCP ``path`` a model chooses).
 MAX_FIND_PATHS = 16
-#: Reading changed skills stops after this many seconds; the answer is then ``partial``.
+#: Reading changed skills stops after this many seconds; the answer is then ``partial``...
 BUDGET_SECONDS = 10.0
+#: ... unless the pace so far says the rest is read within this many budgets from the start:
+#: then it goes on to the end (a first build of a few thousand skills answers whole, one of
+#: twenty thousand still answers partial after the budget).
+FINISH_WITHIN = 3.0
 
 
 def __getattr__(name: str) -> Any:

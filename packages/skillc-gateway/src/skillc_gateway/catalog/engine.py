@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from skillc_gateway.catalog import (
     BUDGET_SECONDS,
+    FINISH_WITHIN,
     FindResult,
     FoundSkill,
     SectionHit,
@@ -368,6 +369,8 @@ class Catalog:
         """Index the pending skills and drop the removed ones, saving each changed state, in
         transactions of :data:`BATCH_SECONDS`. The number of skills left when the budget ran
         out (0: all done), None when the catalog could not be written (busy, read-only, full).
+        The budget stretches to :data:`FINISH_WITHIN` budgets when, as it runs out, the pace
+        so far says the rest fits in them (:func:`finishes`).
 
         A ``watching`` catalog keeps its states in memory and saves one only when its folders
         changed, not when skills were only indexed again (a state is megabytes at 20,000
@@ -384,7 +387,8 @@ class Catalog:
         filling = not (todo or removed or dirty)
         if filling and not rank.unfilled(self.db):
             return 0
-        deadline = time.monotonic() + budget
+        start = time.monotonic()
+        deadline = start + budget
         indexer = _Indexer(self.db, time.time_ns() - RACY_NS)
         position = 0
         try:
@@ -412,8 +416,15 @@ class Catalog:
                     raise
                 if position == len(todo) and not missing:
                     return 0
-                if time.monotonic() >= deadline:
-                    return len(todo) - position
+                now = time.monotonic()
+                if now >= deadline:
+                    left, longest = len(todo) - position, budget * FINISH_WITHIN
+                    if deadline - start < longest and finishes(
+                        now - start, position, left, longest
+                    ):
+                        deadline = start + longest
+                        continue
+                    return left
         except sqlite3.OperationalError as exc:
             if _busy(exc) or "readonly" in str(exc) or "disk" in str(exc):
                 return 0 if filling else None
@@ -462,6 +473,12 @@ class Catalog:
                     skipped.add(entry)
         seen.skipped = len(skipped)
         return seen
+
+
+def finishes(elapsed: float, done: int, left: int, longest: float) -> bool:
+    """Whether, at the pace of ``done`` skills indexed in ``elapsed`` seconds, the ``left``
+    ones are indexed before ``longest`` seconds from the start (no pace yet: no)."""
+    return done > 0 and left > 0 and elapsed + left * elapsed / done <= longest
 
 
 def _read_regular(real: str, st: os.stat_result) -> bytes | None:

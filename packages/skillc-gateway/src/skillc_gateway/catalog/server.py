@@ -36,7 +36,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from skillc_gateway.catalog import BUDGET_SECONDS, FindResult, FoundSkill, SectionHit
+from skillc_gateway.catalog import (
+    BUDGET_SECONDS,
+    FINISH_WITHIN,
+    FindResult,
+    FoundSkill,
+    SectionHit,
+)
 from skillc_index import Diagnostic, FindServerError, Layout, Notice
 
 if TYPE_CHECKING:
@@ -74,8 +80,11 @@ MAX_REPLY_BYTES = 64 * 1024 * 1024
 MAX_SOCKET_PATH = 107
 #: The client gives up connecting after this long (a server that does not accept is stuck).
 CONNECT_SECONDS = 0.5
-#: On top of the catalog's time budget, for the reply to arrive.
+#: On top of the longest the catalog indexes for (its time budget, stretched to finish), for
+#: the reply to arrive.
 ANSWER_MARGIN_SECONDS = 5.0
+#: The longest a server answering a find (one at a time) may keep another request waiting.
+_BUSY_SECONDS = BUDGET_SECONDS * FINISH_WITHIN + ANSWER_MARGIN_SECONDS
 #: A connection that sends nothing for this long is dropped.
 READ_SECONDS = 5.0
 #: ``skc watch --detach`` exits after this long without a query, unless told otherwise; so
@@ -117,7 +126,7 @@ def ask(
         "budget": budget,
         "roots": [[str(root.path), root.kind, root.scope] for root in roots],
     }
-    reply = request(layout, message, budget + ANSWER_MARGIN_SECONDS)
+    reply = request(layout, message, budget * FINISH_WITHIN + ANSWER_MARGIN_SECONDS)
     if reply is None or not reply.get("ok"):
         return None
     try:
@@ -643,7 +652,7 @@ def _absolute(value: object) -> bool:
 
 def server_status(layout: Layout) -> dict[str, Any] | None:
     """What the find server of ``layout``'s home says of itself, or None when none answers."""
-    reply = request(layout, {"op": "status"}, BUDGET_SECONDS + ANSWER_MARGIN_SECONDS)
+    reply = request(layout, {"op": "status"}, _BUSY_SECONDS)
     status = None if reply is None else reply.get("status")
     return status if isinstance(status, dict) else None
 
@@ -651,7 +660,7 @@ def server_status(layout: Layout) -> dict[str, Any] | None:
 def stop_server(layout: Layout, timeout: float = 30.0) -> int | None:
     """Stop the find server of ``layout``'s home and wait until it is gone: its pid, None
     when none ran. FindServerError when one holds the home's lock but does not answer."""
-    reply = request(layout, {"op": "stop"}, BUDGET_SECONDS + ANSWER_MARGIN_SECONDS)
+    reply = request(layout, {"op": "stop"}, _BUSY_SECONDS)
     lock = layout.global_dir / LOCK_NAME
     if reply is None or not reply.get("ok"):
         holder = _lock_holder(lock)
