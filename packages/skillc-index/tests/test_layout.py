@@ -307,3 +307,24 @@ def test_an_unreadable_import_record_is_no_record(
     copy = make_skill(layout.store("project"), "mine")
     (copy / IMPORT_RECORD).write_bytes(data)
     assert ImportRecord.read(copy) is None
+
+
+def test_a_removed_working_directory_is_e022(clean_env: dict[str, str], tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    # the child removes its own working directory, then runs the command
+    code = (
+        "import os, sys; os.rmdir(os.getcwd()); "
+        "from skillc_index.cli import main; sys.exit(main(['list']))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=gone, env={**clean_env, "PWD": str(gone)},
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        f"error[E022]: directory not found: '{gone}'\nhint: the working directory was removed\n"
+    )

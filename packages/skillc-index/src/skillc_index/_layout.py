@@ -18,6 +18,7 @@ from skillc_index._diagnostics import (
     NotASkill,
     Notice,
     SkillcError,
+    SkillDirectoryNotFound,
     SkillNotFound,
     UnknownTarget,
 )
@@ -168,8 +169,15 @@ class Layout(NamedTuple):
     def discover(
         cls, cwd: Path | str | None = None, env: Mapping[str, str] | None = None
     ) -> Layout:
-        """The layout seen from ``cwd`` (default: the current directory)."""
-        here = Path.cwd() if cwd is None else Path(cwd)
+        """The layout seen from ``cwd`` (default: the current directory; E022 when it was
+        removed)."""
+        if cwd is None:
+            try:
+                cwd = Path.cwd()
+            except FileNotFoundError:
+                where = os.environ.get("PWD") or "."
+                raise SkillDirectoryNotFound(where, "the working directory was removed") from None
+        here = Path(cwd)
         here = here.resolve()
         home = home_dir(env)
         return cls(cwd=here, home=home, project_root=find_project_root(here, home))
