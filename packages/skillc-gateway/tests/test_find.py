@@ -475,6 +475,17 @@ def test_two_processes_find_at_once(project: Path, clean_env: dict[str, str], ho
         assert db.execute("SELECT COUNT(DISTINCT skill) FROM rank_postings").fetchone() == (150,)
 
 
+def test_a_query_with_bytes_that_are_not_utf8_is_answered(
+    project: Path, layout: Layout, clean_env: dict[str, str]
+) -> None:
+    write_skill(project / "lib/owls", "owls", "A skill about owls.")
+    found = find_skills(layout, "\udcff\udcfe owls", paths=["lib"])  # as Python reads argv
+    assert [skill.name for skill in found.skills] == ["owls"] and found.query == "?? owls"
+    argv = [sys.executable, "-m", "skillc_gateway", "find", b"\xff\xfe owls", "--path", "lib"]
+    done = subprocess.run(argv, cwd=project, env=clean_env, capture_output=True, check=False)
+    assert done.returncode == 0 and b"1. owls" in done.stdout, done.stderr
+
+
 def test_a_budget_cut_answer_is_partial_and_the_next_goes_on(project: Path, layout: Layout) -> None:
     for number in range(40):
         write_skill(project / f"lib/s{number}", f"s{number}", "A skill about owls.")

@@ -30,14 +30,14 @@ REQUIRED = os.environ.get("SKILLC_REQUIRE_SEMANTIC") == "1"
 def model(monkeypatch: pytest.MonkeyPatch) -> semantic.Model:
     """The model, loaded afresh with the step on (the cache holds the last test's answer)."""
     monkeypatch.delenv("SKILLC_FIND_SEMANTIC", raising=False)
-    semantic.model.cache_clear()
+    semantic._load.cache_clear()
     loaded = semantic.model()
     if loaded is None:
         if REQUIRED:
             pytest.fail("SKILLC_REQUIRE_SEMANTIC=1 but the semantic model cannot be loaded")
         pytest.skip("the semantic extra is not installed")
     yield loaded
-    semantic.model.cache_clear()
+    semantic._load.cache_clear()
 
 
 # A request whose words favour the wrong skill: the bread timer shares "makes" and "noise",
@@ -90,6 +90,43 @@ def test_the_vectors_lift_the_skill_the_words_miss(tmp_path: Path) -> None:
     lexical_scores = {s["name"]: s["score"] for s in lexical["skills"]}
     for skill in both["skills"]:
         assert skill["score"] >= lexical_scores[skill["name"]]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the find server is Linux only")
+def test_a_find_server_ranks_as_each_client_wants() -> None:
+    """A find server started with the step off answers a client that wants it with it, and
+    one started with it on a client that does not without it: each answer is the one the
+    client gives alone."""
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix="sks-", dir="/tmp")).resolve()  # a short socket path
+    home, lib = base / "home", library(base / "lib")
+
+    def gateway(*args: str, semantic_step: bool) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "SKILLC_HOME": str(home), "SKILLC_FIND_SERVER": "0"}
+        env["SKILLC_FIND_SEMANTIC"] = "1" if semantic_step else "0"
+        return subprocess.run(
+            [sys.executable, "-m", "skillc_gateway", *args],
+            capture_output=True, text=True, env=env, timeout=120, check=False,
+        )  # fmt: skip
+
+    find = ("-v", "find", "--format", "json", "--path", str(lib), QUERY)
+    try:
+        alone = {step: gateway(*find, semantic_step=step) for step in (True, False)}
+        for server_step in (False, True):
+            started = gateway("watch", "--detach", semantic_step=server_step)
+            assert started.returncode == 0, started.stderr
+            try:
+                for step in (True, False):
+                    served = gateway(*find, semantic_step=step)
+                    assert "answered by the find server" in served.stderr
+                    assert served.stdout == alone[step].stdout
+                    ranker = json.loads(served.stdout)["ranker"]
+                    assert ranker == ("lexical+semantic" if step else "lexical")
+            finally:
+                gateway("watch", "--stop", semantic_step=server_step)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
 
 
 def test_a_catalog_indexed_without_the_model_gets_its_vectors(tmp_path: Path) -> None:
@@ -179,7 +216,7 @@ def test_off_switch_and_a_broken_model_leave_find_lexical(
 ) -> None:
     for value in ("0", "off", "False", " no "):
         monkeypatch.setenv("SKILLC_FIND_SEMANTIC", value)
-        semantic.model.cache_clear()
+        semantic._load.cache_clear()
         assert semantic.model() is None
     monkeypatch.delenv("SKILLC_FIND_SEMANTIC")
     # a cut weights file, a header length past the end: no model, no failure
@@ -194,5 +231,5 @@ def test_off_switch_and_a_broken_model_leave_find_lexical(
         with pytest.raises((ValueError, OSError)):
             semantic.Model(broken)
         monkeypatch.setattr(semantic, "_folder", lambda: broken)
-        semantic.model.cache_clear()
+        semantic._load.cache_clear()
         assert semantic.model() is None

@@ -21,7 +21,7 @@ from skillc_gateway.catalog import rank
 def lexical(monkeypatch: pytest.MonkeyPatch) -> None:
     """These tests take the lexical steps apart: the semantic step (the extra, when it is
     installed: test_find_semantic.py) is off."""
-    monkeypatch.setattr(rank, "_model", lambda: None)
+    monkeypatch.setattr(rank, "_model", lambda wanted=None: None)
 
 
 @pytest.fixture

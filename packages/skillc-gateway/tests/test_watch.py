@@ -253,6 +253,59 @@ def test_a_find_over_a_large_library_starts_a_server_for_the_next_finds(
     assert not status(gateway)["running"]
 
 
+def test_of_concurrent_finds_one_starts_the_server(
+    gateway: Run, gateway_process: Run, clean_env: dict[str, str], home: Path, project: Path
+) -> None:
+    root = project / "library"
+    for n in range(AUTO_START_SKILLS):
+        write_skill(root / f"s{n:04d}", f"s{n:04d}", f"Tend the garden of plot {n}.")
+    built = gateway_process(
+        "find", "garden", "--path", "library", env_extra={"SKILLC_FIND_SERVER": "off"}
+    )
+    assert built.returncode == 0 and built.stderr == ""  # "off" starts none, as "0" does
+    argv = [sys.executable, "-m", "skillc_gateway", "find", "tend the garden s0007"]
+    pipes: dict[str, Any] = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "text": True}
+    finds = [
+        subprocess.Popen([*argv, "--path", "library"], cwd=project, env=clean_env, **pipes)
+        for _ in range(6)
+    ]
+    outputs = [find.communicate(timeout=READY_SECONDS) for find in finds]
+    assert all(find.returncode == 0 for find in finds)
+    assert all("s0007" in out for out, _ in outputs)
+    started = [err for _, err in outputs if err.startswith("info: started a find server")]
+    assert len(started) == 1, [err for _, err in outputs]
+    pid = int(started[0].partition("(pid ")[2].partition(";")[0])
+    try:
+        wait_for_server(gateway, pid)
+    finally:
+        gateway_process("watch", "--stop")
+    log = (home / ".skillc" / "find.log").read_text(encoding="utf-8")
+    assert "error" not in log, log  # no server lost a race for the lock
+
+
+def test_find_starts_no_server_where_it_could_not_serve(
+    gateway: Run, gateway_process: Run, home: Path, project: Path
+) -> None:
+    root = project / "library"
+    for n in range(AUTO_START_SKILLS):
+        write_skill(root / f"s{n:04d}", f"s{n:04d}", f"Tend the garden of plot {n}.")
+    sock = home / ".skillc" / "find.sock"
+    find = ("find", "tend the garden s0007", "--path", "library")
+    assert gateway_process(*find, env_extra={"SKILLC_FIND_SERVER": "0"}).returncode == 0
+    sock.write_text("not a socket", encoding="utf-8")  # the server would refuse to replace it
+    done = gateway_process(*find)
+    assert done.returncode == 0 and "s0007" in done.stdout and done.stderr == ""
+    sock.unlink()
+    if os.getuid() != 0:  # root writes anywhere
+        (home / ".skillc").chmod(0o500)  # the catalog file stays writable, not the folder
+        try:
+            done = gateway_process(*find)
+        finally:
+            (home / ".skillc").chmod(0o700)
+        assert done.returncode == 0 and "s0007" in done.stdout and "info:" not in done.stderr
+    assert not (home / ".skillc" / "find.log").exists()  # nothing was started, nothing failed
+
+
 def test_find_starts_no_server_while_one_holds_the_homes_lock(
     gateway: Run, gateway_process: Run, home: Path, project: Path
 ) -> None:
@@ -318,6 +371,7 @@ def test_detach_status_and_stop(
     try:
         data = status(gateway)
         assert data["pid"] == pid and data["queries"] == 0 and data["idle"] == 3600
+        assert data["version"] == __version__
         assert data["home"] == str(home)
         assert data["socket"] == str(home / ".skillc" / "find.sock")
         assert gateway_process("find", "bread", "--path", "library").returncode == 0
@@ -329,7 +383,8 @@ def test_detach_status_and_stop(
         folders = sum(1 for p in library.rglob("*") if p.is_dir()) + 1
         assert data["watches"] >= folders and 0 < data["watches"] <= data["watch_budget"]
         text = gateway_process("watch", "--status").stdout
-        assert f"pid {pid}" in text and "queries answered: 1" in text and str(library) in text
+        assert f"pid {pid} (skillc-gateway {__version__}), running since" in text
+        assert "queries answered: 1" in text and str(library) in text
         assert f"folders watched (inotify): {data['watches']:,} of at most " in text
     finally:
         stopped = gateway_process("watch", "--stop")
@@ -383,6 +438,9 @@ def test_a_socket_path_too_long_is_an_error(
     assert done.returncode == 1
     assert done.stderr.startswith("error[E060]: find server: the socket path")
     assert "at most 107" in done.stderr
+    detached = gateway_process("watch", "--detach", env_extra={"SKILLC_HOME": str(deep)})
+    assert detached.returncode == 1 and "at most 107" in detached.stderr
+    assert not (deep / ".skillc" / "find.log").exists()  # refused before any process is made
     # near miss: a home whose socket path fits
     fits = gateway_process("watch", "--idle", "1")
     assert fits.returncode == 0 and "ready" in fits.stderr
@@ -489,11 +547,17 @@ def test_bad_requests_are_refused(
         find = {"version": PROTOCOL, "op": "find", "skillc_gateway": __version__}
         find |= {"home": str(home), "cwd": str(project)}
         find |= {"project_root": None, "query": "paint", "limit": 10, "budget": 1.0}
+        find |= {"semantic": False}
+        reply = raw_request(home, json.dumps({**find, "semantic": "no", "roots": []}).encode())
+        assert reply["error"] == "bad semantic"
         for roots in ([["relative", "path", None]], [["/x", "plugin", "nowhere"]], "/x"):
             reply = raw_request(home, json.dumps({**find, "roots": roots}).encode())
             assert reply["error"] == "bad roots"
-        reply = raw_request(home, json.dumps({**find, "skillc_gateway": "0.0.1"}).encode())
-        assert reply["error"] == f"this server runs skillc-gateway {__version__}: restart it"
+        for _ in range(3):  # a client of another version asks on: logged once
+            reply = raw_request(home, json.dumps({**find, "skillc_gateway": "0.0.1"}).encode())
+            assert reply["error"] == f"this server runs skillc-gateway {__version__}: restart it"
+        log = (project / "watch.log").read_text(encoding="utf-8")
+        assert log.count(f"bad request: this server runs skillc-gateway {__version__}") == 1
         reply = raw_request(home, json.dumps({**find, "home": "/elsewhere"}).encode())
         assert reply["error"] == f"this server serves the skillc home {home}"
         # near miss: the same request, well formed, is answered

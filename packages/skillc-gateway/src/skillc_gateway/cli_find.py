@@ -89,12 +89,12 @@ def find_command(query: str, limit: int, path: tuple[str, ...], output_format: s
             "(unreadable or invalid skills, folders that could not be listed)",
             err=True,
         )
+    if not (result.served or result.partial or result.warnings):
+        _start_server(session.layout, result.searched)  # first: a reader may stop reading
     if output_format == "json":
         print_json(result.to_dict())
     else:
         _print_found(session.layout, result)
-    if not (result.served or result.partial or result.warnings):
-        _start_server(session.layout, result.searched)
 
 
 def _print_found(layout: Layout, result: FindResult) -> None:
@@ -115,11 +115,9 @@ def _start_server(layout: Layout, searched: int) -> None:
     """After answering a large library itself, start a find server in the background for
     the next finds (``server.AUTO_START_SKILLS``; ``$SKILLC_FIND_SERVER=0``: never), and
     say so once on stderr."""
-    import os
+    from skillc_gateway.catalog import server, switched_off
 
-    from skillc_gateway.catalog import server
-
-    if searched < server.AUTO_START_SKILLS or os.environ.get("SKILLC_FIND_SERVER") == "0":
+    if searched < server.AUTO_START_SKILLS or switched_off("SKILLC_FIND_SERVER"):
         return
     pid = server.start_for_later(layout)
     if pid is not None:
@@ -187,10 +185,16 @@ def _quoted(word: str, *, force: bool = False) -> str:
     metavar="SECONDS",
     help="Exit after this long without a query (0: never) [default: 3600 with --detach, else 0].",
 )
+@click.option("--lock-fd", type=int, hidden=True)  # the home's lock, taken by skc find
 @format_option()
 @verbose_option
 def watch_command(
-    detach: bool, stop: bool, status: bool, idle: int | None, output_format: str
+    detach: bool,
+    stop: bool,
+    status: bool,
+    idle: int | None,
+    lock_fd: int | None,
+    output_format: str,
 ) -> None:
     """Keep the catalog warm for skc find.
 
@@ -218,6 +222,8 @@ def watch_command(
         raise click.UsageError("--detach, --stop and --status exclude each other")
     if idle is not None and (stop or status):
         raise click.UsageError("--idle goes with running a server, not --stop or --status")
+    if lock_fd is not None and (detach or stop or status):
+        raise click.UsageError("--lock-fd goes with running a server in the foreground")
     layout = Layout.discover()
     if status:
         home, socket = str(layout.home), str(server.socket_path(layout))
@@ -236,10 +242,10 @@ def watch_command(
         else:
             click.echo(pid)
     else:
-        _watch_foreground(layout, idle or 0)
+        _watch_foreground(layout, idle or 0, lock_fd)
 
 
-def _watch_foreground(layout: Layout, idle: int) -> None:
+def _watch_foreground(layout: Layout, idle: int, lock_fd: int | None = None) -> None:
     """The find server in this process, until stopped or idle (what --detach runs too)."""
     import os
     import time
@@ -251,7 +257,8 @@ def _watch_foreground(layout: Layout, idle: int) -> None:
         click.echo(f"{stamp} skc watch[{os.getpid()}]: {line}", err=True)
 
     session = cli_session(layout)
-    finder = FindServer(layout, idle=idle, configured=dict(session.config.targets), log=log)
+    targets = dict(session.config.targets)
+    finder = FindServer(layout, idle=idle, configured=targets, log=log, lock_fd=lock_fd)
     finder.open()
     try:
         log(f"serving skc find for {layout.home} on {finder.path}")
@@ -272,7 +279,8 @@ def _watch_status(status: dict[str, object], output_format: str) -> None:
 
     since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(str(status["since"]))))
     roots = status["roots"] if isinstance(status["roots"], list) else []
-    click.echo(f"find server: pid {status['pid']}, running since {since}")
+    version = f" (skillc-gateway {status['version']})" if "version" in status else ""
+    click.echo(f"find server: pid {status['pid']}{version}, running since {since}")
     click.echo(f"socket: {status['socket']}")
     click.echo(f"queries answered: {status['queries']}")
     idle = status["idle"]

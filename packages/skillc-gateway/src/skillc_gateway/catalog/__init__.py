@@ -57,6 +57,13 @@ BUDGET_SECONDS = 10.0
 FINISH_WITHIN = 3.0
 
 
+def switched_off(variable: str) -> bool:
+    """Whether the environment variable ``variable`` turns something off: ``0``, ``off``,
+    ``false`` or ``no`` (case and spaces aside); ``SKILLC_FIND_SEMANTIC``,
+    ``SKILLC_FIND_SERVER``."""
+    return os.environ.get(variable, "").strip().lower() in {"0", "off", "false", "no"}
+
+
 def __getattr__(name: str) -> Any:
     if name == "Catalog":  # the machinery, imported when first used
         from skillc_gateway.catalog.engine import Catalog

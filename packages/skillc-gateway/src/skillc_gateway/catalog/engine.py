@@ -125,11 +125,22 @@ class Catalog:
     # -- answering -------------------------------------------------------------------------
 
     def find(
-        self, query: str, roots: Sequence[Root], limit: int, *, budget: float = BUDGET_SECONDS
+        self,
+        query: str,
+        roots: Sequence[Root],
+        limit: int,
+        *,
+        budget: float = BUDGET_SECONDS,
+        semantic: bool | None = None,
     ) -> FindResult:
-        """Bring the catalog up to date for ``roots``, then rank their skills."""
+        """Bring the catalog up to date for ``roots``, then rank their skills (``semantic``:
+        whether the semantic step ranks too, when its model is there; None: as this
+        process's environment says, ``SKILLC_FIND_SEMANTIC``). Characters that are not
+        Unicode (lone surrogates: bytes of a command line that are not UTF-8, ``\\udcff``
+        in JSON) are read as ``?``."""
+        query = query.encode("utf-8", "replace").decode("utf-8")
         try:
-            return self._find(query, roots, limit, budget)
+            return self._find(query, roots, limit, budget, semantic)
         except sqlite3.DatabaseError as exc:
             if self.database.path is None or _busy(exc):
                 raise
@@ -138,23 +149,27 @@ class Catalog:
             self.close()
             if not isinstance(exc, sqlite3.OperationalError) or "malformed" in str(exc):
                 discard(self.database.path)
-            return Catalog.shared(self.layout)._find(query, roots, limit, budget)
+            return Catalog.shared(self.layout)._find(query, roots, limit, budget, semantic)
 
-    def _find(self, query: str, roots: Sequence[Root], limit: int, budget: float) -> FindResult:
+    def _find(
+        self, query: str, roots: Sequence[Root], limit: int, budget: float, semantic: bool | None
+    ) -> FindResult:
         warnings: list[Diagnostic | Notice] = list(self.database.warnings)
         seen, partial = self.refresh(roots, budget, warnings)
-        skills = self._rank(query, limit, seen)
+        skills = self._rank(query, limit, seen, semantic)
         searched = len(seen.priorities)
-        ranker = rank.ranker()
+        ranker = rank.ranker(semantic)
         return FindResult(query, skills, searched, seen.skipped, partial, tuple(warnings), ranker)
 
-    def _rank(self, query: str, limit: int, seen: _Seen) -> tuple[FoundSkill, ...]:
+    def _rank(
+        self, query: str, limit: int, seen: _Seen, semantic: bool | None
+    ) -> tuple[FoundSkill, ...]:
         """The best ``limit`` skills of ``seen``, duplicates collapsed."""
         candidates = seen.priorities
         named = self._named(query, candidates)
         want = limit * 2 + 10
         while True:
-            ranked = rank.rank(self.db, query, want, candidates, named)
+            ranked = rank.rank(self.db, query, want, candidates, named, semantic)
             groups = self._groups(ranked)
             if len(groups) >= limit or len(ranked) < want:
                 break

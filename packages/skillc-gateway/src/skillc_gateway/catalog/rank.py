@@ -271,16 +271,18 @@ def _vector_text(name: str, description: str) -> str:
     return f"{name.replace('-', ' ')}: {description}"
 
 
-def _model() -> semantic.Model | None:
-    """The semantic model, None without the extra (the module is light: nothing imported)."""
+def _model(wanted: bool | None = None) -> semantic.Model | None:
+    """The semantic model, None without the extra or when not ``wanted`` (None: as this
+    process's environment says; the module is light: nothing imported)."""
     from skillc_gateway.catalog import semantic
 
-    return semantic.model()
+    return semantic.model(wanted)
 
 
-def ranker() -> str:
-    """What ranks: ``lexical``, or ``lexical+semantic`` with the model (:mod:`.semantic`)."""
-    return "lexical" if _model() is None else "lexical+semantic"
+def ranker(semantic: bool | None = None) -> str:
+    """What ranks: ``lexical``, or ``lexical+semantic`` with the model (:mod:`.semantic`),
+    when ``semantic`` is wanted (None: as this process's environment says)."""
+    return "lexical" if _model(semantic) is None else "lexical+semantic"
 
 
 def unfilled(db: sqlite3.Connection) -> bool:
@@ -601,12 +603,14 @@ def rank(
     limit: int,
     candidates: Collection[int] | None = None,
     named: Collection[int] = (),
+    semantic: bool | None = None,
 ) -> list[tuple[int, float]]:
     """The skills that fit ``query``, best first, with their scores (at most ``limit``;
     only ids in ``candidates`` when given; empty when no word of the query matches).
     ``named``: the skills whose name the query is; they come first, a point above the best
-    score of the others."""
-    ranked = _ranked(db, query, limit, candidates)
+    score of the others. ``semantic``: whether the semantic step ranks too, when the model
+    is there (None: as this process's environment says)."""
+    ranked = _ranked(db, query, limit, candidates, semantic)
     if not named:
         return ranked
     best = round(1.0 + max([score for _, score in ranked[:1]] + [0.0]), 4)
@@ -615,7 +619,11 @@ def rank(
 
 
 def _ranked(
-    db: sqlite3.Connection, query: str, limit: int, candidates: Collection[int] | None
+    db: sqlite3.Connection,
+    query: str,
+    limit: int,
+    candidates: Collection[int] | None,
+    semantic: bool | None,
 ) -> list[tuple[int, float]]:
     words = query_terms(query)
     if not words or limit <= 0:
@@ -643,7 +651,7 @@ def _ranked(
         for skill, score in passages.items():
             total[skill] += PASSAGE.weight * score / best
         ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
-    model = _model()
+    model = _model(semantic)
     if model is not None and ranked:
         _semantic(db, model, query, ranked[:SEMANTIC_POOL], total)
         ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))

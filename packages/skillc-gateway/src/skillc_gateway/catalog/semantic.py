@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import math
 import mmap
-import os
 import struct
 from array import array
 from collections.abc import Sequence
@@ -111,12 +110,19 @@ def _folder() -> Path | None:
     return None
 
 
+def model(wanted: bool | None = None) -> Model | None:
+    """The model when the semantic step is ``wanted`` (None: unless this process's
+    ``SKILLC_FIND_SEMANTIC`` is ``0``/``off``/``false``/``no``), loaded once per process; None
+    when it is not wanted, or the extra is not installed or cannot be loaded."""
+    from skillc_gateway.catalog import switched_off
+
+    if wanted is None:
+        wanted = not switched_off("SKILLC_FIND_SEMANTIC")
+    return _load() if wanted else None
+
+
 @lru_cache(maxsize=1)
-def model() -> Model | None:
-    """The model, loaded once per process; None when the extra is not installed, cannot be
-    loaded, or ``SKILLC_FIND_SEMANTIC`` is ``0``/``off``/``false``/``no``."""
-    if os.environ.get("SKILLC_FIND_SEMANTIC", "").strip().lower() in {"0", "off", "false", "no"}:
-        return None
+def _load() -> Model | None:
     folder = _folder()
     if folder is None or find_spec("tokenizers") is None:
         return None

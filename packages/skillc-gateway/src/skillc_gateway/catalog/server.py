@@ -114,6 +114,7 @@ def ask(
     """The find server's answer, or None when there is none to be had: no server, a socket
     that is not ours, a server that does not answer in time or answers something else."""
     from skillc_gateway import __version__
+    from skillc_gateway.catalog import switched_off
 
     message = {
         "op": "find",
@@ -124,6 +125,8 @@ def ask(
         "query": query,
         "limit": limit,
         "budget": budget,
+        # the semantic step as this process's environment wants it (the server's may differ)
+        "semantic": not switched_off("SKILLC_FIND_SEMANTIC"),
         "roots": [[str(root.path), root.kind, root.scope] for root in roots],
     }
     reply = request(layout, message, budget * FINISH_WITHIN + ANSWER_MARGIN_SECONDS)
@@ -316,8 +319,10 @@ class FindServer:
         idle: float = 0,
         configured: dict[str, str] | None = None,
         log: Callable[[str], None] = lambda line: None,
+        lock_fd: int | None = None,
     ) -> None:
         self.layout = layout
+        self.lock_fd = lock_fd  # the home's lock, taken for this server by skc find
         self.path = socket_path(layout)
         self.idle = idle
         self.configured = configured
@@ -328,6 +333,7 @@ class FindServer:
         self.roots: dict[str, None] = {}  # the folders asked about, most recent last
         self._last = time.monotonic()
         self._stopping = False
+        self._refused: set[str] = set()  # the bad requests logged (each said once)
         self._wake: int | None = None  # written to wake serve() up
         self._lock: int | None = None
         self._listener: socket.socket | None = None
@@ -344,12 +350,10 @@ class FindServer:
             raise FindServerError("the find server needs Linux (it checks its peers' user id)")
         path = str(self.path)
         if len(os.fsencode(path)) > MAX_SOCKET_PATH:
-            raise FindServerError(
-                f"the socket path {path} is {len(os.fsencode(path))} bytes long; a Unix socket's "
-                f"path holds at most {MAX_SOCKET_PATH}: set SKILLC_HOME to a shorter folder"
-            )
+            raise FindServerError(_too_long(path))
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = _take_lock(self.path.parent / LOCK_NAME)
+        lock = self.path.parent / LOCK_NAME
+        self._lock = _take_lock(lock) if self.lock_fd is None else _adopt_lock(lock, self.lock_fd)
         try:
             self._listen(path)
         except BaseException:
@@ -520,7 +524,9 @@ class FindServer:
                 return {"ok": True, "pid": os.getpid()}
             raise _BadRequest(f"unknown op {op!r}")
         except _BadRequest as exc:
-            self.log(f"bad request: {exc}")
+            if str(exc) not in self._refused and len(self._refused) < 100:
+                self._refused.add(str(exc))  # a client of another version asks on and on
+                self.log(f"bad request: {exc} (said once)")
             return {"ok": False, "error": str(exc)}
         except Exception as exc:  # the client answers in process; the server goes on
             self.log(f"find failed: {type(exc).__name__}: {exc}")
@@ -543,6 +549,9 @@ class FindServer:
             raise _BadRequest("bad limit")
         if not isinstance(budget, int | float) or not 0 < budget <= BUDGET_SECONDS:
             raise _BadRequest("bad budget")
+        semantic = message.get("semantic")
+        if not isinstance(semantic, bool):
+            raise _BadRequest("bad semantic")
         cwd, project = message.get("cwd"), message.get("project_root")
         if not _absolute(cwd) or not (project is None or _absolute(project)):
             raise _BadRequest("bad layout")
@@ -563,7 +572,9 @@ class FindServer:
         project_root = None if project is None else Path(project)
         layout = Layout(Path(str(cwd)), self.layout.home, project_root)
         start = time.perf_counter()
-        result = Catalog.shared(layout).find(query, roots, limit, budget=float(budget))
+        result = Catalog.shared(layout).find(
+            query, roots, limit, budget=float(budget), semantic=semantic
+        )
         self._last = time.monotonic()
         self.find_seconds += time.perf_counter() - start
         self.queries += 1
@@ -576,6 +587,7 @@ class FindServer:
 
     def status(self) -> dict[str, Any]:
         """What ``skc watch --status`` shows."""
+        from skillc_gateway import __version__
         from skillc_gateway.catalog import rank
         from skillc_gateway.catalog.engine import Catalog
 
@@ -583,6 +595,7 @@ class FindServer:
         return {
             "running": True,
             "pid": os.getpid(),
+            "version": __version__,
             "since": self.since,
             "home": str(self.layout.home),
             "socket": str(self.path),
@@ -596,12 +609,22 @@ class FindServer:
         }
 
 
+def _too_long(path: str) -> str:
+    return (
+        f"the socket path {path} is {len(os.fsencode(path))} bytes long; a Unix socket's "
+        f"path holds at most {MAX_SOCKET_PATH}: set SKILLC_HOME to a shorter folder"
+    )
+
+
 def _take_lock(path: Path) -> int:
     """The home's find-server lock (held while the server runs); FindServerError when another
     server holds it."""
     import fcntl
 
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    except OSError as exc:
+        raise FindServerError(f"cannot open {path}: {exc.strerror or exc}") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -611,6 +634,25 @@ def _take_lock(path: Path) -> int:
             f"a find server already runs for this skillc home (pid {holder or '?'}); "
             "'skc watch --stop' stops it"
         ) from None
+    os.ftruncate(fd, 0)
+    os.write(fd, f"{os.getpid()}\n".encode())
+    return fd
+
+
+def _adopt_lock(path: Path, fd: int) -> int:
+    """The home's find-server lock ``path``, taken for this server by the ``skc find`` that
+    started it and inherited as ``fd``: checked to be that file and held, then marked with
+    this pid. FindServerError otherwise."""
+    import fcntl
+
+    try:
+        held, named = os.fstat(fd), path.stat()
+        if (held.st_dev, held.st_ino) != (named.st_dev, named.st_ino):
+            raise FindServerError(f"--lock-fd {fd} is not {path}")
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held already by this open file
+    except OSError as exc:
+        raise FindServerError(f"--lock-fd {fd}: {exc.strerror or exc}") from None
+    os.set_inheritable(fd, False)
     os.ftruncate(fd, 0)
     os.write(fd, f"{os.getpid()}\n".encode())
     return fd
@@ -680,6 +722,9 @@ def start_detached(layout: Layout, idle: float, timeout: float = 60.0) -> int:
     """Start a find server for ``layout``'s home in the background (a new session, stdin
     from /dev/null, its output appended to ``find.log`` in the skillc home) and wait until it
     answers: its pid. FindServerError when one runs already or it does not start."""
+    path = str(socket_path(layout))
+    if len(os.fsencode(path)) > MAX_SOCKET_PATH:
+        raise FindServerError(_too_long(path))
     running = server_status(layout)
     if running is not None:
         raise FindServerError(
@@ -703,31 +748,49 @@ def start_detached(layout: Layout, idle: float, timeout: float = 60.0) -> int:
 
 def start_for_later(layout: Layout) -> int | None:
     """Start a find server for ``layout``'s home in the background, without waiting for it,
-    when one could start: Linux, a socket path that fits, nobody holding the home's server
-    lock (a server of another version holds it: it is left alone). Its pid, or None when
-    none was started. ``skc find`` calls it after answering a large library itself
-    (:data:`AUTO_START_SKILLS`), so that the next finds are answered warm; the server stops
-    after :data:`DETACHED_IDLE_SECONDS` without a query."""
+    when one can start: Linux, a skillc home that can be written, a socket path that fits
+    and is free or a socket, and the home's server lock taken here (not held by a running
+    server, of this version or another, nor by another ``skc find`` starting one); the lock
+    is handed to the server (``watch --lock-fd``), so that of concurrent finds one starts
+    one. Its pid, or None when none was started. ``skc find`` calls it after answering a
+    large library itself (:data:`AUTO_START_SKILLS`), so that the next finds are answered
+    warm; the server stops after :data:`DETACHED_IDLE_SECONDS` without a query."""
+    import fcntl
     import sys
 
-    if not sys.platform.startswith("linux"):
+    home, sock = layout.global_dir, socket_path(layout)
+    if not sys.platform.startswith("linux") or not os.access(home, os.W_OK | os.X_OK):
         return None
-    if len(os.fsencode(str(socket_path(layout)))) > MAX_SOCKET_PATH:
-        return None
-    if _lock_holder(layout.global_dir / LOCK_NAME) is not None:
+    if len(os.fsencode(str(sock))) > MAX_SOCKET_PATH:
         return None
     try:
-        child = _spawn(layout, DETACHED_IDLE_SECONDS)
-    except OSError:  # the home cannot be written (no log), or no process can be made
+        if not stat.S_ISSOCK(os.lstat(sock).st_mode):
+            return None  # a file in its place: the server would refuse it
+    except FileNotFoundError:
+        pass
+    except OSError:
         return None
+    try:
+        lock = os.open(home / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        child = _spawn(layout, DETACHED_IDLE_SECONDS, lock)
+    except OSError:  # held (BlockingIOError), or no process could be made
+        return None
+    finally:
+        os.close(lock)  # the server holds it now, through the same open file
     child.returncode = 0  # it lives on on its own: no "still running" warning
     return child.pid
 
 
-def _spawn(layout: Layout, idle: float) -> subprocess.Popen[bytes]:
+def _spawn(layout: Layout, idle: float, lock: int | None = None) -> subprocess.Popen[bytes]:
     """``skc watch --idle IDLE`` for ``layout``'s home, in a new session of its own (stdin
-    from /dev/null, its output appended to ``find.log`` in the skillc home). OSError when
-    the log cannot be opened or the process not made."""
+    from /dev/null, its output appended to ``find.log`` in the skillc home, working in
+    ``/``: ``python -m`` puts its working directory first on the module path), handed the
+    home's server ``lock`` when one was taken for it. OSError when the log cannot be opened
+    or the process not made."""
     import subprocess
     import sys
 
@@ -735,15 +798,19 @@ def _spawn(layout: Layout, idle: float) -> subprocess.Popen[bytes]:
     log = os.open(
         layout.global_dir / LOG_NAME, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600
     )
+    argv = [sys.executable, "-m", "skillc_gateway", "watch", "--idle", f"{idle:g}"]
+    if lock is not None:
+        argv += ["--lock-fd", str(lock)]
     try:
         child = subprocess.Popen(
-            [sys.executable, "-m", "skillc_gateway", "watch", "--idle", f"{idle:g}"],
+            argv,
             stdin=subprocess.DEVNULL,
             stdout=log,
             stderr=log,
-            cwd=layout.global_dir,
-            env={**os.environ, "SKILLC_HOME": str(layout.home)},
+            cwd="/",
+            env={**os.environ, "SKILLC_HOME": str(layout.home), "PYTHONSAFEPATH": "1"},
             start_new_session=True,
+            pass_fds=() if lock is None else (lock,),
         )
     finally:
         os.close(log)
