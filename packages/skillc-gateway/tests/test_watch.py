@@ -214,6 +214,15 @@ def test_the_client_does_not_load_the_catalog_machinery(
 # -- started by find ---------------------------------------------------------------------------
 
 
+def large_library(project: Path, count: int = AUTO_START_SKILLS) -> Path:
+    """``project/library``: ``count`` small skills, ``s0000``..., enough for a find to start
+    a find server by default."""
+    root = project / "library"
+    for n in range(count):
+        write_skill(root / f"s{n:04d}", f"s{n:04d}", f"Tend the garden of plot {n}.")
+    return root
+
+
 def wait_for_server(gateway: Run, pid: int) -> None:
     deadline = time.monotonic() + READY_SECONDS
     while status(gateway).get("pid") != pid:
@@ -224,9 +233,7 @@ def wait_for_server(gateway: Run, pid: int) -> None:
 def test_a_find_over_a_large_library_starts_a_server_for_the_next_finds(
     gateway: Run, gateway_process: Run, home: Path, project: Path
 ) -> None:
-    root = project / "library"
-    for n in range(AUTO_START_SKILLS - 1):
-        write_skill(root / f"s{n:04d}", f"s{n:04d}", f"Tend the garden of plot {n}.")
+    root = large_library(project, AUTO_START_SKILLS - 1)
     find = ("find", "tend the garden s0007", "--path", "library", "--limit", "3")
     below = gateway_process(*find, "-v")
     assert below.returncode == 0 and "s0007" in below.stdout
@@ -256,9 +263,7 @@ def test_a_find_over_a_large_library_starts_a_server_for_the_next_finds(
 def test_of_concurrent_finds_one_starts_the_server(
     gateway: Run, gateway_process: Run, clean_env: dict[str, str], home: Path, project: Path
 ) -> None:
-    root = project / "library"
-    for n in range(AUTO_START_SKILLS):
-        write_skill(root / f"s{n:04d}", f"s{n:04d}", f"Tend the garden of plot {n}.")
+    large_library(project)
     built = gateway_process(
         "find", "garden", "--path", "library", env_extra={"SKILLC_FIND_SERVER": "off"}
     )
@@ -286,9 +291,7 @@ def test_of_concurrent_finds_one_starts_the_server(
 def test_find_starts_no_server_where_it_could_not_serve(
     gateway: Run, gateway_process: Run, home: Path, project: Path
 ) -> None:
-    root = project / "library"
-    for n in range(AUTO_START_SKILLS):
-        write_skill(root / f"s{n:04d}", f"s{n:04d}", f"Tend the garden of plot {n}.")
+    large_library(project)
     sock = home / ".skillc" / "find.sock"
     find = ("find", "tend the garden s0007", "--path", "library")
     assert gateway_process(*find, env_extra={"SKILLC_FIND_SERVER": "0"}).returncode == 0
@@ -311,9 +314,7 @@ def test_find_starts_no_server_while_one_holds_the_homes_lock(
 ) -> None:
     import fcntl
 
-    root = project / "library"
-    for n in range(AUTO_START_SKILLS):
-        write_skill(root / f"s{n:04d}", f"s{n:04d}", f"Tend the garden of plot {n}.")
+    large_library(project)
     (home / ".skillc").mkdir(parents=True, exist_ok=True)
     # a server of another version, say: it holds the lock, and this find cannot use it
     with open(home / ".skillc" / "find.lock", "w") as lock:
