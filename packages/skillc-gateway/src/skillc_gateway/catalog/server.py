@@ -92,7 +92,8 @@ READ_SECONDS = 5.0
 DETACHED_IDLE_SECONDS = 3600
 #: ``skc find`` starts a find server when it answered itself, whole, over this many skills
 #: or more (about 10 ms of stats a thousand skills: below it, a process of its own pays
-#: little for looking at every folder again), unless ``$SKILLC_FIND_SERVER`` is ``0``.
+#: little for looking at every folder again), unless ``$SKILLC_FIND_SERVER`` turns it off
+#: (:func:`~skillc_gateway.catalog.switched_off`).
 AUTO_START_SKILLS = 1000
 #: The root folders ``--status`` lists (the most recently asked about).
 STATUS_ROOTS = 100
