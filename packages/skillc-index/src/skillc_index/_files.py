@@ -338,14 +338,16 @@ def open_in_root(
                     raise HiddenPath(rel)
                 return os.fdopen(_regular_fd(name, folders[-1], rel), "rb")
             except OSError as exc:
-                if exc.errno in (errno.ELOOP, errno.EMLINK) and links <= _MAX_SYMLINKS:
-                    # swapped for a symlink since the lstat: look at it again (counted)
+                swapped = exc.errno in (errno.ELOOP, errno.EMLINK, errno.EINVAL)
+                if swapped and links <= _MAX_SYMLINKS:
+                    # swapped for a symlink since the lstat, or a symlink swapped for a folder
+                    # before its readlink (EINVAL): look at it again (counted)
                     links += 1
                     pending.append(name)
                     continue
                 if exc.errno in (errno.ENOENT, errno.ENOTDIR):
                     raise missing(rel) from None
-                if exc.errno in (errno.ENAMETOOLONG, errno.ELOOP, errno.EMLINK):
+                if swapped or exc.errno == errno.ENAMETOOLONG:
                     raise missing(rel, exc.strerror or str(exc)) from None
                 raise
     finally:
