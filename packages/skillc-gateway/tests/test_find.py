@@ -486,6 +486,25 @@ def test_a_query_with_bytes_that_are_not_utf8_is_answered(
     assert done.returncode == 0 and b"1. owls" in done.stdout, done.stderr
 
 
+def test_folders_whose_names_are_not_utf8_are_skipped_and_counted(
+    project: Path, layout: Layout
+) -> None:
+    write_skill(project / "lib/ok", "ok", "PDF tools.")
+    bad = project / "lib" / os.fsdecode(b"caf\xe9")  # as Python reads such a name
+    bad.mkdir()
+    (bad / "SKILL.md").write_bytes(b"---\nname: cafe\ndescription: PDF coffee.\n---\n")
+    found = find_skills(layout, "pdf", paths=["lib"])
+    assert ([s.name for s in found.skills], found.searched, found.skipped) == (["ok"], 1, 1)
+    assert not found.partial and found.warnings == ()
+    # a searched folder whose own path is not UTF-8: not searched, said
+    (project / os.fsdecode(b"other\xff")).mkdir()
+    found = find_skills(layout, "pdf", paths=["lib", os.fsdecode(b"other\xff")])
+    assert [s.name for s in found.skills] == ["ok"]
+    assert [w.text for w in found.warnings] == [
+        f"not searched, a path that is not UTF-8: {project}/other?"
+    ]
+
+
 def test_a_budget_cut_answer_is_partial_and_the_next_goes_on(project: Path, layout: Layout) -> None:
     for number in range(40):
         write_skill(project / f"lib/s{number}", f"s{number}", "A skill about owls.")

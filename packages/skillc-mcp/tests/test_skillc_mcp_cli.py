@@ -89,3 +89,19 @@ def test_cwd_chooses_the_project_and_verbose_logs_requests(tmp_path: Path) -> No
     assert f"serving MCP on stdio in {project.resolve()}" in result.stderr
     assert "skillc-mcp: initialize [1] ok" in result.stderr
     assert "skillc-mcp: tools/call skc_list [2] ok" in result.stderr
+
+
+def test_a_removed_working_directory_is_e022(clean_env: dict[str, str], tmp_path: Path) -> None:
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    code = (
+        "import os, sys; os.rmdir(os.getcwd()); from skillc_mcp.cli import main; sys.exit(main([]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=gone, env={**clean_env, "PWD": str(gone)},
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        f"error[E022]: directory not found: '{gone}'\nhint: the working directory was removed\n"
+    )

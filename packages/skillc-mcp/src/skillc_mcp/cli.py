@@ -99,7 +99,13 @@ def serve(
         server = Server(tools=ToolRunner(allowed_targets=folders))
     if cwd is not None:
         os.chdir(cwd)
-    here = os.getcwd()  # noqa: PTH109 - no pathlib on the way to the first response
+    try:
+        here = os.getcwd()  # noqa: PTH109 - no pathlib on the way to the first response
+    except FileNotFoundError:
+        from skillc_index import SkillDirectoryNotFound
+
+        where = os.environ.get("PWD") or "."
+        raise SkillDirectoryNotFound(where, "the working directory was removed") from None
     print(f"skillc-mcp {__version__}: serving MCP on stdio in {here}", file=sys.stderr)
     return serve_stdio(server, verbose=verbose)
 

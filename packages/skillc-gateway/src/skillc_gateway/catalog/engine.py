@@ -155,6 +155,11 @@ class Catalog:
         self, query: str, roots: Sequence[Root], limit: int, budget: float, semantic: bool | None
     ) -> FindResult:
         warnings: list[Diagnostic | Notice] = list(self.database.warnings)
+        if not all(scan.utf8(str(root.path)) for root in roots):
+            left = [str(root.path) for root in roots if not scan.utf8(str(root.path))]
+            shown = ", ".join(path.encode("utf-8", "replace").decode() for path in left)
+            warnings.append(Notice(f"not searched, a path that is not UTF-8: {shown}"))
+            roots = [root for root in roots if scan.utf8(str(root.path))]
         seen, partial = self.refresh(roots, budget, warnings)
         skills = self._rank(query, limit, seen, semantic)
         searched = len(seen.priorities)
@@ -284,6 +289,8 @@ class Catalog:
             for _root, _priority, result in walks:
                 for source in result.state.sources.values():
                     if source in found or source in extra or source.startswith(walked):
+                        continue
+                    if not scan.utf8(source):  # the catalog cannot hold it: not searched
                         continue
                     extra.append(source)
         if extra:  # sources of deployed skills that no root holds: not watched, walked whole

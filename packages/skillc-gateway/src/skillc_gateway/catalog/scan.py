@@ -257,6 +257,16 @@ def stamp_of(st: os.stat_result) -> int:
     return hash((st.st_ino, st.st_mtime_ns, st.st_ctime_ns)) or 1
 
 
+def utf8(path: str) -> bool:
+    """Whether ``path`` is UTF-8 (a name of other bytes is read with lone surrogates, which
+    the catalog's SQLite cannot hold: such a folder is skipped and counted, never a failure)."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def fingerprint(st: os.stat_result) -> int:
     """A SKILL.md's stat fingerprint: inode, size, modification and change times."""
     return hash((st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)) or 1
@@ -620,6 +630,8 @@ class _Walker:
         children: list[tuple[str, int]] = []
         meta = router = False
         store = full.endswith("/.skillc")  # only its skills store is searched
+        if not utf8(full) or (link and not utf8(self.state.links.get(path, ""))):
+            return kind | UNREADABLE, []  # a name, or a link's target, that is not UTF-8
         try:
             with os.scandir(full) as entries:
                 for entry in entries:

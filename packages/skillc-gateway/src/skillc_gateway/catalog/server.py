@@ -606,7 +606,7 @@ class FindServer:
             "roots": list(self.roots),
             "watches": None if watches is None else watches[0],
             "watch_budget": None if watches is None else watches[1],
-            "ranker": rank.ranker(),
+            "ranker": rank.ranker(True),  # for a client that wants the semantic step
         }
 
 
