@@ -132,13 +132,8 @@ class FolderBudget(NamedTuple):
             )
         if not self.unreadable:
             return ()
-        n = len(self.unreadable)
-        what = ", ".join(f"{entry.folder} ({entry.reason})" for entry in self.unreadable)
-        return (
-            Notice(
-                f"{n} entr{'y' if n == 1 else 'ies'} of {self.path} skipped, cannot be read: {what}"
-            ),
-        )
+        skipped = [f"{entry.folder} ({entry.reason})" for entry in self.unreadable]
+        return (unreadable_notice(self.path, skipped),)
 
     @property
     def chars(self) -> int:
@@ -210,6 +205,14 @@ def budget_chars(config: Config) -> int:
     """Claude Code's formula: ``floor(context tokens x 4 x fraction)``, at least 1."""
     fraction = config.budget_percent / 100
     return max(1, math.floor(config.budget_context_tokens * CHARS_PER_TOKEN * fraction))
+
+
+def unreadable_notice(folder: Path, skipped: list[str]) -> Notice:
+    """The warning for the entries of an agent folder skipped because they cannot be read,
+    each ``name (why)``: the same for ``skc list --budget`` and ``skc route``."""
+    n = len(skipped)
+    what = ", ".join(skipped)
+    return Notice(f"{n} entr{'y' if n == 1 else 'ies'} of {folder} skipped, cannot be read: {what}")
 
 
 class _CannotRead(Exception):

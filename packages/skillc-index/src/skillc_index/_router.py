@@ -697,15 +697,11 @@ class _Scan(NamedTuple):
 
     def warnings(self, place: _Place) -> list[Notice]:
         """The notices, and one for the entries skipped because they cannot be read."""
-        n = len(self.unreadable)
-        if not n:
+        if not self.unreadable:
             return self.notices
-        what = ", ".join(self.unreadable)
-        entries = f"{n} entr{'y' if n == 1 else 'ies'}"
-        return [
-            *self.notices,
-            Notice(f"{entries} of {place.folder} skipped, cannot be read: {what}"),
-        ]
+        from skillc_index._budget import unreadable_notice
+
+        return [*self.notices, unreadable_notice(place.folder, self.unreadable)]
 
 
 def _scan(place: _Place) -> _Scan:

@@ -155,11 +155,12 @@ class Catalog:
         self, query: str, roots: Sequence[Root], limit: int, budget: float, semantic: bool | None
     ) -> FindResult:
         warnings: list[Diagnostic | Notice] = list(self.database.warnings)
-        if not all(scan.utf8(str(root.path)) for root in roots):
-            left = [str(root.path) for root in roots if not scan.utf8(str(root.path))]
+        kept = [root for root in roots if scan.utf8(str(root.path))]
+        if len(kept) < len(roots):  # the catalog's SQLite cannot hold their paths
+            left = [str(root.path) for root in roots if root not in kept]
             shown = ", ".join(path.encode("utf-8", "replace").decode() for path in left)
             warnings.append(Notice(f"not searched, a path that is not UTF-8: {shown}"))
-            roots = [root for root in roots if scan.utf8(str(root.path))]
+            roots = kept
         seen, partial = self.refresh(roots, budget, warnings)
         skills = self._rank(query, limit, seen, semantic)
         searched = len(seen.priorities)
