@@ -130,6 +130,7 @@ _EXPORTS: dict[str, str] = {
     # text: the one line splitter, UTF-8 checks
     "iter_lines": "_lines",
     "split_lines": "_lines",
+    "json_text": "_text",
     "valid_utf8": "_text",
     # manifest
     "Manifest": "_manifest",
@@ -386,7 +387,7 @@ if TYPE_CHECKING:
         skill_template,
     )
     from skillc_index._sqlite import sqlite_uri, use_wal
-    from skillc_index._text import valid_utf8
+    from skillc_index._text import json_text, valid_utf8
     from skillc_index._tool_command import (
         CodeValue,
         CommandTemplate,

@@ -7,7 +7,9 @@ JSON string may hold escaped lone surrogates; encoding either raises ``UnicodeEn
 
 from __future__ import annotations
 
-__all__ = ["valid_utf8"]
+from typing import Any
+
+__all__ = ["json_text", "valid_utf8"]
 
 
 def valid_utf8(text: str) -> str:
@@ -18,3 +20,11 @@ def valid_utf8(text: str) -> str:
     except UnicodeEncodeError:
         return "".join("\ufffd" if "\ud800" <= char <= "\udfff" else char for char in text)
     return text
+
+
+def json_text(data: Any) -> str:
+    """The kit's machine output (``--format json``): stable, two-space indented JSON, UTF-8
+    as it is (a file name that is not UTF-8 has U+FFFD here)."""
+    import json  # not at module level: most runs print text
+
+    return valid_utf8(json.dumps(data, indent=2, ensure_ascii=False))

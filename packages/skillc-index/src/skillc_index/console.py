@@ -100,13 +100,11 @@ def report_all(diagnostics: Iterable[Diagnostic | Notice]) -> None:
 
 
 def print_json(data: Any) -> None:
-    """Machine output: stable, UTF-8, two-space indented JSON on stdout (a file name that is
-    not UTF-8 has U+FFFD here; text output prints it as the file system has it, like ``ls``)."""
-    import json  # not at module level: most runs print text
+    """Machine output on stdout: :func:`~skillc_index.json_text` (a file name that is not
+    UTF-8 has U+FFFD there; text output prints it as the file system has it, like ``ls``)."""
+    from skillc_index._text import json_text
 
-    from skillc_index._text import valid_utf8
-
-    click.echo(valid_utf8(json.dumps(data, indent=2, ensure_ascii=False)))
+    click.echo(json_text(data))
 
 
 class DelayedProgress:
