@@ -8,7 +8,9 @@ kit must not be imported just to show help.
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -166,3 +168,31 @@ def test_find_loads_no_parser_when_nothing_changed(
     assert "skillc_gateway.catalog" in modules
     forbidden = top_level(modules) & {*HEAVY, "skillc_lint", "skillc_stats", "skillc_mcp"}
     assert not forbidden, f"skc find imported {sorted(forbidden)}"
+
+
+def test_find_answered_by_a_find_server_imports_no_click(
+    venv_python: Path, clean_env: dict[str, str], project: Path
+) -> None:
+    """With a find server running, ``skc find`` takes its quick path (the ``skillc.quick``
+    entry point): the answer is printed without click, or the catalog, being imported."""
+    skill = project / ".skillc" / "skills" / "demo"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: demo\ndescription: A demo.\n---\n\n# Demo\n")
+    home = tempfile.mkdtemp(prefix="ski-", dir="/tmp")  # short: a socket path holds 107 bytes
+    env = {**clean_env, "SKILLC_HOME": home}
+    skc = [str(venv_python.parent / "skc")]
+    watch = subprocess.run([*skc, "watch", "--detach"], cwd=project, env=env, timeout=120)
+    try:
+        assert watch.returncode == 0
+        modules, proc = loaded_modules(venv_python, env, project, "find", "demo")
+        assert proc.stdout.startswith("1. demo")
+        loaded = top_level(modules)
+        assert not loaded & {"click", *HEAVY, "sqlite3"}, sorted(loaded)
+        assert "skillc_gateway.catalog.engine" not in modules
+        # near miss: with -v, the click command answers (through the same server)
+        modules, proc = loaded_modules(venv_python, env, project, "find", "demo", "-v")
+        assert "click" in top_level(modules)
+        assert "answered by the find server" in proc.stderr
+    finally:
+        subprocess.run([*skc, "watch", "--stop"], cwd=project, env=env, timeout=120)
+        shutil.rmtree(home, ignore_errors=True)

@@ -18,6 +18,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -26,16 +27,21 @@ from typing import Any
 
 import pytest
 
-from skillc_gateway import __version__
+from skillc_gateway import __version__, find_quick
 from skillc_gateway.catalog import FindResult, FoundSkill, SectionHit
 from skillc_gateway.catalog.server import (
     AUTO_START_SKILLS,
     MAX_REQUEST_BYTES,
     PROTOCOL,
+    ask,
     decode_result,
     encode_result,
+    socket_path,
+    usable,
 )
-from skillc_index import Diagnostic, Notice
+from skillc_gateway.cli_find import find_command
+from skillc_index import Diagnostic, Layout, Notice
+from skillc_index.installed import Root
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
 
@@ -209,6 +215,134 @@ def test_the_client_does_not_load_the_catalog_machinery(
     # near miss: without a server the same command imports them
     done = subprocess.run(argv, cwd=project, env=clean_env, capture_output=True, text=True)
     assert "skillc_gateway.catalog.engine" in done.stderr
+
+
+# -- the quick path: skc find without click ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("paint",),
+        ("paint", "--limit", "3"),
+        ("--limit=3", "paint"),
+        ("paint", "--limit", "05", "--limit", "7"),  # the last one counts
+        ("paint", "--path", "a", "--path=b", "--path", "~/c d"),
+        ("--format", "json", "paint"),
+        ("--format=text", "--", "-fno-strict-aliasing"),
+        ("--", "--limit"),
+        ("",),  # click reads it too: find's error (E004) is the click command's
+    ],
+)
+def test_the_quick_path_reads_a_command_line_as_click_does(args: tuple[str, ...]) -> None:
+    params = find_command.make_context("find", list(args)).params
+    expected = (params["query"], params["limit"], list(params["path"]), params["output_format"])
+    assert find_quick._parse(list(args)) == expected
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (),
+        ("--help",),
+        ("paint", "-h"),
+        ("paint", "-v"),
+        ("--verbose", "paint"),
+        ("paint", "brush"),
+        ("paint", "--limit"),
+        ("paint", "--limit", "x"),
+        ("paint", "--limit", "+3"),
+        ("paint", "--limit", "-3"),
+        ("paint", "--limit", "²"),
+        ("paint", "--format", "JSON"),
+        ("paint", "--format=yaml"),
+        ("paint", "--path", "--limit"),
+        ("paint", "--bogus", "1"),
+        ("-fno-strict-aliasing",),  # a query like an option: click takes it as words
+        ("-",),
+    ],
+)
+def test_the_quick_path_leaves_other_command_lines_to_click(args: tuple[str, ...]) -> None:
+    assert find_quick._parse(list(args)) is None
+
+
+def test_the_quick_path_prints_what_the_command_prints(
+    gateway: Run, clean_env: dict[str, str], project: Path, home: Path, library: Path,
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("SKILLC_HOME", str(home))
+    commands = [
+        ("paint a bicycle", "--path", "library"),
+        ("--format=json", "paint a bicycle", "--path", "library"),
+        ("bread", "--path", str(library), "--limit", "1", "--format", "json"),
+        ("nothing matches zeppelin", "--path", "library"),
+    ]
+    with server(clean_env, project, gateway):
+        for args in commands:
+            assert find_quick.run(list(args)) == 0
+            printed = capsys.readouterr()
+            clicked = gateway("find", *args, "-v")  # -v: the click command, answered by the server
+            assert "answered by the find server" in clicked.stderr
+            assert (printed.out, printed.err) == (clicked.stdout, "")
+        assert queries(gateway) == 2 * len(commands)
+        # it gives way before printing anything: bad input is the click command's error
+        assert find_quick.run(["paint", "--path", "missing"]) is None
+        assert find_quick.run(["   ", "--path", "library"]) is None
+        assert capsys.readouterr() == ("", "")
+        assert queries(gateway) == 2 * len(commands)
+    assert find_quick.run(["paint", "--path", "library"]) is None  # no server: the command's
+    assert capsys.readouterr() == ("", "")
+
+
+def test_a_server_that_does_not_answer_is_not_asked_again(home: Path) -> None:
+    """A socket whose server accepts and says nothing (stuck, or of a broken build): the
+    quick path and then the click command of one ``skc find`` would each wait for it."""
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    path = socket_path(layout)
+    path.parent.mkdir(parents=True)
+    accepted: list[int] = []
+
+    @contextmanager
+    def mute_server() -> Iterator[None]:
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        umask = os.umask(0o177)
+        try:
+            listener.bind(str(path))
+        finally:
+            os.umask(umask)
+        listener.listen()
+        listener.settimeout(0.1)
+
+        def serve() -> None:
+            while listener.fileno() != -1:
+                try:
+                    connection, _ = listener.accept()
+                except (TimeoutError, OSError):
+                    continue
+                accepted.append(1)
+                connection.close()  # no reply
+
+        thread = threading.Thread(target=serve)
+        thread.start()
+        try:
+            yield
+        finally:
+            listener.close()
+            thread.join()
+            path.unlink()
+
+    roots = (Root(home, "path"),)
+    with mute_server():
+        assert usable(layout)
+        assert ask(layout, "paint", 10, roots, 1.0) is None
+        assert ask(layout, "paint", 10, roots, 1.0) is None
+        assert not usable(layout)
+        assert len(accepted) == 1
+    with mute_server():  # a server started since: its socket is another one
+        assert usable(layout)
+        assert ask(layout, "paint", 10, roots, 1.0) is None
+        assert len(accepted) == 2
 
 
 # -- started by find ---------------------------------------------------------------------------

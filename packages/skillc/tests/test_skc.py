@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from skillc.cli import SUMMARIES, _entry_point_section, cli, discover_commands
+from skillc.cli import QUICK_GROUP, SUMMARIES, _entry_point_section, cli, discover_commands
 
 
 def skc(*args: str) -> subprocess.CompletedProcess[str]:
@@ -39,11 +39,26 @@ def test_installed_commands_are_discovered() -> None:
     assert commands["list"] == "skillc_index.cli:list_command"
 
 
-def test_discovery_agrees_with_importlib_metadata() -> None:
+@pytest.mark.parametrize("group", ["skillc.commands", QUICK_GROUP])
+def test_discovery_agrees_with_importlib_metadata(group: str) -> None:
     from importlib.metadata import entry_points
 
-    expected = {ep.name: ep.value for ep in entry_points(group="skillc.commands")}
-    assert discover_commands() == expected
+    expected = {ep.name: ep.value for ep in entry_points(group=group)}
+    assert discover_commands(group) == expected
+    assert expected  # a near miss would compare two empty tables
+
+
+def test_quick_paths_are_of_installed_commands() -> None:
+    assert discover_commands(QUICK_GROUP) == {"find": "skillc_gateway.find_quick:run"}
+    assert set(discover_commands(QUICK_GROUP)) <= set(discover_commands())
+
+
+def test_the_skc_module_imports_no_click() -> None:
+    code = "import sys, skillc.cli\nprint('click' in sys.modules)\n"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.stdout == "False\n", result.stderr
 
 
 @pytest.mark.parametrize("name", sorted(discover_commands()))

@@ -6,8 +6,10 @@ from typing import TypeGuard
 
 #: A longer query is refused (E100).
 MAX_QUERY_CHARS = 10_000
-#: At most this many skills per answer.
+#: At most this many skills per answer...
 MAX_FIND_LIMIT = 100
+#: ... and this many when not told.
+DEFAULT_FIND_LIMIT = 10
 
 
 def query_fits(query: object) -> TypeGuard[str]:

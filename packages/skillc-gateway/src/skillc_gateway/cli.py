@@ -10,10 +10,12 @@ imports only click and the console conventions: agents run these many times a se
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 
 import click
 
+from skillc_gateway import find_quick
 from skillc_gateway.cli_find import find_command, watch_command
 from skillc_index import Notice
 from skillc_index.console import (
@@ -22,6 +24,7 @@ from skillc_index.console import (
     cli_session,
     count_range,
     format_option,
+    handle_exception,
     perform,
     print_json,
     report,
@@ -445,5 +448,11 @@ for _command in (
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Console script entry point: ``skillc-gateway``; ``argv`` defaults to ``sys.argv[1:]``.
-    Returns the exit code (the script exits with it)."""
-    return run(cli, argv, prog_name="skillc-gateway")
+    Returns the exit code (the script exits with it). ``find`` takes its quick path first,
+    as under ``skc`` (:mod:`skillc_gateway.find_quick`)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        code = find_quick.run(args[1:]) if args[:1] == ["find"] else None
+    except BaseException as exc:  # as run() does for the click command
+        return handle_exception(exc, args)
+    return run(cli, args, prog_name="skillc-gateway") if code is None else code

@@ -2,18 +2,19 @@
 server, CLI only).
 
 A module of their own: ``skc find`` is what an agent runs before any other command, often
-once per task, and its process time counts (with ``skc watch`` running, it is mostly this
-process starting); importing it defines no other command. Module level imports only click
-and the console conventions.
+once per task, and its process time counts; importing it defines no other command. Module
+level imports only click and the console conventions. With a find server running, the usual
+command lines do not get here: :mod:`skillc_gateway.find_quick` answers them without click.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
+from skillc_gateway._limits import DEFAULT_FIND_LIMIT, MAX_FIND_LIMIT
+from skillc_gateway.find_quick import plural, render_text
 from skillc_index.console import (
     CONTEXT_SETTINGS,
     cli_session,
@@ -26,7 +27,6 @@ from skillc_index.console import (
 )
 
 if TYPE_CHECKING:
-    from skillc_gateway.catalog import FindResult, FoundSkill
     from skillc_index import Layout
 
 
@@ -34,7 +34,11 @@ if TYPE_CHECKING:
 @click.command("find", context_settings={**CONTEXT_SETTINGS, "ignore_unknown_options": True})
 @click.argument("query")
 @click.option(
-    "--limit", type=count_range(1, 100), default=10, show_default=True, help="Most skills."
+    "--limit",
+    type=count_range(1, MAX_FIND_LIMIT),
+    default=DEFAULT_FIND_LIMIT,
+    show_default=True,
+    help="Most skills.",
 )
 @click.option(
     "--path",
@@ -85,7 +89,7 @@ def find_command(query: str, limit: int, path: tuple[str, ...], output_format: s
         where = "the find server (skc watch)" if result.served else "this process"
         click.echo(f"find: answered by {where}; ranker: {result.ranker}", err=True)
         click.echo(
-            f"find: {_count(result.searched, 'skill')} searched; {result.skipped} skipped "
+            f"find: {plural(result.searched, 'skill')} searched; {result.skipped} skipped "
             "(unreadable or invalid skills, folders that could not be listed)",
             err=True,
         )
@@ -94,21 +98,7 @@ def find_command(query: str, limit: int, path: tuple[str, ...], output_format: s
     if output_format == "json":
         print_json(result.to_dict())
     else:
-        _print_found(session.layout, result)
-
-
-def _print_found(layout: Layout, result: FindResult) -> None:
-    if not result.skills:
-        click.echo(f"No skill fits this query ({_count(result.searched, 'skill')} searched).")
-    for rank, skill in enumerate(result.skills, 1):
-        if rank > 1:
-            click.echo()
-        click.echo(f"{rank}. {skill.name}  (score {skill.score:.2f})")
-        click.echo(f"   {layout.display(Path(skill.path))}")
-        if skill.description:
-            click.echo(f"   {_shorten(skill.description, 160)}")
-        if skill.sections:
-            click.echo(f"   {_read_hint(layout, skill)}")
+        click.echo(render_text(session.layout, result))
 
 
 def _start_server(layout: Layout, searched: int) -> None:
@@ -129,48 +119,6 @@ def _start_server(layout: Layout, searched: int) -> None:
             "hour, 'skc watch --stop' stops it now, SKILLC_FIND_SERVER=0 starts none)"
         )
         report(Notice(text, "info"))
-
-
-def _read_hint(layout: Layout, skill: FoundSkill) -> str:
-    """How to read the skill's best section: ``skc show --section`` when the skill is a
-    built store skill (show reads the index), else ``skc open SKILL.md --offset`` (open
-    reads the sources: an agent folder's or a plugin's skill is not built)."""
-    from skillc_index import index_path
-
-    source = Path(skill.path)
-    section = skill.sections[0]
-    if skill.in_store:
-        for scope in layout.scopes():
-            if (
-                source.parent == layout.store(scope)
-                and index_path(layout.runtime_store(scope) / source.name, source).is_file()
-            ):
-                heading = _quoted(section.heading, force=True)
-                return f"skc show {_quoted(source.name)} --section {heading}"
-    target = _quoted(layout.display(source))
-    return f"skc open {target} SKILL.md --offset {section.line - 1}"
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number:,} {noun}{'' if number == 1 else 's'}"
-
-
-def _shorten(text: str, width: int) -> str:
-    """``text`` on one line, cut to ``width`` characters with an ellipsis."""
-    line = " ".join(text.split())
-    return line if len(line) <= width else line[: width - 1].rstrip() + "…"
-
-
-def _quoted(word: str, *, force: bool = False) -> str:
-    """``word`` as a shell word: in double quotes (always with ``force``) when that is
-    enough, else in single quotes."""
-    if not force and word and all(c.isalnum() or c in "-_./~" for c in word):
-        return word
-    if not any(c in word for c in '"\\$`!'):
-        return f'"{word}"'
-    import shlex
-
-    return shlex.quote(word)
 
 
 @click.command("watch", context_settings=CONTEXT_SETTINGS)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
-from skillc_gateway._limits import MAX_FIND_LIMIT, MAX_QUERY_CHARS
+from skillc_gateway._limits import DEFAULT_FIND_LIMIT, MAX_FIND_LIMIT, MAX_QUERY_CHARS
 from skillc_index.operation import (
     BOOLEAN,
     INTEGER,
@@ -476,7 +476,7 @@ class FindParams(NamedTuple):
     ]
     limit: Annotated[
         int, Param("Return at most this many skills.", minimum=1, maximum=MAX_FIND_LIMIT)
-    ] = 10
+    ] = DEFAULT_FIND_LIMIT
     path: Annotated[
         tuple[str, ...],
         Param(

@@ -4,6 +4,11 @@ Commands are found in the ``skillc.commands`` entry-point group of the installed
 distributions. Finding them reads a few small metadata files and imports nothing; only the
 module of the command that runs is imported. ``skc --help`` shows the RFC-0007 summaries for
 the commands the spec defines, so listing them needs no import either.
+
+A command may also declare a quick path in the ``skillc.quick`` group: a function that
+answers the usual forms of its command line without click (``skc find`` with a find server
+running: starting click costs about as much as starting Python). This module imports no
+click; the click group (:mod:`skillc._group`) is imported when no quick path answered.
 """
 
 from __future__ import annotations
@@ -11,11 +16,13 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from importlib import import_module
-
-import click
+from functools import lru_cache
+from typing import Any
 
 ENTRY_POINT_GROUP = "skillc.commands"
+#: Quick paths: ``name = module:function``, ``function(args) -> int | None`` answers ``skc
+#: name ARGS...`` without click when it can (None: the command runs as usual).
+QUICK_GROUP = "skillc.quick"
 DISTRIBUTIONS = (
     "skillc",
     "skillc-index",
@@ -52,31 +59,26 @@ SUMMARIES: dict[str, str] = {
     "route": "Route an agent's skills through one skill.",
 }
 
-CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
-
-def _entry_point_section(text: str) -> dict[str, str]:
-    """``name = module:attr`` lines of the ``[skillc.commands]`` section of an entry_points.txt."""
+def _entry_point_section(text: str, group: str = ENTRY_POINT_GROUP) -> dict[str, str]:
+    """``name = module:attr`` lines of the ``[group]`` section of an entry_points.txt."""
     found: dict[str, str] = {}
     inside = False
     for raw in text.splitlines():
         line = raw.strip()
         if line.startswith("["):
-            inside = line == f"[{ENTRY_POINT_GROUP}]"
+            inside = line == f"[{group}]"
         elif inside and "=" in line and not line.startswith(("#", ";")):
             name, _, value = line.partition("=")
             found.setdefault(name.strip(), value.split("[")[0].strip())
     return found
 
 
-def discover_commands() -> dict[str, str]:
-    """Installed commands: name -> ``module:attr``, first distribution on ``sys.path`` wins.
-
-    The same lookup ``importlib.metadata.entry_points`` performs, without importing it (that
-    module alone costs more than click): scan each path entry for ``*.dist-info`` folders and
-    read their ``entry_points.txt``.
-    """
-    commands: dict[str, str] = {}
+@lru_cache(maxsize=1)
+def _entry_point_files() -> tuple[str, ...]:
+    """The entry_points.txt texts of the installed distributions that name a ``skillc.``
+    group, first distribution on ``sys.path`` first (read once a process)."""
+    texts: list[str] = []
     seen: set[str] = set()
     for entry in sys.path:
         try:
@@ -96,112 +98,43 @@ def discover_commands() -> dict[str, str]:
                     text = handle.read()
             except OSError:
                 continue
-            if ENTRY_POINT_GROUP in text:
-                for command, target in _entry_point_section(text).items():
-                    commands.setdefault(command, target)
+            if "[skillc." in text:
+                texts.append(text)
+    return tuple(texts)
+
+
+def discover_commands(group: str = ENTRY_POINT_GROUP) -> dict[str, str]:
+    """Installed commands: name -> ``module:attr``, first distribution on ``sys.path`` wins.
+
+    The same lookup ``importlib.metadata.entry_points`` performs, without importing it (that
+    module alone costs more than click): scan each path entry for ``*.dist-info`` folders and
+    read their ``entry_points.txt``. ``group``: :data:`ENTRY_POINT_GROUP` (the click
+    commands) or :data:`QUICK_GROUP` (their quick paths).
+    """
+    commands: dict[str, str] = {}
+    for text in _entry_point_files():
+        if f"[{group}]" in text:
+            for command, target in _entry_point_section(text, group).items():
+                commands.setdefault(command, target)
     return commands
 
 
-def _ordered(names: list[str]) -> list[str]:
-    known = [name for name in SUMMARIES if name in names]
-    return known + sorted(name for name in names if name not in SUMMARIES)
+def _target(target: str) -> Any:
+    """The object an entry point's ``module:attr`` names (its module imported)."""
+    module_name, _, attr = target.partition(":")
+    __import__(module_name)
+    obj: Any = sys.modules[module_name]
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return obj
 
 
-class CommandsFromEntryPoints(click.Group):
-    """A group whose subcommands are loaded lazily from the ``skillc.commands`` entry points."""
+def __getattr__(name: str) -> Any:
+    if name in ("cli", "CommandsFromEntryPoints"):  # the click group, imported when used
+        from skillc import _group
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self._targets: dict[str, str] | None = None
-
-    @property
-    def targets(self) -> dict[str, str]:
-        if self._targets is None:
-            self._targets = discover_commands()
-        return self._targets
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return _ordered(list(self.targets))
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = self.targets.get(cmd_name)
-        if target is None:
-            return None
-        module_name, _, attr = target.partition(":")
-        obj: object = import_module(module_name)
-        for part in attr.split("."):
-            obj = getattr(obj, part)
-        if not isinstance(obj, click.Command):
-            raise TypeError(f"entry point {cmd_name} = {target} is not a click command")
-        return obj
-
-    def resolve_command(
-        self, ctx: click.Context, args: list[str]
-    ) -> tuple[str | None, click.Command | None, list[str]]:
-        """An unknown command names the closest ones, from the names alone (nothing imported)."""
-        if args and args[0] not in self.targets:
-            from skillc_index.console import check_command_name
-
-            check_command_name(ctx, args[0], self.list_commands(ctx))
-        return super().resolve_command(ctx, args)
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """List commands from their names and RFC-0007 summaries, without importing them."""
-        rows = [(name, SUMMARIES.get(name, "")) for name in self.list_commands(ctx)]
-        if rows:
-            with formatter.section("Commands"):
-                formatter.write_dl(rows)
-
-
-def _print_versions(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
-    if not value or ctx.resilient_parsing:
-        return
-    from importlib.metadata import PackageNotFoundError, version
-
-    for dist in DISTRIBUTIONS:
-        try:
-            click.echo(f"{dist} {version(dist)}")
-        except PackageNotFoundError:
-            continue
-    ctx.exit(0)
-
-
-def _set_verbose(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
-    if value:
-        ctx.meta["skillc.verbose"] = True  # the key skillc_index.console.is_verbose reads
-
-
-@click.group(
-    "skc",
-    cls=CommandsFromEntryPoints,
-    context_settings=CONTEXT_SETTINGS,
-    epilog="Run 'skc COMMAND --help' for a command's options and examples.",
-)
-@click.option(
-    "--version",
-    is_flag=True,
-    expose_value=False,
-    is_eager=True,
-    callback=_print_versions,
-    help="Show the version of each installed skillc distribution.",
-)
-@click.option(
-    "-v",
-    "--verbose",
-    is_flag=True,
-    expose_value=False,
-    is_eager=True,
-    callback=_set_verbose,
-    help="Show more detail (paths; a traceback on internal errors).",
-)
-def cli() -> None:
-    """skc: the development kit for Agent Skills.
-
-    \b
-    Examples:
-      skc init my-skill      # create .skillc/skills/my-skill/SKILL.md
-      skc list               # the skills of this project and the global store
-    """
+        return getattr(_group, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -214,9 +147,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        code = cli.main(args, prog_name="skc", standalone_mode=False)
+        code = _quick(args)
+        if code is None:
+            from skillc._group import cli
+
+            code = cli.main(args, prog_name="skc", standalone_mode=False)
     except BaseException as exc:
         from skillc_index.console import handle_exception
 
         code = handle_exception(exc, args)
     return code if isinstance(code, int) else 0
+
+
+def _quick(args: list[str]) -> int | None:
+    """The command's quick path (:data:`QUICK_GROUP`), when it has one and it answered: its
+    exit code; else None (the command runs through click)."""
+    target = discover_commands(QUICK_GROUP).get(args[0]) if args else None
+    if target is None:
+        return None
+    code: int | None = _target(target)(args[1:])
+    return code

@@ -19,7 +19,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from skillc_gateway._limits import MAX_FIND_LIMIT, MAX_QUERY_CHARS, limit_fits, query_fits
+from skillc_gateway._limits import (
+    DEFAULT_FIND_LIMIT,
+    MAX_FIND_LIMIT,
+    MAX_QUERY_CHARS,
+    limit_fits,
+    query_fits,
+)
 from skillc_index import (
     Diagnostic,
     InvalidOption,
@@ -45,6 +51,7 @@ __all__ = [
     "SectionHit",
     "find_roots",
     "find_skills",
+    "served_answer",
 ]
 
 #: At most this many folders in ``paths`` (``--path``, the MCP ``path`` a model chooses).
@@ -157,7 +164,7 @@ def find_skills(
     layout: Layout,
     query: str,
     *,
-    limit: int = 10,
+    limit: int = DEFAULT_FIND_LIMIT,
     paths: Sequence[str] = (),
     configured: dict[str, str] | None = None,
     budget: float = BUDGET_SECONDS,
@@ -176,9 +183,9 @@ def find_skills(
     answer here only when none answers; the answer is the same either way. Worth it for a
     process that asks once (``skc find``): it then imports none of the catalog machinery."""
     if server:
-        answer = _served(layout, query, limit, paths, configured, budget)
+        answer = served_answer(layout, query, limit, paths, configured, budget)
         if answer is not None:
-            return answer._replace(served=True)
+            return answer
     from skillc_index import EmptyQuery
 
     if len(query) > MAX_QUERY_CHARS:
@@ -193,16 +200,18 @@ def find_skills(
     return Catalog.shared(layout).find(query, roots, limit, budget=budget)
 
 
-def _served(
+def served_answer(
     layout: Layout,
     query: str,
-    limit: int,
-    paths: Sequence[str],
-    configured: dict[str, str] | None,
-    budget: float,
+    limit: int = DEFAULT_FIND_LIMIT,
+    paths: Sequence[str] = (),
+    configured: dict[str, str] | None = None,
+    budget: float = BUDGET_SECONDS,
 ) -> FindResult | None:
-    """The find server's answer, or None: for bad input too (:func:`find_skills` then
-    raises its error, in its order; the server would refuse it all the same)."""
+    """The answer of the home's find server (``served`` set), or None: no server answered,
+    or the input is bad (:func:`find_skills` then raises its error, in its order; the server
+    would refuse it all the same). A server that did not answer is not asked again by this
+    process (:func:`.server.ask`)."""
     if not (query_fits(query) and limit_fits(limit)):
         return None
     try:
@@ -211,7 +220,8 @@ def _served(
         return None
     from skillc_gateway.catalog.server import ask
 
-    return ask(layout, query, limit, roots, budget)
+    answer = ask(layout, query, limit, roots, budget)
+    return None if answer is None else answer._replace(served=True)
 
 
 def find_roots(

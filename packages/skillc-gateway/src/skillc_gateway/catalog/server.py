@@ -62,6 +62,7 @@ __all__ = [
     "start_detached",
     "start_for_later",
     "stop_server",
+    "usable",
 ]
 
 #: The version of the request and reply format; a server answers only its own.
@@ -113,10 +114,14 @@ def ask(
     layout: Layout, query: str, limit: int, roots: Sequence[Root], budget: float
 ) -> FindResult | None:
     """The find server's answer, or None when there is none to be had: no server, a socket
-    that is not ours, a server that does not answer in time or answers something else."""
+    that is not ours, a server that does not answer in time (then it is not asked again by
+    this process) or answers something else."""
     from skillc_gateway import __version__
     from skillc_gateway.catalog import switched_off
 
+    where = _askable(layout)
+    if where is None:
+        return None
     message = {
         "op": "find",
         "skillc_gateway": __version__,
@@ -131,12 +136,28 @@ def ask(
         "roots": [[str(root.path), root.kind, root.scope] for root in roots],
     }
     reply = request(layout, message, budget * FINISH_WITHIN + ANSWER_MARGIN_SECONDS)
-    if reply is None or not reply.get("ok"):
+    if reply is None:
+        _silent.add(where)
+        return None
+    if not reply.get("ok"):
         return None
     try:
         return decode_result(reply["result"])
     except (KeyError, TypeError, ValueError):
         return None
+
+
+def usable(layout: Layout) -> bool:
+    """Whether :func:`ask` may ask the find server of ``layout``'s home: its socket is one a
+    server of ours made, and that server has not failed to answer this process."""
+    return _askable(layout) is not None
+
+
+def _askable(layout: Layout) -> tuple[str, tuple[int, int]] | None:
+    """The find server's socket (path and stamp) when :func:`ask` may ask it, else None."""
+    path = str(socket_path(layout))
+    stamp = _socket_stamp(path)
+    return None if stamp is None or (path, stamp) in _silent else (path, stamp)
 
 
 def request(layout: Layout, message: dict[str, Any], timeout: float) -> dict[str, Any] | None:
@@ -145,7 +166,7 @@ def request(layout: Layout, message: dict[str, Any], timeout: float) -> dict[str
     import _socket
 
     path = str(socket_path(layout))
-    if not _usable(path):
+    if _socket_stamp(path) is None:
         return None
     data = json.dumps({"version": PROTOCOL, **message}).encode()
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
@@ -179,16 +200,23 @@ def request(layout: Layout, message: dict[str, Any], timeout: float) -> dict[str
     return reply
 
 
-def _usable(path: str) -> bool:
-    """Whether ``path`` is a socket a find server of ours made: ours and mode 0600, not a
-    link; the length ``sun_path`` holds."""
+#: The sockets (path, inode and ctime) whose server did not answer a find of this process,
+#: which does not ask them again: ``skc find``'s quick path and its click command would each
+#: wait for a stuck server. A server started since has a socket of its own.
+_silent: set[tuple[str, tuple[int, int]]] = set()
+
+
+def _socket_stamp(path: str) -> tuple[int, int] | None:
+    """The inode and ctime of ``path`` when it is a socket a find server of ours made (ours
+    and mode 0600, not a link; the length ``sun_path`` holds), else None."""
     if len(os.fsencode(path)) > MAX_SOCKET_PATH:
-        return False
+        return None
     try:
         st = os.lstat(path)
     except OSError:
-        return False
-    return stat.S_ISSOCK(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077
+        return None
+    usable = stat.S_ISSOCK(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077
+    return (st.st_ino, st.st_ctime_ns) if usable else None
 
 
 def _peer(sock: Any) -> tuple[int, int]:
