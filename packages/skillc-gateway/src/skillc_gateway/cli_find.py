@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import click
 
 from skillc_gateway._limits import DEFAULT_FIND_LIMIT, MAX_FIND_LIMIT
-from skillc_gateway.find_quick import plural, render_text
+from skillc_gateway.find_quick import plural, print_answer
 from skillc_index.console import (
     CONTEXT_SETTINGS,
     cli_session,
@@ -95,10 +95,7 @@ def find_command(query: str, limit: int, path: tuple[str, ...], output_format: s
         )
     if not (result.served or result.partial or result.warnings):
         _start_server(session.layout, result.searched)  # first: a reader may stop reading
-    if output_format == "json":
-        print_json(result.to_dict())
-    else:
-        click.echo(render_text(session.layout, result))
+    print_answer(session.layout, result, output_format)
 
 
 def _start_server(layout: Layout, searched: int) -> None:

@@ -7,7 +7,7 @@ is the process starting, and importing click costs about as much as starting Pyt
 ``find``), which reads the usual forms itself: a query, ``--limit N``, ``--path DIR``
 (repeated), ``--format text|json``, as ``--name value`` or ``--name=value``, ``--`` before a
 query that starts with ``-``. When the server answers, it prints the answer as the click
-command does (:func:`render_text` is the text form for both) and returns 0. For anything
+command does (:func:`print_answer` prints it for both) and returns 0. For anything
 else it returns None before it printed anything, and the click command runs, as it does
 without a server: ``--help``, ``-v``, an option or a value it does not read, bad input (the
 command's error), no server (the command answers itself, and may start one), a
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from skillc_gateway.catalog import FindResult, FoundSkill
     from skillc_index import Layout
 
-__all__ = ["plural", "render_text", "run"]
+__all__ = ["plural", "print_answer", "run"]
 
 #: The values of ``--format`` (the click command's choices).
 FORMATS = ("text", "json")
@@ -59,15 +59,21 @@ def run(args: list[str]) -> int | None:
         from skillc_index.console import report_all
 
         report_all(result.warnings)
+    print_answer(layout, result, output_format)
+    return 0
+
+
+def print_answer(layout: Layout, result: FindResult, output_format: str) -> None:
+    """Print ``result`` on stdout as ``skc find`` does (both paths): the JSON of
+    ``--format json``, else the text form, one block per skill."""
     if output_format == "json":
         from skillc_index import json_text
 
         text = json_text(result.to_dict())
     else:
-        text = render_text(layout, result)
+        text = _render_text(layout, result)
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
-    return 0
 
 
 def _parse(args: list[str]) -> tuple[str, int, list[str], str] | None:
@@ -100,7 +106,7 @@ def _parse(args: list[str]) -> tuple[str, int, list[str], str] | None:
     return None if query is None else (query, limit, paths, output_format)
 
 
-def render_text(layout: Layout, result: FindResult) -> str:
+def _render_text(layout: Layout, result: FindResult) -> str:
     """The text form of an answer: one block per skill (rank, name, score; folder;
     description; how to read its best section)."""
     if not result.skills:

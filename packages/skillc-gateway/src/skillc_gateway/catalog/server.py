@@ -208,8 +208,8 @@ _silent: set[tuple[str, tuple[int, int]]] = set()
 
 def _socket_stamp(path: str) -> tuple[int, int] | None:
     """The inode and ctime of ``path`` when it is a socket a find server of ours made (ours
-    and mode 0600, not a link; the length ``sun_path`` holds), else None."""
-    if len(os.fsencode(path)) > MAX_SOCKET_PATH:
+    and mode 0600, not a link; a length a socket can have), else None."""
+    if not _fits(path):
         return None
     try:
         st = os.lstat(path)
@@ -378,7 +378,7 @@ class FindServer:
         if not hasattr(socket, "SO_PEERCRED"):
             raise FindServerError("the find server needs Linux (it checks its peers' user id)")
         path = str(self.path)
-        if len(os.fsencode(path)) > MAX_SOCKET_PATH:
+        if not _fits(path):
             raise FindServerError(_too_long(path))
         self.path.parent.mkdir(parents=True, exist_ok=True)
         lock = self.path.parent / LOCK_NAME
@@ -638,6 +638,11 @@ class FindServer:
         }
 
 
+def _fits(path: str) -> bool:
+    """Whether a socket can have ``path``: ``sun_path`` holds :data:`MAX_SOCKET_PATH` bytes."""
+    return len(os.fsencode(path)) <= MAX_SOCKET_PATH
+
+
 def _too_long(path: str) -> str:
     return (
         f"the socket path {path} is {len(os.fsencode(path))} bytes long; a Unix socket's "
@@ -752,7 +757,7 @@ def start_detached(layout: Layout, idle: float, timeout: float = 60.0) -> int:
     from /dev/null, its output appended to ``find.log`` in the skillc home) and wait until it
     answers: its pid. FindServerError when one runs already or it does not start."""
     path = str(socket_path(layout))
-    if len(os.fsencode(path)) > MAX_SOCKET_PATH:
+    if not _fits(path):
         raise FindServerError(_too_long(path))
     running = server_status(layout)
     if running is not None:
@@ -790,7 +795,7 @@ def start_for_later(layout: Layout) -> int | None:
     home, sock = layout.global_dir, socket_path(layout)
     if not sys.platform.startswith("linux") or not os.access(home, os.W_OK | os.X_OK):
         return None
-    if len(os.fsencode(str(sock))) > MAX_SOCKET_PATH:
+    if not _fits(str(sock)):
         return None
     try:
         if not stat.S_ISSOCK(os.lstat(sock).st_mode):
