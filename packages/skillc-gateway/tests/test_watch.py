@@ -36,6 +36,7 @@ from skillc_gateway.catalog.server import (
     ask,
     decode_result,
     encode_result,
+    request,
     socket_path,
     usable,
 )
@@ -345,6 +346,54 @@ def test_a_server_that_does_not_answer_is_not_asked_again(home: Path) -> None:
         assert len(accepted) == 2
 
 
+def test_a_stopped_server_is_not_waited_for(
+    gateway: Run, gateway_process: Run, clean_env: dict[str, str], project: Path, home: Path,
+    library: Path,
+) -> None:  # fmt: skip
+    """A server stopped with Ctrl-Z (SIGSTOP) still has its socket, and the kernel accepts
+    connections for it: the client sees the process stopped and answers itself at once,
+    however long it would wait for a busy server; resumed, the server answers again."""
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    with server(clean_env, project, gateway) as running:
+        expected = gateway_process("find", "paint", "--path", "library").stdout
+        assert "painter" in expected and queries(gateway) == 1
+        running.send_signal(signal.SIGSTOP)
+        try:
+            replies: list[dict[str, Any] | None] = []
+            # an hour to answer: only seeing the process stopped ends the wait
+            asking = threading.Thread(
+                target=lambda: replies.append(request(layout, {"op": "status"}, 3600.0))
+            )
+            asking.start()
+            asking.join(READY_SECONDS)
+            assert not asking.is_alive() and replies == [None]
+            done = gateway_process("find", "paint", "--path", "library", "-v")
+            assert done.returncode == 0 and done.stdout == expected
+            assert "find: answered by this process" in done.stderr
+            data = status(gateway)
+            assert data == {
+                "running": False, "home": str(home),
+                "socket": str(home / ".skillc" / "find.sock"), "silent_pid": running.pid,
+            }  # fmt: skip
+            text = gateway_process("watch", "--status").stdout
+            assert f"A find server (pid {running.pid}) holds this skillc home" in text
+            assert f"'kill -CONT {running.pid}' resumes it" in text
+        finally:
+            running.send_signal(signal.SIGCONT)
+        done = gateway_process("find", "paint", "--path", "library", "-v")
+        assert done.stdout == expected and "answered by the find server" in done.stderr
+        assert queries(gateway) == 2
+        # stopped, asked to stop: it does when resumed (the request waits in its queue)
+        running.send_signal(signal.SIGSTOP)
+        try:
+            stopping = gateway_process("watch", "--stop")
+            assert stopping.returncode == 1
+            assert f"the find server (pid {running.pid}) is stopped" in stopping.stderr
+        finally:
+            running.send_signal(signal.SIGCONT)
+        assert running.wait(timeout=READY_SECONDS) == 0
+
+
 # -- started by find ---------------------------------------------------------------------------
 
 
@@ -471,7 +520,12 @@ def test_a_killed_server_leaves_a_socket_the_next_one_replaces(
         first.kill()
         first.wait()
     assert stat.S_ISSOCK(sock.lstat().st_mode)  # left behind, nobody answers on it
-    assert status(gateway) == {"running": False, "home": str(home), "socket": str(sock)}
+    assert status(gateway) == {
+        "running": False,
+        "home": str(home),
+        "socket": str(sock),
+        "silent_pid": None,
+    }
     done = gateway_process("find", "paint", "--path", "library")
     assert done.returncode == 0 and "painter" in done.stdout  # answered in process
     with server(clean_env, project, gateway) as second:

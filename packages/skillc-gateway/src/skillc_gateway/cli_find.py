@@ -171,9 +171,7 @@ def watch_command(
         raise click.UsageError("--lock-fd goes with running a server in the foreground")
     layout = Layout.discover()
     if status:
-        home, socket = str(layout.home), str(server.socket_path(layout))
-        stopped = {"running": False, "home": home, "socket": socket}
-        _watch_status(server.server_status(layout) or stopped, output_format)
+        _watch_status(server.server_status(layout) or server.silent_status(layout), output_format)
     elif stop:
         pid = server.stop_server(layout)
         if output_format == "json":
@@ -216,6 +214,14 @@ def _watch_foreground(layout: Layout, idle: int, lock_fd: int | None = None) -> 
 def _watch_status(status: dict[str, object], output_format: str) -> None:
     if output_format == "json":
         print_json(status)
+        return
+    if not status["running"] and status.get("silent_pid"):
+        pid = status["silent_pid"]
+        click.echo(
+            f"A find server (pid {pid}) holds this skillc home ({status['home']}) but does "
+            f"not answer: skc find answers itself. If it is stopped, 'kill -CONT {pid}' "
+            f"resumes it; 'kill {pid}' ends it."
+        )
         return
     if not status["running"]:
         click.echo(f"No find server runs for this skillc home ({status['home']}).")

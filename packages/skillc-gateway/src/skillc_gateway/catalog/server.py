@@ -58,6 +58,7 @@ __all__ = [
     "ask",
     "request",
     "server_status",
+    "silent_status",
     "socket_path",
     "start_detached",
     "start_for_later",
@@ -81,6 +82,9 @@ MAX_REPLY_BYTES = 64 * 1024 * 1024
 MAX_SOCKET_PATH = 107
 #: The client gives up connecting after this long (a server that does not accept is stuck).
 CONNECT_SECONDS = 0.5
+#: While it waits for a reply, the client looks this often whether the server's process is
+#: stopped (Ctrl-Z, SIGSTOP, a debugger): then it answers itself at once.
+POLL_SECONDS = 0.25
 #: On top of the longest the catalog indexes for (its time budget, stretched to finish), for
 #: the reply to arrive.
 ANSWER_MARGIN_SECONDS = 5.0
@@ -162,7 +166,8 @@ def _askable(layout: Layout) -> tuple[str, tuple[int, int]] | None:
 
 def request(layout: Layout, message: dict[str, Any], timeout: float) -> dict[str, Any] | None:
     """Send ``message`` to the find server of ``layout``'s home; its reply, or None (no
-    usable server, or no reply of this protocol within ``timeout`` seconds)."""
+    usable server, no reply of this protocol within ``timeout`` seconds, or a server whose
+    process is stopped)."""
     import _socket
 
     path = str(socket_path(layout))
@@ -173,7 +178,8 @@ def request(layout: Layout, message: dict[str, Any], timeout: float) -> dict[str
     try:
         sock.settimeout(CONNECT_SECONDS)
         sock.connect(path)
-        if _peer(sock)[1] != os.getuid():
+        pid, uid = _peer(sock)
+        if uid != os.getuid():
             return None
         deadline = time.monotonic() + timeout
         sock.settimeout(timeout)
@@ -182,8 +188,16 @@ def request(layout: Layout, message: dict[str, Any], timeout: float) -> dict[str
         chunks: list[bytes] = []
         size = 0
         while True:
-            sock.settimeout(max(deadline - time.monotonic(), 0.001))
-            chunk = sock.recv(1 << 16)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            sock.settimeout(min(left, POLL_SECONDS))
+            try:
+                chunk = sock.recv(1 << 16)
+            except TimeoutError:
+                if _stopped(pid):
+                    return None
+                continue
             if not chunk:
                 break
             size += len(chunk)
@@ -217,6 +231,17 @@ def _socket_stamp(path: str) -> tuple[int, int] | None:
         return None
     usable = stat.S_ISSOCK(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077
     return (st.st_ino, st.st_ctime_ns) if usable else None
+
+
+def _stopped(pid: int) -> bool:
+    """Whether the process ``pid`` is stopped (``T``, or ``t`` under a debugger) and so
+    answers nothing until it is resumed; False when that cannot be told."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as file:
+            state = file.read(4096).rpartition(b")")[2].split()[:1]
+    except OSError:
+        return False
+    return state in ([b"T"], [b"t"])
 
 
 def _peer(sock: Any) -> tuple[int, int]:
@@ -527,12 +552,12 @@ class FindServer:
                 self.log(f"refused a connection from user {uid} (pid {pid})")
                 return
             connection.settimeout(READ_SECONDS)
-            reply = self._reply(_read(connection))
+            reply = self._reply(_read(connection), connection)
             connection.sendall(json.dumps({"version": PROTOCOL, **reply}).encode())
         except OSError as exc:
             self.log(f"a client (pid {pid}) went away: {exc}")
 
-    def _reply(self, data: bytes | None) -> dict[str, Any]:
+    def _reply(self, data: bytes | None, connection: socket.socket) -> dict[str, Any]:
         try:
             if data is None:
                 raise _BadRequest(f"the request is longer than {MAX_REQUEST_BYTES} bytes")
@@ -543,6 +568,8 @@ class FindServer:
             if not isinstance(message, dict) or message.get("version") != PROTOCOL:
                 raise _BadRequest(f"this server speaks version {PROTOCOL} only")
             op = message.get("op")
+            if op == "find" and _hung_up(connection):  # it gave up waiting (we were stopped)
+                return {"ok": False, "error": "the client is gone"}
             if op == "find":
                 return {"ok": True, "result": encode_result(self._find(message))}
             if op == "status":
@@ -719,6 +746,15 @@ def _read(connection: socket.socket) -> bytes | None:
         chunks.append(chunk)
 
 
+def _hung_up(connection: socket.socket) -> bool:
+    """Whether the client closed its end (it shuts down only its writing side to send)."""
+    import select
+
+    poller = select.poll()
+    poller.register(connection.fileno(), select.POLLIN)
+    return any(events & select.POLLHUP for _, events in poller.poll(0))
+
+
 def _absolute(value: object) -> bool:
     return isinstance(value, str) and value.startswith("/") and "\0" not in value
 
@@ -733,6 +769,18 @@ def server_status(layout: Layout) -> dict[str, Any] | None:
     return status if isinstance(status, dict) else None
 
 
+def silent_status(layout: Layout) -> dict[str, Any]:
+    """What ``skc watch --status`` shows when no find server answers: ``silent_pid`` is the
+    pid of one that holds the home's lock all the same (stopped, or stuck), else None."""
+    holder = _lock_holder(layout.global_dir / LOCK_NAME)
+    return {
+        "running": False,
+        "home": str(layout.home),
+        "socket": str(socket_path(layout)),
+        "silent_pid": int(holder) if holder is not None and holder.isdigit() else None,
+    }
+
+
 def stop_server(layout: Layout, timeout: float = 30.0) -> int | None:
     """Stop the find server of ``layout``'s home and wait until it is gone: its pid, None
     when none ran. FindServerError when one holds the home's lock but does not answer."""
@@ -740,6 +788,11 @@ def stop_server(layout: Layout, timeout: float = 30.0) -> int | None:
     lock = layout.global_dir / LOCK_NAME
     if reply is None or not reply.get("ok"):
         holder = _lock_holder(lock)
+        if holder is not None and holder.isdigit() and _stopped(int(holder)):
+            raise FindServerError(
+                f"the find server (pid {holder}) is stopped: it stops once resumed "
+                f"('kill -CONT {holder}'), or 'kill {holder}' ends it now"
+            )
         if holder is not None:
             raise FindServerError(f"the find server (pid {holder}) does not answer: kill it")
         return None
