@@ -161,6 +161,32 @@ def test_repository_skills_rebuild_after_an_edit(index: Run, project: Path) -> N
     assert "Newest text." in copy.read_text()
 
 
+def test_all_follows_no_import_record_out_of_the_project(
+    index: Run, project: Path, tmp_path: Path
+) -> None:
+    """A checkout may ship a project store copy whose import record names a folder outside
+    it (a private one): --all builds the store copy as it is, it copies nothing in."""
+    from skillc_index import source_hash
+
+    private = tmp_path / "private" / "secret"
+    write_skill(private, "Private.\n")
+    (private / "creds.txt").write_text("API_KEY=secret\n", encoding="utf-8")
+    bait = project / ".skillc" / "skills" / "secret"
+    write_skill(bait, "Bait.\n")
+    record = {"origin": str(private.resolve()), "source_hash": source_hash(bait)}
+    (bait / ".skillc-import.json").write_text(json.dumps(record), encoding="utf-8")
+    result = index("build", "--all", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    (built,) = json.loads(result.stdout)["results"]
+    assert built["import"] is None and built["source_path"] == str(bait.resolve())
+    assert not (bait / "creds.txt").exists()
+    assert "Bait." in (bait / "SKILL.md").read_text()
+    # the folder named on the command line is the user's consent: imported from there
+    named = index("build", str(private), "--format", "json")
+    assert named.returncode == 0, named.stderr
+    assert (bait / "creds.txt").is_file()
+
+
 def test_all_builds_both_stores(index: Run, project: Path, home: Path) -> None:
     write_skill(project / ".skillc" / "skills" / "local")
     write_skill(home / ".skillc" / "skills" / "shared")

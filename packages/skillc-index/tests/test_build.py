@@ -248,11 +248,47 @@ def test_import_from_a_path(
         build(str(outside))
     assert caught.value.diagnostic.code == "E050"
     assert (caught.value.destination, caught.value.origin) == (".skillc/skills/ext", str(outside))
-    assert caught.value.force_does == f"replace it with {outside}"
+    assert caught.value.force_does == f"move it aside and import {outside}"
     assert snapshot(copy) == before
     forced = build(str(outside), force=True)
     assert forced.import_action == "replace"
     assert "Newer." in (copy / "SKILL.md").read_text(encoding="utf-8")
+    # the edited copy was moved aside, not deleted
+    (backup,) = [p for p in store.iterdir() if p.name.startswith(".ext.skillc-backup-")]
+    assert snapshot(backup) == before
+    assert [n.text for n in forced.notices if "aside" in n.text] == [
+        f"moved .skillc/skills/ext aside to .skillc/skills/{backup.name} (not a copy skillc "
+        "imported and nobody changed since; nothing deleted)"
+    ]
+    # a copy skillc imported, unchanged since, is replaced without a backup
+    (outside / "SKILL.md").write_text("---\nname: ext\ndescription: Last.\n---\n", encoding="utf-8")
+    assert not [n for n in build(str(outside)).notices if "aside" in n.text]
+    assert len([p for p in store.iterdir() if p.name.startswith(".")]) == 1
+
+
+def test_a_forced_import_keeps_a_skill_written_in_the_store(
+    build: Callable[..., BuildResult], store: Path, tmp_path: Path, make_skill: MakeSkill
+) -> None:
+    """`skc build <path> --force` over a store skill of that name written by hand (or a link
+    to one): moved aside with all its files, never removed."""
+    mine = make_skill(store, "pdf", "\nMY WORK\n")
+    (mine / "ref.md").write_text("# Precious\n", encoding="utf-8")
+    before = snapshot(mine)
+    other = make_skill(tmp_path / "downloads", "pdf")
+    with pytest.raises(StoreCopyDiffers):
+        build(str(other))
+    assert snapshot(mine) == before
+    build(str(other), force=True)
+    (backup,) = [p for p in store.iterdir() if p.name.startswith(".pdf.skillc-backup-")]
+    assert snapshot(backup) == before
+    assert (store / "pdf" / ".skillc-import.json").is_file()
+    # a symlink in the store: the link is moved aside, what it points to untouched
+    elsewhere = make_skill(tmp_path / "elsewhere", "docx")
+    (store / "docx").symlink_to(elsewhere)
+    build(str(make_skill(tmp_path / "downloads", "docx")), force=True)
+    (link,) = [p for p in store.iterdir() if p.name.startswith(".docx.skillc-backup-")]
+    assert link.is_symlink() and link.resolve() == elsewhere.resolve()
+    assert (elsewhere / "SKILL.md").is_file()
 
 
 def test_import_of_a_broken_skill_copies_nothing(

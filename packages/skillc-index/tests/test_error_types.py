@@ -153,7 +153,7 @@ def test_the_cli_prints_the_options_spelling(capsys: pytest.CaptureFixture[str])
     assert capsys.readouterr().err == (
         "error[E050]: skill 'demo' already exists\n"
         "hint: the project store already holds an edited 'demo' (.skillc/skills/demo); "
-        "use --force to replace it with /o/demo\n"
+        "use --force to move it aside and import /o/demo\n"
     )
 
 

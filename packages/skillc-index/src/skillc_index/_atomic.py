@@ -16,7 +16,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["abandoned", "ensure_dir", "staging_dir", "temporary_path", "write_file_atomic"]
+__all__ = [
+    "abandoned",
+    "ensure_dir",
+    "move_aside",
+    "staging_dir",
+    "temporary_path",
+    "write_file_atomic",
+]
 
 
 def ensure_dir(path: Path) -> None:
@@ -109,3 +116,20 @@ def write_file_atomic(
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+def move_aside(path: Path) -> Path:
+    """Rename ``path`` to a new hidden ``.<name>.skillc-backup-<UTC time>[-N]`` beside it
+    (same folder, so one rename: nothing is copied or deleted); returns the new path."""
+    import time
+
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    base = f".{path.name}.skillc-backup-{stamp}"
+    number = 0
+    while True:
+        backup = path.parent / (base if number == 0 else f"{base}-{number}")
+        if not (backup.exists() or backup.is_symlink()):
+            break
+        number += 1
+    path.rename(backup)
+    return backup

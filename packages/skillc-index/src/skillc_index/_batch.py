@@ -117,10 +117,16 @@ class BatchJob(NamedTuple):
 
 def _store_skills(layout: Layout) -> list[Path]:
     """Every skill of the project and global stores; a store copy imported from a folder
-    that is still there stands for that folder (it is built, re-imported, from there)."""
+    that is still there stands for that folder (it is built, re-imported, from there). The
+    import record of a project store copy is a file of the project (a checkout may ship
+    one), so there the folder must be inside the project: a record cannot make skillc copy
+    a folder from elsewhere into the project."""
+    from skillc_index._files import within
+
     skills: list[Path] = []
     for scope in layout.scopes():
         store = layout.store(scope)
+        bound = layout.project_root if scope == "project" else None
         try:
             names = sorted(name for name in os.listdir(store) if not name.startswith("."))  # noqa: PTH208
         except OSError:
@@ -131,7 +137,12 @@ def _store_skills(layout: Layout) -> list[Path]:
                 continue
             record = ImportRecord.read(folder)
             origin = None if record is None else Path(record.origin)
-            if origin is not None and origin.name == name and (origin / SKILL_FILE).is_file():
+            if (
+                origin is not None
+                and origin.name == name
+                and (bound is None or within(origin, bound))
+                and (origin / SKILL_FILE).is_file()
+            ):
                 folder = origin
             skills.append(folder)
     return skills

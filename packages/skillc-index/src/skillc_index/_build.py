@@ -154,6 +154,7 @@ def build_skill(
     if files.escapes:
         raise PathEscapesRoot(files.escapes[0])
 
+    notices: list[Notice] = list(resolved.notices)
     plan: ImportPlan | None = None
     if not in_a_store(resolved.source, layout):
         plan = plan_import(resolved, layout, files, force=force)
@@ -177,7 +178,15 @@ def build_skill(
     )
     if plan is not None and plan.action != "unchanged":
         refuse_collision(target_skill.runtime, target_skill.source)
-        perform_import(plan)
+        backup = perform_import(plan)
+        if backup is not None:
+            notices.append(
+                Notice(
+                    f"moved {layout.display(plan.destination)} aside to "
+                    f"{layout.display(backup)} (not a copy skillc imported and nobody changed "
+                    "since; nothing deleted)"
+                )
+            )
         target_skill = plan.imported(resolved)
         files = walk_skill(target_skill.source)
     elif plan is not None:
@@ -190,7 +199,7 @@ def build_skill(
         progress=progress,
         force=force,
     )
-    notices: list[Notice] = [*resolved.notices, *compiled.notices]
+    notices.extend(compiled.notices)
     deployments: list[Deployment] = []
     for deploy_plan in plans:
         deployment, deploy_notices = deploy(deploy_plan, compiled.runtime, copy=copy)

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from skillc_index._atomic import ensure_dir, staging_dir, temporary_path
+from skillc_index._atomic import ensure_dir, move_aside, staging_dir, temporary_path
 from skillc_index._diagnostics import (
     EmptyTargetName,
     FolderNotWritable,
@@ -244,23 +244,6 @@ def _links_to(path: Path, runtime: Path) -> bool:
         return False
 
 
-def _move_aside(path: Path) -> Path:
-    """Rename ``path`` to a new hidden ``.<name>.skillc-backup-<UTC time>[-N]`` beside it
-    (same folder, so one rename: nothing is copied or deleted); returns the new path."""
-    import time
-
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    base = f".{path.name}.skillc-backup-{stamp}"
-    number = 0
-    while True:
-        backup = path.parent / (base if number == 0 else f"{base}-{number}")
-        if not (backup.exists() or backup.is_symlink()):
-            break
-        number += 1
-    path.rename(backup)
-    return backup
-
-
 def _remove(path: Path) -> None:
     """Remove a symlink or a copy of skillc's own (the only things :func:`deploy` removes)."""
     if path.is_symlink() or not path.is_dir():
@@ -315,7 +298,7 @@ def deploy(
     if existing == "other":
         if not plan.force:
             raise ForeignFolder(plan.skill, str(path))
-        backup = _move_aside(path)
+        backup = move_aside(path)
         notices.append(
             Notice(f"moved {path} aside to {backup} (it was not made by skillc; nothing deleted)")
         )

@@ -447,7 +447,7 @@ class StoreCopyDiffers(SkillExists):
 
     def __init__(self, skill: str, scope: str, which: str, destination: str, origin: str) -> None:
         hint = f"the {scope} store already holds {which} '{skill}' ({destination})"
-        super().__init__(skill, hint, f"replace it with {origin}")
+        super().__init__(skill, hint, f"move it aside and import {origin}")
         self.destination = destination
         self.origin = origin
 

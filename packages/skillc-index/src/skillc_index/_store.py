@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from skillc_index._atomic import abandoned, staging_dir, write_file_atomic
+from skillc_index._atomic import abandoned, move_aside, staging_dir, write_file_atomic
 from skillc_index._diagnostics import StoreCopyDiffers
 from skillc_index._files import SkillFiles, source_hash
 from skillc_index._layout import (
@@ -51,6 +51,10 @@ class ImportPlan:
     adopt_hash: str | None = None
     """For ``unchanged``: the source hash of a store copy whose record does not name this
     folder yet (it holds the very same files, so the folder adopts it)."""
+    keep_previous: bool = False
+    """For ``replace`` with ``force``: what is there is not a copy skillc imported and nobody
+    changed since, so it is moved aside (:func:`~skillc_index._atomic.move_aside`), not
+    removed."""
 
     def imported(self, skill: ResolvedSkill) -> ResolvedSkill:
         """``skill`` as it resolves once the import is done: from the store copy."""
@@ -112,18 +116,20 @@ def plan_import(
     if not force:
         shown = layout.display(destination)
         raise StoreCopyDiffers(skill.name, skill.scope, why, shown, layout.display(origin))
-    return ImportPlan(origin, destination, "replace", files)
+    return ImportPlan(origin, destination, "replace", files, keep_previous=True)
 
 
-def perform_import(plan: ImportPlan) -> None:
+def perform_import(plan: ImportPlan) -> Path | None:
     """Copy the files into a temporary folder of the store, record where they came from,
-    then rename it into place (the previous copy, if any, is removed only once the new one
-    is complete)."""
+    then rename it into place. A previous copy skillc imported, unchanged since, is removed
+    only once the new one is complete; anything else in its place (``keep_previous``: a
+    skill written in the store, an edited copy, a link) is moved aside first, and where it
+    went is returned."""
     if plan.action == "unchanged":
         if plan.adopt_hash is not None:
             record = ImportRecord(str(plan.origin), plan.adopt_hash)
             write_file_atomic(plan.destination / IMPORT_RECORD, record.to_bytes())
-        return
+        return None
     import shutil
 
     store = plan.destination.parent
@@ -139,11 +145,13 @@ def perform_import(plan: ImportPlan) -> None:
             shutil.copy2(plan.origin / rel, target)  # keeps mtimes: as old as its source
         record = ImportRecord(str(plan.origin), source_hash(staging, plan.files.files))
         (staging / IMPORT_RECORD).write_bytes(record.to_bytes())
-        if plan.destination.is_symlink() or plan.destination.is_file():
-            plan.destination.unlink()
+        if plan.keep_previous and (plan.destination.exists() or plan.destination.is_symlink()):
+            backup = move_aside(plan.destination)
+            staging.replace(plan.destination)
+            return backup
         if not plan.destination.is_dir():
             staging.replace(plan.destination)
-            return
+            return None
         old = staging_dir(store, f"{name}.old", sweep=False)  # may hold the only copy
         plan.destination.replace(old / name)
         try:
@@ -153,6 +161,7 @@ def perform_import(plan: ImportPlan) -> None:
             old.rmdir()
             raise
         shutil.rmtree(old, ignore_errors=True)
+        return None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
