@@ -26,7 +26,9 @@ from skillc_index import (
     find_headings,
     is_hidden,
     multiple_matches,
+    one_line,
     open_in_root,
+    printable,
     read_headings,
     require_index,
     safe_join,
@@ -129,9 +131,20 @@ def show_section(
         if matches:
             query = candidate
             break
+    if not matches and query:
+        # a heading with control characters, as a stub lists it or text output shows it
+        headings = list(read_headings(index, relative))
+        folded = query.casefold()
+        matches = [
+            heading
+            for heading in headings
+            if not heading.text.isprintable()
+            and folded in (one_line(heading.text).casefold(), printable(heading.text).casefold())
+        ]
+        if not matches:
+            raise SectionNotFound(query, _suggestions(query, headings))
     if not matches:
-        hints = _suggestions(query, read_headings(index, relative)) if query else []
-        raise SectionNotFound(query or section, hints)
+        raise SectionNotFound(section, [])
     found = matches[0]
     path = safe_join(skill.source, found.file)
     try:

@@ -17,7 +17,7 @@ import click
 
 from skillc_gateway import find_quick
 from skillc_gateway.cli_find import find_command, watch_command
-from skillc_index import Notice
+from skillc_index import Notice, printable
 from skillc_index.console import (
     CONTEXT_SETTINGS,
     CommandGroup,
@@ -76,8 +76,8 @@ def outline_command(skill: str, level: int | None, output_format: str) -> None:
     for heading in result.outline.headings:
         if heading.file != current:
             current = heading.file
-            click.echo(current)
-        click.echo(f"{'  ' * heading.level}{'#' * heading.level} {heading.text}")
+            click.echo(printable(current))
+        click.echo(printable(f"{'  ' * heading.level}{'#' * heading.level} {heading.text}"))
 
 
 @click.command("show", context_settings=CONTEXT_SETTINGS)
@@ -144,8 +144,8 @@ def search_command(skill: str, query: str, limit: int, output_format: str) -> No
     if result is None:
         return
     for hit in result.found.results:
-        click.echo(f"{hit.file}#{hit.section} (score: {hit.score:.2f})")
-        click.echo(f"  {' '.join(hit.snippet.split())}")
+        click.echo(printable(f"{hit.file}#{hit.section} (score: {hit.score:.2f})"))
+        click.echo(printable(f"  {' '.join(hit.snippet.split())}"))
 
 
 def _echo_text(text: str, more_lines: int, *, as_is: bool = False) -> None:
@@ -228,7 +228,7 @@ def sources_command(
     if result is None:
         return
     for line in result.tree.lines():
-        click.echo(line)
+        click.echo(printable(line))
 
 
 @click.command("tools", context_settings=CONTEXT_SETTINGS)
@@ -264,13 +264,15 @@ def tools_command(skill: str, output_format: str) -> None:
     if not found.skill.tools:
         click.echo(f"No tools in '{found.skill.name}'.")
     for tool in found.skill.tools:
-        click.echo(f"{tool.name}  {tool.description}".rstrip())
+        click.echo(printable(f"{tool.name}  {tool.description}".rstrip()))
         for p in tool.parameters:
             need = "required" if p.required else "optional"
             default = "" if p.default is None else f", default {p.default!r}"
-            click.echo(f"    {p.name} ({p.type}, {need}{default})  {p.description}".rstrip())
+            click.echo(
+                printable(f"    {p.name} ({p.type}, {need}{default})  {p.description}".rstrip())
+            )
         if tool.command is not None:
-            click.echo(f"    $ {tool.command.source}")
+            click.echo(printable(f"    $ {tool.command.source}"))
 
 
 def _arguments(assignments: tuple[str, ...]) -> dict[str, object]:

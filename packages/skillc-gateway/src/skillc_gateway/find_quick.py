@@ -71,7 +71,9 @@ def print_answer(layout: Layout, result: FindResult, output_format: str) -> None
 
         text = json_text(result.to_dict())
     else:
-        text = _render_text(layout, result)
+        from skillc_index import printable
+
+        text = "\n".join(printable(line) for line in _render_text(layout, result).split("\n"))
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
 

@@ -131,6 +131,8 @@ _EXPORTS: dict[str, str] = {
     "iter_lines": "_lines",
     "split_lines": "_lines",
     "json_text": "_text",
+    "one_line": "_text",
+    "printable": "_text",
     "valid_utf8": "_text",
     # manifest
     "Manifest": "_manifest",
@@ -387,7 +389,7 @@ if TYPE_CHECKING:
         skill_template,
     )
     from skillc_index._sqlite import sqlite_uri, use_wal
-    from skillc_index._text import json_text, valid_utf8
+    from skillc_index._text import json_text, one_line, printable, valid_utf8
     from skillc_index._tool_command import (
         CodeValue,
         CommandTemplate,

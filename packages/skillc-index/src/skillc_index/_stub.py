@@ -26,6 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from skillc_index._text import one_line
+
 __all__ = [
     "MAX_DESCRIPTION",
     "MAX_ENTRIES",
@@ -64,10 +66,6 @@ class Reference:
     """Its first H1, if any."""
     description: str | None
     """Its frontmatter ``description``, if any."""
-
-
-def _one_line(text: str) -> str:
-    return " ".join(_LINE_BREAKING.sub(" ", text).split())
 
 
 def _truncate(text: str, limit: int = MAX_DESCRIPTION) -> str:
@@ -183,7 +181,7 @@ def _exec_word(skill: str) -> str:
 def _skill_entries(headings: Sequence[tuple[int, str]]) -> list[str]:
     """RFC-0001:C-SECTIONS for SKILL.md: H1 at indent 0, H2 at indent 1 under the preceding
     H1 (at indent 0 when no H1 precedes it), at most 15 entries and 12 H1s."""
-    entries = [(level, _one_line(text)) for level, text in headings if level <= 2]
+    entries = [(level, one_line(text)) for level, text in headings if level <= 2]
     entries = [(level, text) for level, text in entries if text]
     lines: list[str] = []
     seen_h1 = 0
@@ -205,8 +203,8 @@ def _reference_entries(references: Sequence[Reference]) -> list[str]:
         return []
     lines = [f"- {REFERENCES_LABEL}"]
     for reference in references[:MAX_ENTRIES]:
-        label = _one_line(reference.title or "") or _one_line(reference.path)
-        description = _one_line(reference.description or "")
+        label = one_line(reference.title or "") or one_line(reference.path)
+        description = one_line(reference.description or "")
         if description:
             label = f"{label} — {_truncate(description)}"
         lines.append(f"  - {label}")
@@ -243,7 +241,7 @@ def render_stub(
     raw_name = frontmatter.get("name")
     name = raw_name if isinstance(raw_name, str) else ""
     body = [
-        f"# {_one_line(name) or _one_line(skill)}",
+        f"# {one_line(name) or one_line(skill)}",
         "",
         "This skill is served by skillc. Do not read its source files directly: retrieve the",
         "content you need, section by section, through the skillc gateway commands below.",

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from skillc_index._text import printable
 from skillc_index.console import (
     CONTEXT_SETTINGS,
     CommandGroup,
@@ -175,7 +176,9 @@ def list_command(
 
 
 def _echo_table(header: list[str], rows: list[list[str]]) -> None:
-    """Columns padded to their widest cell (the last one is not padded)."""
+    """Columns padded to their widest cell (the last one is not padded); a name's control
+    characters shown as escapes."""
+    rows = [[printable(cell) for cell in row] for row in rows]
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
     for row in [header, *rows]:
         cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)] + [row[-1]]
@@ -216,7 +219,7 @@ def _echo_budgets(folders: Sequence[FolderBudget], layout: Layout) -> None:
             n = len(folder.dropped)
             click.echo(
                 f"{n} description{'' if n == 1 else 's'} dropped, the first dropped first: "
-                + ", ".join(folder.dropped)
+                + printable(", ".join(folder.dropped))
             )
 
 
@@ -391,7 +394,7 @@ def _build_batch(
                 if item.result is not None
                 else item.job.label
             )
-            click.echo(f"{_STATUS[item.status]:<10}  {item.job.name:<{width}}  {where}")
+            click.echo(printable(f"{_STATUS[item.status]:<10}  {item.job.name:<{width}}  {where}"))
         summary = result.summary()
         click.echo(
             f"{summary['skills']} skill{_s(summary['skills'])}: {summary['built']} built, "
@@ -553,7 +556,7 @@ def _echo_route(result: RouteResult, layout: Layout, output_format: str) -> None
         if result.left:
             click.echo(
                 f"Not behind the router ({len(result.left)}): "
-                + ", ".join(skill.name for skill in result.left)
+                + printable(", ".join(skill.name for skill in result.left))
             )
         return
     would = result.dry_run
@@ -564,9 +567,9 @@ def _echo_route(result: RouteResult, layout: Layout, output_format: str) -> None
         one, other = skill.origin, skill.destination
         if result.command == "uninstall":
             one, other = other, one
-        click.echo(f"{action}: {show(one)} -> {show(other)}")
+        click.echo(printable(f"{action}: {show(one)} -> {show(other)}"))
     for left in result.left:
-        click.echo(f"left: {show(left.path)}: {left.reason}")
+        click.echo(printable(f"left: {show(left.path)}: {left.reason}"))
     count = f"{result.routed} skill{_s(result.routed)}"
     if result.command == "install" and result.router is None:
         click.echo(f"{where}: no skills to route")
@@ -593,6 +596,7 @@ def _echo_route(result: RouteResult, layout: Layout, output_format: str) -> None
         click.echo(f"{where}: no router to remove, nothing {'would be' if would else 'is'} routed")
         return
     behind = ", ".join(f"{s.name} ({s.cause})" for s in result.left if s.cause != "forgotten")
+    behind = printable(behind)
     behind = f"{count} still behind it: {behind}"
     if result.router_removed:
         router = "the router would be removed" if would else "router removed"

@@ -200,8 +200,12 @@ class _Progress:
         self.drawn = False
 
     def echo(self, text: str, *, err: bool = False) -> None:
+        """Print a line (or lines) of a skill's report: what it quotes of the skill (a
+        heading, a file name) cannot drive the terminal."""
+        from skillc_index import printable
+
         self.clear()
-        click.echo(text, err=err)
+        click.echo("\n".join(printable(line) for line in text.split("\n")), err=err)
 
     def advance(self) -> None:
         self.done += 1

@@ -12,6 +12,7 @@ from typing import cast
 
 import click
 
+from skillc_index import printable
 from skillc_index.console import (
     CONTEXT_SETTINGS,
     CommandGroup,
@@ -127,7 +128,7 @@ def stats_command(
     result = perform(STATS, params, output_format)
     if result is not None:
         for line in stats_lines(result):
-            click.echo(line)
+            click.echo(printable(line))  # sections and skill names come from the logs
 
 
 @click.command("sync", context_settings=CONTEXT_SETTINGS)
@@ -251,7 +252,7 @@ def _sync_from(
         print_json(result.to_dict())
     else:
         for line in transcript_lines(result):
-            click.echo(line)
+            click.echo(printable(line))
     for warning in result.warnings:
         report(warning)
     for imported in result.skills:

@@ -1,0 +1,90 @@
+"""A skill's text never drives the terminal: the control characters of its headings, names,
+descriptions and file names (an escape sequence that retitles the terminal, a newline that
+makes up an output line, a bidirectional override) reach the text output of the commands
+that list them only as escapes (``\\x1b``, ``\\n``, ``\\u202e``); ``show`` and ``open`` still
+print a file's text as it is.
+
+The installed ``skc`` in a subprocess, over a real project, with a private ``$SKILLC_HOME``.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from e2e_support import write
+
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+
+OSC = "\x1b]0;pwned\x07"  # sets the terminal's title
+NEWLINE_NAME = "notes\nerror[E000]: forged.md"  # a file name that makes up an error line
+BIDI = "\u202e"  # right-to-left override
+
+
+@pytest.fixture
+def hostile(skc_installed: Run, project: Path) -> Path:
+    assert skc_installed("init").returncode == 0
+    skill = project / ".skillc" / "skills" / "evil"
+    write(
+        skill / "SKILL.md",
+        f"---\nname: evil\ndescription: Paint fences {BIDI}red.\n---\n\n"
+        f"# Evil {OSC}\n\nPaint the fence {OSC} today.\n\n"
+        "## Second \x1b[31mred\x1b[0m\n\nMore paint.\n",
+    )
+    write(skill / NEWLINE_NAME, "# Forged\n\nPaint.\n")
+    built = skc_installed("build", "evil")
+    assert built.returncode == 0, built.stderr
+    return skill
+
+
+def clean(proc: subprocess.CompletedProcess[str]) -> str:
+    """stdout + stderr of a command that went well, checked free of control characters."""
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    both = proc.stdout + proc.stderr
+    assert "\x1b" not in both and "\x07" not in both and BIDI not in both, both
+    assert "error[E000]" not in both.replace("\\nerror[E000]", ""), both
+    return both
+
+
+@pytest.mark.usefixtures("hostile")
+def test_listing_commands_show_escapes(skc_installed: Run, project: Path) -> None:
+    outline = clean(skc_installed("outline", "evil"))
+    assert "# Evil \\x1b]0;pwned\\x07" in outline
+    assert "notes\\nerror[E000]: forged.md" in outline
+    assert "## Second \\x1b[31mred\\x1b[0m" in outline
+    sources = clean(skc_installed("sources", "evil"))
+    assert "notes\\nerror[E000]: forged.md" in sources
+    search = clean(skc_installed("search", "evil", "paint"))
+    assert "\\x1b]0;pwned\\x07" in search
+    env = {"SKILLC_FIND_SERVER": "0"}
+    found = clean(
+        skc_installed("find", "paint the fence", "--path", ".skillc/skills", env_extra=env)
+    )
+    assert "Paint fences \\u202ered." in found
+    listed = clean(skc_installed("list", "--budget", "--format", "text"))
+    assert "evil" in listed
+    linted = skc_installed("lint", ".skillc/skills/evil")
+    assert "\x1b" not in linted.stdout + linted.stderr and "Traceback" not in linted.stderr
+
+
+@pytest.mark.usefixtures("hostile")
+def test_a_diagnostic_quoting_a_heading_shows_escapes(skc_installed: Run) -> None:
+    missing = skc_installed("show", "evil", "--section", "Evil")
+    assert missing.returncode == 1
+    assert "\x1b" not in missing.stderr and "\x07" not in missing.stderr
+    assert "\\x1b]0;pwned\\x07" in missing.stderr  # the "did you mean" names it
+    # the heading as that names it, and as the stub lists it, both read it
+    for label in ("Evil \\x1b]0;pwned\\x07", "Evil ]0;pwned", "second \\x1b[31mred\\x1b[0m"):
+        shown = skc_installed("show", "evil", "--section", label)
+        assert shown.returncode == 0, (label, shown.stderr)
+        assert "paint" in shown.stdout.lower()
+
+
+@pytest.mark.usefixtures("hostile")
+def test_show_and_open_print_the_text_as_it_is(skc_installed: Run) -> None:
+    opened = skc_installed("open", "evil", "SKILL.md")
+    assert opened.returncode == 0 and OSC in opened.stdout
