@@ -55,6 +55,37 @@ def test_sync_moves_rows_and_removes_the_fallback(
     assert again.skills == ()
 
 
+def test_sync_removes_only_what_skillc_wrote(
+    demo: ResolvedSkill, project: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
+) -> None:
+    """A file put by hand in a fallback log's folder stays, and so does a folder the logs
+    folder links to: only the log's own files go."""
+    source = log_rows(*rows_for(demo, 3), to=fallback_of("demo"))
+    notes = source.parent.parent / "notes.txt"
+    notes.write_text("mine\n", encoding="utf-8")
+    (synced,) = sync_logs(project=project, env=env).skills
+    assert synced.ok and synced.removed and synced.entries == 3
+    assert notes.read_text(encoding="utf-8") == "mine\n"
+    assert not source.exists() and not source.parent.exists()
+    assert sorted(p.name for p in (project / ".skillc" / "logs").iterdir()) == ["demo"]
+    # the skill's logs folder a link to a folder of the project: the link and the folder stay
+    notes.unlink()
+    (project / ".skillc" / "logs" / "demo").rmdir()
+    important = project / "important"
+    important.mkdir()
+    (important / "keep.md").write_text("kept\n", encoding="utf-8")
+    (project / ".skillc" / "logs" / "demo").symlink_to(Path("..", "..", "important"))
+    linked = log_rows(*rows_for(demo, 2, start=5), to=fallback_of("demo"))
+    assert linked.resolve().parent.parent == important.resolve()
+    (again,) = sync_logs(project=project, env=env).skills
+    assert again.ok and again.removed and again.entries == 2
+    assert not linked.exists() and not (important / ".skillc-meta").exists()
+    assert (important / "keep.md").read_text(encoding="utf-8") == "kept\n"
+    assert (project / ".skillc" / "logs" / "demo").is_symlink()
+    assert [p.name for p in (project / ".skillc" / "logs").iterdir()] == ["demo"]
+    assert count_rows(primary_log(demo.runtime)) == 5
+
+
 def test_dry_run_changes_nothing(
     demo: ResolvedSkill, project: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
 ) -> None:

@@ -267,24 +267,51 @@ def _writable(path: Path) -> bool:
     return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
 
 
+#: What SQLite makes of the fallback log beside it: the files a removal may take with it.
+_LOG_SUFFIXES = ("", "-wal", "-shm", "-journal")
+
+
 def _remove(fallback: _Fallback) -> None:
     """Remove ``<base>/.skillc/logs/<skill>/``, then ``logs/`` and ``.skillc/`` if that left
     them empty (so the fallback leaves no trace that would make the folder look like a
-    project)."""
+    project). Only what skillc wrote goes: a folder that holds anything else (a file put
+    there by hand), or that is a symlink, loses only the log's own files."""
     folder = fallback.logs_root / fallback.skill
-    # Renamed first: a removal cut short leaves a hidden folder, never half a fallback log.
-    doomed = folder.with_name(f".{folder.name}.removed-{os.getpid()}-{time.monotonic_ns()}")
-    try:
-        folder.rename(doomed)
-    except FileNotFoundError:  # a concurrent sync removed it first: the rows are home
-        pass
+    if _only_the_log(folder, fallback.path):
+        # Renamed first: a removal cut short leaves a hidden folder, never half a log.
+        doomed = folder.with_name(f".{folder.name}.removed-{os.getpid()}-{time.monotonic_ns()}")
+        try:
+            folder.rename(doomed)
+        except FileNotFoundError:  # a concurrent sync removed it first: the rows are home
+            pass
+        else:
+            shutil.rmtree(doomed, ignore_errors=True)  # hidden names are never synced again
     else:
-        shutil.rmtree(doomed, ignore_errors=True)  # hidden names are never synced again
+        for suffix in _LOG_SUFFIXES:
+            Path(f"{fallback.path}{suffix}").unlink(missing_ok=True)
+        for empty in (fallback.path.parent, folder):
+            try:
+                empty.rmdir()
+            except OSError:  # a symlink, or not empty: kept
+                break
     for empty in (fallback.logs_root, fallback.logs_root.parent):
         try:
             empty.rmdir()
         except OSError:  # not empty (other skills, a real project): keep it
             break
+
+
+def _only_the_log(folder: Path, log: Path) -> bool:
+    """Whether ``folder`` is a real folder holding nothing but the fallback ``log`` (and
+    SQLite's files beside it) in its ``.skillc-meta``."""
+    names = {log.name + suffix for suffix in _LOG_SUFFIXES}
+    try:
+        if folder.is_symlink() or os.listdir(folder) != [log.parent.name]:  # noqa: PTH208
+            return False
+        meta = log.parent
+        return not meta.is_symlink() and set(os.listdir(meta)) <= names  # noqa: PTH208
+    except OSError:
+        return False
 
 
 def _why(exc: Exception) -> str:
