@@ -144,6 +144,29 @@ def test_folder_of_skills_lints_each(lint: Run, cwd: Path) -> None:
     ]
 
 
+def test_a_folder_lints_the_skills_its_entries_link_to(lint: Run, cwd: Path) -> None:
+    """An agent folder's skills are often symlinks: a link entry that is a skill is linted
+    (never walked into: a link below it is not followed)."""
+    put(cwd / "dev" / "linked", INVALID)
+    put(cwd / "dev" / "group" / "deeper", INVALID)
+    put(cwd / ".claude" / "skills" / "realone", VALID)
+    (cwd / ".claude" / "skills" / "linked").symlink_to(cwd / "dev" / "linked")
+    (cwd / ".claude" / "skills" / "group").symlink_to(cwd / "dev" / "group")  # not a skill
+    (cwd / ".claude" / "skills" / "realone" / "sub").symlink_to(cwd / "dev" / "linked")
+    proc = lint(".claude/skills")
+    no_traceback(proc)
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines()[0] == "linting 2 skills in .claude/skills"
+    assert [line.split(":")[0] for line in proc.stdout.splitlines()] == [
+        "linked",
+        "realone",
+        "2 skills",
+    ]
+    (cwd / ".claude" / "skills" / "realone").rename(cwd / "dev" / "realone")
+    only_links = lint(".claude/skills")
+    assert only_links.stderr.splitlines()[0] == "linting 1 skill in .claude/skills"
+
+
 def test_no_argument_without_project_is_a_clear_e100(lint: Run) -> None:
     proc = lint()
     assert proc.returncode == 1

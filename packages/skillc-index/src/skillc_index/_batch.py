@@ -52,7 +52,7 @@ MAX_DEPTH = 8
 MAX_FOLDERS = 100_000
 
 
-def find_skill_folders(folder: Path) -> list[Path]:
+def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> list[Path]:
     """The skill folders under ``folder``: every folder holding SKILL.md, not looking inside
     a skill (a SKILL.md nested in a skill is one of its files), nor in hidden folders or
     ``node_modules``. Bytewise order of the relative paths; ``[folder]`` itself when it is a
@@ -60,7 +60,9 @@ def find_skill_folders(folder: Path) -> list[Path]:
 
     ``folder`` may be a symlink, but none below it is followed (``skills/x -> ~`` would walk
     the home folder, a checkout's ``skills/evil -> /elsewhere`` would build what is outside);
-    at most :data:`MAX_DEPTH` levels and :data:`MAX_FOLDERS` folders are searched."""
+    at most :data:`MAX_DEPTH` levels and :data:`MAX_FOLDERS` folders are searched. With
+    ``linked_entries`` (lint: it only reads), a symlinked entry of ``folder`` itself that is
+    a skill is found too (an agent folder's skills are links), never walked into."""
     from skillc_index._files import fs_bytes
 
     found: list[tuple[bytes, Path]] = []
@@ -83,6 +85,10 @@ def find_skill_folders(folder: Path) -> list[Path]:
                 continue
             try:
                 is_dir = entry.is_dir(follow_symlinks=False)
+                if not is_dir and linked_entries and depth == 0 and entry.is_symlink():
+                    linked = current / entry.name
+                    if (linked / SKILL_FILE).is_file():
+                        found.append((fs_bytes(entry.name), linked))
             except OSError:
                 continue
             if is_dir:

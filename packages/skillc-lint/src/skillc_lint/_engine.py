@@ -356,7 +356,7 @@ def resolve_targets(arguments: Sequence[str], layout: Layout) -> list[Target]:
                 "skills (skillc-lint skills/), or run 'skc init' to make a project"
             )
         store = layout.store("project")
-        skills = tuple(find_skills(store)) if store.is_dir() else ()
+        skills = tuple(find_skills(store, linked_entries=True)) if store.is_dir() else ()
         return [Target(None, skills, True, store)]
     return [resolve_target(argument, layout) for argument in arguments]
 
@@ -380,7 +380,7 @@ def resolve_target(argument: str, layout: Layout) -> Target:
     try:
         resolved = resolve_skill(argument, layout)
     except NotASkill:
-        skills = tuple(find_skills(given)) if given.is_dir() else ()
+        skills = tuple(find_skills(given, linked_entries=True)) if given.is_dir() else ()
         if not skills and not is_plugin(given):
             raise
         return Target(argument, skills, True, given)
