@@ -51,6 +51,30 @@ def test_build_refuses_a_folder_target_outside_the_agent_folders(
     assert not (project / ".claude").exists()  # nothing deployed, not even the allowed 'claude'
 
 
+def test_a_checkouts_agent_folder_link_makes_no_outside_folder_an_agent_folder(
+    server_command: list[str], project: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """A checkout's ``.gemini/skills -> /elsewhere``: deploying to ``gemini`` is refused (the
+    folder leads outside the project), and so is ``/elsewhere`` given as a path."""
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (project / ".gemini").mkdir()
+    (project / ".gemini" / "skills").symlink_to(victim)
+    results = builds(
+        server_command,
+        project,
+        env,
+        {"target": ["gemini"]},
+        {"target": [str(victim)], "copy": True},
+        {"target": [str(victim)]},
+    )
+    for is_error, text in results:
+        assert is_error, text
+        assert text.startswith("error[E100]: invalid option: 'target '"), text
+    assert "not an agent folder" in results[1][1] and "not an agent folder" in results[2][1]
+    assert list(victim.iterdir()) == []
+
+
 def test_build_deploys_to_known_agent_folders_by_name_or_path(
     server_command: list[str], project: Path, env: dict[str, str], home: Path, tmp_path: Path
 ) -> None:

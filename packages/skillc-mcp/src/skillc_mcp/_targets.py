@@ -2,8 +2,9 @@
 
 An agent name (``claude``, a ``[targets]`` key) is always accepted: it names an agent folder.
 A folder path is accepted only when it is one of the agent folders (the built-in targets and
-the ``[targets]`` of the home config, under the project and the home folder) or is in a folder
-the user allowed when starting the server. The project's own config is not asked: a checkout
+the ``[targets]`` of the home config, under the project and the home folder; a project's agent
+folder only where its real path is in the project) or is in a folder the user allowed when
+starting the server. The project's own config is not asked: a checkout
 does not choose where the server writes.
 """
 
@@ -40,11 +41,21 @@ def check_targets(layout: Layout, targets: Sequence[str], allowed: Sequence[str]
     configured = dict(load_config(layout._replace(project_root=None)).targets)  # home only
     agents = {*KNOWN_TARGETS, *configured}
     known = {
-        os.path.realpath(layout.target_root(name, scope, configured))
+        real
         for scope in layout.scopes()
         for name in agents
+        if _owned(
+            real := os.path.realpath(layout.target_root(name, scope, configured)), layout, scope
+        )
     }
     for target in folders:
         folder = os.path.realpath(layout.target_root(target, "project"))
         if folder not in known and not any(within(folder, base) for base in allowed):
             raise TargetNotAllowed(target, agents)
+
+
+def _owned(folder: str, layout: Layout, scope: str) -> bool:
+    """Whether an agent folder of ``scope`` really lies in its project: a checkout's
+    ``.gemini/skills -> /elsewhere`` does not make ``/elsewhere`` an agent folder. The home
+    folder's links are the user's own."""
+    return scope != "project" or layout.project_root is None or within(folder, layout.project_root)
