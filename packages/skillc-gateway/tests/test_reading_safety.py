@@ -194,3 +194,29 @@ def test_glob_rules_pathspec_got_wrong_or_refused(resolved: ResolvedSkill) -> No
 
     assert not Glob("a[!x]b").match("a/b") and Glob("a[!x]b").match("acb")
     assert source_tree(resolved, pattern="x\\").entries == ()
+
+
+def test_paging_holds_one_page_not_the_lines_skipped(tmp_path: Path) -> None:
+    """``offset`` skips lines by counting them: reading the last page of a large file (or a
+    page past its end) keeps that page, not every line before it."""
+    import tracemalloc
+
+    from skillc_gateway._reader import page, read_lines
+
+    path = tmp_path / "big.txt"
+    path.write_bytes(b"ab\n" * 300_000)  # 0.9 MB; a list of its lines would be about 18 MB
+    for skip, max_lines, expected in ((299_998, 5, 2), (5_000_000, 5, 0)):
+        with path.open("rb") as handle:
+            tracemalloc.start()
+            text, total, shown = read_lines(handle, max_lines=max_lines, skip=skip)
+            peak = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+        assert (text, total, shown) == ("ab\n" * expected, 300_000, expected)
+        assert peak < 8_000_000, peak  # a chunk read at a time
+        last = page(text, shown, total, skip, 100_000)
+        assert last.shown_lines == expected and last.more_lines == 0
+        assert last.next_offset is None and not last.truncated
+    with path.open("rb") as handle:
+        text, total, shown = read_lines(handle, max_lines=3, skip=10)
+    middle = page(text, shown, total, 10)
+    assert middle.content == "ab\n" * 3 and middle.next_offset == 13 and middle.truncated

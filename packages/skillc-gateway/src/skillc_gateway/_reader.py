@@ -42,11 +42,16 @@ class FileText(NamedTuple):
 
 
 def read_lines(
-    handle: BinaryIO, first: int = 1, end: int | None = None, max_lines: int | None = None
+    handle: BinaryIO,
+    first: int = 1,
+    end: int | None = None,
+    max_lines: int | None = None,
+    skip: int = 0,
 ) -> tuple[str, int, int]:
     """Lines ``first`` to ``end - 1`` (1-based; ``end`` None: to the end of the file) of a file
-    opened in binary mode, as UTF-8 (bad bytes as U+FFFD, line endings kept), cut to their
-    first ``max_lines``: (shown text, lines in the range, lines shown).
+    opened in binary mode, as UTF-8 (bad bytes as U+FFFD, line endings kept), the first
+    ``skip`` of them left out (counted, never kept: paging through a large file holds one
+    page), cut to the next ``max_lines``: (shown text, lines in the range, lines shown).
 
     Lines end at ``\\n``, ``\\r\\n`` or a lone ``\\r``
     (:func:`skillc_index.iter_lines`: the lines the index numbers), never at a form
@@ -63,15 +68,21 @@ def read_lines(
         if number < first:
             continue
         total += 1
-        if max_lines is None or len(shown) < max_lines:
+        if total > skip and (max_lines is None or len(shown) < max_lines):
             shown.append(line)
     return "".join(shown), total, len(shown)
 
 
 def open_file(
-    skill: ResolvedSkill, path: str, *, max_lines: int | None = None, hidden: bool = False
+    skill: ResolvedSkill,
+    path: str,
+    *,
+    max_lines: int | None = None,
+    hidden: bool = False,
+    skip: int = 0,
 ) -> FileText:
-    """The content of ``path`` inside the skill (any file type, not only ``.md``).
+    """The content of ``path`` inside the skill (any file type, not only ``.md``), its first
+    ``skip`` lines left out (:func:`read_lines`).
 
     E012 for anything that resolves outside the skill root (``..``, absolute paths, symlinks
     pointing out, checked component by component as the file is opened); E021 when there is
@@ -95,7 +106,7 @@ def open_file(
                 size = os.fstat(handle.fileno()).st_size
                 raise BinaryFile(path, size)
             handle.seek(0)
-            text, total, shown = read_lines(handle, max_lines=max_lines)
+            text, total, shown = read_lines(handle, max_lines=max_lines, skip=skip)
     except OSError as exc:
         raise UnreadableFile(path, exc.strerror or str(exc)) from exc
     return FileText(path, text, total, shown)
@@ -119,8 +130,8 @@ class Page(NamedTuple):
 
     @property
     def more_lines(self) -> int:
-        """Lines after this page."""
-        return self.total_lines - self.offset - self.shown_lines
+        """Lines after this page (none past the end)."""
+        return max(self.total_lines - self.offset - self.shown_lines, 0)
 
     def to_dict(self) -> dict[str, object]:
         data: dict[str, object] = {
@@ -138,17 +149,17 @@ class Page(NamedTuple):
 def page(
     text: str, lines: int, total_lines: int, offset: int = 0, max_chars: int | None = None
 ) -> Page:
-    """The page of ``text`` (the first ``lines`` lines of something ``total_lines`` long)
-    that starts at line ``offset``: whole lines while they fit in ``max_chars`` (None: no
-    limit); a single longer line is cut to ``max_chars``."""
+    """The page of ``text`` (``lines`` lines from line ``offset`` on, of something
+    ``total_lines`` long: :func:`read_lines` skipped the others): whole lines while they fit
+    in ``max_chars`` (None: no limit); a single longer line is cut to ``max_chars``."""
     from skillc_index import split_lines  # the lines skillc numbers everywhere
 
-    if offset == 0 and (max_chars is None or len(text) <= max_chars):
-        return Page(text, total_lines, lines, 0, lines < total_lines)
+    if max_chars is None or len(text) <= max_chars:
+        return Page(text, total_lines, lines, offset, offset + lines < total_lines)
     shown: list[str] = []
     size = 0
     cut = False
-    for line in split_lines(text)[offset:]:
+    for line in split_lines(text):
         if max_chars is not None and size + len(line) > max_chars:
             if not shown:  # one line longer than a reply: its start
                 shown.append(line[:max_chars])

@@ -104,6 +104,7 @@ def show_section(
     max_lines: int | None = None,
     tokenizer_setting: str = "ascii",
     hidden: bool = False,
+    skip: int = 0,
 ) -> SectionText:
     """The content of the first heading matching ``section`` (case-insensitive, Unicode
     case folding), in file (bytewise) then line order; only in ``file`` when given.
@@ -150,7 +151,9 @@ def show_section(
     try:
         with open_in_root(skill.source, found.file) as handle:
             before = os.fstat(handle.fileno())
-            text, total, shown = read_lines(handle, found.start_line, found.end_line, max_lines)
+            text, total, shown = read_lines(
+                handle, found.start_line, found.end_line, max_lines, skip
+            )
     except OSError as exc:
         raise UnreadableFile(found.file, exc.strerror or str(exc)) from exc
     seen = FileStat(found.file, before.st_size, before.st_mtime_ns)

@@ -184,19 +184,15 @@ def show(session: Session, params: ShowParams) -> SectionResult:
             skill,
             params.section,
             file=params.file,
-            max_lines=_end(params.offset, params.max_lines),
+            max_lines=params.max_lines,
             tokenizer_setting=tokenizer,
+            skip=params.offset,
             hidden=params.hidden,
         )
     shown = page(
         found.text, found.shown_lines, found.total_lines, params.offset, session.reply_chars
     )
     return SectionResult(skill.name, found, shown)
-
-
-def _end(offset: int, max_lines: int | None) -> int | None:
-    """The lines to read for a page: ``offset`` skipped, then at most ``max_lines``."""
-    return None if max_lines is None else offset + max_lines
 
 
 SHOW: Operation[ShowParams, SectionResult] = Operation(
@@ -275,8 +271,9 @@ def open_(session: Session, params: OpenParams) -> FileResult:
         found = open_file(
             skill,
             params.path,
-            max_lines=_end(params.offset, params.max_lines),
+            max_lines=params.max_lines,
             hidden=params.hidden,
+            skip=params.offset,
         )
     shown = page(
         found.text, found.shown_lines, found.total_lines, params.offset, session.reply_chars
