@@ -315,3 +315,27 @@ def test_old_copy_of_a_running_import_is_left_alone(ok: Run, imported: Path, pro
             assert old.is_dir()
         finally:
             alive.kill()
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (("outline", "x" * 300), "E001"),
+        (("open", "x" * 100_000, "SKILL.md"), "E001"),
+        (("show", "a/" * 3000, "--section", "s"), "E001"),
+        (("find", "paint", "--path", "/tmp/" + "y" * 300), "E022"),
+        (("stats", "--all", "--project", "/" + "y" * 300), "E031"),
+    ],
+)
+def test_a_name_no_file_can_have_is_an_error_of_its_own(
+    skc: Run, args: tuple[str, ...], code: str
+) -> None:
+    """A skill or folder whose name is longer than the file system allows (a model's 100 KB
+    argument) is the error for a missing one, never E999, and the message quotes at most
+    200 characters of it."""
+    proc = skc(*args, env_extra={"SKILLC_FIND_SERVER": "0"})
+    assert proc.returncode == 1, proc.stdout
+    (line,) = [line for line in proc.stderr.splitlines() if line.startswith("error[")]
+    assert line.startswith(f"error[{code}]"), line
+    if code == "E001":
+        assert len(line) < 300, line

@@ -125,6 +125,7 @@ _EXPORTS: dict[str, str] = {
     "is_hidden": "_files",
     "open_in_root": "_files",
     "within": "_files",
+    "is_folder": "_files",
     "read_text_in_root": "_files",
     "fs_bytes": "_files",
     # text: the one line splitter, UTF-8 checks
@@ -327,6 +328,7 @@ if TYPE_CHECKING:
     from skillc_index._files import (
         SkillFiles,
         fs_bytes,
+        is_folder,
         is_hidden,
         open_in_root,
         read_text_in_root,

@@ -26,6 +26,7 @@ from skillc_index._diagnostics import (
 __all__ = [
     "SkillFiles",
     "fs_bytes",
+    "is_folder",
     "is_hidden",
     "open_in_root",
     "open_regular",
@@ -94,6 +95,15 @@ def inside(path: str, root: str) -> bool:
         return True
     prefix = root if root.endswith(os.sep) else root + os.sep
     return path.startswith(prefix)
+
+
+def is_folder(path: Path) -> bool:
+    """Whether ``path`` is a folder (symlinks followed); False, not an error, for a path no
+    folder can have (a name too long, a component that is a file)."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
 
 
 def within(path: Path | str, root: Path | str) -> bool:

@@ -135,8 +135,15 @@ def skill_name_problem(name: str) -> str | None:
     return None
 
 
+#: The longest a message quotes what it was given (a 1 MB name from a model is not echoed).
+MAX_SHOWN = 200
+
+
 def shown(text: str) -> str:
-    """``text`` for a one-line message: control and line-breaking characters escaped."""
+    """``text`` for a one-line message: control and line-breaking characters escaped, cut to
+    :data:`MAX_SHOWN` characters."""
+    if len(text) > MAX_SHOWN:
+        text = text[: MAX_SHOWN - 1] + "…"
     return text if text.isprintable() else repr(text)[1:-1]
 
 
@@ -446,6 +453,8 @@ def resolve_skill(
     Raises :class:`NotASkill` (E010) when a folder was found at some step but has no
     ``SKILL.md``, :class:`SkillNotFound` (E001) when nothing was found.
     """
+    from skillc_index._files import is_folder
+
     plain = _is_plain_name(skill)
     first_folder: str | None = None
     candidates: list[tuple[Path, str, bool]] = []
@@ -456,7 +465,7 @@ def resolve_skill(
             folder = layout.store(scope) / skill
             candidates.append((folder, str(folder), False))
     for folder, where, given in candidates:
-        if not folder.is_dir():
+        if not is_folder(folder):
             if not given and _recovered(folder):
                 return resolve_skill(
                     skill, layout, force_global=force_global, stores_only=stores_only

@@ -117,7 +117,11 @@ def canonical_project(text: str, cwd: Path) -> str:
         path = (cwd / Path(text).expanduser()).resolve()
     except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop before Python 3.13
         raise MalformedFilter("project", text, f"cannot be resolved: {exc}") from None
-    if path.exists() and not path.is_dir():
+    try:
+        is_file = path.exists() and not path.is_dir()
+    except OSError as exc:  # a name too long
+        raise MalformedFilter("project", text, f"cannot be resolved: {exc.strerror}") from None
+    if is_file:
         raise MalformedFilter("project", text, "is not a folder")
     return str(path)
 

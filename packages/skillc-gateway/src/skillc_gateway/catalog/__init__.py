@@ -232,13 +232,15 @@ def find_roots(
     installed."""
     if not paths:
         return search_roots(layout, configured)
+    from skillc_index import is_folder
+
     if len(paths) > MAX_FIND_PATHS:
         raise InvalidOption(f"at most {MAX_FIND_PATHS} folders may be searched, not {len(paths)}")
     agents = {folder.path for folder in agent_folders(layout, configured)}
     roots: list[Root] = []
     for given in paths:
         path = layout.cwd / Path(given).expanduser()
-        if not given or not path.is_dir():  # "" is not the working directory
+        if not given or not is_folder(path):  # "" is not the working directory
             raise SkillDirectoryNotFound(given)
         absolute = Path(os.path.abspath(path))  # noqa: PTH100 - not resolved: as given
         if all(root.path != absolute for root in roots):
