@@ -206,6 +206,15 @@ async def exercise(client: Client) -> dict[str, Any]:
     assert (await calls.error("skc_stats", {"skill": "demo", "since": "yesterday"})).startswith(
         "error[E031]: invalid filter"
     )
+    # a model does not choose which host the server connects to: the configured store only
+    for store in ("postgresql://127.0.0.1:1/x", "postgres://evil.example/db"):
+        assert await calls.error("skc_stats", {"skill": "demo", "from": store}) == (
+            "error[E100]: invalid option: 'from: a tool call reads only the configured team "
+            "store: 'team' ([stats] url, SKILLC_STATS_URL)'"
+        )
+    assert (await calls.error("skc_stats", {"skill": "demo", "from": "team"})).startswith(
+        "error[E100]: invalid option: 'from team: no team store is configured"
+    )
     # argument errors are results too, so the model can correct itself (E100)
     for name, arguments, why in [
         ("skc_outline", {"skill": "demo", "level": 9}, "'level' must be at most 6, not 9"),

@@ -219,6 +219,8 @@ class Session:
     layout and the deployment targets before a command writes anything to them, it raises
     for one the front end may not write to (the MCP server: the model chooses the
     arguments, the user chooses where the server may write; None: wherever the user asks).
+    ``configured_stores_only``: a command reads a team store only when the configuration
+    names it (the MCP server: a model does not choose which host the server connects to).
     Warnings that are not part of a result (configuration problems, a folder shadowing a
     store skill, logging trouble) go to the access log's ``warn``.
     """
@@ -231,12 +233,14 @@ class Session:
         reply_chars: int | None = None,
         progress: Callable[[int, int], None] | None = None,
         check_targets: Callable[[Layout, Sequence[str]], None] | None = None,
+        configured_stores_only: bool = False,
     ) -> None:
         self.layout = layout
         self.log = log
         self.reply_chars = reply_chars
         self.progress = progress
         self.check_targets = check_targets
+        self.configured_stores_only = configured_stores_only
 
     def warn(self, diagnostics: Iterable[Diagnostic | Notice]) -> None:
         self.log.warn(diagnostics)

@@ -100,6 +100,7 @@ class ToolRunner:
                 self.access,
                 reply_chars=REPLY_CHARS,
                 check_targets=self.check_targets,
+                configured_stores_only=True,
             )
             result = operation.run(session, operation.parse(args))
             data = _with_warnings(result.to_dict(), result.warnings)

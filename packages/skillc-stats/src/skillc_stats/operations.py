@@ -112,7 +112,18 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
     if params.from_ is not None:
         from skillc_stats._team import team_url
 
-        store = team_url(params.from_, session.config.stats_url, "--from")
+        configured = session.config.stats_url
+        if session.configured_stores_only:  # a tool call: the configured store only
+            if params.from_ not in ("team", configured):
+                from skillc_index import InvalidOption
+
+                raise InvalidOption(
+                    "from: a tool call reads only the configured team store: 'team' "
+                    "([stats] url, SKILLC_STATS_URL)"
+                )
+            store = team_url(params.from_, configured, "from")
+        else:
+            store = team_url(params.from_, configured, "--from")
     if params.skill is None:
         return StatsReport(None, _all(session, params, store))
     with (
