@@ -204,3 +204,23 @@ def _write_quietly(process: subprocess.Popen[bytes], data: bytes) -> None:
         process.stdin.flush()
     except (BrokenPipeError, ValueError, OSError):
         pass
+
+
+def test_a_surrogate_that_stands_for_no_byte_is_no_internal_error(wire: WireClient) -> None:
+    """JSON may hold ``\\ud800``, which no path can be encoded with: it reads as U+FFFD, so the
+    answer is the usual one for a file, folder or store that is not there, never E999."""
+    wire.initialize()
+    assert not wire.call("skc_build", {"skill": "demo"})["isError"]
+    for name, arguments, code in [
+        ("skc_open", {"skill": "demo", "path": "\ud800"}, "E021"),
+        ("skc_show", {"skill": "demo", "section": "x", "file": "\ud800"}, "E021"),
+        ("skc_sources", {"skill": "demo", "dir": "\ud800"}, "E022"),
+        ("skc_outline", {"skill": "\ud800x"}, "E001"),
+        ("skc_stats", {"skill": "demo", "project": ["\ud800"]}, ""),
+        ("skc_find", {"query": "paint", "path": ["\ud800"]}, "E022"),
+    ]:
+        result = wire.call(name, arguments)
+        text = result["content"][0]["text"]
+        assert "E999" not in text and "UnicodeEncodeError" not in text, (name, text)
+        if code:
+            assert result["isError"] and text.startswith(f"error[{code}]"), (name, text)

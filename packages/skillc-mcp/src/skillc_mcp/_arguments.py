@@ -68,7 +68,18 @@ def _check_value(name: str, value: Any, schema: Mapping[str, Any]) -> Any:
         raise ArgumentError(f"'{name}' must not be empty")
     if isinstance(value, str) and len(value) > schema.get("maxLength", len(value)):
         raise ArgumentError(f"'{name}' has more than {schema['maxLength']:,} characters")
-    return value
+    return _encodable(value) if isinstance(value, str) else value
+
+
+def _encodable(text: str) -> str:
+    """``text`` with every surrogate that stands for no byte (JSON's ``\\ud800``) as U+FFFD,
+    so that no path or query fails to encode; ``\\udc80``-``\\udcff`` are a file name's
+    bytes that are not UTF-8, as Python reads them, and stay."""
+    try:
+        text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if "\ud800" <= char < "\udc80" else char for char in text)
+    return text
 
 
 def check_arguments(schema: Mapping[str, Any], arguments: Mapping[str, Any]) -> dict[str, Any]:
