@@ -142,7 +142,14 @@ OUTLINE: Operation[OutlineParams, OutlineResult] = Operation(
 
 class ShowParams(NamedTuple):
     skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
-    section: Annotated[str, Param("The heading text, without the leading #s.", min_length=1)]
+    section: Annotated[
+        str,
+        Param(
+            "The heading text, without the leading #s.",
+            min_length=1,
+            max_length=MAX_QUERY_CHARS,
+        ),
+    ]
     file: Annotated[str | None, Param("Only look in this file (relative to the skill root).")] = (
         None
     )
@@ -402,7 +409,7 @@ SOURCES: Operation[SourcesParams, SourcesResult] = Operation(
 
 class SearchParams(NamedTuple):
     skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
-    query: Annotated[str, Param("Words to look for.")]
+    query: Annotated[str, Param("Words to look for.", max_length=MAX_QUERY_CHARS)]
     limit: Annotated[int, Param("Return at most this many results.", minimum=1)] = 10
 
     def log_args(self) -> SearchArgs:
