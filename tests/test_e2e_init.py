@@ -53,6 +53,29 @@ def test_init_is_idempotent(skc: Run, project: Path) -> None:
     assert (project / ".skillc" / "config.toml").read_text() == '[search]\ntokenizer = "cjk"\n'
 
 
+def test_init_that_cannot_write_gitignore_makes_nothing(skc: Run, project: Path) -> None:
+    (project / ".gitignore").mkdir()
+    result = skc("init")
+    assert result.returncode == 1
+    assert result.stderr.startswith("error[E999]: cannot create ")
+    assert "Is a directory" in result.stderr
+    assert sorted(p.name for p in project.iterdir()) == [".gitignore"]
+
+
+def test_init_in_the_skillc_home_is_the_global_store(skc: Run, home: Path) -> None:
+    """The skillc home is never a project: init there makes the global store, writes no
+    .gitignore into the home folder, and a skill made there is global."""
+    result = skc("init", cwd=home)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("This is the skillc home, not a project")
+    assert (home / ".skillc" / "skills").is_dir()
+    assert not (home / ".gitignore").exists()
+    data = json.loads(skc("init", "foo", "--format", "json", cwd=home).stdout)
+    assert data["scope"] == "global" and data["path"] == str(home / ".skillc" / "skills" / "foo")
+    assert json.loads(skc("init", "--format", "json", cwd=home).stdout)["kind"] == "global"
+    assert not (home / ".gitignore").exists()
+
+
 def test_init_json(skc: Run, project: Path) -> None:
     first = skc("init", "--format", "json")
     assert first.returncode == 0, first.stderr

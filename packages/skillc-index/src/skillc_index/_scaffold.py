@@ -8,6 +8,7 @@ it (the user's sources). ``.skillc/`` itself never: ``.skillc/skills/`` holds th
 
 from __future__ import annotations
 
+import errno
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,9 +50,10 @@ class InitResult:
     """What ``init`` did."""
 
     kind: str
-    """``project`` (the ``.skillc/`` structure) or ``skill`` (a new SKILL.md)."""
+    """``project`` (the ``.skillc/`` structure), ``global`` (``init`` run in the skillc home,
+    which is never a project: its store is the global store) or ``skill`` (a new SKILL.md)."""
     path: Path
-    """The project's ``.skillc/skills`` folder, or the new skill's folder."""
+    """The project's (or the global) ``.skillc/skills`` folder, or the new skill's folder."""
     created: bool
     """False when a project structure already existed (``init`` is idempotent)."""
     scope: Scope | None = None
@@ -87,12 +89,27 @@ def init_project(layout: Layout) -> InitResult:
     and add what skillc generates to its ``.gitignore`` (:func:`ignore_generated`)."""
     skills = layout.cwd / SKILLC_DIR / "skills"
     existed = skills.is_dir()
+    if _in_home(layout):  # the global store: no project, no .gitignore in the home folder
+        try:
+            skills.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CannotCreate(str(skills), exc.strerror or str(exc)) from exc
+        return InitResult(kind="global", path=skills, created=not existed, scope="global")
+    gitignore = layout.cwd / GITIGNORE
+    if gitignore.is_dir():  # checked first: nothing is made when it cannot be written
+        raise CannotCreate(str(gitignore), os.strerror(errno.EISDIR))
     try:
         skills.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise CannotCreate(str(skills), exc.strerror or str(exc)) from exc
     added = ignore_generated(layout.cwd)
     return InitResult(kind="project", path=skills, created=not existed, gitignore=added)
+
+
+def _in_home(layout: Layout) -> bool:
+    """Whether the working directory is the skillc home: its ``.skillc`` holds the global
+    store, and it is never a project."""
+    return os.path.realpath(layout.cwd / SKILLC_DIR) == os.path.realpath(layout.global_dir)
 
 
 def default_agent_folders() -> tuple[str, ...]:
@@ -158,7 +175,7 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
     updated as by :func:`init_project`).
     """
     require_skill_name(name)
-    if global_store:
+    if global_store or (layout.project_root is None and _in_home(layout)):
         scope: Scope = "global"
         store = layout.store("global")
     elif layout.project_root is not None:

@@ -77,6 +77,13 @@ def init_command(name: str | None, global_: bool, output_format: str) -> None:
             )
         else:
             click.echo(f"skillc project already initialized: {where}/")
+    elif result.kind == "global":
+        where = layout.display(result.path)
+        click.echo(
+            f"This is the skillc home, not a project: its store {where}/ is the global store "
+            f"({'created' if result.created else 'already there'}); run 'skc init' in a "
+            "project folder to make a project"
+        )
     else:
         click.echo(f"Created {result.scope} skill '{name}': {layout.display(result.path)}/SKILL.md")
     if result.gitignore:
