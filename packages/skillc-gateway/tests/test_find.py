@@ -1081,6 +1081,20 @@ def test_a_symlinked_skill_md_is_skipped_not_followed(gateway: Run, project: Pat
     assert names(data) == ["good"] and data["skipped"] == 1
 
 
+def test_a_symlink_loop_hides_nothing_but_itself(gateway: Run, project: Path) -> None:
+    """A looping link among a folder's entries (the folder itself, or its SKILL.md) is one
+    entry that cannot be looked at: the other skills of the folder are searched."""
+    for name in ("one", "two"):
+        write_skill(project / "library" / name, name, f"The {name} skill for widgets.")
+    (project / "library" / "loopy").symlink_to("loopy")
+    (project / "library" / "x").symlink_to("y")
+    (project / "library" / "y").symlink_to("x")
+    (project / "library" / "four").mkdir()
+    (project / "library" / "four" / "SKILL.md").symlink_to("SKILL.md")
+    data = find(gateway, "widgets", "--path", "library")
+    assert sorted(names(data)) == ["one", "two"] and data["skipped"] == 1
+
+
 def test_more_than_16_paths_is_e100(gateway: Run, project: Path) -> None:
     for number in range(17):
         (project / f"p{number}").mkdir()

@@ -636,23 +636,27 @@ class _Walker:
             with os.scandir(full) as entries:
                 for entry in entries:
                     name = entry.name
-                    if name == SKILL_FILE:
-                        if entry.is_file():
-                            kind |= SKILL
-                        continue
-                    if name.startswith("."):
-                        router = router or name == ROUTER_MARK
-                        if name == ".skillc-meta" and depth == 1:
-                            meta = entry.is_dir(follow_symlinks=False)
-                        if name not in VISIBLE_HIDDEN:
+                    try:
+                        if name == SKILL_FILE:
+                            if entry.is_file():
+                                kind |= SKILL
                             continue
-                    if name in _IGNORED or depth >= MAX_DEPTH or (store and name != "skills"):
-                        continue
-                    child = f"{path}/{name}" if path else name
-                    if entry.is_dir(follow_symlinks=False):
-                        children.append((child, 0))
-                    elif depth == 0 and entry.is_symlink() and entry.is_dir():
-                        children.append((child, LINK))
+                        if name.startswith("."):
+                            router = router or name == ROUTER_MARK
+                            if name == ".skillc-meta" and depth == 1:
+                                meta = entry.is_dir(follow_symlinks=False)
+                            if name not in VISIBLE_HIDDEN:
+                                continue
+                        if name in _IGNORED or depth >= MAX_DEPTH or (store and name != "skills"):
+                            continue
+                        child = f"{path}/{name}" if path else name
+                        if entry.is_dir(follow_symlinks=False):
+                            children.append((child, 0))
+                        elif depth == 0 and entry.is_symlink() and entry.is_dir():
+                            children.append((child, LINK))
+                    except OSError:  # this entry only (a symlink loop): the others are walked
+                        if name == SKILL_FILE:
+                            kind |= SKILL  # a looping link: the reader refuses it, counted
         except OSError:
             return kind | UNREADABLE, []
         if router:  # the router of `skc route` points to find; it is not found itself
