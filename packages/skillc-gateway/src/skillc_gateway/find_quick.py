@@ -71,9 +71,7 @@ def print_answer(layout: Layout, result: FindResult, output_format: str) -> None
 
         text = json_text(result.to_dict())
     else:
-        from skillc_index import printable
-
-        text = "\n".join(printable(line) for line in _render_text(layout, result).split("\n"))
+        text = _render_text(layout, result)
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
 
@@ -110,17 +108,20 @@ def _parse(args: list[str]) -> tuple[str, int, list[str], str] | None:
 
 def _render_text(layout: Layout, result: FindResult) -> str:
     """The text form of an answer: one block per skill (rank, name, score; folder;
-    description; how to read its best section)."""
+    description; how to read its best section), each line one line: what a skill says of
+    itself shows its control characters as escapes, so it cannot make up a result."""
+    from skillc_index import printable
+
     if not result.skills:
         return f"No skill fits this query ({plural(result.searched, 'skill')} searched)."
     blocks = []
     for rank, skill in enumerate(result.skills, 1):
-        lines = [f"{rank}. {skill.name}  (score {skill.score:.2f})"]
-        lines.append(f"   {layout.display(Path(skill.path))}")
+        lines = [f"{rank}. {printable(skill.name)}  (score {skill.score:.2f})"]
+        lines.append(f"   {printable(layout.display(Path(skill.path)))}")
         if skill.description:
-            lines.append(f"   {_shorten(skill.description, 160)}")
+            lines.append(f"   {printable(_shorten(skill.description, 160))}")
         if skill.sections:
-            lines.append(f"   {_read_hint(layout, skill)}")
+            lines.append(f"   {printable(_read_hint(layout, skill))}")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 

@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import ClassVar, Literal, NamedTuple
 
+from skillc_index._text import printable
+
 Severity = Literal["error", "warning"]
 NoticeLevel = Literal["error", "warning", "info"]
 
@@ -106,13 +108,19 @@ class Notice(NamedTuple):
     level: NoticeLevel = "warning"
 
 
-def format_diagnostic(diagnostic: Diagnostic | Notice) -> str:
-    """The one formatting function: ``error[E001]: skill 'x' not found`` (RFC-0005:C-CODES)."""
+def format_diagnostic(diagnostic: Diagnostic | Notice, *, terminal: bool = False) -> str:
+    """The one formatting function: ``error[E001]: skill 'x' not found`` (RFC-0005:C-CODES).
+    With ``terminal`` (text output), the control characters of what it quotes (a file name
+    holding a newline, a heading holding an escape sequence) are escapes
+    (:func:`~skillc_index._text.printable`): the message is one line, and so is each line
+    of the detail."""
+    line = printable if terminal else str
     if isinstance(diagnostic, Notice):
-        return f"{diagnostic.level}: {diagnostic.text}"
-    text = f"{diagnostic.severity}[{diagnostic.code}]: {diagnostic.message}"
+        return f"{diagnostic.level}: {line(diagnostic.text)}"
+    text = f"{diagnostic.severity}[{diagnostic.code}]: {line(diagnostic.message)}"
     if diagnostic.detail:
-        text = f"{text}\n{diagnostic.detail}"
+        detail = "\n".join(line(part) for part in diagnostic.detail.split("\n"))
+        text = f"{text}\n{detail}"
     return text
 
 

@@ -31,7 +31,6 @@ from skillc_index._diagnostics import (
     format_diagnostic,
     one_of,
 )
-from skillc_index._text import printable
 
 if TYPE_CHECKING:
     from skillc_index._layout import Layout
@@ -92,9 +91,8 @@ def is_verbose(ctx: click.Context | None = None) -> bool:
 
 def report(diagnostic: Diagnostic | Notice) -> None:
     """Print a diagnostic on stderr (RFC-0005: all diagnostics go to stderr); what it quotes
-    of a skill (a heading, a file name) cannot drive the terminal (:func:`printable`)."""
-    lines = format_diagnostic(diagnostic).split("\n")
-    click.echo("\n".join(printable(line) for line in lines), err=True)
+    of a skill (a heading, a file name) cannot drive the terminal (``terminal=True``)."""
+    click.echo(format_diagnostic(diagnostic, terminal=True), err=True)
 
 
 def report_all(diagnostics: Iterable[Diagnostic | Notice]) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import quote
 
-from skillc_index import Diagnostic, format_diagnostic
+from skillc_index import Diagnostic, format_diagnostic, printable
 from skillc_lint._engine import LintDiagnostic, LintResult
 from skillc_lint._fixes import Fix
 from skillc_lint._registry import Rule, RuleRegistry
@@ -118,8 +118,8 @@ def text_lines(result: LintResult, cwd: Path) -> list[str]:
         where = _file_path(result, d, cwd)
         if d.line:
             where += f":{d.line}" + (f":{d.column}" if d.column else "")
-        lines.append(f"{where}: {format_diagnostic(d.diagnostic)}")
-        lines += code_frame(d)
+        lines.append(f"{printable(where)}: {format_diagnostic(d.diagnostic, terminal=True)}")
+        lines += [printable(line) for line in code_frame(d)]
     return lines
 
 

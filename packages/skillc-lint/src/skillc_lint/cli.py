@@ -200,12 +200,10 @@ class _Progress:
         self.drawn = False
 
     def echo(self, text: str, *, err: bool = False) -> None:
-        """Print a line (or lines) of a skill's report: what it quotes of the skill (a
-        heading, a file name) cannot drive the terminal."""
-        from skillc_index import printable
-
+        """Print a line (or lines: a diagnostic and its hint) of a skill's report, whose
+        callers made what it quotes of the skill printable (``terminal=True``)."""
         self.clear()
-        click.echo("\n".join(printable(line) for line in text.split("\n")), err=err)
+        click.echo(text, err=err)
 
     def advance(self) -> None:
         self.done += 1
@@ -435,7 +433,7 @@ def _lint(options: _Options) -> int:
     import os
     from pathlib import Path
 
-    from skillc_index import CLI_SPELLING, Notice, SkillcError, format_diagnostic
+    from skillc_index import CLI_SPELLING, Notice, SkillcError, format_diagnostic, printable
     from skillc_index.console import cli_session, report
     from skillc_lint import InvalidBaseline, NotFixed, __version__, _output
     from skillc_lint._engine import (
@@ -529,23 +527,23 @@ def _lint(options: _Options) -> int:
         """What one skill (or folder, or target that failed) prints: its notices and errors
         on stderr, and with ``findings`` its findings in the text or github format."""
         if isinstance(outcome, RunError):
-            progress.echo(format_diagnostic(outcome.diagnostic), err=True)
+            progress.echo(format_diagnostic(outcome.diagnostic, terminal=True), err=True)
         else:
             if outcome.skipped:
                 skipping = Notice(f"skipping compiled skill '{outcome.skill}'", level="info")
-                progress.echo(format_diagnostic(skipping), err=True)
+                progress.echo(format_diagnostic(skipping, terminal=True), err=True)
             for notice in outcome.notices:
-                progress.echo(format_diagnostic(notice), err=True)
+                progress.echo(format_diagnostic(notice, terminal=True), err=True)
         if findings:
             show_findings(outcome)
 
     def show_findings(outcome: _output.Outcome) -> None:
         if isinstance(outcome, RunError):
             if output_format == "github":
-                progress.echo(_output.github_error_line(outcome))
+                progress.echo(printable(_output.github_error_line(outcome)))
         elif output_format == "github":
             for line in _output.github_lines(outcome, cwd):
-                progress.echo(line)
+                progress.echo(printable(line))  # one line each: GitHub's escapes for breaks
         elif output_format == "text" and not outcome.skipped:
             for line in _output.text_lines(outcome, cwd):
                 progress.echo(line, err=True)
