@@ -88,6 +88,26 @@ def test_configured_targets_are_agent_folders(gateway: Run, project: Path, home:
     assert skill["deployed_to"] == [str(home / "my-agent/skills/lamp")]
 
 
+def test_a_checkouts_targets_lead_find_nowhere_outside_it(
+    gateway: Run, project: Path, home: Path, tmp_path: Path
+) -> None:
+    """The project's own [targets] are searched only where they are inside the project: a
+    checkout's `evil = "/"` (or any outside folder, or a home folder) is not walked."""
+    outside = tmp_path / "outside"
+    write_skill(outside / "lamp-out", "lamp-out", "Light a lamp outside.")
+    write_skill(home / "private/lamp-home", "lamp-home", "Light a lamp at home.")
+    write_skill(project / "our-agent/skills/lamp-in", "lamp-in", "Light a lamp inside.")
+    (project / ".skillc").mkdir(exist_ok=True)
+    (project / ".skillc/config.toml").write_text(
+        f'[targets]\nevil = "{outside}"\nhomely = "~/private"\nroot = "/"\n'
+        'ours = "our-agent/skills"\n'
+    )
+    assert names(find(gateway, "lamp")) == ["lamp-in"]
+    (home / ".skillc").mkdir(exist_ok=True)  # the user's own config is trusted
+    (home / ".skillc/config.toml").write_text(f'[targets]\nmine = "{outside}"\n')
+    assert sorted(names(find(gateway, "lamp"))) == ["lamp-in", "lamp-out"]
+
+
 def installed_plugin(home: Path, records: object) -> None:
     plugins = home / ".claude/plugins"
     plugins.mkdir(parents=True, exist_ok=True)

@@ -73,6 +73,7 @@ def find_command(query: str, limit: int, path: tuple[str, ...], output_format: s
       skc find "deploy to kubernetes" --path .skillc/skills  # the project store only
     """
     from skillc_gateway.catalog import find_skills
+    from skillc_index.installed import trusted_targets
 
     session = cli_session()
     # operations.FIND's run, asking the find server first (the MCP server answers itself)
@@ -81,7 +82,7 @@ def find_command(query: str, limit: int, path: tuple[str, ...], output_format: s
         query,
         limit=limit,
         paths=path,
-        configured=dict(session.config.targets),
+        configured=trusted_targets(session.layout, session.config),
         server=True,
     )
     report_all(result.warnings)
@@ -194,13 +195,14 @@ def _watch_foreground(layout: Layout, idle: int, lock_fd: int | None = None) -> 
     import time
 
     from skillc_gateway.catalog.server import FindServer
+    from skillc_index.installed import trusted_targets
 
     def log(line: str) -> None:
         stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")
         click.echo(f"{stamp} skc watch[{os.getpid()}]: {line}", err=True)
 
     session = cli_session(layout)
-    targets = dict(session.config.targets)
+    targets = trusted_targets(layout, session.config)
     finder = FindServer(layout, idle=idle, configured=targets, log=log, lock_fd=lock_fd)
     finder.open()
     try:

@@ -42,6 +42,7 @@ def run(args: list[str]) -> int | None:
     query, limit, paths, output_format = parsed
     from skillc_gateway.catalog import served_answer, server
     from skillc_index import Layout, SkillcError, load_config
+    from skillc_index.installed import trusted_targets
 
     try:
         layout = Layout.discover()
@@ -52,7 +53,7 @@ def run(args: list[str]) -> int | None:
     config = load_config(layout)
     if config.notices:
         return None
-    result = served_answer(layout, query, limit, paths, dict(config.targets))
+    result = served_answer(layout, query, limit, paths, trusted_targets(layout, config))
     if result is None:
         return None
     if result.warnings:

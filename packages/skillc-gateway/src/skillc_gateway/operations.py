@@ -496,13 +496,14 @@ class FindParams(NamedTuple):
 def find(session: Session, params: FindParams) -> FindResult:
     """Not logged: it resolves no skill (the ``show`` that follows is)."""
     from skillc_gateway.catalog import find_skills
+    from skillc_index.installed import trusted_targets
 
     return find_skills(
         session.layout,
         params.query,
         limit=params.limit,
         paths=params.path,
-        configured=dict(session.config.targets),
+        configured=trusted_targets(session.layout, session.config),
     )
 
 

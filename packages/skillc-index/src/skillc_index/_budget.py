@@ -352,11 +352,11 @@ def listing_budgets(
 ) -> tuple[FolderBudget, ...]:
     """Every agent skills folder that exists (:func:`skillc_index.installed.agent_folders`,
     project ones first), of the given scopes, with its listing cost."""
-    from skillc_index.installed import agent_folders
+    from skillc_index.installed import agent_folders, trusted_targets
 
     wanted = set(scopes)
     return tuple(
         folder_budget(folder.agent, folder.scope, folder.path, config)
-        for folder in agent_folders(layout, config.targets)
+        for folder in agent_folders(layout, trusted_targets(layout, config))
         if folder.scope in wanted and _may_exist(folder.path)
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from skillc_index._layout import (
     KNOWN_TARGETS,
@@ -23,6 +23,9 @@ from skillc_index._layout import (
     Scope,
     agent_targets,
 )
+
+if TYPE_CHECKING:
+    from skillc_index._config import Config
 
 __all__ = [
     "KNOWN_TARGETS",
@@ -38,6 +41,7 @@ __all__ = [
     "plugin_skill_folders",
     "routing_roots",
     "search_roots",
+    "trusted_targets",
 ]
 
 #: The file in the router skill's folder (``skc route``) that marks it as skillc's: ``skc find``
@@ -54,6 +58,28 @@ class AgentFolder(NamedTuple):
     scope: Scope
     path: Path
     """Absolute, not resolved: the folder as the agent names it (it may not exist)."""
+
+
+def trusted_targets(layout: Layout, config: Config) -> dict[str, str]:
+    """The config's ``[targets]`` that the commands reading agent folders (``find``, ``list
+    --budget``, ``stats``) take: every one of the home config, and of the project's own
+    ``config.toml`` only those whose folder is really inside the project. A checkout is
+    somebody else's: its ``evil = "/"`` must not make every ``skc find`` walk the disk, as it
+    may not make a build write there."""
+    targets = dict(config.targets)
+    project = layout.project_root
+    for name in config.project_targets:
+        if name not in targets:
+            continue
+        from skillc_index._files import within  # only for a project that sets targets
+
+        spec = agent_targets(targets).get(name)
+        folder = (
+            None if spec is None else spec.folder("project", layout.base("project"), layout.home)
+        )
+        if project is None or folder is None or not within(folder, project):
+            del targets[name]
+    return targets
 
 
 def agent_folders(

@@ -146,6 +146,7 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
 
 def _all(session: Session, params: StatsParams, store: str | None) -> dict[str, Any]:
     from skillc_index import InvalidOption
+    from skillc_index.installed import trusted_targets
     from skillc_stats._usage import query_all
 
     if params.group_by != "summary":
@@ -158,7 +159,7 @@ def _all(session: Session, params: StatsParams, store: str | None) -> dict[str, 
         store=store,
         users=params.user,
         machines=params.machine,
-        targets=session.config.targets,
+        targets=trusted_targets(session.layout, session.config),
     )
 
 
