@@ -839,6 +839,13 @@ def test_text_output(gateway: Run, project: Path, home: Path) -> None:
     ]
     empty = gateway("find", "nothing-matches-this", "--path", "loose")
     assert empty.stdout == "No skill fits this query (1 skill searched).\n"
+    # a folder that starts with "-", seen from its parent: the hint is never an option
+    write_skill(project / "loose/-dash", "dash", "Brew dashes.", "## Dashes\n\nDash.\n")
+    dashed = gateway("find", "dashes", "--path", ".", cwd=project / "loose")
+    hint = dashed.stdout.splitlines()[3]
+    assert hint == "   skc open ./-dash SKILL.md --offset 7"
+    opened = gateway("open", "./-dash", "SKILL.md", "--offset", "7", cwd=project / "loose")
+    assert opened.returncode == 0 and opened.stdout.startswith("## Dashes")
 
 
 def test_json_shape(gateway: Run, project: Path) -> None:

@@ -142,8 +142,11 @@ def _read_hint(layout: Layout, skill: FoundSkill) -> str:
                 and index_path(layout.runtime_store(scope) / source.name, source).is_file()
             ):
                 heading = _quoted(section.heading, force=True)
+                if source.name.startswith("-"):  # after --: never read as an option
+                    return f"skc show --section {heading} -- {_quoted(source.name)}"
                 return f"skc show {_quoted(source.name)} --section {heading}"
-    target = _quoted(layout.display(source))
+    shown = layout.display(source)
+    target = _quoted(f"./{shown}" if shown.startswith("-") else shown)
     return f"skc open {target} SKILL.md --offset {section.line - 1}"
 
 
