@@ -615,6 +615,22 @@ def test_a_skill_named_like_the_router_is_routed_and_restored(
     assert snapshot(claude) == before
 
 
+def test_a_router_skillc_never_wrote_is_routed_as_a_skill(
+    cli: Callable[..., Run], claude: Path
+) -> None:
+    """A folder holding the router's marker, though no route of skillc's is recorded here
+    (copied from elsewhere, or made by hand): a skill like any other, routed and restored;
+    the router the agent lists is skillc's."""
+    folder = agent_skill(claude, ROUTER_NAME, "My own router.")
+    (folder / ROUTER_MARK).write_text('{"skillc": "router", "version": 1}\n')
+    before = snapshot(claude)
+    data = route_json(cli, "install")
+    assert data["routed"] == 5
+    assert "skc find" in (claude / ROUTER_NAME / "SKILL.md").read_text()
+    route_json(cli, "uninstall")
+    assert snapshot(claude) == before
+
+
 def test_an_agent_folder_leading_outside_the_project_is_refused(
     cli: Callable[..., Run], project: Path, tmp_path: Path
 ) -> None:

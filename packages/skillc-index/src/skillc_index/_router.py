@@ -777,6 +777,8 @@ def _install(session: Session, place: _Place, *, dry_run: bool) -> RouteResult:
     plans: list[_Plan] = []
     left: list[SkillLeft] = []
     router_state = _router_state(place.router, old.router_sha256 if old else None)
+    if old is None and router_state == "edited":
+        router_state = "other"  # no route of ours here: a router skillc never wrote
     scan = _scan(place)
     for name in scan.names:
         if name == ROUTER_NAME and router_state in ("ours", "edited"):
