@@ -631,6 +631,26 @@ def test_a_router_skillc_never_wrote_is_routed_as_a_skill(
     assert snapshot(claude) == before
 
 
+def test_a_folder_two_agents_share_is_routed_once(cli: Callable[..., Run], project: Path) -> None:
+    """``codex`` and ``agents`` share ``.agents/skills``: routed as one, the other name is
+    refused before anything moves, and the first route's round trip stays whole."""
+    folder = project / ".agents" / "skills"
+    for name in ("b1", "b2"):
+        agent_skill(folder, name)
+    before = snapshot(folder)
+    assert route(cli, "install", "-t", "codex").returncode == 0
+    agent_skill(folder, "b4")
+    with unchanged(project):
+        refused = route(cli, "install", "-t", "agents")
+    assert refused.returncode == 1
+    assert refused.stderr.startswith(
+        "error[E100]: invalid option: 'the folder '.agents/skills' is routed already, as 'codex'"
+    )
+    shutil.rmtree(folder / "b4")
+    assert route(cli, "uninstall", "-t", "codex").returncode == 0
+    assert snapshot(folder) == before
+
+
 def test_an_agent_folder_leading_outside_the_project_is_refused(
     cli: Callable[..., Run], project: Path, tmp_path: Path
 ) -> None:

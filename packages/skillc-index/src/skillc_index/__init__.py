@@ -165,6 +165,7 @@ _EXPORTS: dict[str, str] = {
     "NoProjectToRoute": "_router",
     "RouteOutside": "_router",
     "RoutedElsewhere": "_router",
+    "FolderRoutedAs": "_router",
     "RouteBusy": "_router",
     "route_install": "_router",
     "route_uninstall": "_router",
@@ -372,6 +373,7 @@ if TYPE_CHECKING:
     from skillc_index._router import (
         ROUTER_MARK,
         ROUTER_NAME,
+        FolderRoutedAs,
         NoProjectToRoute,
         RouteBusy,
         RoutedElsewhere,

@@ -76,6 +76,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ROUTER_MARK",
     "ROUTER_NAME",
+    "FolderRoutedAs",
     "NoProjectToRoute",
     "RouteBusy",
     "RouteOutside",
@@ -225,6 +226,18 @@ class RoutedElsewhere(InvalidOption):
             "that route first"
         )
         self.recorded = recorded
+
+
+class FolderRoutedAs(InvalidOption):
+    """E100: the agent folder is routed already, under another agent's name (``codex`` and
+    ``agents`` share ``.agents/skills``): one route per folder."""
+
+    def __init__(self, folder: str, other: str) -> None:
+        super().__init__(
+            f"the folder '{folder}' is routed already, as '{other}'; route it as '{other}' "
+            "(one route per folder)"
+        )
+        self.other = other
 
 
 class RouteBusy(InternalError):
@@ -476,6 +489,22 @@ def _router_files(text: str) -> dict[str, bytes]:
 
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def _routed_as(place: _Place, folder_rel: str) -> str | None:
+    """Another agent whose recorded route is of this very folder, else None."""
+    try:
+        names = sorted(os.listdir(place.routes))  # noqa: PTH208
+    except OSError:
+        return None
+    for name in names:
+        agent = name.removesuffix(".json")
+        if agent == name or agent == place.agent or not _AGENT_NAME.match(agent):
+            continue
+        recorded = _read_manifest(place.routes / name)
+        if recorded is not None and recorded.folder == folder_rel:
+            return agent
+    return None
 
 
 def _router_state(
@@ -767,6 +796,9 @@ def _install(session: Session, place: _Place, *, dry_run: bool) -> RouteResult:
     folder_rel = os.path.relpath(place.folder, place.base)
     if old is not None and old.folder != folder_rel:
         raise RoutedElsewhere(place.agent, old.folder, folder_rel)
+    other = _routed_as(place, folder_rel)
+    if other is not None:
+        raise FolderRoutedAs(folder_rel, other)
     # what is behind the router already (at its recorded place, the recorded entry)
     routed = [
         record
