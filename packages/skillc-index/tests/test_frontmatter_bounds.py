@@ -95,6 +95,9 @@ def test_frontmatter_over_the_size_bound_is_skl100() -> None:
     assert front.error == (
         f"{INVALID_YAML}frontmatter is larger than {MAX_FRONTMATTER_BYTES // 1024} KiB"
     )
+    # plain `key: value` lines (read without YAML) have the same bound
+    plain = parse_frontmatter(doc("name: h2\ndescription: " + "w " * 40_000))
+    assert plain.data is None and plain.error == front.error
 
 
 def billion_laughs(levels: int, width: int = 9, field: str = "tags") -> str:

@@ -152,13 +152,12 @@ def split_frontmatter(text: str) -> tuple[Frontmatter, int]:
     source = text[start:close_start]
     if not source.strip():
         return Frontmatter(True, {}, None, end_line, {}, body_start), close_end
-    simple = _simple_mapping(source)
-    if simple is not None:
-        return Frontmatter(True, simple[0], None, end_line, simple[1], body_start), close_end
-
     if len(source) > MAX_FRONTMATTER_BYTES or len(source.encode()) > MAX_FRONTMATTER_BYTES:
         message = f"{INVALID_YAML}frontmatter is larger than {MAX_FRONTMATTER_BYTES // 1024} KiB"
         return Frontmatter(True, None, message, end_line, {}, body_start), close_end
+    simple = _simple_mapping(source)
+    if simple is not None:
+        return Frontmatter(True, simple[0], None, end_line, simple[1], body_start), close_end
 
     import yaml
 
