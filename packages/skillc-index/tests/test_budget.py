@@ -117,6 +117,16 @@ def test_project_and_home_folders_and_the_scope(layout: Layout, home: Path, proj
     assert [f.agent for f in home_only] == ["cursor", "opencode"]
 
 
+def test_from_the_home_folder_its_agent_folders_are_global(home: Path) -> None:
+    """The home folder is never a project: run there, its agent folders are the home's."""
+    agent_skill(home / ".claude" / "skills", "g1", "A global skill.")
+    at_home = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    config = load_config(at_home, env={})
+    found = [(f.agent, f.scope, len(f.entries)) for f in listing_budgets(at_home, config)]
+    assert found == [("claude", "global", 1)]
+    assert [f.agent for f in listing_budgets(at_home, config, ("global",))] == ["claude"]
+
+
 def test_the_operation_adds_the_budget_only_when_asked(layout: Layout, claude: Path) -> None:
     session = Session(layout, AccessLog(lambda _: None))
     assert "budget" not in LIST.run(session, ListParams()).to_dict()
