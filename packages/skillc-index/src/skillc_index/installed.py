@@ -97,7 +97,7 @@ def agent_folders(
     seen: set[Path] = set()
     folders: list[AgentFolder] = []
     scopes: tuple[Scope, ...] = ("project", "global")
-    if os.path.realpath(project_base) == os.path.realpath(layout.home):
+    if project_base == layout.home:  # no stat: find runs this on every query
         scopes = ("global",)  # the home folder is never a project: its folders are global
     for scope in scopes:
         for agent, target in table.items():
