@@ -290,6 +290,29 @@ def test_a_hostile_value_stays_inside_the_frontmatter(value: object) -> None:
     assert document == source
 
 
+def test_the_stub_is_read_as_a_yaml_12_reader_reads_the_source() -> None:
+    """PyYAML reads YAML 1.1 (`no` false, `012` ten, `1:20` eighty); the agents read YAML
+    1.2. The stub carries what a 1.2 reader reads in the source, written so that both a 1.1
+    and a 1.2 reader read it so: quoted where either would read a string otherwise."""
+    from skillc_index._frontmatter import as_yaml_12, parse_frontmatter
+
+    source = (
+        "---\nname: y\ndescription: Use when y.\nuser-invocable: no\nx-num: 012\n"
+        "x-oct: 0o17\nx-time: 1:20\nx-date: 2024-01-01\nx-quoted: '0o17'\nx-on: on\n"
+        "x-list: [yes, 1, 2.5, ~]\n---\n# y\n"
+    )
+    agent = as_yaml_12(parse_frontmatter(source))
+    assert agent == {
+        "name": "y", "description": "Use when y.", "user-invocable": "no", "x-num": 12,
+        "x-oct": 15, "x-time": "1:20", "x-date": "2024-01-01", "x-quoted": "0o17",
+        "x-on": "on", "x-list": ["yes", 1, 2.5, None],
+    }  # fmt: skip
+    text = render(agent)
+    stub = parse_frontmatter(text)
+    assert stub.data == agent  # a YAML 1.1 reader (PyYAML)
+    assert as_yaml_12(stub) == agent  # a YAML 1.2 reader
+
+
 def test_a_shared_value_is_written_out_without_anchors() -> None:
     shared = {"a": 1}
     text = render({"name": "demo", "description": "d", "x": shared, "y": shared})

@@ -271,6 +271,7 @@ class _Sources:
     def stub(self) -> str:
         """The stub's text (reads the other files first if neither :meth:`parsed` nor
         :meth:`read_index` was used)."""
+        from skillc_index._frontmatter import as_yaml_12
         from skillc_index._stub import render_stub
 
         if not self._done:
@@ -280,7 +281,7 @@ class _Sources:
         return valid_utf8(
             render_stub(
                 skill=self.skill.name,
-                frontmatter=self.frontmatter,
+                frontmatter=as_yaml_12(self.doc.frontmatter),  # as an agent reads it
                 headings=self.headings,
                 references=self.references,
                 has_files=self.has_files,

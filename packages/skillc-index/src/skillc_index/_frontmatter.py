@@ -25,6 +25,7 @@ SKL100 problem like any other invalid YAML:
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -74,6 +75,9 @@ class Frontmatter:
     """First line after the frontmatter; 1 when there is no (closed) frontmatter."""
     error_line: int = 1
     """The line ``error`` is about: where YAML found its problem, else 1 (the opening)."""
+    yaml: str = field(default="", compare=False, repr=False)
+    """The block's text when PyYAML read it (empty when it was plain ``key: value`` lines of
+    strings, which every YAML version reads alike): :func:`as_yaml_12` reads it again."""
 
 
 def _is_fence(line: str) -> bool:
@@ -193,7 +197,8 @@ def split_frontmatter(text: str) -> tuple[Frontmatter, int]:
             if isinstance(key, yaml.ScalarNode):
                 # Mark lines are 0-based within the block, which starts on file line 2.
                 field_lines[str(key.value)] = key.start_mark.line + 2
-    return Frontmatter(True, data, None, end_line, field_lines, body_start), close_end
+    front = Frontmatter(True, data, None, end_line, field_lines, body_start, yaml=source)
+    return front, close_end
 
 
 def _shape_problem(root: Any) -> tuple[str, int] | None:
@@ -290,3 +295,71 @@ def parse_frontmatter(text: str) -> Frontmatter:
     from skillc_index._lines import normalize_newlines
 
     return split_frontmatter(normalize_newlines(text.removeprefix(BOM)))[0]
+
+
+# -- the frontmatter as a YAML 1.2 reader sees it ------------------------------------------------
+#
+# PyYAML reads YAML 1.1: `no` and `on` are booleans, `012` is octal 10, `1:20` is 80, an
+# unquoted date is a date. The agents read YAML 1.2 (its core schema): those are the string
+# "no", the number 12, the string "1:20". What the stub carries of the frontmatter is written
+# from how a 1.2 reader reads the source, so that an agent loads the stub exactly as it would
+# the source (DECISIONS, "Stub").
+
+_CORE_RESOLVERS: tuple[tuple[str, str, str], ...] = (
+    ("tag:yaml.org,2002:bool", r"true|True|TRUE|false|False|FALSE", "tTfF"),
+    ("tag:yaml.org,2002:int", r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+", "-+0123456789"),
+    (
+        "tag:yaml.org,2002:float",
+        r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)",
+        "-+0123456789.",
+    ),
+    ("tag:yaml.org,2002:null", r"~|null|Null|NULL|", "~nN"),
+)
+#: A string a YAML 1.2 reader would read as something else when written plain.
+CORE_NOT_STRING = re.compile("|".join(f"(?:{pattern})" for _, pattern, _ in _CORE_RESOLVERS))
+
+
+@functools.cache
+def _core_loader() -> Any:
+    """PyYAML's safe loader (the C one when built), resolving plain scalars as YAML 1.2's
+    core schema does."""
+    import yaml
+
+    class CoreLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+        pass
+
+    CoreLoader.yaml_implicit_resolvers = {}
+    for tag, pattern, first in _CORE_RESOLVERS:
+        firsts = [*first, ""] if tag.endswith("null") else list(first)
+        CoreLoader.add_implicit_resolver(tag, re.compile(f"^(?:{pattern})$"), firsts)
+    CoreLoader.add_constructor("tag:yaml.org,2002:int", _core_int)
+    return CoreLoader
+
+
+def _core_int(loader: Any, node: Any) -> int:
+    """YAML 1.2's integers: decimal (``012`` is 12), ``0o`` octal, ``0x`` hexadecimal."""
+    text = str(loader.construct_scalar(node))
+    sign = -1 if text.startswith("-") else 1
+    digits = text.lstrip("+-")
+    if digits.startswith("0o"):
+        return sign * int(digits[2:], 8)
+    if digits.startswith("0x"):
+        return sign * int(digits[2:], 16)
+    return sign * int(digits, 10)
+
+
+def as_yaml_12(front: Frontmatter) -> dict[str, Any]:
+    """The frontmatter's data as a YAML 1.2 reader (an agent) reads it: ``front.data``
+    itself when no scalar reads otherwise there, or when the block cannot be read again."""
+    data = front.data or {}
+    if not front.yaml:
+        return data
+    loader = _core_loader()(front.yaml)
+    try:
+        again = loader.get_single_data()
+    except Exception:  # it was read once, within the bounds: keep that reading
+        return data
+    finally:
+        loader.dispose()
+    return again if isinstance(again, dict) else data

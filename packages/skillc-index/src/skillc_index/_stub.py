@@ -46,8 +46,9 @@ MAX_TOP_LEVEL = 12
 MAX_DESCRIPTION = 120
 REFERENCES_LABEL = "References (query by title only)"
 #: Bumped whenever the stub's text changes, so unchanged skills get the new stub on rebuild.
-#: 2: the whole source frontmatter, and the ``skc exec`` line.
-STUB_FORMAT = 2
+#: 2: the whole source frontmatter, and the ``skc exec`` line. 3: that frontmatter as YAML 1.2
+#: reads it (``no`` a string, ``012`` twelve).
+STUB_FORMAT = 3
 
 # A line width no scalar reaches: PyYAML never folds a long string over lines (the C emitter
 # takes an int, not math.inf).
@@ -87,8 +88,14 @@ def _yaml_string(value: str) -> str:
 
 def _represent_str(dumper: Any, value: str) -> Any:
     """A string with a line break or another control character is double-quoted, on one
-    line with escapes; any other string is left to PyYAML (plain, or quoted when it must)."""
+    line with escapes; one that a YAML 1.2 reader would take for a number, a boolean or null
+    when plain (``0o17``) is single-quoted; any other string is left to PyYAML (plain, or
+    quoted when YAML 1.1 would read it otherwise: ``'no'``)."""
+    from skillc_index._frontmatter import CORE_NOT_STRING
+
     style = '"' if _LINE_BREAKING.search(value) or not value.isprintable() else None
+    if style is None and CORE_NOT_STRING.fullmatch(value):
+        style = "'"
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 
