@@ -366,6 +366,27 @@ def test_open_in_root_hidden_only_when_asked(skill: Path) -> None:
     assert not is_hidden("../x") and not is_hidden("./a/b") and is_hidden("a/.x")
 
 
+def test_a_symlink_to_a_hidden_file_is_hidden(skill: Path) -> None:
+    """A visible name leading to a dot-file (`notes.md -> .env`, `priv -> .private`) is
+    served only as the hidden file would be, and is not a source."""
+    make(skill, {".env": "TOKEN=1\n", ".private/n.md": "x"})
+    (skill / "notes.md").symlink_to(".env")
+    (skill / "priv").symlink_to(".private")
+    (skill / "references" / "n.md").symlink_to("../.private/n.md")
+    (skill / "abs.md").symlink_to(skill / ".env")
+    for rel in ("notes.md", "priv/n.md", "references/n.md", "abs.md"):
+        with pytest.raises(HiddenPath, match="leads to a hidden file"):
+            read_in(skill, rel, hidden=False)
+        assert read_in(skill, rel, hidden=True)
+    assert walk_skill(skill).files == ("SKILL.md", "references/guide.md", "scripts/run.py")
+
+
+@pytest.mark.parametrize("rel", ["SKILL.md/", "SKILL.md/.", "SKILL.md/./"])
+def test_a_file_named_as_a_folder_is_not_opened(skill: Path, rel: str) -> None:
+    with pytest.raises(SkillFileNotFound, match="not a folder"):
+        read_in(skill, rel)
+
+
 @pytest.mark.parametrize("rel", ["nope.md", "SKILL.md/x", "a\0b", "x" * 300, "loop/x"])
 def test_open_in_root_missing_is_e021(skill: Path, rel: str) -> None:
     (skill / "loop").symlink_to("loop")

@@ -284,8 +284,11 @@ class HiddenPath(SkillFileNotFound):
     """E021 for a hidden path (a dot-file or dot-folder) that was not asked for explicitly:
     hidden files are skill-private, not sources."""
 
-    def __init__(self, path: str) -> None:
-        super().__init__(path, f"'{path}' is hidden (a dot-file or dot-folder)")
+    def __init__(self, path: str, target: str | None = None) -> None:
+        if target is None:
+            super().__init__(path, f"'{path}' is hidden (a dot-file or dot-folder)")
+        else:
+            super().__init__(path, f"'{path}' leads to a hidden file ('{target}')")
 
 
 class FileIsAFolder(NotARegularFile):

@@ -117,8 +117,8 @@ def walk_skill(root: Path) -> SkillFiles:
     """The regular files under ``root``, skipping every name that starts with ``.``.
 
     Hidden files and folders (``.git``, ``.skillc-meta``, ``.github``...) are skipped at any
-    depth. A symlink whose target is inside the root counts as what it points to (a file, or
-    a folder that is walked); one whose target is outside is reported in ``escapes`` and never
+    depth, and so is a symlink that leads to one. A symlink whose target is inside the root
+    counts as what it points to (a file, or a folder that is walked); one whose target is outside is reported in ``escapes`` and never
     followed (even when that target does not exist: it still points out of the skill); a
     broken one pointing inside is skipped. A folder symlink that leads back to a folder already on
     the current walk path (a cycle) is not entered again. Other entries (sockets, FIFOs,
@@ -152,6 +152,8 @@ def walk_skill(root: Path) -> SkillFiles:
                     target = os.path.realpath(entry.path)
                     if not inside(target, root_real):
                         escapes.append(rel)
+                        continue
+                    if is_hidden(target[len(root_real) :]):  # leads to a hidden file
                         continue
                     mode = entry.stat().st_mode  # follows the symlink, known to stay inside
                 except OSError:  # broken symlink, symlink loop, vanished entry
@@ -300,7 +302,10 @@ def open_in_root(
     root_real = os.path.realpath(root)
     root_fd = os.open(root_real, os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC)
     folders = [root_fd]  # descriptors from the root down to the current folder
+    names: list[str] = []  # their names below the root (where the symlinks really lead)
     pending = [part for part in reversed(rel.split("/")) if part not in ("", ".")]
+    # `SKILL.md/` and `SKILL.md/.` name a folder, as the system's own open reads them
+    as_folder = rel.split("/")[-1] in ("", ".")
     links = 0
     try:
         while True:
@@ -315,11 +320,13 @@ def open_in_root(
                     rest = "/".join([root_real, "..", *reversed(pending)])
                     inside = _inside_part(rest, root_real, rel)
                     pending = [p for p in reversed(inside.split("/")) if p not in ("", ".")]
+                    names.clear()
                     links += 1  # bounds the walk as a symlink would
                     if links > _MAX_SYMLINKS:
                         raise missing(rel, "too many levels of symbolic links")
                     continue
                 os.close(folders.pop())
+                names.pop()
                 continue
             try:
                 mode = os.stat(name, dir_fd=folders[-1], follow_symlinks=False).st_mode
@@ -332,6 +339,7 @@ def open_in_root(
                         target = _inside_part(target, root_real, rel)
                         while len(folders) > 1:
                             os.close(folders.pop())
+                        names.clear()
                     pending.extend(p for p in reversed(target.split("/")) if p not in ("", "."))
                     continue
                 if pending:
@@ -341,11 +349,16 @@ def open_in_root(
                         dir_fd=folders[-1],
                     )
                     folders.append(fd)
+                    names.append(name)
                     continue
                 if not stat.S_ISREG(mode):
                     raise NotARegularFile(rel, _kind(mode))
-                if not hidden and is_hidden(rel):  # after the walk: an escape says E012
-                    raise HiddenPath(rel)
+                if as_folder:
+                    raise missing(rel, "not a folder")
+                # after the walk: an escape says E012; a symlink to a hidden file is hidden
+                real = "/".join([*names, name])
+                if not hidden and (is_hidden(rel) or is_hidden(real)):
+                    raise HiddenPath(rel, None if is_hidden(rel) else real)
                 return os.fdopen(_regular_fd(name, folders[-1], rel), "rb")
             except OSError as exc:
                 swapped = exc.errno in (errno.ELOOP, errno.EMLINK, errno.EINVAL)
