@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import stat
 from collections.abc import Callable
 from pathlib import Path
@@ -315,8 +316,11 @@ def test_import_goes_to_the_global_store_outside_a_project(
 def test_a_compiled_runtime_is_not_a_source(
     build: Callable[..., BuildResult], store: Path, project: Path, make_skill: MakeSkill
 ) -> None:
+    """A runtime whose source is gone stands for nothing (with its source, it stands for it:
+    the next test): building it would compile the stub as a skill."""
     make_skill(store, "demo")
     build("demo")
+    shutil.rmtree(store / "demo")
     with pytest.raises(CompiledSkillGiven) as caught:
         build(str(project / ".claude" / "skills" / "demo"))
     assert caught.value.given == str(project / ".claude" / "skills" / "demo")
@@ -353,6 +357,23 @@ def test_copy_deployment_and_its_replacement(
     assert build("demo", copy=True).deployments[0].action == "replaced"
     assert build("demo").deployments[0].action == "replaced"
     assert dest.is_symlink()
+
+
+@pytest.mark.parametrize("copy", [False, True])
+def test_a_deployed_skill_given_by_its_path_is_its_source(
+    build: Callable[..., BuildResult], store: Path, layout: Layout, make_skill: MakeSkill, copy: bool
+) -> None:
+    """`skc outline .claude/skills/demo` reads the skill, not the stub deployed there, and
+    `skc build .claude/skills/demo` builds the store skill again (not the stub as a skill)."""
+    source = make_skill(store, "demo").resolve()
+    result = build("demo", copy=copy)
+    runtime = result.compiled.runtime
+    for given in (".claude/skills/demo", str(layout.cwd / ".claude/skills/demo"), str(runtime)):
+        found = resolve_skill(given, layout)
+        assert (found.source, found.runtime, found.in_store) == (source, runtime, True), given
+    again = build(".claude/skills/demo", copy=copy)
+    assert again.compiled.source == source  # a copy is written again, a link is kept
+    assert again.deployments[0].action == ("replaced" if copy else "unchanged")
 
 
 def test_a_foreign_folder_is_kept_without_force(

@@ -399,11 +399,20 @@ def _as_path(layout: Layout, path: Path) -> str:
 def _from_folder(
     skill: str, source: Path, layout: Layout, force_global: bool, plain: bool
 ) -> ResolvedSkill:
-    """A skill found as a folder (step 1): the store copy when the folder was imported into
-    its store; otherwise the folder, with a warning when a bare name that names it also
-    names a store skill that was not imported from it."""
+    """A skill found as a folder (step 1): the store skill when the folder is one that skillc
+    deployed (a runtime, or a ``--copy`` deployment: its source is what is read, not the
+    stub); the store copy when the folder was imported into its store; otherwise the
+    folder, with a warning when a bare name that names it also names a store skill that was
+    not imported from it."""
+    from skillc_index.installed import deployed_source
+
     scope, runtime, in_store = runtime_for(source, layout, force_global=force_global)
     if in_store:
+        return ResolvedSkill(source.name, source, scope, runtime, in_store)
+    stands_for = deployed_source(str(source), layout)
+    if stands_for is not None:
+        source = Path(stands_for)
+        scope, runtime, in_store = runtime_for(source, layout, force_global=force_global)
         return ResolvedSkill(source.name, source, scope, runtime, in_store)
     copy = layout.store(scope) / source.name
     record = ImportRecord.read(copy)
