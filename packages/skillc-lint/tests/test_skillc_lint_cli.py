@@ -239,6 +239,20 @@ def test_compiled_skill_is_skipped(lint: Run, cwd: Path) -> None:
     assert proc.stderr == "info: skipping compiled skill 'built'\n"
 
 
+def test_a_deployed_skill_is_skipped_not_read_as_its_store_skill(lint: Run, cwd: Path) -> None:
+    """Other commands read a deployed skill's store skill; lint skips the compiled folder it
+    was given (SKL001), and lints the store skill when that is named."""
+    put(cwd / ".skillc" / "skills" / "built", INVALID)
+    runtime = compiled(cwd / ".skillc" / "runtime" / "built")
+    (cwd / ".claude" / "skills").mkdir(parents=True)
+    (cwd / ".claude" / "skills" / "built").symlink_to(runtime)
+    for given in (".claude/skills/built", ".skillc/runtime/built"):
+        proc = lint(given)
+        assert (proc.returncode, proc.stdout) == (0, ""), given
+        assert proc.stderr == "info: skipping compiled skill 'built'\n"
+    assert lint("built").returncode == 1
+
+
 def test_force_lints_a_compiled_skill(lint: Run, cwd: Path) -> None:
     compiled(cwd / "built")
     proc = lint("built", "--force")

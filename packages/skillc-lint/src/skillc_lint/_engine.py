@@ -377,6 +377,8 @@ def resolve_target(argument: str, layout: Layout) -> Target:
         if owner is None:
             raise NotASkill(argument)
         return Target(argument, (owner,), False)
+    if given.is_dir() and is_compiled(given):  # itself (skipped, SKL001), not its store skill
+        return Target(argument, (given,), False)
     try:
         resolved = resolve_skill(argument, layout)
     except NotASkill:

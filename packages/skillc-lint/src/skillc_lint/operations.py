@@ -200,14 +200,19 @@ def _suppressed(result: LintResult, hidden: Suppressions) -> LintResult:
 
 def _folder(layout: Layout, given: str, skill: ResolvedSkill) -> Path:
     """The folder to lint: the one named when it is the skill (its paths shown as written,
-    symlinks kept), else the resolved one. An imported folder is linted itself, not its
-    store copy: it is what is edited."""
+    symlinks kept) or a compiled one (a deployed skill resolves to its store skill, but
+    lint skips what was compiled: SKL001), else the resolved one. An imported folder is
+    linted itself, not its store copy: it is what is edited."""
     import os
     from pathlib import Path
 
+    from skillc_lint._engine import is_compiled
+
     folder = skill.imported_from or skill.source
     named = layout.cwd / Path(given).expanduser()
-    return named if os.path.realpath(named) == str(folder) else folder
+    if os.path.realpath(named) == str(folder) or (named.is_dir() and is_compiled(named)):
+        return named
+    return folder
 
 
 def lint(
