@@ -267,6 +267,37 @@ def test_a_routed_skill_deployed_again_is_removed_and_restored_once(
     assert snapshot(claude) == before
 
 
+def test_uninstall_takes_the_place_of_a_deployment_made_while_routed(
+    cli: Callable[..., Run], layout: Layout, claude: Path
+) -> None:
+    """`skc build` of a routed skill deploys it again where it was; uninstall puts the skill
+    back in place of that deployment (skillc's own), not "its place is taken" for ever."""
+    before = snapshot(claude)
+    route_json(cli, "install")
+    build_skill("alpha", layout)  # alpha moved to the store: a symlink where its folder was
+    build_skill("copied", layout, copy=True)  # a copy again where the parked copy was
+    dry = route_json(cli, "uninstall", "--dry-run")
+    assert dry["left"] == [] and names(claude) == [".DS_Store", "alpha", "copied", ROUTER_NAME]
+    data = route_json(cli, "uninstall")
+    actions = {s["name"]: s["action"] for s in data["skills"]}
+    assert (actions["alpha"], actions["copied"], data["left"]) == ("restored", "in-place", [])
+    assert snapshot(claude) == before
+    assert not (layout.store("project") / "alpha").exists()
+
+
+def test_uninstall_never_takes_the_place_of_what_skillc_did_not_make(
+    cli: Callable[..., Run], layout: Layout, claude: Path, tmp_path: Path
+) -> None:
+    route_json(cli, "install")
+    other = agent_skill(tmp_path / "elsewhere", "alpha")
+    (claude / "alpha").symlink_to(other)  # a link of the user's, to another alpha
+    data = route_json(cli, "uninstall")
+    assert [(s["name"], s["reason"]) for s in data["left"]] == [
+        ("alpha", f"{claude / 'alpha'} is taken; left behind the router")
+    ]
+    assert (claude / "alpha").readlink() == other
+
+
 def test_clashes_are_left_in_place_and_reported(
     cli: Callable[..., Run], layout: Layout, claude: Path, make_skill: MakeSkill, tmp_path: Path
 ) -> None:

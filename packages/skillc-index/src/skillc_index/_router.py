@@ -588,6 +588,26 @@ def _deployment_of(path: Path, layout: Layout) -> str | None:
     return None
 
 
+def _redeployed(origin: Path, record: _Record, destination: Path, layout: Layout) -> bool:
+    """Whether the entry at a routed skill's place in the agent folder is a deployment
+    skillc made of that same store skill (``skc build`` deployed it again while it was
+    routed): uninstall may then take that deployment's place."""
+    from skillc_index.installed import deployed_source
+
+    if _same_link(origin, destination):
+        return True
+    if _deployment_of(origin, layout) is None:  # not skillc's: never taken
+        return False
+    store_skill = (
+        os.path.realpath(destination)
+        if record.kind == "folder"
+        else deployed_source(os.path.realpath(destination), layout)
+    )
+    return store_skill is not None and deployed_source(os.path.realpath(origin), layout) == (
+        store_skill
+    )
+
+
 def _same_link(one: Path, other: Path) -> bool:
     try:
         return one.is_symlink() and other.is_symlink() and one.readlink() == other.readlink()
@@ -1006,15 +1026,21 @@ def _uninstall(session: Session, place: _Place, *, dry_run: bool) -> RouteResult
                 left.append(SkillLeft(record.name, destination, why, "forgotten"))
             return
         if _exists(origin):
-            if record.kind == "deployment" and _same_link(origin, destination):
-                if not dry_run:  # deployed again while routed: the parked link is a duplicate
-                    destination.unlink()
-                skills.append(here._replace(action="in-place"))
+            if _redeployed(origin, record, destination, layout):
+                from skillc_index._deploy import _remove
+
+                if record.kind == "deployment":  # the parked deployment is the duplicate
+                    if not dry_run:
+                        _remove(destination)
+                    skills.append(here._replace(action="in-place"))
+                    return
+                if not dry_run:  # the folder goes back in place of its deployment
+                    _remove(origin)
+            else:
+                why = f"{origin} is taken; left behind the router"
+                left.append(SkillLeft(record.name, destination, why, "its place is taken"))
+                remaining.append(record)
                 return
-            why = f"{origin} is taken; left behind the router"
-            left.append(SkillLeft(record.name, destination, why, "its place is taken"))
-            remaining.append(record)
-            return
         if not dry_run:
             try:
                 _move(destination, origin)
