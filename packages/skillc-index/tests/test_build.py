@@ -361,7 +361,11 @@ def test_copy_deployment_and_its_replacement(
 
 @pytest.mark.parametrize("copy", [False, True])
 def test_a_deployed_skill_given_by_its_path_is_its_source(
-    build: Callable[..., BuildResult], store: Path, layout: Layout, make_skill: MakeSkill, copy: bool
+    build: Callable[..., BuildResult],
+    store: Path,
+    layout: Layout,
+    make_skill: MakeSkill,
+    copy: bool,
 ) -> None:
     """`skc outline .claude/skills/demo` reads the skill, not the stub deployed there, and
     `skc build .claude/skills/demo` builds the store skill again (not the stub as a skill)."""

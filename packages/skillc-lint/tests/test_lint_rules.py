@@ -274,6 +274,29 @@ def test_skl108_near_miss_each_rfc_pattern(skill: Writer, found: Found, descript
     assert found(folder, "SKL108") == []
 
 
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Formats tables. Use this skill when a table is ugly.",
+        "Use this skill whenever a table is ugly.",
+        "Use this skill for ugly tables.",
+        "Formats tables; use it when they are ugly.",
+        "This skill should be used when the user asks for tables.",
+        "Formats tables. Use whenever a table is ugly.",
+    ],
+)
+def test_skl108_accepts_the_usual_phrasings_of_a_trigger(
+    skill: Writer, found: Found, description: str
+) -> None:
+    folder = skill(frontmatter=f"name: my-skill\ndescription: {json.dumps(description)}\n")
+    assert found(folder, "SKL108") == []
+
+
+def test_skl108_a_purpose_is_not_a_trigger(skill: Writer, found: Found) -> None:
+    folder = skill(frontmatter="name: my-skill\ndescription: Use this skill to format tables.\n")
+    assert len(found(folder, "SKL108")) == 1
+
+
 def test_skl108_trigger_in_the_body_does_not_count(skill: Writer, found: Found) -> None:
     folder = skill(
         frontmatter="name: my-skill\ndescription: Formats tables.\n",

@@ -118,10 +118,11 @@ def walk_skill(root: Path) -> SkillFiles:
 
     Hidden files and folders (``.git``, ``.skillc-meta``, ``.github``...) are skipped at any
     depth, and so is a symlink that leads to one. A symlink whose target is inside the root
-    counts as what it points to (a file, or a folder that is walked); one whose target is outside is reported in ``escapes`` and never
-    followed (even when that target does not exist: it still points out of the skill); a
-    broken one pointing inside is skipped. A folder symlink that leads back to a folder already on
-    the current walk path (a cycle) is not entered again. Other entries (sockets, FIFOs,
+    counts as what it points to (a file, or a folder that is walked); one whose target is
+    outside is reported in ``escapes`` and never followed (even when that target does not
+    exist: it still points out of the skill); a broken one pointing inside is skipped. A
+    folder symlink that leads back to a folder already on the current walk path (a cycle) is
+    not entered again. Other entries (sockets, FIFOs,
     devices) are ignored.
     """
     root_real = os.path.realpath(root)

@@ -29,6 +29,17 @@ TRIGGER_PATTERNS = (
     "triggers:",
     "activate when",
 )
+#: The RFC's "use when" and "use for" with the skill named in between, and its passive: how
+#: Anthropic's skills and its skill-creator guide say it ("Use this skill when ...", "This
+#: skill should be used when ..."). Accepted by default with the RFC's patterns.
+TRIGGER_PHRASINGS = (
+    "use this skill when",
+    "use this skill whenever",
+    "use this skill for",
+    "use it when",
+    "use whenever",
+    "should be used when",
+)
 #: SKL401 exceptions: common non-content files, never orphans (any folder, any case).
 NON_CONTENT_FILES = ("LICENSE.md", "CHANGELOG.md", "CONTRIBUTING.md", "README.md")
 
@@ -488,7 +499,7 @@ RULES: tuple[Rule, ...] = (
         "warning",
         description_triggers,
         "description says when to use the skill ('Use when ...').",
-        options={"patterns": list(TRIGGER_PATTERNS)},
+        options={"patterns": [*TRIGGER_PATTERNS, *TRIGGER_PHRASINGS]},
         category="frontmatter",
         rationale=(
             "Agents pick skills by matching the task to the description; one that says what the "
