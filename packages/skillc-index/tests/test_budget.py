@@ -200,6 +200,17 @@ def test_cli_text_is_a_table_per_folder(
     assert lines[8] == "claude (global) ~/.claude/skills: 1 skill, ~5 tokens of 100 (5%)"
 
 
+def test_cli_text_rows_follow_pattern_and_limit(
+    cli: Callable[..., Run], layout: Layout, claude: Path
+) -> None:
+    """--pattern and --limit choose the rows; the heading still prices the whole folder."""
+    small_budget(layout)
+    lines = list_budget(cli, "--pattern", "[bgk]*", "--limit", "2").stdout.splitlines()
+    assert lines[0] == "claude (project) .claude/skills: 4 skills, ~135 tokens of 100 (135%)"
+    assert [line.split()[0] for line in lines[2:4]] == ["beta", "gamma"]
+    assert lines[4:] == ["... (2 more)", "1 description dropped, the first dropped first: kappa"]
+
+
 def test_cli_without_agent_folders(cli: Callable[..., Run], layout: Layout) -> None:
     result = list_budget(cli)
     assert (result.returncode, result.stdout) == (0, "No agent skills folders found.\n")

@@ -141,6 +141,7 @@ def list_command(
     estimated tokens of their names and descriptions (4 characters a token) against the
     listing budget, and the skills whose descriptions the agent would drop, the first
     dropped first (the JSON adds a `budget` list, one object per folder, to the listing).
+    --pattern and --limit then choose the rows shown; each heading prices the whole folder.
 
     \b
     Examples:
@@ -166,7 +167,7 @@ def list_command(
         return
     layout = session.layout
     if result.budget is not None:
-        _echo_budgets(result.budget, layout)
+        _echo_budgets(result.budget, layout, pattern, limit)
         return
     if not result.skills:
         click.echo("No skills found." if result.total == 0 else "No skills match.")
@@ -192,8 +193,13 @@ def _echo_table(header: list[str], rows: list[list[str]]) -> None:
         click.echo("  ".join(cells).rstrip())
 
 
-def _echo_budgets(folders: Sequence[FolderBudget], layout: Layout) -> None:
-    """``list --budget``'s text: a heading and a table per agent folder."""
+def _echo_budgets(
+    folders: Sequence[FolderBudget], layout: Layout, pattern: str | None, limit: int | None
+) -> None:
+    """``list --budget``'s text: a heading and a table per agent folder, its rows the skills
+    that match ``pattern``, at most ``limit`` of them (the heading prices the whole folder)."""
+    from fnmatch import fnmatchcase
+
     if not folders:
         click.echo("No agent skills folders found.")
         return
@@ -219,9 +225,13 @@ def _echo_budgets(folders: Sequence[FolderBudget], layout: Layout) -> None:
                 "name only" if index >= folder.kept and entry.described else "full",
             ]
             for index, (entry, tokens) in enumerate(zip(folder.entries, folder.shares, strict=True))
+            if pattern is None or fnmatchcase(entry.name, pattern)
         ]
-        if rows:
-            _echo_table(["SKILL", "TOKENS", "KIND", "LISTED"], rows)
+        shown = rows if limit is None else rows[:limit]
+        if shown:
+            _echo_table(["SKILL", "TOKENS", "KIND", "LISTED"], shown)
+        if len(shown) < count:
+            click.echo(f"... ({count - len(shown)} more)")
         if folder.dropped:
             n = len(folder.dropped)
             click.echo(
