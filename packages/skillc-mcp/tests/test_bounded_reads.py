@@ -111,3 +111,28 @@ def test_the_cli_open_is_not_bounded(project: Path, env: dict[str, str]) -> None
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout == numbered
+
+
+def test_an_outline_reply_is_bounded_with_a_warning(
+    server_command: list[str], project: Path, env: dict[str, str]
+) -> None:
+    """A skill with thousands of headings (the corpus has one of 1,306: 150 KB of JSON) gets
+    the first headings that fit in 100,000 characters, and a warning naming `level`."""
+    skill = project / ".skillc" / "skills" / "demo"
+    many = "".join(f"## Topic number {n} of a long reference\n\ntext\n\n" for n in range(3000))
+    (skill / "references" / "many.md").write_text(f"# Many\n\n{many}", encoding="utf-8")
+
+    async def body(client: Client) -> dict[str, Any]:
+        return {
+            "all": (await call(client, "skc_outline", {"skill": "demo"}))[1],
+            "top": (await call(client, "skc_outline", {"skill": "demo", "level": 1}))[1],
+        }
+
+    seen = sdk_session(server_command, project, env, body)
+    headings = seen["all"]["headings"]
+    assert 500 < len(headings) < 3000
+    assert len(str(headings)) < 110_000  # the JSON of the headings, about
+    [warning] = seen["all"]["warnings"]
+    assert f"outline cut at {len(headings):,} of " in warning and "`level`" in warning
+    assert "warnings" not in seen["top"]  # the top level alone fits
+    assert [h["text"] for h in seen["top"]["headings"]][-1] == "Many"
