@@ -121,3 +121,22 @@ def test_unreadable_skills_and_stores_are_skipped_with_a_notice(
 def test_no_global_store_is_fine(tmp_path: Path) -> None:
     layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(tmp_path / "nowhere")})
     assert list_skills(layout).total == 0
+
+
+def test_a_reply_limit_cuts_the_list_with_a_warning(layout: Layout, make_skill: MakeSkill) -> None:
+    """The MCP server's reply limit (``Session.reply_chars``): the first skills that fit, a
+    warning, and ``filtered`` still counting them all; the CLI has no limit."""
+    from skillc_index.accesslog import AccessLog
+    from skillc_index.operation import Session
+    from skillc_index.operations import LIST, ListParams
+
+    for number in range(30):
+        make_skill(layout.store("project"), f"skill-{number:02}")
+    whole = LIST.run(Session(layout, AccessLog(lambda _: None)), ListParams())
+    one = len(json.dumps(whole.skills[0].to_dict())) + 2
+    session = Session(layout, AccessLog(lambda _: None), reply_chars=one * 10 + 1)
+    cut = LIST.run(session, ListParams())
+    assert [e.name for e in cut.skills] == [e.name for e in whole.skills[:10]]
+    assert (cut.total, cut.filtered, len(whole.skills), whole.warnings) == (30, 30, 30, ())
+    [warning] = cut.warnings
+    assert warning.text.startswith("list cut at 10 of 30 skills") and "`pattern`" in warning.text

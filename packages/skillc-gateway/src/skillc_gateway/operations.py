@@ -107,30 +107,17 @@ def outline(session: Session, params: OutlineParams) -> OutlineResult:
 
     with session.logged("outline", params.skill, params.log_args()) as skill:
         found = read_outline(skill, level=params.level)
-    if session.reply_chars is not None:
-        found = _outline_within(found, session.reply_chars)
+    kept = session.fitting([heading.to_dict() for heading in found.headings])
+    if kept < len(found.headings):
+        from skillc_index import Notice
+
+        cut = Notice(
+            f"outline cut at {kept:,} of {len(found.headings):,} headings (the reply's limit "
+            f"of {session.reply_chars:,} characters): ask for the top levels only with `level` "
+            "(1 or 2), or search the skill for what you need"
+        )
+        found = found._replace(headings=found.headings[:kept], warnings=(*found.warnings, cut))
     return OutlineResult(skill.name, found)
-
-
-def _outline_within(found: Outline, chars: int) -> Outline:
-    """The first headings of ``found`` whose JSON fits in ``chars`` characters (the MCP
-    server's reply limit), with a warning saying how many were left out."""
-    import json
-
-    from skillc_index import Notice
-
-    used = 0
-    for kept, heading in enumerate(found.headings):
-        used += len(json.dumps(heading.to_dict(), ensure_ascii=False)) + 2
-        if used > chars:
-            total = len(found.headings)
-            cut = Notice(
-                f"outline cut at {kept:,} of {total:,} headings (the reply's limit of "
-                f"{chars:,} characters): ask for the top levels only with `level` (1 or 2), "
-                "or search the skill for what you need"
-            )
-            return found._replace(headings=found.headings[:kept], warnings=(*found.warnings, cut))
-    return found
 
 
 OUTLINE: Operation[OutlineParams, OutlineResult] = Operation(

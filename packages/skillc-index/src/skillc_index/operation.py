@@ -245,6 +245,20 @@ class Session:
     def warn(self, diagnostics: Iterable[Diagnostic | Notice]) -> None:
         self.log.warn(diagnostics)
 
+    def fitting(self, items: Sequence[Mapping[str, Any]]) -> int:
+        """How many of ``items`` (a result's list, as JSON values) one reply holds: all of
+        them without ``reply_chars``, else the first whose JSON fits in it."""
+        if self.reply_chars is None:
+            return len(items)
+        import json
+
+        used = 0
+        for count, item in enumerate(items):
+            used += len(json.dumps(item, ensure_ascii=False)) + 2
+            if used > self.reply_chars:
+                return count
+        return len(items)
+
     @cached_property
     def config(self) -> Config:
         """The configuration (RFC-0009), loaded once; its problems are warned."""

@@ -149,9 +149,19 @@ def list_(session: Session, params: ListParams) -> SkillList:
         limit=params.limit,
         check_obsolete=params.check_obsolete,
     )
+    from dataclasses import replace
+
+    from skillc_index._diagnostics import Notice
+
+    kept = session.fitting([entry.to_dict() for entry in listed.skills])
+    if kept < len(listed.skills):
+        cut = Notice(
+            f"list cut at {kept:,} of {listed.filtered:,} skills (the reply's limit of "
+            f"{session.reply_chars:,} characters): narrow it with `pattern`, `scope` or `status`"
+        )
+        listed = replace(listed, skills=listed.skills[:kept], notices=(*listed.notices, cut))
     if not params.budget:
         return listed
-    from dataclasses import replace
 
     from skillc_index._budget import listing_budgets
 
