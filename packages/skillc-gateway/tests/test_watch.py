@@ -346,6 +346,56 @@ def test_a_server_that_does_not_answer_is_not_asked_again(home: Path) -> None:
         assert len(accepted) == 2
 
 
+def test_a_server_that_keeps_a_client_waiting_is_not_asked_by_the_others(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server that accepts and never answers (stuck, running) keeps one ``skc find`` waiting
+    its whole time; the next processes do not ask it (each would wait as long) until the
+    record of it expires."""
+    import skillc_gateway.catalog.server as server_module
+
+    monkeypatch.setattr(server_module, "ANSWER_MARGIN_SECONDS", 0.3)
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    path = socket_path(layout)
+    path.parent.mkdir(parents=True)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    umask = os.umask(0o177)
+    try:
+        listener.bind(str(path))
+    finally:
+        os.umask(umask)
+    listener.listen()
+    held: list[socket.socket] = []
+
+    def hold() -> None:
+        listener.settimeout(0.1)
+        while listener.fileno() != -1:
+            try:
+                held.append(listener.accept()[0])  # kept open, never answered
+            except (TimeoutError, OSError):
+                continue
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    roots = (Root(home, "path"),)
+    try:
+        started = time.monotonic()
+        assert ask(layout, "paint", 10, roots, 0.0) is None
+        assert time.monotonic() - started >= 0.3
+        assert (path.parent / "find.sock.silent").is_file()
+        server_module._silent.clear()  # another process
+        assert not usable(layout)
+        assert ask(layout, "paint", 10, roots, 0.0) is None and len(held) == 1
+        monkeypatch.setattr(server_module, "SILENT_SECONDS", 0.0)  # the record expired
+        server_module._silent.clear()
+        assert usable(layout)
+    finally:
+        listener.close()
+        thread.join()
+        for connection in held:
+            connection.close()
+
+
 def test_a_stopped_server_is_not_waited_for(
     gateway: Run, gateway_process: Run, clean_env: dict[str, str], project: Path, home: Path,
     library: Path,

@@ -139,9 +139,13 @@ def ask(
         "semantic": not switched_off("SKILLC_FIND_SEMANTIC"),
         "roots": [[str(root.path), root.kind, root.scope] for root in roots],
     }
-    reply = request(layout, message, budget * FINISH_WITHIN + ANSWER_MARGIN_SECONDS)
+    timeout = budget * FINISH_WITHIN + ANSWER_MARGIN_SECONDS
+    started = time.monotonic()
+    reply = request(layout, message, timeout)
     if reply is None:
         _silent.add(where)
+        if time.monotonic() - started >= timeout:  # it kept this process waiting: stuck
+            _mark_silent(*where)
         return None
     if not reply.get("ok"):
         return None
@@ -161,7 +165,42 @@ def _askable(layout: Layout) -> tuple[str, tuple[int, int]] | None:
     """The find server's socket (path and stamp) when :func:`ask` may ask it, else None."""
     path = str(socket_path(layout))
     stamp = _socket_stamp(path)
-    return None if stamp is None or (path, stamp) in _silent else (path, stamp)
+    if stamp is None or (path, stamp) in _silent:
+        return None
+    if _marked_silent(path, stamp):
+        _silent.add((path, stamp))
+        return None
+    return path, stamp
+
+
+#: A server that kept a client waiting its whole time is not asked by other processes either
+#: for this long (``<socket>.silent`` records its socket's stamp): a stuck server would cost
+#: every ``skc find`` its wait. Once answering again, the server removes the record.
+SILENT_SECONDS = 300.0
+
+
+def _marked_silent(path: str, stamp: tuple[int, int]) -> bool:
+    try:
+        with open(f"{path}.silent", "rb") as file:
+            ino, ctime, since = file.read(128).split()
+        marked = (int(ino), int(ctime)) == stamp
+        return marked and 0 <= time.time() - float(since) < SILENT_SECONDS
+    except (OSError, ValueError):
+        return False
+
+
+def _mark_silent(path: str, stamp: tuple[int, int]) -> None:
+    """Record that the server of the socket ``path`` (``stamp``) did not answer in time."""
+    import contextlib
+
+    staged = Path(f"{path}.silent.{os.getpid()}")
+    try:
+        with staged.open("x", encoding="ascii") as file:
+            file.write(f"{stamp[0]} {stamp[1]} {int(time.time())}\n")
+        staged.replace(f"{path}.silent")
+    except OSError:
+        with contextlib.suppress(OSError):
+            staged.unlink()
 
 
 def request(layout: Layout, message: dict[str, Any], timeout: float) -> dict[str, Any] | None:
@@ -556,6 +595,11 @@ class FindServer:
             connection.sendall(json.dumps({"version": PROTOCOL, **reply}).encode())
         except OSError as exc:
             self.log(f"a client (pid {pid}) went away: {exc}")
+        else:  # answering: a record that this server did not answer (_mark_silent) goes
+            import contextlib
+
+            with contextlib.suppress(OSError):
+                self.path.with_name(f"{self.path.name}.silent").unlink(missing_ok=True)
 
     def _reply(self, data: bytes | None, connection: socket.socket) -> dict[str, Any]:
         try:
