@@ -296,6 +296,20 @@ def test_the_quick_path_prints_what_the_command_prints(
     assert capsys.readouterr() == ("", "")
 
 
+def listening(path: Path) -> socket.socket:
+    """A Unix socket listening at ``path`` as a find server's does (mode 0600), whose
+    ``accept`` times out every 0.1 s (so a thread serving it sees it closed)."""
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    umask = os.umask(0o177)
+    try:
+        listener.bind(str(path))
+    finally:
+        os.umask(umask)
+    listener.listen()
+    listener.settimeout(0.1)
+    return listener
+
+
 def test_a_server_that_does_not_answer_is_not_asked_again(home: Path) -> None:
     """A socket whose server accepts and says nothing (stuck, or of a broken build): the
     quick path and then the click command of one ``skc find`` would each wait for it."""
@@ -306,14 +320,7 @@ def test_a_server_that_does_not_answer_is_not_asked_again(home: Path) -> None:
 
     @contextmanager
     def mute_server() -> Iterator[None]:
-        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        umask = os.umask(0o177)
-        try:
-            listener.bind(str(path))
-        finally:
-            os.umask(umask)
-        listener.listen()
-        listener.settimeout(0.1)
+        listener = listening(path)
 
         def serve() -> None:
             while listener.fileno() != -1:
@@ -358,17 +365,10 @@ def test_a_server_that_keeps_a_client_waiting_is_not_asked_by_the_others(
     layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
     path = socket_path(layout)
     path.parent.mkdir(parents=True)
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    umask = os.umask(0o177)
-    try:
-        listener.bind(str(path))
-    finally:
-        os.umask(umask)
-    listener.listen()
+    listener = listening(path)
     held: list[socket.socket] = []
 
     def hold() -> None:
-        listener.settimeout(0.1)
         while listener.fileno() != -1:
             try:
                 held.append(listener.accept()[0])  # kept open, never answered
