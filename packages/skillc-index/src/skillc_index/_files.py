@@ -122,8 +122,7 @@ def walk_skill(root: Path) -> SkillFiles:
     outside is reported in ``escapes`` and never followed (even when that target does not
     exist: it still points out of the skill); a broken one pointing inside is skipped. A
     folder symlink that leads back to a folder already on the current walk path (a cycle) is
-    not entered again. Other entries (sockets, FIFOs,
-    devices) are ignored.
+    not entered again. Other entries (sockets, FIFOs, devices) are ignored.
     """
     root_real = os.path.realpath(root)
     files: list[str] = []

@@ -603,9 +603,9 @@ def _redeployed(origin: Path, record: _Record, destination: Path, layout: Layout
         if record.kind == "folder"
         else deployed_source(os.path.realpath(destination), layout)
     )
-    return store_skill is not None and deployed_source(os.path.realpath(origin), layout) == (
-        store_skill
-    )
+    if store_skill is None:
+        return False
+    return deployed_source(os.path.realpath(origin), layout) == store_skill
 
 
 def _same_link(one: Path, other: Path) -> bool:
