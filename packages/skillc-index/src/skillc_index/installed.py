@@ -68,17 +68,14 @@ def trusted_targets(layout: Layout, config: Config) -> dict[str, str]:
     may not make a build write there."""
     targets = dict(config.targets)
     project = layout.project_root
-    for name in config.project_targets:
-        if name not in targets:
-            continue
+    untrusted = [name for name in config.project_targets if name in targets]
+    if untrusted:
         from skillc_index._files import within  # only for a project that sets targets
 
-        spec = agent_targets(targets).get(name)
-        folder = (
-            None if spec is None else spec.folder("project", layout.base("project"), layout.home)
-        )
-        if project is None or folder is None or not within(folder, project):
-            del targets[name]
+        for name in untrusted:  # where a build would deploy to: Layout.target_root
+            root = layout.target_root(name, "project", targets)
+            if project is None or not within(root, project):
+                del targets[name]
     return targets
 
 
