@@ -22,6 +22,7 @@ from skillc_index._diagnostics import (
     SkillNotFound,
     UnknownTarget,
 )
+from skillc_index._text import printable
 
 Scope = Literal["project", "global"]
 
@@ -140,11 +141,11 @@ MAX_SHOWN = 200
 
 
 def shown(text: str) -> str:
-    """``text`` for a one-line message: control and line-breaking characters escaped, cut to
-    :data:`MAX_SHOWN` characters."""
+    """``text`` for a one-line message: cut to :data:`MAX_SHOWN` characters, its control
+    characters escaped (:func:`~skillc_index._text.printable`, as text output shows them)."""
     if len(text) > MAX_SHOWN:
         text = text[: MAX_SHOWN - 1] + "…"
-    return text if text.isprintable() else repr(text)[1:-1]
+    return printable(text)
 
 
 class InvalidSkillName(InvalidOption):
