@@ -40,14 +40,12 @@ def check_targets(layout: Layout, targets: Sequence[str], allowed: Sequence[str]
         return
     configured = dict(load_config(layout._replace(project_root=None)).targets)  # home only
     agents = {*KNOWN_TARGETS, *configured}
-    known = {
-        real
-        for scope in layout.scopes()
-        for name in agents
-        if _owned(
-            real := os.path.realpath(layout.target_root(name, scope, configured)), layout, scope
-        )
-    }
+    known: set[str] = set()
+    for scope in layout.scopes():
+        for name in agents:
+            real = os.path.realpath(layout.target_root(name, scope, configured))
+            if _owned(real, layout, scope):
+                known.add(real)
     for target in folders:
         folder = os.path.realpath(layout.target_root(target, "project"))
         if folder not in known and not any(within(folder, base) for base in allowed):
