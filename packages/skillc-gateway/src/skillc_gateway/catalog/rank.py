@@ -74,7 +74,7 @@ __all__ = [
 ]
 
 #: Bumped when the tables or the tokenizer change: the catalog then indexes every skill anew.
-RANK_VERSION = 6
+RANK_VERSION = 7
 
 _TOKENIZER = "tokenize='porter unicode61 remove_diacritics 2'"
 SCHEMA = """
@@ -633,6 +633,9 @@ def _ranked(
         return []
     if candidates is not None and not isinstance(candidates, (set, frozenset, dict)):
         candidates = set(candidates)
+    model = _model(semantic)
+    # the request's vector is computed while the lexical steps run
+    wanted = model.embed_later(query) if model is not None else None
     total: dict[int, float] = {}
     for doc, document in enumerate(DOCUMENTS):
         scores = _scores(db, doc, terms, candidates, max(POOL, limit))
@@ -651,9 +654,8 @@ def _ranked(
         for skill, score in passages.items():
             total[skill] += PASSAGE.weight * score / best
         ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
-    model = _model(semantic)
-    if model is not None and ranked:
-        _semantic(db, model, query, ranked[:SEMANTIC_POOL], total)
+    if model is not None and wanted is not None and ranked:
+        _semantic(db, model, wanted.result().tolist(), ranked[:SEMANTIC_POOL], total)
         ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
     return [(skill, round(score, 4)) for skill, score in ranked[:limit]]
 
@@ -661,11 +663,12 @@ def _ranked(
 def _semantic(
     db: sqlite3.Connection,
     model: semantic.Model,
-    query: str,
+    wanted: list[float],
     pool: list[tuple[int, float]],
     total: dict[int, float],
 ) -> None:
-    """Add the semantic step's part to the scores of ``pool`` (the best skills, best first)."""
+    """Add the semantic step's part to the scores of ``pool`` (the best skills, best first),
+    from the request's vector ``wanted``."""
     from skillc_gateway.catalog.semantic import similarity
 
     skills = [skill for skill, _ in pool]
@@ -676,7 +679,6 @@ def _semantic(
             skills,
         ).fetchall()
     )
-    wanted = model.embed(query).tolist()
     cosines: dict[int, float] = {}
     for skill in skills:
         vector = stored.get(skill)

