@@ -38,6 +38,9 @@ collapsed into one result). It is kept in ``--library`` (default
    routing dev set, when found, else a fixed list) after a warm-up; p50 and p95 from writing
    the request to reading the response. Target: p50 at most 10 ms.
 
+The caller's ``SKILLC_*`` variables are dropped but ``SKILLC_FIND_SEMANTIC``: with the
+``semantic`` extra installed, ``SKILLC_FIND_SEMANTIC=0`` measures the lexical ranker.
+
 Prints markdown ready for bench/RESULTS.md.
 """
 
@@ -297,7 +300,11 @@ def main(argv: list[str] | None = None) -> int:
         home, work = Path(scratch) / "home", Path(scratch) / "work"
         home.mkdir()
         work.mkdir()
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLC_", "SKC_"))}
+        env = {  # the caller's skillc settings are not this run's, but for the ranker's
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("SKILLC_", "SKC_")) or k == "SKILLC_FIND_SEMANTIC"
+        }
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: with the bytecode cache
         env.update(SKILLC_HOME=str(home), HOME=str(home))
         alone = {**env, "SKILLC_FIND_SERVER": "0"}  # no find server started
