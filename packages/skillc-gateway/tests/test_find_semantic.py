@@ -191,9 +191,12 @@ def test_vectors_are_those_of_the_models_own_pipeline(model: semantic.Model) -> 
         assert float(got @ want / np.linalg.norm(want)) > 0.9999, text
         assert math.isclose(float(np.linalg.norm(got)), 1.0, rel_tol=1e-5)
     # and close texts are closer than far ones
-    car, bread = (model.embed(text) for text in (QUERY, SKILLS["bread-timer"]))
-    mechanic = model.vector(SKILLS["auto-mechanic"])
-    assert semantic.similarity(list(car), mechanic) > semantic.similarity(list(bread), mechanic)
+    mechanic, timer = (model.vector(SKILLS[name]) for name in ("auto-mechanic", "bread-timer"))
+    to_mechanic, to_timer = model.cosines(model.embed(QUERY), [mechanic, timer])
+    assert to_mechanic > to_timer
+    assert math.isclose(
+        model.cosines(model.embed(QUERY), [model.vector(QUERY)])[0], 1.0, rel_tol=1e-5
+    )
 
 
 def test_the_model_imports_neither_package() -> None:

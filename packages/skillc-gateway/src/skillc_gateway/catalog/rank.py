@@ -53,6 +53,8 @@ from collections.abc import Collection, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
+    from array import array
+
     from skillc_gateway.catalog import semantic
 
 __all__ = [
@@ -655,7 +657,7 @@ def _ranked(
             total[skill] += PASSAGE.weight * score / best
         ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
     if model is not None and wanted is not None and ranked:
-        _semantic(db, model, wanted.result().tolist(), ranked[:SEMANTIC_POOL], total)
+        _semantic(db, model, wanted.result(), ranked[:SEMANTIC_POOL], total)
         ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
     return [(skill, round(score, 4)) for skill, score in ranked[:limit]]
 
@@ -663,14 +665,12 @@ def _ranked(
 def _semantic(
     db: sqlite3.Connection,
     model: semantic.Model,
-    wanted: list[float],
+    wanted: array[float],
     pool: list[tuple[int, float]],
     total: dict[int, float],
 ) -> None:
     """Add the semantic step's part to the scores of ``pool`` (the best skills, best first),
     from the request's vector ``wanted``."""
-    from skillc_gateway.catalog.semantic import similarity
-
     skills = [skill for skill, _ in pool]
     stored = dict(
         db.execute(
@@ -679,15 +679,16 @@ def _semantic(
             skills,
         ).fetchall()
     )
-    cosines: dict[int, float] = {}
+    vectors: dict[int, bytes] = {}
     for skill in skills:
         vector = stored.get(skill)
         if isinstance(vector, str):  # indexed without the model: fill() has not reached it
             vector = model.vector(vector)
         if isinstance(vector, bytes) and len(vector) == 4 * len(wanted):
-            cosines[skill] = similarity(wanted, vector)
-    if len(cosines) < 2:
+            vectors[skill] = vector
+    if len(vectors) < 2:
         return
+    cosines = dict(zip(vectors, model.cosines(wanted, list(vectors.values())), strict=True))
     mean = sum(cosines.values()) / len(cosines)
     spread = math.sqrt(sum((c - mean) ** 2 for c in cosines.values()) / len(cosines))
     if spread <= 0:

@@ -22,11 +22,10 @@ from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from importlib.util import find_spec
-from operator import mul
 from pathlib import Path
 from typing import Any, NamedTuple
 
-__all__ = ["FILES", "Model", "model", "similarity"]
+__all__ = ["FILES", "Model", "model"]
 
 
 class File(NamedTuple):
@@ -106,11 +105,12 @@ class Model:
         """:meth:`embed` as the catalog stores it (float32, native order)."""
         return self.embed(text).tobytes()
 
-
-def similarity(query: Sequence[float], vector: bytes) -> float:
-    """The cosine of a query's vector (a list is the fastest) and a stored one (both
-    normalised)."""
-    return float(sum(map(mul, query, array("f", vector))))
+    def cosines(self, wanted: array[float], vectors: Sequence[bytes]) -> list[float]:
+        """The cosine of a request's vector (:meth:`embed`) with each stored one (all
+        normalised), in one product of a matrix and a vector."""
+        np = self._np
+        matrix = np.frombuffer(b"".join(vectors), dtype=np.float32).reshape(len(vectors), -1)
+        return list((matrix @ np.frombuffer(wanted, dtype=np.float32)).tolist())
 
 
 def _verified(path: Path, file: File) -> bytes:
