@@ -102,8 +102,8 @@ skill; ``rank_terms``: the number of skills whose document holds the term (``df`
 not skills, in both); ``rank_sections``: the sections of each skill's SKILL.md, ``id`` =
 ``skill_id * SECTION_SLOTS + n``; ``rank_section_terms``: the length of each passage of a
 skill and which ones hold each of its words, how often (:func:`_section_terms`);
-``rank_vectors``: the name and description of each skill, and their vector when the semantic
-model (:mod:`.semantic`) was there (NULL: it was not; :func:`fill` computes it)."""
+``rank_vectors``: the name and description of each skill, and their vector under the semantic
+model (:mod:`.semantic`): NULL until :func:`fill` computes it, once the words are indexed."""
 
 
 class Document(NamedTuple):
@@ -261,11 +261,11 @@ def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
         "INSERT INTO rank_section_terms (skill, terms) VALUES (?, ?)",
         (skill_id, _section_terms(db, skill_id, f"{_names(text)}\n{text.description}", sections)),
     )
-    meta = _vector_text(text.name, text.description)
-    model = _model()
+    # the vector comes later (fill()): the words of every skill first, so that an answer is
+    # whole as soon as they are indexed (the model takes longer than the rest of a skill)
     db.execute(
-        "INSERT INTO rank_vectors (skill, text, vec) VALUES (?, ?, ?)",
-        (skill_id, meta, model.vector(meta) if model else None),
+        "INSERT INTO rank_vectors (skill, text) VALUES (?, ?)",
+        (skill_id, _vector_text(text.name, text.description)),
     )
 
 
@@ -295,8 +295,9 @@ def unfilled(db: sqlite3.Connection) -> bool:
 
 
 def fill(db: sqlite3.Connection, until: float) -> bool:
-    """Compute the missing vectors (skills indexed without the model) until ``until``
-    (``time.monotonic()``); whether some are still missing. Nothing without the model."""
+    """Compute the missing vectors (of the skills indexed since, :func:`add` leaves them
+    out) until ``until`` (``time.monotonic()``); whether some are still missing. Nothing
+    without the model."""
     model = _model()
     if model is None:
         return False
