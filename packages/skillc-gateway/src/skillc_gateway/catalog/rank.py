@@ -683,7 +683,7 @@ def _semantic(
     vectors: dict[int, bytes] = {}
     for skill in skills:
         vector = stored.get(skill)
-        if isinstance(vector, str):  # indexed without the model: fill() has not reached it
+        if isinstance(vector, str):  # no vector yet (fill() has not reached it): computed here
             vector = model.vector(vector)
         if isinstance(vector, bytes) and len(vector) == 4 * len(wanted):
             vectors[skill] = vector

@@ -51,6 +51,8 @@ FILES = {
         "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
     ),
 }
+#: The modules the model runs on (the extra's dependencies).
+_RUNTIME = ("numpy", "onnxruntime", "tokenizers")
 #: Tokens of a text that count (the model's ``max_seq_length``); the text is cut before that.
 MAX_TOKENS = 256
 _MAX_CHARS = 16 * MAX_TOKENS
@@ -161,7 +163,3 @@ def _load() -> Model | None:
         return Model(files)
     except Exception:  # a broken install (a cut or changed file, another onnxruntime)
         return None
-
-
-#: The modules the model runs on (the extra's dependencies).
-_RUNTIME = ("numpy", "onnxruntime", "tokenizers")
