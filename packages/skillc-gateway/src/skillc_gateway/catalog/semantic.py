@@ -78,7 +78,6 @@ class Model:
         self._session: Any = onnxruntime.InferenceSession(
             data["model"], sess_options=options, providers=["CPUExecutionProvider"]
         )
-        self.dimensions = int(self._session.get_outputs()[0].shape[-1])
         self._worker: ThreadPoolExecutor | None = None
 
     def embed(self, text: str) -> array[float]:
