@@ -273,6 +273,65 @@ def test_masked() -> None:
     assert masked("team") == "team"
 
 
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        # issue 32: a query password was masked only when its text equalled its decoded value
+        ("postgresql://u@h/db?password=p%40ss", "postgresql://u@h/db?password=***"),
+        ("postgresql://u@h/db?password=p+ss&x=1", "postgresql://u@h/db?password=***&x=1"),
+        ("postgresql://u@h/db?sslpassword=zz9", "postgresql://u@h/db?sslpassword=***"),
+        ("postgresql://u@h/db?PassWord=zz9", "postgresql://u@h/db?PassWord=***"),
+        ("postgresql://u@h/db?pass%77ord=zz9", "postgresql://u@h/db?pass%77ord=***"),
+        (
+            "postgresql://u@h/db?oauth_client_secret=zz9",
+            "postgresql://u@h/db?oauth_client_secret=***",
+        ),
+        # user info read as libpq reads it, and with an unencoded '/' in the password
+        ("postgresql://u:pa?ss@h/db", "postgresql://u:***@h/db"),
+        ("postgresql://u:ab/cd@h/db", "postgresql://u:***@h/db"),
+        ("postgresql://u:p@ss@h/db?password=a&b=c", "postgresql://u:***@h/db?password=***&b=c"),
+        ("postgresql://u:@h/db", "postgresql://u:***@h/db"),
+        ("postgresql://u@/db?host=/x?password=zz9", "postgresql://u@/db?host=/x?password=***"),
+        ("postgres://u@h:5432/db?sslmode=require", "postgres://u@h:5432/db?sslmode=require"),
+        ("mysql://u:zz9@h", "mysql://u:***@h"),  # a mistyped scheme (the E100 message)
+    ],
+)
+def test_masked_hides_every_form_of_a_password(url: str, shown: str) -> None:
+    assert masked(url) == shown
+
+
+def test_a_query_password_is_never_printed_nor_logged(
+    postgres_url: str, demo: ResolvedSkill, log_rows: Callable[..., Path], stats_cli: Run
+) -> None:
+    """Issue 32: ``?password=p%40ss`` was printed by ``sync --to`` and stored in the access
+    row of ``stats --from`` (which ``sync --to`` then uploads for the whole team)."""
+    log_rows(*rows_of(demo))
+    for secret in ("p%40ss", "p+ss", "p%2Bss"):
+        url = f"{postgres_url}&password={secret}"  # trust auth: any password
+        for args in (
+            ("sync", "--to", url),
+            ("sync", "--to", url, "--format", "json"),
+            ("stats", "demo", "--from", url),
+        ):
+            result = stats_cli(*args)
+            assert result.returncode == 0, result.stderr
+            for text in (secret, "p@ss", "p ss", "p+ss"):
+                assert text not in result.stdout + result.stderr, (args, text)
+        logged = sqlite3.connect(primary_log(demo.runtime)).execute(
+            "SELECT args FROM access_log WHERE command = 'stats'"
+        )
+        args_logged = json.loads(logged.fetchall()[-1][0])
+        assert args_logged["from"] == f"{postgres_url}&password=***"
+    # the E043 line and its hint, and the E100 of a mistyped scheme
+    for args in (
+        ("stats", "demo", "--from", "postgresql://u@/db?host=/nowhere&port=1&password=p%40ss"),
+        ("sync", "--to", "postgresq://u:p%40ss@h/db"),
+    ):
+        failed = stats_cli(*args)
+        assert failed.returncode == 1 and "error[E" in failed.stderr
+        assert "p%40ss" not in failed.stderr and "p@ss" not in failed.stderr, failed.stderr
+
+
 def test_without_the_driver_it_is_e044(
     demo: ResolvedSkill, clean_env: dict[str, str], project: Path
 ) -> None:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import getpass
 import hashlib
 import os
+import re
 import socket
 import sqlite3
 from collections.abc import Sequence
@@ -37,7 +38,7 @@ from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
-from urllib.parse import parse_qsl, unquote
+from urllib.parse import unquote, unquote_plus
 
 from skillc_index import (
     DriverMissing,
@@ -149,44 +150,76 @@ _INSERT_UPLOADED = (
 # -- URLs ---------------------------------------------------------------------------------
 
 
-def _split(url: str) -> tuple[str, str, str]:
-    """``(scheme://, user info, the rest)``."""
-    scheme, _, rest = url.partition("://")
-    authority, slash, tail = rest.partition("/")
-    info, at, host = authority.rpartition("@")
-    return f"{scheme}://", info if at else "", (host + slash + tail)
+#: A query parameter whose name (decoded, any case) holds one of these words carries a secret:
+#: libpq's ``password`` and ``sslpassword``, PostgreSQL 18's ``oauth_client_secret``... (a
+#: ``passfile`` path is masked too: harmless).
+_SECRET_WORDS = ("pass", "secret", "token")
+
+
+def _secret_spans(url: str) -> list[tuple[int, int]]:
+    """Where the secrets of ``url`` lie in its text, as ``(start, end)`` offsets, merged: the
+    password of its user info and the value of every password-like query parameter.
+
+    Found in the text as written, never by comparing decoded values (``p%40ss`` and ``p+ss``
+    are secrets as they stand), and read every way a client could read it: the user info
+    ends at the last ``@`` before the first ``/`` (libpq's reading, which takes a ``?`` as part
+    of a password), or at the last ``@`` before the first ``?`` (a password holding an
+    unencoded ``/``); the query starts at the first ``?``, its parameters split at each ``&``
+    or ``?``. Reading too much as secret only
+    hides more of the URL."""
+    start = url.find("://")
+    if start < 0:
+        return []
+    start += 3
+    spans: list[tuple[int, int]] = []
+    query = url.find("?", start)
+    for end in (url.find("/", start), query):
+        at = url.rfind("@", start, len(url) if end < 0 else end)
+        colon = url.find(":", start, at) if at >= 0 else -1
+        if colon >= 0:
+            spans.append((colon + 1, at))
+    if query >= 0:  # parameters split at `&`, and at a stray `?` too
+        for part in re.finditer(r"[^&?]+", url[query:]):
+            key, equals, _ = part.group().partition("=")
+            names = {unquote(key).lower(), unquote_plus(key).lower()}
+            if equals and any(word in name for name in names for word in _SECRET_WORDS):
+                spans.append((query + part.start() + len(key) + 1, query + part.end()))
+    merged: list[tuple[int, int]] = []
+    for begin, end in sorted(spans):
+        if merged and begin <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((begin, end))
+    return merged
 
 
 def secrets(url: str) -> list[str]:
-    """The password of ``url`` as written and decoded, and any ``password=`` parameter."""
-    _, info, rest = _split(url)
-    found: list[str] = []
-    if ":" in info:
-        password = info.split(":", 1)[1]
-        found += [password, unquote(password)]
-    query = rest.partition("?")[2]
-    found += [value for key, value in parse_qsl(query) if key == "password"]
-    return [secret for secret in found if secret]
+    """The secrets of ``url`` (:func:`_secret_spans`) as written and decoded, and their parts
+    between URL delimiters (a driver that misreads a URL quotes such a part), longest first:
+    what a driver's message must not show."""
+    found: set[str] = set()
+    for begin, end in _secret_spans(url):
+        written = url[begin:end]
+        for text in (written, unquote(written), unquote_plus(written)):
+            found.add(text)
+            found.update(piece for piece in re.split(r"[/?#@:&=]", text) if len(piece) >= 3)
+    return sorted((secret for secret in found if secret), key=len, reverse=True)
 
 
 def masked(url: str) -> str:
-    """``url`` with its password replaced by ``***`` (fit to print and to log); anything
-    but a ``postgresql://`` URL as it is (``team``)."""
-    if not url.startswith(SCHEMES):
-        return url
-    scheme, info, rest = _split(url)
-    if ":" in info:
-        info = info.split(":", 1)[0] + ":***"
-    shown = f"{scheme}{info}@{rest}" if info else f"{scheme}{rest}"
-    for secret in secrets(url):
-        shown = shown.replace(secret, "***")
-    return shown
+    """``url`` with each secret (:func:`_secret_spans`) replaced by ``***``: fit to print and
+    to log. Anything but a URL as it is (``team``)."""
+    shown, last = [], 0
+    for begin, end in _secret_spans(url):
+        shown += [url[last:begin], "***"]
+        last = end
+    return "".join([*shown, url[last:]])
 
 
 def _scrubbed(text: str, url: str) -> str:
-    """A driver message on one line, without the URL's password."""
+    """A driver message on one line, without the URL's secrets."""
     text = " ".join(text.split())
-    for secret in sorted(secrets(url), key=len, reverse=True):
+    for secret in secrets(url):
         text = text.replace(secret, "***")
     return text
 
@@ -202,7 +235,8 @@ def team_url(given: str, configured: str, option: str) -> str:
             )
         return configured
     if not given.startswith(SCHEMES):
-        raise InvalidOption(f"{option} takes a postgresql:// URL or 'team', not {given!r}")
+        shown = masked(given)  # a mistyped scheme still holds the password
+        raise InvalidOption(f"{option} takes a postgresql:// URL or 'team', not {shown!r}")
     return given
 
 
