@@ -579,6 +579,33 @@ def test_an_unreadable_transcript_is_skipped(setup: Setup) -> None:
     assert (result.files, result.files_skipped, result.added) == (2, 1, 1)
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_named_like_a_transcript_is_skipped_never_waited_on(setup: Setup) -> None:
+    """Issue 32: a FIFO named ``*.jsonl`` hung ``sync --from claude-code`` forever (opened
+    like a file, it waits for a writer). Transcripts are opened as the gateway opens skill
+    files: regular files only, without blocking. In a process of its own, so that the hang
+    this guards against fails the test instead of stopping the suite."""
+    s = setup
+    os.mkfifo(s.transcript.with_name("pipe.jsonl"))
+    (s.transcript.parent / SESSION / "subagents").mkdir(parents=True)
+    os.mkfifo(s.transcript.parent / SESSION / "subagents" / "agent-1.jsonl")
+    s.write(lines(skill_call(s.project, 1, "demo")))
+    code = (
+        "import json, sys; from skillc_stats import sync_transcripts; "
+        "r = sync_transcripts(claude_folder=sys.argv[1], env={'SKILLC_HOME': sys.argv[2]}); "
+        "print(json.dumps([r.files, r.files_skipped, r.added]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(s.claude), str(s.home)],
+        cwd=s.project,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert json.loads(done.stdout) == [3, 2, 1]
+
+
 def test_near_misses_are_not_skill_uses(setup: Setup) -> None:
     """A folder named like a skill plus a suffix, a folder without SKILL.md, a slash command
     that is no skill: no row, and none counted as an unknown skill."""

@@ -53,8 +53,8 @@ from skillc_index import (
     SyncDestinationNotWritable,
     format_diagnostic,
     load_config,
+    open_in_root,
     runtime_for,
-    within,
 )
 from skillc_index.accesslog import AccessRecord, primary_log
 from skillc_index.installed import agent_folders, deployed_source, search_roots
@@ -630,12 +630,16 @@ def _save_state(path: Path, files: Mapping[str, _FileState]) -> None:
 
 
 def _read_file(
-    path: Path, old: _FileState | None, reader: _Reader, counts: _Counts
+    projects: Path, path: Path, old: _FileState | None, reader: _Reader, counts: _Counts
 ) -> tuple[_FileState, list[_Row]] | None:
-    """The rows of the part of ``path`` not read yet and its new state; None when it has not
-    changed (or cannot be read)."""
+    """The rows of the part of ``path`` (in ``projects``) not read yet and its new state; None
+    when it has not changed (or cannot be read). Opened as the gateway opens a skill's files
+    (:func:`skillc_index.open_in_root`): a regular file inside ``projects`` only, never
+    through a symlink leading out, and without blocking (a FIFO named ``*.jsonl`` waited
+    forever for a writer)."""
     try:
-        with path.open("rb") as handle:
+        relative = path.relative_to(projects).as_posix()
+        with open_in_root(projects, relative) as handle:
             st = os.fstat(handle.fileno())
             start = 0
             if (
@@ -657,7 +661,7 @@ def _read_file(
                 counts.lines += 1
                 rows += reader.rows(line, session)
             head = _head(handle, end)
-    except OSError:  # unreadable, or gone meanwhile
+    except (OSError, SkillcError):  # unreadable, gone meanwhile, not a regular file, outside
         counts.files_skipped += 1
         return None
     return _FileState(st.st_dev, st.st_ino, st.st_size, end, head), rows
@@ -730,10 +734,10 @@ def sync_transcripts(
         counts.files += 1
         key = str(path)
         seen.add(key)
-        if counts.files > MAX_FILES or not within(path, projects):
+        if counts.files > MAX_FILES:
             counts.files_skipped += 1
             continue
-        result = _read_file(path, saved.get(key), reader, counts)
+        result = _read_file(projects, path, saved.get(key), reader, counts)
         if result is not None:
             new_states[key], rows_of[key] = result
     rows = [row for part in rows_of.values() for row in part]
