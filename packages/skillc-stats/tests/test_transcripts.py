@@ -606,6 +606,43 @@ def test_a_fifo_named_like_a_transcript_is_skipped_never_waited_on(setup: Setup)
     assert json.loads(done.stdout) == [3, 2, 1]
 
 
+def test_the_installed_view_is_computed_once_per_project_root(
+    setup: Setup, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 32: the installed skills were listed into new tables for every distinct ``cwd``
+    of the records (memory and time grew with cwds x installed skills: 0.85 MB of records
+    took 630 MB and 17 s with 1,000 skills). Now one view per project root (the working
+    folder outside projects), its folders' listings shared by every view."""
+    s = setup
+    computed: list[Path] = []
+    real_search_roots = transcripts.search_roots
+
+    def counting(layout: Layout, configured: Any = None) -> Any:
+        computed.append(layout.project_root or layout.cwd)
+        return real_search_roots(layout, configured)
+
+    monkeypatch.setattr(transcripts, "search_roots", counting)
+    outside = tmp_path / "elsewhere"
+    records = []
+    for second in range(30):  # thirty working folders in one project, two outside any
+        cwd = s.project / "src" / f"part{second}"
+        cwd.mkdir(parents=True)
+        records.append(skill_call(cwd, second, "local" if second % 2 else "helper"))
+    for second in (40, 41):
+        (outside / str(second)).mkdir(parents=True)
+        records.append(skill_call(outside / str(second), second, "helper"))
+    s.write(lines(*records))
+    result = s.sync()
+    assert {(skill.skill, skill.added) for skill in result.skills} == {
+        ("local", 15),
+        ("helper", 15),  # from the project: its runtime there
+        ("helper", 2),  # from outside it: the global runtime
+    }
+    assert sorted(map(str, computed)) == sorted(
+        map(str, [s.project, outside / "40", outside / "41"])
+    )
+
+
 def test_near_misses_are_not_skill_uses(setup: Setup) -> None:
     """A folder named like a skill plus a suffix, a folder without SKILL.md, a slash command
     that is no skill: no row, and none counted as an unknown skill."""

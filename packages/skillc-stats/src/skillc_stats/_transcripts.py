@@ -38,7 +38,7 @@ import json
 import os
 import re
 import sqlite3
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,6 +73,9 @@ MAX_FILES = 100_000
 HEAD_BYTES = 4096
 #: A larger state file is not read (it then starts over: the rows are not doubled).
 MAX_STATE_BYTES = 64 * 1024 * 1024
+#: Views of the installed skills kept at once (one per project root the records name; one
+#: is computed again when its project comes back after this many others).
+MAX_VIEWS = 64
 #: Distinct unknown skill names kept for the report (the rest are only counted).
 MAX_UNKNOWN_NAMES = 1000
 STATE_VERSION = 1
@@ -237,11 +240,26 @@ class _Entry(NamedTuple):
     """The folder as agents name it and its real path (reads are matched against both)."""
 
 
-class _Skills:
-    """The installed skills seen from one working folder: by name (in the order an agent
-    prefers them) and by folder."""
+class _Folder:
+    """The skills directly under one skills folder (each entry holding a ``SKILL.md``), by
+    name and by folder: listed once per run, shared by every working folder that sees it."""
 
-    def __init__(self, layout: Layout, listing: dict[Path, list[_Entry]]) -> None:
+    def __init__(self, root: Path, layout: Layout) -> None:
+        self.by_name: dict[str, _Entry] = {}
+        self.by_folder: dict[str, _Entry] = {}
+        for entry in _list_root(root, layout):
+            self.by_name.setdefault(entry.name, entry)
+            for folder in entry.folders:
+                self.by_folder.setdefault(folder, entry)
+
+
+class _Skills:
+    """The installed skills seen from one project (or, outside projects, one working
+    folder): its skills folders (:class:`_Folder`, shared) in the order an agent prefers
+    them. Holds no per-skill data of its own, so a view per project costs what its list of
+    folders costs, not what its skills cost."""
+
+    def __init__(self, layout: Layout, folders: dict[Path, _Folder]) -> None:
         self.layout = layout
         try:
             targets: dict[str, str] | None = dict(load_config(layout).targets)
@@ -259,33 +277,30 @@ class _Skills:
             root = roots[index]
             return claude.get(root.path, order.get(root.kind, 5)), index
 
-        self.by_name: dict[str, list[_Entry]] = {}
-        self.plugins: dict[str, list[_Entry]] = {}
-        by_folder: dict[str, _Entry] = {}
+        ranked: list[tuple[_Folder, bool]] = []
         for index in sorted(range(len(roots)), key=rank):
             root = roots[index]
-            if root.path not in listing:
-                listing[root.path] = _list_root(root.path, layout)
-            for entry in listing[root.path]:
-                self.by_name.setdefault(entry.name, []).append(entry)
-                if root.kind == "plugin":
-                    self.plugins.setdefault(entry.name, []).append(entry)
-                for folder in entry.folders:
-                    by_folder.setdefault(folder, entry)
-        self.by_folder = by_folder
+            if root.path not in folders:
+                folders[root.path] = _Folder(root.path, layout)
+            ranked.append((folders[root.path], root.kind == "plugin"))
+        self.folders = tuple(folder for folder, _ in ranked)
+        self.plugins = tuple(folder for folder, plugin in ranked if plugin)
 
     def named(self, name: str) -> _Entry | None:
         """The skill a ``Skill`` call names: ``plugin:skill`` among the plugins' skills (the
         plugin's own folder first), a bare name in agent folders, plugins, then stores."""
         plugin, _, bare = name.rpartition(":")
         if plugin:
-            plugins = self.plugins.get(bare, [])
+            plugins = [f.by_name[bare] for f in self.plugins if bare in f.by_name]
             for entry in plugins:
                 if plugin in entry.folders[0].split(os.sep):
                     return entry
             return plugins[0] if plugins else None
-        found = self.by_name.get(name)
-        return found[0] if found else None
+        for folder in self.folders:
+            found = folder.by_name.get(name)
+            if found is not None:
+                return found
+        return None
 
     def holding(self, path: str) -> tuple[_Entry, str] | None:
         """The skill whose folder holds the file ``path`` (absolute), and the file relative
@@ -297,10 +312,11 @@ class _Skills:
         for candidate in candidates:
             folder = os.path.dirname(candidate)
             while True:
-                entry = self.by_folder.get(folder)
-                if entry is not None:
-                    relative = candidate[len(folder) + 1 :]
-                    return entry, relative.replace(os.sep, "/")
+                for skills in self.folders:
+                    entry = skills.by_folder.get(folder)
+                    if entry is not None:
+                        relative = candidate[len(folder) + 1 :]
+                        return entry, relative.replace(os.sep, "/")
                 parent = os.path.dirname(folder)
                 if parent == folder:
                     break
@@ -421,16 +437,27 @@ class _Reader:
     def __init__(self, env: Mapping[str, str] | None, counts: _Counts) -> None:
         self.env = env
         self.counts = counts
-        self._skills: dict[str, _Skills] = {}
-        self._listing: dict[Path, list[_Entry]] = {}
+        self._bases: dict[str, Path] = {}
+        self._skills: OrderedDict[Path, _Skills] = OrderedDict()
+        self._folders: dict[Path, _Folder] = {}
         self._cwds: dict[str, str] = {}
         self._runtimes: dict[tuple[Path, Path], Path | None] = {}
 
     def skills(self, cwd: str) -> _Skills:
-        found = self._skills.get(cwd)
-        if found is None:
-            found = _Skills(Layout.discover(cwd, self.env), self._listing)
-            self._skills[cwd] = found
+        """The installed skills seen from ``cwd``: one view per project root (the working
+        folder outside projects), since what is installed depends on nothing else; the
+        :data:`MAX_VIEWS` most recently used are kept."""
+        base = self._bases.get(cwd)
+        found = None if base is None else self._skills.get(base)
+        if base is None or found is None:
+            layout = Layout.discover(cwd, self.env)
+            base = self._bases[cwd] = layout.project_root or layout.cwd
+            found = self._skills.get(base)
+            if found is None:
+                found = self._skills[base] = _Skills(layout, self._folders)
+                if len(self._skills) > MAX_VIEWS:
+                    self._skills.popitem(last=False)
+        self._skills.move_to_end(base)
         return found
 
     def canonical(self, cwd: str) -> str:
@@ -540,7 +567,7 @@ class _Reader:
         session: str,
         cwd: str,
     ) -> _Row | None:
-        key = (entry.source, layout.cwd)
+        key = (entry.source, layout.project_root or layout.cwd)  # what runtime_for reads
         if key not in self._runtimes:
             try:
                 self._runtimes[key] = runtime_for(entry.source, layout)[1]
