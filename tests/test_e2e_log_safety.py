@@ -2,8 +2,9 @@
 
 - a ``logs.db`` locked by another process: the command waits briefly, logs to the project
   root's fallback, and ``skc sync`` from the root merges the row;
-- a ``logs.db`` whose schema is not skillc's (a trigger, a view...): never written nor read;
-  the row goes to the fallback with a warning, ``stats`` and ``sync`` fail naming the file;
+- a ``logs.db`` whose schema is not skillc's: never written (the row goes to the fallback
+  with a warning), read only when nothing in it would run (no trigger, no view): ``stats`` and
+  ``sync`` fail naming the file otherwise;
 - forged fallback rows for skills that do not exist: ``sync`` skips and keeps them, and
   creates no runtime folder for them;
 - a runtime (or its ``.skillc-meta``, or ``logs.db``) symlinked outside the project: no row
@@ -145,7 +146,7 @@ def test_a_hostile_trigger_in_the_log_never_runs(
 
     stats = skc("stats", "demo")
     assert stats.returncode == 1
-    reason = "not skillc's schema (trigger 'hostile')"
+    reason = "unsafe to read (trigger 'hostile')"
     assert f"error[E999]: cannot read access log '{primary}': {reason}\n" in stats.stderr
 
     sync = skc("sync")
@@ -165,10 +166,9 @@ def test_a_hostile_trigger_in_the_log_never_runs(
             "CREATE VIEW access_log AS SELECT * FROM real_log",
             id="view",
         ),
-        pytest.param("CREATE TABLE extra (x)", id="extra-table"),
     ],
 )
-def test_a_foreign_fallback_log_is_e042_naming_it(
+def test_a_fallback_log_with_a_trigger_or_a_view_is_e042_naming_it(
     skc: Run, project: Path, demo: Path, script: str
 ) -> None:
     fallback = copy_log(meta_log(demo), meta_log(project / ".skillc" / "logs" / "demo"))
@@ -179,8 +179,19 @@ def test_a_foreign_fallback_log_is_e042_naming_it(
     assert proc.stderr.startswith(
         "error[E042]: sync source not readable: '.skillc/logs/demo/.skillc-meta/logs.db'"
     )
-    assert "not skillc's" in proc.stderr
+    assert "\nhint: unsafe to read (" in proc.stderr
     assert fallback.read_bytes() == before
+
+
+def test_a_fallback_log_another_implementation_made_is_synced(
+    ok: Run, project: Path, demo: Path
+) -> None:
+    """Its own table and column beside the RFC's: read (only the RFC's columns), moved."""
+    fallback = copy_log(meta_log(demo), meta_log(project / ".skillc" / "logs" / "demo"))
+    hostile(fallback, "CREATE TABLE extra (x); ALTER TABLE access_log ADD COLUMN took INTEGER")
+    proc = ok("sync")
+    assert proc.stdout == "Synced 0 entries for 'demo' (local logs removed)\n"  # all there
+    assert not fallback.exists()
 
 
 def forge(path: Path, *skill_paths: str) -> None:

@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -21,12 +22,13 @@ from skillc_index.accesslog import (
     fallback_lock,
     fallback_log,
     hold_log,
+    insert,
     log_access,
     new_run_id,
     open_log,
     primary_log,
 )
-from skillc_index.accesslog.schema import SCHEMA
+from skillc_index.accesslog.schema import COLUMNS, SCHEMA
 
 RFC3339 = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
 
@@ -265,7 +267,9 @@ FOREIGN = {
 
 
 @pytest.mark.parametrize("kind", sorted(FOREIGN))
-def test_a_foreign_log_is_never_written_nor_read(project_layout: Layout, kind: str) -> None:
+def test_a_foreign_log_is_never_written(project_layout: Layout, kind: str) -> None:
+    """Not skillc's schema: never written. Read only when nothing in it runs (no trigger, no
+    view): see ``test_a_log_is_read_when_its_access_log_has_the_rfc_columns``."""
     runtime = project_runtime(project_layout)
     primary = log_access(project_layout, runtime, record()).path
     assert primary is not None
@@ -284,8 +288,90 @@ def test_a_foreign_log_is_never_written_nor_read(project_layout: Layout, kind: s
     if kind == "trigger":
         assert sqlite3.connect(primary).execute("SELECT COUNT(*) FROM pwned").fetchone() == (0,)
     with pytest.raises(ForeignLog, match=r"^not skillc's schema \("):
-        open_log(primary)
+        open_log(primary, own=True)
+    if kind in ("trigger", "view"):
+        with pytest.raises(ForeignLog, match=rf"^unsafe to read \({kind} '"):
+            open_log(primary)
+    else:
+        open_log(primary).close()
     assert hold_log(project_layout, runtime) is None
+
+
+#: An access log as another RFC-0007 implementation could make it: its own SQL text, the
+#: RFC's columns in another order and case plus its own, another table and index.
+OTHER_IMPLEMENTATION = """
+create table Access_Log (
+  ID integer primary key autoincrement, Timestamp text not null, Run_Id text not null,
+  Command text not null, Skill text not null, Skill_Path text not null, Cwd text not null,
+  Args text not null default '{}', Error text, duration_ms integer, host text
+);
+create index by_skill on access_log (skill, timestamp);
+create table meta (key text primary key, value text);
+insert into access_log (timestamp, run_id, command, skill, skill_path, cwd, args, error,
+  duration_ms, host) values
+  ('2026-01-30T10:00:00Z', 'r1', 'show', 'rust', '/s/rust', '/w', '{"section": "A"}', null,
+   12, 'h'),
+  ('2026-01-30T10:00:01Z', 'r1', 'open', 'rust', '/s/rust', '/w', '{}', 'error[E021]: x',
+   3, 'h');
+"""
+
+
+def test_a_log_is_read_when_its_access_log_has_the_rfc_columns(tmp_path: Path) -> None:
+    """Issue 32: a log was read only if its schema text was byte for byte skillc's, so logs
+    of other RFC-0007 implementations (which asks for "at minimum" these columns) were
+    refused. Checked with ``PRAGMA table_xinfo`` now; only the RFC's columns are read; such a
+    log is still never written."""
+    path = tmp_path / "logs.db"
+    with closing(sqlite3.connect(path)) as db:
+        db.executescript(OTHER_IMPLEMENTATION)
+    with closing(open_log(path)) as db:
+        read = db.execute(f"SELECT {', '.join(COLUMNS)} FROM access_log ORDER BY id").fetchall()
+    assert [row[2] for row in read] == ["show", "open"] and read[1][-1] == "error[E021]: x"
+    with pytest.raises(ForeignLog, match=r"^not skillc's schema \(table 'Access_Log'\)$"):
+        open_log(path, own=True)
+    with pytest.raises(ForeignLog):
+        insert(path, [record()])
+
+
+@pytest.mark.parametrize(
+    ("script", "reason"),
+    [
+        (
+            "CREATE TRIGGER t AFTER INSERT ON meta BEGIN SELECT 1; END",
+            "unsafe to read (trigger 't')",
+        ),
+        ("CREATE VIEW v AS SELECT 1", "unsafe to read (view 'v')"),
+        (
+            "ALTER TABLE access_log DROP COLUMN host; ALTER TABLE access_log DROP COLUMN cwd",
+            "not an RFC-0007 access log (table 'access_log' has no column 'cwd')",
+        ),
+        (
+            "ALTER TABLE access_log RENAME TO old; CREATE TABLE access_log (id INTEGER PRIMARY "
+            "KEY, timestamp, run_id, command, skill, skill_path, cwd, "
+            "args AS (zeroblob(100000000)), error)",
+            "not an RFC-0007 access log (column 'access_log.args' is generated)",
+        ),
+        (
+            "ALTER TABLE access_log RENAME TO old; CREATE TABLE access_log (id TEXT PRIMARY KEY, "
+            "timestamp, run_id, command, skill, skill_path, cwd, args, error)",
+            "not an RFC-0007 access log (column 'access_log.id' is not an INTEGER PRIMARY KEY)",
+        ),
+        (
+            "ALTER TABLE access_log RENAME TO old; CREATE VIRTUAL TABLE access_log USING "
+            "fts5(id, timestamp, run_id, command, skill, skill_path, cwd, args, error)",
+            "not an RFC-0007 access log (virtual table 'access_log')",
+        ),
+    ],
+)
+def test_a_log_is_refused_when_something_in_it_would_run_or_a_column_is_missing(
+    tmp_path: Path, script: str, reason: str
+) -> None:
+    path = tmp_path / "logs.db"
+    with closing(sqlite3.connect(path)) as db:
+        db.executescript(OTHER_IMPLEMENTATION + script)
+    with pytest.raises(ForeignLog) as caught:
+        open_log(path)
+    assert str(caught.value) == reason
 
 
 def test_an_older_skillc_log_is_still_skillcs(project_layout: Layout) -> None:

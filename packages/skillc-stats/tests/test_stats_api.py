@@ -402,5 +402,5 @@ def test_a_log_that_is_not_skillcs_is_e999_naming_it(
     with pytest.raises(InternalError) as caught:
         query_stats(demo, layout)
     assert str(caught.value) == (
-        f"error[E999]: cannot read access log '{path}': not skillc's schema ({what})"
+        f"error[E999]: cannot read access log '{path}': unsafe to read ({what})"
     )

@@ -3,18 +3,21 @@ crash safety, per-skill independence and E040-E042."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
 from skillc_index import Layout, NoLocalLogs, ResolvedSkill, resolve_skill
 from skillc_index.accesslog import primary_log
-from skillc_stats import SyncReport, sync_logs
+from skillc_stats import SyncReport, query_stats, sync_logs
 
 from .conftest import all_rows, count_rows, make_skill, record
 
@@ -374,15 +377,59 @@ def test_a_foreign_destination_is_e041_and_its_trigger_never_runs(
 
 
 @pytest.mark.parametrize(
-    "script",
+    ("script", "what"),
     [
-        MARKER,
-        "CREATE VIEW v AS SELECT 1",
-        "CREATE INDEX idx_slow ON access_log(length(args))",
-        "DROP INDEX idx_access_log_errors; CREATE INDEX idx_access_log_errors ON access_log(cwd)",
+        (MARKER, "trigger 'hostile'"),
+        ("CREATE VIEW v AS SELECT 1", "view 'v'"),
     ],
 )
-def test_a_foreign_source_is_e042_saying_why(
+def test_a_source_with_a_trigger_or_a_view_is_e042_saying_why(
+    demo: ResolvedSkill,
+    project: Path,
+    env: dict[str, str],
+    log_rows: Log,
+    fallback_of: Fallback,
+    script: str,
+    what: str,
+) -> None:
+    source = log_rows(*rows_for(demo, 2), to=fallback_of("demo"))
+    foreign(source, script)
+    for dry_run in (True, False):
+        (synced,) = sync_logs(project=project, dry_run=dry_run, env=env).skills
+        assert synced.error is not None and synced.error.code == "E042"
+        assert str(synced.error).endswith(f"\nhint: unsafe to read ({what})")
+    assert count_rows(source) == 2 and not primary_log(demo.runtime).exists()
+    if what.startswith("trigger"):  # the sync deleted nothing: the trigger never ran
+        assert pwned_count(source) == 0
+
+
+def pwned_count(path: Path) -> int:
+    with closing(sqlite3.connect(path)) as db:
+        return int(db.execute("SELECT COUNT(*) FROM pwned").fetchone()[0])
+
+
+#: A fallback log as another RFC-0007 implementation could write it: its own SQL, the RFC's
+#: columns and more, another table and index.
+OTHER_IMPLEMENTATION = """
+CREATE TABLE access_log (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, timestamp TEXT NOT NULL, run_id TEXT NOT NULL,
+    command TEXT NOT NULL, skill TEXT NOT NULL, skill_path TEXT NOT NULL, cwd TEXT NOT NULL,
+    args TEXT NOT NULL, error TEXT, duration_ms INTEGER);
+CREATE INDEX access_log_by_skill ON access_log (skill);
+CREATE TABLE settings (name TEXT, value TEXT);
+"""
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "CREATE INDEX idx_slow ON access_log(length(args))",
+        "DROP INDEX idx_access_log_errors; CREATE INDEX idx_access_log_errors ON access_log(cwd)",
+        "ANALYZE",
+        "ALTER TABLE access_log ADD COLUMN duration_ms INTEGER; CREATE TABLE settings (x)",
+    ],
+)
+def test_a_source_with_the_rfc_columns_is_synced_whoever_made_it(
     demo: ResolvedSkill,
     project: Path,
     env: dict[str, str],
@@ -390,13 +437,57 @@ def test_a_foreign_source_is_e042_saying_why(
     fallback_of: Fallback,
     script: str,
 ) -> None:
+    """Issue 32: a fallback log was synced only if its schema text was skillc's, byte for
+    byte. Any log whose ``access_log`` has the RFC-0007 columns and that holds no trigger
+    and no view is read now (``PRAGMA table_info``), only its RFC columns."""
     source = log_rows(*rows_for(demo, 2), to=fallback_of("demo"))
     foreign(source, script)
-    for dry_run in (True, False):
-        (synced,) = sync_logs(project=project, dry_run=dry_run, env=env).skills
-        assert synced.error is not None and synced.error.code == "E042"
-        assert "\nhint: not skillc's schema (" in str(synced.error)
-    assert count_rows(source) == 2 and not primary_log(demo.runtime).exists()
+    (would,) = sync_logs(project=project, dry_run=True, env=env).skills
+    assert (would.ok, would.entries) == (True, 2)
+    (synced,) = sync_logs(project=project, env=env).skills
+    assert (synced.ok, synced.entries, synced.removed) == (True, 2, True)
+    assert count_rows(primary_log(demo.runtime)) == 2
+
+
+def test_a_log_of_another_implementation_is_synced_and_read_by_stats(
+    demo: ResolvedSkill, project: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
+) -> None:
+    """A fallback written by another implementation moves into skillc's log; a runtime log
+    it wrote is read by ``stats`` as it is, and never written (its rows stay its own)."""
+    source = fallback_of("demo")
+    source.parent.mkdir(parents=True)
+    foreign(source, OTHER_IMPLEMENTATION)
+    insert_other = (
+        "INSERT INTO access_log (timestamp, run_id, command, skill, skill_path, cwd, args, "
+        "error, duration_ms) VALUES (?, 'r', 'show', 'demo', ?, ?, ?, NULL, 7)"
+    )
+    with closing(sqlite3.connect(source)) as db:
+        for second in range(3):
+            args = json.dumps({"section": "Installation"})
+            stamp = f"2026-01-30T10:00:0{second}Z"
+            db.execute(insert_other, (stamp, str(demo.source), str(project), args))
+        db.commit()
+    (synced,) = sync_logs(project=project, env=env).skills
+    assert (synced.ok, synced.entries, synced.removed) == (True, 3, True)
+    assert count_rows(primary_log(demo.runtime)) == 3
+    # the runtime log written by the other implementation: read, never written
+    runtime_log = primary_log(demo.runtime)
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{runtime_log}{suffix}").unlink(missing_ok=True)
+    foreign(runtime_log, OTHER_IMPLEMENTATION)
+    with closing(sqlite3.connect(runtime_log)) as db:
+        args = json.dumps({"section": "Usage"})
+        db.execute(insert_other, ("2026-01-31T10:00:00Z", str(demo.source), str(project), args))
+        db.commit()
+    layout = Layout.discover(project, env)
+    summary = query_stats(demo, layout, group_by="sections")
+    assert summary["data"] == [{"section": "Usage", "file": "SKILL.md", "count": 1}]
+    before = runtime_log.read_bytes()
+    log_rows(*rows_for(demo, 1), to=source)
+    (refused,) = sync_logs(project=project, env=env).skills
+    assert refused.error is not None and refused.error.code == "E041"
+    assert str(refused.error).endswith("hint: not skillc's schema (table 'access_log')")
+    assert runtime_log.read_bytes() == before and count_rows(source) == 1
 
 
 def test_fallback_logs_symlinked_outside_are_e042_and_left_alone(

@@ -234,10 +234,11 @@ def _missing(db: sqlite3.Connection, rows: Iterable[tuple[Identity, int]]) -> It
 
 def count_missing(destination: Path, rows: FallbackRows) -> int:
     """How many rows a copy into ``destination`` would add (read only; a missing database
-    would receive them all)."""
+    would receive them all; :class:`~skillc_index.accesslog.ForeignLog` for one that
+    :func:`copy_missing` would refuse to write)."""
     if not destination.exists():
         return rows.total
-    with closing(open_log(destination)) as db:
+    with closing(open_log(destination, own=True)) as db:
         return sum(1 for _ in _missing(db, rows.identities))
 
 

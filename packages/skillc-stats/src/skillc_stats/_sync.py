@@ -28,8 +28,11 @@ rows are safely there. Per skill:
 
 Nothing outside the synced project (or the skillc home, for global runtimes) is read,
 written or removed through a symlink: a fallback log or a destination whose real path
-leaves its base is E042 or E041, and so is a database whose schema is not skillc's
-(:class:`skillc_index.ForeignLog`: a trigger or a view never runs).
+leaves its base is E042 or E041. A source is read when its ``access_log`` has the
+RFC-0007 columns and it holds no trigger and no view (another implementation's log is moved
+like skillc's; only the RFC's columns are read); a destination is written only when its
+schema is skillc's own (:class:`skillc_index.accesslog.ForeignLog` otherwise, E042 or E041
+saying why: a trigger or a view never runs).
 
 Skills are independent: one failing (E041 destination not writable, E042 source not
 readable) does not stop the others. Two ``sync`` runs at once are safe: the second finds the

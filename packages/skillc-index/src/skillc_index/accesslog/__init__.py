@@ -6,8 +6,8 @@ database, and the row shapes analytics read.
 - ``store``: where a row goes and how it is written (primary log, else the fallback; a log
   skillc did not make is never touched): ``AccessRecord``, ``log_access``, ``insert``,
   ``hold_log``, ``fallback_lock``, ``primary_log``, ``fallback_log``, ``new_run_id``...
-- ``schema``: the database (``connect``, ``open_log``, ``COLUMNS``, ``INSERT_ROW``,
-  ``ForeignLog``, ``LOG_FILE``).
+- ``schema``: the database (``connect``, ``open_log``, ``COLUMNS``, ``RFC_COLUMNS``,
+  ``INSERT_ROW``, ``ForeignLog``, ``check_log``, ``LOG_FILE``).
 - ``ShowArgs``, ``OpenArgs``, ``SearchArgs``, ``SourcesArgs`` (``args``): the keys of the
   logged ``args`` that usage analytics read.
 
@@ -43,7 +43,9 @@ _EXPORTS: dict[str, str] = {
     "COLUMNS": "schema",
     "INSERT_ROW": "schema",
     "LOG_FILE": "schema",
+    "RFC_COLUMNS": "schema",
     "ForeignLog": "schema",
+    "check_log": "schema",
     "connect": "schema",
     "open_log": "schema",
 }
@@ -53,6 +55,7 @@ __all__ = [
     "COLUMNS",
     "INSERT_ROW",
     "LOG_FILE",
+    "RFC_COLUMNS",
     "AccessLog",
     "AccessRecord",
     "FallbackLocked",
@@ -63,6 +66,7 @@ __all__ = [
     "ShowArgs",
     "SourcesArgs",
     "Warn",
+    "check_log",
     "connect",
     "fallback_lock",
     "fallback_log",
@@ -85,7 +89,9 @@ if TYPE_CHECKING:
         COLUMNS,
         INSERT_ROW,
         LOG_FILE,
+        RFC_COLUMNS,
         ForeignLog,
+        check_log,
         connect,
         open_log,
     )

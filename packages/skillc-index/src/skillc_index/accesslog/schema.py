@@ -1,9 +1,19 @@
 """The access log's database (RFC-0007:C-LOGGING): ``<runtime>/.skillc-meta/logs.db``, its
 schema, and opening it.
 
-A database whose schema is not exactly the one :data:`SCHEMA` creates (a trigger, a view,
-another table or index, a changed definition) is :class:`ForeignLog`: never written nor read,
-so nothing a checkout ships in a ``logs.db`` runs. Writers open it with :func:`connect`
+Two rules, so that nothing a checkout ships in a ``logs.db`` runs and logs of other RFC-0007
+implementations can still be read:
+
+- **read** (:func:`check_log`): the database holds no trigger and no view (what would run),
+  and its ``access_log`` is a real table with at least the columns the RFC lists
+  (:data:`RFC_COLUMNS`, none of them generated, ``id`` an ``INTEGER PRIMARY KEY``), checked
+  with ``PRAGMA table_xinfo``, never by comparing SQL text. Other columns, tables and indexes
+  are allowed, and only the RFC's columns are ever read;
+- **write** (:func:`check_schema`): the schema is exactly the one :data:`SCHEMA` creates (or
+  an older version of it): skillc writes only logs skillc made, so a log another
+  implementation made is read, never written.
+
+Either refusal is :class:`ForeignLog`, saying why. Writers open a log with :func:`connect`
 (created when missing, WAL, a busy timeout), readers with :func:`open_log`.
 """
 
@@ -73,25 +83,66 @@ SCHEMA_OBJECTS = _schema_objects()
 
 
 class ForeignLog(sqlite3.DatabaseError):
-    """A database at a log's place whose schema is not skillc's: refused before anything is
-    read or written (a trigger would run on every insert, a view on every read)."""
+    """A database at a log's place that skillc refuses, before anything is read or written:
+    to read (:func:`check_log`: a trigger would run on every insert, a view on every read;
+    no ``access_log`` with the RFC's columns), or to write (:func:`check_schema`: not the
+    schema skillc makes). ``what`` names the object, ``str()`` says why."""
 
-    def __init__(self, kind: str, name: str) -> None:
-        self.what = f"{kind} '{name}'"
-        super().__init__(f"not skillc's schema ({self.what})")
+    def __init__(self, what: str, problem: str = "not skillc's schema") -> None:
+        self.what = what
+        super().__init__(f"{problem} ({what})")
 
 
 def check_schema(db: sqlite3.Connection) -> None:
     """Raise :class:`ForeignLog` unless every object in the database is one of
-    :data:`SCHEMA_OBJECTS`, defined exactly so (an empty database passes: it is new).
-    Triggers and views are named first: they are what would run."""
+    :data:`SCHEMA_OBJECTS`, defined exactly so (an empty database passes: it is new): the
+    rule for writing. Triggers and views are named first: they are what would run."""
     query = "SELECT type, name, sql FROM sqlite_master ORDER BY type IN ('table', 'index')"
     for kind, name, sql in db.execute(query):
         if SCHEMA_OBJECTS.get(name) != (kind, " ".join(str(sql).split())):
-            raise ForeignLog(str(kind), str(name))
+            raise ForeignLog(f"{kind} '{name}'")
 
 
 COLUMNS = ("timestamp", "run_id", "command", "skill", "skill_path", "cwd", "args", "error")
+#: The columns RFC-0007:C-LOGGING asks ``access_log`` to have "at minimum".
+RFC_COLUMNS = ("id", *COLUMNS)
+
+
+def check_log(db: sqlite3.Connection) -> None:
+    """Raise :class:`ForeignLog` unless the database can be read as an access log (the rule
+    for reading, whoever made it; see the module): no trigger, no view, and an
+    ``access_log`` table (not virtual) holding :data:`RFC_COLUMNS`, none generated, ``id``
+    an ``INTEGER PRIMARY KEY``. A database without ``access_log`` passes (a new one; reading
+    it then says "no such table")."""
+    unsafe = db.execute(
+        "SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view') "
+        "ORDER BY type, name LIMIT 1"
+    ).fetchone()
+    if unsafe is not None:
+        raise ForeignLog(f"{unsafe[0]} '{unsafe[1]}'", "unsafe to read")
+    table = db.execute(
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'access_log' COLLATE NOCASE"
+    ).fetchone()
+    if table is None:
+        return
+    problem = "not an RFC-0007 access log"
+    if str(table[0]).lstrip()[:14].upper() == "CREATE VIRTUAL":
+        raise ForeignLog("virtual table 'access_log'", problem)
+    # cid, name, type, notnull, default, pk, hidden (2, 3: generated)
+    found = {
+        str(name).lower(): (str(kind).upper(), int(pk), int(hidden))
+        for _, name, kind, _, _, pk, hidden in db.execute("PRAGMA table_xinfo(access_log)")
+    }
+    for column in RFC_COLUMNS:
+        if column not in found:
+            raise ForeignLog(f"table 'access_log' has no column '{column}'", problem)
+        if found[column][2]:
+            raise ForeignLog(f"column 'access_log.{column}' is generated", problem)
+    keys = [name for name, (_, pk, _) in found.items() if pk]
+    if keys != ["id"] or found["id"][0] != "INTEGER":
+        raise ForeignLog("column 'access_log.id' is not an INTEGER PRIMARY KEY", problem)
+
+
 INSERT_ROW = (
     f"INSERT INTO access_log ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
 )
@@ -123,14 +174,16 @@ def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Conne
     return db
 
 
-def open_log(path: Path, *, write: bool = False) -> sqlite3.Connection:
+def open_log(path: Path, *, write: bool = False, own: bool = False) -> sqlite3.Connection:
     """Open an existing log without creating anything (``sqlite3.Error`` when it cannot: no
-    file, not a database, no ``access_log`` table; :class:`ForeignLog` when its schema is not
-    skillc's), for reading or, with ``write``, writing."""
+    file, not a database, no ``access_log`` table; :class:`ForeignLog` when it cannot be read
+    as one, :func:`check_log`), for reading or, with ``write``, writing (deleting rows). With
+    ``own``, only a log with skillc's own schema (:func:`check_schema`: one ``connect``
+    would write to)."""
     db = sqlite_connect(path, mode="rw" if write else "ro", timeout_ms=BUSY_TIMEOUT_MS)
     try:
-        check_schema(db)
-        db.execute(f"SELECT {', '.join(COLUMNS)}, id FROM access_log LIMIT 0")  # fails now
+        (check_schema if own else check_log)(db)  # the first implies the second
+        db.execute(f"SELECT {', '.join(RFC_COLUMNS)} FROM access_log LIMIT 0")  # fails now
     except BaseException:
         db.close()
         raise

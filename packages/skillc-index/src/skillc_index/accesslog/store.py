@@ -15,8 +15,8 @@ A log is written only where skillc put it, and only if skillc made it (issue 13)
   hold it);
 - the fallback is ``<project root>/.skillc/logs/`` (the working directory's when there is no
   project), where ``skc sync`` run from the root finds it;
-- a database whose schema is not skillc's is :class:`~.schema.ForeignLog`: never written nor
-  read;
+- a database whose schema is not skillc's is :class:`~.schema.ForeignLog`: never written
+  (readers take it when nothing in it would run: :func:`~.schema.check_log`);
 - a log whose real path leaves its base (the project for project runtimes, the skillc home
   for global ones), through a symlinked ``.skillc/runtime``, ``runtime/<name>``,
   ``.skillc-meta`` or ``logs.db``, is not opened: the row goes to the fallback, with a warning.
