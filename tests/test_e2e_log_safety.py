@@ -229,7 +229,7 @@ def test_sync_skips_forged_rows_and_creates_no_runtime_for_them(
     )
     proc = ok("sync")
     assert proc.stdout == (
-        "Synced 1 entries for 'evil'; skipped 3 rows of skills in no store and never built "
+        "Synced 1 entries for 'evil'; skipped 3 rows of skills not installed and never built "
         "(local logs kept)\n"
     )
     assert sorted(p.name for p in runtime_store.iterdir()) == ["demo"]

@@ -342,6 +342,42 @@ def test_rows_of_unknown_skills_are_skipped_kept_and_create_no_runtime(
     assert count_rows(primary_log(vendor.runtime)) == 3 and count_rows(source) == 2
 
 
+def test_rows_of_every_installed_skill_are_moved_to_its_runtime(
+    demo: ResolvedSkill,
+    project: Path,
+    home: Path,
+    env: dict[str, str],
+    log_rows: Log,
+    fallback_of: Fallback,
+) -> None:
+    """Issue 32: rows of a skill in an agent folder or a plugin (installed, never built) were
+    "skipped ... local logs kept" forever. They move to the skill's runtime now, created as
+    RFC-0007:C-SYNC says (the project's runtime, as for any skill outside the stores); a
+    name that fails the name rule is still refused."""
+    layout = Layout.discover(project, env)
+    helper = make_skill(home / ".claude" / "skills" / "helper")  # home agent folder
+    local = make_skill(project / ".agents" / "skills" / "local")  # project agent folder
+    plugin = home / "plugins" / "tools"
+    tool = make_skill(plugin / "skills" / "tool")
+    records = home / ".claude" / "plugins" / "installed_plugins.json"
+    records.parent.mkdir(parents=True)
+    entry = {"scope": "user", "installPath": str(plugin)}
+    records.write_text(json.dumps({"version": 2, "plugins": {"tools@m": [entry]}}))
+    odd = make_skill(home / ".claude" / "skills" / "Odd_Name")
+    skills = [resolve_skill(str(folder), layout) for folder in (helper, local, tool, odd)]
+    source = log_rows(*(row for skill in skills for row in rows_for(skill, 2)), to=fallback_of("x"))
+    (would,) = sync_logs(project=project, dry_run=True, env=env).skills
+    assert (would.ok, would.entries, would.skipped) == (True, 6, 2)
+    (synced,) = sync_logs(project=project, env=env).skills
+    assert (synced.ok, synced.entries, synced.skipped, synced.removed) == (True, 6, 2, False)
+    runtimes = project / ".skillc" / "runtime"
+    for skill in skills[:3]:
+        assert skill.runtime.parent == runtimes
+        assert [row[4] for row in all_rows(primary_log(skill.runtime))] == [str(skill.source)] * 2
+    assert not (runtimes / "Odd_Name").exists()
+    assert {row[4] for row in all_rows(source)} == {str(odd.resolve())}
+
+
 def foreign(path: Path, script: str) -> None:
     import sqlite3
 

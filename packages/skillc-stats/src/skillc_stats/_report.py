@@ -176,7 +176,7 @@ def stats_lines(report: StatsReport) -> list[str]:
 
 def sync_line(result: SkillSync, dry_run: bool) -> str:
     """RFC-0007:C-SYNC's line for a skill synced (or that would be)."""
-    skipped = f"skip{{}} {result.skipped} rows of skills in no store and never built"
+    skipped = f"skip{{}} {result.skipped} rows of skills not installed and never built"
     if dry_run:
         line = f"Would sync {result.entries} entries for '{result.skill}'"
         return f"{line}; would {skipped.format('')}" if result.skipped else line

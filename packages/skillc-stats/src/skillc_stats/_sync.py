@@ -14,11 +14,13 @@ rows are safely there. Per skill:
    it that long) that log is E042 and kept;
 2. each row goes to the runtime of the source folder it names (``skill_path``), resolved as
    the command that wrote it resolved it (:func:`skillc_index.runtime_for`, from the
-   synced folder's point of view), but only when that skill is known: its source is a skill
-   in the project or global store, or its runtime folder already exists (it was built or
-   logged before). A fallback log is a file in a checkout, and anyone can write one; rows
-   for other paths are *skipped*: counted, reported, and left in the fallback log, and no
-   runtime folder is ever created for them;
+   synced folder's point of view), but only when that skill is known: it is installed (a
+   store, a known agent skills folder, project or home, an installed plugin: the inventory
+   of :mod:`skillc_index.installed`; outside the stores, under a name that passes the name
+   rule), or its runtime folder already exists (it was built or logged before). A fallback
+   log is a file in a checkout, and anyone can write one; rows for other paths are
+   *skipped*: counted, reported, and left in the fallback log, and no runtime folder is
+   ever created for them;
 3. the rows each destination lacks are added in one transaction per destination, then
    committed. A row's identity is all its columns but ``id``; rows are counted, so two
    identical accesses in the same second stay two rows and a repeated copy adds nothing;
@@ -69,6 +71,7 @@ from skillc_index import (
     SyncSourceNotReadable,
     format_diagnostic,
     runtime_for,
+    skill_name_problem,
 )
 from skillc_index.accesslog import (
     LOG_FILE,
@@ -108,7 +111,7 @@ class SkillSync:
     error: SkillcError | None = None
     """E041, E042 or E999 when this skill could not be synced; its fallback log is kept."""
     skipped: int = 0
-    """Rows left in the fallback log: their skill is in no store and has no runtime folder."""
+    """Rows left in the fallback log: their skill is not installed and has no runtime folder."""
 
     @property
     def ok(self) -> bool:
@@ -188,22 +191,53 @@ def fallback_logs(layout: Layout) -> list[_Fallback]:
     return found
 
 
-def _runtime(layout: Layout, skill_path: str) -> Path | None:
-    """The runtime folder rows of ``skill_path`` belong in, or ``None`` when that skill is
-    unknown here: neither a skill in a store nor a runtime folder that exists
-    (``ValueError``: not an absolute path, so no row skillc writes)."""
-    source = Path(skill_path)
-    if not source.is_absolute() or not source.name:
-        raise ValueError(f"row without a skill path: {skill_path!r}")
-    if source.name in (".", "..") or "\0" in skill_path:
+class _Known:
+    """The skills whose rows ``sync`` moves, seen from the synced folder: the installed
+    skills (:func:`skillc_stats._usage.installed_skills`: the stores, every known agent
+    skills folder, project and home, and installed plugins' skills; listed on first need,
+    once per ``sync``) and any skill whose runtime folder exists."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self._installed: frozenset[str] | None = None
+
+    def installed(self, source: str) -> bool:
+        """Whether ``source`` (a real path, as rows record it) is an installed skill."""
+        if self._installed is None:
+            from skillc_index import load_config
+            from skillc_index.installed import trusted_targets
+            from skillc_stats._usage import installed_skills
+
+            try:
+                targets: dict[str, str] | None = trusted_targets(
+                    self.layout, load_config(self.layout)
+                )
+            except (SkillcError, OSError):  # a broken config: the built-in folders
+                targets = None
+            found = installed_skills(self.layout, targets)
+            self._installed = frozenset(skill.path for skill in found)
+        return source in self._installed
+
+    def runtime(self, skill_path: str) -> Path | None:
+        """The runtime folder rows of ``skill_path`` belong in (RFC-0007:C-RESOLUTION, as the
+        command that logged them resolved it: :func:`skillc_index.runtime_for`), or ``None``
+        when that skill is unknown here: not installed (or installed under a name that fails
+        the name rule) and without a runtime folder (``ValueError``: not an absolute path,
+        so no row skillc writes)."""
+        source = Path(skill_path)
+        if not source.is_absolute() or not source.name:
+            raise ValueError(f"row without a skill path: {skill_path!r}")
+        if source.name in (".", "..") or "\0" in skill_path:
+            return None
+        _, runtime, in_store = runtime_for(source, self.layout)
+        try:
+            if runtime.is_dir() or (in_store and (source / SKILL_FILE).is_file()):
+                return runtime
+            if skill_name_problem(source.name) is None and self.installed(skill_path):
+                return runtime
+        except (OSError, ValueError):
+            pass
         return None
-    _, runtime, in_store = runtime_for(source, layout)
-    try:
-        if runtime.is_dir() or (in_store and (source / SKILL_FILE).is_file()):
-            return runtime
-    except (OSError, ValueError):
-        pass
-    return None
 
 
 class _Plan(NamedTuple):
@@ -215,7 +249,7 @@ class _Plan(NamedTuple):
     merged_paths: frozenset[str]
 
 
-def _destinations(layout: Layout, rows: FallbackRows) -> _Plan:
+def _destinations(known: _Known, rows: FallbackRows) -> _Plan:
     """The rows split by the primary log each belongs in, and the rows that belong in none
     (``ValueError``: a row without an absolute ``skill_path`` is not one skillc writes)."""
     split: dict[Path, tuple[Path, list[tuple[Identity, int]]]] = {}
@@ -225,7 +259,7 @@ def _destinations(layout: Layout, rows: FallbackRows) -> _Plan:
     for identity, count in rows.identities:
         skill_path = identity[_SKILL_PATH]
         if skill_path not in runtimes:
-            runtimes[skill_path] = _runtime(layout, skill_path)
+            runtimes[skill_path] = known.runtime(skill_path)
         runtime = runtimes[skill_path]
         if runtime is None:
             skipped += count
@@ -327,7 +361,8 @@ def _why(exc: Exception) -> str:
     return reason
 
 
-def _dry_run(layout: Layout, fallback: _Fallback) -> SkillSync:
+def _dry_run(known: _Known, fallback: _Fallback) -> SkillSync:
+    layout = known.layout
     skill, source = fallback.skill, fallback.path
     problem = _source_problem(layout, fallback)
     if problem is not None:
@@ -335,7 +370,7 @@ def _dry_run(layout: Layout, fallback: _Fallback) -> SkillSync:
     try:
         with closing(open_log(source)) as db:
             rows = read_identities(db)
-        plan = _destinations(layout, rows)
+        plan = _destinations(known, rows)
     except (sqlite3.Error, OSError, ValueError) as exc:
         return SkillSync(skill, source, 0, (), False, _unreadable(layout, source, exc))
     entries = 0
@@ -358,7 +393,8 @@ def _dry_run(layout: Layout, fallback: _Fallback) -> SkillSync:
 SYNC_LOCK_TIMEOUT_MS = 30_000
 
 
-def _sync(layout: Layout, fallback: _Fallback) -> SkillSync:
+def _sync(known: _Known, fallback: _Fallback) -> SkillSync:
+    layout = known.layout
     skill, source = fallback.skill, fallback.path
     problem = _source_problem(layout, fallback)
     if problem is not None:
@@ -368,14 +404,15 @@ def _sync(layout: Layout, fallback: _Fallback) -> SkillSync:
     # on this log then, rather than hang.
     try:
         with fallback_lock(fallback.base, exclusive=True, timeout_ms=SYNC_LOCK_TIMEOUT_MS):
-            return _sync_locked(layout, fallback)
+            return _sync_locked(known, fallback)
     except FallbackLocked:
         reason = "another process holds its lock (a stopped skc?); try again when it is done"
         problem = SyncSourceNotReadable(layout.display(source), reason)
         return SkillSync(skill, source, 0, (), False, problem)
 
 
-def _sync_locked(layout: Layout, fallback: _Fallback) -> SkillSync:
+def _sync_locked(known: _Known, fallback: _Fallback) -> SkillSync:
+    layout = known.layout
     skill, source = fallback.skill, fallback.path
     try:
         db = open_log(source, write=True)
@@ -384,7 +421,7 @@ def _sync_locked(layout: Layout, fallback: _Fallback) -> SkillSync:
     try:
         try:
             db.execute("BEGIN IMMEDIATE")  # the write lock: see the module docstring
-            plan = _destinations(layout, read_identities(db))
+            plan = _destinations(known, read_identities(db))
         except (sqlite3.Error, OSError, ValueError) as exc:
             return SkillSync(skill, source, 0, (), False, _unreadable(layout, source, exc))
         entries = 0
@@ -448,4 +485,5 @@ def sync_logs(
         if not found:
             raise NoLocalLogs()
     run = _dry_run if dry_run else _sync
-    return SyncReport(layout.cwd, dry_run, tuple(run(layout, fallback) for fallback in found))
+    known = _Known(layout)
+    return SyncReport(layout.cwd, dry_run, tuple(run(known, fallback) for fallback in found))
