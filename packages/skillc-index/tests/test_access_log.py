@@ -16,6 +16,7 @@ import pytest
 
 from skillc_index import Layout, format_diagnostic, utc_now
 from skillc_index.accesslog import (
+    INSERT_ROW,
     AccessRecord,
     FallbackLocked,
     ForeignLog,
@@ -27,8 +28,11 @@ from skillc_index.accesslog import (
     new_run_id,
     open_log,
     primary_log,
+    read_identity,
+    renew_identity,
+    settle_identity,
 )
-from skillc_index.accesslog.schema import COLUMNS, SCHEMA
+from skillc_index.accesslog.schema import COLUMNS, SCHEMA, check_schema, connect
 
 RFC3339 = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
 
@@ -442,3 +446,64 @@ def test_a_fallback_symlinked_out_is_not_written_either(
     outcome = log_access(project_layout, project_runtime(project_layout), record())
     assert outcome.path is None and list(outside.iterdir()) == []
     assert [getattr(d, "code", None) for d in outcome.diagnostics] == [None, "W002"]
+
+
+# -- the log's identity (issue 32) ----------------------------------------------------------
+
+
+def test_each_log_holds_a_random_identity_of_its_own(tmp_path: Path) -> None:
+    """Made with the schema: 128 random bits, never the machine's; the same for the log's
+    whole life (rows pruned), another for every log."""
+    one, two = tmp_path / "a" / "logs.db", tmp_path / "b" / "logs.db"
+    insert(one, [record(), record()])
+    insert(two, [record()])
+    with closing(open_log(one)) as db:
+        first = read_identity(db)
+    with closing(open_log(two)) as db:
+        second = read_identity(db)
+    assert first is not None and second is not None
+    assert re.fullmatch(r"[0-9a-f]{32}", first.log_id) and first.log_id != second.log_id
+    assert (first.previous_id, first.previous_upto) == (None, 0)
+    with closing(sqlite3.connect(one)) as db:
+        db.execute("DELETE FROM access_log WHERE id = 1")
+        db.commit()
+    insert(one, [record()])
+    with closing(open_log(one)) as db:
+        assert read_identity(db) == first
+
+
+def test_an_older_log_gains_an_identity_on_its_first_write(tmp_path: Path) -> None:
+    """Its rows so far may be in a team store under the key derived before: ``previous_upto``
+    says up to which id (``previous_id`` NULL: that older key)."""
+    path = tmp_path / "logs.db"
+    with closing(sqlite3.connect(path)) as db:
+        for statement in SCHEMA:
+            if "log_identity" not in statement:
+                db.execute(statement)
+        db.executemany(INSERT_ROW, [record().values() for _ in range(3)])
+        db.execute("PRAGMA user_version = 3")
+        db.commit()
+    with closing(open_log(path)) as db:
+        assert read_identity(db) is None
+    insert(path, [record()])
+    with closing(open_log(path)) as db:
+        found = read_identity(db)
+    assert found is not None and (found.previous_id, found.previous_upto) == (None, 3)
+
+
+def test_a_copy_is_renewed_once_and_settled(tmp_path: Path) -> None:
+    path = tmp_path / "logs.db"
+    insert(path, [record(), record()])
+    with closing(open_log(path)) as db:
+        old = read_identity(db)
+    assert old is not None
+    with closing(connect(path)) as db:
+        renewed = renew_identity(db, old.log_id)
+        assert renewed is not None and renewed.log_id != old.log_id
+        assert (renewed.previous_id, renewed.previous_upto) == (old.log_id, 2)
+        assert renew_identity(db, old.log_id) == renewed  # another process renewed it first
+        settle_identity(db, "not-its-id")
+        assert read_identity(db) == renewed
+        settle_identity(db, renewed.log_id)
+        assert read_identity(db) == (renewed.log_id, None, 0)
+        check_schema(db)  # still skillc's own schema: it raises otherwise

@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +23,18 @@ from skillc_index import (
     TeamStoreUnavailable,
     resolve_skill,
 )
-from skillc_index.accesslog import AccessRecord, insert, primary_log
+from skillc_index.accesslog import (
+    INSERT_ROW,
+    AccessRecord,
+    insert,
+    open_log,
+    primary_log,
+    read_identity,
+)
+from skillc_index.accesslog.schema import SCHEMA
 from skillc_stats import QUERY_TYPES, query_all, query_stats, upload_logs
+from skillc_stats._log_keys import legacy_log_key, machine_id
+from skillc_stats._report import upload_lines
 from skillc_stats._team import SCHEMA_VERSION, TeamStore, masked
 
 from .conftest import SKILL_MD, make_skill, record
@@ -430,3 +441,208 @@ def test_a_version_1_store_is_migrated(postgres_url: str, layout: Layout) -> Non
     assert [(e["skill"], e["uses"], e["last_used"]) for e in data] == [
         ("old", 1, "2026-01-30T10:00:00Z")
     ]
+
+
+# -- the identity of a log (issue 32) -------------------------------------------------------
+
+
+def numbered(
+    skill: ResolvedSkill, first: int, count: int, run: str = "run-1"
+) -> list[AccessRecord]:
+    """``count`` distinct accesses, one a minute from ``first``."""
+    return [
+        record(
+            skill, "show", {"section": f"S{n}"}, run_id=run, timestamp=f"2026-01-30T10:{n:02d}:00Z"
+        )
+        for n in range(first, first + count)
+    ]
+
+
+def snapshot(log: Path, to: Path) -> Path:
+    """A copy of the database ``log`` (what a VM image or a backup holds)."""
+    to.parent.mkdir(parents=True, exist_ok=True)
+    with closing(sqlite3.connect(log)) as db:
+        db.execute("VACUUM INTO ?", (str(to),))
+    return to
+
+
+def put(copy: Path, log: Path) -> None:
+    """``copy`` at the place of ``log``: the same path on another machine."""
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{log}{suffix}").unlink(missing_ok=True)
+    snapshot(copy, log)
+
+
+def test_pruning_a_log_sends_none_of_its_rows_again(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """Issue 32: a log's key held its first row, so trimming old rows by hand made the next
+    upload send every row left again (35 stored rows for 20 accesses)."""
+    log = log_rows(*numbered(demo, 0, 20))
+    assert upload_logs(postgres_url, layout).added == 20
+    with closing(sqlite3.connect(log)) as db:
+        db.execute("DELETE FROM access_log WHERE id <= 5")
+        db.commit()
+    assert upload_logs(postgres_url, layout).added == 0
+    assert team_count(postgres_url) == 20
+    log_rows(*numbered(demo, 20, 3))
+    assert upload_logs(postgres_url, layout).added == 3
+    assert team_count(postgres_url) == 23
+
+
+def test_logs_of_machines_sharing_a_machine_id_keep_every_row(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    tmp_path: Path,
+) -> None:
+    """Issue 32: two machines with one ``/etc/machine-id`` (containers mounting the host's)
+    whose logs, at the same path, begin with the same row (one ``SKC_RUN_ID``, the same
+    second) had one key: the second machine's rows were dropped ("Uploaded 0")."""
+    log = log_rows(*numbered(demo, 0, 3))
+    assert upload_logs(postgres_url, layout).added == 3
+    first_machine = snapshot(log, tmp_path / "a" / "logs.db")
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{log}{suffix}").unlink(missing_ok=True)
+    log_rows(*numbered(demo, 0, 1), *numbered(demo, 30, 2))  # same first row, then its own
+    second = upload_logs(postgres_url, layout)
+    assert (second.added, second.logs[0].renewed) == (3, False)  # every row its own
+    assert team_count(postgres_url) == 6
+    put(first_machine, log)
+    assert upload_logs(postgres_url, layout).added == 0
+
+
+def test_a_copied_log_gets_its_own_identity_and_loses_no_row(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    tmp_path: Path,
+) -> None:
+    """Issue 32: machines cloned from one image (its log included) shared the log's key, so
+    the rows one of them logged after the clone were dropped. The copy whose row at the
+    store's highest id differs is told apart: a new identity, and its rows compared with the
+    stored ones, so only the missing ones are sent."""
+    log = log_rows(*numbered(demo, 0, 10))
+    assert upload_logs(postgres_url, layout).added == 10
+    image = snapshot(log, tmp_path / "image" / "logs.db")
+    log_rows(*numbered(demo, 10, 5))  # the first machine goes on
+    assert upload_logs(postgres_url, layout).added == 5
+    first_machine = snapshot(log, tmp_path / "a" / "logs.db")
+    put(image, log)  # the clone, at the same path, logs its own accesses
+    log_rows(*numbered(demo, 40, 3, run="run-2"))
+    cloned = upload_logs(postgres_url, layout)
+    assert (cloned.added, cloned.logs[0].renewed, cloned.ok) == (3, True, True)
+    assert json.loads(json.dumps(cloned.to_dict()))["logs"][0]["renewed"] is True
+    assert upload_lines(cloned)[1] == (
+        f"1 log was a copy of another (a cloned machine, a restored backup), now told apart: {log}"
+    )
+    assert team_count(postgres_url) == 18
+    with closing(open_log(log)) as db:
+        identity = read_identity(db)
+    assert identity is not None and (identity.previous_id, identity.previous_upto) == (None, 0)
+    assert upload_logs(postgres_url, layout).added == 0  # settled: nothing compared again
+    put(first_machine, log)  # the first machine is still itself
+    log_rows(*numbered(demo, 50, 1))
+    back = upload_logs(postgres_url, layout)
+    assert (back.added, back.logs[0].renewed) == (1, False)
+    assert team_count(postgres_url) == 19
+
+
+def legacy_log(path: Path, records: list[AccessRecord]) -> Path:
+    """A log as skillc wrote it before logs had an identity (schema version 3)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with closing(sqlite3.connect(path)) as db:
+        for statement in SCHEMA:
+            if "log_identity" not in statement:
+                db.execute(statement)
+        db.executemany(INSERT_ROW, [r.values() for r in records])
+        db.execute("PRAGMA user_version = 3")
+        db.commit()
+    return path
+
+
+def uploaded_before(url: str, log: Path, upto: int) -> None:
+    """The rows ``1..upto`` of ``log`` in the store as skillc-stats 0.1.0 sent them: under
+    the key it derived from the machine id, the log's real path and its first row."""
+    import psycopg
+
+    with closing(sqlite3.connect(log)) as local:
+        first = local.execute("SELECT id, timestamp, run_id FROM access_log ORDER BY id").fetchone()
+        rows = local.execute(
+            "SELECT id, timestamp, run_id, command, skill, skill_path, cwd, args, error "
+            "FROM access_log WHERE id <= ?",
+            (upto,),
+        ).fetchall()
+    key = legacy_log_key(log, first, machine_id())
+    TeamStore(url).close()
+    with psycopg.connect(url, autocommit=True) as db, db.cursor() as cursor:
+        cursor.executemany(
+            "INSERT INTO skillc.access_log (log_key, machine, username, source_id, "
+            "timestamp, run_id, command, skill, skill_path, cwd, args, error) "
+            "VALUES (%s, 'm', 'u', %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+            "ON CONFLICT DO NOTHING",
+            [(key, *row) for row in rows],
+        )
+
+
+def test_rows_sent_before_log_identities_are_not_sent_again(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """Upgrading: a log's first write (or upload) gives it an identity; its rows already in
+    the store under the old key are recognised (compared row by row), only the others sent."""
+    log = legacy_log(primary_log(demo.runtime), numbered(demo, 0, 8))
+    uploaded_before(postgres_url, log, 5)
+    log_rows(*numbered(demo, 8, 1))  # a command writes: the log gains its identity
+    with closing(open_log(log)) as db:
+        assert read_identity(db) == (read_identity(db)[0], None, 8)  # type: ignore[index]
+    first = upload_logs(postgres_url, layout)
+    assert first.added == 4 and team_count(postgres_url) == 9
+    assert upload_logs(postgres_url, layout).added == 0
+
+
+def test_a_clone_made_before_the_upgrade_gets_its_dropped_rows_sent(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, tmp_path: Path
+) -> None:
+    """Two clones of one image shared the old key, and the rows of the second were dropped:
+    after the upgrade each log has its own identity, and the second sends the rows the store
+    does not hold (same ids, other contents), the first nothing."""
+    image = legacy_log(tmp_path / "image" / "logs.db", numbered(demo, 0, 10))
+    log = primary_log(demo.runtime)
+    log.parent.mkdir(parents=True)
+    put(image, log)
+    with closing(sqlite3.connect(log)) as db:  # the first machine logs 11..15, sent
+        db.executemany(INSERT_ROW, [r.values() for r in numbered(demo, 10, 5)])
+        db.commit()
+    uploaded_before(postgres_url, log, 15)
+    first_machine = snapshot(log, tmp_path / "a" / "logs.db")
+    put(image, log)  # the second machine's 11..13 were dropped by the old version
+    with closing(sqlite3.connect(log)) as db:
+        db.executemany(INSERT_ROW, [r.values() for r in numbered(demo, 40, 3, run="run-2")])
+        db.commit()
+    assert upload_logs(postgres_url, layout).added == 3
+    put(first_machine, log)
+    assert upload_logs(postgres_url, layout).added == 0
+    assert team_count(postgres_url) == 18
+
+
+def test_a_log_of_another_implementation_is_uploaded_never_written(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout
+) -> None:
+    """No identity can be stored in it: its key is a hash of its real path and first row."""
+    log = primary_log(demo.runtime)
+    log.parent.mkdir(parents=True)
+    with closing(sqlite3.connect(log)) as db:
+        db.executescript(
+            "CREATE TABLE access_log (id INTEGER PRIMARY KEY, timestamp TEXT, run_id TEXT, "
+            "command TEXT, skill TEXT, skill_path TEXT, cwd TEXT, args TEXT, error TEXT, "
+            "took_ms INTEGER)"
+        )
+        db.executemany(INSERT_ROW, [r.values() for r in numbered(demo, 0, 3)])
+        db.commit()
+    before = log.read_bytes()
+    first = upload_logs(postgres_url, layout)
+    assert (first.ok, first.added) == (True, 3)
+    assert upload_logs(postgres_url, layout).added == 0
+    assert log.read_bytes() == before and team_count(postgres_url) == 3

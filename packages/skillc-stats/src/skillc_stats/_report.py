@@ -227,7 +227,15 @@ def transcript_lines(result: TranscriptSync) -> list[str]:
 def upload_lines(result: UploadReport) -> list[str]:
     """``sync --to``: what the team store received."""
     logs = sum(1 for log in result.logs if log.error is None)
-    return [
+    lines = [
         f"Uploaded {result.added} entries from {logs} logs to {result.store} "
         f"(user {result.user!r}, machine {result.machine!r})"
     ]
+    copies = [log.path for log in result.logs if log.renewed]
+    if copies:
+        lines.append(
+            f"{_count(len(copies), 'log was a copy', 'logs were copies')} of another (a cloned "
+            "machine, a restored backup), now told apart: "
+            + ", ".join(_cell(path) for path in copies)
+        )
+    return lines

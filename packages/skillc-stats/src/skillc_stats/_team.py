@@ -8,13 +8,23 @@ skillc creates and migrates them (:data:`MIGRATIONS`, the version in
 create them once.
 
 **Each row is uploaded once.** A stored row is keyed by ``(log_key, source_id)``: the
-identity of the local log it came from (a hash of this machine's id, the log's real path and
-its first row, so a log removed and created again is a new log) and the row's ``id`` there
-(``AUTOINCREMENT``: never reused). An upload asks the store for the highest ``source_id`` it
-holds of each log, sends the rows above it in batches (``COPY`` into a temporary table, then
-``INSERT ... ON CONFLICT DO NOTHING``, one transaction per batch), so an upload that is
-interrupted (killed, disconnected) leaves whole batches, and one repeated or running twice
-at once adds nothing twice.
+identity of the local log it came from and the row's ``id`` there (``AUTOINCREMENT``: never
+reused). The identity is the random id the log holds (:mod:`skillc_index.accesslog.identity`:
+it survives pruning, and a log removed and created again is a new log); a log without one (a
+log of another implementation, which skillc never writes, or an old one that cannot be
+written) gets a key derived from its real path and its first row (:func:`log_key`). An
+upload asks the store for the highest ``source_id`` it holds of each log, sends the rows
+above it in batches (``COPY`` into a temporary table, then ``INSERT ... ON CONFLICT DO
+NOTHING``, one transaction per batch), so an upload that is interrupted (killed,
+disconnected) leaves whole batches, and one repeated or running twice at once adds nothing
+twice.
+
+**Copies of a log are told apart.** The log whose row at that highest ``source_id`` differs
+from the stored one (or that never had that many rows) is a copy of the log that sent it (a
+cloned VM image, a backup restored elsewhere): it gets a new identity, and its rows up to
+then are compared with those stored under the old one; only the missing ones are sent. The
+same comparison takes over the rows earlier versions sent under the key they derived (the
+machine id, the log's real path, its first row), so upgrading sends nothing twice.
 
 ``--all`` reads ``usage_daily``, the rows counted per day, skill, user, machine and working
 folder, which each upload batch updates in the statement that inserts its rows (so it counts
@@ -28,7 +38,6 @@ with its password (:func:`masked`), in messages or in the access log.
 from __future__ import annotations
 
 import getpass
-import hashlib
 import os
 import re
 import socket
@@ -51,6 +60,7 @@ from skillc_index import (
 from skillc_index.accesslog import COLUMNS as LOCAL_COLUMNS
 from skillc_index.accesslog import LOG_FILE, open_log
 from skillc_stats._filters import Filters
+from skillc_stats._log_keys import LogKey, highest_id, log_key, renewed_key, settle
 from skillc_stats._log_queries import SkillUsage, where
 
 if TYPE_CHECKING:
@@ -125,8 +135,21 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 _UPLOAD_COLUMNS = ("source_id", *LOCAL_COLUMNS)
 _CREATE_UPLOAD = (
     "CREATE TEMPORARY TABLE IF NOT EXISTS upload (source_id BIGINT, "
-    + ", ".join(f"{column} TEXT" for column in LOCAL_COLUMNS)
+    + ", ".join(f"{column} {_TEXT}" for column in LOCAL_COLUMNS)
     + ") ON COMMIT DELETE ROWS"
+)
+#: A row of the batch that is already stored, the same in every column, under an earlier key
+#: of its log (``%s``: that key, NULL for none, and the highest id it may hold).
+_STORED_BEFORE = (
+    "EXISTS (SELECT 1 FROM access_log AS a WHERE a.log_key = %s AND a.source_id = u.source_id "
+    "AND u.source_id <= %s AND "
+    + " AND ".join(
+        f"a.{column} IS NOT DISTINCT FROM u.{column}"
+        if column == "error"
+        else f"a.{column} = u.{column}"
+        for column in LOCAL_COLUMNS
+    )
+    + ")"
 )
 _COPY_UPLOAD = f"COPY upload ({', '.join(_UPLOAD_COLUMNS)}) FROM STDIN"
 # The rows a batch adds (how many: the answer), and their counts added to the daily rollup in
@@ -134,7 +157,8 @@ _COPY_UPLOAD = f"COPY upload ({', '.join(_UPLOAD_COLUMNS)}) FROM STDIN"
 _INSERT_UPLOADED = (
     "WITH added AS ("
     f"INSERT INTO access_log (log_key, machine, username, {', '.join(_UPLOAD_COLUMNS)}) "
-    f"SELECT %s, %s, %s, {', '.join(_UPLOAD_COLUMNS)} FROM upload "
+    f"SELECT %s, %s, %s, {', '.join(f'u.{column}' for column in _UPLOAD_COLUMNS)} "
+    "FROM upload AS u{unless} "
     "ON CONFLICT (log_key, source_id) DO NOTHING "
     "RETURNING timestamp, skill, username, machine, cwd), "
     "rolled AS (INSERT INTO usage_daily SELECT substr(timestamp, 1, 10), skill, username, "
@@ -145,6 +169,10 @@ _INSERT_UPLOADED = (
     "last = GREATEST(usage_daily.last, EXCLUDED.last)) "
     "SELECT COUNT(*) FROM added"
 )
+#: Without, and with the rows already stored under an earlier key left out (only while there
+#: is one: the test costs about as much as the insert).
+_INSERT_NEW = _INSERT_UPLOADED.replace("{unless}", "")
+_INSERT_NOT_STORED_BEFORE = _INSERT_UPLOADED.replace("{unless}", f" WHERE NOT {_STORED_BEFORE}")
 
 
 # -- URLs ---------------------------------------------------------------------------------
@@ -377,34 +405,67 @@ class TeamStore:
 
     # -- uploading -------------------------------------------------------------------------
 
-    def upload(self, log: Path, log_key: str, machine: str, user: str) -> int:
-        """Send the rows of ``log`` the store does not hold yet; return how many it added."""
+    def upload(self, log: Path, key: LogKey, machine: str, user: str) -> tuple[int, bool]:
+        """Send the rows of ``log`` the store does not hold yet; return how many it added,
+        and whether the log turned out to be a copy of another (it has a new identity)."""
         try:
-            return self._upload(log, log_key, machine, user)
+            return self._upload(log, key, machine, user)
         except self._psycopg.Error as exc:
             raise self.failure(exc) from None
 
-    def _upload(self, log: Path, log_key: str, machine: str, user: str) -> int:
+    def _last(self, key: str) -> tuple[int, tuple[Any, ...]] | None:
+        """The highest ``source_id`` stored under ``key`` and that row (one index lookup)."""
         row = self.db.execute(
-            "SELECT MAX(source_id) FROM access_log WHERE log_key = %s", (log_key,)
+            f"SELECT source_id, {', '.join(LOCAL_COLUMNS)} FROM access_log "
+            "WHERE log_key = %s ORDER BY source_id DESC LIMIT 1",
+            (key,),
         ).fetchone()
-        last = int(row[0]) if row and row[0] is not None else 0
+        return None if row is None else (int(row[0]), tuple(row[1:]))
+
+    @staticmethod
+    def _diverged(log: Path, last: int, stored: tuple[Any, ...]) -> bool:
+        """Whether ``log`` is not the log that sent ``stored``, the row ``last`` of its key:
+        its row ``last`` differs, or it never had that many rows (a copy, on a cloned machine
+        or from a backup). A row pruned since cannot tell: not a copy."""
+        with closing(open_log(log)) as local:
+            row = local.execute(
+                f"SELECT {', '.join(LOCAL_COLUMNS)} FROM access_log WHERE id = ?", (last,)
+            ).fetchone()
+            if row is None:
+                return last > highest_id(local)
+        return tuple(_text(value) for value in row) != stored
+
+    def _upload(self, log: Path, key: LogKey, machine: str, user: str) -> tuple[int, bool]:
+        found = self._last(key.key)
+        renewed = False
+        if found is not None and key.writable and self._diverged(log, *found):
+            fresh = renewed_key(log, key.key)
+            if fresh is not None:
+                key, found, renewed = fresh, self._last(fresh.key), True
+        start = 0 if found is None else found[0]
+        previous = key.previous if key.previous_upto > start else None
         self.db.execute(_CREATE_UPLOAD)
         added = 0
         with closing(open_log(log)) as local:
             rows = local.execute(
                 f"SELECT id, {', '.join(LOCAL_COLUMNS)} FROM access_log WHERE id > ? ORDER BY id",
-                (last,),
+                (start,),
             )
             while batch := rows.fetchmany(BATCH_ROWS):
                 with self.db.transaction(), self.db.cursor() as cursor:
                     with cursor.copy(_COPY_UPLOAD) as copy:
                         for values in batch:
                             copy.write_row([_text(value) for value in values])
-                    cursor.execute(_INSERT_UPLOADED, (log_key, machine, user))
+                    if previous is not None and batch[0][0] <= key.previous_upto:
+                        params = (key.key, machine, user, previous, key.previous_upto)
+                        cursor.execute(_INSERT_NOT_STORED_BEFORE, params)
+                    else:
+                        cursor.execute(_INSERT_NEW, (key.key, machine, user))
                     row = cursor.fetchone()
                     added += int(row[0]) if row else 0
-        return added
+        if key.writable and key.previous_upto:
+            settle(log, key.key)  # every earlier row is in the store under key.key now
+        return added, renewed
 
 
 def _split_days(
@@ -456,6 +517,9 @@ class LogUpload(NamedTuple):
     added: int
     error: SkillcError | None = None
     """Set when this log could not be read (E999; its rows stay for the next upload)."""
+    renewed: bool = False
+    """The log was a copy of another one (a cloned machine, a restored backup): it got an
+    identity of its own, and only its rows missing from the store were sent."""
 
 
 class UploadReport(NamedTuple):
@@ -487,21 +551,12 @@ class UploadReport(NamedTuple):
                 {
                     "path": log.path,
                     "added": log.added,
+                    "renewed": log.renewed,
                     "error": None if log.error is None else format_diagnostic(log.error.diagnostic),
                 }
                 for log in self.logs
             ],
         }
-
-
-def machine_id() -> str:
-    """This machine's stable id (``/etc/machine-id``), else its host name."""
-    try:
-        with open("/etc/machine-id", encoding="ascii") as handle:
-            found = handle.read(64).strip()
-    except (OSError, ValueError):
-        found = ""
-    return found or socket.gethostname()
 
 
 def local_logs(layout: Layout) -> list[Path]:
@@ -521,18 +576,6 @@ def local_logs(layout: Layout) -> list[Path]:
             if path.is_file():
                 found.append(path)
     return found
-
-
-def log_key(path: Path, machine: str) -> str | None:
-    """The identity of a local log in the team store; None for a log with no rows."""
-    with closing(open_log(path)) as db:
-        first = db.execute(
-            "SELECT id, timestamp, run_id FROM access_log ORDER BY id LIMIT 1"
-        ).fetchone()
-    if first is None:
-        return None
-    text = "\0".join([machine, os.path.realpath(path), *(str(value) for value in first)])
-    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
 def current_user() -> str:
@@ -560,16 +603,17 @@ def upload_logs(
     layout = layout or Layout.discover()
     user = user or current_user()
     machine = machine or socket.gethostname()
-    identity = machine_id()
     results: list[LogUpload] = []
     with TeamStore(url) as store:
         for path in local_logs(layout):
             try:
-                key = log_key(path, identity)
-                added = 0 if key is None else store.upload(path, key, machine, user)
+                key = log_key(path, layout)
+                added, renewed = (
+                    (0, False) if key is None else store.upload(path, key, machine, user)
+                )
             except sqlite3.Error as exc:
                 error = UnreadableFile(str(path), str(exc), "access log")
                 results.append(LogUpload(str(path), 0, error))
                 continue
-            results.append(LogUpload(str(path), added))
+            results.append(LogUpload(str(path), added, None, renewed))
     return UploadReport(store.shown, user, machine, tuple(results))

@@ -7,7 +7,9 @@ database, and the row shapes analytics read.
   skillc did not make is never touched): ``AccessRecord``, ``log_access``, ``insert``,
   ``hold_log``, ``fallback_lock``, ``primary_log``, ``fallback_log``, ``new_run_id``...
 - ``schema``: the database (``connect``, ``open_log``, ``COLUMNS``, ``RFC_COLUMNS``,
-  ``INSERT_ROW``, ``ForeignLog``, ``check_log``, ``LOG_FILE``).
+  ``INSERT_ROW``, ``ForeignLog``, ``check_log``, ``check_schema``, ``LOG_FILE``).
+- ``identity``: the log's own identity, which a team store keys its rows by
+  (``LogIdentity``, ``read_identity``, ``renew_identity``, ``settle_identity``).
 - ``ShowArgs``, ``OpenArgs``, ``SearchArgs``, ``SourcesArgs`` (``args``): the keys of the
   logged ``args`` that usage analytics read.
 
@@ -27,6 +29,11 @@ _EXPORTS: dict[str, str] = {
     "SearchArgs": "args",
     "ShowArgs": "args",
     "SourcesArgs": "args",
+    "LogIdentity": "identity",
+    "new_log_id": "identity",
+    "read_identity": "identity",
+    "renew_identity": "identity",
+    "settle_identity": "identity",
     "AccessRecord": "store",
     "FallbackLocked": "store",
     "LogOutcome": "store",
@@ -46,6 +53,7 @@ _EXPORTS: dict[str, str] = {
     "RFC_COLUMNS": "schema",
     "ForeignLog": "schema",
     "check_log": "schema",
+    "check_schema": "schema",
     "connect": "schema",
     "open_log": "schema",
 }
@@ -60,6 +68,7 @@ __all__ = [
     "AccessRecord",
     "FallbackLocked",
     "ForeignLog",
+    "LogIdentity",
     "LogOutcome",
     "OpenArgs",
     "SearchArgs",
@@ -67,6 +76,7 @@ __all__ = [
     "SourcesArgs",
     "Warn",
     "check_log",
+    "check_schema",
     "connect",
     "fallback_lock",
     "fallback_log",
@@ -74,16 +84,27 @@ __all__ = [
     "insert",
     "log_access",
     "misplaced",
+    "new_log_id",
     "new_run_id",
     "open_log",
     "primary_log",
+    "read_identity",
+    "renew_identity",
     "runtime_base",
+    "settle_identity",
 ]
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 if TYPE_CHECKING:
     from skillc_index.accesslog.args import OpenArgs, SearchArgs, ShowArgs, SourcesArgs
+    from skillc_index.accesslog.identity import (
+        LogIdentity,
+        new_log_id,
+        read_identity,
+        renew_identity,
+        settle_identity,
+    )
     from skillc_index.accesslog.schema import (
         BUSY_TIMEOUT_MS,
         COLUMNS,
@@ -92,6 +113,7 @@ if TYPE_CHECKING:
         RFC_COLUMNS,
         ForeignLog,
         check_log,
+        check_schema,
         connect,
         open_log,
     )

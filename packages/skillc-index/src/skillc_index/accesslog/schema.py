@@ -19,6 +19,7 @@ Either refusal is :class:`ForeignLog`, saying why. Writers open a log with :func
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 
@@ -26,9 +27,10 @@ from skillc_index._sqlite import connect as sqlite_connect
 from skillc_index._sqlite import use_wal
 
 LOG_FILE = "logs.db"
-#: 1: the table and its timestamp index. 2, 3: the indexes ``skc stats`` reads (below); an
-#: older database gains them the next time a command writes to it (``connect`` runs SCHEMA).
-SCHEMA_VERSION = 3
+#: 1: the table and its timestamp index. 2, 3: the indexes ``skc stats`` reads (below). 4: the
+#: log's identity (:mod:`.identity`). An older database gains what it lacks the next time a
+#: command writes to it (``connect`` runs SCHEMA).
+SCHEMA_VERSION = 4
 STALE_AFTER_SECONDS = 3600
 #: How long a command waits for another writer of the primary log. Writers hold the lock for
 #: one short transaction (well under a millisecond); a lock held longer is someone else's long
@@ -65,6 +67,21 @@ SCHEMA = (
     # - failed accesses only (errors): small, they are few.
     """CREATE INDEX IF NOT EXISTS idx_access_log_errors
         ON access_log(skill_path, command, args, error, timestamp, cwd) WHERE error IS NOT NULL""",
+    # The log's own identity, one row (:mod:`.identity`): a random id, which a team store
+    # keys its rows by, and what earlier rows may already be stored under.
+    """CREATE TABLE IF NOT EXISTS log_identity (
+        one INTEGER PRIMARY KEY CHECK (one = 1),
+        log_id TEXT NOT NULL,
+        previous_id TEXT,
+        previous_upto INTEGER NOT NULL
+    )""",
+)
+#: A log gains its identity with the schema (a new one: nothing before it; an older one: its
+#: rows so far may be in a team store under the key earlier versions derived).
+ADD_IDENTITY = (
+    "INSERT INTO log_identity (one, log_id, previous_id, previous_upto) "
+    "SELECT 1, ?, NULL, COALESCE((SELECT MAX(id) FROM access_log), 0) "
+    "WHERE NOT EXISTS (SELECT 1 FROM log_identity)"
 )
 
 
@@ -148,6 +165,11 @@ INSERT_ROW = (
 )
 
 
+def new_log_id() -> str:
+    """A new log identity: 128 random bits in hex (never derived from the machine)."""
+    return os.urandom(16).hex()
+
+
 def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:
     """Open (creating if needed) a log database with the settings concurrent writers need;
     :class:`ForeignLog` if it is not skillc's (checked before anything is written)."""
@@ -166,6 +188,7 @@ def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Conne
             db.execute("BEGIN IMMEDIATE")
             for statement in SCHEMA:
                 db.execute(statement)
+            db.execute(ADD_IDENTITY, (new_log_id(),))
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             db.execute("COMMIT")
     except BaseException:
