@@ -628,3 +628,35 @@ def test_a_heading_of_only_inline_html_is_named_by_its_source() -> None:
         "K",
         "",  # an empty heading stays empty
     ]
+
+
+# -- HTML, as the parser reads it ------------------------------------------------------------
+
+
+def test_html_is_what_commonmark_reads_as_html() -> None:
+    """Code spans (one over two lines too), code blocks and a ``<`` that starts no tag hold no
+    HTML; blocks, inline tags and comments do, each at its line, with the text after it."""
+    doc = parse_markdown(
+        "---\nname: x\n---\n"
+        "Open with `<If ` and\n"  # 4
+        "keep it hidden > shown.\n"
+        "A `<b\nx>` span, then a < b.\n\n"  # 6
+        "    <div hidden>indented code</div>\n\n"  # 9
+        "```html\n<!-- fenced -->\n```\n\n"  # 11
+        "Text <!-- a\ncomment --> and <span style='opacity:0'>inside</span> end.\n\n"  # 15
+        "<div hidden>\n\nA paragraph under it.\n\n</div>\n"  # 18
+    )
+    assert [(h.source, h.line, h.block, h.text_after) for h in doc.html] == [
+        ("<!-- a\ncomment -->", 15, False, "and"),
+        ("<span style='opacity:0'>", 16, False, "inside"),
+        ("</span>", 16, False, "end."),
+        ("<div hidden>\n", 18, True, "A paragraph under it."),
+        ("</div>\n", 22, True, ""),
+    ]
+
+
+def test_text_after_html_is_bounded() -> None:
+    doc = parse_markdown("<div hidden>\n\n" + "word " * 100 + "\n\nmore " * 100)
+    [block] = doc.html
+    assert block.text_after.startswith("word word")
+    assert len(block.text_after) == 200

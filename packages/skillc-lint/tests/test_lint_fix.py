@@ -443,3 +443,129 @@ def test_a_file_with_two_names_is_written_once(lint: Run, cwd: Path) -> None:
     assert proc.returncode == 0
     assert (folder / "b.md").is_symlink()
     assert (folder / "a.md").read_text() == "# A\n\n[home](SKILL.md)\n"
+
+
+# -- writes stay inside the folder given (issue 32) -------------------------------------------
+
+BAD_CASE = f"---\nname: Tables\n{GOOD}---\n\n# tables\n"
+
+
+def test_a_linked_skill_leading_out_of_the_folder_given_is_read_not_rewritten(
+    lint: Run, cwd: Path
+) -> None:
+    """An agent folder of links is linted (the links are read), but ``--fix skills/`` writes
+    only inside ``skills/``: the linked skill outside is left as it is, and the run says so
+    (text on stderr, exit 1); the skill inside the folder is still fixed."""
+    outside = make(cwd.parent, "elsewhere/tables", BAD_CASE)
+    (cwd / "skills").mkdir()
+    (cwd / "skills/tables").symlink_to(outside)
+    inside = make(cwd, "skills/other", f"---\nname: Other\n{GOOD}---\n\n# other\n")
+    before = skill_md(outside)
+    proc = lint("skills", "--fix")
+    assert skill_md(outside) == before
+    assert skill_md(inside).splitlines()[1] == "name: other"
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    assert (
+        "error[E999]: cannot fix 'skills/tables/SKILL.md': it is outside 'skills', the "
+        "folder being fixed (its real path is '" in proc.stderr
+    )
+    assert "skills/tables/SKILL.md:2:1: error[E300]: SKL102" in proc.stderr  # still linted
+    assert "applied 1 fix in 1 file" in proc.stdout
+    assert sorted(p.name for p in outside.iterdir()) == ["SKILL.md"]  # no temporary file
+
+
+def test_the_json_report_names_what_was_not_fixed(lint: Run, cwd: Path) -> None:
+    outside = make(cwd.parent, "elsewhere/tables", BAD_CASE)
+    (cwd / "skills").mkdir()
+    (cwd / "skills/tables").symlink_to(outside)
+    before = skill_md(outside)
+    proc = lint("skills", "--fix", "--format", "json")
+    assert skill_md(outside) == before
+    [item] = json.loads(proc.stdout)
+    assert item["fixed"] == 0
+    [problem] = item["not_fixed"]
+    assert problem["code"] == "E999"
+    assert problem["message"].startswith(
+        "cannot fix 'skills/tables/SKILL.md': it is outside 'skills'"
+    )
+    assert "SKL102" in [d["rule"] for d in item["diagnostics"]]
+    assert proc.returncode == 1
+
+
+def test_diff_shows_no_change_it_would_not_write(lint: Run, cwd: Path) -> None:
+    outside = make(cwd.parent, "elsewhere/tables", BAD_CASE)
+    (cwd / "skills").mkdir()
+    (cwd / "skills/tables").symlink_to(outside)
+    proc = lint("skills", "--diff")
+    assert proc.stdout.splitlines()[-1] == "no fixes to apply"
+    assert "+++" not in proc.stdout
+    assert "cannot fix 'skills/tables/SKILL.md': it is outside 'skills'" in proc.stderr
+
+
+def test_a_skill_md_linking_out_of_the_folder_given_is_not_rewritten(lint: Run, cwd: Path) -> None:
+    """A skill inside the folder whose SKILL.md is a symlink to a file outside it: that
+    SKILL.md leaves its skill too, so it is never read (E012), let alone written."""
+    elsewhere = cwd.parent / "elsewhere.md"
+    elsewhere.write_text(BAD_CASE, encoding="utf-8")
+    (cwd / "skills/tables").mkdir(parents=True)
+    (cwd / "skills/tables/SKILL.md").symlink_to(elsewhere)
+    proc = lint("skills", "--unsafe-fixes")
+    assert elsewhere.read_text(encoding="utf-8") == BAD_CASE
+    assert "error[E012]: path escapes skill root: " in proc.stderr
+    assert "/skills/tables/SKILL.md'" in proc.stderr
+    assert proc.returncode == 1
+
+
+def test_links_that_stay_inside_the_folder_given_are_written_through(lint: Run, cwd: Path) -> None:
+    """What really is inside the folder is fixed however it is reached: a linked entry
+    leading to a skill elsewhere in the folder, a linked subfolder of a skill, the folder
+    itself named through a symlink."""
+    real = make(
+        cwd,
+        "skills/group/tables",
+        f"{BAD_CASE}\n[guide](references/guide.md)\n",
+        **{"docs/guide.md": "# Guide\n\n[home](../Skill.md)\n"},
+    )
+    (real / "references").symlink_to("docs")
+    (cwd / "skills/tables").symlink_to("group/tables")
+    (cwd / "named").symlink_to("skills")
+    proc = lint("named", "--fix")
+    assert proc.returncode == 0, proc.stderr
+    assert "error[" not in proc.stderr
+    assert skill_md(real).splitlines()[1] == "name: tables"
+    assert (real / "docs/guide.md").read_text() == "# Guide\n\n[home](../SKILL.md)\n"
+    assert (real / "references").is_symlink()
+
+
+def test_a_linked_skill_named_itself_is_its_own_folder(lint: Run, cwd: Path) -> None:
+    """Naming the link (not a folder holding it) gives that skill as the folder to fix."""
+    outside = make(cwd.parent, "elsewhere/tables", BAD_CASE)
+    (cwd / "tables").symlink_to(outside)
+    proc = lint("tables", "--fix")
+    assert proc.returncode == 0, proc.stderr
+    assert skill_md(outside).splitlines()[1] == "name: tables"
+
+
+def test_fix_skill_writes_only_inside_its_tree(tmp_path: Path) -> None:
+    from skillc_lint import FixOutsideTree
+
+    folder = make(tmp_path, "outside/tables", BAD_CASE)
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "tables").symlink_to(folder)
+    outcome = fix_skill(tree / "tables", registry=default_registry(), tree=tree)
+    [problem] = outcome.problems
+    assert isinstance(problem, FixOutsideTree)
+    assert (problem.real, problem.tree) == (
+        str((folder / "SKILL.md").resolve()),
+        str(tree),
+    )
+    assert outcome.changes == () and outcome.result.fixed == 0
+    assert "SKL102" in [d.rule for d in outcome.result.diagnostics]
+    assert [d.code for d in outcome.result.not_fixed] == ["E999"]
+    assert outcome.result.to_dict()["not_fixed"][0]["code"] == "E999"
+    assert skill_md(folder) == BAD_CASE
+    # the default tree is the skill's own folder: the same call without it fixes
+    assert fix_skill(tree / "tables", registry=default_registry()).applied == 1
+    assert skill_md(folder).splitlines()[1] == "name: tables"

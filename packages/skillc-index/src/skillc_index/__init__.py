@@ -104,6 +104,7 @@ _EXPORTS: dict[str, str] = {
     # the skill model
     "Frontmatter": "_frontmatter",
     "Heading": "_model",
+    "Html": "_model",
     "Link": "_model",
     "MarkdownDoc": "_model",
     "SkillMetadata": "_model",
@@ -360,6 +361,7 @@ if TYPE_CHECKING:
     from skillc_index._model import (
         MARKDOWN_LIMIT,
         Heading,
+        Html,
         Link,
         MarkdownDoc,
         SkillMetadata,

@@ -1,9 +1,9 @@
-"""The skill model: one Markdown file parsed once into frontmatter, headings and links.
+"""The skill model: one Markdown file parsed once into frontmatter, headings, links and HTML.
 
 Every consumer (build, show, outline, lint, stats) works from the :class:`MarkdownDoc` this
 module returns instead of re-scanning text with regular expressions, so that headings inside
-code blocks, links inside code spans and ``# lines`` inside frontmatter are handled the same
-way everywhere.
+code blocks, links and HTML inside code spans and ``# lines`` inside frontmatter are handled
+the same way everywhere.
 
 Frontmatter follows RFC-0008:C-REGISTRY SKL100 (the file begins with a ``---`` line and the
 YAML mapping ends at the next ``---`` line); the Markdown body is parsed with markdown-it-py
@@ -47,6 +47,7 @@ __all__ = [
     "MARKDOWN_LINE_LIMIT",
     "Frontmatter",
     "Heading",
+    "Html",
     "Link",
     "MarkdownDoc",
     "SkillMetadata",
@@ -114,6 +115,28 @@ class Link:
     """``True`` for ``![alt](src)``."""
 
 
+#: The most text :attr:`Html.text_after` holds (characters, whitespace collapsed).
+HTML_TEXT_AFTER = 200
+
+
+@dataclass(frozen=True)
+class Html:
+    """Raw HTML of the Markdown body, where CommonMark reads HTML: an HTML block, or an
+    inline tag or comment (in a paragraph, a heading, a table cell). A ``<`` in a code span
+    or a code block is not HTML, nor is one that starts no tag (``a < b``, ``<If x``)."""
+
+    source: str
+    """The HTML as written: an HTML block's lines, or one inline tag or comment."""
+    line: int
+    """Line it starts on."""
+    block: bool
+    """An HTML block (rather than inline HTML)."""
+    text_after: str
+    """The text shown after it, up to the next HTML, over blank lines too (an opening tag
+    alone on its line holds the paragraphs after it), code blocks left out; whitespace
+    collapsed, at most :data:`HTML_TEXT_AFTER` characters."""
+
+
 @dataclass(frozen=True)
 class MarkdownDoc:
     """One parsed Markdown file."""
@@ -126,6 +149,8 @@ class MarkdownDoc:
     parsed_lines: int | None = None
     """For a file over :data:`MARKDOWN_LIMIT`: how many of its first lines were parsed for
     headings and links (the rest was not); None when the whole file was."""
+    html: tuple[Html, ...] = ()
+    """Its HTML, in order (what a rendered page hides or turns into markup)."""
 
     @property
     def description(self) -> str | None:
@@ -300,14 +325,71 @@ def _inline_links(inline: Token, first_line: int) -> list[Link]:
     return links
 
 
+class _HtmlFound:
+    """The HTML of a body as its tokens are walked, each piece with the text shown after it
+    (:attr:`Html.text_after`), gathered until the next piece or the length cap."""
+
+    def __init__(self) -> None:
+        self.pieces: list[tuple[str, int, bool, list[str]]] = []
+        self._after: list[str] | None = None  # the text after the last piece, while gathered
+        self._size = 0
+
+    @property
+    def gathering(self) -> bool:
+        return self._after is not None
+
+    def html(self, source: str, line: int, block: bool) -> None:
+        self._after = []
+        self._size = 0
+        self.pieces.append((source, line, block, self._after))
+
+    def text(self, text: str) -> None:
+        if self._after is not None and text:
+            self._after.append(text)
+            self._size += len(text)
+            if self._size > HTML_TEXT_AFTER:
+                self._after = None
+
+    def inline(self, inline: Token, first_line: int) -> None:
+        """The inline HTML of one inline token whose source starts on ``first_line``, and
+        the text between (lines counted as :func:`_inline_links` counts them)."""
+        children = inline.children or []
+        if "<" not in inline.content or not children:  # no inline HTML: text only
+            self.text(" " + (_plain_text(children) if children else inline.content))
+            return
+        line = first_line
+        self.text(" ")
+        for token in children:
+            kind = token.type
+            if kind in ("softbreak", "hardbreak"):
+                line += 1
+                self.text(" ")
+                continue
+            if kind == "html_inline":
+                self.html(token.content, line, False)
+            elif kind in ("text", "code_inline"):
+                self.text(token.content)
+            elif kind == "image":
+                self.text(_plain_text(token.children or ()))
+            if token.meta:
+                line += token.meta.get(_NEWLINES, 0)
+
+    def result(self) -> tuple[Html, ...]:
+        return tuple(
+            Html(source, line, block, " ".join("".join(after).split())[:HTML_TEXT_AFTER])
+            for source, line, block, after in self.pieces
+        )
+
+
 def _parse_body(
     body: str, offset: int, line_count: int
-) -> tuple[tuple[Heading, ...], tuple[Link, ...]]:
-    """Headings and links of Markdown ``body`` (newlines normalized), whose first line is file
-    line ``offset + 1``."""
+) -> tuple[tuple[Heading, ...], tuple[Link, ...], tuple[Html, ...]]:
+    """Headings, links and HTML of Markdown ``body`` (newlines normalized), whose first line
+    is file line ``offset + 1``."""
     tokens = _markdown_parser().parse(body)
     found: list[tuple[int, str, int]] = []  # (level, text, line)
     links: list[Link] = []
+    html = _HtmlFound()
     block_line = offset + 1
     pending_level = 0
     for token in tokens:
@@ -321,6 +403,10 @@ def _parse_body(
                 found.append((pending_level, _heading_text(token), block_line))
                 pending_level = 0
             links.extend(_inline_links(token, block_line))
+            if html.gathering or "<" in token.content:
+                html.inline(token, block_line)
+        elif kind == "html_block":
+            html.html(token.content, block_line, True)
     ends = [line_count + 1] * len(found)
     open_sections: list[int] = []  # indices into found, levels strictly increasing
     for index, (level, _text, line) in enumerate(found):
@@ -331,7 +417,7 @@ def _parse_body(
         Heading(level, text, line, end)
         for (level, text, line), end in zip(found, ends, strict=True)
     )
-    return headings, tuple(links)
+    return headings, tuple(links), html.result()
 
 
 def parsed_end(text: str) -> int:
@@ -362,9 +448,9 @@ def parse_markdown(text: str) -> MarkdownDoc:
     body = text[body_offset:end] if body_offset < end else ""
     offset = frontmatter.end_line if body_offset else 0
     line_count = count_lines(text)
-    headings, links = _parse_body(body, offset, line_count)
+    headings, links, html = _parse_body(body, offset, line_count)
     parsed_lines = None if end == len(text) else text.count("\n", 0, end)
-    return MarkdownDoc(frontmatter, headings, links, line_count, parsed_lines)
+    return MarkdownDoc(frontmatter, headings, links, line_count, parsed_lines, html)
 
 
 def limit_notice(file: str, doc: MarkdownDoc) -> Notice | None:

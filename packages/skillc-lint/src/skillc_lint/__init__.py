@@ -62,6 +62,7 @@ _EXPORTS: dict[str, str] = {
     "default_registry": "_profiles",
     "configured_registry": "_profiles",
     "json_report": "_output",
+    "FixOutsideTree": "_errors",
     "InvalidBaseline": "_errors",
     "NotFixed": "_errors",
     "RunError": "_output",
@@ -93,7 +94,13 @@ if TYPE_CHECKING:
         resolve_targets,
         target_folders,
     )
-    from skillc_lint._errors import InvalidBaseline, NotFixed, UnknownProfile, UnknownRule
+    from skillc_lint._errors import (
+        FixOutsideTree,
+        InvalidBaseline,
+        NotFixed,
+        UnknownProfile,
+        UnknownRule,
+    )
     from skillc_lint._fixes import FileChange, Fix, FixOutcome, TextEdit, fix_skill
     from skillc_lint._output import RunError, json_report
     from skillc_lint._pool import lint_folders, usable_cores

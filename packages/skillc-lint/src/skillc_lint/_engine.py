@@ -121,6 +121,9 @@ class LintResult:
     per-file ignore, the baseline)."""
     fixed: int | None = None
     """Fixes applied before this lint (:func:`~skillc_lint.fix_skill`); None when not fixing."""
+    not_fixed: tuple[Diagnostic, ...] = ()
+    """Files whose fixes were not written, one error each (E999: read-only, outside the
+    folder being fixed...; E012), from :attr:`~skillc_lint.FixOutcome.problems`."""
 
     @property
     def errors(self) -> int:
@@ -144,6 +147,8 @@ class LintResult:
             data["skipped"] = self.skipped
         if self.fixed is not None:
             data["fixed"] = self.fixed
+        if self.not_fixed:
+            data["not_fixed"] = [{"code": d.code, "message": d.message} for d in self.not_fixed]
         return data
 
 

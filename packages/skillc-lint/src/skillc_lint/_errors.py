@@ -7,11 +7,11 @@ command line turns them into its usage errors (``Invalid value for '--select': .
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from skillc_index import InternalError, InvalidOption
 
-__all__ = ["InvalidBaseline", "NotFixed", "UnknownProfile", "UnknownRule"]
+__all__ = ["FixOutsideTree", "InvalidBaseline", "NotFixed", "UnknownProfile", "UnknownRule"]
 
 
 class UnknownProfile(InvalidOption):
@@ -50,3 +50,26 @@ class NotFixed(InternalError):
         super().__init__(f"cannot fix '{file}': {reason}")
         self.file = file
         self.reason = reason
+
+    def shown(self, show: Callable[[str], str]) -> NotFixed:
+        """The same error with its paths as ``show`` writes them (the command line: relative
+        to the working folder)."""
+        return NotFixed(show(self.file), self.reason)
+
+
+class FixOutsideTree(NotFixed):
+    """E999: a file whose fixes are not written because its real path (``real``) is outside
+    ``tree``, the folder the fixer was given: a symlink in that folder leads out of it (a
+    linked skill). A fixer writes only inside what it was given; the file is still read."""
+
+    def __init__(self, file: str, real: str, tree: str) -> None:
+        self.real = real
+        self.tree = tree
+        super().__init__(
+            file,
+            f"it is outside '{tree}', the folder being fixed (its real path is '{real}'); "
+            "fix it where it is",
+        )
+
+    def shown(self, show: Callable[[str], str]) -> NotFixed:
+        return FixOutsideTree(show(self.file), show(self.real), show(self.tree))

@@ -9,9 +9,11 @@ fixes the first in diagnostic order wins; the others wait for the next round), l
 changed texts again and repeats until nothing is left to fix (at most :data:`MAX_ROUNDS`
 rounds). Only then are files written, each one atomically
 (:func:`skillc_index.write_file_atomic`: a temporary file in the same folder, fsync, one
-rename; mode kept), never through a symlink that leaves the skill,
-never when its text is unchanged, and never when it changed on disk meanwhile. What cannot be
-written is reported (E999, E012), never raised: the other files are still fixed.
+rename; mode kept), never through a symlink that leaves the skill, never outside the folder
+the fixer was given (``tree``: a folder of skills may link to a skill elsewhere, which is
+linted but not rewritten), never when its text is unchanged, and never when it changed on
+disk meanwhile. What cannot be written is reported (E999, E012), never raised: the other
+files are still fixed.
 """
 
 from __future__ import annotations
@@ -215,16 +217,23 @@ def fix_skill(
     unsafe: bool = False,
     write: bool = True,
     skip: Callable[[LintDiagnostic], bool] | None = None,
+    tree: str | os.PathLike[str] | None = None,
 ) -> FixOutcome:
     """Apply the fixes of the skill at ``path`` (the safe ones; every one when ``unsafe``)
     until none is left, and lint what remains. ``write=False`` computes the same changes and
     writes nothing (``--diff``); ``skip``: diagnostics whose fix is not applied (those a
-    per-file ignore hides). Raises what :func:`~skillc_lint.lint_skill` raises."""
+    per-file ignore hides). ``tree``: the folder the fixer was given (a folder of skills;
+    default: the skill folder itself); a file whose real path is outside it (the skill
+    folder, or the file, is a symlink leading out of it) is not fixed, even in memory:
+    :class:`~skillc_lint.FixOutsideTree`. Raises what :func:`~skillc_lint.lint_skill`
+    raises."""
     from skillc_index import SkillcError
     from skillc_lint._engine import lint_skill
 
     root = Path(path)
+    confine = root if tree is None else Path(tree)
     originals: dict[str, _Original] = {}
+    left: set[str] = set()  # files that are not fixed (problems says why)
     texts: dict[str, str] = {}  # the current text of each file a fix touched
     counts: dict[str, int] = {}
     problems: list[SkillcError] = []
@@ -236,17 +245,23 @@ def fix_skill(
                 by_file.setdefault(d.file, []).append(d.fix)
         changed = False
         for rel, fixes in by_file.items():
+            if rel in left:
+                continue
             if rel not in originals:
                 try:
-                    originals[rel] = _Original(_read(root, rel))
+                    _confined(root, rel, confine)
+                    original = _Original(_read(root, rel))
+                    if original.text is None:
+                        raise _not_fixed(root, rel, "not UTF-8 text")
                 except SkillcError as exc:
                     problems.append(exc)
+                    left.add(rel)
                     continue
                 except OSError as exc:
                     problems.append(_not_fixed(root, rel, exc.strerror or str(exc)))
+                    left.add(rel)
                     continue
-                if originals[rel].text is None:
-                    problems.append(_not_fixed(root, rel, "not UTF-8 text"))
+                originals[rel] = original
             original = originals[rel]
             if original.text is None:
                 continue
@@ -264,9 +279,8 @@ def fix_skill(
         if (before := originals[rel].text) is not None and texts[rel] != before
     )
     if not write or not changes:
-        return FixOutcome(
-            replace(result, fixed=sum(c.fixes for c in changes)), changes, tuple(problems)
-        )
+        fixed = sum(c.fixes for c in changes)
+        return FixOutcome(_with(result, fixed, problems), changes, tuple(problems))
     written = []
     by_real: dict[str, str] = {}  # a file reached by two names (a symlink) is written once
     for change in changes:
@@ -279,14 +293,19 @@ def fix_skill(
                 problems.append(_not_fixed(root, change.file, reason))
             continue
         by_real[real] = change.after
-        problem = _write(root, change.file, originals[change.file], change.after)
+        problem = _write(root, change.file, originals[change.file], change.after, confine)
         if problem is None:
             written.append(change)
         else:
             problems.append(problem)
     result = lint_skill(root, registry=registry, force=force)  # what remains, from the disk
     applied = sum(change.fixes for change in written)
-    return FixOutcome(replace(result, fixed=applied), tuple(written), tuple(problems))
+    return FixOutcome(_with(result, applied, problems), tuple(written), tuple(problems))
+
+
+def _with(result: LintResult, fixed: int, problems: Sequence[SkillcError]) -> LintResult:
+    """``result`` saying how many fixes were applied and which files were not fixed."""
+    return replace(result, fixed=fixed, not_fixed=tuple(p.diagnostic for p in problems))
 
 
 def _not_fixed(root: Path, rel: str, reason: str) -> SkillcError:
@@ -295,14 +314,28 @@ def _not_fixed(root: Path, rel: str, reason: str) -> SkillcError:
     return NotFixed((root / rel).as_posix(), reason)
 
 
-def _write(root: Path, rel: str, original: _Original, text: str) -> SkillcError | None:
-    """Write ``text`` to the skill's file ``rel`` atomically; the error when it cannot be."""
+def _confined(root: Path, rel: str, tree: Path) -> None:
+    """Raise :class:`~skillc_lint.FixOutsideTree` when the skill's file ``rel`` really is
+    (symlinks followed) outside ``tree``, the folder the fixer was given: a fixer writes only
+    inside it. Checked before a file is fixed, and again just before it is written."""
+    from skillc_index import within
+    from skillc_lint._errors import FixOutsideTree
+
+    path = root / rel
+    if not within(path, tree):
+        raise FixOutsideTree(path.as_posix(), os.path.realpath(path), str(tree))
+
+
+def _write(root: Path, rel: str, original: _Original, text: str, tree: Path) -> SkillcError | None:
+    """Write ``text`` to the skill's file ``rel`` atomically, only where it really is inside
+    the skill and inside ``tree``; the error when it cannot be."""
     import stat
 
     from skillc_index import PathEscapesRoot, SkillcError, safe_join, write_file_atomic
 
     try:
         target = safe_join(root, rel)  # the real file (a symlink inside the skill followed)
+        _confined(root, rel, tree)
         if _read(root, rel) != original.data:
             return _not_fixed(root, rel, "it changed on disk while fixing; lint it again")
         info = target.stat()

@@ -428,14 +428,26 @@ def _computed(
     return engine
 
 
+def _shown(problem: SkillcError, cwd: Path) -> SkillcError:
+    """A file fixing left alone, its paths written as the diagnostics write them."""
+    from pathlib import Path
+
+    from skillc_lint import NotFixed, _output
+
+    if isinstance(problem, NotFixed):
+        return problem.shown(lambda path: _output.display_path(Path(path), cwd))
+    return problem
+
+
 def _lint(options: _Options) -> int:
     """The body of :func:`lint_command` (which reports its errors in the chosen format)."""
     import os
+    from dataclasses import replace
     from pathlib import Path
 
     from skillc_index import CLI_SPELLING, Notice, SkillcError, format_diagnostic, printable
     from skillc_index.console import cli_session, report
-    from skillc_lint import InvalidBaseline, NotFixed, __version__, _output
+    from skillc_lint import InvalidBaseline, __version__, _output
     from skillc_lint._engine import (
         Target,
         lint_folder,
@@ -485,7 +497,9 @@ def _lint(options: _Options) -> int:
     if not options.skills:
         targets.extend(resolve_targets((), layout))
     plan: list[Path | RunError] = []  # what the run reports, in order
-    seen: set[str] = set()  # a folder named twice is linted once
+    # each skill folder (real path) linted, once, and the folder its fixes may write in: the
+    # folder of skills it was found in (None: named itself, its own folder)
+    trees: dict[str, Path | None] = {}
     for target in targets:
         if isinstance(target, RunError):
             plan.append(target)
@@ -498,10 +512,14 @@ def _lint(options: _Options) -> int:
                 click.echo(f"linting {count} {noun} in {where}", err=True)
             else:
                 click.echo(f"no skills in {where}", err=True)
+        tree = target.folder if target.collection else None
         for folder in target.skills:
-            if os.path.realpath(folder) not in seen:
-                seen.add(os.path.realpath(folder))
+            key = os.path.realpath(folder)
+            if key not in trees:
                 plan.append(folder)
+                trees[key] = tree
+            elif tree is None:  # named itself too: it may be fixed where it is
+                trees[key] = None
     single = len(targets) == 1 and (isinstance(targets[0], RunError) or not targets[0].collection)
 
     folders = [item for item in plan if isinstance(item, Path)]
@@ -556,10 +574,19 @@ def _lint(options: _Options) -> int:
             )
             try:
                 if pooled is None:
-                    done = lint(session, params, registry, hidden, fix=mode, write=not diff)
+                    tree = trees[os.path.realpath(item)]
+                    done = lint(
+                        session, params, registry, hidden, fix=mode, write=not diff, tree=tree
+                    )
                 else:
                     engine = _computed(item, next(pooled), registry, force=options.force)
                     done = lint(session, params, registry, hidden, engine=engine)
+                if done.fixes is not None and done.fixes.problems:  # paths as text shows them
+                    left = tuple(_shown(problem, cwd) for problem in done.fixes.problems)
+                    done = done._replace(
+                        fixes=replace(done.fixes, problems=left),
+                        result=replace(done.result, not_fixed=tuple(p.diagnostic for p in left)),
+                    )
                 reports.append(done)
                 outcome: _output.Outcome = done.result
             except SkillcError as exc:
@@ -592,8 +619,6 @@ def _lint(options: _Options) -> int:
                 }
                 click.echo(unified_diff(r.fixes.changes, shown), nl=False)
     for problem in problems:
-        if isinstance(problem, NotFixed):  # the file as the diagnostics show it
-            problem = NotFixed(_output.display_path(Path(problem.file), cwd), problem.reason)
         report(problem.diagnostic)
     if not streamed and not options.statistics and write_baseline is None:
         for outcome in outcomes:

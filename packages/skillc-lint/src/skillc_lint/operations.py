@@ -224,6 +224,7 @@ def lint(
     fix: Literal["safe", "unsafe"] | None = None,
     write: bool = True,
     engine: Callable[[Path], LintResult] | None = None,
+    tree: Path | None = None,
 ) -> LintReport:
     """Lint one skill and log it, when it is a skill of a store (or imported into one): a
     folder in no store is linted without a trace (no runtime folder, no log row).
@@ -232,7 +233,9 @@ def lint(
     them once (a baseline counts its matches over the whole run). ``fix``: apply the safe
     fixes (or all, ``"unsafe"``) first (:func:`~skillc_lint.fix_skill`; ``write=False``
     computes them without writing; findings the per-file ignores hide are not fixed); the
-    result is then what remains. ``engine``: what lints the resolved folder when not fixing
+    result is then what remains. ``tree``: the folder the fixes may write in, when the skill
+    was found in a folder of skills (default: the skill's own folder; the ``tree`` of
+    :func:`~skillc_lint.fix_skill`). ``engine``: what lints the resolved folder when not fixing
     (default: :func:`~skillc_lint.lint_skill` with ``registry``); the command line passes the
     result a worker process already computed for it."""
     from skillc_index import error_line, resolve_skill
@@ -268,6 +271,7 @@ def lint(
             unsafe=fix == "unsafe",
             write=write,
             skip=lambda d: ignores.hides(folder / d.file, d),
+            tree=tree,
         )
         return _suppressed(outcome.result, hidden)
 

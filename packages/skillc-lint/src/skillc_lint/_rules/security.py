@@ -16,10 +16,14 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter
 from skillc_lint._skill import Skill
+
+if TYPE_CHECKING:
+    from skillc_index import Html
 
 __all__ = ["RULES"]
 
@@ -196,42 +200,57 @@ _AGENT_ADDRESS = re.compile(
     r"|\b(?:secretly|covertly|without\s+(?:mentioning|telling)\b)",
     re.IGNORECASE,
 )
-#: Markup an agent reads and a rendered page hides.
+#: An opening tag a rendered page hides, with what it holds.
 _HIDING = re.compile(
     r"<[a-z][a-z0-9]*\b[^>]*?(?:(?<=\s)hidden\b(?!\s*=\s*[\"']?false)|style\s*=\s*[\"'][^\"']*"
     r"(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|pt|em|rem|%)?\s*"
     r"(?:;|[\"'])|opacity\s*:\s*0(?:\.0+)?\s*(?:;|[\"'])|(?:width|height)\s*:\s*0(?:px)?\s*"
-    r"(?:;|[\"'])))[^>]*>\s*([^<\s][^<]*)",
+    r"(?:;|[\"'])))[^>]*>",
     re.IGNORECASE,
 )
 
 
+def _hidden_text(html: Html, end: int) -> str:
+    """The text a hiding tag ending at ``end`` of ``html`` holds: what follows it in the same
+    HTML up to the next tag, or, when the tag ends its HTML, the text shown after it (an
+    inline tag's content, or the paragraphs under a tag alone on its line). "" when the
+    next thing is another tag."""
+    rest = html.source[end:]
+    if rest.strip():
+        return " ".join(rest.partition("<")[0].split())
+    return html.text_after
+
+
 def hidden_instructions(skill: Skill, options: Options) -> Findings:
     """SKL902: no instructions where the rendered page does not show them: an HTML comment
-    that speaks to the agent, or text in zero-size or hidden markup."""
-    for rel, text in _markdown(skill):
-        kept = dict(_prose_lines(text))
-        prose = "\n".join(kept.get(number, "") for number in range(1, text.count("\n") + 2))
-        for match in _COMMENT.finditer(prose):
-            body = match.group(1)
-            if re.match(r"\s*skillc-lint\s*:", body):
-                continue  # a suppression comment, meant for the linter
-            injected = next((m for line in body.splitlines() for m in _injections(line)), None)
-            hit = injected or _AGENT_ADDRESS.search(body)
-            if hit:
-                yield Finding(
-                    f"HTML comment with instructions for the agent, hidden from readers: "
-                    f"'{hit.group().strip()}'",
-                    file=rel,
-                    line=_line_of(prose, match.start()),
-                )
-        for match in _HIDING.finditer(prose):
-            shown = " ".join(match.group(1).split())[:60]
-            yield Finding(
-                f"text in hidden markup, read by the agent and not shown to readers: '{shown}'",
-                file=rel,
-                line=_line_of(prose, match.start()),
-            )
+    that speaks to the agent, or text in zero-size or hidden markup. HTML is what the
+    Markdown parser reads as HTML (:attr:`~skillc_index.MarkdownDoc.html`): never a code
+    span or code block, never a ``<`` that starts no tag."""
+    for rel, doc in skill.docs.items():
+        for html in doc.html:
+            source = html.source
+            for match in _COMMENT.finditer(source):
+                body = match.group(1)
+                if re.match(r"\s*skillc-lint\s*:", body):
+                    continue  # a suppression comment, meant for the linter
+                injected = next((m for line in body.splitlines() for m in _injections(line)), None)
+                hit = injected or _AGENT_ADDRESS.search(body)
+                if hit:
+                    yield Finding(
+                        f"HTML comment with instructions for the agent, hidden from readers: "
+                        f"'{hit.group().strip()}'",
+                        file=rel,
+                        line=html.line + source.count("\n", 0, match.start()),
+                    )
+            for match in _HIDING.finditer(source):
+                shown = _hidden_text(html, match.end())[:60]
+                if shown:
+                    yield Finding(
+                        f"text in hidden markup, read by the agent and not shown to readers: "
+                        f"'{shown}'",
+                        file=rel,
+                        line=html.line + source.count("\n", 0, match.start()),
+                    )
 
 
 # -- SKL904 secrets ---------------------------------------------------------------------------
