@@ -650,6 +650,9 @@ def _classify(
         return None
     if (path / META_DIR).is_dir() and _deployment_of(path, layout) is not None:
         return _deployment_plan(place, name, identity, taken)
+    problem = _name_problem(name)
+    if problem is not None:
+        return SkillLeft(name, path, problem, "invalid name")
     destination = place.store / name
     if _exists(destination) or name in taken:
         return SkillLeft(
@@ -665,6 +668,18 @@ def _classify(
     except (SkillcError, OSError) as exc:
         return SkillLeft(name, path, *_why_not_built(exc))
     return _Plan(name, "folder", "moved", identity)
+
+
+def _name_problem(name: str) -> str | None:
+    """Why a skill folder named ``name`` cannot enter the store under that name: the one
+    rule of every way into a store (``init``, an import, this move), or None."""
+    from skillc_index._layout import InvalidSkillName, require_skill_name
+
+    try:
+        require_skill_name(name)
+    except InvalidSkillName as exc:
+        return str(exc.diagnostic.params["message"])
+    return None
 
 
 def _why_not_built(exc: SkillcError | OSError) -> tuple[str, str]:
