@@ -322,6 +322,33 @@ def test_a_copied_stub_counts_as_its_source(gateway: Run, home: Path) -> None:
     assert (skill["path"], skill["deployed_to"]) == (str(source), [str(copy)])
 
 
+@pytest.mark.parametrize(
+    "manifest",
+    [
+        pytest.param(b"[" * 100_000 + b"]" * 100_000, id="deep"),
+        pytest.param(b'{"skill": "evil", "pad": "' + b"x" * (2 << 20) + b'"}', id="large"),
+        pytest.param(b'{"skill": "evil"', id="not-json"),
+    ],
+)
+def test_a_deployed_copy_whose_manifest_cannot_be_read_is_skipped_and_counted(
+    gateway: Run, project: Path, manifest: bytes
+) -> None:
+    """One stranger's skill in a checkout's agent folder must not stop find for the others
+    (a deep manifest was E999, RecursionError)."""
+    agents = project / ".claude/skills"
+    write_skill(agents / "good", "good", "Convert PDF files to text.")
+    evil = write_skill(agents / "evil", "evil", "Convert PDF files too.")
+    (evil / ".skillc-meta").mkdir()
+    (evil / ".skillc-meta/manifest.json").write_bytes(manifest)
+    data = find(gateway, "convert pdf")
+    assert (names(data), data["searched"], data["skipped"]) == (["good"], 1, 1)
+    text = gateway("find", "convert pdf", "-v")
+    assert text.returncode == 0, text.stderr
+    assert "1 skill searched; 1 skipped" in text.stderr
+    (evil / ".skillc-meta").rename(evil / "meta")  # no longer a deployed copy: a skill
+    assert sorted(names(find(gateway, "convert pdf"))) == ["evil", "good"]
+
+
 def test_a_stub_of_a_source_outside_the_roots(gateway: Run, project: Path, home: Path) -> None:
     """A project's agent folder links to another project's runtime: its source is found."""
     other = project.parent / "other-project"

@@ -135,6 +135,13 @@ _EXPORTS: dict[str, str] = {
     "one_line": "_text",
     "printable": "_text",
     "valid_utf8": "_text",
+    # JSON someone else could have written: bounded in size and nesting
+    "MAX_JSON_BYTES": "_json",
+    "MAX_JSON_DEPTH": "_json",
+    "JsonRejected": "_json",
+    "json_depth": "_json",
+    "loads_bounded": "_json",
+    "read_json_bounded": "_json",
     # manifest
     "Manifest": "_manifest",
     "read_manifest": "_manifest",
@@ -339,6 +346,14 @@ if TYPE_CHECKING:
         within,
     )
     from skillc_index._frontmatter import Frontmatter, parse_frontmatter, type_name
+    from skillc_index._json import (
+        MAX_JSON_BYTES,
+        MAX_JSON_DEPTH,
+        JsonRejected,
+        json_depth,
+        loads_bounded,
+        read_json_bounded,
+    )
     from skillc_index._layout import (
         KNOWN_TARGETS,
         META_DIR,

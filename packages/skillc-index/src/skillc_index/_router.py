@@ -94,6 +94,8 @@ ROUTER_NAME = "skill-router"
 #: ``<base>/.skillc/router/``: the manifests (``<agent>.json``) and parked deployments.
 ROUTES_DIR = "router"
 MANIFEST_VERSION = 1
+#: The most of a route manifest read (an entry is ~80 bytes: 100,000 skills fit).
+MAX_MANIFEST_BYTES = 16 << 20
 
 Kind = Literal["folder", "deployment"]
 Command = Literal["install", "uninstall", "status"]
@@ -272,8 +274,13 @@ class _Manifest(NamedTuple):
 
 
 def _read_manifest(path: Path) -> _Manifest | None:
+    """The route manifest at ``path`` (None: there is none). A checkout may ship one: read
+    within bounds (:func:`~skillc_index._json.read_json_bounded`); one that cannot be read or
+    is not valid is E999 naming the file: what is routed cannot be known."""
+    from skillc_index._json import read_json_bounded
+
     try:
-        data = json.loads(path.read_bytes())
+        data = read_json_bounded(path, max_bytes=MAX_MANIFEST_BYTES)
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as exc:

@@ -89,7 +89,8 @@ VISIBLE_HIDDEN = frozenset(
 )
 #: ``source(real, meta)``: the real path of the store skill that the agent folder's entry at
 #: ``real`` (holding ``.skillc-meta/`` when ``meta``) was deployed from, or None
-#: (:func:`skillc_index.installed.deployed_source`).
+#: (:func:`skillc_index.installed.deployed_source`); ``OSError`` or ``ValueError`` for a copy
+#: whose manifest cannot be read (the entry is then skipped, counted as unreadable).
 DeployedSource = Callable[[str, bool], "str | None"]
 
 
@@ -662,7 +663,11 @@ class _Walker:
         if router:  # the router of `skc route` points to find; it is not found itself
             kind &= ~SKILL
         if depth == 1 and kind & SKILL:
-            source = self._source(path, meta)
+            try:
+                source = self._source(path, meta)
+            except (OSError, ValueError):  # a deployed copy whose manifest cannot be read
+                self.state.sources.pop(path, None)
+                return (kind & ~SKILL) | UNREADABLE, []  # skipped and counted, not indexed
             if source is not None:
                 self.state.sources[path] = source
                 return kind | STUB, []
