@@ -185,7 +185,10 @@ _EXPORTS: dict[str, str] = {
     "BatchResult": "_batch",
     "batch_jobs": "_batch",
     "build_skills": "_batch",
-    "find_skill_folders": "_batch",
+    # walking a folder for skills: the one rule of build, lint and find
+    "find_skill_folders": "_walk",
+    "SKIPPED_FOLDERS": "_walk",
+    "skips_folder": "_walk",
     "is_folder_of_skills": "_batch",
     "CompileResult": "_compiler",
     "IndexReport": "_compiler",
@@ -250,7 +253,6 @@ if TYPE_CHECKING:
         BatchResult,
         batch_jobs,
         build_skills,
-        find_skill_folders,
         is_folder_of_skills,
     )
     from skillc_index._budget import (
@@ -428,6 +430,7 @@ if TYPE_CHECKING:
         parse_tool_skill,
         read_tool_skill,
     )
+    from skillc_index._walk import SKIPPED_FOLDERS, find_skill_folders, skips_folder
     from skillc_index.index.freshness import (
         IndexHandle,
         IndexState,
