@@ -197,7 +197,7 @@ def test_skill_routing_roots_is_the_default_path(gateway: Run, project: Path) ->
 
 def test_hidden_folders_node_modules_and_depth(gateway: Run, project: Path) -> None:
     library = project / "library"
-    write_skill(library / ".hidden/secret", "secret", "Paint in secret.")
+    write_skill(library / ".hidden/secret", "secret", "Paint in secret.")  # entered
     write_skill(library / "node_modules/dep", "dep", "Paint a dependency.")
     write_skill(library / "repo/.claude/skills/agent", "agent", "Paint for an agent.")
     write_skill(library / "repo/.git/skills/gitty", "gitty", "Paint in git.")
@@ -207,9 +207,34 @@ def test_hidden_folders_node_modules_and_depth(gateway: Run, project: Path) -> N
     write_skill(deep / "ok", "ok", "Paint deep down.")
     write_skill(deep / "h/too-deep", "too-deep", "Paint deeper down.")  # level 9
     data = find(gateway, "paint", "--path", "library")
-    assert sorted(names(data)) == ["agent", "ok", "sourced"]
+    assert sorted(names(data)) == ["agent", "ok", "secret", "sourced"]
     (sourced,) = [skill for skill in data["skills"] if skill["name"] == "sourced"]
     assert sourced["path"].endswith("/.skillc/skills/sourced")
+
+
+def test_skills_in_dot_folders_are_found_and_what_is_not_a_source_is_not(
+    gateway: Run, project: Path
+) -> None:
+    """A repository shaped like openai/skills (skills/.curated/..., skills/.system/...):
+    find walks by the rule build and lint walk by (skillc_index.skips_folder)."""
+    repo = project / "openai-skills"
+    for folder in ("skills/.curated/curated-one", "skills/.system/system-one",
+                   "skills/.experimental/experimental-one"):  # fmt: skip
+        write_skill(repo / folder, folder.rpartition("/")[2], "Draw a diagram.")
+    for folder in (".git/hooks/x1", ".venv/lib/x2", "venv/x3", "node_modules/pkg/x4",
+                   "skills/__pycache__/x5", ".cache/x6", ".skillc/runtime/x7", ".skillc/logs/x8",
+                   "skills/.x9.skillc-backup-20260101T000000Z", "skills/.x10.deploy.1-0123abcd",
+                   "skills/.system/system-one/sub/.skillc-meta/x11"):  # fmt: skip
+        write_skill(repo / folder, folder.rpartition("/")[2].strip("."), "Draw a diagram too.")
+    data = find(gateway, "draw a diagram", "--path", "openai-skills")
+    assert sorted(names(data)) == ["curated-one", "experimental-one", "system-one"]
+    assert (data["searched"], data["skipped"]) == (3, 0)
+    text = gateway("find", "draw a diagram", "--path", "openai-skills")
+    assert text.returncode == 0, text.stderr
+    assert "openai-skills/skills/.curated/curated-one" in text.stdout
+    assert "x1" not in text.stdout and "x11" not in text.stdout
+    write_skill(repo / "skills/.new/new-one", "new-one", "Draw a diagram anew.")
+    assert "new-one" in names(find(gateway, "draw a diagram", "--path", "openai-skills"))
 
 
 def test_symlinked_folders_are_followed_only_as_entries_of_a_root(
@@ -320,6 +345,33 @@ def test_a_copied_stub_counts_as_its_source(gateway: Run, home: Path) -> None:
     assert (copy / ".skillc-meta").is_dir() and not copy.is_symlink()
     (skill,) = find(gateway, "drums")["skills"]
     assert (skill["path"], skill["deployed_to"]) == (str(source), [str(copy)])
+
+
+@pytest.mark.parametrize(
+    "manifest",
+    [
+        pytest.param(b"[" * 100_000 + b"]" * 100_000, id="deep"),
+        pytest.param(b'{"skill": "evil", "pad": "' + b"x" * (2 << 20) + b'"}', id="large"),
+        pytest.param(b'{"skill": "evil"', id="not-json"),
+    ],
+)
+def test_a_deployed_copy_whose_manifest_cannot_be_read_is_skipped_and_counted(
+    gateway: Run, project: Path, manifest: bytes
+) -> None:
+    """One stranger's skill in a checkout's agent folder must not stop find for the others
+    (a deep manifest was E999, RecursionError)."""
+    agents = project / ".claude/skills"
+    write_skill(agents / "good", "good", "Convert PDF files to text.")
+    evil = write_skill(agents / "evil", "evil", "Convert PDF files too.")
+    (evil / ".skillc-meta").mkdir()
+    (evil / ".skillc-meta/manifest.json").write_bytes(manifest)
+    data = find(gateway, "convert pdf")
+    assert (names(data), data["searched"], data["skipped"]) == (["good"], 1, 1)
+    text = gateway("find", "convert pdf", "-v")
+    assert text.returncode == 0, text.stderr
+    assert "1 skill searched; 1 skipped" in text.stderr
+    (evil / ".skillc-meta").rename(evil / "meta")  # no longer a deployed copy: a skill
+    assert sorted(names(find(gateway, "convert pdf"))) == ["evil", "good"]
 
 
 def test_a_stub_of_a_source_outside_the_roots(gateway: Run, project: Path, home: Path) -> None:

@@ -62,15 +62,63 @@ def test_a_folder_of_skills_at_any_depth(index: Run, project: Path) -> None:
     write_skill(skills / "one")
     write_skill(skills / "group" / "two")
     write_skill(skills / "one" / "nested-in-a-skill")  # one of one's files, not a skill
-    write_skill(skills / ".hidden" / "three")
+    write_skill(skills / ".hidden" / "three")  # a hidden folder is entered (.curated/...)
     write_skill(skills / "node_modules" / "four")
-    assert find_skill_folders(skills) == [skills / "group" / "two", skills / "one"]
+    expected = [skills / ".hidden" / "three", skills / "group" / "two", skills / "one"]
+    assert find_skill_folders(skills) == expected
     result = index("build", "skills/", "--format", "json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    assert sorted(r["skill"] for r in data["results"]) == ["one", "two"]
+    assert sorted(r["skill"] for r in data["results"]) == ["one", "three", "two"]
     assert {r["import"] for r in data["results"]} == {"copy"}
-    assert sorted(p.name for p in (project / ".skillc" / "skills").iterdir()) == ["one", "two"]
+    stored = sorted(p.name for p in (project / ".skillc" / "skills").iterdir())
+    assert stored == ["one", "three", "two"]
+
+
+def openai_shaped(repo: Path) -> list[Path]:
+    """A repository shaped like openai/skills (its skills in dot-folders), with SKILL.md
+    files where no walk for skills looks; returns the skill folders, in walk order."""
+    found = [
+        write_skill(repo / "skills" / ".curated" / "curated-one"),
+        write_skill(repo / "skills" / ".experimental" / "experimental-one"),
+        write_skill(repo / "skills" / ".system" / "system-one"),
+    ]
+    for folder in (
+        ".git/hooks/in-git",
+        ".hg/in-hg",
+        ".venv/lib/in-venv",
+        "venv/in-venv2",
+        "node_modules/pkg/in-node-modules",
+        "skills/.curated/__pycache__/in-pycache",
+        ".mypy_cache/in-cache",
+        ".skillc/runtime/in-runtime",  # skillc's own: only .skillc/skills is a source
+        ".skillc/logs/in-logs",
+        "skills/.curated-one.skillc-backup-20260101T000000Z/moved-aside",  # moved aside
+        "skills/.system/.system-one.deploy.123-0123abcd/staging",  # being written
+        "skills/.system/system-one-copy/.skillc-meta/in-meta",
+    ):
+        write_skill(repo / folder)
+    return found
+
+
+def test_skills_in_dot_folders_are_found_and_what_is_not_a_source_is_not(
+    index: Run, project: Path, tmp_path: Path
+) -> None:
+    """The whole openai/skills repository was E010 (missing SKILL.md): build, lint and find
+    entered no hidden folder. They all walk by skillc_index.skips_folder now."""
+    repo = tmp_path / "openai-skills"
+    found = openai_shaped(repo)
+    assert find_skill_folders(repo) == found
+    assert find_skill_folders(repo / "skills") == found
+    for args in (("build", str(repo)), ("build", str(repo), "--format", "json")):
+        result = index(*args)
+        assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert [r["skill"] for r in data["results"]] == [path.name for path in found]
+    assert [r["imported_from"] for r in data["results"]] == [str(path) for path in found]
+    assert data["summary"]["up_to_date"] == 3
+    text = index("build", str(repo / "skills"))
+    assert text.stdout.splitlines()[-1] == "3 skills: 0 built, 3 up to date, 0 failed"
 
 
 def test_symlinked_folders_below_the_folder_are_not_followed(
@@ -99,7 +147,7 @@ def test_symlinked_folders_below_the_folder_are_not_followed(
 
 
 def test_the_search_is_bounded(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import skillc_index._batch as batch
+    import skillc_index._walk as batch
 
     deep = project / "deep"
     write_skill(deep / "a" / "b" / "c" / "three")  # level 4

@@ -755,3 +755,29 @@ def test_a_skill_git_tracks_is_left_in_place(
     assert names(claude) == [".DS_Store", "alpha", ROUTER_NAME]
     assert not (layout.store("project") / "alpha").exists()
     assert git("status", "--porcelain", "--", ".claude/skills/alpha") == ""
+
+
+def test_a_folder_whose_name_fails_the_name_rule_is_left_in_place(
+    cli: Callable[..., Run], layout: Layout, claude: Path
+) -> None:
+    """The rule ``init`` and an import enforce: ``-x`` would become an option in the store,
+    a newline a second line of every listing; such a folder stays where it is, reported."""
+    for name in ("-dash", "Upper", "new\nline"):
+        agent_skill(claude, name)
+    before = snapshot(claude)
+    data = route_json(cli, "install")
+    left = {skill["name"]: skill["reason"] for skill in data["left"]}
+    assert set(left) == {"-dash", "Upper", "new\nline"}
+    assert all(reason.startswith("invalid skill name ") for reason in left.values())
+    assert {skill["name"] for skill in data["skills"]} == {"alpha", "beta", "copied", "linked"}
+    store = layout.store("project")
+    assert not any((store / name).exists() for name in left)
+    assert {k: v for k, v in snapshot(claude).items() if k.startswith(("-", "Upper", "new"))} == {
+        k: v for k, v in before.items() if k.startswith(("-", "Upper", "new"))
+    }
+    text = route(cli, "install")  # a second run leaves them again, one line each
+    assert text.returncode == 0, text.stderr
+    lefts = [line for line in text.stdout.splitlines() if line.startswith("left:")]
+    assert len(lefts) == 3
+    assert lefts[0].startswith("left: .claude/skills/-dash: invalid skill name '-dash': ")
+    assert "Not behind the router (3): -dash, Upper, new\\nline" in route(cli, "status").stdout

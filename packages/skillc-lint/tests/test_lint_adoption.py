@@ -161,9 +161,12 @@ def test_baseline_reports_stale_entries_and_bad_files(lint: Run, cwd: Path) -> N
         "baseline b.json: 0 hidden; 1 no longer found (--write-baseline prunes them)\n"
     )
     (cwd / "bad.json").write_text('{"version": 1, "findings": [{"rule": 1}]}', encoding="utf-8")
+    # a committed baseline is a checkout's file: nested this deep it was E999 RecursionError
+    (cwd / "deep.json").write_text('{"findings": ' + "[" * 100_000 + "]" * 100_000 + "}")
     for name, reason in (
         ("missing.json", f"cannot read '{cwd / 'missing.json'}': No such file or directory"),
         ("bad.json", f"'{cwd / 'bad.json'}' is not a skillc-lint baseline (version 1)"),
+        ("deep.json", f"'{cwd / 'deep.json'}' is nested deeper than 64 levels"),
     ):
         proc = lint("demo", "--baseline", name)
         assert proc.returncode == 1

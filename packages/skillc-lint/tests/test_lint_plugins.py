@@ -146,6 +146,17 @@ def test_plugin_manifest_that_is_not_json(tmp_path: Path) -> None:
     assert d.message.startswith(".claude-plugin/plugin.json is not valid JSON")
 
 
+def test_plugin_manifest_nested_too_deeply(tmp_path: Path) -> None:
+    """A stranger's plugin.json nested past the parser's recursion was E999 for the whole
+    lint; it is one finding of that plugin."""
+    root = make_plugin(tmp_path / "plugin", "[" * 100_000 + "]" * 100_000)
+    result = lint_folder(root, registry=default_registry(profiles=("claude-code",)))
+    assert result is not None
+    [d] = result.diagnostics
+    assert (d.rule, d.file, d.line) == ("SKL611", ".claude-plugin/plugin.json", None)
+    assert d.message == ".claude-plugin/plugin.json is nested deeper than 64 levels"
+
+
 def test_plugin_rules_belong_to_the_claude_code_profile(tmp_path: Path) -> None:
     root = make_plugin(tmp_path / "plugin", {"name": "Bad Name"})
     result = lint_folder(root, registry=default_registry())

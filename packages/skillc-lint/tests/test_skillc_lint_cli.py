@@ -132,8 +132,8 @@ def test_folder_of_skills_lints_each(lint: Run, cwd: Path) -> None:
     put(cwd / "skills" / "group" / "beta", INVALID)
     # a SKILL.md inside a skill is one of its files, not a skill of its own (an orphan here)
     put(cwd / "skills" / "alpha" / "nested", "# nested\n")
-    (cwd / "skills" / ".hidden" / "x").mkdir(parents=True)
-    (cwd / "skills" / ".hidden" / "x" / "SKILL.md").write_text("bad", encoding="utf-8")
+    (cwd / "skills" / "node_modules" / "x").mkdir(parents=True)  # installed packages: not
+    (cwd / "skills" / "node_modules" / "x" / "SKILL.md").write_text("bad", encoding="utf-8")
     proc = lint("skills/")
     assert proc.returncode == 1
     assert proc.stderr.splitlines()[0] == "linting 2 skills in skills"
@@ -141,6 +141,31 @@ def test_folder_of_skills_lints_each(lint: Run, cwd: Path) -> None:
         "alpha: 0 errors, 1 warning",
         "beta: 1 error, 1 warning",
         "2 skills: 1 error, 2 warnings",
+    ]
+
+
+def test_skills_in_dot_folders_are_linted(lint: Run, cwd: Path) -> None:
+    """A repository shaped like openai/skills (skills/.curated/..., skills/.system/...) was
+    E010 with nothing on stdout: lint walks as build and find do (skillc_index.skips_folder),
+    into dot-folders but not version control, virtual environments, node_modules, caches or
+    skillc's own runtime."""
+    put(cwd / "repo" / "skills" / ".curated" / "alpha", VALID)
+    put(cwd / "repo" / "skills" / ".system" / "beta", VALID)
+    for folder in (".git/hooks/x", ".venv/lib/x", "node_modules/x", "skills/__pycache__/x",
+                   ".skillc/runtime/x", "skills/.system/beta/.skillc-meta/x"):  # fmt: skip
+        put(cwd / "repo" / folder, INVALID)
+    proc = lint("repo")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines()[0] == "linting 2 skills in repo"
+    assert proc.stdout.splitlines() == [
+        "alpha: 0 errors, 0 warnings",
+        "beta: 0 errors, 0 warnings",
+        "2 skills: 0 errors, 0 warnings",
+    ]
+    data = json.loads(lint("repo", "--format", "json").stdout)
+    assert [(item["skill"], item["path"]) for item in data] == [
+        ("alpha", "repo/skills/.curated/alpha"),
+        ("beta", "repo/skills/.system/beta"),
     ]
 
 

@@ -351,6 +351,48 @@ def test_odd_rows_do_not_break_queries(demo: ResolvedSkill, layout: Layout, log_
     assert {e["target"] for e in query_stats(demo, layout, group_by="errors")["data"]} == {"demo"}
 
 
+def insert_raw(
+    path: Path, skill: ResolvedSkill, command: str, args: str, error: str | None
+) -> None:
+    with closing(sqlite3.connect(path, isolation_level=None)) as db:
+        db.execute(
+            "INSERT INTO access_log (timestamp, run_id, command, skill, skill_path, cwd, args,"
+            " error) VALUES ('2026-01-30T10:00:00Z', 'r', ?, 'demo', ?, '/w', ?, ?)",
+            (command, str(skill.source), args, error),
+        )
+
+
+DEEP_ARGS = '{"section": ' + "[" * 200_000 + "]" * 200_000 + "}"
+
+
+def test_rows_with_args_too_deep_or_too_large_are_skipped_and_counted(
+    demo: ResolvedSkill, layout: Layout, log_rows: Log, stats_cli: Callable[..., Any]
+) -> None:
+    """Deep ``args`` (any teammate can write a team store's rows) were E999 RecursionError
+    for every query that reads args; now such a row is read for nothing and counted."""
+    path = log_rows(show(demo, "Usage"))
+    large = '{"query": "' + "x" * (2 << 20) + '"}'
+    insert_raw(path, demo, "show", DEEP_ARGS, None)
+    insert_raw(path, demo, "search", DEEP_ARGS, "error[E004]: empty query")
+    insert_raw(path, demo, "search", large, None)
+    for query in QUERY_TYPES:
+        query_stats(demo, layout, group_by=query)
+    assert query_stats(demo, layout, group_by="sections")["data"] == [
+        {"section": "Usage", "file": "SKILL.md", "count": 1}
+    ]
+    assert query_stats(demo, layout, group_by="search")["data"] == []
+    errors = query_stats(demo, layout, group_by="errors")["data"]
+    assert [(e["target"], e["command"]) for e in errors] == [("demo", "search")]
+    for args in (("stats", "demo"), ("stats", "demo", "--group-by", "search", "--format", "json")):
+        result = stats_cli(*args)
+        assert result.returncode == 0, result.stderr
+        assert result.stderr == (
+            "warning: 3 rows of the log skipped: args that are not JSON, larger than 1 MiB or "
+            "nested deeper than 64 levels (counted as accesses, read for nothing else)\n"
+        )
+    assert "Total accesses: 6" in stats_cli("stats", "demo").stdout  # 4 + the 2 stats runs
+
+
 def test_unknown_query_type_is_e030(demo: ResolvedSkill, layout: Layout) -> None:
     with pytest.raises(InvalidQueryType) as caught:
         query_stats(demo, layout, group_by="searches")

@@ -215,6 +215,44 @@ def test_cli_sync_to_and_stats_from(
     assert args[-1]["from"] == "team" and "hunter2" not in json.dumps(args)
 
 
+def test_a_teammates_row_with_deep_args_is_skipped_and_counted(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    stats_cli: Run,
+) -> None:
+    """One teammate with INSERT must not break ``stats --from team`` for everyone (deep
+    ``args`` were E999 RecursionError)."""
+    psycopg = pytest.importorskip("psycopg")
+    show = {"section": "Installation", "file": None, "max_lines": None}
+    log_rows(record(demo, "show", show))
+    assert upload_logs(postgres_url, layout, user="alice", machine="m1").added == 1
+    deep = '{"section": ' + "[" * 200_000 + "]" * 200_000 + "}"
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        columns = [
+            str(row[0])
+            for row in db.execute(
+                "SELECT column_name FROM information_schema.columns "
+                "WHERE table_name = 'access_log' AND column_name <> 'id' "
+                "ORDER BY ordinal_position"
+            )
+        ]
+        fresh = {"args": "%s", "source_id": "source_id + 1000"}
+        chosen = ", ".join(fresh.get(column, column) for column in columns)
+        db.execute(
+            f"INSERT INTO access_log ({', '.join(columns)}) "
+            f"SELECT {chosen} FROM access_log LIMIT 1",
+            [deep],
+        )
+    answer = query_stats(demo, layout, group_by="sections", store=postgres_url)
+    assert answer["data"] == [{"section": "Installation", "file": "SKILL.md", "count": 1}]
+    result = stats_cli("stats", "demo", "--from", postgres_url)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.startswith("warning: 1 row of the log skipped: args that are not JSON")
+    assert "Total accesses: 2" in result.stdout
+
+
 def test_project_config_cannot_choose_the_store(
     postgres_url: str, demo: ResolvedSkill, project: Path, stats_cli: Run
 ) -> None:

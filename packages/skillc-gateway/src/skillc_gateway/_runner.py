@@ -30,6 +30,7 @@ from skillc_index import (
     ToolSkill,
     UnknownSkillTool,
     UnsupportedPlatform,
+    loads_bounded,
     read_tool_skill,
     safe_join,
 )
@@ -310,29 +311,6 @@ class _HeadTail:
         return head.decode("utf-8", "replace") + marker + tail.decode("utf-8", "replace"), True
 
 
-def _json_depth(text: str) -> int:
-    """How deeply ``[`` and ``{`` nest in ``text`` (outside strings): read before parsing, so
-    deep output is never handed to the recursive parser and encoder."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
-
-
 def _marked(marker: bytes) -> list[int]:
     """The processes whose environment holds ``marker`` (read from Linux's ``/proc``; none
     elsewhere). A zombie's environment reads empty, so the dead are never listed."""
@@ -388,7 +366,6 @@ def run_tool(plan: RunPlan) -> RunResult:
     holds it is signalled with the group, so a child that started its own session (setsid)
     goes too; only one that also dropped the variable from its environment can escape.
     """
-    import json
 
     if os.name != "posix":
         raise UnsupportedPlatform("running tools needs a POSIX system (process groups)")
@@ -441,9 +418,11 @@ def run_tool(plan: RunPlan) -> RunResult:
     code = _status(process.returncode)
     parsed = None
     structured = output.lstrip().startswith(("{", "["))
-    if structured and not truncated and _json_depth(output) <= MAX_JSON_DEPTH:  # §4.4
+    if structured and not truncated:  # §4.4; deep output never reaches the recursive parser
         try:
-            parsed = json.loads(output)
+            parsed = loads_bounded(
+                output, max_bytes=HEAD_SIZE + TAIL_SIZE, max_depth=MAX_JSON_DEPTH
+            )
         except ValueError:
             parsed = None
     if timed_out:

@@ -136,6 +136,13 @@ _EXPORTS: dict[str, str] = {
     "one_line": "_text",
     "printable": "_text",
     "valid_utf8": "_text",
+    # JSON someone else could have written: bounded in size and nesting
+    "MAX_JSON_BYTES": "_json",
+    "MAX_JSON_DEPTH": "_json",
+    "JsonRejected": "_json",
+    "json_depth": "_json",
+    "loads_bounded": "_json",
+    "read_json_bounded": "_json",
     # manifest
     "Manifest": "_manifest",
     "read_manifest": "_manifest",
@@ -179,7 +186,10 @@ _EXPORTS: dict[str, str] = {
     "BatchResult": "_batch",
     "batch_jobs": "_batch",
     "build_skills": "_batch",
-    "find_skill_folders": "_batch",
+    # walking a folder for skills: the one rule of build, lint and find
+    "find_skill_folders": "_walk",
+    "SKIPPED_FOLDERS": "_walk",
+    "skips_folder": "_walk",
     "is_folder_of_skills": "_batch",
     "CompileResult": "_compiler",
     "IndexReport": "_compiler",
@@ -244,7 +254,6 @@ if TYPE_CHECKING:
         BatchResult,
         batch_jobs,
         build_skills,
-        find_skill_folders,
         is_folder_of_skills,
     )
     from skillc_index._budget import (
@@ -340,6 +349,14 @@ if TYPE_CHECKING:
         within,
     )
     from skillc_index._frontmatter import Frontmatter, parse_frontmatter, type_name
+    from skillc_index._json import (
+        MAX_JSON_BYTES,
+        MAX_JSON_DEPTH,
+        JsonRejected,
+        json_depth,
+        loads_bounded,
+        read_json_bounded,
+    )
     from skillc_index._layout import (
         KNOWN_TARGETS,
         META_DIR,
@@ -415,6 +432,7 @@ if TYPE_CHECKING:
         parse_tool_skill,
         read_tool_skill,
     )
+    from skillc_index._walk import SKIPPED_FOLDERS, find_skill_folders, skips_folder
     from skillc_index.index.freshness import (
         IndexHandle,
         IndexState,

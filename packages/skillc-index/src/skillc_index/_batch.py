@@ -1,7 +1,8 @@
 """``skc build`` of many skills: several names or paths, folders of skills, ``--all``.
 
 :func:`batch_jobs` turns what the user typed into the skills to build (a folder holding
-skill folders at any depth stands for all of them: :func:`find_skill_folders`; ``--all`` is
+skill folders at any depth stands for all of them: :func:`~skillc_index._walk.find_skill_folders`,
+the walk ``lint`` and ``find`` share; ``--all`` is
 every skill of the project and global stores). :func:`build_skills` builds them in one
 process pool (one worker per core), each with :func:`~skillc_index._build.build_skill` and
 logged like a single ``build``; one failure does not stop the others.
@@ -30,6 +31,7 @@ from skillc_index._diagnostics import (
     format_diagnostic,
 )
 from skillc_index._layout import SKILL_FILE, ImportRecord, Layout, resolve_skill
+from skillc_index._walk import find_skill_folders
 
 if TYPE_CHECKING:
     from skillc_index._build import BuildResult
@@ -40,61 +42,8 @@ __all__ = [
     "BatchResult",
     "batch_jobs",
     "build_skills",
-    "find_skill_folders",
     "is_folder_of_skills",
 ]
-
-#: Folders never searched for skills (besides hidden ones): installed packages.
-IGNORED_FOLDERS = frozenset({"node_modules"})
-#: Folder levels searched below the given folder (its entries are level 1).
-MAX_DEPTH = 8
-#: At most this many folders are looked at: the rest is not searched.
-MAX_FOLDERS = 100_000
-
-
-def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> list[Path]:
-    """The skill folders under ``folder``: every folder holding SKILL.md, not looking inside
-    a skill (a SKILL.md nested in a skill is one of its files), nor in hidden folders or
-    ``node_modules``. Bytewise order of the relative paths; ``[folder]`` itself when it is a
-    skill.
-
-    ``folder`` may be a symlink, but none below it is followed (``skills/x -> ~`` would walk
-    the home folder, a checkout's ``skills/evil -> /elsewhere`` would build what is outside);
-    at most :data:`MAX_DEPTH` levels and :data:`MAX_FOLDERS` folders are searched. With
-    ``linked_entries`` (lint: it only reads), a symlinked entry of ``folder`` itself that is
-    a skill is found too (an agent folder's skills are links), never walked into."""
-    from skillc_index._files import fs_bytes
-
-    found: list[tuple[bytes, Path]] = []
-    pending = [(folder, "", 0)]
-    walked = 0
-    while pending and walked < MAX_FOLDERS:
-        current, rel, depth = pending.pop()
-        walked += 1
-        if (current / SKILL_FILE).is_file():
-            found.append((fs_bytes(rel.rstrip("/")), current))
-            continue
-        if depth >= MAX_DEPTH:
-            continue
-        try:
-            entries = sorted(os.scandir(current), key=lambda e: e.name)
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.name.startswith(".") or entry.name in IGNORED_FOLDERS:
-                continue
-            try:
-                is_dir = entry.is_dir(follow_symlinks=False)
-                if not is_dir and linked_entries and depth == 0 and entry.is_symlink():
-                    linked = current / entry.name
-                    if (linked / SKILL_FILE).is_file():
-                        found.append((fs_bytes(entry.name), linked))
-            except OSError:
-                continue
-            if is_dir:
-                pending.append((current / entry.name, f"{rel}{entry.name}/", depth + 1))
-    found.sort(key=lambda item: item[0])
-    return [path for _, path in found]
 
 
 def is_folder_of_skills(argument: str, layout: Layout) -> bool:

@@ -32,6 +32,8 @@ META_DIR = ".skillc-meta"
 #: In a store copy made by importing a folder: where from, and the source hash of what was
 #: copied (:class:`ImportRecord`). Hidden, so it is not one of the skill's files.
 IMPORT_RECORD = ".skillc-import.json"
+#: The most of an import record read (a path and a hash: well under 8 KiB).
+MAX_IMPORT_RECORD_BYTES = 64 << 10
 
 
 class AgentTarget(NamedTuple):
@@ -327,16 +329,13 @@ class ImportRecord(NamedTuple):
 
     @classmethod
     def read(cls, store_copy: Path) -> ImportRecord | None:
-        """The record of a store copy; None when there is none or it is unreadable."""
-        try:
-            data = (store_copy / IMPORT_RECORD).read_bytes()
-        except OSError:
-            return None
-        import json
+        """The record of a store copy; None when there is none or it is unreadable, too large
+        or too deep (a checkout may ship one: :func:`~skillc_index._json.read_json_bounded`)."""
+        from skillc_index._json import read_json_bounded
 
         try:
-            value = json.loads(data)
-        except ValueError:
+            value = read_json_bounded(store_copy / IMPORT_RECORD, max_bytes=MAX_IMPORT_RECORD_BYTES)
+        except (OSError, ValueError):
             return None
         if not isinstance(value, dict):
             return None

@@ -10,6 +10,8 @@ from skillc_index._layout import META_DIR
 
 MANIFEST_FILE = "manifest.json"
 MANIFEST_VERSION = 1
+#: The most of a manifest read (skillc writes well under 4 KiB).
+MAX_MANIFEST_BYTES = 1 << 20
 
 
 def manifest_path(runtime: Path) -> Path:
@@ -53,14 +55,26 @@ def write_manifest(runtime: Path, manifest: Manifest) -> Path:
 
 def read_manifest(runtime: Path) -> Manifest | None:
     """The runtime's manifest, or None when it is missing or not a valid manifest."""
-    import json  # only when there is a runtime to look at
-
     try:
-        data = json.loads(manifest_path(runtime).read_text(encoding="utf-8"))
+        return load_manifest(runtime)
     except (OSError, ValueError):
         return None
-    if not isinstance(data, dict):
+
+
+def load_manifest(runtime: Path) -> Manifest | None:
+    """The runtime's manifest; None when there is none. A manifest is a file of a deployed
+    copy, which a checkout may ship: read within bounds
+    (:func:`~skillc_index._json.read_json_bounded`). Raises :class:`OSError` when it cannot
+    be read, :class:`ValueError` when it is not a valid manifest (not JSON, too large or too
+    deep, fields missing)."""
+    from skillc_index._json import read_json_bounded
+
+    try:
+        data = read_json_bounded(manifest_path(runtime), max_bytes=MAX_MANIFEST_BYTES)
+    except (FileNotFoundError, NotADirectoryError):
         return None
+    if not isinstance(data, dict):
+        raise ValueError("a manifest is a JSON object")
     skill, version = data.get("skill"), data.get("version")
     built_at, source_hash = data.get("built_at"), data.get("source_hash")
     if not (
@@ -70,7 +84,7 @@ def read_manifest(runtime: Path) -> Manifest | None:
         and isinstance(built_at, str)
         and isinstance(source_hash, str)
     ):
-        return None
+        raise ValueError("a manifest has skill, version, built_at and source_hash")
     known = {"skill", "version", "built_at", "source_hash"}
     extra = {k: v for k, v in data.items() if k not in known}
     return Manifest(skill, version, built_at, source_hash, extra)

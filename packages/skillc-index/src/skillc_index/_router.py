@@ -94,6 +94,8 @@ ROUTER_NAME = "skill-router"
 #: ``<base>/.skillc/router/``: the manifests (``<agent>.json``) and parked deployments.
 ROUTES_DIR = "router"
 MANIFEST_VERSION = 1
+#: The most of a route manifest read (an entry is ~80 bytes: 100,000 skills fit).
+MAX_MANIFEST_BYTES = 16 << 20
 
 Kind = Literal["folder", "deployment"]
 Command = Literal["install", "uninstall", "status"]
@@ -272,8 +274,13 @@ class _Manifest(NamedTuple):
 
 
 def _read_manifest(path: Path) -> _Manifest | None:
+    """The route manifest at ``path`` (None: there is none). A checkout may ship one: read
+    within bounds (:func:`~skillc_index._json.read_json_bounded`); one that cannot be read or
+    is not valid is E999 naming the file: what is routed cannot be known."""
+    from skillc_index._json import read_json_bounded
+
     try:
-        data = json.loads(path.read_bytes())
+        data = read_json_bounded(path, max_bytes=MAX_MANIFEST_BYTES)
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as exc:
@@ -650,6 +657,9 @@ def _classify(
         return None
     if (path / META_DIR).is_dir() and _deployment_of(path, layout) is not None:
         return _deployment_plan(place, name, identity, taken)
+    problem = _name_problem(name)
+    if problem is not None:
+        return SkillLeft(name, path, problem, "invalid name")
     destination = place.store / name
     if _exists(destination) or name in taken:
         return SkillLeft(
@@ -665,6 +675,18 @@ def _classify(
     except (SkillcError, OSError) as exc:
         return SkillLeft(name, path, *_why_not_built(exc))
     return _Plan(name, "folder", "moved", identity)
+
+
+def _name_problem(name: str) -> str | None:
+    """Why a skill folder named ``name`` cannot enter the store under that name: the one
+    rule of every way into a store (``init``, an import, this move), or None."""
+    from skillc_index._layout import InvalidSkillName, require_skill_name
+
+    try:
+        require_skill_name(name)
+    except InvalidSkillName as exc:
+        return str(exc.diagnostic.params["message"])
+    return None
 
 
 def _why_not_built(exc: SkillcError | OSError) -> tuple[str, str]:

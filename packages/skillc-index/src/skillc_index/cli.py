@@ -298,7 +298,8 @@ def build_command(
     Building an unchanged skill only re-checks it.
 
     Several skills, a folder of skills (`skills/`: every skill folder under it, at any depth,
-    hidden folders and node_modules left out) or --all are built in parallel, one process
+    hidden ones such as skills/.curated/ included; version control, virtual environments,
+    node_modules, caches and skillc's runtime left out) or --all are built in parallel, one process
     per core, with a summary; one failure does not stop the others, and the exit status is 1
     when any failed.
 

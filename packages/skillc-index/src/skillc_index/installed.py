@@ -154,18 +154,11 @@ def plugin_skill_folders(layout: Layout) -> tuple[Path, ...]:
 
 def _plugin_records(path: Path) -> list[dict[str, Any]]:
     """The install records of ``installed_plugins.json`` (both versions of the file)."""
-    import json
+    from skillc_index._json import read_json_bounded
 
     try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_PLUGIN_RECORDS_BYTES + 1)
-    except OSError:
-        return []
-    if len(data) > MAX_PLUGIN_RECORDS_BYTES:
-        return []
-    try:
-        value = json.loads(data)
-    except (ValueError, RecursionError):
+        value = read_json_bounded(path, max_bytes=MAX_PLUGIN_RECORDS_BYTES)
+    except (OSError, ValueError):
         return []
     plugins = value.get("plugins") if isinstance(value, dict) else None
     if not isinstance(plugins, dict):
@@ -224,7 +217,7 @@ def routing_roots(env: Mapping[str, str] | None = None) -> tuple[str, ...]:
 
 
 def deployed_source(
-    real: str, layout: Layout, *, copy: bool | None = None, gone: bool = False
+    real: str, layout: Layout, *, copy: bool | None = None, gone: bool = False, strict: bool = False
 ) -> str | None:
     """The store skill a skill that skillc deployed into an agent folder stands for (the real
     path of its folder), else None. ``real`` is the real path of the agent folder's entry: a
@@ -235,7 +228,10 @@ def deployed_source(
     whether ``real`` holds ``.skillc-meta/``, when the caller knows (None: look). A source
     without a SKILL.md is none, unless ``gone``: a deployed link's source is then named all
     the same (its runtime stands for a skill that is no longer there). ``skc find`` and ``skc
-    sync --from claude-code`` both use this."""
+    sync --from claude-code`` both use this. With ``strict``, a copy whose manifest is there
+    but cannot be read or is not valid (too large, too deep: a stranger's) raises
+    :class:`ValueError` or :class:`OSError` (``find`` skips and counts it) instead of standing
+    for no source."""
     head, _, name = real.rpartition("/")
     if head.endswith("/.skillc/runtime"):
         source = f"{head[: -len('/runtime')]}/skills/{name}"
@@ -245,9 +241,9 @@ def deployed_source(
         copy = os.path.isdir(f"{real}/{META_DIR}")  # noqa: PTH112
     if not copy:
         return None
-    from skillc_index._manifest import read_manifest
+    from skillc_index._manifest import load_manifest, read_manifest
 
-    manifest = read_manifest(Path(real))
+    manifest = load_manifest(Path(real)) if strict else read_manifest(Path(real))
     if manifest is None or "/" in manifest.skill or manifest.skill in ("", ".", ".."):
         return None
     scopes = list(layout.scopes())

@@ -224,9 +224,13 @@ class Baseline:
             raise BaselineError(f"cannot read '{path}': {exc.strerror or exc}") from None
         if len(data) > MAX_BASELINE_BYTES:
             raise BaselineError(f"'{path}' is larger than {MAX_BASELINE_BYTES >> 20} MiB")
-        try:
-            document = json.loads(data)
-        except (ValueError, UnicodeDecodeError) as exc:
+        from skillc_index import JsonRejected, loads_bounded
+
+        try:  # a committed baseline is a checkout's file: nesting bounded too
+            document = loads_bounded(data, max_bytes=MAX_BASELINE_BYTES)
+        except JsonRejected as exc:
+            raise BaselineError(f"'{path}' is {exc}") from None
+        except ValueError as exc:  # UnicodeDecodeError is one
             raise BaselineError(f"'{path}' is not JSON: {exc}") from None
         findings = document.get("findings") if isinstance(document, dict) else None
         if (

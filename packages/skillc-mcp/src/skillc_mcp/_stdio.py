@@ -34,6 +34,7 @@ import time
 from collections import deque
 from typing import Any, BinaryIO
 
+from skillc_index import loads_bounded
 from skillc_mcp._protocol import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
@@ -201,8 +202,8 @@ class Connection:
                 if not line.strip():
                     continue
                 try:
-                    message = json.loads(line)
-                except (ValueError, RecursionError) as exc:  # bad UTF-8, absurd nesting
+                    message = loads_bounded(line, max_bytes=MAX_LINE)
+                except ValueError as exc:  # bad UTF-8, absurd nesting (refused before parsing)
                     self._inbox.put(_Rejected(PARSE_ERROR, f"Parse error: {exc}"))
                     continue
                 request_id = request_id_of(message)

@@ -25,20 +25,24 @@ counted under ``errors`` instead.
 
 from __future__ import annotations
 
-import json
 import os
 import posixpath
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast, get_args
 
 from skillc_index import (
+    MAX_JSON_BYTES,
+    MAX_JSON_DEPTH,
     InvalidOption,
     InvalidQueryType,
     Layout,
+    Notice,
     ResolvedSkill,
+    loads_bounded,
     read_markdown,
     resolve_skill,
     section_queries,
@@ -60,12 +64,21 @@ Section = tuple[str | None, str]
 """``(file, heading)``; file is None for a heading no longer found and not given."""
 
 
-def _load_args(text: str) -> Mapping[str, Any]:
-    """A row's ``args``; anything but a JSON object (a foreign or damaged row) reads as ``{}``."""
-    try:
-        value = json.loads(text)
-    except (TypeError, ValueError):
+#: What :func:`_load_args` gives for ``args`` that are not JSON within bounds.
+_UNREADABLE: Mapping[str, Any] = MappingProxyType({})
+
+
+def _load_args(text: str | None) -> Mapping[str, Any]:
+    """A row's ``args``; anything but a JSON object (a foreign or damaged row) reads as ``{}``:
+    :data:`_UNREADABLE` when the text is not JSON, or is larger or nested deeper than the
+    bounds of :func:`skillc_index.loads_bounded` (any teammate writes the team store's rows:
+    such a row must not stop everyone's stats)."""
+    if text is None:
         return {}
+    try:
+        value = loads_bounded(text)
+    except (TypeError, ValueError):
+        return _UNREADABLE
     return value if isinstance(value, dict) else {}
 
 
@@ -227,6 +240,26 @@ class StatsQuery:
             if section[0] is not None:
                 files[section[0]] += count
         return sections, files
+
+    @cached_property
+    def skipped_rows(self) -> int:
+        """Rows (within the filters) whose ``args`` could not be read (:func:`_load_args`):
+        they count as accesses, but no section, file, query or target comes from them."""
+        return sum(count for _, raw, count, _ in self._by_args if _load_args(raw) is _UNREADABLE)
+
+    def warnings(self) -> tuple[Notice, ...]:
+        """A notice of the :attr:`skipped_rows`, when there are any."""
+        skipped = self.skipped_rows
+        if not skipped:
+            return ()
+        rows = "1 row" if skipped == 1 else f"{skipped:,} rows"
+        return (
+            Notice(
+                f"{rows} of the log skipped: args that are not JSON, larger than "
+                f"{MAX_JSON_BYTES >> 20} MiB or nested deeper than {MAX_JSON_DEPTH} levels "
+                "(counted as accesses, read for nothing else)"
+            ),
+        )
 
     # -- RFC-0003:C-QUERIES ------------------------------------------------------------------
     @cached_property

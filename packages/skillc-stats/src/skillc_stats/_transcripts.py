@@ -622,11 +622,11 @@ def state_path(layout: Layout) -> Path:
 def _load_state(path: Path) -> dict[str, _FileState]:
     """The saved positions; a missing, oversized or damaged file is none (everything is
     read again, which adds no row twice)."""
+    from skillc_index import read_json_bounded
+
     try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_STATE_BYTES + 1)
-        value = json.loads(data) if len(data) <= MAX_STATE_BYTES else None
-    except (OSError, ValueError, RecursionError):
+        value = read_json_bounded(path, max_bytes=MAX_STATE_BYTES)
+    except (OSError, ValueError):
         return {}
     if not isinstance(value, dict) or value.get("version") != STATE_VERSION:
         return {}

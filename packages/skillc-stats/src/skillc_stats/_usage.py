@@ -148,10 +148,11 @@ class UsageCache:
         self.path = path
         self.logs: dict[str, Any] = {}
         self.changed = False
+        from skillc_index import read_json_bounded
+
         try:
-            with path.open("rb") as handle:
-                data = json.loads(handle.read(MAX_CACHE_BYTES + 1))
-        except (OSError, ValueError, RecursionError):
+            data = read_json_bounded(path, max_bytes=MAX_CACHE_BYTES)
+        except (OSError, ValueError):
             return
         if isinstance(data, dict) and data.get("version") == CACHE_VERSION:
             logs = data.get("logs")

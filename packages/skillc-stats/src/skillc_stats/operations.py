@@ -141,7 +141,8 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
         ) as query,
     ):
         response = query.response(params.group_by)
-    return StatsReport(query, response)
+        warnings = query.warnings()
+    return StatsReport(query, response, warnings)
 
 
 def _all(session: Session, params: StatsParams, store: str | None) -> dict[str, Any]:

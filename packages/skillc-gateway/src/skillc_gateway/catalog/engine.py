@@ -386,7 +386,7 @@ class Catalog:
         from skillc_index.installed import deployed_source
 
         # a deployment whose source is gone stands for it all the same: skipped, not its stub
-        return deployed_source(real, self.layout, copy=meta, gone=True)
+        return deployed_source(real, self.layout, copy=meta, gone=True, strict=True)
 
     def _apply(self, walks: list[tuple[str, Walk]], budget: float, watching: bool) -> int | None:
         """Index the pending skills and drop the removed ones, saving each changed state, in

@@ -1,8 +1,10 @@
 """The skills under a searched folder, kept current from file stats.
 
 Every folder under a root that holds a regular ``SKILL.md`` is a skill, nested skills
-included. Hidden folders (but the agents' own, :data:`VISIBLE_HIDDEN`) and ``node_modules``
-are skipped; at most :data:`MAX_DEPTH` levels
+included. The folders entered are those every walk for skills enters
+(:func:`skillc_index.skips_folder`, the rule ``build`` and ``lint`` walk by too): hidden
+ones included (``skills/.curated/``), not version control, virtual environments,
+``node_modules``, caches or skillc's own runtime; at most :data:`MAX_DEPTH` levels
 are searched; a symlinked folder is followed only as an entry of the root itself (deployed
 skills are symlinks), never deeper. An entry of the root that is a deployed skillc skill
 (its real path a runtime folder ``<base>/.skillc/runtime/<name>``, or a copy holding
@@ -38,7 +40,8 @@ from collections.abc import Callable, Collection, Iterable, Iterator
 from itertools import compress, repeat
 from typing import NamedTuple
 
-from skillc_index.installed import KNOWN_TARGETS, ROUTER_MARK
+from skillc_index import META_DIR, SKIPPED_FOLDERS, skips_folder
+from skillc_index.installed import ROUTER_MARK
 
 __all__ = [
     "LINK",
@@ -77,19 +80,11 @@ UNREADABLE = 8
 SKIPPED = 16
 """Its SKILL.md could not be read, or is invalid (set by the catalog)."""
 
-_STATE_VERSION = 1
-_IGNORED = frozenset({"node_modules"})
-#: Hidden folders that are searched all the same: the agents' own (``.claude``, ``.github``,
-#: ``.agents``...: skills live in their ``skills`` folder) and skillc's (``.skillc``, whose
-#: ``skills`` store alone is searched).
-VISIBLE_HIDDEN = frozenset(
-    spec.split("/", 1)[0]
-    for spec in (*(target.project for target in KNOWN_TARGETS.values()), ".skillc/skills")
-    if spec is not None and spec.startswith(".")
-)
+_STATE_VERSION = 2  # 2: the walk enters hidden folders (skillc_index.skips_folder)
 #: ``source(real, meta)``: the real path of the store skill that the agent folder's entry at
 #: ``real`` (holding ``.skillc-meta/`` when ``meta``) was deployed from, or None
-#: (:func:`skillc_index.installed.deployed_source`).
+#: (:func:`skillc_index.installed.deployed_source`); ``OSError`` or ``ValueError`` for a copy
+#: whose manifest cannot be read (the entry is then skipped, counted as unreadable).
 DeployedSource = Callable[[str, bool], "str | None"]
 
 
@@ -629,7 +624,8 @@ class _Walker:
         kind = link
         children: list[tuple[str, int]] = []
         meta = router = False
-        store = full.endswith("/.skillc")  # only its skills store is searched
+        parent = full.rpartition("/")[2]
+        store = parent == ".skillc"  # skips_folder: only its skills store is searched
         if not utf8(full) or (link and not utf8(self.state.links.get(path, ""))):
             return kind | UNREADABLE, []  # a name, or a link's target, that is not UTF-8
         try:
@@ -641,13 +637,16 @@ class _Walker:
                             if entry.is_file():
                                 kind |= SKILL
                             continue
-                        if name.startswith("."):
+                        hidden = name[0] == "."
+                        if hidden:
                             router = router or name == ROUTER_MARK
-                            if name == ".skillc-meta" and depth == 1:
+                            if name == META_DIR and depth == 1:
                                 meta = entry.is_dir(follow_symlinks=False)
-                            if name not in VISIBLE_HIDDEN:
-                                continue
-                        if name in _IGNORED or depth >= MAX_DEPTH or (store and name != "skills"):
+                        # skips_folder(name, parent), its frozenset lookup first: the function
+                        # is called only for a hidden name or in .skillc (the rest it passes)
+                        if depth >= MAX_DEPTH or name in SKIPPED_FOLDERS:
+                            continue
+                        if (hidden or store) and skips_folder(name, parent):
                             continue
                         child = f"{path}/{name}" if path else name
                         if entry.is_dir(follow_symlinks=False):
@@ -662,7 +661,11 @@ class _Walker:
         if router:  # the router of `skc route` points to find; it is not found itself
             kind &= ~SKILL
         if depth == 1 and kind & SKILL:
-            source = self._source(path, meta)
+            try:
+                source = self._source(path, meta)
+            except (OSError, ValueError):  # a deployed copy whose manifest cannot be read
+                self.state.sources.pop(path, None)
+                return (kind & ~SKILL) | UNREADABLE, []  # skipped and counted, not indexed
             if source is not None:
                 self.state.sources[path] = source
                 return kind | STUB, []

@@ -43,7 +43,7 @@ from skillc_gateway.catalog import (
     FoundSkill,
     SectionHit,
 )
-from skillc_index import Diagnostic, FindServerError, Layout, Notice
+from skillc_index import Diagnostic, FindServerError, Layout, Notice, loads_bounded
 
 if TYPE_CHECKING:
     import socket
@@ -243,7 +243,7 @@ def request(layout: Layout, message: dict[str, Any], timeout: float) -> dict[str
             if size > MAX_REPLY_BYTES:
                 return None
             chunks.append(chunk)
-        reply = json.loads(b"".join(chunks))
+        reply = loads_bounded(b"".join(chunks), max_bytes=MAX_REPLY_BYTES)
     except (OSError, ValueError):
         return None
     finally:
@@ -606,7 +606,7 @@ class FindServer:
             if data is None:
                 raise _BadRequest(f"the request is longer than {MAX_REQUEST_BYTES} bytes")
             try:
-                message = json.loads(data)
+                message = loads_bounded(data, max_bytes=MAX_REQUEST_BYTES)
             except ValueError:
                 raise _BadRequest("the request is not JSON") from None
             if not isinstance(message, dict) or message.get("version") != PROTOCOL:

@@ -20,7 +20,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from skillc_index import PathEscapesRoot, SkillcError, SkillFileNotFound, open_in_root, safe_join
+from skillc_index import (
+    JsonRejected,
+    PathEscapesRoot,
+    SkillcError,
+    SkillFileNotFound,
+    loads_bounded,
+    open_in_root,
+    safe_join,
+)
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules.fields import Findings, Options, type_name
 
@@ -51,7 +59,9 @@ def _load(root: Path, rel: str) -> tuple[Any, str | None, int | None]:
     if len(data) > MANIFEST_LIMIT:
         return None, f"{rel} is over {MANIFEST_LIMIT // 1024} KiB", None
     try:
-        return json.loads(data.decode("utf-8", errors="replace")), None, None
+        return loads_bounded(data.decode("utf-8", errors="replace")), None, None
+    except JsonRejected as exc:
+        return None, f"{rel} is {exc}", None
     except json.JSONDecodeError as exc:
         return None, f"{rel} is not valid JSON: {exc.msg}", exc.lineno
 

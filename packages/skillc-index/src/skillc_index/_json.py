@@ -1,0 +1,110 @@
+"""Reading JSON that someone else could have written, within bounds of size and nesting.
+
+Manifests of deployed skills, import records and route manifests in a checkout, committed
+lint baselines, the ``args`` of access-log rows (a team store any teammate writes to), the
+output of a skill's tool: any of them may be hostile. :func:`json.loads` reads the whole
+input and recurses once per nesting level, so a megabyte of ``[`` stops the process with a
+``RecursionError`` that nothing expects. :func:`loads_bounded` refuses input larger than
+``max_bytes`` or nested deeper than ``max_depth`` *before* parsing: :func:`json_depth`
+measures the nesting with regular expressions and a running sum (no recursion, linear
+time), so the parser never sees input deep enough to recurse far. :func:`read_json_bounded`
+reads a file the same way, and never more than ``max_bytes + 1`` bytes of it.
+
+Every refusal is a :class:`ValueError` (:class:`JsonRejected` for the bounds, the parser's
+own :class:`json.JSONDecodeError` or :class:`UnicodeDecodeError` for the rest), so a caller
+catches one type and skips that one file or row.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+import stat
+from itertools import accumulate
+from typing import Any
+
+__all__ = [
+    "MAX_JSON_BYTES",
+    "MAX_JSON_DEPTH",
+    "JsonRejected",
+    "json_depth",
+    "loads_bounded",
+    "read_json_bounded",
+]
+
+#: The default size bound (1 MiB): skillc's own files are a few KiB.
+MAX_JSON_BYTES = 1 << 20
+#: The default nesting bound: skillc's own files nest 4 levels at most.
+MAX_JSON_DEPTH = 64
+
+# A JSON string, escapes included (the unrolled form: no backtracking, no recursion).
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+class JsonRejected(ValueError):
+    """JSON refused for its size or its nesting, before it was parsed. Its text says why in
+    words that follow "is" (``larger than 1 MiB``, ``nested deeper than 64 levels``)."""
+
+
+def json_depth(text: str) -> int:
+    """How deeply ``[`` and ``{`` nest in ``text``, outside strings; linear time, no
+    recursion. Where ``text`` is not JSON it may count more than a parser would reach,
+    never less (a parser stops at the first error)."""
+    if "[" not in text and "{" not in text:
+        return 0
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    opened = len(brackets) - brackets.count("]") - brackets.count("}")
+    if opened <= 1:
+        return opened
+    return max(0, max(accumulate(map(_STEP.__getitem__, brackets))))
+
+
+def loads_bounded(
+    data: bytes | str, *, max_bytes: int = MAX_JSON_BYTES, max_depth: int = MAX_JSON_DEPTH
+) -> Any:
+    """``json.loads(data)``, refusing (:class:`JsonRejected`) more than ``max_bytes`` (bytes
+    of ``data``, characters of a ``str``) and nesting deeper than ``max_depth``. Bytes are
+    decoded as :func:`json.loads` decodes them (UTF-8, -16 or -32)."""
+    if len(data) > max_bytes:
+        raise JsonRejected(f"larger than {_size(max_bytes)}")
+    text = (
+        data if isinstance(data, str) else data.decode(json.detect_encoding(data), "surrogatepass")
+    )
+    if json_depth(text) > max_depth:
+        raise JsonRejected(f"nested deeper than {max_depth} levels")
+    return json.loads(text)
+
+
+def read_json_bounded(
+    path: str | os.PathLike[str],
+    *,
+    max_bytes: int = MAX_JSON_BYTES,
+    max_depth: int = MAX_JSON_DEPTH,
+) -> Any:
+    """The JSON of the file at ``path`` (:func:`loads_bounded`). Only a regular file is read
+    (a FIFO is refused without blocking), at most ``max_bytes + 1`` bytes of it. Raises
+    :class:`OSError` when it cannot be read (:class:`FileNotFoundError` when it is not
+    there), :class:`ValueError` when it is not JSON within the bounds."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(max_bytes + 1)
+    return loads_bounded(data, max_bytes=max_bytes, max_depth=max_depth)
+
+
+def _size(limit: int) -> str:
+    if limit >= 1 << 20 and not limit % (1 << 20):
+        return f"{limit >> 20} MiB"
+    if limit >= 1 << 10 and not limit % (1 << 10):
+        return f"{limit >> 10} KiB"
+    return f"{limit:,} bytes"

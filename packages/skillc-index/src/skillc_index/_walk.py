@@ -1,0 +1,134 @@
+"""Walking a folder for skills: the one rule of which folders a walk enters.
+
+``skc build DIR``, ``skc lint DIR`` and ``skc find`` (its catalog's own incremental walker,
+``skillc_gateway.catalog.scan``) all look for ``SKILL.md`` under a folder, and all enter the
+same folders (DECISIONS: "Walking a folder for skills"): every folder, hidden ones included
+(``skills/.curated/``, ``skills/.system/``: the layout of the openai/skills repository; a
+checkout's ``.claude/skills/``), except
+
+- version control, virtual environments, installed packages and caches (:data:`SKIPPED_FOLDERS`,
+  by name: a frozenset lookup per entry, the find walker's hot path);
+- skillc's own: in a ``.skillc`` folder only its ``skills`` store (its ``runtime``, ``logs``,
+  ``router`` hold compiled stubs, parked deployments and databases), a runtime's
+  ``.skillc-meta``, and the hidden names skillc gives what it is writing or has moved aside
+  (``.<name>.deploy.<pid>-<hex>``, ``.<name>.skillc-backup-<time>``: never a second copy of a
+  skill).
+
+:func:`skips_folder` is that rule; :func:`find_skill_folders` is the walk of ``build`` and
+``lint``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from skillc_index._layout import META_DIR, SKILL_FILE, SKILLC_DIR
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_FOLDERS",
+    "SKIPPED_FOLDERS",
+    "find_skill_folders",
+    "skips_folder",
+]
+
+#: Folders no walk for skills enters, whatever their parent: version control, virtual
+#: environments and installed packages, caches, and skillc's runtime metadata.
+SKIPPED_FOLDERS = frozenset(
+    {
+        # version control
+        ".git",
+        ".hg",
+        ".svn",
+        ".bzr",
+        ".jj",
+        "_darcs",
+        "CVS",
+        # virtual environments and installed packages
+        ".venv",
+        "venv",
+        ".tox",
+        ".nox",
+        "__pypackages__",
+        "node_modules",
+        "bower_components",
+        # caches
+        "__pycache__",
+        ".cache",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".hypothesis",
+        # skillc's own
+        META_DIR,
+    }
+)
+#: The one folder of a ``.skillc`` folder that holds skills: its source store.
+STORE_FOLDER = "skills"
+#: The hidden names of what skillc is writing (``.<name>.<what>.<pid>-<8 hex>``, from
+#: ``_atomic.temporary_path``) or has moved aside (``.<name>.skillc-backup-<UTC time>[-N]``).
+_SKILLC_TEMPORARY = re.compile(r"\..+\.(?:\d+-[0-9a-f]{8}|skillc-backup-\d{8}T\d{6}Z(?:-\d+)?)\Z")
+
+#: Folder levels searched below the given folder (its entries are level 1).
+MAX_DEPTH = 8
+#: At most this many folders are looked at: the rest is not searched.
+MAX_FOLDERS = 100_000
+
+
+def skips_folder(name: str, parent: str) -> bool:
+    """Whether a walk for skills leaves out the folder ``name`` found in a folder named
+    ``parent`` (the rule of the module docstring). Cheap for the common name: one frozenset
+    lookup and a character test."""
+    if name in SKIPPED_FOLDERS:
+        return True
+    if parent == SKILLC_DIR:
+        return name != STORE_FOLDER
+    return name[:1] == "." and _SKILLC_TEMPORARY.match(name) is not None
+
+
+def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> list[Path]:
+    """The skill folders under ``folder``: every folder holding SKILL.md, not looking inside
+    a skill (a SKILL.md nested in a skill is one of its files), nor in the folders
+    :func:`skips_folder` leaves out (hidden folders are entered: ``skills/.curated/x``).
+    Bytewise order of the relative paths; ``[folder]`` itself when it is a skill.
+
+    ``folder`` may be a symlink, but none below it is followed (``skills/x -> ~`` would walk
+    the home folder, a checkout's ``skills/evil -> /elsewhere`` would build what is outside);
+    at most :data:`MAX_DEPTH` levels and :data:`MAX_FOLDERS` folders are searched. With
+    ``linked_entries`` (lint: it only reads), a symlinked entry of ``folder`` itself that is
+    a skill is found too (an agent folder's skills are links), never walked into."""
+    from skillc_index._files import fs_bytes
+
+    found: list[tuple[bytes, Path]] = []
+    pending = [(folder, "", 0)]
+    walked = 0
+    while pending and walked < MAX_FOLDERS:
+        current, rel, depth = pending.pop()
+        walked += 1
+        if (current / SKILL_FILE).is_file():
+            found.append((fs_bytes(rel.rstrip("/")), current))
+            continue
+        if depth >= MAX_DEPTH:
+            continue
+        try:
+            entries = sorted(os.scandir(current), key=lambda e: e.name)
+        except OSError:
+            continue
+        parent = current.name if rel else Path(os.path.abspath(current)).name  # noqa: PTH100
+        for entry in entries:
+            if skips_folder(entry.name, parent):
+                continue
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+                if not is_dir and linked_entries and depth == 0 and entry.is_symlink():
+                    linked = current / entry.name
+                    if (linked / SKILL_FILE).is_file():
+                        found.append((fs_bytes(entry.name), linked))
+            except OSError:
+                continue
+            if is_dir:
+                pending.append((current / entry.name, f"{rel}{entry.name}/", depth + 1))
+    found.sort(key=lambda item: item[0])
+    return [path for _, path in found]

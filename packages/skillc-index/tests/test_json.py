@@ -1,0 +1,122 @@
+"""The one reader of JSON that someone else could have written: bounded in size and nesting,
+refused before the recursive parser sees it."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from skillc_index import (
+    MAX_JSON_DEPTH,
+    JsonRejected,
+    json_depth,
+    loads_bounded,
+    read_json_bounded,
+)
+
+
+def nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+def depth_of(value: Any) -> int:
+    if isinstance(value, list):
+        return 1 + max(map(depth_of, value), default=0)
+    if isinstance(value, dict):
+        return 1 + max(map(depth_of, value.values()), default=0)
+    return 0
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=30,
+)
+
+
+@given(json_values)
+def test_the_depth_is_the_nesting_of_any_json_value(value: Any) -> None:
+    assert json_depth(json.dumps(value)) == depth_of(value)
+    assert json_depth(json.dumps(value, ensure_ascii=False, indent=1)) == depth_of(value)
+
+
+def test_brackets_and_escaped_quotes_inside_strings_do_not_count() -> None:
+    text = json.dumps({"a": ['[[[{{{"', "\\", '\\"[[', "x]]]}}"], "[": {"]": 1}})
+    assert json_depth(text) == 2
+    assert loads_bounded(text, max_depth=2)["["] == {"]": 1}
+
+
+@pytest.mark.parametrize("depth", [MAX_JSON_DEPTH + 1, 100_000, 500_000])
+def test_deep_input_is_refused_before_the_parser_recurses(depth: int) -> None:
+    """Deeper than the interpreter's recursion limit: json.loads itself would raise
+    RecursionError; the bounded reader refuses it first, with a low limit too."""
+    for text in (nested(depth), '{"a":' * depth + "1" + "}" * depth):
+        with pytest.raises(JsonRejected, match=r"^nested deeper than 64 levels$"):
+            loads_bounded(text, max_bytes=10 << 20)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(200)
+    try:
+        with pytest.raises(JsonRejected):
+            loads_bounded(nested(MAX_JSON_DEPTH + 1))
+        assert loads_bounded(nested(MAX_JSON_DEPTH)) == json.loads(nested(MAX_JSON_DEPTH))
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def test_an_unbalanced_prefix_counts_as_deep_not_shallow() -> None:
+    """Input a parser would fail on may be refused for depth; what it would parse is never
+    counted shallower than it is."""
+    with pytest.raises(JsonRejected):
+        loads_bounded("[" * 100 + '"unterminated')
+    with pytest.raises(ValueError):
+        loads_bounded(nested(3) + "]]]")
+
+
+def test_size_bound_for_bytes_and_text() -> None:
+    data = b'{"a": "' + b"x" * 100 + b'"}'
+    assert loads_bounded(data, max_bytes=len(data)) == {"a": "x" * 100}
+    with pytest.raises(JsonRejected, match=r"^larger than 100 bytes$"):
+        loads_bounded(data, max_bytes=100)
+    with pytest.raises(JsonRejected, match=r"^larger than 1 KiB$"):
+        loads_bounded(" " * 1025 + "1", max_bytes=1024)
+
+
+def test_bytes_are_decoded_as_json_loads_decodes_them() -> None:
+    value = {"name": "café", "list": [1, 2]}
+    for encoding in ("utf-8", "utf-8-sig", "utf-16", "utf-32-le"):
+        assert loads_bounded(json.dumps(value).encode(encoding)) == value
+    with pytest.raises(ValueError):
+        loads_bounded(b'{"a": "\xff"}')
+
+
+def test_read_json_bounded(tmp_path: Path) -> None:
+    path = tmp_path / "data.json"
+    path.write_text('{"ok": true}', encoding="utf-8")
+    assert read_json_bounded(path) == {"ok": True}
+    with pytest.raises(FileNotFoundError):
+        read_json_bounded(tmp_path / "missing.json")
+    path.write_bytes(b" " * (2 << 20) + b"{}")
+    with pytest.raises(JsonRejected, match="larger than 1 MiB"):
+        read_json_bounded(path)
+    path.write_text(nested(1000), encoding="utf-8")
+    with pytest.raises(JsonRejected, match="nested deeper than 64 levels"):
+        read_json_bounded(path)
+    path.write_text(nested(200), encoding="utf-8")
+    assert read_json_bounded(path, max_depth=200) == json.loads(nested(200))
+    with pytest.raises(OSError, match="not a regular file"):
+        read_json_bounded(tmp_path)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "manifest.json"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError, match="not a regular file"):
+        read_json_bounded(fifo)
