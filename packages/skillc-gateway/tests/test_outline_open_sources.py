@@ -114,16 +114,16 @@ def test_sources_tree(gateway: Run, demo: Path) -> None:
     result = gateway("sources", "demo")
     assert result.stdout.splitlines() == [
         "demo/",
+        "├── SKILL.md",
         "├── references/",
         "│   ├── deep/",
         "│   │   └── a.md",
         "│   ├── api.md",
         "│   └── notes.txt",
-        "├── SKILL.md",
         "└── Zeta.md",
     ]
     collapsed = gateway("sources", "demo", "--depth", "1").stdout.splitlines()
-    assert collapsed == ["demo/", "├── references/ (3 files)", "├── SKILL.md", "└── Zeta.md"]
+    assert collapsed == ["demo/", "├── SKILL.md", "├── references/ (3 files)", "└── Zeta.md"]
     scoped = gateway("sources", "demo", "--dir", "references", "--depth", "1").stdout.splitlines()
     assert scoped == ["references/", "├── deep/ (1 file)", "├── api.md", "└── notes.txt"]
 
@@ -136,16 +136,48 @@ def test_sources_limit_pattern_and_json(resolved: ResolvedSkill) -> None:
     assert len(lines) == 1 + 100 + 1
     assert lines[-1] == f"└── ... ({len(tree.entries) - 100} more)"
     md_only = source_tree(resolved, pattern="*.md")
-    assert [e.node.path for e in md_only.entries] == ["references", "references/api.md", "SKILL.md"]
+    assert [e.node.path for e in md_only.entries] == ["SKILL.md", "references", "references/api.md"]
     data = source_tree(resolved, depth=1, limit=None).to_dict()
     assert data["type"] == "directory" and data["truncated"] == 0
-    references = data["children"][0]  # type: ignore[index]
+    references = data["children"][1]  # type: ignore[index]
     assert references == {
         "name": "references",
         "path": "references",
         "type": "directory",
         "file_count": 2,
     }
+
+
+def test_sources_lists_skill_md_first_within_the_default_limit(
+    gateway: Run, demo: Path, resolved: ResolvedSkill
+) -> None:
+    """Folders come before files, but SKILL.md comes first of all (the RFC's example): with
+    more than 100 folders the default limit cut SKILL.md itself (issue 32)."""
+    for i in range(150):
+        (demo / f"d{i:03}").mkdir()
+        (demo / f"d{i:03}" / "x.txt").write_text("x", encoding="utf-8")
+    lines = gateway("sources", "demo", "--depth", "1").stdout.splitlines()
+    assert lines[:3] == ["demo/", "├── SKILL.md", "├── d000/ (1 file)"]
+    assert len(lines) == 1 + 100 + 1 and lines[-1] == "└── ... (52 more)"
+    data = json.loads(gateway("sources", "demo", "--format", "json").stdout)
+    assert [child["path"] for child in data["tree"]["children"][:2]] == ["SKILL.md", "d000"]
+    assert data["tree"]["truncated"] == 1 + 3 + 2 * 150 - 100  # a folder and its file each
+    scoped = [e.node.path for e in source_tree(resolved, directory="references").entries]
+    assert scoped == ["references/api.md", "references/notes.txt"]  # no SKILL.md there
+    by_pattern = [e.node.path for e in source_tree(resolved, pattern="*.txt").entries][:2]
+    assert by_pattern == ["d000", "d000/x.txt"]  # SKILL.md only when it matches
+
+
+def test_sources_limit_0_lists_everything(gateway: Run, demo: Path) -> None:
+    """``--limit 0`` is no limit (it showed nothing but ``... (N more)``)."""
+    for i in range(300):
+        (demo / f"f{i:03}.txt").write_text("x", encoding="utf-8")
+    lines = gateway("sources", "demo", "--limit", "0").stdout.splitlines()
+    assert len(lines) == 1 + 1 + 3 + 300  # root, SKILL.md, references/ and its 2 files, 300
+    assert lines[1] == "├── SKILL.md" and lines[-1] == "└── f299.txt"
+    assert not any("more)" in line for line in lines)
+    data = json.loads(gateway("sources", "demo", "--limit", "0", "--format", "json").stdout)
+    assert data["tree"]["truncated"] == 0 and len(data["tree"]["children"]) == 302
 
 
 def test_sources_dir_errors(resolved: ResolvedSkill) -> None:

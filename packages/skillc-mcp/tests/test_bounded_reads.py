@@ -4,6 +4,7 @@ is unchanged."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -136,3 +137,35 @@ def test_an_outline_reply_is_bounded_with_a_warning(
     assert f"outline cut at {len(headings):,} of " in warning and "`level`" in warning
     assert "warnings" not in seen["top"]  # the top level alone fits
     assert [h["text"] for h in seen["top"]["headings"]][-1] == "Many"
+
+
+def test_a_sources_reply_is_bounded_with_a_warning(
+    server_command: list[str], project: Path, env: dict[str, str]
+) -> None:
+    """``limit: 0`` lists every entry (issue 32), as many as fit in 100,000 characters of
+    JSON, SKILL.md first; a warning says it was cut."""
+    skill = project / ".skillc" / "skills" / "demo"
+    data = skill / "data"
+    data.mkdir()
+    for n in range(2500):
+        (data / f"measurement-series-{n:05d}-of-the-long-running-experiment.csv").touch()
+
+    async def body(client: Client) -> dict[str, Any]:
+        return {
+            "all": (await call(client, "skc_sources", {"skill": "demo", "limit": 0}))[1],
+            "top": (await call(client, "skc_sources", {"skill": "demo", "depth": 1, "limit": 0}))[
+                1
+            ],
+        }
+
+    seen = sdk_session(server_command, project, env, body)
+    tree = seen["all"]["tree"]
+    assert [child["path"] for child in tree["children"]][:2] == ["SKILL.md", "data"]
+    shown = len(tree["children"][1]["children"])
+    assert 500 < shown < 2500
+    assert tree["truncated"] == 2500 - shown + 3  # and references/ with its two files
+    assert len(json.dumps(tree)) < 101_000
+    [warning] = seen["all"]["warnings"]
+    assert f"sources cut at {shown + 2:,} of 2,505 entries" in warning and "`depth`" in warning
+    assert "warnings" not in seen["top"]  # the top level alone fits
+    assert seen["top"]["tree"]["truncated"] == 0

@@ -198,7 +198,7 @@ def open_command(
     type=count_range(0),
     default=100,
     show_default=True,
-    help="Show at most this many entries.",
+    help="Show at most this many entries (0: all).",
 )
 @click.option("--pattern", metavar="GLOB", help="Only files matching this glob (e.g. '*.md').")
 @format_option()
@@ -213,7 +213,8 @@ def sources_command(
 ) -> None:
     """List source files (tree-style).
 
-    Folders first, then files, in path order; hidden files and folders are not sources.
+    SKILL.md first, then folders, then files, in path order; hidden files and folders are
+    not sources.
 
     \b
     Examples:

@@ -338,7 +338,14 @@ class SourcesParams(NamedTuple):
     dir: Annotated[
         str | None, Param("Only the tree under this folder (relative to the skill).")
     ] = None
-    limit: Annotated[int, Param("Show at most this many entries.", minimum=0)] = 100
+    limit: Annotated[
+        int,
+        Param(
+            "Show at most this many entries (0: all of them, as many as fit in the reply); "
+            "SKILL.md comes first.",
+            minimum=0,
+        ),
+    ] = 100
     pattern: Annotated[
         str | None, Param("Only files matching this glob ('*.md', 'references/**').")
     ] = None
@@ -367,7 +374,22 @@ def sources(session: Session, params: SourcesParams) -> SourcesResult:
             limit=params.limit,
             pattern=params.pattern,
         )
-    return SourcesResult(skill.name, tree)
+    warnings: tuple[Notice, ...] = ()
+    if session.reply_chars is not None:
+        shown = len(tree.shown)
+        kept = session.fitting(tree.items()[:shown])
+        if kept < shown:
+            from skillc_index import Notice
+
+            tree = tree.cut(kept)
+            warnings = (
+                Notice(
+                    f"sources cut at {kept:,} of {len(tree.entries):,} entries (the reply's "
+                    f"limit of {session.reply_chars:,} characters): narrow it with `dir`, "
+                    "`depth` or `pattern`"
+                ),
+            )
+    return SourcesResult(skill.name, tree, warnings)
 
 
 TREE_NODE = {
