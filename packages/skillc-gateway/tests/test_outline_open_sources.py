@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from skillc_gateway import open_file, outline, source_tree
+from skillc_gateway import FileBytes, FileText, open_file, outline, source_tree
 from skillc_index import (
-    BinaryFile,
     FileIsAFolder,
+    FileTooLarge,
     PathEscapesRoot,
     ResolvedSkill,
     SkillDirectoryNotFound,
@@ -90,21 +90,74 @@ def test_open_errors(resolved: ResolvedSkill, gateway: Run) -> None:
     with pytest.raises(FileIsAFolder) as folder:
         open_file(resolved, "references")
     assert folder.value.path == "references"
-    (resolved.source / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0")
-    with pytest.raises(BinaryFile) as binary:
-        open_file(resolved, "image.png")
-    assert (binary.value.path, binary.value.size) == ("image.png", 11)
     result = gateway("open", "demo", "references")
     assert result.stderr == (
         "error[E021]: file not found: 'references'\n"
         "hint: 'references' is a folder; list it with 'skc sources --dir'\n"
     )
-    result = gateway("open", "demo", "image.png")
-    assert result.returncode == 1
-    assert result.stderr.startswith("error[E999]: 'image.png' is a binary file")
     result = gateway("open", "demo", "../../etc/passwd")
     assert result.returncode == 1
     assert result.stderr.strip() == "error[E012]: path escapes skill root: '../../etc/passwd'"
+
+
+PNG = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + bytes(range(256)) + b"\n\r\n" * 3
+
+
+def test_open_serves_a_binary_file_as_it_is(
+    resolved: ResolvedSkill, demo: Path, project: Path, clean_env: dict[str, str]
+) -> None:
+    """RFC-0002:C-OPEN serves any file type: a binary file (NUL bytes in its first 8 KB) was
+    E999, the internal-error code (issue 32). The command line writes its bytes as they
+    are (``--max-lines`` aside: lines mean nothing there)."""
+    (demo / "assets").mkdir()
+    (demo / "assets" / "logo.png").write_bytes(PNG)
+    found = open_file(resolved, "assets/logo.png", max_lines=1)
+    assert isinstance(found, FileBytes)
+    assert (found.path, found.data, found.mime_type) == ("assets/logo.png", PNG, "image/png")
+    for extra in ((), ("--max-lines", "1"), ("--offset", "2")):
+        result = subprocess.run(
+            [sys.executable, "-m", "skillc_gateway", "open", "demo", "assets/logo.png", *extra],
+            cwd=project,
+            env=clean_env,
+            capture_output=True,
+            check=False,
+        )
+        assert (result.returncode, result.stderr) == (0, b""), extra
+        assert result.stdout == PNG, extra
+
+
+def test_open_json_carries_a_binary_file_in_base64(gateway: Run, demo: Path) -> None:
+    import base64
+
+    (demo / "data.bin").write_bytes(b"\0\xff" * 40)
+    result = gateway("open", "demo", "data.bin", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data == {
+        "skill": "demo",
+        "path": "data.bin",
+        "encoding": "base64",
+        "mime_type": "application/octet-stream",
+        "size": 80,
+        "content": base64.b64encode(b"\0\xff" * 40).decode("ascii"),
+        "truncated": False,
+    }
+
+
+def test_open_refuses_a_binary_file_over_the_reply_bound(resolved: ResolvedSkill) -> None:
+    """A front end that bounds its replies (the MCP server: 100,000 characters of base64,
+    75,000 bytes) gets E023 for a larger binary file, never a cut one."""
+    (resolved.source / "big.bin").write_bytes(b"\0" * 75_001)
+    (resolved.source / "fits.bin").write_bytes(b"\0" * 75_000)
+    with pytest.raises(FileTooLarge) as caught:
+        open_file(resolved, "big.bin", max_bytes=75_000)
+    assert caught.value.diagnostic.code == "E023"
+    assert (caught.value.path, caught.value.size, caught.value.limit) == ("big.bin", 75_001, 75_000)
+    assert str(caught.value).startswith("error[E023]: file too large: 'big.bin'")
+    fits = open_file(resolved, "fits.bin", max_bytes=75_000)
+    assert isinstance(fits, FileBytes) and len(fits.data) == 75_000
+    text = open_file(resolved, "references/notes.txt", max_bytes=1)  # text is paged, not refused
+    assert isinstance(text, FileText) and text.text == "one\ntwo\nthree\n"
 
 
 def test_sources_tree(gateway: Run, demo: Path) -> None:

@@ -169,3 +169,54 @@ def test_a_sources_reply_is_bounded_with_a_warning(
     assert f"sources cut at {shown + 2:,} of 2,505 entries" in warning and "`depth`" in warning
     assert "warnings" not in seen["top"]  # the top level alone fits
     assert seen["top"]["tree"]["truncated"] == 0
+
+
+def test_a_binary_file_is_served_in_base64_and_as_an_embedded_resource(
+    server_command: list[str], project: Path, env: dict[str, str]
+) -> None:
+    """``skc_open`` of a binary file was E999 (issue 32): its bytes come in base64 with its
+    size, in the structured content (and its JSON text) and as an embedded resource `blob`
+    with its MIME type; one larger than the reply holds (75,000 bytes of base64's 100,000
+    characters) is E023."""
+    import base64
+
+    skill = project / ".skillc" / "skills" / "demo"
+    picture = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + bytes(range(256)) * 4
+    (skill / "logo.png").write_bytes(picture)
+    (skill / "big.bin").write_bytes(b"\0" * 75_001)
+    (skill / "fits.bin").write_bytes(b"\0" * 75_000)
+
+    async def body(client: Client) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        for name in ("logo.png", "fits.bin", "big.bin"):
+            result = await client.call_tool("skc_open", {"skill": "demo", "path": name})
+            seen[name] = result
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        seen["schema"] = tools["skc_open"].output_schema
+        return seen
+
+    seen = sdk_session(server_command, project, env, body)
+    logo = seen["logo.png"]
+    assert not logo.is_error
+    data = logo.structured_content
+    import jsonschema
+
+    jsonschema.Draft202012Validator(seen["schema"]).validate(data)
+    assert data == {
+        "skill": "demo",
+        "path": "logo.png",
+        "encoding": "base64",
+        "mime_type": "image/png",
+        "size": len(picture),
+        "content": base64.b64encode(picture).decode("ascii"),
+        "truncated": False,
+    }
+    text, embedded = logo.content
+    assert json.loads(text.text) == data  # type: ignore[union-attr]
+    resource = embedded.resource  # type: ignore[union-attr]
+    assert (resource.mime_type, str(resource.uri)) == ("image/png", (skill / "logo.png").as_uri())
+    assert base64.b64decode(resource.blob) == picture
+    assert seen["fits.bin"].structured_content["size"] == 75_000
+    big = seen["big.bin"]
+    assert big.is_error
+    assert big.content[0].text.startswith("error[E023]: file too large: 'big.bin'\nhint: ")

@@ -172,7 +172,9 @@ def open_command(
 ) -> None:
     """Retrieve file content.
 
-    Prints PATH (relative to the skill root, any file type) exactly as it is. Paths that lead
+    Prints PATH (relative to the skill root, any file type) exactly as it is: a binary file's
+    bytes whole (--max-lines and --offset count lines of text files only; JSON carries them
+    in base64). Paths that lead
     outside the skill, by `..`, an absolute path or a symlink, are refused (E012). Only
     regular files are read (a FIFO, socket or device is E021); a hidden file (a dot-file or
     dot-folder, which `skc sources` does not list) only with --hidden.
@@ -185,7 +187,11 @@ def open_command(
     from skillc_gateway.operations import OPEN, OpenParams
 
     result = perform(OPEN, OpenParams(skill, path, max_lines, offset, hidden), output_format)
-    if result is not None:
+    if result is None:
+        return
+    if result.binary is not None:  # its bytes as they are (lines mean nothing there)
+        click.echo(result.binary.data, nl=False)
+    elif result.page is not None:
         _echo_text(result.page.content, result.page.more_lines, as_is=True)
 
 
