@@ -220,3 +220,41 @@ def test_a_binary_file_is_served_in_base64_and_as_an_embedded_resource(
     big = seen["big.bin"]
     assert big.is_error
     assert big.content[0].text.startswith("error[E023]: file too large: 'big.bin'\nhint: ")
+
+
+def test_a_find_reply_is_bounded_with_descriptions_cut(
+    server_command: list[str], project: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """``skc_find`` replies had no bound: 40 skills with long descriptions made 4.8 MB
+    (issue 32). The JSON keeps to 100,000 characters: the longest descriptions are cut to
+    what fits, with a marker, and a warning says so; short ones stay whole."""
+    library = tmp_path / "library"
+    for n in range(40):
+        folder = library / f"widget-tool-{n:02d}"
+        folder.mkdir(parents=True)
+        words = " ".join(f"widget{n}x{k}" for k in range(4000)) if n else "Short gadget."
+        (folder / "SKILL.md").write_text(
+            f"---\nname: widget-tool-{n:02d}\ndescription: Widgets {words}\n---\n\n# Widgets\n",
+            encoding="utf-8",
+        )
+
+    async def body(client: Client) -> dict[str, Any]:
+        query = {"query": "widgets gadget", "limit": 40, "path": [str(library)]}
+        result = await client.call_tool("skc_find", query)
+        _, checked = await call(client, "skc_find", query)
+        return {"result": result, "checked": checked}
+
+    seen = sdk_session(server_command, project, env, body)
+    data = seen["checked"]
+    assert len(json.dumps(data, ensure_ascii=False)) <= 100_000
+    by_name = {skill["name"]: skill["description"] for skill in data["skills"]}
+    long = {name: text for name, text in by_name.items() if name != "widget-tool-00"}
+    assert len(long) >= 10  # (the ranker reads 20 rows of a word most skills hold)
+    assert by_name["widget-tool-00"] == "Widgets Short gadget."  # short: whole
+    for name, text in long.items():
+        assert text.startswith(f"Widgets widget{int(name[-2:])}x0 ") and text.endswith("…")
+        assert 1_000 < len(text) < 100_000 // len(long)
+    [warning] = [w for w in data["warnings"] if "cut" in w]
+    assert f"descriptions of {len(long)} skills cut to " in warning and "100,000" in warning
+    text = seen["result"].content[0].text
+    assert json.loads(text) == seen["result"].structured_content

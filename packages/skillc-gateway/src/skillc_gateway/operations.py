@@ -570,17 +570,23 @@ class FindParams(NamedTuple):
 
 
 def find(session: Session, params: FindParams) -> FindResult:
-    """Not logged: it resolves no skill (the ``show`` that follows is)."""
+    """Not logged: it resolves no skill (the ``show`` that follows is). Kept to the
+    session's ``reply_chars`` (:mod:`skillc_gateway._find_reply`)."""
     from skillc_gateway.catalog import find_skills
     from skillc_index.installed import trusted_targets
 
-    return find_skills(
+    found = find_skills(
         session.layout,
         params.query,
         limit=params.limit,
         paths=params.path,
         configured=trusted_targets(session.layout, session.config),
     )
+    if session.reply_chars is None:
+        return found
+    from skillc_gateway._find_reply import fit_answer
+
+    return fit_answer(found, session.reply_chars)
 
 
 FIND_SKILL = output_schema(
