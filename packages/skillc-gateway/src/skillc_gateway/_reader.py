@@ -4,6 +4,7 @@ file's bytes."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
 from skillc_index import (
@@ -167,7 +168,8 @@ def _binary(
     if max_bytes is not None and len(data) > max_bytes:
         raise FileTooLarge(path, max(size, len(data)), max_bytes)
     mime_type = mimetypes.guess_type(path, strict=False)[0] or OCTET_STREAM
-    return FileBytes(path, data, mime_type, (skill.source / path).absolute().as_uri())
+    where = Path(os.path.normpath(os.path.abspath(skill.source / path)))  # noqa: PTH100
+    return FileBytes(path, data, mime_type, where.as_uri())
 
 
 class Page(NamedTuple):
