@@ -568,7 +568,7 @@ def test_index_schema_and_contents(ok: Run, skills: Path, project: Path) -> None
     manifest = json.loads((runtime_of(project, "demo") / ".skillc-meta/manifest.json").read_text())
     assert meta["source_hash"] == manifest["source_hash"]
     assert meta["skill_path"] == str((skills / "demo").resolve())
-    assert meta["schema_version"] == "3"
+    assert meta["schema_version"] == "4"
     assert RFC3339_UTC.match(meta["indexed_at"])
     assert meta["tokenizer"] == "porter"
 
@@ -629,7 +629,7 @@ def test_corrupt_index_is_deleted_and_rebuilt(
     assert data["index"]["action"] == "rebuilt"
     assert data["index"]["reason"].startswith("corrupt")
     meta = dict(query(db, "SELECT key, value FROM index_meta"))
-    assert meta["schema_version"] == "3" and meta["tokenizer"] == "porter"
+    assert meta["schema_version"] == "4" and meta["tokenizer"] == "porter"
     assert query(db, "SELECT section FROM sections") == [("Demo",)]
 
 
@@ -690,7 +690,7 @@ def test_stale_index_is_rebuilt(
     assert data["index"]["action"] == "rebuilt"
     assert data["index"]["reason"].startswith("stale")
     meta = dict(query(db, "SELECT key, value FROM index_meta"))
-    assert meta["schema_version"] == "3"
+    assert meta["schema_version"] == "4"
     assert meta["tokenizer"] == ("cjk" if change == "tokenizer" else "porter")
 
 

@@ -227,3 +227,62 @@ def test_a_script_whose_interpreter_is_missing_is_126_not_127(
     result = gateway_process("exec", "demo", "--", "scripts/old.sh")
     assert result.returncode == 126, result.stderr
     assert "bad interpreter" in result.stderr
+
+
+def test_the_placeholders_of_the_skill_folder_are_substituted(
+    tool: Path, project: Path, gateway_process: Run
+) -> None:
+    """``{baseDir}/...``, ``$SKILL_DIR/...`` and ``${CLAUDE_SKILL_DIR}/...`` in a documented
+    command are the skill's folder, as the agents that define them substitute them (they
+    failed with 127: no such program; issue 32). Word by word, no shell."""
+    script = tool / "scripts" / "hello.sh"
+    script.write_text('#!/bin/sh\necho hello "$@"\n', encoding="utf-8")
+    script.chmod(0o755)
+    done = gateway_process(
+        "exec", "demo", "--", "{baseDir}/scripts/hello.sh", "${CLAUDE_SKILL_DIR}", "$SKILL_DIRS"
+    )
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    assert done.stdout == f"hello {tool} $SKILL_DIRS\n"  # another variable: left as it is
+    done = gateway_process(
+        "exec",
+        "demo",
+        "--",
+        sys.executable,
+        "${CLAUDE_SKILL_DIR}/scripts/show.py",
+        "$SKILL_DIR/SKILL.md",
+        "--out={baseDir}/out/x.png",
+        "PYTHONPATH=${SKILL_DIR}/lib:{baseDir}/vendor",
+        "{baseDir}",
+    )
+    assert done.returncode == 0, done.stderr
+    argv = [
+        f"{tool}/SKILL.md",
+        f"--out={tool}/out/x.png",
+        f"PYTHONPATH={tool}/lib:{tool}/vendor",
+        str(tool),
+    ]
+    assert f"argv {argv}" in done.stdout.splitlines()
+    assert "read ---" in done.stdout.splitlines()  # it opened the skill's SKILL.md
+    assert rows(project)[-1][1]["files"] == ["scripts/show.py", "SKILL.md"]
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "{baseDir}/../secret.txt",
+        "$SKILL_DIR/scripts/../../secret.txt",
+        "{baseDir}-old/x",  # a sibling folder, glued to the skill's name
+        "${CLAUDE_SKILL_DIR}x",
+        "{baseDir}/out:{baseDir}/..",
+        "{baseDir}/link/secret.txt",  # a symlink leading out
+    ],
+)
+def test_a_placeholder_never_leads_out_of_the_skill(
+    tool: Path, project: Path, gateway_process: Run, word: str
+) -> None:
+    (tool.parent / "secret.txt").write_text("secret\n", encoding="utf-8")
+    (tool / "link").symlink_to(tool.parent)
+    done = gateway_process("exec", "demo", "--", "cat", word)
+    assert (done.returncode, done.stdout) == (1, ""), done.stdout
+    assert done.stderr == f"error[E012]: path escapes skill root: '{word}'\n"
+    assert rows(project)[-1][2] == f"error[E012]: path escapes skill root: '{word}'"

@@ -153,3 +153,35 @@ def test_cli_offset_reads_on(
     assert (data["content"], data["offset"], data["next_offset"]) == ("two\n", 1, 2)
     text = gateway("open", "demo", "references/notes.txt", "--offset", "2")
     assert text.stdout == "three\n"
+
+
+def test_a_bounded_find_cuts_folders_then_skills(project: Path, home: Path, tmp_path: Path) -> None:
+    """Past the descriptions, a reply bound cuts each skill's lists of other folders to 10,
+    then leaves the last skills out, and says so (issue 32)."""
+    from skillc_gateway.operations import FIND, FindParams
+
+    library = tmp_path / "library"
+    for n in range(6):
+        for copy in range(15):  # the same skill 15 times: 14 duplicates
+            folder = library / f"copy-{copy:02d}-{'x' * 60}" / f"gadget-{n}"
+            folder.mkdir(parents=True)
+            (folder / "SKILL.md").write_text(
+                f"---\nname: gadget-{n}\ndescription: Gadget number {n}.\n---\n\n# Use\n",
+                encoding="utf-8",
+            )
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    params = FindParams("gadget", 6, (str(library),))
+    whole = FIND.run(Session(layout, AccessLog(print)), params).to_dict()
+    assert [len(s["duplicates"]) for s in whole["skills"]] == [14] * 6
+    size = len(json.dumps(whole, ensure_ascii=False))
+    bounded = FIND.run(Session(layout, AccessLog(print), reply_chars=size // 2), params)
+    data = bounded.to_dict()
+    assert len(json.dumps(data, ensure_ascii=False)) <= size // 2
+    assert 0 < len(data["skills"]) < 6
+    assert all(len(s["duplicates"]) == 10 for s in data["skills"])
+    assert [s["name"] for s in data["skills"]] == [s["name"] for s in whole["skills"]][
+        : len(data["skills"])
+    ]
+    [warning] = data["warnings"]
+    assert "the other folders of 6 skills (`duplicates`, `deployed_to`) cut to 10" in warning
+    assert f"{6 - len(data['skills'])} skills left out (ask for fewer with `limit`)" in warning

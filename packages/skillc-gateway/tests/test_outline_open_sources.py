@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from skillc_gateway import open_file, outline, source_tree
+from skillc_gateway import FileBytes, FileText, open_file, outline, source_tree
 from skillc_index import (
-    BinaryFile,
     FileIsAFolder,
+    FileTooLarge,
     PathEscapesRoot,
     ResolvedSkill,
     SkillDirectoryNotFound,
@@ -90,21 +90,74 @@ def test_open_errors(resolved: ResolvedSkill, gateway: Run) -> None:
     with pytest.raises(FileIsAFolder) as folder:
         open_file(resolved, "references")
     assert folder.value.path == "references"
-    (resolved.source / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0")
-    with pytest.raises(BinaryFile) as binary:
-        open_file(resolved, "image.png")
-    assert (binary.value.path, binary.value.size) == ("image.png", 11)
     result = gateway("open", "demo", "references")
     assert result.stderr == (
         "error[E021]: file not found: 'references'\n"
         "hint: 'references' is a folder; list it with 'skc sources --dir'\n"
     )
-    result = gateway("open", "demo", "image.png")
-    assert result.returncode == 1
-    assert result.stderr.startswith("error[E999]: 'image.png' is a binary file")
     result = gateway("open", "demo", "../../etc/passwd")
     assert result.returncode == 1
     assert result.stderr.strip() == "error[E012]: path escapes skill root: '../../etc/passwd'"
+
+
+PNG = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + bytes(range(256)) + b"\n\r\n" * 3
+
+
+def test_open_serves_a_binary_file_as_it_is(
+    resolved: ResolvedSkill, demo: Path, project: Path, clean_env: dict[str, str]
+) -> None:
+    """RFC-0002:C-OPEN serves any file type: a binary file (NUL bytes in its first 8 KB) was
+    E999, the internal-error code (issue 32). The command line writes its bytes as they
+    are (``--max-lines`` aside: lines mean nothing there)."""
+    (demo / "assets").mkdir()
+    (demo / "assets" / "logo.png").write_bytes(PNG)
+    found = open_file(resolved, "assets/logo.png", max_lines=1)
+    assert isinstance(found, FileBytes)
+    assert (found.path, found.data, found.mime_type) == ("assets/logo.png", PNG, "image/png")
+    for extra in ((), ("--max-lines", "1"), ("--offset", "2")):
+        result = subprocess.run(
+            [sys.executable, "-m", "skillc_gateway", "open", "demo", "assets/logo.png", *extra],
+            cwd=project,
+            env=clean_env,
+            capture_output=True,
+            check=False,
+        )
+        assert (result.returncode, result.stderr) == (0, b""), extra
+        assert result.stdout == PNG, extra
+
+
+def test_open_json_carries_a_binary_file_in_base64(gateway: Run, demo: Path) -> None:
+    import base64
+
+    (demo / "data.bin").write_bytes(b"\0\xff" * 40)
+    result = gateway("open", "demo", "data.bin", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data == {
+        "skill": "demo",
+        "path": "data.bin",
+        "encoding": "base64",
+        "mime_type": "application/octet-stream",
+        "size": 80,
+        "content": base64.b64encode(b"\0\xff" * 40).decode("ascii"),
+        "truncated": False,
+    }
+
+
+def test_open_refuses_a_binary_file_over_the_reply_bound(resolved: ResolvedSkill) -> None:
+    """A front end that bounds its replies (the MCP server: 100,000 characters of base64,
+    75,000 bytes) gets E023 for a larger binary file, never a cut one."""
+    (resolved.source / "big.bin").write_bytes(b"\0" * 75_001)
+    (resolved.source / "fits.bin").write_bytes(b"\0" * 75_000)
+    with pytest.raises(FileTooLarge) as caught:
+        open_file(resolved, "big.bin", max_bytes=75_000)
+    assert caught.value.diagnostic.code == "E023"
+    assert (caught.value.path, caught.value.size, caught.value.limit) == ("big.bin", 75_001, 75_000)
+    assert str(caught.value).startswith("error[E023]: file too large: 'big.bin'")
+    fits = open_file(resolved, "fits.bin", max_bytes=75_000)
+    assert isinstance(fits, FileBytes) and len(fits.data) == 75_000
+    text = open_file(resolved, "references/notes.txt", max_bytes=1)  # text is paged, not refused
+    assert isinstance(text, FileText) and text.text == "one\ntwo\nthree\n"
 
 
 def test_sources_tree(gateway: Run, demo: Path) -> None:
@@ -114,16 +167,16 @@ def test_sources_tree(gateway: Run, demo: Path) -> None:
     result = gateway("sources", "demo")
     assert result.stdout.splitlines() == [
         "demo/",
+        "├── SKILL.md",
         "├── references/",
         "│   ├── deep/",
         "│   │   └── a.md",
         "│   ├── api.md",
         "│   └── notes.txt",
-        "├── SKILL.md",
         "└── Zeta.md",
     ]
     collapsed = gateway("sources", "demo", "--depth", "1").stdout.splitlines()
-    assert collapsed == ["demo/", "├── references/ (3 files)", "├── SKILL.md", "└── Zeta.md"]
+    assert collapsed == ["demo/", "├── SKILL.md", "├── references/ (3 files)", "└── Zeta.md"]
     scoped = gateway("sources", "demo", "--dir", "references", "--depth", "1").stdout.splitlines()
     assert scoped == ["references/", "├── deep/ (1 file)", "├── api.md", "└── notes.txt"]
 
@@ -136,16 +189,48 @@ def test_sources_limit_pattern_and_json(resolved: ResolvedSkill) -> None:
     assert len(lines) == 1 + 100 + 1
     assert lines[-1] == f"└── ... ({len(tree.entries) - 100} more)"
     md_only = source_tree(resolved, pattern="*.md")
-    assert [e.node.path for e in md_only.entries] == ["references", "references/api.md", "SKILL.md"]
+    assert [e.node.path for e in md_only.entries] == ["SKILL.md", "references", "references/api.md"]
     data = source_tree(resolved, depth=1, limit=None).to_dict()
     assert data["type"] == "directory" and data["truncated"] == 0
-    references = data["children"][0]  # type: ignore[index]
+    references = data["children"][1]  # type: ignore[index]
     assert references == {
         "name": "references",
         "path": "references",
         "type": "directory",
         "file_count": 2,
     }
+
+
+def test_sources_lists_skill_md_first_within_the_default_limit(
+    gateway: Run, demo: Path, resolved: ResolvedSkill
+) -> None:
+    """Folders come before files, but SKILL.md comes first of all (the RFC's example): with
+    more than 100 folders the default limit cut SKILL.md itself (issue 32)."""
+    for i in range(150):
+        (demo / f"d{i:03}").mkdir()
+        (demo / f"d{i:03}" / "x.txt").write_text("x", encoding="utf-8")
+    lines = gateway("sources", "demo", "--depth", "1").stdout.splitlines()
+    assert lines[:3] == ["demo/", "├── SKILL.md", "├── d000/ (1 file)"]
+    assert len(lines) == 1 + 100 + 1 and lines[-1] == "└── ... (52 more)"
+    data = json.loads(gateway("sources", "demo", "--format", "json").stdout)
+    assert [child["path"] for child in data["tree"]["children"][:2]] == ["SKILL.md", "d000"]
+    assert data["tree"]["truncated"] == 1 + 3 + 2 * 150 - 100  # a folder and its file each
+    scoped = [e.node.path for e in source_tree(resolved, directory="references").entries]
+    assert scoped == ["references/api.md", "references/notes.txt"]  # no SKILL.md there
+    by_pattern = [e.node.path for e in source_tree(resolved, pattern="*.txt").entries][:2]
+    assert by_pattern == ["d000", "d000/x.txt"]  # SKILL.md only when it matches
+
+
+def test_sources_limit_0_lists_everything(gateway: Run, demo: Path) -> None:
+    """``--limit 0`` is no limit (it showed nothing but ``... (N more)``)."""
+    for i in range(300):
+        (demo / f"f{i:03}.txt").write_text("x", encoding="utf-8")
+    lines = gateway("sources", "demo", "--limit", "0").stdout.splitlines()
+    assert len(lines) == 1 + 1 + 3 + 300  # root, SKILL.md, references/ and its 2 files, 300
+    assert lines[1] == "├── SKILL.md" and lines[-1] == "└── f299.txt"
+    assert not any("more)" in line for line in lines)
+    data = json.loads(gateway("sources", "demo", "--limit", "0", "--format", "json").stdout)
+    assert data["tree"]["truncated"] == 0 and len(data["tree"]["children"]) == 302
 
 
 def test_sources_dir_errors(resolved: ResolvedSkill) -> None:

@@ -296,3 +296,34 @@ def test_a_failed_search_logs_no_results(
     db.close()
     assert [json.loads(args)["result_count"] for args, _ in rows] == [0, 0]
     assert [error.split("]")[0] for _, error in rows] == ["error[E002", "error[E004"]
+
+
+def test_an_empty_heading_has_a_label_that_outline_prints_and_show_takes(
+    gateway: Run, demo: Path, project: Path, home: Path
+) -> None:
+    """A bare ``#`` (or ``##   ``) heading was listed with empty text and could not be shown
+    (``show --section ""`` is E020; issue 32): it is labelled by its line."""
+    (demo / "references" / "bare.md").write_text(
+        "#\n\nFirst.\n\n## Named\n\nSecond.\n\n##   \n\nThird.\n", encoding="utf-8"
+    )
+    listed = gateway("outline", "demo")
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    at = lines.index("references/bare.md")
+    assert lines[at + 1 : at + 4] == [
+        "  # (empty heading, line 1)",
+        "    ## Named",
+        "    ## (empty heading, line 9)",
+    ]
+    build_skill("demo", Layout.discover(project, {"SKILLC_HOME": str(home)}))
+    assert gateway("outline", "demo").stdout.splitlines() == lines  # from the index: the same
+    shown = gateway("show", "demo", "--section", "(empty heading, line 9)")
+    assert (shown.returncode, shown.stdout) == (0, "##   \n\nThird.\n"), shown.stderr
+    first = json.loads(
+        gateway("show", "demo", "--section", "(Empty heading, line 1)", "--format", "json").stdout
+    )
+    assert (first["section"], first["start_line"], first["end_line"]) == (
+        "(empty heading, line 1)",
+        1,
+        12,
+    )

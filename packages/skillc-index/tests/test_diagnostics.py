@@ -21,6 +21,8 @@ RFC_LINES = {
     "E020": "error[E020]: section not found: '<section>'",
     "E021": "error[E021]: file not found: '<path>'",
     "E022": "error[E022]: directory not found: '<path>'",
+    # skillc's own (issue 32: a binary file larger than an MCP reply), in the gateway range
+    "E023": "error[E023]: file too large: '<path>'",
     "E030": "error[E030]: invalid query type: '<type>'",
     "E031": "error[E031]: invalid filter: '<message>'",
     "E040": "error[E040]: no local logs found",

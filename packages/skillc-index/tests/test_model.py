@@ -626,7 +626,20 @@ def test_a_heading_of_only_inline_html_is_named_by_its_source() -> None:
         "— opened",  # some plain text: kept as it was
         "<a> <b> <c>",  # a setext heading's lines joined by a space, as for plain text
         "K",
-        "",  # an empty heading stays empty
+        "(empty heading, line 13)",  # no text at all: its label (the next test)
+    ]
+
+
+def test_an_empty_heading_is_named_by_its_line() -> None:
+    """A bare ``#``, blanks or a closing sequence only: the label ``(empty heading, line N)``
+    (N counts the frontmatter), which outline lists and show finds (issue 32: the text was
+    ``""``, which no ``show --section`` can name)."""
+    doc = parse_markdown("---\nname: x\n---\n#\n\n##   \n\n### ###\n\n#### Named\n")
+    assert [(h.level, h.text, h.line) for h in doc.headings] == [
+        (1, "(empty heading, line 4)", 4),
+        (2, "(empty heading, line 6)", 6),
+        (3, "(empty heading, line 8)", 8),
+        (4, "Named", 10),
     ]
 
 

@@ -4,6 +4,7 @@ is unchanged."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -136,3 +137,124 @@ def test_an_outline_reply_is_bounded_with_a_warning(
     assert f"outline cut at {len(headings):,} of " in warning and "`level`" in warning
     assert "warnings" not in seen["top"]  # the top level alone fits
     assert [h["text"] for h in seen["top"]["headings"]][-1] == "Many"
+
+
+def test_a_sources_reply_is_bounded_with_a_warning(
+    server_command: list[str], project: Path, env: dict[str, str]
+) -> None:
+    """``limit: 0`` lists every entry (issue 32), as many as fit in 100,000 characters of
+    JSON, SKILL.md first; a warning says it was cut."""
+    skill = project / ".skillc" / "skills" / "demo"
+    data = skill / "data"
+    data.mkdir()
+    for n in range(2500):
+        (data / f"measurement-series-{n:05d}-of-the-long-running-experiment.csv").touch()
+
+    async def body(client: Client) -> dict[str, Any]:
+        return {
+            "all": (await call(client, "skc_sources", {"skill": "demo", "limit": 0}))[1],
+            "top": (await call(client, "skc_sources", {"skill": "demo", "depth": 1, "limit": 0}))[
+                1
+            ],
+        }
+
+    seen = sdk_session(server_command, project, env, body)
+    tree = seen["all"]["tree"]
+    assert [child["path"] for child in tree["children"]][:2] == ["SKILL.md", "data"]
+    shown = len(tree["children"][1]["children"])
+    assert 500 < shown < 2500
+    assert tree["truncated"] == 2500 - shown + 3  # and references/ with its two files
+    assert len(json.dumps(tree)) < 101_000
+    [warning] = seen["all"]["warnings"]
+    assert f"sources cut at {shown + 2:,} of 2,505 entries" in warning and "`depth`" in warning
+    assert "warnings" not in seen["top"]  # the top level alone fits
+    assert seen["top"]["tree"]["truncated"] == 0
+
+
+def test_a_binary_file_is_served_in_base64_and_as_an_embedded_resource(
+    server_command: list[str], project: Path, env: dict[str, str]
+) -> None:
+    """``skc_open`` of a binary file was E999 (issue 32): its bytes come in base64 with its
+    size, in the structured content (and its JSON text) and as an embedded resource `blob`
+    with its MIME type; one larger than the reply holds (75,000 bytes of base64's 100,000
+    characters) is E023."""
+    import base64
+
+    skill = project / ".skillc" / "skills" / "demo"
+    picture = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + bytes(range(256)) * 4
+    (skill / "logo.png").write_bytes(picture)
+    (skill / "big.bin").write_bytes(b"\0" * 75_001)
+    (skill / "fits.bin").write_bytes(b"\0" * 75_000)
+
+    async def body(client: Client) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        for name in ("logo.png", "fits.bin", "big.bin"):
+            result = await client.call_tool("skc_open", {"skill": "demo", "path": name})
+            seen[name] = result
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        seen["schema"] = tools["skc_open"].output_schema
+        return seen
+
+    seen = sdk_session(server_command, project, env, body)
+    logo = seen["logo.png"]
+    assert not logo.is_error
+    data = logo.structured_content
+    import jsonschema
+
+    jsonschema.Draft202012Validator(seen["schema"]).validate(data)
+    assert data == {
+        "skill": "demo",
+        "path": "logo.png",
+        "encoding": "base64",
+        "mime_type": "image/png",
+        "size": len(picture),
+        "content": base64.b64encode(picture).decode("ascii"),
+        "truncated": False,
+    }
+    text, embedded = logo.content
+    assert json.loads(text.text) == data  # type: ignore[union-attr]
+    resource = embedded.resource  # type: ignore[union-attr]
+    assert (resource.mime_type, str(resource.uri)) == ("image/png", (skill / "logo.png").as_uri())
+    assert base64.b64decode(resource.blob) == picture
+    assert seen["fits.bin"].structured_content["size"] == 75_000
+    big = seen["big.bin"]
+    assert big.is_error
+    assert big.content[0].text.startswith("error[E023]: file too large: 'big.bin'\nhint: ")
+
+
+def test_a_find_reply_is_bounded_with_descriptions_cut(
+    server_command: list[str], project: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """``skc_find`` replies had no bound: 40 skills with long descriptions made 4.8 MB
+    (issue 32). The JSON keeps to 100,000 characters: the longest descriptions are cut to
+    what fits, with a marker, and a warning says so; short ones stay whole."""
+    library = tmp_path / "library"
+    for n in range(40):
+        folder = library / f"widget-tool-{n:02d}"
+        folder.mkdir(parents=True)
+        words = " ".join(f"widget{n}x{k}" for k in range(4000)) if n else "Short gadget."
+        (folder / "SKILL.md").write_text(
+            f"---\nname: widget-tool-{n:02d}\ndescription: Widgets {words}\n---\n\n# Widgets\n",
+            encoding="utf-8",
+        )
+
+    async def body(client: Client) -> dict[str, Any]:
+        query = {"query": "widgets gadget", "limit": 40, "path": [str(library)]}
+        result = await client.call_tool("skc_find", query)
+        _, checked = await call(client, "skc_find", query)
+        return {"result": result, "checked": checked}
+
+    seen = sdk_session(server_command, project, env, body)
+    data = seen["checked"]
+    assert len(json.dumps(data, ensure_ascii=False)) <= 100_000
+    by_name = {skill["name"]: skill["description"] for skill in data["skills"]}
+    long = {name: text for name, text in by_name.items() if name != "widget-tool-00"}
+    assert len(long) >= 10  # (the ranker reads 20 rows of a word most skills hold)
+    assert by_name["widget-tool-00"] == "Widgets Short gadget."  # short: whole
+    for name, text in long.items():
+        assert text.startswith(f"Widgets widget{int(name[-2:])}x0 ") and text.endswith("…")
+        assert 1_000 < len(text) < 100_000 // len(long)
+    [warning] = [w for w in data["warnings"] if "cut" in w]
+    assert f"descriptions of {len(long)} skills cut to " in warning and "100,000" in warning
+    text = seen["result"].content[0].text
+    assert json.loads(text) == seen["result"].structured_content

@@ -145,9 +145,9 @@ async def exercise(client: Client) -> dict[str, Any]:
     )
     assert (cut["content"], cut["truncated"]) == ("one\ntwo\n", True)
     tree = (await calls.ok("skc_sources", {"skill": "demo", "depth": 1}))["tree"]
-    assert [child["name"] for child in tree["children"]] == ["references", "SKILL.md"]
-    assert tree["children"][0]["file_count"] == 2
-    assert "children" not in tree["children"][0]
+    assert [child["name"] for child in tree["children"]] == ["SKILL.md", "references"]
+    assert tree["children"][1]["file_count"] == 2
+    assert "children" not in tree["children"][1]
     found = await calls.ok("skc_search", {"skill": "demo", "query": "widgets", "limit": 2})
     assert found["query"] == "widgets"
     assert 1 <= len(found["results"]) <= 2

@@ -21,6 +21,7 @@ _EXPORTS: dict[str, str] = {
     "Outline": "_outline",
     "OutlineHeading": "_outline",
     "outline": "_outline",
+    "FileBytes": "_reader",
     "FileText": "_reader",
     "open_file": "_reader",
     "read_lines": "_reader",
@@ -54,7 +55,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 if TYPE_CHECKING:
     from skillc_gateway._outline import Outline, OutlineHeading, outline
-    from skillc_gateway._reader import FileText, open_file, read_lines
+    from skillc_gateway._reader import FileBytes, FileText, open_file, read_lines
     from skillc_gateway._runner import (
         ExecResult,
         RunPlan,

@@ -1,13 +1,15 @@
-"""``open``: one file of a skill, verbatim (RFC-0002:C-OPEN)."""
+"""``open``: one file of a skill, verbatim (RFC-0002:C-OPEN): a text file's lines, a binary
+file's bytes."""
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
 from skillc_index import (
-    BinaryFile,
     FileIsAFolder,
+    FileTooLarge,
     NotARegularFile,
     ResolvedSkill,
     UnreadableFile,
@@ -16,6 +18,8 @@ from skillc_index import (
 
 #: Bytes looked at to tell text from binary content.
 SNIFF = 8192
+#: The MIME type of a binary file whose name says none.
+OCTET_STREAM = "application/octet-stream"
 
 
 class FileText(NamedTuple):
@@ -39,6 +43,39 @@ class FileText(NamedTuple):
             "shown_lines": self.shown_lines,
             "truncated": self.more_lines > 0,
         }
+
+
+class FileBytes(NamedTuple):
+    """A binary file (NUL bytes in its first :data:`SNIFF` bytes), whole: lines mean nothing
+    in it, so it is never cut (RFC-0002:C-OPEN serves any file type)."""
+
+    path: str
+    data: bytes
+    mime_type: str
+    """From the file name (``image/png``), else ``application/octet-stream``."""
+    uri: str
+    """The file's ``file://`` URI (for an MCP resource)."""
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON of ``open --format json`` and ``skc_open``: the bytes in base64."""
+        return {
+            "path": self.path,
+            "encoding": "base64",
+            "mime_type": self.mime_type,
+            "size": len(self.data),
+            "content": self.base64(),
+            "truncated": False,
+        }
+
+    def base64(self) -> str:
+        import base64
+
+        return base64.b64encode(self.data).decode("ascii")
+
+
+def base64_capacity(chars: int) -> int:
+    """The most bytes whose base64 fits in ``chars`` characters."""
+    return chars // 4 * 3
 
 
 def read_lines(
@@ -80,17 +117,20 @@ def open_file(
     max_lines: int | None = None,
     hidden: bool = False,
     skip: int = 0,
-) -> FileText:
-    """The content of ``path`` inside the skill (any file type, not only ``.md``), its first
-    ``skip`` lines left out (:func:`read_lines`).
+    max_bytes: int | None = None,
+) -> FileText | FileBytes:
+    """The content of ``path`` inside the skill (any file type, not only ``.md``): a text
+    file's lines, its first ``skip`` left out (:func:`read_lines`); a binary file (one
+    holding NUL bytes in its first :data:`SNIFF` bytes) as :class:`FileBytes`, whole
+    (``max_lines`` and ``skip`` do not apply), or E023 (:class:`FileTooLarge`) when it has
+    more than ``max_bytes`` bytes (None: no limit; a text file is paged, never refused).
 
     E012 for anything that resolves outside the skill root (``..``, absolute paths, symlinks
     pointing out, checked component by component as the file is opened); E021 when there is
     no such file, or when it is not a regular file (a folder, FIFO, socket or device: never
     opened, so never a hang), or cannot be (a NUL byte, a name too long, a symlink loop), and
     for a hidden path (a dot-file or dot-folder component: ``.env``, ``.git/config``) unless
-    ``hidden``. A binary file (one holding NUL bytes in its first :data:`SNIFF` bytes) is
-    refused with E999: it cannot be shown as text.
+    ``hidden``.
     """
     try:
         handle = open_in_root(skill.source, path, hidden=hidden)
@@ -102,14 +142,34 @@ def open_file(
         raise UnreadableFile(path, exc.strerror or str(exc)) from exc
     try:
         with handle:
-            if b"\0" in handle.read(SNIFF):
-                size = os.fstat(handle.fileno()).st_size
-                raise BinaryFile(path, size)
+            head = handle.read(SNIFF)
+            if b"\0" in head:
+                return _binary(skill, path, head, handle, max_bytes)
             handle.seek(0)
             text, total, shown = read_lines(handle, max_lines=max_lines, skip=skip)
     except OSError as exc:
         raise UnreadableFile(path, exc.strerror or str(exc)) from exc
     return FileText(path, text, total, shown)
+
+
+def _binary(
+    skill: ResolvedSkill, path: str, head: bytes, handle: BinaryIO, max_bytes: int | None
+) -> FileBytes:
+    """The rest of a binary file whose first bytes are ``head``: at most ``max_bytes`` in
+    all (E023 past them, checked by size before reading and by what is read, should it
+    grow meanwhile)."""
+    import mimetypes
+
+    size = os.fstat(handle.fileno()).st_size
+    if max_bytes is not None and max(size, len(head)) > max_bytes:
+        raise FileTooLarge(path, size, max_bytes)
+    rest = handle.read() if max_bytes is None else handle.read(max_bytes - len(head) + 1)
+    data = head + rest
+    if max_bytes is not None and len(data) > max_bytes:
+        raise FileTooLarge(path, max(size, len(data)), max_bytes)
+    mime_type = mimetypes.guess_type(path, strict=False)[0] or OCTET_STREAM
+    where = Path(os.path.normpath(os.path.abspath(skill.source / path)))  # noqa: PTH100
+    return FileBytes(path, data, mime_type, where.as_uri())
 
 
 class Page(NamedTuple):

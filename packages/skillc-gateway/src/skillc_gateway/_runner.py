@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import subprocess
 import threading
@@ -24,6 +25,7 @@ from typing import Any, NamedTuple
 from skillc_index import (
     BrokenTool,
     CommandTemplate,
+    PathEscapesRoot,
     ResolvedSkill,
     Tool,
     ToolArgumentError,
@@ -40,6 +42,7 @@ __all__ = [
     "HEAD_SIZE",
     "KILL_GRACE",
     "RUN_MARKER",
+    "SKILL_DIR_PLACEHOLDER",
     "TAIL_SIZE",
     "ExecResult",
     "RunPlan",
@@ -47,6 +50,7 @@ __all__ = [
     "bind_arguments",
     "exec_environment",
     "exec_in_skill",
+    "expand_skill_dir",
     "plan_run",
     "run_tool",
     "tool_environment",
@@ -438,6 +442,13 @@ def run_tool(plan: RunPlan) -> RunResult:
 
 #: The variable ``exec`` adds to the user's environment: the skill's source folder.
 EXEC_SKILL_DIR = "SKILL_DIR"
+#: What the commands a skill documents write for the skill's folder, as the agents that
+#: define them do: OpenClaw's ``{baseDir}``, Claude Code's ``${CLAUDE_SKILL_DIR}``, and
+#: ``$SKILL_DIR`` (the variable ``exec`` sets), each also as ``$NAME`` / ``${NAME}``. A bare
+#: ``$NAME`` ends where a name would (``$SKILL_DIRS`` is another variable).
+SKILL_DIR_PLACEHOLDER = re.compile(
+    r"\{baseDir\}|\$\{(?:CLAUDE_)?SKILL_DIR\}|\$(?:CLAUDE_)?SKILL_DIR(?![A-Za-z0-9_])"
+)
 #: Signals ``exec`` passes on to the command while it waits (SIGINT from a terminal already
 #: reaches the whole foreground process group, so skc only waits for the command's answer).
 _FORWARDED = ("SIGTERM", "SIGHUP", "SIGQUIT")
@@ -502,23 +513,64 @@ def _signals_to() -> Iterator[Callable[[subprocess.Popen[bytes]], None]]:
             signal.signal(signum, previous)
 
 
-def skill_files(source: Path, words: Sequence[str], limit: int = 8) -> list[str]:
-    """The words of an exec's arguments that name a regular file inside the skill's folder
-    (``scripts/x.py``), at most ``limit``: what the access log keeps of them, so that stats
-    show which scripts agents run. Other words are never logged: they may be secrets."""
+def expand_skill_dir(skill: ResolvedSkill, argv: Sequence[str]) -> list[str]:
+    """``argv`` with each placeholder of the skill's folder (:data:`SKILL_DIR_PLACEHOLDER`:
+    ``{baseDir}/scripts/x.py``, ``${CLAUDE_SKILL_DIR}/...``, ``$SKILL_DIR/...``) replaced by
+    the skill's source folder (absolute), word by word: no shell, so nothing else changes.
+
+    What follows a placeholder, up to the end of its word or a ``:`` (a list of paths), is a
+    path in the skill: E012 (:class:`PathEscapesRoot`, naming the word as written) when it
+    leads out of it, by ``..``, a symlink, or text glued to the folder's name
+    (``{baseDir}-old`` is a sibling folder). The folder is an absolute path, so a word that
+    starts with a placeholder never reads as an option."""
+    folder = os.path.abspath(skill.source)  # noqa: PTH100 - a str is at hand
+    expanded: list[str] = []
+    for word in argv:
+        parts: list[str] = []
+        end = 0
+        for match in SKILL_DIR_PLACEHOLDER.finditer(word):
+            parts += (word[end : match.start()], folder)
+            end = match.end()
+            path = folder + word[end:].split(":", 1)[0]
+            if not _inside(path, folder):
+                raise PathEscapesRoot(word)
+        expanded.append("".join(parts) + word[end:] if parts else word)
+    return expanded
+
+
+def _inside(path: str, folder: str) -> bool:
+    """Whether ``path`` is ``folder`` or below it, ``..`` and symlinks resolved."""
     from skillc_index import within
 
+    try:
+        return within(path, folder)
+    except (OSError, ValueError):  # a NUL byte: no path, and no argument either
+        return False
+
+
+def skill_files(source: Path, words: Sequence[str], limit: int = 8) -> list[str]:
+    """The words of an exec's arguments that name a regular file inside the skill's folder
+    (``scripts/x.py``, or its absolute path, as a placeholder gives it: logged relative), at
+    most ``limit``: what the access log keeps of them, so that stats show which scripts
+    agents run. Other words are never logged: they may be secrets."""
+    folder = os.path.abspath(source)  # noqa: PTH100 - a str is at hand
     found: list[str] = []
     for word in words:
         if len(found) == limit:
             break
-        if not word or word.startswith("-") or len(word) > 1024 or Path(word).is_absolute():
+        if not word or word.startswith("-") or len(word) > 1024:
             continue
+        absolute = os.path.isabs(word)  # noqa: PTH117
+        path = os.path.normpath(word) if absolute else os.path.join(folder, word)  # noqa: PTH118
         try:
-            path = source / word
-            inside = within(path, source) and path.is_file()
+            inside = _inside(path, folder) and os.path.isfile(path)  # noqa: PTH113
         except (OSError, ValueError):  # a NUL byte, a name too long
             continue
+        if inside and absolute:
+            relative = os.path.relpath(path, folder)
+            if relative.startswith(".."):  # inside only through a symlink: not its path
+                continue
+            word = relative
         if inside:
             found.append(word)
     return found
@@ -530,9 +582,11 @@ def exec_in_skill(
     """Run ``argv`` with the skill's source folder as working directory and wait for it.
 
     No shell: ``argv[0]`` is the program (a name looked up on ``PATH``, or a path, relative
-    to the skill's folder when relative), each further item one argument, none rewritten.
-    stdin, stdout and stderr are this process's. The environment is
-    :func:`exec_environment`'s."""
+    to the skill's folder when relative), each further item one argument, none rewritten
+    but for the placeholders of the skill's folder (:func:`expand_skill_dir`: E012, before
+    anything runs, for one that leads out of it). stdin, stdout and stderr are this
+    process's. The environment is :func:`exec_environment`'s."""
+    argv = expand_skill_dir(skill, argv)
     environ = os.environ if environ is None else environ
     started = time.monotonic()
 

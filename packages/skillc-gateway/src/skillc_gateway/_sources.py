@@ -1,15 +1,24 @@
 """``sources``: the files of a skill as a tree (RFC-0002:C-SOURCES, DECISIONS "Gateway").
 
-Folders come before files at each level, each group in bytewise order. ``depth`` shows that
-many levels; a folder at the last level is collapsed to ``name/ (K files)``. ``limit`` caps
-the entries shown (the root line aside) and ends the listing with ``... (N more)``.
+The skill's ``SKILL.md`` comes first (the RFC's example lists it first, and a listing cut by
+``limit`` must still show it), then folders before files at each level, each group in bytewise
+order. ``depth`` shows that many levels; a folder at the last level is collapsed to
+``name/ (K files)``. ``limit`` caps the entries shown (the root line aside) and ends the
+listing with ``... (N more)``; 0 or None shows them all.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from skillc_index import ResolvedSkill, SkillDirectoryNotFound, fs_bytes, safe_join, walk_skill
+from skillc_index import (
+    SKILL_FILE,
+    ResolvedSkill,
+    SkillDirectoryNotFound,
+    fs_bytes,
+    safe_join,
+    walk_skill,
+)
 
 DEFAULT_LIMIT = 100
 
@@ -29,8 +38,12 @@ class Node:
         return sum(child.file_count() for child in self.children.values())
 
     def ordered(self) -> list[Node]:
-        """Children: folders first, then files, each by bytewise name."""
-        return sorted(self.children.values(), key=lambda n: (not n.folder, fs_bytes(n.name)))
+        """Children: the skill's SKILL.md first, then folders, then files, each by bytewise
+        name (``path`` is relative to the skill root: only the root's SKILL.md is first)."""
+        return sorted(
+            self.children.values(),
+            key=lambda n: (n.path != SKILL_FILE or n.folder, not n.folder, fs_bytes(n.name)),
+        )
 
 
 @dataclass(frozen=True)
@@ -54,6 +67,7 @@ class SourceTree:
     entries: tuple[Entry, ...]
     """Every entry within ``depth``, before ``limit``."""
     limit: int | None
+    """At most this many entries are shown; None: all of them."""
 
     @property
     def shown(self) -> tuple[Entry, ...]:
@@ -80,23 +94,41 @@ class SourceTree:
         shown = {id(entry.node): entry for entry in self.shown}
 
         def convert(node: Node) -> dict[str, object]:
-            item: dict[str, object] = {
-                "name": node.name,
-                "path": node.path,
-                "type": "directory" if node.folder else "file",
-            }
-            if node.folder:
-                item["file_count"] = node.file_count()
-                entry = shown.get(id(node))
-                if node is self.root or (entry is not None and not entry.collapsed):
-                    item["children"] = [
-                        convert(child) for child in node.ordered() if id(child) in shown
-                    ]
+            entry = shown.get(id(node))
+            item = _item(node, node is self.root or (entry is not None and not entry.collapsed))
+            if "children" in item:
+                item["children"] = [
+                    convert(child) for child in node.ordered() if id(child) in shown
+                ]
             return item
 
         tree = convert(self.root)
         tree["truncated"] = self.more
         return tree
+
+    def items(self) -> list[dict[str, object]]:
+        """Each entry's own part of :meth:`to_dict` (its ``children`` empty), in order: what
+        each adds to the JSON, for a front end that bounds its replies."""
+        return [_item(entry.node, not entry.collapsed) for entry in self.entries]
+
+    def cut(self, limit: int) -> SourceTree:
+        """The same tree showing at most ``limit`` entries."""
+        return SourceTree(self.root, self.entries, limit)
+
+
+def _item(node: Node, expanded: bool) -> dict[str, object]:
+    """A node's JSON without its children's (``children`` empty when it is an expanded
+    folder)."""
+    item: dict[str, object] = {
+        "name": node.name,
+        "path": node.path,
+        "type": "directory" if node.folder else "file",
+    }
+    if node.folder:
+        item["file_count"] = node.file_count()
+        if expanded:
+            item["children"] = []
+    return item
 
 
 def _prefix(last: tuple[bool, ...]) -> str:
@@ -139,7 +171,7 @@ def source_tree(
     ``directory`` scopes the tree to a subfolder (E012 outside the skill, E022 if it is not a
     folder); ``depth`` counts from there. ``pattern`` is a gitignore-style glob (``*.md``,
     ``references/**``) matched against paths relative to the skill root; folders are shown when
-    they hold a matching file.
+    they hold a matching file. ``limit`` 0 or None: every entry.
     """
     files = list(walk_skill(skill.source).files)
     base = ""
@@ -175,7 +207,7 @@ def source_tree(
                 walk(child, level + 1, marks)
 
     walk(root, 1, ())
-    return SourceTree(root, tuple(entries), limit)
+    return SourceTree(root, tuple(entries), limit or None)
 
 
 def _rebase(node: Node, base: str) -> None:

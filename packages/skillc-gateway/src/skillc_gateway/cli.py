@@ -172,7 +172,9 @@ def open_command(
 ) -> None:
     """Retrieve file content.
 
-    Prints PATH (relative to the skill root, any file type) exactly as it is. Paths that lead
+    Prints PATH (relative to the skill root, any file type) exactly as it is: a binary file's
+    bytes whole (--max-lines and --offset count lines of text files only; JSON carries them
+    in base64). Paths that lead
     outside the skill, by `..`, an absolute path or a symlink, are refused (E012). Only
     regular files are read (a FIFO, socket or device is E021); a hidden file (a dot-file or
     dot-folder, which `skc sources` does not list) only with --hidden.
@@ -185,7 +187,11 @@ def open_command(
     from skillc_gateway.operations import OPEN, OpenParams
 
     result = perform(OPEN, OpenParams(skill, path, max_lines, offset, hidden), output_format)
-    if result is not None:
+    if result is None:
+        return
+    if result.binary is not None:  # its bytes as they are (lines mean nothing there)
+        click.echo(result.binary.data, nl=False)
+    elif result.page is not None:
         _echo_text(result.page.content, result.page.more_lines, as_is=True)
 
 
@@ -198,7 +204,7 @@ def open_command(
     type=count_range(0),
     default=100,
     show_default=True,
-    help="Show at most this many entries.",
+    help="Show at most this many entries (0: all).",
 )
 @click.option("--pattern", metavar="GLOB", help="Only files matching this glob (e.g. '*.md').")
 @format_option()
@@ -213,7 +219,8 @@ def sources_command(
 ) -> None:
     """List source files (tree-style).
 
-    Folders first, then files, in path order; hidden files and folders are not sources.
+    SKILL.md first, then folders, then files, in path order; hidden files and folders are
+    not sources.
 
     \b
     Examples:
@@ -385,11 +392,13 @@ def exec_command(skill: str, command: tuple[str, ...]) -> None:
     skill documents (`python scripts/fill.py form.pdf`) runs as documented from a deployed
     skill, whose folder holds only the stub. No shell: COMMAND is the program (looked up on
     PATH, or a path relative to the skill's folder) and each ARG one argument, as given,
-    nothing rewritten. stdin, stdout and stderr are the terminal's; the environment is
-    yours plus SKILL_DIR (the skill's folder). The exit status is the command's own (128+N
-    when signal N ended it, 127 when it is not found, 126 when it cannot be executed); 1
-    with an `error[EXXX]` line when skc cannot resolve SKILL. Every exec is logged (command
-    `exec`, the program and the skill files named) like any access.
+    nothing rewritten but the skill's folder where a word names it as agents write it:
+    {baseDir}, ${CLAUDE_SKILL_DIR} or $SKILL_DIR (quote the $ forms in a shell; a path
+    that leads out of the skill is E012). stdin, stdout and stderr are the terminal's; the
+    environment is yours plus SKILL_DIR (the skill's folder). The exit status is the
+    command's own (128+N when signal N ended it, 127 when it is not found, 126 when it
+    cannot be executed); 1 with an `error[EXXX]` line when skc cannot resolve SKILL. Every
+    exec is logged (command `exec`, the program and the skill files named) like any access.
 
     A bare name SKILL is looked up in the stores only, never a folder of the working
     directory (write `./name` for a folder). Everything after SKILL (or after `--`) is the
@@ -400,11 +409,12 @@ def exec_command(skill: str, command: tuple[str, ...]) -> None:
     Examples:
       skc exec pdf -- python scripts/check_fillable_fields.py form.pdf
       skc exec my-skill -- ./scripts/setup.sh --dry-run
+      skc exec my-skill -- uv run {baseDir}/scripts/generate.py --out image.png
       skc exec ./skills/tool -- ls
     """
     import sys
 
-    from skillc_gateway._runner import exec_in_skill, skill_files
+    from skillc_gateway._runner import exec_in_skill, expand_skill_dir, skill_files
 
     argv = command[1:] if command[0] == "--" else command  # `skc exec -- -x -- cmd`
     if not argv:
@@ -412,7 +422,7 @@ def exec_command(skill: str, command: tuple[str, ...]) -> None:
     program = argv[0].replace("\\", "/").rpartition("/")[2]
     args: dict[str, object] = {"program": program, "argc": len(argv) - 1}
     with cli_session().logged("exec", skill, args, stores_only=True) as resolved:
-        args["files"] = skill_files(resolved.source, argv[1:])
+        args["files"] = skill_files(resolved.source, expand_skill_dir(resolved, argv)[1:])
         sys.stdout.flush()
         sys.stderr.flush()
         result = exec_in_skill(resolved, argv)

@@ -27,7 +27,7 @@ from skillc_index.operation import (
 
 if TYPE_CHECKING:
     from skillc_gateway._outline import Outline
-    from skillc_gateway._reader import Page
+    from skillc_gateway._reader import FileBytes, Page
     from skillc_gateway._search import SearchResult
     from skillc_gateway._show import SectionText
     from skillc_gateway._sources import SourceTree
@@ -270,20 +270,38 @@ class OpenParams(NamedTuple):
 
 
 class FileResult(NamedTuple):
-    """A file of a skill, or the page of it that was asked for."""
+    """A text file of a skill, or the page of it that was asked for; or a binary file,
+    whole (``binary``; ``page`` is then None)."""
 
     skill: str
     path: str
-    page: Page
+    page: Page | None
     warnings: tuple[Diagnostic | Notice, ...] = ()
+    binary: FileBytes | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        if self.binary is not None:
+            return {"skill": self.skill, **self.binary.to_dict()}
+        assert self.page is not None
         return {"skill": self.skill, "path": self.path, **self.page.to_dict()}
+
+    def resource(self) -> dict[str, Any] | None:
+        """A binary file as MCP resource contents (``uri``, ``mimeType``, base64 ``blob``):
+        the MCP server adds it to the reply as an embedded resource, which a client can hand
+        the model as what it is (an image as an image); None for a text file."""
+        if self.binary is None:
+            return None
+        return {
+            "uri": self.binary.uri,
+            "mimeType": self.binary.mime_type,
+            "blob": self.binary.base64(),
+        }
 
 
 def open_(session: Session, params: OpenParams) -> FileResult:
-    from skillc_gateway._reader import open_file, page
+    from skillc_gateway._reader import FileBytes, base64_capacity, open_file, page
 
+    limit = None if session.reply_chars is None else base64_capacity(session.reply_chars)
     with session.logged("open", params.skill, params.log_args()) as skill:
         found = open_file(
             skill,
@@ -291,7 +309,10 @@ def open_(session: Session, params: OpenParams) -> FileResult:
             max_lines=params.max_lines,
             hidden=params.hidden,
             skip=params.offset,
+            max_bytes=limit,
         )
+    if isinstance(found, FileBytes):
+        return FileResult(skill.name, found.path, None, binary=found)
     shown = page(
         found.text, found.shown_lines, found.total_lines, params.offset, session.reply_chars
     )
@@ -301,23 +322,46 @@ def open_(session: Session, params: OpenParams) -> FileResult:
 OPEN: Operation[OpenParams, FileResult] = Operation(
     name="open",
     title="Read a file of a skill",
-    description="Read a file of a skill verbatim: references, scripts, data, any text file. "
+    description="Read a file of a skill verbatim: references, scripts, data, any file. "
     "Use it when one section is not enough, or for files that are not Markdown (listed by "
     "skc_sources, found by skc_search). `path` is relative to the skill root; a path leading "
-    "outside the skill is refused (E012).",
+    "outside the skill is refused (E012). A text file comes in pages of lines; a binary file "
+    "(an image, an archive) whole, its bytes in base64 (`encoding`), also as an embedded "
+    "resource, or E023 when it is larger than a reply holds.",
     params=OpenParams,
     run=open_,
     output_schema=output_schema(
         {
             "skill": STRING,
             "path": STRING,
-            "content": STRING,
-            "total_lines": INTEGER,
-            "shown_lines": INTEGER,
+            "content": {
+                "type": "string",
+                "description": "The lines shown; for a binary file its bytes in base64.",
+            },
+            "total_lines": {"type": "integer", "description": "Text files only."},
+            "shown_lines": {"type": "integer", "description": "Text files only."},
             "truncated": BOOLEAN,
-            **PAGE,
+            "encoding": {
+                "type": "string",
+                "enum": ["base64"],
+                "description": "Binary files only: `content` is base64.",
+            },
+            "mime_type": {"type": "string", "description": "Binary files only."},
+            "size": {"type": "integer", "description": "Binary files only: bytes."},
+            **{
+                name: {**schema, "description": f"Text files only. {schema['description']}"}
+                for name, schema in PAGE.items()
+            },
         },
-        optional=("next_offset",),
+        optional=(
+            "next_offset",
+            "total_lines",
+            "shown_lines",
+            "offset",
+            "encoding",
+            "mime_type",
+            "size",
+        ),
     ),
 )
 
@@ -338,7 +382,14 @@ class SourcesParams(NamedTuple):
     dir: Annotated[
         str | None, Param("Only the tree under this folder (relative to the skill).")
     ] = None
-    limit: Annotated[int, Param("Show at most this many entries.", minimum=0)] = 100
+    limit: Annotated[
+        int,
+        Param(
+            "Show at most this many entries (0: all of them, as many as fit in the reply); "
+            "SKILL.md comes first.",
+            minimum=0,
+        ),
+    ] = 100
     pattern: Annotated[
         str | None, Param("Only files matching this glob ('*.md', 'references/**').")
     ] = None
@@ -367,7 +418,22 @@ def sources(session: Session, params: SourcesParams) -> SourcesResult:
             limit=params.limit,
             pattern=params.pattern,
         )
-    return SourcesResult(skill.name, tree)
+    warnings: tuple[Notice, ...] = ()
+    if session.reply_chars is not None:
+        shown = len(tree.shown)
+        kept = session.fitting(tree.items()[:shown])
+        if kept < shown:
+            from skillc_index import Notice
+
+            tree = tree.cut(kept)
+            warnings = (
+                Notice(
+                    f"sources cut at {kept:,} of {len(tree.entries):,} entries (the reply's "
+                    f"limit of {session.reply_chars:,} characters): narrow it with `dir`, "
+                    "`depth` or `pattern`"
+                ),
+            )
+    return SourcesResult(skill.name, tree, warnings)
 
 
 TREE_NODE = {
@@ -504,17 +570,23 @@ class FindParams(NamedTuple):
 
 
 def find(session: Session, params: FindParams) -> FindResult:
-    """Not logged: it resolves no skill (the ``show`` that follows is)."""
+    """Not logged: it resolves no skill (the ``show`` that follows is). Kept to the
+    session's ``reply_chars`` (:mod:`skillc_gateway._find_reply`)."""
     from skillc_gateway.catalog import find_skills
     from skillc_index.installed import trusted_targets
 
-    return find_skills(
+    found = find_skills(
         session.layout,
         params.query,
         limit=params.limit,
         paths=params.path,
         configured=trusted_targets(session.layout, session.config),
     )
+    if session.reply_chars is None:
+        return found
+    from skillc_gateway._find_reply import fit_answer
+
+    return fit_answer(found, session.reply_chars)
 
 
 FIND_SKILL = output_schema(

@@ -36,6 +36,7 @@ TEMPLATES: dict[str, str] = {
     "E020": "section not found: '<section>'",
     "E021": "file not found: '<path>'",
     "E022": "directory not found: '<path>'",
+    "E023": "file too large: '<path>'",
     "E030": "invalid query type: '<type>'",
     "E031": "invalid filter: '<message>'",
     "E040": "no local logs found",
@@ -304,6 +305,24 @@ class FileIsAFolder(NotARegularFile):
         listing = spelling.command("sources", "dir")
         hint = f"'{self.path}' is a folder; list it with {listing}"
         return Diagnostic(self.code, {"path": self.path}, _hint(hint))
+
+
+class FileTooLarge(SkillcError):
+    """E023 (skillc's own, in the RFC's gateway range): a binary file larger than one reply
+    may carry (``limit`` bytes: the MCP server's 100,000 characters of base64), which is
+    never cut (its first bytes are no file). The hint says where it is served whole."""
+
+    code = "E023"
+
+    def __init__(self, path: str, size: int, limit: int) -> None:
+        hint = (
+            f"'{path}' is a binary file of {size:,} bytes; a reply carries at most {limit:,} "
+            "(in base64); the command line's 'skc open' writes its bytes as they are"
+        )
+        super().__init__(Diagnostic(self.code, {"path": path}, _hint(hint)))
+        self.path = path
+        self.size = size
+        self.limit = limit
 
 
 class InvalidQueryType(SkillcError):
@@ -620,7 +639,8 @@ class CannotCreate(InternalError):
 
 
 class BinaryFile(InternalError):
-    """E999: a file holding NUL bytes, asked for as text (it has no text to show)."""
+    """E999: a file holding NUL bytes, asked for as text (it has no text to show). ``open``
+    no longer raises it: it serves a binary file as bytes (or :class:`FileTooLarge`)."""
 
     def __init__(self, path: str, size: int) -> None:
         super().__init__(f"'{path}' is a binary file ({size} bytes); it has no text to show")

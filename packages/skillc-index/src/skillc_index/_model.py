@@ -51,6 +51,7 @@ __all__ = [
     "Link",
     "MarkdownDoc",
     "SkillMetadata",
+    "empty_heading_label",
     "limit_notice",
     "over_limit_notice",
     "parse_frontmatter",
@@ -93,7 +94,8 @@ class Heading:
     """1 to 6."""
     text: str
     """Plain text of the heading (markup, HTML tags and link targets dropped); for a heading
-    of markup only (``## <Connector Name>``), its source text, so it can be listed and shown."""
+    of markup only (``## <Connector Name>``), its source text, so it can be listed and shown;
+    for an empty one (a bare ``#``), :func:`empty_heading_label`."""
     line: int
     """Line the heading starts on."""
     end_line: int
@@ -274,6 +276,13 @@ def _heading_text(inline: Token) -> str:
     )
 
 
+def empty_heading_label(line: int) -> str:
+    """The text of a heading that has none (a bare ``#``): ``(empty heading, line 42)``. An
+    outline lists it and ``show --section`` takes it, as any heading's text; the line tells
+    two such headings apart, and parentheses keep it from reading as the author's words."""
+    return f"(empty heading, line {line})"
+
+
 def _bare_urls(text: str, line: int) -> list[Link]:
     """Bare ``http(s)://`` and ``www.`` URLs in one text token (GFM extended autolinks)."""
     links: list[Link] = []
@@ -400,7 +409,8 @@ def _parse_body(
             pending_level = int(token.tag[1:])
         elif kind == "inline":
             if pending_level:
-                found.append((pending_level, _heading_text(token), block_line))
+                text = _heading_text(token) or empty_heading_label(block_line)
+                found.append((pending_level, text, block_line))
                 pending_level = 0
             links.extend(_inline_links(token, block_line))
             if html.gathering or "<" in token.content:

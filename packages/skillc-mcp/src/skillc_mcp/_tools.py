@@ -7,6 +7,13 @@ subprocess) and returns the object that command prints with ``--format json``;
 path, missing section, stale index, bad argument) is a result with ``isError`` whose text is
 the ``error[EXXX]: ...`` diagnostic of RFC-0005.
 
+A result with a ``resource()`` that returns resource contents (``skc_open`` of a binary
+file: ``uri``, ``mimeType`` and a base64 ``blob``) also gets them as an embedded resource
+after the text: a client that reads the content blocks hands the model an image as an image
+(Claude Code does for PNG, JPEG, GIF and WebP) and can save other types as a file, where the
+base64 of the JSON is only characters to the model. Clients that give the model the
+structured content (Claude Code when there is one) still have the bytes there.
+
 Calls are logged like CLI calls, by the operation (RFC-0007:C-LOGGING, DECISIONS "Logging and
 analytics"): one access row per call of a command that resolves a skill, the CLI's command
 name and arguments, and one run id for the whole server process (a session); the rows are
@@ -32,8 +39,9 @@ Data = dict[str, Any]
 
 REPLY_CHARS = 100_000
 """Characters of content in one ``skc_open`` or ``skc_show`` reply, at most (some 25,000
-tokens): whole lines while they fit; a single longer line is cut to this length. (Lines: the
-``max_lines`` default of the tool schemas, 500.)"""
+tokens): whole lines while they fit; a single longer line is cut to this length; a binary
+file's base64 (75,000 bytes), else E023. (Lines: the ``max_lines`` default of the tool
+schemas, 500.)"""
 
 
 class UnknownTool(KeyError):
@@ -115,11 +123,12 @@ class ToolRunner:
                 return error_result(exc.diagnostic)
             return error_result(self.internal_error(name, exc))
         text = json.dumps(data, ensure_ascii=False)
-        return {
-            "content": [{"type": "text", "text": text}],
-            "structuredContent": data,
-            "isError": False,
-        }
+        content: list[dict[str, Any]] = [{"type": "text", "text": text}]
+        resource = getattr(result, "resource", None)
+        embedded = resource() if callable(resource) else None
+        if embedded is not None:  # a binary file, as what it is (see the module)
+            content.append({"type": "resource", "resource": embedded})
+        return {"content": content, "structuredContent": data, "isError": False}
 
     def check_targets(self, layout: Layout, targets: Sequence[str]) -> None:
         """E100 unless every folder among ``targets`` may be deployed to (see the class)."""

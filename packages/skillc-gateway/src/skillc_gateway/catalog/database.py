@@ -7,6 +7,13 @@ or no database at all) is never written nor replaced: the call searches with a c
 memory and a warning says why. A catalog of ours that is corrupt, or from another version
 of the schema or the ranker, is made again from nothing. When the skillc home cannot be
 written, the catalog lives in memory for this call, with a warning.
+
+What it remembers is bounded: the tree state of at most :data:`MAX_ROOTS` searched folders
+(roots), :data:`MAX_ROOT_BYTES` in all. Every folder ever passed to ``--path`` (or by a model,
+MCP ``skc_find``'s ``path``) was kept for good (two calls with big folders made 16 MB): past
+either bound, the roots used least recently are forgotten (:func:`forget_roots`), with the
+skills only they held, down to :data:`LOW_WATER` of the bounds so that a stream of new
+folders does not pay for it on every query. A root searched again is walked from nothing.
 """
 
 from __future__ import annotations
@@ -15,20 +22,28 @@ import contextlib
 import os
 import re
 import sqlite3
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
 from skillc_gateway.catalog import rank
+from skillc_gateway.catalog.scan import TreeState
 from skillc_index import Layout, Notice, sqlite_uri, use_wal
 
 __all__ = [
     "APPLICATION_ID",
     "BUSY_TIMEOUT_MS",
     "CATALOG_FILE",
+    "LOW_WATER",
+    "MAX_ROOTS",
+    "MAX_ROOT_BYTES",
     "SCHEMA",
     "SCHEMA_VERSION",
+    "TOUCH_NS",
     "CatalogDatabase",
     "discard",
+    "forget_roots",
+    "forgotten",
     "open_database",
 ]
 
@@ -36,12 +51,23 @@ CATALOG_FILE = "catalog.db"
 #: ``PRAGMA application_id`` of a catalog: ``skcF``.
 APPLICATION_ID = 0x736B6346
 #: The catalog's own tables (``SCHEMA``); with :data:`rank.RANK_VERSION`, stored in ``meta``.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: How long a process waits for another one's write, in milliseconds.
 BUSY_TIMEOUT_MS = 30_000
 #: SQLite's page cache of the catalog connection, in KiB (its default is 2 MiB): indexing
 #: thousands of skills inserts into large B-trees at scattered keys.
 CACHE_KIB = 65_536
+#: The searched folders whose tree state is kept, at most (a query's own are always kept:
+#: the stores and agent folders of one working folder are about 20)...
+MAX_ROOTS = 256
+#: ... and the bytes of those states, at most (20,000 skills take a few MB; a walk of
+#: 250,000 folders, ``scan.MAX_FOLDERS``, about 8 MB).
+MAX_ROOT_BYTES = 32 * 1024 * 1024
+#: Past a bound, roots are forgotten until both are under this share of them.
+LOW_WATER = 0.75
+#: A root's last use is written again once it is this old (ns): the order of the least
+#: recently used, without a write per query.
+TOUCH_NS = 60 * 1_000_000_000
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -56,7 +82,13 @@ CREATE TABLE skills (
 );
 CREATE INDEX skills_digest ON skills (digest);
 CREATE INDEX skills_name ON skills (lower(name));
-CREATE TABLE roots (path TEXT PRIMARY KEY, state BLOB NOT NULL);
+CREATE TABLE roots (
+    path TEXT PRIMARY KEY,
+    state BLOB NOT NULL,
+    size INTEGER NOT NULL,
+    used INTEGER NOT NULL
+);
+CREATE INDEX roots_used ON roots (used);
 """
 """``skills``: one row per skill folder (its real path); ``digest`` identifies its content
 (duplicates share it), NULL for a skill that could not be read (skipped); ``name`` is indexed
@@ -65,7 +97,9 @@ reused (the states of the roots hold them); ``content`` is the SHA-1 of the SKIL
 indexed (NULL: none were read), so a file looked at again unchanged is not indexed again;
 ``fingerprint`` is the SKILL.md file's stat fingerprint when it was read (0: read it
 again). ``roots``: the state of each searched folder's tree
-(:class:`~skillc_gateway.catalog.scan.TreeState`)."""
+(:class:`~skillc_gateway.catalog.scan.TreeState`), its size in bytes and when it was last
+used (ns since the epoch, written again after :data:`TOUCH_NS`); ``meta``'s ``forgotten``
+counts the times roots were forgotten (:func:`forget_roots`)."""
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
 #: The tables a current catalog holds.
@@ -136,6 +170,7 @@ def prepare(db: sqlite3.Connection) -> None:
                 [
                     ("schema_version", str(SCHEMA_VERSION)),
                     ("rank_version", str(rank.RANK_VERSION)),
+                    ("forgotten", "0"),
                 ],
             )
             db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
@@ -143,6 +178,65 @@ def prepare(db: sqlite3.Connection) -> None:
     except BaseException:
         db.execute("ROLLBACK")
         raise
+
+
+def forgotten(db: sqlite3.Connection) -> int:
+    """How many times roots were forgotten: a process whose states were read before a
+    change of it may hold ids of skills that are gone (:meth:`.engine.Catalog` checks)."""
+    row = db.execute("SELECT value FROM meta WHERE key = 'forgotten'").fetchone()
+    return int(row[0]) if row else 0
+
+
+def forget_roots(
+    db: sqlite3.Connection,
+    keep: Collection[str],
+    held: Mapping[str, Iterable[int]] | None = None,
+) -> list[str]:
+    """Inside the caller's write transaction: when the roots are more than
+    :data:`MAX_ROOTS` or their states more than :data:`MAX_ROOT_BYTES`, delete the least
+    recently used (never one of ``keep``, the query's own) until both are under
+    :data:`LOW_WATER` of the bounds, and the skills that only they held (not a remaining
+    root's, saved or in the caller's memory: ``held``, the skill ids of the states it holds
+    by root); count it in ``forgotten``. The paths forgotten."""
+    count, total = db.execute("SELECT count(*), coalesce(sum(size), 0) FROM roots").fetchone()
+    if count <= MAX_ROOTS and total <= MAX_ROOT_BYTES:
+        return []
+    most, largest = int(MAX_ROOTS * LOW_WATER), int(MAX_ROOT_BYTES * LOW_WATER)
+    dropped: list[str] = []
+    for path, size in db.execute("SELECT path, size FROM roots ORDER BY used, path").fetchall():
+        if count <= most and total <= largest:
+            break
+        if path in keep:
+            continue
+        dropped.append(path)
+        count, total = count - 1, total - size
+    if not dropped:
+        return []
+    candidates: set[int] = set()
+    for start in range(0, len(dropped), 500):
+        chunk = dropped[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        for (blob,) in db.execute(f"SELECT state FROM roots WHERE path IN ({marks})", chunk):
+            candidates.update(_ids(blob))
+        db.execute(f"DELETE FROM roots WHERE path IN ({marks})", chunk)
+    if candidates:
+        gone = set(dropped)
+        for key, ids in (held or {}).items():
+            if key not in gone:
+                candidates.difference_update(ids)
+        for (blob,) in db.execute("SELECT state FROM roots"):
+            candidates.difference_update(_ids(blob))
+        for skill_id in sorted(candidates):
+            if db.execute("DELETE FROM skills WHERE id = ?", (skill_id,)).rowcount:
+                rank.remove(db, skill_id)
+    db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'forgotten'")
+    return dropped
+
+
+def _ids(blob: bytes) -> Iterable[int]:
+    """The skill ids a saved state holds (none when it is not one this version reads)."""
+    state = TreeState.loads(blob)
+    return () if state is None else (skill_id for skill_id in state.ids if skill_id)
 
 
 def _current(db: sqlite3.Connection) -> bool:

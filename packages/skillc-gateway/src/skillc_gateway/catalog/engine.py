@@ -21,7 +21,15 @@ from skillc_gateway.catalog import (
     rank,
     scan,
 )
-from skillc_gateway.catalog.database import CatalogDatabase, discard, open_database
+from skillc_gateway.catalog import database as catalog_database
+from skillc_gateway.catalog.database import (
+    BUSY_TIMEOUT_MS,
+    CatalogDatabase,
+    discard,
+    forget_roots,
+    forgotten,
+    open_database,
+)
 from skillc_gateway.catalog.reader import MAX_SKILL_BYTES, cut, read_skill_text
 from skillc_gateway.catalog.scan import (
     RACY_NS,
@@ -75,7 +83,12 @@ class Catalog:
         self.layout = layout
         self.database = database
         self._states: dict[str, TreeState] = {}
+        self._used: dict[str, int] = {}
+        """When each root of :attr:`_states` was last used, as the catalog says."""
         self._data_version: int | None = None
+        self._forgotten: int | None = None
+        """``forgotten`` of the catalog when its states were read: when it changed since,
+        another process forgot roots, and with them skills whose ids a state here holds."""
         self._passes = 0
         self._watcher: Watcher | None = None
         self._watching = True  # False where no watcher can be had
@@ -260,6 +273,7 @@ class Catalog:
         if nothing and self._quiet is not None and self._quiet[0] == paths:
             (version,) = self.db.execute("PRAGMA data_version").fetchone()
             if version == self._data_version:  # and no other process wrote the catalog
+                self._touch(paths)
                 return self._quiet[1], False
         tracked = self._tracked if changes is not None else frozenset()
         self._quiet, self._tracked = None, frozenset()
@@ -367,20 +381,82 @@ class Catalog:
         (version,) = self.db.execute("PRAGMA data_version").fetchone()
         cleared: bool = version != self._data_version
         if cleared:
+            self._forgotten = forgotten(self.db)  # before the states: a later change shows
             self._states.clear()
+            self._used.clear()
             self._data_version = version
         missing = [key for key in keys if key not in self._states]
         for start in range(0, len(missing), 500):
             chunk = missing[start : start + 500]
             rows = self.db.execute(
-                f"SELECT path, state FROM roots WHERE path IN ({','.join('?' * len(chunk))})",
+                f"SELECT path, state, used FROM roots WHERE path IN ({','.join('?' * len(chunk))})",
                 chunk,
             )
-            for path, blob in rows:
+            for path, blob, used in rows:
                 state = TreeState.loads(blob)
                 if state is not None:
                     self._states[path] = state
+                    self._used[path] = used
         return cleared
+
+    def _touch(self, keys: Iterable[str]) -> None:
+        """Write that the roots ``keys`` were used, when that was last written
+        :data:`~.database.TOUCH_NS` ago (the quiet path: nothing else is written). Only if
+        the catalog is free at once: a busy one is touched by a later query."""
+        now = time.time_ns()
+        due = [key for key in keys if now - self._used.get(key, 0) >= catalog_database.TOUCH_NS]
+        if not due or self.database.path is None:
+            return
+        self.db.execute("PRAGMA busy_timeout = 0")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.executemany("UPDATE roots SET used = ? WHERE path = ?", [(now, k) for k in due])
+            self.db.execute("COMMIT")
+        except sqlite3.OperationalError:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            return
+        finally:
+            self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        self._used.update(dict.fromkeys(due, now))
+
+    def _repair(
+        self,
+        walks: list[tuple[str, Walk]],
+        todo: list[tuple[TreeState, int]],
+        dirty: list[tuple[str, TreeState]],
+    ) -> None:
+        """Inside the write transaction, when another process forgot roots since the states
+        were read: each skill a state holds whose row is gone (it was only under a forgotten
+        root when that was decided) is indexed again now (``todo``), and its state saved."""
+        ids = sorted({skill_id for _, result in walks for skill_id in result.state.ids if skill_id})
+        present: set[int] = set()
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            rows = self.db.execute(
+                f"SELECT id FROM skills WHERE id IN ({','.join('?' * len(chunk))})", chunk
+            )
+            present.update(skill_id for (skill_id,) in rows)
+        saved = {key for key, _ in dirty}
+        for key, result in walks:
+            state = result.state
+            gone = [
+                i for i, skill_id in enumerate(state.ids) if skill_id and skill_id not in present
+            ]
+            for index in gone:
+                state.ids[index] = state.fps[index] = 0
+                if state.kinds[index] & SKILL:
+                    todo.append((state, index))
+            if gone and key not in saved:
+                dirty.append((key, state))
+                saved.add(key)
+
+    def _forget(self, walks: list[tuple[str, Walk]]) -> list[str]:
+        """:func:`~.database.forget_roots` for this query: its roots are kept, and the
+        skills of the states in memory (theirs and the others') held."""
+        held: dict[str, Sequence[int]] = {key: state.ids for key, state in self._states.items()}
+        held.update((key, result.state.ids) for key, result in walks)
+        return forget_roots(self.db, [key for key, _ in walks], held)
 
     def _deployed(self, real: str, meta: bool) -> str | None:
         from skillc_index.installed import deployed_source
@@ -406,18 +482,32 @@ class Catalog:
             for key, result in walks
             if result.changed or (result.pending and not watching)
         ]
+        used_ns = time.time_ns()
+        keys = list(dict.fromkeys(key for key, _ in walks))
+        every = catalog_database.TOUCH_NS
+        touch = [key for key in keys if used_ns - self._used.get(key, 0) >= every]
         # nothing but vectors to compute (rank computes those it needs meanwhile): not partial
         filling = not (todo or removed or dirty)
-        if filling and not rank.unfilled(self.db):
+        if (
+            filling
+            and not touch
+            and forgotten(self.db) == self._forgotten  # else its states may need repair
+            and not rank.unfilled(self.db)
+        ):
             return 0
         start = time.monotonic()
         deadline = start + budget
         indexer = _Indexer(self.db, time.time_ns() - RACY_NS)
         position = 0
+        first = True
+        saved: set[str] = set()
+        dropped: list[str] = []
         try:
             while True:
                 self.db.execute("BEGIN IMMEDIATE")
                 try:
+                    if first and forgotten(self.db) != self._forgotten:
+                        self._repair(walks, todo, dirty)
                     if removed:
                         indexer.remove(removed)
                         removed = []
@@ -428,15 +518,31 @@ class Catalog:
                     rank.finish(self.db)
                     missing = rank.fill(self.db, stop)
                     for key, state in dirty:
+                        blob = state.dumps()
                         self.db.execute(
-                            "INSERT OR REPLACE INTO roots (path, state) VALUES (?, ?)",
-                            (key, state.dumps()),
+                            "INSERT OR REPLACE INTO roots (path, state, size, used) "
+                            "VALUES (?, ?, ?, ?)",
+                            (key, blob, len(blob), used_ns),
                         )
+                    if first:
+                        saved = {key for key, _ in dirty}
+                        self.db.executemany(
+                            "UPDATE roots SET used = ? WHERE path = ?",
+                            [(used_ns, key) for key in touch if key not in saved],
+                        )
+                        dropped = self._forget(walks)
+                        self._forgotten = forgotten(self.db)
                     self.db.execute("COMMIT")
                 except BaseException:
                     if self.db.in_transaction:
                         self.db.execute("ROLLBACK")
                     raise
+                if first:
+                    first = False
+                    self._used.update(dict.fromkeys((*touch, *saved), used_ns))
+                    for key in dropped:
+                        self._states.pop(key, None)
+                        self._used.pop(key, None)
                 if position == len(todo) and not missing:
                     return 0
                 now = time.monotonic()

@@ -1,13 +1,16 @@
 """The index's schema, rows and location (RFC-0004:C-INDEX).
 
-Schema (version 3): the RFC's ``sections`` FTS5 table, ``headings`` table with
+Schema (version 4): the RFC's ``sections`` FTS5 table, ``headings`` table with
 ``idx_headings_text``, ``index_meta`` (``source_hash``, ``skill_path``, ``schema_version``,
 ``indexed_at``, ``tokenizer``, plus ``stats_at_ns``), and a ``files`` table with the path,
 size and modification time of every source file at build time, so a reader can tell that the
 sources are unchanged from file stats alone (DECISIONS "Gateway and index"), and, for a
 Markdown file over the parse limit, how many of its first lines were parsed
 (``parsed_lines``, NULL for every other file): with the headings, what ``outline`` and the
-stub need, so neither parses an unchanged skill again (version 3 added it).
+stub need, so neither parses an unchanged skill again (version 3 added it). Version 4 has
+the same tables; its headings name an empty heading by its label
+(:func:`~skillc_index._model.empty_heading_label`), which version 3 stored as ``""``: an
+index of another version is stale, so it is built again.
 
 The FTS5 ``tokenize`` option is spliced into the DDL from the fixed table
 :data:`~skillc_index.index.fts.TOKENIZE_CLAUSES` (DDL cannot take parameters); every value
@@ -42,7 +45,7 @@ __all__ = [
     "stat_files",
 ]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 REQUIRED_KEYS = ("skill_path", "source_hash", "schema_version", "tokenizer")
 REQUIRED_TABLES = frozenset({"sections", "headings", "index_meta", "files"})
 
