@@ -126,6 +126,13 @@ def test_show_search_and_outline_load_no_parser(
     assert "skillc_gateway" in modules  # the command really ran
     forbidden = top_level(modules) & {*HEAVY, "skillc_lint", "skillc_stats", "skillc_mcp"}
     assert not forbidden, f"skc {args[0]} imported {sorted(forbidden)}"
+    # nor the find client and the catalog (issue 32: show loaded them with its click module)
+    find_client = modules & {
+        "skillc_gateway.cli_find",
+        "skillc_gateway.find_quick",
+        "skillc_gateway.catalog",
+    }
+    assert not find_client, f"skc {args[0]} imported {sorted(find_client)}"
 
 
 def test_outline_of_an_unbuilt_skill_parses_it(

@@ -2,10 +2,10 @@
 
 ``outline``, ``show``, ``open``, ``sources`` (RFC-0002), ``search`` (RFC-0004), ``tools`` and
 ``run`` for tool-defining skills (spec/003), and ``exec`` (a command in a skill's folder, CLI
-only), plus ``find`` and ``watch`` from :mod:`skillc_gateway.cli_find`; registered
-with ``skc`` through the ``skillc.commands`` entry points and available as
-``skillc-gateway <command>``. Module level
-imports only click and the console conventions: agents run these many times a session.
+only), plus ``find`` and ``watch`` from :mod:`skillc_gateway.cli_find` (imported when one of
+them runs); registered with ``skc`` through the ``skillc.commands`` entry points and available
+as ``skillc-gateway <command>``. Module level imports only click and the console conventions:
+agents run these many times a session.
 """
 
 from __future__ import annotations
@@ -15,8 +15,6 @@ from collections.abc import Sequence
 
 import click
 
-from skillc_gateway import find_quick
-from skillc_gateway.cli_find import find_command, watch_command
 from skillc_index import Notice, printable
 from skillc_index.console import (
     CONTEXT_SETTINGS,
@@ -432,7 +430,26 @@ def exec_command(skill: str, command: tuple[str, ...]) -> None:
     click.get_current_context().exit(result.exit_code)
 
 
-@click.group("skillc-gateway", cls=CommandGroup, context_settings=CONTEXT_SETTINGS)
+class GatewayCommands(CommandGroup):
+    """The ``skillc-gateway`` group: ``find`` and ``watch`` are loaded from
+    :mod:`skillc_gateway.cli_find` when named (or listed), so the commands of this module
+    (``skc show`` imports it) do not load the find client."""
+
+    FIND_COMMANDS = ("find", "watch")
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.FIND_COMMANDS])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.FIND_COMMANDS:
+            from skillc_gateway import cli_find
+
+            command: click.Command = getattr(cli_find, f"{cmd_name}_command")
+            return command
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group("skillc-gateway", cls=GatewayCommands, context_settings=CONTEXT_SETTINGS)
 @click.version_option(package_name="skillc-gateway", message="%(package)s %(version)s")
 @verbose_option
 def cli() -> None:
@@ -449,11 +466,9 @@ for _command in (
     open_command,
     sources_command,
     search_command,
-    find_command,
     tools_command,
     run_command,
     exec_command,
-    watch_command,
 ):
     cli.add_command(_command)
 
@@ -464,7 +479,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     as under ``skc`` (:mod:`skillc_gateway.find_quick`)."""
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        code = find_quick.run(args[1:]) if args[:1] == ["find"] else None
+        code = None
+        if args[:1] == ["find"]:
+            from skillc_gateway import find_quick
+
+            code = find_quick.run(args[1:])
     except BaseException as exc:  # as run() does for the click command
         return handle_exception(exc, args)
     return run(cli, args, prog_name="skillc-gateway") if code is None else code
