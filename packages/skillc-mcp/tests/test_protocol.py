@@ -177,8 +177,10 @@ def test_handshake_and_tool_list_import_no_library() -> None:
         "server.handle({'jsonrpc': '2.0', 'id': 3, 'method': 'tools/list'})\n"
         "heavy = ('skillc_index', 'skillc_lint', 'skillc_gateway', 'skillc_stats', 'sqlite3',"
         " 'markdown_it', 'yaml', 'click', 'pathlib')\n"
-        # the lazy-names helper, the operation tables (find's bounds too), the access-log service
+        # the lazy-names helper, the operation tables (find's bounds too, and the records
+        # their parameters are), the access-log service
         "light = {'skillc_index', 'skillc_index._lazy', 'skillc_index.operation',"
+        " 'skillc_index.record',"
         " 'skillc_index.accesslog', 'skillc_index.accesslog.args',"
         " 'skillc_index.accesslog.service', 'skillc_index.operations', 'skillc_lint',"
         " 'skillc_lint.operations', 'skillc_gateway', 'skillc_gateway.operations',"

@@ -10,14 +10,13 @@ naming the file.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from skillc_index import IndexHandle, IndexUnusable, Notice, ResolvedSkill, fresh_index
+from skillc_index.record import Record
 
 
-class OutlineHeading(NamedTuple):
+class OutlineHeading(Record):
     """One heading: the file it is in (relative, POSIX), its level, text and line (a
-    NamedTuple: an outline can have thousands, made on every call)."""
+    Record: an outline can have thousands, made on every call)."""
 
     file: str
     level: int
@@ -28,7 +27,7 @@ class OutlineHeading(NamedTuple):
         return {"file": self.file, "level": self.level, "text": self.text, "line": self.line}
 
 
-class Outline(NamedTuple):
+class Outline(Record):
     """The headings of a skill, and the warnings of reading them."""
 
     headings: tuple[OutlineHeading, ...]

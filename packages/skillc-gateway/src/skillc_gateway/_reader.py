@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import BinaryIO, NamedTuple
+from typing import BinaryIO
 
 from skillc_index import (
     FileIsAFolder,
@@ -15,6 +15,7 @@ from skillc_index import (
     UnreadableFile,
     open_in_root,
 )
+from skillc_index.record import Record
 
 #: Bytes looked at to tell text from binary content.
 SNIFF = 8192
@@ -22,7 +23,7 @@ SNIFF = 8192
 OCTET_STREAM = "application/octet-stream"
 
 
-class FileText(NamedTuple):
+class FileText(Record):
     """A file's text, possibly cut to its first lines."""
 
     path: str
@@ -45,7 +46,7 @@ class FileText(NamedTuple):
         }
 
 
-class FileBytes(NamedTuple):
+class FileBytes(Record):
     """A binary file (NUL bytes in its first :data:`SNIFF` bytes), whole: lines mean nothing
     in it, so it is never cut (RFC-0002:C-OPEN serves any file type)."""
 
@@ -172,7 +173,7 @@ def _binary(
     return FileBytes(path, data, mime_type, where.as_uri())
 
 
-class Page(NamedTuple):
+class Page(Record):
     """The part of a read text that one reply shows: lines from ``offset`` on."""
 
     content: str

@@ -7,8 +7,6 @@ interpreted. Results are ranked by BM25; the score shown is ``-bm25`` (higher is
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from skillc_index import (
     ResolvedSkill,
     SectionHit,
@@ -16,11 +14,12 @@ from skillc_index import (
     require_index,
     search_sections,
 )
+from skillc_index.record import Record
 
 DEFAULT_LIMIT = 10
 
 
-class SearchResult(NamedTuple):
+class SearchResult(Record):
     """A query and its hits, best first."""
 
     query: str

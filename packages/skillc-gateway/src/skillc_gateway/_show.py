@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from typing import NamedTuple
 
 from skillc_gateway._reader import read_lines
 from skillc_index import (
@@ -34,6 +33,7 @@ from skillc_index import (
     safe_join,
     section_queries,
 )
+from skillc_index.record import Record
 
 MAX_SUGGESTIONS = 5
 
@@ -44,7 +44,7 @@ def normalize_query(section: str) -> str:
     return section_queries(section)[-1]
 
 
-class SectionText(NamedTuple):
+class SectionText(Record):
     """The section found, and its text (possibly cut to ``max_lines``)."""
 
     file: str

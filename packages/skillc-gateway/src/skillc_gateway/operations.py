@@ -10,7 +10,7 @@ load when an operation runs.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any
 
 from skillc_gateway._limits import DEFAULT_FIND_LIMIT, MAX_FIND_LIMIT, MAX_QUERY_CHARS
 from skillc_index.operation import (
@@ -24,6 +24,7 @@ from skillc_index.operation import (
     Session,
     output_schema,
 )
+from skillc_index.record import Record
 
 if TYPE_CHECKING:
     from skillc_gateway._outline import Outline
@@ -79,7 +80,7 @@ PAGE = {
 # -- outline (RFC-0002:C-OUTLINE) ---------------------------------------------------------
 
 
-class OutlineParams(NamedTuple):
+class OutlineParams(Record):
     skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
     level: Annotated[
         int | None,
@@ -90,7 +91,7 @@ class OutlineParams(NamedTuple):
         return {"level": self.level}
 
 
-class OutlineResult(NamedTuple):
+class OutlineResult(Record):
     skill: str
     outline: Outline
 
@@ -150,7 +151,7 @@ OUTLINE: Operation[OutlineParams, OutlineResult] = Operation(
 # -- show (RFC-0002:C-SHOW) ---------------------------------------------------------------
 
 
-class ShowParams(NamedTuple):
+class ShowParams(Record):
     skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
     section: Annotated[
         str,
@@ -176,7 +177,7 @@ class ShowParams(NamedTuple):
         return args
 
 
-class SectionResult(NamedTuple):
+class SectionResult(Record):
     """A section of a skill, or the page of it that was asked for."""
 
     skill: str
@@ -251,7 +252,7 @@ SHOW: Operation[ShowParams, SectionResult] = Operation(
 # -- open (RFC-0002:C-OPEN) ---------------------------------------------------------------
 
 
-class OpenParams(NamedTuple):
+class OpenParams(Record):
     skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
     path: Annotated[
         str, Param("File path relative to the skill root ('references/api.md').", min_length=1)
@@ -269,7 +270,7 @@ class OpenParams(NamedTuple):
         return args
 
 
-class FileResult(NamedTuple):
+class FileResult(Record):
     """A text file of a skill, or the page of it that was asked for; or a binary file,
     whole (``binary``; ``page`` is then None)."""
 
@@ -369,7 +370,7 @@ OPEN: Operation[OpenParams, FileResult] = Operation(
 # -- sources (RFC-0002:C-SOURCES) ---------------------------------------------------------
 
 
-class SourcesParams(NamedTuple):
+class SourcesParams(Record):
     skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
     depth: Annotated[
         int | None,
@@ -398,7 +399,7 @@ class SourcesParams(NamedTuple):
         return {"depth": self.depth, "dir": self.dir, "limit": self.limit, "pattern": self.pattern}
 
 
-class SourcesResult(NamedTuple):
+class SourcesResult(Record):
     skill: str
     tree: SourceTree
     warnings: tuple[Diagnostic | Notice, ...] = ()
@@ -483,7 +484,7 @@ SOURCES: Operation[SourcesParams, SourcesResult] = Operation(
 # -- search (RFC-0004) --------------------------------------------------------------------
 
 
-class SearchParams(NamedTuple):
+class SearchParams(Record):
     skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
     query: Annotated[str, Param("Words to look for.", max_length=MAX_QUERY_CHARS)]
     limit: Annotated[int, Param("Return at most this many results.", minimum=1)] = 10
@@ -493,7 +494,7 @@ class SearchParams(NamedTuple):
         return {"query": self.query, "limit": self.limit, "result_count": 0}
 
 
-class SearchResults(NamedTuple):
+class SearchResults(Record):
     skill: str
     found: SearchResult
     warnings: tuple[Diagnostic | Notice, ...] = ()
@@ -546,7 +547,7 @@ SEARCH: Operation[SearchParams, SearchResults] = Operation(
 # -- find (issue 15: skill routing) -------------------------------------------------------
 
 
-class FindParams(NamedTuple):
+class FindParams(Record):
     query: Annotated[
         str,
         Param(

@@ -13,10 +13,11 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
 
 from skillc_index._diagnostics import Notice
 from skillc_index._layout import Layout
+from skillc_index.record import Record
 
 SUPPORTED_VERSION = 1
 TOKENIZERS = ("ascii", "cjk")
@@ -46,7 +47,7 @@ PERSONAL_KEYS = frozenset({"stats.url"})
 OPEN_TABLES = ("lint", "targets")
 
 
-class Config(NamedTuple):
+class Config(Record):
     """The effective configuration for one working directory."""
 
     tokenizer: str = "ascii"

@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import ClassVar, Literal, NamedTuple
+from typing import ClassVar, Literal
 
 from skillc_index._text import printable
+from skillc_index.record import Record
 
 Severity = Literal["error", "warning"]
 NoticeLevel = Literal["error", "warning", "info"]
@@ -66,10 +67,10 @@ def severity_of(code: str) -> Severity:
 _NO_PARAMS: Mapping[str, str] = MappingProxyType({})
 
 
-# Records on the show/search path are NamedTuples, not dataclasses: importing dataclasses
-# (and inspect with it) and creating frozen dataclasses costs more than all of ``skc show``'s
-# own work (bench/RESULTS.md, issue 5).
-class Diagnostic(NamedTuple):
+# Records on the show/search path are Records (NamedTuples), not dataclasses: importing
+# dataclasses (and inspect with it) and creating frozen dataclasses costs more than all of
+# ``skc show``'s own work (bench/RESULTS.md, issue 5).
+class Diagnostic(Record):
     """One reportable condition: a registry code and the values for its placeholders.
 
     ``params`` keys are the template's placeholder names (``skill``, ``path``, ``rule-id``...).
@@ -99,7 +100,7 @@ class Diagnostic(NamedTuple):
         return _PLACEHOLDER.sub(fill, template)
 
 
-class Notice(NamedTuple):
+class Notice(Record):
     """A message the registry has no code for: config file problems (RFC-0009 asks for a
     warning, or an error for an invalid ``version``, but RFC-0005 reserves no code) and lint's
     ``info: skipping compiled skill``. Printed as ``<level>: <text>``; never changes the exit
@@ -136,7 +137,7 @@ def one_of(names: tuple[str, ...] | list[str]) -> str:
     return " or ".join(quoted) if len(quoted) < 3 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
 
 
-class Spelling(NamedTuple):
+class Spelling(Record):
     """How a front end writes, inside an error, a parameter of the command (``force``) and
     another command to run (``sources`` with its ``dir``)."""
 

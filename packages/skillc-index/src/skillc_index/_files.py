@@ -13,7 +13,7 @@ import os
 import stat
 from collections.abc import Iterable
 from pathlib import Path
-from typing import BinaryIO, NamedTuple
+from typing import BinaryIO
 
 from skillc_index._diagnostics import (
     HiddenPath,
@@ -22,6 +22,7 @@ from skillc_index._diagnostics import (
     PathNotFound,
     SkillFileNotFound,
 )
+from skillc_index.record import Record
 
 __all__ = [
     "SkillFiles",
@@ -45,7 +46,7 @@ _MAX_SYMLINKS = 40
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
-class SkillFiles(NamedTuple):
+class SkillFiles(Record):
     """What :func:`walk_skill` found under a skill root."""
 
     files: tuple[str, ...]

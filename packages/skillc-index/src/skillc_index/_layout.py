@@ -10,7 +10,7 @@ import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import Literal
 
 from skillc_index._diagnostics import (
     Diagnostic,
@@ -23,6 +23,7 @@ from skillc_index._diagnostics import (
     UnknownTarget,
 )
 from skillc_index._text import printable
+from skillc_index.record import Record
 
 Scope = Literal["project", "global"]
 
@@ -36,7 +37,7 @@ IMPORT_RECORD = ".skillc-import.json"
 MAX_IMPORT_RECORD_BYTES = 64 << 10
 
 
-class AgentTarget(NamedTuple):
+class AgentTarget(Record):
     """Where one agent reads skills: a folder relative to the project root (``None``: the
     agent reads none there) and one relative to the home folder. The skillc-index README's
     table "Agent folders" names the page of each agent's documentation that says so."""
@@ -168,7 +169,7 @@ def require_skill_name(name: str) -> None:
         raise InvalidSkillName(name, problem)
 
 
-class Layout(NamedTuple):
+class Layout(Record):
     """Where the stores are for one working directory: home, project (if any) and their paths."""
 
     cwd: Path
@@ -289,7 +290,7 @@ class Layout(NamedTuple):
         return self.home / spec.home if folder is None else folder
 
 
-class ResolvedSkill(NamedTuple):
+class ResolvedSkill(Record):
     """A skill found by :func:`resolve_skill`."""
 
     name: str
@@ -318,7 +319,7 @@ class ResolvedSkill(NamedTuple):
         return self.runtime / META_DIR
 
 
-class ImportRecord(NamedTuple):
+class ImportRecord(Record):
     """What importing a folder into a store records in the store copy (:data:`IMPORT_RECORD`):
     the canonical path it came from and the source hash of the files copied. With it, the
     folder and its store copy are one skill: reads through the folder use the store copy, and

@@ -1,23 +1,24 @@
 """Operations: each command of the kit defined once, for the CLI and the MCP server alike.
 
 An :class:`Operation` is a command as data: its name, a *parameters record* (a
-``NamedTuple`` whose fields are the command's parameters, each annotated with its
-description and JSON Schema constraints, ``Annotated[int, Param(...)]``), the function that
-runs it, and the JSON Schema of its result. The function takes a :class:`Session` and the
-record, resolves the skill, logs the access (through the session's
-:class:`~skillc_index.accesslog.AccessLog`) and returns a result object with ``to_dict()``:
-the JSON that ``--format json`` prints and the MCP tool returns as ``structuredContent``.
-Its ``warnings`` are printed by the CLI and returned by the MCP tool. What the access log
-stores is the record's ``log_args()``.
+:class:`~skillc_index.record.Record`, the kit's ``NamedTuple``, whose fields are the command's
+parameters, each annotated with its description and JSON Schema constraints, ``Annotated[int,
+Param(...)]``), the function that runs it, and the JSON Schema of its result. The function
+takes a :class:`Session` and the record, resolves the skill, logs the access (through the
+session's :class:`~skillc_index.accesslog.AccessLog`) and returns a result object with
+``to_dict()``: the JSON that ``--format json`` prints and the MCP tool returns as
+``structuredContent``. Its ``warnings`` are printed by the CLI and returned by the MCP tool.
+What the access log stores is the record's ``log_args()``.
 
 The CLI parses its options into the record and renders text from the result; the MCP server
 builds its tool table from the operations (:meth:`Operation.tool`). A parameter's MCP default
 may differ from the CLI's (``mcp_default``: a reply must stay small, a terminal may show a
 whole file); everything else is the same on both sides, which a test checks.
 
-This module imports only the standard library, and no dataclasses: the operation tables are
-imported by every ``skc show`` and read when ``skc mcp`` lists its tools, and creating a
-dataclass costs a millisecond or two where a ``NamedTuple`` costs a tenth of that.
+This module imports only the standard library (and :mod:`skillc_index.record`), and no
+dataclasses: the operation tables are imported by every ``skc show`` and read when ``skc mcp``
+lists its tools, and creating a dataclass costs a millisecond or two where a ``Record`` costs a
+twentieth of that.
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+
+from skillc_index.record import Record
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -108,7 +111,7 @@ def output_schema(properties: Mapping[str, Any], optional: Iterable[str] = ()) -
     }
 
 
-class Param(NamedTuple):
+class Param(Record):
     """A parameter's description and JSON Schema constraints, the ``Annotated`` metadata of a
     field of a parameters record. ``mcp_default``: the MCP tool's default when it differs
     from the field's (the CLI's); it is what the tool's schema advertises."""

@@ -33,7 +33,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
 
 from skillc_index._clock import utc_now
 from skillc_index._diagnostics import Diagnostic, Notice, logging_disabled, stale_local_logs
@@ -48,6 +48,7 @@ from skillc_index.accesslog.schema import (
     ForeignLog,
     connect,
 )
+from skillc_index.record import Record
 
 
 def new_run_id(env: Mapping[str, str] | None = None) -> str:
@@ -63,7 +64,7 @@ def new_run_id(env: Mapping[str, str] | None = None) -> str:
 _NO_ARGS: Mapping[str, Any] = MappingProxyType({})
 
 
-class AccessRecord(NamedTuple):
+class AccessRecord(Record):
     """One row of ``access_log``."""
 
     command: str
@@ -229,7 +230,7 @@ def hold_log(layout: Layout, runtime: Path) -> sqlite3.Connection | None:
         return None
 
 
-class LogOutcome(NamedTuple):
+class LogOutcome(Record):
     """Where a row went (``None``: nowhere) and what to tell the user."""
 
     path: Path | None

@@ -30,7 +30,7 @@ import time
 from collections.abc import Mapping
 from contextlib import closing
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal
 
 from skillc_index._diagnostics import IndexCollision, IndexUnusable
 from skillc_index._files import path_from_db, source_hash, walk_skill
@@ -49,6 +49,7 @@ from skillc_index.index.schema import (
     hash16,
     stat_files,
 )
+from skillc_index.record import Record
 
 if TYPE_CHECKING:
     from skillc_index.index.queries import IndexOutline
@@ -75,7 +76,7 @@ IndexStatus = Literal["missing", "corrupt", "collision", "stale", "current"]
 READ_TIMEOUT_MS = 500
 
 
-class IndexState(NamedTuple):
+class IndexState(Record):
     """What :func:`inspect_index` / :func:`check_index` found."""
 
     status: IndexStatus
@@ -117,7 +118,7 @@ class IndexSnapshot:
 _snapshots: dict[Path, IndexSnapshot] = {}
 
 
-class IndexHandle(NamedTuple):
+class IndexHandle(Record):
     """A usable index of one skill, as :func:`require_index` found it. Every read of the index
     (:mod:`~skillc_index.index.queries`) takes one."""
 

@@ -13,13 +13,13 @@ import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import closing
-from typing import NamedTuple
 
 from skillc_index._diagnostics import IndexUnusable
 from skillc_index._files import fs_bytes, path_from_db
 from skillc_index.index.freshness import IndexHandle
 from skillc_index.index.fts import TOKENIZE_CLAUSES, restore_fts_text
 from skillc_index.index.schema import IndexedHeading
+from skillc_index.record import Record
 
 __all__ = [
     "HEADINGS_CACHE_MAX",
@@ -77,7 +77,7 @@ def read_headings(index: IndexHandle, file: str | None = None) -> Iterator[Index
     return (h for h in _scan_headings(index) if file is None or h.file == file)
 
 
-class IndexOutline(NamedTuple):
+class IndexOutline(Record):
     """What ``outline`` reads of an index: every heading, in the order the build stored them
     (files in bytewise path order, as walked; headings in line order), and the Markdown files
     over the parse limit with the lines parsed of each, in bytewise path order."""
@@ -143,7 +143,7 @@ def find_headings(index: IndexHandle, text: str, file: str | None = None) -> lis
     return [h for h in found if file is None or h.file == file]
 
 
-class SectionHit(NamedTuple):
+class SectionHit(Record):
     """A ``sections`` row matching a search: its score is ``-bm25`` (higher is better)."""
 
     file: str

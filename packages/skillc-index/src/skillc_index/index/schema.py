@@ -22,10 +22,11 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from skillc_index._files import fs_bytes
 from skillc_index._layout import META_DIR
+from skillc_index.record import Record
 
 __all__ = [
     "RACY_WINDOW_NS",
@@ -84,7 +85,7 @@ Document = tuple[str, str, str]
 HeadingRow = tuple[str, str, int, int, int]
 
 
-class ParsedFile(NamedTuple):
+class ParsedFile(Record):
     """What the build stores of one indexed file."""
 
     file: str
@@ -95,7 +96,7 @@ class ParsedFile(NamedTuple):
     """For a Markdown file over the parse limit, how many of its first lines were parsed."""
 
 
-class IndexedHeading(NamedTuple):
+class IndexedHeading(Record):
     """A row of the ``headings`` table, as read back."""
 
     file: str
@@ -105,7 +106,7 @@ class IndexedHeading(NamedTuple):
     end_line: int
 
 
-class IndexMeta(NamedTuple):
+class IndexMeta(Record):
     """The ``index_meta`` of a readable index."""
 
     skill_path: str
@@ -116,7 +117,7 @@ class IndexMeta(NamedTuple):
     stats_at_ns: int | None
 
 
-class FileStat(NamedTuple):
+class FileStat(Record):
     """A source file as the ``files`` table records it."""
 
     path: str
