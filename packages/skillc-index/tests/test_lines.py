@@ -9,10 +9,18 @@ import re
 import pytest
 
 from skillc_index import _lines
-from skillc_index._lines import count_lines, iter_lines, normalize_newlines, split_lines
+from skillc_index._lines import (
+    count_lines,
+    iter_line_bytes,
+    iter_lines,
+    normalize_newlines,
+    split_lines,
+)
 
 # Every character str.splitlines() splits on, and the three real line breaks.
 PIECES = ["a", "b", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\u2028", "\u2029", "é", "\x85"]
+# Bytes that are not UTF-8 (cut sequences, a lone continuation byte, an overlong form).
+BAD = [b"\xff", b"\xe2\x80", b"\xc3", b"\x80", b"\xc0\xaf"]
 
 
 def reference(text: str) -> list[str]:
@@ -51,3 +59,24 @@ def test_split_count_normalize_and_stream_agree(monkeypatch: pytest.MonkeyPatch)
 def test_a_long_line_streams_whole() -> None:
     data = b"x" * (3 * (1 << 16) + 5) + b"\r" + b"y" * (1 << 16) + b"\r\n"
     assert [len(line) for line in iter_lines(io.BytesIO(data))] == [3 * (1 << 16) + 6, 65538]
+
+
+def test_line_bytes_from_any_line_are_the_decoded_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From any line on, read in 7-byte chunks, the lines as bytes decode (each on its own)
+    to the reference lines of the decoded file: bad bytes next to a line break, and cut
+    between chunks, included (issue 32: readers count the lines before a section instead
+    of decoding them)."""
+    monkeypatch.setattr(_lines, "_CHUNK", 7)
+    rng = random.Random(32)
+    for _ in range(3000):
+        # half the files without a \r (another way through the chunks)
+        choices = PIECES if rng.random() < 0.5 else [p for p in PIECES if "\r" not in p]
+        pieces = [rng.choice(choices).encode() for _ in range(rng.randint(0, 60))]
+        for _ in range(rng.randint(0, 3)):
+            pieces.insert(rng.randint(0, len(pieces)), rng.choice(BAD))
+        data = b"".join(pieces)
+        wanted = reference(data.decode("utf-8", "replace"))
+        first = rng.randint(1, len(wanted) + 2)
+        got = list(iter_line_bytes(io.BytesIO(data), first))
+        assert [line.decode("utf-8", "replace") for line in got] == wanted[first - 1 :], data
+        assert b"".join(got).decode("utf-8", "replace") == "".join(wanted[first - 1 :]), data

@@ -92,23 +92,23 @@ def read_lines(
     page), cut to the next ``max_lines``: (shown text, lines in the range, lines shown).
 
     Lines end at ``\\n``, ``\\r\\n`` or a lone ``\\r``
-    (:func:`skillc_index.iter_lines`: the lines the index numbers), never at a form
-    feed, NEL or U+2028. The file is read in chunks and only the lines shown are kept, so a
-    line limit on a 50 MB file holds a few lines, not the file; reading stops at ``end``.
+    (:func:`skillc_index.iter_line_bytes`: the lines the index numbers), never at a form
+    feed, NEL or U+2028. The file is read in chunks and only the lines shown are kept (and
+    decoded), so a line limit on a 50 MB file holds a few lines, not the file; the lines
+    before ``first`` are counted, not split; reading stops at ``end``.
     """
-    from skillc_index import iter_lines
+    from skillc_index import iter_line_bytes
 
-    shown: list[str] = []
+    first = max(first, 1)
+    shown: list[bytes] = []
     total = 0
-    for number, line in enumerate(iter_lines(handle), start=1):
+    for number, line in enumerate(iter_line_bytes(handle, first), start=first):
         if end is not None and number >= end:
             break
-        if number < first:
-            continue
         total += 1
         if total > skip and (max_lines is None or len(shown) < max_lines):
             shown.append(line)
-    return "".join(shown), total, len(shown)
+    return b"".join(shown).decode("utf-8", "replace"), total, len(shown)
 
 
 def open_file(

@@ -131,6 +131,7 @@ _EXPORTS: dict[str, str] = {
     "read_text_in_root": "_files",
     "fs_bytes": "_files",
     # text: the one line splitter, UTF-8 checks
+    "iter_line_bytes": "_lines",
     "iter_lines": "_lines",
     "split_lines": "_lines",
     "json_text": "_text",
@@ -374,7 +375,7 @@ if TYPE_CHECKING:
         skill_name_problem,
     )
     from skillc_index._lazy import lazy_exports
-    from skillc_index._lines import iter_lines, split_lines
+    from skillc_index._lines import iter_line_bytes, iter_lines, split_lines
     from skillc_index._listing import SkillEntry, SkillList, list_skills
     from skillc_index._manifest import Manifest, manifest_path, read_manifest, write_manifest
     from skillc_index._model import (

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from typing import BinaryIO
 
-__all__ = ["count_lines", "iter_lines", "normalize_newlines", "split_lines"]
+__all__ = ["count_lines", "iter_line_bytes", "iter_lines", "normalize_newlines", "split_lines"]
 
 _CHUNK = 1 << 16
 
@@ -55,35 +55,64 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
+def _chunks(handle: BinaryIO) -> Iterator[bytes]:
+    """The bytes of a file opened in binary mode, in chunks that never end between the
+    ``\r`` and the ``\n`` of a ``\r\n`` (a chunk's last ``\r`` opens the next one)."""
+    carry = b""
+    while chunk := handle.read(_CHUNK):
+        if carry:
+            chunk = carry + chunk
+        chunk, carry = (chunk[:-1], b"\r") if chunk.endswith(b"\r") else (chunk, b"")
+        if chunk:
+            yield chunk
+    if carry:
+        yield carry
+
+
+def iter_line_bytes(handle: BinaryIO, first: int = 1) -> Iterator[bytes]:
+    """The lines of a file opened in binary mode, from line ``first`` (1-based) on, as bytes,
+    each with its line break: the lines :func:`iter_lines` decodes (a ``\n`` or ``\r`` byte
+    is never part of a UTF-8 sequence, so the bytes break where the text does, and each line
+    decodes as it does inside the file). Read in chunks: memory holds one line, a line of any
+    length costs time in proportion to its length, the lines before ``first`` are skipped
+    without being copied, and a line is split off only when the one before it was taken (a
+    reader that stops at a section's end splits nothing after it)."""
+    number = 1  # the line the next byte belongs to
+    parts: list[bytes] = []  # the pieces of that line, when it is one to yield
+    for chunk in _chunks(handle):
+        if b"\r" in chunk:  # \r\n or lone \r breaks: split the chunk (bytes split at those only)
+            lines = chunk.splitlines(keepends=True)
+            rest = b"" if lines[-1].endswith((b"\n", b"\r")) else lines.pop()
+            if lines and parts:
+                lines[0] = b"".join(parts) + lines[0]
+                parts = []
+            yield from lines[max(first - number, 0) :]
+            number += len(lines)
+        else:  # \n breaks only: find them one by one
+            start = 0
+            while number < first and (end := chunk.find(b"\n", start)) >= 0:
+                start = end + 1
+                number += 1
+            if number < first:
+                continue  # the rest of the chunk is part of a line before ``first``
+            while (end := chunk.find(b"\n", start)) >= 0:
+                line = chunk[start : end + 1]
+                if parts:
+                    line = b"".join(parts) + line
+                    parts = []
+                yield line
+                start = end + 1
+                number += 1
+            rest = chunk[start:]
+        if rest and number >= first:
+            parts.append(rest)
+    if parts:
+        yield b"".join(parts)
+
+
 def iter_lines(handle: BinaryIO) -> Iterator[str]:
     """The lines of a file opened in binary mode, as UTF-8 (bad bytes as U+FFFD), each with
     its line break, read in chunks: memory holds one line, and a line of any length costs
     time in proportion to its length (its pieces are joined once, when it ends)."""
-    import codecs
-
-    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-    parts: list[str] = []  # the pieces of the line that is not finished yet
-    while True:
-        chunk = handle.read(_CHUNK)
-        text = decoder.decode(chunk, final=not chunk)
-        if text:
-            if parts and parts[-1].endswith("\r"):  # a '\r' at a chunk's end: '\r\n' or alone
-                if text.startswith("\n"):
-                    parts.append("\n")
-                    text = text[1:]
-                yield "".join(parts)
-                parts = []
-            lines, rest = _complete(text)
-            if lines and not rest and lines[-1].endswith("\r"):
-                rest = lines.pop()  # its '\n' may open the next chunk
-            if lines:
-                if parts:
-                    lines[0] = "".join(parts) + lines[0]
-                    parts = []
-                yield from lines
-            if rest:
-                parts.append(rest)
-        if not chunk:
-            break
-    if parts:
-        yield "".join(parts)
+    for line in iter_line_bytes(handle):
+        yield line.decode("utf-8", "replace")
