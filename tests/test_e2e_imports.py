@@ -203,3 +203,48 @@ def test_find_answered_by_a_find_server_imports_no_click(
     finally:
         subprocess.run([*skc, "watch", "--stop"], cwd=project, env=env, timeout=120)
         shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.mark.parametrize("script", [("skc", "mcp"), ("skillc-mcp",)], ids=["skc", "skillc-mcp"])
+def test_the_mcp_server_answers_initialize_without_click(
+    venv_python: Path, clean_env: dict[str, str], project: Path, script: tuple[str, ...]
+) -> None:
+    """``skc mcp`` and ``skillc-mcp`` with no arguments, what client configurations run,
+    serve without click (issue 32: importing click was half the time to the first reply),
+    and answer as the click command does."""
+    name, *args = script
+    probe = (
+        "import json, runpy, sys\n"
+        f"sys.argv = [{name!r}, *{args!r}]\n"
+        "try:\n"
+        f"    runpy.run_path({str(venv_python.parent / name)!r}, run_name='__main__')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        f"print({MARKER!r} + json.dumps(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}},
+    }
+    proc = subprocess.run(
+        [str(venv_python), "-c", probe],
+        cwd=str(project),
+        env=clean_env,
+        input=json.dumps(initialize) + "\n",
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["result"]["protocolVersion"] == "2025-11-25"
+    assert f"serving MCP on stdio in {project.resolve()}" in proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if line.startswith(MARKER)]
+    assert len(lines) == 1, proc.stderr
+    modules = set(json.loads(lines[0][len(MARKER) :]))
+    assert "skillc_mcp._stdio" in modules  # it served
+    loaded = top_level(modules) & {"click", *HEAVY, "sqlite3", "skillc_gateway", "skillc_lint"}
+    assert not loaded, sorted(loaded)

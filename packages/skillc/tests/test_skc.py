@@ -49,7 +49,10 @@ def test_discovery_agrees_with_importlib_metadata(group: str) -> None:
 
 
 def test_quick_paths_are_of_installed_commands() -> None:
-    assert discover_commands(QUICK_GROUP) == {"find": "skillc_gateway.find_quick:run"}
+    assert discover_commands(QUICK_GROUP) == {
+        "find": "skillc_gateway.find_quick:run",
+        "mcp": "skillc_mcp.quick:run",
+    }
     assert set(discover_commands(QUICK_GROUP)) <= set(discover_commands())
 
 

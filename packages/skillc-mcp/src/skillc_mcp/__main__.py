@@ -1,6 +1,6 @@
 """`python -m skillc_mcp` runs the `skillc-mcp` command."""
 
-from skillc_mcp.cli import main
+from skillc_mcp.quick import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

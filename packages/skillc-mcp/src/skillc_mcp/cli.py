@@ -2,14 +2,14 @@
 
 One click command serves both (registered with ``skc`` through the ``skillc.commands`` entry
 point). A client starts the server for every session, so the path to the first response is
-kept short: this module imports only click (``skc`` has loaded it already) and the command
-body only the protocol modules; the libraries behind the tools load on the first call that
-needs them.
+kept short: the usual command line (no arguments) does not get here at all
+(:mod:`skillc_mcp.quick` serves it without click); this module imports only click and the
+command body only the protocol modules; the libraries behind the tools load on the first call
+that needs them.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -75,44 +75,16 @@ def mcp_command(ctx: click.Context, cwd: str | None, allow_targets: tuple[str, .
       skc mcp --allow-target ~/agents # skc_build may also deploy under ~/agents
       claude mcp add skillc -- skc mcp
     """
+    from skillc_mcp.quick import serve
+
     verbose = bool(ctx.meta.get(_VERBOSE_KEY))
     return serve(cwd, verbose=verbose, allowed_targets=allow_targets)
 
 
-def serve(
-    cwd: str | None = None, *, verbose: bool = False, allowed_targets: tuple[str, ...] = ()
-) -> int:
-    """Run the server on stdin/stdout in ``cwd``; the exit status when the client leaves.
-    ``allowed_targets`` are folders (relative to the working directory before ``cwd``) where
-    ``skc_build`` may deploy besides the agent folders."""
-    import os
-
-    from skillc_mcp import __version__
-    from skillc_mcp._stdio import serve_stdio
-
-    server = None
-    if allowed_targets:
-        from skillc_mcp._protocol import Server
-        from skillc_mcp._tools import ToolRunner
-
-        folders = [os.path.abspath(os.path.expanduser(p)) for p in allowed_targets]  # noqa: PTH100, PTH111
-        server = Server(tools=ToolRunner(allowed_targets=folders))
-    if cwd is not None:
-        os.chdir(cwd)
-    try:
-        here = os.getcwd()  # noqa: PTH109 - no pathlib on the way to the first response
-    except FileNotFoundError:
-        from skillc_index import SkillDirectoryNotFound
-
-        where = os.environ.get("PWD") or "."
-        raise SkillDirectoryNotFound(where, "the working directory was removed") from None
-    print(f"skillc-mcp {__version__}: serving MCP on stdio in {here}", file=sys.stderr)
-    return serve_stdio(server, verbose=verbose)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """Console script entry point: ``skillc-mcp`` (the same command as ``skc mcp``);
-    ``argv`` defaults to ``sys.argv[1:]``. Returns the exit code (the script exits with it)."""
+    """The click command with the kit's error conventions; ``argv`` defaults to
+    ``sys.argv[1:]``. Returns the exit code. The ``skillc-mcp`` script
+    (:func:`skillc_mcp.quick.main`) runs it when given arguments."""
     from skillc_index.console import run
 
     return run(mcp_command, argv, prog_name="skillc-mcp")
