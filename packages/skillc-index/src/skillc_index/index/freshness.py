@@ -43,8 +43,8 @@ from skillc_index.index.schema import (
     REQUIRED_TABLES,
     SCHEMA_VERSION,
     FileStat,
-    IndexedHeading,
     IndexMeta,
+    StoredHeading,
     canonical_source,
     hash16,
     stat_files,
@@ -103,9 +103,9 @@ class IndexSnapshot:
         self.identity = identity
         self.meta = meta
         self.files = files
-        self.headings: dict[str, list[IndexedHeading]] | None = None
-        """Headings by case-folded text, in file then line order; None when there are too
-        many to keep (``queries.HEADINGS_CACHE_MAX``) or before they are read."""
+        self.headings: dict[str, list[StoredHeading]] | None = None
+        """Heading rows by case-folded text, in file then line order; None when there are
+        too many to keep (``queries.HEADINGS_CACHE_MAX``) or before they are read."""
         self.headings_read = False
         self.outline: IndexOutline | None = None
         """What ``outline`` reads (``queries.read_outline``), once read; None before, or when

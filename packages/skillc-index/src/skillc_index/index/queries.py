@@ -18,7 +18,7 @@ from skillc_index._diagnostics import IndexUnusable
 from skillc_index._files import fs_bytes, path_from_db
 from skillc_index.index.freshness import IndexHandle
 from skillc_index.index.fts import TOKENIZE_CLAUSES, restore_fts_text
-from skillc_index.index.schema import IndexedHeading
+from skillc_index.index.schema import IndexedHeading, StoredHeading
 from skillc_index.record import Record
 
 __all__ = [
@@ -44,29 +44,40 @@ _HEADINGS_SQL = (
 )
 
 
-def _scan_headings(index: IndexHandle) -> Iterator[IndexedHeading]:
-    """Every heading of the index, in file then line order, read row by row."""
+def _heading(row: StoredHeading) -> IndexedHeading:
+    f, t, lv, s, e = row
+    return IndexedHeading(path_from_db(f), str(t), int(lv), int(s), int(e))
+
+
+def _scan_rows(index: IndexHandle) -> Iterator[StoredHeading]:
+    """Every heading row of the index, in file then line order, read row by row."""
     try:
         with closing(index.connect()) as connection:
-            for f, t, lv, s, e in connection.execute(_HEADINGS_SQL):
-                yield IndexedHeading(path_from_db(f), str(t), int(lv), int(s), int(e))
+            yield from connection.execute(_HEADINGS_SQL)
     except sqlite3.Error as exc:  # RFC-0004: any read failure is corruption
         raise IndexUnusable(index.skill, f"corrupt: {exc}") from exc
 
 
-def _headings_by_fold(index: IndexHandle) -> dict[str, list[IndexedHeading]] | None:
-    """The headings grouped by case-folded text, kept in the handle's snapshot from the first
-    call on; None when the index has more than :data:`HEADINGS_CACHE_MAX` headings."""
+def _scan_headings(index: IndexHandle) -> Iterator[IndexedHeading]:
+    """Every heading of the index, in file then line order, read row by row."""
+    return (_heading(row) for row in _scan_rows(index))
+
+
+def _headings_by_fold(index: IndexHandle) -> dict[str, list[StoredHeading]] | None:
+    """The heading rows grouped by case-folded text, kept in the handle's snapshot from the
+    first call on; None when the index has more than :data:`HEADINGS_CACHE_MAX` headings.
+    Rows, not :class:`IndexedHeading` records: a lookup makes records of its matches only
+    (``skc show`` looks up one heading among hundreds, once)."""
     snapshot = index.snapshot
     if snapshot.headings_read:
         return snapshot.headings
-    grouped: dict[str, list[IndexedHeading]] = {}
-    by_fold: dict[str, list[IndexedHeading]] | None = grouped
-    for count, heading in enumerate(_scan_headings(index), start=1):
+    grouped: dict[str, list[StoredHeading]] = {}
+    by_fold: dict[str, list[StoredHeading]] | None = grouped
+    for count, row in enumerate(_scan_rows(index), start=1):
         if count > HEADINGS_CACHE_MAX:
             by_fold = None  # remembered too: the next call scans at once
             break
-        grouped.setdefault(heading.text.casefold(), []).append(heading)
+        grouped.setdefault(str(row[1]).casefold(), []).append(row)
     snapshot.headings, snapshot.headings_read = by_fold, True
     return by_fold
 
@@ -137,7 +148,7 @@ def find_headings(index: IndexHandle, text: str, file: str | None = None) -> lis
     fold = text.casefold()
     by_fold = _headings_by_fold(index)
     if by_fold is not None:
-        found: Iterable[IndexedHeading] = by_fold.get(fold, [])
+        found: Iterable[IndexedHeading] = map(_heading, by_fold.get(fold, []))
     else:
         found = (h for h in _scan_headings(index) if h.text.casefold() == fold)
     return [h for h in found if file is None or h.file == file]

@@ -106,6 +106,11 @@ class IndexedHeading(Record):
     end_line: int
 
 
+StoredHeading = tuple[Any, str, int, int, int]
+"""A ``headings`` row as read back, before it is an :class:`IndexedHeading`: the file as
+stored (text, or bytes for a name that is not UTF-8), text, level, start and end line."""
+
+
 class IndexMeta(Record):
     """The ``index_meta`` of a readable index."""
 
