@@ -1,11 +1,12 @@
 """Command line of skillc-gateway: how agents (and people) read a skill on demand.
 
-``outline``, ``show``, ``open``, ``sources`` (RFC-0002), ``search`` (RFC-0004), ``tools`` and
-``run`` for tool-defining skills (spec/003), and ``exec`` (a command in a skill's folder, CLI
-only), plus ``find`` and ``watch`` from :mod:`skillc_gateway.cli_find` (imported when one of
-them runs); registered with ``skc`` through the ``skillc.commands`` entry points and available
-as ``skillc-gateway <command>``. Module level imports only click and the console conventions:
-agents run these many times a session.
+``outline``, ``open``, ``sources`` (RFC-0002), ``tools`` and ``run`` for tool-defining skills
+(spec/003), and ``exec`` (a command in a skill's folder, CLI only); ``show`` and ``search``
+(RFC-0002, RFC-0004) from :mod:`skillc_gateway.cli_sections`, and ``find`` and ``watch`` from
+:mod:`skillc_gateway.cli_find` (imported when one of them runs); registered with ``skc``
+through the ``skillc.commands`` entry points and available as ``skillc-gateway <command>``.
+Module level imports only click and the console conventions: agents run these many times a
+session.
 """
 
 from __future__ import annotations
@@ -15,6 +16,14 @@ from collections.abc import Sequence
 
 import click
 
+from skillc_gateway.cli_sections import (
+    HIDDEN_OPTION,
+    MAX_LINES_OPTION,
+    OFFSET_OPTION,
+    echo_text,
+    search_command,
+    show_command,
+)
 from skillc_index import Notice, printable
 from skillc_index.console import (
     CONTEXT_SETTINGS,
@@ -28,21 +37,6 @@ from skillc_index.console import (
     report,
     run,
     verbose_option,
-)
-
-MAX_LINES_OPTION = click.option(
-    "--max-lines", type=count_range(0), help="Show at most this many lines."
-)
-OFFSET_OPTION = click.option(
-    "--offset",
-    type=count_range(0),
-    default=0,
-    help="Skip this many lines first (the `next_offset` of a JSON reply reads on).",
-)
-HIDDEN_OPTION = click.option(
-    "--hidden",
-    is_flag=True,
-    help="Also serve a hidden file (a dot-file or dot-folder: .env, .git/...).",
 )
 
 
@@ -78,85 +72,6 @@ def outline_command(skill: str, level: int | None, output_format: str) -> None:
         click.echo(printable(f"{'  ' * heading.level}{'#' * heading.level} {heading.text}"))
 
 
-@click.command("show", context_settings=CONTEXT_SETTINGS)
-@click.argument("skill")
-@click.option("--section", required=True, help="The heading to show (case-insensitive).")
-@click.option("--file", "file", metavar="PATH", help="Only look in this file.")
-@MAX_LINES_OPTION
-@OFFSET_OPTION
-@HIDDEN_OPTION
-@format_option()
-@verbose_option
-def show_command(
-    skill: str,
-    section: str,
-    file: str | None,
-    max_lines: int | None,
-    offset: int,
-    hidden: bool,
-    output_format: str,
-) -> None:
-    """Retrieve section content.
-
-    Prints the section under the heading SECTION: from the heading to the next heading of
-    the same or a higher level. Matching ignores case; text after " — " is ignored, so a
-    line copied from the skill's stub works. Needs a current index (`skc build SKILL`).
-
-    \b
-    Examples:
-      skc show my-skill --section "Installation"
-      skc show my-skill --section "Endpoints" --file references/api.md
-      skc show my-skill --section "Clap Patterns — Advanced parsing" --max-lines 40
-    """
-    from skillc_gateway.operations import SHOW, ShowParams
-
-    params = ShowParams(skill, section, file, max_lines, offset, hidden)
-    result = perform(SHOW, params, output_format)
-    if result is not None:
-        _echo_text(result.page.content, result.page.more_lines)
-
-
-# A query may start with "-" ("-fno-strict-aliasing"): unknown options are taken as words
-# (find too, in cli_find).
-@click.command("search", context_settings={**CONTEXT_SETTINGS, "ignore_unknown_options": True})
-@click.argument("skill")
-@click.argument("query")
-@click.option("--limit", type=count_range(1), default=10, show_default=True, help="Most results.")
-@format_option()
-@verbose_option
-def search_command(skill: str, query: str, limit: int, output_format: str) -> None:
-    """Search skill content.
-
-    Full-text search (BM25) over every section of the skill's `.md` and `.txt` files. Every
-    word of QUERY must appear (in any order); FTS5 operators are searched as plain words.
-    Needs a current index (`skc build SKILL`). JSON is the stable format.
-
-    \b
-    Examples:
-      skc search my-skill "error handling"
-      skc search my-skill "configure auth" --limit 3 --format json
-    """
-    from skillc_gateway.operations import SEARCH, SearchParams
-
-    result = perform(SEARCH, SearchParams(skill, query, limit), output_format)
-    if result is None:
-        return
-    for hit in result.found.results:
-        click.echo(printable(f"{hit.file}#{hit.section} (score: {hit.score:.2f})"))
-        click.echo(printable(f"  {' '.join(hit.snippet.split())}"))
-
-
-def _echo_text(text: str, more_lines: int, *, as_is: bool = False) -> None:
-    """``text``, ended by a newline unless ``as_is`` (``open``: the file's bytes, RFC-0002:C-OPEN),
-    then the cut marker when lines were left out (a cut text ends with its last line's ending).
-    ``as_is`` also keeps escape sequences, which click strips when stdout is not a terminal."""
-    click.echo(text, nl=False, color=True if as_is else None)
-    if text and not text.endswith("\n") and (not as_is or more_lines):
-        click.echo()
-    if more_lines:
-        click.echo(f"... ({more_lines} more lines)")
-
-
 @click.command("open", context_settings=CONTEXT_SETTINGS)
 @click.argument("skill")
 @click.argument("path")
@@ -190,7 +105,7 @@ def open_command(
     if result.binary is not None:  # its bytes as they are (lines mean nothing there)
         click.echo(result.binary.data, nl=False)
     elif result.page is not None:
-        _echo_text(result.page.content, result.page.more_lines, as_is=True)
+        echo_text(result.page.content, result.page.more_lines, as_is=True)
 
 
 @click.command("sources", context_settings=CONTEXT_SETTINGS)
@@ -366,7 +281,7 @@ def run_command(
     if output_format == "json":
         print_json(result.envelope())
     else:
-        _echo_text(result.output, 0)
+        echo_text(result.output, 0)
         if result.error:
             report(Notice(f"tool '{plan.tool}': {result.error}"))
     click.get_current_context().exit(result.exit_code)
@@ -433,7 +348,7 @@ def exec_command(skill: str, command: tuple[str, ...]) -> None:
 class GatewayCommands(CommandGroup):
     """The ``skillc-gateway`` group: ``find`` and ``watch`` are loaded from
     :mod:`skillc_gateway.cli_find` when named (or listed), so the commands of this module
-    (``skc show`` imports it) do not load the find client."""
+    (``skc outline`` imports it) do not load the find client."""
 
     FIND_COMMANDS = ("find", "watch")
 
