@@ -56,6 +56,20 @@ def test_quick_paths_are_of_installed_commands() -> None:
     assert set(discover_commands(QUICK_GROUP)) <= set(discover_commands())
 
 
+def test_a_command_runs_with_the_collector_thresholds() -> None:
+    """``skc`` raises the garbage collector's thresholds for the command (issue 32): a
+    collection every 700 new objects walked the command's modules and records for nothing."""
+    code = (
+        "import gc, skillc.cli\n"
+        "skillc.cli.main(['--version'])\n"
+        "print(gc.get_threshold() == skillc.cli.GC_THRESHOLDS != (700, 10, 10))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.stdout.splitlines()[-1] == "True", result.stderr
+
+
 def test_the_skc_module_imports_no_click() -> None:
     code = "import sys, skillc.cli\nprint('click' in sys.modules)\n"
     result = subprocess.run(

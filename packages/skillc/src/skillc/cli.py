@@ -13,6 +13,7 @@ click; the click group (:mod:`skillc._group`) is imported when no quick path ans
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -137,15 +138,26 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+#: The cyclic garbage collector's thresholds from the start of a command (Python's: 700, 10,
+#: 10). A command creates its modules, classes and records once and keeps them all, so a
+#: collection every 700 new objects walks them again and again for nothing: about 3% of ``skc
+#: show``'s instructions (bench/RESULTS.md, issue 32). A collection every 50,000 still bounds
+#: the garbage of the long commands (``mcp``, ``watch``, a build of many skills).
+GC_THRESHOLDS = (50_000, 20, 20)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Console script entry point: ``skc``; ``argv`` defaults to ``sys.argv[1:]``. Returns
     the exit code (the script exits with it).
 
     Errors go through skillc-index's console conventions (E100 for usage errors, exit 1);
     that module is imported only when something goes wrong, so ``skc --help`` loads no
-    other distribution of the kit.
+    other distribution of the kit. The garbage collector keeps :data:`GC_THRESHOLDS` from
+    then on (restoring Python's at the end would collect everything the command made, at
+    once).
     """
     args = list(sys.argv[1:] if argv is None else argv)
+    gc.set_threshold(*GC_THRESHOLDS)
     try:
         code = _quick(args)
         if code is None:
