@@ -279,6 +279,22 @@ def test_find_headings_with_and_without_the_cache(
     assert (index.snapshot.headings is None) == (cache_max == 2)
 
 
+def test_one_lookup_reads_only_its_matches(skill: ResolvedSkill) -> None:
+    """A process that looks up one heading (``skc show``) has SQLite find it; the headings
+    are read into the snapshot when a second lookup comes (issue 32: reading the 800
+    headings of a large skill cost a command line ``show`` four times the lookup)."""
+    from skillc_index import find_headings
+
+    (skill.source / "more.md").write_text("# USAGE\n\n## Straße\n", encoding="utf-8")
+    age(skill.source)
+    age(compile_skill(skill).index.path.parent)
+    index = require_index(skill, "ascii")
+    assert [h.text for h in find_headings(index, "strasse")] == ["Straße"]
+    assert not index.snapshot.headings_read
+    assert [h.file for h in find_headings(index, "usage")] == ["SKILL.md", "more.md"]
+    assert index.snapshot.headings_read
+
+
 def test_a_new_index_file_is_read_again(skill: ResolvedSkill) -> None:
     """The cache holds an index file while it is the same file: a rebuild (a new file renamed
     over it) is read afresh, headings included."""

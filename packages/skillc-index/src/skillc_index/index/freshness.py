@@ -93,11 +93,19 @@ Identity = tuple[int, int, int, int]
 
 class IndexSnapshot:
     """What this process read of one index file: its ``index_meta`` and ``files`` rows, and
-    (filled in by :mod:`~skillc_index.index.queries` on first use) its headings grouped by
-    case-folded text and its outline. Kept in :data:`_snapshots` while the file keeps its
-    :attr:`identity`."""
+    (filled in by :mod:`~skillc_index.index.queries`) its headings grouped by case-folded
+    text, from the second lookup on, and its outline, from the first. Kept in
+    :data:`_snapshots` while the file keeps its :attr:`identity`."""
 
-    __slots__ = ("files", "headings", "headings_read", "identity", "meta", "outline")
+    __slots__ = (
+        "files",
+        "headings",
+        "headings_looked_up",
+        "headings_read",
+        "identity",
+        "meta",
+        "outline",
+    )
 
     def __init__(self, identity: Identity, meta: IndexMeta, files: dict[str, FileStat]) -> None:
         self.identity = identity
@@ -107,6 +115,9 @@ class IndexSnapshot:
         """Heading rows by case-folded text, in file then line order; None when there are
         too many to keep (``queries.HEADINGS_CACHE_MAX``) or before they are read."""
         self.headings_read = False
+        self.headings_looked_up = False
+        """A heading was looked up (``queries.find_headings``): the next lookup fills
+        :attr:`headings`."""
         self.outline: IndexOutline | None = None
         """What ``outline`` reads (``queries.read_outline``), once read; None before, or when
         the index has more headings than ``queries.HEADINGS_CACHE_MAX``."""

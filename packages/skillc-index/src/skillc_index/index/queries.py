@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import closing
 
 from skillc_index._diagnostics import IndexUnusable
@@ -142,15 +142,44 @@ def section_queries(section: str) -> list[str]:
     return [whole, whole.split(" — ", 1)[0].strip()]
 
 
+_MATCHING_SQL = (
+    "SELECT file, text, level, start_line, end_line FROM headings"
+    " WHERE skillc_casefold(text) = ? ORDER BY file, start_line"
+)
+
+
+def _casefold(text: object) -> str:
+    return str(text).casefold()
+
+
+def _matching_rows(index: IndexHandle, fold: str) -> list[StoredHeading]:
+    """The heading rows whose case-folded text is ``fold``, in file then line order, found by
+    SQLite (each heading folded by Python, in a function the query calls): only the matches
+    are read."""
+    try:
+        with closing(index.connect()) as connection:
+            connection.create_function("skillc_casefold", 1, _casefold, deterministic=True)
+            rows: list[StoredHeading] = connection.execute(_MATCHING_SQL, (fold,)).fetchall()
+    except sqlite3.Error as exc:  # RFC-0004: any read failure is corruption
+        raise IndexUnusable(index.skill, f"corrupt: {exc}") from exc
+    return rows
+
+
 def find_headings(index: IndexHandle, text: str, file: str | None = None) -> list[IndexedHeading]:
     """Headings whose text equals ``text`` ignoring case (Unicode case folding, not just
-    SQLite's ASCII NOCASE), in file (bytewise) then line order; only in ``file`` if given."""
+    SQLite's ASCII NOCASE), in file (bytewise) then line order; only in ``file`` if given.
+
+    The first lookup in an index asks SQLite for the matches (a command line ``show`` looks
+    up one heading: reading the 800 headings of a large skill cost it four times as much);
+    the next one reads every heading into the snapshot, grouped by folded text, for the
+    lookups after it (the MCP server's calls). An index with more than
+    :data:`HEADINGS_CACHE_MAX` headings is always asked."""
     fold = text.casefold()
-    by_fold = _headings_by_fold(index)
-    if by_fold is not None:
-        found: Iterable[IndexedHeading] = map(_heading, by_fold.get(fold, []))
-    else:
-        found = (h for h in _scan_headings(index) if h.text.casefold() == fold)
+    snapshot = index.snapshot
+    by_fold = _headings_by_fold(index) if snapshot.headings_looked_up else None
+    snapshot.headings_looked_up = True
+    rows = by_fold.get(fold, []) if by_fold is not None else _matching_rows(index, fold)
+    found = [_heading(row) for row in rows]
     return [h for h in found if file is None or h.file == file]
 
 
