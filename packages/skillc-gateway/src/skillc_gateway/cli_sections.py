@@ -68,7 +68,7 @@ def show_command(
       skc show my-skill --section "Endpoints" --file references/api.md
       skc show my-skill --section "Clap Patterns — Advanced parsing" --max-lines 40
     """
-    from skillc_gateway.operations import SHOW, ShowParams
+    from skillc_gateway._section_ops import SHOW, ShowParams
 
     params = ShowParams(skill, section, file, max_lines, offset, hidden)
     result = perform(SHOW, params, output_format)
@@ -96,7 +96,7 @@ def search_command(skill: str, query: str, limit: int, output_format: str) -> No
       skc search my-skill "error handling"
       skc search my-skill "configure auth" --limit 3 --format json
     """
-    from skillc_gateway.operations import SEARCH, SearchParams
+    from skillc_gateway._section_ops import SEARCH, SearchParams
 
     result = perform(SEARCH, SearchParams(skill, query, limit), output_format)
     if result is None:

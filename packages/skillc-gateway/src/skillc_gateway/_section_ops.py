@@ -1,0 +1,227 @@
+"""``show`` and ``search`` as operations (:mod:`skillc_index.operation`): the two reading
+commands agents run many times a session, in a module of their own so that ``skc show`` and
+``skc search`` (:mod:`skillc_gateway.cli_sections`) do not define the other operations, their
+records and schemas (a record costs about as much to define as a click option). The
+operation table, with these two, is :mod:`skillc_gateway.operations`; ``open`` shares the
+paging texts below.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+from skillc_gateway._limits import MAX_QUERY_CHARS
+from skillc_index.operation import (
+    BOOLEAN,
+    INTEGER,
+    SKILL_DESCRIPTION,
+    STRING,
+    Operation,
+    Param,
+    Session,
+    output_schema,
+)
+from skillc_index.record import Record
+
+if TYPE_CHECKING:
+    from skillc_gateway._reader import Page
+    from skillc_gateway._search import SearchResult
+    from skillc_gateway._show import SectionText
+    from skillc_index import Diagnostic, Notice
+    from skillc_index.accesslog import SearchArgs, ShowArgs
+
+__all__ = [
+    "HIDDEN",
+    "MAX_LINES",
+    "OFFSET",
+    "PAGE",
+    "SEARCH",
+    "SHOW",
+    "SearchParams",
+    "SearchResults",
+    "SectionResult",
+    "ShowParams",
+]
+
+MAX_LINES = (
+    "Return at most this many lines (and at most 100,000 characters: whole lines, a longer "
+    "single line is cut); `truncated` tells whether something was left out, `next_offset` "
+    "where to read on."
+)
+OFFSET = "Skip this many lines first: pass the `next_offset` of the previous reply to read on."
+HIDDEN = (
+    "Also read a hidden file (a dot-file or dot-folder such as '.env' or '.git/config'), "
+    "which skc_sources does not list."
+)
+PAGE = {
+    "offset": {"type": "integer", "description": "Lines skipped before `content`."},
+    "next_offset": {
+        "type": "integer",
+        "description": "Present when lines are left: the `offset` that reads on.",
+    },
+}
+
+
+# -- show (RFC-0002:C-SHOW) ---------------------------------------------------------------
+
+
+class ShowParams(Record):
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
+    section: Annotated[
+        str,
+        Param(
+            "The heading text, without the leading #s.",
+            min_length=1,
+            max_length=MAX_QUERY_CHARS,
+        ),
+    ]
+    file: Annotated[str | None, Param("Only look in this file (relative to the skill root).")] = (
+        None
+    )
+    max_lines: Annotated[int | None, Param(MAX_LINES, minimum=0, mcp_default=500)] = None
+    offset: Annotated[int, Param(OFFSET, minimum=0)] = 0
+    hidden: Annotated[bool, Param(HIDDEN)] = False
+
+    def log_args(self) -> ShowArgs:
+        args: ShowArgs = {"section": self.section, "file": self.file, "max_lines": self.max_lines}
+        if self.offset:
+            args["offset"] = self.offset
+        if self.hidden:
+            args["hidden"] = True
+        return args
+
+
+class SectionResult(Record):
+    """A section of a skill, or the page of it that was asked for."""
+
+    skill: str
+    section: SectionText
+    page: Page
+
+    @property
+    def warnings(self) -> tuple[Diagnostic | Notice, ...]:
+        return self.section.warnings
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"skill": self.skill, **self.section.to_dict(), **self.page.to_dict()}
+
+
+def show(session: Session, params: ShowParams) -> SectionResult:
+    from skillc_gateway._reader import page
+    from skillc_gateway._show import show_section
+
+    tokenizer = session.config.tokenizer
+    with session.logged("show", params.skill, params.log_args()) as skill:
+        found = show_section(
+            skill,
+            params.section,
+            file=params.file,
+            max_lines=params.max_lines,
+            tokenizer_setting=tokenizer,
+            skip=params.offset,
+            hidden=params.hidden,
+        )
+    shown = page(
+        found.text, found.shown_lines, found.total_lines, params.offset, session.reply_chars
+    )
+    return SectionResult(skill.name, found, shown)
+
+
+SHOW: Operation[ShowParams, SectionResult] = Operation(
+    name="show",
+    title="Read a section of a skill",
+    description="Read one section of a skill: the text under a heading down to the next "
+    "heading of the same or a higher level. Use it after skc_outline or skc_search to read "
+    "just the part you need instead of whole files. Matching ignores case, and a line copied "
+    "from the skill's stub ('Heading — description') works. Needs a built index: on E002 run "
+    "skc_build. On E020 the error lists similar headings to retry with.",
+    params=ShowParams,
+    run=show,
+    output_schema=output_schema(
+        {
+            "skill": STRING,
+            "file": STRING,
+            "section": {"type": "string", "description": "The heading found."},
+            "level": INTEGER,
+            "start_line": INTEGER,
+            "end_line": {
+                "type": "integer",
+                "description": "The line after the section (the next heading, or EOF+1).",
+            },
+            "content": STRING,
+            "total_lines": INTEGER,
+            "shown_lines": INTEGER,
+            "truncated": BOOLEAN,
+            "matches": {
+                "type": "integer",
+                "description": "Headings that matched; the first is shown.",
+            },
+            **PAGE,
+        },
+        optional=("next_offset",),
+    ),
+)
+
+
+# -- search (RFC-0004) --------------------------------------------------------------------
+
+
+class SearchParams(Record):
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
+    query: Annotated[str, Param("Words to look for.", max_length=MAX_QUERY_CHARS)]
+    limit: Annotated[int, Param("Return at most this many results.", minimum=1)] = 10
+
+    def log_args(self) -> SearchArgs:
+        # RFC-0004:C-LOGGING: every search row has result_count; a failed search found nothing
+        return {"query": self.query, "limit": self.limit, "result_count": 0}
+
+
+class SearchResults(Record):
+    skill: str
+    found: SearchResult
+    warnings: tuple[Diagnostic | Notice, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """RFC-0004's JSON (``query``, ``results``), with the skill searched."""
+        return {"skill": self.skill, **self.found.to_dict()}
+
+
+def search(session: Session, params: SearchParams) -> SearchResults:
+    from skillc_gateway._search import search_skill
+
+    tokenizer = session.config.tokenizer
+    args = params.log_args()
+    with session.logged("search", params.skill, args) as skill:
+        found = search_skill(skill, params.query, limit=params.limit, tokenizer_setting=tokenizer)
+        args["result_count"] = len(found.results)
+    return SearchResults(skill.name, found)
+
+
+SEARCH: Operation[SearchParams, SearchResults] = Operation(
+    name="search",
+    title="Search a skill",
+    description="Full-text search (BM25) over the sections of a skill's .md and .txt files; "
+    "every word of the query must appear, in any order. Returns the best sections first, each "
+    "with its file, heading and a snippet marking hits as [MATCH]...[/MATCH]. Use it when you "
+    "do not know which section holds the answer, then read it with skc_show (section and file "
+    "from the result). Needs a built index: on E002 run skc_build.",
+    params=SearchParams,
+    run=search,
+    output_schema=output_schema(
+        {
+            "skill": STRING,
+            "query": STRING,
+            "results": {
+                "type": "array",
+                "items": output_schema(
+                    {
+                        "file": STRING,
+                        "section": STRING,
+                        "snippet": STRING,
+                        "score": {"type": "number", "description": "Higher is better."},
+                    }
+                ),
+            },
+        }
+    ),
+)
