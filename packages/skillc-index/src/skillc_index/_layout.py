@@ -88,7 +88,8 @@ def agent_targets(configured: Mapping[str, str] | None = None) -> dict[str, Agen
 
 # The Agent Skills name rule: lowercase letters, digits and single hyphens, 1-64 characters.
 # \Z, not $: "$" also matches before a final newline.
-_NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*\Z")
+# (a pattern compiled on first use, as _diagnostics explains)
+_NAME = r"[a-z0-9]+(-[a-z0-9]+)*\Z"
 
 
 def home_dir(env: Mapping[str, str] | None = None) -> Path:
@@ -131,7 +132,7 @@ def skill_name_problem(name: str) -> str | None:
         return "a skill name must not be empty"
     if len(name) > 64:
         return f"a skill name has at most 64 characters (this one has {len(name)})"
-    if not _NAME.match(name):
+    if not re.match(_NAME, name):
         return (
             "a skill name uses lowercase letters, digits and single hyphens, "
             "and does not start or end with a hyphen"

@@ -19,7 +19,7 @@ _CHUNK = 1 << 16
 
 # One whole line with its break. Only ever run over text that ends with a break (see
 # _complete), so it never scans a line's characters twice.
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)")
+_LINE = r"[^\r\n]*(?:\r\n|\r|\n)"  # compiled on first use (as _diagnostics explains)
 
 
 def normalize_newlines(text: str) -> str:
@@ -44,7 +44,7 @@ def _complete(text: str) -> tuple[list[str], str]:
     lines = whole.splitlines(keepends=True)  # several times faster than _LINE.findall
     if len(lines) == whole.count("\n"):  # it broke at no lone '\r', FF, NEL, U+2028...
         return lines, text[cut:]
-    return _LINE.findall(whole), text[cut:]
+    return re.findall(_LINE, whole), text[cut:]
 
 
 def split_lines(text: str) -> list[str]:

@@ -68,7 +68,7 @@ _CJK_CHARS = (
 )
 
 # RFC-0004:C-QUERY-SYNTAX: split on ASCII whitespace only.
-_ASCII_SPACE = re.compile("[ \t\n\r]+")
+_ASCII_SPACE = "[ \t\n\r]+"  # compiled on first use (as _diagnostics explains)
 
 _porter_available: bool | None = None
 _cjk_char: re.Pattern[str] | None = None
@@ -149,7 +149,7 @@ def fts_query(query: str, tokenizer: str) -> str:
     tokenizer makes of it in indexed text, so ``a<NUL>b`` is the phrase ``a b``. Lone
     surrogates (bytes that were not UTF-8) become U+FFFD, which SQLite accepts.
     """
-    words = list(dict.fromkeys(word for word in _ASCII_SPACE.split(valid_utf8(query)) if word))
+    words = list(dict.fromkeys(word for word in re.split(_ASCII_SPACE, valid_utf8(query)) if word))
     if not words:
         raise EmptyQuery()
     if len(words) > MAX_QUERY_WORDS:

@@ -127,7 +127,7 @@ def read_outline(index: IndexHandle) -> IndexOutline:
     return found
 
 
-_LEADING_MARKS = re.compile(r"^#{1,6}\s+")
+_LEADING_MARKS = r"^#{1,6}\s+"  # compiled on first use (as _diagnostics explains)
 
 
 def section_queries(section: str) -> list[str]:
@@ -136,7 +136,7 @@ def section_queries(section: str) -> list[str]:
     it holds ``" — "``, only what comes before it (a line copied from a stub's References
     list). Headings may contain ``" — "`` themselves (``Step 1 — Checks``), which is why the
     whole text is tried first. The last item is the normalised query."""
-    whole = _LEADING_MARKS.sub("", section.strip())
+    whole = re.sub(_LEADING_MARKS, "", section.strip())
     if " — " not in whole:
         return [whole]
     return [whole, whole.split(" — ", 1)[0].strip()]
@@ -199,7 +199,7 @@ class SectionHit(Record):
 SNIPPET_WINDOW = 16_384
 
 _SNIPPET_ARGS = "'[MATCH]', '[/MATCH]', '...', 32"
-_PHRASE = re.compile(r'"(?:[^"]|"")*"')
+_PHRASE = r'"(?:[^"]|"")*"'  # compiled on first use (as _diagnostics explains)
 
 
 def search_sections(index: IndexHandle, match: str, limit: int) -> list[SectionHit]:
@@ -225,7 +225,7 @@ def search_sections(index: IndexHandle, match: str, limit: int) -> list[SectionH
     hits: list[SectionHit] = []
     try:
         with closing(index.connect()) as connection:
-            phrases = _PHRASE.findall(match)
+            phrases = re.findall(_PHRASE, match)
             if len(phrases) > 1:
                 phrases = _distinct_phrases(phrases, tokenize)
                 match = " ".join(phrases)
