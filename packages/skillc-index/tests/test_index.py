@@ -295,6 +295,29 @@ def test_one_lookup_reads_only_its_matches(skill: ResolvedSkill) -> None:
     assert index.snapshot.headings_read
 
 
+@pytest.mark.parametrize(
+    "query", ["usage", "USAGE", "strasse", "STRASSE", "straße", "été", "ÉTÉ", "k", "k-1", "x"]
+)
+def test_the_first_lookup_finds_what_the_cache_finds(skill: ResolvedSkill, query: str) -> None:
+    """SQLite's answer to a first lookup (each heading folded by Python's casefold, in a
+    function the query calls) is the cached lookup's: Unicode case folding either way."""
+    from skillc_index.index import queries
+
+    (skill.source / "more.md").write_text(
+        "# USAGE\n\n## Straße\n\n## ÉTÉ\n\n## \u212a\n\n## K-1\n\n## usage\n",
+        encoding="utf-8",
+    )
+    age(skill.source)
+    age(compile_skill(skill).index.path.parent)
+    index = require_index(skill, "ascii")
+    fold = query.casefold()
+    by_fold = queries._headings_by_fold(index)
+    assert by_fold is not None
+    cached = by_fold.get(fold, [])
+    assert queries._matching_rows(index, fold) == cached
+    assert cached or query == "x"
+
+
 def test_a_new_index_file_is_read_again(skill: ResolvedSkill) -> None:
     """The cache holds an index file while it is the same file: a rebuild (a new file renamed
     over it) is read afresh, headings included."""
