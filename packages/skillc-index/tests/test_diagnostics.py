@@ -93,9 +93,12 @@ def test_typed_errors_format_their_template(error: si.SkillcError, expected: str
 
 
 def test_every_error_code_has_a_typed_exception() -> None:
+    from skillc_index import _command_errors
+
     classes = {
         cls.code
-        for cls in vars(d).values()
+        for module in (d, _command_errors)
+        for cls in vars(module).values()
         if isinstance(cls, type) and issubclass(cls, d.SkillcError) and cls is not d.SkillcError
     }
     errors = {code for code in si.TEMPLATES if code.startswith("E") and code != "E300"}

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from skillc_index._diagnostics import MissingFrontmatterField
+from skillc_index._command_errors import (
+    MissingFrontmatterField,
+)
 from skillc_index._model import (
     Frontmatter,
     Heading,

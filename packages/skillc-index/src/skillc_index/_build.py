@@ -17,13 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from skillc_index._command_errors import (
+    CompiledSkillGiven,
+    PathEscapesProject,
+)
 from skillc_index._compiler import CompileResult, Progress, compile_skill
 from skillc_index._config import Config, load_config
 from skillc_index._deploy import Deployment, deploy, parse_targets, plan_deployments
 from skillc_index._diagnostics import (
-    CompiledSkillGiven,
     Notice,
-    PathEscapesProject,
     PathEscapesRoot,
 )
 from skillc_index._files import walk_skill, within

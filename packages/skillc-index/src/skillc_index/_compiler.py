@@ -26,12 +26,14 @@ from typing import TYPE_CHECKING, Literal
 
 from skillc_index._atomic import ensure_dir, staging_dir
 from skillc_index._clock import utc_now
+from skillc_index._command_errors import (
+    RuntimeNotAFolder,
+)
 from skillc_index._diagnostics import (
     IndexCollision,
     IndexUnusable,
     Notice,
     PathEscapesRoot,
-    RuntimeNotAFolder,
     UnreadableFile,
 )
 from skillc_index._files import SkillFiles, read_text_in_root, source_hash, walk_skill

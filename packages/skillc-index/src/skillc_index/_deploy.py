@@ -36,14 +36,16 @@ from pathlib import Path
 from typing import Literal
 
 from skillc_index._atomic import ensure_dir, move_aside, staging_dir, temporary_path
-from skillc_index._diagnostics import (
+from skillc_index._command_errors import (
     EmptyTargetName,
     FolderNotWritable,
     ForeignFolder,
-    Notice,
     TargetInsideSkill,
     TargetOutsideProject,
     TrackedDestination,
+)
+from skillc_index._diagnostics import (
+    Notice,
 )
 from skillc_index._files import inside, within
 from skillc_index._layout import META_DIR, SKILL_FILE, Layout, Scope

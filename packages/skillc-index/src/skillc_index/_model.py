@@ -32,7 +32,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
-from skillc_index._diagnostics import MissingFrontmatterField, Notice
+from skillc_index._command_errors import (
+    MissingFrontmatterField,
+)
+from skillc_index._diagnostics import (
+    Notice,
+)
 from skillc_index._frontmatter import BOM, Frontmatter, parse_frontmatter, split_frontmatter
 from skillc_index._lines import count_lines, normalize_newlines
 

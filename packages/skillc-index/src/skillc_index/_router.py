@@ -46,10 +46,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from skillc_index._atomic import abandoned, ensure_dir, staging_dir, write_file_atomic
+from skillc_index._command_errors import (
+    ForeignFolder,
+)
 from skillc_index._diagnostics import (
     PARAMETER_NAMES,
     Diagnostic,
-    ForeignFolder,
     InternalError,
     InvalidOption,
     Notice,

@@ -13,12 +13,14 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from skillc_index._diagnostics import (
+from skillc_index._command_errors import (
     CannotCreate,
-    InvalidOption,
-    Notice,
     PathEscapesProject,
     SkillExists,
+)
+from skillc_index._diagnostics import (
+    InvalidOption,
+    Notice,
 )
 from skillc_index._files import within
 from skillc_index._git import tracked as git_tracked

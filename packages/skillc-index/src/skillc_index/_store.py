@@ -22,7 +22,9 @@ from pathlib import Path
 from typing import Literal
 
 from skillc_index._atomic import abandoned, move_aside, staging_dir, write_file_atomic
-from skillc_index._diagnostics import StoreCopyDiffers
+from skillc_index._command_errors import (
+    StoreCopyDiffers,
+)
 from skillc_index._files import SkillFiles, source_hash
 from skillc_index._layout import (
     IMPORT_RECORD,

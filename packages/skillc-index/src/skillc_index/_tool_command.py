@@ -22,7 +22,12 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any, Literal, NamedTuple
 
-from skillc_index._diagnostics import InvalidOption, ToolArgumentError
+from skillc_index._command_errors import (
+    ToolArgumentError,
+)
+from skillc_index._diagnostics import (
+    InvalidOption,
+)
 
 __all__ = [
     "CodeValue",

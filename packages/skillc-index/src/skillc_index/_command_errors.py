@@ -1,0 +1,354 @@
+"""The errors of the commands that write (``init``, ``build`` and its deployments, imports,
+``route``), of the usage logs (``stats``, ``sync``), of tool definitions (``run``) and of a
+skill's frontmatter: typed exceptions of the RFC-0005 registry, as in
+:mod:`skillc_index._diagnostics`, which holds the registry, the base classes and the errors of
+finding and reading a skill.
+
+A module of their own: the commands agents run many times a session (``skc show``, ``skc
+search``, the MCP server's calls) define none of these classes, and a class costs about as
+much to define as a record (bench/RESULTS.md, issue 32). Import them from here, or from
+``skillc_index``.
+"""
+
+from __future__ import annotations
+
+from skillc_index._diagnostics import (
+    PARAMETER_NAMES,
+    Diagnostic,
+    InternalError,
+    InvalidOption,
+    PathEscapesRoot,
+    SkillcError,
+    Spelling,
+    _hint,
+)
+
+__all__ = [
+    "BrokenTool",
+    "CannotCreate",
+    "CompiledSkillGiven",
+    "DriverMissing",
+    "EmptyTargetName",
+    "EmptyTimeRange",
+    "FolderNotWritable",
+    "ForeignFolder",
+    "InvalidFilter",
+    "InvalidQueryType",
+    "MalformedFilter",
+    "MissingFrontmatterField",
+    "NoLocalLogs",
+    "NoSkillGiven",
+    "PathEscapesProject",
+    "RuntimeNotAFolder",
+    "SkillExists",
+    "StoreCopyDiffers",
+    "SyncDestinationNotWritable",
+    "SyncSourceNotReadable",
+    "TargetInsideSkill",
+    "TargetOutsideProject",
+    "TeamStoreUnavailable",
+    "ToolArgumentError",
+    "TrackedDestination",
+    "UnknownSkillTool",
+    "UnsupportedPlatform",
+]
+
+
+class MissingFrontmatterField(SkillcError):
+    """E011; ``cause``: why the field could not be read when the frontmatter itself is
+    invalid (its YAML error), printed as the hint line."""
+
+    code = "E011"
+
+    def __init__(self, field_name: str, cause: str | None = None) -> None:
+        super().__init__(Diagnostic(self.code, {"field": field_name}, _hint(cause or "")))
+        self.field = field_name
+        self.cause = cause
+
+
+class InvalidQueryType(SkillcError):
+    """E030; ``valid`` (the query types there are) is listed on a ``hint:`` line after it."""
+
+    code = "E030"
+
+    def __init__(self, query_type: str, valid: tuple[str, ...] = ()) -> None:
+        hint = f"valid query types: {', '.join(valid)}" if valid else ""
+        super().__init__(Diagnostic(self.code, {"type": query_type}, _hint(hint)))
+        self.query_type = query_type
+        self.valid = valid
+
+
+class InvalidFilter(SkillcError):
+    code = "E031"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(Diagnostic(self.code, {"message": message}))
+
+
+class _Worded(SkillcError):
+    """An error of a ``<message>`` code (E031, E100) whose message names a parameter of the
+    command or another command: :meth:`worded` writes the message for a :class:`Spelling`."""
+
+    def worded(self, spelling: Spelling) -> str:
+        raise NotImplementedError
+
+    def spelled(self, spelling: Spelling) -> Diagnostic:
+        return self.diagnostic._replace(params={"message": self.worded(spelling)})
+
+
+class MalformedFilter(_Worded, InvalidFilter):
+    """E031: the value ``text`` of the filter ``option`` (``since``, ``until``, ``project``)
+    is not one; ``problem`` says why (``is not a time: use ...``)."""
+
+    def __init__(self, option: str, text: str, problem: str) -> None:
+        self.option = option
+        self.text = text
+        self.problem = problem
+        super().__init__(self.worded(PARAMETER_NAMES))
+
+    def worded(self, spelling: Spelling) -> str:
+        return f"{spelling.option(self.option)} {self.text!r} {self.problem}"
+
+
+class EmptyTimeRange(_Worded, InvalidFilter):
+    """E031: ``since`` is later than ``until``, a range that can match nothing."""
+
+    def __init__(self, since: str, until: str) -> None:
+        self.since = since
+        self.until = until
+        super().__init__(self.worded(PARAMETER_NAMES))
+
+    def worded(self, spelling: Spelling) -> str:
+        since, until = spelling.option("since"), spelling.option("until")
+        return f"{since} {self.since} is after {until} {self.until}"
+
+
+class NoLocalLogs(SkillcError):
+    code = "E040"
+
+    def __init__(self) -> None:
+        super().__init__(Diagnostic(self.code))
+
+
+class SyncDestinationNotWritable(SkillcError):
+    code = "E041"
+
+    def __init__(self, path: str, reason: str = "") -> None:
+        super().__init__(Diagnostic(self.code, {"path": path}, _hint(reason)))
+        self.path = path
+
+
+class SyncSourceNotReadable(SkillcError):
+    code = "E042"
+
+    def __init__(self, path: str, reason: str = "") -> None:
+        super().__init__(Diagnostic(self.code, {"path": path}, _hint(reason)))
+        self.path = path
+
+
+class TeamStoreUnavailable(SkillcError):
+    """E043: the team store (a PostgreSQL database) cannot be reached, refuses the login, is
+    not a skillc store, or a statement failed; ``url`` is shown without its password, and
+    ``reason`` (the driver's message, the password removed) is the hint."""
+
+    code = "E043"
+
+    def __init__(self, url: str, reason: str = "") -> None:
+        super().__init__(Diagnostic(self.code, {"url": url}, _hint(reason)))
+        self.url = url
+        self.reason = reason
+
+
+class DriverMissing(SkillcError):
+    """E044: a ``postgresql://`` store was named but psycopg 3 is not installed."""
+
+    code = "E044"
+
+    def __init__(self) -> None:
+        super().__init__(
+            Diagnostic(self.code, {}, _hint("install it: pip install 'skillc-stats[postgres]'"))
+        )
+
+
+class SkillExists(SkillcError):
+    """E050; ``hint`` says what is there, ``force_does`` what the command would do with its
+    ``force`` parameter (each front end names that parameter its own way: :meth:`spelled`)."""
+
+    code = "E050"
+
+    def __init__(self, skill: str, hint: str = "", force_does: str = "") -> None:
+        self.skill = skill
+        self.hint = hint
+        self.force_does = force_does
+        super().__init__(self.spelled(PARAMETER_NAMES))
+
+    def spelled(self, spelling: Spelling) -> Diagnostic:
+        hint = self.hint
+        if self.force_does:
+            use = f"use {spelling.option('force')} to {self.force_does}"
+            hint = f"{hint}; {use}" if hint else use
+        return Diagnostic(self.code, {"skill": self.skill}, _hint(hint))
+
+
+class ForeignFolder(SkillExists):
+    """E050: a deployment would replace ``path``, a folder skillc did not make; with
+    ``force_does`` when ``force`` would move it aside (empty once ``force`` was given)."""
+
+    def __init__(self, skill: str, path: str, force_does: str = "") -> None:
+        super().__init__(skill, f"{path} exists and was not made by skillc", force_does)
+        self.path = path
+
+
+class TrackedDestination(SkillExists):
+    """E050: a deployment would replace ``path``, which git tracks (a source of the
+    project): refused whatever ``force`` says."""
+
+    def __init__(self, skill: str, path: str) -> None:
+        hint = (
+            f"git tracks {path}: a deployment never replaces the project's sources; deploy "
+            "to another target, or remove it from git first"
+        )
+        super().__init__(skill, hint)
+        self.path = path
+
+
+class StoreCopyDiffers(SkillExists):
+    """E050: importing ``origin`` would replace a different store copy at ``destination``
+    (``which`` says how it differs: ``an edited``, ``a different (imported from ...)``)."""
+
+    def __init__(self, skill: str, scope: str, which: str, destination: str, origin: str) -> None:
+        hint = f"the {scope} store already holds {which} '{skill}' ({destination})"
+        super().__init__(skill, hint, f"move it aside and import {origin}")
+        self.destination = destination
+        self.origin = origin
+
+
+class UnknownSkillTool(InvalidOption):
+    """E100: the skill defines no tool ``tool`` (``known``: the tools it has)."""
+
+    def __init__(self, skill: str, tool: str, known: tuple[str, ...]) -> None:
+        super().__init__(
+            f"skill '{skill}' has no tool '{tool}' (tools: {', '.join(known) or 'none'})"
+        )
+        self.skill = skill
+        self.tool = tool
+        self.known = known
+
+
+class BrokenTool(_Worded, InvalidOption):
+    """E100: a tool whose definition has an error (``problem`` on SKILL.md ``line``, as the
+    gibberish lint profile reports it) or no command: nothing half-defined ever runs."""
+
+    def __init__(self, tool: str, problem: str = "", line: int = 0) -> None:
+        self.tool = tool
+        self.problem = problem
+        self.line = line
+        super().__init__(self.worded(PARAMETER_NAMES))
+
+    def worded(self, spelling: Spelling) -> str:
+        where = f"{self.problem} (SKILL.md:{self.line}; " if self.problem else "no command ("
+        lint = spelling.command("lint", "profile", "gibberish")
+        return f"tool '{self.tool}' cannot run: {where}see {lint})"
+
+
+class ToolArgumentError(InvalidOption):
+    """E100: an argument a tool's ``parameter`` cannot take: an unknown parameter, a value
+    of the wrong type, several values for one, a required one missing, a NUL character."""
+
+    def __init__(self, message: str, *, parameter: str, tool: str = "") -> None:
+        super().__init__(message)
+        self.parameter = parameter
+        self.tool = tool
+
+
+class UnsupportedPlatform(InvalidOption):
+    """E100: what was asked needs what this system lacks (running tools: POSIX process
+    groups)."""
+
+
+class EmptyTargetName(_Worded, InvalidOption):
+    """E100: an empty name in a comma-separated ``target`` value (``claude,,codex``)."""
+
+    def __init__(self, value: str) -> None:
+        self.value = value
+        super().__init__(self.worded(PARAMETER_NAMES))
+
+    def worded(self, spelling: Spelling) -> str:
+        return f"empty target name in {spelling.option('target')} '{self.value}'"
+
+
+class TargetInsideSkill(InvalidOption):
+    """E100: a target that would deploy into the skill's own source or runtime folder."""
+
+    def __init__(self, target: str, path: str) -> None:
+        super().__init__(f"target '{target}' would deploy into the skill's own folder ({path})")
+        self.target = target
+        self.path = path
+
+
+class CompiledSkillGiven(InvalidOption):
+    """E100: a compiled runtime (or an agent folder linking to one) given to build as a
+    source."""
+
+    def __init__(self, given: str) -> None:
+        super().__init__(
+            f"'{given}' is a compiled skill (a skillc runtime); build its source instead"
+        )
+        self.given = given
+
+
+class NoSkillGiven(InvalidOption):
+    """E100: a command that defaults to the project's skills, run without a skill outside
+    any project."""
+
+
+class CannotCreate(InternalError):
+    """E999: a file or folder that cannot be created (``reason``: why)."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"cannot create '{path}': {reason}")
+        self.path = path
+        self.reason = reason
+
+
+class RuntimeNotAFolder(InternalError):
+    """E999: where a skill's runtime goes there is a file or a symlink, which a build does
+    not replace."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"the runtime '{path}' is not a folder; move it away and rebuild")
+        self.path = path
+
+
+class PathEscapesProject(PathEscapesRoot):
+    """A project path skillc would write through (a store or runtime folder) that a symlink
+    leads out of the project: E012, naming the path, with where it really goes."""
+
+    def __init__(self, path: str, real: str) -> None:
+        hint = f"it leads to {real}, outside the project, where a project may not write"
+        SkillcError.__init__(self, Diagnostic(self.code, {"path": path}, _hint(hint)))
+        self.path = path
+        self.real = real
+
+
+class TargetOutsideProject(InvalidOption):
+    """A deployment target that the project (its config, or a symlink in it) sends outside
+    the project: E100; a folder the user names outside the project is used as given."""
+
+    def __init__(self, target: str, real: str, why: str) -> None:
+        super().__init__(
+            f"target '{target}' {why} leads outside the project, to {real}; "
+            "give that folder itself as the target to deploy there"
+        )
+        self.target = target
+        self.real = real
+
+
+class FolderNotWritable(InternalError):
+    """A folder a build must write into cannot be written (read-only file system, no
+    permission): E999 naming the folder and why, raised before anything is written."""
+
+    def __init__(self, what: str, path: str, reason: str) -> None:
+        super().__init__(f"{what} '{path}' is not writable ({reason})")
+        self.path = path
+        self.reason = reason
