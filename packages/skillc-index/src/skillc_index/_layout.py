@@ -108,7 +108,11 @@ def find_project_root(start: Path, home: Path) -> Path | None:
     The home folder (``$SKILLC_HOME`` when set) never counts: its ``.skillc/`` is the global
     store, not a project.
     """
-    current = start.resolve()
+    return _project_root_of(start.resolve(), home)
+
+
+def _project_root_of(current: Path, home: Path) -> Path | None:
+    """:func:`find_project_root` from ``current``, a resolved path."""
     for folder in (current, *current.parents):
         if folder != home and _is_project_marker(folder / SKILLC_DIR):
             return folder
@@ -189,10 +193,9 @@ class Layout(Record):
             except FileNotFoundError:
                 where = os.environ.get("PWD") or "."
                 raise SkillDirectoryNotFound(where, "the working directory was removed") from None
-        here = Path(cwd)
-        here = here.resolve()
+        here = Path(cwd).resolve()
         home = home_dir(env)
-        return cls(cwd=here, home=home, project_root=find_project_root(here, home))
+        return cls(cwd=here, home=home, project_root=_project_root_of(here, home))
 
     # -- global ------------------------------------------------------------------------------
     @property

@@ -45,8 +45,8 @@ from skillc_index.index.schema import (
     FileStat,
     IndexMeta,
     StoredHeading,
+    canonical_hash16,
     canonical_source,
-    hash16,
     stat_files,
 )
 from skillc_index.record import Record
@@ -208,10 +208,14 @@ def _read(path: Path) -> tuple[IndexMeta, dict[str, FileStat]]:
     return meta, files
 
 
-def _load(runtime: Path, source: Path) -> tuple[IndexState, IndexSnapshot | None]:
+def _load(
+    runtime: Path, source: Path, canonical: str | None = None
+) -> tuple[IndexState, IndexSnapshot | None]:
     """Steps 1-4 of RFC-0004's lifecycle: missing, corrupt, collision; else readable (and
-    then its snapshot)."""
-    key = hash16(source)
+    then its snapshot). ``canonical``: the source's :func:`canonical_source`, when known."""
+    if canonical is None:
+        canonical = canonical_source(source)
+    key = canonical_hash16(canonical)
     path = runtime / META_DIR / f"search-{key}.db"  # index_path, without hashing twice
     try:
         st = path.stat()
@@ -230,7 +234,7 @@ def _load(runtime: Path, source: Path) -> tuple[IndexState, IndexSnapshot | None
         if st.st_mtime_ns < time.time_ns() - RACY_WINDOW_NS:
             _snapshots[path] = snapshot
     meta = snapshot.meta
-    if meta.skill_path != canonical_source(source):
+    if meta.skill_path != canonical:
         return IndexState("collision", path, key, f"built for {meta.skill_path}", meta), None
     return IndexState("current", path, key, "", meta), snapshot
 
@@ -267,7 +271,7 @@ def inspect_index(runtime: Path, source: Path, current_hash: str, tokenizer: str
 
 
 def _current_stats(
-    source: Path, recorded: Mapping[str, FileStat], stats_at_ns: int | None
+    source: Path, canonical: str, recorded: Mapping[str, FileStat], stats_at_ns: int | None
 ) -> tuple[bool | None, dict[str, FileStat]]:
     """The source files' stats now, and whether they prove the files are those indexed: True
     when they do (same paths, sizes and times, none changed too close to the recording),
@@ -277,7 +281,7 @@ def _current_stats(
     if found.escapes or set(found.files) != set(recorded):
         return False, {}
     try:
-        now = stat_files(source, found.files)
+        now = stat_files(source, found.files, canonical=canonical)
     except OSError:
         return None, {}
     limit = None if stats_at_ns is None else stats_at_ns - RACY_WINDOW_NS
@@ -293,7 +297,8 @@ def _check(
     """The readers' verdict, with the snapshot and the verified stats when it is current
     (``tokenizer_setting`` None: an index of any tokenizer is current)."""
     tokenizer = None if tokenizer_setting is None else index_tokenizer(tokenizer_setting)
-    state, snapshot = _load(runtime, source)
+    canonical = canonical_source(source)  # once: resolving a path stats each of its folders
+    state, snapshot = _load(runtime, source, canonical)
     if state.status != "current" or snapshot is None:
         return state, None, {}
     meta = snapshot.meta
@@ -301,7 +306,7 @@ def _check(
     verified: Mapping[str, FileStat] = {}
     if not reason:
         started_ns = time.time_ns()
-        unchanged, now = _current_stats(source, snapshot.files, meta.stats_at_ns)
+        unchanged, now = _current_stats(source, canonical, snapshot.files, meta.stats_at_ns)
         if unchanged is False:
             reason = "source files added, removed or moved out of the skill"
         elif unchanged:

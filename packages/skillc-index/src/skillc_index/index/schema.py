@@ -40,6 +40,8 @@ __all__ = [
     "IndexMeta",
     "IndexedHeading",
     "ParsedFile",
+    "StoredHeading",
+    "canonical_hash16",
     "canonical_source",
     "hash16",
     "index_path",
@@ -138,9 +140,12 @@ class FileStat(Record):
 RACY_WINDOW_NS = 100_000_000
 
 
-def stat_files(source: Path, files: Iterable[str]) -> dict[str, FileStat]:
-    """Size and modification time of each file (symlinks followed), by relative path."""
-    root = canonical_source(source)
+def stat_files(
+    source: Path, files: Iterable[str], *, canonical: str | None = None
+) -> dict[str, FileStat]:
+    """Size and modification time of each file (symlinks followed), by relative path.
+    ``canonical``: the source's :func:`canonical_source`, when the caller has it."""
+    root = canonical_source(source) if canonical is None else canonical
     stats: dict[str, FileStat] = {}
     for rel in files:
         st = os.stat(os.path.join(root, rel))  # noqa: PTH116, PTH118 - a hot loop
@@ -155,7 +160,12 @@ def canonical_source(source: Path) -> str:
 
 def hash16(source: Path) -> str:
     """First 16 hex characters of the SHA-256 of the canonical source path (RFC-0004)."""
-    return _sha256_hex(fs_bytes(canonical_source(source)))[:16]
+    return canonical_hash16(canonical_source(source))
+
+
+def canonical_hash16(canonical: str) -> str:
+    """:func:`hash16` of a source whose :func:`canonical_source` is ``canonical``."""
+    return _sha256_hex(fs_bytes(canonical))[:16]
 
 
 def index_path(runtime: Path, source: Path) -> Path:
