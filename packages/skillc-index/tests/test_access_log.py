@@ -507,3 +507,44 @@ def test_a_copy_is_renewed_once_and_settled(tmp_path: Path) -> None:
         settle_identity(db, renewed.log_id)
         assert read_identity(db) == (renewed.log_id, None, 0)
         check_schema(db)  # still skillc's own schema: it raises otherwise
+
+
+def test_a_queued_log_writes_when_the_calls_pause(
+    project_layout: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The MCP server's writer thread waits for the calls to pause, then writes every row
+    waiting in one transaction (issue 32: a row written while the next call ran took half a
+    ``skc_show``'s time from it); ``flush`` writes them at once. Every row is written, in
+    order, and one logged alone is written without a flush."""
+    from skillc_index import ResolvedSkill
+    from skillc_index.accesslog import AccessLog, service, store
+
+    runtime = project_runtime(project_layout)
+    skill = ResolvedSkill("rust", Path("/src/rust"), "project", runtime, True)
+    batches: list[int] = []
+    real_insert = store.insert
+
+    def insert(path: Path, records: list[AccessRecord], busy_timeout_ms: int = 0) -> None:
+        batches.append(len(records))
+        real_insert(path, records, busy_timeout_ms)
+
+    monkeypatch.setattr(store, "insert", insert)
+    # no pause, however slow this machine is, until the flush
+    monkeypatch.setattr(service, "QUIET_SECONDS", 60.0)
+    monkeypatch.setattr(service, "MAX_DELAY_SECONDS", 60.0)
+    log = AccessLog(lambda _diagnostics: None, queued=True)
+    for i in range(5):
+        log.record(project_layout, skill, "show", {"i": i})
+    log.flush()
+    assert batches == [5]
+    monkeypatch.setattr(service, "QUIET_SECONDS", 0.05)
+    log.record(project_layout, skill, "show", {"i": 5})  # then a pause: written unasked
+    for _ in range(600):
+        if batches == [5, 1]:
+            break
+        time.sleep(0.05)
+    assert batches == [5, 1]
+    log.record(project_layout, skill, "show", {"i": 6})
+    log.close()
+    written = [json.loads(row["args"])["i"] for row in rows(primary_log(runtime))]
+    assert written == list(range(7))

@@ -7,9 +7,13 @@ error when one escapes; :meth:`AccessLog.record` writes a row for a skill resolv
 failed before it had its skill (a build that raised), when the skill resolves.
 
 Rows are written at once (the CLI: one process, one command) or queued (``queued=True``, the
-MCP server: a background thread writes them while the reply is on its way; :meth:`flush` waits
-for them, :meth:`close` stops the thread). Problems with logging never fail a command: they
-go to ``warn`` as W002 each time and W003 once per :class:`AccessLog`.
+MCP server): a background thread writes them when the calls pause (:data:`QUIET_SECONDS`),
+all the rows queued by then in one transaction per log, or during calls that do not pause
+every :data:`MAX_DELAY_SECONDS` (or :data:`MAX_ROWS` rows); :meth:`flush` writes them at once
+and waits, :meth:`close` writes them and stops the thread. A row written while the next call
+runs took the time of half a ``skc_show`` from it (issue 32); a process killed before a pause
+loses its queued rows. Problems with logging never fail a command: they go to ``warn`` as
+W002 each time and W003 once per :class:`AccessLog`.
 """
 
 from __future__ import annotations
@@ -33,6 +37,16 @@ Warn = Callable[[Iterable["Diagnostic | Notice"]], None]
 
 _Job = tuple["Layout", "Path", "AccessRecord"]
 
+#: A queued log writes its rows once no call logged one for this long (seconds)...
+QUIET_SECONDS = 0.05
+#: ... and, while calls keep coming, at the latest this long after the first row waiting...
+MAX_DELAY_SECONDS = 1.0
+#: ... or once this many rows wait.
+MAX_ROWS = 256
+
+_FLUSH = object()
+"""Queued by :meth:`AccessLog.flush`: write what waits now."""
+
 
 class AccessLog:
     """Logs commands; see the module docstring. Each row is logged for a :class:`Layout`
@@ -47,7 +61,7 @@ class AccessLog:
         self._reported: set[str] = set()
         self._queued = queued
         self._run_id = run_id
-        self._queue: Queue[_Job | None] | None = None
+        self._queue: Queue[_Job | object | None] | None = None
         if queued:  # the CLI writes at once and does not import queue
             from queue import Queue
 
@@ -155,10 +169,12 @@ class AccessLog:
 
     # -- the sinks ---------------------------------------------------------------------------
 
-    def _write(self, layout: Layout, runtime: Path, record: AccessRecord) -> None:
+    def _write(
+        self, layout: Layout, runtime: Path, record: AccessRecord, *more: AccessRecord
+    ) -> None:
         from skillc_index.accesslog.store import log_access
 
-        self.warn(log_access(layout, runtime, record).diagnostics)
+        self.warn(log_access(layout, runtime, record, *more).diagnostics)
 
     def _submit(self, job: _Job) -> None:
         with self._lock:
@@ -171,11 +187,15 @@ class AccessLog:
         self._queue.put(job)
 
     def _drain(self) -> None:
-        """The writer thread: rows in order, each on its own connection (the identity checks
-        against ``sync`` need it), plus one idle connection per log for the session, so a
-        row's connection is never the last to close and SQLite does not checkpoint the WAL
-        after every row (about 1.5 ms each)."""
+        """The writer thread: the rows in order, when the calls pause (see the module
+        docstring), each run of rows for one log in one transaction on its own connection
+        (the identity checks against ``sync`` need it), plus one idle connection per log for
+        the session, so a row's connection is never the last to close and SQLite does not
+        checkpoint the WAL after every write (about 1.5 ms each)."""
         import sys
+        import time
+        from itertools import groupby
+        from queue import Empty
 
         from skillc_index.accesslog.store import hold_log
 
@@ -184,27 +204,44 @@ class AccessLog:
         held: dict[Path, sqlite3.Connection | None] = {}
         try:
             while True:
-                job = queue.get()
+                jobs: list[object] = [queue.get()]
+                deadline = time.monotonic() + MAX_DELAY_SECONDS
+                while jobs[-1] is not None and jobs[-1] is not _FLUSH and len(jobs) < MAX_ROWS:
+                    wait = min(QUIET_SECONDS, deadline - time.monotonic())
+                    if wait <= 0:
+                        break
+                    try:
+                        jobs.append(queue.get(timeout=wait))
+                    except Empty:  # the calls paused
+                        break
+                rows = [job for job in jobs if isinstance(job, tuple)]
                 try:
-                    if job is None:
-                        return
-                    layout, runtime, record = job
-                    if runtime not in held:  # None when it cannot be had: the row falls back
-                        held[runtime] = hold_log(layout, runtime)
-                    self._write(layout, runtime, record)
-                except Exception as exc:  # logging never fails a call, nor stops the writer
-                    message = f"skillc: access log: {type(exc).__name__}: {exc}"
-                    print(message, file=sys.stderr, flush=True)
+                    for (layout, runtime), run in groupby(rows, key=lambda job: job[:2]):
+                        records = [record for _layout, _runtime, record in run]
+                        try:
+                            if runtime not in held:  # None when it cannot be had: fallback
+                                held[runtime] = hold_log(layout, runtime)
+                            self._write(layout, runtime, *records)
+                        except Exception as exc:  # logging never fails a call, nor the writer
+                            message = f"skillc: access log: {type(exc).__name__}: {exc}"
+                            print(message, file=sys.stderr, flush=True)
                 finally:
-                    queue.task_done()
+                    for _job in jobs:
+                        queue.task_done()
+                if jobs[-1] is None:  # close(): its rows are written
+                    return
         finally:
             for connection in held.values():
                 if connection is not None:
                     connection.close()
 
     def flush(self) -> None:
-        """Wait until every row logged so far is written."""
+        """Write every row logged so far now, and wait until they are written."""
         if self._queue is not None:
+            with self._lock:
+                running = self._thread is not None
+            if running:
+                self._queue.put(_FLUSH)
             self._queue.join()
 
     def close(self) -> None:

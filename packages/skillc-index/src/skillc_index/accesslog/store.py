@@ -237,8 +237,12 @@ class LogOutcome(Record):
     diagnostics: tuple[Diagnostic | Notice, ...] = ()
 
 
-def log_access(layout: Layout, runtime: Path, record: AccessRecord) -> LogOutcome:
-    """Write ``record`` to the runtime's log, else to the fallback log.
+def log_access(
+    layout: Layout, runtime: Path, record: AccessRecord, *more: AccessRecord
+) -> LogOutcome:
+    """Write ``record`` to the runtime's log, else to the fallback log; ``more`` rows of the
+    same skill in the same transaction (a queued log writes the rows that came while it
+    wrote the last ones together: one connection for a burst of calls).
 
     RFC-0007:C-LOGGING, EAFP: the primary database is tried first; if it cannot be written
     (read-only sandbox, permissions, locked by another process for longer than
@@ -266,7 +270,7 @@ def log_access(layout: Layout, runtime: Path, record: AccessRecord) -> LogOutcom
         try:
             # sync removes fallback logs: written only under its lock
             with fallback_lock(base, timeout_ms=wait_ms) if path == fallback else nullcontext():
-                insert(path, [record], wait_ms)
+                insert(path, [record, *more], wait_ms)
         except ForeignLog as exc:
             refused.append(f"access log '{shown}' is not skillc's ({exc.what})")
             continue
