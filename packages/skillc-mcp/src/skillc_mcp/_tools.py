@@ -17,8 +17,8 @@ structured content (Claude Code when there is one) still have the bytes there.
 Calls are logged like CLI calls, by the operation (RFC-0007:C-LOGGING, DECISIONS "Logging and
 analytics"): one access row per call of a command that resolves a skill, the CLI's command
 name and arguments, and one run id for the whole server process (a session); the rows are
-queued and written off the response path. The libraries are imported on first use, so
-starting the server and listing the tools stay cheap.
+queued and written when the calls pause, off the calls' path. The libraries are imported on
+first use, so starting the server and listing the tools stay cheap.
 """
 
 from __future__ import annotations
