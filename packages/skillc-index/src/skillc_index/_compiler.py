@@ -49,8 +49,8 @@ from skillc_index._manifest import (
 from skillc_index._text import valid_utf8
 from skillc_index.index.freshness import IndexHandle, IndexState, fresh_index, inspect_index
 from skillc_index.index.fts import index_tokenizer
-from skillc_index.index.schema import RACY_WINDOW_NS, Document, FileStat, ParsedFile, stat_files
-from skillc_index.index.writer import IndexCounts, write_index
+from skillc_index.index.schema import RACY_WINDOW_NS, Document, FileStat, stat_files
+from skillc_index.index.writer import IndexCounts, ParsedFile, write_index
 
 if TYPE_CHECKING:
     from skillc_index._model import MarkdownDoc

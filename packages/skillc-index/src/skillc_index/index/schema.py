@@ -39,7 +39,6 @@ __all__ = [
     "HeadingRow",
     "IndexMeta",
     "IndexedHeading",
-    "ParsedFile",
     "StoredHeading",
     "canonical_hash16",
     "canonical_source",
@@ -85,17 +84,6 @@ CREATE TABLE files (
 Document = tuple[str, str, str]
 #: A row of the ``headings`` table: ``(file, text, level, start_line, end_line)``.
 HeadingRow = tuple[str, str, int, int, int]
-
-
-class ParsedFile(Record):
-    """What the build stores of one indexed file."""
-
-    file: str
-    documents: Iterable[Document]
-    """Its ``sections`` rows (made one at a time as they are stored: a section can be a file)."""
-    headings: Iterable[HeadingRow]
-    parsed_lines: int | None = None
-    """For a Markdown file over the parse limit, how many of its first lines were parsed."""
 
 
 class IndexedHeading(Record):

@@ -17,12 +17,26 @@ from skillc_index.index.fts import TOKENIZE_CLAUSES, prepare_fts_text
 from skillc_index.index.schema import (
     SCHEMA_SQL,
     SCHEMA_VERSION,
+    Document,
     FileStat,
-    ParsedFile,
+    HeadingRow,
     canonical_source,
 )
+from skillc_index.record import Record
 
-__all__ = ["IndexCounts", "write_index"]
+__all__ = ["IndexCounts", "ParsedFile", "write_index"]
+
+
+class ParsedFile(Record):
+    """What the build stores of one indexed file (here, not in :mod:`.schema`: the readers
+    never make one)."""
+
+    file: str
+    documents: Iterable[Document]
+    """Its ``sections`` rows (made one at a time as they are stored: a section can be a file)."""
+    headings: Iterable[HeadingRow]
+    parsed_lines: int | None = None
+    """For a Markdown file over the parse limit, how many of its first lines were parsed."""
 
 
 class IndexCounts(NamedTuple):
