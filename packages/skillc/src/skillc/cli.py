@@ -138,11 +138,11 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-#: The cyclic garbage collector's thresholds from the start of a command (Python's: 700, 10,
-#: 10). A command creates its modules, classes and records once and keeps them all, so a
-#: collection every 700 new objects walks them again and again for nothing: about 3% of ``skc
-#: show``'s instructions (bench/RESULTS.md, issue 32). A collection every 50,000 still bounds
-#: the garbage of the long commands (``mcp``, ``watch``, a build of many skills).
+#: The cyclic garbage collector's thresholds while ``skc`` runs its command line (Python's:
+#: 700, 10, 10). A command creates its modules, classes and records once and keeps them all,
+#: so a collection every 700 new objects walks them again and again for nothing. A collection
+#: every 50,000 still bounds the garbage of the long commands (``mcp``, ``watch``, a build of
+#: many skills).
 GC_THRESHOLDS = (50_000, 20, 20)
 
 
@@ -152,17 +152,28 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Errors go through skillc-index's console conventions (E100 for usage errors, exit 1);
     that module is imported only when something goes wrong, so ``skc --help`` loads no
-    other distribution of the kit. The garbage collector keeps :data:`GC_THRESHOLDS` from
-    then on (restoring Python's at the end would collect everything the command made, at
-    once).
+    other distribution of the kit.
+
+    Run as the process's own command line (``argv`` None: the console script, ``python -m
+    skillc``), it tunes the garbage collector for the rest of the process: the thresholds
+    :data:`GC_THRESHOLDS`, and, once click and the group are loaded, ``gc.freeze()``: what
+    exists by then lives as long as the process, and neither the collections a command may
+    trigger nor the ones Python runs as it exits walk it again. Those passes were 13% of ``skc
+    show``'s instructions (bench/RESULTS.md, issue 32); restoring Python's thresholds at the
+    end would collect everything the command made, at once. A caller that passes ``argv``
+    (tests, an embedder) keeps its collector as it is.
     """
     args = list(sys.argv[1:] if argv is None else argv)
-    gc.set_threshold(*GC_THRESHOLDS)
+    own_process = argv is None
+    if own_process:
+        gc.set_threshold(*GC_THRESHOLDS)
     try:
         code = _quick(args)
         if code is None:
             from skillc._group import cli
 
+            if own_process:
+                gc.freeze()
             code = cli.main(args, prog_name="skc", standalone_mode=False)
     except BaseException as exc:
         from skillc_index.console import handle_exception
