@@ -11,8 +11,9 @@ from typing import Any
 import jsonschema
 import pytest
 
+from skillc_index import InvalidOption as ArgumentError
+from skillc_index.operation import check_arguments
 from skillc_mcp import MODERN_VERSIONS, SUPPORTED_VERSIONS, TOOLS, Server
-from skillc_mcp._arguments import ArgumentError, check_arguments
 
 META = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -162,7 +163,8 @@ def test_lines_are_always_valid_utf8_json() -> None:
 def test_handshake_and_tool_list_import_no_library() -> None:
     """Lazy imports: answering initialize, server/discover and tools/list loads none of the
     kit's libraries, SQLite or the Markdown parser (they load on the first tool call): only
-    the operation tables the tools are generated from, and the access-log service."""
+    the operation tables the tools are generated from, the results' shapes their output
+    schemas are made from, and the access-log service."""
     import subprocess
     import sys
 
@@ -180,7 +182,7 @@ def test_handshake_and_tool_list_import_no_library() -> None:
         # the lazy-names helper, the operation tables (find's bounds too, and the records
         # their parameters are), the access-log service
         "light = {'skillc_index', 'skillc_index._lazy', 'skillc_index.operation',"
-        " 'skillc_index.record',"
+        " 'skillc_index.record', 'skillc_index.shapes', 'skillc_gateway.shapes',"
         " 'skillc_index.accesslog', 'skillc_index.accesslog.args',"
         " 'skillc_index.accesslog.service', 'skillc_index.operations', 'skillc_lint',"
         " 'skillc_lint.operations', 'skillc_gateway', 'skillc_gateway.operations',"

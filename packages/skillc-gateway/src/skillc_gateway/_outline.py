@@ -10,8 +10,13 @@ naming the file.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from skillc_index import IndexHandle, IndexUnusable, Notice, ResolvedSkill, fresh_index
 from skillc_index.record import Record
+
+if TYPE_CHECKING:
+    from skillc_gateway.shapes import HeadingShape
 
 
 class OutlineHeading(Record):
@@ -23,7 +28,7 @@ class OutlineHeading(Record):
     text: str
     line: int
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> HeadingShape:
         return {"file": self.file, "level": self.level, "text": self.text, "line": self.line}
 
 

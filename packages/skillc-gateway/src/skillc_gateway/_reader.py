@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from skillc_index import (
     FileIsAFolder,
@@ -23,6 +23,10 @@ SNIFF = 8192
 OCTET_STREAM = "application/octet-stream"
 
 
+if TYPE_CHECKING:
+    from skillc_gateway.shapes import BinaryShape, Paged, TextShape
+
+
 class FileText(Record):
     """A file's text, possibly cut to its first lines."""
 
@@ -36,7 +40,7 @@ class FileText(Record):
     def more_lines(self) -> int:
         return self.total_lines - self.shown_lines
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> TextShape:
         return {
             "path": self.path,
             "content": self.text,
@@ -57,7 +61,7 @@ class FileBytes(Record):
     uri: str
     """The file's ``file://`` URI (for an MCP resource)."""
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> BinaryShape:
         """The JSON of ``open --format json`` and ``skc_open``: the bytes in base64."""
         return {
             "path": self.path,
@@ -194,8 +198,8 @@ class Page(Record):
         """Lines after this page (none past the end)."""
         return max(self.total_lines - self.offset - self.shown_lines, 0)
 
-    def to_dict(self) -> dict[str, object]:
-        data: dict[str, object] = {
+    def to_dict(self) -> Paged:
+        data: Paged = {
             "content": self.content,
             "total_lines": self.total_lines,
             "shown_lines": self.shown_lines,

@@ -7,6 +7,8 @@ interpreted. Results are ranked by BM25; the score shown is ``-bm25`` (higher is
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from skillc_index import (
     ResolvedSkill,
     SectionHit,
@@ -19,13 +21,17 @@ from skillc_index.record import Record
 DEFAULT_LIMIT = 10
 
 
+if TYPE_CHECKING:
+    from skillc_gateway.shapes import SearchFound
+
+
 class SearchResult(Record):
     """A query and its hits, best first."""
 
     query: str
     results: tuple[SectionHit, ...]
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> SearchFound:
         """RFC-0004's canonical JSON: ``{"query", "results": [{file, section, snippet,
         score}]}``."""
         return {

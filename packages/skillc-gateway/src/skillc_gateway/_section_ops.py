@@ -8,18 +8,14 @@ paging texts below.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 from skillc_gateway._limits import MAX_QUERY_CHARS
 from skillc_index.operation import (
-    BOOLEAN,
-    INTEGER,
     SKILL_DESCRIPTION,
-    STRING,
     Operation,
     Param,
     Session,
-    output_schema,
 )
 from skillc_index.record import Record
 
@@ -27,13 +23,16 @@ if TYPE_CHECKING:
     from skillc_gateway._reader import Page
     from skillc_gateway._search import SearchResult
     from skillc_gateway._show import SectionText
+    from skillc_gateway.shapes import SearchShape, ShowShape
     from skillc_index import Diagnostic, Notice
     from skillc_index.accesslog import SearchArgs, ShowArgs
 
 __all__ = [
     "HIDDEN",
+    "HIDDEN_HELP",
     "MAX_LINES",
     "OFFSET",
+    "OFFSET_HELP",
     "PAGE",
     "SEARCH",
     "SHOW",
@@ -49,10 +48,12 @@ MAX_LINES = (
     "where to read on."
 )
 OFFSET = "Skip this many lines first: pass the `next_offset` of the previous reply to read on."
+OFFSET_HELP = "Skip this many lines first (the `next_offset` of a JSON reply reads on)."
 HIDDEN = (
     "Also read a hidden file (a dot-file or dot-folder such as '.env' or '.git/config'), "
     "which skc_sources does not list."
 )
+HIDDEN_HELP = "Also serve a hidden file (a dot-file or dot-folder: .env, .git/...)."
 PAGE = {
     "offset": {"type": "integer", "description": "Lines skipped before `content`."},
     "next_offset": {
@@ -66,21 +67,30 @@ PAGE = {
 
 
 class ShowParams(Record):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1, argument=True)]
     section: Annotated[
         str,
         Param(
             "The heading text, without the leading #s.",
             min_length=1,
             max_length=MAX_QUERY_CHARS,
+            help="The heading to show (case-insensitive).",
         ),
     ]
-    file: Annotated[str | None, Param("Only look in this file (relative to the skill root).")] = (
-        None
-    )
-    max_lines: Annotated[int | None, Param(MAX_LINES, minimum=0, mcp_default=500)] = None
-    offset: Annotated[int, Param(OFFSET, minimum=0)] = 0
-    hidden: Annotated[bool, Param(HIDDEN)] = False
+    file: Annotated[
+        str | None,
+        Param(
+            "Only look in this file (relative to the skill root).",
+            help="Only look in this file.",
+            metavar="PATH",
+        ),
+    ] = None
+    max_lines: Annotated[
+        int | None,
+        Param(MAX_LINES, minimum=0, mcp_default=500, help="Show at most this many lines."),
+    ] = None
+    offset: Annotated[int, Param(OFFSET, minimum=0, help=OFFSET_HELP)] = 0
+    hidden: Annotated[bool, Param(HIDDEN, help=HIDDEN_HELP)] = False
 
     def log_args(self) -> ShowArgs:
         args: ShowArgs = {"section": self.section, "file": self.file, "max_lines": self.max_lines}
@@ -102,7 +112,7 @@ class SectionResult(Record):
     def warnings(self) -> tuple[Diagnostic | Notice, ...]:
         return self.section.warnings
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ShowShape:
         return {"skill": self.skill, **self.section.to_dict(), **self.page.to_dict()}
 
 
@@ -137,29 +147,7 @@ SHOW: Operation[ShowParams, SectionResult] = Operation(
     "skc_build. On E020 the error lists similar headings to retry with.",
     params=ShowParams,
     run=show,
-    output_schema=output_schema(
-        {
-            "skill": STRING,
-            "file": STRING,
-            "section": {"type": "string", "description": "The heading found."},
-            "level": INTEGER,
-            "start_line": INTEGER,
-            "end_line": {
-                "type": "integer",
-                "description": "The line after the section (the next heading, or EOF+1).",
-            },
-            "content": STRING,
-            "total_lines": INTEGER,
-            "shown_lines": INTEGER,
-            "truncated": BOOLEAN,
-            "matches": {
-                "type": "integer",
-                "description": "Headings that matched; the first is shown.",
-            },
-            **PAGE,
-        },
-        optional=("next_offset",),
-    ),
+    output="skillc_gateway.shapes:ShowShape",
 )
 
 
@@ -167,9 +155,14 @@ SHOW: Operation[ShowParams, SectionResult] = Operation(
 
 
 class SearchParams(Record):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
-    query: Annotated[str, Param("Words to look for.", max_length=MAX_QUERY_CHARS)]
-    limit: Annotated[int, Param("Return at most this many results.", minimum=1)] = 10
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1, argument=True)]
+    query: Annotated[str, Param("Words to look for.", max_length=MAX_QUERY_CHARS, argument=True)]
+    limit: Annotated[
+        int,
+        Param(
+            "Return at most this many results.", minimum=1, help="Most results.", show_default=True
+        ),
+    ] = 10
 
     def log_args(self) -> SearchArgs:
         # RFC-0004:C-LOGGING: every search row has result_count; a failed search found nothing
@@ -181,7 +174,7 @@ class SearchResults(Record):
     found: SearchResult
     warnings: tuple[Diagnostic | Notice, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SearchShape:
         """RFC-0004's JSON (``query``, ``results``), with the skill searched."""
         return {"skill": self.skill, **self.found.to_dict()}
 
@@ -207,21 +200,5 @@ SEARCH: Operation[SearchParams, SearchResults] = Operation(
     "from the result). Needs a built index: on E002 run skc_build.",
     params=SearchParams,
     run=search,
-    output_schema=output_schema(
-        {
-            "skill": STRING,
-            "query": STRING,
-            "results": {
-                "type": "array",
-                "items": output_schema(
-                    {
-                        "file": STRING,
-                        "section": STRING,
-                        "snippet": STRING,
-                        "score": {"type": "number", "description": "Higher is better."},
-                    }
-                ),
-            },
-        }
-    ),
+    output="skillc_gateway.shapes:SearchShape",
 )

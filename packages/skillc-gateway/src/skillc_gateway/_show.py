@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from skillc_gateway._reader import read_lines
 from skillc_index import (
@@ -38,6 +39,10 @@ from skillc_index.record import Record
 MAX_SUGGESTIONS = 5
 
 
+if TYPE_CHECKING:
+    from skillc_gateway.shapes import SectionShape
+
+
 def normalize_query(section: str) -> str:
     """RFC-0002:C-SHOW query normalisation: trim, drop a leading ``## ``, and keep only what
     comes before ``" — "`` (so a line copied from a stub's References list works)."""
@@ -64,7 +69,7 @@ class SectionText(Record):
     def more_lines(self) -> int:
         return self.total_lines - self.shown_lines
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> SectionShape:
         return {
             "file": self.file,
             "section": self.heading,

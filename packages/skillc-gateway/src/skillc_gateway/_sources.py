@@ -10,6 +10,7 @@ listing with ``... (N more)``; 0 or None shows them all.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from skillc_index import (
     SKILL_FILE,
@@ -19,6 +20,9 @@ from skillc_index import (
     safe_join,
     walk_skill,
 )
+
+if TYPE_CHECKING:
+    from skillc_gateway.shapes import TreeNode, TreeRoot
 
 DEFAULT_LIMIT = 100
 
@@ -89,11 +93,11 @@ class SourceTree:
             out.append(f"{stem}... ({self.more} more)")
         return out
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> TreeRoot:
         """Nested JSON: folders with ``children`` (or ``file_count`` when collapsed)."""
         shown = {id(entry.node): entry for entry in self.shown}
 
-        def convert(node: Node) -> dict[str, object]:
+        def convert(node: Node) -> TreeNode:
             entry = shown.get(id(node))
             item = _item(node, node is self.root or (entry is not None and not entry.collapsed))
             if "children" in item:
@@ -102,11 +106,9 @@ class SourceTree:
                 ]
             return item
 
-        tree = convert(self.root)
-        tree["truncated"] = self.more
-        return tree
+        return {**convert(self.root), "truncated": self.more}
 
-    def items(self) -> list[dict[str, object]]:
+    def items(self) -> list[TreeNode]:
         """Each entry's own part of :meth:`to_dict` (its ``children`` empty), in order: what
         each adds to the JSON, for a front end that bounds its replies."""
         return [_item(entry.node, not entry.collapsed) for entry in self.entries]
@@ -116,10 +118,10 @@ class SourceTree:
         return SourceTree(self.root, self.entries, limit)
 
 
-def _item(node: Node, expanded: bool) -> dict[str, object]:
+def _item(node: Node, expanded: bool) -> TreeNode:
     """A node's JSON without its children's (``children`` empty when it is an expanded
     folder)."""
-    item: dict[str, object] = {
+    item: TreeNode = {
         "name": node.name,
         "path": node.path,
         "type": "directory" if node.folder else "file",

@@ -16,139 +16,18 @@ from collections.abc import Sequence
 
 import click
 
-from skillc_gateway.cli_sections import (
-    HIDDEN_OPTION,
-    MAX_LINES_OPTION,
-    OFFSET_OPTION,
-    echo_text,
-    search_command,
-    show_command,
-)
 from skillc_index import Notice, printable
 from skillc_index.console import (
     CONTEXT_SETTINGS,
     CommandGroup,
     cli_session,
-    count_range,
     format_option,
     handle_exception,
-    perform,
     print_json,
     report,
     run,
     verbose_option,
 )
-
-
-@click.command("outline", context_settings=CONTEXT_SETTINGS)
-@click.argument("skill")
-@click.option(
-    "--level", type=click.IntRange(1, 6), help="Only headings of this level or higher (1-6)."
-)
-@format_option()
-@verbose_option
-def outline_command(skill: str, level: int | None, output_format: str) -> None:
-    """List all sections in a skill.
-
-    Every `.md` file of the skill, in path order, with its headings indented by level. Read
-    a section with `skc show SKILL --section "<heading>"`.
-
-    \b
-    Examples:
-      skc outline my-skill
-      skc outline my-skill --level 2
-      skc outline ./path/to/skill --format json
-    """
-    from skillc_gateway.operations import OUTLINE, OutlineParams
-
-    result = perform(OUTLINE, OutlineParams(skill, level), output_format)
-    if result is None:
-        return
-    current = None
-    for heading in result.outline.headings:
-        if heading.file != current:
-            current = heading.file
-            click.echo(printable(current))
-        click.echo(printable(f"{'  ' * heading.level}{'#' * heading.level} {heading.text}"))
-
-
-@click.command("open", context_settings=CONTEXT_SETTINGS)
-@click.argument("skill")
-@click.argument("path")
-@MAX_LINES_OPTION
-@OFFSET_OPTION
-@HIDDEN_OPTION
-@format_option()
-@verbose_option
-def open_command(
-    skill: str, path: str, max_lines: int | None, offset: int, hidden: bool, output_format: str
-) -> None:
-    """Retrieve file content.
-
-    Prints PATH (relative to the skill root, any file type) exactly as it is: a binary file's
-    bytes whole (--max-lines and --offset count lines of text files only; JSON carries them
-    in base64). Paths that lead
-    outside the skill, by `..`, an absolute path or a symlink, are refused (E012). Only
-    regular files are read (a FIFO, socket or device is E021); a hidden file (a dot-file or
-    dot-folder, which `skc sources` does not list) only with --hidden.
-
-    \b
-    Examples:
-      skc open my-skill references/api.md
-      skc open my-skill data/terms.txt --max-lines 20
-    """
-    from skillc_gateway.operations import OPEN, OpenParams
-
-    result = perform(OPEN, OpenParams(skill, path, max_lines, offset, hidden), output_format)
-    if result is None:
-        return
-    if result.binary is not None:  # its bytes as they are (lines mean nothing there)
-        click.echo(result.binary.data, nl=False)
-    elif result.page is not None:
-        echo_text(result.page.content, result.page.more_lines, as_is=True)
-
-
-@click.command("sources", context_settings=CONTEXT_SETTINGS)
-@click.argument("skill")
-@click.option("--depth", type=count_range(1), help="Show this many levels of the tree.")
-@click.option("--dir", "dir", metavar="PATH", help="Only the tree under this folder.")
-@click.option(
-    "--limit",
-    type=count_range(0),
-    default=100,
-    show_default=True,
-    help="Show at most this many entries (0: all).",
-)
-@click.option("--pattern", metavar="GLOB", help="Only files matching this glob (e.g. '*.md').")
-@format_option()
-@verbose_option
-def sources_command(
-    skill: str,
-    depth: int | None,
-    dir: str | None,
-    limit: int,
-    pattern: str | None,
-    output_format: str,
-) -> None:
-    """List source files (tree-style).
-
-    SKILL.md first, then folders, then files, in path order; hidden files and folders are
-    not sources.
-
-    \b
-    Examples:
-      skc sources my-skill
-      skc sources my-skill --depth 2
-      skc sources my-skill --dir references --pattern '*.md'
-      skc sources my-skill --format json
-    """
-    from skillc_gateway.operations import SOURCES, SourcesParams
-
-    result = perform(SOURCES, SourcesParams(skill, depth, dir, limit, pattern), output_format)
-    if result is None:
-        return
-    for line in result.tree.lines():
-        click.echo(printable(line))
 
 
 @click.command("tools", context_settings=CONTEXT_SETTINGS)
@@ -281,6 +160,8 @@ def run_command(
     if output_format == "json":
         print_json(result.envelope())
     else:
+        from skillc_gateway.cli_sections import echo_text
+
         echo_text(result.output, 0)
         if result.error:
             report(Notice(f"tool '{plan.tool}': {result.error}"))
@@ -345,26 +226,20 @@ def exec_command(skill: str, command: tuple[str, ...]) -> None:
     click.get_current_context().exit(result.exit_code)
 
 
-class GatewayCommands(CommandGroup):
-    """The ``skillc-gateway`` group: ``find`` and ``watch`` are loaded from
-    :mod:`skillc_gateway.cli_find` when named (or listed), so the commands of this module
-    (``skc outline`` imports it) do not load the find client."""
-
-    FIND_COMMANDS = ("find", "watch")
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted([*super().list_commands(ctx), *self.FIND_COMMANDS])
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name in self.FIND_COMMANDS:
-            from skillc_gateway import cli_find
-
-            command: click.Command = getattr(cli_find, f"{cmd_name}_command")
-            return command
-        return super().get_command(ctx, cmd_name)
+#: The commands of other modules, each loaded when named: ``skc show`` or ``skillc-gateway
+#: find`` loads its own command's module only (the find client none of the others).
+LAZY = {
+    "outline": "skillc_gateway.cli_files:outline_command",
+    "show": "skillc_gateway.cli_sections:show_command",
+    "open": "skillc_gateway.cli_files:open_command",
+    "sources": "skillc_gateway.cli_files:sources_command",
+    "search": "skillc_gateway.cli_sections:search_command",
+    "find": "skillc_gateway.cli_find:find_command",
+    "watch": "skillc_gateway.cli_find:watch_command",
+}
 
 
-@click.group("skillc-gateway", cls=GatewayCommands, context_settings=CONTEXT_SETTINGS)
+@click.group("skillc-gateway", cls=CommandGroup, lazy=LAZY, context_settings=CONTEXT_SETTINGS)
 @click.version_option(package_name="skillc-gateway", message="%(package)s %(version)s")
 @verbose_option
 def cli() -> None:
@@ -375,16 +250,7 @@ def cli() -> None:
     """
 
 
-for _command in (
-    outline_command,
-    show_command,
-    open_command,
-    sources_command,
-    search_command,
-    tools_command,
-    run_command,
-    exec_command,
-):
+for _command in (tools_command, run_command, exec_command):
     cli.add_command(_command)
 
 

@@ -13,49 +13,20 @@ from __future__ import annotations
 
 import click
 
+from skillc_gateway._section_ops import (
+    SEARCH,
+    SHOW,
+    SearchParams,
+    SearchResults,
+    SectionResult,
+    ShowParams,
+)
 from skillc_index import printable
-from skillc_index.console import (
-    CONTEXT_SETTINGS,
-    count_range,
-    format_option,
-    perform,
-    verbose_option,
-)
-
-MAX_LINES_OPTION = click.option(
-    "--max-lines", type=count_range(0), help="Show at most this many lines."
-)
-OFFSET_OPTION = click.option(
-    "--offset",
-    type=count_range(0),
-    default=0,
-    help="Skip this many lines first (the `next_offset` of a JSON reply reads on).",
-)
-HIDDEN_OPTION = click.option(
-    "--hidden",
-    is_flag=True,
-    help="Also serve a hidden file (a dot-file or dot-folder: .env, .git/...).",
-)
+from skillc_index.console import Call, command
 
 
-@click.command("show", context_settings=CONTEXT_SETTINGS)
-@click.argument("skill")
-@click.option("--section", required=True, help="The heading to show (case-insensitive).")
-@click.option("--file", "file", metavar="PATH", help="Only look in this file.")
-@MAX_LINES_OPTION
-@OFFSET_OPTION
-@HIDDEN_OPTION
-@format_option()
-@verbose_option
-def show_command(
-    skill: str,
-    section: str,
-    file: str | None,
-    max_lines: int | None,
-    offset: int,
-    hidden: bool,
-    output_format: str,
-) -> None:
+@command(SHOW)
+def show_command(result: SectionResult, call: Call[ShowParams]) -> None:
     """Retrieve section content.
 
     Prints the section under the heading SECTION: from the heading to the next heading of
@@ -68,23 +39,13 @@ def show_command(
       skc show my-skill --section "Endpoints" --file references/api.md
       skc show my-skill --section "Clap Patterns — Advanced parsing" --max-lines 40
     """
-    from skillc_gateway._section_ops import SHOW, ShowParams
-
-    params = ShowParams(skill, section, file, max_lines, offset, hidden)
-    result = perform(SHOW, params, output_format)
-    if result is not None:
-        echo_text(result.page.content, result.page.more_lines)
+    echo_text(result.page.content, result.page.more_lines)
 
 
 # A query may start with "-" ("-fno-strict-aliasing"): unknown options are taken as words
 # (find too, in cli_find).
-@click.command("search", context_settings={**CONTEXT_SETTINGS, "ignore_unknown_options": True})
-@click.argument("skill")
-@click.argument("query")
-@click.option("--limit", type=count_range(1), default=10, show_default=True, help="Most results.")
-@format_option()
-@verbose_option
-def search_command(skill: str, query: str, limit: int, output_format: str) -> None:
+@command(SEARCH, context_settings={"ignore_unknown_options": True})
+def search_command(result: SearchResults, call: Call[SearchParams]) -> None:
     """Search skill content.
 
     Full-text search (BM25) over every section of the skill's `.md` and `.txt` files. Every
@@ -96,11 +57,6 @@ def search_command(skill: str, query: str, limit: int, output_format: str) -> No
       skc search my-skill "error handling"
       skc search my-skill "configure auth" --limit 3 --format json
     """
-    from skillc_gateway._section_ops import SEARCH, SearchParams
-
-    result = perform(SEARCH, SearchParams(skill, query, limit), output_format)
-    if result is None:
-        return
     for hit in result.found.results:
         click.echo(printable(f"{hit.file}#{hit.section} (score: {hit.score:.2f})"))
         click.echo(printable(f"  {' '.join(hit.snippet.split())}"))

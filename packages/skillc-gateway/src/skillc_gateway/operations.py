@@ -12,14 +12,15 @@ an operation runs.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 from skillc_gateway._limits import DEFAULT_FIND_LIMIT, MAX_FIND_LIMIT, MAX_QUERY_CHARS
 from skillc_gateway._section_ops import (
     HIDDEN,
+    HIDDEN_HELP,
     MAX_LINES,
     OFFSET,
-    PAGE,
+    OFFSET_HELP,
     SEARCH,
     SHOW,
     SearchParams,
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     from skillc_gateway._reader import FileBytes, Page
     from skillc_gateway._sources import SourceTree
     from skillc_gateway.catalog import FindResult
+    from skillc_gateway.shapes import FileShape, OutlineShape, SourcesShape
     from skillc_index import Diagnostic, Notice
     from skillc_index.accesslog import OpenArgs, SourcesArgs
 
@@ -74,10 +76,15 @@ __all__ = [
 
 
 class OutlineParams(Record):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1, argument=True)]
     level: Annotated[
         int | None,
-        Param("Only headings of this level or higher (1-6; default: all).", minimum=1, maximum=6),
+        Param(
+            "Only headings of this level or higher (1-6; default: all).",
+            minimum=1,
+            maximum=6,
+            help="Only headings of this level or higher (1-6).",
+        ),
     ] = None
 
     def log_args(self) -> dict[str, Any]:
@@ -92,7 +99,7 @@ class OutlineResult(Record):
     def warnings(self) -> tuple[Diagnostic | Notice, ...]:
         return self.outline.warnings
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> OutlineShape:
         return {"skill": self.skill, "headings": [h.to_dict() for h in self.outline.headings]}
 
 
@@ -122,22 +129,7 @@ OUTLINE: Operation[OutlineParams, OutlineResult] = Operation(
     "then read the section you need with skc_show.",
     params=OutlineParams,
     run=outline,
-    output_schema=output_schema(
-        {
-            "skill": STRING,
-            "headings": {
-                "type": "array",
-                "items": output_schema(
-                    {
-                        "file": STRING,
-                        "level": {"type": "integer", "minimum": 1, "maximum": 6},
-                        "text": STRING,
-                        "line": INTEGER,
-                    }
-                ),
-            },
-        }
-    ),
+    output="skillc_gateway.shapes:OutlineShape",
 )
 
 
@@ -145,13 +137,21 @@ OUTLINE: Operation[OutlineParams, OutlineResult] = Operation(
 
 
 class OpenParams(Record):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1, argument=True)]
     path: Annotated[
-        str, Param("File path relative to the skill root ('references/api.md').", min_length=1)
+        str,
+        Param(
+            "File path relative to the skill root ('references/api.md').",
+            min_length=1,
+            argument=True,
+        ),
     ]
-    max_lines: Annotated[int | None, Param(MAX_LINES, minimum=0, mcp_default=500)] = None
-    offset: Annotated[int, Param(OFFSET, minimum=0)] = 0
-    hidden: Annotated[bool, Param(HIDDEN)] = False
+    max_lines: Annotated[
+        int | None,
+        Param(MAX_LINES, minimum=0, mcp_default=500, help="Show at most this many lines."),
+    ] = None
+    offset: Annotated[int, Param(OFFSET, minimum=0, help=OFFSET_HELP)] = 0
+    hidden: Annotated[bool, Param(HIDDEN, help=HIDDEN_HELP)] = False
 
     def log_args(self) -> OpenArgs:
         args: OpenArgs = {"path": self.path, "max_lines": self.max_lines}
@@ -172,11 +172,13 @@ class FileResult(Record):
     warnings: tuple[Diagnostic | Notice, ...] = ()
     binary: FileBytes | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> FileShape:
+        # one shape for both kinds of file, its keys of the other kind left out (the type
+        # checker asks for every optional key to be spelled out in a literal; cast instead)
         if self.binary is not None:
-            return {"skill": self.skill, **self.binary.to_dict()}
+            return cast("FileShape", {"skill": self.skill, **self.binary.to_dict()})
         assert self.page is not None
-        return {"skill": self.skill, "path": self.path, **self.page.to_dict()}
+        return cast("FileShape", {"skill": self.skill, "path": self.path, **self.page.to_dict()})
 
     def resource(self) -> dict[str, Any] | None:
         """A binary file as MCP resource contents (``uri``, ``mimeType``, base64 ``blob``):
@@ -223,39 +225,7 @@ OPEN: Operation[OpenParams, FileResult] = Operation(
     "resource, or E023 when it is larger than a reply holds.",
     params=OpenParams,
     run=open_,
-    output_schema=output_schema(
-        {
-            "skill": STRING,
-            "path": STRING,
-            "content": {
-                "type": "string",
-                "description": "The lines shown; for a binary file its bytes in base64.",
-            },
-            "total_lines": {"type": "integer", "description": "Text files only."},
-            "shown_lines": {"type": "integer", "description": "Text files only."},
-            "truncated": BOOLEAN,
-            "encoding": {
-                "type": "string",
-                "enum": ["base64"],
-                "description": "Binary files only: `content` is base64.",
-            },
-            "mime_type": {"type": "string", "description": "Binary files only."},
-            "size": {"type": "integer", "description": "Binary files only: bytes."},
-            **{
-                name: {**schema, "description": f"Text files only. {schema['description']}"}
-                for name, schema in PAGE.items()
-            },
-        },
-        optional=(
-            "next_offset",
-            "total_lines",
-            "shown_lines",
-            "offset",
-            "encoding",
-            "mime_type",
-            "size",
-        ),
-    ),
+    output="skillc_gateway.shapes:FileShape",
 )
 
 
@@ -263,17 +233,23 @@ OPEN: Operation[OpenParams, FileResult] = Operation(
 
 
 class SourcesParams(Record):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1, argument=True)]
     depth: Annotated[
         int | None,
         Param(
             "Show this many levels; deeper folders are collapsed with their file count "
             "(default: all).",
             minimum=1,
+            help="Show this many levels of the tree.",
         ),
     ] = None
     dir: Annotated[
-        str | None, Param("Only the tree under this folder (relative to the skill).")
+        str | None,
+        Param(
+            "Only the tree under this folder (relative to the skill).",
+            help="Only the tree under this folder.",
+            metavar="PATH",
+        ),
     ] = None
     limit: Annotated[
         int,
@@ -281,10 +257,17 @@ class SourcesParams(Record):
             "Show at most this many entries (0: all of them, as many as fit in the reply); "
             "SKILL.md comes first.",
             minimum=0,
+            help="Show at most this many entries (0: all).",
+            show_default=True,
         ),
     ] = 100
     pattern: Annotated[
-        str | None, Param("Only files matching this glob ('*.md', 'references/**').")
+        str | None,
+        Param(
+            "Only files matching this glob ('*.md', 'references/**').",
+            help="Only files matching this glob (e.g. '*.md').",
+            metavar="GLOB",
+        ),
     ] = None
 
     def log_args(self) -> SourcesArgs:
@@ -296,7 +279,7 @@ class SourcesResult(Record):
     tree: SourceTree
     warnings: tuple[Diagnostic | Notice, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SourcesShape:
         return {"skill": self.skill, "tree": self.tree.to_dict()}
 
 
@@ -329,22 +312,6 @@ def sources(session: Session, params: SourcesParams) -> SourcesResult:
     return SourcesResult(skill.name, tree, warnings)
 
 
-TREE_NODE = {
-    "type": "object",
-    "properties": {
-        "name": STRING,
-        "path": {"type": "string", "description": "Relative to the skill root ('' for it)."},
-        "type": {"enum": ["directory", "file"]},
-        "file_count": {"type": "integer", "description": "Files under a directory."},
-        "children": {
-            "type": "array",
-            "items": {"$ref": "#/$defs/node"},
-            "description": "Absent on a directory shown collapsed (depth reached).",
-        },
-    },
-    "required": ["name", "path", "type"],
-}
-
 SOURCES: Operation[SourcesParams, SourcesResult] = Operation(
     name="sources",
     title="List the files of a skill",
@@ -352,24 +319,7 @@ SOURCES: Operation[SourcesParams, SourcesResult] = Operation(
     "sources). Use it to see which files a skill has before reading one with skc_open.",
     params=SourcesParams,
     run=sources,
-    output_schema={
-        **output_schema(
-            {
-                "skill": STRING,
-                "tree": {
-                    "allOf": [{"$ref": "#/$defs/node"}],
-                    "properties": {
-                        "truncated": {
-                            "type": "integer",
-                            "description": "Entries left out by `limit`.",
-                        }
-                    },
-                    "required": ["truncated"],
-                },
-            }
-        ),
-        "$defs": {"node": TREE_NODE},
-    },
+    output="skillc_gateway.shapes:SourcesShape",
 )
 
 
@@ -456,7 +406,7 @@ FIND: Operation[FindParams, FindResult] = Operation(
     "`partial` is true when some changed skills could not be indexed again in time.",
     params=FindParams,
     run=find,
-    output_schema=output_schema(
+    output=output_schema(
         {
             "query": STRING,
             "skills": {"type": "array", "items": FIND_SKILL},

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import click
 
@@ -51,30 +51,54 @@ def _set_verbose(ctx: click.Context, _param: click.Parameter, value: bool) -> bo
     return value
 
 
-def verbose_option(func: F) -> F:
-    """``-v/--verbose``: more detail (paths in tables, tracebacks on internal errors)."""
-    return click.option(
-        "-v",
-        "--verbose",
+def verbose_parameter() -> click.Option:
+    """``-v/--verbose``: more detail (paths in tables, tracebacks on internal errors); the
+    one declaration of the option, which means the same in every command."""
+    return click.Option(
+        ["-v", "--verbose"],
         is_flag=True,
         expose_value=False,
         is_eager=True,
         callback=_set_verbose,
         help="Show more detail (paths; a traceback on internal errors).",
-    )(func)
+    )
 
 
-def format_option(*choices: str) -> Callable[[F], F]:
+def verbose_option(func: F) -> F:
+    """:func:`verbose_parameter` as a decorator."""
+    _attach(func, verbose_parameter())
+    return func
+
+
+def format_parameter(*choices: str) -> click.Option:
     """``--format``: ``text`` (for people, the default) or a machine format such as ``json``."""
     names = choices or ("text", "json")
-    return click.option(
-        "--format",
-        "output_format",
+    return click.Option(
+        ["--format", "output_format"],
         type=click.Choice(names),
         default=names[0],
         show_default=True,
         help="Output format.",
     )
+
+
+def format_option(*choices: str) -> Callable[[F], F]:
+    """:func:`format_parameter` as a decorator."""
+
+    def decorate(func: F) -> F:
+        _attach(func, format_parameter(*choices))
+        return func
+
+    return decorate
+
+
+def _attach(func: Callable[..., Any], parameter: click.Parameter) -> None:
+    """What ``@click.option`` does: the parameter goes before those of the decorators below
+    (click reverses the list when it makes the command)."""
+    if isinstance(func, click.Command):
+        func.params.append(parameter)
+    else:
+        func.__dict__.setdefault("__click_params__", []).append(parameter)
 
 
 def count_range(minimum: int = 0, maximum: int = MAX_COUNT) -> click.IntRange:
@@ -180,6 +204,124 @@ def perform(
     return result
 
 
+class Call(Generic[P]):
+    """What a command's text rendering may use besides the result: the parameters record
+    the command line was parsed into, the session it ran in (its layout shows paths) and
+    the output format asked for (``text``, or a machine format the rendering writes itself,
+    such as lint's ``sarif``)."""
+
+    __slots__ = ("output_format", "params", "session")
+
+    def __init__(self, params: P, session: Session, output_format: str) -> None:
+        self.params = params
+        self.session = session
+        self.output_format = output_format
+
+
+def command(
+    operation: Operation[P, R],
+    *,
+    formats: Sequence[str] = ("text", "json"),
+    progress: str | None = None,
+    context_settings: dict[str, Any] | None = None,
+    cls: type[click.Command] | None = None,
+) -> Callable[[Callable[[R, Call[P]], int | None]], click.Command]:
+    """The click command of ``operation``, made from its parameters record, around a
+    *rendering* function: decorate ``render(result, call)``, which prints the result as text
+    (or in a machine format of ``formats`` other than ``json``) and may return the exit
+    status. Its docstring is the command's help (the first line the summary).
+
+    Each field of the record (but the operation's ``mcp_only``) becomes an argument or an
+    option as its :class:`~skillc_index.operation.Param` says: ``bool`` a flag, ``Literal`` a
+    choice, ``int`` a range (at most :data:`MAX_COUNT`), a tuple a repeated option (or any
+    number of arguments), a field without a default a required one; then ``--format``
+    (``formats``) and ``-v/--verbose``. The command parses the command line into the record
+    by name, runs the operation in a :func:`cli_session` (with a progress bar labelled
+    ``progress`` on a terminal), prints its warnings, and its JSON for ``--format json``.
+    """
+
+    def decorate(render: Callable[[R, Call[P]], int | None]) -> click.Command:
+        defaults: dict[str, Any] = operation.params._field_defaults  # type: ignore[attr-defined]
+        params = [
+            _click_parameter(name, hint, meta, defaults)
+            for name, hint, meta in operation.cli_fields()
+        ]
+        params += [format_parameter(*formats), verbose_parameter()]
+
+        def callback(output_format: str, **values: Any) -> None:
+            record = operation.params(**values)
+            session = cli_session()
+            if progress is None:
+                result = perform(operation, record, output_format, session)
+            else:
+                with DelayedProgress(progress) as bar:
+                    session.progress = bar
+                    result = perform(operation, record, output_format, session)
+            code = None if result is None else render(result, Call(record, session, output_format))
+            if code:
+                click.get_current_context().exit(code)
+            return
+
+        return (cls or click.Command)(
+            operation.name,
+            context_settings={**CONTEXT_SETTINGS, **(context_settings or {})},
+            callback=callback,
+            params=params,
+            help=render.__doc__,
+        )
+
+    return decorate
+
+
+def _click_parameter(name: str, hint: Any, meta: Any, defaults: dict[str, Any]) -> click.Parameter:
+    """The click argument or option of one field of a parameters record (see
+    :func:`command`)."""
+    import types
+    import typing
+
+    origin = typing.get_origin(hint)
+    if origin is typing.Union or origin is types.UnionType:
+        (hint,) = [arg for arg in typing.get_args(hint) if arg is not type(None)]
+        origin = typing.get_origin(hint)
+    multiple = origin is tuple
+    if multiple:
+        hint = typing.get_args(hint)[0]
+        origin = typing.get_origin(hint)
+    kind: Any = None
+    show_default = meta.show_default
+    if origin is typing.Literal:
+        kind = click.Choice(typing.get_args(hint))
+        show_default = True
+    elif hint is int:
+        low = 0 if meta.minimum is None else meta.minimum
+        kind = count_range(low, MAX_COUNT if meta.maximum is None else meta.maximum)
+    elif hint is float:
+        kind = click.FLOAT
+    required = name not in defaults
+    default = defaults.get(name)
+    if meta.argument:
+        return click.Argument(
+            [name],
+            type=kind,
+            nargs=-1 if multiple else 1,
+            required=required,
+            default=None if multiple or default is None else default,
+            metavar=meta.metavar,
+        )
+    flags = meta.flags or (f"--{name.removesuffix('_').replace('_', '-')}",)
+    return click.Option(
+        [*flags, name],
+        type=kind,
+        is_flag=hint is bool,
+        multiple=multiple,
+        required=required,
+        default=None if multiple or default is None else default,
+        metavar=meta.metavar,
+        show_default=show_default,
+        help=meta.help or meta.description,
+    )
+
+
 def check_command_name(ctx: click.Context, name: str, names: Sequence[str]) -> None:
     """Raise the usage error (E100) of a group for ``name`` unless it is one of ``names``
     (or looks like an option, which click parses on): ``No such command 'shwo'. Did you mean
@@ -196,7 +338,26 @@ def check_command_name(ctx: click.Context, name: str, names: Sequence[str]) -> N
 
 class CommandGroup(click.Group):
     """The click group of each package's console script: an unknown command names the
-    closest commands (:func:`check_command_name`)."""
+    closest commands (:func:`check_command_name`); ``lazy`` maps a command's name to the
+    ``module:attribute`` of its click command, imported when the command is named (or the
+    group's help lists it), so a command line loads the module of its command only."""
+
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = self.lazy.get(cmd_name)
+        if target is None:
+            return super().get_command(ctx, cmd_name)
+        from importlib import import_module
+
+        module, _, attribute = target.partition(":")
+        command: click.Command = getattr(import_module(module), attribute)
+        return command
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]

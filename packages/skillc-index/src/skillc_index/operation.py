@@ -47,7 +47,7 @@ if TYPE_CHECKING:
         @property
         def warnings(self) -> tuple[Diagnostic | Notice, ...]: ...
 
-        def to_dict(self) -> dict[str, Any]: ...
+        def to_dict(self) -> Mapping[str, Any]: ...
 
 
 __all__ = [
@@ -112,9 +112,18 @@ def output_schema(properties: Mapping[str, Any], optional: Iterable[str] = ()) -
 
 
 class Param(Record):
-    """A parameter's description and JSON Schema constraints, the ``Annotated`` metadata of a
-    field of a parameters record. ``mcp_default``: the MCP tool's default when it differs
-    from the field's (the CLI's); it is what the tool's schema advertises."""
+    """A parameter's description and JSON Schema constraints, and how the command line spells
+    it: the ``Annotated`` metadata of a field of a parameters record, the one place a
+    command's parameter is written (the click command, the MCP input schema and the MCP
+    argument checks are made from it).
+
+    ``description`` tells the MCP tool's caller (a model) what the parameter is; ``help`` is
+    the ``--help`` text when the command line says it otherwise (default: ``description``).
+    ``mcp_default``: the MCP tool's default when it differs from the field's (the CLI's); it
+    is what the tool's schema advertises. ``argument``: a positional argument of the command
+    line rather than an option (a tuple field takes any number of them); ``flags``: the
+    option's names (default ``--field-name``); ``metavar``: the value's name in ``--help``;
+    ``show_default``: ``--help`` shows the default (always for a choice)."""
 
     description: str
     minimum: int | None = None
@@ -123,6 +132,11 @@ class Param(Record):
     item_min_length: int | None = None
     mcp_default: Any = None
     max_length: int | None = None
+    help: str | None = None
+    argument: bool = False
+    flags: tuple[str, ...] = ()
+    metavar: str | None = None
+    show_default: bool = False
 
     def schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = {}
@@ -182,12 +196,16 @@ def _split(hint: Any) -> tuple[Any, Param]:
     return hint, meta
 
 
-def input_schema(params: type[Any]) -> dict[str, Any]:
-    """The MCP ``inputSchema`` of a parameters record: exactly its fields, nothing else."""
+def input_schema(params: type[Any], leave_out: Iterable[str] = ()) -> dict[str, Any]:
+    """The MCP ``inputSchema`` of a parameters record: exactly its fields but ``leave_out``
+    (the command line's own), nothing else."""
     defaults: dict[str, Any] = params._field_defaults
+    skipped = set(leave_out)
     properties: dict[str, Any] = {}
     required: list[str] = []
     for name, hint, meta in fields(params):
+        if name in skipped:
+            continue
         schema = _type_schema(hint)
         if meta.item_min_length is not None:
             schema["items"]["minLength"] = meta.item_min_length
@@ -206,6 +224,100 @@ def input_schema(params: type[Any]) -> dict[str, Any]:
     if required:
         result["required"] = required
     return result
+
+
+# -- checking a tool call's arguments against the input schema ------------------------------
+
+
+def _described(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+_TYPE_NAMES = {"string": "a string", "integer": "an integer", "boolean": "a boolean"}
+
+
+def _checked(name: str, value: Any, schema: Mapping[str, Any]) -> Any:
+    """``value`` checked against ``schema`` (the part of JSON Schema :func:`input_schema`
+    writes: type, enum, minimum, maximum, minLength, maxLength, items); integral floats
+    become ints. Raises :class:`~skillc_index.InvalidOption` saying why."""
+    if "enum" in schema:
+        if value not in schema["enum"]:
+            choices = ", ".join(repr(choice) for choice in schema["enum"])
+            raise _invalid(f"'{name}' must be one of {choices}, not {value!r}")
+        return value
+    kind = schema.get("type")
+    if kind == "array":
+        if not isinstance(value, list):
+            raise _invalid(f"'{name}' must be an array, not {_described(value)}")
+        items = schema.get("items", {})
+        return [_checked(f"{name}[{i}]", item, items) for i, item in enumerate(value)]
+    if kind == "integer":
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)  # JSON Schema: 5.0 is an integer
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise _invalid(f"'{name}' must be an integer, not {_described(value)}")
+        if "minimum" in schema and value < schema["minimum"]:
+            raise _invalid(f"'{name}' must be at least {schema['minimum']}, not {value}")
+        from skillc_index._diagnostics import MAX_COUNT
+
+        maximum = schema.get("maximum", MAX_COUNT)  # no integer is unbounded (as on the CLI)
+        if value > maximum:
+            shown = value if value <= MAX_COUNT else "more"  # not thousands of digits
+            raise _invalid(f"'{name}' must be at most {maximum}, not {shown}")
+        return value
+    expected = {"string": str, "boolean": bool}.get(str(kind))
+    if expected is not None and not isinstance(value, expected):
+        raise _invalid(f"'{name}' must be {_TYPE_NAMES[str(kind)]}, not {_described(value)}")
+    if isinstance(value, str) and len(value) < schema.get("minLength", 0):
+        raise _invalid(f"'{name}' must not be empty")
+    if isinstance(value, str) and len(value) > schema.get("maxLength", len(value)):
+        raise _invalid(f"'{name}' has more than {schema['maxLength']:,} characters")
+    return _encodable(value) if isinstance(value, str) else value
+
+
+def _encodable(text: str) -> str:
+    """``text`` with every surrogate that stands for no byte (JSON's ``\\ud800``) as U+FFFD,
+    so that no path or query fails to encode; ``\\udc80``-``\\udcff`` are a file name's
+    bytes that are not UTF-8, as Python reads them, and stay."""
+    try:
+        text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if "\ud800" <= char < "\udc80" else char for char in text)
+    return text
+
+
+def _invalid(message: str) -> Exception:
+    from skillc_index._diagnostics import InvalidOption
+
+    return InvalidOption(message)
+
+
+def check_arguments(schema: Mapping[str, Any], arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments of a tool call checked against the tool's input schema (a call the
+    schema rejects is rejected here, with a message a model can act on: E100), the schema's
+    defaults filled in and absent optional arguments as ``None``."""
+    properties: Mapping[str, Any] = schema.get("properties", {})
+    unknown = sorted(name for name in arguments if name not in properties)
+    if unknown:
+        known = ", ".join(properties) or "none"
+        raise _invalid(f"unknown argument '{unknown[0]}' (arguments: {known})")
+    missing = [name for name in schema.get("required", ()) if name not in arguments]
+    if missing:
+        raise _invalid(f"missing required argument '{missing[0]}'")
+    return {
+        name: _checked(name, arguments[name], spec) if name in arguments else spec.get("default")
+        for name, spec in properties.items()
+    }
 
 
 P = TypeVar("P")
@@ -285,17 +397,25 @@ class Operation(Generic[P, R]):
     access log's ``command``); the MCP tool is ``skc_<name>``; ``description`` tells agents
     what the command does and when to use it.
 
-    The command's click parameters and the record's fields have the same names, but for
-    ``cli_only`` (click parameters the MCP tool does not have) and ``mcp_only`` (fields the
-    command line does not have): each maps a name to the reason."""
+    ``output``: where the JSON shape of the result is written, ``"module:Name"`` of a
+    ``TypedDict`` that ``to_dict()`` returns (imported only to make the MCP output schema:
+    :mod:`skillc_index.shapes`). ``output_schema`` gives the schema as a dict instead, for a
+    result whose shape is not a ``TypedDict``.
+
+    The command line has every field of the record but ``mcp_only``, the MCP tool every
+    field but ``cli_only``: each maps a field to the reason. ``no_tool``: why the MCP server
+    does not serve the command (None: it does), e.g. ``run`` starts code a model should not
+    start."""
 
     __slots__ = (
+        "_schemas",
         "annotations",
         "cli_only",
         "description",
         "mcp_only",
         "name",
-        "output_schema",
+        "no_tool",
+        "output",
         "params",
         "run",
         "title",
@@ -309,20 +429,23 @@ class Operation(Generic[P, R]):
         description: str,
         params: type[P],
         run: Callable[[Session, P], R],
-        output_schema: Mapping[str, Any],
+        output: str | Mapping[str, Any],
         annotations: Mapping[str, Any] = READ_ONLY,
         cli_only: Mapping[str, str] = types.MappingProxyType({}),
         mcp_only: Mapping[str, str] = types.MappingProxyType({}),
+        no_tool: str | None = None,
     ) -> None:
         self.name = name
         self.title = title
         self.description = description
         self.params = params
         self.run = run
-        self.output_schema = output_schema
+        self.output = output
         self.annotations = annotations
         self.cli_only = cli_only
         self.mcp_only = mcp_only
+        self.no_tool = no_tool
+        self._schemas: dict[str, dict[str, Any]] = {}
 
     def __repr__(self) -> str:
         return f"Operation({self.name!r})"
@@ -331,24 +454,52 @@ class Operation(Generic[P, R]):
     def tool_name(self) -> str:
         return f"skc_{self.name}"
 
+    def cli_fields(self) -> tuple[tuple[str, Any, Param], ...]:
+        """The fields the command line has (all but ``mcp_only``), in order."""
+        return tuple(field for field in fields(self.params) if field[0] not in self.mcp_only)
+
+    def input_schema(self) -> dict[str, Any]:
+        """The MCP ``inputSchema`` (made once)."""
+        found = self._schemas.get("input")
+        if found is None:
+            found = self._schemas["input"] = input_schema(self.params, self.cli_only)
+        return found
+
+    def output_schema(self) -> dict[str, Any]:
+        """The MCP ``outputSchema``: the JSON Schema of :attr:`output` (made once)."""
+        found = self._schemas.get("output")
+        if found is None:
+            if isinstance(self.output, str):
+                from skillc_index.shapes import schema_of
+
+                found = schema_of(self.output)
+            else:
+                found = dict(self.output)
+            self._schemas["output"] = found
+        return found
+
     def tool(self) -> dict[str, Any]:
         """The MCP tool definition (``tools/list``)."""
         return {
             "name": self.tool_name,
             "title": self.title,
             "description": self.description,
-            "inputSchema": input_schema(self.params),
-            "outputSchema": dict(self.output_schema),
+            "inputSchema": self.input_schema(),
+            "outputSchema": self.output_schema(),
             "annotations": dict(self.annotations),
         }
 
     def parse(self, arguments: Mapping[str, Any]) -> P:
-        """The parameters record of checked MCP arguments: a missing one (or None, how the
-        checked arguments hold an absent one) takes its MCP default, else the field's default
-        (an absent array is ``()``); arrays become tuples."""
+        """The parameters record of a tool call's arguments, checked against the input
+        schema (:class:`~skillc_index.InvalidOption`, E100, says what is wrong): a missing
+        one takes its MCP default, else the field's default (an absent array is ``()``);
+        arrays become tuples; the command line's own fields keep their defaults."""
+        checked = check_arguments(self.input_schema(), arguments)
         values: dict[str, Any] = {}
         for name, _hint, meta in fields(self.params):
-            value = arguments.get(property_name(name))
+            if name in self.cli_only:
+                continue
+            value = checked.get(property_name(name))
             if value is not None:
                 values[name] = tuple(value) if isinstance(value, list) else value
             elif meta.mcp_default is not None:

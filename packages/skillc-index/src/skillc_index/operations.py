@@ -75,7 +75,7 @@ INIT: Operation[InitParams, InitResult] = Operation(
     "hyphens (at most 64 characters). Never overwrites: an existing skill is error E050.",
     params=InitParams,
     run=init,
-    output_schema=output_schema(
+    output=output_schema(
         {
             "kind": {"enum": ["project", "skill"]},
             "name": NULLABLE_STRING,
@@ -182,7 +182,7 @@ LIST: Operation[ListParams, SkillList] = Operation(
     "costs the agent's skill listing, against its budget.",
     params=ListParams,
     run=list_,
-    output_schema=output_schema(
+    output=output_schema(
         {
             "skills": {
                 "type": "array",
@@ -347,7 +347,7 @@ BUILD: Operation[BuildParams, BuildResult] = Operation(
     "a folder skillc did not create.",
     params=BuildParams,
     run=build,
-    output_schema=output_schema(
+    output=output_schema(
         {
             "skill": STRING,
             "scope": {"enum": ["project", "global"]},

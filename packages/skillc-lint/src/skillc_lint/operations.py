@@ -302,7 +302,7 @@ LINT: Operation[LintParams, LintReport] = Operation(
     "skill (one holding .skillc-meta/manifest.json) is skipped unless `force`.",
     params=LintParams,
     run=lint,
-    output_schema=output_schema(
+    output=output_schema(
         {
             "skill": STRING,
             "path": STRING,

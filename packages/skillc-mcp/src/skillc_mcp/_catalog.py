@@ -31,13 +31,15 @@ OPERATION_MODULES = (
 
 
 def operations() -> dict[str, Operation[Any, Any]]:
-    """Tool name -> the operation it runs, in the registry's order."""
+    """Tool name -> the operation it runs, in the registry's order (the operations the
+    server serves: all but those with a ``no_tool`` reason)."""
     from importlib import import_module
 
     found: dict[str, Operation[Any, Any]] = {}
     for module in OPERATION_MODULES:
         for operation in import_module(module).OPERATIONS:
-            found[operation.tool_name] = operation
+            if operation.no_tool is None:
+                found[operation.tool_name] = operation
     return found
 
 
@@ -50,4 +52,19 @@ def _tool(operation: Operation[Any, Any]) -> dict[str, Any]:
     return tool
 
 
-TOOLS: tuple[dict[str, Any], ...] = tuple(_tool(operation) for operation in operations().values())
+_TOOLS: list[tuple[dict[str, Any], ...]] = []
+
+
+def tools() -> tuple[dict[str, Any], ...]:
+    """The ``tools`` array of ``tools/list``, made on the first call (the output schemas
+    come from the results' shapes, which a server that was only asked to start, or to call
+    a tool, never imports)."""
+    if not _TOOLS:
+        _TOOLS.append(tuple(_tool(operation) for operation in operations().values()))
+    return _TOOLS[0]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "TOOLS":  # the constant of earlier releases, made when first read
+        return tools()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

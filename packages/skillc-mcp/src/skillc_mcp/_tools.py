@@ -29,8 +29,7 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from skillc_mcp._arguments import ArgumentError, check_arguments
-from skillc_mcp._catalog import TOOLS, operations
+from skillc_mcp._catalog import operations, tools
 
 if TYPE_CHECKING:
     from skillc_index import Diagnostic, Layout, Notice
@@ -73,7 +72,6 @@ class ToolRunner:
 
         self._log = log
         self._allowed = tuple(os.path.realpath(path) for path in allowed_targets)
-        self._schemas = {tool["name"]: tool["inputSchema"] for tool in TOOLS}
         self._operations = operations()
         self.access = AccessLog(self._print, run_id=run_id, queued=True)
 
@@ -91,7 +89,7 @@ class ToolRunner:
 
     def definitions(self) -> list[dict[str, Any]]:
         """The ``tools`` array of ``tools/list``."""
-        return list(TOOLS)
+        return list(tools())
 
     def call(self, name: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Run tool ``name``; the ``CallToolResult``. Raises :class:`UnknownTool`."""
@@ -99,7 +97,6 @@ class ToolRunner:
         if operation is None:
             raise UnknownTool(name)
         try:
-            args = check_arguments(self._schemas[name], arguments)
             from skillc_index import Layout
             from skillc_index.operation import Session
 
@@ -110,12 +107,8 @@ class ToolRunner:
                 check_targets=self.check_targets,
                 configured_stores_only=True,
             )
-            result = operation.run(session, operation.parse(args))
+            result = operation.run(session, operation.parse(arguments))
             data = _with_warnings(result.to_dict(), result.warnings)
-        except ArgumentError as exc:
-            from skillc_index import InvalidOption
-
-            return error_result(InvalidOption(str(exc)).diagnostic)
         except Exception as exc:
             from skillc_index import SkillcError
 
@@ -163,10 +156,11 @@ def error_result(diagnostic: Diagnostic) -> dict[str, Any]:
     return {"content": [{"type": "text", "text": format_diagnostic(diagnostic)}], "isError": True}
 
 
-def _with_warnings(data: Data, diagnostics: Iterable[Diagnostic | Notice]) -> Data:
-    """``data`` with its ``warnings``, unless it has them itself (build's JSON)."""
+def _with_warnings(result: Mapping[str, Any], diagnostics: Iterable[Diagnostic | Notice]) -> Data:
+    """``result`` with its ``warnings``, unless it has them itself (build's JSON)."""
     from skillc_index import format_diagnostic
 
+    data = dict(result)
     lines = [format_diagnostic(diagnostic) for diagnostic in diagnostics]
     if lines and "warnings" not in data:
         data["warnings"] = lines

@@ -175,7 +175,7 @@ STATS: Operation[StatsParams, StatsReport] = Operation(
     params=StatsParams,
     run=stats,
     cli_only={"all_": "the tool answers for every skill when skill is left out"},
-    output_schema=output_schema(
+    output=output_schema(
         {
             "skill": NULLABLE_STRING,
             "skill_path": NULLABLE_STRING,

@@ -1,0 +1,206 @@
+"""A command written once (issue 33): the click command, the MCP input schema, the MCP
+argument checks and the output schema all come from the operation's parameters record and
+its result's shape."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypedDict
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from skillc_index import InvalidOption, Notice
+from skillc_index.console import Call, command
+from skillc_index.operation import Operation, Param, Session
+from skillc_index.record import Record
+from skillc_index.shapes import shape_schema
+
+
+class EchoParams(Record):
+    skill: Annotated[str, Param("The skill.", min_length=1, argument=True)]
+    words: Annotated[tuple[str, ...], Param("Words.", argument=True, metavar="[WORD]...")] = ()
+    mode: Annotated[Literal["plain", "loud"], Param("How to say it.")] = "plain"
+    times: Annotated[int, Param("How often.", minimum=1, maximum=5, help="Repeat count.")] = 1
+    limit: Annotated[int | None, Param("At most.", mcp_default=3)] = None
+    tag: Annotated[tuple[str, ...], Param("Tags.", flags=("-t", "--tag"), item_min_length=1)] = ()
+    dry_run: Annotated[bool, Param("Do nothing.")] = False
+    jobs: Annotated[int | None, Param("Workers.", minimum=1)] = None
+
+
+class EchoShape(TypedDict):
+    skill: str
+    said: Annotated[list[str], "What was said."]
+
+
+class EchoResult(Record):
+    params: EchoParams
+    warnings: tuple[Notice, ...] = ()
+
+    def to_dict(self) -> EchoShape:
+        return {"skill": self.params.skill, "said": list(self.params.words)}
+
+
+def echo(session: Session, params: EchoParams) -> EchoResult:
+    return EchoResult(params, (Notice("said it"),))
+
+
+ECHO: Operation[EchoParams, EchoResult] = Operation(
+    name="echo",
+    title="Echo",
+    description="Say words.",
+    params=EchoParams,
+    run=echo,
+    output=f"{__name__}:EchoShape",
+    cli_only={"jobs": "workers are the command line's"},
+    mcp_only={"limit": "a reply's bound"},
+)
+
+
+@command(ECHO)
+def echo_command(result: EchoResult, call: Call[EchoParams]) -> int:
+    """Say words.
+
+    More text.
+    """
+    click.echo(repr(call.params))
+    click.echo(call.output_format)
+    return 3 if call.params.dry_run else 0
+
+
+@pytest.fixture(autouse=True)
+def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("SKILLC_HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    yield
+
+
+def test_every_field_becomes_its_argument_or_option() -> None:
+    params = {p.name: p for p in echo_command.params}
+    assert list(params) == [
+        "skill",
+        "words",
+        "mode",
+        "times",
+        "tag",
+        "dry_run",
+        "jobs",
+        "output_format",
+        "verbose",
+    ]  # the record's order, limit (MCP only) left out, then --format and -v
+    assert isinstance(params["skill"], click.Argument) and params["skill"].required
+    assert params["words"].nargs == -1 and not params["words"].required
+    assert params["mode"].type.choices == ("plain", "loud")  # type: ignore[attr-defined]
+    times = params["times"].type
+    assert isinstance(times, click.IntRange) and (times.min, times.max) == (1, 5)
+    assert params["tag"].opts == ["-t", "--tag"] and params["tag"].multiple
+    assert params["dry_run"].is_flag and params["dry_run"].opts == ["--dry-run"]  # type: ignore[attr-defined]
+    help_text = echo_command.get_help(click.Context(echo_command))
+    assert "Repeat count." in help_text and "How often." not in help_text  # help, else description
+    assert "[default: plain]" in help_text  # a choice shows its default
+    assert help_text.splitlines()[2].strip() == "Say words."
+
+
+def test_the_command_parses_by_name_and_renders() -> None:
+    done = CliRunner().invoke(
+        echo_command, ["x", "a", "b", "--mode", "loud", "-t", "one", "--tag", "two", "--dry-run"]
+    )
+    assert done.exit_code == 3, done.output
+    record = EchoParams("x", ("a", "b"), "loud", 1, None, ("one", "two"), True, None)
+    assert done.stdout.splitlines() == [repr(record), "text"]
+    assert done.stderr == "warning: said it\n"  # warnings go to stderr
+
+
+def test_json_is_the_results_dict_and_warnings_go_to_stderr() -> None:
+    done = CliRunner().invoke(echo_command, ["x", "a", "--format", "json"])
+    assert done.exit_code == 0
+    assert done.stdout.strip() == '{\n  "skill": "x",\n  "said": [\n    "a"\n  ]\n}'
+    assert "said it" in done.stderr
+
+
+def test_a_value_out_of_range_is_a_usage_error() -> None:
+    done = CliRunner().invoke(echo_command, ["x", "--times", "6"])
+    assert done.exit_code == 2 and "--times" in done.stderr
+
+
+def test_the_input_schema_leaves_out_the_command_lines_own_fields() -> None:
+    schema = ECHO.input_schema()
+    assert list(schema["properties"]) == [
+        "skill",
+        "words",
+        "mode",
+        "times",
+        "limit",
+        "tag",
+        "dry_run",
+    ]
+    assert schema["required"] == ["skill"]
+    assert schema["properties"]["limit"]["default"] == 3  # the MCP default
+    assert schema["properties"]["mode"] == {
+        "enum": ["plain", "loud"],
+        "description": "How to say it.",
+        "default": "plain",
+    }
+    assert schema["properties"]["tag"]["items"] == {"type": "string", "minLength": 1}
+
+
+def test_arguments_are_checked_against_the_schema_and_parsed_into_the_record() -> None:
+    record = ECHO.parse({"skill": "x", "words": ["a"], "times": 2.0})
+    assert record == EchoParams("x", ("a",), "plain", 2, 3, (), False, None)
+    for arguments, message in [
+        ({"skill": ""}, "'skill' must not be empty"),
+        ({"skill": "x", "times": 6}, "'times' must be at most 5, not 6"),
+        ({"skill": "x", "mode": "quiet"}, "'mode' must be one of 'plain', 'loud', not 'quiet'"),
+        ({"skill": "x", "jobs": 2}, "unknown argument 'jobs'"),
+        ({"words": []}, "missing required argument 'skill'"),
+        ({"skill": "x", "tag": [""]}, "'tag[0]' must not be empty"),
+        ({"skill": "x", "dry_run": "yes"}, "'dry_run' must be a boolean, not a string"),
+    ]:
+        with pytest.raises(InvalidOption, match=re.escape(message)):
+            ECHO.parse(arguments)
+
+
+def test_the_output_schema_is_the_shape_of_to_dict() -> None:
+    assert ECHO.output_schema() == {
+        "type": "object",
+        "properties": {
+            "skill": {"type": "string"},
+            "said": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "What was said.",
+            },
+        },
+        "required": ["skill", "said"],
+    }
+
+
+class _Required(TypedDict):
+    name: str
+    kind: Literal["a", "b", None]
+    size: int | None
+
+
+class Node(_Required, total=False):
+    children: list[Node]
+    extra: dict[str, Any]
+    data: dict[str, Any] | list[Any]
+
+
+class Root(TypedDict):
+    root: Node
+
+
+def test_shapes_optional_nullable_and_recursive() -> None:
+    schema = shape_schema(Root)
+    node = schema["$defs"]["Node"]
+    assert schema["properties"]["root"] == {"$ref": "#/$defs/Node"}
+    assert node["required"] == ["name", "kind", "size"]  # total=False keys are optional
+    assert node["properties"]["kind"] == {"enum": ["a", "b", None]}
+    assert node["properties"]["size"] == {"anyOf": [{"type": "integer"}, {"type": "null"}]}
+    assert node["properties"]["children"]["items"] == {"$ref": "#/$defs/Node"}
+    assert node["properties"]["extra"] == {"type": "object"}
+    assert node["properties"]["data"] == {"anyOf": [{"type": "object"}, {"type": "array"}]}
