@@ -204,6 +204,16 @@ def perform(
     return result
 
 
+#: The commands that are not operations (:func:`command`), each with the reason: every other
+#: ``skc`` command is made from its operation (a test checks the whole set).
+CLI_ONLY: dict[str, str] = {
+    "watch": "a long-running process for a terminal (a find server), not a call with a result",
+    "mcp": "it is the MCP server itself, a process that serves the operations",
+    "exec": "it runs a command a skill documents, with the terminal's streams and its exit "
+    "status; a model must not start it (a tool call may only read or build skills)",
+}
+
+
 class Call(Generic[P]):
     """What a command's text rendering may use besides the result: the parameters record
     the command line was parsed into, the session it ran in (its layout shows paths) and
