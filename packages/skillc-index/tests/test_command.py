@@ -204,3 +204,59 @@ def test_shapes_optional_nullable_and_recursive() -> None:
     assert node["properties"]["children"]["items"] == {"$ref": "#/$defs/Node"}
     assert node["properties"]["extra"] == {"type": "object"}
     assert node["properties"]["data"] == {"anyOf": [{"type": "object"}, {"type": "array"}]}
+
+
+class CountParams(Record):
+    kind: Annotated[Literal["a", "b"], Param("Kind.", choice=False)] = "a"
+    where: Annotated[str | None, Param("A folder.", folder=True)] = None
+
+
+class CountShape(TypedDict):
+    kind: str
+
+
+class CountResult(Record):
+    kind: str
+    warnings: tuple[Notice, ...] = ()
+
+    def to_dict(self) -> CountShape:
+        return {"kind": self.kind}
+
+
+def count(session: Session, params: CountParams) -> CountResult:
+    return CountResult(params.kind)
+
+
+COUNT: Operation[CountParams, CountResult] = Operation(
+    name="count",
+    title="Count",
+    description="Count.",
+    params=CountParams,
+    run=count,
+    output=f"{__name__}:CountShape",
+)
+
+
+def _status(result: CountResult) -> int:
+    return 0 if result.kind in ("a", "b") else 4
+
+
+@command(COUNT, status=_status)
+def count_command(result: CountResult, call: Call[CountParams]) -> None:
+    """Count."""
+    click.echo(result.kind)
+
+
+def test_status_is_the_exit_status_in_every_format() -> None:
+    for output, shown in [("text", "zzz\n"), ("json", '{\n  "kind": "zzz"\n}\n')]:
+        done = CliRunner().invoke(count_command, ["--kind", "zzz", "--format", output])
+        assert (done.exit_code, done.stdout) == (4, shown)  # plain text: the run checks it
+    assert CliRunner().invoke(count_command, ["--kind", "b", "--format", "json"]).exit_code == 0
+    assert COUNT.input_schema()["properties"]["kind"]["enum"] == ["a", "b"]  # the tool's
+
+
+def test_a_folder_option_takes_an_existing_folder(tmp_path: Path) -> None:
+    assert CliRunner().invoke(count_command, ["--where", str(tmp_path)]).exit_code == 0
+    for given in (tmp_path / "nowhere", Path(__file__)):
+        done = CliRunner().invoke(count_command, ["--where", str(given)])
+        assert done.exit_code == 2 and "--where" in done.stderr

@@ -235,6 +235,7 @@ def command(
     progress: str | None = None,
     context_settings: dict[str, Any] | None = None,
     cls: type[click.Command] | None = None,
+    status: Callable[[R], int] | None = None,
 ) -> Callable[[Callable[[R, Call[P]], int | None]], click.Command]:
     """The click command of ``operation``, made from its parameters record, around a
     *rendering* function: decorate ``render(result, call)``, which prints the result as text
@@ -248,6 +249,8 @@ def command(
     (``formats``) and ``-v/--verbose``. The command parses the command line into the record
     by name, runs the operation in a :func:`cli_session` (with a progress bar labelled
     ``progress`` on a terminal), prints its warnings, and its JSON for ``--format json``.
+    ``status``: the exit status of a result in every format (``sync``: 1 when a skill could
+    not be synced, with ``--format json`` too); in text, a status the rendering returns wins.
     """
 
     def decorate(render: Callable[[R, Call[P]], int | None]) -> click.Command:
@@ -262,12 +265,19 @@ def command(
             record = operation.params(**values)
             session = cli_session()
             if progress is None:
-                result = perform(operation, record, output_format, session)
+                result = operation.run(session, record)
             else:
                 with DelayedProgress(progress) as bar:
                     session.progress = bar
-                    result = perform(operation, record, output_format, session)
-            code = None if result is None else render(result, Call(record, session, output_format))
+                    result = operation.run(session, record)
+            report_all(result.warnings)
+            if output_format == "json":
+                print_json(result.to_dict())
+                code = None
+            else:
+                code = render(result, Call(record, session, output_format))
+            if code is None and status is not None:
+                code = status(result)
             if code:
                 click.get_current_context().exit(code)
             return
@@ -300,13 +310,16 @@ def _click_parameter(name: str, hint: Any, meta: Any, defaults: dict[str, Any]) 
     kind: Any = None
     show_default = meta.show_default
     if origin is typing.Literal:
-        kind = click.Choice(typing.get_args(hint))
-        show_default = True
+        if meta.choice:
+            kind = click.Choice(typing.get_args(hint))
+            show_default = True
     elif hint is int:
         low = 0 if meta.minimum is None else meta.minimum
         kind = count_range(low, MAX_COUNT if meta.maximum is None else meta.maximum)
     elif hint is float:
         kind = click.FLOAT
+    elif meta.folder:
+        kind = click.Path(exists=True, file_okay=False)
     required = name not in defaults
     default = defaults.get(name)
     if meta.argument:

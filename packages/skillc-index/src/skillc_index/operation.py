@@ -123,7 +123,11 @@ class Param(Record):
     is what the tool's schema advertises. ``argument``: a positional argument of the command
     line rather than an option (a tuple field takes any number of them); ``flags``: the
     option's names (default ``--field-name``); ``metavar``: the value's name in ``--help``;
-    ``show_default``: ``--help`` shows the default (always for a choice)."""
+    ``show_default``: ``--help`` shows the default (always for a choice); ``choice``: a
+    ``Literal`` field is a choice on the command line (a value outside it a usage error,
+    E100), or with False plain text that the operation checks (stats' ``--group-by`` is
+    E030, RFC-0005's code for an unknown query type); ``folder``: the command line takes
+    only a folder that exists (a usage error otherwise)."""
 
     description: str
     minimum: int | None = None
@@ -137,6 +141,8 @@ class Param(Record):
     flags: tuple[str, ...] = ()
     metavar: str | None = None
     show_default: bool = False
+    choice: bool = True
+    folder: bool = False
 
     def schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = {}
