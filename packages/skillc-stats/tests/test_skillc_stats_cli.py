@@ -39,11 +39,13 @@ def test_unknown_option_is_e100() -> None:
 def test_commands_are_registered_for_skc() -> None:
     from importlib.metadata import entry_points
 
-    from skillc_stats.cli import stats_command, sync_command
+    from skillc_stats.cli import LAZY
+    from skillc_stats.cli_stats import stats_command
+    from skillc_stats.cli_sync import sync_command
 
     found = {ep.name: ep.value for ep in entry_points(group="skillc.commands")}
-    assert found["stats"] == "skillc_stats.cli:stats_command"
-    assert found["sync"] == "skillc_stats.cli:sync_command"
+    assert found["stats"] == LAZY["stats"] == "skillc_stats.cli_stats:stats_command"
+    assert found["sync"] == LAZY["sync"] == "skillc_stats.cli_sync:sync_command"
     # the first lines are RFC-0007:C-COMMANDS' descriptions, as `skc --help` lists them
     assert (stats_command.help or "").splitlines()[0] == "Usage analytics."
     assert (sync_command.help or "").splitlines()[0] == "Merge fallback logs to primary."

@@ -198,6 +198,11 @@ def test_cli_sync_to_and_stats_from(
     assert "hunter2" not in uploaded.stdout + uploaded.stderr
     again = stats_cli("sync", "--to", url, "--format", "json")
     assert json.loads(again.stdout)["added"] == 0
+    import jsonschema  # the JSON is the operations' shapes (skillc_stats.shapes)
+
+    from skillc_stats.operations import STATS, SYNC
+
+    jsonschema.validate(json.loads(again.stdout), SYNC.output_schema())
     # the URL from the global config, named `team`
     (home / ".skillc").mkdir(exist_ok=True)
     (home / ".skillc" / "config.toml").write_text(f'[stats]\nurl = "{url}"\n', encoding="utf-8")
@@ -207,6 +212,7 @@ def test_cli_sync_to_and_stats_from(
     every = stats_cli("stats", "--all", "--from", "team", "--user", "root", "--format", "json")
     assert every.returncode == 0, every.stderr
     assert json.loads(every.stdout)["filters"]["users"] == ["root"]
+    jsonschema.validate(json.loads(every.stdout), STATS.output_schema())
     # the access of `stats --from` is logged, without the password
     logged = sqlite3.connect(primary_log(demo.runtime)).execute(
         "SELECT args FROM access_log WHERE command = 'stats'"

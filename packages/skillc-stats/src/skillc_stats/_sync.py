@@ -58,7 +58,7 @@ from collections.abc import Mapping
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from skillc_index import (
     META_DIR,
@@ -94,6 +94,9 @@ from skillc_stats._log_queries import (
 
 _SKILL_PATH = 4  # position of skill_path in an Identity
 
+if TYPE_CHECKING:
+    from skillc_stats.shapes import LocalSyncShape, SkillSyncShape
+
 
 @dataclass(frozen=True)
 class SkillSync:
@@ -117,7 +120,7 @@ class SkillSync:
     def ok(self) -> bool:
         return self.error is None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SkillSyncShape:
         return {
             "skill": self.skill,
             "source": str(self.source),
@@ -142,7 +145,7 @@ class SyncReport:
     def ok(self) -> bool:
         return all(skill.ok for skill in self.skills)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> LocalSyncShape:
         return {
             "root": str(self.root),
             "dry_run": self.dry_run,

@@ -66,6 +66,8 @@ from skillc_stats._log_queries import SkillUsage, where
 if TYPE_CHECKING:
     import psycopg
 
+    from skillc_stats.shapes import UploadShape
+
 #: ``--from`` / ``--to`` value naming the configured store (``[stats].url`` or
 #: ``$SKILLC_STATS_URL``).
 CONFIGURED = "team"
@@ -539,7 +541,7 @@ class UploadReport(NamedTuple):
     def ok(self) -> bool:
         return all(log.error is None for log in self.logs)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> UploadShape:
         from skillc_index import format_diagnostic
 
         return {

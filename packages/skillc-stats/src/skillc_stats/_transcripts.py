@@ -42,7 +42,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from skillc_index import (
     SKILL_FILE,
@@ -61,6 +61,9 @@ from skillc_index.installed import agent_folders, deployed_source, search_roots
 from skillc_stats._filters import parse_time
 from skillc_stats._log_queries import FallbackRows, Identity, copy_missing, count_missing
 from skillc_stats._sync import _misplaced_destination, _why
+
+if TYPE_CHECKING:
+    from skillc_stats.shapes import SkillImportShape, TranscriptSyncShape
 
 AGENT = "claude-code"
 #: Where Claude Code keeps its data when ``$CLAUDE_CONFIG_DIR`` does not say: ``~/.claude``.
@@ -129,7 +132,7 @@ class SkillImport:
     """Rows added to the log (dry run: rows that would be added)."""
     error: SkillcError | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SkillImportShape:
         return {
             "skill": self.skill,
             "skill_path": str(self.skill_path),
@@ -191,7 +194,7 @@ class TranscriptSync:
     def added(self) -> int:
         return sum(skill.added for skill in self.skills)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> TranscriptSyncShape:
         return {
             "source": self.source,
             "folder": str(self.folder),

@@ -1,74 +1,137 @@
-"""``stats`` as an operation (:mod:`skillc_index.operation`): usage analytics of one skill
-from its access log (RFC-0003), logged like every command that resolves a skill.
+"""skillc-stats' commands as operations (:mod:`skillc_index.operation`): ``stats``, usage
+analytics of one skill from its access log (RFC-0003), logged like every command that
+resolves a skill, and ``sync``, which moves access rows: fallback logs into the primary logs
+(RFC-0007:C-SYNC), an agent's transcripts into the logs, the logs into a team store.
 
-``skc stats`` renders the result as text or JSON, the MCP tool ``skc_stats`` returns
-``to_dict()``, the RFC-0003:C-SCHEMA response. (``sync`` is a command of its own: it resolves
-no single skill and logs nothing.) Only the standard library and
-:mod:`skillc_index.operation` are imported here: the log readers load when the operation runs.
+``skc stats`` and ``skc sync`` are made from them (:mod:`skillc_stats.cli_stats`,
+:mod:`skillc_stats.cli_sync`) and render the results as text or JSON; the MCP tool
+``skc_stats`` returns ``to_dict()``, the RFC-0003:C-SCHEMA response. ``sync`` is no tool
+(:attr:`SYNC.no_tool <skillc_index.operation.Operation.no_tool>` says why). The results'
+JSON shapes are in :mod:`skillc_stats.shapes`. Only the standard library and
+:mod:`skillc_index.operation` are imported here: the log readers load when an operation runs.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 
-from skillc_index.operation import (
-    NULLABLE_STRING,
-    SKILL_DESCRIPTION,
-    STRING,
-    Operation,
-    Param,
-    Session,
-    output_schema,
-)
+from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Session
+from skillc_index.record import Record
 
 if TYPE_CHECKING:
-    from skillc_index import Diagnostic, Notice
+    from skillc_index import Diagnostic, Notice, SkillcError
     from skillc_stats._stats import StatsQuery
+    from skillc_stats._sync import SyncReport
+    from skillc_stats._team import UploadReport
+    from skillc_stats._transcripts import TranscriptSync
+    from skillc_stats.shapes import StatsShape, SyncShape
 
-__all__ = ["OPERATIONS", "STATS", "GroupBy", "StatsParams", "StatsReport", "stats"]
+__all__ = [
+    "OPERATIONS",
+    "STATS",
+    "SYNC",
+    "GroupBy",
+    "StatsParams",
+    "StatsReport",
+    "SyncParams",
+    "SyncResult",
+    "stats",
+    "sync",
+]
 
 GroupBy = Literal["summary", "sections", "files", "commands", "projects", "errors", "search"]
 """The query types of RFC-0003:C-QUERIES, in the RFC's order; the first is the default."""
 
 
-class StatsParams(NamedTuple):
+# -- stats (RFC-0003) ---------------------------------------------------------------------
+
+
+class StatsParams(Record):
+    """The parameters of ``stats``: one skill (or, without one, every installed skill at
+    once), the query type and the filters. ``log_args()``: what the access log stores."""
+
     skill: Annotated[
         str | None,
         Param(
             SKILL_DESCRIPTION + " Leave it out for every installed skill at once: uses, last "
             "use and projects of each, the unused ones (to prune) first.",
             min_length=1,
+            argument=True,
         ),
     ] = None
-    group_by: Annotated[GroupBy, Param("Aggregation dimension.")] = "summary"
+    all_: Annotated[
+        bool,
+        Param(
+            "Every installed skill at once: uses, projects and last use of each, the unused "
+            "ones (to prune) first."
+        ),
+    ] = False
+    group_by: Annotated[
+        GroupBy,
+        Param(
+            "Aggregation dimension.",
+            help="What to count: summary, sections, files, commands, projects, errors or search.",
+            metavar="TYPE",
+            show_default=True,
+            choice=False,  # an unknown query type is E030 (RFC-0005), checked by the run
+        ),
+    ] = "summary"
     since: Annotated[
         str | None,
         Param(
             "Only accesses at or after this time: 2026-01-30T10:00:00Z, 2026-01-30 (start of "
-            "that day, UTC) or 7d (seven days ago)."
+            "that day, UTC) or 7d (seven days ago).",
+            help="Only accesses at or after TIME: 2026-01-30T10:00:00Z, 2026-01-30 (the start "
+            "of that day, UTC) or 7d (seven days ago).",
+            metavar="TIME",
         ),
     ] = None
     until: Annotated[
-        str | None, Param("Only accesses at or before this time (the same forms).")
+        str | None,
+        Param(
+            "Only accesses at or before this time (the same forms).",
+            help="Only accesses at or before TIME (the same forms; a date means its start).",
+            metavar="TIME",
+        ),
     ] = None
     project: Annotated[
         tuple[str, ...],
-        Param("Only accesses made from these project folders (or below).", item_min_length=1),
+        Param(
+            "Only accesses made from these project folders (or below).",
+            item_min_length=1,
+            help="Only accesses made in PATH or a folder below it. Repeat for several (any "
+            "matches).",
+            metavar="PATH",
+        ),
     ] = ()
     from_: Annotated[
         str | None,
         Param(
             "Read the team store instead of this machine's logs: a postgresql:// URL, or "
-            "'team' for the configured one ([stats] url, SKILLC_STATS_URL)."
+            "'team' for the configured one ([stats] url, SKILLC_STATS_URL).",
+            help="Read the team store: a postgresql:// URL, or 'team' for the configured one "
+            "([stats] url in the global config.toml, or SKILLC_STATS_URL).",
+            metavar="URL",
         ),
     ] = None
     user: Annotated[
         tuple[str, ...],
-        Param("Team store only: only accesses of these users.", item_min_length=1),
+        Param(
+            "Team store only: only accesses of these users.",
+            item_min_length=1,
+            help="With --from: only accesses of user NAME. Repeat for several.",
+            metavar="NAME",
+        ),
     ] = ()
     machine: Annotated[
         tuple[str, ...],
-        Param("Team store only: only accesses from these machines.", item_min_length=1),
+        Param(
+            "Team store only: only accesses from these machines.",
+            item_min_length=1,
+            help="With --from: only accesses from machine NAME (its host name). Repeat for "
+            "several.",
+            metavar="NAME",
+        ),
     ] = ()
 
     def log_args(self) -> dict[str, Any]:
@@ -86,7 +149,7 @@ class StatsParams(NamedTuple):
         return args
 
 
-class StatsReport(NamedTuple):
+class StatsReport(Record):
     """The answer to one query: the RFC-0003:C-SCHEMA ``response``, and the ``query`` it
     came from (its log closed), whose other answers the text summary shows too."""
 
@@ -95,17 +158,21 @@ class StatsReport(NamedTuple):
     response: dict[str, Any]
     warnings: tuple[Diagnostic | Notice, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
-        return dict(self.response)
+    def to_dict(self) -> StatsShape:
+        return cast("StatsShape", dict(self.response))
 
 
 def stats(session: Session, params: StatsParams) -> StatsReport:
     """Answer one query over the skill's access log (or the team store's rows of its name),
     after the rows of this session's earlier commands are written (a queued log: the MCP
-    server). Without a skill: the use of every installed skill (nothing is logged: no single
-    skill is resolved)."""
+    server). Without a skill (or with ``all_``): the use of every installed skill (nothing
+    is logged: no single skill is resolved)."""
     from skillc_stats._stats import prepare
 
+    if params.all_ and params.skill is not None:
+        from skillc_stats._errors import ParameterError
+
+        raise ParameterError("give either {skill} or {all}")
     session.log.flush()
     layout = session.layout
     store = None
@@ -146,12 +213,13 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
 
 
 def _all(session: Session, params: StatsParams, store: str | None) -> dict[str, Any]:
-    from skillc_index import InvalidOption
     from skillc_index.installed import trusted_targets
     from skillc_stats._usage import query_all
 
     if params.group_by != "summary":
-        raise InvalidOption("every skill at once has one report: leave out --group-by")
+        from skillc_stats._errors import ParameterError
+
+        raise ParameterError("every skill at once has one report: leave out {group_by}")
     return query_all(
         session.layout,
         since=params.since,
@@ -174,29 +242,169 @@ STATS: Operation[StatsParams, StatsReport] = Operation(
     "last use, the unused ones first (which skills to prune).",
     params=StatsParams,
     run=stats,
+    output="skillc_stats.shapes:StatsShape",
     cli_only={"all_": "the tool answers for every skill when skill is left out"},
-    output=output_schema(
-        {
-            "skill": NULLABLE_STRING,
-            "skill_path": NULLABLE_STRING,
-            "query": STRING,
-            "filters": output_schema(
-                {
-                    "since": NULLABLE_STRING,
-                    "until": NULLABLE_STRING,
-                    "projects": {"type": "array", "items": STRING},
-                }
-            ),
-            "period": output_schema({"start": NULLABLE_STRING, "end": NULLABLE_STRING}),
-            "data": {
-                "anyOf": [{"type": "object"}, {"type": "array"}],
-                "description": "An object for summary and commands, else an array; for "
-                "every skill at once (query 'all'), one entry per skill: skill, skill_path, "
-                "uses, projects, first_used, last_used.",
-            },
-        }
-    ),
 )
 
-OPERATIONS: tuple[Operation[Any, Any], ...] = (STATS,)
-"""The operations of this package."""
+
+# -- sync (RFC-0007:C-SYNC) ---------------------------------------------------------------
+
+
+class SyncParams(Record):
+    """The parameters of ``sync``: the fallback logs of the working folder (or ``project``)
+    moved into the primary logs, only ``skill``'s when given; or, with ``from_``, an agent's
+    transcripts imported; or, with ``to``, every runtime log uploaded to a team store (the
+    fallback logs merged first)."""
+
+    skill: Annotated[
+        str | None,
+        Param("Only the fallback logs of this skill (its name).", argument=True),
+    ] = None
+    project: Annotated[
+        str | None,
+        Param(
+            "Sync the fallback logs of PATH (PATH/.skillc/logs/) instead of the current folder.",
+            metavar="PATH",
+            folder=True,
+        ),
+    ] = None
+    dry_run: Annotated[bool, Param("Show what would be synced; change nothing.")] = False
+    from_: Annotated[
+        Literal["claude-code"] | None,
+        Param(
+            "Import skill activations and skill-file reads from an agent's own session records "
+            "instead (claude-code: the transcripts under ~/.claude/projects)."
+        ),
+    ] = None
+    claude_dir: Annotated[
+        str | None,
+        Param(
+            "Claude Code's data folder for --from claude-code (default: $CLAUDE_CONFIG_DIR, "
+            "else ~/.claude).",
+            metavar="PATH",
+            folder=True,
+        ),
+    ] = None
+    to: Annotated[
+        str | None,
+        Param(
+            "Upload this machine's access rows to the team store instead: a postgresql:// "
+            "URL, or 'team' for the configured one. Rows already there are not sent again.",
+            metavar="URL",
+        ),
+    ] = None
+
+
+class SyncResult(Record):
+    """What ``sync`` did, by mode: ``merged``, the fallback logs moved (alone, or before an
+    upload); ``imported``, the transcripts read (``from_``); ``uploaded``, the team store's
+    new rows (``to``). ``failed``: the upload's error (E043, E044) after the merge, whose
+    rows the text still shows; :meth:`to_dict` raises it, a failed upload has no JSON."""
+
+    merged: SyncReport | None = None
+    imported: TranscriptSync | None = None
+    uploaded: UploadReport | None = None
+    failed: SkillcError | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Every skill and log synced (a failed one is in :attr:`warnings`)."""
+        parts = (self.merged, self.imported, self.uploaded)
+        return self.failed is None and all(part.ok for part in parts if part is not None)
+
+    @property
+    def warnings(self) -> tuple[Diagnostic | Notice, ...]:
+        """The transcripts' notices, then the error of each skill or log not synced."""
+        found: list[Diagnostic | Notice] = []
+        if self.imported is not None:
+            found += self.imported.warnings
+            found += [s.error.diagnostic for s in self.imported.skills if s.error is not None]
+        if self.merged is not None:
+            found += [s.error.diagnostic for s in self.merged.skills if s.error is not None]
+        if self.uploaded is not None:
+            found += [log.error.diagnostic for log in self.uploaded.logs if log.error is not None]
+        return tuple(found)
+
+    def check(self) -> None:
+        """Raise the upload's error, if it failed."""
+        if self.failed is not None:
+            raise self.failed
+
+    def to_dict(self) -> SyncShape:
+        self.check()
+        if self.imported is not None:
+            return self.imported.to_dict()
+        assert self.merged is not None
+        if self.uploaded is not None:
+            return {**self.uploaded.to_dict(), "merged": self.merged.to_dict()}
+        return self.merged.to_dict()
+
+
+def sync(session: Session, params: SyncParams) -> SyncResult:
+    """RFC-0007:C-SYNC: move the fallback logs under ``project`` (default: the working
+    folder) into their skills' primary logs, only ``skill``'s when given (``dry_run``: count
+    the rows, change nothing); with ``from_``, import the skill usage of the agent's
+    transcripts instead (:func:`~skillc_stats.sync_transcripts`); with ``to``, merge the
+    fallback logs, then upload the runtime logs (this project's and the global ones) to the
+    team store (:func:`~skillc_stats.upload_logs`). Nothing is logged: no single skill is
+    resolved. One skill that cannot be synced does not stop the others
+    (:attr:`SyncResult.ok`)."""
+    from skillc_stats._errors import ParameterError
+
+    if params.from_ is not None:
+        if params.to is not None:
+            raise ParameterError("use one of {from} and {to} (import, then upload)")
+        if params.skill is not None or params.project is not None:
+            given = "{skill}" if params.skill is not None else "{project}"
+            raise ParameterError("{from} imports every installed skill; drop " + given)
+    elif params.claude_dir is not None:
+        raise ParameterError("{claude_dir} goes with {from} claude-code")
+    elif params.to is not None and (params.skill is not None or params.dry_run):
+        raise ParameterError("{to} uploads every log: it takes no {skill} and no {dry_run}")
+    session.log.flush()  # the rows this session queued are in the logs moved
+    if params.from_ is not None:
+        from skillc_stats._transcripts import sync_transcripts
+
+        found = sync_transcripts(claude_folder=params.claude_dir, dry_run=params.dry_run)
+        return SyncResult(imported=found)
+    from skillc_stats._sync import sync_logs
+
+    if params.to is None:
+        merged = sync_logs(params.skill, project=params.project, dry_run=params.dry_run)
+        return SyncResult(merged)
+    from skillc_index import Layout, SkillcError
+    from skillc_stats._team import team_url, upload_logs
+
+    url = team_url(params.to, session.config.stats_url, "--to")
+    merged = sync_logs(project=params.project)
+    layout = Layout.discover(params.project) if params.project else session.layout
+    try:
+        uploaded = upload_logs(url, layout)
+    except SkillcError as exc:  # after the merge, which the text still shows
+        return SyncResult(merged, failed=exc)
+    return SyncResult(merged, uploaded=uploaded)
+
+
+SYNC: Operation[SyncParams, SyncResult] = Operation(
+    name="sync",
+    title="Move access rows: fallback logs, agent transcripts, the team store",
+    description="Merge the fallback access logs of the working folder into the skills' "
+    "primary logs; or import skill usage from an agent's transcripts; or upload this "
+    "machine's access rows to a team store.",
+    params=SyncParams,
+    run=sync,
+    output="skillc_stats.shapes:SyncShape",
+    annotations={
+        "readOnlyHint": False,
+        "destructiveHint": False,
+        "idempotentHint": True,
+        "openWorldHint": True,
+    },
+    no_tool="it moves the user's usage records: it writes the access logs, removes the "
+    "fallback copies, reads another agent's transcripts and sends this machine's rows to a "
+    "team server; the user (or a scheduled job) runs it, a model does not",
+)
+
+OPERATIONS: tuple[Operation[Any, Any], ...] = (STATS, SYNC)
+"""The operations of this package (``sync`` is no MCP tool: :attr:`SYNC.no_tool
+<skillc_index.operation.Operation.no_tool>`)."""

@@ -1,0 +1,59 @@
+"""``skc stats`` (RFC-0003), made from its operation (:data:`skillc_stats.operations.STATS`):
+the function here only prints the result as text. Module level imports only click, the
+console conventions and the operation table; the reports load when the command runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from skillc_index import printable
+from skillc_index.console import Call, command
+from skillc_stats.operations import STATS, StatsParams, StatsReport
+
+
+class _SkillOrAll(click.Command):
+    """The command line's own rule: SKILL or ``--all``, one of them (the Python API and the
+    MCP tool take a skill left out for every skill; a person who forgets SKILL gets an
+    error, not a report on every skill)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        if ctx.params.get("skill") is None and not ctx.params.get("all_"):
+            from skillc_stats._errors import ParameterError
+
+            raise ParameterError("missing {skill} (or {all})")
+        return super().invoke(ctx)
+
+
+@command(STATS, cls=_SkillOrAll)
+def stats_command(result: StatsReport, call: Call[StatsParams]) -> None:
+    """Usage analytics.
+
+    Counts how agents used SKILL, from the access log in its runtime
+    (`.skillc-meta/logs.db`): a summary (the default: totals, top sections, sections never
+    read, accesses by command), or accesses grouped by section, file, command, project
+    (the working directory of the access), error (failed lookups) or search query. Filters
+    apply before counting; a log without matching accesses is an empty result, not an error.
+
+    With --all instead of SKILL: one line per installed skill (stores, agent skills
+    folders, plugins) with its uses, projects and last use, the skills nobody used first.
+    With --from: the same reports over the team store that `skc sync --to` fills, a skill
+    being every skill of its name, of every user and machine (or those of --user, --machine).
+
+    \b
+    Examples:
+      skc stats my-skill
+      skc stats my-skill --group-by sections
+      skc stats my-skill --group-by search --since 7d
+      skc stats my-skill --since 2026-01-01 --until 2026-01-31T23:59:59Z
+      skc stats my-skill --project ~/code/webapp --project ~/code/cli --format json
+      skc stats --all --since 30d
+      skc stats --all --from team --user alice
+      skc stats my-skill --from postgresql://stats@db.example.com/skills --machine ci-1
+    """
+    from skillc_stats._report import stats_lines
+
+    for line in stats_lines(result):
+        click.echo(printable(line))  # sections and skill names come from the logs

@@ -1,0 +1,149 @@
+"""The JSON shapes of skillc-stats' results: what ``--format json`` prints (and the MCP tool
+``skc_stats`` returns as ``structuredContent``), each a ``TypedDict`` that the result's
+``to_dict()`` returns and from which the operation's output schema is made
+(:mod:`skillc_index.shapes`).
+
+Imported by type checkers and when the MCP server lists its tools, never by a command's run.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, TypedDict
+
+__all__ = [
+    "LocalSyncShape",
+    "LogUploadShape",
+    "PeriodShape",
+    "SkillImportShape",
+    "SkillSyncShape",
+    "StatsFilters",
+    "StatsShape",
+    "SyncShape",
+    "TranscriptSyncShape",
+    "UploadShape",
+    "UploadSyncShape",
+]
+
+
+# -- stats (RFC-0003:C-SCHEMA) ------------------------------------------------------------
+
+
+class _Filters(TypedDict):
+    since: str | None
+    until: str | None
+    projects: list[str]
+
+
+class StatsFilters(_Filters, total=False):
+    """The filters applied; ``users`` and ``machines`` when the team store was read with
+    them (they exist there only)."""
+
+    users: list[str]
+    machines: list[str]
+
+
+class PeriodShape(TypedDict):
+    """The first and last access counted (None when there is none)."""
+
+    start: str | None
+    end: str | None
+
+
+class StatsShape(TypedDict):
+    """``stats``: RFC-0003:C-SCHEMA's response (``skill`` and ``skill_path`` None for every
+    skill at once)."""
+
+    skill: str | None
+    skill_path: str | None
+    query: str
+    filters: StatsFilters
+    period: PeriodShape
+    data: Annotated[
+        dict[str, Any] | list[Any],
+        "An object for summary and commands, else an array; for every skill at once (query "
+        "'all'), one entry per skill: skill, skill_path, uses, projects, first_used, "
+        "last_used.",
+    ]
+
+
+# -- sync (RFC-0007:C-SYNC) ---------------------------------------------------------------
+
+
+class SkillSyncShape(TypedDict):
+    """One skill's fallback log (:class:`~skillc_stats._sync.SkillSync`)."""
+
+    skill: str
+    source: Annotated[str, "The fallback database."]
+    entries: Annotated[int, "Rows added to the primary logs (dry run: that would be)."]
+    destinations: Annotated[list[str], "The primary logs its rows belong in."]
+    removed: Annotated[bool, "Whether the fallback folder was removed."]
+    skipped: Annotated[int, "Rows left in the fallback log: skills not installed, never built."]
+    error: Annotated[str | None, "error[EXXX]: ... when this skill could not be synced."]
+
+
+class LocalSyncShape(TypedDict):
+    """``sync``: the fallback logs under ``root`` moved into the primary logs."""
+
+    root: Annotated[str, "The folder whose .skillc/logs/ was scanned."]
+    dry_run: bool
+    skills: list[SkillSyncShape]
+
+
+class SkillImportShape(TypedDict):
+    """The rows one skill got from the transcripts (:class:`~skillc_stats.SkillImport`)."""
+
+    skill: str
+    skill_path: str
+    destination: str
+    activations: int
+    reads: int
+    added: Annotated[int, "Rows added to the log (dry run: that would be)."]
+    error: str | None
+
+
+class TranscriptSyncShape(TypedDict):
+    """``sync --from claude-code``: the transcripts read and the rows imported."""
+
+    source: Annotated[str, "The agent whose records were read: claude-code."]
+    folder: Annotated[str, "The projects folder read."]
+    dry_run: bool
+    files: int
+    files_read: int
+    files_rewritten: int
+    files_skipped: int
+    lines: int
+    malformed_lines: int
+    long_lines: int
+    unknown_records: int
+    unknown_skill_calls: int
+    unknown_skills: Annotated[dict[str, int], "Calls of each skill found nowhere."]
+    added: int
+    skills: list[SkillImportShape]
+    warnings: list[str]
+
+
+class LogUploadShape(TypedDict):
+    path: str
+    added: int
+    renewed: Annotated[bool, "The log was a copy of another one, now told apart."]
+    error: str | None
+
+
+class UploadShape(TypedDict):
+    """What the team store received (:class:`~skillc_stats.UploadReport`)."""
+
+    store: Annotated[str, "The store's URL, its password masked."]
+    user: str
+    machine: str
+    added: int
+    logs: list[LogUploadShape]
+
+
+class UploadSyncShape(UploadShape):
+    """``sync --to``: the upload, and the fallback logs merged before it."""
+
+    merged: LocalSyncShape
+
+
+SyncShape = LocalSyncShape | TranscriptSyncShape | UploadSyncShape
+"""``sync``: the shape of its mode (the fallback logs, ``--from``, ``--to``)."""

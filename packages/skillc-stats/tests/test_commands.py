@@ -1,0 +1,184 @@
+"""``skc stats`` and ``skc sync`` are made from their operations (issue 33): the record is
+the one spec of each command's parameters, the shapes the one spec of their JSON, and
+``sync`` is an operation that the MCP server does not serve."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from skillc_index import CLI_SPELLING, InvalidOption, Layout, ResolvedSkill
+from skillc_index.console import cli_session
+from skillc_index.operation import Operation, Session, fields
+from skillc_stats.cli_stats import stats_command
+from skillc_stats.cli_sync import sync_command
+from skillc_stats.operations import OPERATIONS, STATS, SYNC, StatsParams, SyncParams
+
+from .conftest import record
+
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+
+
+@pytest.mark.parametrize(
+    ("operation", "command"), [(STATS, stats_command), (SYNC, sync_command)], ids=["stats", "sync"]
+)
+def test_the_command_has_the_records_fields(operation: Operation[Any, Any], command: Any) -> None:
+    names = [p.name for p in command.params]
+    record = [name for name, _hint, _meta in fields(operation.params)]
+    assert names == [*record, "output_format", "verbose"]  # in the record's order
+    assert set(operation.cli_only) <= set(record)  # nothing declared by hand
+
+
+def test_sync_is_an_operation_but_no_tool() -> None:
+    """The MCP server serves the operations without a ``no_tool`` reason (skillc-mcp's tests
+    check its tool list)."""
+    assert [operation.name for operation in OPERATIONS] == ["stats", "sync"]
+    assert STATS.no_tool is None and SYNC.no_tool
+
+
+@pytest.fixture
+def session(layout: Layout, home: Path, project: Path, monkeypatch: pytest.MonkeyPatch) -> Session:
+    """A CLI session in the test's project and home (the operations run in this process)."""
+    monkeypatch.setenv("SKILLC_HOME", str(home))
+    monkeypatch.chdir(project)
+    return cli_session(layout)
+
+
+def test_the_parameters_are_named_as_each_front_end_spells_them(session: Session) -> None:
+    for operation, params, api, cli in [
+        (
+            SYNC,
+            SyncParams(from_="claude-code", to="team"),
+            "use one of from and to (import, then upload)",
+            "use one of --from and --to (import, then upload)",
+        ),
+        (
+            SYNC,
+            SyncParams(claude_dir="."),
+            "claude_dir goes with from claude-code",
+            "--claude-dir goes with --from claude-code",
+        ),
+        (
+            SYNC,
+            SyncParams("demo", to="team"),
+            "to uploads every log: it takes no skill and no dry_run",
+            "--to uploads every log: it takes no SKILL and no --dry-run",
+        ),
+        (STATS, StatsParams("demo", all_=True), "give either skill or all", None),
+        (
+            STATS,
+            StatsParams(group_by="files"),
+            "every skill at once has one report: leave out group_by",
+            "every skill at once has one report: leave out --group-by",
+        ),
+    ]:
+        with pytest.raises(InvalidOption) as caught:
+            operation.run(session, params)
+        assert caught.value.diagnostic.params["message"] == api
+        if cli is not None:
+            assert caught.value.spelled(CLI_SPELLING).params["message"] == cli
+
+
+def test_stats_without_skill_or_all(stats_cli: Run, session: Session) -> None:
+    """The command line asks for SKILL or --all; the API and the tool take a left-out skill
+    for every skill."""
+    result = stats_cli("stats")
+    assert result.returncode == 1
+    assert result.stderr == "error[E100]: invalid option: 'missing SKILL (or --all)'\n"
+    assert STATS.run(session, StatsParams()).to_dict()["query"] == "all"
+
+
+def test_json_is_the_shape(
+    demo: ResolvedSkill,
+    log_rows: Callable[..., Path],
+    fallback_of: Callable[[str], Path],
+    stats_cli: Run,
+    tmp_path: Path,
+) -> None:
+    log_rows(record(demo, "show", {"section": "Usage", "file": None, "max_lines": None}))
+    log_rows(record(demo, "outline", {}), to=fallback_of("demo"))
+    projects = tmp_path / "claude" / "projects"
+    projects.mkdir(parents=True)
+    runs = [
+        ("stats", "demo"),
+        ("stats", "demo", "--group-by", "sections"),
+        ("stats", "--all"),
+        ("sync", "--dry-run"),
+        ("sync",),
+        ("sync", "--from", "claude-code", "--claude-dir", str(tmp_path / "claude")),
+    ]
+    for args in runs:
+        result = stats_cli(*args, "--format", "json")
+        assert result.returncode == 0, (args, result.stderr)
+        schema = (STATS if args[0] == "stats" else SYNC).output_schema()
+        jsonschema.validate(json.loads(result.stdout), schema)
+
+
+def test_a_failed_skill_fails_sync_in_json_too(
+    demo: ResolvedSkill,
+    log_rows: Callable[..., Path],
+    fallback_of: Callable[[str], Path],
+    stats_cli: Run,
+) -> None:
+    log_rows(record(demo, "outline", {}), to=fallback_of("demo"))
+    broken = fallback_of("broken")
+    broken.parent.mkdir(parents=True)
+    broken.write_bytes(b"this is not an SQLite database " * 40)
+    for output in ("text", "json"):
+        result = stats_cli("sync", "--format", output)
+        assert result.returncode == 1, output
+        assert result.stderr.startswith("error[E042]: sync source not readable: "), output
+    report = json.loads(result.stdout)
+    assert [skill["skill"] for skill in report["skills"]] == ["broken"]
+    assert report["skills"][0]["error"].startswith("error[E042]")
+
+
+def test_an_upload_that_fails_shows_the_merge_before_it(
+    demo: ResolvedSkill,
+    log_rows: Callable[..., Path],
+    fallback_of: Callable[[str], Path],
+    stats_cli: Run,
+    tmp_path: Path,
+) -> None:
+    """The fallback logs are merged before the upload: when the store then cannot be
+    reached, the text says what was merged, then E043; JSON has no upload to show."""
+    url = f"postgresql://me@/db?host={tmp_path}&port=1"
+    for output, shown in [
+        ("text", "Synced 1 entries for 'demo' (local logs removed)\n"),
+        ("json", ""),
+    ]:
+        log_rows(record(demo, "outline", {}), to=fallback_of("demo"))
+        result = stats_cli("sync", "--to", url, "--format", output)
+        assert result.returncode == 1
+        assert result.stdout == shown
+        assert result.stderr.startswith("error[E043]: team store unavailable: ")
+
+
+def test_the_group_loads_the_named_commands_module_only(project: Path) -> None:
+    probe = (
+        "import sys\n"
+        "from skillc_stats.cli import main\n"
+        "main(sys.argv[1:])\n"
+        "print(' '.join(m for m in sys.modules if m.startswith('skillc_stats')))\n"
+    )
+    loaded = {}
+    for command in ("stats", "sync"):
+        result = subprocess.run(
+            [sys.executable, "-c", probe, command, "--help"],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        loaded[command] = set(result.stdout.splitlines()[-1].split())
+    assert "skillc_stats.cli_stats" in loaded["stats"] - loaded["sync"]
+    assert "skillc_stats.cli_sync" in loaded["sync"] - loaded["stats"]
+    assert not {m for m in loaded["stats"] | loaded["sync"] if m.startswith("skillc_stats._")}
