@@ -170,9 +170,9 @@ def atheris_child(target: str, corpus: Path, workdir: Path, libfuzzer_args: Sequ
         import markdown_it  # noqa: F401
         import yaml  # noqa: F401
 
-        import skillc_index._frontmatter
-        import skillc_index._model
-        import skillc_index.index.fts  # noqa: F401
+        import skillc_index.index.fts
+        import skillc_index.markdown.document
+        import skillc_index.markdown.frontmatter  # noqa: F401
 
     one: Callable[[bytes], None] = (
         check_parse if target == "parse" else QueryChecker(workdir, corpus).check

@@ -819,7 +819,7 @@ def test_build_help_imports_no_parser_or_database(
     assert "Usage: skc build" in proc.stdout
     loaded = {name.partition(".")[0] for name in modules}
     assert not loaded & {"markdown_it", "yaml", "sqlite3", "skillc_lint", "skillc_gateway"}
-    assert not {"skillc_index._build", "skillc_index._compiler"} & modules
+    assert not {"skillc_index.build.skill", "skillc_index.build.compiler"} & modules
 
 
 # -- the real-world corpus -------------------------------------------------------------------

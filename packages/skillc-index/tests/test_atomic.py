@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from skillc_index._atomic import staging_dir
+from skillc_index.atomic import staging_dir
 
 
 def _dead_pid() -> int:

@@ -147,7 +147,7 @@ def test_symlinked_folders_below_the_folder_are_not_followed(
 
 
 def test_the_search_is_bounded(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import skillc_index._walk as batch
+    import skillc_index.walk as batch
 
     deep = project / "deep"
     write_skill(deep / "a" / "b" / "c" / "three")  # level 4

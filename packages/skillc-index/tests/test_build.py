@@ -33,8 +33,8 @@ from skillc_index import (
     resolve_skill,
     source_hash,
 )
-from skillc_index._layout import ImportRecord
-from skillc_index._store import recover_stranded
+from skillc_index.build.store import recover_stranded
+from skillc_index.layout import ImportRecord
 
 MakeSkill = Callable[..., Path]
 
@@ -148,7 +148,7 @@ def test_a_stub_of_an_older_format_is_rewritten(
 ) -> None:
     """A stub written by an older skillc (``stub_format`` 1: name and description only) is
     replaced on the next build of the unchanged skill (issue 16)."""
-    from skillc_index._stub import STUB_FORMAT
+    from skillc_index.build.stub import STUB_FORMAT
 
     make_skill(store, "demo", frontmatter="name: demo\ndescription: d\nlicense: MIT\n")
     result = build("demo")

@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from skillc_index import Layout, build_skill, load_config, parse_markdown
-from skillc_index._frontmatter import parse_frontmatter
+from skillc_index.markdown.frontmatter import parse_frontmatter
 
 pytestmark = pytest.mark.corpus
 

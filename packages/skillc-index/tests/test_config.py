@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from skillc_index import Layout, load_config
-from skillc_index._diagnostics import format_diagnostic
+from skillc_index.diagnostics import format_diagnostic
 
 
 def write(path: Path, text: str) -> None:
@@ -136,7 +136,7 @@ def test_deeply_nested_file_is_warned_and_ignored(layout: Layout) -> None:
 
 
 def test_oversized_file_is_warned_and_ignored(layout: Layout) -> None:
-    from skillc_index._config import MAX_CONFIG_BYTES
+    from skillc_index.config import MAX_CONFIG_BYTES
 
     assert layout.project_config is not None
     padding = "# padding\n" * (MAX_CONFIG_BYTES // 10 + 1)

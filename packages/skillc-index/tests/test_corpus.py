@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from skillc_index._files import source_hash, walk_skill
-from skillc_index._model import MarkdownDoc, read_markdown
+from skillc_index.files import source_hash, walk_skill
+from skillc_index.markdown.document import MarkdownDoc, read_markdown
 
 # One xdist worker runs the module: the corpus is parsed once for all its tests.
 pytestmark = [pytest.mark.corpus, pytest.mark.xdist_group("index-corpus")]

@@ -18,9 +18,9 @@ from skillc_index import (
     TrackedDestination,
     build_skill,
 )
-from skillc_index._config import load_config
-from skillc_index._deploy import deploy, plan_deployments
-from skillc_index._files import within
+from skillc_index.build.deploy import deploy, plan_deployments
+from skillc_index.config import load_config
+from skillc_index.files import within
 
 MakeSkill = Callable[..., Path]
 

@@ -7,7 +7,7 @@ import re
 import pytest
 
 import skillc_index as si
-from skillc_index import _diagnostics as d
+from skillc_index import diagnostics as d
 
 # RFC-0005:C-CODES, as the RFC prints each line.
 RFC_LINES = {
@@ -93,11 +93,11 @@ def test_typed_errors_format_their_template(error: si.SkillcError, expected: str
 
 
 def test_every_error_code_has_a_typed_exception() -> None:
-    from skillc_index import _command_errors
+    from skillc_index import command_errors
 
     classes = {
         cls.code
-        for module in (d, _command_errors)
+        for module in (d, command_errors)
         for cls in vars(module).values()
         if isinstance(cls, type) and issubclass(cls, d.SkillcError) and cls is not d.SkillcError
     }
@@ -148,7 +148,7 @@ def test_every_message_has_the_bracketed_code() -> None:
 
 
 def test_unexpected_exceptions_are_one_e999_line() -> None:
-    from skillc_index._diagnostics import InternalError, SkillNotFound, error_line
+    from skillc_index.diagnostics import InternalError, SkillNotFound, error_line
 
     multi = OSError("disk\n  on fire")
     assert str(InternalError.unexpected(multi)) == "error[E999]: OSError: disk on fire"

@@ -1,4 +1,4 @@
-"""Tests for the skill file walk, the source hash and safe_join (skillc_index._files)."""
+"""Tests for the skill file walk, the source hash and safe_join (skillc_index.files)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from skillc_index._diagnostics import (
+from skillc_index.diagnostics import (
     HiddenPath,
     NotARegularFile,
     PathEscapesRoot,
     SkillDirectoryNotFound,
     SkillFileNotFound,
 )
-from skillc_index._files import (
+from skillc_index.files import (
     SkillFiles,
     is_hidden,
     open_in_root,

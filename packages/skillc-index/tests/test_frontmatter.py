@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from skillc_index._frontmatter import _simple_mapping, parse_frontmatter
+from skillc_index.markdown.frontmatter import _simple_mapping, parse_frontmatter
 
 # Values whose YAML meaning is not a plain string, or that are not plain at all: the fast
 # path must either agree with PyYAML or hand them over.

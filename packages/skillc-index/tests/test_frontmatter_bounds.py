@@ -14,7 +14,7 @@ import textwrap
 
 import pytest
 
-from skillc_index._frontmatter import (
+from skillc_index.markdown.frontmatter import (
     INVALID_YAML,
     MAX_DEPTH,
     MAX_FRONTMATTER_BYTES,
@@ -28,7 +28,7 @@ def parse_in_child(text: str) -> dict[str, object]:
     code = textwrap.dedent(
         """
         import json, sys
-        from skillc_index._frontmatter import parse_frontmatter
+        from skillc_index.markdown.frontmatter import parse_frontmatter
         front = parse_frontmatter(sys.stdin.read())
         print(json.dumps({"error": front.error, "line": front.error_line,
                           "ok": front.data is not None}))

@@ -14,7 +14,7 @@ from skillc_index import (
     prepare_fts_text,
     restore_fts_text,
 )
-from skillc_index._diagnostics import TooManyQueryWords
+from skillc_index.diagnostics import TooManyQueryWords
 from skillc_index.index.fts import MAX_QUERY_WORDS, TOKENIZE_CLAUSES
 
 

@@ -18,7 +18,7 @@ from skillc_index import (
     resolve_skill,
     skill_name_problem,
 )
-from skillc_index._layout import IMPORT_RECORD, ImportRecord, require_skill_name
+from skillc_index.layout import IMPORT_RECORD, ImportRecord, require_skill_name
 
 MakeSkill = Callable[..., Path]
 

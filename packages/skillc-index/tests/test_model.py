@@ -1,4 +1,4 @@
-"""Tests for the skill model (skillc_index._model): frontmatter, headings, links."""
+"""Tests for the skill model (skillc_index.markdown.document): frontmatter, headings, links."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from skillc_index._command_errors import (
+from skillc_index.command_errors import (
     MissingFrontmatterField,
 )
-from skillc_index._model import (
+from skillc_index.markdown.document import (
     Frontmatter,
     Heading,
     Link,
@@ -506,7 +506,7 @@ def test_description_property() -> None:
 
 def test_import_does_not_load_yaml_or_markdown_it() -> None:
     code = (
-        "import sys, skillc_index._model as m\n"
+        "import sys, skillc_index.markdown.document as m\n"
         "bad = [n for n in sys.modules if n.startswith(('yaml', 'markdown_it'))]\n"
         "assert not bad, bad\n"
         "m.parse_markdown('---\\na: 1\\n---\\n# x\\n')\n"
@@ -529,7 +529,7 @@ def test_import_does_not_load_yaml_or_markdown_it() -> None:
 def _over_the_limit() -> tuple[str, int]:
     """A text of table rows past the parse limit, with headings and links on both sides of
     it; and the length of the part that is parsed (up to the last break before the limit)."""
-    from skillc_index._model import MARKDOWN_LIMIT
+    from skillc_index.markdown.document import MARKDOWN_LIMIT
 
     row = "| x | [a](a.md) | " + "w" * 60 + " |\n"  # long rows: the byte limit comes first
     head = "# Top\n\n## Before\n\n| a | b |\n|---|---|\n"
@@ -558,7 +558,7 @@ def test_a_file_over_the_limit_is_parsed_up_to_the_last_break_before_it() -> Non
 
 
 def test_a_file_at_the_limit_is_parsed_whole() -> None:
-    from skillc_index._model import MARKDOWN_LIMIT
+    from skillc_index.markdown.document import MARKDOWN_LIMIT
 
     body = "# Head\n\n" + "| x | y |\n" * 100
     text = body + "z" * (MARKDOWN_LIMIT - len(body) - len("\n## Last\n")) + "\n## Last\n"
@@ -571,7 +571,7 @@ def test_a_file_at_the_limit_is_parsed_whole() -> None:
 def test_the_limit_counts_from_the_start_of_the_file() -> None:
     """Frontmatter counts; line numbers stay those of the file; no break before the limit
     means no heading at all."""
-    from skillc_index._model import MARKDOWN_LIMIT
+    from skillc_index.markdown.document import MARKDOWN_LIMIT
 
     text, _parsed = _over_the_limit()
     front = '---\nname: "x"\ndescription: "y"\n---\n'
@@ -585,7 +585,7 @@ def test_the_limit_counts_from_the_start_of_the_file() -> None:
 
 
 def test_limit_notice_names_the_file() -> None:
-    from skillc_index._model import limit_notice
+    from skillc_index.markdown.document import limit_notice
 
     text, _parsed = _over_the_limit()
     doc = parse_markdown(text)
@@ -600,7 +600,7 @@ def test_limit_notice_names_the_file() -> None:
 def test_a_file_of_many_short_lines_is_parsed_up_to_the_line_limit() -> None:
     """markdown-it-py's cost follows lines: 1 MiB of ``x|y`` rows took 15 s, so at most
     20,000 lines are parsed, however short; the last heading before runs to the end."""
-    from skillc_index._model import MARKDOWN_LINE_LIMIT
+    from skillc_index.markdown.document import MARKDOWN_LINE_LIMIT
 
     head = "# Top\n\n| a | b |\n|---|---|\n"  # 4 lines
     rows = "x|y\n" * (MARKDOWN_LINE_LIMIT - 10)

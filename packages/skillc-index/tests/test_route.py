@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-import skillc_index._router as router_module
+import skillc_index.route.commands as router_module
 from skillc_index import (
     ROUTER_MARK,
     ROUTER_NAME,

@@ -18,7 +18,7 @@ from skillc_index import (
     skill_template,
 )
 from skillc_index._git import tracked
-from skillc_index._scaffold import default_agent_folders, ignore_generated
+from skillc_index.build.scaffold import default_agent_folders, ignore_generated
 
 
 def test_template_is_the_rfc_one() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from skillc_index._stub import REFERENCES_LABEL, Reference, render_stub
+from skillc_index.build.stub import REFERENCES_LABEL, Reference, render_stub
 
 
 def stub(
@@ -294,7 +294,7 @@ def test_the_stub_is_read_as_a_yaml_12_reader_reads_the_source() -> None:
     """PyYAML reads YAML 1.1 (`no` false, `012` ten, `1:20` eighty); the agents read YAML
     1.2. The stub carries what a 1.2 reader reads in the source, written so that both a 1.1
     and a 1.2 reader read it so: quoted where either would read a string otherwise."""
-    from skillc_index._frontmatter import as_yaml_12, parse_frontmatter
+    from skillc_index.markdown.frontmatter import as_yaml_12, parse_frontmatter
 
     source = (
         "---\nname: y\ndescription: Use when y.\nuser-invocable: no\nx-num: 012\n"

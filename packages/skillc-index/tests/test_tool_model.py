@@ -354,7 +354,7 @@ def test_command_lines_comments_and_continuations() -> None:
 def test_tools_are_read_from_the_first_mib_only() -> None:
     """The Markdown parse limit (issue 13) holds for the tool model too: a SKILL.md of 3 MB
     of table rows costs the parse of its first 1 MiB; a tool defined after it is not seen."""
-    from skillc_index._model import MARKDOWN_LIMIT
+    from skillc_index.markdown.document import MARKDOWN_LIMIT
 
     def tool(name: str) -> str:
         return (

@@ -19,7 +19,7 @@ _CHUNK = 1 << 16
 
 # One whole line with its break. Only ever run over text that ends with a break (see
 # _complete), so it never scans a line's characters twice.
-_LINE = r"[^\r\n]*(?:\r\n|\r|\n)"  # compiled on first use (as _diagnostics explains)
+_LINE = r"[^\r\n]*(?:\r\n|\r|\n)"  # compiled on first use (as diagnostics explains)
 
 
 def normalize_newlines(text: str) -> str:

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 import click
 
-from skillc_index._text import printable
 from skillc_index.console import (
     CONTEXT_SETTINGS,
     CommandGroup,
@@ -27,14 +26,15 @@ from skillc_index.console import (
     run,
     verbose_option,
 )
+from skillc_index.text import printable
 
 if TYPE_CHECKING:
-    from skillc_index._budget import FolderBudget
-    from skillc_index._layout import Layout
-    from skillc_index._router import RouteResult
+    from skillc_index.layout import Layout
+    from skillc_index.listing.budget import FolderBudget
     from skillc_index.operation import Session
+    from skillc_index.route.commands import RouteResult
 
-#: The router skill's name (``skillc_index._router.ROUTER_NAME``; not imported for --help).
+#: The router skill's name (``skillc_index.route.commands.ROUTER_NAME``; not imported for --help).
 ROUTER_NAME = "skill-router"
 
 
@@ -58,7 +58,7 @@ def init_command(name: str | None, global_: bool, output_format: str) -> None:
       skc init my-skill          # .skillc/skills/my-skill/SKILL.md
       skc init my-skill --global # ~/.skillc/skills/my-skill/SKILL.md
     """
-    from skillc_index._scaffold import NameNeeded
+    from skillc_index.build.scaffold import NameNeeded
     from skillc_index.operations import INIT, InitParams
 
     session = cli_session()
@@ -315,7 +315,7 @@ def build_command(
     """
     if not skills and not all_:
         raise click.UsageError("Missing argument 'SKILL...'.")
-    from skillc_index._batch import is_folder_of_skills
+    from skillc_index.build.batch import is_folder_of_skills
 
     session = cli_session()
     if all_ or len(skills) > 1 or is_folder_of_skills(skills[0], session.layout):
@@ -374,9 +374,9 @@ def _build_batch(
 ) -> None:
     """``skc build`` of several skills: one line per skill, the summary, and the exit
     status 1 when any failed (each failure an error line naming the skill, on stderr)."""
-    from skillc_index._batch import batch_jobs, build_skills
-    from skillc_index._deploy import parse_targets
-    from skillc_index._diagnostics import CLI_SPELLING, format_diagnostic
+    from skillc_index.build.batch import batch_jobs, build_skills
+    from skillc_index.build.deploy import parse_targets
+    from skillc_index.diagnostics import CLI_SPELLING, format_diagnostic
 
     layout = session.layout
     config = session.config  # loaded here, its notices warned once
@@ -496,7 +496,7 @@ def route_install_command(target: str, global_: bool, dry_run: bool, output_form
       skc route install                    # .claude/skills of this project
       skc route install --global -t codex  # ~/.agents/skills
     """
-    from skillc_index._router import route_install
+    from skillc_index.route.commands import route_install
 
     session = cli_session()
     result = route_install(session, target, global_=global_, dry_run=dry_run)
@@ -521,7 +521,7 @@ def route_uninstall_command(target: str, global_: bool, dry_run: bool, output_fo
       skc route uninstall --dry-run
       skc route uninstall --global --format json
     """
-    from skillc_index._router import route_uninstall
+    from skillc_index.route.commands import route_uninstall
 
     session = cli_session()
     result = route_uninstall(session, target, global_=global_, dry_run=dry_run)
@@ -540,7 +540,7 @@ def route_status_command(target: str, global_: bool, output_format: str) -> None
       skc route status
       skc route status --global -t cursor --format json
     """
-    from skillc_index._router import route_status
+    from skillc_index.route.commands import route_status
 
     session = cli_session()
     result = route_status(session, target, global_=global_)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import click
 
-from skillc_index._diagnostics import (
+from skillc_index.diagnostics import (
     CLI_SPELLING,
     MAX_COUNT,
     Diagnostic,
@@ -33,7 +33,7 @@ from skillc_index._diagnostics import (
 )
 
 if TYPE_CHECKING:
-    from skillc_index._layout import Layout
+    from skillc_index.layout import Layout
     from skillc_index.operation import Operation, Result, Session
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -127,7 +127,7 @@ def report_all(diagnostics: Iterable[Diagnostic | Notice]) -> None:
 def print_json(data: Any) -> None:
     """Machine output on stdout: :func:`~skillc_index.json_text` (a file name that is not
     UTF-8 has U+FFFD there; text output prints it as the file system has it, like ``ls``)."""
-    from skillc_index._text import json_text
+    from skillc_index.text import json_text
 
     click.echo(json_text(data))
 
@@ -180,8 +180,8 @@ def cli_session(
 ) -> Session:
     """The session of one CLI command: warnings printed to stderr, access rows written at
     once (W003 once per command), ``progress`` as the command reports it."""
-    from skillc_index._layout import Layout
     from skillc_index.accesslog import AccessLog
+    from skillc_index.layout import Layout
     from skillc_index.operation import Session
 
     return Session(layout or Layout.discover(), AccessLog(report_all), progress=progress)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from skillc_index._layout import (
+from skillc_index.layout import (
     KNOWN_TARGETS,
     META_DIR,
     SKILL_FILE,
@@ -25,7 +25,7 @@ from skillc_index._layout import (
 )
 
 if TYPE_CHECKING:
-    from skillc_index._config import Config
+    from skillc_index.config import Config
 
 __all__ = [
     "KNOWN_TARGETS",
@@ -70,7 +70,7 @@ def trusted_targets(layout: Layout, config: Config) -> dict[str, str]:
     project = layout.project_root
     untrusted = [name for name in config.project_targets if name in targets]
     if untrusted:
-        from skillc_index._files import within  # only for a project that sets targets
+        from skillc_index.files import within  # only for a project that sets targets
 
         for name in untrusted:  # where a build would deploy to: Layout.target_root
             root = layout.target_root(name, "project", targets)
@@ -154,7 +154,7 @@ def plugin_skill_folders(layout: Layout) -> tuple[Path, ...]:
 
 def _plugin_records(path: Path) -> list[dict[str, Any]]:
     """The install records of ``installed_plugins.json`` (both versions of the file)."""
-    from skillc_index._json import read_json_bounded
+    from skillc_index.bounded_json import read_json_bounded
 
     try:
         value = read_json_bounded(path, max_bytes=MAX_PLUGIN_RECORDS_BYTES)
@@ -241,7 +241,7 @@ def deployed_source(
         copy = os.path.isdir(f"{real}/{META_DIR}")  # noqa: PTH112
     if not copy:
         return None
-    from skillc_index._manifest import load_manifest, read_manifest
+    from skillc_index.build.manifest import load_manifest, read_manifest
 
     manifest = load_manifest(Path(real)) if strict else read_manifest(Path(real))
     if manifest is None or "/" in manifest.skill or manifest.skill in ("", ".", ".."):

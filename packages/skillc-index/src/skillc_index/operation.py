@@ -35,10 +35,10 @@ from skillc_index.record import Record
 if TYPE_CHECKING:
     from typing import Protocol
 
-    from skillc_index._config import Config
-    from skillc_index._diagnostics import Diagnostic, Notice
-    from skillc_index._layout import Layout, ResolvedSkill
     from skillc_index.accesslog import AccessLog
+    from skillc_index.config import Config
+    from skillc_index.diagnostics import Diagnostic, Notice
+    from skillc_index.layout import Layout, ResolvedSkill
 
     class Result(Protocol):
         """What an operation returns (a protocol for type checkers only: defining one costs
@@ -274,7 +274,7 @@ def _checked(name: str, value: Any, schema: Mapping[str, Any]) -> Any:
             raise _invalid(f"'{name}' must be an integer, not {_described(value)}")
         if "minimum" in schema and value < schema["minimum"]:
             raise _invalid(f"'{name}' must be at least {schema['minimum']}, not {value}")
-        from skillc_index._diagnostics import MAX_COUNT
+        from skillc_index.diagnostics import MAX_COUNT
 
         maximum = schema.get("maximum", MAX_COUNT)  # no integer is unbounded (as on the CLI)
         if value > maximum:
@@ -303,7 +303,7 @@ def _encodable(text: str) -> str:
 
 
 def _invalid(message: str) -> Exception:
-    from skillc_index._diagnostics import InvalidOption
+    from skillc_index.diagnostics import InvalidOption
 
     return InvalidOption(message)
 
@@ -383,7 +383,7 @@ class Session:
     @cached_property
     def config(self) -> Config:
         """The configuration (RFC-0009), loaded once; its problems are warned."""
-        from skillc_index._config import load_config
+        from skillc_index.config import load_config
 
         config = load_config(self.layout)
         self.warn(config.notices)

@@ -26,10 +26,10 @@ from skillc_index.operation import (
 )
 
 if TYPE_CHECKING:
-    from skillc_index._build import BuildResult
-    from skillc_index._layout import Scope
-    from skillc_index._listing import SkillList
-    from skillc_index._scaffold import InitResult
+    from skillc_index.build.scaffold import InitResult
+    from skillc_index.build.skill import BuildResult
+    from skillc_index.layout import Scope
+    from skillc_index.listing.skills import SkillList
 
 __all__ = [
     "BUILD",
@@ -55,7 +55,7 @@ class InitParams(NamedTuple):
 
 def init(session: Session, params: InitParams) -> InitResult:
     """Not logged: it resolves no skill."""
-    from skillc_index._scaffold import NameNeeded, init_project, init_skill
+    from skillc_index.build.scaffold import NameNeeded, init_project, init_skill
 
     if params.name is None:
         if params.global_:
@@ -139,7 +139,7 @@ class ListParams(NamedTuple):
 
 def list_(session: Session, params: ListParams) -> SkillList:
     """Not logged: it resolves no skill."""
-    from skillc_index._listing import list_skills
+    from skillc_index.listing.skills import list_skills
 
     listed = list_skills(
         session.layout,
@@ -151,7 +151,7 @@ def list_(session: Session, params: ListParams) -> SkillList:
     )
     from dataclasses import replace
 
-    from skillc_index._diagnostics import Notice
+    from skillc_index.diagnostics import Notice
 
     kept = session.fitting([entry.to_dict() for entry in listed.skills])
     if kept < len(listed.skills):
@@ -163,7 +163,7 @@ def list_(session: Session, params: ListParams) -> SkillList:
     if not params.budget:
         return listed
 
-    from skillc_index._budget import listing_budgets
+    from skillc_index.listing.budget import listing_budgets
 
     scopes: tuple[Scope, ...] = ("project", "global") if params.scope == "all" else (params.scope,)
     budgets = listing_budgets(session.layout, session.config, scopes)
@@ -308,7 +308,7 @@ class BuildParams(NamedTuple):
 def build(session: Session, params: BuildParams) -> BuildResult:
     """Build and deploy; logged after the build, or with its error when the skill resolves.
     The session's ``check_targets`` sees the targets before anything is written."""
-    from skillc_index._build import build_skill
+    from skillc_index.build.skill import build_skill
 
     layout = session.layout
     if session.check_targets is not None:

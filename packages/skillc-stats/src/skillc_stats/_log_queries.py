@@ -87,7 +87,7 @@ def where(
         if values_:
             tests.append(f"{name} IN ({', '.join('?' * len(values_))})")
             params += values_
-    # as the log stored them: text that was not UTF-8 has U+FFFD (skillc_index._text)
+    # as the log stored them: text that was not UTF-8 has U+FFFD (skillc_index.text)
     params = [valid_utf8(v) if isinstance(v, str) else v for v in params]
     return (" WHERE " + " AND ".join(tests) if tests else ""), params
 

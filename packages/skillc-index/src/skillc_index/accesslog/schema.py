@@ -23,8 +23,8 @@ import os
 import sqlite3
 from pathlib import Path
 
-from skillc_index._sqlite import connect as sqlite_connect
-from skillc_index._sqlite import use_wal
+from skillc_index.sqlite import connect as sqlite_connect
+from skillc_index.sqlite import use_wal
 
 LOG_FILE = "logs.db"
 #: 1: the table and its timestamp index. 2, 3: the indexes ``skc stats`` reads (below). 4: the

@@ -28,9 +28,9 @@ if TYPE_CHECKING:
     from pathlib import Path
     from queue import Queue
 
-    from skillc_index._diagnostics import Diagnostic, Notice
-    from skillc_index._layout import Layout, ResolvedSkill
     from skillc_index.accesslog.store import AccessRecord
+    from skillc_index.diagnostics import Diagnostic, Notice
+    from skillc_index.layout import Layout, ResolvedSkill
 
 Warn = Callable[[Iterable["Diagnostic | Notice"]], None]
 """Where warnings go: the CLI prints them, the MCP server writes them to its log."""
@@ -99,8 +99,8 @@ class AccessLog:
         notices (a folder shadowing a store skill) are warned first. ``stores_only``: a bare
         name is looked up in the stores only (commands that run a skill's code).
         """
-        from skillc_index._diagnostics import error_line
-        from skillc_index._layout import resolve_skill
+        from skillc_index.diagnostics import error_line
+        from skillc_index.layout import resolve_skill
 
         resolved = resolve_skill(skill, layout, stores_only=stores_only)
         self.warn(resolved.notices)
@@ -143,8 +143,8 @@ class AccessLog:
     ) -> None:
         """Log a command that failed with ``exc`` before it had its skill (a build), in the
         log of ``skill`` when it resolves; nothing when it does not (no runtime to log to)."""
-        from skillc_index._diagnostics import SkillcError, error_line
-        from skillc_index._layout import resolve_skill
+        from skillc_index.diagnostics import SkillcError, error_line
+        from skillc_index.layout import resolve_skill
 
         try:
             resolved = resolve_skill(skill, layout, force_global=force_global)

@@ -35,10 +35,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from skillc_index._clock import utc_now
-from skillc_index._diagnostics import Diagnostic, Notice, logging_disabled, stale_local_logs
-from skillc_index._layout import META_DIR, Layout, ResolvedSkill
-from skillc_index._text import valid_utf8
 from skillc_index.accesslog.schema import (
     BUSY_TIMEOUT_MS,
     INSERT_ROW,
@@ -48,7 +44,11 @@ from skillc_index.accesslog.schema import (
     ForeignLog,
     connect,
 )
+from skillc_index.clock import utc_now
+from skillc_index.diagnostics import Diagnostic, Notice, logging_disabled, stale_local_logs
+from skillc_index.layout import META_DIR, Layout, ResolvedSkill
 from skillc_index.record import Record
+from skillc_index.text import valid_utf8
 
 
 def new_run_id(env: Mapping[str, str] | None = None) -> str:
@@ -200,7 +200,7 @@ def misplaced(path: Path, base: Path) -> bool:
     """Whether writing the log ``path`` would land outside ``base``: its folder's real path
     is not inside ``base``'s, or the database (or its WAL, shared-memory or journal file) is
     a symlink. skillc never makes either; a checkout can ship both."""
-    from skillc_index._files import within
+    from skillc_index.files import within
 
     if not within(path.parent, base):
         return True

@@ -32,10 +32,8 @@ from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from skillc_index._diagnostics import IndexCollision, IndexUnusable
-from skillc_index._files import path_from_db, source_hash, walk_skill
-from skillc_index._layout import META_DIR, ResolvedSkill
-from skillc_index._sqlite import connect
+from skillc_index.diagnostics import IndexCollision, IndexUnusable
+from skillc_index.files import path_from_db, source_hash, walk_skill
 from skillc_index.index.fts import index_tokenizer
 from skillc_index.index.schema import (
     RACY_WINDOW_NS,
@@ -49,7 +47,9 @@ from skillc_index.index.schema import (
     canonical_source,
     stat_files,
 )
+from skillc_index.layout import META_DIR, ResolvedSkill
 from skillc_index.record import Record
+from skillc_index.sqlite import connect
 
 if TYPE_CHECKING:
     from skillc_index.index.queries import IndexOutline

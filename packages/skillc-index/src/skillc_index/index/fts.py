@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 
-from skillc_index._diagnostics import EmptyQuery, InternalError, TooManyQueryWords
-from skillc_index._text import valid_utf8
+from skillc_index.diagnostics import EmptyQuery, InternalError, TooManyQueryWords
+from skillc_index.text import valid_utf8
 
 __all__ = [
     "MAX_QUERY_WORDS",
@@ -68,7 +68,7 @@ _CJK_CHARS = (
 )
 
 # RFC-0004:C-QUERY-SYNTAX: split on ASCII whitespace only.
-_ASCII_SPACE = "[ \t\n\r]+"  # compiled on first use (as _diagnostics explains)
+_ASCII_SPACE = "[ \t\n\r]+"  # compiled on first use (as diagnostics explains)
 
 _porter_available: bool | None = None
 _cjk_char: re.Pattern[str] | None = None

@@ -14,8 +14,8 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import closing
 
-from skillc_index._diagnostics import IndexUnusable
-from skillc_index._files import fs_bytes, path_from_db
+from skillc_index.diagnostics import IndexUnusable
+from skillc_index.files import fs_bytes, path_from_db
 from skillc_index.index.freshness import IndexHandle
 from skillc_index.index.fts import TOKENIZE_CLAUSES, restore_fts_text
 from skillc_index.index.schema import IndexedHeading, StoredHeading
@@ -127,7 +127,7 @@ def read_outline(index: IndexHandle) -> IndexOutline:
     return found
 
 
-_LEADING_MARKS = r"^#{1,6}\s+"  # compiled on first use (as _diagnostics explains)
+_LEADING_MARKS = r"^#{1,6}\s+"  # compiled on first use (as diagnostics explains)
 
 
 def section_queries(section: str) -> list[str]:
@@ -199,7 +199,7 @@ class SectionHit(Record):
 SNIPPET_WINDOW = 16_384
 
 _SNIPPET_ARGS = "'[MATCH]', '[/MATCH]', '...', 32"
-_PHRASE = r'"(?:[^"]|"")*"'  # compiled on first use (as _diagnostics explains)
+_PHRASE = r'"(?:[^"]|"")*"'  # compiled on first use (as diagnostics explains)
 
 
 def search_sections(index: IndexHandle, match: str, limit: int) -> list[SectionHit]:

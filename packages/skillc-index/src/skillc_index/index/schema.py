@@ -9,7 +9,7 @@ Markdown file over the parse limit, how many of its first lines were parsed
 (``parsed_lines``, NULL for every other file): with the headings, what ``outline`` and the
 stub need, so neither parses an unchanged skill again (version 3 added it). Version 4 has
 the same tables; its headings name an empty heading by its label
-(:func:`~skillc_index._model.empty_heading_label`), which version 3 stored as ``""``: an
+(:func:`~skillc_index.markdown.document.empty_heading_label`), which version 3 stored as ``""``: an
 index of another version is stale, so it is built again.
 
 The FTS5 ``tokenize`` option is spliced into the DDL from the fixed table
@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from skillc_index._files import fs_bytes
-from skillc_index._layout import META_DIR
+from skillc_index.files import fs_bytes
+from skillc_index.layout import META_DIR
 from skillc_index.record import Record
 
 __all__ = [

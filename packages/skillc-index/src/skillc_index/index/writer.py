@@ -9,10 +9,8 @@ from contextlib import closing
 from pathlib import Path
 from typing import NamedTuple
 
-from skillc_index._clock import utc_now
-from skillc_index._files import path_to_db
-from skillc_index._sqlite import connect
-from skillc_index._text import valid_utf8
+from skillc_index.clock import utc_now
+from skillc_index.files import path_to_db
 from skillc_index.index.fts import TOKENIZE_CLAUSES, prepare_fts_text
 from skillc_index.index.schema import (
     SCHEMA_SQL,
@@ -23,6 +21,8 @@ from skillc_index.index.schema import (
     canonical_source,
 )
 from skillc_index.record import Record
+from skillc_index.sqlite import connect
+from skillc_index.text import valid_utf8
 
 __all__ = ["IndexCounts", "ParsedFile", "write_index"]
 
@@ -66,7 +66,7 @@ def write_index(
     is read, so memory does not grow with the number of files. Callers write to a temporary path and
     rename it into place, so readers never see a partial file.
 
-    Paths are stored by :func:`~skillc_index._files.path_to_db` (a name that is not UTF-8
+    Paths are stored by :func:`~skillc_index.files.path_to_db` (a name that is not UTF-8
     stays findable); the ``file`` column of ``sections``, only ever shown, gets U+FFFD for
     such bytes instead.
     """
@@ -75,7 +75,7 @@ def write_index(
     # a new file of the caller's own: no other connection can hold a lock on it
     with closing(connect(path, mode="rwc", timeout_ms=0)) as connection:
         connection.execute("PRAGMA journal_mode=OFF")  # a fresh temporary file: no rollback
-        connection.execute("PRAGMA synchronous=OFF")  # see _atomic: derived data, not synced
+        connection.execute("PRAGMA synchronous=OFF")  # see atomic: derived data, not synced
         connection.executescript(SCHEMA_SQL.format(tokenize=tokenize))
         connection.execute("BEGIN")
         parsed_lines: dict[str, int] = {}

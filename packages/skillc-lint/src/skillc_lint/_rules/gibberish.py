@@ -1,7 +1,7 @@
 """The ``gibberish`` profile: gibb.eri.sh tool-defining skills (spec/003), SKL801-SKL820.
 
 SKL801-SKL805 check the frontmatter of §2.2. SKL810-SKL820 check the tools of §3, reading the
-issues :mod:`skillc_index._tool_model` found while parsing them: the model is the one
+issues :mod:`skillc_index.tools.model` found while parsing them: the model is the one
 definition of a broken tool, for this linter and for ``skc run`` (which refuses one).
 """
 

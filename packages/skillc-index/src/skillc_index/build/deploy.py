@@ -35,8 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from skillc_index._atomic import ensure_dir, move_aside, staging_dir, temporary_path
-from skillc_index._command_errors import (
+from skillc_index.atomic import ensure_dir, move_aside, staging_dir, temporary_path
+from skillc_index.build.manifest import MANIFEST_FILE, manifest_path, read_manifest
+from skillc_index.command_errors import (
     EmptyTargetName,
     FolderNotWritable,
     ForeignFolder,
@@ -44,12 +45,11 @@ from skillc_index._command_errors import (
     TargetOutsideProject,
     TrackedDestination,
 )
-from skillc_index._diagnostics import (
+from skillc_index.diagnostics import (
     Notice,
 )
-from skillc_index._files import inside, within
-from skillc_index._layout import META_DIR, SKILL_FILE, Layout, Scope
-from skillc_index._manifest import MANIFEST_FILE, manifest_path, read_manifest
+from skillc_index.files import inside, within
+from skillc_index.layout import META_DIR, SKILL_FILE, Layout, Scope
 
 __all__ = ["DeployPlan", "Deployment", "deploy", "parse_targets", "plan_deployments"]
 

@@ -36,9 +36,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from skillc_index._config import Config
-from skillc_index._diagnostics import Notice
-from skillc_index._layout import SKILL_FILE, Layout, Scope
+from skillc_index.config import Config
+from skillc_index.diagnostics import Notice
+from skillc_index.layout import SKILL_FILE, Layout, Scope
 
 __all__ = [
     "CHARS_PER_TOKEN",
@@ -227,8 +227,8 @@ def _skill_text(skill_file: Path) -> str | None:
     """The start of ``skill_file``; None when there is none (the entry is not a skill).
     Raises :class:`_CannotRead` when it is there but cannot be read: no permission (on it or
     its folder), not a regular file (a FIFO never blocks), a broken symlink."""
-    from skillc_index._diagnostics import NotARegularFile
-    from skillc_index._files import open_regular
+    from skillc_index.diagnostics import NotARegularFile
+    from skillc_index.files import open_regular
 
     try:
         with open_regular(str(skill_file)) as handle:
@@ -246,7 +246,7 @@ def _skill_text(skill_file: Path) -> str | None:
 def _frontmatter(text: str) -> dict[str, Any]:
     """The SKILL.md frontmatter mapping; empty when invalid (the agent then lists the skill
     by its folder name, without a description)."""
-    from skillc_index._frontmatter import parse_frontmatter
+    from skillc_index.markdown.frontmatter import parse_frontmatter
 
     data = parse_frontmatter(text).data
     return data if isinstance(data, dict) else {}
@@ -257,7 +257,7 @@ def _text(value: object) -> str:
 
 
 def _kind(path: Path) -> EntryKind:
-    from skillc_index._layout import META_DIR
+    from skillc_index.layout import META_DIR
 
     if path.is_symlink():
         target = os.path.realpath(path)

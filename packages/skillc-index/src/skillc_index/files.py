@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import BinaryIO
 
-from skillc_index._diagnostics import (
+from skillc_index.diagnostics import (
     HiddenPath,
     NotARegularFile,
     PathEscapesRoot,

@@ -32,14 +32,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
-from skillc_index._command_errors import (
+from skillc_index._lines import count_lines, normalize_newlines
+from skillc_index.command_errors import (
     MissingFrontmatterField,
 )
-from skillc_index._diagnostics import (
+from skillc_index.diagnostics import (
     Notice,
 )
-from skillc_index._frontmatter import BOM, Frontmatter, parse_frontmatter, split_frontmatter
-from skillc_index._lines import count_lines, normalize_newlines
+from skillc_index.markdown.frontmatter import BOM, Frontmatter, parse_frontmatter, split_frontmatter
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -488,9 +488,9 @@ def read_markdown(path: Path) -> MarkdownDoc:
     """Read ``path`` as UTF-8 (undecodable bytes replaced, never an error) and parse it.
 
     Only a regular file is read (a FIFO or device is E021, never a hang); a file of a skill
-    is better read with :func:`skillc_index._files.read_text_in_root`, which also keeps the
+    is better read with :func:`skillc_index.files.read_text_in_root`, which also keeps the
     path inside the skill while it opens it."""
-    from skillc_index._files import open_regular
+    from skillc_index.files import open_regular
 
     with open_regular(str(path)) as handle:
         text = handle.read().decode("utf-8", errors="replace")

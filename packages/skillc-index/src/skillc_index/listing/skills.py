@@ -8,12 +8,12 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from skillc_index._diagnostics import Notice
-from skillc_index._layout import SKILL_FILE, Layout, Scope
-from skillc_index._manifest import read_manifest
+from skillc_index.build.manifest import read_manifest
+from skillc_index.diagnostics import Notice
+from skillc_index.layout import SKILL_FILE, Layout, Scope
 
 if TYPE_CHECKING:
-    from skillc_index._budget import FolderBudget
+    from skillc_index.listing.budget import FolderBudget
 
 Status = Literal["normal", "not-built", "obsolete"]
 STATUSES: tuple[Status, ...] = ("normal", "not-built", "obsolete")
@@ -52,7 +52,7 @@ class SkillList:
     notices: tuple[Notice, ...] = field(default_factory=tuple)
     """Skill folders skipped because their SKILL.md is invalid."""
     budget: tuple[FolderBudget, ...] | None = None
-    """With ``budget``: the listing each agent folder costs (:mod:`skillc_index._budget`)."""
+    """With ``budget``: the listing each agent folder costs (:mod:`skillc_index.listing.budget`)."""
 
     @property
     def warnings(self) -> tuple[Notice, ...]:
@@ -70,9 +70,9 @@ class SkillList:
 
 
 def _frontmatter_problem(skill_file: Path) -> str | None:
-    from skillc_index._diagnostics import NotARegularFile
-    from skillc_index._files import open_regular
-    from skillc_index._frontmatter import parse_frontmatter
+    from skillc_index.diagnostics import NotARegularFile
+    from skillc_index.files import open_regular
+    from skillc_index.markdown.frontmatter import parse_frontmatter
 
     try:
         with open_regular(str(skill_file)) as handle:  # a FIFO swapped in: never a hang
@@ -97,7 +97,7 @@ def _status(source: Path, runtime: Path, check_obsolete: bool) -> Status:
     if manifest is None:
         return "not-built"
     if check_obsolete:
-        from skillc_index._files import source_hash
+        from skillc_index.files import source_hash
 
         if source_hash(source) != manifest.source_hash:
             return "obsolete"
@@ -106,7 +106,7 @@ def _status(source: Path, runtime: Path, check_obsolete: bool) -> Status:
 
 def _skill_folders(store: Path) -> list[str]:
     """The names of the folders of a store, once store copies stranded by a killed import
-    are put back (:func:`~skillc_index._store.recover_stranded`)."""
+    are put back (:func:`~skillc_index.build.store.recover_stranded`)."""
     entries = list(os.scandir(store))
     stranded = {
         entry.name[1:].rpartition(".old.")[0]
@@ -114,7 +114,7 @@ def _skill_folders(store: Path) -> list[str]:
         if entry.name.startswith(".") and ".old." in entry.name
     }
     if stranded - {""}:
-        from skillc_index._store import recover_stranded
+        from skillc_index.build.store import recover_stranded
 
         for name in sorted(stranded - {""}):
             recover_stranded(store, name)

@@ -17,22 +17,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from skillc_index._command_errors import (
+from skillc_index.build.compiler import CompileResult, Progress, compile_skill
+from skillc_index.build.deploy import Deployment, deploy, parse_targets, plan_deployments
+from skillc_index.build.manifest import MANIFEST_FILE
+from skillc_index.build.store import ImportPlan, in_a_store, perform_import, plan_import
+from skillc_index.command_errors import (
     CompiledSkillGiven,
     PathEscapesProject,
 )
-from skillc_index._compiler import CompileResult, Progress, compile_skill
-from skillc_index._config import Config, load_config
-from skillc_index._deploy import Deployment, deploy, parse_targets, plan_deployments
-from skillc_index._diagnostics import (
+from skillc_index.config import Config, load_config
+from skillc_index.diagnostics import (
     Notice,
     PathEscapesRoot,
 )
-from skillc_index._files import walk_skill, within
-from skillc_index._layout import META_DIR, SKILL_FILE, Layout, ResolvedSkill, Scope, resolve_skill
-from skillc_index._manifest import MANIFEST_FILE
-from skillc_index._store import ImportPlan, in_a_store, perform_import, plan_import
+from skillc_index.files import walk_skill, within
 from skillc_index.index.freshness import refuse_collision
+from skillc_index.layout import META_DIR, SKILL_FILE, Layout, ResolvedSkill, Scope, resolve_skill
 
 __all__ = ["BuildResult", "build_skill"]
 
@@ -101,9 +101,9 @@ def _check_source(source: Path, given: str) -> None:
 def _validate_frontmatter(source: Path) -> None:
     """E011 before an import copies anything into a store (the frontmatter alone is read:
     the compiler parses the whole file later)."""
-    from skillc_index._files import open_regular
-    from skillc_index._frontmatter import parse_frontmatter
-    from skillc_index._model import MarkdownDoc, read_skill_metadata
+    from skillc_index.files import open_regular
+    from skillc_index.markdown.document import MarkdownDoc, read_skill_metadata
+    from skillc_index.markdown.frontmatter import parse_frontmatter
 
     with open_regular(str(source / SKILL_FILE)) as handle:  # a FIFO is E021, not a hang
         text = handle.read().decode("utf-8", errors="replace")

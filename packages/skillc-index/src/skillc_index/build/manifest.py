@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from skillc_index._layout import META_DIR
+from skillc_index.layout import META_DIR
 
 MANIFEST_FILE = "manifest.json"
 MANIFEST_VERSION = 1
@@ -44,7 +44,7 @@ def write_manifest(runtime: Path, manifest: Manifest) -> Path:
     over the old one), creating the folders; returns its path."""
     import json
 
-    from skillc_index._atomic import ensure_dir, write_file_atomic
+    from skillc_index.atomic import ensure_dir, write_file_atomic
 
     path = manifest_path(runtime)
     ensure_dir(path.parent)
@@ -64,10 +64,10 @@ def read_manifest(runtime: Path) -> Manifest | None:
 def load_manifest(runtime: Path) -> Manifest | None:
     """The runtime's manifest; None when there is none. A manifest is a file of a deployed
     copy, which a checkout may ship: read within bounds
-    (:func:`~skillc_index._json.read_json_bounded`). Raises :class:`OSError` when it cannot
+    (:func:`~skillc_index.bounded_json.read_json_bounded`). Raises :class:`OSError` when it cannot
     be read, :class:`ValueError` when it is not a valid manifest (not JSON, too large or too
     deep, fields missing)."""
-    from skillc_index._json import read_json_bounded
+    from skillc_index.bounded_json import read_json_bounded
 
     try:
         data = read_json_bounded(manifest_path(runtime), max_bytes=MAX_MANIFEST_BYTES)

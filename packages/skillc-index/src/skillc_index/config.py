@@ -15,8 +15,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from skillc_index._diagnostics import Notice
-from skillc_index._layout import Layout
+from skillc_index.diagnostics import Notice
+from skillc_index.layout import Layout
 from skillc_index.record import Record
 
 SUPPORTED_VERSION = 1

@@ -5,7 +5,7 @@ Library code raises the typed exceptions (errors) or returns :class:`Diagnostic`
 (warnings); command-line front ends format both with :func:`format_diagnostic`.
 
 The errors of the commands that write, of the usage logs and of tool definitions are in
-:mod:`skillc_index._command_errors`, which the readers (``skc show``, ``search``) never load.
+:mod:`skillc_index.command_errors`, which the readers (``skc show``, ``search``) never load.
 
 Errors are told apart by type, never by message text: each condition has its class, a
 subclass of the one of its code (``UnknownTarget(InvalidOption)`` is E100). No library message
@@ -22,8 +22,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import ClassVar, Literal
 
-from skillc_index._text import printable
 from skillc_index.record import Record
+from skillc_index.text import printable
 
 Severity = Literal["error", "warning"]
 NoticeLevel = Literal["error", "warning", "info"]
@@ -119,7 +119,7 @@ def format_diagnostic(diagnostic: Diagnostic | Notice, *, terminal: bool = False
     """The one formatting function: ``error[E001]: skill 'x' not found`` (RFC-0005:C-CODES).
     With ``terminal`` (text output), the control characters of what it quotes (a file name
     holding a newline, a heading holding an escape sequence) are escapes
-    (:func:`~skillc_index._text.printable`): the message is one line, and so is each line
+    (:func:`~skillc_index.text.printable`): the message is one line, and so is each line
     of the detail."""
     line = printable if terminal else str
     if isinstance(diagnostic, Notice):

@@ -1,7 +1,7 @@
 """The errors of the commands that write (``init``, ``build`` and its deployments, imports,
 ``route``), of the usage logs (``stats``, ``sync``), of tool definitions (``run``) and of a
 skill's frontmatter: typed exceptions of the RFC-0005 registry, as in
-:mod:`skillc_index._diagnostics`, which holds the registry, the base classes and the errors of
+:mod:`skillc_index.diagnostics`, which holds the registry, the base classes and the errors of
 finding and reading a skill.
 
 A module of their own: the commands agents run many times a session (``skc show``, ``skc
@@ -12,7 +12,7 @@ much to define as a record (bench/RESULTS.md, issue 32). Import them from here, 
 
 from __future__ import annotations
 
-from skillc_index._diagnostics import (
+from skillc_index.diagnostics import (
     PARAMETER_NAMES,
     Diagnostic,
     InternalError,

@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from skillc_index._text import one_line
+from skillc_index.text import one_line
 
 __all__ = [
     "MAX_DESCRIPTION",
@@ -91,7 +91,7 @@ def _represent_str(dumper: Any, value: str) -> Any:
     line with escapes; one that a YAML 1.2 reader would take for a number, a boolean or null
     when plain (``0o17``) is single-quoted; any other string is left to PyYAML (plain, or
     quoted when YAML 1.1 would read it otherwise: ``'no'``)."""
-    from skillc_index._frontmatter import CORE_NOT_STRING
+    from skillc_index.markdown.frontmatter import CORE_NOT_STRING
 
     style = '"' if _LINE_BREAKING.search(value) or not value.isprintable() else None
     if style is None and CORE_NOT_STRING.fullmatch(value):

@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from skillc_index._frontmatter import BOM, split_frontmatter
-from skillc_index._tool_command import (
+from skillc_index.markdown.frontmatter import BOM, split_frontmatter
+from skillc_index.tools.command import (
     PARAMETER_NAME,
     CommandTemplate,
     Placeholder,
@@ -173,7 +173,7 @@ def _markdown() -> MarkdownIt:
 
 
 def _inline_text(token: Token) -> str:
-    from skillc_index._model import _plain_text
+    from skillc_index.markdown.document import _plain_text
 
     return " ".join(_plain_text(token.children or ()).split())
 
@@ -440,8 +440,8 @@ def _flag(data: Mapping[str, Any], key: str) -> bool:
 def parse_tool_skill(text: str, folder_name: str = "") -> ToolSkill:
     """A SKILL.md's text as a gibb.eri.sh skill; ``folder_name`` names it when the
     frontmatter has no ``name``. Tools are read from the part the skill model parses of any
-    Markdown file (:func:`skillc_index._model.parsed_end`: 1 MiB, 20,000 lines)."""
-    from skillc_index._model import parsed_end
+    Markdown file (:func:`skillc_index.markdown.document.parsed_end`: 1 MiB, 20,000 lines)."""
+    from skillc_index.markdown.document import parsed_end
 
     text = text.removeprefix(BOM)
     frontmatter, body_offset = split_frontmatter(text)
@@ -473,7 +473,7 @@ def parse_tool_skill(text: str, folder_name: str = "") -> ToolSkill:
 
 def read_tool_skill(root: Path) -> ToolSkill:
     """The skill folder ``root``'s SKILL.md as a gibb.eri.sh skill (UTF-8, never an error)."""
-    from skillc_index._files import open_regular
+    from skillc_index.files import open_regular
 
     with open_regular(str(root / "SKILL.md")) as handle:  # a FIFO is E021, not a hang
         text = handle.read().decode("utf-8", errors="replace")

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
-from skillc_index._diagnostics import (
+from skillc_index.diagnostics import (
     Diagnostic,
     InvalidOption,
     NotASkill,
@@ -22,8 +22,8 @@ from skillc_index._diagnostics import (
     SkillNotFound,
     UnknownTarget,
 )
-from skillc_index._text import printable
 from skillc_index.record import Record
+from skillc_index.text import printable
 
 Scope = Literal["project", "global"]
 
@@ -88,7 +88,7 @@ def agent_targets(configured: Mapping[str, str] | None = None) -> dict[str, Agen
 
 # The Agent Skills name rule: lowercase letters, digits and single hyphens, 1-64 characters.
 # \Z, not $: "$" also matches before a final newline.
-# (a pattern compiled on first use, as _diagnostics explains)
+# (a pattern compiled on first use, as diagnostics explains)
 _NAME = r"[a-z0-9]+(-[a-z0-9]+)*\Z"
 
 
@@ -150,7 +150,7 @@ MAX_SHOWN = 200
 
 def shown(text: str) -> str:
     """``text`` for a one-line message: cut to :data:`MAX_SHOWN` characters, its control
-    characters escaped (:func:`~skillc_index._text.printable`, as text output shows them)."""
+    characters escaped (:func:`~skillc_index.text.printable`, as text output shows them)."""
     if len(text) > MAX_SHOWN:
         text = text[: MAX_SHOWN - 1] + "…"
     return printable(text)
@@ -335,8 +335,9 @@ class ImportRecord(Record):
     @classmethod
     def read(cls, store_copy: Path) -> ImportRecord | None:
         """The record of a store copy; None when there is none or it is unreadable, too large
-        or too deep (a checkout may ship one: :func:`~skillc_index._json.read_json_bounded`)."""
-        from skillc_index._json import read_json_bounded
+        or too deep (a checkout may ship one:
+        :func:`~skillc_index.bounded_json.read_json_bounded`)."""
+        from skillc_index.bounded_json import read_json_bounded
 
         try:
             value = read_json_bounded(store_copy / IMPORT_RECORD, max_bytes=MAX_IMPORT_RECORD_BYTES)
@@ -462,12 +463,12 @@ def resolve_skill(
     copy, with :attr:`ResolvedSkill.imported_from` set. A bare name that finds a folder of
     the working directory while a store holds another skill of that name carries a warning
     (:attr:`ResolvedSkill.notices`). A store copy stranded by an import that was killed is
-    put back first (:func:`~skillc_index._store.recover_stranded`).
+    put back first (:func:`~skillc_index.build.store.recover_stranded`).
 
     Raises :class:`NotASkill` (E010) when a folder was found at some step but has no
     ``SKILL.md``, :class:`SkillNotFound` (E001) when nothing was found.
     """
-    from skillc_index._files import is_folder
+    from skillc_index.files import is_folder
 
     plain = _is_plain_name(skill)
     first_folder: str | None = None
@@ -531,7 +532,7 @@ def _recovered(store_copy: Path) -> bool:
         return False
     if not any(name.startswith(f".{store_copy.name}.old.") for name in names):
         return False
-    from skillc_index._store import recover_stranded
+    from skillc_index.build.store import recover_stranded
 
     recover_stranded(parent, store_copy.name)
     return store_copy.is_dir()

@@ -45,11 +45,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from skillc_index._atomic import abandoned, ensure_dir, staging_dir, write_file_atomic
-from skillc_index._command_errors import (
+from skillc_index.atomic import abandoned, ensure_dir, staging_dir, write_file_atomic
+from skillc_index.command_errors import (
     ForeignFolder,
 )
-from skillc_index._diagnostics import (
+from skillc_index.diagnostics import (
     PARAMETER_NAMES,
     Diagnostic,
     InternalError,
@@ -59,8 +59,9 @@ from skillc_index._diagnostics import (
     Spelling,
     UnknownTarget,
 )
-from skillc_index._files import inside
-from skillc_index._layout import (
+from skillc_index.files import inside
+from skillc_index.installed import ROUTER_MARK
+from skillc_index.layout import (
     META_DIR,
     SKILL_FILE,
     SKILLC_DIR,
@@ -69,10 +70,9 @@ from skillc_index._layout import (
     Scope,
     agent_targets,
 )
-from skillc_index.installed import ROUTER_MARK
 
 if TYPE_CHECKING:
-    from skillc_index._config import Config
+    from skillc_index.config import Config
     from skillc_index.operation import Session
 
 __all__ = [
@@ -277,9 +277,9 @@ class _Manifest(NamedTuple):
 
 def _read_manifest(path: Path) -> _Manifest | None:
     """The route manifest at ``path`` (None: there is none). A checkout may ship one: read
-    within bounds (:func:`~skillc_index._json.read_json_bounded`); one that cannot be read or
+    within bounds (:func:`~skillc_index.bounded_json.read_json_bounded`); one that cannot be read or
     is not valid is E999 naming the file: what is routed cannot be known."""
-    from skillc_index._json import read_json_bounded
+    from skillc_index.bounded_json import read_json_bounded
 
     try:
         data = read_json_bounded(path, max_bytes=MAX_MANIFEST_BYTES)
@@ -448,7 +448,7 @@ def _is_ours(record: _Record, path: Path) -> bool:
 def router_text(count: int, agent: str, scope: Scope) -> str:
     """The router's SKILL.md: its description (the one listing entry the agent pays for)
     tells the agent to find the skill for any task first."""
-    from skillc_index._stub import _yaml_string
+    from skillc_index.build.stub import _yaml_string
 
     skills = f"{count} skill{'' if count == 1 else 's'}"
     description = (
@@ -576,8 +576,8 @@ def _deployment_of(path: Path, layout: Layout) -> str | None:
     """The store skill whose deployment skillc made ``path`` is (a symlink to its runtime, or
     a copy of its stub), or None. Only one whose skill is in a store counts: routing keeps
     every skill findable."""
-    from skillc_index._deploy import _is_skillc_copy
-    from skillc_index._manifest import read_manifest
+    from skillc_index.build.deploy import _is_skillc_copy
+    from skillc_index.build.manifest import read_manifest
 
     if path.is_symlink():
         real = Path(os.path.realpath(path))
@@ -682,7 +682,7 @@ def _classify(
 def _name_problem(name: str) -> str | None:
     """Why a skill folder named ``name`` cannot enter the store under that name: the one
     rule of every way into a store (``init``, an import, this move), or None."""
-    from skillc_index._layout import InvalidSkillName, require_skill_name
+    from skillc_index.layout import InvalidSkillName, require_skill_name
 
     try:
         require_skill_name(name)
@@ -703,9 +703,9 @@ def _check_builds(source: Path, name: str) -> None:
     """Raise what stops a build of the skill folder ``source`` before it writes anything
     (a compiled runtime given as a source, a symlink leading out, E011 for the frontmatter):
     a skill that fails here is left in place, by a dry run and a real run alike."""
-    from skillc_index._build import _check_source, _validate_frontmatter
-    from skillc_index._diagnostics import PathEscapesRoot
-    from skillc_index._files import walk_skill
+    from skillc_index.build.skill import _check_source, _validate_frontmatter
+    from skillc_index.diagnostics import PathEscapesRoot
+    from skillc_index.files import walk_skill
 
     _check_source(source, name)
     found = walk_skill(source)
@@ -716,7 +716,7 @@ def _check_builds(source: Path, name: str) -> None:
 
 def _one_line(exc: SkillcError) -> str:
     """A failure's diagnostic on one line: its hint (an E011's YAML error...) after a ``;``."""
-    from skillc_index._diagnostics import format_diagnostic
+    from skillc_index.diagnostics import format_diagnostic
 
     lines = format_diagnostic(exc.diagnostic).splitlines()
     return "; ".join([lines[0], *(line.removeprefix("hint: ") for line in lines[1:])])
@@ -772,7 +772,7 @@ class _Scan(NamedTuple):
         """The notices, and one for the entries skipped because they cannot be read."""
         if not self.unreadable:
             return self.notices
-        from skillc_index._budget import unreadable_notice
+        from skillc_index.listing.budget import unreadable_notice
 
         return [*self.notices, unreadable_notice(place.folder, self.unreadable)]
 
@@ -798,9 +798,9 @@ def _compile(
 ) -> tuple[ResolvedSkill, bool]:
     """Compile the store skill ``name``; returns its :class:`ResolvedSkill` and whether
     anything was (re)built."""
-    from skillc_index._build import _check_source
-    from skillc_index._compiler import compile_skill
-    from skillc_index._layout import runtime_for
+    from skillc_index.build.compiler import compile_skill
+    from skillc_index.build.skill import _check_source
+    from skillc_index.layout import runtime_for
 
     source = Path(os.path.realpath(place.store / name))
     scope, runtime, in_store = runtime_for(source, layout)
@@ -925,7 +925,7 @@ def _install(session: Session, place: _Place, *, dry_run: bool) -> RouteResult:
             if _identity(origin) != plan.identity:
                 raise FileNotFoundError(errno.ENOENT, "changed while routing", str(origin))
             if plan.action == "unlinked":
-                from skillc_index._deploy import _remove
+                from skillc_index.build.deploy import _remove
 
                 _remove(origin)  # a symlink, or a copy of skillc's own (checked above)
             else:
@@ -1051,7 +1051,7 @@ def _uninstall(session: Session, place: _Place, *, dry_run: bool) -> RouteResult
             return
         if _exists(origin):
             if _redeployed(origin, record, destination, layout):
-                from skillc_index._deploy import _remove
+                from skillc_index.build.deploy import _remove
 
                 if record.kind == "deployment":  # the parked deployment is the duplicate
                     if not dry_run:

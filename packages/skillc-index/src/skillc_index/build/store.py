@@ -2,7 +2,7 @@
 
 ``skc build ./somewhere/my-skill`` copies the folder to ``<store>/my-skill`` (the project store
 inside a project, else the global store; the global store with ``--global``) and builds that
-copy. The copy holds the skill's files as :func:`~skillc_index._files.walk_skill` sees them:
+copy. The copy holds the skill's files as :func:`~skillc_index.files.walk_skill` sees them:
 hidden names are left out and symlinks (which stay inside the skill) become regular files.
 
 The folder's name becomes the skill's name, so it must follow ``skc init``'s rule (E100
@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from skillc_index._atomic import abandoned, move_aside, staging_dir, write_file_atomic
-from skillc_index._command_errors import (
+from skillc_index.atomic import abandoned, move_aside, staging_dir, write_file_atomic
+from skillc_index.command_errors import (
     StoreCopyDiffers,
 )
-from skillc_index._files import SkillFiles, source_hash
-from skillc_index._layout import (
+from skillc_index.files import SkillFiles, source_hash
+from skillc_index.layout import (
     IMPORT_RECORD,
     SKILL_FILE,
     ImportRecord,
@@ -55,7 +55,7 @@ class ImportPlan:
     folder yet (it holds the very same files, so the folder adopts it)."""
     keep_previous: bool = False
     """For ``replace`` with ``force``: what is there is not a copy skillc imported and nobody
-    changed since, so it is moved aside (:func:`~skillc_index._atomic.move_aside`), not
+    changed since, so it is moved aside (:func:`~skillc_index.atomic.move_aside`), not
     removed."""
 
     def imported(self, skill: ResolvedSkill) -> ResolvedSkill:
@@ -82,7 +82,7 @@ def plan_import(
 ) -> ImportPlan:
     """Decide how ``skill`` (found by path, outside the stores) goes into its scope's store.
 
-    Raises :class:`~skillc_index._layout.InvalidSkillName` (E100) when the folder's name is
+    Raises :class:`~skillc_index.layout.InvalidSkillName` (E100) when the folder's name is
     not a valid skill name, and :class:`StoreCopyDiffers` (E050) when the store already holds a
     different skill of that name, not imported from this folder or edited since, and
     ``force`` is not given.

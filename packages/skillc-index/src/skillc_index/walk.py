@@ -24,7 +24,7 @@ import os
 import re
 from pathlib import Path
 
-from skillc_index._layout import META_DIR, SKILL_FILE, SKILLC_DIR
+from skillc_index.layout import META_DIR, SKILL_FILE, SKILLC_DIR
 
 __all__ = [
     "MAX_DEPTH",
@@ -68,7 +68,7 @@ SKIPPED_FOLDERS = frozenset(
 #: The one folder of a ``.skillc`` folder that holds skills: its source store.
 STORE_FOLDER = "skills"
 #: The hidden names of what skillc is writing (``.<name>.<what>.<pid>-<8 hex>``, from
-#: ``_atomic.temporary_path``) or has moved aside (``.<name>.skillc-backup-<UTC time>[-N]``).
+#: ``atomic.temporary_path``) or has moved aside (``.<name>.skillc-backup-<UTC time>[-N]``).
 _SKILLC_TEMPORARY = re.compile(r"\..+\.(?:\d+-[0-9a-f]{8}|skillc-backup-\d{8}T\d{6}Z(?:-\d+)?)\Z")
 
 #: Folder levels searched below the given folder (its entries are level 1).
@@ -99,7 +99,7 @@ def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> list[Pa
     at most :data:`MAX_DEPTH` levels and :data:`MAX_FOLDERS` folders are searched. With
     ``linked_entries`` (lint: it only reads), a symlinked entry of ``folder`` itself that is
     a skill is found too (an agent folder's skills are links), never walked into."""
-    from skillc_index._files import fs_bytes
+    from skillc_index.files import fs_bytes
 
     found: list[tuple[bytes, Path]] = []
     pending = [(folder, "", 0)]

@@ -1,10 +1,10 @@
 """``skc build`` of many skills: several names or paths, folders of skills, ``--all``.
 
 :func:`batch_jobs` turns what the user typed into the skills to build (a folder holding
-skill folders at any depth stands for all of them: :func:`~skillc_index._walk.find_skill_folders`,
+skill folders at any depth stands for all of them: :func:`~skillc_index.walk.find_skill_folders`,
 the walk ``lint`` and ``find`` share; ``--all`` is
 every skill of the project and global stores). :func:`build_skills` builds them in one
-process pool (one worker per core), each with :func:`~skillc_index._build.build_skill` and
+process pool (one worker per core), each with :func:`~skillc_index.build.skill.build_skill` and
 logged like a single ``build``; one failure does not stop the others.
 
 Two builds never write the same entry: every path a build writes (the store copy, the
@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from skillc_index._diagnostics import (
+from skillc_index.diagnostics import (
     PARAMETER_NAMES,
     Diagnostic,
     InternalError,
@@ -30,11 +30,11 @@ from skillc_index._diagnostics import (
     Spelling,
     format_diagnostic,
 )
-from skillc_index._layout import SKILL_FILE, ImportRecord, Layout, resolve_skill
-from skillc_index._walk import find_skill_folders
+from skillc_index.layout import SKILL_FILE, ImportRecord, Layout, resolve_skill
+from skillc_index.walk import find_skill_folders
 
 if TYPE_CHECKING:
-    from skillc_index._build import BuildResult
+    from skillc_index.build.skill import BuildResult
 
 __all__ = [
     "BatchItem",
@@ -59,7 +59,7 @@ def is_folder_of_skills(argument: str, layout: Layout) -> bool:
 
 
 class BatchJob(NamedTuple):
-    """One skill to build: ``given`` (what :func:`~skillc_index._build.build_skill` is
+    """One skill to build: ``given`` (what :func:`~skillc_index.build.skill.build_skill` is
     called with: a name, or a folder's absolute path), its ``name`` (the folder's), its
     ``label`` for people (what was typed, or the folder's path as the layout displays it),
     and the ``error`` that already stopped it (an argument naming nothing)."""
@@ -76,7 +76,7 @@ def _store_skills(layout: Layout) -> list[Path]:
     import record of a project store copy is a file of the project (a checkout may ship
     one), so there the folder must be inside the project: a record cannot make skillc copy
     a folder from elsewhere into the project."""
-    from skillc_index._files import within
+    from skillc_index.files import within
 
     skills: list[Path] = []
     for scope in layout.scopes():
@@ -219,8 +219,8 @@ _worker: dict[str, Any] = {}
 
 
 def _start_worker(options: _Options) -> None:
-    from skillc_index._config import load_config
     from skillc_index.accesslog import AccessLog
+    from skillc_index.config import load_config
     from skillc_index.operation import Session
 
     warnings: list[Diagnostic | Notice] = []
@@ -309,7 +309,7 @@ def build_skills(
         from concurrent.futures import ProcessPoolExecutor, as_completed
         from importlib import import_module
 
-        import_module("skillc_index._build")  # once, before the workers fork: they share it
+        import_module("skillc_index.build.skill")  # once, before the workers fork: they share it
         with ProcessPoolExecutor(
             min(workers, len(groups)), initializer=_start_worker, initargs=(options,)
         ) as pool:

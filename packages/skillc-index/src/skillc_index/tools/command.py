@@ -22,10 +22,10 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any, Literal, NamedTuple
 
-from skillc_index._command_errors import (
+from skillc_index.command_errors import (
     ToolArgumentError,
 )
-from skillc_index._diagnostics import (
+from skillc_index.diagnostics import (
     InvalidOption,
 )
 

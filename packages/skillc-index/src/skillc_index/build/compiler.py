@@ -24,37 +24,37 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from skillc_index._atomic import ensure_dir, staging_dir
-from skillc_index._clock import utc_now
-from skillc_index._command_errors import (
-    RuntimeNotAFolder,
-)
-from skillc_index._diagnostics import (
-    IndexCollision,
-    IndexUnusable,
-    Notice,
-    PathEscapesRoot,
-    UnreadableFile,
-)
-from skillc_index._files import SkillFiles, read_text_in_root, source_hash, walk_skill
-from skillc_index._layout import META_DIR, SKILL_FILE, ResolvedSkill
 from skillc_index._lines import normalize_newlines
-from skillc_index._manifest import (
+from skillc_index.atomic import ensure_dir, staging_dir
+from skillc_index.build.manifest import (
     MANIFEST_VERSION,
     Manifest,
     manifest_path,
     read_manifest,
     write_manifest,
 )
-from skillc_index._text import valid_utf8
+from skillc_index.clock import utc_now
+from skillc_index.command_errors import (
+    RuntimeNotAFolder,
+)
+from skillc_index.diagnostics import (
+    IndexCollision,
+    IndexUnusable,
+    Notice,
+    PathEscapesRoot,
+    UnreadableFile,
+)
+from skillc_index.files import SkillFiles, read_text_in_root, source_hash, walk_skill
 from skillc_index.index.freshness import IndexHandle, IndexState, fresh_index, inspect_index
 from skillc_index.index.fts import index_tokenizer
 from skillc_index.index.schema import RACY_WINDOW_NS, Document, FileStat, stat_files
 from skillc_index.index.writer import IndexCounts, ParsedFile, write_index
+from skillc_index.layout import META_DIR, SKILL_FILE, ResolvedSkill
+from skillc_index.text import valid_utf8
 
 if TYPE_CHECKING:
-    from skillc_index._model import MarkdownDoc
-    from skillc_index._stub import Reference
+    from skillc_index.build.stub import Reference
+    from skillc_index.markdown.document import MarkdownDoc
 
 __all__ = ["CompileResult", "IndexReport", "Progress", "compile_skill", "markdown_documents"]
 
@@ -141,7 +141,7 @@ def _matches(
 ) -> bool:
     """Whether the runtime's stub and manifest are those a build would write now, for an
     index (already known to be current) whose file stat is ``index_stat``."""
-    from skillc_index._stub import STUB_FORMAT
+    from skillc_index.build.stub import STUB_FORMAT
 
     extra = manifest.extra
     return (
@@ -190,8 +190,8 @@ class _Sources:
     """
 
     def __init__(self, skill: ResolvedSkill, files: SkillFiles, progress: Progress | None):
-        from skillc_index._frontmatter import parse_frontmatter
-        from skillc_index._model import MarkdownDoc, read_skill_metadata
+        from skillc_index.markdown.document import MarkdownDoc, read_skill_metadata
+        from skillc_index.markdown.frontmatter import parse_frontmatter
 
         self.skill, self.progress = skill, progress
         self.indexed = [rel for rel in files.files if rel.endswith((".md", ".txt"))]
@@ -210,7 +210,7 @@ class _Sources:
         self._done = False
 
     def _check_limit(self, rel: str, doc: MarkdownDoc) -> None:
-        from skillc_index._model import limit_notice
+        from skillc_index.markdown.document import limit_notice
 
         notice = limit_notice(str(self.skill.source / rel), doc)
         if notice is not None:  # SKILL.md's warning first
@@ -219,8 +219,8 @@ class _Sources:
     def parsed(self) -> Iterator[ParsedFile]:
         """Each indexed file's ``(file, section, content)`` rows (made one at a time, as they
         are stored), heading rows and lines parsed (over the parse limit), in order."""
-        from skillc_index._model import parse_markdown, title_of
-        from skillc_index._stub import Reference
+        from skillc_index.build.stub import Reference
+        from skillc_index.markdown.document import parse_markdown, title_of
 
         for done, rel in enumerate(self.indexed, start=1):
             text = self.text if rel == SKILL_FILE else _read_text(self.skill.source, rel)
@@ -247,10 +247,10 @@ class _Sources:
         headings (SKILL.md's, and each reference's first level-1 heading, its title) and the
         files over the parse limit (their warnings); a reference's description is read from
         its frontmatter alone. E002 when the index cannot be read (nothing taken then)."""
-        from skillc_index._frontmatter import parse_frontmatter
-        from skillc_index._model import MarkdownDoc, over_limit_notice
-        from skillc_index._stub import Reference
+        from skillc_index.build.stub import Reference
         from skillc_index.index.queries import read_outline
+        from skillc_index.markdown.document import MarkdownDoc, over_limit_notice
+        from skillc_index.markdown.frontmatter import parse_frontmatter
 
         outline = read_outline(index)
         titles: dict[str, str] = {}
@@ -273,8 +273,8 @@ class _Sources:
     def stub(self) -> str:
         """The stub's text (reads the other files first if neither :meth:`parsed` nor
         :meth:`read_index` was used)."""
-        from skillc_index._frontmatter import as_yaml_12
-        from skillc_index._stub import render_stub
+        from skillc_index.build.stub import render_stub
+        from skillc_index.markdown.frontmatter import as_yaml_12
 
         if not self._done:
             for _parsed in self.parsed():
@@ -421,7 +421,7 @@ def _write_runtime(
     """Read SKILL.md (E011 before anything is written), then write the new runtime: a new
     index unless ``state`` is current, the stub and the manifest. Returns the warnings of
     the parse too."""
-    from skillc_index._stub import STUB_FORMAT
+    from skillc_index.build.stub import STUB_FORMAT
 
     sources = _Sources(skill, found, progress)
 

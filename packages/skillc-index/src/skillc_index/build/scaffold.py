@@ -13,18 +13,18 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from skillc_index._command_errors import (
+from skillc_index._git import tracked as git_tracked
+from skillc_index.command_errors import (
     CannotCreate,
     PathEscapesProject,
     SkillExists,
 )
-from skillc_index._diagnostics import (
+from skillc_index.diagnostics import (
     InvalidOption,
     Notice,
 )
-from skillc_index._files import within
-from skillc_index._git import tracked as git_tracked
-from skillc_index._layout import (
+from skillc_index.files import within
+from skillc_index.layout import (
     KNOWN_TARGETS,
     SKILL_FILE,
     SKILLC_DIR,
@@ -116,7 +116,7 @@ def _in_home(layout: Layout) -> bool:
 
 def default_agent_folders() -> tuple[str, ...]:
     """The project agent folders a build deploys into without ``target`` (relative)."""
-    from skillc_index._deploy import parse_targets
+    from skillc_index.build.deploy import parse_targets
 
     folders = (KNOWN_TARGETS[name].project for name in parse_targets(()))
     return tuple(folder for folder in folders if folder is not None)

@@ -1,0 +1,15 @@
+"""``skc build`` and ``skc init``: a skill source in, its runtime and agent-folder deployments out
+(RFC-0001, RFC-0006, RFC-0007 ``build``, ADR-0002).
+
+- :mod:`~skillc_index.build.skill`: ``build_skill``, one skill: import, compile, deploy, every
+  check first;
+- :mod:`~skillc_index.build.batch`: ``build_skills``, many skills in a process pool;
+- :mod:`~skillc_index.build.store`: importing a folder given by its path into a store;
+- :mod:`~skillc_index.build.compiler`: the runtime (stub, manifest, index) from the sources;
+- :mod:`~skillc_index.build.stub`: the stub ``SKILL.md`` agents read;
+- :mod:`~skillc_index.build.manifest`: ``<runtime>/.skillc-meta/manifest.json``;
+- :mod:`~skillc_index.build.deploy`: the runtime into agent folders (symlink or copy);
+- :mod:`~skillc_index.build.scaffold`: ``skc init``, a project and a new skill.
+
+This ``__init__`` imports nothing: each command loads only the modules it runs.
+"""

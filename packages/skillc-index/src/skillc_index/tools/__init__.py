@@ -1,0 +1,10 @@
+"""The tool model of gibb.eri.sh skills (spec/003), which ``skc lint --profile gibberish``,
+``skc tools`` and ``skc run`` share.
+
+- :mod:`~skillc_index.tools.model`: ``read_tool_skill``, a SKILL.md whose body defines tools,
+  parsed once into ``ToolSkill`` / ``Tool`` / ``Parameter`` and the issues found;
+- :mod:`~skillc_index.tools.command`: a tool's command, split into words like a shell but
+  never run by one (``parse_command``, ``CommandTemplate.render``).
+
+This ``__init__`` imports nothing.
+"""
