@@ -194,7 +194,7 @@ def test_parse_markdown_gives_a_consistent_model(text: str) -> None:
     error = doc.frontmatter.error
     event(f"frontmatter: {'valid' if error is None else error.partition(':')[2][:24]}")
     check_headings(doc)
-    # lines end at \n, \r\n and a lone \r only (skillc_index._lines), never at NEL or U+2028
+    # lines end at \n, \r\n and a lone \r only (skillc_index.text), never at NEL or U+2028
     body = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     assert doc.line_count == (0 if not body else len(body.split("\n")) - body.endswith("\n"))
     front = doc.frontmatter

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from skillc_index import _lines
-from skillc_index._lines import (
+from skillc_index import text as _lines
+from skillc_index.text import (
     count_lines,
     iter_line_bytes,
     iter_lines,

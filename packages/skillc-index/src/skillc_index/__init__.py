@@ -131,9 +131,9 @@ _EXPORTS: dict[str, str] = {
     "read_text_in_root": "files",
     "fs_bytes": "files",
     # text: the one line splitter, UTF-8 checks
-    "iter_line_bytes": "_lines",
-    "iter_lines": "_lines",
-    "split_lines": "_lines",
+    "iter_line_bytes": "text",
+    "iter_lines": "text",
+    "split_lines": "text",
     "json_text": "text",
     "one_line": "text",
     "printable": "text",
@@ -250,7 +250,6 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 if TYPE_CHECKING:
     from skillc_index._lazy import lazy_exports
-    from skillc_index._lines import iter_line_bytes, iter_lines, split_lines
     from skillc_index.atomic import write_file_atomic
     from skillc_index.bounded_json import (
         MAX_JSON_BYTES,
@@ -449,7 +448,15 @@ if TYPE_CHECKING:
         route_uninstall,
     )
     from skillc_index.sqlite import sqlite_uri, use_wal
-    from skillc_index.text import json_text, one_line, printable, valid_utf8
+    from skillc_index.text import (
+        iter_line_bytes,
+        iter_lines,
+        json_text,
+        one_line,
+        printable,
+        split_lines,
+        valid_utf8,
+    )
     from skillc_index.tools.command import (
         CodeValue,
         CommandTemplate,

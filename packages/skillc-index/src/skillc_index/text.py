@@ -1,16 +1,145 @@
-"""Text that arrives from outside (command-line arguments, file names, JSON strings, skills)
-made safe for where it goes: SQLite, which refuses what is not valid UTF-8, and a terminal,
-which obeys the control characters in a skill's headings or file names.
+"""Text: its lines, and what arrives from outside made safe for where it goes.
 
-Python hands over bytes that are not UTF-8 as lone surrogates (``surrogateescape``), and a
-JSON string may hold escaped lone surrogates; encoding either raises ``UnicodeEncodeError``.
+**Lines.** A line ends at ``\\n``, ``\\r\\n`` or a lone ``\\r``, and nowhere else: not at a
+form feed, a vertical tab, NEL (U+0085), U+2028 or U+2029, which ``str.splitlines`` also splits
+on. This is how markdown-it sees lines (it turns ``\\r\\n`` and ``\\r`` into ``\\n`` and
+splits on ``\\n``), so the line numbers the index stores (headings, sections) and the lines
+``show`` and ``open`` read back are the same lines. Never use ``str.splitlines`` on file text:
+:func:`split_lines`, :func:`iter_lines` and :func:`iter_line_bytes` are the one definition
+every reader and the index share.
+
+**Text from outside** (command-line arguments, file names, JSON strings, skills) made safe for
+where it goes: SQLite, which refuses what is not valid UTF-8 (:func:`valid_utf8`), and a
+terminal, which obeys the control characters in a skill's headings or file names
+(:func:`printable`, :func:`one_line`). Python hands over bytes that are not UTF-8 as lone
+surrogates (``surrogateescape``), and a JSON string may hold escaped lone surrogates; encoding
+either raises ``UnicodeEncodeError``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from collections.abc import Iterator
+from typing import Any, BinaryIO
 
-__all__ = ["json_text", "one_line", "printable", "valid_utf8"]
+__all__ = [
+    "count_lines",
+    "iter_line_bytes",
+    "iter_lines",
+    "json_text",
+    "normalize_newlines",
+    "one_line",
+    "printable",
+    "split_lines",
+    "valid_utf8",
+]
+
+# -- lines -------------------------------------------------------------------------------------
+
+_CHUNK = 1 << 16
+
+# One whole line with its break. Only ever run over text that ends with a break (see
+# _complete), so it never scans a line's characters twice.
+_LINE = r"[^\r\n]*(?:\r\n|\r|\n)"  # compiled on first use (as diagnostics explains)
+
+
+def normalize_newlines(text: str) -> str:
+    """``text`` with every ``\\r\\n`` and lone ``\\r`` made ``\\n`` (same lines, same count)."""
+    if "\r" not in text:
+        return text
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def count_lines(text: str) -> int:
+    """Number of lines; a last line without a break counts, an empty text has 0."""
+    if not text:
+        return 0
+    breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
+    return breaks + (0 if text.endswith(("\n", "\r")) else 1)
+
+
+def _complete(text: str) -> tuple[list[str], str]:
+    """The whole lines of ``text`` (breaks kept) and what follows the last break."""
+    cut = max(text.rfind("\n"), text.rfind("\r")) + 1
+    whole = text[:cut]
+    lines = whole.splitlines(keepends=True)  # several times faster than _LINE.findall
+    if len(lines) == whole.count("\n"):  # it broke at no lone '\r', FF, NEL, U+2028...
+        return lines, text[cut:]
+    return re.findall(_LINE, whole), text[cut:]
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text``, each with its line break (the last one may have none)."""
+    lines, rest = _complete(text)
+    if rest:
+        lines.append(rest)
+    return lines
+
+
+def _chunks(handle: BinaryIO) -> Iterator[bytes]:
+    """The bytes of a file opened in binary mode, in chunks that never end between the
+    ``\r`` and the ``\n`` of a ``\r\n`` (a chunk's last ``\r`` opens the next one)."""
+    carry = b""
+    while chunk := handle.read(_CHUNK):
+        if carry:
+            chunk = carry + chunk
+        chunk, carry = (chunk[:-1], b"\r") if chunk.endswith(b"\r") else (chunk, b"")
+        if chunk:
+            yield chunk
+    if carry:
+        yield carry
+
+
+def iter_line_bytes(handle: BinaryIO, first: int = 1) -> Iterator[bytes]:
+    """The lines of a file opened in binary mode, from line ``first`` (1-based) on, as bytes,
+    each with its line break: the lines :func:`iter_lines` decodes (a ``\n`` or ``\r`` byte
+    is never part of a UTF-8 sequence, so the bytes break where the text does, and each line
+    decodes as it does inside the file). Read in chunks: memory holds one line, a line of any
+    length costs time in proportion to its length, the lines before ``first`` are skipped
+    without being copied, and a line is split off only when the one before it was taken (a
+    reader that stops at a section's end splits nothing after it)."""
+    number = 1  # the line the next byte belongs to
+    parts: list[bytes] = []  # the pieces of that line, when it is one to yield
+    for chunk in _chunks(handle):
+        if b"\r" in chunk:  # \r\n or lone \r breaks: split the chunk (bytes split at those only)
+            lines = chunk.splitlines(keepends=True)
+            rest = b"" if lines[-1].endswith((b"\n", b"\r")) else lines.pop()
+            if lines and parts:
+                lines[0] = b"".join(parts) + lines[0]
+                parts = []
+            yield from lines[max(first - number, 0) :]
+            number += len(lines)
+        else:  # \n breaks only: find them one by one
+            start = 0
+            while number < first and (end := chunk.find(b"\n", start)) >= 0:
+                start = end + 1
+                number += 1
+            if number < first:
+                continue  # the rest of the chunk is part of a line before ``first``
+            while (end := chunk.find(b"\n", start)) >= 0:
+                line = chunk[start : end + 1]
+                if parts:
+                    line = b"".join(parts) + line
+                    parts = []
+                yield line
+                start = end + 1
+                number += 1
+            rest = chunk[start:]
+        if rest and number >= first:
+            parts.append(rest)
+    if parts:
+        yield b"".join(parts)
+
+
+def iter_lines(handle: BinaryIO) -> Iterator[str]:
+    """The lines of a file opened in binary mode, as UTF-8 (bad bytes as U+FFFD), each with
+    its line break, read in chunks: memory holds one line, and a line of any length costs
+    time in proportion to its length (its pieces are joined once, when it ends)."""
+    for line in iter_line_bytes(handle):
+        yield line.decode("utf-8", "replace")
+
+
+# -- text from outside ---------------------------------------------------------------------
 
 
 def valid_utf8(text: str) -> str:

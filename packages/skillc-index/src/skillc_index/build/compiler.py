@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from skillc_index._lines import normalize_newlines
 from skillc_index.atomic import ensure_dir, staging_dir
 from skillc_index.build.manifest import (
     MANIFEST_VERSION,
@@ -50,7 +49,7 @@ from skillc_index.index.fts import index_tokenizer
 from skillc_index.index.schema import RACY_WINDOW_NS, Document, FileStat, stat_files
 from skillc_index.index.writer import IndexCounts, ParsedFile, write_index
 from skillc_index.layout import META_DIR, SKILL_FILE, ResolvedSkill
-from skillc_index.text import valid_utf8
+from skillc_index.text import normalize_newlines, valid_utf8
 
 if TYPE_CHECKING:
     from skillc_index.build.stub import Reference

@@ -11,7 +11,7 @@ YAML mapping ends at the next ``---`` line); the Markdown body is parsed with ma
 module is cheap, the first parse pays for them.
 
 All line numbers are 1-based and count every line of the file, frontmatter included. Lines
-end at ``\\n``, ``\\r\\n`` or a lone ``\\r`` only (:mod:`skillc_index._lines`, markdown-it's
+end at ``\\n``, ``\\r\\n`` or a lone ``\\r`` only (:mod:`skillc_index.text`, markdown-it's
 view too): the lines ``show`` and ``open`` read back.
 
 What one file may cost is bounded: markdown-it-py spends up to about 15 s on a MB of table
@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
-from skillc_index._lines import count_lines, normalize_newlines
 from skillc_index.command_errors import (
     MissingFrontmatterField,
 )
@@ -40,6 +39,7 @@ from skillc_index.diagnostics import (
     Notice,
 )
 from skillc_index.markdown.frontmatter import BOM, Frontmatter, parse_frontmatter, split_frontmatter
+from skillc_index.text import count_lines, normalize_newlines
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt

@@ -292,7 +292,7 @@ def parse_frontmatter(text: str) -> Frontmatter:
     """Only the frontmatter of a file's text (RFC-0008:C-REGISTRY SKL100), without parsing
     the Markdown body: for callers such as ``list`` that need nothing else. A leading BOM is
     ignored; line numbers are the same as :func:`parse_markdown` gives."""
-    from skillc_index._lines import normalize_newlines
+    from skillc_index.text import normalize_newlines
 
     return split_frontmatter(normalize_newlines(text.removeprefix(BOM)))[0]
 
