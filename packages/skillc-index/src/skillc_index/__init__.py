@@ -167,16 +167,16 @@ _EXPORTS: dict[str, str] = {
     "ListingEntry": "listing.budget",
     "folder_budget": "listing.budget",
     "listing_budgets": "listing.budget",
-    "ROUTER_NAME": "route.commands",
-    "ROUTER_MARK": "route.commands",
-    "RouteResult": "route.commands",
-    "RoutedSkill": "route.commands",
-    "SkillLeft": "route.commands",
-    "NoProjectToRoute": "route.commands",
-    "RouteOutside": "route.commands",
-    "RoutedElsewhere": "route.commands",
-    "FolderRoutedAs": "route.commands",
-    "RouteBusy": "route.commands",
+    "ROUTER_NAME": "route.router_skill",
+    "ROUTER_MARK": "installed",
+    "RouteResult": "route.result",
+    "RoutedSkill": "route.result",
+    "SkillLeft": "route.result",
+    "NoProjectToRoute": "route.result",
+    "RouteOutside": "route.result",
+    "RoutedElsewhere": "route.result",
+    "FolderRoutedAs": "route.result",
+    "RouteBusy": "route.result",
     "route_install": "route.commands",
     "route_uninstall": "route.commands",
     "route_status": "route.commands",
@@ -393,6 +393,7 @@ if TYPE_CHECKING:
         hash16,
         index_path,
     )
+    from skillc_index.installed import ROUTER_MARK
     from skillc_index.layout import (
         KNOWN_TARGETS,
         META_DIR,
@@ -432,9 +433,8 @@ if TYPE_CHECKING:
         title_of,
     )
     from skillc_index.markdown.frontmatter import Frontmatter, parse_frontmatter, type_name
-    from skillc_index.route.commands import (
-        ROUTER_MARK,
-        ROUTER_NAME,
+    from skillc_index.route.commands import route_install, route_status, route_uninstall
+    from skillc_index.route.result import (
         FolderRoutedAs,
         NoProjectToRoute,
         RouteBusy,
@@ -443,10 +443,8 @@ if TYPE_CHECKING:
         RouteOutside,
         RouteResult,
         SkillLeft,
-        route_install,
-        route_status,
-        route_uninstall,
     )
+    from skillc_index.route.router_skill import ROUTER_NAME
     from skillc_index.sqlite import sqlite_uri, use_wal
     from skillc_index.text import (
         iter_line_bytes,

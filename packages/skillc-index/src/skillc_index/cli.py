@@ -32,9 +32,9 @@ if TYPE_CHECKING:
     from skillc_index.layout import Layout
     from skillc_index.listing.budget import FolderBudget
     from skillc_index.operation import Session
-    from skillc_index.route.commands import RouteResult
+    from skillc_index.route.result import RouteResult
 
-#: The router skill's name (``skillc_index.route.commands.ROUTER_NAME``; not imported for --help).
+#: The router skill's name (``route.router_skill.ROUTER_NAME``; not imported for --help).
 ROUTER_NAME = "skill-router"
 
 

@@ -1,0 +1,123 @@
+"""The route's record: the manifest ``<base>/.skillc/router/<agent>.json``, one
+:class:`MoveRecord` per move (name, kind, and the moved entry's device and inode, which a
+rename keeps).
+
+The manifest is written *before* anything moves, so an interrupted run is finished by running
+the command again: a recorded entry is where the record says (moved) or still in the folder
+(planned again), whichever the file system shows (:func:`is_ours`). A checkout may ship a
+manifest: it is read within bounds, and one that is not valid is E999 naming the file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Literal, NamedTuple
+
+from skillc_index.atomic import ensure_dir, write_file_atomic
+from skillc_index.diagnostics import InternalError
+from skillc_index.route.result import Kind
+
+__all__ = [
+    "MANIFEST_VERSION",
+    "MoveRecord",
+    "RouteManifest",
+    "identity_of",
+    "is_ours",
+    "lexists",
+    "plain_name",
+    "read_route_manifest",
+    "write_route_manifest",
+]
+
+MANIFEST_VERSION = 1
+
+#: The most of a route manifest read (an entry is ~80 bytes: 100,000 skills fit).
+MAX_MANIFEST_BYTES = 16 << 20
+
+
+class MoveRecord(NamedTuple):
+    """One recorded move."""
+
+    name: str
+    kind: Kind
+    dev: int
+    ino: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "dev": self.dev, "ino": self.ino}
+
+
+class RouteManifest(NamedTuple):
+    folder: str
+    """The agent folder, relative to the base (where uninstall puts the skills back)."""
+    state: Literal["installing", "installed"]
+    records: tuple[MoveRecord, ...]
+    router_sha256: str | None
+
+
+def read_route_manifest(path: Path) -> RouteManifest | None:
+    """The route manifest at ``path`` (None: there is none). A checkout may ship one: read
+    within bounds (:func:`~skillc_index.bounded_json.read_json_bounded`); one that cannot be read or
+    is not valid is E999 naming the file: what is routed cannot be known."""
+    from skillc_index.bounded_json import read_json_bounded
+
+    try:
+        data = read_json_bounded(path, max_bytes=MAX_MANIFEST_BYTES)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise InternalError(f"cannot read the route manifest '{path}': {exc}") from None
+    try:
+        records = tuple(
+            MoveRecord(str(item["name"]), item["kind"], int(item["dev"]), int(item["ino"]))
+            for item in data["entries"]
+        )
+        if data.get("version") != MANIFEST_VERSION or any(
+            r.kind not in ("folder", "deployment") or not plain_name(r.name) for r in records
+        ):
+            raise ValueError("unknown version or entry")
+        router = data.get("router_sha256")
+        return RouteManifest(
+            str(data["folder"]),
+            "installed" if data.get("state") == "installed" else "installing",
+            records,
+            router if isinstance(router, str) else None,
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InternalError(f"the route manifest '{path}' is not valid ({exc})") from None
+
+
+def write_route_manifest(path: Path, agent: str, manifest: RouteManifest) -> None:
+    data = {
+        "version": MANIFEST_VERSION,
+        "agent": agent,
+        "folder": manifest.folder,
+        "state": manifest.state,
+        "router_sha256": manifest.router_sha256,
+        "entries": [record.to_json() for record in manifest.records],
+    }
+    ensure_dir(path.parent)
+    write_file_atomic(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
+
+
+def plain_name(name: str) -> bool:
+    """A name one entry of a folder can have, that is not hidden."""
+    return bool(name) and not name.startswith(".") and "/" not in name and os.sep not in name
+
+
+def identity_of(path: Path) -> tuple[int, int] | None:
+    try:
+        info = path.lstat()
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def lexists(path: Path) -> bool:
+    return os.path.lexists(path)
+
+
+def is_ours(record: MoveRecord, path: Path) -> bool:
+    return identity_of(path) == (record.dev, record.ino)

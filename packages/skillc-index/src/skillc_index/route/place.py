@@ -1,0 +1,158 @@
+"""The places a route concerns (:class:`RoutePlace`): the agent folder, the store of the same
+scope, ``<base>/.skillc/router/`` with the manifest and the parked deployments, and the
+router's place; the checks that each really lies within the project or the home folder
+(symlinks followed), and the lock a command holds while it changes them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from skillc_index.atomic import ensure_dir
+from skillc_index.diagnostics import UnknownTarget
+from skillc_index.files import inside
+from skillc_index.layout import SKILLC_DIR, Layout, Scope, agent_targets
+from skillc_index.route.manifest import read_route_manifest
+from skillc_index.route.result import Kind, NoProjectToRoute, RouteBusy, RouteOutside
+from skillc_index.route.router_skill import ROUTER_NAME
+
+if TYPE_CHECKING:
+    from skillc_index.config import Config
+
+__all__ = [
+    "AGENT_NAME",
+    "ROUTES_DIR",
+    "RoutePlace",
+    "check_agent_folder",
+    "check_inside",
+    "route_lock",
+    "route_place",
+    "routed_as",
+]
+
+#: ``<base>/.skillc/router/``: the manifests (``<agent>.json``) and parked deployments.
+ROUTES_DIR = "router"
+
+#: A name an agent of ``[targets]`` may have to be routed (it names the manifest file).
+AGENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
+
+
+class RoutePlace(NamedTuple):
+    """The folders of one agent's route in one scope."""
+
+    agent: str
+    scope: Scope
+    base: Path
+    folder: Path
+    store: Path
+    routes: Path
+    """``<base>/.skillc/router``."""
+
+    @property
+    def manifest(self) -> Path:
+        return self.routes / f"{self.agent}.json"
+
+    @property
+    def parking(self) -> Path:
+        return self.routes / self.agent
+
+    @property
+    def router(self) -> Path:
+        return self.folder / ROUTER_NAME
+
+    def destination(self, name: str, kind: Kind) -> Path:
+        return (self.store if kind == "folder" else self.parking) / name
+
+
+def route_place(layout: Layout, config: Config, agent: str, global_: bool) -> RoutePlace:
+    """The agent folder, store and manifest of ``agent`` in the scope; refuses (E100) an
+    unknown agent, a project scope outside any project, and any of them leading outside the
+    project (or home) folder."""
+    scope: Scope = "global" if global_ else "project"
+    if scope == "project" and layout.project_root is None:
+        raise NoProjectToRoute
+    known = agent_targets(config.targets)
+    if agent not in known or not AGENT_NAME.match(agent):
+        raise UnknownTarget(agent, tuple(sorted(name for name in known if AGENT_NAME.match(name))))
+    base = layout.base(scope)
+    folder = known[agent].folder(scope, base, layout.home)
+    if folder is None:  # a home-only ("~/...") target asked for in the project
+        has_one = (name for name, target in known.items() if target.project is not None)
+        raise UnknownTarget(agent, tuple(sorted(has_one)))
+    place = RoutePlace(
+        agent,
+        scope,
+        base,
+        folder,
+        layout.store(scope),
+        base / SKILLC_DIR / ROUTES_DIR,
+    )
+    checked = (
+        ("store", place.store),
+        ("runtime folder", layout.runtime_store(scope)),
+        ("route folder", place.routes),
+    )
+    for what, path in checked:
+        check_inside(place, layout, what, path)
+    check_agent_folder(place, layout, place.folder)
+    return place
+
+
+def check_inside(place: RoutePlace, layout: Layout, what: str, path: Path) -> None:
+    """RouteOutside (E100) unless ``path`` really (symlinks followed) is in the base."""
+    real = os.path.realpath(path)
+    if not inside(real, os.path.realpath(place.base)):
+        where = "project" if place.scope == "project" else "home folder"
+        raise RouteOutside(what, layout.display(path), f"leads outside the {where}, to {real}")
+
+
+def check_agent_folder(place: RoutePlace, layout: Layout, folder: Path) -> None:
+    """The agent folder must be in the base, and not in skillc's own folder."""
+    check_inside(place, layout, "agent folder", folder)
+    if inside(os.path.realpath(folder), os.path.realpath(place.base / SKILLC_DIR)):
+        raise RouteOutside("agent folder", layout.display(folder), "is inside skillc's own folder")
+
+
+@contextlib.contextmanager
+def route_lock(place: RoutePlace, layout: Layout) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on the route folder while the command changes things
+    (another route command of this scope gets :class:`RouteBusy`); unlocked where there is
+    no ``flock``."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    ensure_dir(place.routes)
+    fd = os.open(place.routes, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise RouteBusy(layout.display(place.routes)) from None
+        except OSError:  # a file system without flock: run unlocked
+            pass
+        yield
+    finally:
+        os.close(fd)
+
+
+def routed_as(place: RoutePlace, folder_rel: str) -> str | None:
+    """Another agent whose recorded route is of this very folder, else None."""
+    try:
+        names = sorted(os.listdir(place.routes))  # noqa: PTH208
+    except OSError:
+        return None
+    for name in names:
+        agent = name.removesuffix(".json")
+        if agent == name or agent == place.agent or not AGENT_NAME.match(agent):
+            continue
+        recorded = read_route_manifest(place.routes / name)
+        if recorded is not None and recorded.folder == folder_rel:
+            return agent
+    return None

@@ -1,0 +1,258 @@
+"""What ``route install`` does with each entry of the agent folder (:func:`classify`): a skill
+folder moves to the store, a deployment skillc made is parked (or, when it duplicates what is
+behind the router already, removed), and anything else is left in place with the reason
+(:class:`~skillc_index.route.result.SkillLeft`): a symlink skillc did not make, a name the
+store has, a skill that does not build... Nothing here changes the file system.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import Literal, NamedTuple
+
+from skillc_index.diagnostics import Notice, SkillcError
+from skillc_index.layout import META_DIR, SKILL_FILE, SKILLC_DIR, Layout
+from skillc_index.route.manifest import MoveRecord, identity_of, lexists, plain_name
+from skillc_index.route.place import RoutePlace
+from skillc_index.route.result import Kind, SkillLeft
+
+__all__ = [
+    "EntryPlan",
+    "Scan",
+    "behind",
+    "classify",
+    "deployment_of",
+    "holds_skill",
+    "redeployed",
+    "scan_folder",
+    "why_not_built",
+]
+
+
+class EntryPlan(NamedTuple):
+    """One entry of the agent folder and what install does with it."""
+
+    name: str
+    kind: Kind
+    action: Literal["moved", "parked", "unlinked"]
+    identity: tuple[int, int]
+
+
+def deployment_of(path: Path, layout: Layout) -> str | None:
+    """The store skill whose deployment skillc made ``path`` is (a symlink to its runtime, or
+    a copy of its stub), or None. Only one whose skill is in a store counts: routing keeps
+    every skill findable."""
+    from skillc_index.build.deploy import _is_skillc_copy
+    from skillc_index.build.manifest import read_manifest
+
+    if path.is_symlink():
+        real = Path(os.path.realpath(path))
+        for scope in layout.scopes():
+            if str(real.parent) == os.path.realpath(layout.runtime_store(scope)):
+                manifest = read_manifest(real)
+                store_skill = layout.store(scope) / real.name / SKILL_FILE
+                if manifest is not None and store_skill.is_file():
+                    return real.name
+        return None
+    manifest = read_manifest(path)
+    if manifest is None or not _is_skillc_copy(path, manifest.skill):
+        return None
+    for scope in layout.scopes():
+        if (layout.store(scope) / manifest.skill / SKILL_FILE).is_file():
+            return manifest.skill
+    return None
+
+
+def redeployed(origin: Path, record: MoveRecord, destination: Path, layout: Layout) -> bool:
+    """Whether the entry at a routed skill's place in the agent folder is a deployment
+    skillc made of that same store skill (``skc build`` deployed it again while it was
+    routed): uninstall may then take that deployment's place."""
+    from skillc_index.installed import deployed_source
+
+    if _same_link(origin, destination):
+        return True
+    if deployment_of(origin, layout) is None:  # not skillc's: never taken
+        return False
+    store_skill = (
+        os.path.realpath(destination)
+        if record.kind == "folder"
+        else deployed_source(os.path.realpath(destination), layout)
+    )
+    if store_skill is None:
+        return False
+    return deployed_source(os.path.realpath(origin), layout) == store_skill
+
+
+def _same_link(one: Path, other: Path) -> bool:
+    try:
+        return one.is_symlink() and other.is_symlink() and one.readlink() == other.readlink()
+    except OSError:
+        return False
+
+
+def classify(
+    place: RoutePlace, layout: Layout, name: str, taken: set[str]
+) -> EntryPlan | SkillLeft | None:
+    """What install does with the entry ``name`` of the agent folder: a plan, a reason to
+    leave it, or None for what is not a skill (a file, a folder without SKILL.md)."""
+    path = place.folder / name
+    identity = identity_of(path)
+    if identity is None:
+        return None
+    if path.is_symlink():
+        if not holds_skill(path):
+            return None
+        if deployment_of(path, layout) is None:
+            target = path.readlink()
+            real = Path(os.path.realpath(path))
+            if real.parent.name == "runtime" and real.parent.parent.name == SKILLC_DIR:
+                why = "its source is in no store"
+                return SkillLeft(
+                    name,
+                    path,
+                    f"a deployment skillc made of {real}, but {why}",
+                    "source in no store",
+                )
+            return SkillLeft(
+                name,
+                path,
+                f"a symlink to {target} that skillc did not make (skillc never moves what a "
+                "link points to)",
+                "a symlink skillc did not make",
+            )
+        return _deployment_plan(place, name, identity, taken)
+    if not path.is_dir() or not holds_skill(path):
+        return None
+    if (path / META_DIR).is_dir() and deployment_of(path, layout) is not None:
+        return _deployment_plan(place, name, identity, taken)
+    problem = _name_problem(name)
+    if problem is not None:
+        return SkillLeft(name, path, problem, "invalid name")
+    destination = place.store / name
+    if lexists(destination) or name in taken:
+        return SkillLeft(
+            name,
+            path,
+            f"the {place.scope} store already has a skill named '{name}'",
+            "name taken in the store",
+        )
+    if not os.access(path, os.W_OK):  # a folder moves to another parent only if writable
+        return SkillLeft(name, path, "not moved (Permission denied)", "not moved")
+    try:
+        _check_builds(path, name)
+    except (SkillcError, OSError) as exc:
+        return SkillLeft(name, path, *why_not_built(exc))
+    return EntryPlan(name, "folder", "moved", identity)
+
+
+def _name_problem(name: str) -> str | None:
+    """Why a skill folder named ``name`` cannot enter the store under that name: the one
+    rule of every way into a store (``init``, an import, this move), or None."""
+    from skillc_index.layout import InvalidSkillName, require_skill_name
+
+    try:
+        require_skill_name(name)
+    except InvalidSkillName as exc:
+        return str(exc.diagnostic.params["message"])
+    return None
+
+
+def why_not_built(exc: SkillcError | OSError) -> tuple[str, str]:
+    """Why a skill is left (its reason, and the kind of it): it does not build, or one of its
+    files cannot be read (no permission, a FIFO...)."""
+    if isinstance(exc, OSError):
+        return f"cannot be read: {exc.strerror or exc}", "cannot be read"
+    return f"does not build: {_one_line(exc)}", "does not build"
+
+
+def _check_builds(source: Path, name: str) -> None:
+    """Raise what stops a build of the skill folder ``source`` before it writes anything
+    (a compiled runtime given as a source, a symlink leading out, E011 for the frontmatter):
+    a skill that fails here is left in place, by a dry run and a real run alike."""
+    from skillc_index.build.skill import _check_source, _validate_frontmatter
+    from skillc_index.diagnostics import PathEscapesRoot
+    from skillc_index.files import walk_skill
+
+    _check_source(source, name)
+    found = walk_skill(source)
+    if found.escapes:
+        raise PathEscapesRoot(found.escapes[0])
+    _validate_frontmatter(source)
+
+
+def _one_line(exc: SkillcError) -> str:
+    """A failure's diagnostic on one line: its hint (an E011's YAML error...) after a ``;``."""
+    from skillc_index.diagnostics import format_diagnostic
+
+    lines = format_diagnostic(exc.diagnostic).splitlines()
+    return "; ".join([lines[0], *(line.removeprefix("hint: ") for line in lines[1:])])
+
+
+def _deployment_plan(
+    place: RoutePlace, name: str, identity: tuple[int, int], taken: set[str]
+) -> EntryPlan | SkillLeft:
+    """A deployment skillc made is parked; one that duplicates what is behind the router
+    already (the same link parked, or a build that deployed a routed skill again) is
+    removed: uninstall puts back what was there before."""
+    path = place.folder / name
+    parked = place.parking / name
+    if name in taken or (lexists(parked) and _same_link(path, parked)):
+        return EntryPlan(name, "deployment", "unlinked", identity)
+    if lexists(parked):
+        return SkillLeft(
+            name, path, f"a deployment of this name is already parked ({parked})", "already parked"
+        )
+    return EntryPlan(name, "deployment", "parked", identity)
+
+
+def behind(place: RoutePlace, plan: EntryPlan) -> Path:
+    """Where the skill of ``plan`` is behind the router: its destination; for a duplicate
+    that is removed (``unlinked``), what it duplicates: the parked link, else the store
+    skill (a build deployed a routed skill again)."""
+    if plan.action == "unlinked" and not lexists(place.parking / plan.name):
+        return place.store / plan.name
+    return place.destination(plan.name, plan.kind)
+
+
+def holds_skill(path: Path) -> bool:
+    """Whether the entry ``path`` holds a SKILL.md file. ``OSError`` when that cannot be
+    told (a folder that cannot be read, a symlink loop)."""
+    try:
+        return stat.S_ISREG((path / SKILL_FILE).stat().st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+
+
+class Scan(NamedTuple):
+    """The entries of the agent folder worth looking at, and what could not be read."""
+
+    names: list[str]
+    notices: list[Notice]
+    unreadable: list[str]
+    """``name (why)`` of each entry that cannot be read."""
+
+    def skip(self, name: str, exc: OSError) -> None:
+        self.unreadable.append(f"{name} ({exc.strerror or exc})")
+
+    def warnings(self, place: RoutePlace) -> list[Notice]:
+        """The notices, and one for the entries skipped because they cannot be read."""
+        if not self.unreadable:
+            return self.notices
+        from skillc_index.listing.budget import unreadable_notice
+
+        return [*self.notices, unreadable_notice(place.folder, self.unreadable)]
+
+
+def scan_folder(place: RoutePlace) -> Scan:
+    """The agent folder's entries (not hidden), by name; one that cannot be listed is
+    reported (as a notice), not raised."""
+    try:
+        names = [entry.name for entry in os.scandir(place.folder)]
+    except FileNotFoundError:
+        names = []
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        return Scan([], [Notice(f"agent folder {place.folder} cannot be listed ({why})")], [])
+    return Scan(sorted(name for name in names if plain_name(name)), [], [])

@@ -1,0 +1,132 @@
+"""The router skill: the one skill left in a routed agent folder (``ROUTER_NAME``), whose
+description tells the agent to find the skill for its task with ``skc find`` / ``skc_find``.
+Its text, the marker file that says skillc wrote it (``ROUTER_MARK``), what is at its place
+(skillc's router, one edited since, something else) and how it is put in place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from skillc_index.atomic import abandoned, staging_dir
+from skillc_index.installed import ROUTER_MARK
+from skillc_index.layout import SKILL_FILE, Scope
+from skillc_index.route.manifest import MANIFEST_VERSION, lexists
+
+if TYPE_CHECKING:
+    from skillc_index.route.place import RoutePlace
+
+__all__ = [
+    "ROUTER_MARK",
+    "ROUTER_NAME",
+    "router_state_of",
+    "router_text",
+    "sha256_hex",
+    "write_router",
+]
+
+#: The router skill's folder name in the agent folder (and its ``name``).
+ROUTER_NAME = "skill-router"
+
+
+def router_text(count: int, agent: str, scope: Scope) -> str:
+    """The router's SKILL.md: its description (the one listing entry the agent pays for)
+    tells the agent to find the skill for any task first."""
+    from skillc_index.build.stub import _yaml_string
+
+    skills = f"{count} skill{'' if count == 1 else 's'}"
+    description = (
+        f"Finds the right skill for the task among {skills} installed for this agent but kept "
+        "out of this listing by skillc. Use it FIRST, for any task: call the MCP tool skc_find "
+        '(or run `skc find "<task>"`) with the task in words, then read the best skill with '
+        "skc_show / skc_open (`skc show <skill>`)."
+    )
+    undo = "skc route uninstall" + ("" if agent == "claude" else f" --target {agent}")
+    undo += " --global" if scope == "global" else ""
+    return "\n".join(
+        [
+            "---",
+            f"name: {ROUTER_NAME}",
+            f"description: {_yaml_string(description)}",
+            "---",
+            "",
+            "# Skill router",
+            "",
+            f"{skills[0].upper()}{skills[1:]} are installed for you but are not in your skill "
+            "listing: skillc keeps them in its store, so that the listing costs one entry "
+            "instead of one per skill. Before you start any task, look for the skill that fits:",
+            "",
+            "1. Find it: call the MCP tool `skc_find` with the task in words (`query`), or run",
+            '   `skc find "<the task, in words>"`. Skills come best first, each with the',
+            "   sections that match best.",
+            "2. Read it, section by section: `skc_outline` and `skc_show` (or",
+            '   `skc outline <skill>`, `skc show <skill> --section "<heading>"`), `skc_open` for',
+            "   one of its files (`skc open <skill> <path>`), `skc_search` to search it.",
+            "3. Follow it. When no skill fits the task, go on without one.",
+            "",
+            "Never read the skills' files directly: the skillc commands serve them.",
+            "",
+            f"(The user puts the skills back in this folder with `{undo}`.)",
+            "",
+        ]
+    )
+
+
+def _router_files(text: str) -> dict[str, bytes]:
+    mark = {"skillc": "router", "version": MANIFEST_VERSION}
+    return {
+        SKILL_FILE: text.encode("utf-8"),
+        ROUTER_MARK: (json.dumps(mark) + "\n").encode("ascii"),
+    }
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def router_state_of(
+    path: Path, recorded_sha: str | None
+) -> Literal["absent", "ours", "edited", "other"]:
+    """What is at the router's place: nothing, the router skillc wrote (``ours``: exactly
+    its two files, SKILL.md as recorded), a router edited since, or something else."""
+    if not lexists(path):
+        return "absent"
+    try:
+        if path.is_symlink() or not path.is_dir() or not (path / ROUTER_MARK).is_file():
+            return "other"
+    except OSError:  # a folder that cannot be read: not known to be skillc's
+        return "other"
+    try:
+        names = {entry.name for entry in os.scandir(path)}
+        stub = (path / SKILL_FILE).read_bytes()
+    except OSError:
+        return "edited"
+    if names != {SKILL_FILE, ROUTER_MARK} or (path / SKILL_FILE).is_symlink():
+        return "edited"
+    return "ours" if recorded_sha is not None and sha256_hex(stub) == recorded_sha else "edited"
+
+
+def write_router(place: RoutePlace, text: str) -> None:
+    """Put the router in place: assembled in a hidden folder beside it, renamed in; an older
+    router of skillc's is replaced only once the new one is complete."""
+    import shutil
+
+    for stale in abandoned(place.folder, f"{ROUTER_NAME}.old"):  # an old router, of a killed run
+        shutil.rmtree(stale, ignore_errors=True)
+    staging = staging_dir(place.folder, f"{ROUTER_NAME}.route")
+    try:
+        for name, data in _router_files(text).items():
+            (staging / name).write_bytes(data)
+        old: Path | None = None
+        if lexists(place.router):
+            old = staging_dir(place.folder, f"{ROUTER_NAME}.old", sweep=False)
+            place.router.rename(old / ROUTER_NAME)
+        staging.rename(place.router)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
