@@ -5,9 +5,9 @@ Run with the Python of the environment skillc is installed in (skc must sit next
     /path/to/venv/bin/python bench/build_corpus.py [--runs 5] [--rebuild-runs 20]
 
 1. **From scratch**: every skill of the corpus (each folder holding SKILL.md) built from its
-   path with ``skillc_index.build_skill``, in a fresh temporary project and ``$SKILLC_HOME``
-   per skill and per round: import into the store, hash, parse, index, stub, manifest,
-   symlink. The baseline, in the same process and the same rounds: markdown-it-py alone
+   path with ``skillc_index.build.skill.build_skill``, in a fresh temporary project and
+   ``$SKILLC_HOME`` per skill and per round: import into the store, hash, parse, index, stub,
+   manifest, symlink. The baseline, in the same process and the same rounds: markdown-it-py alone
    reading and parsing the same ``.md`` files (``MarkdownIt("commonmark").enable("table")``,
    the configuration skillc parses with). Target: at most 1.5x.
 2. **Unchanged rebuild** of the largest corpus skill (most bytes), already built:
@@ -76,7 +76,8 @@ def prepare_projects(count: int, workdir: Path) -> list[Path]:
 
 
 def build_all(skills: Sequence[Path], projects: Sequence[Path], home: Path) -> None:
-    from skillc_index import Layout, build_skill, load_config
+    from skillc_index import Layout, load_config
+    from skillc_index.build.skill import build_skill
 
     env = {"SKILLC_HOME": str(home)}
     for skill, project in zip(skills, projects, strict=True):
@@ -130,7 +131,8 @@ print(time.perf_counter() - start)
 
 def rebuild_numbers(skill: Path, runs: int, warmup: int) -> tuple[str, dict[str, list[float]]]:
     """Seconds per unchanged rebuild: warm in-process, cold in-process, subprocess, baseline."""
-    from skillc_index import Layout, build_skill, load_config
+    from skillc_index import Layout, load_config
+    from skillc_index.build.skill import build_skill
 
     skc = find_skc()
     with tempfile.TemporaryDirectory(prefix="skc-bench-") as tmp:

@@ -59,7 +59,8 @@ sys.path.insert(0, str(STRESS))
 def check_parse(data: bytes) -> None:
     from stress_support import check_headings
 
-    from skillc_index import SkillcError, parse_markdown, read_skill_metadata
+    from skillc_index import SkillcError, parse_markdown
+    from skillc_index.markdown.document import read_skill_metadata
 
     text = data.decode("utf-8", errors="replace")
     try:
@@ -74,7 +75,9 @@ class QueryChecker:
     """A real index per tokenizer, built once; :meth:`check` runs one query on each."""
 
     def __init__(self, workdir: Path, corpus: Path) -> None:
-        from skillc_index import Layout, build_skill, index_tokenizer
+        from skillc_index import Layout
+        from skillc_index.build.skill import build_skill
+        from skillc_index.index.fts import index_tokenizer
 
         self.indexes: dict[str, Path] = {}
         skill = _query_skill(corpus)

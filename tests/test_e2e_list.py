@@ -245,7 +245,7 @@ def test_check_obsolete(
     home: Path,
     write_manifest: Callable[..., Path],
 ) -> None:
-    from skillc_index import source_hash
+    from skillc_index.files import source_hash
 
     store = populated / ".skillc" / "skills"
     runtime = populated / ".skillc" / "runtime"
@@ -290,7 +290,7 @@ def test_check_obsolete(
 def test_status_filters(
     list_json: ListJson, populated: Path, write_manifest: Callable[..., Path]
 ) -> None:
-    from skillc_index import source_hash
+    from skillc_index.files import source_hash
 
     store = populated / ".skillc" / "skills"
     runtime = populated / ".skillc" / "runtime"

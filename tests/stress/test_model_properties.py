@@ -25,15 +25,15 @@ from skillc_index import (
     IndexHandle,
     Layout,
     SkillcError,
-    build_skill,
     fts_query,
-    index_tokenizer,
     parse_frontmatter,
     parse_markdown,
-    read_skill_metadata,
     require_index,
     search_sections,
 )
+from skillc_index.build.skill import build_skill
+from skillc_index.index.fts import index_tokenizer
+from skillc_index.markdown.document import read_skill_metadata
 
 # -- generators ---------------------------------------------------------------------------------
 

@@ -21,7 +21,8 @@ import pytest
 
 from skillc_gateway import find_skills
 from skillc_gateway.catalog import Catalog, database, rank, semantic
-from skillc_index import EmptyQuery, Layout, SkillDirectoryNotFound, build_skill
+from skillc_index import EmptyQuery, Layout, SkillDirectoryNotFound
+from skillc_index.build.skill import build_skill
 from skillc_index.installed import ROUTING_ROOTS_VARIABLE
 
 Run = Callable[..., subprocess.CompletedProcess[str]]

@@ -16,7 +16,8 @@ import pytest
 
 from skillc_gateway import open_file, outline, search_skill, show_section, source_tree
 from skillc_gateway._outline import Outline, _parsed_outline
-from skillc_index import Layout, ResolvedSkill, build_skill, fresh_index, walk_skill
+from skillc_index import Layout, ResolvedSkill, fresh_index, walk_skill
+from skillc_index.build.skill import build_skill
 
 pytestmark = pytest.mark.corpus
 

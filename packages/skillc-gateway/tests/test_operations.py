@@ -19,8 +19,9 @@ from skillc_gateway.operations import (
     SearchParams,
     ShowParams,
 )
-from skillc_index import Layout, ResolvedSkill, build_skill
+from skillc_index import Layout, ResolvedSkill
 from skillc_index.accesslog import AccessLog
+from skillc_index.build.skill import build_skill
 from skillc_index.operation import Session
 
 

@@ -15,18 +15,18 @@ import pytest
 from skillc_gateway import normalize_query, search_skill, show_section
 from skillc_index import (
     EmptyQuery,
-    IndexCollision,
     IndexUnusable,
     Layout,
     PathEscapesRoot,
     ResolvedSkill,
     SectionNotFound,
     SkillFileNotFound,
-    build_skill,
     index_path,
     load_config,
     resolve_skill,
 )
+from skillc_index.build.skill import build_skill
+from skillc_index.diagnostics import IndexCollision
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 

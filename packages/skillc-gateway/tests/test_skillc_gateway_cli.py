@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 import skillc_gateway
-from skillc_index import Layout, build_skill
+from skillc_index import Layout
+from skillc_index.build.skill import build_skill
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 

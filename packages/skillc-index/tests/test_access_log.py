@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from skillc_index import Layout, format_diagnostic, utc_now
+from skillc_index import Layout, format_diagnostic
 from skillc_index.accesslog import (
     INSERT_ROW,
     AccessRecord,
@@ -33,6 +33,7 @@ from skillc_index.accesslog import (
     settle_identity,
 )
 from skillc_index.accesslog.schema import COLUMNS, SCHEMA, check_schema, connect
+from skillc_index.clock import utc_now
 
 RFC3339 = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
 

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from skillc_index import Layout, batch_jobs, build_skills, find_skill_folders
+from skillc_index import Layout, find_skill_folders
+from skillc_index.build.batch import batch_jobs, build_skills
 
 Run = Callable[..., Any]
 
@@ -214,7 +215,7 @@ def test_all_follows_no_import_record_out_of_the_project(
 ) -> None:
     """A checkout may ship a project store copy whose import record names a folder outside
     it (a private one): --all builds the store copy as it is, it copies nothing in."""
-    from skillc_index import source_hash
+    from skillc_index.files import source_hash
 
     private = tmp_path / "private" / "secret"
     write_skill(private, "Private.\n")

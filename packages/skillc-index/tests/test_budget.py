@@ -12,8 +12,10 @@ from typing import Any
 
 import pytest
 
-from skillc_index import Layout, build_skill, listing_budgets, load_config
+from skillc_index import Layout, load_config
 from skillc_index.accesslog import AccessLog
+from skillc_index.build.skill import build_skill
+from skillc_index.listing.budget import listing_budgets
 from skillc_index.operation import Session
 from skillc_index.operations import LIST, ListParams
 

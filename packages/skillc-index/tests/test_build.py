@@ -16,24 +16,25 @@ import yaml
 
 from skillc_index import (
     CLI_SPELLING,
-    BuildResult,
-    CompiledSkillGiven,
     Config,
-    EmptyTargetName,
-    ForeignFolder,
     InvalidOption,
     Layout,
-    MissingFrontmatterField,
     PathEscapesRoot,
-    StoreCopyDiffers,
-    TargetInsideSkill,
-    build_skill,
     load_config,
     parse_targets,
     resolve_skill,
-    source_hash,
 )
+from skillc_index.build.skill import BuildResult, build_skill
 from skillc_index.build.store import recover_stranded
+from skillc_index.command_errors import (
+    CompiledSkillGiven,
+    EmptyTargetName,
+    ForeignFolder,
+    MissingFrontmatterField,
+    StoreCopyDiffers,
+    TargetInsideSkill,
+)
+from skillc_index.files import source_hash
 from skillc_index.layout import ImportRecord
 
 MakeSkill = Callable[..., Path]

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from skillc_index import Layout, build_skill, load_config, parse_markdown
+from skillc_index import Layout, load_config, parse_markdown
+from skillc_index.build.skill import build_skill
 from skillc_index.markdown.frontmatter import parse_frontmatter
 
 pytestmark = pytest.mark.corpus

@@ -10,15 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from skillc_index import (
-    ForeignFolder,
-    InvalidOption,
-    Layout,
-    PathEscapesRoot,
-    TrackedDestination,
-    build_skill,
-)
+from skillc_index import InvalidOption, Layout, PathEscapesRoot
 from skillc_index.build.deploy import deploy, plan_deployments
+from skillc_index.build.skill import build_skill
+from skillc_index.command_errors import ForeignFolder, TrackedDestination
 from skillc_index.config import load_config
 from skillc_index.files import within
 

@@ -7,6 +7,7 @@ import re
 import pytest
 
 import skillc_index as si
+from skillc_index import command_errors
 from skillc_index import diagnostics as d
 
 # RFC-0005:C-CODES, as the RFC prints each line.
@@ -45,7 +46,7 @@ RFC_LINES = {
 
 
 def test_registry_is_exactly_the_rfc_table() -> None:
-    assert set(si.TEMPLATES) == set(RFC_LINES)
+    assert set(d.TEMPLATES) == set(RFC_LINES)
     for code, line in RFC_LINES.items():
         assert si.format_diagnostic(si.Diagnostic(code)) == line
 
@@ -53,31 +54,31 @@ def test_registry_is_exactly_the_rfc_table() -> None:
 @pytest.mark.parametrize(
     ("error", "expected"),
     [
-        (si.SkillNotFound("rust"), "error[E001]: skill 'rust' not found"),
+        (d.SkillNotFound("rust"), "error[E001]: skill 'rust' not found"),
         (
             si.IndexUnusable("rust"),
             "error[E002]: search index unusable; run 'skc build rust' to rebuild",
         ),
         (
-            si.IndexCollision("0123456789abcdef"),
+            d.IndexCollision("0123456789abcdef"),
             "error[E003]: index hash collision; "
             "delete .skillc-meta/search-0123456789abcdef.db and rebuild",
         ),
         (si.EmptyQuery(), "error[E004]: empty query"),
         (si.NotASkill("./x"), "error[E010]: not a valid skill: './x' (missing SKILL.md)"),
         (
-            si.MissingFrontmatterField("name"),
+            command_errors.MissingFrontmatterField("name"),
             "error[E011]: missing frontmatter field 'name' in SKILL.md",
         ),
         (si.PathEscapesRoot("../x"), "error[E012]: path escapes skill root: '../x'"),
         (si.SkillFileNotFound("a.md"), "error[E021]: file not found: 'a.md'"),
         (si.SkillDirectoryNotFound("refs"), "error[E022]: directory not found: 'refs'"),
         (si.InvalidQueryType("bogus"), "error[E030]: invalid query type: 'bogus'"),
-        (si.InvalidFilter("bad date"), "error[E031]: invalid filter: 'bad date'"),
+        (command_errors.InvalidFilter("bad date"), "error[E031]: invalid filter: 'bad date'"),
         (si.NoLocalLogs(), "error[E040]: no local logs found"),
         (si.SyncDestinationNotWritable("/r"), "error[E041]: sync destination not writable: '/r'"),
         (si.SyncSourceNotReadable("/l"), "error[E042]: sync source not readable: '/l'"),
-        (si.SkillExists("rust"), "error[E050]: skill 'rust' already exists"),
+        (command_errors.SkillExists("rust"), "error[E050]: skill 'rust' already exists"),
         (
             si.InvalidOption("No such option: --x"),
             "error[E100]: invalid option: 'No such option: --x'",
@@ -93,15 +94,13 @@ def test_typed_errors_format_their_template(error: si.SkillcError, expected: str
 
 
 def test_every_error_code_has_a_typed_exception() -> None:
-    from skillc_index import command_errors
-
     classes = {
         cls.code
         for module in (d, command_errors)
         for cls in vars(module).values()
         if isinstance(cls, type) and issubclass(cls, d.SkillcError) and cls is not d.SkillcError
     }
-    errors = {code for code in si.TEMPLATES if code.startswith("E") and code != "E300"}
+    errors = {code for code in d.TEMPLATES if code.startswith("E") and code != "E300"}
     assert errors <= classes | {"E999"}
 
 
@@ -117,8 +116,8 @@ def test_warnings_and_lint_diagnostics() -> None:
     assert si.format_diagnostic(si.multiple_matches("Usage")) == (
         "warning[W001]: multiple matches for 'Usage'; showing first"
     )
-    assert si.logging_disabled().severity == "warning"
-    assert si.format_diagnostic(si.stale_local_logs("rust")).startswith("warning[W003]: stale")
+    assert d.logging_disabled().severity == "warning"
+    assert si.format_diagnostic(d.stale_local_logs("rust")).startswith("warning[W003]: stale")
     assert (
         si.format_diagnostic(
             si.lint_diagnostic("SKL102", "name-format", "name contains invalid characters")
@@ -141,7 +140,7 @@ def test_notice_has_no_code_and_unknown_codes_are_refused() -> None:
 
 
 def test_every_message_has_the_bracketed_code() -> None:
-    for code in si.TEMPLATES:
+    for code in d.TEMPLATES:
         assert re.match(
             r"^(error|warning)\[[EW]\d{3}\]: ", si.format_diagnostic(si.Diagnostic(code))
         )

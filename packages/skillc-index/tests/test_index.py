@@ -16,20 +16,18 @@ import pytest
 
 from skillc_index import (
     FileStat,
-    IndexCollision,
     IndexUnusable,
     Layout,
     ResolvedSkill,
-    check_index,
-    compile_skill,
-    hash16,
-    index_is_fresh,
     index_path,
-    markdown_documents,
     parse_markdown,
     require_index,
     resolve_skill,
 )
+from skillc_index.build.compiler import compile_skill, markdown_documents
+from skillc_index.diagnostics import IndexCollision
+from skillc_index.index.freshness import check_index, index_is_fresh
+from skillc_index.index.schema import hash16
 
 MakeSkill = Callable[..., Path]
 
@@ -504,7 +502,8 @@ def test_read_outline_gives_headings_in_build_order_and_the_limited_files(
 
 STUB_PROBE = """
 import json, sys
-from skillc_index import Layout, compile_skill, resolve_skill
+from skillc_index import Layout, resolve_skill
+from skillc_index.build.compiler import compile_skill
 layout = Layout.discover(sys.argv[1], {"SKILLC_HOME": sys.argv[2]})
 result = compile_skill(resolve_skill("demo", layout))
 print(json.dumps({

@@ -7,15 +7,15 @@ import sqlite3
 
 import pytest
 
-from skillc_index import (
-    EmptyQuery,
-    fts_query,
+from skillc_index import EmptyQuery, fts_query
+from skillc_index.diagnostics import TooManyQueryWords
+from skillc_index.index.fts import (
+    MAX_QUERY_WORDS,
+    TOKENIZE_CLAUSES,
     index_tokenizer,
     prepare_fts_text,
     restore_fts_text,
 )
-from skillc_index.diagnostics import TooManyQueryWords
-from skillc_index.index.fts import MAX_QUERY_WORDS, TOKENIZE_CLAUSES
 
 
 def test_tokenizer_preference() -> None:

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from skillc_index import Layout, build_skill
+from skillc_index import Layout
+from skillc_index.build.skill import build_skill
 from skillc_index.installed import (
     MAX_PLUGIN_RECORDS_BYTES,
     Root,

@@ -13,13 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skillc_index import (
-    MAX_JSON_DEPTH,
-    JsonRejected,
-    json_depth,
-    loads_bounded,
-    read_json_bounded,
-)
+from skillc_index import MAX_JSON_DEPTH, JsonRejected, loads_bounded, read_json_bounded
+from skillc_index.bounded_json import json_depth
 
 
 def nested(depth: int) -> str:

@@ -12,13 +12,11 @@ from skillc_index import (
     InvalidOption,
     Layout,
     NotASkill,
-    SkillNotFound,
-    UnknownTarget,
-    home_dir,
     resolve_skill,
     skill_name_problem,
 )
-from skillc_index.layout import IMPORT_RECORD, ImportRecord, require_skill_name
+from skillc_index.diagnostics import SkillNotFound, UnknownTarget
+from skillc_index.layout import IMPORT_RECORD, ImportRecord, home_dir, require_skill_name
 
 MakeSkill = Callable[..., Path]
 

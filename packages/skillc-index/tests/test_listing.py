@@ -6,7 +6,10 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from skillc_index import Layout, list_skills, manifest_path, read_manifest, source_hash
+from skillc_index import Layout, manifest_path
+from skillc_index.build.manifest import read_manifest
+from skillc_index.files import source_hash
+from skillc_index.listing.skills import list_skills
 
 MakeSkill = Callable[..., Path]
 

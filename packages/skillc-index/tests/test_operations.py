@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from skillc_index import Diagnostic, InvalidOption, Layout, Notice, SkillExists
+from skillc_index import Diagnostic, InvalidOption, Layout, Notice
 from skillc_index.accesslog import AccessLog
+from skillc_index.command_errors import SkillExists
 from skillc_index.operation import Session
 from skillc_index.operations import (
     BUILD,

@@ -17,19 +17,14 @@ from typing import Any
 import pytest
 
 import skillc_index.route.commands as router_module
-from skillc_index import (
-    ROUTER_MARK,
-    ROUTER_NAME,
-    Layout,
-    build_skill,
-    parse_frontmatter,
-    read_manifest,
-    route_install,
-    route_status,
-    route_uninstall,
-)
+from skillc_index import Layout, parse_frontmatter
 from skillc_index.accesslog import AccessLog
+from skillc_index.build.manifest import read_manifest
+from skillc_index.build.skill import build_skill
+from skillc_index.installed import ROUTER_MARK
 from skillc_index.operation import Session
+from skillc_index.route.commands import route_install, route_status, route_uninstall
+from skillc_index.route.router_skill import ROUTER_NAME
 
 MakeSkill = Callable[..., Path]
 Run = Callable[..., subprocess.CompletedProcess[str]]

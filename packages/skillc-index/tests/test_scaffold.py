@@ -9,16 +9,16 @@ from pathlib import Path
 import pytest
 import yaml
 
-from skillc_index import (
-    InvalidOption,
-    Layout,
-    SkillExists,
+from skillc_index import InvalidOption, Layout
+from skillc_index._git import tracked
+from skillc_index.build.scaffold import (
+    default_agent_folders,
+    ignore_generated,
     init_project,
     init_skill,
     skill_template,
 )
-from skillc_index._git import tracked
-from skillc_index.build.scaffold import default_agent_folders, ignore_generated
+from skillc_index.command_errors import SkillExists
 
 
 def test_template_is_the_rfc_one() -> None:

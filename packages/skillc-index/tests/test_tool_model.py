@@ -7,16 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from skillc_index import (
-    OptionLikeValue,
-    Parameter,
-    Placeholder,
-    Text,
-    ToolArgumentError,
-    parse_command,
-    parse_tool_skill,
-    read_tool_skill,
-)
+from skillc_index import ToolArgumentError, parse_tool_skill, read_tool_skill
+from skillc_index.tools.command import OptionLikeValue, Placeholder, Text, parse_command
+from skillc_index.tools.model import Parameter
 
 FENCE = "```"
 GIT = f"""---

@@ -244,7 +244,7 @@ def test_time_filters_are_inclusive(demo: ResolvedSkill, layout: Layout, log_row
 
 
 def test_relative_days(demo: ResolvedSkill, layout: Layout, log_rows: Log) -> None:
-    from skillc_index import utc_now
+    from skillc_index.clock import utc_now
 
     log_rows(show(demo, "Usage", timestamp=utc_now()), show(demo, "Usage"))
     assert query_stats(demo, layout, since="7d")["data"]["total_accesses"] == 1

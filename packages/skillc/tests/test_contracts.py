@@ -133,3 +133,52 @@ def test_each_export_is_typed_from_its_module_and_resolves() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
+
+
+def facade_uses(path: Path) -> set[str]:
+    """The names ``path`` takes from the ``skillc_index`` facade itself: ``from skillc_index
+    import X`` and ``skillc_index.X`` (or an alias's ``.X``) that is not a submodule."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    aliases = {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+        if alias.name == "skillc_index"
+    }
+    names = {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "skillc_index"
+        for alias in node.names
+    }
+    names |= {
+        node.attr
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in aliases
+    }
+    return names
+
+
+def test_the_index_facade_holds_what_the_other_packages_use_and_nothing_more() -> None:
+    """skillc-index's root ``__init__`` exports the names the other packages' sources import
+    from ``skillc_index`` (issue 33): a name no sibling uses is imported from its module
+    (``skillc_index.build.skill``...), and a sibling that needs another one adds it here."""
+    found = packages()
+    index_src = found["skillc_index"] / "src" / "skillc_index"
+    submodules = {path.stem for path in index_src.glob("*.py")} | {
+        path.parent.name for path in index_src.glob("*/__init__.py")
+    }
+    used = {
+        name
+        for own, folder in found.items()
+        if own != "skillc_index"
+        for path in sorted((folder / "src").rglob("*.py"))
+        for name in facade_uses(path)
+        if name not in submodules
+    }
+    exports, _ = lazy_table(index_src / "__init__.py")
+    assert sorted(set(exports) - used) == [], "exported, but no other package uses it"
+    assert sorted(used - set(exports)) == [], "used by another package, but not exported"

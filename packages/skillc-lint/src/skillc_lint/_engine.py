@@ -373,7 +373,7 @@ def resolve_target(argument: str, layout: Layout) -> Target:
     folder holding skill folders at any depth (``skills/``) stands for all of them. A file
     stands for the skill holding it, and a plugin or marketplace folder (:func:`is_plugin`) for
     its skills, even none. Raises :class:`~skillc_index.NotASkill` (E010) or
-    :class:`~skillc_index.SkillNotFound` (E001) when the argument stands for no skill: a
+    :class:`~skillc_index.diagnostics.SkillNotFound` (E001) when the argument stands for no skill: a
     multi-target run reports that argument and goes on with the others.
     """
     given = layout.cwd / Path(argument).expanduser()

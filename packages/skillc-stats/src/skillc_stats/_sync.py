@@ -156,7 +156,7 @@ class SyncReport:
 def sync_layout(root: Path | None = None, env: Mapping[str, str] | None = None) -> Layout:
     """The layout seen from the synced folder, as the commands that logged there saw it (a
     ``.skillc/`` holding only the fallback's ``logs/`` is not a project: see
-    :func:`skillc_index.find_project_root`)."""
+    :func:`skillc_index.layout.find_project_root`)."""
     return Layout.discover(root, env)
 
 
