@@ -1,7 +1,8 @@
 """The router skill: the one skill left in a routed agent folder (``ROUTER_NAME``), whose
 description tells the agent to find the skill for its task with ``skc find`` / ``skc_find``.
-Its text, the marker file that says skillc wrote it (``ROUTER_MARK``), what is at its place
-(skillc's router, one edited since, something else) and how it is put in place.
+Its text, the marker file in its folder that says skillc wrote it
+(:data:`skillc_index.installed.ROUTER_MARK`), what is at its place (skillc's router, one
+edited since, something else) and how it is put in place.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
     from skillc_index.route.place import RoutePlace
 
 __all__ = [
-    "ROUTER_MARK",
     "ROUTER_NAME",
     "router_state_of",
     "router_text",
