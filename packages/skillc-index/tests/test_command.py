@@ -260,3 +260,58 @@ def test_a_folder_option_takes_an_existing_folder(tmp_path: Path) -> None:
     for given in (tmp_path / "nowhere", Path(__file__)):
         done = CliRunner().invoke(count_command, ["--where", str(given)])
         assert done.exit_code == 2 and "--where" in done.stderr
+
+
+class BatchParams(Record):
+    """A batch command's record: the tool's one ``name``, the command line's ``names``."""
+
+    name: Annotated[str | None, Param("One name.", min_length=1)]
+    names: Annotated[tuple[str, ...], Param("Names.", argument=True, metavar="[NAME]...")] = ()
+
+
+class BatchResult(Record):
+    names: tuple[str, ...]
+    warnings: tuple[Notice, ...] = ()
+
+    def to_dict(self) -> dict[str, Any] | list[Any]:
+        return list(self.names) if len(self.names) != 1 else {"name": self.names[0]}
+
+
+def batch(session: Session, params: BatchParams) -> BatchResult:
+    return BatchResult(params.names if params.name is None else (params.name,))
+
+
+BATCH: Operation[BatchParams, BatchResult] = Operation(
+    name="batch",
+    title="Batch",
+    description="Names, one or many.",
+    params=BatchParams,
+    run=batch,
+    output={"type": "object"},
+    cli_only={"names": "the command line takes any number"},
+    mcp_only={"name": "the tool takes one"},
+)
+
+
+@command(BATCH, render_json=True)
+def batch_command(result: BatchResult, call: Call[BatchParams]) -> int:
+    """Count names."""
+    from skillc_index.console import print_json
+
+    click.echo(f"{len(result.names)} names", err=True)  # beside the JSON too
+    if call.output_format == "json":
+        print_json(result.to_dict())
+    return 0 if result.names else 4
+
+
+def test_a_batch_records_the_tools_required_field_as_none_and_renders_its_json() -> None:
+    """The tool requires ``name``, which the command line lacks (None there); the rendering
+    prints the JSON itself, with what goes beside it and its exit status."""
+    assert BATCH.input_schema()["required"] == ["name"]
+    assert BATCH.parse({"name": "x"}) == BatchParams("x")
+    assert [p.name for p in batch_command.params] == ["names", "output_format", "verbose"]
+    done = CliRunner().invoke(batch_command, ["a", "b", "--format", "json"])
+    assert (done.exit_code, done.stderr) == (0, "2 names\n")
+    assert done.stdout == '[\n  "a",\n  "b"\n]\n'
+    empty = CliRunner().invoke(batch_command, ["--format", "json"])
+    assert (empty.exit_code, empty.stdout) == (4, "[]\n")  # the render's status, in json too

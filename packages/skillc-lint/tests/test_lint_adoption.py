@@ -192,7 +192,7 @@ def test_baseline_through_the_operation(tmp_path: Path) -> None:
     layout = Layout.discover(tmp_path, env={"SKILLC_HOME": str(tmp_path / "home")})
     run = Session(layout, AccessLog(lambda _: None))
     report = LINT.run(run, LintParams("demo", baseline="b.json"))
-    assert (report.to_dict()["error_count"], report.result.suppressed) == (0, 1)
+    assert (report.to_dict()["error_count"], report.results[0].suppressed) == (0, 1)
     assert LINT.run(run, LintParams("demo")).to_dict()["error_count"] == 1
     with pytest.raises(InvalidBaseline):
         LINT.run(run, LintParams("demo", baseline="nope.json"))
@@ -313,3 +313,15 @@ def test_inline_comment_keeps_findings_of_other_files(tmp_path: Path) -> None:
         **{"ref.md": "## Ref\n"},
     )
     assert found(folder) == [("SKL204", "ref.md", 1)]
+
+
+@pytest.mark.parametrize("option", ["--diff", "--statistics", "--write-baseline=b.json"])
+def test_a_run_that_prints_at_the_end_prints_each_notice_once(
+    lint: Run, cwd: Path, option: str
+) -> None:
+    """A run whose findings wait for the end (counts, a baseline, a diff) still prints each
+    skill's notices once, as the skill is linted (near miss: printing the findings later)."""
+    put(cwd / "skills" / "demo", "<!-- skillc-lint: disable=SKL999 -->\n[a](gone.md)\n")
+    proc = lint("skills", option)
+    notices = [line for line in proc.stderr.splitlines() if "names no rule: 'SKL999'" in line]
+    assert len(notices) == 1, proc.stderr

@@ -8,6 +8,7 @@ import sqlite3
 from collections.abc import Iterable
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -151,3 +152,48 @@ def test_a_folder_in_no_store_is_linted_without_a_trace(project: Path, tmp_path:
     assert not (tmp_path / "home").exists()
     assert not (project / ".skillc" / "runtime").exists()
     assert shown == []
+
+
+def test_the_command_lines_skills_are_linted_as_the_run_is_iterated(project: Path) -> None:
+    """``skills`` (the command line's): the run resolves them at once (a folder of skills,
+    a name found nowhere) and lints each skill when it is iterated, in order, a bad target
+    in its place; its JSON is what ``--format json`` prints."""
+    write_skill(project / "skills", "one")
+    write_skill(project / "skills", "two", "---\nname: two\n---\n# two\n")
+    run = LINT.run(session(project, []), LintParams(None, skills=("skills", "nowhere")))
+    assert (run.collections, run.total, run.outcomes) == ([("skills", 2)], 3, [])
+    seen = [getattr(outcome, "skill", None) for outcome in run]
+    assert seen == ["one", "two", None]
+    assert (run.failed, run.ok, run.warnings) == (1, False, ())
+    items: Any = run.to_dict()
+    assert [item.get("skill", item.get("target")) for item in items] == ["one", "two", "nowhere"]
+
+
+def test_explain_and_list_rules_lint_nothing(project: Path) -> None:
+    run = session(project, [])
+    doc: Any = LINT.run(run, LintParams(None, explain="name-format")).to_dict()
+    assert (doc["id"], doc["profile"]) == ("SKL102", None)
+    rules: Any = LINT.run(run, LintParams(None, list_rules=True, ignore=("SKL3",))).to_dict()
+    enabled = {rule["id"]: rule["enabled"] for rule in rules}
+    assert (enabled["SKL102"], enabled["SKL301"]) == (True, False)
+
+
+def test_run_errors_name_the_parameter_and_the_command_line_writes_its_option(
+    project: Path,
+) -> None:
+    from skillc_index import CLI_SPELLING
+    from skillc_lint import ConflictingParameters
+
+    with pytest.raises(ConflictingParameters) as both:
+        LINT.run(session(project, []), LintParams(None, baseline="a", write_baseline="b"))
+    with pytest.raises(UnknownRule) as explain:
+        LINT.run(session(project, []), LintParams(None, explain="SKL99"))
+    assert [format_diagnostic(e.value.diagnostic) for e in (both, explain)] == [
+        "error[E100]: invalid option: 'use one of baseline and write_baseline'",
+        "error[E100]: invalid option: 'explain: no rule matches 'SKL99''",
+    ]
+    assert [format_diagnostic(e.value.spelled(CLI_SPELLING)) for e in (both, explain)] == [
+        "error[E100]: invalid option: 'use one of --baseline and --write-baseline'",
+        "error[E100]: invalid option: 'Invalid value for --explain: no rule matches 'SKL99' "
+        "(see --list-rules)'",
+    ]

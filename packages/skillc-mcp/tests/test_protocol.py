@@ -183,7 +183,7 @@ def test_handshake_and_tool_list_import_no_library() -> None:
         # their parameters are), the access-log service
         "light = {'skillc_index', 'skillc_index._lazy', 'skillc_index.operation',"
         " 'skillc_index.record', 'skillc_index.shapes', 'skillc_gateway.shapes',"
-        " 'skillc_index.accesslog', 'skillc_index.accesslog.args',"
+        " 'skillc_lint.shapes', 'skillc_index.accesslog', 'skillc_index.accesslog.args',"
         " 'skillc_index.accesslog.service', 'skillc_index.operations', 'skillc_lint',"
         " 'skillc_lint.operations', 'skillc_gateway', 'skillc_gateway.operations',"
         " 'skillc_gateway._section_ops',"

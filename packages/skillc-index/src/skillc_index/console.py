@@ -236,6 +236,7 @@ def command(
     context_settings: dict[str, Any] | None = None,
     cls: type[click.Command] | None = None,
     status: Callable[[R], int] | None = None,
+    render_json: bool = False,
 ) -> Callable[[Callable[[R, Call[P]], int | None]], click.Command]:
     """The click command of ``operation``, made from its parameters record, around a
     *rendering* function: decorate ``render(result, call)``, which prints the result as text
@@ -247,10 +248,13 @@ def command(
     choice, ``int`` a range (at most :data:`MAX_COUNT`), a tuple a repeated option (or any
     number of arguments), a field without a default a required one; then ``--format``
     (``formats``) and ``-v/--verbose``. The command parses the command line into the record
-    by name, runs the operation in a :func:`cli_session` (with a progress bar labelled
-    ``progress`` on a terminal), prints its warnings, and its JSON for ``--format json``.
-    ``status``: the exit status of a result in every format (``sync``: 1 when a skill could
-    not be synced, with ``--format json`` too); in text, a status the rendering returns wins.
+    by name (a field the tool requires and the command line lacks, a batch's ``skill`` beside
+    its ``skills``, is None), runs the operation in a :func:`cli_session` (with a progress bar
+    labelled ``progress`` on a terminal), prints its warnings, and its JSON for ``--format
+    json``. ``status``: the exit status of a result in every format (``sync``: 1 when a skill
+    could not be synced, with ``--format json`` too); in text, a status the rendering returns
+    wins. ``render_json``: the rendering prints ``--format json`` too (among what it prints
+    beside it: a batch's notices on stderr as each skill is done) and returns its status.
     """
 
     def decorate(render: Callable[[R, Call[P]], int | None]) -> click.Command:
@@ -260,9 +264,10 @@ def command(
             for name, hint, meta in operation.cli_fields()
         ]
         params += [format_parameter(*formats), verbose_parameter()]
+        absent = {name: None for name in operation.mcp_only if name not in defaults}
 
         def callback(output_format: str, **values: Any) -> None:
-            record = operation.params(**values)
+            record = operation.params(**absent, **values)
             session = cli_session()
             if progress is None:
                 result = operation.run(session, record)
@@ -271,7 +276,7 @@ def command(
                     session.progress = bar
                     result = operation.run(session, record)
             report_all(result.warnings)
-            if output_format == "json":
+            if output_format == "json" and not render_json:
                 print_json(result.to_dict())
                 code = None
             else:

@@ -47,7 +47,9 @@ if TYPE_CHECKING:
         @property
         def warnings(self) -> tuple[Diagnostic | Notice, ...]: ...
 
-        def to_dict(self) -> Mapping[str, Any]: ...
+        def to_dict(self) -> Mapping[str, Any] | list[Any]:
+            """The JSON: an object (what a tool returns); a command line's run of several
+            skills may print a list."""
 
 
 __all__ = [

@@ -12,8 +12,8 @@ Rules live in a :class:`RuleRegistry` (``default_registry()``: RFC-0008's rules 
 of the profiles chosen): enable, disable, reorder, configure, or add your own :class:`Rule`.
 :func:`fix_skill` applies the fixes rules attach to their findings (``--fix``).
 ``lint`` as a command (``skc lint``, the MCP tool ``skc_lint``) is the operation of
-:mod:`skillc_lint.operations`. Importing this package is cheap: names are loaded from their
-modules on first use (PEP 562).
+:mod:`skillc_lint.operations`, whose run is a :class:`LintRun`. Importing this package is
+cheap: names are loaded from their modules on first use (PEP 562).
 """
 
 from __future__ import annotations
@@ -62,10 +62,14 @@ _EXPORTS: dict[str, str] = {
     "default_registry": "_profiles",
     "configured_registry": "_profiles",
     "json_report": "_output",
+    "BaselineNotWritten": "_errors",
+    "ConflictingParameters": "_errors",
     "FixOutsideTree": "_errors",
     "InvalidBaseline": "_errors",
     "NotFixed": "_errors",
+    "ParameterError": "_errors",
     "RunError": "_output",
+    "LintRun": "_run",
     "UnknownProfile": "_errors",
     "UnknownRule": "_errors",
     "LinkRef": "_skill",
@@ -95,9 +99,12 @@ if TYPE_CHECKING:
         target_folders,
     )
     from skillc_lint._errors import (
+        BaselineNotWritten,
+        ConflictingParameters,
         FixOutsideTree,
         InvalidBaseline,
         NotFixed,
+        ParameterError,
         UnknownProfile,
         UnknownRule,
     )
@@ -124,4 +131,5 @@ if TYPE_CHECKING:
         RuleState,
         Severity,
     )
+    from skillc_lint._run import LintRun
     from skillc_lint._skill import LinkRef, Skill, slug

@@ -1,45 +1,102 @@
 """The errors of a lint run's own options (E100) and of fixing (E999), as types: front ends
 match on them.
 
-Their messages name the parameter (``select``, ``profile``), never a command-line flag: the
-command line turns them into its usage errors (``Invalid value for '--select': ...``).
+Their messages name the parameter (``select``, ``profile``), never a command-line flag; the
+command line writes them as its usage errors (``Invalid value for --select: ...``):
+:meth:`~skillc_index.SkillcError.spelled` with ``CLI_SPELLING``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from skillc_index import InternalError, InvalidOption
+from skillc_index import PARAMETER_NAMES, Diagnostic, InternalError, InvalidOption, Spelling
 
-__all__ = ["FixOutsideTree", "InvalidBaseline", "NotFixed", "UnknownProfile", "UnknownRule"]
+__all__ = [
+    "BaselineNotWritten",
+    "ConflictingParameters",
+    "FixOutsideTree",
+    "InvalidBaseline",
+    "NotFixed",
+    "ParameterError",
+    "UnknownProfile",
+    "UnknownRule",
+]
 
 
-class UnknownProfile(InvalidOption):
+class ParameterError(InvalidOption):
+    """E100 of one parameter's value: ``<parameter>: <reason>``; the command line says
+    ``Invalid value for --<parameter>: <reason>``, as click does for its own checks."""
+
+    parameter: str
+    reason: str
+
+    def __init__(self, parameter: str, reason: str) -> None:
+        self.parameter = parameter
+        self.reason = reason
+        super().__init__(f"{parameter}: {reason}")
+
+    def spelled(self, spelling: Spelling) -> Diagnostic:
+        if not spelling.option_prefix:
+            return self.diagnostic
+        message = f"Invalid value for {spelling.option(self.parameter)}: {self.worded(spelling)}"
+        return self.diagnostic._replace(params={"message": message})
+
+    def worded(self, spelling: Spelling) -> str:
+        """The reason as ``spelling`` names what it refers to."""
+        return self.reason
+
+
+class UnknownProfile(ParameterError):
     """A profile name that is not one of ``known``."""
 
     def __init__(self, name: str, known: Iterable[str]) -> None:
         self.name = name
         self.known = tuple(known)
-        self.reason = f"unknown profile '{name}' (known: {', '.join(self.known)})"
-        super().__init__(f"profile: {self.reason}")
+        super().__init__("profile", f"unknown profile '{name}' (known: {', '.join(self.known)})")
 
 
-class InvalidBaseline(InvalidOption):
+class InvalidBaseline(ParameterError):
     """A baseline file that cannot be read, or is not a skillc-lint baseline."""
 
     def __init__(self, reason: str) -> None:
-        self.reason = reason
-        super().__init__(f"baseline: {reason}")
+        super().__init__("baseline", reason)
 
 
-class UnknownRule(InvalidOption):
-    """A rule selector of ``parameter`` (``select`` or ``ignore``) that names no rule."""
+class BaselineNotWritten(ParameterError):
+    """The baseline file to write (``write_baseline``) could not be written."""
+
+    def __init__(self, file: str, reason: str) -> None:
+        self.file = file
+        super().__init__("write_baseline", f"cannot write '{file}': {reason}")
+
+
+class UnknownRule(ParameterError):
+    """A rule selector of ``parameter`` (``select``, ``ignore``, ``explain``) that names no
+    rule; the command line points to its list of rules."""
 
     def __init__(self, selector: str, parameter: str) -> None:
         self.selector = selector
-        self.parameter = parameter
-        self.reason = f"no rule matches '{selector}'"
-        super().__init__(f"{parameter}: {self.reason}")
+        super().__init__(parameter, f"no rule matches '{selector}'")
+
+    def worded(self, spelling: Spelling) -> str:
+        return f"{self.reason} (see {spelling.option('list_rules')})"
+
+
+class ConflictingParameters(InvalidOption):
+    """Two parameters given together that exclude each other (``baseline`` and
+    ``write_baseline``)."""
+
+    def __init__(self, first: str, second: str) -> None:
+        self.first = first
+        self.second = second
+        super().__init__(self.worded(PARAMETER_NAMES))
+
+    def worded(self, spelling: Spelling) -> str:
+        return f"use one of {spelling.option(self.first)} and {spelling.option(self.second)}"
+
+    def spelled(self, spelling: Spelling) -> Diagnostic:
+        return self.diagnostic._replace(params={"message": self.worded(spelling)})
 
 
 class NotFixed(InternalError):

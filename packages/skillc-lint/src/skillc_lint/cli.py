@@ -1,141 +1,37 @@
 """Command line of skillc-lint: ``skc lint`` and the ``skillc-lint`` console script.
 
 One click command serves both (registered with ``skc`` through the ``skillc.commands`` entry
-point). This module imports only click and :mod:`skillc_index.console` at import time; the
-linter is imported inside the command body, so ``skc --help`` and ``skc lint --help`` stay fast.
+point), made from the :data:`~skillc_lint.operations.LINT` operation: its parameters are the
+operation's record, the run is the operation's, and :func:`lint_command` only prints the run
+in the format asked for (text, json, sarif, github), each skill as soon as it is linted. This
+module imports only click, :mod:`skillc_index.console` and the operation table at import
+time; the linter is imported when the command runs, so ``skc --help`` and ``skc lint
+--help`` stay fast.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from skillc_index.console import (
-    CONTEXT_SETTINGS,
-    count_range,
-    format_option,
-    print_json,
-    run,
-    verbose_option,
-)
+from skillc_index.console import Call, command, print_json, report, run
+from skillc_lint.operations import LINT, LintParams
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-    from pathlib import Path
-
-    from skillc_index import SkillcError
-    from skillc_index.operation import Session
-    from skillc_lint import LintResult, RuleRegistry
-    from skillc_lint.operations import LintReport
+    from skillc_lint._output import Outcome
+    from skillc_lint._run import LintRun
 
 FORMATS = ("text", "json", "sarif", "github")
 
 
-def _registry(
-    session: Session, profile: Sequence[str], select: Sequence[str], ignore: Sequence[str]
-) -> RuleRegistry:
-    """:func:`~skillc_lint.operations.rule_registry`; an unknown profile or a selector naming
-    no rule is a usage error of its option (E100)."""
-    from skillc_lint import UnknownProfile, UnknownRule
-    from skillc_lint.operations import rule_registry
-
-    try:
-        return rule_registry(session, profile=profile, select=select, ignore=ignore)
-    except UnknownProfile as exc:
-        raise click.BadParameter(exc.reason, param_hint="--profile") from None
-    except UnknownRule as exc:
-        message = f"{exc.reason} (see --list-rules)"
-        raise click.BadParameter(message, param_hint=f"--{exc.parameter}") from None
-
-
-def _print_rules(registry: RuleRegistry, output_format: str) -> None:
-    states = registry.states()
-    if output_format == "json":
-        print_json(
-            [
-                {
-                    "id": s.rule.id,
-                    "name": s.rule.name,
-                    "severity": s.severity,
-                    "enabled": s.enabled,
-                    "options": dict(s.options),
-                    "summary": s.rule.summary,
-                    "fixable": s.rule.fixable,
-                }
-                for s in states
-            ]
-        )
-        return
-    width = max(len(s.rule.name) for s in states)
-    for s in states:
-        state = s.severity if s.enabled else "off"
-        fixable = (s.rule.fixable or "").ljust(6)
-        name = s.rule.name.ljust(width)
-        click.echo(f"{s.rule.id}  {name}  {state.ljust(7)}  {fixable}  {s.rule.summary}")
-
-
-def _fixes(count: int) -> str:
-    return f"{count} fix" if count == 1 else f"{count} fixes"
-
-
-def _fix_lines(
-    reports: Sequence[LintReport], mode: Literal["safe", "unsafe"] | None, diff: bool
-) -> tuple[str, str]:
-    """The summary of a run's fixes (stdout; empty when not fixing) and the hint of those it
-    left (stderr; empty when there are none)."""
-    from skillc_lint._fixes import fixable
-
-    safe, unsafe = fixable(d for r in reports for d in r.result.diagnostics)
-    summary = ""
-    if mode is not None:
-        applied = sum(r.fixes.applied for r in reports if r.fixes)
-        files = sum(len(r.fixes.changes) for r in reports if r.fixes)
-        where = f"in {files} file{'' if files == 1 else 's'}"
-        if not applied:
-            summary = "no fixes to apply"
-        elif diff:
-            summary = f"{_fixes(applied)} would be applied {where} (--diff: nothing written)"
-        else:
-            summary = f"applied {_fixes(applied)} {where}"
-    hints = []
-    if safe and mode is None:
-        hints.append(f"{_fixes(safe)} available with --fix")
-    if unsafe and mode != "unsafe":
-        hints.append(f"{_fixes(unsafe)} available with --unsafe-fixes")
-    return summary, "; ".join(hints)
-
-
-def _explain(selector: str, output_format: str) -> None:
-    """Print the documentation of the rules ``selector`` names (an id, a prefix or a name),
-    of every profile; a selector naming no rule is a usage error of ``--explain``."""
-    from skillc_lint import PROFILES, default_registry
-    from skillc_lint._output import explain_lines, rule_doc
-
-    registry = default_registry(profiles=tuple(PROFILES))
-    ids = registry.match(selector)
-    if not ids:
-        raise click.BadParameter(
-            f"no rule matches '{selector}' (see --list-rules)", param_hint="--explain"
-        )
-    owner = {rule.id: name for name, p in PROFILES.items() for rule in p.rules}
-    docs = [rule_doc(registry.get(rule_id), owner.get(rule_id)) for rule_id in ids]
-    if output_format == "json":
-        print_json(docs[0] if len(docs) == 1 else docs)
-        return
-    for index, doc in enumerate(docs):
-        if index:
-            click.echo()
-        for line in explain_lines(doc):
-            click.echo(line)
-
-
 class LintCommand(click.Command):
-    """The lint command: a usage error found while parsing the command line (an unknown
-    option, a bad ``--jobs``) is also printed in the machine format the command line asks
-    for, so ``--format sarif`` never leaves an empty file."""
+    """The lint command: an error that stops the whole run (a usage error found while parsing
+    the command line, such as an unknown option or a bad ``--jobs``, or one of the run's own,
+    such as an unknown rule) is also printed in the machine format the command line asks for,
+    so ``--format sarif`` never leaves an empty file."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         asked = _format_asked(args)  # before parsing, which consumes the list
@@ -143,6 +39,15 @@ class LintCommand(click.Command):
             return super().parse_args(ctx, args)
         except click.UsageError as exc:
             _print_run_error(exc, asked)
+            raise
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, BrokenPipeError):
+            raise
+        except Exception as exc:  # in the chosen format too, then as usual
+            _print_run_error(exc, ctx.params.get("output_format", "text"))
             raise
 
 
@@ -223,92 +128,8 @@ class _Progress:
             self.drawn = False
 
 
-@click.command("lint", cls=LintCommand, context_settings=CONTEXT_SETTINGS)
-@click.argument("skills", nargs=-1, metavar="[SKILL]...")
-@click.option("--force", is_flag=True, help="Lint compiled skills too (SKL001 warns).")
-@click.option(
-    "--select",
-    multiple=True,
-    metavar="RULES",
-    help="Run only these rules: comma-separated ids, id prefixes (SKL3), names or tags "
-    "(security, budget).",
-)
-@click.option(
-    "--ignore",
-    multiple=True,
-    metavar="RULES",
-    help="Do not run these rules (same syntax; applied after --select).",
-)
-@click.option(
-    "--profile",
-    multiple=True,
-    metavar="NAME",
-    help="Lint for a dialect too: claude-code, skillli, gibberish (repeatable; default: "
-    "agentskills, the standard, which every dialect extends).",
-)
-@click.option(
-    "--list-rules",
-    is_flag=True,
-    help="List every rule with its severity after configuration (and whether it has fixes), "
-    "and exit.",
-)
-@click.option(
-    "--fix",
-    is_flag=True,
-    help="Apply the safe fixes, lint again and report what remains.",
-)
-@click.option(
-    "--unsafe-fixes",
-    is_flag=True,
-    help="Apply the unsafe fixes too, those that may change meaning (implies --fix).",
-)
-@click.option(
-    "--diff",
-    is_flag=True,
-    help="Print a unified diff of what the fixes would change and write nothing (implies "
-    "--fix; text format only).",
-)
-@click.option(
-    "--explain",
-    metavar="RULE",
-    help="Print why a rule exists and how to fix its findings (an id, a prefix such as "
-    "SKL3, or a name; rules of every profile), and exit.",
-)
-@click.option(
-    "--baseline",
-    metavar="FILE",
-    help="Do not report the findings FILE holds (written by --write-baseline): only new "
-    "ones are shown and fail the run.",
-)
-@click.option(
-    "--write-baseline",
-    metavar="FILE",
-    help="Write every finding of this run to FILE (JSON) and exit 0: adopt the linter on a "
-    "repository as it is, then lint with --baseline FILE.",
-)
-@click.option(
-    "--statistics",
-    is_flag=True,
-    help="Print how many findings each rule has instead of the findings (text or json).",
-)
-@click.option(
-    "--max-warnings",
-    type=click.IntRange(min=0),
-    metavar="N",
-    help="Exit 1 when there are more than N warnings (errors always fail).",
-)
-@click.option(
-    "-j",
-    "--jobs",
-    type=count_range(1, 1024),
-    metavar="N",
-    help="Lint with N worker processes (default: one per usable CPU; 1: one skill after "
-    "another in this process). The output is the same for any N.",
-)
-@format_option(*FORMATS)
-@click.version_option(package_name="skillc-lint", message="%(package)s %(version)s")
-@verbose_option
-def lint_command(**params: Any) -> int:
+@command(LINT, formats=FORMATS, cls=LintCommand, render_json=True)
+def lint_command(run: LintRun, call: Call[LintParams]) -> int:
     """Validate skill authoring quality.
 
     Lint each SKILL against the authoring rules of RFC-0008 (SKL001 to SKL401). A SKILL is a
@@ -376,175 +197,62 @@ def lint_command(**params: Any) -> int:
       skillc-lint skills/ --fix                  # apply the safe fixes
       skillc-lint my-skill --unsafe-fixes        # and the others
     """
-    options = _Options(**params)
-    try:
-        return _lint(options)
-    except (click.exceptions.Exit, BrokenPipeError):
-        raise
-    except Exception as exc:  # the run's own error: in the chosen format too, then as usual
-        _print_run_error(exc, options.output_format)
-        raise
+    from skillc_lint import _output
 
-
-class _Options(NamedTuple):
-    """The parameters of :func:`lint_command`, as click passes them: one field per click
-    parameter above it, named as click names it (a new option is a decorator and a field)."""
-
-    skills: tuple[str, ...]
-    force: bool
-    select: tuple[str, ...]
-    ignore: tuple[str, ...]
-    profile: tuple[str, ...]
-    list_rules: bool
-    fix: bool
-    unsafe_fixes: bool
-    diff: bool
-    explain: str | None
-    baseline: str | None
-    write_baseline: str | None
-    statistics: bool
-    max_warnings: int | None
-    jobs: int | None
-    output_format: str
-
-
-def _computed(
-    folder: Path, done: LintResult | SkillcError, registry: RuleRegistry, *, force: bool
-) -> Callable[[Path], LintResult]:
-    """The engine :func:`~skillc_lint.operations.lint` runs on the folder it resolved:
-    ``done`` (what a worker returned for ``folder``: its result, or the error to raise), or a
-    fresh lint when the folder resolved to another (an imported skill's source)."""
-    import os
-
-    def engine(resolved: Path) -> LintResult:
-        if os.path.realpath(resolved) != os.path.realpath(folder):
-            from skillc_lint import lint_skill
-
-            return lint_skill(resolved, registry=registry, force=force)
-        if isinstance(done, Exception):
-            raise done
-        return done
-
-    return engine
-
-
-def _shown(problem: SkillcError, cwd: Path) -> SkillcError:
-    """A file fixing left alone, its paths written as the diagnostics write them."""
-    from pathlib import Path
-
-    from skillc_lint import NotFixed, _output
-
-    if isinstance(problem, NotFixed):
-        return problem.shown(lambda path: _output.display_path(Path(path), cwd))
-    return problem
-
-
-def _lint(options: _Options) -> int:
-    """The body of :func:`lint_command` (which reports its errors in the chosen format)."""
-    import os
-    from dataclasses import replace
-    from pathlib import Path
-
-    from skillc_index import CLI_SPELLING, Notice, SkillcError, format_diagnostic, printable
-    from skillc_index.console import cli_session, report
-    from skillc_lint import InvalidBaseline, __version__, _output
-    from skillc_lint._engine import (
-        Target,
-        lint_folder,
-        resolve_target,
-        resolve_targets,
-        target_folders,
-    )
-    from skillc_lint._output import RunError
-    from skillc_lint._pool import lint_folders, usable_cores
-    from skillc_lint.operations import LintParams, _suppressed, lint, suppressions
-
-    output_format = options.output_format
-    if options.explain is not None:
-        _explain(options.explain, output_format)
+    output_format, params = call.output_format, call.params
+    if run.docs is not None:  # --explain
+        if output_format == "json":
+            print_json(run.to_dict())
+        else:
+            for index, doc in enumerate(run.docs):
+                if index:
+                    click.echo()
+                for line in _output.explain_lines(doc):
+                    click.echo(line)
         return 0
-    baseline, write_baseline = options.baseline, options.write_baseline
-    if baseline is not None and write_baseline is not None:
-        raise click.UsageError("use one of --baseline and --write-baseline")
-    if options.statistics and output_format not in ("text", "json"):
+    if params.statistics and output_format not in ("text", "json"):
         raise click.BadParameter("works with --format text or json", param_hint="--statistics")
-    diff = options.diff
-    if diff and output_format != "text":
+    if params.diff and output_format != "text":
         raise click.BadParameter(
             f"prints a diff, which the {output_format} format has no place for", param_hint="--diff"
         )
-    mode: Literal["safe", "unsafe"] | None = (
-        "unsafe" if options.unsafe_fixes else "safe" if options.fix or diff else None
-    )
-    session = cli_session()
-    layout = session.layout
-    cwd = layout.cwd
-    registry = _registry(session, options.profile, options.select, options.ignore)
-    if options.list_rules:
-        _print_rules(registry, output_format)
+    if run.rules is not None:  # --list-rules
+        if output_format == "json":
+            print_json(run.to_dict())
+        else:
+            width = max(len(s.rule.name) for s in run.rules)
+            for s in run.rules:
+                state = (s.severity if s.enabled else "off").ljust(7)
+                fixable = (s.rule.fixable or "").ljust(6)
+                click.echo(
+                    f"{s.rule.id}  {s.rule.name.ljust(width)}  {state}  {fixable}  {s.rule.summary}"
+                )
         return 0
-    try:
-        hidden = suppressions(session, registry, baseline)
-    except InvalidBaseline as exc:
-        raise click.BadParameter(exc.reason, param_hint="--baseline") from None
+    return _print_run(run, call)
 
-    targets: list[Target | RunError] = []
-    for argument in options.skills:
-        try:
-            targets.append(resolve_target(argument, layout))
-        except SkillcError as exc:  # reported in its place; the other targets are linted
-            targets.append(RunError(argument, exc.spelled(CLI_SPELLING)))
-    if not options.skills:
-        targets.extend(resolve_targets((), layout))
-    plan: list[Path | RunError] = []  # what the run reports, in order
-    # each skill folder (real path) linted, once, and the folder its fixes may write in: the
-    # folder of skills it was found in (None: named itself, its own folder)
-    trees: dict[str, Path | None] = {}
-    for target in targets:
-        if isinstance(target, RunError):
-            plan.append(target)
-            continue
-        if target.collection and target.folder is not None:
-            where = _output.display_path(target.folder, cwd)
-            count = len(target.skills)
-            if count:
-                noun = "skill" if count == 1 else "skills"
-                click.echo(f"linting {count} {noun} in {where}", err=True)
-            else:
-                click.echo(f"no skills in {where}", err=True)
-        tree = target.folder if target.collection else None
-        for folder in target.skills:
-            key = os.path.realpath(folder)
-            if key not in trees:
-                plan.append(folder)
-                trees[key] = tree
-            elif tree is None:  # named itself too: it may be fixed where it is
-                trees[key] = None
-    single = len(targets) == 1 and (isinstance(targets[0], RunError) or not targets[0].collection)
 
-    folders = [item for item in plan if isinstance(item, Path)]
-    # each skill's findings are printed as soon as they are known, except when the run prints
-    # counts, writes a baseline or shows a diff first
-    streamed = not (options.statistics or write_baseline is not None or diff)
-    progress = _Progress(
-        len(folders),
-        enabled=output_format == "text" and len(folders) > 1 and sys.stderr.isatty(),
-    )
-    # fixing rewrites files, one skill after another in this process; linting uses the pool
-    pooled = (
-        None
-        if mode
-        else lint_folders(
-            folders, registry, force=options.force, jobs=options.jobs or usable_cores()
+def _print_run(run: LintRun, call: Call[LintParams]) -> int:
+    """Print a lint run in the chosen format as it lints: each skill's notices, errors and
+    findings as soon as it is ready (unless the run prints counts, writes a baseline or shows
+    a diff first), then what the run sums up; the exit status."""
+    from skillc_index import Notice, format_diagnostic, printable
+    from skillc_lint import __version__, _output
+
+    output_format, params, cwd = call.output_format, call.params, run.cwd
+    for where, count in run.collections:
+        noun = "skill" if count == 1 else "skills"
+        click.echo(
+            f"linting {count} {noun} in {where}" if count else f"no skills in {where}", err=True
         )
+    streamed = not (params.statistics or params.write_baseline is not None or params.diff)
+    progress = _Progress(
+        run.total, enabled=output_format == "text" and run.total > 1 and sys.stderr.isatty()
     )
-    reports: list[LintReport] = []
-    outcomes: list[_output.Outcome] = []
 
-    def show(outcome: _output.Outcome, findings: bool) -> None:
+    def show(outcome: Outcome, findings: bool) -> None:
         """What one skill (or folder, or target that failed) prints: its notices and errors
-        on stderr, and with ``findings`` its findings in the text or github format."""
-        if isinstance(outcome, RunError):
+        on stderr, and with ``findings`` its findings."""
+        if isinstance(outcome, _output.RunError):
             progress.echo(format_diagnostic(outcome.diagnostic, terminal=True), err=True)
         else:
             if outcome.skipped:
@@ -555,8 +263,9 @@ def _lint(options: _Options) -> int:
         if findings:
             show_findings(outcome)
 
-    def show_findings(outcome: _output.Outcome) -> None:
-        if isinstance(outcome, RunError):
+    def show_findings(outcome: Outcome) -> None:
+        """Its findings in the text or github format (the others print the run at the end)."""
+        if isinstance(outcome, _output.RunError):
             if output_format == "github":
                 progress.echo(printable(_output.github_error_line(outcome)))
         elif output_format == "github":
@@ -567,109 +276,93 @@ def _lint(options: _Options) -> int:
                 progress.echo(line, err=True)
             progress.echo(_output.summary_line(outcome))
 
-    for item in plan:
-        if isinstance(item, Path):
-            params = LintParams(
-                str(item), options.force, options.select, options.ignore, options.profile, baseline
-            )
-            try:
-                if pooled is None:
-                    tree = trees[os.path.realpath(item)]
-                    done = lint(
-                        session, params, registry, hidden, fix=mode, write=not diff, tree=tree
-                    )
-                else:
-                    engine = _computed(item, next(pooled), registry, force=options.force)
-                    done = lint(session, params, registry, hidden, engine=engine)
-                if done.fixes is not None and done.fixes.problems:  # paths as text shows them
-                    left = tuple(_shown(problem, cwd) for problem in done.fixes.problems)
-                    done = done._replace(
-                        fixes=replace(done.fixes, problems=left),
-                        result=replace(done.result, not_fixed=tuple(p.diagnostic for p in left)),
-                    )
-                reports.append(done)
-                outcome: _output.Outcome = done.result
-            except SkillcError as exc:
-                outcome = RunError(_output.display_path(item, cwd), exc.spelled(CLI_SPELLING))
-        else:
-            outcome = item
-        outcomes.append(outcome)
+    for outcome in run:  # each skill linted as the loop asks for it
         show(outcome, streamed)
-        if isinstance(item, Path):  # a skill folder done, linted or not
-            progress.advance()
+        progress.advance()
     progress.clear()
-    linted_targets = [target for target in targets if not isinstance(target, RunError)]
-    for folder in target_folders(linted_targets):  # the folder rules: listing budget, plugins
-        folder_result = lint_folder(folder, registry=registry)
-        if folder_result is not None:  # per-file ignores and the baseline hide here too
-            folder_result = _suppressed(folder_result, hidden)
-        if folder_result is not None and folder_result.diagnostics:
-            outcomes.append(folder_result)
-            show(folder_result, streamed)
-
-    problems = [p for r in reports if r.fixes for p in r.fixes.problems]
-    if diff:
+    if params.diff:
         from skillc_lint._fixes import unified_diff
 
-        for r in reports:
+        for r in run.reports:
             if r.fixes and r.fixes.changes:
                 shown = {
                     c.file: _output.display_path(r.result.path / c.file, cwd)
                     for c in r.fixes.changes
                 }
                 click.echo(unified_diff(r.fixes.changes, shown), nl=False)
-    for problem in problems:
+    for problem in run.problems:
         report(problem.diagnostic)
-    if not streamed and not options.statistics and write_baseline is None:
-        for outcome in outcomes:
+    if not streamed and not params.statistics and params.write_baseline is None:
+        for outcome in run.outcomes:
             show_findings(outcome)
-    failed = sum(isinstance(outcome, RunError) for outcome in outcomes)
-    results = [outcome for outcome in outcomes if not isinstance(outcome, RunError)]
-    if write_baseline is not None:
-        from skillc_lint._suppress import Baseline
-
-        try:
-            count = Baseline.write(cwd / write_baseline, results)
-        except OSError as exc:
-            reason = f"cannot write '{write_baseline}': {exc.strerror or exc}"
-            raise click.BadParameter(reason, param_hint="--write-baseline") from None
-        noun = "finding" if count == 1 else "findings"
-        click.echo(f"wrote {count} {noun} to {write_baseline}", err=True)
-        return 1 if failed else 0
-    if hidden.baseline is not None:
-        stale = hidden.baseline.stale
+    if params.write_baseline is not None:
+        noun = "finding" if run.written == 1 else "findings"
+        click.echo(f"wrote {run.written} {noun} to {params.write_baseline}", err=True)
+        return 0 if run.ok else 1
+    baseline = run.hidden.baseline if run.hidden is not None else None
+    if baseline is not None:
+        stale = baseline.stale
         note = f"; {stale} no longer found (--write-baseline prunes them)" if stale else ""
-        click.echo(f"baseline {baseline}: {hidden.baseline.matched} hidden{note}", err=True)
-    warnings = sum(r.warnings for r in results if not r.skipped)
-    max_warnings = options.max_warnings
-    too_many = max_warnings is not None and warnings > max_warnings
-    linted = [r for r in results if not r.skipped]
-    if options.statistics:
-        counts = _output.statistics(linted)
-        if output_format == "json":
-            print_json(counts)
-        else:
-            for row in counts:
-                click.echo(f"{row['count']:>6}  {row['rule']}  {row['name']}  ({row['severity']})")
-            click.echo(_output.total_line(results))
-    elif output_format == "json":
-        print_json(_output.json_report(outcomes, cwd, single=single))
+        click.echo(f"baseline {params.baseline}: {baseline.matched} hidden{note}", err=True)
+    if output_format == "json":  # the findings, or with --statistics their counts
+        print_json(run.to_dict())
+    elif params.statistics:
+        for row in _output.statistics(run.linted):
+            click.echo(f"{row['count']:>6}  {row['rule']}  {row['name']}  ({row['severity']})")
+        click.echo(_output.total_line(run.results))
     elif output_format == "sarif":
-        print_json(_output.sarif_log(outcomes, registry, cwd, version=__version__))
+        print_json(_output.sarif_log(run.outcomes, run.registry, cwd, version=__version__))
     elif output_format == "text":
-        if len(linted) > 1:
-            click.echo(_output.total_line(linted))
-        if failed and len(outcomes) > 1:
-            click.echo(_output.failed_line(failed))
-        summary, hint = _fix_lines(reports, mode, diff)
+        if len(run.linted) > 1:
+            click.echo(_output.total_line(run.linted))
+        if run.failed and len(run.outcomes) > 1:
+            click.echo(_output.failed_line(run.failed))
+        summary, hint = _fix_lines(run, params)
         if summary:
             click.echo(summary)
         if hint:
             report(Notice(hint, level="info"))
-    if too_many:
-        click.echo(f"too many warnings: {warnings} (--max-warnings {max_warnings})", err=True)
-    ok = not failed and not problems and not too_many and all(r.ok for r in results)
-    return 0 if ok else 1
+    if run.too_many_warnings:
+        click.echo(
+            f"too many warnings: {run.warning_count} (--max-warnings {params.max_warnings})",
+            err=True,
+        )
+    return 0 if run.ok else 1
+
+
+def _fixes(count: int) -> str:
+    return f"{count} fix" if count == 1 else f"{count} fixes"
+
+
+def _fix_lines(run: LintRun, params: LintParams) -> tuple[str, str]:
+    """The summary of a run's fixes (stdout; empty when not fixing) and the hint of those it
+    left (stderr; empty when there are none)."""
+    from skillc_lint._fixes import fixable
+
+    reports, mode = run.reports, params.fix_mode
+    safe, unsafe = fixable(d for r in reports for d in r.result.diagnostics)
+    summary = ""
+    if mode is not None:
+        applied = sum(r.fixes.applied for r in reports if r.fixes)
+        files = sum(len(r.fixes.changes) for r in reports if r.fixes)
+        where = f"in {files} file{'' if files == 1 else 's'}"
+        if not applied:
+            summary = "no fixes to apply"
+        elif params.diff:
+            summary = f"{_fixes(applied)} would be applied {where} (--diff: nothing written)"
+        else:
+            summary = f"applied {_fixes(applied)} {where}"
+    hints = []
+    if safe and mode is None:
+        hints.append(f"{_fixes(safe)} available with --fix")
+    if unsafe and mode != "unsafe":
+        hints.append(f"{_fixes(unsafe)} available with --unsafe-fixes")
+    return summary, "; ".join(hints)
+
+
+# skillc-lint is a console script of its own: --version, after --format as it always was
+click.version_option(package_name="skillc-lint", message="%(package)s %(version)s")(lint_command)
+lint_command.params.insert(-1, lint_command.params.pop())
 
 
 def main(argv: Sequence[str] | None = None) -> int:

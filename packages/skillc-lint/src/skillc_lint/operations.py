@@ -1,10 +1,11 @@
-"""``lint`` as an operation (:mod:`skillc_index.operation`): one skill checked against the
+"""``lint`` as an operation (:mod:`skillc_index.operation`): skills checked against the
 authoring rules (RFC-0008), with the configuration's ``[lint]`` table, logged.
 
-The MCP tool ``skc_lint`` runs :data:`LINT`; ``skc lint`` (``skillc-lint``) turns its
-arguments (paths, names, folders of skills) into skill folders, builds the rules once with
-:func:`rule_registry` and runs :func:`lint` for each folder, then prints the results in its
-formats (text, json, sarif, github). Only the standard library and
+:data:`LINT` is the MCP tool ``skc_lint`` (one skill: ``skill``) and the command ``skc lint``
+(``skillc-lint``; any number of skills, folders of skills or files: ``skills``), which
+:mod:`skillc_lint.cli` makes from it. Its run (:func:`~skillc_lint._run.lint_run`) returns a
+:class:`~skillc_lint._run.LintRun`; :func:`lint` lints one skill of it with rules built once
+(:func:`rule_registry`, :func:`suppressions`). Only the standard library and
 :mod:`skillc_index.operation` are imported here: the linter loads when the operation runs.
 """
 
@@ -13,23 +14,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
 
-from skillc_index.operation import (
-    INTEGER,
-    NULLABLE_INTEGER,
-    SKILL_DESCRIPTION,
-    STRING,
-    Operation,
-    Param,
-    Session,
-    output_schema,
-)
+from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Session
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from skillc_index import Diagnostic, Layout, Notice, ResolvedSkill
     from skillc_lint import FixOutcome, LintResult, RuleRegistry
+    from skillc_lint._run import LintRun
     from skillc_lint._suppress import Baseline, PathIgnores
+    from skillc_lint.shapes import LintShape
 
 __all__ = [
     "LINT",
@@ -38,16 +32,34 @@ __all__ = [
     "LintReport",
     "Suppressions",
     "lint",
+    "lint_skills",
     "rule_registry",
     "suppressions",
 ]
 
 
 class LintParams(NamedTuple):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
+    """What to lint and how: the tool's one ``skill``, or the command line's ``skills``
+    (several, folders of skills, files; none: the project store), the rules (``select``,
+    ``ignore``, ``profile``), what to hide (``baseline``); the rest is the command line's
+    (:data:`LINT`'s ``cli_only`` says why)."""
+
+    skill: Annotated[str | None, Param(SKILL_DESCRIPTION, min_length=1)]
+    skills: Annotated[
+        tuple[str, ...],
+        Param(
+            "Skill folders, skill names, folders of skills or files of skills to lint "
+            "(none: every skill of the project store).",
+            argument=True,
+            metavar="[SKILL]...",
+        ),
+    ] = ()
     force: Annotated[
         bool,
-        Param("Lint even if the skill is compiled (SKL001 warns that results may mislead)."),
+        Param(
+            "Lint even if the skill is compiled (SKL001 warns that results may mislead).",
+            help="Lint compiled skills too (SKL001 warns).",
+        ),
     ] = False
     select: Annotated[
         tuple[str, ...],
@@ -55,11 +67,19 @@ class LintParams(NamedTuple):
             "Run only these rules: ids (SKL102), id prefixes (SKL1), names (name-format) or "
             "tags (security, budget); an item may hold several, comma-separated.",
             item_min_length=1,
+            metavar="RULES",
+            help="Run only these rules: comma-separated ids, id prefixes (SKL3), names or tags "
+            "(security, budget).",
         ),
     ] = ()
     ignore: Annotated[
         tuple[str, ...],
-        Param("Do not run these rules (the same forms; applied after select).", item_min_length=1),
+        Param(
+            "Do not run these rules (the same forms; applied after select).",
+            item_min_length=1,
+            metavar="RULES",
+            help="Do not run these rules (same syntax; applied after --select).",
+        ),
     ] = ()
     profile: Annotated[
         tuple[str, ...],
@@ -67,16 +87,88 @@ class LintParams(NamedTuple):
             "Lint for these skill dialects too: claude-code, skillli, gibberish (default: the "
             "configuration's [lint] profiles). agentskills, the standard, always applies.",
             item_min_length=1,
+            metavar="NAME",
+            help="Lint for a dialect too: claude-code, skillli, gibberish (repeatable; default: "
+            "agentskills, the standard, which every dialect extends).",
         ),
     ] = ()
+    list_rules: Annotated[
+        bool,
+        Param(
+            "List every rule with its severity after configuration (and whether it has "
+            "fixes), and exit."
+        ),
+    ] = False
+    fix: Annotated[bool, Param("Apply the safe fixes, lint again and report what remains.")] = False
+    unsafe_fixes: Annotated[
+        bool,
+        Param("Apply the unsafe fixes too, those that may change meaning (implies --fix)."),
+    ] = False
+    diff: Annotated[
+        bool,
+        Param(
+            "Print a unified diff of what the fixes would change and write nothing (implies "
+            "--fix; text format only)."
+        ),
+    ] = False
+    explain: Annotated[
+        str | None,
+        Param(
+            "Print why a rule exists and how to fix its findings (an id, a prefix such as "
+            "SKL3, or a name; rules of every profile), and exit.",
+            metavar="RULE",
+        ),
+    ] = None
     baseline: Annotated[
         str | None,
         Param(
             "A baseline file (JSON, written by skillc-lint --write-baseline): the findings it "
             "holds are not reported, only new ones.",
             min_length=1,
+            metavar="FILE",
+            help="Do not report the findings FILE holds (written by --write-baseline): only "
+            "new ones are shown and fail the run.",
         ),
     ] = None
+    write_baseline: Annotated[
+        str | None,
+        Param(
+            "Write every finding of this run to FILE (JSON) and exit 0: adopt the linter on a "
+            "repository as it is, then lint with --baseline FILE.",
+            metavar="FILE",
+        ),
+    ] = None
+    statistics: Annotated[
+        bool,
+        Param("Print how many findings each rule has instead of the findings (text or json)."),
+    ] = False
+    max_warnings: Annotated[
+        int | None,
+        Param(
+            "Exit 1 when there are more than N warnings (errors always fail).",
+            minimum=0,
+            metavar="N",
+        ),
+    ] = None
+    jobs: Annotated[
+        int | None,
+        Param(
+            "Lint with N worker processes (default: one per usable CPU; 1: one skill after "
+            "another in this process). The output is the same for any N.",
+            minimum=1,
+            maximum=1024,
+            flags=("-j", "--jobs"),
+            metavar="N",
+        ),
+    ] = None
+
+    @property
+    def fix_mode(self) -> Literal["safe", "unsafe"] | None:
+        """The fixes to apply: ``unsafe`` ones too (``unsafe_fixes``), the ``safe`` ones
+        (``fix``, or ``diff``, which shows them), or none."""
+        if self.unsafe_fixes:
+            return "unsafe"
+        return "safe" if self.fix or self.diff else None
 
     def log_args(self) -> dict[str, Any]:
         """The options as given; :func:`lint` sets ``profiles`` to those in effect and adds
@@ -101,11 +193,12 @@ class LintReport(NamedTuple):
     def warnings(self) -> tuple[Diagnostic | Notice, ...]:
         return self.result.notices
 
-    def to_dict(self) -> dict[str, Any]:
-        """The ``--format json`` object of one skill, with its error and warning counts."""
+    def to_dict(self) -> LintShape:
+        """The tool's JSON of the skill: its ``--format json`` object with its error and
+        warning counts."""
         from skillc_lint import json_report
 
-        data: dict[str, Any] = json_report([self.result], self.cwd, single=True)
+        data: LintShape = json_report([self.result], self.cwd, single=True)
         data["error_count"] = self.result.errors
         data["warning_count"] = self.result.warnings
         return data
@@ -226,8 +319,9 @@ def lint(
     engine: Callable[[Path], LintResult] | None = None,
     tree: Path | None = None,
 ) -> LintReport:
-    """Lint one skill and log it, when it is a skill of a store (or imported into one): a
-    folder in no store is linted without a trace (no runtime folder, no log row).
+    """Lint one skill (``params.skill``) and log it, when it is a skill of a store (or
+    imported into one): a folder in no store is linted without a trace (no runtime folder,
+    no log row).
     ``registry``: the rules (default: :func:`rule_registry` of ``params``) and ``hidden``
     (default: :func:`suppressions` of ``params``): a caller linting several skills builds
     them once (a baseline counts its matches over the whole run). ``fix``: apply the safe
@@ -251,6 +345,8 @@ def lint(
 
     args = params.log_args()
     args["profiles"] = list(profiles_in(registry))
+    if params.skill is None:
+        raise TypeError("lint() lints one skill: params.skill names it")
     skill = resolve_skill(params.skill, session.layout)
     session.warn(skill.notices)
     folder = _folder(session.layout, params.skill, skill)
@@ -290,7 +386,14 @@ def lint(
     return LintReport(result, cwd, outcome)
 
 
-LINT: Operation[LintParams, LintReport] = Operation(
+def lint_skills(session: Session, params: LintParams) -> LintRun:
+    """:data:`LINT`'s run: :func:`skillc_lint._run.lint_run` (the linter is imported here)."""
+    from skillc_lint._run import lint_run
+
+    return lint_run(session, params)
+
+
+LINT: Operation[LintParams, LintRun] = Operation(
     name="lint",
     title="Lint a skill",
     description="Check a skill against the authoring standard (RFC-0008 rules SKL001 to "
@@ -301,55 +404,8 @@ LINT: Operation[LintParams, LintReport] = Operation(
     "(claude-code, skillli, gibberish); `select` and `ignore` narrow the rules. A compiled "
     "skill (one holding .skillc-meta/manifest.json) is skipped unless `force`.",
     params=LintParams,
-    run=lint,
-    output=output_schema(
-        {
-            "skill": STRING,
-            "path": STRING,
-            "diagnostics": {
-                "type": "array",
-                "items": output_schema(
-                    {
-                        "rule": {"type": "string", "description": "SKLxxx"},
-                        "severity": {"enum": ["error", "warning"]},
-                        "file": {"type": "string", "description": "Relative to the skill."},
-                        "line": NULLABLE_INTEGER,
-                        "column": NULLABLE_INTEGER,
-                        "message": STRING,
-                        "fix": output_schema(
-                            {
-                                "description": STRING,
-                                "safe": {
-                                    "type": "boolean",
-                                    "description": "False when the fix may change meaning.",
-                                },
-                                "edits": {
-                                    "type": "array",
-                                    "description": "Replace from line:column up to "
-                                    "end_line:end_column (1-based, exclusive, in characters) "
-                                    "of the diagnostic's file with text.",
-                                    "items": output_schema(
-                                        {
-                                            "line": INTEGER,
-                                            "column": INTEGER,
-                                            "end_line": INTEGER,
-                                            "end_column": INTEGER,
-                                            "text": STRING,
-                                        }
-                                    ),
-                                },
-                            }
-                        ),
-                    },
-                    optional=("fix",),
-                ),
-            },
-            "skipped": {"type": "string", "description": "'compiled' when not linted."},
-            "error_count": INTEGER,
-            "warning_count": INTEGER,
-        },
-        optional=("skipped",),
-    ),
+    run=lint_skills,
+    output="skillc_lint.shapes:LintShape",
     cli_only={
         "jobs": "the tool lints one skill; worker processes pay off over many",
         "skills": "the command line lints several skills, or folders of skills, in one run; "

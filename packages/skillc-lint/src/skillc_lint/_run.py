@@ -1,0 +1,342 @@
+"""A lint run: what :data:`~skillc_lint.operations.LINT` returns (:class:`LintRun`) and how
+it lints the command line's skills (:func:`lint_run`).
+
+The MCP tool names one skill (``skill``): the run lints it at once. The command line names
+any number of skills, folders of skills or files (``skills``; none: the project store): the
+run resolves them, builds the rules and the suppressions once, and lints the skill folders
+as it is iterated (worker processes, ``--jobs``; one after another when fixing), each
+outcome as soon as it is known, so the command line prints each skill as it is ready; then
+the folder rules, then the baseline it writes. ``explain`` and ``list_rules`` lint nothing:
+the run holds the rules' documentation or their states.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from skillc_index import CLI_SPELLING, SkillcError
+from skillc_lint._engine import LintResult, Target, lint_folder, lint_skill
+from skillc_lint._output import Outcome, RunError, display_path, json_report, rule_doc, statistics
+from skillc_lint._registry import RuleRegistry, RuleState
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from skillc_index import Diagnostic, Notice
+    from skillc_index.operation import Session
+    from skillc_lint.operations import LintParams, LintReport, Suppressions
+    from skillc_lint.shapes import LintJSON, RuleDocShape, RuleStateShape
+
+__all__ = ["LintRun", "lint_run"]
+
+
+class LintRun:
+    """The result of a lint (see the module docstring).
+
+    ``outcomes`` grows as the run is iterated: each target that could not be linted (a
+    :class:`~skillc_lint.RunError`), each skill's :class:`~skillc_lint.LintResult`, then the
+    folder rules' results; ``reports`` holds each skill's
+    :class:`~skillc_lint.operations.LintReport` (its fixes). :meth:`finish` lints what is
+    left. ``docs`` (``explain``) or ``rules`` (``list_rules``) instead when the run lints
+    nothing."""
+
+    def __init__(
+        self,
+        params: LintParams,
+        cwd: Path,
+        registry: RuleRegistry | None = None,
+        hidden: Suppressions | None = None,
+    ) -> None:
+        self.params = params
+        self.cwd = cwd
+        self.registry = registry
+        self.hidden = hidden
+        self.docs: list[RuleDocShape] | None = None
+        self.rules: list[RuleState] | None = None
+        self.collections: list[tuple[str, int]] = []
+        """Each folder of skills named (as shown) and how many skills it holds."""
+        self.total = 0
+        """The targets and skill folders to lint (the skills' outcomes to come)."""
+        self.single = True
+        """One target, not a folder of skills: the JSON is one object, not a list."""
+        self.outcomes: list[Outcome] = []
+        self.reports: list[LintReport] = []
+        self.written: int | None = None
+        """The findings written to the ``write_baseline`` file, once written."""
+        self._pending: Iterator[Outcome] = iter(())
+
+    def __iter__(self) -> Iterator[Outcome]:
+        """Lint what is left, yielding each outcome as soon as it is known (in order)."""
+        for outcome in self._pending:
+            self.outcomes.append(outcome)
+            yield outcome
+
+    def finish(self) -> LintRun:
+        for _ in self:
+            pass
+        return self
+
+    @property
+    def warnings(self) -> tuple[Diagnostic | Notice, ...]:
+        """The notices of the one skill the tool linted (the command line prints each skill's
+        in its place)."""
+        if self.params.skill is not None and self.reports:
+            return self.reports[0].warnings
+        return ()
+
+    @property
+    def results(self) -> list[LintResult]:
+        return [outcome for outcome in self.outcomes if not isinstance(outcome, RunError)]
+
+    @property
+    def linted(self) -> list[LintResult]:
+        """The results of the skills linted (not skipped)."""
+        return [result for result in self.results if not result.skipped]
+
+    @property
+    def failed(self) -> int:
+        """The targets and skills that could not be linted."""
+        return sum(isinstance(outcome, RunError) for outcome in self.outcomes)
+
+    @property
+    def problems(self) -> list[SkillcError]:
+        """The files fixing left alone (each with its paths as the command line shows them)."""
+        return [p for report in self.reports if report.fixes for p in report.fixes.problems]
+
+    @property
+    def warning_count(self) -> int:
+        return sum(result.warnings for result in self.linted)
+
+    @property
+    def too_many_warnings(self) -> bool:
+        limit = self.params.max_warnings
+        return limit is not None and self.warning_count > limit
+
+    @property
+    def ok(self) -> bool:
+        """Exit status 0: every target linted, no error found (nor, writing a baseline, any
+        regard for findings), no file left unfixed, warnings within ``max_warnings``."""
+        if self.params.write_baseline is not None:
+            return not self.failed
+        return (
+            not self.failed
+            and not self.problems
+            and not self.too_many_warnings
+            and all(result.ok for result in self.results)
+        )
+
+    def to_dict(self) -> LintJSON:
+        """The JSON of the run (once it is linted): the tool's object for one skill, with its
+        counts (:class:`~skillc_lint.shapes.LintShape`); on the command line, what its
+        ``--format json`` prints: :func:`~skillc_lint.json_report`, the ``--statistics``,
+        the rules (``--list-rules``) or their documentation (``--explain``)."""
+        if self.docs is not None:
+            return self.docs[0] if len(self.docs) == 1 else self.docs
+        if self.rules is not None:
+            rules: list[RuleStateShape] = [
+                {
+                    "id": s.rule.id,
+                    "name": s.rule.name,
+                    "severity": s.severity,
+                    "enabled": s.enabled,
+                    "options": dict(s.options),
+                    "summary": s.rule.summary,
+                    "fixable": s.rule.fixable,
+                }
+                for s in self.rules
+            ]
+            return rules
+        self.finish()
+        if self.params.skill is not None:
+            return self.reports[0].to_dict()
+        if self.params.statistics:
+            return cast("LintJSON", statistics(self.linted))
+        return cast("LintJSON", json_report(self.outcomes, self.cwd, single=self.single))
+
+
+def lint_run(session: Session, params: LintParams) -> LintRun:
+    """:data:`~skillc_lint.operations.LINT`'s run (see the module docstring). Raises
+    :class:`~skillc_lint.UnknownRule` (``explain``, ``select``, ``ignore``),
+    :class:`~skillc_lint.UnknownProfile`, :class:`~skillc_lint.InvalidBaseline`,
+    :class:`~skillc_lint.ConflictingParameters` (``baseline`` with ``write_baseline``), E100;
+    and the errors of resolving the one skill the tool names."""
+    from skillc_lint.operations import lint, rule_registry, suppressions
+
+    cwd = session.layout.cwd
+    if params.skill is not None:  # the tool: one skill
+        run = LintRun(params, cwd)
+        run.reports.append(lint(session, params))
+        run.outcomes.append(run.reports[0].result)
+        return run
+    if params.explain is not None:
+        run = LintRun(params, cwd)
+        run.docs = _docs(params.explain)
+        return run
+    if params.baseline is not None and params.write_baseline is not None:
+        from skillc_lint import ConflictingParameters
+
+        raise ConflictingParameters("baseline", "write_baseline")
+    registry = rule_registry(
+        session, profile=params.profile, select=params.select, ignore=params.ignore
+    )
+    if params.list_rules:
+        run = LintRun(params, cwd, registry)
+        run.rules = registry.states()
+        return run
+    run = LintRun(params, cwd, registry, suppressions(session, registry, params.baseline))
+    run._pending = _plan(session, run)
+    return run
+
+
+def _docs(selector: str) -> list[RuleDocShape]:
+    """The documentation of the rules ``selector`` names (an id, a prefix or a name), of
+    every profile."""
+    from skillc_lint import PROFILES, UnknownRule, default_registry
+
+    registry = default_registry(profiles=tuple(PROFILES))
+    ids = registry.match(selector)
+    if not ids:
+        raise UnknownRule(selector, "explain")
+    owner = {rule.id: name for name, p in PROFILES.items() for rule in p.rules}
+    return [cast("RuleDocShape", rule_doc(registry.get(i), owner.get(i))) for i in ids]
+
+
+def _plan(session: Session, run: LintRun) -> Iterator[Outcome]:
+    """Resolve the command line's targets now (the run knows its folders of skills and how
+    many skills it lints before it is iterated), and return the generator that lints them."""
+    from skillc_lint._engine import resolve_target, resolve_targets
+
+    params, layout, cwd = run.params, session.layout, run.cwd
+    targets: list[Target | RunError] = []
+    for argument in params.skills:
+        try:
+            targets.append(resolve_target(argument, layout))
+        except SkillcError as exc:  # reported in its place; the other targets are linted
+            targets.append(RunError(argument, exc.spelled(CLI_SPELLING)))
+    if not params.skills:
+        targets.extend(resolve_targets((), layout))
+    plan: list[Path | RunError] = []  # what the run reports, in order
+    # each skill folder (real path) linted, once, and the folder its fixes may write in: the
+    # folder of skills it was found in (None: named itself, its own folder)
+    trees: dict[str, Path | None] = {}
+    for target in targets:
+        if isinstance(target, RunError):
+            plan.append(target)
+            continue
+        if target.collection and target.folder is not None:
+            run.collections.append((display_path(target.folder, cwd), len(target.skills)))
+        tree = target.folder if target.collection else None
+        for folder in target.skills:
+            key = os.path.realpath(folder)
+            if key not in trees:
+                plan.append(folder)
+                trees[key] = tree
+            elif tree is None:  # named itself too: it may be fixed where it is
+                trees[key] = None
+    run.single = len(targets) == 1 and (
+        isinstance(targets[0], RunError) or not targets[0].collection
+    )
+    run.total = len(plan)
+    linted = [target for target in targets if not isinstance(target, RunError)]
+    return _linted(session, run, plan, trees, linted)
+
+
+def _linted(
+    session: Session,
+    run: LintRun,
+    plan: Sequence[Path | RunError],
+    trees: dict[str, Path | None],
+    targets: Sequence[Target],
+) -> Iterator[Outcome]:
+    """Lint what :func:`_plan` planned: each skill folder once (a worker process's result, or
+    fixed here), logged as the tool logs it; then the folder rules; then write the baseline."""
+    from skillc_lint._engine import target_folders
+    from skillc_lint._pool import lint_folders, usable_cores
+    from skillc_lint.operations import _suppressed, lint
+
+    params, cwd = run.params, run.cwd
+    registry, hidden = run.registry, run.hidden
+    assert registry is not None and hidden is not None
+    mode = params.fix_mode
+    folders = [item for item in plan if isinstance(item, Path)]
+    # fixing rewrites files, one skill after another in this process; linting uses the pool
+    pooled = (
+        None
+        if mode
+        else lint_folders(folders, registry, force=params.force, jobs=params.jobs or usable_cores())
+    )
+    for item in plan:
+        if not isinstance(item, Path):
+            yield item
+            continue
+        one = params._replace(skill=str(item))
+        try:
+            if pooled is None:
+                tree = trees[os.path.realpath(item)]
+                done = lint(
+                    session, one, registry, hidden, fix=mode, write=not params.diff, tree=tree
+                )
+            else:
+                engine = _computed(item, next(pooled), registry, force=params.force)
+                done = lint(session, one, registry, hidden, engine=engine)
+            if done.fixes is not None and done.fixes.problems:  # paths as the CLI shows them
+                left = tuple(_shown(problem, cwd) for problem in done.fixes.problems)
+                done = done._replace(
+                    fixes=replace(done.fixes, problems=left),
+                    result=replace(done.result, not_fixed=tuple(p.diagnostic for p in left)),
+                )
+            run.reports.append(done)
+            yield done.result
+        except SkillcError as exc:
+            yield RunError(display_path(item, cwd), exc.spelled(CLI_SPELLING))
+    for folder in target_folders(targets):  # the folder rules: listing budget, plugins
+        result = lint_folder(folder, registry=registry)
+        if result is not None:  # per-file ignores and the baseline hide here too
+            result = _suppressed(result, hidden)
+        if result is not None and result.diagnostics:
+            yield result
+    if params.write_baseline is not None:
+        _write_baseline(run, run.outcomes)
+
+
+def _write_baseline(run: LintRun, outcomes: Sequence[Outcome]) -> None:
+    from skillc_lint import BaselineNotWritten
+    from skillc_lint._suppress import Baseline
+
+    file = run.params.write_baseline
+    assert file is not None
+    results = [outcome for outcome in outcomes if not isinstance(outcome, RunError)]
+    try:
+        run.written = Baseline.write(run.cwd / file, results)
+    except OSError as exc:
+        raise BaselineNotWritten(file, exc.strerror or str(exc)) from None
+
+
+def _computed(
+    folder: Path, done: LintResult | SkillcError, registry: RuleRegistry, *, force: bool
+) -> Callable[[Path], LintResult]:
+    """The engine :func:`~skillc_lint.operations.lint` runs on the folder it resolved:
+    ``done`` (what a worker returned for ``folder``: its result, or the error to raise), or a
+    fresh lint when the folder resolved to another (an imported skill's source)."""
+
+    def engine(resolved: Path) -> LintResult:
+        if os.path.realpath(resolved) != os.path.realpath(folder):
+            return lint_skill(resolved, registry=registry, force=force)
+        if isinstance(done, Exception):
+            raise done
+        return done
+
+    return engine
+
+
+def _shown(problem: SkillcError, cwd: Path) -> SkillcError:
+    """A file fixing left alone, its paths written as the diagnostics write them."""
+    from skillc_lint import NotFixed
+
+    if isinstance(problem, NotFixed):
+        return problem.shown(lambda path: display_path(Path(path), cwd))
+    return problem
