@@ -1189,7 +1189,7 @@ def test_more_than_16_paths_is_e100(gateway: Run, project: Path) -> None:
 
 
 def test_a_huge_heading_is_read_in_bounded_time(project: Path, layout: Layout) -> None:
-    from skillc_gateway.catalog.reader import MAX_HEADING, headings
+    from skillc_gateway.catalog.skill_text import MAX_HEADING, headings
 
     line = "# " + "[" * 200_000 + " *a" * 100_000
     found = headings([line, "## Next"])  # quadratic patterns on 500 KB would take hours

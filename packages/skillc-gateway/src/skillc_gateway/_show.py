@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
-from skillc_gateway._reader import read_lines
+from skillc_gateway._open import read_lines
 from skillc_index import (
     Diagnostic,
     FileStat,

@@ -7,7 +7,7 @@ changed or removed skill is indexed again first, or the answer says it is ``part
 never rebuilds from nothing. This module holds the answer's types and the entry points; the
 machinery is imported when a query runs. Modules: :mod:`.engine` (the :class:`Catalog`:
 keeping current and answering), :mod:`.database` (the SQLite file), :mod:`.scan` (the
-folders and their stamps), :mod:`.watch` (change notification), :mod:`.reader` (SKILL.md,
+folders and their stamps), :mod:`.watch` (change notification), :mod:`.skill_text` (SKILL.md,
 read lightly), :mod:`.rank` (the ranker), :mod:`.server` (``skc watch``: a process that keeps the
 catalog warm and answers ``skc find``).
 """

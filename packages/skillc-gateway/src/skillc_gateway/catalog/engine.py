@@ -30,7 +30,7 @@ from skillc_gateway.catalog.database import (
     forgotten,
     open_database,
 )
-from skillc_gateway.catalog.reader import MAX_SKILL_BYTES, cut, read_skill_text
+from skillc_gateway.catalog.skill_text import MAX_SKILL_BYTES, cut, read_skill_text
 from skillc_gateway.catalog.scan import (
     RACY_NS,
     SKILL,
