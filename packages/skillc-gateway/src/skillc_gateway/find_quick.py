@@ -12,7 +12,7 @@ else it returns None before it printed anything, and the click command runs, as 
 without a server: ``--help``, ``-v``, an option or a value it does not read, bad input (the
 command's error), no server (the command answers itself, and may start one), a
 configuration with problems (the command prints them). A server that did not answer is not
-asked again by the command (:func:`.catalog.server.ask`).
+asked again by the command (:func:`.catalog.client.ask`).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def run(args: list[str]) -> int | None:
     if parsed is None:
         return None
     query, limit, paths, output_format = parsed
-    from skillc_gateway.catalog import served_answer, server
+    from skillc_gateway.catalog import client, served_answer
     from skillc_index import Layout, SkillcError, load_config
     from skillc_index.installed import trusted_targets
 
@@ -48,7 +48,7 @@ def run(args: list[str]) -> int | None:
         layout = Layout.discover()
     except SkillcError:
         return None
-    if not server.usable(layout):  # before reading the configuration: no server, no cost
+    if not client.usable(layout):  # before reading the configuration: no server, no cost
         return None
     config = load_config(layout)
     if config.notices:

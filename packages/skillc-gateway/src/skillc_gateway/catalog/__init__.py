@@ -179,7 +179,7 @@ def find_skills(
     :class:`QueryTooLong` (E100), InvalidOption (E100) for a limit outside 1-100, and
     SkillDirectoryNotFound (E022) for a path that is not a folder.
 
-    ``server``: ask the home's find server (``skc watch``, :mod:`.server`) first, and
+    ``server``: ask the home's find server (``skc watch``, :mod:`.client`) first, and
     answer here only when none answers; the answer is the same either way. Worth it for a
     process that asks once (``skc find``): it then imports none of the catalog machinery."""
     if server:
@@ -211,14 +211,14 @@ def served_answer(
     """The answer of the home's find server (``served`` set), or None: no server answered,
     or the input is bad (:func:`find_skills` then raises its error, in its order; the server
     would refuse it all the same). A server that did not answer is not asked again by this
-    process (:func:`.server.ask`)."""
+    process (:func:`.client.ask`)."""
     if not (query_fits(query) and limit_fits(limit)):
         return None
     try:
         roots = find_roots(layout, paths or routing_roots(), configured)
     except SkillcError:
         return None
-    from skillc_gateway.catalog.server import ask
+    from skillc_gateway.catalog.client import ask
 
     answer = ask(layout, query, limit, roots, budget)
     return None if answer is None else answer._replace(served=True)

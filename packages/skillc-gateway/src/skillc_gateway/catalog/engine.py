@@ -30,7 +30,6 @@ from skillc_gateway.catalog.database import (
     forgotten,
     open_database,
 )
-from skillc_gateway.catalog.skill_text import MAX_SKILL_BYTES, cut, read_skill_text
 from skillc_gateway.catalog.scan import (
     RACY_NS,
     SKILL,
@@ -44,6 +43,7 @@ from skillc_gateway.catalog.scan import (
     is_racy,
     walk,
 )
+from skillc_gateway.catalog.skill_text import MAX_SKILL_BYTES, cut, read_skill_text
 from skillc_index import Diagnostic, Layout, Notice
 from skillc_index.installed import Root
 
