@@ -54,8 +54,8 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 if TYPE_CHECKING:
-    from skillc_gateway._outline import Outline, OutlineHeading, outline
     from skillc_gateway._open import FileBytes, FileText, open_file, read_lines
+    from skillc_gateway._outline import Outline, OutlineHeading, outline
     from skillc_gateway._runner import (
         ExecResult,
         RunPlan,

@@ -41,8 +41,8 @@ from skillc_index.operation import (
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
-    from skillc_gateway._outline import Outline
     from skillc_gateway._open import FileBytes, Page
+    from skillc_gateway._outline import Outline
     from skillc_gateway._sources import SourceTree
     from skillc_gateway.catalog import FindResult
     from skillc_index import Diagnostic, Notice
