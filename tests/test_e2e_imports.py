@@ -130,6 +130,7 @@ def test_show_search_and_outline_load_no_parser(
     find_client = modules & {
         "skillc_gateway.cli_find",
         "skillc_gateway.find_quick",
+        "skillc_gateway.find_output",
         "skillc_gateway.catalog",
     }
     assert not find_client, f"skc {args[0]} imported {sorted(find_client)}"

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import click
 
 from skillc_gateway._limits import DEFAULT_FIND_LIMIT, MAX_FIND_LIMIT
-from skillc_gateway.find_quick import plural, print_answer
+from skillc_gateway.find_output import plural, print_answer
 from skillc_index.console import (
     CONTEXT_SETTINGS,
     cli_session,
