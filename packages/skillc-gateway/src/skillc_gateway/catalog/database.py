@@ -26,7 +26,7 @@ from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from skillc_gateway.catalog import rank
+from skillc_gateway.catalog import postings
 from skillc_gateway.catalog.scan import TreeState
 from skillc_index import Layout, Notice, sqlite_uri, use_wal
 
@@ -50,7 +50,7 @@ __all__ = [
 CATALOG_FILE = "catalog.db"
 #: ``PRAGMA application_id`` of a catalog: ``skcF``.
 APPLICATION_ID = 0x736B6346
-#: The catalog's own tables (``SCHEMA``); with :data:`rank.RANK_VERSION`, stored in ``meta``.
+#: The catalog's own tables (``SCHEMA``); with :data:`postings.RANK_VERSION`, stored in ``meta``.
 SCHEMA_VERSION = 4
 #: How long a process waits for another one's write, in milliseconds.
 BUSY_TIMEOUT_MS = 30_000
@@ -104,7 +104,7 @@ counts the times roots were forgotten (:func:`forget_roots`)."""
 _SQLITE_HEADER = b"SQLite format 3\x00"
 #: The tables a current catalog holds.
 _TABLES = frozenset(
-    re.findall(r"CREATE (?:VIRTUAL )?TABLE (?:IF NOT EXISTS )?(\w+)", SCHEMA + rank.SCHEMA)
+    re.findall(r"CREATE (?:VIRTUAL )?TABLE (?:IF NOT EXISTS )?(\w+)", SCHEMA + postings.SCHEMA)
 )
 
 
@@ -163,13 +163,13 @@ def prepare(db: sqlite3.Connection) -> None:
     try:
         if not _current(db):
             _drop_everything(db)
-            for statement in _statements(SCHEMA + rank.SCHEMA):
+            for statement in _statements(SCHEMA + postings.SCHEMA):
                 db.execute(statement)
             db.executemany(
                 "INSERT INTO meta (key, value) VALUES (?, ?)",
                 [
                     ("schema_version", str(SCHEMA_VERSION)),
-                    ("rank_version", str(rank.RANK_VERSION)),
+                    ("rank_version", str(postings.RANK_VERSION)),
                     ("forgotten", "0"),
                 ],
             )
@@ -228,7 +228,7 @@ def forget_roots(
             candidates.difference_update(_ids(blob))
         for skill_id in sorted(candidates):
             if db.execute("DELETE FROM skills WHERE id = ?", (skill_id,)).rowcount:
-                rank.remove(db, skill_id)
+                postings.remove(db, skill_id)
     db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'forgotten'")
     return dropped
 
@@ -247,7 +247,7 @@ def _current(db: sqlite3.Connection) -> bool:
         versions = dict(db.execute("SELECT key, value FROM meta").fetchall())
     except sqlite3.OperationalError:
         return False
-    wanted = {"schema_version": str(SCHEMA_VERSION), "rank_version": str(rank.RANK_VERSION)}
+    wanted = {"schema_version": str(SCHEMA_VERSION), "rank_version": str(postings.RANK_VERSION)}
     if any(versions.get(key) != value for key, value in wanted.items()):
         return False
     # versions that say current over tables that are not (a development build's catalog)

@@ -18,10 +18,12 @@ from skillc_gateway.catalog import (
     FindResult,
     FoundSkill,
     SectionHit,
+    postings,
     rank,
     scan,
 )
 from skillc_gateway.catalog import database as catalog_database
+from skillc_gateway.catalog import semantic as semantic_step
 from skillc_gateway.catalog.database import (
     BUSY_TIMEOUT_MS,
     CatalogDatabase,
@@ -177,7 +179,7 @@ class Catalog:
         seen, partial = self.refresh(roots, budget, warnings)
         skills = self._rank(query, limit, seen, semantic)
         searched = len(seen.priorities)
-        ranker = rank.ranker(semantic)
+        ranker = semantic_step.ranker(semantic)
         return FindResult(query, skills, searched, seen.skipped, partial, tuple(warnings), ranker)
 
     def _rank(
@@ -492,7 +494,7 @@ class Catalog:
             filling
             and not touch
             and forgotten(self.db) == self._forgotten  # else its states may need repair
-            and not rank.unfilled(self.db)
+            and not semantic_step.unfilled(self.db)
         ):
             return 0
         start = time.monotonic()
@@ -515,8 +517,8 @@ class Catalog:
                     while position < len(todo) and time.monotonic() < stop:
                         indexer.index(*todo[position])
                         position += 1
-                    rank.finish(self.db)
-                    missing = rank.fill(self.db, stop)
+                    postings.finish(self.db)
+                    missing = semantic_step.fill(self.db, stop)
                     for key, state in dirty:
                         blob = state.dumps()
                         self.db.execute(
@@ -704,9 +706,9 @@ class _Indexer:
                 (*values, skill_id),
             )
         if text is None:
-            rank.remove(self.db, skill_id)
+            postings.remove(self.db, skill_id)
         else:
-            rank.add(self.db, skill_id, text)
+            postings.add(self.db, skill_id, text)
         return skill_id, stored, text is None
 
     def remove(self, removed: Iterable[tuple[int, str]]) -> None:
@@ -718,11 +720,11 @@ class _Indexer:
                 "DELETE FROM skills WHERE id = ? AND path = ?", (skill_id, real)
             )
             if cursor.rowcount:
-                rank.remove(self.db, skill_id)
+                postings.remove(self.db, skill_id)
             self.done.pop(real, None)
 
 
-def _digest(text: rank.SkillText) -> str:
+def _digest(text: postings.SkillText) -> str:
     """What makes two skills the same one: name, description and body, spaces collapsed."""
     body = " ".join(text.body.split())
     data = "\0".join((text.name, " ".join(text.description.split()), body))

@@ -311,7 +311,7 @@ class FindServer:
     def status(self) -> dict[str, Any]:
         """What ``skc watch --status`` shows."""
         from skillc_gateway import __version__
-        from skillc_gateway.catalog import rank
+        from skillc_gateway.catalog import semantic
         from skillc_gateway.catalog.engine import Catalog
 
         watches = Catalog.shared(self.layout).watches()
@@ -328,7 +328,7 @@ class FindServer:
             "roots": list(self.roots),
             "watches": None if watches is None else watches[0],
             "watch_budget": None if watches is None else watches[1],
-            "ranker": rank.ranker(True),  # for a client that wants the semantic step
+            "ranker": semantic.ranker(True),  # for a client that wants the semantic step
         }
 
 

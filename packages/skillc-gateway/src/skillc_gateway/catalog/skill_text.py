@@ -1,4 +1,4 @@
-"""What the ranker reads of a skill (:class:`~.rank.SkillText`), from its SKILL.md, lightly and
+"""What the ranker reads of a skill (:class:`~.postings.SkillText`), from its SKILL.md, lightly and
 fast: name, description, body and headings.
 
 The frontmatter is read by skillc-index's parser (plain ``key: value`` blocks without
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from skillc_gateway.catalog.rank import Heading, SkillText
+from skillc_gateway.catalog.postings import Heading, SkillText
 
 __all__ = ["MAX_SKILL_BYTES", "cut", "read_skill_text"]
 
