@@ -47,9 +47,12 @@ __all__ = [
     "add",
     "finish",
     "items",
+    "missing_vectors",
     "passages",
     "remove",
     "scratch",
+    "store_vectors",
+    "stored_vectors",
 ]
 
 #: Bumped when the tables or the tokenizer change: the catalog then indexes every skill anew.
@@ -389,3 +392,33 @@ def passages(line: str) -> dict[int, int]:
     for _place, passage, count in items(line):
         found[passage] = found.get(passage, 0) + count
     return found
+
+
+# -- the vectors (the semantic step, :mod:`.semantic`) ------------------------------------------
+
+
+def missing_vectors(db: sqlite3.Connection, limit: int) -> list[tuple[int, str]]:
+    """``(skill, text)`` of at most ``limit`` skills whose vector is not computed yet."""
+    return db.execute(
+        "SELECT skill, text FROM rank_vectors WHERE vec IS NULL LIMIT ?", (limit,)
+    ).fetchall()
+
+
+def store_vectors(db: sqlite3.Connection, vectors: list[tuple[int, bytes]]) -> None:
+    """Store ``(skill, vector)`` pairs."""
+    db.executemany(
+        "UPDATE rank_vectors SET vec = ? WHERE skill = ?",
+        [(vector, skill) for skill, vector in vectors],
+    )
+
+
+def stored_vectors(db: sqlite3.Connection, skills: list[int]) -> dict[int, bytes | str]:
+    """The vector of each of ``skills``, or its text while it has none (the skills the
+    catalog does not hold are left out)."""
+    return dict(
+        db.execute(
+            "SELECT skill, coalesce(vec, text) FROM rank_vectors "
+            f"WHERE skill IN ({','.join('?' * len(skills))})",
+            skills,
+        ).fetchall()
+    )

@@ -204,28 +204,25 @@ def ranker(wanted: bool | None = None) -> str:
 
 def unfilled(db: sqlite3.Connection) -> bool:
     """Whether the model is there and some skills have no vector yet (:func:`fill`)."""
-    if model() is None:
-        return False
-    return db.execute("SELECT 1 FROM rank_vectors WHERE vec IS NULL LIMIT 1").fetchone() is not None
+    from skillc_gateway.catalog.postings import missing_vectors
+
+    return model() is not None and bool(missing_vectors(db, 1))
 
 
 def fill(db: sqlite3.Connection, until: float) -> bool:
     """Compute the missing vectors (of the skills indexed since, :func:`.postings.add` leaves
     them out) until ``until`` (``time.monotonic()``); whether some are still missing.
     Nothing without the model."""
+    from skillc_gateway.catalog.postings import missing_vectors, store_vectors
+
     found = model()
     if found is None:
         return False
     while True:
-        rows = db.execute(
-            f"SELECT skill, text FROM rank_vectors WHERE vec IS NULL LIMIT {_FILL_BATCH}"
-        ).fetchall()
+        rows = missing_vectors(db, _FILL_BATCH)
         if not rows:
             return False
-        db.executemany(
-            "UPDATE rank_vectors SET vec = ? WHERE skill = ?",
-            [(found.vector(text), skill) for skill, text in rows],
-        )
+        store_vectors(db, [(skill, found.vector(text)) for skill, text in rows])
         if time.monotonic() >= until:
             return True
 
@@ -240,15 +237,11 @@ def blend(
     """Add the semantic step's part to ``total``, the scores of the ranked skills: of the
     :data:`SEMANTIC_POOL` best of ``ranked`` (best first), from the request's vector
     ``wanted``."""
+    from skillc_gateway.catalog.postings import stored_vectors
+
     pool = ranked[:SEMANTIC_POOL]
     skills = [skill for skill, _ in pool]
-    stored = dict(
-        db.execute(
-            "SELECT skill, coalesce(vec, text) FROM rank_vectors "
-            f"WHERE skill IN ({','.join('?' * len(skills))})",
-            skills,
-        ).fetchall()
-    )
+    stored = stored_vectors(db, skills)
     vectors: dict[int, bytes] = {}
     for skill in skills:
         vector = stored.get(skill)
