@@ -57,9 +57,9 @@ from skillc_index import (
     runtime_for,
 )
 from skillc_index.accesslog import AccessRecord, primary_log
+from skillc_index.accesslog.merge import FallbackRows, Identity, copy_missing, count_missing
 from skillc_index.installed import agent_folders, deployed_source, search_roots
 from skillc_stats._filters import parse_time
-from skillc_stats._log_queries import FallbackRows, Identity, copy_missing, count_missing
 from skillc_stats._sync import _misplaced_destination, _why
 
 AGENT = "claude-code"
