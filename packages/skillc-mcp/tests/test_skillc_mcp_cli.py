@@ -1,5 +1,5 @@
 """The `skillc-mcp` console script (and `skc mcp`): --help, --version, usage errors as E100,
---cwd and -v."""
+--cwd, --log-requests and -v."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import click
 
 import skillc_mcp
 
@@ -56,9 +58,10 @@ def test_cwd_must_be_a_folder(tmp_path: Path) -> None:
     assert "nowhere" in result.stderr.splitlines()[0]
 
 
-def test_cwd_chooses_the_project_and_verbose_logs_requests(tmp_path: Path) -> None:
+def serve_two_requests(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``skillc-mcp --cwd PROJECT ARGS`` answering ``initialize`` and an ``skc_list`` call."""
     project = tmp_path / "elsewhere"
-    (project / ".skillc" / "skills" / "alpha").mkdir(parents=True)
+    (project / ".skillc" / "skills" / "alpha").mkdir(parents=True, exist_ok=True)
     (project / ".skillc" / "skills" / "alpha" / "SKILL.md").write_text(
         "---\nname: alpha\ndescription: The alpha skill. Use in tests.\n---\n\n# Alpha\n",
         encoding="utf-8",
@@ -72,7 +75,7 @@ def test_cwd_chooses_the_project_and_verbose_logs_requests(tmp_path: Path) -> No
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
     env["SKILLC_HOME"] = str(tmp_path / "home")
     result = subprocess.run(
-        [sys.executable, "-m", "skillc_mcp", "--cwd", str(project), "-v"],
+        [sys.executable, "-m", "skillc_mcp", "--cwd", str(project), *args],
         input="".join(json.dumps(line) + "\n" for line in lines),
         cwd=tmp_path,
         env=env,
@@ -87,8 +90,30 @@ def test_cwd_chooses_the_project_and_verbose_logs_requests(tmp_path: Path) -> No
     listed = responses[1]["result"]["structuredContent"]
     assert [skill["name"] for skill in listed["skills"]] == ["alpha"]
     assert f"serving MCP on stdio in {project.resolve()}" in result.stderr
+    return result
+
+
+def test_cwd_chooses_the_project_and_log_requests_logs_them(tmp_path: Path) -> None:
+    result = serve_two_requests(tmp_path, "--log-requests")
     assert "skillc-mcp: initialize [1] ok" in result.stderr
     assert "skillc-mcp: tools/call skc_list [2] ok" in result.stderr
+
+
+def test_verbose_means_what_it_means_in_every_command(tmp_path: Path) -> None:
+    """``-v`` is the kit's ``-v/--verbose`` (more detail: a traceback on an internal error),
+    as in every other command; it used to log every request (issue 33), which
+    ``--log-requests`` does now."""
+    from skillc_index.console import verbose_option
+    from skillc_mcp.cli import mcp_command
+
+    shared = verbose_option(click.command()(lambda: None)).params[0]
+    mine = [param for param in mcp_command.params if "-v" in param.opts]
+    assert [(p.opts, p.help, p.callback) for p in mine] == [
+        (shared.opts, shared.help, shared.callback)
+    ]
+    result = serve_two_requests(tmp_path, "-v")
+    assert "skillc-mcp: initialize" not in result.stderr
+    assert "skillc-mcp: tools/call" not in result.stderr
 
 
 def test_a_removed_working_directory_is_e022(clean_env: dict[str, str], tmp_path: Path) -> None:

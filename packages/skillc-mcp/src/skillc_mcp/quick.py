@@ -4,9 +4,10 @@ A client starts the server for every session and waits for its answer to ``initi
 importing click costs about as much as starting Python. So ``skc`` offers its command line to
 :func:`run` first (the ``skillc.quick`` entry point of ``mcp``: skillc's README), and the
 ``skillc-mcp`` script is :func:`main`: given no arguments, the form client configurations use,
-the server starts here; anything else (``--cwd``, ``--allow-target``, ``-v``, ``--help``,
-``--version``) runs the click command (:mod:`skillc_mcp.cli`), which then serves through
-:func:`serve` too. Nothing of the kit's libraries loads before the first tool call.
+the server starts here; anything else (``--cwd``, ``--allow-target``, ``--log-requests``,
+``-v``, ``--help``, ``--version``) runs the click command (:mod:`skillc_mcp.cli`), which then
+serves through :func:`serve` too. Nothing of the kit's libraries loads before the first tool
+call (with no arguments; the click command imports the kit's console conventions).
 """
 
 from __future__ import annotations
@@ -43,11 +44,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def serve(
-    cwd: str | None = None, *, verbose: bool = False, allowed_targets: Sequence[str] = ()
+    cwd: str | None = None, *, log_requests: bool = False, allowed_targets: Sequence[str] = ()
 ) -> int:
     """Run the server on stdin/stdout in ``cwd``; the exit status when the client leaves.
-    ``allowed_targets`` are folders (relative to the working directory before ``cwd``) where
-    ``skc_build`` may deploy besides the agent folders."""
+    ``log_requests``: a line on stderr per request (``--log-requests``). ``allowed_targets``
+    are folders (relative to the working directory before ``cwd``) where ``skc_build`` may
+    deploy besides the agent folders."""
     from skillc_mcp import __version__
     from skillc_mcp._stdio import serve_stdio
 
@@ -68,4 +70,4 @@ def serve(
         where = os.environ.get("PWD") or "."
         raise SkillDirectoryNotFound(where, "the working directory was removed") from None
     print(f"skillc-mcp {__version__}: serving MCP on stdio in {here}", file=sys.stderr)
-    return serve_stdio(server, verbose=verbose)
+    return serve_stdio(server, log_requests=log_requests)
