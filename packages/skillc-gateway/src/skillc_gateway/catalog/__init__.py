@@ -5,11 +5,17 @@ installed: :func:`skillc_index.installed.search_roots`) for a task described in 
 Before it answers, the catalog looks at every searched folder again, from file stats (a new,
 changed or removed skill is indexed again first, or the answer says it is ``partial``); it
 never rebuilds from nothing. This module holds the answer's types and the entry points; the
-machinery is imported when a query runs. Modules: :mod:`.engine` (the :class:`Catalog`:
-keeping current and answering), :mod:`.database` (the SQLite file), :mod:`.scan` (the
-folders and their stamps), :mod:`.watch` (change notification), :mod:`.skill_text` (SKILL.md,
-read lightly), :mod:`.rank` (the ranker), :mod:`.server` (``skc watch``: a process that keeps the
-catalog warm and answers ``skc find``).
+machinery is imported when a query runs. The modules, by job:
+
+- keeping current and answering: :mod:`.engine` (the :class:`Catalog`), :mod:`.scan` (the
+  folders and their stamps), :mod:`.watch` (change notification), :mod:`.skill_text` (what
+  the ranker reads of a SKILL.md, read lightly);
+- the SQLite file: :mod:`.database` (opening it, its own tables and their statements);
+- ranking: :mod:`.postings` (the ranker's tables, and how a skill is written into them),
+  :mod:`.rank` (scoring a query), :mod:`.semantic` (the semantic step: model, vectors, blend);
+- the find server (``skc watch``: a process that keeps the catalog warm and answers ``skc
+  find``): :mod:`.protocol` (the wire format), :mod:`.client` (what ``skc find`` asks
+  first), :mod:`.server` (the server), :mod:`.lifecycle` (starting, stopping, its status).
 """
 
 from __future__ import annotations
