@@ -10,8 +10,11 @@ import sys
 from pathlib import Path
 
 import click
+import pytest
 
 import skillc_mcp
+from skillc_mcp import quick
+from skillc_mcp.cli import mcp_command
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -130,3 +133,51 @@ def test_a_removed_working_directory_is_e022(clean_env: dict[str, str], tmp_path
     assert done.stderr == (
         f"error[E022]: directory not found: '{gone}'\nhint: the working directory was removed\n"
     )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["--cwd", "{dir}"],
+        ["--cwd={dir}"],
+        ["--log-requests"],
+        ["--allow-target", "{dir}", "--allow-target={missing}"],
+        ["--cwd", "{dir}", "--log-requests", "--allow-target", "{missing}"],
+    ],
+)
+def test_the_quick_path_reads_what_the_click_command_reads(tmp_path: Path, args: list[str]) -> None:
+    """``skillc-mcp`` and ``skc mcp`` serve these command lines without click
+    (:func:`skillc_mcp.quick.parse`): with the values the click command would have."""
+    given = [arg.format(dir=tmp_path, missing=tmp_path / "missing") for arg in args]
+    ctx = mcp_command.make_context("skillc-mcp", list(given))
+    wanted = (ctx.params["cwd"], ctx.params["allow_targets"], ctx.params["log_requests"])
+    assert quick.parse(given) == wanted
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["-v"],
+        ["--help"],
+        ["--version"],
+        ["--verbose", "--cwd", "{dir}"],
+        ["--cwd", "{missing}"],
+        ["--cwd", "{file}"],
+        ["--cwd", ""],
+        ["--cwd"],
+        ["--cwd", "-v"],
+        ["--cwd", "{dir}", "--cwd", "{dir}"],
+        ["--allow-target", "{file}"],
+        ["--log-requests=yes"],
+        ["--log"],
+        ["serve"],
+        ["--", "--cwd", "{dir}"],
+    ],
+)
+def test_the_quick_path_leaves_the_rest_to_click(tmp_path: Path, args: list[str]) -> None:
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    given = [
+        a.format(dir=tmp_path, missing=tmp_path / "missing", file=tmp_path / "file") for a in args
+    ]
+    assert quick.parse(given) is None
