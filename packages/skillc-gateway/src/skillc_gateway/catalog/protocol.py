@@ -21,7 +21,7 @@ import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from skillc_gateway.catalog import BUDGET_SECONDS, FindResult, FoundSkill, SectionHit
 from skillc_index import Diagnostic, Layout, Notice
@@ -38,7 +38,6 @@ __all__ = [
     "PROTOCOL",
     "SOCKET_NAME",
     "BadRequest",
-    "FindRequest",
     "decode_result",
     "encode_message",
     "encode_result",
@@ -113,17 +112,6 @@ class BadRequest(Exception):
     """A request the server refuses (its text is the reply's ``error``)."""
 
 
-class FindRequest(NamedTuple):
-    """A ``find`` request as the server runs it."""
-
-    layout: Layout
-    query: str
-    limit: int
-    budget: float
-    semantic: bool
-    roots: tuple[Root, ...]
-
-
 def find_request(
     layout: Layout, query: str, limit: int, roots: Sequence[Root], budget: float
 ) -> dict[str, Any]:
@@ -146,10 +134,14 @@ def find_request(
     }
 
 
-def read_find_request(message: dict[str, Any], home: Path) -> FindRequest:
+def read_find_request(
+    message: dict[str, Any], home: Path
+) -> tuple[Layout, str, int, float, bool, tuple[Root, ...]]:
     """The ``find`` request ``message`` as :func:`find_request` writes it, for a server of
-    the skillc home ``home``; :class:`BadRequest` for anything else (another version of
-    skillc-gateway, another home, a bound not kept)."""
+    the skillc home ``home``: ``(layout, query, limit, budget, semantic, roots)``;
+    :class:`BadRequest` for anything else (another version of skillc-gateway, another home,
+    a bound not kept). A tuple, not a record: the client imports this module, and a record
+    class costs every ``skc find`` its making."""
     from skillc_gateway import __version__
     from skillc_gateway._limits import limit_fits, query_fits
     from skillc_index.installed import Root
@@ -187,7 +179,7 @@ def read_find_request(message: dict[str, Any], home: Path) -> FindRequest:
         roots.append(Root(Path(item[0]), item[1], item[2]))
     project_root = None if project is None else Path(project)
     layout = Layout(Path(str(cwd)), home, project_root)
-    return FindRequest(layout, query, limit, float(budget), semantic, tuple(roots))
+    return layout, query, limit, float(budget), semantic, tuple(roots)
 
 
 def _absolute(value: object) -> bool:

@@ -293,15 +293,13 @@ class FindServer:
     def _find(self, message: dict[str, Any]) -> FindResult:
         from skillc_gateway.catalog.engine import Catalog
 
-        asked = read_find_request(message, self.layout.home)
+        layout, query, limit, budget, semantic, roots = read_find_request(message, self.layout.home)
         start = time.perf_counter()
-        result = Catalog.shared(asked.layout).find(
-            asked.query, asked.roots, asked.limit, budget=asked.budget, semantic=asked.semantic
-        )
+        result = Catalog.shared(layout).find(query, roots, limit, budget=budget, semantic=semantic)
         self._last = time.monotonic()
         self.find_seconds += time.perf_counter() - start
         self.queries += 1
-        for root in asked.roots:
+        for root in roots:
             self.roots.pop(str(root.path), None)
             self.roots[str(root.path)] = None
         while len(self.roots) > STATUS_ROOTS:
