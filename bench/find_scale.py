@@ -116,7 +116,7 @@ def run(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, bytes]:
 
 
 #: What ``skc find`` imports when the find server answers (``-c`` of the breakdown row).
-CLIENT_IMPORTS = "import skillc.cli, skillc_gateway.find_quick, skillc_gateway.catalog.server"
+CLIENT_IMPORTS = "import skillc.cli, skillc_gateway.find_quick, skillc_gateway.catalog.client"
 
 
 def watch_status(skc: str, env: dict[str, str], cwd: Path) -> dict[str, Any]:

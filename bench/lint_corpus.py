@@ -66,9 +66,9 @@ def main() -> None:
     from markdown_it import MarkdownIt
 
     from skillc_index import walk_skill
-    from skillc_lint import default_registry, find_skills, lint_skill
+    from skillc_lint import default_registry, find_skill_folders, lint_skill
 
-    top = find_skills(corpus)
+    top = find_skill_folders(corpus)
     every = sorted({path.parent for path in corpus.rglob("SKILL.md") if path.is_file()})
     files = [s / rel for s in top for rel in walk_skill(s).files if rel.lower().endswith(".md")]
     texts = [path.read_bytes().decode("utf-8", "replace") for path in files]

@@ -69,9 +69,9 @@ def corpus_jobs(corpus: Path) -> tuple[dict[str, Callable[[], int]], str]:
     from markdown_it import MarkdownIt
 
     from skillc_index import walk_skill
-    from skillc_lint import default_registry, find_skills, lint_folders, lint_skill
+    from skillc_lint import default_registry, find_skill_folders, lint_folders, lint_skill
 
-    skills = find_skills(corpus)
+    skills = find_skill_folders(corpus)
     files = [s / rel for s in skills for rel in walk_skill(s).files if rel.lower().endswith(".md")]
     skill_md = [s / "SKILL.md" for s in skills]
     size = sum(path.stat().st_size for path in files)

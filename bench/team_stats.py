@@ -242,7 +242,8 @@ FROM (
 def build_team(url: str) -> None:
     import psycopg
 
-    from skillc_stats._team import ROLLUP_ALL, TeamStore
+    from skillc_stats._team import TeamStore
+    from skillc_stats._team_sql import ROLLUP_ALL
 
     began = time.perf_counter()
     TeamStore(url).close()  # the schema, as skillc creates (or migrates) it

@@ -130,6 +130,7 @@ def test_show_search_and_outline_load_no_parser(
     find_client = modules & {
         "skillc_gateway.cli_find",
         "skillc_gateway.find_quick",
+        "skillc_gateway.find_output",
         "skillc_gateway.catalog",
     }
     assert not find_client, f"skc {args[0]} imported {sorted(find_client)}"
@@ -207,11 +208,21 @@ def test_find_answered_by_a_find_server_imports_no_click(
         shutil.rmtree(home, ignore_errors=True)
 
 
-@pytest.mark.parametrize("script", [("skc", "mcp"), ("skillc-mcp",)], ids=["skc", "skillc-mcp"])
+@pytest.mark.parametrize(
+    "script",
+    [
+        ("skc", "mcp"),
+        ("skillc-mcp",),
+        ("skc", "mcp", "--cwd", ".", "--log-requests"),
+        ("skillc-mcp", "--cwd=.", "--log-requests"),
+    ],
+    ids=["skc", "skillc-mcp", "skc-options", "skillc-mcp-options"],
+)
 def test_the_mcp_server_answers_initialize_without_click(
     venv_python: Path, clean_env: dict[str, str], project: Path, script: tuple[str, ...]
 ) -> None:
-    """``skc mcp`` and ``skillc-mcp`` with no arguments, what client configurations run,
+    """``skc mcp`` and ``skillc-mcp`` with no arguments, what client configurations run, or
+    with the options a configuration adds (``--cwd``, ``--allow-target``, ``--log-requests``),
     serve without click (issue 32: importing click was half the time to the first reply),
     and answer as the click command does."""
     name, *args = script

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from skillc_gateway import find_skills
-from skillc_gateway.catalog import Catalog, database, rank, semantic
+from skillc_gateway.catalog import Catalog, database, postings, semantic
 from skillc_index import EmptyQuery, Layout, SkillDirectoryNotFound
 from skillc_index.build.skill import build_skill
 from skillc_index.installed import ROUTING_ROOTS_VARIABLE
@@ -438,13 +438,13 @@ def test_a_recent_skill_is_looked_at_again_but_indexed_only_when_its_bytes_chang
     project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     indexed: list[str] = []
-    real_add = rank.add
+    real_add = postings.add
 
-    def add(db: sqlite3.Connection, skill_id: int, text: rank.SkillText) -> None:
+    def add(db: sqlite3.Connection, skill_id: int, text: postings.SkillText) -> None:
         indexed.append(text.name)
         real_add(db, skill_id, text)
 
-    monkeypatch.setattr(rank, "add", add)
+    monkeypatch.setattr(postings, "add", add)
 
     def found(query: str) -> list[str]:
         return [skill.name for skill in find_skills(layout, query).skills]
@@ -709,11 +709,11 @@ def test_another_ranker_version_rebuilds_the_catalog(
     write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
     assert [s.name for s in find_skills(layout, "fish").skills] == ["alpha"]
     Catalog._shared.clear()
-    monkeypatch.setattr(rank, "RANK_VERSION", rank.RANK_VERSION + 1)
+    monkeypatch.setattr(postings, "RANK_VERSION", postings.RANK_VERSION + 1)
     assert [s.name for s in find_skills(layout, "fish").skills] == ["alpha"]
     with sqlite3.connect(home / ".skillc/catalog.db") as db:
         meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
-        assert meta["rank_version"] == str(rank.RANK_VERSION)
+        assert meta["rank_version"] == str(postings.RANK_VERSION)
         assert db.execute("PRAGMA application_id").fetchone() == (database.APPLICATION_ID,)
 
 
@@ -1190,7 +1190,7 @@ def test_more_than_16_paths_is_e100(gateway: Run, project: Path) -> None:
 
 
 def test_a_huge_heading_is_read_in_bounded_time(project: Path, layout: Layout) -> None:
-    from skillc_gateway.catalog.reader import MAX_HEADING, headings
+    from skillc_gateway.catalog.skill_text import MAX_HEADING, headings
 
     line = "# " + "[" * 200_000 + " *a" * 100_000
     found = headings([line, "## Next"])  # quadratic patterns on 500 KB would take hours

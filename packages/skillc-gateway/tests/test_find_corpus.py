@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from skillc_gateway import find_skills
-from skillc_gateway.catalog.reader import read_skill_text
+from skillc_gateway.catalog.skill_text import read_skill_text
 from skillc_index import Layout, parse_markdown
 
 pytestmark = pytest.mark.corpus

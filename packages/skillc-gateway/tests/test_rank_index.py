@@ -1,4 +1,5 @@
-"""The ranker's impact-ordered index (catalog/rank.py), on a real SQLite database.
+"""The ranker's impact-ordered index (catalog/postings.py, read by catalog/rank.py), on a real
+SQLite database.
 
 The tables must stay consistent with the skills indexed whatever the order of additions,
 re-indexing and removals; a query reads only the best rows of each word, yet finds a skill
@@ -14,7 +15,7 @@ import sqlite3
 
 import pytest
 
-from skillc_gateway.catalog import rank
+from skillc_gateway.catalog import postings, rank
 
 
 @pytest.fixture(autouse=True)
@@ -27,7 +28,7 @@ def lexical(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def db() -> sqlite3.Connection:
     connection = sqlite3.connect(":memory:", isolation_level=None)
-    for statement in rank.SCHEMA.split(";"):
+    for statement in postings.SCHEMA.split(";"):
         if statement.strip():
             connection.execute(statement)
     return connection
@@ -35,27 +36,27 @@ def db() -> sqlite3.Connection:
 
 def _text(
     name: str, description: str, body: str = "", headings: tuple[str, ...] = ()
-) -> rank.SkillText:
+) -> postings.SkillText:
     lines = [f"# {h}" for h in headings]
-    return rank.SkillText(
+    return postings.SkillText(
         name=name,
         description=description,
         body="\n".join([*lines, body]),
-        headings=tuple(rank.Heading(1, h, n + 1) for n, h in enumerate(headings)),
+        headings=tuple(postings.Heading(1, h, n + 1) for n, h in enumerate(headings)),
         folder=name,
     )
 
 
-def _add(db: sqlite3.Connection, skills: dict[int, rank.SkillText]) -> None:
+def _add(db: sqlite3.Connection, skills: dict[int, postings.SkillText]) -> None:
     db.execute("BEGIN")
     for skill_id, text in skills.items():
-        rank.add(db, skill_id, text)
-    rank.finish(db)
+        postings.add(db, skill_id, text)
+    postings.finish(db)
     db.execute("COMMIT")
 
 
 def _consistent(db: sqlite3.Connection) -> None:
-    postings = db.execute(
+    rows = db.execute(
         "SELECT doc, term, count(*) FROM rank_postings GROUP BY doc, term ORDER BY 1, 2"
     ).fetchall()
     terms = db.execute("SELECT doc, term, df FROM rank_terms ORDER BY 1, 2").fetchall()
@@ -72,8 +73,9 @@ def _consistent(db: sqlite3.Connection) -> None:
             term, *items = line.split(" ")
             places = {item.split(":")[0].lstrip("h") for item in items}
             sections[term] = sections.get(term, 0) + len(places)
-    counts += [(rank.PASSAGES, passages)] if passages else []
-    assert terms == postings + [(rank.PASSAGES, term, df) for term, df in sorted(sections.items())]
+    counts += [(postings.PASSAGES, passages)] if passages else []
+    passage_terms = [(postings.PASSAGES, term, df) for term, df in sorted(sections.items())]
+    assert terms == rows + passage_terms
     stored = db.execute("SELECT doc, n FROM rank_count WHERE n > 0 ORDER BY 1").fetchall()
     assert counts == stored
 
@@ -111,7 +113,7 @@ def test_the_tables_stay_consistent_through_adds_and_removes(db: sqlite3.Connect
         gone = chance.sample(sorted(live), k=min(3, len(live)))
         db.execute("BEGIN")
         for skill_id in gone:
-            rank.remove(db, skill_id)
+            postings.remove(db, skill_id)
         db.execute("COMMIT")
         live -= set(gone)
         _consistent(db)
@@ -127,8 +129,10 @@ def test_the_score_is_bm25_with_the_reference_lengths(db: sqlite3.Connection) ->
     (w,) = db.execute(
         "SELECT w FROM rank_postings WHERE doc = 0 AND term = 'owl' AND skill = 1"
     ).fetchone()
-    length = 4 / rank.DOCUMENTS[0].length
-    assert w == pytest.approx(3 * (rank.K1 + 1) / (3 + rank.K1 * (1 - rank.B + rank.B * length)))
+    length = 4 / postings.DOCUMENTS[0].length
+    assert w == pytest.approx(
+        3 * (postings.K1 + 1) / (3 + postings.K1 * (1 - postings.B + postings.B * length))
+    )
     idf = math.log((3 - 1 + 0.5) / (1 + 0.5))
     scores = rank._scores(db, 0, ["owl"], None, 10)
     assert scores == {1: pytest.approx(w * idf)}
@@ -164,9 +168,9 @@ def test_a_reindexed_skill_replaces_its_rows(db: sqlite3.Connection) -> None:
 
 def test_a_skill_added_twice_in_one_batch_counts_once(db: sqlite3.Connection) -> None:
     db.execute("BEGIN")
-    rank.add(db, 1, _text("owls", "owls at night"))
-    rank.add(db, 1, _text("owls", "hawks by day"))
-    rank.finish(db)
+    postings.add(db, 1, _text("owls", "owls at night"))
+    postings.add(db, 1, _text("owls", "hawks by day"))
+    postings.finish(db)
     db.execute("COMMIT")
     _consistent(db)
     assert rank.rank(db, "night", 5) == []
@@ -178,9 +182,9 @@ def test_a_skill_added_then_removed_before_finish_leaves_no_counts(
     # its passages' word counts wait for finish(): removing it must not take them off
     _add(db, {1: _text("owls", "owls", "night", ("Owls",)), 2: _text("owls", "owls")})
     db.execute("BEGIN")
-    rank.add(db, 1, _text("hawks", "hawks by day", "owls", ("Hawks", "Owls")))
-    rank.remove(db, 1)
-    rank.finish(db)
+    postings.add(db, 1, _text("hawks", "hawks by day", "owls", ("Hawks", "Owls")))
+    postings.remove(db, 1)
+    postings.finish(db)
     db.execute("COMMIT")
     _consistent(db)
     owl = db.execute("SELECT df FROM rank_terms WHERE doc = 3 AND term = 'owl'").fetchone()
@@ -266,7 +270,7 @@ def test_a_filter_holding_skills_unknown_to_the_index_still_fills_the_pool(
 
 
 def _sections_the_old_way(
-    db: sqlite3.Connection, query: str, text: rank.SkillText, limit: int = 3
+    db: sqlite3.Connection, query: str, text: postings.SkillText, limit: int = 3
 ) -> list[rank.Section]:
     """The sections as ranker 3 found them: the skill's sections in a scratch FTS5 table,
     the query's words through its vocabulary."""
@@ -275,7 +279,7 @@ def _sections_the_old_way(
         "tokenize='porter unicode61 remove_diacritics 2')"
     )
     db.execute("CREATE VIRTUAL TABLE temp.old_v USING fts5vocab(temp, old_q, instance)")
-    sections = rank._sections(text)
+    sections = postings._sections(text)
     db.executemany(
         "INSERT INTO temp.old_q (rowid, heading, text) VALUES (?, ?, ?)",
         [(n, heading, body) for n, (heading, body, _) in enumerate(sections)],
@@ -296,7 +300,7 @@ def _sections_the_old_way(
     return [rank.Section("SKILL.md", heading, line) for _, line, heading in ranked[:limit]]
 
 
-def _long_skill(chance: random.Random, name: str) -> rank.SkillText:
+def _long_skill(chance: random.Random, name: str) -> postings.SkillText:
     def some(count: int) -> str:
         return " ".join(
             chance.choice([*WORDS, "Hawks", "FLYING", "flies", "nest"]) for _ in range(count)
@@ -304,12 +308,12 @@ def _long_skill(chance: random.Random, name: str) -> rank.SkillText:
 
     headings = tuple(some(chance.randrange(1, 4)) for _ in range(chance.randrange(1, 12)))
     lines: list[str] = []
-    marks: list[rank.Heading] = []
+    marks: list[postings.Heading] = []
     for heading in headings:
         lines.append(f"## {heading}")
-        marks.append(rank.Heading(2, heading, len(lines)))
+        marks.append(postings.Heading(2, heading, len(lines)))
         lines += [some(chance.randrange(0, 40)) for _ in range(chance.randrange(0, 4))]
-    return rank.SkillText(name, "birds", "\n".join(lines), tuple(marks), name)
+    return postings.SkillText(name, "birds", "\n".join(lines), tuple(marks), name)
 
 
 @pytest.mark.parametrize("columns", [32, 3])
@@ -317,7 +321,7 @@ def test_sections_from_the_stored_words_are_those_the_old_way_found(
     db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch, columns: int
 ) -> None:
     # 3: a skill's sections go through the scratch table in several rounds
-    monkeypatch.setattr(rank, "_SECTION_COLUMNS", columns)
+    monkeypatch.setattr(postings, "_SECTION_COLUMNS", columns)
     chance = random.Random(11)
     skills = {n: _long_skill(chance, f"s{n}") for n in range(1, 30)}
     _add(db, skills)
@@ -342,19 +346,21 @@ def test_a_changed_skill_shows_its_new_sections_and_a_removed_one_none(
     }
     assert rank.best_sections(db, "hawk", [1]) == {}
     db.execute("BEGIN")
-    rank.remove(db, 1)
+    postings.remove(db, 1)
     db.execute("COMMIT")
     assert rank.best_sections(db, "owl", [1]) == {}
     assert db.execute("SELECT count(*) FROM rank_section_terms").fetchone() == (0,)
     assert db.execute("SELECT count(*) FROM rank_sections").fetchone() == (0,)
 
 
-def _markdown(name: str, description: str, body: str) -> rank.SkillText:
+def _markdown(name: str, description: str, body: str) -> postings.SkillText:
     lines = body.split("\n")
     headings = tuple(
-        rank.Heading(1, line[2:], n + 1) for n, line in enumerate(lines) if line.startswith("# ")
+        postings.Heading(1, line[2:], n + 1)
+        for n, line in enumerate(lines)
+        if line.startswith("# ")
     )
-    return rank.SkillText(name, description, body, headings, name)
+    return postings.SkillText(name, description, body, headings, name)
 
 
 def test_the_words_together_in_one_section_rank_first(
@@ -399,12 +405,12 @@ def test_the_name_and_description_are_a_passage_too(db: sqlite3.Connection) -> N
     _add(db, skills)
     _consistent(db)
     assert rank.best_sections(db, "send invoices customer", [2]) == {}  # no sections
-    passages = rank._passage_scores(db, rank.stems(db, ["send", "invoices", "customer"]), [1, 2])
+    passages = rank.passage_scores(db, rank.stems(db, ["send", "invoices", "customer"]), [1, 2])
     assert passages[2] > passages[1] > 0
 
 
 def _passage_scores_the_old_way(
-    db: sqlite3.Connection, query: str, skills: dict[int, rank.SkillText], shown: list[int]
+    db: sqlite3.Connection, query: str, skills: dict[int, postings.SkillText], shown: list[int]
 ) -> dict[int, float]:
     """The passage scores as the first passage ranker found them: a table of every passage's
     words, its own scratch FTS5 table (a row per passage), IDF over its rows."""
@@ -418,14 +424,18 @@ def _passage_scores_the_old_way(
         db.executemany(
             "INSERT INTO temp.old_p (rowid, heading, text) VALUES (?, ?, ?)",
             [
-                (-1, rank._names(text), text.description),
-                *((n, heading, body) for n, (heading, body, _) in enumerate(rank._sections(text))),
+                (-1, postings._names(text), text.description),
+                *(
+                    (n, heading, body)
+                    for n, (heading, body, _) in enumerate(postings._sections(text))
+                ),
             ],
         )
         db.execute(
             "INSERT INTO temp.old_passages (skill, term, section, w) "
-            f"SELECT ?, term, doc, cnt * {rank.K1 + 1} / (cnt + {rank.K1} * (1 - {rank.B} + "
-            f"{rank.B} * (sum(cnt) OVER (PARTITION BY doc)) / {rank.PASSAGE.length})) "
+            f"SELECT ?, term, doc, cnt * {postings.K1 + 1} / (cnt + {postings.K1} * "
+            f"(1 - {postings.B} + {postings.B} * (sum(cnt) OVER (PARTITION BY doc)) / "
+            f"{postings.PASSAGE.length})) "
             "FROM (SELECT doc, term, count(*) AS cnt FROM temp.old_pv GROUP BY doc, term)",
             (skill_id,),
         )
@@ -457,22 +467,22 @@ def _passage_scores_the_old_way(
 def test_passage_scores_from_the_stored_words_are_those_of_a_table_of_passages(
     db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch, columns: int
 ) -> None:
-    monkeypatch.setattr(rank, "_SECTION_COLUMNS", columns)
+    monkeypatch.setattr(postings, "_SECTION_COLUMNS", columns)
     chance = random.Random(5)
     skills = {n: _long_skill(chance, f"s{n}") for n in range(1, 40)}
     skills[40] = _text("owl-hawk", "owls and hawks nest")  # no sections: its name and description
     _add(db, skills)
     db.execute("BEGIN")
     for skill_id in (3, 7):  # removed, then one added again
-        rank.remove(db, skill_id)
+        postings.remove(db, skill_id)
     skills[7] = skills.pop(3)
-    rank.add(db, 7, skills[7])
-    rank.finish(db)
+    postings.add(db, 7, skills[7])
+    postings.finish(db)
     db.execute("COMMIT")
     _consistent(db)
     shown = list(skills)
     for query in ("owl", "hawk flying nest", "wren robin lark finch", "crane", "zebra", "flies"):
-        found = rank._passage_scores(db, rank.stems(db, rank.query_terms(query)), shown)
+        found = rank.passage_scores(db, rank.stems(db, rank.query_terms(query)), shown)
         expected = _passage_scores_the_old_way(db, query, skills, shown)
         assert found.keys() == expected.keys()
         for skill, score in expected.items():

@@ -201,7 +201,7 @@ def test_paging_holds_one_page_not_the_lines_skipped(tmp_path: Path) -> None:
     page past its end) keeps that page, not every line before it."""
     import tracemalloc
 
-    from skillc_gateway._reader import page, read_lines
+    from skillc_gateway._open import page, read_lines
 
     path = tmp_path / "big.txt"
     path.write_bytes(b"ab\n" * 300_000)  # 0.9 MB; a list of its lines would be about 18 MB

@@ -29,16 +29,14 @@ import pytest
 
 from skillc_gateway import __version__, find_quick
 from skillc_gateway.catalog import FindResult, FoundSkill, SectionHit
-from skillc_gateway.catalog.server import (
-    AUTO_START_SKILLS,
+from skillc_gateway.catalog.client import ask, request, usable
+from skillc_gateway.catalog.lifecycle import AUTO_START_SKILLS
+from skillc_gateway.catalog.protocol import (
     MAX_REQUEST_BYTES,
     PROTOCOL,
-    ask,
     decode_result,
     encode_result,
-    request,
     socket_path,
-    usable,
 )
 from skillc_gateway.cli_find import find_command
 from skillc_index import Diagnostic, Layout, Notice
@@ -208,8 +206,9 @@ def test_the_client_does_not_load_the_catalog_machinery(
         assert queries(gateway) == 1
     assert done.returncode == 0 and "painter" in done.stdout
     imported = {line.rpartition("|")[2].strip() for line in done.stderr.splitlines()}
-    assert "skillc_gateway.catalog.server" in imported
+    assert "skillc_gateway.catalog.client" in imported
     heavy = {"sqlite3", "socket", "skillc_gateway.catalog.engine", "skillc_gateway.catalog.rank"}
+    heavy |= {"skillc_gateway.catalog.server", "skillc_gateway.catalog.lifecycle"}
     heavy |= {"skillc_gateway.catalog.scan", "skillc_gateway.catalog.database"}
     heavy |= {"skillc_gateway.operations"}  # the request's bounds are in _limits alone
     assert not heavy & imported
@@ -359,9 +358,9 @@ def test_a_server_that_keeps_a_client_waiting_is_not_asked_by_the_others(
     """A server that accepts and never answers (stuck, running) keeps one ``skc find`` waiting
     its whole time; the next processes do not ask it (each would wait as long) until the
     record of it expires."""
-    import skillc_gateway.catalog.server as server_module
+    import skillc_gateway.catalog.client as client_module
 
-    monkeypatch.setattr(server_module, "ANSWER_MARGIN_SECONDS", 0.3)
+    monkeypatch.setattr(client_module, "ANSWER_MARGIN_SECONDS", 0.3)
     layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
     path = socket_path(layout)
     path.parent.mkdir(parents=True)
@@ -381,11 +380,11 @@ def test_a_server_that_keeps_a_client_waiting_is_not_asked_by_the_others(
     try:
         assert ask(layout, "paint", 10, roots, 0.0) is None  # after waiting its whole time
         assert (path.parent / "find.sock.silent").is_file()
-        server_module._silent.clear()  # another process
+        client_module._silent.clear()  # another process
         assert not usable(layout)
         assert ask(layout, "paint", 10, roots, 0.0) is None and len(held) == 1
-        monkeypatch.setattr(server_module, "SILENT_SECONDS", 0.0)  # the record expired
-        server_module._silent.clear()
+        monkeypatch.setattr(client_module, "SILENT_SECONDS", 0.0)  # the record expired
+        client_module._silent.clear()
         assert usable(layout)
     finally:
         listener.close()

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from skillc_lint import default_registry, find_skills
+from skillc_lint import default_registry, find_skill_folders
 
 # Asks xdist (--dist loadgroup) to run the module on one worker; the report is cached per
 # process either way (_default_report).
@@ -110,7 +110,7 @@ def test_a_folder_of_skills_finds_the_outermost_ones(
         if any(folder.startswith(other + "/") for other in skill_folders)
     }
     hidden = {f for f in skill_folders if any(part.startswith(".") for part in f.split("/"))}
-    found = [path.relative_to(corpus).as_posix() for path in find_skills(corpus)]
+    found = [path.relative_to(corpus).as_posix() for path in find_skill_folders(corpus)]
     assert found == sorted(set(skill_folders) - nested)
     assert nested  # the corpus does nest skills; they are files of their parent skill
     # hidden folders are searched (awesome-copilot/.github/skills), as build and find do

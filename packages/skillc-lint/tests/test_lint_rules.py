@@ -755,11 +755,11 @@ def test_skill_md_symlink_staying_inside_is_linted(skill: Writer) -> None:
     assert [(d.rule, d.file) for d in result.diagnostics] == [("SKL401", "main.md")]
 
 
-def test_find_skills_survives_symlink_loops(tmp_path: Path) -> None:
-    from skillc_lint import find_skills
+def test_find_skill_folders_survives_symlink_loops(tmp_path: Path) -> None:
+    from skillc_lint import find_skill_folders
 
     (tmp_path / "good").mkdir()
     (tmp_path / "good" / "SKILL.md").write_text("---\nname: good\n---\n", encoding="utf-8")
     (tmp_path / "loop").symlink_to("loop")
     (tmp_path / "cycle").symlink_to(".", target_is_directory=True)
-    assert find_skills(tmp_path) == [tmp_path / "good"]
+    assert find_skill_folders(tmp_path) == [tmp_path / "good"]

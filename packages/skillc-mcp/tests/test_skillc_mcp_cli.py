@@ -1,5 +1,5 @@
 """The `skillc-mcp` console script (and `skc mcp`): --help, --version, usage errors as E100,
---cwd and -v."""
+--cwd, --log-requests and -v."""
 
 from __future__ import annotations
 
@@ -9,7 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
+import pytest
+
 import skillc_mcp
+from skillc_mcp import quick
+from skillc_mcp.cli import mcp_command
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -56,9 +61,10 @@ def test_cwd_must_be_a_folder(tmp_path: Path) -> None:
     assert "nowhere" in result.stderr.splitlines()[0]
 
 
-def test_cwd_chooses_the_project_and_verbose_logs_requests(tmp_path: Path) -> None:
+def serve_two_requests(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``skillc-mcp --cwd PROJECT ARGS`` answering ``initialize`` and an ``skc_list`` call."""
     project = tmp_path / "elsewhere"
-    (project / ".skillc" / "skills" / "alpha").mkdir(parents=True)
+    (project / ".skillc" / "skills" / "alpha").mkdir(parents=True, exist_ok=True)
     (project / ".skillc" / "skills" / "alpha" / "SKILL.md").write_text(
         "---\nname: alpha\ndescription: The alpha skill. Use in tests.\n---\n\n# Alpha\n",
         encoding="utf-8",
@@ -72,7 +78,7 @@ def test_cwd_chooses_the_project_and_verbose_logs_requests(tmp_path: Path) -> No
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
     env["SKILLC_HOME"] = str(tmp_path / "home")
     result = subprocess.run(
-        [sys.executable, "-m", "skillc_mcp", "--cwd", str(project), "-v"],
+        [sys.executable, "-m", "skillc_mcp", "--cwd", str(project), *args],
         input="".join(json.dumps(line) + "\n" for line in lines),
         cwd=tmp_path,
         env=env,
@@ -87,8 +93,30 @@ def test_cwd_chooses_the_project_and_verbose_logs_requests(tmp_path: Path) -> No
     listed = responses[1]["result"]["structuredContent"]
     assert [skill["name"] for skill in listed["skills"]] == ["alpha"]
     assert f"serving MCP on stdio in {project.resolve()}" in result.stderr
+    return result
+
+
+def test_cwd_chooses_the_project_and_log_requests_logs_them(tmp_path: Path) -> None:
+    result = serve_two_requests(tmp_path, "--log-requests")
     assert "skillc-mcp: initialize [1] ok" in result.stderr
     assert "skillc-mcp: tools/call skc_list [2] ok" in result.stderr
+
+
+def test_verbose_means_what_it_means_in_every_command(tmp_path: Path) -> None:
+    """``-v`` is the kit's ``-v/--verbose`` (more detail: a traceback on an internal error),
+    as in every other command; it used to log every request (issue 33), which
+    ``--log-requests`` does now."""
+    from skillc_index.console import verbose_option
+    from skillc_mcp.cli import mcp_command
+
+    shared = verbose_option(click.command()(lambda: None)).params[0]
+    mine = [param for param in mcp_command.params if "-v" in param.opts]
+    assert [(p.opts, p.help, p.callback) for p in mine] == [
+        (shared.opts, shared.help, shared.callback)
+    ]
+    result = serve_two_requests(tmp_path, "-v")
+    assert "skillc-mcp: initialize" not in result.stderr
+    assert "skillc-mcp: tools/call" not in result.stderr
 
 
 def test_a_removed_working_directory_is_e022(clean_env: dict[str, str], tmp_path: Path) -> None:
@@ -105,3 +133,51 @@ def test_a_removed_working_directory_is_e022(clean_env: dict[str, str], tmp_path
     assert done.stderr == (
         f"error[E022]: directory not found: '{gone}'\nhint: the working directory was removed\n"
     )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["--cwd", "{dir}"],
+        ["--cwd={dir}"],
+        ["--log-requests"],
+        ["--allow-target", "{dir}", "--allow-target={missing}"],
+        ["--cwd", "{dir}", "--log-requests", "--allow-target", "{missing}"],
+    ],
+)
+def test_the_quick_path_reads_what_the_click_command_reads(tmp_path: Path, args: list[str]) -> None:
+    """``skillc-mcp`` and ``skc mcp`` serve these command lines without click
+    (:func:`skillc_mcp.quick.parse`): with the values the click command would have."""
+    given = [arg.format(dir=tmp_path, missing=tmp_path / "missing") for arg in args]
+    ctx = mcp_command.make_context("skillc-mcp", list(given))
+    wanted = (ctx.params["cwd"], ctx.params["allow_targets"], ctx.params["log_requests"])
+    assert quick.parse(given) == wanted
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["-v"],
+        ["--help"],
+        ["--version"],
+        ["--verbose", "--cwd", "{dir}"],
+        ["--cwd", "{missing}"],
+        ["--cwd", "{file}"],
+        ["--cwd", ""],
+        ["--cwd"],
+        ["--cwd", "-v"],
+        ["--cwd", "{dir}", "--cwd", "{dir}"],
+        ["--allow-target", "{file}"],
+        ["--log-requests=yes"],
+        ["--log"],
+        ["serve"],
+        ["--", "--cwd", "{dir}"],
+    ],
+)
+def test_the_quick_path_leaves_the_rest_to_click(tmp_path: Path, args: list[str]) -> None:
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    given = [
+        a.format(dir=tmp_path, missing=tmp_path / "missing", file=tmp_path / "file") for a in args
+    ]
+    assert quick.parse(given) is None

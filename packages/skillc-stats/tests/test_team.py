@@ -35,7 +35,8 @@ from skillc_index.accesslog.schema import SCHEMA
 from skillc_stats import QUERY_TYPES, query_all, query_stats, upload_logs
 from skillc_stats._log_keys import legacy_log_key, machine_id
 from skillc_stats._report import upload_lines
-from skillc_stats._team import SCHEMA_VERSION, TeamStore, masked
+from skillc_stats._team import TeamStore, masked
+from skillc_stats._team_sql import SCHEMA_VERSION
 
 from .conftest import SKILL_MD, make_skill, record
 
@@ -464,7 +465,7 @@ def test_a_version_1_store_is_migrated(postgres_url: str, layout: Layout) -> Non
     """A store written by schema version 1 gains the daily rollup of its rows."""
     import psycopg
 
-    from skillc_stats._team import MIGRATIONS
+    from skillc_stats._team_sql import MIGRATIONS
 
     with psycopg.connect(postgres_url, autocommit=True) as db:
         db.execute("CREATE SCHEMA skillc")

@@ -21,10 +21,10 @@ _EXPORTS: dict[str, str] = {
     "Outline": "_outline",
     "OutlineHeading": "_outline",
     "outline": "_outline",
-    "FileBytes": "_reader",
-    "FileText": "_reader",
-    "open_file": "_reader",
-    "read_lines": "_reader",
+    "FileBytes": "_open",
+    "FileText": "_open",
+    "open_file": "_open",
+    "read_lines": "_open",
     "SourceTree": "_sources",
     "source_tree": "_sources",
     "SectionText": "_show",
@@ -54,8 +54,8 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 if TYPE_CHECKING:
+    from skillc_gateway._open import FileBytes, FileText, open_file, read_lines
     from skillc_gateway._outline import Outline, OutlineHeading, outline
-    from skillc_gateway._reader import FileBytes, FileText, open_file, read_lines
     from skillc_gateway._runner import (
         ExecResult,
         RunPlan,

@@ -20,7 +20,7 @@ from skillc_index.operation import (
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
-    from skillc_gateway._reader import Page
+    from skillc_gateway._open import Page
     from skillc_gateway._search import SearchResult
     from skillc_gateway._show import SectionText
     from skillc_gateway.shapes import SearchShape, ShowShape
@@ -117,7 +117,7 @@ class SectionResult(Record):
 
 
 def show(session: Session, params: ShowParams) -> SectionResult:
-    from skillc_gateway._reader import page
+    from skillc_gateway._open import page
     from skillc_gateway._show import show_section
 
     tokenizer = session.config.tokenizer

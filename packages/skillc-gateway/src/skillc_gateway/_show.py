@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from skillc_gateway._reader import read_lines
+from skillc_gateway._open import read_lines
 from skillc_index import (
     Diagnostic,
     FileStat,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import click
 
 from skillc_gateway._limits import DEFAULT_FIND_LIMIT, MAX_FIND_LIMIT
-from skillc_gateway.find_quick import plural, print_answer
+from skillc_gateway.find_output import plural, print_answer
 from skillc_index.console import (
     CONTEXT_SETTINGS,
     cli_session,
@@ -101,13 +101,13 @@ def find_command(query: str, limit: int, path: tuple[str, ...], output_format: s
 
 def _start_server(layout: Layout, searched: int) -> None:
     """After answering a large library itself, start a find server in the background for
-    the next finds (``server.AUTO_START_SKILLS``; ``$SKILLC_FIND_SERVER=0``: never), and
+    the next finds (``lifecycle.AUTO_START_SKILLS``; ``$SKILLC_FIND_SERVER=0``: never), and
     say so once on stderr."""
-    from skillc_gateway.catalog import server, switched_off
+    from skillc_gateway.catalog import lifecycle, switched_off
 
-    if searched < server.AUTO_START_SKILLS or switched_off("SKILLC_FIND_SERVER"):
+    if searched < lifecycle.AUTO_START_SKILLS or switched_off("SKILLC_FIND_SERVER"):
         return
-    pid = server.start_for_later(layout)
+    pid = lifecycle.start_for_later(layout)
     if pid is not None:
         from skillc_index import Notice
         from skillc_index.console import report
@@ -161,7 +161,8 @@ def watch_command(
       skc watch --status --format json
       skc watch --stop
     """
-    from skillc_gateway.catalog import server
+    from skillc_gateway.catalog import lifecycle
+    from skillc_gateway.catalog.protocol import socket_path
     from skillc_index import Layout
 
     if detach + stop + status > 1:
@@ -172,17 +173,20 @@ def watch_command(
         raise click.UsageError("--lock-fd goes with running a server in the foreground")
     layout = Layout.discover()
     if status:
-        _watch_status(server.server_status(layout) or server.silent_status(layout), output_format)
+        _watch_status(
+            lifecycle.server_status(layout) or lifecycle.silent_status(layout), output_format
+        )
     elif stop:
-        pid = server.stop_server(layout)
+        pid = lifecycle.stop_server(layout)
         if output_format == "json":
             print_json({"stopped": pid is not None, "pid": pid})
         else:
             click.echo("No find server was running." if pid is None else f"Stopped pid {pid}.")
     elif detach:
-        pid = server.start_detached(layout, server.DETACHED_IDLE_SECONDS if idle is None else idle)
+        idle_seconds = lifecycle.DETACHED_IDLE_SECONDS if idle is None else idle
+        pid = lifecycle.start_detached(layout, idle_seconds)
         if output_format == "json":
-            print_json({"pid": pid, "socket": str(server.socket_path(layout))})
+            print_json({"pid": pid, "socket": str(socket_path(layout))})
         else:
             click.echo(pid)
     else:

@@ -42,8 +42,8 @@ from skillc_index.operation import (
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
+    from skillc_gateway._open import FileBytes, Page
     from skillc_gateway._outline import Outline
-    from skillc_gateway._reader import FileBytes, Page
     from skillc_gateway._sources import SourceTree
     from skillc_gateway.catalog import FindResult
     from skillc_gateway.shapes import FileShape, OutlineShape, SourcesShape
@@ -194,7 +194,7 @@ class FileResult(Record):
 
 
 def open_(session: Session, params: OpenParams) -> FileResult:
-    from skillc_gateway._reader import FileBytes, base64_capacity, open_file, page
+    from skillc_gateway._open import FileBytes, base64_capacity, open_file, page
 
     limit = None if session.reply_chars is None else base64_capacity(session.reply_chars)
     with session.logged("open", params.skill, params.log_args()) as skill:

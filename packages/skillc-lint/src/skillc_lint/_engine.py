@@ -2,8 +2,8 @@
 
 :func:`lint_skill` is the API every front end calls (the CLI, ``skc lint``, the MCP server,
 embedders): it walks the skill once, parses each Markdown file once, runs each enabled rule and
-returns a :class:`LintResult`. :func:`find_skills` and :func:`resolve_targets` turn what a user
-typed (a path, a name, a folder of skills) into skill folders.
+returns a :class:`LintResult`. :func:`find_skill_folders` and :func:`resolve_targets` turn what
+a user typed (a path, a name, a folder of skills) into skill folders.
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from skillc_index import (
     Layout,
     NotASkill,
     Notice,
+    find_skill_folders,  # re-exported: the walk lint and build share
     fs_bytes,
     lint_diagnostic,
     manifest_path,
     resolve_skill,
 )
-from skillc_index import find_skill_folders as find_skills  # re-exported: lint's name
 from skillc_lint._registry import RuleRegistry, RuleState, Severity
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ __all__ = [
     "LintDiagnostic",
     "LintResult",
     "Target",
-    "find_skills",
+    "find_skill_folders",
     "is_compiled",
     "lint_folder",
     "lint_skill",
@@ -361,7 +361,7 @@ def resolve_targets(arguments: Sequence[str], layout: Layout) -> list[Target]:
                 "skills (skillc-lint skills/), or run 'skc init' to make a project"
             )
         store = layout.store("project")
-        skills = tuple(find_skills(store, linked_entries=True)) if store.is_dir() else ()
+        skills = tuple(find_skill_folders(store, linked_entries=True)) if store.is_dir() else ()
         return [Target(None, skills, True, store)]
     return [resolve_target(argument, layout) for argument in arguments]
 
@@ -387,7 +387,7 @@ def resolve_target(argument: str, layout: Layout) -> Target:
     try:
         resolved = resolve_skill(argument, layout)
     except NotASkill:
-        skills = tuple(find_skills(given, linked_entries=True)) if given.is_dir() else ()
+        skills = tuple(find_skill_folders(given, linked_entries=True)) if given.is_dir() else ()
         if not skills and not is_plugin(given):
             raise
         return Target(argument, skills, True, given)

@@ -141,12 +141,12 @@ class Connection:
         wire_out: BinaryIO,
         server: Server | None = None,
         *,
-        verbose: bool = False,
+        log_requests: bool = False,
     ) -> None:
         self._in = wire_in
         self._out = wire_out
         self.server = server or Server()
-        self._verbose = verbose
+        self._log_requests = log_requests
         self._inbox = _Inbox()
         self._lock = threading.Lock()
         self._pending: set[str | int] = set()
@@ -253,7 +253,7 @@ class Connection:
             response = None if skip else self.server.handle(message)
         finally:
             self._busy = False
-        if self._verbose:
+        if self._log_requests:
             _log_request(message, response, time.perf_counter() - start, skip)
         with self._lock:
             if request_id is not None:
@@ -269,7 +269,8 @@ class Connection:
 def _log_request(
     message: object, response: dict[str, Any] | None, seconds: float, skipped: bool
 ) -> None:
-    """``-v``: one line per message on stderr: method (tool), id, outcome, milliseconds."""
+    """``--log-requests``: one line per message on stderr: method (tool), id, outcome,
+    milliseconds."""
     if not isinstance(message, dict):
         return
     method = message.get("method", "(response)")
@@ -302,13 +303,13 @@ def _is_cancellation(message: object) -> bool:
     )
 
 
-def serve_stdio(server: Server | None = None, *, verbose: bool = False) -> int:
+def serve_stdio(server: Server | None = None, *, log_requests: bool = False) -> int:
     """Serve MCP on this process's stdin and stdout until end of input or SIGTERM/SIGINT;
     the exit status (0 at end of input, 128 + the signal number after a signal)."""
     import signal
 
     wire_in, wire_out = claim_stdio()
-    connection = Connection(wire_in, wire_out, server, verbose=verbose)
+    connection = Connection(wire_in, wire_out, server, log_requests=log_requests)
     if threading.current_thread() is not threading.main_thread():
         return connection.serve()  # signal handlers belong to the main thread
 

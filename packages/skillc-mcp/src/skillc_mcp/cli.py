@@ -4,6 +4,7 @@ One click command serves both (registered with ``skc`` through the ``skillc.comm
 point). A client starts the server for every session, so the path to the first response is
 kept short: the usual command line (no arguments) does not get here at all
 (:mod:`skillc_mcp.quick` serves it without click); this module imports only click and the
+kit's console conventions (``-v/--verbose`` means what it means in every command), and the
 command body only the protocol modules; the libraries behind the tools load on the first call
 that needs them.
 """
@@ -11,20 +12,10 @@ that needs them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import click
 
-# The kit's settings (skillc_index.console.CONTEXT_SETTINGS), not imported from there: that
-# module and the diagnostics registry would cost every server start a few milliseconds.
-CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-_VERBOSE_KEY = "skillc.verbose"  # the ctx.meta key of skillc_index.console.verbose_option
-
-
-def _set_verbose(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
-    if value:
-        ctx.meta[_VERBOSE_KEY] = True
-    return value
+from skillc_index.console import CONTEXT_SETTINGS, verbose_option
 
 
 @click.command("mcp", context_settings=CONTEXT_SETTINGS)
@@ -43,17 +34,13 @@ def _set_verbose(ctx: click.Context, _param: click.Parameter, value: bool) -> bo
     help="Let skc_build deploy to this folder or below it, besides the agent folders (repeatable).",
 )
 @click.option(
-    "-v",
-    "--verbose",
+    "--log-requests",
     is_flag=True,
-    expose_value=False,
-    is_eager=True,
-    callback=_set_verbose,
     help="Log every request (method, tool, milliseconds) on stderr.",
 )
+@verbose_option
 @click.version_option(package_name="skillc-mcp", message="%(package)s %(version)s")
-@click.pass_context
-def mcp_command(ctx: click.Context, cwd: str | None, allow_targets: tuple[str, ...]) -> int:
+def mcp_command(cwd: str | None, allow_targets: tuple[str, ...], log_requests: bool) -> int:
     """Start MCP server.
 
     Serve skillc's commands as MCP tools (skc_init, skc_list, skc_build, skc_lint,
@@ -77,8 +64,7 @@ def mcp_command(ctx: click.Context, cwd: str | None, allow_targets: tuple[str, .
     """
     from skillc_mcp.quick import serve
 
-    verbose = bool(ctx.meta.get(_VERBOSE_KEY))
-    return serve(cwd, verbose=verbose, allowed_targets=allow_targets)
+    return serve(cwd, log_requests=log_requests, allowed_targets=allow_targets)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -4,9 +4,11 @@ A client starts the server for every session and waits for its answer to ``initi
 importing click costs about as much as starting Python. So ``skc`` offers its command line to
 :func:`run` first (the ``skillc.quick`` entry point of ``mcp``: skillc's README), and the
 ``skillc-mcp`` script is :func:`main`: given no arguments, the form client configurations use,
-the server starts here; anything else (``--cwd``, ``--allow-target``, ``-v``, ``--help``,
-``--version``) runs the click command (:mod:`skillc_mcp.cli`), which then serves through
-:func:`serve` too. Nothing of the kit's libraries loads before the first tool call.
+or the options a configuration may add (``--cwd DIR``, ``--allow-target DIR``, repeated,
+``--log-requests``; as ``--name value`` or ``--name=value``), the server starts here. Anything
+else (``-v``, ``--help``, ``--version``, a value click would refuse, such as a ``--cwd`` that
+is not a readable folder) runs the click command (:mod:`skillc_mcp.cli`), which then serves
+through :func:`serve` too. Nothing of the kit's libraries loads before the first tool call.
 """
 
 from __future__ import annotations
@@ -15,39 +17,84 @@ import os
 import sys
 from collections.abc import Sequence
 
-__all__ = ["main", "run", "serve"]
+__all__ = ["main", "parse", "run", "serve"]
 
 
 def run(args: list[str]) -> int | None:
-    """``skc mcp ARGS``: the server's exit status when it served (no arguments), else None
-    (nothing was done: the click command runs)."""
-    if args:
+    """``skc mcp ARGS``: the server's exit status when it served (a command line
+    :func:`parse` reads), else None (nothing was done: the click command runs)."""
+    parsed = parse(args)
+    if parsed is None:
         return None
-    return serve()
+    cwd, allowed_targets, log_requests = parsed
+    return serve(cwd, log_requests=log_requests, allowed_targets=allowed_targets)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Console script entry point: ``skillc-mcp`` (the same command as ``skc mcp``);
     ``argv`` defaults to ``sys.argv[1:]``. Returns the exit code (the script exits with it)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if args:
+    parsed = parse(args)
+    if parsed is None:
         from skillc_mcp.cli import main as click_main
 
         return click_main(args)
+    cwd, allowed_targets, log_requests = parsed
     try:
-        return serve()
+        return serve(cwd, log_requests=log_requests, allowed_targets=allowed_targets)
     except BaseException as exc:  # as the click command's errors are (skillc_index.console)
         from skillc_index.console import handle_exception
 
         return handle_exception(exc, args)
 
 
+def parse(args: Sequence[str]) -> tuple[str | None, tuple[str, ...], bool] | None:
+    """``(cwd, allowed targets, log requests)`` of a command line of the options a client
+    configuration uses, each value one the click command takes as it is; else None (the
+    click command reads it: ``-v``, ``--help``, a repeated ``--cwd``, a value it refuses)."""
+    cwd: str | None = None
+    targets: list[str] = []
+    log_requests = False
+    rest = iter(args)
+    for arg in rest:
+        name, equals, value = arg.partition("=")
+        if name == "--log-requests" and not equals:
+            log_requests = True
+            continue
+        if name not in ("--cwd", "--allow-target"):
+            return None
+        if not equals:
+            value = next(rest, "-")
+        if value.startswith("-") or not _folder_or_none(value, must_exist=name == "--cwd"):
+            return None
+        if name == "--allow-target":
+            targets.append(value)
+        elif cwd is None:
+            cwd = value
+        else:
+            return None
+    return cwd, tuple(targets), log_requests
+
+
+def _folder_or_none(path: str, *, must_exist: bool) -> bool:
+    """Whether ``click.Path(exists=must_exist, file_okay=False)`` takes ``path`` as it is: a
+    readable folder, or (unless ``must_exist``) nothing at all."""
+    import stat
+
+    try:
+        st = os.stat(path)  # noqa: PTH116 - as click.Path reads it
+    except OSError:
+        return not must_exist and path != ""
+    return stat.S_ISDIR(st.st_mode) and os.access(path, os.R_OK)
+
+
 def serve(
-    cwd: str | None = None, *, verbose: bool = False, allowed_targets: Sequence[str] = ()
+    cwd: str | None = None, *, log_requests: bool = False, allowed_targets: Sequence[str] = ()
 ) -> int:
     """Run the server on stdin/stdout in ``cwd``; the exit status when the client leaves.
-    ``allowed_targets`` are folders (relative to the working directory before ``cwd``) where
-    ``skc_build`` may deploy besides the agent folders."""
+    ``log_requests``: a line on stderr per request (``--log-requests``). ``allowed_targets``
+    are folders (relative to the working directory before ``cwd``) where ``skc_build`` may
+    deploy besides the agent folders."""
     from skillc_mcp import __version__
     from skillc_mcp._stdio import serve_stdio
 
@@ -68,4 +115,4 @@ def serve(
         where = os.environ.get("PWD") or "."
         raise SkillDirectoryNotFound(where, "the working directory was removed") from None
     print(f"skillc-mcp {__version__}: serving MCP on stdio in {here}", file=sys.stderr)
-    return serve_stdio(server, verbose=verbose)
+    return serve_stdio(server, log_requests=log_requests)

@@ -34,6 +34,7 @@ from skillc_index.accesslog import (
     runtime_base,
     settle_identity,
 )
+from skillc_index.accesslog.reader import first_row, last_id
 
 
 def machine_id() -> str:
@@ -72,17 +73,6 @@ def legacy_log_key(path: Path, first: Sequence[Any], machine: str) -> str:
     return _digest(machine, os.path.realpath(path), *first)
 
 
-def highest_id(db: sqlite3.Connection) -> int:
-    """The highest ``id`` the log ever gave a row (``sqlite_sequence`` keeps it after the
-    row is deleted)."""
-    top = int(db.execute("SELECT COALESCE(MAX(id), 0) FROM access_log").fetchone()[0])
-    if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").fetchone():
-        seq = db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'access_log'").fetchone()
-        if seq is not None and isinstance(seq[0], int):
-            top = max(top, seq[0])
-    return top
-
-
 def log_key(path: Path, layout: Layout) -> LogKey | None:
     """The identity of the local log ``path`` in the team store; None for a log with no rows.
 
@@ -101,9 +91,7 @@ def log_key(path: Path, layout: Layout) -> LogKey | None:
             connect(path).close()
     with closing(open_log(path)) as db:
         identity = read_identity(db)
-        first = db.execute(
-            "SELECT id, timestamp, run_id FROM access_log ORDER BY id LIMIT 1"
-        ).fetchone()
+        first = first_row(db)
         if first is None:
             return None
         try:
@@ -111,7 +99,7 @@ def log_key(path: Path, layout: Layout) -> LogKey | None:
             skillcs = True
         except ForeignLog:
             skillcs, writable = False, False
-        top = int(db.execute("SELECT MAX(id) FROM access_log").fetchone()[0])
+        top = last_id(db) or 0
     if identity is not None:
         previous = identity.previous_id
         if previous is None and identity.previous_upto:

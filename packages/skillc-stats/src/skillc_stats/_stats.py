@@ -49,8 +49,8 @@ from skillc_index import (
     walk_skill,
 )
 from skillc_index.accesslog import primary_log
+from skillc_index.accesslog.reader import CommandCount, LocalRows, StatsLog
 from skillc_stats._filters import Filters, parse_filters
-from skillc_stats._log_queries import CommandCount, LocalRows, StatsLog
 from skillc_stats.operations import GroupBy
 
 if TYPE_CHECKING:

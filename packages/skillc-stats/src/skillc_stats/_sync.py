@@ -83,12 +83,13 @@ from skillc_index.accesslog import (
     primary_log,
     runtime_base,
 )
-from skillc_stats._log_queries import (
+from skillc_index.accesslog.merge import (
     FallbackRows,
     Identity,
+    begin_merge,
     copy_missing,
     count_missing,
-    delete_rows_of,
+    drop_merged,
     read_identities,
 )
 
@@ -423,8 +424,8 @@ def _sync_locked(known: _Known, fallback: _Fallback) -> SkillSync:
         return SkillSync(skill, source, 0, (), False, _unreadable(layout, source, exc))
     try:
         try:
-            db.execute("BEGIN IMMEDIATE")  # the write lock: see the module docstring
-            plan = _destinations(known, read_identities(db))
+            rows = begin_merge(db)  # the write lock: see the module docstring
+            plan = _destinations(known, rows)
         except (sqlite3.Error, OSError, ValueError) as exc:
             return SkillSync(skill, source, 0, (), False, _unreadable(layout, source, exc))
         entries = 0
@@ -441,8 +442,7 @@ def _sync_locked(known: _Known, fallback: _Fallback) -> SkillSync:
         if plan.skipped:
             # Keep the log with the rows that belong nowhere; drop the ones now home.
             try:
-                delete_rows_of(db, plan.merged_paths)
-                db.execute("COMMIT")
+                drop_merged(db, plan.merged_paths)
             except sqlite3.Error as exc:
                 error = InternalError(f"cannot update local logs '{layout.display(source)}': {exc}")
                 return SkillSync(skill, source, entries, targets, False, error, plan.skipped)

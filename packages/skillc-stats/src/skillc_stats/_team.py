@@ -1,11 +1,11 @@
 """The team store: the access rows of many machines in one PostgreSQL database.
 
 ``skc sync --to URL`` uploads the rows of this machine's runtime logs (:func:`upload_logs`);
-``skc stats ... --from URL`` reads them with the statements of :mod:`._log_queries`
-(:class:`TeamStore` runs them). The store's tables live in the PostgreSQL schema ``skillc``;
-skillc creates and migrates them (:data:`MIGRATIONS`, the version in
-``skillc.schema_version``), under an advisory lock so that many first uploads at once
-create them once.
+``skc stats ... --from URL`` reads them with the statements of the local logs
+(:mod:`skillc_index.accesslog.reader`: :class:`TeamStore` runs them). The store's tables live
+in the PostgreSQL schema ``skillc``; skillc creates and migrates them (``MIGRATIONS``, the
+version in ``skillc.schema_version``), under an advisory lock so that many first uploads at
+once create them once. Every statement the store runs is in :mod:`._team_sql`.
 
 **Each row is uploaded once.** A stored row is keyed by ``(log_key, source_id)``: the
 identity of the local log it came from and the row's ``id`` there (``AUTOINCREMENT``: never
@@ -44,7 +44,6 @@ import socket
 import sqlite3
 from collections.abc import Sequence
 from contextlib import closing
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import unquote, unquote_plus
@@ -57,11 +56,11 @@ from skillc_index import (
     TeamStoreUnavailable,
     UnreadableFile,
 )
-from skillc_index.accesslog import COLUMNS as LOCAL_COLUMNS
 from skillc_index.accesslog import LOG_FILE, open_log
+from skillc_index.accesslog.reader import SkillUsage, highest_id, row_by_id, rows_after
+from skillc_stats import _team_sql as sql
 from skillc_stats._filters import Filters
-from skillc_stats._log_keys import LogKey, highest_id, log_key, renewed_key, settle
-from skillc_stats._log_queries import SkillUsage, where
+from skillc_stats._log_keys import LogKey, log_key, renewed_key, settle
 
 if TYPE_CHECKING:
     import psycopg
@@ -72,109 +71,9 @@ if TYPE_CHECKING:
 #: ``$SKILLC_STATS_URL``).
 CONFIGURED = "team"
 SCHEMES = ("postgresql://", "postgres://")
-SCHEMA_VERSION = 2
 #: Rows per upload transaction.
 BATCH_ROWS = 5_000
 #: ``pg_advisory_xact_lock`` key held while the schema is checked and migrated.
-_LOCK_KEY = 0x736B696C6C63  # "skillc"
-_TEXT = 'TEXT COLLATE "C"'  # byte order: timestamps and paths compare as in SQLite
-
-#: The daily rollup of every row (migration 2; each upload adds its own rows' counts).
-ROLLUP_ALL = (
-    "INSERT INTO usage_daily SELECT substr(timestamp, 1, 10), skill, username, machine, "
-    "cwd, COUNT(*), MIN(timestamp), MAX(timestamp) FROM access_log GROUP BY 1, 2, 3, 4, 5"
-)
-
-#: Statements taking the store from version ``i`` to ``i + 1`` (in the ``skillc`` schema).
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    (
-        f"""CREATE TABLE access_log (
-            id BIGSERIAL PRIMARY KEY,
-            log_key {_TEXT} NOT NULL,
-            source_id BIGINT NOT NULL,
-            machine {_TEXT} NOT NULL,
-            username {_TEXT} NOT NULL,
-            timestamp {_TEXT} NOT NULL,
-            run_id {_TEXT} NOT NULL,
-            command {_TEXT} NOT NULL,
-            skill {_TEXT} NOT NULL,
-            skill_path {_TEXT} NOT NULL,
-            cwd {_TEXT} NOT NULL,
-            args {_TEXT} NOT NULL,
-            error {_TEXT},
-            UNIQUE (log_key, source_id)
-        )""",
-        # one skill's rows (every per-skill query), by command, by time, by project
-        "CREATE INDEX access_log_skill ON access_log (skill, command, timestamp)",
-        "CREATE INDEX access_log_skill_time ON access_log (skill, timestamp, cwd)",
-        # every skill at once (--all) and the time filters
-        "CREATE INDEX access_log_time ON access_log (timestamp, skill, cwd)",
-    ),
-    (
-        # 2: no path in an index (a btree entry holds at most about 2,700 bytes: a longer
-        # working folder would fail every upload), and the daily rollup of --all.
-        "DROP INDEX access_log_skill_time",
-        "DROP INDEX access_log_time",
-        "CREATE INDEX access_log_skill_time ON access_log (skill, timestamp)",
-        "CREATE INDEX access_log_time ON access_log (timestamp)",
-        f"""CREATE TABLE usage_daily (
-            day {_TEXT} NOT NULL,
-            skill {_TEXT} NOT NULL,
-            username {_TEXT} NOT NULL,
-            machine {_TEXT} NOT NULL,
-            cwd {_TEXT} NOT NULL,
-            uses BIGINT NOT NULL,
-            first {_TEXT} NOT NULL,
-            last {_TEXT} NOT NULL
-        )""",
-        "CREATE UNIQUE INDEX usage_daily_key "
-        "ON usage_daily (day, skill, username, machine, md5(cwd))",
-        ROLLUP_ALL,
-        "ANALYZE usage_daily",
-    ),
-)
-
-_UPLOAD_COLUMNS = ("source_id", *LOCAL_COLUMNS)
-_CREATE_UPLOAD = (
-    "CREATE TEMPORARY TABLE IF NOT EXISTS upload (source_id BIGINT, "
-    + ", ".join(f"{column} {_TEXT}" for column in LOCAL_COLUMNS)
-    + ") ON COMMIT DELETE ROWS"
-)
-#: A row of the batch that is already stored, the same in every column, under an earlier key
-#: of its log (``%s``: that key, NULL for none, and the highest id it may hold).
-_STORED_BEFORE = (
-    "EXISTS (SELECT 1 FROM access_log AS a WHERE a.log_key = %s AND a.source_id = u.source_id "
-    "AND u.source_id <= %s AND "
-    + " AND ".join(
-        f"a.{column} IS NOT DISTINCT FROM u.{column}"
-        if column == "error"
-        else f"a.{column} = u.{column}"
-        for column in LOCAL_COLUMNS
-    )
-    + ")"
-)
-_COPY_UPLOAD = f"COPY upload ({', '.join(_UPLOAD_COLUMNS)}) FROM STDIN"
-# The rows a batch adds (how many: the answer), and their counts added to the daily rollup in
-# the same statement (keys in one order: two uploads updating the same keys cannot deadlock).
-_INSERT_UPLOADED = (
-    "WITH added AS ("
-    f"INSERT INTO access_log (log_key, machine, username, {', '.join(_UPLOAD_COLUMNS)}) "
-    f"SELECT %s, %s, %s, {', '.join(f'u.{column}' for column in _UPLOAD_COLUMNS)} "
-    "FROM upload AS u{unless} "
-    "ON CONFLICT (log_key, source_id) DO NOTHING "
-    "RETURNING timestamp, skill, username, machine, cwd), "
-    "rolled AS (INSERT INTO usage_daily SELECT substr(timestamp, 1, 10), skill, username, "
-    "machine, cwd, COUNT(*), MIN(timestamp), MAX(timestamp) FROM added GROUP BY 1, 2, 3, 4, 5 "
-    "ORDER BY 1, 2, 3, 4, md5(cwd) "
-    "ON CONFLICT (day, skill, username, machine, md5(cwd)) DO UPDATE SET "
-    "uses = usage_daily.uses + EXCLUDED.uses, first = LEAST(usage_daily.first, EXCLUDED.first), "
-    "last = GREATEST(usage_daily.last, EXCLUDED.last)) "
-    "SELECT COUNT(*) FROM added"
-)
-#: Without, and with the rows already stored under an earlier key left out (only while there
-#: is one: the test costs about as much as the insert).
-_INSERT_NEW = _INSERT_UPLOADED.replace("{unless}", "")
-_INSERT_NOT_STORED_BEFORE = _INSERT_UPLOADED.replace("{unless}", f" WHERE NOT {_STORED_BEFORE}")
 
 
 # -- URLs ---------------------------------------------------------------------------------
@@ -283,7 +182,7 @@ def _driver() -> Any:
 
 class TeamStore:
     """An open connection to a team store, its schema at :data:`SCHEMA_VERSION`. Callable
-    as :data:`skillc_stats._log_queries.Rows`: it runs the statements of the local logs.
+    as :data:`skillc_index.accesslog.reader.Rows`: it runs the statements of the local logs.
 
     A writer (``write``, uploads) creates or migrates the schema; a reader changes nothing,
     and a database without skillc's schema (or with another version of it) is E043."""
@@ -320,86 +219,55 @@ class TeamStore:
         """Create or migrate the ``skillc`` schema (no writes when it is current)."""
         try:
             version = self._version()
-            if version < SCHEMA_VERSION and not write:
+            if version < sql.SCHEMA_VERSION and not write:
                 raise TeamStoreUnavailable(
                     self.shown,
                     "no skillc team store in this database"
                     if version == 0
                     else f"its schema is version {version}: run 'skc sync --to' to migrate it",
                 )
-            if version < SCHEMA_VERSION:
+            if version < sql.SCHEMA_VERSION:
                 with self.db.transaction():
-                    self.db.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
-                    self.db.execute("CREATE SCHEMA IF NOT EXISTS skillc")
-                    self.db.execute(
-                        "CREATE TABLE IF NOT EXISTS skillc.schema_version "
-                        "(version INTEGER NOT NULL)"
-                    )
+                    self.db.execute(sql.LOCK, (sql.LOCK_KEY,))
+                    self.db.execute(sql.CREATE_SCHEMA)
+                    self.db.execute(sql.CREATE_VERSION_TABLE)
                     version = self._version()
-                    if version < SCHEMA_VERSION:
-                        self.db.execute("SET LOCAL search_path TO skillc")
-                        for steps in MIGRATIONS[version:]:
+                    if version < sql.SCHEMA_VERSION:
+                        self.db.execute(sql.IN_SCHEMA_FOR_NOW)
+                        for steps in sql.MIGRATIONS[version:]:
                             for statement in steps:
                                 self.db.execute(statement)
-                        self.db.execute("DELETE FROM skillc.schema_version")
-                        self.db.execute(
-                            "INSERT INTO skillc.schema_version VALUES (%s)", (SCHEMA_VERSION,)
-                        )
+                        self.db.execute(sql.CLEAR_VERSION)
+                        self.db.execute(sql.SET_VERSION, (sql.SCHEMA_VERSION,))
             version = self._version()
-            if version > SCHEMA_VERSION:
+            if version > sql.SCHEMA_VERSION:
                 raise TeamStoreUnavailable(
                     self.shown,
                     f"its schema is version {version}, newer than this skillc's "
-                    f"({SCHEMA_VERSION}): upgrade skillc-stats",
+                    f"({sql.SCHEMA_VERSION}): upgrade skillc-stats",
                 )
-            self.db.execute("SET search_path TO skillc")
+            self.db.execute(sql.IN_SCHEMA)
         except self._psycopg.Error as exc:
             raise self.failure(exc) from None
 
     def _version(self) -> int:
-        row = self.db.execute("SELECT to_regclass('skillc.schema_version') IS NOT NULL").fetchone()
+        row = self.db.execute(sql.HAS_VERSION_TABLE).fetchone()
         if row is None or not row[0]:
             return 0
-        found = self.db.execute("SELECT MAX(version) FROM skillc.schema_version").fetchone()
+        found = self.db.execute(sql.VERSION).fetchone()
         return int(found[0]) if found and found[0] is not None else 0
 
-    def __call__(self, sql: str, params: Sequence[Any]) -> list[Any]:
+    def __call__(self, statement: str, params: Sequence[Any]) -> list[Any]:
         """Run one read-only statement written for SQLite (``?`` marks: they hold no ``%``)."""
         try:
-            return self.db.execute(sql.replace("?", "%s"), list(params)).fetchall()
+            return self.db.execute(statement.replace("?", "%s"), list(params)).fetchall()
         except self._psycopg.Error as exc:
             raise self.failure(exc) from None
 
     def usage(self, filters: Filters) -> list[SkillUsage]:
         """Uses, first and last use, and distinct projects of every skill (``--all``): whole
         days from the daily rollup, the rows of a day the time filters cut from the log."""
-        whole, parts = _split_days(filters.since, filters.until)
-        unbounded = replace(filters, since=None, until=None)
-        sql, params = where(unbounded)
-        days = ["day >= ?" if whole[0] else "", "day <= ?" if whole[1] else ""]
-        tests = " AND ".join(test for test in days if test)
-        roll = sql + (f" AND {tests}" if sql and tests else f" WHERE {tests}" if tests else "")
-        branches = [
-            (
-                f"SELECT skill, cwd, uses, first, last FROM usage_daily{roll}",
-                [*params, *(day for day in whole if day)],
-            )
-        ]
-        for since, until in parts:
-            cut, cut_params = where(replace(filters, since=since, until=until))
-            branches.append(
-                (
-                    "SELECT skill, cwd, 1 AS uses, timestamp AS first, timestamp AS last "
-                    f"FROM access_log{cut}",
-                    cut_params,
-                )
-            )
-        union = " UNION ALL ".join(branch for branch, _ in branches)
-        statement = (
-            "SELECT skill, SUM(uses), MIN(first), MAX(last), COUNT(DISTINCT cwd) "
-            f"FROM ({union}) AS used GROUP BY skill"
-        )
-        values = [value for _, branch_params in branches for value in branch_params]
+        statement, values = sql.usage_statement(filters)
         return [
             SkillUsage(key, int(uses), first, last, projects)
             for key, uses, first, last, projects in self(statement, values)
@@ -417,11 +285,7 @@ class TeamStore:
 
     def _last(self, key: str) -> tuple[int, tuple[Any, ...]] | None:
         """The highest ``source_id`` stored under ``key`` and that row (one index lookup)."""
-        row = self.db.execute(
-            f"SELECT source_id, {', '.join(LOCAL_COLUMNS)} FROM access_log "
-            "WHERE log_key = %s ORDER BY source_id DESC LIMIT 1",
-            (key,),
-        ).fetchone()
+        row = self.db.execute(sql.LAST_STORED, (key,)).fetchone()
         return None if row is None else (int(row[0]), tuple(row[1:]))
 
     @staticmethod
@@ -430,9 +294,7 @@ class TeamStore:
         its row ``last`` differs, or it never had that many rows (a copy, on a cloned machine
         or from a backup). A row pruned since cannot tell: not a copy."""
         with closing(open_log(log)) as local:
-            row = local.execute(
-                f"SELECT {', '.join(LOCAL_COLUMNS)} FROM access_log WHERE id = ?", (last,)
-            ).fetchone()
+            row = row_by_id(local, last)
             if row is None:
                 return last > highest_id(local)
         return tuple(_text(value) for value in row) != stored
@@ -446,62 +308,25 @@ class TeamStore:
                 key, found, renewed = fresh, self._last(fresh.key), True
         start = 0 if found is None else found[0]
         previous = key.previous if key.previous_upto > start else None
-        self.db.execute(_CREATE_UPLOAD)
+        self.db.execute(sql.CREATE_UPLOAD)
         added = 0
         with closing(open_log(log)) as local:
-            rows = local.execute(
-                f"SELECT id, {', '.join(LOCAL_COLUMNS)} FROM access_log WHERE id > ? ORDER BY id",
-                (start,),
-            )
+            rows = rows_after(local, start)
             while batch := rows.fetchmany(BATCH_ROWS):
                 with self.db.transaction(), self.db.cursor() as cursor:
-                    with cursor.copy(_COPY_UPLOAD) as copy:
+                    with cursor.copy(sql.COPY_UPLOAD) as copy:
                         for values in batch:
                             copy.write_row([_text(value) for value in values])
                     if previous is not None and batch[0][0] <= key.previous_upto:
                         params = (key.key, machine, user, previous, key.previous_upto)
-                        cursor.execute(_INSERT_NOT_STORED_BEFORE, params)
+                        cursor.execute(sql.INSERT_NOT_STORED_BEFORE, params)
                     else:
-                        cursor.execute(_INSERT_NEW, (key.key, machine, user))
+                        cursor.execute(sql.INSERT_NEW, (key.key, machine, user))
                     row = cursor.fetchone()
                     added += int(row[0]) if row else 0
         if key.writable and key.previous_upto:
             settle(log, key.key)  # every earlier row is in the store under key.key now
         return added, renewed
-
-
-def _split_days(
-    since: str | None, until: str | None
-) -> tuple[tuple[str, str], list[tuple[str, str]]]:
-    """The time range ``[since, until]`` (RFC 3339 UTC, inclusive; None: open) as the whole
-    days it covers (``(first, last)`` days, ``""`` for an open end; ``first > last`` when
-    none) and the parts of days at its ends (``[(since, until)]`` ranges of rows)."""
-    first = last = ""
-    parts: list[tuple[str, str]] = []
-    if since is not None:
-        first = since[:10]
-        if since[11:] != "00:00:00Z":
-            first = _next_day(first)
-            end = f"{since[:10]}T23:59:59Z"
-            parts.append((since, end if until is None or end < until else until))
-    if until is not None:
-        last = until[:10]
-        if until[11:] != "23:59:59Z":
-            last = _next_day(last, -1)
-            start = f"{until[:10]}T00:00:00Z"
-            if since is None or start > since:
-                parts.append((start, until))
-            elif not parts:
-                parts.append((since, until))
-    if first and last and first > last:  # no whole day: rows only
-        return ("9999-12-31", "0000-01-01"), parts
-    return (first, last), parts
-
-
-def _next_day(day: str, step: int = 1) -> str:
-    from datetime import date, timedelta
-
-    return (date.fromisoformat(day) + timedelta(days=step)).isoformat()
 
 
 def _text(value: object) -> object:

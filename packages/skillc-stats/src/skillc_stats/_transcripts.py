@@ -57,9 +57,9 @@ from skillc_index import (
     runtime_for,
 )
 from skillc_index.accesslog import AccessRecord, primary_log
+from skillc_index.accesslog.merge import FallbackRows, Identity, copy_missing, count_missing
 from skillc_index.installed import agent_folders, deployed_source, search_roots
 from skillc_stats._filters import parse_time
-from skillc_stats._log_queries import FallbackRows, Identity, copy_missing, count_missing
 from skillc_stats._sync import _misplaced_destination, _why
 
 if TYPE_CHECKING:
@@ -434,8 +434,9 @@ def _text(value: object) -> str | None:
     return value if isinstance(value, str) and value and "\0" not in value else None
 
 
-class _Reader:
-    """Turns records into rows, finding skills from each record's working folder."""
+class _AccessRows:
+    """The access rows of transcript records (a skill activated, a skill's file read), the skills
+    found from each record's working folder."""
 
     def __init__(self, env: Mapping[str, str] | None, counts: _Counts) -> None:
         self.env = env
@@ -660,7 +661,7 @@ def _save_state(path: Path, files: Mapping[str, _FileState]) -> None:
 
 
 def _read_file(
-    projects: Path, path: Path, old: _FileState | None, reader: _Reader, counts: _Counts
+    projects: Path, path: Path, old: _FileState | None, access_rows: _AccessRows, counts: _Counts
 ) -> tuple[_FileState, list[_Row]] | None:
     """The rows of the part of ``path`` (in ``projects``) not read yet and its new state; None
     when it has not changed (or cannot be read). Opened as the gateway opens a skill's files
@@ -689,7 +690,7 @@ def _read_file(
             for line, offset in _lines(handle, start, counts):
                 end = offset
                 counts.lines += 1
-                rows += reader.rows(line, session)
+                rows += access_rows.rows(line, session)
             head = _head(handle, end)
     except (OSError, SkillcError):  # unreadable, gone meanwhile, not a regular file, outside
         counts.files_skipped += 1
@@ -756,7 +757,7 @@ def sync_transcripts(
     counts = _Counts()
     state_file = state_path(home_layout)
     saved = _load_state(state_file)
-    reader = _Reader(env, counts)
+    access_rows = _AccessRows(env, counts)
     new_states: dict[str, _FileState] = {}
     rows_of: dict[str, list[_Row]] = {}
     seen: set[str] = set()
@@ -767,7 +768,7 @@ def sync_transcripts(
         if counts.files > MAX_FILES:
             counts.files_skipped += 1
             continue
-        result = _read_file(projects, path, saved.get(key), reader, counts)
+        result = _read_file(projects, path, saved.get(key), access_rows, counts)
         if result is not None:
             new_states[key], rows_of[key] = result
     rows = [row for part in rows_of.values() for row in part]

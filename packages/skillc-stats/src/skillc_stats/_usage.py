@@ -31,9 +31,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from skillc_index import META_DIR, SKILL_FILE, Layout, valid_utf8
 from skillc_index.accesslog import primary_log
+from skillc_index.accesslog.reader import LocalRows, SkillUsage, usage_of
 from skillc_index.installed import search_roots
 from skillc_stats._filters import Filters
-from skillc_stats._log_queries import LocalRows, SkillUsage, usage
 
 if TYPE_CHECKING:
     from skillc_stats._team import TeamStore
@@ -208,7 +208,7 @@ def local_usage(
         if found is None:
             rows = LocalRows(log)
             try:
-                found = {use.key: use for use in usage(rows, filters, "skill_path")}
+                found = {use.key: use for use in usage_of(rows, filters, "skill_path")}
             finally:
                 rows.close()
             if _stamp(log) == stamp:  # no write while it was read

@@ -5,11 +5,17 @@ installed: :func:`skillc_index.installed.search_roots`) for a task described in 
 Before it answers, the catalog looks at every searched folder again, from file stats (a new,
 changed or removed skill is indexed again first, or the answer says it is ``partial``); it
 never rebuilds from nothing. This module holds the answer's types and the entry points; the
-machinery is imported when a query runs. Modules: :mod:`.engine` (the :class:`Catalog`:
-keeping current and answering), :mod:`.database` (the SQLite file), :mod:`.scan` (the
-folders and their stamps), :mod:`.watch` (change notification), :mod:`.reader` (SKILL.md,
-read lightly), :mod:`.rank` (the ranker), :mod:`.server` (``skc watch``: a process that keeps the
-catalog warm and answers ``skc find``).
+machinery is imported when a query runs. The modules, by job:
+
+- keeping current and answering: :mod:`.engine` (the :class:`Catalog`), :mod:`.scan` (the
+  folders and their stamps), :mod:`.watch` (change notification), :mod:`.skill_text` (what
+  the ranker reads of a SKILL.md, read lightly);
+- the SQLite file: :mod:`.database` (opening it, its own tables and their statements);
+- ranking: :mod:`.postings` (the ranker's tables, and how a skill is written into them),
+  :mod:`.rank` (scoring a query), :mod:`.semantic` (the semantic step: model, vectors, blend);
+- the find server (``skc watch``: a process that keeps the catalog warm and answers ``skc
+  find``): :mod:`.protocol` (the wire format), :mod:`.client` (what ``skc find`` asks
+  first), :mod:`.server` (the server), :mod:`.lifecycle` (starting, stopping, its status).
 """
 
 from __future__ import annotations
@@ -179,7 +185,7 @@ def find_skills(
     :class:`QueryTooLong` (E100), InvalidOption (E100) for a limit outside 1-100, and
     SkillDirectoryNotFound (E022) for a path that is not a folder.
 
-    ``server``: ask the home's find server (``skc watch``, :mod:`.server`) first, and
+    ``server``: ask the home's find server (``skc watch``, :mod:`.client`) first, and
     answer here only when none answers; the answer is the same either way. Worth it for a
     process that asks once (``skc find``): it then imports none of the catalog machinery."""
     if server:
@@ -211,14 +217,14 @@ def served_answer(
     """The answer of the home's find server (``served`` set), or None: no server answered,
     or the input is bad (:func:`find_skills` then raises its error, in its order; the server
     would refuse it all the same). A server that did not answer is not asked again by this
-    process (:func:`.server.ask`)."""
+    process (:func:`.client.ask`)."""
     if not (query_fits(query) and limit_fits(limit)):
         return None
     try:
         roots = find_roots(layout, paths or routing_roots(), configured)
     except SkillcError:
         return None
-    from skillc_gateway.catalog.server import ask
+    from skillc_gateway.catalog.client import ask
 
     answer = ask(layout, query, limit, roots, budget)
     return None if answer is None else answer._replace(served=True)

@@ -1,4 +1,6 @@
-"""The catalog's SQLite database: ``<skillc home>/.skillc/catalog.db``.
+"""The catalog's SQLite database: ``<skillc home>/.skillc/catalog.db``, and the statements run
+on its own tables (``skills``, ``roots``, ``meta``; the ranker's tables are
+:mod:`.postings`').
 
 WAL, a busy timeout, every update in ``BEGIN IMMEDIATE`` (concurrent ``skc find`` processes
 wait for each other and lose nothing). The file is marked as the catalog's own
@@ -22,11 +24,11 @@ import contextlib
 import os
 import re
 import sqlite3
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from skillc_gateway.catalog import rank
+from skillc_gateway.catalog import postings
 from skillc_gateway.catalog.scan import TreeState
 from skillc_index import Layout, Notice, sqlite_uri, use_wal
 
@@ -41,16 +43,31 @@ __all__ = [
     "SCHEMA_VERSION",
     "TOUCH_NS",
     "CatalogDatabase",
+    "data_version",
+    "delete_skill",
     "discard",
     "forget_roots",
     "forgotten",
+    "insert_skill",
     "open_database",
+    "present_skills",
+    "root_states",
+    "save_root",
+    "set_fingerprint",
+    "skill_by_path",
+    "skill_digests",
+    "skills_named",
+    "skills_of_digests",
+    "touch_roots",
+    "touch_roots_now",
+    "update_skill",
+    "writing",
 ]
 
 CATALOG_FILE = "catalog.db"
 #: ``PRAGMA application_id`` of a catalog: ``skcF``.
 APPLICATION_ID = 0x736B6346
-#: The catalog's own tables (``SCHEMA``); with :data:`rank.RANK_VERSION`, stored in ``meta``.
+#: The catalog's own tables (``SCHEMA``); with :data:`postings.RANK_VERSION`, stored in ``meta``.
 SCHEMA_VERSION = 4
 #: How long a process waits for another one's write, in milliseconds.
 BUSY_TIMEOUT_MS = 30_000
@@ -104,7 +121,7 @@ counts the times roots were forgotten (:func:`forget_roots`)."""
 _SQLITE_HEADER = b"SQLite format 3\x00"
 #: The tables a current catalog holds.
 _TABLES = frozenset(
-    re.findall(r"CREATE (?:VIRTUAL )?TABLE (?:IF NOT EXISTS )?(\w+)", SCHEMA + rank.SCHEMA)
+    re.findall(r"CREATE (?:VIRTUAL )?TABLE (?:IF NOT EXISTS )?(\w+)", SCHEMA + postings.SCHEMA)
 )
 
 
@@ -163,13 +180,13 @@ def prepare(db: sqlite3.Connection) -> None:
     try:
         if not _current(db):
             _drop_everything(db)
-            for statement in _statements(SCHEMA + rank.SCHEMA):
+            for statement in _statements(SCHEMA + postings.SCHEMA):
                 db.execute(statement)
             db.executemany(
                 "INSERT INTO meta (key, value) VALUES (?, ?)",
                 [
                     ("schema_version", str(SCHEMA_VERSION)),
-                    ("rank_version", str(rank.RANK_VERSION)),
+                    ("rank_version", str(postings.RANK_VERSION)),
                     ("forgotten", "0"),
                 ],
             )
@@ -228,7 +245,7 @@ def forget_roots(
             candidates.difference_update(_ids(blob))
         for skill_id in sorted(candidates):
             if db.execute("DELETE FROM skills WHERE id = ?", (skill_id,)).rowcount:
-                rank.remove(db, skill_id)
+                postings.remove(db, skill_id)
     db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'forgotten'")
     return dropped
 
@@ -247,7 +264,7 @@ def _current(db: sqlite3.Connection) -> bool:
         versions = dict(db.execute("SELECT key, value FROM meta").fetchall())
     except sqlite3.OperationalError:
         return False
-    wanted = {"schema_version": str(SCHEMA_VERSION), "rank_version": str(rank.RANK_VERSION)}
+    wanted = {"schema_version": str(SCHEMA_VERSION), "rank_version": str(postings.RANK_VERSION)}
     if any(versions.get(key) != value for key, value in wanted.items()):
         return False
     # versions that say current over tables that are not (a development build's catalog)
@@ -319,3 +336,160 @@ def _in_memory(reason: str) -> CatalogDatabase:
 
 def _why(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
+
+
+# -- the statements on the catalog's own tables --------------------------------------------------
+
+#: Values bound in one ``IN (...)`` list at most (SQLite's default limit is 32,766).
+CHUNK = 500
+
+
+def data_version(db: sqlite3.Connection) -> int:
+    """``PRAGMA data_version``: it changes when another connection commits a write."""
+    (version,) = db.execute("PRAGMA data_version").fetchone()
+    return int(version)
+
+
+@contextlib.contextmanager
+def writing(db: sqlite3.Connection) -> Iterator[None]:
+    """A write transaction (``BEGIN IMMEDIATE``: concurrent writers wait for each other),
+    committed at the end, rolled back when the body raises."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+
+
+def skills_of_digests(
+    db: sqlite3.Connection, digests: Sequence[str]
+) -> list[tuple[str, int, str, str, str]]:
+    """``(digest, id, path, name, description)`` of every skill with one of ``digests``."""
+    if not digests:
+        return []
+    return db.execute(
+        "SELECT digest, id, path, name, description FROM skills "
+        f"WHERE digest IN ({','.join('?' * len(digests))})",
+        list(digests),
+    ).fetchall()
+
+
+def skills_named(db: sqlite3.Connection, name: str) -> list[int]:
+    """The ids of the skills whose name is ``name`` (lowercase; case aside)."""
+    return [skill_id for (skill_id,) in db.execute(_NAMED, (name,))]
+
+
+_NAMED = "SELECT id FROM skills WHERE lower(name) = ?"
+
+
+def skill_digests(db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str | None]:
+    """The content digest of each skill of ``ids`` that exists (None: it could not be read)."""
+    if not ids:
+        return {}
+    return dict(
+        db.execute(
+            f"SELECT id, digest FROM skills WHERE id IN ({','.join('?' * len(ids))})", list(ids)
+        ).fetchall()
+    )
+
+
+def present_skills(db: sqlite3.Connection, ids: Sequence[int]) -> set[int]:
+    """The ids among ``ids`` whose skill row exists."""
+    present: set[int] = set()
+    for start in range(0, len(ids), CHUNK):
+        chunk = list(ids[start : start + CHUNK])
+        rows = db.execute(
+            f"SELECT id FROM skills WHERE id IN ({','.join('?' * len(chunk))})", chunk
+        )
+        present.update(skill_id for (skill_id,) in rows)
+    return present
+
+
+def skill_by_path(db: sqlite3.Connection, real: str) -> tuple[int, int, bool, bytes | None] | None:
+    """``(id, fingerprint, skipped, content)`` of the skill folder ``real``, or None."""
+    row = db.execute(
+        "SELECT id, fingerprint, digest IS NULL, content FROM skills WHERE path = ?", (real,)
+    ).fetchone()
+    return None if row is None else (row[0], row[1], bool(row[2]), row[3])
+
+
+def set_fingerprint(db: sqlite3.Connection, skill_id: int, fingerprint: int) -> None:
+    db.execute("UPDATE skills SET fingerprint = ? WHERE id = ?", (fingerprint, skill_id))
+
+
+class SkillRow(NamedTuple):
+    """What the catalog keeps of a skill folder besides its path."""
+
+    name: str
+    description: str
+    digest: str | None
+    """What makes two skills the same one; None: it could not be read (skipped)."""
+    content: bytes | None
+    """The SHA-1 of the SKILL.md bytes indexed; None: none were read."""
+    fingerprint: int
+
+
+def insert_skill(db: sqlite3.Connection, real: str, row: SkillRow) -> int:
+    """A new skill folder's row; its id (never reused)."""
+    cursor = db.execute(
+        "INSERT INTO skills (path, name, description, digest, content, fingerprint) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (real, *row),
+    )
+    return int(cursor.lastrowid or 0)
+
+
+def update_skill(db: sqlite3.Connection, skill_id: int, row: SkillRow) -> None:
+    db.execute(
+        "UPDATE skills SET name = ?, description = ?, digest = ?, content = ?, "
+        "fingerprint = ? WHERE id = ?",
+        (*row, skill_id),
+    )
+
+
+def delete_skill(db: sqlite3.Connection, skill_id: int, real: str) -> bool:
+    """Delete the row of the skill ``skill_id`` if it is still the folder ``real``; whether
+    it was."""
+    cursor = db.execute("DELETE FROM skills WHERE id = ? AND path = ?", (skill_id, real))
+    return cursor.rowcount > 0
+
+
+def root_states(db: sqlite3.Connection, paths: Sequence[str]) -> Iterator[tuple[str, bytes, int]]:
+    """``(path, state, used)`` of the saved roots among ``paths``."""
+    for start in range(0, len(paths), CHUNK):
+        chunk = list(paths[start : start + CHUNK])
+        yield from db.execute(
+            f"SELECT path, state, used FROM roots WHERE path IN ({','.join('?' * len(chunk))})",
+            chunk,
+        )
+
+
+def save_root(db: sqlite3.Connection, path: str, state: bytes, used_ns: int) -> None:
+    """Save the tree state of the root ``path`` (inside the caller's write transaction)."""
+    db.execute(
+        "INSERT OR REPLACE INTO roots (path, state, size, used) VALUES (?, ?, ?, ?)",
+        (path, state, len(state), used_ns),
+    )
+
+
+def touch_roots(db: sqlite3.Connection, paths: Iterable[str], used_ns: int) -> None:
+    """Write that the roots ``paths`` were used at ``used_ns`` (inside the caller's write
+    transaction)."""
+    db.executemany("UPDATE roots SET used = ? WHERE path = ?", [(used_ns, p) for p in paths])
+
+
+def touch_roots_now(db: sqlite3.Connection, paths: Sequence[str], used_ns: int) -> bool:
+    """:func:`touch_roots` in a transaction of its own, only if the catalog is free at once
+    (a busy one is touched by a later query); whether it was written."""
+    db.execute("PRAGMA busy_timeout = 0")
+    try:
+        with writing(db):
+            touch_roots(db, paths, used_ns)
+    except sqlite3.OperationalError:
+        return False
+    finally:
+        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    return True

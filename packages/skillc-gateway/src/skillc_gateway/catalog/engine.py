@@ -18,19 +18,19 @@ from skillc_gateway.catalog import (
     FindResult,
     FoundSkill,
     SectionHit,
+    postings,
     rank,
     scan,
 )
 from skillc_gateway.catalog import database as catalog_database
+from skillc_gateway.catalog import semantic as semantic_step
 from skillc_gateway.catalog.database import (
-    BUSY_TIMEOUT_MS,
     CatalogDatabase,
     discard,
     forget_roots,
     forgotten,
     open_database,
 )
-from skillc_gateway.catalog.reader import MAX_SKILL_BYTES, cut, read_skill_text
 from skillc_gateway.catalog.scan import (
     RACY_NS,
     SKILL,
@@ -44,6 +44,7 @@ from skillc_gateway.catalog.scan import (
     is_racy,
     walk,
 )
+from skillc_gateway.catalog.skill_text import MAX_SKILL_BYTES, cut, read_skill_text
 from skillc_index import Diagnostic, Layout, Notice
 from skillc_index.installed import Root
 
@@ -177,7 +178,7 @@ class Catalog:
         seen, partial = self.refresh(roots, budget, warnings)
         skills = self._rank(query, limit, seen, semantic)
         searched = len(seen.priorities)
-        ranker = rank.ranker(semantic)
+        ranker = semantic_step.ranker(semantic)
         return FindResult(query, skills, searched, seen.skipped, partial, tuple(warnings), ranker)
 
     def _rank(
@@ -196,15 +197,10 @@ class Catalog:
         stores = tuple(str(self.layout.store(scope)) for scope in self.layout.scopes())
         best = list(groups.items())[:limit]
         by_digest: dict[str, list[tuple[int, str, str, str]]] = {}
-        if best:
-            rows = self.db.execute(
-                "SELECT digest, id, path, name, description FROM skills "
-                f"WHERE digest IN ({','.join('?' * len(best))})",
-                [digest for digest, _ in best],
-            )
-            for digest, skill_id, path, name, description in rows:
-                if skill_id in candidates:
-                    by_digest.setdefault(digest, []).append((skill_id, path, name, description))
+        rows = catalog_database.skills_of_digests(self.db, [digest for digest, _ in best])
+        for digest, skill_id, path, name, description in rows:
+            if skill_id in candidates:
+                by_digest.setdefault(digest, []).append((skill_id, path, name, description))
         shown: list[tuple[int, float, list[tuple[int, str, str, str]]]] = []
         for digest, (_best, score) in best:
             members = by_digest[digest]
@@ -235,19 +231,14 @@ class Catalog:
         name = "-".join(query.lower().replace("_", " ").split())
         if len(name) > MAX_NAME:
             return set()
-        rows = self.db.execute("SELECT id FROM skills WHERE lower(name) = ?", (name,))
-        return {skill_id for (skill_id,) in rows if skill_id in candidates}
+        found = catalog_database.skills_named(self.db, name)
+        return {skill_id for skill_id in found if skill_id in candidates}
 
     def _groups(self, ranked: list[tuple[int, float]]) -> dict[str, tuple[int, float]]:
         """Ranked skills by content digest, in rank order: the first (best) of each."""
         if not ranked:
             return {}
-        digests = dict(
-            self.db.execute(
-                f"SELECT id, digest FROM skills WHERE id IN ({','.join('?' * len(ranked))})",
-                [skill_id for skill_id, _ in ranked],
-            ).fetchall()
-        )
+        digests = catalog_database.skill_digests(self.db, [skill_id for skill_id, _ in ranked])
         groups: dict[str, tuple[int, float]] = {}
         for skill_id, score in ranked:
             digest = digests.get(skill_id)
@@ -270,11 +261,11 @@ class Catalog:
         paths = tuple(str(root.path) for root in roots)
         watcher, changes = self._watch()
         nothing = changes is not None and not (changes.folders or changes.moved)
-        if nothing and self._quiet is not None and self._quiet[0] == paths:
-            (version,) = self.db.execute("PRAGMA data_version").fetchone()
-            if version == self._data_version:  # and no other process wrote the catalog
-                self._touch(paths)
-                return self._quiet[1], False
+        quiet = self._quiet if nothing and self._quiet and self._quiet[0] == paths else None
+        # ... and no other process wrote the catalog meanwhile
+        if quiet is not None and catalog_database.data_version(self.db) == self._data_version:
+            self._touch(paths)
+            return quiet[1], False
         tracked = self._tracked if changes is not None else frozenset()
         self._quiet, self._tracked = None, frozenset()
         since = time.time_ns() - RACY_NS
@@ -378,7 +369,7 @@ class Catalog:
     def _load_states(self, keys: Iterable[str]) -> bool:
         """The saved state of each root not in memory (all again when another process
         wrote to the catalog since they were read: then True)."""
-        (version,) = self.db.execute("PRAGMA data_version").fetchone()
+        version = catalog_database.data_version(self.db)
         cleared: bool = version != self._data_version
         if cleared:
             self._forgotten = forgotten(self.db)  # before the states: a later change shows
@@ -386,17 +377,11 @@ class Catalog:
             self._used.clear()
             self._data_version = version
         missing = [key for key in keys if key not in self._states]
-        for start in range(0, len(missing), 500):
-            chunk = missing[start : start + 500]
-            rows = self.db.execute(
-                f"SELECT path, state, used FROM roots WHERE path IN ({','.join('?' * len(chunk))})",
-                chunk,
-            )
-            for path, blob, used in rows:
-                state = TreeState.loads(blob)
-                if state is not None:
-                    self._states[path] = state
-                    self._used[path] = used
+        for path, blob, used in catalog_database.root_states(self.db, missing):
+            state = TreeState.loads(blob)
+            if state is not None:
+                self._states[path] = state
+                self._used[path] = used
         return cleared
 
     def _touch(self, keys: Iterable[str]) -> None:
@@ -407,18 +392,8 @@ class Catalog:
         due = [key for key in keys if now - self._used.get(key, 0) >= catalog_database.TOUCH_NS]
         if not due or self.database.path is None:
             return
-        self.db.execute("PRAGMA busy_timeout = 0")
-        try:
-            self.db.execute("BEGIN IMMEDIATE")
-            self.db.executemany("UPDATE roots SET used = ? WHERE path = ?", [(now, k) for k in due])
-            self.db.execute("COMMIT")
-        except sqlite3.OperationalError:
-            if self.db.in_transaction:
-                self.db.execute("ROLLBACK")
-            return
-        finally:
-            self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        self._used.update(dict.fromkeys(due, now))
+        if catalog_database.touch_roots_now(self.db, due, now):
+            self._used.update(dict.fromkeys(due, now))
 
     def _repair(
         self,
@@ -430,13 +405,7 @@ class Catalog:
         were read: each skill a state holds whose row is gone (it was only under a forgotten
         root when that was decided) is indexed again now (``todo``), and its state saved."""
         ids = sorted({skill_id for _, result in walks for skill_id in result.state.ids if skill_id})
-        present: set[int] = set()
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            rows = self.db.execute(
-                f"SELECT id FROM skills WHERE id IN ({','.join('?' * len(chunk))})", chunk
-            )
-            present.update(skill_id for (skill_id,) in rows)
+        present = catalog_database.present_skills(self.db, ids)
         saved = {key for key, _ in dirty}
         for key, result in walks:
             state = result.state
@@ -492,7 +461,7 @@ class Catalog:
             filling
             and not touch
             and forgotten(self.db) == self._forgotten  # else its states may need repair
-            and not rank.unfilled(self.db)
+            and not semantic_step.unfilled(self.db)
         ):
             return 0
         start = time.monotonic()
@@ -504,8 +473,7 @@ class Catalog:
         dropped: list[str] = []
         try:
             while True:
-                self.db.execute("BEGIN IMMEDIATE")
-                try:
+                with catalog_database.writing(self.db):
                     if first and forgotten(self.db) != self._forgotten:
                         self._repair(walks, todo, dirty)
                     if removed:
@@ -515,28 +483,17 @@ class Catalog:
                     while position < len(todo) and time.monotonic() < stop:
                         indexer.index(*todo[position])
                         position += 1
-                    rank.finish(self.db)
-                    missing = rank.fill(self.db, stop)
+                    postings.finish(self.db)
+                    missing = semantic_step.fill(self.db, stop)
                     for key, state in dirty:
-                        blob = state.dumps()
-                        self.db.execute(
-                            "INSERT OR REPLACE INTO roots (path, state, size, used) "
-                            "VALUES (?, ?, ?, ?)",
-                            (key, blob, len(blob), used_ns),
-                        )
+                        catalog_database.save_root(self.db, key, state.dumps(), used_ns)
                     if first:
                         saved = {key for key, _ in dirty}
-                        self.db.executemany(
-                            "UPDATE roots SET used = ? WHERE path = ?",
-                            [(used_ns, key) for key in touch if key not in saved],
+                        catalog_database.touch_roots(
+                            self.db, [key for key in touch if key not in saved], used_ns
                         )
                         dropped = self._forget(walks)
                         self._forgotten = forgotten(self.db)
-                    self.db.execute("COMMIT")
-                except BaseException:
-                    if self.db.in_transaction:
-                        self.db.execute("ROLLBACK")
-                    raise
                 if first:
                     first = False
                     self._used.update(dict.fromkeys((*touch, *saved), used_ns))
@@ -662,9 +619,7 @@ class _Indexer:
 
     def _read(self, real: str) -> tuple[int, int, bool]:
         file = f"{real}/{SKILL_FILE}"
-        row = self.db.execute(
-            "SELECT id, fingerprint, digest IS NULL, content FROM skills WHERE path = ?", (real,)
-        ).fetchone()
+        row = catalog_database.skill_by_path(self.db, real)
         try:
             st = os.lstat(file)
         except OSError:
@@ -673,16 +628,16 @@ class _Indexer:
             return 0, 0, False
         fp = fingerprint(st)
         if row is not None and row[1] == fp:
-            return row[0], fp, bool(row[2])
+            return row[0], fp, row[2]
         data = _read_regular(real, st)  # None (skipped): a symlink, a FIFO, unreadable
         stored = 0 if is_racy(st, self.since) else fp  # read again until it has settled
         content = None if data is None else _sha1(data)
         if row is not None and content is not None and row[3] == content:
             # the same bytes (looked at again while racy, or touched): nothing to index
-            self.db.execute("UPDATE skills SET fingerprint = ? WHERE id = ?", (stored, row[0]))
-            return row[0], stored, bool(row[2])
+            catalog_database.set_fingerprint(self.db, row[0], stored)
+            return row[0], stored, row[2]
         text = None if data is None else read_skill_text(data, real.rpartition("/")[2])
-        values = (
+        values = catalog_database.SkillRow(
             text.name if text else real.rpartition("/")[2],
             text.description if text else "",
             _digest(text) if text else None,
@@ -690,23 +645,14 @@ class _Indexer:
             stored,
         )
         if row is None:
-            cursor = self.db.execute(
-                "INSERT INTO skills (path, name, description, digest, content, fingerprint) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (real, *values),
-            )
-            skill_id = int(cursor.lastrowid or 0)
+            skill_id = catalog_database.insert_skill(self.db, real, values)
         else:
             skill_id = row[0]
-            self.db.execute(
-                "UPDATE skills SET name = ?, description = ?, digest = ?, content = ?, "
-                "fingerprint = ? WHERE id = ?",
-                (*values, skill_id),
-            )
+            catalog_database.update_skill(self.db, skill_id, values)
         if text is None:
-            rank.remove(self.db, skill_id)
+            postings.remove(self.db, skill_id)
         else:
-            rank.add(self.db, skill_id, text)
+            postings.add(self.db, skill_id, text)
         return skill_id, stored, text is None
 
     def remove(self, removed: Iterable[tuple[int, str]]) -> None:
@@ -714,15 +660,12 @@ class _Indexer:
         for skill_id, real in removed:
             if os.path.isfile(f"{real}/{SKILL_FILE}"):  # noqa: PTH113
                 continue
-            cursor = self.db.execute(
-                "DELETE FROM skills WHERE id = ? AND path = ?", (skill_id, real)
-            )
-            if cursor.rowcount:
-                rank.remove(self.db, skill_id)
+            if catalog_database.delete_skill(self.db, skill_id, real):
+                postings.remove(self.db, skill_id)
             self.done.pop(real, None)
 
 
-def _digest(text: rank.SkillText) -> str:
+def _digest(text: postings.SkillText) -> str:
     """What makes two skills the same one: name, description and body, spaces collapsed."""
     body = " ".join(text.body.split())
     data = "\0".join((text.name, " ".join(text.description.split()), body))

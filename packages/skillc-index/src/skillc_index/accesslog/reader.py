@@ -1,33 +1,63 @@
-"""Every SQL statement skillc-stats runs against an access log (``.skillc-meta/logs.db``).
+"""Reading an access log (``.skillc-meta/logs.db``): every statement that reads its rows.
 
-skillc-index owns the schema and the writer (``skillc_index.accesslog``); this module owns
-the reading (RFC-0003 queries) and the copying (``sync``, RFC-0007:C-SYNC). Parameterised
-SQL only: the statements are put together from fixed fragments, and every value (paths,
-times, commands) is a bound parameter.
+The writer is :mod:`.store` (and :mod:`.merge` for ``sync``'s copies); the schema,
+:mod:`.schema`. This module holds the reading: the RFC-0003 queries of ``skc stats``
+(:class:`StatsLog` for one skill, :func:`usage_of` for every skill at once), and the rows
+and ids an upload to a team store reads (:func:`first_row`, :func:`highest_id`,
+:func:`row_by_id`, :func:`rows_after`). Parameterised SQL only: the statements are put
+together from fixed fragments, and every value (paths, times, commands) is a bound parameter.
 
 The stats queries select one ``skill_path`` and are answered from the indexes the schema
 defines for them (``idx_access_log_stats``, ``_projects``, ``_period``, ``_errors``): their
 cost grows with that skill's rows, not with the size of the database. The same statements
-read the team store (:mod:`skillc_stats._team`, PostgreSQL), where a skill's rows are
-those of its name (its folder differs from machine to machine).
+read a team store (skillc-stats', PostgreSQL, through its own :data:`Rows`), where a skill's
+rows are those of its name (its folder differs from machine to machine).
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import closing
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
-from skillc_index import UnreadableFile, valid_utf8
-from skillc_index.accesslog import COLUMNS, INSERT_ROW, connect, open_log
-from skillc_stats._filters import Filters
+from skillc_index.accesslog.schema import COLUMNS, open_log
+from skillc_index.diagnostics import UnreadableFile
+from skillc_index.text import valid_utf8
 
-#: ``timestamp, run_id, command, skill, skill_path, cwd, args, error``: what makes a row the
-#: same row in two databases (the ``id`` differs between them).
-Identity = tuple[Any, ...]
+__all__ = [
+    "CommandCount",
+    "LocalRows",
+    "RowFilters",
+    "Rows",
+    "SkillUsage",
+    "StatsLog",
+    "first_row",
+    "highest_id",
+    "last_id",
+    "row_by_id",
+    "rows_after",
+    "usage_of",
+    "where_clause",
+]
+
+
+class RowFilters(Protocol):
+    """The filters of RFC-0003:C-FILTERS as the statements apply them: inclusive UTC bounds
+    (RFC 3339, as rows store them), canonical project folders; in a team store, also the users
+    and machines whose rows count (empty: all). skillc-stats' ``Filters`` is one."""
+
+    @property
+    def since(self) -> str | None: ...
+    @property
+    def until(self) -> str | None: ...
+    @property
+    def projects(self) -> Sequence[str]: ...
+    @property
+    def users(self) -> Sequence[str]: ...
+    @property
+    def machines(self) -> Sequence[str]: ...
 
 
 class CommandCount(NamedTuple):
@@ -48,12 +78,12 @@ class SkillUsage(NamedTuple):
 
 
 #: ``rows(sql, params)``: run one read-only statement (``?`` marks) over an access log table,
-#: local (:class:`LocalRows`) or the team store's (:class:`skillc_stats._team.TeamStore`).
+#: local (:class:`LocalRows`) or a team store's (skillc-stats' ``TeamStore``).
 Rows = Callable[[str, Sequence[Any]], list[Any]]
 
 
-def where(
-    filters: Filters, column: str | None = None, values: Sequence[str] = ()
+def where_clause(
+    filters: RowFilters, column: str | None = None, values: Sequence[str] = ()
 ) -> tuple[str, list[Any]]:
     """``WHERE`` for the rows whose ``column`` is one of ``values`` (no such test when
     ``column`` is None) and that match the filters (RFC-0003:C-FILTERS; ``users`` and
@@ -125,9 +155,9 @@ class StatsLog:
     The same statements run over SQLite and PostgreSQL: they use only what both have.
     """
 
-    def __init__(self, rows: Rows, column: str, value: str, filters: Filters) -> None:
+    def __init__(self, rows: Rows, column: str, value: str, filters: RowFilters) -> None:
         self._run = rows
-        self._where, self._params = where(filters, column, [value])
+        self._where, self._params = where_clause(filters, column, [value])
 
     def _rows(self, select: str, tail: str = "", extra: Sequence[Any] = ()) -> list[Any]:
         return self._run(f"{select} FROM access_log{self._where}{tail}", [*self._params, *extra])
@@ -161,13 +191,13 @@ class StatsLog:
         return self._rows("SELECT cwd, COUNT(*)", " GROUP BY cwd")
 
 
-def usage(
-    rows: Rows, filters: Filters, column: str, values: Sequence[str] | None = None
+def usage_of(
+    rows: Rows, filters: RowFilters, column: str, values: Sequence[str] | None = None
 ) -> list[SkillUsage]:
     """Uses, last use and distinct projects per ``column`` value within the filters: of
     ``values`` only (a local log: its skills' source folders), or of every value (None).
     One statement, answered from an index by ``column``, time and ``cwd``."""
-    sql, params = where(filters, column if values is not None else None, values or ())
+    sql, params = where_clause(filters, column if values is not None else None, values or ())
     statement = (
         f"SELECT {column}, COUNT(*), MIN(timestamp), MAX(timestamp), COUNT(DISTINCT cwd) "
         f"FROM access_log"
@@ -176,88 +206,43 @@ def usage(
     return [SkillUsage(*row) for row in rows(statement, params)]
 
 
-# -- sync (RFC-0007:C-SYNC) ---------------------------------------------------------------------
-
-_SELECT_IDENTITIES = (
-    f"SELECT {', '.join(COLUMNS)}, COUNT(*) FROM access_log "
-    f"GROUP BY {', '.join(COLUMNS)} ORDER BY MIN(id)"
-)
-# Matches idx_access_log_stats on its leading columns; `IS` because error may be NULL.
-_COUNT_IDENTITY = (
-    "SELECT COUNT(*) FROM access_log WHERE skill_path = ? AND command = ? AND args = ? "
-    "AND timestamp = ? AND error IS ? AND cwd = ? AND run_id = ? AND skill = ?"
-)
+# -- what an upload to a team store reads ---------------------------------------------------------
 
 
-class FallbackRows(NamedTuple):
-    """The distinct rows of a fallback log, each with how many times it occurs, oldest first."""
-
-    identities: list[tuple[Identity, int]]
-
-    @property
-    def total(self) -> int:
-        return sum(count for _, count in self.identities)
-
-
-def read_identities(db: sqlite3.Connection) -> FallbackRows:
-    """All rows of a log as identities and counts; ``ValueError`` for a row that is not one
-    skillc writes (a NULL where the schema wants text), which no destination would accept."""
-    found: list[tuple[Identity, int]] = []
-    for row in db.execute(_SELECT_IDENTITIES):
-        identity, count = tuple(row[:-1]), int(row[-1])
-        if any(not isinstance(value, str) for value in identity[:-1]) or not isinstance(
-            identity[-1], str | None
-        ):
-            raise ValueError(f"malformed row at {identity[0]!r}")
-        found.append((identity, count))
-    return FallbackRows(found)
+def highest_id(db: sqlite3.Connection) -> int:
+    """The highest ``id`` the log ever gave a row (``sqlite_sequence`` keeps it after the
+    row is deleted)."""
+    top = int(db.execute("SELECT COALESCE(MAX(id), 0) FROM access_log").fetchone()[0])
+    if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").fetchone():
+        seq = db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'access_log'").fetchone()
+        if seq is not None and isinstance(seq[0], int):
+            top = max(top, seq[0])
+    return top
 
 
-def _present(db: sqlite3.Connection, identity: Identity) -> int:
-    timestamp, run_id, command, skill, skill_path, cwd, args, error = identity
-    row = db.execute(
-        _COUNT_IDENTITY, (skill_path, command, args, timestamp, error, cwd, run_id, skill)
-    ).fetchone()
-    return int(row[0])
+def last_id(db: sqlite3.Connection) -> int | None:
+    """The ``id`` of the last row the log holds (None: it holds none)."""
+    row = db.execute("SELECT MAX(id) FROM access_log").fetchone()
+    return None if row is None or row[0] is None else int(row[0])
 
 
-def _missing(db: sqlite3.Connection, rows: Iterable[tuple[Identity, int]]) -> Iterator[Identity]:
-    """Each row as many times as it occurs in ``rows`` beyond its occurrences in ``db``.
-
-    Counting (not just "exists or not") keeps two identical accesses in the same second as
-    two rows, and makes a second copy of the same rows add nothing.
-    """
-    for identity, count in rows:
-        for _ in range(count - _present(db, identity)):
-            yield identity
+def first_row(db: sqlite3.Connection) -> tuple[Any, Any, Any] | None:
+    """``(id, timestamp, run_id)`` of the first row the log holds (None: it holds none)."""
+    row = db.execute("SELECT id, timestamp, run_id FROM access_log ORDER BY id LIMIT 1").fetchone()
+    return None if row is None else (row[0], row[1], row[2])
 
 
-def count_missing(destination: Path, rows: FallbackRows) -> int:
-    """How many rows a copy into ``destination`` would add (read only; a missing database
-    would receive them all; :class:`~skillc_index.accesslog.ForeignLog` for one that
-    :func:`copy_missing` would refuse to write)."""
-    if not destination.exists():
-        return rows.total
-    with closing(open_log(destination, own=True)) as db:
-        return sum(1 for _ in _missing(db, rows.identities))
+def row_by_id(db: sqlite3.Connection, row_id: int) -> tuple[Any, ...] | None:
+    """The :data:`~.schema.COLUMNS` of the row ``row_id`` (None: the log holds no such row)."""
+    row = db.execute(_ROW_BY_ID, (row_id,)).fetchone()
+    return None if row is None else tuple(row)
 
 
-def copy_missing(destination: Path, rows: FallbackRows) -> int:
-    """Add to ``destination`` (created, or migrated to the current schema, as needed) the rows
-    it does not hold yet, in one transaction; return how many were added."""
-    with closing(connect(destination)) as db:
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            added = list(_missing(db, rows.identities))
-            db.executemany(INSERT_ROW, added)
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-    return len(added)
+def rows_after(db: sqlite3.Connection, row_id: int) -> sqlite3.Cursor:
+    """``id`` and the :data:`~.schema.COLUMNS` of the rows after ``row_id``, by ``id``
+    (a cursor: fetch them in batches)."""
+    return db.execute(_ROWS_AFTER, (row_id,))
 
 
-def delete_rows_of(db: sqlite3.Connection, skill_paths: Iterable[str]) -> None:
-    """Delete the rows of these source folders (inside the caller's transaction): what
-    ``sync`` does to a fallback log some rows of which stay."""
-    db.executemany("DELETE FROM access_log WHERE skill_path = ?", ((p,) for p in skill_paths))
+_ROW_BY_ID = f"SELECT {', '.join(COLUMNS)} FROM access_log WHERE id = ?"
+_ROWS_AFTER = f"SELECT id, {', '.join(COLUMNS)} FROM access_log WHERE id > ? ORDER BY id"

@@ -1,5 +1,5 @@
 """``open``: one file of a skill, verbatim (RFC-0002:C-OPEN): a text file's lines, a binary
-file's bytes."""
+file's bytes; and the :class:`Page` of lines a reply shows (``open`` and ``show``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""A light, fast reader of SKILL.md for the catalog: name, description, body and headings.
+"""What the ranker reads of a skill (:class:`~.postings.SkillText`), from its SKILL.md, lightly and
+fast: name, description, body and headings.
 
 The frontmatter is read by skillc-index's parser (plain ``key: value`` blocks without
 PyYAML). Headings come from a line scan, not from markdown-it (too slow for 20,000 skills):
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from skillc_gateway.catalog.rank import Heading, SkillText
+from skillc_gateway.catalog.postings import Heading, SkillText
 
 __all__ = ["MAX_SKILL_BYTES", "cut", "read_skill_text"]
 

@@ -1,0 +1,210 @@
+"""The find server's client: what ``skc find`` asks first (:func:`ask`), and the requests
+``skc watch --status`` and ``--stop`` send (:func:`request`).
+
+The client uses only a socket that is ours, 0600, and served by a process of ours
+(``SO_PEERCRED``). A server that does not answer a find of this process is not asked again by
+it; one that kept it waiting its whole time is not asked by other processes either for
+:data:`SILENT_SECONDS` (a record beside the socket). A server whose process is stopped
+(Ctrl-Z, SIGSTOP, a debugger) is not waited for.
+
+On ``skc find``'s path: this module imports only the standard library at module level
+(``_socket``, not :mod:`socket`, which costs more) and the wire format (:mod:`.protocol`),
+none of the catalog machinery.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from skillc_gateway.catalog import FINISH_WITHIN, FindResult
+from skillc_gateway.catalog.protocol import (
+    MAX_REPLY_BYTES,
+    PROTOCOL,
+    decode_result,
+    encode_message,
+    find_request,
+    fits,
+    peer,
+    silent_record,
+    socket_path,
+)
+from skillc_index import Layout, loads_bounded
+
+if TYPE_CHECKING:
+    from skillc_index.installed import Root
+
+__all__ = [
+    "ANSWER_MARGIN_SECONDS",
+    "CONNECT_SECONDS",
+    "SILENT_SECONDS",
+    "ask",
+    "process_stopped",
+    "request",
+    "usable",
+]
+
+#: The client gives up connecting after this long (a server that does not accept is stuck).
+CONNECT_SECONDS = 0.5
+#: While it waits for a reply, the client looks this often whether the server's process is
+#: stopped (Ctrl-Z, SIGSTOP, a debugger): then it answers itself at once.
+POLL_SECONDS = 0.25
+#: On top of the longest the catalog indexes for (its time budget, stretched to finish), for
+#: the reply to arrive.
+ANSWER_MARGIN_SECONDS = 5.0
+#: A server that kept a client waiting its whole time is not asked by other processes either
+#: for this long (:func:`~.protocol.silent_record` records its socket's stamp): a stuck server
+#: would cost every ``skc find`` its wait. Once answering again, the server removes the record.
+SILENT_SECONDS = 300.0
+
+
+def ask(
+    layout: Layout, query: str, limit: int, roots: Sequence[Root], budget: float
+) -> FindResult | None:
+    """The find server's answer, or None when there is none to be had: no server, a socket
+    that is not ours, a server that does not answer in time (then it is not asked again by
+    this process) or answers something else."""
+    where = _askable(layout)
+    if where is None:
+        return None
+    message = find_request(layout, query, limit, roots, budget)
+    timeout = budget * FINISH_WITHIN + ANSWER_MARGIN_SECONDS
+    started = time.monotonic()
+    reply = request(layout, message, timeout)
+    if reply is None:
+        _silent.add(where)
+        if time.monotonic() - started >= timeout:  # it kept this process waiting: stuck
+            _mark_silent(*where)
+        return None
+    if not reply.get("ok"):
+        return None
+    try:
+        return decode_result(reply["result"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def usable(layout: Layout) -> bool:
+    """Whether :func:`ask` may ask the find server of ``layout``'s home: its socket is one a
+    server of ours made, and that server has not failed to answer this process."""
+    return _askable(layout) is not None
+
+
+def _askable(layout: Layout) -> tuple[str, tuple[int, int]] | None:
+    """The find server's socket (path and stamp) when :func:`ask` may ask it, else None."""
+    path = str(socket_path(layout))
+    stamp = _socket_stamp(path)
+    if stamp is None or (path, stamp) in _silent:
+        return None
+    if _marked_silent(path, stamp):
+        _silent.add((path, stamp))
+        return None
+    return path, stamp
+
+
+def _marked_silent(path: str, stamp: tuple[int, int]) -> bool:
+    try:
+        with open(silent_record(path), "rb") as file:
+            ino, ctime, since = file.read(128).split()
+        marked = (int(ino), int(ctime)) == stamp
+        return marked and 0 <= time.time() - float(since) < SILENT_SECONDS
+    except (OSError, ValueError):
+        return False
+
+
+def _mark_silent(path: str, stamp: tuple[int, int]) -> None:
+    """Record that the server of the socket ``path`` (``stamp``) did not answer in time."""
+    import contextlib
+
+    staged = Path(f"{silent_record(path)}.{os.getpid()}")
+    try:
+        with staged.open("x", encoding="ascii") as file:
+            file.write(f"{stamp[0]} {stamp[1]} {int(time.time())}\n")
+        staged.replace(silent_record(path))
+    except OSError:
+        with contextlib.suppress(OSError):
+            staged.unlink()
+
+
+def request(layout: Layout, message: dict[str, Any], timeout: float) -> dict[str, Any] | None:
+    """Send ``message`` to the find server of ``layout``'s home; its reply, or None (no
+    usable server, no reply of this protocol within ``timeout`` seconds, or a server whose
+    process is stopped)."""
+    import _socket
+
+    path = str(socket_path(layout))
+    if _socket_stamp(path) is None:
+        return None
+    data = encode_message(message)
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.settimeout(CONNECT_SECONDS)
+        sock.connect(path)
+        pid, uid = peer(sock)
+        if uid != os.getuid():
+            return None
+        deadline = time.monotonic() + timeout
+        sock.settimeout(timeout)
+        sock.sendall(data)
+        sock.shutdown(_socket.SHUT_WR)
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            sock.settimeout(min(left, POLL_SECONDS))
+            try:
+                chunk = sock.recv(1 << 16)
+            except TimeoutError:
+                if process_stopped(pid):
+                    return None
+                continue
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > MAX_REPLY_BYTES:
+                return None
+            chunks.append(chunk)
+        reply = loads_bounded(b"".join(chunks), max_bytes=MAX_REPLY_BYTES)
+    except (OSError, ValueError):
+        return None
+    finally:
+        sock.close()
+    if not isinstance(reply, dict) or reply.get("version") != PROTOCOL:
+        return None
+    return reply
+
+
+#: The sockets (path, inode and ctime) whose server did not answer a find of this process,
+#: which does not ask them again: ``skc find``'s quick path and its click command would each
+#: wait for a stuck server. A server started since has a socket of its own.
+_silent: set[tuple[str, tuple[int, int]]] = set()
+
+
+def _socket_stamp(path: str) -> tuple[int, int] | None:
+    """The inode and ctime of ``path`` when it is a socket a find server of ours made (ours
+    and mode 0600, not a link; a length a socket can have), else None."""
+    if not fits(path):
+        return None
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    usable = stat.S_ISSOCK(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077
+    return (st.st_ino, st.st_ctime_ns) if usable else None
+
+
+def process_stopped(pid: int) -> bool:
+    """Whether the process ``pid`` is stopped (``T``, or ``t`` under a debugger) and so
+    answers nothing until it is resumed; False when that cannot be told."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as file:
+            state = file.read(4096).rpartition(b")")[2].split()[:1]
+    except OSError:
+        return False
+    return state in ([b"T"], [b"t"])

@@ -1,0 +1,217 @@
+"""Starting and stopping the find server of a skillc home, and asking it how it is
+(``skc watch --detach``, ``--stop``, ``--status``; ``skc find`` starting one for later).
+
+The server holds the home's lock (``.skillc/find.lock``, its pid written in it) for as long as
+it runs: one server per home, and a server that does not answer (stopped, stuck) is still
+known by its lock. A server started in the background runs in a session of its own, its
+output appended to ``.skillc/find.log``, and stops after :data:`DETACHED_IDLE_SECONDS`
+without a query unless told otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from skillc_gateway.catalog import BUDGET_SECONDS, FINISH_WITHIN
+from skillc_gateway.catalog.client import ANSWER_MARGIN_SECONDS, process_stopped, request
+from skillc_gateway.catalog.protocol import LOCK_NAME, LOG_NAME, fits, socket_path, too_long
+from skillc_index import FindServerError, Layout
+
+if TYPE_CHECKING:
+    import subprocess
+
+__all__ = [
+    "AUTO_START_SKILLS",
+    "DETACHED_IDLE_SECONDS",
+    "server_status",
+    "silent_status",
+    "start_detached",
+    "start_for_later",
+    "stop_server",
+]
+
+#: ``skc watch --detach`` exits after this long without a query, unless told otherwise; so
+#: does a server ``skc find`` started.
+DETACHED_IDLE_SECONDS = 3600
+#: ``skc find`` starts a find server when it answered itself, whole, over this many skills
+#: or more (about 10 ms of stats a thousand skills: below it, a process of its own pays
+#: little for looking at every folder again), unless ``$SKILLC_FIND_SERVER`` turns it off
+#: (:func:`~skillc_gateway.catalog.switched_off`).
+AUTO_START_SKILLS = 1000
+#: The longest a server answering a find (one at a time) may keep another request waiting.
+BUSY_SECONDS = BUDGET_SECONDS * FINISH_WITHIN + ANSWER_MARGIN_SECONDS
+
+
+def server_status(layout: Layout) -> dict[str, Any] | None:
+    """What the find server of ``layout``'s home says of itself, or None when none answers."""
+    reply = request(layout, {"op": "status"}, BUSY_SECONDS)
+    status = None if reply is None else reply.get("status")
+    return status if isinstance(status, dict) else None
+
+
+def silent_status(layout: Layout) -> dict[str, Any]:
+    """What ``skc watch --status`` shows when no find server answers: ``silent_pid`` is the
+    pid of one that holds the home's lock all the same (stopped, or stuck), else None."""
+    holder = _lock_holder(layout.global_dir / LOCK_NAME)
+    return {
+        "running": False,
+        "home": str(layout.home),
+        "socket": str(socket_path(layout)),
+        "silent_pid": int(holder) if holder is not None and holder.isdigit() else None,
+    }
+
+
+def stop_server(layout: Layout, timeout: float = 30.0) -> int | None:
+    """Stop the find server of ``layout``'s home and wait until it is gone: its pid, None
+    when none ran. FindServerError when one holds the home's lock but does not answer."""
+    reply = request(layout, {"op": "stop"}, BUSY_SECONDS)
+    lock = layout.global_dir / LOCK_NAME
+    if reply is None or not reply.get("ok"):
+        holder = _lock_holder(lock)
+        if holder is not None and holder.isdigit() and process_stopped(int(holder)):
+            raise FindServerError(
+                f"the find server (pid {holder}) is stopped: it stops once resumed "
+                f"('kill -CONT {holder}'), or 'kill {holder}' ends it now"
+            )
+        if holder is not None:
+            raise FindServerError(f"the find server (pid {holder}) does not answer: kill it")
+        return None
+    deadline = time.monotonic() + timeout
+    while _lock_holder(lock) is not None:
+        if time.monotonic() > deadline:
+            raise FindServerError(f"the find server (pid {reply.get('pid')}) did not stop in time")
+        time.sleep(0.02)
+    pid = reply.get("pid")
+    return pid if isinstance(pid, int) else 0
+
+
+def start_detached(layout: Layout, idle: float, timeout: float = 60.0) -> int:
+    """Start a find server for ``layout``'s home in the background (a new session, stdin
+    from /dev/null, its output appended to ``find.log`` in the skillc home) and wait until it
+    answers: its pid. FindServerError when one runs already or it does not start."""
+    path = str(socket_path(layout))
+    if not fits(path):
+        raise FindServerError(too_long(path))
+    running = server_status(layout)
+    if running is not None:
+        raise FindServerError(
+            f"a find server already runs for this skillc home (pid {running.get('pid')}); "
+            "'skc watch --stop' stops it"
+        )
+    child = _spawn(layout, idle)
+    log_path = layout.global_dir / LOG_NAME
+    deadline = time.monotonic() + timeout
+    while True:
+        if child.poll() is not None:
+            raise FindServerError(f"the find server did not start: {_last_line(log_path)}")
+        status = server_status(layout)
+        if status is not None and status.get("pid") == child.pid:
+            child.returncode = 0  # it lives on on its own: no "still running" warning
+            return child.pid
+        if time.monotonic() > deadline:
+            raise FindServerError(f"the find server ({child.pid}) does not answer; see {log_path}")
+        time.sleep(0.05)
+
+
+def start_for_later(layout: Layout) -> int | None:
+    """Start a find server for ``layout``'s home in the background, without waiting for it,
+    when one can start: Linux, a skillc home that can be written, a socket path that fits
+    and is free or a socket, and the home's server lock taken here (not held by a running
+    server, of this version or another, nor by another ``skc find`` starting one); the lock
+    is handed to the server (``watch --lock-fd``), so that of concurrent finds one starts
+    one. Its pid, or None when none was started. ``skc find`` calls it after answering a
+    large library itself (:data:`AUTO_START_SKILLS`), so that the next finds are answered
+    warm; the server stops after :data:`DETACHED_IDLE_SECONDS` without a query."""
+    import fcntl
+    import sys
+
+    home, sock = layout.global_dir, socket_path(layout)
+    if not sys.platform.startswith("linux") or not os.access(home, os.W_OK | os.X_OK):
+        return None
+    if not fits(str(sock)):
+        return None
+    try:
+        if not stat.S_ISSOCK(os.lstat(sock).st_mode):
+            return None  # a file in its place: the server would refuse it
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return None
+    try:
+        lock = os.open(home / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        child = _spawn(layout, DETACHED_IDLE_SECONDS, lock)
+    except OSError:  # held (BlockingIOError), or no process could be made
+        return None
+    finally:
+        os.close(lock)  # the server holds it now, through the same open file
+    child.returncode = 0  # it lives on on its own: no "still running" warning
+    return child.pid
+
+
+def _spawn(layout: Layout, idle: float, lock: int | None = None) -> subprocess.Popen[bytes]:
+    """``skc watch --idle IDLE`` for ``layout``'s home, in a new session of its own (stdin
+    from /dev/null, its output appended to ``find.log`` in the skillc home, working in
+    ``/``: ``python -m`` puts its working directory first on the module path), handed the
+    home's server ``lock`` when one was taken for it. OSError when the log cannot be opened
+    or the process not made."""
+    import subprocess
+    import sys
+
+    layout.global_dir.mkdir(parents=True, exist_ok=True)
+    log = os.open(
+        layout.global_dir / LOG_NAME, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600
+    )
+    argv = [sys.executable, "-m", "skillc_gateway", "watch", "--idle", f"{idle:g}"]
+    if lock is not None:
+        argv += ["--lock-fd", str(lock)]
+    try:
+        child = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            cwd="/",
+            env={**os.environ, "SKILLC_HOME": str(layout.home), "PYTHONSAFEPATH": "1"},
+            start_new_session=True,
+            pass_fds=() if lock is None else (lock,),
+        )
+    finally:
+        os.close(log)
+    return child
+
+
+def _lock_holder(path: Path) -> str | None:
+    """The pid written in the find-server lock ``path`` while a server holds it, else None."""
+    import fcntl
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return os.read(fd, 32).decode(errors="replace").strip() or "?"
+    finally:
+        os.close(fd)
+    return None
+
+
+def _last_line(path: Path) -> str:
+    """The last line of the log at ``path``, without the ``error[E060]: find server: `` the
+    message it is quoted in says again."""
+    import re
+
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+    except OSError:
+        return "no log"
+    return re.sub(r"^error\[E\d+\]: (find server: )?", "", lines[-1]) if lines else "no output"

@@ -1,0 +1,424 @@
+"""The ranker's index in the catalog database: its tables (:data:`SCHEMA`) and how a skill
+is written into them (:func:`add`, then :func:`finish`; :func:`remove`). :mod:`.rank` reads
+them to answer a query.
+
+A skill is three documents (:data:`DOCUMENTS`), scored apart when a query runs:
+
+* **meta**: the name (hyphens split; the folder name too when it differs) and description;
+* **headings**: the section headings of SKILL.md;
+* **body**: the text of SKILL.md after the frontmatter.
+
+Words are the tokens of SQLite FTS5's ``porter unicode61`` tokenizer (porter stemming,
+Unicode case and diacritic folding), read through ``fts5vocab`` from a scratch FTS5 table
+(:func:`scratch`). Each (document, term, skill) is a row of ``rank_postings`` holding BM25's
+term-frequency part ``w = tf (k1 + 1) / (tf + k1 (1 - b + b dl / L))``, where ``L`` is a
+fixed reference length per document (:data:`DOCUMENTS`: the average over the 581-skill
+corpus) instead of the collection's average, so a skill's rows never change when other skills
+come and go. ``rank_terms`` holds how many skills hold each term (IDF is computed when a query
+runs). The rows are kept sorted by ``(document, term, w)``: a query reads, for each of its
+terms, only its best rows.
+
+Sections: every heading of SKILL.md with the text up to the next heading is a row of
+``rank_sections`` (its heading and line), its id ``skill_id * SECTION_SLOTS + n``. When a skill
+is indexed, its passages' words are listed in ``rank_section_terms``: for each word, how often
+each section's heading and text and the name with the description hold it; and each passage's
+length (:func:`items` and :func:`passages` read a word's line). The name with the description
+waits in ``rank_vectors`` for its vector (:func:`.semantic.fill`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from typing import NamedTuple
+
+__all__ = [
+    "DOCUMENTS",
+    "K1",
+    "PASSAGE",
+    "PASSAGES",
+    "RANK_VERSION",
+    "SCHEMA",
+    "SECTION_SLOTS",
+    "B",
+    "Document",
+    "Heading",
+    "SkillText",
+    "add",
+    "finish",
+    "items",
+    "missing_vectors",
+    "passages",
+    "remove",
+    "scratch",
+    "store_vectors",
+    "stored_vectors",
+]
+
+#: Bumped when the tables or the tokenizer change: the catalog then indexes every skill anew.
+RANK_VERSION = 7
+
+_TOKENIZER = "tokenize='porter unicode61 remove_diacritics 2'"
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS rank_postings (
+    doc INTEGER NOT NULL, term TEXT NOT NULL, w REAL NOT NULL, skill INTEGER NOT NULL,
+    PRIMARY KEY (doc, term, w, skill)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS rank_postings_skill ON rank_postings (skill);
+CREATE TABLE IF NOT EXISTS rank_terms (
+    doc INTEGER NOT NULL, term TEXT NOT NULL, df INTEGER NOT NULL, PRIMARY KEY (doc, term)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS rank_count (doc INTEGER PRIMARY KEY, n INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS rank_sections (
+    id INTEGER PRIMARY KEY, heading TEXT NOT NULL, line INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rank_section_terms (skill INTEGER PRIMARY KEY, terms TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS rank_vectors (skill INTEGER PRIMARY KEY, text TEXT NOT NULL, vec BLOB);
+CREATE INDEX IF NOT EXISTS rank_vectors_missing ON rank_vectors (skill) WHERE vec IS NULL;
+"""
+"""``rank_postings``: BM25's term-frequency part ``w`` of each term of each document of each
+skill; ``rank_terms``: the number of skills whose document holds the term (``df``);
+``rank_count``: the number of skills with each document (doc :data:`PASSAGES`: of passages,
+not skills, in both); ``rank_sections``: the sections of each skill's SKILL.md, ``id`` =
+``skill_id * SECTION_SLOTS + n``; ``rank_section_terms``: the length of each passage of a
+skill and which ones hold each of its words, how often (:func:`_section_terms`);
+``rank_vectors``: the name and description of each skill, and their vector under the semantic
+model (:mod:`.semantic`): NULL until :func:`.semantic.fill` computes it, once the words are
+indexed."""
+
+
+class Document(NamedTuple):
+    name: str
+    weight: float
+    """How much the document counts once its scores are normalised."""
+    length: float
+    """BM25's reference length, in tokens."""
+
+
+#: The documents of a skill; the index of each is its ``doc`` in the tables.
+DOCUMENTS: tuple[Document, ...] = (
+    Document("meta", 1.0, 48.0),
+    Document("body", 0.7, 1350.0),
+    Document("headings", 0.3, 60.0),
+)
+#: The sections of SKILL.md (heading and text) and the name with the description as passages:
+#: after the fusion, the best passage of each of the :data:`~.rank.RERANK` best skills adds its
+#: score (divided by the best one of those skills) times this weight; the length is the
+#: corpus's average section.
+PASSAGE = Document("sections", 0.4, 72.0)
+#: The sections' ``doc`` in ``rank_terms`` and ``rank_count``.
+PASSAGES = len(DOCUMENTS)
+#: BM25's parameters (FTS5's and most engines' defaults).
+K1, B = 1.2, 0.75
+#: Sections of one skill indexed (rowid slots per skill); a section's text is cut at
+#: SECTION_CHARS characters.
+SECTION_SLOTS = 1024
+SECTION_CHARS = 4000
+#: Sections tokenized at once when a skill is indexed (:func:`_section_terms`).
+_SECTION_COLUMNS = 32
+
+
+class Heading(NamedTuple):
+    level: int
+    text: str
+    line: int
+    """1-based line in SKILL.md."""
+
+
+class SkillText(NamedTuple):
+    """What the ranker reads of one skill."""
+
+    name: str
+    description: str
+    body: str
+    """SKILL.md after the frontmatter."""
+    headings: tuple[Heading, ...]
+    folder: str
+    body_line: int = 1
+    """The SKILL.md line number of the body's first line."""
+
+
+def _names(text: SkillText) -> str:
+    name = text.name.replace("-", " ").replace("_", " ")
+    folder = text.folder.replace("-", " ").replace("_", " ")
+    return name if folder == name else f"{name} {folder}"
+
+
+def _sections(text: SkillText) -> list[tuple[str, str, int]]:
+    """(heading, text up to the next heading, line) for each heading of SKILL.md."""
+    lines = text.body.split("\n")
+    headings = text.headings[:SECTION_SLOTS]
+    out: list[tuple[str, str, int]] = []
+    for n, heading in enumerate(headings):
+        start = heading.line - text.body_line + 1  # the body index of the line after it
+        end = headings[n + 1].line - text.body_line if n + 1 < len(headings) else len(lines)
+        out.append((heading.text, "\n".join(lines[start:end])[:SECTION_CHARS], heading.line))
+    return out
+
+
+def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
+    """Index (or index again) one skill; its words count once :func:`finish` has run, in the
+    same transaction."""
+    remove(db, skill_id)
+    scratch(db)
+    db.execute(
+        "INSERT INTO temp.rank_tokens (meta, body, headings) VALUES (?, ?, ?)",
+        (f"{_names(text)}\n{text.description}", text.body, _heading_text(text)),
+    )
+    # The skill's rows in rank_pending start after the last row there: an earlier add of the
+    # same skill in this batch is left out by finish().
+    db.execute(
+        "INSERT INTO temp.rank_added (skill, first) "
+        "SELECT ?, coalesce(max(rowid), 0) + 1 FROM temp.rank_pending",
+        (skill_id,),
+    )
+    # The scratch table holds this one skill: a word's count there is its count in the skill.
+    lengths = " ".join(f"WHEN '{d.name}' THEN {d.length}" for d in DOCUMENTS)
+    documents = " ".join(f"WHEN '{d.name}' THEN {n}" for n, d in enumerate(DOCUMENTS))
+    db.execute(
+        "INSERT INTO temp.rank_pending (skill, doc, term, w) "
+        f"SELECT ?, CASE col {documents} END, term, "
+        f"cnt * {K1 + 1} / (cnt + {K1} * (1 - {B} + {B} * "
+        f"(sum(cnt) OVER (PARTITION BY col)) / CASE col {lengths} END)) "
+        "FROM temp.rank_tokens_v",
+        (skill_id,),
+    )
+    db.execute("INSERT INTO temp.rank_tokens (rank_tokens) VALUES ('delete-all')")
+    sections = _sections(text)
+    base = skill_id * SECTION_SLOTS
+    db.executemany(
+        "INSERT INTO rank_sections (id, heading, line) VALUES (?, ?, ?)",
+        [(base + n, heading, line) for n, (heading, _, line) in enumerate(sections)],
+    )
+    db.execute(
+        "INSERT INTO rank_section_terms (skill, terms) VALUES (?, ?)",
+        (skill_id, _section_terms(db, skill_id, f"{_names(text)}\n{text.description}", sections)),
+    )
+    # the vector comes later (fill()): the words of every skill first, so that an answer is
+    # whole as soon as they are indexed (the model takes longer than the rest of a skill)
+    db.execute(
+        "INSERT INTO rank_vectors (skill, text) VALUES (?, ?)",
+        (skill_id, _vector_text(text.name, text.description)),
+    )
+
+
+def _vector_text(name: str, description: str) -> str:
+    return f"{name.replace('-', ' ')}: {description}"
+
+
+def _section_terms(
+    db: sqlite3.Connection, skill_id: int, meta: str, sections: list[tuple[str, str, int]]
+) -> str:
+    """A skill's passages (its name with its description, passage ``m``; each section ``N`` of
+    SKILL.md, heading and text) as words, for :func:`.rank.best_sections` and
+    :func:`.rank.passage_scores`: a first line of each passage's length in tokens (``m``'s, then
+    the sections' in order), then a line per word, ``\nWORD ITEM...``, an item ``m:COUNT``,
+    ``hN:COUNT`` or ``N:COUNT`` when the name and description, section ``N``'s heading or its
+    text hold it COUNT times. A query then finds its words with ``str.find`` instead of
+    cutting the passages into words again. The passages go :data:`_SECTION_COLUMNS` sections
+    at a time through a scratch table with a column for each heading and text (and ``m``),
+    whose ``fts5vocab`` gives each word's count per column. How many passages hold each word
+    goes to ``rank_pending`` (doc :data:`PASSAGES`, ``w``: the count), for :func:`finish`; the
+    number of passages to ``rank_count`` at once."""
+    chunks: list[str] = []
+    lengths = [0] * (1 + len(sections))
+    for start in range(0, max(len(sections), 1), _SECTION_COLUMNS):
+        values: list[str | None] = [meta if start == 0 else None]
+        values += [None] * (2 * _SECTION_COLUMNS)
+        for n, (heading, body, _) in enumerate(sections[start : start + _SECTION_COLUMNS]):
+            values[1 + 2 * n], values[2 + 2 * n] = heading, body
+        db.execute(
+            f"INSERT INTO temp.rank_section_q VALUES ({','.join('?' * len(values))})", values
+        )
+        (lines,) = db.execute(_SECTION_LINES, (start, start)).fetchone()
+        chunks.append(lines or "")
+        db.execute(_PASSAGE_TERMS, (skill_id, start))
+        for passage, length in db.execute(_PASSAGE_LENGTHS, (start,)):
+            lengths[passage + 1] = length
+        db.execute("INSERT INTO temp.rank_section_q (rank_section_q) VALUES ('delete-all')")
+    db.execute(
+        f"INSERT INTO rank_count (doc, n) VALUES ({PASSAGES}, ?) "
+        "ON CONFLICT (doc) DO UPDATE SET n = n + excluded.n",
+        (sum(1 for length in lengths if length),),
+    )
+    header = " ".join(map(str, lengths))
+    if len(chunks) == 1:
+        return f"{header}{chunks[0]}\n"
+    items: dict[str, str] = {}  # a word of several chunks: one line
+    for lines in chunks:
+        for line in lines.split("\n")[1:]:
+            term, _, found = line.partition(" ")
+            items[term] = f"{items[term]} {found}" if term in items else found
+    return header + "".join(f"\n{term} {found}" for term, found in items.items()) + "\n"
+
+
+_SECTION_LINES = (
+    "SELECT group_concat(char(10) || term || ' ' || items, '') FROM (SELECT term, group_concat("
+    "CASE WHEN col = 'm' THEN 'm:' || cnt WHEN col GLOB 'h*' THEN 'h' || (? + substr(col, 2)) "
+    "|| ':' || cnt ELSE (? + substr(col, 2)) || ':' || cnt END, ' ') AS items "
+    "FROM temp.rank_section_v GROUP BY term)"
+)
+"""The lines of :func:`_section_terms` for the sections in the scratch table, numbered from
+the first parameter."""
+_PASSAGE = "CASE col WHEN 'm' THEN -1 ELSE ? + substr(col, 2) END"
+_PASSAGE_TERMS = (
+    "INSERT INTO temp.rank_pending (skill, doc, term, w) "
+    f"SELECT ?, {PASSAGES}, term, count(DISTINCT {_PASSAGE}) FROM temp.rank_section_v GROUP BY term"
+)
+"""How many passages in the scratch table hold each word (sections numbered from the second
+parameter; the name and description: -1), for :func:`finish` to add to ``rank_terms``."""
+_PASSAGE_LENGTHS = f"SELECT {_PASSAGE}, sum(cnt) FROM temp.rank_section_v GROUP BY 1"
+
+
+_ADDED = (
+    "WITH added AS (SELECT p.skill, p.doc, p.term, p.w FROM temp.rank_pending AS p "
+    "JOIN temp.rank_added AS a ON a.skill = p.skill AND p.rowid >= a.first) "
+)
+
+
+def finish(db: sqlite3.Connection) -> None:
+    """Write the words of the skills added since the last call: a few set statements, the
+    rows in index order (B-tree pages are then visited once per batch, not once per row)."""
+    if not db.execute("SELECT 1 FROM temp.sqlite_master WHERE name = 'rank_added'").fetchone():
+        return
+    # doc PASSAGES: no postings; w is how many of the skill's passages hold the word
+    db.execute(
+        _ADDED + "INSERT INTO rank_postings (doc, term, w, skill) "
+        f"SELECT doc, term, w, skill FROM added WHERE doc < {PASSAGES} "
+        "ORDER BY doc, term, w, skill"
+    )
+    db.execute(
+        _ADDED + "INSERT INTO rank_terms (doc, term, df) SELECT doc, term, "
+        f"sum(CASE WHEN doc = {PASSAGES} THEN CAST(w AS INTEGER) ELSE 1 END) FROM added "
+        "WHERE true GROUP BY doc, term ON CONFLICT (doc, term) DO UPDATE SET df = df + excluded.df"
+    )
+    db.execute(
+        _ADDED + "INSERT INTO rank_count (doc, n) SELECT doc, count(DISTINCT skill) FROM added "
+        f"WHERE doc < {PASSAGES} GROUP BY doc "
+        "ON CONFLICT (doc) DO UPDATE SET n = n + excluded.n"
+    )
+    db.execute("DELETE FROM temp.rank_pending")
+    db.execute("DELETE FROM temp.rank_added")
+
+
+def _heading_text(text: SkillText) -> str:
+    return "\n".join(h.text for h in text.headings)
+
+
+def scratch(db: sqlite3.Connection) -> None:
+    """The connection's scratch tables (in ``temp``, made once): ``rank_tokens``, a
+    contentless FTS5 table holding one skill at a time, whose ``fts5vocab`` gives each word's
+    count as the catalog's tokenizer cuts it; ``rank_pending`` and ``rank_added``, the words of
+    the skills added since :func:`finish` (``first``: a skill's first row); ``rank_section_q``
+    (also contentless), the heading and text of :data:`_SECTION_COLUMNS` sections of the skill
+    being indexed, a column each, whose ``fts5vocab`` says which words each holds
+    (:func:`_section_terms`), and in the first round the name with the description."""
+    if db.execute("SELECT 1 FROM temp.sqlite_master WHERE name = 'rank_tokens'").fetchone():
+        return
+    db.execute(
+        f"CREATE VIRTUAL TABLE temp.rank_tokens USING fts5(meta, body, headings, content='', "
+        f"{_TOKENIZER})"
+    )
+    db.execute("CREATE VIRTUAL TABLE temp.rank_tokens_v USING fts5vocab(temp, rank_tokens, col)")
+    columns = "m, " + ", ".join(f"h{n}, t{n}" for n in range(_SECTION_COLUMNS))
+    db.execute(
+        f"CREATE VIRTUAL TABLE temp.rank_section_q USING fts5({columns}, content='', {_TOKENIZER})"
+    )
+    db.execute(
+        "CREATE VIRTUAL TABLE temp.rank_section_v USING fts5vocab(temp, rank_section_q, col)"
+    )
+    db.execute("CREATE TABLE temp.rank_pending (skill INTEGER, doc INTEGER, term TEXT, w REAL)")
+    db.execute("CREATE TABLE temp.rank_added (skill INTEGER PRIMARY KEY, first INTEGER)")
+
+
+def remove(db: sqlite3.Connection, skill_id: int) -> None:
+    pending = False  # added since finish(): its passages' word counts are not in rank_terms yet
+    if db.execute("SELECT 1 FROM temp.sqlite_master WHERE name = 'rank_added'").fetchone():
+        deleted = db.execute("DELETE FROM temp.rank_added WHERE skill = ?", (skill_id,))
+        pending = deleted.rowcount > 0
+    terms = db.execute(
+        "SELECT doc, term FROM rank_postings WHERE skill = ?", (skill_id,)
+    ).fetchall()
+    if terms:
+        db.executemany("UPDATE rank_terms SET df = df - 1 WHERE doc = ? AND term = ?", terms)
+        db.execute("DELETE FROM rank_terms WHERE df <= 0")
+        db.executemany(
+            "UPDATE rank_count SET n = n - 1 WHERE doc = ?",
+            [(doc,) for doc in {d for d, _ in terms}],
+        )
+        db.execute("DELETE FROM rank_postings WHERE skill = ?", (skill_id,))
+    row = db.execute("SELECT terms FROM rank_section_terms WHERE skill = ?", (skill_id,)).fetchone()
+    if row:
+        header, *lines = row[0][:-1].split("\n")
+        counts = [(len(passages(line)), line[: line.index(" ")]) for line in lines]
+        if pending:
+            counts = []
+        db.executemany(
+            f"UPDATE rank_terms SET df = df - ? WHERE doc = {PASSAGES} AND term = ?", counts
+        )
+        db.executemany(  # the skill's words only: not a scan of every word
+            f"DELETE FROM rank_terms WHERE doc = {PASSAGES} AND term = ? AND df <= 0",
+            [(term,) for _, term in counts],
+        )
+        db.execute(
+            f"UPDATE rank_count SET n = n - ? WHERE doc = {PASSAGES}",
+            (sum(1 for length in header.split(" ") if length != "0"),),
+        )
+        db.execute("DELETE FROM rank_section_terms WHERE skill = ?", (skill_id,))
+    base = skill_id * SECTION_SLOTS
+    db.execute(
+        "DELETE FROM rank_sections WHERE id BETWEEN ? AND ?", (base, base + SECTION_SLOTS - 1)
+    )
+    db.execute("DELETE FROM rank_vectors WHERE skill = ?", (skill_id,))
+
+
+def items(line: str) -> Iterator[tuple[str, int, int]]:
+    """The items of a word's line in ``rank_section_terms`` (the word first, then its
+    items): ``(place, passage, count)``, ``place`` ``m`` for the name and description
+    (passage -1), ``h`` for section ``passage``'s heading, ``t`` for its text."""
+    for item in line[line.index(" ") + 1 :].split(" "):
+        place, _, count = item.partition(":")
+        if place == "m":
+            yield "m", -1, int(count)
+        elif place[0] == "h":
+            yield "h", int(place[1:]), int(count)
+        else:
+            yield "t", int(place), int(count)
+
+
+def passages(line: str) -> dict[int, int]:
+    """The passages holding a word and how often, from its line: ``{passage: count}``."""
+    found: dict[int, int] = {}
+    for _place, passage, count in items(line):
+        found[passage] = found.get(passage, 0) + count
+    return found
+
+
+# -- the vectors (the semantic step, :mod:`.semantic`) ------------------------------------------
+
+
+def missing_vectors(db: sqlite3.Connection, limit: int) -> list[tuple[int, str]]:
+    """``(skill, text)`` of at most ``limit`` skills whose vector is not computed yet."""
+    return db.execute(
+        "SELECT skill, text FROM rank_vectors WHERE vec IS NULL LIMIT ?", (limit,)
+    ).fetchall()
+
+
+def store_vectors(db: sqlite3.Connection, vectors: list[tuple[int, bytes]]) -> None:
+    """Store ``(skill, vector)`` pairs."""
+    db.executemany(
+        "UPDATE rank_vectors SET vec = ? WHERE skill = ?",
+        [(vector, skill) for skill, vector in vectors],
+    )
+
+
+def stored_vectors(db: sqlite3.Connection, skills: list[int]) -> dict[int, bytes | str]:
+    """The vector of each of ``skills``, or its text while it has none (the skills the
+    catalog does not hold are left out)."""
+    return dict(
+        db.execute(
+            "SELECT skill, coalesce(vec, text) FROM rank_vectors "
+            f"WHERE skill IN ({','.join('?' * len(skills))})",
+            skills,
+        ).fetchall()
+    )

@@ -1,0 +1,286 @@
+"""The find server's wire format: where its files are, what a request and a reply hold.
+
+One request per connection, a JSON object of at most :data:`MAX_REQUEST_BYTES` (the client
+then shuts its side down), one JSON reply, then the server closes. Every request and reply
+carries ``version`` (:data:`PROTOCOL`); ``op`` is ``find``, ``status`` or ``stop``. A
+``find`` request carries everything the answer depends on (:func:`find_request`: the query,
+the limit, the folders the client computed to search, its working directory's layout, the
+skillc-gateway version it runs), which the server reads back with :func:`read_find_request`
+(:class:`BadRequest` for anything else); nothing in a request is ever executed: it names
+folders to read and words to rank. The answer travels whole (:func:`encode_result`,
+:func:`decode_result`). The socket is ``.skillc/find.sock`` in the skillc home
+(:func:`socket_path`), beside the server's lock and log.
+
+On ``skc find``'s path (the client, :mod:`.client`): the standard library only at module
+level, and none of the catalog machinery.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from skillc_gateway.catalog import BUDGET_SECONDS, FindResult, FoundSkill, SectionHit
+from skillc_index import Diagnostic, Layout, Notice
+
+if TYPE_CHECKING:
+    from skillc_index.installed import Root
+
+__all__ = [
+    "LOCK_NAME",
+    "LOG_NAME",
+    "MAX_REPLY_BYTES",
+    "MAX_REQUEST_BYTES",
+    "MAX_ROOTS",
+    "PROTOCOL",
+    "SOCKET_NAME",
+    "BadRequest",
+    "decode_result",
+    "encode_message",
+    "encode_result",
+    "find_request",
+    "fits",
+    "peer",
+    "read_find_request",
+    "silent_record",
+    "socket_path",
+    "too_long",
+]
+
+#: The version of the request and reply format; a server answers only its own.
+PROTOCOL = 1
+SOCKET_NAME = "find.sock"
+LOCK_NAME = "find.lock"
+LOG_NAME = "find.log"
+#: A longer request is refused (the longest real one: a 10,000-character query, 256 roots).
+MAX_REQUEST_BYTES = 256 * 1024
+#: The most folders one request may name (``--path`` allows 16; what is installed, a few
+#: dozen agent and plugin folders).
+MAX_ROOTS = 256
+#: A reply is at most this long (100 skills, each with its sections and duplicates).
+MAX_REPLY_BYTES = 64 * 1024 * 1024
+#: ``sun_path`` holds 108 bytes, the last a NUL.
+MAX_SOCKET_PATH = 107
+_ROOT_KINDS = frozenset({"store", "agent", "plugin", "path"})
+_SCOPES = frozenset({"project", "global"})
+
+
+def socket_path(layout: Layout) -> Path:
+    """Where the find server of ``layout``'s skillc home listens."""
+    return layout.global_dir / SOCKET_NAME
+
+
+def silent_record(socket: str | os.PathLike[str]) -> str:
+    """The record beside the socket ``socket`` that its server did not answer a client in
+    time (:mod:`.client` writes it, the server removes it once answering again)."""
+    return f"{os.fspath(socket)}.silent"
+
+
+def fits(path: str) -> bool:
+    """Whether a socket can have ``path``: ``sun_path`` holds :data:`MAX_SOCKET_PATH` bytes."""
+    return len(os.fsencode(path)) <= MAX_SOCKET_PATH
+
+
+def too_long(path: str) -> str:
+    """What to say of a socket ``path`` that does not :func:`fit <fits>`."""
+    return (
+        f"the socket path {path} is {len(os.fsencode(path))} bytes long; a Unix socket's "
+        f"path holds at most {MAX_SOCKET_PATH}: set SKILLC_HOME to a shorter folder"
+    )
+
+
+def peer(sock: Any) -> tuple[int, int]:
+    """The process id and user id at the other end of a Unix socket ((-1, -1): unknown)."""
+    import _socket
+    import struct
+
+    option = getattr(_socket, "SO_PEERCRED", None)
+    if option is None:  # not Linux: no server either (see FindServer)
+        return -1, -1
+    credentials = sock.getsockopt(_socket.SOL_SOCKET, option, struct.calcsize("3i"))
+    pid, uid, _gid = struct.unpack("3i", credentials)
+    return int(pid), int(uid)
+
+
+# -- a find request ----------------------------------------------------------------------------
+
+
+class BadRequest(Exception):
+    """A request the server refuses (its text is the reply's ``error``)."""
+
+
+def find_request(
+    layout: Layout, query: str, limit: int, roots: Sequence[Root], budget: float
+) -> dict[str, Any]:
+    """The ``find`` request for an answer computed as this process would compute it: the
+    semantic step as its environment wants it (the server's may differ)."""
+    from skillc_gateway import __version__
+    from skillc_gateway.catalog import switched_off
+
+    return {
+        "op": "find",
+        "skillc_gateway": __version__,
+        "home": str(layout.home),
+        "cwd": str(layout.cwd),
+        "project_root": None if layout.project_root is None else str(layout.project_root),
+        "query": query,
+        "limit": limit,
+        "budget": budget,
+        "semantic": not switched_off("SKILLC_FIND_SEMANTIC"),
+        "roots": [[str(root.path), root.kind, root.scope] for root in roots],
+    }
+
+
+def read_find_request(
+    message: dict[str, Any], home: Path
+) -> tuple[Layout, str, int, float, bool, tuple[Root, ...]]:
+    """The ``find`` request ``message`` as :func:`find_request` writes it, for a server of
+    the skillc home ``home``: ``(layout, query, limit, budget, semantic, roots)``;
+    :class:`BadRequest` for anything else (another version of skillc-gateway, another home,
+    a bound not kept). A tuple, not a record: the client imports this module, and a record
+    class costs every ``skc find`` its making."""
+    from skillc_gateway import __version__
+    from skillc_gateway._limits import limit_fits, query_fits
+    from skillc_index.installed import Root
+
+    if message.get("skillc_gateway") != __version__:  # the server runs what was installed
+        raise BadRequest(f"this server runs skillc-gateway {__version__}: restart it")
+    if message.get("home") != str(home):
+        raise BadRequest(f"this server serves the skillc home {home}")
+    query, limit, budget = message.get("query"), message.get("limit"), message.get("budget")
+    if not query_fits(query):
+        raise BadRequest("bad query")
+    if not limit_fits(limit):
+        raise BadRequest("bad limit")
+    if not isinstance(budget, int | float) or not 0 < budget <= BUDGET_SECONDS:
+        raise BadRequest("bad budget")
+    semantic = message.get("semantic")
+    if not isinstance(semantic, bool):
+        raise BadRequest("bad semantic")
+    cwd, project = message.get("cwd"), message.get("project_root")
+    if not _absolute(cwd) or not (project is None or _absolute(project)):
+        raise BadRequest("bad layout")
+    given = message.get("roots")
+    if not isinstance(given, list) or len(given) > MAX_ROOTS:
+        raise BadRequest("bad roots")
+    roots: list[Root] = []
+    for item in given:
+        if not (
+            isinstance(item, list)
+            and len(item) == 3
+            and _absolute(item[0])
+            and item[1] in _ROOT_KINDS
+            and (item[2] is None or item[2] in _SCOPES)
+        ):
+            raise BadRequest("bad roots")
+        roots.append(Root(Path(item[0]), item[1], item[2]))
+    project_root = None if project is None else Path(project)
+    layout = Layout(Path(str(cwd)), home, project_root)
+    return layout, query, limit, float(budget), semantic, tuple(roots)
+
+
+def _absolute(value: object) -> bool:
+    return isinstance(value, str) and value.startswith("/") and "\0" not in value
+
+
+def encode_message(message: dict[str, Any]) -> bytes:
+    """A request or a reply as it goes on the wire, :data:`PROTOCOL` added."""
+    return json.dumps({"version": PROTOCOL, **message}).encode()
+
+
+# -- the answer on the wire --------------------------------------------------------------------
+
+
+def encode_result(result: FindResult) -> dict[str, Any]:
+    """``result`` as JSON values, every field kept (``to_dict`` rounds the score and leaves
+    out ``in_store``, which the text output needs)."""
+    return {
+        "query": result.query,
+        "skills": [
+            [
+                skill.name,
+                skill.description,
+                skill.path,
+                list(skill.deployed_to),
+                skill.score,
+                [list(section) for section in skill.sections],
+                list(skill.duplicates),
+                skill.in_store,
+            ]
+            for skill in result.skills
+        ],
+        "searched": result.searched,
+        "skipped": result.skipped,
+        "partial": result.partial,
+        "ranker": result.ranker,
+        "warnings": [
+            {"text": warning.text, "level": warning.level}
+            if isinstance(warning, Notice)
+            else {"code": warning.code, "params": dict(warning.params), "detail": warning.detail}
+            for warning in result.warnings
+        ],
+    }
+
+
+def decode_result(data: dict[str, Any]) -> FindResult:
+    """The :class:`FindResult` :func:`encode_result` wrote (TypeError, ValueError or
+    KeyError for anything else)."""
+    skills = tuple(
+        FoundSkill(
+            name=_string(name),
+            description=_string(description),
+            path=_string(path),
+            deployed_to=tuple(_string(item) for item in deployed),
+            score=float(score),
+            sections=tuple(
+                SectionHit(_string(file), _string(heading), _integer(line))
+                for file, heading, line in sections
+            ),
+            duplicates=tuple(_string(item) for item in duplicates),
+            in_store=_boolean(in_store),
+        )
+        for name, description, path, deployed, score, sections, duplicates, in_store in data[
+            "skills"
+        ]
+    )
+    warnings: list[Diagnostic | Notice] = []
+    for warning in data["warnings"]:
+        if "code" in warning:
+            params = {_string(key): _string(value) for key, value in warning["params"].items()}
+            code, detail = _string(warning["code"]), _string(warning["detail"])
+            warnings.append(Diagnostic(code, params, detail))
+        else:
+            level = warning["level"]
+            if level not in ("warning", "info", "error"):
+                raise ValueError(level)
+            warnings.append(Notice(_string(warning["text"]), level))
+    return FindResult(
+        query=_string(data["query"]),
+        skills=skills,
+        searched=_integer(data["searched"]),
+        skipped=_integer(data["skipped"]),
+        partial=_boolean(data["partial"]),
+        warnings=tuple(warnings),
+        ranker=_string(data["ranker"]),
+    )
+
+
+def _string(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(value)
+    return value
+
+
+def _integer(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(value)
+    return value
+
+
+def _boolean(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(value)
+    return value

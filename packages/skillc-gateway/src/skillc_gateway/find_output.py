@@ -1,0 +1,97 @@
+"""``skc find``'s answer as it is printed, by its click command (:mod:`.cli_find`) and by its
+quick path (:mod:`.find_quick`) alike: the JSON of ``--format json``, else one block of text
+per skill (rank, name, score; folder; description; how to read its best section).
+
+Imported by the quick path: the standard library only at module level.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from skillc_gateway.catalog import FindResult, FoundSkill
+    from skillc_index import Layout
+
+__all__ = ["plural", "print_answer", "render_text"]
+
+
+def print_answer(layout: Layout, result: FindResult, output_format: str) -> None:
+    """Print ``result`` on stdout as ``skc find`` does (both paths): the JSON of
+    ``--format json``, else the text form, one block per skill."""
+    if output_format == "json":
+        from skillc_index import json_text
+
+        text = json_text(result.to_dict())
+    else:
+        text = render_text(layout, result)
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def render_text(layout: Layout, result: FindResult) -> str:
+    """The text form of an answer: one block per skill (rank, name, score; folder;
+    description; how to read its best section), each line one line: what a skill says of
+    itself shows its control characters as escapes, so it cannot make up a result."""
+    from skillc_index import printable
+
+    if not result.skills:
+        return f"No skill fits this query ({plural(result.searched, 'skill')} searched)."
+    blocks = []
+    for rank, skill in enumerate(result.skills, 1):
+        lines = [f"{rank}. {printable(skill.name)}  (score {skill.score:.2f})"]
+        lines.append(f"   {printable(layout.display(Path(skill.path)))}")
+        if skill.description:
+            lines.append(f"   {printable(_shorten(skill.description, 160))}")
+        if skill.sections:
+            lines.append(f"   {printable(_read_hint(layout, skill))}")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def _read_hint(layout: Layout, skill: FoundSkill) -> str:
+    """How to read the skill's best section: ``skc show --section`` when the skill is a
+    built store skill (show reads the index), else ``skc open SKILL.md --offset`` (open
+    reads the sources: an agent folder's or a plugin's skill is not built)."""
+    from skillc_index import index_path
+
+    source = Path(skill.path)
+    section = skill.sections[0]
+    if skill.in_store:
+        for scope in layout.scopes():
+            if (
+                source.parent == layout.store(scope)
+                and index_path(layout.runtime_store(scope) / source.name, source).is_file()
+            ):
+                heading = _quoted(section.heading, force=True)
+                if source.name.startswith("-"):  # after --: never read as an option
+                    return f"skc show --section {heading} -- {_quoted(source.name)}"
+                return f"skc show {_quoted(source.name)} --section {heading}"
+    shown = layout.display(source)
+    target = _quoted(f"./{shown}" if shown.startswith("-") else shown)
+    return f"skc open {target} SKILL.md --offset {section.line - 1}"
+
+
+def plural(number: int, noun: str) -> str:
+    """``1 skill``, ``2,320 skills``."""
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
+
+
+def _shorten(text: str, width: int) -> str:
+    """``text`` on one line, cut to ``width`` characters with an ellipsis."""
+    line = " ".join(text.split())
+    return line if len(line) <= width else line[: width - 1].rstrip() + "…"
+
+
+def _quoted(word: str, *, force: bool = False) -> str:
+    """``word`` as a shell word: in double quotes (always with ``force``) when that is
+    enough, else in single quotes."""
+    if not force and word and all(c.isalnum() or c in "-_./~" for c in word):
+        return word
+    if not any(c in word for c in '"\\$`!'):
+        return f'"{word}"'
+    import shlex
+
+    return shlex.quote(word)

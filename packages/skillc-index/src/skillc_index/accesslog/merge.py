@@ -1,0 +1,131 @@
+"""Merging one access log's rows into another (``sync``, RFC-0007:C-SYNC; transcripts
+imported by ``sync --from``): each row once.
+
+A row's identity is all its columns but ``id`` (:data:`Identity`), which differs between
+databases. Rows are counted, not just found: two identical accesses in the same second stay
+two rows, and copying the same rows twice adds nothing.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import closing
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from skillc_index.accesslog.schema import COLUMNS, INSERT_ROW, connect, open_log
+
+__all__ = [
+    "FallbackRows",
+    "Identity",
+    "begin_merge",
+    "copy_missing",
+    "count_missing",
+    "drop_merged",
+    "read_identities",
+]
+
+#: ``timestamp, run_id, command, skill, skill_path, cwd, args, error``: what makes a row the
+#: same row in two databases (the ``id`` differs between them).
+Identity = tuple[Any, ...]
+
+
+_SELECT_IDENTITIES = (
+    f"SELECT {', '.join(COLUMNS)}, COUNT(*) FROM access_log "
+    f"GROUP BY {', '.join(COLUMNS)} ORDER BY MIN(id)"
+)
+# Matches idx_access_log_stats on its leading columns; `IS` because error may be NULL.
+_COUNT_IDENTITY = (
+    "SELECT COUNT(*) FROM access_log WHERE skill_path = ? AND command = ? AND args = ? "
+    "AND timestamp = ? AND error IS ? AND cwd = ? AND run_id = ? AND skill = ?"
+)
+
+
+class FallbackRows(NamedTuple):
+    """The distinct rows of a fallback log, each with how many times it occurs, oldest first."""
+
+    identities: list[tuple[Identity, int]]
+
+    @property
+    def total(self) -> int:
+        return sum(count for _, count in self.identities)
+
+
+def read_identities(db: sqlite3.Connection) -> FallbackRows:
+    """All rows of a log as identities and counts; ``ValueError`` for a row that is not one
+    skillc writes (a NULL where the schema wants text), which no destination would accept."""
+    found: list[tuple[Identity, int]] = []
+    for row in db.execute(_SELECT_IDENTITIES):
+        identity, count = tuple(row[:-1]), int(row[-1])
+        if any(not isinstance(value, str) for value in identity[:-1]) or not isinstance(
+            identity[-1], str | None
+        ):
+            raise ValueError(f"malformed row at {identity[0]!r}")
+        found.append((identity, count))
+    return FallbackRows(found)
+
+
+def _present(db: sqlite3.Connection, identity: Identity) -> int:
+    timestamp, run_id, command, skill, skill_path, cwd, args, error = identity
+    row = db.execute(
+        _COUNT_IDENTITY, (skill_path, command, args, timestamp, error, cwd, run_id, skill)
+    ).fetchone()
+    return int(row[0])
+
+
+def _missing(db: sqlite3.Connection, rows: Iterable[tuple[Identity, int]]) -> Iterator[Identity]:
+    """Each row as many times as it occurs in ``rows`` beyond its occurrences in ``db``.
+
+    Counting (not just "exists or not") keeps two identical accesses in the same second as
+    two rows, and makes a second copy of the same rows add nothing.
+    """
+    for identity, count in rows:
+        for _ in range(count - _present(db, identity)):
+            yield identity
+
+
+def count_missing(destination: Path, rows: FallbackRows) -> int:
+    """How many rows a copy into ``destination`` would add (read only; a missing database
+    would receive them all; :class:`~.schema.ForeignLog` for one that
+    :func:`copy_missing` would refuse to write)."""
+    if not destination.exists():
+        return rows.total
+    with closing(open_log(destination, own=True)) as db:
+        return sum(1 for _ in _missing(db, rows.identities))
+
+
+def copy_missing(destination: Path, rows: FallbackRows) -> int:
+    """Add to ``destination`` (created, or migrated to the current schema, as needed) the rows
+    it does not hold yet, in one transaction; return how many were added."""
+    with closing(connect(destination)) as db:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            added = list(_missing(db, rows.identities))
+            db.executemany(INSERT_ROW, added)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+    return len(added)
+
+
+def _delete_rows_of(db: sqlite3.Connection, skill_paths: Iterable[str]) -> None:
+    """Delete the rows of these source folders (inside the caller's transaction): what
+    ``sync`` does to a fallback log some rows of which stay."""
+    db.executemany("DELETE FROM access_log WHERE skill_path = ?", ((p,) for p in skill_paths))
+
+
+def begin_merge(db: sqlite3.Connection) -> FallbackRows:
+    """Take the write lock of the log ``db`` whose rows are being merged elsewhere (no other
+    writer adds to it meanwhile) and read them (:func:`read_identities`). The transaction
+    stays open: :func:`drop_merged` ends it (closing ``db`` without it rolls back)."""
+    db.execute("BEGIN IMMEDIATE")
+    return read_identities(db)
+
+
+def drop_merged(db: sqlite3.Connection, skill_paths: Iterable[str]) -> None:
+    """Delete the rows of these source folders, now merged into their primary logs, and
+    commit: what ``sync`` does to a fallback log some rows of which stay."""
+    _delete_rows_of(db, skill_paths)
+    db.execute("COMMIT")
