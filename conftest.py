@@ -10,6 +10,8 @@ the standard library, pytest and ``skillc_index`` (which every distribution depe
 - ``clean_env``: this process's environment without ``SKILLC_*``, with that home.
 - ``cli``: run a command, in-process through its ``main(argv)`` (fast, the default) or as a
   real subprocess (``process=True``), both returning a ``CompletedProcess`` with text output.
+- ``write_skill``: the one skill factory (:func:`write_skill`): a skill folder on disk.
+- ``postgres_server``, ``postgres_url``: a real PostgreSQL server for the team-store tests.
 """
 
 from __future__ import annotations
@@ -39,6 +41,59 @@ class Run(Protocol):
         env_extra: Mapping[str, str] | None = None,
         input: str | None = None,
     ) -> subprocess.CompletedProcess[str]: ...
+
+
+# -- the skill factory ---------------------------------------------------------------------
+
+
+def write_skill(
+    folder: Path,
+    name: str | None = None,
+    description: str | None = None,
+    body: str = "",
+    *,
+    frontmatter: str | None = None,
+    heading: bool = True,
+    skill_md: str | None = None,
+    files: Mapping[str, str | bytes] | None = None,
+) -> Path:
+    """Write a skill into ``folder`` (created if needed) and return ``folder``.
+
+    SKILL.md is ``---\n{frontmatter}---\n\n# {name}\n\n{body}``: ``name`` defaults to the
+    folder's name, the frontmatter to ``name: {name}`` and ``description: {description}``
+    (``About {name}.`` by default; ``""`` leaves the line out). ``heading=False`` puts
+    ``body`` right after the frontmatter's closing ``---`` line, with no H1 and no blank line.
+    ``skill_md`` is SKILL.md's whole text instead. ``files`` are more files (path relative to
+    the folder -> text or bytes).
+    """
+    name = folder.name if name is None else name
+    if skill_md is None:
+        if frontmatter is None:
+            about = f"About {name}." if description is None else description
+            frontmatter = f"name: {name}\n" + (f"description: {about}\n" if about else "")
+        text = f"# {name}\n\n{body}" if heading else body
+        skill_md = f"---\n{frontmatter}---\n" + ("\n" if heading else "") + text
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "SKILL.md").write_text(skill_md, encoding="utf-8")
+    for rel, content in (files or {}).items():
+        path = folder / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return folder
+
+
+#: The type of the ``write_skill`` fixture, for annotations.
+WriteSkill = Callable[..., Path]
+
+
+@pytest.fixture(name="write_skill")
+def write_skill_fixture() -> WriteSkill:
+    """:func:`write_skill` (a conftest is not importable): every test module's one way to put
+    a skill on disk."""
+    return write_skill
 
 
 @pytest.fixture

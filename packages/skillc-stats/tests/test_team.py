@@ -37,7 +37,7 @@ from skillc_stats._log_keys import legacy_log_key, machine_id
 from skillc_stats._report import upload_lines
 from skillc_stats._team import SCHEMA_VERSION, TeamStore, masked
 
-from .conftest import SKILL_MD, make_skill, record
+from .conftest import record
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -120,12 +120,13 @@ def test_user_and_machine_filters(
     log_rows: Callable[..., Path],
     tmp_path: Path,
     env: dict[str, str],
+    demo_skill: Callable[[Path], Path],
 ) -> None:
     log_rows(*rows_of(demo))
     upload_logs(postgres_url, layout, user="alice", machine="laptop")
     # another project (another machine's folder): the same skill under another path
     other = tmp_path / "other"
-    make_skill(other / ".skillc" / "skills" / "demo", SKILL_MD)
+    demo_skill(other / ".skillc" / "skills" / "demo")
     other_layout = Layout.discover(other, env)
     theirs = resolve_skill("demo", other_layout)
     insert(primary_log(theirs.runtime), rows_of(theirs)[:3])
@@ -153,8 +154,9 @@ def test_all_over_the_team(
     project: Path,
     layout: Layout,
     log_rows: Callable[..., Path],
+    demo_skill: Callable[[Path], Path],
 ) -> None:
-    make_skill(project / ".skillc" / "skills" / "idle")  # installed here, used by nobody
+    demo_skill(project / ".skillc" / "skills" / "idle")  # installed here, used by nobody
     log_rows(*rows_of(demo))
     # rows of a skill not installed here (a teammate's)
     insert(
