@@ -941,6 +941,7 @@ def test_text_output(gateway: Run, project: Path, home: Path, write_skill: Write
     assert opened.returncode == 0 and opened.stdout.startswith("## Dashes")
 
 
+@pytest.mark.semantic  # the ranker named depends on the extra: run with it too
 def test_json_shape(gateway: Run, project: Path, write_skill: WriteSkill) -> None:
     write_skill(project / ".skillc/skills/brew", "brew", "Brew coffee.", "## Beans\n\nCoffee.\n")
     for other in ("tea", "juice", "soup"):
