@@ -25,7 +25,7 @@ reading a file that changed after its index check (a product bug this suite foun
 ``show`` now compares the file's stats with the index's after reading it).
 
 Those durations are the long suite (``long``); the default run has each test for a few
-seconds (smoke: 4 CLI readers for 5 seconds, the edits for 3, the MCP servers for 5).
+seconds (smoke: 4 CLI readers for 6 seconds, the edits for 3, the MCP servers for 5).
 """
 
 from __future__ import annotations
@@ -149,7 +149,7 @@ def run_threads(threads: list[threading.Thread], seconds: float) -> None:
 @pytest.mark.parametrize(
     "size",
     [
-        pytest.param((5.0, SMOKE_READERS), id="smoke"),
+        pytest.param((6.0, SMOKE_READERS), id="smoke"),
         pytest.param((SECONDS, READERS), id="long", marks=pytest.mark.long),
     ],
 )
