@@ -10,6 +10,13 @@ the standard library, pytest and ``skillc_index`` (which every distribution depe
 - ``clean_env``: this process's environment without ``SKILLC_*``, with that home.
 - ``cli``: run a command, in-process through its ``main(argv)`` (fast, the default) or as a
   real subprocess (``process=True``), both returning a ``CompletedProcess`` with text output.
+- ``write_skill``: the one skill factory (:func:`write_skill`): a skill folder on disk.
+- ``postgres_server``, ``postgres_url``: a real PostgreSQL server for the team-store tests.
+
+The long suite (issue 33): tests marked ``long`` (the soak, kill, load and large-input runs
+of ``tests/stress`` at full size) are left out of a run unless ``--long`` or ``SKILLC_LONG=1``
+is given, or ``-m`` names the marker (``-m long`` runs only them). Each keeps a ``smoke`` size
+in the default run, so every mechanism is exercised on every change.
 """
 
 from __future__ import annotations
@@ -39,6 +46,129 @@ class Run(Protocol):
         env_extra: Mapping[str, str] | None = None,
         input: str | None = None,
     ) -> subprocess.CompletedProcess[str]: ...
+
+
+# -- which tests run: the long suite, pytest-xdist groups -----------------------------------
+
+#: ``SKILLC_LONG=1`` runs the tests marked ``long`` too (what ``.ci/run --long`` sets).
+LONG_ENV = "SKILLC_LONG"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--long",
+        action="store_true",
+        default=False,
+        help="also run the tests marked 'long' (soak, kill, load and large inputs at full "
+        f"size); {LONG_ENV}=1 does the same",
+    )
+
+
+def long_suite_wanted(config: pytest.Config) -> bool:
+    """Whether this run includes the tests marked ``long``: ``--long``, ``SKILLC_LONG=1``, or a
+    ``-m`` expression that names the marker (it then decides alone, ``-m long`` included)."""
+    return (
+        bool(config.getoption("--long"))
+        or os.environ.get(LONG_ENV, "").strip() == "1"
+        or "long" in (config.getoption("markexpr") or "")
+    )
+
+
+#: Why a test fails before it runs (see :func:`pytest_runtest_setup`).
+UNGROUPED = pytest.StashKey[str]()
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-xdist's, which suffixes each grouped node id
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave the tests marked ``long`` out of the default run (reported as deselected), except
+    one named by its node id on the command line.
+
+    Under ``--dist loadgroup`` (tox), a test marked ``xdist_group`` that pytest-xdist did not
+    put in its group fails: pytest-xdist then spreads a group over the workers silently, and
+    what the group shares (the lint of the whole corpus, the Inspector's install) is done once
+    per worker. pytest 9.2 broke it (pytest-xdist issue 1386): tox pins pytest below 9.2."""
+    if getattr(config.option, "loadgroup", False):
+        for item in items:
+            if item.get_closest_marker("xdist_group") is not None and "@" not in item.nodeid:
+                item.stash[UNGROUPED] = (
+                    "--dist loadgroup ignored this test's xdist_group mark (pytest-xdist "
+                    "issue 1386 with pytest 9.2; see the pytest pin in tox.ini)"
+                )
+    if long_suite_wanted(config):
+        return
+    named = [arg.partition("::") for arg in config.args if "::" in arg]
+    keep: list[pytest.Item] = []
+    dropped: list[pytest.Item] = []
+    for item in items:
+        test = item.nodeid.partition("::")[2]
+        if test.rfind("@") > test.rfind("]"):  # pytest-xdist's group suffix
+            test = test[: test.rfind("@")]
+        wanted = item.get_closest_marker("long") is None or any(
+            item.path.name == Path(file).name and (test == name or test.startswith(f"{name}["))
+            for file, _, name in named
+        )
+        (keep if wanted else dropped).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if UNGROUPED in item.stash:
+        pytest.fail(item.stash[UNGROUPED], pytrace=False)
+
+
+# -- the skill factory ---------------------------------------------------------------------
+
+
+def write_skill(
+    folder: Path,
+    name: str | None = None,
+    description: str | None = None,
+    body: str = "",
+    *,
+    frontmatter: str | None = None,
+    heading: bool = True,
+    skill_md: str | None = None,
+    files: Mapping[str, str | bytes] | None = None,
+) -> Path:
+    """Write a skill into ``folder`` (created if needed) and return ``folder``.
+
+    SKILL.md is ``---\n{frontmatter}---\n\n# {name}\n\n{body}``: ``name`` defaults to the
+    folder's name, the frontmatter to ``name: {name}`` and ``description: {description}``
+    (``About {name}.`` by default; ``""`` leaves the line out). ``heading=False`` puts
+    ``body`` right after the frontmatter's closing ``---`` line, with no H1 and no blank line.
+    ``skill_md`` is SKILL.md's whole text instead. ``files`` are more files (path relative to
+    the folder -> text or bytes).
+    """
+    name = folder.name if name is None else name
+    if skill_md is None:
+        if frontmatter is None:
+            about = f"About {name}." if description is None else description
+            frontmatter = f"name: {name}\n" + (f"description: {about}\n" if about else "")
+        text = f"# {name}\n\n{body}" if heading else body
+        skill_md = f"---\n{frontmatter}---\n" + ("\n" if heading else "") + text
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "SKILL.md").write_text(skill_md, encoding="utf-8")
+    for rel, content in (files or {}).items():
+        path = folder / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return folder
+
+
+#: The type of the ``write_skill`` fixture, for annotations.
+WriteSkill = Callable[..., Path]
+
+
+@pytest.fixture(name="write_skill")
+def write_skill_fixture() -> WriteSkill:
+    """:func:`write_skill` (a conftest is not importable): every test module's one way to put
+    a skill on disk."""
+    return write_skill
 
 
 @pytest.fixture

@@ -13,8 +13,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from e2e_support import write
-
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
 
 
@@ -25,21 +23,22 @@ def _corpus() -> Path:
     return Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 
 
-def skill(folder: Path, body: str = "Body.\n") -> Path:
-    write(folder / "SKILL.md", f"---\nname: {folder.name}\ndescription: About it.\n---\n{body}")
-    return folder
-
-
-def test_repository_layout_edit_and_rebuild(skc_installed: Run, project: Path) -> None:
+def test_repository_layout_edit_and_rebuild(
+    skc_installed: Run, project: Path, write_skill: Callable[..., Path]
+) -> None:
     """The common layout: skills/<name>/ in the repository, built as a folder, edited,
     built again: no E050, the edit deployed; a single skill still prints its own report."""
     assert skc_installed("init").returncode == 0
     for name in ("alpha", "beta"):
-        skill(project / "skills" / name)
+        write_skill(
+            project / "skills" / name, description="About it.", heading=False, body="Body.\n"
+        )
     first = skc_installed("build", "skills/")
     assert first.returncode == 0, first.stderr
     assert first.stdout.splitlines()[-1] == "2 skills: 2 built, 0 up to date, 0 failed"
-    skill(project / "skills" / "alpha", "Edited body.\n")
+    write_skill(
+        project / "skills" / "alpha", description="About it.", heading=False, body="Edited body.\n"
+    )
     again = skc_installed("build", "skills/")
     assert again.returncode == 0, again.stderr
     assert "E050" not in again.stderr

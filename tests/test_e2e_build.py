@@ -25,19 +25,13 @@ from e2e_support import tree, write
 from skillc_index import fts_query
 
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
+WriteSkill = Callable[..., Path]
 
 RFC3339_UTC = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
 REFERENCES = "References (query by title only)"
 
 
 # -- helpers ------------------------------------------------------------------------------------
-
-
-def make_skill(folder: Path, body: str = "", *, frontmatter: str | None = None) -> Path:
-    if frontmatter is None:
-        frontmatter = f"name: {folder.name}\ndescription: About {folder.name}.\n"
-    write(folder / "SKILL.md", f"---\n{frontmatter}---\n{body}")
-    return folder
 
 
 def query(db: Path, sql: str, *params: object) -> list[tuple[Any, ...]]:
@@ -124,8 +118,12 @@ def top_sections(stub: str) -> list[str]:
 # -- RFC-0001:C-INPUT, C-OUTPUT -------------------------------------------------------------------
 
 
-def test_build_compiles_and_deploys(ok: Run, skills: Path, project: Path) -> None:
-    make_skill(skills / "demo", "\n# Demo\n\n## Usage\n\nSecret body sentence.\n")
+def test_build_compiles_and_deploys(
+    ok: Run, skills: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    write_skill(
+        skills / "demo", heading=False, body="\n# Demo\n\n## Usage\n\nSecret body sentence.\n"
+    )
     write(skills / "demo" / "docs" / "guide.md", "# Guide\n\nText.\n")
     write(skills / "demo" / "scripts" / "tool.py", "print('tool')\n")
     write(skills / "demo" / "data.bin", "\x00\x01")
@@ -148,15 +146,19 @@ def test_build_compiles_and_deploys(ok: Run, skills: Path, project: Path) -> Non
     assert link.is_symlink() and link.resolve() == runtime
 
 
-def test_runtime_folder_is_created(ok: Run, skills: Path, project: Path) -> None:
-    make_skill(skills / "demo")
+def test_runtime_folder_is_created(
+    ok: Run, skills: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    write_skill(skills / "demo", heading=False)
     assert not tree(project / ".skillc" / "runtime")
     ok("build", "demo")
     assert (runtime_of(project, "demo") / "SKILL.md").is_file()
 
 
-def test_build_by_path_inside_the_store(build: Callable[..., Any], skills: Path) -> None:
-    make_skill(skills / "demo")
+def test_build_by_path_inside_the_store(
+    build: Callable[..., Any], skills: Path, write_skill: WriteSkill
+) -> None:
+    write_skill(skills / "demo", heading=False)
     data = build(".skillc/skills/demo")
     assert data["import"] is None
     assert data["source_path"] == str((skills / "demo").resolve())
@@ -185,9 +187,9 @@ def test_e001_nothing_found(skc: Run, skills: Path) -> None:
     ],
 )
 def test_e011_missing_field_writes_nothing(
-    skc: Run, skills: Path, project: Path, frontmatter: str, field: str
+    skc: Run, skills: Path, project: Path, frontmatter: str, field: str, write_skill: WriteSkill
 ) -> None:
-    make_skill(skills / "demo", "# Demo\n", frontmatter=frontmatter)
+    write_skill(skills / "demo", heading=False, body="# Demo\n", frontmatter=frontmatter)
     first = assert_error(skc("build", "demo"), "E011")
     assert first == f"error[E011]: missing frontmatter field '{field}' in SKILL.md"
     assert not tree(project / ".skillc" / "runtime")
@@ -201,9 +203,9 @@ def test_e011_without_any_frontmatter(skc: Run, skills: Path) -> None:
 
 @pytest.mark.parametrize("kind", ["file", "folder", "dangling", "relative"])
 def test_e012_symlink_escaping_the_root_writes_nothing(
-    skc: Run, skills: Path, project: Path, tmp_path: Path, kind: str
+    skc: Run, skills: Path, project: Path, tmp_path: Path, kind: str, write_skill: WriteSkill
 ) -> None:
-    make_skill(skills / "demo")
+    write_skill(skills / "demo", heading=False)
     secret = write(tmp_path / "outside" / "secret.txt", "secret")
     link = skills / "demo" / "refs" / "link"
     link.parent.mkdir()
@@ -220,8 +222,8 @@ def test_e012_symlink_escaping_the_root_writes_nothing(
     assert not (project / ".claude").exists()
 
 
-def test_symlink_inside_the_root_is_fine(ok: Run, skills: Path) -> None:
-    make_skill(skills / "demo")
+def test_symlink_inside_the_root_is_fine(ok: Run, skills: Path, write_skill: WriteSkill) -> None:
+    write_skill(skills / "demo", heading=False)
     write(skills / "demo" / "docs" / "real.md", "# Real\n")
     (skills / "demo" / "alias.md").symlink_to("docs/real.md")
     ok("build", "demo")
@@ -238,8 +240,10 @@ def test_symlink_inside_the_root_is_fine(ok: Run, skills: Path) -> None:
         ("build", "demo", "--target", "claude,,cursor"),
     ],
 )
-def test_e100_invalid_options(skc: Run, skills: Path, project: Path, args: tuple[str, ...]) -> None:
-    make_skill(skills / "demo")
+def test_e100_invalid_options(
+    skc: Run, skills: Path, project: Path, args: tuple[str, ...], write_skill: WriteSkill
+) -> None:
+    write_skill(skills / "demo", heading=False)
     assert_error(skc(*args), "E100")
     assert not tree(project / ".skillc" / "runtime")
 
@@ -250,11 +254,15 @@ def test_e100_invalid_options(skc: Run, skills: Path, project: Path, args: tuple
 NASTY = 'Use when: "quoted", colons: and # hash\nsecond line — with ümlauts & {braces}'
 
 
-def test_stub_contents(ok: Run, skills: Path, project: Path, home: Path) -> None:
+def test_stub_contents(
+    ok: Run, skills: Path, project: Path, home: Path, write_skill: WriteSkill
+) -> None:
     frontmatter = f"name: demo\ndescription: {json.dumps(NASTY)}\nlicense: MIT\n"
-    make_skill(
+    write_skill(
         skills / "demo",
-        "\nUnique preamble sentence.\n\n# Demo\n\nUnique body sentence.\n\n## Usage\n\n### Deep\n",
+        heading=False,
+        body="\nUnique preamble sentence.\n\n# Demo\n\nUnique body sentence.\n\n"
+        "## Usage\n\n### Deep\n",
         frontmatter=frontmatter,
     )
     write(skills / "demo" / "scripts" / "helper.py", "print('x')\n")
@@ -292,11 +300,13 @@ def test_stub_contents(ok: Run, skills: Path, project: Path, home: Path) -> None
     assert len(stub.splitlines()) <= 100
 
 
-def test_stub_rules_on_60_sections_and_20_references(ok: Run, skills: Path, project: Path) -> None:
+def test_stub_rules_on_60_sections_and_20_references(
+    ok: Run, skills: Path, project: Path, write_skill: WriteSkill
+) -> None:
     body = "\n# Big Skill\n\n" + "".join(
         f"## Section {n:02d}\n\nText {n}.\n\n### Detail {n}\n\n" for n in range(1, 61)
     )
-    make_skill(skills / "big", body)
+    write_skill(skills / "big", heading=False, body=body)
     for n in range(1, 21):
         if n == 3:
             write(skills / "big" / "refs" / f"ref-{n:02d}.md", "No title here.\n\n## Only H2\n")
@@ -337,23 +347,35 @@ def test_stub_rules_on_60_sections_and_20_references(ok: Run, skills: Path, proj
     assert len(stub.splitlines()) <= 100
 
 
-def test_no_references_group_without_other_markdown(ok: Run, skills: Path, project: Path) -> None:
-    make_skill(skills / "demo", "# Demo\n")
+def test_no_references_group_without_other_markdown(
+    ok: Run, skills: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    write_skill(skills / "demo", heading=False, body="# Demo\n")
     write(skills / "demo" / "notes.txt", "text\n")
     ok("build", "demo")
     stub = (runtime_of(project, "demo") / "SKILL.md").read_text(encoding="utf-8")
     assert REFERENCES not in stub
 
 
-def test_at_most_12_top_level_headings(ok: Run, skills: Path, project: Path) -> None:
-    make_skill(skills / "demo", "".join(f"# Part {n}\n\n" for n in range(1, 21)))
+def test_at_most_12_top_level_headings(
+    ok: Run, skills: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    write_skill(
+        skills / "demo", heading=False, body="".join(f"# Part {n}\n\n" for n in range(1, 21))
+    )
     ok("build", "demo")
     stub = (runtime_of(project, "demo") / "SKILL.md").read_text(encoding="utf-8")
     assert top_sections(stub) == [*(f"- Part {n}" for n in range(1, 13)), "- ... (8 more)"]
 
 
-def test_headings_in_code_blocks_are_not_sections(ok: Run, skills: Path, project: Path) -> None:
-    make_skill(skills / "demo", "# Real\n\n```\n# Not a heading\n```\n\n    # Indented code\n")
+def test_headings_in_code_blocks_are_not_sections(
+    ok: Run, skills: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    write_skill(
+        skills / "demo",
+        heading=False,
+        body="# Real\n\n```\n# Not a heading\n```\n\n    # Indented code\n",
+    )
     ok("build", "demo")
     stub = (runtime_of(project, "demo") / "SKILL.md").read_text(encoding="utf-8")
     assert top_sections(stub) == ["- Real"]
@@ -362,8 +384,8 @@ def test_headings_in_code_blocks_are_not_sections(ok: Run, skills: Path, project
 # -- RFC-0001:C-MANIFEST ------------------------------------------------------------------------
 
 
-def test_manifest(ok: Run, skills: Path, project: Path) -> None:
-    make_skill(skills / "demo", "# Demo\n")
+def test_manifest(ok: Run, skills: Path, project: Path, write_skill: WriteSkill) -> None:
+    write_skill(skills / "demo", heading=False, body="# Demo\n")
     write(skills / "demo" / "b" / "x.md", "# X\n")
     write(skills / "demo" / "a.txt", "a\n")
     write(skills / "demo" / ".git" / "HEAD", "ignored\n")
@@ -376,8 +398,10 @@ def test_manifest(ok: Run, skills: Path, project: Path) -> None:
     assert data["source_hash"] == rfc_source_hash(skills / "demo")
 
 
-def test_source_hash_changes_with_any_file(ok: Run, skills: Path, project: Path) -> None:
-    make_skill(skills / "demo")
+def test_source_hash_changes_with_any_file(
+    ok: Run, skills: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    write_skill(skills / "demo", heading=False)
     ok("build", "demo")
     path = runtime_of(project, "demo") / ".skillc-meta" / "manifest.json"
     first = json.loads(path.read_text())["source_hash"]
@@ -390,8 +414,10 @@ def test_source_hash_changes_with_any_file(ok: Run, skills: Path, project: Path)
 # -- RFC-0001:C-DEPLOYMENT ------------------------------------------------------------------------
 
 
-def test_json_output(build: Callable[..., Any], skills: Path, project: Path) -> None:
-    make_skill(skills / "demo", "# Demo\n")
+def test_json_output(
+    build: Callable[..., Any], skills: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    write_skill(skills / "demo", heading=False, body="# Demo\n")
     data = build("demo")
     assert data["skill"] == "demo"
     assert data["scope"] == "project"
@@ -411,8 +437,10 @@ def test_json_output(build: Callable[..., Any], skills: Path, project: Path) -> 
     assert data["manifest"]["source_hash"] == data["source_hash"]
 
 
-def test_global_skill_deploys_under_skillc_home(ok: Run, home: Path, project: Path) -> None:
-    make_skill(home / ".skillc" / "skills" / "gskill")
+def test_global_skill_deploys_under_skillc_home(
+    ok: Run, home: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    write_skill(home / ".skillc" / "skills" / "gskill", heading=False)
     proc = ok("build", "gskill")
     assert "Deploy:  claude -> ~/.claude/skills/gskill (symlink)" in proc.stdout
     runtime = home / ".skillc" / "runtime" / "gskill"
@@ -422,9 +450,9 @@ def test_global_skill_deploys_under_skillc_home(ok: Run, home: Path, project: Pa
 
 
 def test_global_flag_forces_the_global_runtime(
-    build: Callable[..., Any], skills: Path, home: Path, project: Path
+    build: Callable[..., Any], skills: Path, home: Path, project: Path, write_skill: WriteSkill
 ) -> None:
-    make_skill(skills / "demo")
+    write_skill(skills / "demo", heading=False)
     data = build("demo", "--global")
     assert data["runtime_path"] == str(home / ".skillc" / "runtime" / "demo")
     assert data["deployments"][0]["path"] == str(home / ".claude" / "skills" / "demo")
@@ -432,8 +460,8 @@ def test_global_flag_forces_the_global_runtime(
     assert not (home / ".skillc" / "skills" / "demo").exists()  # not imported anywhere
 
 
-def test_several_targets(ok: Run, skills: Path, project: Path) -> None:
-    make_skill(skills / "demo")
+def test_several_targets(ok: Run, skills: Path, project: Path, write_skill: WriteSkill) -> None:
+    write_skill(skills / "demo", heading=False)
     proc = ok("build", "demo", "--target", "claude,cursor", "-t", "copilot")
     assert proc.stdout.splitlines()[-3:] == [
         "Deploy:  claude -> .claude/skills/demo (symlink)",
@@ -444,15 +472,17 @@ def test_several_targets(ok: Run, skills: Path, project: Path) -> None:
         assert (project / folder / "skills" / "demo").resolve() == runtime_of(project, "demo")
 
 
-def test_configured_target(ok: Run, skills: Path, project: Path) -> None:
-    make_skill(skills / "demo")
+def test_configured_target(ok: Run, skills: Path, project: Path, write_skill: WriteSkill) -> None:
+    write_skill(skills / "demo", heading=False)
     write(project / ".skillc" / "config.toml", '[targets]\nmine = "agents/skills"\n')
     ok("build", "demo", "--target", "mine")
     assert (project / "agents" / "skills" / "demo").is_symlink()
 
 
-def test_copy_deployment(build: Callable[..., Any], skills: Path, project: Path) -> None:
-    make_skill(skills / "demo", "# Demo\n")
+def test_copy_deployment(
+    build: Callable[..., Any], skills: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    write_skill(skills / "demo", heading=False, body="# Demo\n")
     data = build("demo", "--copy")
     assert data["deployments"][0]["method"] == "copy"
     dest = project / ".claude" / "skills" / "demo"
@@ -461,8 +491,10 @@ def test_copy_deployment(build: Callable[..., Any], skills: Path, project: Path)
     assert (dest / "SKILL.md").read_bytes() == stub.read_bytes()
 
 
-def test_existing_symlink_is_replaced(ok: Run, skills: Path, project: Path, tmp_path: Path) -> None:
-    make_skill(skills / "demo")
+def test_existing_symlink_is_replaced(
+    ok: Run, skills: Path, project: Path, tmp_path: Path, write_skill: WriteSkill
+) -> None:
+    write_skill(skills / "demo", heading=False)
     link = project / ".claude" / "skills" / "demo"
     link.parent.mkdir(parents=True)
     link.symlink_to(tmp_path)
@@ -470,8 +502,10 @@ def test_existing_symlink_is_replaced(ok: Run, skills: Path, project: Path, tmp_
     assert link.resolve() == runtime_of(project, "demo")
 
 
-def test_existing_folder_needs_force(skc: Run, ok: Run, skills: Path, project: Path) -> None:
-    make_skill(skills / "demo")
+def test_existing_folder_needs_force(
+    skc: Run, ok: Run, skills: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    write_skill(skills / "demo", heading=False)
     dest = write(project / ".claude" / "skills" / "demo" / "SKILL.md", "hand-made\n").parent
     before = tree(project)
     proc = skc("build", "demo")
@@ -482,8 +516,10 @@ def test_existing_folder_needs_force(skc: Run, ok: Run, skills: Path, project: P
     assert dest.resolve() == runtime_of(project, "demo")
 
 
-def test_rebuild_reports_unchanged_deployment(ok: Run, skills: Path) -> None:
-    make_skill(skills / "demo")
+def test_rebuild_reports_unchanged_deployment(
+    ok: Run, skills: Path, write_skill: WriteSkill
+) -> None:
+    write_skill(skills / "demo", heading=False)
     ok("build", "demo")
     proc = ok("build", "demo")
     assert proc.stdout.splitlines() == [
@@ -497,9 +533,9 @@ def test_rebuild_reports_unchanged_deployment(ok: Run, skills: Path) -> None:
 
 
 def test_import_into_the_project_store(
-    ok: Run, skc: Run, skills: Path, project: Path, tmp_path: Path
+    ok: Run, skc: Run, skills: Path, project: Path, tmp_path: Path, write_skill: WriteSkill
 ) -> None:
-    outside = make_skill(tmp_path / "drafts" / "ext", "# Ext\n")
+    outside = write_skill(tmp_path / "drafts" / "ext", heading=False, body="# Ext\n")
     proc = ok("build", str(outside))
     assert proc.stdout.splitlines()[0] == f"Import:  {outside} -> .skillc/skills/ext (imported)"
     assert sources(skills / "ext") == tree(outside)
@@ -526,8 +562,10 @@ def sources(store_copy: Path) -> dict[str, str]:
     return {k: v for k, v in tree(store_copy).items() if k != ".skillc-import.json"}
 
 
-def test_import_outside_a_project_goes_global(skc: Run, home: Path, project: Path) -> None:
-    outside = make_skill(project / "ext")
+def test_import_outside_a_project_goes_global(
+    skc: Run, home: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    outside = write_skill(project / "ext", heading=False)
     proc = skc("build", "ext")
     assert proc.returncode == 0, proc.stderr
     assert (home / ".skillc" / "skills" / "ext" / "SKILL.md").is_file()
@@ -539,10 +577,14 @@ def test_import_outside_a_project_goes_global(skc: Run, home: Path, project: Pat
 # -- RFC-0004:C-INDEX, C-FORMATS ----------------------------------------------------------------
 
 
-def test_index_schema_and_contents(ok: Run, skills: Path, project: Path) -> None:
-    make_skill(
+def test_index_schema_and_contents(
+    ok: Run, skills: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    write_skill(
         skills / "demo",
-        "Preamble words.\n\n# Demo\n\nIntro.\n\n## Configure\n\nHow to configure authentication.\n"
+        heading=False,
+        body="Preamble words.\n\n# Demo\n\nIntro.\n\n## Configure\n\n"
+        "How to configure authentication.\n"
         "\n```\n# not a heading\n```\n\n### Details\n\nDeeper.\n\n## Other\n\nMore.\n",
     )
     write(skills / "demo" / "notes.txt", "# not a heading either\nplain text notes\n")
@@ -619,9 +661,9 @@ def _tamper(db: Path, how: str) -> None:
     "how", ["garbage", "empty-file", "no-index-meta", "missing-key", "unparsable-version"]
 )
 def test_corrupt_index_is_deleted_and_rebuilt(
-    build: Callable[..., Any], skills: Path, project: Path, how: str
+    build: Callable[..., Any], skills: Path, project: Path, how: str, write_skill: WriteSkill
 ) -> None:
-    make_skill(skills / "demo", "# Demo\n")
+    write_skill(skills / "demo", heading=False, body="# Demo\n")
     build("demo")
     db = index_of(project, skills, "demo")
     _tamper(db, how)
@@ -633,8 +675,10 @@ def test_corrupt_index_is_deleted_and_rebuilt(
     assert query(db, "SELECT section FROM sections") == [("Demo",)]
 
 
-def test_missing_index_is_created(build: Callable[..., Any], skills: Path, project: Path) -> None:
-    make_skill(skills / "demo", "# Demo\n")
+def test_missing_index_is_created(
+    build: Callable[..., Any], skills: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    write_skill(skills / "demo", heading=False, body="# Demo\n")
     build("demo")
     db = index_of(project, skills, "demo")
     db.unlink()
@@ -644,9 +688,9 @@ def test_missing_index_is_created(build: Callable[..., Any], skills: Path, proje
 
 
 def test_collision_is_e003_and_deletes_nothing(
-    skc: Run, build: Callable[..., Any], skills: Path, project: Path
+    skc: Run, build: Callable[..., Any], skills: Path, project: Path, write_skill: WriteSkill
 ) -> None:
-    make_skill(skills / "demo", "# Demo\n")
+    write_skill(skills / "demo", heading=False, body="# Demo\n")
     build("demo")
     db = index_of(project, skills, "demo")
     execute(db, "UPDATE index_meta SET value = '/another/skill' WHERE key = 'skill_path'")
@@ -661,9 +705,9 @@ def test_collision_is_e003_and_deletes_nothing(
 
 
 def test_up_to_date_index_is_skipped(
-    build: Callable[..., Any], skills: Path, project: Path
+    build: Callable[..., Any], skills: Path, project: Path, write_skill: WriteSkill
 ) -> None:
-    make_skill(skills / "demo", "# Demo\n")
+    write_skill(skills / "demo", heading=False, body="# Demo\n")
     build("demo")
     db = index_of(project, skills, "demo")
     before = (db.read_bytes(), db.stat().st_mtime_ns)
@@ -674,9 +718,9 @@ def test_up_to_date_index_is_skipped(
 
 @pytest.mark.parametrize("change", ["source", "schema", "tokenizer"])
 def test_stale_index_is_rebuilt(
-    build: Callable[..., Any], skills: Path, project: Path, change: str
+    build: Callable[..., Any], skills: Path, project: Path, change: str, write_skill: WriteSkill
 ) -> None:
-    make_skill(skills / "demo", "# Demo\n")
+    write_skill(skills / "demo", heading=False, body="# Demo\n")
     build("demo")
     db = index_of(project, skills, "demo")
     env: dict[str, str] = {}
@@ -695,9 +739,9 @@ def test_stale_index_is_rebuilt(
 
 
 def test_other_index_files_are_never_touched(
-    build: Callable[..., Any], skills: Path, project: Path
+    build: Callable[..., Any], skills: Path, project: Path, write_skill: WriteSkill
 ) -> None:
-    make_skill(skills / "demo", "# Demo\n")
+    write_skill(skills / "demo", heading=False, body="# Demo\n")
     build("demo")
     meta = runtime_of(project, "demo") / ".skillc-meta"
     other = write(meta / "search-0000000000000000.db", "another source's index")
@@ -711,12 +755,13 @@ def test_other_index_files_are_never_touched(
 
 
 def test_cjk_word_inside_a_sentence_is_found(
-    build: Callable[..., Any], skills: Path, project: Path
+    build: Callable[..., Any], skills: Path, project: Path, write_skill: WriteSkill
 ) -> None:
     write(project / ".skillc" / "config.toml", '[search]\ntokenizer = "cjk"\n')
-    make_skill(
+    write_skill(
         skills / "zh",
-        "# 说明\n\n我们使用中文进行测试。\n\n## 其他\n\n这里没有那个词。\n",
+        heading=False,
+        body="# 说明\n\n我们使用中文进行测试。\n\n## 其他\n\n这里没有那个词。\n",
     )
     data = build("zh")
     assert data["index"]["tokenizer"] == "cjk"
@@ -741,9 +786,9 @@ def test_cjk_word_inside_a_sentence_is_found(
 
 
 def test_without_cjk_the_word_is_not_found(
-    build: Callable[..., Any], skills: Path, project: Path
+    build: Callable[..., Any], skills: Path, project: Path, write_skill: WriteSkill
 ) -> None:
-    make_skill(skills / "zh", "# 说明\n\n我们使用中文进行测试。\n")
+    write_skill(skills / "zh", heading=False, body="# 说明\n\n我们使用中文进行测试。\n")
     build("zh")
     db = index_of(project, skills, "zh")
     match = fts_query("中文", "porter")
@@ -754,20 +799,24 @@ def test_without_cjk_the_word_is_not_found(
 
 
 def test_failed_build_leaves_the_previous_runtime_intact(
-    skc: Run, ok: Run, skills: Path, project: Path
+    skc: Run, ok: Run, skills: Path, project: Path, write_skill: WriteSkill
 ) -> None:
-    make_skill(skills / "demo", "# Demo\n")
+    write_skill(skills / "demo", heading=False, body="# Demo\n")
     ok("build", "demo")
     write(runtime_of(project, "demo") / ".skillc-meta" / "logs.db", "log rows")
     before = tree(project / ".skillc" / "runtime")
-    make_skill(skills / "demo", "# Changed\n", frontmatter="name: demo\n")
+    write_skill(skills / "demo", heading=False, body="# Changed\n", frontmatter="name: demo\n")
     write(skills / "demo" / "new.md", "# New\n")
     assert_error(skc("build", "demo"), "E011")
     assert tree(project / ".skillc" / "runtime") == before
 
 
-def test_no_progress_output_when_not_a_terminal(ok: Run, skills: Path) -> None:
-    make_skill(skills / "demo", "".join(f"# P{n}\n\ntext\n" for n in range(200)))
+def test_no_progress_output_when_not_a_terminal(
+    ok: Run, skills: Path, write_skill: WriteSkill
+) -> None:
+    write_skill(
+        skills / "demo", heading=False, body="".join(f"# P{n}\n\ntext\n" for n in range(200))
+    )
     for n in range(200):
         write(skills / "demo" / f"r{n}.md", "# R\n\n" + "word " * 200)
     proc = ok("build", "demo")
@@ -782,8 +831,10 @@ def test_help_has_examples(ok: Run) -> None:
         assert option in out
 
 
-def test_config_notices_are_warnings(ok: Run, skills: Path, project: Path) -> None:
-    make_skill(skills / "demo")
+def test_config_notices_are_warnings(
+    ok: Run, skills: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    write_skill(skills / "demo", heading=False)
     write(project / ".skillc" / "config.toml", "[search]\nunknown = 1\n")
     proc = ok("build", "demo")
     assert proc.stderr.startswith("warning: config file ")
@@ -865,7 +916,9 @@ def test_corpus_sample_builds_through_skc(skc: Run, project: Path, tmp_path: Pat
 README = Path(__file__).resolve().parents[1] / "packages" / "skillc-index" / "README.md"
 
 
-def test_readme_stub_and_output_are_current(ok: Run, skills: Path, project: Path) -> None:
+def test_readme_stub_and_output_are_current(
+    ok: Run, skills: Path, project: Path, write_skill: WriteSkill
+) -> None:
     """The README's `build` example is what skc prints and writes for the same skill."""
     text = README.read_text(encoding="utf-8")
     section = text.split("### `build`", 1)[1]
@@ -873,9 +926,10 @@ def test_readme_stub_and_output_are_current(ok: Run, skills: Path, project: Path
     console = section.split("```console\n", 1)[1].split("\n```\n", 1)[0].splitlines()
     first_output = console[1:4]
 
-    make_skill(
+    write_skill(
         skills / "rust-cli",
-        "\n# Rust CLI\n\n## Default Flow\n\n## Decision Tree\n\n# Advanced Topics\n\n"
+        heading=False,
+        body="\n# Rust CLI\n\n## Default Flow\n\n## Decision Tree\n\n# Advanced Topics\n\n"
         "## Performance\n\n### Profiling\n",
         frontmatter='name: rust-cli\ndescription: "Build Rust command-line tools. Use when: '
         'writing a CLI with clap."\n',

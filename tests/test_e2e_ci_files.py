@@ -13,6 +13,7 @@ import json
 import os
 import re
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -77,18 +78,19 @@ def _run_action(tmp_path: Path, **given: str) -> tuple[dict[str, dict[str, str]]
     return outputs, printed
 
 
-def _skill(folder: Path, name: str, description: str) -> None:
-    folder.mkdir(parents=True)
-    (folder / "SKILL.md").write_text(
-        f"---\nname: {name}\ndescription: {description}\n---\n# Title\n\nBody.\n", encoding="utf-8"
-    )
-
-
 GOOD = "Greets the user by name. Use when the user asks to be greeted."
 
 
-def test_a_clean_skill_passes_and_the_sarif_is_written(tmp_path: Path) -> None:
-    _skill(tmp_path / "repo" / "skills" / "hello", "hello", GOOD)
+def test_a_clean_skill_passes_and_the_sarif_is_written(
+    tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    write_skill(
+        tmp_path / "repo" / "skills" / "hello",
+        "hello",
+        GOOD,
+        heading=False,
+        body="# Title\n\nBody.\n",
+    )
     outputs, _ = _run_action(tmp_path, path="skills/")
     assert outputs["lint"]["exit-code"] == "0"
     sarif = json.loads(Path(outputs["lint"]["sarif-file"]).read_text())
@@ -96,8 +98,16 @@ def test_a_clean_skill_passes_and_the_sarif_is_written(tmp_path: Path) -> None:
     assert outputs["verdict"]["__exit__"] == "0"
 
 
-def test_an_error_fails_the_verdict_and_is_annotated(tmp_path: Path) -> None:
-    _skill(tmp_path / "repo" / "skills" / "Bad", "Bad_Name", GOOD)
+def test_an_error_fails_the_verdict_and_is_annotated(
+    tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    write_skill(
+        tmp_path / "repo" / "skills" / "Bad",
+        "Bad_Name",
+        GOOD,
+        heading=False,
+        body="# Title\n\nBody.\n",
+    )
     outputs, printed = _run_action(tmp_path, path="skills/")
     assert outputs["lint"]["exit-code"] == "1"
     assert "::error" in printed[1] and "SKL102" in printed[1]
@@ -106,10 +116,12 @@ def test_an_error_fails_the_verdict_and_is_annotated(tmp_path: Path) -> None:
     assert "verdict" not in relaxed
 
 
-def test_paths_and_args_are_split_into_words_and_never_evaluated(tmp_path: Path) -> None:
+def test_paths_and_args_are_split_into_words_and_never_evaluated(
+    tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
     repo = tmp_path / "repo"
-    _skill(repo / "a" / "one", "one", GOOD)
-    _skill(repo / "b" / "Two", "Two", GOOD)
+    write_skill(repo / "a" / "one", "one", GOOD, heading=False, body="# Title\n\nBody.\n")
+    write_skill(repo / "b" / "Two", "Two", GOOD, heading=False, body="# Title\n\nBody.\n")
     outputs, printed = _run_action(
         tmp_path,
         path="a/one\n$(touch pwned)",

@@ -17,11 +17,6 @@ from e2e_support import tree, write
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
 
 
-def make_skill(folder: Path) -> Path:
-    write(folder / "SKILL.md", f"---\nname: {folder.name}\ndescription: About it.\n---\n# Hi\n")
-    return folder
-
-
 def assert_error(proc: subprocess.CompletedProcess[str], code: str) -> str:
     assert proc.returncode == 1, (proc.stdout, proc.stderr)
     assert "Traceback" not in proc.stderr, proc.stderr
@@ -33,9 +28,14 @@ def assert_error(proc: subprocess.CompletedProcess[str], code: str) -> str:
 
 
 @pytest.fixture
-def demo(ok: Run, project: Path) -> Path:
+def demo(ok: Run, project: Path, write_skill: Callable[..., Path]) -> Path:
     ok("init")
-    return make_skill(project / ".skillc" / "skills" / "demo")
+    return write_skill(
+        project / ".skillc" / "skills" / "demo",
+        description="About it.",
+        heading=False,
+        body="# Hi\n",
+    )
 
 
 @pytest.fixture
@@ -199,13 +199,13 @@ def test_runtime_symlinked_out_of_the_project_is_refused(
 
 
 def test_store_symlinked_out_of_the_project_refuses_an_import(
-    skc: Run, ok: Run, project: Path, outside: Path
+    skc: Run, ok: Run, project: Path, outside: Path, write_skill: Callable[..., Path]
 ) -> None:
     ok("init")
     store = project / ".skillc" / "skills"
     store.rmdir()
     store.symlink_to(outside, target_is_directory=True)
-    make_skill(project / "drafts" / "demo")
+    write_skill(project / "drafts" / "demo", description="About it.", heading=False, body="# Hi\n")
     before = tree(outside)
     first = assert_error(skc("build", "drafts/demo"), "E012")
     assert "'.skillc/skills'" in first

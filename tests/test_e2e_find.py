@@ -13,40 +13,22 @@ from pathlib import Path
 
 import pytest
 
-from e2e_support import write
-
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
-
-SKILL = """---
-name: {name}
-description: {description}
----
-
-# {name}
-
-## {section}
-
-{body}
-"""
-
-
-def skill(folder: Path, name: str, description: str, section: str, body: str) -> Path:
-    write(folder / "SKILL.md", SKILL.format(**locals()))
-    return folder
 
 
 def test_the_installed_skc_finds_a_built_skill_as_its_source(
-    skc_installed: Run, project: Path, home: Path
+    skc_installed: Run, project: Path, home: Path, write_skill: Callable[..., Path]
 ) -> None:
     assert skc_installed("init").returncode == 0
-    source = skill(
+    source = write_skill(
         project / ".skillc/skills/sourdough",
         "sourdough",
         "Bake sourdough bread at home.",
-        "Feeding the starter",
-        "Feed the starter with flour and water every day.",
+        "## Feeding the starter\n\nFeed the starter with flour and water every day.\n",
     )
-    skill(home / ".claude/skills/pizza", "pizza", "Bake a pizza.", "Dough", "Knead flour.")
+    write_skill(
+        home / ".claude/skills/pizza", "pizza", "Bake a pizza.", "## Dough\n\nKnead flour.\n"
+    )
     assert skc_installed("build", "sourdough").returncode == 0
     assert (project / ".claude/skills/sourdough").is_symlink()
 
@@ -71,10 +53,12 @@ def test_the_installed_skc_finds_a_built_skill_as_its_source(
     assert found["pizza"]["deployed_to"] == [str(home / ".claude/skills/pizza")]
 
 
-def test_skill_routing_roots(skc_installed: Run, project: Path) -> None:
-    skill(project / "lib-a/one", "one", "Tune a guitar.", "Strings", "Tune each string.")
-    skill(project / "lib-b/two", "two", "Tune a piano.", "Keys", "Tune each key.")
-    skill(project / "lib-c/three", "three", "Tune a violin.", "Bow", "Rosin the bow.")
+def test_skill_routing_roots(
+    skc_installed: Run, project: Path, write_skill: Callable[..., Path]
+) -> None:
+    write_skill(project / "lib-a/one", "one", "Tune a guitar.", "## Strings\n\nTune each string.\n")
+    write_skill(project / "lib-b/two", "two", "Tune a piano.", "## Keys\n\nTune each key.\n")
+    write_skill(project / "lib-c/three", "three", "Tune a violin.", "## Bow\n\nRosin the bow.\n")
     roots = os.pathsep.join([str(project / "lib-a"), str(project / "lib-b")])
     routed = {"SKILL_ROUTING_ROOTS": roots}
     result = skc_installed("find", "--format", "json", "tune", env_extra=routed)

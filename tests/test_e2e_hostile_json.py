@@ -16,19 +16,13 @@ Run = Callable[..., "subprocess.CompletedProcess[str]"]
 DEEP = "[" * 100_000 + "]" * 100_000
 
 
-def skill(folder: Path, name: str, description: str) -> Path:
-    write(
-        folder / name / "SKILL.md",
-        f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\n## Usage\n\nUse it.\n",
-    )
-    return folder / name
-
-
-def test_a_deployed_copy_with_a_deep_manifest_in_a_checkout(skc: Run, project: Path) -> None:
+def test_a_deployed_copy_with_a_deep_manifest_in_a_checkout(
+    skc: Run, project: Path, write_skill: Callable[..., Path]
+) -> None:
     (project / ".skillc").mkdir()
     agents = project / ".claude" / "skills"
-    skill(agents, "good", "Convert PDF files to text.")
-    evil = skill(agents, "evil", "Convert PDF files too.")
+    write_skill(agents / "good", "good", "Convert PDF files to text.", "## Usage\n\nUse it.\n")
+    evil = write_skill(agents / "evil", "evil", "Convert PDF files too.", "## Usage\n\nUse it.\n")
     write(evil / ".skillc-meta" / "manifest.json", DEEP)
     found = skc("find", "convert pdf", "--format", "json", env_extra={"SKILLC_FIND_SERVER": "0"})
     assert found.returncode == 0, found.stderr
@@ -46,9 +40,11 @@ def test_a_deployed_copy_with_a_deep_manifest_in_a_checkout(skc: Run, project: P
     assert [r["skill"] for r in json.loads(built.stdout)["results"]] == ["evil", "good"]
 
 
-def test_a_store_copy_with_a_deep_import_record(skc: Run, project: Path) -> None:
+def test_a_store_copy_with_a_deep_import_record(
+    skc: Run, project: Path, write_skill: Callable[..., Path]
+) -> None:
     store = project / ".skillc" / "skills"
-    demo = skill(store, "demo", "A demo skill.")
+    demo = write_skill(store / "demo", "demo", "A demo skill.", "## Usage\n\nUse it.\n")
     write(demo / ".skillc-import.json", DEEP)
     for args in (("build", "demo"), ("build", "--all"), ("outline", "demo"), ("list",)):
         result = skc(*args)
@@ -58,9 +54,16 @@ def test_a_store_copy_with_a_deep_import_record(skc: Run, project: Path) -> None
     }  # fmt: skip
 
 
-def test_a_deep_route_manifest_is_refused_naming_it(skc: Run, project: Path) -> None:
+def test_a_deep_route_manifest_is_refused_naming_it(
+    skc: Run, project: Path, write_skill: Callable[..., Path]
+) -> None:
     (project / ".skillc").mkdir()
-    skill(project / ".claude" / "skills", "good", "Convert PDF files to text.")
+    write_skill(
+        project / ".claude" / "skills" / "good",
+        "good",
+        "Convert PDF files to text.",
+        "## Usage\n\nUse it.\n",
+    )
     manifest = write(project / ".skillc" / "router" / "claude.json", DEEP)
     for args in (("route", "status"), ("route", "install"), ("route", "uninstall")):
         result = skc(*args)

@@ -29,11 +29,6 @@ def git(project: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(project), *args], check=True, capture_output=True)
 
 
-def make_skill(folder: Path) -> Path:
-    write(folder / "SKILL.md", f"---\nname: {folder.name}\ndescription: About it.\n---\n# Hi\n")
-    return folder
-
-
 def error_line(proc: subprocess.CompletedProcess[str]) -> str:
     assert proc.returncode == 1, (proc.stdout, proc.stderr)
     assert "Traceback" not in proc.stderr, proc.stderr
@@ -82,12 +77,24 @@ def test_init_in_a_new_repository_never_ignores_the_sources(ok: Run, project: Pa
 
 
 @needs_git
-def test_init_leaves_tracked_sources_out(ok: Run, project: Path) -> None:
+def test_init_leaves_tracked_sources_out(
+    ok: Run, project: Path, write_skill: Callable[..., Path]
+) -> None:
     """Skills kept in .claude/skills and in .skillc/skills are the user's: only what skillc
     generates is ignored, and lines the user wrote (another spelling) count as there."""
     git(project, "init", "-q")
-    make_skill(project / ".claude" / "skills" / "mine")
-    make_skill(project / ".skillc" / "skills" / "kept")
+    write_skill(
+        project / ".claude" / "skills" / "mine",
+        description="About it.",
+        heading=False,
+        body="# Hi\n",
+    )
+    write_skill(
+        project / ".skillc" / "skills" / "kept",
+        description="About it.",
+        heading=False,
+        body="# Hi\n",
+    )
     git(project, "add", ".claude", ".skillc")
     write(project / ".gitignore", ".skillc/logs\n")
     proc = ok("init")
@@ -126,17 +133,27 @@ def test_a_gitignore_symlinked_out_of_the_project_is_not_written(
 
 
 @pytest.fixture
-def demo(ok: Run, project: Path) -> Path:
+def demo(ok: Run, project: Path, write_skill: Callable[..., Path]) -> Path:
     ok("init")
-    return make_skill(project / ".skillc" / "skills" / "demo")
+    return write_skill(
+        project / ".skillc" / "skills" / "demo",
+        description="About it.",
+        heading=False,
+        body="# Hi\n",
+    )
 
 
 @needs_git
 def test_a_tracked_folder_is_never_turned_into_a_symlink(
-    skc: Run, demo: Path, project: Path
+    skc: Run, demo: Path, project: Path, write_skill: Callable[..., Path]
 ) -> None:
     git(project, "init", "-q")
-    dest = make_skill(project / ".claude" / "skills" / "demo")
+    dest = write_skill(
+        project / ".claude" / "skills" / "demo",
+        description="About it.",
+        heading=False,
+        body="# Hi\n",
+    )
     write(dest / ".hidden", "kept\n")
     git(project, "add", "-f", ".claude")
     before = tree(dest)

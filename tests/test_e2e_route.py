@@ -35,24 +35,19 @@ def tree(root: Path) -> dict[str, str]:
     return found
 
 
-def skill(folder: Path, name: str, description: str) -> None:
-    path = folder / name
-    (path / "references").mkdir(parents=True)
-    (path / "SKILL.md").write_text(
-        f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\n"
-        f"## Usage\n\nHow to use {name} with widgets.\n",
-        encoding="utf-8",
-    )
-    (path / "references" / "guide.md").write_text(f"# Guide\n\n{name} in depth.\n")
-
-
 def test_routed_skills_are_read_and_logged_then_put_back(
-    ok: Run, skc_installed: Run, project: Path
+    ok: Run, skc_installed: Run, project: Path, write_skill: Callable[..., Path]
 ) -> None:
     ok("init")
     folder = project / ".claude" / "skills"
     for name in ("pdf-tools", "csv-tools", "image-tools"):
-        skill(folder, name, f"Work with {name.split('-')[0]} files. " * 20)
+        write_skill(
+            folder / name,
+            name,
+            f"Work with {name.split('-')[0]} files. " * 20,
+            f"## Usage\n\nHow to use {name} with widgets.\n",
+            files={"references/guide.md": f"# Guide\n\n{name} in depth.\n"},
+        )
     before = tree(folder)
     budget = json.loads(ok("list", "--budget", "--format", "json").stdout)["budget"]
     assert [(b["agent"], b["skills"]) for b in budget] == [("claude", 3)]
@@ -90,14 +85,20 @@ def test_routed_skills_are_read_and_logged_then_put_back(
 
 
 def test_the_summary_counts_what_the_agent_lists_and_the_dry_run_agrees(
-    ok: Run, skc_installed: Run, project: Path
+    ok: Run, skc_installed: Run, project: Path, write_skill: Callable[..., Path]
 ) -> None:
     """Skills that do not build stay in the folder: the agent lists them beside the router,
     and the dry run (which checks what the real run checks) says the same."""
     ok("init")
     folder = project / ".claude" / "skills"
     for name in ("pdf-tools", "csv-tools"):
-        skill(folder, name, f"Work with {name.split('-')[0]} files.")
+        write_skill(
+            folder / name,
+            name,
+            f"Work with {name.split('-')[0]} files.",
+            f"## Usage\n\nHow to use {name} with widgets.\n",
+            files={"references/guide.md": f"# Guide\n\n{name} in depth.\n"},
+        )
     (folder / "bad-yaml").mkdir()
     (folder / "bad-yaml" / "SKILL.md").write_text(
         "---\nname: bad-yaml\ndescription: [unclosed\n---\n", encoding="utf-8"

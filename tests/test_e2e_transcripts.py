@@ -13,17 +13,7 @@ from typing import Any
 
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
 
-SKILL_MD = """---
-name: {name}
-description: A skill used in a Claude Code session. Use when testing.
----
-
-# {name}
-
-## Usage
-
-Use it.
-"""
+DESCRIPTION = "A skill used in a Claude Code session. Use when testing."
 
 SESSION = "0ad8807a-2636-435e-9b50-a778231bbca7"
 
@@ -51,26 +41,24 @@ def record(cwd: Path, second: int, tool: str, given: dict[str, Any]) -> str:
     )
 
 
-def skill(folder: Path, name: str) -> Path:
-    folder.mkdir(parents=True)
-    (folder / "SKILL.md").write_text(SKILL_MD.format(name=name), encoding="utf-8")
-    return folder
-
-
-def test_import_then_stats(skc_installed: Run, project: Path, home: Path, tmp_path: Path) -> None:
+def test_import_then_stats(
+    skc_installed: Run, project: Path, home: Path, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
     def ok(*args: str) -> subprocess.CompletedProcess[str]:
         proc = skc_installed(*args)
         assert proc.returncode == 0, proc.stderr
         return proc
 
     ok("init")
-    skill(project / ".skillc/skills/demo", "demo")
+    write_skill(project / ".skillc/skills/demo", "demo", DESCRIPTION, "## Usage\n\nUse it.\n")
     ok("build", "demo")
     assert (project / ".claude/skills/demo").is_symlink()
-    skill(project / ".skillc/skills/copied", "copied")
+    write_skill(project / ".skillc/skills/copied", "copied", DESCRIPTION, "## Usage\n\nUse it.\n")
     ok("build", "copied", "--copy")  # a copy of the stub, not a link
     assert (project / ".claude/skills/copied/.skillc-meta").is_dir()
-    pizza = skill(home / ".claude/skills/pizza", "pizza")  # never compiled
+    pizza = write_skill(
+        home / ".claude/skills/pizza", "pizza", DESCRIPTION, "## Usage\n\nUse it.\n"
+    )  # never compiled
 
     transcript = tmp_path / "claude/projects/-project" / f"{SESSION}.jsonl"
     transcript.parent.mkdir(parents=True)

@@ -10,8 +10,6 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from e2e_support import write
-
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
 
 SKILLS = ("skills/.curated/pdf-tables", "skills/.experimental/pdf-forms", "skills/.system/pdf-text")
@@ -26,19 +24,14 @@ NOT_SKILLS = (
 )
 
 
-def skill(folder: Path) -> None:
-    name = folder.name.strip(".")
-    write(
-        folder / "SKILL.md",
-        f"---\nname: {name}\ndescription: Read PDF files ({name}). Use when a PDF is given.\n"
-        f"---\n\n# {name}\n\nRead the PDF.\n",
-    )
-
-
-def test_build_lint_and_find_walk_the_same_folders(skc: Run, project: Path) -> None:
+def test_build_lint_and_find_walk_the_same_folders(
+    skc: Run, project: Path, write_skill: Callable[..., Path]
+) -> None:
     repo = project / "openai-skills"
     for folder in (*SKILLS, *NOT_SKILLS):
-        skill(repo / folder)
+        name = folder.rpartition("/")[2].strip(".")
+        description = f"Read PDF files ({name}). Use when a PDF is given."
+        write_skill(repo / folder, name, description, "Read the PDF.\n")
     names = sorted(folder.rpartition("/")[2] for folder in SKILLS)
 
     lint = skc("lint", "openai-skills", "--format", "json")

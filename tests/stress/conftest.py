@@ -24,8 +24,6 @@ from hypothesis import HealthCheck, settings
 # The helpers live next to this file; pytest's importlib mode does not put it on sys.path.
 sys.path.insert(0, str(Path(__file__).parent))
 
-from stress_support import skill_md, write_tree
-
 _COMMON = {
     "database": None,
     "deadline": None,
@@ -66,14 +64,15 @@ The gadget endpoint returns JSON.
 
 
 @pytest.fixture
-def demo(ok: Callable[..., object], project: Path) -> Path:
+def demo(ok: Callable[..., object], project: Path, write_skill: Callable[..., Path]) -> Path:
     """A built project skill ``demo`` (SKILL.md and references/gadgets.md); its source folder."""
     ok("init")
-    source = project / ".skillc" / "skills" / "demo"
-    write_tree(
-        source,
-        {
-            "SKILL.md": skill_md("demo", "Use when testing widgets.", DEMO_BODY),
+    source = write_skill(
+        project / ".skillc" / "skills" / "demo",
+        description="Use when testing widgets.",
+        heading=False,
+        body=DEMO_BODY,
+        files={
             "references/gadgets.md": REFERENCE,
             "notes.txt": "plain text notes about sprockets\n",
         },

@@ -366,10 +366,16 @@ def assert_consistent(skc: Run, version: int) -> None:
 
 
 @pytest.fixture
-def big(ok: Run, project: Path) -> Path:
+def big_files() -> int:
+    """How many reference files :func:`big` has (a test may parametrize it)."""
+    return 120
+
+
+@pytest.fixture
+def big(ok: Run, project: Path, big_files: int) -> Path:
     ok("init")
     source = project / ".skillc" / "skills" / "big"
-    big_skill(source, 0)
+    big_skill(source, 0, big_files)
     ok("build", "big")
     return source
 
@@ -396,12 +402,23 @@ def _wait_for(condition: Callable[[], bool], child: subprocess.Popen[bytes]) -> 
     return False
 
 
+@pytest.mark.parametrize(
+    "big_files",
+    [pytest.param(40, id="smoke"), pytest.param(120, id="long", marks=pytest.mark.long)],
+)
 def test_sigkill_during_build(
-    ok: Run, skc: Run, skc_path: Path, clean_env: dict[str, str], project: Path, big: Path
+    ok: Run,
+    skc: Run,
+    skc_path: Path,
+    clean_env: dict[str, str],
+    project: Path,
+    big: Path,
+    big_files: int,
 ) -> None:
     """SIGKILL at the worst moments: while the new index is written, while the new files are
     moved into the runtime, and at spread-out delays. After each kill, show/search give the
-    current content or E002, never another version's lines; the next build repairs."""
+    current content or E002, never another version's lines; the next build repairs. (The
+    skill of 120 files, about 1 MB, is the long suite's; the default run kills builds of 40.)"""
     runtime_store = project / ".skillc" / "runtime"
 
     def staging_has(name: str) -> Callable[[], bool]:
@@ -409,7 +426,7 @@ def test_sigkill_during_build(
 
     # How long a full rebuild takes here: the delays below are fractions of it (scheduling
     # only; nothing is asserted about time).
-    big_skill(big, 100)
+    big_skill(big, 100, big_files)
     start = time.perf_counter()
     ok("build", "big")
     duration = time.perf_counter() - start
@@ -421,7 +438,7 @@ def test_sigkill_during_build(
     ]
     killed = 0
     for version, moment in enumerate(moments, start=1):
-        big_skill(big, version)
+        big_skill(big, version, big_files)
         child = _build_child(skc_path, clean_env, project)
         if isinstance(moment, float):
             time.sleep(moment)

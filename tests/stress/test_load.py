@@ -23,6 +23,9 @@ headings in memory between calls), for 20 seconds.
 A last test moves the shown section to other lines while readers run, to catch ``show``
 reading a file that changed after its index check (a product bug this suite found, fixed:
 ``show`` now compares the file's stats with the index's after reading it).
+
+Those durations are the long suite (``long``); the default run has each test for a few
+seconds (smoke: 4 CLI readers for 6 seconds, the edits for 3, the MCP servers for 5).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from stress_support import McpClient, count_rows, mcp_available, skill_md, write
 
 READERS = 16
 SECONDS = float(os.environ.get("SKILLC_LOAD_SECONDS", "30"))
+SMOKE_READERS = 4
 MAX_COMMANDS_PER_READER = 400
 MAX_BUILDS = 400
 TIMEOUT = 300
@@ -142,9 +146,21 @@ def run_threads(threads: list[threading.Thread], seconds: float) -> None:
     assert not any(thread.is_alive() for thread in threads), "a command hung"
 
 
+@pytest.mark.parametrize(
+    "size",
+    [
+        pytest.param((6.0, SMOKE_READERS), id="smoke"),
+        pytest.param((SECONDS, READERS), id="long", marks=pytest.mark.long),
+    ],
+)
 def test_concurrent_readers_and_rebuilds(
-    skc_path: Path, clean_env: dict[str, str], project: Path, load_skill: Path
+    skc_path: Path,
+    clean_env: dict[str, str],
+    project: Path,
+    load_skill: Path,
+    size: tuple[float, int],
 ) -> None:
+    seconds, readers = size
     run = runner(skc_path, clean_env, project)
     log = project / ".skillc" / "runtime" / "load" / ".skillc-meta" / "logs.db"
     fallback = project / ".skillc" / "logs" / "load" / ".skillc-meta" / "logs.db"
@@ -154,7 +170,7 @@ def test_concurrent_readers_and_rebuilds(
     written = {0}
     written_lock = threading.Lock()
     outcome = Outcome()
-    deadline = time.monotonic() + SECONDS
+    deadline = time.monotonic() + seconds
 
     def show() -> None:
         proc = run("show", "load", "--section", "Marker")
@@ -194,8 +210,8 @@ def test_concurrent_readers_and_rebuilds(
             outcome.add("build", None if good else f"exit {proc.returncode} {proc.stderr!r}")
             time.sleep(PAUSE)  # readers get a current index for a while, then the next edit
 
-    threads = [threading.Thread(target=reader, args=(n,)) for n in range(READERS)]
-    run_threads([*threads, threading.Thread(target=builder)], SECONDS)
+    threads = [threading.Thread(target=reader, args=(n,)) for n in range(readers)]
+    run_threads([*threads, threading.Thread(target=builder)], seconds)
 
     summary = outcome.summary()
     print(f"\nload: {summary}")
@@ -212,15 +228,22 @@ def test_concurrent_readers_and_rebuilds(
     assert (final.returncode, final.stdout) == (0, marker(max(written))), final
 
 
+@pytest.mark.parametrize(
+    "seconds",
+    [
+        pytest.param(3.0, id="smoke"),
+        pytest.param(min(SECONDS, 20), id="long", marks=pytest.mark.long),
+    ],
+)
 def test_show_never_serves_lines_of_another_version(
-    skc_path: Path, clean_env: dict[str, str], project: Path, load_skill: Path
+    skc_path: Path, clean_env: dict[str, str], project: Path, load_skill: Path, seconds: float
 ) -> None:
     """The index stays at version 0 while SKILL.md flips between version 0 and a version 1
     whose Marker section sits three lines lower. Every ``show`` must print version 0's
     section (the file matched the index) or refuse with E002 (it did not)."""
     run = runner(skc_path, clean_env, project)
     outcome = Outcome()
-    deadline = time.monotonic() + min(SECONDS, 20)
+    deadline = time.monotonic() + seconds
     original = sources(0)
     moved = sources(1, shift=3)
 
@@ -243,7 +266,7 @@ def test_show_never_serves_lines_of_another_version(
 
     run_threads(
         [*(threading.Thread(target=reader) for _ in range(8)), threading.Thread(target=editor)],
-        SECONDS,
+        seconds,
     )
     summary = outcome.summary()
     print(f"\nedits: {summary}")
@@ -253,8 +276,20 @@ def test_show_never_serves_lines_of_another_version(
 MCP_SERVERS = 4
 
 
+@pytest.mark.parametrize(
+    "seconds",
+    [
+        pytest.param(5.0, id="smoke"),
+        pytest.param(min(SECONDS, 20), id="long", marks=pytest.mark.long),
+    ],
+)
 def test_mcp_readers_during_rebuilds(
-    skc_path: Path, clean_env: dict[str, str], project: Path, load_skill: Path, tmp_path: Path
+    skc_path: Path,
+    clean_env: dict[str, str],
+    project: Path,
+    load_skill: Path,
+    tmp_path: Path,
+    seconds: float,
 ) -> None:
     """The same load on long-running MCP servers, which keep index metadata and headings in
     memory between calls: 4 ``skc mcp`` processes call ``skc_show`` and ``skc_search`` in
@@ -269,7 +304,6 @@ def test_mcp_readers_during_rebuilds(
     written = {0}
     written_lock = threading.Lock()
     outcome = Outcome()
-    seconds = min(SECONDS, 20)
     deadline = time.monotonic() + seconds
 
     def client(number: int) -> None:

@@ -12,7 +12,7 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from stress_support import age_files, skill_md, write_tree
+from stress_support import age_files
 
 Runner = Callable[..., "subprocess.CompletedProcess[str]"]
 
@@ -50,16 +50,16 @@ def table_file(size: int = 3 * 1024 * 1024) -> tuple[str, list[str]]:
     return "".join(parts), before
 
 
-def make_skill(project: Path) -> tuple[list[str], str]:
+def table_skill(write_skill: Callable[..., Path], project: Path) -> tuple[list[str], str]:
+    """The project skill ``big``, its reference ``tables.md`` a :func:`table_file`; the
+    names of its parts before the limit and the file's text."""
     text, before = table_file()
-    source = project / ".skillc" / "skills" / "big"
-    body = "# Big\n\nSee [the tables](references/tables.md).\n"
-    write_tree(
-        source,
-        {
-            "SKILL.md": skill_md("big", "Use when testing the Markdown parse limit.", body),
-            "references/tables.md": text,
-        },
+    source = write_skill(
+        project / ".skillc" / "skills" / "big",
+        description="Use when testing the Markdown parse limit.",
+        heading=False,
+        body="# Big\n\nSee [the tables](references/tables.md).\n",
+        files={"references/tables.md": text},
     )
     age_files(source)
     return before, text
@@ -74,10 +74,10 @@ def limit_warnings(stderr: str) -> list[str]:
 
 
 def test_a_big_table_file_builds_outlines_and_lints_with_a_warning(
-    skc: Runner, ok: Runner, project: Path
+    skc: Runner, ok: Runner, project: Path, write_skill: Callable[..., Path]
 ) -> None:
     ok("init")
-    before, text = make_skill(project)
+    before, text = table_skill(write_skill, project)
     assert len(before) == 4  # Part 0 to Part 3 start before the limit
     line_count = text.count("\n")
 

@@ -11,6 +11,9 @@ After every kill:
 - no row is in the primary log more often than it was logged (nothing doubled);
 - every row logged is in the primary log or still in the fallback log (nothing lost).
 
+The 100,000-row log is the long suite (``long``); the default run kills a sync of 10,000
+rows the same way (smoke).
+
 Skipped when the installed ``skc`` has no ``sync`` command.
 """
 
@@ -27,7 +30,9 @@ from pathlib import Path
 import pytest
 from stress_support import assert_ok
 
-ROWS = 100_000
+#: Rows in the fallback log: the long suite's, and the smoke size of every change.
+FULL = 100_000
+SMOKE = 10_000
 IDENTITY = "timestamp, run_id, command, skill, skill_path, cwd, args, error"
 MAX_ROUNDS = 40
 
@@ -57,6 +62,10 @@ def sync_available(skc_path: Path, clean_env: dict[str, str], project: Path) -> 
         pytest.skip("the installed skc has no 'sync' command (skillc-stats without sync)")
 
 
+@pytest.mark.parametrize(
+    "rows",
+    [pytest.param(SMOKE, id="smoke"), pytest.param(FULL, id="long", marks=pytest.mark.long)],
+)
 def test_sigkill_during_sync_loses_and_doubles_nothing(
     sync_available: None,
     ok: object,
@@ -65,6 +74,7 @@ def test_sigkill_during_sync_loses_and_doubles_nothing(
     project: Path,
     demo: Path,
     runtime: Path,
+    rows: int,
 ) -> None:
     from skillc_index import Layout, resolve_skill
     from skillc_index.accesslog import AccessRecord, fallback_log, insert
@@ -82,14 +92,14 @@ def test_sigkill_during_sync_loses_and_doubles_nothing(
             f"2026-01-01T{number // 3600 % 24:02d}:{number // 60 % 60:02d}:{number % 60:02d}Z",
             "run-sync-stress",
         )
-        for number in range(ROWS - ROWS // 10)
+        for number in range(rows - rows // 10)
     ]
-    records = unique + unique[::9][: ROWS // 10]  # one row in ten logged twice, identically
+    records = unique + unique[::9][: rows // 10]  # one row in ten logged twice, identically
     fallback = fallback_log(layout, "demo")
     insert(fallback, records)
     primary = runtime / ".skillc-meta" / "logs.db"
     logged = identities(primary) + identities(fallback)
-    assert sum(logged.values()) == ROWS + sum(identities(primary).values())
+    assert sum(logged.values()) == rows + sum(identities(primary).values())
     assert max(identities(fallback).values()) == 2  # the exact copies are there
 
     killed = 0
@@ -123,7 +133,7 @@ def test_sigkill_during_sync_loses_and_doubles_nothing(
         if finished:
             break
         delay *= 1.4
-    print(f"\nsync: {ROWS} rows, killed {killed} times (last kill after {delay / 1.4:.2f} s)")
+    print(f"\nsync: {rows} rows, killed {killed} times (last kill after {delay / 1.4:.2f} s)")
     assert finished, f"no sync finished in {MAX_ROUNDS} rounds"
     assert killed >= 3, "the sync was never killed while working: make the log bigger"
     assert identities(primary) == logged  # everything home, exactly once

@@ -2,6 +2,9 @@
 PostgreSQL database at once while ``skc stats --all --from`` reads it; every row arrives
 exactly once. An upload killed (SIGKILL) mid-way and started again doubles nothing.
 
+Those full sizes are the long suite (``long``); the default run has the same tests at a
+smoke size (3 machines, 20,000 rows: four upload batches each).
+
 Each "machine" is a ``$SKILLC_HOME`` of its own, its runtime log filled by skillc's own log
 writer, uploaded by the installed ``skc sync --to`` (a real process) as user ``user<i>``.
 Every row is unique in its content (its ``args`` holds its number), so a row sent twice
@@ -17,30 +20,50 @@ import shutil
 import signal
 import subprocess
 import time
-from contextlib import closing
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
 from stress_support import TIMEOUT
 
-MACHINES = 8
-ROWS = 100_000
+#: (machines, rows per machine): the long suite's size and the smoke size of every change.
+FULL = (8, 100_000)
+SMOKE = (3, 20_000)
+SIZES = [
+    pytest.param(SMOKE, id="smoke"),
+    pytest.param(FULL, id="long", marks=pytest.mark.long),
+]
 
 
 @pytest.fixture(scope="module")
-def full_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A runtime log of :data:`ROWS` accesses, written once by skillc's log writer and copied
-    to each machine (each copy is a log of its own: another path, another machine)."""
-    log = tmp_path_factory.mktemp("template") / "logs.db"
-    fill(log, "demo", ROWS)
-    return log
+def template_logs(tmp_path_factory: pytest.TempPathFactory) -> Callable[[int], Path]:
+    """``template(rows)``: a runtime log of ``rows`` accesses, written once per size by
+    skillc's log writer, to be copied to each machine (:func:`install_log`)."""
+    made: dict[int, Path] = {}
+
+    def template(rows: int) -> Path:
+        if rows not in made:
+            made[rows] = tmp_path_factory.mktemp(f"template{rows}") / "logs.db"
+            fill(made[rows], "demo", rows)
+        return made[rows]
+
+    return template
 
 
 def install_log(template: Path, home: Path, skill: str) -> None:
-    """``template`` as the global runtime log of ``skill`` on the machine of ``home``."""
+    """``template`` as the global runtime log of ``skill`` on the machine of ``home``: a log
+    of its own, with its own identity (a log skillc made there would have its own; copies of
+    one log that kept its identity are one log to the team store, told apart only once one
+    of them has uploaded, see skillc-stats' test_team.py)."""
+    from skillc_index.accesslog import connect
+    from skillc_index.accesslog.identity import new_log_id
+
     folder = home / ".skillc" / "runtime" / skill / ".skillc-meta"
     folder.mkdir(parents=True)
     shutil.copyfile(template, folder / "logs.db")
+    with closing(connect(folder / "logs.db")) as db:
+        db.execute("UPDATE log_identity SET log_id = ? WHERE one = 1", (new_log_id(),))
 
 
 def fill(log: Path, skill: str, rows: int) -> None:
@@ -90,72 +113,96 @@ def sync_to(skc_path: Path, url: str, home: Path, env: dict[str, str], user: str
     )
 
 
+@contextmanager
+def started(commands: list[Command]) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """The commands started at once; any still running at the end killed (a failed
+    assertion leaves no process and no open pipe behind)."""
+    processes: list[subprocess.Popen[bytes]] = []
+    try:
+        for argv, cwd, env in commands:
+            processes.append(
+                subprocess.Popen(
+                    argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+                )
+            )
+        yield processes
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+            process.communicate(timeout=TIMEOUT)
+
+
+@pytest.mark.parametrize("size", SIZES)
 def test_eight_uploads_at_once_while_stats_reads(
     postgres_url: str,
     skc_path: Path,
     clean_env: dict[str, str],
     tmp_path: Path,
-    full_log: Path,
+    template_logs: Callable[[int], Path],
+    size: tuple[int, int],
 ) -> None:
+    machines, rows = size
     homes = []
-    for i in range(MACHINES):
+    for i in range(machines):
         home = tmp_path / f"m{i}"
-        install_log(full_log, home, "demo")
+        install_log(template_logs(rows), home, "demo")
         homes.append(home)
-    uploads = []
-    for i, home in enumerate(homes):
-        argv, cwd, env = sync_to(skc_path, postgres_url, home, clean_env, f"user{i}")
-        uploads.append(
-            subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        )
+    commands = [
+        sync_to(skc_path, postgres_url, home, clean_env, f"user{i}") for i, home in enumerate(homes)
+    ]
     reader_env = {**clean_env, "SKILLC_HOME": str(tmp_path / "reader")}
     (tmp_path / "reader").mkdir()
     seen: list[int] = []
     deadline = time.monotonic() + TIMEOUT
-    running = True
-    while running:  # reads while the uploads run, and once after the last one ended
-        assert time.monotonic() < deadline, "the uploads did not finish"
-        running = any(upload.poll() is None for upload in uploads)
-        read = subprocess.run(
-            [str(skc_path), "stats", "--all", "--from", postgres_url, "--format", "json"],
-            cwd=tmp_path / "reader",
-            env=reader_env,
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT,
-            check=False,
-        )
-        if read.returncode == 1 and "no skillc team store" in read.stderr:
-            continue  # before the first upload created the schema
-        assert read.returncode == 0, read.stderr
-        seen.append(sum(entry["uses"] for entry in json.loads(read.stdout)["data"]))
-    for upload in uploads:
-        out, err = upload.communicate(timeout=TIMEOUT)
-        assert upload.returncode == 0, err.decode()
-        assert out.decode().startswith(f"Uploaded {ROWS} entries from 1 logs")
+    with started(commands) as uploads:
+        running = True
+        while running:  # reads while the uploads run, and once after the last one ended
+            assert time.monotonic() < deadline, "the uploads did not finish"
+            running = any(upload.poll() is None for upload in uploads)
+            read = subprocess.run(
+                [str(skc_path), "stats", "--all", "--from", postgres_url, "--format", "json"],
+                cwd=tmp_path / "reader",
+                env=reader_env,
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT,
+                check=False,
+            )
+            if read.returncode == 1 and "no skillc team store" in read.stderr:
+                continue  # before the first upload created the schema
+            assert read.returncode == 0, read.stderr
+            seen.append(sum(entry["uses"] for entry in json.loads(read.stdout)["data"]))
+        for upload in uploads:
+            out, err = upload.communicate(timeout=TIMEOUT)
+            assert upload.returncode == 0, err.decode()
+            assert out.decode().startswith(f"Uploaded {rows} entries from 1 logs")
     assert len(seen) > 2 and seen == sorted(seen)  # read during the uploads: never less
-    assert seen[-1] == MACHINES * ROWS
+    assert seen[-1] == machines * rows
     total, keys, contents = team(
         postgres_url,
         "SELECT COUNT(*), COUNT(DISTINCT (log_key, source_id)), "
         "COUNT(DISTINCT (username, timestamp, run_id, skill, args)) FROM skillc.access_log",
     )[0]
-    assert total == keys == contents == MACHINES * ROWS
+    assert total == keys == contents == machines * rows
     per_user = team(
         postgres_url, "SELECT username, COUNT(*) FROM skillc.access_log GROUP BY 1 ORDER BY 1"
     )
-    assert per_user == [(f"user{i}", ROWS) for i in range(MACHINES)]
+    assert per_user == [(f"user{i}", rows) for i in range(machines)]
 
 
+@pytest.mark.parametrize("size", SIZES)
 def test_an_upload_killed_and_started_again_doubles_nothing(
     postgres_url: str,
     skc_path: Path,
     clean_env: dict[str, str],
     tmp_path: Path,
-    full_log: Path,
+    template_logs: Callable[[int], Path],
+    size: tuple[int, int],
 ) -> None:
+    rows = size[1]
     home = tmp_path / "m"
-    install_log(full_log, home, "demo")
+    install_log(template_logs(rows), home, "demo")
     argv, cwd, env = sync_to(skc_path, postgres_url, home, clean_env, "killed")
     counts: list[int] = []
     delay = 0.3
@@ -177,16 +224,16 @@ def test_an_upload_killed_and_started_again_doubles_nothing(
             if _has_schema(postgres_url)
             else "SELECT 0, 0",
         )[0]
-        assert total == contents <= ROWS  # whole batches, none twice
+        assert total == contents <= rows  # whole batches, none twice
         counts.append(int(str(total)))
         delay *= 1.5
     else:
         raise AssertionError(f"the upload never finished; rows after each kill: {counts}")
-    assert any(0 < count < ROWS for count in counts), counts  # killed mid-upload at least once
+    assert any(0 < count < rows for count in counts), counts  # killed mid-upload at least once
     total, contents = team(
         postgres_url, "SELECT COUNT(*), COUNT(DISTINCT args) FROM skillc.access_log"
     )[0]
-    assert total == contents == ROWS
+    assert total == contents == rows
     again = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, check=False)
     assert again.returncode == 0 and again.stdout.startswith("Uploaded 0 entries")
 

@@ -26,13 +26,7 @@ from skillc_index.build.skill import build_skill
 from skillc_index.installed import ROUTING_ROOTS_VARIABLE
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
-
-
-def write_skill(folder: Path, name: str, description: str, body: str = "") -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    text = f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\n{body}"
-    (folder / "SKILL.md").write_text(text, encoding="utf-8")
-    return folder
+WriteSkill = Callable[..., Path]
 
 
 def find(gateway: Run, *args: str, env: dict[str, str] | None = None) -> dict[str, Any]:
@@ -55,7 +49,9 @@ def layout(project: Path, home: Path) -> Layout:
 # -- what is searched ----------------------------------------------------------------------
 
 
-def test_both_stores_are_searched(gateway: Run, project: Path, home: Path) -> None:
+def test_both_stores_are_searched(
+    gateway: Run, project: Path, home: Path, write_skill: WriteSkill
+) -> None:
     write_skill(project / ".skillc/skills/invoices", "invoices", "Make invoices from orders.")
     write_skill(home / ".skillc/skills/receipts", "receipts", "Scan receipts into invoices.")
     data = find(gateway, "invoices")
@@ -67,7 +63,9 @@ def test_both_stores_are_searched(gateway: Run, project: Path, home: Path) -> No
     assert data["query"] == "invoices" and data["warnings"] == []
 
 
-def test_agent_folders_project_and_home(gateway: Run, project: Path, home: Path) -> None:
+def test_agent_folders_project_and_home(
+    gateway: Run, project: Path, home: Path, write_skill: WriteSkill
+) -> None:
     write_skill(project / ".claude/skills/kite", "kite", "Fly a kite in the wind.")
     write_skill(home / ".agents/skills/glider", "glider", "Fly a glider in the wind.")
     write_skill(home / ".config/opencode/skills/boat", "boat", "Sail a boat.")
@@ -81,7 +79,9 @@ def test_agent_folders_project_and_home(gateway: Run, project: Path, home: Path)
     assert data["searched"] == 3
 
 
-def test_configured_targets_are_agent_folders(gateway: Run, project: Path, home: Path) -> None:
+def test_configured_targets_are_agent_folders(
+    gateway: Run, project: Path, home: Path, write_skill: WriteSkill
+) -> None:
     (home / ".skillc").mkdir()
     (home / ".skillc/config.toml").write_text('[targets]\nmine = "~/my-agent/skills"\n')
     write_skill(home / "my-agent/skills/lamp", "lamp", "Light a lamp.")
@@ -90,7 +90,7 @@ def test_configured_targets_are_agent_folders(gateway: Run, project: Path, home:
 
 
 def test_a_checkouts_targets_lead_find_nowhere_outside_it(
-    gateway: Run, project: Path, home: Path, tmp_path: Path
+    gateway: Run, project: Path, home: Path, tmp_path: Path, write_skill: WriteSkill
 ) -> None:
     """The project's own [targets] are searched only where they are inside the project: a
     checkout's `evil = "/"` (or any outside folder, or a home folder) is not walked."""
@@ -115,7 +115,9 @@ def installed_plugin(home: Path, records: object) -> None:
     (plugins / "installed_plugins.json").write_text(json.dumps(records), encoding="utf-8")
 
 
-def test_installed_claude_code_plugins(gateway: Run, project: Path, home: Path) -> None:
+def test_installed_claude_code_plugins(
+    gateway: Run, project: Path, home: Path, write_skill: WriteSkill
+) -> None:
     cache = home / ".claude/plugins/cache/market"
     write_skill(cache / "tools/1.0/skills/weather", "weather", "Forecast the weather.")
     write_skill(cache / "other/2.0/skills/rainfall", "rainfall", "Weather rainfall records.")
@@ -151,7 +153,9 @@ def test_installed_claude_code_plugins(gateway: Run, project: Path, home: Path) 
     assert data["searched"] == 2
 
 
-def test_plugin_records_of_version_1_and_bad_files(gateway: Run, home: Path) -> None:
+def test_plugin_records_of_version_1_and_bad_files(
+    gateway: Run, home: Path, write_skill: WriteSkill
+) -> None:
     install = home / ".claude/plugins/cache/m/p/1"
     write_skill(install / "skills/anchor", "anchor", "Drop the anchor.")
     installed_plugin(home, {"version": 1, "plugins": {"p@m": {"installPath": str(install)}}})
@@ -161,7 +165,9 @@ def test_plugin_records_of_version_1_and_bad_files(gateway: Run, home: Path) -> 
         assert find(gateway, "anchor")["skills"] == []
 
 
-def test_a_plugin_skills_folder_leading_out_is_not_searched(gateway: Run, home: Path) -> None:
+def test_a_plugin_skills_folder_leading_out_is_not_searched(
+    gateway: Run, home: Path, write_skill: WriteSkill
+) -> None:
     install = home / ".claude/plugins/cache/m/p/1"
     install.mkdir(parents=True)
     write_skill(home / "elsewhere/secret", "secret", "A secret skill.")
@@ -170,7 +176,9 @@ def test_a_plugin_skills_folder_leading_out_is_not_searched(gateway: Run, home: 
     assert find(gateway, "secret")["skills"] == []
 
 
-def test_path_replaces_the_roots_and_nested_skills_count(gateway: Run, project: Path) -> None:
+def test_path_replaces_the_roots_and_nested_skills_count(
+    gateway: Run, project: Path, write_skill: WriteSkill
+) -> None:
     write_skill(project / ".skillc/skills/stored", "stored", "Paint a fence.")
     library = project / "library"
     outer = write_skill(library / "outer", "outer", "Paint a house.")
@@ -184,7 +192,9 @@ def test_path_replaces_the_roots_and_nested_skills_count(gateway: Run, project: 
     assert names(find(gateway, "paint", "--path", "library/outer/parts/inner")) == ["inner"]
 
 
-def test_skill_routing_roots_is_the_default_path(gateway: Run, project: Path) -> None:
+def test_skill_routing_roots_is_the_default_path(
+    gateway: Run, project: Path, write_skill: WriteSkill
+) -> None:
     write_skill(project / ".skillc/skills/stored", "stored", "Paint a fence.")
     write_skill(project / "a/one", "one", "Paint a house.")
     write_skill(project / "b/two", "two", "Paint a door.")
@@ -196,7 +206,9 @@ def test_skill_routing_roots_is_the_default_path(gateway: Run, project: Path) ->
     assert names(data) == ["one"]
 
 
-def test_hidden_folders_node_modules_and_depth(gateway: Run, project: Path) -> None:
+def test_hidden_folders_node_modules_and_depth(
+    gateway: Run, project: Path, write_skill: WriteSkill
+) -> None:
     library = project / "library"
     write_skill(library / ".hidden/secret", "secret", "Paint in secret.")  # entered
     write_skill(library / "node_modules/dep", "dep", "Paint a dependency.")
@@ -214,7 +226,7 @@ def test_hidden_folders_node_modules_and_depth(gateway: Run, project: Path) -> N
 
 
 def test_skills_in_dot_folders_are_found_and_what_is_not_a_source_is_not(
-    gateway: Run, project: Path
+    gateway: Run, project: Path, write_skill: WriteSkill
 ) -> None:
     """A repository shaped like openai/skills (skills/.curated/..., skills/.system/...):
     find walks by the rule build and lint walk by (skillc_index.skips_folder)."""
@@ -239,7 +251,7 @@ def test_skills_in_dot_folders_are_found_and_what_is_not_a_source_is_not(
 
 
 def test_symlinked_folders_are_followed_only_as_entries_of_a_root(
-    gateway: Run, project: Path
+    gateway: Run, project: Path, write_skill: WriteSkill
 ) -> None:
     outside = write_skill(project / "outside/linked", "linked", "Paint through a link.")
     write_skill(project / "outside/deeper", "deeper", "Paint through a deeper link.")
@@ -255,7 +267,9 @@ def test_symlinked_folders_are_followed_only_as_entries_of_a_root(
 # -- deployed skills and duplicates ----------------------------------------------------------
 
 
-def test_the_router_of_skc_route_is_not_found(gateway: Run, project: Path) -> None:
+def test_the_router_of_skc_route_is_not_found(
+    gateway: Run, project: Path, write_skill: WriteSkill
+) -> None:
     router = write_skill(project / ".claude/skills/skill-router", "skill-router", "Find skills.")
     write_skill(project / ".claude/skills/finder", "finder", "Find skills in folders.")
     assert sorted(names(find(gateway, "find skills"))) == ["finder", "skill-router"]
@@ -264,7 +278,9 @@ def test_the_router_of_skc_route_is_not_found(gateway: Run, project: Path) -> No
     assert names(data) == ["finder"] and data["searched"] == 1
 
 
-def test_name_and_description_outweigh_the_body(gateway: Run, project: Path) -> None:
+def test_name_and_description_outweigh_the_body(
+    gateway: Run, project: Path, write_skill: WriteSkill
+) -> None:
     folder = project / ".claude/skills"
     write_skill(folder / "tables", "tables", "Format tables.", "Mentions invoices once.\n" * 1)
     write_skill(folder / "invoices", "invoices", "Create and send invoices to customers.")
@@ -276,7 +292,9 @@ def test_name_and_description_outweigh_the_body(gateway: Run, project: Path) -> 
     assert ledger["sections"][0]["line"] == 8
 
 
-def test_a_request_that_is_a_skill_name_finds_that_skill_first(gateway: Run, project: Path) -> None:
+def test_a_request_that_is_a_skill_name_finds_that_skill_first(
+    gateway: Run, project: Path, write_skill: WriteSkill
+) -> None:
     store = project / ".skillc/skills"
     write_skill(store / "brainstorming", "brainstorming", "Turn rough ideas into designs.")
     write_skill(
@@ -302,7 +320,7 @@ def test_a_request_that_is_a_skill_name_finds_that_skill_first(gateway: Run, pro
 
 
 def test_a_built_symlink_stub_counts_as_its_source(
-    gateway: Run, project: Path, home: Path, layout: Layout
+    gateway: Run, project: Path, home: Path, layout: Layout, write_skill: WriteSkill
 ) -> None:
     source = write_skill(
         project / ".skillc/skills/mixer", "mixer", "Mix audio tracks.", "## Levels\n\nBalance.\n"
@@ -320,7 +338,7 @@ def test_a_built_symlink_stub_counts_as_its_source(
 
 
 def test_a_deployment_whose_source_is_gone_is_skipped(
-    gateway: Run, project: Path, home: Path, layout: Layout
+    gateway: Run, project: Path, home: Path, layout: Layout, write_skill: WriteSkill
 ) -> None:
     import shutil
 
@@ -339,7 +357,9 @@ def test_a_deployment_whose_source_is_gone_is_skipped(
     assert skill["deployed_to"] == [str(project / ".claude/skills/mixer")]
 
 
-def test_a_copied_stub_counts_as_its_source(gateway: Run, home: Path) -> None:
+def test_a_copied_stub_counts_as_its_source(
+    gateway: Run, home: Path, write_skill: WriteSkill
+) -> None:
     source = write_skill(home / ".skillc/skills/drums", "drums", "Tune the drums.")
     build_skill("drums", Layout.discover(home, {"SKILLC_HOME": str(home)}), copy=True)
     copy = home / ".claude/skills/drums"
@@ -357,7 +377,7 @@ def test_a_copied_stub_counts_as_its_source(gateway: Run, home: Path) -> None:
     ],
 )
 def test_a_deployed_copy_whose_manifest_cannot_be_read_is_skipped_and_counted(
-    gateway: Run, project: Path, manifest: bytes
+    gateway: Run, project: Path, manifest: bytes, write_skill: WriteSkill
 ) -> None:
     """One stranger's skill in a checkout's agent folder must not stop find for the others
     (a deep manifest was E999, RecursionError)."""
@@ -375,7 +395,9 @@ def test_a_deployed_copy_whose_manifest_cannot_be_read_is_skipped_and_counted(
     assert sorted(names(find(gateway, "convert pdf"))) == ["evil", "good"]
 
 
-def test_a_stub_of_a_source_outside_the_roots(gateway: Run, project: Path, home: Path) -> None:
+def test_a_stub_of_a_source_outside_the_roots(
+    gateway: Run, project: Path, home: Path, write_skill: WriteSkill
+) -> None:
     """A project's agent folder links to another project's runtime: its source is found."""
     other = project.parent / "other-project"
     source = write_skill(other / ".skillc/skills/violin", "violin", "Play the violin.")
@@ -388,7 +410,7 @@ def test_a_stub_of_a_source_outside_the_roots(gateway: Run, project: Path, home:
 
 
 def test_the_same_skill_in_two_agent_folders_is_one_result(
-    gateway: Run, project: Path, home: Path
+    gateway: Run, project: Path, home: Path, write_skill: WriteSkill
 ) -> None:
     body = "## Steps\n\nStir  the   paint.\n"
     first = write_skill(project / ".claude/skills/stir", "stir", "Stir paint.", body)
@@ -411,7 +433,7 @@ def test_the_same_skill_in_two_agent_folders_is_one_result(
 # -- freshness: the catalog is brought up to date before every answer -----------------------
 
 
-def test_a_new_skill_is_found_at_once(gateway: Run, project: Path) -> None:
+def test_a_new_skill_is_found_at_once(gateway: Run, project: Path, write_skill: WriteSkill) -> None:
     write_skill(project / ".skillc/skills/alpha", "alpha", "The first skill.")
     assert names(find(gateway, "zeppelin")) == []
     write_skill(project / ".skillc/skills/beta", "beta", "Pilot a zeppelin.")
@@ -422,7 +444,9 @@ def test_a_new_skill_is_found_at_once(gateway: Run, project: Path) -> None:
     assert sorted(names(find(gateway, "zeppelin"))) == ["beta", "gamma"]
 
 
-def test_an_edited_skill_is_read_again_at_once(gateway: Run, project: Path) -> None:
+def test_an_edited_skill_is_read_again_at_once(
+    gateway: Run, project: Path, write_skill: WriteSkill
+) -> None:
     skill = write_skill(project / ".skillc/skills/alpha", "alpha", "Ride a bicycle.")
     assert names(find(gateway, "bicycle")) == ["alpha"]
     write_skill(skill, "alpha", "Ride a tricycle.")
@@ -435,7 +459,7 @@ def test_an_edited_skill_is_read_again_at_once(gateway: Run, project: Path) -> N
 
 
 def test_a_recent_skill_is_looked_at_again_but_indexed_only_when_its_bytes_changed(
-    project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
+    project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
 ) -> None:
     indexed: list[str] = []
     real_add = postings.add
@@ -465,7 +489,9 @@ def test_a_recent_skill_is_looked_at_again_but_indexed_only_when_its_bytes_chang
     assert content == hashlib.sha1((skill / "SKILL.md").read_bytes()).digest()
 
 
-def test_a_removed_skill_is_gone_at_once(gateway: Run, project: Path, home: Path) -> None:
+def test_a_removed_skill_is_gone_at_once(
+    gateway: Run, project: Path, home: Path, write_skill: WriteSkill
+) -> None:
     import shutil
 
     write_skill(project / ".skillc/skills/alpha", "alpha", "Bake bread.")
@@ -482,7 +508,7 @@ def test_a_removed_skill_is_gone_at_once(gateway: Run, project: Path, home: Path
 
 
 def test_a_retargeted_or_replaced_symlink_entry_is_seen_at_once(
-    gateway: Run, project: Path
+    gateway: Run, project: Path, write_skill: WriteSkill
 ) -> None:
     first = write_skill(project / "first", "first", "Row a boat.")
     second = write_skill(project / "second", "second", "Row a canoe.")
@@ -509,7 +535,7 @@ def test_a_retargeted_or_replaced_symlink_entry_is_seen_at_once(
 
 
 def test_the_catalog_on_disk_is_what_the_next_process_reads(
-    gateway_process: Run, project: Path
+    gateway_process: Run, project: Path, write_skill: WriteSkill
 ) -> None:
     """Each process loads the saved state and checks it against the files: change, find."""
     write_skill(project / ".skillc/skills/alpha", "alpha", "Knit a scarf.")
@@ -526,7 +552,9 @@ def test_the_catalog_on_disk_is_what_the_next_process_reads(
     assert names(run("sweater")) == ["alpha"]
 
 
-def test_two_processes_find_at_once(project: Path, clean_env: dict[str, str], home: Path) -> None:
+def test_two_processes_find_at_once(
+    project: Path, clean_env: dict[str, str], home: Path, write_skill: WriteSkill
+) -> None:
     library = project / "library"
     for number in range(150):
         write_skill(library / f"s{number}", f"s{number}", f"Skill number {number} of many.")
@@ -554,7 +582,7 @@ def test_two_processes_find_at_once(project: Path, clean_env: dict[str, str], ho
 
 
 def test_a_query_with_bytes_that_are_not_utf8_is_answered(
-    project: Path, layout: Layout, clean_env: dict[str, str]
+    project: Path, layout: Layout, clean_env: dict[str, str], write_skill: WriteSkill
 ) -> None:
     write_skill(project / "lib/owls", "owls", "A skill about owls.")
     found = find_skills(layout, "\udcff\udcfe owls", paths=["lib"])  # as Python reads argv
@@ -565,7 +593,7 @@ def test_a_query_with_bytes_that_are_not_utf8_is_answered(
 
 
 def test_folders_whose_names_are_not_utf8_are_skipped_and_counted(
-    project: Path, layout: Layout
+    project: Path, layout: Layout, write_skill: WriteSkill
 ) -> None:
     write_skill(project / "lib/ok", "ok", "PDF tools.")
     bad = project / "lib" / os.fsdecode(b"caf\xe9")  # as Python reads such a name
@@ -583,7 +611,9 @@ def test_folders_whose_names_are_not_utf8_are_skipped_and_counted(
     ]
 
 
-def test_a_budget_cut_answer_is_partial_and_the_next_goes_on(project: Path, layout: Layout) -> None:
+def test_a_budget_cut_answer_is_partial_and_the_next_goes_on(
+    project: Path, layout: Layout, write_skill: WriteSkill
+) -> None:
     for number in range(40):
         write_skill(project / f"lib/s{number}", f"s{number}", "A skill about owls.")
     first = find_skills(layout, "owls", paths=["lib"], budget=0.0)
@@ -610,7 +640,7 @@ def test_a_budget_goes_on_only_when_the_pace_says_the_rest_fits_in_three_budgets
 
 
 def test_each_skill_shown_gets_its_own_sections_and_a_changed_one_its_new_ones(
-    project: Path, layout: Layout
+    project: Path, layout: Layout, write_skill: WriteSkill
 ) -> None:
     write_skill(project / "lib/owls", "owls", "About owls.", "## Owl calls\n\nHoots.\n")
     write_skill(project / "lib/doves", "doves", "About doves.", "## Coos\n\nNo hoots.\n")
@@ -627,7 +657,9 @@ def test_each_skill_shown_gets_its_own_sections_and_a_changed_one_its_new_ones(
 # -- the catalog file ---------------------------------------------------------------------
 
 
-def test_a_foreign_catalog_file_is_left_alone(gateway: Run, project: Path, home: Path) -> None:
+def test_a_foreign_catalog_file_is_left_alone(
+    gateway: Run, project: Path, home: Path, write_skill: WriteSkill
+) -> None:
     write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
     (home / ".skillc").mkdir()
     catalog = home / ".skillc/catalog.db"
@@ -654,7 +686,7 @@ def test_a_foreign_catalog_file_is_left_alone(gateway: Run, project: Path, home:
 
 
 def test_a_corrupt_catalog_of_ours_is_made_again(
-    gateway_process: Run, project: Path, home: Path
+    gateway_process: Run, project: Path, home: Path, write_skill: WriteSkill
 ) -> None:
     write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
     assert "alpha" in gateway_process("find", "fish").stdout
@@ -672,7 +704,7 @@ def test_a_corrupt_catalog_of_ours_is_made_again(
 
 
 def test_an_unwritable_home_gives_a_catalog_in_memory(
-    gateway: Run, project: Path, home: Path
+    gateway: Run, project: Path, home: Path, write_skill: WriteSkill
 ) -> None:
     if os.geteuid() == 0:
         pytest.skip("root writes anywhere")
@@ -690,7 +722,7 @@ def test_an_unwritable_home_gives_a_catalog_in_memory(
 
 
 def test_a_home_that_is_a_file_gives_a_catalog_in_memory(
-    gateway: Run, project: Path, tmp_path: Path
+    gateway: Run, project: Path, tmp_path: Path, write_skill: WriteSkill
 ) -> None:
     """(Works as root too: nothing can be created below a file.)"""
     write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
@@ -704,7 +736,11 @@ def test_a_home_that_is_a_file_gives_a_catalog_in_memory(
 
 
 def test_another_ranker_version_rebuilds_the_catalog(
-    project: Path, home: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
+    project: Path,
+    home: Path,
+    layout: Layout,
+    monkeypatch: pytest.MonkeyPatch,
+    write_skill: WriteSkill,
 ) -> None:
     write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
     assert [s.name for s in find_skills(layout, "fish").skills] == ["alpha"]
@@ -718,7 +754,7 @@ def test_another_ranker_version_rebuilds_the_catalog(
 
 
 def test_a_catalog_missing_a_table_its_versions_promise_is_made_again(
-    gateway: Run, project: Path, home: Path
+    gateway: Run, project: Path, home: Path, write_skill: WriteSkill
 ) -> None:
     """A development build's catalog: current versions, another set of tables. No E999."""
     write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
@@ -775,7 +811,7 @@ def test_a_path_that_is_not_a_folder(gateway: Run, project: Path, layout: Layout
 
 
 def test_unreadable_and_invalid_skills_are_skipped_and_counted(
-    gateway: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+    gateway: Run, project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
 ) -> None:
     library = project / "library"
     write_skill(library / "good", "good", "Plant trees.")
@@ -829,7 +865,7 @@ def test_unreadable_and_invalid_skills_are_skipped_and_counted(
 
 
 def test_a_skipped_skill_whose_folder_changed_stays_skipped(
-    gateway: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+    gateway: Run, project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
 ) -> None:
     import skillc_gateway.catalog.engine as engine
 
@@ -866,7 +902,7 @@ def test_a_huge_skill_md_is_read_up_to_its_first_mib(gateway: Run, project: Path
 # -- output ---------------------------------------------------------------------------------
 
 
-def test_text_output(gateway: Run, project: Path, home: Path) -> None:
+def test_text_output(gateway: Run, project: Path, home: Path, write_skill: WriteSkill) -> None:
     write_skill(
         project / ".skillc/skills/brew",
         "brew",
@@ -906,7 +942,8 @@ def test_text_output(gateway: Run, project: Path, home: Path) -> None:
     assert opened.returncode == 0 and opened.stdout.startswith("## Dashes")
 
 
-def test_json_shape(gateway: Run, project: Path) -> None:
+@pytest.mark.semantic  # the ranker named depends on the extra: run with it too
+def test_json_shape(gateway: Run, project: Path, write_skill: WriteSkill) -> None:
     write_skill(project / ".skillc/skills/brew", "brew", "Brew coffee.", "## Beans\n\nCoffee.\n")
     for other in ("tea", "juice", "soup"):
         write_skill(project / f".skillc/skills/{other}", other, f"Make {other}.")
@@ -929,7 +966,9 @@ def test_json_shape(gateway: Run, project: Path) -> None:
     assert skill["sections"][0] == {"file": "SKILL.md", "heading": "Beans", "line": 8}
 
 
-def test_find_is_not_logged(gateway: Run, project: Path, home: Path, layout: Layout) -> None:
+def test_find_is_not_logged(
+    gateway: Run, project: Path, home: Path, layout: Layout, write_skill: WriteSkill
+) -> None:
     write_skill(project / ".skillc/skills/brew", "brew", "Brew coffee.")
     build_skill("brew", layout, targets=[])
     logs = project / ".skillc/runtime/brew/.skillc-meta/logs.db"
@@ -988,7 +1027,7 @@ def watching() -> None:
 
 
 def test_a_watching_catalog_walks_again_only_after_a_change(
-    project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
+    project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
 ) -> None:
     import time
 
@@ -1025,7 +1064,7 @@ def test_a_watching_catalog_walks_again_only_after_a_change(
 
 
 def test_a_deployment_whose_source_is_gone_leaves_a_watching_catalog_calm(
-    project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
+    project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
 ) -> None:
     import shutil
     import time
@@ -1047,7 +1086,11 @@ def test_a_deployment_whose_source_is_gone_leaves_a_watching_catalog_calm(
 
 
 def test_after_a_change_a_watching_catalog_looks_only_at_what_changed(
-    project: Path, tmp_path: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
+    project: Path,
+    tmp_path: Path,
+    layout: Layout,
+    monkeypatch: pytest.MonkeyPatch,
+    write_skill: WriteSkill,
 ) -> None:
     import shutil
     import time
@@ -1110,7 +1153,7 @@ def test_after_a_change_a_watching_catalog_looks_only_at_what_changed(
 
 
 def test_a_watcher_that_lost_events_makes_a_full_pass(
-    project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
+    project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
 ) -> None:
     import time
 
@@ -1143,7 +1186,7 @@ def test_a_watcher_that_lost_events_makes_a_full_pass(
 
 
 def test_a_root_with_too_many_folders_is_searched_in_part(
-    project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
+    project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
 ) -> None:
     from skillc_gateway.catalog import scan
 
@@ -1156,7 +1199,9 @@ def test_a_root_with_too_many_folders_is_searched_in_part(
     assert any("more than 5 folders" in warning.text for warning in result.warnings)
 
 
-def test_a_symlinked_skill_md_is_skipped_not_followed(gateway: Run, project: Path) -> None:
+def test_a_symlinked_skill_md_is_skipped_not_followed(
+    gateway: Run, project: Path, write_skill: WriteSkill
+) -> None:
     secret = project / "secret.txt"
     secret.write_text("---\nname: leak\ndescription: hunter2 password\n---\n")
     (project / "library/leak").mkdir(parents=True)
@@ -1166,7 +1211,9 @@ def test_a_symlinked_skill_md_is_skipped_not_followed(gateway: Run, project: Pat
     assert names(data) == ["good"] and data["skipped"] == 1
 
 
-def test_a_symlink_loop_hides_nothing_but_itself(gateway: Run, project: Path) -> None:
+def test_a_symlink_loop_hides_nothing_but_itself(
+    gateway: Run, project: Path, write_skill: WriteSkill
+) -> None:
     """A looping link among a folder's entries (the folder itself, or its SKILL.md) is one
     entry that cannot be looked at: the other skills of the folder are searched."""
     for name in ("one", "two"):
@@ -1198,7 +1245,7 @@ def test_a_huge_heading_is_read_in_bounded_time(project: Path, layout: Layout) -
 
 
 def test_a_watcher_out_of_room_gives_up_and_passes_go_on(
-    project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
+    project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
 ) -> None:
     from skillc_gateway.catalog import watch
 
@@ -1217,7 +1264,7 @@ def test_a_watcher_out_of_room_gives_up_and_passes_go_on(
 
 
 def test_another_version_rewriting_the_catalog_does_not_get_it_deleted(
-    project: Path, layout: Layout
+    project: Path, layout: Layout, write_skill: WriteSkill
 ) -> None:
     write_skill(project / ".claude/skills/owls", "owls", "All about owls.")
     assert [s.name for s in find_skills(layout, "owls").skills] == ["owls"]

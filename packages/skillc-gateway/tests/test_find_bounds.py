@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +21,7 @@ from skillc_gateway.catalog import Catalog, database, engine
 from skillc_index import Layout
 from skillc_index.installed import Root
 
-
-def write_skill(folder: Path, name: str, description: str) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    text = f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n"
-    (folder / "SKILL.md").write_text(text, encoding="utf-8")
-    return folder
+WriteSkill = Callable[..., Path]
 
 
 @pytest.fixture
@@ -46,7 +42,11 @@ def names(found: Any) -> list[str]:
 
 
 def test_the_least_recently_used_roots_are_forgotten_with_their_skills(
-    layout: Layout, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    layout: Layout,
+    home: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    write_skill: WriteSkill,
 ) -> None:
     monkeypatch.setattr(database, "MAX_ROOTS", 4)  # forgotten down to 3
     monkeypatch.setattr(database, "TOUCH_NS", 0)  # each use is written
@@ -75,7 +75,11 @@ def test_the_least_recently_used_roots_are_forgotten_with_their_skills(
 
 
 def test_the_states_kept_are_bounded_in_bytes(
-    layout: Layout, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    layout: Layout,
+    home: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    write_skill: WriteSkill,
 ) -> None:
     """A root of many folders is forgotten when the states pass ``MAX_ROOT_BYTES``, however
     few the roots."""
@@ -106,7 +110,11 @@ class Interleaved(Catalog):
 
 
 def test_a_root_forgotten_by_another_process_meanwhile_is_indexed_again(
-    layout: Layout, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    layout: Layout,
+    home: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    write_skill: WriteSkill,
 ) -> None:
     """Process A reads a root's state, process B forgets that root (and its skills) while A
     walks it: A's skills whose rows are gone are indexed again, not lost from every later

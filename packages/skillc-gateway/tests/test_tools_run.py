@@ -39,14 +39,6 @@ def tool(name: str, command: str, rows: str = "", language: str = "bash") -> str
     )
 
 
-def write_skill(root: Path, *tools: str, extra: str = "", name: str = "kit") -> Path:
-    folder = root / ".skillc" / "skills" / name
-    folder.mkdir(parents=True, exist_ok=True)
-    front = f"---\nname: {name}\nversion: 1.0.0\ndescription: Test tools. Use when testing.\n"
-    (folder / "SKILL.md").write_text(f"{front}{extra}---\n\n" + "".join(tools), encoding="utf-8")
-    return folder
-
-
 def script(folder: Path, rel: str, text: str, mode: int = 0o755) -> None:
     path = folder / rel
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -59,6 +51,24 @@ def user_home(tmp_path: Path) -> Path:
     path = tmp_path / "user-home"
     path.mkdir()
     return path
+
+
+@pytest.fixture
+def kit(project: Path, write_skill: Callable[..., Path]) -> Callable[..., Path]:
+    """``kit(*tools, extra="", name="kit")``: the project skill ``name`` (the shared
+    ``write_skill``), its frontmatter with a version and the ``extra`` lines, its body the
+    ``tools`` sections; returns its folder."""
+
+    def make(*tools: str, extra: str = "", name: str = "kit") -> Path:
+        front = f"name: {name}\nversion: 1.0.0\ndescription: Test tools. Use when testing.\n"
+        return write_skill(
+            project / ".skillc" / "skills" / name,
+            frontmatter=front + extra,
+            heading=False,
+            body="\n" + "".join(tools),
+        )
+
+    return make
 
 
 @pytest.fixture
@@ -97,8 +107,8 @@ ECHO_ARGS = tool(
 # -- tools ---------------------------------------------------------------------------------------
 
 
-def test_tools_lists_mcp_style_schemas(run: Run, project: Path) -> None:
-    write_skill(project, ECHO_ARGS, tool("broken", "ls | wc -l"), extra="read_only: true\n")
+def test_tools_lists_mcp_style_schemas(run: Run, project: Path, kit: Callable[..., Path]) -> None:
+    kit(ECHO_ARGS, tool("broken", "ls | wc -l"), extra="read_only: true\n")
     proc = run("tools", "kit", "--format", "json")
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.splitlines() == [
@@ -125,8 +135,10 @@ def test_tools_lists_mcp_style_schemas(run: Run, project: Path) -> None:
     assert (first["runnable"], second["runnable"]) == (True, False)
 
 
-def test_tools_text_and_a_skill_without_tools(run: Run, project: Path, demo: Path) -> None:
-    write_skill(project, ECHO_ARGS)
+def test_tools_text_and_a_skill_without_tools(
+    run: Run, project: Path, demo: Path, kit: Callable[..., Path]
+) -> None:
+    kit(ECHO_ARGS)
     lines = run("tools", "kit").stdout.splitlines()
     assert lines[0] == "echo_args  Runs echo_args."
     assert lines[1] == "    value (string, required)  A value"
@@ -146,8 +158,10 @@ def test_tools_help_has_examples(run: Run) -> None:
 # -- run: arguments ------------------------------------------------------------------------------
 
 
-def test_arguments_become_single_literal_arguments(run: Run, project: Path, tmp_path: Path) -> None:
-    write_skill(project, ECHO_ARGS)
+def test_arguments_become_single_literal_arguments(
+    run: Run, project: Path, tmp_path: Path, kit: Callable[..., Path]
+) -> None:
+    kit(ECHO_ARGS)
     marker = tmp_path / "pwned"
     nasty = f"; rm -rf {tmp_path} $(touch {marker}) `touch {marker}`\nsecond line"
     proc = run("run", "kit", "echo_args", f"value={nasty}", "tags=a b", "tags=c", "loud=yes",
@@ -158,8 +172,8 @@ def test_arguments_become_single_literal_arguments(run: Run, project: Path, tmp_
     assert not marker.exists() and tmp_path.is_dir()
 
 
-def test_optional_arguments_are_left_out(run: Run, project: Path) -> None:
-    write_skill(project, ECHO_ARGS)
+def test_optional_arguments_are_left_out(run: Run, project: Path, kit: Callable[..., Path]) -> None:
+    kit(ECHO_ARGS)
     data = envelope(run("run", "kit", "echo_args", "value=x", "count=7", "loud=false",
                         "--format", "json"))  # fmt: skip
     assert data["parsed"] == ["x", "--n=7"]
@@ -180,9 +194,9 @@ def test_optional_arguments_are_left_out(run: Run, project: Path) -> None:
     ],
 )
 def test_bad_arguments_are_e100(
-    run: Run, project: Path, args: tuple[str, ...], message: str
+    run: Run, project: Path, args: tuple[str, ...], message: str, kit: Callable[..., Path]
 ) -> None:
-    write_skill(project, ECHO_ARGS)
+    kit(ECHO_ARGS)
     proc = run("run", "kit", "echo_args", *args)
     assert proc.returncode == 1
     assert proc.stdout == ""
@@ -190,8 +204,10 @@ def test_bad_arguments_are_e100(
     assert message in proc.stderr
 
 
-def test_unknown_and_broken_tools_are_refused(run: Run, project: Path) -> None:
-    write_skill(project, ECHO_ARGS, tool("broken", "ls | wc -l"))
+def test_unknown_and_broken_tools_are_refused(
+    run: Run, project: Path, kit: Callable[..., Path]
+) -> None:
+    kit(ECHO_ARGS, tool("broken", "ls | wc -l"))
     proc = run("run", "kit", "nope")
     assert proc.stderr.strip() == (
         "error[E100]: invalid option: 'skill 'kit' has no tool 'nope' (tools: echo_args, broken)'"
@@ -204,11 +220,13 @@ def test_unknown_and_broken_tools_are_refused(run: Run, project: Path) -> None:
     assert "see 'skc lint --profile gibberish'" in proc.stderr
 
 
-def test_unknown_and_broken_tools_have_their_types(project: Path, home: Path) -> None:
+def test_unknown_and_broken_tools_have_their_types(
+    project: Path, home: Path, kit: Callable[..., Path]
+) -> None:
     from skillc_gateway._runner import plan_run
     from skillc_index import BrokenTool, Layout, UnknownSkillTool, resolve_skill
 
-    write_skill(project, ECHO_ARGS, tool("broken", "ls | wc -l"))
+    kit(ECHO_ARGS, tool("broken", "ls | wc -l"))
     resolved = resolve_skill("kit", Layout.discover(project, {"SKILLC_HOME": str(home)}))
     with pytest.raises(UnknownSkillTool) as unknown:
         plan_run(resolved, "nope", {})
@@ -221,12 +239,12 @@ def test_unknown_and_broken_tools_have_their_types(project: Path, home: Path) ->
 
 
 def test_running_tools_needs_posix(
-    project: Path, home: Path, monkeypatch: pytest.MonkeyPatch
+    project: Path, home: Path, monkeypatch: pytest.MonkeyPatch, kit: Callable[..., Path]
 ) -> None:
     from skillc_gateway._runner import plan_run, run_tool
     from skillc_index import Layout, UnsupportedPlatform, resolve_skill
 
-    write_skill(project, ECHO_ARGS)
+    kit(ECHO_ARGS)
     resolved = resolve_skill("kit", Layout.discover(project, {"SKILLC_HOME": str(home)}))
     plan = plan_run(resolved, "echo_args", {"value": "x"})
     monkeypatch.setattr("skillc_gateway._runner.os.name", "nt")
@@ -256,9 +274,11 @@ def test_bind_arguments_types_values() -> None:
 # -- run: program, folder, environment -----------------------------------------------------------
 
 
-def test_dry_run_shows_the_plan_and_runs_nothing(run: Run, project: Path, tmp_path: Path) -> None:
+def test_dry_run_shows_the_plan_and_runs_nothing(
+    run: Run, project: Path, tmp_path: Path, kit: Callable[..., Path]
+) -> None:
     marker = tmp_path / "ran"
-    write_skill(project, tool("touch", f"touch {marker}"))
+    kit(tool("touch", f"touch {marker}"))
     data = envelope(run("run", "kit", "touch", "--dry-run", "--format", "json"))
     assert data["argv"][0].endswith("/touch") and data["argv"][1:] == [str(marker)]  # type: ignore[index]
     assert (data["timeout"], data["mode"]) == (30, "Global")
@@ -267,8 +287,10 @@ def test_dry_run_shows_the_plan_and_runs_nothing(run: Run, project: Path, tmp_pa
     assert text[0].endswith(f"touch {marker}") and text[2:] == ["timeout: 30s", "mode: Global"]
 
 
-def test_cwd_is_the_git_root_else_home(run: Run, project: Path, user_home: Path) -> None:
-    write_skill(project, tool("where", f"{PYTHON} -c 'import os; print(os.getcwd())'"))
+def test_cwd_is_the_git_root_else_home(
+    run: Run, project: Path, user_home: Path, kit: Callable[..., Path]
+) -> None:
+    kit(tool("where", f"{PYTHON} -c 'import os; print(os.getcwd())'"))
     assert envelope(run("run", "kit", "where", "--format", "json"))["output"] == f"{user_home}\n"
     (project / ".git").mkdir()
     (project / "sub").mkdir()
@@ -277,8 +299,8 @@ def test_cwd_is_the_git_root_else_home(run: Run, project: Path, user_home: Path)
     assert working_directory(project / "sub", user_home) == project
 
 
-def test_environment_is_sanitised(run: Run, project: Path) -> None:
-    folder = write_skill(project, tool("show_env", "env"), extra="modes: [Dev]\n")
+def test_environment_is_sanitised(run: Run, project: Path, kit: Callable[..., Path]) -> None:
+    folder = kit(tool("show_env", "env"), extra="modes: [Dev]\n")
     secrets = {
         "GITHUB_TOKEN": "ghp_secret",
         "AWS_SECRET_ACCESS_KEY": "aws-secret",
@@ -312,9 +334,10 @@ def test_environment_is_sanitised(run: Run, project: Path) -> None:
     }
 
 
-def test_programs_of_the_skill_and_missing_programs(run: Run, project: Path) -> None:
-    folder = write_skill(
-        project,
+def test_programs_of_the_skill_and_missing_programs(
+    run: Run, project: Path, kit: Callable[..., Path]
+) -> None:
+    folder = kit(
         tool("hello", "./scripts/hello.sh {{who}}", "| who | string | yes | Who |\n"),
         tool("locked", "./scripts/locked.sh"),
         tool("outside", "../../escape.sh"),
@@ -343,8 +366,8 @@ def test_programs_of_the_skill_and_missing_programs(run: Run, project: Path) -> 
 # -- run: output and exit status -----------------------------------------------------------------
 
 
-def test_exit_status_mirrors_the_tool(run: Run, project: Path) -> None:
-    write_skill(project, tool("fail", f"{PYTHON} -c 'import sys; print(\"bad\"); sys.exit(3)'"))
+def test_exit_status_mirrors_the_tool(run: Run, project: Path, kit: Callable[..., Path]) -> None:
+    kit(tool("fail", f"{PYTHON} -c 'import sys; print(\"bad\"); sys.exit(3)'"))
     proc = run("run", "kit", "fail", "--format", "json")
     assert proc.returncode == 3
     data = envelope(proc)
@@ -361,10 +384,11 @@ def test_exit_status_mirrors_the_tool(run: Run, project: Path) -> None:
     assert text.stderr == "warning: tool 'fail': Command failed with exit code 3\n"
 
 
-def test_stderr_is_merged_and_json_is_parsed(run: Run, project: Path) -> None:
+def test_stderr_is_merged_and_json_is_parsed(
+    run: Run, project: Path, kit: Callable[..., Path]
+) -> None:
     code = "import sys; sys.stderr.write('oops\\n'); sys.stderr.flush(); print('done')"
-    write_skill(
-        project,
+    kit(
         tool("both", f'{PYTHON} -c "{code}"'),
         tool("data", f'{PYTHON} -c \'print("{{\\"status\\": \\"ok\\", \\"count\\": 5}}")\''),
         tool("scalar", f"{PYTHON} -c 'print(42)'"),
@@ -376,9 +400,9 @@ def test_stderr_is_merged_and_json_is_parsed(run: Run, project: Path) -> None:
     assert "parsed" not in envelope(run("run", "kit", "scalar", "--format", "json"))
 
 
-def test_utf8_is_never_cut_in_half(run: Run, project: Path) -> None:
+def test_utf8_is_never_cut_in_half(run: Run, project: Path, kit: Callable[..., Path]) -> None:
     code = "import sys; sys.stdout.write('a' + 'é' * 3000 + 'z')"
-    write_skill(project, tool("wide", f'{PYTHON} -c "{code}"'))
+    kit(tool("wide", f'{PYTHON} -c "{code}"'))
     data = envelope(run("run", "kit", "wide", "--format", "json"))
     output = str(data["output"])
     head, _, tail = output.partition("\n... [truncated ")
@@ -390,12 +414,14 @@ def test_utf8_is_never_cut_in_half(run: Run, project: Path) -> None:
     assert len(head.encode()) == 2047 and tail.endswith("z")
 
 
-def test_a_tool_ignoring_sigterm_is_killed(run: Run, project: Path) -> None:
+def test_a_tool_ignoring_sigterm_is_killed(
+    run: Run, project: Path, kit: Callable[..., Path]
+) -> None:
     code = (
         "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
         "print('up', flush=True); time.sleep(60)"
     )
-    write_skill(project, tool("stubborn", f'{PYTHON} -c "{code}"'), extra="timeout: 1\n")
+    kit(tool("stubborn", f'{PYTHON} -c "{code}"'), extra="timeout: 1\n")
     started = time.monotonic()
     proc = run("run", "kit", "stubborn", "--format", "json")
     elapsed = time.monotonic() - started
@@ -422,16 +448,16 @@ def refused(proc: subprocess.CompletedProcess[str], *parts: str) -> None:
         assert part in line, line
 
 
-def test_a_value_never_becomes_an_option_of_git(run: Run, project: Path, tmp_path: Path) -> None:
+def test_a_value_never_becomes_an_option_of_git(
+    run: Run, project: Path, tmp_path: Path, kit: Callable[..., Path]
+) -> None:
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     names = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t"}
     git_env = {**os.environ, **names, "GIT_COMMITTER_EMAIL": "t@t"}
     for command in (["init", "-q"], ["commit", "-q", "--allow-empty", "-m", "first"]):
         subprocess.run(["git", *command], cwd=project, env=git_env, check=True)
-    write_skill(
-        project, tool("log", "git log --oneline {{ref}}", "| ref | string | no | A ref |\n")
-    )
+    kit(tool("log", "git log --oneline {{ref}}", "| ref | string | no | A ref |\n"))
     target = tmp_path / "written-by-git"
     for extra in ((), ("--dry-run",)):
         proc = run("run", "kit", "log", f"ref=--output={target}", *extra)
@@ -457,13 +483,13 @@ ARGV = f"{PYTHON} -c 'import json, sys; print(json.dumps(sys.argv[1:]))'"
     ],
 )
 def test_option_like_values_are_refused(
-    run: Run, project: Path, command: str, args: tuple[str, ...]
+    run: Run, project: Path, command: str, args: tuple[str, ...], kit: Callable[..., Path]
 ) -> None:
     rows = (
         "| value | string | no | v |\n| tags | array | no | t |\n| count | integer | no | n |\n"
         "| empty | string | no | e |\n"
     )
-    write_skill(project, tool("argv", f"{ARGV} {command}", rows))
+    kit(tool("argv", f"{ARGV} {command}", rows))
     refused(run("run", "kit", "argv", *args), "starts with '-'")
 
 
@@ -479,22 +505,29 @@ def test_option_like_values_are_refused(
     ],
 )
 def test_option_like_values_near_misses(
-    run: Run, project: Path, command: str, args: tuple[str, ...], argv: list[str]
+    run: Run,
+    project: Path,
+    command: str,
+    args: tuple[str, ...],
+    argv: list[str],
+    kit: Callable[..., Path],
 ) -> None:
     rows = "| value | string | no | v | no |\n| tags | array | no | t | |\n"
     rows += "| loose | string | no | A raw option | yes |\n"
     text = tool("argv", f"{ARGV} {command}").replace("None.\n", OPTION_TABLE + rows)
-    write_skill(project, text)
+    kit(text)
     proc = run("run", "kit", "argv", *args, "--format", "json")
     assert proc.returncode == 0, proc.stderr
     assert envelope(proc)["parsed"] == argv
 
 
-def test_nul_bytes_in_values_are_refused(project: Path, home: Path) -> None:
+def test_nul_bytes_in_values_are_refused(
+    project: Path, home: Path, kit: Callable[..., Path]
+) -> None:
     from skillc_gateway._runner import plan_run
     from skillc_index import Layout, resolve_skill
 
-    write_skill(project, tool("argv", f"{ARGV} {{{{value}}}}", "| value | string | no | v |\n"))
+    kit(tool("argv", f"{ARGV} {{{{value}}}}", "| value | string | no | v |\n"))
     resolved = resolve_skill("kit", Layout.discover(project, {"SKILLC_HOME": str(home)}))
     with pytest.raises(ToolArgumentError, match="NUL") as caught:
         plan_run(resolved, "argv", {"value": "a\x00b"})
@@ -502,11 +535,12 @@ def test_nul_bytes_in_values_are_refused(project: Path, home: Path) -> None:
     assert plan_run(resolved, "argv", {"value": "a b"}).argv[-1] == "a b"
 
 
-def test_a_value_is_never_inline_code(run: Run, project: Path, tmp_path: Path) -> None:
+def test_a_value_is_never_inline_code(
+    run: Run, project: Path, tmp_path: Path, kit: Callable[..., Path]
+) -> None:
     marker = tmp_path / "pwned"
     rows = "| value | string | yes | v |\n"
-    write_skill(
-        project,
+    kit(
         tool("inline", "sh -c 'echo {{value}}'", rows),
         tool("as_argument", 'sh -c \'printf "%s\\n" "$1"\' sh {{value}}', rows),
     )
@@ -530,7 +564,7 @@ def _alive(pid: int) -> bool:
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 @pytest.mark.parametrize("waits", [True, False])
 def test_a_setsid_grandchild_does_not_outlive_the_tool(
-    run: Run, project: Path, tmp_path: Path, waits: bool
+    run: Run, project: Path, tmp_path: Path, waits: bool, kit: Callable[..., Path]
 ) -> None:
     """The grandchild leaves the tool's session (setsid); it is killed all the same, both
     at a timeout and when the tool exits first."""
@@ -543,8 +577,8 @@ def test_a_setsid_grandchild_does_not_outlive_the_tool(
         + ("; time.sleep(60)" if waits else "")
     )
     rows = "| pidfile | string | yes | where |\n"
-    write_skill(project, tool("spawn", f'{PYTHON} -c "{code}" {{{{pidfile}}}}', rows),
-                extra="timeout: 2\n")  # fmt: skip
+    kit(tool("spawn", f'{PYTHON} -c "{code}" {{{{pidfile}}}}', rows),
+        extra="timeout: 2\n")  # fmt: skip
     try:
         proc = run("run", "kit", "spawn", f"pidfile={pidfile}", "--format", "json")
         data = envelope(proc)
@@ -560,8 +594,10 @@ def test_a_setsid_grandchild_does_not_outlive_the_tool(
             os.kill(pid, 9)
 
 
-def test_deeply_nested_json_output_is_not_parsed(run: Run, project: Path) -> None:
-    write_skill(project, tool("deep", f'{PYTHON} -c \'print("[" * 2000 + "]" * 2000)\''))
+def test_deeply_nested_json_output_is_not_parsed(
+    run: Run, project: Path, kit: Callable[..., Path]
+) -> None:
+    kit(tool("deep", f'{PYTHON} -c \'print("[" * 2000 + "]" * 2000)\''))
     proc = run("run", "kit", "deep", "--format", "json")
     assert proc.returncode == 0, proc.stderr
     data = envelope(proc)
@@ -603,10 +639,13 @@ URL_ROWS = (
     ],
 )
 def test_url_placeholders_are_percent_encoded(
-    run: Run, project: Path, url: str, args: tuple[str, ...], expected: str
+    run: Run,
+    project: Path,
+    url: str,
+    args: tuple[str, ...],
+    expected: str,
+    kit: Callable[..., Path],
 ) -> None:
-    write_skill(
-        project, tool("url", f"{PYTHON} -c 'import sys; print(sys.argv[1])' \"{url}\"", URL_ROWS)
-    )
+    kit(tool("url", f"{PYTHON} -c 'import sys; print(sys.argv[1])' \"{url}\"", URL_ROWS))
     proc = run("run", "kit", "url", *args)
     assert (proc.returncode, proc.stdout) == (0, f"{expected}\n"), proc.stderr

@@ -45,6 +45,7 @@ from skillc_index.installed import Root
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
+WriteSkill = Callable[..., Path]
 #: A generous safety net for a server to come up; never a timing assertion.
 READY_SECONDS = 60.0
 
@@ -58,18 +59,11 @@ def home() -> Iterator[Path]:
 
 
 @pytest.fixture
-def library(project: Path) -> Path:
+def library(project: Path, write_skill: WriteSkill) -> Path:
     root = project / "library"
     write_skill(root / "painter", "painter", "Paint fences red.", "## Paint a bicycle\n\nBrush.\n")
     write_skill(root / "baker", "baker", "Bake bread and cakes.", "## Ovens\n\nHot.\n")
     return root
-
-
-def write_skill(folder: Path, name: str, description: str, body: str = "") -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    text = f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\n{body}"
-    (folder / "SKILL.md").write_text(text, encoding="utf-8")
-    return folder
 
 
 def status(gateway: Run) -> dict[str, Any]:
@@ -176,7 +170,12 @@ def test_find_through_the_server_is_the_in_process_answer(
 
 
 def test_changes_are_seen_by_the_next_find(
-    gateway: Run, gateway_process: Run, clean_env: dict[str, str], project: Path, library: Path
+    gateway: Run,
+    gateway_process: Run,
+    clean_env: dict[str, str],
+    project: Path,
+    library: Path,
+    write_skill: WriteSkill,
 ) -> None:
     def found(query: str) -> list[str]:
         done = gateway_process("find", query, "--path", "library", "--format", "json")
@@ -458,13 +457,18 @@ def test_a_stopped_server_is_not_waited_for(
 # -- started by find ---------------------------------------------------------------------------
 
 
-def large_library(project: Path, count: int = AUTO_START_SKILLS) -> Path:
-    """``project/library``: ``count`` small skills, ``s0000``..., enough for a find to start
-    a find server by default."""
-    root = project / "library"
-    for n in range(count):
-        write_skill(root / f"s{n:04d}", f"s{n:04d}", f"Tend the garden of plot {n}.")
-    return root
+@pytest.fixture
+def large_library(project: Path, write_skill: WriteSkill) -> Callable[..., Path]:
+    """``large_library(count=AUTO_START_SKILLS)``: ``project/library``, ``count`` small
+    skills, ``s0000``..., enough for a find to start a find server by default."""
+
+    def make(count: int = AUTO_START_SKILLS) -> Path:
+        root = project / "library"
+        for n in range(count):
+            write_skill(root / f"s{n:04d}", f"s{n:04d}", f"Tend the garden of plot {n}.")
+        return root
+
+    return make
 
 
 def wait_for_server(gateway: Run, pid: int) -> None:
@@ -475,9 +479,14 @@ def wait_for_server(gateway: Run, pid: int) -> None:
 
 
 def test_a_find_over_a_large_library_starts_a_server_for_the_next_finds(
-    gateway: Run, gateway_process: Run, home: Path, project: Path
+    gateway: Run,
+    gateway_process: Run,
+    home: Path,
+    project: Path,
+    write_skill: WriteSkill,
+    large_library: Callable[..., Path],
 ) -> None:
-    root = large_library(project, AUTO_START_SKILLS - 1)
+    root = large_library(AUTO_START_SKILLS - 1)
     find = ("find", "tend the garden s0007", "--path", "library", "--limit", "3")
     below = gateway_process(*find, "-v")
     assert below.returncode == 0 and "s0007" in below.stdout
@@ -505,9 +514,14 @@ def test_a_find_over_a_large_library_starts_a_server_for_the_next_finds(
 
 
 def test_of_concurrent_finds_one_starts_the_server(
-    gateway: Run, gateway_process: Run, clean_env: dict[str, str], home: Path, project: Path
+    gateway: Run,
+    gateway_process: Run,
+    clean_env: dict[str, str],
+    home: Path,
+    project: Path,
+    large_library: Callable[..., Path],
 ) -> None:
-    large_library(project)
+    large_library()
     built = gateway_process(
         "find", "garden", "--path", "library", env_extra={"SKILLC_FIND_SERVER": "off"}
     )
@@ -533,9 +547,13 @@ def test_of_concurrent_finds_one_starts_the_server(
 
 
 def test_find_starts_no_server_where_it_could_not_serve(
-    gateway: Run, gateway_process: Run, home: Path, project: Path
+    gateway: Run,
+    gateway_process: Run,
+    home: Path,
+    project: Path,
+    large_library: Callable[..., Path],
 ) -> None:
-    large_library(project)
+    large_library()
     sock = home / ".skillc" / "find.sock"
     find = ("find", "tend the garden s0007", "--path", "library")
     assert gateway_process(*find, env_extra={"SKILLC_FIND_SERVER": "0"}).returncode == 0
@@ -554,11 +572,15 @@ def test_find_starts_no_server_where_it_could_not_serve(
 
 
 def test_find_starts_no_server_while_one_holds_the_homes_lock(
-    gateway: Run, gateway_process: Run, home: Path, project: Path
+    gateway: Run,
+    gateway_process: Run,
+    home: Path,
+    project: Path,
+    large_library: Callable[..., Path],
 ) -> None:
     import fcntl
 
-    large_library(project)
+    large_library()
     (home / ".skillc").mkdir(parents=True, exist_ok=True)
     # a server of another version, say: it holds the lock, and this find cannot use it
     with open(home / ".skillc" / "find.lock", "w") as lock:

@@ -1,5 +1,6 @@
 """Fixtures for skillc-index's tests: a temporary home and project, never the real home (the
-shared ``home``, ``project``, ``cli`` and ``corpus`` are in the checkout's conftest.py)."""
+shared ``home``, ``project``, ``cli`` and the skill factory ``write_skill`` are in the
+checkout's conftest.py)."""
 
 from __future__ import annotations
 
@@ -28,21 +29,6 @@ def env(home: Path) -> dict[str, str]:
 @pytest.fixture
 def layout(project: Path, env: dict[str, str]) -> Layout:
     return Layout.discover(project, env)
-
-
-def _make_skill(store: Path, name: str, body: str = "", *, frontmatter: str | None = None) -> Path:
-    folder = store / name
-    folder.mkdir(parents=True, exist_ok=True)
-    if frontmatter is None:
-        frontmatter = f"name: {name}\ndescription: About {name}.\n"
-    (folder / "SKILL.md").write_text(f"---\n{frontmatter}---\n\n# {name}\n{body}", encoding="utf-8")
-    return folder
-
-
-@pytest.fixture
-def make_skill() -> object:
-    """``make_skill(store, name, body="", frontmatter=None) -> folder``: a skill on disk."""
-    return _make_skill
 
 
 @pytest.fixture

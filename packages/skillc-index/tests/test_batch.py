@@ -15,14 +15,7 @@ from skillc_index import Layout, find_skill_folders
 from skillc_index.build.batch import batch_jobs, build_skills
 
 Run = Callable[..., Any]
-
-
-def write_skill(folder: Path, body: str = "Body.\n", *, description: str | None = None) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    about = f"About {folder.name}." if description is None else description
-    fields = f"name: {folder.name}\n" + (f"description: {about}\n" if about else "")
-    (folder / "SKILL.md").write_text(f"---\n{fields}---\n\n# {folder.name}\n\n{body}")
-    return folder
+WriteSkill = Callable[..., Path]
 
 
 @pytest.fixture
@@ -40,7 +33,7 @@ def statuses(stdout: str) -> dict[str, str]:
     return found
 
 
-def test_several_skills_and_the_summary(index: Run, project: Path) -> None:
+def test_several_skills_and_the_summary(index: Run, project: Path, write_skill: WriteSkill) -> None:
     store = project / ".skillc" / "skills"
     for name in ("alpha", "beta", "gamma"):
         write_skill(store / name)
@@ -58,7 +51,9 @@ def test_several_skills_and_the_summary(index: Run, project: Path) -> None:
     assert all(r["up_to_date"] and r["deployments"] for r in data["results"])
 
 
-def test_a_folder_of_skills_at_any_depth(index: Run, project: Path) -> None:
+def test_a_folder_of_skills_at_any_depth(
+    index: Run, project: Path, write_skill: WriteSkill
+) -> None:
     skills = project / "skills"
     write_skill(skills / "one")
     write_skill(skills / "group" / "two")
@@ -76,7 +71,7 @@ def test_a_folder_of_skills_at_any_depth(index: Run, project: Path) -> None:
     assert stored == ["one", "three", "two"]
 
 
-def openai_shaped(repo: Path) -> list[Path]:
+def openai_shaped(write_skill: WriteSkill, repo: Path) -> list[Path]:
     """A repository shaped like openai/skills (its skills in dot-folders), with SKILL.md
     files where no walk for skills looks; returns the skill folders, in walk order."""
     found = [
@@ -103,12 +98,12 @@ def openai_shaped(repo: Path) -> list[Path]:
 
 
 def test_skills_in_dot_folders_are_found_and_what_is_not_a_source_is_not(
-    index: Run, project: Path, tmp_path: Path
+    index: Run, project: Path, tmp_path: Path, write_skill: WriteSkill
 ) -> None:
     """The whole openai/skills repository was E010 (missing SKILL.md): build, lint and find
     entered no hidden folder. They all walk by skillc_index.skips_folder now."""
     repo = tmp_path / "openai-skills"
-    found = openai_shaped(repo)
+    found = openai_shaped(write_skill, repo)
     assert find_skill_folders(repo) == found
     assert find_skill_folders(repo / "skills") == found
     for args in (("build", str(repo)), ("build", str(repo), "--format", "json")):
@@ -123,7 +118,7 @@ def test_skills_in_dot_folders_are_found_and_what_is_not_a_source_is_not(
 
 
 def test_symlinked_folders_below_the_folder_are_not_followed(
-    index: Run, project: Path, tmp_path: Path
+    index: Run, project: Path, tmp_path: Path, write_skill: WriteSkill
 ) -> None:
     """``skills/x -> ~`` would walk the home folder, ``skills/evil -> /elsewhere`` build what
     is outside: below the folder named no symlink is followed (the folder itself may be)."""
@@ -147,7 +142,9 @@ def test_symlinked_folders_below_the_folder_are_not_followed(
     ]
 
 
-def test_the_search_is_bounded(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_search_is_bounded(
+    project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
+) -> None:
     import skillc_index.walk as batch
 
     deep = project / "deep"
@@ -161,7 +158,9 @@ def test_the_search_is_bounded(project: Path, monkeypatch: pytest.MonkeyPatch) -
     assert find_skill_folders(deep) == []
 
 
-def test_one_failure_does_not_stop_the_others(index: Run, project: Path) -> None:
+def test_one_failure_does_not_stop_the_others(
+    index: Run, project: Path, write_skill: WriteSkill
+) -> None:
     skills = project / "skills"
     write_skill(skills / "good")
     write_skill(skills / "broken", description="")  # no description: E011
@@ -187,14 +186,16 @@ def test_one_failure_does_not_stop_the_others(index: Run, project: Path) -> None
     assert failed["error"]["code"] == "E011"
 
 
-def test_repository_skills_rebuild_after_an_edit(index: Run, project: Path) -> None:
+def test_repository_skills_rebuild_after_an_edit(
+    index: Run, project: Path, write_skill: WriteSkill
+) -> None:
     """skills/<name>/ kept in the repository: a batch rebuild after an edit replaces the
     store copy it imported (its import record), without E050 and without --force."""
     skills = project / "skills"
-    write_skill(skills / "edited", "Old text.\n")
+    write_skill(skills / "edited", body="Old text.\n")
     write_skill(skills / "kept")
     assert index("build", "skills/").returncode == 0
-    write_skill(skills / "edited", "New text.\n")
+    write_skill(skills / "edited", body="New text.\n")
     result = index("build", "skills/", "--format", "json")
     assert result.returncode == 0, result.stderr
     by_name = {r["skill"]: r for r in json.loads(result.stdout)["results"]}
@@ -203,7 +204,7 @@ def test_repository_skills_rebuild_after_an_edit(index: Run, project: Path) -> N
     copy = project / ".skillc" / "skills" / "edited" / "SKILL.md"
     assert "New text." in copy.read_text()
     # --all finds it through its store copy and imports it again from the folder
-    write_skill(skills / "edited", "Newest text.\n")
+    write_skill(skills / "edited", body="Newest text.\n")
     again = json.loads(index("build", "--all", "--format", "json").stdout)
     by_name = {r["skill"]: r for r in again["results"]}
     assert by_name["edited"]["import"] == "replace"
@@ -211,17 +212,17 @@ def test_repository_skills_rebuild_after_an_edit(index: Run, project: Path) -> N
 
 
 def test_all_follows_no_import_record_out_of_the_project(
-    index: Run, project: Path, tmp_path: Path
+    index: Run, project: Path, tmp_path: Path, write_skill: WriteSkill
 ) -> None:
     """A checkout may ship a project store copy whose import record names a folder outside
     it (a private one): --all builds the store copy as it is, it copies nothing in."""
     from skillc_index.files import source_hash
 
     private = tmp_path / "private" / "secret"
-    write_skill(private, "Private.\n")
+    write_skill(private, body="Private.\n")
     (private / "creds.txt").write_text("API_KEY=secret\n", encoding="utf-8")
     bait = project / ".skillc" / "skills" / "secret"
-    write_skill(bait, "Bait.\n")
+    write_skill(bait, body="Bait.\n")
     record = {"origin": str(private.resolve()), "source_hash": source_hash(bait)}
     (bait / ".skillc-import.json").write_text(json.dumps(record), encoding="utf-8")
     result = index("build", "--all", "--format", "json")
@@ -236,7 +237,9 @@ def test_all_follows_no_import_record_out_of_the_project(
     assert (bait / "creds.txt").is_file()
 
 
-def test_all_builds_both_stores(index: Run, project: Path, home: Path) -> None:
+def test_all_builds_both_stores(
+    index: Run, project: Path, home: Path, write_skill: WriteSkill
+) -> None:
     write_skill(project / ".skillc" / "skills" / "local")
     write_skill(home / ".skillc" / "skills" / "shared")
     write_skill(home / ".skillc" / "skills" / "local")  # same name, the other scope
@@ -260,7 +263,9 @@ def test_no_skill_is_a_usage_error(index: Run) -> None:
     assert result.stderr.startswith("error[E100]: invalid option: 'Missing argument 'SKILL...'")
 
 
-def test_an_unknown_target_stops_the_batch_first(index: Run, project: Path) -> None:
+def test_an_unknown_target_stops_the_batch_first(
+    index: Run, project: Path, write_skill: WriteSkill
+) -> None:
     write_skill(project / "skills" / "one")
     write_skill(project / "skills" / "two")
     result = index("build", "skills", "--target", "nosuchagent")
@@ -270,10 +275,10 @@ def test_an_unknown_target_stops_the_batch_first(index: Run, project: Path) -> N
 
 
 def test_same_folder_twice_is_built_once_and_same_names_never_race(
-    index: Run, project: Path
+    index: Run, project: Path, write_skill: WriteSkill
 ) -> None:
-    write_skill(project / "a" / "twin", "From a.\n")
-    write_skill(project / "b" / "twin", "From b.\n")
+    write_skill(project / "a" / "twin", body="From a.\n")
+    write_skill(project / "b" / "twin", body="From b.\n")
     for number in range(6):
         write_skill(project / "a" / f"other-{number}")
     result = index("build", "a", "a/twin", "b", "--format", "json")
@@ -287,7 +292,9 @@ def test_same_folder_twice_is_built_once_and_same_names_never_race(
     assert result.returncode == 1
 
 
-def test_the_library_builds_in_a_process_pool(project: Path, home: Path) -> None:
+def test_the_library_builds_in_a_process_pool(
+    project: Path, home: Path, write_skill: WriteSkill
+) -> None:
     layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
     for number in range(5):
         write_skill(project / "skills" / f"s{number}")
@@ -301,7 +308,9 @@ def test_the_library_builds_in_a_process_pool(project: Path, home: Path) -> None
     assert [item.job.name for item in result.items] == [f"s{n}" for n in range(5)]
 
 
-def test_batch_build_in_a_real_process(cli: Callable[..., Run], project: Path) -> None:
+def test_batch_build_in_a_real_process(
+    cli: Callable[..., Run], project: Path, write_skill: WriteSkill
+) -> None:
     for number in range(4):
         write_skill(project / "skills" / f"p{number}")
     result = cli("skillc_index", process=True)("build", "skills/")

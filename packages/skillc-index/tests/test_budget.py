@@ -19,7 +19,7 @@ from skillc_index.listing.budget import listing_budgets
 from skillc_index.operation import Session
 from skillc_index.operations import LIST, ListParams
 
-MakeSkill = Callable[..., Path]
+WriteSkill = Callable[..., Path]
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
@@ -79,7 +79,7 @@ def test_over_budget_the_descriptions_after_the_cut_are_dropped(
     assert folder.dropped == ("kappa", "gamma")  # the first dropped first
 
 
-def test_what_the_agent_lists(layout: Layout, project: Path, make_skill: MakeSkill) -> None:
+def test_what_the_agent_lists(layout: Layout, project: Path, write_skill: WriteSkill) -> None:
     folder = project / ".claude" / "skills"
     agent_skill(folder, "long", "x" * 2000)  # cut at 1,536 characters
     agent_skill(folder, "when", "Does it.", "when_to_use: When asked.\n")
@@ -88,8 +88,8 @@ def test_what_the_agent_lists(layout: Layout, project: Path, make_skill: MakeSki
     (folder / "notes").mkdir()  # no SKILL.md: not a skill
     (folder / "bare").mkdir()
     (folder / "bare" / "SKILL.md").write_text("# No frontmatter\n", encoding="utf-8")
-    source = make_skill(
-        layout.store("project"), "stubbed", frontmatter="name: stub-name\ndescription: Stub.\n"
+    source = write_skill(
+        layout.store("project") / "stubbed", frontmatter="name: stub-name\ndescription: Stub.\n"
     )
     build_skill(str(source), layout)  # deployed as a symlink to the runtime's stub
     (budget,) = listing_budgets(layout, load_config(layout, env={}))

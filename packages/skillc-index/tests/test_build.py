@@ -37,7 +37,7 @@ from skillc_index.command_errors import (
 from skillc_index.files import source_hash
 from skillc_index.layout import ImportRecord
 
-MakeSkill = Callable[..., Path]
+WriteSkill = Callable[..., Path]
 
 
 def snapshot(folder: Path) -> dict[str, bytes | str]:
@@ -73,9 +73,9 @@ def store(project: Path) -> Path:
 
 
 def test_runtime_holds_only_stub_manifest_and_index(
-    build: Callable[..., BuildResult], store: Path, project: Path, make_skill: MakeSkill
+    build: Callable[..., BuildResult], store: Path, project: Path, write_skill: WriteSkill
 ) -> None:
-    folder = make_skill(store, "demo", "\nSecret body sentence.\n")
+    folder = write_skill(store / "demo", body="Secret body sentence.\n")
     (folder / "scripts").mkdir()
     (folder / "scripts" / "run.py").write_text("print('hi')\n", encoding="utf-8")
     result = build("demo")
@@ -96,9 +96,9 @@ def test_runtime_holds_only_stub_manifest_and_index(
 
 
 def test_files_get_default_permissions(
-    build: Callable[..., BuildResult], store: Path, make_skill: MakeSkill
+    build: Callable[..., BuildResult], store: Path, write_skill: WriteSkill
 ) -> None:
-    make_skill(store, "demo")
+    write_skill(store / "demo")
     result = build("demo")
     umask = os.umask(0)
     os.umask(umask)
@@ -106,8 +106,8 @@ def test_files_get_default_permissions(
         assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
 
 
-def test_manifest(build: Callable[..., BuildResult], store: Path, make_skill: MakeSkill) -> None:
-    folder = make_skill(store, "demo")
+def test_manifest(build: Callable[..., BuildResult], store: Path, write_skill: WriteSkill) -> None:
+    folder = write_skill(store / "demo")
     result = build("demo")
     data = json.loads((result.compiled.runtime / ".skillc-meta/manifest.json").read_text())
     assert data["skill"] == "demo"
@@ -118,9 +118,9 @@ def test_manifest(build: Callable[..., BuildResult], store: Path, make_skill: Ma
 
 
 def test_unchanged_rebuild_writes_nothing(
-    build: Callable[..., BuildResult], store: Path, make_skill: MakeSkill
+    build: Callable[..., BuildResult], store: Path, write_skill: WriteSkill
 ) -> None:
-    make_skill(store, "demo")
+    write_skill(store / "demo")
     first = build("demo")
     before = snapshot(first.compiled.runtime)
     mtimes = {p: p.stat().st_mtime_ns for p in first.compiled.runtime.rglob("*")}
@@ -132,9 +132,9 @@ def test_unchanged_rebuild_writes_nothing(
 
 
 def test_tampered_stub_is_rewritten(
-    build: Callable[..., BuildResult], store: Path, make_skill: MakeSkill
+    build: Callable[..., BuildResult], store: Path, write_skill: WriteSkill
 ) -> None:
-    make_skill(store, "demo")
+    write_skill(store / "demo")
     stub = build("demo").compiled.stub
     good = stub.read_bytes()
     stub.write_text("tampered\n", encoding="utf-8")
@@ -145,13 +145,13 @@ def test_tampered_stub_is_rewritten(
 
 
 def test_a_stub_of_an_older_format_is_rewritten(
-    build: Callable[..., BuildResult], store: Path, make_skill: MakeSkill
+    build: Callable[..., BuildResult], store: Path, write_skill: WriteSkill
 ) -> None:
     """A stub written by an older skillc (``stub_format`` 1: name and description only) is
     replaced on the next build of the unchanged skill (issue 16)."""
     from skillc_index.build.stub import STUB_FORMAT
 
-    make_skill(store, "demo", frontmatter="name: demo\ndescription: d\nlicense: MIT\n")
+    write_skill(store / "demo", frontmatter="name: demo\ndescription: d\nlicense: MIT\n")
     result = build("demo")
     manifest = result.compiled.runtime / ".skillc-meta" / "manifest.json"
     data = json.loads(manifest.read_text(encoding="utf-8"))
@@ -170,11 +170,11 @@ def test_a_stub_of_an_older_format_is_rewritten(
 def test_failed_build_leaves_the_previous_runtime_intact(
     build: Callable[..., BuildResult],
     store: Path,
-    make_skill: MakeSkill,
+    write_skill: WriteSkill,
     tmp_path: Path,
     broken: str,
 ) -> None:
-    folder = make_skill(store, "demo")
+    folder = write_skill(store / "demo")
     runtime = build("demo").compiled.runtime
     (runtime / ".skillc-meta" / "logs.db").write_bytes(b"log rows")
     before = snapshot(runtime)
@@ -192,9 +192,9 @@ def test_failed_build_leaves_the_previous_runtime_intact(
 
 
 def test_rebuild_keeps_logs_and_other_indexes(
-    build: Callable[..., BuildResult], store: Path, make_skill: MakeSkill
+    build: Callable[..., BuildResult], store: Path, write_skill: WriteSkill
 ) -> None:
-    folder = make_skill(store, "demo")
+    folder = write_skill(store / "demo")
     runtime = build("demo").compiled.runtime
     meta = runtime / ".skillc-meta"
     (meta / "logs.db").write_bytes(b"log rows")
@@ -207,9 +207,9 @@ def test_rebuild_keeps_logs_and_other_indexes(
 
 
 def test_import_from_a_path(
-    build: Callable[..., BuildResult], store: Path, tmp_path: Path, make_skill: MakeSkill
+    build: Callable[..., BuildResult], store: Path, tmp_path: Path, write_skill: WriteSkill
 ) -> None:
-    outside = make_skill(tmp_path / "drafts", "ext", "\n## Part\n")
+    outside = write_skill(tmp_path / "drafts" / "ext", body="## Part\n")
     (outside / ".git").mkdir()
     (outside / ".git" / "HEAD").write_text("ref\n", encoding="utf-8")
     (outside / "docs").mkdir()
@@ -269,14 +269,14 @@ def test_import_from_a_path(
 
 
 def test_a_forced_import_keeps_a_skill_written_in_the_store(
-    build: Callable[..., BuildResult], store: Path, tmp_path: Path, make_skill: MakeSkill
+    build: Callable[..., BuildResult], store: Path, tmp_path: Path, write_skill: WriteSkill
 ) -> None:
     """`skc build <path> --force` over a store skill of that name written by hand (or a link
     to one): moved aside with all its files, never removed."""
-    mine = make_skill(store, "pdf", "\nMY WORK\n")
+    mine = write_skill(store / "pdf", body="MY WORK\n")
     (mine / "ref.md").write_text("# Precious\n", encoding="utf-8")
     before = snapshot(mine)
-    other = make_skill(tmp_path / "downloads", "pdf")
+    other = write_skill(tmp_path / "downloads" / "pdf")
     with pytest.raises(StoreCopyDiffers):
         build(str(other))
     assert snapshot(mine) == before
@@ -285,28 +285,28 @@ def test_a_forced_import_keeps_a_skill_written_in_the_store(
     assert snapshot(backup) == before
     assert (store / "pdf" / ".skillc-import.json").is_file()
     # a symlink in the store: the link is moved aside, what it points to untouched
-    elsewhere = make_skill(tmp_path / "elsewhere", "docx")
+    elsewhere = write_skill(tmp_path / "elsewhere" / "docx")
     (store / "docx").symlink_to(elsewhere)
-    build(str(make_skill(tmp_path / "downloads", "docx")), force=True)
+    build(str(write_skill(tmp_path / "downloads" / "docx")), force=True)
     (link,) = [p for p in store.iterdir() if p.name.startswith(".docx.skillc-backup-")]
     assert link.is_symlink() and link.resolve() == elsewhere.resolve()
     assert (elsewhere / "SKILL.md").is_file()
 
 
 def test_import_of_a_broken_skill_copies_nothing(
-    build: Callable[..., BuildResult], store: Path, tmp_path: Path, make_skill: MakeSkill
+    build: Callable[..., BuildResult], store: Path, tmp_path: Path, write_skill: WriteSkill
 ) -> None:
-    outside = make_skill(tmp_path / "drafts", "ext", frontmatter="name: ext\n")
+    outside = write_skill(tmp_path / "drafts" / "ext", frontmatter="name: ext\n")
     with pytest.raises(MissingFrontmatterField):
         build(str(outside))
     assert list(store.iterdir()) == []
 
 
 def test_import_goes_to_the_global_store_outside_a_project(
-    home: Path, tmp_path: Path, make_skill: MakeSkill
+    home: Path, tmp_path: Path, write_skill: WriteSkill
 ) -> None:
     layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})
-    outside = make_skill(tmp_path / "drafts", "ext")
+    outside = write_skill(tmp_path / "drafts" / "ext")
     result = build_skill(str(outside), layout, config=load_config(layout, env={}))
     assert result.scope == "global"
     assert result.compiled.source == (home / ".skillc" / "skills" / "ext").resolve()
@@ -315,11 +315,11 @@ def test_import_goes_to_the_global_store_outside_a_project(
 
 
 def test_a_compiled_runtime_is_not_a_source(
-    build: Callable[..., BuildResult], store: Path, project: Path, make_skill: MakeSkill
+    build: Callable[..., BuildResult], store: Path, project: Path, write_skill: WriteSkill
 ) -> None:
     """A runtime whose source is gone stands for nothing (with its source, it stands for it:
     the next test): building it would compile the stub as a skill."""
-    make_skill(store, "demo")
+    write_skill(store / "demo")
     build("demo")
     shutil.rmtree(store / "demo")
     with pytest.raises(CompiledSkillGiven) as caught:
@@ -328,9 +328,9 @@ def test_a_compiled_runtime_is_not_a_source(
 
 
 def test_deployments(
-    build: Callable[..., BuildResult], store: Path, project: Path, make_skill: MakeSkill
+    build: Callable[..., BuildResult], store: Path, project: Path, write_skill: WriteSkill
 ) -> None:
-    make_skill(store, "demo")
+    write_skill(store / "demo")
     result = build("demo", targets=["claude,cursor", "./agents"])
     runtime = result.compiled.runtime
     assert [(d.target, d.method, d.action) for d in result.deployments] == [
@@ -345,9 +345,9 @@ def test_deployments(
 
 
 def test_copy_deployment_and_its_replacement(
-    build: Callable[..., BuildResult], store: Path, project: Path, make_skill: MakeSkill
+    build: Callable[..., BuildResult], store: Path, project: Path, write_skill: WriteSkill
 ) -> None:
-    make_skill(store, "demo")
+    write_skill(store / "demo")
     result = build("demo", copy=True)
     dest = project / ".claude" / "skills" / "demo"
     assert result.deployments[0].method == "copy"
@@ -365,12 +365,12 @@ def test_a_deployed_skill_given_by_its_path_is_its_source(
     build: Callable[..., BuildResult],
     store: Path,
     layout: Layout,
-    make_skill: MakeSkill,
+    write_skill: WriteSkill,
     copy: bool,
 ) -> None:
     """`skc outline .claude/skills/demo` reads the skill, not the stub deployed there, and
     `skc build .claude/skills/demo` builds the store skill again (not the stub as a skill)."""
-    source = make_skill(store, "demo").resolve()
+    source = write_skill(store / "demo").resolve()
     result = build("demo", copy=copy)
     runtime = result.compiled.runtime
     for given in (".claude/skills/demo", str(layout.cwd / ".claude/skills/demo"), str(runtime)):
@@ -382,9 +382,9 @@ def test_a_deployed_skill_given_by_its_path_is_its_source(
 
 
 def test_a_foreign_folder_is_kept_without_force(
-    build: Callable[..., BuildResult], store: Path, project: Path, make_skill: MakeSkill
+    build: Callable[..., BuildResult], store: Path, project: Path, write_skill: WriteSkill
 ) -> None:
-    make_skill(store, "demo")
+    write_skill(store / "demo")
     dest = project / ".claude" / "skills" / "demo"
     dest.mkdir(parents=True)
     (dest / "SKILL.md").write_text("hand-written\n", encoding="utf-8")
@@ -400,9 +400,9 @@ def test_a_foreign_folder_is_kept_without_force(
 
 
 def test_target_inside_the_runtime_is_refused(
-    build: Callable[..., BuildResult], store: Path, make_skill: MakeSkill
+    build: Callable[..., BuildResult], store: Path, write_skill: WriteSkill
 ) -> None:
-    make_skill(store, "demo")
+    write_skill(store / "demo")
     with pytest.raises(TargetInsideSkill) as caught:
         build("demo", targets=[".skillc/runtime"])
     assert caught.value.target == ".skillc/runtime"
@@ -424,11 +424,10 @@ def test_parse_targets() -> None:
 
 
 def test_stub_frontmatter_keeps_the_source_values(
-    build: Callable[..., BuildResult], store: Path, make_skill: MakeSkill
+    build: Callable[..., BuildResult], store: Path, write_skill: WriteSkill
 ) -> None:
-    make_skill(
-        store,
-        "demo",
+    write_skill(
+        store / "demo",
         frontmatter='name: demo\ndescription: |\n  Use when: "x" # y\n  second line\n',
     )
     stub = build("demo").compiled.stub.read_text(encoding="utf-8")
@@ -465,11 +464,11 @@ metadata:
 
 
 def test_a_claude_code_skill_deploys_with_every_field(
-    cli: Callable[..., Callable[..., object]], project: Path, make_skill: MakeSkill
+    cli: Callable[..., Callable[..., object]], project: Path, write_skill: WriteSkill
 ) -> None:
     """issue 16: a user-only skill stays user-only once deployed (the stub loads as the
     source would)."""
-    source = make_skill(project / "src", "deploy-prod", frontmatter=CLAUDE_CODE_FRONTMATTER)
+    source = write_skill(project / "src" / "deploy-prod", frontmatter=CLAUDE_CODE_FRONTMATTER)
     (source / "scripts").mkdir()
     (source / "scripts" / "deploy.sh").write_text("#!/bin/sh\necho deployed\n", encoding="utf-8")
     done = cli("skillc_index")("build", str(source))
@@ -493,18 +492,22 @@ def test_a_claude_code_skill_deploys_with_every_field(
 
 @pytest.mark.parametrize("name", ["-x-y", ".dot", "Upper", "a\nb", "a--b"])
 def test_import_refuses_a_name_init_would_refuse(
-    build: Callable[..., BuildResult], store: Path, tmp_path: Path, make_skill: MakeSkill, name: str
+    build: Callable[..., BuildResult],
+    store: Path,
+    tmp_path: Path,
+    write_skill: WriteSkill,
+    name: str,
 ) -> None:
-    outside = make_skill(tmp_path / "drafts", name, frontmatter="name: x\ndescription: X.\n")
+    outside = write_skill(tmp_path / "drafts" / name, frontmatter="name: x\ndescription: X.\n")
     with pytest.raises(InvalidOption, match="invalid skill name"):
         build(str(outside))
     assert list(store.iterdir()) == []
 
 
 def test_the_import_record_names_the_folder_and_what_was_copied(
-    build: Callable[..., BuildResult], store: Path, tmp_path: Path, make_skill: MakeSkill
+    build: Callable[..., BuildResult], store: Path, tmp_path: Path, write_skill: WriteSkill
 ) -> None:
-    outside = make_skill(tmp_path / "drafts", "ext")
+    outside = write_skill(tmp_path / "drafts" / "ext")
     build(str(outside))
     record = ImportRecord.read(store / "ext")
     assert record == ImportRecord(str(outside.resolve()), source_hash(outside))
@@ -512,10 +515,10 @@ def test_the_import_record_names_the_folder_and_what_was_copied(
 
 
 def test_a_copy_without_a_record_holding_the_same_files_is_adopted(
-    build: Callable[..., BuildResult], store: Path, tmp_path: Path, make_skill: MakeSkill
+    build: Callable[..., BuildResult], store: Path, tmp_path: Path, write_skill: WriteSkill
 ) -> None:
-    outside = make_skill(tmp_path / "drafts", "ext")
-    make_skill(store, "ext")  # the same files, made by hand (or by an older skillc)
+    outside = write_skill(tmp_path / "drafts" / "ext")
+    write_skill(store / "ext")  # the same files, made by hand (or by an older skillc)
     assert ImportRecord.read(store / "ext") is None
     assert build(str(outside)).import_action == "unchanged"
     assert ImportRecord.read(store / "ext") == ImportRecord(
@@ -532,30 +535,30 @@ def _dead_pid() -> int:
 
 
 def test_a_copy_stranded_between_the_renames_is_put_back(
-    store: Path, make_skill: MakeSkill
+    store: Path, write_skill: WriteSkill
 ) -> None:
     pid = _dead_pid()
     old = store / f".ext.old.{pid}-0badc0de"
-    make_skill(old, "ext", "\nprevious\n")
-    staging = make_skill(store, f".ext.import.{pid}-0badc0df")
+    write_skill(old / "ext", body="previous\n")
+    staging = write_skill(store / f".ext.import.{pid}-0badc0df")
     recover_stranded(store, "ext")
     assert "previous" in (store / "ext" / "SKILL.md").read_text(encoding="utf-8")
     assert not old.exists() and not staging.exists()
 
 
 def test_an_old_copy_left_after_the_second_rename_is_removed(
-    store: Path, make_skill: MakeSkill
+    store: Path, write_skill: WriteSkill
 ) -> None:
     pid = _dead_pid()
-    make_skill(store, "ext", "\nnew\n")
-    make_skill(store / f".ext.old.{pid}-0badc0de", "ext", "\nprevious\n")
+    write_skill(store / "ext", body="new\n")
+    write_skill(store / f".ext.old.{pid}-0badc0de" / "ext", body="previous\n")
     recover_stranded(store, "ext")
     assert sorted(p.name for p in store.iterdir()) == ["ext"]
     assert "new" in (store / "ext" / "SKILL.md").read_text(encoding="utf-8")
 
 
 def test_resolution_puts_a_stranded_copy_back(
-    layout: Layout, store: Path, make_skill: MakeSkill
+    layout: Layout, store: Path, write_skill: WriteSkill
 ) -> None:
-    make_skill(store / f".ext.old.{_dead_pid()}-0badc0de", "ext")
+    write_skill(store / f".ext.old.{_dead_pid()}-0badc0de" / "ext")
     assert resolve_skill("ext", layout).source == (store / "ext").resolve()

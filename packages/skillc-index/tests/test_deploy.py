@@ -17,7 +17,7 @@ from skillc_index.command_errors import ForeignFolder, TrackedDestination
 from skillc_index.config import load_config
 from skillc_index.files import within
 
-MakeSkill = Callable[..., Path]
+WriteSkill = Callable[..., Path]
 
 
 def test_within_follows_symlinks(tmp_path: Path) -> None:
@@ -64,11 +64,11 @@ def _plan(layout: Layout, runtime: Path, source: Path, **options: object) -> lis
 
 
 def test_a_folder_made_after_planning_is_never_deleted(
-    layout: Layout, project: Path, make_skill: MakeSkill
+    layout: Layout, project: Path, write_skill: WriteSkill
 ) -> None:
     """The destination is looked at again when deploying: a folder that appeared since the
     plan is refused (E050) without force and moved aside with it, never removed."""
-    source = make_skill(project / ".skillc" / "skills", "demo")
+    source = write_skill(project / ".skillc" / "skills" / "demo")
     runtime = project / ".skillc" / "runtime" / "demo"
     runtime.mkdir(parents=True)
     dest = project / ".claude" / "skills" / "demo"
@@ -92,9 +92,9 @@ def test_a_folder_made_after_planning_is_never_deleted(
 
 
 def test_two_forced_builds_in_one_second_keep_both_folders(
-    layout: Layout, project: Path, make_skill: MakeSkill
+    layout: Layout, project: Path, write_skill: WriteSkill
 ) -> None:
-    source = make_skill(project / ".skillc" / "skills", "demo")
+    source = write_skill(project / ".skillc" / "skills" / "demo")
     runtime = project / ".skillc" / "runtime" / "demo"
     runtime.mkdir(parents=True)
     dest = project / ".claude" / "skills" / "demo"
@@ -114,9 +114,9 @@ def test_two_forced_builds_in_one_second_keep_both_folders(
 
 
 def test_library_errors_name_no_flag(
-    layout: Layout, project: Path, make_skill: MakeSkill, tmp_path: Path
+    layout: Layout, project: Path, write_skill: WriteSkill, tmp_path: Path
 ) -> None:
-    make_skill(project / ".skillc" / "skills", "demo")
+    write_skill(project / ".skillc" / "skills" / "demo")
     (project / ".skillc" / "config.toml").write_text(
         f'[targets]\nclaude = "{tmp_path / "out"}"\n', encoding="utf-8"
     )
@@ -128,9 +128,9 @@ def test_library_errors_name_no_flag(
 
 
 def test_runtime_store_symlinked_out_is_refused_before_writing(
-    layout: Layout, project: Path, make_skill: MakeSkill, tmp_path: Path
+    layout: Layout, project: Path, write_skill: WriteSkill, tmp_path: Path
 ) -> None:
-    make_skill(project / ".skillc" / "skills", "demo")
+    write_skill(project / ".skillc" / "skills" / "demo")
     out = tmp_path / "out"
     out.mkdir()
     (project / ".skillc" / "runtime").symlink_to(out)
@@ -143,13 +143,13 @@ def test_runtime_store_symlinked_out_is_refused_before_writing(
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 def test_a_destination_git_tracks_is_refused_even_with_force(
-    layout: Layout, project: Path, make_skill: MakeSkill
+    layout: Layout, project: Path, write_skill: WriteSkill
 ) -> None:
     subprocess.run(["git", "-C", str(project), "init", "-q"], check=True, capture_output=True)
-    source = make_skill(project / ".skillc" / "skills", "demo")
+    source = write_skill(project / ".skillc" / "skills" / "demo")
     runtime = project / ".skillc" / "runtime" / "demo"
     runtime.mkdir(parents=True)
-    dest = make_skill(project / ".claude" / "skills", "demo")
+    dest = write_skill(project / ".claude" / "skills" / "demo")
     (plan,) = _plan(layout, runtime, source, force=True)  # not tracked yet: may move aside
     assert plan.existing == "other"
     subprocess.run(["git", "-C", str(project), "add", "-f", ".claude"], check=True)

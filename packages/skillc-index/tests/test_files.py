@@ -5,7 +5,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -39,15 +39,13 @@ def make(root: Path, files: Mapping[str, str | bytes]) -> Path:
 
 
 @pytest.fixture
-def skill(tmp_path: Path) -> Path:
-    root = tmp_path / "skill"
-    return make(
-        root,
-        {
-            "SKILL.md": "---\nname: skill\ndescription: d\n---\n",
-            "references/guide.md": "# Guide\n",
-            "scripts/run.py": "print('hi')\n",
-        },
+def skill(tmp_path: Path, write_skill: Callable[..., Path]) -> Path:
+    """A skill of three files: SKILL.md (frontmatter only), a reference and a script."""
+    return write_skill(
+        tmp_path / "skill",
+        description="d",
+        heading=False,
+        files={"references/guide.md": "# Guide\n", "scripts/run.py": "print('hi')\n"},
     )
 
 

@@ -29,7 +29,7 @@ from skillc_index.diagnostics import IndexCollision
 from skillc_index.index.freshness import check_index, index_is_fresh
 from skillc_index.index.schema import hash16
 
-MakeSkill = Callable[..., Path]
+WriteSkill = Callable[..., Path]
 
 
 def rows(db: Path, sql: str) -> list[tuple[object, ...]]:
@@ -58,8 +58,8 @@ def age(folder: Path, seconds: float = 10) -> None:
 
 
 @pytest.fixture
-def skill(layout: Layout, project: Path, make_skill: MakeSkill) -> ResolvedSkill:
-    folder = make_skill(project / ".skillc" / "skills", "demo", "\n## Usage\n\nRun it.\n")
+def skill(layout: Layout, project: Path, write_skill: WriteSkill) -> ResolvedSkill:
+    folder = write_skill(project / ".skillc" / "skills" / "demo", body="## Usage\n\nRun it.\n")
     (folder / "notes.txt").write_text("plain text notes\n", encoding="utf-8")
     age(folder)
     return resolve_skill("demo", layout)
@@ -235,11 +235,11 @@ def test_older_schema_is_stale(skill: ResolvedSkill) -> None:
     assert check_index(skill.runtime, skill.source, "ascii").status == "stale"
 
 
-def test_paths_with_uri_characters(tmp_path: Path, home: Path, make_skill: MakeSkill) -> None:
+def test_paths_with_uri_characters(tmp_path: Path, home: Path, write_skill: WriteSkill) -> None:
     """The index is opened through a SQLite URI: ``%``, ``?``, ``#`` and spaces in the path
     must not break reading it (a misread index would be rebuilt on every build)."""
     project = tmp_path / "odd dir #1 %20 ?x"
-    make_skill(project / ".skillc" / "skills", "demo")
+    write_skill(project / ".skillc" / "skills" / "demo")
     layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
     skill = resolve_skill("demo", layout)
     compile_skill(skill)
@@ -478,11 +478,11 @@ def test_fresh_index_is_the_handle_or_none(skill: ResolvedSkill) -> None:
 
 
 def test_read_outline_gives_headings_in_build_order_and_the_limited_files(
-    layout: Layout, project: Path, make_skill: MakeSkill
+    layout: Layout, project: Path, write_skill: WriteSkill
 ) -> None:
     from skillc_index import read_outline, require_index
 
-    folder = make_skill(project / ".skillc" / "skills", "demo", "\n## Usage\n")
+    folder = write_skill(project / ".skillc" / "skills" / "demo", body="## Usage\n")
     (folder / "b").mkdir()
     (folder / "b" / "x.md").write_text("# X\n", encoding="utf-8")
     (folder / "b-c.md").write_text("# BC\n", encoding="utf-8")  # '-' sorts before '/'
@@ -516,7 +516,7 @@ print(json.dumps({
 
 
 def test_an_up_to_date_index_gives_the_stub_without_parsing(
-    layout: Layout, project: Path, home: Path, make_skill: MakeSkill
+    layout: Layout, project: Path, home: Path, write_skill: WriteSkill
 ) -> None:
     """When only the stub is rewritten (the index is current), what it lists comes from the
     index: the same stub and warnings as a build that parses, and markdown-it never loads."""
@@ -524,8 +524,8 @@ def test_an_up_to_date_index_gives_the_stub_without_parsing(
     import subprocess
     import sys
 
-    body = "\n## Usage\n\n### Deep\n" + "x\n" * 20_005 + "## Lost\n"
-    folder = make_skill(project / ".skillc" / "skills", "demo", body)
+    body = "## Usage\n\n### Deep\n" + "x\n" * 20_005 + "## Lost\n"
+    folder = write_skill(project / ".skillc" / "skills" / "demo", body=body)
     refs = folder / "references"
     refs.mkdir()
     (refs / "api.md").write_text(
@@ -560,13 +560,13 @@ def test_an_up_to_date_index_gives_the_stub_without_parsing(
 
 
 def test_a_stub_rewritten_over_an_unreadable_index_parses(
-    layout: Layout, project: Path, make_skill: MakeSkill
+    layout: Layout, project: Path, write_skill: WriteSkill
 ) -> None:
     """The index passes the check but what the stub needs cannot be read from it (and no
     manifest records the index file, so it is kept): the stub is made from the sources."""
     from skillc_index import manifest_path
 
-    folder = make_skill(project / ".skillc" / "skills", "demo", "\n## Usage\n")
+    folder = write_skill(project / ".skillc" / "skills" / "demo", body="## Usage\n")
     age(folder)
     skill = resolve_skill("demo", layout)
     first = compile_skill(skill)

@@ -18,7 +18,7 @@ from skillc_index import (
 from skillc_index.diagnostics import SkillNotFound, UnknownTarget
 from skillc_index.layout import IMPORT_RECORD, ImportRecord, home_dir, require_skill_name
 
-MakeSkill = Callable[..., Path]
+WriteSkill = Callable[..., Path]
 
 
 def test_skillc_home_replaces_home(home: Path) -> None:
@@ -62,9 +62,9 @@ def test_global_paths_follow_skillc_home(layout: Layout, home: Path) -> None:
     assert layout.global_config == home.resolve() / ".skillc" / "config.toml"
 
 
-def test_resolve_by_name_project_first(layout: Layout, make_skill: MakeSkill) -> None:
-    make_skill(layout.store("global"), "rust")
-    local = make_skill(layout.store("project"), "rust")
+def test_resolve_by_name_project_first(layout: Layout, write_skill: WriteSkill) -> None:
+    write_skill(layout.store("global") / "rust")
+    local = write_skill(layout.store("project") / "rust")
     found = resolve_skill("rust", layout)
     assert found.source == local.resolve()
     assert found.scope == "project"
@@ -72,40 +72,40 @@ def test_resolve_by_name_project_first(layout: Layout, make_skill: MakeSkill) ->
     assert found.runtime == layout.runtime_store("project") / "rust"
 
 
-def test_resolve_global_name(layout: Layout, make_skill: MakeSkill) -> None:
-    source = make_skill(layout.store("global"), "cuda")
+def test_resolve_global_name(layout: Layout, write_skill: WriteSkill) -> None:
+    source = write_skill(layout.store("global") / "cuda")
     found = resolve_skill("cuda", layout)
     assert (found.source, found.scope) == (source.resolve(), "global")
     assert found.runtime == layout.runtime_store("global") / "cuda"
 
 
-def test_path_wins_over_names(layout: Layout, make_skill: MakeSkill, tmp_path: Path) -> None:
-    make_skill(layout.store("project"), "rust")
-    outside = make_skill(tmp_path / "elsewhere", "rust")
+def test_path_wins_over_names(layout: Layout, write_skill: WriteSkill, tmp_path: Path) -> None:
+    write_skill(layout.store("project") / "rust")
+    outside = write_skill(tmp_path / "elsewhere" / "rust")
     found = resolve_skill(str(outside), layout)
     assert found.source == outside.resolve()
     assert not found.in_store
     assert found.scope == "project"  # outside any store, inside a project: project runtime
 
 
-def test_relative_path_from_cwd(layout: Layout, make_skill: MakeSkill) -> None:
-    make_skill(layout.cwd / "skills", "mine")
+def test_relative_path_from_cwd(layout: Layout, write_skill: WriteSkill) -> None:
+    write_skill(layout.cwd / "skills" / "mine")
     assert resolve_skill("skills/mine", layout).name == "mine"
     assert resolve_skill("./skills/mine/", layout).name == "mine"
 
 
 def test_outside_path_without_project_uses_global_runtime(
-    make_skill: MakeSkill, tmp_path: Path, env: dict[str, str]
+    write_skill: WriteSkill, tmp_path: Path, env: dict[str, str]
 ) -> None:
-    make_skill(tmp_path / "loose", "solo")
+    write_skill(tmp_path / "loose" / "solo")
     layout = Layout.discover(tmp_path / "loose", env)
     found = resolve_skill("solo", layout)
     assert found.scope == "global"
     assert found.runtime == layout.runtime_store("global") / "solo"
 
 
-def test_force_global(layout: Layout, make_skill: MakeSkill) -> None:
-    make_skill(layout.store("project"), "rust")
+def test_force_global(layout: Layout, write_skill: WriteSkill) -> None:
+    write_skill(layout.store("project") / "rust")
     found = resolve_skill("rust", layout, force_global=True)
     assert found.runtime == layout.runtime_store("global") / "rust"
     assert not found.in_store
@@ -122,10 +122,10 @@ def test_e010_for_folder_without_skill_md(layout: Layout) -> None:
 
 
 def test_folder_without_skill_md_does_not_hide_a_store_skill(
-    layout: Layout, make_skill: MakeSkill
+    layout: Layout, write_skill: WriteSkill
 ) -> None:
     (layout.cwd / "rust").mkdir()
-    make_skill(layout.store("project"), "rust")
+    write_skill(layout.store("project") / "rust")
     assert resolve_skill("rust", layout).in_store
 
 
@@ -135,10 +135,10 @@ def test_e001_when_nothing_is_found(layout: Layout) -> None:
     assert str(caught.value) == "error[E001]: skill 'nope' not found"
 
 
-def test_e001_suggests_near_store_names(layout: Layout, make_skill: MakeSkill) -> None:
-    make_skill(layout.store("project"), "python-testing")
-    make_skill(layout.store("global"), "python-typing")
-    make_skill(layout.store("global"), "rust")
+def test_e001_suggests_near_store_names(layout: Layout, write_skill: WriteSkill) -> None:
+    write_skill(layout.store("project") / "python-testing")
+    write_skill(layout.store("global") / "python-typing")
+    write_skill(layout.store("global") / "rust")
     (layout.store("global") / "python-test").mkdir()  # no SKILL.md: not a skill, not named
     with pytest.raises(SkillNotFound) as caught:
         resolve_skill("python-tsting", layout)
@@ -150,10 +150,10 @@ def test_e001_suggests_near_store_names(layout: Layout, make_skill: MakeSkill) -
 
 
 def test_e001_suggests_at_most_three_names_and_none_when_nothing_is_near(
-    layout: Layout, make_skill: MakeSkill
+    layout: Layout, write_skill: WriteSkill
 ) -> None:
     for name in ("data-a", "data-b", "data-c", "data-d"):
-        make_skill(layout.store("project"), name)
+        write_skill(layout.store("project") / name)
     with pytest.raises(SkillNotFound) as caught:
         resolve_skill("data-x", layout)
     assert len(caught.value.suggestions) == 3
@@ -163,17 +163,17 @@ def test_e001_suggests_at_most_three_names_and_none_when_nothing_is_near(
     assert str(far.value) == "error[E001]: skill 'kubernetes' not found"
 
 
-def test_names_never_traverse_out_of_the_store(layout: Layout, make_skill: MakeSkill) -> None:
+def test_names_never_traverse_out_of_the_store(layout: Layout, write_skill: WriteSkill) -> None:
     # <store>/../x exists, but "../x" is only ever a path (from the cwd), never a store name.
-    make_skill(layout.store("project").parent, "x")
+    write_skill(layout.store("project").parent / "x")
     with pytest.raises(SkillNotFound):
         resolve_skill("../x", layout)
 
 
 def test_symlinked_skill_resolves_to_its_real_path(
-    layout: Layout, make_skill: MakeSkill, tmp_path: Path
+    layout: Layout, write_skill: WriteSkill, tmp_path: Path
 ) -> None:
-    real = make_skill(tmp_path / "real", "linked")
+    real = write_skill(tmp_path / "real" / "linked")
     (layout.store("project") / "linked").symlink_to(real)
     assert resolve_skill("linked", layout).source == real.resolve()
 
@@ -250,10 +250,10 @@ def test_names_with_line_breaks_or_leading_marks_are_invalid(name: str) -> None:
 
 
 def test_stores_only_never_takes_a_cwd_folder_for_a_bare_name(
-    layout: Layout, make_skill: MakeSkill
+    layout: Layout, write_skill: WriteSkill
 ) -> None:
-    trusted = make_skill(layout.store("global"), "gt")
-    make_skill(layout.cwd, "gt")
+    trusted = write_skill(layout.store("global") / "gt")
+    write_skill(layout.cwd / "gt")
     assert resolve_skill("gt", layout).source == (layout.cwd / "gt").resolve()  # reads: folder
     assert resolve_skill("gt", layout, stores_only=True).source == trusted.resolve()
     for written in ("./gt", "gt/", str(layout.cwd / "gt")):
@@ -262,9 +262,9 @@ def test_stores_only_never_takes_a_cwd_folder_for_a_bare_name(
 
 
 def test_stores_only_without_a_store_skill_is_e001_with_a_hint(
-    layout: Layout, make_skill: MakeSkill
+    layout: Layout, write_skill: WriteSkill
 ) -> None:
-    make_skill(layout.cwd, "gt")
+    write_skill(layout.cwd / "gt")
     with pytest.raises(SkillNotFound) as caught:
         resolve_skill("gt", layout, stores_only=True)
     assert str(caught.value).splitlines()[0] == "error[E001]: skill 'gt' not found"
@@ -272,10 +272,10 @@ def test_stores_only_without_a_store_skill_is_e001_with_a_hint(
 
 
 def test_a_cwd_folder_shadowing_a_store_skill_carries_a_warning(
-    layout: Layout, make_skill: MakeSkill, home: Path
+    layout: Layout, write_skill: WriteSkill, home: Path
 ) -> None:
-    make_skill(layout.store("global"), "gt")
-    make_skill(layout.cwd, "gt")
+    write_skill(layout.store("global") / "gt")
+    write_skill(layout.cwd / "gt")
     [notice] = resolve_skill("gt", layout).notices
     assert "./gt" in notice.text and "~/.skillc/skills/gt" in notice.text
     assert resolve_skill("./gt", layout).notices == ()  # written as a path: no surprise
@@ -283,10 +283,10 @@ def test_a_cwd_folder_shadowing_a_store_skill_carries_a_warning(
 
 
 def test_an_imported_folder_resolves_to_its_store_copy(
-    layout: Layout, make_skill: MakeSkill
+    layout: Layout, write_skill: WriteSkill
 ) -> None:
-    folder = make_skill(layout.cwd, "mine").resolve()
-    copy = make_skill(layout.store("project"), "mine")
+    folder = write_skill(layout.cwd / "mine").resolve()
+    copy = write_skill(layout.store("project") / "mine")
     (copy / IMPORT_RECORD).write_bytes(ImportRecord(str(folder), "0" * 64).to_bytes())
     for given in ("mine", "./mine", str(folder)):
         found = resolve_skill(given, layout)
@@ -300,9 +300,9 @@ def test_an_imported_folder_resolves_to_its_store_copy(
 
 @pytest.mark.parametrize("data", [b"", b"[]", b"{", b'{"origin": 1}', b"\xff"])
 def test_an_unreadable_import_record_is_no_record(
-    layout: Layout, make_skill: MakeSkill, data: bytes
+    layout: Layout, write_skill: WriteSkill, data: bytes
 ) -> None:
-    copy = make_skill(layout.store("project"), "mine")
+    copy = write_skill(layout.store("project") / "mine")
     (copy / IMPORT_RECORD).write_bytes(data)
     assert ImportRecord.read(copy) is None
 

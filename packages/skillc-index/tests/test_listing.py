@@ -11,7 +11,7 @@ from skillc_index.build.manifest import read_manifest
 from skillc_index.files import source_hash
 from skillc_index.listing.skills import list_skills
 
-MakeSkill = Callable[..., Path]
+WriteSkill = Callable[..., Path]
 
 
 def build_by_hand(runtime: Path, name: str, digest: str) -> None:
@@ -30,11 +30,11 @@ def test_empty(layout: Layout) -> None:
     assert result.to_dict() == {"skills": [], "total": 0, "filtered": 0}
 
 
-def test_order_project_then_global_then_name(layout: Layout, make_skill: MakeSkill) -> None:
+def test_order_project_then_global_then_name(layout: Layout, write_skill: WriteSkill) -> None:
     for name in ("zeta", "alpha"):
-        make_skill(layout.store("global"), name)
+        write_skill(layout.store("global") / name)
     for name in ("mid", "beta"):
-        make_skill(layout.store("project"), name)
+        write_skill(layout.store("project") / name)
     result = list_skills(layout)
     assert [(e.name, e.scope) for e in result.skills] == [
         ("beta", "project"),
@@ -48,10 +48,10 @@ def test_order_project_then_global_then_name(layout: Layout, make_skill: MakeSki
     assert entry["status"] == "not-built"
 
 
-def test_filters_and_counts(layout: Layout, make_skill: MakeSkill) -> None:
+def test_filters_and_counts(layout: Layout, write_skill: WriteSkill) -> None:
     for name in ("py-a", "py-b", "rs-a"):
-        make_skill(layout.store("project"), name)
-    make_skill(layout.store("global"), "py-g")
+        write_skill(layout.store("project") / name)
+    write_skill(layout.store("global") / "py-g")
     result = list_skills(layout, pattern="py-*", limit=2)
     assert [e.name for e in result.skills] == ["py-a", "py-b"]
     assert (result.total, result.filtered) == (4, 3)
@@ -59,10 +59,10 @@ def test_filters_and_counts(layout: Layout, make_skill: MakeSkill) -> None:
     assert list_skills(layout, limit=0).skills == ()
 
 
-def test_statuses(layout: Layout, make_skill: MakeSkill) -> None:
-    built = make_skill(layout.store("project"), "built")
-    stale = make_skill(layout.store("project"), "stale")
-    make_skill(layout.store("project"), "fresh")
+def test_statuses(layout: Layout, write_skill: WriteSkill) -> None:
+    built = write_skill(layout.store("project") / "built")
+    stale = write_skill(layout.store("project") / "stale")
+    write_skill(layout.store("project") / "fresh")
     build_by_hand(layout.runtime_store("project") / "built", "built", source_hash(built))
     build_by_hand(layout.runtime_store("project") / "stale", "stale", source_hash(stale))
     (stale / "more.md").write_text("# changed\n", encoding="utf-8")
@@ -75,8 +75,8 @@ def test_statuses(layout: Layout, make_skill: MakeSkill) -> None:
     assert [e.name for e in list_skills(layout, status="not-built").skills] == ["fresh"]
 
 
-def test_invalid_manifest_is_not_built(layout: Layout, make_skill: MakeSkill) -> None:
-    make_skill(layout.store("project"), "odd")
+def test_invalid_manifest_is_not_built(layout: Layout, write_skill: WriteSkill) -> None:
+    write_skill(layout.store("project") / "odd")
     runtime = layout.runtime_store("project") / "odd"
     path = manifest_path(runtime)
     path.parent.mkdir(parents=True)
@@ -90,10 +90,10 @@ def test_invalid_manifest_is_not_built(layout: Layout, make_skill: MakeSkill) ->
         assert list_skills(layout).skills[0].status == "not-built"
 
 
-def test_invalid_skills_are_skipped_with_a_notice(layout: Layout, make_skill: MakeSkill) -> None:
-    make_skill(layout.store("project"), "good")
-    make_skill(layout.store("project"), "broken", frontmatter="name: [unclosed\n")
-    make_skill(layout.store("project"), "nameless", frontmatter="description: no name here\n")
+def test_invalid_skills_are_skipped_with_a_notice(layout: Layout, write_skill: WriteSkill) -> None:
+    write_skill(layout.store("project") / "good")
+    write_skill(layout.store("project") / "broken", frontmatter="name: [unclosed\n")
+    write_skill(layout.store("project") / "nameless", frontmatter="description: no name here\n")
     (layout.store("project") / "not-a-skill").mkdir()
     (layout.store("project") / ".hidden").mkdir()
     result = list_skills(layout)
@@ -106,11 +106,11 @@ def test_invalid_skills_are_skipped_with_a_notice(layout: Layout, make_skill: Ma
 
 
 def test_unreadable_skills_and_stores_are_skipped_with_a_notice(
-    layout: Layout, make_skill: MakeSkill, unreadable: Callable[[Path], None]
+    layout: Layout, write_skill: WriteSkill, unreadable: Callable[[Path], None]
 ) -> None:
-    make_skill(layout.store("project"), "good")
-    locked = make_skill(layout.store("project"), "locked")
-    make_skill(layout.store("global"), "elsewhere")
+    write_skill(layout.store("project") / "good")
+    locked = write_skill(layout.store("project") / "locked")
+    write_skill(layout.store("global") / "elsewhere")
     unreadable(locked)
     unreadable(layout.store("global"))
     result = list_skills(layout)
@@ -126,7 +126,9 @@ def test_no_global_store_is_fine(tmp_path: Path) -> None:
     assert list_skills(layout).total == 0
 
 
-def test_a_reply_limit_cuts_the_list_with_a_warning(layout: Layout, make_skill: MakeSkill) -> None:
+def test_a_reply_limit_cuts_the_list_with_a_warning(
+    layout: Layout, write_skill: WriteSkill
+) -> None:
     """The MCP server's reply limit (``Session.reply_chars``): the first skills that fit, a
     warning, and ``filtered`` still counting them all; the CLI has no limit."""
     from skillc_index.accesslog import AccessLog
@@ -134,7 +136,7 @@ def test_a_reply_limit_cuts_the_list_with_a_warning(layout: Layout, make_skill: 
     from skillc_index.operations import LIST, ListParams
 
     for number in range(30):
-        make_skill(layout.store("project"), f"skill-{number:02}")
+        write_skill(layout.store("project") / f"skill-{number:02}")
     whole = LIST.run(Session(layout, AccessLog(lambda _: None)), ListParams())
     one = len(json.dumps(whole.skills[0].to_dict())) + 2
     session = Session(layout, AccessLog(lambda _: None), reply_chars=one * 10 + 1)

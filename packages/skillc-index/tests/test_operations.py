@@ -27,7 +27,7 @@ from skillc_index.operations import (
     ListParams,
 )
 
-MakeSkill = Callable[..., Path]
+WriteSkill = Callable[..., Path]
 
 
 class Warnings(list[Diagnostic | Notice]):
@@ -86,12 +86,12 @@ def test_a_global_init_needs_a_name_and_creates_nothing(tmp_path: Path, home: Pa
 
 
 def test_list_filters_and_warns_of_skipped_skills(
-    layout: Layout, project: Path, make_skill: MakeSkill
+    layout: Layout, project: Path, write_skill: WriteSkill
 ) -> None:
     store = project / ".skillc" / "skills"
     for name in ("alpha", "beta", "gamma"):
-        make_skill(store, name)
-    make_skill(store, "broken", frontmatter="name: broken\n")
+        write_skill(store / name)
+    write_skill(store / "broken", frontmatter="name: broken\n")
     run, warned = session(layout)
     listed = LIST.run(run, ListParams(pattern="*a", limit=1))
     data = listed.to_dict()
@@ -105,9 +105,9 @@ def test_list_filters_and_warns_of_skipped_skills(
 
 
 def test_build_logs_one_row_after_the_build(
-    layout: Layout, project: Path, make_skill: MakeSkill
+    layout: Layout, project: Path, write_skill: WriteSkill
 ) -> None:
-    make_skill(project / ".skillc" / "skills", "demo", "\n## Usage\n\nText.\n")
+    write_skill(project / ".skillc" / "skills" / "demo", body="## Usage\n\nText.\n")
     seen: list[tuple[int, int]] = []
     run, _ = session(layout, progress=lambda done, total: seen.append((done, total)))
     built = BUILD.run(run, BuildParams("demo", target=("claude",), copy=True))
@@ -122,9 +122,9 @@ def test_build_logs_one_row_after_the_build(
 
 
 def test_a_failed_build_is_logged_with_its_error(
-    layout: Layout, project: Path, make_skill: MakeSkill
+    layout: Layout, project: Path, write_skill: WriteSkill
 ) -> None:
-    make_skill(project / ".skillc" / "skills", "demo")
+    write_skill(project / ".skillc" / "skills" / "demo")
     run, _ = session(layout)
     BUILD.run(run, BuildParams("demo"))
     with pytest.raises(InvalidOption):
@@ -137,11 +137,11 @@ def test_a_failed_build_is_logged_with_its_error(
 
 
 def test_check_targets_refuses_before_anything_is_written(
-    layout: Layout, project: Path, make_skill: MakeSkill
+    layout: Layout, project: Path, write_skill: WriteSkill
 ) -> None:
     """The front end's target policy (the MCP server's ``--allow-target``) sees the layout
     and the targets first: a refusal builds, deploys and logs nothing."""
-    make_skill(project / ".skillc" / "skills", "demo")
+    write_skill(project / ".skillc" / "skills" / "demo")
     asked: list[tuple[Layout, Sequence[str]]] = []
 
     def refuse(where: Layout, targets: Sequence[str]) -> None:

@@ -26,7 +26,7 @@ from skillc_index.operation import Session
 from skillc_index.route.commands import route_install, route_status, route_uninstall
 from skillc_index.route.router_skill import ROUTER_NAME
 
-MakeSkill = Callable[..., Path]
+WriteSkill = Callable[..., Path]
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
@@ -72,15 +72,15 @@ def agent_skill(folder: Path, name: str, description: str | None = None) -> Path
 
 
 @pytest.fixture
-def claude(project: Path, layout: Layout, make_skill: MakeSkill) -> Path:
+def claude(project: Path, layout: Layout, write_skill: WriteSkill) -> Path:
     """``.claude/skills``: two skill folders, a store skill deployed by skillc as a symlink
     and one deployed as a copy, and a hidden file skillc leaves alone."""
     folder = project / ".claude" / "skills"
     agent_skill(folder, "alpha")
     agent_skill(folder, "beta", "Beta: with a colon, and 'quotes'.")
-    make_skill(layout.store("project"), "linked")
+    write_skill(layout.store("project") / "linked")
     build_skill("linked", layout)
-    make_skill(layout.store("project"), "copied")
+    write_skill(layout.store("project") / "copied")
     build_skill("copied", layout, copy=True)
     (folder / ".DS_Store").write_bytes(b"\0")
     return folder
@@ -294,12 +294,12 @@ def test_uninstall_never_takes_the_place_of_what_skillc_did_not_make(
 
 
 def test_clashes_are_left_in_place_and_reported(
-    cli: Callable[..., Run], layout: Layout, claude: Path, make_skill: MakeSkill, tmp_path: Path
+    cli: Callable[..., Run], layout: Layout, claude: Path, write_skill: WriteSkill, tmp_path: Path
 ) -> None:
-    make_skill(layout.store("project"), "alpha", "A different alpha.")
+    write_skill(layout.store("project") / "alpha", body="A different alpha.")
     elsewhere = agent_skill(tmp_path / "elsewhere", "outside")
     (claude / "outside").symlink_to(elsewhere)
-    orphan = make_skill(layout.store("project"), "orphan")
+    orphan = write_skill(layout.store("project") / "orphan")
     build_skill("orphan", layout)
     (orphan / "SKILL.md").unlink()
     orphan.rmdir()  # its deployment stays, to a runtime whose source is gone

@@ -6,6 +6,7 @@ import pytest
 import yaml
 
 from skillc_index.build.stub import REFERENCES_LABEL, Reference, render_stub
+from skillc_index.markdown.frontmatter import MAX_FRONTMATTER_BYTES
 
 
 def stub(
@@ -261,6 +262,11 @@ def test_every_frontmatter_field_is_kept_in_order() -> None:
     assert "description: Deploy to production." in text and "…" not in text
 
 
+#: A value as big as a frontmatter holds: a source frontmatter over MAX_FRONTMATTER_BYTES
+#: (64 KiB) is refused (SKL100), and the hostile test puts the value in twice. (It had 2,000
+#: keys, a 300 KB block no skill can have, which PyYAML's Python loader took seconds to read.)
+HUGE = {f"k{n}": {"v": list(range(5)), "s": "x\n---\n"} for n in range(400)}
+
 HOSTILE: list[object] = [
     "a\n---\nname: injected\n---\n# Injected",
     "---",
@@ -273,8 +279,16 @@ HOSTILE: list[object] = [
     "\u2028\x85\x00\x1b[31m\ufeff",
     ["---", "...", "- x", {"---": "---"}],
     {"a\n---\nb": "c", "": None, "yes": "no"},
-    {f"k{n}": {"v": list(range(5)), "s": "x\n---\n"} for n in range(2000)},  # huge
+    HUGE,
 ]
+
+
+def test_the_huge_value_is_as_big_as_a_frontmatter_can_be() -> None:
+    """Twice the huge value fills most of the largest frontmatter a skill may have, written
+    as the stub writes it: as big as the hostile test can meet, and no bigger."""
+    text = render({"name": "demo", "description": "A demo.", "evil": HUGE, "---": HUGE})
+    block = text[4:].partition("\n---\n")[0]
+    assert MAX_FRONTMATTER_BYTES // 2 < len(block.encode()) <= MAX_FRONTMATTER_BYTES
 
 
 @pytest.mark.parametrize("value", HOSTILE)

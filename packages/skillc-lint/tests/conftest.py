@@ -3,48 +3,27 @@
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from skillc_lint import LintDiagnostic, lint_skill
 
-FRONTMATTER = "name: {name}\ndescription: Formats tables. Use when a table needs formatting.\n"
+#: The description of every test skill that names none: a valid one.
+DESCRIPTION = "Formats tables. Use when a table needs formatting."
 
 SkillWriter = Callable[..., Path]
 
 
-def write_skill(
-    parent: Path,
-    name: str = "my-skill",
-    body: str = "",
-    *,
-    frontmatter: str | None = None,
-    files: Mapping[str, str] | None = None,
-    skill_md: str | None = None,
-) -> Path:
-    """A skill folder ``parent/name``: SKILL.md (valid frontmatter, an H1 with the name, then
-    ``body``; or exactly ``skill_md``) and extra ``files`` (relative path -> text)."""
-    folder = parent / name
-    folder.mkdir(parents=True, exist_ok=True)
-    if skill_md is None:
-        front = FRONTMATTER.format(name=name) if frontmatter is None else frontmatter
-        skill_md = f"---\n{front}---\n\n# {name}\n\n{body}"
-    (folder / "SKILL.md").write_text(skill_md, encoding="utf-8")
-    for rel, text in (files or {}).items():
-        path = folder / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return folder
-
-
 @pytest.fixture
-def skill(tmp_path: Path) -> SkillWriter:
-    """``skill(name="my-skill", body="", frontmatter=None, files=None, skill_md=None)``."""
+def skill(tmp_path: Path, write_skill: SkillWriter) -> SkillWriter:
+    """``skill(name="my-skill", body="", frontmatter=None, files=None, skill_md=None)``: the
+    shared ``write_skill`` (the checkout's conftest.py) into ``tmp_path/name``, with a valid
+    description; returns the folder."""
 
     def make(name: str = "my-skill", body: str = "", **kwargs: object) -> Path:
-        return write_skill(tmp_path, name, body, **kwargs)  # type: ignore[arg-type]
+        return write_skill(tmp_path / name, name, DESCRIPTION, body, **kwargs)
 
     return make
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -18,16 +18,9 @@ from skillc_index.operation import Session
 from skillc_lint import UnknownProfile, UnknownRule
 from skillc_lint.operations import LINT, LintParams, lint, rule_registry
 
-VALID = (
-    "---\nname: {name}\ndescription: Formats tables. Use when a table needs it.\n---\n# {name}\n"
-)
-
-
-def write_skill(parent: Path, name: str, text: str = VALID) -> Path:
-    folder = parent / name
-    folder.mkdir(parents=True)
-    (folder / "SKILL.md").write_text(text.format(name=name), encoding="utf-8")
-    return folder
+#: A valid description.
+DESCRIPTION = "Formats tables. Use when a table needs it."
+WriteSkill = Callable[..., Path]
 
 
 @pytest.fixture
@@ -52,8 +45,10 @@ def logged(project: Path, name: str) -> list[tuple[str, str, dict[str, object]]]
         return [(command, path, json.loads(args)) for command, path, args in rows]
 
 
-def test_lint_logs_one_row_with_what_it_found(project: Path) -> None:
-    folder = write_skill(project / ".skillc" / "skills", "demo", "---\nname: demo\n---\n# demo\n")
+def test_lint_logs_one_row_with_what_it_found(project: Path, write_skill: WriteSkill) -> None:
+    folder = write_skill(
+        project / ".skillc" / "skills" / "demo", skill_md="---\nname: demo\n---\n# demo\n"
+    )
     report = LINT.run(session(project, []), LintParams("demo", select=("SKL1",)))
     assert report.to_dict() == {
         "skill": "demo",
@@ -84,10 +79,10 @@ def test_lint_logs_one_row_with_what_it_found(project: Path) -> None:
     }
 
 
-def test_a_folder_named_by_path_keeps_its_path(project: Path) -> None:
+def test_a_folder_named_by_path_keeps_its_path(project: Path, write_skill: WriteSkill) -> None:
     """A skill reached through a symlinked folder is shown (and its diagnostics located) as
     named, not as its resolved target: what ``skc lint skills/`` prints for each skill."""
-    real = write_skill(project / "elsewhere", "demo")
+    real = write_skill(project / "elsewhere" / "demo", description=DESCRIPTION)
     (project / "skills").mkdir()
     (project / "skills" / "demo").symlink_to(real)
     report = lint(session(project, []), LintParams(str(project / "skills" / "demo")))
@@ -107,10 +102,12 @@ def test_bad_selections_are_typed_errors_that_name_the_parameter(project: Path) 
     assert shown == []
 
 
-def test_config_problems_are_warned_once_per_registry(project: Path) -> None:
+def test_config_problems_are_warned_once_per_registry(
+    project: Path, write_skill: WriteSkill
+) -> None:
     (project / ".skillc" / "config.toml").write_text('[lint]\nSKL999 = "off"\n', "utf-8")
-    write_skill(project / ".skillc" / "skills", "one")
-    write_skill(project / ".skillc" / "skills", "two")
+    write_skill(project / ".skillc" / "skills" / "one", description=DESCRIPTION)
+    write_skill(project / ".skillc" / "skills" / "two", description=DESCRIPTION)
     shown: list[str] = []
     run = session(project, shown)
     registry = rule_registry(run)
@@ -120,7 +117,10 @@ def test_config_problems_are_warned_once_per_registry(project: Path) -> None:
 
 
 def test_readme_operation_example_runs(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    write_skill: WriteSkill,
 ) -> None:
     """The README's example of the operation, run on real skills: folders in no store, so
     nothing is written anywhere (no runtime folder in the home)."""
@@ -130,8 +130,8 @@ def test_readme_operation_example_runs(
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     section = readme.split("## The `lint` operation", 1)[1].split("\n## ", 1)[0]
     (block,) = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
-    write_skill(tmp_path / "skills", "my-skill")
-    write_skill(tmp_path / "skills", "git", "---\nname: Git\n---\n# git\n")
+    write_skill(tmp_path / "skills" / "my-skill", description=DESCRIPTION)
+    write_skill(tmp_path / "skills" / "git", skill_md="---\nname: Git\n---\n# git\n")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("SKILLC_HOME", str(tmp_path / "home"))
     exec(compile(block, "README.md", "exec"), {})
@@ -141,10 +141,12 @@ def test_readme_operation_example_runs(
     assert not (tmp_path / "home").exists()
 
 
-def test_a_folder_in_no_store_is_linted_without_a_trace(project: Path, tmp_path: Path) -> None:
+def test_a_folder_in_no_store_is_linted_without_a_trace(
+    project: Path, tmp_path: Path, write_skill: WriteSkill
+) -> None:
     """Linting a checkout creates no runtime folder and logs nothing (DECISIONS.md); the
     same skill imported into the store is logged in its runtime (near miss: the first test)."""
-    checkout = write_skill(tmp_path / "checkout", "demo")
+    checkout = write_skill(tmp_path / "checkout" / "demo", description=DESCRIPTION)
     outside = Layout.discover(tmp_path, env={"SKILLC_HOME": str(tmp_path / "home")})
     shown: list[str] = []
     for run in (session(project, shown), Session(outside, AccessLog(shown.append))):

@@ -37,9 +37,17 @@ def npm_env() -> dict[str, str]:
     return env
 
 
+#: The launcher installed by this process: an xdist worker that runs out of tests tears even
+#: session fixtures down, and may be given more (the Inspector was installed twice a run).
+_INSTALLED: list[Path] = []
+
+
 @pytest.fixture(scope="session")
 def inspector(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The installed Inspector launcher (``node_modules/.bin/mcp-inspector``)."""
+    """The installed Inspector launcher (``node_modules/.bin/mcp-inspector``), installed once
+    per process."""
+    if _INSTALLED:
+        return _INSTALLED[0]
     npm = shutil.which("npm")
     if npm is None or shutil.which("node") is None:
         pytest.skip("npm and node are not installed: cannot install the MCP Inspector")
@@ -69,6 +77,7 @@ def inspector(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert install.returncode == 0, f"npm install {INSPECTOR} failed:\n{install.stderr}"
     launcher = folder / "node_modules" / ".bin" / "mcp-inspector"
     assert launcher.exists(), install.stdout
+    _INSTALLED.append(launcher)
     return launcher
 
 

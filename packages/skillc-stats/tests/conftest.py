@@ -57,17 +57,21 @@ def layout(project: Path, env: dict[str, str]) -> Layout:
     return Layout.discover(project, env)
 
 
-def make_skill(folder: Path, skill_md: str = SKILL_MD) -> Path:
-    (folder / "references").mkdir(parents=True)
-    (folder / "SKILL.md").write_text(skill_md, encoding="utf-8")
-    (folder / "references" / "api.md").write_text(API_MD, encoding="utf-8")
-    return folder
+@pytest.fixture
+def demo_skill(write_skill: Callable[..., Path]) -> Callable[[Path], Path]:
+    """``demo_skill(folder)``: the shared ``write_skill`` (the checkout's conftest.py) writing
+    :data:`SKILL_MD` and ``references/api.md`` into ``folder``; returns the folder."""
+
+    def make(folder: Path) -> Path:
+        return write_skill(folder, skill_md=SKILL_MD, files={"references/api.md": API_MD})
+
+    return make
 
 
 @pytest.fixture
-def demo(project: Path, layout: Layout) -> ResolvedSkill:
+def demo(project: Path, layout: Layout, demo_skill: Callable[[Path], Path]) -> ResolvedSkill:
     """A project skill ``demo`` (SKILL.md and references/api.md)."""
-    make_skill(project / ".skillc" / "skills" / "demo")
+    demo_skill(project / ".skillc" / "skills" / "demo")
     return resolve_skill("demo", layout)
 
 

@@ -17,8 +17,6 @@ from skillc_index import Layout, resolve_skill
 from skillc_index.accesslog import AccessRecord, insert, primary_log
 from skillc_stats import _usage, installed_skills, query_all
 
-from .conftest import make_skill
-
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
@@ -34,14 +32,14 @@ def access(skill_path: Path, cwd: str, timestamp: str, **extra: Any) -> AccessRe
     )
 
 
-def installed(project: Path, home: Path) -> dict[str, Path]:
+def installed(demo_skill: Callable[[Path], Path], project: Path, home: Path) -> dict[str, Path]:
     """A project store skill, a global store skill, a skill only in an agent folder (home),
     a second entry linking to it, and a skillc deployment (a link to a runtime folder)."""
     skills = {
-        "used": make_skill(project / ".skillc" / "skills" / "used"),
-        "old": make_skill(home / ".skillc" / "skills" / "old"),
-        "idle": make_skill(home / ".skillc" / "skills" / "idle"),
-        "agent-only": make_skill(home / ".claude" / "skills" / "agent-only"),
+        "used": demo_skill(project / ".skillc" / "skills" / "used"),
+        "old": demo_skill(home / ".skillc" / "skills" / "old"),
+        "idle": demo_skill(home / ".skillc" / "skills" / "idle"),
+        "agent-only": demo_skill(home / ".claude" / "skills" / "agent-only"),
     }
     (project / ".claude" / "skills").mkdir(parents=True)
     (project / ".claude" / "skills" / "linked").symlink_to(skills["agent-only"])
@@ -59,16 +57,20 @@ def log(layout: Layout, name: str, *rows: AccessRecord) -> None:
     insert(primary_log(skill.runtime), list(rows))
 
 
-def test_installed_skills_are_listed_once_each(project: Path, home: Path, layout: Layout) -> None:
-    skills = installed(project, home)
+def test_installed_skills_are_listed_once_each(
+    project: Path, home: Path, layout: Layout, demo_skill: Callable[[Path], Path]
+) -> None:
+    skills = installed(demo_skill, project, home)
     found = installed_skills(layout)
     assert sorted((s.name, s.path) for s in found) == sorted(
         (name, os.path.realpath(path)) for name, path in skills.items()
     )
 
 
-def test_all_counts_uses_projects_and_last_use(project: Path, home: Path, layout: Layout) -> None:
-    skills = installed(project, home)
+def test_all_counts_uses_projects_and_last_use(
+    project: Path, home: Path, layout: Layout, demo_skill: Callable[[Path], Path]
+) -> None:
+    skills = installed(demo_skill, project, home)
     used, old, agent = skills["used"], skills["old"], skills["agent-only"]
     log(
         layout,
@@ -80,7 +82,7 @@ def test_all_counts_uses_projects_and_last_use(project: Path, home: Path, layout
     log(layout, "old", access(old, "/w/a", "2026-01-01T10:00:00Z"))
     log(layout, "agent-only", access(agent.resolve(), "/w/c", "2026-02-01T10:00:00Z"))
     # a row of another folder with the same name in the same runtime log does not count
-    elsewhere = make_skill(project / "elsewhere" / "used")
+    elsewhere = demo_skill(project / "elsewhere" / "used")
     insert(
         primary_log(resolve_skill("used", layout).runtime),
         [access(elsewhere, "/w/z", "2026-03-09T00:00:00Z")],
@@ -106,8 +108,10 @@ def test_all_counts_uses_projects_and_last_use(project: Path, home: Path, layout
     }
 
 
-def test_cli_all(project: Path, home: Path, layout: Layout, stats_cli: Run) -> None:
-    skills = installed(project, home)
+def test_cli_all(
+    project: Path, home: Path, layout: Layout, stats_cli: Run, demo_skill: Callable[[Path], Path]
+) -> None:
+    skills = installed(demo_skill, project, home)
     log(layout, "used", access(skills["used"], "/w/a", "2026-03-01T10:00:00Z"))
     text = stats_cli("stats", "--all")
     assert text.returncode == 0, text.stderr
@@ -126,8 +130,10 @@ def test_cli_all(project: Path, home: Path, layout: Layout, stats_cli: Run) -> N
     assert json.loads(commands.stdout)["data"] == {"show": 1}
 
 
-def test_cli_all_usage_errors(project: Path, home: Path, stats_cli: Run) -> None:
-    installed(project, home)
+def test_cli_all_usage_errors(
+    project: Path, home: Path, stats_cli: Run, demo_skill: Callable[[Path], Path]
+) -> None:
+    installed(demo_skill, project, home)
     for args, message in (
         (("stats",), "missing SKILL (or --all)"),
         (("stats", "used", "--all"), "give either SKILL or --all"),
@@ -154,9 +160,13 @@ def age(folder: Path) -> None:
 
 
 def test_unchanged_logs_are_not_read_again(
-    project: Path, home: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
+    project: Path,
+    home: Path,
+    layout: Layout,
+    monkeypatch: pytest.MonkeyPatch,
+    demo_skill: Callable[[Path], Path],
 ) -> None:
-    skills = installed(project, home)
+    skills = installed(demo_skill, project, home)
     log(layout, "used", access(skills["used"], "/w/a", "2026-03-01T10:00:00Z"))
     log(layout, "old", access(skills["old"], "/w/a", "2026-01-01T10:00:00Z"))
     age(project)

@@ -24,7 +24,7 @@ from skillc_index import (
 from skillc_index.accesslog import primary_log
 from skillc_stats import QUERY_TYPES, query_stats, unused_sections
 
-from .conftest import make_skill, record
+from .conftest import record
 
 Log = Callable[..., Path]
 
@@ -204,10 +204,14 @@ def test_search(demo: ResolvedSkill, layout: Layout, log_rows: Log) -> None:
 
 
 def test_other_sources_of_the_same_name_do_not_count(
-    demo: ResolvedSkill, layout: Layout, log_rows: Log, tmp_path: Path
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Log,
+    tmp_path: Path,
+    demo_skill: Callable[[Path], Path],
 ) -> None:
     """Several source folders named ``demo`` share the runtime; skill_path tells them apart."""
-    other = resolve_skill(str(make_skill(tmp_path / "elsewhere" / "demo")), layout)
+    other = resolve_skill(str(demo_skill(tmp_path / "elsewhere" / "demo")), layout)
     assert other.runtime == demo.runtime and other.source != demo.source
     log_rows(show(demo, "Usage"), show(other, "Usage"), show(other, "Endpoints"))
     assert query_stats(demo, layout)["data"]["total_accesses"] == 1

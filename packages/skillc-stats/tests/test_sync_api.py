@@ -19,7 +19,7 @@ from skillc_index import Layout, NoLocalLogs, ResolvedSkill, resolve_skill
 from skillc_index.accesslog import primary_log
 from skillc_stats import SyncReport, query_stats, sync_logs
 
-from .conftest import all_rows, count_rows, make_skill, record
+from .conftest import all_rows, count_rows, record
 
 Log = Callable[..., Path]
 Fallback = Callable[[str], Path]
@@ -158,14 +158,19 @@ def test_crash_between_copy_and_removal_loses_and_duplicates_nothing(
 
 
 def test_global_and_outside_sources_go_to_their_runtimes(
-    project: Path, home: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
+    project: Path,
+    home: Path,
+    env: dict[str, str],
+    log_rows: Log,
+    fallback_of: Fallback,
+    demo_skill: Callable[[Path], Path],
 ) -> None:
     """A fallback folder may hold rows of two source folders of the same name: each row goes
     to the runtime its own source uses, as the command that wrote it resolved it (a source
     outside the stores once its runtime exists: it was built)."""
     layout = Layout.discover(project, env)
-    in_global = resolve_skill(str(make_skill(home / ".skillc" / "skills" / "tool")), layout)
-    outside = resolve_skill(str(make_skill(project / "vendor" / "tool")), layout)
+    in_global = resolve_skill(str(demo_skill(home / ".skillc" / "skills" / "tool")), layout)
+    outside = resolve_skill(str(demo_skill(project / "vendor" / "tool")), layout)
     assert in_global.scope == "global" and outside.scope == "project"
     outside.runtime.mkdir(parents=True)
     log_rows(*rows_for(in_global, 2), *rows_for(outside, 3), to=fallback_of("tool"))
@@ -235,10 +240,15 @@ def test_row_without_skill_path_is_e042(
 
 
 def test_unwritable_destination_is_e041_and_keeps_the_fallback(
-    project: Path, home: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
+    project: Path,
+    home: Path,
+    env: dict[str, str],
+    log_rows: Log,
+    fallback_of: Fallback,
+    demo_skill: Callable[[Path], Path],
 ) -> None:
     layout = Layout.discover(project, env)
-    tool = resolve_skill(str(make_skill(home / ".skillc" / "skills" / "tool")), layout)
+    tool = resolve_skill(str(demo_skill(home / ".skillc" / "skills" / "tool")), layout)
     runtime_store = home / ".skillc" / "runtime"
     runtime_store.write_text("a file where the runtime store should be", encoding="utf-8")
     source = log_rows(*rows_for(tool, 2), to=fallback_of("tool"))
@@ -318,11 +328,12 @@ def test_rows_of_unknown_skills_are_skipped_kept_and_create_no_runtime(
     env: dict[str, str],
     log_rows: Log,
     fallback_of: Fallback,
+    demo_skill: Callable[[Path], Path],
 ) -> None:
     """Only rows whose skill is in a store, or whose runtime folder exists, are merged; the
     others stay in the fallback log (counted), and no runtime folder is made for them."""
     layout = Layout.discover(project, env)
-    vendor = resolve_skill(str(make_skill(project / "vendor" / "tool")), layout)  # never built
+    vendor = resolve_skill(str(demo_skill(project / "vendor" / "tool")), layout)  # never built
     ghost = record(demo, "show", {}, skill_path=str(tmp_path / "ghost"))
     dots = record(demo, "show", {}, skill_path=str(tmp_path / "x" / ".."))
     source = log_rows(*rows_for(demo, 2), *rows_for(vendor, 3), ghost, dots, to=fallback_of("demo"))
@@ -349,21 +360,22 @@ def test_rows_of_every_installed_skill_are_moved_to_its_runtime(
     env: dict[str, str],
     log_rows: Log,
     fallback_of: Fallback,
+    demo_skill: Callable[[Path], Path],
 ) -> None:
     """Issue 32: rows of a skill in an agent folder or a plugin (installed, never built) were
     "skipped ... local logs kept" forever. They move to the skill's runtime now, created as
     RFC-0007:C-SYNC says (the project's runtime, as for any skill outside the stores); a
     name that fails the name rule is still refused."""
     layout = Layout.discover(project, env)
-    helper = make_skill(home / ".claude" / "skills" / "helper")  # home agent folder
-    local = make_skill(project / ".agents" / "skills" / "local")  # project agent folder
+    helper = demo_skill(home / ".claude" / "skills" / "helper")  # home agent folder
+    local = demo_skill(project / ".agents" / "skills" / "local")  # project agent folder
     plugin = home / "plugins" / "tools"
-    tool = make_skill(plugin / "skills" / "tool")
+    tool = demo_skill(plugin / "skills" / "tool")
     records = home / ".claude" / "plugins" / "installed_plugins.json"
     records.parent.mkdir(parents=True)
     entry = {"scope": "user", "installPath": str(plugin)}
     records.write_text(json.dumps({"version": 2, "plugins": {"tools@m": [entry]}}))
-    odd = make_skill(home / ".claude" / "skills" / "Odd_Name")
+    odd = demo_skill(home / ".claude" / "skills" / "Odd_Name")
     skills = [resolve_skill(str(folder), layout) for folder in (helper, local, tool, odd)]
     source = log_rows(*(row for skill in skills for row in rows_for(skill, 2)), to=fallback_of("x"))
     (would,) = sync_logs(project=project, dry_run=True, env=env).skills

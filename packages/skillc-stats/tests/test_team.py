@@ -38,7 +38,7 @@ from skillc_stats._report import upload_lines
 from skillc_stats._team import TeamStore, masked
 from skillc_stats._team_sql import SCHEMA_VERSION
 
-from .conftest import SKILL_MD, make_skill, record
+from .conftest import record
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -121,12 +121,13 @@ def test_user_and_machine_filters(
     log_rows: Callable[..., Path],
     tmp_path: Path,
     env: dict[str, str],
+    demo_skill: Callable[[Path], Path],
 ) -> None:
     log_rows(*rows_of(demo))
     upload_logs(postgres_url, layout, user="alice", machine="laptop")
     # another project (another machine's folder): the same skill under another path
     other = tmp_path / "other"
-    make_skill(other / ".skillc" / "skills" / "demo", SKILL_MD)
+    demo_skill(other / ".skillc" / "skills" / "demo")
     other_layout = Layout.discover(other, env)
     theirs = resolve_skill("demo", other_layout)
     insert(primary_log(theirs.runtime), rows_of(theirs)[:3])
@@ -154,8 +155,9 @@ def test_all_over_the_team(
     project: Path,
     layout: Layout,
     log_rows: Callable[..., Path],
+    demo_skill: Callable[[Path], Path],
 ) -> None:
-    make_skill(project / ".skillc" / "skills" / "idle")  # installed here, used by nobody
+    demo_skill(project / ".skillc" / "skills" / "idle")  # installed here, used by nobody
     log_rows(*rows_of(demo))
     # rows of a skill not installed here (a teammate's)
     insert(

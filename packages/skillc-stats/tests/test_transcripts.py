@@ -22,7 +22,7 @@ from skillc_index.accesslog import primary_log
 from skillc_stats import _transcripts as transcripts
 from skillc_stats import query_stats, sync_transcripts
 
-from .conftest import SKILL_MD, all_rows, make_skill
+from .conftest import SKILL_MD, all_rows
 
 SESSION = "179b8e5d-0235-4215-89a4-7aac8126ccbf"
 API = "references/api.md"
@@ -85,12 +85,14 @@ class Setup:
     folder (not compiled), one in the project's ``.claude/skills`` (``local``), and a
     Claude Code data folder with one transcript."""
 
-    def __init__(self, project: Path, home: Path, tmp: Path) -> None:
+    def __init__(
+        self, project: Path, home: Path, tmp: Path, demo_skill: Callable[[Path], Path]
+    ) -> None:
         self.project, self.home = project, home
         self.env = {"SKILLC_HOME": str(home)}
-        self.demo = make_skill(project / ".skillc" / "skills" / "demo")
-        self.helper = make_skill(home / ".claude" / "skills" / "helper", SKILL_MD)
-        self.local = make_skill(project / ".claude" / "skills" / "local", SKILL_MD)
+        self.demo = demo_skill(project / ".skillc" / "skills" / "demo")
+        self.helper = demo_skill(home / ".claude" / "skills" / "helper")
+        self.local = demo_skill(project / ".claude" / "skills" / "local")
         self.claude = tmp / "claude"
         self.transcript = self.claude / "projects" / "-proj" / f"{SESSION}.jsonl"
         self.transcript.parent.mkdir(parents=True)
@@ -115,8 +117,8 @@ class Setup:
 
 
 @pytest.fixture
-def setup(project: Path, home: Path, tmp_path: Path) -> Setup:
-    return Setup(project, home, tmp_path)  # the project holds .skillc/skills (conftest)
+def setup(project: Path, home: Path, tmp_path: Path, demo_skill: Callable[[Path], Path]) -> Setup:
+    return Setup(project, home, tmp_path, demo_skill)  # the project holds .skillc/skills (conftest)
 
 
 def every_kind(s: Setup) -> str:
@@ -275,12 +277,14 @@ def test_a_file_rewritten_in_place_with_the_same_size(setup: Setup) -> None:
     assert (result.files_rewritten, result.added) == (1, 1)  # another call: its own row
 
 
-def test_a_deployed_skill_counts_as_its_source(setup: Setup) -> None:
+def test_a_deployed_skill_counts_as_its_source(
+    setup: Setup, demo_skill: Callable[[Path], Path]
+) -> None:
     """A compiled skill deployed into an agent folder is a link to its runtime: the rows go
     to the store skill, with the file relative to it."""
     s = setup
     runtime = s.project / ".skillc" / "runtime" / "deployed"
-    source = make_skill(s.project / ".skillc" / "skills" / "deployed")
+    source = demo_skill(s.project / ".skillc" / "skills" / "deployed")
     runtime.mkdir(parents=True)
     (runtime / "SKILL.md").write_text(SKILL_MD, encoding="utf-8")
     (s.project / ".claude" / "skills" / "deployed").symlink_to(runtime)
@@ -300,12 +304,14 @@ def test_a_deployed_skill_counts_as_its_source(setup: Setup) -> None:
     ]
 
 
-def test_project_folders_are_those_of_the_record_cwd(setup: Setup, tmp_path: Path) -> None:
+def test_project_folders_are_those_of_the_record_cwd(
+    setup: Setup, tmp_path: Path, demo_skill: Callable[[Path], Path]
+) -> None:
     """``.claude/skills`` of another project is found from the cwd the record names; the same
     name from this project is not that skill (near miss)."""
     s = setup
     other = tmp_path / "other"
-    theirs = make_skill(other / ".claude" / "skills" / "theirs")
+    theirs = demo_skill(other / ".claude" / "skills" / "theirs")
     s.write(
         lines(
             tool_use(other, 1, "Skill", {"skill": "theirs"}),
@@ -319,10 +325,12 @@ def test_project_folders_are_those_of_the_record_cwd(setup: Setup, tmp_path: Pat
     assert result.unknown_skills == {"theirs": 1}
 
 
-def test_a_plugin_skill_by_its_qualified_name(setup: Setup) -> None:
+def test_a_plugin_skill_by_its_qualified_name(
+    setup: Setup, demo_skill: Callable[[Path], Path]
+) -> None:
     s = setup
     install = s.home / ".claude" / "plugins" / "cache" / "market" / "tools" / "1.0.0"
-    skill = make_skill(install / "skills" / "review")
+    skill = demo_skill(install / "skills" / "review")
     records = {
         "version": 2,
         "plugins": {"tools@market": [{"scope": "user", "installPath": str(install)}]},
