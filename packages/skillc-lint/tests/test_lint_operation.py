@@ -156,12 +156,14 @@ def test_a_folder_in_no_store_is_linted_without_a_trace(
     assert shown == []
 
 
-def test_the_command_lines_skills_are_linted_as_the_run_is_iterated(project: Path) -> None:
+def test_the_command_lines_skills_are_linted_as_the_run_is_iterated(
+    project: Path, write_skill: WriteSkill
+) -> None:
     """``skills`` (the command line's): the run resolves them at once (a folder of skills,
     a name found nowhere) and lints each skill when it is iterated, in order, a bad target
     in its place; its JSON is what ``--format json`` prints."""
-    write_skill(project / "skills", "one")
-    write_skill(project / "skills", "two", "---\nname: two\n---\n# two\n")
+    write_skill(project / "skills" / "one", description=DESCRIPTION)
+    write_skill(project / "skills" / "two", skill_md="---\nname: two\n---\n# two\n")
     run = LINT.run(session(project, []), LintParams(None, skills=("skills", "nowhere")))
     assert (run.collections, run.total, run.outcomes) == ([("skills", 2)], 3, [])
     seen = [getattr(outcome, "skill", None) for outcome in run]
