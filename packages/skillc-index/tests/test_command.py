@@ -315,3 +315,54 @@ def test_a_batch_records_the_tools_required_field_as_none_and_renders_its_json()
     assert done.stdout == '[\n  "a",\n  "b"\n]\n'
     empty = CliRunner().invoke(batch_command, ["--format", "json"])
     assert (empty.exit_code, empty.stdout) == (4, "[]\n")  # the render's status, in json too
+
+
+class Counted(Record):
+    seen: tuple[tuple[int, int], ...]
+    warnings: tuple[Notice, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seen": [list(pair) for pair in self.seen]}
+
+
+def counted(session: Session, params: CountParams) -> Counted:
+    assert session.progress is not None  # the bar the command line made for this record
+    session.progress(0, 2)
+    return Counted(((0, 2),))
+
+
+PART: Operation[CountParams, Counted] = Operation(
+    name="group part",
+    title="Part",
+    description="A command of a group.",
+    params=CountParams,
+    run=counted,
+    output={"type": "object"},
+    no_tool="a test",
+)
+bars: list[str] = []
+
+
+def _bar(params: CountParams, session: Session) -> Any:
+    from skillc_index.console import DelayedProgress
+
+    bars.append(params.kind)
+    return DelayedProgress(f"Counting {params.kind}")
+
+
+@command(PART, progress=_bar)
+def part_command(result: Counted, call: Call[CountParams]) -> None:
+    """A part."""
+    click.echo(repr(result.seen))
+
+
+def test_a_command_of_a_group_is_named_by_the_operations_last_word() -> None:
+    """``route install`` is the command ``install`` of the group ``route``; the progress bar
+    may be made for the record; the command holds its operation (``operation_of``)."""
+    from skillc_index.console import operation_of
+
+    assert part_command.name == "part"
+    done = CliRunner().invoke(part_command, ["--kind", "b"])
+    assert (done.exit_code, done.stdout, bars) == (0, "((0, 2),)\n", ["b"])
+    assert operation_of(part_command) is PART and operation_of(echo_command) is ECHO
+    assert operation_of(click.Command("by-hand", callback=lambda: None)) is None

@@ -232,7 +232,7 @@ def command(
     operation: Operation[P, R],
     *,
     formats: Sequence[str] = ("text", "json"),
-    progress: str | None = None,
+    progress: str | Callable[[P, Session], DelayedProgress] | None = None,
     context_settings: dict[str, Any] | None = None,
     cls: type[click.Command] | None = None,
     status: Callable[[R], int] | None = None,
@@ -241,7 +241,9 @@ def command(
     """The click command of ``operation``, made from its parameters record, around a
     *rendering* function: decorate ``render(result, call)``, which prints the result as text
     (or in a machine format of ``formats`` other than ``json``) and may return the exit
-    status. Its docstring is the command's help (the first line the summary).
+    status. Its docstring is the command's help (the first line the summary). The command's
+    name is the operation's, or its last word: ``route install`` is the command ``install``
+    of the group ``route``.
 
     Each field of the record (but the operation's ``mcp_only``) becomes an argument or an
     option as its :class:`~skillc_index.operation.Param` says: ``bool`` a flag, ``Literal`` a
@@ -250,11 +252,14 @@ def command(
     (``formats``) and ``-v/--verbose``. The command parses the command line into the record
     by name (a field the tool requires and the command line lacks, a batch's ``skill`` beside
     its ``skills``, is None), runs the operation in a :func:`cli_session` (with a progress bar
-    labelled ``progress`` on a terminal), prints its warnings, and its JSON for ``--format
-    json``. ``status``: the exit status of a result in every format (``sync``: 1 when a skill
-    could not be synced, with ``--format json`` too); in text, a status the rendering returns
-    wins. ``render_json``: the rendering prints ``--format json`` too (among what it prints
-    beside it: a batch's notices on stderr as each skill is done) and returns its status.
+    on a terminal: labelled ``progress``, or the :class:`DelayedProgress` that
+    ``progress(record, session)`` makes when what is counted depends on the record, as a
+    build counts one skill's files and a batch its skills), prints its warnings, and its JSON
+    for ``--format json``. ``status``: the exit status of a result in every format (``sync``:
+    1 when a skill could not be synced, with ``--format json`` too); in text, a status the
+    rendering returns wins. ``render_json``: the rendering prints ``--format json`` too
+    (among what it prints beside it: a batch's notices on stderr as each skill is done) and
+    returns its status. The command's callback holds the operation (:func:`operation_of`).
     """
 
     def decorate(render: Callable[[R, Call[P]], int | None]) -> click.Command:
@@ -272,7 +277,12 @@ def command(
             if progress is None:
                 result = operation.run(session, record)
             else:
-                with DelayedProgress(progress) as bar:
+                bar = (
+                    DelayedProgress(progress)
+                    if isinstance(progress, str)
+                    else progress(record, session)
+                )
+                with bar:
                     session.progress = bar
                     result = operation.run(session, record)
             report_all(result.warnings)
@@ -287,8 +297,9 @@ def command(
                 click.get_current_context().exit(code)
             return
 
+        callback.operation = operation  # type: ignore[attr-defined]  # operation_of reads it
         return (cls or click.Command)(
-            operation.name,
+            operation.name.rpartition(" ")[2],
             context_settings={**CONTEXT_SETTINGS, **(context_settings or {})},
             callback=callback,
             params=params,
@@ -296,6 +307,13 @@ def command(
         )
 
     return decorate
+
+
+def operation_of(made: click.Command) -> Operation[Any, Any] | None:
+    """The operation a click command was made from by :func:`command`; None for a command
+    written by hand (a group, or one of :data:`CLI_ONLY`)."""
+    operation: Operation[Any, Any] | None = getattr(made.callback, "operation", None)
+    return operation
 
 
 def _click_parameter(name: str, hint: Any, meta: Any, defaults: dict[str, Any]) -> click.Parameter:
