@@ -186,6 +186,17 @@ def test_one_failure_does_not_stop_the_others(
     assert failed["error"]["code"] == "E011"
 
 
+def test_a_failed_skill_fails_the_batch_in_json_too(
+    index: Run, project: Path, write_skill: WriteSkill
+) -> None:
+    write_skill(project / "skills" / "good")
+    result = index("build", "skills", "missing-skill", "--format", "json")
+    assert result.returncode == 1
+    data = json.loads(result.stdout)
+    assert data["summary"] == {"skills": 2, "built": 1, "up_to_date": 0, "failed": 1}
+    assert result.stderr.startswith("error[E001]: missing-skill: ")
+
+
 def test_repository_skills_rebuild_after_an_edit(
     index: Run, project: Path, write_skill: WriteSkill
 ) -> None:

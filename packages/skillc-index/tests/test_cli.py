@@ -68,6 +68,36 @@ def test_init_and_list_round_trip(tmp_path: Path, home: Path) -> None:
     assert [s["name"] for s in listed["skills"]] == ["alpha"]
 
 
+def test_a_global_skill_needs_its_name(tmp_path: Path, home: Path) -> None:
+    """The operation's error (no usage error of click's) names the option and the argument
+    as the command line spells them."""
+    result = skillc_index("init", "--global", cwd=tmp_path, home=home)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == "error[E100]: invalid option: '--global needs a skill NAME'\n"
+    assert list(tmp_path.iterdir()) == [home] and list(home.iterdir()) == []
+
+
+def test_the_group_loads_the_module_of_the_command_named_only(tmp_path: Path, home: Path) -> None:
+    code = (
+        "import sys\n"
+        "from skillc_index.cli import main\n"
+        "main(sys.argv[1:])\n"
+        "print(sorted(m for m in sys.modules if m.startswith('skillc_index.cli')))\n"
+    )
+    for command, module in [("list", "cli_list"), ("route", "cli_route"), ("init", "cli_init")]:
+        done = subprocess.run(
+            [sys.executable, "-c", code, command, "--help"],
+            cwd=tmp_path,
+            env={"SKILLC_HOME": str(home), "PATH": "/usr/bin:/bin"},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        loaded = done.stdout.splitlines()[-1]
+        assert loaded == repr(["skillc_index.cli", f"skillc_index.{module}"])
+
+
 def test_version(tmp_path: Path, home: Path) -> None:
     result = skillc_index("--version", cwd=tmp_path, home=home)
     assert result.stdout.strip() == "skillc-index 0.1.0"

@@ -1,6 +1,7 @@
-"""``init``, ``list`` and ``build`` as operations (skillc_index.operations), run in-process in
-a session as a front end makes one: what they return, what they log, and the session's hooks
-(``check_targets``, ``progress``) that a front end supplies."""
+"""``init``, ``list``, ``build`` and ``route`` as operations (skillc_index.operations), run
+in-process in a session as a front end makes one: what they return, what they log, the
+session's hooks (``check_targets``, ``progress``) that a front end supplies, and their JSON
+against its shape (the output schema)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,14 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
-from skillc_index import Diagnostic, InvalidOption, Layout, Notice
+from skillc_index import CLI_SPELLING, Diagnostic, InvalidOption, Layout, Notice, SkillcError
 from skillc_index.accesslog import AccessLog
+from skillc_index.build.batch import BatchResult, NoSkillToBuild
+from skillc_index.build.shapes import BatchShape
+from skillc_index.build.skill import BuildResult
 from skillc_index.command_errors import SkillExists
 from skillc_index.operation import Session
 from skillc_index.operations import (
@@ -22,10 +27,16 @@ from skillc_index.operations import (
     INIT,
     LIST,
     OPERATIONS,
+    ROUTE_INSTALL,
+    ROUTE_STATUS,
+    ROUTE_UNINSTALL,
     BuildParams,
     InitParams,
     ListParams,
+    RouteParams,
+    RouteStatusParams,
 )
+from skillc_index.shapes import shape_schema
 
 WriteSkill = Callable[..., Path]
 
@@ -47,7 +58,10 @@ def rows(runtime: Path) -> list[tuple[str, dict[str, Any], str | None]]:
 
 
 def test_the_package_operations_in_order() -> None:
-    assert [operation.name for operation in OPERATIONS] == ["init", "list", "build"]
+    names = [operation.name for operation in OPERATIONS]
+    assert names == ["init", "list", "build", "route install", "route uninstall", "route status"]
+    # the MCP server serves init, list and build; route reorganises the agent's own folders
+    assert [operation.name for operation in OPERATIONS if operation.no_tool is None] == names[:3]
 
 
 def test_init_makes_the_project_then_a_skill(tmp_path: Path, home: Path) -> None:
@@ -161,3 +175,96 @@ def test_check_targets_refuses_before_anything_is_written(
     allowed, _ = session(layout, check_targets=allow)
     assert BUILD.run(allowed, BuildParams("demo")).to_dict()["deployments"]
     assert asked[-1] == (layout, ())
+
+
+def test_init_in_the_skillc_home_has_the_shape_the_tool_advertises(home: Path) -> None:
+    """``init`` run in the skillc home answers ``kind: global``, which the tool's output
+    schema once left out of its enum (a client validating the reply refused it)."""
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    run, _ = session(layout)
+    data = INIT.run(run, InitParams()).to_dict()
+    assert (data["kind"], data["scope"]) == ("global", "global")
+    jsonschema.validate(data, INIT.output_schema())
+
+
+def test_a_global_init_without_a_name_names_the_parameters_as_each_front_end_does(
+    tmp_path: Path, home: Path
+) -> None:
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})
+    with pytest.raises(InvalidOption) as raised:
+        INIT.run(session(layout)[0], InitParams(global_=True))
+    assert raised.value.spelled(CLI_SPELLING).params["message"] == "--global needs a skill NAME"
+
+
+def test_the_command_lines_batch_runs_inside_build(
+    layout: Layout, project: Path, write_skill: WriteSkill
+) -> None:
+    """``skills`` naming several skills or a folder of skills, and ``all_``, are a batch that
+    the operation builds (one item per skill, in order, a failure stopping none); one skill
+    named is a build of one skill, whose JSON is the tool's."""
+    store = project / ".skillc" / "skills"
+    write_skill(store / "alpha")
+    write_skill(project / "skills" / "gamma")
+    write_skill(project / "skills" / "broken", frontmatter="name: broken\n")  # E011
+    run, _ = session(layout)
+    one = BUILD.run(run, BuildParams(None, skills=("alpha",)))
+    assert isinstance(one, BuildResult)
+    jsonschema.validate(one.to_dict(), BUILD.output_schema())
+    batch = BUILD.run(run, BuildParams(None, skills=("alpha", "skills")))
+    assert isinstance(batch, BatchResult)
+    assert [(item.job.name, item.status) for item in batch.items] == [
+        ("alpha", "up-to-date"),
+        ("broken", "failed"),
+        ("gamma", "built"),
+    ]
+    data = batch.to_dict()
+    assert data["summary"] == {"skills": 3, "built": 1, "up_to_date": 1, "failed": 1}
+    jsonschema.validate(data, shape_schema(BatchShape))
+    folder = BUILD.run(run, BuildParams(None, skills=("skills",)))
+    assert isinstance(folder, BatchResult) and len(folder.items) == 2  # a folder of skills
+    stores = BUILD.run(run, BuildParams(None, all_=True))
+    assert isinstance(stores, BatchResult)
+    assert sorted(item.job.name for item in stores.items) == ["alpha", "gamma"]  # imported
+
+
+def test_the_tool_builds_one_skill_never_a_folder_of_skills(
+    layout: Layout, project: Path, write_skill: WriteSkill
+) -> None:
+    write_skill(project / "skills" / "gamma")
+    run, _ = session(layout)
+    with pytest.raises(SkillcError):
+        BUILD.run(run, BUILD.parse({"skill": "skills"}))
+    assert not (project / ".skillc" / "runtime").exists()
+
+
+def test_a_build_of_nothing_names_the_parameters_as_each_front_end_does(layout: Layout) -> None:
+    run, _ = session(layout)
+    with pytest.raises(NoSkillToBuild) as raised:
+        BUILD.run(run, BuildParams(None))
+    assert raised.value.diagnostic.code == "E100"
+    assert raised.value.diagnostic.params["message"] == (
+        "no skill to build: give 'skill', 'skills' or 'all'"
+    )
+    assert raised.value.spelled(CLI_SPELLING).params["message"] == "Missing argument 'SKILL...'."
+    with pytest.raises(InvalidOption, match="no skills to build: the stores hold none"):
+        BUILD.run(run, BuildParams(None, all_=True))
+
+
+def test_route_install_status_and_uninstall_are_operations(
+    layout: Layout, project: Path, write_skill: WriteSkill
+) -> None:
+    claude = project / ".claude" / "skills"
+    write_skill(claude / "tidy")
+    run, _ = session(layout)
+    plan = ROUTE_INSTALL.run(run, RouteParams(dry_run=True))
+    assert plan.dry_run and [skill.name for skill in plan.skills] == ["tidy"]
+    assert (claude / "tidy" / "SKILL.md").is_file()  # a dry run moves nothing
+    done = ROUTE_INSTALL.run(run, RouteParams())
+    assert not (claude / "tidy").exists() and (claude / "skill-router").is_dir()
+    status = ROUTE_STATUS.run(run, RouteStatusParams(target="claude"))
+    assert (status.command, status.routed) == ("status", 1)
+    back = ROUTE_UNINSTALL.run(run, RouteParams())
+    assert (claude / "tidy" / "SKILL.md").is_file() and not (claude / "skill-router").exists()
+    for result in (plan, done, status, back):
+        jsonschema.validate(result.to_dict(), ROUTE_STATUS.output_schema())
+    assert all(op.no_tool for op in (ROUTE_INSTALL, ROUTE_UNINSTALL, ROUTE_STATUS))

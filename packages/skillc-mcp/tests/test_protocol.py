@@ -183,6 +183,8 @@ def test_handshake_and_tool_list_import_no_library() -> None:
         # their parameters are), the access-log service
         "light = {'skillc_index', 'skillc_index._lazy', 'skillc_index.operation',"
         " 'skillc_index.record', 'skillc_index.shapes', 'skillc_gateway.shapes',"
+        " 'skillc_index.build', 'skillc_index.build.shapes', 'skillc_index.listing',"
+        " 'skillc_index.listing.shapes',"
         " 'skillc_lint.shapes', 'skillc_index.accesslog', 'skillc_index.accesslog.args',"
         " 'skillc_index.accesslog.service', 'skillc_index.operations', 'skillc_lint',"
         " 'skillc_lint.operations', 'skillc_gateway', 'skillc_gateway.operations',"

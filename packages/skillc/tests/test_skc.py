@@ -35,8 +35,8 @@ def test_entry_point_section_parsing() -> None:
 
 def test_installed_commands_are_discovered() -> None:
     commands = discover_commands()
-    assert commands["init"] == "skillc_index.cli:init_command"
-    assert commands["list"] == "skillc_index.cli:list_command"
+    assert commands["init"] == "skillc_index.cli_init:init_command"
+    assert commands["list"] == "skillc_index.cli_list:list_command"
 
 
 @pytest.mark.parametrize("group", ["skillc.commands", QUICK_GROUP])

@@ -1,44 +1,43 @@
 """The commands of skillc-index as operations (:mod:`skillc_index.operation`): ``init``
-(RFC-0006), ``list`` (RFC-0007:C-LIST) and ``build`` (RFC-0001, RFC-0007).
+(RFC-0006), ``list`` (RFC-0007:C-LIST), ``build`` (RFC-0001, RFC-0007) and ``route install``,
+``route uninstall``, ``route status`` (issue 15).
 
-Each has its parameters record, its function and its result; the ``skc`` commands render
-the result as text or JSON, the MCP server returns ``to_dict()``. ``init`` and ``list``
-resolve no skill and log nothing; ``build`` logs after the build, or with its error when
-the skill resolves. Only the standard library and :mod:`skillc_index.operation` are
-imported here: the library loads when an operation runs.
+Each has its parameters record, its function and its result; the ``skc`` commands are made
+from them (:func:`skillc_index.console.command`) and render the result as text or JSON, the
+MCP server returns ``to_dict()`` (the route operations are no tools: ``no_tool`` says why).
+``init``, ``list`` and ``route`` resolve no skill and log nothing (a skill route builds is
+logged as its build); ``build`` logs after the build, or with its error when the skill
+resolves. Only the standard library and :mod:`skillc_index.operation` are imported here:
+the library loads when an operation runs.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
 
-from skillc_index.operation import (
-    BOOLEAN,
-    INTEGER,
-    NULLABLE_INTEGER,
-    NULLABLE_STRING,
-    SKILL_DESCRIPTION,
-    STRING,
-    Operation,
-    Param,
-    Session,
-    output_schema,
-)
+from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Session
 
 if TYPE_CHECKING:
+    from skillc_index.build.batch import BatchResult
     from skillc_index.build.scaffold import InitResult
     from skillc_index.build.skill import BuildResult
     from skillc_index.layout import Scope
     from skillc_index.listing.skills import SkillList
+    from skillc_index.route.result import RouteResult
 
 __all__ = [
     "BUILD",
     "INIT",
     "LIST",
     "OPERATIONS",
+    "ROUTE_INSTALL",
+    "ROUTE_STATUS",
+    "ROUTE_UNINSTALL",
     "BuildParams",
     "InitParams",
     "ListParams",
+    "RouteParams",
+    "RouteStatusParams",
 ]
 
 
@@ -48,13 +47,23 @@ __all__ = [
 class InitParams(NamedTuple):
     name: Annotated[
         str | None,
-        Param("Name of the skill to create; omit to initialize the project only.", min_length=1),
+        Param(
+            "Name of the skill to create; omit to initialize the project only.",
+            min_length=1,
+            argument=True,
+        ),
     ] = None
-    global_: Annotated[bool, Param("Create the skill in the global store (needs `name`).")] = False
+    global_: Annotated[
+        bool,
+        Param(
+            "Create the skill in the global store (needs `name`).",
+            help="Create the skill in the global store.",
+        ),
+    ] = False
 
 
 def init(session: Session, params: InitParams) -> InitResult:
-    """Not logged: it resolves no skill."""
+    """Not logged: it resolves no skill. ``global_`` without ``name``: NameNeeded (E100)."""
     from skillc_index.build.scaffold import NameNeeded, init_project, init_skill
 
     if params.name is None:
@@ -75,29 +84,7 @@ INIT: Operation[InitParams, InitResult] = Operation(
     "hyphens (at most 64 characters). Never overwrites: an existing skill is error E050.",
     params=InitParams,
     run=init,
-    output=output_schema(
-        {
-            "kind": {"enum": ["project", "skill"]},
-            "name": NULLABLE_STRING,
-            "scope": {"enum": ["project", "global", None]},
-            "path": {
-                "type": "string",
-                "description": "The project's .skillc/skills folder, or the new skill's "
-                "folder (its SKILL.md is inside).",
-            },
-            "created": {
-                "type": "boolean",
-                "description": "False when the project already existed.",
-            },
-            "gitignore": {
-                "type": "array",
-                "items": STRING,
-                "description": "Lines added to the project's .gitignore: .skillc/runtime/, "
-                ".skillc/logs/ and the default agent folder (.claude/skills/), each only where "
-                "git tracks nothing in it.",
-            },
-        }
-    ),
+    output="skillc_index.build.shapes:InitShape",
     annotations={
         "readOnlyHint": False,
         "destructiveHint": False,
@@ -114,16 +101,33 @@ class ListParams(NamedTuple):
     scope: Annotated[Literal["project", "global", "all"], Param("Which store to list.")] = "all"
     status: Annotated[
         Literal["normal", "not-built", "obsolete", "all"],
-        Param("Only skills with this status (obsolete implies check_obsolete)."),
+        Param(
+            "Only skills with this status (obsolete implies check_obsolete).",
+            help="Only skills with this build status (obsolete implies --check-obsolete).",
+        ),
     ] = "all"
     limit: Annotated[
-        int | None, Param("Return at most this many skills (default: all).", minimum=0)
+        int | None,
+        Param(
+            "Return at most this many skills (default: all).",
+            minimum=0,
+            help="Show at most this many skills.",
+        ),
     ] = None
-    pattern: Annotated[str | None, Param("Only skills whose name matches this glob ('py*').")] = (
-        None
-    )
+    pattern: Annotated[
+        str | None,
+        Param(
+            "Only skills whose name matches this glob ('py*').",
+            metavar="GLOB",
+            help="Only skills whose name matches this glob.",
+        ),
+    ] = None
     check_obsolete: Annotated[
-        bool, Param("Compare source hashes with the last build (slower).")
+        bool,
+        Param(
+            "Compare source hashes with the last build (slower).",
+            help="Compare source hashes with the last build to find obsolete runtimes (slower).",
+        ),
     ] = False
     budget: Annotated[
         bool,
@@ -132,7 +136,10 @@ class ListParams(NamedTuple):
             ".agents/skills, ...; project and home), the skill listing the agent pays for: "
             "estimated tokens of the skills' names and descriptions against the budget "
             "(default: Claude Code's 1% of a 200,000-token context) and which descriptions "
-            "would be dropped."
+            "would be dropped.",
+            help="Show instead what each agent skills folder (project and home) costs the "
+            "agent's skill listing: estimated tokens against the budget ([budget] in config; "
+            "default 1% of a 200,000-token context) and the descriptions the agent would drop.",
         ),
     ] = False
 
@@ -182,85 +189,7 @@ LIST: Operation[ListParams, SkillList] = Operation(
     "costs the agent's skill listing, against its budget.",
     params=ListParams,
     run=list_,
-    output=output_schema(
-        {
-            "skills": {
-                "type": "array",
-                "items": output_schema(
-                    {
-                        "name": STRING,
-                        "scope": {"enum": ["project", "global"]},
-                        "status": {"enum": ["normal", "not-built", "obsolete"]},
-                        "source_path": STRING,
-                        "runtime_path": STRING,
-                    }
-                ),
-            },
-            "total": {"type": "integer", "description": "Skills found in the stores."},
-            "filtered": {"type": "integer", "description": "Skills matching the filters."},
-            "budget": {
-                "type": "array",
-                "description": "With `budget`: one object per existing agent skills folder.",
-                "items": output_schema(
-                    {
-                        "agent": STRING,
-                        "scope": {"enum": ["project", "global"]},
-                        "path": STRING,
-                        "skills": {
-                            "type": "integer",
-                            "description": "Skills in the agent's listing.",
-                        },
-                        "tokens": {
-                            "type": "integer",
-                            "description": "Estimated tokens of the full listing (names and "
-                            "descriptions, 4 characters a token).",
-                        },
-                        "names_tokens": {
-                            "type": "integer",
-                            "description": "Estimated tokens of the names alone (every "
-                            "description dropped).",
-                        },
-                        "budget_tokens": INTEGER,
-                        "over_budget": BOOLEAN,
-                        "dropped": {
-                            "type": "array",
-                            "items": STRING,
-                            "description": "Skills whose description the agent would leave "
-                            "out, the first dropped first.",
-                        },
-                        "not_listed": {
-                            "type": "integer",
-                            "description": "Skills kept out of the listing "
-                            "(disable-model-invocation).",
-                        },
-                        "entries": {
-                            "type": "array",
-                            "items": output_schema(
-                                {
-                                    "name": STRING,
-                                    "folder": STRING,
-                                    "kind": {"enum": ["folder", "symlink", "skillc"]},
-                                    "tokens": INTEGER,
-                                }
-                            ),
-                        },
-                        "unreadable": {
-                            "type": "array",
-                            "description": "Entries skipped because they cannot be read "
-                            "(their SKILL.md or folder): not counted in the listing.",
-                            "items": output_schema({"folder": STRING, "reason": STRING}),
-                        },
-                        "error": {
-                            **NULLABLE_STRING,
-                            "description": "Why the folder cannot be listed (nothing of it is "
-                            "counted), or null.",
-                        },
-                    }
-                ),
-            },
-        },
-        optional=("budget",),
-    ),
+    output="skillc_index.listing.shapes:ListShape",
 )
 
 
@@ -268,12 +197,32 @@ LIST: Operation[ListParams, SkillList] = Operation(
 
 
 class BuildParams(NamedTuple):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1)]
+    """What to build and how: the tool's one ``skill``, or the command line's ``skills``
+    (names, skill folders, folders of skills) and ``all_`` (every skill of the stores), a
+    batch when they stand for several (:func:`~skillc_index.build.batch.is_batch`)."""
+
+    skill: Annotated[str | None, Param(SKILL_DESCRIPTION, min_length=1)]
+    skills: Annotated[
+        tuple[str, ...],
+        Param(
+            "Skill names, skill folders or folders of skills to build.",
+            argument=True,
+            metavar="SKILL...",
+        ),
+    ] = ()
+    all_: Annotated[
+        bool,
+        Param(
+            "Build every skill of the project and global stores (a skill imported from a "
+            "folder is imported again from it)."
+        ),
+    ] = False
     global_: Annotated[
         bool,
         Param(
             "Compile to the global runtime (~/.skillc/runtime/) and deploy to the home agent "
-            "folders, whatever the source."
+            "folders, whatever the source.",
+            flags=("-g", "--global"),
         ),
     ] = False
     target: Annotated[
@@ -284,6 +233,11 @@ class BuildParams(NamedTuple):
             "a value with a '/' is a folder, which must be one of these agents' folders (or "
             "one the user allowed when starting the server).",
             item_min_length=1,
+            flags=("-t", "--target"),
+            metavar="AGENTS",
+            help="Agents to deploy to, comma-separated or repeated (default: claude). Known: "
+            "agents (.agents/skills), claude, codex, copilot, cursor, gemini, kiro, opencode, "
+            "trae, and [targets] from config; a value with a '/' is a folder.",
         ),
     ] = ()
     copy: Annotated[bool, Param("Copy the stub into agent folders instead of symlinking.")] = False
@@ -292,7 +246,11 @@ class BuildParams(NamedTuple):
         Param(
             "Replace a different skill of the same name in the store, and move a folder "
             "skillc did not make at a deployment destination aside (to a hidden backup beside "
-            "it, named in `backup`); nothing is deleted."
+            "it, named in `backup`); nothing is deleted.",
+            flags=("-f", "--force"),
+            help="Replace a different skill of the same name in the store when importing a "
+            "path, and move aside (never delete) a folder skillc did not make at a deployment "
+            "destination.",
         ),
     ] = False
 
@@ -305,14 +263,33 @@ class BuildParams(NamedTuple):
         }
 
 
-def build(session: Session, params: BuildParams) -> BuildResult:
-    """Build and deploy; logged after the build, or with its error when the skill resolves.
-    The session's ``check_targets`` sees the targets before anything is written."""
+def build(session: Session, params: BuildParams) -> BuildResult | BatchResult:
+    """Build and deploy one skill (:func:`build_one`), or the batch the command line's
+    ``skills`` and ``all_`` stand for (:func:`~skillc_index.build.batch.build_batch`: each
+    skill built and logged as one, one failure stopping none of the others). The session's
+    ``check_targets`` sees the targets before anything is written. Raises
+    :class:`~skillc_index.build.batch.NoSkillToBuild` (E100) when no skill is given."""
+    if session.check_targets is not None:
+        session.check_targets(session.layout, params.target)
+    if params.skill is None or params.skills or params.all_:  # the command line's forms
+        from skillc_index.build.batch import NoSkillToBuild, build_batch, is_batch
+
+        if is_batch(params, session.layout):
+            return build_batch(session, params)
+        if not params.skills:
+            raise NoSkillToBuild
+        params = params._replace(skill=params.skills[0], skills=())
+    return build_one(session, params)
+
+
+def build_one(session: Session, params: BuildParams) -> BuildResult:
+    """Build and deploy ``params.skill``; logged after the build, or with its error when the
+    skill resolves."""
     from skillc_index.build.skill import build_skill
 
+    if params.skill is None:
+        raise TypeError("build_one() builds one skill: params.skill names it")
     layout = session.layout
-    if session.check_targets is not None:
-        session.check_targets(layout, params.target)
     config = session.config
     args = params.log_args()
     try:
@@ -335,7 +312,7 @@ def build(session: Session, params: BuildParams) -> BuildResult:
     return built
 
 
-BUILD: Operation[BuildParams, BuildResult] = Operation(
+BUILD: Operation[BuildParams, BuildResult | BatchResult] = Operation(
     name="build",
     title="Build and deploy a skill",
     description="Compile a skill into its runtime (a short stub SKILL.md that points agents "
@@ -347,46 +324,7 @@ BUILD: Operation[BuildParams, BuildResult] = Operation(
     "a folder skillc did not create.",
     params=BuildParams,
     run=build,
-    output=output_schema(
-        {
-            "skill": STRING,
-            "scope": {"enum": ["project", "global"]},
-            "source_path": STRING,
-            "imported_from": NULLABLE_STRING,
-            "import": {"enum": ["copy", "replace", "unchanged", None]},
-            "runtime_path": STRING,
-            "up_to_date": {"type": "boolean", "description": "Nothing needed rebuilding."},
-            "source_hash": STRING,
-            "files": INTEGER,
-            "stub": STRING,
-            "manifest": output_schema(
-                {"skill": STRING, "version": INTEGER, "built_at": STRING, "source_hash": STRING}
-            ),
-            "index": output_schema(
-                {
-                    "path": STRING,
-                    "action": {"enum": ["created", "rebuilt", "up-to-date"]},
-                    "reason": NULLABLE_STRING,
-                    "tokenizer": STRING,
-                    "sections": NULLABLE_INTEGER,
-                    "headings": NULLABLE_INTEGER,
-                }
-            ),
-            "deployments": {
-                "type": "array",
-                "items": output_schema(
-                    {
-                        "target": STRING,
-                        "path": STRING,
-                        "method": {"enum": ["symlink", "copy"]},
-                        "action": {"enum": ["created", "replaced", "unchanged"]},
-                        "backup": NULLABLE_STRING,
-                    }
-                ),
-            },
-            "warnings": {"type": "array", "items": STRING},
-        }
-    ),
+    output="skillc_index.build.shapes:BuildShape",
     annotations={
         "readOnlyHint": False,
         "destructiveHint": True,
@@ -402,5 +340,124 @@ BUILD: Operation[BuildParams, BuildResult] = Operation(
     mcp_only={"skill": "the command line takes any number of skills (skills)"},
 )
 
-OPERATIONS: tuple[Operation[Any, Any], ...] = (INIT, LIST, BUILD)
-"""The operations of this package, in the order ``skc`` and the MCP server list them."""
+
+# -- route install | uninstall | status (issue 15) ----------------------------------------
+
+_RouteGlobal = Annotated[
+    bool,
+    Param(
+        "The agent's folder in the home folder (its skills go to ~/.skillc/skills); default: "
+        "the project's.",
+        flags=("-g", "--global"),
+    ),
+]
+_RouteTarget = Annotated[
+    str,
+    Param(
+        "The agent whose skills folder is routed: claude, agents (.agents/skills), codex, "
+        "copilot, cursor, gemini, kiro, opencode, trae, or a [targets] name from config.",
+        min_length=1,
+        flags=("-t", "--target"),
+        metavar="AGENT",
+        show_default=True,
+    ),
+]
+
+
+class RouteParams(NamedTuple):
+    """``route install`` and ``route uninstall``: which agent folder, and whether to only
+    say what would move."""
+
+    global_: _RouteGlobal = False
+    target: _RouteTarget = "claude"
+    dry_run: Annotated[
+        bool, Param("Show what would move; change nothing.", flags=("-n", "--dry-run"))
+    ] = False
+
+
+class RouteStatusParams(NamedTuple):
+    """``route status``: which agent folder."""
+
+    global_: _RouteGlobal = False
+    target: _RouteTarget = "claude"
+
+
+def route_install(session: Session, params: RouteParams) -> RouteResult:
+    """:func:`skillc_index.route.commands.route_install`; not logged (each skill it builds
+    is, as a build)."""
+    from skillc_index.route.commands import route_install
+
+    return route_install(session, params.target, global_=params.global_, dry_run=params.dry_run)
+
+
+def route_uninstall(session: Session, params: RouteParams) -> RouteResult:
+    """:func:`skillc_index.route.commands.route_uninstall`; not logged."""
+    from skillc_index.route.commands import route_uninstall
+
+    return route_uninstall(session, params.target, global_=params.global_, dry_run=params.dry_run)
+
+
+def route_status(session: Session, params: RouteStatusParams) -> RouteResult:
+    """:func:`skillc_index.route.commands.route_status`; not logged."""
+    from skillc_index.route.commands import route_status
+
+    return route_status(session, params.target, global_=params.global_)
+
+
+#: Why the MCP server has no route tool.
+_ROUTE_NO_TOOL = (
+    "it reorganises the skills folders the agent itself loads (moves its skills behind the "
+    "router, or back): a person decides that, on the command line"
+)
+_ROUTE_WRITES = {
+    "readOnlyHint": False,
+    "destructiveHint": False,
+    "idempotentHint": True,
+    "openWorldHint": False,
+}
+
+ROUTE_INSTALL: Operation[RouteParams, RouteResult] = Operation(
+    name="route install",
+    title="Route an agent folder's skills through the router",
+    description="Move the skills of an agent skills folder into the skillc store of the same "
+    "scope, build them, and leave one skill, skill-router, in the folder.",
+    params=RouteParams,
+    run=route_install,
+    output="skillc_index.route.shapes:RouteShape",
+    annotations=_ROUTE_WRITES,
+    no_tool=_ROUTE_NO_TOOL,
+)
+
+ROUTE_UNINSTALL: Operation[RouteParams, RouteResult] = Operation(
+    name="route uninstall",
+    title="Put the routed skills back",
+    description="Put every skill routed from an agent skills folder back where it was, and "
+    "remove the router.",
+    params=RouteParams,
+    run=route_uninstall,
+    output="skillc_index.route.shapes:RouteShape",
+    annotations=_ROUTE_WRITES,
+    no_tool=_ROUTE_NO_TOOL,
+)
+
+ROUTE_STATUS: Operation[RouteStatusParams, RouteResult] = Operation(
+    name="route status",
+    title="What is routed",
+    description="What is routed for an agent skills folder: the skills behind the router, "
+    "the router, and the skills not behind it.",
+    params=RouteStatusParams,
+    run=route_status,
+    output="skillc_index.route.shapes:RouteShape",
+    no_tool=_ROUTE_NO_TOOL,
+)
+
+OPERATIONS: tuple[Operation[Any, Any], ...] = (
+    INIT,
+    LIST,
+    BUILD,
+    ROUTE_INSTALL,
+    ROUTE_UNINSTALL,
+    ROUTE_STATUS,
+)
+"""The operations of this package, in the order ``skc`` and the MCP server list them (the
+route operations are no tools)."""

@@ -1,4 +1,6 @@
-"""``skc build`` of many skills: several names or paths, folders of skills, ``--all``.
+"""``skc build`` of many skills: several names or paths, folders of skills, ``--all``: the
+command line's forms of the ``build`` operation (:data:`~skillc_index.operations.BUILD`,
+whose ``skills`` and ``all_`` fields they are), run by :func:`build_batch`.
 
 :func:`batch_jobs` turns what the user typed into the skills to build (a folder holding
 skill folders at any depth stands for all of them: :func:`~skillc_index.walk.find_skill_folders`,
@@ -21,9 +23,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from skillc_index.diagnostics import (
+    CLI_SPELLING,
     PARAMETER_NAMES,
     Diagnostic,
     InternalError,
+    InvalidOption,
     NotASkill,
     Notice,
     SkillcError,
@@ -34,16 +38,62 @@ from skillc_index.layout import SKILL_FILE, ImportRecord, Layout, resolve_skill
 from skillc_index.walk import find_skill_folders
 
 if TYPE_CHECKING:
+    from skillc_index.build.shapes import (
+        BatchFailureShape,
+        BatchShape,
+        BatchSummaryShape,
+        BuildShape,
+    )
     from skillc_index.build.skill import BuildResult
+    from skillc_index.operation import Session
+    from skillc_index.operations import BuildParams
 
 __all__ = [
     "BatchItem",
     "BatchJob",
     "BatchResult",
+    "NoSkillToBuild",
+    "NothingToBuild",
     "batch_jobs",
+    "build_batch",
     "build_skills",
+    "is_batch",
     "is_folder_of_skills",
 ]
+
+
+class NoSkillToBuild(InvalidOption):
+    """E100: a build given no skill: neither ``skill`` nor ``skills`` nor ``all``. The
+    command line says it as click says a missing argument (``Missing argument
+    'SKILL...'.``): ``SKILL...`` is its argument."""
+
+    def __init__(self) -> None:
+        super().__init__(self.worded(PARAMETER_NAMES))
+
+    @staticmethod
+    def worded(spelling: Spelling) -> str:
+        if spelling.option_prefix:
+            return "Missing argument 'SKILL...'."
+        return "no skill to build: give 'skill', 'skills' or 'all'"
+
+    def spelled(self, spelling: Spelling) -> Diagnostic:
+        return self.diagnostic._replace(params={"message": self.worded(spelling)})
+
+
+class NothingToBuild(InvalidOption):
+    """E100: ``all`` with empty stores (and no skill named): nothing to build."""
+
+    def __init__(self) -> None:
+        super().__init__("no skills to build: the stores hold none")
+
+
+def is_batch(params: BuildParams, layout: Layout) -> bool:
+    """Whether ``params`` asks for a batch: ``all_``, several skills, or the command line's
+    one argument naming a folder of skills. ``skill`` (the tool's) is always one skill."""
+    named = len(params.skills) + (params.skill is not None)
+    if params.all_ or named > 1:
+        return True
+    return params.skill is None and named == 1 and is_folder_of_skills(params.skills[0], layout)
 
 
 def is_folder_of_skills(argument: str, layout: Layout) -> bool:
@@ -159,7 +209,7 @@ class BatchItem(NamedTuple):
             return "failed"
         return "up-to-date" if self.result.compiled.up_to_date else "built"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> BuildShape | BatchFailureShape:
         """A built skill: the JSON of a single build; a failure: the skill, as given, and
         its error."""
         if self.result is not None:
@@ -188,7 +238,7 @@ class BatchResult(NamedTuple):
     def failed(self) -> int:
         return self.count("failed")
 
-    def summary(self) -> dict[str, int]:
+    def summary(self) -> BatchSummaryShape:
         return {
             "skills": len(self.items),
             "built": self.count("built"),
@@ -196,7 +246,7 @@ class BatchResult(NamedTuple):
             "failed": self.failed,
         }
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> BatchShape:
         """The ``--format json`` shape: ``results`` (one per skill) and ``summary``."""
         return {
             "results": [item.to_dict() for item in self.items],
@@ -239,19 +289,23 @@ def _portable(diagnostic: Diagnostic | Notice) -> Diagnostic | Notice:
 
 def _build_group(jobs: Sequence[BatchJob]) -> list[BatchItem]:
     """Build skills of one name, one after the other (in a worker process)."""
-    from skillc_index.operations import BuildParams, build
+    from skillc_index.operations import BuildParams, build_one
 
     options: _Options = _worker["options"]
     warnings: list[Diagnostic | Notice] = _worker["warnings"]
     items: list[BatchItem] = []
     for job in jobs:
         params = BuildParams(
-            job.given, options.force_global, options.targets, options.copy, options.force
+            job.given,
+            global_=options.force_global,
+            target=options.targets,
+            copy=options.copy,
+            force=options.force,
         )
         result: BuildResult | None = None
         error: Diagnostic | None = None
         try:
-            result = build(_worker["session"], params)
+            result = build_one(_worker["session"], params)
         except SkillcError as exc:
             error = exc.spelled(options.spelling)
         except Exception as exc:  # one skill's failure must not stop the others
@@ -320,3 +374,35 @@ def build_skills(
             for future in as_completed(futures):
                 collect(futures[future], future.result())
     return BatchResult(tuple(items[position] for position in range(total)))
+
+
+def build_batch(session: Session, params: BuildParams) -> BatchResult:
+    """The batch ``params`` asks for (:func:`is_batch`): its skills (names, skill folders,
+    folders of skills; with ``all_`` every skill of the stores) built by
+    :func:`build_skills`, reporting to ``session.progress``. The configuration is loaded
+    once (its notices warned once) and the targets checked before any skill is built (an
+    unknown one stops the batch). Its fields are the command line's, so the items' errors
+    are worded as the command line spells parameters (``--force``). Raises
+    :class:`NoSkillToBuild` and :class:`NothingToBuild`."""
+    from skillc_index.build.deploy import parse_targets
+
+    layout = session.layout
+    config = session.config
+    for name in parse_targets(params.target):
+        layout.target_root(name, "global", config.targets)
+    named = params.skills if params.skill is None else (params.skill, *params.skills)
+    if not named and not params.all_:
+        raise NoSkillToBuild
+    jobs = batch_jobs(named, layout, all_skills=params.all_, spelling=CLI_SPELLING)
+    if not jobs:
+        raise NothingToBuild
+    return build_skills(
+        jobs,
+        layout,
+        targets=params.target,
+        copy=params.copy,
+        force=params.force,
+        force_global=params.global_,
+        spelling=CLI_SPELLING,
+        progress=session.progress,
+    )

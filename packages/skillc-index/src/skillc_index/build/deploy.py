@@ -33,7 +33,7 @@ import os
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from skillc_index.atomic import ensure_dir, move_aside, staging_dir, temporary_path
 from skillc_index.build.manifest import MANIFEST_FILE, manifest_path, read_manifest
@@ -50,6 +50,9 @@ from skillc_index.diagnostics import (
 )
 from skillc_index.files import inside, within
 from skillc_index.layout import META_DIR, SKILL_FILE, Layout, Scope
+
+if TYPE_CHECKING:
+    from skillc_index.build.shapes import DeploymentShape
 
 __all__ = ["DeployPlan", "Deployment", "deploy", "parse_targets", "plan_deployments"]
 
@@ -82,7 +85,7 @@ class Deployment:
     backup: Path | None = None
     """Where a file or folder skillc did not make was moved aside to (with ``force``)."""
 
-    def to_dict(self) -> dict[str, str | None]:
+    def to_dict(self) -> DeploymentShape:
         return {
             "target": self.target,
             "path": str(self.path),

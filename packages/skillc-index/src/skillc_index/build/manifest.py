@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from skillc_index.layout import META_DIR
+
+if TYPE_CHECKING:
+    from skillc_index.build.shapes import ManifestShape
 
 MANIFEST_FILE = "manifest.json"
 MANIFEST_VERSION = 1
@@ -28,7 +31,7 @@ class Manifest:
     source_hash: str
     extra: dict[str, Any]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ManifestShape:
         """The JSON object: the four RFC fields first, then the extra ones."""
         known = {
             "skill": self.skill,
@@ -36,7 +39,8 @@ class Manifest:
             "built_at": self.built_at,
             "source_hash": self.source_hash,
         }
-        return {**known, **{k: v for k, v in self.extra.items() if k not in known}}
+        extra = {k: v for k, v in self.extra.items() if k not in known}
+        return cast("ManifestShape", {**known, **extra})  # more keys than the shape's
 
 
 def write_manifest(runtime: Path, manifest: Manifest) -> Path:

@@ -12,6 +12,7 @@ import errno
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
 from skillc_index._git import tracked as git_tracked
 from skillc_index.command_errors import (
@@ -20,8 +21,11 @@ from skillc_index.command_errors import (
     SkillExists,
 )
 from skillc_index.diagnostics import (
+    PARAMETER_NAMES,
+    Diagnostic,
     InvalidOption,
     Notice,
+    Spelling,
 )
 from skillc_index.files import within
 from skillc_index.layout import (
@@ -33,6 +37,9 @@ from skillc_index.layout import (
     require_skill_name,
 )
 
+if TYPE_CHECKING:
+    from skillc_index.build.shapes import InitShape
+
 GITIGNORE = ".gitignore"
 #: What skillc writes inside ``.skillc/``, ignored one by one when git tracks files there
 #: (skill sources kept in ``.skillc/skills/``).
@@ -41,17 +48,28 @@ _GENERATED = ("runtime", "logs")
 
 class NameNeeded(InvalidOption):
     """E100: a skill in the global store was asked for without its name (the global store
-    holds skills; only a project folder is made without a name)."""
+    holds skills; only a project folder is made without a name). The message names both
+    parameters as the front end spells them: ``'global' needs a skill 'name'``, on the
+    command line ``--global needs a skill NAME`` (NAME is its argument)."""
 
     def __init__(self) -> None:
-        super().__init__("'global' needs a skill 'name'")
+        super().__init__(self.worded(PARAMETER_NAMES))
+
+    @staticmethod
+    def worded(spelling: Spelling) -> str:
+        if spelling.option_prefix:
+            return f"{spelling.option('global')} needs a skill NAME"
+        return "'global' needs a skill 'name'"
+
+    def spelled(self, spelling: Spelling) -> Diagnostic:
+        return self.diagnostic._replace(params={"message": self.worded(spelling)})
 
 
 @dataclass(frozen=True)
 class InitResult:
     """What ``init`` did."""
 
-    kind: str
+    kind: Literal["project", "global", "skill"]
     """``project`` (the ``.skillc/`` structure), ``global`` (``init`` run in the skillc home,
     which is never a project: its store is the global store) or ``skill`` (a new SKILL.md)."""
     path: Path
@@ -69,7 +87,7 @@ class InitResult:
         """None: ``init`` has nothing to warn about (the operation result protocol)."""
         return ()
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> InitShape:
         return {
             "kind": self.kind,
             "name": self.name,

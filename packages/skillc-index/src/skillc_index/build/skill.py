@@ -15,12 +15,18 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from skillc_index.build.compiler import CompileResult, Progress, compile_skill
 from skillc_index.build.deploy import Deployment, deploy, parse_targets, plan_deployments
 from skillc_index.build.manifest import MANIFEST_FILE
-from skillc_index.build.store import ImportPlan, in_a_store, perform_import, plan_import
+from skillc_index.build.store import (
+    ImportAction,
+    ImportPlan,
+    in_a_store,
+    perform_import,
+    plan_import,
+)
 from skillc_index.command_errors import (
     CompiledSkillGiven,
     PathEscapesProject,
@@ -34,6 +40,9 @@ from skillc_index.files import walk_skill, within
 from skillc_index.index.freshness import refuse_collision
 from skillc_index.layout import META_DIR, SKILL_FILE, Layout, ResolvedSkill, Scope, resolve_skill
 
+if TYPE_CHECKING:
+    from skillc_index.build.shapes import BuildShape
+
 __all__ = ["BuildResult", "build_skill"]
 
 
@@ -46,7 +55,7 @@ class BuildResult:
     """The skill that was built: the store copy when a path was imported."""
     imported_from: Path | None
     """The folder given on the command line, when it was imported into a store."""
-    import_action: str | None
+    import_action: ImportAction | None
     """``copy``, ``replace`` or ``unchanged`` for an import; None otherwise."""
     deployments: tuple[Deployment, ...]
     notices: tuple[Notice, ...] = field(default_factory=tuple)
@@ -62,7 +71,7 @@ class BuildResult:
         """The notices; the JSON holds their text too (``warnings``)."""
         return self.notices
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> BuildShape:
         """The ``--format json`` shape (documented in the README)."""
         compiled = self.compiled
         index = compiled.index

@@ -34,11 +34,18 @@ import os
 import stat
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from skillc_index.config import Config
 from skillc_index.diagnostics import Notice
 from skillc_index.layout import SKILL_FILE, Layout, Scope
+
+if TYPE_CHECKING:
+    from skillc_index.listing.shapes import (
+        BudgetEntryShape,
+        FolderBudgetShape,
+        UnreadableShape,
+    )
 
 __all__ = [
     "CHARS_PER_TOKEN",
@@ -86,7 +93,7 @@ class ListingEntry(NamedTuple):
         """Whether the entry has a description (one the agent may drop)."""
         return self.chars > self.name_chars
 
-    def to_dict(self, tokens: int) -> dict[str, Any]:
+    def to_dict(self, tokens: int) -> BudgetEntryShape:
         """Its JSON, with its share of the folder's tokens (:attr:`FolderBudget.shares`)."""
         return {"name": self.name, "folder": self.folder, "kind": self.kind, "tokens": tokens}
 
@@ -98,7 +105,7 @@ class Unreadable(NamedTuple):
     """The entry's name in the agent folder."""
     reason: str
 
-    def to_dict(self) -> dict[str, str]:
+    def to_dict(self) -> UnreadableShape:
         return {"folder": self.folder, "reason": self.reason}
 
 
@@ -180,7 +187,7 @@ class FolderBudget(NamedTuple):
     def dropped(self) -> tuple[str, ...]:
         return tuple(entry.name for entry in self.dropped_entries)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> FolderBudgetShape:
         return {
             "agent": self.agent,
             "scope": self.scope,

@@ -14,6 +14,7 @@ from skillc_index.layout import SKILL_FILE, Layout, Scope
 
 if TYPE_CHECKING:
     from skillc_index.listing.budget import FolderBudget
+    from skillc_index.listing.shapes import ListShape, SkillEntryShape
 
 Status = Literal["normal", "not-built", "obsolete"]
 STATUSES: tuple[Status, ...] = ("normal", "not-built", "obsolete")
@@ -29,7 +30,7 @@ class SkillEntry:
     source_path: Path
     runtime_path: Path
 
-    def to_dict(self) -> dict[str, str]:
+    def to_dict(self) -> SkillEntryShape:
         """The RFC-0007:C-LIST JSON shape of one skill."""
         return {
             "name": self.name,
@@ -58,8 +59,8 @@ class SkillList:
     def warnings(self) -> tuple[Notice, ...]:
         return self.notices
 
-    def to_dict(self) -> dict[str, object]:
-        data: dict[str, object] = {
+    def to_dict(self) -> ListShape:
+        data: ListShape = {
             "skills": [entry.to_dict() for entry in self.skills],
             "total": self.total,
             "filtered": self.filtered,

@@ -5,7 +5,7 @@ errors it raises before changing anything."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from skillc_index.diagnostics import (
     PARAMETER_NAMES,
@@ -18,6 +18,7 @@ from skillc_index.diagnostics import (
 
 if TYPE_CHECKING:
     from skillc_index.layout import Scope
+    from skillc_index.route.shapes import RoutedSkillShape, RouteShape, SkillLeftShape
 
 __all__ = [
     "Action",
@@ -57,7 +58,7 @@ class RoutedSkill(NamedTuple):
     """Where it is behind the router: ``<store>/<name>`` or the parking folder."""
     action: Action
 
-    def to_dict(self) -> dict[str, str]:
+    def to_dict(self) -> RoutedSkillShape:
         return {
             "name": self.name,
             "kind": self.kind,
@@ -77,7 +78,7 @@ class SkillLeft(NamedTuple):
     """The kind of ``reason`` in a few words (``does not build``, ``tracked by git``...), the
     summary counts them by it."""
 
-    def to_dict(self) -> dict[str, str]:
+    def to_dict(self) -> SkillLeftShape:
         return {"name": self.name, "path": str(self.path), "reason": self.reason}
 
 
@@ -106,7 +107,7 @@ class RouteResult(NamedTuple):
     def warnings(self) -> tuple[Notice, ...]:
         return self.notices
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RouteShape:
         return {
             "command": self.command,
             "agent": self.agent,

@@ -1,0 +1,131 @@
+"""The JSON shapes of ``init`` and ``build`` (one skill, or the command line's batch): what
+``--format json`` prints and the MCP tools ``skc_init`` and ``skc_build`` return as
+``structuredContent``, each a ``TypedDict`` that the result's ``to_dict()`` returns and from
+which the tool's output schema is made (:mod:`skillc_index.shapes`).
+
+Imported by type checkers and when the MCP server lists its tools, never by a command's run.
+A shape with a key that is a Python keyword (``import``) is written in the functional form.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, TypedDict
+
+__all__ = [
+    "BatchFailureShape",
+    "BatchShape",
+    "BatchSummaryShape",
+    "BuildShape",
+    "DeploymentShape",
+    "ErrorShape",
+    "IndexShape",
+    "InitShape",
+    "ManifestShape",
+]
+
+
+# -- init (RFC-0006) ----------------------------------------------------------------------
+
+
+class InitShape(TypedDict):
+    """``init``: a project made (or found), the skillc home's global store, or a new skill
+    (:class:`~skillc_index.build.scaffold.InitResult`)."""
+
+    kind: Literal["project", "global", "skill"]
+    name: str | None
+    scope: Literal["project", "global", None]
+    path: Annotated[
+        str,
+        "The project's .skillc/skills folder, or the new skill's folder (its SKILL.md is inside).",
+    ]
+    created: Annotated[bool, "False when the project already existed."]
+    gitignore: Annotated[
+        list[str],
+        "Lines added to the project's .gitignore: .skillc/runtime/, .skillc/logs/ and the "
+        "default agent folder (.claude/skills/), each only where git tracks nothing in it.",
+    ]
+
+
+# -- build (RFC-0001, RFC-0007) -----------------------------------------------------------
+
+
+class ManifestShape(TypedDict):
+    """The runtime's manifest (RFC-0001's four fields; a later release may add more)."""
+
+    skill: str
+    version: int
+    built_at: str
+    source_hash: str
+
+
+class IndexShape(TypedDict):
+    """The search index of the runtime (:class:`~skillc_index.build.compiler.IndexReport`)."""
+
+    path: str
+    action: Literal["created", "rebuilt", "up-to-date"]
+    reason: str | None
+    tokenizer: str
+    sections: int | None
+    headings: int | None
+
+
+class DeploymentShape(TypedDict):
+    """One agent folder entry (:class:`~skillc_index.build.deploy.Deployment`)."""
+
+    target: str
+    path: str
+    method: Literal["symlink", "copy"]
+    action: Literal["created", "replaced", "unchanged"]
+    backup: str | None
+
+
+BuildShape = TypedDict(
+    "BuildShape",
+    {
+        "skill": str,
+        "scope": Literal["project", "global"],
+        "source_path": str,
+        "imported_from": str | None,
+        "import": Literal["copy", "replace", "unchanged", None],
+        "runtime_path": str,
+        "up_to_date": Annotated[bool, "Nothing needed rebuilding."],
+        "source_hash": str,
+        "files": int,
+        "stub": str,
+        "manifest": ManifestShape,
+        "index": IndexShape,
+        "deployments": list[DeploymentShape],
+        "warnings": list[str],
+    },
+)
+"""``build`` of one skill (:class:`~skillc_index.build.skill.BuildResult`): what the tool
+returns, and ``skc build SKILL --format json``."""
+
+
+class ErrorShape(TypedDict):
+    code: str
+    message: Annotated[str, "The error as the command line prints it."]
+
+
+class BatchFailureShape(TypedDict):
+    """A skill of a batch that was not built."""
+
+    skill: str
+    given: Annotated[str, "The skill as given (or as found in a folder of skills)."]
+    error: ErrorShape
+
+
+class BatchSummaryShape(TypedDict):
+    skills: int
+    built: int
+    up_to_date: int
+    failed: int
+
+
+class BatchShape(TypedDict):
+    """``skc build`` of several skills, folders of skills or ``--all`` (the command line's
+    :class:`~skillc_index.build.batch.BatchResult`): one result per skill, in order."""
+
+    results: list[BuildShape | BatchFailureShape]
+    summary: BatchSummaryShape
+    warnings: list[str]

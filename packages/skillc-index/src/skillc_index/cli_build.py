@@ -1,0 +1,143 @@
+"""``skc build`` (RFC-0001, RFC-0007 ``build``), made from its operation
+(:data:`skillc_index.operations.BUILD`): one skill, or the batch that several skills, a
+folder of skills or ``--all`` stand for (which the operation runs). The functions here only
+print the result; the exit status is 1 when a skill of a batch failed, in every format.
+Module level imports only click, the console conventions and the operation table; the work
+loads when the command runs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from skillc_index.console import Call, DelayedProgress, command, is_verbose, print_json
+from skillc_index.operations import BUILD, BuildParams
+from skillc_index.text import printable
+
+if TYPE_CHECKING:
+    from skillc_index.build.batch import BatchResult
+    from skillc_index.build.skill import BuildResult
+    from skillc_index.layout import Layout
+    from skillc_index.operation import Session
+
+
+def _progress(params: BuildParams, session: Session) -> DelayedProgress:
+    """The bar of what the build counts: a batch's skills built (``Building``, after half a
+    second), or one skill's files indexed (``Indexing``, after a second)."""
+    from skillc_index.build.batch import is_batch
+
+    if is_batch(params, session.layout):
+        return DelayedProgress("Building", delay=0.5)
+    return DelayedProgress("Indexing")
+
+
+def _status(result: BuildResult | BatchResult) -> int:
+    """1 when a skill of a batch failed (the others are built), in every format."""
+    from skillc_index.build.batch import BatchResult
+
+    return 1 if isinstance(result, BatchResult) and result.failed else 0
+
+
+@command(BUILD, progress=_progress, status=_status, render_json=True)
+def build_command(result: BuildResult | BatchResult, call: Call[BuildParams]) -> None:
+    """Compile skill to runtime format.
+
+    SKILL is a skill name (looked up in the project store, then the global store) or a path to
+    a folder holding SKILL.md; a path outside the stores is first imported (copied) into the
+    project store, or the global store outside a project. The runtime
+    (`.skillc/runtime/SKILL/`) gets the stub SKILL.md that points agents to the gateway, the
+    manifest and the search index; each target agent folder then gets a symlink to it.
+    Building an unchanged skill only re-checks it.
+
+    Several skills, a folder of skills (`skills/`: every skill folder under it, at any depth,
+    hidden ones such as skills/.curated/ included; version control, virtual environments,
+    node_modules, caches and skillc's runtime left out) or --all are built in parallel, one process
+    per core, with a summary; one failure does not stop the others, and the exit status is 1
+    when any failed.
+
+    \b
+    Examples:
+      skc build my-skill                      # .claude/skills/my-skill -> the runtime
+      skc build ./drafts/my-skill             # import into .skillc/skills/, then build
+      skc build my-skill --target claude,cursor
+      skc build my-skill --global --copy
+      skc build my-skill --format json
+      skc build skills/                       # every skill under skills/
+      skc build --all                         # every skill of the stores
+    """
+    from skillc_index.build.batch import BatchResult
+
+    if isinstance(result, BatchResult):
+        _echo_batch(result, call.session.layout, call.output_format)
+    elif call.output_format == "json":
+        print_json(result.to_dict())
+    else:
+        _echo_build(result, call.session.layout)
+
+
+def _echo_build(result: BuildResult, layout: Layout) -> None:
+    """One skill: where it came from, its runtime and its deployments."""
+    compiled = result.compiled
+    index = compiled.index
+    if result.imported_from is not None:
+        action = {"copy": "imported", "replace": "replaced", "unchanged": "already imported"}
+        click.echo(
+            f"Import:  {layout.display(result.imported_from)} -> "
+            f"{layout.display(compiled.source)} ({action[result.import_action or 'copy']})"
+        )
+    click.echo(f"Source:  {layout.display(compiled.source)} ({result.scope})")
+    if compiled.up_to_date:
+        state = "up to date"
+    elif index.counts is None:
+        state = "built; index up to date"
+    else:
+        count = index.counts.sections
+        state = f"built; index {index.action}: {count} section{_s(count)}"
+    click.echo(f"Runtime: {layout.display(compiled.runtime)} ({state})")
+    if is_verbose():
+        click.echo(f"Index:   {layout.display(index.path)} ({index.tokenizer})")
+        if index.reason:
+            click.echo(f"         reason: {index.reason}")
+    for deployment in result.deployments:
+        unchanged = ", unchanged" if deployment.action == "unchanged" else ""
+        click.echo(
+            f"Deploy:  {deployment.target} -> {layout.display(deployment.path)} "
+            f"({deployment.method}{unchanged})"
+        )
+
+
+_STATUS = {"built": "built", "up-to-date": "up to date", "failed": "failed"}
+
+
+def _echo_batch(result: BatchResult, layout: Layout, output_format: str) -> None:
+    """Several skills: each failure an error line naming the skill (stderr), then the JSON,
+    or one line per skill and the summary."""
+    from skillc_index.diagnostics import format_diagnostic
+
+    for item in result.items:
+        if item.error is not None:
+            first, *rest = format_diagnostic(item.error).split("\n")
+            severity, _, message = first.partition(": ")
+            click.echo("\n".join([f"{severity}: {item.job.label}: {message}", *rest]), err=True)
+    if output_format == "json":
+        print_json(result.to_dict())
+        return
+    width = max(len(item.job.name) for item in result.items)
+    for item in result.items:
+        where = (
+            layout.display(item.result.compiled.runtime)
+            if item.result is not None
+            else item.job.label
+        )
+        click.echo(printable(f"{_STATUS[item.status]:<10}  {item.job.name:<{width}}  {where}"))
+    summary = result.summary()
+    click.echo(
+        f"{summary['skills']} skill{_s(summary['skills'])}: {summary['built']} built, "
+        f"{summary['up_to_date']} up to date, {summary['failed']} failed"
+    )
+
+
+def _s(count: int) -> str:
+    return "" if count == 1 else "s"

@@ -1,0 +1,119 @@
+"""``skc list`` (RFC-0007:C-LIST), made from its operation
+(:data:`skillc_index.operations.LIST`): the functions here only print the result as text
+(:func:`echo_table`, its table, is ``route status``'s too). Module level imports only click,
+the console conventions and the operation table; the work loads when the command runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import click
+
+from skillc_index.console import Call, command, is_verbose
+from skillc_index.operations import LIST, ListParams
+from skillc_index.text import printable
+
+if TYPE_CHECKING:
+    from skillc_index.layout import Layout
+    from skillc_index.listing.budget import FolderBudget
+    from skillc_index.listing.skills import SkillList
+
+
+@command(LIST)
+def list_command(result: SkillList, call: Call[ListParams]) -> None:
+    """List all skillc-managed skills.
+
+    Skills come from the project store (`.skillc/skills/`, found by walking up from the
+    current folder) and then the global store (`~/.skillc/skills/`), project first, each by
+    name. STATUS is `normal` (built), `not-built`, or with --check-obsolete `obsolete`
+    (sources changed since the last build).
+
+    With --budget, a table per agent skills folder instead: the skills the agent lists, the
+    estimated tokens of their names and descriptions (4 characters a token) against the
+    listing budget, and the skills whose descriptions the agent would drop, the first
+    dropped first (the JSON adds a `budget` list, one object per folder, to the listing).
+    --pattern and --limit then choose the rows shown; each heading prices the whole folder.
+
+    \b
+    Examples:
+      skc list
+      skc list --scope global --pattern 'py*'
+      skc list --check-obsolete --status obsolete
+      skc list --budget
+      skc list --format json
+    """
+    layout = call.session.layout
+    if result.budget is not None:
+        _echo_budgets(result.budget, layout, call.params.pattern, call.params.limit)
+        return
+    if not result.skills:
+        click.echo("No skills found." if result.total == 0 else "No skills match.")
+        return
+    verbose = is_verbose()
+    header = ["SKILL", "SCOPE", "STATUS"] + (["SOURCE"] if verbose else [])
+    rows = [
+        [e.name, e.scope, e.status] + ([layout.display(e.source_path)] if verbose else [])
+        for e in result.skills
+    ]
+    echo_table(header, rows)
+    if result.filtered > len(result.skills):
+        click.echo(f"... ({result.filtered - len(result.skills)} more)")
+
+
+def echo_table(header: list[str], rows: Sequence[list[str]]) -> None:
+    """Columns padded to their widest cell (the last one is not padded); a name's control
+    characters shown as escapes."""
+    rows = [[printable(cell) for cell in row] for row in rows]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
+    for row in [header, *rows]:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)] + [row[-1]]
+        click.echo("  ".join(cells).rstrip())
+
+
+def _echo_budgets(
+    folders: Sequence[FolderBudget], layout: Layout, pattern: str | None, limit: int | None
+) -> None:
+    """``list --budget``'s text: a heading and a table per agent folder, its rows the skills
+    that match ``pattern``, at most ``limit`` of them (the heading prices the whole folder)."""
+    from fnmatch import fnmatchcase
+
+    if not folders:
+        click.echo("No agent skills folders found.")
+        return
+    for number, folder in enumerate(folders):
+        if number:
+            click.echo()
+        if folder.error is not None:
+            where = f"{folder.agent} ({folder.scope}) {layout.display(folder.path)}"
+            click.echo(f"{where}: cannot be listed ({folder.error})")
+            continue
+        share = folder.tokens * 100 // max(folder.budget_tokens, 1)
+        count = len(folder.entries)
+        click.echo(
+            f"{folder.agent} ({folder.scope}) {layout.display(folder.path)}: "
+            f"{count} skill{'' if count == 1 else 's'}, ~{folder.tokens:,} tokens of "
+            f"{folder.budget_tokens:,} ({share}%)"
+        )
+        rows = [
+            [
+                entry.name,
+                f"{tokens:,}",
+                entry.kind,
+                "name only" if index >= folder.kept and entry.described else "full",
+            ]
+            for index, (entry, tokens) in enumerate(zip(folder.entries, folder.shares, strict=True))
+            if pattern is None or fnmatchcase(entry.name, pattern)
+        ]
+        shown = rows if limit is None else rows[:limit]
+        if shown:
+            echo_table(["SKILL", "TOKENS", "KIND", "LISTED"], shown)
+        if len(shown) < count:
+            click.echo(f"... ({count - len(shown)} more)")
+        if folder.dropped:
+            n = len(folder.dropped)
+            click.echo(
+                f"{n} description{'' if n == 1 else 's'} dropped, the first dropped first: "
+                + printable(", ".join(folder.dropped))
+            )
