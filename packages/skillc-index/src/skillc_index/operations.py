@@ -13,9 +13,10 @@ the library loads when an operation runs.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Session
+from skillc_index.record import Record
 
 if TYPE_CHECKING:
     from skillc_index.build.batch import BatchResult
@@ -44,7 +45,7 @@ __all__ = [
 # -- init (RFC-0006) ----------------------------------------------------------------------
 
 
-class InitParams(NamedTuple):
+class InitParams(Record):
     name: Annotated[
         str | None,
         Param(
@@ -97,7 +98,7 @@ INIT: Operation[InitParams, InitResult] = Operation(
 # -- list (RFC-0007:C-LIST) ---------------------------------------------------------------
 
 
-class ListParams(NamedTuple):
+class ListParams(Record):
     scope: Annotated[Literal["project", "global", "all"], Param("Which store to list.")] = "all"
     status: Annotated[
         Literal["normal", "not-built", "obsolete", "all"],
@@ -196,7 +197,7 @@ LIST: Operation[ListParams, SkillList] = Operation(
 # -- build (RFC-0001, RFC-0007) -----------------------------------------------------------
 
 
-class BuildParams(NamedTuple):
+class BuildParams(Record):
     """What to build and how: the tool's one ``skill``, or the command line's ``skills``
     (names, skill folders, folders of skills) and ``all_`` (every skill of the stores), a
     batch when they stand for several (:func:`~skillc_index.build.batch.is_batch`)."""
@@ -364,7 +365,7 @@ _RouteTarget = Annotated[
 ]
 
 
-class RouteParams(NamedTuple):
+class RouteParams(Record):
     """``route install`` and ``route uninstall``: which agent folder, and whether to only
     say what would move."""
 
@@ -375,7 +376,7 @@ class RouteParams(NamedTuple):
     ] = False
 
 
-class RouteStatusParams(NamedTuple):
+class RouteStatusParams(Record):
     """``route status``: which agent folder."""
 
     global_: _RouteGlobal = False

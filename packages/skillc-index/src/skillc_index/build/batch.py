@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from skillc_index.diagnostics import (
     CLI_SPELLING,
@@ -35,6 +35,7 @@ from skillc_index.diagnostics import (
     format_diagnostic,
 )
 from skillc_index.layout import SKILL_FILE, ImportRecord, Layout, resolve_skill
+from skillc_index.record import Record
 from skillc_index.walk import find_skill_folders
 
 if TYPE_CHECKING:
@@ -108,7 +109,7 @@ def is_folder_of_skills(argument: str, layout: Layout) -> bool:
     return False
 
 
-class BatchJob(NamedTuple):
+class BatchJob(Record):
     """One skill to build: ``given`` (what :func:`~skillc_index.build.skill.build_skill` is
     called with: a name, or a folder's absolute path), its ``name`` (the folder's), its
     ``label`` for people (what was typed, or the folder's path as the layout displays it),
@@ -193,7 +194,7 @@ def batch_jobs(
     return jobs
 
 
-class BatchItem(NamedTuple):
+class BatchItem(Record):
     """What became of one job: its ``result``, or the ``error`` that stopped it; the
     warnings of its build and of its access log."""
 
@@ -222,7 +223,7 @@ class BatchItem(NamedTuple):
         }
 
 
-class BatchResult(NamedTuple):
+class BatchResult(Record):
     """What a batch build did, one item per skill in the order of the jobs."""
 
     items: tuple[BatchItem, ...]
@@ -255,7 +256,7 @@ class BatchResult(NamedTuple):
         }
 
 
-class _Options(NamedTuple):
+class _Options(Record):
     layout: Layout
     targets: tuple[str, ...]
     copy: bool

@@ -4,10 +4,10 @@
 server serves no route tool: the operations' ``no_tool`` says why).
 
 Imported by type checkers, never by a command's run. A shape with keys that are Python
-keywords (``from``) is written in the functional form.
+keywords (``from``) is written in the functional form. No ``from __future__ import
+annotations``, as the other shapes of the package: the annotations are evaluated as the
+classes are made.
 """
-
-from __future__ import annotations
 
 from typing import Literal, TypedDict
 
