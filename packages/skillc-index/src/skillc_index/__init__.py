@@ -33,7 +33,6 @@ _EXPORTS: dict[str, str] = {
     "lint_diagnostic": "diagnostics",
     "multiple_matches": "diagnostics",
     "CLI_SPELLING": "diagnostics",
-    "PARAMETER_NAMES": "diagnostics",
     "Spelling": "diagnostics",
     "SkillcError": "diagnostics",
     "IndexUnusable": "diagnostics",
@@ -185,7 +184,6 @@ if TYPE_CHECKING:
     from skillc_index.config import Config, load_config
     from skillc_index.diagnostics import (
         CLI_SPELLING,
-        PARAMETER_NAMES,
         Diagnostic,
         EmptyQuery,
         FileIsAFolder,

@@ -342,6 +342,46 @@ class InvalidOption(SkillcError):
         super().__init__(Diagnostic(self.code, {"message": message}))
 
 
+class WordedOption(InvalidOption):
+    """E100 whose message names parameters, worded by each front end: a subclass writes
+    :meth:`worded`; the diagnostic is the Python API's and MCP's (:data:`PARAMETER_NAMES`),
+    :meth:`spelled` gives the command line's."""
+
+    def __init__(self) -> None:
+        super().__init__(self.worded(PARAMETER_NAMES))
+
+    def worded(self, spelling: Spelling) -> str:
+        raise NotImplementedError
+
+    def spelled(self, spelling: Spelling) -> Diagnostic:
+        return self.diagnostic._replace(params={"message": self.worded(spelling)})
+
+
+class ParameterError(WordedOption):
+    """E100: parameters given together that do not go together, or one missing.
+    ``template`` is the message with each parameter written ``{name}`` (``"use one of
+    {from} and {to}"``): ``from`` for the Python API and MCP, ``--from`` on the command line,
+    where ``skill`` is its argument ``SKILL``."""
+
+    #: The parameters the command line takes as positional arguments (written in capitals).
+    ARGUMENTS = frozenset({"skill"})
+
+    def __init__(self, template: str) -> None:
+        self.template = template
+        super().__init__()
+
+    def worded(self, spelling: Spelling) -> str:
+        import string
+
+        names = {name for _, name, _, _ in string.Formatter().parse(self.template) if name}
+        return self.template.format_map({name: self._spelled(name, spelling) for name in names})
+
+    def _spelled(self, name: str, spelling: Spelling) -> str:
+        if name in self.ARGUMENTS and spelling.option_prefix:
+            return name.upper()
+        return spelling.option(name)
+
+
 class UnknownTarget(InvalidOption):
     """E100: a deployment target that is neither a folder path, a ``[targets]`` entry of the
     config nor a built-in agent (``known``: the names there are)."""

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from skillc_index import PARAMETER_NAMES, Diagnostic, InternalError, InvalidOption, Spelling
+from skillc_index import Diagnostic, InternalError, InvalidOption, Spelling
+from skillc_index.diagnostics import ParameterError as SharedParameterError
 
 __all__ = [
     "BaselineNotWritten",
@@ -83,20 +84,14 @@ class UnknownRule(ParameterError):
         return f"{self.reason} (see {spelling.option('list_rules')})"
 
 
-class ConflictingParameters(InvalidOption):
+class ConflictingParameters(SharedParameterError):
     """Two parameters given together that exclude each other (``baseline`` and
     ``write_baseline``)."""
 
     def __init__(self, first: str, second: str) -> None:
         self.first = first
         self.second = second
-        super().__init__(self.worded(PARAMETER_NAMES))
-
-    def worded(self, spelling: Spelling) -> str:
-        return f"use one of {spelling.option(self.first)} and {spelling.option(self.second)}"
-
-    def spelled(self, spelling: Spelling) -> Diagnostic:
-        return self.diagnostic._replace(params={"message": self.worded(spelling)})
+        super().__init__(f"use one of {{{first}}} and {{{second}}}")
 
 
 class NotFixed(InternalError):

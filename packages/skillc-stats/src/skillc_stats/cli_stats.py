@@ -21,7 +21,7 @@ class _SkillOrAll(click.Command):
 
     def invoke(self, ctx: click.Context) -> Any:
         if ctx.params.get("skill") is None and not ctx.params.get("all_"):
-            from skillc_stats._errors import ParameterError
+            from skillc_index.diagnostics import ParameterError
 
             raise ParameterError("missing {skill} (or {all})")
         return super().invoke(ctx)

@@ -170,7 +170,7 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
     from skillc_stats._stats import prepare
 
     if params.all_ and params.skill is not None:
-        from skillc_stats._errors import ParameterError
+        from skillc_index.diagnostics import ParameterError
 
         raise ParameterError("give either {skill} or {all}")
     session.log.flush()
@@ -217,7 +217,7 @@ def _all(session: Session, params: StatsParams, store: str | None) -> dict[str, 
     from skillc_stats._usage import query_all
 
     if params.group_by != "summary":
-        from skillc_stats._errors import ParameterError
+        from skillc_index.diagnostics import ParameterError
 
         raise ParameterError("every skill at once has one report: leave out {group_by}")
     return query_all(
@@ -349,7 +349,7 @@ def sync(session: Session, params: SyncParams) -> SyncResult:
     team store (:func:`~skillc_stats.upload_logs`). Nothing is logged: no single skill is
     resolved. One skill that cannot be synced does not stop the others
     (:attr:`SyncResult.ok`)."""
-    from skillc_stats._errors import ParameterError
+    from skillc_index.diagnostics import ParameterError
 
     if params.from_ is not None:
         if params.to is not None:

@@ -32,6 +32,7 @@ from skillc_index.diagnostics import (
     Notice,
     SkillcError,
     Spelling,
+    WordedOption,
     format_diagnostic,
 )
 from skillc_index.layout import SKILL_FILE, ImportRecord, Layout, resolve_skill
@@ -63,22 +64,15 @@ __all__ = [
 ]
 
 
-class NoSkillToBuild(InvalidOption):
+class NoSkillToBuild(WordedOption):
     """E100: a build given no skill: neither ``skill`` nor ``skills`` nor ``all``. The
     command line says it as click says a missing argument (``Missing argument
     'SKILL...'.``): ``SKILL...`` is its argument."""
 
-    def __init__(self) -> None:
-        super().__init__(self.worded(PARAMETER_NAMES))
-
-    @staticmethod
-    def worded(spelling: Spelling) -> str:
+    def worded(self, spelling: Spelling) -> str:
         if spelling.option_prefix:
             return "Missing argument 'SKILL...'."
         return "no skill to build: give 'skill', 'skills' or 'all'"
-
-    def spelled(self, spelling: Spelling) -> Diagnostic:
-        return self.diagnostic._replace(params={"message": self.worded(spelling)})
 
 
 class NothingToBuild(InvalidOption):

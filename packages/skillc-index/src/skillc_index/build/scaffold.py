@@ -21,11 +21,9 @@ from skillc_index.command_errors import (
     SkillExists,
 )
 from skillc_index.diagnostics import (
-    PARAMETER_NAMES,
-    Diagnostic,
-    InvalidOption,
     Notice,
     Spelling,
+    WordedOption,
 )
 from skillc_index.files import within
 from skillc_index.layout import (
@@ -46,23 +44,16 @@ GITIGNORE = ".gitignore"
 _GENERATED = ("runtime", "logs")
 
 
-class NameNeeded(InvalidOption):
+class NameNeeded(WordedOption):
     """E100: a skill in the global store was asked for without its name (the global store
     holds skills; only a project folder is made without a name). The message names both
     parameters as the front end spells them: ``'global' needs a skill 'name'``, on the
     command line ``--global needs a skill NAME`` (NAME is its argument)."""
 
-    def __init__(self) -> None:
-        super().__init__(self.worded(PARAMETER_NAMES))
-
-    @staticmethod
-    def worded(spelling: Spelling) -> str:
+    def worded(self, spelling: Spelling) -> str:
         if spelling.option_prefix:
             return f"{spelling.option('global')} needs a skill NAME"
         return "'global' needs a skill 'name'"
-
-    def spelled(self, spelling: Spelling) -> Diagnostic:
-        return self.diagnostic._replace(params={"message": self.worded(spelling)})
 
 
 @dataclass(frozen=True)
