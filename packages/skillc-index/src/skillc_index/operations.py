@@ -101,10 +101,12 @@ INIT: Operation[InitParams, InitResult] = Operation(
 class ListParams(Record):
     scope: Annotated[Literal["project", "global", "all"], Param("Which store to list.")] = "all"
     status: Annotated[
-        Literal["normal", "not-built", "obsolete", "all"],
+        Literal["normal", "stale", "not-built", "obsolete", "all"],
         Param(
-            "Only skills with this status (obsolete implies check_obsolete).",
-            help="Only skills with this build status (obsolete implies --check-obsolete).",
+            "Only skills with this status (stale and obsolete: changed since the last build; "
+            "obsolete implies check_obsolete).",
+            help="Only skills with this build status (stale and obsolete: changed since the "
+            "last build; obsolete implies --check-obsolete).",
         ),
     ] = "all"
     limit: Annotated[
@@ -126,8 +128,10 @@ class ListParams(Record):
     check_obsolete: Annotated[
         bool,
         Param(
-            "Compare source hashes with the last build (slower).",
-            help="Compare source hashes with the last build to find obsolete runtimes (slower).",
+            "Hash every source file to compare with the last build, not trusting file stats "
+            "(slower); a changed skill is then 'obsolete' (RFC-0007's name) instead of 'stale'.",
+            help="Hash every source file to compare with the last build (slower); a changed "
+            "skill is then 'obsolete' instead of 'stale'.",
         ),
     ] = False
     budget: Annotated[
@@ -184,10 +188,11 @@ LIST: Operation[ListParams, SkillList] = Operation(
     title="List skills",
     description="List the skills skillc manages, project store first (found by walking up "
     "from the working directory), then the global store, each with its build status: normal "
-    "(built), not-built, or with `check_obsolete` obsolete (changed since the last build). "
-    "Use it to learn the names of the available skills before the other tools, or to find "
-    "skills that need skc_build. With `budget`, it also says what each agent skills folder "
-    "costs the agent's skill listing, against its budget.",
+    "(built and current), stale (its sources changed since the last build; `obsolete` with "
+    "`check_obsolete`) or not-built. Every skill can be read (skc_show, skc_search...) built or "
+    "not. Use it to learn the names of the available skills before the other tools, or to find "
+    "skills whose build (the stub agents load) is out of date. With `budget`, it also says "
+    "what each agent skills folder costs the agent's skill listing, against its budget.",
     params=ListParams,
     run=list_,
     output="skillc_index.listing.shapes:ListShape",
