@@ -323,11 +323,11 @@ BUILD: Operation[BuildParams, BuildResult | BatchResult] = Operation(
     title="Build and deploy a skill",
     description="Compile a skill into its runtime (a short stub SKILL.md that points agents "
     "to these tools, a manifest and the search index) and deploy it to agent folders "
-    "(default: claude, as a symlink). Run it after creating or editing a skill, and when "
-    "skc_show or skc_search fail with E002 (index missing or stale). A path outside the "
-    "stores is first imported (copied) into the project store. Rebuilding an unchanged skill "
-    "only re-checks it. Without `force` it never replaces a different skill in the store nor "
-    "a folder skillc did not create.",
+    "(default: claude, as a symlink). Run it after creating or editing a skill, so agents "
+    "load the new stub (reading a skill with skc_show or skc_search needs no build). A path "
+    "outside the stores is first imported (copied) into the project store. Rebuilding an "
+    "unchanged skill only re-checks it. Without `force` it never replaces a different skill in "
+    "the store nor a folder skillc did not create.",
     params=BuildParams,
     run=build,
     output="skillc_index.build.shapes:BuildShape",
