@@ -386,15 +386,14 @@ def _copy(target: Path, temporary: Path, rows: _Rows, tokenizer: str) -> _Base |
     """Copy the index at ``target`` to ``temporary`` when it can be updated (readable, this
     schema version, the same tokenizer, source and indexed files) and say what it recorded;
     None (nothing usable made) otherwise."""
-    import shutil
-
     from skillc_index.index.freshness import read_digests, read_index_files
     from skillc_index.index.rows import INDEXED_SUFFIXES
     from skillc_index.index.schema import SCHEMA_VERSION, canonical_source
 
     try:
         with open(target, "rb") as old, open(temporary, "xb") as copy:  # one file, as it is
-            shutil.copyfileobj(old, copy, 1 << 20)
+            while chunk := old.read(1 << 20):  # not shutil: it imports zlib, bz2 and lzma
+                copy.write(chunk)
         meta, stats = read_index_files(temporary)
         digests = read_digests(temporary)
     except (OSError, ValueError):
