@@ -344,6 +344,11 @@ class Session:
     arguments, the user chooses where the server may write; None: wherever the user asks).
     ``configured_stores_only``: a command reads a team store only when the configuration
     names it (the MCP server: a model does not choose which host the server connects to).
+    ``one_shot``: the front end runs one command and exits (the CLI): an operation that
+    keeps something warm between calls asks a resident process of the kit for its answer
+    first, and may start one for the next commands, rather than load what this process
+    would throw away (``find``: the find server of ``skc watch``); False (the MCP server, an
+    embedder): the process serves many calls and keeps its own.
     Warnings that are not part of a result (configuration problems, a folder shadowing a
     store skill, logging trouble) go to the access log's ``warn``.
     """
@@ -357,6 +362,7 @@ class Session:
         progress: Callable[[int, int], None] | None = None,
         check_targets: Callable[[Layout, Sequence[str]], None] | None = None,
         configured_stores_only: bool = False,
+        one_shot: bool = False,
     ) -> None:
         self.layout = layout
         self.log = log
@@ -364,6 +370,7 @@ class Session:
         self.progress = progress
         self.check_targets = check_targets
         self.configured_stores_only = configured_stores_only
+        self.one_shot = one_shot
 
     def warn(self, diagnostics: Iterable[Diagnostic | Notice]) -> None:
         self.log.warn(diagnostics)
