@@ -3,9 +3,9 @@ return as ``structuredContent``, each a ``TypedDict`` that the result's ``to_dic
 returns and from which the tool's output schema is made (:mod:`skillc_index.shapes`).
 
 Imported by type checkers and when the MCP server lists its tools, never by a command's run.
+No ``from __future__ import annotations`` (as skillc-index's shapes): the annotations are
+evaluated once, as the classes are made, not compiled from strings when a schema is made.
 """
-
-from __future__ import annotations
 
 from typing import Annotated, Any, Literal, TypeAlias, TypedDict
 
@@ -133,7 +133,7 @@ class TreeNode(_TreeNode, total=False):
     """A file or folder of a skill; a folder holds its ``children``."""
 
     file_count: Annotated[int, "Files under a directory."]
-    children: Annotated[list[TreeNode], "Absent on a directory shown collapsed (depth reached)."]
+    children: Annotated[list["TreeNode"], "Absent on a directory shown collapsed (depth reached)."]
 
 
 class TreeRoot(TreeNode):
