@@ -53,20 +53,14 @@ if TYPE_CHECKING:
 
 
 __all__ = [
-    "BOOLEAN",
-    "INTEGER",
-    "NULLABLE_INTEGER",
-    "NULLABLE_STRING",
     "READ_ONLY",
     "SKILL_DESCRIPTION",
-    "STRING",
     "WARNINGS",
     "Operation",
     "Param",
     "Session",
     "fields",
     "input_schema",
-    "output_schema",
     "property_name",
 ]
 
@@ -90,27 +84,6 @@ WARNINGS: Mapping[str, Any] = types.MappingProxyType(
     }
 )
 """The ``warnings`` key the MCP server adds to a result that has warnings."""
-
-
-#: JSON Schema of the plain values results hold. ``anyOf`` rather than a type array for
-#: "or null": clients that map schemas onto a single-type dialect (the OpenAPI subset of some
-#: model providers) accept it (the MCP Inspector's ``--strict`` check).
-STRING: dict[str, Any] = {"type": "string"}
-INTEGER: dict[str, Any] = {"type": "integer"}
-BOOLEAN: dict[str, Any] = {"type": "boolean"}
-NULLABLE_STRING: dict[str, Any] = {"anyOf": [{"type": "string"}, {"type": "null"}]}
-NULLABLE_INTEGER: dict[str, Any] = {"anyOf": [{"type": "integer"}, {"type": "null"}]}
-
-
-def output_schema(properties: Mapping[str, Any], optional: Iterable[str] = ()) -> dict[str, Any]:
-    """An object schema: these properties, all required but ``optional``, more allowed (a
-    later release may add keys without breaking a client that validates)."""
-    left_out = set(optional)
-    return {
-        "type": "object",
-        "properties": dict(properties),
-        "required": [name for name in properties if name not in left_out],
-    }
 
 
 class Param(Record):
