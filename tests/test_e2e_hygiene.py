@@ -250,3 +250,60 @@ def test_a_read_only_agent_folder_is_a_clear_error(
     ), line
     assert list(agent_folder.iterdir()) == []
     assert not (project / ".skillc" / "runtime" / "demo" / "SKILL.md").exists()  # found first
+
+
+# -- relative links (issue 34) ---------------------------------------------------------------
+
+
+def test_a_moved_project_still_reads_through_its_deployment(
+    ok: Run, demo: Path, project: Path, tmp_path: Path
+) -> None:
+    """The deployed link is relative to the project (it and its runtime share it): after the
+    project folder moves, the link leads to the runtime and `skc show` reads through it."""
+    ok("build", "demo")
+    link = project / ".claude" / "skills" / "demo"
+    assert str(Path(link).readlink()) == "../../.skillc/runtime/demo"
+    moved = tmp_path / "renamed"
+    project.rename(moved)
+    link = moved / ".claude" / "skills" / "demo"
+    assert link.resolve() == (moved / ".skillc" / "runtime" / "demo").resolve()
+    assert (link / "SKILL.md").read_text(encoding="utf-8").startswith("---\nname: demo\n")
+    outline = ok("outline", "./.claude/skills/demo", cwd=moved).stdout
+    assert outline == "SKILL.md\n  # Hi\n"
+    # the build there finds its deployment in place (the index is made again: the source
+    # path it records moved)
+    data = json.loads(ok("build", "demo", "--format", "json", cwd=moved).stdout)
+    assert data["deployments"][0]["action"] == "unchanged"
+    shown = ok("show", "./.claude/skills/demo", "--section", "Hi", cwd=moved)
+    assert shown.stdout.startswith("# Hi")
+
+
+def test_an_absolute_link_of_an_earlier_build_in_a_read_only_folder_stays(
+    ok: Run, demo: Path, project: Path, clean_env: dict[str, str]
+) -> None:
+    """A deployment link earlier versions wrote (absolute, to this runtime) is skillc's: a
+    build rewrites it relative where it can, and leaves it (exit 0) where it cannot."""
+    ok("build", "demo")
+    link = project / ".claude" / "skills" / "demo"
+    runtime = project / ".skillc" / "runtime" / "demo"
+    link.unlink()
+    link.symlink_to(runtime)
+    agent_folder = link.parent
+    command = _read_only(agent_folder, [sys.executable, "-m", "skillc", "build", "demo"])
+    try:
+        proc = subprocess.run(
+            command,
+            cwd=project,
+            env=clean_env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        agent_folder.chmod(0o755)
+    assert proc.returncode == 0, proc.stderr
+    assert str(Path(link).readlink()) == str(runtime)
+    assert "(symlink, unchanged)" in proc.stdout
+    ok("build", "demo")  # writable again: made relative
+    assert str(Path(link).readlink()) == "../../.skillc/runtime/demo"

@@ -122,7 +122,9 @@ def test_install_leaves_only_the_router(
         manifest = read_manifest(layout.runtime_store("project") / name)
         assert manifest is not None and manifest.skill == name
     parked = project / ".skillc" / "router" / "claude"
-    assert str((parked / "linked").readlink()) == str(layout.runtime_store("project") / "linked")
+    # parked as it is: the relative link build made, which leads to the runtime again once
+    # uninstall puts it back in the agent folder
+    assert str((parked / "linked").readlink()) == "../../.skillc/runtime/linked"
     assert (parked / "copied" / ".skillc-meta" / "manifest.json").is_file()
     assert data["router"] == str(claude / ROUTER_NAME)
     assert data["manifest"] == str(project / ".skillc" / "router" / "claude.json")
@@ -278,6 +280,48 @@ def test_uninstall_takes_the_place_of_a_deployment_made_while_routed(
     assert (actions["alpha"], actions["copied"], data["left"]) == ("restored", "in-place", [])
     assert snapshot(claude) == before
     assert not (layout.store("project") / "alpha").exists()
+
+
+def test_a_parked_relative_link_is_read_from_the_agent_folder(
+    cli: Callable[..., Run], layout: Layout, claude: Path
+) -> None:
+    """Issue 34: a deployment link is relative, so parked under .skillc/router it leads
+    nowhere; what it deploys is read from the agent folder it goes back to. A copy built
+    where it was is the same deployment: uninstall keeps it and drops the parked link."""
+    before = snapshot(claude)
+    route_json(cli, "install")
+    parked = claude.parent.parent / ".skillc" / "router" / "claude" / "linked"
+    assert not parked.exists()  # relative: not from where it is parked
+    build_skill("linked", layout, copy=True)  # a copy where the parked link was
+    data = route_json(cli, "uninstall")
+    actions = {s["name"]: s["action"] for s in data["skills"]}
+    assert (actions["linked"], data["left"]) == ("in-place", [])
+    assert not os.path.lexists(parked)
+    after = snapshot(claude)
+    assert after.pop("linked") == ("dir", (claude / "linked").stat().st_mode)
+    assert {k: v for k, v in before.items() if not k.startswith("linked")} == {
+        k: v for k, v in after.items() if not k.startswith("linked")
+    }
+
+
+def test_a_link_parked_absolute_and_the_same_one_relative_are_one_deployment(
+    cli: Callable[..., Run], layout: Layout, claude: Path
+) -> None:
+    """A link skillc wrote absolute (before issue 34), parked, and the relative one a build
+    makes at its place while routed, lead to one runtime: the new one is a duplicate
+    (``unlinked``), not "already parked"."""
+    link = claude / "linked"
+    runtime = link.resolve()
+    link.unlink()
+    link.symlink_to(runtime)  # as earlier versions wrote it
+    route_json(cli, "install")
+    build_skill("linked", layout)
+    assert str(Path(link).readlink()) == "../../.skillc/runtime/linked"
+    data = route_json(cli, "install")
+    assert {s["name"]: s["action"] for s in data["skills"]}["linked"] == "unlinked"
+    assert data["left"] == []
+    route_json(cli, "uninstall")
+    assert str(Path(link).readlink()) == str(runtime) and link.resolve() == runtime
 
 
 def test_uninstall_never_takes_the_place_of_what_skillc_did_not_make(
