@@ -186,6 +186,59 @@ def test_a_tracked_deployment_that_stays_the_same_is_fine(
     assert line.startswith("error[E050]: ")
 
 
+# -- every agent folder a build deploys into is git-ignored (issue 34) -----------------------
+
+
+@needs_git
+def test_a_build_ignores_each_agent_folder_of_the_project_it_deploys_into(
+    ok: Run, demo: Path, project: Path, home: Path, tmp_path: Path
+) -> None:
+    """`skc init` ignores .claude/skills; a build into other agent folders of the project
+    adds each (where git tracks nothing in it), once, and says so; never a folder outside
+    the project, never one git tracks files in."""
+    git(project, "init", "-q")
+    ok("init")
+    assert (project / ".gitignore").read_text(encoding="utf-8").endswith("/.claude/skills/\n")
+    kept = write(project / ".github" / "skills" / "mine" / "SKILL.md", "mine\n")
+    git(project, "add", "-f", str(kept))
+    proc = ok("build", "demo", "-t", "claude,cursor,agents,copilot")
+    assert "Added to .gitignore: /.cursor/skills/, /.agents/skills/\n" in proc.stdout
+    assert (
+        (project / ".gitignore")
+        .read_text(encoding="utf-8")
+        .endswith("/.claude/skills/\n/.cursor/skills/\n/.agents/skills/\n")
+    )
+    again = json.loads(ok("build", "demo", "-t", "cursor,agents", "--format", "json").stdout)
+    assert again["gitignore"] == []
+    copied = json.loads(ok("build", "demo", "-t", "gemini", "--copy", "--format", "json").stdout)
+    assert copied["gitignore"] == ["/.gemini/skills/"]
+    status = subprocess.run(
+        ["git", "-C", str(project), "status", "--porcelain", "-uall"],
+        check=True, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    shown = [line[3:] for line in status.splitlines()]
+    for folder in (".claude", ".cursor", ".agents", ".gemini"):  # ignored deployments
+        assert not any(path.startswith(f"{folder}/") for path in shown), status
+    assert ".github/skills/demo" in shown  # in the user's folder: theirs to commit or not
+    before = (project / ".gitignore").read_text(encoding="utf-8")
+    outside = tmp_path / "agents-elsewhere"
+    assert (
+        json.loads(ok("build", "demo", "-t", str(outside), "--format", "json").stdout)["gitignore"]
+        == []
+    )
+    ok("init", "mine", "--global")
+    assert json.loads(ok("build", "mine", "--format", "json").stdout)["gitignore"] == []
+    assert (project / ".gitignore").read_text(encoding="utf-8") == before
+    assert not (home / ".gitignore").exists()
+
+
+def test_a_build_outside_git_ignores_no_agent_folder(ok: Run, demo: Path, project: Path) -> None:
+    before = (project / ".gitignore").read_text(encoding="utf-8")
+    data = json.loads(ok("build", "demo", "-t", "cursor", "--format", "json").stdout)
+    assert data["gitignore"] == []
+    assert (project / ".gitignore").read_text(encoding="utf-8") == before
+
+
 # -- --force keeps hidden files; a read-only agent folder ----------------------------------
 
 
