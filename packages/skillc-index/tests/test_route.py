@@ -204,7 +204,8 @@ def test_text_output(cli: Callable[..., Run], claude: Path) -> None:
     assert status.stdout.splitlines()[1].split() == ["SKILL", "KIND", "STATE", "WHERE"]
     undone = route(cli, "uninstall")
     assert undone.stdout.splitlines()[-1] == (
-        "claude (project) .claude/skills: 4 skills put back; router removed"
+        "claude (project) .claude/skills: 4 skills put back; router removed; 2 runtimes built "
+        "by install removed"
     )
 
 
@@ -322,6 +323,94 @@ def test_a_link_parked_absolute_and_the_same_one_relative_are_one_deployment(
     assert data["left"] == []
     route_json(cli, "uninstall")
     assert str(Path(link).readlink()) == str(runtime) and link.resolve() == runtime
+
+
+def _runtimes(layout: Layout) -> list[str]:
+    store = layout.runtime_store("project")
+    return sorted(path.name for path in store.iterdir()) if store.is_dir() else []
+
+
+def test_uninstall_removes_the_runtimes_install_built_and_only_those(
+    cli: Callable[..., Run], layout: Layout, claude: Path, project: Path
+) -> None:
+    """Issue 34: `route uninstall` left every runtime install built (301 of them, 52 MB).
+    It removes those install created where there was none; a runtime that was there before
+    (beta's: its reads through the agent folder were logged) stays, with what is in it."""
+    from skillc_index.accesslog import AccessRecord, insert, primary_log
+
+    beta_runtime = layout.runtime_store("project") / "beta"
+    read = AccessRecord(
+        command="show", skill="beta", skill_path=str(claude / "beta"), cwd=str(project), args={}
+    )
+    insert(primary_log(beta_runtime), [read])
+    before = _runtimes(layout)
+    assert before == ["beta", "copied", "linked"]
+    route_json(cli, "install")
+    assert _runtimes(layout) == ["alpha", "beta", "copied", "linked"]
+    manifest = json.loads((project / ".skillc" / "router" / "claude.json").read_text())
+    assert manifest["runtimes"] == ["alpha"]  # beta's was there: not install's
+    dry = route_json(cli, "uninstall", "--dry-run")
+    assert dry["runtimes_removed"] == [str(layout.runtime_store("project") / "alpha")]
+    assert _runtimes(layout) == ["alpha", "beta", "copied", "linked"]  # a dry run
+    data = route_json(cli, "uninstall")
+    assert data["runtimes_removed"] == dry["runtimes_removed"]
+    assert _runtimes(layout) == before
+    with closing(sqlite3.connect(primary_log(beta_runtime))) as db:
+        assert db.execute("SELECT command FROM access_log").fetchall()[0] == ("show",)
+    assert route_json(cli, "install")["routed"] == 4  # and again: the same
+    assert json.loads((project / ".skillc" / "router" / "claude.json").read_text())["runtimes"] == [
+        "alpha"
+    ]
+    route_json(cli, "uninstall")
+    assert _runtimes(layout) == before
+
+
+def test_uninstall_keeps_the_access_log_of_a_runtime_agents_used(
+    cli: Callable[..., Run], layout: Layout, claude: Path
+) -> None:
+    """A routed skill read by agents has uses in its runtime's log, which no team store may
+    have yet: that log stays, the rest of the runtime goes."""
+    from skillc_index.accesslog import AccessRecord, insert, primary_log
+
+    route_json(cli, "install")
+    runtime = layout.runtime_store("project") / "alpha"
+    store_alpha = str(layout.store("project") / "alpha")
+    read = AccessRecord(command="show", skill="alpha", skill_path=store_alpha, cwd="/w", args={})
+    insert(primary_log(runtime), [read])  # what `skc show alpha` logs while it is routed
+    data = route(cli, "uninstall", "--format", "json")
+    assert json.loads(data.stdout)["runtimes_removed"] == [
+        str(runtime),
+        str(layout.runtime_store("project") / "beta"),
+    ]
+    assert data.stderr == (
+        f"warning: kept the access log {primary_log(runtime)}: agents used 'alpha' while it "
+        "was routed\n"
+    )
+    assert sorted(p.name for p in runtime.rglob("*") if not p.name.endswith(("-wal", "-shm"))) == [
+        ".skillc-meta",
+        "logs.db",
+    ]
+    with closing(sqlite3.connect(primary_log(runtime))) as db:
+        rows = db.execute("SELECT command FROM access_log ORDER BY id").fetchall()
+    assert rows == [("build",), ("show",)]
+    assert not (layout.runtime_store("project") / "beta").exists()
+
+
+def test_a_runtime_whose_skill_stays_behind_the_router_stays(
+    cli: Callable[..., Run], layout: Layout, claude: Path, project: Path
+) -> None:
+    route_json(cli, "install")
+    agent_skill(claude, "alpha", "Made while routed.")  # alpha's place is taken
+    data = route_json(cli, "uninstall")
+    assert data["runtimes_removed"] == [str(layout.runtime_store("project") / "beta")]
+    assert (layout.runtime_store("project") / "alpha" / "SKILL.md").is_file()
+    manifest = json.loads((project / ".skillc" / "router" / "claude.json").read_text())
+    assert manifest["runtimes"] == ["alpha"]
+    shutil.rmtree(claude / "alpha")
+    assert route_json(cli, "uninstall")["runtimes_removed"] == [
+        str(layout.runtime_store("project") / "alpha")
+    ]
+    assert not (layout.runtime_store("project") / "alpha").exists()
 
 
 def test_uninstall_never_takes_the_place_of_what_skillc_did_not_make(
@@ -461,7 +550,8 @@ def test_uninstall_keeps_the_router_while_a_skill_is_behind_it(
     dry = route(cli, "uninstall", "--dry-run")
     assert dry.stdout.splitlines()[-1] == (
         "claude (project) .claude/skills: 3 skills would go back; the router would be kept: "
-        "1 skill still behind it: alpha (its place is taken)"
+        "1 skill still behind it: alpha (its place is taken); 1 runtime built by install would "
+        "be removed"
     )
     undone = route(cli, "uninstall")
     assert undone.returncode == 0, undone.stderr
@@ -471,7 +561,7 @@ def test_uninstall_keeps_the_router_while_a_skill_is_behind_it(
         "restored: .skillc/router/claude/linked -> .claude/skills/linked",
         f"left: .skillc/skills/alpha: {claude / 'alpha'} is taken; left behind the router",
         "claude (project) .claude/skills: 3 skills put back; router kept: 1 skill still behind "
-        "it: alpha (its place is taken)",
+        "it: alpha (its place is taken); 1 runtime built by install removed",
     ]
     # the agent is still pointed to alpha: the router stays, and counts what is behind it
     assert (layout.store("project") / "alpha").is_dir()
@@ -495,7 +585,8 @@ def test_uninstall_keeps_the_router_while_a_skill_is_behind_it(
     again = route(cli, "uninstall")
     assert again.stdout.splitlines() == [
         "restored: .skillc/skills/alpha -> .claude/skills/alpha",
-        "claude (project) .claude/skills: 1 skill put back; router removed",
+        "claude (project) .claude/skills: 1 skill put back; router removed; 1 runtime built by "
+        "install removed",
     ]
     assert snapshot(claude) == before
     assert route(cli, "uninstall").stdout == (
@@ -510,7 +601,8 @@ def test_uninstall_says_when_there_is_no_router_to_remove(
     shutil.rmtree(claude / ROUTER_NAME)  # removed by hand
     undone = route(cli, "uninstall")
     assert undone.stdout.splitlines()[-1] == (
-        "claude (project) .claude/skills: 4 skills put back; no router to remove"
+        "claude (project) .claude/skills: 4 skills put back; no router to remove; 2 runtimes "
+        "built by install removed"
     )
     assert route_json(cli, "status")["routed"] == 0
 
@@ -677,7 +769,8 @@ def test_a_skill_named_like_the_router_is_routed_and_restored(
     kept = route(cli, "uninstall")
     assert kept.stdout.splitlines()[-1] == (
         "claude (project) .claude/skills: 3 skills put back; router kept: 2 skills still behind "
-        "it: alpha (its place is taken), skill-router (its place is the router's)"
+        "it: alpha (its place is taken), skill-router (its place is the router's); 1 runtime "
+        "built by install removed"
     )
     assert (claude / ROUTER_NAME / ROUTER_MARK).is_file()
     shutil.rmtree(claude / "alpha")
