@@ -21,12 +21,11 @@ from skillc_index import (
     ResolvedSkill,
     index_path,
     parse_markdown,
-    require_index,
     resolve_skill,
 )
 from skillc_index.build.compiler import compile_skill
 from skillc_index.diagnostics import IndexCollision
-from skillc_index.index.freshness import check_index, index_is_fresh
+from skillc_index.index.freshness import check_index, index_is_fresh, require_index
 from skillc_index.index.rows import markdown_documents
 from skillc_index.index.schema import hash16
 
@@ -483,7 +482,7 @@ def test_fresh_index_is_the_handle_or_none(skill: ResolvedSkill) -> None:
 def test_read_outline_gives_headings_in_build_order_and_the_limited_files(
     layout: Layout, project: Path, write_skill: WriteSkill
 ) -> None:
-    from skillc_index import read_outline, require_index
+    from skillc_index import read_outline
 
     folder = write_skill(project / ".skillc" / "skills" / "demo", body="## Usage\n")
     (folder / "b").mkdir()

@@ -130,7 +130,6 @@ _EXPORTS: dict[str, str] = {
     "IndexedHeading": "index.schema",
     "IndexHandle": "index.freshness",
     "ensure_index": "index.cache",
-    "require_index": "index.freshness",
     "fresh_index": "index.freshness",
     "fts_query": "index.fts",
     "read_headings": "index.queries",
@@ -222,7 +221,7 @@ if TYPE_CHECKING:
         within,
     )
     from skillc_index.index.cache import ensure_index
-    from skillc_index.index.freshness import IndexHandle, fresh_index, require_index
+    from skillc_index.index.freshness import IndexHandle, fresh_index
     from skillc_index.index.fts import fts_query
     from skillc_index.index.queries import (
         SectionHit,
