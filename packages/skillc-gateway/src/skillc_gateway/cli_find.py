@@ -73,7 +73,7 @@ def find_command(query: str, limit: int, path: tuple[str, ...], output_format: s
       skc find "deploy to kubernetes" --path .skillc/skills  # the project store only
     """
     from skillc_gateway.catalog import find_skills
-    from skillc_index.installed import trusted_targets
+    from skillc_index.inventory.folders import trusted_targets
 
     session = cli_session()
     # operations.FIND's run, asking the find server first (the MCP server answers itself)
@@ -199,7 +199,7 @@ def _watch_foreground(layout: Layout, idle: int, lock_fd: int | None = None) -> 
     import time
 
     from skillc_gateway.catalog.server import FindServer
-    from skillc_index.installed import trusted_targets
+    from skillc_index.inventory.folders import trusted_targets
 
     def log(line: str) -> None:
         stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")

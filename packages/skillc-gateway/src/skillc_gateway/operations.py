@@ -353,7 +353,7 @@ def find(session: Session, params: FindParams) -> FindResult:
     """Not logged: it resolves no skill (the ``show`` that follows is). Kept to the
     session's ``reply_chars`` (:mod:`skillc_gateway._find_reply`)."""
     from skillc_gateway.catalog import find_skills
-    from skillc_index.installed import trusted_targets
+    from skillc_index.inventory.folders import trusted_targets
 
     found = find_skills(
         session.layout,

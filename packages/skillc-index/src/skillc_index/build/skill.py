@@ -33,8 +33,10 @@ from skillc_index.command_errors import (
 )
 from skillc_index.config import Config, load_config
 from skillc_index.diagnostics import (
+    Diagnostic,
     Notice,
     PathEscapesRoot,
+    format_diagnostic,
 )
 from skillc_index.files import walk_skill, within
 from skillc_index.index.freshness import refuse_collision
@@ -58,16 +60,16 @@ class BuildResult:
     import_action: ImportAction | None
     """``copy``, ``replace`` or ``unchanged`` for an import; None otherwise."""
     deployments: tuple[Deployment, ...]
-    notices: tuple[Notice, ...] = field(default_factory=tuple)
+    notices: tuple[Diagnostic | Notice, ...] = field(default_factory=tuple)
     """Warnings (a symlink that had to become a copy, a folder moved aside, a Markdown file
-    over the parse limit)."""
+    over the parse limit, W001 for a name several installed skills have)."""
 
     @property
     def scope(self) -> Scope:
         return self.skill.scope
 
     @property
-    def warnings(self) -> tuple[Notice, ...]:
+    def warnings(self) -> tuple[Diagnostic | Notice, ...]:
         """The notices; the JSON holds their text too (``warnings``)."""
         return self.notices
 
@@ -97,7 +99,10 @@ class BuildResult:
                 "headings": None if counts is None else counts.headings,
             },
             "deployments": [deployment.to_dict() for deployment in self.deployments],
-            "warnings": [notice.text for notice in self.notices],
+            "warnings": [
+                notice.text if isinstance(notice, Notice) else format_diagnostic(notice)
+                for notice in self.notices
+            ],
         }
 
 
@@ -165,7 +170,7 @@ def build_skill(
     if files.escapes:
         raise PathEscapesRoot(files.escapes[0])
 
-    notices: list[Notice] = list(resolved.notices)
+    notices: list[Diagnostic | Notice] = list(resolved.notices)
     plan: ImportPlan | None = None
     if not in_a_store(resolved.source, layout):
         plan = plan_import(resolved, layout, files, force=force)

@@ -69,7 +69,7 @@ def redeployed(origin: Path, record: MoveRecord, destination: Path, layout: Layo
     """Whether the entry at a routed skill's place in the agent folder is a deployment
     skillc made of that same store skill (``skc build`` deployed it again while it was
     routed): uninstall may then take that deployment's place."""
-    from skillc_index.installed import deployed_source
+    from skillc_index.inventory.deployed import deployed_source
 
     if _same_link(origin, destination):
         return True
