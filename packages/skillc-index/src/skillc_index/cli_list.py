@@ -18,17 +18,21 @@ from skillc_index.text import printable
 if TYPE_CHECKING:
     from skillc_index.layout import Layout
     from skillc_index.listing.budget import FolderBudget
-    from skillc_index.listing.skills import SkillList
+    from skillc_index.listing.skills import SkillEntry, SkillList
 
 
 @command(LIST)
 def list_command(result: SkillList, call: Call[ListParams]) -> None:
-    """List all skillc-managed skills.
+    """List the installed skills.
 
     Skills come from the project store (`.skillc/skills/`, found by walking up from the
     current folder) and then the global store (`~/.skillc/skills/`), project first, each by
     name. STATUS is `normal` (built), `not-built`, or with --check-obsolete `obsolete`
-    (sources changed since the last build).
+    (sources changed since the last build). Then every other installed skill: the agents'
+    skills folders of the project and of the home folder, and installed Claude Code plugins
+    (`plugin:skill`), each once whatever the folders it is in; its STATUS is `indexed` or
+    `not-indexed`. MANAGED says whether skillc manages it, AGENTS who sees it, WHERE where it
+    is (first in resolution order; `(+N)`: N more places).
 
     With --budget, a table per agent skills folder instead: the skills the agent lists, the
     estimated tokens of their names and descriptions (4 characters a token) against the
@@ -39,6 +43,8 @@ def list_command(result: SkillList, call: Call[ListParams]) -> None:
     \b
     Examples:
       skc list
+      skc list --managed
+      skc list --agent cursor --scope global
       skc list --scope global --pattern 'py*'
       skc list --check-obsolete --status obsolete
       skc list --budget
@@ -53,13 +59,26 @@ def list_command(result: SkillList, call: Call[ListParams]) -> None:
         return
     verbose = is_verbose()
     header = ["SKILL", "SCOPE", "STATUS"] + (["SOURCE"] if verbose else [])
+    header += ["MANAGED", "AGENTS", "WHERE"]
     rows = [
-        [e.name, e.scope, e.status] + ([layout.display(e.source_path)] if verbose else [])
+        [e.name, e.scope, e.status]
+        + ([layout.display(e.source_path)] if verbose else [])
+        + ["yes" if e.managed else "no", ",".join(e.agents) or "-", _where(e, layout)]
         for e in result.skills
     ]
     echo_table(header, rows)
     if result.filtered > len(result.skills):
         click.echo(f"... ({result.filtered - len(result.skills)} more)")
+
+
+def _where(entry: SkillEntry, layout: Layout) -> str:
+    """Where a skill is: its first place (a store skill: its store folder), ``(+N)`` for the
+    others."""
+    if not entry.locations:
+        return layout.display(entry.source_path)
+    first = layout.display(entry.locations[0].path)
+    more = len(entry.locations) - 1
+    return f"{first} (+{more})" if more else first
 
 
 def echo_table(header: list[str], rows: Sequence[list[str]]) -> None:

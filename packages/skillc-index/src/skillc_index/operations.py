@@ -123,6 +123,25 @@ class ListParams(Record):
             help="Only skills whose name matches this glob.",
         ),
     ] = None
+    managed: Annotated[
+        bool,
+        Param(
+            "Only the skills skillc manages (those of the stores, deployed or not).",
+            help="Only skillc-managed skills (those of the stores).",
+        ),
+    ] = False
+    agent: Annotated[
+        str | None,
+        Param(
+            "Only the skills this agent sees: claude, agents (.agents/skills), codex, "
+            "copilot, cursor, gemini, kiro, opencode, trae, or a [targets] name from config.",
+            min_length=1,
+            max_length=200,
+            metavar="AGENT",
+            help="Only the skills this agent sees (claude, cursor, agents, ... or a [targets] "
+            "name).",
+        ),
+    ] = None
     check_obsolete: Annotated[
         bool,
         Param(
@@ -147,6 +166,7 @@ class ListParams(Record):
 
 def list_(session: Session, params: ListParams) -> SkillList:
     """Not logged: it resolves no skill."""
+    from skillc_index.inventory.folders import trusted_targets
     from skillc_index.listing.skills import list_skills
 
     listed = list_skills(
@@ -156,6 +176,10 @@ def list_(session: Session, params: ListParams) -> SkillList:
         pattern=params.pattern,
         limit=params.limit,
         check_obsolete=params.check_obsolete,
+        managed=params.managed,
+        agent=params.agent,
+        configured=trusted_targets(session.layout, session.config),
+        store_notices_only=params.budget,  # the budgets report the agent folders' problems
     )
     from dataclasses import replace
 
@@ -182,12 +206,15 @@ def list_(session: Session, params: ListParams) -> SkillList:
 LIST: Operation[ListParams, SkillList] = Operation(
     name="list",
     title="List skills",
-    description="List the skills skillc manages, project store first (found by walking up "
-    "from the working directory), then the global store, each with its build status: normal "
-    "(built), not-built, or with `check_obsolete` obsolete (changed since the last build). "
-    "Use it to learn the names of the available skills before the other tools, or to find "
-    "skills that need skc_build. With `budget`, it also says what each agent skills folder "
-    "costs the agent's skill listing, against its budget.",
+    description="List the installed skills: those skillc manages (the project store, found by "
+    "walking up from the working directory, then the global store), then every other skill "
+    "of the agents' skills folders (project and home) and of installed Claude Code plugins, "
+    "project ones first, each with its status (a store skill: normal (built), not-built, or "
+    "with `check_obsolete` obsolete; any other: indexed or not-indexed), where it is and the "
+    "agents that see it. Use it to learn the names of the available skills before the other "
+    "tools (each name here is one they accept), or with `managed` the skills that need "
+    "skc_build. With `budget`, it also says what each agent skills folder costs the agent's "
+    "skill listing, against its budget.",
     params=ListParams,
     run=list_,
     output="skillc_index.listing.shapes:ListShape",
