@@ -186,6 +186,59 @@ def test_a_tracked_deployment_that_stays_the_same_is_fine(
     assert line.startswith("error[E050]: ")
 
 
+# -- every agent folder a build deploys into is git-ignored (issue 34) -----------------------
+
+
+@needs_git
+def test_a_build_ignores_each_agent_folder_of_the_project_it_deploys_into(
+    ok: Run, demo: Path, project: Path, home: Path, tmp_path: Path
+) -> None:
+    """`skc init` ignores .claude/skills; a build into other agent folders of the project
+    adds each (where git tracks nothing in it), once, and says so; never a folder outside
+    the project, never one git tracks files in."""
+    git(project, "init", "-q")
+    ok("init")
+    assert (project / ".gitignore").read_text(encoding="utf-8").endswith("/.claude/skills/\n")
+    kept = write(project / ".github" / "skills" / "mine" / "SKILL.md", "mine\n")
+    git(project, "add", "-f", str(kept))
+    proc = ok("build", "demo", "-t", "claude,cursor,agents,copilot")
+    assert "Added to .gitignore: /.cursor/skills/, /.agents/skills/\n" in proc.stdout
+    assert (
+        (project / ".gitignore")
+        .read_text(encoding="utf-8")
+        .endswith("/.claude/skills/\n/.cursor/skills/\n/.agents/skills/\n")
+    )
+    again = json.loads(ok("build", "demo", "-t", "cursor,agents", "--format", "json").stdout)
+    assert again["gitignore"] == []
+    copied = json.loads(ok("build", "demo", "-t", "gemini", "--copy", "--format", "json").stdout)
+    assert copied["gitignore"] == ["/.gemini/skills/"]
+    status = subprocess.run(
+        ["git", "-C", str(project), "status", "--porcelain", "-uall"],
+        check=True, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    shown = [line[3:] for line in status.splitlines()]
+    for folder in (".claude", ".cursor", ".agents", ".gemini"):  # ignored deployments
+        assert not any(path.startswith(f"{folder}/") for path in shown), status
+    assert ".github/skills/demo" in shown  # in the user's folder: theirs to commit or not
+    before = (project / ".gitignore").read_text(encoding="utf-8")
+    outside = tmp_path / "agents-elsewhere"
+    assert (
+        json.loads(ok("build", "demo", "-t", str(outside), "--format", "json").stdout)["gitignore"]
+        == []
+    )
+    ok("init", "mine", "--global")
+    assert json.loads(ok("build", "mine", "--format", "json").stdout)["gitignore"] == []
+    assert (project / ".gitignore").read_text(encoding="utf-8") == before
+    assert not (home / ".gitignore").exists()
+
+
+def test_a_build_outside_git_ignores_no_agent_folder(ok: Run, demo: Path, project: Path) -> None:
+    before = (project / ".gitignore").read_text(encoding="utf-8")
+    data = json.loads(ok("build", "demo", "-t", "cursor", "--format", "json").stdout)
+    assert data["gitignore"] == []
+    assert (project / ".gitignore").read_text(encoding="utf-8") == before
+
+
 # -- --force keeps hidden files; a read-only agent folder ----------------------------------
 
 
@@ -250,3 +303,60 @@ def test_a_read_only_agent_folder_is_a_clear_error(
     ), line
     assert list(agent_folder.iterdir()) == []
     assert not (project / ".skillc" / "runtime" / "demo" / "SKILL.md").exists()  # found first
+
+
+# -- relative links (issue 34) ---------------------------------------------------------------
+
+
+def test_a_moved_project_still_reads_through_its_deployment(
+    ok: Run, demo: Path, project: Path, tmp_path: Path
+) -> None:
+    """The deployed link is relative to the project (it and its runtime share it): after the
+    project folder moves, the link leads to the runtime and `skc show` reads through it."""
+    ok("build", "demo")
+    link = project / ".claude" / "skills" / "demo"
+    assert str(Path(link).readlink()) == "../../.skillc/runtime/demo"
+    moved = tmp_path / "renamed"
+    project.rename(moved)
+    link = moved / ".claude" / "skills" / "demo"
+    assert link.resolve() == (moved / ".skillc" / "runtime" / "demo").resolve()
+    assert (link / "SKILL.md").read_text(encoding="utf-8").startswith("---\nname: demo\n")
+    outline = ok("outline", "./.claude/skills/demo", cwd=moved).stdout
+    assert outline == "SKILL.md\n  # Hi\n"
+    # the build there finds its deployment in place (the index is made again: the source
+    # path it records moved)
+    data = json.loads(ok("build", "demo", "--format", "json", cwd=moved).stdout)
+    assert data["deployments"][0]["action"] == "unchanged"
+    shown = ok("show", "./.claude/skills/demo", "--section", "Hi", cwd=moved)
+    assert shown.stdout.startswith("# Hi")
+
+
+def test_an_absolute_link_of_an_earlier_build_in_a_read_only_folder_stays(
+    ok: Run, demo: Path, project: Path, clean_env: dict[str, str]
+) -> None:
+    """A deployment link earlier versions wrote (absolute, to this runtime) is skillc's: a
+    build rewrites it relative where it can, and leaves it (exit 0) where it cannot."""
+    ok("build", "demo")
+    link = project / ".claude" / "skills" / "demo"
+    runtime = project / ".skillc" / "runtime" / "demo"
+    link.unlink()
+    link.symlink_to(runtime)
+    agent_folder = link.parent
+    command = _read_only(agent_folder, [sys.executable, "-m", "skillc", "build", "demo"])
+    try:
+        proc = subprocess.run(
+            command,
+            cwd=project,
+            env=clean_env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        agent_folder.chmod(0o755)
+    assert proc.returncode == 0, proc.stderr
+    assert str(Path(link).readlink()) == str(runtime)
+    assert "(symlink, unchanged)" in proc.stdout
+    ok("build", "demo")  # writable again: made relative
+    assert str(Path(link).readlink()) == "../../.skillc/runtime/demo"

@@ -104,6 +104,31 @@ def test_usage_error_imports_no_heavy_library(
 
 
 @pytest.mark.parametrize(
+    ("command", "own"),
+    [
+        ("find", {"cli_find"}),
+        ("tools", {"cli_tools"}),
+        ("run", {"cli_tools"}),
+        ("exec", {"cli_exec"}),
+        ("watch", {"cli_watch"}),
+        ("show", {"cli_sections"}),
+        ("outline", {"cli_files", "cli_sections"}),  # open prints as show does
+    ],
+)
+def test_a_gateway_command_loads_its_own_module_only(
+    venv_python: Path, clean_env: dict[str, str], project: Path, command: str, own: set[str]
+) -> None:
+    """``skc <command>`` imports the module of its click command, not those of the others
+    (nor the ``skillc-gateway`` group's): each is made from its operation when named."""
+    modules, proc = loaded_modules(venv_python, clean_env, project, command, "--help")
+    assert f"Usage: skc {command}" in proc.stdout
+    commands = {
+        name.rpartition(".")[2] for name in modules if name.startswith("skillc_gateway.cli")
+    }
+    assert commands == own
+
+
+@pytest.mark.parametrize(
     "args",
     [("show", "demo", "--section", "Demo"), ("search", "demo", "demo"), ("outline", "demo")],
     ids=["show", "search", "outline"],

@@ -124,3 +124,41 @@ def test_the_summary_counts_what_the_agent_lists_and_the_dry_run_agrees(
     assert names(folder) == ["bad-yaml", "skill-router"]
     budget = json.loads(ok("list", "--budget", "--format", "json").stdout)["budget"]
     assert [e["name"] for e in budget[0]["entries"]] == ["bad-yaml", "skill-router"]
+
+
+def test_uninstall_removes_the_runtimes_install_built(
+    ok: Run, project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """Issue 34: `route uninstall` left behind a runtime for every skill install built (301
+    copies, 52 MB). After the round trip, no runtime install made is left; one that was
+    there before (a skill read through the agent folder has its access log there) stays as
+    it was; a skill agents read while routed keeps its access log only."""
+    ok("init")
+    folder = project / ".claude" / "skills"
+    for name in ("pdf-tools", "csv-tools", "image-tools"):
+        write_skill(
+            folder / name,
+            name,
+            f"Work with {name.split('-')[0]} files.",
+            f"## Usage\n\nHow to use {name}.\n",
+            files={"references/guide.md": f"# Guide\n\n{name} in depth.\n"},
+        )
+    runtimes = project / ".skillc" / "runtime"
+    ok("outline", "./.claude/skills/csv-tools")  # read before: its log is in its runtime
+    before = tree(runtimes)
+    assert names(runtimes) == ["csv-tools"]
+    ok("route", "install")
+    assert names(runtimes) == ["csv-tools", "image-tools", "pdf-tools"]
+    ok("show", "pdf-tools", "--section", "Usage")  # an agent's read while routed
+    done = ok("route", "uninstall", "--format", "json")
+    assert json.loads(done.stdout)["runtimes_removed"] == [
+        str(runtimes / "image-tools"),
+        str(runtimes / "pdf-tools"),
+    ]
+    assert "warning: kept the access log" in done.stderr
+    assert names(runtimes) == ["csv-tools", "pdf-tools"]
+    assert names(runtimes / "pdf-tools" / ".skillc-meta") == ["logs.db"]
+    assert not (runtimes / "pdf-tools" / "SKILL.md").exists()
+    kept = {k: v for k, v in tree(runtimes).items() if k.startswith("csv-tools/.skillc-meta/logs")}
+    assert kept["csv-tools/.skillc-meta/logs.db"]  # still there (install's build added a row)
+    assert set(before) <= set(tree(runtimes))

@@ -132,6 +132,8 @@ def test_summary_json(used_demo: Path, ok: Run, project: Path) -> None:
     assert response["period"]["start"] <= response["period"]["end"]
     assert response["data"] == {
         "total_accesses": 11,  # build, 5 shows, open, 3 searches, outline
+        "uses": 10,  # every access but the author's build
+        "author_activity": 1,
         "unique_sections": 3,
         "unique_files": 2,
         "error_count": 1,
@@ -143,7 +145,10 @@ def test_summary_text_follows_the_guide(used_demo: Path, ok: Run, project: Path)
     # the skill's path, as the JSON's skill_path (RFC-0003:C-CLI: text conveys what JSON does)
     heading = f"demo usage statistics (all time)\nSkill path: {source_of(project)}\nPeriod: "
     assert out.startswith(heading)
-    assert "Total accesses: 11\nUnique sections: 3\nUnique files: 2\nErrors: 1\n" in out
+    assert (
+        "Total accesses: 11\nUses: 10\nAuthor activity: 1\n"
+        "Unique sections: 3\nUnique files: 2\nErrors: 1\n"
+    ) in out
     assert (
         "Top sections:\n"
         "1. Installation (SKILL.md, 2 accesses)\n"
@@ -151,7 +156,10 @@ def test_summary_text_follows_the_guide(used_demo: Path, ok: Run, project: Path)
         "3. Endpoints (references/api.md, 1 access)\n"
     ) in out
     assert "Unused sections:\n- Demo (SKILL.md)\n- Contributing (SKILL.md)\n- API (refer" in out
-    assert out.endswith("Access by command:\nshow: 5\nsearch: 3\nbuild: 1\nopen: 1\noutline: 1\n")
+    assert out.endswith(
+        "Access by command:\nshow: 5\nsearch: 3\nopen: 1\noutline: 1\n"
+        "\nAuthor activity (not uses):\nbuild: 1\n"
+    )
 
 
 def test_sections(used_demo: Path, ok: Run) -> None:
@@ -185,14 +193,15 @@ def test_commands(used_demo: Path, ok: Run) -> None:
     data = stats_json(ok, "--group-by", "commands")["data"]
     assert data["stats"] == 1  # stats logs its own access, after answering
     out = ok("stats", "demo", "--group-by", "commands").stdout.splitlines()
-    assert out[4:6] == ["COUNT  COMMAND", "    5  show"]
+    assert out[4:6] == ["COUNT  COMMAND  KIND", "    5  show     use"]
+    assert "    1  build    author activity" in out
 
 
 def test_projects(used_demo: Path, ok: Run, project: Path) -> None:
     data = stats_json(ok, "--group-by", "projects")["data"]
-    assert data == [{"project": str(project), "count": 11}]
+    assert data == [{"project": str(project), "count": 10}]  # uses: not the build, nor stats
     out = ok("stats", "demo", "--group-by", "projects").stdout.splitlines()
-    assert out[4:] == ["COUNT  PROJECT", f"   12  {project}"]
+    assert out[4:] == ["COUNT  PROJECT", f"   10  {project}"]
 
 
 def test_errors(used_demo: Path, ok: Run) -> None:
@@ -219,6 +228,8 @@ def test_empty_results_are_not_errors(ok: Run, project: Path) -> None:
     response = stats_json(ok)
     assert response["data"] == {
         "total_accesses": 0,
+        "uses": 0,
+        "author_activity": 0,
         "unique_sections": 0,
         "unique_files": 0,
         "error_count": 0,

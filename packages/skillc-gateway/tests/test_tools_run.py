@@ -649,3 +649,76 @@ def test_url_placeholders_are_percent_encoded(
     kit(tool("url", f"{PYTHON} -c 'import sys; print(sys.argv[1])' \"{url}\"", URL_ROWS))
     proc = run("run", "kit", "url", *args)
     assert (proc.returncode, proc.stdout) == (0, f"{expected}\n"), proc.stderr
+
+
+# -- tools and run as operations (issue 33) ------------------------------------------------------
+
+
+def test_tools_and_run_are_operations_that_no_model_calls() -> None:
+    from skillc_gateway.operations import OPERATIONS, RUN, TOOLS
+
+    assert {TOOLS, RUN} <= set(OPERATIONS)
+    assert TOOLS.no_tool and RUN.no_tool  # why the MCP server does not serve them
+
+
+def test_tools_and_run_json_have_their_shapes(run: Run, kit: Callable[..., Path]) -> None:
+    """What ``--format json`` prints is the shape the operation declares (one for ``tools``;
+    the envelope or, for a dry run, the plan for ``run``)."""
+    import jsonschema
+
+    from skillc_gateway.operations import RUN, TOOLS
+
+    kit(
+        ECHO_ARGS,
+        tool("fail", f"{PYTHON} -c 'import sys; sys.exit(3)'"),
+        tool("broken", "ls | wc -l"),
+    )
+    jsonschema.validate(envelope(run("tools", "kit", "--format", "json")), TOOLS.output_schema())
+    runs = [
+        ("echo_args", "value=x", "--format", "json"),  # parsed
+        ("fail", "--format", "json"),  # error
+        ("echo_args", "value=x", "--dry-run", "--format", "json"),  # the plan
+    ]
+    for args in runs:
+        jsonschema.validate(envelope(run("run", "kit", *args)), RUN.output_schema())
+
+
+def test_the_run_operation_runs_logs_and_types_its_errors(
+    project: Path, home: Path, kit: Callable[..., Path]
+) -> None:
+    """``RUN`` outside the command line: its outcome, the access row (the arguments' names,
+    never their values) and a word that is not ``name=value`` as a typed E100 that names the
+    parameter (the command line words it as click does: ``Invalid value for 'ARGUMENTS'``)."""
+    import sqlite3
+
+    from skillc_gateway._runner import NotAnAssignment
+    from skillc_gateway.operations import RUN, RunParams
+    from skillc_index import CLI_SPELLING, Layout, format_diagnostic, resolve_skill
+    from skillc_index.accesslog import AccessLog
+    from skillc_index.operation import Session
+
+    kit(ECHO_ARGS)
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    session = Session(layout, AccessLog(lambda _: None))
+    outcome = RUN.run(session, RunParams("kit", "echo_args", ("value=secret", "tags=a", "tags=b")))
+    assert outcome.exit_code == 0 and outcome.to_dict()["parsed"] == ["secret", "--n=3", "a b"]
+    dry = RUN.run(session, RunParams("kit", "echo_args", ("value=x",), dry_run=True))
+    assert dry.finished is None and dry.exit_code == 0 and "argv" in dry.to_dict()
+    with pytest.raises(NotAnAssignment) as caught:
+        RUN.run(session, RunParams("kit", "echo_args", ("value=x", "novalue")))
+    assert str(caught.value) == (
+        "error[E100]: invalid option: 'arguments: expected name=value, got 'novalue''"
+    )
+    assert format_diagnostic(caught.value.spelled(CLI_SPELLING)) == (
+        "error[E100]: invalid option: 'Invalid value for 'ARGUMENTS': expected name=value, "
+        "got 'novalue''"
+    )
+    runtime = resolve_skill("kit", layout).runtime
+    with sqlite3.connect(runtime / ".skillc-meta" / "logs.db") as db:
+        logged = [
+            json.loads(args)
+            for (args,) in db.execute("SELECT args FROM access_log WHERE command = 'run'")
+        ]
+    assert [args["parameters"] for args in logged] == [["tags", "value"], ["value"]]
+    assert (logged[0]["exit_code"], logged[1]["dry_run"]) == (0, True)
+    assert "secret" not in json.dumps(logged)  # the bad command line logged nothing

@@ -216,6 +216,26 @@ def test_the_client_does_not_load_the_catalog_machinery(
     assert "skillc_gateway.catalog.engine" in done.stderr
 
 
+def test_only_a_one_shot_session_asks_the_find_server(
+    gateway: Run, clean_env: dict[str, str], project: Path, home: Path, library: Path
+) -> None:
+    """The ``find`` operation asks the find server in a one-shot session (the command line's:
+    its process would load the catalog for one answer), never in another (the MCP server
+    keeps its own catalog warm): the same answer either way."""
+    from skillc_gateway.operations import FIND, FindParams
+    from skillc_index.accesslog import AccessLog
+    from skillc_index.operation import Session
+
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    params = FindParams("paint a bicycle", path=("library",))
+    with server(clean_env, project, gateway):
+        resident = FIND.run(Session(layout, AccessLog(lambda _: None)), params)
+        assert not resident.served and queries(gateway) == 0
+        one_shot = FIND.run(Session(layout, AccessLog(lambda _: None), one_shot=True), params)
+        assert one_shot.served and queries(gateway) == 1
+    assert one_shot.to_dict() == resident.to_dict()
+
+
 # -- the quick path: skc find without click ---------------------------------------------------
 
 

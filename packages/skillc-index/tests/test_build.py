@@ -339,7 +339,9 @@ def test_deployments(
         ("./agents", "symlink", "created"),
     ]
     for path in (".claude/skills/demo", ".cursor/skills/demo", "agents/demo"):
-        assert str((project / path).readlink()) == str(runtime)
+        link = project / path  # relative: the link and its runtime share the project
+        assert str(link.readlink()) == os.path.relpath(runtime, link.parent)
+        assert link.resolve() == runtime.resolve()
     again = build("demo", targets=["claude"])
     assert again.deployments[0].action == "unchanged"
 

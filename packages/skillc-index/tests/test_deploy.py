@@ -159,3 +159,85 @@ def test_a_destination_git_tracks_is_refused_even_with_force(
         assert caught.value.code == "E050" and caught.value.path == ".claude/skills/demo"
         assert "git tracks .claude/skills/demo" in str(caught.value)
     assert (dest / "SKILL.md").is_file() and not dest.is_symlink()
+
+
+# -- relative links (issue 34) ---------------------------------------------------------------
+
+
+def test_a_project_moved_after_a_build_still_reads_through_its_links(
+    project: Path, home: Path, write_skill: WriteSkill, tmp_path: Path
+) -> None:
+    """The link and its runtime share the project: the link is relative, so moving the
+    project (a rename, a container mounting it elsewhere, a checkout of a commit) keeps it."""
+    write_skill(project / ".skillc" / "skills" / "demo")
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    (deployment,) = build_skill("demo", layout, targets=["claude"]).deployments
+    assert deployment.method == "symlink"
+    assert str(deployment.path.readlink()) == "../../.skillc/runtime/demo"
+    moved = tmp_path / "moved" / "elsewhere"
+    moved.parent.mkdir()
+    project.rename(moved)
+    link = moved / ".claude" / "skills" / "demo"
+    assert link.resolve() == (moved / ".skillc" / "runtime" / "demo").resolve()
+    assert (link / "SKILL.md").read_text(encoding="utf-8").startswith("---\n")
+    # and the next build there finds the link in place
+    again = Layout.discover(moved, {"SKILLC_HOME": str(home)})
+    assert build_skill("demo", again).deployments[0].action == "unchanged"
+
+
+def test_a_global_link_is_relative_within_the_home(
+    layout: Layout, home: Path, write_skill: WriteSkill
+) -> None:
+    write_skill(home / ".skillc" / "skills" / "mine")
+    (deployment,) = build_skill("mine", layout).deployments
+    assert deployment.path == home / ".claude" / "skills" / "mine"
+    assert str(deployment.path.readlink()) == "../../.skillc/runtime/mine"
+
+
+def test_a_link_leaving_its_root_is_absolute(
+    layout: Layout, project: Path, write_skill: WriteSkill, tmp_path: Path
+) -> None:
+    """A folder outside the project (a path target the user wrote) shares no root with the
+    project's runtime: the link holds the runtime's absolute path."""
+    write_skill(project / ".skillc" / "skills" / "demo")
+    outside = tmp_path / "agents"
+    (deployment,) = build_skill("demo", layout, targets=[str(outside)]).deployments
+    runtime = project / ".skillc" / "runtime" / "demo"
+    assert str(deployment.path.readlink()) == str(runtime)
+    assert build_skill("demo", layout, targets=[str(outside)]).deployments[0].action == (
+        "unchanged"
+    )
+
+
+def test_an_absolute_link_skillc_wrote_before_is_rewritten_relative(
+    layout: Layout, project: Path, write_skill: WriteSkill
+) -> None:
+    """A link of earlier versions (absolute, to this runtime) is skillc's deployment: the
+    next build, without --force, makes it relative."""
+    write_skill(project / ".skillc" / "skills" / "demo")
+    build_skill("demo", layout)
+    link = project / ".claude" / "skills" / "demo"
+    runtime = project / ".skillc" / "runtime" / "demo"
+    link.unlink()
+    link.symlink_to(runtime)
+    (deployment,) = build_skill("demo", layout).deployments
+    assert (deployment.method, deployment.action) == ("symlink", "replaced")
+    assert str(Path(link).readlink()) == "../../.skillc/runtime/demo"
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_an_absolute_link_git_tracks_is_left_as_it_is(
+    layout: Layout, project: Path, write_skill: WriteSkill
+) -> None:
+    """A committed absolute link to this runtime is no change to make (E050 would stop every
+    build of a project that committed one): left as it is."""
+    subprocess.run(["git", "-C", str(project), "init", "-q"], check=True, capture_output=True)
+    write_skill(project / ".skillc" / "skills" / "demo")
+    build_skill("demo", layout)
+    link = project / ".claude" / "skills" / "demo"
+    runtime = project / ".skillc" / "runtime" / "demo"
+    link.unlink()
+    link.symlink_to(runtime)
+    subprocess.run(["git", "-C", str(project), "add", "-f", ".claude"], check=True)
+    (deployment,) = build_skill("demo", layout).deployments
+    assert deployment.action == "unchanged" and str(Path(link).readlink()) == str(runtime)

@@ -122,7 +122,9 @@ def test_install_leaves_only_the_router(
         manifest = read_manifest(layout.runtime_store("project") / name)
         assert manifest is not None and manifest.skill == name
     parked = project / ".skillc" / "router" / "claude"
-    assert str((parked / "linked").readlink()) == str(layout.runtime_store("project") / "linked")
+    # parked as it is: the relative link build made, which leads to the runtime again once
+    # uninstall puts it back in the agent folder
+    assert str((parked / "linked").readlink()) == "../../.skillc/runtime/linked"
     assert (parked / "copied" / ".skillc-meta" / "manifest.json").is_file()
     assert data["router"] == str(claude / ROUTER_NAME)
     assert data["manifest"] == str(project / ".skillc" / "router" / "claude.json")
@@ -202,7 +204,8 @@ def test_text_output(cli: Callable[..., Run], claude: Path) -> None:
     assert status.stdout.splitlines()[1].split() == ["SKILL", "KIND", "STATE", "WHERE"]
     undone = route(cli, "uninstall")
     assert undone.stdout.splitlines()[-1] == (
-        "claude (project) .claude/skills: 4 skills put back; router removed"
+        "claude (project) .claude/skills: 4 skills put back; router removed; 2 runtimes built "
+        "by install removed"
     )
 
 
@@ -278,6 +281,136 @@ def test_uninstall_takes_the_place_of_a_deployment_made_while_routed(
     assert (actions["alpha"], actions["copied"], data["left"]) == ("restored", "in-place", [])
     assert snapshot(claude) == before
     assert not (layout.store("project") / "alpha").exists()
+
+
+def test_a_parked_relative_link_is_read_from_the_agent_folder(
+    cli: Callable[..., Run], layout: Layout, claude: Path
+) -> None:
+    """Issue 34: a deployment link is relative, so parked under .skillc/router it leads
+    nowhere; what it deploys is read from the agent folder it goes back to. A copy built
+    where it was is the same deployment: uninstall keeps it and drops the parked link."""
+    before = snapshot(claude)
+    route_json(cli, "install")
+    parked = claude.parent.parent / ".skillc" / "router" / "claude" / "linked"
+    assert not parked.exists()  # relative: not from where it is parked
+    build_skill("linked", layout, copy=True)  # a copy where the parked link was
+    data = route_json(cli, "uninstall")
+    actions = {s["name"]: s["action"] for s in data["skills"]}
+    assert (actions["linked"], data["left"]) == ("in-place", [])
+    assert not os.path.lexists(parked)
+    after = snapshot(claude)
+    assert after.pop("linked") == ("dir", (claude / "linked").stat().st_mode)
+    assert {k: v for k, v in before.items() if not k.startswith("linked")} == {
+        k: v for k, v in after.items() if not k.startswith("linked")
+    }
+
+
+def test_a_link_parked_absolute_and_the_same_one_relative_are_one_deployment(
+    cli: Callable[..., Run], layout: Layout, claude: Path
+) -> None:
+    """A link skillc wrote absolute (before issue 34), parked, and the relative one a build
+    makes at its place while routed, lead to one runtime: the new one is a duplicate
+    (``unlinked``), not "already parked"."""
+    link = claude / "linked"
+    runtime = link.resolve()
+    link.unlink()
+    link.symlink_to(runtime)  # as earlier versions wrote it
+    route_json(cli, "install")
+    build_skill("linked", layout)
+    assert str(Path(link).readlink()) == "../../.skillc/runtime/linked"
+    data = route_json(cli, "install")
+    assert {s["name"]: s["action"] for s in data["skills"]}["linked"] == "unlinked"
+    assert data["left"] == []
+    route_json(cli, "uninstall")
+    assert str(Path(link).readlink()) == str(runtime) and link.resolve() == runtime
+
+
+def _runtimes(layout: Layout) -> list[str]:
+    store = layout.runtime_store("project")
+    return sorted(path.name for path in store.iterdir()) if store.is_dir() else []
+
+
+def test_uninstall_removes_the_runtimes_install_built_and_only_those(
+    cli: Callable[..., Run], layout: Layout, claude: Path, project: Path
+) -> None:
+    """Issue 34: `route uninstall` left every runtime install built (301 of them, 52 MB).
+    It removes those install created where there was none; a runtime that was there before
+    (beta's: its reads through the agent folder were logged) stays, with what is in it."""
+    from skillc_index.accesslog import AccessRecord, insert, primary_log
+
+    beta_runtime = layout.runtime_store("project") / "beta"
+    read = AccessRecord(
+        command="show", skill="beta", skill_path=str(claude / "beta"), cwd=str(project), args={}
+    )
+    insert(primary_log(beta_runtime), [read])
+    before = _runtimes(layout)
+    assert before == ["beta", "copied", "linked"]
+    route_json(cli, "install")
+    assert _runtimes(layout) == ["alpha", "beta", "copied", "linked"]
+    manifest = json.loads((project / ".skillc" / "router" / "claude.json").read_text())
+    assert manifest["runtimes"] == ["alpha"]  # beta's was there: not install's
+    dry = route_json(cli, "uninstall", "--dry-run")
+    assert dry["runtimes_removed"] == [str(layout.runtime_store("project") / "alpha")]
+    assert _runtimes(layout) == ["alpha", "beta", "copied", "linked"]  # a dry run
+    data = route_json(cli, "uninstall")
+    assert data["runtimes_removed"] == dry["runtimes_removed"]
+    assert _runtimes(layout) == before
+    with closing(sqlite3.connect(primary_log(beta_runtime))) as db:
+        assert db.execute("SELECT command FROM access_log").fetchall()[0] == ("show",)
+    assert route_json(cli, "install")["routed"] == 4  # and again: the same
+    assert json.loads((project / ".skillc" / "router" / "claude.json").read_text())["runtimes"] == [
+        "alpha"
+    ]
+    route_json(cli, "uninstall")
+    assert _runtimes(layout) == before
+
+
+def test_uninstall_keeps_the_access_log_of_a_runtime_agents_used(
+    cli: Callable[..., Run], layout: Layout, claude: Path
+) -> None:
+    """A routed skill read by agents has uses in its runtime's log, which no team store may
+    have yet: that log stays, the rest of the runtime goes."""
+    from skillc_index.accesslog import AccessRecord, insert, primary_log
+
+    route_json(cli, "install")
+    runtime = layout.runtime_store("project") / "alpha"
+    store_alpha = str(layout.store("project") / "alpha")
+    read = AccessRecord(command="show", skill="alpha", skill_path=store_alpha, cwd="/w", args={})
+    insert(primary_log(runtime), [read])  # what `skc show alpha` logs while it is routed
+    data = route(cli, "uninstall", "--format", "json")
+    assert json.loads(data.stdout)["runtimes_removed"] == [
+        str(runtime),
+        str(layout.runtime_store("project") / "beta"),
+    ]
+    assert data.stderr == (
+        f"warning: kept the access log {primary_log(runtime)}: agents used 'alpha' while it "
+        "was routed\n"
+    )
+    assert sorted(p.name for p in runtime.rglob("*") if not p.name.endswith(("-wal", "-shm"))) == [
+        ".skillc-meta",
+        "logs.db",
+    ]
+    with closing(sqlite3.connect(primary_log(runtime))) as db:
+        rows = db.execute("SELECT command FROM access_log ORDER BY id").fetchall()
+    assert rows == [("build",), ("show",)]
+    assert not (layout.runtime_store("project") / "beta").exists()
+
+
+def test_a_runtime_whose_skill_stays_behind_the_router_stays(
+    cli: Callable[..., Run], layout: Layout, claude: Path, project: Path
+) -> None:
+    route_json(cli, "install")
+    agent_skill(claude, "alpha", "Made while routed.")  # alpha's place is taken
+    data = route_json(cli, "uninstall")
+    assert data["runtimes_removed"] == [str(layout.runtime_store("project") / "beta")]
+    assert (layout.runtime_store("project") / "alpha" / "SKILL.md").is_file()
+    manifest = json.loads((project / ".skillc" / "router" / "claude.json").read_text())
+    assert manifest["runtimes"] == ["alpha"]
+    shutil.rmtree(claude / "alpha")
+    assert route_json(cli, "uninstall")["runtimes_removed"] == [
+        str(layout.runtime_store("project") / "alpha")
+    ]
+    assert not (layout.runtime_store("project") / "alpha").exists()
 
 
 def test_uninstall_never_takes_the_place_of_what_skillc_did_not_make(
@@ -417,7 +550,8 @@ def test_uninstall_keeps_the_router_while_a_skill_is_behind_it(
     dry = route(cli, "uninstall", "--dry-run")
     assert dry.stdout.splitlines()[-1] == (
         "claude (project) .claude/skills: 3 skills would go back; the router would be kept: "
-        "1 skill still behind it: alpha (its place is taken)"
+        "1 skill still behind it: alpha (its place is taken); 1 runtime built by install would "
+        "be removed"
     )
     undone = route(cli, "uninstall")
     assert undone.returncode == 0, undone.stderr
@@ -427,7 +561,7 @@ def test_uninstall_keeps_the_router_while_a_skill_is_behind_it(
         "restored: .skillc/router/claude/linked -> .claude/skills/linked",
         f"left: .skillc/skills/alpha: {claude / 'alpha'} is taken; left behind the router",
         "claude (project) .claude/skills: 3 skills put back; router kept: 1 skill still behind "
-        "it: alpha (its place is taken)",
+        "it: alpha (its place is taken); 1 runtime built by install removed",
     ]
     # the agent is still pointed to alpha: the router stays, and counts what is behind it
     assert (layout.store("project") / "alpha").is_dir()
@@ -451,7 +585,8 @@ def test_uninstall_keeps_the_router_while_a_skill_is_behind_it(
     again = route(cli, "uninstall")
     assert again.stdout.splitlines() == [
         "restored: .skillc/skills/alpha -> .claude/skills/alpha",
-        "claude (project) .claude/skills: 1 skill put back; router removed",
+        "claude (project) .claude/skills: 1 skill put back; router removed; 1 runtime built by "
+        "install removed",
     ]
     assert snapshot(claude) == before
     assert route(cli, "uninstall").stdout == (
@@ -466,7 +601,8 @@ def test_uninstall_says_when_there_is_no_router_to_remove(
     shutil.rmtree(claude / ROUTER_NAME)  # removed by hand
     undone = route(cli, "uninstall")
     assert undone.stdout.splitlines()[-1] == (
-        "claude (project) .claude/skills: 4 skills put back; no router to remove"
+        "claude (project) .claude/skills: 4 skills put back; no router to remove; 2 runtimes "
+        "built by install removed"
     )
     assert route_json(cli, "status")["routed"] == 0
 
@@ -633,7 +769,8 @@ def test_a_skill_named_like_the_router_is_routed_and_restored(
     kept = route(cli, "uninstall")
     assert kept.stdout.splitlines()[-1] == (
         "claude (project) .claude/skills: 3 skills put back; router kept: 2 skills still behind "
-        "it: alpha (its place is taken), skill-router (its place is the router's)"
+        "it: alpha (its place is taken), skill-router (its place is the router's); 1 runtime "
+        "built by install removed"
     )
     assert (claude / ROUTER_NAME / ROUTER_MARK).is_file()
     shutil.rmtree(claude / "alpha")

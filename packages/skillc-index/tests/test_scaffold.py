@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from skillc_index import InvalidOption, Layout
 from skillc_index._git import tracked
 from skillc_index.build.scaffold import (
     default_agent_folders,
+    ignore_agent_folders,
     ignore_generated,
     init_project,
     init_skill,
@@ -157,3 +159,68 @@ def test_the_skill_sources_of_a_new_repository_are_not_ignored(
     ).stdout.splitlines()  # fmt: skip
     assert "?? .skillc/skills/my-skill/SKILL.md" in status
     assert not any(line.startswith("!!") for line in status)
+
+
+# -- the agent folders a build deploys into (issue 34) ---------------------------------------
+
+
+@needs_git
+def test_ignore_agent_folders_only_inside_the_project(tmp_path: Path, env: dict[str, str]) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    _git(project, "init", "-q")
+    init_project(Layout.discover(project, env))
+    layout = Layout.discover(project, env)
+    root = layout.project_root
+    assert root is not None
+    folders = [
+        root / ".cursor" / "skills",
+        root / ".agents" / "skills",
+        root / ".cursor" / "skills",  # twice: one line
+        root / ".claude" / "skills",  # there since init
+        root,  # the project itself: never
+        root / ".skillc" / "custom",  # skillc's own folder: never
+        tmp_path / "elsewhere" / "skills",  # outside: never
+    ]
+    assert ignore_agent_folders(layout, folders) == ("/.cursor/skills/", "/.agents/skills/")
+    assert ignore_agent_folders(layout, folders) == ()
+    text = (root / ".gitignore").read_text(encoding="utf-8")
+    assert text.endswith("/.claude/skills/\n/.cursor/skills/\n/.agents/skills/\n")
+    # a folder git tracks files in is the user's
+    kept = root / ".github" / "skills" / "mine"
+    kept.mkdir(parents=True)
+    (kept / "SKILL.md").write_text("x\n", encoding="utf-8")
+    _git(root, "add", ".github")
+    assert ignore_agent_folders(layout, [root / ".github" / "skills"]) == ()
+
+
+def test_ignore_agent_folders_needs_git_and_a_project(tmp_path: Path, env: dict[str, str]) -> None:
+    init_project(Layout.discover(tmp_path, env))
+    layout = Layout.discover(tmp_path, env)
+    before = (tmp_path / ".gitignore").read_text(encoding="utf-8")
+    assert ignore_agent_folders(layout, [tmp_path / ".cursor" / "skills"]) == ()
+    assert (tmp_path / ".gitignore").read_text(encoding="utf-8") == before
+    outside = Layout.discover(tmp_path / "nowhere", env)  # no project there
+    assert ignore_agent_folders(outside, [tmp_path / ".cursor" / "skills"]) == ()
+
+
+@needs_git
+def test_builds_at_once_add_a_line_once(tmp_path: Path) -> None:
+    """Concurrent appenders (a batch build's processes) read the file again under a lock."""
+    _git(tmp_path, "init", "-q")
+    code = (
+        "import sys; from pathlib import Path; "
+        "from skillc_index.build.scaffold import ignore_folders; "
+        "print(ignore_folders(Path(sys.argv[1]), ['.cursor/skills', '.agents/skills']))"
+    )
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, str(tmp_path)], stdout=subprocess.PIPE, text=True
+        )
+        for _ in range(6)
+    ]
+    outputs = [run.communicate(timeout=60)[0] for run in runs]
+    assert all(run.returncode == 0 for run in runs)
+    text = (tmp_path / ".gitignore").read_text(encoding="utf-8")
+    assert text == "/.cursor/skills/\n/.agents/skills/\n"
+    assert sum("/.cursor/skills/" in out for out in outputs) == 1

@@ -120,8 +120,8 @@ def test_cli_all(
     assert lines[0] == "Usage of 4 skills (all time)"
     assert "Never used: 3" in lines
     header = next(i for i, line in enumerate(lines) if line.startswith("USES"))
-    assert lines[header].split() == ["USES", "PROJECTS", "LAST", "USED", "SKILL", "PATH"]
-    assert lines[-1].split()[:4] == ["1", "1", "2026-03-01T10:00:00Z", "used"]
+    assert lines[header].split() == ["USES", "PROJECTS", "LAST", "USED", "AUTHOR", "SKILL", "PATH"]
+    assert lines[-1].split()[:5] == ["1", "1", "2026-03-01T10:00:00Z", "0", "used"]
     assert [line.split()[2] for line in lines[header + 1 : -1]] == ["never"] * 3
     as_json = json.loads(stats_cli("stats", "--all", "--format", "json").stdout)
     assert [e["skill"] for e in as_json["data"]][-1] == "used"
@@ -129,6 +129,46 @@ def test_cli_all(
     assert stats_cli("stats", "--all").returncode == 0
     commands = stats_cli("stats", "used", "--group-by", "commands", "--format", "json")
     assert json.loads(commands.stdout)["data"] == {"show": 1}
+
+
+def test_the_authors_own_runs_are_not_uses(
+    project: Path, home: Path, layout: Layout, stats_cli: Run, demo_skill: Callable[[Path], Path]
+) -> None:
+    """Issue 34: a skill its author only builds, lints and looks at is never used (listed
+    with the ones to prune); its author activity is reported apart, and a used skill's
+    projects and last use are its uses'."""
+    skills = installed(demo_skill, project, home)
+    used, old = skills["used"], skills["old"]
+    log(
+        layout,
+        "used",
+        access(used, "/w/agent", "2026-03-01T10:00:00Z"),
+        access(used, "/w/agent", "2026-03-02T10:00:00Z", command="activate"),
+        access(used, "/w/author", "2026-03-05T10:00:00Z", command="build"),
+        access(used, "/w/author", "2026-03-06T10:00:00Z", command="stats"),
+    )
+    log(
+        layout,
+        "old",
+        access(old, "/w/author", "2026-03-01T10:00:00Z", command="build"),
+        access(old, "/w/author", "2026-03-02T10:00:00Z", command="lint"),
+        access(old, "/w/author", "2026-03-03T10:00:00Z", command="stats"),
+    )
+    answer = query_all(layout)
+    table = [
+        (e["skill"], e["uses"], e["projects"], e["last_used"], e["author_activity"])
+        for e in answer["data"]
+    ]
+    assert table == [
+        ("agent-only", 0, 0, None, 0),
+        ("idle", 0, 0, None, 0),
+        ("old", 0, 0, None, 3),  # built, linted, looked at: never used
+        ("used", 2, 1, "2026-03-02T10:00:00Z", 2),
+    ]
+    assert answer["period"] == {"start": "2026-03-01T10:00:00Z", "end": "2026-03-02T10:00:00Z"}
+    lines = stats_cli("stats", "--all").stdout.splitlines()
+    assert "Never used: 3" in lines
+    assert lines[-1].split()[:5] == ["2", "1", "2026-03-02T10:00:00Z", "2", "used"]
 
 
 def test_cli_all_usage_errors(

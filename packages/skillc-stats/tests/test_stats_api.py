@@ -60,7 +60,14 @@ def test_no_log_is_an_empty_result(demo: ResolvedSkill, layout: Layout) -> None:
         "query": "summary",
         "filters": {"since": None, "until": None, "projects": []},
         "period": {"start": None, "end": None},
-        "data": {"total_accesses": 0, "unique_sections": 0, "unique_files": 0, "error_count": 0},
+        "data": {
+            "total_accesses": 0,
+            "uses": 0,
+            "author_activity": 0,
+            "unique_sections": 0,
+            "unique_files": 0,
+            "error_count": 0,
+        },
     }
     for query in QUERY_TYPES[1:]:
         assert query_stats(demo, layout, group_by=query)["data"] in ([], {})
@@ -85,6 +92,8 @@ def test_summary(demo: ResolvedSkill, layout: Layout, log_rows: Log) -> None:
     assert response["period"] == {"start": "2026-01-29T09:00:00Z", "end": "2026-02-01T08:00:00Z"}
     assert response["data"] == {
         "total_accesses": 6,
+        "uses": 6,
+        "author_activity": 0,
         "unique_sections": 2,
         "unique_files": 2,
         "error_count": 1,
@@ -146,6 +155,41 @@ def test_commands_include_unknown_ones(demo: ResolvedSkill, layout: Layout, log_
     data = query_stats(demo, layout, group_by="commands")["data"]
     assert data == {"show": 2, "build": 1, "frobnicate": 1, "stats": 1}
     assert list(data) == ["show", "build", "frobnicate", "stats"]
+
+
+def test_the_authors_own_runs_are_not_uses(
+    demo: ResolvedSkill, layout: Layout, log_rows: Log
+) -> None:
+    """Issue 34: uses are agents' reads and activations; the author's build, lint and stats
+    runs are counted apart (author activity), in no project, and every command is still
+    listed (RFC-0003's commands)."""
+    log_rows(
+        show(demo, "Usage", cwd="/agent"),
+        record(demo, "search", {"query": "usage", "result_count": 1, "limit": 10}, cwd="/agent"),
+        record(demo, "activate", {"tool": "Skill"}, cwd="/agent"),  # sync --from claude-code
+        record(demo, "read", {"path": "SKILL.md"}, cwd="/agent"),
+        record(demo, "build", {"global": False}, cwd="/author"),
+        record(demo, "build", {"global": False}, cwd="/author"),
+        record(demo, "lint", {}, cwd="/author", error="error[E300]: lint failed"),
+        record(demo, "stats", {"group_by": "summary"}, cwd="/author"),
+        record(demo, "frobnicate", {}, cwd="/elsewhere"),  # a later version's: neither
+    )
+    data = query_stats(demo, layout)["data"]
+    assert (data["total_accesses"], data["uses"], data["author_activity"]) == (9, 4, 4)
+    assert data["error_count"] == 1  # every failed row (the errors report names the command)
+    assert query_stats(demo, layout, group_by="projects")["data"] == [
+        {"project": "/agent", "count": 4}
+    ]
+    assert query_stats(demo, layout, group_by="commands")["data"] == {
+        "build": 2,
+        "activate": 1,
+        "frobnicate": 1,
+        "lint": 1,
+        "read": 1,
+        "search": 1,
+        "show": 1,
+        "stats": 1,
+    }
 
 
 def test_projects(demo: ResolvedSkill, layout: Layout, log_rows: Log) -> None:

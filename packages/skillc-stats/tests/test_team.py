@@ -490,6 +490,77 @@ def test_a_version_1_store_is_migrated(postgres_url: str, layout: Layout) -> Non
     ]
 
 
+def test_uses_and_author_activity_read_the_same_from_the_team_store(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """Issue 34: the team store counts uses apart from the author's own runs, as the local
+    logs do: per skill and for every skill (the daily rollup by command, the rows of the
+    days a time range cuts)."""
+    commands = ("show", "build", "lint", "stats", "activate", "search", "frobnicate")
+    log_rows(
+        *[
+            record(demo, command, {}, timestamp=f"2026-01-{day:02d}T{hour:02d}:00:00Z", cwd=cwd)
+            for day in (29, 30, 31)
+            for hour, command, cwd in zip(
+                (1, 5, 9, 13, 17, 21, 23),
+                commands,
+                ("/a", "/m", "/m", "/m", "/b", "/a", "/c"),
+                strict=True,
+            )
+        ]
+    )
+    upload_logs(postgres_url, layout)
+    for given in (
+        {},
+        {"since": "2026-01-30"},
+        {"since": "2026-01-29T12:00:00Z", "until": "2026-01-31T06:00:00Z"},
+        {"projects": ["/m"]},
+    ):
+        local = query_all(layout, **given)["data"]
+        assert query_all(layout, store=postgres_url, **given)["data"] == local, given
+        for group_by in ("summary", "projects", "commands"):
+            mine = query_stats(demo, layout, group_by=group_by, **given)
+            assert query_stats(demo, layout, group_by=group_by, store=postgres_url, **given) == mine
+    every = query_all(layout, store=postgres_url)["data"]
+    assert [(e["uses"], e["author_activity"], e["projects"]) for e in every] == [(9, 9, 2)]
+    assert every[0]["first_used"] == "2026-01-29T01:00:00Z"  # not the author's build
+    summary = query_stats(demo, layout, store=postgres_url)["data"]
+    assert (summary["total_accesses"], summary["uses"], summary["author_activity"]) == (21, 9, 9)
+
+
+def test_a_version_2_store_is_migrated_and_its_rows_classified(
+    postgres_url: str, layout: Layout
+) -> None:
+    """Rows uploaded before issue 34 (a version 2 store: its rollup had no command) count as
+    uses or author activity by their command, as new ones do."""
+    import psycopg
+
+    from skillc_stats._team_sql import MIGRATIONS
+
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        db.execute("CREATE SCHEMA skillc")
+        db.execute("SET search_path TO skillc")
+        for statement in (*MIGRATIONS[0], *MIGRATIONS[1]):
+            db.execute(statement)  # type: ignore[arg-type]
+        db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        db.execute("INSERT INTO schema_version VALUES (2)")
+        for n, command in enumerate(("show", "build", "lint", "show")):
+            db.execute(
+                "INSERT INTO access_log (log_key, source_id, machine, username, timestamp, "
+                "run_id, command, skill, skill_path, cwd, args) VALUES ('k', %s, 'm', 'u', "
+                "%s, 'r', %s, 'old', '/s/old', '/p', '{}')",
+                (n, f"2026-02-0{n + 1}T10:00:00Z", command),
+            )
+        db.execute(MIGRATIONS[1][-1])  # version 2's rollup of them
+    with pytest.raises(TeamStoreUnavailable, match="run 'skc sync --to' to migrate it"):
+        TeamStore(postgres_url, write=False)
+    TeamStore(postgres_url).close()
+    data = query_all(layout, store=postgres_url)["data"]
+    assert [(e["skill"], e["uses"], e["author_activity"], e["last_used"]) for e in data] == [
+        ("old", 2, 2, "2026-02-04T10:00:00Z")
+    ]
+
+
 # -- the identity of a log (issue 32) -------------------------------------------------------
 
 

@@ -15,10 +15,6 @@ from skillc_index.console import CLI_ONLY, operation_of
 
 COMMANDS = sorted(entry_points(group="skillc.commands"), key=lambda entry: entry.name)
 
-#: Commands written by hand that are still to be made from their operation (the gateway's
-#: conversion): each must fail here until it is, then leave this set.
-NOT_YET = {"find", "tools", "run"}
-
 
 def commands_of(name: str, command: click.Command) -> list[tuple[str, click.Command]]:
     """A command, or each command of a group (``route install``), with its full name."""
@@ -33,19 +29,7 @@ def commands_of(name: str, command: click.Command) -> list[tuple[str, click.Comm
     return found
 
 
-@pytest.mark.parametrize(
-    "entry",
-    [
-        pytest.param(
-            entry,
-            id=entry.name,
-            marks=[pytest.mark.xfail(strict=True, reason="not made from its operation yet")]
-            if entry.name in NOT_YET
-            else [],
-        )
-        for entry in COMMANDS
-    ],
-)
+@pytest.mark.parametrize("entry", COMMANDS, ids=lambda entry: entry.name)
 def test_every_command_is_an_operation_or_cli_only(entry: EntryPoint) -> None:
     command = entry.load()
     if entry.name in CLI_ONLY:

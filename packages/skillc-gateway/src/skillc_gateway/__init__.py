@@ -41,6 +41,7 @@ _EXPORTS: dict[str, str] = {
     "list_tools": "_tools",
     "RunPlan": "_runner",
     "RunResult": "_runner",
+    "NotAnAssignment": "_runner",
     "plan_run": "_runner",
     "run_tool": "_runner",
     "ExecResult": "_runner",
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
     from skillc_gateway._outline import Outline, OutlineHeading, outline
     from skillc_gateway._runner import (
         ExecResult,
+        NotAnAssignment,
         RunPlan,
         RunResult,
         exec_in_skill,

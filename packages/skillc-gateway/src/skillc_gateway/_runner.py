@@ -20,13 +20,14 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from skillc_index import (
     BrokenTool,
     CommandTemplate,
     PathEscapesRoot,
     ResolvedSkill,
+    Spelling,
     Tool,
     ToolArgumentError,
     ToolSkill,
@@ -36,6 +37,10 @@ from skillc_index import (
     read_tool_skill,
     safe_join,
 )
+from skillc_index.diagnostics import WordedOption
+
+if TYPE_CHECKING:
+    from skillc_gateway.shapes import EnvelopeShape, PlanShape
 
 __all__ = [
     "EXEC_SKILL_DIR",
@@ -45,8 +50,10 @@ __all__ = [
     "SKILL_DIR_PLACEHOLDER",
     "TAIL_SIZE",
     "ExecResult",
+    "NotAnAssignment",
     "RunPlan",
     "RunResult",
+    "assignments",
     "bind_arguments",
     "exec_environment",
     "exec_in_skill",
@@ -167,6 +174,38 @@ def bind_arguments(tool: Tool, arguments: Mapping[str, Any]) -> dict[str, Any]:
     return values
 
 
+class NotAnAssignment(WordedOption):
+    """E100: a word of ``run``'s ``arguments`` that is not ``name=value`` (``arguments: ...``);
+    the command line says it as click says a bad argument (``Invalid value for 'ARGUMENTS':
+    ...``)."""
+
+    def __init__(self, word: str) -> None:
+        self.word = word
+        super().__init__()
+
+    def worded(self, spelling: Spelling) -> str:
+        reason = f"expected name=value, got {self.word!r}"
+        if spelling.option_prefix:
+            return f"Invalid value for 'ARGUMENTS': {reason}"
+        return f"arguments: {reason}"
+
+
+def assignments(words: tuple[str, ...]) -> dict[str, object]:
+    """``name=value`` words as ``{name: value}``; a name given twice collects a list
+    (an array parameter). :class:`NotAnAssignment` for another word."""
+    values: dict[str, object] = {}
+    for word in words:
+        name, equals, value = word.partition("=")
+        if not equals or not name:
+            raise NotAnAssignment(word)
+        if name in values:
+            earlier = values[name]
+            values[name] = [*earlier, value] if isinstance(earlier, list) else [earlier, value]
+        else:
+            values[name] = value
+    return values
+
+
 class RunPlan(NamedTuple):
     """What :func:`run_tool` starts: shown by ``skc run --dry-run`` (§6.3's command preview)."""
 
@@ -181,7 +220,7 @@ class RunPlan(NamedTuple):
     found: bool
     """Whether the program exists (else the run reports "command not found")."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> PlanShape:
         return {
             "skill": self.skill,
             "tool": self.tool,
@@ -260,7 +299,7 @@ class RunResult(NamedTuple):
     """The output as JSON, when it is JSON (§4.4)."""
     timed_out: bool = False
 
-    def envelope(self) -> dict[str, Any]:
+    def envelope(self) -> EnvelopeShape:
         """The JSON envelope of spec/003 §4.3 (``error`` on failure, ``parsed`` for JSON)."""
         data: dict[str, Any] = {
             "success": self.success,
@@ -272,8 +311,8 @@ class RunResult(NamedTuple):
             data["error"] = self.error
         if self.parsed is not None:
             data["parsed"] = self.parsed
-        data["duration_ms"] = self.duration_ms
-        return data
+        data["duration_ms"] = self.duration_ms  # last, after the optional keys
+        return cast("EnvelopeShape", data)
 
 
 class _HeadTail:

@@ -7,9 +7,13 @@ object of its parameters) and ``annotations`` from the skill's frontmatter, the 
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from skillc_index import ResolvedSkill, ToolIssue, ToolSkill, read_tool_skill
+
+if TYPE_CHECKING:
+    from skillc_gateway.shapes import ToolAnnotations, ToolsShape
+    from skillc_index import Notice
 
 __all__ = ["ToolList", "list_tools"]
 
@@ -23,14 +27,26 @@ class ToolList(NamedTuple):
     def issues(self) -> tuple[ToolIssue, ...]:
         return self.skill.issues
 
+    @property
+    def warnings(self) -> tuple[Notice, ...]:
+        """The errors in the tools' definitions (a skill without tools is none), each
+        ``SKILL.md:<line>: <message>``: listing goes on; ``run`` refuses such a tool."""
+        from skillc_index import Notice
+
+        return tuple(
+            Notice(f"SKILL.md:{issue.line}: {issue.message}")
+            for issue in self.issues
+            if issue.severity == "error" and issue.kind != "no-tools"
+        )
+
     def runnable(self, tool: str) -> bool:
         """Whether ``skc run`` accepts the tool (no error in its definition)."""
         found = self.skill.tool(tool)
         return found is not None and found.command is not None and not self.skill.problems(tool)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ToolsShape:
         skill = self.skill
-        annotations = {
+        annotations: ToolAnnotations = {
             "readOnlyHint": skill.read_only,
             "openWorldHint": skill.network,
         }

@@ -5,8 +5,9 @@ RFC-0004).
 A module of their own: agents run them many times a session, and ``skc show`` or ``skc
 search`` imports this module only, which defines no other command (a click command with its
 options costs about a millisecond to define). The rest of the gateway's commands are in
-:mod:`skillc_gateway.cli`, whose ``open`` shares the paging options and the text output of
-``show``. Module level imports only click and the console conventions.
+modules of their own (:mod:`skillc_gateway.cli`), among them :mod:`skillc_gateway.cli_files`,
+whose ``open`` shares the text output of ``show``. Module level imports only click and the
+console conventions.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def show_command(result: SectionResult, call: Call[ShowParams]) -> None:
 
 
 # A query may start with "-" ("-fno-strict-aliasing"): unknown options are taken as words
-# (find too, in cli_find).
+# (find's too, in cli_find).
 @command(SEARCH, context_settings={"ignore_unknown_options": True})
 def search_command(result: SearchResults, call: Call[SearchParams]) -> None:
     """Search skill content.

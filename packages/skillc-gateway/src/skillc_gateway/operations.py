@@ -1,20 +1,22 @@
-"""The reading commands as operations (:mod:`skillc_index.operation`): ``outline``,
-``show``, ``open``, ``sources`` (RFC-0002), ``search`` (RFC-0004) and ``find`` (the skills
-for a task, from the catalog of every installed skill).
+"""The gateway's commands as operations (:mod:`skillc_index.operation`): ``outline``,
+``show``, ``open``, ``sources`` (RFC-0002), ``search`` (RFC-0004), ``find`` (the skills for a
+task, from the catalog of every installed skill), and ``tools`` and ``run`` (gibb.eri.sh
+tool-defining skills, spec/003; no MCP tools: ``no_tool`` says why).
 
 Each has its parameters record, its function (resolve, log, read) and its result; the
 ``skc`` commands render the result as text or JSON, the MCP server returns ``to_dict()``.
 ``show`` and ``search`` are defined in :mod:`skillc_gateway._section_ops` (which ``skc show``
-and ``skc search`` import alone) and are part of this table like the others. Only the
-standard library and :mod:`skillc_index.operation` are imported here: the readers load when
-an operation runs.
+and ``skc search`` import alone), ``find`` in :mod:`skillc_gateway._find_op`, ``tools`` and
+``run`` in :mod:`skillc_gateway._tool_ops`; they are part of this table like the others.
+Only the standard library and :mod:`skillc_index.operation` are imported here: the readers
+load when an operation runs.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, cast
 
-from skillc_gateway._limits import DEFAULT_FIND_LIMIT, MAX_FIND_LIMIT, MAX_QUERY_CHARS
+from skillc_gateway._find_op import FIND, FindParams
 from skillc_gateway._section_ops import (
     HIDDEN,
     HIDDEN_HELP,
@@ -28,24 +30,14 @@ from skillc_gateway._section_ops import (
     SectionResult,
     ShowParams,
 )
-from skillc_index.operation import (
-    BOOLEAN,
-    INTEGER,
-    SKILL_DESCRIPTION,
-    STRING,
-    WARNINGS,
-    Operation,
-    Param,
-    Session,
-    output_schema,
-)
+from skillc_gateway._tool_ops import RUN, TOOLS, RunOutcome, RunParams, ToolsParams
+from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Session
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
     from skillc_gateway._open import FileBytes, Page
     from skillc_gateway._outline import Outline
     from skillc_gateway._sources import SourceTree
-    from skillc_gateway.catalog import FindResult
     from skillc_gateway.shapes import FileShape, OutlineShape, SourcesShape
     from skillc_index import Diagnostic, Notice
     from skillc_index.accesslog import OpenArgs, SourcesArgs
@@ -55,20 +47,25 @@ __all__ = [
     "OPEN",
     "OPERATIONS",
     "OUTLINE",
+    "RUN",
     "SEARCH",
     "SHOW",
     "SOURCES",
+    "TOOLS",
     "FileResult",
     "FindParams",
     "OpenParams",
     "OutlineParams",
     "OutlineResult",
+    "RunOutcome",
+    "RunParams",
     "SearchParams",
     "SearchResults",
     "SectionResult",
     "ShowParams",
     "SourcesParams",
     "SourcesResult",
+    "ToolsParams",
 ]
 
 
@@ -323,108 +320,15 @@ SOURCES: Operation[SourcesParams, SourcesResult] = Operation(
 )
 
 
-# -- find (issue 15: skill routing) -------------------------------------------------------
-
-
-class FindParams(Record):
-    query: Annotated[
-        str,
-        Param(
-            "The task, in words: what the user asked for, or the part of it a skill may help with.",
-            max_length=MAX_QUERY_CHARS,  # an empty one is E004, as in skc find and skc_search
-        ),
-    ]
-    limit: Annotated[
-        int, Param("Return at most this many skills.", minimum=1, maximum=MAX_FIND_LIMIT)
-    ] = DEFAULT_FIND_LIMIT
-    path: Annotated[
-        tuple[str, ...],
-        Param(
-            "Search only the skills under these folders (nested folders included); default: "
-            "every installed skill (the project and global stores, the agents' skills folders, "
-            "project and home, and installed Claude Code plugins), or the folders of "
-            "$SKILL_ROUTING_ROOTS when it is set.",
-            item_min_length=1,
-        ),
-    ] = ()
-
-
-def find(session: Session, params: FindParams) -> FindResult:
-    """Not logged: it resolves no skill (the ``show`` that follows is). Kept to the
-    session's ``reply_chars`` (:mod:`skillc_gateway._find_reply`)."""
-    from skillc_gateway.catalog import find_skills
-    from skillc_index.inventory.folders import trusted_targets
-
-    found = find_skills(
-        session.layout,
-        params.query,
-        limit=params.limit,
-        paths=params.path,
-        configured=trusted_targets(session.layout, session.config),
-    )
-    if session.reply_chars is None:
-        return found
-    from skillc_gateway._find_reply import fit_answer
-
-    return fit_answer(found, session.reply_chars)
-
-
-FIND_SKILL = output_schema(
-    {
-        "name": STRING,
-        "description": STRING,
-        "path": {"type": "string", "description": "The skill's source folder."},
-        "deployed_to": {
-            "type": "array",
-            "items": STRING,
-            "description": "The agent-folder entries through which agents get it.",
-        },
-        "score": {"type": "number", "description": "Higher is better (within one answer)."},
-        "sections": {
-            "type": "array",
-            "items": output_schema({"file": STRING, "heading": STRING, "line": INTEGER}),
-            "description": "Its best-matching sections, best first: read one with skc_show.",
-        },
-        "duplicates": {
-            "type": "array",
-            "items": STRING,
-            "description": "Other folders holding the same skill.",
-        },
-    }
+OPERATIONS: tuple[Operation[Any, Any], ...] = (
+    OUTLINE,
+    SHOW,
+    OPEN,
+    SOURCES,
+    SEARCH,
+    FIND,
+    TOOLS,
+    RUN,
 )
-
-FIND: Operation[FindParams, FindResult] = Operation(
-    name="find",
-    title="Find the skills for a task",
-    description="Rank the installed skills (every skill of the stores, the agents' skills "
-    "folders and installed Claude Code plugins) for a task described in words, best first: "
-    "each with its name, description, source folder (`path`), the agent folders it is "
-    "deployed to, and its best-matching sections. Use it first when you do not know which "
-    "skill fits, then read the best section with skc_show (skill: its name, or its `path`; "
-    "a skill that is not built has no index for skc_show: read it with skc_open on "
-    "SKILL.md from the section's `line`, or skc_outline). "
-    "`partial` is true when some changed skills could not be indexed again in time.",
-    params=FindParams,
-    run=find,
-    output=output_schema(
-        {
-            "query": STRING,
-            "skills": {"type": "array", "items": FIND_SKILL},
-            "searched": {"type": "integer", "description": "Skills searched."},
-            "skipped": {
-                "type": "integer",
-                "description": "Skills or folders that could not be read or are invalid.",
-            },
-            "partial": BOOLEAN,
-            "warnings": dict(WARNINGS),
-            "ranker": {
-                "type": "string",
-                "enum": ["lexical", "lexical+semantic"],
-                "description": "What ranked: words, or words and the semantic extra's vectors.",
-            },
-        }
-    ),
-)
-
-OPERATIONS: tuple[Operation[Any, Any], ...] = (OUTLINE, SHOW, OPEN, SOURCES, SEARCH, FIND)
-"""The operations of this package, in the order ``skc`` and the MCP server list them."""
+"""The operations of this package, in the order ``skc`` and the MCP server list them (the
+server serves those without a ``no_tool`` reason)."""

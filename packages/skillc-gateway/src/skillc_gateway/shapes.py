@@ -3,11 +3,11 @@ return as ``structuredContent``, each a ``TypedDict`` that the result's ``to_dic
 returns and from which the tool's output schema is made (:mod:`skillc_index.shapes`).
 
 Imported by type checkers and when the MCP server lists its tools, never by a command's run.
+No ``from __future__ import annotations`` (as skillc-index's shapes): the annotations are
+evaluated once, as the classes are made, not compiled from strings when a schema is made.
 """
 
-from __future__ import annotations
-
-from typing import Annotated, Literal, TypedDict
+from typing import Annotated, Any, Literal, TypeAlias, TypedDict
 
 from skillc_index.operation import Param
 
@@ -133,7 +133,7 @@ class TreeNode(_TreeNode, total=False):
     """A file or folder of a skill; a folder holds its ``children``."""
 
     file_count: Annotated[int, "Files under a directory."]
-    children: Annotated[list[TreeNode], "Absent on a directory shown collapsed (depth reached)."]
+    children: Annotated[list["TreeNode"], "Absent on a directory shown collapsed (depth reached)."]
 
 
 class TreeRoot(TreeNode):
@@ -145,3 +145,106 @@ class SourcesShape(TypedDict):
 
     skill: str
     tree: TreeRoot
+
+
+# -- find -----------------------------------------------------------------------------------
+
+
+class FoundSection(TypedDict):
+    """A section of a found skill (:class:`~skillc_gateway.catalog.SectionHit`)."""
+
+    file: str
+    heading: str
+    line: int
+
+
+class FoundSkillShape(TypedDict):
+    """One skill of an answer (:class:`~skillc_gateway.catalog.FoundSkill`)."""
+
+    name: str
+    description: str
+    path: Annotated[str, "The skill's source folder."]
+    deployed_to: Annotated[list[str], "The agent-folder entries through which agents get it."]
+    score: Annotated[float, "Higher is better (within one answer)."]
+    sections: Annotated[
+        list[FoundSection], "Its best-matching sections, best first: read one with skc_show."
+    ]
+    duplicates: Annotated[list[str], "Other folders holding the same skill."]
+
+
+Ranker = Literal["lexical", "lexical+semantic"]
+
+
+class FindShape(TypedDict):
+    """``find``: the installed skills for a task, best first
+    (:class:`~skillc_gateway.catalog.FindResult`)."""
+
+    query: str
+    skills: list[FoundSkillShape]
+    searched: Annotated[int, "Skills searched."]
+    skipped: Annotated[int, "Skills or folders that could not be read or are invalid."]
+    partial: bool
+    warnings: Annotated[list[str], "Warnings (warning[WXXX]: ... lines); empty when none."]
+    ranker: Annotated[Ranker, "What ranked: words, or words and the semantic extra's vectors."]
+
+
+# -- tools and run (gibb.eri.sh tool-defining skills, spec/003) -------------------------------
+
+
+class ToolAnnotations(TypedDict):
+    """A tool's MCP-style annotations, from the skill's frontmatter."""
+
+    readOnlyHint: Annotated[bool, "The skill says its tools change nothing (`read_only`)."]
+    openWorldHint: Annotated[bool, "The skill's tools use the network (`network`)."]
+
+
+class ToolShape(TypedDict):
+    """One tool a skill defines, MCP-style."""
+
+    name: str
+    description: str
+    inputSchema: Annotated[dict[str, Any], "JSON Schema of its parameters."]
+    annotations: ToolAnnotations
+    command: Annotated[str | None, "Its command template (None: it has none)."]
+    runnable: Annotated[bool, "Whether `run` accepts it (no error in its definition)."]
+
+
+class ToolsShape(TypedDict):
+    """``tools``: the tools of a gibb.eri.sh skill (:class:`~skillc_gateway._tools.ToolList`)."""
+
+    skill: str
+    version: str | None
+    modes: list[str]
+    timeout: Annotated[int, "Seconds a tool may run."]
+    tools: list[ToolShape]
+
+
+class PlanShape(TypedDict):
+    """``run --dry-run``: what would run (:class:`~skillc_gateway._runner.RunPlan`)."""
+
+    skill: str
+    tool: str
+    argv: Annotated[list[str], "The program as found and its arguments."]
+    cwd: str
+    timeout: Annotated[int, "Seconds."]
+    mode: str
+    env: Annotated[list[str], "The names of the environment's variables."]
+
+
+class _EnvelopeShape(TypedDict):
+    success: bool
+    exit_code: Annotated[int, "The tool's exit status (128+N: killed by signal N)."]
+    output: Annotated[str, "stdout and stderr merged, cut to their first and last 2 KB."]
+    truncated: bool
+    duration_ms: int
+
+
+class EnvelopeShape(_EnvelopeShape, total=False):
+    """``run``: spec/003 §4.3's envelope (:class:`~skillc_gateway._runner.RunResult`)."""
+
+    error: Annotated[str, "Why it failed (present on failure)."]
+    parsed: Annotated[Any, "The output as JSON, when it is JSON."]
+
+
+#: ``run``: the envelope of a run, or the plan of a dry run.
+RunShape: TypeAlias = EnvelopeShape | PlanShape

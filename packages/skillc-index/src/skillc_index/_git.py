@@ -13,9 +13,14 @@ def tracked(root: Path, paths: Sequence[str]) -> set[str] | None:
     tracked files; None when ``root`` is in no git work tree or git cannot be run.
 
     An argument list, ``--`` before the paths and ``--literal-pathspecs``: no shell, no path
-    read as an option, a glob or pathspec magic (``*``, ``:(top)``).
+    read as an option, a glob or pathspec magic (``*``, ``:(top)``). Git is not started when
+    no ``.git`` is in ``root`` or a folder above it and no ``GIT_DIR`` says where one is
+    (what git's own discovery looks for: a build in a folder outside git costs no process).
     """
     import subprocess
+
+    if not _maybe_in_work_tree(root):
+        return None
 
     try:
         done = subprocess.run(
@@ -33,3 +38,20 @@ def tracked(root: Path, paths: Sequence[str]) -> set[str] | None:
     return {
         path for path in paths if any(name == path or name.startswith(path + "/") for name in files)
     }
+
+
+def _maybe_in_work_tree(root: Path) -> bool:
+    """Whether ``root`` may be in a git work tree: ``GIT_DIR`` is set, or ``root`` or a folder
+    above it holds a ``.git`` (a folder, or a file: worktrees and submodules)."""
+    import os
+
+    if os.environ.get("GIT_DIR"):
+        return True
+    folder = os.path.abspath(root)  # noqa: PTH100
+    while True:
+        if os.path.lexists(os.path.join(folder, ".git")):  # noqa: PTH118
+            return True
+        parent = os.path.dirname(folder)  # noqa: PTH120
+        if parent == folder:
+            return False
+        folder = parent

@@ -106,6 +106,8 @@ def _echo_build(result: BuildResult, layout: Layout) -> None:
             f"Deploy:  {deployment.target} -> {layout.display(deployment.path)} "
             f"({deployment.method}{unchanged})"
         )
+    if result.gitignore:
+        click.echo(printable(f"Added to .gitignore: {', '.join(result.gitignore)}"))
 
 
 _STATUS = {"built": "built", "up-to-date": "up to date", "failed": "failed"}
@@ -137,6 +139,11 @@ def _echo_batch(result: BatchResult, layout: Layout, output_format: str) -> None
         f"{summary['skills']} skill{_s(summary['skills'])}: {summary['built']} built, "
         f"{summary['up_to_date']} up to date, {summary['failed']} failed"
     )
+    added = [
+        line for item in result.items if item.result is not None for line in item.result.gitignore
+    ]
+    if added:
+        click.echo(printable(f"Added to .gitignore: {', '.join(dict.fromkeys(added))}"))
 
 
 def _s(count: int) -> str:

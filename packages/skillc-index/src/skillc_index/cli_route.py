@@ -193,6 +193,10 @@ def _echo_moves(result: RouteResult, layout: Layout) -> None:
     else:  # not the router skillc wrote (a warning says so)
         router = "the router stays"
     text = f"{back} skill{_s(back)} {'would go' if would else 'put'} back; {router}"
+    runtimes = len(result.runtimes_removed)
+    if runtimes:
+        verb = "would be removed" if would else "removed"
+        text += f"; {runtimes} runtime{_s(runtimes)} built by install {verb}"
     click.echo(f"{where}: {text}")
 
 

@@ -179,12 +179,15 @@ def cli_session(
     layout: Layout | None = None, *, progress: Callable[[int, int], None] | None = None
 ) -> Session:
     """The session of one CLI command: warnings printed to stderr, access rows written at
-    once (W003 once per command), ``progress`` as the command reports it."""
+    once (W003 once per command), ``progress`` as the command reports it; ``one_shot`` (the
+    process runs this command only)."""
     from skillc_index.accesslog import AccessLog
     from skillc_index.layout import Layout
     from skillc_index.operation import Session
 
-    return Session(layout or Layout.discover(), AccessLog(report_all), progress=progress)
+    return Session(
+        layout or Layout.discover(), AccessLog(report_all), progress=progress, one_shot=True
+    )
 
 
 def perform(

@@ -53,20 +53,14 @@ if TYPE_CHECKING:
 
 
 __all__ = [
-    "BOOLEAN",
-    "INTEGER",
-    "NULLABLE_INTEGER",
-    "NULLABLE_STRING",
     "READ_ONLY",
     "SKILL_DESCRIPTION",
-    "STRING",
     "WARNINGS",
     "Operation",
     "Param",
     "Session",
     "fields",
     "input_schema",
-    "output_schema",
     "property_name",
 ]
 
@@ -90,27 +84,6 @@ WARNINGS: Mapping[str, Any] = types.MappingProxyType(
     }
 )
 """The ``warnings`` key the MCP server adds to a result that has warnings."""
-
-
-#: JSON Schema of the plain values results hold. ``anyOf`` rather than a type array for
-#: "or null": clients that map schemas onto a single-type dialect (the OpenAPI subset of some
-#: model providers) accept it (the MCP Inspector's ``--strict`` check).
-STRING: dict[str, Any] = {"type": "string"}
-INTEGER: dict[str, Any] = {"type": "integer"}
-BOOLEAN: dict[str, Any] = {"type": "boolean"}
-NULLABLE_STRING: dict[str, Any] = {"anyOf": [{"type": "string"}, {"type": "null"}]}
-NULLABLE_INTEGER: dict[str, Any] = {"anyOf": [{"type": "integer"}, {"type": "null"}]}
-
-
-def output_schema(properties: Mapping[str, Any], optional: Iterable[str] = ()) -> dict[str, Any]:
-    """An object schema: these properties, all required but ``optional``, more allowed (a
-    later release may add keys without breaking a client that validates)."""
-    left_out = set(optional)
-    return {
-        "type": "object",
-        "properties": dict(properties),
-        "required": [name for name in properties if name not in left_out],
-    }
 
 
 class Param(Record):
@@ -344,6 +317,11 @@ class Session:
     arguments, the user chooses where the server may write; None: wherever the user asks).
     ``configured_stores_only``: a command reads a team store only when the configuration
     names it (the MCP server: a model does not choose which host the server connects to).
+    ``one_shot``: the front end runs one command and exits (the CLI): an operation that
+    keeps something warm between calls asks a resident process of the kit for its answer
+    first, and may start one for the next commands, rather than load what this process
+    would throw away (``find``: the find server of ``skc watch``); False (the MCP server, an
+    embedder): the process serves many calls and keeps its own.
     Warnings that are not part of a result (configuration problems, a folder shadowing a
     store skill, logging trouble) go to the access log's ``warn``.
     """
@@ -357,6 +335,7 @@ class Session:
         progress: Callable[[int, int], None] | None = None,
         check_targets: Callable[[Layout, Sequence[str]], None] | None = None,
         configured_stores_only: bool = False,
+        one_shot: bool = False,
     ) -> None:
         self.layout = layout
         self.log = log
@@ -364,6 +343,7 @@ class Session:
         self.progress = progress
         self.check_targets = check_targets
         self.configured_stores_only = configured_stores_only
+        self.one_shot = one_shot
 
     def warn(self, diagnostics: Iterable[Diagnostic | Notice]) -> None:
         self.log.warn(diagnostics)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from skillc_index.accesslog.reader import command_kind
 from skillc_stats._filters import Filters
 from skillc_stats._stats import StatsQuery
 from skillc_stats._sync import SkillSync
@@ -19,6 +20,8 @@ if TYPE_CHECKING:
     from skillc_stats._transcripts import TranscriptSync
 
 TOP_SECTIONS = 10
+#: What a command's rows count as, in the ``commands`` table.
+_KINDS = {"use": "use", "author": "author activity", "other": "other"}
 #: Unknown skill names ``sync --from`` names in text, most used first (JSON has them all).
 UNKNOWN_SHOWN = 10
 
@@ -85,6 +88,8 @@ def summary_lines(query: StatsQuery) -> list[str]:
     lines = _heading(query, "summary")
     lines += [
         f"Total accesses: {summary['total_accesses']}",
+        f"Uses: {summary['uses']}",
+        f"Author activity: {summary['author_activity']}",
         f"Unique sections: {summary['unique_sections']}",
         f"Unique files: {summary['unique_files']}",
         f"Errors: {summary['error_count']}",
@@ -110,12 +115,17 @@ def summary_lines(query: StatsQuery) -> list[str]:
     else:
         lines.append("Unused sections: none")
     lines.append("")
-    commands = query.commands()
-    if commands:
-        lines.append("Access by command:")
-        lines += [f"{command}: {count}" for command, count in commands.items()]
+    by_kind: dict[str, list[str]] = {"use": [], "author": [], "other": []}
+    for command, count in query.commands().items():
+        by_kind[command_kind(command)].append(f"{command}: {count}")
+    if by_kind["use"]:
+        lines += ["Access by command:", *by_kind["use"]]
     else:
         lines.append("Access by command: none")
+    if by_kind["author"]:
+        lines += ["", "Author activity (not uses):", *by_kind["author"]]
+    if by_kind["other"]:
+        lines += ["", "Other commands:", *by_kind["other"]]
     return lines
 
 
@@ -125,7 +135,8 @@ def _rows(group_by: str, data: Any) -> tuple[list[str], list[list[object]]]:
     if group_by == "files":
         return ["COUNT", "FILE"], [[e["count"], e["file"]] for e in data]
     if group_by == "commands":
-        return ["COUNT", "COMMAND"], [[count, command] for command, count in data.items()]
+        rows = [[count, command, _KINDS[command_kind(command)]] for command, count in data.items()]
+        return ["COUNT", "COMMAND", "KIND"], rows
     if group_by == "projects":
         return ["COUNT", "PROJECT"], [[e["count"], e["project"]] for e in data]
     if group_by == "errors":
@@ -153,10 +164,17 @@ def all_lines(response: dict[str, Any]) -> list[str]:
     if not data:
         return [*lines, "No skills installed."]
     rows = [
-        [e["uses"], e["projects"], e["last_used"] or "never", e["skill"], e["skill_path"]]
+        [
+            e["uses"],
+            e["projects"],
+            e["last_used"] or "never",
+            e["author_activity"],
+            e["skill"],
+            e["skill_path"],
+        ]
         for e in data
     ]
-    return lines + _table(["USES", "PROJECTS", "LAST USED", "SKILL", "PATH"], rows)
+    return lines + _table(["USES", "PROJECTS", "LAST USED", "AUTHOR", "SKILL", "PATH"], rows)
 
 
 def stats_lines(report: StatsReport) -> list[str]:

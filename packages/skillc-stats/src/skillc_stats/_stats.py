@@ -21,6 +21,12 @@ that name their keys (:mod:`skillc_index.accesslog`: ``ShowArgs``, ``OpenArgs``,
 
 Sections and files count successful rows only: a failed ``show`` read nothing, and is
 counted under ``errors`` instead.
+
+**Uses and author activity** (DECISIONS, "Logging and analytics"): the summary's ``uses``
+are the rows of agents' reads and activations (:data:`~skillc_index.accesslog.USE_COMMANDS`),
+its ``author_activity`` the author's own runs (``build``, ``lint``, ``stats``:
+:data:`~skillc_index.accesslog.AUTHOR_COMMANDS`), never counted as uses; ``projects`` counts
+uses. ``total_accesses``, ``commands`` and ``errors`` keep every row (RFC-0003).
 """
 
 from __future__ import annotations
@@ -49,7 +55,7 @@ from skillc_index import (
     walk_skill,
 )
 from skillc_index.accesslog import primary_log
-from skillc_index.accesslog.reader import CommandCount, LocalRows, StatsLog
+from skillc_index.accesslog.reader import CommandCount, LocalRows, StatsLog, command_kind
 from skillc_stats._filters import Filters, parse_filters
 from skillc_stats.operations import GroupBy
 
@@ -273,9 +279,16 @@ class StatsQuery:
         return {"start": start, "end": end}
 
     def summary(self) -> dict[str, int]:
+        """RFC-0003's summary, with the ``uses`` (agents' reads and activations) and the
+        ``author_activity`` (the author's own runs) among its ``total_accesses``."""
         sections, files = self._targets
+        kinds: Counter[str] = Counter()
+        for row in self._commands:
+            kinds[command_kind(row.command)] += row.accesses
         return {
             "total_accesses": sum(row.accesses for row in self._commands),
+            "uses": kinds["use"],
+            "author_activity": kinds["author"],
             "unique_sections": len(sections),
             "unique_files": len(files),
             "error_count": sum(row.errors for row in self._commands),
@@ -297,7 +310,9 @@ class StatsQuery:
         return dict(_ranked(counts))
 
     def projects(self) -> list[dict[str, Any]]:
-        """By count, then path (the RFC gives no tie-break; this one is stable)."""
+        """The uses made in each working folder (the author's own runs are no use of the
+        skill in a project); by count, then path (the RFC gives no tie-break; this one is
+        stable)."""
         counts = dict(self._log.cwd_counts())
         return [{"project": cwd, "count": count} for cwd, count in _ranked(counts)]
 

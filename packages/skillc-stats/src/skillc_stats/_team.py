@@ -26,8 +26,9 @@ then are compared with those stored under the old one; only the missing ones are
 same comparison takes over the rows earlier versions sent under the key they derived (the
 machine id, the log's real path, its first row), so upgrading sends nothing twice.
 
-``--all`` reads ``usage_daily``, the rows counted per day, skill, user, machine and working
-folder, which each upload batch updates in the statement that inserts its rows (so it counts
+``--all`` reads ``usage_daily``, the rows counted per day, skill, command, user, machine and
+working folder (the command tells uses from the author's own runs), which each upload batch
+updates in the statement that inserts its rows (so it counts
 each row once too); a time range takes its whole days from it and the rest from the rows.
 
 psycopg 3 is imported only here, and only when a ``postgresql://`` URL is used (the
@@ -265,12 +266,13 @@ class TeamStore:
             raise self.failure(exc) from None
 
     def usage(self, filters: Filters) -> list[SkillUsage]:
-        """Uses, first and last use, and distinct projects of every skill (``--all``): whole
-        days from the daily rollup, the rows of a day the time filters cut from the log."""
+        """Uses, first and last use, distinct projects and author activity of every skill
+        (``--all``): whole days from the daily rollup, the rows of a day the time filters cut
+        from the log."""
         statement, values = sql.usage_statement(filters)
         return [
-            SkillUsage(key, int(uses), first, last, projects)
-            for key, uses, first, last, projects in self(statement, values)
+            SkillUsage(key, int(uses), first, last, int(projects), int(authored))
+            for key, uses, first, last, projects, authored in self(statement, values)
         ]
 
     # -- uploading -------------------------------------------------------------------------

@@ -14,18 +14,20 @@ from dataclasses import replace
 from typing import Any
 
 from skillc_index.accesslog import COLUMNS as LOCAL_COLUMNS
-from skillc_index.accesslog.reader import where_clause
+from skillc_index.accesslog.reader import IS_AUTHOR, IS_USE, KIND_PARAMS, where_clause
 from skillc_stats._filters import Filters
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: ``pg_advisory_xact_lock`` key held while the schema is checked and migrated.
 LOCK_KEY = 0x736B696C6C63  # "skillc"
 _TEXT = 'TEXT COLLATE "C"'  # byte order: timestamps and paths compare as in SQLite
 
-#: The daily rollup of every row (migration 2; each upload adds its own rows' counts).
+#: The daily rollup of every row, by command (migration 3; each upload adds its own rows'
+#: counts): ``--all`` tells uses from the author's own runs by command, as the local logs do.
 ROLLUP_ALL = (
-    "INSERT INTO usage_daily SELECT substr(timestamp, 1, 10), skill, username, machine, "
-    "cwd, COUNT(*), MIN(timestamp), MAX(timestamp) FROM access_log GROUP BY 1, 2, 3, 4, 5"
+    "INSERT INTO usage_daily SELECT substr(timestamp, 1, 10), skill, command, username, "
+    "machine, cwd, COUNT(*), MIN(timestamp), MAX(timestamp) FROM access_log "
+    "GROUP BY 1, 2, 3, 4, 5, 6"
 )
 
 #: Statements taking the store from version ``i`` to ``i + 1`` (in the ``skillc`` schema).
@@ -72,6 +74,28 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE UNIQUE INDEX usage_daily_key "
         "ON usage_daily (day, skill, username, machine, md5(cwd))",
+        # (version 2's rollup, without the command: migration 3 makes it again)
+        "INSERT INTO usage_daily SELECT substr(timestamp, 1, 10), skill, username, machine, "
+        "cwd, COUNT(*), MIN(timestamp), MAX(timestamp) FROM access_log GROUP BY 1, 2, 3, 4, 5",
+    ),
+    (
+        # 3: the rollup by command, so that --all counts uses apart from the author's own
+        # runs (build, lint, stats: never uses). Made again from the stored rows, which hold
+        # their command: every row uploaded before is classified as a new one is.
+        "DROP TABLE usage_daily",
+        f"""CREATE TABLE usage_daily (
+            day {_TEXT} NOT NULL,
+            skill {_TEXT} NOT NULL,
+            command {_TEXT} NOT NULL,
+            username {_TEXT} NOT NULL,
+            machine {_TEXT} NOT NULL,
+            cwd {_TEXT} NOT NULL,
+            accesses BIGINT NOT NULL,
+            first {_TEXT} NOT NULL,
+            last {_TEXT} NOT NULL
+        )""",
+        "CREATE UNIQUE INDEX usage_daily_key "
+        "ON usage_daily (day, skill, command, username, machine, md5(cwd))",
         ROLLUP_ALL,
         "ANALYZE usage_daily",
     ),
@@ -105,12 +129,13 @@ _INSERT_UPLOADED = (
     f"SELECT %s, %s, %s, {', '.join(f'u.{column}' for column in _UPLOAD_COLUMNS)} "
     "FROM upload AS u{unless} "
     "ON CONFLICT (log_key, source_id) DO NOTHING "
-    "RETURNING timestamp, skill, username, machine, cwd), "
-    "rolled AS (INSERT INTO usage_daily SELECT substr(timestamp, 1, 10), skill, username, "
-    "machine, cwd, COUNT(*), MIN(timestamp), MAX(timestamp) FROM added GROUP BY 1, 2, 3, 4, 5 "
-    "ORDER BY 1, 2, 3, 4, md5(cwd) "
-    "ON CONFLICT (day, skill, username, machine, md5(cwd)) DO UPDATE SET "
-    "uses = usage_daily.uses + EXCLUDED.uses, first = LEAST(usage_daily.first, EXCLUDED.first), "
+    "RETURNING timestamp, skill, command, username, machine, cwd), "
+    "rolled AS (INSERT INTO usage_daily SELECT substr(timestamp, 1, 10), skill, command, "
+    "username, machine, cwd, COUNT(*), MIN(timestamp), MAX(timestamp) FROM added "
+    "GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, md5(cwd) "
+    "ON CONFLICT (day, skill, command, username, machine, md5(cwd)) DO UPDATE SET "
+    "accesses = usage_daily.accesses + EXCLUDED.accesses, "
+    "first = LEAST(usage_daily.first, EXCLUDED.first), "
     "last = GREATEST(usage_daily.last, EXCLUDED.last)) "
     "SELECT COUNT(*) FROM added"
 )
@@ -139,9 +164,10 @@ LAST_STORED = (
 
 
 def usage_statement(filters: Filters) -> tuple[str, list[Any]]:
-    """The statement of every skill's uses, first and last use, and distinct projects
-    (``--all``; ``?`` marks, as the local logs' statements), and its parameters: whole days
-    from the daily rollup, the rows of a day the time filters cut from the log."""
+    """The statement of every skill's uses, first and last use, distinct projects (of the
+    uses) and author activity (``--all``; ``?`` marks, as the local logs' statements; a row's
+    kind is its command's, :func:`~skillc_index.accesslog.command_kind`), and its parameters:
+    whole days from the daily rollup, the rows of a day the time filters cut from the log."""
     whole, parts = _split_days(filters.since, filters.until)
     unbounded = replace(filters, since=None, until=None)
     sql, params = where_clause(unbounded)
@@ -150,7 +176,7 @@ def usage_statement(filters: Filters) -> tuple[str, list[Any]]:
     roll = sql + (f" AND {tests}" if sql and tests else f" WHERE {tests}" if tests else "")
     branches = [
         (
-            f"SELECT skill, cwd, uses, first, last FROM usage_daily{roll}",
+            f"SELECT skill, command, cwd, accesses, first, last FROM usage_daily{roll}",
             [*params, *(day for day in whole if day)],
         )
     ]
@@ -158,17 +184,21 @@ def usage_statement(filters: Filters) -> tuple[str, list[Any]]:
         cut, cut_params = where_clause(replace(filters, since=since, until=until))
         branches.append(
             (
-                "SELECT skill, cwd, 1 AS uses, timestamp AS first, timestamp AS last "
-                f"FROM access_log{cut}",
+                "SELECT skill, command, cwd, 1 AS accesses, timestamp AS first, "
+                f"timestamp AS last FROM access_log{cut}",
                 cut_params,
             )
         )
     union = " UNION ALL ".join(branch for branch, _ in branches)
     statement = (
-        "SELECT skill, SUM(uses), MIN(first), MAX(last), COUNT(DISTINCT cwd) "
-        f"FROM ({union}) AS used GROUP BY skill"
+        "SELECT skill, SUM(used * accesses), MIN(CASE WHEN used = 1 THEN first END), "
+        "MAX(CASE WHEN used = 1 THEN last END), COUNT(DISTINCT CASE WHEN used = 1 THEN cwd END), "
+        "SUM(authored * accesses) "
+        f"FROM (SELECT skill, cwd, accesses, first, last, {IS_USE} AS used, "
+        f"{IS_AUTHOR} AS authored FROM ({union}) AS rolled) AS kinds GROUP BY skill"
     )
-    return statement, [value for _, branch_params in branches for value in branch_params]
+    values = [value for _, branch_params in branches for value in branch_params]
+    return statement, [*KIND_PARAMS, *values]
 
 
 def _split_days(

@@ -13,6 +13,11 @@ the index by ``skill_path``, time and working folder, and :class:`UsageCache` ke
 answer of each log until the log changes (opening 2,000 logs is most of the cost). In the
 team store, a skill is its name (folders differ between machines): one statement reads every
 skill's use.
+
+Uses are agents' reads and activations; the author's own ``build``, ``lint`` and ``stats`` runs
+are counted apart (``author_activity``), never as uses, nor in ``projects``, ``first_used`` or
+``last_used`` (:data:`skillc_index.accesslog.USE_COMMANDS`, ``AUTHOR_COMMANDS``). A skill its
+author only builds is never used: it is listed with the ones to prune.
 """
 
 # Paths are str here, not pathlib: this runs over every entry of every skills folder.
@@ -39,7 +44,8 @@ if TYPE_CHECKING:
 
 #: The cache of ``--all`` (:class:`UsageCache`), in the skillc home.
 CACHE_FILE = "stats-usage.json"
-CACHE_VERSION = 1
+#: 2: each skill's author activity apart from its uses (version 1 counted every row as a use).
+CACHE_VERSION = 2
 MAX_CACHE_BYTES = 64 * 1024 * 1024
 #: A log changed more recently than this (ns) is read again next time.
 RACY_NS = 2_000_000_000
@@ -53,6 +59,7 @@ def _entry(name: str, path: str | None, use: SkillUsage | None) -> dict[str, Any
         "projects": use.projects if use else 0,
         "first_used": use.first_used if use else None,
         "last_used": use.last_used if use else None,
+        "author_activity": use.author_activity if use else 0,
     }
 
 

@@ -16,8 +16,10 @@ __all__ = [
     "PeriodShape",
     "SkillImportShape",
     "SkillSyncShape",
+    "SkillUsageShape",
     "StatsFilters",
     "StatsShape",
+    "StatsSummaryShape",
     "SyncShape",
     "TranscriptSyncShape",
     "UploadShape",
@@ -49,6 +51,38 @@ class PeriodShape(TypedDict):
     end: str | None
 
 
+class StatsSummaryShape(TypedDict):
+    """``data`` of the ``summary`` query: RFC-0003's four counts, and how many of the
+    accesses were uses and how many the author's own runs."""
+
+    total_accesses: Annotated[int, "Every logged access, whatever its command."]
+    uses: Annotated[
+        int,
+        "Agents' reads and activations: outline, show, open, sources, search, tools, run, "
+        "exec, and the activations and reads imported from transcripts.",
+    ]
+    author_activity: Annotated[
+        int, "The author's own runs (build, lint, stats): logged, never counted as uses."
+    ]
+    unique_sections: int
+    unique_files: int
+    error_count: int
+
+
+class SkillUsageShape(TypedDict):
+    """One skill's entry in the answer for every skill at once (query ``all``)."""
+
+    skill: str
+    skill_path: Annotated[str | None, "Its folder here; null for a skill not installed here."]
+    uses: Annotated[int, "Agents' reads and activations (never the author's own runs)."]
+    projects: Annotated[int, "Distinct working folders the uses were made in."]
+    first_used: str | None
+    last_used: str | None
+    author_activity: Annotated[
+        int, "The author's own runs (build, lint, stats), counted apart from the uses."
+    ]
+
+
 class StatsShape(TypedDict):
     """``stats``: RFC-0003:C-SCHEMA's response (``skill`` and ``skill_path`` None for every
     skill at once)."""
@@ -59,10 +93,10 @@ class StatsShape(TypedDict):
     filters: StatsFilters
     period: PeriodShape
     data: Annotated[
-        dict[str, Any] | list[Any],
-        "An object for summary and commands, else an array; for every skill at once (query "
-        "'all'), one entry per skill: skill, skill_path, uses, projects, first_used, "
-        "last_used.",
+        StatsSummaryShape | dict[str, int] | list[SkillUsageShape] | list[Any],
+        "An object for summary and commands (every logged command, the author's included), "
+        "else an array; for every skill at once (query 'all'), one entry per skill: skill, "
+        "skill_path, uses, projects, first_used, last_used, author_activity.",
     ]
 
 

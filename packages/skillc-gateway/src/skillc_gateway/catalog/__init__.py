@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from skillc_gateway._limits import (
     DEFAULT_FIND_LIMIT,
@@ -46,6 +46,7 @@ from skillc_index.inventory.folders import Root, routing_roots, search_roots
 
 if TYPE_CHECKING:
     from skillc_gateway.catalog.engine import Catalog
+    from skillc_gateway.shapes import FindShape, FoundSection, FoundSkillShape, Ranker
 
 __all__ = [
     "BUDGET_SECONDS",
@@ -103,7 +104,7 @@ class SectionHit(NamedTuple):
     heading: str
     line: int
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> FoundSection:
         return {"file": self.file, "heading": self.heading, "line": self.line}
 
 
@@ -125,7 +126,7 @@ class FoundSkill(NamedTuple):
     in_store: bool = False
     """Whether ``path`` is in a source store (``skc show <name>`` finds it by name)."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> FoundSkillShape:
         return {
             "name": self.name,
             "description": self.description,
@@ -155,7 +156,7 @@ class FindResult(NamedTuple):
     served: bool = False
     """Answered by the find server (``skc watch``), not in this process (not in JSON)."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> FindShape:
         return {
             "query": self.query,
             "skills": [skill.to_dict() for skill in self.skills],
@@ -163,7 +164,7 @@ class FindResult(NamedTuple):
             "skipped": self.skipped,
             "partial": self.partial,
             "warnings": [format_diagnostic(warning) for warning in self.warnings],
-            "ranker": self.ranker,
+            "ranker": cast("Ranker", self.ranker),
         }
 
 

@@ -12,8 +12,10 @@ database, and the row shapes analytics read.
   (``LogIdentity``, ``read_identity``, ``renew_identity``, ``settle_identity``).
 - ``reader``: every statement that reads rows: the RFC-0003 queries (``StatsLog`` for one
   skill, ``usage_of`` for all at once, over a local log, ``LocalRows``, or a team store's
-  ``Rows``; ``where_clause``, ``RowFilters``), and what an upload reads (``first_row``,
-  ``highest_id``, ``last_id``, ``row_by_id``, ``rows_after``).
+  ``Rows``; ``where_clause``, ``RowFilters``), what a row counts as (``USE_COMMANDS``:
+  an agent's use; ``AUTHOR_COMMANDS``: the author's own runs; ``command_kind``), and what
+  an upload reads (``first_row``, ``highest_id``, ``last_id``, ``row_by_id``,
+  ``rows_after``).
 - ``merge``: one log's rows into another, each row once (``sync``): ``FallbackRows``,
   ``read_identities``, ``count_missing``, ``copy_missing``, ``begin_merge``, ``drop_merged``.
 - ``ShowArgs``, ``OpenArgs``, ``SearchArgs``, ``SourcesArgs`` (``args``): the keys of the
@@ -62,6 +64,9 @@ _EXPORTS: dict[str, str] = {
     "check_schema": "schema",
     "connect": "schema",
     "open_log": "schema",
+    "AUTHOR_COMMANDS": "reader",
+    "USE_COMMANDS": "reader",
+    "command_kind": "reader",
     "CommandCount": "reader",
     "LocalRows": "reader",
     "RowFilters": "reader",
@@ -85,11 +90,13 @@ _EXPORTS: dict[str, str] = {
 }
 
 __all__ = [
+    "AUTHOR_COMMANDS",
     "BUSY_TIMEOUT_MS",
     "COLUMNS",
     "INSERT_ROW",
     "LOG_FILE",
     "RFC_COLUMNS",
+    "USE_COMMANDS",
     "AccessLog",
     "AccessRecord",
     "CommandCount",
@@ -112,6 +119,7 @@ __all__ = [
     "begin_merge",
     "check_log",
     "check_schema",
+    "command_kind",
     "connect",
     "copy_missing",
     "count_missing",
@@ -161,12 +169,15 @@ if TYPE_CHECKING:
         read_identities,
     )
     from skillc_index.accesslog.reader import (
+        AUTHOR_COMMANDS,
+        USE_COMMANDS,
         CommandCount,
         LocalRows,
         RowFilters,
         Rows,
         SkillUsage,
         StatsLog,
+        command_kind,
         first_row,
         highest_id,
         last_id,

@@ -7,6 +7,13 @@ and ids an upload to a team store reads (:func:`first_row`, :func:`highest_id`,
 :func:`row_by_id`, :func:`rows_after`). Parameterised SQL only: the statements are put
 together from fixed fragments, and every value (paths, times, commands) is a bound parameter.
 
+**Uses and author activity** (DECISIONS, "Logging and analytics"): a *use* is an agent
+reading or activating a skill (:data:`USE_COMMANDS`); the author's own runs
+(:data:`AUTHOR_COMMANDS`: ``build``, ``lint``, ``stats``...) stay in the log and are counted
+apart, never as uses. Rows are classified by their ``command`` when they are read, so every
+row ever logged or uploaded (a team store's included) is classified the same way, with no
+migration of the rows.
+
 The stats queries select one ``skill_path`` and are answered from the indexes the schema
 defines for them (``idx_access_log_stats``, ``_projects``, ``_period``, ``_errors``): their
 cost grows with that skill's rows, not with the size of the database. The same statements
@@ -27,12 +34,18 @@ from skillc_index.diagnostics import UnreadableFile
 from skillc_index.text import valid_utf8
 
 __all__ = [
+    "AUTHOR_COMMANDS",
+    "IS_AUTHOR",
+    "IS_USE",
+    "KIND_PARAMS",
+    "USE_COMMANDS",
     "CommandCount",
     "LocalRows",
     "RowFilters",
     "Rows",
     "SkillUsage",
     "StatsLog",
+    "command_kind",
     "first_row",
     "highest_id",
     "last_id",
@@ -41,6 +54,48 @@ __all__ = [
     "usage_of",
     "where_clause",
 ]
+
+#: The commands whose rows are *uses*: an agent reading or activating a skill. The gateway's
+#: reads, by CLI or MCP (``outline``, ``show``, ``open``, ``sources``, ``search``), a skill's
+#: tools listed and run (``tools``, ``run``, ``exec``), and what ``skc sync --from`` imports
+#: from an agent's transcripts (``activate``: the skill loaded; ``read``: one of its files).
+USE_COMMANDS = (
+    "outline",
+    "show",
+    "open",
+    "sources",
+    "search",
+    "tools",
+    "run",
+    "exec",
+    "activate",
+    "read",
+)
+#: The author's own runs, reported apart as "author activity", never as uses: ``build`` (and
+#: ``route install``, which builds), ``lint``, ``stats``. ``init``, ``route`` and ``sync`` log
+#: no row of a skill today; a row of theirs (from another implementation, or a later version)
+#: is the author's too. Any other command (a future version's) is neither: it counts in the
+#: totals and by command only.
+AUTHOR_COMMANDS = ("build", "lint", "stats", "init", "route", "sync")
+
+
+def command_kind(command: str) -> str:
+    """``use``, ``author`` or ``other``: what a row of ``command`` counts as."""
+    if command in USE_COMMANDS:
+        return "use"
+    return "author" if command in AUTHOR_COMMANDS else "other"
+
+
+def _among(commands: Sequence[str]) -> str:
+    """``command IN (?, ...)``: the test of a row of one of ``commands`` (bound parameters)."""
+    return f"command IN ({', '.join('?' * len(commands))})"
+
+
+#: SQL of a row's kind as two numbers (1 or 0), and their parameters: the same text in
+#: SQLite and PostgreSQL.
+IS_USE = f"CASE WHEN {_among(USE_COMMANDS)} THEN 1 ELSE 0 END"
+IS_AUTHOR = f"CASE WHEN {_among(AUTHOR_COMMANDS)} THEN 1 ELSE 0 END"
+KIND_PARAMS: tuple[str, ...] = (*USE_COMMANDS, *AUTHOR_COMMANDS)
 
 
 class RowFilters(Protocol):
@@ -67,7 +122,9 @@ class CommandCount(NamedTuple):
 
 
 class SkillUsage(NamedTuple):
-    """One skill's use within the filters (``skc stats --all``)."""
+    """One skill's use within the filters (``skc stats --all``): its uses (rows of
+    :data:`USE_COMMANDS`), the first and last of them, the distinct working folders they were
+    made in, and, apart, the author's own runs (rows of :data:`AUTHOR_COMMANDS`)."""
 
     key: str
     """The ``skill_path`` (a local log) or the ``skill`` name (the team store)."""
@@ -75,6 +132,7 @@ class SkillUsage(NamedTuple):
     first_used: str | None
     last_used: str | None
     projects: int
+    author_activity: int
 
 
 #: ``rows(sql, params)``: run one read-only statement (``?`` marks) over an access log table,
@@ -187,23 +245,32 @@ class StatsLog:
         )
 
     def cwd_counts(self) -> list[Any]:
-        """``(cwd, count)``."""
-        return self._rows("SELECT cwd, COUNT(*)", " GROUP BY cwd")
+        """``(cwd, uses)``: the uses (rows of :data:`USE_COMMANDS`) made in each working
+        folder (the author's own runs are not uses)."""
+        return self._rows(
+            "SELECT cwd, COUNT(*)", f" AND {_among(USE_COMMANDS)} GROUP BY cwd", USE_COMMANDS
+        )
 
 
 def usage_of(
     rows: Rows, filters: RowFilters, column: str, values: Sequence[str] | None = None
 ) -> list[SkillUsage]:
-    """Uses, last use and distinct projects per ``column`` value within the filters: of
-    ``values`` only (a local log: its skills' source folders), or of every value (None).
-    One statement, answered from an index by ``column``, time and ``cwd``."""
+    """Uses, first and last use, distinct projects (of the uses) and author activity per
+    ``column`` value within the filters: of ``values`` only (a local log: its skills' source
+    folders), or of every value (None). One statement, answered from an index by ``column``
+    and command (the kind of each row is its command's, :func:`command_kind`)."""
     sql, params = where_clause(filters, column if values is not None else None, values or ())
     statement = (
-        f"SELECT {column}, COUNT(*), MIN(timestamp), MAX(timestamp), COUNT(DISTINCT cwd) "
-        f"FROM access_log"
-        f"{sql} GROUP BY {column}"
+        f"SELECT key, SUM(used), MIN(CASE WHEN used = 1 THEN timestamp END), "
+        "MAX(CASE WHEN used = 1 THEN timestamp END), "
+        "COUNT(DISTINCT CASE WHEN used = 1 THEN cwd END), SUM(authored) "
+        f"FROM (SELECT {column} AS key, timestamp, cwd, {IS_USE} AS used, "
+        f"{IS_AUTHOR} AS authored FROM access_log{sql}) AS kinds GROUP BY key"
     )
-    return [SkillUsage(*row) for row in rows(statement, params)]
+    return [
+        SkillUsage(key, int(uses), first, last, int(projects), int(authored))
+        for key, uses, first, last, projects, authored in rows(statement, [*KIND_PARAMS, *params])
+    ]
 
 
 # -- what an upload to a team store reads ---------------------------------------------------------

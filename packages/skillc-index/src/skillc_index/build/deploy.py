@@ -5,6 +5,15 @@ Each target gets ``<agent folder>/<name>``: a symlink to the runtime (the defaul
 (``.skillc-meta/manifest.json``, which marks the folder as skillc's own). Where a symlink
 cannot be created, a copy is made and a warning returned.
 
+**Relative links** (issue 34): a symlink is relative when it and the runtime share a root,
+the folder the deployment's scope hangs off (the project for a project skill, the home for a
+global one; real paths compared, so the relative text is what the kernel follows): the
+project (or the home) can then be moved, mounted elsewhere in a container, or committed, and
+the link still leads to its runtime. A link that leaves its root (a path target outside the
+project) holds the runtime's absolute path. A link skillc wrote before, absolute, is still a
+deployment of this runtime (:func:`link_target`): the next build rewrites it relative, or
+leaves it as it is where it may not be changed (git tracks it, the folder is read-only).
+
 What may be replaced at a destination: a symlink (always, RFC-0001; only the link goes, never
 what it points to) and a copy made by an earlier ``--copy`` build of the same skill (nothing
 in it but the stub and manifest skillc wrote, checked against the manifest's record of the
@@ -54,7 +63,15 @@ from skillc_index.layout import META_DIR, SKILL_FILE, Layout, Scope
 if TYPE_CHECKING:
     from skillc_index.build.shapes import DeploymentShape
 
-__all__ = ["DeployPlan", "Deployment", "deploy", "parse_targets", "plan_deployments"]
+__all__ = [
+    "DeployPlan",
+    "Deployment",
+    "deploy",
+    "link_target",
+    "link_text",
+    "parse_targets",
+    "plan_deployments",
+]
 
 Existing = Literal["nothing", "symlink", "skillc-copy", "other"]
 Method = Literal["symlink", "copy"]
@@ -72,6 +89,11 @@ class DeployPlan:
     """The skill deployed (what a copy of skillc's own must hold)."""
     force: bool = False
     """Whether something skillc did not make may be moved aside."""
+    root: Path | None = None
+    """The root the link and the runtime share when both lie in it (:func:`link_text`)."""
+    keep: bool = False
+    """A link to the runtime in another form (an absolute one skillc wrote before) that may
+    not be changed (git tracks it, the folder cannot be written): left as it is."""
 
 
 @dataclass(frozen=True)
@@ -204,12 +226,19 @@ def plan_deployments(
     module docstring); :class:`ForeignFolder` (E050) for a destination holding something
     skillc did not put there, unless ``force``; :class:`TrackedDestination` (E050) for one
     that git tracks and the deployment would change, whatever ``force`` says (a copy of
-    skillc's own replaced by a new copy, or a symlink already to ``runtime``, is no change
-    here); :class:`FolderNotWritable` (E999) for an agent
-    folder that must be written (``copy``, or no symlink to ``runtime`` there yet) and cannot be.
+    skillc's own replaced by a new copy, or a symlink already to ``runtime``, relative or
+    absolute, is no change here); :class:`FolderNotWritable` (E999) for an agent folder that
+    must be written (``copy``, or no symlink to ``runtime`` there yet) and cannot be. A link
+    to ``runtime`` in the other form (absolute, as earlier versions wrote it) is planned to be
+    rewritten as :func:`link_text` says, or kept (``keep``) where git tracks it or the folder
+    cannot be written.
     """
     plans: list[DeployPlan] = []
     seen: set[Path] = set()
+    try:
+        base: Path | None = layout.base(scope)
+    except ValueError:  # a project scope with no project: no root to share
+        base = None
     for target in targets:
         root = layout.target_root(target, scope, configured)
         _refuse_leaving_project(target, root, layout, target in project_targets)
@@ -222,15 +251,24 @@ def plan_deployments(
             if inside(str(real), os.path.realpath(folder)):
                 raise TargetInsideSkill(target, layout.display(real))
         existing = _existing(path, skill)
-        linked = _links_to(path, runtime)
-        unchanged = existing == "skillc-copy" if copy else linked
+        exact = _link_is(path, link_text(path, runtime, base))
+        linked = exact or link_target(path) == os.path.realpath(runtime)
+        unchanged = existing == "skillc-copy" if copy else exact
+        keep = False
         if existing != "nothing" and not unchanged and _tracked_by_git(path):
-            raise TrackedDestination(skill, layout.display(path))
+            if copy or not linked:
+                raise TrackedDestination(skill, layout.display(path))
+            keep = True  # a committed link to this runtime, absolute: no change here
         if existing == "other" and not force:
             raise ForeignFolder(skill, layout.display(path), "move it aside and deploy")
-        if copy or not linked:
-            _check_writable(root, layout)
-        plans.append(DeployPlan(target, path, existing, skill, force))
+        if copy or not (exact or keep):
+            try:
+                _check_writable(root, layout)
+            except FolderNotWritable:
+                if copy or not linked:
+                    raise
+                keep = True  # the link there leads to this runtime already
+        plans.append(DeployPlan(target, path, existing, skill, force, base, keep))
     return plans
 
 
@@ -242,9 +280,34 @@ def _tracked_by_git(path: Path) -> bool:
     return bool(found)
 
 
-def _links_to(path: Path, runtime: Path) -> bool:
+def link_text(path: Path, runtime: Path, root: Path | None) -> str:
+    """What the symlink at ``path`` to ``runtime`` holds: the runtime's path relative to the
+    link's folder when both lie in ``root`` (real paths: the text is what the kernel follows,
+    whatever symlinks lead to the folders), else its absolute path."""
+    if root is not None:
+        real_root = os.path.realpath(root)
+        folder = os.path.realpath(path.parent)
+        real = os.path.realpath(runtime)
+        if inside(folder, real_root) and inside(real, real_root):
+            return os.path.relpath(real, folder)
+    return str(runtime)
+
+
+def link_target(link: Path, folder: Path | None = None) -> str | None:
+    """The real path the symlink ``link`` leads to, its text read as if it lay in ``folder``
+    (default: where it is; a deployment parked by ``route`` is read from the agent folder it
+    came from and goes back to). None when ``link`` is not a symlink."""
     try:
-        return str(path.readlink()) == str(runtime)
+        text = link.readlink()
+    except OSError:
+        return None
+    start = Path(os.path.realpath(link.parent if folder is None else folder))
+    return os.path.realpath(start / text)
+
+
+def _link_is(path: Path, text: str) -> bool:
+    try:
+        return str(path.readlink()) == text
     except OSError:
         return False
 
@@ -275,10 +338,11 @@ def _copy_into(path: Path, runtime: Path) -> None:
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def _link(path: Path, runtime: Path) -> None:
-    """Point ``path`` at the runtime: a symlink made beside it, renamed over the old one."""
+def _link(path: Path, text: str) -> None:
+    """Point ``path`` at the runtime (``text``: :func:`link_text`): a symlink made beside
+    it, renamed over the old one."""
     temporary = temporary_path(path.parent, f"{path.name}.link")
-    temporary.symlink_to(runtime, target_is_directory=True)
+    temporary.symlink_to(text, target_is_directory=True)
     try:
         if path.is_dir() and not path.is_symlink():
             _remove(path)  # a copy of skillc's own: anything else was moved aside
@@ -310,10 +374,13 @@ def deploy(
     ensure_dir(path.parent)
     action: DeployAction = "created" if existing == "nothing" else "replaced"
     if not copy:
-        if existing == "symlink" and _links_to(path, runtime):
+        text = link_text(path, runtime, plan.root)
+        if existing == "symlink" and (
+            _link_is(path, text) or (plan.keep and link_target(path) == os.path.realpath(runtime))
+        ):
             return Deployment(plan.target, path, "symlink", "unchanged"), notices
         try:
-            _link(path, runtime)
+            _link(path, text)
             return Deployment(plan.target, path, "symlink", action, backup), notices
         except OSError as exc:
             if exc.errno in (errno.EACCES, errno.EROFS):  # a copy could not be written either

@@ -4,12 +4,17 @@ Making a project also adds what skillc generates there to the project's ``.gitig
 (:func:`ignore_generated`): ``.skillc/runtime/``, ``.skillc/logs/`` and the agent folders
 builds deploy into by default (symlinks to the runtime), each only where git tracks nothing in
 it (the user's sources). ``.skillc/`` itself never: ``.skillc/skills/`` holds the sources.
+A build that deploys into another agent folder of the project adds that one the same way
+(:func:`ignore_agent_folders`, issue 34). The one home of the project's ``.gitignore``:
+:func:`ignore_folders`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -25,7 +30,7 @@ from skillc_index.diagnostics import (
     Spelling,
     WordedOption,
 )
-from skillc_index.files import within
+from skillc_index.files import inside, within
 from skillc_index.layout import (
     KNOWN_TARGETS,
     SKILL_FILE,
@@ -132,45 +137,111 @@ def default_agent_folders() -> tuple[str, ...]:
 
 
 def ignore_generated(root: Path) -> tuple[str, ...]:
-    """Add to ``<root>/.gitignore`` the folders skillc generates, each a line ``/<folder>/``
-    not there already (``.skillc/logs``, ``/.skillc/logs`` and ``.skillc/logs/`` are one
-    line); returns the lines added.
-
-    ``.skillc/`` itself is never ignored: its ``skills/`` holds the skill sources. Its
-    generated ``runtime/`` and ``logs/`` are, and in a git work tree (``git ls-files``, run
-    without a shell) the agent folders of the default targets (:func:`default_agent_folders`,
-    where builds put their symlinks); a folder where git tracks files is the user's and is
-    left out. Without git, or outside a work tree, only ``runtime/`` and ``logs/`` are added.
-    CannotCreate (E999) when the file cannot be written, PathEscapesProject (E100) when it is
-    a symlink leading out of ``root``.
-    """
-    agents = default_agent_folders()
+    """Add to ``<root>/.gitignore`` the folders skillc generates (:func:`ignore_folders`):
+    ``.skillc/`` itself is never ignored (its ``skills/`` holds the skill sources); its
+    generated ``runtime/`` and ``logs/`` are, and in a git work tree the agent folders of the
+    default targets (:func:`default_agent_folders`, where builds put their symlinks)."""
     generated = tuple(f"{SKILLC_DIR}/{name}" for name in _GENERATED)
-    tracked = git_tracked(root, (*generated, *agents))
-    if tracked is None:
-        wanted = list(generated)
-    else:
-        wanted = [folder for folder in (*generated, *agents) if folder not in tracked]
+    return ignore_folders(root, default_agent_folders(), generated=generated)
+
+
+def ignore_agent_folders(layout: Layout, folders: Iterable[Path]) -> tuple[str, ...]:
+    """Add to the project's ``.gitignore`` each agent folder of ``folders`` (where a build
+    deployed) that lies in the project (as written and as a real path), as
+    :func:`ignore_folders` adds agent folders; returns the lines added. Never a folder
+    outside the project (the home's, a path target elsewhere), the project itself, nor one
+    in ``.skillc/``; nothing without a project."""
+    project = layout.project_root
+    if project is None:
+        return ()
+    relative: list[str] = []
+    for folder in folders:
+        if not (inside(str(folder), str(project)) and within(folder, project)):
+            continue
+        rel = Path(os.path.relpath(folder, project)).as_posix()
+        if rel == "." or rel.split("/")[0] == SKILLC_DIR or rel in relative:
+            continue
+        relative.append(rel)
+    return ignore_folders(project, relative) if relative else ()
+
+
+def ignore_folders(
+    root: Path, folders: Sequence[str], *, generated: Sequence[str] = ()
+) -> tuple[str, ...]:
+    """Add to ``<root>/.gitignore`` a line ``/<folder>/`` for each folder (relative to
+    ``root``, ``/``-separated) not there already (``.skillc/logs``, ``/.skillc/logs`` and
+    ``.skillc/logs/`` are one line); returns the lines added.
+
+    ``generated`` (skillc's own folders) are added unless git tracks files in them;
+    ``folders`` (agent folders, which may hold the user's skills) only in a git work tree
+    (``git ls-files``, run without a shell) where git tracks nothing in them: without git,
+    or outside a work tree, they are left out. Git runs only when a line is missing. The file
+    is only appended to, under a lock (concurrent builds add a line once). CannotCreate
+    (E999) when the file cannot be written, PathEscapesProject (E100) when it is a symlink
+    leading out of ``root``.
+    """
     path = root / GITIGNORE
     if not within(path, root):  # a symlink in the checkout leads out
         raise PathEscapesProject(GITIGNORE, os.path.realpath(path))
+    missing = _missing(_read_gitignore(path), (*generated, *folders))
+    if not missing:
+        return ()
+    tracked = git_tracked(root, missing)
+    if tracked is None:
+        wanted = [folder for folder in missing if folder in generated]
+    else:
+        wanted = [folder for folder in missing if folder not in tracked]
+    return _append_lines(path, wanted) if wanted else ()
+
+
+def _read_gitignore(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8", errors="surrogateescape")
+        return path.read_text(encoding="utf-8", errors="surrogateescape")
     except FileNotFoundError:
-        text = ""
+        return ""
     except OSError as exc:
         raise CannotCreate(str(path), exc.strerror or str(exc)) from exc
+
+
+def _missing(text: str, folders: Sequence[str]) -> list[str]:
+    """The folders of ``folders`` that no line of ``text`` names, each once."""
     present = {_ignore_key(line) for line in text.splitlines()}
-    lines = [f"/{folder}/" for folder in wanted if _ignore_key(folder) not in present]
-    if not lines:
-        return ()
-    addition = ("" if not text or text.endswith("\n") else "\n") + "\n".join(lines) + "\n"
+    missing: list[str] = []
+    for folder in folders:
+        key = _ignore_key(folder)
+        if key not in present:
+            present.add(key)
+            missing.append(folder)
+    return missing
+
+
+def _append_lines(path: Path, folders: Sequence[str]) -> tuple[str, ...]:
+    """Append ``/<folder>/`` for each folder still missing, read again under an exclusive
+    lock on the file (another build adding the same line meanwhile adds it once)."""
     try:
-        with path.open("a", encoding="utf-8", errors="surrogateescape", newline="\n") as handle:
-            handle.write(addition)
+        with path.open("a+", encoding="utf-8", errors="surrogateescape", newline="\n") as handle:
+            _lock(handle.fileno())
+            handle.seek(0)
+            text = handle.read()
+            lines = [f"/{_ignore_key(folder)}/" for folder in _missing(text, folders)]
+            if lines:
+                handle.write(
+                    ("" if not text or text.endswith("\n") else "\n") + "\n".join(lines) + "\n"
+                )
     except OSError as exc:
         raise CannotCreate(str(path), exc.strerror or str(exc)) from exc
     return tuple(lines)
+
+
+def _lock(fd: int) -> None:
+    """An exclusive ``flock`` on ``fd``, released when it is closed (none where there is no
+    ``flock``: Windows, or a file system without it)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        return
+    with contextlib.suppress(OSError):
+        fcntl.flock(fd, fcntl.LOCK_EX)
 
 
 def _ignore_key(line: str) -> str:

@@ -96,6 +96,11 @@ BuildShape = TypedDict(
         "manifest": ManifestShape,
         "index": IndexShape,
         "deployments": list[DeploymentShape],
+        "gitignore": Annotated[
+            list[str],
+            "Lines added to the project's .gitignore: each agent folder of the project "
+            "deployed into, where git tracks nothing in it.",
+        ],
         "warnings": list[str],
     },
 )

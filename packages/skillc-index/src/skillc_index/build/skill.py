@@ -63,6 +63,9 @@ class BuildResult:
     notices: tuple[Diagnostic | Notice, ...] = field(default_factory=tuple)
     """Warnings (a symlink that had to become a copy, a folder moved aside, a Markdown file
     over the parse limit, W001 for a name several installed skills have)."""
+    gitignore: tuple[str, ...] = ()
+    """The lines added to the project's ``.gitignore``: the agent folders of the project
+    deployed into, where git tracks nothing (issue 34; as ``init`` adds its own)."""
 
     @property
     def scope(self) -> Scope:
@@ -99,6 +102,7 @@ class BuildResult:
                 "headings": None if counts is None else counts.headings,
             },
             "deployments": [deployment.to_dict() for deployment in self.deployments],
+            "gitignore": list(self.gitignore),
             "warnings": [
                 notice.text if isinstance(notice, Notice) else format_diagnostic(notice)
                 for notice in self.notices
@@ -221,6 +225,7 @@ def build_skill(
         deployment, deploy_notices = deploy(deploy_plan, compiled.runtime, copy=copy)
         deployments.append(deployment)
         notices.extend(deploy_notices)
+    gitignore = _ignore_deployments(layout, deployments, notices)
     return BuildResult(
         compiled=compiled,
         skill=target_skill,
@@ -228,4 +233,23 @@ def build_skill(
         import_action=None if plan is None else plan.action,
         deployments=tuple(deployments),
         notices=tuple(notices),
+        gitignore=gitignore,
     )
+
+
+def _ignore_deployments(
+    layout: Layout, deployments: Sequence[Deployment], notices: list[Diagnostic | Notice]
+) -> tuple[str, ...]:
+    """The project's agent folders deployed into, added to its ``.gitignore`` where git
+    tracks nothing in them (:func:`~skillc_index.build.scaffold.ignore_agent_folders`). The
+    skill is built and deployed by then: a ``.gitignore`` that cannot be written is a
+    warning, not a failure."""
+    from skillc_index.build.scaffold import ignore_agent_folders
+    from skillc_index.diagnostics import SkillcError, format_diagnostic
+
+    try:
+        return ignore_agent_folders(layout, [deployment.path.parent for deployment in deployments])
+    except SkillcError as exc:
+        why = format_diagnostic(exc.diagnostic).splitlines()[0]
+        notices.append(Notice(f".gitignore not updated: {why}"))
+        return ()

@@ -29,7 +29,9 @@ moved entry's device and inode, which a rename keeps) and is written *before* an
 so an interrupted run is finished by running the command again: a recorded entry is where
 the record says (moved) or still in the folder (planned again), whichever the file system
 shows. ``uninstall`` moves back only what is at its recorded place with its recorded inode,
-and only to a free place; anything else is reported and left.
+and only to a free place; anything else is reported and left. The manifest also names the
+runtimes install built where there was none: ``uninstall`` removes those once their skill
+is back (:mod:`~skillc_index.route.runtimes`).
 
 The modules, in the order they build on each other:
 
@@ -39,6 +41,8 @@ The modules, in the order they build on each other:
 - :mod:`~skillc_index.route.router_skill`: the router skill, its text and its place;
 - :mod:`~skillc_index.route.place`: the folders a route concerns, their checks, the lock;
 - :mod:`~skillc_index.route.plan`: what install does with each entry of the agent folder;
+- :mod:`~skillc_index.route.runtimes`: the runtimes install builds, which uninstall removes
+  (only those install created);
 - :mod:`~skillc_index.route.commands`: ``route_install``, ``route_uninstall``,
   ``route_status``.
 

@@ -55,6 +55,12 @@ from skillc_index.route.router_skill import (
     sha256_hex,
     write_router,
 )
+from skillc_index.route.runtimes import (
+    remove_built_runtimes,
+    remove_runtime,
+    runtime_of,
+    runtimes_to_build,
+)
 
 if TYPE_CHECKING:
     from skillc_index.config import Config
@@ -182,14 +188,21 @@ def _install(session: Session, place: RoutePlace, *, dry_run: bool) -> RouteResu
             place.router, count, tuple(skills), tuple(left), True, tuple(notices),
         )  # fmt: skip
 
-    # 1. the manifest first: every move it may see is recorded before it happens
+    # 1. the manifest first: every move it may see is recorded before it happens, and every
+    # runtime it will build where there is none (uninstall removes those)
     records = [*routed]
     records += [MoveRecord(p.name, p.kind, *p.identity) for p in plans if p.action != "unlinked"]
     router_sha = old.router_sha256 if old else None
+    created = runtimes_to_build(
+        place,
+        layout,
+        [record.name for record in records if record.kind == "folder"],
+        old.runtimes if old else (),
+    )
     write_route_manifest(
         place.manifest,
         place.agent,
-        RouteManifest(folder_rel, "installing", tuple(records), router_sha),
+        RouteManifest(folder_rel, "installing", tuple(records), router_sha, created),
     )
 
     # 2. the moves, one rename each
@@ -230,6 +243,8 @@ def _install(session: Session, place: RoutePlace, *, dry_run: bool) -> RouteResu
                 else:
                     failed.add(record.name)
                     left.append(SkillLeft(record.name, origin, f"put back: {reason}", cause))
+                    if record.name in created:  # what the failed build left of its runtime
+                        remove_runtime(place, layout, record.name)
                     continue
             notices.append(Notice(f"routed skill '{record.name}' is not built: {reason}"))
             continue
@@ -254,10 +269,13 @@ def _install(session: Session, place: RoutePlace, *, dry_run: bool) -> RouteResu
             else:  # a skill of that name could not be moved away
                 router_sha = old.router_sha256 if old else None
                 notices.append(Notice(f"the router is not written: {place.router} is taken"))
+    created = tuple(
+        name for name in created if lexists(runtime_of(place, layout, name)) and name not in failed
+    )
     write_route_manifest(
         place.manifest,
         place.agent,
-        RouteManifest(folder_rel, "installed", tuple(final), router_sha),
+        RouteManifest(folder_rel, "installed", tuple(final), router_sha, created),
     )
     moved = {p.name: p for p in done}
     skills += [
@@ -372,6 +390,9 @@ def _uninstall(session: Session, place: RoutePlace, *, dry_run: bool) -> RouteRe
         notices.append(
             Notice(f"{place.router} is not the router skillc wrote (edited since?); left as it is")
         )
+    runtimes, kept_runtimes = remove_built_runtimes(
+        place, layout, manifest, skills, remaining, notices, dry_run=dry_run
+    )
     router = None if removed or router_state == "absent" else place.router
     router_sha = manifest.router_sha256
     if router_state == "ours" and remaining and not dry_run:  # it counts what is behind it
@@ -381,13 +402,16 @@ def _uninstall(session: Session, place: RoutePlace, *, dry_run: bool) -> RouteRe
             router_sha = sha256_hex(text.encode("utf-8"))
     if not dry_run:
         if remaining or router is not None:
-            state = RouteManifest(manifest.folder, "installed", tuple(remaining), router_sha)
+            state = RouteManifest(
+                manifest.folder, "installed", tuple(remaining), router_sha, kept_runtimes
+            )
             write_route_manifest(place.manifest, place.agent, state)
         else:
             place.manifest.unlink()
     return RouteResult(
         "uninstall", place.agent, place.scope, folder, place.store, place.manifest,
         router, len(remaining), tuple(skills), tuple(left), dry_run, tuple(notices), removed,
+        runtimes,
     )  # fmt: skip
 
 

@@ -1,6 +1,7 @@
 """The route's record: the manifest ``<base>/.skillc/router/<agent>.json``, one
 :class:`MoveRecord` per move (name, kind, and the moved entry's device and inode, which a
-rename keeps).
+rename keeps), and the names of the runtimes ``install`` built that were not there before
+(``runtimes``: ``uninstall`` removes those, and only those).
 
 The manifest is written *before* anything moves, so an interrupted run is finished by running
 the command again: a recorded entry is where the record says (moved) or still in the folder
@@ -55,6 +56,10 @@ class RouteManifest(NamedTuple):
     state: Literal["installing", "installed"]
     records: tuple[MoveRecord, ...]
     router_sha256: str | None
+    runtimes: tuple[str, ...] = ()
+    """The runtimes (``<runtime store>/<name>``) install built where there was none: recorded
+    before they are built, removed by uninstall once their skill is back in the agent
+    folder. A runtime that was there before install is never one of them."""
 
 
 def read_route_manifest(path: Path) -> RouteManifest | None:
@@ -79,11 +84,18 @@ def read_route_manifest(path: Path) -> RouteManifest | None:
         ):
             raise ValueError("unknown version or entry")
         router = data.get("router_sha256")
+        built = data.get("runtimes", [])  # none in manifests of earlier versions
+        if not isinstance(built, list) or not all(
+            isinstance(name, str) and plain_name(name) for name in built
+        ):
+            raise ValueError("runtimes is not a list of names")
+        runtimes = tuple(built)
         return RouteManifest(
             str(data["folder"]),
             "installed" if data.get("state") == "installed" else "installing",
             records,
             router if isinstance(router, str) else None,
+            runtimes,
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise InternalError(f"the route manifest '{path}' is not valid ({exc})") from None
@@ -97,6 +109,7 @@ def write_route_manifest(path: Path, agent: str, manifest: RouteManifest) -> Non
         "state": manifest.state,
         "router_sha256": manifest.router_sha256,
         "entries": [record.to_json() for record in manifest.records],
+        "runtimes": list(manifest.runtimes),
     }
     ensure_dir(path.parent)
     write_file_atomic(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())

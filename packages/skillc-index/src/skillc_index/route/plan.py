@@ -69,27 +69,31 @@ def redeployed(origin: Path, record: MoveRecord, destination: Path, layout: Layo
     """Whether the entry at a routed skill's place in the agent folder is a deployment
     skillc made of that same store skill (``skc build`` deployed it again while it was
     routed): uninstall may then take that deployment's place."""
+    from skillc_index.build.deploy import link_target
     from skillc_index.inventory.deployed import deployed_source
 
     if _same_link(origin, destination):
         return True
     if deployment_of(origin, layout) is None:  # not skillc's: never taken
         return False
-    store_skill = (
-        os.path.realpath(destination)
-        if record.kind == "folder"
-        else deployed_source(os.path.realpath(destination), layout)
-    )
+    if record.kind == "folder":
+        store_skill: str | None = os.path.realpath(destination)
+    else:  # a parked link leads where it leads from the agent folder (a relative one)
+        parked = link_target(destination, origin.parent) or os.path.realpath(destination)
+        store_skill = deployed_source(parked, layout)
     if store_skill is None:
         return False
     return deployed_source(os.path.realpath(origin), layout) == store_skill
 
 
-def _same_link(one: Path, other: Path) -> bool:
-    try:
-        return one.is_symlink() and other.is_symlink() and one.readlink() == other.readlink()
-    except OSError:
-        return False
+def _same_link(one: Path, parked: Path) -> bool:
+    """Whether the entry ``one`` of the agent folder and the deployment ``parked`` are links
+    to one place, the parked one read from the agent folder it came from (its text may be
+    relative, or absolute as skillc wrote links before: the same runtime either way)."""
+    from skillc_index.build.deploy import link_target
+
+    here = link_target(one)
+    return here is not None and here == link_target(parked, one.parent)
 
 
 def classify(

@@ -102,6 +102,8 @@ class RouteResult(NamedTuple):
     notices: tuple[Notice, ...] = ()
     router_removed: bool = False
     """``uninstall``: the router was (would be, in a dry run) removed by this run."""
+    runtimes_removed: tuple[Path, ...] = ()
+    """``uninstall``: the runtimes install built that this run removed (would remove)."""
 
     @property
     def warnings(self) -> tuple[Notice, ...]:
@@ -119,6 +121,7 @@ class RouteResult(NamedTuple):
             "routed": self.routed,
             "dry_run": self.dry_run,
             "router_removed": self.router_removed,
+            "runtimes_removed": [str(path) for path in self.runtimes_removed],
             "skills": [skill.to_dict() for skill in self.skills],
             "left": [skill.to_dict() for skill in self.left],
         }

@@ -9,7 +9,7 @@ annotations``, as the other shapes of the package: the annotations are evaluated
 classes are made.
 """
 
-from typing import Literal, TypedDict
+from typing import Annotated, Literal, TypedDict
 
 __all__ = ["RouteShape", "RoutedSkillShape", "SkillLeftShape"]
 
@@ -51,5 +51,10 @@ class RouteShape(TypedDict):
     routed: int
     dry_run: bool
     router_removed: bool
+    runtimes_removed: Annotated[
+        list[str],
+        "uninstall: the runtimes route install built for the skills put back, removed (their "
+        "access log kept where agents used the skill while routed).",
+    ]
     skills: list[RoutedSkillShape]
     left: list[SkillLeftShape]

@@ -1,0 +1,114 @@
+"""``find`` as an operation (:mod:`skillc_index.operation`): the installed skills for a task
+(issue 15), from the catalog of every installed skill. In a module of its own so that ``skc
+find`` (:mod:`skillc_gateway.cli_find`, when its quick path did not answer) defines no other
+operation; the operation table, with this one, is :mod:`skillc_gateway.operations`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+from skillc_gateway._limits import DEFAULT_FIND_LIMIT, MAX_FIND_LIMIT, MAX_QUERY_CHARS
+from skillc_index.operation import Operation, Param, Session
+from skillc_index.record import Record
+
+if TYPE_CHECKING:
+    from skillc_gateway.catalog import FindResult
+
+__all__ = ["FIND", "FindParams"]
+
+
+class FindParams(Record):
+    query: Annotated[
+        str,
+        Param(
+            "The task, in words: what the user asked for, or the part of it a skill may help with.",
+            max_length=MAX_QUERY_CHARS,  # an empty one is E004, as in skc find and skc_search
+            argument=True,
+        ),
+    ]
+    limit: Annotated[
+        int,
+        Param(
+            "Return at most this many skills.",
+            minimum=1,
+            maximum=MAX_FIND_LIMIT,
+            help="Most skills.",
+            show_default=True,
+        ),
+    ] = DEFAULT_FIND_LIMIT
+    path: Annotated[
+        tuple[str, ...],
+        Param(
+            "Search only the skills under these folders (nested folders included); default: "
+            "every installed skill (the project and global stores, the agents' skills folders, "
+            "project and home, and installed Claude Code plugins), or the folders of "
+            "$SKILL_ROUTING_ROOTS when it is set.",
+            item_min_length=1,
+            help="Only the skills under this folder (repeatable) [default: "
+            "$SKILL_ROUTING_ROOTS, else every installed skill].",
+            metavar="DIR",
+        ),
+    ] = ()
+
+
+def find(session: Session, params: FindParams) -> FindResult:
+    """Not logged: it resolves no skill (the ``show`` that follows is). Kept to the
+    session's ``reply_chars`` (:mod:`skillc_gateway._find_reply`). In a one-shot session
+    (``skc find``), the home's find server answers when one runs (the same answer, without
+    this process loading the catalog); when this process answered a large library itself,
+    it starts one for the next finds (:func:`_start_server`)."""
+    from skillc_gateway.catalog import find_skills
+    from skillc_index.inventory.folders import trusted_targets
+
+    found = find_skills(
+        session.layout,
+        params.query,
+        limit=params.limit,
+        paths=params.path,
+        configured=trusted_targets(session.layout, session.config),
+        server=session.one_shot,
+    )
+    if session.one_shot and not (found.served or found.partial or found.warnings):
+        _start_server(session, found.searched)  # before the answer: its reader may stop early
+    if session.reply_chars is None:
+        return found
+    from skillc_gateway._find_reply import fit_answer
+
+    return fit_answer(found, session.reply_chars)
+
+
+def _start_server(session: Session, searched: int) -> None:
+    """After answering a large library itself, start a find server in the background for
+    the next finds (``lifecycle.AUTO_START_SKILLS``; ``$SKILLC_FIND_SERVER=0``: never), and
+    say so (an ``info`` notice: what the session warns is no part of the answer)."""
+    from skillc_gateway.catalog import lifecycle, switched_off
+
+    if searched < lifecycle.AUTO_START_SKILLS or switched_off("SKILLC_FIND_SERVER"):
+        return
+    pid = lifecycle.start_for_later(session.layout)
+    if pid is not None:
+        from skillc_index import Notice
+
+        text = (
+            f"started a find server for the next finds (pid {pid}; it stops after an idle "
+            "hour, 'skc watch --stop' stops it now, SKILLC_FIND_SERVER=0 starts none)"
+        )
+        session.warn([Notice(text, "info")])
+
+
+FIND: Operation[FindParams, FindResult] = Operation(
+    name="find",
+    title="Find the skills for a task",
+    description="Rank the installed skills (every skill of the stores, the agents' skills "
+    "folders and installed Claude Code plugins) for a task described in words, best first: "
+    "each with its name, description, source folder (`path`), the agent folders it is "
+    "deployed to, and its best-matching sections. Use it first when you do not know which "
+    "skill fits, then read the best section with skc_show (skill: its name, or its `path`; "
+    "a skill that is not built has no index for skc_show: read it with skc_open on "
+    "SKILL.md from the section's `line`, or skc_outline). "
+    "`partial` is true when some changed skills could not be indexed again in time.",
+    params=FindParams,
+    run=find,
+    output="skillc_gateway.shapes:FindShape",
+)

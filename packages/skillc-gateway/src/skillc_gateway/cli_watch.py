@@ -1,0 +1,161 @@
+"""``skc watch``: the find server of ``skc find`` (issue 15), in the foreground or the
+background, stopped or asked how it is. CLI only (:data:`skillc_index.console.CLI_ONLY`
+says why): a long-running process for a terminal, not a call with a result.
+
+Module level imports only click and the console conventions; the server loads when it
+runs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from skillc_index.console import (
+    CONTEXT_SETTINGS,
+    cli_session,
+    count_range,
+    format_option,
+    print_json,
+    verbose_option,
+)
+
+if TYPE_CHECKING:
+    from skillc_index import Layout
+
+
+@click.command("watch", context_settings=CONTEXT_SETTINGS)
+@click.option(
+    "--detach", is_flag=True, help="Run in the background; print its pid once it answers."
+)
+@click.option("--stop", is_flag=True, help="Stop the find server of this skillc home.")
+@click.option("--status", is_flag=True, help="Say whether one runs, since when, what it did.")
+@click.option(
+    "--idle",
+    type=count_range(0),
+    metavar="SECONDS",
+    help="Exit after this long without a query (0: never) [default: 3600 with --detach, else 0].",
+)
+@click.option("--lock-fd", type=int, hidden=True)  # the home's lock, taken by skc find
+@format_option()
+@verbose_option
+def watch_command(
+    detach: bool,
+    stop: bool,
+    status: bool,
+    idle: int | None,
+    lock_fd: int | None,
+    output_format: str,
+) -> None:
+    """Keep the catalog warm for skc find.
+
+    Runs a find server for the skillc home ($SKILLC_HOME, else ~): one process that keeps
+    the catalog of `skc find` in memory, told of every change to the searched folders as it
+    happens (inotify), and answers `skc find` over a Unix socket (~/.skillc/find.sock,
+    yours only). A find then costs little more than starting Python: no catalog to load, no
+    folders to look at again. The answers are the same as without it; when none runs, or
+    it does not answer, `skc find` answers itself. It runs in the foreground until Ctrl-C
+    (or SIGTERM); --detach starts it in the background (its log: ~/.skillc/find.log). CLI
+    only; the MCP server keeps its own catalog warm.
+
+    \b
+    Examples:
+      skc watch                   # in this terminal, until Ctrl-C
+      skc watch --detach          # in the background; stops after an idle hour
+      skc watch --detach --idle 0 # ... never idle-stops
+      skc watch --status --format json
+      skc watch --stop
+    """
+    from skillc_gateway.catalog import lifecycle
+    from skillc_gateway.catalog.protocol import socket_path
+    from skillc_index import Layout
+
+    if detach + stop + status > 1:
+        raise click.UsageError("--detach, --stop and --status exclude each other")
+    if idle is not None and (stop or status):
+        raise click.UsageError("--idle goes with running a server, not --stop or --status")
+    if lock_fd is not None and (detach or stop or status):
+        raise click.UsageError("--lock-fd goes with running a server in the foreground")
+    layout = Layout.discover()
+    if status:
+        _watch_status(
+            lifecycle.server_status(layout) or lifecycle.silent_status(layout), output_format
+        )
+    elif stop:
+        pid = lifecycle.stop_server(layout)
+        if output_format == "json":
+            print_json({"stopped": pid is not None, "pid": pid})
+        else:
+            click.echo("No find server was running." if pid is None else f"Stopped pid {pid}.")
+    elif detach:
+        idle_seconds = lifecycle.DETACHED_IDLE_SECONDS if idle is None else idle
+        pid = lifecycle.start_detached(layout, idle_seconds)
+        if output_format == "json":
+            print_json({"pid": pid, "socket": str(socket_path(layout))})
+        else:
+            click.echo(pid)
+    else:
+        _watch_foreground(layout, idle or 0, lock_fd)
+
+
+def _watch_foreground(layout: Layout, idle: int, lock_fd: int | None = None) -> None:
+    """The find server in this process, until stopped or idle (what --detach runs too)."""
+    import os
+    import time
+
+    from skillc_gateway.catalog.server import FindServer
+    from skillc_index.inventory.folders import trusted_targets
+
+    def log(line: str) -> None:
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+        click.echo(f"{stamp} skc watch[{os.getpid()}]: {line}", err=True)
+
+    session = cli_session(layout)
+    targets = trusted_targets(layout, session.config)
+    finder = FindServer(layout, idle=idle, configured=targets, log=log, lock_fd=lock_fd)
+    finder.open()
+    try:
+        log(f"serving skc find for {layout.home} on {finder.path}")
+        finder.serve()
+    finally:
+        finder.close()
+        log(f"stopped; queries answered: {finder.queries}")
+
+
+def _watch_status(status: dict[str, object], output_format: str) -> None:
+    if output_format == "json":
+        print_json(status)
+        return
+    if not status["running"] and status.get("silent_pid"):
+        pid = status["silent_pid"]
+        click.echo(
+            f"A find server (pid {pid}) holds this skillc home ({status['home']}) but does "
+            f"not answer: skc find answers itself. If it is stopped, 'kill -CONT {pid}' "
+            f"resumes it; 'kill {pid}' ends it."
+        )
+        return
+    if not status["running"]:
+        click.echo(f"No find server runs for this skillc home ({status['home']}).")
+        return
+    import time
+
+    since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(str(status["since"]))))
+    roots = status["roots"] if isinstance(status["roots"], list) else []
+    version = f" (skillc-gateway {status['version']})" if "version" in status else ""
+    click.echo(f"find server: pid {status['pid']}{version}, running since {since}")
+    click.echo(f"socket: {status['socket']}")
+    click.echo(f"queries answered: {status['queries']}")
+    idle = status["idle"]
+    click.echo(f"idle stop: {'never' if not idle else f'after {idle} s without a query'}")
+    watches, budget = status.get("watches"), status.get("watch_budget")
+    click.echo(
+        f"folders watched (inotify): {watches:,} of at most {budget:,}"
+        if isinstance(watches, int) and isinstance(budget, int)
+        else "folders watched (inotify): none (a catalog watches from its second find on; "
+        "without a watcher each find looks at every folder again)"
+    )
+    click.echo(f"ranker: {status.get('ranker', 'lexical')}")
+    click.echo(f"folders searched: {len(roots)}")
+    for root in roots:
+        click.echo(f"  {root}")

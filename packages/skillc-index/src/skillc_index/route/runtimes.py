@@ -1,0 +1,180 @@
+"""The runtimes ``route install`` builds (issue 34): each skill it moves into the store is
+compiled into ``<runtime store>/<name>``; ``uninstall`` removes the ones install created, and
+only those, once their skill is back in the agent folder.
+
+Which runtimes install created is recorded in the route manifest (``runtimes``) *before* they
+are built (:func:`runtimes_to_build`: the names whose runtime is not there), so a killed run
+loses no record and a runtime that was there before install (a build of the user's, the
+access log of reads through the agent folder) is never one of them. A runtime whose skill is
+still behind the router, or whose name the store holds again (another skill), is kept.
+
+Removing a runtime (:func:`remove_runtime`) removes the folder skillc made: the stub, the
+manifest, the search indexes. Its access log goes too, unless agents used the skill while it
+was routed (rows of :data:`~skillc_index.accesslog.USE_COMMANDS`: usage nobody may have
+uploaded to a team store yet): then the log, and only it, stays. A runtime that is a symlink
+or not a folder is not skillc's to remove.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterable
+from pathlib import Path
+from typing import NamedTuple
+
+from skillc_index.diagnostics import Notice
+from skillc_index.files import within
+from skillc_index.layout import META_DIR, Layout
+from skillc_index.route.manifest import MoveRecord, RouteManifest, lexists
+from skillc_index.route.place import RoutePlace
+from skillc_index.route.result import RoutedSkill
+
+__all__ = [
+    "RuntimeRemoval",
+    "remove_built_runtimes",
+    "remove_runtime",
+    "runtime_of",
+    "runtimes_to_build",
+]
+
+
+class RuntimeRemoval(NamedTuple):
+    """A runtime install built, removed by uninstall (or, in a dry run, that would be)."""
+
+    path: Path
+    kept_log: Path | None
+    """Its access log, kept: agents used the skill while it was routed (a dry run does not
+    look)."""
+    error: str | None = None
+    """Why it could not be removed (what is left of it stays)."""
+
+
+def runtime_of(place: RoutePlace, layout: Layout, name: str) -> Path:
+    """The runtime of the store skill ``name`` of the route's scope (RFC-0007)."""
+    return layout.runtime_store(place.scope) / name
+
+
+def runtimes_to_build(
+    place: RoutePlace, layout: Layout, names: Iterable[str], recorded: Iterable[str]
+) -> tuple[str, ...]:
+    """The runtimes install creates: those ``recorded`` already, and each of ``names`` (the
+    skills it compiles) whose runtime is not there now."""
+    created = list(dict.fromkeys(recorded))
+    for name in names:
+        if name not in created and not lexists(runtime_of(place, layout, name)):
+            created.append(name)
+    return tuple(created)
+
+
+def _log_files(log: Path) -> set[str]:
+    return {log.name, f"{log.name}-wal", f"{log.name}-shm"}
+
+
+def _used(log: Path) -> bool:
+    """Whether the access log ``log`` holds a use (an agent's read or activation). One that
+    cannot be read, or is not skillc's own, is kept as if it did: usage is never deleted on a
+    guess. Opened for writing (nothing is written): closing the last connection then removes
+    the WAL files a reader would leave behind."""
+    import sqlite3
+    from contextlib import closing
+
+    from skillc_index.accesslog import open_log
+    from skillc_index.accesslog.reader import USE_COMMANDS
+
+    if not lexists(log):
+        return False
+    marks = ", ".join("?" * len(USE_COMMANDS))
+    statement = f"SELECT 1 FROM access_log WHERE command IN ({marks}) LIMIT 1"
+    try:
+        with closing(open_log(log, write=True, own=True)) as db:
+            return db.execute(statement, USE_COMMANDS).fetchone() is not None
+    except (sqlite3.Error, OSError):
+        return True
+
+
+def remove_runtime(
+    place: RoutePlace, layout: Layout, name: str, *, dry_run: bool = False
+) -> RuntimeRemoval | None:
+    """Remove the runtime install built for ``name`` (see the module); None when there is
+    nothing of skillc's to remove (gone already, a symlink, not a folder, or leading out of
+    the runtime store)."""
+    from skillc_index.accesslog import primary_log
+
+    runtime = runtime_of(place, layout, name)
+    store = layout.runtime_store(place.scope)
+    if runtime.is_symlink() or not runtime.is_dir() or not within(runtime, store):
+        return None
+    if dry_run:  # the log is not opened: reading it could leave its WAL files behind
+        return RuntimeRemoval(runtime, None)
+    log = primary_log(runtime)
+    kept = log if _used(log) else None
+    try:
+        if kept is None:
+            shutil.rmtree(runtime)
+        else:
+            _remove_all_but(runtime, log)
+    except OSError as exc:
+        return RuntimeRemoval(runtime, kept, exc.strerror or str(exc))
+    return RuntimeRemoval(runtime, kept)
+
+
+def _remove_all_but(runtime: Path, log: Path) -> None:
+    """Empty ``runtime`` of everything but the access log ``log`` (and its WAL files)."""
+    keep = _log_files(log)
+    for entry in os.scandir(runtime):
+        path = Path(entry.path)
+        if entry.name == META_DIR and entry.is_dir(follow_symlinks=False):
+            for inner in os.scandir(path):
+                if inner.name not in keep:
+                    _remove(Path(inner.path), inner.is_dir(follow_symlinks=False))
+        else:
+            _remove(path, entry.is_dir(follow_symlinks=False))
+
+
+def _remove(path: Path, is_dir: bool) -> None:
+    if is_dir:
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+
+
+def remove_built_runtimes(
+    place: RoutePlace,
+    layout: Layout,
+    manifest: RouteManifest,
+    skills: list[RoutedSkill],
+    remaining: list[MoveRecord],
+    notices: list[Notice],
+    *,
+    dry_run: bool,
+) -> tuple[tuple[Path, ...], tuple[str, ...]]:
+    """Remove the runtimes install built (``manifest.runtimes``) whose skill is back in the
+    agent folder: not behind the router any more, and no skill of that name in the store
+    (one that changed in the store, or came since, has its own use of the runtime). Returns
+    the runtimes removed (or, in a dry run, that would be) and the names still recorded."""
+    behind = {record.name for record in remaining}
+    back = {s.name for s in skills if s.kind == "folder" and s.action in ("restored", "in-place")}
+    removed: list[Path] = []
+    kept: list[str] = []
+    for name in manifest.runtimes:
+        if name in behind:
+            kept.append(name)
+            continue
+        if lexists(place.store / name) and not (dry_run and name in back):
+            continue  # the store holds a skill of that name: its runtime is that skill's
+        outcome = remove_runtime(place, layout, name, dry_run=dry_run)
+        if outcome is None:
+            continue
+        if outcome.error is not None:
+            notices.append(Notice(f"the runtime {outcome.path} was not removed ({outcome.error})"))
+            continue
+        removed.append(outcome.path)
+        if outcome.kept_log is not None:
+            notices.append(
+                Notice(
+                    f"kept the access log {outcome.kept_log}: agents used '{name}' while it "
+                    "was routed"
+                )
+            )
+    return tuple(removed), tuple(kept)
