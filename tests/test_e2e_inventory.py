@@ -204,3 +204,28 @@ def test_list_columns_filters_and_json(ok: Run, installed: dict[str, Path], home
         ("claude", str(home / ".claude/skills/alpha")),
         ("gemini", str(home / ".claude/skills/alpha")),
     }
+
+
+def test_an_agent_folder_skill_is_read_by_name_and_list_says_its_index_state(
+    ok: Run, list_json: Callable[..., dict[str, Any]], project: Path, home: Path
+) -> None:
+    """``show`` and ``search`` by name of a never-built skill of ~/.claude/skills (the index is
+    made on demand, in skillc's runtime); ``list`` says not-indexed, indexed, then stale after
+    an edit of its sources; its folder holds nothing more."""
+    folder = skill(home / ".claude/skills/notes", "Take meeting notes")
+
+    def status() -> str:
+        (entry,) = list_json("--pattern", "notes")["skills"]
+        return str(entry["status"])
+
+    assert status() == "not-indexed"
+    assert "Take meeting notes." in ok("show", "notes", "--section", "Usage").stdout
+    assert "Usage" in ok("search", "notes", "meeting").stdout
+    assert status() == "indexed"
+    (folder / "SKILL.md").write_text(
+        "---\nname: notes\ndescription: Take notes\n---\n# notes\n\n## Usage\nNew text here.\n",
+        encoding="utf-8",
+    )
+    assert status() == "stale"
+    assert "New text here." in ok("show", "notes", "--section", "Usage").stdout
+    assert sorted(p.name for p in folder.iterdir()) == ["SKILL.md"]

@@ -27,12 +27,14 @@ def list_command(result: SkillList, call: Call[ListParams]) -> None:
 
     Skills come from the project store (`.skillc/skills/`, found by walking up from the
     current folder) and then the global store (`~/.skillc/skills/`), project first, each by
-    name. STATUS is `normal` (built), `not-built`, or with --check-obsolete `obsolete`
-    (sources changed since the last build). Then every other installed skill: the agents'
-    skills folders of the project and of the home folder, and installed Claude Code plugins
-    (`plugin:skill`), each once whatever the folders it is in; its STATUS is `indexed` or
-    `not-indexed`. MANAGED says whether skillc manages it, AGENTS who sees it, WHERE where it
-    is (first in resolution order; `(+N)`: N more places).
+    name. STATUS is `normal` (built and current), `stale` (sources changed since the last
+    build; `obsolete` with --check-obsolete, which hashes every file) or `not-built`. Then
+    every other installed skill: the agents' skills folders of the project and of the home
+    folder, and installed Claude Code plugins (`plugin:skill`), each once whatever the
+    folders it is in; its STATUS is that of the search index reading it makes: `indexed`,
+    `stale` or `not-indexed`. Every skill can be read (`skc show`, `search`...) built or
+    not. MANAGED says whether skillc manages it, AGENTS who sees it, WHERE where it is
+    (first in resolution order; `(+N)`: N more places).
 
     With --budget, a table per agent skills folder instead: the skills the agent lists, the
     estimated tokens of their names and descriptions (4 characters a token) against the
@@ -46,7 +48,7 @@ def list_command(result: SkillList, call: Call[ListParams]) -> None:
       skc list --managed
       skc list --agent cursor --scope global
       skc list --scope global --pattern 'py*'
-      skc list --check-obsolete --status obsolete
+      skc list --status stale
       skc list --budget
       skc list --format json
     """

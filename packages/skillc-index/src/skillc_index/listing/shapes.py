@@ -46,10 +46,10 @@ class SkillEntryShape(TypedDict):
     name: str
     scope: Literal["project", "global"]
     status: Annotated[
-        Literal["normal", "not-built", "obsolete", "indexed", "not-indexed"],
-        "A store skill: normal (built), not-built, obsolete (changed since its build, with "
-        "check_obsolete). Any other installed skill: indexed or not-indexed (its search index "
-        "is made when it is read).",
+        Literal["normal", "stale", "not-built", "obsolete", "indexed", "not-indexed"],
+        "A store skill: normal (built and current), stale (sources changed since its build; "
+        "obsolete with check_obsolete) or not-built. Any other installed skill: the search "
+        "index reading it makes: indexed, stale or not-indexed.",
     ]
     source_path: Annotated[str, "Its folder: a store skill's, or a deployment's source."]
     runtime_path: str

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from skillc_index.build.manifest import read_manifest
-from skillc_index.diagnostics import Notice
+from skillc_index.diagnostics import Notice, SkillcError
 from skillc_index.layout import SKILL_FILE, Layout, Scope
 
 if TYPE_CHECKING:
@@ -25,10 +25,18 @@ if TYPE_CHECKING:
     from skillc_index.listing.budget import FolderBudget
     from skillc_index.listing.shapes import ListShape, SkillEntryShape
 
-Status = Literal["normal", "not-built", "obsolete", "indexed", "not-indexed"]
-#: The statuses of a store skill (RFC-0007:C-LIST); a skill skillc does not manage is
-#: ``indexed`` (its search index, made on demand, is there) or ``not-indexed``.
-STATUSES: tuple[Status, ...] = ("normal", "not-built", "obsolete")
+Status = Literal["normal", "stale", "not-built", "obsolete", "indexed", "not-indexed"]
+#: The statuses: a store skill's build status (RFC-0007:C-LIST, and ``stale``); a skill skillc
+#: does not manage is ``indexed`` (the search index reading it made is current), ``stale``
+#: (made, then its sources changed) or ``not-indexed``.
+STATUSES: tuple[Status, ...] = (
+    "normal",
+    "stale",
+    "not-built",
+    "obsolete",
+    "indexed",
+    "not-indexed",
+)
 
 
 @dataclass(frozen=True)
@@ -113,25 +121,50 @@ def _frontmatter_problem(skill_file: Path) -> str | None:
     return None
 
 
-def skill_status(skill: InstalledSkill, runtime: Path, check_obsolete: bool) -> Status:
-    """The STATUS of one skill: a store skill's build status (RFC-0007:C-LIST: ``normal``
-    when its runtime holds a valid manifest, else ``not-built``; with ``check_obsolete``,
-    ``obsolete`` when its sources changed since), else the state of the search index that
-    reading it makes (``indexed`` or ``not-indexed``). The one place the listing decides a
-    status (the index's own freshness check may replace it)."""
-    if skill.store is None:
-        from skillc_index.index.schema import index_path
+def build_status(source: Path, runtime: Path, *, check_obsolete: bool = False) -> Status:
+    """A store skill's build status (RFC-0007:C-LIST; issue 34): ``not-built`` without a
+    valid manifest; ``stale`` when the sources changed since the build (the manifest's
+    source hash), else ``normal``.
 
-        return "indexed" if index_path(runtime, skill.source).is_file() else "not-indexed"
+    Cheap in the common case: the skill's index tells the sources' hash now from file stats
+    (:func:`~skillc_index.index.freshness.current_source_hash`; an index rebuilt on demand
+    since the build counts too); the sources are hashed only when there is no current index.
+    With ``check_obsolete`` (RFC-0007's slow mode) every file is hashed, whatever the index
+    says, and a changed skill is ``obsolete``, the RFC's name for it."""
     manifest = read_manifest(runtime)
     if manifest is None:
         return "not-built"
-    if check_obsolete:
-        from skillc_index.files import source_hash
+    from skillc_index.files import source_hash
 
-        if source_hash(skill.source) != manifest.source_hash:
-            return "obsolete"
-    return "normal"
+    if check_obsolete:
+        return "obsolete" if source_hash(source) != manifest.source_hash else "normal"
+    from skillc_index.index.freshness import current_source_hash
+
+    current = current_source_hash(runtime, source)
+    if current is None:
+        try:
+            current = source_hash(source)
+        except (OSError, SkillcError):  # a file that cannot be read: not the build's sources
+            return "stale"
+    return "normal" if current == manifest.source_hash else "stale"
+
+
+def skill_status(
+    skill: InstalledSkill, source: Path, runtime: Path, *, check_obsolete: bool = False
+) -> Status:
+    """The STATUS of one installed skill (``source``: its folder as resolution names it, the
+    store's entry for a store skill): a store skill's :func:`build_status`; for any other,
+    the state of the search index reading it makes (the index is a cache, issue 34):
+    ``not-indexed`` without one, ``indexed`` when it is current (the stat-only check),
+    ``stale`` when its sources changed since."""
+    if skill.store is not None:
+        return build_status(source, runtime, check_obsolete=check_obsolete)
+    from skillc_index.index.freshness import current_source_hash
+    from skillc_index.index.schema import index_path
+
+    if not index_path(runtime, source).is_file():
+        return "not-indexed"
+    return "stale" if current_source_hash(runtime, source) is None else "indexed"
 
 
 def recover_stores(layout: Layout) -> None:
@@ -198,7 +231,9 @@ def list_skills(
 
     A store skill whose SKILL.md has invalid frontmatter is skipped with a notice (the RFC);
     the other installed skills are listed from file stats, their SKILL.md not read.
-    ``status="obsolete"`` implies ``check_obsolete`` (nothing is obsolete without it).
+    Statuses: :func:`skill_status`. ``status="obsolete"`` implies ``check_obsolete``; the
+    ``stale`` and ``obsolete`` filters both select the skills changed since their build (the
+    one condition, named ``obsolete`` with ``check_obsolete``).
     ``managed``: only the skills skillc manages; ``agent``: only those an agent sees (a
     target name); ``configured``: the config's trusted ``[targets]``. What was left out of
     the listing is a notice (``store_notices_only``: only the stores', when the caller reports
@@ -206,6 +241,9 @@ def list_skills(
     """
     from skillc_index.inventory.entries import installed_skills
 
+    wanted_statuses: set[str] = (
+        {"stale", "obsolete"} if status in ("stale", "obsolete") else {status}
+    )
     check_obsolete = check_obsolete or status == "obsolete"
     sees = None if agent is None else _seen_by(agent, layout, configured)
     recover_stores(layout)
@@ -231,8 +269,14 @@ def list_skills(
             and (not managed or skill.managed)
             and (sees is None or sees(skill.locations))
         )
-        # Hashing sources is the expensive part: only for skills that pass the cheap filters.
-        entry_status = skill_status(skill, runtime, check_obsolete and wanted)
+        # Checking sources is the expensive part: only for skills that pass the cheap filters
+        # (the others are counted in ``total``, never shown).
+        if wanted:
+            entry_status = skill_status(skill, source, runtime, check_obsolete=check_obsolete)
+        elif skill.store is not None:
+            entry_status = "not-built" if read_manifest(runtime) is None else "normal"
+        else:
+            entry_status = "not-indexed"
         found.append(
             SkillEntry(
                 skill.name,
@@ -250,7 +294,7 @@ def list_skills(
         entry
         for entry in found
         if scope in ("all", entry.scope)
-        and status in ("all", entry.status)
+        and (status == "all" or entry.status in wanted_statuses)
         and (pattern is None or fnmatchcase(entry.name, pattern))
         and (not managed or entry.managed)
         and (sees is None or sees(entry.locations))
