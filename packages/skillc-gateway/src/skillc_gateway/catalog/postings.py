@@ -53,6 +53,7 @@ __all__ = [
     "scratch",
     "store_vectors",
     "stored_vectors",
+    "unvectored",
 ]
 
 #: Bumped when the tables or the tokenizer change: the catalog then indexes every skill anew.
@@ -411,11 +412,18 @@ def passages(line: str) -> dict[int, int]:
 # -- the vectors (the semantic step, :mod:`.semantic`) ------------------------------------------
 
 
-def missing_vectors(db: sqlite3.Connection, limit: int) -> list[tuple[int, str]]:
-    """``(skill, text)`` of at most ``limit`` skills whose vector is not computed yet."""
+def missing_vectors(db: sqlite3.Connection, limit: int | None) -> list[tuple[int, str]]:
+    """``(skill, text)`` of at most ``limit`` skills (None: all) whose vector is not computed
+    yet."""
     return db.execute(
-        "SELECT skill, text FROM rank_vectors WHERE vec IS NULL LIMIT ?", (limit,)
+        "SELECT skill, text FROM rank_vectors WHERE vec IS NULL LIMIT ?",
+        (-1 if limit is None else limit,),
     ).fetchall()
+
+
+def unvectored(db: sqlite3.Connection) -> list[int]:
+    """The skills whose vector is not computed yet (the partial index: no text read)."""
+    return [skill for (skill,) in db.execute("SELECT skill FROM rank_vectors WHERE vec IS NULL")]
 
 
 def store_vectors(db: sqlite3.Connection, vectors: list[tuple[int, bytes]]) -> None:
