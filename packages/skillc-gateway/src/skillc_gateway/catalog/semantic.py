@@ -211,7 +211,14 @@ def available(wanted: bool | None = None) -> bool:
 
     if wanted is None:
         wanted = not switched_off("SKILLC_FIND_SEMANTIC")
-    return wanted and _files() is not None and all(find_spec(name) for name in _RUNTIME)
+    return wanted and _installed()
+
+
+@lru_cache(maxsize=1)
+def _installed() -> bool:
+    """Whether the model's files and runtime are installed (asked once per process: a warm
+    ``skc_find`` does not look for them at each query)."""
+    return _files() is not None and all(find_spec(name) for name in _RUNTIME)
 
 
 def ranker(wanted: bool | None = None) -> str:
