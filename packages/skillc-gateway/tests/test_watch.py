@@ -291,6 +291,7 @@ def test_the_quick_path_prints_what_the_command_prints(
 ) -> None:  # fmt: skip
     monkeypatch.chdir(project)
     monkeypatch.setenv("SKILLC_HOME", str(home))
+    monkeypatch.setenv("SKILLC_FIND_SEMANTIC", "0")  # as clean_env's commands rank
     commands = [
         ("paint a bicycle", "--path", "library"),
         ("--format=json", "paint a bicycle", "--path", "library"),
