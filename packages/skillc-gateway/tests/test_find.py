@@ -23,7 +23,7 @@ from skillc_gateway import find_skills
 from skillc_gateway.catalog import Catalog, database, postings
 from skillc_index import EmptyQuery, Layout, SkillDirectoryNotFound
 from skillc_index.build.skill import build_skill
-from skillc_index.installed import ROUTING_ROOTS_VARIABLE
+from skillc_index.inventory.folders import ROUTING_ROOTS_VARIABLE
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 WriteSkill = Callable[..., Path]
@@ -439,9 +439,12 @@ def test_a_new_skill_is_found_at_once(gateway: Run, project: Path, write_skill: 
     write_skill(project / ".skillc/skills/beta", "beta", "Pilot a zeppelin.")
     data = find(gateway, "zeppelin")
     assert (names(data), data["searched"], data["partial"]) == (["beta"], 2, False)
-    # a nested skill inside a known skill, at once too
+    # a SKILL.md nested in a store skill is one of its files (an agent reads the store's
+    # entries only: the inventory's rule, issue 34) ...
     write_skill(project / ".skillc/skills/alpha/refs/gamma", "gamma", "Land a zeppelin.")
-    assert sorted(names(find(gateway, "zeppelin"))) == ["beta", "gamma"]
+    assert sorted(names(find(gateway, "zeppelin"))) == ["beta"]
+    # ... while in a folder searched by path, a nested skill is found at once too
+    assert sorted(names(find(gateway, "zeppelin", "--path", ".skillc/skills/alpha"))) == ["gamma"]
 
 
 def test_an_edited_skill_is_read_again_at_once(
