@@ -83,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
                 pass
             built = time.perf_counter() - start
             loaded[library] = (skills, ev.FTSIndex(skills), roots, [(prefix, str(root))])
-            print(f"{library}: {len(skills)} skills, catalog ready in {built:.1f}s", file=sys.stderr)
+            note = f"{library}: {len(skills)} skills, catalog ready in {built:.1f}s"
+            print(note, file=sys.stderr)
         skills, index, roots, pairs = loaded[library]
         mapper = ev.PathMapper(skills, pairs)
         group_of = {s.id: s.group for s in skills}

@@ -36,10 +36,9 @@ def gitdir_for(repo: str, commit: str, mirrors: Path | None, cache: Path) -> Pat
     target = cache / key
     if not target.is_dir():
         cache.mkdir(parents=True, exist_ok=True)
-        subprocess.run(
-            ["git", "clone", "--bare", "--filter=blob:none", f"https://github.com/{repo}", str(target)],
-            check=True,
-        )
+        url = f"https://github.com/{repo}"
+        clone = ["git", "clone", "--bare", "--filter=blob:none", url, str(target)]
+        subprocess.run(clone, check=True)
     return target
 
 
@@ -74,10 +73,11 @@ def build(entry: dict[str, object], out: Path, mirrors: Path | None) -> int:
         parts = path.split("/")
         if any("/".join(parts[:n]) in folders for n in range(1, len(parts))):
             wanted.append((path, sha))
-    batch = git(gitdir, "cat-file", "--batch", data="".join(f"{sha}\n" for _, sha in wanted).encode())
+    shas = "".join(f"{sha}\n" for _, sha in wanted).encode()
+    batch = git(gitdir, "cat-file", "--batch", data=shas)
     root = out / repo.replace("/", "+")
     offset = 0
-    for path, sha in wanted:
+    for path, _sha in wanted:
         header_end = batch.index(b"\n", offset)
         _, _, size = batch[offset:header_end].decode().split()
         body = batch[header_end + 1 : header_end + 1 + int(size)]
