@@ -186,8 +186,12 @@ def test_status_normal_with_a_manifest(
     home: Path,
     write_manifest: Callable[..., Path],
 ) -> None:
-    write_manifest(populated / ".skillc" / "runtime" / "alpha", "alpha", "0" * 64)
-    write_manifest(home / ".skillc" / "runtime" / "beta", "beta", "0" * 64)
+    from skillc_index.files import source_hash
+
+    alpha = source_hash(populated / ".skillc" / "skills" / "alpha")
+    beta = source_hash(home / ".skillc" / "skills" / "beta")
+    write_manifest(populated / ".skillc" / "runtime" / "alpha", "alpha", alpha)
+    write_manifest(home / ".skillc" / "runtime" / "beta", "beta", beta)
     statuses = _statuses(list_json())
     assert statuses == {
         "alpha": "normal",
@@ -258,12 +262,12 @@ def test_check_obsolete(
     )
     write_manifest(home / ".skillc" / "runtime" / "aardvark", "aardvark", "e" * 64)
 
-    # without the check, any valid manifest means normal
+    # without the check, a build whose sources changed is stale (issue 34)
     assert _statuses(list_json()) == {
         "alpha": "normal",
-        "mid": "normal",
+        "mid": "stale",
         "zeta": "not-built",
-        "aardvark": "normal",
+        "aardvark": "stale",
         "beta": "normal",
     }
     checked = {
@@ -306,6 +310,9 @@ def test_status_filters(
 
     data = list_json("--status", "normal", "--check-obsolete")
     assert [s["name"] for s in data["skills"]] == ["alpha"]
+
+    data = list_json("--status", "stale")  # the same skills, by file stats
+    assert [(s["name"], s["status"]) for s in data["skills"]] == [("mid", "stale")]
 
     data = list_json("--status", "not-built")
     assert [s["name"] for s in data["skills"]] == ["zeta", "aardvark", "beta"]

@@ -28,10 +28,10 @@ from skillc_index import (
     fts_query,
     parse_frontmatter,
     parse_markdown,
-    require_index,
     search_sections,
 )
 from skillc_index.build.skill import build_skill
+from skillc_index.index.freshness import require_index
 from skillc_index.index.fts import index_tokenizer
 from skillc_index.markdown.document import read_skill_metadata
 

@@ -9,6 +9,7 @@ import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -94,12 +95,19 @@ def test_show_errors(built: ResolvedSkill) -> None:
         show_section(built, "Install", file="missing.md")
 
 
-def test_show_refuses_a_stale_index(built: ResolvedSkill) -> None:
+def test_show_serves_an_edited_skill_without_a_build(built: ResolvedSkill) -> None:
+    """The index is a cache (issue 34): an edit is read by the next ``show`` and ``search``
+    (the index is built again in the runtime), never served stale; the build's stub and
+    manifest stay what the build wrote."""
+    manifest = built.runtime / ".skillc-meta" / "manifest.json"
+    stub = built.runtime / "SKILL.md"
+    written = (manifest.read_bytes(), stub.read_bytes())
     skill_md = built.source / "SKILL.md"
     time.sleep(0.01)
     skill_md.write_text(skill_md.read_text("utf-8").replace("Run the", "Now run the"), "utf-8")
-    with pytest.raises(IndexUnusable):
-        show_section(built, "Install")
+    assert "Now run the installer." in show_section(built, "Install").text
+    assert [hit.section for hit in search_skill(built, "now").results] == ["Install", "Demo"]
+    assert (manifest.read_bytes(), stub.read_bytes()) == written
 
 
 @pytest.mark.parametrize(
@@ -116,13 +124,14 @@ def test_show_checks_the_index_once(
     import skillc_gateway._show as show_module
 
     calls: list[str] = []
-    original = show_module.require_index
+    for name in ("ensure_index", "checked_index"):
+        original = getattr(show_module, name)
 
-    def counting(skill: ResolvedSkill, tokenizer_setting: str) -> object:
-        calls.append(skill.name)
-        return original(skill, tokenizer_setting)
+        def counting(*args: object, _original: Any = original, **kwargs: object) -> object:
+            calls.append(_original.__name__)
+            return _original(*args, **kwargs)
 
-    monkeypatch.setattr(show_module, "require_index", counting)
+        monkeypatch.setattr(show_module, name, counting)
     if touch is not None:
         when = time.time() + touch
         os.utime(built.source / "SKILL.md", (when, when))  # same content, another time
@@ -131,12 +140,29 @@ def test_show_checks_the_index_once(
     assert len(calls) == checks
 
 
-def test_show_without_an_index_is_e002(resolved: ResolvedSkill) -> None:
+def test_show_without_an_index_builds_it(resolved: ResolvedSkill) -> None:
+    """Never built: the index is built on demand in the runtime, alone (no stub, no
+    manifest: nothing was built), and ``show`` answers."""
+    found = show_section(resolved, "Install")
+    assert found.text.startswith("## Install\n")
+    assert sorted(p.name for p in resolved.runtime.rglob("*") if p.is_file()) == [
+        index_path(resolved.runtime, resolved.source).name,
+        index_path(resolved.runtime, resolved.source).with_suffix(".lock").name,
+    ]
+
+
+def test_a_skill_too_large_to_index_on_demand_is_e002(resolved: ResolvedSkill) -> None:
+    """E002 remains for a skill that cannot be indexed, and says why (a sparse file: its
+    size is all that is looked at)."""
+    with (resolved.source / "big.txt").open("wb") as handle:
+        handle.truncate(33 << 20)
     with pytest.raises(IndexUnusable) as caught:
         show_section(resolved, "Install")
-    assert (
-        str(caught.value) == "error[E002]: search index unusable; run 'skc build demo' to rebuild"
+    assert str(caught.value) == (
+        "error[E002]: search index unusable for 'demo': too large to index on demand "
+        "(33.0 MiB of Markdown and text, more than 32 MiB)"
     )
+    assert not index_path(resolved.runtime, resolved.source).exists()
 
 
 def test_search_ranks_and_snippets(built: ResolvedSkill) -> None:
@@ -195,9 +221,8 @@ def test_search_errors(built: ResolvedSkill) -> None:
     db.close()
     with pytest.raises(IndexCollision):
         search_skill(built, "install")
-    path.write_bytes(b"garbage")
-    with pytest.raises(IndexUnusable):
-        search_skill(built, "install")
+    path.write_bytes(b"garbage")  # corrupt: built again
+    assert [hit.section for hit in search_skill(built, "installer").results] == ["Install", "Demo"]
 
 
 def test_cli_show_and_search(gateway: Run, built: ResolvedSkill, project: Path) -> None:
@@ -230,8 +255,9 @@ def test_cjk_search_after_a_cjk_build(project: Path, home: Path, demo: Path) -> 
     found = search_skill(skill, "数据", tokenizer_setting="cjk")
     assert [(r.file, r.section) for r in found.results] == [("zh.md", "指南")]
     assert "使用[MATCH]数据[/MATCH]库" in found.results[0].snippet
-    with pytest.raises(IndexUnusable):  # built for cjk: stale for the ascii setting
-        search_skill(skill, "数据", tokenizer_setting="ascii")
+    # built for cjk: stale for the ascii setting, which builds its own (no CJK splitting)
+    assert search_skill(skill, "数据", tokenizer_setting="ascii").results == ()
+    assert [r.section for r in search_skill(skill, "我们使用数据库来保存记录").results] == ["指南"]
 
 
 @pytest.mark.parametrize(
@@ -284,9 +310,11 @@ def test_a_failed_search_logs_no_results(
     gateway: Run, resolved: ResolvedSkill, project: Path, home: Path
 ) -> None:
     """RFC-0004:C-LOGGING: a search row always has ``result_count``; a failed one found 0."""
-    stale = gateway("search", "demo", "install")  # never built: E002
-    assert stale.returncode == 1 and stale.stderr.startswith("error[E002]")
-    build_skill("demo", Layout.discover(project, {"SKILLC_HOME": str(home)}))
+    with (resolved.source / "big.txt").open("wb") as handle:
+        handle.truncate(33 << 20)  # too large to index on demand: E002
+    too_large = gateway("search", "demo", "install")
+    assert too_large.returncode == 1 and too_large.stderr.startswith("error[E002]")
+    (resolved.source / "big.txt").unlink()
     empty = gateway("search", "demo", "  ")
     assert empty.returncode == 1 and empty.stderr.startswith("error[E004]")
     db = sqlite3.connect(project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db")

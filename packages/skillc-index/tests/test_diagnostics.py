@@ -13,7 +13,8 @@ from skillc_index import diagnostics as d
 # RFC-0005:C-CODES, as the RFC prints each line.
 RFC_LINES = {
     "E001": "error[E001]: skill '<skill>' not found",
-    "E002": "error[E002]: search index unusable; run 'skc build <skill>' to rebuild",
+    # not the RFC's "run 'skc build <skill>' to rebuild": the index is a cache (issue 34)
+    "E002": "error[E002]: search index unusable for '<skill>': <reason>",
     "E003": "error[E003]: index hash collision; delete .skillc-meta/search-<hash16>.db and rebuild",
     "E004": "error[E004]: empty query",
     "E010": "error[E010]: not a valid skill: '<path>' (missing SKILL.md)",
@@ -56,8 +57,8 @@ def test_registry_is_exactly_the_rfc_table() -> None:
     [
         (d.SkillNotFound("rust"), "error[E001]: skill 'rust' not found"),
         (
-            si.IndexUnusable("rust"),
-            "error[E002]: search index unusable; run 'skc build rust' to rebuild",
+            si.IndexUnusable("rust", "cannot read 'a.md': Permission denied"),
+            "error[E002]: search index unusable for 'rust': cannot read 'a.md': Permission denied",
         ),
         (
             d.IndexCollision("0123456789abcdef"),

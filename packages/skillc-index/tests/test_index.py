@@ -21,12 +21,12 @@ from skillc_index import (
     ResolvedSkill,
     index_path,
     parse_markdown,
-    require_index,
     resolve_skill,
 )
-from skillc_index.build.compiler import compile_skill, markdown_documents
+from skillc_index.build.compiler import compile_skill
 from skillc_index.diagnostics import IndexCollision
-from skillc_index.index.freshness import check_index, index_is_fresh
+from skillc_index.index.freshness import check_index, index_is_fresh, require_index
+from skillc_index.index.rows import markdown_documents
 from skillc_index.index.schema import hash16
 
 WriteSkill = Callable[..., Path]
@@ -105,12 +105,14 @@ def test_index_name_and_schema(skill: ResolvedSkill) -> None:
     assert "fts5(" in str(ddl["sections"]) and "porter unicode61" in str(ddl["sections"])
     assert "text COLLATE NOCASE" in str(ddl["idx_headings_text"])
     meta = dict(rows(db, "SELECT key, value FROM index_meta"))
-    assert meta["schema_version"] == "4"
+    assert meta["schema_version"] == "5"
     assert meta["skill_path"] == str(skill.source)
     assert meta["source_hash"] == result.source_hash == result.manifest.source_hash
     assert meta["tokenizer"] == "porter"
     assert {"indexed_at", "stats_at_ns"} <= set(meta)
     assert rows(db, "SELECT path FROM files ORDER BY path") == [("SKILL.md",), ("notes.txt",)]
+    digests = dict(rows(db, "SELECT path, sha256 FROM files"))
+    assert digests["notes.txt"] == hashlib.sha256(b"plain text notes\n").hexdigest()
     assert ("notes.txt", "", "plain text notes\n") in rows(db, "SELECT * FROM sections")
     assert rows(db, "SELECT file, text, level, start_line, end_line FROM headings") == [
         ("SKILL.md", "demo", 1, 6, 11),
@@ -480,7 +482,7 @@ def test_fresh_index_is_the_handle_or_none(skill: ResolvedSkill) -> None:
 def test_read_outline_gives_headings_in_build_order_and_the_limited_files(
     layout: Layout, project: Path, write_skill: WriteSkill
 ) -> None:
-    from skillc_index import read_outline, require_index
+    from skillc_index import read_outline
 
     folder = write_skill(project / ".skillc" / "skills" / "demo", body="## Usage\n")
     (folder / "b").mkdir()

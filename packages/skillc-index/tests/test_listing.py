@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -68,11 +69,36 @@ def test_statuses(layout: Layout, write_skill: WriteSkill) -> None:
     (stale / "more.md").write_text("# changed\n", encoding="utf-8")
 
     fast = {e.name: e.status for e in list_skills(layout).skills}
-    assert fast == {"built": "normal", "fresh": "not-built", "stale": "normal"}
+    assert fast == {"built": "normal", "fresh": "not-built", "stale": "stale"}  # issue 34
     slow = {e.name: e.status for e in list_skills(layout, check_obsolete=True).skills}
     assert slow == {"built": "normal", "fresh": "not-built", "stale": "obsolete"}
     assert [e.name for e in list_skills(layout, status="obsolete").skills] == ["stale"]
+    assert [e.name for e in list_skills(layout, status="stale").skills] == ["stale"]
     assert [e.name for e in list_skills(layout, status="not-built").skills] == ["fresh"]
+
+
+def test_stale_after_an_edit_read_through_the_cache(
+    layout: Layout, write_skill: WriteSkill
+) -> None:
+    """A built skill edited, then read (the index is built again on demand, so it is current
+    for the new sources): still ``stale``, the build (its stub) is what is out of date; an
+    edit undone makes it ``normal`` again; the stat-only check decides without hashing."""
+    from skillc_index.build.skill import build_skill
+    from skillc_index.index.cache import ensure_index
+    from skillc_index.layout import resolve_skill
+
+    source = write_skill(layout.store("project") / "demo")
+    build_skill("demo", layout)
+    assert {e.name: e.status for e in list_skills(layout).skills} == {"demo": "normal"}
+    skill_md = source / "SKILL.md"
+    original = skill_md.read_bytes()
+    time.sleep(0.01)
+    skill_md.write_bytes(original + b"\n## More\n")
+    assert {e.name: e.status for e in list_skills(layout).skills} == {"demo": "stale"}
+    ensure_index(resolve_skill("demo", layout), "ascii")  # a reader made the index current
+    assert {e.name: e.status for e in list_skills(layout).skills} == {"demo": "stale"}
+    skill_md.write_bytes(original)
+    assert {e.name: e.status for e in list_skills(layout).skills} == {"demo": "normal"}
 
 
 def test_invalid_manifest_is_not_built(layout: Layout, write_skill: WriteSkill) -> None:

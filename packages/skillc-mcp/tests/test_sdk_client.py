@@ -189,9 +189,9 @@ async def exercise(client: Client) -> dict[str, Any]:
         "Did you mean one of these?",
         "  - Install (SKILL.md)",
     ]
-    assert (await calls.error("skc_show", {"skill": "fresh", "section": "Fresh"})).startswith(
-        "error[E002]: search index unusable; run 'skc build fresh' to rebuild"
-    )
+    # never built: the index is made on demand (issue 34), no build step, no E002
+    unbuilt = await calls.ok("skc_show", {"skill": "fresh", "section": "Fresh"})
+    assert unbuilt["content"].startswith("# Fresh")
     assert await calls.error("skc_search", {"skill": "demo", "query": "  "}) == (
         "error[E004]: empty query"
     )

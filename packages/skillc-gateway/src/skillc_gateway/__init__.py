@@ -2,11 +2,12 @@
 
 ``outline`` (headings of every Markdown file), ``open`` (one file, verbatim) and ``sources``
 (the file tree) read the skill's sources; ``show`` (one section) and ``search`` (BM25 full
-text) use the index ``skc build`` wrote; ``find_skills`` ranks every installed skill for a
-task (the catalog, :mod:`skillc_gateway.catalog`); ``list_tools`` and ``plan_run``/``run_tool``
-list and run the tools of a gibb.eri.sh skill (spec/003); ``exec_in_skill`` runs a command in
-a skill's folder (``skc exec``). Each returns data; the ``skc``
-commands and the MCP server format it. Importing this package is cheap: names load on first use.
+text) use the skill's index, a cache built on demand when missing or stale;
+``find_skills`` ranks every installed skill for a task (the catalog,
+:mod:`skillc_gateway.catalog`); ``list_tools`` and ``plan_run``/``run_tool`` list and run the
+tools of a gibb.eri.sh skill (spec/003); ``exec_in_skill`` runs a command in a skill's folder
+(``skc exec``). Each returns data; the ``skc`` commands and the MCP server format it. Importing
+this package is cheap: names load on first use.
 """
 
 from __future__ import annotations

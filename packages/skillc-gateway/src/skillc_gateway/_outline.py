@@ -1,9 +1,11 @@
 """``outline``: the headings of every Markdown file of a skill (RFC-0002:C-OUTLINE).
 
-Shows the skill as it is now: from the headings of its index when the index is current (the
-stat-only check of ``show``: no Markdown is parsed, markdown-it is not even imported), else
-by parsing the sources, so a skill that was never built, or was edited since, is outlined
-all the same. Both give the same headings and warnings. Of a file over the Markdown parse
+Shows the skill as it is now: from the headings of its index, current (the stat-only check
+of ``show``: no Markdown is parsed, markdown-it is not even imported) or built on demand
+when it is not (``ensure_index``: the index is a cache, and the ``show`` that follows an
+outline finds it ready), so a skill that was never built, or was edited since, is outlined
+all the same; by parsing the sources only when the skill cannot be indexed (E002: too
+large...). Both give the same headings and warnings. Of a file over the Markdown parse
 limit (1 MiB or 20,000 lines), only the headings before the limit are listed, with a warning
 naming the file.
 """
@@ -12,7 +14,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from skillc_index import IndexHandle, IndexUnusable, Notice, ResolvedSkill, fresh_index
+from skillc_index import (
+    IndexCollision,
+    IndexHandle,
+    IndexUnusable,
+    Notice,
+    ResolvedSkill,
+    ensure_index,
+    fresh_index,
+)
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
@@ -40,20 +50,27 @@ class Outline(Record):
     """A file over the parse limit (its headings after the limit are not listed)."""
 
 
-def outline(skill: ResolvedSkill, *, level: int | None = None) -> Outline:
+def outline(
+    skill: ResolvedSkill, *, level: int | None = None, tokenizer_setting: str = "ascii"
+) -> Outline:
     """Headings of the skill's ``.md`` files, files in bytewise path order, headings in file
     order; only levels ``<= level`` when given. Hidden files and folders are not sources; only
     regular files inside the skill are read (E021/E012 for one swapped meanwhile).
 
     Read from the skill's index when it is current (any tokenizer: headings do not depend on
-    it); parsed from the sources when there is no usable index or it cannot be read."""
+    it), else from the index built on demand for ``tokenizer_setting`` (and again when it
+    fails to read); parsed from the sources when the skill cannot be indexed."""
     index = fresh_index(skill)
-    if index is not None:
+    try:
+        if index is None:
+            index = ensure_index(skill, tokenizer_setting)
         try:
             return _indexed_outline(skill, index, level)
-        except IndexUnusable:  # unreadable after all: the sources still are
-            pass
-    return _parsed_outline(skill, level)
+        except IndexUnusable:  # RFC-0004: a read failure is corruption: built again
+            index = ensure_index(skill, tokenizer_setting, damaged=index)
+            return _indexed_outline(skill, index, level)
+    except (IndexUnusable, IndexCollision):  # cannot be indexed, or unreadable after all
+        return _parsed_outline(skill, level)  # the sources still are
 
 
 def _indexed_outline(skill: ResolvedSkill, index: IndexHandle, level: int | None) -> Outline:
@@ -84,7 +101,7 @@ def _parsed_outline(skill: ResolvedSkill, level: int | None) -> Outline:
     for relative in walk_skill(skill.source).files:
         if not relative.endswith(".md"):
             continue
-        doc = parse_markdown(read_text_in_root(skill.source, relative))
+        doc = parse_markdown(read_text_in_root(skill.source, relative), links=False, metadata=False)
         notice = limit_notice(str(skill.source / relative), doc)
         if notice is not None:
             warnings.append(notice)

@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from skillc_index import (
+    IndexUnusable,
     ResolvedSkill,
     SectionHit,
+    ensure_index,
     fts_query,
-    require_index,
     search_sections,
 )
 from skillc_index.record import Record
@@ -52,9 +53,14 @@ def search_skill(
 ) -> SearchResult:
     """The ``limit`` sections that best match ``query``.
 
-    Raises E004 for an empty query, E002/E003 for an unusable or colliding index (the index
-    is checked first, in RFC-0004's order).
+    The index is checked first, in RFC-0004's order, and built on demand when it is not
+    current (``ensure_index``); one that fails to read is built again, once. Raises E004 for
+    an empty query, E002 for a skill that cannot be indexed, E003 for a colliding index.
     """
-    index = require_index(skill, tokenizer_setting)
+    index = ensure_index(skill, tokenizer_setting)
     match = fts_query(query, index.meta.tokenizer)  # the tokenizer the check required
-    return SearchResult(query, tuple(search_sections(index, match, limit)))
+    try:
+        return SearchResult(query, tuple(search_sections(index, match, limit)))
+    except IndexUnusable:  # RFC-0004: a read failure is corruption
+        index = ensure_index(skill, tokenizer_setting, damaged=index)
+        return SearchResult(query, tuple(search_sections(index, match, limit)))

@@ -143,8 +143,9 @@ SHOW: Operation[ShowParams, SectionResult] = Operation(
     description="Read one section of a skill: the text under a heading down to the next "
     "heading of the same or a higher level. Use it after skc_outline or skc_search to read "
     "just the part you need instead of whole files. Matching ignores case, and a line copied "
-    "from the skill's stub ('Heading — description') works. Needs a built index: on E002 run "
-    "skc_build. On E020 the error lists similar headings to retry with.",
+    "from the skill's stub ('Heading — description') works. Works on any installed skill, "
+    "built or not (its index is made on demand). On E020 the error lists similar headings "
+    "to retry with.",
     params=ShowParams,
     run=show,
     output="skillc_gateway.shapes:ShowShape",
@@ -197,7 +198,8 @@ SEARCH: Operation[SearchParams, SearchResults] = Operation(
     "every word of the query must appear, in any order. Returns the best sections first, each "
     "with its file, heading and a snippet marking hits as [MATCH]...[/MATCH]. Use it when you "
     "do not know which section holds the answer, then read it with skc_show (section and file "
-    "from the result). Needs a built index: on E002 run skc_build.",
+    "from the result). Works on any installed skill, built or not (its index is made on "
+    "demand).",
     params=SearchParams,
     run=search,
     output="skillc_gateway.shapes:SearchShape",

@@ -1,9 +1,10 @@
 """``show``: one section of a skill, found through the headings index (RFC-0002:C-SHOW).
 
-The heading is looked up in the index that ``skc build`` wrote, never by parsing Markdown
-here; an index that no longer matches the sources is E002, so no stale lines are served.
-The index is checked once (``require_index``); the file read is then compared with the stats
-that check proved (``IndexHandle.describes``), and only a file changed since is hashed again.
+The heading is looked up in the index, never by parsing Markdown here: the index ``skc
+build`` wrote, or the one built on demand when it is missing or no longer matches the
+sources (``ensure_index``: the index is a cache), so no stale lines are served. The index is
+checked once; the file read is then compared with the stats that check proved
+(``IndexHandle.describes``), and only a file changed since is hashed again.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from skillc_index import (
     FileStat,
     HiddenPath,
     IndexedHeading,
+    IndexHandle,
     IndexUnusable,
     ResolvedSkill,
     SectionNotFound,
@@ -30,10 +32,11 @@ from skillc_index import (
     open_in_root,
     printable,
     read_headings,
-    require_index,
     safe_join,
     section_queries,
 )
+from skillc_index.index.cache import ATTEMPTS, ensure_index
+from skillc_index.index.freshness import checked_index
 from skillc_index.record import Record
 
 MAX_SUGGESTIONS = 5
@@ -114,8 +117,11 @@ def show_section(
     """The content of the first heading matching ``section`` (case-insensitive, Unicode
     case folding), in file (bytewise) then line order; only in ``file`` when given.
 
-    Raises E002/E003 (index unusable or colliding), E012 (``file`` outside the skill), E021
-    (``file`` does not exist or is not a regular file; a hidden ``file``, one with a
+    The index is built on demand when it is not current (``ensure_index``), and again when
+    the section's file changed between the check and the read, or the index fails to read:
+    never more than ``ATTEMPTS`` times in all. Raises E002 (the skill cannot be indexed, or
+    its file kept changing), E003 (a colliding index), E012 (``file`` outside the skill),
+    E021 (``file`` does not exist or is not a regular file; a hidden ``file``, one with a
     dot-file or dot-folder component, unless ``hidden``: hidden files are never indexed),
     E020 with up to five suggestions (no heading matches). The section's file is read only
     if it is a regular file inside the skill (opened component by component, never a FIFO).
@@ -125,19 +131,74 @@ def show_section(
         target = safe_join(skill.source, file)  # E012 first
         if not hidden and is_hidden(file):
             raise HiddenPath(file)
-    index = require_index(skill, tokenizer_setting)
-    if file is not None:
-        if not target.is_file():
-            raise SkillFileNotFound(file)
-        relative = target.relative_to(skill.source.resolve()).as_posix()
+    damaged: IndexHandle | None = None
+    reason = ""
+    for _attempt in range(ATTEMPTS):
+        index = ensure_index(skill, tokenizer_setting, damaged=damaged)
+        damaged = None
+        if file is not None:
+            if not target.is_file():
+                raise SkillFileNotFound(file)
+            relative = target.relative_to(skill.source.resolve()).as_posix()
+        try:
+            query, matches = _matches(index, section, relative)
+        except IndexUnusable:  # RFC-0004: a read failure is corruption: built again
+            damaged = index
+            continue
+        found = matches[0]
+        path = safe_join(skill.source, found.file)
+        try:
+            with open_in_root(skill.source, found.file) as handle:
+                before = os.fstat(handle.fileno())
+                text, total, shown = read_lines(
+                    handle, found.start_line, found.end_line, max_lines, skip
+                )
+        except OSError as exc:
+            raise UnreadableFile(found.file, exc.strerror or str(exc)) from exc
+        seen = FileStat(found.file, before.st_size, before.st_mtime_ns)
+        # Changed after the index was checked (or too close to it for its stats to tell):
+        # the lines read are the indexed ones only if the sources still hash as the index
+        # says (checked now, after the read); else the index is built again and read again.
+        if not index.describes(seen) and checked_index(skill, tokenizer_setting)[1] is None:
+            reason = f"'{found.file}' changed while it was read"
+            continue
+        try:
+            after = path.stat()
+        except OSError:
+            reason = f"'{found.file}' vanished while it was read"
+            continue
+        if FileStat(found.file, after.st_size, after.st_mtime_ns) != seen:
+            # Written to while it was read or checked: these may not be the indexed lines.
+            reason = f"'{found.file}' changed while it was read"
+            continue
+        warnings = (multiple_matches(query),) if len(matches) > 1 else ()
+        return SectionText(
+            found.file,
+            found.text,
+            found.level,
+            found.start_line,
+            found.end_line,
+            text,
+            total,
+            shown,
+            len(matches),
+            warnings,
+        )
+    raise IndexUnusable(skill.name, reason or "its index failed to read after it was built")
+
+
+def _matches(
+    index: IndexHandle, section: str, relative: str | None
+) -> tuple[str, list[IndexedHeading]]:
+    """The query that matched and the headings it matched, in file then line order; E020
+    with suggestions when none does (E002 when the index fails to read)."""
     matches: list[IndexedHeading] = []
     query = normalize_query(section)
     for candidate in section_queries(section):
         matches = find_headings(index, candidate, relative) if candidate else []
         if matches:
-            query = candidate
-            break
-    if not matches and query:
+            return candidate, matches
+    if query:
         # a heading with control characters, as a stub lists it or text output shows it
         headings = list(read_headings(index, relative))
         folded = query.casefold()
@@ -149,41 +210,5 @@ def show_section(
         ]
         if not matches:
             raise SectionNotFound(query, _suggestions(query, headings))
-    if not matches:
-        raise SectionNotFound(section, [])
-    found = matches[0]
-    path = safe_join(skill.source, found.file)
-    try:
-        with open_in_root(skill.source, found.file) as handle:
-            before = os.fstat(handle.fileno())
-            text, total, shown = read_lines(
-                handle, found.start_line, found.end_line, max_lines, skip
-            )
-    except OSError as exc:
-        raise UnreadableFile(found.file, exc.strerror or str(exc)) from exc
-    seen = FileStat(found.file, before.st_size, before.st_mtime_ns)
-    if not index.describes(seen):
-        # Changed after the index was checked (or too close to it for its stats to tell):
-        # the lines read are the indexed ones only if the sources still hash as the index
-        # says (checked now, after the read; E002 if not).
-        require_index(skill, tokenizer_setting)
-    try:
-        after = path.stat()
-    except OSError as exc:
-        raise IndexUnusable(skill.name, f"'{found.file}' vanished while it was read") from exc
-    if FileStat(found.file, after.st_size, after.st_mtime_ns) != seen:
-        # Written to while it was read or checked: these may not be the indexed lines.
-        raise IndexUnusable(skill.name, f"'{found.file}' changed while it was read")
-    warnings = (multiple_matches(query),) if len(matches) > 1 else ()
-    return SectionText(
-        found.file,
-        found.text,
-        found.level,
-        found.start_line,
-        found.end_line,
-        text,
-        total,
-        shown,
-        len(matches),
-        warnings,
-    )
+        return query, matches
+    raise SectionNotFound(section, [])

@@ -1,6 +1,6 @@
-"""The commands that read a skill by its sections, through the index ``skc build`` wrote:
-``show`` (one section, RFC-0002:C-SHOW) and ``search`` (the sections that hold some words,
-RFC-0004).
+"""The commands that read a skill by its sections, through the skill's index (a cache,
+built on demand: :func:`skillc_index.ensure_index`): ``show`` (one section, RFC-0002:C-SHOW)
+and ``search`` (the sections that hold some words, RFC-0004).
 
 A module of their own: agents run them many times a session, and ``skc show`` or ``skc
 search`` imports this module only, which defines no other command (a click command with its
@@ -32,7 +32,8 @@ def show_command(result: SectionResult, call: Call[ShowParams]) -> None:
 
     Prints the section under the heading SECTION: from the heading to the next heading of
     the same or a higher level. Matching ignores case; text after " — " is ignored, so a
-    line copied from the skill's stub works. Needs a current index (`skc build SKILL`).
+    line copied from the skill's stub works. Any skill can be read, built or not: its index
+    is (re)built on demand when missing or stale.
 
     \b
     Examples:
@@ -51,7 +52,8 @@ def search_command(result: SearchResults, call: Call[SearchParams]) -> None:
 
     Full-text search (BM25) over every section of the skill's `.md` and `.txt` files. Every
     word of QUERY must appear (in any order); FTS5 operators are searched as plain words.
-    Needs a current index (`skc build SKILL`). JSON is the stable format.
+    Built or not, the skill's index is (re)built on demand when missing or stale. JSON is
+    the stable format.
 
     \b
     Examples:

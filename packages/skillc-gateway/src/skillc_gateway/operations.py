@@ -104,7 +104,7 @@ def outline(session: Session, params: OutlineParams) -> OutlineResult:
     from skillc_gateway._outline import outline as read_outline
 
     with session.logged("outline", params.skill, params.log_args()) as skill:
-        found = read_outline(skill, level=params.level)
+        found = read_outline(skill, level=params.level, tokenizer_setting=session.config.tokenizer)
     kept = session.fitting([heading.to_dict() for heading in found.headings])
     if kept < len(found.headings):
         from skillc_index import Notice

@@ -36,6 +36,7 @@ _EXPORTS: dict[str, str] = {
     "Spelling": "diagnostics",
     "SkillcError": "diagnostics",
     "IndexUnusable": "diagnostics",
+    "IndexCollision": "diagnostics",
     "EmptyQuery": "diagnostics",
     "NotASkill": "diagnostics",
     "PathEscapesRoot": "diagnostics",
@@ -128,7 +129,7 @@ _EXPORTS: dict[str, str] = {
     "FileStat": "index.schema",
     "IndexedHeading": "index.schema",
     "IndexHandle": "index.freshness",
-    "require_index": "index.freshness",
+    "ensure_index": "index.cache",
     "fresh_index": "index.freshness",
     "fts_query": "index.fts",
     "read_headings": "index.queries",
@@ -190,6 +191,7 @@ if TYPE_CHECKING:
         FileTooLarge,
         FindServerError,
         HiddenPath,
+        IndexCollision,
         IndexUnusable,
         InternalError,
         InvalidOption,
@@ -218,7 +220,8 @@ if TYPE_CHECKING:
         walk_skill,
         within,
     )
-    from skillc_index.index.freshness import IndexHandle, fresh_index, require_index
+    from skillc_index.index.cache import ensure_index
+    from skillc_index.index.freshness import IndexHandle, fresh_index
     from skillc_index.index.fts import fts_query
     from skillc_index.index.queries import (
         SectionHit,

@@ -27,8 +27,9 @@ def list_command(result: SkillList, call: Call[ListParams]) -> None:
 
     Skills come from the project store (`.skillc/skills/`, found by walking up from the
     current folder) and then the global store (`~/.skillc/skills/`), project first, each by
-    name. STATUS is `normal` (built), `not-built`, or with --check-obsolete `obsolete`
-    (sources changed since the last build).
+    name. STATUS is `normal` (built and current), `stale` (sources changed since the last
+    build; `obsolete` with --check-obsolete, which hashes every file) or `not-built`. Every
+    skill can be read (`skc show`, `search`...) built or not.
 
     With --budget, a table per agent skills folder instead: the skills the agent lists, the
     estimated tokens of their names and descriptions (4 characters a token) against the
@@ -40,7 +41,7 @@ def list_command(result: SkillList, call: Call[ListParams]) -> None:
     Examples:
       skc list
       skc list --scope global --pattern 'py*'
-      skc list --check-obsolete --status obsolete
+      skc list --status stale
       skc list --budget
       skc list --format json
     """

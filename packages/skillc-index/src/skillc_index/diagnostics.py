@@ -29,9 +29,12 @@ Severity = Literal["error", "warning"]
 NoticeLevel = Literal["error", "warning", "info"]
 
 #: RFC-0005:C-CODES, verbatim: code -> message template (without the ``error[EXXX]: `` prefix).
+#: Except E002, whose RFC text ("run 'skc build <skill>' to rebuild") no longer applies: the
+#: index is a cache built on demand (DECISIONS "Gateway and index"), so E002 is left for a
+#: skill that cannot be indexed, and says why.
 TEMPLATES: dict[str, str] = {
     "E001": "skill '<skill>' not found",
-    "E002": "search index unusable; run 'skc build <skill>' to rebuild",
+    "E002": "search index unusable for '<skill>': <reason>",
     "E003": "index hash collision; delete .skillc-meta/search-<hash16>.db and rebuild",
     "E004": "empty query",
     "E010": "not a valid skill: '<path>' (missing SKILL.md)",
@@ -196,10 +199,13 @@ class SkillNotFound(SkillcError):
 
 
 class IndexUnusable(SkillcError):
+    """E002: the skill cannot be indexed (the index is a cache, built on demand: DECISIONS
+    "Gateway and index"), or its index failed to read; ``reason`` says why."""
+
     code = "E002"
 
     def __init__(self, skill: str, reason: str = "") -> None:
-        super().__init__(Diagnostic(self.code, {"skill": skill}))
+        super().__init__(Diagnostic(self.code, {"skill": skill, "reason": reason or "unknown"}))
         self.skill = skill
         self.reason = reason
 

@@ -101,10 +101,12 @@ INIT: Operation[InitParams, InitResult] = Operation(
 class ListParams(Record):
     scope: Annotated[Literal["project", "global", "all"], Param("Which store to list.")] = "all"
     status: Annotated[
-        Literal["normal", "not-built", "obsolete", "all"],
+        Literal["normal", "stale", "not-built", "obsolete", "all"],
         Param(
-            "Only skills with this status (obsolete implies check_obsolete).",
-            help="Only skills with this build status (obsolete implies --check-obsolete).",
+            "Only skills with this status (stale and obsolete: changed since the last build; "
+            "obsolete implies check_obsolete).",
+            help="Only skills with this build status (stale and obsolete: changed since the "
+            "last build; obsolete implies --check-obsolete).",
         ),
     ] = "all"
     limit: Annotated[
@@ -126,8 +128,10 @@ class ListParams(Record):
     check_obsolete: Annotated[
         bool,
         Param(
-            "Compare source hashes with the last build (slower).",
-            help="Compare source hashes with the last build to find obsolete runtimes (slower).",
+            "Hash every source file to compare with the last build, not trusting file stats "
+            "(slower); a changed skill is then 'obsolete' (RFC-0007's name) instead of 'stale'.",
+            help="Hash every source file to compare with the last build (slower); a changed "
+            "skill is then 'obsolete' instead of 'stale'.",
         ),
     ] = False
     budget: Annotated[
@@ -184,10 +188,11 @@ LIST: Operation[ListParams, SkillList] = Operation(
     title="List skills",
     description="List the skills skillc manages, project store first (found by walking up "
     "from the working directory), then the global store, each with its build status: normal "
-    "(built), not-built, or with `check_obsolete` obsolete (changed since the last build). "
-    "Use it to learn the names of the available skills before the other tools, or to find "
-    "skills that need skc_build. With `budget`, it also says what each agent skills folder "
-    "costs the agent's skill listing, against its budget.",
+    "(built and current), stale (its sources changed since the last build; `obsolete` with "
+    "`check_obsolete`) or not-built. Every skill can be read (skc_show, skc_search...) built or "
+    "not. Use it to learn the names of the available skills before the other tools, or to find "
+    "skills whose build (the stub agents load) is out of date. With `budget`, it also says "
+    "what each agent skills folder costs the agent's skill listing, against its budget.",
     params=ListParams,
     run=list_,
     output="skillc_index.listing.shapes:ListShape",
@@ -318,11 +323,11 @@ BUILD: Operation[BuildParams, BuildResult | BatchResult] = Operation(
     title="Build and deploy a skill",
     description="Compile a skill into its runtime (a short stub SKILL.md that points agents "
     "to these tools, a manifest and the search index) and deploy it to agent folders "
-    "(default: claude, as a symlink). Run it after creating or editing a skill, and when "
-    "skc_show or skc_search fail with E002 (index missing or stale). A path outside the "
-    "stores is first imported (copied) into the project store. Rebuilding an unchanged skill "
-    "only re-checks it. Without `force` it never replaces a different skill in the store nor "
-    "a folder skillc did not create.",
+    "(default: claude, as a symlink). Run it after creating or editing a skill, so agents "
+    "load the new stub (reading a skill with skc_show or skc_search needs no build). A path "
+    "outside the stores is first imported (copied) into the project store. Rebuilding an "
+    "unchanged skill only re-checks it. Without `force` it never replaces a different skill in "
+    "the store nor a folder skillc did not create.",
     params=BuildParams,
     run=build,
     output="skillc_index.build.shapes:BuildShape",

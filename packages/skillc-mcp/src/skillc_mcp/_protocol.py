@@ -55,8 +55,8 @@ INSTRUCTIONS = (
     "task, best first, with the section to read; skc_list gives the skill names. To use a skill, "
     "see what it covers with skc_outline (headings) or skc_search (full text), then read "
     "only what you need with skc_show (one section) or skc_open (one file); skc_sources lists "
-    "its files. To write a skill: skc_init, edit it, skc_lint, then skc_build (show and search "
-    "need the index it writes: error E002 means run skc_build). Failures are results whose "
+    "its files. To write a skill: skc_init, edit it, skc_lint, then skc_build (which deploys "
+    "it to agents; reading a skill needs no build). Failures are results whose "
     "text starts with error[EXXX]: and says what to do."
 )
 

@@ -28,7 +28,7 @@ import hashlib
 import math
 import time
 from array import array
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from importlib.util import find_spec
@@ -41,12 +41,15 @@ if TYPE_CHECKING:
 __all__ = [
     "BODY_TOKENS",
     "FILES",
+    "QUERY_FILL",
     "SEMANTIC_POOL",
     "SEMANTIC_WEIGHT",
     "Model",
+    "available",
     "blend",
     "fill",
     "model",
+    "pending",
     "ranker",
     "unfilled",
 ]
@@ -88,8 +91,15 @@ BODY_TOKENS = 128
 #: (z-score, negative as 0) over the highest one.
 SEMANTIC_POOL = 100
 SEMANTIC_WEIGHT = 0.5
-#: Vectors computed per :func:`fill` call at most, between two looks at the clock.
-_FILL_BATCH = 64
+#: Vectors computed per :func:`fill` call at most, between two looks at the clock (the
+#: find server fills between two requests: one waits for a batch at most).
+_FILL_BATCH = 16
+#: A query computes the missing vectors itself only when they are this few (a skill edited,
+#: a few installed): more (a first find, a library installed) are the find server's work, in
+#: the background (:func:`fill` from :meth:`.server.FindServer.serve`), and the query's
+#: answer is ranked by the words alone meanwhile (``ranker`` says so). At about 15 ms a
+#: vector on 2 cores, 2,500 skills' vectors take 40 s: no first answer waits for them.
+QUERY_FILL = 32
 
 
 class Model:
@@ -206,6 +216,24 @@ def _load() -> Model | None:
         return None
 
 
+def available(wanted: bool | None = None) -> bool:
+    """Whether the semantic step is ``wanted`` (None: as this process's environment says)
+    and its files and runtime are installed, without loading the model (nothing imported):
+    whether :func:`model` would be worth loading."""
+    from skillc_gateway.catalog import switched_off
+
+    if wanted is None:
+        wanted = not switched_off("SKILLC_FIND_SEMANTIC")
+    return wanted and _installed()
+
+
+@lru_cache(maxsize=1)
+def _installed() -> bool:
+    """Whether the model's files and runtime are installed (asked once per process: a warm
+    ``skc_find`` does not look for them at each query)."""
+    return _files() is not None and all(find_spec(name) for name in _RUNTIME)
+
+
 def ranker(wanted: bool | None = None) -> str:
     """What ranks: ``lexical``, or ``lexical+semantic`` with the model, when the step is
     ``wanted`` (None: as this process's environment says)."""
@@ -215,20 +243,28 @@ def ranker(wanted: bool | None = None) -> str:
 # -- the vectors in the catalog, and the blend ---------------------------------------------------
 
 
-def unfilled(db: sqlite3.Connection) -> bool:
-    """Whether the model is there and some skills have no vector yet (:func:`fill`)."""
+def unfilled(db: sqlite3.Connection, few: int | None = None, wanted: bool | None = None) -> bool:
+    """Whether some skills have no vector yet (at most ``few`` of them, when given) and the
+    model is there when ``wanted`` (as :func:`model`; loaded only when some are missing)."""
     from skillc_gateway.catalog.postings import missing_vectors
 
-    return model() is not None and bool(missing_vectors(db, 1))
+    missing = len(missing_vectors(db, 1 if few is None else few + 1))
+    return bool(missing) and (few is None or missing <= few) and model(wanted) is not None
 
 
-def fill(db: sqlite3.Connection, until: float) -> bool:
+def fill(
+    db: sqlite3.Connection, until: float, few: int | None = None, wanted: bool | None = None
+) -> bool:
     """Compute the missing vectors (of the skills indexed since, :func:`.postings.add` leaves
     them out) until ``until`` (``time.monotonic()``); whether some are still missing.
-    Nothing without the model."""
+    Nothing without the model (``wanted`` as :func:`model`), nor when more than ``few`` are
+    missing (given: a query's share, :data:`QUERY_FILL`; the rest is the find server's).
+    The model is loaded only when some are missing."""
     from skillc_gateway.catalog.postings import missing_vectors, store_vectors
 
-    found = model()
+    if not unfilled(db, few, wanted):
+        return False
+    found = model(wanted)
     if found is None:
         return False
     while True:
@@ -239,7 +275,14 @@ def fill(db: sqlite3.Connection, until: float) -> bool:
             db, [(skill, part, found.part_vector(part, text)) for skill, part, text in rows]
         )
         if time.monotonic() >= until:
-            return True
+            return bool(missing_vectors(db, 1))
+
+
+def pending(db: sqlite3.Connection, candidates: Collection[int]) -> int:
+    """How many of ``candidates`` (skill ids) have no vector yet."""
+    from skillc_gateway.catalog.postings import unvectored
+
+    return sum(1 for skill in unvectored(db) if skill in candidates)
 
 
 def blend(

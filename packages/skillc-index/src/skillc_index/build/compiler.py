@@ -43,19 +43,26 @@ from skillc_index.diagnostics import (
     PathEscapesRoot,
     UnreadableFile,
 )
-from skillc_index.files import SkillFiles, read_text_in_root, source_hash, walk_skill
+from skillc_index.files import (
+    SkillFiles,
+    combine_digests,
+    file_digests,
+    read_text_in_root,
+    walk_skill,
+)
 from skillc_index.index.freshness import IndexHandle, IndexState, fresh_index, inspect_index
 from skillc_index.index.fts import index_tokenizer
-from skillc_index.index.schema import RACY_WINDOW_NS, Document, FileStat, stat_files
+from skillc_index.index.rows import file_rows, indexed_files
+from skillc_index.index.schema import RACY_WINDOW_NS, FileStat, stat_files
 from skillc_index.index.writer import IndexCounts, ParsedFile, write_index
 from skillc_index.layout import META_DIR, SKILL_FILE, ResolvedSkill
-from skillc_index.text import normalize_newlines, valid_utf8
+from skillc_index.text import valid_utf8
 
 if TYPE_CHECKING:
     from skillc_index.build.stub import Reference
     from skillc_index.markdown.document import MarkdownDoc
 
-__all__ = ["CompileResult", "IndexReport", "Progress", "compile_skill", "markdown_documents"]
+__all__ = ["CompileResult", "IndexReport", "Progress", "compile_skill"]
 
 #: ``progress(done, total)``: called as each file is parsed and indexed.
 Progress = Callable[[int, int], None]
@@ -92,34 +99,6 @@ class CompileResult:
     files: int
     notices: tuple[Notice, ...] = ()
     """Warnings of the compile: a Markdown file over the parse limit (1 MiB or 20,000 lines)."""
-
-
-def markdown_documents(rel: str, text: str, doc: MarkdownDoc) -> Iterator[Document]:
-    """RFC-0004:C-FORMATS for one ``.md`` file: ``(file, section, content)`` rows.
-
-    A section is its heading line through the line before the next heading of the same or a
-    higher level (subsections included, DECISIONS). Text between the frontmatter and the first
-    heading, when not blank, is one more document with section ``""`` (so a file without
-    headings is searchable as a whole); the frontmatter itself is not content. Of a file over
-    the parse limit, the text after its last parsed heading is that heading's section.
-    Linear in the file's size: each section is a slice of one list of lines, and a line is in
-    at most six sections (one per heading level).
-    """
-    lines = normalize_newlines(text).split("\n")  # the lines of the headings' numbers
-
-    def span(start: int, end: int) -> str:
-        """Lines ``start`` to ``end - 1`` (1-based), each with its newline."""
-        chunk = lines[start - 1 : end - 1]
-        if not chunk:
-            return ""
-        return "\n".join(chunk) + ("\n" if end - 1 < len(lines) else "")
-
-    first = doc.headings[0].line if doc.headings else len(lines) + 1
-    preamble = span(doc.frontmatter.body_start, first)
-    if preamble.strip():
-        yield rel, "", preamble
-    for heading in doc.headings:
-        yield rel, heading.text, span(heading.line, heading.end_line)
 
 
 def _sha256(path: Path) -> str | None:
@@ -193,7 +172,7 @@ class _Sources:
         from skillc_index.markdown.frontmatter import parse_frontmatter
 
         self.skill, self.progress = skill, progress
-        self.indexed = [rel for rel in files.files if rel.endswith((".md", ".txt"))]
+        self.indexed = indexed_files(files.files)
         self.has_files = any(not rel.endswith(".md") for rel in files.files)
         self.text = _read_text(skill.source, SKILL_FILE)
         # SKILL.md: its frontmatter only until parsed() parses the whole file
@@ -224,14 +203,11 @@ class _Sources:
         for done, rel in enumerate(self.indexed, start=1):
             text = self.text if rel == SKILL_FILE else _read_text(self.skill.source, rel)
             if rel.endswith(".txt"):
-                yield ParsedFile(rel, [(rel, "", text)], [])
+                yield file_rows(rel, text, None)
             else:
-                doc = parse_markdown(text)
+                doc = parse_markdown(text, links=False)  # the frontmatter: the stub's
                 self._check_limit(rel, doc)
-                headings = [(rel, h.text, h.level, h.line, h.end_line) for h in doc.headings]
-                yield ParsedFile(
-                    rel, markdown_documents(rel, text, doc), headings, doc.parsed_lines
-                )
+                yield file_rows(rel, text, doc)
                 if rel == SKILL_FILE:
                     self.doc = doc
                     self.headings = [(h.level, h.text) for h in doc.headings]
@@ -361,7 +337,8 @@ def compile_skill(
         time.sleep(wait_ns / 1e9)
         stats = stat_files(source, found.files)
     stats_at_ns = time.time_ns()
-    current_hash = source_hash(source, found.files)
+    digests = file_digests(source, found.files)
+    current_hash = combine_digests(digests)
     tokenizer = index_tokenizer(tokenizer_setting)
     state = inspect_index(runtime, source, current_hash, tokenizer)
     if state.status == "collision":
@@ -384,7 +361,7 @@ def compile_skill(
     )
     if not up_to_date or manifest is None:
         counts, manifest, notices = _write_runtime(
-            skill, found, progress, state, tokenizer, current_hash, stats, stats_at_ns
+            skill, found, progress, state, tokenizer, current_hash, stats, digests, stats_at_ns
         )
 
     if counts is None:
@@ -415,6 +392,7 @@ def _write_runtime(
     tokenizer: str,
     current_hash: str,
     stats: Mapping[str, FileStat],
+    digests: Mapping[str, str],
     stats_at_ns: int,
 ) -> tuple[IndexCounts | None, Manifest, tuple[Notice, ...]]:
     """Read SKILL.md (E011 before anything is written), then write the new runtime: a new
@@ -432,6 +410,7 @@ def _write_runtime(
             tokenizer=tokenizer,
             parsed=sources.parsed(),
             files=stats,
+            digests=digests,
             stats_at_ns=stats_at_ns,
         )
 

@@ -1,20 +1,21 @@
 """Whether an index can be used, and the handle every read of it takes.
 
-- :func:`require_index` (the readers, ``show`` and ``search``) checks an index once, in
-  RFC-0004's order (missing, corrupt, collision, stale), and returns an :class:`IndexHandle`:
-  the database path with the metadata and file stats the check read, and the stats of the
-  source files the check found to be the indexed ones. The reads in
-  :mod:`~skillc_index.index.queries` take that handle, and a reader that then reads a source
-  file compares the file's stats with the handle (:meth:`IndexHandle.describes`) instead of
-  checking the index again.
-- :func:`fresh_index` is the same check for a reader that can do without the index
-  (``outline``, which parses the sources when there is no usable index): the handle, or None;
-- :func:`check_index` / :func:`index_is_fresh` give the same verdict as data;
-  :func:`inspect_index` and :func:`refuse_collision` are the build's view.
+- :func:`checked_index` checks an index once, in RFC-0004's order (missing, corrupt,
+  collision, stale), and returns its state and, when current, an :class:`IndexHandle`: the
+  database path with the metadata and file stats the check read, and the stats of the source
+  files the check found to be the indexed ones. The readers (``show``, ``search``,
+  ``outline``) get it through :func:`~skillc_index.index.cache.ensure_index`, which builds the
+  index when it is not current. The reads in :mod:`~skillc_index.index.queries` take that
+  handle, and a reader that then reads a source file compares the file's stats with the
+  handle (:meth:`IndexHandle.describes`) instead of checking the index again.
+- :func:`require_index` is the check alone (E002 instead of a build), :func:`fresh_index`
+  the same giving None; :func:`check_index` / :func:`index_is_fresh` give the verdict as
+  data; :func:`inspect_index` and :func:`refuse_collision` are the build's view.
 
 Stale means the index no longer matches the sources as they are now (DECISIONS "Gateway and
-index"). The common case costs a folder walk and one ``stat`` per file; the sources are hashed
-only when a file's size or time changed (an edit that was undone stays ``current``).
+index"). The common case costs a folder walk and one ``stat`` per file; only when a file's
+size or time changed are files hashed: those whose stats moved (:func:`current_digests`;
+the index keeps every file's digest), and an edit that was undone stays ``current``.
 
 What the process read of each index file is kept in one cache (:data:`_snapshots`), valid
 while the file is unchanged (same device, inode, size and time: builds replace the file,
@@ -24,6 +25,7 @@ opening the database on every call; the headings that ``show`` looks up are kept
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import stat as stat_module
 import time
@@ -32,8 +34,14 @@ from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from skillc_index.diagnostics import IndexCollision, IndexUnusable
-from skillc_index.files import path_from_db, source_hash, walk_skill
+from skillc_index.diagnostics import IndexCollision, IndexUnusable, SkillcError
+from skillc_index.files import (
+    combine_digests,
+    file_sha256,
+    path_from_db,
+    source_hash,
+    walk_skill,
+)
 from skillc_index.index.fts import index_tokenizer
 from skillc_index.index.schema import (
     RACY_WINDOW_NS,
@@ -61,9 +69,14 @@ __all__ = [
     "IndexState",
     "IndexStatus",
     "check_index",
+    "checked_index",
+    "current_digests",
+    "current_source_hash",
     "fresh_index",
     "index_is_fresh",
     "inspect_index",
+    "read_digests",
+    "read_index_files",
     "refuse_collision",
     "require_index",
 ]
@@ -277,8 +290,8 @@ def _current_stats(
     when they do (same paths, sizes and times, none changed too close to the recording),
     False when the files certainly differ (added, removed, or escaping), None when only
     reading them can tell."""
-    found = walk_skill(source)
-    if found.escapes or set(found.files) != set(recorded):
+    found = walk_skill(source)  # a symlink leading out of the skill is no file of it
+    if set(found.files) != set(recorded):
         return False, {}
     try:
         now = stat_files(source, found.files, canonical=canonical)
@@ -289,6 +302,40 @@ def _current_stats(
         if stat != recorded[rel] or limit is None or stat.mtime_ns >= limit:
             return None, now
     return True, now
+
+
+def read_digests(path: Path) -> dict[str, str]:
+    """The SHA-256 of each source file as the index at ``path`` recorded it (``ValueError``
+    when it cannot be read): read only when stats moved, not on every check."""
+    try:
+        with closing(connect(path, mode="ro", timeout_ms=READ_TIMEOUT_MS)) as connection:
+            rows = connection.execute("SELECT path, sha256 FROM files").fetchall()
+    except sqlite3.Error as exc:
+        raise ValueError(str(exc) or type(exc).__name__) from exc
+    return {path_from_db(rel): str(digest) for rel, digest in rows}
+
+
+def current_digests(
+    canonical: str,
+    now: Mapping[str, FileStat],
+    recorded: Mapping[str, FileStat],
+    recorded_digests: Mapping[str, str],
+    meta: IndexMeta,
+) -> dict[str, str]:
+    """The SHA-256 of each source file as it is now: the digest the index recorded for a
+    file whose stats (``now``) are the recorded ones and older than the recording by more
+    than :data:`RACY_WINDOW_NS` (the proof the stat-only check takes), else the file's bytes
+    hashed now. ``canonical``: the source's :func:`canonical_source`. ``OSError`` or E021
+    for a file that cannot be read."""
+    limit = None if meta.stats_at_ns is None else meta.stats_at_ns - RACY_WINDOW_NS
+    digests: dict[str, str] = {}
+    for rel, stat in now.items():
+        known = recorded_digests.get(rel)
+        if known and limit is not None and stat.mtime_ns < limit and recorded.get(rel) == stat:
+            digests[rel] = known
+        else:
+            digests[rel] = file_sha256(os.path.join(canonical, rel))  # noqa: PTH118
+    return digests
 
 
 def _check(
@@ -308,13 +355,18 @@ def _check(
         started_ns = time.time_ns()
         unchanged, now = _current_stats(source, canonical, snapshot.files, meta.stats_at_ns)
         if unchanged is False:
-            reason = "source files added, removed or moved out of the skill"
+            reason = "source files added or removed"
         elif unchanged:
             verified = snapshot.files
         else:
             try:
-                current_hash = source_hash(source)
-            except OSError as exc:
+                if now:
+                    recorded = read_digests(state.path)
+                    digests = current_digests(canonical, now, snapshot.files, recorded, meta)
+                    current_hash = combine_digests(digests)
+                else:  # a file vanished between the walk and its stat
+                    current_hash = source_hash(source)
+            except (OSError, SkillcError, ValueError) as exc:
                 current_hash = f"unreadable: {exc}"
             reason = _stale_reason(meta, current_hash, tokenizer)
             # A file changed after its stat was taken would show a later time than one this
@@ -326,9 +378,10 @@ def _check(
     return state, snapshot, verified
 
 
-def check_index(runtime: Path, source: Path, tokenizer_setting: str) -> IndexState:
+def check_index(runtime: Path, source: Path, tokenizer_setting: str | None) -> IndexState:
     """The readers' view (``show``, ``search``; RFC-0004 "Index file selection"): ``missing``,
-    ``corrupt``, ``collision``, ``stale`` or ``current``."""
+    ``corrupt``, ``collision``, ``stale`` or ``current`` (``tokenizer_setting`` None: an index
+    of any tokenizer is current)."""
     return _check(runtime, source, tokenizer_setting)[0]
 
 
@@ -337,23 +390,52 @@ def index_is_fresh(runtime: Path, source: Path, tokenizer_setting: str) -> bool:
     return check_index(runtime, source, tokenizer_setting).status == "current"
 
 
+def checked_index(
+    skill: ResolvedSkill, tokenizer_setting: str | None, runtime: Path | None = None
+) -> tuple[IndexState, IndexHandle | None]:
+    """The check every reader makes, once: the state of the skill's index (in ``runtime``,
+    default the skill's) and, when it is current, its handle."""
+    state, snapshot, verified = _check(
+        skill.runtime if runtime is None else runtime, skill.source, tokenizer_setting
+    )
+    if snapshot is None:
+        return state, None
+    return state, IndexHandle(state.path, skill.name, snapshot, verified)
+
+
 def require_index(skill: ResolvedSkill, tokenizer_setting: str) -> IndexHandle:
     """The index of a resolved skill, checked and ready to query; otherwise E003 for a
-    collision and E002 for a missing, corrupt or stale index (RFC-0004 steps 1-5)."""
-    state, snapshot, verified = _check(skill.runtime, skill.source, tokenizer_setting)
+    collision and E002 for a missing, corrupt or stale index (RFC-0004 steps 1-5). The
+    readers call :func:`~skillc_index.index.cache.ensure_index`, which builds it then."""
+    state, handle = checked_index(skill, tokenizer_setting)
     if state.status == "collision":
         raise IndexCollision(state.hash16)
-    if snapshot is None:
+    if handle is None:
         raise IndexUnusable(skill.name, f"{state.status}: {state.reason}")
-    return IndexHandle(state.path, skill.name, snapshot, verified)
+    return handle
 
 
 def fresh_index(skill: ResolvedSkill, tokenizer_setting: str | None = None) -> IndexHandle | None:
     """The index of a resolved skill when it is usable as :func:`require_index` would find
-    it (the same stat-only check), else None (missing, corrupt, collision or stale: the caller
-    reads the sources). ``tokenizer_setting`` None accepts an index of any tokenizer, for
-    readers of its headings only."""
-    state, snapshot, verified = _check(skill.runtime, skill.source, tokenizer_setting)
-    if snapshot is None:
-        return None
-    return IndexHandle(state.path, skill.name, snapshot, verified)
+    it (the same stat-only check), else None (missing, corrupt, collision or stale).
+    ``tokenizer_setting`` None accepts an index of any tokenizer, for readers of its headings
+    only."""
+    return checked_index(skill, tokenizer_setting)[1]
+
+
+def current_source_hash(runtime: Path, source: Path) -> str | None:
+    """The source hash of ``source`` as it is now, when its index in ``runtime`` is current
+    (any tokenizer): the one it recorded, proven by the stat-only check (hashing only files
+    whose stats moved); None when there is no current index to tell (then only hashing the
+    sources can). ``skc list`` compares it with a build's manifest."""
+    _state, snapshot, _verified = _check(runtime, source, None)
+    return None if snapshot is None else snapshot.meta.source_hash
+
+
+def read_index_files(path: Path) -> tuple[IndexMeta, dict[str, FileStat]]:
+    """The metadata and recorded file stats of the index file at ``path`` (a copy about to be
+    updated: :mod:`~skillc_index.index.cache`); ``ValueError`` when it cannot be read."""
+    try:
+        return _read(path)
+    except _Corrupt as exc:
+        raise ValueError(str(exc)) from exc

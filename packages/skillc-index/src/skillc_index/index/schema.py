@@ -1,6 +1,6 @@
 """The index's schema, rows and location (RFC-0004:C-INDEX).
 
-Schema (version 4): the RFC's ``sections`` FTS5 table, ``headings`` table with
+Schema (version 5): the RFC's ``sections`` FTS5 table, ``headings`` table with
 ``idx_headings_text``, ``index_meta`` (``source_hash``, ``skill_path``, ``schema_version``,
 ``indexed_at``, ``tokenizer``, plus ``stats_at_ns``), and a ``files`` table with the path,
 size and modification time of every source file at build time, so a reader can tell that the
@@ -9,8 +9,14 @@ Markdown file over the parse limit, how many of its first lines were parsed
 (``parsed_lines``, NULL for every other file): with the headings, what ``outline`` and the
 stub need, so neither parses an unchanged skill again (version 3 added it). Version 4 has
 the same tables; its headings name an empty heading by its label
-(:func:`~skillc_index.markdown.document.empty_heading_label`), which version 3 stored as ``""``: an
-index of another version is stale, so it is built again.
+(:func:`~skillc_index.markdown.document.empty_heading_label`), which version 3 stored as ``""``.
+Version 5 numbers the rows by file: the ``sections`` rowids and ``headings`` ids of the
+``n``-th indexed file (in walk order) are ``n * FILE_ROWS + k``, so that the rows of one
+changed file can be replaced where they are and the index is then the one a whole build
+writes (:mod:`~skillc_index.index.cache`); and its ``files`` table keeps each file's SHA-256
+(``sha256``), so that when stats differ only the files whose stats moved are hashed again
+(the source hash is made from the digests: :func:`~skillc_index.files.combine_digests`).
+An index of another version is stale, so it is built again.
 
 The FTS5 ``tokenize`` option is spliced into the DDL from the fixed table
 :data:`~skillc_index.index.fts.TOKENIZE_CLAUSES` (DDL cannot take parameters); every value
@@ -20,15 +26,16 @@ goes through ``?`` parameters.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from skillc_index.files import fs_bytes
+from skillc_index.files import fs_bytes, sha256_hasher
 from skillc_index.layout import META_DIR
 from skillc_index.record import Record
 
 __all__ = [
+    "FILE_ROWS",
     "RACY_WINDOW_NS",
     "REQUIRED_KEYS",
     "REQUIRED_TABLES",
@@ -47,7 +54,10 @@ __all__ = [
     "stat_files",
 ]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
+#: Row numbers each indexed file has (version 5): the ``n``-th file's rows are ``n *
+#: FILE_ROWS`` and up. A file has at most one row per line parsed (20,000) plus one.
+FILE_ROWS = 1 << 20
 REQUIRED_KEYS = ("skill_path", "source_hash", "schema_version", "tokenizer")
 REQUIRED_TABLES = frozenset({"sections", "headings", "index_meta", "files"})
 
@@ -76,7 +86,8 @@ CREATE TABLE files (
     path TEXT PRIMARY KEY,
     size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL,
-    parsed_lines INTEGER
+    parsed_lines INTEGER,
+    sha256 TEXT NOT NULL
 );
 """
 
@@ -161,21 +172,7 @@ def index_path(runtime: Path, source: Path) -> Path:
     return runtime / META_DIR / f"search-{hash16(source)}.db"
 
 
-_sha256: Callable[[bytes], Any] | None = None
-
-
 def _sha256_hex(data: bytes) -> str:
-    """SHA-256 of a few bytes. ``show``/``search`` hash one path per call: CPython's built-in
-    SHA-256 module spares them loading OpenSSL through hashlib (about 3 ms); the digest is
-    the same. The implementation is looked up once per process."""
-    global _sha256
-    if _sha256 is None:
-        try:
-            from _sha2 import sha256  # type: ignore[import-not-found,unused-ignore]  # 3.12+
-        except ImportError:
-            try:
-                from _sha256 import sha256  # type: ignore[import-not-found,no-redef,unused-ignore]
-            except ImportError:  # a build without the built-in modules
-                from hashlib import sha256
-        _sha256 = sha256
-    return str(_sha256(data).hexdigest())
+    """SHA-256 of a few bytes. ``show``/``search`` hash one path per call: the built-in
+    module (:func:`~skillc_index.files.sha256_hasher`) spares them loading OpenSSL."""
+    return str(sha256_hasher()(data).hexdigest())

@@ -25,7 +25,7 @@ class SkillEntryShape(TypedDict):
 
     name: str
     scope: Literal["project", "global"]
-    status: Literal["normal", "not-built", "obsolete"]
+    status: Literal["normal", "stale", "not-built", "obsolete"]
     source_path: str
     runtime_path: str
 

@@ -9,15 +9,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from skillc_index.build.manifest import read_manifest
-from skillc_index.diagnostics import Notice
+from skillc_index.diagnostics import Notice, SkillcError
 from skillc_index.layout import SKILL_FILE, Layout, Scope
 
 if TYPE_CHECKING:
     from skillc_index.listing.budget import FolderBudget
     from skillc_index.listing.shapes import ListShape, SkillEntryShape
 
-Status = Literal["normal", "not-built", "obsolete"]
-STATUSES: tuple[Status, ...] = ("normal", "not-built", "obsolete")
+Status = Literal["normal", "stale", "not-built", "obsolete"]
+STATUSES: tuple[Status, ...] = ("normal", "stale", "not-built", "obsolete")
 
 
 @dataclass(frozen=True)
@@ -93,16 +93,32 @@ def _frontmatter_problem(skill_file: Path) -> str | None:
     return None
 
 
-def _status(source: Path, runtime: Path, check_obsolete: bool) -> Status:
+def build_status(source: Path, runtime: Path, *, check_obsolete: bool = False) -> Status:
+    """A store skill's build status (RFC-0007:C-LIST; issue 34): ``not-built`` without a
+    valid manifest; ``stale`` when the sources changed since the build (the manifest's
+    source hash), else ``normal``.
+
+    Cheap in the common case: the skill's index tells the sources' hash now from file stats
+    (:func:`~skillc_index.index.freshness.current_source_hash`; an index rebuilt on demand
+    since the build counts too); the sources are hashed only when there is no current index.
+    With ``check_obsolete`` (RFC-0007's slow mode) every file is hashed, whatever the index
+    says, and a changed skill is ``obsolete``, the RFC's name for it."""
     manifest = read_manifest(runtime)
     if manifest is None:
         return "not-built"
-    if check_obsolete:
-        from skillc_index.files import source_hash
+    from skillc_index.files import source_hash
 
-        if source_hash(source) != manifest.source_hash:
-            return "obsolete"
-    return "normal"
+    if check_obsolete:
+        return "obsolete" if source_hash(source) != manifest.source_hash else "normal"
+    from skillc_index.index.freshness import current_source_hash
+
+    current = current_source_hash(runtime, source)
+    if current is None:
+        try:
+            current = source_hash(source)
+        except (OSError, SkillcError):  # a file that cannot be read: not the build's sources
+            return "stale"
+    return "normal" if current == manifest.source_hash else "stale"
 
 
 def _skill_folders(store: Path) -> list[str]:
@@ -136,9 +152,14 @@ def list_skills(
 
     Ordered project before global, then by name. A folder without SKILL.md is not a skill and
     is passed over; one whose SKILL.md has invalid frontmatter is skipped with a notice.
-    ``status="obsolete"`` implies ``check_obsolete`` (nothing is obsolete without it).
+    Statuses: :func:`build_status`. ``status="obsolete"`` implies ``check_obsolete``; the
+    ``stale`` and ``obsolete`` filters both select the skills changed since their build (the
+    one condition, named ``obsolete`` with ``check_obsolete``).
     """
     check_obsolete = check_obsolete or status == "obsolete"
+    wanted_statuses: set[str] = (
+        {"stale", "obsolete"} if status in ("stale", "obsolete") else {status}
+    )
     notices: list[Notice] = []
     found: list[SkillEntry] = []
     for store_scope in layout.scopes():
@@ -168,15 +189,19 @@ def list_skills(
             runtime = layout.runtime_store(store_scope) / name
             wanted_scope = scope in ("all", store_scope)
             wanted_name = pattern is None or fnmatchcase(name, pattern)
-            # Hashing sources is the expensive part: only for skills that pass the cheap filters.
-            entry_status = _status(source, runtime, check_obsolete and wanted_scope and wanted_name)
+            # Checking sources is the expensive part: only for skills that pass the cheap
+            # filters (the others are counted in ``total``, never shown).
+            if wanted_scope and wanted_name:
+                entry_status = build_status(source, runtime, check_obsolete=check_obsolete)
+            else:
+                entry_status = "not-built" if read_manifest(runtime) is None else "normal"
             found.append(SkillEntry(name, store_scope, entry_status, source, runtime))
 
     matching = [
         entry
         for entry in found
         if scope in ("all", entry.scope)
-        and status in ("all", entry.status)
+        and (status == "all" or entry.status in wanted_statuses)
         and (pattern is None or fnmatchcase(entry.name, pattern))
     ]
     shown = matching if limit is None else matching[: max(limit, 0)]

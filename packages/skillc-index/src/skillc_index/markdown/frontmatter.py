@@ -64,7 +64,8 @@ class Frontmatter:
     present: bool
     """The file starts with a ``---`` line (a BOM before it and trailing blanks are allowed)."""
     data: dict[str, Any] | None
-    """The parsed mapping; ``None`` when absent, unclosed or invalid."""
+    """The parsed mapping; ``None`` when absent, unclosed or invalid (or not read:
+    :func:`split_frontmatter` without ``parse_yaml``)."""
     error: str | None
     """The SKL100 message when ``data`` is ``None``, else ``None``."""
     end_line: int
@@ -125,12 +126,13 @@ def _yaml_error(error: BaseException, offset: int) -> tuple[str, int]:
     return " ".join(message.split()), line
 
 
-def split_frontmatter(text: str) -> tuple[Frontmatter, int]:
+def split_frontmatter(text: str, *, parse_yaml: bool = True) -> tuple[Frontmatter, int]:
     """RFC-0008:C-REGISTRY SKL100: the frontmatter of ``text`` (BOM already removed) and the
     offset in ``text`` where the body starts (0 when there is no closed frontmatter).
 
     Only the lines up to the closing ``---`` are looked at, so this stays cheap for callers
-    that need nothing else (``list``).
+    that need nothing else (``list``). Without ``parse_yaml`` the block is not read at all (its
+    ``data`` and ``error`` are None): where it ends is all the index needs.
     """
     first_end = text.find("\n")
     first = text if first_end < 0 else text[:first_end]
@@ -153,6 +155,8 @@ def split_frontmatter(text: str) -> tuple[Frontmatter, int]:
         return Frontmatter(True, None, NO_CLOSING, 0), 0
     end_line = line_index + 1
     body_start = end_line + 1
+    if not parse_yaml:
+        return Frontmatter(True, None, None, end_line, {}, body_start), close_end
     source = text[start:close_start]
     if not source.strip():
         return Frontmatter(True, {}, None, end_line, {}, body_start), close_end

@@ -1,0 +1,446 @@
+"""The index is a cache (DECISIONS "Gateway and index"): :func:`ensure_index` gives the
+readers (``show``, ``search``, ``outline``) a current index of any skill, built or not.
+
+- **Checked as always.** The stat-only check of
+  :func:`~skillc_index.index.freshness.checked_index` (a walk and one ``stat`` per file); a
+  current index is returned as it is, and that is all a read of a fresh index costs.
+- **Built on demand.** A missing, corrupt or stale index (sources changed, another schema
+  version or tokenizer) is built where the build puts it: ``<runtime>/.skillc-meta/
+  search-<hash16>.db`` in the skill's runtime (a store skill's, else the project's runtime,
+  else the global one: :func:`~skillc_index.layout.runtime_for`), never in the skill's folder
+  or an agent folder. Only the index is written: a build's stub and manifest stay what the
+  build wrote (``skc list`` then says ``stale``).
+- **Once.** Building takes a lock, ``search-<hash16>.lock`` beside the index (``flock``); a
+  process that waited for it checks again before building, so two readers never index one
+  skill twice. The index is written under a temporary name and renamed into place: nobody
+  opens half of one.
+- **Only what changed.** When the indexed files are the same ones and at most half of them
+  changed, a copy of the index gets the rows of the changed files replaced
+  (:func:`~skillc_index.index.writer.update_index`; rows are numbered by file, so the result
+  is the index a whole build writes); otherwise the whole index is written, by the writer and
+  from the rows (:mod:`~skillc_index.index.rows`) the build uses.
+- **Read-only runtimes** (a sandbox): a runtime that cannot be written, or whose folder leads
+  out of its project or skillc home, gets its index in a private folder of this process in
+  the temporary directory, removed when the process exits.
+- **E002 only when the skill cannot be indexed**, with the reason: larger than an index made
+  on demand may be (:data:`MAX_INDEXED_FILES`, :data:`MAX_INDEXED_BYTES`,
+  :data:`MAX_SOURCE_BYTES`; ``skc build`` has no such bound), a file that cannot be read, no
+  place to write, or sources that kept changing while they were indexed.
+
+Like the build, the stats that go into an index are taken once the newest source file is
+older than the file system's timestamp granularity (:data:`~skillc_index.index.schema.
+RACY_WINDOW_NS`, waiting out the rest of it when a file was written a moment ago), so the
+readers after it check stats alone.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from skillc_index.diagnostics import IndexCollision, IndexUnusable, SkillcError
+from skillc_index.index.freshness import IndexHandle, checked_index
+from skillc_index.layout import META_DIR, SKILLC_DIR
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping, Sequence
+    from contextlib import AbstractContextManager
+
+    from skillc_index.index.schema import FileStat, IndexMeta
+    from skillc_index.index.writer import ParsedFile
+    from skillc_index.layout import ResolvedSkill
+
+__all__ = [
+    "ATTEMPTS",
+    "MAX_INDEXED_BYTES",
+    "MAX_INDEXED_FILES",
+    "MAX_SOURCE_BYTES",
+    "ensure_index",
+]
+
+#: The most ``.md``/``.txt`` files a skill may have to be indexed on demand.
+MAX_INDEXED_FILES = 10_000
+#: The most bytes of ``.md``/``.txt`` files a skill may have to be indexed on demand (about
+#: 8 s on a 2-core machine; the largest skill of the 581 of the corpus has 0.8 MB).
+MAX_INDEXED_BYTES = 32 << 20
+#: The most bytes of all its files (each is hashed) a skill may have to be indexed on demand.
+MAX_SOURCE_BYTES = 1 << 30
+#: How many times the sources may change under a build before the reader gives up (E002).
+ATTEMPTS = 3
+#: How long a reader waits for another process building the same index (seconds), after
+#: which it builds its own (the renames keep that correct; it only costs the work twice).
+LOCK_WAIT_S = 120.0
+
+_private: Path | None = None
+"""This process's own runtime for indexes it cannot write in place (:func:`_private_runtime`)."""
+
+
+class _Changed(Exception):
+    """The sources changed while they were indexed (a file vanished or was swapped): try
+    again."""
+
+
+class _NotWritable(Exception):
+    """The index could not be written where it was being built (the reason)."""
+
+
+def ensure_index(
+    skill: ResolvedSkill, tokenizer_setting: str, *, damaged: IndexHandle | None = None
+) -> IndexHandle:
+    """A current index of ``skill`` for ``tokenizer_setting``, checked (stat-only in the
+    common case) and, when it is not current, built on demand (module docstring).
+
+    ``damaged``: a handle whose reads failed (RFC-0004: a read failure is corruption); that
+    file is built again, whatever its check says. Raises E003 for an index of another source
+    at this path (a hash collision), E002 (:class:`IndexUnusable`, with the reason) when the
+    skill cannot be indexed.
+    """
+    if damaged is None:
+        state, handle = checked_index(skill, tokenizer_setting)
+        if handle is not None:
+            return handle
+        if state.status == "collision":
+            raise IndexCollision(state.hash16)
+    return _build_on_demand(skill, tokenizer_setting, damaged)
+
+
+def _build_on_demand(
+    skill: ResolvedSkill, tokenizer_setting: str, damaged: IndexHandle | None
+) -> IndexHandle:
+    """The slow path of :func:`ensure_index`: under the index's lock, check again, then build."""
+    if _private is not None and damaged is None:  # where this process built it before
+        handle = checked_index(skill, tokenizer_setting, _private)[1]
+        if handle is not None:
+            return handle
+    reason = ""
+    private = False
+    for _attempt in range(ATTEMPTS):
+        runtime, lock = _locked_runtime(skill, private)
+        with lock:
+            state, handle = checked_index(skill, tokenizer_setting, runtime)
+            if handle is not None and not _same_file(handle, damaged):
+                return handle  # built meanwhile by the process we waited for
+            if state.status == "collision":
+                raise IndexCollision(state.hash16)
+            try:
+                _write(skill, runtime, tokenizer_setting, update=damaged is None)
+            except _Changed as exc:
+                reason = str(exc)
+                continue
+            except _NotWritable as exc:
+                if runtime == _private:
+                    raise IndexUnusable(skill.name, f"cannot write its index: {exc}") from None
+                private = True  # a runtime that lets a lock file be made but nothing else
+                continue
+            damaged = None
+            state, handle = checked_index(skill, tokenizer_setting, runtime)
+            if handle is not None:
+                return handle
+            reason = state.reason
+    raise IndexUnusable(skill.name, f"the sources kept changing while they were indexed ({reason})")
+
+
+def _same_file(handle: IndexHandle, damaged: IndexHandle | None) -> bool:
+    return damaged is not None and handle.snapshot.identity == damaged.snapshot.identity
+
+
+def _locked_runtime(
+    skill: ResolvedSkill, private: bool
+) -> tuple[Path, AbstractContextManager[None]]:
+    """Where the index is built, and its lock: the skill's runtime, else (not writable, or
+    its folder leads out of its base; or ``private``) this process's private runtime. E002
+    when neither can be written."""
+    from skillc_index.index.schema import hash16
+
+    name = f"search-{hash16(skill.source)}.lock"
+    meta = None if private else _meta_folder(skill.runtime)
+    if meta is not None:
+        try:
+            return skill.runtime, _IndexLock(meta / name)
+        except OSError:
+            pass
+    try:
+        runtime = _private_runtime()
+        meta = runtime / META_DIR
+        meta.mkdir(exist_ok=True)
+        return runtime, _IndexLock(meta / name)
+    except OSError as exc:
+        raise IndexUnusable(skill.name, f"cannot write its index: {exc.strerror or exc}") from exc
+
+
+def _meta_folder(runtime: Path) -> Path | None:
+    """``runtime/.skillc-meta``, created, when a write there stays in the runtime's base (the
+    project or skillc home: ``<base>/.skillc/runtime/<name>``; a checkout may ship a
+    symlink leading elsewhere), else None."""
+    from skillc_index.atomic import ensure_dir
+    from skillc_index.files import within
+
+    meta = runtime / META_DIR
+    base = runtime.parent.parent.parent if runtime.parent.parent.name == SKILLC_DIR else runtime
+    if not within(meta, base):
+        return None
+    try:
+        ensure_dir(meta)
+    except OSError:
+        return None
+    return meta if within(meta, base) else None
+
+
+def _private_runtime() -> Path:
+    """A folder of this process in the temporary directory, removed when it exits."""
+    global _private
+    if _private is None:
+        import atexit
+        import shutil
+        import tempfile
+
+        _private = Path(tempfile.mkdtemp(prefix="skillc-index-"))
+        atexit.register(shutil.rmtree, _private, True)
+    return _private
+
+
+class _IndexLock:
+    """An exclusive ``flock`` on a lock file (created, never removed: removing a lock file
+    races with its next user), waited for up to :data:`LOCK_WAIT_S`; unlocked where there is
+    no ``flock``. Opening the file (``OSError``) is what tells a runtime cannot be written."""
+
+    def __init__(self, path: Path) -> None:
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        self.fd = os.open(path, flags, 0o666)
+
+    def __enter__(self) -> None:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows: renames keep it correct
+            return
+        import time
+
+        deadline = time.monotonic() + LOCK_WAIT_S
+        pause = 0.001
+        while True:
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    return
+                time.sleep(pause)
+                pause = min(pause * 2, 0.01)
+            except OSError:  # a file system without flock (ENOLCK): run unlocked
+                return
+
+    def __exit__(self, *_exc: object) -> None:
+        os.close(self.fd)  # releases the lock
+
+
+def _write(skill: ResolvedSkill, runtime: Path, tokenizer_setting: str, *, update: bool) -> None:
+    """Build the index of ``skill`` into ``runtime`` (the caller holds the lock): by
+    replacing the changed files' rows in a copy of the index there when ``update`` and that
+    is possible, else whole. :class:`_Changed` when the sources changed under it,
+    :class:`_NotWritable` when the index cannot be written there."""
+    import sqlite3
+    import time
+
+    from skillc_index.atomic import abandoned, temporary_path
+    from skillc_index.files import combine_digests, walk_skill
+    from skillc_index.index.fts import index_tokenizer
+    from skillc_index.index.rows import indexed_files
+    from skillc_index.index.schema import RACY_WINDOW_NS, hash16
+
+    source = skill.source
+    found = walk_skill(source)
+    indexed = indexed_files(found.files)
+    stats = _stats(source, found.files)
+    _refuse_too_large(skill, indexed, stats)
+    newest = max((stat.mtime_ns for stat in stats.values()), default=0)
+    wait_ns = newest + RACY_WINDOW_NS - time.time_ns()
+    if wait_ns > 0:  # as the build does (compiler.compile_skill): readers then check stats only
+        time.sleep(wait_ns / 1e9)
+        stats = _stats(source, found.files)
+    stats_at_ns = time.time_ns()
+    tokenizer = index_tokenizer(tokenizer_setting)
+
+    meta = runtime / META_DIR
+    target = meta / f"search-{hash16(source)}.db"
+    prefix = f"{target.name}.tmp"
+    for left in abandoned(meta, prefix):  # of a reader killed while it built
+        left.unlink(missing_ok=True)
+    temporary = temporary_path(meta, prefix)
+    try:
+        rows = _Rows(skill, indexed)
+        base = _copy(target, temporary, rows, tokenizer) if update else None
+        digests = rows.digests(stats, base)
+        current_hash = combine_digests(digests)
+        try:
+            updated = base is not None and _update(
+                temporary, rows, base, stats, digests, stats_at_ns, current_hash
+            )
+            if not updated:
+                from skillc_index.index.writer import write_index
+
+                temporary.unlink(missing_ok=True)
+                write_index(
+                    temporary,
+                    source=source,
+                    current_hash=current_hash,
+                    tokenizer=tokenizer,
+                    parsed=(rows.of(number) for number in range(len(indexed))),
+                    files=stats,
+                    digests=digests,
+                    stats_at_ns=stats_at_ns,
+                )
+            temporary.replace(target)
+        except (OSError, sqlite3.Error) as exc:  # the sources' own errors are _Rows'
+            raise _NotWritable(getattr(exc, "strerror", None) or str(exc)) from exc
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def _stats(source: Path, files: Sequence[str]) -> dict[str, FileStat]:
+    from skillc_index.index.schema import stat_files
+
+    try:
+        return stat_files(source, files)
+    except OSError as exc:  # a file removed between the walk and its stat
+        raise _Changed(f"'{exc.filename}' vanished") from exc
+
+
+def _refuse_too_large(
+    skill: ResolvedSkill, indexed: Sequence[str], stats: Mapping[str, FileStat]
+) -> None:
+    """E002 when the skill is larger than an index made on demand may be."""
+    indexed_bytes = sum(stats[rel].size for rel in indexed)
+    all_bytes = sum(stat.size for stat in stats.values())
+    if len(indexed) > MAX_INDEXED_FILES:
+        what = f"{len(indexed):,} Markdown and text files, more than {MAX_INDEXED_FILES:,}"
+    elif indexed_bytes > MAX_INDEXED_BYTES:
+        what = (
+            f"{indexed_bytes / (1 << 20):.1f} MiB of Markdown and text, more than "
+            f"{MAX_INDEXED_BYTES >> 20} MiB"
+        )
+    elif all_bytes > MAX_SOURCE_BYTES:
+        what = f"{all_bytes / (1 << 20):.1f} MiB of files, more than {MAX_SOURCE_BYTES >> 20} MiB"
+    else:
+        return
+    raise IndexUnusable(skill.name, f"too large to index on demand ({what})")
+
+
+class _Base(NamedTuple):
+    """The index a copy was made of: its metadata, and the stats and digests it recorded."""
+
+    meta: IndexMeta
+    stats: Mapping[str, FileStat]
+    digests: Mapping[str, str]
+
+
+class _Rows:
+    """What is read of the sources to index them: each file's digest and its rows. A file
+    that vanished or was swapped (for a folder, a FIFO, a link leading out) meanwhile is
+    :class:`_Changed`; one that cannot be read is E002."""
+
+    def __init__(self, skill: ResolvedSkill, indexed: Sequence[str]) -> None:
+        self.skill, self.indexed = skill, indexed
+
+    def _failed(self, rel: str, exc: Exception) -> Exception:
+        if isinstance(exc, SkillcError | FileNotFoundError):
+            return _Changed(f"'{rel}' changed: {exc}")
+        reason = f"cannot read '{rel}': {getattr(exc, 'strerror', None) or exc}"
+        return IndexUnusable(self.skill.name, reason)
+
+    def digests(self, stats: Mapping[str, FileStat], base: _Base | None) -> dict[str, str]:
+        """Every file's SHA-256: as ``base`` recorded it for a file whose stats prove it
+        unchanged since, else hashed now."""
+        from skillc_index.files import file_sha256
+        from skillc_index.index.freshness import current_digests
+        from skillc_index.index.schema import canonical_source
+
+        canonical = canonical_source(self.skill.source)
+        if base is not None:
+            try:
+                return current_digests(canonical, stats, base.stats, base.digests, base.meta)
+            except (OSError, SkillcError) as exc:
+                raise self._failed(str(getattr(exc, "filename", "") or "a file"), exc) from exc
+        digests: dict[str, str] = {}
+        for rel in stats:
+            try:
+                digests[rel] = file_sha256(os.path.join(canonical, rel))  # noqa: PTH118
+            except (OSError, SkillcError) as exc:
+                raise self._failed(rel, exc) from exc
+        return digests
+
+    def of(self, number: int) -> ParsedFile:
+        """The rows of the ``number``-th indexed file, read and parsed now."""
+        from skillc_index.files import read_text_in_root
+        from skillc_index.index.rows import parse_rows
+
+        rel = self.indexed[number]
+        try:
+            text = read_text_in_root(self.skill.source, rel)
+        except (OSError, SkillcError) as exc:
+            raise self._failed(rel, exc) from exc
+        return parse_rows(rel, text)
+
+
+def _copy(target: Path, temporary: Path, rows: _Rows, tokenizer: str) -> _Base | None:
+    """Copy the index at ``target`` to ``temporary`` when it can be updated (readable, this
+    schema version, the same tokenizer, source and indexed files) and say what it recorded;
+    None (nothing usable made) otherwise."""
+    from skillc_index.index.freshness import read_digests, read_index_files
+    from skillc_index.index.rows import INDEXED_SUFFIXES
+    from skillc_index.index.schema import SCHEMA_VERSION, canonical_source
+
+    try:
+        with open(target, "rb") as old, open(temporary, "xb") as copy:  # one file, as it is
+            while chunk := old.read(1 << 20):  # not shutil: it imports zlib, bz2 and lzma
+                copy.write(chunk)
+        meta, stats = read_index_files(temporary)
+        digests = read_digests(temporary)
+    except (OSError, ValueError):
+        return None
+    wanted = (SCHEMA_VERSION, tokenizer, canonical_source(rows.skill.source))
+    if (meta.schema_version, meta.tokenizer, meta.skill_path) != wanted:
+        return None
+    if {rel for rel in stats if rel.endswith(INDEXED_SUFFIXES)} != set(rows.indexed):
+        return None
+    return _Base(meta, stats, digests)
+
+
+def _update(
+    temporary: Path,
+    rows: _Rows,
+    base: _Base,
+    stats: Mapping[str, FileStat],
+    digests: Mapping[str, str],
+    stats_at_ns: int,
+    current_hash: str,
+) -> bool:
+    """Replace, in the copy at ``temporary``, the rows of the indexed files whose digest
+    changed; False (the caller builds it whole) when most did (a whole build is as quick)
+    or the copy cannot be updated (damaged pages)."""
+    import sqlite3
+
+    from skillc_index.index.writer import update_index
+
+    changed = [
+        number for number, rel in enumerate(rows.indexed) if digests[rel] != base.digests.get(rel)
+    ]
+    if len(changed) * 2 > len(rows.indexed):
+        return False
+
+    def replaced() -> Iterator[tuple[int, ParsedFile]]:
+        for number in changed:
+            yield number, rows.of(number)
+
+    try:
+        update_index(
+            temporary,
+            current_hash=current_hash,
+            replaced=replaced(),
+            files=stats,
+            digests=digests,
+            stats_at_ns=stats_at_ns,
+        )
+    except sqlite3.DatabaseError:  # damaged pages, no room...: the caller builds it whole
+        return False
+    return True

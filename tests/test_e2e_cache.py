@@ -1,0 +1,236 @@
+"""The index is a cache (issue 34) end to end: every reading command works on a skill that
+was never built (one copied into an agent folder), an edit is read by the next ``show`` and
+``search`` without a build, two processes reading a stale skill at once both answer and the
+index is built once, nothing is written into the skill's folder or the agent folder, and
+``skc list`` says ``stale`` after an edit.
+
+Real files, real SQLite, real ``skc`` processes where the point is concurrency.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from skillc_index.index.schema import hash16
+
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+
+SKILL = """---
+name: guide
+description: A guide for cache tests. Use when testing the index cache.
+---
+
+# Guide
+
+Read the references.
+
+## Install
+
+Run the installer with marmalade.
+
+## Usage
+
+Call it twice.
+"""
+
+
+def _reference(number: int) -> str:
+    body = "".join(
+        f"Paragraph {k} of topic {number} about quince and medlar.\n\n" for k in range(8)
+    )
+    return f"# Topic {number}\n\n{body}## Details {number}\n\nDetail text {number}.\n"
+
+
+def _write_guide(root: Path, references: int = 3) -> Path:
+    (root / "references").mkdir(parents=True)
+    (root / "SKILL.md").write_text(SKILL, encoding="utf-8")
+    for number in range(references):
+        path = root / "references" / f"topic-{number:03}.md"
+        path.write_text(_reference(number), encoding="utf-8")
+    return root
+
+
+def _tree_digest(root: Path) -> str:
+    """Every entry under ``root`` (hidden ones too): path, kind, and a file's bytes."""
+    digest = hashlib.sha256()
+    for folder, folders, files in sorted(os.walk(root)):
+        folders.sort()
+        for name in sorted(folders + files):
+            path = Path(folder) / name
+            digest.update(str(path.relative_to(root)).encode() + b"\0")
+            if path.is_file() and not path.is_symlink():
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+@pytest.fixture
+def agent_home(tmp_path: Path) -> Path:
+    """A user's home folder whose Claude Code skills folder holds ``guide``, copied there (as
+    ``npx skills add`` or a plain copy would): skillc never built it."""
+    home = tmp_path / "user"
+    _write_guide(home / ".claude" / "skills" / "guide")
+    return home
+
+
+def _later(path: Path, text: str) -> None:
+    """Rewrite ``path`` with a time its old stats cannot have (a coarse clock, a fast test)."""
+    before = path.stat().st_mtime_ns
+    path.write_text(text, encoding="utf-8")
+    later = max(before + 1_000_000_000, path.stat().st_mtime_ns)
+    os.utime(path, ns=(later, later))
+
+
+def test_every_reading_command_on_a_never_built_agent_skill(
+    skc: Run, agent_home: Path, home: Path
+) -> None:
+    """outline, show (every heading outline lists), search, sources and open, by path, on a
+    skill in an agent folder that skillc never built: each answers (no E002, no build step);
+    not a byte of the agent folder changes; the index is in skillc's global runtime."""
+    skill = agent_home / ".claude" / "skills" / "guide"
+    env = {"HOME": str(agent_home)}
+    before = _tree_digest(agent_home)
+
+    def ok(*args: str) -> subprocess.CompletedProcess[str]:
+        proc = skc(*args, env_extra=env)
+        assert proc.returncode == 0, (args, proc.stderr)
+        return proc
+
+    outline = json.loads(ok("outline", str(skill), "--format", "json").stdout)
+    headings = [(h["file"], h["text"]) for h in outline["headings"]]
+    assert ("SKILL.md", "Install") in headings and (
+        "references/topic-002.md",
+        "Details 2",
+    ) in headings
+    for file, text in headings:
+        shown = json.loads(
+            ok("show", str(skill), "--section", text, "--file", file, "--format", "json").stdout
+        )
+        assert shown["file"] == file and shown["section"] == text
+    found = json.loads(ok("search", str(skill), "marmalade", "--format", "json").stdout)
+    assert (found["results"][0]["file"], found["results"][0]["section"]) == ("SKILL.md", "Install")
+    assert "topic-000.md" in ok("sources", str(skill)).stdout
+    assert ok("open", str(skill), "SKILL.md").stdout == SKILL
+
+    assert _tree_digest(agent_home) == before
+    indexes = list((home / ".skillc" / "runtime" / "guide" / ".skillc-meta").glob("search-*.db"))
+    assert [p.name for p in indexes] == [f"search-{hash16(skill)}.db"]
+
+
+def test_an_edit_is_read_by_the_next_show_and_search_without_a_build(
+    skc: Run, ok: Run, project: Path, agent_home: Path
+) -> None:
+    """A built store skill and an agent folder's skill, each read, then edited: the next
+    ``show`` and ``search`` answer from the new text (nothing rebuilt by hand)."""
+    ok("init")
+    stored = _write_guide(project / ".skillc" / "skills" / "guide")
+    ok("build", "guide")
+    copied = agent_home / ".claude" / "skills" / "guide"
+    for skill in ("guide", str(copied)):
+        root = stored if skill == "guide" else copied
+        assert "marmalade" in ok("show", skill, "--section", "Install").stdout
+        _later(root / "SKILL.md", SKILL.replace("with marmalade", "with greengage"))
+        shown = skc("show", skill, "--section", "Install")
+        assert shown.returncode == 0 and shown.stderr == "", shown.stderr
+        assert "with greengage" in shown.stdout and "marmalade" not in shown.stdout
+        found = json.loads(ok("search", skill, "greengage", "--format", "json").stdout)
+        assert [r["section"] for r in found["results"]] == ["Install", "Guide"]
+        assert (
+            json.loads(ok("search", skill, "marmalade", "--format", "json").stdout)["results"] == []
+        )
+
+
+def test_list_says_stale_after_an_edit(ok: Run, project: Path) -> None:
+    """Built: normal. Edited: stale (a read since, which made the index current again, does
+    not hide that the build is out of date). Built again: normal."""
+
+    def status() -> str:
+        data = json.loads(ok("list", "--format", "json").stdout)
+        return str({s["name"]: s["status"] for s in data["skills"]}["guide"])
+
+    ok("init")
+    stored = _write_guide(project / ".skillc" / "skills" / "guide")
+    ok("build", "guide")
+    assert status() == "normal"
+    _later(stored / "SKILL.md", SKILL + "\n## More\n")
+    assert status() == "stale"
+    ok("show", "guide", "--section", "More")
+    assert status() == "stale"
+    assert "stale" in ok("list").stdout
+    ok("build", "guide")
+    assert status() == "normal"
+
+
+def _has_open(pid: int, path: Path) -> bool:
+    """Whether process ``pid`` has ``path`` open (Linux ``/proc``)."""
+    try:
+        return any(fd.readlink() == path for fd in Path(f"/proc/{pid}/fd").iterdir())
+    except OSError:  # it exited, or an fd closed meanwhile
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs Linux /proc")
+def test_two_processes_reading_a_stale_skill_build_its_index_once(
+    skc_installed: Run,
+    skc_path: Path,
+    clean_env: dict[str, str],
+    project: Path,
+    home: Path,
+    tmp_path: Path,
+) -> None:
+    """Two ``skc show`` processes on a skill whose index is missing, made to reach the index's
+    lock together (the test holds it until both wait on it): both print the section, and the
+    index file is made once: every index file seen until both exit is one file (a second
+    build would rename another into place)."""
+    skill = _write_guide(tmp_path / "agents" / "guide", references=200)
+    meta = home / ".skillc" / "runtime" / "guide" / ".skillc-meta"
+    meta.mkdir(parents=True)
+    lock_path = meta / f"search-{hash16(skill)}.lock"
+    index = meta / f"search-{hash16(skill)}.db"
+    command = [str(skc_path), "show", str(skill), "--section", "Details 150"]
+    with open(lock_path, "a+b") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        readers = [
+            subprocess.Popen(
+                command, cwd=project, env=clean_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            )
+            for _ in range(2)
+        ]
+        deadline = time.monotonic() + 120
+        while not all(_has_open(reader.pid, lock_path) for reader in readers):
+            assert all(reader.poll() is None for reader in readers), "a reader exited early"
+            assert time.monotonic() < deadline, "the readers never reached the lock"
+            time.sleep(0.005)
+        assert not index.exists()
+    # released: one reader builds, the other waits, checks again and reads what it built
+    seen: set[int] = set()
+    while any(reader.poll() is None for reader in readers):
+        with contextlib.suppress(FileNotFoundError):
+            seen.add(index.stat().st_ino)
+    outputs = [reader.communicate(timeout=120) for reader in readers]
+    for reader, (out, err) in zip(readers, outputs, strict=True):
+        assert reader.returncode == 0, err
+        assert out.decode().startswith("## Details 150\n\nDetail text 150.")
+    seen.add(index.stat().st_ino)
+    assert len(seen) == 1
+    # and simply both at once, unsynchronized, after an edit: both read the edit
+    _later(skill / "references" / "topic-150.md", "# Topic 150\n\n## Details 150\n\nEdited.\n")
+    readers = [
+        subprocess.Popen(
+            command, cwd=project, env=clean_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        for _ in range(2)
+    ]
+    for reader in readers:
+        out, err = reader.communicate(timeout=120)
+        assert reader.returncode == 0, err
+        assert out.decode() == "## Details 150\n\nEdited.\n"
