@@ -7,7 +7,8 @@ the standard library, pytest and ``skillc_index`` (which every distribution depe
 
 - ``home``, ``project``: a private ``$SKILLC_HOME`` and an empty project folder (a package's
   conftest may add to them, e.g. ``.skillc/skills``); nothing touches the real home.
-- ``clean_env``: this process's environment without ``SKILLC_*``, with that home.
+- ``clean_env``: this process's environment without ``SKILLC_*``, with that home (and the
+  semantic step off: ``SKILLC_FIND_SEMANTIC=0``).
 - ``cli``: run a command, in-process through its ``main(argv)`` (fast, the default) or as a
   real subprocess (``process=True``), both returning a ``CompletedProcess`` with text output.
 - ``write_skill``: the one skill factory (:func:`write_skill`): a skill folder on disk.
@@ -207,6 +208,10 @@ def clean_env(home: Path) -> dict[str, str]:
     }
     env["SKILLC_HOME"] = str(home)
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    # the words alone, with the semantic extra installed or not: the same answers in every
+    # environment, and no find starts a server to compute vectors (tests of the semantic
+    # step set their own environment)
+    env["SKILLC_FIND_SEMANTIC"] = "0"
     return env
 
 

@@ -23,6 +23,7 @@ import yaml
 
 from e2e_support import tree, write
 from skillc_index import fts_query
+from skillc_index.index.schema import SCHEMA_VERSION
 
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
 WriteSkill = Callable[..., Path]
@@ -610,7 +611,7 @@ def test_index_schema_and_contents(
     manifest = json.loads((runtime_of(project, "demo") / ".skillc-meta/manifest.json").read_text())
     assert meta["source_hash"] == manifest["source_hash"]
     assert meta["skill_path"] == str((skills / "demo").resolve())
-    assert meta["schema_version"] == "4"
+    assert meta["schema_version"] == str(SCHEMA_VERSION)
     assert RFC3339_UTC.match(meta["indexed_at"])
     assert meta["tokenizer"] == "porter"
 
@@ -671,7 +672,7 @@ def test_corrupt_index_is_deleted_and_rebuilt(
     assert data["index"]["action"] == "rebuilt"
     assert data["index"]["reason"].startswith("corrupt")
     meta = dict(query(db, "SELECT key, value FROM index_meta"))
-    assert meta["schema_version"] == "4" and meta["tokenizer"] == "porter"
+    assert meta["schema_version"] == str(SCHEMA_VERSION) and meta["tokenizer"] == "porter"
     assert query(db, "SELECT section FROM sections") == [("Demo",)]
 
 
@@ -734,7 +735,7 @@ def test_stale_index_is_rebuilt(
     assert data["index"]["action"] == "rebuilt"
     assert data["index"]["reason"].startswith("stale")
     meta = dict(query(db, "SELECT key, value FROM index_meta"))
-    assert meta["schema_version"] == "4"
+    assert meta["schema_version"] == str(SCHEMA_VERSION)
     assert meta["tokenizer"] == ("cjk" if change == "tokenizer" else "porter")
 
 

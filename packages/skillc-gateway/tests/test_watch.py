@@ -40,7 +40,7 @@ from skillc_gateway.catalog.protocol import (
 )
 from skillc_gateway.cli_find import find_command
 from skillc_index import Diagnostic, Layout, Notice
-from skillc_index.installed import Root
+from skillc_index.inventory.folders import Root
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
 
@@ -291,6 +291,7 @@ def test_the_quick_path_prints_what_the_command_prints(
 ) -> None:  # fmt: skip
     monkeypatch.chdir(project)
     monkeypatch.setenv("SKILLC_HOME", str(home))
+    monkeypatch.setenv("SKILLC_FIND_SEMANTIC", "0")  # as clean_env's commands rank
     commands = [
         ("paint a bicycle", "--path", "library"),
         ("--format=json", "paint a bicycle", "--path", "library"),
@@ -508,12 +509,15 @@ def test_a_find_over_a_large_library_starts_a_server_for_the_next_finds(
 ) -> None:
     root = large_library(AUTO_START_SKILLS - 1)
     find = ("find", "tend the garden s0007", "--path", "library", "--limit", "3")
-    below = gateway_process(*find, "-v")
+    # the words alone: with the semantic extra, a find whose vectors are still to compute
+    # starts a server below the threshold too (test_first_find.py)
+    lexical = {"SKILLC_FIND_SEMANTIC": "0"}
+    below = gateway_process(*find, "-v", env_extra=lexical)
     assert below.returncode == 0 and "s0007" in below.stdout
     assert "answered by this process" in below.stderr and "info:" not in below.stderr
     assert not status(gateway)["running"]  # one skill short of the threshold
     write_skill(root / "kite", "kite", "Fly a kite on a windy beach.")
-    first = gateway_process(*find)
+    first = gateway_process(*find, env_extra=lexical)
     assert first.returncode == 0, first.stderr
     started = first.stderr.removeprefix("info: started a find server for the next finds (pid ")
     assert started != first.stderr, first.stderr
@@ -522,13 +526,13 @@ def test_a_find_over_a_large_library_starts_a_server_for_the_next_finds(
     try:
         wait_for_server(gateway, pid)
         assert status(gateway)["idle"] == 3600
-        second = gateway_process(*find, "-v")
+        second = gateway_process(*find, "-v", env_extra=lexical)
         assert second.stdout == first.stdout  # the same answer, served
         assert "answered by the find server" in second.stderr and "info:" not in second.stderr
         assert queries(gateway) == 1
     finally:
         gateway_process("watch", "--stop")
-    off = gateway_process(*find, env_extra={"SKILLC_FIND_SERVER": "0"})
+    off = gateway_process(*find, env_extra={**lexical, "SKILLC_FIND_SERVER": "0"})
     assert off.stdout == first.stdout and off.stderr == ""
     assert not status(gateway)["running"]
 
@@ -706,7 +710,7 @@ def test_an_idle_server_stops_by_itself(gateway: Run, gateway_process: Run, home
 def test_a_failed_warm_up_is_logged_and_the_server_serves(
     gateway: Run, gateway_process: Run, clean_env: dict[str, str], project: Path, library: Path
 ) -> None:
-    from skillc_index.installed import ROUTING_ROOTS_VARIABLE
+    from skillc_index.inventory.folders import ROUTING_ROOTS_VARIABLE
 
     env = {**clean_env, ROUTING_ROOTS_VARIABLE: str(project / "missing")}
     with server(env, project, gateway):

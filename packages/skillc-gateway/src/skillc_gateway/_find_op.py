@@ -59,7 +59,7 @@ def find(session: Session, params: FindParams) -> FindResult:
     this process loading the catalog); when this process answered a large library itself,
     it starts one for the next finds (:func:`_start_server`)."""
     from skillc_gateway.catalog import find_skills
-    from skillc_index.installed import trusted_targets
+    from skillc_index.inventory.folders import trusted_targets
 
     found = find_skills(
         session.layout,
@@ -70,7 +70,7 @@ def find(session: Session, params: FindParams) -> FindResult:
         server=session.one_shot,
     )
     if session.one_shot and not (found.served or found.partial or found.warnings):
-        _start_server(session, found.searched)  # before the answer: its reader may stop early
+        _start_server(session, found)  # before the answer: its reader may stop early
     if session.reply_chars is None:
         return found
     from skillc_gateway._find_reply import fit_answer
@@ -78,13 +78,18 @@ def find(session: Session, params: FindParams) -> FindResult:
     return fit_answer(found, session.reply_chars)
 
 
-def _start_server(session: Session, searched: int) -> None:
-    """After answering a large library itself, start a find server in the background for
-    the next finds (``lifecycle.AUTO_START_SKILLS``; ``$SKILLC_FIND_SERVER=0``: never), and
-    say so (an ``info`` notice: what the session warns is no part of the answer)."""
-    from skillc_gateway.catalog import lifecycle, switched_off
+def _start_server(session: Session, found: FindResult) -> None:
+    """After answering a large library itself (``lifecycle.AUTO_START_SKILLS``), or by the
+    words alone while the semantic step waits for its vectors, start a find server in the
+    background for the next finds (it computes the vectors; ``$SKILLC_FIND_SERVER=0``:
+    never), and say so (an ``info`` notice: what the session warns is no part of the
+    answer)."""
+    from skillc_gateway.catalog import lifecycle, semantic, switched_off
 
-    if searched < lifecycle.AUTO_START_SKILLS or switched_off("SKILLC_FIND_SERVER"):
+    if switched_off("SKILLC_FIND_SERVER"):
+        return
+    waiting = found.ranker == "lexical" and semantic.available()
+    if found.searched < lifecycle.AUTO_START_SKILLS and not waiting:
         return
     pid = lifecycle.start_for_later(session.layout)
     if pid is not None:

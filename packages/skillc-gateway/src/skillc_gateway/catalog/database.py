@@ -49,11 +49,13 @@ __all__ = [
     "forget_roots",
     "forgotten",
     "insert_skill",
+    "move_skill",
     "open_database",
     "present_skills",
     "root_states",
     "save_root",
     "set_fingerprint",
+    "skill_by_id",
     "skill_by_path",
     "skill_digests",
     "skills_named",
@@ -414,6 +416,24 @@ def skill_by_path(db: sqlite3.Connection, real: str) -> tuple[int, int, bool, by
         "SELECT id, fingerprint, digest IS NULL, content FROM skills WHERE path = ?", (real,)
     ).fetchone()
     return None if row is None else (row[0], row[1], bool(row[2]), row[3])
+
+
+def skill_by_id(db: sqlite3.Connection, skill_id: int) -> tuple[str, bool, bytes | None] | None:
+    """``(path, skipped, content)`` of the skill ``skill_id``, or None."""
+    row = db.execute(
+        "SELECT path, digest IS NULL, content FROM skills WHERE id = ?", (skill_id,)
+    ).fetchone()
+    return None if row is None else (row[0], bool(row[1]), row[2])
+
+
+def move_skill(db: sqlite3.Connection, skill_id: int, old: str, new: str, fingerprint: int) -> bool:
+    """The skill ``skill_id``, still at the folder ``old``, is now the folder ``new`` (moved:
+    its id, words and vector stay); whether it was at ``old``."""
+    cursor = db.execute(
+        "UPDATE skills SET path = ?, fingerprint = ? WHERE id = ? AND path = ?",
+        (new, fingerprint, skill_id, old),
+    )
+    return cursor.rowcount > 0
 
 
 def set_fingerprint(db: sqlite3.Connection, skill_id: int, fingerprint: int) -> None:

@@ -46,7 +46,7 @@ from skillc_gateway.catalog.scan import (
 )
 from skillc_gateway.catalog.skill_text import MAX_SKILL_BYTES, cut, read_skill_text
 from skillc_index import Diagnostic, Layout, Notice
-from skillc_index.installed import Root
+from skillc_index.inventory.folders import Root
 
 if TYPE_CHECKING:
     from skillc_gateway.catalog.watch import Changes, Watcher
@@ -176,10 +176,39 @@ class Catalog:
             warnings.append(Notice(f"not searched, a path that is not UTF-8: {shown}"))
             roots = kept
         seen, partial = self.refresh(roots, budget, warnings)
+        semantic = self._semantic(seen, semantic)
         skills = self._rank(query, limit, seen, semantic)
         searched = len(seen.priorities)
-        ranker = semantic_step.ranker(semantic)
+        ranker = "lexical+semantic" if semantic else "lexical"
         return FindResult(query, skills, searched, seen.skipped, partial, tuple(warnings), ranker)
+
+    def _semantic(self, seen: _Seen, wanted: bool | None) -> bool:
+        """Whether the semantic step ranks this answer: it is ``wanted`` (None: as the
+        environment says), its model is there, and at most
+        :data:`~.semantic.QUERY_FILL` of the searched skills still lack their vector (the
+        query computes those; more are the find server's, in the background, and the answer
+        is ranked by the words alone meanwhile). The model is loaded only then."""
+        if not semantic_step.available(wanted):
+            return False
+        if semantic_step.pending(self.db, seen.priorities) > semantic_step.QUERY_FILL:
+            return False
+        return semantic_step.model(wanted) is not None
+
+    def fill_vectors(self, seconds: float) -> bool:
+        """Compute missing vectors of the catalog's skills for about ``seconds`` (the find
+        server's background work, between two requests); whether some are still missing.
+        False without the model; True when the catalog is busy (later)."""
+        if not postings.missing_vectors(self.db, 1) or not semantic_step.available(True):
+            return False
+        try:
+            with catalog_database.writing(self.db):
+                return semantic_step.fill(self.db, time.monotonic() + seconds, wanted=True)
+        except sqlite3.OperationalError as exc:
+            if _busy(exc):
+                return True
+            if "readonly" in str(exc) or "disk" in str(exc):
+                return False
+            raise
 
     def _rank(
         self, query: str, limit: int, seen: _Seen, semantic: bool | None
@@ -275,8 +304,9 @@ class Catalog:
         for priority, root in enumerate(roots):
             key = str(root.path)
             state = self._states.get(key)
+            depth = scan.MAX_DEPTH if root.nested else scan.ENTRIES
             if watcher is None:
-                result = walk(key, state, since, self._deployed)
+                result = walk(key, state, since, self._deployed, depth=depth)
             else:
                 if state is None or not state.paths:
                     watcher.watch_missing(key)
@@ -284,7 +314,7 @@ class Catalog:
                 result = walk(
                     key, state, since, self._deployed, watch=watcher.watch,
                     changed=changes.folders if targeted and changes else None,
-                    moved=changes.moved if targeted and changes else (),
+                    moved=changes.moved if targeted and changes else (), depth=depth,
                 )  # fmt: skip
             walks.append((root, priority, result))
         extra: list[str] = []
@@ -299,10 +329,10 @@ class Catalog:
                     if not scan.utf8(source):  # the catalog cannot hold it: not searched
                         continue
                     extra.append(source)
-        if extra:  # sources of deployed skills that no root holds: not watched, walked whole
+        if extra:  # sources of deployed skills that no root holds: not watched, each alone
             self._load_states(extra)
             for source in extra:
-                result = walk(source, self._states.get(source), since, self._deployed)
+                result = walk(source, self._states.get(source), since, self._deployed, depth=0)
                 walks.append((Root(Path(source), "path"), len(roots), result))
         for root, _, result in walks:
             if result.truncated:
@@ -428,7 +458,7 @@ class Catalog:
         return forget_roots(self.db, [key for key, _ in walks], held)
 
     def _deployed(self, real: str, meta: bool) -> str | None:
-        from skillc_index.installed import deployed_source
+        from skillc_index.inventory.deployed import deployed_source
 
         # a deployment whose source is gone stands for it all the same: skipped, not its stub
         return deployed_source(real, self.layout, copy=meta, gone=True, strict=True)
@@ -461,7 +491,7 @@ class Catalog:
             filling
             and not touch
             and forgotten(self.db) == self._forgotten  # else its states may need repair
-            and not semantic_step.unfilled(self.db)
+            and not semantic_step.unfilled(self.db, semantic_step.QUERY_FILL)
         ):
             return 0
         start = time.monotonic()
@@ -477,14 +507,16 @@ class Catalog:
                     if first and forgotten(self.db) != self._forgotten:
                         self._repair(walks, todo, dirty)
                     if removed:
-                        indexer.remove(removed)
+                        indexer.remove(indexer.adopt(removed, todo))
                         removed = []
                     stop = min(deadline, time.monotonic() + BATCH_SECONDS)
                     while position < len(todo) and time.monotonic() < stop:
                         indexer.index(*todo[position])
                         position += 1
                     postings.finish(self.db)
-                    missing = semantic_step.fill(self.db, stop)
+                    missing = position == len(todo) and semantic_step.fill(
+                        self.db, stop, semantic_step.QUERY_FILL
+                    )
                     for key, state in dirty:
                         catalog_database.save_root(self.db, key, state.dumps(), used_ns)
                     if first:
@@ -533,7 +565,7 @@ class Catalog:
                     skipped.add(f"{base}/{paths[index]}")
                 if kinds[index] & STUB:
                     stubs.append((state.sources[paths[index]], f"{base}/{paths[index]}"))
-            agent = root.kind == "agent"
+            agent = root.kind in ("agent", "config")
             for index, _real in summary.skills:
                 skill_id, kind = ids[index], kinds[index]
                 if not skill_id or not kind & SKILL:
@@ -596,6 +628,8 @@ class _Indexer:
         self.db = db
         self.since = since
         self.done: dict[str, tuple[int, int, bool]] = {}  # real path -> id, fingerprint, skipped
+        self.moved = 0
+        """Skills that moved, whose rows were kept (:meth:`adopt`)."""
 
     def index(self, state: TreeState, index: int) -> None:
         """(Re)index the skill at ``state``'s entry ``index`` and record it there. Its
@@ -654,6 +688,51 @@ class _Indexer:
         else:
             postings.add(self.db, skill_id, text)
         return skill_id, stored, text is None
+
+    def adopt(
+        self, removed: list[tuple[int, str]], todo: list[tuple[TreeState, int]]
+    ) -> list[tuple[int, str]]:
+        """A skill moved (``skc route install`` and ``uninstall`` move skill folders between
+        an agent folder and a store) is not a change of its text: each new skill folder of
+        ``todo`` whose SKILL.md holds the bytes of a removed one that is gone, under the same
+        folder name (the ranker reads the folder name too), takes that one's row, and with
+        it its words and its vector, instead of being indexed anew. The removed skills left
+        (:meth:`remove`)."""
+        gone: dict[tuple[bytes, str], list[tuple[int, str]]] = {}
+        for skill_id, real in removed:
+            if os.path.isfile(f"{real}/{SKILL_FILE}"):  # noqa: PTH113 - reached another way
+                continue
+            row = catalog_database.skill_by_id(self.db, skill_id)
+            if row is not None and row[0] == real and row[2] is not None:
+                gone.setdefault((row[2], real.rpartition("/")[2]), []).append((skill_id, real))
+        if not gone:
+            return removed
+        names = {name for _, name in gone}
+        adopted: set[int] = set()
+        for state, index in todo:
+            real = state.real_path(state.paths[index])
+            name = real.rpartition("/")[2]
+            if name not in names or real in self.done:
+                continue
+            if catalog_database.skill_by_path(self.db, real) is not None:
+                continue
+            file = f"{real}/{SKILL_FILE}"
+            try:
+                st = os.lstat(file)
+            except OSError:
+                continue
+            data = _read_regular(real, st)
+            same = None if data is None else gone.get((_sha1(data), name))
+            if not same:
+                continue
+            skill_id, old = same.pop()
+            fp = 0 if is_racy(st, self.since) else fingerprint(st)  # read again until settled
+            if catalog_database.move_skill(self.db, skill_id, old, real, fp):
+                row = catalog_database.skill_by_id(self.db, skill_id)
+                self.done[real] = (skill_id, fp, bool(row and row[1]))
+                adopted.add(skill_id)
+                self.moved += 1
+        return [item for item in removed if item[0] not in adopted]
 
     def remove(self, removed: Iterable[tuple[int, str]]) -> None:
         """Drop the skills whose SKILL.md is gone (one still there is reached another way)."""

@@ -22,8 +22,8 @@ Sections: every heading of SKILL.md with the text up to the next heading is a ro
 ``rank_sections`` (its heading and line), its id ``skill_id * SECTION_SLOTS + n``. When a skill
 is indexed, its passages' words are listed in ``rank_section_terms``: for each word, how often
 each section's heading and text and the name with the description hold it; and each passage's
-length (:func:`items` and :func:`passages` read a word's line). The name with the description
-waits in ``rank_vectors`` for its vector (:func:`.semantic.fill`).
+length (:func:`items` and :func:`passages` read a word's line). The name with the description,
+and the start of the body, wait in ``rank_vectors`` for their vectors (:func:`.semantic.fill`).
 """
 
 from __future__ import annotations
@@ -53,10 +53,12 @@ __all__ = [
     "scratch",
     "store_vectors",
     "stored_vectors",
+    "unvectored",
+    "vector_texts",
 ]
 
 #: Bumped when the tables or the tokenizer change: the catalog then indexes every skill anew.
-RANK_VERSION = 7
+RANK_VERSION = 8
 
 _TOKENIZER = "tokenize='porter unicode61 remove_diacritics 2'"
 SCHEMA = """
@@ -73,8 +75,11 @@ CREATE TABLE IF NOT EXISTS rank_sections (
     id INTEGER PRIMARY KEY, heading TEXT NOT NULL, line INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS rank_section_terms (skill INTEGER PRIMARY KEY, terms TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS rank_vectors (skill INTEGER PRIMARY KEY, text TEXT NOT NULL, vec BLOB);
-CREATE INDEX IF NOT EXISTS rank_vectors_missing ON rank_vectors (skill) WHERE vec IS NULL;
+CREATE TABLE IF NOT EXISTS rank_vectors (
+    skill INTEGER NOT NULL, part INTEGER NOT NULL, text TEXT NOT NULL, vec BLOB,
+    PRIMARY KEY (skill, part)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS rank_vectors_missing ON rank_vectors (skill, part) WHERE vec IS NULL;
 """
 """``rank_postings``: BM25's term-frequency part ``w`` of each term of each document of each
 skill; ``rank_terms``: the number of skills whose document holds the term (``df``);
@@ -82,9 +87,9 @@ skill; ``rank_terms``: the number of skills whose document holds the term (``df`
 not skills, in both); ``rank_sections``: the sections of each skill's SKILL.md, ``id`` =
 ``skill_id * SECTION_SLOTS + n``; ``rank_section_terms``: the length of each passage of a
 skill and which ones hold each of its words, how often (:func:`_section_terms`);
-``rank_vectors``: the name and description of each skill, and their vector under the semantic
-model (:mod:`.semantic`): NULL until :func:`.semantic.fill` computes it, once the words are
-indexed."""
+``rank_vectors``: the texts of each skill that the semantic model (:mod:`.semantic`) reads
+(:func:`vector_texts`: ``part`` 0 its name and description, 1 the start of its body), and
+their vectors: NULL until :func:`.semantic.fill` computes them, once the words are indexed."""
 
 
 class Document(NamedTuple):
@@ -196,14 +201,28 @@ def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
     )
     # the vector comes later (fill()): the words of every skill first, so that an answer is
     # whole as soon as they are indexed (the model takes longer than the rest of a skill)
-    db.execute(
-        "INSERT INTO rank_vectors (skill, text) VALUES (?, ?)",
-        (skill_id, _vector_text(text.name, text.description)),
+    db.executemany(
+        "INSERT INTO rank_vectors (skill, part, text) VALUES (?, ?, ?)",
+        [(skill_id, part, value) for part, value in enumerate(vector_texts(text))],
     )
 
 
-def _vector_text(name: str, description: str) -> str:
-    return f"{name.replace('-', ' ')}: {description}"
+#: The body's text the semantic model reads (part 1 of :func:`vector_texts`), at most, in
+#: characters; the model reads its first :data:`.semantic.BODY_TOKENS` tokens of it.
+BODY_VECTOR_CHARS = 2000
+
+
+def vector_texts(text: SkillText) -> list[str]:
+    """The texts of a skill that get a vector (:mod:`.semantic`), ``part`` by ``part``: 0 its
+    name and description; 1 its name and the start of its body, white space collapsed, when
+    the body holds a word (a request told in the user's own words meets the skill there,
+    not in its description: issue 35)."""
+    name = text.name.replace("-", " ")
+    texts = [f"{name}: {text.description}"]
+    body = " ".join(text.body[: 2 * BODY_VECTOR_CHARS].split())[:BODY_VECTOR_CHARS]
+    if any(character.isalnum() for character in body):
+        texts.append(f"{name}: {body}")
+    return texts
 
 
 def _section_terms(
@@ -230,11 +249,7 @@ def _section_terms(
         db.execute(
             f"INSERT INTO temp.rank_section_q VALUES ({','.join('?' * len(values))})", values
         )
-        (lines,) = db.execute(_SECTION_LINES, (start, start)).fetchone()
-        chunks.append(lines or "")
-        db.execute(_PASSAGE_TERMS, (skill_id, start))
-        for passage, length in db.execute(_PASSAGE_LENGTHS, (start,)):
-            lengths[passage + 1] = length
+        chunks.append(_chunk_lines(db, skill_id, start, lengths))
         db.execute("INSERT INTO temp.rank_section_q (rank_section_q) VALUES ('delete-all')")
     db.execute(
         f"INSERT INTO rank_count (doc, n) VALUES ({PASSAGES}, ?) "
@@ -252,22 +267,40 @@ def _section_terms(
     return header + "".join(f"\n{term} {found}" for term, found in items.items()) + "\n"
 
 
-_SECTION_LINES = (
-    "SELECT group_concat(char(10) || term || ' ' || items, '') FROM (SELECT term, group_concat("
-    "CASE WHEN col = 'm' THEN 'm:' || cnt WHEN col GLOB 'h*' THEN 'h' || (? + substr(col, 2)) "
-    "|| ':' || cnt ELSE (? + substr(col, 2)) || ':' || cnt END, ' ') AS items "
-    "FROM temp.rank_section_v GROUP BY term)"
-)
-"""The lines of :func:`_section_terms` for the sections in the scratch table, numbered from
-the first parameter."""
-_PASSAGE = "CASE col WHEN 'm' THEN -1 ELSE ? + substr(col, 2) END"
-_PASSAGE_TERMS = (
-    "INSERT INTO temp.rank_pending (skill, doc, term, w) "
-    f"SELECT ?, {PASSAGES}, term, count(DISTINCT {_PASSAGE}) FROM temp.rank_section_v GROUP BY term"
-)
-"""How many passages in the scratch table hold each word (sections numbered from the second
-parameter; the name and description: -1), for :func:`finish` to add to ``rank_terms``."""
-_PASSAGE_LENGTHS = f"SELECT {_PASSAGE}, sum(cnt) FROM temp.rank_section_v GROUP BY 1"
+def _chunk_lines(db: sqlite3.Connection, skill_id: int, start: int, lengths: list[int]) -> str:
+    """The lines of :func:`_section_terms` for the sections in the scratch table (numbered from
+    ``start``), from one read of its ``fts5vocab`` (each word's count per column, word by
+    word): how many passages hold each word goes to ``rank_pending`` (doc
+    :data:`PASSAGES`, ``w``: the count, the name and description passage ``-1``), and each
+    passage's length is added to ``lengths`` (index ``passage + 1``). One pass in Python
+    over the rows costs less than the three grouped reads of the vocabulary it replaces."""
+    lines: list[str] = []
+    held: list[tuple[int, int, str, int]] = []
+    term = ""
+    found: list[str] = []
+    places: set[int] = set()
+    for word, column, count in db.execute("SELECT term, col, cnt FROM temp.rank_section_v"):
+        if word != term:
+            if found:
+                lines.append(f"\n{term} {' '.join(found)}")
+                held.append((skill_id, PASSAGES, term, len(places)))
+            term, found, places = word, [], set()
+        if column == "m":
+            passage = -1
+            found.append(f"m:{count}")
+        elif column[0] == "h":
+            passage = start + int(column[1:])
+            found.append(f"h{passage}:{count}")
+        else:
+            passage = start + int(column[1:])
+            found.append(f"{passage}:{count}")
+        places.add(passage)
+        lengths[passage + 1] += count
+    if found:
+        lines.append(f"\n{term} {' '.join(found)}")
+        held.append((skill_id, PASSAGES, term, len(places)))
+    db.executemany("INSERT INTO temp.rank_pending (skill, doc, term, w) VALUES (?, ?, ?, ?)", held)
+    return "".join(lines)
 
 
 _ADDED = (
@@ -397,28 +430,42 @@ def passages(line: str) -> dict[int, int]:
 # -- the vectors (the semantic step, :mod:`.semantic`) ------------------------------------------
 
 
-def missing_vectors(db: sqlite3.Connection, limit: int) -> list[tuple[int, str]]:
-    """``(skill, text)`` of at most ``limit`` skills whose vector is not computed yet."""
+def missing_vectors(db: sqlite3.Connection, limit: int | None) -> list[tuple[int, int, str]]:
+    """``(skill, part, text)`` of at most ``limit`` texts (:func:`vector_texts`; None: all)
+    whose vector is not computed yet."""
     return db.execute(
-        "SELECT skill, text FROM rank_vectors WHERE vec IS NULL LIMIT ?", (limit,)
+        "SELECT skill, part, text FROM rank_vectors WHERE vec IS NULL LIMIT ?",
+        (-1 if limit is None else limit,),
     ).fetchall()
 
 
-def store_vectors(db: sqlite3.Connection, vectors: list[tuple[int, bytes]]) -> None:
-    """Store ``(skill, vector)`` pairs."""
+def unvectored(db: sqlite3.Connection) -> list[int]:
+    """The skills with a text whose vector is not computed yet (the partial index: no text
+    read)."""
+    return [
+        skill
+        for (skill,) in db.execute("SELECT DISTINCT skill FROM rank_vectors WHERE vec IS NULL")
+    ]
+
+
+def store_vectors(db: sqlite3.Connection, vectors: list[tuple[int, int, bytes]]) -> None:
+    """Store ``(skill, part, vector)`` triples."""
     db.executemany(
-        "UPDATE rank_vectors SET vec = ? WHERE skill = ?",
-        [(vector, skill) for skill, vector in vectors],
+        "UPDATE rank_vectors SET vec = ? WHERE skill = ? AND part = ?",
+        [(vector, skill, part) for skill, part, vector in vectors],
     )
 
 
-def stored_vectors(db: sqlite3.Connection, skills: list[int]) -> dict[int, bytes | str]:
-    """The vector of each of ``skills``, or its text while it has none (the skills the
-    catalog does not hold are left out)."""
-    return dict(
-        db.execute(
-            "SELECT skill, coalesce(vec, text) FROM rank_vectors "
-            f"WHERE skill IN ({','.join('?' * len(skills))})",
-            skills,
-        ).fetchall()
-    )
+def stored_vectors(
+    db: sqlite3.Connection, skills: list[int]
+) -> dict[int, list[tuple[int, bytes | str]]]:
+    """The vectors of each of ``skills``, ``(part, vector)`` in part order, or a part's text
+    while it has none (the skills the catalog does not hold are left out)."""
+    found: dict[int, list[tuple[int, bytes | str]]] = {}
+    for skill, part, value in db.execute(
+        "SELECT skill, part, coalesce(vec, text) FROM rank_vectors "
+        f"WHERE skill IN ({','.join('?' * len(skills))}) ORDER BY skill, part",
+        skills,
+    ):
+        found.setdefault(skill, []).append((part, value))
+    return found

@@ -48,12 +48,15 @@ from skillc_index import FindServerError, Layout, loads_bounded
 if TYPE_CHECKING:
     import socket
 
-__all__ = ["READ_SECONDS", "STATUS_ROOTS", "FindServer"]
+__all__ = ["FILL_SECONDS", "READ_SECONDS", "STATUS_ROOTS", "FindServer"]
 
 #: A connection that sends nothing for this long is dropped.
 READ_SECONDS = 5.0
 #: The root folders ``--status`` lists (the most recently asked about).
 STATUS_ROOTS = 100
+#: Between two requests, the server computes missing vectors in turns of about this long
+#: (a request that comes meanwhile waits for the turn to end).
+FILL_SECONDS = 0.25
 
 
 class FindServer:
@@ -174,13 +177,25 @@ class FindServer:
         ready. A failure is logged: queries make their own passes."""
         from skillc_gateway.catalog import find_roots
         from skillc_gateway.catalog.engine import Catalog
-        from skillc_index.installed import routing_roots
+        from skillc_index.inventory.folders import routing_roots
 
         try:
             roots = find_roots(self.layout, routing_roots(), self.configured)
             Catalog.shared(self.layout).find("warm up", roots, 1)
         except Exception as exc:
             self.log(f"warming up failed: {type(exc).__name__}: {exc}")
+
+    def _fill(self) -> bool:
+        """Compute some of the catalog's missing vectors (the semantic step's, about
+        :data:`FILL_SECONDS`, the model loaded once, by this process only); whether some are
+        still missing. A failure is logged and stops the filling until the next request."""
+        from skillc_gateway.catalog.engine import Catalog
+
+        try:
+            return Catalog.shared(self.layout).fill_vectors(FILL_SECONDS)
+        except Exception as exc:
+            self.log(f"computing vectors failed: {type(exc).__name__}: {exc}")
+            return False
 
     def serve(self) -> None:
         """Warm up, then answer requests, one at a time, until stopped or
@@ -210,6 +225,7 @@ class FindServer:
                 "ready" + (f"; stops after {self.idle:g} s without a query" if self.idle else "")
             )
             self._last = time.monotonic()
+            filling = True  # the catalog's vectors may be missing: filled between requests
             while not self._stopping:
                 timeout = None
                 if self.idle:
@@ -217,7 +233,12 @@ class FindServer:
                     if timeout <= 0:
                         self.log(f"no query for {self.idle:g} s: stopping")
                         break
+                if filling:
+                    timeout = 0
                 ready, _, _ = select.select([listener.fileno(), wake_read], [], [], timeout)
+                if filling and not ready:
+                    filling = self._fill()
+                    continue
                 if wake_read in ready:
                     while True:
                         try:
@@ -232,6 +253,7 @@ class FindServer:
                         continue
                     with connection:
                         self._answer(connection)
+                    filling = True  # what it indexed may lack its vectors
         finally:
             for number, handler in handlers.items():
                 signal.signal(number, handler)

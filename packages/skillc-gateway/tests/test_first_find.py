@@ -1,0 +1,164 @@
+"""The first find is fast and whole (issue 35): it considers every skill, ranks by the words
+while the semantic step's vectors are computed by the find server in the background (each
+answer says which ranker ranked it), and a moved skill is not indexed again.
+
+Real processes over real catalogs; no timing is asserted (bench/first_find.py measures).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_gateway.catalog import semantic
+
+#: More skills than a query computes the vectors of itself (semantic.QUERY_FILL).
+COUNT = semantic.QUERY_FILL + 8
+QUERY = "water the tomatoes in plot 7"
+
+
+def library(root: Path, count: int = COUNT) -> Path:
+    for n in range(count):
+        folder = root / f"plot-{n:02d}"
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(
+            f"---\nname: plot-{n:02d}\ndescription: Tend the garden of plot {n}, water, weed "
+            f"and harvest its tomatoes.\n---\n\n# Plot {n}\n\nWater it at dawn.\n",
+            encoding="utf-8",
+        )
+    return root
+
+
+def gateway(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``python -m skillc_gateway ARGS`` in a real process, ``home`` as the skillc home."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
+    environment.update({"SKILLC_HOME": str(home), **env})
+    return subprocess.run(
+        [sys.executable, "-m", "skillc_gateway", *args],
+        capture_output=True, text=True, env=environment, timeout=120, check=False,
+    )  # fmt: skip
+
+
+def find(home: Path, lib: Path, **env: str) -> dict[str, Any]:
+    done = gateway(home, "find", "--format", "json", "--path", str(lib), QUERY, **env)
+    assert done.returncode == 0, done.stderr
+    answer: dict[str, Any] = json.loads(done.stdout)
+    return answer
+
+
+def vectors(home: Path) -> tuple[int, int]:
+    """Skills in the catalog, and how many have their vectors (all their texts')."""
+    with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
+        row = db.execute(
+            "SELECT count(DISTINCT skill), "
+            "count(DISTINCT skill) - count(DISTINCT CASE WHEN vec IS NULL THEN skill END) "
+            "FROM rank_vectors"
+        ).fetchone()
+    return int(row[0]), int(row[1])
+
+
+needs_model = pytest.mark.skipif(
+    semantic.model(True) is None, reason="the semantic extra is not installed"
+)
+
+
+@needs_model
+def test_the_first_find_considers_every_skill_and_ranks_by_the_words(tmp_path: Path) -> None:
+    """A fresh home, more skills than a query embeds: the answer is whole, says it was ranked
+    by the words, and this process computed no vector (nor loaded the model)."""
+    lib = library(tmp_path / "lib")
+    home = tmp_path / "home"
+    code = (
+        "import sys, json; from pathlib import Path; from skillc_gateway import find_skills; "
+        "from skillc_index import Layout; "
+        f"layout = Layout.discover(Path({str(tmp_path)!r}), {{'SKILLC_HOME': {str(home)!r}}}); "
+        f"r = find_skills(layout, {QUERY!r}, paths=[{str(lib)!r}]); "
+        "print(json.dumps([r.searched, r.partial, r.ranker, len(r.skills), "
+        "'onnxruntime' in sys.modules]))"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert json.loads(out.stdout) == [COUNT, False, "lexical", 10, False]
+    assert vectors(home) == (COUNT, 0)
+
+
+@needs_model
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the find server is Linux only")
+def test_the_find_server_computes_the_vectors_and_later_answers_say_semantic() -> None:
+    """The first find answers by the words and starts the find server; the server computes the
+    vectors between requests; a later find says ``lexical+semantic``, and is the answer a
+    process gives alone over the filled catalog."""
+    base = Path(tempfile.mkdtemp(prefix="skf-", dir="/tmp")).resolve()  # a short socket path
+    home, lib = base / "home", library(base / "lib")
+    try:
+        first = gateway(home, "-v", "find", "--format", "json", "--path", str(lib), QUERY)
+        assert first.returncode == 0, first.stderr
+        assert json.loads(first.stdout)["ranker"] == "lexical"
+        assert "answered by this process; ranker: lexical" in first.stderr
+        assert "info: started a find server" in first.stderr  # below 1,000 skills: the vectors
+        deadline = time.monotonic() + 120
+        while vectors(home) != (COUNT, COUNT):
+            assert time.monotonic() < deadline, vectors(home)
+            time.sleep(0.2)
+        later = gateway(home, "-v", "find", "--format", "json", "--path", str(lib), QUERY)
+        assert "answered by the find server" in later.stderr, later.stderr
+        assert json.loads(later.stdout)["ranker"] == "lexical+semantic"
+        assert gateway(home, "watch", "--stop").returncode == 0
+        alone = find(home, lib, SKILLC_FIND_SERVER="0")  # this process, over the same catalog
+        assert alone["ranker"] == "lexical+semantic"
+        assert json.loads(later.stdout) == alone
+    finally:
+        gateway(home, "watch", "--stop")
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def rows_of(home: Path, path: Path) -> tuple[int, list[Any], list[Any]]:
+    """The id of the skill at ``path``, its words' rows and its vector row."""
+    with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
+        (skill,) = db.execute("SELECT id FROM skills WHERE path = ?", (str(path),)).fetchone()
+        words = db.execute(
+            "SELECT doc, term, w FROM rank_postings WHERE skill = ? ORDER BY 1, 2", (skill,)
+        ).fetchall()
+        vector = db.execute("SELECT text, vec FROM rank_vectors WHERE skill = ?", (skill,))
+        return int(skill), words, vector.fetchall()
+
+
+def test_a_moved_skill_is_not_indexed_again(tmp_path: Path) -> None:
+    """Moving a skill folder (what ``skc route install`` and ``uninstall`` do) is not a change
+    of its text: the skill keeps its row (id), its words and its vector. One whose bytes
+    changed as it moved, or whose folder name changed, is indexed anew."""
+    lib = library(tmp_path / "lib" / "agent", 3)
+    store = tmp_path / "lib" / "store"
+    store.mkdir()
+    home = tmp_path / "home"
+    time.sleep(2.1)  # older than the catalog's racy window: indexed for good
+    before = find(home, tmp_path / "lib", SKILLC_FIND_SERVER="0")
+    moved = rows_of(home, lib / "plot-01")
+    edited = rows_of(home, lib / "plot-02")
+    renamed = rows_of(home, lib / "plot-00")
+    (lib / "plot-01").rename(store / "plot-01")
+    (lib / "plot-02").rename(store / "plot-02")
+    skill_md = store / "plot-02" / "SKILL.md"
+    skill_md.write_text(skill_md.read_text(encoding="utf-8") + "\nMore.\n", encoding="utf-8")
+    (lib / "plot-00").rename(store / "plot-zero")
+    after = find(home, tmp_path / "lib", SKILLC_FIND_SERVER="0")
+    assert after["searched"] == before["searched"] == 3
+    assert rows_of(home, store / "plot-01") == moved  # the same id, words and vector
+    assert rows_of(home, store / "plot-02")[0] != edited[0]
+    assert rows_of(home, store / "plot-zero")[0] != renamed[0]
+    with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
+        assert db.execute("SELECT count(*) FROM skills").fetchone() == (3,)
+    fresh = find(tmp_path / "fresh", tmp_path / "lib", SKILLC_FIND_SERVER="0")
+    assert fresh["skills"] == after["skills"]
