@@ -27,6 +27,7 @@ the parser's configuration changes under it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import accumulate
 
 __all__ = ["MAX_LIST_DEPTH", "scan_headings"]
 
@@ -89,34 +90,25 @@ class _Scanner:
 
     def __init__(self, src: str) -> None:
         self.src = src
-        begins: list[int] = []
-        ends: list[int] = []
-        shifts: list[int] = []
-        indents: list[int] = []
         length = len(src)
-        start = 0
-        for text in src.split("\n"):
-            if start >= length:
-                break
-            end = start + len(text)
-            shift = len(text) - len(text.lstrip(" \t"))
-            width = shift
-            if shift and "\t" in text[:shift]:
-                width = 0
-                for char in text[:shift]:
-                    width += 4 - width % 4 if char == "\t" else 1
-            if end == length and shift == len(text):
-                break  # a last line of blanks without a newline is no line for markdown-it
-            begins.append(start)
-            ends.append(end)
-            shifts.append(shift)
-            indents.append(width)
-            start = end + 1
-        self.lines = len(begins)
-        begins.append(length)  # a last, empty line: lookahead needs no bound checks
+        texts = src.split("\n")
+        if not texts[-1].lstrip(" \t"):
+            texts.pop()  # after a last newline, or blanks without one: no line for markdown-it
+        begins = list(accumulate([len(text) + 1 for text in texts], initial=0))
+        begins[-1] = length  # a last, empty line: lookahead needs no bound checks
+        ends = [begin + len(text) for begin, text in zip(begins[:-1], texts, strict=True)]
         ends.append(length)
+        shifts = [len(text) - len(text.lstrip(" \t")) for text in texts]
         shifts.append(0)
-        indents.append(0)
+        indents = shifts.copy()
+        if "\t" in src:  # a tab in the indentation: widths to the next multiple of 4
+            for line, text in enumerate(texts):
+                if "\t" in text[: shifts[line]]:
+                    width = 0
+                    for char in text[: shifts[line]]:
+                        width += 4 - width % 4 if char == "\t" else 1
+                    indents[line] = width
+        self.lines = len(texts)
         self.begins, self.ends, self.shifts, self.indents = begins, ends, shifts, indents
         self.blk = 0
         self.list_indent = -1
@@ -223,6 +215,13 @@ class _Scanner:
     def block(self, line: int) -> None:
         """The first block rule that matches on ``line`` reads its block (``self.line``:
         the line after it)."""
+        if (
+            self.char(self.first(line)) not in _BLOCK_START
+            and self.char(self.first(line + 1)) not in _DELIMITER_ROW
+            and not self.is_code(line)
+        ):  # a plain text line, not followed by a table's delimiter row: no other rule
+            self.setext_or_paragraph(line)
+            return
         if self.table(line, silent=False) or self.code(line) or self.fence(line, silent=False):
             return
         if self.quote_starts(line):
