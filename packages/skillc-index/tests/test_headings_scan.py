@@ -130,6 +130,7 @@ FOLLOWED = {
     "blockquote lazy then break": "> a\n---\n",
     "blockquote in list item": "1. a\n   > - b\n   >   # c\n2. d\n",
     "blockquote code": ">     # code\n>  # yes\n",
+    "blockquote fence to a last quoted blank": "``\n> ```\n> ",
     "emphasis pair": "# **Bold** text\n## *a*\n### a ***b***\n",
     "single emphasis run": "# UNSAFE_ prefix\n## (_config.yml)\n### read_*\n#### a * b\n",
     "escapes": "# C\\#\n## a\\q\n### a\\\n",

@@ -466,7 +466,7 @@ class _Scanner:
             pos, stop = self.first(line), self.ends[line]
             if pos < stop and self.indents[line] < self.blk:
                 break  # a line less indented than a list item's content ends the item
-            if src[pos] != marker or self.is_code(line):
+            if self.char(pos) != marker or self.is_code(line):
                 continue
             after = self.skip(pos, marks)
             if after - pos < length or self.skip(after, _SPACES) < stop:
