@@ -1,4 +1,5 @@
-"""``skc list`` end to end (RFC-0007:C-LIST): stores, order, columns, filters, build status."""
+"""``skc list`` end to end (RFC-0007:C-LIST): stores, order, columns, filters, build status
+(the other installed skills: ``test_e2e_inventory.py``)."""
 
 from __future__ import annotations
 
@@ -68,10 +69,12 @@ def test_order_and_columns(ok: Run, populated: Path) -> None:
     proc = ok("list")
     assert proc.stderr == ""
     header, rows = table(proc.stdout)
-    assert header == ["SKILL", "SCOPE", "STATUS"]
+    # RFC-0007's columns first, then the inventory's (issue 34)
+    assert header == ["SKILL", "SCOPE", "STATUS", "MANAGED", "AGENTS", "WHERE"]
     assert [(r[0], r[1]) for r in rows] == ORDER
-    assert all(r[2] == "not-built" for r in rows), rows
-    assert all(len(r) == 3 for r in rows), rows
+    assert all(r[2:5] == ["not-built", "yes", "-"] for r in rows), rows
+    assert all(len(r) == 6 for r in rows), rows
+    assert {r[0]: r[5] for r in rows}["alpha"] == ".skillc/skills/alpha"
 
 
 def test_columns_are_aligned(ok: Run, populated: Path) -> None:
@@ -86,7 +89,7 @@ def test_columns_are_aligned(ok: Run, populated: Path) -> None:
 )
 def test_verbose_adds_source(ok: Run, populated: Path, args: tuple[str, ...]) -> None:
     header, rows = table(ok(*args).stdout)
-    assert header == ["SKILL", "SCOPE", "STATUS", "SOURCE"]
+    assert header == ["SKILL", "SCOPE", "STATUS", "SOURCE", "MANAGED", "AGENTS", "WHERE"]
     sources = {r[0]: r[3] for r in rows}
     # RFC-0007 example: relative to the working directory, global ones under ~/
     assert sources["alpha"] == ".skillc/skills/alpha"
@@ -103,7 +106,13 @@ def test_json_shape(list_json: ListJson, populated: Path, home: Path) -> None:
     skills = data["skills"]
     assert [(s["name"], s["scope"]) for s in skills] == ORDER
     for skill in skills:
-        assert set(skill) == {"name", "scope", "status", "source_path", "runtime_path"}
+        # RFC-0007's keys, then the inventory's (issue 34)
+        assert set(skill) == {
+            *("name", "scope", "status", "source_path", "runtime_path"),
+            *("managed", "agents", "locations"),
+        }
+        assert (skill["managed"], skill["agents"]) == (True, [])
+        assert [loc["kind"] for loc in skill["locations"]] == ["store"]
         assert skill["status"] == "not-built"
         base = populated if skill["scope"] == "project" else home
         assert skill["source_path"] == str(base / ".skillc" / "skills" / skill["name"])
@@ -162,7 +171,7 @@ def test_limit_counts_after_filters(list_json: ListJson, populated: Path) -> Non
 
 def test_limit_text(ok: Run, populated: Path) -> None:
     header, rows = table(ok("list", "--limit", "2").stdout)
-    assert header == ["SKILL", "SCOPE", "STATUS"]
+    assert header[:3] == ["SKILL", "SCOPE", "STATUS"]
     assert [r[0] for r in rows] == ["alpha", "mid"]
 
 
@@ -408,4 +417,4 @@ def test_skillc_home_is_never_a_project(ok: Run, list_json: ListJson, home: Path
     assert [(s["name"], s["scope"]) for s in data["skills"]] == [("g-only", "global")]
     assert data["total"] == 1
     _, rows = table(ok("list", cwd=cwd).stdout)
-    assert rows == [["g-only", "global", "not-built"]]
+    assert [row[:5] for row in rows] == [["g-only", "global", "not-built", "yes", "-"]]

@@ -81,7 +81,12 @@ def test_routed_skills_are_read_and_logged_then_put_back(
     assert json.loads(status.stdout)["routed"] == 3
     ok("route", "uninstall")
     assert tree(folder) == before
-    assert json.loads(ok("list", "--format", "json").stdout)["skills"] == []
+    # the store holds none of them again: they are the agent folder's own skills (issue 34)
+    assert json.loads(ok("list", "--managed", "--format", "json").stdout)["skills"] == []
+    back = json.loads(ok("list", "--format", "json").stdout)["skills"]
+    assert [(s["name"], s["managed"], s["agents"]) for s in back] == [
+        (name, False, ["claude"]) for name in ("csv-tools", "image-tools", "pdf-tools")
+    ]
 
 
 def test_the_summary_counts_what_the_agent_lists_and_the_dry_run_agrees(

@@ -23,7 +23,7 @@ from skillc_gateway import find_skills
 from skillc_gateway.catalog import Catalog, database, postings
 from skillc_index import EmptyQuery, Layout, SkillDirectoryNotFound
 from skillc_index.build.skill import build_skill
-from skillc_index.installed import ROUTING_ROOTS_VARIABLE
+from skillc_index.inventory.folders import ROUTING_ROOTS_VARIABLE
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 WriteSkill = Callable[..., Path]
@@ -292,6 +292,27 @@ def test_name_and_description_outweigh_the_body(
     assert ledger["sections"][0]["line"] == 8
 
 
+def test_a_body_that_holds_the_request_beats_a_name_that_holds_one_word_of_it(
+    gateway: Run, project: Path, write_skill: WriteSkill
+) -> None:
+    # Issue 35: a request in the user's words meets the skill's body, not its name. Each
+    # document's score is the share of the request it matches, so a name holding one word of
+    # the request no longer counts as much as a name holding all of it.
+    folder = project / ".claude/skills"
+    write_skill(folder / "reports", "reports", "Reports and more reports.")
+    write_skill(
+        folder / "vault-tools",
+        "vault-tools",
+        "Tools for the vault.",
+        "## Schedule\n\nRotate the signing keys of the webhook verifier every quarter.\n",
+    )
+    for n in range(8):
+        write_skill(folder / f"filler-{n}", f"filler-{n}", f"Filler number {n}.", "Nothing.\n")
+    lexical = {"SKILLC_FIND_SEMANTIC": "0"}
+    data = find(gateway, "rotate the webhook verifier signing keys before the reports", env=lexical)
+    assert names(data)[:2] == ["vault-tools", "reports"]
+
+
 def test_a_request_that_is_a_skill_name_finds_that_skill_first(
     gateway: Run, project: Path, write_skill: WriteSkill
 ) -> None:
@@ -439,9 +460,12 @@ def test_a_new_skill_is_found_at_once(gateway: Run, project: Path, write_skill: 
     write_skill(project / ".skillc/skills/beta", "beta", "Pilot a zeppelin.")
     data = find(gateway, "zeppelin")
     assert (names(data), data["searched"], data["partial"]) == (["beta"], 2, False)
-    # a nested skill inside a known skill, at once too
+    # a SKILL.md nested in a store skill is one of its files (an agent reads the store's
+    # entries only: the inventory's rule, issue 34) ...
     write_skill(project / ".skillc/skills/alpha/refs/gamma", "gamma", "Land a zeppelin.")
-    assert sorted(names(find(gateway, "zeppelin"))) == ["beta", "gamma"]
+    assert sorted(names(find(gateway, "zeppelin"))) == ["beta"]
+    # ... while in a folder searched by path, a nested skill is found at once too
+    assert sorted(names(find(gateway, "zeppelin", "--path", ".skillc/skills/alpha"))) == ["gamma"]
 
 
 def test_an_edited_skill_is_read_again_at_once(

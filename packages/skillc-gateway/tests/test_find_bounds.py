@@ -19,7 +19,7 @@ import pytest
 from skillc_gateway import find_skills
 from skillc_gateway.catalog import Catalog, database, engine
 from skillc_index import Layout
-from skillc_index.installed import Root
+from skillc_index.inventory.folders import Root
 
 WriteSkill = Callable[..., Path]
 

@@ -16,7 +16,7 @@ import pytest
 from skillc_gateway.catalog import scan
 from skillc_gateway.catalog.scan import SKILL, TreeState, Walk, fingerprint, walk
 from skillc_gateway.catalog.watch import Watcher, open_watcher
-from skillc_index.installed import ROUTER_MARK
+from skillc_index.inventory.deployed import ROUTER_MARK
 
 MARGIN_NS = 50_000_000  # a change this recent is racy: past the file system's time granularity
 

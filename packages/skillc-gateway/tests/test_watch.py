@@ -40,7 +40,7 @@ from skillc_gateway.catalog.protocol import (
 )
 from skillc_gateway.cli_find import find_command
 from skillc_index import Diagnostic, Layout, Notice
-from skillc_index.installed import Root
+from skillc_index.inventory.folders import Root
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
 
@@ -710,7 +710,7 @@ def test_an_idle_server_stops_by_itself(gateway: Run, gateway_process: Run, home
 def test_a_failed_warm_up_is_logged_and_the_server_serves(
     gateway: Run, gateway_process: Run, clean_env: dict[str, str], project: Path, library: Path
 ) -> None:
-    from skillc_index.installed import ROUTING_ROOTS_VARIABLE
+    from skillc_index.inventory.folders import ROUTING_ROOTS_VARIABLE
 
     env = {**clean_env, ROUTING_ROOTS_VARIABLE: str(project / "missing")}
     with server(env, project, gateway):

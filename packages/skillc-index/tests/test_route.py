@@ -21,7 +21,7 @@ from skillc_index import Layout, parse_frontmatter
 from skillc_index.accesslog import AccessLog
 from skillc_index.build.manifest import read_manifest
 from skillc_index.build.skill import build_skill
-from skillc_index.installed import ROUTER_MARK
+from skillc_index.inventory.deployed import ROUTER_MARK
 from skillc_index.operation import Session
 from skillc_index.route.commands import route_install, route_status, route_uninstall
 from skillc_index.route.router_skill import ROUTER_NAME

@@ -33,7 +33,16 @@ NEGOTIATED = {"auto": "2026-07-28", "legacy": "2025-11-25", "2026-07-28": "2026-
 #: RFC-0007:C-COMMANDS, in the registry's order, with each tool's parameters.
 REGISTRY = {
     "skc_init": {"name", "global"},
-    "skc_list": {"scope", "status", "limit", "pattern", "check_obsolete", "budget"},
+    "skc_list": {
+        "scope",
+        "status",
+        "limit",
+        "pattern",
+        "managed",
+        "agent",
+        "check_obsolete",
+        "budget",
+    },
     "skc_build": {"skill", "global", "target", "copy", "force"},
     "skc_lint": {"skill", "force", "select", "ignore", "profile", "baseline"},
     "skc_outline": {"skill", "level"},

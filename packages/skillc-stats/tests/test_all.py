@@ -15,7 +15,8 @@ import pytest
 
 from skillc_index import Layout, resolve_skill
 from skillc_index.accesslog import AccessRecord, insert, primary_log
-from skillc_stats import _usage, installed_skills, query_all
+from skillc_index.inventory.entries import installed_skills
+from skillc_stats import _usage, query_all
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -61,8 +62,8 @@ def test_installed_skills_are_listed_once_each(
     project: Path, home: Path, layout: Layout, demo_skill: Callable[[Path], Path]
 ) -> None:
     skills = installed(demo_skill, project, home)
-    found = installed_skills(layout)
-    assert sorted((s.name, s.path) for s in found) == sorted(
+    found = installed_skills(layout).skills
+    assert sorted((s.name, str(s.source)) for s in found) == sorted(
         (name, os.path.realpath(path)) for name, path in skills.items()
     )
 

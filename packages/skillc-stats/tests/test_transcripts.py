@@ -19,6 +19,7 @@ import pytest
 
 from skillc_index import Layout, resolve_skill
 from skillc_index.accesslog import primary_log
+from skillc_stats import _transcript_rows as transcript_rows
 from skillc_stats import _transcripts as transcripts
 from skillc_stats import query_stats, sync_transcripts
 
@@ -623,13 +624,13 @@ def test_the_installed_view_is_computed_once_per_project_root(
     folder outside projects), its folders' listings shared by every view."""
     s = setup
     computed: list[Path] = []
-    real_search_roots = transcripts.search_roots
+    real_installed_skills = transcript_rows.installed_skills
 
-    def counting(layout: Layout, configured: Any = None) -> Any:
+    def counting(layout: Layout, configured: Any = None, **options: Any) -> Any:
         computed.append(layout.project_root or layout.cwd)
-        return real_search_roots(layout, configured)
+        return real_installed_skills(layout, configured, **options)
 
-    monkeypatch.setattr(transcripts, "search_roots", counting)
+    monkeypatch.setattr(transcript_rows, "installed_skills", counting)
     outside = tmp_path / "elsewhere"
     records = []
     for second in range(30):  # thirty working folders in one project, two outside any

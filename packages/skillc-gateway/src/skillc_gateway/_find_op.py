@@ -59,7 +59,7 @@ def find(session: Session, params: FindParams) -> FindResult:
     this process loading the catalog); when this process answered a large library itself,
     it starts one for the next finds (:func:`_start_server`)."""
     from skillc_gateway.catalog import find_skills
-    from skillc_index.installed import trusted_targets
+    from skillc_index.inventory.folders import trusted_targets
 
     found = find_skills(
         session.layout,

@@ -105,7 +105,7 @@ def _watch_foreground(layout: Layout, idle: int, lock_fd: int | None = None) -> 
     import time
 
     from skillc_gateway.catalog.server import FindServer
-    from skillc_index.installed import trusted_targets
+    from skillc_index.inventory.folders import trusted_targets
 
     def log(line: str) -> None:
         stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")

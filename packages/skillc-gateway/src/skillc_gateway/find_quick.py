@@ -35,7 +35,7 @@ def run(args: list[str]) -> int | None:
     query, limit, paths, output_format = parsed
     from skillc_gateway.catalog import client, served_answer
     from skillc_index import Layout, SkillcError, load_config
-    from skillc_index.installed import trusted_targets
+    from skillc_index.inventory.folders import trusted_targets
 
     try:
         layout = Layout.discover()

@@ -18,18 +18,23 @@ from skillc_index.text import printable
 if TYPE_CHECKING:
     from skillc_index.layout import Layout
     from skillc_index.listing.budget import FolderBudget
-    from skillc_index.listing.skills import SkillList
+    from skillc_index.listing.skills import SkillEntry, SkillList
 
 
 @command(LIST)
 def list_command(result: SkillList, call: Call[ListParams]) -> None:
-    """List all skillc-managed skills.
+    """List the installed skills.
 
     Skills come from the project store (`.skillc/skills/`, found by walking up from the
     current folder) and then the global store (`~/.skillc/skills/`), project first, each by
     name. STATUS is `normal` (built and current), `stale` (sources changed since the last
-    build; `obsolete` with --check-obsolete, which hashes every file) or `not-built`. Every
-    skill can be read (`skc show`, `search`...) built or not.
+    build; `obsolete` with --check-obsolete, which hashes every file) or `not-built`. Then
+    every other installed skill: the agents' skills folders of the project and of the home
+    folder, and installed Claude Code plugins (`plugin:skill`), each once whatever the
+    folders it is in; its STATUS is that of the search index reading it makes: `indexed`,
+    `stale` or `not-indexed`. Every skill can be read (`skc show`, `search`...) built or
+    not. MANAGED says whether skillc manages it, AGENTS who sees it, WHERE where it is
+    (first in resolution order; `(+N)`: N more places).
 
     With --budget, a table per agent skills folder instead: the skills the agent lists, the
     estimated tokens of their names and descriptions (4 characters a token) against the
@@ -40,6 +45,8 @@ def list_command(result: SkillList, call: Call[ListParams]) -> None:
     \b
     Examples:
       skc list
+      skc list --managed
+      skc list --agent cursor --scope global
       skc list --scope global --pattern 'py*'
       skc list --status stale
       skc list --budget
@@ -54,13 +61,26 @@ def list_command(result: SkillList, call: Call[ListParams]) -> None:
         return
     verbose = is_verbose()
     header = ["SKILL", "SCOPE", "STATUS"] + (["SOURCE"] if verbose else [])
+    header += ["MANAGED", "AGENTS", "WHERE"]
     rows = [
-        [e.name, e.scope, e.status] + ([layout.display(e.source_path)] if verbose else [])
+        [e.name, e.scope, e.status]
+        + ([layout.display(e.source_path)] if verbose else [])
+        + ["yes" if e.managed else "no", ",".join(e.agents) or "-", _where(e, layout)]
         for e in result.skills
     ]
     echo_table(header, rows)
     if result.filtered > len(result.skills):
         click.echo(f"... ({result.filtered - len(result.skills)} more)")
+
+
+def _where(entry: SkillEntry, layout: Layout) -> str:
+    """Where a skill is: its first place (a store skill: its store folder), ``(+N)`` for the
+    others."""
+    if not entry.locations:
+        return layout.display(entry.source_path)
+    first = layout.display(entry.locations[0].path)
+    more = len(entry.locations) - 1
+    return f"{first} (+{more})" if more else first
 
 
 def echo_table(header: list[str], rows: Sequence[list[str]]) -> None:

@@ -462,6 +462,19 @@ def multiple_matches(section: str) -> Diagnostic:
     return Diagnostic("W001", {"section": section})
 
 
+def ambiguous_skill(skill: str, candidates: list[str], plugin: str | None = None) -> Diagnostic:
+    """W001 for a skill name that several installed skills have (DECISIONS "Paths and
+    resolution"): the first of ``candidates`` (each a line: where it is) is the one used;
+    the hint says how to name another (``plugin``: a plugin's skill, as ``plugin:skill``)."""
+    how = "give its path"
+    if plugin is not None:
+        how += f", or a plugin's skill as '{plugin}'"
+    lines = [f"  {candidate}" for candidate in candidates]
+    return Diagnostic(
+        "W001", {"section": skill}, "\n".join([*lines, _hint(f"to read another, {how}")])
+    )
+
+
 def logging_disabled() -> Diagnostic:
     """W002: neither the primary nor the fallback access log could be written."""
     return Diagnostic("W002")

@@ -310,9 +310,9 @@ class ResolvedSkill(Record):
     imported_from: Path | None = None
     """The folder that was named when it resolved to the store copy imported from it
     (``source`` is then that store copy): what ``build`` imports again and ``lint`` checks."""
-    notices: tuple[Notice, ...] = ()
+    notices: tuple[Diagnostic | Notice, ...] = ()
     """Warnings of the resolution (a folder of the working directory shadowing a store
-    skill); front ends print them."""
+    skill, W001 for a name several installed skills have); front ends print them."""
 
     @property
     def skill_file(self) -> Path:
@@ -410,7 +410,7 @@ def _from_folder(
     stub); the store copy when the folder was imported into its store; otherwise the
     folder, with a warning when a bare name that names it also names a store skill that was
     not imported from it."""
-    from skillc_index.installed import deployed_source
+    from skillc_index.inventory.deployed import deployed_source
 
     scope, runtime, in_store = runtime_for(source, layout, force_global=force_global)
     if in_store:
@@ -428,7 +428,7 @@ def _from_folder(
         copy = copy.resolve()
         scope, runtime, in_store = runtime_for(copy, layout, force_global=force_global)
         return ResolvedSkill(copy.name, copy, scope, runtime, in_store, source)
-    notices: tuple[Notice, ...] = ()
+    notices: tuple[Diagnostic | Notice, ...] = ()
     if plain:
         for store_scope in layout.scopes():
             shadowed = layout.store(store_scope) / skill
@@ -453,11 +453,18 @@ def resolve_skill(
     """Find a skill's source folder from a path or a name (RFC-0007:C-RESOLUTION).
 
     1. a folder path (relative to the working directory, or absolute) holding ``SKILL.md``;
-    2. a name in the project store, then 3. in the global store.
+    2. a name in the project store, then 3. in the global store;
+    4. a name among the other installed skills: the project's agent folders (its nested
+       Claude Code folders after its own), the home folder's, then the installed Claude Code
+       plugins' skills (``plugin:skill`` names one of these); W001 when several distinct
+       skills have the name (:func:`~skillc_index.inventory.resolve.resolve_installed`).
+       Step 4 runs only when steps 1 to 3 found no folder at all: a store skill costs what it
+       did before the inventory.
 
     With ``stores_only`` (commands that execute a skill's code: ``run``), a bare word (no
-    path separator, not ``.`` or ``..``) is a name only, never a folder of the working
-    directory: a folder is taken when written as a path (``./gt``, ``gt/``, absolute).
+    path separator, not ``.`` or ``..``) is a name in the stores only (steps 2 and 3), never
+    a folder of the working directory nor another installed skill: a folder is taken when
+    written as a path (``./gt``, ``gt/``, absolute).
 
     A folder that was imported into its store (:class:`ImportRecord`) resolves to the store
     copy, with :attr:`ResolvedSkill.imported_from` set. A bare name that finds a folder of
@@ -498,12 +505,22 @@ def resolve_skill(
         raise NotASkill(shown(first_folder))
     if stores_only and plain and (layout.cwd / skill / SKILL_FILE).is_file():
         raise SkillNotInStores(shown(skill), f"./{shown(skill)}")
-    raise SkillNotFound(shown(skill), near_skill_names(skill, layout) if plain else ())
+    if plain and not stores_only:
+        from skillc_index.inventory.resolve import resolve_installed
+
+        installed = resolve_installed(skill, layout, force_global=force_global)
+        if installed is not None:
+            return installed
+    suggestions = near_skill_names(skill, layout, installed=not stores_only) if plain else ()
+    raise SkillNotFound(shown(skill), suggestions)
 
 
-def near_skill_names(skill: str, layout: Layout, limit: int = 3) -> tuple[str, ...]:
-    """Up to ``limit`` skill names of the project and global stores close to ``skill`` (for
-    E001's "did you mean"), closest first. Only on the error path: difflib is imported here."""
+def near_skill_names(
+    skill: str, layout: Layout, limit: int = 3, *, installed: bool = False
+) -> tuple[str, ...]:
+    """Up to ``limit`` skill names of the project and global stores (with ``installed``, of
+    every installed skill) close to ``skill`` (for E001's "did you mean"), closest first.
+    Only on the error path: difflib is imported here."""
     from difflib import get_close_matches
 
     stores = [layout.store(scope) for scope in layout.scopes()]
@@ -513,9 +530,17 @@ def near_skill_names(skill: str, layout: Layout, limit: int = 3) -> tuple[str, .
             names.update(name for name in os.listdir(store) if not name.startswith("."))  # noqa: PTH208
         except OSError:
             continue
+    others: set[str] = set()
+    if installed:
+        from skillc_index.inventory.resolve import installed_names, skill_at
+
+        others = installed_names(layout) - names
+        names |= others
     found: list[str] = []
     for name in get_close_matches(skill, sorted(names), n=max(len(names), 1), cutoff=0.6):
-        if any((store / name / SKILL_FILE).is_file() for store in stores):
+        if any((store / name / SKILL_FILE).is_file() for store in stores) or (
+            name in others and skill_at(name, layout) is not None
+        ):
             found.append(name)
             if len(found) == limit:
                 break

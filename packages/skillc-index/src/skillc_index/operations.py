@@ -101,12 +101,14 @@ INIT: Operation[InitParams, InitResult] = Operation(
 class ListParams(Record):
     scope: Annotated[Literal["project", "global", "all"], Param("Which store to list.")] = "all"
     status: Annotated[
-        Literal["normal", "stale", "not-built", "obsolete", "all"],
+        Literal["normal", "stale", "not-built", "obsolete", "indexed", "not-indexed", "all"],
         Param(
-            "Only skills with this status (stale and obsolete: changed since the last build; "
-            "obsolete implies check_obsolete).",
-            help="Only skills with this build status (stale and obsolete: changed since the "
-            "last build; obsolete implies --check-obsolete).",
+            "Only skills with this status (stale and obsolete: changed since the last build, "
+            "or for a skill skillc does not manage since its index was made; obsolete implies "
+            "check_obsolete; indexed and not-indexed: the skills skillc does not manage).",
+            help="Only skills with this status (stale and obsolete: changed since the last "
+            "build; obsolete implies --check-obsolete; indexed, not-indexed: skills skillc "
+            "does not manage).",
         ),
     ] = "all"
     limit: Annotated[
@@ -123,6 +125,25 @@ class ListParams(Record):
             "Only skills whose name matches this glob ('py*').",
             metavar="GLOB",
             help="Only skills whose name matches this glob.",
+        ),
+    ] = None
+    managed: Annotated[
+        bool,
+        Param(
+            "Only the skills skillc manages (those of the stores, deployed or not).",
+            help="Only skillc-managed skills (those of the stores).",
+        ),
+    ] = False
+    agent: Annotated[
+        str | None,
+        Param(
+            "Only the skills this agent sees: claude, agents (.agents/skills), codex, "
+            "copilot, cursor, gemini, kiro, opencode, trae, or a [targets] name from config.",
+            min_length=1,
+            max_length=200,
+            metavar="AGENT",
+            help="Only the skills this agent sees (claude, cursor, agents, ... or a [targets] "
+            "name).",
         ),
     ] = None
     check_obsolete: Annotated[
@@ -151,6 +172,7 @@ class ListParams(Record):
 
 def list_(session: Session, params: ListParams) -> SkillList:
     """Not logged: it resolves no skill."""
+    from skillc_index.inventory.folders import trusted_targets
     from skillc_index.listing.skills import list_skills
 
     listed = list_skills(
@@ -160,6 +182,10 @@ def list_(session: Session, params: ListParams) -> SkillList:
         pattern=params.pattern,
         limit=params.limit,
         check_obsolete=params.check_obsolete,
+        managed=params.managed,
+        agent=params.agent,
+        configured=trusted_targets(session.layout, session.config),
+        store_notices_only=params.budget,  # the budgets report the agent folders' problems
     )
     from dataclasses import replace
 
@@ -186,13 +212,17 @@ def list_(session: Session, params: ListParams) -> SkillList:
 LIST: Operation[ListParams, SkillList] = Operation(
     name="list",
     title="List skills",
-    description="List the skills skillc manages, project store first (found by walking up "
-    "from the working directory), then the global store, each with its build status: normal "
-    "(built and current), stale (its sources changed since the last build; `obsolete` with "
-    "`check_obsolete`) or not-built. Every skill can be read (skc_show, skc_search...) built or "
-    "not. Use it to learn the names of the available skills before the other tools, or to find "
-    "skills whose build (the stub agents load) is out of date. With `budget`, it also says "
-    "what each agent skills folder costs the agent's skill listing, against its budget.",
+    description="List the installed skills: those skillc manages (the project store, found by "
+    "walking up from the working directory, then the global store), then every other skill "
+    "of the agents' skills folders (project and home) and of installed Claude Code plugins, "
+    "project ones first, each with its status (a store skill: normal (built and current), "
+    "stale (its sources changed since the last build; `obsolete` with `check_obsolete`) or "
+    "not-built; any other: indexed, stale or not-indexed), where it is and the agents that "
+    "see it. Every skill can be read (skc_show, skc_search...) built or not. Use it to learn "
+    "the names of the available skills before the other tools (each name here is one they "
+    "accept), or with `managed` the skills whose build (the stub agents load) is out of "
+    "date. With `budget`, it also says what each agent skills folder costs the agent's skill "
+    "listing, against its budget.",
     params=ListParams,
     run=list_,
     output="skillc_index.listing.shapes:ListShape",

@@ -29,7 +29,6 @@ _EXPORTS: dict[str, str] = {
     "TranscriptSync": "_transcripts",
     "sync_transcripts": "_transcripts",
     "query_all": "_usage",
-    "installed_skills": "_usage",
     "UploadReport": "_team",
     "upload_logs": "_team",
 }
@@ -45,4 +44,4 @@ if TYPE_CHECKING:
     from skillc_stats._sync import SkillSync, SyncReport, sync_logs
     from skillc_stats._team import UploadReport, upload_logs
     from skillc_stats._transcripts import SkillImport, TranscriptSync, sync_transcripts
-    from skillc_stats._usage import installed_skills, query_all
+    from skillc_stats._usage import query_all

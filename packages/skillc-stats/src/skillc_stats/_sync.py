@@ -16,7 +16,7 @@ rows are safely there. Per skill:
    the command that wrote it resolved it (:func:`skillc_index.runtime_for`, from the
    synced folder's point of view), but only when that skill is known: it is installed (a
    store, a known agent skills folder, project or home, an installed plugin: the inventory
-   of :mod:`skillc_index.installed`; outside the stores, under a name that passes the name
+   of :mod:`skillc_index.inventory`; outside the stores, under a name that passes the name
    rule), or its runtime folder already exists (it was built or logged before). A fallback
    log is a file in a checkout, and anyone can write one; rows for other paths are
    *skipped*: counted, reported, and left in the fallback log, and no runtime folder is
@@ -197,9 +197,9 @@ def fallback_logs(layout: Layout) -> list[_Fallback]:
 
 class _Known:
     """The skills whose rows ``sync`` moves, seen from the synced folder: the installed
-    skills (:func:`skillc_stats._usage.installed_skills`: the stores, every known agent
-    skills folder, project and home, and installed plugins' skills; listed on first need,
-    once per ``sync``) and any skill whose runtime folder exists."""
+    skills (:func:`skillc_index.inventory.entries.installed_skills`: the stores, every
+    known agent skills folder, project and home, and installed plugins' skills; listed on
+    first need, once per ``sync``) and any skill whose runtime folder exists."""
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
@@ -209,8 +209,8 @@ class _Known:
         """Whether ``source`` (a real path, as rows record it) is an installed skill."""
         if self._installed is None:
             from skillc_index import load_config
-            from skillc_index.installed import trusted_targets
-            from skillc_stats._usage import installed_skills
+            from skillc_index.inventory.entries import installed_skills
+            from skillc_index.inventory.folders import trusted_targets
 
             try:
                 targets: dict[str, str] | None = trusted_targets(
@@ -218,8 +218,8 @@ class _Known:
                 )
             except (SkillcError, OSError):  # a broken config: the built-in folders
                 targets = None
-            found = installed_skills(self.layout, targets)
-            self._installed = frozenset(skill.path for skill in found)
+            found = installed_skills(self.layout, targets).skills
+            self._installed = frozenset(str(skill.source) for skill in found)
         return source in self._installed
 
     def runtime(self, skill_path: str) -> Path | None:

@@ -1,12 +1,11 @@
 """The usage of every installed skill at once (``skc stats --all``): which to keep, which to
 prune.
 
-The installed skills are those ``skc find`` searches (:func:`skillc_index.installed.search_roots`:
-the project and global stores, every agent skills folder, project and home, and the skills
-folders of installed Claude Code plugins): each entry of such a folder holding a
-``SKILL.md``, once per real path. An agent-folder entry deployed by skillc (a link to a
-runtime folder, or a copy holding ``.skillc-meta/``) stands for its source skill, which is in
-a store, and is not listed itself.
+The installed skills are the inventory's (:func:`skillc_index.inventory.entries.installed_skills`:
+the set ``skc list`` lists and ``skc find`` searches: the project and global stores, every
+agent skills folder, project, nested and home, and the skills folders of installed Claude
+Code plugins), each once: a skill deployed by skillc (a link to a runtime folder, or a copy
+holding ``.skillc-meta/``) is its source skill.
 
 Locally, a skill's rows are in the log of its runtime (RFC-0007:C-RESOLUTION), under its
 source folder (``skill_path``): one statement per log reads the use of all its skills, from
@@ -22,7 +21,7 @@ author only builds is never used: it is listed with the ones to prune.
 """
 
 # Paths are str here, not pathlib: this runs over every entry of every skills folder.
-# ruff: noqa: PTH112, PTH113, PTH116, PTH118, PTH119
+# ruff: noqa: PTH116
 
 from __future__ import annotations
 
@@ -32,19 +31,17 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
-from skillc_index import META_DIR, SKILL_FILE, Layout, valid_utf8
+from skillc_index import Layout, valid_utf8
 from skillc_index.accesslog import primary_log
 from skillc_index.accesslog.reader import LocalRows, SkillUsage, usage_of
-from skillc_index.installed import search_roots
+from skillc_index.inventory.entries import InstalledSkill, installed_skills
 from skillc_stats._filters import Filters
 
 if TYPE_CHECKING:
     from skillc_stats._team import TeamStore
 
-#: At most this many entries of one folder are looked at (a library of 20,000 skills fits).
-MAX_ENTRIES = 100_000
 #: The cache of ``--all`` (:class:`UsageCache`), in the skillc home.
 CACHE_FILE = "stats-usage.json"
 #: 2: each skill's author activity apart from its uses (version 1 counted every row as a use).
@@ -52,40 +49,6 @@ CACHE_VERSION = 2
 MAX_CACHE_BYTES = 64 * 1024 * 1024
 #: A log changed more recently than this (ns) is read again next time.
 RACY_NS = 2_000_000_000
-_RUNTIME = os.sep + os.path.join(".skillc", "runtime") + os.sep
-
-
-class InstalledSkill(NamedTuple):
-    name: str
-    path: str
-    """The real path of its folder (what the access log records as ``skill_path``)."""
-
-
-def installed_skills(
-    layout: Layout, configured: Mapping[str, str] | None = None
-) -> list[InstalledSkill]:
-    """Every installed skill (see the module), in the order of the folders searched, each
-    real path once. ``configured``: the config's ``[targets]``."""
-    found: dict[str, InstalledSkill] = {}
-    for root in search_roots(layout, configured):
-        try:
-            with os.scandir(root.path) as entries:
-                names = sorted(
-                    entry.name for _, entry in zip(range(MAX_ENTRIES), entries, strict=False)
-                )
-        except OSError:
-            continue
-        for name in names:
-            if name.startswith("."):
-                continue
-            folder = root.path / name
-            real = os.path.realpath(folder)
-            if real in found or not os.path.isfile(os.path.join(real, SKILL_FILE)):
-                continue
-            if _RUNTIME in real + os.sep or os.path.isdir(os.path.join(real, META_DIR)):
-                continue  # deployed by skillc: its source is listed from its store
-            found[real] = InstalledSkill(os.path.basename(real), real)
-    return list(found.values())
 
 
 def _entry(name: str, path: str | None, use: SkillUsage | None) -> dict[str, Any]:
@@ -205,7 +168,7 @@ def local_usage(
     log_of = _log_of(layout)
     by_log: dict[Path, list[InstalledSkill]] = defaultdict(list)
     for skill in skills:
-        by_log[log_of(skill.path)].append(skill)
+        by_log[log_of(str(skill.source))].append(skill)
     cache = UsageCache(layout.global_dir / CACHE_FILE)
     key = json.dumps(filters.to_dict(), sort_keys=True)
     entries: list[dict[str, Any]] = []
@@ -221,7 +184,8 @@ def local_usage(
             if _stamp(log) == stamp:  # no write while it was read
                 cache.put(log, stamp, key, found)
         for skill in members:
-            entries.append(_entry(skill.name, skill.path, found.get(valid_utf8(skill.path))))
+            path = str(skill.source)
+            entries.append(_entry(skill.name, path, found.get(valid_utf8(path))))
     cache.save()
     return entries
 
@@ -232,7 +196,7 @@ def team_usage(
     """One entry per skill name the team store holds rows of, or installed here."""
     local: dict[str, str] = {}
     for skill in skills:
-        local.setdefault(skill.name, skill.path)
+        local.setdefault(skill.name, str(skill.source))
     found = {use.key: use for use in store.usage(filters)}
     names = sorted(set(local) | set(found))
     return [_entry(name, local.get(name), found.get(name)) for name in names]
@@ -272,7 +236,7 @@ def query_all(
 
     layout = layout or Layout.discover()
     filters = team_filters(layout, since, until, projects, store, users, machines)
-    skills = installed_skills(layout, targets)
+    skills = installed_skills(layout, targets).skills
     if store is None:
         return usage_response(local_usage(skills, layout, filters), filters)
     from skillc_stats._team import TeamStore

@@ -213,7 +213,7 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
 
 
 def _all(session: Session, params: StatsParams, store: str | None) -> dict[str, Any]:
-    from skillc_index.installed import trusted_targets
+    from skillc_index.inventory.folders import trusted_targets
     from skillc_stats._usage import query_all
 
     if params.group_by != "summary":

@@ -37,7 +37,7 @@ DISTRIBUTIONS = (
 #: docstring starts with the same line (a test keeps them in step).
 SUMMARIES: dict[str, str] = {
     "init": "Initialize project or create skill.",
-    "list": "List all skillc-managed skills.",
+    "list": "List the installed skills.",
     "build": "Compile skill to runtime format.",
     "lint": "Validate skill authoring quality.",
     "outline": "List all sections in a skill.",

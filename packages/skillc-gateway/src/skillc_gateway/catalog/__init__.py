@@ -1,7 +1,8 @@
 """The catalog: every installed skill, indexed for ``skc find``, kept current from file stats.
 
-:func:`find_skills` ranks the skills under the searched folders (by default what is
-installed: :func:`skillc_index.installed.search_roots`) for a task described in words.
+:func:`find_skills` ranks the skills under the searched folders (by default the inventory's:
+:func:`skillc_index.inventory.folders.search_roots`, their entries, the skills
+:func:`skillc_index.inventory.entries.installed_skills` lists) for a task described in words.
 Before it answers, the catalog looks at every searched folder again, from file stats (a new,
 changed or removed skill is indexed again first, or the answer says it is ``partial``); it
 never rebuilds from nothing. This module holds the answer's types and the entry points; the
@@ -41,7 +42,7 @@ from skillc_index import (
     SkillDirectoryNotFound,
     format_diagnostic,
 )
-from skillc_index.installed import Root, agent_folders, routing_roots, search_roots
+from skillc_index.inventory.folders import Root, routing_roots, search_roots
 
 if TYPE_CHECKING:
     from skillc_gateway.catalog.engine import Catalog
@@ -235,15 +236,16 @@ def find_roots(
     layout: Layout, paths: Sequence[str], configured: dict[str, str] | None = None
 ) -> tuple[Root, ...]:
     """The folders to search: ``paths`` (relative to the working directory; E022 for one
-    that is not a folder), an agent folder among them searched as one; else what is
-    installed."""
+    that is not a folder), a folder of the inventory among them (a store, an agent folder, a
+    plugin's skills) searched as one (its entries); else what is installed (the inventory's
+    folders: :func:`skillc_index.inventory.folders.search_roots`)."""
     if not paths:
         return search_roots(layout, configured)
     from skillc_index import is_folder
 
     if len(paths) > MAX_FIND_PATHS:
         raise InvalidOption(f"at most {MAX_FIND_PATHS} folders may be searched, not {len(paths)}")
-    agents = {folder.path for folder in agent_folders(layout, configured)}
+    known = {root.path: root for root in search_roots(layout, configured)}
     roots: list[Root] = []
     for given in paths:
         path = layout.cwd / Path(given).expanduser()
@@ -251,5 +253,5 @@ def find_roots(
             raise SkillDirectoryNotFound(given)
         absolute = Path(os.path.abspath(path))  # noqa: PTH100 - not resolved: as given
         if all(root.path != absolute for root in roots):
-            roots.append(Root(absolute, "agent" if absolute in agents else "path"))
+            roots.append(known.get(absolute, Root(absolute, "path")))
     return tuple(roots)

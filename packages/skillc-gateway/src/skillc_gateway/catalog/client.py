@@ -36,7 +36,7 @@ from skillc_gateway.catalog.protocol import (
 from skillc_index import Layout, loads_bounded
 
 if TYPE_CHECKING:
-    from skillc_index.installed import Root
+    from skillc_index.inventory.folders import Root
 
 __all__ = [
     "ANSWER_MARGIN_SECONDS",

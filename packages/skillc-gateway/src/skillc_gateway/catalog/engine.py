@@ -46,7 +46,7 @@ from skillc_gateway.catalog.scan import (
 )
 from skillc_gateway.catalog.skill_text import MAX_SKILL_BYTES, cut, read_skill_text
 from skillc_index import Diagnostic, Layout, Notice
-from skillc_index.installed import Root
+from skillc_index.inventory.folders import Root
 
 if TYPE_CHECKING:
     from skillc_gateway.catalog.watch import Changes, Watcher
@@ -304,8 +304,9 @@ class Catalog:
         for priority, root in enumerate(roots):
             key = str(root.path)
             state = self._states.get(key)
+            depth = scan.MAX_DEPTH if root.nested else scan.ENTRIES
             if watcher is None:
-                result = walk(key, state, since, self._deployed)
+                result = walk(key, state, since, self._deployed, depth=depth)
             else:
                 if state is None or not state.paths:
                     watcher.watch_missing(key)
@@ -313,7 +314,7 @@ class Catalog:
                 result = walk(
                     key, state, since, self._deployed, watch=watcher.watch,
                     changed=changes.folders if targeted and changes else None,
-                    moved=changes.moved if targeted and changes else (),
+                    moved=changes.moved if targeted and changes else (), depth=depth,
                 )  # fmt: skip
             walks.append((root, priority, result))
         extra: list[str] = []
@@ -328,10 +329,10 @@ class Catalog:
                     if not scan.utf8(source):  # the catalog cannot hold it: not searched
                         continue
                     extra.append(source)
-        if extra:  # sources of deployed skills that no root holds: not watched, walked whole
+        if extra:  # sources of deployed skills that no root holds: not watched, each alone
             self._load_states(extra)
             for source in extra:
-                result = walk(source, self._states.get(source), since, self._deployed)
+                result = walk(source, self._states.get(source), since, self._deployed, depth=0)
                 walks.append((Root(Path(source), "path"), len(roots), result))
         for root, _, result in walks:
             if result.truncated:
@@ -457,7 +458,7 @@ class Catalog:
         return forget_roots(self.db, [key for key, _ in walks], held)
 
     def _deployed(self, real: str, meta: bool) -> str | None:
-        from skillc_index.installed import deployed_source
+        from skillc_index.inventory.deployed import deployed_source
 
         # a deployment whose source is gone stands for it all the same: skipped, not its stub
         return deployed_source(real, self.layout, copy=meta, gone=True, strict=True)
@@ -564,7 +565,7 @@ class Catalog:
                     skipped.add(f"{base}/{paths[index]}")
                 if kinds[index] & STUB:
                     stubs.append((state.sources[paths[index]], f"{base}/{paths[index]}"))
-            agent = root.kind == "agent"
+            agent = root.kind in ("agent", "config")
             for index, _real in summary.skills:
                 skill_id, kind = ids[index], kinds[index]
                 if not skill_id or not kind & SKILL:

@@ -27,7 +27,7 @@ from skillc_gateway.catalog import BUDGET_SECONDS, FindResult, FoundSkill, Secti
 from skillc_index import Diagnostic, Layout, Notice
 
 if TYPE_CHECKING:
-    from skillc_index.installed import Root
+    from skillc_index.inventory.folders import Root
 
 __all__ = [
     "LOCK_NAME",
@@ -64,7 +64,7 @@ MAX_ROOTS = 256
 MAX_REPLY_BYTES = 64 * 1024 * 1024
 #: ``sun_path`` holds 108 bytes, the last a NUL.
 MAX_SOCKET_PATH = 107
-_ROOT_KINDS = frozenset({"store", "agent", "plugin", "path"})
+_ROOT_KINDS = frozenset({"store", "agent", "config", "plugin", "path"})
 _SCOPES = frozenset({"project", "global"})
 
 
@@ -144,7 +144,7 @@ def read_find_request(
     class costs every ``skc find`` its making."""
     from skillc_gateway import __version__
     from skillc_gateway._limits import limit_fits, query_fits
-    from skillc_index.installed import Root
+    from skillc_index.inventory.folders import Root
 
     if message.get("skillc_gateway") != __version__:  # the server runs what was installed
         raise BadRequest(f"this server runs skillc-gateway {__version__}: restart it")

@@ -1,15 +1,17 @@
 """The skills under a searched folder, kept current from file stats.
 
-Every folder under a root that holds a regular ``SKILL.md`` is a skill, nested skills
-included. The folders entered are those every walk for skills enters
-(:func:`skillc_index.skips_folder`, the rule ``build`` and ``lint`` walk by too): hidden
-ones included (``skills/.curated/``), not version control, virtual environments,
-``node_modules``, caches or skillc's own runtime; at most :data:`MAX_DEPTH` levels
-are searched; a symlinked folder is followed only as an entry of the root itself (deployed
-skills are symlinks), never deeper. An entry of the root that is a deployed skillc skill
-(its real path a runtime folder ``<base>/.skillc/runtime/<name>``, or a copy holding
-``.skillc-meta/``) is not searched: it stands for its source skill, which the caller
-searches instead.
+Every folder under a root that holds a regular ``SKILL.md``, down to the walk's depth, is a
+skill: a folder of installed skills (a store, an agent folder, a plugin's) holds its skills as
+its entries (depth 1, what the agent reads: :mod:`skillc_index.inventory.entries`, which
+lists the same skills), a folder given to ``skc find --path`` holds them at any depth, nested
+skills included (:data:`MAX_DEPTH`). The folders entered are those every walk for skills
+enters (:func:`skillc_index.skips_folder`, the rule ``build`` and ``lint`` walk by too):
+hidden ones included (``skills/.curated/``), not version control, virtual environments,
+``node_modules``, caches or skillc's own runtime; a symlinked folder is followed only as an
+entry of the root itself (deployed skills are symlinks), never deeper. An entry of the root
+that is a deployed skillc skill (its real path a runtime folder
+``<base>/.skillc/runtime/<name>``, or a copy holding ``.skillc-meta/``) is not searched: it
+stands for its source skill, which the caller searches instead.
 
 What the catalog knows of a root is a :class:`TreeState`: every folder under it with the
 stat stamp it had when it was listed, and for a skill folder the fingerprint of the
@@ -41,9 +43,10 @@ from itertools import compress, repeat
 from typing import NamedTuple
 
 from skillc_index import META_DIR, SKIPPED_FOLDERS, skips_folder
-from skillc_index.installed import ROUTER_MARK
+from skillc_index.inventory.deployed import ROUTER_MARK
 
 __all__ = [
+    "ENTRIES",
     "LINK",
     "MAX_DEPTH",
     "MAX_FOLDERS",
@@ -60,8 +63,10 @@ __all__ = [
 ]
 
 SKILL_FILE = "SKILL.md"
-#: Folder levels searched below a root (the root's entries are level 1).
+#: Folder levels searched below a root given as a path (the root's entries are level 1).
 MAX_DEPTH = 8
+#: Folder levels searched below a folder of installed skills: its entries.
+ENTRIES = 1
 #: At most this many folders of one root are walked (a library of 20,000 skills has about
 #: 32,000); the rest is not searched and the answer says it is partial.
 MAX_FOLDERS = 250_000
@@ -80,11 +85,11 @@ UNREADABLE = 8
 SKIPPED = 16
 """Its SKILL.md could not be read, or is invalid (set by the catalog)."""
 
-_STATE_VERSION = 2  # 2: the walk enters hidden folders (skillc_index.skips_folder)
+_STATE_VERSION = 3  # 2: the walk enters hidden folders; 3: a state has the walk's depth
 #: ``source(real, meta)``: the real path of the store skill that the agent folder's entry at
 #: ``real`` (holding ``.skillc-meta/`` when ``meta``) was deployed from, or None
-#: (:func:`skillc_index.installed.deployed_source`); ``OSError`` or ``ValueError`` for a copy
-#: whose manifest cannot be read (the entry is then skipped, counted as unreadable).
+#: (:func:`skillc_index.inventory.deployed.deployed_source`); ``OSError`` or ``ValueError``
+#: for a copy whose manifest cannot be read (the entry is then skipped, counted as unreadable).
 DeployedSource = Callable[[str, bool], "str | None"]
 
 
@@ -93,12 +98,14 @@ class TreeState:
     path relative to the root (``''`` for the root, ``/``-separated), the stamp it had when
     it was listed (0: list it again), its flags, and for a skill folder its catalog id and
     the fingerprint of the SKILL.md indexed (0: none). ``links`` maps a followed symlink
-    entry to its real path, ``sources`` a deployed entry to its source's real path."""
+    entry to its real path, ``sources`` a deployed entry to its source's real path; ``depth``
+    the folder levels walked (a state of another depth is walked again whole)."""
 
     __slots__ = (
         "_fulls",
         "_positions",
         "_summary",
+        "depth",
         "fps",
         "ids",
         "kinds",
@@ -110,7 +117,8 @@ class TreeState:
         "unwatched",
     )
 
-    def __init__(self, real: str) -> None:
+    def __init__(self, real: str, depth: int = MAX_DEPTH) -> None:
+        self.depth = depth
         self._summary: Summary | None = None
         self._fulls: tuple[str, list[str]] | None = None
         self._positions: dict[str, int] | None = None
@@ -209,6 +217,7 @@ class TreeState:
                 self.fps,
                 self.links,
                 self.sources,
+                self.depth,
             )
         )
 
@@ -219,9 +228,9 @@ class TreeState:
             value = marshal.loads(blob)
         except (EOFError, ValueError, TypeError):
             return None
-        if not (isinstance(value, tuple) and len(value) == 9 and value[0] == _STATE_VERSION):
+        if not (isinstance(value, tuple) and len(value) == 10 and value[0] == _STATE_VERSION):
             return None
-        state = cls(value[1])
+        state = cls(value[1], value[9])
         (state.paths, state.stamps, state.kinds, state.ids, state.fps) = value[2:7]
         state.links, state.sources = value[7], value[8]
         return state
@@ -281,9 +290,12 @@ def walk(
     watch: Callable[[str], bool] | None = None,
     changed: Collection[str] | None = None,
     moved: Collection[str] = (),
+    depth: int = MAX_DEPTH,
 ) -> Walk:
-    """Look at the tree under ``root`` again, from ``old`` (None: never looked at).
-    ``since_ns``: what changed after this (ns since the epoch) is not trusted yet.
+    """Look at the tree under ``root`` again, from ``old`` (None: never looked at), down to
+    ``depth`` folder levels (:data:`ENTRIES` for a folder of installed skills, 0 for one
+    skill's folder). ``since_ns``: what changed after this (ns since the epoch) is not
+    trusted yet.
 
     ``watch(folder)``: called before a folder is looked at (so that a change after the look
     is reported), whether it is watched. ``changed`` (with a watch): the folders a watcher
@@ -291,7 +303,7 @@ def walk(
     themselves: only they (and all under ``moved``), the folders not watched and those whose
     stamp or SKILL.md was too recent to trust are looked at; the others are taken from
     ``old`` as they were. The result is what a full walk (``changed`` None) gives."""
-    walker = _Walker(root, old, since_ns, deployed_source, watch)
+    walker = _Walker(root, old, since_ns, deployed_source, watch, depth)
     return walker.run(changed, moved)
 
 
@@ -303,8 +315,10 @@ class _Walker:
         since_ns: int,
         deployed_source: DeployedSource,
         watch: Callable[[str], bool] | None = None,
+        depth: int = MAX_DEPTH,
     ) -> None:
         self.root = root.rstrip("/") or "/"
+        self.depth = depth
         self.old = old
         self.since_ns = since_ns
         self.deployed_source = deployed_source
@@ -332,17 +346,17 @@ class _Walker:
         except (OSError, ValueError):
             real, root_stat = "", None
         if root_stat is None or not stat_module.S_ISDIR(root_stat.st_mode):
-            self.state = TreeState(real)
+            self.state = TreeState(real, self.depth)
             if old is not None:
                 self._remove_all(old)
             # changed only when something was there (a missing root is not saved each query)
             return Walk(self.state, old is None or bool(old.paths or old.real), [], self.removed)
-        if old is None or old.real != real:
+        if old is None or old.real != real or old.depth != self.depth:
             if old is not None:
                 self._remove_all(old)
-            old = TreeState(real)
+            old = TreeState(real, self.depth)
             self.changed = True
-        self.state = TreeState(real)
+        self.state = TreeState(real, self.depth)
         self.state.links = dict(old.links)
         self.state.sources = dict(old.sources)
         dirty = None
@@ -644,7 +658,7 @@ class _Walker:
                                 meta = entry.is_dir(follow_symlinks=False)
                         # skips_folder(name, parent), its frozenset lookup first: the function
                         # is called only for a hidden name or in .skillc (the rest it passes)
-                        if depth >= MAX_DEPTH or name in SKIPPED_FOLDERS:
+                        if depth >= self.depth or name in SKIPPED_FOLDERS:
                             continue
                         if (hidden or store) and skips_folder(name, parent):
                             continue

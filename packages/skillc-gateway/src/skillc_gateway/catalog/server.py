@@ -177,7 +177,7 @@ class FindServer:
         ready. A failure is logged: queries make their own passes."""
         from skillc_gateway.catalog import find_roots
         from skillc_gateway.catalog.engine import Catalog
-        from skillc_index.installed import routing_roots
+        from skillc_index.inventory.folders import routing_roots
 
         try:
             roots = find_roots(self.layout, routing_roots(), self.configured)

@@ -33,8 +33,10 @@ from skillc_index.command_errors import (
 )
 from skillc_index.config import Config, load_config
 from skillc_index.diagnostics import (
+    Diagnostic,
     Notice,
     PathEscapesRoot,
+    format_diagnostic,
 )
 from skillc_index.files import walk_skill, within
 from skillc_index.index.freshness import refuse_collision
@@ -58,9 +60,9 @@ class BuildResult:
     import_action: ImportAction | None
     """``copy``, ``replace`` or ``unchanged`` for an import; None otherwise."""
     deployments: tuple[Deployment, ...]
-    notices: tuple[Notice, ...] = field(default_factory=tuple)
+    notices: tuple[Diagnostic | Notice, ...] = field(default_factory=tuple)
     """Warnings (a symlink that had to become a copy, a folder moved aside, a Markdown file
-    over the parse limit)."""
+    over the parse limit, W001 for a name several installed skills have)."""
     gitignore: tuple[str, ...] = ()
     """The lines added to the project's ``.gitignore``: the agent folders of the project
     deployed into, where git tracks nothing (issue 34; as ``init`` adds its own)."""
@@ -70,7 +72,7 @@ class BuildResult:
         return self.skill.scope
 
     @property
-    def warnings(self) -> tuple[Notice, ...]:
+    def warnings(self) -> tuple[Diagnostic | Notice, ...]:
         """The notices; the JSON holds their text too (``warnings``)."""
         return self.notices
 
@@ -101,7 +103,10 @@ class BuildResult:
             },
             "deployments": [deployment.to_dict() for deployment in self.deployments],
             "gitignore": list(self.gitignore),
-            "warnings": [notice.text for notice in self.notices],
+            "warnings": [
+                notice.text if isinstance(notice, Notice) else format_diagnostic(notice)
+                for notice in self.notices
+            ],
         }
 
 
@@ -169,7 +174,7 @@ def build_skill(
     if files.escapes:
         raise PathEscapesRoot(files.escapes[0])
 
-    notices: list[Notice] = list(resolved.notices)
+    notices: list[Diagnostic | Notice] = list(resolved.notices)
     plan: ImportPlan | None = None
     if not in_a_store(resolved.source, layout):
         plan = plan_import(resolved, layout, files, force=force)
@@ -233,7 +238,7 @@ def build_skill(
 
 
 def _ignore_deployments(
-    layout: Layout, deployments: Sequence[Deployment], notices: list[Notice]
+    layout: Layout, deployments: Sequence[Deployment], notices: list[Diagnostic | Notice]
 ) -> tuple[str, ...]:
     """The project's agent folders deployed into, added to its ``.gitignore`` where git
     tracks nothing in them (:func:`~skillc_index.build.scaffold.ignore_agent_folders`). The

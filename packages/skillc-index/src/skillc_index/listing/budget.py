@@ -357,13 +357,13 @@ def _may_exist(path: Path) -> bool:
 def listing_budgets(
     layout: Layout, config: Config, scopes: Iterable[Scope] = ("project", "global")
 ) -> tuple[FolderBudget, ...]:
-    """Every agent skills folder that exists (:func:`skillc_index.installed.agent_folders`,
+    """Every agent skills folder that exists (:func:`skillc_index.inventory.folders.agent_folders`,
     project ones first), of the given scopes, with its listing cost."""
-    from skillc_index.installed import agent_folders, trusted_targets
+    from skillc_index.inventory.folders import agent_folders, trusted_targets
 
     wanted = set(scopes)
     return tuple(
-        folder_budget(folder.agent, folder.scope, folder.path, config)
+        folder_budget(folder.agent or folder.kind, folder.scope, folder.path, config)
         for folder in agent_folders(layout, trusted_targets(layout, config))
         if folder.scope in wanted and _may_exist(folder.path)
     )

@@ -15,19 +15,49 @@ __all__ = [
     "BudgetEntryShape",
     "FolderBudgetShape",
     "ListShape",
+    "LocationShape",
     "SkillEntryShape",
     "UnreadableShape",
 ]
 
 
+class LocationShape(TypedDict):
+    """One place an installed skill is at (:class:`~skillc_index.inventory.entries.Location`)."""
+
+    path: Annotated[str, "The entry as the agent names it (symlinks not resolved)."]
+    real: Annotated[str, "Its real path."]
+    kind: Annotated[
+        Literal["store", "agent", "config", "plugin"],
+        "A source store, an agent skills folder, a folder of [targets] in config, or an "
+        "installed Claude Code plugin's skills.",
+    ]
+    agent: Annotated[
+        str | None, "The agent that reads it (claude, cursor, agents...); null in a store."
+    ]
+    scope: Literal["project", "global"]
+    managed: Annotated[bool, "skillc made it: a store skill, or a deployment of one."]
+    source: Annotated[str | None, "For a deployment skillc made: the store skill's folder."]
+    plugin: Annotated[str | None, "The plugin it comes with: `plugin:skill` names it."]
+
+
 class SkillEntryShape(TypedDict):
-    """One skill of a store (:class:`~skillc_index.listing.skills.SkillEntry`)."""
+    """One installed skill (:class:`~skillc_index.listing.skills.SkillEntry`)."""
 
     name: str
     scope: Literal["project", "global"]
-    status: Literal["normal", "stale", "not-built", "obsolete"]
-    source_path: str
+    status: Annotated[
+        Literal["normal", "stale", "not-built", "obsolete", "indexed", "not-indexed"],
+        "A store skill: normal (built and current), stale (sources changed since its build; "
+        "obsolete with check_obsolete) or not-built. Any other installed skill: the search "
+        "index reading it makes: indexed, stale or not-indexed.",
+    ]
+    source_path: Annotated[str, "Its folder: a store skill's, or a deployment's source."]
     runtime_path: str
+    managed: Annotated[bool, "Whether skillc manages it (a store skill, deployed or not)."]
+    agents: Annotated[list[str], "The agents that see it (through a folder or a plugin)."]
+    locations: Annotated[
+        list[LocationShape], "Every place it is at, the first in resolution order first."
+    ]
 
 
 class BudgetEntryShape(TypedDict):
@@ -77,12 +107,12 @@ class FolderBudgetShape(TypedDict):
 
 class _Listing(TypedDict):
     skills: list[SkillEntryShape]
-    total: Annotated[int, "Skills found in the stores."]
+    total: Annotated[int, "Installed skills found (one per source), before the filters."]
     filtered: Annotated[int, "Skills matching the filters."]
 
 
 class ListShape(_Listing, total=False):
-    """``list``: the skills of the stores, and with ``budget`` what each agent folder costs."""
+    """``list``: the installed skills, and with ``budget`` what each agent folder costs."""
 
     budget: Annotated[
         list[FolderBudgetShape],

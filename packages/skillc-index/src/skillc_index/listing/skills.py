@@ -1,8 +1,13 @@
-"""``skc list``: the skills in the project and global source stores (RFC-0007:C-LIST)."""
+"""``skc list``: the inventory of installed skills (RFC-0007:C-LIST, DECISIONS "Paths and
+resolution"): the skills of the project and global stores, as the RFC lists them, then every
+other installed skill (agent folders, plugins, the config's folders: one skill per source,
+:func:`skillc_index.inventory.entries.installed_skills`), each with where it is, the agents
+that see it and whether skillc manages it."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -13,31 +18,54 @@ from skillc_index.diagnostics import Notice, SkillcError
 from skillc_index.layout import SKILL_FILE, Layout, Scope
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    from skillc_index.inventory.entries import InstalledSkill, Location
+    from skillc_index.inventory.folders import RootKind
     from skillc_index.listing.budget import FolderBudget
     from skillc_index.listing.shapes import ListShape, SkillEntryShape
 
-Status = Literal["normal", "stale", "not-built", "obsolete"]
-STATUSES: tuple[Status, ...] = ("normal", "stale", "not-built", "obsolete")
+Status = Literal["normal", "stale", "not-built", "obsolete", "indexed", "not-indexed"]
+#: The statuses: a store skill's build status (RFC-0007:C-LIST, and ``stale``); a skill skillc
+#: does not manage is ``indexed`` (the search index reading it made is current), ``stale``
+#: (made, then its sources changed) or ``not-indexed``.
+STATUSES: tuple[Status, ...] = (
+    "normal",
+    "stale",
+    "not-built",
+    "obsolete",
+    "indexed",
+    "not-indexed",
+)
 
 
 @dataclass(frozen=True)
 class SkillEntry:
-    """One managed skill."""
+    """One installed skill: RFC-0007's columns, then where it is, the agents that see it and
+    whether skillc manages it."""
 
     name: str
     scope: Scope
     status: Status
     source_path: Path
     runtime_path: Path
+    managed: bool = True
+    agents: tuple[str, ...] = ()
+    locations: tuple[Location, ...] = ()
+    """Every place it is at, the first in resolution order first (a store skill: its store
+    folder, then its deployments)."""
 
     def to_dict(self) -> SkillEntryShape:
-        """The RFC-0007:C-LIST JSON shape of one skill."""
+        """The RFC-0007:C-LIST JSON shape of one skill, with the inventory's keys after."""
         return {
             "name": self.name,
             "scope": self.scope,
             "status": self.status,
             "source_path": str(self.source_path),
             "runtime_path": str(self.runtime_path),
+            "managed": self.managed,
+            "agents": list(self.agents),
+            "locations": [location.to_dict() for location in self.locations],
         }
 
 
@@ -51,7 +79,7 @@ class SkillList:
     filtered: int
     """Skills matching the filters, before ``limit``."""
     notices: tuple[Notice, ...] = field(default_factory=tuple)
-    """Skill folders skipped because their SKILL.md is invalid."""
+    """Store skills skipped because their SKILL.md is invalid, folders that cannot be listed."""
     budget: tuple[FolderBudget, ...] | None = None
     """With ``budget``: the listing each agent folder costs (:mod:`skillc_index.listing.budget`)."""
 
@@ -121,22 +149,68 @@ def build_status(source: Path, runtime: Path, *, check_obsolete: bool = False) -
     return "normal" if current == manifest.source_hash else "stale"
 
 
-def _skill_folders(store: Path) -> list[str]:
-    """The names of the folders of a store, once store copies stranded by a killed import
-    are put back (:func:`~skillc_index.build.store.recover_stranded`)."""
-    entries = list(os.scandir(store))
-    stranded = {
-        entry.name[1:].rpartition(".old.")[0]
-        for entry in entries
-        if entry.name.startswith(".") and ".old." in entry.name
-    }
-    if stranded - {""}:
-        from skillc_index.build.store import recover_stranded
+def skill_status(
+    skill: InstalledSkill, source: Path, runtime: Path, *, check_obsolete: bool = False
+) -> Status:
+    """The STATUS of one installed skill (``source``: its folder as resolution names it, the
+    store's entry for a store skill): a store skill's :func:`build_status`; for any other,
+    the state of the search index reading it makes (the index is a cache, issue 34):
+    ``not-indexed`` without one, ``indexed`` when it is current (the stat-only check),
+    ``stale`` when its sources changed since."""
+    if skill.store is not None:
+        return build_status(source, runtime, check_obsolete=check_obsolete)
+    from skillc_index.index.freshness import current_source_hash
+    from skillc_index.index.schema import index_path
 
-        for name in sorted(stranded - {""}):
-            recover_stranded(store, name)
-        entries = list(os.scandir(store))
-    return sorted(e.name for e in entries if e.is_dir() and not e.name.startswith("."))
+    if not index_path(runtime, source).is_file():
+        return "not-indexed"
+    return "stale" if current_source_hash(runtime, source) is None else "indexed"
+
+
+def recover_stores(layout: Layout) -> None:
+    """Put back the store copies a killed import stranded (hidden ``.<name>.old.<...>``
+    folders, :func:`~skillc_index.build.store.recover_stranded`) before the stores are
+    listed."""
+    for scope in layout.scopes():
+        store = layout.store(scope)
+        try:
+            names = os.listdir(store)  # noqa: PTH208
+        except OSError:
+            continue
+        stranded = {
+            name[1:].rpartition(".old.")[0]
+            for name in names
+            if name.startswith(".") and ".old." in name
+        } - {""}
+        if stranded:
+            from skillc_index.build.store import recover_stranded
+
+            for name in sorted(stranded):
+                recover_stranded(store, name)
+
+
+def _runtime(skill: InstalledSkill, layout: Layout, stores: Mapping[Path, Scope]) -> Path:
+    """Where a skill's runtime is (RFC-0007:C-RESOLUTION; DECISIONS: a skill outside the
+    stores has its runtime in the project's runtime, else the global one)."""
+    scope = stores.get(skill.source.parent)
+    if scope is None:
+        scope = "project" if layout.project_root is not None else "global"
+    return layout.runtime_store(scope) / skill.source.name
+
+
+def _seen_by(
+    agent: str, layout: Layout, configured: Mapping[str, str] | None
+) -> Callable[[Sequence[Location]], bool]:
+    """Whether an agent sees a skill at ``locations``: one of them is in a folder it reads
+    (:func:`~skillc_index.inventory.folders.folders_of_agent`: ``codex`` sees what is in
+    ``.agents/skills``), or is named after it (Claude Code's nested folders and plugins)."""
+    from skillc_index.inventory.folders import folders_of_agent
+
+    folders = folders_of_agent(agent, layout, configured)
+    return lambda locations: any(
+        place.agent == agent or (place.agent is not None and place.path.parent in folders)
+        for place in locations
+    )
 
 
 def list_skills(
@@ -147,62 +221,83 @@ def list_skills(
     pattern: str | None = None,
     limit: int | None = None,
     check_obsolete: bool = False,
+    managed: bool = False,
+    agent: str | None = None,
+    configured: Mapping[str, str] | None = None,
+    store_notices_only: bool = False,
 ) -> SkillList:
-    """Discover the skills of the project store, then the global store (RFC-0007:C-LIST).
+    """The installed skills (RFC-0007:C-LIST extended to the inventory), project before
+    global, then by name.
 
-    Ordered project before global, then by name. A folder without SKILL.md is not a skill and
-    is passed over; one whose SKILL.md has invalid frontmatter is skipped with a notice.
-    Statuses: :func:`build_status`. ``status="obsolete"`` implies ``check_obsolete``; the
+    A store skill whose SKILL.md has invalid frontmatter is skipped with a notice (the RFC);
+    the other installed skills are listed from file stats, their SKILL.md not read.
+    Statuses: :func:`skill_status`. ``status="obsolete"`` implies ``check_obsolete``; the
     ``stale`` and ``obsolete`` filters both select the skills changed since their build (the
     one condition, named ``obsolete`` with ``check_obsolete``).
+    ``managed``: only the skills skillc manages; ``agent``: only those an agent sees (a
+    target name); ``configured``: the config's trusted ``[targets]``. What was left out of
+    the listing is a notice (``store_notices_only``: only the stores', when the caller reports
+    the agent folders' own, as ``list --budget`` does).
     """
-    check_obsolete = check_obsolete or status == "obsolete"
+    from skillc_index.inventory.entries import installed_skills
+
     wanted_statuses: set[str] = (
         {"stale", "obsolete"} if status in ("stale", "obsolete") else {status}
     )
-    notices: list[Notice] = []
+    check_obsolete = check_obsolete or status == "obsolete"
+    sees = None if agent is None else _seen_by(agent, layout, configured)
+    recover_stores(layout)
+    inventory = installed_skills(layout, configured)
+    kinds: tuple[RootKind, ...] | None = ("store",) if store_notices_only else None
+    notices: list[Notice] = list(inventory.notices(kinds))
+    stores = {Path(os.path.realpath(layout.store(s))): s for s in layout.scopes()}
     found: list[SkillEntry] = []
-    for store_scope in layout.scopes():
-        store = layout.store(store_scope)
-        try:
-            names = _skill_folders(store)
-        except FileNotFoundError:
-            continue
-        except OSError as exc:
-            notices.append(Notice(f"cannot list the {store_scope} store {store} ({exc.strerror})"))
-            continue
-        for name in names:
-            source = store / name
-            skill_file = source / SKILL_FILE
-            try:
-                if not skill_file.is_file():
-                    continue
-            except OSError as exc:  # a folder that cannot be read
-                notices.append(
-                    Notice(f"skipping '{name}' ({source}): cannot read it ({exc.strerror})")
-                )
-                continue
-            problem = _frontmatter_problem(skill_file)
+    for skill in inventory.skills:
+        store = skill.store
+        if store is not None:
+            source, runtime = store.path, layout.runtime_store(store.scope) / store.name
+            problem = _frontmatter_problem(source / SKILL_FILE)
             if problem:
-                notices.append(Notice(f"skipping skill '{name}' ({skill_file}): {problem}"))
+                where = source / SKILL_FILE
+                notices.append(Notice(f"skipping skill '{skill.name}' ({where}): {problem}"))
                 continue
-            runtime = layout.runtime_store(store_scope) / name
-            wanted_scope = scope in ("all", store_scope)
-            wanted_name = pattern is None or fnmatchcase(name, pattern)
-            # Checking sources is the expensive part: only for skills that pass the cheap
-            # filters (the others are counted in ``total``, never shown).
-            if wanted_scope and wanted_name:
-                entry_status = build_status(source, runtime, check_obsolete=check_obsolete)
-            else:
-                entry_status = "not-built" if read_manifest(runtime) is None else "normal"
-            found.append(SkillEntry(name, store_scope, entry_status, source, runtime))
-
+        else:
+            source, runtime = skill.source, _runtime(skill, layout, stores)
+        wanted = (
+            scope in ("all", skill.scope)
+            and (pattern is None or fnmatchcase(skill.name, pattern))
+            and (not managed or skill.managed)
+            and (sees is None or sees(skill.locations))
+        )
+        # Checking sources is the expensive part: only for skills that pass the cheap filters
+        # (the others are counted in ``total``, never shown).
+        if wanted:
+            entry_status = skill_status(skill, source, runtime, check_obsolete=check_obsolete)
+        elif skill.store is not None:
+            entry_status = "not-built" if read_manifest(runtime) is None else "normal"
+        else:
+            entry_status = "not-indexed"
+        found.append(
+            SkillEntry(
+                skill.name,
+                skill.scope,
+                entry_status,
+                source,
+                runtime,
+                skill.managed,
+                skill.agents,
+                skill.locations,
+            )
+        )
+    found.sort(key=lambda entry: (entry.scope != "project", entry.name))
     matching = [
         entry
         for entry in found
         if scope in ("all", entry.scope)
         and (status == "all" or entry.status in wanted_statuses)
         and (pattern is None or fnmatchcase(entry.name, pattern))
+        and (not managed or entry.managed)
+        and (sees is None or sees(entry.locations))
     ]
-    shown = matching if limit is None else matching[: max(limit, 0)]
-    return SkillList(tuple(shown), len(found), len(matching), tuple(notices))
+    shown_entries: Sequence[SkillEntry] = matching if limit is None else matching[: max(limit, 0)]
+    return SkillList(tuple(shown_entries), len(found), len(matching), tuple(notices))

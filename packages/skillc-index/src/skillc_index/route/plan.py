@@ -70,7 +70,7 @@ def redeployed(origin: Path, record: MoveRecord, destination: Path, layout: Layo
     skillc made of that same store skill (``skc build`` deployed it again while it was
     routed): uninstall may then take that deployment's place."""
     from skillc_index.build.deploy import link_target
-    from skillc_index.installed import deployed_source
+    from skillc_index.inventory.deployed import deployed_source
 
     if _same_link(origin, destination):
         return True

@@ -1,7 +1,7 @@
 """The router skill: the one skill left in a routed agent folder (``ROUTER_NAME``), whose
 description tells the agent to find the skill for its task with ``skc find`` / ``skc_find``.
 Its text, the marker file in its folder that says skillc wrote it
-(:data:`skillc_index.installed.ROUTER_MARK`), what is at its place (skillc's router, one
+(:data:`skillc_index.inventory.deployed.ROUTER_MARK`), what is at its place (skillc's router, one
 edited since, something else) and how it is put in place.
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from skillc_index.atomic import abandoned, staging_dir
-from skillc_index.installed import ROUTER_MARK
+from skillc_index.inventory.deployed import ROUTER_MARK
 from skillc_index.layout import SKILL_FILE, Scope
 from skillc_index.route.manifest import MANIFEST_VERSION, lexists
 

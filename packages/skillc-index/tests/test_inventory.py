@@ -1,5 +1,6 @@
-"""``skillc_index.installed``: the agent folders, the skills of installed Claude Code plugins
-and the folders ``skc find`` searches (issue 15)."""
+"""``skillc_index.inventory``: the folders of installed skills (agent folders, project, nested
+and home, the skills of installed Claude Code plugins; issue 15), the skills in them, one per
+source, and a name resolved past the stores (issue 34)."""
 
 from __future__ import annotations
 
@@ -11,15 +12,19 @@ import pytest
 
 from skillc_index import Layout
 from skillc_index.build.skill import build_skill
-from skillc_index.installed import (
+from skillc_index.inventory.deployed import deployed_source
+from skillc_index.inventory.folders import (
     MAX_PLUGIN_RECORDS_BYTES,
     Root,
     agent_folders,
-    deployed_source,
-    plugin_skill_folders,
+    plugin_folders,
     routing_roots,
     search_roots,
 )
+
+
+def plugin_skill_folders(layout: Layout) -> tuple[Path, ...]:
+    return tuple(root.path for root in plugin_folders(layout))
 
 
 def records(home: Path, value: object) -> Path:
@@ -95,9 +100,9 @@ def test_search_roots(layout: Layout, project: Path, home: Path) -> None:
         Root(project / ".skillc/skills", "store", "project"),
         Root(home / ".skillc/skills", "store", "global"),
     )
-    assert Root(project / ".claude/skills", "agent", "project") in roots
-    assert Root(home / ".agents/skills", "agent", "global") in roots
-    assert roots[-1] == Root(Path("/opt/p/skills"), "plugin")
+    assert Root(project / ".claude/skills", "agent", "project", "claude") in roots
+    assert Root(home / ".agents/skills", "agent", "global", "agents") in roots
+    assert roots[-1] == Root(Path("/opt/p/skills"), "plugin", "global", "claude", "p")
     assert len({root.path for root in roots}) == len(roots)
 
 
@@ -105,7 +110,7 @@ def test_search_roots_outside_a_project(tmp_path: Path, home: Path) -> None:
     layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})
     roots = search_roots(layout)
     assert [root.path for root in roots if root.kind == "store"] == [home / ".skillc/skills"]
-    assert Root(tmp_path / ".claude/skills", "agent", "project") in roots
+    assert Root(tmp_path / ".claude/skills", "agent", "project", "claude") in roots
 
 
 def test_routing_roots() -> None:
@@ -137,3 +142,97 @@ def test_deployed_source_of_a_link_a_copy_and_a_plain_skill(layout: Layout, proj
     assert deployed_source(str(plain), layout) is None
     (store / "copied" / "SKILL.md").unlink()  # a source without SKILL.md is none
     assert deployed_source(str(copy), layout) is None
+
+
+# -- the skills of the inventory's folders (issue 34) ---------------------------------------
+
+
+def write(folder: Path, name: str | None = None) -> Path:
+    folder.mkdir(parents=True)
+    text = f"---\nname: {name or folder.name}\ndescription: A skill. Use when testing.\n---\n# T\n"
+    (folder / "SKILL.md").write_text(text)
+    return folder
+
+
+def test_one_source_is_one_skill(layout: Layout, project: Path, home: Path) -> None:
+    """A folder linked into another agent's folder is one skill, named after its source; two
+    copies are two skills; a store skill and its deployment are one, managed."""
+    from skillc_index.inventory.entries import installed_skills
+
+    source = write(home / ".claude/skills/linked")
+    (home / ".cursor/skills").mkdir(parents=True)
+    (home / ".cursor/skills/other-name").symlink_to(source)
+    write(home / ".gemini/skills/copied")
+    write(home / ".kiro/skills/copied")
+    write(project / ".skillc/skills/stored")
+    build_skill("stored", layout, targets=["claude"])
+    (home / ".claude/skills/.hidden-thing").mkdir()  # no SKILL.md: no skill
+    skills = {(s.name, str(s.source)): s for s in installed_skills(layout).skills}
+    assert sorted(skills) == sorted(
+        [
+            ("linked", str(source)),
+            ("copied", str(home / ".gemini/skills/copied")),
+            ("copied", str(home / ".kiro/skills/copied")),
+            ("stored", os.path.realpath(project / ".skillc/skills/stored")),
+        ]
+    )
+    linked = skills["linked", str(source)]
+    assert linked.agents == ("claude", "cursor") and not linked.managed
+    stored = skills["stored", os.path.realpath(project / ".skillc/skills/stored")]
+    assert [(loc.kind, loc.agent, loc.managed) for loc in stored.locations] == [
+        ("store", None, True),
+        ("agent", "claude", True),
+    ]
+    assert stored.locations[1].path == project / ".claude/skills/stored"
+
+
+def test_a_deployment_whose_store_skill_is_gone_is_skipped(layout: Layout, project: Path) -> None:
+    from skillc_index.inventory.entries import installed_skills
+
+    write(project / ".skillc/skills/gone")
+    build_skill("gone", layout, targets=["claude"])
+    (project / ".skillc/skills/gone/SKILL.md").unlink()
+    inventory = installed_skills(layout)
+    assert [s.name for s in inventory.skills] == []
+    (skipped,) = inventory.skipped
+    assert skipped.path == project / ".claude/skills/gone" and "gone" in skipped.reason
+
+
+def test_a_store_skill_resolves_without_the_agent_folders(
+    layout: Layout, project: Path, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Resolution stays cheap for a store skill: the agent folders and plugins are looked at
+    only when no store holds the name (``skc show`` of a store skill lists no agent folder)."""
+    from skillc_index import resolve_skill
+    from skillc_index.inventory import folders
+
+    write(project / ".skillc/skills/stored")
+    write(home / ".claude/skills/elsewhere")
+    looked: list[str] = []
+
+    def agent_folders_spy(*args: object, **kwargs: object) -> tuple[Root, ...]:
+        looked.append("agent folders")
+        return real_agent_folders(*args, **kwargs)  # type: ignore[arg-type]
+
+    real_agent_folders = folders.agent_folders
+    monkeypatch.setattr(folders, "agent_folders", agent_folders_spy)
+    monkeypatch.setattr("skillc_index.inventory.resolve.agent_folders", agent_folders_spy)
+    assert resolve_skill("stored", layout).source.name == "stored"
+    assert looked == []
+    assert resolve_skill("elsewhere", layout).source == home / ".claude/skills/elsewhere"
+    assert looked == ["agent folders"]
+
+
+def test_the_folders_an_agent_reads(layout: Layout, project: Path, home: Path) -> None:
+    """``codex`` and ``agents`` read one folder, which the inventory names after ``agents``:
+    ``skc list --agent codex`` lists its skills all the same."""
+    from skillc_index.diagnostics import UnknownTarget
+    from skillc_index.inventory.folders import folders_of_agent
+
+    assert folders_of_agent("codex", layout) == {
+        project / ".agents/skills",
+        home / ".agents/skills",
+    }
+    assert folders_of_agent("mine", layout, {"mine": "~/mine"}) == {home / "mine"}
+    with pytest.raises(UnknownTarget):
+        folders_of_agent("nobody", layout)

@@ -1,0 +1,17 @@
+"""The inventory: every installed skill, in one place, for every command (DECISIONS "Paths
+and resolution").
+
+- :mod:`.folders`: where installed skills are, in the order names resolve (the stores, the
+  agent folders of the project, its nested Claude Code folders, the home's, the installed
+  Claude Code plugins; the config's ``[targets]`` among the agent folders), as :class:`Root`
+  folders; which ``[targets]`` a command may trust;
+- :mod:`.deployed`: what skillc deployed into an agent folder (the store skill an entry
+  stands for) and the router's mark;
+- :mod:`.entries`: the skills of those folders (:class:`InstalledSkill`, each with its
+  :class:`Location` list: one source is one skill), :func:`installed_skills` (the set ``list``
+  and ``stats --all`` count, and ``find`` searches);
+- :mod:`.resolve`: a name resolved past the stores (:func:`skillc_index.resolve_skill`'s
+  step 4), ``plugin:skill``, W001 for a name several skills have.
+
+This ``__init__`` imports nothing: each command loads the module it uses.
+"""

@@ -1,0 +1,57 @@
+"""What skillc deployed into agent folders: the store skill an entry stands for
+(:func:`deployed_source`), and the router of ``skc route`` (:data:`ROUTER_MARK`), which is
+no skill of the inventory. Standard library only (a copy's manifest is read on demand)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from skillc_index.layout import META_DIR, SKILL_FILE, Layout
+
+__all__ = ["ROUTER_MARK", "deployed_source"]
+
+#: The file in the router skill's folder (``skc route``) that marks it as skillc's: the
+#: inventory (and so ``skc find``) does not hold the router itself.
+ROUTER_MARK = ".skillc-router.json"
+
+
+def deployed_source(
+    real: str, layout: Layout, *, copy: bool | None = None, gone: bool = False, strict: bool = False
+) -> str | None:
+    """The store skill a skill that skillc deployed into an agent folder stands for (the real
+    path of its folder), else None. ``real`` is the real path of the agent folder's entry: a
+    deployed link resolves to ``<base>/.skillc/runtime/<name>``, whose source is
+    ``<base>/.skillc/skills/<name>``; a deployed copy (``skc build --copy``) holds
+    ``.skillc-meta/`` and its manifest names its store skill, looked for in the project store
+    first when the copy is inside the project, else in the global store first. ``copy``:
+    whether ``real`` holds ``.skillc-meta/``, when the caller knows (None: look). A source
+    without a SKILL.md is none, unless ``gone``: a deployed link's source is then named all
+    the same (its runtime stands for a skill that is no longer there). The inventory, ``skc
+    find`` and resolution by path all use this. With ``strict``, a copy whose manifest is
+    there but cannot be read or is not valid (too large, too deep: a stranger's) raises
+    :class:`ValueError` or :class:`OSError` (the entry is skipped and counted) instead of
+    standing for no source."""
+    head, _, name = real.rpartition("/")
+    if head.endswith("/.skillc/runtime"):
+        source = f"{head[: -len('/runtime')]}/skills/{name}"
+        if gone or os.path.isfile(f"{source}/{SKILL_FILE}"):  # noqa: PTH113
+            return source
+    if copy is None:
+        copy = os.path.isdir(f"{real}/{META_DIR}")  # noqa: PTH112
+    if not copy:
+        return None
+    from skillc_index.build.manifest import load_manifest, read_manifest
+
+    manifest = load_manifest(Path(real)) if strict else read_manifest(Path(real))
+    if manifest is None or "/" in manifest.skill or manifest.skill in ("", ".", ".."):
+        return None
+    scopes = list(layout.scopes())
+    root = layout.project_root
+    if root is None or not real.startswith(f"{root}/"):
+        scopes.reverse()
+    for scope in scopes:
+        store_skill = layout.store(scope) / manifest.skill
+        if (store_skill / SKILL_FILE).is_file():
+            return os.path.realpath(store_skill)
+    return None

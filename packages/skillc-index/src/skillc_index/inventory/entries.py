@@ -1,0 +1,293 @@
+"""The installed skills: every skill of the inventory's folders
+(:mod:`~skillc_index.inventory.folders`), each once, with every place an agent finds it.
+
+A skill of a folder is an entry of it (a folder, or a symlink to one) holding a regular
+``SKILL.md`` (a symlinked ``SKILL.md`` is not read, as ``skc find`` does not), that is not left
+out by the walk rules (:func:`skillc_index.skips_folder`: version control, skillc's temporary
+names...) nor the router of ``skc route`` (:data:`~.deployed.ROUTER_MARK`). Each such entry
+is a :class:`Location`. An entry skillc deployed (a link to a runtime, a ``--copy`` holding
+``.skillc-meta/``) stands for its store skill (``source``); a deployment whose store skill
+is gone, or a copy whose manifest cannot be read, is no skill (:class:`Skipped`).
+
+One skill is one source: the locations whose real path, or whose deployed source, is the same
+folder are one :class:`InstalledSkill` (a store skill and its deployments, a folder linked
+into several agent folders). Two copies of a skill are two skills, as two different skills of
+one name are. :func:`installed_skills` gives the set every command counts (``list``, ``stats
+--all``; ``find`` walks the same folders by the same rules); :func:`location_of` looks at one
+name in one folder (resolution). Nothing here reads a SKILL.md: it costs file stats.
+"""
+
+# Paths are str here, not pathlib: this runs over every entry of every skills folder.
+# ruff: noqa: PTH113
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from skillc_index.diagnostics import Notice
+from skillc_index.inventory.deployed import ROUTER_MARK, deployed_source
+from skillc_index.inventory.folders import Root, RootKind, search_roots
+from skillc_index.layout import META_DIR, SKILL_FILE, Layout, Scope
+from skillc_index.record import Record
+
+if TYPE_CHECKING:
+    from skillc_index.listing.shapes import LocationShape
+
+__all__ = [
+    "MAX_ENTRIES",
+    "InstalledSkill",
+    "Inventory",
+    "Listing",
+    "Location",
+    "LocationKind",
+    "Skipped",
+    "group",
+    "installed_skills",
+    "location_of",
+    "root_listing",
+]
+
+LocationKind = Literal["store", "agent", "config", "plugin"]
+#: At most this many entries of one folder are looked at (a library of 20,000 skills fits).
+MAX_ENTRIES = 100_000
+
+
+class Location(Record):
+    """One place an installed skill is at: an entry of a store, an agent folder or a plugin."""
+
+    path: Path
+    """The entry as the agent names it (not resolved): ``~/.claude/skills/<name>``."""
+    real: Path
+    """Its real path (symlinks resolved)."""
+    kind: LocationKind
+    agent: str | None
+    """The agent that reads it (a target name; ``claude`` for a plugin), None in a store."""
+    scope: Scope
+    managed: bool
+    """skillc made it: a store skill, or a deployment of one (``source``)."""
+    source: Path | None = None
+    """For a deployment skillc made: the store skill's folder (real path)."""
+    plugin: str | None = None
+    """The plugin it comes with (``plugin:<name>`` names it)."""
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    def to_dict(self) -> LocationShape:
+        return {
+            "path": str(self.path),
+            "real": str(self.real),
+            "kind": self.kind,
+            "agent": self.agent,
+            "scope": self.scope,
+            "managed": self.managed,
+            "source": None if self.source is None else str(self.source),
+            "plugin": self.plugin,
+        }
+
+
+class Skipped(Record):
+    """An entry holding a ``SKILL.md`` that is no skill of the inventory, and why."""
+
+    path: Path
+    reason: str
+
+
+class InstalledSkill(Record):
+    """One installed skill and every place it is at (the first in resolution order first)."""
+
+    name: str
+    """Its name: its store folder's, else its source folder's where a location has that
+    name, else its first location's."""
+    source: Path
+    """The folder that is the skill (real path): a store skill's, a deployment's source, or
+    the real path of its folder."""
+    locations: tuple[Location, ...]
+
+    @property
+    def managed(self) -> bool:
+        """Whether skillc manages it: a store skill (its deployments included)."""
+        return any(location.managed for location in self.locations)
+
+    @property
+    def store(self) -> Location | None:
+        """Its location in a source store, if it is a store skill of this layout."""
+        return next((loc for loc in self.locations if loc.kind == "store"), None)
+
+    @property
+    def scope(self) -> Scope:
+        """Where it lives: its store's scope, else its first location's."""
+        return (self.store or self.locations[0]).scope
+
+    @property
+    def agents(self) -> tuple[str, ...]:
+        """The agents that see it (through an agent folder or a plugin), sorted."""
+        return tuple(sorted({loc.agent for loc in self.locations if loc.agent is not None}))
+
+
+class Listing(Record):
+    """The skills of one folder: its locations in name order, the entries skipped, and why
+    the folder could not be listed (None: it could, or it is not there)."""
+
+    locations: tuple[Location, ...] = ()
+    skipped: tuple[Skipped, ...] = ()
+    error: str | None = None
+
+
+class Inventory(Record):
+    """The result of :func:`installed_skills`."""
+
+    skills: tuple[InstalledSkill, ...]
+    """In the order names resolve: by first location (folder order, then name)."""
+    folders: tuple[tuple[Root, Listing], ...] = ()
+    """Each folder looked at and what it held."""
+
+    @property
+    def skipped(self) -> tuple[Skipped, ...]:
+        return tuple(entry for _, listing in self.folders for entry in listing.skipped)
+
+    def notices(self, kinds: Iterable[RootKind] | None = None) -> tuple[Notice, ...]:
+        """What was left out, in folder order (of the folders of ``kinds``, default all): each
+        entry skipped and why, each folder that could not be listed."""
+        wanted = None if kinds is None else set(kinds)
+        notices: list[Notice] = []
+        for root, listing in self.folders:
+            if wanted is not None and root.kind not in wanted:
+                continue
+            for entry in listing.skipped:
+                notices.append(
+                    Notice(f"skipping '{entry.path.name}' ({entry.path}): {entry.reason}")
+                )
+            if listing.error is not None:
+                kind = f"the {root.scope} store" if root.kind == "store" else f"{root.kind} folder"
+                notices.append(Notice(f"cannot list {kind} {root.path} ({listing.error})"))
+        return tuple(notices)
+
+
+def _utf8(path: str) -> bool:
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | None:
+    """The skill at ``<root>/<name>`` (see the module): a :class:`Location`, a
+    :class:`Skipped` entry, or None when the entry is no skill folder (missing, a file, no
+    regular ``SKILL.md``, the router)."""
+    full = f"{root.path}/{name}"
+    if not _utf8(full):  # the catalog's SQLite cannot hold it: find skips it too
+        return Skipped(root.path / name, "a path that is not UTF-8")
+    skill = meta = False
+    try:
+        with os.scandir(full) as entries:
+            for entry in entries:
+                if entry.name == SKILL_FILE:
+                    skill = entry.is_file(follow_symlinks=False)
+                elif entry.name == META_DIR:
+                    meta = entry.is_dir(follow_symlinks=False)
+                elif entry.name == ROUTER_MARK:
+                    return None  # the router of `skc route`: it points to the others
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        return Skipped(root.path / name, f"cannot read it ({exc.strerror or exc})")
+    if not skill:
+        return None
+    real = os.path.realpath(full)
+    if not _utf8(real):
+        return Skipped(root.path / name, "a link to a path that is not UTF-8")
+    try:
+        source = deployed_source(real, layout, copy=meta, gone=True, strict=True)
+    except (OSError, ValueError):
+        return Skipped(root.path / name, "a deployment whose manifest cannot be read")
+    if source is not None:
+        source = os.path.realpath(source)
+        if not os.path.isfile(f"{source}/{SKILL_FILE}"):
+            return Skipped(root.path / name, f"a deployment of {source}, which is gone")
+    kind: LocationKind = "config" if root.kind == "path" else root.kind  # a folder given
+    return Location(
+        root.path / name,
+        Path(real),
+        kind,
+        root.agent,
+        root.scope or "global",
+        kind == "store" or source is not None,
+        None if source is None else Path(source),
+        root.plugin,
+    )
+
+
+def root_listing(root: Root, layout: Layout) -> Listing:
+    """The skills of one folder (its entries, at most :data:`MAX_ENTRIES`, in name order)."""
+    from skillc_index.walk import skips_folder
+
+    parent = root.path.name
+    try:
+        with os.scandir(root.path) as entries:
+            names = sorted(
+                entry.name
+                for _, entry in zip(range(MAX_ENTRIES), entries, strict=False)
+                if not skips_folder(entry.name, parent)
+            )
+    except (FileNotFoundError, NotADirectoryError):
+        return Listing()
+    except OSError as exc:
+        return Listing(error=exc.strerror or str(exc))
+    locations: list[Location] = []
+    skipped: list[Skipped] = []
+    for name in names:
+        found = location_of(root, name, layout)
+        if isinstance(found, Location):
+            locations.append(found)
+        elif found is not None:
+            skipped.append(found)
+    return Listing(tuple(locations), tuple(skipped))
+
+
+def group(locations: Iterable[Location]) -> tuple[InstalledSkill, ...]:
+    """The skills of ``locations`` (in their order): those of one source are one skill, named
+    as its store folder, else as the source folder where a location has that name (a link
+    ``~/.agents/skills/x2 -> ~/.claude/skills/x`` is the skill ``x``), else as its first
+    location."""
+    by_source: dict[str, list[Location]] = {}
+    for location in locations:
+        key = str(location.source or location.real)
+        by_source.setdefault(key, []).append(location)
+    skills = []
+    for key, places in by_source.items():
+        name = places[0].name
+        if places[0].kind != "store":
+            own = key.rpartition("/")[2]
+            name = own if any(place.name == own for place in places) else name
+        skills.append(InstalledSkill(name, Path(key), tuple(places)))
+    return tuple(skills)
+
+
+def installed_skills(
+    layout: Layout,
+    configured: Mapping[str, str] | None = None,
+    *,
+    roots: Iterable[Root] | None = None,
+    cache: dict[Path, Listing] | None = None,
+) -> Inventory:
+    """Every installed skill seen from ``layout``: the skills of every folder of the
+    inventory (:func:`~.folders.search_roots`, ``configured`` being the config's trusted
+    ``[targets]``; or ``roots``), each once. ``cache`` keeps each folder's listing by path for
+    a caller that asks for many layouts (the transcript import: one view per project)."""
+    locations: list[Location] = []
+    folders: list[tuple[Root, Listing]] = []
+    for root in search_roots(layout, configured) if roots is None else roots:
+        listing = None if cache is None else cache.get(root.path)
+        if listing is None:
+            listing = root_listing(root, layout)
+            if cache is not None:
+                cache[root.path] = listing
+        folders.append((root, listing))
+        locations += listing.locations
+    return Inventory(group(locations), tuple(folders))

@@ -1,0 +1,311 @@
+"""Where installed skills are: the folders of the inventory, in the order names resolve.
+
+1. the source stores (kind ``store``): the project's, then the global one;
+2. the project's agent skills folders (kind ``agent``, or ``config`` for a ``[targets]`` name of
+   the config that is no built-in agent): each agent's folder under the project root (the
+   working directory outside projects), then the ``.claude/skills`` folders Claude Code finds
+   in the project's subfolders (:func:`nested_folders`);
+3. the home folder's agent skills folders;
+4. the ``skills`` folder of each installed Claude Code plugin (kind ``plugin``).
+
+Each folder is a :class:`Root`. The skills of a store, an agent folder or a plugin are its
+entries (what the agent reads: ``<folder>/<name>/SKILL.md``); only a folder given to ``skc find
+--path`` (kind ``path``) is searched at every depth. One table (:data:`KNOWN_TARGETS`: each
+agent's project and home folder) serves deploy targets, the inventory and ``skc list
+--budget``. Standard library only.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from skillc_index.layout import KNOWN_TARGETS, Layout, Scope, agent_targets
+from skillc_index.record import Record
+
+if TYPE_CHECKING:
+    from skillc_index.config import Config
+
+__all__ = [
+    "MAX_PLUGIN_RECORDS_BYTES",
+    "NESTED_AGENT",
+    "NESTED_DEPTH",
+    "NESTED_FOLDERS",
+    "PLUGIN_RECORDS",
+    "ROUTING_ROOTS_VARIABLE",
+    "Root",
+    "RootKind",
+    "agent_folders",
+    "folders_of_agent",
+    "nested_folders",
+    "plugin_folders",
+    "routing_roots",
+    "search_roots",
+    "trusted_targets",
+]
+
+RootKind = Literal["store", "agent", "config", "plugin", "path"]
+
+
+class Root(Record):
+    """A folder of installed skills (or, kind ``path``, one ``skc find --path`` searches)."""
+
+    path: Path
+    """Absolute, not resolved: the folder as the agent names it (it may not exist)."""
+    kind: RootKind
+    scope: Scope | None = None
+    """``project`` or ``global``: where the folder is (a plugin: its install record's)."""
+    agent: str | None = None
+    """The agent that reads it: a target name (``claude``, ``agents``, a ``[targets]`` name);
+    ``claude`` for a plugin's skills; None for a store or a ``path``."""
+    plugin: str | None = None
+    """A plugin's name (``name`` of its ``name@marketplace`` record): ``name:skill`` names
+    its skills."""
+
+    @property
+    def nested(self) -> bool:
+        """Whether skills are searched below its entries (only a ``path`` root): a store, an
+        agent folder or a plugin holds its skills as entries, as an agent reads them."""
+        return self.kind == "path"
+
+
+def trusted_targets(layout: Layout, config: Config) -> dict[str, str]:
+    """The config's ``[targets]`` that the commands reading agent folders (``find``, ``list``,
+    ``stats``, resolution) take: every one of the home config, and of the project's own
+    ``config.toml`` only those whose folder is really inside the project. A checkout is
+    somebody else's: its ``evil = "/"`` must not make every ``skc find`` walk the disk, as it
+    may not make a build write there."""
+    targets = dict(config.targets)
+    project = layout.project_root
+    untrusted = [name for name in config.project_targets if name in targets]
+    if untrusted:
+        from skillc_index.files import within  # only for a project that sets targets
+
+        for name in untrusted:  # where a build would deploy to: Layout.target_root
+            root = layout.target_root(name, "project", targets)
+            if project is None or not within(root, project):
+                del targets[name]
+    return targets
+
+
+def project_base(layout: Layout) -> Path | None:
+    """The folder project agent folders hang off: the skillc project root, else the working
+    directory; None in the home folder (never a project: its folders are the home's)."""
+    base = layout.project_root or layout.cwd
+    return None if base == layout.home else base  # no stat: find runs this on every query
+
+
+def agent_folders(
+    layout: Layout, configured: Mapping[str, str] | None = None, *, nested: bool = False
+) -> tuple[Root, ...]:
+    """Every known agent skills folder (:data:`KNOWN_TARGETS`), project ones first, each
+    path once (under the first name that has it: ``agents`` and ``codex`` share one); with
+    ``nested``, the project's nested Claude Code folders (:func:`nested_folders`; in a project
+    only: a skillc project's root or a repository's top) after the project's own.
+
+    ``configured`` is the config's ``[targets]`` table: names there override or add to the
+    built-in ones (ADR-0002; an added name's folders are of kind ``config``); a value
+    starting with ``~`` is a home folder only.
+    """
+    table = agent_targets(configured)
+    base = project_base(layout)
+    seen: set[Path] = set()
+    folders: list[Root] = []
+    scopes: tuple[Scope, ...] = ("global",) if base is None else ("project", "global")
+    for scope in scopes:
+        for agent, target in table.items():
+            path = target.folder(scope, base or layout.home, layout.home)
+            if path is not None and path not in seen:
+                seen.add(path)
+                kind: RootKind = "agent" if agent in KNOWN_TARGETS else "config"
+                folders.append(Root(path, kind, scope, agent))
+        if scope == "project" and nested and base is not None and _walkable(base, layout):
+            folders += [root for root in nested_folders(base) if root.path not in seen]
+    return tuple(folders)
+
+
+def folders_of_agent(
+    agent: str, layout: Layout, configured: Mapping[str, str] | None = None
+) -> frozenset[Path]:
+    """The skills folders ``agent`` reads (its project folder and its home folder): a folder
+    shared by several agents (``agents`` and ``codex`` read ``.agents/skills``) is each one's,
+    though the inventory names it after the first. E100 (:class:`UnknownTarget`) for a name
+    that is neither a built-in agent nor a ``[targets]`` name of ``configured``."""
+    table = agent_targets(configured)
+    target = table.get(agent)
+    if target is None:
+        from skillc_index.diagnostics import UnknownTarget
+
+        raise UnknownTarget(agent, tuple(sorted(table)))
+    base = project_base(layout)
+    found = {target.folder("global", layout.home, layout.home)}
+    if base is not None:
+        found.add(target.folder("project", base, layout.home))
+    return frozenset(path for path in found if path is not None)
+
+
+# -- Claude Code's nested project folders ---------------------------------------------------
+
+#: The agent that reads the skills folders of a project's subfolders: Claude Code finds
+#: ``<subfolder>/.claude/skills`` when it works with files there (its skills documentation,
+#: "Automatic discovery from nested directories"); the other agents read the project's own.
+NESTED_AGENT = "claude"
+#: Subfolder levels searched for a nested ``.claude/skills`` (``packages/web/.claude/skills``
+#: is at level 2): a monorepo's packages, not the whole tree.
+NESTED_DEPTH = 3
+#: At most this many folders are listed looking for them (about 20 ms): the rest is not.
+NESTED_FOLDERS = 1000
+
+
+def _walkable(base: Path, layout: Layout) -> bool:
+    """Whether the project's subfolders are searched for nested agent folders: only in a
+    project, a skillc project's root or a repository's top (a folder holding ``.git``), not
+    in any working directory (``/``, where the find server runs, or a folder of checkouts)."""
+    return base == layout.project_root or os.path.lexists(base / ".git")
+
+
+def nested_folders(base: Path) -> tuple[Root, ...]:
+    """The ``.claude/skills`` folders of ``base``'s subfolders (not ``base``'s own), at most
+    :data:`NESTED_DEPTH` levels down, in bytewise path order, as roots of the ``claude``
+    agent, scope ``project``. The walk enters the folders every walk for skills enters
+    (:func:`skillc_index.skips_folder`), never a symlink, nor ``.skillc`` (its store is a root
+    already) or a ``.claude`` folder itself; it lists at most :data:`NESTED_FOLDERS` folders."""
+    from skillc_index.layout import SKILLC_DIR
+    from skillc_index.walk import skips_folder
+
+    relative = KNOWN_TARGETS[NESTED_AGENT].project or ".claude/skills"
+    marker, _, rest = relative.partition("/")
+    found: list[str] = []
+    pending = [(str(base), 0)]  # breadth first: the bound leaves out the deepest folders
+    listed = 0
+    while listed < len(pending) and listed < NESTED_FOLDERS:
+        folder, depth = pending[listed]
+        listed += 1
+        parent = folder.rpartition("/")[2]
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    name = entry.name
+                    try:
+                        if not entry.is_dir(follow_symlinks=False):
+                            continue
+                    except OSError:
+                        continue
+                    if name == marker:
+                        if depth and os.path.isdir(f"{entry.path}/{rest}"):  # noqa: PTH112
+                            found.append(f"{entry.path}/{rest}")
+                        continue
+                    if depth >= NESTED_DEPTH or len(pending) >= NESTED_FOLDERS:
+                        continue
+                    if name == SKILLC_DIR or skips_folder(name, parent):
+                        continue
+                    pending.append((entry.path, depth + 1))
+        except OSError:
+            continue
+    found.sort(key=os.fsencode)
+    return tuple(Root(Path(path), "agent", "project", NESTED_AGENT) for path in found)
+
+
+# -- installed Claude Code plugins ---------------------------------------------------------
+
+#: Claude Code's record of installed plugins, relative to the home folder.
+PLUGIN_RECORDS = ".claude/plugins/installed_plugins.json"
+#: A larger record is not read (real ones hold a few KB per plugin).
+MAX_PLUGIN_RECORDS_BYTES = 4 * 1024 * 1024
+
+
+def plugin_folders(layout: Layout) -> tuple[Root, ...]:
+    """The ``skills`` folder of each installed Claude Code plugin that has one, each once, as
+    roots of kind ``plugin`` (the ``claude`` agent's).
+
+    Claude Code records its installed plugins in ``~/.claude/plugins/installed_plugins.json``
+    (``$SKILLC_HOME`` replaces the home folder): ``{"version": 2, "plugins": {"name@market":
+    [{"scope": "user", "installPath": "...", "projectPath": "..."}]}}`` (version 1 holds one
+    record per plugin instead of a list). Each record's ``installPath`` is the plugin's folder;
+    its skills are ``<installPath>/skills/<name>/SKILL.md``, named ``name:<skill>``. A
+    ``project`` or ``local`` record counts only for its own project (``projectPath`` is the
+    project root, else the working directory) and is of scope ``project``; a ``user`` record
+    is ``global``. Only what a record names is searched: its ``skills`` folder, never a path
+    leading out of it (a relative ``installPath``, a ``skills`` symlink to elsewhere). The
+    other skill paths a plugin's ``plugin.json`` may declare are not read. A missing,
+    unreadable, oversized (:data:`MAX_PLUGIN_RECORDS_BYTES`) or malformed file is no plugins.
+    """
+    here = str(layout.project_root or layout.cwd)
+    found: list[Root] = []
+    seen: set[Path] = set()
+    for key, record in _plugin_records(layout.home / PLUGIN_RECORDS):
+        scope = record.get("scope", "user")
+        if scope in ("project", "local") and record.get("projectPath") != here:
+            continue
+        install = record.get("installPath")
+        if not isinstance(install, str) or not install or "\0" in install:
+            continue
+        if install == "~" or install.startswith("~/"):
+            base = layout.home / install[2:]
+        elif Path(install).is_absolute():
+            base = Path(install)
+        else:
+            continue  # a relative install path names nothing certain
+        folder = base / "skills"
+        real_base = os.path.realpath(base)
+        if not os.path.realpath(folder).startswith(real_base.rstrip(os.sep) + os.sep):
+            continue  # a skills folder that is a symlink out of the plugin
+        if folder not in seen:
+            seen.add(folder)
+            where: Scope = "project" if scope in ("project", "local") else "global"
+            name = key.partition("@")[0] or key
+            found.append(Root(folder, "plugin", where, NESTED_AGENT, name))
+    return tuple(found)
+
+
+def _plugin_records(path: Path) -> list[tuple[str, dict[str, Any]]]:
+    """The install records of ``installed_plugins.json`` (both versions of the file), each
+    with the key it is under (``name@marketplace``)."""
+    from skillc_index.bounded_json import read_json_bounded
+
+    try:
+        value = read_json_bounded(path, max_bytes=MAX_PLUGIN_RECORDS_BYTES)
+    except (OSError, ValueError):
+        return []
+    plugins = value.get("plugins") if isinstance(value, dict) else None
+    if not isinstance(plugins, dict):
+        return []
+    records: list[tuple[str, dict[str, Any]]] = []
+    for key, entry in plugins.items():
+        for record in entry if isinstance(entry, list) else [entry]:
+            if isinstance(record, dict):
+                records.append((str(key), record))
+    return records
+
+
+# -- the inventory's folders, in resolution order -------------------------------------------
+
+#: The environment variable holding the default of ``skc find --path``: folders separated
+#: by ``os.pathsep`` (the skill-routing benchmark sets it to its library folders).
+ROUTING_ROOTS_VARIABLE = "SKILL_ROUTING_ROOTS"
+
+
+def search_roots(layout: Layout, configured: Mapping[str, str] | None = None) -> tuple[Root, ...]:
+    """Every folder of installed skills, in the order names resolve (the module's list): the
+    project and global stores, the agent folders (the project's, its nested Claude Code
+    folders, the home's; ``configured`` being the config's ``[targets]``), then the skills
+    folders of the installed Claude Code plugins; each path once."""
+    roots = [Root(layout.store(scope), "store", scope) for scope in layout.scopes()]
+    roots += agent_folders(layout, configured, nested=True)
+    roots += plugin_folders(layout)
+    seen: set[Path] = set()
+    unique: list[Root] = []
+    for root in roots:
+        if root.path not in seen:
+            seen.add(root.path)
+            unique.append(root)
+    return tuple(unique)
+
+
+def routing_roots(env: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """The folders of ``$SKILL_ROUTING_ROOTS`` (``os.pathsep``-separated, empty parts
+    dropped); ``()`` when it is unset or empty."""
+    value = (os.environ if env is None else env).get(ROUTING_ROOTS_VARIABLE, "")
+    return tuple(part for part in value.split(os.pathsep) if part)

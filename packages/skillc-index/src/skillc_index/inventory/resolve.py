@@ -1,0 +1,108 @@
+"""A skill's name resolved past the stores (RFC-0007:C-RESOLUTION continued, DECISIONS
+"Paths and resolution"): :func:`skillc_index.resolve_skill` looks at a path, the project
+store and the global store, and only when none holds the name asks :func:`resolve_installed`,
+which looks in the project's agent folders (its own, then its nested Claude Code folders),
+the home folder's agent folders, then the installed Claude Code plugins' skills. A name
+found in a store never gets here: ``skc show`` of a store skill looks at no agent folder.
+
+``plugin:skill`` names a plugin's skill (the plugins' only). A name that several distinct
+skills have (not a skill and its deployments: one source is one skill) resolves to the first
+in that order, with W001 listing them and how to name another.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from skillc_index.inventory.entries import InstalledSkill, Location, group, location_of
+from skillc_index.inventory.folders import Root, agent_folders, plugin_folders, trusted_targets
+
+if TYPE_CHECKING:
+    from skillc_index.diagnostics import Diagnostic
+    from skillc_index.layout import Layout, ResolvedSkill
+
+__all__ = ["installed_names", "resolve_installed"]
+
+
+def _configured(layout: Layout) -> dict[str, str]:
+    from skillc_index.config import load_config
+
+    return trusted_targets(layout, load_config(layout))
+
+
+def _roots(skill: str, layout: Layout) -> tuple[str, list[Root]]:
+    """The name to look for and the folders to look in, in order."""
+    plugin, colon, name = skill.partition(":")
+    if colon:
+        return name, [root for root in plugin_folders(layout) if root.plugin == plugin]
+    folders = agent_folders(layout, _configured(layout), nested=True)
+    return skill, [*folders, *plugin_folders(layout)]
+
+
+def resolve_installed(
+    skill: str, layout: Layout, *, force_global: bool = False
+) -> ResolvedSkill | None:
+    """The installed skill named ``skill`` beyond the stores (see the module), resolved as
+    its folder's path would be (:func:`skillc_index.resolve_skill`: a deployment stands for
+    its store skill, its runtime is the project's runtime, else the global one); None when
+    no agent folder or plugin holds it."""
+    from skillc_index.layout import _from_folder
+
+    name, roots = _roots(skill, layout)
+    if not name or name in (".", "..") or "/" in name or os.sep in name or ":" in name:
+        return None
+    found = [
+        location
+        for root in roots
+        if isinstance(location := location_of(root, name, layout), Location)
+    ]
+    if not found:
+        return None
+    skills = group(found)
+    resolved = _from_folder(name, skills[0].locations[0].real, layout, force_global, False)
+    if len(skills) > 1:
+        resolved = resolved._replace(notices=(*resolved.notices, _ambiguous(skill, skills, layout)))
+    return resolved
+
+
+def _ambiguous(skill: str, skills: tuple[InstalledSkill, ...], layout: Layout) -> Diagnostic:
+    """W001: the skills of one name, the one used first."""
+    from skillc_index.diagnostics import ambiguous_skill
+
+    candidates = []
+    plugin = None
+    for found in skills:
+        first = found.locations[0]
+        where = layout.display(first.path)
+        if first.plugin is not None:
+            plugin = f"{first.plugin}:{first.name}"
+            candidates.append(f"{plugin} ({where})")
+        else:
+            candidates.append(f"{where} ({first.agent}, {first.scope})")
+    return ambiguous_skill(skill, candidates, plugin)
+
+
+def installed_names(layout: Layout) -> set[str]:
+    """The names of the entries of every agent folder and plugin (E001's "did you mean":
+    on the error path only, so it lists each folder)."""
+    names: set[str] = set()
+    roots = [*agent_folders(layout, _configured(layout), nested=True), *plugin_folders(layout)]
+    for root in roots:
+        try:
+            with os.scandir(root.path) as entries:
+                names.update(entry.name for entry in entries if not entry.name.startswith("."))
+        except OSError:
+            continue
+    return names
+
+
+def skill_at(name: str, layout: Layout) -> Path | None:
+    """The folder of the installed skill ``name`` beyond the stores (for E001's suggestions:
+    only names that are skills are suggested)."""
+    for root in _roots(name, layout)[1]:
+        found = location_of(root, name, layout)
+        if isinstance(found, Location):
+            return found.path
+    return None

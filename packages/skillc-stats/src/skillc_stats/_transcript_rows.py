@@ -1,0 +1,341 @@
+"""The access rows of Claude Code's transcript records (``sync --from claude-code``): which
+installed skill a record names or reads from, seen from the record's working folder (one view
+of the inventory per project), and the row it makes (:class:`AccessRows`). Nothing in a
+record is ever a failure: what is not understood is counted (:class:`Counts`)."""
+
+# Folder paths are str here: read paths are matched against them by prefix, record by record.
+# ruff: noqa: PTH117, PTH118, PTH120
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import Counter, OrderedDict
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from skillc_index import Layout, MalformedFilter, SkillcError, load_config, runtime_for
+from skillc_index.accesslog import AccessRecord, primary_log
+from skillc_index.accesslog.merge import Identity
+from skillc_index.inventory.entries import InstalledSkill, Listing, Location, installed_skills
+from skillc_index.inventory.folders import trusted_targets
+from skillc_stats._filters import parse_time
+
+#: The agent whose records are read.
+AGENT = "claude-code"
+
+#: Views of the installed skills kept at once (one per project root the records name; one
+#: is computed again when its project comes back after this many others).
+MAX_VIEWS = 64
+#: Distinct unknown skill names kept for the report (the rest are only counted).
+MAX_UNKNOWN_NAMES = 1000
+
+#: Record types seen in Claude Code transcripts (1.0.x to 2.1.x); they carry no skill use
+#: unless :mod:`skillc_stats._transcripts` lists them. Any other ``type`` is an unknown record.
+KNOWN_TYPES = frozenset(
+    {
+        "user",
+        "assistant",
+        "system",
+        "summary",
+        "attachment",
+        "progress",
+        "file-history-snapshot",
+        "permission-mode",
+        "queue-operation",
+        "ai-title",
+        "custom-title",
+        "agent-name",
+        "last-prompt",
+        "tag",
+        "bridge-session",
+    }
+)
+_DECODER = json.JSONDecoder()
+_COMMAND_NAME = re.compile(r"<command-name>/?([^<\s]{1,200})</command-name>")
+_MAX_NAME = 200
+
+
+class Row(NamedTuple):
+    destination: Path
+    runtime: Path
+    layout: Layout
+    skill: str
+    skill_path: Path
+    identity: Identity
+
+
+@dataclass
+class Counts:
+    files: int = 0
+    files_read: int = 0
+    files_rewritten: int = 0
+    files_skipped: int = 0
+    lines: int = 0
+    malformed_lines: int = 0
+    long_lines: int = 0
+    unknown_records: int = 0
+    unknown_skills: Counter[str] = field(default_factory=Counter)
+    unknown_skill_calls: int = 0
+
+
+# -- finding the skills ------------------------------------------------------------------------
+
+
+def _rank(location: Location) -> int:
+    """Where Claude Code looks first for a skill it names: its personal folder, the project's
+    (nested ones included), the other agents' folders, the plugins, then the stores."""
+    if location.kind in ("agent", "config"):
+        if location.agent == "claude":
+            return 0 if location.scope == "global" else 1
+        return 2
+    return 3 if location.kind == "plugin" else 4
+
+
+class _Skills:
+    """The installed skills seen from one project (or, outside projects, one working
+    folder): the inventory (:func:`skillc_index.inventory.entries.installed_skills`, each
+    folder listed once per run, shared by every view), by the name Claude Code calls them
+    and by the folders reads are matched against."""
+
+    def __init__(self, layout: Layout, listed: dict[Path, Listing]) -> None:
+        self.layout = layout
+        try:
+            targets: dict[str, str] | None = trusted_targets(layout, load_config(layout))
+        except (SkillcError, OSError):
+            targets = None
+        skills = installed_skills(layout, targets, cache=listed).skills
+        ranked = sorted(
+            (
+                (_rank(location), order, location, skill)
+                for order, skill in enumerate(skills)
+                for location in skill.locations
+            ),
+            key=lambda item: item[:2],
+        )
+        self.by_name: dict[str, InstalledSkill] = {}
+        self.by_plugin: dict[tuple[str, str], InstalledSkill] = {}
+        self.by_folder: dict[str, InstalledSkill] = {}
+        for _, _, location, skill in ranked:
+            self.by_name.setdefault(location.name, skill)
+            if location.plugin is not None:
+                self.by_plugin.setdefault((location.plugin, location.name), skill)
+            for folder in (str(location.path), str(location.real)):
+                self.by_folder.setdefault(folder, skill)
+
+    def named(self, name: str) -> InstalledSkill | None:
+        """The skill a ``Skill`` call names: ``plugin:skill`` among the plugins' skills (that
+        plugin's first, then any plugin's of that name), a bare name as Claude Code looks."""
+        plugin, _, bare = name.rpartition(":")
+        if plugin:
+            found = self.by_plugin.get((plugin, bare))
+            if found is None:
+                found = next((s for (_, n), s in self.by_plugin.items() if n == bare), None)
+            return found
+        return self.by_name.get(name)
+
+    def holding(self, path: str) -> tuple[InstalledSkill, str] | None:
+        """The skill whose folder holds the file ``path`` (absolute), and the file relative
+        to that folder; None when no skill folder holds it."""
+        candidates = [os.path.normpath(path)]
+        real = os.path.realpath(candidates[0])
+        if real != candidates[0]:
+            candidates.append(real)
+        for candidate in candidates:
+            folder = os.path.dirname(candidate)
+            while True:
+                skill = self.by_folder.get(folder)
+                if skill is not None:
+                    relative = candidate[len(folder) + 1 :]
+                    return skill, relative.replace(os.sep, "/")
+                parent = os.path.dirname(folder)
+                if parent == folder:
+                    break
+                folder = parent
+        return None
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and value and "\0" not in value else None
+
+
+class AccessRows:
+    """The access rows of transcript records (a skill activated, a skill's file read), the skills
+    found from each record's working folder."""
+
+    def __init__(self, env: Mapping[str, str] | None, counts: Counts) -> None:
+        self.env = env
+        self.counts = counts
+        self._bases: dict[str, Path] = {}
+        self._skills: OrderedDict[Path, _Skills] = OrderedDict()
+        self._folders: dict[Path, Listing] = {}
+        self._cwds: dict[str, str] = {}
+        self._runtimes: dict[tuple[Path, Path], Path | None] = {}
+
+    def skills(self, cwd: str) -> _Skills:
+        """The installed skills seen from ``cwd``: one view per project root (the working
+        folder outside projects), since what is installed depends on nothing else; the
+        :data:`MAX_VIEWS` most recently used are kept."""
+        base = self._bases.get(cwd)
+        found = None if base is None else self._skills.get(base)
+        if base is None or found is None:
+            layout = Layout.discover(cwd, self.env)
+            base = self._bases[cwd] = layout.project_root or layout.cwd
+            found = self._skills.get(base)
+            if found is None:
+                found = self._skills[base] = _Skills(layout, self._folders)
+                if len(self._skills) > MAX_VIEWS:
+                    self._skills.popitem(last=False)
+        self._skills.move_to_end(base)
+        return found
+
+    def canonical(self, cwd: str) -> str:
+        """The working folder as access rows store it (symlinks resolved)."""
+        if cwd not in self._cwds:
+            self._cwds[cwd] = os.path.realpath(cwd)
+        return self._cwds[cwd]
+
+    def rows(self, line: bytes, fallback_session: str) -> list[Row]:
+        counts = self.counts
+        try:
+            record = _DECODER.decode(line.decode("utf-8"))
+        except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+            counts.malformed_lines += 1
+            return []
+        if not isinstance(record, dict):
+            counts.malformed_lines += 1
+            return []
+        kind = record.get("type")
+        if kind not in KNOWN_TYPES:
+            counts.unknown_records += 1
+            return []
+        if kind not in ("assistant", "user"):
+            return []
+        uses = list(self._uses(record))
+        if not uses:
+            return []
+        cwd, stamp = _text(record.get("cwd")), _text(record.get("timestamp"))
+        moment = _timestamp(stamp)
+        if cwd is None or not os.path.isabs(cwd) or moment is None:
+            counts.malformed_lines += 1
+            return []
+        session = _text(record.get("sessionId")) or fallback_session
+        skills = self.skills(cwd)
+        rows = []
+        for command, target, args in uses:
+            if command == "activate":
+                entry = skills.named(target)
+                if entry is None:
+                    if args["tool"] in ("Skill",):
+                        counts.unknown_skill_calls += 1
+                        if target in counts.unknown_skills or (
+                            len(counts.unknown_skills) < MAX_UNKNOWN_NAMES
+                        ):
+                            counts.unknown_skills[target] += 1
+                    continue
+            else:
+                path = target if os.path.isabs(target) else os.path.join(cwd, target)
+                held = skills.holding(path)
+                if held is None:
+                    continue
+                entry, relative = held
+                args["path"] = relative
+            row = self._row(skills.layout, entry, command, args, moment, session, cwd)
+            if row is not None:
+                rows.append(row)
+        return rows
+
+    def _uses(self, record: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+        """``(command, skill name or file path, args)`` of each skill use in a record."""
+        message = record.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        if record.get("type") == "user":
+            if record.get("isMeta"):
+                return  # the skill body Claude Code adds after an activation, not a use
+            blocks = content if isinstance(content, list) else [{"text": content}]
+            texts = [block.get("text") for block in blocks if isinstance(block, dict)]
+            for text in texts:
+                if isinstance(text, str) and "<command-name>" in text:
+                    match = _COMMAND_NAME.search(text)
+                    if match:
+                        ident = _text(record.get("uuid")) or ""
+                        yield "activate", match.group(1), _args("typed", ident)
+            return
+        if not isinstance(content, list):
+            return
+        for block in content:
+            if not isinstance(block, dict) or block.get("type") != "tool_use":
+                continue
+            tool, given = block.get("name"), block.get("input")
+            if not isinstance(given, dict):
+                continue
+            ident = _text(block.get("id")) or _text(record.get("uuid")) or ""
+            if tool == "Skill":
+                name = _text(given.get("skill")) or _text(given.get("command"))
+                if name:
+                    name = name.strip().lstrip("/")[:_MAX_NAME]
+                    if name:
+                        yield "activate", name, _args(tool, ident)
+            elif tool == "SlashCommand":
+                command = _text(given.get("command"))
+                words = command.strip().split() if command else []
+                if words and words[0].startswith("/"):
+                    yield "activate", words[0][1:_MAX_NAME], _args(tool, ident)
+            elif tool == "Read":
+                path = _text(given.get("file_path"))
+                if path:
+                    yield "read", path, _args(tool, ident)
+
+    def _row(
+        self,
+        layout: Layout,
+        entry: InstalledSkill,
+        command: str,
+        args: dict[str, Any],
+        moment: str,
+        session: str,
+        cwd: str,
+    ) -> Row | None:
+        key = (entry.source, layout.project_root or layout.cwd)  # what runtime_for reads
+        if key not in self._runtimes:
+            try:
+                self._runtimes[key] = runtime_for(entry.source, layout)[1]
+            except (OSError, ValueError):
+                self._runtimes[key] = None
+        runtime = self._runtimes[key]
+        if runtime is None:
+            return None
+        record = AccessRecord(
+            command,
+            entry.source.name,
+            str(entry.source),
+            self.canonical(cwd),
+            args,
+            None,
+            moment,
+            session,
+        )
+        try:
+            identity = record.values()
+        except ValueError:
+            return None
+        return Row(primary_log(runtime), runtime, layout, entry.source.name, entry.source, identity)
+
+
+def _args(tool: str, ident: str) -> dict[str, Any]:
+    """What an imported row's ``args`` hold: where it came from and the id of the call (or
+    record), which makes the row unique."""
+    return {"agent": AGENT, "tool": tool, "id": ident}
+
+
+def _timestamp(text: str | None) -> str | None:
+    """A record's time as access rows store it (whole seconds, UTC), None when it is none."""
+    if text is None or "T" not in text.upper():
+        return None
+    try:
+        return parse_time(text, "timestamp", upper=True)
+    except MalformedFilter:
+        return None

@@ -1,0 +1,231 @@
+"""The inventory of installed skills end to end (issue 34, DECISIONS "Paths and resolution"):
+a skill that lives only in an agent folder or a plugin resolves by name, a name that several
+distinct skills have is W001 with the candidates, ``skc list`` lists the inventory with its
+filters, and ``list``, ``stats --all`` and ``find`` count the same skills."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+
+
+def skill(folder: Path, description: str) -> Path:
+    """A plain skill (no build) at ``folder``."""
+    folder.mkdir(parents=True)
+    name = folder.name
+    head = f"---\nname: {name}\ndescription: {description}\n---\n"
+    text = f"{head}# {name}\n\n## Usage\n{description}.\n"
+    (folder / "SKILL.md").write_text(text, encoding="utf-8")
+    return folder
+
+
+def plugin(home: Path, base: Path, name: str = "pl") -> Path:
+    """An installed Claude Code plugin ``name`` whose folder is ``base``."""
+    records = home / ".claude/plugins/installed_plugins.json"
+    records.parent.mkdir(parents=True, exist_ok=True)
+    record = {"scope": "user", "installPath": str(base)}
+    value = {"version": 2, "plugins": {f"{name}@market": [record]}}
+    records.write_text(json.dumps(value), encoding="utf-8")
+    return base / "skills"
+
+
+def json_of(ok: Run, *args: str, **kwargs: Any) -> Any:
+    return json.loads(ok(*args, "--format", "json", **kwargs).stdout)
+
+
+# -- resolution by name -------------------------------------------------------------------
+
+
+def test_a_skill_only_in_a_home_agent_folder_resolves_by_name(
+    ok: Run, project: Path, home: Path
+) -> None:
+    """Never built, in ~/.claude/skills only: every command that reads sources takes its name
+    (was E001), and nothing is written into the agent folder."""
+    folder = skill(home / ".claude/skills/conventional-commit", "Write conventional commits")
+    before = sorted(p.name for p in folder.iterdir())
+    outline = ok("outline", "conventional-commit")
+    assert "## Usage" in outline.stdout and outline.stderr == ""
+    assert "SKILL.md" in ok("sources", "conventional-commit").stdout
+    assert "Write conventional commits" in ok("open", "conventional-commit", "SKILL.md").stdout
+    stats = json_of(ok, "stats", "conventional-commit")
+    assert stats["skill_path"] == str(folder)
+    assert sorted(p.name for p in folder.iterdir()) == before
+
+
+def test_a_project_agent_folder_comes_before_the_home_ones_with_w001(
+    ok: Run, project: Path, home: Path
+) -> None:
+    skill(project / ".cursor/skills/deploy", "Deploy the project way")
+    skill(home / ".claude/skills/deploy", "Deploy the home way")
+    proc = ok("open", "deploy", "SKILL.md")
+    assert "the project way" in proc.stdout
+    lines = proc.stderr.splitlines()
+    assert lines[0] == "warning[W001]: multiple matches for 'deploy'; showing first"
+    assert lines[1].strip().startswith(".cursor/skills/deploy (cursor, project)")
+    assert lines[2].strip().startswith("~/.claude/skills/deploy (claude, global)")
+    assert "give its path" in lines[-1]
+    # the other one by its path, with no warning
+    other = ok("open", str(home / ".claude/skills/deploy"), "SKILL.md")
+    assert "the home way" in other.stdout and other.stderr == ""
+
+
+def test_one_skill_linked_into_several_agent_folders_is_not_ambiguous(
+    ok: Run, project: Path, home: Path
+) -> None:
+    skill(home / ".claude/skills/lint-fix", "Fix lint errors")
+    (home / ".agents/skills").mkdir(parents=True)
+    (home / ".agents/skills/lint-fix").symlink_to(home / ".claude/skills/lint-fix")
+    proc = ok("outline", "lint-fix")
+    assert proc.stderr == ""
+
+
+def test_a_store_skill_and_its_deployments_are_one_skill(
+    ok: Run, project: Path, home: Path
+) -> None:
+    ok("init")
+    ok("init", "tidy")
+    ok("build", "tidy", "--target", "claude,cursor")
+    assert (project / ".claude/skills/tidy").is_symlink()
+    assert ok("outline", "tidy").stderr == ""
+    listed = json_of(ok, "list")
+    (entry,) = [s for s in listed["skills"] if s["name"] == "tidy"]
+    assert entry["managed"] is True and entry["status"] == "normal"
+    assert entry["agents"] == ["claude", "cursor"]
+    kinds = [(loc["kind"], loc["agent"], loc["managed"]) for loc in entry["locations"]]
+    assert kinds == [("store", None, True), ("agent", "claude", True), ("agent", "cursor", True)]
+    assert entry["locations"][1]["source"] == str(project / ".skillc/skills/tidy")
+
+
+def test_a_nested_project_folder_claude_code_reads_resolves(
+    ok: Run, project: Path, home: Path
+) -> None:
+    ok("init")
+    skill(project / "packages/web/.claude/skills/web-build", "Build the web package")
+    assert "## Usage" in ok("outline", "web-build").stdout
+    listed = json_of(ok, "list", "--scope", "project")
+    (entry,) = listed["skills"]
+    assert (entry["name"], entry["agents"], entry["managed"]) == ("web-build", ["claude"], False)
+
+
+def test_plugin_skills_resolve_as_plugin_colon_skill(
+    ok: Run, skc: Run, project: Path, home: Path, tmp_path: Path
+) -> None:
+    skills = plugin(home, tmp_path / "plugin-folder")
+    skill(skills / "review", "Review a pull request, plugin edition")
+    skill(skills / "triage", "Triage issues")
+    skill(home / ".claude/skills/review", "Review a pull request, personal edition")
+    assert "plugin edition" in ok("open", "pl:review", "SKILL.md").stdout
+    assert "Triage issues" in ok("open", "triage", "SKILL.md").stdout
+    # the personal skill comes first; W001 says how to name the plugin's
+    proc = ok("open", "review", "SKILL.md")
+    assert "personal edition" in proc.stdout
+    assert "pl:review (" in proc.stderr
+    assert "or a plugin's skill as 'pl:review'" in proc.stderr
+    # another plugin's name, or a plugin that has no such skill: not found
+    for name in ("other:triage", "pl:nothing"):
+        missing = skc("outline", name)
+        assert missing.returncode == 1
+        assert missing.stderr.startswith(f"error[E001]: skill '{name}' not found")
+
+
+def test_run_takes_store_skills_only(skc: Run, project: Path, home: Path) -> None:
+    """``run`` executes a skill's code: a name is looked for in the stores only (DECISIONS),
+    never in an agent folder."""
+    skill(home / ".claude/skills/helper", "Helps")
+    proc = skc("run", "helper", "tool")
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("error[E001]: skill 'helper' not found")
+
+
+# -- skc list, stats --all and find: one inventory --------------------------------------------
+
+
+@pytest.fixture
+def installed(ok: Run, project: Path, home: Path, tmp_path: Path) -> dict[str, Path]:
+    """A home holding skills in several agent folders (one linked into two, one copied into
+    two), a plugin's skill, and a global store skill deployed to two agents; a project with
+    one skill in its own agent folder."""
+    found = {
+        "alpha": skill(home / ".claude/skills/alpha", "Alpha reports for quarterly numbers"),
+        "beta": skill(home / ".cursor/skills/beta", "Beta release checklist"),
+        "gamma": skill(home / ".agents/skills/gamma", "Gamma ray spectra analysis"),
+        "local": skill(project / ".claude/skills/local", "Local project conventions"),
+    }
+    (home / ".gemini/skills").mkdir(parents=True)
+    (home / ".gemini/skills/alpha").symlink_to(home / ".claude/skills/alpha")
+    skill(home / ".kiro/skills/beta", "Beta release checklist")  # a copy: another skill
+    found["pl:delta"] = skill(plugin(home, tmp_path / "plug") / "delta", "Delta plugin helper")
+    ok("init", "stored", "--global")
+    ok("build", "stored", "--global", "--target", "claude,cursor")
+    found["stored"] = home / ".skillc/skills/stored"
+    return found
+
+
+def test_list_stats_and_find_count_the_same_skills(ok: Run, installed: dict[str, Path]) -> None:
+    listed = json_of(ok, "list")
+    names = sorted(entry["name"] for entry in listed["skills"])
+    # beta twice (two copies); alpha once (one folder linked into two agents); stored once
+    # (a store skill and its deployments)
+    assert names == ["alpha", "beta", "beta", "delta", "gamma", "local", "stored"]
+    assert listed["total"] == 7
+    every = json_of(ok, "stats", "--all")
+    assert len(every["data"]) == 7
+    assert sorted(row["skill_path"] for row in every["data"]) == sorted(
+        entry["source_path"] for entry in listed["skills"]
+    )
+    assert json_of(ok, "find", "checklist")["searched"] == 7
+
+
+def test_list_columns_filters_and_json(ok: Run, installed: dict[str, Path], home: Path) -> None:
+    lines = ok("list").stdout.splitlines()
+    assert lines[0].split() == ["SKILL", "SCOPE", "STATUS", "MANAGED", "AGENTS", "WHERE"]
+    rows = {line.split()[0]: line.split() for line in lines[1:] if line.strip()}
+    assert rows["stored"][1:5] == ["global", "normal", "yes", "claude,cursor"]
+    assert rows["alpha"][1:5] == ["global", "not-indexed", "no", "claude,gemini"]
+    assert rows["local"][1] == "project"
+
+    def names(*args: str) -> list[str]:
+        return [entry["name"] for entry in json_of(ok, "list", *args)["skills"]]
+
+    assert names("--managed") == ["stored"]
+    assert names("--agent", "cursor") == ["beta", "stored"]
+    assert names("--agent", "gemini") == ["alpha"]
+    assert names("--scope", "project") == ["local"]
+    assert names("--scope", "global", "--agent", "claude") == ["alpha", "delta", "stored"]
+    (alpha,) = [e for e in json_of(ok, "list")["skills"] if e["name"] == "alpha"]
+    assert {(loc["agent"], loc["real"]) for loc in alpha["locations"]} == {
+        ("claude", str(home / ".claude/skills/alpha")),
+        ("gemini", str(home / ".claude/skills/alpha")),
+    }
+
+
+def test_an_agent_folder_skill_is_read_by_name_and_list_says_its_index_state(
+    ok: Run, list_json: Callable[..., dict[str, Any]], project: Path, home: Path
+) -> None:
+    """``show`` and ``search`` by name of a never-built skill of ~/.claude/skills (the index is
+    made on demand, in skillc's runtime); ``list`` says not-indexed, indexed, then stale after
+    an edit of its sources; its folder holds nothing more."""
+    folder = skill(home / ".claude/skills/notes", "Take meeting notes")
+
+    def status() -> str:
+        (entry,) = list_json("--pattern", "notes")["skills"]
+        return str(entry["status"])
+
+    assert status() == "not-indexed"
+    assert "Take meeting notes." in ok("show", "notes", "--section", "Usage").stdout
+    assert "Usage" in ok("search", "notes", "meeting").stdout
+    assert status() == "indexed"
+    (folder / "SKILL.md").write_text(
+        "---\nname: notes\ndescription: Take notes\n---\n# notes\n\n## Usage\nNew text here.\n",
+        encoding="utf-8",
+    )
+    assert status() == "stale"
+    assert "New text here." in ok("show", "notes", "--section", "Usage").stdout
+    assert sorted(p.name for p in folder.iterdir()) == ["SKILL.md"]
