@@ -191,7 +191,8 @@ def frontmatter_problem(data: dict[str, Any], name: str) -> str | None:
         return "metadata that is not a mapping"
     tools = data.get("allowed-tools")
     if "allowed-tools" in data and not (
-        isinstance(tools, str) or (isinstance(tools, list) and all(isinstance(t, str) for t in tools))
+        isinstance(tools, str)
+        or (isinstance(tools, list) and all(isinstance(t, str) for t in tools))
     ):
         return "allowed-tools that are not a string"
     return None
@@ -513,4 +514,3 @@ class ServedSkills:
         if relative and not children:
             return None
         return list(children.values())
-

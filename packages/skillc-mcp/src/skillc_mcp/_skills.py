@@ -61,9 +61,13 @@ def _after(params: dict[str, Any]) -> str | None:
     if not isinstance(cursor, str) or len(cursor) > 16384:
         raise ProtocolError(INVALID_PARAMS, "Invalid params: unknown cursor")
     try:
-        return base64.urlsafe_b64decode(cursor.encode("ascii")).decode("utf-8", "surrogateescape")
+        path = base64.b64decode(cursor.encode("ascii"), altchars=b"-_", validate=True)
+        after = path.decode("utf-8", "surrogateescape")
     except (ValueError, binascii.Error, UnicodeError):
-        raise ProtocolError(INVALID_PARAMS, "Invalid params: unknown cursor") from None
+        after = ""
+    if not after:
+        raise ProtocolError(INVALID_PARAMS, "Invalid params: unknown cursor")
+    return after
 
 
 def _uri(params: dict[str, Any], method: str) -> str:
