@@ -26,7 +26,7 @@ PACKAGE_SCRIPTS = ("skillc-index", "skillc-lint", "skillc-gateway", "skillc-stat
 #: RFC-0007:C-COMMANDS descriptions of the commands installed so far.
 SUMMARIES = {
     "init": "Initialize project or create skill.",
-    "list": "List all skillc-managed skills.",
+    "list": "List the installed skills.",
 }
 
 

@@ -166,7 +166,8 @@ def test_show_search_and_outline_load_no_parser(
 def test_outline_of_an_unbuilt_skill_parses_it(
     venv_python: Path, clean_env: dict[str, str], project: Path
 ) -> None:
-    """Without an index, ``outline`` parses the sources (the probe sees markdown-it load)."""
+    """Without an index, ``outline`` parses the sources (the probe sees the parser's module
+    load; the headings scanner reads the scaffold's plain headings without markdown-it)."""
     env = {**clean_env, "PATH": f"{venv_python.parent}:{clean_env.get('PATH', '')}"}
     for setup in (("init",), ("init", "demo")):
         subprocess.run(
@@ -178,7 +179,7 @@ def test_outline_of_an_unbuilt_skill_parses_it(
         )
     modules, proc = loaded_modules(venv_python, clean_env, project, "outline", "demo")
     assert proc.stdout.startswith("SKILL.md\n  # Demo\n")
-    assert "markdown_it" in top_level(modules)
+    assert {"skillc_index.markdown.document", "skillc_index.markdown.headings"} <= modules
 
 
 def test_find_loads_no_parser_when_nothing_changed(

@@ -292,6 +292,27 @@ def test_name_and_description_outweigh_the_body(
     assert ledger["sections"][0]["line"] == 8
 
 
+def test_a_body_that_holds_the_request_beats_a_name_that_holds_one_word_of_it(
+    gateway: Run, project: Path, write_skill: WriteSkill
+) -> None:
+    # Issue 35: a request in the user's words meets the skill's body, not its name. Each
+    # document's score is the share of the request it matches, so a name holding one word of
+    # the request no longer counts as much as a name holding all of it.
+    folder = project / ".claude/skills"
+    write_skill(folder / "reports", "reports", "Reports and more reports.")
+    write_skill(
+        folder / "vault-tools",
+        "vault-tools",
+        "Tools for the vault.",
+        "## Schedule\n\nRotate the signing keys of the webhook verifier every quarter.\n",
+    )
+    for n in range(8):
+        write_skill(folder / f"filler-{n}", f"filler-{n}", f"Filler number {n}.", "Nothing.\n")
+    lexical = {"SKILLC_FIND_SEMANTIC": "0"}
+    data = find(gateway, "rotate the webhook verifier signing keys before the reports", env=lexical)
+    assert names(data)[:2] == ["vault-tools", "reports"]
+
+
 def test_a_request_that_is_a_skill_name_finds_that_skill_first(
     gateway: Run, project: Path, write_skill: WriteSkill
 ) -> None:

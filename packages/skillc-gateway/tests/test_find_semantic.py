@@ -132,6 +132,52 @@ def test_a_find_server_ranks_as_each_client_wants() -> None:
         shutil.rmtree(base, ignore_errors=True)
 
 
+def test_the_start_of_the_body_has_a_vector_too(tmp_path: Path) -> None:
+    """A request told in the user's own words meets a skill in its body, not in its
+    description (issue 35): the skill is as close as the closer of its two vectors, that of
+    its name and description and that of the start of its body."""
+    lib = library(tmp_path / "lib")  # unrelated skills: the request's words are rare
+    skills = {
+        "paint-mixer": (
+            "Mix the paint and glaze colours for a mug or a plate by weight.",
+            "Weigh each pigment and the base, stir for two minutes, and label the jar.",
+        ),
+        "kiln-notes": (
+            "Notes kept by the studio.",
+            "When the coating of a mug blisters or crawls during firing, the kiln heated too "
+            "fast: slow the ramp and hold at the peak temperature.",
+        ),
+    }
+    for name, (description, body) in skills.items():
+        (lib / name).mkdir(parents=True)
+        (lib / name / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\n{body}\n",
+            encoding="utf-8",
+        )
+    query = "my mug blistered in the oven"
+
+    def find(home: str, step: bool) -> dict[str, float]:
+        env = {**os.environ, "SKILLC_HOME": str(tmp_path / home)}
+        env["SKILLC_FIND_SEMANTIC"] = "1" if step else "0"
+        command = ["find", "--format", "json", "--path", str(lib), query]
+        result = subprocess.run(
+            [sys.executable, "-m", "skillc_gateway", *command],
+            capture_output=True, text=True, env=env, timeout=120, check=True,
+        )  # fmt: skip
+        return {skill["name"]: skill["score"] for skill in json.loads(result.stdout)["skills"]}
+
+    lexical, both = find("home1", False), find("home2", True)
+    assert set(lexical) == set(both) == set(skills)  # both share a word with the request
+    # the body's vector is the closer one: the skill whose description says nothing of the
+    # request climbs, the one whose description is about mugs and glaze does not
+    assert both["kiln-notes"] > lexical["kiln-notes"]
+    assert both["paint-mixer"] == lexical["paint-mixer"]
+    with sqlite3.connect(tmp_path / "home2" / ".skillc" / "catalog.db") as db:
+        parts = db.execute("SELECT part, text FROM rank_vectors ORDER BY skill, part").fetchall()
+    assert [part for part, _ in parts] == [0, 1] * 5
+    assert f"kiln notes: # kiln-notes {skills['kiln-notes'][1]}" in [text for _, text in parts]
+
+
 def test_a_catalog_indexed_without_the_model_gets_its_vectors(tmp_path: Path) -> None:
     """Installing the extra over a catalog: the next find computes the missing vectors (and
     answers as a catalog made with the model does, meanwhile too)."""
@@ -140,7 +186,7 @@ def test_a_catalog_indexed_without_the_model_gets_its_vectors(tmp_path: Path) ->
     skc_find(home, lib, semantic_step=False)
     catalog = home / ".skillc" / "catalog.db"
     with sqlite3.connect(catalog) as db:
-        assert db.execute("SELECT count(*) FROM rank_vectors WHERE vec IS NULL").fetchone() == (3,)
+        assert db.execute("SELECT count(*) FROM rank_vectors WHERE vec IS NULL").fetchone() == (6,)
     after = skc_find(home, lib, semantic_step=True)
     with sqlite3.connect(catalog) as db:
         assert db.execute("SELECT count(*) FROM rank_vectors WHERE vec IS NULL").fetchone() == (0,)
@@ -149,7 +195,7 @@ def test_a_catalog_indexed_without_the_model_gets_its_vectors(tmp_path: Path) ->
     # a new catalog: the words first, then the vectors, in the same find (whole, all filled)
     assert fresh["partial"] is False
     with sqlite3.connect(tmp_path / "fresh" / ".skillc" / "catalog.db") as db:
-        assert db.execute("SELECT count(*), count(vec) FROM rank_vectors").fetchone() == (3, 3)
+        assert db.execute("SELECT count(*), count(vec) FROM rank_vectors").fetchone() == (6, 6)
 
 
 def test_missing_vectors_in_a_catalog_that_cannot_be_written_are_no_partial_answer(
@@ -204,6 +250,11 @@ def test_vectors_are_those_of_the_models_own_pipeline(model: semantic.Model) -> 
     assert math.isclose(
         model.cosines(model.embed(QUERY), [model.vector(QUERY)])[0], 1.0, rel_tol=1e-5
     )
+    # a body's text is read up to its first BODY_TOKENS tokens, cut as the tokenizer cuts
+    # (the end marker kept): "the car stops" cut to 3 tokens is "the"
+    cut = model.embed("the car stops", 3)
+    assert math.isclose(model.cosines(cut, [model.vector("the")])[0], 1.0, rel_tol=1e-5)
+    assert model.cosines(cut, [model.vector("the car stops")])[0] < 0.99
 
 
 def test_the_model_imports_neither_package() -> None:

@@ -57,9 +57,13 @@ def find(home: Path, lib: Path, **env: str) -> dict[str, Any]:
 
 
 def vectors(home: Path) -> tuple[int, int]:
-    """Skills in the catalog, and how many have their vector."""
+    """Skills in the catalog, and how many have their vectors (all their texts')."""
     with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
-        row = db.execute("SELECT count(*), count(vec) FROM rank_vectors").fetchone()
+        row = db.execute(
+            "SELECT count(DISTINCT skill), "
+            "count(DISTINCT skill) - count(DISTINCT CASE WHEN vec IS NULL THEN skill END) "
+            "FROM rank_vectors"
+        ).fetchone()
     return int(row[0]), int(row[1])
 
 

@@ -134,8 +134,9 @@ def test_the_score_is_bm25_with_the_reference_lengths(db: sqlite3.Connection) ->
         3 * (postings.K1 + 1) / (3 + postings.K1 * (1 - postings.B + postings.B * length))
     )
     idf = math.log((3 - 1 + 0.5) / (1 + 0.5))
-    scores = rank._scores(db, 0, ["owl"], None, 10)
+    scores, idfs, n = rank._scores(db, 0, ["owl"], None, 10)
     assert scores == {1: pytest.approx(w * idf)}
+    assert (idfs, n) == ({"owl": pytest.approx(idf)}, 3)  # the scale of the fusion (issue 35)
 
 
 def test_query_words_are_stemmed_as_the_index_is(db: sqlite3.Connection) -> None:

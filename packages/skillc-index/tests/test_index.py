@@ -531,7 +531,10 @@ def test_an_up_to_date_index_gives_the_stub_without_parsing(
     refs = folder / "references"
     refs.mkdir()
     (refs / "api.md").write_text(
-        "---\ndescription: >\n  The API,\n  folded.\n---\n\n## Intro\n\n# API\n\n# Second\n",
+        # the HTML block makes the headings scanner hand the file to markdown-it: a build that
+        # parses loads it
+        "---\ndescription: >\n  The API,\n  folded.\n---\n\n## Intro\n\n# API\n\n# Second\n"
+        "\n<div>html</div>\n",
         encoding="utf-8",
     )
     (refs / "untitled.md").write_text("## Only a subsection\n", encoding="utf-8")

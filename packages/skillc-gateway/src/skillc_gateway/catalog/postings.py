@@ -22,8 +22,8 @@ Sections: every heading of SKILL.md with the text up to the next heading is a ro
 ``rank_sections`` (its heading and line), its id ``skill_id * SECTION_SLOTS + n``. When a skill
 is indexed, its passages' words are listed in ``rank_section_terms``: for each word, how often
 each section's heading and text and the name with the description hold it; and each passage's
-length (:func:`items` and :func:`passages` read a word's line). The name with the description
-waits in ``rank_vectors`` for its vector (:func:`.semantic.fill`).
+length (:func:`items` and :func:`passages` read a word's line). The name with the description,
+and the start of the body, wait in ``rank_vectors`` for their vectors (:func:`.semantic.fill`).
 """
 
 from __future__ import annotations
@@ -54,10 +54,11 @@ __all__ = [
     "store_vectors",
     "stored_vectors",
     "unvectored",
+    "vector_texts",
 ]
 
 #: Bumped when the tables or the tokenizer change: the catalog then indexes every skill anew.
-RANK_VERSION = 7
+RANK_VERSION = 8
 
 _TOKENIZER = "tokenize='porter unicode61 remove_diacritics 2'"
 SCHEMA = """
@@ -74,8 +75,11 @@ CREATE TABLE IF NOT EXISTS rank_sections (
     id INTEGER PRIMARY KEY, heading TEXT NOT NULL, line INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS rank_section_terms (skill INTEGER PRIMARY KEY, terms TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS rank_vectors (skill INTEGER PRIMARY KEY, text TEXT NOT NULL, vec BLOB);
-CREATE INDEX IF NOT EXISTS rank_vectors_missing ON rank_vectors (skill) WHERE vec IS NULL;
+CREATE TABLE IF NOT EXISTS rank_vectors (
+    skill INTEGER NOT NULL, part INTEGER NOT NULL, text TEXT NOT NULL, vec BLOB,
+    PRIMARY KEY (skill, part)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS rank_vectors_missing ON rank_vectors (skill, part) WHERE vec IS NULL;
 """
 """``rank_postings``: BM25's term-frequency part ``w`` of each term of each document of each
 skill; ``rank_terms``: the number of skills whose document holds the term (``df``);
@@ -83,9 +87,9 @@ skill; ``rank_terms``: the number of skills whose document holds the term (``df`
 not skills, in both); ``rank_sections``: the sections of each skill's SKILL.md, ``id`` =
 ``skill_id * SECTION_SLOTS + n``; ``rank_section_terms``: the length of each passage of a
 skill and which ones hold each of its words, how often (:func:`_section_terms`);
-``rank_vectors``: the name and description of each skill, and their vector under the semantic
-model (:mod:`.semantic`): NULL until :func:`.semantic.fill` computes it, once the words are
-indexed."""
+``rank_vectors``: the texts of each skill that the semantic model (:mod:`.semantic`) reads
+(:func:`vector_texts`: ``part`` 0 its name and description, 1 the start of its body), and
+their vectors: NULL until :func:`.semantic.fill` computes them, once the words are indexed."""
 
 
 class Document(NamedTuple):
@@ -197,14 +201,28 @@ def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
     )
     # the vector comes later (fill()): the words of every skill first, so that an answer is
     # whole as soon as they are indexed (the model takes longer than the rest of a skill)
-    db.execute(
-        "INSERT INTO rank_vectors (skill, text) VALUES (?, ?)",
-        (skill_id, _vector_text(text.name, text.description)),
+    db.executemany(
+        "INSERT INTO rank_vectors (skill, part, text) VALUES (?, ?, ?)",
+        [(skill_id, part, value) for part, value in enumerate(vector_texts(text))],
     )
 
 
-def _vector_text(name: str, description: str) -> str:
-    return f"{name.replace('-', ' ')}: {description}"
+#: The body's text the semantic model reads (part 1 of :func:`vector_texts`), at most, in
+#: characters; the model reads its first :data:`.semantic.BODY_TOKENS` tokens of it.
+BODY_VECTOR_CHARS = 2000
+
+
+def vector_texts(text: SkillText) -> list[str]:
+    """The texts of a skill that get a vector (:mod:`.semantic`), ``part`` by ``part``: 0 its
+    name and description; 1 its name and the start of its body, white space collapsed, when
+    the body holds a word (a request told in the user's own words meets the skill there,
+    not in its description: issue 35)."""
+    name = text.name.replace("-", " ")
+    texts = [f"{name}: {text.description}"]
+    body = " ".join(text.body[: 2 * BODY_VECTOR_CHARS].split())[:BODY_VECTOR_CHARS]
+    if any(character.isalnum() for character in body):
+        texts.append(f"{name}: {body}")
+    return texts
 
 
 def _section_terms(
@@ -412,35 +430,42 @@ def passages(line: str) -> dict[int, int]:
 # -- the vectors (the semantic step, :mod:`.semantic`) ------------------------------------------
 
 
-def missing_vectors(db: sqlite3.Connection, limit: int | None) -> list[tuple[int, str]]:
-    """``(skill, text)`` of at most ``limit`` skills (None: all) whose vector is not computed
-    yet."""
+def missing_vectors(db: sqlite3.Connection, limit: int | None) -> list[tuple[int, int, str]]:
+    """``(skill, part, text)`` of at most ``limit`` texts (:func:`vector_texts`; None: all)
+    whose vector is not computed yet."""
     return db.execute(
-        "SELECT skill, text FROM rank_vectors WHERE vec IS NULL LIMIT ?",
+        "SELECT skill, part, text FROM rank_vectors WHERE vec IS NULL LIMIT ?",
         (-1 if limit is None else limit,),
     ).fetchall()
 
 
 def unvectored(db: sqlite3.Connection) -> list[int]:
-    """The skills whose vector is not computed yet (the partial index: no text read)."""
-    return [skill for (skill,) in db.execute("SELECT skill FROM rank_vectors WHERE vec IS NULL")]
+    """The skills with a text whose vector is not computed yet (the partial index: no text
+    read)."""
+    return [
+        skill
+        for (skill,) in db.execute("SELECT DISTINCT skill FROM rank_vectors WHERE vec IS NULL")
+    ]
 
 
-def store_vectors(db: sqlite3.Connection, vectors: list[tuple[int, bytes]]) -> None:
-    """Store ``(skill, vector)`` pairs."""
+def store_vectors(db: sqlite3.Connection, vectors: list[tuple[int, int, bytes]]) -> None:
+    """Store ``(skill, part, vector)`` triples."""
     db.executemany(
-        "UPDATE rank_vectors SET vec = ? WHERE skill = ?",
-        [(vector, skill) for skill, vector in vectors],
+        "UPDATE rank_vectors SET vec = ? WHERE skill = ? AND part = ?",
+        [(vector, skill, part) for skill, part, vector in vectors],
     )
 
 
-def stored_vectors(db: sqlite3.Connection, skills: list[int]) -> dict[int, bytes | str]:
-    """The vector of each of ``skills``, or its text while it has none (the skills the
-    catalog does not hold are left out)."""
-    return dict(
-        db.execute(
-            "SELECT skill, coalesce(vec, text) FROM rank_vectors "
-            f"WHERE skill IN ({','.join('?' * len(skills))})",
-            skills,
-        ).fetchall()
-    )
+def stored_vectors(
+    db: sqlite3.Connection, skills: list[int]
+) -> dict[int, list[tuple[int, bytes | str]]]:
+    """The vectors of each of ``skills``, ``(part, vector)`` in part order, or a part's text
+    while it has none (the skills the catalog does not hold are left out)."""
+    found: dict[int, list[tuple[int, bytes | str]]] = {}
+    for skill, part, value in db.execute(
+        "SELECT skill, part, coalesce(vec, text) FROM rank_vectors "
+        f"WHERE skill IN ({','.join('?' * len(skills))}) ORDER BY skill, part",
+        skills,
+    ):
+        found.setdefault(skill, []).append((part, value))
+    return found

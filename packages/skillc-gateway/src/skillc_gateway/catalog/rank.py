@@ -12,17 +12,20 @@ any score, and its rows were most of what a query read. A ``--path`` filter that
 (nearly) every skill costs nothing more: the query asks for as many more rows as the filter
 leaves skills out.
 
-Each document's scores are divided by the best score among the candidates for that query,
-then summed with the weights of :data:`~.postings.DOCUMENTS` (meta 1, body 0.7, headings
-0.3). Then the sections of SKILL.md, and the name with the description, count as passages: the
-:data:`RERANK` best skills each add the BM25 score of their best passage (from
+Each document's scores are divided by the most a skill could score there, the sum of the IDF
+(times ``k1 + 1``) of the request's words that any document holds, then summed with the weights
+of :data:`~.postings.DOCUMENTS` (meta 1, body 0.7, headings 0.3): a document counts as much as
+the share of the request it matches, not as its rank among the others (the best name of a
+library that matches one common word of the request counted 1, as much as a name that matched
+all of it). Then the sections of SKILL.md, and the name with the description, count as passages:
+the :data:`RERANK` best skills each add the BM25 score of their best passage (from
 ``rank_section_terms``, IDF over passages), divided by the best of those, times
 :data:`~.postings.PASSAGE`'s weight (0.4): a skill that holds the request's words in one place
 beats one that scatters them. The query keeps its distinct words minus a stop list of function
 words and request filler ("please", "want", "need"...), at most :data:`MAX_TERMS`. With the
-``semantic`` extra, the best skills then add how close the vector of their name and
-description is to the request's (:func:`.semantic.blend`). What was tried and what each step
-gained is in the gateway README ("How find ranks").
+``semantic`` extra, the best skills then add how close the vector of their name and description
+is to the request's (:func:`.semantic.blend`). What was tried and what each step gained is in
+the gateway README ("How find ranks").
 
 The best sections of the skills shown are one read of their lists of words
 (``rank_section_terms``) and a ``str.find`` per query word: no section is cut into words
@@ -139,8 +142,10 @@ def _scores(
     terms: list[str],
     candidates: Collection[int] | None,
     pool: int,
-) -> dict[int, float]:
-    """BM25 scores of the best ``pool`` candidates for ``terms`` in one document, from the
+) -> tuple[dict[int, float], dict[str, float], int]:
+    """BM25 scores of the best ``pool`` candidates for ``terms`` in one document, the IDF of
+    the terms the document's index knows and its number of skills (:func:`_ranked`'s scale),
+    from the
     best rows of each term: as many as its IDF gives (:func:`_depth`); :data:`DEPTH` rows of
     each when those hold fewer than ``pool`` candidates and were fewer than :data:`DEPTH`
     rows in all (a request of a word or two that many skills hold); every row when a filter
@@ -151,7 +156,7 @@ def _scores(
         (doc, doc, *terms),
     ).fetchall()
     if not known:
-        return {}
+        return {}, {}, 0
     n = known[0][2] or 0
     weights: list[tuple[str, int, float]] = []  # term, df, IDF
     for term, df, _ in known:
@@ -185,6 +190,7 @@ def _scores(
     # With a filter, the best `pool` candidates are among the best `pool + (skills left out)`
     # rows: when the filter keeps (nearly) every skill, the query stays bounded.
     limit = pool if candidates is None else pool + max(0, n - len(candidates))
+    idfs = {term: idf for term, _, idf in weights}
     level = 0
     while True:
         rows = query(level, limit)
@@ -197,13 +203,13 @@ def _scores(
                 kept = [row for row in rows if row[0] in candidates]
         cut = any(df > (depth(level, idf) or df) for _, df, idf in weights)  # rows left unread
         if len(kept) >= pool or not cut:
-            return dict(kept[:pool])
+            return dict(kept[:pool]), idfs, n
         if level == 0 and sum(min(df, _depth(idf)) for _, df, idf in weights) < DEPTH:
             level = 1  # few rows, too few skills: read as many as a word with a high IDF
         elif level < 2 and candidates is not None and len(kept) < min(pool, len(rows)) // 2:
             level = 2  # the filter dropped most of the best rows: read every row
         else:
-            return dict(kept[:pool])
+            return dict(kept[:pool]), idfs, n
 
 
 def _depth(idf: float) -> int:
@@ -251,15 +257,20 @@ def _ranked(
     # the request's vector is computed while the lexical steps run
     wanted = model.embed_later(query) if model is not None else None
     total: dict[int, float] = {}
-    for doc, document in enumerate(DOCUMENTS):
-        scores = _scores(db, doc, terms, candidates, max(POOL, limit))
-        if not scores:
-            continue
-        best = max(scores.values())
-        if best <= 0:
+    found = [_scores(db, doc, terms, candidates, max(POOL, limit)) for doc in range(len(DOCUMENTS))]
+    # Each document counts as the share of the request its words reach: its BM25 score over
+    # the most a skill could score there, (k1 + 1) times the IDF of each word of the request
+    # that some document holds (a word this document never holds, at the IDF of a word of
+    # none of its skills). A name that holds one common word of the request then weighs
+    # little, however it compares with the other names.
+    held = {term for _, idfs, _ in found for term in idfs}
+    for document, (scores, idfs, n) in zip(DOCUMENTS, found, strict=True):
+        unheld = math.log((n + 0.5) / 0.5)
+        scale = (K1 + 1) * sum(idfs.get(term, unheld) for term in held)
+        if not scores or scale <= 0:
             continue
         for skill, score in scores.items():
-            total[skill] = total.get(skill, 0.0) + document.weight * score / best
+            total[skill] = total.get(skill, 0.0) + document.weight * score / scale
     ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
     passages = passage_scores(db, terms, [skill for skill, _ in ranked[:RERANK]])
     if passages:

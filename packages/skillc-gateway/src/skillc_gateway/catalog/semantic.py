@@ -12,11 +12,12 @@ model's output over its tokens (at most :data:`MAX_TOKENS`, the model's own limi
 normalised: sentence-transformers' pipeline for this model. Two texts are as close as the
 cosine of their vectors.
 
-The vectors are those of each skill's name and description (``rank_vectors``, written by
-:func:`.postings.add` without its vector: the words of every skill first, so that an answer is
+A skill has two vectors (:func:`.postings.vector_texts`): of its name and description, and of
+its name and the first :data:`BODY_TOKENS` tokens of its body (``rank_vectors``, written by
+:func:`.postings.add` without the vectors: the words of every skill first, so that an answer is
 whole as soon as they are indexed; :func:`fill` computes the vectors after). When a query
 runs, the :data:`SEMANTIC_POOL` best skills of the lexical ranking each add how close their
-vector is to the request's (:func:`blend`).
+closer vector is to the request's (:func:`blend`).
 
 ``SKILLC_FIND_SEMANTIC=0`` turns the step off with the extra installed.
 """
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     import sqlite3
 
 __all__ = [
+    "BODY_TOKENS",
     "FILES",
     "QUERY_FILL",
     "SEMANTIC_POOL",
@@ -81,6 +83,9 @@ _RUNTIME = ("numpy", "onnxruntime", "tokenizers")
 #: Tokens of a text that count (the model's ``max_seq_length``); the text is cut before that.
 MAX_TOKENS = 256
 _MAX_CHARS = 16 * MAX_TOKENS
+#: Tokens of a body's text (part 1 of :func:`.postings.vector_texts`) that count: half the
+#: model's limit, for a quarter of the attention's cost.
+BODY_TOKENS = 128
 #: The best SEMANTIC_POOL skills after the lexical steps each add, times SEMANTIC_WEIGHT times
 #: the best score, how far their cosine with the request stands above the pool's mean
 #: (z-score, negative as 0) over the highest one.
@@ -119,11 +124,14 @@ class Model:
         )
         self._worker: ThreadPoolExecutor | None = None
 
-    def embed(self, text: str) -> array[float]:
-        """The normalised mean of the model's output over ``text``'s tokens."""
+    def embed(self, text: str, tokens: int = MAX_TOKENS) -> array[float]:
+        """The normalised mean of the model's output over ``text``'s tokens (its first
+        ``tokens``, at most :data:`MAX_TOKENS`, the end marker included)."""
         np = self._np
-        encoding = self._tokenizer.encode(text[:_MAX_CHARS])
-        ids = np.array([encoding.ids], dtype=np.int64)
+        found = self._tokenizer.encode(text[:_MAX_CHARS]).ids
+        if len(found) > tokens:  # cut as the tokenizer's truncation does: the end marker kept
+            found = found[: tokens - 1] + found[-1:]
+        ids = np.array([found], dtype=np.int64)
         feeds = {
             "input_ids": ids,
             "attention_mask": np.ones_like(ids),
@@ -141,9 +149,14 @@ class Model:
             self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skillc-embed")
         return self._worker.submit(self.embed, text)
 
-    def vector(self, text: str) -> bytes:
+    def vector(self, text: str, tokens: int = MAX_TOKENS) -> bytes:
         """:meth:`embed` as the catalog stores it (float32, native order)."""
-        return self.embed(text).tobytes()
+        return self.embed(text, tokens).tobytes()
+
+    def part_vector(self, part: int, text: str) -> bytes:
+        """The vector of a skill's text ``part`` (:func:`.postings.vector_texts`): a body's
+        text (part 1) is read up to :data:`BODY_TOKENS`."""
+        return self.vector(text, MAX_TOKENS if part == 0 else BODY_TOKENS)
 
     def cosines(self, wanted: array[float], vectors: Sequence[bytes]) -> list[float]:
         """The cosine of a request's vector (:meth:`embed`) with each stored one (all
@@ -258,7 +271,9 @@ def fill(
         rows = missing_vectors(db, _FILL_BATCH)
         if not rows:
             return False
-        store_vectors(db, [(skill, found.vector(text)) for skill, text in rows])
+        store_vectors(
+            db, [(skill, part, found.part_vector(part, text)) for skill, part, text in rows]
+        )
         if time.monotonic() >= until:
             return bool(missing_vectors(db, 1))
 
@@ -279,22 +294,29 @@ def blend(
 ) -> None:
     """Add the semantic step's part to ``total``, the scores of the ranked skills: of the
     :data:`SEMANTIC_POOL` best of ``ranked`` (best first), from the request's vector
-    ``wanted``."""
+    ``wanted``. A skill is as close as the closer of its vectors (its name and description,
+    the start of its body)."""
     from skillc_gateway.catalog.postings import stored_vectors
 
     pool = ranked[:SEMANTIC_POOL]
     skills = [skill for skill, _ in pool]
     stored = stored_vectors(db, skills)
-    vectors: dict[int, bytes] = {}
+    owners: list[int] = []
+    vectors: list[bytes] = []
     for skill in skills:
-        vector = stored.get(skill)
-        if isinstance(vector, str):  # no vector yet (fill() has not reached it): computed here
-            vector = model.vector(vector)
-        if isinstance(vector, bytes) and len(vector) == 4 * len(wanted):
-            vectors[skill] = vector
-    if len(vectors) < 2:
+        for part, vector in stored.get(skill, ()):
+            if isinstance(vector, str):  # no vector yet (fill() has not reached it): made here
+                vector = model.part_vector(part, vector)
+            if isinstance(vector, bytes) and len(vector) == 4 * len(wanted):
+                owners.append(skill)
+                vectors.append(vector)
+    cosines: dict[int, float] = {}
+    for skill, cosine in zip(
+        owners, model.cosines(wanted, vectors) if vectors else [], strict=True
+    ):
+        cosines[skill] = max(cosine, cosines.get(skill, cosine))
+    if len(cosines) < 2:
         return
-    cosines = dict(zip(vectors, model.cosines(wanted, list(vectors.values())), strict=True))
     mean = sum(cosines.values()) / len(cosines)
     spread = math.sqrt(sum((c - mean) ** 2 for c in cosines.values()) / len(cosines))
     if spread <= 0:

@@ -6,7 +6,9 @@ The build (:mod:`~skillc_index.build.compiler`, which also takes what the stub n
 same parse) and the index made on demand (:mod:`~skillc_index.index.cache`) both make their
 rows here, so an index is the same whoever writes it. The Markdown is parsed for headings
 only (no links, no HTML: :func:`~skillc_index.markdown.document.parse_markdown` with
-``links=False``); the headings are the ones every other reader of the file finds.
+``links=False``, which finds them with :mod:`~skillc_index.markdown.headings`' scanner
+without loading markdown-it when it can tell); the headings are the ones every other reader
+of the file finds.
 """
 
 from __future__ import annotations

@@ -39,6 +39,7 @@ from skillc_index.diagnostics import (
     Notice,
 )
 from skillc_index.markdown.frontmatter import BOM, Frontmatter, parse_frontmatter, split_frontmatter
+from skillc_index.markdown.headings import scan_headings
 from skillc_index.text import count_lines, normalize_newlines
 
 if TYPE_CHECKING:
@@ -403,11 +404,20 @@ def _parse_body(
     body: str, offset: int, line_count: int, links: bool = True
 ) -> tuple[tuple[Heading, ...], tuple[Link, ...], tuple[Html, ...]]:
     """Headings, links and HTML of Markdown ``body`` (newlines normalized), whose first line
-    is file line ``offset + 1``; without ``links``, the headings alone (the same ones)."""
-    tokens = _markdown_parser().parse(body, {} if links else {_HEADINGS_ONLY: True})
+    is file line ``offset + 1``; without ``links``, the headings alone (the same ones: found
+    by :func:`~skillc_index.markdown.headings.scan_headings` without markdown-it when it can
+    tell, else by the parse)."""
     found: list[tuple[int, str, int]] = []  # (level, text, line)
     found_links: list[Link] = []
     html = _HtmlFound()
+    scanned = None if links else scan_headings(body)
+    tokens: list[Token] = []
+    if scanned is None:
+        tokens = _markdown_parser().parse(body, {} if links else {_HEADINGS_ONLY: True})
+    else:
+        for level, text, index in scanned:
+            line = index + offset + 1
+            found.append((level, text or empty_heading_label(line), line))
     block_line = offset + 1
     pending_level = 0
     for token in tokens:

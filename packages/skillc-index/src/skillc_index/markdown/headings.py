@@ -1,0 +1,769 @@
+"""The headings of a Markdown body without markdown-it, or None when this module cannot tell.
+
+The index needs only the headings of a file (level, text, line), and importing and setting
+up markdown-it costs about half of a fresh ``skc show``: a skill read by ``show`` before it
+was ever built would pay that, and the parse, on every first call. :func:`scan_headings`
+finds the same headings with a line scanner that follows the block rules of our parser
+(:func:`~skillc_index.markdown.document._markdown_parser`: CommonMark plus GFM tables) step
+by step, indentation, lazy continuations, list items, tables and fences included, and
+refuses (returns None) whenever the body holds a construct it does not follow:
+
+- a block quote, an HTML block (any block-level line starting with ``<``), a link reference
+  definition (a paragraph starting with ``[`` whose lines hold ``]:``), a NUL, lists nested
+  deeper than :data:`MAX_LIST_DEPTH`;
+- heading text with inline markup other than code spans and ``_`` inside a word: ``\\``,
+  ``&``, ``<``, ``[``, ``*``, or a ``_`` not between two ASCII letters or digits.
+
+The caller then parses the file with markdown-it (:func:`~skillc_index.markdown.document.
+parse_markdown` does that by itself). What it returns is exactly what that parse gives: a test
+compares both on every ``.md`` file of the corpus, a fuzzer on generated bodies of the
+constructs that decide headings, and ``test_parser_is_what_the_scanner_follows`` fails when
+the parser's configuration changes under it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+__all__ = ["MAX_LIST_DEPTH", "scan_headings"]
+
+#: Lists nested deeper than this are left to markdown-it (which stops parsing blocks at its
+#: nesting limit, 20 levels: 10 lists).
+MAX_LIST_DEPTH = 8
+
+# What CommonMark trims (markdown-it's ``mdTrim``): JavaScript's ``trim`` without U+FEFF.
+_TRIM = (
+    "\t\n\x0b\x0c\r \xa0\u1680"
+    + "".join(map(chr, range(0x2000, 0x200B)))
+    + ("\u2028\u2029\u202f\u205f\u3000")
+)
+_SPACES = frozenset(" \t")
+_BULLETS = frozenset("*-+")
+_HR_MARKS = frozenset("*-_")
+_FENCE_MARKS = frozenset("`~")
+_SETEXT_MARKS = frozenset("-=")
+_DELIMITER_ROW = frozenset("|-:")
+_DIGITS = frozenset("0123456789")
+_ORDERED_END = frozenset(".)")
+_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+# Characters a line's first non-blank character must be for a block other than a paragraph
+# line to start on it (digits: an ordered list; `<`, `>`, `[`: what the scanner refuses).
+_BLOCK_START = frozenset("#`~-_*+=|:<>[0123456789")
+# Inline markup in heading text the scanner does not follow (links, images, autolinks, HTML,
+# entities, escapes, ``*`` emphasis).
+_INLINE_REFUSED = frozenset("\\&<[*")
+# What may follow a ``&`` that starts an entity (``&amp;``, ``&#38;``).
+_ENTITY_START = frozenset("#abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_INLINE_SPECIAL = frozenset("\\&<[*_`\n")
+# A table has at most this many cells filled in for rows shorter than its header.
+_MAX_AUTOCOMPLETED_CELLS = 0x10000
+
+
+class _Unsure(Exception):
+    """The body holds a construct the scanner does not follow: markdown-it must parse it."""
+
+
+def scan_headings(body: str) -> list[tuple[int, str, int]] | None:
+    """The headings of Markdown ``body`` (newlines normalized, no frontmatter) as markdown-it
+    finds them: ``(level, text, line)``, ``line`` 0-based in ``body`` and ``text`` as
+    :func:`~skillc_index.markdown.document.parse_markdown` gives it (empty for a heading
+    without text, which the caller labels); None when the body must be parsed by
+    markdown-it instead (module docstring)."""
+    if "\0" in body:  # markdown-it replaces it: the text would differ
+        return None
+    try:
+        return _Scanner(body).run()
+    except _Unsure:
+        return None
+
+
+class _Scanner:
+    """markdown-it's block state for one body, and the block rules the scanner follows.
+
+    ``begins``/``ends``: each line's offsets (end excludes the newline); ``shifts``: the
+    characters of its indentation; ``indents``: its width (tabs to the next multiple of 4).
+    A list item changes its first line's ``shifts``/``indents`` while it is read, as
+    markdown-it does. ``blk`` is the indentation blocks need (a list item's content column),
+    ``parent`` what is being read (``"paragraph"`` decides whether a list may interrupt).
+    """
+
+    def __init__(self, src: str) -> None:
+        self.src = src
+        begins: list[int] = []
+        ends: list[int] = []
+        shifts: list[int] = []
+        indents: list[int] = []
+        length = len(src)
+        start = 0
+        for text in src.split("\n"):
+            if start >= length:
+                break
+            end = start + len(text)
+            shift = len(text) - len(text.lstrip(" \t"))
+            width = shift
+            if shift and "\t" in text[:shift]:
+                width = 0
+                for char in text[:shift]:
+                    width += 4 - width % 4 if char == "\t" else 1
+            if end == length and shift == len(text):
+                break  # a last line of blanks without a newline is no line for markdown-it
+            begins.append(start)
+            ends.append(end)
+            shifts.append(shift)
+            indents.append(width)
+            start = end + 1
+        self.lines = len(begins)
+        begins.append(length)  # a last, empty line: lookahead needs no bound checks
+        ends.append(length)
+        shifts.append(0)
+        indents.append(0)
+        self.begins, self.ends, self.shifts, self.indents = begins, ends, shifts, indents
+        self.blk = 0
+        self.list_indent = -1
+        self.parent = "root"
+        self.line = 0
+        self.depth = 0
+        self.found: list[tuple[int, str, int]] = []
+        self.paragraph_ends: tuple[Callable[[int], bool], ...] = (
+            self.table_starts,
+            self.fence_starts,
+            self.quote_starts,
+            self.hr_starts,
+            self.list_starts,
+            self.heading_starts,
+        )
+        self.list_ends: tuple[Callable[[int], bool], ...] = (
+            self.fence_starts,
+            self.quote_starts,
+            self.hr_starts,
+        )
+        self.table_ends: tuple[Callable[[int], bool], ...] = (
+            self.fence_starts,
+            self.quote_starts,
+            self.hr_starts,
+            self.list_starts,
+            self.heading_starts,
+        )
+
+    def run(self) -> list[tuple[int, str, int]]:
+        self.blocks(0)
+        return self.found
+
+    # -- lines ----------------------------------------------------------------------------
+
+    def first(self, line: int) -> int:
+        """Offset of the line's first non-blank character (its end when it is blank)."""
+        return self.begins[line] + self.shifts[line]
+
+    def is_empty(self, line: int) -> bool:
+        return self.begins[line] + self.shifts[line] >= self.ends[line]
+
+    def is_code(self, line: int) -> bool:
+        return self.indents[line] - self.blk >= 4
+
+    def char(self, pos: int) -> str:
+        """The character at ``pos`` ("" past the end)."""
+        return self.src[pos : pos + 1]
+
+    def skip(self, pos: int, chars: frozenset[str]) -> int:
+        src = self.src
+        length = len(src)
+        while pos < length and src[pos] in chars:
+            pos += 1
+        return pos
+
+    def text_lines(self, begin: int, end: int, indent: int) -> str:
+        """Lines ``begin`` to ``end - 1`` without up to ``indent`` columns of indentation,
+        joined by newlines (markdown-it's ``getLines``; a list item's first line loses its
+        marker too)."""
+        src = self.src
+        parts: list[str] = []
+        for line in range(begin, end):
+            column = 0
+            start = position = self.begins[line]
+            last = self.ends[line] + 1 if line + 1 < end else self.ends[line]
+            while position < last and column < indent:
+                char = src[position]
+                if char == "\t":
+                    column += 4 - column % 4
+                elif char == " " or position - start < self.shifts[line]:
+                    column += 1
+                else:
+                    break
+                position += 1
+            prefix = " " * (column - indent) if column > indent else ""
+            parts.append(prefix + src[position:last])
+        return "".join(parts)
+
+    def ends_here(self, line: int, rules: tuple[Callable[[int], bool], ...]) -> bool:
+        """Whether a block starting on ``line`` ends the one being read (``rules``: the
+        starts that may interrupt it, in markdown-it's order)."""
+        char = self.char(self.first(line))
+        if char not in _BLOCK_START and self.char(self.first(line + 1)) not in _DELIMITER_ROW:
+            return False  # a plain text line, not followed by a table's delimiter row
+        return any(rule(line) for rule in rules)
+
+    # -- the block loop -------------------------------------------------------------------
+
+    def blocks(self, line: int) -> None:
+        """markdown-it's block tokenizer from ``line``, for content indented ``blk``."""
+        end = self.lines
+        while line < end:
+            while line < end and self.is_empty(line):
+                line += 1
+            self.line = line
+            if line >= end or self.indents[line] < self.blk:
+                break
+            self.block(line)
+            line = self.line
+            if line < end and self.is_empty(line):
+                line += 1
+                self.line = line
+
+    def block(self, line: int) -> None:
+        """The first block rule that matches on ``line`` reads its block (``self.line``:
+        the line after it)."""
+        if self.table(line, silent=False) or self.code(line) or self.fence(line, silent=False):
+            return
+        if self.quote_starts(line):
+            if self.char(self.first(line)) == ">":
+                self.blockquote(line)
+            else:
+                self.comment(line)
+            return
+        if self.hr(line, silent=False) or self.list(line, silent=False):
+            return
+        self.refuse_reference(line)
+        if not self.heading(line, silent=False):
+            self.setext_or_paragraph(line)
+
+    # -- the rules --------------------------------------------------------------------------
+
+    def quote_starts(self, line: int) -> bool:
+        """A block quote or an HTML comment starts on ``line``; raises on any other line
+        starting with ``<`` (an HTML block may: the scanner does not follow those). Both
+        rules at the block quote's place: a line starts with one character."""
+        if self.is_code(line):
+            return False
+        pos = self.first(line)
+        char = self.char(pos)
+        if char == "<":
+            if self.src.startswith("<!--", pos):
+                return True
+            raise _Unsure
+        return char == ">"
+
+    def comment(self, start: int) -> None:
+        """An HTML block that is a comment: ``<!--`` up to the line holding ``-->`` (or a
+        non-blank line less indented than a list item's content)."""
+        src = self.src
+        line = start
+        if "-->" not in src[self.first(start) : self.ends[start]]:
+            line += 1
+            while line < self.lines:
+                if self.indents[line] < self.blk and not self.is_empty(line):
+                    break
+                text = src[self.first(line) : self.ends[line]]
+                line += 1
+                if "-->" in text:
+                    break
+        else:
+            line += 1
+        self.line = line
+
+    def blockquote(self, start: int) -> None:
+        """A block quote of plain paragraphs only (raises on anything else): ``>`` lines,
+        and lazy lines continuing its paragraph, up to a blank line, a line after an empty
+        ``>`` line, or the start of another block (a ``>`` line less indented than a list
+        item's content is one)."""
+        src = self.src
+        empty = self.quoted_line(start)
+        outer, self.parent = self.parent, "blockquote"
+        line = start + 1
+        while line < self.lines:
+            pos = self.first(line)
+            if pos >= self.ends[line]:
+                break
+            if src[pos] == ">" and self.indents[line] >= self.blk:
+                empty = self.quoted_line(line)
+            elif empty or self.ends_here(line, self.table_ends):
+                break
+            elif not _quotable(src[pos : self.ends[line]]):
+                raise _Unsure  # a lazy line that may be more than text
+            line += 1
+        self.parent = outer
+        self.line = line
+        if "]:" in src[self.first(start) : self.ends[line - 1]]:
+            raise _Unsure  # a paragraph in it may start with a link reference definition
+
+    def quoted_line(self, line: int) -> bool:
+        """Whether the content of the ``>`` line ``line`` is empty; raises unless it is
+        plain paragraph text (not indented 4, no tab, no character that may start a
+        block)."""
+        src = self.src
+        pos = self.first(line) + 1
+        stop = self.ends[line]
+        if pos < stop and src[pos] == " ":
+            pos += 1
+        content = stop - len(src[pos:stop].lstrip(" \t"))
+        if content >= stop:
+            return True
+        if content - pos >= 4 or "\t" in src[pos:content] or not _quotable(src[content:stop]):
+            raise _Unsure
+        return False
+
+    def refuse_reference(self, line: int) -> None:
+        """A link reference definition may start on ``line`` (markdown-it's ``reference``
+        rule comes next): raises, since it would change what follows it."""
+        start = self.first(line)
+        if self.is_code(line) or self.char(start) != "[":
+            return
+        last = line
+        while last + 1 < self.lines and not self.is_empty(last + 1):
+            last += 1
+        if "]:" in self.src[start : self.ends[last]]:
+            raise _Unsure
+
+    def table_starts(self, line: int) -> bool:
+        return self.table(line, silent=True)
+
+    def table(self, start: int, *, silent: bool) -> bool:
+        """A GFM table: a header row with a ``|``, then a delimiter row with as many cells;
+        its body rows run to a blank line or the start of another block."""
+        if start + 2 > self.lines:
+            return False
+        below = start + 1
+        if self.indents[below] < self.blk or self.is_code(below):
+            return False
+        src = self.src
+        pos, stop = self.first(below), self.ends[below]
+        if pos + 1 >= stop:
+            return False
+        lead, second = src[pos], src[pos + 1]
+        if lead not in _DELIMITER_ROW or (second not in _DELIMITER_ROW and second not in _SPACES):
+            return False
+        if lead == "-" and second in _SPACES:
+            return False
+        if src[pos + 2 : stop].strip("|-: \t"):
+            return False
+        columns = src[pos:stop].split("|")
+        aligns = 0
+        for index, column in enumerate(columns):
+            cell = column.strip(_TRIM)
+            if not cell:
+                if index == 0 or index == len(columns) - 1:
+                    continue
+                return False
+            inner = cell[1:] if cell[0] == ":" else cell
+            inner = inner[:-1] if inner.endswith(":") else inner
+            if not inner or inner.strip("-"):
+                return False
+            aligns += 1
+        header = src[self.first(start) : self.ends[start]].strip(_TRIM)
+        if "|" not in header or self.is_code(start):
+            return False
+        count = _cells(header)
+        if count == 0 or count != aligns:
+            return False
+        if silent:
+            return True
+        outer, self.parent = self.parent, "table"
+        line = start + 2
+        counted = count * (self.lines - line) > _MAX_AUTOCOMPLETED_CELLS
+        filled = 0
+        while line < self.lines:
+            if self.indents[line] < self.blk or self.ends_here(line, self.table_ends):
+                break
+            row = src[self.first(line) : self.ends[line]].strip(_TRIM)
+            if not row or self.is_code(line):
+                break
+            if counted:
+                filled += count - _cells(row)
+                if filled > _MAX_AUTOCOMPLETED_CELLS:
+                    break
+            line += 1
+        self.parent = outer
+        self.line = line
+        return True
+
+    def code(self, start: int) -> bool:
+        """An indented code block: lines indented 4 more than ``blk``, blank lines between."""
+        if not self.is_code(start):
+            return False
+        last = line = start + 1
+        while line < self.lines:
+            if self.is_empty(line):
+                line += 1
+            elif self.is_code(line):
+                line += 1
+                last = line
+            else:
+                break
+        self.line = last
+        return True
+
+    def fence_starts(self, line: int) -> bool:
+        return self.fence(line, silent=True)
+
+    def fence(self, start: int, *, silent: bool) -> bool:
+        """A fenced code block: 3 or more backticks or tildes, up to a closing run of at
+        least as many (not indented 4, nothing but blanks after it), or to the end of its
+        container."""
+        if self.is_code(start):
+            return False
+        src = self.src
+        pos, stop = self.first(start), self.ends[start]
+        if pos + 3 > stop:
+            return False
+        marker = src[pos]
+        if marker not in _FENCE_MARKS:
+            return False
+        after = self.skip(pos, frozenset(marker))
+        length = after - pos
+        if length < 3 or (marker == "`" and "`" in src[after:stop]):
+            return False
+        if silent:
+            return True
+        marks = frozenset(marker)
+        line = start
+        closed = False
+        while True:
+            line += 1
+            if line >= self.lines:
+                break
+            pos, stop = self.first(line), self.ends[line]
+            if pos < stop and self.indents[line] < self.blk:
+                break  # a line less indented than a list item's content ends the item
+            if src[pos] != marker or self.is_code(line):
+                continue
+            after = self.skip(pos, marks)
+            if after - pos < length or self.skip(after, _SPACES) < stop:
+                continue
+            closed = True
+            break
+        self.line = line + 1 if closed else line
+        return True
+
+    def hr_starts(self, line: int) -> bool:
+        return self.hr(line, silent=True)
+
+    def hr(self, start: int, *, silent: bool) -> bool:
+        """A thematic break: 3 or more of one of ``*-_``, blanks between."""
+        if self.is_code(start):
+            return False
+        pos, stop = self.first(start), self.ends[start]
+        marker = self.char(pos)
+        if marker not in _HR_MARKS:
+            return False
+        rest = self.src[pos + 1 : stop]
+        if rest.strip(marker + " \t"):
+            return False
+        if rest.count(marker) < 2:
+            return False
+        if not silent:
+            self.line = start + 1
+        return True
+
+    def bullet(self, line: int) -> int:
+        """The offset after a bullet list marker on ``line``, -1 when there is none."""
+        pos, stop = self.first(line), self.ends[line]
+        if self.char(pos) not in _BULLETS:
+            return -1
+        pos += 1
+        if pos < stop and self.src[pos] not in _SPACES:
+            return -1
+        return pos
+
+    def ordered(self, line: int) -> int:
+        """The offset after an ordered list marker (1 to 9 digits, ``.`` or ``)``) on
+        ``line``, -1 when there is none."""
+        src = self.src
+        start = pos = self.first(line)
+        stop = self.ends[line]
+        if pos + 1 >= stop or src[pos] not in _DIGITS:
+            return -1
+        pos += 1
+        while True:
+            if pos >= stop:
+                return -1
+            char = src[pos]
+            pos += 1
+            if char in _DIGITS:
+                if pos - start >= 10:
+                    return -1
+                continue
+            if char in _ORDERED_END:
+                break
+            return -1
+        if pos < stop and src[pos] not in _SPACES:
+            return -1
+        return pos
+
+    def list_starts(self, line: int) -> bool:
+        return self.list(line, silent=True)
+
+    def list(self, start: int, *, silent: bool) -> bool:
+        """A list: its items' content is read as blocks indented to the item's content
+        column, the lines of an item's paragraph continuing it lazily at any indentation."""
+        if self.is_code(start):
+            return False
+        indents = self.indents
+        if (
+            self.list_indent >= 0
+            and indents[start] - self.list_indent >= 4
+            and indents[start] < self.blk
+        ):
+            return False
+        interrupts = silent and self.parent == "paragraph" and indents[start] >= self.blk
+        after = self.ordered(start)
+        ordered = after >= 0
+        if ordered:
+            if interrupts and int(self.src[self.first(start) : after - 1]) != 1:
+                return False
+        else:
+            after = self.bullet(start)
+            if after < 0:
+                return False
+        if interrupts and self.skip(after, _SPACES) >= self.ends[start]:
+            return False
+        if silent:
+            return True
+        if self.depth >= MAX_LIST_DEPTH:
+            raise _Unsure
+        src = self.src
+        marker = src[after - 1]
+        outer, self.parent = self.parent, "list"
+        line = start
+        while line < self.lines:
+            pos, stop = after, self.ends[line]
+            initial = offset = indents[line] + after - self.first(line)
+            while pos < stop:
+                char = src[pos]
+                if char == "\t":
+                    offset += 4 - offset % 4
+                elif char == " ":
+                    offset += 1
+                else:
+                    break
+                pos += 1
+            gap = 1 if pos >= stop else offset - initial
+            if gap > 4:
+                gap = 1  # the rest is an indented code block
+            old_shift, old_indent, old_list_indent = (
+                self.shifts[line],
+                indents[line],
+                self.list_indent,
+            )
+            self.list_indent = self.blk
+            self.blk = initial + gap
+            self.shifts[line] = pos - self.begins[line]
+            indents[line] = offset
+            if pos >= stop and self.is_empty(line + 1):
+                self.line = min(self.line + 2, self.lines)  # an empty item: the list ends
+            else:
+                self.depth += 1
+                self.blocks(line)
+                self.depth -= 1
+            self.blk = self.list_indent
+            self.list_indent = old_list_indent
+            self.shifts[line], indents[line] = old_shift, old_indent
+            line = self.line
+            if line >= self.lines or indents[line] < self.blk or self.is_code(line):
+                break
+            if self.ends_here(line, self.list_ends):
+                break
+            after = self.ordered(line) if ordered else self.bullet(line)
+            if after < 0 or src[after - 1] != marker:
+                break
+        self.line = line
+        self.parent = outer
+        return True
+
+    def heading_starts(self, line: int) -> bool:
+        return self.heading(line, silent=True)
+
+    def heading(self, start: int, *, silent: bool) -> bool:
+        """An ATX heading: 1 to 6 ``#`` then a blank or the end of the line; a closing run
+        of ``#`` after a blank is not its text."""
+        if self.is_code(start):
+            return False
+        src = self.src
+        pos, stop = self.first(start), self.ends[start]
+        if pos >= stop or src[pos] != "#":
+            return False
+        level = 1
+        pos += 1
+        while pos < stop and src[pos] == "#" and level <= 6:
+            level += 1
+            pos += 1
+        if level > 6 or (pos < stop and src[pos] not in _SPACES):
+            return False
+        if silent:
+            return True
+        stop = pos + len(src[pos:stop].rstrip(" \t"))
+        bare = pos + len(src[pos:stop].rstrip("#"))
+        if bare > pos and src[bare - 1] in _SPACES:
+            stop = bare
+        self.line = start + 1
+        self.found.append((level, _heading_text(src[pos:stop].strip(_TRIM)), start))
+        return True
+
+    def setext_or_paragraph(self, start: int) -> None:
+        """A paragraph, up to a blank line or the start of a block that interrupts it; a
+        setext heading when an underline (``=`` or ``-`` only, not indented 4) ends it
+        first. (markdown-it tries the setext rule, then the paragraph rule over the same
+        lines: one pass gives both.)"""
+        if self.is_code(start):  # unreachable: the code rule took it; kept as in the rule
+            return
+        outer, self.parent = self.parent, "paragraph"  # kept when no underline ends it,
+        src = self.src
+        line = start + 1
+        level = 0
+        while line < self.lines and not self.is_empty(line):
+            if self.indents[line] - self.blk > 3:
+                line += 1
+                continue
+            if self.indents[line] >= self.blk:
+                pos, stop = self.first(line), self.ends[line]
+                marker = src[pos]
+                if (
+                    marker in _SETEXT_MARKS
+                    and self.skip(self.skip(pos, frozenset(marker)), _SPACES) >= stop
+                ):
+                    level = 1 if marker == "=" else 2
+                    break
+            if self.ends_here(line, self.paragraph_ends):
+                break
+            line += 1
+        if not level:
+            self.line = line
+            return
+        content = self.text_lines(start, line, self.blk).strip(_TRIM)
+        self.line = line + 1
+        self.parent = outer  # (restored only here, as markdown-it does)
+        self.found.append((level, _heading_text(content), start))
+
+
+def _plain(text: str) -> bool:
+    """Whether a line whose content (from its first non-blank character) is ``text`` is
+    paragraph text wherever it is: it starts no block and underlines no heading. Lines
+    starting with ``<``, ``>`` or ``[`` are not (HTML, block quote, link reference)."""
+    lead = text[0]
+    if lead not in _BLOCK_START:
+        return True
+    second = text[1:2]
+    if lead in "*+-":  # a bullet, a break (``*``, ``-``), an underline or delimiter row (``-``)
+        return second not in ("", " ", "\t") and bool(text.strip("*-+|: \t"))
+    if lead == "_":  # a break
+        return bool(text.strip("_ \t"))
+    if lead == "=":  # an underline
+        return bool(text.strip("= \t"))
+    if lead in "|:":  # a delimiter row
+        return bool(text.strip("|-: \t"))
+    if lead == "#":  # an ATX heading
+        hashes = len(text) - len(text.lstrip("#"))
+        return hashes > 6 or text[hashes : hashes + 1] not in ("", " ", "\t")
+    if lead in "`~":  # a fence
+        return not text.startswith(lead * 3)
+    if lead in _DIGITS:  # an ordered list item
+        digits = len(text) - len(text.lstrip("0123456789"))
+        return text[digits : digits + 1] not in (".", ")")
+    return False
+
+
+def _quotable(text: str) -> bool:
+    """Whether a line of a block quote (its content from the first non-blank character) is
+    paragraph text: :func:`_plain`, or a ``[`` (the block quote is refused when it holds a
+    ``]:``, what a link reference definition needs)."""
+    return text[0] == "[" or _plain(text)
+
+
+def _cells(row: str) -> int:
+    """How many cells a table row has (markdown-it's ``escapedSplit``: a ``|`` after a
+    backslash is no separator; a leading and a trailing ``|`` delimit no cell)."""
+    count = row.count("|") - row.count("\\|") + 1
+    if row.startswith("|"):
+        count -= 1
+    if row.endswith("|") and not row.endswith("\\|") and count > 0:
+        count -= 1
+    return count
+
+
+def _heading_text(content: str) -> str:
+    """The text :func:`~skillc_index.markdown.document.parse_markdown` gives a heading
+    whose inline source is ``content`` ("" for none): the plain text of its inline parse
+    (code spans' content, line breaks as spaces), else the source. Raises :class:`_Unsure`
+    on inline markup the scanner does not follow (module docstring)."""
+    plain = content if _INLINE_SPECIAL.isdisjoint(content) else _plain_text(content)
+    return plain.strip() or " ".join(line.strip() for line in content.split("\n")).strip()
+
+
+def _plain_text(content: str) -> str:
+    """The plain text of inline ``content`` with code spans, ``_`` inside words and line
+    breaks (markdown-it's inline rules for them); raises :class:`_Unsure` on other markup."""
+    parts: list[str] = []
+    pending = ""  # text since the last token, as markdown-it's ``pending``
+    length = len(content)
+    pos = 0
+    while pos < length:
+        char = content[pos]
+        if char == "`":
+            run_end = pos
+            while run_end < length and content[run_end] == "`":
+                run_end += 1
+            run = run_end - pos
+            closer = -1
+            search = run_end
+            while True:
+                found = content.find("`", search)
+                if found < 0:
+                    break
+                found_end = found
+                while found_end < length and content[found_end] == "`":
+                    found_end += 1
+                if found_end - found == run:
+                    closer = found
+                    break
+                search = found_end
+            if closer < 0:  # no closing run: the backticks are text
+                pending += content[pos:run_end]
+                pos = run_end
+                continue
+            parts.append(pending)
+            pending = ""
+            code = content[run_end:closer].replace("\n", " ")
+            if code.startswith(" ") and code.endswith(" ") and code.strip():
+                code = code[1:-1]
+            parts.append(code)
+            pos = closer + run
+        elif char == "\n":
+            if pending.endswith("  "):
+                pending = pending.rstrip(" ")  # a hard break
+            elif pending.endswith(" "):
+                pending = pending[:-1]
+            parts.append(pending)
+            parts.append(" ")
+            pending = ""
+            pos += 1
+            while pos < length and content[pos] in _SPACES:
+                pos += 1
+        elif char == "_":
+            run_end = pos
+            while run_end < length and content[run_end] == "_":
+                run_end += 1
+            if pos == 0 or run_end >= length:
+                raise _Unsure
+            if content[pos - 1] not in _WORD or content[run_end] not in _WORD:
+                raise _Unsure  # may open or close emphasis
+            pending += content[pos:run_end]
+            pos = run_end
+        elif char == "&" and content[pos + 1 : pos + 2] not in _ENTITY_START:
+            pending += char  # no entity starts here: text
+            pos += 1
+        elif char in _INLINE_REFUSED:
+            raise _Unsure
+        else:
+            pending += char
+            pos += 1
+    parts.append(pending)
+    return "".join(parts)
