@@ -16,7 +16,7 @@ library as the home's ``.claude/skills`` (``SKILLC_HOME`` = a temporary folder w
 folder is a symlink to the library); FastMCP serves the library folder itself
 (``reload=False``: a snapshot read at start, its fastest mode). FastMCP refuses to start when
 any folder is not a valid Agent Skill, so the libraries hold only skills both accept
-(``/tmp/mcpskills/mklib.py`` in the report's notes makes them).
+(``bench/mcp_skills_library.py`` makes them).
 
     python bench/mcp_skills.py corpus=/tmp/lib557 lib2000=/tmp/lib2000 --spawns 5 --calls 200
 """
