@@ -23,7 +23,11 @@ def test_initialize_echoes_a_supported_version_and_names_the_server(wire: WireCl
     assert result["protocolVersion"] == "2025-06-18"
     assert result["serverInfo"]["name"] == "skillc"
     assert result["serverInfo"]["version"] == skillc_mcp.__version__
-    assert result["capabilities"] == {"tools": {"listChanged": False}}
+    assert result["capabilities"] == {
+        "tools": {"listChanged": False},
+        "resources": {},
+        "extensions": {"io.modelcontextprotocol/skills": {"directoryRead": True}},
+    }
     assert "skc_show" in result["instructions"]
     assert "resultType" not in result  # a legacy result
 
@@ -95,10 +99,10 @@ def test_invalid_requests_are_32600(wire: WireClient) -> None:
 
 
 def test_unknown_methods_are_32601_in_both_eras(wire: WireClient) -> None:
-    assert wire.request("resources/list")["error"]["code"] == -32601
+    assert wire.request("prompts/list")["error"]["code"] == -32601
     wire.initialize()
     assert wire.request("prompts/list")["error"]["code"] == -32601
-    modern = wire.request("resources/list", {"_meta": MODERN_META})
+    modern = wire.request("prompts/get", {"_meta": MODERN_META})
     assert modern["error"]["code"] == -32601
     # ping does not exist in 2026-07-28
     assert wire.request("ping", {"_meta": MODERN_META})["error"]["code"] == -32601

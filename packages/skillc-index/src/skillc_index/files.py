@@ -118,7 +118,7 @@ def within(path: Path | str, root: Path | str) -> bool:
     return inside(os.path.realpath(path), os.path.realpath(root))
 
 
-def walk_skill(root: Path) -> SkillFiles:
+def walk_skill(root: Path, folders: list[str] | None = None) -> SkillFiles:
     """The regular files under ``root``, skipping every name that starts with ``.``.
 
     Hidden files and folders (``.git``, ``.skillc-meta``, ``.github``...) are skipped at any
@@ -127,7 +127,9 @@ def walk_skill(root: Path) -> SkillFiles:
     outside is reported in ``escapes`` and never followed (even when that target does not
     exist: it still points out of the skill); a broken one pointing inside is skipped. A
     folder symlink that leads back to a folder already on the current walk path (a cycle) is
-    not entered again. Other entries (sockets, FIFOs, devices) are ignored.
+    not entered again. Other entries (sockets, FIFOs, devices) are ignored. ``folders``, when
+    given, gets the real path of each folder listed (the root first): what a watcher of the
+    skill watches.
     """
     root_real = os.path.realpath(root)
     files: list[str] = []
@@ -140,6 +142,8 @@ def walk_skill(root: Path) -> SkillFiles:
             entries = os.scandir(folder)
         except OSError:
             continue
+        if folders is not None:
+            folders.append(folder)
         with entries:
             for entry in entries:
                 name = entry.name

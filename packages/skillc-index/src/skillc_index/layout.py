@@ -461,6 +461,10 @@ def resolve_skill(
        Step 4 runs only when steps 1 to 3 found no folder at all: a store skill costs what it
        did before the inventory.
 
+    A ``skill://`` URI (the MCP Skills extension's: :mod:`skillc_index.inventory.uris`)
+    names the installed skill at that path (a nested one included), read as its folder would
+    be; not with ``stores_only``.
+
     With ``stores_only`` (commands that execute a skill's code: ``run``), a bare word (no
     path separator, not ``.`` or ``..``) is a name in the stores only (steps 2 and 3), never
     a folder of the working directory nor another installed skill: a folder is taken when
@@ -477,6 +481,13 @@ def resolve_skill(
     """
     from skillc_index.files import is_folder
 
+    if skill[:8].lower() == "skill://" and not stores_only:
+        from skillc_index.inventory.uris import uri_folder
+
+        folder = uri_folder(skill, layout)
+        if folder is None:
+            raise SkillNotFound(shown(skill), ())
+        return _from_folder(folder.name, folder, layout, force_global, False)
     plain = _is_plain_name(skill)
     first_folder: str | None = None
     candidates: list[tuple[Path, str, bool]] = []

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 __all__ = [
     "READ_ONLY",
     "SKILL_DESCRIPTION",
+    "STORE_SKILL_DESCRIPTION",
     "WARNINGS",
     "Operation",
     "Param",
@@ -65,11 +66,20 @@ __all__ = [
 ]
 
 SKILL_DESCRIPTION = (
+    "Skill name (looked up in the project store .skillc/skills/, the global store "
+    "~/.skillc/skills/, then the agent skills folders of the project and the home, then "
+    "installed plugins; plugin:skill names a plugin's), a path to a folder holding SKILL.md "
+    "(relative to the working directory or absolute), or a skill:// URI of skills/list. "
+    "skc_list shows the names."
+)
+"""The ``skill`` parameter of every command that reads one installed skill."""
+
+STORE_SKILL_DESCRIPTION = (
     "Skill name (looked up in the project store .skillc/skills/, then the global store "
     "~/.skillc/skills/) or a path to a folder holding SKILL.md, relative to the working "
     "directory or absolute. skc_list shows the names."
 )
-"""The ``skill`` parameter of every command that reads one skill."""
+"""The ``skill`` parameter of a command that takes a store skill by name (``build``)."""
 
 READ_ONLY: Mapping[str, Any] = types.MappingProxyType(
     {"readOnlyHint": True, "openWorldHint": False}

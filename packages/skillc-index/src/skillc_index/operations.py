@@ -15,7 +15,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Session
+from skillc_index.operation import (
+    STORE_SKILL_DESCRIPTION,
+    Operation,
+    Param,
+    Session,
+)
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
@@ -237,7 +242,7 @@ class BuildParams(Record):
     (names, skill folders, folders of skills) and ``all_`` (every skill of the stores), a
     batch when they stand for several (:func:`~skillc_index.build.batch.is_batch`)."""
 
-    skill: Annotated[str | None, Param(SKILL_DESCRIPTION, min_length=1)]
+    skill: Annotated[str | None, Param(STORE_SKILL_DESCRIPTION, min_length=1)]
     skills: Annotated[
         tuple[str, ...],
         Param(

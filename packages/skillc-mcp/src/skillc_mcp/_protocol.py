@@ -28,6 +28,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from skillc_mcp._skills import SkillsMethods
     from skillc_mcp._tools import ToolRunner
 
 MODERN_VERSIONS = ("2026-07-28",)
@@ -55,13 +56,38 @@ INSTRUCTIONS = (
     "task, best first, with the section to read; skc_list gives the skill names. To use a skill, "
     "see what it covers with skc_outline (headings) or skc_search (full text), then read "
     "only what you need with skc_show (one section) or skc_open (one file); skc_sources lists "
-    "its files. To write a skill: skc_init, edit it, skc_lint, then skc_build (which deploys "
-    "it to agents; reading a skill needs no build). Failures are results whose "
+    "its files. The same skills are served through the MCP Skills extension "
+    "(io.modelcontextprotocol/skills): a host lists them with skills/list and loads one whole "
+    "from its skill:// URI (skill://<name>/SKILL.md; a plugin's skill://<plugin>/<name>/SKILL.md); "
+    "every section tool takes that URI as its skill too, to read one section of a loaded skill "
+    "instead of the whole file. To write a skill: skc_init, edit it, skc_lint, then skc_build "
+    "(which deploys it to agents; reading a skill needs no build). Failures are results whose "
     "text starts with error[EXXX]: and says what to do."
 )
 
-LEGACY_METHODS = frozenset({"initialize", "ping", "tools/list", "tools/call"})
-MODERN_METHODS = frozenset({"server/discover", "tools/list", "tools/call"})
+SKILL_METHODS = frozenset(
+    {
+        "skills/list",
+        "skills/get",
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+        "resources/directory/read",
+    }
+)
+"""The methods of the MCP Skills extension (:mod:`skillc_mcp._skills`), in both eras."""
+LEGACY_METHODS = frozenset({"initialize", "ping", "tools/list", "tools/call"}) | SKILL_METHODS
+MODERN_METHODS = frozenset({"server/discover", "tools/list", "tools/call"}) | SKILL_METHODS
+
+
+def capabilities() -> dict[str, Any]:
+    """What the server declares: its tools, the resources the Skills extension needs, and
+    the extension (with ``directoryRead``)."""
+    return {
+        "tools": {"listChanged": False},
+        "resources": {},
+        "extensions": {"io.modelcontextprotocol/skills": {"directoryRead": True}},
+    }
 
 
 class ProtocolError(Exception):
@@ -114,6 +140,15 @@ class Server:
         self.legacy_version: str | None = None
         """The version the ``initialize`` handshake agreed on, if one happened."""
         self._tools = tools
+        self._skills: SkillsMethods | None = None
+
+    @property
+    def skills(self) -> SkillsMethods:
+        if self._skills is None:
+            from skillc_mcp._skills import SkillsMethods
+
+            self._skills = SkillsMethods()
+        return self._skills
 
     @property
     def tools(self) -> ToolRunner:
@@ -127,6 +162,8 @@ class Server:
         """End of the connection: write what the tools still have to log."""
         if self._tools is not None:
             self._tools.close()
+        if self._skills is not None:
+            self._skills.close()
 
     def handle(self, message: object) -> dict[str, Any] | None:
         """The response to ``message`` (a parsed JSON value), or None for a notification."""
@@ -185,6 +222,8 @@ class Server:
                 f"Invalid params: no protocol version; send 'initialize' first, or put {needs} "
                 "(2026-07-28)",
             )
+        if method in SKILL_METHODS:
+            return self.skills.call(method, params)
         return self._tools_method(method, params)
 
     def _initialize(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -198,7 +237,7 @@ class Server:
         self.legacy_version = version
         return {
             "protocolVersion": version,
-            "capabilities": {"tools": {"listChanged": False}},
+            "capabilities": capabilities(),
             "serverInfo": self.info,
             "instructions": INSTRUCTIONS,
         }
@@ -223,12 +262,18 @@ class Server:
         if method == "server/discover":
             result: dict[str, Any] = {
                 "supportedVersions": list(MODERN_VERSIONS),
-                "capabilities": {"tools": {"listChanged": False}},
+                "capabilities": capabilities(),
                 "serverInfo": self.info,
                 "instructions": INSTRUCTIONS,
                 "ttlMs": CACHE_TTL_MS,
                 "cacheScope": "public",
             }
+        elif method in SKILL_METHODS:
+            from skillc_mcp._skills import CACHE_SCOPE, CACHEABLE, TTL_MS
+
+            result = self.skills.call(method, params)
+            if method in CACHEABLE:
+                result.update(ttlMs=TTL_MS, cacheScope=CACHE_SCOPE)
         else:
             result = self._tools_method(method, params)
             if method == "tools/list":

@@ -357,8 +357,8 @@ def as_yaml_12(front: Frontmatter) -> dict[str, Any]:
     """The frontmatter's data as a YAML 1.2 reader (an agent) reads it: ``front.data``
     itself when no scalar reads otherwise there, or when the block cannot be read again."""
     data = front.data or {}
-    if not front.yaml:
-        return data
+    if not front.yaml or ("<<" not in front.yaml and _reads_alike(data)):
+        return data  # (a 1.2 reader keeps a ``<<`` key that 1.1 merges)
     loader = _core_loader()(front.yaml)
     try:
         again = loader.get_single_data()
@@ -367,3 +367,22 @@ def as_yaml_12(front: Frontmatter) -> dict[str, Any]:
     finally:
         loader.dispose()
     return again if isinstance(again, dict) else data
+
+
+def _reads_alike(value: object, depth: int = 0) -> bool:
+    """Whether a YAML 1.1 reading that gave ``value`` is what a 1.2 reader gives too: only
+    strings (keys and values, in mappings and lists), none of which a 1.2 reader would read
+    as something else had it been written plain (``1e3``, ``0o17``: strings to 1.1). Any
+    other scalar (a boolean, a number, a date, null) may read otherwise: read it again."""
+    if isinstance(value, str):
+        return CORE_NOT_STRING.fullmatch(value) is None
+    if depth > MAX_DEPTH:
+        return False
+    if isinstance(value, dict):
+        return all(
+            _reads_alike(key, depth + 1) and _reads_alike(item, depth + 1)
+            for key, item in value.items()
+        )
+    if isinstance(value, list):
+        return all(_reads_alike(item, depth + 1) for item in value)
+    return False

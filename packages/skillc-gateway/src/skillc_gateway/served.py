@@ -1,0 +1,516 @@
+"""The installed skills as the MCP Skills extension serves them (SEP-2640,
+``io.modelcontextprotocol/skills``): each skill's entry (its frontmatter as JSON, every file
+with its ``sha256:`` digest and size), its files' bytes, its directories' children.
+
+The skills are the inventory's (:func:`skillc_index.inventory.entries.installed_skills`), at
+the paths :mod:`skillc_index.inventory.uris` gives them, and the skills nested in them. The
+files of a skill are :func:`skillc_index.walk_skill`'s, the files every command reads: hidden
+names (``.git/``, ``.env``) are not served (as ``skc open`` does not serve them), nor a symlink
+leading out of the skill, nor anything that is not a regular file; a read opens the file by
+:func:`skillc_index.open_in_root` (no ``..``, no symlink out, checked as it opens) and only
+when the skill's entry lists it.
+
+A skill is served when it conforms to the Agent Skills specification, as the extension
+requires (and as hosts check: FastMCP's client refuses a whole listing for one bad entry):
+its ``SKILL.md`` frontmatter is a mapping that JSON can carry as it is (string keys, finite
+numbers), its ``name`` passes the name rule and is the last segment of its path (its folder's
+name), its ``description`` is 1 to 1,024 characters, the optional standard fields have their
+standard types; and it is within the extension's limits (:data:`MAX_FILES` files,
+:data:`MAX_BYTES` bytes). Any other skill is left out, with the reason
+(:attr:`Snapshot.refused`); the section tools still read it by name.
+
+:class:`ServedSkills` keeps what it read: each file's digest by its stat stamp, each skill's
+entry until something under the skill's folders changes. With a watcher
+(:mod:`skillc_gateway.catalog.watch`, Linux inotify) it knows what changed without looking:
+a listing costs the JSON of the entries; without one, each listing from its first page looks
+at every skill again (file stats; a file is hashed again only when its stamp changed).
+"""
+
+# Paths are str here, not pathlib: this runs over every file of every installed skill.
+# ruff: noqa: PTH116
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from skillc_index import SKILL_FILE
+from skillc_index.record import Record
+
+if TYPE_CHECKING:
+    from skillc_gateway.catalog.watch import Watcher
+    from skillc_index import Layout
+    from skillc_index.inventory.entries import InstalledSkill
+
+__all__ = [
+    "DIRECTORY_MIME",
+    "MAX_BYTES",
+    "MAX_FILES",
+    "Entry",
+    "ServedFile",
+    "ServedSkills",
+    "Snapshot",
+    "mime_type",
+]
+
+#: The extension's limits per skill: files (``SKILL.md`` included) and their total bytes.
+MAX_FILES = 512
+MAX_BYTES = 16 * 1024 * 1024
+#: The MIME type of a directory resource.
+DIRECTORY_MIME = "inode/directory"
+#: A description has at most this many characters (Agent Skills specification).
+MAX_DESCRIPTION = 1024
+#: A file changed this recently (ns) may change again within the clock's granularity: its
+#: digest is not kept.
+RACY_NS = 2_000_000_000
+
+Stamp = tuple[int, int, int, int]
+
+
+class ServedFile(Record):
+    """One file of a served skill."""
+
+    path: str
+    """Relative to the skill's folder, ``/``-separated."""
+    size: int
+    digest: str
+    """``sha256:<64 hex>`` of its bytes."""
+
+
+class Entry(Record):
+    """A served skill: where it is in the namespace, its folder, frontmatter and files."""
+
+    path: str
+    """Its skill path (``name``, ``plugin/name``, ``enclosing/folder/name``)."""
+    folder: str
+    """Its folder's real path."""
+    frontmatter: dict[str, Any]
+    files: tuple[ServedFile, ...]
+    """Bytewise path order (``SKILL.md`` among them)."""
+
+    @property
+    def uri(self) -> str:
+        from skillc_index.inventory.uris import file_uri
+
+        return file_uri(self.path, SKILL_FILE)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The extension's ``Skill`` object."""
+        from skillc_index.inventory.uris import file_uri
+
+        return {
+            "uri": self.uri,
+            "frontmatter": self.frontmatter,
+            "resources": [
+                {"uri": file_uri(self.path, f.path), "digest": f.digest, "size": f.size}
+                for f in self.files
+            ],
+        }
+
+    def file(self, relative: str) -> ServedFile | None:
+        for served in self.files:
+            if served.path == relative:
+                return served
+        return None
+
+
+class Snapshot(Record):
+    """The served skills at one moment: entries by skill path (sorted), and the skills left
+    out with the reason."""
+
+    entries: dict[str, Entry]
+    refused: dict[str, str]
+
+
+def mime_type(path: str) -> str:
+    """A file's MIME type from its name (``text/markdown`` for ``.md``)."""
+    if path.endswith((".md", ".markdown")):
+        return "text/markdown"
+    import mimetypes
+
+    return mimetypes.guess_type(path, strict=False)[0] or "application/octet-stream"
+
+
+def _stamp(st: os.stat_result) -> Stamp:
+    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+
+
+def _json_problem(value: object, depth: int = 0) -> str | None:
+    """Why ``value`` (parsed YAML) is not JSON as it is, or None."""
+    if depth > 100:
+        return "nested too deeply"
+    if value is None or isinstance(value, (str, bool, int)):
+        return None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else "a number JSON cannot hold"
+    if isinstance(value, list):
+        return next((p for item in value if (p := _json_problem(item, depth + 1))), None)
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return f"a key that is not a string ({key!r})"
+            problem = _json_problem(item, depth + 1)
+            if problem:
+                return problem
+        return None
+    return f"a value JSON cannot hold ({type(value).__name__})"
+
+
+def frontmatter_problem(data: dict[str, Any], name: str) -> str | None:
+    """Why a skill whose frontmatter is ``data`` is not served at a path ending in ``name``
+    (the Agent Skills specification's rules for the fields it defines), or None."""
+    from skillc_index.layout import skill_name_problem
+
+    problem = _json_problem(data)
+    if problem:
+        return f"frontmatter with {problem}"
+    given = data.get("name")
+    if not isinstance(given, str):
+        return "no name in the frontmatter"
+    if skill_name_problem(given):
+        return f"name '{given}': {skill_name_problem(given)}"
+    if given != name:
+        return f"name '{given}' is not its folder's name '{name}'"
+    description = data.get("description")
+    if not isinstance(description, str) or not description.strip():
+        return "no description in the frontmatter"
+    if len(description) > MAX_DESCRIPTION:
+        return f"a description of {len(description)} characters (at most {MAX_DESCRIPTION})"
+    if "license" in data and not isinstance(data["license"], str):
+        return "a license that is not a string"
+    compatibility = data.get("compatibility")
+    if "compatibility" in data and not (
+        isinstance(compatibility, str) and 1 <= len(compatibility) <= 500
+    ):
+        return "a compatibility that is not a string of 1 to 500 characters"
+    if "metadata" in data and not isinstance(data["metadata"], dict):
+        return "metadata that is not a mapping"
+    tools = data.get("allowed-tools")
+    if "allowed-tools" in data and not (
+        isinstance(tools, str)
+        or (isinstance(tools, list) and all(isinstance(t, str) for t in tools))
+    ):
+        return "allowed-tools that are not a string"
+    return None
+
+
+def read_frontmatter(data: bytes) -> dict[str, Any] | str:
+    """The frontmatter of a ``SKILL.md``'s bytes as a YAML 1.2 reader (an agent) reads it,
+    or why there is none."""
+    from skillc_index.markdown.frontmatter import as_yaml_12, parse_frontmatter
+
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "a SKILL.md that is not UTF-8"
+    front = parse_frontmatter(text)
+    if front.data is None:
+        return front.error or "no frontmatter"
+    return as_yaml_12(front)
+
+
+class _Built(Record):
+    """What one look at a top-level skill gave: its entries (its own and nested ones),
+    refusals, and the folders to watch."""
+
+    entries: tuple[Entry, ...]
+    refused: tuple[tuple[str, str], ...]
+    folders: tuple[str, ...]
+
+
+class ServedSkills:
+    """The served skills of the inventory, kept current (see the module). ``layout`` gives
+    the layout to serve (read again on every listing: the working directory's project and
+    configuration). Not thread-safe: one caller at a time."""
+
+    def __init__(self, layout: Callable[[], Layout], *, watch: bool = True) -> None:
+        self._layout = layout
+        self._digests: dict[str, tuple[Stamp, str]] = {}
+        self._built: dict[str, _Built] = {}  # top-level skill path -> its look
+        self._sources: dict[str, str] = {}  # top-level skill path -> its folder
+        self._owner: dict[str, str] = {}  # watched folder -> top-level skill path
+        self._roots: tuple[str, ...] = ()
+        self._paths: dict[str, InstalledSkill] | None = None
+        self._snapshot: Snapshot | None = None
+        self._watcher: Watcher | None = None
+        if watch:
+            from skillc_gateway.catalog.watch import open_watcher
+
+            self._watcher = open_watcher()
+
+    def close(self) -> None:
+        if self._watcher is not None:
+            self._watcher.close()
+            self._watcher = None
+
+    # -- keeping current ---------------------------------------------------------------------
+
+    def snapshot(self, *, fresh: bool = True) -> Snapshot:
+        """The served skills now. ``fresh=False`` (a listing's later pages) takes the last
+        snapshot when there is one and no watcher says more."""
+        if not fresh and self._snapshot is not None and self._watcher is None:
+            return self._snapshot
+        changed = self._changes()
+        if changed is not None and not changed and self._snapshot is not None:
+            return self._snapshot
+        self._update(changed)
+        entries: dict[str, Entry] = {}
+        refused: dict[str, str] = {}
+        for built in self._built.values():
+            for entry in built.entries:
+                entries.setdefault(entry.path, entry)
+            refused.update(built.refused)
+        self._snapshot = Snapshot(dict(sorted(entries.items())), refused)
+        return self._snapshot
+
+    def _changes(self) -> set[str] | None:
+        """The top-level skill paths to look at again (``{""}``: the inventory itself), or
+        None: everything."""
+        if self._watcher is None or self._paths is None:
+            return None
+        found = self._watcher.changed()
+        if found is None or self._watcher.broken or self._watcher.exhausted:
+            self._watcher.reset()
+            return None
+        stale: set[str] = set()
+        roots = set(self._roots)
+        for folder in found.folders:
+            if folder in roots:
+                stale.add("")  # an entry came, went or changed: the inventory again
+            owner = self._owner.get(folder)
+            if owner is not None:
+                stale.add(owner)
+        for moved in found.moved:  # whatever is at that path now, and under it
+            parent = moved.rpartition("/")[0]
+            if parent in roots or moved in roots:
+                stale.add("")
+            owner = self._owner.get(moved) or self._owner.get(parent)
+            if owner is not None:
+                stale.add(owner)
+        return stale
+
+    def _update(self, changed: set[str] | None) -> None:
+        """Look again at the inventory (when ``changed`` is None or holds ``""``) and at the
+        skills in ``changed`` (all when None), dropping what is gone."""
+        if changed is None or "" in changed or self._paths is None:
+            self._paths = self._inventory()
+        paths = self._paths
+        for path in list(self._built):
+            skill = paths.get(path)
+            if skill is None or str(skill.source) != self._sources.get(path):
+                self._forget(path)
+        for path in changed or ():
+            if path in self._built:
+                self._forget(path)
+        for path, skill in paths.items():
+            if path not in self._built or changed is None:
+                self._forget(path)
+                self._look(path, str(skill.source))
+
+    def _forget(self, path: str) -> None:
+        built = self._built.pop(path, None)
+        self._sources.pop(path, None)
+        if built is not None:
+            for folder in built.folders:
+                if self._owner.get(folder) == path:
+                    del self._owner[folder]
+
+    def _inventory(self) -> dict[str, InstalledSkill]:
+        from skillc_index.config import load_config
+        from skillc_index.inventory.entries import installed_skills
+        from skillc_index.inventory.folders import trusted_targets
+        from skillc_index.inventory.uris import skill_paths
+
+        layout = self._layout()
+        inventory = installed_skills(layout, trusted_targets(layout, load_config(layout)))
+        self._roots = tuple(str(root.path) for root, _ in inventory.folders)
+        if self._watcher is not None:
+            for root in self._roots:
+                if not self._watcher.watch(root):
+                    self._watcher.watch_missing(root)
+            records = str(layout.home / ".claude" / "plugins")
+            if self._watcher.watch(records):
+                self._roots += (records,)
+        return skill_paths(inventory)
+
+    def _look(self, path: str, folder: str) -> None:
+        built = self._build(path, folder)
+        self._built[path] = built
+        self._sources[path] = folder
+        for watched in built.folders:
+            self._owner.setdefault(watched, path)
+            if self._watcher is not None:
+                self._watcher.watch(watched)
+
+    # -- building entries ----------------------------------------------------------------------
+
+    def _build(self, path: str, folder: str) -> _Built:
+        from skillc_index import walk_skill
+
+        folders: list[str] = []
+        files = walk_skill(Path(folder), folders).files
+        name = path.rpartition("/")[2]
+        if SKILL_FILE not in files:
+            return _Built((), ((path, "no SKILL.md"),), tuple(folders))
+        entries: list[Entry] = []
+        refused: list[tuple[str, str]] = []
+        top = self._entry(path, folder, "", files, name)
+        if isinstance(top, str):
+            refused.append((path, top))
+        else:
+            entries.append(top)
+        suffix = f"/{SKILL_FILE}"
+        for relative in files:  # nested skills: a folder of the skill with its own SKILL.md
+            if not relative.endswith(suffix):
+                continue
+            base = relative[: -len(suffix)]
+            nested = self._entry(f"{path}/{base}", folder, base, files, base.rpartition("/")[2])
+            if isinstance(nested, str):
+                refused.append((f"{path}/{base}", nested))
+            else:
+                entries.append(nested)
+        return _Built(tuple(entries), tuple(refused), tuple(folders))
+
+    def _entry(
+        self, path: str, folder: str, base: str, files: Iterable[str], name: str
+    ) -> Entry | str:
+        """The entry of the skill at ``base`` in ``folder`` (the top-level skill's folder),
+        or why it is not served."""
+        prefix = f"{base}/" if base else ""
+        mine = [f[len(prefix) :] for f in files if f.startswith(prefix)]
+        if len(mine) > MAX_FILES:
+            return f"{len(mine)} files (at most {MAX_FILES})"
+        root = f"{folder}/{base}" if base else folder
+        served: list[ServedFile] = []
+        total = 0
+        front: dict[str, Any] | str = "no SKILL.md"
+        for relative in mine:
+            full = f"{root}/{relative}"
+            try:
+                digest, size, data = self._digest(full, want=relative == SKILL_FILE)
+            except OSError:
+                continue  # gone or unreadable since the walk: not served
+            total += size
+            if total > MAX_BYTES:
+                return f"more than {MAX_BYTES} bytes of files"
+            if data is not None:
+                front = read_frontmatter(data)
+            served.append(ServedFile(relative, size, digest))
+        if isinstance(front, str):
+            return front
+        problem = frontmatter_problem(front, name)
+        if problem:
+            return problem
+        return Entry(path, root, front, tuple(served))
+
+    def _digest(self, full: str, *, want: bool) -> tuple[str, int, bytes | None]:
+        """``sha256:<hex>``, size, and (``want``) the bytes of a regular file; its digest
+        kept by its stamp (not when it changed within :data:`RACY_NS`)."""
+        from skillc_index.files import open_regular, sha256_hasher
+
+        st = os.stat(full)
+        known = self._digests.get(full)
+        if known is not None and known[0] == _stamp(st) and not want:
+            return known[1], st.st_size, None
+        with open_regular(full) as handle:
+            st = os.fstat(handle.fileno())
+            data = handle.read(MAX_BYTES + 1)
+        digest = "sha256:" + sha256_hasher()(data).hexdigest()
+        if time.time_ns() - st.st_mtime_ns > RACY_NS and len(data) == st.st_size:
+            self._digests[full] = (_stamp(st), digest)
+        return digest, len(data), data if want else None
+
+    # -- answering -----------------------------------------------------------------------------
+
+    def page(self, after: str | None, limit: int) -> tuple[list[Entry], str | None]:
+        """At most ``limit`` entries whose skill path sorts after ``after`` (None: from the
+        first), and the path to go on after (None: that was the last)."""
+        snapshot = self.snapshot(fresh=after is None)
+        keys = list(snapshot.entries)
+        start = 0
+        if after is not None:
+            import bisect
+
+            start = bisect.bisect_right(keys, after)
+        chosen = keys[start : start + limit]
+        more = start + limit < len(keys)
+        return [snapshot.entries[k] for k in chosen], (chosen[-1] if more and chosen else None)
+
+    def entry(self, uri: str) -> Entry | None:
+        """The entry of the skill whose ``SKILL.md`` is ``uri``."""
+        from skillc_index.inventory.uris import parse_uri
+
+        segments = parse_uri(uri)
+        if segments is None or len(segments) < 2 or segments[-1] != SKILL_FILE:
+            return None
+        return self.snapshot().entries.get("/".join(segments[:-1]))
+
+    def locate(self, uri: str) -> tuple[Entry, str] | None:
+        """The served skill a file or directory URI is in, and the path in it (empty: its
+        root): the deepest skill (a nested skill's file is its own)."""
+        from skillc_index.inventory.uris import parse_uri
+
+        segments = parse_uri(uri)
+        if segments is None:
+            return None
+        entries = self.snapshot().entries
+        for length in range(len(segments), 0, -1):
+            entry = entries.get("/".join(segments[:length]))
+            if entry is not None:
+                return entry, "/".join(segments[length:])
+        return None
+
+    def read(self, uri: str) -> tuple[Entry, ServedFile, bytes] | None:
+        """The bytes of the file ``uri`` names, when a served skill lists it (None
+        otherwise); read through :func:`skillc_index.open_in_root`, hidden names refused."""
+        from skillc_index import open_in_root
+
+        found = self.locate(uri)
+        if found is None or not found[1]:
+            return None
+        entry, relative = found
+        served = entry.file(relative)
+        if served is None:
+            return None
+        with open_in_root(Path(entry.folder), relative, hidden=False) as handle:
+            data = handle.read(MAX_BYTES + 1)
+        return entry, served, data
+
+    def directory(self, uri: str) -> list[dict[str, Any]] | None:
+        """The direct children of a directory of a served skill (its root or a folder
+        holding served files), as resources; None when ``uri`` names no such directory."""
+        from skillc_index.inventory.uris import file_uri
+
+        found = self.locate(uri)
+        if found is None:
+            return None
+        entry, relative = found
+        prefix = f"{relative}/" if relative else ""
+        children: dict[str, dict[str, Any]] = {}
+        for served in entry.files:
+            if not served.path.startswith(prefix):
+                continue
+            head, slash, _ = served.path[len(prefix) :].partition("/")
+            child = f"{prefix}{head}"
+            if child in children:
+                continue
+            if slash:
+                children[child] = {
+                    "uri": file_uri(entry.path, child),
+                    "name": head,
+                    "mimeType": DIRECTORY_MIME,
+                }
+            else:
+                children[child] = {
+                    "uri": file_uri(entry.path, child),
+                    "name": head,
+                    "mimeType": mime_type(head),
+                    "size": served.size,
+                }
+        if relative and not children:
+            return None
+        return list(children.values())

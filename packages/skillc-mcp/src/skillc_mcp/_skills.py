@@ -1,0 +1,186 @@
+"""The MCP Skills extension on the wire (SEP-2640, ``io.modelcontextprotocol/skills``):
+``skills/list``, ``skills/get``, ``resources/read``, ``resources/list``,
+``resources/templates/list`` and ``resources/directory/read`` over the served skills of
+:mod:`skillc_gateway.served` (what is served, and how it is kept current, is there).
+
+Pages of ``skills/list`` and ``resources/list`` are in skill-path order; a cursor is the
+last skill path of the page before, base64url-encoded: it stays valid while skills come and
+go (a page goes on after that path, wherever it now is), and a listing started before a
+change never repeats an entry. A page holds at most :data:`PAGE_SKILLS` skills and stops
+once its JSON passes :data:`PAGE_CHARS` characters.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from typing import TYPE_CHECKING, Any
+
+from skillc_mcp._protocol import INVALID_PARAMS, ProtocolError
+
+if TYPE_CHECKING:
+    from skillc_gateway.served import Entry, ServedSkills
+
+EXTENSION_ID = "io.modelcontextprotocol/skills"
+#: What this server declares under ``capabilities.extensions``.
+EXTENSION_SETTINGS = {"directoryRead": True}
+#: Skills of one ``skills/list`` page, at most.
+PAGE_SKILLS = 500
+#: A page stops growing once its entries' JSON passes this many characters.
+PAGE_CHARS = 1_000_000
+#: The cache hint of skill results: none (the skills are the user's files, which change
+#: under the server; an entry read again is current).
+TTL_MS = 0
+CACHE_SCOPE = "private"
+
+METHODS = frozenset(
+    {
+        "skills/list",
+        "skills/get",
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+        "resources/directory/read",
+    }
+)
+#: The results that are cacheable (``ttlMs``, ``cacheScope``) in the 2026-07-28 revision.
+CACHEABLE = frozenset({"skills/list", "skills/get", "resources/list", "resources/read"})
+
+
+def _cursor(path: str | None) -> str | None:
+    if path is None:
+        return None
+    return base64.urlsafe_b64encode(path.encode("utf-8", "surrogateescape")).decode("ascii")
+
+
+def _after(params: dict[str, Any]) -> str | None:
+    cursor = params.get("cursor")
+    if cursor is None:
+        return None
+    if not isinstance(cursor, str) or len(cursor) > 16384:
+        raise ProtocolError(INVALID_PARAMS, "Invalid params: unknown cursor")
+    try:
+        path = base64.b64decode(cursor.encode("ascii"), altchars=b"-_", validate=True)
+        after = path.decode("utf-8", "surrogateescape")
+    except (ValueError, binascii.Error, UnicodeError):
+        after = ""
+    if not after:
+        raise ProtocolError(INVALID_PARAMS, "Invalid params: unknown cursor")
+    return after
+
+
+def _uri(params: dict[str, Any], method: str) -> str:
+    uri = params.get("uri")
+    if not isinstance(uri, str):
+        raise ProtocolError(INVALID_PARAMS, f"Invalid params: {method} needs a uri (a string)")
+    return uri
+
+
+def _shown(uri: str) -> str:
+    from skillc_index.layout import shown
+
+    return shown(uri)
+
+
+class SkillsMethods:
+    """Answers the extension's methods for one connection."""
+
+    def __init__(self, served: ServedSkills | None = None) -> None:
+        self._served = served
+
+    @property
+    def served(self) -> ServedSkills:
+        if self._served is None:
+            from skillc_gateway.served import ServedSkills
+            from skillc_index import Layout
+
+            self._served = ServedSkills(Layout.discover)
+        return self._served
+
+    def close(self) -> None:
+        if self._served is not None:
+            self._served.close()
+
+    def call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        if method == "skills/list":
+            entries, more = self._page(params)
+            result: dict[str, Any] = {"skills": [entry.to_dict() for entry in entries]}
+        elif method == "resources/list":
+            entries, more = self._page(params)
+            result = {"resources": [_skill_resource(entry) for entry in entries]}
+        elif method == "skills/get":
+            uri = _uri(params, method)
+            entry = self.served.entry(uri)
+            if entry is None:
+                raise ProtocolError(
+                    INVALID_PARAMS, f"No skill is served at {_shown(uri)}", {"uri": uri}
+                )
+            return {"skill": entry.to_dict()}
+        elif method == "resources/read":
+            return self._read(_uri(params, method))
+        elif method == "resources/directory/read":
+            uri = _uri(params, method)
+            if params.get("cursor") is not None:
+                raise ProtocolError(INVALID_PARAMS, "Invalid params: unknown cursor")
+            children = self.served.directory(uri)
+            if children is None:
+                raise ProtocolError(
+                    INVALID_PARAMS,
+                    f"{_shown(uri)} is not a directory resource of a served skill",
+                    {"uri": uri},
+                )
+            return {"resources": children}
+        else:  # resources/templates/list
+            if params.get("cursor") is not None:
+                raise ProtocolError(INVALID_PARAMS, "Invalid params: unknown cursor")
+            return {"resourceTemplates": []}
+        if more is not None:
+            result["nextCursor"] = _cursor(more)
+        return result
+
+    def _page(self, params: dict[str, Any]) -> tuple[list[Entry], str | None]:
+        entries, more = self.served.page(_after(params), PAGE_SKILLS)
+        size = 0
+        for count, entry in enumerate(entries):
+            size += len(json.dumps(entry.frontmatter)) + 150 * len(entry.files)
+            if size > PAGE_CHARS and count:
+                return entries[:count], entries[count - 1].path
+        return entries, more
+
+    def _read(self, uri: str) -> dict[str, Any]:
+        from skillc_gateway.served import mime_type
+        from skillc_index import SkillcError
+
+        try:
+            found = self.served.read(uri)
+        except (SkillcError, OSError):
+            found = None  # hidden, out of the skill, gone: not a file this server serves
+        if found is None:
+            raise ProtocolError(INVALID_PARAMS, f"Resource not found: {_shown(uri)}", {"uri": uri})
+        _entry, served, data = found
+        content: dict[str, Any] = {"uri": uri, "mimeType": mime_type(served.path)}
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = None
+        if text is None or "\0" in text:
+            content["blob"] = base64.b64encode(data).decode("ascii")
+        else:
+            content["text"] = text
+        return {"contents": [content]}
+
+
+def _skill_resource(entry: Entry) -> dict[str, Any]:
+    """A skill's ``SKILL.md`` as a resource of ``resources/list`` (the extension's
+    resource metadata: its name and description from the frontmatter)."""
+    resource: dict[str, Any] = {
+        "uri": entry.uri,
+        "name": entry.frontmatter["name"],
+        "description": entry.frontmatter["description"],
+        "mimeType": "text/markdown",
+    }
+    skill_md = entry.file("SKILL.md")
+    if skill_md is not None:
+        resource["size"] = skill_md.size
+    return resource

@@ -1,0 +1,477 @@
+"""The MCP Skills extension (SEP-2640) served by the installed ``skillc-mcp``, checked by
+clients no one here wrote: FastMCP 4.2's client (``list_skills``, ``get_skill``,
+``read_skill``, which checks every file's size and digest and the frontmatter) in the
+2026-07-28 era, the official ``mcp`` SDK's ``resources/read`` and ``resources/list`` in both
+eras, and raw JSON-RPC for what neither client sends (the legacy era's ``skills/list``,
+``resources/directory/read``, cursors, errors). Nothing outside a skill is served: hidden
+files, symlinks leading out, ``..``. The corpus test serves every file of every corpus skill.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import shutil
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio
+import pytest
+
+from skillc_mcp_testing import MODERN_META, WireClient
+
+fastmcp = pytest.importorskip("fastmcp", reason="FastMCP 4.2 is a test dependency (tox.ini)")
+
+T = TypeVar("T")
+
+EXTENSION = "io.modelcontextprotocol/skills"
+
+ALPHA = """---
+name: alpha
+description: Alpha skill for the extension tests. Use when testing skill serving.
+license: MIT
+metadata:
+  version: "1.0"
+---
+
+# Alpha
+
+## Setup
+
+Read references/guide.md.
+"""
+
+BETA = """---
+name: beta
+description: A skill nested in alpha.
+---
+
+# Beta
+
+## Nested
+
+Inside alpha.
+"""
+
+GAMMA = """---
+name: gamma
+description: A plugin's skill.
+---
+
+# Gamma
+"""
+
+BAD = """---
+name: Not_Valid
+description: A name the Agent Skills rules refuse.
+---
+
+# Bad
+"""
+
+
+@pytest.fixture
+def skills_home(home: Path, tmp_path: Path) -> Path:
+    """A home whose agent folders hold ``alpha`` (with a nested ``beta``, a binary file, a
+    hidden file, a symlink out and a symlink in), a skill whose name is refused, and a plugin
+    holding ``gamma``."""
+    alpha = home / ".claude" / "skills" / "alpha"
+    (alpha / "references").mkdir(parents=True)
+    (alpha / "SKILL.md").write_text(ALPHA, encoding="utf-8")
+    (alpha / "references" / "guide.md").write_text("# Guide\n\nSteps.\n", encoding="utf-8")
+    (alpha / "references" / "crlf.txt").write_bytes(b"one\r\ntwo\r\n")
+    (alpha / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe" * 8)
+    (alpha / ".env").write_text("SECRET=1\n", encoding="utf-8")
+    (alpha / ".git").mkdir()
+    (alpha / ".git" / "config").write_text("[core]\n", encoding="utf-8")
+    secret = tmp_path / "outside.txt"
+    secret.write_text("not a skill file\n", encoding="utf-8")
+    (alpha / "out.txt").symlink_to(secret)
+    (alpha / "in.md").symlink_to(alpha / "references" / "guide.md")
+    (alpha / "tools" / "beta").mkdir(parents=True)
+    (alpha / "tools" / "beta" / "SKILL.md").write_text(BETA, encoding="utf-8")
+    bad = home / ".agents" / "skills" / "Not_Valid"
+    bad.mkdir(parents=True)
+    (bad / "SKILL.md").write_text(BAD, encoding="utf-8")
+    plugin = tmp_path / "plugins" / "tooling"
+    (plugin / "skills" / "gamma").mkdir(parents=True)
+    (plugin / "skills" / "gamma" / "SKILL.md").write_text(GAMMA, encoding="utf-8")
+    records = home / ".claude" / "plugins" / "installed_plugins.json"
+    records.parent.mkdir(parents=True)
+    record = {"scope": "user", "installPath": str(plugin)}
+    records.write_text(
+        json.dumps({"version": 2, "plugins": {"tooling@market": [record]}}), encoding="utf-8"
+    )
+    return home
+
+
+def fastmcp_session(
+    server_command: list[str],
+    project: Path,
+    env: dict[str, str],
+    body: Callable[[Any], Awaitable[T]],
+) -> T:
+    """FastMCP's client, opted into the Skills extension, on the server over stdio."""
+    from fastmcp import Client
+    from fastmcp.client.transports import StdioTransport
+    from fastmcp.skills.client import SkillsClientExtension
+
+    async def main() -> T:
+        transport = StdioTransport(
+            command=server_command[0],
+            args=server_command[1:],
+            env={"SKILLC_HOME": env["SKILLC_HOME"], "PYTHONDONTWRITEBYTECODE": "1"},
+            cwd=str(project),
+            log_file=project.parent / "fastmcp-server.log",
+        )
+        # auto: it probes server/discover (the capabilities) and stays on 2026-07-28
+        client = Client(transport, mode="auto", extensions=[SkillsClientExtension()])
+        async with client:
+            assert client.protocol_version == "2026-07-28"
+            return await body(client)
+
+    return anyio.run(main)
+
+
+def sha256(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def test_fastmcp_lists_gets_and_reads_every_skill(
+    server_command: list[str], project: Path, skills_home: Path, env: dict[str, str]
+) -> None:
+    async def body(client: Any) -> dict[str, Any]:
+        capabilities = client.server_capabilities
+        skills = await client.list_skills()
+        uris = [skill.uri for skill in skills]
+        read = {uri: await client.read_skill(uri) for uri in uris}  # digests, sizes, names
+        entries = {uri: await client.get_skill(uri) for uri in uris}
+        return {"capabilities": capabilities, "uris": uris, "read": read, "entries": entries}
+
+    seen = fastmcp_session(server_command, project, env, body)
+    assert seen["capabilities"].extensions[EXTENSION] == {"directoryRead": True}
+    assert seen["capabilities"].resources is not None
+    assert seen["uris"] == [
+        "skill://alpha/SKILL.md",
+        "skill://alpha/tools/beta/SKILL.md",
+        "skill://demo/SKILL.md",
+        "skill://tooling/gamma/SKILL.md",
+    ]  # the project store's demo, the nested beta, the plugin's gamma; Not_Valid is refused
+    alpha = seen["entries"]["skill://alpha/SKILL.md"]
+    assert alpha.frontmatter.root == {
+        "name": "alpha",
+        "description": "Alpha skill for the extension tests. Use when testing skill serving.",
+        "license": "MIT",
+        "metadata": {"version": "1.0"},
+    }
+    files = sorted(resource.uri.removeprefix("skill://alpha/") for resource in alpha.resources)
+    # no .env, no .git/, no symlink out; the symlink in is served as what it points to
+    assert files == [
+        "SKILL.md",
+        "in.md",
+        "logo.png",
+        "references/crlf.txt",
+        "references/guide.md",
+        "tools/beta/SKILL.md",
+    ]
+    skill = seen["read"]["skill://alpha/SKILL.md"]
+    assert skill.files["logo.png"] == (skills_home / ".claude/skills/alpha/logo.png").read_bytes()
+    assert skill.files["references/crlf.txt"] == b"one\r\ntwo\r\n"
+    beta = seen["entries"]["skill://alpha/tools/beta/SKILL.md"]
+    assert [r.uri for r in beta.resources] == ["skill://alpha/tools/beta/SKILL.md"]
+
+
+def test_section_tools_take_a_skill_uri(
+    server_command: list[str], project: Path, skills_home: Path, env: dict[str, str]
+) -> None:
+    async def body(client: Any) -> dict[str, Any]:
+        found = {}
+        for name, arguments in {
+            "outline": ("skc_outline", {"skill": "skill://alpha/SKILL.md"}),
+            "show": ("skc_show", {"skill": "skill://alpha/SKILL.md", "section": "Setup"}),
+            "nested": ("skc_show", {"skill": "skill://alpha/tools/beta", "section": "Nested"}),
+            "plugin": ("skc_outline", {"skill": "skill://tooling/gamma/SKILL.md"}),
+            "search": ("skc_search", {"skill": "skill://alpha/SKILL.md", "query": "guide"}),
+            "unknown": ("skc_show", {"skill": "skill://nope/SKILL.md", "section": "X"}),
+            "escape": ("skc_outline", {"skill": "skill://alpha/../../etc/SKILL.md"}),
+        }.items():
+            result = await client.call_tool(arguments[0], arguments[1], raise_on_error=False)
+            found[name] = (result.is_error, result.content[0].text)
+        return found
+
+    found = fastmcp_session(server_command, project, env, body)
+    assert not found["outline"][0]
+    assert "Setup" in found["outline"][1]
+    assert not found["show"][0]
+    assert "Read references/guide.md." in json.loads(found["show"][1])["content"]
+    assert "Inside alpha." in json.loads(found["nested"][1])["content"]
+    assert not found["plugin"][0]
+    assert not found["search"][0]
+    assert found["unknown"] == (True, "error[E001]: skill 'skill://nope/SKILL.md' not found")
+    assert found["escape"][0] and found["escape"][1].startswith("error[E001]")
+
+
+def test_nothing_outside_a_skill_is_served(
+    server_command: list[str], project: Path, skills_home: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    client = WireClient(server_command, project, env, tmp_path / "server.log")
+    try:
+        for uri in [
+            "skill://alpha/.env",
+            "skill://alpha/.git/config",
+            "skill://alpha/out.txt",
+            "skill://alpha/../alpha/.env",
+            "skill://alpha/%2e%2e/%2e%2e/outside.txt",
+            "skill://alpha/references/..%2f..%2fout.txt",
+            "skill://alpha/references",
+            "skill://alpha",
+            "skill://Not_Valid/SKILL.md",
+            "skill://alpha/missing.md",
+            "file:///etc/passwd",
+        ]:
+            response = client.request("resources/read", {"uri": uri, "_meta": MODERN_META})
+            assert response["error"]["code"] == -32602, (uri, response)
+            assert "not a skill file" not in json.dumps(response)
+        for uri in ["skill://alpha/out.txt", "skill://alpha/logo.png", "skill://alpha/.git"]:
+            response = client.request(
+                "resources/directory/read", {"uri": uri, "_meta": MODERN_META}
+            )
+            assert response["error"]["code"] == -32602, (uri, response)
+        got = client.request(
+            "skills/get", {"uri": "skill://Not_Valid/SKILL.md", "_meta": MODERN_META}
+        )
+        assert got["error"]["code"] == -32602
+        assert got["error"]["message"] == "No skill is served at skill://Not_Valid/SKILL.md"
+    finally:
+        client.close()
+
+
+def test_raw_methods_in_both_eras(
+    server_command: list[str], project: Path, skills_home: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    client = WireClient(server_command, project, env, tmp_path / "server.log")
+    try:
+        modern = client.request("skills/list", {"_meta": MODERN_META})["result"]
+        assert modern["resultType"] == "complete"
+        assert (modern["ttlMs"], modern["cacheScope"]) == (0, "private")
+        assert "nextCursor" not in modern
+        discover = client.request("server/discover", {"_meta": MODERN_META})["result"]
+        assert discover["capabilities"]["extensions"] == {EXTENSION: {"directoryRead": True}}
+        assert "skill://" in discover["instructions"]
+        root = client.request(
+            "resources/directory/read", {"uri": "skill://alpha", "_meta": MODERN_META}
+        )["result"]
+        assert [(r["name"], r["mimeType"]) for r in root["resources"]] == [
+            ("SKILL.md", "text/markdown"),
+            ("in.md", "text/markdown"),
+            ("logo.png", "image/png"),
+            ("references", "inode/directory"),
+            ("tools", "inode/directory"),
+        ]
+        sub = client.request(
+            "resources/directory/read", {"uri": "skill://alpha/references", "_meta": MODERN_META}
+        )["result"]
+        assert [r["uri"] for r in sub["resources"]] == [
+            "skill://alpha/references/crlf.txt",
+            "skill://alpha/references/guide.md",
+        ]
+        binary = client.request(
+            "resources/read", {"uri": "skill://alpha/logo.png", "_meta": MODERN_META}
+        )["result"]["contents"][0]
+        data = (skills_home / ".claude/skills/alpha/logo.png").read_bytes()
+        assert binary == {
+            "uri": "skill://alpha/logo.png",
+            "mimeType": "image/png",
+            "blob": base64.b64encode(data).decode(),
+        }
+        bad_cursor = client.request("skills/list", {"cursor": "!!", "_meta": MODERN_META})
+        assert bad_cursor["error"]["code"] == -32602
+        # the legacy era: the same methods after initialize
+        init = client.initialize()["result"]
+        assert init["capabilities"]["extensions"] == {EXTENSION: {"directoryRead": True}}
+        legacy = client.request("skills/list")["result"]
+        assert "resultType" not in legacy
+        assert legacy["skills"] == modern["skills"]
+        entry = client.request("skills/get", {"uri": "skill://demo/SKILL.md"})["result"]["skill"]
+        assert entry in modern["skills"]
+        for resource in entry["resources"]:
+            content = client.request("resources/read", {"uri": resource["uri"]})["result"]
+            text = content["contents"][0]["text"].encode()
+            assert (sha256(text), len(text)) == (resource["digest"], resource["size"])
+    finally:
+        client.close()
+
+
+def test_sdk_reads_and_lists_resources(
+    server_command: list[str], project: Path, skills_home: Path, env: dict[str, str]
+) -> None:
+    from mcp import Client, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    async def run(mode: str) -> tuple[list[str], bytes]:
+        params = StdioServerParameters(
+            command=server_command[0],
+            args=server_command[1:],
+            env={"SKILLC_HOME": env["SKILLC_HOME"], "PYTHONDONTWRITEBYTECODE": "1"},
+            cwd=project,
+        )
+        async with Client(stdio_client(params), mode=mode) as client:
+            listed = await client.list_resources()
+            read = await client.read_resource("skill://alpha/references/guide.md")
+            content = read.contents[0]
+            return [str(r.uri) for r in listed.resources], content.text.encode()  # type: ignore[union-attr]
+
+    for mode in ("legacy", "2026-07-28"):
+        uris, guide = anyio.run(run, mode)
+        assert "skill://tooling/gamma/SKILL.md" in uris
+        assert guide == b"# Guide\n\nSteps.\n"
+
+
+def test_listing_pages_with_stable_cursors(
+    server_command: list[str], project: Path, home: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """More skills than a page holds: every skill once across the pages, and a skill added
+    between two pages is neither repeated nor makes one skipped."""
+    from skillc_mcp._skills import PAGE_SKILLS
+
+    folder = home / ".claude" / "skills"
+    names = [f"s{index:04d}" for index in range(PAGE_SKILLS + 20)]
+    for name in names:
+        (folder / name).mkdir(parents=True)
+        (folder / name / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: Skill {name}.\n---\n# {name}\n", encoding="utf-8"
+        )
+    client = WireClient(server_command, project, env, tmp_path / "server.log")
+    try:
+        first = client.request("skills/list", {"_meta": MODERN_META})["result"]
+        assert len(first["skills"]) == PAGE_SKILLS
+        (folder / "a-new").mkdir()  # sorts before the cursor: not on a later page
+        (folder / "a-new" / "SKILL.md").write_text(
+            "---\nname: a-new\ndescription: New.\n---\n", encoding="utf-8"
+        )
+        second = client.request(
+            "skills/list", {"cursor": first["nextCursor"], "_meta": MODERN_META}
+        )["result"]
+        assert "nextCursor" not in second
+        listed = [s["frontmatter"]["name"] for s in first["skills"] + second["skills"]]
+        assert listed == ["demo", *names]  # the project store's demo sorts first
+        again = client.request("skills/list", {"_meta": MODERN_META})["result"]
+        assert again["skills"][0]["uri"] == "skill://a-new/SKILL.md"
+        # a skill edited is seen by the next get (the watcher, or a look again)
+        (folder / "s0001" / "SKILL.md").write_text(
+            "---\nname: s0001\ndescription: Changed.\n---\n", encoding="utf-8"
+        )
+        got = client.request("skills/get", {"uri": "skill://s0001/SKILL.md", "_meta": MODERN_META})
+        assert got["result"]["skill"]["frontmatter"]["description"] == "Changed."
+        shutil.rmtree(folder / "s0002")
+        gone = client.request("skills/get", {"uri": "skill://s0002/SKILL.md", "_meta": MODERN_META})
+        assert gone["error"]["code"] == -32602
+    finally:
+        client.close()
+
+
+# -- the corpus -------------------------------------------------------------------------------
+
+
+def _corpus() -> Path:
+    custom = os.environ.get("SKILLC_CORPUS")
+    corpus = (
+        Path(custom) if custom else Path(__file__).resolve().parents[3].parent / "shared" / "corpus"
+    )
+    if not corpus.is_dir():
+        pytest.skip(f"corpus not found at {corpus} (set SKILLC_CORPUS to use another)")
+    return corpus
+
+
+def _fastmcp_accepts(skill_md: Path) -> bool:
+    """Whether FastMCP's own reading of a SKILL.md takes it (the judge of conformance here)."""
+    from fastmcp.skills._snapshot import parse_frontmatter
+
+    try:
+        front = parse_frontmatter(skill_md.read_bytes())
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return front.name == skill_md.parent.name
+
+
+@pytest.mark.corpus
+def test_every_file_of_every_corpus_skill_is_served_and_verifies(
+    server_command: list[str], project: Path, home: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    corpus = _corpus()
+    skills = sorted(
+        path.parent
+        for path in corpus.rglob("SKILL.md")
+        if ".git" not in path.relative_to(corpus).parts
+    )
+    top = [s for s in skills if not any(p in skills for p in s.parents)]
+    installed: dict[str, Path] = {}
+    for folder in top:  # each top-level skill into an agent folder (the first free one)
+        for agent in (".claude/skills", ".agents/skills", ".codex/skills", ".gemini/skills"):
+            entry = home / agent / folder.name
+            if not entry.exists():
+                entry.parent.mkdir(parents=True, exist_ok=True)
+                entry.symlink_to(folder)
+                installed[str(entry)] = folder
+                break
+    client = WireClient(server_command, project, env, tmp_path / "server.log")
+    try:
+        served: list[dict[str, Any]] = []
+        cursor = None
+        while True:
+            params: dict[str, Any] = {"_meta": MODERN_META}
+            if cursor:
+                params["cursor"] = cursor
+            page = client.request("skills/list", params)["result"]
+            served += page["skills"]
+            cursor = page.get("nextCursor")
+            if not cursor:
+                break
+        uris = [entry["uri"] for entry in served]
+        assert len(uris) == len(set(uris))
+        by_folder = {}
+        checked = 0
+        for entry in served:
+            for resource in entry["resources"]:
+                response = client.request(
+                    "resources/read", {"uri": resource["uri"], "_meta": MODERN_META}
+                )
+                content = response["result"]["contents"][0]
+                data = (
+                    base64.b64decode(content["blob"])
+                    if "blob" in content
+                    else content["text"].encode("utf-8")
+                )
+                assert (sha256(data), len(data)) == (resource["digest"], resource["size"])
+                checked += 1
+            by_folder[entry["uri"]] = entry
+    finally:
+        client.close()
+    # every conforming skill (FastMCP's reading decides) is served, with all its files
+    conforming = [s for s in top if _fastmcp_accepts(s / "SKILL.md")]
+    assert len(conforming) >= 500
+    served_names = {uri.split("/")[-2] for uri in by_folder}
+    for folder in conforming:
+        assert folder.name in served_names, folder
+    for uri, entry in by_folder.items():
+        if uri.count("/") != 3:
+            continue  # nested, or under a prefix
+        # the skill of that name first in resolution order: one of the folders so named
+        candidates = [
+            sorted(
+                p.relative_to(folder).as_posix()
+                for p in folder.rglob("*")
+                if p.is_file()
+                and not any(part.startswith(".") for part in p.relative_to(folder).parts)
+            )
+            for folder in top
+            if folder.name == entry["frontmatter"]["name"]
+        ]
+        if not candidates:
+            continue  # the project store's demo
+        files = sorted(r["uri"].split("/", 3)[3] for r in entry["resources"])
+        assert files in candidates, uri
+    assert checked > 1500
