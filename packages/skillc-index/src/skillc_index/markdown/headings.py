@@ -489,11 +489,11 @@ class _Scanner:
             if line >= self.lines:
                 break
             if pattern is not None:
-                match = pattern.search(src, begins[line])
+                match = pattern.search(src, begins[line] - 1)
                 if match is None:
                     line = self.lines
                     break
-                line = bisect_right(begins, match.start(), line) - 1
+                line = bisect_right(begins, match.start() + 1, line) - 1
                 if line >= self.lines:
                     break
             pos, stop = self.first(line), self.ends[line]
@@ -704,14 +704,15 @@ class _Scanner:
 
 
 def _fence_candidates(marker: str, blk: int) -> re.Pattern[str]:
-    """A pattern matching at the start of every line whose first non-blank character is
+    """A pattern matching at the newline before every line whose first non-blank character is
     ``marker`` or whose indentation has fewer than ``blk`` characters (its width is then
     below ``blk``: a tab is at least one column), and at no line that continues a fence's
-    body without a check (a blank line may match: the checks then pass over it)."""
+    body without a check (a blank line may match: the checks then pass over it). It starts
+    with a newline, not ``^``: the regex engine then looks for that character alone."""
     pattern = _FENCE_CANDIDATES.get((marker, blk))
     if pattern is None:
         short = f"|[ \\t]{{0,{blk - 1}}}[^ \\t\\n]" if blk > 0 else ""
-        pattern = re.compile(f"^(?:[ \\t]*{re.escape(marker)}{short})", re.MULTILINE)
+        pattern = re.compile(f"\\n(?:[ \\t]*{re.escape(marker)}{short})")
         _FENCE_CANDIDATES[(marker, blk)] = pattern
     return pattern
 
