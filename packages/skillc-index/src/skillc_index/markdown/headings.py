@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from itertools import accumulate
-from operator import add, methodcaller, sub
+from itertools import accumulate, repeat
+from operator import add, sub
 
 __all__ = ["MAX_LIST_DEPTH", "scan_headings"]
 
@@ -58,8 +58,6 @@ _BLOCK_START = frozenset("#`~-_*+=|:<>[0123456789")
 # What a backslash escapes (ASCII punctuation); before any other character it is text.
 _ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _INLINE_SPECIAL = frozenset("\\&<[*_`\n")
-_PLUS_ONE = (1).__add__
-_LSTRIP = methodcaller("lstrip", " \t")
 # Compiled patterns finding the next line a fence's body may end on (``_fence_candidates``).
 _FENCE_CANDIDATES: dict[tuple[str, int], re.Pattern[str]] = {}
 # A table has at most this many cells filled in for rows shorter than its header.
@@ -102,11 +100,12 @@ class _Scanner:
             texts.pop()  # after a last newline, or blanks without one: no line for markdown-it
         # (per line in C: ``map`` over built-ins, no bytecode run per line)
         lengths = list(map(len, texts))
-        begins = list(accumulate(map(_PLUS_ONE, lengths), initial=0))
+        begins: list[int] = list(accumulate(map(add, lengths, repeat(1)), initial=0))
         begins[-1] = length  # a last, empty line: lookahead needs no bound checks
         ends: list[int] = list(map(add, begins, lengths))
         ends.append(length)
-        shifts: list[int] = list(map(sub, lengths, map(len, map(_LSTRIP, texts))))
+        stripped = map(str.lstrip, texts, repeat(" \t"))  # (no method lookup per line)
+        shifts: list[int] = list(map(sub, lengths, map(len, stripped)))
         shifts.append(0)
         indents = shifts.copy()
         if "\t" in src:  # a tab in the indentation: widths to the next multiple of 4
