@@ -122,7 +122,8 @@ COLD_PROBE = """
 import sys, time
 from pathlib import Path
 start = time.perf_counter()
-from skillc_index import Layout, build_skill
+from skillc_index import Layout
+from skillc_index.build.skill import build_skill
 layout = Layout.discover(Path.cwd())
 build_skill(sys.argv[1], layout)
 print(time.perf_counter() - start)

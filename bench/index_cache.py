@@ -22,7 +22,9 @@ Rounds after 2 warm-up rounds; medians of the rounds, ratios to the fresh ``show
 run. With ``--instructions`` (valgrind installed), one more round under ``valgrind
 --tool=callgrind``: the instructions each call executes, which a busy machine does not move.
 Targets: first call at most 3x a fresh ``show``, after one changed file at most 1.5x.
-Prints markdown ready for bench/RESULTS.md.
+With ``--old CHECKOUT``, the same
+calls of another checkout's code run in the same rounds (interleaved), each with its own
+``$SKILLC_HOME``. Prints markdown ready for bench/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -81,6 +83,12 @@ def main() -> int:
     parser.add_argument("--corpus", type=Path, default=corpus_root())
     parser.add_argument("--file", help="the file changed (relative to the skill)")
     parser.add_argument("--instructions", action="store_true", help="count them (valgrind)")
+    parser.add_argument(
+        "--old",
+        type=Path,
+        help="a checkout of the code to compare (its packages' sources first on PYTHONPATH, "
+        "the same venv): its calls run in the same rounds, interleaved",
+    )
     args = parser.parse_args()
     if args.runs < 1:
         parser.error("--runs at least 1")
@@ -88,44 +96,58 @@ def main() -> int:
     skc = find_skc()
 
     with tempfile.TemporaryDirectory() as scratch:
-        user, home, cwd = (Path(scratch) / name for name in ("user", "home", "work"))
-        for folder in (home, cwd):
-            folder.mkdir()
+        user, cwd = Path(scratch) / "user", Path(scratch) / "work"
+        cwd.mkdir()
         skill = user / ".claude" / "skills" / source.name
         shutil.copytree(source, skill)
         indexed = [p for p in skill.rglob("*") if p.suffix in (".md", ".txt") and p.is_file()]
         changed = skill / args.file if args.file else max(indexed, key=lambda p: p.stat().st_size)
         original = changed.read_bytes()
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLC_", "SKC_"))}
-        env.update(SKILLC_HOME=str(home), HOME=str(user))
+        base_env = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLC_", "SKC_"))}
+        base_env["HOME"] = str(user)
         argv = [str(skc), "show", str(skill), "--section", SECTION]
-        meta = home / ".skillc" / "runtime" / source.name / ".skillc-meta"
+        versions: dict[str, tuple[dict[str, str], Path]] = {}
+        for version in ("old", "new") if args.old else ("new",):
+            home = Path(scratch) / f"home-{version}"
+            home.mkdir()
+            env = dict(base_env, SKILLC_HOME=str(home))
+            if version == "old":
+                sources = os.pathsep.join(
+                    str(p) for p in sorted((args.old / "packages").glob("*/src"))
+                )
+                env["PYTHONPATH"] = os.pathsep.join(filter(None, [sources, env.get("PYTHONPATH")]))
+            versions[version] = env, home / ".skillc" / "runtime" / source.name / ".skillc-meta"
 
-        times: dict[str, list[float]] = {"first": [], "fresh": [], "changed": []}
+        times: dict[str, dict[str, list[float]]] = {
+            v: {"first": [], "fresh": [], "changed": []} for v in versions
+        }
         time.sleep(0.2)  # the copy's files older than an index's timestamp granularity
         for round_number in range(args.runs + 2):
-            for index in meta.glob("search-*.db"):
-                index.unlink()
-            first = wall(argv, cwd, env)
-            fresh = wall(argv, cwd, env)
-            edit = b"\nOne more line, round %d.\n" % round_number
-            changed.write_bytes(original + edit)
-            time.sleep(0.2)
-            after_edit = wall(argv, cwd, env)
-            if round_number >= 2:
-                times["first"].append(first)
-                times["fresh"].append(fresh)
-                times["changed"].append(after_edit)
-        counts: dict[str, int] = {}
+            for version, (env, meta) in versions.items():
+                for index in meta.glob("search-*.db"):
+                    index.unlink()
+                first = wall(argv, cwd, env)
+                fresh = wall(argv, cwd, env)
+                edit = b"\nOne more line, %s round %d.\n" % (version.encode(), round_number)
+                changed.write_bytes(original + edit)
+                time.sleep(0.2)
+                after_edit = wall(argv, cwd, env)
+                if round_number >= 2:
+                    times[version]["first"].append(first)
+                    times[version]["fresh"].append(fresh)
+                    times[version]["changed"].append(after_edit)
+        counts: dict[str, dict[str, int]] = {}
         if args.instructions:
-            for index in meta.glob("search-*.db"):
-                index.unlink()
-            counts["first"] = instructions(argv, cwd, env)
-            counts["fresh"] = instructions(argv, cwd, env)
-            changed.write_bytes(original + b"\nOne more line, counted.\n")
-            time.sleep(0.2)
-            counts["changed"] = instructions(argv, cwd, env)
-        (index_file,) = meta.glob("search-*.db")
+            for version, (env, meta) in versions.items():
+                counted = counts[version] = {}
+                for index in meta.glob("search-*.db"):
+                    index.unlink()
+                counted["first"] = instructions(argv, cwd, env)
+                counted["fresh"] = instructions(argv, cwd, env)
+                changed.write_bytes(original + b"\nOne more line, counted %s.\n" % version.encode())
+                time.sleep(0.2)
+                counted["changed"] = instructions(argv, cwd, env)
+        (index_file,) = versions["new"][1].glob("search-*.db")
         with sqlite3.connect(index_file) as db:
             sections = db.execute("SELECT count(*) FROM sections").fetchone()[0]
             headings = db.execute("SELECT count(*) FROM headings").fetchone()[0]
@@ -133,7 +155,6 @@ def main() -> int:
     def median_ms(values: list[float]) -> float:
         return statistics.median(values) * 1000
 
-    base = median_ms(times["fresh"])
     files = sum(1 for p in source.rglob("*") if p.is_file())
     system = f"{platform.system()} {platform.release()}"
     load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
@@ -147,30 +168,43 @@ def main() -> int:
     )
     print(f"- file changed: `{changed.relative_to(skill)}` ({len(original) / 1000:.0f} kB)")
     print(f"- {args.runs} rounds after 2 warm-up, one process per call, interleaved")
+    if args.old:
+        print(f"- old: `{args.old}` through PYTHONPATH; new: the venv's install")
     labels = {
         "fresh": "`skc show` on a fresh index",
         "first": "`skc show`, never indexed (index built on demand)",
         "changed": "`skc show` after one file changed (index updated)",
     }
-    print("\n| | median ms | min ms | ratio to fresh | target |\n|---|---:|---:|---:|---:|")
-    for name in ("fresh", "first", "changed"):
-        values = times[name]
-        ratio = median_ms(values) / base
-        target = f"<= {TARGETS[name]}x" if name in TARGETS else ""
-        print(
-            f"| {labels[name]} | {median_ms(values):.1f} | {min(values) * 1000:.1f} | "
-            f"{ratio:.2f}x | {target} |"
-        )
-    if counts:
-        print("\n| (callgrind, one run) | instructions | ratio to fresh |\n|---|---:|---:|")
+    print("\n| code | call | median ms | min ms | ratio to fresh | target |")
+    print("|---|---|---:|---:|---:|---:|")
+    for version, measured in times.items():
+        base = median_ms(measured["fresh"])
         for name in ("fresh", "first", "changed"):
-            count = counts[name]
-            print(f"| {labels[name]} | {count / 1e6:.1f}M | {count / counts['fresh']:.2f}x |")
+            values = measured[name]
+            ratio = median_ms(values) / base
+            target = f"<= {TARGETS[name]}x" if name in TARGETS else ""
+            print(
+                f"| {version} | {labels[name]} | {median_ms(values):.1f} | "
+                f"{min(values) * 1000:.1f} | {ratio:.2f}x | {target} |"
+            )
+    if counts:
+        print("\n| code | call (callgrind, one run) | instructions | ratio to fresh |")
+        print("|---|---|---:|---:|")
+        for version, counted in counts.items():
+            for name in ("fresh", "first", "changed"):
+                count = counted[name]
+                ratio = count / counted["fresh"]
+                print(f"| {version} | {labels[name]} | {count / 1e6:.1f}M | {ratio:.2f}x |")
     print()
-    for name, target in TARGETS.items():
-        ratio = median_ms(times[name]) / base
-        verdict = "met" if ratio <= target else "NOT met"
-        print(f"- {name}: {ratio:.2f}x, target {target}x **{verdict}**")
+    for version, measured in times.items():
+        base = median_ms(measured["fresh"])
+        for name, goal in TARGETS.items():
+            ratio = median_ms(measured[name]) / base
+            verdict = "met" if ratio <= goal else "NOT met"
+            line = f"- {version}, {name}: wall {ratio:.2f}x"
+            if version in counts:
+                line += f", instructions {counts[version][name] / counts[version]['fresh']:.2f}x"
+            print(f"{line}, target {goal}x **{verdict}** (wall)")
     return 0
 
 

@@ -123,6 +123,18 @@ FOLLOWED = {
     "blockquote ends": "> text\n>\nafter\n===\n",
     "blockquote then heading": "> text\n# yes\n",
     "blockquote in list": "- item\n  > quote\n  # yes\n",
+    "blockquote list": "> 1. a\n>    # in item\n> 2. b\nlazy\n\n# after\n",
+    "blockquote heading": "> # a\n> b\n> ---\n",
+    "blockquote nested": "> > a\n> b\n>\n> > # c\n",
+    "blockquote fence": "> ```\n> # no\n# yes\n",
+    "blockquote lazy then break": "> a\n---\n",
+    "blockquote in list item": "1. a\n   > - b\n   >   # c\n2. d\n",
+    "blockquote code": ">     # code\n>  # yes\n",
+    "blockquote fence to a last quoted blank": "``\n> ```\n> ",
+    "emphasis pair": "# **Bold** text\n## *a*\n### a ***b***\n",
+    "single emphasis run": "# UNSAFE_ prefix\n## (_config.yml)\n### read_*\n#### a * b\n",
+    "escapes": "# C\\#\n## a\\q\n### a\\\n",
+    "brackets": "# [Name]\n## Q&A\n### (< 1 day)\n#### a > b <\n",
     "comment": "<!-- a\n# no\n-->\n# yes\n<!-- one line -->\n## two\n",
     "comment in list": "- a\n  <!--\n  # no\n# yes\n",
     "code spans": "# `a` b\n## ``x ` y``\n### ` a `\n#### `  `\n##### `open\n",
@@ -138,18 +150,19 @@ FOLLOWED = {
 REFUSED = {
     "html block": "<div>\n# no\n</div>\n",
     "html inline start": "<https://example.com>\n",
-    "nested blockquote": "> > a\n",
-    "blockquote heading": "> # a\n",
-    "blockquote list": "> 1. a\n",
     "blockquote reference": "> [a]: /u\n> b\n",
     "blockquote tab": ">\ta\n",
     "reference": "[a]: /url\nText\n===\n",
     "link": "# [a](b)\n",
-    "emphasis": "# *a*\n",
     "underscore emphasis": "# _a_\n",
-    "escape": "# a\\#\n",
     "entity": "# a &amp; b\n",
     "inline html": "# a <b>\n",
+    "emphasis pairs": "# **a** **b**\n",
+    "emphasis in word": "# a**b**\n",
+    "escape hard break": "a\\\nb\n===\n",
+    "link after bracket": "# [a] [b](c)\n",
+    "entity with semicolon": "# Q&A; more\n",
+    "quote tab lazy": "> a\n\tb\n",
     "nul": "# a\0\n",
     "deep lists": "".join("  " * depth + "- x\n" for depth in range(12)),
 }
@@ -188,7 +201,8 @@ def _corpus() -> Path:
 @pytest.mark.corpus
 def test_corpus_headings_are_markdown_its() -> None:
     """Every ``.md`` file of the corpus: the scanner's headings are markdown-it's, and most
-    files take the scanner (2,009 files: 125 refused, 6.2%, when this was written)."""
+    files take the scanner (2,009 files: 57 refused, 2.8%, when this was written; 125
+    before block quotes held any block and more inline text was followed)."""
     corpus = _corpus()
     if not corpus.is_dir():
         pytest.skip(f"corpus not found at {corpus} (set SKILLC_CORPUS to use another)")
@@ -201,10 +215,8 @@ def test_corpus_headings_are_markdown_its() -> None:
             refused.append(path.relative_to(corpus).as_posix())
     print(f"\n{len(files)} files, {len(refused)} refused ({len(refused) / len(files):.1%})")
     assert len(refused) <= len(files) // 10, refused
-    # of the largest skill's 65, one: a list inside a block quote (the scanner refuses those)
-    assert [rel for rel in refused if "/skills/claude-api/" in rel] == [
-        "anthropic-skills/skills/claude-api/shared/model-migration.md"
-    ]
+    # the largest skill's 65 all take it (a list inside a block quote included)
+    assert [rel for rel in refused if "/skills/claude-api/" in rel] == []
 
 
 # -- generated bodies ----------------------------------------------------------------------------
@@ -213,7 +225,9 @@ INDENTS = st.sampled_from(["", "", "", " ", "  ", "   ", "    ", "     ", "\t", 
 WORDS = st.sampled_from(
     ["text", "a b", "x", "`code`", "``a`b``", "` a `", "`", "a_b", "_a", "a_", "*a*",
      "&amp;", "Q & A", "[a](b)", "\\#", "a  ", "a\t", "#", "# x", "<b>", "1.", "|", "a|b",
-     "-", "=", ">", ":", "~", "é", "\u00a0", ""]
+     "-", "=", ">", ":", "~", "é", "\u00a0", "**a**", "*a", "a*", "***a*** b", "a **b**",
+     "\\*", "\\", "a\\", "\\q", "[a]", "a](b", "Q&A", "a;", "&a;", "< 1", "a>", "_a_",
+     "a_ b", ""]
 )  # fmt: skip
 ATX = st.builds(
     lambda hashes, gap, text, close: "#" * hashes + gap + text + close,
@@ -238,7 +252,11 @@ BREAKS = st.sampled_from(["***", "* * *", "___", "- - -", "_ _", "**"])
 MARKERS = st.sampled_from(
     ["- ", "* ", "+ ", "1. ", "2) ", "10. ", "1234567890. ", "-  ", "-     ", "-\t", "1.", "-"]
 )
-QUOTES = st.sampled_from(["> ", ">", ">  ", "> > ", ">\t", "    > "])
+QUOTES = st.one_of(
+    st.sampled_from(["> ", ">", ">  ", "> > ", ">\t", "    > ", ">     ", " > ", ">>"]),
+    st.builds(lambda quote, marker: quote + marker, st.sampled_from(["> ", ">", "> > "]), MARKERS),
+    st.builds(lambda marker, quote: marker + quote, MARKERS, st.sampled_from(["> ", ">"])),
+)
 HTML = st.sampled_from(
     ["<!-- c", "-->", "<!-- c -->", "<div>", "</div>", "<a href='x'>", "<https://x>", "< 1",
      "<pre>", "<?x", "<!X"]

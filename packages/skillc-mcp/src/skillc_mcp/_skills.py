@@ -34,16 +34,6 @@ PAGE_CHARS = 1_000_000
 TTL_MS = 0
 CACHE_SCOPE = "private"
 
-METHODS = frozenset(
-    {
-        "skills/list",
-        "skills/get",
-        "resources/list",
-        "resources/templates/list",
-        "resources/read",
-        "resources/directory/read",
-    }
-)
 #: The results that are cacheable (``ttlMs``, ``cacheScope``) in the 2026-07-28 revision.
 CACHEABLE = frozenset({"skills/list", "skills/get", "resources/list", "resources/read"})
 

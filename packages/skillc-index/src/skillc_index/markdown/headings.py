@@ -5,14 +5,17 @@ up markdown-it costs about half of a fresh ``skc show``: a skill read by ``show`
 was ever built would pay that, and the parse, on every first call. :func:`scan_headings`
 finds the same headings with a line scanner that follows the block rules of our parser
 (:func:`~skillc_index.markdown.document._markdown_parser`: CommonMark plus GFM tables) step
-by step, indentation, lazy continuations, list items, tables and fences included, and
+by step, indentation, lazy continuations, list items, block quotes, tables and fences
+included, and
 refuses (returns None) whenever the body holds a construct it does not follow:
 
-- a block quote, an HTML block (any block-level line starting with ``<``), a link reference
-  definition (a paragraph starting with ``[`` whose lines hold ``]:``), a NUL, lists nested
-  deeper than :data:`MAX_LIST_DEPTH`;
-- heading text with inline markup other than code spans and ``_`` inside a word: ``\\``,
-  ``&``, ``<``, ``[``, ``*``, or a ``_`` not between two ASCII letters or digits.
+- an HTML block (any block-level line starting with ``<`` but an HTML comment), a link
+  reference definition (a paragraph starting with ``[`` whose lines hold ``]:``), a NUL, a
+  tab in a block quote, lists and block quotes nested deeper than :data:`MAX_LIST_DEPTH`;
+- heading text with inline markup it does not decide: a link (``](``), an autolink or HTML
+  (``<`` with a ``>`` after it), an entity (``&`` with a ``;`` after it), a backslash
+  before a line break, ``*`` or ``_`` runs that may be emphasis other than one plain pair
+  of ``*`` runs (``**bold**``).
 
 The caller then parses the file with markdown-it (:func:`~skillc_index.markdown.document.
 parse_markdown` does that by itself). What it returns is exactly what that parse gives: a test
@@ -24,6 +27,7 @@ the parser's configuration changes under it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import accumulate
 
 __all__ = ["MAX_LIST_DEPTH", "scan_headings"]
 
@@ -49,11 +53,8 @@ _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345678
 # Characters a line's first non-blank character must be for a block other than a paragraph
 # line to start on it (digits: an ordered list; `<`, `>`, `[`: what the scanner refuses).
 _BLOCK_START = frozenset("#`~-_*+=|:<>[0123456789")
-# Inline markup in heading text the scanner does not follow (links, images, autolinks, HTML,
-# entities, escapes, ``*`` emphasis).
-_INLINE_REFUSED = frozenset("\\&<[*")
-# What may follow a ``&`` that starts an entity (``&amp;``, ``&#38;``).
-_ENTITY_START = frozenset("#abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+# What a backslash escapes (ASCII punctuation); before any other character it is text.
+_ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _INLINE_SPECIAL = frozenset("\\&<[*_`\n")
 # A table has at most this many cells filled in for rows shorter than its header.
 _MAX_AUTOCOMPLETED_CELLS = 0x10000
@@ -89,34 +90,25 @@ class _Scanner:
 
     def __init__(self, src: str) -> None:
         self.src = src
-        begins: list[int] = []
-        ends: list[int] = []
-        shifts: list[int] = []
-        indents: list[int] = []
         length = len(src)
-        start = 0
-        for text in src.split("\n"):
-            if start >= length:
-                break
-            end = start + len(text)
-            shift = len(text) - len(text.lstrip(" \t"))
-            width = shift
-            if shift and "\t" in text[:shift]:
-                width = 0
-                for char in text[:shift]:
-                    width += 4 - width % 4 if char == "\t" else 1
-            if end == length and shift == len(text):
-                break  # a last line of blanks without a newline is no line for markdown-it
-            begins.append(start)
-            ends.append(end)
-            shifts.append(shift)
-            indents.append(width)
-            start = end + 1
-        self.lines = len(begins)
-        begins.append(length)  # a last, empty line: lookahead needs no bound checks
+        texts = src.split("\n")
+        if not texts[-1].lstrip(" \t"):
+            texts.pop()  # after a last newline, or blanks without one: no line for markdown-it
+        begins = list(accumulate([len(text) + 1 for text in texts], initial=0))
+        begins[-1] = length  # a last, empty line: lookahead needs no bound checks
+        ends = [begin + len(text) for begin, text in zip(begins[:-1], texts, strict=True)]
         ends.append(length)
+        shifts = [len(text) - len(text.lstrip(" \t")) for text in texts]
         shifts.append(0)
-        indents.append(0)
+        indents = shifts.copy()
+        if "\t" in src:  # a tab in the indentation: widths to the next multiple of 4
+            for line, text in enumerate(texts):
+                if "\t" in text[: shifts[line]]:
+                    width = 0
+                    for char in text[: shifts[line]]:
+                        width += 4 - width % 4 if char == "\t" else 1
+                    indents[line] = width
+        self.lines = len(texts)
         self.begins, self.ends, self.shifts, self.indents = begins, ends, shifts, indents
         self.blk = 0
         self.list_indent = -1
@@ -223,6 +215,13 @@ class _Scanner:
     def block(self, line: int) -> None:
         """The first block rule that matches on ``line`` reads its block (``self.line``:
         the line after it)."""
+        if (
+            self.char(self.first(line)) not in _BLOCK_START
+            and self.char(self.first(line + 1)) not in _DELIMITER_ROW
+            and not self.is_code(line)
+        ):  # a plain text line, not followed by a table's delimiter row: no other rule
+            self.setext_or_paragraph(line)
+            return
         if self.table(line, silent=False) or self.code(line) or self.fence(line, silent=False):
             return
         if self.quote_starts(line):
@@ -272,45 +271,78 @@ class _Scanner:
         self.line = line
 
     def blockquote(self, start: int) -> None:
-        """A block quote of plain paragraphs only (raises on anything else): ``>`` lines,
-        and lazy lines continuing its paragraph, up to a blank line, a line after an empty
-        ``>`` line, or the start of another block (a ``>`` line less indented than a list
-        item's content is one)."""
+        """A block quote (markdown-it's ``blockquote`` rule): ``>`` lines, with the ``>``
+        and one space after it taken off, and lazy lines (marked indented -1: only a
+        paragraph continues on them) up to a blank line, a line after an empty ``>`` line,
+        or the start of another block (a ``>`` line less indented than a list item's content
+        is one); its content read as blocks at indentation 0 up to there. Raises on a tab in
+        it (markdown-it's ``bsCount``, which the scanner does not keep) and on quotes nested
+        deeper than :data:`MAX_LIST_DEPTH` with the lists."""
+        if self.depth >= MAX_LIST_DEPTH:
+            raise _Unsure
         src = self.src
-        empty = self.quoted_line(start)
+        begins, shifts, indents, ends = self.begins, self.shifts, self.indents, self.ends
+        saved: list[tuple[int, int, int, int]] = []
         outer, self.parent = self.parent, "blockquote"
+        empty = self.quoted_line(start, saved)
         line = start + 1
-        while line < self.lines:
-            pos = self.first(line)
-            if pos >= self.ends[line]:
+        end = self.lines
+        while line < end:
+            pos = begins[line] + shifts[line]
+            if pos >= ends[line]:
                 break
-            if src[pos] == ">" and self.indents[line] >= self.blk:
-                empty = self.quoted_line(line)
-            elif empty or self.ends_here(line, self.table_ends):
+            if src[pos] == ">" and indents[line] >= self.blk:
+                empty = self.quoted_line(line, saved)
+                line += 1
+                continue
+            if empty:
                 break
-            elif not _quotable(src[pos : self.ends[line]]):
-                raise _Unsure  # a lazy line that may be more than text
+            if self.ends_here(line, self.table_ends):
+                if self.blk:  # as markdown-it, though no rule reads the line in the quote
+                    saved.append((line, begins[line], shifts[line], indents[line]))
+                    indents[line] -= self.blk
+                break
+            if "\t" in src[begins[line] : ends[line]]:
+                raise _Unsure
+            saved.append((line, begins[line], shifts[line], indents[line]))
+            indents[line] = -1  # a lazy continuation line
             line += 1
+        # markdown-it reads the content up to ``line`` (``endLine``) and its paragraphs up
+        # to ``lineMax`` (``line`` when another block ended the quote, else the end): a
+        # paragraph never reaches ``line`` in the other cases (it is blank, follows a
+        # blank, or is the end of the container), so one bound serves both.
+        outer_blk, self.blk = self.blk, 0
+        self.lines = line
+        self.depth += 1
+        self.blocks(start)
+        self.depth -= 1
+        self.lines = end
+        self.blk = outer_blk
+        for number, begin, shift, indent in saved:
+            begins[number], shifts[number], indents[number] = begin, shift, indent
         self.parent = outer
-        self.line = line
-        if "]:" in src[self.first(start) : self.ends[line - 1]]:
-            raise _Unsure  # a paragraph in it may start with a link reference definition
 
-    def quoted_line(self, line: int) -> bool:
-        """Whether the content of the ``>`` line ``line`` is empty; raises unless it is
-        plain paragraph text (not indented 4, no tab, no character that may start a
-        block)."""
+    def quoted_line(self, line: int, saved: list[tuple[int, int, int, int]]) -> bool:
+        """Takes the ``>`` (and one space after it) off line ``line`` (its old place and
+        indentation appended to ``saved``); whether what is left is blank. Raises on a tab
+        in the line."""
         src = self.src
-        pos = self.first(line) + 1
-        stop = self.ends[line]
+        begin, stop = self.begins[line], self.ends[line]
+        if "\t" in src[begin:stop]:
+            raise _Unsure
+        saved.append((line, begin, self.shifts[line], self.indents[line]))
+        pos = begin + self.shifts[line] + 1
+        initial = self.indents[line] + 1
         if pos < stop and src[pos] == " ":
             pos += 1
-        content = stop - len(src[pos:stop].lstrip(" \t"))
-        if content >= stop:
-            return True
-        if content - pos >= 4 or "\t" in src[pos:content] or not _quotable(src[content:stop]):
-            raise _Unsure
-        return False
+            initial += 1
+        content = pos
+        while content < stop and src[content] == " ":
+            content += 1
+        self.begins[line] = pos
+        self.shifts[line] = content - pos
+        self.indents[line] = content - pos
+        return content >= stop
 
     def refuse_reference(self, line: int) -> None:
         """A link reference definition may start on ``line`` (markdown-it's ``reference``
@@ -434,7 +466,7 @@ class _Scanner:
             pos, stop = self.first(line), self.ends[line]
             if pos < stop and self.indents[line] < self.blk:
                 break  # a line less indented than a list item's content ends the item
-            if src[pos] != marker or self.is_code(line):
+            if self.char(pos) != marker or self.is_code(line):
                 continue
             after = self.skip(pos, marks)
             if after - pos < length or self.skip(after, _SPACES) < stop:
@@ -632,6 +664,9 @@ class _Scanner:
                 ):
                     level = 1 if marker == "=" else 2
                     break
+            if self.indents[line] < 0:  # a block quote's lazy line
+                line += 1
+                continue
             if self.ends_here(line, self.paragraph_ends):
                 break
             line += 1
@@ -642,40 +677,6 @@ class _Scanner:
         self.line = line + 1
         self.parent = outer  # (restored only here, as markdown-it does)
         self.found.append((level, _heading_text(content), start))
-
-
-def _plain(text: str) -> bool:
-    """Whether a line whose content (from its first non-blank character) is ``text`` is
-    paragraph text wherever it is: it starts no block and underlines no heading. Lines
-    starting with ``<``, ``>`` or ``[`` are not (HTML, block quote, link reference)."""
-    lead = text[0]
-    if lead not in _BLOCK_START:
-        return True
-    second = text[1:2]
-    if lead in "*+-":  # a bullet, a break (``*``, ``-``), an underline or delimiter row (``-``)
-        return second not in ("", " ", "\t") and bool(text.strip("*-+|: \t"))
-    if lead == "_":  # a break
-        return bool(text.strip("_ \t"))
-    if lead == "=":  # an underline
-        return bool(text.strip("= \t"))
-    if lead in "|:":  # a delimiter row
-        return bool(text.strip("|-: \t"))
-    if lead == "#":  # an ATX heading
-        hashes = len(text) - len(text.lstrip("#"))
-        return hashes > 6 or text[hashes : hashes + 1] not in ("", " ", "\t")
-    if lead in "`~":  # a fence
-        return not text.startswith(lead * 3)
-    if lead in _DIGITS:  # an ordered list item
-        digits = len(text) - len(text.lstrip("0123456789"))
-        return text[digits : digits + 1] not in (".", ")")
-    return False
-
-
-def _quotable(text: str) -> bool:
-    """Whether a line of a block quote (its content from the first non-blank character) is
-    paragraph text: :func:`_plain`, or a ``[`` (the block quote is refused when it holds a
-    ``]:``, what a link reference definition needs)."""
-    return text[0] == "[" or _plain(text)
 
 
 def _cells(row: str) -> int:
@@ -699,11 +700,16 @@ def _heading_text(content: str) -> str:
 
 
 def _plain_text(content: str) -> str:
-    """The plain text of inline ``content`` with code spans, ``_`` inside words and line
-    breaks (markdown-it's inline rules for them); raises :class:`_Unsure` on other markup."""
+    """The plain text of inline ``content`` (markdown-it's inline rules where they decide
+    it): code spans, line breaks, backslash escapes, ``[``, ``<`` and ``&`` that start no
+    link, autolink, HTML or entity (no ``](``, ``>`` or ``;`` after them), ``_`` and ``*``
+    that cannot be emphasis (:func:`_emphasis`) or one plain ``*``/``**``/``***`` pair;
+    raises :class:`_Unsure` on other markup."""
     parts: list[str] = []
     pending = ""  # text since the last token, as markdown-it's ``pending``
     length = len(content)
+    dropped = _emphasis(content)
+    no_links = "](" not in content  # no ``[`` opens a link (no reference is defined)
     pos = 0
     while pos < length:
         char = content[pos]
@@ -747,23 +753,100 @@ def _plain_text(content: str) -> str:
             pos += 1
             while pos < length and content[pos] in _SPACES:
                 pos += 1
-        elif char == "_":
+        elif char == "\\":
+            following = content[pos + 1 : pos + 2]
+            if following == "\n":
+                raise _Unsure  # a hard break
+            if following in _ESCAPABLE and following:
+                pending += following
+                pos += 2
+            else:  # before another character or at the end: text (with what follows)
+                pending += content[pos : pos + 2]
+                pos += 2
+        elif char == "*" or char == "_":
             run_end = pos
-            while run_end < length and content[run_end] == "_":
+            while run_end < length and content[run_end] == char:
                 run_end += 1
-            if pos == 0 or run_end >= length:
+            if dropped is None:
                 raise _Unsure
-            if content[pos - 1] not in _WORD or content[run_end] not in _WORD:
-                raise _Unsure  # may open or close emphasis
-            pending += content[pos:run_end]
+            if pos in dropped:  # an emphasis pair's delimiter: no text
+                parts.append(pending)
+                pending = ""
+            else:
+                pending += content[pos:run_end]
             pos = run_end
-        elif char == "&" and content[pos + 1 : pos + 2] not in _ENTITY_START:
-            pending += char  # no entity starts here: text
+        elif (
+            (char == "[" and no_links)
+            or (char == "<" and ">" not in content[pos:])
+            or (char == "&" and ";" not in content[pos:])
+        ):
+            pending += char
             pos += 1
-        elif char in _INLINE_REFUSED:
+        elif char in "[<&":
             raise _Unsure
         else:
             pending += char
             pos += 1
     parts.append(pending)
     return "".join(parts)
+
+
+def _runs(content: str, char: str) -> list[tuple[int, int]]:
+    """The runs of ``char`` in ``content``: ``(start, end)``."""
+    runs: list[tuple[int, int]] = []
+    pos = content.find(char)
+    while pos >= 0:
+        end = pos
+        while end < len(content) and content[end] == char:
+            end += 1
+        runs.append((pos, end))
+        pos = content.find(char, end)
+    return runs
+
+
+def _blank(char: str) -> bool:
+    """Whether ``char`` may count as white space for emphasis ("" is the edge of the text)."""
+    return not char or char in _TRIM or char.isspace()
+
+
+def _emphasis(content: str) -> frozenset[int] | None:
+    """Where the ``*`` and ``_`` runs of ``content`` that are emphasis delimiters start (an
+    empty set: none is), or None when the scanner cannot tell.
+
+    A run matches only another run of its character: a character with one run (``_`` runs
+    between two letters or digits not counted: they neither open nor close) makes none.
+    Two ``*`` runs of the same length (at most 3) make a pair when the first follows the
+    start or a space and precedes no blank, and the second follows no blank and precedes
+    the end or a space (the first only opens, the second only closes), with no backtick or
+    backslash in ``content`` (a code span or an escape could take a ``*``)."""
+    dropped: set[int] = set()
+    underscores = [
+        (start, end)
+        for start, end in _runs(content, "_")
+        if not (
+            start > 0
+            and end < len(content)
+            and content[start - 1] in _WORD
+            and content[end] in _WORD
+        )
+    ]
+    if len(underscores) > 1:
+        return None
+    stars = _runs(content, "*")
+    if len(stars) == 2:
+        (first, first_end), (second, second_end) = stars
+        if (
+            "`" in content
+            or "\\" in content
+            or first_end - first != second_end - second
+            or first_end - first > 3
+            or (first > 0 and content[first - 1] != " ")
+            or _blank(content[first_end : first_end + 1])
+            or _blank(content[second - 1 : second])
+            or (second_end < len(content) and content[second_end] != " ")
+        ):
+            return None
+        dropped.update((first, second))
+    elif len(stars) > 2:
+        return None
+    return frozenset(dropped)
