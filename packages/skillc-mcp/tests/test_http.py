@@ -131,6 +131,35 @@ def test_fastmcp_client_over_http(start: Callable[..., HttpServer]) -> None:
     assert read.files["references/notes.txt"] == b"one\ntwo\nthree\n"
 
 
+def test_the_stdio_server_does_not_import_the_http_transport(
+    project: Path, env: dict[str, str]
+) -> None:
+    """The stdio path (``python -m skillc_mcp``, as ``skillc-mcp`` with no arguments) serves
+    a session without importing uvicorn, asyncio or the HTTP module."""
+    import json
+    import sys
+
+    lines = [
+        INIT,
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    ]
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "skillc_mcp"],
+        input="".join(json.dumps(line) + "\n" for line in lines),
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert '"id":2' in done.stdout
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line}
+    assert "skillc_mcp._stdio" in imported
+    assert not imported & {"uvicorn", "asyncio", "skillc_mcp._http"}
+
+
 def test_a_non_loopback_bind_without_tokens_is_refused(
     script_path: Callable[[str], Path], project: Path, env: dict[str, str]
 ) -> None:
