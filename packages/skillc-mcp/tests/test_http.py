@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import signal
+import sqlite3
 import subprocess
 import threading
 import time
@@ -176,7 +177,9 @@ def test_a_non_loopback_bind_without_tokens_is_refused(
     assert "Traceback" not in done.stderr
 
 
-def test_tokens_origin_and_body_bounds(start: Callable[..., HttpServer], tmp_path: Path) -> None:
+def test_tokens_origin_and_body_bounds(
+    start: Callable[..., HttpServer], tmp_path: Path, project: Path
+) -> None:
     tokens = tmp_path / "tokens"
     tokens.write_text(f"# team\nalice:{TOKEN}\nbob:{'b' * 20}\n", encoding="utf-8")
     server = start("--tokens", str(tokens), "--log-requests")
@@ -199,7 +202,16 @@ def test_tokens_origin_and_body_bounds(start: Callable[..., HttpServer], tmp_pat
     bob = {**HEADERS, "authorization": f"Bearer {'b' * 20}", "mcp-session-id": sid}
     ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
     assert httpx.post(server.url, headers=bob, json=ping).status_code == 404
+    # alice's read is logged under her name (the run id; the log has no user column)
+    show = {"name": "skc_show", "arguments": {"skill": "demo", "section": "Usage"}}
+    call = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": show}
+    reply = httpx.post(server.url, headers={**good, "mcp-session-id": sid}, json=call)
+    assert reply.json()["result"]["isError"] is False
     assert server.stop() == 128 + signal.SIGTERM
+    logs = project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db"
+    with sqlite3.connect(logs) as db:
+        rows = db.execute("SELECT command, run_id FROM access_log").fetchall()
+    assert [(command, run_id.rpartition("@")[2]) for command, run_id in rows] == [("show", "alice")]
     text = "".join(server.log)
     assert TOKEN not in text and "b" * 20 not in text
     assert "alice POST initialize 200" in text
