@@ -279,3 +279,41 @@ def test_load_loses_no_reply(start: Callable[..., HttpServer]) -> None:
 @pytest.mark.long
 def test_load_loses_no_reply_long(start: Callable[..., HttpServer]) -> None:
     _check_load(start, clients=50, seconds=60)
+
+
+def test_origins_and_token_files() -> None:
+    from skillc_index import HttpServerError
+    from skillc_mcp._http import Tokens, origin_allowed, parse_tokens
+
+    extra = frozenset({"https://team.example.com"})
+    for origin in ("http://localhost:3000", "https://127.0.0.1", "http://[::1]:8080"):
+        assert origin_allowed(origin, frozenset())
+    assert origin_allowed("https://team.example.com/", extra)
+    for origin in (
+        "null",
+        "http://evil.example",
+        "http://localhost.evil.example",
+        "http://127.0.0.1.evil.example",
+        "http://localhost@evil.example",
+        "file://localhost",
+        "http://localhost:x",
+    ):
+        assert not origin_allowed(origin, extra), origin
+    tokens = parse_tokens(f"# comment\nalice:{TOKEN}  bob:{'b' * 16}\n", "test")
+    assert list(tokens) == ["alice", "bob"]
+    check = Tokens(tokens)
+    assert check.user(f"Bearer {TOKEN}") == "alice"
+    assert check.user(f"bearer  {'b' * 16} ") == "bob"
+    for wrong in (None, "", TOKEN, f"Basic {TOKEN}", f"Bearer {TOKEN[:-1]}"):
+        assert check.user(wrong) is None
+    for text in ("alice", f"al ice:{TOKEN}", "alice:short", f"a:{TOKEN} a:{TOKEN}x"):
+        with pytest.raises(HttpServerError) as raised:
+            parse_tokens(text, "test")
+        assert TOKEN not in str(raised.value.diagnostic.message)
+
+
+def test_http_options_need_http() -> None:
+    from skillc_mcp.cli import main
+
+    assert main(["--tokens", "tokens.txt"]) == 1
+    assert main(["--http", "nonsense"]) == 1
