@@ -2,9 +2,10 @@
 disappears, a full disk during a build, a build killed with SIGKILL.
 
 What must hold after every fault: commands fail, if at all, with a clean diagnostic (exit 1,
-``error[EXXX]`` lines, no traceback); ``show`` and ``search`` never serve wrong content (a
-damaged or outdated index is E002); logging never fails a command and loses no row; and the
-next ``skc build`` repairs what the fault broke.
+``error[EXXX]`` lines, no traceback); ``show`` and ``search`` never serve wrong content (the
+index is a cache: a damaged, missing or outdated index is built again on demand, and the
+answer comes from the current sources, or the reader refuses with E002); logging never fails
+a command and loses no row; and the next ``skc build`` repairs what the fault broke.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from pathlib import Path
 import pytest
 from stress_support import (
     assert_clean_failure,
-    assert_ok,
     count_rows,
     skill_md,
     tree_snapshot,
@@ -46,12 +46,12 @@ def assert_serves_demo(ok: Run) -> None:
     assert "SKILL.md#Install" in ok("search", "demo", "installer").stdout
 
 
-def assert_index_refused(skc: Run) -> None:
-    """``show`` and ``search`` refuse cleanly (E002); the commands reading sources still work."""
-    assert_clean_failure(skc("show", "demo", "--section", "Install"), "E002")
-    assert_clean_failure(skc("search", "demo", "installer"), "E002")
+def assert_index_rebuilt(ok: Run) -> None:
+    """``show`` and ``search`` answer from the sources, the index built again on demand; the
+    commands reading sources work too."""
+    assert_serves_demo(ok)
     for args in (("outline", "demo"), ("open", "demo", "SKILL.md"), ("sources", "demo")):
-        assert_ok(skc(*args))
+        ok(*args)
 
 
 # -- a damaged index ----------------------------------------------------------------------------
@@ -85,12 +85,12 @@ def _random(data: bytes) -> bytes:
 
 
 @pytest.mark.parametrize("damage", [_zero, _half, _header_only, _bad_header, _scribbled, _random])
-def test_damaged_index_is_refused_then_rebuilt(
-    ok: Run, skc: Run, demo: Path, runtime: Path, damage: Callable[[bytes], bytes]
+def test_damaged_index_is_rebuilt_on_demand(
+    ok: Run, demo: Path, runtime: Path, damage: Callable[[bytes], bytes]
 ) -> None:
     path = index_file(runtime)
     path.write_bytes(damage(path.read_bytes()))
-    assert_index_refused(skc)
+    assert_index_rebuilt(ok)
     ok("build", "demo")
     assert_serves_demo(ok)
 
@@ -112,24 +112,18 @@ def _scribble_content_pages(path: Path) -> None:
 def test_damaged_content_pages_are_never_served_and_build_repairs(
     ok: Run, skc: Run, demo: Path, runtime: Path, keep_time: bool
 ) -> None:
-    """The FTS5 and headings pages scribbled over while ``index_meta`` stays readable: the
-    readers refuse (E002) instead of serving wrong sections. ``skc build`` sees that the index
-    is not the file it wrote (size and time in the manifest) and rebuilds it; when even the
-    time was put back, ``skc build --force`` does."""
+    """The FTS5 and headings pages scribbled over while ``index_meta`` stays readable (even
+    with the file's time put back): a read that fails is corruption (RFC-0004), so the reader
+    builds the index again and answers from the sources, never with wrong sections; the next
+    ``skc build`` (``--force`` if it finds its files as it wrote them) serves the same."""
     path = index_file(runtime)
     before = path.stat()
     _scribble_content_pages(path)
     if keep_time:
         os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
-    for args in (("show", "demo", "--section", "Install"), ("search", "demo", "installer")):
-        proc = skc(*args)
-        if proc.returncode == 0:  # only possible if the damaged pages were not needed
-            assert "installer" in proc.stdout
-        else:
-            assert_clean_failure(proc, "E002")
+    assert_serves_demo(ok)
     built = ok("build", "demo", "--format", "json")
-    if keep_time:
-        assert '"up-to-date"' in built.stdout  # nothing tells it apart from the built file
+    if '"up-to-date"' in built.stdout:
         built = ok("build", "demo", "--force", "--format", "json")
     assert '"rebuilt"' in built.stdout, built.stdout
     assert_serves_demo(ok)
@@ -303,9 +297,9 @@ def test_log_locked_by_another_writer(
 def test_runtime_deleted_mid_session(ok: Run, skc: Run, demo: Path, runtime: Path) -> None:
     assert_serves_demo(ok)
     shutil.rmtree(runtime)
-    assert_index_refused(skc)
+    assert_index_rebuilt(ok)
     log = runtime / ".skillc-meta" / "logs.db"
-    assert count_rows(log) == 5  # the rows since the deletion: 2 refused, 3 served
+    assert count_rows(log) == 5  # the rows since the deletion: show, search and 3 more
     ok("build", "demo")
     assert_serves_demo(ok)
     assert count_rows(log) == 8
@@ -313,7 +307,7 @@ def test_runtime_deleted_mid_session(ok: Run, skc: Run, demo: Path, runtime: Pat
 
 def test_runtime_meta_folder_deleted(ok: Run, skc: Run, demo: Path, runtime: Path) -> None:
     shutil.rmtree(runtime / ".skillc-meta")
-    assert_index_refused(skc)
+    assert_index_rebuilt(ok)
     ok("build", "demo")
     assert_serves_demo(ok)
 
@@ -321,7 +315,8 @@ def test_runtime_meta_folder_deleted(ok: Run, skc: Run, demo: Path, runtime: Pat
 def test_runtime_replaced_by_a_file(ok: Run, skc: Run, demo: Path, runtime: Path) -> None:
     shutil.rmtree(runtime)
     runtime.write_text("not a folder\n")
-    assert_clean_failure(skc("show", "demo", "--section", "Install"), "E002")
+    # the reader's index goes to a private folder of its process; the file is left alone
+    assert ok("show", "demo", "--section", "Install").stdout == INSTALL
     assert_clean_failure(skc("build", "demo"))
     assert runtime.read_text() == "not a folder\n"
     runtime.unlink()

@@ -36,6 +36,7 @@ RFC_LINES = {
     "E050": "error[E050]: skill '<skill>' already exists",
     # skillc's own (issue 15: the find server, skc watch)
     "E060": "error[E060]: find server: <message>",
+    "E061": "error[E061]: MCP HTTP server: <message>",
     "E100": "error[E100]: invalid option: '<message>'",
     "E300": "error[E300]: <rule-id> <rule-name>: <message>",
     "E999": "error[E999]: <message>",

@@ -53,6 +53,7 @@ TEMPLATES: dict[str, str] = {
     "E044": "the PostgreSQL driver is not installed",
     "E050": "skill '<skill>' already exists",
     "E060": "find server: <message>",
+    "E061": "MCP HTTP server: <message>",
     "E100": "invalid option: '<message>'",
     "E300": "<rule-id> <rule-name>: <message>",
     "E999": "<message>",
@@ -330,6 +331,18 @@ class FindServerError(SkillcError):
     runs, its socket path is too long, it does not answer."""
 
     code = "E060"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(Diagnostic(self.code, {"message": message}))
+        self.message = message
+
+
+class HttpServerError(SkillcError):
+    """E061: the MCP HTTP server (``skc mcp --http``) cannot start: an address that is not
+    loopback without tokens, a token file that cannot be read or is malformed, the extra that
+    holds the HTTP server not installed, an address in use. The message never holds a token."""
+
+    code = "E061"
 
     def __init__(self, message: str) -> None:
         super().__init__(Diagnostic(self.code, {"message": message}))

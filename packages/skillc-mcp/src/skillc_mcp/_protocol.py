@@ -133,6 +133,7 @@ class Server:
         name: str = "skillc",
         version: str | None = None,
         tools: ToolRunner | None = None,
+        skills: SkillsMethods | None = None,
     ) -> None:
         if version is None:
             from skillc_mcp import __version__ as version
@@ -140,7 +141,7 @@ class Server:
         self.legacy_version: str | None = None
         """The version the ``initialize`` handshake agreed on, if one happened."""
         self._tools = tools
-        self._skills: SkillsMethods | None = None
+        self._skills = skills
 
     @property
     def skills(self) -> SkillsMethods:

@@ -38,9 +38,37 @@ from skillc_index.console import CONTEXT_SETTINGS, verbose_option
     is_flag=True,
     help="Log every request (method, tool, milliseconds) on stderr.",
 )
+@click.option(
+    "--http",
+    "http",
+    metavar="HOST:PORT",
+    help="Serve over Streamable HTTP on this address instead of stdio (needs skillc-mcp[http]); "
+    "an address that is not loopback needs --tokens.",
+)
+@click.option(
+    "--tokens",
+    "tokens",
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="With --http: bearer tokens, one name:token per line (default: $SKILLC_MCP_TOKENS).",
+)
+@click.option(
+    "--allow-origin",
+    "allow_origins",
+    metavar="ORIGIN",
+    multiple=True,
+    help="With --http: also accept requests from this browser Origin (repeatable).",
+)
 @verbose_option
 @click.version_option(package_name="skillc-mcp", message="%(package)s %(version)s")
-def mcp_command(cwd: str | None, allow_targets: tuple[str, ...], log_requests: bool) -> int:
+def mcp_command(
+    cwd: str | None,
+    allow_targets: tuple[str, ...],
+    log_requests: bool,
+    http: str | None,
+    tokens: str | None,
+    allow_origins: tuple[str, ...],
+) -> int:
     """Start MCP server.
 
     Serve skillc's commands as MCP tools (skc_init, skc_list, skc_build, skc_lint,
@@ -61,10 +89,30 @@ def mcp_command(cwd: str | None, allow_targets: tuple[str, ...], log_requests: b
       skc mcp --cwd ~/code/webapp     # for clients that cannot set the working directory
       skc mcp --allow-target ~/agents # skc_build may also deploy under ~/agents
       claude mcp add skillc -- skc mcp
+      skc mcp --http 127.0.0.1:8765   # a local HTTP server (http://127.0.0.1:8765/mcp)
+      skc mcp --http 0.0.0.0:8765 --tokens /etc/skillc/tokens   # a team server
     """
     from skillc_mcp.quick import serve
 
-    return serve(cwd, log_requests=log_requests, allowed_targets=allow_targets)
+    if http is None:
+        if tokens is not None or allow_origins:
+            raise click.UsageError("--tokens and --allow-origin go with --http")
+        return serve(cwd, log_requests=log_requests, allowed_targets=allow_targets)
+    import os
+
+    from skillc_mcp._http import serve_http
+
+    folders = [os.path.abspath(os.path.expanduser(p)) for p in allow_targets]  # noqa: PTH100, PTH111
+    tokens_file = None if tokens is None else os.path.abspath(tokens)  # noqa: PTH100
+    if cwd is not None:
+        os.chdir(cwd)
+    return serve_http(
+        http,
+        tokens_file=tokens_file,
+        allowed_origins=allow_origins,
+        allowed_targets=folders,
+        log_requests=log_requests,
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

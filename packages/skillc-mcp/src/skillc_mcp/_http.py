@@ -1,0 +1,628 @@
+"""The MCP Streamable HTTP transport (``skc mcp --http HOST:PORT``): a team server.
+
+One endpoint, ``/mcp``. Each POST carries one JSON-RPC message and is answered with one JSON
+object (or 202 Accepted for a notification); the server sends no requests of its own, so GET
+(a server-to-client stream) is 405. The messages are answered by the same
+:class:`~skillc_mcp._protocol.Server` as on stdio: one dispatcher, two transports.
+
+Both protocol eras: the ``initialize`` handshake opens a session (``Mcp-Session-Id``, a random
+id; DELETE ends it; an unknown or expired id is 404, so the client starts again), and each
+later legacy request names it; a 2026-07-28 request carries its version in ``_meta`` and needs
+no session (that revision has none).
+
+Security (the transport specification's "Security Warning"):
+
+- The address is loopback by default; any other address needs tokens (E061 otherwise).
+- With tokens, every request needs ``Authorization: Bearer <token>``; the SHA-256 of the
+  presented token is compared with that of every token (:func:`hmac.compare_digest`, all of
+  them, whatever matches), so the time taken does not depend on which token matched or how
+  much of one. A refusal is 401 with a fixed body; no token is ever logged or sent back.
+- Origin: a request with an ``Origin`` header that is not a loopback origin or one given with
+  ``--allow-origin`` is 403 (DNS rebinding). Requests without one (clients that are not
+  browsers) are let through, to the token check.
+- Bounds: a body over :data:`MAX_BODY` bytes is 413 (read no further); at most ``workers``
+  requests run at a time and ``max_waiting`` more wait, beyond that 503 with ``Retry-After``;
+  at most ``max_sessions`` sessions, each ending after ``session_idle`` seconds unused.
+
+SIGINT and SIGTERM stop the server cleanly: it stops accepting, lets running calls finish,
+writes the queued access-log rows, and exits with 128 + the signal number.
+
+The access log records the user: each token name has its own tool runner whose run id ends
+in ``@<name>`` (the access log has no user column; ``skc stats --format json`` shows run ids).
+
+This module imports only the standard library; :func:`serve_http` imports uvicorn (the
+``http`` extra) when it starts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import ipaddress
+import json
+import os
+import secrets
+import sys
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+from skillc_mcp._protocol import (
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    VERSION_KEY,
+    ProtocolError,
+    Server,
+    error_response,
+)
+
+if TYPE_CHECKING:
+    from skillc_mcp._skills import SkillsMethods
+    from skillc_mcp._tools import ToolRunner
+
+ENDPOINT = "/mcp"
+MAX_BODY = 1 << 20
+"""The largest request body read (1 MiB, as the stdio server's longest line); larger is 413."""
+MAX_TOKENS_FILE = 64 * 1024
+"""The largest token file (or ``$SKILLC_MCP_TOKENS``) read, in bytes."""
+MIN_TOKEN_CHARS = 16
+MAX_TOKEN_CHARS = 512
+TOKENS_ENV = "SKILLC_MCP_TOKENS"
+WORKERS = 4
+MAX_WAITING = 64
+MAX_SESSIONS = 1000
+SESSION_IDLE_SECONDS = 3600.0
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+_UNAUTHORIZED = b'{"error":"unauthorized: send Authorization: Bearer <token>"}'
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._@-")
+
+
+def _problem(message: str) -> Exception:
+    from skillc_index import HttpServerError
+
+    return HttpServerError(message)
+
+
+# -- the address --------------------------------------------------------------------------
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``(host, port)`` of ``HOST:PORT`` (``[::1]:8000`` for IPv6); E061 when malformed."""
+    host, colon, port = text.rpartition(":")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    if not colon or not host or not port.isdigit() or int(port) > 65535:
+        raise _problem(f"--http takes HOST:PORT, such as 127.0.0.1:8765 (got {text!r})")
+    return host, int(port)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether every address ``host`` names is a loopback address."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        pass
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, None)
+    except OSError:
+        return False
+    return bool(infos) and all(ipaddress.ip_address(i[4][0]).is_loopback for i in infos)
+
+
+# -- tokens -------------------------------------------------------------------------------
+
+
+def parse_tokens(text: str, source: str) -> dict[str, bytes]:
+    """``name -> token`` of ``name:token`` entries (one per line or separated by white
+    space; ``#`` starts a comment line). E061 names the entry by its number, never its token."""
+    tokens: dict[str, bytes] = {}
+    entries = (
+        word
+        for line in text.splitlines()
+        if not line.lstrip().startswith("#")
+        for word in line.split()
+    )
+    for number, entry in enumerate(entries, 1):
+        name, colon, token = entry.partition(":")
+        where = f"{source}, entry {number}"
+        if not colon or not name or len(name) > 64 or not set(name) <= _NAME_CHARS:
+            raise _problem(f"{where}: expected name:token (a name of letters, digits, ._@-)")
+        if not MIN_TOKEN_CHARS <= len(token) <= MAX_TOKEN_CHARS or not token.isascii():
+            raise _problem(
+                f"{where}: the token of '{name}' must be {MIN_TOKEN_CHARS} to "
+                f"{MAX_TOKEN_CHARS} ASCII characters"
+            )
+        if name in tokens:
+            raise _problem(f"{where}: '{name}' is given twice")
+        tokens[name] = token.encode("ascii")
+    return tokens
+
+
+def load_tokens(path: str | None, env: Mapping[str, str] | None = None) -> dict[str, bytes]:
+    """The tokens of ``path`` (``--tokens``), else of ``$SKILLC_MCP_TOKENS``, else none."""
+    env = os.environ if env is None else env
+    if path is not None:
+        try:
+            with open(path, "rb") as file:
+                data = file.read(MAX_TOKENS_FILE + 1)
+        except OSError as exc:
+            raise _problem(f"cannot read the token file '{path}': {exc.strerror}") from None
+        source = f"token file '{path}'"
+    elif env.get(TOKENS_ENV):
+        data = env[TOKENS_ENV].encode("utf-8", "surrogateescape")
+        source = f"${TOKENS_ENV}"
+    else:
+        return {}
+    if len(data) > MAX_TOKENS_FILE:
+        raise _problem(f"{source} is larger than {MAX_TOKENS_FILE} bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _problem(f"{source} is not UTF-8") from None
+    tokens = parse_tokens(text, source)
+    if not tokens:
+        raise _problem(f"{source} holds no name:token entry")
+    return tokens
+
+
+class Tokens:
+    """Bearer-token checks: :meth:`user` compares the presented token with every token."""
+
+    def __init__(self, tokens: Mapping[str, bytes]) -> None:
+        self._digests = [(name, hashlib.sha256(token).digest()) for name, token in tokens.items()]
+
+    def __bool__(self) -> bool:
+        return bool(self._digests)
+
+    def user(self, authorization: str | None) -> str | None:
+        """The name of the token in an ``Authorization: Bearer`` header value, else None."""
+        presented = b""
+        if authorization is not None and authorization[:7].lower() == "bearer ":
+            presented = authorization[7:].strip().encode("utf-8", "replace")
+        digest = hashlib.sha256(presented).digest()
+        user = None
+        for name, known in self._digests:  # every one, whatever matched
+            if hmac.compare_digest(digest, known) and user is None:
+                user = name
+        return user
+
+
+# -- origins ------------------------------------------------------------------------------
+
+
+def normal_origin(origin: str) -> str:
+    return origin.strip().rstrip("/").lower()
+
+
+def origin_allowed(origin: str, allowed: Iterable[str]) -> bool:
+    """Whether ``origin`` (an ``Origin`` header) is a loopback origin or among ``allowed``."""
+    origin = normal_origin(origin)
+    if origin in allowed:
+        return True
+    scheme, sep, rest = origin.partition("://")
+    if not sep or scheme not in ("http", "https") or "/" in rest or "@" in rest:
+        return False
+    if rest.startswith("["):
+        host, bracket, port = rest[1:].partition("]")
+        if not bracket or (port and not (port.startswith(":") and port[1:].isdigit())):
+            return False
+    else:
+        host, colon, port = rest.partition(":")
+        if colon and not port.isdigit():
+            return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+# -- sessions -----------------------------------------------------------------------------
+
+
+class _Session:
+    __slots__ = ("server", "used", "user")
+
+    def __init__(self, server: Server, user: str | None) -> None:
+        self.server = server
+        self.user = user
+        self.used = time.monotonic()
+
+
+class _LockedSkills:
+    """The Skills extension's methods, one call at a time (the served skills are not
+    thread-safe), shared by every session."""
+
+    def __init__(self) -> None:
+        from skillc_mcp._skills import SkillsMethods
+
+        self.methods = SkillsMethods()
+        self._lock = threading.Lock()
+
+    def call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        with self._lock:
+            return self.methods.call(method, params)
+
+    def close(self) -> None:
+        with self._lock:
+            self.methods.close()
+
+
+class App:
+    """The ASGI application: ``/mcp`` over :class:`Server` (see the module docstring)."""
+
+    def __init__(
+        self,
+        *,
+        tokens: Mapping[str, bytes] | None = None,
+        allowed_origins: Sequence[str] = (),
+        allowed_targets: Sequence[str] = (),
+        workers: int = WORKERS,
+        max_waiting: int = MAX_WAITING,
+        max_sessions: int = MAX_SESSIONS,
+        session_idle: float = SESSION_IDLE_SECONDS,
+        max_body: int = MAX_BODY,
+        log_requests: bool = False,
+    ) -> None:
+        self.tokens = Tokens(tokens or {})
+        self.allowed_origins = frozenset(normal_origin(o) for o in allowed_origins)
+        self._allowed_targets = tuple(allowed_targets)
+        self._pool = ThreadPoolExecutor(workers, thread_name_prefix="skillc-mcp-http")
+        self._max_active = workers + max_waiting
+        self._active = 0
+        self.max_sessions = max_sessions
+        self.session_idle = session_idle
+        self.max_body = max_body
+        self._log_requests = log_requests
+        self._sessions: OrderedDict[str, _Session] = OrderedDict()
+        self._runners: dict[str | None, ToolRunner] = {}
+        self._stateless: dict[str | None, Server] = {}
+        self._skills = _LockedSkills()
+        self._lock = threading.RLock()  # _route holds it while it makes a session's runner
+
+    # -- shared state -------------------------------------------------------------------
+
+    def _runner(self, user: str | None) -> ToolRunner:
+        with self._lock:
+            runner = self._runners.get(user)
+            if runner is None:
+                from skillc_index.accesslog.store import new_run_id
+                from skillc_mcp._tools import ToolRunner
+
+                run_id = new_run_id() if user is None else f"{new_run_id()}@{user}"
+                runner = ToolRunner(run_id=run_id, allowed_targets=self._allowed_targets)
+                self._runners[user] = runner
+            return runner
+
+    def _server(self, user: str | None) -> Server:
+        skills: SkillsMethods = self._skills  # type: ignore[assignment]  # same call()
+        return Server(tools=self._runner(user), skills=skills)
+
+    def _stateless_server(self, user: str | None) -> Server:
+        server = self._stateless.get(user)
+        if server is None:
+            server = self._stateless[user] = self._server(user)
+        return server
+
+    def _new_session(self, user: str | None) -> str | None:
+        now = time.monotonic()
+        while self._sessions:
+            oldest = next(iter(self._sessions.values()))
+            if now - oldest.used <= self.session_idle:
+                break
+            self._sessions.popitem(last=False)
+        if len(self._sessions) >= self.max_sessions:
+            return None
+        session_id = secrets.token_urlsafe(24)
+        self._sessions[session_id] = _Session(self._server(user), user)
+        return session_id
+
+    def _session(self, session_id: str, user: str | None) -> _Session | None:
+        session = self._sessions.get(session_id)
+        if session is None or session.user != user:
+            return None
+        now = time.monotonic()
+        if now - session.used > self.session_idle:
+            del self._sessions[session_id]
+            return None
+        session.used = now
+        self._sessions.move_to_end(session_id)
+        return session
+
+    def close(self) -> None:
+        """Let running calls finish, then write the access-log rows."""
+        self._pool.shutdown(wait=True)
+        for runner in self._runners.values():
+            runner.close()
+        self._skills.close()
+
+    # -- ASGI -------------------------------------------------------------------------------
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        start = time.perf_counter()
+        headers: dict[str, str] = {}
+        for key, value in scope.get("headers", ()):
+            headers.setdefault(key.decode("latin-1").lower(), value.decode("latin-1"))
+        status, user, what = await self._request(scope, headers, receive, send)
+        if self._log_requests:
+            ms = (time.perf_counter() - start) * 1000
+            who = user or "-"
+            line = f"skillc-mcp: {who} {scope['method']} {what} {status} {ms:.1f} ms"
+            print(line, file=sys.stderr, flush=True)
+
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    async def _request(
+        self, scope: Scope, headers: dict[str, str], receive: Receive, send: Send
+    ) -> tuple[int, str | None, str]:
+        """Answer one request; (status, user, what for the log)."""
+        if scope.get("path") != ENDPOINT:
+            body = b'{"error":"not found: the MCP endpoint is /mcp"}'
+            return await _reply(send, 404, body), None, "-"
+        origin = headers.get("origin")
+        if origin is not None and not origin_allowed(origin, self.allowed_origins):
+            return await _reply(send, 403, b'{"error":"forbidden: origin not allowed"}'), None, "-"
+        user = None
+        if self.tokens:
+            user = self.tokens.user(headers.get("authorization"))
+            if user is None:
+                extra = [(b"www-authenticate", b'Bearer realm="skillc"')]
+                return await _reply(send, 401, _UNAUTHORIZED, extra), None, "-"
+        method = scope["method"]
+        if method == "DELETE":
+            session_id = headers.get("mcp-session-id", "")
+            with self._lock:
+                found = self._session(session_id, user) is not None
+                if found:
+                    del self._sessions[session_id]
+            return await _reply(send, 204 if found else 404, b""), user, "DELETE"
+        if method != "POST":
+            extra = [(b"allow", b"POST, DELETE")]
+            return await _reply(send, 405, b'{"error":"method not allowed"}', extra), user, method
+        return await self._post(headers, receive, send, user)
+
+    async def _post(
+        self, headers: dict[str, str], receive: Receive, send: Send, user: str | None
+    ) -> tuple[int, str | None, str]:
+        length = headers.get("content-length", "")
+        if length.isdigit() and int(length) > self.max_body:
+            return await _too_large(send, self.max_body), user, "-"
+        body = bytearray()
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return 499, user, "-"
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.max_body:
+                return await _too_large(send, self.max_body), user, "-"
+        content_type = headers.get("content-type", "").partition(";")[0].strip().lower()
+        if content_type != "application/json":
+            body_ = b'{"error":"unsupported media type: send application/json"}'
+            return await _reply(send, 415, body_), user, "-"
+        from skillc_index import loads_bounded
+
+        try:
+            parsed = loads_bounded(bytes(body), max_bytes=self.max_body)
+        except ValueError as exc:
+            error = error_response(None, ProtocolError(PARSE_ERROR, f"Parse error: {exc}"))
+            return await _json(send, 400, error), user, "-"
+        what = _what(parsed)
+        extra: list[tuple[bytes, bytes]] = []
+        with self._lock:
+            server, status, problem = self._route(parsed, headers, user, extra)
+            if server is not None:
+                if self._active >= self._max_active:
+                    server, status, problem = None, 503, "busy: too many requests"
+                    extra.append((b"retry-after", b"1"))
+                else:
+                    self._active += 1
+        if server is None:
+            error = error_response(_id_of(parsed), ProtocolError(INVALID_REQUEST, problem))
+            return await _json(send, status, error, extra), user, what
+        try:
+            loop = asyncio.get_running_loop()
+            response = await loop.run_in_executor(self._pool, server.handle, parsed)
+        finally:
+            with self._lock:
+                self._active -= 1
+        if response is None:
+            return await _reply(send, 202, b"", extra), user, what
+        return await _json(send, 200, response, extra), user, what
+
+    def _route(
+        self,
+        message: object,
+        headers: Mapping[str, str],
+        user: str | None,
+        extra: list[tuple[bytes, bytes]],
+    ) -> tuple[Server | None, int, str]:
+        """The server that answers ``message`` (under the lock), or (None, status, why)."""
+        if isinstance(message, dict) and message.get("method") == "initialize":
+            session_id = self._new_session(user)
+            if session_id is None:
+                extra.append((b"retry-after", b"60"))
+                return None, 503, f"busy: {self.max_sessions} sessions are open"
+            extra.append((b"mcp-session-id", session_id.encode("ascii")))
+            return self._sessions[session_id].server, 200, ""
+        session_id = headers.get("mcp-session-id")
+        if session_id is not None:
+            session = self._session(session_id, user)
+            if session is None:
+                return None, 404, "Session not found: initialize again"
+            return session.server, 200, ""
+        if _is_modern(message) or not isinstance(message, dict):
+            return self._stateless_server(user), 200, ""
+        return None, 400, "Bad Request: Mcp-Session-Id header required (initialize first)"
+
+
+def _is_modern(message: object) -> bool:
+    if not isinstance(message, dict):
+        return False
+    params = message.get("params")
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return isinstance(meta, dict) and VERSION_KEY in meta
+
+
+def _id_of(message: object) -> object:
+    return message.get("id") if isinstance(message, dict) else None
+
+
+def _what(message: object) -> str:
+    """The method (and tool) of a message, for ``--log-requests``: no argument values."""
+    if not isinstance(message, dict):
+        return "(batch)" if isinstance(message, list) else "(invalid)"
+    method = message.get("method")
+    if not isinstance(method, str):
+        return "(response)"
+    params = message.get("params")
+    if method == "tools/call" and isinstance(params, dict) and isinstance(params.get("name"), str):
+        return f"{method} {params['name']}"[:200]
+    return method[:200]
+
+
+async def _reply(
+    send: Send, status: int, body: bytes, extra: Sequence[tuple[bytes, bytes]] = ()
+) -> int:
+    headers = [(b"content-length", str(len(body)).encode("ascii")), *extra]
+    if body:
+        headers.append((b"content-type", b"application/json"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+    return status
+
+
+async def _json(
+    send: Send, status: int, message: dict[str, Any], extra: Sequence[tuple[bytes, bytes]] = ()
+) -> int:
+    from skillc_mcp._stdio import encode
+
+    return await _reply(send, status, encode(message), extra)
+
+
+async def _too_large(send: Send, limit: int) -> int:
+    body = json.dumps({"error": f"request body larger than {limit} bytes"}).encode("ascii")
+    return await _reply(send, 413, body, [(b"connection", b"close")])
+
+
+# -- running it ---------------------------------------------------------------------------
+
+
+def serve_http(
+    address: str,
+    *,
+    tokens_file: str | None = None,
+    allowed_origins: Sequence[str] = (),
+    allowed_targets: Sequence[str] = (),
+    log_requests: bool = False,
+    env: Mapping[str, str] | None = None,
+) -> int:
+    """Serve MCP over HTTP on ``address`` (``HOST:PORT``) until SIGINT or SIGTERM; the exit
+    status (128 + the signal number). E061 when it cannot start."""
+    import signal
+    import socket
+    from contextlib import contextmanager
+
+    host, port = parse_address(address)
+    tokens = load_tokens(tokens_file, env)
+    if not tokens and not is_loopback(host):
+        raise _problem(
+            f"'{host}' is not a loopback address: give tokens (--tokens FILE or "
+            f"${TOKENS_ENV}) to serve it"
+        )
+    try:
+        import uvicorn
+    except ImportError:
+        raise _problem(
+            "the HTTP transport needs the http extra: pip install 'skillc-mcp[http]'"
+        ) from None
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        raise _problem(f"cannot listen on {address}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
+    app = App(
+        tokens=tokens,
+        allowed_origins=allowed_origins,
+        allowed_targets=allowed_targets,
+        log_requests=log_requests,
+    )
+    stopped: list[int] = []
+
+    class _Server(uvicorn.Server):
+        @contextmanager
+        def capture_signals(self) -> Any:
+            # as uvicorn's, without raising the signal again once stopped: the exit
+            # status says which one it was
+            if threading.current_thread() is not threading.main_thread():
+                yield
+                return
+            signals = (signal.SIGINT, signal.SIGTERM)
+            previous = {s: signal.signal(s, self.handle_exit) for s in signals}
+            try:
+                yield
+            finally:
+                for s, handler in previous.items():
+                    signal.signal(s, handler)
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            stopped.append(sig)
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        server_header=False,
+        timeout_graceful_shutdown=30,
+    )
+    where = sock.getsockname()
+    shown = f"[{where[0]}]" if family == socket.AF_INET6 else where[0]
+    auth = f"{len(tokens)} token(s)" if tokens else "no authentication (loopback)"
+    from skillc_mcp import __version__
+
+    print(
+        f"skillc-mcp {__version__}: serving MCP on http://{shown}:{where[1]}{ENDPOINT} "
+        f"({auth}) in {os.getcwd()}",  # noqa: PTH109
+        file=sys.stderr,
+        flush=True,
+    )
+    try:
+        _Server(config).run(sockets=[sock])
+    finally:
+        app.close()
+        sock.close()
+    return 128 + stopped[0] if stopped else 0

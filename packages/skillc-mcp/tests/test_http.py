@@ -1,0 +1,319 @@
+"""``skc mcp --http``: the real server process on a free port, real clients (the official
+``mcp`` SDK's streamable HTTP client, FastMCP's, httpx for the raw requests)."""
+
+from __future__ import annotations
+
+import re
+import signal
+import sqlite3
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+httpx = pytest.importorskip("httpx")
+pytest.importorskip("uvicorn", reason="the http extra (tox.ini's mcp env installs it)")
+
+TOKEN = "s3cret-token-of-alice-0123456789"
+HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}},
+}
+
+
+class HttpServer:
+    def __init__(
+        self, process: subprocess.Popen[str], url: str, log: list[str], reader: threading.Thread
+    ) -> None:
+        self.reader = reader
+        self.process = process
+        self.url = url
+        self.log = log
+
+    def stop(self) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        status = self.process.wait(30)
+        self.reader.join(10)
+        assert self.process.stderr is not None
+        self.process.stderr.close()
+        return status
+
+
+@pytest.fixture
+def start(
+    script_path: Callable[[str], Path], project: Path, env: dict[str, str]
+) -> Iterator[Callable[..., HttpServer]]:
+    servers: list[HttpServer] = []
+
+    def run(*args: str) -> HttpServer:
+        command = [str(script_path("skillc-mcp")), "--http", "127.0.0.1:0", *args]
+        process = subprocess.Popen(command, cwd=project, env=env, stderr=subprocess.PIPE, text=True)
+        assert process.stderr is not None
+        first = process.stderr.readline()
+        match = re.search(r"http://(\S+)/mcp", first)
+        assert match, first + process.stderr.read()
+        log: list[str] = [first]
+        reader = threading.Thread(target=lambda: log.extend(process.stderr), daemon=True)  # type: ignore[arg-type]
+        reader.start()
+        server = HttpServer(process, f"http://{match.group(1)}/mcp", log, reader)
+        servers.append(server)
+        return server
+
+    yield run
+    for server in servers:
+        server.stop()
+
+
+def test_sdk_client_calls_tools_and_skills_methods_in_both_eras(
+    start: Callable[..., HttpServer],
+) -> None:
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    server = start()
+
+    async def run(mode: str) -> tuple[list[str], Any, Any]:
+        async with Client(streamable_http_client(server.url), mode=mode) as client:
+            tools = await client.list_tools()
+            shown = await client.call_tool("skc_show", {"skill": "demo", "section": "Usage"})
+            read = await client.read_resource("skill://demo/SKILL.md")
+            return [t.name for t in tools.tools], shown, read
+
+    for mode in ("legacy", "2026-07-28", "auto"):
+        names, shown, read = anyio.run(run, mode)
+        assert "skc_show" in names and "skc_find" in names
+        assert not shown.is_error
+        assert "Use the widgets daily." in shown.content[0].text
+        assert read.contents[0].text.startswith("---\nname: demo\n")
+    raw = httpx.post(
+        server.url,
+        headers=HEADERS,
+        json={
+            "jsonrpc": "2.0",
+            "id": 7,
+            "method": "skills/list",
+            "params": {
+                "_meta": {
+                    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                    "io.modelcontextprotocol/clientCapabilities": {},
+                }
+            },
+        },
+    ).json()
+    assert [s["uri"] for s in raw["result"]["skills"]] == ["skill://demo/SKILL.md"]
+    assert server.stop() == 128 + signal.SIGTERM
+
+
+def test_fastmcp_client_over_http(start: Callable[..., HttpServer]) -> None:
+    pytest.importorskip("fastmcp")
+    from fastmcp import Client
+    from fastmcp.skills.client import SkillsClientExtension
+
+    server = start()
+
+    async def run() -> tuple[list[str], Any]:
+        client = Client(server.url, mode="auto", extensions=[SkillsClientExtension()])
+        async with client:
+            listed = await client.list_skills()
+            read = await client.read_skill("skill://demo/SKILL.md")  # digests checked
+            return [skill.uri for skill in listed], read
+
+    uris, read = anyio.run(run)
+    assert uris == ["skill://demo/SKILL.md"]
+    assert read.files["references/notes.txt"] == b"one\ntwo\nthree\n"
+
+
+def test_the_stdio_server_does_not_import_the_http_transport(
+    project: Path, env: dict[str, str]
+) -> None:
+    """The stdio path (``python -m skillc_mcp``, as ``skillc-mcp`` with no arguments) serves
+    a session without importing uvicorn, asyncio or the HTTP module."""
+    import json
+    import sys
+
+    lines = [
+        INIT,
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    ]
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "skillc_mcp"],
+        input="".join(json.dumps(line) + "\n" for line in lines),
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert '"id":2' in done.stdout
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line}
+    assert "skillc_mcp._stdio" in imported
+    assert not imported & {"uvicorn", "asyncio", "skillc_mcp._http"}
+
+
+def test_a_non_loopback_bind_without_tokens_is_refused(
+    script_path: Callable[[str], Path], project: Path, env: dict[str, str]
+) -> None:
+    done = subprocess.run(
+        [str(script_path("skillc-mcp")), "--http", "0.0.0.0:0"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert done.stderr.startswith("error[E061]: MCP HTTP server: '0.0.0.0' is not a loopback")
+    assert "Traceback" not in done.stderr
+
+
+def test_tokens_origin_and_body_bounds(
+    start: Callable[..., HttpServer], tmp_path: Path, project: Path
+) -> None:
+    tokens = tmp_path / "tokens"
+    tokens.write_text(f"# team\nalice:{TOKEN}\nbob:{'b' * 20}\n", encoding="utf-8")
+    server = start("--tokens", str(tokens), "--log-requests")
+    for auth in (None, "Bearer wrong-token-000000000000", f"Bearer {TOKEN}x", TOKEN):
+        headers = dict(HEADERS) if auth is None else {**HEADERS, "authorization": auth}
+        reply = httpx.post(server.url, headers=headers, json=INIT)
+        assert reply.status_code == 401
+        assert reply.headers["www-authenticate"].startswith("Bearer")
+        assert TOKEN not in reply.text and "mcp-session-id" not in reply.headers
+    good = {**HEADERS, "authorization": f"Bearer {TOKEN}"}
+    assert httpx.post(server.url, headers=good, json=INIT).status_code == 200
+    evil = httpx.post(server.url, headers={**good, "origin": "http://evil.example"}, json=INIT)
+    assert evil.status_code == 403
+    local = httpx.post(server.url, headers={**good, "origin": "http://localhost:3000"}, json=INIT)
+    assert local.status_code == 200
+    big = httpx.post(server.url, headers=good, content=b"[" * (2 << 20))
+    assert big.status_code == 413
+    # a session is its user's: bob cannot use alice's
+    sid = httpx.post(server.url, headers=good, json=INIT).headers["mcp-session-id"]
+    bob = {**HEADERS, "authorization": f"Bearer {'b' * 20}", "mcp-session-id": sid}
+    ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+    assert httpx.post(server.url, headers=bob, json=ping).status_code == 404
+    # alice's read is logged under her name (the run id; the log has no user column)
+    show = {"name": "skc_show", "arguments": {"skill": "demo", "section": "Usage"}}
+    call = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": show}
+    reply = httpx.post(server.url, headers={**good, "mcp-session-id": sid}, json=call)
+    assert reply.json()["result"]["isError"] is False
+    assert server.stop() == 128 + signal.SIGTERM
+    logs = project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db"
+    with sqlite3.connect(logs) as db:
+        rows = db.execute("SELECT command, run_id FROM access_log").fetchall()
+    assert [(command, run_id.rpartition("@")[2]) for command, run_id in rows] == [("show", "alice")]
+    text = "".join(server.log)
+    assert TOKEN not in text and "b" * 20 not in text
+    assert "alice POST initialize 200" in text
+
+
+def _load(server: HttpServer, clients: int, seconds: float) -> tuple[int, int, list[int]]:
+    """``clients`` threads call skc_show and resources/read until ``seconds`` pass; (sent,
+    answered right, the server's RSS in KiB sampled along the way)."""
+    pid = server.process.pid
+    counts = [0, 0]
+    lock = threading.Lock()
+    stop = time.monotonic() + seconds
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+
+    def client() -> None:
+        with httpx.Client(timeout=60) as http:
+            n = 0
+            while time.monotonic() < stop:
+                n += 1
+                if n % 2:
+                    params: dict[str, Any] = {
+                        "name": "skc_show",
+                        "arguments": {"skill": "demo", "section": "Install"},
+                    }
+                    body = {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": params}
+                else:
+                    params = {"uri": "skill://demo/SKILL.md"}
+                    body = {"jsonrpc": "2.0", "id": n, "method": "resources/read", "params": params}
+                body["params"]["_meta"] = meta
+                reply = http.post(server.url, headers=HEADERS, json=body).json()
+                ok = reply.get("id") == n and "result" in reply
+                with lock:
+                    counts[0] += 1
+                    counts[1] += ok
+
+    rss: list[int] = []
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    while any(thread.is_alive() for thread in threads):
+        status = Path(f"/proc/{pid}/status").read_text(encoding="utf-8")
+        rss.append(int(re.search(r"VmRSS:\s+(\d+)", status).group(1)))  # type: ignore[union-attr]
+        time.sleep(0.5)
+    for thread in threads:
+        thread.join()
+    return counts[0], counts[1], rss
+
+
+def _check_load(start: Callable[..., HttpServer], clients: int, seconds: float) -> None:
+    server = start()
+    sent, answered, rss = _load(server, clients, seconds)
+    assert sent > clients and answered == sent
+    middle, end = rss[len(rss) // 2], rss[-1]
+    assert end < middle * 1.5 + 20_000, rss  # flat: generous bound (KiB)
+    assert server.stop() == 128 + signal.SIGTERM
+
+
+def test_load_loses_no_reply(start: Callable[..., HttpServer]) -> None:
+    _check_load(start, clients=20, seconds=10)
+
+
+@pytest.mark.long
+def test_load_loses_no_reply_long(start: Callable[..., HttpServer]) -> None:
+    _check_load(start, clients=50, seconds=60)
+
+
+def test_origins_and_token_files() -> None:
+    from skillc_index import HttpServerError
+    from skillc_mcp._http import Tokens, origin_allowed, parse_tokens
+
+    extra = frozenset({"https://team.example.com"})
+    for origin in ("http://localhost:3000", "https://127.0.0.1", "http://[::1]:8080"):
+        assert origin_allowed(origin, frozenset())
+    assert origin_allowed("https://team.example.com/", extra)
+    for origin in (
+        "null",
+        "http://evil.example",
+        "http://localhost.evil.example",
+        "http://127.0.0.1.evil.example",
+        "http://localhost@evil.example",
+        "file://localhost",
+        "http://localhost:x",
+    ):
+        assert not origin_allowed(origin, extra), origin
+    tokens = parse_tokens(f"# comment\nalice:{TOKEN}  bob:{'b' * 16}\n", "test")
+    assert list(tokens) == ["alice", "bob"]
+    check = Tokens(tokens)
+    assert check.user(f"Bearer {TOKEN}") == "alice"
+    assert check.user(f"bearer  {'b' * 16} ") == "bob"
+    for wrong in (None, "", TOKEN, f"Basic {TOKEN}", f"Bearer {TOKEN[:-1]}"):
+        assert check.user(wrong) is None
+    for text in ("alice", f"al ice:{TOKEN}", "alice:short", f"a:{TOKEN} a:{TOKEN}x"):
+        with pytest.raises(HttpServerError) as raised:
+            parse_tokens(text, "test")
+        assert TOKEN not in str(raised.value.diagnostic.message)
+
+
+def test_http_options_need_http() -> None:
+    from skillc_mcp.cli import main
+
+    assert main(["--tokens", "tokens.txt"]) == 1
+    assert main(["--http", "nonsense"]) == 1
