@@ -36,13 +36,14 @@ from skillc_index import (
     section_queries,
 )
 from skillc_index.index.cache import ATTEMPTS, ensure_index
-from skillc_index.index.freshness import checked_index
 from skillc_index.record import Record
 
 MAX_SUGGESTIONS = 5
 
 
 if TYPE_CHECKING:
+    from typing import BinaryIO
+
     from skillc_gateway.shapes import SectionShape
 
 
@@ -153,13 +154,16 @@ def show_section(
                 text, total, shown = read_lines(
                     handle, found.start_line, found.end_line, max_lines, skip
                 )
+                seen = FileStat(found.file, before.st_size, before.st_mtime_ns)
+                # Changed after the index was checked (or too close to it for its stats to
+                # tell): the lines read are the indexed ones only if the bytes of the file
+                # they were read from hash as the index recorded (not the sources as they are
+                # a moment later: an editor may have put the indexed version back since);
+                # else the index is built again and read again.
+                indexed = index.describes(seen) or _holds_indexed_bytes(handle, index, found.file)
         except OSError as exc:
             raise UnreadableFile(found.file, exc.strerror or str(exc)) from exc
-        seen = FileStat(found.file, before.st_size, before.st_mtime_ns)
-        # Changed after the index was checked (or too close to it for its stats to tell):
-        # the lines read are the indexed ones only if the sources still hash as the index
-        # says (checked now, after the read); else the index is built again and read again.
-        if not index.describes(seen) and checked_index(skill, tokenizer_setting)[1] is None:
+        if not indexed:
             reason = f"'{found.file}' changed while it was read"
             continue
         try:
@@ -185,6 +189,23 @@ def show_section(
             warnings,
         )
     raise IndexUnusable(skill.name, reason or "its index failed to read after it was built")
+
+
+def _holds_indexed_bytes(handle: BinaryIO, index: IndexHandle, rel: str) -> bool:
+    """Whether the open file ``handle`` (of ``rel``) holds the bytes the index recorded for
+    it: its SHA-256, hashed through the same descriptor the lines were read from."""
+    from skillc_index.files import sha256_hasher
+    from skillc_index.index.freshness import read_digests
+
+    try:
+        recorded = read_digests(index.path).get(rel)
+    except ValueError:  # the index fails to read: not proven
+        return False
+    digest = sha256_hasher()()
+    handle.seek(0)
+    while chunk := handle.read(1 << 20):
+        digest.update(chunk)
+    return recorded is not None and digest.hexdigest() == recorded
 
 
 def _matches(

@@ -290,6 +290,11 @@ def _write(skill: ResolvedSkill, runtime: Path, tokenizer_setting: str, *, updat
                     digests=digests,
                     stats_at_ns=stats_at_ns,
                 )
+            if _stats(source, found.files) != stats:
+                # a file was written while it was hashed or parsed: its digest, rows and
+                # stats may come from different versions, and a reader trusting the stats
+                # would read the lines of one version at the places of the other
+                raise _Changed("a file changed while it was indexed")
             temporary.replace(target)
         except (OSError, sqlite3.Error) as exc:  # the sources' own errors are _Rows'
             raise _NotWritable(getattr(exc, "strerror", None) or str(exc)) from exc
