@@ -19,7 +19,8 @@ Unknown methods are -32601, malformed messages -32600, bad parameters -32602, an
 -32602 (a protocol error, as the tools page of the specification says); a tool that fails is
 a successful response whose result has ``isError`` (see :mod:`skillc_mcp._tools`).
 Notifications never get a response; responses from the client (this server sends no
-requests) are ignored.
+requests) are ignored. The one notification the server sends, :data:`LIST_CHANGED`, is the
+transport's to deliver (:meth:`Server.list_changed`, :mod:`skillc_mcp._stdio`).
 """
 
 from __future__ import annotations

@@ -22,6 +22,11 @@ SIGTERM and SIGINT (:func:`serve_stdio` in the main thread) end the server clean
 call that runs is finished (a build is never cut in half), a reply the client does not read is
 given up, the queued access-log rows are written, and the exit status is 128 + the signal
 number. A second signal ends the process at once.
+
+Once a legacy client has called a skill method, a third thread sleeps on the skills'
+watcher (inotify) and, when something changed, has the main thread look between two answers
+and send ``notifications/resources/list_changed`` if the served skills differ from what the
+client was last shown (:meth:`Connection._check`).
 """
 
 from __future__ import annotations
