@@ -26,8 +26,10 @@ the parser's configuration changes under it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from itertools import accumulate
+import re
+from bisect import bisect_right
+from itertools import accumulate, repeat
+from operator import add, sub
 
 __all__ = ["MAX_LIST_DEPTH", "scan_headings"]
 
@@ -56,6 +58,8 @@ _BLOCK_START = frozenset("#`~-_*+=|:<>[0123456789")
 # What a backslash escapes (ASCII punctuation); before any other character it is text.
 _ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _INLINE_SPECIAL = frozenset("\\&<[*_`\n")
+# Compiled patterns finding the next line a fence's body may end on (``_fence_candidates``).
+_FENCE_CANDIDATES: dict[tuple[str, int], re.Pattern[str]] = {}
 # A table has at most this many cells filled in for rows shorter than its header.
 _MAX_AUTOCOMPLETED_CELLS = 0x10000
 
@@ -94,11 +98,14 @@ class _Scanner:
         texts = src.split("\n")
         if not texts[-1].lstrip(" \t"):
             texts.pop()  # after a last newline, or blanks without one: no line for markdown-it
-        begins = list(accumulate([len(text) + 1 for text in texts], initial=0))
+        # (per line in C: ``map`` over built-ins, no bytecode run per line)
+        lengths = list(map(len, texts))
+        begins: list[int] = list(accumulate(map(add, lengths, repeat(1)), initial=0))
         begins[-1] = length  # a last, empty line: lookahead needs no bound checks
-        ends = [begin + len(text) for begin, text in zip(begins[:-1], texts, strict=True)]
+        ends: list[int] = list(map(add, begins, lengths))
         ends.append(length)
-        shifts = [len(text) - len(text.lstrip(" \t")) for text in texts]
+        stripped = map(str.lstrip, texts, repeat(" \t"))  # (no method lookup per line)
+        shifts: list[int] = list(map(sub, lengths, map(len, stripped)))
         shifts.append(0)
         indents = shifts.copy()
         if "\t" in src:  # a tab in the indentation: widths to the next multiple of 4
@@ -115,27 +122,8 @@ class _Scanner:
         self.parent = "root"
         self.line = 0
         self.depth = 0
+        self.quotes = 0  # block quotes being read: their lines are re-based
         self.found: list[tuple[int, str, int]] = []
-        self.paragraph_ends: tuple[Callable[[int], bool], ...] = (
-            self.table_starts,
-            self.fence_starts,
-            self.quote_starts,
-            self.hr_starts,
-            self.list_starts,
-            self.heading_starts,
-        )
-        self.list_ends: tuple[Callable[[int], bool], ...] = (
-            self.fence_starts,
-            self.quote_starts,
-            self.hr_starts,
-        )
-        self.table_ends: tuple[Callable[[int], bool], ...] = (
-            self.fence_starts,
-            self.quote_starts,
-            self.hr_starts,
-            self.list_starts,
-            self.heading_starts,
-        )
 
     def run(self) -> list[tuple[int, str, int]]:
         self.blocks(0)
@@ -187,53 +175,87 @@ class _Scanner:
             parts.append(prefix + src[position:last])
         return "".join(parts)
 
-    def ends_here(self, line: int, rules: tuple[Callable[[int], bool], ...]) -> bool:
-        """Whether a block starting on ``line`` ends the one being read (``rules``: the
-        starts that may interrupt it, in markdown-it's order)."""
-        char = self.char(self.first(line))
-        if char not in _BLOCK_START and self.char(self.first(line + 1)) not in _DELIMITER_ROW:
-            return False  # a plain text line, not followed by a table's delimiter row
-        return any(rule(line) for rule in rules)
+    def ends_here(self, line: int, *, table: bool, lists: bool) -> bool:
+        """Whether a block starting on ``line`` ends the one being read: a fence, a block
+        quote (or HTML comment, raising on other HTML) or a thematic break, and a table
+        first when ``table``, a list and an ATX heading after them when ``lists`` (in
+        markdown-it's order). Only the rules a line's first character allows are tried:
+        any other returns False on it, with no effect."""
+        src = self.src
+        begins, shifts = self.begins, self.shifts
+        if self.indents[line] - self.blk >= 4:
+            return False  # indented code: every rule returns False on it
+        pos = begins[line] + shifts[line]
+        char = src[pos : pos + 1]
+        if table:
+            pos = begins[line + 1] + shifts[line + 1]
+            if src[pos : pos + 1] in _DELIMITER_ROW and self.table(line, silent=True):
+                return True
+        if char not in _BLOCK_START:
+            return False  # a plain text line
+        if char in _FENCE_MARKS:
+            return self.fence(line, silent=True)
+        if char == ">" or char == "<":
+            return self.quote_starts(line)
+        if char in _HR_MARKS and self.hr(line, silent=True):
+            return True
+        if not lists:
+            return False
+        if char in _BULLETS or char in _DIGITS:
+            return self.list(line, silent=True)
+        return char == "#" and self.heading(line, silent=True)
 
     # -- the block loop -------------------------------------------------------------------
 
     def blocks(self, line: int) -> None:
         """markdown-it's block tokenizer from ``line``, for content indented ``blk``."""
         end = self.lines
+        begins, shifts, ends, indents = self.begins, self.shifts, self.ends, self.indents
         while line < end:
-            while line < end and self.is_empty(line):
+            while line < end and begins[line] + shifts[line] >= ends[line]:
                 line += 1
             self.line = line
-            if line >= end or self.indents[line] < self.blk:
+            if line >= end or indents[line] < self.blk:
                 break
             self.block(line)
             line = self.line
-            if line < end and self.is_empty(line):
+            if line < end and begins[line] + shifts[line] >= ends[line]:
                 line += 1
                 self.line = line
 
     def block(self, line: int) -> None:
         """The first block rule that matches on ``line`` reads its block (``self.line``:
-        the line after it)."""
-        if (
-            self.char(self.first(line)) not in _BLOCK_START
-            and self.char(self.first(line + 1)) not in _DELIMITER_ROW
-            and not self.is_code(line)
-        ):  # a plain text line, not followed by a table's delimiter row: no other rule
+        the line after it). Only the rules the line's first character allows are tried
+        (any other returns False on it, with no effect), in markdown-it's order."""
+        src = self.src
+        if self.indents[line] - self.blk >= 4:
+            self.code(line)  # (a table's header is never indented code)
+            return
+        pos = self.begins[line + 1] + self.shifts[line + 1]
+        if src[pos : pos + 1] in _DELIMITER_ROW and self.table(line, silent=False):
+            return
+        pos = self.begins[line] + self.shifts[line]
+        char = src[pos : pos + 1]
+        if char not in _BLOCK_START:  # a plain text line: no other rule
             self.setext_or_paragraph(line)
             return
-        if self.table(line, silent=False) or self.code(line) or self.fence(line, silent=False):
+        if char in _FENCE_MARKS:
+            if not self.fence(line, silent=False):
+                self.setext_or_paragraph(line)
             return
-        if self.quote_starts(line):
-            if self.char(self.first(line)) == ">":
+        if (char == ">" or char == "<") and self.quote_starts(line):
+            if char == ">":
                 self.blockquote(line)
             else:
                 self.comment(line)
             return
-        if self.hr(line, silent=False) or self.list(line, silent=False):
+        if char in _HR_MARKS and self.hr(line, silent=False):
             return
-        self.refuse_reference(line)
-        if not self.heading(line, silent=False):
+        if (char in _BULLETS or char in _DIGITS) and self.list(line, silent=False):
+            return
+        if char == "[":
+            self.refuse_reference(line)
+        if char != "#" or not self.heading(line, silent=False):
             self.setext_or_paragraph(line)
 
     # -- the rules --------------------------------------------------------------------------
@@ -297,7 +319,7 @@ class _Scanner:
                 continue
             if empty:
                 break
-            if self.ends_here(line, self.table_ends):
+            if self.ends_here(line, table=False, lists=True):
                 if self.blk:  # as markdown-it, though no rule reads the line in the quote
                     saved.append((line, begins[line], shifts[line], indents[line]))
                     indents[line] -= self.blk
@@ -314,7 +336,9 @@ class _Scanner:
         outer_blk, self.blk = self.blk, 0
         self.lines = line
         self.depth += 1
+        self.quotes += 1
         self.blocks(start)
+        self.quotes -= 1
         self.depth -= 1
         self.lines = end
         self.blk = outer_blk
@@ -355,9 +379,6 @@ class _Scanner:
             last += 1
         if "]:" in self.src[start : self.ends[last]]:
             raise _Unsure
-
-    def table_starts(self, line: int) -> bool:
-        return self.table(line, silent=True)
 
     def table(self, start: int, *, silent: bool) -> bool:
         """A GFM table: a header row with a ``|``, then a delimiter row with as many cells;
@@ -404,7 +425,7 @@ class _Scanner:
         counted = count * (self.lines - line) > _MAX_AUTOCOMPLETED_CELLS
         filled = 0
         while line < self.lines:
-            if self.indents[line] < self.blk or self.ends_here(line, self.table_ends):
+            if self.indents[line] < self.blk or self.ends_here(line, table=False, lists=True):
                 break
             row = src[self.first(line) : self.ends[line]].strip(_TRIM)
             if not row or self.is_code(line):
@@ -434,9 +455,6 @@ class _Scanner:
         self.line = last
         return True
 
-    def fence_starts(self, line: int) -> bool:
-        return self.fence(line, silent=True)
-
     def fence(self, start: int, *, silent: bool) -> bool:
         """A fenced code block: 3 or more backticks or tildes, up to a closing run of at
         least as many (not indented 4, nothing but blanks after it), or to the end of its
@@ -459,10 +477,24 @@ class _Scanner:
         marks = frozenset(marker)
         line = start
         closed = False
+        # Outside block quotes the body's lines are the source's own (a list item re-bases
+        # only its first line, which is at or before ``start``): only a line starting with
+        # the marker or indented less than ``blk`` can end the body, and one regex search
+        # finds the next such line instead of the checks below on every line.
+        pattern = _fence_candidates(marker, self.blk) if not self.quotes else None
+        begins = self.begins
         while True:
             line += 1
             if line >= self.lines:
                 break
+            if pattern is not None:
+                match = pattern.search(src, begins[line] - 1)
+                if match is None:
+                    line = self.lines
+                    break
+                line = bisect_right(begins, match.start() + 1, line) - 1
+                if line >= self.lines:
+                    break
             pos, stop = self.first(line), self.ends[line]
             if pos < stop and self.indents[line] < self.blk:
                 break  # a line less indented than a list item's content ends the item
@@ -475,9 +507,6 @@ class _Scanner:
             break
         self.line = line + 1 if closed else line
         return True
-
-    def hr_starts(self, line: int) -> bool:
-        return self.hr(line, silent=True)
 
     def hr(self, start: int, *, silent: bool) -> bool:
         """A thematic break: 3 or more of one of ``*-_``, blanks between."""
@@ -530,9 +559,6 @@ class _Scanner:
         if pos < stop and src[pos] not in _SPACES:
             return -1
         return pos
-
-    def list_starts(self, line: int) -> bool:
-        return self.list(line, silent=True)
 
     def list(self, start: int, *, silent: bool) -> bool:
         """A list: its items' content is read as blocks indented to the item's content
@@ -602,7 +628,7 @@ class _Scanner:
             line = self.line
             if line >= self.lines or indents[line] < self.blk or self.is_code(line):
                 break
-            if self.ends_here(line, self.list_ends):
+            if self.ends_here(line, table=False, lists=False):
                 break
             after = self.ordered(line) if ordered else self.bullet(line)
             if after < 0 or src[after - 1] != marker:
@@ -610,9 +636,6 @@ class _Scanner:
         self.line = line
         self.parent = outer
         return True
-
-    def heading_starts(self, line: int) -> bool:
-        return self.heading(line, silent=True)
 
     def heading(self, start: int, *, silent: bool) -> bool:
         """An ATX heading: 1 to 6 ``#`` then a blank or the end of the line; a closing run
@@ -667,7 +690,7 @@ class _Scanner:
             if self.indents[line] < 0:  # a block quote's lazy line
                 line += 1
                 continue
-            if self.ends_here(line, self.paragraph_ends):
+            if self.ends_here(line, table=True, lists=True):
                 break
             line += 1
         if not level:
@@ -677,6 +700,20 @@ class _Scanner:
         self.line = line + 1
         self.parent = outer  # (restored only here, as markdown-it does)
         self.found.append((level, _heading_text(content), start))
+
+
+def _fence_candidates(marker: str, blk: int) -> re.Pattern[str]:
+    """A pattern matching at the newline before every line whose first non-blank character is
+    ``marker`` or whose indentation has fewer than ``blk`` characters (its width is then
+    below ``blk``: a tab is at least one column), and at no line that continues a fence's
+    body without a check (a blank line may match: the checks then pass over it). It starts
+    with a newline, not ``^``: the regex engine then looks for that character alone."""
+    pattern = _FENCE_CANDIDATES.get((marker, blk))
+    if pattern is None:
+        short = f"|[ \\t]{{0,{blk - 1}}}[^ \\t\\n]" if blk > 0 else ""
+        pattern = re.compile(f"\\n(?:[ \\t]*{re.escape(marker)}{short})")
+        _FENCE_CANDIDATES[(marker, blk)] = pattern
+    return pattern
 
 
 def _cells(row: str) -> int:
