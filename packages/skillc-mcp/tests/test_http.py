@@ -3,18 +3,22 @@
 
 from __future__ import annotations
 
+import random
 import re
 import signal
 import sqlite3
+import statistics
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
+
+from skillc_mcp._http import Tokens
 
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("uvicorn", reason="the http extra (tox.ini's mcp env installs it)")
@@ -317,3 +321,117 @@ def test_http_options_need_http() -> None:
 
     assert main(["--tokens", "tokens.txt"]) == 1
     assert main(["--http", "nonsense"]) == 1
+
+
+# -- a wrong token is refused alike ---------------------------------------------------------
+#
+# A wrong bearer token is refused in a time that does not depend on how much of a real token
+# it matches, nor on its length: the server hashes the presented token and compares the
+# digest with every token's (hmac.compare_digest). Checked statistically, not as a speed:
+# many interleaved samples of each kind of wrong token, the medians compared with a tolerance
+# made of their spread (the interquartile range), so a loaded machine widens the tolerance
+# instead of failing the test. A control shows the same statistic does tell apart a
+# comparison that stops at the first differing character.
+
+REAL = "k" * 40 + "-real-token-of-the-team-0123456789abcdef"  # 80 characters
+VARIANTS = {
+    "prefix": REAL[:-1] + "X",  # all but the last character of a real token
+    "nothing": "z" * len(REAL),  # same length, nothing in common
+    "length": "z" * 24,  # another length
+}
+
+
+def _iqr(samples: Sequence[float]) -> float:
+    quartiles = statistics.quantiles(samples, n=4)
+    return quartiles[2] - quartiles[0]
+
+
+def distinguishable(samples: dict[str, list[float]], floor: float) -> list[str]:
+    """The pairs of variants whose medians differ by more than the larger interquartile
+    range of the two (and ``floor``): distinguishable ones. Empty: none is faster."""
+    found = []
+    names = sorted(samples)
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            gap = abs(statistics.median(samples[a]) - statistics.median(samples[b]))
+            spread = max(_iqr(samples[a]), _iqr(samples[b]), floor)
+            if gap > spread:
+                found.append(f"{a}/{b}: medians {gap:.3g} apart, spread {spread:.3g}")
+    return found
+
+
+def interleaved(measure: Callable[[str], float], rounds: int) -> dict[str, list[float]]:
+    """``rounds`` samples of each variant, the variants in a new random order each round (a
+    burst of load hits all of them alike)."""
+    samples: dict[str, list[float]] = {name: [] for name in VARIANTS}
+    order = list(VARIANTS)
+    shuffle = random.Random(36).shuffle
+    for _ in range(rounds):
+        shuffle(order)
+        for name in order:
+            samples[name].append(measure(VARIANTS[name]))
+    return samples
+
+
+def _batch(check: Callable[[str], object], calls: int) -> Callable[[str], float]:
+    def measure(token: str) -> float:
+        header = f"Bearer {token}"
+        start = time.perf_counter_ns()
+        for _ in range(calls):
+            check(header)
+        return float(time.perf_counter_ns() - start)
+
+    return measure
+
+
+def _naive(header: str) -> bool:
+    """A comparison that leaks: it stops at the first character that differs."""
+    presented = header[7:]
+    if len(presented) != len(REAL):
+        return False
+    index = 0
+    while index < len(REAL):
+        if presented[index] != REAL[index]:
+            return False
+        index += 1
+    return True
+
+
+def test_the_token_check_takes_the_same_time_for_every_wrong_token() -> None:
+    tokens = Tokens({"alice": REAL.encode(), "bob": ("b" * 30).encode()})
+    assert tokens.user(f"Bearer {REAL}") == "alice"
+    assert all(tokens.user(f"Bearer {token}") is None for token in VARIANTS.values())
+    samples = interleaved(_batch(tokens.user, 200), 200)
+    assert distinguishable(samples, floor=0.0) == []
+
+
+def test_the_statistic_tells_a_leaking_comparison_apart() -> None:
+    samples = interleaved(_batch(_naive, 200), 200)
+    found = distinguishable(samples, floor=0.0)
+    assert any(pair.startswith("nothing/prefix") for pair in found), found
+
+
+def test_over_http_a_wrong_token_is_refused_alike(
+    start: Callable[..., HttpServer], tmp_path: Path
+) -> None:
+    tokens = tmp_path / "tokens"
+    tokens.write_text(f"alice:{REAL}\n", encoding="utf-8")
+    server = start("--tokens", str(tokens))
+    url = server.url
+    body = b'{"jsonrpc":"2.0","id":1,"method":"ping"}'
+    with httpx.Client() as client:
+        headers = {"content-type": "application/json", "accept": "application/json"}
+
+        def measure(token: str) -> float:
+            begin = time.perf_counter_ns()
+            reply = client.post(
+                url, content=body, headers={**headers, "authorization": f"Bearer {token}"}
+            )
+            elapsed = float(time.perf_counter_ns() - begin)
+            assert reply.status_code == 401
+            return elapsed
+
+        for token in VARIANTS.values():  # warm the connection and the server's paths
+            measure(token)
+        samples = interleaved(measure, 200)
+    assert distinguishable(samples, floor=0.0) == []

@@ -25,7 +25,8 @@ def test_initialize_echoes_a_supported_version_and_names_the_server(wire: WireCl
     assert result["serverInfo"]["version"] == skillc_mcp.__version__
     assert result["capabilities"] == {
         "tools": {"listChanged": False},
-        "resources": {},
+        # list_changed notifications where the skills can be watched (stdio, Linux inotify)
+        "resources": {"listChanged": True} if sys.platform.startswith("linux") else {},
         "extensions": {"io.modelcontextprotocol/skills": {"directoryRead": True}},
     }
     assert "skc_show" in result["instructions"]

@@ -247,6 +247,18 @@ class ServedSkills:
             self._watcher.close()
             self._watcher = None
 
+    @property
+    def last(self) -> Snapshot | None:
+        """The snapshot the last answer was made from (None before any): what a client was
+        shown, to tell later whether it changed."""
+        return self._snapshot
+
+    def watch_fd(self) -> int | None:
+        """A descriptor that becomes readable when something watched may have changed (the
+        watcher's; None without one). Nothing is read from it here: :meth:`snapshot`, in the
+        caller's thread, tells what changed."""
+        return None if self._watcher is None else self._watcher.fileno()
+
     # -- keeping current ---------------------------------------------------------------------
 
     def snapshot(self, *, fresh: bool = True) -> Snapshot:

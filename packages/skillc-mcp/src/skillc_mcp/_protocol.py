@@ -19,7 +19,8 @@ Unknown methods are -32601, malformed messages -32600, bad parameters -32602, an
 -32602 (a protocol error, as the tools page of the specification says); a tool that fails is
 a successful response whose result has ``isError`` (see :mod:`skillc_mcp._tools`).
 Notifications never get a response; responses from the client (this server sends no
-requests) are ignored.
+requests) are ignored. The one notification the server sends, :data:`LIST_CHANGED`, is the
+transport's to deliver (:meth:`Server.list_changed`, :mod:`skillc_mcp._stdio`).
 """
 
 from __future__ import annotations
@@ -80,12 +81,18 @@ LEGACY_METHODS = frozenset({"initialize", "ping", "tools/list", "tools/call"}) |
 MODERN_METHODS = frozenset({"server/discover", "tools/list", "tools/call"}) | SKILL_METHODS
 
 
-def capabilities() -> dict[str, Any]:
-    """What the server declares: its tools, the resources the Skills extension needs, and
-    the extension (with ``directoryRead``)."""
+LIST_CHANGED = "notifications/resources/list_changed"
+"""Sent (legacy era, stdio) when the served skills change: the Skills extension defines no
+notification of its own; its skills are resources, and their list is what changed."""
+
+
+def capabilities(*, list_changed: bool = False) -> dict[str, Any]:
+    """What the server declares: its tools, the resources the Skills extension needs (with
+    ``listChanged`` when it sends :data:`LIST_CHANGED`), and the extension (with
+    ``directoryRead``)."""
     return {
         "tools": {"listChanged": False},
-        "resources": {},
+        "resources": {"listChanged": True} if list_changed else {},
         "extensions": {"io.modelcontextprotocol/skills": {"directoryRead": True}},
     }
 
@@ -142,6 +149,9 @@ class Server:
         """The version the ``initialize`` handshake agreed on, if one happened."""
         self._tools = tools
         self._skills = skills
+        self.notifies = False
+        """Whether the transport delivers :meth:`list_changed` notifications (the stdio one
+        does, where it can watch the skills): declared as ``resources.listChanged``."""
 
     @property
     def skills(self) -> SkillsMethods:
@@ -165,6 +175,28 @@ class Server:
             self._tools.close()
         if self._skills is not None:
             self._skills.close()
+
+    def watch_fd(self) -> int | None:
+        """A descriptor that becomes readable when the served skills may have changed, once
+        a legacy client has read them (see :meth:`list_changed`); else None."""
+        if not self.notifies or self.legacy_version is None or self._skills is None:
+            return None
+        return self._skills.watch_fd()
+
+    def list_changed(self) -> dict[str, Any] | None:
+        """The :data:`LIST_CHANGED` notification to send when the served skills changed
+        since this was last asked (legacy era, after a skill method; the first time only
+        remembers them), else None."""
+        if not self.notifies or self.legacy_version is None or self._skills is None:
+            return None
+        try:
+            changed = self._skills.changed()
+        except Exception as exc:  # a bug, or a layout that cannot be read: said, not sent
+            import traceback
+
+            traceback.print_exception(exc, file=sys.stderr)
+            return None
+        return {"jsonrpc": "2.0", "method": LIST_CHANGED} if changed else None
 
     def handle(self, message: object) -> dict[str, Any] | None:
         """The response to ``message`` (a parsed JSON value), or None for a notification."""
@@ -238,7 +270,7 @@ class Server:
         self.legacy_version = version
         return {
             "protocolVersion": version,
-            "capabilities": capabilities(),
+            "capabilities": capabilities(list_changed=self.notifies),
             "serverInfo": self.info,
             "instructions": INSTRUCTIONS,
         }

@@ -34,6 +34,8 @@ PAGE_CHARS = 1_000_000
 TTL_MS = 0
 CACHE_SCOPE = "private"
 
+#: The methods that show the client the list of skills.
+LISTINGS = frozenset({"skills/list", "resources/list"})
 #: The results that are cacheable (``ttlMs``, ``cacheScope``) in the 2026-07-28 revision.
 CACHEABLE = frozenset({"skills/list", "skills/get", "resources/list", "resources/read"})
 
@@ -78,6 +80,8 @@ class SkillsMethods:
 
     def __init__(self, served: ServedSkills | None = None) -> None:
         self._served = served
+        self._seen: dict[str, Entry] | None = None
+        """The entries when :meth:`changed` last looked (None: it never did)."""
 
     @property
     def served(self) -> ServedSkills:
@@ -92,7 +96,35 @@ class SkillsMethods:
         if self._served is not None:
             self._served.close()
 
+    def watch_fd(self) -> int | None:
+        """The descriptor that becomes readable when the served skills may have changed, once
+        a skill method has read them (None before, or without a watcher)."""
+        return None if self._served is None else self._served.watch_fd()
+
+    def changed(self) -> bool:
+        """Whether the served skills differ from when this was last asked or the client
+        last listed them (a skill added, removed or edited: any entry, frontmatter or file
+        digest). Nothing is read before a skill method has been called."""
+        if self._served is None:
+            return False
+        entries = self._served.snapshot().entries
+
+        if self._seen is None or entries is self._seen:
+            self._seen = entries
+            return False
+        same = entries == self._seen
+        self._seen = entries
+        return not same
+
     def call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return self._call(method, params)
+        finally:
+            last = None if self._served is None else self._served.last
+            if last is not None and (self._seen is None or method in LISTINGS):
+                self._seen = last.entries  # what the client was shown: changes are after it
+
+    def _call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         if method == "skills/list":
             entries, more = self._page(params)
             result: dict[str, Any] = {"skills": [entry.to_dict() for entry in entries]}

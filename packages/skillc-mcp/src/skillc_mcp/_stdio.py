@@ -22,6 +22,11 @@ SIGTERM and SIGINT (:func:`serve_stdio` in the main thread) end the server clean
 call that runs is finished (a build is never cut in half), a reply the client does not read is
 given up, the queued access-log rows are written, and the exit status is 128 + the signal
 number. A second signal ends the process at once.
+
+Once a legacy client has called a skill method, a third thread sleeps on the skills'
+watcher (inotify) and, when something changed, has the main thread look between two answers
+and send ``notifications/resources/list_changed`` if the served skills differ from what the
+client was last shown (:meth:`Connection._check`).
 """
 
 from __future__ import annotations
@@ -56,6 +61,12 @@ MAX_PENDING_BYTES = 2 * MAX_LINE
 _SKIP_CHUNK = 1 << 16
 
 _EOF = object()
+_CHECK = object()
+"""Queued by the watcher thread: the served skills may have changed (see :meth:`_check`)."""
+
+SETTLE_SECONDS = 0.2
+"""After a first sign of change, how long the watcher thread lets a burst of writes (an
+editor's save, a copied folder) settle before the main thread looks: one notification."""
 
 
 class _Rejected:
@@ -156,6 +167,11 @@ class Connection:
         signal then only marks the stop, which the main thread sees when it is done."""
         self._stop: int | None = None
         """The signal that asked the server to stop, once one did."""
+        self.server.notifies = sys.platform.startswith("linux")  # where skills can be watched
+        self._watching: threading.Thread | None = None
+        self._looked = threading.Event()
+        self._ending = threading.Event()
+        self._quit: tuple[int, int] | None = None  # a pipe that wakes the watcher thread to end
 
     def send(self, message: dict[str, Any]) -> None:
         try:
@@ -233,6 +249,9 @@ class Connection:
                 if isinstance(item, _Rejected):
                     self.send(error_response(None, ProtocolError(item.code, item.message)))
                     continue
+                if item is _CHECK:
+                    self._check()
+                    continue
                 self._answer(item)
             return 128 + self._stop
         except _Stopped as stopped:
@@ -241,7 +260,70 @@ class Connection:
             return 0  # the client is gone
         finally:
             self._busy = True  # a signal now only marks the stop: the rows get written
+            self._end_watching()
             self.server.close()
+
+    # -- change notifications ------------------------------------------------------------------
+
+    def _check(self) -> None:
+        """In the main thread (the served skills are not thread-safe): send
+        ``notifications/resources/list_changed`` when the skills changed, and start the
+        watcher thread once there is something to watch. Run after each answer and when the
+        watcher thread asks (:data:`_CHECK`); it only reads events already queued."""
+        self._busy = True
+        try:
+            note = self.server.list_changed()
+        finally:
+            self._busy = False
+            self._looked.set()
+        if self._watching is None:
+            fd = self.server.watch_fd()
+            if fd is not None:
+                self._quit = os.pipe()
+                self._watching = threading.Thread(
+                    target=self._watch,
+                    args=(fd, self._quit[0]),
+                    name="skillc-mcp-watch",
+                    daemon=True,
+                )
+                self._watching.start()
+        if note is not None:
+            self.send(note)
+
+    def _watch(self, fd: int, quit_fd: int) -> None:
+        """The watcher thread: sleep in :func:`select.poll` until the skills' watcher has
+        events (or the server ends), let them settle, ask the main thread to look, and wait
+        until it has (it reads the events, so the descriptor is quiet again): no busy loop,
+        nothing on the request path."""
+        import select
+
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        poller.register(quit_fd, select.POLLIN)
+        while True:
+            ready = dict(poller.poll())
+            if quit_fd in ready or ready.get(fd, 0) & (select.POLLERR | select.POLLNVAL):
+                return
+            if self._ending.wait(SETTLE_SECONDS):
+                return
+            self._looked.clear()
+            self._inbox.put(_CHECK)
+            self._looked.wait()
+            if self._ending.is_set():
+                return
+
+    def _end_watching(self) -> None:
+        if self._quit is None:
+            return
+        read_end, write_end = self._quit
+        self._quit = None
+        self._ending.set()
+        os.write(write_end, b"x")
+        self._looked.set()
+        if self._watching is not None:
+            self._watching.join(SETTLE_SECONDS + 1)
+        os.close(write_end)
+        os.close(read_end)
 
     def _answer(self, message: object) -> None:
         request_id = request_id_of(message)
@@ -264,6 +346,8 @@ class Connection:
             raise _Stopped(self._stop)  # the signal came during the call: no reply
         if response is not None and not skip:
             self.send(response)
+        if self.server.notifies and _is_skill_method(message):
+            self._check()  # the answer may have read the watcher's events: look now
 
 
 def _log_request(
@@ -292,6 +376,12 @@ def _log_request(
         file=sys.stderr,
         flush=True,
     )
+
+
+def _is_skill_method(message: object) -> bool:
+    from skillc_mcp._protocol import SKILL_METHODS
+
+    return isinstance(message, dict) and message.get("method") in SKILL_METHODS
 
 
 def _is_cancellation(message: object) -> bool:

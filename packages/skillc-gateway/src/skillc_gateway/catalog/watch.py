@@ -201,6 +201,11 @@ class Watcher:
             return None
         return Changes(folders, moved)
 
+    def fileno(self) -> int:
+        """The inotify descriptor: readable while events wait for :meth:`changed` (for a
+        thread that waits on it with :func:`select.poll` instead of asking in a loop)."""
+        return self._fd
+
     def reset(self) -> None:
         """Forget every watch (folders are watched again as they are walked)."""
         for wd in {*self._paths, *self._missing}:

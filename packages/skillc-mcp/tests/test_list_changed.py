@@ -1,0 +1,164 @@
+"""Change notifications: the stdio server sends ``notifications/resources/list_changed`` when
+the served skills change (a skill added, edited or removed in an agent folder), to a legacy
+(2025-11-25) client that has read them, and nothing when nothing changed, or to a 2026-07-28
+client (that revision delivers notifications only on a ``subscriptions/listen`` stream, which
+this server does not serve). The client is the official ``mcp`` SDK's, with a message handler.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="the skills are watched with Linux inotify"
+)
+
+LIST_CHANGED = "notifications/resources/list_changed"
+
+DELTA = """---
+name: delta
+description: A skill added while the server runs.
+---
+
+# Delta
+"""
+
+QUIET_SECONDS = 1.5
+"""How long a test waits to see that nothing is sent (several settle periods of the server)."""
+
+
+def _method(message: object) -> str | None:
+    message = getattr(message, "root", message)
+    method = getattr(message, "method", None)
+    return method if isinstance(method, str) else None
+
+
+class Session:
+    """The server over stdio, its notifications collected as they come."""
+
+    def __init__(self, client: Client, seen: list[str], arrived: list[anyio.Event]) -> None:
+        self.client = client
+        self.seen = seen
+        self._arrived = arrived
+
+    async def next_change(self) -> None:
+        """Wait (at most 20 s: a loaded machine) for the next list_changed."""
+        with anyio.fail_after(20):
+            while LIST_CHANGED not in self.seen:
+                await self._arrived[0].wait()
+                self._arrived[0] = anyio.Event()
+        self.seen.remove(LIST_CHANGED)
+
+    async def uris(self) -> list[str]:
+        return [str(resource.uri) for resource in (await self.client.list_resources()).resources]
+
+
+def run(
+    server_command: list[str], project: Path, home: Path, mode: str, body: Any, log: Path
+) -> Any:
+    async def main() -> Any:
+        seen: list[str] = []
+        arrived = [anyio.Event()]
+
+        async def handler(message: Any) -> None:
+            method = _method(message)
+            if method is not None:
+                seen.append(method)
+                arrived[0].set()
+
+        params = StdioServerParameters(
+            command=server_command[0],
+            args=server_command[1:],
+            env={"SKILLC_HOME": str(home), "PYTHONDONTWRITEBYTECODE": "1"},
+            cwd=project,
+        )
+        with log.open("w", encoding="utf-8") as errlog:
+            async with Client(
+                stdio_client(params, errlog=errlog), mode=mode, message_handler=handler
+            ) as client:
+                return await body(Session(client, seen, arrived))
+
+    return anyio.run(main)
+
+
+def test_a_skill_added_edited_and_removed_is_notified(
+    server_command: list[str], project: Path, home: Path, tmp_path: Path
+) -> None:
+    skills = home / ".claude" / "skills"
+    skills.mkdir(parents=True, exist_ok=True)
+    delta = skills / "delta"
+
+    async def body(session: Session) -> dict[str, Any]:
+        capabilities = session.client.server_capabilities
+        before = await session.uris()  # the client has read the skills: from now on, notified
+        delta.mkdir()
+        (delta / "SKILL.md").write_text(DELTA, encoding="utf-8")
+        await session.next_change()
+        added = await session.uris()
+        (delta / "SKILL.md").write_text(DELTA + "\nEdited.\n", encoding="utf-8")
+        await session.next_change()
+        edited = (await session.client.read_resource("skill://delta/SKILL.md")).contents
+        (delta / "SKILL.md").unlink()
+        delta.rmdir()
+        await session.next_change()
+        removed = await session.uris()
+        return {
+            "capabilities": capabilities,
+            "before": before,
+            "added": added,
+            "edited": edited,
+            "removed": removed,
+        }
+
+    seen = run(server_command, project, home, "legacy", body, tmp_path / "server.log")
+    assert seen["capabilities"].resources.list_changed is True
+    assert "skill://delta/SKILL.md" not in seen["before"]
+    assert "skill://delta/SKILL.md" in seen["added"]
+    assert seen["edited"][0].text.endswith("Edited.\n")
+    assert seen["removed"] == seen["before"]
+
+
+def test_nothing_is_sent_when_nothing_changed(
+    server_command: list[str], project: Path, home: Path, tmp_path: Path
+) -> None:
+    elsewhere = home / "notes"
+    elsewhere.mkdir(parents=True)
+
+    async def body(session: Session) -> list[str]:
+        first = await session.uris()
+        (elsewhere / "todo.md").write_text("not a skill\n", encoding="utf-8")  # not watched
+        await anyio.sleep(QUIET_SECONDS)
+        assert await session.uris() == first
+        await session.client.read_resource(first[0])
+        await anyio.sleep(QUIET_SECONDS)
+        return list(session.seen)
+
+    seen = run(server_command, project, home, "legacy", body, tmp_path / "server.log")
+    assert LIST_CHANGED not in seen
+
+
+def test_a_modern_client_is_sent_no_notification(
+    server_command: list[str], project: Path, home: Path, tmp_path: Path
+) -> None:
+    skills = home / ".claude" / "skills"
+    skills.mkdir(parents=True, exist_ok=True)
+
+    async def body(session: Session) -> dict[str, Any]:
+        capabilities = session.client.server_capabilities
+        await session.uris()
+        (skills / "delta").mkdir()
+        (skills / "delta" / "SKILL.md").write_text(DELTA, encoding="utf-8")
+        await anyio.sleep(QUIET_SECONDS)
+        return {"capabilities": capabilities, "seen": list(session.seen)}
+
+    seen = run(server_command, project, home, "2026-07-28", body, tmp_path / "server.log")
+    resources = getattr(seen["capabilities"], "resources", None)  # no probe in this mode
+    assert not getattr(resources, "list_changed", None)  # not declared where not sent
+    assert LIST_CHANGED not in seen["seen"]
