@@ -115,7 +115,7 @@ def test_show_serves_an_edited_skill_without_a_build(built: ResolvedSkill) -> No
     [
         (None, 1),  # untouched: the file read has the stats the build recorded
         (-5.0, 1),  # touched before the check: hashed by it, its stats then describe the file
-        (+5.0, 2),  # a time the check could not trust: hashed again after the read
+        (+5.0, 2),  # a time the check could not trust: the bytes read hashed after the read
     ],
 )
 def test_show_checks_the_index_once(
@@ -124,7 +124,7 @@ def test_show_checks_the_index_once(
     import skillc_gateway._show as show_module
 
     calls: list[str] = []
-    for name in ("ensure_index", "checked_index"):
+    for name in ("ensure_index", "_holds_indexed_bytes"):
         original = getattr(show_module, name)
 
         def counting(*args: object, _original: Any = original, **kwargs: object) -> object:
