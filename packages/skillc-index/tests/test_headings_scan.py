@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from skillc_index.markdown import heading_text
 from skillc_index.markdown import headings as scanner
 from skillc_index.markdown.document import (
     BOM,
@@ -82,7 +83,7 @@ def test_parser_is_what_the_scanner_follows() -> None:
     assert parser.core.ruler.get_active_rules() == ["normalize", "block", "inline", "text_join"]
     assert parser.options["maxNesting"] >= 2 * (scanner.MAX_LIST_DEPTH + 1)
     assert not parser.options.get("tasklists") and not parser.options.get("alerts")
-    assert set(scanner._TRIM) == set(MD_TRIM_CHARS)
+    assert set(heading_text.TRIM) == set(MD_TRIM_CHARS)
 
 
 # -- hand-written cases --------------------------------------------------------------------------

@@ -15,7 +15,8 @@ refuses (returns None) whenever the body holds a construct it does not follow:
 - heading text with inline markup it does not decide: a link (``](``), an autolink or HTML
   (``<`` with a ``>`` after it), an entity (``&`` with a ``;`` after it), a backslash
   before a line break, ``*`` or ``_`` runs that may be emphasis other than one plain pair
-  of ``*`` runs (``**bold**``).
+  of ``*`` runs (``**bold**``) (:mod:`~skillc_index.markdown.heading_text` reads the text;
+  the line tables are :class:`~skillc_index.markdown.block_state.BlockState`).
 
 The caller then parses the file with markdown-it (:func:`~skillc_index.markdown.document.
 parse_markdown` does that by itself). What it returns is exactly what that parse gives: a test
@@ -28,8 +29,12 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from itertools import accumulate, repeat
-from operator import add, sub
+
+from skillc_index.markdown.block_state import BlockState
+from skillc_index.markdown.heading_text import SPACES as _SPACES
+from skillc_index.markdown.heading_text import TRIM as _TRIM
+from skillc_index.markdown.heading_text import Unsure as _Unsure
+from skillc_index.markdown.heading_text import heading_text as _heading_text
 
 __all__ = ["MAX_LIST_DEPTH", "scan_headings"]
 
@@ -37,13 +42,6 @@ __all__ = ["MAX_LIST_DEPTH", "scan_headings"]
 #: nesting limit, 20 levels: 10 lists).
 MAX_LIST_DEPTH = 8
 
-# What CommonMark trims (markdown-it's ``mdTrim``): JavaScript's ``trim`` without U+FEFF.
-_TRIM = (
-    "\t\n\x0b\x0c\r \xa0\u1680"
-    + "".join(map(chr, range(0x2000, 0x200B)))
-    + ("\u2028\u2029\u202f\u205f\u3000")
-)
-_SPACES = frozenset(" \t")
 _BULLETS = frozenset("*-+")
 _HR_MARKS = frozenset("*-_")
 _FENCE_MARKS = frozenset("`~")
@@ -51,21 +49,13 @@ _SETEXT_MARKS = frozenset("-=")
 _DELIMITER_ROW = frozenset("|-:")
 _DIGITS = frozenset("0123456789")
 _ORDERED_END = frozenset(".)")
-_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 # Characters a line's first non-blank character must be for a block other than a paragraph
 # line to start on it (digits: an ordered list; `<`, `>`, `[`: what the scanner refuses).
 _BLOCK_START = frozenset("#`~-_*+=|:<>[0123456789")
-# What a backslash escapes (ASCII punctuation); before any other character it is text.
-_ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-_INLINE_SPECIAL = frozenset("\\&<[*_`\n")
 # Compiled patterns finding the next line a fence's body may end on (``_fence_candidates``).
 _FENCE_CANDIDATES: dict[tuple[str, int], re.Pattern[str]] = {}
 # A table has at most this many cells filled in for rows shorter than its header.
 _MAX_AUTOCOMPLETED_CELLS = 0x10000
-
-
-class _Unsure(Exception):
-    """The body holds a construct the scanner does not follow: markdown-it must parse it."""
 
 
 def scan_headings(body: str) -> list[tuple[int, str, int]] | None:
@@ -82,98 +72,13 @@ def scan_headings(body: str) -> list[tuple[int, str, int]] | None:
         return None
 
 
-class _Scanner:
-    """markdown-it's block state for one body, and the block rules the scanner follows.
-
-    ``begins``/``ends``: each line's offsets (end excludes the newline); ``shifts``: the
-    characters of its indentation; ``indents``: its width (tabs to the next multiple of 4).
-    A list item changes its first line's ``shifts``/``indents`` while it is read, as
-    markdown-it does. ``blk`` is the indentation blocks need (a list item's content column),
-    ``parent`` what is being read (``"paragraph"`` decides whether a list may interrupt).
-    """
-
-    def __init__(self, src: str) -> None:
-        self.src = src
-        length = len(src)
-        texts = src.split("\n")
-        if not texts[-1].lstrip(" \t"):
-            texts.pop()  # after a last newline, or blanks without one: no line for markdown-it
-        # (per line in C: ``map`` over built-ins, no bytecode run per line)
-        lengths = list(map(len, texts))
-        begins: list[int] = list(accumulate(map(add, lengths, repeat(1)), initial=0))
-        begins[-1] = length  # a last, empty line: lookahead needs no bound checks
-        ends: list[int] = list(map(add, begins, lengths))
-        ends.append(length)
-        stripped = map(str.lstrip, texts, repeat(" \t"))  # (no method lookup per line)
-        shifts: list[int] = list(map(sub, lengths, map(len, stripped)))
-        shifts.append(0)
-        indents = shifts.copy()
-        if "\t" in src:  # a tab in the indentation: widths to the next multiple of 4
-            for line, text in enumerate(texts):
-                if "\t" in text[: shifts[line]]:
-                    width = 0
-                    for char in text[: shifts[line]]:
-                        width += 4 - width % 4 if char == "\t" else 1
-                    indents[line] = width
-        self.lines = len(texts)
-        self.begins, self.ends, self.shifts, self.indents = begins, ends, shifts, indents
-        self.blk = 0
-        self.list_indent = -1
-        self.parent = "root"
-        self.line = 0
-        self.depth = 0
-        self.quotes = 0  # block quotes being read: their lines are re-based
-        self.found: list[tuple[int, str, int]] = []
+class _Scanner(BlockState):
+    """The block rules the scanner follows, over markdown-it's block state
+    (:class:`~skillc_index.markdown.block_state.BlockState`)."""
 
     def run(self) -> list[tuple[int, str, int]]:
         self.blocks(0)
         return self.found
-
-    # -- lines ----------------------------------------------------------------------------
-
-    def first(self, line: int) -> int:
-        """Offset of the line's first non-blank character (its end when it is blank)."""
-        return self.begins[line] + self.shifts[line]
-
-    def is_empty(self, line: int) -> bool:
-        return self.begins[line] + self.shifts[line] >= self.ends[line]
-
-    def is_code(self, line: int) -> bool:
-        return self.indents[line] - self.blk >= 4
-
-    def char(self, pos: int) -> str:
-        """The character at ``pos`` ("" past the end)."""
-        return self.src[pos : pos + 1]
-
-    def skip(self, pos: int, chars: frozenset[str]) -> int:
-        src = self.src
-        length = len(src)
-        while pos < length and src[pos] in chars:
-            pos += 1
-        return pos
-
-    def text_lines(self, begin: int, end: int, indent: int) -> str:
-        """Lines ``begin`` to ``end - 1`` without up to ``indent`` columns of indentation,
-        joined by newlines (markdown-it's ``getLines``; a list item's first line loses its
-        marker too)."""
-        src = self.src
-        parts: list[str] = []
-        for line in range(begin, end):
-            column = 0
-            start = position = self.begins[line]
-            last = self.ends[line] + 1 if line + 1 < end else self.ends[line]
-            while position < last and column < indent:
-                char = src[position]
-                if char == "\t":
-                    column += 4 - column % 4
-                elif char == " " or position - start < self.shifts[line]:
-                    column += 1
-                else:
-                    break
-                position += 1
-            prefix = " " * (column - indent) if column > indent else ""
-            parts.append(prefix + src[position:last])
-        return "".join(parts)
 
     def ends_here(self, line: int, *, table: bool, lists: bool) -> bool:
         """Whether a block starting on ``line`` ends the one being read: a fence, a block
@@ -725,165 +630,3 @@ def _cells(row: str) -> int:
     if row.endswith("|") and not row.endswith("\\|") and count > 0:
         count -= 1
     return count
-
-
-def _heading_text(content: str) -> str:
-    """The text :func:`~skillc_index.markdown.document.parse_markdown` gives a heading
-    whose inline source is ``content`` ("" for none): the plain text of its inline parse
-    (code spans' content, line breaks as spaces), else the source. Raises :class:`_Unsure`
-    on inline markup the scanner does not follow (module docstring)."""
-    plain = content if _INLINE_SPECIAL.isdisjoint(content) else _plain_text(content)
-    return plain.strip() or " ".join(line.strip() for line in content.split("\n")).strip()
-
-
-def _plain_text(content: str) -> str:
-    """The plain text of inline ``content`` (markdown-it's inline rules where they decide
-    it): code spans, line breaks, backslash escapes, ``[``, ``<`` and ``&`` that start no
-    link, autolink, HTML or entity (no ``](``, ``>`` or ``;`` after them), ``_`` and ``*``
-    that cannot be emphasis (:func:`_emphasis`) or one plain ``*``/``**``/``***`` pair;
-    raises :class:`_Unsure` on other markup."""
-    parts: list[str] = []
-    pending = ""  # text since the last token, as markdown-it's ``pending``
-    length = len(content)
-    dropped = _emphasis(content)
-    no_links = "](" not in content  # no ``[`` opens a link (no reference is defined)
-    pos = 0
-    while pos < length:
-        char = content[pos]
-        if char == "`":
-            run_end = pos
-            while run_end < length and content[run_end] == "`":
-                run_end += 1
-            run = run_end - pos
-            closer = -1
-            search = run_end
-            while True:
-                found = content.find("`", search)
-                if found < 0:
-                    break
-                found_end = found
-                while found_end < length and content[found_end] == "`":
-                    found_end += 1
-                if found_end - found == run:
-                    closer = found
-                    break
-                search = found_end
-            if closer < 0:  # no closing run: the backticks are text
-                pending += content[pos:run_end]
-                pos = run_end
-                continue
-            parts.append(pending)
-            pending = ""
-            code = content[run_end:closer].replace("\n", " ")
-            if code.startswith(" ") and code.endswith(" ") and code.strip():
-                code = code[1:-1]
-            parts.append(code)
-            pos = closer + run
-        elif char == "\n":
-            if pending.endswith("  "):
-                pending = pending.rstrip(" ")  # a hard break
-            elif pending.endswith(" "):
-                pending = pending[:-1]
-            parts.append(pending)
-            parts.append(" ")
-            pending = ""
-            pos += 1
-            while pos < length and content[pos] in _SPACES:
-                pos += 1
-        elif char == "\\":
-            following = content[pos + 1 : pos + 2]
-            if following == "\n":
-                raise _Unsure  # a hard break
-            if following in _ESCAPABLE and following:
-                pending += following
-                pos += 2
-            else:  # before another character or at the end: text (with what follows)
-                pending += content[pos : pos + 2]
-                pos += 2
-        elif char == "*" or char == "_":
-            run_end = pos
-            while run_end < length and content[run_end] == char:
-                run_end += 1
-            if dropped is None:
-                raise _Unsure
-            if pos in dropped:  # an emphasis pair's delimiter: no text
-                parts.append(pending)
-                pending = ""
-            else:
-                pending += content[pos:run_end]
-            pos = run_end
-        elif (
-            (char == "[" and no_links)
-            or (char == "<" and ">" not in content[pos:])
-            or (char == "&" and ";" not in content[pos:])
-        ):
-            pending += char
-            pos += 1
-        elif char in "[<&":
-            raise _Unsure
-        else:
-            pending += char
-            pos += 1
-    parts.append(pending)
-    return "".join(parts)
-
-
-def _runs(content: str, char: str) -> list[tuple[int, int]]:
-    """The runs of ``char`` in ``content``: ``(start, end)``."""
-    runs: list[tuple[int, int]] = []
-    pos = content.find(char)
-    while pos >= 0:
-        end = pos
-        while end < len(content) and content[end] == char:
-            end += 1
-        runs.append((pos, end))
-        pos = content.find(char, end)
-    return runs
-
-
-def _blank(char: str) -> bool:
-    """Whether ``char`` may count as white space for emphasis ("" is the edge of the text)."""
-    return not char or char in _TRIM or char.isspace()
-
-
-def _emphasis(content: str) -> frozenset[int] | None:
-    """Where the ``*`` and ``_`` runs of ``content`` that are emphasis delimiters start (an
-    empty set: none is), or None when the scanner cannot tell.
-
-    A run matches only another run of its character: a character with one run (``_`` runs
-    between two letters or digits not counted: they neither open nor close) makes none.
-    Two ``*`` runs of the same length (at most 3) make a pair when the first follows the
-    start or a space and precedes no blank, and the second follows no blank and precedes
-    the end or a space (the first only opens, the second only closes), with no backtick or
-    backslash in ``content`` (a code span or an escape could take a ``*``)."""
-    dropped: set[int] = set()
-    underscores = [
-        (start, end)
-        for start, end in _runs(content, "_")
-        if not (
-            start > 0
-            and end < len(content)
-            and content[start - 1] in _WORD
-            and content[end] in _WORD
-        )
-    ]
-    if len(underscores) > 1:
-        return None
-    stars = _runs(content, "*")
-    if len(stars) == 2:
-        (first, first_end), (second, second_end) = stars
-        if (
-            "`" in content
-            or "\\" in content
-            or first_end - first != second_end - second
-            or first_end - first > 3
-            or (first > 0 and content[first - 1] != " ")
-            or _blank(content[first_end : first_end + 1])
-            or _blank(content[second - 1 : second])
-            or (second_end < len(content) and content[second_end] != " ")
-        ):
-            return None
-        dropped.update((first, second))
-    elif len(stars) > 2:
-        return None
-    return frozenset(dropped)

@@ -1,0 +1,100 @@
+"""markdown-it's block state for one Markdown body, as the headings scanner
+(:mod:`~skillc_index.markdown.headings`) reads it: each line's offsets, indentation and
+width, the indentation blocks need, what is being read, and the headings found so far; and
+the line helpers the block rules share (markdown-it's ``StateBlock``).
+"""
+
+from __future__ import annotations
+
+from itertools import accumulate, repeat
+from operator import add, sub
+
+__all__ = ["BlockState"]
+
+
+class BlockState:
+    """markdown-it's block state for one body: its lines, and where the reading is.
+
+    ``begins``/``ends``: each line's offsets (end excludes the newline); ``shifts``: the
+    characters of its indentation; ``indents``: its width (tabs to the next multiple of 4).
+    A list item changes its first line's ``shifts``/``indents`` while it is read, as
+    markdown-it does. ``blk`` is the indentation blocks need (a list item's content column),
+    ``parent`` what is being read (``"paragraph"`` decides whether a list may interrupt).
+    """
+
+    def __init__(self, src: str) -> None:
+        self.src = src
+        length = len(src)
+        texts = src.split("\n")
+        if not texts[-1].lstrip(" \t"):
+            texts.pop()  # after a last newline, or blanks without one: no line for markdown-it
+        # (per line in C: ``map`` over built-ins, no bytecode run per line)
+        lengths = list(map(len, texts))
+        begins: list[int] = list(accumulate(map(add, lengths, repeat(1)), initial=0))
+        begins[-1] = length  # a last, empty line: lookahead needs no bound checks
+        ends: list[int] = list(map(add, begins, lengths))
+        ends.append(length)
+        stripped = map(str.lstrip, texts, repeat(" \t"))  # (no method lookup per line)
+        shifts: list[int] = list(map(sub, lengths, map(len, stripped)))
+        shifts.append(0)
+        indents = shifts.copy()
+        if "\t" in src:  # a tab in the indentation: widths to the next multiple of 4
+            for line, text in enumerate(texts):
+                if "\t" in text[: shifts[line]]:
+                    width = 0
+                    for char in text[: shifts[line]]:
+                        width += 4 - width % 4 if char == "\t" else 1
+                    indents[line] = width
+        self.lines = len(texts)
+        self.begins, self.ends, self.shifts, self.indents = begins, ends, shifts, indents
+        self.blk = 0
+        self.list_indent = -1
+        self.parent = "root"
+        self.line = 0
+        self.depth = 0
+        self.quotes = 0  # block quotes being read: their lines are re-based
+        self.found: list[tuple[int, str, int]] = []
+
+    def first(self, line: int) -> int:
+        """Offset of the line's first non-blank character (its end when it is blank)."""
+        return self.begins[line] + self.shifts[line]
+
+    def is_empty(self, line: int) -> bool:
+        return self.begins[line] + self.shifts[line] >= self.ends[line]
+
+    def is_code(self, line: int) -> bool:
+        return self.indents[line] - self.blk >= 4
+
+    def char(self, pos: int) -> str:
+        """The character at ``pos`` ("" past the end)."""
+        return self.src[pos : pos + 1]
+
+    def skip(self, pos: int, chars: frozenset[str]) -> int:
+        src = self.src
+        length = len(src)
+        while pos < length and src[pos] in chars:
+            pos += 1
+        return pos
+
+    def text_lines(self, begin: int, end: int, indent: int) -> str:
+        """Lines ``begin`` to ``end - 1`` without up to ``indent`` columns of indentation,
+        joined by newlines (markdown-it's ``getLines``; a list item's first line loses its
+        marker too)."""
+        src = self.src
+        parts: list[str] = []
+        for line in range(begin, end):
+            column = 0
+            start = position = self.begins[line]
+            last = self.ends[line] + 1 if line + 1 < end else self.ends[line]
+            while position < last and column < indent:
+                char = src[position]
+                if char == "\t":
+                    column += 4 - column % 4
+                elif char == " " or position - start < self.shifts[line]:
+                    column += 1
+                else:
+                    break
+                position += 1
+            prefix = " " * (column - indent) if column > indent else ""
+            parts.append(prefix + src[position:last])
+        return "".join(parts)
