@@ -1,14 +1,13 @@
 """The :class:`Catalog` of one skillc home: keeps the catalog current for the searched
-folders (:meth:`Catalog.refresh`: file stats, of what a watcher says changed when it watches)
-and answers queries (:meth:`Catalog.find`)."""
+folders (:meth:`Catalog.refresh`: file stats, of what a watcher says changed when it watches;
+the changed skills are read in by :class:`~.indexer.Indexer`, in timed transactions) and
+answers queries (:meth:`Catalog.find`; the answer is made by :func:`~.answer.answer`)."""
 
 from __future__ import annotations
 
-import os
 import sqlite3
-import stat as stat_module
 import time
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,14 +15,12 @@ from skillc_gateway.catalog import (
     BUDGET_SECONDS,
     FINISH_WITHIN,
     FindResult,
-    FoundSkill,
-    SectionHit,
     postings,
-    rank,
     scan,
 )
 from skillc_gateway.catalog import database as catalog_database
 from skillc_gateway.catalog import semantic as semantic_step
+from skillc_gateway.catalog.answer import Seen, answer
 from skillc_gateway.catalog.database import (
     CatalogDatabase,
     discard,
@@ -31,20 +28,17 @@ from skillc_gateway.catalog.database import (
     forgotten,
     open_database,
 )
+from skillc_gateway.catalog.indexer import Indexer
 from skillc_gateway.catalog.scan import (
     RACY_NS,
     SKILL,
-    SKILL_FILE,
     SKIPPED,
     STUB,
     UNREADABLE,
     TreeState,
     Walk,
-    fingerprint,
-    is_racy,
     walk,
 )
-from skillc_gateway.catalog.skill_text import MAX_SKILL_BYTES, cut, read_skill_text
 from skillc_index import Diagnostic, Layout, Notice
 from skillc_index.inventory.folders import Root
 
@@ -55,21 +49,6 @@ __all__ = ["BATCH_SECONDS", "Catalog"]
 
 #: Changed skills are written in transactions of about this long (others wait meanwhile).
 BATCH_SECONDS = 0.5
-#: A query longer than a skill name may be (the Agent Skills spec: 64) names no skill.
-MAX_NAME = 64
-
-
-class _Seen:
-    """The skills a query's walk found: each indexed one's id with the position of the
-    first root it is under (duplicates are shown from the first), the agent-folder entries
-    deploying it, and how many skills and folders were skipped."""
-
-    __slots__ = ("deployed", "priorities", "skipped")
-
-    def __init__(self) -> None:
-        self.priorities: dict[int, int] = {}
-        self.deployed: dict[int, list[str]] = {}
-        self.skipped = 0
 
 
 class Catalog:
@@ -93,7 +72,7 @@ class Catalog:
         self._passes = 0
         self._watcher: Watcher | None = None
         self._watching = True  # False where no watcher can be had
-        self._quiet: tuple[tuple[str, ...], _Seen] | None = None
+        self._quiet: tuple[tuple[str, ...], Seen] | None = None
         """The roots and answer of the last pass that found nothing new, while the watcher
         saw nothing since."""
         self._tracked: frozenset[str] = frozenset()
@@ -177,12 +156,12 @@ class Catalog:
             roots = kept
         seen, partial = self.refresh(roots, budget, warnings)
         semantic = self._semantic(seen, semantic)
-        skills = self._rank(query, limit, seen, semantic)
+        skills = answer(self.db, self.layout, query, limit, seen, semantic)
         searched = len(seen.priorities)
         ranker = "lexical+semantic" if semantic else "lexical"
         return FindResult(query, skills, searched, seen.skipped, partial, tuple(warnings), ranker)
 
-    def _semantic(self, seen: _Seen, wanted: bool | None) -> bool:
+    def _semantic(self, seen: Seen, wanted: bool | None) -> bool:
         """Whether the semantic step ranks this answer: it is ``wanted`` (None: as the
         environment says), its model is there, and at most
         :data:`~.semantic.QUERY_FILL` of the searched skills still lack their vector (the
@@ -210,76 +189,11 @@ class Catalog:
                 return False
             raise
 
-    def _rank(
-        self, query: str, limit: int, seen: _Seen, semantic: bool | None
-    ) -> tuple[FoundSkill, ...]:
-        """The best ``limit`` skills of ``seen``, duplicates collapsed."""
-        candidates = seen.priorities
-        named = self._named(query, candidates)
-        want = limit * 2 + 10
-        while True:
-            ranked = rank.rank(self.db, query, want, candidates, named, semantic)
-            groups = self._groups(ranked)
-            if len(groups) >= limit or len(ranked) < want:
-                break
-            want *= 4
-        stores = tuple(str(self.layout.store(scope)) for scope in self.layout.scopes())
-        best = list(groups.items())[:limit]
-        by_digest: dict[str, list[tuple[int, str, str, str]]] = {}
-        rows = catalog_database.skills_of_digests(self.db, [digest for digest, _ in best])
-        for digest, skill_id, path, name, description in rows:
-            if skill_id in candidates:
-                by_digest.setdefault(digest, []).append((skill_id, path, name, description))
-        shown: list[tuple[int, float, list[tuple[int, str, str, str]]]] = []
-        for digest, (_best, score) in best:
-            members = by_digest[digest]
-            members.sort(key=lambda member: (candidates[member[0]], member[1]))
-            shown.append((members[0][0], score, members))
-        sections = rank.best_sections(self.db, query, [skill_id for skill_id, _, _ in shown])
-        found: list[FoundSkill] = []
-        for skill_id, score, members in shown:
-            _, path, name, description = members[0]
-            deployed = sorted({d for member in members for d in seen.deployed.get(member[0], ())})
-            found.append(
-                FoundSkill(
-                    name=name,
-                    description=description,
-                    path=path,
-                    deployed_to=tuple(deployed),
-                    score=score,
-                    sections=tuple(SectionHit(*hit) for hit in sections.get(skill_id, ())),
-                    duplicates=tuple(member[1] for member in members[1:]),
-                    in_store=path.rpartition("/")[0] in stores,
-                )
-            )
-        return tuple(found)
-
-    def _named(self, query: str, candidates: Collection[int]) -> set[int]:
-        """The skills among ``candidates`` whose name ``query`` is (case, and spaces or
-        underscores for hyphens, aside): a request may name the skill it wants."""
-        name = "-".join(query.lower().replace("_", " ").split())
-        if len(name) > MAX_NAME:
-            return set()
-        found = catalog_database.skills_named(self.db, name)
-        return {skill_id for skill_id in found if skill_id in candidates}
-
-    def _groups(self, ranked: list[tuple[int, float]]) -> dict[str, tuple[int, float]]:
-        """Ranked skills by content digest, in rank order: the first (best) of each."""
-        if not ranked:
-            return {}
-        digests = catalog_database.skill_digests(self.db, [skill_id for skill_id, _ in ranked])
-        groups: dict[str, tuple[int, float]] = {}
-        for skill_id, score in ranked:
-            digest = digests.get(skill_id)
-            if digest is not None and digest not in groups:
-                groups[digest] = (skill_id, score)
-        return groups
-
     # -- keeping current -------------------------------------------------------------------
 
     def refresh(
         self, roots: Sequence[Root], budget: float, warnings: list[Diagnostic | Notice]
-    ) -> tuple[_Seen, bool]:
+    ) -> tuple[Seen, bool]:
         """Look at every root again; index what changed (within ``budget`` seconds). The
         skills found, and whether the catalog is partial.
 
@@ -496,7 +410,7 @@ class Catalog:
             return 0
         start = time.monotonic()
         deadline = start + budget
-        indexer = _Indexer(self.db, time.time_ns() - RACY_NS)
+        indexer = Indexer(self.db, time.time_ns() - RACY_NS)
         position = 0
         first = True
         saved: set[str] = set()
@@ -548,10 +462,10 @@ class Catalog:
                 return 0 if filling else None
             raise
 
-    def _seen(self, walks: list[tuple[Root, int, Walk]]) -> _Seen:
+    def _seen(self, walks: list[tuple[Root, int, Walk]]) -> Seen:
         """The skills of this query, each id once (from its first root), with the
         agent-folder entries that deploy them; and what was skipped."""
-        seen = _Seen()
+        seen = Seen()
         priorities = seen.priorities
         skipped: set[object] = set()
         stubs: list[tuple[str, str]] = []
@@ -599,159 +513,6 @@ def finishes(elapsed: float, done: int, left: int, longest: float) -> bool:
     return done > 0 and left > 0 and elapsed + left * elapsed / done <= longest
 
 
-def _read_regular(real: str, st: os.stat_result) -> bytes | None:
-    """The first :data:`MAX_SKILL_BYTES` of the SKILL.md of the skill at ``real`` (cut at a
-    line end), or None (the skill is skipped): not a regular file by ``st`` (its ``lstat``:
-    a symlink is not read, the catalog's fingerprints would not see its target change), or
-    not one when opened (:func:`skillc_index.open_in_root`: no symlink out of the skill, no
-    FIFO that blocks), or unreadable."""
-    from skillc_index import SkillcError, open_in_root
-
-    if not stat_module.S_ISREG(st.st_mode):
-        return None
-    try:
-        with open_in_root(Path(real), SKILL_FILE) as handle:
-            return cut(handle.read(MAX_SKILL_BYTES + 1))
-    except (SkillcError, OSError):
-        return None
-
-
 def _busy(exc: sqlite3.DatabaseError) -> bool:
     text = str(exc)
     return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
-
-
-class _Indexer:
-    """Reads changed skills into the catalog, inside the caller's transaction."""
-
-    def __init__(self, db: sqlite3.Connection, since: int) -> None:
-        self.db = db
-        self.since = since
-        self.done: dict[str, tuple[int, int, bool]] = {}  # real path -> id, fingerprint, skipped
-        self.moved = 0
-        """Skills that moved, whose rows were kept (:meth:`adopt`)."""
-
-    def index(self, state: TreeState, index: int) -> None:
-        """(Re)index the skill at ``state``'s entry ``index`` and record it there. Its
-        SKILL.md is looked at again here, under the write lock: what is written is what the
-        file is now (another process may have indexed it meanwhile)."""
-        real = state.real_path(state.paths[index])
-        result = self.done.get(real)
-        if result is None:
-            result = self.done[real] = self._read(real)
-        skill_id, fp, skipped = result
-        if not skill_id:  # its SKILL.md is gone: the folder is listed again next time
-            state.kinds[index] &= ~SKILL
-            state.stamps[index] = 0
-            state.ids[index] = state.fps[index] = 0
-            return
-        state.ids[index], state.fps[index] = skill_id, fp
-        if skipped:
-            state.kinds[index] |= SKIPPED
-        else:
-            state.kinds[index] &= ~SKIPPED
-
-    def _read(self, real: str) -> tuple[int, int, bool]:
-        file = f"{real}/{SKILL_FILE}"
-        row = catalog_database.skill_by_path(self.db, real)
-        try:
-            st = os.lstat(file)
-        except OSError:
-            if row is not None:
-                self.remove([(row[0], real)])
-            return 0, 0, False
-        fp = fingerprint(st)
-        if row is not None and row[1] == fp:
-            return row[0], fp, row[2]
-        data = _read_regular(real, st)  # None (skipped): a symlink, a FIFO, unreadable
-        stored = 0 if is_racy(st, self.since) else fp  # read again until it has settled
-        content = None if data is None else _sha1(data)
-        if row is not None and content is not None and row[3] == content:
-            # the same bytes (looked at again while racy, or touched): nothing to index
-            catalog_database.set_fingerprint(self.db, row[0], stored)
-            return row[0], stored, row[2]
-        text = None if data is None else read_skill_text(data, real.rpartition("/")[2])
-        values = catalog_database.SkillRow(
-            text.name if text else real.rpartition("/")[2],
-            text.description if text else "",
-            _digest(text) if text else None,
-            content,
-            stored,
-        )
-        if row is None:
-            skill_id = catalog_database.insert_skill(self.db, real, values)
-        else:
-            skill_id = row[0]
-            catalog_database.update_skill(self.db, skill_id, values)
-        if text is None:
-            postings.remove(self.db, skill_id)
-        else:
-            postings.add(self.db, skill_id, text)
-        return skill_id, stored, text is None
-
-    def adopt(
-        self, removed: list[tuple[int, str]], todo: list[tuple[TreeState, int]]
-    ) -> list[tuple[int, str]]:
-        """A skill moved (``skc route install`` and ``uninstall`` move skill folders between
-        an agent folder and a store) is not a change of its text: each new skill folder of
-        ``todo`` whose SKILL.md holds the bytes of a removed one that is gone, under the same
-        folder name (the ranker reads the folder name too), takes that one's row, and with
-        it its words and its vector, instead of being indexed anew. The removed skills left
-        (:meth:`remove`)."""
-        gone: dict[tuple[bytes, str], list[tuple[int, str]]] = {}
-        for skill_id, real in removed:
-            if os.path.isfile(f"{real}/{SKILL_FILE}"):  # noqa: PTH113 - reached another way
-                continue
-            row = catalog_database.skill_by_id(self.db, skill_id)
-            if row is not None and row[0] == real and row[2] is not None:
-                gone.setdefault((row[2], real.rpartition("/")[2]), []).append((skill_id, real))
-        if not gone:
-            return removed
-        names = {name for _, name in gone}
-        adopted: set[int] = set()
-        for state, index in todo:
-            real = state.real_path(state.paths[index])
-            name = real.rpartition("/")[2]
-            if name not in names or real in self.done:
-                continue
-            if catalog_database.skill_by_path(self.db, real) is not None:
-                continue
-            file = f"{real}/{SKILL_FILE}"
-            try:
-                st = os.lstat(file)
-            except OSError:
-                continue
-            data = _read_regular(real, st)
-            same = None if data is None else gone.get((_sha1(data), name))
-            if not same:
-                continue
-            skill_id, old = same.pop()
-            fp = 0 if is_racy(st, self.since) else fingerprint(st)  # read again until settled
-            if catalog_database.move_skill(self.db, skill_id, old, real, fp):
-                row = catalog_database.skill_by_id(self.db, skill_id)
-                self.done[real] = (skill_id, fp, bool(row and row[1]))
-                adopted.add(skill_id)
-                self.moved += 1
-        return [item for item in removed if item[0] not in adopted]
-
-    def remove(self, removed: Iterable[tuple[int, str]]) -> None:
-        """Drop the skills whose SKILL.md is gone (one still there is reached another way)."""
-        for skill_id, real in removed:
-            if os.path.isfile(f"{real}/{SKILL_FILE}"):  # noqa: PTH113
-                continue
-            if catalog_database.delete_skill(self.db, skill_id, real):
-                postings.remove(self.db, skill_id)
-            self.done.pop(real, None)
-
-
-def _digest(text: postings.SkillText) -> str:
-    """What makes two skills the same one: name, description and body, spaces collapsed."""
-    body = " ".join(text.body.split())
-    data = "\0".join((text.name, " ".join(text.description.split()), body))
-    return _sha1(data.encode("utf-8", "surrogatepass")).hex()
-
-
-def _sha1(data: bytes) -> bytes:
-    import hashlib
-
-    return hashlib.sha1(data, usedforsecurity=False).digest()

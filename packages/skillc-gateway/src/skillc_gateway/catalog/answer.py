@@ -1,0 +1,103 @@
+"""Turning the skills a query's walk found into its answer: :class:`Seen` (what the walk
+found: each skill's first root, the agent-folder entries deploying it, what was skipped) and
+:func:`answer` (the best ones as :class:`~skillc_gateway.catalog.FoundSkill` rows, ranked by
+:mod:`.rank`, a query that names a skill favouring it, duplicates by content collapsed into
+the first one shown)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Collection
+
+from skillc_gateway.catalog import FoundSkill, SectionHit, rank
+from skillc_gateway.catalog import database as catalog_database
+from skillc_index import Layout
+
+__all__ = ["MAX_NAME", "Seen", "answer"]
+
+#: A query longer than a skill name may be (the Agent Skills spec: 64) names no skill.
+MAX_NAME = 64
+
+
+class Seen:
+    """The skills a query's walk found: each indexed one's id with the position of the
+    first root it is under (duplicates are shown from the first), the agent-folder entries
+    deploying it, and how many skills and folders were skipped."""
+
+    __slots__ = ("deployed", "priorities", "skipped")
+
+    def __init__(self) -> None:
+        self.priorities: dict[int, int] = {}
+        self.deployed: dict[int, list[str]] = {}
+        self.skipped = 0
+
+
+def answer(
+    db: sqlite3.Connection, layout: Layout, query: str, limit: int, seen: Seen, semantic: bool
+) -> tuple[FoundSkill, ...]:
+    """The best ``limit`` skills of ``seen`` for ``query`` (``semantic``: whether the
+    semantic step ranks too), duplicates collapsed."""
+    candidates = seen.priorities
+    named = _named(db, query, candidates)
+    want = limit * 2 + 10
+    while True:
+        ranked = rank.rank(db, query, want, candidates, named, semantic)
+        groups = _groups(db, ranked)
+        if len(groups) >= limit or len(ranked) < want:
+            break
+        want *= 4
+    stores = tuple(str(layout.store(scope)) for scope in layout.scopes())
+    best = list(groups.items())[:limit]
+    by_digest: dict[str, list[tuple[int, str, str, str]]] = {}
+    rows = catalog_database.skills_of_digests(db, [digest for digest, _ in best])
+    for digest, skill_id, path, name, description in rows:
+        if skill_id in candidates:
+            by_digest.setdefault(digest, []).append((skill_id, path, name, description))
+    shown: list[tuple[int, float, list[tuple[int, str, str, str]]]] = []
+    for digest, (_best, score) in best:
+        members = by_digest[digest]
+        members.sort(key=lambda member: (candidates[member[0]], member[1]))
+        shown.append((members[0][0], score, members))
+    sections = rank.best_sections(db, query, [skill_id for skill_id, _, _ in shown])
+    found: list[FoundSkill] = []
+    for skill_id, score, members in shown:
+        _, path, name, description = members[0]
+        deployed = sorted({d for member in members for d in seen.deployed.get(member[0], ())})
+        found.append(
+            FoundSkill(
+                name=name,
+                description=description,
+                path=path,
+                deployed_to=tuple(deployed),
+                score=score,
+                sections=tuple(SectionHit(*hit) for hit in sections.get(skill_id, ())),
+                duplicates=tuple(member[1] for member in members[1:]),
+                in_store=path.rpartition("/")[0] in stores,
+            )
+        )
+    return tuple(found)
+
+
+def _named(db: sqlite3.Connection, query: str, candidates: Collection[int]) -> set[int]:
+    """The skills among ``candidates`` whose name ``query`` is (case, and spaces or
+    underscores for hyphens, aside): a request may name the skill it wants."""
+    name = "-".join(query.lower().replace("_", " ").split())
+    if len(name) > MAX_NAME:
+        return set()
+    found = catalog_database.skills_named(db, name)
+    return {skill_id for skill_id in found if skill_id in candidates}
+
+
+def _groups(
+    db: sqlite3.Connection, ranked: list[tuple[int, float]]
+) -> dict[str, tuple[int, float]]:
+    """Ranked skills by content digest, in rank order: the first (best) of each."""
+    if not ranked:
+        return {}
+    digests = catalog_database.skill_digests(db, [skill_id for skill_id, _ in ranked])
+    groups: dict[str, tuple[int, float]] = {}
+    for skill_id, score in ranked:
+        digest = digests.get(skill_id)
+        if digest is not None and digest not in groups:
+            groups[digest] = (skill_id, score)
+    return groups
