@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from skillc_gateway.catalog import scan
-from skillc_gateway.catalog.scan import SKILL, TreeState, Walk, fingerprint, walk
+from skillc_gateway.catalog.scan import Walk, walk
+from skillc_gateway.catalog.tree_state import SKILL, TreeState, fingerprint, is_racy
 from skillc_gateway.catalog.watch import Watcher, open_watcher
 from skillc_index.inventory.deployed import ROUTER_MARK
 
@@ -59,7 +60,7 @@ def index(state: TreeState, result: Walk, since: int, ids: dict[str, int]) -> No
             state.ids[position] = state.fps[position] = 0
             continue
         state.ids[position] = ids.setdefault(real, len(ids) + 1)
-        state.fps[position] = 0 if scan.is_racy(st, since) else fingerprint(st)
+        state.fps[position] = 0 if is_racy(st, since) else fingerprint(st)
 
 
 class Tree:
