@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from skillc_gateway.catalog import scan
-from skillc_gateway.catalog.scan import SKILL, TreeState, Walk, fingerprint, walk
+from skillc_gateway.catalog.scan import Walk, walk
+from skillc_gateway.catalog.tree_state import SKILL, TreeState, fingerprint, is_racy
 from skillc_gateway.catalog.watch import Watcher, open_watcher
 from skillc_index.inventory.deployed import ROUTER_MARK
 
@@ -59,7 +60,7 @@ def index(state: TreeState, result: Walk, since: int, ids: dict[str, int]) -> No
             state.ids[position] = state.fps[position] = 0
             continue
         state.ids[position] = ids.setdefault(real, len(ids) + 1)
-        state.fps[position] = 0 if scan.is_racy(st, since) else fingerprint(st)
+        state.fps[position] = 0 if is_racy(st, since) else fingerprint(st)
 
 
 class Tree:
@@ -181,6 +182,10 @@ class Tree:
         return operation
 
 
+#: The depth the random trees' walks search (the trees go deeper).
+DEPTH = 3
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_a_targeted_walk_is_a_full_walk(
     tmp_path: Path,
@@ -189,7 +194,6 @@ def test_a_targeted_walk_is_a_full_walk(
     monkeypatch: pytest.MonkeyPatch,
     write_skill: Callable[..., Path],
 ) -> None:
-    monkeypatch.setattr(scan, "MAX_DEPTH", 3)  # reached: deeper folders are not searched
     monkeypatch.setattr(scan, "MAX_FOLDERS", 15)  # reached by some trees: truncated walks
     tree = Tree(tmp_path, random.Random(seed), write_skill)
     for _ in range(10):
@@ -197,7 +201,9 @@ def test_a_targeted_walk_is_a_full_walk(
     root = str(tree.root)
     ids: dict[str, int] = {}
     since = time.time_ns() - MARGIN_NS
-    first = walk(root, None, since, deployed, watch=watcher.watch)
+    # depth 3 is reached by the trees: deeper folders are not searched (the walk's default
+    # depth is bound when it is defined: it is passed, not patched)
+    first = walk(root, None, since, deployed, watch=watcher.watch, depth=DEPTH)
     state = first.state
     index(state, first, since, ids)
     looked = 0
@@ -212,9 +218,9 @@ def test_a_targeted_walk_is_a_full_walk(
         since = time.time_ns() - MARGIN_NS
         targeted = walk(
             root, state, since, deployed, watch=watcher.watch,
-            changed=changes.folders, moved=changes.moved,
+            changed=changes.folders, moved=changes.moved, depth=DEPTH,
         )  # fmt: skip
-        full = walk(root, state, since, deployed)
+        full = walk(root, state, since, deployed, depth=DEPTH)
         assert look(targeted.state) == look(full.state)
         assert targeted.changed == full.changed
         assert targeted.truncated == full.truncated

@@ -209,6 +209,7 @@ def test_the_client_does_not_load_the_catalog_machinery(
     heavy = {"sqlite3", "socket", "skillc_gateway.catalog.engine", "skillc_gateway.catalog.rank"}
     heavy |= {"skillc_gateway.catalog.server", "skillc_gateway.catalog.lifecycle"}
     heavy |= {"skillc_gateway.catalog.scan", "skillc_gateway.catalog.database"}
+    heavy |= {"skillc_gateway.catalog.tree_state"}
     heavy |= {"skillc_gateway.operations"}  # the request's bounds are in _limits alone
     assert not heavy & imported
     # near miss: without a server the same command imports them

@@ -9,9 +9,11 @@ never rebuilds from nothing. This module holds the answer's types and the entry 
 machinery is imported when a query runs. The modules, by job:
 
 - keeping current and answering: :mod:`.engine` (the :class:`Catalog`), :mod:`.scan` (the
-  folders and their stamps), :mod:`.watch` (change notification), :mod:`.indexer` (reading
-  changed skills into the catalog), :mod:`.skill_text` (what the ranker reads of a SKILL.md,
-  read lightly), :mod:`.answer` (the skills found made into the answer's rows);
+  walk over the folders, full or targeted), :mod:`.tree_state` (what is known of a root's
+  folders: their stamps and flags, saved between queries), :mod:`.watch` (change
+  notification), :mod:`.indexer` (reading changed skills into the catalog),
+  :mod:`.skill_text` (what the ranker reads of a SKILL.md, read lightly), :mod:`.answer`
+  (the skills found made into the answer's rows);
 - the SQLite file: :mod:`.database` (opening it, its own tables and their statements);
 - ranking: :mod:`.postings` (the ranker's tables, and how a skill is written into them),
   :mod:`.rank` (scoring a query), :mod:`.semantic` (the semantic step: model, vectors, blend);

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from skillc_gateway.catalog import postings
-from skillc_gateway.catalog.scan import TreeState
+from skillc_gateway.catalog.tree_state import TreeState
 from skillc_index import Layout, Notice, sqlite_uri, use_wal
 
 __all__ = [
@@ -116,7 +116,7 @@ reused (the states of the roots hold them); ``content`` is the SHA-1 of the SKIL
 indexed (NULL: none were read), so a file looked at again unchanged is not indexed again;
 ``fingerprint`` is the SKILL.md file's stat fingerprint when it was read (0: read it
 again). ``roots``: the state of each searched folder's tree
-(:class:`~skillc_gateway.catalog.scan.TreeState`), its size in bytes and when it was last
+(:class:`~skillc_gateway.catalog.tree_state.TreeState`), its size in bytes and when it was last
 used (ns since the epoch, written again after :data:`TOUCH_NS`); ``meta``'s ``forgotten``
 counts the times roots were forgotten (:func:`forget_roots`)."""
 

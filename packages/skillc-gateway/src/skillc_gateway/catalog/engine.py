@@ -29,15 +29,14 @@ from skillc_gateway.catalog.database import (
     open_database,
 )
 from skillc_gateway.catalog.indexer import Indexer
-from skillc_gateway.catalog.scan import (
+from skillc_gateway.catalog.scan import Walk, walk
+from skillc_gateway.catalog.tree_state import (
     RACY_NS,
     SKILL,
     SKIPPED,
     STUB,
     UNREADABLE,
     TreeState,
-    Walk,
-    walk,
 )
 from skillc_index import Diagnostic, Layout, Notice
 from skillc_index.inventory.folders import Root

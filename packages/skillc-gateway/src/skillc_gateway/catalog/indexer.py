@@ -12,8 +12,9 @@ from pathlib import Path
 
 from skillc_gateway.catalog import database as catalog_database
 from skillc_gateway.catalog import postings
-from skillc_gateway.catalog.scan import SKILL, SKILL_FILE, SKIPPED, TreeState, fingerprint, is_racy
+from skillc_gateway.catalog.scan import SKILL_FILE
 from skillc_gateway.catalog.skill_text import MAX_SKILL_BYTES, cut, read_skill_text
+from skillc_gateway.catalog.tree_state import SKILL, SKIPPED, TreeState, fingerprint, is_racy
 
 __all__ = ["Indexer"]
 

@@ -13,13 +13,13 @@ that is a deployed skillc skill (its real path a runtime folder
 ``<base>/.skillc/runtime/<name>``, or a copy holding ``.skillc-meta/``) is not searched: it
 stands for its source skill, which the caller searches instead.
 
-What the catalog knows of a root is a :class:`TreeState`: every folder under it with the
-stat stamp it had when it was listed, and for a skill folder the fingerprint of the
-``SKILL.md`` that was indexed. :func:`walk` stats each known folder and each ``SKILL.md``;
-only a folder whose stamp changed is listed again (``os.scandir``), and only a ``SKILL.md``
-whose fingerprint changed is read again. A folder or file changed within the last
-:data:`RACY_NS` is recorded as unknown, so a second change within the file system's
-timestamp granularity is never missed.
+What the catalog knows of a root is a :class:`~.tree_state.TreeState` (:mod:`.tree_state`):
+every folder under it with the stat stamp it had when it was listed, and for a skill folder
+the fingerprint of the ``SKILL.md`` that was indexed. :func:`walk` stats each known folder
+and each ``SKILL.md``; only a folder whose stamp changed is listed again (``os.scandir``),
+and only a ``SKILL.md`` whose fingerprint changed is read again. A folder or file changed
+within the last :data:`~.tree_state.RACY_NS` is recorded as unknown, so a second change
+within the file system's timestamp granularity is never missed.
 
 With a watcher (:mod:`.watch`), a walk can be targeted: given the folders it saw change, it
 looks only at those, at those it could not watch and at the unknown ones
@@ -34,31 +34,33 @@ state a full walk gives.
 from __future__ import annotations
 
 import heapq
-import marshal
-import operator
 import os
 import stat as stat_module
 from collections.abc import Callable, Collection, Iterable, Iterator
-from itertools import compress, repeat
 from typing import NamedTuple
 
+from skillc_gateway.catalog.tree_state import (
+    LINK,
+    SKILL,
+    SKIPPED,
+    STUB,
+    UNREADABLE,
+    TreeState,
+    fingerprint,
+    is_racy,
+    stamp_of,
+)
 from skillc_index import META_DIR, SKIPPED_FOLDERS, skips_folder
 from skillc_index.inventory.deployed import ROUTER_MARK
 
 __all__ = [
     "ENTRIES",
-    "LINK",
     "MAX_DEPTH",
     "MAX_FOLDERS",
-    "RACY_NS",
-    "SKILL",
     "SKILL_FILE",
-    "SKIPPED",
-    "STUB",
-    "UNREADABLE",
-    "TreeState",
+    "DeployedSource",
     "Walk",
-    "fingerprint",
+    "utf8",
     "walk",
 ]
 
@@ -70,177 +72,12 @@ ENTRIES = 1
 #: At most this many folders of one root are walked (a library of 20,000 skills has about
 #: 32,000); the rest is not searched and the answer says it is partial.
 MAX_FOLDERS = 250_000
-#: A folder or file whose last change is this recent (in ns) is looked at again next time.
-RACY_NS = 2_000_000_000
 
-# Flags of a folder in a TreeState.
-SKILL = 1
-"""It holds a regular SKILL.md."""
-LINK = 2
-"""An entry of the root that is a symlink to a folder (followed; real path in ``links``)."""
-STUB = 4
-"""An entry of the root that is a deployed skillc skill (its source in ``sources``)."""
-UNREADABLE = 8
-"""It could not be listed."""
-SKIPPED = 16
-"""Its SKILL.md could not be read, or is invalid (set by the catalog)."""
-
-_STATE_VERSION = 3  # 2: the walk enters hidden folders; 3: a state has the walk's depth
 #: ``source(real, meta)``: the real path of the store skill that the agent folder's entry at
 #: ``real`` (holding ``.skillc-meta/`` when ``meta``) was deployed from, or None
 #: (:func:`skillc_index.inventory.deployed.deployed_source`); ``OSError`` or ``ValueError``
 #: for a copy whose manifest cannot be read (the entry is then skipped, counted as unreadable).
 DeployedSource = Callable[[str, bool], "str | None"]
-
-
-class TreeState:
-    """What the catalog knows of the tree under one root, as parallel lists: each folder's
-    path relative to the root (``''`` for the root, ``/``-separated), the stamp it had when
-    it was listed (0: list it again), its flags, and for a skill folder its catalog id and
-    the fingerprint of the SKILL.md indexed (0: none). ``links`` maps a followed symlink
-    entry to its real path, ``sources`` a deployed entry to its source's real path; ``depth``
-    the folder levels walked (a state of another depth is walked again whole)."""
-
-    __slots__ = (
-        "_fulls",
-        "_positions",
-        "_summary",
-        "depth",
-        "fps",
-        "ids",
-        "kinds",
-        "links",
-        "paths",
-        "real",
-        "sources",
-        "stamps",
-        "unwatched",
-    )
-
-    def __init__(self, real: str, depth: int = MAX_DEPTH) -> None:
-        self.depth = depth
-        self._summary: Summary | None = None
-        self._fulls: tuple[str, list[str]] | None = None
-        self._positions: dict[str, int] | None = None
-        self.real = real
-        self.paths: list[str] = []
-        self.stamps: list[int] = []
-        self.kinds: list[int] = []
-        self.ids: list[int] = []
-        self.fps: list[int] = []
-        self.links: dict[str, str] = {}
-        self.sources: dict[str, str] = {}
-        self.unwatched: set[str] = set()
-        """The folders a watcher could not watch when this state was walked (looked at by
-        every targeted walk; not saved)."""
-
-    def append(self, path: str, stamp: int, kind: int, skill_id: int = 0, fp: int = 0) -> int:
-        self.paths.append(path)
-        self.stamps.append(stamp)
-        self.kinds.append(kind)
-        self.ids.append(skill_id)
-        self.fps.append(fp)
-        return len(self.paths) - 1
-
-    def full_paths(self, root: str) -> list[str]:
-        """The path of each folder under ``root`` (computed once per state and root)."""
-        if self._fulls is None or self._fulls[0] != root:
-            prefix = root.rstrip("/") + "/"
-            self._fulls = (root, [prefix + path if path else root for path in self.paths])
-        return self._fulls[1]
-
-    def positions(self) -> dict[str, int]:
-        """Each folder's index by its path (computed once per state)."""
-        if self._positions is None:
-            self._positions = {path: index for index, path in enumerate(self.paths)}
-        return self._positions
-
-    def subtree_end(self, index: int) -> int:
-        """The index after the last folder under the one at ``index`` (a folder's subtree
-        follows it, in one run)."""
-        paths = self.paths
-        if not paths[index]:
-            return len(paths)
-        prefix = paths[index] + "/"
-        end = index + 1
-        while end < len(paths) and paths[end].startswith(prefix):
-            end += 1
-        return end
-
-    def unsettled(self) -> set[int]:
-        """The folders to look at again whatever a watcher says: those not watched, those
-        whose stamp is 0 (changed too recently to trust it), and the skills whose SKILL.md
-        was not indexed or too recent (fingerprint 0)."""
-        count = range(len(self.paths))
-        found = set(compress(count, map(operator.not_, self.stamps))) if 0 in self.stamps else set()
-        masked = map(operator.and_, self.kinds, repeat(SKILL | STUB))
-        unsure = map(operator.add, masked, map(bool, self.fps))  # SKILL (1) + a fingerprint
-        found.update(compress(count, map(operator.eq, unsure, repeat(SKILL))))
-        if self.unwatched:
-            positions = self.positions()
-            found.update(positions[path] for path in self.unwatched if path in positions)
-        return found
-
-    def summary(self) -> Summary:
-        """Where the skill folders, deployed entries and unreadable folders are (computed
-        once per state: the folders do not change, only their ids and flags)."""
-        if self._summary is None:
-            skills: list[tuple[int, str]] = []
-            others: list[int] = []
-            for index, kind in enumerate(self.kinds):
-                if kind & STUB or kind & UNREADABLE:
-                    others.append(index)
-                elif kind & SKILL:
-                    skills.append((index, self.real_path(self.paths[index])))
-            self._summary = Summary(skills, others)
-        return self._summary
-
-    def real_path(self, path: str) -> str:
-        """The real path of the folder at ``path`` (relative to the root)."""
-        if not path:
-            return self.real
-        first, _, rest = path.partition("/")
-        base = self.links.get(first)
-        if base is None:
-            return f"{self.real.rstrip('/')}/{path}"
-        return f"{base}/{rest}" if rest else base
-
-    def dumps(self) -> bytes:
-        return marshal.dumps(
-            (
-                _STATE_VERSION,
-                self.real,
-                self.paths,
-                self.stamps,
-                self.kinds,
-                self.ids,
-                self.fps,
-                self.links,
-                self.sources,
-                self.depth,
-            )
-        )
-
-    @classmethod
-    def loads(cls, blob: bytes) -> TreeState | None:
-        """The state in ``blob``; None when it is not one this version wrote."""
-        try:
-            value = marshal.loads(blob)
-        except (EOFError, ValueError, TypeError):
-            return None
-        if not (isinstance(value, tuple) and len(value) == 10 and value[0] == _STATE_VERSION):
-            return None
-        state = cls(value[1], value[9])
-        (state.paths, state.stamps, state.kinds, state.ids, state.fps) = value[2:7]
-        state.links, state.sources = value[7], value[8]
-        return state
-
-
-class Summary(NamedTuple):
-    skills: list[tuple[int, str]]
-    """``(index, real path)`` of each skill folder (not deployed entries)."""
-    others: list[int]
-    """Indexes of the deployed entries and the unreadable folders."""
 
 
 class Walk(NamedTuple):
@@ -257,10 +94,6 @@ class Walk(NamedTuple):
     """The tree holds more than :data:`MAX_FOLDERS` folders: only the first were walked."""
 
 
-def stamp_of(st: os.stat_result) -> int:
-    return hash((st.st_ino, st.st_mtime_ns, st.st_ctime_ns)) or 1
-
-
 def utf8(path: str) -> bool:
     """Whether ``path`` is UTF-8 (a name of other bytes is read with lone surrogates, which
     the catalog's SQLite cannot hold: such a folder is skipped and counted, never a failure)."""
@@ -269,16 +102,6 @@ def utf8(path: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
-
-
-def fingerprint(st: os.stat_result) -> int:
-    """A SKILL.md's stat fingerprint: inode, size, modification and change times."""
-    return hash((st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)) or 1
-
-
-def is_racy(st: os.stat_result, since_ns: int) -> bool:
-    """Whether ``st`` changed too recently (after ``since_ns``) to trust its stamp."""
-    return max(st.st_mtime_ns, st.st_ctime_ns) >= since_ns
 
 
 def walk(
