@@ -178,11 +178,21 @@ def load_tokens(path: str | None, env: Mapping[str, str] | None = None) -> dict[
     return tokens
 
 
+def _token_digest(token: bytes) -> bytes:
+    """The SHA-256 of ``token`` (its length, then its bytes padded with NULs to the longest a
+    token may be): the same work whatever was presented, so not even a token's length shows
+    in the time a check takes. A presented token longer than any token is hashed as
+    padding alone, with its own length, and matches none."""
+    size = MAX_TOKEN_CHARS
+    body = token[:size] if len(token) <= size else b""
+    return hashlib.sha256(len(token).to_bytes(8, "big") + body.ljust(size, b"\0")).digest()
+
+
 class Tokens:
     """Bearer-token checks: :meth:`user` compares the presented token with every token."""
 
     def __init__(self, tokens: Mapping[str, bytes]) -> None:
-        self._digests = [(name, hashlib.sha256(token).digest()) for name, token in tokens.items()]
+        self._digests = [(name, _token_digest(token)) for name, token in tokens.items()]
 
     def __bool__(self) -> bool:
         return bool(self._digests)
@@ -192,7 +202,7 @@ class Tokens:
         presented = b""
         if authorization is not None and authorization[:7].lower() == "bearer ":
             presented = authorization[7:].strip().encode("utf-8", "replace")
-        digest = hashlib.sha256(presented).digest()
+        digest = _token_digest(presented)
         user = None
         for name, known in self._digests:  # every one, whatever matched
             if hmac.compare_digest(digest, known) and user is None:
