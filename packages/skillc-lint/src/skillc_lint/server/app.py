@@ -18,6 +18,7 @@ imports it, when the server starts.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,11 +39,15 @@ from skillc_lint.server.text import Lines, diagnostic_span, frontmatter_lines, k
 
 if TYPE_CHECKING:
     from skillc_lint import LintDiagnostic, TextEdit
+    from skillc_lint.server.navigation import LinkTarget
     from skillc_lint.server.text import Section
 
 __all__ = ["SkillServer", "make_server"]
 
 SOURCE = "skillc-lint"
+#: Seconds between a document's change and its skill's lint, so that a burst of changes is
+#: linted once (not a wait: the lint itself takes milliseconds for most skills).
+SETTLE = 0.05
 
 
 class SkillServer(LanguageServer):
@@ -51,6 +56,9 @@ class SkillServer(LanguageServer):
     def __init__(self, profiles: Sequence[str], version: str) -> None:
         super().__init__("skillc-lint", version)
         self.session = Session(profiles)
+        self.pending: set[Path] = set()
+        """Skills changed whose findings are not published yet."""
+        self.flushing: asyncio.TimerHandle | None = None
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -121,15 +129,46 @@ class SkillServer(LanguageServer):
             )
         self.session.published[root] = now
 
-    def changed(self, uri: str) -> None:
-        """A document opened, changed or was saved: lint its skill again."""
+    def changed(self, uri: str, *, closed: bool = False) -> None:
+        """A document opened, changed, was saved or closed: lint its skill again (a client
+        that pulls diagnostics asks for them itself). The skills changed in one burst of
+        messages (fast typing: the changes queued while a lint ran) are linted once,
+        :data:`SETTLE` seconds after the first change."""
         path, place = path_of(uri), self.place(uri)
         if path is None or place is None:
             return
-        self.session.open(path, self.workspace.get_text_document(uri).source)
+        if closed:
+            self.session.close(path)  # the saved text's findings now
+        else:
+            self.session.open(path, self.workspace.get_text_document(uri).source)
+        if self.pulls():
+            self.log_problems()
+            return
+        self.pending.add(place.root)
+        if self.flushing is None:
+            try:
+                self.flushing = asyncio.get_running_loop().call_later(SETTLE, self.flush)
+            except RuntimeError:  # no event loop (pygls's synchronous transport)
+                self.flush()
+
+    def flush(self) -> None:
+        """Publish the findings of the skills changed since the last flush."""
+        self.flushing = None
+        roots, self.pending = self.pending, set()
         self.log_problems()
-        if not self.pulls():
-            self.publish(place.root)
+        for root in roots:
+            self.publish(root)
+
+    def links(self, uri: str) -> tuple[Path, Lines, list[LinkTarget]] | None:
+        """The skill root, lines and links (:func:`.navigation.links_of`) of an open
+        document of a skill; None for any other document."""
+        from skillc_lint.server.navigation import links_of
+
+        place, text = self.place(uri), self.document_text(uri)
+        skill = None if place is None else self.session.skill(place.root)
+        if place is None or text is None or skill is None:
+            return None
+        return place.root, self.lines(text), links_of(skill, place.rel)
 
     def log_problems(self) -> None:
         for problem in self.session.problems:
@@ -200,12 +239,7 @@ def make_server(profiles: Sequence[str] = ()) -> SkillServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: SkillServer, params: types.DidCloseTextDocumentParams) -> None:
-        path, place = path_of(params.text_document.uri), ls.place(params.text_document.uri)
-        if path is None or place is None:
-            return
-        ls.session.close(path)
-        if not ls.pulls():
-            ls.publish(place.root)  # the saved text's findings now
+        ls.changed(params.text_document.uri, closed=True)
 
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
@@ -301,45 +335,37 @@ def make_server(profiles: Sequence[str] = ()) -> SkillServer:
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: SkillServer, params: types.DefinitionParams) -> list[types.Location]:
-        uri = params.text_document.uri
-        place, text = ls.place(uri), ls.document_text(uri)
-        skill = None if place is None else ls.session.skill(place.root)
-        if place is None or text is None or skill is None:
+        found = ls.links(params.text_document.uri)
+        if found is None:
             return []
-        from skillc_lint.server.navigation import links_of
-
-        lines = ls.lines(text)
+        root, lines, links = found
         line, character = lines.from_client(params.position.line, params.position.character)
-        for link in links_of(skill, place.rel):
+        for link in links:
             if link.line == line and link.start <= character <= link.end:
-                target = ls.lines(ls.session.text(place.root, link.file))
+                target = ls.lines(ls.session.text(root, link.file))
                 where = ls.position(target, link.target_line, 0)
                 return [types.Location(link.path.as_uri(), types.Range(where, where))]
         return []
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK)
     def document_link(ls: SkillServer, params: types.DocumentLinkParams) -> list[Any]:
-        uri = params.text_document.uri
-        place, text = ls.place(uri), ls.document_text(uri)
-        skill = None if place is None else ls.session.skill(place.root)
-        if place is None or text is None or skill is None:
+        found = ls.links(params.text_document.uri)
+        if found is None:
             return []
-        from skillc_lint.server.navigation import links_of
-
-        lines = ls.lines(text)
-        found = []
-        for link in links_of(skill, place.rel):
+        _root, lines, links = found
+        shown = []
+        for link in links:
             target = link.path.as_uri()
             if link.target_line:
                 target += f"#L{link.target_line + 1}"  # VS Code's and others' line fragment
-            found.append(
+            shown.append(
                 types.DocumentLink(
                     range=ls.span(lines, (link.line, link.start), (link.line, link.end)),
                     target=target,
                     tooltip=link.file,
                 )
             )
-        return found
+        return shown
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def document_symbol(ls: SkillServer, params: types.DocumentSymbolParams) -> list[Any]:
