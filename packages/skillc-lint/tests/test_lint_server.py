@@ -356,3 +356,21 @@ def test_without_the_extra_the_server_says_how_to_get_it(
     err = capsys.readouterr().err
     assert err.startswith("error[E062]: language server: needs the lsp extra (pygls")
     assert "pip install 'skillc-lint[lsp]'" in err
+
+
+def test_only_the_server_imports_the_lsp_library(
+    tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """pygls is imported when the server starts, never by a lint or ``server --help``."""
+    import subprocess
+
+    folder = write_skill(tmp_path / "my-skill")
+    code = (
+        "import sys\nfrom skillc_lint.cli import main\n"
+        "codes = [main([sys.argv[1]]), main(['server', '--help'])]\n"
+        "print(codes, sorted({'pygls', 'lsprotocol'} & set(sys.modules)))"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", code, str(folder)], capture_output=True, text=True, check=False
+    )
+    assert found.stdout.strip().endswith("[0, 0] []"), found.stdout + found.stderr
