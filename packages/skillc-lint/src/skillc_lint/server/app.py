@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
+from skillc_index import printable
 from skillc_lint.server.fields import field_help, field_values
 from skillc_lint.server.session import (
     MAX_DOCUMENT_CHARS,
@@ -89,7 +90,7 @@ class SkillServer(LanguageServer):
         )
         return types.Diagnostic(
             range=self.span(lines, (line, start), (end_line, end)),
-            message=found.message,
+            message=printable(found.message),  # a stranger's file names, escaped
             severity=severity,
             code=found.rule,
             source=SOURCE,
@@ -198,7 +199,7 @@ def _symbols(server: SkillServer, lines: Lines, sections: list[Section]) -> list
         end_line = max(section.end_line - 1, section.line)
         symbols.append(
             types.DocumentSymbol(
-                name=section.title or "(empty heading)",
+                name=printable(section.title) or "(empty heading)",
                 kind=types.SymbolKind.String,
                 range=server.span(lines, (section.line, 0), (end_line, len(lines.line(end_line)))),
                 selection_range=server.span(lines, (section.line, 0), (section.line, len(heading))),
@@ -362,7 +363,7 @@ def make_server(profiles: Sequence[str] = ()) -> SkillServer:
                 types.DocumentLink(
                     range=ls.span(lines, (link.line, link.start), (link.line, link.end)),
                     target=target,
-                    tooltip=link.file,
+                    tooltip=printable(link.file),
                 )
             )
         return shown
