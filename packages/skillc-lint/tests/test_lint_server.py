@@ -380,3 +380,20 @@ def test_only_the_server_imports_the_lsp_library(
         [sys.executable, "-c", code, str(folder)], capture_output=True, text=True, check=False
     )
     assert found.stdout.strip().endswith("[0, 0] []"), found.stdout + found.stderr
+
+
+def test_a_skill_named_server_is_still_linted(
+    tmp_path: Path,
+    write_skill: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Only ``server`` first on the command line starts the server: ``./server`` and
+    ``-- server`` name a folder."""
+    from skillc_lint.cli import main
+
+    write_skill(tmp_path / "server", "Bad_Name", "Formats tables. Use when tables need it.")
+    monkeypatch.chdir(tmp_path)
+    for argv in (["./server"], ["--", "server"]):
+        assert main(argv) == 1
+        assert "SKL102" in capsys.readouterr().err
