@@ -397,3 +397,25 @@ def test_a_skill_named_server_is_still_linted(
     for argv in (["./server"], ["--", "server"]):
         assert main(argv) == 1
         assert "SKL102" in capsys.readouterr().err
+
+
+def test_the_project_per_file_ignores_hide_findings_in_the_editor_too(
+    tmp_path: Path, write_skill: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What ``skillc-lint`` hides in a project (``[lint] per-file-ignores``) the server
+    hides too; the other findings stay."""
+    from skillc_lint.server.session import Session
+
+    monkeypatch.setenv("SKILLC_HOME", str(tmp_path / "home"))
+    project = tmp_path / "project"
+    (project / ".skillc").mkdir(parents=True)
+    (project / ".skillc" / "config.toml").write_text(
+        '[lint.per-file-ignores]\n"skills/*/SKILL.md" = ["SKL102"]\n', encoding="utf-8"
+    )
+    root = write_skill(project / "skills" / "my-skill")
+    session = Session()
+    text = SKILL.replace("name: my-skill", "name: Bad_Name") + "\n# My Skill\n"
+    session.open(root / "SKILL.md", text)
+    (report,) = session.reports(root)
+    assert [d.rule for d in report.diagnostics] == ["SKL104", "SKL203"]
+    assert session.problems == []

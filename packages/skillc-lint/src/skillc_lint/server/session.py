@@ -7,8 +7,9 @@ hidden (what skillc-lint lints, RFC-0008:C-SCOPE). Its skill is linted by
 :func:`skillc_lint.lint_skill` with the text of every open document of the skill in place
 of the saved one (``texts``), so a finding about another file (an orphan, a link into it)
 follows the edit too. The rules are those a ``skillc-lint`` run in the skill's folder uses:
-the ``[lint]`` table of the configuration seen from there, and the profiles given to the
-server (``--profile``, or ``profiles`` in the client's initialization options).
+the ``[lint]`` table of the configuration seen from there (its per-file ignores too, in a
+project), and the profiles given to the server (``--profile``, or ``profiles`` in the
+client's initialization options). A baseline file is the command line's alone.
 
 Bounds, as a skill's text comes from a stranger: a document over
 :data:`MAX_DOCUMENT_CHARS` is not linted (one warning says so), a folder of skills yields
@@ -29,6 +30,7 @@ from skillc_index import SKILL_FILE, SkillcError, is_hidden
 
 if TYPE_CHECKING:
     from skillc_lint import LintDiagnostic, LintResult, RuleRegistry, Skill
+    from skillc_lint._suppress import PathIgnores
 
 __all__ = [
     "MAX_DOCUMENT_CHARS",
@@ -101,7 +103,7 @@ class Session:
         self.documents: dict[Path, str] = {}
         self.problems: list[str] = []
         """Configuration problems not told to the user yet (the server logs them)."""
-        self._registries: dict[str, RuleRegistry] = {}
+        self._registries: dict[str, tuple[RuleRegistry, PathIgnores | None]] = {}
         self._linted: dict[Path, tuple[tuple[tuple[str, str], ...], LintResult | None]] = {}
         self._skills: dict[Path, tuple[tuple[tuple[str, str], ...], Skill]] = {}
         self.published: dict[Path, set[str]] = {}
@@ -153,8 +155,14 @@ class Session:
     # -- rules ---------------------------------------------------------------------------
 
     def registry(self, root: Path) -> RuleRegistry:
+        """The rules for the skill at ``root`` (:meth:`rules`)."""
+        return self.rules(root)[0]
+
+    def rules(self, root: Path) -> tuple[RuleRegistry, PathIgnores | None]:
         """The rules for the skill at ``root``: the configuration seen from there (its
-        project's, else the global one), with the server's profiles; one registry per
+        project's, else the global one), with the server's profiles, and the project's
+        ``[lint] per-file-ignores`` (None outside a project: their patterns are relative to
+        the folder ``skillc-lint`` runs in, which an editor does not say); one pair per
         project."""
         from skillc_index import Layout, load_config
         from skillc_lint import configured_registry
@@ -165,16 +173,24 @@ class Session:
             found = self._registries.get(key)
             if found is None:
                 config = load_config(layout)
-                found, problems = configured_registry(config.lint, self.profiles)
+                registry, problems = configured_registry(config.lint, self.profiles)
+                ignores = None
+                table = config.lint.get("per-file-ignores")
+                if table is not None and layout.project_root is not None:
+                    from skillc_lint._suppress import PathIgnores
+
+                    known = ((rule.id, rule.name) for rule in registry)
+                    ignores, more = PathIgnores.from_config(layout.project_root, table, known)
+                    problems += more
                 self.problems += [f"config [lint]: {problem}" for problem in problems]
                 self.problems += [notice.text for notice in config.notices]
-                self._registries[key] = found
+                found = self._registries[key] = (registry, ignores)
         except SkillcError as exc:  # an unreadable config: the defaults, and say why
             from skillc_index import format_diagnostic
 
             self.problems.append(format_diagnostic(exc.diagnostic))
-            key = ""
-            found = self._registries.setdefault(key, configured_registry({}, self.profiles)[0])
+            defaults = (configured_registry({}, self.profiles)[0], None)
+            found = self._registries.setdefault("", defaults)
         return found
 
     # -- linting -------------------------------------------------------------------------
@@ -189,12 +205,16 @@ class Session:
         cached = self._linted.get(root)
         if cached is not None and cached[0] == key:
             return cached[1]
+        registry, ignores = self.rules(root)
         try:
-            result: LintResult | None = lint_skill(
-                root, registry=self.registry(root), texts=dict(key)
-            )
+            result: LintResult | None = lint_skill(root, registry=registry, texts=dict(key))
         except (SkillcError, OSError):
             result = None
+        if result is not None and ignores:
+            from dataclasses import replace
+
+            kept = tuple(d for d in result.diagnostics if not ignores.hides(root / d.file, d))
+            result = replace(result, diagnostics=kept)
         self._linted[root] = (key, result)
         return result
 
