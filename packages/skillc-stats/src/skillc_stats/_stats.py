@@ -61,7 +61,7 @@ from skillc_stats.operations import GroupBy
 
 if TYPE_CHECKING:
     from skillc_index.accesslog import OpenArgs, SearchArgs, ShowArgs, SourcesArgs
-    from skillc_stats._team import TeamStore
+    from skillc_stats._team import TeamStatsLog, TeamStore
 
 #: RFC-0003:C-QUERIES, in the RFC's order; the first is the default.
 QUERY_TYPES: tuple[str, ...] = get_args(GroupBy)
@@ -179,12 +179,13 @@ class StatsQuery:
         self.skill = skill
         self.filters = filters
         self._source: LocalRows | TeamStore
+        self._log: StatsLog | TeamStatsLog
         if store is None:
             self._source = LocalRows(primary_log(skill.runtime))
             self._log = StatsLog(self._source, "skill_path", str(skill.source), filters)
         else:
             self._source = store
-            self._log = StatsLog(store, "skill", skill.name, filters)
+            self._log = store.stats_log(skill.name, filters)
 
     def close(self) -> None:
         self._source.close()
