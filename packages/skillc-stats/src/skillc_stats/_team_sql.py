@@ -43,15 +43,14 @@ ROLLUP_ALL = (
 #: agent's transcript (``{"agent": ..., "id": ..., ...}``, keys sorted as skillc writes them)
 #: lose their ``"id"`` member, the tool call's id, unique to each row (grouped by ``args``,
 #: every imported row was a group of its own); other rows' ``args`` as they are.
+_IMPORTED = """left(args, 10) = '{"agent": ' AND split_part(args, '"', 6) = 'id'"""
 TARGET = (
-    """CASE WHEN left(args, 10) = '{"agent": ' """
-    r"""THEN regexp_replace(args, '"id": "([^"\\]|\\.)*", ', '') ELSE args END"""
+    f"CASE WHEN {_IMPORTED} THEN replace(args, '\"id\": \"' || split_part(args, '\"', 8) "
+    "|| '\", ', '') ELSE args END"
 )
-#: That identifier, kept in ``access_log.call_id`` (NULL for other rows).
-CALL_ID = (
-    """CASE WHEN left(args, 10) = '{"agent": ' """
-    r"""THEN substring(args from '"id": "(([^"\\]|\\.)*)", ') END"""
-)
+#: That identifier, kept in ``access_log.call_id`` (NULL for other rows). Plain string
+#: functions, no regular expression: they cost a fifth of one per row uploaded.
+CALL_ID = f"CASE WHEN {_IMPORTED} THEN split_part(args, '\"', 8) END"
 
 #: Each rollup: its columns (the key), every one a column of the rows or ``day`` or ``target``.
 #: ``usage_daily`` (``--all`` over a time range), ``usage_skills`` (``--all`` over all time),
@@ -235,7 +234,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         *_create_rollup("usage_totals"),
         *_create_rollup("usage_skills"),
         *(_make_rollup(table) for table in _MADE_FROM),
+        # The rows are read only for the hours a time filter cuts from a day (and for an
+        # upload's own checks, by log and id): a BRIN index of the time (rows arrive about in
+        # time order; a few pages, nearly free to keep up) replaces the three btree indexes
+        # by skill and time, whose upkeep was most of an upload's cost.
         "DROP INDEX access_log_skill",
+        "DROP INDEX access_log_skill_time",
+        "DROP INDEX access_log_time",
+        "CREATE INDEX access_log_time ON access_log USING brin (timestamp)",
         # proper timestamps for dashboards (Grafana): the rows and the daily rollups
         f"CREATE VIEW access_events AS SELECT id, {ROW_TIME} AS time, username, machine, "
         "skill, command, cwd, args, call_id, error, skill_path, run_id, log_key, source_id "
@@ -268,6 +274,7 @@ _STORED_BEFORE = (
     + ")"
 )
 COPY_UPLOAD = f"COPY upload ({', '.join(_UPLOAD_COLUMNS)}) FROM STDIN"
+_FINEST = ", ".join(ROLLUPS["usage_targets"])
 # The rows a batch adds (how many: the answer), each with its call id, and their counts added
 # to every rollup in the same statement (so each row is counted once, as it is stored once).
 _INSERT_UPLOADED = (
@@ -279,9 +286,11 @@ _INSERT_UPLOADED = (
     "FROM upload AS u{unless} "
     "ON CONFLICT (log_key, source_id) DO NOTHING "
     "RETURNING timestamp, skill, command, username, machine, cwd, args, error), "
-    f"shaped AS ({_rows_shaped('added')}), "
+    # summed once at the finest grain, then each rollup from those sums
+    f"fine AS (SELECT {_FINEST}, COUNT(*) AS accesses, MIN(first) AS first, MAX(last) AS last "
+    f"FROM ({_rows_shaped('added')}) AS shaped GROUP BY {_FINEST}), "
     + ", ".join(
-        f"{table}_ AS ({roll_up(table, 'SELECT * FROM shaped', upsert=True)})" for table in ROLLUPS
+        f"{table}_ AS ({roll_up(table, 'SELECT * FROM fine', upsert=True)})" for table in ROLLUPS
     )
     + " SELECT COUNT(*) FROM added"
 )
