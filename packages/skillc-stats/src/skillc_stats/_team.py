@@ -210,6 +210,11 @@ class TeamStore:
             self.db.close()
             raise
 
+    @property
+    def driver_error(self) -> type[Exception]:
+        """The driver's base exception (psycopg's ``Error``)."""
+        return self._psycopg.Error  # type: ignore[no-any-return]
+
     def failure(self, exc: BaseException) -> TeamStoreUnavailable:
         return TeamStoreUnavailable(self.shown, _scrubbed(str(exc) or type(exc).__name__, self.url))
 

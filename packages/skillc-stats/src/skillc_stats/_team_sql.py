@@ -248,6 +248,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "FROM access_log",
         f"CREATE VIEW usage_days AS SELECT {DAY_TIME} AS time, skill, command, username, "
         "machine, cwd, accesses FROM usage_daily",
+        # retention (skc stats prune): rows before the latest horizon are never taken again
+        f"CREATE TABLE retention (pruned_before {_TEXT} NOT NULL)",
         "ANALYZE usage_targets",
         "ANALYZE usage_totals",
         "ANALYZE usage_skills",
@@ -283,7 +285,8 @@ _INSERT_UPLOADED = (
     "call_id) "
     f"SELECT %s, %s, %s, {', '.join(f'u.{column}' for column in _UPLOAD_COLUMNS)}, "
     f"{CALL_ID.replace('args', 'u.args')} "
-    "FROM upload AS u{unless} "
+    "FROM upload AS u WHERE u.timestamp >= "
+    "(SELECT COALESCE(MAX(pruned_before), '') FROM retention){unless} "
     "ON CONFLICT (log_key, source_id) DO NOTHING "
     "RETURNING timestamp, skill, command, username, machine, cwd, args, error), "
     # summed once at the finest grain, then each rollup from those sums
@@ -297,7 +300,18 @@ _INSERT_UPLOADED = (
 #: Without, and with the rows already stored under an earlier key left out (only while there
 #: is one: the test costs about as much as the insert).
 INSERT_NEW = _INSERT_UPLOADED.replace("{unless}", "")
-INSERT_NOT_STORED_BEFORE = _INSERT_UPLOADED.replace("{unless}", f" WHERE NOT {_STORED_BEFORE}")
+INSERT_NOT_STORED_BEFORE = _INSERT_UPLOADED.replace("{unless}", f" AND NOT {_STORED_BEFORE}")
+
+#: ``skc stats prune --from``: the rows older than ``%s`` but the last of each log (it tells
+#: the next upload of that log where to start), counted or deleted; the horizon recorded,
+#: below which no upload adds a row (a row pruned is never taken, nor counted, again).
+_PRUNED = (
+    "FROM access_log AS a WHERE a.timestamp < %s AND a.source_id < "
+    "(SELECT MAX(b.source_id) FROM access_log AS b WHERE b.log_key = a.log_key)"
+)
+COUNT_PRUNED = f"SELECT COUNT(*) {_PRUNED}"
+PRUNE = f"DELETE {_PRUNED}"
+SET_HORIZON = "INSERT INTO retention VALUES (%s)"
 
 
 #: The store's schema, its version and the statements that check and migrate them.
