@@ -93,6 +93,11 @@ def summary_lines(query: StatsQuery) -> list[str]:
         f"Unique sections: {summary['unique_sections']}",
         f"Unique files: {summary['unique_files']}",
         f"Errors: {summary['error_count']}",
+    ]
+    typed, chosen = summary["activations_by_user"], summary["activations_by_model"]
+    if typed or chosen:
+        lines.append(f"Activations: typed by the user {typed}, chosen by the model {chosen}")
+    lines += [
         "",
     ]
     sections = query.sections()

@@ -165,6 +165,18 @@ def _error_target(args: Mapping[str, Any], skill: str) -> str:
     return skill
 
 
+#: Who chose a skill an imported ``activate`` row records, by the ``tool`` in its ``args``
+#: (``sync --from claude-code``): the user typed ``/skill`` (``typed``), or the model called
+#: the Skill tool or ran the slash command itself.
+_ACTIVATED_BY = {"typed": "user", "Skill": "model", "SlashCommand": "model"}
+
+
+def activation_source(args: Mapping[str, Any]) -> str:
+    """``user``, ``model``, or ``unknown`` (an activation logged otherwise) for the ``args`` of
+    an ``activate`` row."""
+    return _ACTIVATED_BY.get(str(args.get("tool")), "unknown")
+
+
 class StatsQuery:
     """The RFC-0003 queries for one resolved skill and one set of filters, over its local
     log, or over the rows of every skill of its name in a team ``store`` (which this query
@@ -279,6 +291,16 @@ class StatsQuery:
         start, end = self._period
         return {"start": start, "end": end}
 
+    @cached_property
+    def _activations(self) -> Counter[str]:
+        """Imported activations by who chose the skill, as the transcript says
+        (:func:`activation_source`)."""
+        found: Counter[str] = Counter()
+        for command, raw, count, _failed in self._by_args:
+            if command == "activate":
+                found[activation_source(_load_args(raw))] += count
+        return found
+
     def summary(self) -> dict[str, int]:
         """RFC-0003's summary, with the ``uses`` (agents' reads and activations) and the
         ``author_activity`` (the author's own runs) among its ``total_accesses``."""
@@ -293,6 +315,8 @@ class StatsQuery:
             "unique_sections": len(sections),
             "unique_files": len(files),
             "error_count": sum(row.errors for row in self._commands),
+            "activations_by_user": self._activations["user"],
+            "activations_by_model": self._activations["model"],
         }
 
     def sections(self) -> list[dict[str, Any]]:

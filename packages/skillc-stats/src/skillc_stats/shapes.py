@@ -67,6 +67,12 @@ class StatsSummaryShape(TypedDict):
     unique_sections: int
     unique_files: int
     error_count: int
+    activations_by_user: Annotated[
+        int, "Imported activations the user typed (/skill in Claude Code's transcript)."
+    ]
+    activations_by_model: Annotated[
+        int, "Imported activations the model chose (its Skill or SlashCommand tool call)."
+    ]
 
 
 class SkillUsageShape(TypedDict):
