@@ -498,9 +498,149 @@ def measure_team(url: str, runs: int, root: Path) -> dict[str, Any]:
     }
 
 
+#: The filters of ``--part scale``: none, a quarter, a project, a user, a machine.
+SCALE_FILTERS: dict[str, dict[str, Any]] = {
+    "": {},
+    " (quarter)": {"since": "2026-04-01", "until": "2026-06-30T23:59:59Z"},
+    " (quarter, cut)": {"since": "2026-04-01T12:00:00Z", "until": "2026-06-30T12:00:00Z"},
+    " (project)": {"projects": ["/home/user7/project-2"]},
+    " (user)": {"users": ["user7"]},
+    " (machine)": {"machines": ["host-14"]},
+}
+
+
+def scale_layout(root: Path) -> Any:
+    """A home with the 200 skills installed (the per-skill queries resolve the skill)."""
+    from skillc_index import Layout
+
+    home = root / "scale-home"
+    if not home.exists():
+        for i in range(200):
+            folder = home / ".skillc" / "skills" / f"skill-{i:03d}"
+            folder.mkdir(parents=True)
+            (folder / "SKILL.md").write_text(SKILL_MD.format(name=folder.name), encoding="utf-8")
+    return Layout.discover(home, {"SKILLC_HOME": str(home)})
+
+
+def measure_scale(url: str, runs: int, root: Path) -> dict[str, Any]:
+    """Every query type of the most used, the 10th and the median skill under each of
+    :data:`SCALE_FILTERS`, and ``--all`` under each but the project: p50 of ``runs``, a new
+    connection each (as one ``skc stats --from`` opens one)."""
+    import psycopg
+
+    from skillc_stats import QUERY_TYPES, query_all
+    from skillc_stats._stats import prepare
+
+    with psycopg.connect(url) as db:
+        counts = dict(
+            db.execute(
+                "SELECT skill, SUM(accesses) FROM skillc.usage_skills GROUP BY 1 ORDER BY 2 DESC"
+            ).fetchall()
+        )
+        sizes = dict(
+            db.execute(
+                "SELECT relname, pg_size_pretty(pg_total_relation_size(oid)) FROM pg_class "
+                "WHERE relnamespace = 'skillc'::regnamespace AND relkind = 'r'"
+            ).fetchall()
+        )
+        groups = dict(
+            db.execute(
+                "SELECT 'usage_totals', COUNT(*) FROM skillc.usage_totals UNION ALL "
+                "SELECT 'usage_targets', COUNT(*) FROM skillc.usage_targets UNION ALL "
+                "SELECT 'usage_skills', COUNT(*) FROM skillc.usage_skills UNION ALL "
+                "SELECT 'usage_daily', COUNT(*) FROM skillc.usage_daily"
+            ).fetchall()
+        )
+    ranked = list(counts)
+    chosen = {"most used": ranked[0], "10th": ranked[9], "median": ranked[len(ranked) // 2]}
+    layout = scale_layout(root)
+    seconds: dict[str, float] = {}
+    for label, skill in chosen.items():
+        for query in QUERY_TYPES:
+            for suffix, given in SCALE_FILTERS.items():
+
+                def once(skill: str = skill, query: str = query, given: Any = given) -> None:
+                    with prepare(
+                        skill,
+                        layout,
+                        query,
+                        given.get("since"),
+                        given.get("until"),
+                        given.get("projects", ()),
+                        store=url,
+                        users=given.get("users", ()),
+                        machines=given.get("machines", ()),
+                    ) as stats:
+                        stats.response(query)
+
+                seconds[f"{query}{suffix}, {label}"] = median(once, runs)
+                print(
+                    f"  {query}{suffix}, {label}: {seconds[f'{query}{suffix}, {label}']:.3f}",
+                    file=sys.stderr,
+                )
+    for suffix, given in SCALE_FILTERS.items():
+        if suffix != " (project)":
+            seconds[f"--all{suffix}"] = median(
+                lambda given=given: query_all(layout, store=url, **given), runs
+            )
+    return {
+        "rows": int(sum(counts.values())),
+        "skills": {
+            label: f"{skill} ({int(counts[skill]):,} rows)" for label, skill in chosen.items()
+        },
+        "rollup rows": groups,
+        "sizes": sizes,
+        "seconds": seconds,
+    }
+
+
+def explain(url: str, skill: str) -> str:
+    """``EXPLAIN ANALYZE`` of every statement ``skc stats SKILL --from`` and ``--all --from``
+    run, for ``skill``, unfiltered and under a cut quarter and a user (for the README)."""
+    import psycopg
+
+    from skillc_stats import _team_sql as sql
+    from skillc_stats._filters import Filters
+
+    quarter = Filters("2026-04-01T12:00:00Z", "2026-06-30T12:00:00Z", users=("user7",))
+    out: list[str] = []
+    with psycopg.connect(url) as db:
+        db.execute("SET search_path TO skillc")
+        shapes = {
+            "period": sql.PERIOD,
+            "commands and targets": sql.COMMAND_TARGETS,
+            "targets of one command": sql.TARGETS_OF,
+            "errors": sql.ERRORS,
+            "uses by project": sql.USES_BY_CWD,
+        }
+        cases: list[tuple[str, str, list[Any]]] = []
+        for label, filters in (("all time", Filters()), ("quarter cut, one user", quarter)):
+            for name, shape in shapes.items():
+                extra: tuple[Any, ...] = ()
+                if name == "targets of one command":
+                    extra = ("read",)
+                elif name == "uses by project":
+                    from skillc_index.accesslog.reader import USE_COMMANDS
+
+                    extra = USE_COMMANDS
+                statement, values = sql.skill_statement(filters, skill, *shape, extra)
+                cases.append((f"{name} ({label})", statement, values))
+            statement, values = sql.usage_statement(filters)
+            cases.append((f"--all ({label})", statement, values))
+        for title, statement, values in cases:
+            plan = db.execute(
+                "EXPLAIN (ANALYZE, COSTS OFF) " + statement.replace("?", "%s"), values
+            ).fetchall()
+            out += [f"-- {title}", *(row[0] for row in plan), ""]
+    return "\n".join(out)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=["local", "team"], required=True)
+    parser.add_argument(
+        "--part", choices=["local", "team", "scale", "sync", "explain"], required=True
+    )
+    parser.add_argument("--rows", type=int, default=TEAM_ROWS)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--dir", type=Path)
     parser.add_argument("--url")
@@ -522,7 +662,17 @@ def main() -> None:
         if url is None:
             url, stop = start_server(root / "pg")
         try:
-            result = measure_team(url, args.runs, root)
+            if args.part == "team":
+                result = measure_team(url, args.runs, root)
+            elif args.part == "explain":
+                print(explain(url, "skill-000"))
+                return
+            elif args.part == "scale":
+                build_scale(url, args.rows)
+                result = measure_scale(url, args.runs, root)
+            else:
+                data = root / "pg" / "data" if stop is not None else None
+                result = measure_sync(url, root, args.rows, data)
         finally:
             if stop is not None:
                 stop()
