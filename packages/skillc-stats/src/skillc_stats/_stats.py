@@ -388,17 +388,73 @@ class StatsQuery:
         }
         return answers[check_query(query)]()
 
-    def response(self, query: str) -> dict[str, Any]:
-        """The whole RFC-0003:C-SCHEMA response for one query type."""
-        data = self.data(query)
+    def trend(self, by: str) -> list[dict[str, Any]]:
+        """Uses, author activity and every access per ``by`` period (``day``, ``week``: the
+        ISO week, named by its Monday, or ``month``), from the first to the last period with
+        an access, the quiet ones included (zeros)."""
+        counts: dict[str, Counter[str]] = {}
+        for day, command, count in self._log.day_counts():
+            period = period_of(str(day), by)
+            counts.setdefault(period, Counter())[command_kind(command)] += int(count)
+        rows = []
+        for period in periods_between(min(counts, default=""), max(counts, default=""), by):
+            kinds = counts.get(period, Counter())
+            rows.append(
+                {
+                    "period": period,
+                    "uses": kinds["use"],
+                    "author_activity": kinds["author"],
+                    "total_accesses": sum(kinds.values()),
+                }
+            )
+        return rows
+
+    def response(self, query: str, by: str | None = None) -> dict[str, Any]:
+        """The whole RFC-0003:C-SCHEMA response for one query type, or (``by``) for the uses
+        over time (``query``: ``by day``, ``by week`` or ``by month``)."""
+        data = self.data(query) if by is None else self.trend(by)
         return {
             "skill": self.skill.name,
             "skill_path": str(self.skill.source),
-            "query": query,
+            "query": query if by is None else f"by {by}",
             "filters": self.filters.to_dict(),
             "period": self.period(),
             "data": data,
         }
+
+
+def period_of(day: str, by: str) -> str:
+    """The ``by`` period of a ``YYYY-MM-DD`` day: the day, the Monday of its ISO week, or
+    ``YYYY-MM``."""
+    from datetime import date, timedelta
+
+    if by == "month":
+        return day[:7]
+    if by == "week":
+        moment = date.fromisoformat(day)
+        return (moment - timedelta(days=moment.weekday())).isoformat()
+    return day
+
+
+def periods_between(first: str, last: str, by: str) -> list[str]:
+    """Every ``by`` period from ``first`` to ``last`` (both periods), in order."""
+    from datetime import date, timedelta
+
+    if not first:
+        return []
+    found = []
+    if by == "month":
+        year, month = int(first[:4]), int(first[5:7])
+        while f"{year:04d}-{month:02d}" <= last:
+            found.append(f"{year:04d}-{month:02d}")
+            year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+        return found
+    step = timedelta(days=7 if by == "week" else 1)
+    moment, end = date.fromisoformat(first), date.fromisoformat(last)
+    while moment <= end:
+        found.append(moment.isoformat())
+        moment += step
+    return found
 
 
 def check_query(group_by: str) -> str:

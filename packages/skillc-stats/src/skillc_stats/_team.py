@@ -377,6 +377,9 @@ class TeamStatsLog:
     def cwd_counts(self) -> list[Any]:
         return self._rows(sql.USES_BY_CWD, USE_COMMANDS)
 
+    def day_counts(self) -> list[Any]:
+        return self._store(*sql.days_statement(self._filters, self._skill))
+
 
 def _text(value: object) -> object:
     """A local value as PostgreSQL text takes it (no NUL character)."""

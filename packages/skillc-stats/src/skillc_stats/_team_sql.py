@@ -333,7 +333,13 @@ LAST_STORED = (
 
 
 #: What a stored row holds for each column of a rollup's sums.
-_ROW_VALUES = {"target": TARGET, "accesses": "1", "first": "timestamp", "last": "timestamp"}
+_ROW_VALUES = {
+    "day": "substr(timestamp, 1, 10)",
+    "target": TARGET,
+    "accesses": "1",
+    "first": "timestamp",
+    "last": "timestamp",
+}
 
 
 def rolled(
@@ -392,6 +398,14 @@ def skill_statement(
     rollups, then ``tail`` (``WHERE``, ``GROUP BY``; its values ``extra``)."""
     union, values = rolled(filters, _SKILL_COLUMNS, "usage_targets", "usage_totals", skill)
     return f"SELECT {select} FROM ({union}) AS rolled{tail}", [*values, *extra]
+
+
+def days_statement(filters: Filters, skill: str) -> tuple[str, list[Any]]:
+    """``(day, command, accesses)`` of ``skill`` within the filters (``skc stats --by``), from
+    the rollup by day (and the rows of the days a time filter cuts)."""
+    columns = ("day", "command", "accesses")
+    union, values = rolled(filters, columns, "usage_targets", "usage_targets", skill)
+    return f"SELECT day, command, {_SUM} FROM ({union}) AS rolled GROUP BY 1, 2", values
 
 
 #: ``(select, tail)`` of each per-skill statement (:class:`~._team.TeamStatsLog`), the

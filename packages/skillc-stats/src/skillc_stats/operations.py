@@ -80,6 +80,17 @@ class StatsParams(Record):
             choice=False,  # an unknown query type is E030 (RFC-0005), checked by the run
         ),
     ] = "summary"
+    by: Annotated[
+        Literal["day", "week", "month"] | None,
+        Param(
+            "Instead of a query type: the skill's uses over time, one entry per day, week "
+            "(ISO, named by its Monday) or month: period, uses, author_activity, "
+            "total_accesses.",
+            help="The skill's uses over time instead: one row per day, week or month, with a "
+            "chart.",
+            metavar="PERIOD",
+        ),
+    ] = None
     since: Annotated[
         str | None,
         Param(
@@ -196,6 +207,10 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
         else:
             store = team_url(params.from_, configured, "--from")
     if params.skill is None:
+        if params.by is not None:
+            from skillc_index.diagnostics import ParameterError
+
+            raise ParameterError("{by} needs a skill")
         return StatsReport(None, _all(session, params, store))
     with (
         session.logged("stats", params.skill, params.log_args()) as skill,
@@ -211,7 +226,7 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
             machines=params.machine,
         ) as query,
     ):
-        response = query.response(params.group_by)
+        response = query.response(params.group_by, params.by)
         warnings = query.warnings()
     return StatsReport(query, response, warnings)
 
