@@ -20,9 +20,23 @@ quarter, ``--project``, ``--user``), and ``--all`` (unfiltered, one quarter, one
 Target: each under 1 s. The server is started by this script (``initdb`` in ``--dir``, a
 unix socket) unless ``--url`` names one.
 
+**scale** (``--part scale``, issue 40): the realistic shape of a team (:data:`SCALE_GENERATE`:
+200 skills, 50 users on 100 machines, a year, half the rows imported from transcripts with a
+unique tool-call id each), ``--rows`` of them (default 10,000,000) written by SQL, the
+rollups made as a migration makes them; then every query type of the most used, the 10th
+and the median skill under each filter of :data:`SCALE_FILTERS`, and ``--all``.
+
+**sync** (``--part sync``): ``sync --to`` of a new machine's ``--rows`` rows (20 skills,
+half imported with unique ids), then again (nothing to send): wall time, this process's CPU
+time and the server's (when this script started it). **explain** (``--part explain``): the
+``EXPLAIN ANALYZE`` of each statement for the README.
+
 Each figure is the median of ``--runs`` runs. Usage:
   /path/to/venv/bin/python bench/team_stats.py --part local [--runs 7] [--dir DIR]
   /path/to/venv/bin/python bench/team_stats.py --part team [--runs 5] [--dir DIR] [--url URL]
+  /path/to/venv/bin/python bench/team_stats.py --part scale [--rows N] [--runs 3] [--url URL]
+  /path/to/venv/bin/python bench/team_stats.py --part sync [--rows 1000000] [--url URL]
+  /path/to/venv/bin/python bench/team_stats.py --part explain --url URL
 """
 
 from __future__ import annotations
