@@ -444,12 +444,42 @@ def build_team(url: str) -> None:
             db.execute("VACUUM ANALYZE skillc.usage_daily")
 
 
+def time_queries(
+    url: str, layout: Any, skills: dict[str, str], filters: dict[str, dict[str, Any]], runs: int
+) -> dict[str, float]:
+    """p50 of ``runs`` of every query type of each of ``skills`` (label: name) under each of
+    ``filters``, a new connection each (as one ``skc stats --from`` opens one)."""
+    from skillc_stats import QUERY_TYPES
+    from skillc_stats._stats import prepare
+
+    seconds: dict[str, float] = {}
+    for label, skill in skills.items():
+        for query in QUERY_TYPES:
+            for suffix, given in filters.items():
+
+                def once(skill: str = skill, query: str = query, given: Any = given) -> None:
+                    with prepare(
+                        skill,
+                        layout,
+                        query,
+                        given.get("since"),
+                        given.get("until"),
+                        given.get("projects", ()),
+                        store=url,
+                        users=given.get("users", ()),
+                        machines=given.get("machines", ()),
+                    ) as stats:
+                        stats.response(query)
+
+                seconds[f"{query}{suffix}, {label}"] = median(once, runs)
+    return seconds
+
+
 def measure_team(url: str, runs: int, root: Path) -> dict[str, Any]:
     import psycopg
 
     from skillc_index import Layout
-    from skillc_stats import QUERY_TYPES, query_all
-    from skillc_stats._stats import prepare
+    from skillc_stats import query_all
 
     build_team(url)
     with psycopg.connect(url) as db:
@@ -477,25 +507,8 @@ def measure_team(url: str, runs: int, root: Path) -> dict[str, Any]:
         " (project)": {"projects": ["/home/user7/project-2"]},
         " (user)": {"users": ["user7"]},
     }
-    seconds: dict[str, float] = {}
-    for label, skill in (("popular", popular), ("median", middle)):
-        for query in QUERY_TYPES:
-            for suffix, given in filters.items():
-
-                def once(skill: str = skill, query: str = query, given: Any = given) -> None:
-                    with prepare(
-                        skill,
-                        layout,
-                        query,
-                        given.get("since"),
-                        given.get("until"),
-                        given.get("projects", ()),
-                        store=url,
-                        users=given.get("users", ()),
-                    ) as stats:
-                        stats.response(query)
-
-                seconds[f"{query}{suffix}, {label} skill"] = median(once, runs)
+    chosen = {"popular skill": popular, "median skill": middle}
+    seconds = time_queries(url, layout, chosen, filters, runs)
     for suffix, given in filters.items():
         if suffix == " (project)":
             continue
@@ -542,8 +555,7 @@ def measure_scale(url: str, runs: int, root: Path) -> dict[str, Any]:
     connection each (as one ``skc stats --from`` opens one)."""
     import psycopg
 
-    from skillc_stats import QUERY_TYPES, query_all
-    from skillc_stats._stats import prepare
+    from skillc_stats import query_all
 
     with psycopg.connect(url) as db:
         counts = dict(
@@ -568,30 +580,7 @@ def measure_scale(url: str, runs: int, root: Path) -> dict[str, Any]:
     ranked = list(counts)
     chosen = {"most used": ranked[0], "10th": ranked[9], "median": ranked[len(ranked) // 2]}
     layout = scale_layout(root)
-    seconds: dict[str, float] = {}
-    for label, skill in chosen.items():
-        for query in QUERY_TYPES:
-            for suffix, given in SCALE_FILTERS.items():
-
-                def once(skill: str = skill, query: str = query, given: Any = given) -> None:
-                    with prepare(
-                        skill,
-                        layout,
-                        query,
-                        given.get("since"),
-                        given.get("until"),
-                        given.get("projects", ()),
-                        store=url,
-                        users=given.get("users", ()),
-                        machines=given.get("machines", ()),
-                    ) as stats:
-                        stats.response(query)
-
-                seconds[f"{query}{suffix}, {label}"] = median(once, runs)
-                print(
-                    f"  {query}{suffix}, {label}: {seconds[f'{query}{suffix}, {label}']:.3f}",
-                    file=sys.stderr,
-                )
+    seconds = time_queries(url, layout, chosen, SCALE_FILTERS, runs)
     for suffix, given in SCALE_FILTERS.items():
         if suffix != " (project)":
             seconds[f"--all{suffix}"] = median(
