@@ -20,9 +20,23 @@ quarter, ``--project``, ``--user``), and ``--all`` (unfiltered, one quarter, one
 Target: each under 1 s. The server is started by this script (``initdb`` in ``--dir``, a
 unix socket) unless ``--url`` names one.
 
+**scale** (``--part scale``, issue 40): the realistic shape of a team (:data:`SCALE_GENERATE`:
+200 skills, 50 users on 100 machines, a year, half the rows imported from transcripts with a
+unique tool-call id each), ``--rows`` of them (default 10,000,000) written by SQL, the
+rollups made as a migration makes them; then every query type of the most used, the 10th
+and the median skill under each filter of :data:`SCALE_FILTERS`, and ``--all``.
+
+**sync** (``--part sync``): ``sync --to`` of a new machine's ``--rows`` rows (20 skills,
+half imported with unique ids), then again (nothing to send): wall time, this process's CPU
+time and the server's (when this script started it). **explain** (``--part explain``): the
+``EXPLAIN ANALYZE`` of each statement for the README.
+
 Each figure is the median of ``--runs`` runs. Usage:
   /path/to/venv/bin/python bench/team_stats.py --part local [--runs 7] [--dir DIR]
   /path/to/venv/bin/python bench/team_stats.py --part team [--runs 5] [--dir DIR] [--url URL]
+  /path/to/venv/bin/python bench/team_stats.py --part scale [--rows N] [--runs 3] [--url URL]
+  /path/to/venv/bin/python bench/team_stats.py --part sync [--rows 1000000] [--url URL]
+  /path/to/venv/bin/python bench/team_stats.py --part explain --url URL
 """
 
 from __future__ import annotations
@@ -239,6 +253,172 @@ FROM (
 """
 
 
+#: The realistic shape of issue 40 (``--part scale``): 200 skills (skill ``k`` of rank ``k``
+#: gets about ``((k + 1) / 200) ** 0.418 - (k / 200) ** 0.418`` of the rows: the most used
+#: 11 %, the 10th 1.2 %, the median 0.3 %), 50 users on 100 machines (two each, one a day),
+#: 5 projects a user, a year in time order; half the rows imported from transcripts
+#: (``activate``, ``read``) with a unique tool-call id each, as ``sync --from claude-code``
+#: records them. ``%s``: the first and last row number, and the total (for the day).
+SCALE_GENERATE = """
+INSERT INTO skillc.access_log (log_key, source_id, machine, username, timestamp, run_id,
+    command, skill, skill_path, cwd, args, error)
+SELECT 'bench-' || machine || '-' || skill, n, machine, 'user' || u, stamp, 'run-' || u || '-' || d,
+    c, skill, '/home/user' || u || '/.claude/skills/' || skill,
+    '/home/user' || u || '/project-' || ((u + k) %% 5),
+    CASE c WHEN 'activate' THEN '{"agent": "claude-code", "id": "toolu_' || ident
+                || '", "tool": "Skill"}'
+           WHEN 'read' THEN '{"agent": "claude-code", "id": "toolu_' || ident
+                || '", "path": "references/topic-' || (n %% 12) || '.md", "tool": "Read"}'
+           WHEN 'show' THEN '{"file": null, "max_lines": null, "section": "Section '
+                || (n %% 40) || '"}'
+           WHEN 'search' THEN '{"limit": 10, "query": "how to use feature ' || (n %% 200)
+                || '", "result_count": 3}'
+           WHEN 'open' THEN '{"path": "references/topic-' || (n %% 7) || '.md"}'
+           ELSE '{}' END,
+    CASE WHEN c IN ('show', 'open') AND n %% 33 = 0 THEN 'error[E020]: section not found' END
+FROM (
+    SELECT n, u, d, k, 'host-' || (u * 2 + d %% 2) AS machine,
+        'skill-' || lpad(floor(200 * power(f, 2.39))::int::text, 3, '0') AS skill,
+        lpad(to_hex(n * 2654435761), 16, '0') AS ident,
+        to_char(timestamp '2026-01-01' + d * interval '1 day'
+                + ((n * 7919) %% 86400) * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+            AS stamp,
+        CASE WHEN r < 25 THEN 'activate' WHEN r < 50 THEN 'read' WHEN r < 75 THEN 'show'
+             WHEN r < 83 THEN 'search' WHEN r < 90 THEN 'open' WHEN r < 95 THEN 'outline'
+             WHEN r < 98 THEN 'build' ELSE 'lint' END AS c
+    FROM (
+        SELECT n, ((n * 2654435761) %% 4294967291) / 4294967291.0 AS f,
+            ((n * 2246822519) %% 4294967291) %% 50 AS u,
+            (n * 365 / %s) AS d,
+            ((n * 48271) %% 2147483647) %% 3 AS k,
+            ((n * 69069 + 1) %% 4294967291) %% 100 AS r
+        FROM generate_series(%s::bigint, %s::bigint) AS n
+    ) AS raw
+) AS rows
+"""
+
+
+def build_scale(url: str, total: int) -> None:
+    """``total`` rows of :data:`SCALE_GENERATE` in the store at ``url`` (the schema as skillc
+    creates or migrates it; the rollups made from the rows as the migrations make them)."""
+    import psycopg
+
+    from skillc_stats._team import TeamStore
+
+    TeamStore(url).close()
+    with psycopg.connect(url, autocommit=True) as db:
+        have = db.execute("SELECT COUNT(*) FROM skillc.access_log").fetchone()[0]
+        step = 500_000
+        for start in range(have, total, step):
+            began = time.perf_counter()
+            db.execute(SCALE_GENERATE, (total, start, min(start + step, total) - 1))
+            print(f"  rows {start + step:,} ({time.perf_counter() - began:.1f} s)", file=sys.stderr)
+        if have < total:
+            rebuild_rollups(db)
+
+
+def rebuild_rollups(db: Any) -> None:
+    """Rows written by SQL, not by uploads: their rollups made as a migration makes them."""
+    from skillc_stats._team_sql import REBUILD_ROLLUPS
+
+    for statement in REBUILD_ROLLUPS:
+        db.execute(f"SET search_path TO skillc; {statement}")
+    db.execute("VACUUM ANALYZE")
+
+
+def sync_rows(name: str, path: str, count: int, rng: random.Random) -> Iterator[tuple[Any, ...]]:
+    """One machine's rows of one skill, in time order: half of them imported from
+    transcripts with a unique tool-call id each, the rest the gateway's reads."""
+    for n in range(count):
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(1767225600 + n * 30))
+        pick = rng.randrange(100)
+        if pick < 50:
+            tool = "Skill" if pick < 25 else "Read"
+            ident = f"toolu_{rng.getrandbits(64):016x}"
+            args: dict[str, Any] = {"agent": "claude-code", "id": ident, "tool": tool}
+            if tool == "Read":
+                args["path"] = f"references/topic-{n % 12}.md"
+            command = "activate" if tool == "Skill" else "read"
+        else:
+            command = "show"
+            args = {"section": f"Section {n % 40}", "file": None, "max_lines": None}
+        yield (
+            stamp,
+            f"run-{n // 50}",
+            command,
+            name,
+            path,
+            f"/home/dev/project-{rng.randrange(5)}",
+            json.dumps(args, sort_keys=True),
+            None,
+        )
+
+
+def build_sync_home(home: Path, total: int, skills: int = 20) -> None:
+    """A machine's skillc home: ``skills`` skills whose runtime logs hold ``total`` rows."""
+    from skillc_index.accesslog import INSERT_ROW, connect
+
+    if home.exists():
+        return
+    rng = random.Random(40)
+    for i in range(skills):
+        name = f"skill-{i:03d}"
+        folder = home / ".skillc" / "skills" / name
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(SKILL_MD.format(name=name), encoding="utf-8")
+        log = home / ".skillc" / "runtime" / name / ".skillc-meta" / "logs.db"
+        with closing(connect(log)) as db:
+            db.execute("BEGIN")
+            db.executemany(INSERT_ROW, sync_rows(name, str(folder.resolve()), total // skills, rng))
+            db.execute("COMMIT")
+
+
+def server_cpu(data: Path | None) -> float:
+    """CPU seconds the PostgreSQL server with data folder ``data`` has used: the postmaster,
+    its children that have ended (backends of closed connections) and those still running."""
+    if data is None:
+        return 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    master = (data / "postmaster.pid").read_text().split()[0]
+
+    def fields(pid: str) -> list[str]:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            return handle.read().rsplit(")", 1)[1].split()
+
+    used = sum(int(value) for value in fields(master)[11:15])
+    for entry in os.listdir("/proc"):  # noqa: PTH208
+        if entry.isdigit():
+            try:
+                stat = fields(entry)
+            except OSError:
+                continue
+            if stat[1] == master:
+                used += int(stat[11]) + int(stat[12])
+    return used / tick
+
+
+def measure_sync(url: str, root: Path, total: int, data: Path | None = None) -> dict[str, Any]:
+    """``skc sync --to`` of ``total`` rows (a new machine's logs: every row sent), then again
+    (nothing to send): wall time and this process's CPU time (the server's is not in it)."""
+    from skillc_index import Layout
+    from skillc_stats import upload_logs
+
+    home = root / f"sync-home-{total}"
+    build_sync_home(home, total)
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    found: dict[str, Any] = {}
+    for label in ("first", "again"):
+        wall, cpu, server = time.perf_counter(), time.process_time(), server_cpu(data)
+        added = upload_logs(url, layout, user="bench", machine=f"sync-{os.getpid()}").added
+        found[f"sync {label}"] = {
+            "rows added": added,
+            "seconds": round(time.perf_counter() - wall, 2),
+            "client cpu seconds": round(time.process_time() - cpu, 2),
+            "server cpu seconds": round(server_cpu(data) - server, 2),
+        }
+    return found
+
+
 def build_team(url: str) -> None:
     import psycopg
 
@@ -264,12 +444,42 @@ def build_team(url: str) -> None:
             db.execute("VACUUM ANALYZE skillc.usage_daily")
 
 
+def time_queries(
+    url: str, layout: Any, skills: dict[str, str], filters: dict[str, dict[str, Any]], runs: int
+) -> dict[str, float]:
+    """p50 of ``runs`` of every query type of each of ``skills`` (label: name) under each of
+    ``filters``, a new connection each (as one ``skc stats --from`` opens one)."""
+    from skillc_stats import QUERY_TYPES
+    from skillc_stats._stats import prepare
+
+    seconds: dict[str, float] = {}
+    for label, skill in skills.items():
+        for query in QUERY_TYPES:
+            for suffix, given in filters.items():
+
+                def once(skill: str = skill, query: str = query, given: Any = given) -> None:
+                    with prepare(
+                        skill,
+                        layout,
+                        query,
+                        given.get("since"),
+                        given.get("until"),
+                        given.get("projects", ()),
+                        store=url,
+                        users=given.get("users", ()),
+                        machines=given.get("machines", ()),
+                    ) as stats:
+                        stats.response(query)
+
+                seconds[f"{query}{suffix}, {label}"] = median(once, runs)
+    return seconds
+
+
 def measure_team(url: str, runs: int, root: Path) -> dict[str, Any]:
     import psycopg
 
     from skillc_index import Layout
-    from skillc_stats import QUERY_TYPES, query_all
-    from skillc_stats._stats import prepare
+    from skillc_stats import query_all
 
     build_team(url)
     with psycopg.connect(url) as db:
@@ -297,25 +507,8 @@ def measure_team(url: str, runs: int, root: Path) -> dict[str, Any]:
         " (project)": {"projects": ["/home/user7/project-2"]},
         " (user)": {"users": ["user7"]},
     }
-    seconds: dict[str, float] = {}
-    for label, skill in (("popular", popular), ("median", middle)):
-        for query in QUERY_TYPES:
-            for suffix, given in filters.items():
-
-                def once(skill: str = skill, query: str = query, given: Any = given) -> None:
-                    with prepare(
-                        skill,
-                        layout,
-                        query,
-                        given.get("since"),
-                        given.get("until"),
-                        given.get("projects", ()),
-                        store=url,
-                        users=given.get("users", ()),
-                    ) as stats:
-                        stats.response(query)
-
-                seconds[f"{query}{suffix}, {label} skill"] = median(once, runs)
+    chosen = {"popular skill": popular, "median skill": middle}
+    seconds = time_queries(url, layout, chosen, filters, runs)
     for suffix, given in filters.items():
         if suffix == " (project)":
             continue
@@ -332,9 +525,125 @@ def measure_team(url: str, runs: int, root: Path) -> dict[str, Any]:
     }
 
 
+#: The filters of ``--part scale``: none, a quarter, a project, a user, a machine.
+SCALE_FILTERS: dict[str, dict[str, Any]] = {
+    "": {},
+    " (quarter)": {"since": "2026-04-01", "until": "2026-06-30T23:59:59Z"},
+    " (quarter, cut)": {"since": "2026-04-01T12:00:00Z", "until": "2026-06-30T12:00:00Z"},
+    " (project)": {"projects": ["/home/user7/project-2"]},
+    " (user)": {"users": ["user7"]},
+    " (machine)": {"machines": ["host-14"]},
+}
+
+
+def scale_layout(root: Path) -> Any:
+    """A home with the 200 skills installed (the per-skill queries resolve the skill)."""
+    from skillc_index import Layout
+
+    home = root / "scale-home"
+    if not home.exists():
+        for i in range(200):
+            folder = home / ".skillc" / "skills" / f"skill-{i:03d}"
+            folder.mkdir(parents=True)
+            (folder / "SKILL.md").write_text(SKILL_MD.format(name=folder.name), encoding="utf-8")
+    return Layout.discover(home, {"SKILLC_HOME": str(home)})
+
+
+def measure_scale(url: str, runs: int, root: Path) -> dict[str, Any]:
+    """Every query type of the most used, the 10th and the median skill under each of
+    :data:`SCALE_FILTERS`, and ``--all`` under each but the project: p50 of ``runs``, a new
+    connection each (as one ``skc stats --from`` opens one)."""
+    import psycopg
+
+    from skillc_stats import query_all
+
+    with psycopg.connect(url) as db:
+        counts = dict(
+            db.execute(
+                "SELECT skill, SUM(accesses) FROM skillc.usage_skills GROUP BY 1 ORDER BY 2 DESC"
+            ).fetchall()
+        )
+        sizes = dict(
+            db.execute(
+                "SELECT relname, pg_size_pretty(pg_total_relation_size(oid)) FROM pg_class "
+                "WHERE relnamespace = 'skillc'::regnamespace AND relkind = 'r'"
+            ).fetchall()
+        )
+        groups = dict(
+            db.execute(
+                "SELECT 'usage_totals', COUNT(*) FROM skillc.usage_totals UNION ALL "
+                "SELECT 'usage_targets', COUNT(*) FROM skillc.usage_targets UNION ALL "
+                "SELECT 'usage_skills', COUNT(*) FROM skillc.usage_skills UNION ALL "
+                "SELECT 'usage_daily', COUNT(*) FROM skillc.usage_daily"
+            ).fetchall()
+        )
+    ranked = list(counts)
+    chosen = {"most used": ranked[0], "10th": ranked[9], "median": ranked[len(ranked) // 2]}
+    layout = scale_layout(root)
+    seconds = time_queries(url, layout, chosen, SCALE_FILTERS, runs)
+    for suffix, given in SCALE_FILTERS.items():
+        if suffix != " (project)":
+            seconds[f"--all{suffix}"] = median(
+                lambda given=given: query_all(layout, store=url, **given), runs
+            )
+    return {
+        "rows": int(sum(counts.values())),
+        "skills": {
+            label: f"{skill} ({int(counts[skill]):,} rows)" for label, skill in chosen.items()
+        },
+        "rollup rows": groups,
+        "sizes": sizes,
+        "seconds": seconds,
+    }
+
+
+def explain(url: str, skill: str) -> str:
+    """``EXPLAIN ANALYZE`` of every statement ``skc stats SKILL --from`` and ``--all --from``
+    run, for ``skill``, unfiltered and under a cut quarter and a user (for the README)."""
+    import psycopg
+
+    from skillc_stats import _team_sql as sql
+    from skillc_stats._filters import Filters
+
+    quarter = Filters("2026-04-01T12:00:00Z", "2026-06-30T12:00:00Z", users=("user7",))
+    out: list[str] = []
+    with psycopg.connect(url) as db:
+        db.execute("SET search_path TO skillc")
+        shapes = {
+            "period": sql.PERIOD,
+            "commands and targets": sql.COMMAND_TARGETS,
+            "targets of one command": sql.TARGETS_OF,
+            "errors": sql.ERRORS,
+            "uses by project": sql.USES_BY_CWD,
+        }
+        cases: list[tuple[str, str, list[Any]]] = []
+        for label, filters in (("all time", Filters()), ("quarter cut, one user", quarter)):
+            for name, shape in shapes.items():
+                extra: tuple[Any, ...] = ()
+                if name == "targets of one command":
+                    extra = ("read",)
+                elif name == "uses by project":
+                    from skillc_index.accesslog.reader import USE_COMMANDS
+
+                    extra = USE_COMMANDS
+                statement, values = sql.skill_statement(filters, skill, *shape, extra)
+                cases.append((f"{name} ({label})", statement, values))
+            statement, values = sql.usage_statement(filters)
+            cases.append((f"--all ({label})", statement, values))
+        for title, statement, values in cases:
+            plan = db.execute(
+                "EXPLAIN (ANALYZE, COSTS OFF) " + statement.replace("?", "%s"), values
+            ).fetchall()
+            out += [f"-- {title}", *(row[0] for row in plan), ""]
+    return "\n".join(out)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=["local", "team"], required=True)
+    parser.add_argument(
+        "--part", choices=["local", "team", "scale", "sync", "explain"], required=True
+    )
+    parser.add_argument("--rows", type=int, default=TEAM_ROWS)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--dir", type=Path)
     parser.add_argument("--url")
@@ -356,7 +665,17 @@ def main() -> None:
         if url is None:
             url, stop = start_server(root / "pg")
         try:
-            result = measure_team(url, args.runs, root)
+            if args.part == "team":
+                result = measure_team(url, args.runs, root)
+            elif args.part == "explain":
+                print(explain(url, "skill-000"))
+                return
+            elif args.part == "scale":
+                build_scale(url, args.rows)
+                result = measure_scale(url, args.runs, root)
+            else:
+                data = root / "pg" / "data" if stop is not None else None
+                result = measure_sync(url, root, args.rows, data)
         finally:
             if stop is not None:
                 stop()

@@ -137,6 +137,8 @@ def test_summary_json(used_demo: Path, ok: Run, project: Path) -> None:
         "unique_sections": 3,
         "unique_files": 2,
         "error_count": 1,
+        "activations_by_user": 0,
+        "activations_by_model": 0,
     }
 
 
@@ -233,6 +235,8 @@ def test_empty_results_are_not_errors(ok: Run, project: Path) -> None:
         "unique_sections": 0,
         "unique_files": 0,
         "error_count": 0,
+        "activations_by_user": 0,
+        "activations_by_model": 0,
     }
     assert response["period"] == {"start": None, "end": None}
     for query, empty in (("sections", []), ("files", []), ("projects", [])):

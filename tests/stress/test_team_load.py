@@ -133,6 +133,15 @@ def started(commands: list[Command]) -> Iterator[list[subprocess.Popen[bytes]]]:
             process.communicate(timeout=TIMEOUT)
 
 
+def rollup_sums(url: str) -> list[int]:
+    """The rows each rollup of the store counts (issue 40: kept by the uploads)."""
+    tables = ("usage_daily", "usage_skills", "usage_targets", "usage_totals")
+    found = team(
+        url, f"SELECT {', '.join(f'(SELECT SUM(accesses) FROM skillc.{t})' for t in tables)}"
+    )
+    return [int(str(value)) for value in found[0]]
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_eight_uploads_at_once_while_stats_reads(
     postgres_url: str,
@@ -185,6 +194,7 @@ def test_eight_uploads_at_once_while_stats_reads(
         "COUNT(DISTINCT (username, timestamp, run_id, skill, args)) FROM skillc.access_log",
     )[0]
     assert total == keys == contents == machines * rows
+    assert rollup_sums(postgres_url) == [total] * 4  # each row counted once in each rollup
     per_user = team(
         postgres_url, "SELECT username, COUNT(*) FROM skillc.access_log GROUP BY 1 ORDER BY 1"
     )
@@ -225,6 +235,8 @@ def test_an_upload_killed_and_started_again_doubles_nothing(
             else "SELECT 0, 0",
         )[0]
         assert total == contents <= rows  # whole batches, none twice
+        if total:  # each batch counted in the rollups with its rows, in one transaction
+            assert rollup_sums(postgres_url) == [total] * 4
         counts.append(int(str(total)))
         delay *= 1.5
     else:

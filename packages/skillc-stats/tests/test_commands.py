@@ -19,7 +19,14 @@ from skillc_index.console import cli_session
 from skillc_index.operation import Operation, Session, fields
 from skillc_stats.cli_stats import stats_command
 from skillc_stats.cli_sync import sync_command
-from skillc_stats.operations import OPERATIONS, STATS, SYNC, StatsParams, SyncParams
+from skillc_stats.operations import (
+    OPERATIONS,
+    PRUNE,
+    STATS,
+    SYNC,
+    StatsParams,
+    SyncParams,
+)
 
 from .conftest import record
 
@@ -39,8 +46,8 @@ def test_the_command_has_the_records_fields(operation: Operation[Any, Any], comm
 def test_sync_is_an_operation_but_no_tool() -> None:
     """The MCP server serves the operations without a ``no_tool`` reason (skillc-mcp's tests
     check its tool list)."""
-    assert [operation.name for operation in OPERATIONS] == ["stats", "sync"]
-    assert STATS.no_tool is None and SYNC.no_tool
+    assert [operation.name for operation in OPERATIONS] == ["stats", "sync", "stats prune"]
+    assert STATS.no_tool is None and SYNC.no_tool and PRUNE.no_tool
 
 
 @pytest.fixture

@@ -67,6 +67,8 @@ def test_no_log_is_an_empty_result(demo: ResolvedSkill, layout: Layout) -> None:
             "unique_sections": 0,
             "unique_files": 0,
             "error_count": 0,
+            "activations_by_user": 0,
+            "activations_by_model": 0,
         },
     }
     for query in QUERY_TYPES[1:]:
@@ -97,6 +99,8 @@ def test_summary(demo: ResolvedSkill, layout: Layout, log_rows: Log) -> None:
         "unique_sections": 2,
         "unique_files": 2,
         "error_count": 1,
+        "activations_by_user": 0,
+        "activations_by_model": 0,
     }
 
 

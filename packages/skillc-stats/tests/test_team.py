@@ -36,7 +36,7 @@ from skillc_stats import QUERY_TYPES, query_all, query_stats, upload_logs
 from skillc_stats._log_keys import legacy_log_key, machine_id
 from skillc_stats._report import upload_lines
 from skillc_stats._team import TeamStore, masked
-from skillc_stats._team_sql import SCHEMA_VERSION
+from skillc_stats._team_sql import REBUILD_ROLLUPS, SCHEMA_VERSION
 
 from .conftest import record
 
@@ -254,6 +254,10 @@ def test_a_teammates_row_with_deep_args_is_skipped_and_counted(
             f"SELECT {chosen} FROM access_log LIMIT 1",
             [deep],
         )
+        with db.transaction():  # counted as an upload counts it (in the rollups)
+            db.execute("SET LOCAL search_path TO skillc")
+            for statement in REBUILD_ROLLUPS:
+                db.execute(statement)  # type: ignore[arg-type]
     answer = query_stats(demo, layout, group_by="sections", store=postgres_url)
     assert answer["data"] == [{"section": "Installation", "file": "SKILL.md", "count": 1}]
     result = stats_cli("stats", "demo", "--from", postgres_url)

@@ -93,6 +93,11 @@ def summary_lines(query: StatsQuery) -> list[str]:
         f"Unique sections: {summary['unique_sections']}",
         f"Unique files: {summary['unique_files']}",
         f"Errors: {summary['error_count']}",
+    ]
+    typed, chosen = summary["activations_by_user"], summary["activations_by_model"]
+    if typed or chosen:
+        lines.append(f"Activations: typed by the user {typed}, chosen by the model {chosen}")
+    lines += [
         "",
     ]
     sections = query.sections()
@@ -185,6 +190,8 @@ def stats_lines(report: StatsReport) -> list[str]:
         return all_lines(report.response)
     if group_by == "summary":
         return summary_lines(query)
+    if group_by.startswith("by "):
+        return [*_heading(query, "uses " + group_by), "", *trend_lines(data)]
     lines = [*_heading(query, group_by), ""]
     if not data:
         return [*lines, _EMPTY[group_by]]
@@ -256,4 +263,23 @@ def upload_lines(result: UploadReport) -> list[str]:
             "machine, a restored backup), now told apart: "
             + ", ".join(_cell(path) for path in copies)
         )
+    return lines
+
+
+#: The widest bar of a ``--by`` chart, in characters.
+BAR_WIDTH = 40
+
+
+def trend_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """``skc stats SKILL --by PERIOD``: one line per period, its uses drawn as a bar (the
+    busiest period the widest), then the author's own runs."""
+    if not rows:
+        return ["No accesses"]
+    top = max(row["uses"] for row in rows) or 1
+    width = max(len(row["period"]) for row in rows)
+    lines = [f"{'PERIOD':<{width}}  {'USES':>6}  {'AUTHOR':>6}  CHART"]
+    for row in rows:
+        bar = "#" * round(BAR_WIDTH * row["uses"] / top)
+        counts = f"{row['uses']:>6}  {row['author_activity']:>6}"
+        lines.append(f"{row['period']:<{width}}  {counts}  {bar}".rstrip())
     return lines

@@ -61,7 +61,7 @@ from skillc_stats.operations import GroupBy
 
 if TYPE_CHECKING:
     from skillc_index.accesslog import OpenArgs, SearchArgs, ShowArgs, SourcesArgs
-    from skillc_stats._team import TeamStore
+    from skillc_stats._team import TeamStatsLog, TeamStore
 
 #: RFC-0003:C-QUERIES, in the RFC's order; the first is the default.
 QUERY_TYPES: tuple[str, ...] = get_args(GroupBy)
@@ -165,6 +165,18 @@ def _error_target(args: Mapping[str, Any], skill: str) -> str:
     return skill
 
 
+#: Who chose a skill an imported ``activate`` row records, by the ``tool`` in its ``args``
+#: (``sync --from claude-code``): the user typed ``/skill`` (``typed``), or the model called
+#: the Skill tool or ran the slash command itself.
+_ACTIVATED_BY = {"typed": "user", "Skill": "model", "SlashCommand": "model"}
+
+
+def activation_source(args: Mapping[str, Any]) -> str:
+    """``user``, ``model``, or ``unknown`` (an activation logged otherwise) for the ``args`` of
+    an ``activate`` row."""
+    return _ACTIVATED_BY.get(str(args.get("tool")), "unknown")
+
+
 class StatsQuery:
     """The RFC-0003 queries for one resolved skill and one set of filters, over its local
     log, or over the rows of every skill of its name in a team ``store`` (which this query
@@ -179,12 +191,13 @@ class StatsQuery:
         self.skill = skill
         self.filters = filters
         self._source: LocalRows | TeamStore
+        self._log: StatsLog | TeamStatsLog
         if store is None:
             self._source = LocalRows(primary_log(skill.runtime))
             self._log = StatsLog(self._source, "skill_path", str(skill.source), filters)
         else:
             self._source = store
-            self._log = StatsLog(store, "skill", skill.name, filters)
+            self._log = store.stats_log(skill.name, filters)
 
     def close(self) -> None:
         self._source.close()
@@ -278,6 +291,16 @@ class StatsQuery:
         start, end = self._period
         return {"start": start, "end": end}
 
+    @cached_property
+    def _activations(self) -> Counter[str]:
+        """Imported activations by who chose the skill, as the transcript says
+        (:func:`activation_source`)."""
+        found: Counter[str] = Counter()
+        for command, raw, count, _failed in self._by_args:
+            if command == "activate":
+                found[activation_source(_load_args(raw))] += count
+        return found
+
     def summary(self) -> dict[str, int]:
         """RFC-0003's summary, with the ``uses`` (agents' reads and activations) and the
         ``author_activity`` (the author's own runs) among its ``total_accesses``."""
@@ -292,6 +315,8 @@ class StatsQuery:
             "unique_sections": len(sections),
             "unique_files": len(files),
             "error_count": sum(row.errors for row in self._commands),
+            "activations_by_user": self._activations["user"],
+            "activations_by_model": self._activations["model"],
         }
 
     def sections(self) -> list[dict[str, Any]]:
@@ -363,17 +388,73 @@ class StatsQuery:
         }
         return answers[check_query(query)]()
 
-    def response(self, query: str) -> dict[str, Any]:
-        """The whole RFC-0003:C-SCHEMA response for one query type."""
-        data = self.data(query)
+    def trend(self, by: str) -> list[dict[str, Any]]:
+        """Uses, author activity and every access per ``by`` period (``day``, ``week``: the
+        ISO week, named by its Monday, or ``month``), from the first to the last period with
+        an access, the quiet ones included (zeros)."""
+        counts: dict[str, Counter[str]] = {}
+        for day, command, count in self._log.day_counts():
+            period = period_of(str(day), by)
+            counts.setdefault(period, Counter())[command_kind(command)] += int(count)
+        rows = []
+        for period in periods_between(min(counts, default=""), max(counts, default=""), by):
+            kinds = counts.get(period, Counter())
+            rows.append(
+                {
+                    "period": period,
+                    "uses": kinds["use"],
+                    "author_activity": kinds["author"],
+                    "total_accesses": sum(kinds.values()),
+                }
+            )
+        return rows
+
+    def response(self, query: str, by: str | None = None) -> dict[str, Any]:
+        """The whole RFC-0003:C-SCHEMA response for one query type, or (``by``) for the uses
+        over time (``query``: ``by day``, ``by week`` or ``by month``)."""
+        data = self.data(query) if by is None else self.trend(by)
         return {
             "skill": self.skill.name,
             "skill_path": str(self.skill.source),
-            "query": query,
+            "query": query if by is None else f"by {by}",
             "filters": self.filters.to_dict(),
             "period": self.period(),
             "data": data,
         }
+
+
+def period_of(day: str, by: str) -> str:
+    """The ``by`` period of a ``YYYY-MM-DD`` day: the day, the Monday of its ISO week, or
+    ``YYYY-MM``."""
+    from datetime import date, timedelta
+
+    if by == "month":
+        return day[:7]
+    if by == "week":
+        moment = date.fromisoformat(day)
+        return (moment - timedelta(days=moment.weekday())).isoformat()
+    return day
+
+
+def periods_between(first: str, last: str, by: str) -> list[str]:
+    """Every ``by`` period from ``first`` to ``last`` (both periods), in order."""
+    from datetime import date, timedelta
+
+    if not first:
+        return []
+    found = []
+    if by == "month":
+        year, month = int(first[:4]), int(first[5:7])
+        while f"{year:04d}-{month:02d}" <= last:
+            found.append(f"{year:04d}-{month:02d}")
+            year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+        return found
+    step = timedelta(days=7 if by == "week" else 1)
+    moment, end = date.fromisoformat(first), date.fromisoformat(last)
+    while moment <= end:
+        found.append(moment.isoformat())
+        moment += step
+    return found
 
 
 def check_query(group_by: str) -> str:

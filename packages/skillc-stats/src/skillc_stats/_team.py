@@ -58,7 +58,13 @@ from skillc_index import (
     UnreadableFile,
 )
 from skillc_index.accesslog import LOG_FILE, open_log
-from skillc_index.accesslog.reader import SkillUsage, highest_id, row_by_id, rows_after
+from skillc_index.accesslog.reader import (
+    USE_COMMANDS,
+    SkillUsage,
+    highest_id,
+    row_by_id,
+    rows_after,
+)
 from skillc_stats import _team_sql as sql
 from skillc_stats._filters import Filters
 from skillc_stats._log_keys import LogKey, log_key, renewed_key, settle
@@ -204,6 +210,11 @@ class TeamStore:
             self.db.close()
             raise
 
+    @property
+    def driver_error(self) -> type[Exception]:
+        """The driver's base exception (psycopg's ``Error``)."""
+        return self._psycopg.Error  # type: ignore[no-any-return]
+
     def failure(self, exc: BaseException) -> TeamStoreUnavailable:
         return TeamStoreUnavailable(self.shown, _scrubbed(str(exc) or type(exc).__name__, self.url))
 
@@ -275,6 +286,10 @@ class TeamStore:
             for key, uses, first, last, projects, authored in self(statement, values)
         ]
 
+    def stats_log(self, skill: str, filters: Filters) -> TeamStatsLog:
+        """The per-skill queries over the rows of every skill named ``skill``."""
+        return TeamStatsLog(self, skill, filters)
+
     # -- uploading -------------------------------------------------------------------------
 
     def upload(self, log: Path, key: LogKey, machine: str, user: str) -> tuple[int, bool]:
@@ -329,6 +344,41 @@ class TeamStore:
         if key.writable and key.previous_upto:
             settle(log, key.key)  # every earlier row is in the store under key.key now
         return added, renewed
+
+
+class TeamStatsLog:
+    """The queries of :class:`skillc_index.accesslog.reader.StatsLog` over one skill's rows
+    in the team store, answered from the sums of its rollups (:func:`._team_sql.rolled`): the
+    same answers, at a cost that follows the skill's distinct targets, days, projects, users
+    and machines, not its rows (an imported row's tool-call id is no part of its target)."""
+
+    def __init__(self, store: TeamStore, skill: str, filters: Filters) -> None:
+        self._store = store
+        self._skill = skill
+        self._filters = filters
+
+    def _rows(self, shape: tuple[str, str], extra: Sequence[Any] = ()) -> list[Any]:
+        statement, values = sql.skill_statement(self._filters, self._skill, *shape, extra)
+        return self._store(statement, values)
+
+    def period(self) -> tuple[str | None, str | None]:
+        found = self._rows(sql.PERIOD)
+        return (found[0][0], found[0][1]) if found else (None, None)
+
+    def command_args_counts(self) -> list[Any]:
+        return self._rows(sql.COMMAND_TARGETS)
+
+    def args_counts(self, command: str) -> list[Any]:
+        return self._rows(sql.TARGETS_OF, [command])
+
+    def error_counts(self) -> list[Any]:
+        return self._rows(sql.ERRORS)
+
+    def cwd_counts(self) -> list[Any]:
+        return self._rows(sql.USES_BY_CWD, USE_COMMANDS)
+
+    def day_counts(self) -> list[Any]:
+        return self._store(*sql.days_statement(self._filters, self._skill))
 
 
 def _text(value: object) -> object:

@@ -10,14 +10,21 @@ live in the PostgreSQL schema ``skillc``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from skillc_index.accesslog import COLUMNS as LOCAL_COLUMNS
-from skillc_index.accesslog.reader import IS_AUTHOR, IS_USE, KIND_PARAMS, where_clause
+from skillc_index.accesslog.reader import (
+    IS_AUTHOR,
+    IS_USE,
+    KIND_PARAMS,
+    USE_COMMANDS,
+    where_clause,
+)
 from skillc_stats._filters import Filters
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: ``pg_advisory_xact_lock`` key held while the schema is checked and migrated.
 LOCK_KEY = 0x736B696C6C63  # "skillc"
 _TEXT = 'TEXT COLLATE "C"'  # byte order: timestamps and paths compare as in SQLite
@@ -29,6 +36,123 @@ ROLLUP_ALL = (
     "machine, cwd, COUNT(*), MIN(timestamp), MAX(timestamp) FROM access_log "
     "GROUP BY 1, 2, 3, 4, 5, 6"
 )
+
+# -- the rollups (migration 4) ---------------------------------------------------------------
+
+#: What a row accessed, without its per-row identifier: the ``args`` of a row imported from an
+#: agent's transcript (``{"agent": ..., "id": ..., ...}``, keys sorted as skillc writes them)
+#: lose their ``"id"`` member, the tool call's id, unique to each row (grouped by ``args``,
+#: every imported row was a group of its own); other rows' ``args`` as they are.
+_IMPORTED = """left(args, 10) = '{"agent": ' AND split_part(args, '"', 6) = 'id'"""
+TARGET = (
+    f"CASE WHEN {_IMPORTED} THEN replace(args, '\"id\": \"' || split_part(args, '\"', 8) "
+    "|| '\", ', '') ELSE args END"
+)
+#: That identifier, kept in ``access_log.call_id`` (NULL for other rows). Plain string
+#: functions, no regular expression: they cost a fifth of one per row uploaded.
+CALL_ID = f"CASE WHEN {_IMPORTED} THEN split_part(args, '\"', 8) END"
+
+#: Each rollup: its columns (the key), every one a column of the rows or ``day`` or ``target``.
+#: ``usage_daily`` (``--all`` over a time range), ``usage_skills`` (``--all`` over all time),
+#: ``usage_targets`` (one skill over a time range: the rows' targets per day, by everything a
+#: filter can name) and ``usage_totals`` (one skill over all time).
+ROLLUPS: dict[str, tuple[str, ...]] = {
+    "usage_daily": ("day", "skill", "command", "username", "machine", "cwd"),
+    "usage_skills": ("skill", "command", "username", "machine", "cwd"),
+    "usage_targets": (
+        "skill", "day", "command", "username", "machine", "cwd", "target", "error",
+    ),
+    "usage_totals": ("skill", "command", "username", "machine", "cwd", "target", "error"),
+}  # fmt: skip
+#: Where each new rollup is made from when a migration makes it (a coarser one from a finer).
+_MADE_FROM = {
+    "usage_targets": None,
+    "usage_totals": "usage_targets",
+    "usage_skills": "usage_totals",
+}
+
+
+def _key(columns: tuple[str, ...]) -> str:
+    """A rollup's unique key: a path, a target or an error hashed (a btree entry holds at most
+    about 2,700 bytes), an error's absence told from an empty one."""
+    parts = []
+    for column in columns:
+        if column in ("cwd", "target"):
+            parts.append(f"md5({column})")
+        elif column == "error":
+            parts += ["md5(COALESCE(error, ''))", "(error IS NULL)"]
+        else:
+            parts.append(column)
+    return ", ".join(parts)
+
+
+def _rows_shaped(source: str) -> str:
+    """The rows of ``source`` (a table or CTE with the rows' columns) as a rollup's input."""
+    return (
+        f"SELECT substr(timestamp, 1, 10) AS day, skill, command, username, machine, cwd, "
+        f"{TARGET} AS target, error, 1 AS accesses, timestamp AS first, timestamp AS last "
+        f"FROM {source}"
+    )
+
+
+def roll_up(table: str, source: str, *, upsert: bool) -> str:
+    """``INSERT`` into the rollup ``table`` the sums of ``source`` (a subquery holding its
+    columns, ``accesses``, ``first``, ``last``), keys in one order (two uploads updating the
+    same keys cannot deadlock); ``upsert``: added to the counts already there."""
+    columns = ROLLUPS[table]
+    names = ", ".join(columns)
+    statement = (
+        f"INSERT INTO {table} ({names}, accesses, first, last) "
+        f"SELECT {names}, SUM(accesses), MIN(first), MAX(last) FROM ({source}) AS rows_ "
+        f"GROUP BY {names}"
+    )
+    if not upsert:
+        return statement
+    return (
+        f"{statement} ORDER BY {_key(columns)} ON CONFLICT ({_key(columns)}) DO UPDATE SET "
+        f"accesses = {table}.accesses + EXCLUDED.accesses, "
+        f"first = LEAST({table}.first, EXCLUDED.first), "
+        f"last = GREATEST({table}.last, EXCLUDED.last)"
+    )
+
+
+def _create_rollup(table: str) -> tuple[str, ...]:
+    types = {"error": _TEXT}
+    columns = ", ".join(
+        f"{column} {types.get(column, _TEXT + ' NOT NULL')}" for column in ROLLUPS[table]
+    )
+    return (
+        f"CREATE TABLE {table} ({columns}, accesses BIGINT NOT NULL, first {_TEXT} NOT NULL, "
+        f"last {_TEXT} NOT NULL)",
+        f"CREATE UNIQUE INDEX {table}_key ON {table} ({_key(ROLLUPS[table])})",
+    )
+
+
+def _make_rollup(table: str) -> str:
+    """The rollup ``table`` made from the stored rows (or from the finer rollup)."""
+    finer = _MADE_FROM.get(table)
+    if finer is None:
+        return roll_up(table, _rows_shaped("access_log"), upsert=False)
+    return roll_up(table, f"SELECT * FROM {finer}", upsert=False)
+
+
+#: Every rollup made again from the stored rows (the benchmark's rows written by SQL).
+REBUILD_ROLLUPS: tuple[str, ...] = (
+    *(f"TRUNCATE {table}" for table in ROLLUPS),
+    ROLLUP_ALL,
+    *(_make_rollup(table) for table in _MADE_FROM),
+)
+
+#: A row's time as PostgreSQL's ``timestamptz`` (NULL for a text that is not one skillc writes:
+#: a teammate's foreign row never breaks a dashboard), for the views.
+_TIME = (
+    "CASE WHEN {column} ~ '^[0-9]{{4}}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
+    "{rest}$' THEN CAST({value} AS timestamptz) END"
+)
+ROW_TIME = _TIME.format(
+    column="timestamp", rest="T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]Z", value="timestamp"
+)
+DAY_TIME = _TIME.format(column="day", rest="", value="day || 'T00:00:00Z'")
 
 #: Statements taking the store from version ``i`` to ``i + 1`` (in the ``skillc`` schema).
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -99,6 +223,37 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         ROLLUP_ALL,
         "ANALYZE usage_daily",
     ),
+    (
+        # 4 (issue 40): every query within 1 s at 10 M rows. The per-row identifier of an
+        # imported row in its own column (filled from this version's uploads on); one skill's
+        # queries read the sums of rollups keyed by what they group and filter by (all time:
+        # usage_totals; a time range: usage_targets), --all over all time usage_skills; the
+        # index by skill and command no query reads any more goes (one less to keep up).
+        f"ALTER TABLE access_log ADD COLUMN call_id {_TEXT}",
+        *_create_rollup("usage_targets"),
+        *_create_rollup("usage_totals"),
+        *_create_rollup("usage_skills"),
+        *(_make_rollup(table) for table in _MADE_FROM),
+        # The rows are read only for the hours a time filter cuts from a day (and for an
+        # upload's own checks, by log and id): a BRIN index of the time (rows arrive about in
+        # time order; a few pages, nearly free to keep up) replaces the three btree indexes
+        # by skill and time, whose upkeep was most of an upload's cost.
+        "DROP INDEX access_log_skill",
+        "DROP INDEX access_log_skill_time",
+        "DROP INDEX access_log_time",
+        "CREATE INDEX access_log_time ON access_log USING brin (timestamp)",
+        # proper timestamps for dashboards (Grafana): the rows and the daily rollups
+        f"CREATE VIEW access_events AS SELECT id, {ROW_TIME} AS time, username, machine, "
+        "skill, command, cwd, args, call_id, error, skill_path, run_id, log_key, source_id "
+        "FROM access_log",
+        f"CREATE VIEW usage_days AS SELECT {DAY_TIME} AS time, skill, command, username, "
+        "machine, cwd, accesses FROM usage_daily",
+        # retention (skc stats prune): rows before the latest horizon are never taken again
+        f"CREATE TABLE retention (pruned_before {_TEXT} NOT NULL)",
+        "ANALYZE usage_targets",
+        "ANALYZE usage_totals",
+        "ANALYZE usage_skills",
+    ),
 )
 
 _UPLOAD_COLUMNS = ("source_id", *LOCAL_COLUMNS)
@@ -121,28 +276,42 @@ _STORED_BEFORE = (
     + ")"
 )
 COPY_UPLOAD = f"COPY upload ({', '.join(_UPLOAD_COLUMNS)}) FROM STDIN"
-# The rows a batch adds (how many: the answer), and their counts added to the daily rollup in
-# the same statement (keys in one order: two uploads updating the same keys cannot deadlock).
+_FINEST = ", ".join(ROLLUPS["usage_targets"])
+# The rows a batch adds (how many: the answer), each with its call id, and their counts added
+# to every rollup in the same statement (so each row is counted once, as it is stored once).
 _INSERT_UPLOADED = (
     "WITH added AS ("
-    f"INSERT INTO access_log (log_key, machine, username, {', '.join(_UPLOAD_COLUMNS)}) "
-    f"SELECT %s, %s, %s, {', '.join(f'u.{column}' for column in _UPLOAD_COLUMNS)} "
-    "FROM upload AS u{unless} "
+    f"INSERT INTO access_log (log_key, machine, username, {', '.join(_UPLOAD_COLUMNS)}, "
+    "call_id) "
+    f"SELECT %s, %s, %s, {', '.join(f'u.{column}' for column in _UPLOAD_COLUMNS)}, "
+    f"{CALL_ID.replace('args', 'u.args')} "
+    "FROM upload AS u WHERE u.timestamp >= "
+    "(SELECT COALESCE(MAX(pruned_before), '') FROM retention){unless} "
     "ON CONFLICT (log_key, source_id) DO NOTHING "
-    "RETURNING timestamp, skill, command, username, machine, cwd), "
-    "rolled AS (INSERT INTO usage_daily SELECT substr(timestamp, 1, 10), skill, command, "
-    "username, machine, cwd, COUNT(*), MIN(timestamp), MAX(timestamp) FROM added "
-    "GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, md5(cwd) "
-    "ON CONFLICT (day, skill, command, username, machine, md5(cwd)) DO UPDATE SET "
-    "accesses = usage_daily.accesses + EXCLUDED.accesses, "
-    "first = LEAST(usage_daily.first, EXCLUDED.first), "
-    "last = GREATEST(usage_daily.last, EXCLUDED.last)) "
-    "SELECT COUNT(*) FROM added"
+    "RETURNING timestamp, skill, command, username, machine, cwd, args, error), "
+    # summed once at the finest grain, then each rollup from those sums
+    f"fine AS (SELECT {_FINEST}, COUNT(*) AS accesses, MIN(first) AS first, MAX(last) AS last "
+    f"FROM ({_rows_shaped('added')}) AS shaped GROUP BY {_FINEST}), "
+    + ", ".join(
+        f"{table}_ AS ({roll_up(table, 'SELECT * FROM fine', upsert=True)})" for table in ROLLUPS
+    )
+    + " SELECT COUNT(*) FROM added"
 )
 #: Without, and with the rows already stored under an earlier key left out (only while there
 #: is one: the test costs about as much as the insert).
 INSERT_NEW = _INSERT_UPLOADED.replace("{unless}", "")
-INSERT_NOT_STORED_BEFORE = _INSERT_UPLOADED.replace("{unless}", f" WHERE NOT {_STORED_BEFORE}")
+INSERT_NOT_STORED_BEFORE = _INSERT_UPLOADED.replace("{unless}", f" AND NOT {_STORED_BEFORE}")
+
+#: ``skc stats prune --from``: the rows older than ``%s`` but the last of each log (it tells
+#: the next upload of that log where to start), counted or deleted; the horizon recorded,
+#: below which no upload adds a row (a row pruned is never taken, nor counted, again).
+_PRUNED = (
+    "FROM access_log AS a WHERE a.timestamp < %s AND a.source_id < "
+    "(SELECT MAX(b.source_id) FROM access_log AS b WHERE b.log_key = a.log_key)"
+)
+COUNT_PRUNED = f"SELECT COUNT(*) {_PRUNED}"
+PRUNE = f"DELETE {_PRUNED}"
+SET_HORIZON = "INSERT INTO retention VALUES (%s)"
 
 
 #: The store's schema, its version and the statements that check and migrate them.
@@ -163,33 +332,50 @@ LAST_STORED = (
 )
 
 
-def usage_statement(filters: Filters) -> tuple[str, list[Any]]:
-    """The statement of every skill's uses, first and last use, distinct projects (of the
-    uses) and author activity (``--all``; ``?`` marks, as the local logs' statements; a row's
-    kind is its command's, :func:`~skillc_index.accesslog.command_kind`), and its parameters:
-    whole days from the daily rollup, the rows of a day the time filters cut from the log."""
+#: What a stored row holds for each column of a rollup's sums.
+_ROW_VALUES = {
+    "day": "substr(timestamp, 1, 10)",
+    "target": TARGET,
+    "accesses": "1",
+    "first": "timestamp",
+    "last": "timestamp",
+}
+
+
+def rolled(
+    filters: Filters, columns: tuple[str, ...], daily: str, total: str, skill: str | None = None
+) -> tuple[str, list[Any]]:
+    """A subquery of ``columns`` (rollup columns, ``accesses``, ``first``, ``last``: sums of
+    rows) over the rows the filters keep (of ``skill`` only, when given), ``?`` marks, and its
+    parameters: with no time filter, from the all-time rollup ``total``; else the whole days
+    from the rollup by day ``daily``, and the rows of the days the time filters cut (at most
+    one at each end) from the log."""
+    select = ", ".join(columns)
+    key: tuple[str | None, list[str]] = ("skill", [skill]) if skill is not None else (None, [])
+    if filters.since is None and filters.until is None:
+        where, params = where_clause(filters, *key)
+        return f"SELECT {select} FROM {total}{where}", params
     whole, parts = _split_days(filters.since, filters.until)
-    unbounded = replace(filters, since=None, until=None)
-    sql, params = where_clause(unbounded)
+    sql, params = where_clause(replace(filters, since=None, until=None), *key)
     days = ["day >= ?" if whole[0] else "", "day <= ?" if whole[1] else ""]
     tests = " AND ".join(test for test in days if test)
     roll = sql + (f" AND {tests}" if sql and tests else f" WHERE {tests}" if tests else "")
-    branches = [
-        (
-            f"SELECT skill, command, cwd, accesses, first, last FROM usage_daily{roll}",
-            [*params, *(day for day in whole if day)],
-        )
-    ]
+    branches = [(f"SELECT {select} FROM {daily}{roll}", [*params, *(day for day in whole if day)])]
+    of_rows = ", ".join(f"{_ROW_VALUES.get(column, column)} AS {column}" for column in columns)
     for since, until in parts:
-        cut, cut_params = where_clause(replace(filters, since=since, until=until))
-        branches.append(
-            (
-                "SELECT skill, command, cwd, 1 AS accesses, timestamp AS first, "
-                f"timestamp AS last FROM access_log{cut}",
-                cut_params,
-            )
-        )
+        cut, cut_params = where_clause(replace(filters, since=since, until=until), *key)
+        branches.append((f"SELECT {of_rows} FROM access_log{cut}", cut_params))
     union = " UNION ALL ".join(branch for branch, _ in branches)
+    return union, [value for _, branch_params in branches for value in branch_params]
+
+
+def usage_statement(filters: Filters) -> tuple[str, list[Any]]:
+    """The statement of every skill's uses, first and last use, distinct projects (of the
+    uses) and author activity (``--all``; ``?`` marks, as the local logs' statements; a row's
+    kind is its command's, :func:`~skillc_index.accesslog.command_kind`), and its parameters,
+    from the rollups (:func:`rolled`)."""
+    columns = ("skill", "command", "cwd", "accesses", "first", "last")
+    union, values = rolled(filters, columns, "usage_daily", "usage_skills")
     statement = (
         "SELECT skill, SUM(used * accesses), MIN(CASE WHEN used = 1 THEN first END), "
         "MAX(CASE WHEN used = 1 THEN last END), COUNT(DISTINCT CASE WHEN used = 1 THEN cwd END), "
@@ -197,8 +383,45 @@ def usage_statement(filters: Filters) -> tuple[str, list[Any]]:
         f"FROM (SELECT skill, cwd, accesses, first, last, {IS_USE} AS used, "
         f"{IS_AUTHOR} AS authored FROM ({union}) AS rolled) AS kinds GROUP BY skill"
     )
-    values = [value for _, branch_params in branches for value in branch_params]
     return statement, [*KIND_PARAMS, *values]
+
+
+#: One skill's rows, summed: what the per-skill statements read (:func:`rolled`).
+_SKILL_COLUMNS = ("command", "target", "error", "cwd", "accesses", "first", "last")
+_SUM = "CAST(SUM(accesses) AS BIGINT)"
+
+
+def skill_statement(
+    filters: Filters, skill: str, select: str, tail: str = "", extra: Sequence[Any] = ()
+) -> tuple[str, list[Any]]:
+    """``SELECT {select} FROM`` the rows of ``skill`` the filters keep, summed from the
+    rollups, then ``tail`` (``WHERE``, ``GROUP BY``; its values ``extra``)."""
+    union, values = rolled(filters, _SKILL_COLUMNS, "usage_targets", "usage_totals", skill)
+    return f"SELECT {select} FROM ({union}) AS rolled{tail}", [*values, *extra]
+
+
+def days_statement(filters: Filters, skill: str) -> tuple[str, list[Any]]:
+    """``(day, command, accesses)`` of ``skill`` within the filters (``skc stats --by``), from
+    the rollup by day (and the rows of the days a time filter cuts)."""
+    columns = ("day", "command", "accesses")
+    union, values = rolled(filters, columns, "usage_targets", "usage_targets", skill)
+    return f"SELECT day, command, {_SUM} FROM ({union}) AS rolled GROUP BY 1, 2", values
+
+
+#: ``(select, tail)`` of each per-skill statement (:class:`~._team.TeamStatsLog`), the
+#: answers of :class:`skillc_index.accesslog.reader.StatsLog`'s from sums.
+PERIOD = ("MIN(first), MAX(last)", "")
+COMMAND_TARGETS = (
+    f"command, target, {_SUM}, CAST(SUM(CASE WHEN error IS NULL THEN 0 ELSE accesses END) "
+    "AS BIGINT)",
+    " GROUP BY command, target",
+)
+TARGETS_OF = (f"target, {_SUM}", " WHERE command = ? GROUP BY target")
+ERRORS = (f"command, target, error, {_SUM}", " WHERE error IS NOT NULL GROUP BY 1, 2, 3")
+USES_BY_CWD = (
+    f"cwd, {_SUM}",
+    f" WHERE command IN ({', '.join('?' * len(USE_COMMANDS))}) GROUP BY cwd",
+)
 
 
 def _split_days(

@@ -19,7 +19,26 @@ class _SkillOrAll(click.Command):
     MCP tool take a skill left out for every skill; a person who forgets SKILL gets an
     error, not a report on every skill)."""
 
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        """``stats prune ...``: the context of ``skc stats prune`` (retention), which a skill
+        named ``prune`` leaves to ``skc stats ./prune``."""
+        if args[:1] == ["prune"]:
+            from skillc_stats.cli_prune import prune_command
+
+            return prune_command.make_context(
+                f"{info_name} prune", args[1:], parent=parent, **extra
+            )
+        return super().make_context(info_name, args, parent, **extra)
+
     def invoke(self, ctx: click.Context) -> Any:
+        if ctx.command is not self:  # stats prune
+            return ctx.command.invoke(ctx)
         if ctx.params.get("skill") is None and not ctx.params.get("all_"):
             from skillc_index.diagnostics import ParameterError
 

@@ -20,6 +20,7 @@ from skillc_index.record import Record
 
 if TYPE_CHECKING:
     from skillc_index import Diagnostic, Notice, SkillcError
+    from skillc_stats._prune import PruneReport
     from skillc_stats._stats import StatsQuery
     from skillc_stats._sync import SyncReport
     from skillc_stats._team import UploadReport
@@ -28,13 +29,16 @@ if TYPE_CHECKING:
 
 __all__ = [
     "OPERATIONS",
+    "PRUNE",
     "STATS",
     "SYNC",
     "GroupBy",
+    "PruneParams",
     "StatsParams",
     "StatsReport",
     "SyncParams",
     "SyncResult",
+    "prune",
     "stats",
     "sync",
 ]
@@ -76,6 +80,17 @@ class StatsParams(Record):
             choice=False,  # an unknown query type is E030 (RFC-0005), checked by the run
         ),
     ] = "summary"
+    by: Annotated[
+        Literal["day", "week", "month"] | None,
+        Param(
+            "Instead of a query type: the skill's uses over time, one entry per day, week "
+            "(ISO, named by its Monday) or month: period, uses, author_activity, "
+            "total_accesses.",
+            help="The skill's uses over time instead: one row per day, week or month, with a "
+            "chart.",
+            metavar="PERIOD",
+        ),
+    ] = None
     since: Annotated[
         str | None,
         Param(
@@ -192,6 +207,10 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
         else:
             store = team_url(params.from_, configured, "--from")
     if params.skill is None:
+        if params.by is not None:
+            from skillc_index.diagnostics import ParameterError
+
+            raise ParameterError("{by} needs a skill")
         return StatsReport(None, _all(session, params, store))
     with (
         session.logged("stats", params.skill, params.log_args()) as skill,
@@ -207,7 +226,7 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
             machines=params.machine,
         ) as query,
     ):
-        response = query.response(params.group_by)
+        response = query.response(params.group_by, params.by)
         warnings = query.warnings()
     return StatsReport(query, response, warnings)
 
@@ -405,6 +424,66 @@ SYNC: Operation[SyncParams, SyncResult] = Operation(
     "team server; the user (or a scheduled job) runs it, a model does not",
 )
 
-OPERATIONS: tuple[Operation[Any, Any], ...] = (STATS, SYNC)
+# -- stats prune (retention) --------------------------------------------------------------
+
+
+class PruneParams(Record):
+    """The parameters of ``stats prune``: the rows older than ``before`` go, from this
+    machine's runtime logs, or from the team store ``from_``."""
+
+    before: Annotated[
+        str,
+        Param(
+            "Delete the access rows older than TIME: YYYY-MM-DD (the start of that day, UTC), "
+            "an RFC 3339 time, or a number of days such as 90d.",
+            metavar="TIME",
+        ),
+    ]
+    dry_run: Annotated[bool, Param("Count the rows that would go; change nothing.")] = False
+    from_: Annotated[
+        str | None,
+        Param(
+            "Prune the team store instead of the local logs: a postgresql:// URL, or 'team' "
+            "for the configured one. Its rollups (the counts of every day) are kept.",
+            metavar="URL",
+        ),
+    ] = None
+
+
+def prune(session: Session, params: PruneParams) -> PruneReport:
+    """Delete the access rows older than ``before`` from the runtime logs of the working
+    folder's stores (the project's and the global one), or from the team store ``from_``
+    (:mod:`skillc_stats._prune`: nothing is uploaded twice afterwards). Nothing is logged."""
+    from skillc_stats._filters import parse_time
+    from skillc_stats._prune import prune_logs, prune_store
+
+    before = parse_time(params.before, "before", upper=False)
+    if params.from_ is None:
+        return prune_logs(session.layout, before, dry_run=params.dry_run)
+    from skillc_stats._team import team_url
+
+    url = team_url(params.from_, session.config.stats_url, "--from")
+    return prune_store(url, before, dry_run=params.dry_run)
+
+
+PRUNE: Operation[PruneParams, PruneReport] = Operation(
+    name="stats prune",
+    title="Delete old access rows",
+    description="Delete the access rows older than a date from this machine's runtime logs "
+    "or from the team store (its daily counts are kept).",
+    params=PruneParams,
+    run=prune,
+    output="skillc_stats.shapes:PruneShape",
+    annotations={
+        "readOnlyHint": False,
+        "destructiveHint": True,
+        "idempotentHint": True,
+        "openWorldHint": True,
+    },
+    no_tool="it deletes usage records, locally or for a whole team: an administrator's "
+    "decision, never a model's",
+)
+
+OPERATIONS: tuple[Operation[Any, Any], ...] = (STATS, SYNC, PRUNE)
 """The operations of this package (``sync`` is no MCP tool: :attr:`SYNC.no_tool
 <skillc_index.operation.Operation.no_tool>`)."""

@@ -67,6 +67,12 @@ class StatsSummaryShape(TypedDict):
     unique_sections: int
     unique_files: int
     error_count: int
+    activations_by_user: Annotated[
+        int, "Imported activations the user typed (/skill in Claude Code's transcript)."
+    ]
+    activations_by_model: Annotated[
+        int, "Imported activations the model chose (its Skill or SlashCommand tool call)."
+    ]
 
 
 class SkillUsageShape(TypedDict):
@@ -181,3 +187,20 @@ class UploadSyncShape(UploadShape):
 
 SyncShape = LocalSyncShape | TranscriptSyncShape | UploadSyncShape
 """``sync``: the shape of its mode (the fallback logs, ``--from``, ``--to``)."""
+
+
+class PrunedLogShape(TypedDict):
+    path: str
+    rows: Annotated[int, "Rows deleted (a dry run: would be)."]
+    skipped: Annotated[str | None, "Why the log was left as it is (null: pruned)."]
+
+
+class PruneShape(TypedDict):
+    """``skc stats prune --format json``: the rows older than ``before`` deleted from the
+    local logs (``store`` null, one entry per log) or from the team store."""
+
+    before: str
+    dry_run: bool
+    store: str | None
+    rows: int
+    logs: list[PrunedLogShape]

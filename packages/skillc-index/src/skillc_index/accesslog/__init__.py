@@ -49,6 +49,7 @@ _EXPORTS: dict[str, str] = {
     "fallback_log": "store",
     "hold_log": "store",
     "insert": "store",
+    "prune_rows": "store",
     "log_access": "store",
     "misplaced": "store",
     "new_run_id": "store",
@@ -137,6 +138,7 @@ __all__ = [
     "new_run_id",
     "open_log",
     "primary_log",
+    "prune_rows",
     "read_identities",
     "read_identity",
     "renew_identity",
@@ -211,5 +213,6 @@ if TYPE_CHECKING:
         misplaced,
         new_run_id,
         primary_log,
+        prune_rows,
         runtime_base,
     )

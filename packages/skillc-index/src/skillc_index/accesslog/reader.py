@@ -244,6 +244,11 @@ class StatsLog:
             " AND error IS NOT NULL GROUP BY command, args, error",
         )
 
+    def day_counts(self) -> list[Any]:
+        """``(day, command, rows)``: the rows of each UTC day (``YYYY-MM-DD``) and command (the
+        uses over time of ``skc stats --by``)."""
+        return self._rows("SELECT substr(timestamp, 1, 10), command, COUNT(*)", " GROUP BY 1, 2")
+
     def cwd_counts(self) -> list[Any]:
         """``(cwd, uses)``: the uses (rows of :data:`USE_COMMANDS`) made in each working
         folder (the author's own runs are not uses)."""

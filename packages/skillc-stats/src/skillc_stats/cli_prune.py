@@ -1,0 +1,41 @@
+"""``skc stats prune`` (retention), made from its operation
+(:data:`skillc_stats.operations.PRUNE`): the function here only prints the result as text.
+``skc stats`` hands its command line here when its first word is ``prune``
+(:class:`skillc_stats.cli_stats._SkillOrAll`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from skillc_index import printable
+from skillc_index.console import Call, command
+from skillc_stats.operations import PRUNE, PruneParams
+
+if TYPE_CHECKING:
+    from skillc_stats._prune import PruneReport
+
+
+@command(PRUNE)
+def prune_command(result: PruneReport, call: Call[PruneParams]) -> None:
+    """Delete access rows older than TIME.
+
+    From the runtime logs of this folder's stores (the project's and the global one), or
+    with --from from the team store, whose daily counts stay (reports over whole days are
+    unchanged; the rows of the days pruned are gone). A later `skc sync --to` uploads no row
+    twice. An administrator's command: try --dry-run first.
+
+    \b
+    Examples:
+      skc stats prune --before 90d --dry-run
+      skc stats prune --before 2026-01-01
+      skc stats prune --before 2025-07-01 --from team
+    """
+    verb = "Would prune" if result.dry_run else "Pruned"
+    where = result.store or f"{sum(1 for log in result.logs if not log.skipped)} logs"
+    click.echo(f"{verb} {result.rows} rows older than {result.before} from {where}")
+    for log in result.logs:
+        if log.skipped:
+            click.echo(printable(f"Skipped {log.path}: {log.skipped}"))

@@ -1,0 +1,121 @@
+"""Retention (issue 40): ``skc stats prune --before TIME`` deletes old access rows from the
+local logs or the team store, keeps the store's rollups, and no later upload sends a row
+twice (a real PostgreSQL server: the ``postgres_url`` fixture)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+from skillc_index import Layout, ResolvedSkill
+from skillc_index.accesslog import AccessRecord
+from skillc_stats import query_stats, upload_logs
+from skillc_stats._prune import prune_logs, prune_store
+from skillc_stats._team import TeamStore
+
+from .conftest import count_rows, record
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def days(skill: ResolvedSkill, first: int, last: int) -> list[AccessRecord]:
+    """One access a day, January ``first`` to ``last``."""
+    show = {"section": "Installation", "file": None, "max_lines": None}
+    return [
+        record(skill, "show", show, timestamp=f"2026-01-{day:02d}T10:00:00Z")
+        for day in range(first, last + 1)
+    ]
+
+
+def stored(url: str) -> tuple[int, int]:
+    """Rows in the store, and the accesses its all-time rollup counts."""
+    with TeamStore(url, write=False) as store:
+        rows = store("SELECT COUNT(*) FROM access_log", [])[0][0]
+        counted = store("SELECT SUM(accesses) FROM usage_totals", [])[0][0]
+    return int(rows), int(counted or 0)
+
+
+def test_pruning_the_local_logs_sends_nothing_twice(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    log = log_rows(*days(demo, 1, 20))
+    assert upload_logs(postgres_url, layout).added == 20
+    dry = prune_logs(layout, "2026-01-11T00:00:00Z", dry_run=True)
+    assert (dry.rows, count_rows(log)) == (10, 20)  # a dry run changes nothing
+    assert prune_logs(layout, "2026-01-11T00:00:00Z").rows == 10
+    assert count_rows(log) == 10
+    log_rows(*days(demo, 21, 25))
+    assert upload_logs(postgres_url, layout).added == 5  # the new rows only
+    assert stored(postgres_url) == (25, 25)
+    assert prune_logs(layout, "2027-01-01T00:00:00Z").rows == 15  # every row
+    assert upload_logs(postgres_url, layout).added == 0
+    log_rows(*days(demo, 26, 26))
+    assert upload_logs(postgres_url, layout).added == 1
+
+
+def test_pruning_the_store_keeps_its_counts_and_takes_no_row_again(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    log_rows(*days(demo, 1, 20))
+    upload_logs(postgres_url, layout)
+    before = query_stats(demo, layout, store=postgres_url)["data"]
+    assert prune_store(postgres_url, "2026-01-11T00:00:00Z", dry_run=True).rows == 10
+    assert stored(postgres_url) == (20, 20)
+    assert prune_store(postgres_url, "2026-01-11T00:00:00Z").rows == 10
+    assert stored(postgres_url) == (10, 20)  # the rollups keep every access
+    assert query_stats(demo, layout, store=postgres_url)["data"] == before
+    whole_days = {"since": "2026-01-02", "until": "2026-01-05T23:59:59Z"}
+    assert query_stats(demo, layout, store=postgres_url, **whole_days)["data"]["uses"] == 4
+    assert upload_logs(postgres_url, layout).added == 0
+    # everything pruned: the last row of the log stays, and tells the next upload where to go on
+    assert prune_store(postgres_url, "2027-01-01T00:00:00Z").rows == 9
+    assert upload_logs(postgres_url, layout).added == 0
+    assert stored(postgres_url) == (1, 20)
+
+
+def test_no_upload_adds_rows_older_than_the_stores_horizon(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    demo_skill: Callable[[Path], Path],
+    project: Path,
+) -> None:
+    """A row pruned from the store is never counted again, whatever key it comes back
+    under: rows below the horizon are not taken (a log never uploaded keeps its newer ones)."""
+    log_rows(*days(demo, 1, 10))
+    upload_logs(postgres_url, layout)
+    prune_store(postgres_url, "2026-01-06T00:00:00Z")
+    demo_skill(project / ".skillc" / "skills" / "other")
+    from skillc_index import resolve_skill
+    from skillc_index.accesslog import insert, primary_log
+
+    other = resolve_skill("other", layout)
+    insert(primary_log(other.runtime), days(other, 1, 10))
+    assert upload_logs(postgres_url, layout).added == 5  # January 6 to 10
+
+
+def test_cli_prune(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    log_rows: Callable[..., Path],
+    stats_cli: Run,
+    layout: Layout,
+) -> None:
+    log = log_rows(*days(demo, 1, 4))
+    result = stats_cli("stats", "prune", "--before", "2026-01-03", "--dry-run")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "Would prune 2 rows older than 2026-01-03T00:00:00Z from 1 logs\n"
+    assert count_rows(log) == 4
+    result = stats_cli("stats", "prune", "--before", "2026-01-03", "--format", "json")
+    answer = json.loads(result.stdout)
+    assert (answer["rows"], answer["store"], answer["dry_run"]) == (2, None, False)
+    assert count_rows(log) == 2
+    upload_logs(postgres_url, layout)
+    result = stats_cli("stats", "prune", "--before", "2026-01-04", "--from", postgres_url)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Pruned 1 rows older than 2026-01-04T00:00:00Z from post")
+    result = stats_cli("stats", "prune", "--before", "soon")
+    assert result.returncode == 1 and result.stderr.startswith("error[E031]")

@@ -1,0 +1,182 @@
+"""The team store's rollups (issue 40): one skill's queries and ``--all`` read sums kept by
+the uploads, in the same transaction as their rows; an imported row's tool-call id is in a
+column of its own, never grouped; a version 3 store is migrated and answers the same.
+
+Each test checks the team store's answers against the local log's (the same rows, counted
+row by row), and the rollups against sums made again from the stored rows."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_index import Layout, ResolvedSkill
+from skillc_index.accesslog import AccessRecord
+from skillc_stats import QUERY_TYPES, _team, query_all, query_stats, upload_logs
+from skillc_stats._team_sql import MIGRATIONS, REBUILD_ROLLUPS, ROLLUP_ALL, ROLLUPS
+
+from .conftest import record
+
+#: Filters of every kind: none, whole days, days cut at both ends, a cut within one day, a
+#: project, a user, a machine, and several at once.
+FILTERS: list[dict[str, Any]] = [
+    {},
+    {"since": "2026-01-30", "until": "2026-01-31T23:59:59Z"},
+    {"since": "2026-01-29T12:00:00Z", "until": "2026-01-31T06:00:00Z"},
+    {"since": "2026-01-30T09:00:00Z", "until": "2026-01-30T11:00:00Z"},
+    {"projects": ["/work/app"]},
+    {"users": ["alice"]},
+    {"machines": ["m2"]},
+    {"since": "2026-01-30T05:00:00Z", "projects": ["/work/app"], "users": ["alice"]},
+]
+
+
+def imported(skill: ResolvedSkill, count: int, day: int = 30, **extra: Any) -> list[AccessRecord]:
+    """``count`` activations and reads as ``sync --from claude-code`` records them: each with
+    its own tool-call id in ``args``, spread over a day."""
+    rows = []
+    for n in range(count):
+        tool, more = ("Skill", {}) if n % 2 else ("Read", {"path": f"references/api{n % 3}.md"})
+        args = {"agent": "claude-code", "tool": tool, "id": f"toolu_{day}_{n:04d}", **more}
+        command = "activate" if tool == "Skill" else "read"
+        stamp = f"2026-01-{day:02d}T{n % 24:02d}:{n % 60:02d}:00Z"
+        rows.append(record(skill, command, args, timestamp=stamp, **extra))
+    return rows
+
+
+def mixed(skill: ResolvedSkill, cwd: str) -> list[AccessRecord]:
+    show = {"section": "Installation", "file": None, "max_lines": None}
+    return [
+        *imported(skill, 40, 29, cwd=cwd),
+        *imported(skill, 40, 30, cwd=cwd),
+        *imported(skill, 40, 31, cwd=cwd),
+        record(skill, "show", show, cwd=cwd, timestamp="2026-01-30T10:00:00Z"),
+        record(skill, "show", show, cwd=cwd, timestamp="2026-01-31T03:00:00Z"),
+        record(skill, "show", {"section": "Nope"}, error="error[E020]: not found", cwd=cwd),
+        record(skill, "search", {"query": "install", "result_count": 1, "limit": 10}, cwd=cwd),
+        record(skill, "build", {}, cwd=cwd, timestamp="2026-01-29T08:00:00Z"),
+    ]
+
+
+def rollups_match_rows(url: str) -> None:
+    """Every rollup holds exactly the sums made again from the stored rows."""
+    import psycopg
+
+    with psycopg.connect(url) as db:
+        db.execute("SET search_path TO skillc")
+        kept = {table: _contents(db, table) for table in ROLLUPS}
+        for statement in REBUILD_ROLLUPS:
+            db.execute(statement)  # type: ignore[arg-type]
+        for table in ROLLUPS:
+            assert _contents(db, table) == kept[table], table
+        db.rollback()
+
+
+def _contents(db: Any, table: str) -> list[tuple[Any, ...]]:
+    return sorted(
+        tuple("" if value is None else value for value in row)
+        for row in db.execute(f"SELECT * FROM {table}").fetchall()
+    )
+
+
+def test_imported_rows_are_summed_without_their_call_ids(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every imported row carries a unique tool-call id: grouped by ``args``, each was a group
+    of its own (the most used skill sent 273,602 groups to Python). The rollups group them
+    by their target without it; the id is kept in ``call_id``; the answers are the local
+    log's, under every filter, uploaded in many small batches."""
+    import psycopg
+
+    monkeypatch.setattr(_team, "BATCH_ROWS", 7)
+    log_rows(*mixed(demo, "/work/app"))
+    upload_logs(postgres_url, layout, user="alice", machine="m1")
+    local = {
+        (group_by, str(given)): query_stats(demo, layout, group_by=group_by, **_local(given))
+        for group_by in QUERY_TYPES
+        for given in FILTERS
+    }
+    for given in FILTERS:
+        for group_by in QUERY_TYPES:
+            team = query_stats(demo, layout, group_by=group_by, store=postgres_url, **given)
+            expected = local[(group_by, str(given))]
+            if "users" in given or "machines" in given:  # one user, one machine: all or none
+                mine = given.get("users", ["alice"]) == ["alice"]
+                if not mine or given.get("machines", ["m1"]) != ["m1"]:
+                    expected = query_stats(demo, layout, group_by=group_by, until="2000-01-01")
+            assert team["data"] == expected["data"], (group_by, given)
+            assert team["period"] == expected["period"], (group_by, given)
+    rollups_match_rows(postgres_url)
+    with psycopg.connect(postgres_url) as db:
+        targets = db.execute(
+            "SELECT COUNT(*) FROM skillc.usage_totals WHERE command IN ('activate', 'read')"
+        ).fetchone()
+        ids = db.execute(
+            "SELECT COUNT(DISTINCT call_id), COUNT(call_id) FROM skillc.access_log"
+        ).fetchone()
+    assert targets == (4,)  # one activation target and three files: 120 rows
+    assert ids == (120, 120)
+
+
+def _local(given: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in given.items() if key not in ("users", "machines")}
+
+
+def test_all_reads_the_rollups_under_every_filter(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    log_rows(*mixed(demo, "/work/app"), *mixed(demo, "/work/other"))
+    upload_logs(postgres_url, layout, user="alice", machine="m1")
+    for given in FILTERS:
+        if "users" in given or "machines" in given:
+            continue
+        local = query_all(layout, **given)["data"]
+        assert query_all(layout, store=postgres_url, **given)["data"] == local, given
+    assert query_all(layout, store=postgres_url, users=["bob"])["data"][0]["uses"] == 0
+
+
+def test_a_version_3_store_is_migrated_and_answers_the_same(
+    postgres_server: Any, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """A store of version 3 (rows, their daily rollup, no call ids) gains the rollups of its
+    rows and answers what a store filled by uploads answers."""
+    import psycopg
+
+    log_rows(*mixed(demo, "/work/app"), *mixed(demo, "/work/other"))
+    fresh, old = postgres_server.database(), postgres_server.database()
+    upload_logs(fresh, layout, user="alice", machine="m1")
+    with psycopg.connect(fresh) as source, psycopg.connect(old, autocommit=True) as db:
+        rows = source.execute(
+            "SELECT log_key, source_id, machine, username, timestamp, run_id, command, skill, "
+            "skill_path, cwd, args, error FROM skillc.access_log"
+        ).fetchall()
+        db.execute("CREATE SCHEMA skillc")
+        db.execute("SET search_path TO skillc")
+        for statement in (*MIGRATIONS[0], *MIGRATIONS[1], *MIGRATIONS[2]):
+            db.execute(statement)  # type: ignore[arg-type]
+        db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        db.execute("INSERT INTO schema_version VALUES (3)")
+        with db.cursor() as cursor:
+            cursor.executemany(
+                "INSERT INTO access_log (log_key, source_id, machine, username, timestamp, "
+                "run_id, command, skill, skill_path, cwd, args, error) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                rows,
+            )
+        db.execute("TRUNCATE usage_daily")
+        db.execute(ROLLUP_ALL)  # type: ignore[arg-type]
+    _team.TeamStore(old).close()  # a writer migrates
+    rollups_match_rows(old)
+    for given in FILTERS:
+        for group_by in QUERY_TYPES:
+            mine = query_stats(demo, layout, group_by=group_by, store=fresh, **given)
+            assert query_stats(demo, layout, group_by=group_by, store=old, **given) == mine
+        assert query_all(layout, store=old, **given) == query_all(layout, store=fresh, **given)
+    assert upload_logs(old, layout, user="alice", machine="m1").added == 0

@@ -1,0 +1,91 @@
+"""Uses over time (issue 40): ``skc stats SKILL --by day|week|month``, from the local log and
+from the team store's rollup by day (the same answer), as rows and as a terminal chart."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+from skillc_index import Layout, ResolvedSkill
+from skillc_stats import query_stats, upload_logs
+
+from .conftest import record
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def rows(skill: ResolvedSkill) -> list:  # type: ignore[type-arg]
+    show = {"section": "Installation", "file": None, "max_lines": None}
+    stamps = ["2026-01-05T10:00:00Z", "2026-01-05T11:00:00Z", "2026-01-07T09:00:00Z"]
+    stamps += ["2026-01-20T23:59:59Z", "2026-02-02T00:00:00Z"]
+    found = [record(skill, "show", show, timestamp=stamp) for stamp in stamps]
+    found.append(record(skill, "build", {}, timestamp="2026-01-06T08:00:00Z"))
+    return found
+
+
+def test_uses_by_period_locally_and_from_the_team_store(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    stats_cli: Run,
+) -> None:
+    log_rows(*rows(demo))
+    upload_logs(postgres_url, layout)
+
+    def answer(*args: str) -> list[tuple[str, int, int, int]]:
+        """The rows of ``stats demo --by ...`` (each run logs a row of its own: now, which the
+        bound of February leaves out)."""
+        bound = () if "--until" in args else ("--until", "2026-02-28")
+        result = stats_cli("stats", "demo", "--format", "json", *args, *bound)
+        assert result.returncode == 0, result.stderr
+        found = json.loads(result.stdout)
+        assert found["query"] == f"by {args[1]}"
+        return [
+            (e["period"], e["uses"], e["author_activity"], e["total_accesses"])
+            for e in found["data"]
+        ]
+
+    assert answer("--by", "week") == [
+        ("2026-01-05", 3, 1, 4),
+        ("2026-01-12", 0, 0, 0),  # a quiet week is a row of zeros
+        ("2026-01-19", 1, 0, 1),
+        ("2026-01-26", 0, 0, 0),
+        ("2026-02-02", 1, 0, 1),
+    ]
+    assert answer("--by", "month") == [("2026-01", 4, 1, 5), ("2026-02", 1, 0, 1)]
+    cut = ("--since", "2026-01-05T10:30:00Z", "--until", "2026-01-20T12:00:00Z")
+    assert answer("--by", "day", *cut)[:3] == [
+        ("2026-01-05", 1, 0, 1),
+        ("2026-01-06", 0, 1, 1),
+        ("2026-01-07", 1, 0, 1),
+    ]
+    for by in ("day", "week", "month"):
+        for given in ((), cut, ("--project", "/work/app")):
+            local = answer("--by", by, *given)
+            assert answer("--by", by, *given, "--from", postgres_url) == local, (by, given)
+
+
+def test_cli_by_week_draws_a_chart(
+    demo: ResolvedSkill, log_rows: Callable[..., Path], stats_cli: Run
+) -> None:
+    log_rows(*rows(demo))
+    result = stats_cli("stats", "demo", "--by", "week", "--until", "2026-02-28")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("demo usage statistics: uses by week (")
+    table = lines[lines.index("") + 1 :]
+    assert table == [
+        "PERIOD        USES  AUTHOR  CHART",
+        "2026-01-05       3       1  " + "#" * 40,
+        "2026-01-12       0       0",
+        "2026-01-19       1       0  " + "#" * 13,
+        "2026-01-26       0       0",
+        "2026-02-02       1       0  " + "#" * 13,
+    ]
+    result = stats_cli("stats", "--all", "--by", "week")
+    assert result.returncode == 1 and "needs a skill" in result.stderr
+    months = query_stats(demo, group_by="summary")
+    assert months["data"]["uses"] == 5
