@@ -38,6 +38,7 @@ __all__ = [
     "STUB_FORMAT",
     "Reference",
     "render_stub",
+    "with_frontmatter",
 ]
 
 MAX_LINES = 100
@@ -268,3 +269,10 @@ def render_stub(
     if len(body) > MAX_LINES:  # cannot happen with the limits above; never exceed it anyway
         body = [*body[: MAX_LINES - 1], "- ... (truncated)"]
     return "---\n" + _frontmatter_yaml(frontmatter) + "---\n\n" + "\n".join(body) + "\n"
+
+
+def with_frontmatter(stub: str, frontmatter: Mapping[str, Any]) -> str:
+    """``stub`` (as :func:`render_stub` wrote it) with ``frontmatter`` in place of its own:
+    the stub a target that reads another dialect gets (:mod:`skillc_index.build.project`)."""
+    end = stub.index("\n---\n", 3)  # the YAML never holds a line ``---`` (it is quoted)
+    return "---\n" + _frontmatter_yaml(frontmatter) + stub[end + 1 :]
