@@ -210,3 +210,21 @@ def test_standard_values_are_written_as_the_specification_says() -> None:
     }
     hooks = next(change for change in projected.changes if change.field == "hooks")
     assert "outside the Agent Skills specification" in hooks.detail
+
+
+def test_codex_gets_what_openai_validator_lets_through() -> None:
+    source = {
+        "name": "x",
+        "description": "Turns <input> into output.",
+        "compatibility": "Needs git.",
+    }
+    projected = project(source, CODEX, "codex")
+    assert projected.frontmatter == {
+        "name": "x",
+        "description": "Turns \u2039input\u203a into output.",
+        "metadata": {"compatibility": "Needs git."},
+    }
+    assert {(change.field, change.action) for change in projected.changes} == {
+        ("compatibility", "moved"),
+        ("description", "converted"),
+    }

@@ -22,6 +22,7 @@ __all__ = [
     "CLAUDE_CODE_FIELDS",
     "CLAUDE_UPLOAD",
     "CODEX",
+    "CODEX_FIELDS",
     "CODEX_SIDE_FILE",
     "COMPATIBILITY_LIMIT",
     "COPILOT",
@@ -47,6 +48,9 @@ DESCRIPTION_LIMIT = 1024
 COMPATIBILITY_LIMIT = 500
 #: Codex's side file (developers.openai.com/codex/skills, "agents/openai.yaml").
 CODEX_SIDE_FILE = "agents/openai.yaml"
+#: What OpenAI's skill-creator validator (openai/skills ``quick_validate.py``) lets through:
+#: the standard fields but ``compatibility``.
+CODEX_FIELDS = STANDARD_FIELDS - {"compatibility"}
 
 #: What Claude Code reads beyond the standard (code.claude.com/docs/en/skills, "Frontmatter
 #: reference").
@@ -93,6 +97,8 @@ class Dialect(Record):
     """The largest package it takes, in bytes."""
     readers: tuple[str, ...] = ()
     """For a folder several agents read: the targets whose agents read it."""
+    plain_description: bool = False
+    """The description may not hold ``<`` or ``>`` (read as XML tags: refused)."""
     keeps_others: bool = False
     """Fields outside ``reads`` are written as they are (the agent ignores them, and the
     source is written in this agent's dialect: Claude Code's superset)."""
@@ -109,13 +115,15 @@ CLAUDE_CODE = Dialect(
 )
 CODEX = Dialect(
     "Codex",
-    STANDARD_FIELDS,
+    CODEX_FIELDS,
     strict=False,
     source="https://developers.openai.com/codex/skills (name, description; agents/openai.yaml: "
     "interface, policy.allow_implicit_invocation, dependencies); descriptions over 1,024 "
-    "characters refused (community reports); openai/skills skill-creator quick_validate.py",
+    "characters refused (community reports); openai/skills skill-creator quick_validate.py "
+    "(no compatibility, no < or > in the description)",
     description_limit=DESCRIPTION_LIMIT,
     side_files=(CODEX_SIDE_FILE,),
+    plain_description=True,
 )
 COPILOT = Dialect(
     "GitHub Copilot",
@@ -165,17 +173,19 @@ TRAE = Dialect(
     description_limit=DESCRIPTION_LIMIT,
 )
 #: The cross-agent folder ``.agents/skills``: what every one of its readers accepts, i.e. the
-#: specification itself (its reference validator ``skills-ref`` refuses any other field), and
-#: Codex's side file, since Codex reads this folder.
+#: specification itself (its reference validator ``skills-ref`` refuses any other field) as
+#: Codex takes it (no ``compatibility``, a description without ``<``/``>``), and Codex's side
+#: file, since Codex reads this folder.
 AGENT_SKILLS = Dialect(
     "Agent Skills (.agents/skills)",
-    STANDARD_FIELDS,
+    CODEX_FIELDS,
     strict=True,
     source="https://agentskills.io/specification and its reference validator skills-ref; read "
     "by Codex, Copilot, Cursor, Gemini CLI and OpenCode (their rows)",
     description_limit=DESCRIPTION_LIMIT,
     side_files=(CODEX_SIDE_FILE,),
     readers=("codex", "copilot", "cursor", "gemini", "opencode"),
+    plain_description=True,
 )
 #: An upload to claude.ai or the Skills API (and Anthropic's ``package_skill.py``).
 CLAUDE_UPLOAD = Dialect(
@@ -187,6 +197,7 @@ CLAUDE_UPLOAD = Dialect(
     description_limit=DESCRIPTION_LIMIT,
     reserved_words=("anthropic", "claude"),
     size_limit=30 * 1024 * 1024,
+    plain_description=True,
 )
 #: A skill of an Agent Plugins 1.0 plugin: a conformant client skips one whose frontmatter does
 #: not conform to the specification.

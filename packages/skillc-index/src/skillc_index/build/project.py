@@ -5,8 +5,8 @@
   within the dialect's description limit;
 - ``disable-model-invocation: true`` becomes ``policy.allow_implicit_invocation: false`` in
   ``agents/openai.yaml`` for a dialect that reads that file (Codex, ``.agents/skills``);
-- ``version`` and ``author`` (plain values) move under ``metadata``, where the specification
-  keeps them and they mean the same;
+- ``version``, ``author`` and (where the agent does not read it) ``compatibility``, plain
+  values, move under ``metadata``, where they are the same note;
 - a list of ``allowed-tools`` becomes the specification's space-separated string, and
   ``metadata`` values that are not strings become strings;
 - a description (or compatibility note) over the limit is cut;
@@ -38,7 +38,7 @@ Action = Literal["dropped", "folded", "moved", "side-file", "converted", "cut"]
 
 #: Fields the specification's own examples keep under ``metadata`` (agentskills.io
 #: "metadata: author, version"): moved there, they keep their meaning.
-_TO_METADATA = ("version", "author")
+_TO_METADATA = ("version", "author", "compatibility")
 #: The ellipsis that ends a cut description (counted in the limit).
 _CUT = "…"
 
@@ -200,6 +200,10 @@ def _fold_description(
     elif limit is not None and len(description) > limit:
         out["description"] = _cut(description, limit)
         change("description", "cut", f"cut to {limit:,} characters (the agent's limit)")
+    text = out["description"]
+    if dialect.plain_description and ("<" in text or ">" in text):
+        out["description"] = text.replace("<", "\u2039").replace(">", "\u203a")
+        change("description", "converted", "< and > written as \u2039 and \u203a (read as tags)")
 
 
 def side_file_text(data: Mapping[str, Any]) -> str:
