@@ -66,6 +66,7 @@ _EXPORTS: dict[str, str] = {
     "ToolArgumentError": "command_errors",
     "UnsupportedPlatform": "command_errors",
     "NoSkillGiven": "command_errors",
+    "PackageRefused": "command_errors",
     # configuration (RFC-0009)
     "Config": "config",
     "load_config": "config",

@@ -28,6 +28,7 @@ __all__ = [
     "COPILOT",
     "CURSOR",
     "DESCRIPTION_LIMIT",
+    "DISCOVERY",
     "GEMINI",
     "KIRO",
     "OPENCODE",
@@ -196,7 +197,7 @@ CLAUDE_UPLOAD = Dialect(
     "description rules) and the Skills API docs (reserved words, XML tags, 30 MB uploads)",
     description_limit=DESCRIPTION_LIMIT,
     reserved_words=("anthropic", "claude"),
-    size_limit=30 * 1024 * 1024,
+    size_limit=30_000_000,
     plain_description=True,
 )
 #: A skill of an Agent Plugins 1.0 plugin: a conformant client skips one whose frontmatter does
@@ -210,10 +211,19 @@ PLUGINS = Dialect(
     description_limit=DESCRIPTION_LIMIT,
 )
 
+#: A skill of a web site's discovery index: read by any agent of the standard, so what the
+#: shared folder gets.
+DISCOVERY = AGENT_SKILLS._replace(
+    agent="Agent Skills Discovery",
+    source="cloudflare/agent-skills-discovery-rfc v0.2.0 (names and descriptions per the Agent "
+    "Skills specification); read by any agent: what .agents/skills gets",
+    readers=(),
+)
+
 #: The dialects of ``skc package``'s formats.
 PACKAGE_DIALECTS: dict[str, Dialect] = {
     "upload": CLAUDE_UPLOAD,
     "plugin": PLUGINS,
     "claude-plugin": CLAUDE_CODE,
-    "well-known": AGENT_SKILLS,
+    "well-known": DISCOVERY,
 }

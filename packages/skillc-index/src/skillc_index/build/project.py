@@ -20,6 +20,7 @@ record.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from skillc_index.dialect import (
@@ -32,7 +33,7 @@ from skillc_index.record import Record
 if TYPE_CHECKING:
     from skillc_index.build.shapes import FieldChangeShape
 
-__all__ = ["FieldChange", "Projection", "project", "side_file_text"]
+__all__ = ["FieldChange", "Projection", "project", "side_file_text", "side_sources"]
 
 Action = Literal["dropped", "folded", "moved", "side-file", "converted", "cut"]
 
@@ -212,3 +213,33 @@ def side_file_text(data: Mapping[str, Any]) -> str:
 
     body: str = yaml.safe_dump(dict(data), sort_keys=False, allow_unicode=True)
     return "# Written by skillc from SKILL.md's frontmatter (skc build).\n" + body
+
+
+#: The most of a source's side file read (``agents/openai.yaml`` is a few lines).
+_MAX_SIDE_FILE = 64 << 10
+
+
+def side_sources(source: Path) -> dict[str, dict[str, Any]]:
+    """The skill's own side files that projections extend (``agents/openai.yaml``), each as
+    a mapping; one it does not have (or that is not a small YAML mapping) is left out."""
+    from skillc_index.diagnostics import SkillcError
+    from skillc_index.files import open_in_root
+
+    found: dict[str, dict[str, Any]] = {}
+    for rel in (CODEX_SIDE_FILE,):
+        try:
+            with open_in_root(source, rel) as handle:
+                data = handle.read(_MAX_SIDE_FILE + 1)
+        except (OSError, ValueError, SkillcError):
+            continue
+        if len(data) > _MAX_SIDE_FILE:
+            continue
+        import yaml
+
+        try:
+            loaded = yaml.safe_load(data.decode("utf-8", errors="replace"))
+        except yaml.YAMLError:
+            continue
+        if isinstance(loaded, dict):
+            found[rel] = loaded
+    return found

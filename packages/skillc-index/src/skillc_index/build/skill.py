@@ -274,10 +274,9 @@ def _projections(targets: Sequence[str], source: Path, config: Config) -> dict[s
     frontmatter = _source_frontmatter(source)
     if frontmatter is None:
         return {}
-    from skillc_index.build.project import project
-    from skillc_index.dialect import CODEX_SIDE_FILE
+    from skillc_index.build.project import project, side_sources
 
-    sides = {CODEX_SIDE_FILE: _side_source(source, CODEX_SIDE_FILE)}
+    sides = side_sources(source)
     return {
         name: project(frontmatter, dialect, name, sides)
         for name, dialect in dialects.items()
@@ -297,31 +296,6 @@ def _source_frontmatter(source: Path) -> dict[str, object] | None:
     if front.data is None or front.error:
         return None
     return as_yaml_12(front)
-
-
-#: The most of a source's side file read (``agents/openai.yaml`` is a few lines).
-_MAX_SIDE_FILE = 64 << 10
-
-
-def _side_source(source: Path, rel: str) -> dict[str, object]:
-    """The source's own side file ``rel`` as a mapping; empty when it has none (or it is not
-    a small YAML mapping)."""
-    from skillc_index.files import open_in_root
-
-    try:
-        with open_in_root(source, rel) as handle:
-            data = handle.read(_MAX_SIDE_FILE + 1)
-    except (OSError, ValueError, SkillcError):
-        return {}
-    if len(data) > _MAX_SIDE_FILE:
-        return {}
-    import yaml
-
-    try:
-        loaded = yaml.safe_load(data.decode("utf-8", errors="replace"))
-    except yaml.YAMLError:
-        return {}
-    return loaded if isinstance(loaded, dict) else {}
 
 
 def _projected_files(stub: Path, projection: Projection) -> dict[str, bytes]:

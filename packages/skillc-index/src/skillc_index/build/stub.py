@@ -271,8 +271,15 @@ def render_stub(
     return "---\n" + _frontmatter_yaml(frontmatter) + "---\n\n" + "\n".join(body) + "\n"
 
 
-def with_frontmatter(stub: str, frontmatter: Mapping[str, Any]) -> str:
-    """``stub`` (as :func:`render_stub` wrote it) with ``frontmatter`` in place of its own:
-    the stub a target that reads another dialect gets (:mod:`skillc_index.build.project`)."""
-    end = stub.index("\n---\n", 3)  # the YAML never holds a line ``---`` (it is quoted)
-    return "---\n" + _frontmatter_yaml(frontmatter) + stub[end + 1 :]
+def with_frontmatter(text: str, frontmatter: Mapping[str, Any]) -> str:
+    """A SKILL.md's ``text`` (a stub, or a source) with ``frontmatter`` in place of its own,
+    written as the stub writes it; the body is kept (line breaks made ``\n``, a BOM dropped).
+    What a target or a package reading another dialect gets (:mod:`skillc_index.build.project`).
+    """
+    from skillc_index.markdown.frontmatter import BOM, parse_frontmatter
+    from skillc_index.text import normalize_newlines
+
+    text = normalize_newlines(text.removeprefix(BOM))
+    start = parse_frontmatter(text).body_start
+    body = "".join(text.splitlines(keepends=True)[start - 1 :]) if start > 1 else "\n" + text
+    return "---\n" + _frontmatter_yaml(frontmatter) + "---\n" + body
