@@ -50,6 +50,7 @@ _EXPORTS: dict[str, str] = {
     "FindServerError": "diagnostics",
     "HttpServerError": "diagnostics",
     "InvalidOption": "diagnostics",
+    "UnknownTarget": "diagnostics",
     "InternalError": "diagnostics",
     "UnreadableFile": "diagnostics",
     # the errors of the commands that write, of the usage logs and of tools
@@ -121,6 +122,13 @@ _EXPORTS: dict[str, str] = {
     # build: where the manifest is, the deployment targets
     "manifest_path": "build.manifest",
     "parse_targets": "build.deploy",
+    # what each agent reads (issue 37): the dialects and the projection onto one
+    "Dialect": "dialect",
+    "STANDARD_FIELDS": "dialect",
+    "target_dialects": "dialect",
+    "name_refusals": "dialect",
+    "FieldChange": "build.project",
+    "project_frontmatter": "build.project",
     # what an agent's skill listing costs
     "CHARS_PER_TOKEN": "listing.budget",
     "MAX_ENTRY_DESCRIPTION": "listing.budget",
@@ -169,6 +177,7 @@ if TYPE_CHECKING:
     )
     from skillc_index.build.deploy import parse_targets
     from skillc_index.build.manifest import manifest_path
+    from skillc_index.build.project import FieldChange, project_frontmatter
     from skillc_index.command_errors import (
         BrokenTool,
         DriverMissing,
@@ -207,12 +216,14 @@ if TYPE_CHECKING:
         SkillDirectoryNotFound,
         SkillFileNotFound,
         Spelling,
+        UnknownTarget,
         UnreadableFile,
         error_line,
         format_diagnostic,
         lint_diagnostic,
         multiple_matches,
     )
+    from skillc_index.dialect import STANDARD_FIELDS, Dialect, name_refusals, target_dialects
     from skillc_index.files import (
         fs_bytes,
         is_folder,

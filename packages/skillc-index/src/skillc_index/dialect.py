@@ -37,6 +37,8 @@ __all__ = [
     "STANDARD_FIELDS",
     "TRAE",
     "Dialect",
+    "name_refusals",
+    "target_dialects",
 ]
 
 #: The fields of the Agent Skills specification (agentskills.io/specification).
@@ -227,3 +229,33 @@ PACKAGE_DIALECTS: dict[str, Dialect] = {
     "claude-plugin": CLAUDE_CODE,
     "well-known": DISCOVERY,
 }
+
+
+def target_dialects() -> dict[str, Dialect]:
+    """Every name ``skillc-lint --target`` takes, with its dialect: the built-in targets'
+    (:data:`~skillc_index.layout.KNOWN_TARGETS`) and the package formats'
+    (:data:`PACKAGE_DIALECTS`; ``claude-plugin`` is Claude Code's, already a target)."""
+    from skillc_index.layout import KNOWN_TARGETS
+
+    found = {name: target.dialect for name, target in KNOWN_TARGETS.items() if target.dialect}
+    found.update((name, dialect) for name, dialect in PACKAGE_DIALECTS.items() if name not in found)
+    return found
+
+
+def name_refusals(name: str, dialect: Dialect) -> list[str]:
+    """Why ``dialect`` refuses a skill named ``name`` (a strict dialect: the specification's
+    name rule, no tags, none of its reserved words); empty when it takes it."""
+    from skillc_index.layout import skill_name_problem
+
+    problems = []
+    problem = skill_name_problem(name)
+    if problem is not None:
+        problems.append(problem)
+    if "<" in name or ">" in name:
+        problems.append("a name may not hold XML tags")
+    problems += [
+        f"a name may not contain the reserved word '{word}'"
+        for word in dialect.reserved_words
+        if word in name
+    ]
+    return problems

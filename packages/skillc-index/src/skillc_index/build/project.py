@@ -33,7 +33,14 @@ from skillc_index.record import Record
 if TYPE_CHECKING:
     from skillc_index.build.shapes import FieldChangeShape
 
-__all__ = ["FieldChange", "Projection", "project", "side_file_text", "side_sources"]
+__all__ = [
+    "FieldChange",
+    "Projection",
+    "project",
+    "project_frontmatter",
+    "side_file_text",
+    "side_sources",
+]
 
 Action = Literal["dropped", "folded", "moved", "side-file", "converted", "cut"]
 
@@ -158,6 +165,11 @@ def project(
         base["policy"] = {**(old_policy if isinstance(old_policy, dict) else {}), **policy}
         side_files[CODEX_SIDE_FILE] = side_file_text(base)
     return Projection(out, side_files, tuple(changes))
+
+
+#: The name the package facade exports :func:`project` under (``skillc_index.project`` would
+#: read as a project folder).
+project_frontmatter = project
 
 
 def _metadata(metadata: dict[str, Any], moved: Mapping[str, str], change: Any) -> dict[str, str]:

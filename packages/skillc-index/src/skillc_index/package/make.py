@@ -35,8 +35,8 @@ from typing import Any
 from skillc_index.build.project import FieldChange, project, side_sources
 from skillc_index.command_errors import PackageRefused
 from skillc_index.diagnostics import InvalidOption, PathEscapesRoot
-from skillc_index.dialect import PACKAGE_DIALECTS, Dialect
-from skillc_index.layout import SKILL_FILE, Layout, skill_name_problem
+from skillc_index.dialect import PACKAGE_DIALECTS, name_refusals
+from skillc_index.layout import SKILL_FILE, Layout
 from skillc_index.package.archive import ArchiveEntry, zip_bytes
 from skillc_index.package.result import PackagedFile, PackageResult
 from skillc_index.record import Record
@@ -77,22 +77,6 @@ def _skipped(rel: str) -> bool:
     )
 
 
-def _refusals(name: str, dialect: Dialect) -> list[str]:
-    """Why ``dialect`` refuses a skill named ``name``."""
-    problems = []
-    problem = skill_name_problem(name)
-    if problem is not None:
-        problems.append(problem)
-    if "<" in name or ">" in name:
-        problems.append("a name may not hold XML tags")
-    problems += [
-        f"a name may not contain the reserved word '{word}'"
-        for word in dialect.reserved_words
-        if word in name
-    ]
-    return problems
-
-
 def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     """The skill ``given`` (a name or a folder) as format ``fmt`` holds it. E001/E010 when it
     cannot be found, E011 for a SKILL.md without name and description, E012 for a symlink
@@ -123,7 +107,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     text = contents[SKILL_FILE].data.decode("utf-8", errors="replace")
     front = parse_frontmatter(text)
     meta = read_skill_metadata(MarkdownDoc(front, (), (), 0))  # E011
-    problems = _refusals(meta.name, dialect) if dialect.strict else []
+    problems = name_refusals(meta.name, dialect) if dialect.strict else []
     if problems:
         raise PackageRefused(meta.name, fmt, "; ".join(problems))
     projection = project(as_yaml_12(front), dialect, fmt, side_sources(source))
