@@ -228,3 +228,17 @@ def test_codex_gets_what_openai_validator_lets_through() -> None:
         ("compatibility", "moved"),
         ("description", "converted"),
     }
+
+
+def test_a_target_other_than_claude_gets_the_folder_s_name() -> None:
+    from skillc_index.dialect import CLAUDE_CODE
+
+    source = {"name": "qdrant-debugging", "description": "d"}
+    projected = project(source, CODEX, "codex", folder="debugging")
+    assert projected.frontmatter["name"] == "debugging"
+    assert [(c.field, c.action) for c in projected.changes] == [("name", "converted")]
+    assert project(source, CLAUDE_CODE, "claude", folder="debugging").frontmatter == source
+    # a folder name the specification refuses is not written as the name
+    assert project(source, CODEX, "codex", folder="Bad_Name").frontmatter["name"] == (
+        "qdrant-debugging"
+    )

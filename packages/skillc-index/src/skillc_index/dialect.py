@@ -209,8 +209,10 @@ PLUGINS = Dialect(
     STANDARD_FIELDS,
     strict=True,
     source="agentplugins/agent-plugins-spec (skills/: a skill not conforming to the Agent "
-    "Skills specification MUST be skipped)",
+    "Skills specification MUST be skipped); its clients include Codex and Claude Code, whose "
+    "validators refuse < and > in a description",
     description_limit=DESCRIPTION_LIMIT,
+    plain_description=True,
 )
 
 #: A skill of a web site's discovery index: read by any agent of the standard, so what the

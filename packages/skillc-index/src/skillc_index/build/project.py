@@ -106,10 +106,14 @@ def project(
     dialect: Dialect,
     target: str,
     side_sources: Mapping[str, Mapping[str, Any]] | None = None,
+    folder: str | None = None,
 ) -> Projection:
     """``frontmatter`` (a source's, as a YAML 1.2 reader loads it) as ``dialect`` reads it, for
     ``target`` (its name in the changes). ``side_sources``: the source's own side files
-    (``agents/openai.yaml`` loaded), which the generated ones extend."""
+    (``agents/openai.yaml`` loaded), which the generated ones extend. ``folder``: the name of
+    the folder the skill is deployed as; a dialect other than Claude Code's (whose command
+    is the folder's name whatever the frontmatter says) gets it as ``name`` when the two
+    differ, as the specification requires (a valid folder name only)."""
     changes: list[FieldChange] = []
 
     def change(field: str, action: Action, detail: str) -> None:
@@ -154,6 +158,12 @@ def project(
     if metadata is not None or moved:
         out["metadata"] = _metadata(metadata or {}, moved, change)
     _fold_description(out, frontmatter, dialect, change)
+    if folder is not None and not superset and out.get("name") != folder:
+        from skillc_index.layout import skill_name_problem
+
+        if skill_name_problem(folder) is None:
+            out["name"] = folder
+            change("name", "converted", f"set to '{folder}', the name of its folder")
     compatibility = out.get("compatibility")
     if isinstance(compatibility, str) and len(compatibility) > COMPATIBILITY_LIMIT and not superset:
         out["compatibility"] = _cut(compatibility, COMPATIBILITY_LIMIT)

@@ -190,7 +190,7 @@ def build_skill(
     _refuse_writes_outside(
         layout, target_skill, importing=plan is not None and plan.action != "unchanged"
     )
-    projections = _projections(target_names, resolved.source, config)
+    projections = _projections(target_names, resolved, config)
     plans = plan_deployments(
         target_names,
         skill=target_skill.name,
@@ -257,7 +257,9 @@ def build_skill(
     )
 
 
-def _projections(targets: Sequence[str], source: Path, config: Config) -> dict[str, Projection]:
+def _projections(
+    targets: Sequence[str], skill: ResolvedSkill, config: Config
+) -> dict[str, Projection]:
     """Each built-in target's view of the source's frontmatter (a target of the config or a
     folder has no dialect: it gets the frontmatter as it is). Empty when the frontmatter
     cannot be read: the compile reports that."""
@@ -271,14 +273,14 @@ def _projections(targets: Sequence[str], source: Path, config: Config) -> dict[s
     }
     if not dialects:
         return {}
-    frontmatter = _source_frontmatter(source)
+    frontmatter = _source_frontmatter(skill.source)
     if frontmatter is None:
         return {}
     from skillc_index.build.project import project, side_sources
 
-    sides = side_sources(source)
+    sides = side_sources(skill.source)
     return {
-        name: project(frontmatter, dialect, name, sides)
+        name: project(frontmatter, dialect, name, sides, skill.name)
         for name, dialect in dialects.items()
         if dialect is not None
     }
