@@ -39,7 +39,6 @@ from typing import Any
 import pytest
 
 from skillc_index import (
-    STANDARD_FIELDS,
     Layout,
     parse_frontmatter,
     project_frontmatter,
@@ -49,6 +48,7 @@ from skillc_index import (
 from skillc_index.build.project import side_sources
 from skillc_index.build.stub import render_stub, with_frontmatter
 from skillc_index.command_errors import PackageRefused
+from skillc_index.dialect import STANDARD_FIELDS
 from skillc_index.markdown.frontmatter import as_yaml_12
 from skillc_index.package.make import package_skills
 from skillc_lint import default_registry, lint_skill

@@ -67,7 +67,6 @@ _EXPORTS: dict[str, str] = {
     "ToolArgumentError": "command_errors",
     "UnsupportedPlatform": "command_errors",
     "NoSkillGiven": "command_errors",
-    "PackageRefused": "command_errors",
     # configuration (RFC-0009)
     "Config": "config",
     "load_config": "config",
@@ -124,10 +123,8 @@ _EXPORTS: dict[str, str] = {
     "parse_targets": "build.deploy",
     # what each agent reads (issue 37): the dialects and the projection onto one
     "Dialect": "dialect",
-    "STANDARD_FIELDS": "dialect",
     "target_dialects": "dialect",
     "name_refusals": "dialect",
-    "FieldChange": "build.project",
     "project_frontmatter": "build.project",
     # what an agent's skill listing costs
     "CHARS_PER_TOKEN": "listing.budget",
@@ -177,7 +174,7 @@ if TYPE_CHECKING:
     )
     from skillc_index.build.deploy import parse_targets
     from skillc_index.build.manifest import manifest_path
-    from skillc_index.build.project import FieldChange, project_frontmatter
+    from skillc_index.build.project import project_frontmatter
     from skillc_index.command_errors import (
         BrokenTool,
         DriverMissing,
@@ -223,7 +220,7 @@ if TYPE_CHECKING:
         lint_diagnostic,
         multiple_matches,
     )
-    from skillc_index.dialect import STANDARD_FIELDS, Dialect, name_refusals, target_dialects
+    from skillc_index.dialect import Dialect, name_refusals, target_dialects
     from skillc_index.files import (
         fs_bytes,
         is_folder,

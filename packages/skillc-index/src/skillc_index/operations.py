@@ -425,6 +425,15 @@ class PackageParams(Record):
     ] = "/.well-known/agent-skills/"
 
 
+#: A command that writes files, deletes nothing, and writes the same again when run again.
+_WRITES = {
+    "readOnlyHint": False,
+    "destructiveHint": False,
+    "idempotentHint": True,
+    "openWorldHint": False,
+}
+
+
 def package(session: Session, params: PackageParams) -> PackageResult:
     """:func:`skillc_index.package.make.package_skills`; not logged (nothing is read for an
     agent)."""
@@ -454,12 +463,7 @@ PACKAGE: Operation[PackageParams, PackageResult] = Operation(
     params=PackageParams,
     run=package,
     output="skillc_index.package.shapes:PackageShape",
-    annotations={
-        "readOnlyHint": False,
-        "destructiveHint": False,
-        "idempotentHint": True,
-        "openWorldHint": False,
-    },
+    annotations=_WRITES,
     no_tool="it writes release files to publish outside the project's stores: a person "
     "decides what leaves the machine, on the command line",
 )
@@ -533,12 +537,7 @@ _ROUTE_NO_TOOL = (
     "it reorganises the skills folders the agent itself loads (moves its skills behind the "
     "router, or back): a person decides that, on the command line"
 )
-_ROUTE_WRITES = {
-    "readOnlyHint": False,
-    "destructiveHint": False,
-    "idempotentHint": True,
-    "openWorldHint": False,
-}
+_ROUTE_WRITES = _WRITES
 
 ROUTE_INSTALL: Operation[RouteParams, RouteResult] = Operation(
     name="route install",
