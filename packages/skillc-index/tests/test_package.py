@@ -226,3 +226,13 @@ def test_the_command_line(cli: Callable[..., Any], skills: Path, project: Path) 
     )
     refused = run("package", "skills/pdf-tool", "-o", "skills/pdf-tool/out")
     assert refused.returncode == 1 and "inside the skill" in refused.stderr
+
+
+def test_a_name_that_would_leave_the_output_folder_is_refused(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path
+) -> None:
+    write_skill(project / "evil", name="../../escaped")
+    for fmt in ("claude-plugin", "upload"):
+        with pytest.raises(PackageRefused):
+            package_skills([str(project / "evil")], layout, fmt=fmt, output=tmp_path / "out")
+    assert not (tmp_path / "out").exists() and not (tmp_path / "escaped").exists()

@@ -36,7 +36,7 @@ from skillc_index.build.project import FieldChange, project, side_sources
 from skillc_index.command_errors import PackageRefused
 from skillc_index.diagnostics import InvalidOption, PathEscapesRoot
 from skillc_index.dialect import PACKAGE_DIALECTS, name_refusals
-from skillc_index.layout import SKILL_FILE, Layout
+from skillc_index.layout import SKILL_FILE, Layout, skill_name_problem
 from skillc_index.package.archive import ArchiveEntry, zip_bytes
 from skillc_index.package.result import PackagedFile, PackageResult
 from skillc_index.record import Record
@@ -107,7 +107,12 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     text = contents[SKILL_FILE].data.decode("utf-8", errors="replace")
     front = parse_frontmatter(text)
     meta = read_skill_metadata(MarkdownDoc(front, (), (), 0))  # E011
+    # the name is the skill's folder in the package: the name rule always (a name such as
+    # "../x" would write outside the output folder), a strict format's other rules too
+    problem = skill_name_problem(meta.name)
     problems = name_refusals(meta.name, dialect) if dialect.strict else []
+    if problem is not None and problem not in problems:
+        problems.insert(0, problem)
     if problems:
         raise PackageRefused(meta.name, fmt, "; ".join(problems))
     projection = project(as_yaml_12(front), dialect, fmt, side_sources(source))
