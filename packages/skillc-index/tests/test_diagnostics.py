@@ -39,6 +39,8 @@ RFC_LINES = {
     "E061": "error[E061]: MCP HTTP server: <message>",
     # skillc's own (issue 39: the lint language server, skillc-lint server)
     "E062": "error[E062]: language server: <message>",
+    # skillc's own (issue 37: skc package, a package its format refuses)
+    "E070": "error[E070]: cannot package '<skill>' as <format>: <reason>",
     "E100": "error[E100]: invalid option: '<message>'",
     "E300": "error[E300]: <rule-id> <rule-name>: <message>",
     "E999": "error[E999]: <message>",

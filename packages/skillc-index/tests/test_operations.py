@@ -59,8 +59,17 @@ def rows(runtime: Path) -> list[tuple[str, dict[str, Any], str | None]]:
 
 def test_the_package_operations_in_order() -> None:
     names = [operation.name for operation in OPERATIONS]
-    assert names == ["init", "list", "build", "route install", "route uninstall", "route status"]
-    # the MCP server serves init, list and build; route reorganises the agent's own folders
+    assert names == [
+        "init",
+        "list",
+        "build",
+        "package",
+        "route install",
+        "route uninstall",
+        "route status",
+    ]
+    # the MCP server serves init, list and build; package writes what leaves the machine,
+    # route reorganises the agent's own folders
     assert [operation.name for operation in OPERATIONS if operation.no_tool is None] == names[:3]
 
 

@@ -39,10 +39,10 @@ def test_profiles_are_data_and_extend_the_standard() -> None:
 
 
 def test_every_dialect_rule_is_in_its_own_range() -> None:
-    # agentskills also holds the security (SKL90x) and budget (SKL92x) rules, which apply to
-    # every skill whatever its dialect
+    # agentskills also holds the security (SKL90x), budget (SKL92x) and target (SKL93x) rules,
+    # which apply to every skill whatever its dialect
     ranges = {
-        "agentskills": ("SKL5", "SKL90", "SKL92"),
+        "agentskills": ("SKL5", "SKL90", "SKL92", "SKL93"),
         "claude-code": ("SKL6",),
         "skillli": ("SKL7",),
         "gibberish": ("SKL8",),

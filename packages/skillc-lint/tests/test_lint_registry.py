@@ -78,6 +78,8 @@ def test_builtin_rules_are_the_rfc_table() -> None:
         "SKL921",
         "SKL922",
         "SKL923",
+        "SKL931",
+        "SKL932",
     ]
 
 
@@ -108,6 +110,7 @@ def test_every_rules_table_has_checks_and_complete_metadata() -> None:
         "agentskills",
         "security",
         "budget",
+        "targets",
         "claude_code",
         "plugins",
         "skillli",

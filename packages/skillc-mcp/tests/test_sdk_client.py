@@ -44,7 +44,7 @@ REGISTRY = {
         "budget",
     },
     "skc_build": {"skill", "global", "target", "copy", "force"},
-    "skc_lint": {"skill", "force", "select", "ignore", "profile", "baseline"},
+    "skc_lint": {"skill", "force", "select", "ignore", "profile", "target", "baseline"},
     "skc_outline": {"skill", "level"},
     "skc_show": {"skill", "section", "file", "max_lines", "offset", "hidden"},
     "skc_open": {"skill", "path", "max_lines", "offset", "hidden"},

@@ -51,6 +51,7 @@ _EXPORTS: dict[str, str] = {
     "HttpServerError": "diagnostics",
     "LanguageServerError": "diagnostics",
     "InvalidOption": "diagnostics",
+    "UnknownTarget": "diagnostics",
     "InternalError": "diagnostics",
     "UnreadableFile": "diagnostics",
     # the errors of the commands that write, of the usage logs and of tools
@@ -121,6 +122,11 @@ _EXPORTS: dict[str, str] = {
     # build: where the manifest is, the deployment targets
     "manifest_path": "build.manifest",
     "parse_targets": "build.deploy",
+    # what each agent reads (issue 37): the dialects and the projection onto one
+    "Dialect": "dialect",
+    "target_dialects": "dialect",
+    "name_refusals": "dialect",
+    "project_frontmatter": "build.project",
     # what an agent's skill listing costs
     "CHARS_PER_TOKEN": "listing.budget",
     "MAX_ENTRY_DESCRIPTION": "listing.budget",
@@ -169,6 +175,7 @@ if TYPE_CHECKING:
     )
     from skillc_index.build.deploy import parse_targets
     from skillc_index.build.manifest import manifest_path
+    from skillc_index.build.project import project_frontmatter
     from skillc_index.command_errors import (
         BrokenTool,
         DriverMissing,
@@ -208,12 +215,14 @@ if TYPE_CHECKING:
         SkillDirectoryNotFound,
         SkillFileNotFound,
         Spelling,
+        UnknownTarget,
         UnreadableFile,
         error_line,
         format_diagnostic,
         lint_diagnostic,
         multiple_matches,
     )
+    from skillc_index.dialect import Dialect, name_refusals, target_dialects
     from skillc_index.files import (
         fs_bytes,
         is_folder,

@@ -1,4 +1,4 @@
-"""Command line of skillc-index: ``init``, ``list``, ``build`` and ``route`` (and the
+"""Command line of skillc-index: ``init``, ``list``, ``build``, ``package`` and ``route`` (and the
 ``skillc-index`` script).
 
 Each command is made from its operation (:mod:`skillc_index.operations`) in a module of its
@@ -22,6 +22,7 @@ LAZY = {
     "init": "skillc_index.cli_init:init_command",
     "list": "skillc_index.cli_list:list_command",
     "build": "skillc_index.cli_build:build_command",
+    "package": "skillc_index.cli_package:package_command",
     "route": "skillc_index.cli_route:route_group",
 }
 

@@ -38,6 +38,7 @@ __all__ = [
     "MissingFrontmatterField",
     "NoLocalLogs",
     "NoSkillGiven",
+    "PackageRefused",
     "PathEscapesProject",
     "RuntimeNotAFolder",
     "SkillExists",
@@ -352,3 +353,13 @@ class FolderNotWritable(InternalError):
         super().__init__(f"{what} '{path}' is not writable ({reason})")
         self.path = path
         self.reason = reason
+
+
+class PackageRefused(SkillcError):
+    """E070: ``skc package`` cannot make the package: the format refuses the skill (a name
+    with a reserved word or a tag, an archive over the format's size limit)."""
+
+    code = "E070"
+
+    def __init__(self, skill: str, fmt: str, reason: str) -> None:
+        super().__init__(Diagnostic(self.code, {"skill": skill, "format": fmt, "reason": reason}))

@@ -55,6 +55,7 @@ TEMPLATES: dict[str, str] = {
     "E060": "find server: <message>",
     "E061": "MCP HTTP server: <message>",
     "E062": "language server: <message>",
+    "E070": "cannot package '<skill>' as <format>: <reason>",
     "E100": "invalid option: '<message>'",
     "E300": "<rule-id> <rule-name>: <message>",
     "E999": "<message>",

@@ -22,6 +22,18 @@ from skillc_index.diagnostics import (
     SkillNotFound,
     UnknownTarget,
 )
+from skillc_index.dialect import (
+    AGENT_SKILLS,
+    CLAUDE_CODE,
+    CODEX,
+    COPILOT,
+    CURSOR,
+    GEMINI,
+    KIRO,
+    OPENCODE,
+    TRAE,
+    Dialect,
+)
 from skillc_index.record import Record
 from skillc_index.text import printable
 
@@ -40,10 +52,14 @@ MAX_IMPORT_RECORD_BYTES = 64 << 10
 class AgentTarget(Record):
     """Where one agent reads skills: a folder relative to the project root (``None``: the
     agent reads none there) and one relative to the home folder. The skillc-index README's
-    table "Agent folders" names the page of each agent's documentation that says so."""
+    table "Agent folders" names the page of each agent's documentation that says so.
+    ``dialect``: what the agent reads of a SKILL.md (:mod:`skillc_index.dialect`; the
+    README's table "What each agent reads"); None for a folder named in the config, which
+    gets the source's frontmatter as it is."""
 
     project: str | None
     home: str
+    dialect: Dialect | None = None
 
     @classmethod
     def parse(cls, spec: str) -> AgentTarget:
@@ -63,19 +79,20 @@ class AgentTarget(Record):
 
 
 #: Built-in deployment targets (DECISIONS "Paths and resolution"): each agent's project and
-#: home folder, as its documentation says (the sources are in the skillc-index README).
+#: home folder, as its documentation says (the sources are in the skillc-index README), and
+#: what its agent reads of a SKILL.md (its dialect; ``agents``: what all its readers accept).
 #: ``agents`` is the cross-agent folder (Codex, Cursor, Gemini CLI, Copilot, OpenCode read it);
 #: Codex documents no folder of its own any more.
 KNOWN_TARGETS: dict[str, AgentTarget] = {
-    "agents": AgentTarget(".agents/skills", ".agents/skills"),
-    "claude": AgentTarget(".claude/skills", ".claude/skills"),
-    "codex": AgentTarget(".agents/skills", ".agents/skills"),
-    "copilot": AgentTarget(".github/skills", ".copilot/skills"),
-    "cursor": AgentTarget(".cursor/skills", ".cursor/skills"),
-    "gemini": AgentTarget(".gemini/skills", ".gemini/skills"),
-    "kiro": AgentTarget(".kiro/skills", ".kiro/skills"),
-    "opencode": AgentTarget(".opencode/skills", ".config/opencode/skills"),
-    "trae": AgentTarget(".trae/skills", ".trae/skills"),
+    "agents": AgentTarget(".agents/skills", ".agents/skills", AGENT_SKILLS),
+    "claude": AgentTarget(".claude/skills", ".claude/skills", CLAUDE_CODE),
+    "codex": AgentTarget(".agents/skills", ".agents/skills", CODEX),
+    "copilot": AgentTarget(".github/skills", ".copilot/skills", COPILOT),
+    "cursor": AgentTarget(".cursor/skills", ".cursor/skills", CURSOR),
+    "gemini": AgentTarget(".gemini/skills", ".gemini/skills", GEMINI),
+    "kiro": AgentTarget(".kiro/skills", ".kiro/skills", KIRO),
+    "opencode": AgentTarget(".opencode/skills", ".config/opencode/skills", OPENCODE),
+    "trae": AgentTarget(".trae/skills", ".trae/skills", TRAE),
 }
 
 

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from skillc_index.build.skill import BuildResult
     from skillc_index.layout import Scope
     from skillc_index.listing.skills import SkillList
+    from skillc_index.package.result import PackageResult
     from skillc_index.route.result import RouteResult
 
 __all__ = [
@@ -36,12 +37,14 @@ __all__ = [
     "INIT",
     "LIST",
     "OPERATIONS",
+    "PACKAGE",
     "ROUTE_INSTALL",
     "ROUTE_STATUS",
     "ROUTE_UNINSTALL",
     "BuildParams",
     "InitParams",
     "ListParams",
+    "PackageParams",
     "RouteParams",
     "RouteStatusParams",
 ]
@@ -382,6 +385,90 @@ BUILD: Operation[BuildParams, BuildResult | BatchResult] = Operation(
 )
 
 
+# -- package (issue 37) -------------------------------------------------------------------
+
+
+class PackageParams(Record):
+    """What to package, as what, and where."""
+
+    skills: Annotated[
+        tuple[str, ...],
+        Param("Skill names or skill folders to package.", argument=True, metavar="SKILL..."),
+    ] = ()
+    to: Annotated[
+        Literal["upload", "well-known", "plugin", "claude-plugin"],
+        Param(
+            "What to make: upload (a zip for claude.ai and the Skills API), well-known (a "
+            "/.well-known/agent-skills/ discovery index), plugin (Agent Plugins 1.0), "
+            "claude-plugin (a Claude Code plugin and its marketplace).",
+            flags=("--to",),
+            show_default=True,
+        ),
+    ] = "upload"
+    output: Annotated[
+        str,
+        Param("The folder the package is written into.", flags=("-o", "--output"), min_length=1),
+    ] = "dist"
+    name: Annotated[
+        str | None,
+        Param("The plugin's name (default: the skill's, when there is one skill).", min_length=1),
+    ] = None
+    version: Annotated[str, Param("The plugin's version.", min_length=1, show_default=True)] = (
+        "1.0.0"
+    )
+    author: Annotated[
+        str | None, Param("The plugin's author (and the marketplace's owner).", min_length=1)
+    ] = None
+    base_url: Annotated[
+        str,
+        Param("What each well-known artifact's url starts with.", min_length=1, show_default=True),
+    ] = "/.well-known/agent-skills/"
+
+
+#: A command that writes files, deletes nothing, and writes the same again when run again.
+_WRITES = {
+    "readOnlyHint": False,
+    "destructiveHint": False,
+    "idempotentHint": True,
+    "openWorldHint": False,
+}
+
+
+def package(session: Session, params: PackageParams) -> PackageResult:
+    """:func:`skillc_index.package.make.package_skills`; not logged (nothing is read for an
+    agent)."""
+    from pathlib import Path
+
+    from skillc_index.package.make import package_skills
+
+    output = Path(params.output).expanduser()
+    if not output.is_absolute():
+        output = session.layout.cwd / output
+    return package_skills(
+        params.skills,
+        session.layout,
+        fmt=params.to,
+        output=output,
+        name=params.name,
+        version=params.version,
+        author=params.author,
+        base_url=params.base_url,
+    )
+
+
+PACKAGE: Operation[PackageParams, PackageResult] = Operation(
+    name="package",
+    title="Package skills for upload, a web site or a plugin",
+    description="Write skills as a package: an upload zip, a discovery index, a plugin.",
+    params=PackageParams,
+    run=package,
+    output="skillc_index.package.shapes:PackageShape",
+    annotations=_WRITES,
+    no_tool="it writes release files to publish outside the project's stores: a person "
+    "decides what leaves the machine, on the command line",
+)
+
+
 # -- route install | uninstall | status (issue 15) ----------------------------------------
 
 _RouteGlobal = Annotated[
@@ -450,12 +537,7 @@ _ROUTE_NO_TOOL = (
     "it reorganises the skills folders the agent itself loads (moves its skills behind the "
     "router, or back): a person decides that, on the command line"
 )
-_ROUTE_WRITES = {
-    "readOnlyHint": False,
-    "destructiveHint": False,
-    "idempotentHint": True,
-    "openWorldHint": False,
-}
+_ROUTE_WRITES = _WRITES
 
 ROUTE_INSTALL: Operation[RouteParams, RouteResult] = Operation(
     name="route install",
@@ -496,6 +578,7 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
     INIT,
     LIST,
     BUILD,
+    PACKAGE,
     ROUTE_INSTALL,
     ROUTE_UNINSTALL,
     ROUTE_STATUS,

@@ -26,6 +26,7 @@ from skillc_lint._rules import (
     rfc0008,
     security,
     skillli,
+    targets,
 )
 from skillc_lint._skill import NO_SUBSTITUTIONS, Substitutions
 
@@ -65,8 +66,8 @@ PROFILES: dict[str, Profile] = {
         Profile(
             "agentskills",
             "the Agent Skills standard's optional fields (spec/004 layer 1), the security "
-            "rules and the budget rules",
-            agentskills.RULES + security.RULES + budget.RULES,
+            "rules, the budget rules and the target rules (silent until targets are chosen)",
+            agentskills.RULES + security.RULES + budget.RULES + targets.RULES,
         ),
         Profile(
             "claude-code",
@@ -168,6 +169,7 @@ def configured_registry(
     settings = dict(lint)
     configured = settings.pop("profiles", None)
     settings.pop("per-file-ignores", None)  # no rule: the run reads it (operations.suppressions)
+    chosen = settings.pop(targets.TARGETS_OPTION, None)  # the target rules' (issue 37)
     problems: list[str] = []
     names = list(profiles)
     if not names and configured is not None:
@@ -190,6 +192,12 @@ def configured_registry(
         for key in (rule.id.lower(), rule.name)
     }
     problems += registry.configure(_without(settings, idle))
+    if chosen is not None:
+        if not isinstance(chosen, list) or not all(isinstance(n, str) for n in chosen):
+            problems.append("targets must be a list of names; ignored")
+        else:
+            unknown = targets.use_targets(registry, chosen)
+            problems += [f"unknown target '{name}'; ignored" for name in unknown]
     return registry, problems
 
 

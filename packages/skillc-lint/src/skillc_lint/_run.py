@@ -181,7 +181,11 @@ def lint_run(session: Session, params: LintParams) -> LintRun:
 
         raise ConflictingParameters("baseline", "write_baseline")
     registry = rule_registry(
-        session, profile=params.profile, select=params.select, ignore=params.ignore
+        session,
+        profile=params.profile,
+        select=params.select,
+        ignore=params.ignore,
+        target=params.target,
     )
     if params.list_rules:
         run = LintRun(params, cwd, registry)

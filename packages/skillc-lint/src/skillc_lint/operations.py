@@ -92,6 +92,20 @@ class LintParams(NamedTuple):
             "agentskills, the standard, which every dialect extends).",
         ),
     ] = ()
+    target: Annotated[
+        tuple[str, ...],
+        Param(
+            "Report what these agents or package formats drop, change or refuse of the "
+            "frontmatter (SKL931, SKL932): claude, codex, agents, copilot, cursor, gemini, "
+            "kiro, opencode, trae, upload, plugin, well-known (default: the configuration's "
+            "[lint] targets).",
+            item_min_length=1,
+            metavar="AGENT",
+            help="Report what an agent or package format drops, changes or refuses (SKL931, "
+            "SKL932): claude, codex, agents, ..., upload, plugin, well-known (repeatable or "
+            "comma-separated; default: [lint] targets).",
+        ),
+    ] = ()
     list_rules: Annotated[
         bool,
         Param(
@@ -215,6 +229,7 @@ def rule_registry(
     profile: Iterable[str] = (),
     select: Iterable[str] = (),
     ignore: Iterable[str] = (),
+    target: Iterable[str] = (),
 ) -> RuleRegistry:
     """The rules a lint runs: the configuration's ``[lint]`` table (its problems warned as
     ``config [lint]: ...``), the profiles (``profile``, else the table's), then ``select``
@@ -230,6 +245,14 @@ def rule_registry(
             raise UnknownProfile(name, PROFILES)
     registry, problems = configured_registry(config.lint, tuple(profiles))
     session.warn(Notice(f"config [lint]: {problem}") for problem in problems)
+    targets = _names(target)
+    if targets:
+        from skillc_index import UnknownTarget, target_dialects
+        from skillc_lint._rules.targets import use_targets
+
+        unknown = use_targets(registry, targets)
+        if unknown:
+            raise UnknownTarget(unknown[0], tuple(target_dialects()))
     for parameter, selectors, apply in (
         ("select", _names(select), registry.enable_only),
         ("ignore", _names(ignore), registry.disable),
@@ -338,7 +361,11 @@ def lint(
     cwd = session.layout.cwd
     if registry is None:
         registry = rule_registry(
-            session, profile=params.profile, select=params.select, ignore=params.ignore
+            session,
+            profile=params.profile,
+            select=params.select,
+            ignore=params.ignore,
+            target=params.target,
         )
     if hidden is None:
         hidden = suppressions(session, registry, params.baseline)

@@ -58,6 +58,8 @@ SUMMARIES: dict[str, str] = {
     "watch": "Keep the catalog warm for skc find.",
     # Beyond RFC-0007: skill routing (issue 15).
     "route": "Route an agent's skills through one skill.",
+    # Beyond RFC-0007: packages for uploads, web sites and plugins (issue 37).
+    "package": "Package skills to publish them.",
 }
 
 

@@ -132,29 +132,58 @@ def parse_targets(values: Sequence[str]) -> list[str]:
 
 
 def _is_skillc_copy(path: Path, skill: str) -> bool:
-    """A folder holding nothing but what a ``--copy`` deployment of ``skill`` writes: a
-    manifest of that skill and the very stub that manifest records (its SHA-256), as regular
+    """A folder holding nothing but what a copy deployment of ``skill`` writes: a manifest of
+    that skill, the very stub that manifest records (its SHA-256) and, for a target reading
+    another dialect, the side files it records (``target_files``: path -> SHA-256), as regular
     files. Decided from what skillc wrote, not from names: a folder edited since is not it."""
     import hashlib
 
     meta = path / META_DIR
     try:
         names = {entry.name for entry in os.scandir(path)}
-        if names != {SKILL_FILE, META_DIR} or meta.is_symlink():
+        if META_DIR not in names or meta.is_symlink():
             return False
         meta_names = {entry.name for entry in os.scandir(meta)}
         stub = path / SKILL_FILE
         if meta_names != {MANIFEST_FILE} or stub.is_symlink() or not stub.is_file():
             return False
-        stub_hash = hashlib.sha256(stub.read_bytes()).hexdigest()
+        manifest = read_manifest(path)
+        if manifest is None or manifest.skill != skill:
+            return False
+        recorded = manifest.extra.get("target_files", {})
+        if not isinstance(recorded, dict) or not all(
+            isinstance(rel, str) and isinstance(digest, str) for rel, digest in recorded.items()
+        ):
+            return False
+        tops = {rel.split("/", 1)[0] for rel in recorded}
+        if names != {SKILL_FILE, META_DIR, *tops} or _files_under(path, tops) != set(recorded):
+            return False
+        hashes = {SKILL_FILE: manifest.extra.get("stub_sha256"), **recorded}
+        return all(
+            hashlib.sha256((path / rel).read_bytes()).hexdigest() == digest
+            for rel, digest in hashes.items()
+        )
     except OSError:
         return False
-    manifest = read_manifest(path)
-    return (
-        manifest is not None
-        and manifest.skill == skill
-        and manifest.extra.get("stub_sha256") == stub_hash
-    )
+
+
+def _files_under(path: Path, tops: Collection[str]) -> set[str] | None:
+    """The regular files under ``path``'s entries ``tops`` (relative paths), or None when one
+    of them is a symlink or anything but a folder or a regular file."""
+    found: set[str] = set()
+    pending = [*tops]
+    while pending:
+        rel = pending.pop()
+        full = path / rel
+        if full.is_symlink():
+            return None
+        if full.is_dir():
+            pending.extend(f"{rel}/{entry.name}" for entry in os.scandir(full))
+        elif full.is_file():
+            found.add(rel)
+        else:
+            return None
+    return found
 
 
 def _existing(path: Path, skill: str) -> Existing:
@@ -216,6 +245,7 @@ def plan_deployments(
     force: bool = False,
     copy: bool = False,
     project_targets: Collection[str] = (),
+    copy_targets: Collection[str] = (),
 ) -> list[DeployPlan]:
     """Resolve each target to ``<agent folder>/<skill>`` and check what is there.
 
@@ -231,7 +261,8 @@ def plan_deployments(
     must be written (``copy``, or no symlink to ``runtime`` there yet) and cannot be. A link
     to ``runtime`` in the other form (absolute, as earlier versions wrote it) is planned to be
     rewritten as :func:`link_text` says, or kept (``keep``) where git tracks it or the folder
-    cannot be written.
+    cannot be written. ``copy_targets`` are deployed as copies whatever ``copy`` says (a
+    target reading another dialect gets its own stub).
     """
     plans: list[DeployPlan] = []
     seen: set[Path] = set()
@@ -240,6 +271,7 @@ def plan_deployments(
     except ValueError:  # a project scope with no project: no root to share
         base = None
     for target in targets:
+        as_copy = copy or target in copy_targets
         root = layout.target_root(target, scope, configured)
         _refuse_leaving_project(target, root, layout, target in project_targets)
         path = root / skill
@@ -253,19 +285,19 @@ def plan_deployments(
         existing = _existing(path, skill)
         exact = _link_is(path, link_text(path, runtime, base))
         linked = exact or link_target(path) == os.path.realpath(runtime)
-        unchanged = existing == "skillc-copy" if copy else exact
+        unchanged = existing == "skillc-copy" if as_copy else exact
         keep = False
         if existing != "nothing" and not unchanged and _tracked_by_git(path):
-            if copy or not linked:
+            if as_copy or not linked:
                 raise TrackedDestination(skill, layout.display(path))
             keep = True  # a committed link to this runtime, absolute: no change here
         if existing == "other" and not force:
             raise ForeignFolder(skill, layout.display(path), "move it aside and deploy")
-        if copy or not (exact or keep):
+        if as_copy or not (exact or keep):
             try:
                 _check_writable(root, layout)
             except FolderNotWritable:
-                if copy or not linked:
+                if as_copy or not linked:
                     raise
                 keep = True  # the link there leads to this runtime already
         plans.append(DeployPlan(target, path, existing, skill, force, base, keep))
@@ -322,20 +354,53 @@ def _remove(path: Path) -> None:
         shutil.rmtree(path)
 
 
-def _copy_into(path: Path, runtime: Path) -> None:
-    """A fresh ``--copy`` folder at ``path`` (built beside it, then renamed in)."""
+def _copy_into(path: Path, runtime: Path, files: Mapping[str, bytes] | None = None) -> None:
+    """A fresh copy folder at ``path`` (built beside it, then renamed in): the runtime's stub
+    and manifest, or ``files`` (a target's own stub and side files) with a manifest that
+    records them."""
     import shutil
 
     staging = staging_dir(path.parent, f"{path.name}.deploy")
     try:
-        shutil.copyfile(runtime / SKILL_FILE, staging / SKILL_FILE)
-        (staging / META_DIR).mkdir()
-        shutil.copyfile(manifest_path(runtime), manifest_path(staging))
+        if files is None:
+            shutil.copyfile(runtime / SKILL_FILE, staging / SKILL_FILE)
+            (staging / META_DIR).mkdir()
+            shutil.copyfile(manifest_path(runtime), manifest_path(staging))
+        else:
+            _write_files(staging, runtime, files)
         if path.exists() or path.is_symlink():
             _remove(path)
         staging.replace(path)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _write_files(folder: Path, runtime: Path, files: Mapping[str, bytes]) -> None:
+    """``files`` into ``folder``, and the runtime's manifest recording their hashes."""
+    import dataclasses
+    import hashlib
+
+    from skillc_index.build.manifest import load_manifest, write_manifest
+
+    manifest = load_manifest(runtime)
+    if manifest is None:  # pragma: no cover - the build has just written it
+        raise FileNotFoundError(manifest_path(runtime))
+    digests = {rel: hashlib.sha256(data).hexdigest() for rel, data in files.items()}
+    for rel, data in files.items():
+        ensure_dir((folder / rel).parent)
+        (folder / rel).write_bytes(data)
+    extra = {**manifest.extra, "stub_sha256": digests.pop(SKILL_FILE), "target_files": digests}
+    write_manifest(folder, dataclasses.replace(manifest, extra=extra))
+
+
+def _holds(path: Path, runtime: Path, files: Mapping[str, bytes]) -> bool:
+    """Whether the copy at ``path`` holds ``files`` and the runtime's current build."""
+    here, there = read_manifest(path), read_manifest(runtime)
+    try:
+        same = all((path / rel).read_bytes() == data for rel, data in files.items())
+    except OSError:
+        return False
+    return same and here is not None and there is not None and here.built_at == there.built_at
 
 
 def _link(path: Path, text: str) -> None:
@@ -353,9 +418,16 @@ def _link(path: Path, text: str) -> None:
 
 
 def deploy(
-    plan: DeployPlan, runtime: Path, *, copy: bool = False
+    plan: DeployPlan,
+    runtime: Path,
+    *,
+    copy: bool = False,
+    files: Mapping[str, bytes] | None = None,
 ) -> tuple[Deployment, list[Notice]]:
     """Carry out one planned deployment of ``runtime``; returns it and its warnings.
+
+    ``files``: what a target reading another dialect gets instead of the runtime's stub (its
+    own ``SKILL.md`` and side files, relative path -> bytes), always as a copy.
 
     What is at the destination is looked at again: something skillc did not make (there
     since the plan, or planned with ``force``) is moved aside with ``plan.force`` and refused
@@ -373,6 +445,11 @@ def deploy(
         )
     ensure_dir(path.parent)
     action: DeployAction = "created" if existing == "nothing" else "replaced"
+    if files is not None:
+        if existing == "skillc-copy" and _holds(path, runtime, files):
+            return Deployment(plan.target, path, "copy", "unchanged"), notices
+        _copy_into(path, runtime, files)
+        return Deployment(plan.target, path, "copy", action, backup), notices
     if not copy:
         text = link_text(path, runtime, plan.root)
         if existing == "symlink" and (

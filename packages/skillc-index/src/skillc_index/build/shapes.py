@@ -19,6 +19,7 @@ __all__ = [
     "BuildShape",
     "DeploymentShape",
     "ErrorShape",
+    "FieldChangeShape",
     "IndexShape",
     "InitShape",
     "ManifestShape",
@@ -80,6 +81,17 @@ class DeploymentShape(TypedDict):
     backup: str | None
 
 
+class FieldChangeShape(TypedDict):
+    """A frontmatter field a target drops or changes
+    (:class:`~skillc_index.build.project.FieldChange`)."""
+
+    target: str
+    agent: str
+    field: str
+    action: Literal["dropped", "folded", "moved", "side-file", "converted", "cut"]
+    detail: str
+
+
 BuildShape = TypedDict(
     "BuildShape",
     {
@@ -100,6 +112,11 @@ BuildShape = TypedDict(
             list[str],
             "Lines added to the project's .gitignore: each agent folder of the project "
             "deployed into, where git tracks nothing in it.",
+        ],
+        "fields": Annotated[
+            list[FieldChangeShape],
+            "Frontmatter fields a target's agent does not read as written: dropped, folded "
+            "into the description, moved under metadata or carried by a side file.",
         ],
         "warnings": list[str],
     },

@@ -36,6 +36,7 @@ from skillc_index.diagnostics import (
     Diagnostic,
     Notice,
     PathEscapesRoot,
+    SkillcError,
     format_diagnostic,
 )
 from skillc_index.files import walk_skill, within
@@ -43,6 +44,7 @@ from skillc_index.index.freshness import refuse_collision
 from skillc_index.layout import META_DIR, SKILL_FILE, Layout, ResolvedSkill, Scope, resolve_skill
 
 if TYPE_CHECKING:
+    from skillc_index.build.project import FieldChange, Projection
     from skillc_index.build.shapes import BuildShape
 
 __all__ = ["BuildResult", "build_skill"]
@@ -66,6 +68,9 @@ class BuildResult:
     gitignore: tuple[str, ...] = ()
     """The lines added to the project's ``.gitignore``: the agent folders of the project
     deployed into, where git tracks nothing (issue 34; as ``init`` adds its own)."""
+    fields: tuple[FieldChange, ...] = ()
+    """What the targets' dialects drop or change of the frontmatter (issue 37), each once
+    (its text is among the warnings too)."""
 
     @property
     def scope(self) -> Scope:
@@ -103,6 +108,7 @@ class BuildResult:
             },
             "deployments": [deployment.to_dict() for deployment in self.deployments],
             "gitignore": list(self.gitignore),
+            "fields": [change.to_dict() for change in self.fields],
             "warnings": [
                 notice.text if isinstance(notice, Notice) else format_diagnostic(notice)
                 for notice in self.notices
@@ -184,6 +190,7 @@ def build_skill(
     _refuse_writes_outside(
         layout, target_skill, importing=plan is not None and plan.action != "unchanged"
     )
+    projections = _projections(target_names, resolved, config)
     plans = plan_deployments(
         target_names,
         skill=target_skill.name,
@@ -195,7 +202,14 @@ def build_skill(
         force=force,
         copy=copy,
         project_targets=config.project_targets,
+        copy_targets=[name for name, projection in projections.items() if projection.changed],
     )
+    fields = [
+        change
+        for deploy_plan in plans
+        if deploy_plan.target in projections
+        for change in projections[deploy_plan.target].changes
+    ]
     if plan is not None and plan.action != "unchanged":
         refuse_collision(target_skill.runtime, target_skill.source)
         backup = perform_import(plan)
@@ -220,9 +234,14 @@ def build_skill(
         force=force,
     )
     notices.extend(compiled.notices)
+    notices.extend(Notice(change.text) for change in fields)
     deployments: list[Deployment] = []
     for deploy_plan in plans:
-        deployment, deploy_notices = deploy(deploy_plan, compiled.runtime, copy=copy)
+        projection = projections.get(deploy_plan.target)
+        own = None
+        if projection is not None and projection.changed:
+            own = _projected_files(compiled.stub, projection)
+        deployment, deploy_notices = deploy(deploy_plan, compiled.runtime, copy=copy, files=own)
         deployments.append(deployment)
         notices.extend(deploy_notices)
     gitignore = _ignore_deployments(layout, deployments, notices)
@@ -234,7 +253,62 @@ def build_skill(
         deployments=tuple(deployments),
         notices=tuple(notices),
         gitignore=gitignore,
+        fields=tuple(fields),
     )
+
+
+def _projections(
+    targets: Sequence[str], skill: ResolvedSkill, config: Config
+) -> dict[str, Projection]:
+    """Each built-in target's view of the source's frontmatter (a target of the config or a
+    folder has no dialect: it gets the frontmatter as it is). Empty when the frontmatter
+    cannot be read: the compile reports that."""
+    from skillc_index.layout import agent_targets
+
+    known = agent_targets(config.targets)
+    dialects = {
+        name: known[name].dialect
+        for name in targets
+        if name in known and known[name].dialect is not None
+    }
+    if not dialects:
+        return {}
+    frontmatter = _source_frontmatter(skill.source)
+    if frontmatter is None:
+        return {}
+    from skillc_index.build.project import project, side_sources
+
+    sides = side_sources(skill.source)
+    return {
+        name: project(frontmatter, dialect, name, sides, skill.name)
+        for name, dialect in dialects.items()
+        if dialect is not None
+    }
+
+
+def _source_frontmatter(source: Path) -> dict[str, object] | None:
+    """SKILL.md's frontmatter as an agent (a YAML 1.2 reader) loads it, as the stub holds it."""
+    from skillc_index.files import read_text_in_root
+    from skillc_index.markdown.frontmatter import as_yaml_12, parse_frontmatter
+
+    try:
+        front = parse_frontmatter(read_text_in_root(source, SKILL_FILE))
+    except (OSError, ValueError, SkillcError):
+        return None
+    if front.data is None or front.error:
+        return None
+    return as_yaml_12(front)
+
+
+def _projected_files(stub: Path, projection: Projection) -> dict[str, bytes]:
+    """A target's own stub (the runtime's body under the projected frontmatter) and side
+    files."""
+    from skillc_index.build.stub import with_frontmatter
+
+    text = with_frontmatter(stub.read_text(encoding="utf-8"), projection.frontmatter)
+    files = {SKILL_FILE: text.encode("utf-8")}
+    files.update((rel, body.encode("utf-8")) for rel, body in projection.side_files.items())
+    return files
 
 
 def _ignore_deployments(

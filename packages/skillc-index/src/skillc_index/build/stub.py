@@ -38,6 +38,7 @@ __all__ = [
     "STUB_FORMAT",
     "Reference",
     "render_stub",
+    "with_frontmatter",
 ]
 
 MAX_LINES = 100
@@ -268,3 +269,17 @@ def render_stub(
     if len(body) > MAX_LINES:  # cannot happen with the limits above; never exceed it anyway
         body = [*body[: MAX_LINES - 1], "- ... (truncated)"]
     return "---\n" + _frontmatter_yaml(frontmatter) + "---\n\n" + "\n".join(body) + "\n"
+
+
+def with_frontmatter(text: str, frontmatter: Mapping[str, Any]) -> str:
+    """A SKILL.md's ``text`` (a stub, or a source) with ``frontmatter`` in place of its own,
+    written as the stub writes it; the body is kept (line breaks made ``\n``, a BOM dropped).
+    What a target or a package reading another dialect gets (:mod:`skillc_index.build.project`).
+    """
+    from skillc_index.markdown.frontmatter import BOM, parse_frontmatter
+    from skillc_index.text import normalize_newlines
+
+    text = normalize_newlines(text.removeprefix(BOM))
+    start = parse_frontmatter(text).body_start
+    body = "".join(text.splitlines(keepends=True)[start - 1 :]) if start > 1 else "\n" + text
+    return "---\n" + _frontmatter_yaml(frontmatter) + "---\n" + body

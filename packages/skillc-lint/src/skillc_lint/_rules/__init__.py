@@ -13,6 +13,8 @@ and category, in the order the rules run. A dialect module also names the frontm
 - :mod:`.agentskills`: the Agent Skills standard's optional fields (SKL501-SKL503);
 - :mod:`.security` and :mod:`.budget`: the security rules (SKL901-SKL908, tag ``security``)
   and the budget rules (SKL921-SKL923, tag ``budget``), in the ``agentskills`` profile;
+- :mod:`.targets`: what the chosen agents and package formats drop, change or refuse
+  (SKL931-SKL932, ``--target`` / ``[lint] targets``), in the ``agentskills`` profile;
 - :mod:`.claude_code`: Claude Code's frontmatter extensions (SKL601-SKL606), and
   :mod:`.plugins` its plugin and marketplace manifests (SKL611-SKL612, folder rules);
 - :mod:`.skillli` and :mod:`.quiz`: skillli's registry fields (SKL701-SKL705) and quiz gates

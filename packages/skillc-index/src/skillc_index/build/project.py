@@ -1,0 +1,267 @@
+"""A source's frontmatter as one agent reads it: its projection onto a dialect (issue 37).
+
+:func:`project` keeps the fields the dialect reads and carries what it can of the others:
+- ``when_to_use`` is folded into the description (as Claude Code's listing appends it),
+  within the dialect's description limit;
+- ``disable-model-invocation: true`` becomes ``policy.allow_implicit_invocation: false`` in
+  ``agents/openai.yaml`` for a dialect that reads that file (Codex, ``.agents/skills``);
+- ``version``, ``author`` and (where the agent does not read it) ``compatibility``, plain
+  values, move under ``metadata``, where they are the same note;
+- a list of ``allowed-tools`` becomes the specification's space-separated string, and
+  ``metadata`` values that are not strings become strings;
+- a description (or compatibility note) over the limit is cut;
+- anything else the dialect does not read is left out.
+
+Every change is a :class:`FieldChange` naming the field and the agent; ``skc build`` reports
+each once, and ``skc package`` and ``skillc-lint --target`` say the same thing from the same
+record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from skillc_index.dialect import (
+    CODEX_SIDE_FILE,
+    COMPATIBILITY_LIMIT,
+    Dialect,
+)
+from skillc_index.record import Record
+
+if TYPE_CHECKING:
+    from skillc_index.build.shapes import FieldChangeShape
+
+__all__ = [
+    "FieldChange",
+    "Projection",
+    "project",
+    "project_frontmatter",
+    "side_file_text",
+    "side_sources",
+]
+
+Action = Literal["dropped", "folded", "moved", "side-file", "converted", "cut"]
+
+#: Fields the specification's own examples keep under ``metadata`` (agentskills.io
+#: "metadata: author, version"): moved there, they keep their meaning.
+_TO_METADATA = ("version", "author", "compatibility")
+#: The ellipsis that ends a cut description (counted in the limit).
+_CUT = "…"
+
+
+class FieldChange(Record):
+    """One field a target drops or changes."""
+
+    target: str
+    agent: str
+    field: str
+    action: Action
+    detail: str
+
+    @property
+    def text(self) -> str:
+        """The warning's text: ``codex (Codex): 'argument-hint' dropped (not read)``."""
+        return f"{self.target} ({self.agent}): '{self.field}' {self.detail}"
+
+    def to_dict(self) -> FieldChangeShape:
+        return {
+            "target": self.target,
+            "agent": self.agent,
+            "field": self.field,
+            "action": self.action,
+            "detail": self.detail,
+        }
+
+
+class Projection(Record):
+    """What one target gets: its frontmatter, its side files (path -> text) and the changes."""
+
+    frontmatter: dict[str, Any]
+    side_files: dict[str, str]
+    changes: tuple[FieldChange, ...]
+
+    @property
+    def changed(self) -> bool:
+        """Whether the target gets anything but the source's frontmatter as it is."""
+        return bool(self.changes or self.side_files)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + _CUT
+
+
+def _string(value: object) -> str | None:
+    """A plain value as the string a YAML 1.2 reader would show; None for a list or mapping."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    return None
+
+
+def project(
+    frontmatter: Mapping[str, Any],
+    dialect: Dialect,
+    target: str,
+    side_sources: Mapping[str, Mapping[str, Any]] | None = None,
+    folder: str | None = None,
+) -> Projection:
+    """``frontmatter`` (a source's, as a YAML 1.2 reader loads it) as ``dialect`` reads it, for
+    ``target`` (its name in the changes). ``side_sources``: the source's own side files
+    (``agents/openai.yaml`` loaded), which the generated ones extend. ``folder``: the name of
+    the folder the skill is deployed as; a dialect other than Claude Code's (whose command
+    is the folder's name whatever the frontmatter says) gets it as ``name`` when the two
+    differ, as the specification requires (a valid folder name only)."""
+    changes: list[FieldChange] = []
+
+    def change(field: str, action: Action, detail: str) -> None:
+        changes.append(FieldChange(target, dialect.agent, field, action, detail))
+
+    superset = dialect.keeps_others
+    out: dict[str, Any] = {}
+    metadata: dict[str, Any] | None = None
+    moved: dict[str, str] = {}
+    policy: dict[str, Any] = {}
+    for key, value in frontmatter.items():
+        if key in dialect.reads or superset:
+            if key == "allowed-tools" and isinstance(value, list) and not superset:
+                words = [_string(item) for item in value]
+                if all(word is not None for word in words):
+                    out[key] = " ".join(str(word) for word in words)
+                    change(key, "converted", "written as a space-separated string")
+                    continue
+            if key == "metadata" and isinstance(value, dict) and not superset:
+                metadata = dict(value)
+                continue
+            out[key] = value
+        elif key == "when_to_use" and isinstance(value, str):
+            continue  # folded into the description below
+        elif key == "disable-model-invocation" and CODEX_SIDE_FILE in dialect.side_files:
+            if value is True:
+                policy["allow_implicit_invocation"] = False
+                change(
+                    key,
+                    "side-file",
+                    f"carried by {CODEX_SIDE_FILE} as policy.allow_implicit_invocation: false",
+                )
+            else:
+                change(key, "dropped", "dropped (not read; false is the default)")
+        elif key in _TO_METADATA and _string(value) is not None and "metadata" in dialect.reads:
+            moved[key] = str(_string(value))
+        else:
+            why = "outside the Agent Skills specification" if dialect.strict else "not read"
+            if key == "disable-model-invocation" and value is True:
+                why += "; the model may invoke the skill there"
+            change(key, "dropped", f"dropped ({why})")
+    if metadata is not None or moved:
+        out["metadata"] = _metadata(metadata or {}, moved, change)
+    _fold_description(out, frontmatter, dialect, change)
+    if folder is not None and not superset and out.get("name") != folder:
+        from skillc_index.layout import skill_name_problem
+
+        if skill_name_problem(folder) is None:
+            out["name"] = folder
+            change("name", "converted", f"set to '{folder}', the name of its folder")
+    compatibility = out.get("compatibility")
+    if isinstance(compatibility, str) and len(compatibility) > COMPATIBILITY_LIMIT and not superset:
+        out["compatibility"] = _cut(compatibility, COMPATIBILITY_LIMIT)
+        change("compatibility", "cut", f"cut to {COMPATIBILITY_LIMIT:,} characters")
+    side_files: dict[str, str] = {}
+    if policy:
+        base = dict((side_sources or {}).get(CODEX_SIDE_FILE) or {})
+        old_policy = base.get("policy")
+        base["policy"] = {**(old_policy if isinstance(old_policy, dict) else {}), **policy}
+        side_files[CODEX_SIDE_FILE] = side_file_text(base)
+    return Projection(out, side_files, tuple(changes))
+
+
+#: The name the package facade exports :func:`project` under (``skillc_index.project`` would
+#: read as a project folder).
+project_frontmatter = project
+
+
+def _metadata(metadata: dict[str, Any], moved: Mapping[str, str], change: Any) -> dict[str, str]:
+    """The specification's ``metadata``: string keys to string values, with ``moved`` added
+    (a key it already has wins)."""
+    result: dict[str, str] = {}
+    for key, value in metadata.items():
+        text = _string(value)
+        if text is None:
+            change(f"metadata.{key}", "dropped", "dropped (metadata values are strings)")
+            continue
+        if not isinstance(value, str):
+            change(f"metadata.{key}", "converted", "written as a string")
+        result[str(key)] = text
+    for key, value in moved.items():
+        if key in result:
+            change(key, "dropped", f"dropped (metadata.{key} is set already)")
+        else:
+            result[key] = value
+            change(key, "moved", f"moved to metadata.{key}")
+    return result
+
+
+def _fold_description(
+    out: dict[str, Any], frontmatter: Mapping[str, Any], dialect: Dialect, change: Any
+) -> None:
+    """``when_to_use`` appended to the description where the dialect does not read it, and
+    the description cut to the dialect's limit."""
+    description = out.get("description")
+    if not isinstance(description, str):
+        return
+    when = frontmatter.get("when_to_use")
+    limit = dialect.description_limit
+    if isinstance(when, str) and "when_to_use" not in dialect.reads and when.strip():
+        folded = f"{description.rstrip()} {when.strip()}"
+        detail = "folded into the description"
+        if limit is not None and len(folded) > limit:
+            detail += f", cut to {limit:,} characters"
+        out["description"] = folded if limit is None else _cut(folded, limit)
+        change("when_to_use", "folded", detail)
+    elif limit is not None and len(description) > limit:
+        out["description"] = _cut(description, limit)
+        change("description", "cut", f"cut to {limit:,} characters (the agent's limit)")
+    text = out["description"]
+    if dialect.plain_description and ("<" in text or ">" in text):
+        out["description"] = text.replace("<", "\u2039").replace(">", "\u203a")
+        change("description", "converted", "< and > written as \u2039 and \u203a (read as tags)")
+
+
+def side_file_text(data: Mapping[str, Any]) -> str:
+    """A generated YAML side file: a comment saying where it comes from, then ``data``."""
+    import yaml
+
+    body: str = yaml.safe_dump(dict(data), sort_keys=False, allow_unicode=True)
+    return "# Written by skillc from SKILL.md's frontmatter (skc build).\n" + body
+
+
+#: The most of a source's side file read (``agents/openai.yaml`` is a few lines).
+_MAX_SIDE_FILE = 64 << 10
+
+
+def side_sources(source: Path) -> dict[str, dict[str, Any]]:
+    """The skill's own side files that projections extend (``agents/openai.yaml``), each as
+    a mapping; one it does not have (or that is not a small YAML mapping) is left out."""
+    from skillc_index.diagnostics import SkillcError
+    from skillc_index.files import open_in_root
+
+    found: dict[str, dict[str, Any]] = {}
+    for rel in (CODEX_SIDE_FILE,):
+        try:
+            with open_in_root(source, rel) as handle:
+                data = handle.read(_MAX_SIDE_FILE + 1)
+        except (OSError, ValueError, SkillcError):
+            continue
+        if len(data) > _MAX_SIDE_FILE:
+            continue
+        import yaml
+
+        try:
+            loaded = yaml.safe_load(data.decode("utf-8", errors="replace"))
+        except yaml.YAMLError:
+            continue
+        if isinstance(loaded, dict):
+            found[rel] = loaded
+    return found

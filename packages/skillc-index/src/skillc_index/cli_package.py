@@ -1,0 +1,48 @@
+"""``skc package`` (issue 37), made from its operation
+(:data:`skillc_index.operations.PACKAGE`); the function here only prints the result as text.
+Module level imports only click, the console conventions and the operation table."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from skillc_index.console import Call, command
+from skillc_index.operations import PACKAGE, PackageParams
+from skillc_index.text import printable
+
+if TYPE_CHECKING:
+    from skillc_index.package.result import PackageResult
+
+
+@command(PACKAGE)
+def package_command(result: PackageResult, call: Call[PackageParams]) -> None:
+    """Package skills to publish them.
+
+    Each package holds the skill's source files (not the stub), its SKILL.md frontmatter
+    written as the package's readers take it; every field dropped or changed is a warning.
+    Same skills, same bytes. Nothing is deleted in the output folder: files are written over.
+
+    \b
+    Formats (--to):
+      upload         OUTPUT/<name>.zip for claude.ai and the Skills API (standard fields
+                     only; a reserved word or a tag in the name, or over 30 MB, refused)
+      well-known     OUTPUT/.well-known/agent-skills/index.json (Agent Skills Discovery
+                     RFC v0.2.0) and each skill's SKILL.md or zip, with sha256 digests
+      plugin         OUTPUT/<plugin>/plugin.json and skills/ (Agent Plugins 1.0)
+      claude-plugin  OUTPUT/<plugin>/.claude-plugin/plugin.json, skills/, and
+                     OUTPUT/.claude-plugin/marketplace.json listing the plugin
+
+    \b
+    Examples:
+      skc package pdf                         # dist/pdf.zip
+      skc package pdf docx --to well-known -o site
+      skc package pdf docx --to plugin --name office --version 2.0.0
+      skc package pdf --to claude-plugin --author "Jane Doe"
+    """
+    output = result.output
+    for item in result.files:
+        click.echo(f"wrote  {printable(str(output / item.path))}  sha256:{item.sha256}")
+    count = len(result.skills)
+    click.echo(f"{count} skill{'' if count == 1 else 's'} packaged as {result.format}")

@@ -1,0 +1,263 @@
+"""What each agent reads of a SKILL.md (issue 37): its *dialect*.
+
+One record per agent (:class:`Dialect`), held by the built-in target table
+(:data:`skillc_index.layout.KNOWN_TARGETS`, the ``dialect`` of each :class:`AgentTarget`) and by
+the packages ``skc package`` writes (:data:`PACKAGE_DIALECTS`). A dialect says which
+frontmatter fields the agent reads, whether it refuses a skill with any other field, its limits
+(description, listing entry, name) and its side files, and where each fact comes from
+(``source``: the skillc-index README's table "What each agent reads" repeats it).
+
+Data only: the projection that turns a source's frontmatter into what an agent reads is
+:mod:`skillc_index.build.project`. This module imports nothing heavy (the layout imports it on
+every command).
+"""
+
+from __future__ import annotations
+
+from skillc_index.record import Record
+
+__all__ = [
+    "AGENT_SKILLS",
+    "CLAUDE_CODE",
+    "CLAUDE_CODE_FIELDS",
+    "CLAUDE_UPLOAD",
+    "CODEX",
+    "CODEX_FIELDS",
+    "CODEX_SIDE_FILE",
+    "COMPATIBILITY_LIMIT",
+    "COPILOT",
+    "CURSOR",
+    "DESCRIPTION_LIMIT",
+    "DISCOVERY",
+    "GEMINI",
+    "KIRO",
+    "OPENCODE",
+    "PACKAGE_DIALECTS",
+    "PLUGINS",
+    "STANDARD_FIELDS",
+    "TRAE",
+    "Dialect",
+    "name_refusals",
+    "target_dialects",
+]
+
+#: The fields of the Agent Skills specification (agentskills.io/specification).
+STANDARD_FIELDS = frozenset(
+    {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
+)
+#: The specification's limits: a description of 1-1,024 characters, a compatibility note of
+#: at most 500, a name of 1-64 that matches its folder.
+DESCRIPTION_LIMIT = 1024
+COMPATIBILITY_LIMIT = 500
+#: Codex's side file (developers.openai.com/codex/skills, "agents/openai.yaml").
+CODEX_SIDE_FILE = "agents/openai.yaml"
+#: What OpenAI's skill-creator validator (openai/skills ``quick_validate.py``) lets through:
+#: the standard fields but ``compatibility``.
+CODEX_FIELDS = STANDARD_FIELDS - {"compatibility"}
+
+#: What Claude Code reads beyond the standard (code.claude.com/docs/en/skills, "Frontmatter
+#: reference").
+CLAUDE_CODE_FIELDS = frozenset(
+    {
+        "when_to_use",
+        "arguments",
+        "argument-hint",
+        "disable-model-invocation",
+        "user-invocable",
+        "disallowed-tools",
+        "model",
+        "effort",
+        "context",
+        "agent",
+        "background",
+        "hooks",
+        "paths",
+        "shell",
+    }
+)
+
+
+class Dialect(Record):
+    """What one agent (or one package format) reads of a SKILL.md."""
+
+    agent: str
+    """Its name in messages (``Codex``, ``Claude Code``)."""
+    reads: frozenset[str]
+    """The frontmatter fields it reads; any other is ignored (or refused: ``strict``)."""
+    strict: bool
+    """A field outside ``reads`` makes it refuse (or skip) the whole skill."""
+    source: str
+    """Where these facts come from (a documentation page, a validator, a report)."""
+    description_limit: int | None = None
+    """The longest description it takes (``strict``: refused over it; else cut)."""
+    listing_limit: int | None = None
+    """The most of ``description`` + ``when_to_use`` its skill listing shows per entry."""
+    side_files: tuple[str, ...] = ()
+    """Files beside SKILL.md it reads (``agents/openai.yaml``)."""
+    reserved_words: tuple[str, ...] = ()
+    """Words a name may not contain."""
+    size_limit: int | None = None
+    """The largest package it takes, in bytes."""
+    readers: tuple[str, ...] = ()
+    """For a folder several agents read: the targets whose agents read it."""
+    plain_description: bool = False
+    """The description may not hold ``<`` or ``>`` (read as XML tags: refused)."""
+    keeps_others: bool = False
+    """Fields outside ``reads`` are written as they are (the agent ignores them, and the
+    source is written in this agent's dialect: Claude Code's superset)."""
+
+
+CLAUDE_CODE = Dialect(
+    "Claude Code",
+    STANDARD_FIELDS | CLAUDE_CODE_FIELDS,
+    strict=False,
+    source="https://code.claude.com/docs/en/skills (Frontmatter reference; listing entries cut "
+    "at 1,536 characters of description + when_to_use)",
+    listing_limit=1536,
+    keeps_others=True,
+)
+CODEX = Dialect(
+    "Codex",
+    CODEX_FIELDS,
+    strict=False,
+    source="https://developers.openai.com/codex/skills (name, description; agents/openai.yaml: "
+    "interface, policy.allow_implicit_invocation, dependencies); descriptions over 1,024 "
+    "characters refused (community reports); openai/skills skill-creator quick_validate.py "
+    "(no compatibility, no < or > in the description)",
+    description_limit=DESCRIPTION_LIMIT,
+    side_files=(CODEX_SIDE_FILE,),
+    plain_description=True,
+)
+COPILOT = Dialect(
+    "GitHub Copilot",
+    STANDARD_FIELDS | {"argument-hint", "user-invocable", "disable-model-invocation"},
+    strict=False,
+    source="https://docs.github.com/en/copilot/concepts/agents/about-agent-skills and VS Code's "
+    "agent skills page (argument-hint, user-invocable, disable-model-invocation)",
+    description_limit=DESCRIPTION_LIMIT,
+)
+CURSOR = Dialect(
+    "Cursor",
+    STANDARD_FIELDS | {"disable-model-invocation"},
+    strict=False,
+    source="https://www.cursor.com/docs/context/skills (frontmatter: name, description, license, "
+    "compatibility, metadata, disable-model-invocation)",
+    description_limit=DESCRIPTION_LIMIT,
+)
+GEMINI = Dialect(
+    "Gemini CLI",
+    STANDARD_FIELDS,
+    strict=False,
+    source="https://geminicli.com/docs/cli/using-agent-skills/ (name and description; "
+    "activation asks for consent)",
+    description_limit=DESCRIPTION_LIMIT,
+)
+OPENCODE = Dialect(
+    "OpenCode",
+    STANDARD_FIELDS,
+    strict=False,
+    source="https://opencode.ai/docs/skills/ (name, description, license, compatibility, "
+    "metadata; other fields ignored)",
+    description_limit=DESCRIPTION_LIMIT,
+)
+KIRO = Dialect(
+    "Kiro",
+    STANDARD_FIELDS,
+    strict=False,
+    source="https://kiro.dev/docs/skills (the Agent Skills standard; no fields of its own "
+    "documented)",
+    description_limit=DESCRIPTION_LIMIT,
+)
+TRAE = Dialect(
+    "Trae",
+    STANDARD_FIELDS,
+    strict=False,
+    source="Trae's Skills docs page (name and description; no fields of its own documented)",
+    description_limit=DESCRIPTION_LIMIT,
+)
+#: The cross-agent folder ``.agents/skills``: what every one of its readers accepts, i.e. the
+#: specification itself (its reference validator ``skills-ref`` refuses any other field) as
+#: Codex takes it (no ``compatibility``, a description without ``<``/``>``), and Codex's side
+#: file, since Codex reads this folder.
+AGENT_SKILLS = Dialect(
+    "Agent Skills (.agents/skills)",
+    CODEX_FIELDS,
+    strict=True,
+    source="https://agentskills.io/specification and its reference validator skills-ref; read "
+    "by Codex, Copilot, Cursor, Gemini CLI and OpenCode (their rows)",
+    description_limit=DESCRIPTION_LIMIT,
+    side_files=(CODEX_SIDE_FILE,),
+    readers=("codex", "copilot", "cursor", "gemini", "opencode"),
+    plain_description=True,
+)
+#: An upload to claude.ai or the Skills API (and Anthropic's ``package_skill.py``).
+CLAUDE_UPLOAD = Dialect(
+    "claude.ai upload / Skills API",
+    STANDARD_FIELDS,
+    strict=True,
+    source="anthropics/skills skill-creator scripts/quick_validate.py (allowed keys, name and "
+    "description rules) and the Skills API docs (reserved words, XML tags, 30 MB uploads)",
+    description_limit=DESCRIPTION_LIMIT,
+    reserved_words=("anthropic", "claude"),
+    size_limit=30_000_000,
+    plain_description=True,
+)
+#: A skill of an Agent Plugins 1.0 plugin: a conformant client skips one whose frontmatter does
+#: not conform to the specification.
+PLUGINS = Dialect(
+    "Agent Plugins 1.0",
+    STANDARD_FIELDS,
+    strict=True,
+    source="agentplugins/agent-plugins-spec (skills/: a skill not conforming to the Agent "
+    "Skills specification MUST be skipped); its clients include Codex and Claude Code, whose "
+    "validators refuse < and > in a description",
+    description_limit=DESCRIPTION_LIMIT,
+    plain_description=True,
+)
+
+#: A skill of a web site's discovery index: read by any agent of the standard, so what the
+#: shared folder gets.
+DISCOVERY = AGENT_SKILLS._replace(
+    agent="Agent Skills Discovery",
+    source="cloudflare/agent-skills-discovery-rfc v0.2.0 (names and descriptions per the Agent "
+    "Skills specification); read by any agent: what .agents/skills gets",
+    readers=(),
+)
+
+#: The dialects of ``skc package``'s formats.
+PACKAGE_DIALECTS: dict[str, Dialect] = {
+    "upload": CLAUDE_UPLOAD,
+    "plugin": PLUGINS,
+    "claude-plugin": CLAUDE_CODE,
+    "well-known": DISCOVERY,
+}
+
+
+def target_dialects() -> dict[str, Dialect]:
+    """Every name ``skillc-lint --target`` takes, with its dialect: the built-in targets'
+    (:data:`~skillc_index.layout.KNOWN_TARGETS`) and the package formats'
+    (:data:`PACKAGE_DIALECTS`; ``claude-plugin`` is Claude Code's, already a target)."""
+    from skillc_index.layout import KNOWN_TARGETS
+
+    found = {name: target.dialect for name, target in KNOWN_TARGETS.items() if target.dialect}
+    found.update((name, dialect) for name, dialect in PACKAGE_DIALECTS.items() if name not in found)
+    return found
+
+
+def name_refusals(name: str, dialect: Dialect) -> list[str]:
+    """Why ``dialect`` refuses a skill named ``name`` (a strict dialect: the specification's
+    name rule, no tags, none of its reserved words); empty when it takes it."""
+    from skillc_index.layout import skill_name_problem
+
+    problems = []
+    problem = skill_name_problem(name)
+    if problem is not None:
+        problems.append(problem)
+    if "<" in name or ">" in name:
+        problems.append("a name may not hold XML tags")
+    problems += [
+        f"a name may not contain the reserved word '{word}'"
+        for word in dialect.reserved_words
+        if word in name
+    ]
+    return problems

@@ -1,0 +1,3 @@
+"""``skc package`` (issue 37): upload archives, discovery indexes and plugins of skills
+(:mod:`skillc_index.package.make`), with deterministic bytes
+(:mod:`skillc_index.package.archive`)."""

@@ -1,0 +1,263 @@
+"""``skc package``: what leaves the machine (issue 37).
+
+A package holds a skill's source files (not the stub: who receives it has no skillc), its
+SKILL.md's frontmatter projected onto the format's dialect (:mod:`skillc_index.build.project`,
+:data:`skillc_index.dialect.PACKAGE_DIALECTS`), each change reported:
+
+- ``upload``: ``<name>.zip`` for claude.ai and the Skills API, the skill's folder at the top
+  (as Anthropic's ``package_skill.py`` lays it out); standard fields only; a name with a
+  reserved word or a tag, or an archive over 30 MB, is refused (E070).
+- ``well-known``: ``.well-known/agent-skills/index.json`` as the Agent Skills Discovery RFC
+  v0.2.0 defines it, with each skill's artifact beside it: ``<name>/SKILL.md`` (``skill-md``)
+  for a skill that is SKILL.md alone, else ``<name>.zip`` (``archive``, files at the root);
+  each entry's ``digest`` is ``sha256:`` of the artifact's bytes.
+- ``plugin``: an Agent Plugins 1.0 plugin folder: ``plugin.json`` (its closed field set) and
+  ``skills/<name>/``.
+- ``claude-plugin``: a Claude Code plugin (``.claude-plugin/plugin.json``, ``skills/<name>/``,
+  the frontmatter as written) and a marketplace (``.claude-plugin/marketplace.json``) listing it.
+
+Same input, same bytes: archives by :func:`~skillc_index.package.archive.zip_bytes`, JSON with
+a fixed layout, nothing dated. Files are written (atomically) over what a previous run wrote;
+nothing is deleted. Left out of every package, as Anthropic's packager leaves them: hidden
+files, ``__pycache__`` and ``node_modules`` folders, ``*.pyc`` files, and ``evals/`` at the
+skill's root (the skill's tests, not the skill).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from skillc_index.build.project import FieldChange, project, side_sources
+from skillc_index.command_errors import PackageRefused
+from skillc_index.diagnostics import InvalidOption, PathEscapesRoot
+from skillc_index.dialect import PACKAGE_DIALECTS, name_refusals
+from skillc_index.layout import SKILL_FILE, Layout, skill_name_problem
+from skillc_index.package.archive import ArchiveEntry, zip_bytes
+from skillc_index.package.result import PackagedFile, PackageResult
+from skillc_index.record import Record
+
+__all__ = ["DISCOVERY_SCHEMA", "FORMATS", "PLUGIN_SCHEMA", "package_skills"]
+
+FORMATS = ("upload", "well-known", "plugin", "claude-plugin")
+#: The discovery index's ``$schema`` (Agent Skills Discovery RFC v0.2.0, "Versioning").
+DISCOVERY_SCHEMA = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
+#: ``plugin.json``'s ``$schema`` (agentplugins/agent-plugins-spec, schemas/1.0.0).
+PLUGIN_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
+WELL_KNOWN = ".well-known/agent-skills"
+#: The most of a skill's files read into one package.
+MAX_SKILL_BYTES = 256 << 20
+_SKIPPED_FOLDERS = frozenset({"__pycache__", "node_modules"})
+_SKIPPED_AT_ROOT = frozenset({"evals"})
+# Agent Plugins' plugin name: lowercase letters and digits, inner dots and hyphens, no "--"/"..".
+_PLUGIN_NAME = r"(?!.*(?:--|\.\.))[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?\Z"
+
+
+class PackedSkill(Record):
+    """One skill as a package holds it."""
+
+    name: str
+    """Its folder in the package: the frontmatter ``name``."""
+    description: str
+    files: tuple[ArchiveEntry, ...]
+    """Paths relative to the skill's folder, SKILL.md with the projected frontmatter."""
+    changes: tuple[FieldChange, ...]
+
+
+def _skipped(rel: str) -> bool:
+    parts = rel.split("/")
+    return (
+        any(part in _SKIPPED_FOLDERS for part in parts[:-1])
+        or (len(parts) > 1 and parts[0] in _SKIPPED_AT_ROOT)
+        or rel.endswith(".pyc")
+    )
+
+
+def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
+    """The skill ``given`` (a name or a folder) as format ``fmt`` holds it. E001/E010 when it
+    cannot be found, E011 for a SKILL.md without name and description, E012 for a symlink
+    leading out of it, E070 for what the format refuses."""
+    from skillc_index.build.stub import with_frontmatter
+    from skillc_index.files import open_in_root, walk_skill
+    from skillc_index.layout import resolve_skill
+    from skillc_index.markdown.document import MarkdownDoc, read_skill_metadata
+    from skillc_index.markdown.frontmatter import as_yaml_12, parse_frontmatter
+
+    dialect = PACKAGE_DIALECTS[fmt]
+    source = resolve_skill(given, layout).source
+    found = walk_skill(source)
+    if found.escapes:
+        raise PathEscapesRoot(found.escapes[0])
+    contents: dict[str, ArchiveEntry] = {}
+    total = 0
+    for rel in found.files:
+        if _skipped(rel):
+            continue
+        with open_in_root(source, rel) as handle:
+            data = handle.read(MAX_SKILL_BYTES + 1 - total)
+            executable = bool(os.fstat(handle.fileno()).st_mode & 0o111)
+        total += len(data)
+        if total > MAX_SKILL_BYTES:
+            raise PackageRefused(given, fmt, f"its files are over {MAX_SKILL_BYTES >> 20} MiB")
+        contents[rel] = ArchiveEntry(rel, data, executable)
+    text = contents[SKILL_FILE].data.decode("utf-8", errors="replace")
+    front = parse_frontmatter(text)
+    meta = read_skill_metadata(MarkdownDoc(front, (), (), 0))  # E011
+    # the name is the skill's folder in the package: the name rule always (a name such as
+    # "../x" would write outside the output folder), a strict format's other rules too
+    problem = skill_name_problem(meta.name)
+    problems = name_refusals(meta.name, dialect) if dialect.strict else []
+    if problem is not None and problem not in problems:
+        problems.insert(0, problem)
+    if problems:
+        raise PackageRefused(meta.name, fmt, "; ".join(problems))
+    projection = project(as_yaml_12(front), dialect, fmt, side_sources(source))
+    if projection.changed:
+        skill_md = with_frontmatter(text, projection.frontmatter).encode("utf-8")
+        contents[SKILL_FILE] = ArchiveEntry(SKILL_FILE, skill_md)
+        for rel, body in projection.side_files.items():
+            contents[rel] = ArchiveEntry(rel, body.encode("utf-8"))
+    description = projection.frontmatter.get("description", meta.description)
+    return PackedSkill(
+        meta.name,
+        " ".join(str(description).split()),
+        tuple(contents[rel] for rel in sorted(contents)),
+        projection.changes,
+    )
+
+
+def _json(data: object) -> bytes:
+    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _digest(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def _layout_upload(skills: Sequence[PackedSkill], fmt: str) -> dict[str, bytes]:
+    out: dict[str, bytes] = {}
+    limit = PACKAGE_DIALECTS[fmt].size_limit
+    for skill in skills:
+        entries = [entry._replace(path=f"{skill.name}/{entry.path}") for entry in skill.files]
+        data = zip_bytes(entries)
+        if limit is not None and len(data) > limit:
+            raise PackageRefused(
+                skill.name, fmt, f"the archive has {len(data):,} bytes, over {limit:,}"
+            )
+        out[f"{skill.name}.zip"] = data
+    return out
+
+
+def _layout_well_known(skills: Sequence[PackedSkill], base_url: str) -> dict[str, bytes]:
+    out: dict[str, bytes] = {}
+    entries: list[dict[str, str]] = []
+    for skill in sorted(skills, key=lambda item: item.name):
+        if [entry.path for entry in skill.files] == [SKILL_FILE]:
+            rel, kind, data = f"{skill.name}/{SKILL_FILE}", "skill-md", skill.files[0].data
+        else:
+            rel, kind, data = f"{skill.name}.zip", "archive", zip_bytes(skill.files)
+        out[f"{WELL_KNOWN}/{rel}"] = data
+        entries.append(
+            {
+                "name": skill.name,
+                "type": kind,
+                "description": skill.description,
+                "url": f"{base_url}{rel}",
+                "digest": _digest(data),
+            }
+        )
+    out[f"{WELL_KNOWN}/index.json"] = _json({"$schema": DISCOVERY_SCHEMA, "skills": entries})
+    return out
+
+
+def _plugin_files(plugin: str, skills: Sequence[PackedSkill]) -> dict[str, bytes]:
+    return {
+        f"{plugin}/skills/{skill.name}/{entry.path}": entry.data
+        for skill in skills
+        for entry in skill.files
+    }
+
+
+def _manifest(plugin: str, version: str, description: str | None) -> dict[str, Any]:
+    manifest: dict[str, Any] = {"name": plugin, "version": version}
+    if description:
+        manifest["description"] = description
+    return manifest
+
+
+def _layout_plugin(
+    skills: Sequence[PackedSkill], fmt: str, plugin: str, version: str, author: str | None
+) -> dict[str, bytes]:
+    import re
+
+    if len(plugin) > 64 or not re.match(_PLUGIN_NAME, plugin):
+        raise InvalidOption(f"'{plugin}' is not a plugin name (lowercase letters, digits, . and -)")
+    description = skills[0].description if len(skills) == 1 else None
+    out = _plugin_files(plugin, skills)
+    manifest = _manifest(plugin, version, description)
+    if author:
+        manifest["author"] = {"name": author}
+    if fmt == "plugin":
+        out[f"{plugin}/plugin.json"] = _json({"$schema": PLUGIN_SCHEMA, **manifest})
+        return out
+    out[f"{plugin}/.claude-plugin/plugin.json"] = _json(manifest)
+    listing = {**_manifest(plugin, version, description), "source": f"./{plugin}"}
+    marketplace = {"name": plugin, "owner": {"name": author or plugin}, "plugins": [listing]}
+    out[".claude-plugin/marketplace.json"] = _json(marketplace)
+    return out
+
+
+def package_skills(
+    skills: Sequence[str],
+    layout: Layout,
+    *,
+    fmt: str,
+    output: Path,
+    name: str | None = None,
+    version: str = "1.0.0",
+    author: str | None = None,
+    base_url: str = f"/{WELL_KNOWN}/",
+) -> PackageResult:
+    """Package ``skills`` (names or folders) as ``fmt`` (:data:`FORMATS`) into ``output``.
+
+    Every skill is read and checked before anything is written. E100 for an unknown format,
+    no skill, two skills of one name, a plugin without a name for several skills, or an
+    output folder inside a skill."""
+    from skillc_index.atomic import ensure_dir, write_file_atomic
+    from skillc_index.files import inside
+
+    if fmt not in FORMATS:
+        raise InvalidOption(f"unknown package format '{fmt}' (one of {', '.join(FORMATS)})")
+    if not skills:
+        raise InvalidOption("name at least one skill to package")
+    packed = [pack_skill(given, layout, fmt) for given in skills]
+    names = [skill.name for skill in packed]
+    if len(set(names)) < len(names):
+        raise InvalidOption("two skills of one name cannot be packaged together")
+    if fmt == "upload":
+        files = _layout_upload(packed, fmt)
+    elif fmt == "well-known":
+        files = _layout_well_known(packed, base_url)
+    else:
+        if name is None and len(packed) > 1:
+            raise InvalidOption("a plugin of several skills needs a name (--name)")
+        files = _layout_plugin(packed, fmt, name or packed[0].name, version, author)
+    real_output = os.path.realpath(output)
+    for given in skills:
+        from skillc_index.layout import resolve_skill
+
+        if inside(real_output, os.path.realpath(resolve_skill(given, layout).source)):
+            raise InvalidOption(f"the output folder '{output}' is inside the skill '{given}'")
+    written = []
+    for rel in sorted(files):
+        path = output / rel
+        ensure_dir(path.parent)
+        write_file_atomic(path, files[rel])
+        data = files[rel]
+        written.append(PackagedFile(rel, hashlib.sha256(data).hexdigest(), len(data)))
+    changes = tuple((skill.name, change) for skill in packed for change in skill.changes)
+    return PackageResult(fmt, output, tuple(names), tuple(written), changes)

@@ -1,0 +1,51 @@
+"""What ``skc package`` wrote (:func:`skillc_index.package.make.package_skills`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from skillc_index.diagnostics import Notice
+from skillc_index.record import Record
+
+if TYPE_CHECKING:
+    from skillc_index.build.project import FieldChange
+    from skillc_index.package.shapes import PackageShape
+
+__all__ = ["PackageResult", "PackagedFile"]
+
+
+class PackagedFile(Record):
+    """One file written: its path under the output folder, SHA-256 (hex) and size."""
+
+    path: str
+    sha256: str
+    size: int
+
+
+@dataclass(frozen=True)
+class PackageResult:
+    format: str
+    output: Path
+    skills: tuple[str, ...]
+    files: tuple[PackagedFile, ...]
+    fields: tuple[tuple[str, FieldChange], ...]
+    """Each skill's frontmatter fields the format drops or changes: (skill, change)."""
+
+    @property
+    def warnings(self) -> tuple[Notice, ...]:
+        """One per field dropped or changed, naming the skill, the format and the field."""
+        return tuple(Notice(f"{skill}: {change.text}") for skill, change in self.fields)
+
+    def to_dict(self) -> PackageShape:
+        return {
+            "format": self.format,
+            "output": str(self.output),
+            "skills": list(self.skills),
+            "files": [
+                {"path": item.path, "sha256": item.sha256, "size": item.size} for item in self.files
+            ],
+            "fields": [{"skill": skill, **change.to_dict()} for skill, change in self.fields],
+            "warnings": [notice.text for notice in self.warnings],
+        }

@@ -1,0 +1,33 @@
+"""The JSON shape of ``skc package`` (``--format json``), made into no tool's schema: the
+operation is command line only.
+
+No ``from __future__ import annotations``: the annotations are evaluated as the classes are
+made (as :mod:`skillc_index.build.shapes` explains)."""
+
+from typing import Annotated, TypedDict
+
+__all__ = ["PackageFieldShape", "PackageFileShape", "PackageShape"]
+
+
+class PackageFileShape(TypedDict):
+    path: Annotated[str, "Relative to the output folder."]
+    sha256: str
+    size: int
+
+
+class PackageFieldShape(TypedDict):
+    skill: str
+    target: Annotated[str, "The package format."]
+    agent: str
+    field: str
+    action: str
+    detail: str
+
+
+class PackageShape(TypedDict):
+    format: str
+    output: str
+    skills: list[str]
+    files: list[PackageFileShape]
+    fields: list[PackageFieldShape]
+    warnings: list[str]

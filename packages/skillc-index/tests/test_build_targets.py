@@ -1,0 +1,244 @@
+"""``skc build --target X`` writes what X reads (issue 37): Claude Code's superset for
+``.claude/skills``, the standard fields and a generated ``agents/openai.yaml`` for Codex and the
+shared ``.agents/skills``, each change reported once; on real folders."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from skillc_index import Layout, load_config
+from skillc_index.build.project import project
+from skillc_index.build.skill import BuildResult, build_skill
+from skillc_index.command_errors import ForeignFolder
+from skillc_index.dialect import AGENT_SKILLS, CODEX, STANDARD_FIELDS
+from skillc_index.markdown.frontmatter import parse_frontmatter
+
+CLAUDE_SKILL = """---
+name: deploy-app
+description: Deploy the application to production.
+when_to_use: When the user asks to ship, release or deploy.
+argument-hint: "[environment]"
+disable-model-invocation: true
+paths: ["src/**", "deploy/*.yaml"]
+version: 1.2
+---
+
+# Deploy
+
+## Steps
+
+Run the deploy script.
+"""
+
+
+@pytest.fixture
+def build(layout: Layout) -> Callable[..., BuildResult]:
+    def run(skill: str, **options: object) -> BuildResult:
+        return build_skill(skill, layout, config=load_config(layout, env={}), **options)  # type: ignore[arg-type]
+
+    return run
+
+
+@pytest.fixture
+def skill(project: Path) -> Path:
+    folder = project / ".skillc" / "skills" / "deploy-app"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(CLAUDE_SKILL, encoding="utf-8")
+    return folder
+
+
+def frontmatter(path: Path) -> dict[str, Any]:
+    data = parse_frontmatter(path.read_text(encoding="utf-8")).data
+    assert isinstance(data, dict)
+    return data
+
+
+def fields(result: BuildResult) -> dict[tuple[str, str], str]:
+    return {(change.target, change.field): change.action for change in result.fields}
+
+
+def test_claude_gets_every_field_and_nothing_is_reported(
+    build: Callable[..., BuildResult], skill: Path, project: Path
+) -> None:
+    result = build("deploy-app", targets=["claude"])
+    deployed = project / ".claude" / "skills" / "deploy-app"
+    assert deployed.is_symlink()
+    front = frontmatter(deployed / "SKILL.md")
+    assert front["disable-model-invocation"] is True
+    assert front["when_to_use"].startswith("When the user")
+    assert front["argument-hint"] == "[environment]"
+    assert front["paths"] == ["src/**", "deploy/*.yaml"]
+    assert result.fields == ()
+
+
+@pytest.mark.parametrize("target", ["codex", "agents"])
+def test_codex_and_the_shared_folder_keep_the_intent_they_can_express(
+    build: Callable[..., BuildResult], skill: Path, project: Path, target: str
+) -> None:
+    result = build("deploy-app", targets=[target])
+    deployed = project / ".agents" / "skills" / "deploy-app"
+    assert deployed.is_dir() and not deployed.is_symlink()
+    front = frontmatter(deployed / "SKILL.md")
+    assert set(front) <= STANDARD_FIELDS
+    # when_to_use folded into the description; version kept under metadata
+    assert front["description"] == (
+        "Deploy the application to production. When the user asks to ship, release or deploy."
+    )
+    assert front["metadata"] == {"version": "1.2"}
+    # disable-model-invocation: Codex's side file says the model may not invoke it
+    side = yaml.safe_load((deployed / "agents" / "openai.yaml").read_text(encoding="utf-8"))
+    assert side == {"policy": {"allow_implicit_invocation": False}}
+    # the body is the stub's: the skill is still served by skillc
+    assert "skc outline deploy-app" in (deployed / "SKILL.md").read_text(encoding="utf-8")
+    assert fields(result) == {
+        (target, "when_to_use"): "folded",
+        (target, "disable-model-invocation"): "side-file",
+        (target, "argument-hint"): "dropped",
+        (target, "paths"): "dropped",
+        (target, "version"): "moved",
+    }
+
+
+def test_each_change_is_reported_once_in_text_and_json(
+    cli: Callable[..., Any], skill: Path, project: Path
+) -> None:
+    run = cli("skillc_index")
+    text = run("build", "deploy-app", "-t", "claude,codex,agents,copilot")
+    assert text.returncode == 0, text.stderr
+    warnings = [line for line in text.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == len(set(warnings))
+    # codex and agents share .agents/skills: that folder is written (and reported) once
+    assert "warning: codex (Codex): 'argument-hint' dropped (not read)" in warnings
+    assert not [line for line in warnings if line.startswith("warning: agents")]
+    assert not [line for line in warnings if line.startswith("warning: claude")]
+    # Copilot reads argument-hint and disable-model-invocation: only paths, version and
+    # when_to_use change there
+    copilot = {line.split("'")[1] for line in warnings if line.startswith("warning: copilot")}
+    assert copilot == {"paths", "version", "when_to_use"}
+    data = json.loads(run("build", "deploy-app", "-t", "codex", "--format", "json").stdout)
+    assert {(item["agent"], item["field"], item["action"]) for item in data["fields"]} == {
+        ("Codex", "when_to_use", "folded"),
+        ("Codex", "disable-model-invocation", "side-file"),
+        ("Codex", "argument-hint", "dropped"),
+        ("Codex", "paths", "dropped"),
+        ("Codex", "version", "moved"),
+    }
+    assert data["deployments"][0]["action"] == "unchanged"
+
+
+def test_a_standard_skill_is_still_a_symlink_everywhere(
+    build: Callable[..., BuildResult], write_skill: Callable[..., Path], project: Path
+) -> None:
+    write_skill(project / ".skillc" / "skills" / "plain")
+    result = build("plain", targets=["claude", "codex", "cursor"])
+    assert result.fields == ()
+    assert {deployment.method for deployment in result.deployments} == {"symlink"}
+
+
+def test_an_edited_target_copy_is_not_replaced_without_force(
+    build: Callable[..., BuildResult], skill: Path, project: Path
+) -> None:
+    build("deploy-app", targets=["codex"])
+    side = project / ".agents" / "skills" / "deploy-app" / "agents" / "openai.yaml"
+    side.write_text("policy:\n  allow_implicit_invocation: true\n", encoding="utf-8")
+    with pytest.raises(ForeignFolder):
+        build("deploy-app", targets=["codex"])
+    assert "true" in side.read_text(encoding="utf-8")
+    (side.parent / "notes.txt").write_text("mine", encoding="utf-8")
+    side.write_text(
+        "# Written by skillc from SKILL.md's frontmatter (skc build).\n"
+        "policy:\n  allow_implicit_invocation: false\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ForeignFolder):  # a file skillc did not write is there
+        build("deploy-app", targets=["codex"])
+
+
+def test_the_source_side_file_is_extended_not_replaced(
+    build: Callable[..., BuildResult], skill: Path, project: Path
+) -> None:
+    (skill / "agents").mkdir()
+    (skill / "agents" / "openai.yaml").write_text(
+        "interface:\n  display_name: Deploy App\n", encoding="utf-8"
+    )
+    build("deploy-app", targets=["codex"])
+    side = project / ".agents" / "skills" / "deploy-app" / "agents" / "openai.yaml"
+    assert yaml.safe_load(side.read_text(encoding="utf-8")) == {
+        "interface": {"display_name": "Deploy App"},
+        "policy": {"allow_implicit_invocation": False},
+    }
+
+
+def test_the_folded_description_stays_within_the_limit() -> None:
+    source = {"name": "x", "description": "d" * 1000, "when_to_use": "w" * 100}
+    projected = project(source, CODEX, "codex")
+    description = projected.frontmatter["description"]
+    assert len(description) == 1024 and description.endswith("…")
+    assert [change.detail for change in projected.changes] == [
+        "folded into the description, cut to 1,024 characters"
+    ]
+
+
+def test_standard_values_are_written_as_the_specification_says() -> None:
+    source = {
+        "name": "x",
+        "description": "d",
+        "allowed-tools": ["Bash(git:*)", "Read"],
+        "metadata": {"owner": "me", "rank": 3, "tags": ["a"]},
+        "hooks": {"PreToolUse": []},
+        "author": "someone",
+    }
+    projected = project(source, AGENT_SKILLS, "agents")
+    assert projected.frontmatter == {
+        "name": "x",
+        "description": "d",
+        "allowed-tools": "Bash(git:*) Read",
+        "metadata": {"owner": "me", "rank": "3", "author": "someone"},
+    }
+    assert {(change.field, change.action) for change in projected.changes} == {
+        ("allowed-tools", "converted"),
+        ("metadata.rank", "converted"),
+        ("metadata.tags", "dropped"),
+        ("hooks", "dropped"),
+        ("author", "moved"),
+    }
+    hooks = next(change for change in projected.changes if change.field == "hooks")
+    assert "outside the Agent Skills specification" in hooks.detail
+
+
+def test_codex_gets_what_openai_validator_lets_through() -> None:
+    source = {
+        "name": "x",
+        "description": "Turns <input> into output.",
+        "compatibility": "Needs git.",
+    }
+    projected = project(source, CODEX, "codex")
+    assert projected.frontmatter == {
+        "name": "x",
+        "description": "Turns \u2039input\u203a into output.",
+        "metadata": {"compatibility": "Needs git."},
+    }
+    assert {(change.field, change.action) for change in projected.changes} == {
+        ("compatibility", "moved"),
+        ("description", "converted"),
+    }
+
+
+def test_a_target_other_than_claude_gets_the_folder_s_name() -> None:
+    from skillc_index.dialect import CLAUDE_CODE
+
+    source = {"name": "qdrant-debugging", "description": "d"}
+    projected = project(source, CODEX, "codex", folder="debugging")
+    assert projected.frontmatter["name"] == "debugging"
+    assert [(c.field, c.action) for c in projected.changes] == [("name", "converted")]
+    assert project(source, CLAUDE_CODE, "claude", folder="debugging").frontmatter == source
+    # a folder name the specification refuses is not written as the name
+    assert project(source, CODEX, "codex", folder="Bad_Name").frontmatter["name"] == (
+        "qdrant-debugging"
+    )

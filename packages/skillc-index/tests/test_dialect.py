@@ -1,0 +1,67 @@
+"""The dialect records (issue 37): one per built-in target, and the README's table says what
+they hold."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from skillc_index.dialect import PACKAGE_DIALECTS, STANDARD_FIELDS
+from skillc_index.layout import KNOWN_TARGETS
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def _table() -> dict[str, list[str]]:
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("**What each agent reads**") :]
+    rows: dict[str, list[str]] = {}
+    for line in section.splitlines()[1:]:
+        if line.startswith("| `"):
+            cells = [cell.strip() for cell in line.strip("|").split("|")]
+            rows[cells[0].strip("`")] = cells[1:]
+        elif rows and not line.startswith("|"):
+            break
+    return rows
+
+
+def test_every_built_in_target_has_a_dialect_with_a_source() -> None:
+    for name, target in KNOWN_TARGETS.items():
+        assert target.dialect is not None, name
+        assert target.dialect.reads >= STANDARD_FIELDS - {"compatibility"}, name
+        assert target.dialect.source, name
+    for dialect in PACKAGE_DIALECTS.values():
+        assert dialect.source
+
+
+def test_the_readme_table_names_what_each_record_holds() -> None:
+    rows = _table()
+    assert set(rows) == set(KNOWN_TARGETS)
+    for name, (agent, fields, others, limits, sides, source) in rows.items():
+        dialect = KNOWN_TARGETS[name].dialect
+        assert dialect is not None
+        assert agent == dialect.agent
+        written = set(re.findall(r"`([a-z_-]+)`", fields.partition("(")[0]))
+        if fields.startswith("standard"):
+            written |= STANDARD_FIELDS
+        assert written == dialect.reads, name
+        assert ("no `<`" in limits) == dialect.plain_description, name
+        assert others.startswith("refused") == dialect.strict, name
+        assert others.startswith("kept") == dialect.keeps_others, name
+        assert ("description 1,024" in limits) == (dialect.description_limit == 1024), name
+        assert ("1,536" in limits) == (dialect.listing_limit == 1536), name
+        assert set(re.findall(r"`([^`]+)`", sides)) == set(dialect.side_files), name
+        assert source
+
+
+def test_the_shared_folder_accepts_what_all_its_readers_accept() -> None:
+    shared = KNOWN_TARGETS["agents"].dialect
+    assert shared is not None
+    for reader in shared.readers:
+        dialect = KNOWN_TARGETS[reader].dialect
+        assert dialect is not None
+        # nothing the shared folder writes is refused by one of its readers
+        assert shared.reads <= dialect.reads | (set() if dialect.strict else shared.reads)
+        if dialect.description_limit is not None:
+            assert shared.description_limit is not None
+            assert shared.description_limit <= dialect.description_limit

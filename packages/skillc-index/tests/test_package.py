@@ -1,0 +1,238 @@
+"""``skc package`` (issue 37): upload zips, the discovery index, Agent Plugins and Claude Code
+plugins, on real folders; the same input gives the same bytes."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+
+from skillc_index import Layout
+from skillc_index.command_errors import PackageRefused
+from skillc_index.dialect import STANDARD_FIELDS
+from skillc_index.package.make import package_skills
+
+#: The discovery index of the Agent Skills Discovery RFC v0.2.0 ("Discovery Index", "Index
+#: Format", "Integrity and Verification"), written here from its text.
+DISCOVERY_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "required": ["$schema", "skills"],
+    "properties": {
+        "$schema": {"const": "https://schemas.agentskills.io/discovery/0.2.0/schema.json"},
+        "skills": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["name", "type", "description", "url", "digest"],
+                "properties": {
+                    "name": {
+                        "type": "string",
+                        "minLength": 1,
+                        "maxLength": 64,
+                        "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+                    },
+                    "type": {"enum": ["skill-md", "archive"]},
+                    "description": {"type": "string", "minLength": 1, "maxLength": 1024},
+                    "url": {"type": "string", "minLength": 1},
+                    "digest": {"type": "string", "pattern": "^sha256:[0-9a-f]{64}$"},
+                },
+            },
+        },
+    },
+}
+
+#: Agent Plugins 1.0 ``plugin.json``, from the specification's text: a closed field set.
+PLUGIN_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["$schema", "name"],
+    "additionalProperties": False,
+    "properties": {
+        "$schema": {"const": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"},
+        "name": {"type": "string", "minLength": 1, "maxLength": 64},
+        "version": {"type": "string"},
+        "description": {"type": "string"},
+        "author": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {n: {"type": "string"} for n in ("name", "email", "url")},
+        },
+        "homepage": {"type": "string"},
+        "repository": {"type": "string"},
+        "license": {"type": "string"},
+        "keywords": {"type": "array", "items": {"type": "string"}},
+        "extensions": {"type": "object", "additionalProperties": {"type": "object"}},
+    },
+}
+
+SKILL = """---
+name: pdf-tool
+description: Work with PDF files.
+when_to_use: When a PDF is given.
+argument-hint: "[file]"
+disable-model-invocation: true
+---
+
+# PDF
+
+Run `scripts/extract.py`.
+"""
+
+
+@pytest.fixture
+def skills(project: Path, write_skill: Callable[..., Path]) -> Path:
+    folder = project / "skills"
+    write_skill(
+        folder / "pdf-tool",
+        skill_md=SKILL,
+        files={"scripts/extract.py": "print('x')\n", "evals/evals.json": "{}", "a.pyc": b"\0"},
+    )
+    (folder / "pdf-tool" / "scripts" / "extract.py").chmod(0o755)
+    write_skill(folder / "notes")
+    return folder
+
+
+def frontmatter(text: str) -> dict[str, Any]:
+    data = yaml.safe_load(text.split("---\n")[1])
+    assert isinstance(data, dict)
+    return data
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+@pytest.mark.parametrize("fmt", ["upload", "well-known", "plugin", "claude-plugin"])
+def test_the_same_skills_give_the_same_bytes(
+    layout: Layout, skills: Path, tmp_path: Path, fmt: str
+) -> None:
+    given = [str(skills / "pdf-tool"), str(skills / "notes")]
+    name = {"name": "office"} if "plugin" in fmt else {}
+    package_skills(given, layout, fmt=fmt, output=tmp_path / "one", **name)  # type: ignore[arg-type]
+    for path in skills.rglob("*"):  # other times, same contents
+        os.utime(path, (1_000_000_000, 1_000_000_000))
+    package_skills(given, layout, fmt=fmt, output=tmp_path / "two", **name)  # type: ignore[arg-type]
+    first, second = tree(tmp_path / "one"), tree(tmp_path / "two")
+    assert first and first == second
+
+
+def test_the_upload_holds_the_standard_fields_and_reports_the_rest(
+    layout: Layout, skills: Path, tmp_path: Path
+) -> None:
+    result = package_skills([str(skills / "pdf-tool")], layout, fmt="upload", output=tmp_path)
+    archive = zipfile.ZipFile(tmp_path / "pdf-tool.zip")
+    assert archive.namelist() == ["pdf-tool/SKILL.md", "pdf-tool/scripts/extract.py"]
+    info = archive.getinfo("pdf-tool/scripts/extract.py")
+    assert info.date_time == (1980, 1, 1, 0, 0, 0) and (info.external_attr >> 16) & 0o111
+    front = frontmatter(archive.read("pdf-tool/SKILL.md").decode())
+    assert set(front) <= STANDARD_FIELDS
+    assert front["description"] == "Work with PDF files. When a PDF is given."
+    assert "Run `scripts/extract.py`." in archive.read("pdf-tool/SKILL.md").decode()
+    reported = {(skill, change.field, change.action) for skill, change in result.fields}
+    assert reported == {
+        ("pdf-tool", "when_to_use", "folded"),
+        ("pdf-tool", "argument-hint", "dropped"),
+        ("pdf-tool", "disable-model-invocation", "dropped"),
+    }
+    assert result.to_dict()["fields"][0]["skill"] == "pdf-tool"
+
+
+def test_the_upload_refuses_a_reserved_word(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path
+) -> None:
+    write_skill(project / "claude-helper")
+    with pytest.raises(PackageRefused) as refused:
+        package_skills(
+            [str(project / "claude-helper")], layout, fmt="upload", output=tmp_path / "out"
+        )
+    assert "reserved word 'claude'" in refused.value.diagnostic.params["reason"]
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_discovery_index_validates_and_its_digests_verify(
+    layout: Layout, skills: Path, tmp_path: Path
+) -> None:
+    given = [str(skills / "pdf-tool"), str(skills / "notes")]
+    package_skills(given, layout, fmt="well-known", output=tmp_path)
+    index = json.loads((tmp_path / ".well-known/agent-skills/index.json").read_text())
+    jsonschema.validate(index, DISCOVERY_SCHEMA)
+    kinds = {entry["name"]: entry["type"] for entry in index["skills"]}
+    assert kinds == {"notes": "skill-md", "pdf-tool": "archive"}
+    for entry in index["skills"]:
+        artifact = (tmp_path / entry["url"].lstrip("/")).read_bytes()
+        assert entry["digest"] == "sha256:" + hashlib.sha256(artifact).hexdigest()
+    archive = zipfile.ZipFile(
+        io.BytesIO((tmp_path / ".well-known/agent-skills/pdf-tool.zip").read_bytes())
+    )
+    assert "SKILL.md" in archive.namelist()  # files at the archive's root
+    side = yaml.safe_load(archive.read("agents/openai.yaml"))
+    assert side == {"policy": {"allow_implicit_invocation": False}}
+
+
+def test_the_agent_plugin_has_a_closed_manifest_and_immediate_skills(
+    layout: Layout, skills: Path, tmp_path: Path
+) -> None:
+    given = [str(skills / "pdf-tool"), str(skills / "notes")]
+    with pytest.raises(Exception, match="needs a name"):
+        package_skills(given, layout, fmt="plugin", output=tmp_path)
+    package_skills(given, layout, fmt="plugin", output=tmp_path, name="office", author="Jane")
+    manifest = json.loads((tmp_path / "office" / "plugin.json").read_text())
+    jsonschema.validate(manifest, PLUGIN_SCHEMA)
+    children = sorted(path.name for path in (tmp_path / "office" / "skills").iterdir())
+    assert children == ["notes", "pdf-tool"]
+    for child in children:
+        text = (tmp_path / "office" / "skills" / child / "SKILL.md").read_text()
+        assert set(frontmatter(text)) <= STANDARD_FIELDS
+
+
+def test_the_claude_plugin_keeps_every_field_and_is_listed(
+    layout: Layout, skills: Path, tmp_path: Path
+) -> None:
+    result = package_skills(
+        [str(skills / "pdf-tool")], layout, fmt="claude-plugin", output=tmp_path
+    )
+    assert result.fields == ()
+    plugin = tmp_path / "pdf-tool"
+    assert (plugin / "skills" / "pdf-tool" / "SKILL.md").read_text() == SKILL
+    manifest = json.loads((plugin / ".claude-plugin" / "plugin.json").read_text())
+    assert manifest["name"] == "pdf-tool"
+    market = json.loads((tmp_path / ".claude-plugin" / "marketplace.json").read_text())
+    assert market["plugins"][0]["source"] == "./pdf-tool"
+    assert market["owner"]["name"]
+
+
+def test_the_command_line(cli: Callable[..., Any], skills: Path, project: Path) -> None:
+    run = cli("skillc_index")
+    done = run("package", "skills/pdf-tool", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert [item["path"] for item in data["files"]] == ["pdf-tool.zip"]
+    assert (project / "dist" / "pdf-tool.zip").is_file()
+    assert (
+        "warning: pdf-tool: upload (claude.ai upload / Skills API): 'argument-hint'" in done.stderr
+    )
+    refused = run("package", "skills/pdf-tool", "-o", "skills/pdf-tool/out")
+    assert refused.returncode == 1 and "inside the skill" in refused.stderr
+
+
+def test_a_name_that_would_leave_the_output_folder_is_refused(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path
+) -> None:
+    write_skill(project / "evil", name="../../escaped")
+    for fmt in ("claude-plugin", "upload"):
+        with pytest.raises(PackageRefused):
+            package_skills([str(project / "evil")], layout, fmt=fmt, output=tmp_path / "out")
+    assert not (tmp_path / "out").exists() and not (tmp_path / "escaped").exists()

@@ -1,0 +1,150 @@
+"""What the chosen agents do with a skill (SKL931-SKL932, issue 37): ``skillc-lint --target X``
+or ``[lint] targets = ["codex", ...]``.
+
+Each target is a built-in ``skc build`` target (``claude``, ``codex``, ``agents``...) or a
+``skc package`` format (``upload``, ``plugin``, ``well-known``); what it reads is its dialect
+record in skillc-index (:func:`skillc_index.target_dialects`), and what it drops, folds,
+moves or cuts is the same projection ``skc build --target`` and ``skc package`` apply
+(:func:`skillc_index.project_frontmatter`): the lint says beforehand what the build reports.
+
+- SKL931 ``target-fields`` (warning): a field a target drops or changes (one finding per
+  target and field). Safe fix: a top-level ``version`` or ``author`` (a one-line plain value)
+  moves under ``metadata`` when the skill has none, where every target keeps it (no agent
+  reads either at the top level, Claude Code included).
+- SKL932 ``target-name`` (error): a name a target that refuses non-conforming skills will
+  not take (a reserved word for uploads, a tag, the name rule): the skill is skipped or the
+  upload fails.
+
+No target chosen: both rules are silent.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from skillc_index import (
+    SKILL_FILE,
+    Dialect,
+    name_refusals,
+    project_frontmatter,
+    target_dialects,
+)
+from skillc_lint._fixes import Fix, TextEdit
+from skillc_lint._registry import Finding, Rule, RuleRegistry
+from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter
+from skillc_lint._skill import Skill
+
+__all__ = ["RULES", "RULE_IDS", "TARGETS_OPTION", "use_targets"]
+
+#: The rule option (and the ``[lint]`` key) that names the targets.
+TARGETS_OPTION = "targets"
+#: Fields a safe fix moves under ``metadata``.
+_MOVABLE = ("version", "author")
+# ``key: value`` on one line, a plain or simply quoted scalar (groups: key, value).
+_ONE_LINE = re.compile(r"([a-z]+):[ \t]+([^\s\"'#|>&*!%@`{\[][^#]*?|\"[^\"\\]*\"|'[^']*')[ \t]*")
+
+
+def _targets(options: Options) -> list[tuple[str, Dialect]]:
+    known = target_dialects()
+    return [(name, known[name]) for name in options[TARGETS_OPTION] if name in known]
+
+
+def _move_to_metadata(skill: Skill, key: str) -> Fix | None:
+    """``key: value`` (one line) -> ``metadata:`` / ``  key: "value"``, when the frontmatter
+    has no ``metadata`` and then reads with ``metadata.key`` holding the value's text."""
+    from skillc_index import parse_frontmatter
+    from skillc_lint._fixes import apply_edits
+
+    data = frontmatter(skill)
+    if "metadata" in data or key not in data:
+        return None
+    number = field_line(skill, key)
+    lines = skill.lines(SKILL_FILE)
+    content = lines[number - 1].rstrip("\r\n")
+    match = _ONE_LINE.fullmatch(content)
+    if match is None or match.group(1) != key:
+        return None
+    value = data[key]
+    text = str(value).lower() if isinstance(value, bool) else str(value)
+    quoted = '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    edit = TextEdit(number, 1, number, len(content) + 1, f"metadata:\n  {key}: {quoted}")
+    new = apply_edits(skill.skill_md_text, (edit,))
+    parsed = None if new is None else parse_frontmatter(new).data
+    if not parsed or parsed.get("metadata") != {key: text} or key in parsed:
+        return None
+    return Fix(f"move {key} under metadata", (edit,))
+
+
+def target_fields(skill: Skill, options: Options) -> Findings:
+    """SKL931: each field a chosen target drops or changes, as ``skc build`` reports it."""
+    data = frontmatter(skill)
+    if not data:
+        return
+    for name, dialect in _targets(options):
+        for change in project_frontmatter(data, dialect, name).changes:
+            top = change.field.split(".", 1)[0]
+            movable = change.action == "moved" and top in _MOVABLE
+            fix = _move_to_metadata(skill, top) if movable else None
+            yield Finding(change.text, line=field_line(skill, top), fix=fix)
+
+
+def target_name(skill: Skill, options: Options) -> Findings:
+    """SKL932: a chosen target that refuses non-conforming skills refuses this one's name."""
+    name = frontmatter(skill).get("name")
+    if not isinstance(name, str):
+        return
+    for target, dialect in _targets(options):
+        if not dialect.strict:
+            continue
+        for problem in name_refusals(name, dialect):
+            yield Finding(f"{target} refuses the skill: {problem}", line=field_line(skill, "name"))
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "SKL931",
+        "target-fields",
+        "warning",
+        target_fields,
+        "A field a chosen target (--target, [lint] targets) drops or changes.",
+        options={TARGETS_OPTION: []},
+        category="agentskills",
+        tags=("targets",),
+        rationale="Each agent reads its own subset of the frontmatter: Codex ignores "
+        "when_to_use and disable-model-invocation, uploads and Agent Plugins refuse any "
+        "field outside the standard. skc build and skc package rewrite the frontmatter for "
+        "each target and say what they dropped; this rule says it while you write.",
+        fix="Keep the intent in what the target reads: fold when_to_use into the description, "
+        "put version and author under metadata (--fix does it), or accept the report.",
+        fixable="safe",
+    ),
+    Rule(
+        "SKL932",
+        "target-name",
+        "error",
+        target_name,
+        "A chosen target that refuses non-conforming skills refuses this name.",
+        options={TARGETS_OPTION: []},
+        category="agentskills",
+        tags=("targets",),
+        rationale="claude.ai uploads and the Skills API refuse names with 'anthropic' or "
+        "'claude' or XML tags; Agent Plugins clients skip a skill whose name breaks the "
+        "standard's rule.",
+        fix="Rename the skill (its folder and its name field).",
+    ),
+)
+
+#: The rules that take the targets.
+RULE_IDS = tuple(rule.id for rule in RULES)
+
+
+def use_targets(registry: RuleRegistry, names: Sequence[str]) -> list[str]:
+    """Set the targets of :data:`RULE_IDS` in ``registry``; returns the names no target has
+    (left out)."""
+    known = target_dialects()
+    chosen = [name for name in dict.fromkeys(names) if name in known]
+    for rule_id in RULE_IDS:
+        if rule_id in registry:
+            registry.set_options(rule_id, **{TARGETS_OPTION: chosen})
+    return [name for name in names if name not in known]

@@ -1,0 +1,87 @@
+"""SKL931-SKL932 (issue 37): what a chosen agent or package format drops, changes or refuses,
+from ``--target`` or ``[lint] targets``; the same projection ``skc build --target`` reports."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+from skillc_index import parse_frontmatter
+from skillc_lint import LintDiagnostic, configured_registry, default_registry, lint_skill
+
+Writer = Callable[..., Path]
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+
+CLAUDE_FIELDS = (
+    "name: my-skill\n"
+    "description: Formats tables. Use when a table needs formatting.\n"
+    "when_to_use: When a table is ragged.\n"
+    "disable-model-invocation: true\n"
+    "argument-hint: '[file]'\n"
+    "version: 1.2\n"
+)
+
+
+def _hits(folder: Path, targets: list[str]) -> list[LintDiagnostic]:
+    registry, problems = configured_registry({"targets": targets})
+    assert problems == []
+    found = lint_skill(folder, registry=registry).diagnostics
+    return [d for d in found if d.rule in ("SKL931", "SKL932")]
+
+
+def test_no_target_no_finding(skill: Writer) -> None:
+    folder = skill(frontmatter=CLAUDE_FIELDS)
+    found = lint_skill(folder, registry=default_registry()).diagnostics
+    assert [d for d in found if d.rule in ("SKL931", "SKL932")] == []
+
+
+def test_what_codex_drops_and_changes_is_what_build_reports(skill: Writer) -> None:
+    from skillc_index import project_frontmatter, target_dialects
+
+    folder = skill(frontmatter=CLAUDE_FIELDS)
+    hits = _hits(folder, ["codex"])
+    data = parse_frontmatter((folder / "SKILL.md").read_text()).data
+    assert data is not None
+    changes = project_frontmatter(data, target_dialects()["codex"], "codex").changes
+    assert sorted(d.message for d in hits) == sorted(change.text for change in changes)
+    assert {d.severity for d in hits} == {"warning"}
+    assert "codex (Codex): 'argument-hint' dropped (not read)" in [d.message for d in hits]
+
+
+def test_claude_reads_them_all(skill: Writer) -> None:
+    assert _hits(skill(frontmatter=CLAUDE_FIELDS), ["claude"]) == []
+
+
+def test_an_upload_refuses_a_reserved_word(skill: Writer) -> None:
+    folder = skill(name="claude-tables")
+    hits = _hits(folder, ["upload", "codex"])
+    assert [(d.rule, d.severity) for d in hits] == [("SKL932", "error")]
+    assert "upload refuses the skill" in hits[0].message and "'claude'" in hits[0].message
+
+
+def test_unknown_targets_in_the_config_are_reported() -> None:
+    _registry, problems = configured_registry({"targets": ["codex", "nope"]})
+    assert problems == ["unknown target 'nope'; ignored"]
+    _registry, problems = configured_registry({"targets": "codex"})
+    assert problems == ["targets must be a list of names; ignored"]
+
+
+def test_the_safe_fix_moves_version_under_metadata(lint: Run, skill: Writer) -> None:
+    folder = skill(frontmatter=CLAUDE_FIELDS)
+    done = lint(str(folder), "--target", "codex", "--fix")
+    data = parse_frontmatter((folder / "SKILL.md").read_text()).data
+    assert data is not None
+    assert data["metadata"] == {"version": "1.2"} and "version" not in data
+    assert data["when_to_use"] == "When a table is ragged."  # no fix changes meaning
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_command_line_option(lint: Run, skill: Writer) -> None:
+    folder = skill(frontmatter=CLAUDE_FIELDS)
+    done = lint(str(folder), "--target", "codex,agents", "--format", "json")
+    text = json.dumps(json.loads(done.stdout))
+    assert "SKL931" in text and "agents (Agent Skills (.agents/skills))" in text
+    bad = lint(str(folder), "--target", "nope")
+    assert bad.returncode == 1 and "unknown target 'nope'" in bad.stderr
