@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from skillc_index.config import Config
 from skillc_index.diagnostics import Notice
 from skillc_index.layout import SKILL_FILE, Layout, Scope
+from skillc_index.listing.agents import MAX_ENTRY_DESCRIPTION, entry_description
 
 if TYPE_CHECKING:
     from skillc_index.listing.shapes import (
@@ -59,8 +60,6 @@ __all__ = [
 ]
 
 CHARS_PER_TOKEN = 4
-#: Claude Code's cut of one entry's description (``skillListingMaxDescChars``).
-MAX_ENTRY_DESCRIPTION = 1536
 #: The most of a SKILL.md read for its frontmatter.
 _READ_LIMIT = 1 << 20
 
@@ -283,14 +282,10 @@ def read_entry(path: Path) -> ListingEntry | bool:
     if text is None:
         return False
     data = _frontmatter(text)
-    if data.get("disable-model-invocation") is True:
+    description = entry_description("claude", data)
+    if description is None:
         return True
     name = _text(data.get("name")) or path.name
-    description = _text(data.get("description"))
-    when = _text(data.get("when_to_use"))
-    if when:
-        description = f"{description} {when}".strip()
-    description = description[:MAX_ENTRY_DESCRIPTION]
     name_chars = len(f"- {name}\n")
     chars = len(f"- {name}: {description}\n") if description else name_chars
     return ListingEntry(name, path.name, _kind(path), chars, name_chars)

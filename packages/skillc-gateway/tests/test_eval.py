@@ -1,0 +1,266 @@
+"""``skc eval`` (issue 38): trigger cases scored offline against the listing of a library,
+the eval file spellings, collisions, the mutation check, thresholds, ``--init``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_gateway.evaluate.cases import read_cases
+
+PDF = (
+    "Fill in PDF forms, merge PDF files and extract text from PDFs. Use when the user "
+    "asks about PDF documents."
+)
+
+
+@pytest.fixture
+def library(tmp_path: Path, write_skill: Any) -> Path:
+    """Four skills, two of them near-identical (pdf-forms and pdf-tools)."""
+    lib = tmp_path / "lib"
+    write_skill(lib / "pdf-forms", description=PDF)
+    write_skill(lib / "pdf-tools", description=PDF.replace("text", "tables"))
+    write_skill(
+        lib / "docx",
+        description="Create and edit Word documents (tracked changes, comments, formatting).",
+    )
+    write_skill(
+        lib / "git-review",
+        description="Review a pull request, read the diff, comment on risky changes.",
+    )
+    return lib
+
+
+def _yaml(folder: Path, should: list[str], should_not: list[str] = ()) -> None:  # type: ignore[assignment]
+    (folder / "evals").mkdir(exist_ok=True)
+    lines = ["should_trigger:"] + [f"  - {json.dumps(q)}" for q in should]
+    lines += ["should_not_trigger:"] + [f"  - {json.dumps(q)}" for q in should_not]
+    if not should_not:
+        lines[-1] += " []"
+    (folder / "evals" / "triggers.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _eval(cli: Any, *args: str) -> tuple[int, dict[str, Any]]:
+    done = cli("skc")("eval", *args, "--format", "json")
+    assert done.stdout, done.stderr
+    return done.returncode, json.loads(done.stdout)
+
+
+def _skill(data: dict[str, Any], name: str) -> dict[str, Any]:
+    (found,) = [skill for skill in data["skills"] if skill["name"] == name]
+    return found
+
+
+# -- the eval files ------------------------------------------------------------------------
+
+
+def test_both_evals_json_spellings_and_trigger_sets_load(tmp_path: Path, write_skill: Any) -> None:
+    skill = write_skill(tmp_path / "docx")
+    (skill / "evals").mkdir()
+    agent_skills = {
+        "skill_name": "docx",
+        "evals": [
+            {"id": 1, "prompt": "add a comment to report.docx", "assertions": ["a", "b"]},
+            {"id": 2, "prompt": "write a poem", "should_trigger": False, "assertions": []},
+        ],
+    }
+    (skill / "evals" / "evals.json").write_text(json.dumps(agent_skills), encoding="utf-8")
+    trigger_set = [
+        {"query": "track changes in my Word file", "should_trigger": True},
+        {"query": "summarise this PDF", "should_trigger": False},
+    ]
+    (skill / "evals" / "trigger-eval.json").write_text(json.dumps(trigger_set), encoding="utf-8")
+    _yaml(skill, ["format the headings of proposal.docx"], ["review my pull request"])
+    cases, problems = read_cases(skill)
+    assert problems == ()
+    assert [(c.query, c.should_trigger, c.file, c.checks) for c in cases] == [
+        ("add a comment to report.docx", True, "evals/evals.json", 2),
+        ("write a poem", False, "evals/evals.json", 0),
+        ("track changes in my Word file", True, "evals/trigger-eval.json", 0),
+        ("summarise this PDF", False, "evals/trigger-eval.json", 0),
+        ("format the headings of proposal.docx", True, "evals/triggers.yaml", 0),
+        ("review my pull request", False, "evals/triggers.yaml", 0),
+    ]
+    # skill-creator's spelling: `expectations`, and `{"evals": [{"prompt"...}]}` trigger sets
+    creator = {
+        "skill_name": "docx",
+        "evals": [{"id": 1, "prompt": "edit a .docx", "expectations": ["x"]}],
+    }
+    (skill / "evals" / "evals.json").write_text(json.dumps(creator), encoding="utf-8")
+    (skill / "evals" / "trigger-eval.json").unlink()
+    (skill / "evals" / "triggers.yaml").unlink()
+    cases, problems = read_cases(skill)
+    assert [(c.query, c.should_trigger, c.checks) for c in cases] == [("edit a .docx", True, 1)]
+
+
+def test_hostile_eval_files_are_skipped_with_a_reason(tmp_path: Path, write_skill: Any) -> None:
+    skill = write_skill(tmp_path / "x")
+    (skill / "evals").mkdir()
+    (skill / "evals" / "evals.json").write_text("[" * 5000 + "]" * 5000, encoding="utf-8")
+    outside = tmp_path / "outside.json"
+    outside.write_text(json.dumps([{"query": "secret", "should_trigger": True}]), "utf-8")
+    (skill / "evals" / "triggers.json").symlink_to(outside)
+    # a billion laughs: nine aliases a level, nine levels
+    levels = [
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join([f'*{chr(97 + i)}'] * 9)}]" for i in range(8)
+    ]
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "\n".join(levels) + "\n"
+    (skill / "evals" / "triggers.yaml").write_text(bomb, encoding="utf-8")
+    cases, problems = read_cases(skill)
+    assert cases == ()
+    assert len(problems) == 3
+    assert "evals/evals.json skipped: nested deeper than 16 levels" in problems[0]
+    assert problems[1].startswith("evals/triggers.json skipped")
+    assert problems[2].startswith("evals/triggers.yaml skipped")
+
+
+# -- scoring -------------------------------------------------------------------------------
+
+
+def test_cases_are_scored_against_the_listing_with_who_took_each_miss(
+    cli: Any, library: Path
+) -> None:
+    _yaml(
+        library / "docx",
+        ["add comments to my Word document", "merge PDF files"],
+        ["review this pull request diff"],
+    )
+    code, data = _eval(cli, "--path", str(library), "--top", "1")
+    assert code == 0
+    assert data["library"] == 4
+    docx = _skill(data, "docx")
+    assert docx["cases"] == 3 and docx["recall"] == 0.5 and docx["false_triggers"] == 0
+    miss = docx["results"][1]
+    assert miss["passed"] is False and miss["taken_by"] in ("pdf-forms", "pdf-tools")
+    assert docx["line"] == 3  # the description line of SKILL.md
+
+
+def test_a_false_trigger_is_reported_and_thresholds_fail_the_run(cli: Any, library: Path) -> None:
+    _yaml(library / "git-review", ["review my pull request"], ["show the diff of two config files"])
+    code, data = _eval(cli, "--path", str(library), "--max-false-triggers", "0")
+    review = _skill(data, "git-review")
+    assert review["recall"] == 1.0
+    assert review["false_triggers"] == 1
+    assert code == 1 and data["breaches"] == ["git-review: 1 false triggers > 0"]
+    assert _eval(cli, "--path", str(library), "--max-false-triggers", "1")[0] == 0
+    assert _eval(cli, "--path", str(library), "--min-recall", "1")[0] == 0
+    done = cli("skc")("eval", "--path", str(library), "--min-recall", "2")
+    assert done.returncode == 1 and "error[E100]" in done.stderr
+
+
+# -- collisions and the mutation check ----------------------------------------------------
+
+
+def test_two_near_identical_skills_collide_both_ways(cli: Any, library: Path) -> None:
+    _yaml(library / "pdf-forms", ["extract text from a PDF"])
+    _yaml(library / "pdf-tools", ["extract tables from a PDF", "fill in the PDF form"])
+    _, data = _eval(cli, "--path", str(library), "--top", "1")
+    (collision,) = [c for c in data["collisions"] if set(c["skills"]) == {"pdf-forms", "pdf-tools"}]
+    assert collision["similarity"] >= 0.5
+    assert "fill in pdf forms merge pdf files and extract" in collision["phrases"]
+    forms, tools = _skill(data, "pdf-forms"), _skill(data, "pdf-tools")
+    # each loses a case to the other: the one their descriptions share ("fill in the PDF form")
+    assert tools["results"][1]["taken_by"] == "pdf-forms"
+    # the table names the pair; the annotations put it on both description lines
+    done = cli("skc")("eval", "--path", str(library), "--format", "github")
+    lines = [line for line in done.stdout.splitlines() if "eval-collision" in line]
+    assert any("pdf-forms/SKILL.md,line=3" in line and "with pdf-tools" in line for line in lines)
+    assert any("pdf-tools/SKILL.md,line=3" in line and "with pdf-forms" in line for line in lines)
+    assert forms["recall"] == 1.0
+
+
+def test_collision_by_taken_cases_is_mutual(cli: Any, tmp_path: Path, write_skill: Any) -> None:
+    """Two skills whose descriptions differ but which take each other's cases."""
+    lib = tmp_path / "lib"
+    a = write_skill(lib / "alpha", description="Deploy containers to kubernetes clusters.")
+    b = write_skill(lib / "beta", description="Roll back kubernetes deployments safely.")
+    _yaml(a, ["roll back a kubernetes deployment"])
+    _yaml(b, ["deploy containers to the kubernetes cluster"])
+    _, data = _eval(cli, "--path", str(lib), "--top", "1")
+    (collision,) = data["collisions"]
+    assert collision["mutual"] is True and collision["cases_taken"] == [1, 1]
+    assert _skill(data, "alpha")["results"][0]["taken_by"] == "beta"
+    assert _skill(data, "beta")["results"][0]["taken_by"] == "alpha"
+
+
+def test_a_skill_that_loses_its_only_trigger_phrase_fails_its_cases(
+    cli: Any, library: Path, write_skill: Any
+) -> None:
+    invoices = write_skill(library / "ledger", description="Reconcile supplier invoices")
+    _yaml(invoices, ["reconcile these supplier invoices"], ["review my pull request"])
+    code, data = _eval(cli, "ledger", "--path", str(library), "--top", "1", "--mutate")
+    ledger = _skill(data, "ledger")
+    assert ledger["recall"] == 1.0
+    assert ledger["phrases"] == [
+        {"phrase": "Reconcile supplier invoices", "effect": "needed", "cases": 1}
+    ]
+    # the description without it: the case fails
+    write_skill(library / "ledger", description="Bookkeeping helper.")
+    _yaml(invoices, ["reconcile these supplier invoices"], ["review my pull request"])
+    code, data = _eval(cli, "ledger", "--path", str(library), "--top", "1", "--min-recall", "1")
+    assert code == 1 and _skill(data, "ledger")["recall"] == 0.0
+
+
+def test_mutation_reports_untested_phrases(cli: Any, library: Path) -> None:
+    _yaml(library / "pdf-forms", ["fill in this PDF form"])
+    _, data = _eval(cli, "pdf-forms", "--path", str(library), "--mutate", "--top", "2")
+    effects = {c["phrase"]: c["effect"] for c in _skill(data, "pdf-forms")["phrases"]}
+    assert effects["Use when the user asks about PDF documents"] == "untested"
+    assert effects["Fill in PDF forms"] != "untested"
+
+
+# -- formats, --init ------------------------------------------------------------------------
+
+
+def test_sarif_points_at_the_description_line(cli: Any, library: Path) -> None:
+    _yaml(library / "docx", ["merge PDF files"])
+    done = cli("skc")("eval", "--path", str(library), "--top", "1", "--format", "sarif")
+    log = json.loads(done.stdout)
+    results = log["runs"][0]["results"]
+    (miss,) = [r for r in results if r["ruleId"] == "eval-miss"]
+    where = miss["locations"][0]["physicalLocation"]
+    assert where["artifactLocation"]["uri"].endswith("docx/SKILL.md")
+    assert where["region"]["startLine"] == 3
+    assert log["version"] == "2.1.0"
+
+
+def test_init_writes_a_starter_that_loads_and_never_overwrites(cli: Any, library: Path) -> None:
+    done = cli("skc")("eval", "--init", str(library / "pdf-forms"), "--path", str(library))
+    assert done.returncode == 0, done.stderr
+    target = library / "pdf-forms" / "evals" / "triggers.yaml"
+    text = target.read_text("utf-8")
+    assert "pdf-tools" in text  # the nearest skill, for near misses
+    cases, problems = read_cases(library / "pdf-forms")
+    assert problems == () and [c.query for c in cases][:2] == [
+        "Fill in PDF forms",
+        "merge PDF files and extract text from PDFs",
+    ]
+    target.write_text("should_trigger: [mine]\n", "utf-8")
+    again = cli("skc")("eval", "--init", str(library / "pdf-forms"), "--path", str(library))
+    assert again.returncode == 1 and "error[E050]" in again.stderr and "--force" in again.stderr
+    assert target.read_text("utf-8") == "should_trigger: [mine]\n"
+    forced = cli("skc")("eval", "--init", "pdf-forms", "--force", "--path", str(library))
+    assert forced.returncode == 0 and target.read_text("utf-8") == text
+
+
+def test_init_never_writes_through_an_evals_symlink_out_of_the_skill(
+    cli: Any, library: Path, tmp_path: Path
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (library / "docx" / "evals").symlink_to(elsewhere)
+    done = cli("skc")("eval", "--init", "docx", "--path", str(library))
+    assert done.returncode == 1 and "leads outside the skill" in done.stderr
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_the_corpus_evaluates_without_a_crash(cli: Any) -> None:
+    corpus = Path(__file__).resolve().parents[3] / ".." / "shared" / "corpus"
+    if not corpus.is_dir():
+        pytest.skip("no corpus")
+    code, data = _eval(cli, "--path", str(corpus))
+    assert code == 0 and data["library"] > 500
+    assert data["collisions"] and all(len(c["skills"]) == 2 for c in data["collisions"])
