@@ -4,6 +4,7 @@ the eval file spellings, collisions, the mutation check, thresholds, ``--init``.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -264,3 +265,94 @@ def test_the_corpus_evaluates_without_a_crash(cli: Any) -> None:
     code, data = _eval(cli, "--path", str(corpus))
     assert code == 0 and data["library"] > 500
     assert data["collisions"] and all(len(c["skills"]) == 2 for c in data["collisions"])
+
+
+# -- live mode -----------------------------------------------------------------------------
+
+FAKE_AGENT = """\
+import json, os, sys
+query = sys.argv[-1]
+runs = os.path.join(os.environ["FAKE_AGENT_DIR"], "runs")
+with open(runs, "a", encoding="utf-8") as log:
+    log.write(json.dumps(sys.argv[1:]) + "\\n")
+count = sum(1 for _ in open(runs, encoding="utf-8"))
+if "pdf" in query.lower() and not ("flaky" in query and count % 3 != 1):
+    print(json.dumps({"type": "tool_use", "name": "Skill", "input": {"skill": "pdf-forms"}}))
+print("done")
+"""
+
+
+def test_live_mode_drives_an_agent_command_only_when_asked(
+    cli: Any, library: Path, tmp_path: Path
+) -> None:
+    agent = tmp_path / "agent.py"
+    agent.write_text(FAKE_AGENT, encoding="utf-8")
+    runs = tmp_path / "runs"
+    env = {"FAKE_AGENT_DIR": str(tmp_path)}
+    _yaml(
+        library / "pdf-forms",
+        ["fill in this PDF form", "flaky PDF request; touch pwned"],
+        ["review my pull request"],
+    )
+    run = cli("skc")
+    # never without --live
+    done = run("eval", "--path", str(library), "--format", "json", env_extra=env)
+    assert done.returncode == 0 and not runs.exists()
+    assert "live" not in json.loads(done.stdout)["skills"][0]["results"][0]
+    command = f"{sys.executable} {agent} --print"
+    done = run(
+        "eval", "pdf-forms", "--path", str(library), "--live", command, "--runs", "3",
+        "--format", "json", env_extra=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lives = [case["live"] for case in _skill(json.loads(done.stdout), "pdf-forms")["results"]]
+    assert [(live["invoked"], live["triggered"], live["passed"]) for live in lives] == [
+        (3, True, True),  # invoked every run
+        (1, False, False),  # invoked 1 run of 3: under the 0.5 threshold
+        (0, False, True),  # a should-not case that never invoked it
+    ]
+    argvs = [json.loads(line) for line in runs.read_text("utf-8").splitlines()]
+    assert len(argvs) == 9
+    # the request is one argument, never given to a shell
+    assert argvs[3] == ["--print", "flaky PDF request; touch pwned"]
+    assert not (library.parent / "pwned").exists() and not Path("pwned").exists()
+    # a lower threshold: 1 run of 3 is enough; and the table puts both side by side
+    runs.unlink()
+    done = run(
+        "eval", "pdf-forms", "--path", str(library), "--live", command, "--threshold", "0.3",
+        env_extra=env,
+    )  # fmt: skip
+    assert "live: 3 of 3 cases agree with offline" in done.stdout
+    assert "'flaky PDF request; touch pwned': offline pass, live pass (invoked 1/3)" in done.stdout
+
+
+def test_live_mode_placeholders_and_a_missing_command(
+    cli: Any, library: Path, tmp_path: Path
+) -> None:
+    agent = tmp_path / "agent.py"
+    agent.write_text(FAKE_AGENT, encoding="utf-8")
+    _yaml(library / "pdf-forms", ["fill in this PDF form"])
+    env = {"FAKE_AGENT_DIR": str(tmp_path)}
+    command = f"{sys.executable} {agent} --skill {{skill}} --ask {{query}} --json"
+    done = cli("skc")(
+        "eval", "pdf-forms", "--path", str(library), "--live", command, "--runs", "1",
+        env_extra=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (argv,) = [json.loads(line) for line in (tmp_path / "runs").read_text("utf-8").splitlines()]
+    assert argv == ["--skill", "pdf-forms", "--ask", "fill in this PDF form", "--json"]
+    done = cli("skc")(
+        "eval", "pdf-forms", "--path", str(library), "--live", str(tmp_path / "no-such-agent"),
+        "--runs", "1", "--format", "json",
+    )  # fmt: skip
+    (case,) = _skill(json.loads(done.stdout), "pdf-forms")["results"]
+    assert case["live"]["invoked"] == 0 and "No such file" in case["live"]["errors"][0]
+
+
+def test_the_mcp_tool_can_neither_run_an_agent_nor_write() -> None:
+    from skillc_gateway.operations import EVAL
+
+    properties = set(EVAL.input_schema()["properties"])
+    assert properties == {
+        "skills", "path", "agent", "top", "mutate", "min_recall", "max_false_triggers",
+    }  # fmt: skip

@@ -182,10 +182,18 @@ def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> N
             notes.append(f"  listed {skill.listed}: its cases cannot trigger it by description")
         notes += [f"  phrase {check.effect}: {one_line(check.phrase)!r}" for check in skill.phrases]
         notes += [f"  {one_line(problem)}" for problem in skill.problems]
-        live = [case.live for case in skill.cases if case.live is not None]
+        live = [case for case in skill.cases if case.live is not None]
         if live:
-            agreed = sum(1 for case in skill.cases if case.live and case.live.passed == case.passed)
+            agreed = sum(1 for case in live if case.live and case.live.passed == case.passed)
             notes.append(f"  live: {agreed} of {len(live)} cases agree with offline")
+            for case in live:
+                assert case.live is not None
+                verdict = "pass" if case.live.passed else "FAIL"
+                notes.append(
+                    f"    {one_line(case.query)!r}: offline {'pass' if case.passed else 'FAIL'}, "
+                    f"live {verdict} (invoked {case.live.invoked}/{case.live.runs})"
+                    + (f"; {len(case.live.errors)} runs failed" if case.live.errors else "")
+                )
         if notes:
             echo(f"{skill.name}:")
             for note in notes:
