@@ -45,7 +45,7 @@ def _yaml(folder: Path, should: list[str], should_not: list[str] = ()) -> None: 
 
 
 def _eval(cli: Any, *args: str) -> tuple[int, dict[str, Any]]:
-    done = cli("skc")("eval", *args, "--format", "json")
+    done = cli("skillc_gateway")("eval", *args, "--format", "json")
     assert done.stdout, done.stderr
     return done.returncode, json.loads(done.stdout)
 
@@ -148,7 +148,7 @@ def test_a_false_trigger_is_reported_and_thresholds_fail_the_run(cli: Any, libra
     assert code == 1 and data["breaches"] == ["git-review: 1 false triggers > 0"]
     assert _eval(cli, "--path", str(library), "--max-false-triggers", "1")[0] == 0
     assert _eval(cli, "--path", str(library), "--min-recall", "1")[0] == 0
-    done = cli("skc")("eval", "--path", str(library), "--min-recall", "2")
+    done = cli("skillc_gateway")("eval", "--path", str(library), "--min-recall", "2")
     assert done.returncode == 1 and "error[E100]" in done.stderr
 
 
@@ -166,7 +166,7 @@ def test_two_near_identical_skills_collide_both_ways(cli: Any, library: Path) ->
     # each loses a case to the other: the one their descriptions share ("fill in the PDF form")
     assert tools["results"][1]["taken_by"] == "pdf-forms"
     # the table names the pair; the annotations put it on both description lines
-    done = cli("skc")("eval", "--path", str(library), "--format", "github")
+    done = cli("skillc_gateway")("eval", "--path", str(library), "--format", "github")
     lines = [line for line in done.stdout.splitlines() if "eval-collision" in line]
     assert any("pdf-forms/SKILL.md,line=3" in line and "with pdf-tools" in line for line in lines)
     assert any("pdf-tools/SKILL.md,line=3" in line and "with pdf-forms" in line for line in lines)
@@ -218,7 +218,7 @@ def test_mutation_reports_untested_phrases(cli: Any, library: Path) -> None:
 
 def test_sarif_points_at_the_description_line(cli: Any, library: Path) -> None:
     _yaml(library / "docx", ["merge PDF files"])
-    done = cli("skc")("eval", "--path", str(library), "--top", "1", "--format", "sarif")
+    done = cli("skillc_gateway")("eval", "--path", str(library), "--top", "1", "--format", "sarif")
     log = json.loads(done.stdout)
     results = log["runs"][0]["results"]
     (miss,) = [r for r in results if r["ruleId"] == "eval-miss"]
@@ -229,7 +229,9 @@ def test_sarif_points_at_the_description_line(cli: Any, library: Path) -> None:
 
 
 def test_init_writes_a_starter_that_loads_and_never_overwrites(cli: Any, library: Path) -> None:
-    done = cli("skc")("eval", "--init", str(library / "pdf-forms"), "--path", str(library))
+    done = cli("skillc_gateway")(
+        "eval", "--init", str(library / "pdf-forms"), "--path", str(library)
+    )
     assert done.returncode == 0, done.stderr
     target = library / "pdf-forms" / "evals" / "triggers.yaml"
     text = target.read_text("utf-8")
@@ -240,10 +242,12 @@ def test_init_writes_a_starter_that_loads_and_never_overwrites(cli: Any, library
         "merge PDF files and extract text from PDFs",
     ]
     target.write_text("should_trigger: [mine]\n", "utf-8")
-    again = cli("skc")("eval", "--init", str(library / "pdf-forms"), "--path", str(library))
+    again = cli("skillc_gateway")(
+        "eval", "--init", str(library / "pdf-forms"), "--path", str(library)
+    )
     assert again.returncode == 1 and "error[E050]" in again.stderr and "--force" in again.stderr
     assert target.read_text("utf-8") == "should_trigger: [mine]\n"
-    forced = cli("skc")("eval", "--init", "pdf-forms", "--force", "--path", str(library))
+    forced = cli("skillc_gateway")("eval", "--init", "pdf-forms", "--force", "--path", str(library))
     assert forced.returncode == 0 and target.read_text("utf-8") == text
 
 
@@ -253,7 +257,7 @@ def test_init_never_writes_through_an_evals_symlink_out_of_the_skill(
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     (library / "docx" / "evals").symlink_to(elsewhere)
-    done = cli("skc")("eval", "--init", "docx", "--path", str(library))
+    done = cli("skillc_gateway")("eval", "--init", "docx", "--path", str(library))
     assert done.returncode == 1 and "leads outside the skill" in done.stderr
     assert list(elsewhere.iterdir()) == []
 
@@ -294,7 +298,7 @@ def test_live_mode_drives_an_agent_command_only_when_asked(
         ["fill in this PDF form", "flaky PDF request; touch pwned"],
         ["review my pull request"],
     )
-    run = cli("skc")
+    run = cli("skillc_gateway")
     # never without --live
     done = run("eval", "--path", str(library), "--format", "json", env_extra=env)
     assert done.returncode == 0 and not runs.exists()
@@ -334,14 +338,14 @@ def test_live_mode_placeholders_and_a_missing_command(
     _yaml(library / "pdf-forms", ["fill in this PDF form"])
     env = {"FAKE_AGENT_DIR": str(tmp_path)}
     command = f"{sys.executable} {agent} --skill {{skill}} --ask {{query}} --json"
-    done = cli("skc")(
+    done = cli("skillc_gateway")(
         "eval", "pdf-forms", "--path", str(library), "--live", command, "--runs", "1",
         env_extra=env,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     (argv,) = [json.loads(line) for line in (tmp_path / "runs").read_text("utf-8").splitlines()]
     assert argv == ["--skill", "pdf-forms", "--ask", "fill in this PDF form", "--json"]
-    done = cli("skc")(
+    done = cli("skillc_gateway")(
         "eval", "pdf-forms", "--path", str(library), "--live", str(tmp_path / "no-such-agent"),
         "--runs", "1", "--format", "json",
     )  # fmt: skip
@@ -356,3 +360,42 @@ def test_the_mcp_tool_can_neither_run_an_agent_nor_write() -> None:
     assert properties == {
         "skills", "path", "agent", "top", "mutate", "min_recall", "max_false_triggers",
     }  # fmt: skip
+
+
+# -- the listing budget: names only, least used first -------------------------------------
+
+
+def test_the_budget_drops_the_least_used_descriptions_and_eval_marks_their_cases(
+    cli: Any, project: Path, home: Path, write_skill: Any
+) -> None:
+    from skillc_index import Layout, load_config
+    from skillc_index.listing.budget import listing_budgets
+
+    claude = project / ".claude" / "skills"
+    words = {
+        "alpha": "astronomy telescopes",
+        "beta": "baking sourdough",
+        "gamma": "gardening roses",
+    }
+    for name, topic in words.items():
+        write_skill(claude / name, description=f"Everything about {topic}. " + "x" * 70)
+    _yaml(claude / "alpha", ["help with astronomy telescopes"])
+    _yaml(claude / "gamma", ["help with gardening roses"])
+    # 180 characters: the three names (24) and one description (~97) fit, not two
+    (project / ".skillc" / "config.toml").write_text(
+        "[budget]\ncontext_tokens = 1000\npercent = 4.5\n", encoding="utf-8"
+    )
+    run = cli("skillc_gateway")
+    for _ in range(2):
+        assert run("outline", "gamma").returncode == 0  # recorded uses: gamma keeps its own
+    env = {"SKILLC_HOME": str(home)}
+    layout = Layout.discover(project, env)
+    (folder,) = [f for f in listing_budgets(layout, load_config(layout, env=env)) if f.entries]
+    assert [folder.state(i) for i in range(3)] == ["name-only", "name-only", "full"]
+    assert folder.named("name-only") == ("beta", "alpha")  # the first dropped first
+    _, data = _eval(cli)
+    alpha, gamma = _skill(data, "alpha"), _skill(data, "gamma")
+    assert (alpha["listed"], alpha["untriggerable"]) == ("name-only", True)
+    assert (gamma["listed"], gamma["untriggerable"], gamma["recall"]) == ("full", False, 1.0)
+    annotations = cli("skillc_gateway")("eval", "--format", "github").stdout
+    assert "title=eval-untriggerable::alpha: listed name-only by claude" in annotations

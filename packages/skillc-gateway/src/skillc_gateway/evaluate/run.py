@@ -42,8 +42,9 @@ class EvalOptions(NamedTuple):
     max_false_triggers: int | None = None
     live: LiveOptions | None = None
     usage: dict[str, float] | None = None
-    """Each skill's listing priority by name (:func:`skillc_index.listing.agents.usage_priority`);
-    None: never used."""
+    """Each skill's listing priority by its folder (:func:`skillc_index.listing.agents.
+    usage_priority`); None: the uses recorded for the installed skills (a ``--path`` library:
+    never used)."""
 
 
 def library_of(
@@ -55,6 +56,7 @@ def library_of(
     from skillc_index.listing.agents import ListingItem, fit_listing, listing_budget
 
     notices: list[Notice] = []
+    usage = options.usage or {}
     if options.paths:
         folders = skill_folders(options.paths)
     else:
@@ -64,6 +66,10 @@ def library_of(
         inventory = installed_skills(layout, trusted_targets(layout, config))
         notices += inventory.notices()
         folders = [skill.source for skill in inventory.skills]
+        if options.usage is None:
+            from skillc_index.listing.usage import recorded_priorities
+
+            usage = recorded_priorities(inventory.skills, layout)
     seen = {os.path.realpath(folder) for folder in folders}
     folders += [folder for folder in extra if os.path.realpath(folder) not in seen]
     entries: list[SkillEntry] = []
@@ -72,8 +78,7 @@ def library_of(
         if entry is not None:
             entries.append(entry)
     entries.sort(key=lambda entry: (entry.name, str(entry.folder)))
-    usage = options.usage or {}
-    items = [ListingItem(e.name, e.description, usage.get(e.name, 0.0)) for e in entries]
+    items = [ListingItem(e.name, e.description, usage.get(str(e.folder), 0.0)) for e in entries]
     budget = listing_budget(options.agent, config.budget_context_tokens, config.budget_percent)
     shown = fit_listing(options.agent, items, budget)
     entries = [
