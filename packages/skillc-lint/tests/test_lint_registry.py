@@ -108,6 +108,7 @@ def test_every_rules_table_has_checks_and_complete_metadata() -> None:
         "agentskills",
         "security",
         "budget",
+        "collisions",
         "claude_code",
         "plugins",
         "skillli",

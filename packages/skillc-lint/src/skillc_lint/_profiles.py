@@ -20,6 +20,7 @@ from skillc_lint._rules import (
     agentskills,
     budget,
     claude_code,
+    collisions,
     gibberish,
     plugins,
     quiz,
@@ -66,7 +67,9 @@ PROFILES: dict[str, Profile] = {
             "agentskills",
             "the Agent Skills standard's optional fields (spec/004 layer 1), the security "
             "rules and the budget rules",
-            agentskills.RULES + security.RULES + budget.RULES,
+            agentskills.RULES + security.RULES + budget.RULES + collisions.RULES,
+            # SKL924 (a library rule) is opt-in: `[lint.rules] SKL924 = "on"` or --select
+            settings={"SKL924": "off"},
         ),
         Profile(
             "claude-code",

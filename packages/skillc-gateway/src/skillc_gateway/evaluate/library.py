@@ -164,20 +164,13 @@ class Library:
         entry = self.entries[skill]
         self.reword(skill, entry.shown if entry.triggerable else "")
 
-    def terms(self, skill: int) -> dict[str, float]:
-        """The stemmed words of ``skill``'s listed name and description with their IDF over
-        the library, ``log(1 + (n - df + 0.5) / (df + 0.5))`` (BM25's, kept positive as
-        Lucene keeps it: in a library of a few skills every shared word would weigh
-        nothing): the words most skills hold weigh little."""
-        import math
-
+    def terms(self, skill: int) -> list[str]:
+        """The stemmed words of ``skill``'s listed name and description, as the ranker
+        indexed them."""
         rows = self.db.execute(
-            "SELECT p.term, t.df FROM rank_postings AS p JOIN rank_terms AS t "
-            "ON t.doc = p.doc AND t.term = p.term WHERE p.doc = 0 AND p.skill = ?",
-            (skill,),
+            "SELECT term FROM rank_postings WHERE doc = 0 AND skill = ?", (skill,)
         ).fetchall()
-        n = len(self.entries)
-        return {term: math.log(1 + (n - df + 0.5) / (df + 0.5)) for term, df in rows}
+        return [term for (term,) in rows]
 
     def close(self) -> None:
         self.db.close()

@@ -1,9 +1,9 @@
 """Collisions between skills, and the mutation check of a description.
 
 - **Near-duplicate descriptions**: the cosine of two skills' listed words (stemmed as the
-  ranker stems them), each word weighted by its IDF over the library, so that the words many
-  skills share ("use", "file", "code") count for little. At :data:`NEAR` or more the two
-  are reported whether or not they have cases.
+  ranker stems them), each word weighted by its IDF over the library
+  (:mod:`skillc_index.listing.collisions`, which skillc-lint's SKL924 uses too). At
+  :data:`NEAR` or more the two are reported whether or not they have cases.
 - **Taken cases**: a should-trigger case of one skill that another ranks above (or level
   with) it; two skills that take each other's cases collide both ways.
 - **Overlapping phrases**: the runs of words the two listed descriptions share (at least two
@@ -17,7 +17,6 @@
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Literal, NamedTuple
@@ -31,13 +30,11 @@ __all__ = [
     "PhraseCheck",
     "collisions",
     "mutations",
-    "shared_phrases",
-    "similarities",
     "trigger_phrases",
 ]
 
 #: Descriptions this similar (weighted cosine) are near-duplicates.
-NEAR = 0.5
+NEAR = 0.5  # skillc_index.listing.collisions.NEAR
 #: At most this many phrases of a description are checked.
 MAX_PHRASES = 32
 
@@ -71,44 +68,11 @@ def without(description: str, phrase: str) -> str:
     return " ".join(description.replace(phrase, " ", 1).split())
 
 
-def shared_phrases(first: str, second: str, limit: int = 5) -> list[str]:
-    """The runs of words ``first`` and ``second`` share (case folded), at least two words
-    that are not stop words, longest first."""
-    from difflib import SequenceMatcher
+def _phrases(first: str, second: str) -> list[str]:
+    from skillc_gateway.catalog.rank import STOPWORDS
+    from skillc_index.listing.collisions import shared_phrases
 
-    a = [word.lower() for word in _WORD.findall(first)]
-    b = [word.lower() for word in _WORD.findall(second)]
-    matcher = SequenceMatcher(None, a, b, autojunk=False)
-    runs = [a[m.a : m.a + m.size] for m in matcher.get_matching_blocks() if m.size >= 2]
-    phrases = [" ".join(run) for run in runs if _content(run) >= 2]
-    return sorted(dict.fromkeys(phrases), key=lambda p: (-len(p.split()), p))[:limit]
-
-
-def similarities(
-    library: Library, skills: Sequence[int], near: float = NEAR
-) -> dict[tuple[int, int], float]:
-    """The pairs of ``skills`` (``(a, b)``, ``a < b``) whose listings are at least ``near``
-    alike (see the module docstring), by way of the words they share (no pair is compared
-    that shares none)."""
-    vectors = {skill: library.terms(skill) for skill in skills}
-    norms = {s: math.sqrt(sum(w * w for w in v.values())) for s, v in vectors.items()}
-    postings: dict[str, list[tuple[int, float]]] = {}
-    for skill, vector in vectors.items():
-        for term, weight in vector.items():
-            if weight > 0:
-                postings.setdefault(term, []).append((skill, weight))
-    dots: dict[tuple[int, int], float] = {}
-    for holders in postings.values():
-        for i, (a, wa) in enumerate(holders):
-            for b, wb in holders[i + 1 :]:
-                key = (a, b) if a < b else (b, a)
-                dots[key] = dots.get(key, 0.0) + wa * wb
-    found: dict[tuple[int, int], float] = {}
-    for (a, b), dot in dots.items():
-        cosine = dot / (norms[a] * norms[b]) if norms[a] and norms[b] else 0.0
-        if cosine >= near:
-            found[(a, b)] = round(cosine, 4)
-    return found
+    return shared_phrases(first, second, stopwords=STOPWORDS)
 
 
 class Collision(NamedTuple):
@@ -155,14 +119,20 @@ def collisions(
     """The collisions among ``skills``: each pair alike at ``near`` or more, or that took
     each other's cases (``taken[(loser, taker)]``: how many), worst first. A case one
     skill took from another that took none back is that case's miss, not a collision."""
-    alike = similarities(library, skills, near)
+    from skillc_index.listing.collisions import near_pairs
+
+    ids = list(skills)
+    terms = [set(library.terms(skill)) for skill in ids]
+    alike = {(ids[a], ids[b]): cosine for (a, b), cosine in near_pairs(terms, near).items()}
     pairs = set(alike) | {(a, b) for a, b in taken if a < b and (b, a) in taken}
     found: list[Collision] = []
     for a, b in pairs:
         first, second = library.entries[a], library.entries[b]
         similarity = alike.get((a, b))
-        if similarity is None:
-            similarity = round(_cosine(library.terms(a), library.terms(b)), 4)
+        if similarity is None:  # cases taken both ways: how alike, whatever it is
+            similarity = near_pairs([terms[ids.index(a)], terms[ids.index(b)]], 0.0).get(
+                (0, 1), 0.0
+            )
         found.append(
             Collision(
                 first.name,
@@ -170,19 +140,13 @@ def collisions(
                 taken.get((a, b), 0),
                 taken.get((b, a), 0),
                 similarity,
-                tuple(shared_phrases(first.shown, second.shown)),
+                tuple(_phrases(first.shown, second.shown)),
                 (str(first.folder / "SKILL.md"), first.line),
                 (str(second.folder / "SKILL.md"), second.line),
             )
         )
     found.sort(key=lambda c: (tuple(-x for x in c.severity), c.first, c.second))
     return found
-
-
-def _cosine(a: dict[str, float], b: dict[str, float]) -> float:
-    dot = sum(weight * b[term] for term, weight in a.items() if term in b)
-    norm = math.sqrt(sum(w * w for w in a.values())) * math.sqrt(sum(w * w for w in b.values()))
-    return dot / norm if norm else 0.0
 
 
 class PhraseCheck(NamedTuple):
