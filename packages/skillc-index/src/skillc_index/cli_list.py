@@ -138,11 +138,12 @@ def _echo_budgets(
             echo_table(["SKILL", "TOKENS", "KIND", "LISTED"], shown)
         if len(shown) < count:
             click.echo(f"... ({count - len(shown)} more)")
-        if folder.dropped:  # listed by name only, or not at all
-            n = len(folder.dropped)
+        name_only = folder.named("name-only")
+        if name_only:  # listed by name only (omitted ones: below)
+            n = len(name_only)
             click.echo(
                 f"{n} description{'' if n == 1 else 's'} dropped, the first dropped first: "
-                + printable(", ".join(folder.dropped))
+                + printable(", ".join(name_only))
             )
         for state, what in _LISTED:
             names = folder.named(state)
