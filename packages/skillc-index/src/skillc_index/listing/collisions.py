@@ -21,6 +21,10 @@ __all__ = ["NEAR", "listing_terms", "near_pairs", "shared_phrases"]
 
 #: Listings at least this alike are near-duplicates.
 NEAR = 0.5
+#: A word held by more than this share of the skills (and more than MIN_COMMON of them)
+#: makes no pair a candidate by itself (:func:`near_pairs`).
+COMMON_SHARE = 0.05
+MIN_COMMON = 20
 #: The tokenizer of ``skc find``'s index (``skillc_gateway.catalog.postings``).
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 
@@ -55,16 +59,23 @@ def near_pairs(
             df[word] = df.get(word, 0) + 1
     idf = {word: math.log(1 + (n - d + 0.5) / (d + 0.5)) for word, d in df.items()}
     norms = [math.sqrt(sum(idf[w] ** 2 for w in words)) for words in terms]
+    # Candidates: the pairs that share a word few skills hold (at most COMMON_SHARE of them,
+    # and at least MIN_COMMON): a word most skills hold pairs nearly every skill with every
+    # other (a million pairs for 1,000 skills) and weighs little in any cosine. Two listings
+    # that share only such words are far below any useful threshold; each candidate's cosine
+    # is then exact, over all its words.
+    limit = max(MIN_COMMON, int(n * COMMON_SHARE))
     holders: dict[str, list[int]] = {}
     for index, words in enumerate(terms):
         for word in words:
-            holders.setdefault(word, []).append(index)
-    dots: dict[tuple[int, int], float] = {}
-    for word, skills in holders.items():
-        weight = idf[word] ** 2
+            if df[word] <= limit:
+                holders.setdefault(word, []).append(index)
+    candidates: set[tuple[int, int]] = set()
+    for skills in holders.values():
         for i, a in enumerate(skills):
-            for b in skills[i + 1 :]:
-                dots[(a, b)] = dots.get((a, b), 0.0) + weight
+            candidates.update((a, b) for b in skills[i + 1 :])
+    sets = [set(words) for words in terms]
+    dots = {(a, b): sum(idf[word] ** 2 for word in sets[a] & sets[b]) for a, b in candidates}
     found: dict[tuple[int, int], float] = {}
     for (a, b), dot in dots.items():
         if norms[a] and norms[b]:
