@@ -399,3 +399,19 @@ def test_the_budget_drops_the_least_used_descriptions_and_eval_marks_their_cases
     assert (gamma["listed"], gamma["untriggerable"], gamma["recall"]) == ("full", False, 1.0)
     annotations = cli("skillc_gateway")("eval", "--format", "github").stdout
     assert "title=eval-untriggerable::alpha: listed name-only by claude" in annotations
+
+
+def test_codex_lists_the_description_alone_and_refuses_a_long_one(
+    cli: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    lib = tmp_path / "lib"
+    when = "when_to_use: Use when the user mentions sourdough.\n"
+    bread = write_skill(lib / "bread", frontmatter=f"name: bread\ndescription: Bake bread.\n{when}")
+    write_skill(lib / "essay", description="Write essays. " + "y" * 1020)
+    _yaml(bread, ["help with my sourdough"])
+    _, claude = _eval(cli, "--path", str(lib), "--top", "1")
+    _, codex = _eval(cli, "--path", str(lib), "--top", "1", "--agent", "codex")
+    assert claude["library"] == 2 and codex["library"] == 1  # Codex refuses the essay skill
+    # Claude Code appends when_to_use; Codex lists the description alone
+    assert _skill(claude, "bread")["recall"] == 1.0
+    assert _skill(codex, "bread")["results"][0]["place"] is None
