@@ -37,6 +37,8 @@ RFC_LINES = {
     # skillc's own (issue 15: the find server, skc watch)
     "E060": "error[E060]: find server: <message>",
     "E061": "error[E061]: MCP HTTP server: <message>",
+    # skillc's own (issue 39: the lint language server, skillc-lint server)
+    "E062": "error[E062]: language server: <message>",
     "E100": "error[E100]: invalid option: '<message>'",
     "E300": "error[E300]: <rule-id> <rule-name>: <message>",
     "E999": "error[E999]: <message>",

@@ -4,7 +4,10 @@ installed ``skillc-mcp`` server run as a subprocess, spoken to over its real std
 from __future__ import annotations
 
 import os
+import re
+import subprocess
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -13,7 +16,7 @@ import pytest
 # The helpers live next to this file; pytest's importlib mode does not put it on sys.path.
 sys.path.insert(0, str(Path(__file__).parent))
 
-from skillc_mcp_testing import WireClient
+from skillc_mcp_testing import HttpServer, WireClient
 
 SKILL_MD = """---
 name: demo
@@ -92,3 +95,28 @@ def wire(
     yield client
     if client.process.poll() is None:
         assert client.close() == 0, client.stderr()
+
+
+@pytest.fixture
+def start(
+    script_path: Callable[[str], Path], project: Path, env: dict[str, str]
+) -> Iterator[Callable[..., HttpServer]]:
+    servers: list[HttpServer] = []
+
+    def run(*args: str) -> HttpServer:
+        command = [str(script_path("skillc-mcp")), "--http", "127.0.0.1:0", *args]
+        process = subprocess.Popen(command, cwd=project, env=env, stderr=subprocess.PIPE, text=True)
+        assert process.stderr is not None
+        first = process.stderr.readline()
+        match = re.search(r"http://(\S+)/mcp", first)
+        assert match, first + process.stderr.read()
+        log: list[str] = [first]
+        reader = threading.Thread(target=lambda: log.extend(process.stderr), daemon=True)  # type: ignore[arg-type]
+        reader.start()
+        server = HttpServer(process, f"http://{match.group(1)}/mcp", log, reader)
+        servers.append(server)
+        return server
+
+    yield run
+    for server in servers:
+        server.stop()

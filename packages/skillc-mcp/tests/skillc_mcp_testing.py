@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import threading
 from collections.abc import Awaitable, Callable
@@ -182,3 +183,22 @@ def peak_rss_mb(pid: int) -> float:
         if line.startswith("VmHWM:"):
             return int(line.split()[1]) / 1024
     raise AssertionError("no VmHWM")
+
+
+class HttpServer:
+    def __init__(
+        self, process: subprocess.Popen[str], url: str, log: list[str], reader: threading.Thread
+    ) -> None:
+        self.reader = reader
+        self.process = process
+        self.url = url
+        self.log = log
+
+    def stop(self) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        status = self.process.wait(30)
+        self.reader.join(10)
+        assert self.process.stderr is not None
+        self.process.stderr.close()
+        return status

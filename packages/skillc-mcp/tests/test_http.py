@@ -11,14 +11,15 @@ import statistics
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 
-from skillc_mcp._http import Tokens
+from skillc_mcp._http_guard import Tokens
+from skillc_mcp_testing import HttpServer
 
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("uvicorn", reason="the http extra (tox.ini's mcp env installs it)")
@@ -31,50 +32,6 @@ INIT = {
     "method": "initialize",
     "params": {"protocolVersion": "2025-11-25", "capabilities": {}},
 }
-
-
-class HttpServer:
-    def __init__(
-        self, process: subprocess.Popen[str], url: str, log: list[str], reader: threading.Thread
-    ) -> None:
-        self.reader = reader
-        self.process = process
-        self.url = url
-        self.log = log
-
-    def stop(self) -> int:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-        status = self.process.wait(30)
-        self.reader.join(10)
-        assert self.process.stderr is not None
-        self.process.stderr.close()
-        return status
-
-
-@pytest.fixture
-def start(
-    script_path: Callable[[str], Path], project: Path, env: dict[str, str]
-) -> Iterator[Callable[..., HttpServer]]:
-    servers: list[HttpServer] = []
-
-    def run(*args: str) -> HttpServer:
-        command = [str(script_path("skillc-mcp")), "--http", "127.0.0.1:0", *args]
-        process = subprocess.Popen(command, cwd=project, env=env, stderr=subprocess.PIPE, text=True)
-        assert process.stderr is not None
-        first = process.stderr.readline()
-        match = re.search(r"http://(\S+)/mcp", first)
-        assert match, first + process.stderr.read()
-        log: list[str] = [first]
-        reader = threading.Thread(target=lambda: log.extend(process.stderr), daemon=True)  # type: ignore[arg-type]
-        reader.start()
-        server = HttpServer(process, f"http://{match.group(1)}/mcp", log, reader)
-        servers.append(server)
-        return server
-
-    yield run
-    for server in servers:
-        server.stop()
 
 
 def test_sdk_client_calls_tools_and_skills_methods_in_both_eras(
@@ -287,7 +244,7 @@ def test_load_loses_no_reply_long(start: Callable[..., HttpServer]) -> None:
 
 def test_origins_and_token_files() -> None:
     from skillc_index import HttpServerError
-    from skillc_mcp._http import Tokens, origin_allowed, parse_tokens
+    from skillc_mcp._http_guard import Tokens, origin_allowed, parse_tokens
 
     extra = frozenset({"https://team.example.com"})
     for origin in ("http://localhost:3000", "https://127.0.0.1", "http://[::1]:8080"):

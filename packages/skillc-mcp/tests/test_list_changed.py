@@ -1,8 +1,8 @@
 """Change notifications: the stdio server sends ``notifications/resources/list_changed`` when
 the served skills change (a skill added, edited or removed in an agent folder), to a legacy
-(2025-11-25) client that has read them, and nothing when nothing changed, or to a 2026-07-28
-client (that revision delivers notifications only on a ``subscriptions/listen`` stream, which
-this server does not serve). The client is the official ``mcp`` SDK's, with a message handler.
+(2025-11-25) client that has read them, and nothing when nothing changed, or unasked to a
+2026-07-28 client (that revision delivers notifications only on a ``subscriptions/listen``
+stream: test_listen.py). The client is the official ``mcp`` SDK's, with a message handler.
 """
 
 from __future__ import annotations

@@ -25,8 +25,10 @@ def test_initialize_echoes_a_supported_version_and_names_the_server(wire: WireCl
     assert result["serverInfo"]["version"] == skillc_mcp.__version__
     assert result["capabilities"] == {
         "tools": {"listChanged": False},
-        # list_changed notifications where the skills can be watched (stdio, Linux inotify)
-        "resources": {"listChanged": True} if sys.platform.startswith("linux") else {},
+        # change notifications where the skills can be watched (stdio, Linux inotify)
+        "resources": {"listChanged": True, "subscribe": True}
+        if sys.platform.startswith("linux")
+        else {},
         "extensions": {"io.modelcontextprotocol/skills": {"directoryRead": True}},
     }
     assert "skc_show" in result["instructions"]

@@ -54,6 +54,7 @@ TEMPLATES: dict[str, str] = {
     "E050": "skill '<skill>' already exists",
     "E060": "find server: <message>",
     "E061": "MCP HTTP server: <message>",
+    "E062": "language server: <message>",
     "E100": "invalid option: '<message>'",
     "E300": "<rule-id> <rule-name>: <message>",
     "E999": "<message>",
@@ -343,6 +344,17 @@ class HttpServerError(SkillcError):
     holds the HTTP server not installed, an address in use. The message never holds a token."""
 
     code = "E061"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(Diagnostic(self.code, {"message": message}))
+        self.message = message
+
+
+class LanguageServerError(SkillcError):
+    """E062: the lint language server (``skillc-lint server``) cannot start: the extra that
+    holds its LSP library is not installed."""
+
+    code = "E062"
 
     def __init__(self, message: str) -> None:
         super().__init__(Diagnostic(self.code, {"message": message}))

@@ -272,20 +272,27 @@ class Skill:
         ``<a name="x">``), all as slugs."""
         found = self._anchors.get(rel)
         if found is None:
-            seen: dict[str, int] = {}
             anchors = {
                 slug(next(group for group in match.groups() if group is not None))
                 for match in _HTML_ANCHOR.finditer(self.texts[rel])
             }
-            for heading in self.docs[rel].headings:
-                explicit = _HEADING_ID.search(heading.text)
-                if explicit:
-                    anchors.add(slug(explicit.group(1)))
-                base = slug(heading.text)
-                count = seen.get(base, 0)
-                seen[base] = count + 1
-                anchors.add(base if count == 0 else f"{base}-{count}")
-            found = self._anchors[rel] = frozenset(anchors)
+            found = self._anchors[rel] = frozenset(anchors | self.heading_anchors(rel).keys())
+        return found
+
+    def heading_anchors(self, rel: str) -> dict[str, int]:
+        """The anchors the headings of a Markdown file make (slugs, duplicates suffixed
+        ``-1``, ``-2``, and explicit ids), each with the line of its heading (the first one
+        when two make the same anchor): where a link to the anchor leads."""
+        found: dict[str, int] = {}
+        seen: dict[str, int] = {}
+        for heading in self.docs[rel].headings:
+            explicit = _HEADING_ID.search(heading.text)
+            if explicit:
+                found.setdefault(slug(explicit.group(1)), heading.line)
+            base = slug(heading.text)
+            count = seen.get(base, 0)
+            seen[base] = count + 1
+            found.setdefault(base if count == 0 else f"{base}-{count}", heading.line)
         return found
 
     @cached_property

@@ -367,5 +367,12 @@ lint_command.params.insert(-1, lint_command.params.pop())
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Console script entry point: ``skillc-lint [SKILL]...``; ``argv`` defaults to
-    ``sys.argv[1:]``. Returns the exit code (the script exits with it)."""
-    return run(lint_command, argv, prog_name="skillc-lint")
+    ``sys.argv[1:]``. Returns the exit code (the script exits with it). ``skillc-lint
+    server ...`` starts the language server instead (:mod:`skillc_lint.server.cli`); a
+    skill or folder named ``server`` is ``skillc-lint ./server`` (or ``-- server``)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["server"]:
+        from skillc_lint.server.cli import main as server_main
+
+        return server_main(args[1:])
+    return run(lint_command, args, prog_name="skillc-lint")

@@ -1,8 +1,9 @@
 """The MCP Streamable HTTP transport (``skc mcp --http HOST:PORT``): a team server.
 
 One endpoint, ``/mcp``. Each POST carries one JSON-RPC message and is answered with one JSON
-object (or 202 Accepted for a notification); the server sends no requests of its own, so GET
-(a server-to-client stream) is 405. The messages are answered by the same
+object (or 202 Accepted for a notification), except a ``subscriptions/listen`` request, which is
+answered with an event stream; GET opens a legacy session's event stream (change
+notifications: :mod:`skillc_mcp._http_streams`). The messages are answered by the same
 :class:`~skillc_mcp._protocol.Server` as on stdio: one dispatcher, two transports.
 
 Both protocol eras: the ``initialize`` handshake opens a session (``Mcp-Session-Id``, a random
@@ -10,16 +11,14 @@ id; DELETE ends it; an unknown or expired id is 404, so the client starts again)
 later legacy request names it; a 2026-07-28 request carries its version in ``_meta`` and needs
 no session (that revision has none).
 
-Security (the transport specification's "Security Warning"):
+Security (the transport specification's "Security Warning"; the checks are in
+:mod:`skillc_mcp._http_guard`):
 
 - The address is loopback by default; any other address needs tokens (E061 otherwise).
-- With tokens, every request needs ``Authorization: Bearer <token>``; the SHA-256 of the
-  presented token is compared with that of every token (:func:`hmac.compare_digest`, all of
-  them, whatever matches), so the time taken does not depend on which token matched or how
-  much of one. A refusal is 401 with a fixed body; no token is ever logged or sent back.
-- Origin: a request with an ``Origin`` header that is not a loopback origin or one given with
-  ``--allow-origin`` is 403 (DNS rebinding). Requests without one (clients that are not
-  browsers) are let through, to the token check.
+- With tokens, every request needs ``Authorization: Bearer <token>`` (compared in constant
+  time); a refusal is 401 with a fixed body; no token is ever logged or sent back.
+- A ``Host`` that is not accepted is 421, an ``Origin`` that is not accepted 403 (DNS
+  rebinding).
 - Bounds: a body over :data:`MAX_BODY` bytes is 413 (read no further); at most ``workers``
   requests run at a time and ``max_waiting`` more wait, beyond that 503 with ``Retry-After``;
   at most ``max_sessions`` sessions, each ending after ``session_idle`` seconds unused.
@@ -37,9 +36,6 @@ This module imports only the standard library; :func:`serve_http` imports uvicor
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
-import ipaddress
 import json
 import os
 import secrets
@@ -47,10 +43,22 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from skillc_mcp._http_guard import (
+    TOKENS_ENV,
+    Tokens,
+    host_allowed,
+    is_loopback,
+    load_tokens,
+    normal_origin,
+    origin_allowed,
+    parse_address,
+    problem,
+)
+from skillc_mcp._http_streams import Hub, Stream, serve_stream
 from skillc_mcp._protocol import (
     INVALID_REQUEST,
     PARSE_ERROR,
@@ -61,17 +69,13 @@ from skillc_mcp._protocol import (
 )
 
 if TYPE_CHECKING:
+    from skillc_gateway.served import Entry
     from skillc_mcp._skills import SkillsMethods
     from skillc_mcp._tools import ToolRunner
 
 ENDPOINT = "/mcp"
 MAX_BODY = 1 << 20
 """The largest request body read (1 MiB, as the stdio server's longest line); larger is 413."""
-MAX_TOKENS_FILE = 64 * 1024
-"""The largest token file (or ``$SKILLC_MCP_TOKENS``) read, in bytes."""
-MIN_TOKEN_CHARS = 16
-MAX_TOKEN_CHARS = 512
-TOKENS_ENV = "SKILLC_MCP_TOKENS"
 WORKERS = 4
 MAX_WAITING = 64
 MAX_SESSIONS = 1000
@@ -83,174 +87,20 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
 _UNAUTHORIZED = b'{"error":"unauthorized: send Authorization: Bearer <token>"}'
-_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._@-")
-
-
-def _problem(message: str) -> Exception:
-    from skillc_index import HttpServerError
-
-    return HttpServerError(message)
-
-
-# -- the address --------------------------------------------------------------------------
-
-
-def parse_address(text: str) -> tuple[str, int]:
-    """``(host, port)`` of ``HOST:PORT`` (``[::1]:8000`` for IPv6); E061 when malformed."""
-    host, colon, port = text.rpartition(":")
-    if host.startswith("[") and host.endswith("]"):
-        host = host[1:-1]
-    if not colon or not host or not port.isdigit() or int(port) > 65535:
-        raise _problem(f"--http takes HOST:PORT, such as 127.0.0.1:8765 (got {text!r})")
-    return host, int(port)
-
-
-def is_loopback(host: str) -> bool:
-    """Whether every address ``host`` names is a loopback address."""
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        pass
-    import socket
-
-    try:
-        infos = socket.getaddrinfo(host, None)
-    except OSError:
-        return False
-    return bool(infos) and all(ipaddress.ip_address(i[4][0]).is_loopback for i in infos)
-
-
-# -- tokens -------------------------------------------------------------------------------
-
-
-def parse_tokens(text: str, source: str) -> dict[str, bytes]:
-    """``name -> token`` of ``name:token`` entries (one per line or separated by white
-    space; ``#`` starts a comment line). E061 names the entry by its number, never its token."""
-    tokens: dict[str, bytes] = {}
-    entries = (
-        word
-        for line in text.splitlines()
-        if not line.lstrip().startswith("#")
-        for word in line.split()
-    )
-    for number, entry in enumerate(entries, 1):
-        name, colon, token = entry.partition(":")
-        where = f"{source}, entry {number}"
-        if not colon or not name or len(name) > 64 or not set(name) <= _NAME_CHARS:
-            raise _problem(f"{where}: expected name:token (a name of letters, digits, ._@-)")
-        if not MIN_TOKEN_CHARS <= len(token) <= MAX_TOKEN_CHARS or not token.isascii():
-            raise _problem(
-                f"{where}: the token of '{name}' must be {MIN_TOKEN_CHARS} to "
-                f"{MAX_TOKEN_CHARS} ASCII characters"
-            )
-        if name in tokens:
-            raise _problem(f"{where}: '{name}' is given twice")
-        tokens[name] = token.encode("ascii")
-    return tokens
-
-
-def load_tokens(path: str | None, env: Mapping[str, str] | None = None) -> dict[str, bytes]:
-    """The tokens of ``path`` (``--tokens``), else of ``$SKILLC_MCP_TOKENS``, else none."""
-    env = os.environ if env is None else env
-    if path is not None:
-        try:
-            with open(path, "rb") as file:
-                data = file.read(MAX_TOKENS_FILE + 1)
-        except OSError as exc:
-            raise _problem(f"cannot read the token file '{path}': {exc.strerror}") from None
-        source = f"token file '{path}'"
-    elif env.get(TOKENS_ENV):
-        data = env[TOKENS_ENV].encode("utf-8", "surrogateescape")
-        source = f"${TOKENS_ENV}"
-    else:
-        return {}
-    if len(data) > MAX_TOKENS_FILE:
-        raise _problem(f"{source} is larger than {MAX_TOKENS_FILE} bytes")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise _problem(f"{source} is not UTF-8") from None
-    tokens = parse_tokens(text, source)
-    if not tokens:
-        raise _problem(f"{source} holds no name:token entry")
-    return tokens
-
-
-def _token_digest(token: bytes) -> bytes:
-    """The SHA-256 of ``token`` (its length, then its bytes padded with NULs to the longest a
-    token may be): the same work whatever was presented, so not even a token's length shows
-    in the time a check takes. A presented token longer than any token is hashed as
-    padding alone, with its own length, and matches none."""
-    size = MAX_TOKEN_CHARS
-    body = token[:size] if len(token) <= size else b""
-    return hashlib.sha256(len(token).to_bytes(8, "big") + body.ljust(size, b"\0")).digest()
-
-
-class Tokens:
-    """Bearer-token checks: :meth:`user` compares the presented token with every token."""
-
-    def __init__(self, tokens: Mapping[str, bytes]) -> None:
-        self._digests = [(name, _token_digest(token)) for name, token in tokens.items()]
-
-    def __bool__(self) -> bool:
-        return bool(self._digests)
-
-    def user(self, authorization: str | None) -> str | None:
-        """The name of the token in an ``Authorization: Bearer`` header value, else None."""
-        presented = b""
-        if authorization is not None and authorization[:7].lower() == "bearer ":
-            presented = authorization[7:].strip().encode("utf-8", "replace")
-        digest = _token_digest(presented)
-        user = None
-        for name, known in self._digests:  # every one, whatever matched
-            if hmac.compare_digest(digest, known) and user is None:
-                user = name
-        return user
-
-
-# -- origins ------------------------------------------------------------------------------
-
-
-def normal_origin(origin: str) -> str:
-    return origin.strip().rstrip("/").lower()
-
-
-def origin_allowed(origin: str, allowed: Iterable[str]) -> bool:
-    """Whether ``origin`` (an ``Origin`` header) is a loopback origin or among ``allowed``."""
-    origin = normal_origin(origin)
-    if origin in allowed:
-        return True
-    scheme, sep, rest = origin.partition("://")
-    if not sep or scheme not in ("http", "https") or "/" in rest or "@" in rest:
-        return False
-    if rest.startswith("["):
-        host, bracket, port = rest[1:].partition("]")
-        if not bracket or (port and not (port.startswith(":") and port[1:].isdigit())):
-            return False
-    else:
-        host, colon, port = rest.partition(":")
-        if colon and not port.isdigit():
-            return False
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 # -- sessions -----------------------------------------------------------------------------
 
 
 class _Session:
-    __slots__ = ("server", "used", "user")
+    __slots__ = ("server", "stream", "used", "user")
 
     def __init__(self, server: Server, user: str | None) -> None:
         self.server = server
         self.user = user
         self.used = time.monotonic()
+        self.stream: Stream | None = None
+        """Its open GET event stream, if any."""
 
 
 class _LockedSkills:
@@ -262,10 +112,34 @@ class _LockedSkills:
 
         self.methods = SkillsMethods()
         self._lock = threading.Lock()
+        self._shown: dict[str, Entry] | None = None
+        self.on_change: Callable[[], None] | None = None
+        """Called (in the caller's thread) when a call read skills that differ from the
+        last ones read: the event streams' hub looks then (the watcher's events were taken)."""
 
     def call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         with self._lock:
-            return self.methods.call(method, params)
+            try:
+                return self.methods.call(method, params)
+            finally:
+                shown = self.methods.shown()
+                if shown is not None and shown is not self._shown:
+                    self._shown = shown
+                    if self.on_change is not None:
+                        self.on_change()
+
+    def watch(self) -> None:
+        with self._lock:
+            self.methods.watch()
+
+    def entries(self) -> dict[str, Entry]:
+        with self._lock:
+            self._shown = self.methods.entries()
+            return self._shown
+
+    def watch_fd(self) -> int | None:
+        with self._lock:
+            return self.methods.watch_fd()
 
     def close(self) -> None:
         with self._lock:
@@ -280,6 +154,8 @@ class App:
         *,
         tokens: Mapping[str, bytes] | None = None,
         allowed_origins: Sequence[str] = (),
+        allowed_hosts: Sequence[str] = (),
+        loopback: bool = True,
         allowed_targets: Sequence[str] = (),
         workers: int = WORKERS,
         max_waiting: int = MAX_WAITING,
@@ -290,6 +166,9 @@ class App:
     ) -> None:
         self.tokens = Tokens(tokens or {})
         self.allowed_origins = frozenset(normal_origin(o) for o in allowed_origins)
+        self.allowed_hosts = frozenset(h.strip().lower() for h in allowed_hosts)
+        self.loopback = loopback
+        """Bound to a loopback address: the ``Host`` must be a loopback name (or allowed)."""
         self._allowed_targets = tuple(allowed_targets)
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="skillc-mcp-http")
         self._max_active = workers + max_waiting
@@ -303,6 +182,11 @@ class App:
         self._stateless: dict[str | None, Server] = {}
         self._skills = _LockedSkills()
         self._lock = threading.RLock()  # _route holds it while it makes a session's runner
+        self._hub = Hub(self._skills.entries, self._skills.watch_fd, self._in_pool)
+        self._skills.on_change = self._hub.poke
+
+    def _in_pool(self, call: Callable[[], Any]) -> Awaitable[Any]:
+        return asyncio.get_running_loop().run_in_executor(self._pool, call)
 
     # -- shared state -------------------------------------------------------------------
 
@@ -319,8 +203,10 @@ class App:
             return runner
 
     def _server(self, user: str | None) -> Server:
-        skills: SkillsMethods = self._skills  # type: ignore[assignment]  # same call()
-        return Server(tools=self._runner(user), skills=skills)
+        skills: SkillsMethods = self._skills  # type: ignore[assignment]  # same methods
+        server = Server(tools=self._runner(user), skills=skills)
+        server.notifies = self._hub.can_watch
+        return server
 
     def _stateless_server(self, user: str | None) -> Server:
         server = self._stateless.get(user)
@@ -352,6 +238,10 @@ class App:
         session.used = now
         self._sessions.move_to_end(session_id)
         return session
+
+    def end_streams(self) -> None:
+        """End every event stream (from a signal handler: the server stops)."""
+        self._hub.end_all()
 
     def close(self) -> None:
         """Let running calls finish, then write the access-log rows."""
@@ -394,28 +284,62 @@ class App:
         """Answer one request; (status, user, what for the log)."""
         if scope.get("path") != ENDPOINT:
             body = b'{"error":"not found: the MCP endpoint is /mcp"}'
-            return await _reply(send, 404, body), None, "-"
+            return await reply(send, 404, body), None, "-"
+        if not host_allowed(headers.get("host"), self.allowed_hosts, loopback=self.loopback):
+            body = b'{"error":"misdirected: Host not allowed"}'
+            return await reply(send, 421, body), None, "-"
         origin = headers.get("origin")
         if origin is not None and not origin_allowed(origin, self.allowed_origins):
-            return await _reply(send, 403, b'{"error":"forbidden: origin not allowed"}'), None, "-"
+            return await reply(send, 403, b'{"error":"forbidden: origin not allowed"}'), None, "-"
         user = None
         if self.tokens:
             user = self.tokens.user(headers.get("authorization"))
             if user is None:
                 extra = [(b"www-authenticate", b'Bearer realm="skillc"')]
-                return await _reply(send, 401, _UNAUTHORIZED, extra), None, "-"
+                return await reply(send, 401, _UNAUTHORIZED, extra), None, "-"
         method = scope["method"]
         if method == "DELETE":
             session_id = headers.get("mcp-session-id", "")
             with self._lock:
-                found = self._session(session_id, user) is not None
-                if found:
+                session = self._session(session_id, user)
+                if session is not None:
                     del self._sessions[session_id]
-            return await _reply(send, 204 if found else 404, b""), user, "DELETE"
+                    if session.stream is not None:
+                        session.stream.end()
+            return await reply(send, 404 if session is None else 204, b""), user, "DELETE"
+        if method == "GET":
+            return await self._get(headers, receive, send, user), user, "GET"
         if method != "POST":
-            extra = [(b"allow", b"POST, DELETE")]
-            return await _reply(send, 405, b'{"error":"method not allowed"}', extra), user, method
+            extra = [(b"allow", b"GET, POST, DELETE")]
+            return await reply(send, 405, b'{"error":"method not allowed"}', extra), user, method
         return await self._post(headers, receive, send, user)
+
+    async def _get(
+        self, headers: dict[str, str], receive: Receive, send: Send, user: str | None
+    ) -> int:
+        """A legacy session's event stream (one at a time)."""
+        from skillc_mcp._listen import legacy_notes
+
+        if "text/event-stream" not in headers.get("accept", ""):
+            return await reply(send, 406, b'{"error":"not acceptable: GET is an event stream"}')
+        session_id = headers.get("mcp-session-id")
+        if session_id is None:
+            body = b'{"error":"Mcp-Session-Id header required (initialize first)"}'
+            return await reply(send, 400, body)
+        with self._lock:
+            session = self._session(session_id, user)
+            opened = session is not None and session.stream is None and self._hub.can_watch
+            if session is not None and opened:
+                subscribed = session.server.subscriptions
+                session.stream = Stream(lambda changes: legacy_notes(changes, subscribed), None)
+        if session is None:
+            return await reply(send, 404, b'{"error":"Session not found: initialize again"}')
+        if not opened or session.stream is None:
+            return await reply(send, 409, b'{"error":"conflict: the session has its stream"}')
+        try:
+            return await serve_stream(self._hub, session.stream, [], send, receive, [])
+        finally:
+            session.stream = None
 
     async def _post(
         self, headers: dict[str, str], receive: Receive, send: Send, user: str | None
@@ -436,7 +360,7 @@ class App:
         content_type = headers.get("content-type", "").partition(";")[0].strip().lower()
         if content_type != "application/json":
             body_ = b'{"error":"unsupported media type: send application/json"}'
-            return await _reply(send, 415, body_), user, "-"
+            return await reply(send, 415, body_), user, "-"
         from skillc_index import loads_bounded
 
         try:
@@ -446,6 +370,9 @@ class App:
             return await _json(send, 400, error), user, "-"
         what = _what(parsed)
         extra: list[tuple[bytes, bytes]] = []
+        if what == "subscriptions/listen" and "text/event-stream" not in headers.get("accept", ""):
+            body_ = b'{"error":"not acceptable: subscriptions/listen answers with an event stream"}'
+            return await reply(send, 406, body_), user, what
         with self._lock:
             server, status, problem = self._route(parsed, headers, user, extra)
             if server is not None:
@@ -464,7 +391,14 @@ class App:
             with self._lock:
                 self._active -= 1
         if response is None:
-            return await _reply(send, 202, b"", extra), user, what
+            return await reply(send, 202, b"", extra), user, what
+        if "method" in response:  # a listen's acknowledgement: its stream follows
+            from skillc_mcp._listen import Listen
+
+            listen = Listen.from_ack(response)
+            stream = Stream(listen.notes, listen.end())
+            status = await serve_stream(self._hub, stream, [response], send, receive, extra)
+            return status, user, what
         return await _json(send, 200, response, extra), user, what
 
     def _route(
@@ -518,7 +452,7 @@ def _what(message: object) -> str:
     return method[:200]
 
 
-async def _reply(
+async def reply(
     send: Send, status: int, body: bytes, extra: Sequence[tuple[bytes, bytes]] = ()
 ) -> int:
     headers = [(b"content-length", str(len(body)).encode("ascii")), *extra]
@@ -534,12 +468,12 @@ async def _json(
 ) -> int:
     from skillc_mcp._stdio import encode
 
-    return await _reply(send, status, encode(message), extra)
+    return await reply(send, status, encode(message), extra)
 
 
 async def _too_large(send: Send, limit: int) -> int:
     body = json.dumps({"error": f"request body larger than {limit} bytes"}).encode("ascii")
-    return await _reply(send, 413, body, [(b"connection", b"close")])
+    return await reply(send, 413, body, [(b"connection", b"close")])
 
 
 # -- running it ---------------------------------------------------------------------------
@@ -550,6 +484,7 @@ def serve_http(
     *,
     tokens_file: str | None = None,
     allowed_origins: Sequence[str] = (),
+    allowed_hosts: Sequence[str] = (),
     allowed_targets: Sequence[str] = (),
     log_requests: bool = False,
     env: Mapping[str, str] | None = None,
@@ -563,14 +498,14 @@ def serve_http(
     host, port = parse_address(address)
     tokens = load_tokens(tokens_file, env)
     if not tokens and not is_loopback(host):
-        raise _problem(
+        raise problem(
             f"'{host}' is not a loopback address: give tokens (--tokens FILE or "
             f"${TOKENS_ENV}) to serve it"
         )
     try:
         import uvicorn
     except ImportError:
-        raise _problem(
+        raise problem(
             "the HTTP transport needs the http extra: pip install 'skillc-mcp[http]'"
         ) from None
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -581,11 +516,13 @@ def serve_http(
         sock.listen(2048)
     except OSError as exc:
         sock.close()
-        raise _problem(f"cannot listen on {address}: {exc.strerror or exc}") from None
+        raise problem(f"cannot listen on {address}: {exc.strerror or exc}") from None
     sock.set_inheritable(True)
     app = App(
         tokens=tokens,
         allowed_origins=allowed_origins,
+        allowed_hosts=allowed_hosts,
+        loopback=is_loopback(host),
         allowed_targets=allowed_targets,
         log_requests=log_requests,
     )
@@ -609,6 +546,7 @@ def serve_http(
 
         def handle_exit(self, sig: int, frame: Any) -> None:
             stopped.append(sig)
+            app.end_streams()  # open event streams end, so the connections can close
             super().handle_exit(sig, frame)
 
     config = uvicorn.Config(

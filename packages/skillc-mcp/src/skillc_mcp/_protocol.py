@@ -19,8 +19,9 @@ Unknown methods are -32601, malformed messages -32600, bad parameters -32602, an
 -32602 (a protocol error, as the tools page of the specification says); a tool that fails is
 a successful response whose result has ``isError`` (see :mod:`skillc_mcp._tools`).
 Notifications never get a response; responses from the client (this server sends no
-requests) are ignored. The one notification the server sends, :data:`LIST_CHANGED`, is the
-transport's to deliver (:meth:`Server.list_changed`, :mod:`skillc_mcp._stdio`).
+requests) are ignored. The change notifications (:mod:`skillc_mcp._listen`) are the
+transport's to deliver (:meth:`Server.notifications`); a ``subscriptions/listen`` request is
+answered with its acknowledgement, its response coming when the transport ends the stream.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from skillc_mcp._listen import Listen
     from skillc_mcp._skills import SkillsMethods
     from skillc_mcp._tools import ToolRunner
 
@@ -77,22 +81,29 @@ SKILL_METHODS = frozenset(
     }
 )
 """The methods of the MCP Skills extension (:mod:`skillc_mcp._skills`), in both eras."""
-LEGACY_METHODS = frozenset({"initialize", "ping", "tools/list", "tools/call"}) | SKILL_METHODS
-MODERN_METHODS = frozenset({"server/discover", "tools/list", "tools/call"}) | SKILL_METHODS
+LEGACY_METHODS = (
+    frozenset({"initialize", "ping", "tools/list", "tools/call"})
+    | frozenset({"resources/subscribe", "resources/unsubscribe"})
+    | SKILL_METHODS
+)
+MODERN_METHODS = (
+    frozenset({"server/discover", "tools/list", "tools/call", "subscriptions/listen"})
+    | SKILL_METHODS
+)
 
 
 LIST_CHANGED = "notifications/resources/list_changed"
-"""Sent (legacy era, stdio) when the served skills change: the Skills extension defines no
-notification of its own; its skills are resources, and their list is what changed."""
+"""Sent when the served skills change (see :mod:`skillc_mcp._listen`): the Skills extension
+defines no notification of its own; its skills are resources, and their list is what changed."""
 
 
-def capabilities(*, list_changed: bool = False) -> dict[str, Any]:
+def capabilities(*, notifies: bool = False) -> dict[str, Any]:
     """What the server declares: its tools, the resources the Skills extension needs (with
-    ``listChanged`` when it sends :data:`LIST_CHANGED`), and the extension (with
-    ``directoryRead``)."""
+    ``listChanged`` and ``subscribe`` when the transport delivers change notifications), and
+    the extension (with ``directoryRead``)."""
     return {
         "tools": {"listChanged": False},
-        "resources": {"listChanged": True} if list_changed else {},
+        "resources": {"listChanged": True, "subscribe": True} if notifies else {},
         "extensions": {"io.modelcontextprotocol/skills": {"directoryRead": True}},
     }
 
@@ -150,8 +161,10 @@ class Server:
         self._tools = tools
         self._skills = skills
         self.notifies = False
-        """Whether the transport delivers :meth:`list_changed` notifications (the stdio one
-        does, where it can watch the skills): declared as ``resources.listChanged``."""
+        """Whether the transport delivers change notifications (where it can watch the
+        skills): declared as ``resources.listChanged`` and ``subscribe``."""
+        self.subscriptions: set[str] = set()
+        """The URIs of legacy ``resources/subscribe`` requests."""
 
     @property
     def skills(self) -> SkillsMethods:
@@ -178,25 +191,32 @@ class Server:
 
     def watch_fd(self) -> int | None:
         """A descriptor that becomes readable when the served skills may have changed, once
-        a legacy client has read them (see :meth:`list_changed`); else None."""
-        if not self.notifies or self.legacy_version is None or self._skills is None:
+        a client has read them or asked to be told; else None."""
+        if not self.notifies or self._skills is None:
             return None
         return self._skills.watch_fd()
 
-    def list_changed(self) -> dict[str, Any] | None:
-        """The :data:`LIST_CHANGED` notification to send when the served skills changed
-        since this was last asked (legacy era, after a skill method; the first time only
-        remembers them), else None."""
-        if not self.notifies or self.legacy_version is None or self._skills is None:
-            return None
+    def notifications(self, listens: Iterable[Listen] = ()) -> list[dict[str, Any]]:
+        """The notifications to send when the served skills changed since this was last
+        asked: the legacy ones (after the ``initialize`` handshake) and those of each
+        ``subscriptions/listen`` stream in ``listens``."""
+        if not self.notifies or self._skills is None:
+            return []
         try:
-            changed = self._skills.changed()
+            changes = self._skills.changed()
         except Exception as exc:  # a bug, or a layout that cannot be read: said, not sent
             import traceback
 
             traceback.print_exception(exc, file=sys.stderr)
-            return None
-        return {"jsonrpc": "2.0", "method": LIST_CHANGED} if changed else None
+            return []
+        if not changes.listed:
+            return []
+        from skillc_mcp._listen import legacy_notes
+
+        notes = [] if self.legacy_version is None else legacy_notes(changes, self.subscriptions)
+        for listen in listens:
+            notes += listen.notes(changes)
+        return notes
 
     def handle(self, message: object) -> dict[str, Any] | None:
         """The response to ``message`` (a parsed JSON value), or None for a notification."""
@@ -221,7 +241,9 @@ class Server:
             params = message.get("params", {})
             if not isinstance(params, dict):
                 raise ProtocolError(INVALID_PARAMS, "Invalid params: params must be an object")
-            result = self._dispatch(method, params)
+            result = self._dispatch(method, params, request_id)
+            if not isinstance(result, dict):  # a listen stream opens with its acknowledgement
+                return result.ack()
         except ProtocolError as error:
             return error_response(request_id, error)
         except Exception as exc:  # a bug: say so, keep serving
@@ -234,14 +256,16 @@ class Server:
 
     # -- dispatch ------------------------------------------------------------------------------
 
-    def _dispatch(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    def _dispatch(
+        self, method: str, params: dict[str, Any], request_id: str | int
+    ) -> dict[str, Any] | Listen:
         meta = params.get("_meta")
         if meta is not None and not isinstance(meta, dict):
             raise ProtocolError(INVALID_PARAMS, "Invalid params: _meta must be an object")
         if method == "initialize":
             return self._initialize(params)
         if meta is not None and VERSION_KEY in meta:
-            return self._modern(method, params, meta)
+            return self._modern(method, params, meta, request_id)
         if method not in LEGACY_METHODS | MODERN_METHODS:
             raise ProtocolError(METHOD_NOT_FOUND, f"Method not found: {method}")
         if method == "ping":
@@ -257,7 +281,31 @@ class Server:
             )
         if method in SKILL_METHODS:
             return self.skills.call(method, params)
+        if method in ("resources/subscribe", "resources/unsubscribe"):
+            return self._subscribe(method, params)
         return self._tools_method(method, params)
+
+    def _subscribe(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """Legacy ``resources/subscribe`` and ``resources/unsubscribe`` of one URI."""
+        from skillc_mcp._listen import MAX_URI_CHARS, MAX_URIS
+
+        if not self.notifies:
+            raise ProtocolError(METHOD_NOT_FOUND, f"Method not found: {method} (no watcher here)")
+        uri = params.get("uri")
+        if not isinstance(uri, str) or len(uri) > MAX_URI_CHARS:
+            raise ProtocolError(
+                INVALID_PARAMS,
+                f"Invalid params: {method} needs a uri (at most {MAX_URI_CHARS} characters)",
+            )
+        if method == "resources/unsubscribe":
+            self.subscriptions.discard(uri)
+        elif uri not in self.subscriptions:
+            if len(self.subscriptions) >= MAX_URIS:
+                full = f"Invalid params: {MAX_URIS} URIs are subscribed"
+                raise ProtocolError(INVALID_PARAMS, full)
+            self.skills.watch()
+            self.subscriptions.add(uri)
+        return {}
 
     def _initialize(self, params: dict[str, Any]) -> dict[str, Any]:
         """The legacy handshake: echo a supported version or offer the newest legacy one."""
@@ -270,12 +318,14 @@ class Server:
         self.legacy_version = version
         return {
             "protocolVersion": version,
-            "capabilities": capabilities(list_changed=self.notifies),
+            "capabilities": capabilities(notifies=self.notifies),
             "serverInfo": self.info,
             "instructions": INSTRUCTIONS,
         }
 
-    def _modern(self, method: str, params: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
+    def _modern(
+        self, method: str, params: dict[str, Any], meta: dict[str, Any], request_id: str | int
+    ) -> dict[str, Any] | Listen:
         """A 2026-07-28 request: validate its ``_meta``, serve it, stamp the result."""
         requested = meta[VERSION_KEY]
         if not isinstance(requested, str):
@@ -295,12 +345,19 @@ class Server:
         if method == "server/discover":
             result: dict[str, Any] = {
                 "supportedVersions": list(MODERN_VERSIONS),
-                "capabilities": capabilities(),
+                "capabilities": capabilities(notifies=self.notifies),
                 "serverInfo": self.info,
                 "instructions": INSTRUCTIONS,
                 "ttlMs": CACHE_TTL_MS,
                 "cacheScope": "public",
             }
+        elif method == "subscriptions/listen":
+            from skillc_mcp._listen import Listen
+
+            listen = Listen.open(request_id, params, honors=self.notifies)
+            if self.notifies:
+                self.skills.watch()
+            return listen
         elif method in SKILL_METHODS:
             from skillc_mcp._skills import CACHE_SCOPE, CACHEABLE, TTL_MS
 

@@ -21,6 +21,7 @@ from skillc_mcp._protocol import INVALID_PARAMS, ProtocolError
 
 if TYPE_CHECKING:
     from skillc_gateway.served import Entry, ServedSkills
+    from skillc_mcp._listen import Changes
 
 EXTENSION_ID = "io.modelcontextprotocol/skills"
 #: What this server declares under ``capabilities.extensions``.
@@ -101,20 +102,37 @@ class SkillsMethods:
         a skill method has read them (None before, or without a watcher)."""
         return None if self._served is None else self._served.watch_fd()
 
-    def changed(self) -> bool:
-        """Whether the served skills differ from when this was last asked or the client
+    def watch(self) -> None:
+        """Read the served skills now, so that :meth:`changed` tells changes from here on
+        (a client that listens before it reads any skill)."""
+        entries = self.served.snapshot().entries
+        if self._seen is None:
+            self._seen = entries
+
+    def changed(self) -> Changes:
+        """What differs in the served skills from when this was last asked or the client
         last listed them (a skill added, removed or edited: any entry, frontmatter or file
         digest). Nothing is read before a skill method has been called."""
-        if self._served is None:
-            return False
-        entries = self._served.snapshot().entries
+        from skillc_mcp._listen import NOTHING, compare
 
-        if self._seen is None or entries is self._seen:
+        if self._served is None:
+            return NOTHING
+        entries = self._served.snapshot().entries
+        if self._seen is None:
             self._seen = entries
-            return False
-        same = entries == self._seen
+            return NOTHING
+        changes = compare(self._seen, entries)
         self._seen = entries
-        return not same
+        return changes
+
+    def entries(self) -> dict[str, Entry]:
+        """The served skills now, by skill path."""
+        return self.served.snapshot().entries
+
+    def shown(self) -> dict[str, Entry] | None:
+        """The served skills the last answer was made from (None before any)."""
+        last = None if self._served is None else self._served.last
+        return None if last is None else last.entries
 
     def call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         try:

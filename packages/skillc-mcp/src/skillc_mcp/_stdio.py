@@ -23,10 +23,12 @@ call that runs is finished (a build is never cut in half), a reply the client do
 given up, the queued access-log rows are written, and the exit status is 128 + the signal
 number. A second signal ends the process at once.
 
-Once a legacy client has called a skill method, a third thread sleeps on the skills'
-watcher (inotify) and, when something changed, has the main thread look between two answers
-and send ``notifications/resources/list_changed`` if the served skills differ from what the
-client was last shown (:meth:`Connection._check`).
+Once a client has called a skill method (or asked to be told, with ``subscriptions/listen``
+or ``resources/subscribe``), a third thread sleeps on the skills' watcher (inotify) and, when
+something changed, has the main thread look between two answers and send the change
+notifications of :mod:`skillc_mcp._listen` (:meth:`Connection._check`). At most
+:data:`MAX_LISTENS` listen streams are open at once; a stream ends when the client cancels
+its request, and on SIGTERM/SIGINT with the request's response.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ import sys
 import threading
 import time
 from collections import deque
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from skillc_index import loads_bounded
 from skillc_mcp._protocol import (
@@ -51,6 +53,9 @@ from skillc_mcp._protocol import (
     valid_id,
 )
 
+if TYPE_CHECKING:
+    from skillc_mcp._listen import Listen
+
 MAX_LINE = 1 << 20
 """The longest request line read (1 MiB, newline excluded); a longer one is -32600. Requests
 of this server are a few hundred bytes; parsed, 1 MiB of JSON can take 25 MB."""
@@ -59,6 +64,9 @@ MAX_PENDING = 16
 MAX_PENDING_BYTES = 2 * MAX_LINE
 """Bytes of lines read ahead, at most (one line is always let through)."""
 _SKIP_CHUNK = 1 << 16
+
+MAX_LISTENS = 32
+"""``subscriptions/listen`` streams open at once on one connection, at most."""
 
 _EOF = object()
 _CHECK = object()
@@ -172,6 +180,8 @@ class Connection:
         self._looked = threading.Event()
         self._ending = threading.Event()
         self._quit: tuple[int, int] | None = None  # a pipe that wakes the watcher thread to end
+        self._listens: dict[str | int, Listen] = {}
+        """The open ``subscriptions/listen`` streams, by request id (main thread only)."""
 
     def send(self, message: dict[str, Any]) -> None:
         try:
@@ -261,18 +271,29 @@ class Connection:
         finally:
             self._busy = True  # a signal now only marks the stop: the rows get written
             self._end_watching()
+            if self._stop is not None:
+                self._end_listens()
             self.server.close()
+
+    def _end_listens(self) -> None:
+        """The server stops: each open stream gets its request's response (a graceful end)."""
+        try:
+            for listen in self._listens.values():
+                self.send(listen.end())
+        except OSError:
+            pass  # the client is gone
+        self._listens.clear()
 
     # -- change notifications ------------------------------------------------------------------
 
     def _check(self) -> None:
         """In the main thread (the served skills are not thread-safe): send
-        ``notifications/resources/list_changed`` when the skills changed, and start the
+        the change notifications when the skills changed, and start the
         watcher thread once there is something to watch. Run after each answer and when the
         watcher thread asks (:data:`_CHECK`); it only reads events already queued."""
         self._busy = True
         try:
-            note = self.server.list_changed()
+            notes = self.server.notifications(self._listens.values())
         finally:
             self._busy = False
             self._looked.set()
@@ -287,7 +308,7 @@ class Connection:
                     daemon=True,
                 )
                 self._watching.start()
-        if note is not None:
+        for note in notes:
             self.send(note)
 
     def _watch(self, fd: int, quit_fd: int) -> None:
@@ -327,6 +348,10 @@ class Connection:
 
     def _answer(self, message: object) -> None:
         request_id = request_id_of(message)
+        if _is_cancellation(message):  # an open listen stream just stops (no response)
+            target = valid_id(message["params"].get("requestId"))  # type: ignore[index]
+            if target is not None:
+                self._listens.pop(target, None)
         with self._lock:
             skip = request_id in self._cancelled
         start = time.perf_counter()
@@ -345,6 +370,14 @@ class Connection:
         if self._stop is not None:
             raise _Stopped(self._stop)  # the signal came during the call: no reply
         if response is not None and not skip:
+            if request_id is not None and "method" in response:  # a listen's acknowledgement
+                from skillc_mcp._listen import Listen
+
+                if len(self._listens) >= MAX_LISTENS:
+                    error = ProtocolError(INTERNAL_ERROR, "Subscription limit reached")
+                    response = error_response(request_id, error)
+                else:
+                    self._listens[request_id] = Listen.from_ack(response)
             self.send(response)
         if self.server.notifies and _is_skill_method(message):
             self._check()  # the answer may have read the watcher's events: look now
@@ -381,7 +414,10 @@ def _log_request(
 def _is_skill_method(message: object) -> bool:
     from skillc_mcp._protocol import SKILL_METHODS
 
-    return isinstance(message, dict) and message.get("method") in SKILL_METHODS
+    watching = ("subscriptions/listen", "resources/subscribe")
+    return isinstance(message, dict) and (
+        message.get("method") in SKILL_METHODS or message.get("method") in watching
+    )
 
 
 def _is_cancellation(message: object) -> bool:

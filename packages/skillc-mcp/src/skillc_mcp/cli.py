@@ -59,6 +59,14 @@ from skillc_index.console import CONTEXT_SETTINGS, verbose_option
     multiple=True,
     help="With --http: also accept requests from this browser Origin (repeatable).",
 )
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    metavar="NAME",
+    multiple=True,
+    help="With --http: accept requests whose Host header names NAME (repeatable); a loopback "
+    "address accepts loopback names only unless given, any other address any name unless given.",
+)
 @verbose_option
 @click.version_option(package_name="skillc-mcp", message="%(package)s %(version)s")
 def mcp_command(
@@ -68,6 +76,7 @@ def mcp_command(
     http: str | None,
     tokens: str | None,
     allow_origins: tuple[str, ...],
+    allow_hosts: tuple[str, ...],
 ) -> int:
     """Start MCP server.
 
@@ -95,8 +104,8 @@ def mcp_command(
     from skillc_mcp.quick import serve
 
     if http is None:
-        if tokens is not None or allow_origins:
-            raise click.UsageError("--tokens and --allow-origin go with --http")
+        if tokens is not None or allow_origins or allow_hosts:
+            raise click.UsageError("--tokens, --allow-origin and --allow-host go with --http")
         return serve(cwd, log_requests=log_requests, allowed_targets=allow_targets)
     import os
 
@@ -110,6 +119,7 @@ def mcp_command(
         http,
         tokens_file=tokens_file,
         allowed_origins=allow_origins,
+        allowed_hosts=allow_hosts,
         allowed_targets=folders,
         log_requests=log_requests,
     )

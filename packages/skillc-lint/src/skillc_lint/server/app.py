@@ -1,0 +1,433 @@
+"""The language server on pygls: LSP messages in, :mod:`.session`, :mod:`.text`,
+:mod:`.navigation` and :mod:`.fields` answers out, as lsprotocol types.
+
+This module imports pygls and lsprotocol at its top: only :func:`skillc_lint.server.serve`
+imports it, when the server starts.
+
+- Diagnostics: on open, change, save and close of a Markdown file of a skill, the skill is
+  linted with the unsaved texts; a client that pulls diagnostics (LSP 3.17
+  ``textDocument/diagnostic``) asks for them, any other is sent them
+  (``publishDiagnostics``) for every file of the skill with findings (a link removed from
+  SKILL.md orphans another file). ``workspace/diagnostic`` lints every skill under the
+  workspace folders.
+- Code actions: the quick fixes of the findings in range whose fix is safe (what
+  ``--fix`` applies), as a workspace edit of the document.
+- Hover and completion in the frontmatter (:mod:`.fields`), document links and
+  go-to-definition (:mod:`.navigation`), document symbols (:func:`.text.outline`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from skillc_index import printable
+from skillc_lint.server.fields import field_help, field_values
+from skillc_lint.server.session import (
+    MAX_DOCUMENT_CHARS,
+    FileReport,
+    Place,
+    Session,
+    path_of,
+    place_of,
+)
+from skillc_lint.server.text import Lines, diagnostic_span, frontmatter_lines, key_on_line
+
+if TYPE_CHECKING:
+    from skillc_lint import LintDiagnostic, TextEdit
+    from skillc_lint.server.navigation import LinkTarget
+    from skillc_lint.server.text import Section
+
+__all__ = ["SkillServer", "make_server"]
+
+SOURCE = "skillc-lint"
+#: Seconds between a document's change and its skill's lint, so that a burst of changes is
+#: linted once (not a wait: the lint itself takes milliseconds for most skills).
+SETTLE = 0.05
+
+
+class SkillServer(LanguageServer):
+    """pygls's server with the lint session."""
+
+    def __init__(self, profiles: Sequence[str], version: str) -> None:
+        super().__init__("skillc-lint", version)
+        self.session = Session(profiles)
+        self.pending: set[Path] = set()
+        """Skills changed whose findings are not published yet."""
+        self.flushing: asyncio.TimerHandle | None = None
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def lines(self, text: str) -> Lines:
+        return Lines(text, self.workspace.position_codec.client_num_units)
+
+    def place(self, uri: str) -> Place | None:
+        path = path_of(uri)
+        return None if path is None else place_of(path)
+
+    def document_text(self, uri: str) -> str | None:
+        path = path_of(uri)
+        return None if path is None else self.session.documents.get(path)
+
+    def position(self, lines: Lines, line: int, character: int) -> types.Position:
+        line, character = lines.to_client(line, character)
+        return types.Position(line=line, character=character)
+
+    def span(self, lines: Lines, start: tuple[int, int], end: tuple[int, int]) -> types.Range:
+        return types.Range(start=self.position(lines, *start), end=self.position(lines, *end))
+
+    def diagnostic(self, lines: Lines, found: LintDiagnostic) -> types.Diagnostic:
+        line, start, end_line, end = diagnostic_span(found, lines)
+        severity = (
+            types.DiagnosticSeverity.Error
+            if found.severity == "error"
+            else types.DiagnosticSeverity.Warning
+        )
+        return types.Diagnostic(
+            range=self.span(lines, (line, start), (end_line, end)),
+            message=printable(found.message),  # a stranger's file names, escaped
+            severity=severity,
+            code=found.rule,
+            source=SOURCE,
+            data={"name": found.name, "fix": found.fix is not None and found.fix.safe},
+        )
+
+    def diagnostics(self, report: FileReport) -> list[types.Diagnostic]:
+        if report.path in self.session.documents and self.session.too_large(report.path):
+            message = (
+                f"not linted as you type: over {MAX_DOCUMENT_CHARS} characters "
+                "(run skillc-lint on the saved file)"
+            )
+            where = types.Range(start=types.Position(0, 0), end=types.Position(0, 0))
+            warning = types.DiagnosticSeverity.Warning
+            return [types.Diagnostic(where, message, severity=warning, source=SOURCE)]
+        lines = self.lines(report.text)
+        return [self.diagnostic(lines, found) for found in report.diagnostics]
+
+    def pulls(self) -> bool:
+        """Whether the client asks for diagnostics (LSP 3.17) rather than being sent them."""
+        text_document = self.client_capabilities.text_document
+        return text_document is not None and text_document.diagnostic is not None
+
+    def publish(self, root: Path) -> None:
+        """Send the findings of the skill at ``root``, file by file, and clear those of
+        files that have none any more."""
+        reports = self.session.reports(root)
+        before = self.session.published.get(root, set())
+        now = {report.rel for report in reports if report.diagnostics}
+        for report in reports:
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(report.path.as_uri(), self.diagnostics(report))
+            )
+        for rel in before - now - {report.rel for report in reports}:
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams((root / rel).as_uri(), [])
+            )
+        self.session.published[root] = now
+
+    def changed(self, uri: str, *, closed: bool = False) -> None:
+        """A document opened, changed, was saved or closed: lint its skill again (a client
+        that pulls diagnostics asks for them itself). The skills changed in one burst of
+        messages (fast typing: the changes queued while a lint ran) are linted once,
+        :data:`SETTLE` seconds after the first change."""
+        path, place = path_of(uri), self.place(uri)
+        if path is None or place is None:
+            return
+        if closed:
+            self.session.close(path)  # the saved text's findings now
+        else:
+            self.session.open(path, self.workspace.get_text_document(uri).source)
+        if self.pulls():
+            self.log_problems()
+            return
+        self.pending.add(place.root)
+        if self.flushing is None:
+            try:
+                self.flushing = asyncio.get_running_loop().call_later(SETTLE, self.flush)
+            except RuntimeError:  # no event loop (pygls's synchronous transport)
+                self.flush()
+
+    def flush(self) -> None:
+        """Publish the findings of the skills changed since the last flush."""
+        self.flushing = None
+        roots, self.pending = self.pending, set()
+        self.log_problems()
+        for root in roots:
+            self.publish(root)
+
+    def links(self, uri: str) -> tuple[Path, Lines, list[LinkTarget]] | None:
+        """The skill root, lines and links (:func:`.navigation.links_of`) of an open
+        document of a skill; None for any other document."""
+        from skillc_lint.server.navigation import links_of
+
+        place, text = self.place(uri), self.document_text(uri)
+        skill = None if place is None else self.session.skill(place.root)
+        if place is None or text is None or skill is None:
+            return None
+        return place.root, self.lines(text), links_of(skill, place.rel)
+
+    def log_problems(self) -> None:
+        for problem in self.session.problems:
+            self.window_log_message(types.LogMessageParams(types.MessageType.Warning, problem))
+        self.session.problems.clear()
+
+    def edit(self, lines: Lines, edit: TextEdit) -> types.TextEdit:
+        return types.TextEdit(
+            range=self.span(
+                lines, (edit.line - 1, edit.column - 1), (edit.end_line - 1, edit.end_column - 1)
+            ),
+            new_text=edit.text,
+        )
+
+
+def _overlaps(one: types.Range, other: types.Range) -> bool:
+    def key(position: types.Position) -> tuple[int, int]:
+        return position.line, position.character
+
+    return key(one.start) <= key(other.end) and key(other.start) <= key(one.end)
+
+
+def _symbols(server: SkillServer, lines: Lines, sections: list[Section]) -> list[Any]:
+    symbols = []
+    for section in sections:
+        heading = lines.line(section.line)
+        end_line = max(section.end_line - 1, section.line)
+        symbols.append(
+            types.DocumentSymbol(
+                name=printable(section.title) or "(empty heading)",
+                kind=types.SymbolKind.String,
+                range=server.span(lines, (section.line, 0), (end_line, len(lines.line(end_line)))),
+                selection_range=server.span(lines, (section.line, 0), (section.line, len(heading))),
+                detail="#" * section.level,
+                children=_symbols(server, lines, section.children),
+            )
+        )
+    return symbols
+
+
+def make_server(profiles: Sequence[str] = ()) -> SkillServer:
+    """The language server, its features registered (:func:`serve` starts it)."""
+    from skillc_lint import __version__
+
+    server = SkillServer(profiles, __version__)
+
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: SkillServer, params: types.InitializeParams) -> None:
+        options = params.initialization_options
+        chosen = options.get("profiles") if isinstance(options, dict) else None
+        if isinstance(chosen, list):
+            from skillc_lint import PROFILES
+
+            names = [name for name in chosen if isinstance(name, str) and name in PROFILES]
+            ls.session.profiles = tuple(dict.fromkeys([*ls.session.profiles, *names]))
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: SkillServer, params: types.DidOpenTextDocumentParams) -> None:
+        ls.changed(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: SkillServer, params: types.DidChangeTextDocumentParams) -> None:
+        ls.changed(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: SkillServer, params: types.DidSaveTextDocumentParams) -> None:
+        ls.changed(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: SkillServer, params: types.DidCloseTextDocumentParams) -> None:
+        ls.changed(params.text_document.uri, closed=True)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_DIAGNOSTIC,
+        types.DiagnosticOptions(
+            identifier=SOURCE, inter_file_dependencies=True, workspace_diagnostics=True
+        ),
+    )
+    def document_diagnostic(
+        ls: SkillServer, params: types.DocumentDiagnosticParams
+    ) -> types.RelatedFullDocumentDiagnosticReport:
+        place = ls.place(params.text_document.uri)
+        items: list[types.Diagnostic] = []
+        if place is not None:
+            for report in ls.session.reports(place.root):
+                if report.rel == place.rel:
+                    items = ls.diagnostics(report)
+        return types.RelatedFullDocumentDiagnosticReport(items=items)
+
+    @server.feature(types.WORKSPACE_DIAGNOSTIC)
+    def workspace_diagnostic(
+        ls: SkillServer, params: types.WorkspaceDiagnosticParams
+    ) -> types.WorkspaceDiagnosticReport:
+        folders = [
+            path
+            for folder in ls.workspace.folders.values()
+            if (path := path_of(folder.uri)) is not None
+        ]
+        items: list[types.WorkspaceDocumentDiagnosticReport] = []
+        for _root, reports in ls.session.workspace(folders):
+            for report in reports:
+                items.append(
+                    types.WorkspaceFullDocumentDiagnosticReport(
+                        uri=report.path.as_uri(), items=ls.diagnostics(report), version=None
+                    )
+                )
+        ls.log_problems()
+        return types.WorkspaceDiagnosticReport(items=items)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+    )
+    def code_action(ls: SkillServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+        uri = params.text_document.uri
+        place, text = ls.place(uri), ls.document_text(uri)
+        if place is None or text is None:
+            return []
+        result = ls.session.lint(place.root)
+        lines = ls.lines(text)
+        actions = []
+        for found in result.diagnostics if result is not None else ():
+            if found.file != place.rel or found.fix is None or not found.fix.safe:
+                continue
+            shown = ls.diagnostic(lines, found)
+            if not _overlaps(shown.range, params.range):
+                continue
+            edits = [ls.edit(lines, edit) for edit in found.fix.edits]
+            actions.append(
+                types.CodeAction(
+                    title=f"{found.fix.description} ({found.rule})",
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[shown],
+                    edit=types.WorkspaceEdit(changes={uri: edits}),
+                    is_preferred=True,
+                )
+            )
+        return actions
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def hover(ls: SkillServer, params: types.HoverParams) -> types.Hover | None:
+        uri = params.text_document.uri
+        place, text = ls.place(uri), ls.document_text(uri)
+        if place is None or text is None or place.rel != "SKILL.md":
+            return None
+        lines = ls.lines(text)
+        line, character = lines.from_client(params.position.line, params.position.character)
+        key = key_on_line(lines, line)
+        if key is None or not key[1] <= character <= key[2]:
+            return None
+        found = field_help(key[0], ls.session.profiles_in_use(place.root))
+        if found is None:
+            return None
+        return types.Hover(
+            contents=types.MarkupContent(types.MarkupKind.Markdown, found.markdown()),
+            range=ls.span(lines, (line, key[1]), (line, key[2])),
+        )
+
+    @server.feature(
+        types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[":", " "])
+    )
+    def completion(ls: SkillServer, params: types.CompletionParams) -> types.CompletionList:
+        return _completion(ls, params)
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls: SkillServer, params: types.DefinitionParams) -> list[types.Location]:
+        found = ls.links(params.text_document.uri)
+        if found is None:
+            return []
+        root, lines, links = found
+        line, character = lines.from_client(params.position.line, params.position.character)
+        for link in links:
+            if link.line == line and link.start <= character <= link.end:
+                target = ls.lines(ls.session.text(root, link.file))
+                where = ls.position(target, link.target_line, 0)
+                return [types.Location(link.path.as_uri(), types.Range(where, where))]
+        return []
+
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK)
+    def document_link(ls: SkillServer, params: types.DocumentLinkParams) -> list[Any]:
+        found = ls.links(params.text_document.uri)
+        if found is None:
+            return []
+        _root, lines, links = found
+        shown = []
+        for link in links:
+            target = link.path.as_uri()
+            if link.target_line:
+                target += f"#L{link.target_line + 1}"  # VS Code's and others' line fragment
+            shown.append(
+                types.DocumentLink(
+                    range=ls.span(lines, (link.line, link.start), (link.line, link.end)),
+                    target=target,
+                    tooltip=printable(link.file),
+                )
+            )
+        return shown
+
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def document_symbol(ls: SkillServer, params: types.DocumentSymbolParams) -> list[Any]:
+        text = ls.document_text(params.text_document.uri)
+        if (
+            text is None
+            or ls.place(params.text_document.uri) is None
+            or len(text) > (MAX_DOCUMENT_CHARS)
+        ):
+            return []
+        from skillc_lint.server.text import outline
+
+        return _symbols(ls, ls.lines(text), outline(text))
+
+    return server
+
+
+def _completion(ls: SkillServer, params: types.CompletionParams) -> types.CompletionList:
+    """Field names at the start of a frontmatter line (those the profiles in use know,
+    less those already there), values after ``name:`` (those the field takes)."""
+    uri = params.text_document.uri
+    place, text = ls.place(uri), ls.document_text(uri)
+    empty = types.CompletionList(is_incomplete=False, items=[])
+    if place is None or text is None or place.rel != "SKILL.md":
+        return empty
+    lines = ls.lines(text)
+    line, character = lines.from_client(params.position.line, params.position.character)
+    inside = frontmatter_lines(lines)
+    if inside is None or line not in inside:
+        return empty
+    before = lines.line(line)[:character]
+    profiles = ls.session.profiles_in_use(place.root)
+    items = []
+    if ":" not in before and before == before.lstrip():
+        present = {
+            key[0] for index in inside if index != line and (key := key_on_line(lines, index))
+        }
+        for name in ls.session.known_fields(place.root):
+            if name in present or not name.startswith(before.strip()):
+                continue
+            found = field_help(name, profiles)
+            documentation = (
+                types.MarkupContent(types.MarkupKind.Markdown, found.markdown())
+                if found is not None
+                else None
+            )
+            items.append(
+                types.CompletionItem(
+                    label=name,
+                    kind=types.CompletionItemKind.Field,
+                    detail=found.type if found is not None else None,
+                    documentation=documentation,
+                    insert_text=f"{name}: ",
+                )
+            )
+        return types.CompletionList(is_incomplete=False, items=items)
+    key = key_on_line(lines, line)
+    if key is None or character <= key[2]:
+        return empty
+    typed = before[key[2] :].lstrip(" \t:")
+    for value in field_values(key[0], profiles, folder=place.root.name):
+        if value.startswith(typed):
+            items.append(types.CompletionItem(label=value, kind=types.CompletionItemKind.Value))
+    return types.CompletionList(is_incomplete=False, items=items)

@@ -1,0 +1,279 @@
+"""The language server's state without the protocol: the open documents, the skill each
+belongs to, and each skill linted with its unsaved texts.
+
+A document is a Markdown file of a skill when a folder above it (at most
+:data:`MAX_PARENTS` levels up) holds ``SKILL.md`` and no part of its path in that folder is
+hidden (what skillc-lint lints, RFC-0008:C-SCOPE). Its skill is linted by
+:func:`skillc_lint.lint_skill` with the text of every open document of the skill in place
+of the saved one (``texts``), so a finding about another file (an orphan, a link into it)
+follows the edit too. The rules are those a ``skillc-lint`` run in the skill's folder uses:
+the ``[lint]`` table of the configuration seen from there (its per-file ignores too, in a
+project), and the profiles given to the server (``--profile``, or ``profiles`` in the
+client's initialization options). A baseline file is the command line's alone.
+
+Bounds, as a skill's text comes from a stranger: a document over
+:data:`MAX_DOCUMENT_CHARS` is not linted (one warning says so), a folder of skills yields
+at most :data:`MAX_WORKSPACE_SKILLS` skills, a file read to place findings at most
+:data:`MAX_DOCUMENT_CHARS` bytes, and nothing is read outside a skill root (skillc-index's
+``open_in_root``). No LSP library here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import unquote, urlparse
+
+from skillc_index import SKILL_FILE, SkillcError, is_hidden
+
+if TYPE_CHECKING:
+    from skillc_lint import LintDiagnostic, LintResult, RuleRegistry, Skill
+    from skillc_lint._suppress import PathIgnores
+
+__all__ = [
+    "MAX_DOCUMENT_CHARS",
+    "MAX_PARENTS",
+    "MAX_WORKSPACE_SKILLS",
+    "FileReport",
+    "Place",
+    "Session",
+    "path_of",
+    "place_of",
+]
+
+#: The largest document the server lints or reads to place findings (characters; bytes for
+#: a file read from disk). The largest ``.md`` file of the corpus has 294 KB.
+MAX_DOCUMENT_CHARS = 4 * 1024 * 1024
+#: How many folders above a document are searched for its SKILL.md.
+MAX_PARENTS = 64
+#: The most skills one workspace diagnostics request lints (per workspace folder).
+MAX_WORKSPACE_SKILLS = 2000
+
+
+def path_of(uri: str) -> Path | None:
+    """The local file a ``file:`` URI names (absolute); None for any other URI."""
+    parsed = urlparse(uri)
+    if parsed.scheme != "file" or parsed.netloc not in ("", "localhost"):
+        return None
+    path = Path(unquote(parsed.path))
+    return path if path.is_absolute() and "\0" not in str(path) else None
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a document is: its skill's root and its path in the skill."""
+
+    root: Path
+    rel: str
+    """Relative POSIX path (``SKILL.md``, ``references/api.md``)."""
+
+
+def place_of(path: Path) -> Place | None:
+    """The skill holding the Markdown file ``path``, when it is one skillc-lint lints."""
+    if not path.name.lower().endswith(".md"):
+        return None
+    for parent in list(path.parents)[:MAX_PARENTS]:
+        try:
+            found = (parent / SKILL_FILE).is_file()
+        except OSError:
+            return None
+        if found:
+            rel = path.relative_to(parent).as_posix()
+            return None if is_hidden(rel) else Place(parent, rel)
+    return None
+
+
+@dataclass(frozen=True)
+class FileReport:
+    """The findings of one file of a skill, and its text (to place them)."""
+
+    path: Path
+    rel: str
+    text: str
+    diagnostics: tuple[LintDiagnostic, ...]
+
+
+class Session:
+    """Open documents and what linting their skills found."""
+
+    def __init__(self, profiles: Sequence[str] = ()) -> None:
+        self.profiles = tuple(profiles)
+        self.documents: dict[Path, str] = {}
+        self.problems: list[str] = []
+        """Configuration problems not told to the user yet (the server logs them)."""
+        self._registries: dict[str, tuple[RuleRegistry, PathIgnores | None]] = {}
+        self._linted: dict[Path, tuple[tuple[tuple[str, str], ...], LintResult | None]] = {}
+        self._skills: dict[Path, tuple[tuple[tuple[str, str], ...], Skill]] = {}
+        self.published: dict[Path, set[str]] = {}
+        """Per skill root, the files the server published findings for (to clear them)."""
+
+    # -- documents -----------------------------------------------------------------------
+
+    def open(self, path: Path, text: str) -> None:
+        self.documents[path] = text
+
+    def close(self, path: Path) -> None:
+        self.documents.pop(path, None)
+
+    def too_large(self, path: Path) -> bool:
+        return len(self.documents.get(path, "")) > MAX_DOCUMENT_CHARS
+
+    def opened(self, root: Path) -> dict[str, str]:
+        """The open documents of the skill at ``root``: path in the skill -> text."""
+        texts = {}
+        for path, text in self.documents.items():
+            place = place_of(path)
+            if place is not None and place.root == root:
+                texts[place.rel] = text
+        return texts
+
+    def overlay(self, root: Path) -> dict[str, str]:
+        """The unsaved texts the skill at ``root`` is linted with: its open documents',
+        those over :data:`MAX_DOCUMENT_CHARS` left out."""
+        return {
+            rel: text for rel, text in self.opened(root).items() if len(text) <= MAX_DOCUMENT_CHARS
+        }
+
+    def text(self, root: Path, rel: str) -> str:
+        """The text of a file of a skill: the open document's, else the saved one (its
+        first :data:`MAX_DOCUMENT_CHARS` bytes, inside the root only; empty when it cannot
+        be read)."""
+        open_text = self.documents.get(root / rel)
+        if open_text is not None:
+            return open_text
+        from skillc_index import open_in_root
+
+        try:
+            with open_in_root(root, rel) as handle:
+                data = handle.read(MAX_DOCUMENT_CHARS)
+        except (OSError, SkillcError):
+            return ""
+        return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+
+    # -- rules ---------------------------------------------------------------------------
+
+    def registry(self, root: Path) -> RuleRegistry:
+        """The rules for the skill at ``root`` (:meth:`rules`)."""
+        return self.rules(root)[0]
+
+    def rules(self, root: Path) -> tuple[RuleRegistry, PathIgnores | None]:
+        """The rules for the skill at ``root``: the configuration seen from there (its
+        project's, else the global one), with the server's profiles, and the project's
+        ``[lint] per-file-ignores`` (None outside a project: their patterns are relative to
+        the folder ``skillc-lint`` runs in, which an editor does not say); one pair per
+        project."""
+        from skillc_index import Layout, load_config
+        from skillc_lint import configured_registry
+
+        try:
+            layout = Layout.discover(root)
+            key = str(layout.project_root or "")
+            found = self._registries.get(key)
+            if found is None:
+                config = load_config(layout)
+                registry, problems = configured_registry(config.lint, self.profiles)
+                ignores = None
+                table = config.lint.get("per-file-ignores")
+                if table is not None and layout.project_root is not None:
+                    from skillc_lint._suppress import PathIgnores
+
+                    known = ((rule.id, rule.name) for rule in registry)
+                    ignores, more = PathIgnores.from_config(layout.project_root, table, known)
+                    problems += more
+                self.problems += [f"config [lint]: {problem}" for problem in problems]
+                self.problems += [notice.text for notice in config.notices]
+                found = self._registries[key] = (registry, ignores)
+        except SkillcError as exc:  # an unreadable config: the defaults, and say why
+            from skillc_index import format_diagnostic
+
+            self.problems.append(format_diagnostic(exc.diagnostic))
+            defaults = (configured_registry({}, self.profiles)[0], None)
+            found = self._registries.setdefault("", defaults)
+        return found
+
+    # -- linting -------------------------------------------------------------------------
+
+    def lint(self, root: Path) -> LintResult | None:
+        """The lint of the skill at ``root`` with its unsaved texts (kept until they
+        change); None when it is no skill any more or cannot be linted (its SKILL.md
+        leads out of it)."""
+        from skillc_lint import lint_skill
+
+        key = tuple(sorted(self.overlay(root).items()))
+        cached = self._linted.get(root)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        registry, ignores = self.rules(root)
+        try:
+            result: LintResult | None = lint_skill(root, registry=registry, texts=dict(key))
+        except (SkillcError, OSError):
+            result = None
+        if result is not None and ignores:
+            from dataclasses import replace
+
+            kept = tuple(d for d in result.diagnostics if not ignores.hides(root / d.file, d))
+            result = replace(result, diagnostics=kept)
+        self._linted[root] = (key, result)
+        return result
+
+    def reports(self, root: Path) -> list[FileReport]:
+        """The findings of the skill at ``root`` by file: every file with findings, and
+        every open document of the skill (an empty report clears what was shown)."""
+        result = self.lint(root)
+        by_file: dict[str, list[LintDiagnostic]] = {rel: [] for rel in self.opened(root)}
+        for diagnostic in result.diagnostics if result is not None else ():
+            by_file.setdefault(diagnostic.file, []).append(diagnostic)
+        return [
+            FileReport(root / rel, rel, self.text(root, rel), tuple(found))
+            for rel, found in by_file.items()
+        ]
+
+    def skill(self, root: Path) -> Skill | None:
+        """The skill at ``root`` as the rules read it, with its unsaved texts (links,
+        anchors); None when it cannot be read."""
+        from skillc_lint import Skill
+        from skillc_lint._profiles import substitutions_in
+
+        key = tuple(sorted(self.overlay(root).items()))
+        cached = self._skills.get(root)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        try:
+            skill = Skill(
+                root, substitutions=substitutions_in(self.registry(root)), texts=dict(key)
+            )
+        except (SkillcError, OSError):
+            return None
+        self._skills[root] = (key, skill)
+        return skill
+
+    def workspace(self, folders: Iterable[Path]) -> Iterator[tuple[Path, list[FileReport]]]:
+        """Each skill under ``folders`` (at most :data:`MAX_WORKSPACE_SKILLS` per folder,
+        as ``skillc-lint FOLDER`` finds them) and its reports."""
+        from skillc_index import find_skill_folders
+
+        seen: set[Path] = set()
+        for folder in folders:
+            try:
+                skills = find_skill_folders(folder, linked_entries=True)
+            except (SkillcError, OSError):
+                continue
+            for root in skills[:MAX_WORKSPACE_SKILLS]:
+                if root not in seen:
+                    seen.add(root)
+                    yield root, self.reports(root)
+
+    def known_fields(self, root: Path) -> tuple[str, ...]:
+        """The frontmatter fields SKL109 knows for the skill at ``root`` (the standard's
+        and those of the profiles in use)."""
+        registry = self.registry(root)
+        if "SKL109" not in registry:
+            return ()
+        return tuple(registry.options("SKL109").get("known-fields", ()))
+
+    def profiles_in_use(self, root: Path) -> tuple[str, ...]:
+        from skillc_lint import profiles_in
+
+        return profiles_in(self.registry(root))

@@ -1,0 +1,421 @@
+"""``skillc-lint server``, end to end: the installed command started as a subprocess and
+driven over stdio by a real LSP client (pytest-lsp's, on pygls), one test per feature
+(issue 39). The skills are real files in a temporary folder; what an editor has not saved
+is sent in the protocol's messages only."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+try:
+    import pygls  # noqa: F401  (the lsp extra)
+    import pytest_lsp
+except ImportError:  # tox's lint env installs both: CI must not skip them
+    if os.environ.get("CI"):
+        raise
+    pytest.skip("the lsp extra (pygls) or pytest-lsp is not installed", allow_module_level=True)
+
+import pytest_asyncio  # installed with pytest-lsp
+from lsprotocol import types
+
+from skillc_lint.server.session import MAX_DOCUMENT_CHARS
+
+#: A generous safety net against a server that never answers; never a timing assertion.
+TIMEOUT = 120
+Start = Callable[..., Awaitable[Any]]
+SKILL = (
+    "---\nname: my-skill\ndescription: Formats tables. Use when a table needs formatting.\n---\n"
+)
+
+
+def uri(path: Path) -> str:
+    return path.as_uri()
+
+
+@pytest_asyncio.fixture
+async def start(clean_env: dict[str, str]) -> AsyncIterator[Start]:
+    """``await start(folders=(), pull=False, options=None)``: a client connected to a new
+    ``skillc-lint server`` process, initialized with VS Code's capabilities (and pull
+    diagnostics with ``pull``), ``folders`` as its workspace folders."""
+    clients: list[Any] = []
+
+    async def make(folders: Sequence[Path] = (), *, pull: bool = False, options: Any = None) -> Any:
+        config = pytest_lsp.ClientServerConfig(
+            server_command=[sys.executable, "-m", "skillc_lint", "server"],
+            server_env=clean_env,
+        )
+        client = await config.start()
+        clients.append(client)
+        capabilities = pytest_lsp.client_capabilities("visual-studio-code")
+        # VS Code 1.65's: no pull diagnostics (LSP 3.17), which ``pull`` adds
+        if pull:
+            capabilities.text_document.diagnostic = types.DiagnosticClientCapabilities(
+                related_document_support=True
+            )
+        await client.initialize_session(
+            types.InitializeParams(
+                capabilities=capabilities,
+                workspace_folders=[
+                    types.WorkspaceFolder(uri=uri(folder), name=folder.name) for folder in folders
+                ],
+                initialization_options=options,
+            )
+        )
+        return client
+
+    yield make
+    for client in clients:
+        await client.shutdown_session()
+        await client.stop()
+
+
+def document(path: Path) -> types.TextDocumentIdentifier:
+    return types.TextDocumentIdentifier(uri=uri(path))
+
+
+def position(line: int, character: int) -> types.Position:
+    return types.Position(line=line, character=character)
+
+
+def open_document(client: Any, path: Path, text: str, version: int = 1) -> None:
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri(path), language_id="markdown", version=version, text=text
+            )
+        )
+    )
+
+
+async def diagnostics_of(
+    client: Any, path: Path, rules: Callable[[list[str]], bool]
+) -> list[types.Diagnostic]:
+    """The diagnostics last published for ``path`` once their rules are what ``rules``
+    accepts (the server sends several files' at once, and a change's after the open's)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + TIMEOUT  # a safety net against a server that never answers
+    while True:
+        found = list(client.diagnostics.get(uri(path), []))
+        if rules([str(d.code) for d in found]) or loop.time() > deadline:
+            return found
+        await asyncio.sleep(0.02)
+
+
+def span(diagnostic: types.Diagnostic) -> tuple[int, int, int, int]:
+    where = diagnostic.range
+    return where.start.line, where.start.character, where.end.line, where.end.character
+
+
+@pytest.mark.asyncio
+async def test_diagnostics_follow_the_unsaved_text(
+    start: Start, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    folder = write_skill(
+        tmp_path / "my-skill", files={"references/guide.md": "# Guide\n\n## Steps\n"}
+    )
+    saved = (folder / "SKILL.md").read_text()
+    client = await start()
+    skill_md = folder / "SKILL.md"
+    text = SKILL.replace("name: my-skill", "name: My_Skill") + "\n# My Skill\n"
+    open_document(client, skill_md, text)
+    found = await diagnostics_of(client, skill_md, lambda rules: "SKL102" in rules)
+    by_rule = {d.code: d for d in found}
+    assert "SKL102" in by_rule  # from the unsaved text: the file on disk is clean
+    assert by_rule["SKL102"].severity == types.DiagnosticSeverity.Error
+    assert span(by_rule["SKL102"]) == (1, 0, 1, len("name: My_Skill"))
+    # a change: the name fixed, a broken link after an emoji (two UTF-16 units)
+    changed = SKILL + "\n# My Skill\n\n😀 [x](missing.md) and [g](references/guide.md)\n"
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri(skill_md), version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=changed)],
+        )
+    )
+    found = await diagnostics_of(client, skill_md, lambda rules: "SKL102" not in rules)
+    assert [d.code for d in found] == ["SKL301"]
+    assert span(found[0]) == (7, 7, 7, 7 + len("missing.md"))  # UTF-16: 😀 is two units
+    # a Markdown file of the skill: its own findings, as typed
+    guide = folder / "references" / "guide.md"
+    open_document(client, guide, "## Steps\n")
+    found = await diagnostics_of(client, guide, lambda rules: "SKL204" in rules)
+    assert [d.code for d in found] == ["SKL204"]
+    assert skill_md.read_text() == saved  # nothing written
+
+
+@pytest.mark.asyncio
+async def test_quick_fixes_are_the_safe_fixes(
+    start: Start, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    folder = write_skill(tmp_path / "my-skill", files={"references/guide.md": "# Guide\n"})
+    client = await start()
+    skill_md = folder / "SKILL.md"
+    text = (
+        SKILL.replace("name: my-skill", "name: other")
+        + "\n# My Skill\n\n[g](References/Guide.md)\n"
+    )
+    open_document(client, skill_md, text)
+    found = await diagnostics_of(client, skill_md, lambda rules: len(rules) == 3)
+    assert sorted(d.code for d in found) == ["SKL104", "SKL203", "SKL301"]
+    whole = types.Range(
+        start=types.Position(line=0, character=0), end=types.Position(line=8, character=0)
+    )
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri(skill_md)),
+            range=whole,
+            context=types.CodeActionContext(diagnostics=found),
+        )
+    )
+    # SKL301's link case is safe; SKL104's rename of the skill is not (--unsafe-fixes only)
+    assert [action.diagnostics[0].code for action in actions] == ["SKL301"]
+    (action,) = actions
+    assert action.kind == types.CodeActionKind.QuickFix
+    (edit,) = action.edit.changes[uri(skill_md)]
+    assert edit.new_text == "references/guide.md"
+    assert (edit.range.start.line, edit.range.start.character) == (7, 4)
+    assert (edit.range.end.line, edit.range.end.character) == (7, 4 + len("References/Guide.md"))
+
+
+@pytest.mark.asyncio
+async def test_hover_says_what_a_field_does(
+    start: Start, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    folder = write_skill(tmp_path / "my-skill")
+    client = await start(options={"profiles": ["claude-code"]})
+    skill_md = folder / "SKILL.md"
+    text = SKILL[:-4] + "disable-model-invocation: true\n---\n\n# My Skill\n"
+    open_document(client, skill_md, text)
+
+    async def hover(line: int, character: int) -> Any:
+        return await client.text_document_hover_async(
+            types.HoverParams(text_document=document(skill_md), position=position(line, character))
+        )
+
+    description = await hover(2, 3)
+    assert "listing the model reads" in description.contents.value
+    invocation = await hover(3, 5)
+    assert invocation.contents.kind == types.MarkupKind.Markdown
+    assert "only the user runs the skill" in invocation.contents.value
+    assert "Claude Code acts on it" in invocation.contents.value
+    assert (invocation.range.start.character, invocation.range.end.character) == (0, 24)
+    assert await hover(6, 2) is None  # the body: no field
+
+
+@pytest.mark.asyncio
+async def test_completion_offers_the_profile_fields_and_values(
+    start: Start, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    folder = write_skill(tmp_path / "my-skill")
+    skill_md = folder / "SKILL.md"
+    text = SKILL[:-4] + "dis\neffort: \n---\n\n# My Skill\n"
+
+    async def complete(client: Any, line: int, character: int) -> list[str]:
+        found = await client.text_document_completion_async(
+            types.CompletionParams(
+                text_document=document(skill_md), position=position(line, character)
+            )
+        )
+        return [item.label for item in found.items]
+
+    standard = await start()
+    open_document(standard, skill_md, text)
+    assert await complete(standard, 3, 3) == []  # disable-... is Claude Code's
+    names = await complete(standard, 3, 0)
+    assert {"license", "allowed-tools", "metadata"} <= set(names)
+    assert "name" not in names  # already there
+    claude = await start(options={"profiles": ["claude-code"]})
+    open_document(claude, skill_md, text)
+    assert await complete(claude, 3, 3) == ["disable-model-invocation"]
+    assert await complete(claude, 4, 8) == ["low", "medium", "high", "xhigh", "max"]
+    assert await complete(claude, 6, 0) == []  # after the frontmatter
+
+
+@pytest.mark.asyncio
+async def test_links_and_definitions_stay_in_the_skill(
+    start: Start, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("# Secret\n")
+    write_skill(tmp_path / "other")
+    body = (
+        "See [the steps](references/guide.md#run-it) and [top](#usage).\n\n"
+        "## Usage\n\n[o](../other/SKILL.md) [s](data/secret.md) [m](missing.md)\n"
+    )
+    folder = write_skill(
+        tmp_path / "my-skill", files={"references/guide.md": "# Guide\n\n## Run it\n"}
+    )
+    (folder / "data").symlink_to(outside)
+    client = await start()
+    skill_md = folder / "SKILL.md"
+    text = SKILL + "\n# My Skill\n\n" + body
+    open_document(client, skill_md, text)
+    links = await client.text_document_document_link_async(
+        types.DocumentLinkParams(text_document=document(skill_md))
+    )
+    guide = folder / "references" / "guide.md"
+    assert [link.target for link in links] == [uri(guide) + "#L3", uri(skill_md) + "#L10"]
+    first = links[0].range
+    assert (first.start.line, first.start.character) == (7, 16)
+    assert first.end.character == 16 + len("references/guide.md#run-it")
+
+    async def definition(line: int, character: int) -> list[types.Location]:
+        return list(
+            await client.text_document_definition_async(
+                types.DefinitionParams(
+                    text_document=document(skill_md), position=position(line, character)
+                )
+            )
+        )
+
+    (location,) = await definition(7, 20)
+    assert location.uri == uri(guide)
+    assert location.range.start.line == 2  # the heading the anchor names
+    (anchor,) = await definition(7, 56)
+    assert (anchor.uri, anchor.range.start.line) == (uri(skill_md), 9)
+    # a link out of the skill, through .. or a symlink, and a missing file lead nowhere
+    for character in (5, 30, 50):
+        assert await definition(11, character) == []
+
+
+@pytest.mark.asyncio
+async def test_document_symbols_are_the_outline(
+    start: Start, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    folder = write_skill(tmp_path / "my-skill")
+    client = await start()
+    skill_md = folder / "SKILL.md"
+    body = "\n# My Skill\n\n## Setup\n\n```\n# not a heading\n```\n\n### Keys\n\n## Usage\n"
+    open_document(client, skill_md, SKILL + body)
+    symbols = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=document(skill_md))
+    )
+
+    def tree(found: Sequence[Any]) -> list[Any]:
+        return [(s.name, s.selection_range.start.line, tree(s.children or [])) for s in found]
+
+    assert tree(symbols) == [("My Skill", 5, [("Setup", 7, [("Keys", 13, [])]), ("Usage", 15, [])])]
+    setup = symbols[0].children[0]
+    assert (setup.range.start.line, setup.range.end.line) == (7, 14)
+
+
+@pytest.mark.asyncio
+async def test_workspace_diagnostics_cover_a_folder_of_skills(
+    start: Start, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    skills = tmp_path / "skills"
+    write_skill(skills / "good", description="Formats tables. Use when tables need it.")
+    bad = write_skill(
+        skills / "team" / "bad",
+        "Bad_Name",
+        "Formats tables. Use when tables need it.",
+        files={"notes.md": "## Notes\n"},
+    )
+    client = await start([skills], pull=True)
+    report = await client.workspace_diagnostic_async(
+        types.WorkspaceDiagnosticParams(previous_result_ids=[])
+    )
+    found = {
+        (Path(item.uri.removeprefix("file://")).relative_to(skills).as_posix(), d.code)
+        for item in report.items
+        for d in item.items
+    }
+    assert ("team/bad/SKILL.md", "SKL102") in found
+    assert ("team/bad/notes.md", "SKL204") in found
+    assert not any(file.startswith("good/") for file, _ in found)
+    # a client that pulls is not sent diagnostics, it asks for them per document
+    open_document(client, bad / "SKILL.md", (bad / "SKILL.md").read_text())
+    pulled = await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=document(bad / "SKILL.md"))
+    )
+    assert "SKL102" in {d.code for d in pulled.items}
+    assert client.diagnostics == {}
+
+
+@pytest.mark.asyncio
+async def test_a_document_over_the_bound_is_not_linted(
+    start: Start, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    folder = write_skill(tmp_path / "my-skill", files={"big.md": "# Big\n"})
+    client = await start()
+    big = folder / "big.md"
+    open_document(client, big, "# Big\n" + "x" * MAX_DOCUMENT_CHARS)
+    (warning,) = await diagnostics_of(client, big, bool)
+    assert "not linted as you type" in warning.message
+
+
+def test_without_the_extra_the_server_says_how_to_get_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from skillc_lint.cli import main
+
+    monkeypatch.setitem(sys.modules, "pygls", None)  # what an install without the extra has
+    monkeypatch.delitem(sys.modules, "skillc_lint.server.app", raising=False)
+    assert main(["server"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error[E062]: language server: needs the lsp extra (pygls")
+    assert "pip install 'skillc-lint[lsp]'" in err
+
+
+def test_only_the_server_imports_the_lsp_library(
+    tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """pygls is imported when the server starts, never by a lint or ``server --help``."""
+    import subprocess
+
+    folder = write_skill(tmp_path / "my-skill")
+    code = (
+        "import sys\nfrom skillc_lint.cli import main\n"
+        "codes = [main([sys.argv[1]]), main(['server', '--help'])]\n"
+        "print(codes, sorted({'pygls', 'lsprotocol'} & set(sys.modules)))"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", code, str(folder)], capture_output=True, text=True, check=False
+    )
+    assert found.stdout.strip().endswith("[0, 0] []"), found.stdout + found.stderr
+
+
+def test_a_skill_named_server_is_still_linted(
+    tmp_path: Path,
+    write_skill: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Only ``server`` first on the command line starts the server: ``./server`` and
+    ``-- server`` name a folder."""
+    from skillc_lint.cli import main
+
+    write_skill(tmp_path / "server", "Bad_Name", "Formats tables. Use when tables need it.")
+    monkeypatch.chdir(tmp_path)
+    for argv in (["./server"], ["--", "server"]):
+        assert main(argv) == 1
+        assert "SKL102" in capsys.readouterr().err
+
+
+def test_the_project_per_file_ignores_hide_findings_in_the_editor_too(
+    tmp_path: Path, write_skill: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What ``skillc-lint`` hides in a project (``[lint] per-file-ignores``) the server
+    hides too; the other findings stay."""
+    from skillc_lint.server.session import Session
+
+    monkeypatch.setenv("SKILLC_HOME", str(tmp_path / "home"))
+    project = tmp_path / "project"
+    (project / ".skillc").mkdir(parents=True)
+    (project / ".skillc" / "config.toml").write_text(
+        '[lint.per-file-ignores]\n"skills/*/SKILL.md" = ["SKL102"]\n', encoding="utf-8"
+    )
+    root = write_skill(project / "skills" / "my-skill")
+    session = Session()
+    text = SKILL.replace("name: my-skill", "name: Bad_Name") + "\n# My Skill\n"
+    session.open(root / "SKILL.md", text)
+    (report,) = session.reports(root)
+    assert [d.rule for d in report.diagnostics] == ["SKL104", "SKL203"]
+    assert session.problems == []

@@ -1,0 +1,217 @@
+"""Who may talk to the HTTP transport (:mod:`skillc_mcp._http`): the address it binds, the
+bearer tokens, the ``Origin`` and ``Host`` headers it accepts.
+
+- The address is loopback by default; any other address needs tokens (E061 otherwise).
+- Tokens: the SHA-256 of the presented token is compared with that of every token
+  (:func:`hmac.compare_digest`, all of them, whatever matches), so the time taken does not
+  depend on which token matched or how much of one. No token is ever logged or sent back.
+- Origin: a request with an ``Origin`` header that is not a loopback origin or one given with
+  ``--allow-origin`` is refused (DNS rebinding). Requests without one (clients that are not
+  browsers) are let through, to the token check.
+- Host: on a loopback address, a request whose ``Host`` is not a loopback name (or one given
+  with ``--allow-host``) is refused, so a page whose name was rebound to 127.0.0.1 cannot
+  reach the server even from a browser that sends no ``Origin``. On any other address the
+  ``Host`` is checked only when ``--allow-host`` names the accepted ones (behind a reverse
+  proxy the name is the proxy's).
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import os
+from collections.abc import Iterable, Mapping
+
+MAX_TOKENS_FILE = 64 * 1024
+"""The largest token file (or ``$SKILLC_MCP_TOKENS``) read, in bytes."""
+MIN_TOKEN_CHARS = 16
+MAX_TOKEN_CHARS = 512
+TOKENS_ENV = "SKILLC_MCP_TOKENS"
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._@-")
+
+
+def problem(message: str) -> Exception:
+    from skillc_index import HttpServerError
+
+    return HttpServerError(message)
+
+
+# -- the address --------------------------------------------------------------------------
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``(host, port)`` of ``HOST:PORT`` (``[::1]:8000`` for IPv6); E061 when malformed."""
+    host, colon, port = text.rpartition(":")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    if not colon or not host or not port.isdigit() or int(port) > 65535:
+        raise problem(f"--http takes HOST:PORT, such as 127.0.0.1:8765 (got {text!r})")
+    return host, int(port)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether every address ``host`` names is a loopback address."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        pass
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, None)
+    except OSError:
+        return False
+    return bool(infos) and all(ipaddress.ip_address(i[4][0]).is_loopback for i in infos)
+
+
+# -- tokens -------------------------------------------------------------------------------
+
+
+def parse_tokens(text: str, source: str) -> dict[str, bytes]:
+    """``name -> token`` of ``name:token`` entries (one per line or separated by white
+    space; ``#`` starts a comment line). E061 names the entry by its number, never its token."""
+    tokens: dict[str, bytes] = {}
+    entries = (
+        word
+        for line in text.splitlines()
+        if not line.lstrip().startswith("#")
+        for word in line.split()
+    )
+    for number, entry in enumerate(entries, 1):
+        name, colon, token = entry.partition(":")
+        where = f"{source}, entry {number}"
+        if not colon or not name or len(name) > 64 or not set(name) <= _NAME_CHARS:
+            raise problem(f"{where}: expected name:token (a name of letters, digits, ._@-)")
+        if not MIN_TOKEN_CHARS <= len(token) <= MAX_TOKEN_CHARS or not token.isascii():
+            raise problem(
+                f"{where}: the token of '{name}' must be {MIN_TOKEN_CHARS} to "
+                f"{MAX_TOKEN_CHARS} ASCII characters"
+            )
+        if name in tokens:
+            raise problem(f"{where}: '{name}' is given twice")
+        tokens[name] = token.encode("ascii")
+    return tokens
+
+
+def load_tokens(path: str | None, env: Mapping[str, str] | None = None) -> dict[str, bytes]:
+    """The tokens of ``path`` (``--tokens``), else of ``$SKILLC_MCP_TOKENS``, else none."""
+    env = os.environ if env is None else env
+    if path is not None:
+        try:
+            with open(path, "rb") as file:
+                data = file.read(MAX_TOKENS_FILE + 1)
+        except OSError as exc:
+            raise problem(f"cannot read the token file '{path}': {exc.strerror}") from None
+        source = f"token file '{path}'"
+    elif env.get(TOKENS_ENV):
+        data = env[TOKENS_ENV].encode("utf-8", "surrogateescape")
+        source = f"${TOKENS_ENV}"
+    else:
+        return {}
+    if len(data) > MAX_TOKENS_FILE:
+        raise problem(f"{source} is larger than {MAX_TOKENS_FILE} bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise problem(f"{source} is not UTF-8") from None
+    tokens = parse_tokens(text, source)
+    if not tokens:
+        raise problem(f"{source} holds no name:token entry")
+    return tokens
+
+
+def _token_digest(token: bytes) -> bytes:
+    """The SHA-256 of ``token`` (its length, then its bytes padded with NULs to the longest a
+    token may be): the same work whatever was presented, so not even a token's length shows
+    in the time a check takes. A presented token longer than any token is hashed as
+    padding alone, with its own length, and matches none."""
+    size = MAX_TOKEN_CHARS
+    body = token[:size] if len(token) <= size else b""
+    return hashlib.sha256(len(token).to_bytes(8, "big") + body.ljust(size, b"\0")).digest()
+
+
+class Tokens:
+    """Bearer-token checks: :meth:`user` compares the presented token with every token."""
+
+    def __init__(self, tokens: Mapping[str, bytes]) -> None:
+        self._digests = [(name, _token_digest(token)) for name, token in tokens.items()]
+
+    def __bool__(self) -> bool:
+        return bool(self._digests)
+
+    def user(self, authorization: str | None) -> str | None:
+        """The name of the token in an ``Authorization: Bearer`` header value, else None."""
+        presented = b""
+        if authorization is not None and authorization[:7].lower() == "bearer ":
+            presented = authorization[7:].strip().encode("utf-8", "replace")
+        digest = _token_digest(presented)
+        user = None
+        for name, known in self._digests:  # every one, whatever matched
+            if hmac.compare_digest(digest, known) and user is None:
+                user = name
+        return user
+
+
+# -- origins ------------------------------------------------------------------------------
+
+
+def normal_origin(origin: str) -> str:
+    return origin.strip().rstrip("/").lower()
+
+
+def _host_part(authority: str) -> str | None:
+    """The host of ``host[:port]`` (``[v6]:port`` for IPv6), lowercased, or None when it is
+    not one (a path, user info, a port that is not a number)."""
+    if not authority or "/" in authority or "@" in authority:
+        return None
+    if authority.startswith("["):
+        host, bracket, port = authority[1:].partition("]")
+        if not bracket or (port and not (port.startswith(":") and port[1:].isdigit())):
+            return None
+    else:
+        host, colon, port = authority.partition(":")
+        if colon and not port.isdigit():
+            return None
+    return host.lower() or None
+
+
+def is_loopback_name(host: str) -> bool:
+    """Whether ``host`` (no port) is ``localhost`` or a loopback IP address."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def origin_allowed(origin: str, allowed: Iterable[str]) -> bool:
+    """Whether ``origin`` (an ``Origin`` header) is a loopback origin or among ``allowed``."""
+    origin = normal_origin(origin)
+    if origin in allowed:
+        return True
+    scheme, sep, rest = origin.partition("://")
+    if not sep or scheme not in ("http", "https"):
+        return False
+    host = _host_part(rest)
+    return host is not None and is_loopback_name(host)
+
+
+# -- the Host header ----------------------------------------------------------------------
+
+
+def host_allowed(header: str | None, allowed: frozenset[str], *, loopback: bool) -> bool:
+    """Whether a request's ``Host`` header (None: absent) is accepted by a server bound to a
+    loopback address (``loopback``) or not, ``allowed`` being the ``--allow-host`` names
+    (lowercased, no port). Absent or malformed is refused wherever the header is checked."""
+    if not loopback and not allowed:
+        return True  # behind a proxy the name is the proxy's: checked only when told which
+    host = None if header is None else _host_part(header.strip())
+    if host is None:
+        return False
+    return host in allowed or (loopback and is_loopback_name(host))

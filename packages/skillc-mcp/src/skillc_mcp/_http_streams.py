@@ -1,0 +1,209 @@
+"""Event streams of the HTTP transport: change notifications to clients that asked for them.
+
+- ``POST`` of a 2026-07-28 ``subscriptions/listen`` request is answered with an event stream
+  (``text/event-stream``): the acknowledgement first, then the stream's notifications as the
+  served skills change, and the request's response when the server stops.
+- ``GET`` with a legacy session's ``Mcp-Session-Id`` opens that session's stream (one at a
+  time): ``notifications/resources/list_changed``, and ``notifications/resources/updated`` for
+  the URIs it subscribed to. It ends with the session (DELETE) or the server.
+
+One :class:`Hub` watches the served skills for every stream: the skills' watcher (inotify) wakes
+the event loop, which lets a burst of writes settle, reads the skills once in a worker thread
+and hands what changed (:func:`skillc_mcp._listen.compare`) to each stream. A request that read
+the skills first (and so took the watcher's events) pokes the hub as well. A stream whose
+client does not read falls behind by at most :data:`MAX_BACKLOG` changes and is then ended;
+an idle stream gets a comment line every :data:`KEEPALIVE_SECONDS` so proxies keep it open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from skillc_gateway.served import Entry
+    from skillc_mcp._listen import Changes
+
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+MAX_STREAMS = 256
+"""Event streams open at once, at most (beyond: 503)."""
+MAX_BACKLOG = 64
+KEEPALIVE_SECONDS = 25.0
+SETTLE_SECONDS = 0.2
+_END = None
+
+
+class Stream:
+    """One open event stream: what to send for a change, and how it ends."""
+
+    def __init__(
+        self, notes: Callable[[Changes], list[dict[str, Any]]], last: dict[str, Any] | None
+    ) -> None:
+        self.notes = notes
+        self.last = last
+        """The message that ends the stream on purpose (a listen's response), if any."""
+        self.queue: asyncio.Queue[Changes | None] = asyncio.Queue()
+
+    def push(self, item: Changes | None) -> None:
+        if self.queue.qsize() >= MAX_BACKLOG:
+            item, self.last = _END, None  # fallen behind: ended (the client listens again)
+        self.queue.put_nowait(item)
+
+    def end(self) -> None:
+        self.queue.put_nowait(_END)
+
+
+class Hub:
+    """Watches the served skills for the open streams (see the module)."""
+
+    def __init__(
+        self,
+        entries: Callable[[], dict[str, Entry]],
+        watch_fd: Callable[[], int | None],
+        run: Callable[[Callable[[], Any]], Awaitable[Any]],
+        max_streams: int = MAX_STREAMS,
+    ) -> None:
+        self._entries = entries
+        self._watch_fd = watch_fd
+        self._run = run
+        self.max_streams = max_streams
+        self.streams: set[Stream] = set()
+        self._seen: dict[str, Entry] | None = None
+        self._fd: int | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._looking = False
+        self._again = False
+        self._task: asyncio.Future[None] | None = None
+
+    @property
+    def can_watch(self) -> bool:
+        return sys.platform.startswith("linux")
+
+    async def open(self, stream: Stream) -> bool:
+        """Add ``stream``; False when :attr:`max_streams` are open."""
+        if len(self.streams) >= self.max_streams:
+            return False
+        self.streams.add(stream)
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+            self._seen = await self._run(self._entries)
+            self._fd = self._watch_fd()
+            if self._fd is not None:
+                self._loop.add_reader(self._fd, self._wake)
+        return True
+
+    def close(self, stream: Stream) -> None:
+        self.streams.discard(stream)
+
+    def poke(self) -> None:
+        """Look again soon (from any thread): a request read the skills, and their changes."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._wake)
+
+    def end_all(self) -> None:
+        """End every stream (from any thread: the server stops)."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._end_all)
+
+    def _end_all(self) -> None:
+        for stream in list(self.streams):
+            stream.end()
+
+    def _wake(self) -> None:
+        if self._looking:
+            self._again = True
+            return
+        self._looking = True
+        if self._fd is not None and self._loop is not None:
+            self._loop.remove_reader(self._fd)  # until the look has read the events
+        self._task = asyncio.ensure_future(self._look())
+
+    async def _look(self) -> None:
+        from skillc_mcp._listen import compare
+
+        try:
+            while True:
+                self._again = False
+                await asyncio.sleep(SETTLE_SECONDS)
+                entries = await self._run(self._entries)
+                changes = compare(self._seen or {}, entries)
+                self._seen = entries
+                if changes.listed:
+                    for stream in list(self.streams):
+                        stream.push(changes)
+                if not self._again:
+                    break
+        finally:
+            self._looking = False
+            if self._fd is not None and self._loop is not None:
+                self._loop.add_reader(self._fd, self._wake)
+
+
+def _event(message: dict[str, Any]) -> bytes:
+    from skillc_mcp._stdio import encode
+
+    return b"event: message\ndata: " + encode(message).rstrip(b"\n") + b"\n\n"
+
+
+async def serve_stream(
+    hub: Hub,
+    stream: Stream,
+    first: list[dict[str, Any]],
+    send: Send,
+    receive: Receive,
+    extra: list[tuple[bytes, bytes]],
+) -> int:
+    """Send the event stream (``first``, then ``stream``'s changes) until it ends or the
+    client goes; the status (503 when too many streams are open)."""
+    if not await hub.open(stream):
+        from skillc_mcp._http import reply
+
+        body = b'{"error":"busy: too many event streams are open"}'
+        return await reply(send, 503, body, [*extra, (b"retry-after", b"5")])
+    headers = [
+        (b"content-type", b"text/event-stream"),
+        (b"cache-control", b"no-cache"),
+        *extra,
+    ]
+    gone: asyncio.Future[Any] = asyncio.ensure_future(_disconnected(receive))
+    item: asyncio.Future[Any] = asyncio.ensure_future(stream.queue.get())
+    try:
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        for message in first:
+            await _more(send, _event(message))
+        while True:
+            done, _ = await asyncio.wait(
+                {item, gone}, timeout=KEEPALIVE_SECONDS, return_when=asyncio.FIRST_COMPLETED
+            )
+            if gone in done:
+                return 200
+            if item not in done:
+                await _more(send, b": keepalive\n\n")
+                continue
+            changes = item.result()
+            if changes is _END:
+                body = b"" if stream.last is None else _event(stream.last)
+                await send({"type": "http.response.body", "body": body})
+                return 200
+            item = asyncio.ensure_future(stream.queue.get())
+            body = b"".join(_event(note) for note in stream.notes(changes))
+            if body:
+                await _more(send, body)
+    finally:
+        hub.close(stream)
+        gone.cancel()
+        item.cancel()
+
+
+async def _more(send: Send, body: bytes) -> None:
+    await send({"type": "http.response.body", "body": body, "more_body": True})
+
+
+async def _disconnected(receive: Receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass

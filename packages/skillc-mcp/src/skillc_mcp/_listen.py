@@ -1,0 +1,161 @@
+"""Change notifications of the served skills, in both protocol eras.
+
+What changed is told by :func:`compare` (two snapshots of the served skills): whether the list
+of skills differs, and the ``skill://`` URI of every file added, removed or edited.
+
+- **2026-07-28**: a client asks with a ``subscriptions/listen`` request; the server answers
+  at once with ``notifications/subscriptions/acknowledged`` (the kinds it honors:
+  ``resourcesListChanged``, and ``resourceSubscriptions`` for file URIs), then sends each
+  change as a notification, every one stamped with the request's id under
+  ``_meta["io.modelcontextprotocol/subscriptionId"]``, and the request's response only when
+  the stream ends (the server stopping). A cancelled listen just stops. Tool and prompt lists
+  never change here, so they are not honored. :class:`Listen` is one such stream.
+- **Legacy** (2024-11-05 to 2025-11-25): ``notifications/resources/list_changed`` to a client
+  that has read the skills, and ``notifications/resources/updated`` for the URIs it named with
+  ``resources/subscribe`` (:func:`legacy_notes`).
+
+The transports deliver them: stdio between two answers (:mod:`skillc_mcp._stdio`), HTTP on
+``subscriptions/listen`` and ``GET`` event streams (:mod:`skillc_mcp._http_streams`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from skillc_mcp._protocol import INVALID_PARAMS, LIST_CHANGED, ProtocolError
+
+if TYPE_CHECKING:
+    from skillc_gateway.served import Entry
+
+SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId"
+ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
+UPDATED = "notifications/resources/updated"
+MAX_URIS = 1000
+"""Resource URIs one subscription (or one legacy client) may name, at most."""
+MAX_URI_CHARS = 4096
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What differs between two snapshots of the served skills."""
+
+    listed: bool
+    """The list of skills (the extension's resources) changed: one added, removed or edited."""
+    updated: frozenset[str]
+    """The ``skill://`` URI of every file added, removed or whose bytes changed."""
+
+
+NOTHING = Changes(False, frozenset())
+
+
+def compare(old: Mapping[str, Entry], new: Mapping[str, Entry]) -> Changes:
+    """What changed from ``old`` to ``new`` (entries by skill path)."""
+    if old is new or old == new:
+        return NOTHING
+    from skillc_index.inventory.uris import file_uri
+
+    updated: set[str] = set()
+    for path in old.keys() | new.keys():
+        before, after = old.get(path), new.get(path)
+        if before == after:
+            continue
+        was = {f.path: f.digest for f in before.files} if before is not None else {}
+        now = {f.path: f.digest for f in after.files} if after is not None else {}
+        changed = (rel for rel in was.keys() | now.keys() if was.get(rel) != now.get(rel))
+        updated.update(file_uri(path, rel) for rel in changed)
+    return Changes(True, frozenset(updated))
+
+
+def checked_uris(value: object, what: str) -> frozenset[str]:
+    """The resource URIs of a request (a list of strings), bounded; -32602 otherwise."""
+    if value is None:
+        return frozenset()
+    if not isinstance(value, list) or not all(isinstance(u, str) for u in value):
+        raise ProtocolError(INVALID_PARAMS, f"Invalid params: {what} must be a list of strings")
+    if len(value) > MAX_URIS or any(len(u) > MAX_URI_CHARS for u in value):
+        raise ProtocolError(
+            INVALID_PARAMS,
+            f"Invalid params: {what} holds more than {MAX_URIS} URIs or one longer than "
+            f"{MAX_URI_CHARS} characters",
+        )
+    return frozenset(value)
+
+
+def _note(method: str, meta: dict[str, Any] | None = None, **params: Any) -> dict[str, Any]:
+    if meta is not None:
+        params["_meta"] = meta
+    message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+    if params:
+        message["params"] = params
+    return message
+
+
+@dataclass(frozen=True)
+class Listen:
+    """One ``subscriptions/listen`` stream: its request id and the kinds it was granted."""
+
+    id: str | int
+    lists: bool
+    """``resourcesListChanged`` was asked for (and is honored)."""
+    uris: frozenset[str]
+    """The ``resourceSubscriptions`` asked for (all honored; a URI that is not served never
+    changes, as the specification allows)."""
+
+    @classmethod
+    def open(cls, request_id: str | int, params: dict[str, Any], *, honors: bool) -> Listen:
+        """The stream a request asks for; ``honors`` False (no watcher here): nothing is
+        granted, and the acknowledgement says so."""
+        wanted = params.get("notifications")
+        if not isinstance(wanted, dict):
+            needs = "subscriptions/listen needs notifications (an object)"
+            raise ProtocolError(INVALID_PARAMS, f"Invalid params: {needs}")
+        uris = checked_uris(wanted.get("resourceSubscriptions"), "resourceSubscriptions")
+        if not honors:
+            return cls(request_id, False, frozenset())
+        return cls(request_id, wanted.get("resourcesListChanged") is True, uris)
+
+    @classmethod
+    def from_ack(cls, ack: dict[str, Any]) -> Listen:
+        """The stream an acknowledgement of :meth:`ack` opened."""
+        params = ack["params"]
+        honored = params["notifications"]
+        uris = frozenset(honored.get("resourceSubscriptions", ()))
+        lists = honored.get("resourcesListChanged") is True
+        return cls(params["_meta"][SUBSCRIPTION_ID_KEY], lists, uris)
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        return {SUBSCRIPTION_ID_KEY: self.id}
+
+    def ack(self) -> dict[str, Any]:
+        """The first message of the stream: what will be sent."""
+        honored: dict[str, Any] = {}
+        if self.lists:
+            honored["resourcesListChanged"] = True
+        if self.uris:
+            honored["resourceSubscriptions"] = sorted(self.uris)
+        return _note(ACKNOWLEDGED, self.meta, notifications=honored)
+
+    def notes(self, changes: Changes) -> list[dict[str, Any]]:
+        """The notifications of ``changes`` this stream asked for."""
+        notes = [_note(LIST_CHANGED, self.meta)] if changes.listed and self.lists else []
+        notes += [_note(UPDATED, self.meta, uri=uri) for uri in sorted(changes.updated & self.uris)]
+        return notes
+
+    def end(self) -> dict[str, Any]:
+        """The listen request's response: the stream ended on purpose (the server stops)."""
+        result = {"_meta": self.meta, "resultType": "complete"}
+        return {"jsonrpc": "2.0", "id": self.id, "result": result}
+
+
+def legacy_notes(changes: Changes, subscriptions: Iterable[str]) -> list[dict[str, Any]]:
+    """The legacy era's notifications of ``changes`` for a client subscribed to
+    ``subscriptions`` (``resources/subscribe``)."""
+    if not changes.listed:
+        return []
+    notes = [_note(LIST_CHANGED)]
+    updated = sorted(changes.updated.intersection(subscriptions))
+    notes += [_note(UPDATED, uri=uri) for uri in updated]
+    return notes

@@ -1,0 +1,283 @@
+"""Change notifications the 2026-07-28 way (``subscriptions/listen``) and the legacy way
+(``resources/subscribe``, the GET stream of HTTP), spoken to by the official ``mcp`` SDK's
+client over stdio and Streamable HTTP: the real server process, real files changed in an agent
+folder, the notifications the client's own listen driver receives."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="the skills are watched with Linux inotify"
+)
+
+DELTA = "---\nname: delta\ndescription: A skill added while the server runs.\n---\n\n# Delta\n"
+DELTA_URI = "skill://delta/SKILL.md"
+WAIT = 20.0
+"""Seconds a test waits for a notification (a loaded machine)."""
+
+
+def _stdio(server_command: list[str], project: Path, home: Path) -> Any:
+    params = StdioServerParameters(
+        command=server_command[0],
+        args=server_command[1:],
+        env={"SKILLC_HOME": str(home), "PYTHONDONTWRITEBYTECODE": "1"},
+        cwd=project,
+    )
+    return stdio_client(params, errlog=sys.stderr)
+
+
+async def _changes(client: Client, skills: Path) -> tuple[list[Any], list[Any], Any]:
+    """Listen for the list and for delta's SKILL.md, add delta, edit it: the events of each
+    step, and the acknowledgement."""
+    async with client.listen(
+        resources_list_changed=True, resource_subscriptions=[DELTA_URI]
+    ) as subscription:
+        honored = subscription.honored
+        (skills / "delta").mkdir()
+        (skills / "delta" / "SKILL.md").write_text(DELTA, encoding="utf-8")
+        added = await _next(subscription, 2)
+        (skills / "delta" / "SKILL.md").write_text(DELTA + "\nEdited.\n", encoding="utf-8")
+        edited = await _next(subscription, 2)
+    return added, edited, honored
+
+
+async def _next(subscription: Any, count: int) -> list[Any]:
+    events: list[Any] = []
+    with anyio.fail_after(WAIT):
+        async for event in subscription:
+            events.append(event)
+            if len(events) == count:
+                break
+    return events
+
+
+def _kinds(events: list[Any]) -> set[str]:
+    return {type(e).__name__ + (f":{e.uri}" if hasattr(e, "uri") else "") for e in events}
+
+
+EXPECTED = {"ResourcesListChanged", f"ResourceUpdated:{DELTA_URI}"}
+
+
+def test_listen_over_stdio(server_command: list[str], project: Path, home: Path) -> None:
+    skills = home / ".claude" / "skills"
+    skills.mkdir(parents=True, exist_ok=True)
+
+    async def main() -> tuple[list[Any], list[Any], Any, Any]:
+        async with Client(_stdio(server_command, project, home), mode="2026-07-28") as client:
+            added, edited, honored = await _changes(client, skills)
+            read = await client.read_resource(DELTA_URI)
+            return added, edited, honored, read
+
+    added, edited, honored, read = anyio.run(main)
+    assert honored.resources_list_changed is True
+    assert honored.resource_subscriptions == [DELTA_URI]
+    assert not honored.tools_list_changed  # the tool list never changes: not honored
+    assert _kinds(added) == EXPECTED and _kinds(edited) == EXPECTED
+    assert read.contents[0].text.endswith("Edited.\n")
+
+
+def test_a_stream_not_asked_for_a_kind_gets_none_of_it(
+    server_command: list[str], project: Path, home: Path
+) -> None:
+    skills = home / ".claude" / "skills"
+    skills.mkdir(parents=True, exist_ok=True)
+    (skills / "other").mkdir()
+    (skills / "other" / "SKILL.md").write_text(DELTA.replace("delta", "other"), encoding="utf-8")
+
+    async def main() -> list[Any]:
+        client = Client(_stdio(server_command, project, home), mode="2026-07-28")
+        async with client, client.listen(resource_subscriptions=[DELTA_URI]) as subscription:
+            # another skill changes: no list notification (not asked), no update (not delta)
+            other = skills / "other" / "SKILL.md"
+            other.write_text(other.read_text() + "\nEdited.\n", encoding="utf-8")
+            await anyio.sleep(1.5)
+            (skills / "delta").mkdir()
+            (skills / "delta" / "SKILL.md").write_text(DELTA, encoding="utf-8")
+            return await _next(subscription, 1)
+
+    assert _kinds(anyio.run(main)) == {f"ResourceUpdated:{DELTA_URI}"}
+
+
+def test_sigterm_ends_a_listen_stream_with_its_response(
+    server_command: list[str], project: Path, home: Path
+) -> None:
+    """Raw wire: the acknowledgement comes first, the response (stamped with the
+    subscription id) when the server stops; a second listen beyond none is fine."""
+    import json
+
+    env = {"SKILLC_HOME": str(home), "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"}
+    process = subprocess.Popen(
+        server_command, cwd=project, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    assert process.stdin is not None and process.stdout is not None
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+    listen = {
+        "jsonrpc": "2.0",
+        "id": "l1",
+        "method": "subscriptions/listen",
+        "params": {"_meta": meta, "notifications": {"resourcesListChanged": True}},
+    }
+    process.stdin.write(json.dumps(listen).encode() + b"\n")
+    process.stdin.flush()
+    with process:
+        ack = json.loads(process.stdout.readline())
+        process.send_signal(signal.SIGTERM)
+        end = json.loads(process.stdout.readline())
+        assert process.wait(20) == 128 + signal.SIGTERM
+    key = "io.modelcontextprotocol/subscriptionId"
+    assert ack["method"] == "notifications/subscriptions/acknowledged"
+    assert ack["params"] == {"notifications": {"resourcesListChanged": True}, "_meta": {key: "l1"}}
+    result = {"_meta": {key: "l1"}, "resultType": "complete"}
+    assert end == {"jsonrpc": "2.0", "id": "l1", "result": result}
+
+
+def test_legacy_resources_subscribe_is_told_of_updates(
+    server_command: list[str], project: Path, home: Path
+) -> None:
+    skills = home / ".claude" / "skills"
+    (skills / "delta").mkdir(parents=True)
+    (skills / "delta" / "SKILL.md").write_text(DELTA, encoding="utf-8")
+    seen: list[str] = []
+    arrived = anyio.Event()
+
+    async def handler(message: Any) -> None:
+        message = getattr(message, "root", message)
+        if getattr(message, "method", None) == "notifications/resources/updated":
+            seen.append(str(message.params.uri))
+            arrived.set()
+
+    async def main() -> Any:
+        import warnings
+
+        async with Client(
+            _stdio(server_command, project, home), mode="legacy", message_handler=handler
+        ) as client:
+            capabilities = client.server_capabilities
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # deprecated in the SDK for 2026-07-28 only
+                await client.subscribe_resource(DELTA_URI)
+            (skills / "delta" / "SKILL.md").write_text(DELTA + "\nEdited.\n", encoding="utf-8")
+            with anyio.fail_after(WAIT):
+                await arrived.wait()
+            return capabilities
+
+    capabilities = anyio.run(main)
+    assert capabilities.resources.subscribe is True
+    assert seen == [DELTA_URI]
+
+
+# -- over HTTP ------------------------------------------------------------------------------
+
+
+def test_listen_and_the_legacy_stream_over_http(
+    start: Callable[..., Any], env: dict[str, str]
+) -> None:
+    from mcp.client.streamable_http import streamable_http_client
+
+    skills = Path(env["SKILLC_HOME"]) / ".claude" / "skills"
+    skills.mkdir(parents=True, exist_ok=True)
+    server = start()
+    legacy: list[str] = []
+    arrived = anyio.Event()
+
+    async def handler(message: Any) -> None:
+        message = getattr(message, "root", message)
+        if getattr(message, "method", None) == "notifications/resources/list_changed":
+            legacy.append("list_changed")
+            arrived.set()
+
+    async def main() -> tuple[list[Any], list[Any], Any]:
+        async with (
+            Client(streamable_http_client(server.url), mode="2026-07-28") as modern,
+            Client(
+                streamable_http_client(server.url), mode="legacy", message_handler=handler
+            ) as old,
+        ):
+            await old.list_resources()  # the legacy session's GET stream is open from here
+            await anyio.sleep(0.5)
+            added, edited, honored = await _changes(modern, skills)
+            with anyio.fail_after(WAIT):
+                await arrived.wait()
+            return added, edited, honored
+
+    added, edited, honored = anyio.run(main)
+    assert honored.resources_list_changed is True
+    assert _kinds(added) == EXPECTED and _kinds(edited) == EXPECTED
+    assert legacy and set(legacy) == {"list_changed"}
+    assert server.stop() == 128 + signal.SIGTERM
+
+
+def test_host_header_is_checked(start: Callable[..., Any]) -> None:
+    httpx = pytest.importorskip("httpx")
+    headers = {"content-type": "application/json", "accept": "application/json"}
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}},
+    }
+    server = start()
+    port = server.url.rsplit(":", 1)[1].split("/")[0]
+    for host, status in (
+        (f"127.0.0.1:{port}", 200),
+        (f"localhost:{port}", 200),
+        ("evil.example", 421),  # a name rebound to 127.0.0.1
+        (f"evil.example:{port}", 421),
+    ):
+        reply = httpx.post(server.url, headers={**headers, "host": host}, json=init)
+        assert reply.status_code == status, (host, reply.text)
+    allowed = start("--allow-host", "skills.team.example")
+    reply = httpx.post(allowed.url, headers={**headers, "host": "skills.team.example"}, json=init)
+    assert reply.status_code == 200
+
+
+def test_sigterm_ends_an_http_listen_stream_with_its_response(start: Callable[..., Any]) -> None:
+    """An open event stream does not hold the server up: SIGTERM sends the stream's last
+    event (the listen request's response) and the server exits."""
+    import json
+    import threading
+
+    httpx = pytest.importorskip("httpx")
+    server = start()
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+    listen = {
+        "jsonrpc": "2.0",
+        "id": 9,
+        "method": "subscriptions/listen",
+        "params": {"_meta": meta, "notifications": {"resourcesListChanged": True}},
+    }
+    plain = {"content-type": "application/json", "accept": "application/json"}
+    assert httpx.post(server.url, headers=plain, json=listen).status_code == 406
+    events: list[dict[str, Any]] = []
+    headers = {**plain, "accept": "application/json, text/event-stream"}
+    with httpx.stream("POST", server.url, headers=headers, json=listen, timeout=WAIT) as reply:
+        assert reply.headers["content-type"] == "text/event-stream"
+        lines = reply.iter_lines()
+        for line in lines:
+            if line.startswith("data: "):
+                events.append(json.loads(line[6:]))
+                break
+        stopping = threading.Thread(target=server.stop)
+        stopping.start()
+        events += [json.loads(line[6:]) for line in lines if line.startswith("data: ")]
+        stopping.join(WAIT)
+    assert server.process.returncode == 128 + signal.SIGTERM
+    assert [e.get("method") for e in events] == ["notifications/subscriptions/acknowledged", None]
+    assert events[1]["id"] == 9 and events[1]["result"]["resultType"] == "complete"
