@@ -81,6 +81,7 @@ def test_skc_mcp_serves_what_skc_builds(
         "skc_sources",
         "skc_search",
         "skc_find",
+        "skc_eval",
         "skc_stats",
     ]
     assert (

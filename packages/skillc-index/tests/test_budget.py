@@ -146,6 +146,7 @@ def test_the_operation_adds_the_budget_only_when_asked(layout: Layout, claude: P
         "folder": "alpha",
         "kind": "folder",
         "tokens": 28,
+        "listed": "full",
     }
     assert LIST.run(session, ListParams(scope="global", budget=True)).to_dict()["budget"] == []
 
@@ -199,7 +200,13 @@ def test_cli_text_is_a_table_per_folder(
     assert lines[3].split() == ["beta", "27", "folder", "full"]  # 109 characters after 110
     assert lines[5].split() == ["kappa", "52", "folder", "name", "only"]
     assert lines[6] == "1 description dropped, the first dropped first: kappa"
-    assert lines[8] == "claude (global) ~/.claude/skills: 1 skill, ~5 tokens of 100 (5%)"
+    # suggestions, none applied: the longest descriptions, skc route, Claude Code's settings
+    assert (
+        lines[7].startswith("suggestion: shorten the longest descriptions")
+        and "kappa (200" in lines[7]
+    )
+    assert lines[8].endswith("skc route") and "skillOverrides" in lines[9]
+    assert lines[11] == "claude (global) ~/.claude/skills: 1 skill, ~5 tokens of 100 (5%)"
 
 
 def test_cli_text_rows_follow_pattern_and_limit(
@@ -210,7 +217,7 @@ def test_cli_text_rows_follow_pattern_and_limit(
     lines = list_budget(cli, "--pattern", "[bgk]*", "--limit", "2").stdout.splitlines()
     assert lines[0] == "claude (project) .claude/skills: 4 skills, ~135 tokens of 100 (135%)"
     assert [line.split()[0] for line in lines[2:4]] == ["beta", "gamma"]
-    assert lines[4:] == ["... (2 more)", "1 description dropped, the first dropped first: kappa"]
+    assert lines[4:6] == ["... (2 more)", "1 description dropped, the first dropped first: kappa"]
 
 
 def test_cli_without_agent_folders(cli: Callable[..., Run], layout: Layout) -> None:

@@ -111,6 +111,7 @@ def test_every_rules_table_has_checks_and_complete_metadata() -> None:
         "security",
         "budget",
         "targets",
+        "collisions",
         "claude_code",
         "plugins",
         "skillli",

@@ -126,7 +126,7 @@ def test_the_inspector_lists_and_calls_the_tools(
     assert code == 0, listed
     names = [tool["name"] for tool in listed["result"]["tools"]]
     assert names[0] == "skc_init"
-    assert len(names) == 11
+    assert len(names) == 12
     assert not listed.get("schemaFindings"), listed["schemaFindings"]  # portable schemas
 
     arguments = json.dumps({"skill": "demo", "level": 1})

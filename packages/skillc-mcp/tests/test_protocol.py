@@ -189,6 +189,7 @@ def test_handshake_and_tool_list_import_no_library() -> None:
         " 'skillc_index.accesslog.service', 'skillc_index.operations', 'skillc_lint',"
         " 'skillc_lint.operations', 'skillc_gateway', 'skillc_gateway.operations',"
         " 'skillc_gateway._section_ops', 'skillc_gateway._tool_ops', 'skillc_gateway._find_op',"
+        " 'skillc_gateway._eval_op',"
         " 'skillc_gateway._limits',"
         " 'skillc_stats', 'skillc_stats.operations', 'skillc_stats.shapes'}\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy and m not in light))\n"

@@ -51,6 +51,7 @@ REGISTRY = {
     "skc_sources": {"skill", "depth", "dir", "limit", "pattern"},
     "skc_search": {"skill", "query", "limit"},
     "skc_find": {"query", "limit", "path"},
+    "skc_eval": {"skills", "path", "agent", "top", "mutate", "min_recall", "max_false_triggers"},
     "skc_stats": {"skill", "group_by", "since", "until", "project", "from", "user", "machine"},
 }
 WRITERS = {"skc_init", "skc_build"}
@@ -173,6 +174,9 @@ async def exercise(client: Client) -> dict[str, Any]:
     ]
     assert best["sections"][0] == {"file": "SKILL.md", "heading": "Install", "line": 10}
     assert len((await calls.ok("skc_find", {"query": "widgets", "limit": 1}))["skills"]) == 1
+    # will the agent pick it: demo has no trigger cases yet
+    evaluated = await calls.ok("skc_eval", {"skills": ["demo"]})
+    assert [(s["name"], s["cases"]) for s in evaluated["skills"]] == [("demo", 0)]
     stats = await calls.ok("skc_stats", {"skill": "demo", "group_by": "commands"})
     assert stats["query"] == "commands"
     assert stats["data"]["show"] == 3

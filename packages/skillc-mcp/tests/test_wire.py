@@ -51,7 +51,7 @@ def test_initialize_after_server_discover_still_works(wire: WireClient) -> None:
     assert discovered["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "skillc"
     assert wire.initialize()["result"]["protocolVersion"] == "2025-11-25"
     tools = wire.request("tools/list")["result"]["tools"]
-    assert len(tools) == 11
+    assert len(tools) == 12
 
 
 def test_both_eras_on_one_connection(wire: WireClient) -> None:

@@ -36,6 +36,7 @@ LAZY = {
     "sources": "skillc_gateway.cli_files:sources_command",
     "search": "skillc_gateway.cli_sections:search_command",
     "find": "skillc_gateway.cli_find:find_command",
+    "eval": "skillc_gateway.cli_eval:eval_command",
     "tools": "skillc_gateway.cli_tools:tools_command",
     "run": "skillc_gateway.cli_tools:run_command",
     "exec": "skillc_gateway.cli_exec:exec_command",

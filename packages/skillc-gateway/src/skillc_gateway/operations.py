@@ -1,6 +1,7 @@
 """The gateway's commands as operations (:mod:`skillc_index.operation`): ``outline``,
 ``show``, ``open``, ``sources`` (RFC-0002), ``search`` (RFC-0004), ``find`` (the skills for a
-task, from the catalog of every installed skill), and ``tools`` and ``run`` (gibb.eri.sh
+task, from the catalog of every installed skill), ``eval`` (will the agent pick each skill:
+:mod:`skillc_gateway._eval_op`), and ``tools`` and ``run`` (gibb.eri.sh
 tool-defining skills, spec/003; no MCP tools: ``no_tool`` says why).
 
 Each has its parameters record, its function (resolve, log, read) and its result; the
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, cast
 
+from skillc_gateway._eval_op import EVAL, EvalParams
 from skillc_gateway._find_op import FIND, FindParams
 from skillc_gateway._section_ops import (
     HIDDEN,
@@ -43,6 +45,7 @@ if TYPE_CHECKING:
     from skillc_index.accesslog import OpenArgs, SourcesArgs
 
 __all__ = [
+    "EVAL",
     "FIND",
     "OPEN",
     "OPERATIONS",
@@ -52,6 +55,7 @@ __all__ = [
     "SHOW",
     "SOURCES",
     "TOOLS",
+    "EvalParams",
     "FileResult",
     "FindParams",
     "OpenParams",
@@ -327,6 +331,7 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
     SOURCES,
     SEARCH,
     FIND,
+    EVAL,
     TOOLS,
     RUN,
 )

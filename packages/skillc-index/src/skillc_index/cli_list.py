@@ -17,6 +17,7 @@ from skillc_index.text import printable
 
 if TYPE_CHECKING:
     from skillc_index.layout import Layout
+    from skillc_index.listing.agents import ShownState
     from skillc_index.listing.budget import FolderBudget
     from skillc_index.listing.skills import SkillEntry, SkillList
 
@@ -93,12 +94,21 @@ def echo_table(header: list[str], rows: Sequence[list[str]]) -> None:
         click.echo("  ".join(cells).rstrip())
 
 
+_MODELS = {"claude": "Claude Code", "codex": "Codex"}
+_LISTED: tuple[tuple[ShownState, str], ...] = (
+    ("shortened", "with a shortened description"),
+    ("omitted", "not listed at all"),
+)
+
+
 def _echo_budgets(
     folders: Sequence[FolderBudget], layout: Layout, pattern: str | None, limit: int | None
 ) -> None:
     """``list --budget``'s text: a heading and a table per agent folder, its rows the skills
     that match ``pattern``, at most ``limit`` of them (the heading prices the whole folder)."""
     from fnmatch import fnmatchcase
+
+    from skillc_index.listing.budget import suggestions
 
     if not folders:
         click.echo("No agent skills folders found.")
@@ -116,14 +126,10 @@ def _echo_budgets(
             f"{folder.agent} ({folder.scope}) {layout.display(folder.path)}: "
             f"{count} skill{'' if count == 1 else 's'}, ~{folder.tokens:,} tokens of "
             f"{folder.budget_tokens:,} ({share}%)"
+            + ("" if folder.model == "claude" else f", as {_MODELS[folder.model]} lists it")
         )
         rows = [
-            [
-                entry.name,
-                f"{tokens:,}",
-                entry.kind,
-                "name only" if index >= folder.kept and entry.described else "full",
-            ]
+            [entry.name, f"{tokens:,}", entry.kind, folder.state(index).replace("-", " ")]
             for index, (entry, tokens) in enumerate(zip(folder.entries, folder.shares, strict=True))
             if pattern is None or fnmatchcase(entry.name, pattern)
         ]
@@ -132,9 +138,19 @@ def _echo_budgets(
             echo_table(["SKILL", "TOKENS", "KIND", "LISTED"], shown)
         if len(shown) < count:
             click.echo(f"... ({count - len(shown)} more)")
-        if folder.dropped:
-            n = len(folder.dropped)
+        name_only = folder.named("name-only")
+        if name_only:  # listed by name only (omitted ones: below)
+            n = len(name_only)
             click.echo(
                 f"{n} description{'' if n == 1 else 's'} dropped, the first dropped first: "
-                + printable(", ".join(folder.dropped))
+                + printable(", ".join(name_only))
             )
+        for state, what in _LISTED:
+            names = folder.named(state)
+            if names:
+                n = len(names)
+                click.echo(
+                    f"{n} skill{'' if n == 1 else 's'} {what}: " + printable(", ".join(names))
+                )
+        for suggestion in suggestions(folder):
+            click.echo(f"suggestion: {printable(suggestion)}")

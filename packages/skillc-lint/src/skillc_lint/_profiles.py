@@ -20,6 +20,7 @@ from skillc_lint._rules import (
     agentskills,
     budget,
     claude_code,
+    collisions,
     gibberish,
     plugins,
     quiz,
@@ -66,8 +67,11 @@ PROFILES: dict[str, Profile] = {
         Profile(
             "agentskills",
             "the Agent Skills standard's optional fields (spec/004 layer 1), the security "
-            "rules, the budget rules and the target rules (silent until targets are chosen)",
-            agentskills.RULES + security.RULES + budget.RULES + targets.RULES,
+            "rules, the budget rules, the target rules (silent until targets are chosen) and the "
+            "library collision rule (off unless turned on)",
+            agentskills.RULES + security.RULES + budget.RULES + targets.RULES + collisions.RULES,
+            # SKL924 (a library rule) is opt-in: `[lint.rules] SKL924 = "on"` or --select
+            settings={"SKL924": "off"},
         ),
         Profile(
             "claude-code",

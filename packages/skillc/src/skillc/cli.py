@@ -50,6 +50,8 @@ SUMMARIES: dict[str, str] = {
     "mcp": "Start MCP server.",
     # Beyond RFC-0007: the skills for a task, from every installed skill (issue 15).
     "find": "Find the skills for a task.",
+    # Beyond RFC-0007: will the agent pick each skill for its trigger cases (issue 38).
+    "eval": "Test whether the agent picks each skill for its trigger cases.",
     # Beyond RFC-0007: the commands of tool-defining (gibb.eri.sh) skills.
     "tools": "List the tools a skill defines.",
     "run": "Run a tool of a skill.",

@@ -1,5 +1,12 @@
 """``skc list --budget``: what each agent skills folder costs the agent's skill listing.
 
+Each folder is priced as its agent lists it (:mod:`skillc_index.listing.agents`): a
+``claude`` folder as Claude Code does (below), the cross-agent ``agents`` folder (and
+``codex``) as Codex does (about 2% of the window: descriptions shortened, then skills
+omitted, the least used first), any other as Claude Code does (an estimate). The priority of a
+skill is its recorded use (:mod:`skillc_index.listing.usage`: the access logs, with the uses
+imported from transcripts); skills never used come in listing order.
+
 An agent puts the name and description of every skill it can use into its context, every
 session. Claude Code, the agent this estimate follows (its skills documentation, "Skill
 descriptions are cut short", and the behaviour reported in anthropics/claude-code#56700 and
@@ -13,8 +20,8 @@ descriptions are cut short", and the behaviour reported in anthropics/claude-cod
 - over that budget every skill keeps its name, and the descriptions are granted in priority
   order (how often and how recently the skill was invoked) until the budget runs out; the rest
   are listed by name alone, so the agent cannot match a task to them ("descriptions dropped").
-  skillc does not know the agent's usage counts: it takes the listing order (by name) as the
-  priority, the order for skills never invoked.
+  skillc takes the uses it records as the agent's usage counts; skills never invoked come in
+  listing order (by name).
 
 The estimate counts characters as the agent renders them (the entry's ``- ``, ``: `` and line
 break are its per-entry overhead) and 4 characters a token, the ratio Claude Code itself uses
@@ -32,13 +39,22 @@ from __future__ import annotations
 import math
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from skillc_index.config import Config
 from skillc_index.diagnostics import Notice
 from skillc_index.layout import SKILL_FILE, Layout, Scope
+from skillc_index.listing.agents import (
+    MAX_ENTRY_DESCRIPTION,
+    AgentName,
+    ListingItem,
+    ShownState,
+    entry_description,
+    fit_listing,
+    listing_budget,
+)
 
 if TYPE_CHECKING:
     from skillc_index.listing.shapes import (
@@ -59,8 +75,6 @@ __all__ = [
 ]
 
 CHARS_PER_TOKEN = 4
-#: Claude Code's cut of one entry's description (``skillListingMaxDescChars``).
-MAX_ENTRY_DESCRIPTION = 1536
 #: The most of a SKILL.md read for its frontmatter.
 _READ_LIMIT = 1 << 20
 
@@ -87,15 +101,26 @@ class ListingEntry(NamedTuple):
     """Characters of the full entry: ``- name: description`` and its line break."""
     name_chars: int
     """Characters of the entry without its description: ``- name`` and its line break."""
+    description: str = ""
+    """The description the agent lists (before any budget)."""
+    path: str = ""
+    """The entry's path, as written (its usage is keyed by it)."""
 
     @property
     def described(self) -> bool:
         """Whether the entry has a description (one the agent may drop)."""
         return self.chars > self.name_chars
 
-    def to_dict(self, tokens: int) -> BudgetEntryShape:
-        """Its JSON, with its share of the folder's tokens (:attr:`FolderBudget.shares`)."""
-        return {"name": self.name, "folder": self.folder, "kind": self.kind, "tokens": tokens}
+    def to_dict(self, tokens: int, listed: ShownState = "full") -> BudgetEntryShape:
+        """Its JSON, with its share of the folder's tokens (:attr:`FolderBudget.shares`) and
+        how the agent lists it."""
+        return {
+            "name": self.name,
+            "folder": self.folder,
+            "kind": self.kind,
+            "tokens": tokens,
+            "listed": listed,
+        }
 
 
 class Unreadable(NamedTuple):
@@ -126,6 +151,20 @@ class FolderBudget(NamedTuple):
     """Entries skipped because they cannot be read (not counted in the listing)."""
     error: str | None = None
     """Why the folder cannot be listed (then nothing of it is counted), or None."""
+    model: AgentName = "claude"
+    """Whose listing rules price it (:mod:`skillc_index.listing.agents`)."""
+    states: tuple[ShownState, ...] = ()
+    """How the agent lists each entry (empty: every one in full)."""
+    order: tuple[int, ...] = ()
+    """Indexes of the entries, the last to lose its description first (by priority)."""
+
+    def state(self, index: int) -> ShownState:
+        return self.states[index] if self.states else "full"
+
+    def named(self, state: ShownState) -> tuple[str, ...]:
+        """The names of the entries the agent lists so, the first to lose its description
+        first."""
+        return tuple(self.entries[i].name for i in reversed(self.order) if self.state(i) == state)
 
     @property
     def notices(self) -> tuple[Notice, ...]:
@@ -179,9 +218,13 @@ class FolderBudget(NamedTuple):
 
     @property
     def dropped_entries(self) -> tuple[ListingEntry, ...]:
-        """The entries whose description the agent leaves out, the first dropped first (the
-        last in listing order)."""
-        return tuple(entry for entry in reversed(self.entries[self.kept :]) if entry.described)
+        """The entries whose description the agent leaves out (listed by name only, or not at
+        all), the first dropped first (the least used, the last in listing order)."""
+        return tuple(
+            self.entries[i]
+            for i in reversed(self.order)
+            if self.state(i) in ("name-only", "omitted") and self.entries[i].described
+        )
 
     @property
     def dropped(self) -> tuple[str, ...]:
@@ -198,20 +241,19 @@ class FolderBudget(NamedTuple):
             "budget_tokens": self.budget_tokens,
             "over_budget": self.over,
             "dropped": list(self.dropped),
+            "model": self.model,
+            "name_only": list(self.named("name-only")),
+            "shortened": list(self.named("shortened")),
+            "omitted": list(self.named("omitted")),
             "not_listed": self.not_listed,
             "entries": [
-                entry.to_dict(tokens)
-                for entry, tokens in zip(self.entries, self.shares, strict=True)
+                entry.to_dict(tokens, self.state(index))
+                for index, (entry, tokens) in enumerate(zip(self.entries, self.shares, strict=True))
             ],
+            "suggestions": list(suggestions(self)),
             "unreadable": [entry.to_dict() for entry in self.unreadable],
             "error": self.error,
         }
-
-
-def budget_chars(config: Config) -> int:
-    """Claude Code's formula: ``floor(context tokens x 4 x fraction)``, at least 1."""
-    fraction = config.budget_percent / 100
-    return max(1, math.floor(config.budget_context_tokens * CHARS_PER_TOKEN * fraction))
 
 
 def unreadable_notice(folder: Path, skipped: list[str]) -> Notice:
@@ -275,48 +317,42 @@ def _kind(path: Path) -> EntryKind:
     return "skillc" if (path / META_DIR).is_dir() else "folder"
 
 
-def read_entry(path: Path) -> ListingEntry | bool:
-    """The listing entry of the agent folder entry ``path``; False when it is not a skill,
-    True for a skill the agent does not list (``disable-model-invocation: true``). Raises
-    :class:`_CannotRead` when its SKILL.md cannot be read."""
+def read_entry(path: Path, model: AgentName = "claude") -> ListingEntry | bool:
+    """The listing entry of the agent folder entry ``path`` as ``model`` lists it; False when
+    it is not a skill, True for a skill the agent does not list (``disable-model-invocation:
+    true``; a description Codex refuses). Raises :class:`_CannotRead` when its SKILL.md
+    cannot be read."""
     text = _skill_text(path / SKILL_FILE)
     if text is None:
         return False
     data = _frontmatter(text)
-    if data.get("disable-model-invocation") is True:
+    description = entry_description(model, data)
+    if description is None:
         return True
     name = _text(data.get("name")) or path.name
-    description = _text(data.get("description"))
-    when = _text(data.get("when_to_use"))
-    if when:
-        description = f"{description} {when}".strip()
-    description = description[:MAX_ENTRY_DESCRIPTION]
     name_chars = len(f"- {name}\n")
     chars = len(f"- {name}: {description}\n") if description else name_chars
-    return ListingEntry(name, path.name, _kind(path), chars, name_chars)
+    return ListingEntry(name, path.name, _kind(path), chars, name_chars, description, str(path))
 
 
-def _kept(entries: tuple[ListingEntry, ...], budget: int) -> int:
-    """How many entries, from the first, keep their description.
-
-    Every name stays; the descriptions are granted in listing order while they fit in what
-    the names leave of the budget; from the first that does not fit on, none is."""
-    if sum(entry.chars for entry in entries) <= budget:
-        return len(entries)
-    room = budget - sum(entry.name_chars for entry in entries)
-    kept = 0
-    for entry in entries:
-        extra = entry.chars - entry.name_chars
-        if extra > room:
-            break
-        room -= extra
-        kept += 1
-    return kept
+def model_of(agent: str) -> AgentName:
+    """Whose listing rules price the folder of ``agent``: Codex's for the cross-agent
+    ``.agents/skills`` folder it reads, Claude Code's for the others."""
+    return "codex" if agent in ("codex", "agents") else "claude"
 
 
-def folder_budget(agent: str, scope: Scope, path: Path, config: Config) -> FolderBudget:
-    """The listing of the agent folder ``path`` against the configured budget; what cannot
-    be read is skipped and counted (``unreadable``, ``error``), never raised."""
+def folder_budget(
+    agent: str,
+    scope: Scope,
+    path: Path,
+    config: Config,
+    usage: Mapping[str, float] | None = None,
+) -> FolderBudget:
+    """The listing of the agent folder ``path`` against the configured budget, as the
+    agent's model lists it (:func:`model_of`), ``usage`` the priority of each entry by its
+    path (:func:`skillc_index.listing.usage.recorded_priorities`; absent: never used); what
+    cannot be read is skipped and counted (``unreadable``, ``error``), never raised."""
+    model = model_of(agent)
     entries: list[ListingEntry] = []
     unreadable: list[Unreadable] = []
     not_listed = 0
@@ -327,7 +363,7 @@ def folder_budget(agent: str, scope: Scope, path: Path, config: Config) -> Folde
         names, error = [], _why(exc)
     for name in names:
         try:
-            entry = read_entry(path / name)
+            entry = read_entry(path / name, model)
         except _CannotRead as exc:
             unreadable.append(Unreadable(name, str(exc)))
             continue
@@ -335,11 +371,16 @@ def folder_budget(agent: str, scope: Scope, path: Path, config: Config) -> Folde
             entries.append(entry)
         elif entry:  # a skill kept out of the listing
             not_listed += 1
-    budget = budget_chars(config)
+    budget = listing_budget(model, config.budget_context_tokens, config.budget_percent)
     listed = tuple(entries)
+    priorities = usage or {}
+    items = [ListingItem(e.name, e.description, priorities.get(e.path, 0.0)) for e in listed]
+    states = tuple(view.state for view in fit_listing(model, items, budget))
+    order = tuple(sorted(range(len(items)), key=lambda i: (-items[i].priority, i)))
+    kept = sum(1 for e, s in zip(listed, states, strict=True) if e.described and s == "full")
     return FolderBudget(
-        agent, scope, path, listed, budget, _kept(listed, budget), not_listed,
-        tuple(unreadable), error,
+        agent, scope, path, listed, budget, kept, not_listed, tuple(unreadable), error,
+        model, states, order,
     )  # fmt: skip
 
 
@@ -358,12 +399,52 @@ def listing_budgets(
     layout: Layout, config: Config, scopes: Iterable[Scope] = ("project", "global")
 ) -> tuple[FolderBudget, ...]:
     """Every agent skills folder that exists (:func:`skillc_index.inventory.folders.agent_folders`,
-    project ones first), of the given scopes, with its listing cost."""
+    project ones first), of the given scopes, with its listing cost, each skill's priority
+    its recorded use (:func:`skillc_index.listing.usage.recorded_priorities`)."""
+    from skillc_index.inventory.entries import installed_skills
     from skillc_index.inventory.folders import agent_folders, trusted_targets
+    from skillc_index.listing.usage import recorded_priorities
 
     wanted = set(scopes)
-    return tuple(
-        folder_budget(folder.agent or folder.kind, folder.scope, folder.path, config)
-        for folder in agent_folders(layout, trusted_targets(layout, config))
+    configured = trusted_targets(layout, config)
+    folders = [
+        folder
+        for folder in agent_folders(layout, configured)
         if folder.scope in wanted and _may_exist(folder.path)
+    ]
+    usage = (
+        recorded_priorities(installed_skills(layout, configured).skills, layout) if folders else {}
     )
+    return tuple(
+        folder_budget(folder.agent or folder.kind, scope, folder.path, config, usage)
+        for folder in folders
+        if (scope := folder.scope) is not None
+    )
+
+
+def suggestions(folder: FolderBudget) -> tuple[str, ...]:
+    """What would bring an over-budget listing back within it (nothing is applied)."""
+    if not folder.over or not folder.entries:
+        return ()
+    longest = sorted(
+        (entry for entry in folder.entries if entry.described),
+        key=lambda entry: (-len(entry.description), entry.name),
+    )[:3]
+    found = [
+        "shorten the longest descriptions, keeping the phrases users say (skc eval's mutation "
+        "check shows which ones the trigger cases need): "
+        + ", ".join(f"{entry.name} ({len(entry.description):,} characters)" for entry in longest),
+        "serve these skills through one router skill, one entry in the listing: skc route",
+    ]
+    if folder.model == "claude":
+        found.append(
+            'Claude Code settings: "skillOverrides" set to "name-only" (or '
+            '"user-invocable-only") for skills seldom used leaves the budget to the others; '
+            "or raise skillListingBudgetFraction"
+        )
+    else:
+        found.append(
+            "Codex omits skills it cannot fit: move those seldom used out of this folder, or "
+            "route them"
+        )
+    return tuple(found)

@@ -67,6 +67,10 @@ class BudgetEntryShape(TypedDict):
     folder: str
     kind: Literal["folder", "symlink", "skillc"]
     tokens: int
+    listed: Annotated[
+        Literal["full", "shortened", "name-only", "omitted"],
+        "How the agent lists it within the budget.",
+    ]
 
 
 class UnreadableShape(TypedDict):
@@ -92,8 +96,22 @@ class FolderBudgetShape(TypedDict):
     dropped: Annotated[
         list[str], "Skills whose description the agent would leave out, the first dropped first."
     ]
-    not_listed: Annotated[int, "Skills kept out of the listing (disable-model-invocation)."]
+    model: Annotated[
+        Literal["claude", "codex"],
+        "Whose listing rules price the folder: Claude Code's, or Codex's for .agents/skills.",
+    ]
+    name_only: Annotated[list[str], "Skills listed by name only, the first dropped first."]
+    shortened: Annotated[list[str], "Skills whose description is shortened (Codex)."]
+    omitted: Annotated[list[str], "Skills left out of the listing (Codex), the first first."]
+    not_listed: Annotated[
+        int,
+        "Skills kept out of the listing (disable-model-invocation; for Codex a description "
+        "over 1,024 characters).",
+    ]
     entries: list[BudgetEntryShape]
+    suggestions: Annotated[
+        list[str], "What would bring an over-budget listing within it (nothing is applied)."
+    ]
     unreadable: Annotated[
         list[UnreadableShape],
         "Entries skipped because they cannot be read (their SKILL.md or folder): not counted "

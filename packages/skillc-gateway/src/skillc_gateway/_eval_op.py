@@ -1,0 +1,212 @@
+"""``eval`` as an operation (:mod:`skillc_index.operation`): will the agent pick each skill
+for the requests it is meant for (issue 38)? The work is in :mod:`skillc_gateway.evaluate`;
+the table of operations is :mod:`skillc_gateway.operations`.
+
+The MCP tool scores offline only: ``init`` writes files and ``live`` starts the user's agent
+command, which a model must not choose (``cli_only``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from skillc_index.operation import Operation, Param, Session
+from skillc_index.record import Record
+
+if TYPE_CHECKING:
+    from skillc_gateway.evaluate.report import EvalResult
+
+__all__ = ["EVAL", "EvalParams"]
+
+_LIVE_ONLY = "it starts the user's agent command: never a model's choice"
+
+
+class EvalParams(Record):
+    skills: Annotated[
+        tuple[str, ...],
+        Param(
+            "The skills whose trigger cases run: names of the library, or folders holding "
+            "SKILL.md (a folder outside the library joins it). Default: every skill of the "
+            "library that has cases.",
+            item_min_length=1,
+            argument=True,
+            metavar="[SKILL]...",
+        ),
+    ] = ()
+    path: Annotated[
+        tuple[str, ...],
+        Param(
+            "The library: the skills under these folders (default: every installed skill).",
+            item_min_length=1,
+            help="Score against the skills under this folder (repeatable) [default: every "
+            "installed skill].",
+            metavar="DIR",
+        ),
+    ] = ()
+    agent: Annotated[
+        Literal["claude", "codex"],
+        Param("The agent whose listing is scored: its cut of each entry and its budget."),
+    ] = "claude"
+    top: Annotated[
+        int,
+        Param(
+            "A should-trigger case passes when the skill ranks within this many.",
+            minimum=1,
+            maximum=100,
+            show_default=True,
+        ),
+    ] = 3
+    mutate: Annotated[
+        bool,
+        Param(
+            "Mutation check: remove each phrase of the description in turn and report the "
+            "phrases the cases need and those no case tests.",
+        ),
+    ] = False
+    min_recall: Annotated[
+        float | None,
+        Param(
+            "Fail (exit 1) when a skill's recall is below this (0 to 1).",
+            metavar="RATIO",
+        ),
+    ] = None
+    max_false_triggers: Annotated[
+        int | None,
+        Param("Fail (exit 1) when a skill has more false triggers than this.", minimum=0),
+    ] = None
+    init: Annotated[
+        bool,
+        Param(
+            "Write a starter evals/triggers.yaml for each SKILL instead (never replaces one "
+            "without --force)."
+        ),
+    ] = False
+    force: Annotated[bool, Param("With --init: replace an existing evals/triggers.yaml.")] = False
+    live: Annotated[
+        str | None,
+        Param(
+            "Also run each case through this agent command (split into arguments, no shell; "
+            "{query} and {skill} are replaced, else the query is the last argument), e.g. "
+            "'claude -p --output-format stream-json --verbose'.",
+            metavar="CMD",
+        ),
+    ] = None
+    runs: Annotated[
+        int, Param("With --live: runs per case.", minimum=1, maximum=100, show_default=True)
+    ] = 3
+    threshold: Annotated[
+        float,
+        Param(
+            "With --live: the share of runs that must invoke the skill for it to count as "
+            "triggered.",
+            show_default=True,
+        ),
+    ] = 0.5
+    live_timeout: Annotated[
+        int,
+        Param("With --live: seconds a run may take.", minimum=1, show_default=True),
+    ] = 300
+    live_pattern: Annotated[
+        str | None,
+        Param(
+            "With --live: the regular expression that shows the skill was invoked in the "
+            "output ({skill} is its name) [default: a Skill tool call or a read of "
+            "NAME/SKILL.md].",
+            metavar="REGEX",
+        ),
+    ] = None
+
+
+def _ratio(name: str, value: float | None) -> None:
+    if value is not None and not 0 <= value <= 1:
+        from skillc_index.diagnostics import InvalidOption
+
+        raise InvalidOption(f"{name} must be between 0 and 1, not {value}")
+
+
+def evaluate(session: Session, params: EvalParams) -> EvalResult:
+    """Not logged: it reads no skill for an agent (as ``find``)."""
+    from skillc_gateway.evaluate.run import EvalOptions, evaluate, init_cases
+
+    _ratio("min_recall", params.min_recall)
+    _ratio("threshold", params.threshold)
+    live = None
+    if params.live is not None:
+        import shlex
+
+        from skillc_gateway.evaluate.live import DEFAULT_PATTERN, LiveOptions
+
+        try:
+            command = tuple(shlex.split(params.live))
+        except ValueError as exc:
+            from skillc_index.diagnostics import InvalidOption
+
+            raise InvalidOption(f"live command: {exc}") from None
+        if not command:
+            from skillc_index.diagnostics import InvalidOption
+
+            raise InvalidOption("live command is empty")
+        live = LiveOptions(
+            command, params.runs, params.threshold, float(params.live_timeout),
+            params.live_pattern or DEFAULT_PATTERN,
+        )  # fmt: skip
+    options = EvalOptions(
+        skills=params.skills,
+        paths=params.path,
+        agent=params.agent,
+        top=params.top,
+        mutate=params.mutate,
+        min_recall=params.min_recall,
+        max_false_triggers=params.max_false_triggers,
+        live=live,
+    )
+    if params.init:
+        return init_cases(session.layout, session.config, options, params.force)
+    return evaluate(session.layout, session.config, options)
+
+
+_OUTPUT = {
+    "type": "object",
+    "properties": {
+        "agent": {"type": "string"},
+        "top": {"type": "integer"},
+        "library": {"type": "integer", "description": "Skills in the library."},
+        "skills": {
+            "type": "array",
+            "description": "Per skill with cases: recall, false triggers, each case's place "
+            "and the skill that took it, how the agent lists it, the mutation check.",
+            "items": {"type": "object"},
+        },
+        "collisions": {
+            "type": "array",
+            "description": "Pairs of skills an agent may mistake for each other, worst first.",
+            "items": {"type": "object"},
+        },
+        "breaches": {"type": "array", "items": {"type": "string"}},
+        "written": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["agent", "top", "library", "skills", "collisions", "breaches", "written"],
+}
+
+EVAL: Operation[EvalParams, EvalResult] = Operation(
+    name="eval",
+    title="Test whether skills trigger",
+    description="Score skills' trigger cases (evals/evals.json, evals/triggers.yaml...) "
+    "offline against the listing an agent sees of the library (names and descriptions, as "
+    "the agent cuts them): per skill the recall of its should-trigger cases within the top "
+    "`top`, its false triggers, and for each miss the skill that took the request; and the "
+    "collisions, pairs of skills that take each other's cases or whose descriptions are "
+    "near-duplicates. Use it to check that a description makes the agent pick the skill.",
+    params=EvalParams,
+    run=evaluate,
+    output=_OUTPUT,
+    cli_only={
+        "init": "it writes files into skills",
+        "force": "it goes with init",
+        "live": _LIVE_ONLY,
+        "runs": _LIVE_ONLY,
+        "threshold": _LIVE_ONLY,
+        "live_timeout": _LIVE_ONLY,
+        "live_pattern": _LIVE_ONLY,
+    },
+)

@@ -1,0 +1,74 @@
+"""``skc eval`` (issue 38), made from its operation (:data:`skillc_gateway.operations.EVAL`):
+the function here prints the result as a table, SARIF or GitHub annotations (JSON is the
+operation's ``to_dict``). Module level imports only click, the console conventions and the
+operation."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from skillc_gateway._eval_op import EVAL, EvalParams
+from skillc_index.console import Call, command
+
+if TYPE_CHECKING:
+    from skillc_gateway.evaluate.report import EvalResult
+
+
+def _status(result: EvalResult) -> int:
+    return 1 if result.breaches() else 0
+
+
+@command(EVAL, formats=("text", "json", "sarif", "github"), status=_status)
+def eval_command(result: EvalResult, call: Call[EvalParams]) -> int | None:
+    """Test whether the agent picks each skill for its trigger cases.
+
+    Reads each skill's trigger cases: evals/evals.json (Agent Skills' evals[] with
+    assertions, or skill-creator's expectations: each eval should trigger the skill unless
+    it says "should_trigger": false), skill-creator trigger sets ([{query, should_trigger}]
+    in evals/trigger-eval.json or evals/triggers.json) and evals/triggers.yaml
+    (should_trigger and should_not_trigger lists; --init writes a starter one).
+
+    Each case's request is ranked over the library the skill lives in (every installed
+    skill, or the skills under --path) as the agent lists it: names and descriptions cut as
+    --agent cuts them and as its listing budget leaves them, never the bodies; the ranker
+    is skc find's lexical one, so the result is the same everywhere, offline. A
+    should-trigger case passes when the skill ranks within --top (a tie counts against
+    it), a should-not-trigger case when it does not rank first. Reported per skill:
+    recall, false triggers, each miss with the skill that took the request, skills the
+    agent lists by name only or not at all (their cases cannot trigger them by
+    description); then the collisions, pairs of skills that take each other's cases or
+    whose descriptions are near-duplicates, with the phrases they share. --mutate removes
+    each phrase of a description in turn: `needed` phrases make a case pass, `untested`
+    ones change nothing.
+
+    --live CMD also runs each case through a real agent (never without --live): CMD is
+    split into arguments and run without a shell, --runs times a case; the skill counts
+    as triggered when the output shows it invoked in --threshold of the runs. Live and
+    offline are reported side by side.
+
+    Exit status 1 when --min-recall or --max-false-triggers is breached. sarif and github
+    put each finding at the description line of the skill's SKILL.md.
+
+    \b
+    Examples:
+      skc eval --init my-skill
+      skc eval my-skill --mutate
+      skc eval --path skills/ --min-recall 0.8 --max-false-triggers 0 --format github
+      skc eval my-skill --live 'claude -p --output-format stream-json --verbose'
+    """
+    from skillc_gateway.evaluate.report import github_lines, sarif_log, table
+
+    if call.output_format == "sarif":
+        from importlib.metadata import version
+
+        from skillc_index.console import print_json
+
+        print_json(sarif_log(result, version("skillc-gateway"), str(call.session.layout.cwd)))
+    elif call.output_format == "github":
+        for line in github_lines(result):
+            click.echo(line)
+    else:
+        table(result, click.echo)
+    return None

@@ -1,0 +1,202 @@
+"""The trigger cases of a skill, and the starter file ``skc eval --init`` writes.
+
+A skill's cases are read from its ``evals/`` folder, every file of :data:`CASE_FILES` that is
+there:
+
+- ``evals/evals.json``: the Agent Skills format, ``{"skill_name": ..., "evals": [{"id",
+  "prompt", "expected_output", "assertions": [...]}]}`` (skill-creator spells the checks
+  ``expectations``). Each eval is a task the skill is meant for: a case that should trigger
+  it, unless the entry says ``"should_trigger": false``. A top-level array is read as a
+  trigger set.
+- ``evals/trigger-eval.json`` (skill-creator's name) or ``evals/triggers.json``: a trigger
+  set, ``[{"query": ..., "should_trigger": true|false}]``, or ``{"evals": [...]}`` with
+  ``prompt`` instead of ``query``.
+- ``evals/triggers.yaml``, for people who start from nothing::
+
+      should_trigger:
+        - fill in the form in this PDF
+      should_not_trigger:
+        - write a PDF parser in Rust
+
+Every file comes from a stranger: it is read through :func:`skillc_index.files.open_in_root`
+(no symlink out of the skill, regular files only), at most :data:`MAX_FILE_BYTES`, JSON
+nested at most :data:`MAX_DEPTH` levels (:mod:`skillc_index.bounded_json`), YAML through
+the frontmatter reader's bounds; at most :data:`MAX_CASES` cases a skill, each query at most
+:data:`MAX_QUERY_CHARS` characters. A file that breaks a bound or is not in one of the
+shapes is skipped with a warning, never a failure.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, NamedTuple
+
+__all__ = [
+    "CASE_FILES",
+    "MAX_CASES",
+    "Case",
+    "SkillCases",
+    "read_cases",
+    "starter_text",
+]
+
+#: The files read, in this order.
+CASE_FILES = (
+    "evals/evals.json",
+    "evals/trigger-eval.json",
+    "evals/triggers.json",
+    "evals/triggers.yaml",
+)
+MAX_FILE_BYTES = 1 << 20
+MAX_DEPTH = 16
+MAX_CASES = 1000
+MAX_QUERY_CHARS = 4000
+
+
+class Case(NamedTuple):
+    query: str
+    should_trigger: bool
+    file: str
+    """The file it comes from, relative to the skill."""
+    checks: int = 0
+    """How many ``assertions`` (or ``expectations``) the eval carries: not scored here."""
+
+
+class SkillCases(NamedTuple):
+    cases: tuple[Case, ...]
+    problems: tuple[str, ...]
+    """One line per file skipped or entry left out, and why."""
+
+
+def _read(root: Path, rel: str) -> bytes | None:
+    """The bytes of ``rel`` in the skill (at most one more than the bound), None when it is
+    not there. Raises :class:`OSError` or :class:`ValueError` when it cannot be read, or is
+    not a regular file of the skill (a symlink out of it, a folder, a FIFO)."""
+    from skillc_index.diagnostics import NotARegularFile, SkillcError, SkillFileNotFound
+    from skillc_index.files import open_in_root
+
+    try:
+        with open_in_root(root, rel) as handle:
+            return handle.read(MAX_FILE_BYTES + 1)
+    except NotARegularFile as exc:
+        raise ValueError(f"it is {exc.kind}") from None
+    except SkillFileNotFound:
+        return None
+    except SkillcError as exc:  # E012: a path leading out of the skill
+        raise ValueError(str(exc)) from None
+
+
+def _json(data: bytes) -> Any:
+    from skillc_index.bounded_json import loads_bounded
+
+    return loads_bounded(data, max_bytes=MAX_FILE_BYTES, max_depth=MAX_DEPTH)
+
+
+def _yaml(data: bytes) -> Any:
+    """The YAML of ``data`` read with the frontmatter reader's bounds (size, depth, aliases)."""
+    from skillc_index.markdown.frontmatter import INVALID_YAML, split_frontmatter
+
+    text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    front, _ = split_frontmatter(f"---\n{text}\n---\n")
+    if front.error is not None:
+        raise ValueError(front.error.removeprefix(INVALID_YAML))
+    return front.data
+
+
+def _entries(data: Any, rel: str) -> list[Any]:
+    if isinstance(data, dict) and isinstance(data.get("evals"), list):
+        return list(data["evals"])
+    if isinstance(data, list):
+        return data
+    raise ValueError("expected a list of cases or an object with an 'evals' list")
+
+
+def _case(entry: Any, rel: str, default: bool) -> Case | str:
+    """One case of a JSON file, or why it is left out."""
+    if not isinstance(entry, dict):
+        return "an entry is not an object"
+    query = entry.get("query", entry.get("prompt"))
+    if not isinstance(query, str) or not query.strip():
+        return "an entry has no 'query' or 'prompt' text"
+    if len(query) > MAX_QUERY_CHARS:
+        return f"a query is longer than {MAX_QUERY_CHARS:,} characters"
+    should = entry.get("should_trigger", default)
+    if not isinstance(should, bool):
+        return "'should_trigger' is not true or false"
+    checks = entry.get("assertions", entry.get("expectations", []))
+    return Case(
+        " ".join(query.split()), should, rel, len(checks) if isinstance(checks, list) else 0
+    )
+
+
+def _yaml_cases(data: Any, rel: str) -> list[Case | str]:
+    if not isinstance(data, dict):
+        raise ValueError("expected a mapping with should_trigger and should_not_trigger lists")
+    found: list[Case | str] = []
+    for key, should in (("should_trigger", True), ("should_not_trigger", False)):
+        queries = data.get(key) or []
+        if not isinstance(queries, list):
+            found.append(f"'{key}' is not a list")
+            continue
+        found += [
+            _case({"query": query, "should_trigger": should}, rel, should) for query in queries
+        ]
+    return found
+
+
+def read_cases(root: Path) -> SkillCases:
+    """Every case of the skill at ``root`` (see the module docstring)."""
+    cases: list[Case] = []
+    problems: list[str] = []
+    for rel in CASE_FILES:
+        try:
+            data = _read(root, rel)
+            if data is None:
+                continue
+            if len(data) > MAX_FILE_BYTES:
+                raise ValueError(f"larger than {MAX_FILE_BYTES >> 20} MiB")
+            if rel.endswith(".yaml"):
+                found = _yaml_cases(_yaml(data), rel)
+            else:
+                # an Agent Skills eval is a task for the skill: it should trigger it
+                found = [_case(entry, rel, True) for entry in _entries(_json(data), rel)]
+        except (OSError, ValueError) as exc:
+            problems.append(f"{rel} skipped: {exc}")
+            continue
+        for item in found:
+            if isinstance(item, str):
+                problems.append(f"{rel}: {item}")
+            elif len(cases) < MAX_CASES:
+                cases.append(item)
+            else:
+                problems.append(f"{rel}: more than {MAX_CASES:,} cases, the rest left out")
+                break
+    return SkillCases(tuple(cases), tuple(problems))
+
+
+def _quoted(text: str) -> str:
+    import json
+
+    return json.dumps(text, ensure_ascii=False)
+
+
+def starter_text(name: str, phrases: list[str], rivals: list[str]) -> str:
+    """The ``evals/triggers.yaml`` of ``skc eval --init``: the description's phrases as
+    requests that should trigger the skill (to be reworded as a user would say them), and
+    a reminder to add near misses, with the skills whose listing is nearest (``rivals``)."""
+    lines = [
+        f"# Trigger cases of {name} for `skc eval` (see `skc eval --help`).",
+        "# should_trigger: requests a user would type when this skill is the right one.",
+        "# Started from the phrases of the description: reword them as users ask, and add",
+        "# requests that do not reuse the description's words.",
+        "should_trigger:",
+    ]
+    lines += [f"  - {_quoted(phrase)}" for phrase in phrases] or ['  - "TODO: a request"']
+    lines += [
+        "# should_not_trigger: near misses, requests close to this skill that another skill",
+        "# (or none) should take.",
+    ]
+    if rivals:
+        lines.append("# The skills whose listing is nearest: " + ", ".join(rivals))
+    lines.append("should_not_trigger: []")
+    return "\n".join(lines) + "\n"

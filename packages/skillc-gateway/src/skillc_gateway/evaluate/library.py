@@ -1,0 +1,190 @@
+"""The library a skill's cases are scored against, as one agent's listing shows it, and the
+ranking of a request over that listing.
+
+The agent chooses a skill from its listing: the name and the description, cut as that agent
+cuts them and as its budget leaves them (:mod:`skillc_index.listing.agents`), never the body.
+So the library here is that text only: each skill is indexed into an in-memory database of
+``skc find``'s ranker (:mod:`skillc_gateway.catalog.postings`) with its listed description and
+no body, and a request is ranked by :func:`skillc_gateway.catalog.rank.rank`, the lexical
+ranker of ``find`` (BM25 over the name and description, the same tokenizer and stemming, the
+same stop words), without the semantic step: the result is the same on every machine, offline.
+A skill the listing shows by name only is indexed by its name; an omitted one not at all.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from skillc_index.listing.agents import AgentName, ShownState
+
+__all__ = [
+    "Library",
+    "Ranking",
+    "SkillEntry",
+    "read_skill",
+]
+
+#: The most of a SKILL.md read for its frontmatter.
+_READ_LIMIT = 1 << 20
+#: Skills ranked per request: a skill below is "not ranked".
+RANKED = 100
+
+
+class SkillEntry(NamedTuple):
+    """One skill of the library."""
+
+    name: str
+    folder: Path
+    """The skill's folder (its ``SKILL.md`` holds the description)."""
+    description: str
+    """The description the agent lists for it before any budget (cut as the agent cuts an
+    entry)."""
+    line: int
+    """The ``SKILL.md`` line of ``description`` (1 when there is none)."""
+    shown: str = ""
+    """The description the listing shows within its budget."""
+    state: ShownState = "full"
+
+    @property
+    def triggerable(self) -> bool:
+        """Whether the listing shows a description to choose it by."""
+        return self.state in ("full", "shortened") and bool(self.shown)
+
+
+def read_skill(folder: Path, agent: AgentName) -> SkillEntry | None:
+    """The entry of the skill at ``folder`` for ``agent``; None when it is no skill the
+    agent lists (no readable ``SKILL.md``, ``disable-model-invocation``, a description
+    the agent refuses)."""
+    from skillc_index.diagnostics import SkillcError
+    from skillc_index.files import open_regular
+    from skillc_index.listing.agents import entry_description
+    from skillc_index.markdown.frontmatter import parse_frontmatter
+
+    try:
+        with open_regular(str(folder / "SKILL.md")) as handle:
+            text = handle.read(_READ_LIMIT).decode("utf-8", errors="replace")
+    except (OSError, SkillcError):  # not there, not a regular file, no permission
+        return None
+    front = parse_frontmatter(text)
+    data = front.data if isinstance(front.data, dict) else {}
+    description = entry_description(agent, data)
+    if description is None:
+        return None
+    name = data.get("name")
+    name = " ".join(name.split()) if isinstance(name, str) and name.strip() else folder.name
+    line = front.field_lines.get("description", 1)
+    return SkillEntry(name, folder, description, line, description)
+
+
+class Ranking(NamedTuple):
+    """The skills a request ranks, best first, with their scores."""
+
+    skills: tuple[int, ...]
+    scores: tuple[float, ...]
+
+    def place(self, skill: int) -> int | None:
+        """``skill``'s place, 1 the best, a tie counted against it (two skills of the same
+        score are both second: neither wins); None when it is not ranked."""
+        try:
+            score = self.scores[self.skills.index(skill)]
+        except ValueError:
+            return None
+        return 1 + sum(
+            1
+            for other, s in zip(self.skills, self.scores, strict=True)
+            if other != skill and s >= score
+        )
+
+    def wins(self, skill: int) -> bool:
+        """Whether ``skill`` ranks first (alone or tied)."""
+        return (
+            bool(self.skills)
+            and skill in self.skills
+            and self.scores[self.skills.index(skill)] >= self.scores[0]
+        )
+
+    def ahead_of(self, skill: int) -> list[int]:
+        """The skills ranked above ``skill`` or tied with it (all ranked when it is not)."""
+        if skill not in self.skills:
+            return list(self.skills)
+        score = self.scores[self.skills.index(skill)]
+        return [
+            other
+            for other, s in zip(self.skills, self.scores, strict=True)
+            if other != skill and s >= score
+        ]
+
+
+class Library:
+    """The skills (:class:`SkillEntry`, ids their index) and the ranker's index of their
+    listing, in memory."""
+
+    def __init__(self, entries: Sequence[SkillEntry]) -> None:
+        from skillc_gateway.catalog.postings import SCHEMA
+
+        self.entries = list(entries)
+        self.db = sqlite3.connect(":memory:")
+        self.db.executescript(SCHEMA)
+        for skill, entry in enumerate(self.entries):
+            self._add(skill, entry.shown if entry.triggerable else "", entry.state)
+        self._finish()
+
+    def _add(self, skill: int, description: str, state: str) -> None:
+        from skillc_gateway.catalog.postings import SkillText, add
+
+        if state == "omitted":
+            return
+        entry = self.entries[skill]
+        add(self.db, skill, SkillText(entry.name, description, "", (), entry.folder.name))
+
+    def _finish(self) -> None:
+        from skillc_gateway.catalog.postings import finish
+
+        finish(self.db)
+
+    def rank(self, query: str) -> Ranking:
+        """The skills ``query`` ranks (at most :data:`RANKED`), by ``find``'s lexical ranker
+        over the listing."""
+        from skillc_gateway.catalog.rank import rank
+
+        found = rank(self.db, query, RANKED, semantic=False)
+        return Ranking(tuple(skill for skill, _ in found), tuple(score for _, score in found))
+
+    def reword(self, skill: int, description: str) -> None:
+        """Index ``skill`` again with ``description`` shown (the mutation check)."""
+        self._add(skill, description, self.entries[skill].state)
+        self._finish()
+
+    def restore(self, skill: int) -> None:
+        entry = self.entries[skill]
+        self.reword(skill, entry.shown if entry.triggerable else "")
+
+    def terms(self, skill: int) -> list[str]:
+        """The stemmed words of ``skill``'s listed name and description, as the ranker
+        indexed them."""
+        rows = self.db.execute(
+            "SELECT term FROM rank_postings WHERE doc = 0 AND skill = ?", (skill,)
+        ).fetchall()
+        return [term for (term,) in rows]
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def skill_folders(paths: Iterable[str]) -> list[Path]:
+    """The skills under each folder of ``paths`` (a folder holding ``SKILL.md`` is one; the
+    walk of ``build`` and ``lint`` finds the rest), each once, in order."""
+    from skillc_index.walk import find_skill_folders
+
+    found: dict[str, Path] = {}
+    for path in paths:
+        folder = Path(path)
+        candidates = [folder] if (folder / "SKILL.md").is_file() else find_skill_folders(folder)
+        for candidate in candidates:
+            found.setdefault(os.path.realpath(candidate), candidate)
+    return list(found.values())

@@ -1,0 +1,106 @@
+"""The live mode of ``skc eval``: a real agent, run by a command the user gives, per case.
+
+Only with ``--live CMD`` (never otherwise; the MCP tool has no such parameter). ``CMD`` is
+split as a shell would split it (:func:`shlex.split`) but never run by a shell: each word is
+an argument, ``{query}`` and ``{skill}`` in a word are replaced by the case's request and the
+skill's name, and without ``{query}`` the request is the last argument (``claude -p``,
+``codex exec``). The command also gets ``SKC_EVAL_QUERY`` and ``SKC_EVAL_SKILL`` in its
+environment. Each case runs ``runs`` times; the skill counts as invoked in a run when the
+run's output (stdout and stderr, the first :data:`MAX_OUTPUT` bytes of each) matches the
+pattern, and as triggered when it was invoked in at least ``threshold`` of the runs
+(skill-creator's 3 runs at 0.5 by default).
+
+The default pattern (``{skill}`` the name, escaped) finds what the agents print when they
+use a skill: Claude Code's ``stream-json`` tool call ``"skill": "NAME"`` (also
+``plugin:NAME``), and a read of ``NAME/SKILL.md`` (Codex, and agents that read skills as
+files).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import tempfile
+from typing import IO, TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from skillc_gateway.evaluate.cases import Case
+
+__all__ = ["DEFAULT_PATTERN", "LiveCase", "LiveOptions", "run_live"]
+
+DEFAULT_PATTERN = r'"(?:skill|command)"\s*:\s*"(?:[^"]*:)?/?{skill}"|{skill}/SKILL\.md'
+#: Output read of each stream of a run, in bytes.
+MAX_OUTPUT = 4 << 20
+
+
+class LiveOptions(NamedTuple):
+    command: tuple[str, ...]
+    runs: int = 3
+    threshold: float = 0.5
+    timeout: float = 300.0
+    pattern: str = DEFAULT_PATTERN
+
+
+class LiveCase(NamedTuple):
+    runs: int
+    invoked: int
+    """Runs that invoked the skill."""
+    triggered: bool
+    passed: bool
+    errors: tuple[str, ...] = ()
+    """Runs that failed (could not start, timed out, exited non-zero), why."""
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "runs": self.runs,
+            "invoked": self.invoked,
+            "triggered": self.triggered,
+            "passed": self.passed,
+            "errors": list(self.errors),
+        }
+
+
+def argv_of(command: tuple[str, ...], skill: str, query: str) -> list[str]:
+    """The arguments of one run (see the module docstring)."""
+    argv = [word.replace("{skill}", skill).replace("{query}", query) for word in command]
+    if not any("{query}" in word for word in command):
+        argv.append(query)
+    return argv
+
+
+def _output(handle: IO[bytes]) -> str:
+    handle.seek(0)
+    return handle.read(MAX_OUTPUT).decode("utf-8", errors="replace")
+
+
+def run_live(options: LiveOptions, skill: str, case: Case) -> LiveCase:
+    """Run ``case`` ``options.runs`` times through the agent command."""
+    pattern = re.compile(options.pattern.replace("{skill}", re.escape(skill)))
+    env = {**os.environ, "SKC_EVAL_QUERY": case.query, "SKC_EVAL_SKILL": skill}
+    invoked = 0
+    errors: list[str] = []
+    for _ in range(options.runs):
+        argv = argv_of(options.command, skill, case.query)
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            try:
+                done = subprocess.run(  # the user's own command, no shell
+                    argv,
+                    stdin=subprocess.DEVNULL,
+                    stdout=out,
+                    stderr=err,
+                    env=env,
+                    timeout=options.timeout,
+                    check=False,
+                )
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                errors.append(str(exc))
+                continue
+            text = _output(out) + "\n" + _output(err)
+        if done.returncode != 0:
+            errors.append(f"{argv[0]} exited with status {done.returncode}")
+        if pattern.search(text):
+            invoked += 1
+    triggered = options.runs > 0 and invoked / options.runs >= options.threshold
+    passed = triggered if case.should_trigger else not triggered
+    return LiveCase(options.runs, invoked, triggered, passed, tuple(errors))

@@ -1,0 +1,200 @@
+"""Collisions between skills, and the mutation check of a description.
+
+- **Near-duplicate descriptions**: the cosine of two skills' listed words (stemmed as the
+  ranker stems them), each word weighted by its IDF over the library
+  (:mod:`skillc_index.listing.collisions`, which skillc-lint's SKL924 uses too). At
+  :data:`NEAR` or more the two are reported whether or not they have cases.
+- **Taken cases**: a should-trigger case of one skill that another ranks above (or level
+  with) it; two skills that take each other's cases collide both ways.
+- **Overlapping phrases**: the runs of words the two listed descriptions share (at least two
+  words that are not stop words), longest first.
+- **Mutation check**: a description's phrases (:func:`trigger_phrases`: its quoted phrases,
+  then its clauses between punctuation) are removed one at a time and the skill's cases run
+  again; a phrase whose removal makes a case fail is *needed*, one whose removal changes no
+  case's place is *untested* (no case depends on that wording), one whose removal only moves
+  the skill down is *helps*, one whose removal fixes a failing case *hurts*.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Literal, NamedTuple
+
+if TYPE_CHECKING:
+    from skillc_gateway.evaluate.library import Library
+
+__all__ = [
+    "NEAR",
+    "Collision",
+    "PhraseCheck",
+    "collisions",
+    "mutations",
+    "trigger_phrases",
+]
+
+#: Descriptions this similar (weighted cosine) are near-duplicates.
+NEAR = 0.5  # skillc_index.listing.collisions.NEAR
+#: At most this many phrases of a description are checked.
+MAX_PHRASES = 32
+
+_WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
+_QUOTED = re.compile(r"[\"“‘']([^\"“”‘’']{3,120})[\"”’']")
+_CLAUSE = re.compile(r"[.;:!?()\[\]{}\"“”]+|,\s+|\s[-–—]+\s|\s/\s|\n")
+
+Effect = Literal["needed", "helps", "hurts", "untested"]
+
+
+def _content(words: Sequence[str]) -> int:
+    from skillc_gateway.catalog.rank import STOPWORDS
+
+    return sum(1 for word in words if len(word) > 1 and word.lower() not in STOPWORDS)
+
+
+def trigger_phrases(description: str) -> list[str]:
+    """The phrases of ``description`` that may make an agent pick the skill: the quoted ones
+    first, then the clauses between punctuation, each holding a word that is not a stop
+    word, each once, at most :data:`MAX_PHRASES`."""
+    found: list[str] = []
+    for phrase in [m.group(1) for m in _QUOTED.finditer(description)] + _CLAUSE.split(description):
+        phrase = phrase.strip(" ,'’‘-")
+        if phrase and phrase not in found and _content(_WORD.findall(phrase)):
+            found.append(phrase)
+    return found[:MAX_PHRASES]
+
+
+def without(description: str, phrase: str) -> str:
+    """``description`` without (the first occurrence of) ``phrase``."""
+    return " ".join(description.replace(phrase, " ", 1).split())
+
+
+def _phrases(first: str, second: str) -> list[str]:
+    from skillc_gateway.catalog.rank import STOPWORDS
+    from skillc_index.listing.collisions import shared_phrases
+
+    return shared_phrases(first, second, stopwords=STOPWORDS)
+
+
+class Collision(NamedTuple):
+    """Two skills an agent may mistake for each other."""
+
+    first: str
+    second: str
+    first_lost: int
+    """Should-trigger cases of ``first`` that ``second`` ranks above it (or level)."""
+    second_lost: int
+    similarity: float
+    phrases: tuple[str, ...]
+    first_line: tuple[str, int]
+    """``first``'s ``SKILL.md`` and its description line."""
+    second_line: tuple[str, int]
+
+    @property
+    def mutual(self) -> bool:
+        """The two take each other's cases."""
+        return self.first_lost > 0 and self.second_lost > 0
+
+    @property
+    def severity(self) -> tuple[int, int, float]:
+        """The worst first: mutual, then cases taken, then alike."""
+        return (int(self.mutual), self.first_lost + self.second_lost, self.similarity)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "skills": [self.first, self.second],
+            "cases_taken": [self.second_lost, self.first_lost],
+            "mutual": self.mutual,
+            "similarity": self.similarity,
+            "phrases": list(self.phrases),
+            "skill_files": [self.first_line[0], self.second_line[0]],
+        }
+
+
+def collisions(
+    library: Library,
+    taken: dict[tuple[int, int], int],
+    skills: Sequence[int],
+    near: float = NEAR,
+) -> list[Collision]:
+    """The collisions among ``skills``: each pair alike at ``near`` or more, or that took
+    each other's cases (``taken[(loser, taker)]``: how many), worst first. A case one
+    skill took from another that took none back is that case's miss, not a collision."""
+    from skillc_index.listing.collisions import near_pairs
+
+    ids = list(skills)
+    terms = [set(library.terms(skill)) for skill in ids]
+    alike = {(ids[a], ids[b]): cosine for (a, b), cosine in near_pairs(terms, near).items()}
+    pairs = set(alike) | {(a, b) for a, b in taken if a < b and (b, a) in taken}
+    found: list[Collision] = []
+    for a, b in pairs:
+        first, second = library.entries[a], library.entries[b]
+        similarity = alike.get((a, b))
+        if similarity is None:  # cases taken both ways: how alike, whatever it is
+            similarity = near_pairs([terms[ids.index(a)], terms[ids.index(b)]], 0.0).get(
+                (0, 1), 0.0
+            )
+        found.append(
+            Collision(
+                first.name,
+                second.name,
+                taken.get((a, b), 0),
+                taken.get((b, a), 0),
+                similarity,
+                tuple(_phrases(first.shown, second.shown)),
+                (str(first.folder / "SKILL.md"), first.line),
+                (str(second.folder / "SKILL.md"), second.line),
+            )
+        )
+    found.sort(key=lambda c: (tuple(-x for x in c.severity), c.first, c.second))
+    return found
+
+
+class PhraseCheck(NamedTuple):
+    phrase: str
+    effect: Effect
+    cases: int
+    """Cases whose outcome (needed, hurts) or place (helps) the phrase changes."""
+
+    def to_dict(self) -> dict[str, object]:
+        return {"phrase": self.phrase, "effect": self.effect, "cases": self.cases}
+
+
+def mutations(
+    library: Library,
+    skill: int,
+    outcome: Callable[[], list[tuple[bool, int | None]]],
+) -> list[PhraseCheck]:
+    """The mutation check of ``skill``: ``outcome()`` scores its cases against the library
+    as it is (each ``(passed, place)``); each phrase is removed in turn and they are scored
+    again. The library is left as it was."""
+    entry = library.entries[skill]
+    if not entry.triggerable:
+        return []
+    before = outcome()
+    checks: list[PhraseCheck] = []
+    try:
+        for phrase in trigger_phrases(entry.shown):
+            library.reword(skill, without(entry.shown, phrase))
+            after = outcome()
+            lost = sum(
+                1 for (was, _), (now, _) in zip(before, after, strict=True) if was and not now
+            )
+            won = sum(
+                1 for (was, _), (now, _) in zip(before, after, strict=True) if now and not was
+            )
+            moved = sum(
+                1
+                for (_, old), (_, new) in zip(before, after, strict=True)
+                if old != new and (new is None or (old is not None and new > old))
+            )
+            if lost:
+                checks.append(PhraseCheck(phrase, "needed", lost))
+            elif won:
+                checks.append(PhraseCheck(phrase, "hurts", won))
+            elif moved:
+                checks.append(PhraseCheck(phrase, "helps", moved))
+            else:
+                checks.append(PhraseCheck(phrase, "untested", 0))
+    finally:
+        library.restore(skill)
+    return checks

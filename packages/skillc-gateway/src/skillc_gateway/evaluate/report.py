@@ -1,0 +1,331 @@
+"""The result of ``skc eval`` and its renderings: the JSON (``to_dict``), the table for
+people, SARIF 2.1.0 and GitHub annotations (each finding at the description line of the
+skill's ``SKILL.md``, where the fix goes), and the thresholds' verdict."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from skillc_gateway.evaluate.live import LiveCase
+    from skillc_gateway.evaluate.overlap import Collision, PhraseCheck
+    from skillc_index import Diagnostic, Notice
+
+__all__ = ["CaseResult", "EvalResult", "SkillReport", "github_lines", "sarif_log", "table"]
+
+
+class CaseResult(NamedTuple):
+    query: str
+    should_trigger: bool
+    file: str
+    place: int | None
+    """The skill's place in the ranking (1 the best; a tie counts against it), None when
+    the request does not rank it."""
+    passed: bool
+    taken_by: str | None
+    """The skill ranked first when it is not this one (for a miss: who took the request)."""
+    live: LiveCase | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        found: dict[str, Any] = {
+            "query": self.query,
+            "should_trigger": self.should_trigger,
+            "file": self.file,
+            "place": self.place,
+            "passed": self.passed,
+            "taken_by": self.taken_by,
+        }
+        if self.live is not None:
+            found["live"] = self.live.to_dict()
+        return found
+
+
+class SkillReport(NamedTuple):
+    name: str
+    skill_file: str
+    """Its ``SKILL.md``."""
+    line: int
+    """The line of its description."""
+    listed: str
+    """How the agent lists it: full, shortened, name-only, omitted."""
+    cases: tuple[CaseResult, ...]
+    problems: tuple[str, ...] = ()
+    phrases: tuple[PhraseCheck, ...] = ()
+
+    @property
+    def should(self) -> list[CaseResult]:
+        return [case for case in self.cases if case.should_trigger]
+
+    @property
+    def recall(self) -> float | None:
+        """Should-trigger cases passed, over all of them (None without any)."""
+        should = self.should
+        return sum(case.passed for case in should) / len(should) if should else None
+
+    @property
+    def false_triggers(self) -> int:
+        return sum(1 for case in self.cases if not case.should_trigger and not case.passed)
+
+    @property
+    def untriggerable(self) -> bool:
+        """The listing shows no description to choose it by: its cases cannot trigger it
+        by description."""
+        return self.listed in ("name-only", "omitted")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "skill_file": self.skill_file,
+            "line": self.line,
+            "listed": self.listed,
+            "untriggerable": self.untriggerable,
+            "cases": len(self.cases),
+            "recall": None if self.recall is None else round(self.recall, 4),
+            "false_triggers": self.false_triggers,
+            "results": [case.to_dict() for case in self.cases],
+            "problems": list(self.problems),
+            "phrases": [check.to_dict() for check in self.phrases],
+        }
+
+
+class EvalResult(NamedTuple):
+    agent: str
+    top: int
+    library: int
+    """Skills in the library."""
+    skills: tuple[SkillReport, ...]
+    collisions: tuple[Collision, ...]
+    min_recall: float | None = None
+    max_false_triggers: int | None = None
+    warnings: tuple[Diagnostic | Notice, ...] = ()
+    written: tuple[str, ...] = ()
+    """``--init``: the files written."""
+
+    def breaches(self) -> list[str]:
+        """What breaks the thresholds, a line each (none: the run passes)."""
+        found: list[str] = []
+        for skill in self.skills:
+            recall = skill.recall
+            if self.min_recall is not None and recall is not None and recall < self.min_recall:
+                found.append(f"{skill.name}: recall {recall:.2f} < {self.min_recall:.2f}")
+            if (
+                self.max_false_triggers is not None
+                and skill.false_triggers > self.max_false_triggers
+            ):
+                found.append(
+                    f"{skill.name}: {skill.false_triggers} false triggers > "
+                    f"{self.max_false_triggers}"
+                )
+        return found
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "agent": self.agent,
+            "top": self.top,
+            "library": self.library,
+            "skills": [skill.to_dict() for skill in self.skills],
+            "collisions": [collision.to_dict() for collision in self.collisions],
+            "breaches": self.breaches(),
+            "written": list(self.written),
+        }
+
+
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{value * 100:.0f}%"
+
+
+def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> None:
+    """The text for people: a row per skill, then its misses (who took the request), its
+    false triggers and phrases, then the worst ``limit`` collisions."""
+    from skillc_index.text import one_line
+
+    if result.written:
+        for path in result.written:
+            echo(f"wrote {path}")
+        return
+    echo(
+        f"{result.agent} listing of {result.library} skills; a should-trigger case passes "
+        f"within the top {result.top}"
+    )
+    if not result.skills:
+        echo("No trigger cases found (evals/evals.json, evals/triggers.yaml...): "
+             "start one with skc eval --init SKILL.")  # fmt: skip
+    rows = [["SKILL", "CASES", f"RECALL@{result.top}", "FALSE", "LISTED"]]
+    for skill in result.skills:
+        rows.append(
+            [one_line(skill.name), str(len(skill.cases)), _percent(skill.recall),
+             str(skill.false_triggers), skill.listed]
+        )  # fmt: skip
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    if result.skills:
+        for row in rows:
+            echo(
+                "  ".join(
+                    cell.ljust(width) for cell, width in zip(row, widths, strict=True)
+                ).rstrip()
+            )
+    for skill in result.skills:
+        notes = [
+            f"  miss: {one_line(case.query)!r} -> "
+            + (f"taken by {case.taken_by}" if case.taken_by else "no skill ranks it")
+            + ("" if case.place is None else f" (place {case.place})")
+            for case in skill.cases
+            if case.should_trigger and not case.passed
+        ]
+        notes += [
+            f"  false trigger: {one_line(case.query)!r}"
+            for case in skill.cases
+            if not case.should_trigger and not case.passed
+        ]
+        if skill.untriggerable:
+            notes.append(f"  listed {skill.listed}: its cases cannot trigger it by description")
+        notes += [f"  phrase {check.effect}: {one_line(check.phrase)!r}" for check in skill.phrases]
+        notes += [f"  {one_line(problem)}" for problem in skill.problems]
+        live = [case for case in skill.cases if case.live is not None]
+        if live:
+            agreed = sum(1 for case in live if case.live and case.live.passed == case.passed)
+            notes.append(f"  live: {agreed} of {len(live)} cases agree with offline")
+            for case in live:
+                assert case.live is not None
+                verdict = "pass" if case.live.passed else "FAIL"
+                notes.append(
+                    f"    {one_line(case.query)!r}: offline {'pass' if case.passed else 'FAIL'}, "
+                    f"live {verdict} (invoked {case.live.invoked}/{case.live.runs})"
+                    + (f"; {len(case.live.errors)} runs failed" if case.live.errors else "")
+                )
+        if notes:
+            echo(f"{skill.name}:")
+            for note in notes:
+                echo(note)
+    if result.collisions:
+        echo("collisions (worst first):")
+        for collision in result.collisions[:limit]:
+            how = f"similarity {collision.similarity:.2f}"
+            for taker, count, loser in (
+                (collision.second, collision.first_lost, collision.first),
+                (collision.first, collision.second_lost, collision.second),
+            ):
+                if count:
+                    how += f", {taker} takes {count} of {loser}'s cases"
+            phrases = "; ".join(collision.phrases[:3])
+            echo(
+                f"  {collision.first} <-> {collision.second}: {how}"
+                + (f" ({phrases})" if phrases else "")
+            )
+        if len(result.collisions) > limit:
+            echo(f"  ... ({len(result.collisions) - limit} more: --format json lists them all)")
+    for line in result.breaches():
+        echo(f"threshold breached: {line}")
+
+
+class _Finding(NamedTuple):
+    rule: str
+    level: str
+    message: str
+    file: str
+    line: int
+
+
+_RULES = {
+    "eval-miss": "A should-trigger case does not rank the skill within the top k.",
+    "eval-false-trigger": "A should-not-trigger case ranks the skill first.",
+    "eval-untriggerable": "The agent lists the skill by name only or not at all.",
+    "eval-collision": "Two skills' descriptions are near-duplicates or take each other's cases.",
+    "eval-untested-phrase": "No case depends on this phrase of the description.",
+}
+
+
+def _findings(result: EvalResult) -> list[_Finding]:
+    found: list[_Finding] = []
+    for skill in result.skills:
+
+        def add(rule: str, level: str, text: str, skill: SkillReport = skill) -> None:
+            found.append(
+                _Finding(rule, level, f"{skill.name}: {text}", skill.skill_file, skill.line)
+            )
+
+        for case in skill.cases:
+            if case.passed:
+                continue
+            if case.should_trigger:
+                took = f"; taken by {case.taken_by}" if case.taken_by else ""
+                add("eval-miss", "error", f"miss {case.query!r}{took}")
+            else:
+                add("eval-false-trigger", "error", f"false trigger {case.query!r}")
+        if skill.untriggerable:
+            add("eval-untriggerable", "warning", f"listed {skill.listed} by {result.agent}")
+        for check in skill.phrases:
+            if check.effect == "untested":
+                add("eval-untested-phrase", "note", f"no case depends on {check.phrase!r}")
+    for collision in result.collisions:
+        for (file, line), other in (
+            (collision.first_line, collision.second),
+            (collision.second_line, collision.first),
+        ):
+            text = f"collides with {other} (similarity {collision.similarity:.2f})"
+            if collision.phrases:
+                text += ": " + "; ".join(collision.phrases[:3])
+            found.append(_Finding("eval-collision", "warning", text, file, line))
+    return found
+
+
+def sarif_log(result: EvalResult, version: str, base: str) -> dict[str, Any]:
+    """SARIF 2.1.0: one result per finding, at the description line; paths relative to
+    ``base`` when below it."""
+    import os
+
+    def uri(path: str) -> str:
+        rel = os.path.relpath(path, base)
+        return path if rel.startswith("..") else rel.replace(os.sep, "/")
+
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "skc eval",
+                        "version": version,
+                        "rules": [
+                            {"id": rule, "shortDescription": {"text": text}}
+                            for rule, text in _RULES.items()
+                        ],
+                    }
+                },
+                "results": [
+                    {
+                        "ruleId": finding.rule,
+                        "level": finding.level,
+                        "message": {"text": finding.message},
+                        "locations": [
+                            {
+                                "physicalLocation": {
+                                    "artifactLocation": {"uri": uri(finding.file)},
+                                    "region": {"startLine": finding.line},
+                                }
+                            }
+                        ],
+                    }
+                    for finding in _findings(result)
+                ],
+            }
+        ],
+    }
+
+
+def _escape(text: str, property_: bool = False) -> str:
+    """GitHub's workflow command escaping (of a property value too when ``property_``)."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if property_ else text
+
+
+def github_lines(result: EvalResult) -> list[str]:
+    """One ``::error``/``::warning``/``::notice`` workflow command per finding."""
+    levels = {"error": "error", "warning": "warning", "note": "notice"}
+    return [
+        f"::{levels[f.level]} file={_escape(f.file, True)},line={f.line},"
+        f"title={_escape(f.rule, True)}::{_escape(f.message)}"
+        for f in _findings(result)
+    ]

@@ -1,0 +1,261 @@
+"""``skc eval`` as a whole: the library (as the agent lists it), the cases of the skills asked
+for, their scores, the collisions, the mutation check, the live runs; and ``--init``.
+
+A case is scored by ranking its request over the library's listing
+(:meth:`.library.Library.rank`): a should-trigger case passes when the skill is within the top
+``top`` (a tie counts against it), a should-not-trigger case when the skill does not rank
+first (alone or tied). The skill ranked first instead took the request.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from skillc_gateway.evaluate.library import Library, SkillEntry, read_skill, skill_folders
+from skillc_gateway.evaluate.report import CaseResult, EvalResult, SkillReport
+
+if TYPE_CHECKING:
+    from skillc_gateway.evaluate.cases import Case
+    from skillc_gateway.evaluate.live import LiveOptions
+    from skillc_gateway.evaluate.overlap import PhraseCheck
+    from skillc_index import Notice
+    from skillc_index.config import Config
+    from skillc_index.layout import Layout
+    from skillc_index.listing.agents import AgentName
+
+__all__ = ["EvalOptions", "evaluate", "init_cases", "library_of"]
+
+TRIGGERS_FILE = "evals/triggers.yaml"
+
+
+class EvalOptions(NamedTuple):
+    skills: tuple[str, ...] = ()
+    paths: tuple[str, ...] = ()
+    agent: AgentName = "claude"
+    top: int = 3
+    mutate: bool = False
+    near: float = 0.5
+    min_recall: float | None = None
+    max_false_triggers: int | None = None
+    live: LiveOptions | None = None
+    usage: dict[str, float] | None = None
+    """Each skill's listing priority by its folder (:func:`skillc_index.listing.agents.
+    usage_priority`); None: the uses recorded for the installed skills (a ``--path`` library:
+    never used)."""
+
+
+def library_of(
+    layout: Layout, config: Config, options: EvalOptions, extra: Sequence[Path] = ()
+) -> tuple[Library, list[Notice]]:
+    """The library the cases are scored against: the skills under ``options.paths``, or
+    every installed skill; plus ``extra`` folders; each as ``options.agent`` lists it within
+    its budget."""
+    from skillc_index.listing.agents import ListingItem, fit_listing, listing_budget
+
+    notices: list[Notice] = []
+    usage = options.usage or {}
+    if options.paths:
+        folders = skill_folders(options.paths)
+    else:
+        from skillc_index.inventory.entries import installed_skills
+        from skillc_index.inventory.folders import trusted_targets
+
+        inventory = installed_skills(layout, trusted_targets(layout, config))
+        notices += inventory.notices()
+        folders = [skill.source for skill in inventory.skills]
+        if options.usage is None:
+            from skillc_index.listing.usage import recorded_priorities
+
+            usage = recorded_priorities(inventory.skills, layout)
+    seen = {os.path.realpath(folder) for folder in folders}
+    folders += [folder for folder in extra if os.path.realpath(folder) not in seen]
+    entries: list[SkillEntry] = []
+    for folder in folders:
+        entry = read_skill(folder, options.agent)
+        if entry is not None:
+            entries.append(entry)
+    entries.sort(key=lambda entry: (entry.name, str(entry.folder)))
+    items = [ListingItem(e.name, e.description, usage.get(str(e.folder), 0.0)) for e in entries]
+    budget = listing_budget(options.agent, config.budget_context_tokens, config.budget_percent)
+    shown = fit_listing(options.agent, items, budget)
+    entries = [
+        # without a description (none, or frontmatter the agent cannot read) the listing
+        # shows the name alone
+        entry._replace(
+            shown=view.description,
+            state="name-only" if view.state == "full" and not view.description else view.state,
+        )
+        for entry, view in zip(entries, shown, strict=True)
+    ]
+    return Library(entries), notices
+
+
+def _targets(library: Library, layout: Layout, names: Sequence[str]) -> list[int]:
+    """The library's ids of the skills named (a name, or a folder holding ``SKILL.md``)."""
+    from skillc_index.diagnostics import SkillNotFound
+
+    by_path = {os.path.realpath(e.folder): i for i, e in enumerate(library.entries)}
+    found: list[int] = []
+    for name in names:
+        folder = layout.cwd / name
+        if (folder / "SKILL.md").is_file() and os.path.realpath(folder) in by_path:
+            found.append(by_path[os.path.realpath(folder)])
+            continue
+        matches = [i for i, e in enumerate(library.entries) if name in (e.name, e.folder.name)]
+        if not matches:
+            import difflib
+
+            names_ = [entry.name for entry in library.entries]
+            raise SkillNotFound(name, tuple(difflib.get_close_matches(name, names_, 3)))
+        found.append(matches[0])
+    return list(dict.fromkeys(found))
+
+
+def _given_folders(layout: Layout, names: Sequence[str]) -> list[Path]:
+    return [layout.cwd / name for name in names if (layout.cwd / name / "SKILL.md").is_file()]
+
+
+def score(library: Library, skill: int, case: Case, top: int) -> tuple[CaseResult, int | None]:
+    """The case's result, and the id of the skill that took it (ranked first instead)."""
+    ranking = library.rank(case.query)
+    place = ranking.place(skill)
+    passed = (
+        (place is not None and place <= top) if case.should_trigger else not ranking.wins(skill)
+    )
+    ahead = ranking.ahead_of(skill)
+    taken_by = library.entries[ahead[0]].name if ahead else None
+    result = CaseResult(case.query, case.should_trigger, case.file, place, passed, taken_by)
+    return result, ahead[0] if ahead else None
+
+
+def _outcome(
+    library: Library, skill: int, cases: Sequence[Case], top: int
+) -> Callable[[], list[tuple[bool, int | None]]]:
+    """What the mutation check scores again: each case's ``(passed, place)``."""
+
+    def outcome() -> list[tuple[bool, int | None]]:
+        return [(r.passed, r.place) for r, _ in (score(library, skill, c, top) for c in cases)]
+
+    return outcome
+
+
+def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult:
+    """Run ``skc eval`` (see the module docstring)."""
+    from skillc_gateway.evaluate.cases import read_cases
+    from skillc_gateway.evaluate.overlap import collisions, mutations
+    from skillc_index import Notice
+
+    library, notices = library_of(layout, config, options, _given_folders(layout, options.skills))
+    try:
+        if options.skills:
+            targets = _targets(library, layout, options.skills)
+        else:
+            targets = list(range(len(library.entries)))
+        reports: list[SkillReport] = []
+        taken: dict[tuple[int, int], int] = {}
+        for skill in targets:
+            entry = library.entries[skill]
+            cases, problems = read_cases(entry.folder)
+            if not cases and not problems and not options.skills:
+                continue
+            scored = [score(library, skill, case, options.top) for case in cases]
+            results = [result for result, _ in scored]
+            for case, (_, other) in zip(cases, scored, strict=True):
+                if case.should_trigger and other is not None:
+                    taken[(skill, other)] = taken.get((skill, other), 0) + 1
+            if options.live is not None:
+                from skillc_gateway.evaluate.live import run_live
+
+                results = [
+                    result._replace(live=run_live(options.live, entry.name, case))
+                    for case, result in zip(cases, results, strict=True)
+                ]
+            phrases: tuple[PhraseCheck, ...] = ()
+            if options.mutate and cases:
+                phrases = tuple(
+                    mutations(library, skill, _outcome(library, skill, cases, options.top))
+                )
+            reports.append(
+                SkillReport(
+                    entry.name,
+                    str(entry.folder / "SKILL.md"),
+                    entry.line,
+                    entry.state,
+                    tuple(results),
+                    tuple(problems),
+                    phrases,
+                )
+            )
+        # descriptions collide as the agent would list them with room for all of them: a
+        # budget that drops them hides the collision, it does not remove it
+        whole = library
+        if any(entry.state != "full" for entry in library.entries):
+            listed = [e._replace(shown=e.description, state="full") for e in library.entries]
+            whole = Library(listed)
+        try:
+            found = collisions(whole, taken, range(len(library.entries)), options.near)
+        finally:
+            if whole is not library:
+                whole.close()
+        if options.skills:
+            names = {library.entries[skill].name for skill in targets}
+            found = [c for c in found if c.first in names or c.second in names]
+        warnings = tuple(notices) + tuple(
+            Notice(f"{report.name}: {problem}") for report in reports for problem in report.problems
+        )
+        return EvalResult(
+            options.agent,
+            options.top,
+            len(library.entries),
+            tuple(reports),
+            tuple(found),
+            options.min_recall,
+            options.max_false_triggers,
+            warnings,
+        )
+    finally:
+        library.close()
+
+
+def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool) -> EvalResult:
+    """``--init``: an ``evals/triggers.yaml`` for each skill named (a folder, or a name of
+    the library), started from its description (:func:`.cases.starter_text`). An existing
+    file is replaced only with ``force``; the file is never written outside the skill (an
+    ``evals`` symlink out of it is refused)."""
+    from skillc_gateway.evaluate.cases import starter_text
+    from skillc_gateway.evaluate.overlap import trigger_phrases
+    from skillc_index.atomic import write_file_atomic
+    from skillc_index.command_errors import SkillExists
+    from skillc_index.diagnostics import InvalidOption
+    from skillc_index.files import within
+
+    if not options.skills:
+        raise InvalidOption("name the skills to write trigger cases for")
+    library, notices = library_of(layout, config, options, _given_folders(layout, options.skills))
+    written: list[str] = []
+    try:
+        for skill in _targets(library, layout, options.skills):
+            entry = library.entries[skill]
+            target = entry.folder / TRIGGERS_FILE
+            if not within(target, entry.folder):
+                raise InvalidOption(f"{entry.folder / 'evals'} leads outside the skill")
+            if os.path.lexists(target) and not force:
+                raise SkillExists(entry.name, f"{target} exists", "replace it")
+            rivals = [
+                library.entries[other].name
+                for other in library.rank(entry.description).skills
+                if other != skill
+            ][:3]
+            text = starter_text(entry.name, trigger_phrases(entry.description)[:8], rivals)
+            target.parent.mkdir(exist_ok=True)
+            write_file_atomic(target, text.encode())
+            written.append(str(target))
+    finally:
+        library.close()
+    return EvalResult(
+        options.agent, options.top, len(library.entries), (), (), warnings=tuple(notices),
+        written=tuple(written),
+    )  # fmt: skip

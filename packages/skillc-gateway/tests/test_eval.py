@@ -1,0 +1,417 @@
+"""``skc eval`` (issue 38): trigger cases scored offline against the listing of a library,
+the eval file spellings, collisions, the mutation check, thresholds, ``--init``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_gateway.evaluate.cases import read_cases
+
+PDF = (
+    "Fill in PDF forms, merge PDF files and extract text from PDFs. Use when the user "
+    "asks about PDF documents."
+)
+
+
+@pytest.fixture
+def library(tmp_path: Path, write_skill: Any) -> Path:
+    """Four skills, two of them near-identical (pdf-forms and pdf-tools)."""
+    lib = tmp_path / "lib"
+    write_skill(lib / "pdf-forms", description=PDF)
+    write_skill(lib / "pdf-tools", description=PDF.replace("text", "tables"))
+    write_skill(
+        lib / "docx",
+        description="Create and edit Word documents (tracked changes, comments, formatting).",
+    )
+    write_skill(
+        lib / "git-review",
+        description="Review a pull request, read the diff, comment on risky changes.",
+    )
+    return lib
+
+
+def _yaml(folder: Path, should: list[str], should_not: list[str] = ()) -> None:  # type: ignore[assignment]
+    (folder / "evals").mkdir(exist_ok=True)
+    lines = ["should_trigger:"] + [f"  - {json.dumps(q)}" for q in should]
+    lines += ["should_not_trigger:"] + [f"  - {json.dumps(q)}" for q in should_not]
+    if not should_not:
+        lines[-1] += " []"
+    (folder / "evals" / "triggers.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _eval(cli: Any, *args: str) -> tuple[int, dict[str, Any]]:
+    done = cli("skillc_gateway")("eval", *args, "--format", "json")
+    assert done.stdout, done.stderr
+    return done.returncode, json.loads(done.stdout)
+
+
+def _skill(data: dict[str, Any], name: str) -> dict[str, Any]:
+    (found,) = [skill for skill in data["skills"] if skill["name"] == name]
+    return found
+
+
+# -- the eval files ------------------------------------------------------------------------
+
+
+def test_both_evals_json_spellings_and_trigger_sets_load(tmp_path: Path, write_skill: Any) -> None:
+    skill = write_skill(tmp_path / "docx")
+    (skill / "evals").mkdir()
+    agent_skills = {
+        "skill_name": "docx",
+        "evals": [
+            {"id": 1, "prompt": "add a comment to report.docx", "assertions": ["a", "b"]},
+            {"id": 2, "prompt": "write a poem", "should_trigger": False, "assertions": []},
+        ],
+    }
+    (skill / "evals" / "evals.json").write_text(json.dumps(agent_skills), encoding="utf-8")
+    trigger_set = [
+        {"query": "track changes in my Word file", "should_trigger": True},
+        {"query": "summarise this PDF", "should_trigger": False},
+    ]
+    (skill / "evals" / "trigger-eval.json").write_text(json.dumps(trigger_set), encoding="utf-8")
+    _yaml(skill, ["format the headings of proposal.docx"], ["review my pull request"])
+    cases, problems = read_cases(skill)
+    assert problems == ()
+    assert [(c.query, c.should_trigger, c.file, c.checks) for c in cases] == [
+        ("add a comment to report.docx", True, "evals/evals.json", 2),
+        ("write a poem", False, "evals/evals.json", 0),
+        ("track changes in my Word file", True, "evals/trigger-eval.json", 0),
+        ("summarise this PDF", False, "evals/trigger-eval.json", 0),
+        ("format the headings of proposal.docx", True, "evals/triggers.yaml", 0),
+        ("review my pull request", False, "evals/triggers.yaml", 0),
+    ]
+    # skill-creator's spelling: `expectations`, and `{"evals": [{"prompt"...}]}` trigger sets
+    creator = {
+        "skill_name": "docx",
+        "evals": [{"id": 1, "prompt": "edit a .docx", "expectations": ["x"]}],
+    }
+    (skill / "evals" / "evals.json").write_text(json.dumps(creator), encoding="utf-8")
+    (skill / "evals" / "trigger-eval.json").unlink()
+    (skill / "evals" / "triggers.yaml").unlink()
+    cases, problems = read_cases(skill)
+    assert [(c.query, c.should_trigger, c.checks) for c in cases] == [("edit a .docx", True, 1)]
+
+
+def test_hostile_eval_files_are_skipped_with_a_reason(tmp_path: Path, write_skill: Any) -> None:
+    skill = write_skill(tmp_path / "x")
+    (skill / "evals").mkdir()
+    (skill / "evals" / "evals.json").write_text("[" * 5000 + "]" * 5000, encoding="utf-8")
+    outside = tmp_path / "outside.json"
+    outside.write_text(json.dumps([{"query": "secret", "should_trigger": True}]), "utf-8")
+    (skill / "evals" / "triggers.json").symlink_to(outside)
+    # a billion laughs: nine aliases a level, nine levels
+    levels = [
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join([f'*{chr(97 + i)}'] * 9)}]" for i in range(8)
+    ]
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "\n".join(levels) + "\n"
+    (skill / "evals" / "triggers.yaml").write_text(bomb, encoding="utf-8")
+    cases, problems = read_cases(skill)
+    assert cases == ()
+    assert len(problems) == 3
+    assert "evals/evals.json skipped: nested deeper than 16 levels" in problems[0]
+    assert problems[1].startswith("evals/triggers.json skipped")
+    assert problems[2].startswith("evals/triggers.yaml skipped")
+
+
+# -- scoring -------------------------------------------------------------------------------
+
+
+def test_cases_are_scored_against_the_listing_with_who_took_each_miss(
+    cli: Any, library: Path
+) -> None:
+    _yaml(
+        library / "docx",
+        ["add comments to my Word document", "merge PDF files"],
+        ["review this pull request diff"],
+    )
+    code, data = _eval(cli, "--path", str(library), "--top", "1")
+    assert code == 0
+    assert data["library"] == 4
+    docx = _skill(data, "docx")
+    assert docx["cases"] == 3 and docx["recall"] == 0.5 and docx["false_triggers"] == 0
+    miss = docx["results"][1]
+    assert miss["passed"] is False and miss["taken_by"] in ("pdf-forms", "pdf-tools")
+    assert docx["line"] == 3  # the description line of SKILL.md
+
+
+def test_a_false_trigger_is_reported_and_thresholds_fail_the_run(cli: Any, library: Path) -> None:
+    _yaml(library / "git-review", ["review my pull request"], ["show the diff of two config files"])
+    code, data = _eval(cli, "--path", str(library), "--max-false-triggers", "0")
+    review = _skill(data, "git-review")
+    assert review["recall"] == 1.0
+    assert review["false_triggers"] == 1
+    assert code == 1 and data["breaches"] == ["git-review: 1 false triggers > 0"]
+    assert _eval(cli, "--path", str(library), "--max-false-triggers", "1")[0] == 0
+    assert _eval(cli, "--path", str(library), "--min-recall", "1")[0] == 0
+    done = cli("skillc_gateway")("eval", "--path", str(library), "--min-recall", "2")
+    assert done.returncode == 1 and "error[E100]" in done.stderr
+
+
+# -- collisions and the mutation check ----------------------------------------------------
+
+
+def test_two_near_identical_skills_collide_both_ways(cli: Any, library: Path) -> None:
+    _yaml(library / "pdf-forms", ["extract text from a PDF"])
+    _yaml(library / "pdf-tools", ["extract tables from a PDF", "fill in the PDF form"])
+    _, data = _eval(cli, "--path", str(library), "--top", "1")
+    (collision,) = [c for c in data["collisions"] if set(c["skills"]) == {"pdf-forms", "pdf-tools"}]
+    assert collision["similarity"] >= 0.5
+    assert "fill in pdf forms merge pdf files and extract" in collision["phrases"]
+    forms, tools = _skill(data, "pdf-forms"), _skill(data, "pdf-tools")
+    # each loses a case to the other: the one their descriptions share ("fill in the PDF form")
+    assert tools["results"][1]["taken_by"] == "pdf-forms"
+    # the table names the pair; the annotations put it on both description lines
+    done = cli("skillc_gateway")("eval", "--path", str(library), "--format", "github")
+    lines = [line for line in done.stdout.splitlines() if "eval-collision" in line]
+    assert any("pdf-forms/SKILL.md,line=3" in line and "with pdf-tools" in line for line in lines)
+    assert any("pdf-tools/SKILL.md,line=3" in line and "with pdf-forms" in line for line in lines)
+    assert forms["recall"] == 1.0
+
+
+def test_collision_by_taken_cases_is_mutual(cli: Any, tmp_path: Path, write_skill: Any) -> None:
+    """Two skills whose descriptions differ but which take each other's cases."""
+    lib = tmp_path / "lib"
+    a = write_skill(lib / "alpha", description="Deploy containers to kubernetes clusters.")
+    b = write_skill(lib / "beta", description="Roll back kubernetes deployments safely.")
+    _yaml(a, ["roll back a kubernetes deployment"])
+    _yaml(b, ["deploy containers to the kubernetes cluster"])
+    _, data = _eval(cli, "--path", str(lib), "--top", "1")
+    (collision,) = data["collisions"]
+    assert collision["mutual"] is True and collision["cases_taken"] == [1, 1]
+    assert _skill(data, "alpha")["results"][0]["taken_by"] == "beta"
+    assert _skill(data, "beta")["results"][0]["taken_by"] == "alpha"
+
+
+def test_a_skill_that_loses_its_only_trigger_phrase_fails_its_cases(
+    cli: Any, library: Path, write_skill: Any
+) -> None:
+    invoices = write_skill(library / "ledger", description="Reconcile supplier invoices")
+    _yaml(invoices, ["reconcile these supplier invoices"], ["review my pull request"])
+    code, data = _eval(cli, "ledger", "--path", str(library), "--top", "1", "--mutate")
+    ledger = _skill(data, "ledger")
+    assert ledger["recall"] == 1.0
+    assert ledger["phrases"] == [
+        {"phrase": "Reconcile supplier invoices", "effect": "needed", "cases": 1}
+    ]
+    # the description without it: the case fails
+    write_skill(library / "ledger", description="Bookkeeping helper.")
+    _yaml(invoices, ["reconcile these supplier invoices"], ["review my pull request"])
+    code, data = _eval(cli, "ledger", "--path", str(library), "--top", "1", "--min-recall", "1")
+    assert code == 1 and _skill(data, "ledger")["recall"] == 0.0
+
+
+def test_mutation_reports_untested_phrases(cli: Any, library: Path) -> None:
+    _yaml(library / "pdf-forms", ["fill in this PDF form"])
+    _, data = _eval(cli, "pdf-forms", "--path", str(library), "--mutate", "--top", "2")
+    effects = {c["phrase"]: c["effect"] for c in _skill(data, "pdf-forms")["phrases"]}
+    assert effects["Use when the user asks about PDF documents"] == "untested"
+    assert effects["Fill in PDF forms"] != "untested"
+
+
+# -- formats, --init ------------------------------------------------------------------------
+
+
+def test_sarif_points_at_the_description_line(cli: Any, library: Path) -> None:
+    _yaml(library / "docx", ["merge PDF files"])
+    done = cli("skillc_gateway")("eval", "--path", str(library), "--top", "1", "--format", "sarif")
+    log = json.loads(done.stdout)
+    results = log["runs"][0]["results"]
+    (miss,) = [r for r in results if r["ruleId"] == "eval-miss"]
+    where = miss["locations"][0]["physicalLocation"]
+    assert where["artifactLocation"]["uri"].endswith("docx/SKILL.md")
+    assert where["region"]["startLine"] == 3
+    assert log["version"] == "2.1.0"
+
+
+def test_init_writes_a_starter_that_loads_and_never_overwrites(cli: Any, library: Path) -> None:
+    done = cli("skillc_gateway")(
+        "eval", "--init", str(library / "pdf-forms"), "--path", str(library)
+    )
+    assert done.returncode == 0, done.stderr
+    target = library / "pdf-forms" / "evals" / "triggers.yaml"
+    text = target.read_text("utf-8")
+    assert "pdf-tools" in text  # the nearest skill, for near misses
+    cases, problems = read_cases(library / "pdf-forms")
+    assert problems == () and [c.query for c in cases][:2] == [
+        "Fill in PDF forms",
+        "merge PDF files and extract text from PDFs",
+    ]
+    target.write_text("should_trigger: [mine]\n", "utf-8")
+    again = cli("skillc_gateway")(
+        "eval", "--init", str(library / "pdf-forms"), "--path", str(library)
+    )
+    assert again.returncode == 1 and "error[E050]" in again.stderr and "--force" in again.stderr
+    assert target.read_text("utf-8") == "should_trigger: [mine]\n"
+    forced = cli("skillc_gateway")("eval", "--init", "pdf-forms", "--force", "--path", str(library))
+    assert forced.returncode == 0 and target.read_text("utf-8") == text
+
+
+def test_init_never_writes_through_an_evals_symlink_out_of_the_skill(
+    cli: Any, library: Path, tmp_path: Path
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (library / "docx" / "evals").symlink_to(elsewhere)
+    done = cli("skillc_gateway")("eval", "--init", "docx", "--path", str(library))
+    assert done.returncode == 1 and "leads outside the skill" in done.stderr
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_the_corpus_evaluates_without_a_crash(cli: Any) -> None:
+    corpus = Path(__file__).resolve().parents[3] / ".." / "shared" / "corpus"
+    if not corpus.is_dir():
+        pytest.skip("no corpus")
+    code, data = _eval(cli, "--path", str(corpus))
+    assert code == 0 and data["library"] > 500
+    assert data["collisions"] and all(len(c["skills"]) == 2 for c in data["collisions"])
+
+
+# -- live mode -----------------------------------------------------------------------------
+
+FAKE_AGENT = """\
+import json, os, sys
+query = sys.argv[-1]
+runs = os.path.join(os.environ["FAKE_AGENT_DIR"], "runs")
+with open(runs, "a", encoding="utf-8") as log:
+    log.write(json.dumps(sys.argv[1:]) + "\\n")
+count = sum(1 for _ in open(runs, encoding="utf-8"))
+if "pdf" in query.lower() and not ("flaky" in query and count % 3 != 1):
+    print(json.dumps({"type": "tool_use", "name": "Skill", "input": {"skill": "pdf-forms"}}))
+print("done")
+"""
+
+
+def test_live_mode_drives_an_agent_command_only_when_asked(
+    cli: Any, library: Path, tmp_path: Path
+) -> None:
+    agent = tmp_path / "agent.py"
+    agent.write_text(FAKE_AGENT, encoding="utf-8")
+    runs = tmp_path / "runs"
+    env = {"FAKE_AGENT_DIR": str(tmp_path)}
+    _yaml(
+        library / "pdf-forms",
+        ["fill in this PDF form", "flaky PDF request; touch pwned"],
+        ["review my pull request"],
+    )
+    run = cli("skillc_gateway")
+    # never without --live
+    done = run("eval", "--path", str(library), "--format", "json", env_extra=env)
+    assert done.returncode == 0 and not runs.exists()
+    assert "live" not in json.loads(done.stdout)["skills"][0]["results"][0]
+    command = f"{sys.executable} {agent} --print"
+    done = run(
+        "eval", "pdf-forms", "--path", str(library), "--live", command, "--runs", "3",
+        "--format", "json", env_extra=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lives = [case["live"] for case in _skill(json.loads(done.stdout), "pdf-forms")["results"]]
+    assert [(live["invoked"], live["triggered"], live["passed"]) for live in lives] == [
+        (3, True, True),  # invoked every run
+        (1, False, False),  # invoked 1 run of 3: under the 0.5 threshold
+        (0, False, True),  # a should-not case that never invoked it
+    ]
+    argvs = [json.loads(line) for line in runs.read_text("utf-8").splitlines()]
+    assert len(argvs) == 9
+    # the request is one argument, never given to a shell
+    assert argvs[3] == ["--print", "flaky PDF request; touch pwned"]
+    assert not (library.parent / "pwned").exists() and not Path("pwned").exists()
+    # a lower threshold: 1 run of 3 is enough; and the table puts both side by side
+    runs.unlink()
+    done = run(
+        "eval", "pdf-forms", "--path", str(library), "--live", command, "--threshold", "0.3",
+        env_extra=env,
+    )  # fmt: skip
+    assert "live: 3 of 3 cases agree with offline" in done.stdout
+    assert "'flaky PDF request; touch pwned': offline pass, live pass (invoked 1/3)" in done.stdout
+
+
+def test_live_mode_placeholders_and_a_missing_command(
+    cli: Any, library: Path, tmp_path: Path
+) -> None:
+    agent = tmp_path / "agent.py"
+    agent.write_text(FAKE_AGENT, encoding="utf-8")
+    _yaml(library / "pdf-forms", ["fill in this PDF form"])
+    env = {"FAKE_AGENT_DIR": str(tmp_path)}
+    command = f"{sys.executable} {agent} --skill {{skill}} --ask {{query}} --json"
+    done = cli("skillc_gateway")(
+        "eval", "pdf-forms", "--path", str(library), "--live", command, "--runs", "1",
+        env_extra=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (argv,) = [json.loads(line) for line in (tmp_path / "runs").read_text("utf-8").splitlines()]
+    assert argv == ["--skill", "pdf-forms", "--ask", "fill in this PDF form", "--json"]
+    done = cli("skillc_gateway")(
+        "eval", "pdf-forms", "--path", str(library), "--live", str(tmp_path / "no-such-agent"),
+        "--runs", "1", "--format", "json",
+    )  # fmt: skip
+    (case,) = _skill(json.loads(done.stdout), "pdf-forms")["results"]
+    assert case["live"]["invoked"] == 0 and "No such file" in case["live"]["errors"][0]
+
+
+def test_the_mcp_tool_can_neither_run_an_agent_nor_write() -> None:
+    from skillc_gateway.operations import EVAL
+
+    properties = set(EVAL.input_schema()["properties"])
+    assert properties == {
+        "skills", "path", "agent", "top", "mutate", "min_recall", "max_false_triggers",
+    }  # fmt: skip
+
+
+# -- the listing budget: names only, least used first -------------------------------------
+
+
+def test_the_budget_drops_the_least_used_descriptions_and_eval_marks_their_cases(
+    cli: Any, project: Path, home: Path, write_skill: Any
+) -> None:
+    from skillc_index import Layout, load_config
+    from skillc_index.listing.budget import listing_budgets
+
+    claude = project / ".claude" / "skills"
+    words = {
+        "alpha": "astronomy telescopes",
+        "beta": "baking sourdough",
+        "gamma": "gardening roses",
+    }
+    for name, topic in words.items():
+        write_skill(claude / name, description=f"Everything about {topic}. " + "x" * 70)
+    _yaml(claude / "alpha", ["help with astronomy telescopes"])
+    _yaml(claude / "gamma", ["help with gardening roses"])
+    # 180 characters: the three names (24) and one description (~97) fit, not two
+    (project / ".skillc" / "config.toml").write_text(
+        "[budget]\ncontext_tokens = 1000\npercent = 4.5\n", encoding="utf-8"
+    )
+    run = cli("skillc_gateway")
+    for _ in range(2):
+        assert run("outline", "gamma").returncode == 0  # recorded uses: gamma keeps its own
+    env = {"SKILLC_HOME": str(home)}
+    layout = Layout.discover(project, env)
+    (folder,) = [f for f in listing_budgets(layout, load_config(layout, env=env)) if f.entries]
+    assert [folder.state(i) for i in range(3)] == ["name-only", "name-only", "full"]
+    assert folder.named("name-only") == ("beta", "alpha")  # the first dropped first
+    _, data = _eval(cli)
+    alpha, gamma = _skill(data, "alpha"), _skill(data, "gamma")
+    assert (alpha["listed"], alpha["untriggerable"]) == ("name-only", True)
+    assert (gamma["listed"], gamma["untriggerable"], gamma["recall"]) == ("full", False, 1.0)
+    annotations = cli("skillc_gateway")("eval", "--format", "github").stdout
+    assert "title=eval-untriggerable::alpha: listed name-only by claude" in annotations
+
+
+def test_codex_lists_the_description_alone_and_refuses_a_long_one(
+    cli: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    lib = tmp_path / "lib"
+    when = "when_to_use: Use when the user mentions sourdough.\n"
+    bread = write_skill(lib / "bread", frontmatter=f"name: bread\ndescription: Bake bread.\n{when}")
+    write_skill(lib / "essay", description="Write essays. " + "y" * 1020)
+    _yaml(bread, ["help with my sourdough"])
+    _, claude = _eval(cli, "--path", str(lib), "--top", "1")
+    _, codex = _eval(cli, "--path", str(lib), "--top", "1", "--agent", "codex")
+    assert claude["library"] == 2 and codex["library"] == 1  # Codex refuses the essay skill
+    # Claude Code appends when_to_use; Codex lists the description alone
+    assert _skill(claude, "bread")["recall"] == 1.0
+    assert _skill(codex, "bread")["results"][0]["place"] is None

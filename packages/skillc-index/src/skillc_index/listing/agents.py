@@ -1,0 +1,200 @@
+"""How each agent writes its skill listing: the text of one entry, and which entries keep
+their description once the listing passes its budget (issue 38). ``skc list --budget``
+prices agent folders with it, ``skc eval`` scores trigger cases against what it shows.
+
+The model of each agent, from its documentation and the behaviour reported in its tracker
+(``/work/shared/reference/FIELD.md`` in the project notes has the sources):
+
+- **claude** (Claude Code): an entry is ``- name: description``, the description with
+  ``when_to_use`` appended, cut at 1,536 characters (``skillListingMaxDescChars``); a skill
+  with ``disable-model-invocation: true`` is not listed. The listing may take ``context x 4
+  characters x fraction`` (1%: 8,000 characters of a 200,000-token window). Over it every
+  name stays and the descriptions are granted by priority, most-used first (``uses x
+  max(0.5^(days since last use / 7), 0.1)``, second-hand from the shipped binary), ties in
+  listing order, until one does not fit: the rest are listed by **name only**.
+- **codex** (OpenAI Codex): an entry is ``- name: description`` (the standard field only); a
+  description over 1,024 characters is refused, the skill **not listed**. The listing may
+  take about 2% of the context window (8,000 characters when the window is unknown). Over it
+  Codex first **shortens** the descriptions, then leaves skills out (**omitted**), the least
+  used first. How far it shortens is not documented: skillc cuts every description to the
+  longest common length that fits, no shorter than :data:`CODEX_MIN_DESCRIPTION`, and then
+  omits skills.
+
+What is not known of the agents is said where it is assumed; the estimate is skillc's, not
+the agent's own count.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, NamedTuple
+
+__all__ = [
+    "AGENTS",
+    "CODEX_MAX_DESCRIPTION",
+    "CODEX_MIN_DESCRIPTION",
+    "CODEX_UNKNOWN_WINDOW_CHARS",
+    "MAX_ENTRY_DESCRIPTION",
+    "AgentName",
+    "ListingItem",
+    "Shown",
+    "ShownState",
+    "entry_description",
+    "fit_listing",
+    "listing_budget",
+    "usage_priority",
+]
+
+AgentName = Literal["claude", "codex"]
+AGENTS: tuple[AgentName, ...] = ("claude", "codex")
+#: Claude Code's cut of one entry's description (``skillListingMaxDescChars``).
+MAX_ENTRY_DESCRIPTION = 1536
+#: Codex refuses a skill whose description is longer (community reports).
+CODEX_MAX_DESCRIPTION = 1024
+#: Codex's listing when the context window is unknown, in characters.
+CODEX_UNKNOWN_WINDOW_CHARS = 8000
+#: Codex's share of the context window, in percent.
+CODEX_PERCENT = 2.0
+#: skillc's assumption: Codex shortens descriptions to no fewer characters than this before
+#: it omits skills.
+CODEX_MIN_DESCRIPTION = 60
+#: The agents' estimate of a token, in characters.
+CHARS_PER_TOKEN = 4
+
+ShownState = Literal["full", "shortened", "name-only", "omitted"]
+
+
+def _text(value: object) -> str:
+    return " ".join(value.split()) if isinstance(value, str) else ""
+
+
+def entry_description(agent: AgentName, frontmatter: Mapping[str, Any]) -> str | None:
+    """The description ``agent`` lists for a skill of this frontmatter, cut as it cuts one
+    entry (before any budget); None when the agent does not list the skill."""
+    description = _text(frontmatter.get("description"))
+    if agent == "claude":
+        if frontmatter.get("disable-model-invocation") is True:
+            return None
+        when = _text(frontmatter.get("when_to_use"))
+        if when:
+            description = f"{description} {when}".strip()
+        return description[:MAX_ENTRY_DESCRIPTION]
+    if len(description) > CODEX_MAX_DESCRIPTION:
+        return None
+    return description
+
+
+def listing_budget(agent: AgentName, context_tokens: int | None, percent: float) -> int:
+    """The characters ``agent``'s listing may take: Claude Code ``context x 4 x percent``
+    (``percent``: ``skillListingBudgetFraction`` as a percentage, the configuration's
+    ``budget_percent``); Codex 2% of the window, or 8,000 characters when it is unknown."""
+    if agent == "codex":
+        if context_tokens is None:
+            return CODEX_UNKNOWN_WINDOW_CHARS
+        return max(1, math.floor(context_tokens * CHARS_PER_TOKEN * CODEX_PERCENT / 100))
+    tokens = 200_000 if context_tokens is None else context_tokens
+    return max(1, math.floor(tokens * CHARS_PER_TOKEN * percent / 100))
+
+
+def usage_priority(uses: int, days_since_last: float | None) -> float:
+    """Claude Code's priority of a skill for the listing: ``uses x max(0.5^(days / 7),
+    0.1)``; 0 for a skill never used."""
+    if uses <= 0 or days_since_last is None:
+        return 0.0
+    decay: float = 0.5 ** (max(days_since_last, 0.0) / 7)
+    return uses * max(decay, 0.1)
+
+
+class ListingItem(NamedTuple):
+    """A skill the agent lists, in listing order (by name)."""
+
+    name: str
+    description: str
+    """What :func:`entry_description` gives."""
+    priority: float = 0.0
+    """:func:`usage_priority`: the higher, the later its description is dropped."""
+
+
+class Shown(NamedTuple):
+    """What the listing shows of one skill."""
+
+    name: str
+    description: str
+    """The description as shown ("" by name only or omitted)."""
+    state: ShownState
+
+    @property
+    def chars(self) -> int:
+        """The characters of the entry: ``- name: description`` and its line break."""
+        if self.state == "omitted":
+            return 0
+        return _chars(self.name, self.description)
+
+
+def _chars(name: str, description: str) -> int:
+    return len(f"- {name}: {description}\n") if description else len(f"- {name}\n")
+
+
+def _order(items: Sequence[ListingItem]) -> list[int]:
+    """Indexes of ``items``, the first to keep its description first: highest priority,
+    then listing order."""
+    return sorted(range(len(items)), key=lambda i: (-items[i].priority, i))
+
+
+def fit_listing(agent: AgentName, items: Sequence[ListingItem], budget: int) -> list[Shown]:
+    """What ``agent``'s listing shows of each of ``items`` (same order) within ``budget``
+    characters (see the module docstring)."""
+    full = [Shown(item.name, item.description, "full") for item in items]
+    if sum(shown.chars for shown in full) <= budget:
+        return full
+    if agent == "claude":
+        return _claude(items, budget)
+    return _codex(items, budget)
+
+
+def _claude(items: Sequence[ListingItem], budget: int) -> list[Shown]:
+    shown = [Shown(item.name, "", "name-only" if item.description else "full") for item in items]
+    room = budget - sum(entry.chars for entry in shown)
+    for index in _order(items):
+        item = items[index]
+        if not item.description:
+            continue
+        extra = _chars(item.name, item.description) - _chars(item.name, "")
+        if extra > room:
+            break
+        room -= extra
+        shown[index] = Shown(item.name, item.description, "full")
+    return shown
+
+
+def _cut(items: Sequence[ListingItem], cap: int, kept: set[int]) -> list[Shown]:
+    shown: list[Shown] = []
+    for index, item in enumerate(items):
+        if index not in kept:
+            shown.append(Shown(item.name, "", "omitted"))
+        elif len(item.description) > cap:
+            shown.append(Shown(item.name, item.description[:cap].rstrip(), "shortened"))
+        else:
+            shown.append(Shown(item.name, item.description, "full"))
+    return shown
+
+
+def _codex(items: Sequence[ListingItem], budget: int) -> list[Shown]:
+    everyone = set(range(len(items)))
+    longest = max((len(item.description) for item in items), default=0)
+    low, high = CODEX_MIN_DESCRIPTION, longest
+    if sum(entry.chars for entry in _cut(items, low, everyone)) <= budget:
+        while low < high:  # the longest common cut that fits
+            middle = (low + high + 1) // 2
+            if sum(entry.chars for entry in _cut(items, middle, everyone)) <= budget:
+                low = middle
+            else:
+                high = middle - 1
+        return _cut(items, low, everyone)
+    kept = set(everyone)
+    for index in reversed(_order(items)):  # the least used first, the last listed first
+        kept.discard(index)
+        if sum(entry.chars for entry in _cut(items, low, kept)) <= budget:
+            break
+    return _cut(items, low, kept)

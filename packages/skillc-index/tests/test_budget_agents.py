@@ -1,0 +1,52 @@
+"""``list --budget`` per agent (issue 38): the ``.agents/skills`` folder priced as Codex lists
+it (descriptions shortened, then skills omitted), with suggestions and nothing applied."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+from skillc_index import Layout, load_config
+from skillc_index.listing.budget import listing_budgets
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def _skill(folder: Path, name: str, description: str) -> None:
+    (folder / name).mkdir(parents=True)
+    text = f"---\nname: {name}\ndescription: {json.dumps(description)}\n---\n\n# {name}\n"
+    (folder / name / "SKILL.md").write_text(text, encoding="utf-8")
+
+
+def _budget(layout: Layout, context: int) -> None:
+    assert layout.project_config is not None
+    layout.project_config.write_text(f"[budget]\ncontext_tokens = {context}\n", encoding="utf-8")
+
+
+def test_codex_shortens_then_omits(layout: Layout, project: Path, cli: Callable[..., Run]) -> None:
+    agents = project / ".agents" / "skills"
+    for name in ("alpha", "beta", "gamma"):
+        _skill(agents, name, f"{name} " * 60)  # 360 characters each
+    _skill(agents, "huge", "h" * 1025)  # refused by Codex: not listed
+    _budget(layout, 5000)  # 2%: 400 characters
+    (folder,) = listing_budgets(layout, load_config(layout, env={}))
+    assert (folder.agent, folder.model, folder.not_listed) == ("agents", "codex", 1)
+    assert [folder.state(i) for i in range(3)] == ["shortened"] * 3
+    _budget(layout, 2000)  # 160 characters: not even three 60-character descriptions
+    (folder,) = listing_budgets(layout, load_config(layout, env={}))
+    assert folder.named("omitted") == ("gamma",)
+    assert folder.dropped == ("gamma",)
+    done = cli("skillc_index")("list", "--budget", "--format", "json")
+    (budget,) = json.loads(done.stdout)["budget"]
+    assert (budget["model"], budget["omitted"], budget["shortened"]) == (
+        "codex",
+        ["gamma"],
+        ["beta", "alpha"],
+    )
+    assert any("Codex omits" in line for line in budget["suggestions"])
+    text = cli("skillc_index")("list", "--budget").stdout.splitlines()
+    assert text[0].endswith(", as Codex lists it")
+    assert "1 skill not listed at all: gamma" in text
+    assert "2 skills with a shortened description: beta, alpha" in text
