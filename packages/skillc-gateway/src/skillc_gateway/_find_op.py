@@ -79,8 +79,9 @@ def find(session: Session, params: FindParams) -> FindResult:
 
 
 def _start_server(session: Session, found: FindResult) -> None:
-    """After answering a large library itself (``lifecycle.AUTO_START_SKILLS``), or by the
-    words alone while the semantic step waits for its vectors, start a find server in the
+    """After answering a large library itself (``lifecycle.AUTO_START_SKILLS``), from the
+    skills' files (the catalog not built yet: ``found.first``), or by the words alone while
+    the semantic step waits for its vectors, start a find server in the
     background for the next finds (it computes the vectors; ``$SKILLC_FIND_SERVER=0``:
     never), and say so (an ``info`` notice: what the session warns is no part of the
     answer)."""
@@ -89,7 +90,7 @@ def _start_server(session: Session, found: FindResult) -> None:
     if switched_off("SKILLC_FIND_SERVER"):
         return
     waiting = found.ranker == "lexical" and semantic.available()
-    if found.searched < lifecycle.AUTO_START_SKILLS and not waiting:
+    if found.searched < lifecycle.AUTO_START_SKILLS and not (waiting or found.first):
         return
     pid = lifecycle.start_for_later(session.layout)
     if pid is not None:
