@@ -12,8 +12,8 @@ extra (``SKILLC_FIND_SEMANTIC=0``; the find server allowed), ``skc -v find --for
 --path LIBRARY``: its wall time and CPU time (user + system of the process and what it
 waited for; not of the find server it starts), whether it was whole, its ranker, and where
 it was answered (``-v``: this process, from the files or not). Then ``skc watch --status``
-(answered once the server's first pass, the catalog's build, is done): the time from the
-start of the first find until then; then a find answered by the server, its wall time, and
+until it says the server runs and is not ``building`` (the catalog built whole): the time
+from the start of the first find until then; then a find answered by the server, its wall time, and
 whether its answer is the first one. The server is stopped after each run. Prints markdown
 for bench/RESULTS.md; the first lines say the machine and its load.
 """
@@ -74,7 +74,8 @@ def one_run(skc: Path, library: Path) -> dict[str, Any]:
                     [str(skc), "watch", "--status", "--format", "json"],
                     env=env, capture_output=True, text=True,
                 )  # fmt: skip
-                if status.returncode == 0 and json.loads(status.stdout).get("running"):
+                said = json.loads(status.stdout) if status.returncode == 0 else {}
+                if said.get("running") and not said.get("building"):
                     ready = time.perf_counter() - start
                     break
                 time.sleep(0.2)

@@ -76,6 +76,8 @@ class Catalog:
         self._quiet: tuple[tuple[str, ...], Seen] | None = None
         """The roots and answer of the last pass that found nothing new, while the watcher
         saw nothing since."""
+        self.left = 0
+        """Skills the last pass found to index and left for later (its time budget)."""
         self._tracked: frozenset[str] = frozenset()
         """The roots whose state in memory the watcher has kept track of since it was walked:
         their next walk looks only at what it reports."""
@@ -299,6 +301,7 @@ class Catalog:
         left = self._apply(
             [(str(root.path), result) for root, _, result in walks], budget, watcher is not None
         )
+        self.left = left or 0
         seen = self._seen(walks)
         self._passes += 1
         if left is None:

@@ -39,6 +39,7 @@ from skillc_gateway.catalog import database as catalog_database
 from skillc_gateway.catalog import postings, rank
 from skillc_gateway.catalog.answer import Seen, answer
 from skillc_gateway.catalog.indexer import Indexer
+from skillc_gateway.catalog.lifecycle import AUTO_START_SKILLS
 from skillc_gateway.catalog.postings import (
     DOCUMENTS,
     PASSAGES,
@@ -57,8 +58,9 @@ if TYPE_CHECKING:
 __all__ = ["FIRST_SKILLS", "first_answer", "worth_it"]
 
 #: A query answers from the skills' files when its walk finds at least this many skills the
-#: catalog does not hold (fewer are indexed at once: about 3 ms each).
-FIRST_SKILLS = 300
+#: catalog does not hold: as many as make ``skc find`` start a find server to build it
+#: (fewer are indexed at once, about 3 ms each, and no server is started for them).
+FIRST_SKILLS = AUTO_START_SKILLS
 
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]")
 
