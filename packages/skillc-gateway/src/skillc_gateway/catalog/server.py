@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import stat
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -80,9 +80,13 @@ class FindServer:
         configured: dict[str, str] | None = None,
         log: Callable[[str], None] = lambda line: None,
         lock_fd: int | None = None,
+        build: Sequence[str] = (),
     ) -> None:
         self.layout = layout
         self.lock_fd = lock_fd  # the home's lock, taken for this server by skc find
+        self.build = tuple(build)
+        """Folders the ``skc find`` that started this server searched (absolute): their
+        skills are indexed first, then the installed ones."""
         self.path = socket_path(layout)
         self.idle = idle
         self.configured = configured
@@ -189,13 +193,13 @@ class FindServer:
         from skillc_gateway.catalog import find_roots
         from skillc_index.inventory.folders import routing_roots
 
-        try:
-            roots = find_roots(self.layout, routing_roots(), self.configured)
-        except Exception as exc:
-            self.log(f"warming up failed: {type(exc).__name__}: {exc}")
-            return
-        self._building.append(roots)
-        self._build()
+        for paths in (self.build, routing_roots()) if self.build else (routing_roots(),):
+            try:
+                self._building.append(find_roots(self.layout, paths, self.configured))
+            except Exception as exc:
+                self.log(f"warming up failed: {type(exc).__name__}: {exc}")
+        if self._building:
+            self._build()
 
     def _build(self) -> None:
         """Index for about :data:`BUILD_SECONDS` what the catalog lacks of the first roots
