@@ -184,9 +184,10 @@ class FindServer:
     # -- serving -------------------------------------------------------------------------------
 
     def _warm_up(self) -> None:
-        """Import the engine, open the catalog and make a first pass over what is
-        installed (as seen from the server's own layout), indexing for
-        :data:`BUILD_SECONDS` at most: the rest is built between requests (:meth:`_build`),
+        """Import the engine, open the catalog and make a first pass over the folders the
+        ``skc find`` that started it searched (:attr:`build`), then over what is installed
+        (as seen from the server's own layout), indexing for :data:`BUILD_SECONDS` at most:
+        the rest is built between requests (:meth:`_build`),
         and a request meanwhile is answered from the skills' files while the catalog lacks
         many of them (:mod:`.first_answer`). A failure is logged: queries make their own
         passes."""
