@@ -68,8 +68,8 @@ def library(folder: Path) -> None:
 
     stage("documents into words (FTS5)", lambda: documents(False))
     stage("... and their words read back", lambda: documents(True))
-    sections = [postings._sections(text) for text in texts]
-    width = postings._SECTION_COLUMNS
+    sections = [postings.sections(text) for text in texts]
+    width = postings.SECTION_COLUMNS
     columns = 1 + 2 * width
 
     def passages(vocab: bool) -> None:

@@ -280,7 +280,7 @@ def _sections_the_old_way(
         "tokenize='porter unicode61 remove_diacritics 2')"
     )
     db.execute("CREATE VIRTUAL TABLE temp.old_v USING fts5vocab(temp, old_q, instance)")
-    sections = postings._sections(text)
+    sections = postings.sections(text)
     db.executemany(
         "INSERT INTO temp.old_q (rowid, heading, text) VALUES (?, ?, ?)",
         [(n, heading, body) for n, (heading, body, _) in enumerate(sections)],
@@ -322,7 +322,7 @@ def test_sections_from_the_stored_words_are_those_the_old_way_found(
     db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch, columns: int
 ) -> None:
     # 3: a skill's sections go through the scratch table in several rounds
-    monkeypatch.setattr(postings, "_SECTION_COLUMNS", columns)
+    monkeypatch.setattr(postings, "SECTION_COLUMNS", columns)
     chance = random.Random(11)
     skills = {n: _long_skill(chance, f"s{n}") for n in range(1, 30)}
     _add(db, skills)
@@ -428,7 +428,7 @@ def _passage_scores_the_old_way(
                 (-1, postings._names(text), text.description),
                 *(
                     (n, heading, body)
-                    for n, (heading, body, _) in enumerate(postings._sections(text))
+                    for n, (heading, body, _) in enumerate(postings.sections(text))
                 ),
             ],
         )
@@ -468,7 +468,7 @@ def _passage_scores_the_old_way(
 def test_passage_scores_from_the_stored_words_are_those_of_a_table_of_passages(
     db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch, columns: int
 ) -> None:
-    monkeypatch.setattr(postings, "_SECTION_COLUMNS", columns)
+    monkeypatch.setattr(postings, "SECTION_COLUMNS", columns)
     chance = random.Random(5)
     skills = {n: _long_skill(chance, f"s{n}") for n in range(1, 40)}
     skills[40] = _text("owl-hawk", "owls and hawks nest")  # no sections: its name and description

@@ -70,7 +70,7 @@ def find(session: Session, params: FindParams) -> FindResult:
         server=session.one_shot,
     )
     if session.one_shot and not (found.served or found.partial or found.warnings):
-        _start_server(session, found)  # before the answer: its reader may stop early
+        _start_server(session, params, found)  # before the answer: its reader may stop early
     if session.reply_chars is None:
         return found
     from skillc_gateway._find_reply import fit_answer
@@ -78,9 +78,10 @@ def find(session: Session, params: FindParams) -> FindResult:
     return fit_answer(found, session.reply_chars)
 
 
-def _start_server(session: Session, found: FindResult) -> None:
-    """After answering a large library itself (``lifecycle.AUTO_START_SKILLS``), or by the
-    words alone while the semantic step waits for its vectors, start a find server in the
+def _start_server(session: Session, params: FindParams, found: FindResult) -> None:
+    """After answering a large library itself (``lifecycle.AUTO_START_SKILLS``), from the
+    skills' files (the catalog not built yet: ``found.first``), or by the words alone while
+    the semantic step waits for its vectors, start a find server in the
     background for the next finds (it computes the vectors; ``$SKILLC_FIND_SERVER=0``:
     never), and say so (an ``info`` notice: what the session warns is no part of the
     answer)."""
@@ -89,9 +90,14 @@ def _start_server(session: Session, found: FindResult) -> None:
     if switched_off("SKILLC_FIND_SERVER"):
         return
     waiting = found.ranker == "lexical" and semantic.available()
-    if found.searched < lifecycle.AUTO_START_SKILLS and not waiting:
+    if found.searched < lifecycle.AUTO_START_SKILLS and not (waiting or found.first):
         return
-    pid = lifecycle.start_for_later(session.layout)
+    build: list[str] = []
+    if params.path:  # the folders searched, absolute: the server indexes them first
+        from skillc_gateway.catalog import find_roots
+
+        build = [str(root.path) for root in find_roots(session.layout, params.path)]
+    pid = lifecycle.start_for_later(session.layout, build)
     if pid is not None:
         from skillc_index import Notice
 

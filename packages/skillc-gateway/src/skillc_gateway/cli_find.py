@@ -39,8 +39,10 @@ def find_command(result: FindResult, call: Call[FindParams]) -> None:
     the same answer, without this process importing the catalog or looking at every folder
     again (it is told of changes as they happen). Without one, find answers itself; when
     it searched 1,000 skills or more, it then starts one in the background for the next
-    finds (it stops after an idle hour; SKILLC_FIND_SERVER=0: never). With -v, find says
-    on stderr which of the two answered, and with which ranker.
+    finds (it stops after an idle hour; SKILLC_FIND_SERVER=0: never). When the catalog lacks
+    1,000 skills or more of those searched (a first find), find answers from their files,
+    the same answer, and leaves the indexing to the find server it starts. With -v, find
+    says on stderr which answered, and with which ranker.
 
     \b
     Examples:
@@ -50,6 +52,8 @@ def find_command(result: FindResult, call: Call[FindParams]) -> None:
     """
     if is_verbose():
         where = "the find server (skc watch)" if result.served else "this process"
+        if result.first:  # the catalog lacked many of the skills: the find server builds it
+            where += ", from the skills' files"
         click.echo(f"find: answered by {where}; ranker: {result.ranker}", err=True)
         click.echo(
             f"find: {plural(result.searched, 'skill')} searched; {result.skipped} skipped "

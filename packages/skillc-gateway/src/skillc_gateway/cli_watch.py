@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     help="Exit after this long without a query (0: never) [default: 3600 with --detach, else 0].",
 )
 @click.option("--lock-fd", type=int, hidden=True)  # the home's lock, taken by skc find
+@click.option("--build", multiple=True, hidden=True)  # folders skc find searched: built first
 @format_option()
 @verbose_option
 def watch_command(
@@ -46,6 +47,7 @@ def watch_command(
     status: bool,
     idle: int | None,
     lock_fd: int | None,
+    build: tuple[str, ...],
     output_format: str,
 ) -> None:
     """Keep the catalog warm for skc find.
@@ -75,8 +77,8 @@ def watch_command(
         raise click.UsageError("--detach, --stop and --status exclude each other")
     if idle is not None and (stop or status):
         raise click.UsageError("--idle goes with running a server, not --stop or --status")
-    if lock_fd is not None and (detach or stop or status):
-        raise click.UsageError("--lock-fd goes with running a server in the foreground")
+    if (lock_fd is not None or build) and (detach or stop or status):
+        raise click.UsageError("--lock-fd and --build go with running a server in the foreground")
     layout = Layout.discover()
     if status:
         _watch_status(
@@ -96,10 +98,12 @@ def watch_command(
         else:
             click.echo(pid)
     else:
-        _watch_foreground(layout, idle or 0, lock_fd)
+        _watch_foreground(layout, idle or 0, lock_fd, build)
 
 
-def _watch_foreground(layout: Layout, idle: int, lock_fd: int | None = None) -> None:
+def _watch_foreground(
+    layout: Layout, idle: int, lock_fd: int | None = None, build: tuple[str, ...] = ()
+) -> None:
     """The find server in this process, until stopped or idle (what --detach runs too)."""
     import os
     import time
@@ -113,7 +117,9 @@ def _watch_foreground(layout: Layout, idle: int, lock_fd: int | None = None) -> 
 
     session = cli_session(layout)
     targets = trusted_targets(layout, session.config)
-    finder = FindServer(layout, idle=idle, configured=targets, log=log, lock_fd=lock_fd)
+    finder = FindServer(
+        layout, idle=idle, configured=targets, log=log, lock_fd=lock_fd, build=build
+    )
     finder.open()
     try:
         log(f"serving skc find for {layout.home} on {finder.path}")

@@ -12,6 +12,8 @@ machinery is imported when a query runs. The modules, by job:
   walk over the folders, full or targeted), :mod:`.tree_state` (what is known of a root's
   folders: their stamps and flags, saved between queries), :mod:`.watch` (change
   notification), :mod:`.indexer` (reading changed skills into the catalog),
+  :mod:`.first_answer` (the answer over many skills the catalog does not hold yet, from their
+  files, while the find server builds it),
   :mod:`.skill_text` (what the ranker reads of a SKILL.md, read lightly), :mod:`.answer`
   (the skills found made into the answer's rows);
 - the SQLite file: :mod:`.database` (opening it, its own tables and their statements);
@@ -25,6 +27,7 @@ machinery is imported when a query runs. The modules, by job:
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
@@ -158,6 +161,10 @@ class FindResult(NamedTuple):
     """``lexical``, or ``lexical+semantic`` when the semantic extra ranked too."""
     served: bool = False
     """Answered by the find server (``skc watch``), not in this process (not in JSON)."""
+    first: bool = False
+    """Ranked from the skills' files, read for this answer, without indexing them: the
+    catalog lacked many of them (:mod:`.first_answer`), and a find server is to build it
+    (not in JSON)."""
 
     def to_dict(self) -> FindShape:
         return {
@@ -192,7 +199,10 @@ def find_skills(
 
     ``server``: ask the home's find server (``skc watch``, :mod:`.client`) first, and
     answer here only when none answers; the answer is the same either way. Worth it for a
-    process that asks once (``skc find``): it then imports none of the catalog machinery."""
+    process that asks once (``skc find``): it then imports none of the catalog machinery.
+    Answering here, it answers from the skills' files when the catalog lacks many of them
+    (:mod:`.first_answer`: ``first`` set), for the find server it then starts to build the
+    catalog (unless ``$SKILLC_FIND_SERVER`` turns it off, or not on Linux)."""
     if server:
         answer = served_answer(layout, query, limit, paths, configured, budget)
         if answer is not None:
@@ -208,7 +218,9 @@ def find_skills(
     roots = find_roots(layout, paths or routing_roots(), configured)
     from skillc_gateway.catalog.engine import Catalog
 
-    return Catalog.shared(layout).find(query, roots, limit, budget=budget)
+    # no find server answered: one will build the catalog, if one may start
+    first = server and sys.platform.startswith("linux") and not switched_off("SKILLC_FIND_SERVER")
+    return Catalog.shared(layout).find(query, roots, limit, budget=budget, first=first)
 
 
 def served_answer(

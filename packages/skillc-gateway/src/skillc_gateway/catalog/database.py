@@ -49,6 +49,7 @@ __all__ = [
     "forget_roots",
     "forgotten",
     "insert_skill",
+    "known_paths",
     "move_skill",
     "open_database",
     "present_skills",
@@ -408,6 +409,18 @@ def present_skills(db: sqlite3.Connection, ids: Sequence[int]) -> set[int]:
         )
         present.update(skill_id for (skill_id,) in rows)
     return present
+
+
+def known_paths(db: sqlite3.Connection, paths: Sequence[str]) -> int:
+    """How many of the skill folders ``paths`` (real paths) have a row."""
+    known = 0
+    for start in range(0, len(paths), CHUNK):
+        chunk = list(paths[start : start + CHUNK])
+        (count,) = db.execute(
+            f"SELECT count(*) FROM skills WHERE path IN ({','.join('?' * len(chunk))})", chunk
+        ).fetchone()
+        known += count
+    return known
 
 
 def skill_by_path(db: sqlite3.Connection, real: str) -> tuple[int, int, bool, bytes | None] | None:

@@ -15,6 +15,8 @@ from skillc_gateway.catalog import (
     BUDGET_SECONDS,
     FINISH_WITHIN,
     FindResult,
+    FoundSkill,
+    first_answer,
     postings,
     scan,
 )
@@ -74,6 +76,8 @@ class Catalog:
         self._quiet: tuple[tuple[str, ...], Seen] | None = None
         """The roots and answer of the last pass that found nothing new, while the watcher
         saw nothing since."""
+        self.left = 0
+        """Skills the last pass found to index and left for later (its time budget)."""
         self._tracked: frozenset[str] = frozenset()
         """The roots whose state in memory the watcher has kept track of since it was walked:
         their next walk looks only at what it reports."""
@@ -124,15 +128,18 @@ class Catalog:
         *,
         budget: float = BUDGET_SECONDS,
         semantic: bool | None = None,
+        first: bool = False,
     ) -> FindResult:
         """Bring the catalog up to date for ``roots``, then rank their skills (``semantic``:
         whether the semantic step ranks too, when its model is there; None: as this
-        process's environment says, ``SKILLC_FIND_SEMANTIC``). Characters that are not
-        Unicode (lone surrogates: bytes of a command line that are not UTF-8, ``\\udcff``
-        in JSON) are read as ``?``."""
+        process's environment says, ``SKILLC_FIND_SEMANTIC``). ``first``: when the catalog
+        lacks many of the skills (:func:`.first_answer.worth_it`), answer from their files
+        and index none (a find server builds the catalog: ``skc find``); the answer is the
+        same. Characters that are not Unicode (lone surrogates: bytes of a command line that
+        are not UTF-8, ``\\udcff`` in JSON) are read as ``?``."""
         query = query.encode("utf-8", "replace").decode("utf-8")
         try:
-            return self._find(query, roots, limit, budget, semantic)
+            return self._find(query, roots, limit, budget, semantic, first)
         except sqlite3.DatabaseError as exc:
             if self.database.path is None or _busy(exc):
                 raise
@@ -141,10 +148,16 @@ class Catalog:
             self.close()
             if not isinstance(exc, sqlite3.OperationalError) or "malformed" in str(exc):
                 discard(self.database.path)
-            return Catalog.shared(self.layout)._find(query, roots, limit, budget, semantic)
+            return Catalog.shared(self.layout)._find(query, roots, limit, budget, semantic, first)
 
     def _find(
-        self, query: str, roots: Sequence[Root], limit: int, budget: float, semantic: bool | None
+        self,
+        query: str,
+        roots: Sequence[Root],
+        limit: int,
+        budget: float,
+        semantic: bool | None,
+        first: bool,
     ) -> FindResult:
         warnings: list[Diagnostic | Notice] = list(self.database.warnings)
         kept = [root for root in roots if scan.utf8(str(root.path))]
@@ -153,12 +166,24 @@ class Catalog:
             shown = ", ".join(path.encode("utf-8", "replace").decode() for path in left)
             warnings.append(Notice(f"not searched, a path that is not UTF-8: {shown}"))
             roots = kept
-        seen, partial = self.refresh(roots, budget, warnings)
-        semantic = self._semantic(seen, semantic)
-        skills = answer(self.db, self.layout, query, limit, seen, semantic)
-        searched = len(seen.priorities)
-        ranker = "lexical+semantic" if semantic else "lexical"
-        return FindResult(query, skills, searched, seen.skipped, partial, tuple(warnings), ranker)
+        seen, partial, skills = self._refresh(
+            roots, budget, warnings, (query, limit) if first else None
+        )
+        ranked_first = skills is not None
+        if skills is None:
+            semantic = self._semantic(seen, semantic)
+            skills = answer(self.db, self.layout, query, limit, seen, semantic)
+        ranker = "lexical+semantic" if semantic and not ranked_first else "lexical"
+        return FindResult(
+            query,
+            skills,
+            len(seen.priorities),
+            seen.skipped,
+            partial,
+            tuple(warnings),
+            ranker,
+            first=ranked_first,
+        )
 
     def _semantic(self, seen: Seen, wanted: bool | None) -> bool:
         """Whether the semantic step ranks this answer: it is ``wanted`` (None: as the
@@ -194,7 +219,20 @@ class Catalog:
         self, roots: Sequence[Root], budget: float, warnings: list[Diagnostic | Notice]
     ) -> tuple[Seen, bool]:
         """Look at every root again; index what changed (within ``budget`` seconds). The
-        skills found, and whether the catalog is partial.
+        skills found, and whether the catalog is partial."""
+        seen, partial, _ = self._refresh(roots, budget, warnings, None)
+        return seen, partial
+
+    def _refresh(
+        self,
+        roots: Sequence[Root],
+        budget: float,
+        warnings: list[Diagnostic | Notice],
+        first: tuple[str, int] | None,
+    ) -> tuple[Seen, bool, tuple[FoundSkill, ...] | None]:
+        """:meth:`refresh`; with ``first`` (a query and its limit), when the catalog lacks
+        many of the skills found, the answer to it from their files instead of indexing
+        them (:mod:`.first_answer`; the skills found are then of its own catalog).
 
         From a process's second query on, a :class:`~.watch.Watcher` watches the folders
         walked: while it saw nothing and no other process wrote the catalog, the last
@@ -207,7 +245,7 @@ class Catalog:
         # ... and no other process wrote the catalog meanwhile
         if quiet is not None and catalog_database.data_version(self.db) == self._data_version:
             self._touch(paths)
-            return quiet[1], False
+            return quiet[1], False, None
         tracked = self._tracked if changes is not None else frozenset()
         self._quiet, self._tracked = None, frozenset()
         since = time.time_ns() - RACY_NS
@@ -256,9 +294,14 @@ class Catalog:
                     )
                 )
         truncated = any(result.truncated for _, _, result in walks)
+        if first is not None and first_answer.worth_it(self.db, walks):
+            skills, seen = first_answer.first_answer(self, walks, *first)
+            self._states.clear()  # the walks' states hold the ids of the answer's catalog
+            return seen, truncated, skills
         left = self._apply(
             [(str(root.path), result) for root, _, result in walks], budget, watcher is not None
         )
+        self.left = left or 0
         seen = self._seen(walks)
         self._passes += 1
         if left is None:
@@ -283,7 +326,7 @@ class Catalog:
                     "is partial; ask again to index more"
                 )
             )
-        return seen, left != 0 or truncated
+        return seen, left != 0 or truncated, None
 
     def _watch(self) -> tuple[Watcher | None, Changes | None]:
         """From the second pass on, the watcher (opened at once: the folders are watched as

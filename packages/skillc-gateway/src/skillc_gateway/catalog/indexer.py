@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat as stat_module
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from skillc_gateway.catalog import database as catalog_database
@@ -22,9 +22,17 @@ __all__ = ["Indexer"]
 class Indexer:
     """Reads changed skills into the catalog, inside the caller's transaction."""
 
-    def __init__(self, db: sqlite3.Connection, since: int) -> None:
+    def __init__(
+        self,
+        db: sqlite3.Connection,
+        since: int,
+        add: Callable[[sqlite3.Connection, int, postings.SkillText], None] | None = None,
+    ) -> None:
         self.db = db
         self.since = since
+        self.add = postings.add if add is None else add
+        """How a skill's text is written (:func:`.postings.add`; the first answer keeps the
+        texts instead: :mod:`.first_answer`)."""
         self.done: dict[str, tuple[int, int, bool]] = {}  # real path -> id, fingerprint, skipped
         self.moved = 0
         """Skills that moved, whose rows were kept (:meth:`adopt`)."""
@@ -84,7 +92,7 @@ class Indexer:
         if text is None:
             postings.remove(self.db, skill_id)
         else:
-            postings.add(self.db, skill_id, text)
+            self.add(self.db, skill_id, text)
         return skill_id, stored, text is None
 
     def adopt(

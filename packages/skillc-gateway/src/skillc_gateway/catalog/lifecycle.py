@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import stat
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -117,7 +118,7 @@ def start_detached(layout: Layout, idle: float, timeout: float = 60.0) -> int:
         time.sleep(0.05)
 
 
-def start_for_later(layout: Layout) -> int | None:
+def start_for_later(layout: Layout, build: Sequence[str] = ()) -> int | None:
     """Start a find server for ``layout``'s home in the background, without waiting for it,
     when one can start: Linux, a skillc home that can be written, a socket path that fits
     and is free or a socket, and the home's server lock taken here (not held by a running
@@ -125,7 +126,8 @@ def start_for_later(layout: Layout) -> int | None:
     is handed to the server (``watch --lock-fd``), so that of concurrent finds one starts
     one. Its pid, or None when none was started. ``skc find`` calls it after answering a
     large library itself (:data:`AUTO_START_SKILLS`), so that the next finds are answered
-    warm; the server stops after :data:`DETACHED_IDLE_SECONDS` without a query."""
+    warm; the server stops after :data:`DETACHED_IDLE_SECONDS` without a query. ``build``:
+    the folders (absolute) the find searched, whose skills the server indexes first."""
     import fcntl
     import sys
 
@@ -147,7 +149,7 @@ def start_for_later(layout: Layout) -> int | None:
         return None
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        child = _spawn(layout, DETACHED_IDLE_SECONDS, lock)
+        child = _spawn(layout, DETACHED_IDLE_SECONDS, lock, build)
     except OSError:  # held (BlockingIOError), or no process could be made
         return None
     finally:
@@ -156,7 +158,9 @@ def start_for_later(layout: Layout) -> int | None:
     return child.pid
 
 
-def _spawn(layout: Layout, idle: float, lock: int | None = None) -> subprocess.Popen[bytes]:
+def _spawn(
+    layout: Layout, idle: float, lock: int | None = None, build: Sequence[str] = ()
+) -> subprocess.Popen[bytes]:
     """``skc watch --idle IDLE`` for ``layout``'s home, in a new session of its own (stdin
     from /dev/null, its output appended to ``find.log`` in the skillc home, working in
     ``/``: ``python -m`` puts its working directory first on the module path), handed the
@@ -172,6 +176,8 @@ def _spawn(layout: Layout, idle: float, lock: int | None = None) -> subprocess.P
     argv = [sys.executable, "-m", "skillc_gateway", "watch", "--idle", f"{idle:g}"]
     if lock is not None:
         argv += ["--lock-fd", str(lock)]
+    for folder in build:  # built first (it answered from their files)
+        argv += ["--build", folder]
     try:
         child = subprocess.Popen(
             argv,

@@ -39,28 +39,33 @@ __all__ = [
     "PASSAGES",
     "RANK_VERSION",
     "SCHEMA",
+    "SECTION_COLUMNS",
     "SECTION_SLOTS",
+    "TOKENIZER",
     "B",
     "Document",
     "Heading",
     "SkillText",
     "add",
+    "documents",
     "finish",
     "items",
     "missing_vectors",
     "passages",
     "remove",
     "scratch",
+    "sections",
     "store_vectors",
     "stored_vectors",
     "unvectored",
     "vector_texts",
+    "weight_sql",
 ]
 
 #: Bumped when the tables or the tokenizer change: the catalog then indexes every skill anew.
 RANK_VERSION = 8
 
-_TOKENIZER = "tokenize='porter unicode61 remove_diacritics 2'"
+TOKENIZER = "tokenize='porter unicode61 remove_diacritics 2'"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rank_postings (
     doc INTEGER NOT NULL, term TEXT NOT NULL, w REAL NOT NULL, skill INTEGER NOT NULL,
@@ -120,7 +125,7 @@ K1, B = 1.2, 0.75
 SECTION_SLOTS = 1024
 SECTION_CHARS = 4000
 #: Sections tokenized at once when a skill is indexed (:func:`_section_terms`).
-_SECTION_COLUMNS = 32
+SECTION_COLUMNS = 32
 
 
 class Heading(NamedTuple):
@@ -149,7 +154,7 @@ def _names(text: SkillText) -> str:
     return name if folder == name else f"{name} {folder}"
 
 
-def _sections(text: SkillText) -> list[tuple[str, str, int]]:
+def sections(text: SkillText) -> list[tuple[str, str, int]]:
     """(heading, text up to the next heading, line) for each heading of SKILL.md."""
     lines = text.body.split("\n")
     headings = text.headings[:SECTION_SLOTS]
@@ -167,8 +172,7 @@ def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
     remove(db, skill_id)
     scratch(db)
     db.execute(
-        "INSERT INTO temp.rank_tokens (meta, body, headings) VALUES (?, ?, ?)",
-        (f"{_names(text)}\n{text.description}", text.body, _heading_text(text)),
+        "INSERT INTO temp.rank_tokens (meta, body, headings) VALUES (?, ?, ?)", documents(text)
     )
     # The skill's rows in rank_pending start after the last row there: an earlier add of the
     # same skill in this batch is left out by finish().
@@ -179,25 +183,24 @@ def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
     )
     # The scratch table holds this one skill: a word's count there is its count in the skill.
     lengths = " ".join(f"WHEN '{d.name}' THEN {d.length}" for d in DOCUMENTS)
-    documents = " ".join(f"WHEN '{d.name}' THEN {n}" for n, d in enumerate(DOCUMENTS))
+    numbers = " ".join(f"WHEN '{d.name}' THEN {n}" for n, d in enumerate(DOCUMENTS))
     db.execute(
         "INSERT INTO temp.rank_pending (skill, doc, term, w) "
-        f"SELECT ?, CASE col {documents} END, term, "
-        f"cnt * {K1 + 1} / (cnt + {K1} * (1 - {B} + {B} * "
-        f"(sum(cnt) OVER (PARTITION BY col)) / CASE col {lengths} END)) "
+        f"SELECT ?, CASE col {numbers} END, term, "
+        f"{weight_sql('cnt', 'sum(cnt) OVER (PARTITION BY col)', f'CASE col {lengths} END')} "
         "FROM temp.rank_tokens_v",
         (skill_id,),
     )
     db.execute("INSERT INTO temp.rank_tokens (rank_tokens) VALUES ('delete-all')")
-    sections = _sections(text)
+    found = sections(text)
     base = skill_id * SECTION_SLOTS
     db.executemany(
         "INSERT INTO rank_sections (id, heading, line) VALUES (?, ?, ?)",
-        [(base + n, heading, line) for n, (heading, _, line) in enumerate(sections)],
+        [(base + n, heading, line) for n, (heading, _, line) in enumerate(found)],
     )
     db.execute(
         "INSERT INTO rank_section_terms (skill, terms) VALUES (?, ?)",
-        (skill_id, _section_terms(db, skill_id, f"{_names(text)}\n{text.description}", sections)),
+        (skill_id, _section_terms(db, skill_id, documents(text)[0], found)),
     )
     # the vector comes later (fill()): the words of every skill first, so that an answer is
     # whole as soon as they are indexed (the model takes longer than the rest of a skill)
@@ -205,6 +208,19 @@ def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
         "INSERT INTO rank_vectors (skill, part, text) VALUES (?, ?, ?)",
         [(skill_id, part, value) for part, value in enumerate(vector_texts(text))],
     )
+
+
+def documents(text: SkillText) -> tuple[str, str, str]:
+    """The texts of a skill's documents, in :data:`DOCUMENTS`' order: its names with its
+    description (also its first passage), its body, its headings."""
+    return f"{_names(text)}\n{text.description}", text.body, _heading_text(text)
+
+
+def weight_sql(count: str, length: str, reference: str) -> str:
+    """The SQL expression of BM25's term-frequency part ``w`` of a word ``count`` times in a
+    document of ``length`` tokens whose reference length is ``reference`` (each an SQL
+    expression): one text, so that every writer of ``rank_postings`` computes the same bits."""
+    return f"{count} * {K1 + 1} / ({count} + {K1} * (1 - {B} + {B} * ({length}) / {reference}))"
 
 
 #: The body's text the semantic model reads (part 1 of :func:`vector_texts`), at most, in
@@ -234,17 +250,17 @@ def _section_terms(
     the sections' in order), then a line per word, ``\nWORD ITEM...``, an item ``m:COUNT``,
     ``hN:COUNT`` or ``N:COUNT`` when the name and description, section ``N``'s heading or its
     text hold it COUNT times. A query then finds its words with ``str.find`` instead of
-    cutting the passages into words again. The passages go :data:`_SECTION_COLUMNS` sections
+    cutting the passages into words again. The passages go :data:`SECTION_COLUMNS` sections
     at a time through a scratch table with a column for each heading and text (and ``m``),
     whose ``fts5vocab`` gives each word's count per column. How many passages hold each word
     goes to ``rank_pending`` (doc :data:`PASSAGES`, ``w``: the count), for :func:`finish`; the
     number of passages to ``rank_count`` at once."""
     chunks: list[str] = []
     lengths = [0] * (1 + len(sections))
-    for start in range(0, max(len(sections), 1), _SECTION_COLUMNS):
+    for start in range(0, max(len(sections), 1), SECTION_COLUMNS):
         values: list[str | None] = [meta if start == 0 else None]
-        values += [None] * (2 * _SECTION_COLUMNS)
-        for n, (heading, body, _) in enumerate(sections[start : start + _SECTION_COLUMNS]):
+        values += [None] * (2 * SECTION_COLUMNS)
+        for n, (heading, body, _) in enumerate(sections[start : start + SECTION_COLUMNS]):
             values[1 + 2 * n], values[2 + 2 * n] = heading, body
         db.execute(
             f"INSERT INTO temp.rank_section_q VALUES ({','.join('?' * len(values))})", values
@@ -343,19 +359,19 @@ def scratch(db: sqlite3.Connection) -> None:
     contentless FTS5 table holding one skill at a time, whose ``fts5vocab`` gives each word's
     count as the catalog's tokenizer cuts it; ``rank_pending`` and ``rank_added``, the words of
     the skills added since :func:`finish` (``first``: a skill's first row); ``rank_section_q``
-    (also contentless), the heading and text of :data:`_SECTION_COLUMNS` sections of the skill
+    (also contentless), the heading and text of :data:`SECTION_COLUMNS` sections of the skill
     being indexed, a column each, whose ``fts5vocab`` says which words each holds
     (:func:`_section_terms`), and in the first round the name with the description."""
     if db.execute("SELECT 1 FROM temp.sqlite_master WHERE name = 'rank_tokens'").fetchone():
         return
     db.execute(
         f"CREATE VIRTUAL TABLE temp.rank_tokens USING fts5(meta, body, headings, content='', "
-        f"{_TOKENIZER})"
+        f"{TOKENIZER})"
     )
     db.execute("CREATE VIRTUAL TABLE temp.rank_tokens_v USING fts5vocab(temp, rank_tokens, col)")
-    columns = "m, " + ", ".join(f"h{n}, t{n}" for n in range(_SECTION_COLUMNS))
+    columns = "m, " + ", ".join(f"h{n}, t{n}" for n in range(SECTION_COLUMNS))
     db.execute(
-        f"CREATE VIRTUAL TABLE temp.rank_section_q USING fts5({columns}, content='', {_TOKENIZER})"
+        f"CREATE VIRTUAL TABLE temp.rank_section_q USING fts5({columns}, content='', {TOKENIZER})"
     )
     db.execute(
         "CREATE VIRTUAL TABLE temp.rank_section_v USING fts5vocab(temp, rank_section_q, col)"

@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import stat
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,12 +48,18 @@ from skillc_index import FindServerError, Layout, loads_bounded
 if TYPE_CHECKING:
     import socket
 
-__all__ = ["FILL_SECONDS", "READ_SECONDS", "STATUS_ROOTS", "FindServer"]
+    from skillc_index.inventory.folders import Root
+
+__all__ = ["BUILD_SECONDS", "FILL_SECONDS", "READ_SECONDS", "STATUS_ROOTS", "FindServer"]
 
 #: A connection that sends nothing for this long is dropped.
 READ_SECONDS = 5.0
 #: The root folders ``--status`` lists (the most recently asked about).
 STATUS_ROOTS = 100
+#: Between two requests, the server indexes what its catalog lacks in turns of about this
+#: long (a request that comes meanwhile waits for the turn to end, or is answered from the
+#: skills' files while the catalog lacks many of them: :mod:`.first_answer`).
+BUILD_SECONDS = 0.5
 #: Between two requests, the server computes missing vectors in turns of about this long
 #: (a request that comes meanwhile waits for the turn to end).
 FILL_SECONDS = 0.25
@@ -74,9 +80,13 @@ class FindServer:
         configured: dict[str, str] | None = None,
         log: Callable[[str], None] = lambda line: None,
         lock_fd: int | None = None,
+        build: Sequence[str] = (),
     ) -> None:
         self.layout = layout
         self.lock_fd = lock_fd  # the home's lock, taken for this server by skc find
+        self.build = tuple(build)
+        """Folders the ``skc find`` that started this server searched (absolute): their
+        skills are indexed first, then the installed ones."""
         self.path = socket_path(layout)
         self.idle = idle
         self.configured = configured
@@ -92,6 +102,8 @@ class FindServer:
         self._lock: int | None = None
         self._listener: socket.socket | None = None
         self._identity: tuple[int, int] | None = None  # the socket file we made
+        self._building: list[tuple[Root, ...]] = []
+        """Roots whose skills the catalog lacks, indexed between requests (:meth:`_build`)."""
 
     # -- starting and stopping -----------------------------------------------------------------
 
@@ -172,18 +184,40 @@ class FindServer:
     # -- serving -------------------------------------------------------------------------------
 
     def _warm_up(self) -> None:
-        """Import the engine, open the catalog and make a first pass over what is
-        installed (as seen from the server's own layout), so that the first query finds them
-        ready. A failure is logged: queries make their own passes."""
+        """Import the engine, open the catalog and make a first pass over the folders the
+        ``skc find`` that started it searched (:attr:`build`), then over what is installed
+        (as seen from the server's own layout), indexing for :data:`BUILD_SECONDS` at most:
+        the rest is built between requests (:meth:`_build`),
+        and a request meanwhile is answered from the skills' files while the catalog lacks
+        many of them (:mod:`.first_answer`). A failure is logged: queries make their own
+        passes."""
         from skillc_gateway.catalog import find_roots
-        from skillc_gateway.catalog.engine import Catalog
         from skillc_index.inventory.folders import routing_roots
 
+        for paths in (self.build, routing_roots()) if self.build else (routing_roots(),):
+            try:
+                self._building.append(find_roots(self.layout, paths, self.configured))
+            except Exception as exc:
+                self.log(f"warming up failed: {type(exc).__name__}: {exc}")
+        if self._building:
+            self._build()
+
+    def _build(self) -> None:
+        """Index for about :data:`BUILD_SECONDS` what the catalog lacks of the first roots
+        waiting to be built (the installed skills', those of a request answered from the
+        files); they stop waiting once indexed whole. A failure is logged, and they stop."""
+        from skillc_gateway.catalog.engine import Catalog
+
+        roots = self._building[0]
         try:
-            roots = find_roots(self.layout, routing_roots(), self.configured)
-            Catalog.shared(self.layout).find("warm up", roots, 1)
+            catalog = Catalog.shared(self.layout)
+            catalog.find("warm up", roots, 1, budget=BUILD_SECONDS)
         except Exception as exc:
-            self.log(f"warming up failed: {type(exc).__name__}: {exc}")
+            self.log(f"building the catalog failed: {type(exc).__name__}: {exc}")
+            del self._building[0]
+            return
+        if not catalog.left:
+            del self._building[0]
 
     def _fill(self) -> bool:
         """Compute some of the catalog's missing vectors (the semantic step's, about
@@ -233,9 +267,12 @@ class FindServer:
                     if timeout <= 0:
                         self.log(f"no query for {self.idle:g} s: stopping")
                         break
-                if filling:
+                if filling or self._building:
                     timeout = 0
                 ready, _, _ = select.select([listener.fileno(), wake_read], [], [], timeout)
+                if self._building and not ready:
+                    self._build()  # the words first: the vectors after
+                    continue
                 if filling and not ready:
                     filling = self._fill()
                     continue
@@ -317,7 +354,11 @@ class FindServer:
 
         layout, query, limit, budget, semantic, roots = read_find_request(message, self.layout.home)
         start = time.perf_counter()
-        result = Catalog.shared(layout).find(query, roots, limit, budget=budget, semantic=semantic)
+        result = Catalog.shared(layout).find(
+            query, roots, limit, budget=budget, semantic=semantic, first=True
+        )
+        if result.first and roots not in self._building:  # built between the next requests
+            self._building.append(roots)
         self._last = time.monotonic()
         self.find_seconds += time.perf_counter() - start
         self.queries += 1
@@ -349,6 +390,7 @@ class FindServer:
             "watches": None if watches is None else watches[0],
             "watch_budget": None if watches is None else watches[1],
             "ranker": semantic.ranker(True),  # for a client that wants the semantic step
+            "building": bool(self._building),  # indexing between requests: not all warm yet
         }
 
 

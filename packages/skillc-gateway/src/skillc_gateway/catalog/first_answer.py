@@ -1,0 +1,257 @@
+"""The first answer over skills the catalog does not hold yet (issue 35): ranked from a
+catalog in memory that holds only what the query reads, while the find server builds the
+catalog itself.
+
+Indexing a skill writes every word of its three documents and of its passages, for the
+queries to come (9-12 s of CPU at 3,480 skills on a 2-core machine); a query reads the rows of
+its own words only. When a query's walk finds at least :data:`FIRST_SKILLS` skills that the
+catalog does not hold, and a find server will build the catalog (``skc find``:
+:func:`~skillc_gateway.catalog.find_skills`), :func:`first_answer` answers instead:
+
+1. every searched skill is read as :class:`~.indexer.Indexer` reads it (the same checks, its
+   row in a new catalog in memory, the ids in the order a first build gives them), its words
+   left out;
+2. the documents of every skill are cut into words at once, into one contentless FTS5 table
+   (rowid: the skill's id): its ``fts5vocab`` gives each query word's count in each document,
+   its ``_docsize`` each document's length, and the query's rows of ``rank_postings``,
+   ``rank_terms`` and ``rank_count`` are written from them with :func:`.postings.add`'s
+   expression (:func:`.postings.weight_sql`);
+3. a passage's words are words of its skill's documents (but for a section cut at
+   ``SECTION_CHARS`` characters): only the skills that hold a query word, or a cut section,
+   or a passage without an ASCII letter or digit, have their passages cut into words; the
+   passages of the others are counted from their text (each holds a word). Their lines of
+   ``rank_section_terms`` hold the query's words only, in :func:`.postings.add`'s order.
+
+:func:`.rank.rank` and :func:`.answer.answer` then read that catalog as they read the full one,
+unchanged: the answer is the one a first build gives (the tests compare them on the dev
+queries), ranked by the words (the vectors come later, from the find server).
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from skillc_gateway.catalog import database as catalog_database
+from skillc_gateway.catalog import postings, rank
+from skillc_gateway.catalog.answer import Seen, answer
+from skillc_gateway.catalog.indexer import Indexer
+from skillc_gateway.catalog.lifecycle import AUTO_START_SKILLS
+from skillc_gateway.catalog.postings import (
+    DOCUMENTS,
+    PASSAGES,
+    SECTION_CHARS,
+    SECTION_SLOTS,
+    SkillText,
+)
+from skillc_gateway.catalog.tree_state import RACY_NS
+
+if TYPE_CHECKING:
+    from skillc_gateway.catalog import FoundSkill
+    from skillc_gateway.catalog.engine import Catalog
+    from skillc_gateway.catalog.scan import Walk
+    from skillc_index.inventory.folders import Root
+
+__all__ = ["FIRST_SKILLS", "first_answer", "worth_it"]
+
+#: A query answers from the skills' files when its walk finds at least this many skills the
+#: catalog does not hold: as many as make ``skc find`` start a find server to build it
+#: (fewer are indexed at once, about 3 ms each, and no server is started for them).
+FIRST_SKILLS = AUTO_START_SKILLS
+
+_ASCII_WORD = re.compile(r"[A-Za-z0-9]")
+
+
+def worth_it(db: sqlite3.Connection, walks: Sequence[tuple[Root, int, Walk]]) -> bool:
+    """Whether the skills to index for ``walks`` are at least :data:`FIRST_SKILLS` skill
+    folders that the catalog holds no row of (a first find, a library added)."""
+    pending = [
+        result.state.real_path(result.state.paths[index])
+        for _, _, result in walks
+        for index in result.pending
+    ]
+    if len(pending) < FIRST_SKILLS:
+        return False
+    return len(pending) - catalog_database.known_paths(db, pending) >= FIRST_SKILLS
+
+
+def first_answer(
+    catalog: Catalog, walks: list[tuple[Root, int, Walk]], query: str, limit: int
+) -> tuple[tuple[FoundSkill, ...], Seen]:
+    """The answer to ``query`` over the skills of ``walks`` (see the module), and what they
+    are. The walks' states get the ids of the catalog in memory: they are not to be kept."""
+    db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    try:
+        catalog_database.prepare(db)
+        texts: list[tuple[int, SkillText]] = []
+
+        def keep(_db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
+            texts.append((skill_id, text))
+
+        indexer = Indexer(db, time.time_ns() - RACY_NS, keep)
+        with catalog_database.writing(db):
+            for _root, _priority, result in walks:  # the pending first: a first build's order
+                pending = set(result.pending)
+                rest = [i for i, _ in result.state.summary().skills if i not in pending]
+                for index in [*result.pending, *rest]:
+                    indexer.index(result.state, index)
+            _query_rows(db, texts, query)
+        seen = catalog._seen(walks)
+        return answer(db, catalog.layout, query, limit, seen, False), seen
+    finally:
+        db.close()
+
+
+def _query_rows(db: sqlite3.Connection, texts: list[tuple[int, SkillText]], query: str) -> None:
+    """Write the rows :mod:`.rank` reads for ``query`` over the skills ``texts``."""
+    words = rank.query_terms(query)
+    terms = rank.stems(db, words) if words else []
+    db.execute(
+        "CREATE VIRTUAL TABLE first_docs USING fts5(meta, body, headings, content='', "
+        f"{postings.TOKENIZER})"
+    )
+    db.executemany(
+        "INSERT INTO first_docs (rowid, meta, body, headings) VALUES (?, ?, ?, ?)",
+        ((skill_id, *postings.documents(text)) for skill_id, text in texts),
+    )
+    sizes = {skill_id: _sizes(blob) for skill_id, blob in db.execute(_SIZES.format("first_docs"))}
+    for doc in range(len(DOCUMENTS)):
+        held = sum(1 for lengths in sizes.values() if lengths[doc])
+        if held:  # as postings.finish counts: the skills with a word in the document
+            db.execute("INSERT INTO rank_count (doc, n) VALUES (?, ?)", (doc, held))
+    numbers = {document.name: doc for doc, document in enumerate(DOCUMENTS)}
+    counts = _counts(db, "first_docs", terms)
+    db.execute(
+        "CREATE TABLE first_tf (doc INTEGER, term TEXT, cnt INTEGER, len INTEGER, skill INTEGER)"
+    )
+    db.executemany(
+        "INSERT INTO first_tf VALUES (?, ?, ?, ?, ?)",
+        [
+            (numbers[column], term, count, sizes[skill_id][numbers[column]], skill_id)
+            for (term, skill_id, column), count in counts.items()
+        ],
+    )
+    reference = " ".join(f"WHEN {doc} THEN {d.length}" for doc, d in enumerate(DOCUMENTS))
+    db.execute(
+        "INSERT INTO rank_postings (doc, term, w, skill) SELECT doc, term, "
+        f"{postings.weight_sql('cnt', 'len', f'CASE doc {reference} END')}, skill "
+        "FROM first_tf ORDER BY doc, term"
+    )
+    db.execute(
+        "INSERT INTO rank_terms (doc, term, df) SELECT doc, term, count(*) FROM first_tf "
+        "GROUP BY doc, term"
+    )
+    _passage_rows(db, texts, terms, {skill_id for _, skill_id, _ in counts})
+
+
+def _passage_rows(
+    db: sqlite3.Connection, texts: list[tuple[int, SkillText]], terms: list[str], held: set[int]
+) -> None:
+    """The passages' rows for ``terms``: ``rank_count`` and ``rank_terms`` of doc
+    :data:`PASSAGES`, and ``rank_section_terms`` (the query's lines) and ``rank_sections`` of
+    the skills whose passages hold one of them. Only the skills that may (``held``: a query
+    word in a document; a section cut; a passage without an ASCII letter or digit) are cut
+    into words; every passage of the others holds a word."""
+    if not texts:
+        return
+    passages = 0
+    cut: list[tuple[int, str, list[tuple[str, str, int]]]] = []
+    for skill_id, text in texts:
+        meta = postings.documents(text)[0]
+        found = postings.sections(text)
+        if (
+            skill_id in held
+            or not _ASCII_WORD.search(meta)
+            or any(
+                len(body) >= SECTION_CHARS
+                or not (_ASCII_WORD.search(heading) or _ASCII_WORD.search(body))
+                for heading, body, _ in found
+            )
+        ):
+            cut.append((skill_id, meta, found))
+        else:
+            passages += 1 + len(found)
+    db.execute(
+        f"CREATE VIRTUAL TABLE first_passages USING fts5(m, h, t, content='', {postings.TOKENIZER})"
+    )
+    slots = SECTION_SLOTS + 1  # rowid: skill * slots + 1 + passage (the name: passage -1)
+    rows: list[tuple[int, str | None, str | None, str | None]] = []
+    for skill_id, meta, found in cut:
+        rows.append((skill_id * slots, meta, None, None))
+        rows += [
+            (skill_id * slots + 1 + n, None, heading, body)
+            for n, (heading, body, _) in enumerate(found)
+        ]
+    db.executemany("INSERT INTO first_passages (rowid, m, h, t) VALUES (?, ?, ?, ?)", rows)
+    sizes = {row: sum(_sizes(blob)) for row, blob in db.execute(_SIZES.format("first_passages"))}
+    passages += sum(1 for size in sizes.values() if size)
+    db.execute(f"INSERT INTO rank_count (doc, n) VALUES ({PASSAGES}, ?)", (passages,))
+    holding: dict[str, set[int]] = {}  # term -> the passages (rows) holding it
+    lines: dict[int, dict[str, list[tuple[int, bool, str]]]] = {}  # skill -> term -> items
+    for (term, row, column), count in _counts(db, "first_passages", terms).items():
+        holding.setdefault(term, set()).add(row)
+        skill_id, passage = divmod(row, slots)
+        passage -= 1
+        place = {"m": "m", "h": f"h{passage}", "t": f"{passage}"}[column]
+        # in the vocabulary's order of the columns: m, h0, t0, h1, t1...
+        item = (passage, column != "h", f"{place}:{count}")
+        lines.setdefault(skill_id, {}).setdefault(term, []).append(item)
+    db.executemany(
+        f"INSERT INTO rank_terms (doc, term, df) VALUES ({PASSAGES}, ?, ?)",
+        [(term, len(rows)) for term, rows in holding.items()],
+    )
+    by_skill = {skill_id: found for skill_id, _, found in cut}
+    section_terms: list[tuple[int, str]] = []
+    section_rows: list[tuple[int, str, int]] = []
+    for skill_id, found_lines in lines.items():
+        found = by_skill[skill_id]
+        header = " ".join(str(sizes.get(skill_id * slots + n, 0)) for n in range(1 + len(found)))
+        # postings.add lists a word in the first chunk of sections that holds it, and the words
+        # of a chunk in the vocabulary's order
+        ordered = sorted(
+            found_lines.items(),
+            key=lambda item: (max(min(item[1])[0], 0) // postings.SECTION_COLUMNS, item[0]),
+        )
+        body = "".join(
+            f"\n{term} {' '.join(item[2] for item in sorted(items))}" for term, items in ordered
+        )
+        section_terms.append((skill_id, f"{header}{body}\n"))
+        base = skill_id * SECTION_SLOTS
+        section_rows += [(base + n, heading, line) for n, (heading, _, line) in enumerate(found)]
+    db.executemany("INSERT INTO rank_section_terms (skill, terms) VALUES (?, ?)", section_terms)
+    db.executemany("INSERT INTO rank_sections (id, heading, line) VALUES (?, ?, ?)", section_rows)
+
+
+_SIZES = "SELECT id, sz FROM {}_docsize"
+
+
+def _sizes(blob: bytes) -> list[int]:
+    """The length in tokens of each column of a row, from its FTS5 ``_docsize`` blob (a
+    varint a column: seven bits a byte, most significant first, the high bit set but on the
+    last byte)."""
+    values: list[int] = []
+    value = 0
+    for byte in blob:
+        value = value << 7 | byte & 0x7F
+        if not byte & 0x80:
+            values.append(value)
+            value = 0
+    return values
+
+
+def _counts(
+    db: sqlite3.Connection, table: str, terms: list[str]
+) -> dict[tuple[str, int, str], int]:
+    """``(term, rowid, column) -> count`` of each of ``terms`` in the FTS5 table ``table``
+    (its ``fts5vocab`` of instances, read term by term)."""
+    db.execute(f"CREATE VIRTUAL TABLE {table}_i USING fts5vocab({table}, instance)")
+    counts: dict[tuple[str, int, str], int] = {}
+    for term in terms:
+        for row, column, count in db.execute(
+            f"SELECT doc, col, count(*) FROM {table}_i WHERE term = ? GROUP BY doc, col", (term,)
+        ):
+            counts[term, row, column] = count
+    return counts

@@ -1,0 +1,211 @@
+"""The first answer over skills the catalog does not hold (issue 35): ranked from a catalog in
+memory with only the query's rows (:mod:`skillc_gateway.catalog.first_answer`), it is the
+answer of the catalog built whole; ``skc find`` then leaves the indexing to the find server
+it starts, which answers the next finds.
+
+Real files, real SQLite, real processes; no timing is asserted (bench/first_find.py measures).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from skillc_gateway.catalog import FindResult, find_roots, first_answer
+from skillc_gateway.catalog.database import open_database
+from skillc_gateway.catalog.engine import Catalog
+from skillc_index import Layout
+
+CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus"
+DEV = Path(__file__).resolve().parents[4] / "shared" / "bench" / "skill-routing"
+#: Requests that take the paths the dev set may not: a skill's name, one common word, only
+#: stop words, words no skill holds, a word cut at a section's end.
+EDGE = (
+    "pdf",
+    "skill-creator",
+    "the of and",
+    "zzyzx qwerty",
+    "fill in the PDF form the bank sent me",
+)
+
+
+@pytest.fixture(autouse=True)
+def no_semantic(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SKILLC_FIND_SEMANTIC", "0")
+
+
+@pytest.fixture
+def catalogs(tmp_path: Path) -> Iterator[tuple[Catalog, Catalog]]:
+    """Two catalogs of fresh homes: one for first answers, one to build whole."""
+    made = []
+    for name in ("first", "whole"):
+        home = tmp_path / name
+        layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})
+        made.append(Catalog(layout, open_database(layout)))
+    yield made[0], made[1]
+    for catalog in made:
+        catalog.close()
+
+
+def shown(result: FindResult) -> tuple[object, ...]:
+    return (result.skills, result.searched, result.skipped, result.partial, result.ranker)
+
+
+def compare(catalogs: tuple[Catalog, Catalog], folder: Path, queries: list[str]) -> None:
+    first, whole = catalogs
+    roots = find_roots(first.layout, [str(folder)])
+    for query in queries:
+        answered = first.find(query, roots, 10, first=True)
+        assert answered.first, query
+        expected = whole.find(query, roots, 10, budget=1e9)
+        assert not expected.first
+        assert shown(answered) == shown(expected), query
+    # the first answers wrote no skill into their catalog: the find server builds it
+    assert first.db.execute("SELECT count(*) FROM skills").fetchone() == (0,)
+
+
+def test_the_first_answer_is_the_whole_catalogs_on_the_dev_requests(
+    catalogs: tuple[Catalog, Catalog], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every eighth request of the dev sets and the edge cases, over the corpus (581 skills):
+    the same skills, scores, sections and duplicates as the catalog built whole."""
+    monkeypatch.setattr(first_answer, "FIRST_SKILLS", 300)
+    if not CORPUS.is_dir() or not DEV.is_dir():
+        pytest.skip("the corpus and the dev set are not here")
+    queries: list[str] = []
+    for name in ("dev.jsonl", "dev-hard.jsonl"):
+        lines = (DEV / name).read_text(encoding="utf-8").splitlines()
+        queries += [json.loads(line)["query"] for line in lines[::8]]
+    compare(catalogs, CORPUS, [*queries, *EDGE])
+
+
+def skill(folder: Path, front: str, body: str) -> None:
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(f"---\n{front}\n---\n{body}", encoding="utf-8")
+
+
+def test_the_first_answer_reads_passages_as_indexing_does(
+    catalogs: tuple[Catalog, Catalog], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cases where the passages' words are not the documents' or their order differs:
+    more sections than are cut into words at once (a word's line is in the chunk it first
+    shows in), a section cut at SECTION_CHARS (a word cut in two), passages without an ASCII
+    letter (counted only when they hold a word), a name of other letters, an invalid skill,
+    duplicates: the answers are the whole catalog's."""
+    monkeypatch.setattr(first_answer, "FIRST_SKILLS", 10)
+    lib = tmp_path / "lib"
+    for n in range(12):
+        skill(lib / f"plot-{n:02d}", f"name: plot-{n:02d}\ndescription: Tend plot {n}.", "Water.\n")
+    many = "".join(
+        f"## Step {n}\n\n{'harvest' if n > 33 else 'water'} row {n}\n\n" for n in range(40)
+    )
+    skill(
+        lib / "many", "name: many\ndescription: A long garden guide.", many + "## Tomato\n\nRed.\n"
+    )
+    cut = "## Long\n\n" + "soil " * 799 + "tomatoes\n\n## After\n\nCompost tomatoes.\n"
+    skill(lib / "cut", "name: cut\ndescription: One long section.", cut)
+    skill(
+        lib / "marks",
+        "name: marks\ndescription: Only marks.",
+        "## ★ ☆\n\n— … —\n\n## Ñandú\n\nÉté\n",
+    )
+    skill(lib / "été", "name: été\ndescription: Été, tomate.", "## Étape\n\nArroser.\n")
+    skill(lib / "broken", "name: [unclosed", "Tomatoes.\n")
+    skill(lib / "twin-a", "name: twin\ndescription: Harvest tomatoes.", "## Pick\n\nRipe.\n")
+    skill(lib / "twin-b", "name: twin\ndescription: Harvest tomatoes.", "## Pick\n\nRipe.\n")
+    queries = ["harvest tomatoes", "water row", "tomato soil compost", "ete", "nandu", "step 35"]
+    compare(catalogs, lib, [*queries, "many", "soil"])
+
+
+def gateway(home: Path, *args: str, **env: str) -> subprocess.Popen[str]:
+    """``python -m skillc_gateway ARGS`` started in a real process, ``home`` as the skillc home
+    (the semantic step off: its vectors are not what is compared)."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
+    environment.update({"SKILLC_HOME": str(home), "SKILLC_FIND_SEMANTIC": "0", **env})
+    return subprocess.Popen(
+        [sys.executable, "-m", "skillc_gateway", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment,
+    )  # fmt: skip
+
+
+def ran(process: subprocess.Popen[str]) -> tuple[str, str]:
+    out, err = process.communicate(timeout=300)
+    assert process.returncode == 0, err
+    return out, err
+
+
+def large_library(root: Path) -> Path:
+    """As many skills as make ``skc find`` answer from the files (and start a server), of
+    words drawn from a small garden vocabulary, so that queries rank them apart."""
+    words = [
+        "water",
+        "weed",
+        "harvest",
+        "prune",
+        "compost",
+        "sow",
+        "graft",
+        "mulch",
+        "tomato",
+        "bean",
+        "kale",
+        "fig",
+    ]
+    for n in range(first_answer.FIRST_SKILLS + 10):
+        picked = [words[(n * k + k) % len(words)] for k in (1, 3, 7)]
+        skill(
+            root / f"s{n:04d}",
+            f"name: s{n:04d}\ndescription: {' '.join(picked)} in plot {n}.",
+            f"## {picked[0].title()}\n\n{picked[1]} then {picked[2]}.\n",
+        )
+    return root
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the find server is Linux only")
+def test_two_first_finds_at_once_then_the_find_server_builds_and_answers() -> None:
+    """Two ``skc find`` at once in a fresh home over a large library: each answers from the
+    files, the answer of a catalog built whole; one find server starts, told the folders
+    searched: it builds their catalog between requests, then answers the next find, the same
+    answer."""
+    base = Path(tempfile.mkdtemp(prefix="skfa-", dir="/tmp")).resolve()  # a short socket path
+    home, lib = base / "home", large_library(base / "lib")
+    query = ("-v", "find", "--format", "json", "--path", str(lib), "harvest the kale, then mulch")
+    try:
+        reference, _ = ran(gateway(base / "alone", *query, SKILLC_FIND_SERVER="0"))
+        both = [gateway(home, *query), gateway(home, *query)]
+        answers = [ran(process) for process in both]
+        for out, _err in answers:
+            assert json.loads(out) == json.loads(reference)
+        files = [
+            err for _, err in answers if "answered by this process, from the skills' files" in err
+        ]
+        assert files, answers  # both, unless the other's server came up before this one asked
+        started = [err for _, err in answers if "info: started a find server" in err]
+        assert len(started) == 1, answers
+        # the server builds the catalog of the folders the finds searched, between requests
+        deadline = time.monotonic() + 240
+        while True:
+            status, _ = ran(gateway(home, "watch", "--status", "--format", "json"))
+            if json.loads(status).get("running") and not json.loads(status)["building"]:
+                break
+            assert time.monotonic() < deadline, status
+            time.sleep(0.5)
+        with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
+            (count,) = db.execute("SELECT count(*) FROM skills").fetchone()
+        assert count == json.loads(reference)["searched"]
+        out, err = ran(gateway(home, *query))
+        assert "answered by the find server" in err, err
+        assert json.loads(out) == json.loads(reference)
+    finally:
+        ran(gateway(home, "watch", "--stop"))
+        shutil.rmtree(base, ignore_errors=True)
