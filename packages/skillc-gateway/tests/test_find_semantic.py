@@ -326,6 +326,12 @@ def test_off_switch_and_a_broken_model_leave_find_lexical(
 UNWORDED = "my sedan shrieks whenever I slow down"
 
 
+def write_skill(root: Path, name: str, description: str) -> None:
+    (root / name).mkdir(parents=True)
+    text = f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nSome text.\n"
+    (root / name / "SKILL.md").write_text(text, encoding="utf-8")
+
+
 def found(home: Path, query: str, paths: list[Path], step: bool) -> list[str]:
     """The names ``find`` ranks, in process (the catalog of the home kept between calls, as
     in a find server)."""
@@ -360,16 +366,11 @@ def test_a_skill_that_shares_no_word_with_the_request_is_reached(
     the lexical pool, so a skill that holds none of the request's words can still be found;
     the ``--path`` filter holds for them too."""
     lib = library(tmp_path / "lib")
-    other = tmp_path / "other" / "bicycle-repair"
-    other.mkdir(parents=True)
-    (other / "SKILL.md").write_text(
-        "---\nname: bicycle-repair\ndescription: Fix a squeaky bicycle chain or brake pads."
-        "\n---\n\n# bicycle-repair\n\nOil the chain.\n",
-        encoding="utf-8",
-    )
+    other = tmp_path / "other"
+    write_skill(other, "bicycle-repair", "Fix a squeaky bicycle chain or brake pads.")
     home = tmp_path / "home"
-    assert found(home, UNWORDED, [lib, other.parent], False) == []
-    assert found(home, UNWORDED, [lib, other.parent], True)[0] == "auto-mechanic"
+    assert found(home, UNWORDED, [lib, other], False) == []
+    assert found(home, UNWORDED, [lib, other], True)[0] == "auto-mechanic"
     assert found(home, UNWORDED, [lib], True)[0] == "auto-mechanic"
     # the nearest are taken among the searched skills only
     assert "bicycle-repair" in nearest_names(home, model, UNWORDED, None)
@@ -385,12 +386,6 @@ def test_the_vectors_read_for_dense_retrieval_follow_the_catalog(
     home = tmp_path / "home"
     assert found(home, UNWORDED, [lib], True)[0] == "auto-mechanic"
     assert len(nearest_names(home, model, UNWORDED, None)) == 3
-    folder = lib / "brake-service"
-    folder.mkdir()
-    (folder / "SKILL.md").write_text(
-        "---\nname: brake-service\ndescription: Replace the worn pads and discs of a "
-        "vehicle's braking system.\n---\n\n# brake-service\n\nJack it up.\n",
-        encoding="utf-8",
-    )
+    write_skill(lib, "brake-service", "Replace the worn pads and discs of a vehicle's brakes.")
     found(home, UNWORDED, [lib], True)  # indexes it and computes its vectors
     assert "brake-service" in nearest_names(home, model, UNWORDED, None)
