@@ -1,7 +1,7 @@
 """Skill-routing quality of ``find`` against the two BM25 baselines, on the dev sets and the
-held-out set, in one run (issue 35).
+held-out sets, in one run (issue 35).
 
-    .venv/bin/python bench/routing_eval.py [--home DIR] [--sets dev,hard,heldout]
+    .venv/bin/python bench/routing_eval.py [--home DIR] [--sets dev,hard,heldout,fresh]
         [--heldout-library DIR] [--output FILE]
 
 The baselines (FTS5 bm25 over name + description, and over name + description + body) and
@@ -13,9 +13,13 @@ the semantic step (when the extra is installed) and once lexical only, over a ca
 ``hard`` (dev-hard.jsonl) over the shared corpus; ``heldout``
 (bench/skill-routing-heldout/heldout.jsonl) over the library that
 ``bench/skill-routing-heldout/build_library.py`` rebuilds (``--heldout-library``, default
-``$SKILL_ROUTING_HELDOUT`` or ``/work/evallib/library``). Prints, per set, Recall@1/5/10,
-MRR@10 and NDCG@10 of each ranker, and NDCG@10 per request style (the held-out set's
-``hard`` style is its intent-only slice).
+``$SKILL_ROUTING_HELDOUT`` or ``/work/evallib/library``); ``fresh``
+(bench/skill-routing-fresh/fresh.jsonl) over the second held-out library (``--fresh-library``,
+``$SKILL_ROUTING_FRESH`` or ``/work/evallib/fresh``). The semantic ranker runs once every
+skill has its vectors (the find server's background work, done first). Prints, per set,
+Recall@1/5/10, MRR@10 and NDCG@10 of each ranker, and NDCG@10 per request style (the held-out set's
+``hard`` style is its intent-only slice), and R@1 / NDCG@10 of each half (A: even request
+numbers, where changes are chosen; B: odd, where they are confirmed).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ SETS = {
     "dev": (BENCH / "dev.jsonl", "corpus"),
     "hard": (BENCH / "dev-hard.jsonl", "corpus"),
     "heldout": (HERE / "skill-routing-heldout" / "heldout.jsonl", "heldout"),
+    "fresh": (HERE / "skill-routing-fresh" / "fresh.jsonl", "fresh"),
 }
 
 
@@ -47,12 +52,17 @@ def _harness() -> Any:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--home", type=Path, default=Path("/tmp/routing-eval-home"))
-    parser.add_argument("--sets", default="dev,hard,heldout")
+    parser.add_argument("--sets", default="dev,hard,heldout,fresh")
     parser.add_argument("--corpus", type=Path, default=BENCH.parent.parent / "corpus")
     parser.add_argument(
         "--heldout-library",
         type=Path,
         default=Path(os.environ.get("SKILL_ROUTING_HELDOUT", "/work/evallib/library")),
+    )
+    parser.add_argument(
+        "--fresh-library",
+        type=Path,
+        default=Path(os.environ.get("SKILL_ROUTING_FRESH", "/work/evallib/fresh")),
     )
     parser.add_argument("--rankers", default="bm25-meta,bm25-full,find-lexical,find-semantic")
     parser.add_argument("--output", type=Path, default=Path("/tmp/routing-eval.json"))
@@ -65,7 +75,11 @@ def main(argv: list[str] | None = None) -> int:
     args.home.mkdir(parents=True, exist_ok=True)
     layout = Layout.discover(args.home, {"SKILLC_HOME": str(args.home)})
     catalog = Catalog.shared(layout)
-    libraries = {"corpus": ("S", args.corpus), "heldout": ("H", args.heldout_library)}
+    libraries = {
+        "corpus": ("S", args.corpus),
+        "heldout": ("H", args.heldout_library),
+        "fresh": ("N", args.fresh_library),
+    }
     rankers = [r for r in args.rankers.split(",") if r]
     if semantic.model(True) is None and "find-semantic" in rankers:
         rankers.remove("find-semantic")
@@ -81,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
             start = time.perf_counter()
             while catalog.find("warm up", roots, 1, budget=600.0).partial:
                 pass
+            if "find-semantic" in rankers:  # the find server's background work, done here
+                while catalog.fill_vectors(60.0):
+                    pass
             built = time.perf_counter() - start
             loaded[library] = (skills, ev.FTSIndex(skills), roots, [(prefix, str(root))])
             note = f"{library}: {len(skills)} skills, catalog ready in {built:.1f}s"
@@ -112,12 +129,35 @@ def main(argv: list[str] | None = None) -> int:
             for scored in per_query:
                 styles.setdefault(scored["style"], []).append(scored["ndcg@10"])
             metrics["ndcg@10_by_style"] = {k: sum(v) / len(v) for k, v in sorted(styles.items())}
+            metrics["halves"] = _halves(per_query)
             table[ranker] = {"metrics": metrics, "per_query": per_query}
         results[name] = table
         _print(name, len(queries), table)
     args.output.write_text(json.dumps(results, indent=1))
     print(f"results written to {args.output}")
     return 0
+
+
+def _halves(per_query: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """R@1, NDCG@10 and intent-only (``hard``) NDCG@10 of each half of a set: A = the requests
+    whose id's number is even, B = odd (choose on A, confirm on B)."""
+    out: dict[str, dict[str, float]] = {}
+    for half in ("A", "B"):
+        rows = [
+            p
+            for p in per_query
+            if (int("".join(c for c in p["id"] if c.isdigit())) % 2 == 0) == (half == "A")
+        ]
+        if not rows:
+            continue
+        hard = [p["ndcg@10"] for p in rows if p["style"] == "hard"]
+        out[half] = {
+            "n": len(rows),
+            "recall@1": sum(p["first_relevant_rank"] == 1 for p in rows) / len(rows),
+            "ndcg@10": sum(p["ndcg@10"] for p in rows) / len(rows),
+            "hard_ndcg@10": sum(hard) / len(hard) if hard else float("nan"),
+        }
+    return out
 
 
 def _print(name: str, n: int, table: dict[str, Any]) -> None:
@@ -128,6 +168,12 @@ def _print(name: str, n: int, table: dict[str, Any]) -> None:
         m = result["metrics"]
         by_style = " ".join(f"{k} {100 * v:.1f}" for k, v in m["ndcg@10_by_style"].items())
         print(f"{ranker:<14}" + "".join(f"{100 * m[c]:10.1f}" for c in cols) + f"  {by_style}")
+        halves = "  ".join(
+            f"{h}({v['n']:.0f}) R@1 {100 * v['recall@1']:.1f} NDCG {100 * v['ndcg@10']:.1f}"
+            f" hard {100 * v['hard_ndcg@10']:.1f}"
+            for h, v in m["halves"].items()
+        )
+        print(f"{'':<14}{halves}")
 
 
 if __name__ == "__main__":

@@ -320,3 +320,72 @@ def test_off_switch_and_a_broken_model_leave_find_lexical(
     for missing in (model_file._replace(path="gone.onnx"), model_file._replace(package="nx_pkg")):
         monkeypatch.setitem(semantic.FILES, "model", missing)
         assert find_files() is None
+
+
+# A request that holds no word of any skill of library(), stems included.
+UNWORDED = "my sedan shrieks whenever I slow down"
+
+
+def write_skill(root: Path, name: str, description: str) -> None:
+    (root / name).mkdir(parents=True)
+    text = f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nSome text.\n"
+    (root / name / "SKILL.md").write_text(text, encoding="utf-8")
+
+
+def found(home: Path, query: str, paths: list[Path], step: bool) -> list[str]:
+    """The names ``find`` ranks, in process (the catalog of the home kept between calls, as
+    in a find server)."""
+    from skillc_gateway.catalog import Catalog, find_roots
+    from skillc_index import Layout
+
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    roots = find_roots(layout, [str(path) for path in paths])
+    result = Catalog.shared(layout).find(query, roots, 10, semantic=step)
+    assert result.ranker == ("lexical+semantic" if step else "lexical")
+    return [skill.name for skill in result.skills]
+
+
+def nearest_names(
+    home: Path, model: semantic.Model, query: str, among: set[str] | None
+) -> list[str]:
+    """:func:`semantic.nearest` over the home's catalog (the connection ``find`` used), by
+    name; ``among``: the names of the candidates."""
+    from skillc_gateway.catalog import Catalog
+    from skillc_index import Layout
+
+    db = Catalog.shared(Layout.discover(home, {"SKILLC_HOME": str(home)})).db
+    names = dict(db.execute("SELECT id, name FROM skills").fetchall())
+    candidates = None if among is None else {i for i, n in names.items() if n in among}
+    return [names[i] for i in semantic.nearest(db, model, model.embed(query), candidates, 10)]
+
+
+def test_a_skill_that_shares_no_word_with_the_request_is_reached(
+    tmp_path: Path, model: semantic.Model
+) -> None:
+    """Dense retrieval (issue 35): the skills whose vectors are closest to the request join
+    the lexical pool, so a skill that holds none of the request's words can still be found;
+    the ``--path`` filter holds for them too."""
+    lib = library(tmp_path / "lib")
+    other = tmp_path / "other"
+    write_skill(other, "bicycle-repair", "Fix a squeaky bicycle chain or brake pads.")
+    home = tmp_path / "home"
+    assert found(home, UNWORDED, [lib, other], False) == []
+    assert found(home, UNWORDED, [lib, other], True)[0] == "auto-mechanic"
+    assert found(home, UNWORDED, [lib], True)[0] == "auto-mechanic"
+    # the nearest are taken among the searched skills only
+    assert "bicycle-repair" in nearest_names(home, model, UNWORDED, None)
+    assert "bicycle-repair" not in nearest_names(home, model, UNWORDED, set(SKILLS))
+
+
+def test_the_vectors_read_for_dense_retrieval_follow_the_catalog(
+    tmp_path: Path, model: semantic.Model
+) -> None:
+    """The matrix of every vector is read once and kept while the catalog does not change:
+    a skill installed since is among the nearest at the next find of the same process."""
+    lib = library(tmp_path / "lib")
+    home = tmp_path / "home"
+    assert found(home, UNWORDED, [lib], True)[0] == "auto-mechanic"
+    assert len(nearest_names(home, model, UNWORDED, None)) == 3
+    write_skill(lib, "brake-service", "Replace the worn pads and discs of a vehicle's brakes.")
+    found(home, UNWORDED, [lib], True)  # indexes it and computes its vectors
+    assert "brake-service" in nearest_names(home, model, UNWORDED, None)

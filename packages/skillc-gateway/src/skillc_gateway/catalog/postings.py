@@ -169,6 +169,7 @@ def sections(text: SkillText) -> list[tuple[str, str, int]]:
 def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
     """Index (or index again) one skill; its words count once :func:`finish` has run, in the
     same transaction."""
+    _CHANGES[0] += 1
     remove(db, skill_id)
     scratch(db)
     db.execute(
@@ -381,6 +382,7 @@ def scratch(db: sqlite3.Connection) -> None:
 
 
 def remove(db: sqlite3.Connection, skill_id: int) -> None:
+    _CHANGES[0] += 1
     pending = False  # added since finish(): its passages' word counts are not in rank_terms yet
     if db.execute("SELECT 1 FROM temp.sqlite_master WHERE name = 'rank_added'").fetchone():
         deleted = db.execute("DELETE FROM temp.rank_added WHERE skill = ?", (skill_id,))
@@ -466,6 +468,7 @@ def unvectored(db: sqlite3.Connection) -> list[int]:
 
 def store_vectors(db: sqlite3.Connection, vectors: list[tuple[int, int, bytes]]) -> None:
     """Store ``(skill, part, vector)`` triples."""
+    _CHANGES[0] += 1
     db.executemany(
         "UPDATE rank_vectors SET vec = ? WHERE skill = ? AND part = ?",
         [(vector, skill, part) for skill, part, vector in vectors],
@@ -485,3 +488,19 @@ def stored_vectors(
     ):
         found.setdefault(skill, []).append((part, value))
     return found
+
+
+def all_vectors(db: sqlite3.Connection) -> list[tuple[int, int, bytes]]:
+    """``(skill, part, vector)`` of every computed vector (dense retrieval's matrix,
+    :func:`.semantic.nearest`)."""
+    return db.execute("SELECT skill, part, vec FROM rank_vectors WHERE vec IS NOT NULL").fetchall()
+
+
+_CHANGES = [0]
+
+
+def vectors_changed() -> int:
+    """How many times this process added, removed or stored a skill's vectors (or texts):
+    what :func:`.semantic.nearest` keeps its matrix for (another connection's writes show in
+    ``PRAGMA data_version``)."""
+    return _CHANGES[0]

@@ -6,9 +6,10 @@ match in the name or description (:data:`~.postings.DOCUMENTS`: meta, body, head
 comes from ``rank_terms`` (how many skills hold each term) when a query runs. A query reads,
 for each of its terms, only its best rows, and sums them in SQL; the cost of a query is
 bounded whatever the number of skills (FTS5's ``bm25()`` scores every skill that holds a
-query word). How many rows a term reads grows with its IDF (:data:`DEPTH_PER_IDF` per unit,
-between :data:`MIN_DEPTH` and :data:`DEPTH`): a word that half the skills hold adds little to
-any score, and its rows were most of what a query read. A ``--path`` filter that keeps
+query word). Every term reads its :data:`DEPTH` best rows, common or rare: a skill that holds
+several of the request's common words, none of them often, is found by their sum (reading
+fewer rows of a common word, in proportion to its IDF, left such skills out of the pool
+before any later step could see them: issue 35). A ``--path`` filter that keeps
 (nearly) every skill costs nothing more: the query asks for as many more rows as the filter
 leaves skills out.
 
@@ -69,11 +70,8 @@ __all__ = [
 #: The passages' step: the best RERANK skills after the fusion (:data:`~.postings.PASSAGE`).
 RERANK = 10
 #: Rows read per query term and document, at most: the skills with the highest ``w`` for that
-#: term. A term reads :data:`DEPTH_PER_IDF` rows per unit of its IDF, at least
-#: :data:`MIN_DEPTH`: the rows of a word that half the skills hold add little to any score.
+#: term, whatever its IDF.
 DEPTH = 300
-DEPTH_PER_IDF = 25
-MIN_DEPTH = 20
 MAX_TERMS = 128
 #: Candidates read from each document's ranking before fusion (more when a filter drops them).
 POOL = 200
@@ -145,11 +143,8 @@ def _scores(
 ) -> tuple[dict[int, float], dict[str, float], int]:
     """BM25 scores of the best ``pool`` candidates for ``terms`` in one document, the IDF of
     the terms the document's index knows and its number of skills (:func:`_ranked`'s scale),
-    from the
-    best rows of each term: as many as its IDF gives (:func:`_depth`); :data:`DEPTH` rows of
-    each when those hold fewer than ``pool`` candidates and were fewer than :data:`DEPTH`
-    rows in all (a request of a word or two that many skills hold); every row when a filter
-    drops most of those."""
+    from the :data:`DEPTH` best rows of each term; every row when a filter drops most of
+    those."""
     known = db.execute(
         "SELECT term, df, (SELECT n FROM rank_count WHERE doc = ?) FROM rank_terms "
         f"WHERE doc = ? AND term IN ({','.join('?' * len(terms))})",
@@ -163,16 +158,13 @@ def _scores(
         idf = math.log((n - df + 0.5) / (df + 0.5))
         weights.append((term, df, idf if idf > 0 else 1e-6))  # FTS5's floor for common words
 
-    def depth(level: int, idf: float) -> int | None:
-        return (_depth(idf), DEPTH, None)[level]
-
     def query(level: int, limit: int | None) -> list[tuple[int, float]]:
         # parameters only: the statement's text depends on the number of terms, and SQLite's
         # statement cache spares most queries the planning of a long UNION
         parts: list[str] = []
         args: list[object] = []
+        rows = DEPTH if level == 0 else None
         for term, _, idf in weights:
-            rows = depth(level, idf)
             parts.append(
                 "SELECT * FROM (SELECT skill, w * ? AS s FROM rank_postings "
                 f"WHERE doc = ? AND term = ? ORDER BY w DESC{'' if rows is None else ' LIMIT ?'})"
@@ -201,20 +193,13 @@ def _scores(
             if len(kept) < pool and len(rows) == limit:  # the rows past the limit may hold some
                 rows = query(level, None)
                 kept = [row for row in rows if row[0] in candidates]
-        cut = any(df > (depth(level, idf) or df) for _, df, idf in weights)  # rows left unread
+        cut = level == 0 and any(df > DEPTH for _, df, _ in weights)  # rows left unread
         if len(kept) >= pool or not cut:
             return dict(kept[:pool]), idfs, n
-        if level == 0 and sum(min(df, _depth(idf)) for _, df, idf in weights) < DEPTH:
-            level = 1  # few rows, too few skills: read as many as a word with a high IDF
-        elif level < 2 and candidates is not None and len(kept) < min(pool, len(rows)) // 2:
-            level = 2  # the filter dropped most of the best rows: read every row
+        if candidates is not None and len(kept) < min(pool, len(rows)) // 2:
+            level = 1  # the filter dropped most of the best rows: read every row
         else:
             return dict(kept[:pool]), idfs, n
-
-
-def _depth(idf: float) -> int:
-    """How many of a term's best rows a query reads in one document."""
-    return min(DEPTH, max(MIN_DEPTH, int(DEPTH_PER_IDF * idf)))
 
 
 def rank(
@@ -279,10 +264,16 @@ def _ranked(
         for skill, score in passages.items():
             total[skill] += PASSAGE.weight * score / best
         ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
-    if model is not None and wanted is not None and ranked:
-        from skillc_gateway.catalog.semantic import blend
+    if model is not None and wanted is not None:
+        # the lexical pool, and the skills nearest the request that it lacks (dense
+        # retrieval: reached even when they share no word with it), reranked by closeness
+        from skillc_gateway.catalog import semantic as step
 
-        blend(db, model, wanted.result(), ranked, total)
+        vector = wanted.result()
+        pool = ranked[: step.SEMANTIC_POOL]
+        lexical = {skill for skill, _ in pool}
+        near = step.nearest(db, model, vector, candidates, step.DENSE_POOL, lexical)
+        step.blend(db, model, vector, pool, near, total)
         ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
     return [(skill, round(score, 4)) for skill, score in ranked[:limit]]
 

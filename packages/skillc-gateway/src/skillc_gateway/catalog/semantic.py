@@ -49,6 +49,7 @@ __all__ = [
     "blend",
     "fill",
     "model",
+    "nearest",
     "pending",
     "ranker",
     "unfilled",
@@ -91,6 +92,10 @@ BODY_TOKENS = 128
 #: (z-score, negative as 0) over the highest one.
 SEMANTIC_POOL = 100
 SEMANTIC_WEIGHT = 0.5
+#: Dense retrieval: the DENSE_POOL skills of the whole searched library whose vectors are
+#: closest to the request, when the lexical pool lacks them, are blended too (:func:`nearest`),
+#: so that a skill that shares no word with the request can still be reached.
+DENSE_POOL = 10
 #: Vectors computed per :func:`fill` call at most, between two looks at the clock (the
 #: find server fills between two requests: one waits for a batch at most).
 _FILL_BATCH = 16
@@ -285,21 +290,99 @@ def pending(db: sqlite3.Connection, candidates: Collection[int]) -> int:
     return sum(1 for skill in unvectored(db) if skill in candidates)
 
 
+class _Vectors(NamedTuple):
+    """Every stored vector of a catalog: ``matrix[i, part]`` is skill ``skills[i]``'s vector
+    of that part (zeros for a part it lacks), read once per change of the catalog."""
+
+    key: tuple[int, int, int]
+    """The connection's id, this process's :func:`.postings.vectors_changed` count, and
+    ``PRAGMA data_version`` (another connection's writes)."""
+    skills: Any  # numpy int64 array
+    matrix: Any  # numpy float32 array: skills x parts x dimensions
+
+
+_VECTORS: dict[int, tuple[sqlite3.Connection, _Vectors]] = {}
+#: The texts of a skill with a vector (:func:`.postings.vector_texts`).
+_PARTS = 2
+
+
+def _vectors(db: sqlite3.Connection, np: Any, width: int) -> _Vectors:
+    """The catalog's vectors, from this process's cache while this process changed no
+    vector (:func:`.postings.vectors_changed`) and no other connection wrote the catalog."""
+    from skillc_gateway.catalog.database import data_version
+    from skillc_gateway.catalog.postings import all_vectors, vectors_changed
+
+    key = (id(db), vectors_changed(), data_version(db))
+    cached = _VECTORS.get(id(db))
+    if cached is not None and cached[0] is db and cached[1].key == key:
+        return cached[1]
+    rows = [row for row in all_vectors(db) if row[1] < _PARTS and len(row[2]) == 4 * width]
+    ids = sorted({skill for skill, _, _ in rows})
+    where = {skill: index for index, skill in enumerate(ids)}
+    matrix = np.zeros((len(ids), _PARTS, width), dtype=np.float32)
+    for skill, part, vector in rows:
+        matrix[where[skill], part] = np.frombuffer(vector, dtype=np.float32)
+    found = _Vectors(key, np.array(ids, dtype=np.int64), matrix)
+    _VECTORS.clear()  # one catalog per process at a time
+    _VECTORS[id(db)] = (db, found)
+    return found
+
+
+def nearest(
+    db: sqlite3.Connection,
+    model: Model,
+    wanted: array[float],
+    candidates: Collection[int] | None,
+    count: int,
+    exclude: Collection[int] = (),
+) -> list[int]:
+    """The ``count`` skills (among ``candidates`` when given, none of ``exclude``) whose
+    closer vector is closest to the request's, closest first: one product of the catalog's
+    vectors (:func:`_vectors`, cached) with the request's (``einsum``: one thread, no BLAS
+    threads spinning on a shared machine)."""
+    if count <= 0:
+        return []
+    np = model._np
+    found = _vectors(db, np, len(wanted))
+    if not len(found.skills):
+        return []
+    query = np.frombuffer(wanted, dtype=np.float32)
+    closeness = -np.einsum("ijk,k->ij", found.matrix, query).max(axis=1)
+    # the closest few first (a partition); all of them only when a filter leaves too few
+    few = 2 * (count + len(exclude))
+    orders = [] if few >= len(closeness) else [np.argpartition(closeness, few)[:few]]
+    orders.append(np.arange(len(closeness)))
+    for order in orders:
+        chosen: list[int] = []
+        for index in order[np.argsort(closeness[order], kind="stable")].tolist():
+            skill = int(found.skills[index])
+            if skill not in exclude and (candidates is None or skill in candidates):
+                chosen.append(skill)
+                if len(chosen) == count:
+                    return chosen
+    return chosen
+
+
 def blend(
     db: sqlite3.Connection,
     model: Model,
     wanted: array[float],
-    ranked: list[tuple[int, float]],
+    pool: list[tuple[int, float]],
+    near: list[int],
     total: dict[int, float],
 ) -> None:
-    """Add the semantic step's part to ``total``, the scores of the ranked skills: of the
-    :data:`SEMANTIC_POOL` best of ``ranked`` (best first), from the request's vector
-    ``wanted``. A skill is as close as the closer of its vectors (its name and description,
-    the start of its body)."""
+    """Add the semantic step's part to ``total``: to the skills of ``pool`` (the
+    :data:`SEMANTIC_POOL` best of the lexical ranking, best first) and of ``near`` (the
+    nearest skills it lacks, :func:`nearest`), from the request's vector ``wanted``. A skill
+    is as close as the closer of its vectors (its name and description, the start of its
+    body). A skill gains as far as its closeness stands above the pool's mean, over the
+    pool's highest: the pool's skills at most the same part of the best score; a skill of
+    ``near`` more when it stands further above the pool than any of the pool's own (one the
+    words missed and the vectors did not). With no pool (no word of the request matched),
+    the nearest skills are ranked by closeness alone."""
     from skillc_gateway.catalog.postings import stored_vectors
 
-    pool = ranked[:SEMANTIC_POOL]
-    skills = [skill for skill, _ in pool]
+    skills = [skill for skill, _ in pool] + near
     stored = stored_vectors(db, skills)
     owners: list[int] = []
     vectors: list[bytes] = []
@@ -317,13 +400,15 @@ def blend(
         cosines[skill] = max(cosine, cosines.get(skill, cosine))
     if len(cosines) < 2:
         return
-    mean = sum(cosines.values()) / len(cosines)
-    spread = math.sqrt(sum((c - mean) ** 2 for c in cosines.values()) / len(cosines))
+    lexical = [cosines[skill] for skill, _ in pool if skill in cosines]
+    base = lexical if len(lexical) >= 2 else list(cosines.values())
+    mean = sum(base) / len(base)
+    spread = math.sqrt(sum((c - mean) ** 2 for c in base) / len(base))
     if spread <= 0:
         return
-    highest = (max(cosines.values()) - mean) / spread
-    best = pool[0][1]
+    highest = (max(base) - mean) / spread
+    best = pool[0][1] if pool and pool[0][1] > 0 else 1.0  # no word matched: closeness ranks
     for skill, cosine in cosines.items():
         z = (cosine - mean) / spread
         if z > 0:
-            total[skill] += SEMANTIC_WEIGHT * best * z / highest
+            total[skill] = total.get(skill, 0.0) + SEMANTIC_WEIGHT * best * z / highest
