@@ -163,7 +163,7 @@ def test_tokens_origin_and_body_bounds(
     bob = {**HEADERS, "authorization": f"Bearer {'b' * 20}", "mcp-session-id": sid}
     ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
     assert httpx.post(server.url, headers=bob, json=ping).status_code == 404
-    # alice's read is logged under her name (the run id; the log has no user column)
+    # alice's read is logged under her name (run id @alice: hers in the team store)
     show = {"name": "skc_show", "arguments": {"skill": "demo", "section": "Usage"}}
     call = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": show}
     reply = httpx.post(server.url, headers={**good, "mcp-session-id": sid}, json=call)

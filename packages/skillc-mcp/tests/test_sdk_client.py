@@ -52,7 +52,17 @@ REGISTRY = {
     "skc_search": {"skill", "query", "limit"},
     "skc_find": {"query", "limit", "path"},
     "skc_eval": {"skills", "path", "agent", "top", "mutate", "min_recall", "max_false_triggers"},
-    "skc_stats": {"skill", "group_by", "by", "since", "until", "project", "from", "user", "machine"},
+    "skc_stats": {
+        "skill",
+        "group_by",
+        "by",
+        "since",
+        "until",
+        "project",
+        "from",
+        "user",
+        "machine",
+    },
 }
 WRITERS = {"skc_init", "skc_build"}
 

@@ -768,3 +768,28 @@ def test_a_log_of_another_implementation_is_uploaded_never_written(
     assert (first.ok, first.added) == (True, 3)
     assert upload_logs(postgres_url, layout).added == 0
     assert log.read_bytes() == before and team_count(postgres_url) == 3
+
+
+def test_rows_an_http_server_logged_for_a_token_count_under_its_user(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """``skc mcp --http`` logs a token's calls under a run id ending in ``@<token name>``:
+    uploaded, those rows are that user's (the team store's per-user filter and rollups), the
+    server's own rows the uploader's (issue 36)."""
+    show = {"section": "Installation", "file": None, "max_lines": None}
+    runs = ["T-ab12@alice"] * 4 + ["T-cd34@bob.team@example"] * 2 + ["T-ef56"]
+    log_rows(*(record(demo, "show", show, run_id=run) for run in runs))
+    upload_logs(postgres_url, layout, user="server", machine="skills-host")
+
+    def total(*users: str) -> int:
+        answer = query_stats(demo, layout, store=postgres_url, users=list(users))
+        return int(answer["data"]["total_accesses"])
+
+    assert (total("alice"), total("bob.team@example"), total("server")) == (4, 2, 1)
+    with TeamStore(postgres_url, write=False) as store:
+        rolled = store("SELECT username, SUM(accesses) FROM usage_totals GROUP BY 1 ORDER BY 1", [])
+    assert [(user, int(n)) for user, n in rolled] == [
+        ("alice", 4),
+        ("bob.team@example", 2),
+        ("server", 1),
+    ]

@@ -27,7 +27,7 @@ SIGINT and SIGTERM stop the server cleanly: it stops accepting, lets running cal
 writes the queued access-log rows, and exits with 128 + the signal number.
 
 The access log records the user: each token name has its own tool runner whose run id ends
-in ``@<name>`` (the access log has no user column; ``skc stats --format json`` shows run ids).
+in ``@<name>``; ``skc sync --to`` uploads those rows under that name as their user.
 
 This module imports only the standard library; :func:`serve_http` imports uvicorn (the
 ``http`` extra) when it starts.

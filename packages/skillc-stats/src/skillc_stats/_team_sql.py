@@ -51,6 +51,12 @@ TARGET = (
 #: That identifier, kept in ``access_log.call_id`` (NULL for other rows). Plain string
 #: functions, no regular expression: they cost a fifth of one per row uploaded.
 CALL_ID = f"CASE WHEN {_IMPORTED} THEN split_part(args, '\"', 8) END"
+#: Who a row is: the uploader (``%s``), unless the row was logged by ``skc mcp --http`` for a
+#: token's user, whose run id ends in ``@<token name>`` (a run id has no ``@`` otherwise).
+ROW_USER = (
+    "CASE WHEN strpos(u.run_id, '@') > 0 "
+    "THEN substr(u.run_id, strpos(u.run_id, '@') + 1) ELSE %s END"
+)
 
 #: Each rollup: its columns (the key), every one a column of the rows or ``day`` or ``target``.
 #: ``usage_daily`` (``--all`` over a time range), ``usage_skills`` (``--all`` over all time),
@@ -283,7 +289,7 @@ _INSERT_UPLOADED = (
     "WITH added AS ("
     f"INSERT INTO access_log (log_key, machine, username, {', '.join(_UPLOAD_COLUMNS)}, "
     "call_id) "
-    f"SELECT %s, %s, %s, {', '.join(f'u.{column}' for column in _UPLOAD_COLUMNS)}, "
+    f"SELECT %s, %s, {ROW_USER}, {', '.join(f'u.{column}' for column in _UPLOAD_COLUMNS)}, "
     f"{CALL_ID.replace('args', 'u.args')} "
     "FROM upload AS u WHERE u.timestamp >= "
     "(SELECT COALESCE(MAX(pruned_before), '') FROM retention){unless} "
