@@ -236,3 +236,26 @@ def test_a_name_that_would_leave_the_output_folder_is_refused(
         with pytest.raises(PackageRefused):
             package_skills([str(project / "evil")], layout, fmt=fmt, output=tmp_path / "out")
     assert not (tmp_path / "out").exists() and not (tmp_path / "escaped").exists()
+
+
+def test_a_file_skc_package_did_not_write_is_replaced_only_with_force(
+    layout: Layout, skills: Path, tmp_path: Path
+) -> None:
+    """Packaging again replaces what the last run wrote (the skill changed), but a file of
+    someone else's at a package path, or one edited since, is E050 until force is given,
+    and nothing is written before the check."""
+    from skillc_index.command_errors import ForeignFolder
+
+    out = tmp_path / "dist"
+    given = [str(skills / "notes")]
+    package_skills(given, layout, fmt="upload", output=out)
+    skill_md = skills / "notes" / "SKILL.md"
+    skill_md.write_text(skill_md.read_text() + "\nMore.\n")
+    package_skills(given, layout, fmt="upload", output=out)  # its own earlier file: replaced
+    ours = (out / "notes.zip").read_bytes()
+    (out / "notes.zip").write_bytes(b"the user's own file")
+    with pytest.raises(ForeignFolder):
+        package_skills(given, layout, fmt="upload", output=out)
+    assert (out / "notes.zip").read_bytes() == b"the user's own file"
+    package_skills(given, layout, fmt="upload", output=out, force=True)
+    assert (out / "notes.zip").read_bytes() == ours

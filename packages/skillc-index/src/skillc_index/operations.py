@@ -423,6 +423,13 @@ class PackageParams(Record):
         str,
         Param("What each well-known artifact's url starts with.", min_length=1, show_default=True),
     ] = "/.well-known/agent-skills/"
+    force: Annotated[
+        bool,
+        Param(
+            "Replace files in the output folder that skc package did not write there (or "
+            "that were edited since it did)."
+        ),
+    ] = False
 
 
 #: A command that writes files, deletes nothing, and writes the same again when run again.
@@ -453,6 +460,7 @@ def package(session: Session, params: PackageParams) -> PackageResult:
         version=params.version,
         author=params.author,
         base_url=params.base_url,
+        force=params.force,
     )
 
 

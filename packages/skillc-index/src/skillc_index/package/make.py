@@ -17,8 +17,11 @@ SKILL.md's frontmatter projected onto the format's dialect (:mod:`skillc_index.b
   the frontmatter as written) and a marketplace (``.claude-plugin/marketplace.json``) listing it.
 
 Same input, same bytes: archives by :func:`~skillc_index.package.archive.zip_bytes`, JSON with
-a fixed layout, nothing dated. Files are written (atomically) over what a previous run wrote;
-nothing is deleted. Left out of every package, as Anthropic's packager leaves them: hidden
+a fixed layout, nothing dated. Files are written (atomically) over what a previous run wrote
+(``.skillc-package.json`` in the output folder records each file's digest); a file there that
+skillc did not write, or that was edited since, is replaced only with ``force`` (E050
+otherwise, before anything is written). Nothing is deleted. Left out of every package, as
+Anthropic's packager leaves them: hidden
 files, ``__pycache__`` and ``node_modules`` folders, ``*.pyc`` files, and ``evals/`` at the
 skill's root (the skill's tests, not the skill).
 """
@@ -49,6 +52,8 @@ DISCOVERY_SCHEMA = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
 #: ``plugin.json``'s ``$schema`` (agentplugins/agent-plugins-spec, schemas/1.0.0).
 PLUGIN_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
 WELL_KNOWN = ".well-known/agent-skills"
+#: In the output folder: what the last run wrote (``{"files": {path: sha256 hex}}``).
+MANIFEST = ".skillc-package.json"
 #: The most of a skill's files read into one package.
 MAX_SKILL_BYTES = 256 << 20
 _SKIPPED_FOLDERS = frozenset({"__pycache__", "node_modules"})
@@ -128,6 +133,41 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
         tuple(contents[rel] for rel in sorted(contents)),
         projection.changes,
     )
+
+
+def _made_before(output: Path) -> dict[str, str]:
+    """What earlier runs wrote into ``output`` (path -> sha256 hex), from :data:`MANIFEST`."""
+    from skillc_index.bounded_json import loads_bounded
+
+    try:
+        with open(output / MANIFEST, "rb") as file:
+            data = loads_bounded(file.read(1 << 20))
+    except (OSError, ValueError):
+        return {}
+    files = data.get("files") if isinstance(data, dict) else None
+    if not isinstance(files, dict):
+        return {}
+    return {k: v for k, v in files.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def _check_replaced(
+    output: Path, files: dict[str, bytes], made: dict[str, str], skill: str
+) -> None:
+    """E050 when a file of the package would replace one skillc did not write there (or one
+    edited since): nothing is overwritten without ``force``."""
+    from skillc_index.command_errors import ForeignFolder
+
+    for rel, data in sorted(files.items()):
+        path = output / rel
+        try:
+            with open(path, "rb") as file:
+                current = hashlib.sha256(file.read()).hexdigest()
+        except FileNotFoundError:
+            continue
+        except OSError:
+            current = ""  # a folder, unreadable: not a file skillc wrote
+        if current != hashlib.sha256(data).hexdigest() and made.get(rel) != current:
+            raise ForeignFolder(skill, str(path), "use force to replace it")
 
 
 def _json(data: object) -> bytes:
@@ -221,6 +261,7 @@ def package_skills(
     version: str = "1.0.0",
     author: str | None = None,
     base_url: str = f"/{WELL_KNOWN}/",
+    force: bool = False,
 ) -> PackageResult:
     """Package ``skills`` (names or folders) as ``fmt`` (:data:`FORMATS`) into ``output``.
 
@@ -252,6 +293,9 @@ def package_skills(
 
         if inside(real_output, os.path.realpath(resolve_skill(given, layout).source)):
             raise InvalidOption(f"the output folder '{output}' is inside the skill '{given}'")
+    made = _made_before(output)
+    if not force:
+        _check_replaced(output, files, made, names[0])
     written = []
     for rel in sorted(files):
         path = output / rel
@@ -259,5 +303,7 @@ def package_skills(
         write_file_atomic(path, files[rel])
         data = files[rel]
         written.append(PackagedFile(rel, hashlib.sha256(data).hexdigest(), len(data)))
+    made.update((f.path, f.sha256) for f in written)
+    write_file_atomic(output / MANIFEST, _json({"files": dict(sorted(made.items()))}))
     changes = tuple((skill.name, change) for skill in packed for change in skill.changes)
     return PackageResult(fmt, output, tuple(names), tuple(written), changes)
