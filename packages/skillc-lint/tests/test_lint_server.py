@@ -204,6 +204,9 @@ async def test_hover_says_what_a_field_does(
     assert invocation.contents.kind == types.MarkupKind.Markdown
     assert "only the user runs the skill" in invocation.contents.value
     assert "Claude Code acts on it" in invocation.contents.value
+    # per target, from skillc-index's dialect records
+    assert "read by: claude (Claude Code)" in invocation.contents.value
+    assert "upload (" in invocation.contents.value.split("refused by:")[1]
     assert (invocation.range.start.character, invocation.range.end.character) == (0, 24)
     assert await hover(6, 2) is None  # the body: no field
 

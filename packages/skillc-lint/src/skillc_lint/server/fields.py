@@ -46,9 +46,42 @@ class FieldHelp:
             "",
             f"*Agents:* {self.agents}",
         ]
+        per_agent = agents_of(self.name)
+        if per_agent:
+            lines += ["", per_agent]
         if self.values:
             lines += ["", "Values: " + ", ".join(f"`{value}`" for value in self.values)]
         return "\n".join(lines)
+
+
+def agents_of(name: str) -> str:
+    """Per target, from skillc-index's dialect records (the one home of what each agent
+    reads): which read field ``name``, which leave it out, which refuse a skill holding it."""
+    from skillc_index.dialect import target_dialects
+
+    read: list[str] = []
+    dropped: list[str] = []
+    refused: list[str] = []
+    for target, dialect in sorted(target_dialects().items()):
+        if dialect.readers:
+            continue  # a shared folder: what its readers do, said by each of them
+        shown = f"{target} ({dialect.agent})"
+        if name in dialect.reads:
+            read.append(shown)
+        elif dialect.strict:
+            refused.append(shown)
+        else:
+            dropped.append(shown)
+    parts = [
+        f"{label}: {', '.join(targets)}"
+        for label, targets in (
+            ("read by", read),
+            ("not read by", dropped),
+            ("refused by", refused),
+        )
+        if targets
+    ]
+    return "*Per target:* " + "; ".join(parts) + "." if parts else ""
 
 
 _BOOLEAN = ("true", "false")
