@@ -104,7 +104,7 @@ def test_errors_exit_1_with_rfc_lines(skc: Run, ok: Run, project: Path) -> None:
         "  |",
         "2 | name: Broken",
         "  | ^",
-        ".skillc/skills/broken/SKILL.md:2:1: warning[W300]: SKL104 name-match-dir: name "
+        ".skillc/skills/broken/SKILL.md:2:1: error[E300]: SKL104 name-match-dir: name "
         "'Broken' does not match directory 'broken'",
         "  |",
         "2 | name: Broken",
@@ -116,7 +116,7 @@ def test_errors_exit_1_with_rfc_lines(skc: Run, ok: Run, project: Path) -> None:
         "  |        ^",
         "info: 1 fix available with --fix; 1 fix available with --unsafe-fixes",
     ]
-    assert proc.stdout == "broken: 2 errors, 1 warning\n"
+    assert proc.stdout == "broken: 3 errors, 0 warnings\n"
 
 
 def test_explain_and_baseline_through_skc(skc: Run, project: Path) -> None:

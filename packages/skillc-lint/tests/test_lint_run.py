@@ -80,8 +80,8 @@ def test_text_reports_every_target(lint: Run, targets: list[str], cwd: Path) -> 
     assert proc.returncode == 1
     assert proc.stdout.splitlines() == [
         "good: 0 errors, 0 warnings",
-        "bad: 1 error, 1 warning",
-        "2 skills: 1 error, 1 warning",
+        "bad: 2 errors, 0 warnings",
+        "2 skills: 2 errors, 0 warnings",
         "3 targets were not linted (see the errors above)",
     ]
     errors = [line for line in proc.stderr.splitlines() if line.startswith("error[E0")]

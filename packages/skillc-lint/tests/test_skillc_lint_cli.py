@@ -89,7 +89,7 @@ def test_text_lines_and_summary(lint: Run, cwd: Path) -> None:
         "  |",
         "2 | name: Bad_Name",
         "  | ^",
-        "bad/SKILL.md:2:1: warning[W300]: SKL104 name-match-dir: name 'Bad_Name' does not "
+        "bad/SKILL.md:2:1: error[E300]: SKL104 name-match-dir: name 'Bad_Name' does not "
         "match directory 'bad'",
         "  |",
         "2 | name: Bad_Name",
@@ -102,7 +102,7 @@ def test_text_lines_and_summary(lint: Run, cwd: Path) -> None:
         "  | ^",
         "info: 2 fixes available with --unsafe-fixes",  # SKL102 and SKL104: rename to 'bad'
     ]
-    assert proc.stdout == "bad: 1 error, 3 warnings\n"
+    assert proc.stdout == "bad: 2 errors, 2 warnings\n"
 
 
 def test_warnings_only_exit_0(lint: Run, cwd: Path) -> None:
@@ -139,8 +139,8 @@ def test_folder_of_skills_lints_each(lint: Run, cwd: Path) -> None:
     assert proc.stderr.splitlines()[0] == "linting 2 skills in skills"
     assert proc.stdout.splitlines() == [
         "alpha: 0 errors, 1 warning",
-        "beta: 1 error, 1 warning",
-        "2 skills: 1 error, 2 warnings",
+        "beta: 2 errors, 0 warnings",
+        "2 skills: 2 errors, 1 warning",
     ]
 
 
@@ -335,7 +335,7 @@ def test_github_annotations(lint: Run, cwd: Path) -> None:
     assert proc.stdout.splitlines() == [
         "::error file=bad/SKILL.md,line=2,col=1,title=SKL102 name-format::name 'Bad_Name' contains "
         "uppercase characters, contains invalid characters '_'",
-        "::warning file=bad/SKILL.md,line=2,col=1,title=SKL104 name-match-dir::name 'Bad_Name' "
+        "::error file=bad/SKILL.md,line=2,col=1,title=SKL104 name-match-dir::name 'Bad_Name' "
         "does not match directory 'bad'",
         "::warning file=bad/a%2C b.md,title=SKL401 no-orphans::orphaned file: 'a, b.md'",
     ]
@@ -405,7 +405,8 @@ def test_select_and_ignore(lint: Run, cwd: Path) -> None:
     assert rules("--select", "SKL102,no-orphans") == {"SKL102", "SKL401"}
     assert rules("--ignore", "SKL1", "--ignore", "SKL4") == {"SKL204"}
     assert rules("--select", "SKL1", "--ignore", "SKL104") == {"SKL102"}
-    assert lint("bad", "--ignore", "SKL102").returncode == 0
+    assert lint("bad", "--ignore", "SKL102").returncode == 1  # SKL104 is an error
+    assert lint("bad", "--ignore", "SKL102,SKL104").returncode == 0
 
 
 def test_select_overrides_config_off(lint: Run, cwd: Path) -> None:
@@ -428,8 +429,8 @@ def test_unknown_selector_is_e100(lint: Run, cwd: Path) -> None:
 def test_list_rules_shows_configuration(lint: Run, cwd: Path) -> None:
     write_config(cwd, '[lint]\nSKL107 = "off"\nSKL108 = "error"\nSKL201 = { max-lines = 300 }\n')
     text = lint("--list-rules").stdout.splitlines()
-    # RFC-0008's 20 and the agentskills profile's 15 (its 3, SKL510, 8 security and 3 budget)
-    assert len(text) == 35
+    # RFC-0008's 21 and the agentskills profile's 15 (its 3, SKL510, 8 security and 3 budget)
+    assert len(text) == 36
     assert text[8].split()[:3] == ["SKL107", "description-length", "off"]
     assert text[9].split()[:3] == ["SKL108", "description-triggers", "error"]
     data = json.loads(lint("--list-rules", "--format", "json").stdout)
