@@ -21,6 +21,8 @@ from skillc_index.console import Call, command, print_json, report, run
 from skillc_lint.operations import LINT, LintParams
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from skillc_lint._output import Outcome
     from skillc_lint._run import LintRun
 
@@ -304,6 +306,8 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
         stale = baseline.stale
         note = f"; {stale} no longer found (--write-baseline prunes them)" if stale else ""
         click.echo(f"baseline {params.baseline}: {baseline.matched} hidden{note}", err=True)
+    if params.sarif_file is not None:
+        _write_sarif(run, params.sarif_file, cwd)
     if output_format == "json":  # the findings, or with --statistics their counts
         print_json(run.to_dict())
     elif params.statistics:
@@ -328,6 +332,16 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
             err=True,
         )
     return 0 if run.ok else 1
+
+
+def _write_sarif(run: LintRun, file: str, cwd: Path) -> None:
+    """``--sarif-file``: the run's SARIF log, written atomically (relative to ``cwd``)."""
+    from skillc_index import write_file_atomic
+    from skillc_index.text import json_text
+    from skillc_lint import __version__, _output
+
+    log = _output.sarif_log(run.outcomes, run.registry, cwd, version=__version__)
+    write_file_atomic(cwd / file, (json_text(log) + "\n").encode("utf-8"))
 
 
 def _fixes(count: int) -> str:
