@@ -128,7 +128,9 @@ def test_github_reports_every_target(lint: Run, targets: list[str]) -> None:
         "::error title=E010::not a valid skill: 'empty' (missing SKILL.md)",
     ]
     assert lines[2].startswith("::error title=E012::path escapes skill root: ")
-    assert lines[3].startswith("::error file=bad/SKILL.md,line=2,col=1,title=SKL102 name-format::")
+    assert lines[3].startswith(
+        "::error file=bad/SKILL.md,line=2,col=1,endLine=2,endColumn=14,title=SKL102 name-format::"
+    )
 
 
 def test_sarif_reports_every_target(lint: Run, targets: list[str]) -> None:

@@ -136,7 +136,7 @@ def test_folder_of_skills_lints_each(lint: Run, cwd: Path) -> None:
     (cwd / "skills" / "node_modules" / "x" / "SKILL.md").write_text("bad", encoding="utf-8")
     proc = lint("skills/")
     assert proc.returncode == 1
-    assert proc.stderr.splitlines()[0] == "linting 2 skills in skills"
+    assert "linting" not in proc.stderr  # a note for terminals only (test_lint_output.py)
     assert proc.stdout.splitlines() == [
         "alpha: 0 errors, 1 warning",
         "beta: 2 errors, 0 warnings",
@@ -156,7 +156,7 @@ def test_skills_in_dot_folders_are_linted(lint: Run, cwd: Path) -> None:
         put(cwd / "repo" / folder, INVALID)
     proc = lint("repo")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stderr.splitlines()[0] == "linting 2 skills in repo"
+    assert "linting" not in proc.stderr
     assert proc.stdout.splitlines() == [
         "alpha: 0 errors, 0 warnings",
         "beta: 0 errors, 0 warnings",
@@ -181,7 +181,7 @@ def test_a_folder_lints_the_skills_its_entries_link_to(lint: Run, cwd: Path) -> 
     proc = lint(".claude/skills")
     no_traceback(proc)
     assert proc.returncode == 1
-    assert proc.stderr.splitlines()[0] == "linting 2 skills in .claude/skills"
+    assert "linting" not in proc.stderr
     assert [line.split(":")[0] for line in proc.stdout.splitlines()] == [
         "linked",
         "realone",
@@ -189,7 +189,7 @@ def test_a_folder_lints_the_skills_its_entries_link_to(lint: Run, cwd: Path) -> 
     ]
     (cwd / ".claude" / "skills" / "realone").rename(cwd / "dev" / "realone")
     only_links = lint(".claude/skills")
-    assert only_links.stderr.splitlines()[0] == "linting 1 skill in .claude/skills"
+    assert "linting" not in only_links.stderr
 
 
 def test_no_argument_without_project_is_a_clear_e100(lint: Run) -> None:
@@ -218,8 +218,7 @@ def test_no_argument_lints_the_project_store(lint: Run, cwd: Path) -> None:
     sub.mkdir(parents=True)
     proc = lint(cwd=sub)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stderr.splitlines()[0].startswith("linting 2 skills in ")
-    assert proc.stderr.splitlines()[0].endswith(".skillc/skills")
+    assert proc.stderr == ""  # no "linting 2 skills in ..." off a terminal
     assert proc.stdout.splitlines()[:2] == [
         "one: 0 errors, 0 warnings",
         "two: 0 errors, 0 warnings",
@@ -333,9 +332,11 @@ def test_github_annotations(lint: Run, cwd: Path) -> None:
     proc = lint("bad", "--format", "github")
     assert proc.returncode == 1
     assert proc.stdout.splitlines() == [
-        "::error file=bad/SKILL.md,line=2,col=1,title=SKL102 name-format::name 'Bad_Name' contains "
+        "::error file=bad/SKILL.md,line=2,col=1,endLine=2,endColumn=14,"
+        "title=SKL102 name-format::name 'Bad_Name' contains "
         "uppercase characters, contains invalid characters '_'",
-        "::error file=bad/SKILL.md,line=2,col=1,title=SKL104 name-match-dir::name 'Bad_Name' "
+        "::error file=bad/SKILL.md,line=2,col=1,endLine=2,endColumn=14,"
+        "title=SKL104 name-match-dir::name 'Bad_Name' "
         "does not match directory 'bad'",
         "::warning file=bad/a%2C b.md,title=SKL401 no-orphans::orphaned file: 'a, b.md'",
     ]

@@ -151,6 +151,18 @@ class LintParams(NamedTuple):
             metavar="N",
         ),
     ] = None
+    add_suppressions: Annotated[
+        bool,
+        Param(
+            "Write a skillc-lint comment hiding each current finding into the skill's "
+            "Markdown (disable-line at the end of its line, or disable= after the "
+            "frontmatter), report how many, and exit 0."
+        ),
+    ] = False
+    show_fixes: Annotated[
+        bool,
+        Param("Show each finding's fix under it (what --fix or --unsafe-fixes would do)."),
+    ] = False
     sarif_file: Annotated[
         str | None,
         Param(
@@ -473,6 +485,8 @@ LINT: Operation[LintParams, LintRun] = Operation(
     output="skillc_lint.shapes:LintShape",
     cli_only={
         "jobs": "the tool lints one skill; worker processes pay off over many",
+        "add_suppressions": "writes the skill's files; the tool is read-only",
+        "show_fixes": "the text format's; the tool returns each diagnostic's fix",
         "sarif_file": "writes a file; the tool is read-only and returns the findings",
         "config": "the tool reads the configuration found nearest the skill, as the command "
         "line does without --config; it names no file to read",
