@@ -75,6 +75,7 @@ def test_builtin_rules_are_the_rfc_table() -> None:
         "SKL502",
         "SKL503",
         "SKL510",
+        *[f"SKL5{i}" for i in range(20, 30)],  # the guidance rules (issue 39)
         *[f"SKL90{i}" for i in range(1, 9)],
         "SKL921",
         "SKL922",
@@ -109,6 +110,7 @@ def test_every_rules_table_has_checks_and_complete_metadata() -> None:
         "agentskills",
         "security",
         "budget",
+        "guidance",
         "claude_code",
         "plugins",
         "skillli",

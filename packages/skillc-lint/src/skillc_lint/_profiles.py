@@ -21,6 +21,7 @@ from skillc_lint._rules import (
     budget,
     claude_code,
     gibberish,
+    guidance,
     plugins,
     quiz,
     rfc0008,
@@ -65,8 +66,8 @@ PROFILES: dict[str, Profile] = {
         Profile(
             "agentskills",
             "the Agent Skills standard's optional fields (spec/004 layer 1), the security "
-            "rules and the budget rules",
-            agentskills.RULES + security.RULES + budget.RULES,
+            "rules, the budget rules and the authoring guidance rules",
+            agentskills.RULES + guidance.RULES + security.RULES + budget.RULES,
         ),
         Profile(
             "claude-code",

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from skillc_lint._registry import Finding, Rule
-from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter
+from skillc_lint._rules.fields import Findings, Options, fenced_lines, field_line, frontmatter
 from skillc_lint._skill import Skill
 
 if TYPE_CHECKING:
@@ -52,22 +52,9 @@ def _line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-
-
 def _prose_lines(text: str) -> Iterator[tuple[int, str]]:
     """The lines of a Markdown text outside fenced code blocks, numbered from 1."""
-    fence = ""
-    for number, line in enumerate(text.splitlines(), 1):
-        match = _FENCE.match(line)
-        if fence:
-            if match and match.group(1)[0] == fence[0] and len(match.group(1)) >= len(fence):
-                fence = ""
-            continue
-        if match:
-            fence = match.group(1)
-            continue
-        yield number, line
+    return ((number, line) for number, line, code in fenced_lines(text) if not code)
 
 
 def _code_ranges(line: str) -> list[tuple[int, int]]:
