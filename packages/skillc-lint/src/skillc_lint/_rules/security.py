@@ -375,6 +375,12 @@ _NETWORK_COMMAND = re.compile(
     r"(?:\s*:?\s*\*+)?\s*\Z",
     re.IGNORECASE,
 )
+#: Commands that destroy data whatever their arguments (``rm -rf``, ``rm:*``, ``dd``...).
+_DESTRUCTIVE = re.compile(
+    r"\s*(?:sudo\s+)?(?:rm\s+-\w*[rRf]|rm\s*:?\s*\*|dd\b|mkfs|shred\b|"
+    r"ch(?:mod|own)\s+-R|git\s+push\s+(?:-f\b|--force)|git\s+reset\s+--hard)",
+    re.IGNORECASE,
+)
 _ANY_CODE = re.compile(
     r"\s*(?:sudo|eval|exec|(?:ba|z|da|k)?sh|env|xargs)(?:\s*:?\s*\*+)?\s*\Z", re.IGNORECASE
 )
@@ -400,6 +406,8 @@ def _broad(tool: str) -> str | None:
             return "any network transfer"
         if _ANY_CODE.match(argument):
             return "any shell command (through a wrapper)"
+        if _DESTRUCTIVE.match(argument):
+            return "a command that destroys data"
     elif lowered == "webfetch" and ("(" not in tool or _ANY.match(argument)):
         return "fetching any URL"
     return None
