@@ -10,8 +10,6 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
 from skillc_lint import lint_skill
 from skillc_lint._suppress import suppression_comments
 
@@ -55,40 +53,6 @@ def test_colour_only_when_forced_or_on_a_terminal_and_never_with_no_color(cwd: P
     assert "\033[" not in run(cwd, "bad", FORCE_COLOR="1", NO_COLOR="1").stderr
     assert "\033[" not in run(cwd, "bad", FORCE_COLOR="0").stderr
     assert forced.stdout == piped.stdout  # the summary on stdout stays plain
-
-
-@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
-def test_a_terminal_gets_colour_and_the_linting_note_a_pipe_neither(cwd: Path) -> None:
-    import pty
-
-    put(cwd / "skills" / "one", BAD.replace("Bad_Name", "one"))
-    put(cwd / "skills" / "two", BAD.replace("Bad_Name", "two"))
-    piped = run(cwd, "skills")
-    assert "linting 2 skills" not in piped.stderr
-    master, slave = pty.openpty()
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "skillc_lint", "skills"],
-        cwd=cwd,
-        env={**env, "SKILLC_HOME": str(cwd / "home")},
-        stdout=subprocess.PIPE,
-        stderr=slave,
-    )
-    os.close(slave)
-    received = bytearray()
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        received += chunk
-    proc.communicate(timeout=120)
-    os.close(master)
-    terminal = received.decode("utf-8", "replace")
-    assert "linting 2 skills in skills" in terminal
-    assert "\033[1;31merror\033[0m" in terminal
 
 
 def test_github_annotations_have_end_positions(cwd: Path) -> None:

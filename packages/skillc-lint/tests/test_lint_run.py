@@ -361,3 +361,17 @@ def test_progress_bar_on_a_terminal_only(
     assert "linting [" not in terminal
     _, terminal = run_with_tty_stderr(["skills/s01"], cwd, clean_env)
     assert "linting [" not in terminal
+
+
+def test_a_terminal_gets_colour_and_the_linting_note_a_pipe_neither(
+    lint: Run, many: Path, cwd: Path, clean_env: dict[str, str]
+) -> None:
+    """Issue 39: ``linting N skills in X`` only on a terminal; colour there too
+    (test_lint_output.py: NO_COLOR, FORCE_COLOR)."""
+    piped = lint("skills", process=True)
+    assert "linting 24 skills" not in piped.stderr and "\033[" not in piped.stderr
+    _, terminal = run_with_tty_stderr(["skills"], cwd, clean_env)
+    assert "linting 24 skills in skills" in terminal
+    assert "\033[1;31merror\033[0m" in terminal
+    _, plain = run_with_tty_stderr(["skills"], cwd, {**clean_env, "NO_COLOR": "1"})
+    assert "\033[1;31m" not in plain

@@ -216,13 +216,7 @@ class _Configured:
         built = self._built.get(key)
         if built is None:
             found = lint_config(session, start if key is not None else None, params.config)
-            registry = rule_registry(
-                session,
-                profile=params.profile,
-                select=params.select,
-                ignore=params.ignore,
-                config=found.config,
-            )
+            registry = rule_registry(session, **params.rules(), config=found.config)
             first = next(iter(self._built.values()), None)
             if first is None:
                 hidden = suppressions(session, registry, params.baseline, found)

@@ -201,6 +201,10 @@ class LintParams(NamedTuple):
             return "unsafe"
         return "safe" if self.fix or self.diff else None
 
+    def rules(self) -> dict[str, tuple[str, ...]]:
+        """The options that choose the rules, as :func:`rule_registry` takes them."""
+        return {"profile": self.profile, "select": self.select, "ignore": self.ignore}
+
     def log_args(self) -> dict[str, Any]:
         """The options as given; :func:`lint` sets ``profiles`` to those in effect and adds
         ``errors``, ``warnings`` and ``skipped`` once the skill is linted."""
@@ -415,13 +419,7 @@ def lint(
     if registry is None or hidden is None:
         found = lint_config(session, folder, params.config)
     if registry is None:
-        registry = rule_registry(
-            session,
-            profile=params.profile,
-            select=params.select,
-            ignore=params.ignore,
-            config=found.config,
-        )
+        registry = rule_registry(session, **params.rules(), config=found.config)
     if hidden is None:
         hidden = suppressions(session, registry, params.baseline, found)
 
