@@ -166,4 +166,31 @@ def test_the_guidance_tag_selects_them(skill: Writer) -> None:
     from skillc_lint import default_registry
 
     registry = default_registry()
-    assert registry.match("guidance") == [f"SKL5{n}" for n in range(20, 30)]
+    assert registry.match("guidance") == [f"SKL5{n}" for n in range(20, 31)]
+
+
+def test_skl530_references_are_one_level_deep(skill: Writer) -> None:
+    folder = skill(
+        body="See [the API](references/api.md) and the files in `guides/`.\n",
+        files={
+            "references/api.md": "# API\n\nDetails in [errors](errors.md); `auth.md` too.\n",
+            "references/errors.md": "# Errors\n",
+            "references/auth.md": "# Auth\n",
+            "guides/a.md": "# A\n\nSee [b](b.md).\n",
+            "guides/b.md": "# B\n",
+            "lost.md": "# Lost\n\n[x](references/x.md)\n",
+            "references/x.md": "# X\n",
+        },
+    )
+    assert [(f, m) for f, _, m in found(folder, "SKL530")] == [
+        (
+            "references/auth.md",
+            "references/auth.md is reached only through references/api.md: link or name it "
+            "from SKILL.md",
+        ),
+        (
+            "references/errors.md",
+            "references/errors.md is reached only through references/api.md: link or name it "
+            "from SKILL.md",
+        ),
+    ]  # guides/b.md: its folder is named; lost.md and x.md: SKL401's

@@ -430,9 +430,9 @@ def test_unknown_selector_is_e100(lint: Run, cwd: Path) -> None:
 def test_list_rules_shows_configuration(lint: Run, cwd: Path) -> None:
     write_config(cwd, '[lint]\nSKL107 = "off"\nSKL108 = "error"\nSKL201 = { max-lines = 300 }\n')
     text = lint("--list-rules").stdout.splitlines()
-    # RFC-0008's 21 and the agentskills profile's 25 (its 3, SKL510, 10 guidance, 8 security
+    # RFC-0008's 21 and the agentskills profile's 26 (its 3, SKL510, 11 guidance, 8 security
     # and 3 budget)
-    assert len(text) == 46
+    assert len(text) == 47
     assert text[8].split()[:3] == ["SKL107", "description-length", "off"]
     assert text[9].split()[:3] == ["SKL108", "description-triggers", "error"]
     data = json.loads(lint("--list-rules", "--format", "json").stdout)

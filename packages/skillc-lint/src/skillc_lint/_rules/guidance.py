@@ -1,4 +1,4 @@
-"""Authoring guidance rules (SKL520-SKL529, tag ``guidance``): what the Agent Skills
+"""Authoring guidance rules (SKL520-SKL530, tag ``guidance``): what the Agent Skills
 guidance and the peers' linters ask of a skill beyond its format, tuned on real skills to keep
 false positives rare (the lint README records each rule's count on the corpus and on the
 library of public skills, and what a hand-read sample found).
@@ -319,6 +319,41 @@ def evals_format(skill: Skill, options: Options) -> Findings:
             yield Finding(f"evals[{index}] {problem}", rel)
 
 
+# -- SKL530 references are one level deep ------------------------------------------------------
+
+
+def reference_depth(skill: Skill, options: Options) -> Findings:
+    """SKL530: every Markdown file SKILL.md reaches is linked or named by SKILL.md itself
+    (or lies in a folder it names), not only through another file: agents may read a file
+    two steps away only in part. Files SKL401 reports (reached by nothing) are not repeated."""
+    edges: dict[str, set[str]] = {rel: set(named) for rel, named in skill.mentions.items()}
+    for link in skill.links:
+        if link.kind == "path":
+            edges.setdefault(link.source, set()).add(link.path)
+
+    def docs_of(paths: set[str]) -> set[str]:
+        found = set()
+        for path in paths:
+            if path in skill.docs:
+                found.add(path)
+            elif path in skill.folders:
+                prefix = "" if path == "." else path + "/"
+                found.update(rel for rel in skill.docs if rel.startswith(prefix))
+        return found
+
+    first = docs_of(edges.get("SKILL.md", set())) | {"SKILL.md"}
+    reached, pending = set(first), list(first)
+    deeper: dict[str, str] = {}
+    while pending:
+        source = pending.pop()
+        for target in sorted(docs_of(edges.get(source, set())) - reached):
+            reached.add(target)
+            pending.append(target)
+            deeper[target] = source
+    for rel, via in sorted(deeper.items()):
+        yield Finding(f"{rel} is reached only through {via}: link or name it from SKILL.md", rel)
+
+
 def _rule(
     rule_id: str, name: str, check: object, summary: str, why: str, fix: str, **kw: object
 ) -> Rule:
@@ -429,5 +464,15 @@ RULES: tuple[Rule, ...] = (
         "Eval runners read evals/evals.json as an object with an 'evals' list of prompts; a "
         "malformed file fails the runner or skips evals silently.",
         'Write {"evals": [{"prompt": "...", "expected_output": "...", "files": []}]}.',
+    ),
+    _rule(
+        "SKL530",
+        "reference-depth",
+        reference_depth,
+        "Reference files are linked or named from SKILL.md, one level deep.",
+        "Agents may preview a file reached from another reference (head, a partial read) "
+        "rather than read it whole; the guidance keeps references one level from SKILL.md.",
+        "Link or name the file in SKILL.md (a line in its list of references), or fold it into "
+        "the file that links it.",
     ),
 )
