@@ -199,12 +199,15 @@ def project(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def clean_env(home: Path) -> dict[str, str]:
-    """The environment of a command: this one without ``SKILLC_*``/``SKC_*`` and the terminal
-    size (help text wraps the same everywhere), with the private ``SKILLC_HOME``."""
+    """The environment of a command: this one without ``SKILLC_*``/``SKC_*``, the terminal
+    size (help text wraps the same everywhere) and the colour switches (``NO_COLOR``,
+    ``FORCE_COLOR``: lint output is compared as plain text), with the private
+    ``SKILLC_HOME``."""
     env = {
         key: value
         for key, value in os.environ.items()
-        if not key.startswith(("SKILLC_", "SKC_")) and key not in ("COLUMNS", "LINES")
+        if not key.startswith(("SKILLC_", "SKC_"))
+        and key not in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR")
     }
     env["SKILLC_HOME"] = str(home)
     env["PYTHONDONTWRITEBYTECODE"] = "1"

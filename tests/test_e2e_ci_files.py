@@ -48,13 +48,13 @@ def _run_action(tmp_path: Path, **given: str) -> tuple[dict[str, dict[str, str]]
 
     printed = []
     for step in action["runs"]["steps"]:
+        if "uses" in step or step.get("id") == "install":
+            continue
         condition = step.get("if", "")
         if condition:
             name, op, value = re.fullmatch(r"inputs\.([\w-]+) (==|!=) '(.*)'", condition).groups()
             if (inputs[name] == value) != (op == "=="):
                 continue
-        if "uses" in step or step.get("id") == "install":
-            continue
         output_file = tmp_path / f"output-{step['id']}"
         output_file.write_text("")
         env = {
@@ -110,7 +110,7 @@ def test_an_error_fails_the_verdict_and_is_annotated(
     )
     outputs, printed = _run_action(tmp_path, path="skills/")
     assert outputs["lint"]["exit-code"] == "1"
-    assert "::error" in printed[1] and "SKL102" in printed[1]
+    assert "::error" in printed[0] and "SKL102" in printed[0]  # from the lint step itself
     assert outputs["verdict"]["__exit__"] == "1"
     relaxed, _ = _run_action(tmp_path, path="skills/", **{"fail-on-error": "false"})
     assert "verdict" not in relaxed
@@ -132,7 +132,49 @@ def test_paths_and_args_are_split_into_words_and_never_evaluated(
     assert outputs["lint"]["exit-code"] != "0"  # the literal words are bad targets
     outputs, printed = _run_action(tmp_path, path="a/one b/Two", args="--select SKL102")
     assert outputs["lint"]["exit-code"] == "1"
-    assert "SKL102" in printed[1] and "SKL104" not in printed[1]
+    assert "SKL102" in printed[0] and "SKL104" not in printed[0]
+
+
+def test_the_defaults_lint_any_repository_once(
+    tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """Issue 39: the default path lints a repository without .skillc/; the annotations and
+    the SARIF come from one run (the same findings), and no other step runs the linter."""
+    repo = tmp_path / "repo"
+    write_skill(repo / "skills" / "hello", "hello", GOOD, heading=False, body="# Title\n\nB.\n")
+    write_skill(repo / "other" / "Bad", "Bad_Name", GOOD, heading=False, body="# T\n\nB.\n")
+    outputs, printed = _run_action(tmp_path)
+    assert outputs["lint"]["exit-code"] == "1"
+    sarif = json.loads(Path(outputs["lint"]["sarif-file"]).read_text())
+    results = sarif["runs"][0]["results"]
+    annotations = [line for line in printed[0].splitlines() if line.startswith("::")]
+    assert len(annotations) == len(results) >= 2  # SKL102 and SKL104
+    assert sorted(r["ruleId"] for r in results) == sorted(
+        line.split("title=")[1].split()[0] for line in annotations
+    )
+    steps = _action()["runs"]["steps"]
+    runs = [line for step in steps for line in step.get("run", "").splitlines()]
+    assert sum(line.strip().startswith('skillc-lint "$') for line in runs) == 1
+
+
+def test_actions_and_dependencies_are_pinned() -> None:
+    steps = _action()["runs"]["steps"]
+    for step in steps:
+        if "uses" in step:
+            assert re.fullmatch(r"[\w.-]+/[\w./-]+@[0-9a-f]{40}", step["uses"]), step["uses"]
+    install = next(step for step in steps if step.get("id") == "install")["run"]
+    assert install.count('-c "$constraints"') == 2
+    constraints = (ROOT / ".ci" / "action-constraints.txt").read_text().splitlines()
+    pins = [line for line in constraints if line and not line.startswith("#")]
+    assert pins and all(re.fullmatch(r"[\w.-]+==[\w.]+", line) for line in pins)
+    for dependency in ("click", "pathspec", "PyYAML", "markdown-it-py"):
+        assert any(line.startswith(dependency + "==") for line in pins)
+
+
+def test_the_sarif_upload_cannot_fail_a_fork_pull_request() -> None:
+    (upload,) = [s for s in _action()["runs"]["steps"] if "upload-sarif" in s.get("uses", "")]
+    assert upload["continue-on-error"] is True
+    assert "github.event.pull_request.head.repo.full_name == github.repository" in upload["if"]
 
 
 def test_inputs_reach_scripts_only_through_the_environment() -> None:

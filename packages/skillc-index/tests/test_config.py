@@ -191,3 +191,50 @@ def test_a_bad_stats_url_is_not_printed(layout: Layout) -> None:
     assert config.stats_url == ""
     assert len(texts(config)) == 2
     assert not [text for text in texts(config) if "hunter" in text]
+
+
+# -- pyproject.toml and the config nearest a path (issue 39) -------------------------------------
+
+
+def test_pyproject_tool_skillc_is_a_project_config(layout: Layout, tmp_path: Path) -> None:
+    from skillc_index import find_config
+
+    repo = tmp_path / "repo"
+    write(
+        repo / "pyproject.toml",
+        '[project]\nname = "x"\n[tool.ruff]\nline-length = 99\n'
+        '[tool.skillc.lint]\nSKL108 = "off"\n[tool.skillc.search]\ntokenizer = "cjk"\n'
+        '[tool.skillc.stats]\nurl = "postgresql://evil/x"\n',
+    )
+    (repo / "skills" / "a").mkdir(parents=True)
+    found = find_config(repo / "skills" / "a", layout)
+    assert found == repo / "pyproject.toml"
+    config = load_config(layout, env={}, project_file=found)
+    assert config.lint == {"SKL108": "off"} and config.tokenizer == "cjk"
+    assert config.stats_url == ""  # personal keys never come from a project's file
+    assert not any("unknown key" in text for text in texts(config))  # [project], [tool.ruff]
+
+
+def test_find_config_takes_the_nearest_and_passes_over_other_pyprojects(
+    layout: Layout, tmp_path: Path
+) -> None:
+    from skillc_index import find_config
+
+    repo = tmp_path / "repo"
+    write(repo / ".skillc" / "config.toml", '[lint]\nSKL108 = "error"\n')
+    write(repo / "sub" / "pyproject.toml", "[tool.black]\nline-length = 80\n")
+    write(repo / "sub" / "deeper" / "pyproject.toml", "not toml [")
+    (repo / "sub" / "deeper" / "skill").mkdir(parents=True)
+    assert find_config(repo / "sub" / "deeper" / "skill", layout) == (
+        repo / ".skillc" / "config.toml"
+    )
+    write(repo / "sub" / "pyproject.toml", '[tool.skillc.lint]\nSKL108 = "off"\n')
+    assert find_config(repo / "sub" / "deeper" / "skill" / "x.md", layout) == (
+        repo / "sub" / "pyproject.toml"
+    )
+    assert find_config(tmp_path, layout) in (None, layout.project_config)
+
+
+def test_a_named_config_file_that_is_missing_is_a_notice(layout: Layout, tmp_path: Path) -> None:
+    config = load_config(layout, env={}, project_file=tmp_path / "nowhere.toml")
+    assert texts(config) == [f"config file {tmp_path / 'nowhere.toml'} not found; ignored"]

@@ -139,7 +139,7 @@ def test_baseline_adopts_a_repository_and_survives_edits(lint: Run, cwd: Path) -
     }
     clean = lint("skills", "--baseline", "lint-baseline.json")
     assert (clean.returncode, clean.stdout) == (0, "demo: 0 errors, 0 warnings\n")
-    assert clean.stderr == "linting 1 skill in skills\nbaseline lint-baseline.json: 3 hidden\n"
+    assert clean.stderr == "baseline lint-baseline.json: 3 hidden\n"
     # lines added above move every finding: they stay hidden; a third broken link (same
     # message, a line of its own) is new
     text = (skill / "SKILL.md").read_text(encoding="utf-8")

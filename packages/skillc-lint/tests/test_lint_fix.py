@@ -123,7 +123,7 @@ def test_folder_with_the_old_case_is_named_not_renamed(lint: Run, cwd: Path) -> 
     assert (cwd / "Tables").is_dir() and not (cwd / "tables").exists()
     assert skill_md(folder).splitlines()[1] == "name: tables"
     assert "SKL104 name-match-dir: name 'tables' does not match directory 'Tables'" in proc.stderr
-    assert proc.returncode == 0  # SKL104 is a warning
+    assert proc.returncode == 1  # SKL104 is an error
 
 
 def test_a_name_that_would_read_as_a_boolean_is_quoted(lint: Run, cwd: Path) -> None:

@@ -29,7 +29,7 @@ RFC_TABLE = [
     ("SKL101", "name-required", "error"),
     ("SKL102", "name-format", "error"),
     ("SKL103", "name-length", "error"),
-    ("SKL104", "name-match-dir", "warning"),
+    ("SKL104", "name-match-dir", "error"),  # DECISIONS.md: the standard's MUST
     ("SKL105", "description-required", "error"),
     ("SKL106", "description-nonempty", "error"),
     ("SKL107", "description-length", "warning"),
@@ -43,6 +43,7 @@ RFC_TABLE = [
     ("SKL301", "link-file-exists", "error"),
     ("SKL302", "link-anchor-exists", "warning"),
     ("SKL303", "link-no-escape", "error"),
+    ("SKL304", "link-sibling-skill", "warning"),  # DECISIONS.md: SKL303's sibling links
     ("SKL401", "no-orphans", "warning"),
 ]
 
@@ -74,6 +75,7 @@ def test_builtin_rules_are_the_rfc_table() -> None:
         "SKL502",
         "SKL503",
         "SKL510",
+        *[f"SKL5{i}" for i in range(20, 31)],  # the guidance rules (issue 39)
         *[f"SKL90{i}" for i in range(1, 9)],
         "SKL921",
         "SKL922",
@@ -112,6 +114,7 @@ def test_every_rules_table_has_checks_and_complete_metadata() -> None:
         "budget",
         "targets",
         "collisions",
+        "guidance",
         "claude_code",
         "plugins",
         "skillli",
@@ -154,7 +157,7 @@ def test_each_default_registry_is_independent() -> None:
 def test_selectors_by_id_prefix_and_name() -> None:
     registry = default_registry()
     assert registry.match("SKL10") == [f"SKL10{i}" for i in range(10)]
-    assert registry.match("skl3") == ["SKL301", "SKL302", "SKL303"]
+    assert registry.match("skl3") == ["SKL301", "SKL302", "SKL303", "SKL304"]
     assert registry.match("no-orphans") == ["SKL401"]
     assert registry.match("SKL99") == []
     with pytest.raises(KeyError):
@@ -185,11 +188,12 @@ def test_enable_disable_enable_only_keep_the_protected_rule() -> None:
         "SKL301",
         "SKL302",
         "SKL303",
+        "SKL304",
     ]
     registry.enable("SKL108")
     assert "SKL108" in ids(registry)
     registry.enable_only("SKL3")
-    assert ids(registry) == ["SKL001", "SKL301", "SKL302", "SKL303"]
+    assert ids(registry) == ["SKL001", "SKL301", "SKL302", "SKL303", "SKL304"]
     registry.disable("SKL")
     assert ids(registry) == ["SKL001"]
 

@@ -191,7 +191,7 @@ def test_skl104_name_differs_from_folder(skill: Writer, found: Found) -> None:
     folder = skill("bar", frontmatter=f"name: foo\ndescription: x. {TRIGGER}\n")
     [d] = found(folder, "SKL104")
     assert d.message == "name 'foo' does not match directory 'bar'"
-    assert (d.severity, d.line) == ("warning", 2)
+    assert (d.severity, d.line) == ("error", 2)  # the standard's MUST (DECISIONS.md)
 
 
 def test_skl104_near_miss_same_name(skill: Writer, found: Found) -> None:
@@ -550,12 +550,14 @@ def test_skl303_escaping_links(skill: Writer, found: Found) -> None:
     (folder.parent / "other" / "SKILL.md").write_text("x", encoding="utf-8")
     result = found(folder, "SKL303")
     assert [(d.file, d.message) for d in result] == [
-        ("SKILL.md", "link escapes the skill root: '../other/SKILL.md'"),
         ("SKILL.md", "link escapes the skill root: 'refs/../../x.md'"),
         ("refs/r.md", "link escapes the skill root: '../../y.md'"),
     ]
     assert {d.severity for d in result} == {"error"}
     assert found(folder, "SKL301") == []  # an escape is reported once, as SKL303
+    # a sibling skill that exists: a portability warning (test_lint_defaults.py)
+    sibling = "link to sibling skill 'other': '../other/SKILL.md'"
+    assert messages(found(folder, "SKL304")) == [sibling]
 
 
 def test_skl303_near_miss_dotdot_staying_inside(skill: Writer, found: Found) -> None:
@@ -681,11 +683,13 @@ def test_skl401_near_misses_exceptions_hidden_and_folder_links(skill: Writer, fo
     assert found(folder, "SKL401") == []
 
 
-def test_skl401_links_in_code_do_not_reach(skill: Writer, found: Found) -> None:
+def test_skl401_links_in_code_are_no_links_but_name_the_file(skill: Writer, found: Found) -> None:
     folder = skill(
-        body="Read `guide.md` and\n\n```\n[g](guide.md)\n```\n", files={"guide.md": "# G\n"}
+        body="Read `guide.md` and\n\n```\n[g](guide.md)\n```\n",
+        files={"guide.md": "# G\n\n`[x](lost.md)` is no link\n"},
     )
-    assert messages(found(folder, "SKL401")) == ["orphaned file: 'guide.md'"]
+    assert found(folder, "SKL301") == []  # code is not a link
+    assert found(folder, "SKL401") == []  # but it names the file (test_lint_defaults.py)
 
 
 # -- scope and ordering -----------------------------------------------------------------------

@@ -80,8 +80,8 @@ def test_text_reports_every_target(lint: Run, targets: list[str], cwd: Path) -> 
     assert proc.returncode == 1
     assert proc.stdout.splitlines() == [
         "good: 0 errors, 0 warnings",
-        "bad: 1 error, 1 warning",
-        "2 skills: 1 error, 1 warning",
+        "bad: 2 errors, 0 warnings",
+        "2 skills: 2 errors, 0 warnings",
         "3 targets were not linted (see the errors above)",
     ]
     errors = [line for line in proc.stderr.splitlines() if line.startswith("error[E0")]
@@ -128,7 +128,9 @@ def test_github_reports_every_target(lint: Run, targets: list[str]) -> None:
         "::error title=E010::not a valid skill: 'empty' (missing SKILL.md)",
     ]
     assert lines[2].startswith("::error title=E012::path escapes skill root: ")
-    assert lines[3].startswith("::error file=bad/SKILL.md,line=2,col=1,title=SKL102 name-format::")
+    assert lines[3].startswith(
+        "::error file=bad/SKILL.md,line=2,col=1,endLine=2,endColumn=14,title=SKL102 name-format::"
+    )
 
 
 def test_sarif_reports_every_target(lint: Run, targets: list[str]) -> None:
@@ -359,3 +361,17 @@ def test_progress_bar_on_a_terminal_only(
     assert "linting [" not in terminal
     _, terminal = run_with_tty_stderr(["skills/s01"], cwd, clean_env)
     assert "linting [" not in terminal
+
+
+def test_a_terminal_gets_colour_and_the_linting_note_a_pipe_neither(
+    lint: Run, many: Path, cwd: Path, clean_env: dict[str, str]
+) -> None:
+    """Issue 39: ``linting N skills in X`` only on a terminal; colour there too
+    (test_lint_output.py: NO_COLOR, FORCE_COLOR)."""
+    piped = lint("skills", process=True)
+    assert "linting 24 skills" not in piped.stderr and "\033[" not in piped.stderr
+    _, terminal = run_with_tty_stderr(["skills"], cwd, clean_env)
+    assert "linting 24 skills in skills" in terminal
+    assert "\033[1;31merror\033[0m" in terminal
+    _, plain = run_with_tty_stderr(["skills"], cwd, {**clean_env, "NO_COLOR": "1"})
+    assert "\033[1;31m" not in plain

@@ -71,6 +71,7 @@ _EXPORTS: dict[str, str] = {
     # configuration (RFC-0009)
     "Config": "config",
     "load_config": "config",
+    "find_config": "config",
     # layout and resolution (RFC-0007:C-RESOLUTION, ADR-0001/0002)
     "Layout": "layout",
     "ResolvedSkill": "layout",
@@ -191,7 +192,7 @@ if TYPE_CHECKING:
         UnknownSkillTool,
         UnsupportedPlatform,
     )
-    from skillc_index.config import Config, load_config
+    from skillc_index.config import Config, find_config, load_config
     from skillc_index.diagnostics import (
         CLI_SPELLING,
         Diagnostic,

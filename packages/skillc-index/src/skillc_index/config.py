@@ -1,5 +1,11 @@
 """Configuration (RFC-0009): global and project ``config.toml``, environment and CLI overrides.
 
+A project's settings may also live in ``pyproject.toml`` as ``[tool.skillc]`` (its
+``[tool.skillc.lint]`` is the ``[lint]`` table), and a tool may name the file to read
+(``--config PATH``) or find the one nearest a path (:func:`find_config`), as ruff finds its
+own: walking up from the path, the first folder holding ``.skillc/config.toml`` or a
+``pyproject.toml`` with a ``[tool.skillc]`` table.
+
 Resolution is per key (RFC-0009:C-RESOLUTION): CLI > environment > project > global > default.
 A file that cannot be read or parsed is reported and ignored, unknown keys are reported and
 ignored, and nothing here ever fails a command: problems come back as :class:`Notice` values
@@ -8,6 +14,7 @@ in :attr:`Config.notices` for the front end to print.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Mapping
@@ -102,12 +109,26 @@ def _load_toml(path: Path) -> dict[str, Any]:
     return tomllib.loads(data.decode("utf-8"))
 
 
+#: The file name whose ``[tool.skillc]`` table is a config (the rest is other tools').
+PYPROJECT = "pyproject.toml"
+
+
+def _skillc_table(raw: dict[str, Any]) -> dict[str, Any] | None:
+    """A ``pyproject.toml``'s ``[tool.skillc]`` table, or None when it has none."""
+    tool = raw.get("tool")
+    table = tool.get("skillc") if isinstance(tool, dict) else None
+    return table if isinstance(table, dict) else None
+
+
 def _read_file(path: Path, notices: list[Notice]) -> dict[str, Any] | None:
-    """One config file as flat ``{dotted key: value}``, or None when it is absent or ignored."""
+    """One config file as flat ``{dotted key: value}``, or None when it is absent or ignored.
+    A ``pyproject.toml`` is read for its ``[tool.skillc]`` table alone."""
     if not path.exists():  # the common case: no need to import the TOML parser
         return None
     try:
         raw = _load_toml(path)
+        if path.name == PYPROJECT:
+            raw = _skillc_table(raw) or {}
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as exc:
@@ -193,16 +214,53 @@ def _valid(dotted: str, value: Any) -> bool:
     return True
 
 
+def find_config(start: Path, layout: Layout) -> Path | None:
+    """The config file nearest ``start`` (a file or folder): walking up from it, the first
+    folder holding ``.skillc/config.toml`` (not the global one) or a ``pyproject.toml`` with
+    a ``[tool.skillc]`` table; None when there is none. A ``pyproject.toml`` that cannot be
+    read or parsed is passed over (:func:`load_config` reports a named one)."""
+    folder = start.absolute()
+    if not folder.is_dir():
+        folder = folder.parent
+    global_config = layout.global_config
+    for here in (folder, *folder.parents):
+        project = here / ".skillc" / "config.toml"
+        if project.is_file() and project != global_config:
+            return project
+        pyproject = here / PYPROJECT
+        try:
+            stat = pyproject.stat()
+        except OSError:
+            continue
+        if _has_skillc_table(str(pyproject), stat.st_mtime_ns, stat.st_size):
+            return pyproject
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def _has_skillc_table(path: str, mtime_ns: int, size: int) -> bool:
+    """Whether the ``pyproject.toml`` at ``path`` (as of ``mtime_ns`` and ``size``) has a
+    ``[tool.skillc]`` table: read once for all the skills under it."""
+    try:
+        return _skillc_table(_load_toml(Path(path))) is not None
+    except (OSError, UnicodeDecodeError, ValueError, _TooLarge, RecursionError):
+        return False
+
+
 def load_config(
     layout: Layout,
     *,
     env: Mapping[str, str] | None = None,
     overrides: Mapping[str, Any] | None = None,
+    project_file: Path | None = None,
 ) -> Config:
     """Resolve the configuration seen from ``layout`` (RFC-0009:C-RESOLUTION).
 
     ``overrides`` are CLI flags as dotted keys (``{"search.tokenizer": "cjk"}``); ``None``
     values are ignored so callers can pass unset options straight through.
+    ``project_file``: the project's config file to read instead of the layout's own (a
+    ``--config PATH``, or what :func:`find_config` found); its keys have the project's
+    precedence and limits. A file named that does not exist is a notice.
     """
     env = os.environ if env is None else env
     notices: list[Notice] = []
@@ -216,9 +274,11 @@ def load_config(
             origins[key] = origin
 
     apply(DEFAULTS, "default")
+    if project_file is not None and not project_file.is_file():
+        notices.append(Notice(f"config file {project_file} not found; ignored"))
     sources: list[tuple[Path | None, str]] = [
         (layout.global_config, "global"),
-        (layout.project_config, "project"),
+        (layout.project_config if project_file is None else project_file, "project"),
     ]
     for path, origin in sources:
         if path is None:

@@ -63,6 +63,7 @@ _EXPORTS: dict[str, str] = {
     "configured_registry": "_profiles",
     "json_report": "_output",
     "BaselineNotWritten": "_errors",
+    "ConfigNotFound": "_errors",
     "ConflictingParameters": "_errors",
     "FixOutsideTree": "_errors",
     "InvalidBaseline": "_errors",
@@ -100,6 +101,7 @@ if TYPE_CHECKING:
     )
     from skillc_lint._errors import (
         BaselineNotWritten,
+        ConfigNotFound,
         ConflictingParameters,
         FixOutsideTree,
         InvalidBaseline,

@@ -64,6 +64,13 @@ class InvalidBaseline(ParameterError):
         super().__init__("baseline", reason)
 
 
+class ConfigNotFound(ParameterError):
+    """``--config PATH`` names no file (the run does not fall back to another config)."""
+
+    def __init__(self, file: str) -> None:
+        super().__init__("config", f"config file not found: '{file}'")
+
+
 class BaselineNotWritten(ParameterError):
     """The baseline file to write (``write_baseline``) could not be written."""
 

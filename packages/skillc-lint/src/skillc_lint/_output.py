@@ -110,16 +110,35 @@ def code_frame(diagnostic: LintDiagnostic) -> list[str]:
     return [f"{gutter} |", f"{diagnostic.line} | {shown}".rstrip(), f"{gutter} | {' ' * caret}^"]
 
 
-def text_lines(result: LintResult, cwd: Path) -> list[str]:
+#: ANSI styles of the text output on a terminal (``colour``): the severity, the location.
+_STYLES = {"error": "\033[1;31m", "warning": "\033[1;33m", "where": "\033[1m", "help": "\033[36m"}
+_RESET = "\033[0m"
+
+
+def _styled(text: str, style: str, colour: bool) -> str:
+    return f"{_STYLES[style]}{text}{_RESET}" if colour else text
+
+
+def text_lines(
+    result: LintResult, cwd: Path, *, colour: bool = False, show_fixes: bool = False
+) -> list[str]:
     """``<file>[:<line>:<column>]: error[E300]: SKL102 name-format: <message>`` per
-    diagnostic, each followed by its :func:`code_frame`."""
+    diagnostic, each followed by its :func:`code_frame`; with ``show_fixes``, a ``help:``
+    line with its fix, if it has one (``--show-fixes``). ``colour``: ANSI colours for a
+    terminal (the severity, the location)."""
     lines = []
     for d in result.diagnostics:
         where = _file_path(result, d, cwd)
         if d.line:
             where += f":{d.line}" + (f":{d.column}" if d.column else "")
-        lines.append(f"{printable(where)}: {format_diagnostic(d.diagnostic, terminal=True)}")
+        severity, bracket, rest = format_diagnostic(d.diagnostic, terminal=True).partition("[")
+        text = _styled(severity, d.severity, colour) + bracket + rest
+        lines.append(f"{_styled(printable(where), 'where', colour)}: {text}")
         lines += [printable(line) for line in code_frame(d)]
+        if show_fixes and d.fix is not None:
+            kind = "safe fix, --fix" if d.fix.safe else "unsafe fix, --unsafe-fixes"
+            help_line = f"  = help: {printable(d.fix.description)} ({kind})"
+            lines.append(_styled(help_line, "help", colour))
     return lines
 
 
@@ -369,7 +388,9 @@ def github_error_line(error: RunError) -> str:
 
 
 def github_lines(result: LintResult, cwd: Path) -> list[str]:
-    """``::error file=<path>,line=<n>,title=SKL102 name-format::<message>`` per diagnostic."""
+    """``::error file=<path>,line=<n>,col=<c>,endLine=<n>,endColumn=<e>,title=SKL102
+    name-format::<message>`` per diagnostic; the end is the end of the line's text (GitHub
+    underlines from the column to it), when the line is known."""
     lines = []
     for d in result.diagnostics:
         level = "error" if d.severity == "error" else "warning"
@@ -378,6 +399,9 @@ def github_lines(result: LintResult, cwd: Path) -> list[str]:
             props.append(f"line={d.line}")
         if d.column:
             props.append(f"col={d.column}")
+        if d.line and d.source is not None:
+            end = max(len(d.source.rstrip()), d.column or 1)
+            props += [f"endLine={d.line}", f"endColumn={end}"]
         props.append(f"title={_escape_property(f'{d.rule} {d.name}')}")
         lines.append(f"::{level} {','.join(props)}::{_escape_data(d.message)}")
     return lines

@@ -70,22 +70,27 @@ def _start_method() -> BaseContext:
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
-_worker: dict[str, Any] = {}  # in a worker process: the registry and force of the run
+_worker: dict[str, Any] = {}  # in a worker process: the registries and force of the run
 
 
-def _start_worker(registry: RuleRegistry, force: bool) -> None:
-    _worker.update(registry=registry, force=force)
+def _start_worker(registries: tuple[RuleRegistry, ...], force: bool) -> None:
+    _worker.update(registries=registries, force=force)
 
 
-def _lint_in_worker(folder: Path) -> LintResult | _Failed:
+def _lint_in_worker(job: tuple[Path, int]) -> LintResult | _Failed:
+    folder, index = job
     try:
-        return lint_skill(folder, registry=_worker["registry"], force=_worker["force"])
+        return lint_skill(folder, registry=_worker["registries"][index], force=_worker["force"])
     except SkillcError as exc:
         return _Failed(type(exc), exc.args, dict(exc.__dict__))
 
 
 def lint_folders(
-    folders: Sequence[Path], registry: RuleRegistry, *, force: bool = False, jobs: int = 1
+    folders: Sequence[Path],
+    registry: RuleRegistry | Sequence[RuleRegistry],
+    *,
+    force: bool = False,
+    jobs: int = 1,
 ) -> Iterator[LintResult | SkillcError]:
     """Lint each folder of ``folders`` with ``registry``, with ``jobs`` worker processes.
 
@@ -93,27 +98,32 @@ def lint_folders(
     :class:`~skillc_index.SkillcError` linting it raised (E010, E012): a bad folder does not
     stop the others. Any other exception is raised. With ``jobs > 1`` the registry is sent to
     each worker, so its rules must be picklable (defined at module level, as the built-in
-    ones are).
+    ones are). ``registry`` may be one per folder (each folder's configuration); each
+    distinct one is sent to a worker once.
     """
+    each = [registry] * len(folders) if isinstance(registry, RuleRegistry) else list(registry)
     workers = min(jobs, len(folders))
     if workers <= 1:
-        for folder in folders:
+        for folder, rules in zip(folders, each, strict=True):
             try:
-                yield lint_skill(folder, registry=registry, force=force)
+                yield lint_skill(folder, registry=rules, force=force)
             except SkillcError as exc:
                 yield exc
         return
     from concurrent.futures import ProcessPoolExecutor
 
     chunk = max(1, min(MAX_CHUNK, len(folders) // (workers * 4)))
+    distinct = list({id(rules): rules for rules in each}.values())
+    index = {id(rules): i for i, rules in enumerate(distinct)}
     pool = ProcessPoolExecutor(
         workers,
         mp_context=_start_method(),
         initializer=_start_worker,
-        initargs=(registry, force),
+        initargs=(tuple(distinct), force),
     )
     try:
-        for outcome in pool.map(_lint_in_worker, folders, chunksize=chunk):
+        jobs_ = zip(folders, (index[id(rules)] for rules in each), strict=True)
+        for outcome in pool.map(_lint_in_worker, jobs_, chunksize=chunk):
             yield outcome.error() if isinstance(outcome, _Failed) else outcome
     finally:  # also when the caller stops early: what has not started is cancelled
         pool.shutdown(cancel_futures=True)

@@ -22,6 +22,7 @@ from skillc_lint._rules import (
     claude_code,
     collisions,
     gibberish,
+    guidance,
     plugins,
     quiz,
     rfc0008,
@@ -67,9 +68,14 @@ PROFILES: dict[str, Profile] = {
         Profile(
             "agentskills",
             "the Agent Skills standard's optional fields (spec/004 layer 1), the security "
-            "rules, the budget rules, the target rules (silent until targets are chosen) and the "
-            "library collision rule (off unless turned on)",
-            agentskills.RULES + security.RULES + budget.RULES + targets.RULES + collisions.RULES,
+            "rules, the budget rules, the authoring guidance rules, the target rules (silent "
+            "until targets are chosen) and the library collision rule (off unless turned on)",
+            agentskills.RULES
+            + guidance.RULES
+            + security.RULES
+            + budget.RULES
+            + targets.RULES
+            + collisions.RULES,
             # SKL924 (a library rule) is opt-in: `[lint.rules] SKL924 = "on"` or --select
             settings={"SKL924": "off"},
         ),

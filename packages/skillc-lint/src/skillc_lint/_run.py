@@ -164,7 +164,7 @@ def lint_run(session: Session, params: LintParams) -> LintRun:
     :class:`~skillc_lint.UnknownProfile`, :class:`~skillc_lint.InvalidBaseline`,
     :class:`~skillc_lint.ConflictingParameters` (``baseline`` with ``write_baseline``), E100;
     and the errors of resolving the one skill the tool names."""
-    from skillc_lint.operations import lint, rule_registry, suppressions
+    from skillc_lint.operations import lint
 
     cwd = session.layout.cwd
     if params.skill is not None:  # the tool: one skill
@@ -180,20 +180,52 @@ def lint_run(session: Session, params: LintParams) -> LintRun:
         from skillc_lint import ConflictingParameters
 
         raise ConflictingParameters("baseline", "write_baseline")
-    registry = rule_registry(
-        session,
-        profile=params.profile,
-        select=params.select,
-        ignore=params.ignore,
-        target=params.target,
-    )
+    rules = _Configured(session, params)
+    registry, hidden = rules(cwd)
     if params.list_rules:
         run = LintRun(params, cwd, registry)
         run.rules = registry.states()
         return run
-    run = LintRun(params, cwd, registry, suppressions(session, registry, params.baseline))
-    run._pending = _plan(session, run)
+    run = LintRun(params, cwd, registry, hidden)
+    run._pending = _plan(session, run, rules)
     return run
+
+
+class _Configured:
+    """The rules and suppressions of a run for each configuration in use: ``--config``'s,
+    else the one found nearest each linted path (:func:`~skillc_lint.operations.lint_config`),
+    each built once. The baseline is one for the whole run (it counts its matches)."""
+
+    def __init__(self, session: Session, params: LintParams) -> None:
+        self.session = session
+        self.params = params
+        self._built: dict[Path | None, tuple[RuleRegistry, Suppressions]] = {}
+
+    def __call__(self, start: Path) -> tuple[RuleRegistry, Suppressions]:
+        from skillc_index import find_config
+        from skillc_lint.operations import lint_config, rule_registry, suppressions
+
+        session, params = self.session, self.params
+        layout = session.layout
+        if params.config is not None:
+            key: Path | None = layout.cwd / params.config
+        else:
+            key = find_config(start, layout)
+        if key == layout.project_config:
+            key = None  # the session's own
+        built = self._built.get(key)
+        if built is None:
+            found = lint_config(session, start if key is not None else None, params.config)
+            registry = rule_registry(session, **params.rules(), config=found.config)
+            first = next(iter(self._built.values()), None)
+            if first is None:
+                hidden = suppressions(session, registry, params.baseline, found)
+            else:
+                hidden = suppressions(session, registry, None, found)._replace(
+                    baseline=first[1].baseline
+                )
+            built = self._built[key] = (registry, hidden)
+        return built
 
 
 def _docs(selector: str) -> list[RuleDocShape]:
@@ -209,7 +241,7 @@ def _docs(selector: str) -> list[RuleDocShape]:
     return [cast("RuleDocShape", rule_doc(registry.get(i), owner.get(i))) for i in ids]
 
 
-def _plan(session: Session, run: LintRun) -> Iterator[Outcome]:
+def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcome]:
     """Resolve the command line's targets now (the run knows its folders of skills and how
     many skills it lints before it is iterated), and return the generator that lints them."""
     from skillc_lint._engine import resolve_target, resolve_targets
@@ -246,7 +278,7 @@ def _plan(session: Session, run: LintRun) -> Iterator[Outcome]:
     )
     run.total = len(plan)
     linted = [target for target in targets if not isinstance(target, RunError)]
-    return _linted(session, run, plan, trees, linted)
+    return _linted(session, run, plan, trees, linted, rules)
 
 
 def _linted(
@@ -255,6 +287,7 @@ def _linted(
     plan: Sequence[Path | RunError],
     trees: dict[str, Path | None],
     targets: Sequence[Target],
+    rules: _Configured,
 ) -> Iterator[Outcome]:
     """Lint what :func:`_plan` planned: each skill folder once (a worker process's result, or
     fixed here), logged as the tool logs it; then the folder rules; then write the baseline."""
@@ -263,20 +296,25 @@ def _linted(
     from skillc_lint.operations import _suppressed, lint
 
     params, cwd = run.params, run.cwd
-    registry, hidden = run.registry, run.hidden
-    assert registry is not None and hidden is not None
     mode = params.fix_mode
     folders = [item for item in plan if isinstance(item, Path)]
+    configured = {folder: rules(folder) for folder in folders}
     # fixing rewrites files, one skill after another in this process; linting uses the pool
     pooled = (
         None
         if mode
-        else lint_folders(folders, registry, force=params.force, jobs=params.jobs or usable_cores())
+        else lint_folders(
+            folders,
+            [configured[folder][0] for folder in folders],
+            force=params.force,
+            jobs=params.jobs or usable_cores(),
+        )
     )
     for item in plan:
         if not isinstance(item, Path):
             yield item
             continue
+        registry, hidden = configured[item]
         one = params._replace(skill=str(item))
         try:
             if pooled is None:
@@ -298,6 +336,7 @@ def _linted(
         except SkillcError as exc:
             yield RunError(display_path(item, cwd), exc.spelled(CLI_SPELLING))
     for folder in target_folders(targets):  # the folder rules: listing budget, plugins
+        registry, hidden = rules(folder)
         result = lint_folder(folder, registry=registry)
         if result is not None:  # per-file ignores and the baseline hide here too
             result = _suppressed(result, hidden)

@@ -53,7 +53,9 @@ __all__ = [
 #: skill's script or data file past it is scanned in its first 256 KiB only.
 TEXT_LIMIT = 256 * 1024
 
-LinkKind = Literal["external", "absolute", "anchor", "path", "escape", "empty", "dynamic"]
+LinkKind = Literal[
+    "external", "absolute", "anchor", "path", "escape", "sibling", "empty", "dynamic"
+]
 
 # RFC 3986 scheme ("http:", "mailto:", "data:"...): such a link leaves the skill.
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
@@ -62,6 +64,11 @@ _HYPHENS = re.compile(r"-{2,}")
 # An explicit heading id, ``## Title {#my-id}`` (Pandoc, MkDocs, kramdown).
 _HEADING_ID = re.compile(r"\{#([^\s{}]+)\}\s*$")
 # An HTML anchor, ``<a id="x"></a>`` or ``<a name=x>`` (any tag's id).
+#: A word of a Markdown file's text that may name a file or folder of the skill: what SKL401
+#: reads in prose and code alike (``references/api.md``, ``{baseDir}/forms.md``, ``docs/``).
+_PATHLIKE = re.compile(r"[\w.~@+${}/-]+")
+#: A skill-folder placeholder starting a named path (``{baseDir}/``, ``${CLAUDE_SKILL_DIR}/``).
+_PLACEHOLDER_PREFIX = re.compile(r"^(?:\$\{?\w+\}?|\{\w+\})/")
 _HTML_ANCHOR = re.compile(
     r"<[A-Za-z][A-Za-z0-9-]*\s(?:[^>]*?\s)?(?:id|name)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s\"'>]+))",
     re.IGNORECASE,
@@ -102,7 +109,9 @@ class LinkRef:
     kind: LinkKind
     path: str
     """For ``path`` links: the destination relative to the skill root, normalized
-    (``.`` for the root itself); the source file for ``anchor`` links; else ``""``."""
+    (``.`` for the root itself); for ``sibling`` links, relative to the collection (the
+    skill's parent folder: ``other-skill/SKILL.md``); the source file for ``anchor`` links;
+    else ``""``."""
     fragment: str
     """The part after ``#`` (``""`` when there is none)."""
 
@@ -296,6 +305,29 @@ class Skill:
         return found
 
     @cached_property
+    def mentions(self) -> dict[str, frozenset[str]]:
+        """The files and folders of the skill each Markdown file names in its text, anywhere
+        (prose, code spans, code blocks): by its path from the root or from the naming file's
+        folder (after a placeholder such as ``{baseDir}/``), by a longer path ending in it
+        (``skills/pdf/forms.md``), or by its bare file name when no other file of the skill
+        has that name."""
+        by_name: dict[str, list[str]] = {}
+        for rel in self.files:
+            by_name.setdefault(posixpath.basename(rel), []).append(rel)
+        known = {*self.files, *self.folders} - {"."}
+        found: dict[str, frozenset[str]] = {}
+        for source, text in self.texts.items():
+            folder = posixpath.dirname(source)
+            hits: set[str] = set()
+            for word in set(_PATHLIKE.findall(text)):
+                if "." in word or "/" in word:
+                    named = _named(word, folder, known, by_name)
+                    if named is not None:
+                        hits.add(named)
+            found[source] = frozenset(hits - {source})
+        return found
+
+    @cached_property
     def links(self) -> tuple[LinkRef, ...]:
         """Every link and image of every Markdown file, classified (see :class:`LinkRef`)."""
         refs: list[LinkRef] = []
@@ -305,8 +337,55 @@ class Skill:
                 ref = _classify(source, folder, link.line, link.target, self.substitutions)
                 if ref.kind == "path" and self.leaves(ref.path):
                     ref = LinkRef(source, ref.line, ref.target, "escape", "", ref.fragment)
+                elif ref.kind == "escape":
+                    other = self.sibling(posixpath.join(folder, ref.target.partition("#")[0]))
+                    if other is not None:
+                        ref = LinkRef(source, ref.line, ref.target, "sibling", other, ref.fragment)
                 refs.append(ref)
         return tuple(refs)
+
+    def sibling(self, rel: str) -> str | None:
+        """Where a path written relative to the skill root (``../other/SKILL.md``) lands in
+        the skill's collection, its parent folder (``other/SKILL.md``), when that is an
+        existing file or folder of another skill there (a folder holding ``SKILL.md``),
+        symlinks included; None when it is missing or lands anywhere else."""
+        rel = rel.partition("?")[0]
+        here = self.root.absolute()
+        parent = here.parent
+        landed = posixpath.normpath(posixpath.join(here.as_posix(), rel))
+        if not landed.startswith(parent.as_posix().rstrip("/") + "/"):
+            return None
+        path = landed[len(parent.as_posix().rstrip("/")) + 1 :]
+        skill, _, rest = path.partition("/")
+        if skill == here.name or not (parent / skill / SKILL_FILE).is_file():
+            return None
+        try:
+            if not safe_join(parent / skill, rest or ".").exists():
+                return None
+        except (PathEscapesRoot, SkillFileNotFound):
+            return None
+        return path
+
+
+def _named(word: str, folder: str, known: set[str], by_name: Mapping[str, list[str]]) -> str | None:
+    """The file or folder of the skill a path-like ``word`` of a file in ``folder`` names
+    (see :attr:`Skill.mentions`), or None."""
+    word = _PLACEHOLDER_PREFIX.sub("", word.rstrip(".,:;")).partition("#")[0]
+    while word.startswith("./"):
+        word = word[2:]
+    word = word.rstrip("/")
+    if not word or word.startswith("/"):
+        return None
+    for candidate in (posixpath.normpath(posixpath.join(folder, word)), posixpath.normpath(word)):
+        if candidate in known:
+            return candidate
+    parts = word.split("/")
+    for start in range(1, len(parts) - 1):
+        suffix = "/".join(parts[start:])
+        if suffix in known:
+            return suffix
+    same = by_name.get(parts[-1], ())
+    return same[0] if len(same) == 1 else None
 
 
 def _classify(

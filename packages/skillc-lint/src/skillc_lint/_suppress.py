@@ -318,3 +318,95 @@ def _valid_entry(entry: object) -> bool:
         and all(isinstance(entry.get(key), str) for key in ("file", "rule", "message"))
         and (entry.get("line") is None or isinstance(entry.get("line"), int))
     )
+
+
+# -- writing comments for the current findings (--add-suppressions) -----------------------------
+
+_HEADING = re.compile(r"^ {0,3}(?:#{1,6}(?:\s|$)|=+\s*$|-+\s*$)")
+
+
+def _frontmatter_end(lines: Sequence[str]) -> int:
+    """The index of the line after a frontmatter block (``---`` ... ``---``), or 0."""
+    if lines and lines[0].rstrip() == "---":
+        for index, line in enumerate(lines[1:], 1):
+            if line.rstrip() == "---":
+                return index + 1
+    return 0
+
+
+def suppression_comments(text: str, findings: Iterable[tuple[int | None, str]]) -> str:
+    """``text`` with a ``skillc-lint`` comment hiding each of ``findings`` (line, rule id):
+    ``<!-- skillc-lint: disable-line=... -->`` at the end of a line of prose; a finding of
+    the frontmatter, a heading (the comment would change its anchor), a code block (where a
+    comment is an example), or the whole file goes to one ``<!-- skillc-lint: disable=...
+    -->`` line after the frontmatter (at the top without one)."""
+    lines = text.splitlines(keepends=True)
+    start = _frontmatter_end(lines)
+    code: set[int] = set()
+    fence: str | None = None
+    for number, line in enumerate(lines[start:], start + 1):
+        opening = _FENCE.match(line)
+        if fence is not None:
+            code.add(number)
+            if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence):
+                fence = None
+        elif opening:
+            code.add(number)
+            fence = opening.group(1)
+    per_line: dict[int, list[str]] = {}
+    whole: list[str] = []
+    for line_number, rule in findings:
+        if (
+            line_number is not None
+            and start < line_number <= len(lines)
+            and line_number not in code
+            and lines[line_number - 1].strip()
+            and not _HEADING.match(lines[line_number - 1])
+        ):
+            per_line.setdefault(line_number, []).append(rule)
+        else:
+            whole.append(rule)
+    for number, rules in per_line.items():
+        line = lines[number - 1]
+        body = line.rstrip("\r\n")
+        ending = line[len(body) :]
+        rules_text = ",".join(dict.fromkeys(rules))
+        lines[number - 1] = f"{body} <!-- skillc-lint: disable-line={rules_text} -->{ending}"
+    if whole:
+        newline = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
+        if start and not lines[start - 1].endswith(("\n", "\r")):
+            lines[start - 1] += newline
+        comment = f"<!-- skillc-lint: disable={','.join(dict.fromkeys(whole))} -->{newline}"
+        lines.insert(start, comment)
+    return "".join(lines)
+
+
+def add_suppressions(result: LintResult) -> tuple[list[str], int]:
+    """Write comments hiding every finding of ``result`` into the Markdown files of its
+    skill (:func:`suppression_comments`); returns the files changed and how many findings
+    were left (in files that are not Markdown, or not valid UTF-8). Files are opened inside
+    the skill only (symlinks included) and replaced atomically, keeping their mode."""
+    from skillc_index import SkillcError, open_in_root, safe_join, write_file_atomic
+
+    by_file: dict[str, list[tuple[int | None, str]]] = {}
+    for d in result.diagnostics:
+        by_file.setdefault(d.file, []).append((d.line, d.rule))
+    changed: list[str] = []
+    left = 0
+    for rel, findings in sorted(by_file.items()):
+        try:
+            if not rel.lower().endswith(".md"):
+                raise ValueError(rel)
+            with open_in_root(result.path, rel) as handle:
+                data = handle.read()
+            bom = "\ufeff" if data.startswith(b"\xef\xbb\xbf") else ""
+            text = data.decode("utf-8").removeprefix(bom)
+            path = safe_join(result.path, rel)
+            mode = path.stat().st_mode & 0o7777
+        except (ValueError, OSError, SkillcError):  # UnicodeDecodeError is a ValueError
+            left += len(findings)
+            continue
+        new = bom + suppression_comments(text, findings)
+        write_file_atomic(path, new.encode("utf-8"), mode=mode)
+        changed.append(rel)
+    return changed, left

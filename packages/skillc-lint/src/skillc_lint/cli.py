@@ -21,6 +21,8 @@ from skillc_index.console import Call, command, print_json, report, run
 from skillc_lint.operations import LINT, LintParams
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from skillc_lint._output import Outcome
     from skillc_lint._run import LintRun
 
@@ -104,11 +106,11 @@ class _Progress:
         self.done = 0
         self.drawn = False
 
-    def echo(self, text: str, *, err: bool = False) -> None:
+    def echo(self, text: str, *, err: bool = False, colour: bool | None = None) -> None:
         """Print a line (or lines: a diagnostic and its hint) of a skill's report, whose
         callers made what it quotes of the skill printable (``terminal=True``)."""
         self.clear()
-        click.echo(text, err=err)
+        click.echo(text, err=err, color=colour)
 
     def advance(self) -> None:
         self.done += 1
@@ -239,15 +241,23 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
     from skillc_lint import __version__, _output
 
     output_format, params, cwd = call.output_format, call.params, run.cwd
+    terminal = sys.stderr.isatty()
+    colour = _colour(terminal)
     for where, count in run.collections:
         noun = "skill" if count == 1 else "skills"
-        click.echo(
-            f"linting {count} {noun} in {where}" if count else f"no skills in {where}", err=True
+        if not count:
+            click.echo(f"no skills in {where}", err=True)
+        elif terminal:  # a progress note for people: never in CI logs or pipes
+            click.echo(f"linting {count} {noun} in {where}", err=True)
+    if params.add_suppressions and (params.fix_mode or params.write_baseline is not None):
+        raise click.BadParameter(
+            "writes comments for the findings as they are: not with --fix, --unsafe-fixes, "
+            "--diff or --write-baseline",
+            param_hint="--add-suppressions",
         )
-    streamed = not (params.statistics or params.write_baseline is not None or params.diff)
-    progress = _Progress(
-        run.total, enabled=output_format == "text" and run.total > 1 and sys.stderr.isatty()
-    )
+    quiet = params.write_baseline is not None or params.add_suppressions
+    streamed = not (params.statistics or quiet or params.diff)
+    progress = _Progress(run.total, enabled=output_format == "text" and run.total > 1 and terminal)
 
     def show(outcome: Outcome, findings: bool) -> None:
         """What one skill (or folder, or target that failed) prints: its notices and errors
@@ -272,8 +282,9 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
             for line in _output.github_lines(outcome, cwd):
                 progress.echo(printable(line))  # one line each: GitHub's escapes for breaks
         elif output_format == "text" and not outcome.skipped:
-            for line in _output.text_lines(outcome, cwd):
-                progress.echo(line, err=True)
+            shown = _output.text_lines(outcome, cwd, colour=colour, show_fixes=params.show_fixes)
+            for line in shown:
+                progress.echo(line, err=True, colour=colour)
             progress.echo(_output.summary_line(outcome))
 
     for outcome in run:  # each skill linted as the loop asks for it
@@ -292,9 +303,11 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
                 click.echo(unified_diff(r.fixes.changes, shown), nl=False)
     for problem in run.problems:
         report(problem.diagnostic)
-    if not streamed and not params.statistics and params.write_baseline is None:
+    if not streamed and not params.statistics and not quiet:
         for outcome in run.outcomes:
             show_findings(outcome)
+    if params.add_suppressions:
+        return _add_suppressions(run)
     if params.write_baseline is not None:
         noun = "finding" if run.written == 1 else "findings"
         click.echo(f"wrote {run.written} {noun} to {params.write_baseline}", err=True)
@@ -304,6 +317,8 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
         stale = baseline.stale
         note = f"; {stale} no longer found (--write-baseline prunes them)" if stale else ""
         click.echo(f"baseline {params.baseline}: {baseline.matched} hidden{note}", err=True)
+    if params.sarif_file is not None:
+        _write_sarif(run, params.sarif_file, cwd)
     if output_format == "json":  # the findings, or with --statistics their counts
         print_json(run.to_dict())
     elif params.statistics:
@@ -328,6 +343,50 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
             err=True,
         )
     return 0 if run.ok else 1
+
+
+def _write_sarif(run: LintRun, file: str, cwd: Path) -> None:
+    """``--sarif-file``: the run's SARIF log, written atomically (relative to ``cwd``)."""
+    from skillc_index import write_file_atomic
+    from skillc_index.text import json_text
+    from skillc_lint import __version__, _output
+
+    log = _output.sarif_log(run.outcomes, run.registry, cwd, version=__version__)
+    write_file_atomic(cwd / file, (json_text(log) + "\n").encode("utf-8"))
+
+
+def _add_suppressions(run: LintRun) -> int:
+    """``--add-suppressions``: a comment for each finding of the run, and how many."""
+    from skillc_lint._suppress import add_suppressions
+
+    files = added = left = 0
+    for result in run.linted:
+        changed, not_written = add_suppressions(result)
+        files += len(changed)
+        left += not_written
+        added += len(result.diagnostics) - not_written
+    noun = "finding" if added == 1 else "findings"
+    click.echo(f"added suppression comments for {added} {noun} in {files} files")
+    if left:
+        click.echo(
+            f"{left} findings in files that take no comment (scripts, manifests): use "
+            "[lint] per-file-ignores or --write-baseline",
+            err=True,
+        )
+    return 0 if not run.failed else 1
+
+
+def _colour(terminal: bool) -> bool:
+    """Colour the text output: on a terminal, unless ``NO_COLOR`` is set (no-color.org);
+    ``FORCE_COLOR`` (not ``0``) colours a pipe too (CI logs that show colours)."""
+    import os
+
+    if os.environ.get("NO_COLOR"):
+        return False
+    force = os.environ.get("FORCE_COLOR")
+    if force and force != "0":
+        return True
+    return terminal
 
 
 def _fixes(count: int) -> str:

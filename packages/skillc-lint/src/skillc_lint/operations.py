@@ -19,7 +19,7 @@ from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Session
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from skillc_index import Diagnostic, Layout, Notice, ResolvedSkill
+    from skillc_index import Config, Diagnostic, Layout, Notice, ResolvedSkill
     from skillc_lint import FixOutcome, LintResult, RuleRegistry
     from skillc_lint._run import LintRun
     from skillc_lint._suppress import Baseline, PathIgnores
@@ -32,6 +32,7 @@ __all__ = [
     "LintReport",
     "Suppressions",
     "lint",
+    "lint_config",
     "lint_skills",
     "rule_registry",
     "suppressions",
@@ -164,6 +165,36 @@ class LintParams(NamedTuple):
             metavar="N",
         ),
     ] = None
+    add_suppressions: Annotated[
+        bool,
+        Param(
+            "Write a skillc-lint comment hiding each current finding into the skill's "
+            "Markdown (disable-line at the end of its line, or disable= after the "
+            "frontmatter), report how many, and exit 0."
+        ),
+    ] = False
+    show_fixes: Annotated[
+        bool,
+        Param("Show each finding's fix under it (what --fix or --unsafe-fixes would do)."),
+    ] = False
+    sarif_file: Annotated[
+        str | None,
+        Param(
+            "Also write the run's findings as SARIF to FILE, whatever --format prints (one "
+            "run gives CI its annotations and its code-scanning upload).",
+            min_length=1,
+            metavar="FILE",
+        ),
+    ] = None
+    config: Annotated[
+        str | None,
+        Param(
+            "The config file to use (a config.toml, or a pyproject.toml with [tool.skillc]) "
+            "instead of the one found nearest each linted skill.",
+            min_length=1,
+            metavar="PATH",
+        ),
+    ] = None
     jobs: Annotated[
         int | None,
         Param(
@@ -183,6 +214,15 @@ class LintParams(NamedTuple):
         if self.unsafe_fixes:
             return "unsafe"
         return "safe" if self.fix or self.diff else None
+
+    def rules(self) -> dict[str, tuple[str, ...]]:
+        """The options that choose the rules, as :func:`rule_registry` takes them."""
+        return {
+            "profile": self.profile,
+            "select": self.select,
+            "ignore": self.ignore,
+            "target": self.target,
+        }
 
     def log_args(self) -> dict[str, Any]:
         """The options as given; :func:`lint` sets ``profiles`` to those in effect and adds
@@ -223,6 +263,39 @@ def _names(values: Iterable[str]) -> list[str]:
     return [part.strip() for value in values for part in value.split(",") if part.strip()]
 
 
+class LintConfig(NamedTuple):
+    """The configuration a lint uses and the folder its ``per-file-ignores`` patterns are
+    relative to (the config file's project)."""
+
+    config: Config
+    root: Path
+
+
+def lint_config(session: Session, start: Path | None, given: str | None = None) -> LintConfig:
+    """The configuration for linting ``start`` (a skill folder, a folder of skills, a file),
+    as ruff finds its own: ``given`` (``--config PATH``, relative to the working folder);
+    else the config file nearest ``start`` (:func:`skillc_index.find_config`:
+    ``.skillc/config.toml``, or ``pyproject.toml`` with ``[tool.skillc]``, walking up); else
+    the session's (the project's found from the working folder, and the global one).
+    Raises :class:`~skillc_lint.ConfigNotFound` (E100) when ``given`` is no file."""
+    from skillc_index import find_config, load_config
+    from skillc_lint import ConfigNotFound
+
+    layout = session.layout
+    if given is not None:
+        file: Path | None = layout.cwd / given
+        if not (layout.cwd / given).is_file():
+            raise ConfigNotFound(given)
+    else:
+        file = None if start is None else find_config(start, layout)
+    if file is None or file == layout.project_config:
+        return LintConfig(session.config, layout.project_root or layout.cwd)
+    config = load_config(layout, project_file=file)
+    session.warn(config.notices)
+    root = file.parent.parent if file.parent.name == ".skillc" else file.parent
+    return LintConfig(config, root)
+
+
 def rule_registry(
     session: Session,
     *,
@@ -230,15 +303,16 @@ def rule_registry(
     select: Iterable[str] = (),
     ignore: Iterable[str] = (),
     target: Iterable[str] = (),
+    config: Config | None = None,
 ) -> RuleRegistry:
-    """The rules a lint runs: the configuration's ``[lint]`` table (its problems warned as
-    ``config [lint]: ...``), the profiles (``profile``, else the table's), then ``select``
-    and ``ignore``. Raises :class:`~skillc_lint.UnknownProfile` or
-    :class:`~skillc_lint.UnknownRule` (E100)."""
+    """The rules a lint runs: the configuration's ``[lint]`` table (``config``, default the
+    session's; its problems warned as ``config [lint]: ...``), the profiles (``profile``,
+    else the table's), then ``select`` and ``ignore``. Raises
+    :class:`~skillc_lint.UnknownProfile` or :class:`~skillc_lint.UnknownRule` (E100)."""
     from skillc_index import Notice
     from skillc_lint import PROFILES, UnknownProfile, UnknownRule, configured_registry
 
-    config = session.config
+    config = session.config if config is None else config
     profiles = _names(profile)
     for name in profiles:
         if name not in PROFILES:
@@ -274,19 +348,25 @@ class Suppressions(NamedTuple):
 
 
 def suppressions(
-    session: Session, registry: RuleRegistry, baseline: str | None = None
+    session: Session,
+    registry: RuleRegistry,
+    baseline: str | None = None,
+    config: LintConfig | None = None,
 ) -> Suppressions:
-    """The run's :class:`Suppressions`: ``[lint] per-file-ignores`` (patterns relative to
-    the project, else the working folder; its problems warned as ``config [lint]: ...``)
-    and the ``baseline`` file (relative to the working folder). Raises
-    :class:`~skillc_lint.InvalidBaseline` (E100) for a baseline that cannot be read."""
+    """The run's :class:`Suppressions`: ``[lint] per-file-ignores`` of ``config`` (default:
+    the session's, patterns relative to the project, else the working folder; its problems
+    warned as ``config [lint]: ...``) and the ``baseline`` file (relative to the working
+    folder). Raises :class:`~skillc_lint.InvalidBaseline` (E100) for a baseline that cannot
+    be read."""
     from skillc_index import Notice
     from skillc_lint import InvalidBaseline
     from skillc_lint._suppress import Baseline, BaselineError, PathIgnores
 
     layout = session.layout
-    root = layout.project_root or layout.cwd
-    table = session.config.lint.get("per-file-ignores")
+    if config is None:
+        config = LintConfig(session.config, layout.project_root or layout.cwd)
+    root = config.root
+    table = config.config.lint.get("per-file-ignores")
     if table is None:
         ignores = PathIgnores(root, {})
     else:
@@ -359,24 +439,20 @@ def lint(
     from skillc_lint import fix_skill, lint_skill, profiles_in
 
     cwd = session.layout.cwd
-    if registry is None:
-        registry = rule_registry(
-            session,
-            profile=params.profile,
-            select=params.select,
-            ignore=params.ignore,
-            target=params.target,
-        )
-    if hidden is None:
-        hidden = suppressions(session, registry, params.baseline)
-
-    args = params.log_args()
-    args["profiles"] = list(profiles_in(registry))
     if params.skill is None:
         raise TypeError("lint() lints one skill: params.skill names it")
     skill = resolve_skill(params.skill, session.layout)
     session.warn(skill.notices)
     folder = _folder(session.layout, params.skill, skill)
+    if registry is None or hidden is None:
+        found = lint_config(session, folder, params.config)
+    if registry is None:
+        registry = rule_registry(session, **params.rules(), config=found.config)
+    if hidden is None:
+        hidden = suppressions(session, registry, params.baseline, found)
+
+    args = params.log_args()
+    args["profiles"] = list(profiles_in(registry))
     outcome = None
 
     def run() -> LintResult:
@@ -435,6 +511,11 @@ LINT: Operation[LintParams, LintRun] = Operation(
     output="skillc_lint.shapes:LintShape",
     cli_only={
         "jobs": "the tool lints one skill; worker processes pay off over many",
+        "add_suppressions": "writes the skill's files; the tool is read-only",
+        "show_fixes": "the text format's; the tool returns each diagnostic's fix",
+        "sarif_file": "writes a file; the tool is read-only and returns the findings",
+        "config": "the tool reads the configuration found nearest the skill, as the command "
+        "line does without --config; it names no file to read",
         "skills": "the command line lints several skills, or folders of skills, in one run; "
         "the tool lints one (skill)",
         "list_rules": "lists the rules instead of linting; an agent reads the rules from the "

@@ -10,7 +10,15 @@ from skillc_index import type_name
 from skillc_lint._registry import Finding
 from skillc_lint._skill import Skill
 
-__all__ = ["SEMVER", "Findings", "Options", "field_line", "frontmatter", "type_name"]
+__all__ = [
+    "SEMVER",
+    "Findings",
+    "Options",
+    "fenced_lines",
+    "field_line",
+    "frontmatter",
+    "type_name",
+]
 
 Options = Mapping[str, Any]
 Findings = Iterator[Finding]
@@ -30,3 +38,29 @@ def frontmatter(skill: Skill) -> dict[str, Any]:
 def field_line(skill: Skill, key: str) -> int:
     """Line of a top-level frontmatter key, or 1 when it is absent."""
     return skill.skill_md.frontmatter.field_lines.get(key, 1)
+
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+#: A closing fence, at any indentation (one in a list item is indented with the item).
+_CLOSING = re.compile(r"^\s*(`{3,}|~{3,})\s*$")
+
+
+def fenced_lines(text: str) -> Iterator[tuple[int, str, int]]:
+    """The lines of a Markdown text, numbered from 1, each with the line number of the fence
+    that opened the code block holding it (0 outside code blocks; the fence lines themselves
+    count as inside). A block left open runs to the end of the text. A fence closes at any
+    indentation, as one in a list item does."""
+    fence, opened = "", 0
+    for number, line in enumerate(text.splitlines(), 1):
+        if fence:
+            yield number, line, opened
+            closing = _CLOSING.match(line)
+            if closing and closing.group(1)[0] == fence[0] and len(closing.group(1)) >= len(fence):
+                fence, opened = "", 0
+            continue
+        match = _FENCE.match(line)
+        if match:
+            fence, opened = match.group(1), number
+            yield number, line, opened
+            continue
+        yield number, line, 0

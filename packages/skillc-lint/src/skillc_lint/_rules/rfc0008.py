@@ -329,16 +329,28 @@ def link_no_escape(skill: Skill, options: Options) -> Findings:
         yield Finding(f"symlink escapes the skill root: '{rel}'", rel)
 
 
+def link_sibling_skill(skill: Skill, options: Options) -> Findings:
+    """SKL304: a link to another skill of the same collection (``../other/SKILL.md``, which
+    exists): it works while both skills are installed side by side, not once one is alone."""
+    for link in skill.links:
+        if link.kind == "sibling":
+            other = link.path.partition("/")[0]
+            message = f"link to sibling skill '{other}': '{link.target}'"
+            yield Finding(message, link.source, link.line, skill.column(link))
+
+
 # -- files ------------------------------------------------------------------------------------
 
 
 def no_orphans(skill: Skill, options: Options) -> Findings:
-    """SKL401: each Markdown file is reachable from SKILL.md by following links.
+    """SKL401: each Markdown file is reachable from SKILL.md through the files that link to
+    it or name it (its path, or its file name when unique, in prose or code:
+    :attr:`Skill.mentions`), transitively.
 
-    A link to a folder reaches every Markdown file under it. Files named in ``exceptions``
-    (any folder, any case) are never orphans; hidden folders are out of scope already.
+    A folder linked or named reaches every Markdown file under it. Files named in
+    ``exceptions`` (any folder, any case) are never orphans; hidden folders are out of scope.
     """
-    outgoing: dict[str, list[str]] = {}
+    outgoing: dict[str, list[str]] = {rel: list(named) for rel, named in skill.mentions.items()}
     for link in skill.links:
         if link.kind == "path":
             outgoing.setdefault(link.source, []).append(link.path)
@@ -440,13 +452,13 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "SKL104",
         "name-match-dir",
-        "warning",
+        "error",
         name_match_dir,
         "name matches the skill's directory name.",
         category="frontmatter",
         rationale=(
-            "Agents find a skill by its folder; a name that differs from the folder means two "
-            "names for one skill, and some agents refuse it."
+            "The Agent Skills standard says the name MUST match the folder; a name that differs "
+            "means two names for one skill, and clients (Agent Plugins) skip such a skill."
         ),
         fix="Rename the folder or the name field so both are the same.",
         fixable="unsafe",
@@ -646,19 +658,38 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        "SKL304",
+        "link-sibling-skill",
+        "warning",
+        link_sibling_skill,
+        "Links to sibling skills of the same collection are portable only together.",
+        category="links",
+        rationale=(
+            "A link to another skill of the collection ('../other/SKILL.md') works while the "
+            "skills are installed side by side; a skill installed alone (an agent's skills "
+            "folder, a marketplace) loses it."
+        ),
+        fix=(
+            "Name the other skill instead of linking its file ('use the other-skill skill'), or "
+            "copy what it needs into this skill; ignore the rule for collections always "
+            "installed whole."
+        ),
+    ),
+    Rule(
         "SKL401",
         "no-orphans",
         "warning",
         no_orphans,
-        "Every Markdown file is reachable from SKILL.md through links.",
+        "Every Markdown file is reachable from SKILL.md through links or by being named.",
         options={"exceptions": list(NON_CONTENT_FILES)},
         category="files",
         rationale=(
-            "A Markdown file no link reaches is never read by the agent, which follows links from "
-            "SKILL.md."
+            "A Markdown file that SKILL.md neither links nor names (nor any file it reaches) is "
+            "never read by the agent, which finds files through what SKILL.md says."
         ),
         fix=(
-            "Link the file from SKILL.md (or from a file linked from it), or delete it; "
+            "Link or name the file (its path, in prose or a code span) in SKILL.md or a file it "
+            "reaches, or delete it; "
             "README/LICENSE/CHANGELOG are exempt (the exceptions option)."
         ),
     ),

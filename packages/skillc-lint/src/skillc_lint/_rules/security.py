@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from skillc_lint._registry import Finding, Rule
-from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter
+from skillc_lint._rules.fields import Findings, Options, fenced_lines, field_line, frontmatter
 from skillc_lint._skill import Skill
 
 if TYPE_CHECKING:
@@ -52,22 +52,9 @@ def _line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-
-
 def _prose_lines(text: str) -> Iterator[tuple[int, str]]:
     """The lines of a Markdown text outside fenced code blocks, numbered from 1."""
-    fence = ""
-    for number, line in enumerate(text.splitlines(), 1):
-        match = _FENCE.match(line)
-        if fence:
-            if match and match.group(1)[0] == fence[0] and len(match.group(1)) >= len(fence):
-                fence = ""
-            continue
-        if match:
-            fence = match.group(1)
-            continue
-        yield number, line
+    return ((number, line) for number, line, code in fenced_lines(text) if not code)
 
 
 def _code_ranges(line: str) -> list[tuple[int, int]]:
@@ -388,6 +375,12 @@ _NETWORK_COMMAND = re.compile(
     r"(?:\s*:?\s*\*+)?\s*\Z",
     re.IGNORECASE,
 )
+#: Commands that destroy data whatever their arguments (``rm -rf``, ``rm:*``, ``dd``...).
+_DESTRUCTIVE = re.compile(
+    r"\s*(?:sudo\s+)?(?:rm\s+-\w*[rRf]|rm\s*:?\s*\*|dd\b|mkfs|shred\b|"
+    r"ch(?:mod|own)\s+-R|git\s+push\s+(?:-f\b|--force)|git\s+reset\s+--hard)",
+    re.IGNORECASE,
+)
 _ANY_CODE = re.compile(
     r"\s*(?:sudo|eval|exec|(?:ba|z|da|k)?sh|env|xargs)(?:\s*:?\s*\*+)?\s*\Z", re.IGNORECASE
 )
@@ -413,6 +406,8 @@ def _broad(tool: str) -> str | None:
             return "any network transfer"
         if _ANY_CODE.match(argument):
             return "any shell command (through a wrapper)"
+        if _DESTRUCTIVE.match(argument):
+            return "a command that destroys data"
     elif lowered == "webfetch" and ("(" not in tool or _ANY.match(argument)):
         return "fetching any URL"
     return None

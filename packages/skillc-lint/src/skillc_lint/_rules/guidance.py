@@ -1,0 +1,478 @@
+"""Authoring guidance rules (SKL520-SKL530, tag ``guidance``): what the Agent Skills
+guidance and the peers' linters ask of a skill beyond its format, tuned on real skills to keep
+false positives rare (the lint README records each rule's count on the corpus and on the
+library of public skills, and what a hand-read sample found).
+
+Every rule reads the parsed model (:class:`~skillc_lint._skill.Skill`): Markdown texts whole,
+other files their first 256 KiB, binary ones skipped; nothing is run.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+
+from skillc_lint._registry import Finding, Rule
+from skillc_lint._rules.fields import Findings, Options, fenced_lines, field_line, frontmatter
+from skillc_lint._skill import Skill
+
+__all__ = ["RULES", "TAGS"]
+
+TAGS = ("guidance",)
+
+# -- SKL520 a long reference has a table of contents ----------------------------------------------
+
+#: A heading that introduces a table of contents.
+_TOC_HEADING = re.compile(r"\b(?:contents|toc|index|overview|outline|sections)\b", re.IGNORECASE)
+
+
+def reference_toc(skill: Skill, options: Options) -> Findings:
+    """SKL520: a Markdown file other than SKILL.md longer than ``max-lines`` (300) starts
+    with a table of contents: a heading such as ``Contents`` in its first 100 lines, or at
+    least three links to its own headings (``](#...)``) there."""
+    limit = options["max-lines"]
+    for rel, doc in skill.docs.items():
+        if rel == "SKILL.md" or doc.line_count <= limit:
+            continue
+        head = [h for h in doc.headings if h.line <= 100]
+        if any(_TOC_HEADING.search(h.text) for h in head):
+            continue
+        if sum(1 for link in doc.links if link.line <= 100 and link.target.startswith("#")) >= 3:
+            continue
+        yield Finding(
+            f"{rel} is {doc.line_count} lines long and has no table of contents: an agent "
+            "reading part of it cannot see what else it holds",
+            rel,
+        )
+
+
+# -- SKL521 bundled files are mentioned -----------------------------------------------------------
+
+#: Files that are never instructions (licences, lock files, package metadata, caches).
+_NOT_CONTENT = re.compile(
+    r"(?:^|/)(?:licen[cs]e|copying|notice|readme|changelog|package-lock\.json|yarn\.lock|"
+    r"pnpm-lock\.yaml|requirements[^/]*\.txt|pyproject\.toml|package\.json|tsconfig\.json|"
+    r"uv\.lock|poetry\.lock|__pycache__/|node_modules/|\.ds_store|thumbs\.db)|(?:\.pyc)$",
+    re.IGNORECASE,
+)
+
+
+def _reached(skill: Skill) -> set[str]:
+    """Every file and folder a Markdown file links to or names (see :attr:`Skill.mentions`)."""
+    found = {link.path for link in skill.links if link.kind == "path"}
+    for named in skill.mentions.values():
+        found.update(named)
+    return found
+
+
+def bundled_unmentioned(skill: Skill, options: Options) -> Findings:
+    """SKL521: every file of the skill that is not Markdown (templates, data, images,
+    schemas) is named in its Markdown, or lies in a folder that is; scripts are SKL907's."""
+    from skillc_lint._rules.security import SCRIPT_SUFFIXES
+
+    reached = _reached(skill)
+    for rel in skill.files:
+        lowered = rel.lower()
+        if lowered.endswith((".md", *SCRIPT_SUFFIXES)) or _NOT_CONTENT.search(lowered):
+            continue
+        folder, hit = posixpath.dirname(rel), rel in reached
+        while folder and not hit:
+            hit, folder = folder in reached, posixpath.dirname(folder)
+        if not hit:
+            yield Finding(f"{rel} is bundled but no Markdown file of the skill names it", rel)
+
+
+# -- SKL522 package runners are pinned ------------------------------------------------------------
+
+_RUNNER = re.compile(
+    r"(?<![\w/.-])(?P<tool>uvx|bunx|pnpm\s+dlx|npx)\s+(?P<args>(?:-{1,2}[\w-]+(?:[= ]\S+)?\s+)*)"
+    r"(?P<package>[@\w][\w@./:=<>~^-]*)"
+)
+_NPX_FLAGS_WITH_VALUE = ("--package", "-p", "--from", "--with", "--python")
+
+
+def _pinned(tool: str, args: str, package: str) -> bool:
+    if "package-name" in package or "<" in package or package.lower().startswith("your"):
+        return True  # a placeholder in prose about runners, not a command
+    if "==" in package or re.search(r".@v?\d", package) or package.startswith(("./", "../")):
+        return True
+    return bool(re.search(r"(?:--from|--package|-p)[= ]\S*(?:==|@v?\d)", args))
+
+
+def unpinned_runner(skill: Skill, options: Options) -> Findings:
+    """SKL522: ``uvx``, ``bunx``, ``pnpm dlx`` and ``npx -y`` name a version
+    (``uvx ruff==0.6.9``, ``npx -y @scope/pkg@1.2.3``): they fetch and run the newest release
+    otherwise. A plain ``npx tool`` runs the project's installed copy first and is left alone."""
+    for rel in dict.fromkeys([*skill.docs, *skill.files]):
+        if rel not in skill.docs and not rel.lower().endswith((".sh", ".json", ".ps1", ".toml")):
+            continue
+        text = skill.text(rel)
+        if not text or not any(word in text for word in ("npx", "uvx", "bunx", "dlx")):
+            continue
+        for number, line in enumerate(text.splitlines(), 1):
+            for match in _RUNNER.finditer(line):
+                tool, args = " ".join(match["tool"].split()), match["args"] or ""
+                if tool == "npx" and not re.search(r"(?:^|\s)(?:-y|--yes)\b", args):
+                    continue
+                if _pinned(tool, args, match["package"]):
+                    continue
+                shown = match.group(0).strip()
+                yield Finding(
+                    f"'{shown}' runs whatever version is newest when the agent runs it: pin one",
+                    rel,
+                    number,
+                    match.start() + 1,
+                )
+
+
+# -- SKL523 no hard-coded home folders ------------------------------------------------------------
+
+_HOME = re.compile(r"(?<![\w./-])(?:/Users/|/home/|[A-Za-z]:\\+Users\\+)(?P<user>[A-Za-z0-9._-]+)")
+#: Parts of a user name that make it a placeholder (``myUserName``, ``your-email``).
+_PLACEHOLDER_PARTS = ("user", "name", "your", "example", "placeholder")
+#: User names that stand for anyone (documentation's placeholders).
+_ANYONE = frozenset(
+    re.findall(
+        r"\S+",
+        "user username you your-name yourname name me runner ubuntu node vscode root "
+        "example john jane jdoe alice bob someone myuser foo admin dev developer shared agent "
+        "public default all",
+    )
+)
+
+
+def home_paths(skill: Skill, options: Options) -> Findings:
+    """SKL523: no path into one person's home folder (``/Users/alice/...``,
+    ``/home/bob/...``, ``C:\\Users\\carol\\...``): it exists on the author's machine only.
+    Placeholder names (``user``, ``you``, ``<name>``...) are fine."""
+    for rel in skill.files:
+        text = skill.text(rel)
+        if not text or ("/Users/" not in text and "/home/" not in text and "Users\\" not in text):
+            continue
+        for number, line in enumerate(text.splitlines(), 1):
+            for match in _HOME.finditer(line):
+                user = match["user"].lower()
+                if user in _ANYONE or any(part in user for part in _PLACEHOLDER_PARTS):
+                    continue
+                yield Finding(
+                    f"hard-coded home folder '{match.group(0)}': use ~, $HOME or a path in "
+                    "the skill",
+                    rel,
+                    number,
+                    match.start() + 1,
+                )
+                break
+
+
+# -- SKL524 code fences are closed ----------------------------------------------------------------
+
+
+def unclosed_fence(skill: Skill, options: Options) -> Findings:
+    """SKL524: every fenced code block is closed: an open fence turns the rest of the file
+    into code, so its headings, links and instructions are no longer read as such."""
+    for rel in skill.docs:
+        last = 0
+        # one line past the end: inside a block only when the last block was never closed
+        for _, _, opened in fenced_lines(skill.texts[rel] + "\n\0"):
+            last = opened
+        if last:
+            yield Finding(
+                "code fence opened here is never closed: the rest of the file is code", rel, last
+            )
+
+
+# -- SKL525 name and description are accepted by uploads ------------------------------------------
+
+_XML_TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
+_RESERVED = ("anthropic", "claude")
+
+
+def upload_safe_fields(skill: Skill, options: Options) -> Findings:
+    """SKL525: ``name`` holds no reserved word (``anthropic``, ``claude``) and neither
+    ``name`` nor ``description`` holds an XML tag: Claude's skill upload (API and apps)
+    rejects both."""
+    data = frontmatter(skill)
+    name, description = data.get("name"), data.get("description")
+    if isinstance(name, str):
+        for word in _RESERVED:
+            if word in name.lower():
+                yield Finding(
+                    f"name '{name}' holds the reserved word '{word}': uploads reject it",
+                    line=field_line(skill, "name"),
+                )
+    for key, value in (("name", name), ("description", description)):
+        if isinstance(value, str) and (tag := _XML_TAG.search(value)):
+            yield Finding(
+                f"{key} holds an XML tag '{tag.group(0)}': uploads reject it",
+                line=field_line(skill, key),
+            )
+
+
+# -- SKL526 no unfinished placeholders ------------------------------------------------------------
+
+#: The description `skc init` writes, and the markers of text left to write.
+_TEMPLATE_DESCRIPTION = "TODO: Add skill description"
+_PLACEHOLDER = re.compile(r"^\s*(?:TODO|TBD)(?::|\s*$)")
+
+
+def placeholders(skill: Skill, options: Options) -> Findings:
+    """SKL526: the description is not a placeholder (``skc init``'s ``TODO: Add skill
+    description``, ``TODO``, ``TBD``...), and no line of SKILL.md's prose starts with one."""
+    description = frontmatter(skill).get("description")
+    if isinstance(description, str) and (
+        description.strip() == _TEMPLATE_DESCRIPTION or _PLACEHOLDER.search(description)
+    ):
+        yield Finding(
+            f"description is a placeholder: '{description.strip()[:60]}'",
+            line=field_line(skill, "description"),
+        )
+    start = skill.skill_md.frontmatter.end_line or 0
+    for number, line, code in fenced_lines(skill.skill_md_text):
+        if number > start and not code and _PLACEHOLDER.search(line):
+            yield Finding(f"unfinished text: '{line.strip()[:60]}'", line=number)
+
+
+# -- SKL527 scripts do not wait for input ---------------------------------------------------------
+
+_PROMPTS = {
+    ".py": re.compile(r"(?<![\w.])(?:input|getpass\.getpass|getpass)\(|click\.prompt\("),
+    ".sh": re.compile(r"(?:^|[;&|]\s*|\s)read\s+(?:-\w+\s+)*-p\b|\bselect\s+\w+\s+in\b"),
+    ".js": re.compile(r"readline\.createInterface|\bprompt\(|\binquirer\b"),
+}
+_PROMPTS[".bash"] = _PROMPTS[".sh"]
+_PROMPTS[".mjs"] = _PROMPTS[".ts"] = _PROMPTS[".js"]
+
+
+def interactive_scripts(skill: Skill, options: Options) -> Findings:
+    """SKL527: a script of the skill does not ask for input (``input()``, ``read -p``,
+    ``readline``, ``inquirer``): an agent runs it without a terminal and cannot answer."""
+    for rel in skill.files:
+        pattern = _PROMPTS.get(posixpath.splitext(rel)[1].lower())
+        text = skill.text(rel) if pattern else None
+        if not text or pattern is None:
+            continue
+        for number, line in enumerate(text.splitlines(), 1):
+            if not line.lstrip().startswith(("#", "//")) and pattern.search(line):
+                yield Finding(
+                    "script waits for input: an agent cannot answer it (take arguments or "
+                    "environment variables instead)",
+                    rel,
+                    number,
+                )
+                break
+
+
+# -- SKL528 long encoded blobs --------------------------------------------------------------------
+
+_BLOB = re.compile(r"[A-Za-z0-9+/]{400,}={0,2}|(?:[0-9a-fA-F]{2}){200,}")
+
+
+def encoded_blobs(skill: Skill, options: Options) -> Findings:
+    """SKL528: no long base64 or hex run (400 characters or more) in the Markdown: the agent
+    reads it as text (hundreds of tokens of noise), and a reviewer cannot see what it is."""
+    for rel, text in skill.texts.items():
+        for number, line in enumerate(text.splitlines(), 1):
+            if len(line) >= 400 and (match := _BLOB.search(line)):
+                yield Finding(
+                    f"encoded blob of {len(match.group(0))} characters: ship it as a file of "
+                    "the skill instead",
+                    rel,
+                    number,
+                    match.start() + 1,
+                )
+
+
+# -- SKL529 evals/evals.json follows its format ---------------------------------------------------
+
+
+def evals_format(skill: Skill, options: Options) -> Findings:
+    """SKL529: ``evals/evals.json``, when present, is JSON holding an object with an
+    ``evals`` list, each eval an object with a non-empty ``prompt`` string (and, when
+    given, ``expected_output`` a string and ``files`` a list of strings)."""
+    rel = "evals/evals.json"
+    if rel not in skill.files:
+        return
+    text = skill.text(rel)
+    try:
+        data = json.loads(text or "")
+    except (ValueError, RecursionError) as exc:
+        yield Finding(f"evals.json is not JSON: {str(exc)[:80]}", rel)
+        return
+    evals = data.get("evals") if isinstance(data, dict) else None
+    if not isinstance(evals, list):
+        yield Finding("evals.json must be an object with an 'evals' list", rel)
+        return
+    for index, item in enumerate(evals):
+        problem = None
+        if not isinstance(item, dict):
+            problem = "is not an object"
+        elif not isinstance(item.get("prompt"), str) or not item["prompt"].strip():
+            problem = "needs a non-empty 'prompt' string"
+        elif "expected_output" in item and not isinstance(item["expected_output"], str):
+            problem = "'expected_output' must be a string"
+        elif "files" in item and not (
+            isinstance(item["files"], list) and all(isinstance(f, str) for f in item["files"])
+        ):
+            problem = "'files' must be a list of paths"
+        if problem:
+            yield Finding(f"evals[{index}] {problem}", rel)
+
+
+# -- SKL530 references are one level deep ------------------------------------------------------
+
+
+def reference_depth(skill: Skill, options: Options) -> Findings:
+    """SKL530: every Markdown file SKILL.md reaches is linked or named by SKILL.md itself
+    (or lies in a folder it names), not only through another file: agents may read a file
+    two steps away only in part. Files SKL401 reports (reached by nothing) are not repeated."""
+    edges: dict[str, set[str]] = {rel: set(named) for rel, named in skill.mentions.items()}
+    for link in skill.links:
+        if link.kind == "path":
+            edges.setdefault(link.source, set()).add(link.path)
+
+    def docs_of(paths: set[str]) -> set[str]:
+        found = set()
+        for path in paths:
+            if path in skill.docs:
+                found.add(path)
+            elif path in skill.folders:
+                prefix = "" if path == "." else path + "/"
+                found.update(rel for rel in skill.docs if rel.startswith(prefix))
+        return found
+
+    first = docs_of(edges.get("SKILL.md", set())) | {"SKILL.md"}
+    reached, pending = set(first), list(first)
+    deeper: dict[str, str] = {}
+    while pending:
+        source = pending.pop()
+        for target in sorted(docs_of(edges.get(source, set())) - reached):
+            reached.add(target)
+            pending.append(target)
+            deeper[target] = source
+    for rel, via in sorted(deeper.items()):
+        yield Finding(f"{rel} is reached only through {via}: link or name it from SKILL.md", rel)
+
+
+def _rule(
+    rule_id: str, name: str, check: object, summary: str, why: str, fix: str, **kw: object
+) -> Rule:
+    return Rule(
+        rule_id,
+        name,
+        "warning",
+        check,  # type: ignore[arg-type]
+        summary,
+        category="agentskills",
+        tags=TAGS,
+        rationale=why,
+        fix=fix,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+RULES: tuple[Rule, ...] = (
+    _rule(
+        "SKL520",
+        "reference-toc",
+        reference_toc,
+        "A reference file over 300 lines starts with a table of contents.",
+        "Agents often read the top of a long file only (head, a partial read); a table of "
+        "contents there shows what the rest holds, so the agent reads the part it needs.",
+        "Add a '## Contents' list of links to the file's sections near its top, or split it; "
+        "the limit is the max-lines option.",
+        options={"max-lines": 300},
+    ),
+    _rule(
+        "SKL521",
+        "bundled-file-unmentioned",
+        bundled_unmentioned,
+        "Every bundled file (template, data, image) is named in the skill's Markdown.",
+        "The agent finds a skill's files through what its Markdown says; a file no Markdown "
+        "names is never used, and still ships with the skill.",
+        "Name the file (or its folder) where it is used, in prose or a code span, or delete it.",
+    ),
+    _rule(
+        "SKL522",
+        "unpinned-runner",
+        unpinned_runner,
+        "uvx, bunx, pnpm dlx and npx -y name a version.",
+        "A package runner without a version downloads and runs the newest release each time: "
+        "the skill's behaviour changes (or turns hostile) without any change to the skill.",
+        "Pin the version: 'uvx tool==1.2.3', 'npx -y pkg@1.2.3', 'uvx --from pkg==1.2.3 cmd'.",
+    ),
+    _rule(
+        "SKL523",
+        "home-path",
+        home_paths,
+        "No hard-coded path into a user's home folder.",
+        "A path such as /Users/alice/... exists on the author's machine only: the agent fails "
+        "or, worse, reads another user's files of that name.",
+        "Use ~ or $HOME, a path relative to the skill ({baseDir}/...), or a placeholder.",
+    ),
+    _rule(
+        "SKL524",
+        "unclosed-fence",
+        unclosed_fence,
+        "Every fenced code block is closed.",
+        "An unclosed fence makes the rest of the file a code block: its headings, links and "
+        "instructions are no longer read as such by agents and tools.",
+        "Close the block with the same fence (``` or ~~~) it was opened with.",
+    ),
+    _rule(
+        "SKL525",
+        "upload-safe-fields",
+        upload_safe_fields,
+        "name holds no reserved word; name and description hold no XML tag.",
+        "Claude's skill upload (API and apps) rejects a name holding 'anthropic' or 'claude' "
+        "and XML tags in the name or description.",
+        "Rename the skill without the reserved word; write tags as words or in backticks.",
+    ),
+    _rule(
+        "SKL526",
+        "placeholder",
+        placeholders,
+        "No unfinished placeholder (TODO, TBD, skc init's description).",
+        "A placeholder description ('TODO: Add skill description') gives the agent nothing to "
+        "choose the skill by, and TODO lines are instructions nobody finished.",
+        "Write the description (what the skill does, 'Use when ...') and finish or remove the "
+        "TODO lines.",
+    ),
+    _rule(
+        "SKL527",
+        "interactive-script",
+        interactive_scripts,
+        "Scripts do not wait for input.",
+        "An agent runs scripts without a terminal: a prompt (input(), read -p) hangs the run "
+        "or fails it.",
+        "Take the value as an argument, an option or an environment variable.",
+    ),
+    _rule(
+        "SKL528",
+        "encoded-blob",
+        encoded_blobs,
+        "No long base64 or hex blob in the Markdown.",
+        "An encoded blob costs hundreds of tokens of noise each time the file is read, and "
+        "hides what it holds from reviewers.",
+        "Ship the content as a file of the skill (an image, a binary) and name it.",
+    ),
+    _rule(
+        "SKL529",
+        "evals-format",
+        evals_format,
+        "evals/evals.json follows its format.",
+        "Eval runners read evals/evals.json as an object with an 'evals' list of prompts; a "
+        "malformed file fails the runner or skips evals silently.",
+        'Write {"evals": [{"prompt": "...", "expected_output": "...", "files": []}]}.',
+    ),
+    _rule(
+        "SKL530",
+        "reference-depth",
+        reference_depth,
+        "Reference files are linked or named from SKILL.md, one level deep.",
+        "Agents may preview a file reached from another reference (head, a partial read) "
+        "rather than read it whole; the guidance keeps references one level from SKILL.md.",
+        "Link or name the file in SKILL.md (a line in its list of references), or fold it into "
+        "the file that links it.",
+    ),
+)

@@ -1,0 +1,108 @@
+"""Config anywhere, as ruff finds it (issue 39): ``[tool.skillc]`` / ``[tool.skillc.lint]`` in
+``pyproject.toml``, ``.skillc/config.toml``, ``--config PATH``; found upward from each linted
+path, so one run over two repositories lints each with its own settings."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+
+NO_TRIGGER = "---\nname: {name}\ndescription: Formats tables.\n---\n\n# {name}\n"
+
+
+def put(folder: Path, text: str = NO_TRIGGER) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "SKILL.md").write_text(text.format(name=folder.name), encoding="utf-8")
+    return folder
+
+
+def write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def findings(proc: subprocess.CompletedProcess[str]) -> dict[str, list[tuple[str, str]]]:
+    data = json.loads(proc.stdout)
+    items = data if isinstance(data, list) else [data]
+    return {
+        item["skill"]: [(d["rule"], d["severity"]) for d in item["diagnostics"]] for item in items
+    }
+
+
+def test_pyproject_tool_skillc_lint_is_read_from_a_repository(lint: Run, cwd: Path) -> None:
+    repo = cwd / "repo"
+    write(
+        repo / "pyproject.toml", '[project]\nname = "r"\n\n[tool.skillc.lint]\nSKL108 = "error"\n'
+    )
+    put(repo / "skills" / "tables")
+    proc = lint("repo/skills", "--format", "json")
+    assert findings(proc) == {"tables": [("SKL108", "error")]}
+    assert proc.returncode == 1
+    # from inside the repository, and with the skill named alone, the same
+    assert findings(lint("skills/tables", "--format", "json", cwd=repo)) == {
+        "tables": [("SKL108", "error")]
+    }
+
+
+def test_each_linted_path_uses_its_nearest_config(lint: Run, cwd: Path) -> None:
+    write(cwd / "one" / "pyproject.toml", '[tool.skillc.lint]\nSKL108 = "off"\n')
+    write(cwd / "two" / ".skillc" / "config.toml", '[lint]\nSKL108 = "error"\n')
+    put(cwd / "one" / "skills" / "alpha")
+    put(cwd / "two" / "skills" / "beta")
+    put(cwd / "three" / "gamma")
+    for jobs in ("1", "2"):
+        proc = lint("one/skills", "two/skills", "three", "--format", "json", "-j", jobs)
+        assert findings(proc) == {
+            "alpha": [],
+            "beta": [("SKL108", "error")],
+            "gamma": [("SKL108", "warning")],  # no config above it: the defaults
+        }
+
+
+def test_tool_skillc_per_file_ignores_are_relative_to_the_pyproject(lint: Run, cwd: Path) -> None:
+    repo = cwd / "repo"
+    write(
+        repo / "pyproject.toml",
+        '[tool.skillc.lint.per-file-ignores]\n"skills/legacy/**" = ["SKL108"]\n',
+    )
+    put(repo / "skills" / "legacy")
+    put(repo / "skills" / "fresh")
+    assert findings(lint("repo/skills", "--format", "json")) == {
+        "fresh": [("SKL108", "warning")],
+        "legacy": [],
+    }
+
+
+def test_config_option_names_the_file(lint: Run, cwd: Path) -> None:
+    write(cwd / "repo" / "pyproject.toml", '[tool.skillc.lint]\nSKL108 = "error"\n')
+    write(cwd / "ci" / "lint.toml", '[lint]\nSKL108 = "off"\n')
+    put(cwd / "repo" / "skills" / "tables")
+    proc = lint("repo/skills", "--config", "ci/lint.toml", "--format", "json")
+    assert findings(proc) == {"tables": []}
+    listed = lint("--list-rules", "--config", "ci/lint.toml").stdout.splitlines()
+    assert next(line for line in listed if line.startswith("SKL108")).split()[2] == "off"
+    missing = lint("repo/skills", "--config", "nowhere.toml")
+    assert (missing.returncode, missing.stdout) == (1, "")  # no other config is read instead
+    assert missing.stderr.startswith("error[E100]: invalid option: ")
+    assert "config file not found: 'nowhere.toml'" in missing.stderr
+
+
+def test_the_tool_reads_the_config_nearest_the_skill(cwd: Path) -> None:
+    from skillc_index import Layout
+    from skillc_index.accesslog import AccessLog
+    from skillc_index.operation import Session
+    from skillc_lint.operations import LINT, LintParams
+
+    write(cwd / "repo" / "pyproject.toml", '[tool.skillc.lint]\nSKL108 = "error"\n')
+    folder = put(cwd / "repo" / "skills" / "tables")
+    session = Session(
+        Layout.discover(cwd, {"SKILLC_HOME": str(cwd / "home")}), AccessLog(lambda _: None)
+    )
+    run = LINT.run(session, LintParams(skill=str(folder)))
+    data = run.to_dict()
+    assert isinstance(data, dict)
+    assert [(d["rule"], d["severity"]) for d in data["diagnostics"]] == [("SKL108", "error")]

@@ -1,0 +1,196 @@
+"""The authoring guidance rules (SKL520-SKL529, tag ``guidance``): each on a fixture shaped
+like what the real skills hold (lint README, "Guidance rules"), with the near miss that must
+stay silent."""
+
+from __future__ import annotations
+
+import json
+import stat
+from collections.abc import Callable
+from pathlib import Path
+
+from skillc_lint import LintDiagnostic, lint_skill
+
+Writer = Callable[..., Path]
+
+
+def found(folder: Path, rule: str) -> list[tuple[str, int | None, str]]:
+    diagnostics: list[LintDiagnostic] = list(lint_skill(folder).diagnostics)
+    return [(d.file, d.line, d.message) for d in diagnostics if d.rule == rule]
+
+
+def long_reference(toc: str) -> str:
+    body = "".join(f"## Part {n}\n\nText {n}.\n\n" for n in range(110))
+    return f"# Reference\n\n{toc}{body}"
+
+
+def test_skl520_a_long_reference_needs_a_table_of_contents(skill: Writer) -> None:
+    folder = skill(
+        body="See `references/api.md`, `references/guide.md`, `references/short.md`.\n",
+        files={
+            "references/api.md": long_reference(""),
+            "references/guide.md": long_reference("## Contents\n\n- [Part 1](#part-1)\n\n"),
+            "references/short.md": "# Short\n\n" + "line\n" * 200,
+        },
+    )
+    assert [(f, m.split(" and")[0]) for f, _, m in found(folder, "SKL520")] == [
+        ("references/api.md", "references/api.md is 442 lines long")
+    ]
+
+
+def test_skl521_bundled_files_are_named_somewhere(skill: Writer) -> None:
+    folder = skill(
+        body="Fill in `assets/form.pdf`; the schemas are in `schemas/`.\n",
+        files={
+            "assets/form.pdf": "x",
+            "assets/old.png": "x",
+            "schemas/a.json": "{}",
+            "LICENSE.txt": "MIT",
+            "scripts/run.py": "print()\n",  # SKL907's
+        },
+    )
+    assert found(folder, "SKL521") == [
+        (
+            "assets/old.png",
+            None,
+            "assets/old.png is bundled but no Markdown file of the skill names it",
+        )
+    ]
+
+
+def test_skl522_package_runners_name_a_version(skill: Writer) -> None:
+    folder = skill(
+        body=(
+            "```sh\nuvx ruff check .\nuvx ruff==0.6.9 check .\nuvx --from 'black==24.1' black .\n"
+            "npx -y @modelcontextprotocol/server-github\nnpx -y @scope/pkg@1.2.3\n"
+            "npx prettier --check .\nbunx remotion render\nnpx -y package-name\n```\n"
+        )
+    )
+    assert [(line, message.split("'")[1]) for _, line, message in found(folder, "SKL522")] == [
+        (9, "uvx ruff"),
+        (12, "npx -y @modelcontextprotocol/server-github"),
+        (15, "bunx remotion"),
+    ]
+
+
+def test_skl523_home_paths_but_not_placeholders_or_urls(skill: Writer) -> None:
+    folder = skill(
+        body=(
+            "Open /Users/jesse/project/app.py.\nOr /home/you/x, /Users/myUserName/y, "
+            "C:\\Users\\<name>\\z.\nSee https://example.com/home/standards.\n"
+        ),
+        files={"scripts/s.sh": "cd /home/carol/work\n"},
+    )
+    assert [(f, line) for f, line, _ in found(folder, "SKL523")] == [
+        ("SKILL.md", 8),
+        ("scripts/s.sh", 1),
+    ]
+
+
+def test_skl524_unclosed_fences_and_list_indented_closers(skill: Writer) -> None:
+    closed = skill("closed", body="1. Step\n\n   ```markdown\n   text\n    ```\n\n## After\n")
+    assert found(closed, "SKL524") == []
+    opened = skill("opened", body="## Why\n```\nBenefits:\n- fast\n\n## Prerequisites\n")
+    assert found(opened, "SKL524") == [
+        ("SKILL.md", 9, "code fence opened here is never closed: the rest of the file is code")
+    ]
+
+
+def test_skl525_reserved_words_and_xml_tags(tmp_path: Path, write_skill: Writer) -> None:
+    bad = write_skill(
+        tmp_path / "claude-helper", "claude-helper", "Sends <TMessage> objects. Use when x."
+    )
+    assert [m for _, _, m in found(bad, "SKL525")] == [
+        "name 'claude-helper' holds the reserved word 'claude': uploads reject it",
+        "description holds an XML tag '<TMessage>': uploads reject it",
+    ]
+    good = write_skill(tmp_path / "helper", "helper", "Compares a < b and b > c. Use when x.")
+    assert found(good, "SKL525") == []
+
+
+def test_skl526_placeholders(tmp_path: Path, write_skill: Writer) -> None:
+    template = write_skill(tmp_path / "new", "new", '"TODO: Add skill description"', "# New\n")
+    assert [m for _, _, m in found(template, "SKL526")] == [
+        "description is a placeholder: 'TODO: Add skill description'"
+    ]
+    body = (
+        "# Done\n\nTODO: write the steps\n\nUnknowns use `[TODO]`; a todo list.\n\n```\nTODO\n```\n"
+    )
+    written = write_skill(tmp_path / "done", "done", "Does it. Use when x.", body)
+    assert [(line, m) for _, line, m in found(written, "SKL526")] == [
+        (10, "unfinished text: 'TODO: write the steps'")
+    ]
+
+
+def test_skl527_scripts_that_wait_for_input(skill: Writer) -> None:
+    folder = skill(
+        body="Run `scripts/ask.py`, `scripts/ask.sh`, `scripts/ok.sh`, `scripts/ok.py`.\n",
+        files={
+            "scripts/ask.py": "import sys\nname = input('Name? ')\n",
+            "scripts/ask.sh": "#!/bin/sh\nread -r -p 'Continue? ' answer\n",
+            "scripts/ok.sh": 'while read -r line; do echo "$line"; done < list.txt\n',
+            "scripts/ok.py": "# input() is not used here\nvalue = sys.argv[1]\n",
+        },
+    )
+    assert [(f, line) for f, line, _ in found(folder, "SKL527")] == [
+        ("scripts/ask.py", 2),
+        ("scripts/ask.sh", 2),
+    ]
+
+
+def test_skl528_encoded_blobs(skill: Writer) -> None:
+    blob = "iVBORw0KGgo" + "A" * 500
+    folder = skill(body=f"![logo](data:image/png;base64,{blob})\n\nA normal line.\n")
+    assert [(line, m.split(" of")[0]) for _, line, m in found(folder, "SKL528")] == [
+        (8, "encoded blob")
+    ]
+
+
+def test_skl529_evals_format(skill: Writer) -> None:
+    good = {"skill_name": "x", "evals": [{"id": 1, "prompt": "Do it", "files": ["a.csv"]}]}
+    folder = skill(files={"evals/evals.json": json.dumps(good)})
+    assert found(folder, "SKL529") == []
+    bad = {"evals": [{"prompt": ""}, {"prompt": "p", "files": "a.csv"}, "x"]}
+    (folder / "evals" / "evals.json").write_text(json.dumps(bad), encoding="utf-8")
+    assert [m for _, _, m in found(folder, "SKL529")] == [
+        "evals[0] needs a non-empty 'prompt' string",
+        "evals[1] 'files' must be a list of paths",
+        "evals[2] is not an object",
+    ]
+    (folder / "evals" / "evals.json").write_text("{not json", encoding="utf-8")
+    assert found(folder, "SKL529")[0][2].startswith("evals.json is not JSON")
+    assert stat.S_ISREG((folder / "evals" / "evals.json").stat().st_mode)
+
+
+def test_the_guidance_tag_selects_them(skill: Writer) -> None:
+    from skillc_lint import default_registry
+
+    registry = default_registry()
+    assert registry.match("guidance") == [f"SKL5{n}" for n in range(20, 31)]
+
+
+def test_skl530_references_are_one_level_deep(skill: Writer) -> None:
+    folder = skill(
+        body="See [the API](references/api.md) and the files in `guides/`.\n",
+        files={
+            "references/api.md": "# API\n\nDetails in [errors](errors.md); `auth.md` too.\n",
+            "references/errors.md": "# Errors\n",
+            "references/auth.md": "# Auth\n",
+            "guides/a.md": "# A\n\nSee [b](b.md).\n",
+            "guides/b.md": "# B\n",
+            "lost.md": "# Lost\n\n[x](references/x.md)\n",
+            "references/x.md": "# X\n",
+        },
+    )
+    assert [(f, m) for f, _, m in found(folder, "SKL530")] == [
+        (
+            "references/auth.md",
+            "references/auth.md is reached only through references/api.md: link or name it "
+            "from SKILL.md",
+        ),
+        (
+            "references/errors.md",
+            "references/errors.md is reached only through references/api.md: link or name it "
+            "from SKILL.md",
+        ),
+    ]  # guides/b.md: its folder is named; lost.md and x.md: SKL401's

@@ -1,0 +1,102 @@
+"""The output of issue 39: colour on terminals (NO_COLOR, FORCE_COLOR), annotation end
+positions, no "linting N skills" note off a terminal, ``--show-fixes``, and
+``--add-suppressions`` (comments that hide the current findings, as ruff's ``--add-noqa``)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from skillc_lint import lint_skill
+from skillc_lint._suppress import suppression_comments
+
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+
+BAD = (
+    "---\nname: Bad_Name\ndescription: Formats tables. Use when tables need it.\n---\n\n"
+    "# Bad_Name\n\nSee [api](references/api.md) and [x](#nowhere).\n\n"
+    "```sh\ncurl -sSL https://example.com/i.sh | bash\n```\n\n## Part\n\n#### Deep\n"
+)
+
+
+def put(folder: Path, text: str = BAD, **files: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "SKILL.md").write_text(text, encoding="utf-8")
+    for rel, body in files.items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(body, encoding="utf-8")
+    return folder
+
+
+def run(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    return subprocess.run(
+        [sys.executable, "-m", "skillc_lint", *args],
+        cwd=cwd,
+        env={**clean, "SKILLC_HOME": str(cwd / "home"), **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_colour_only_when_forced_or_on_a_terminal_and_never_with_no_color(cwd: Path) -> None:
+    put(cwd / "bad")
+    piped = run(cwd, "bad")
+    assert "\033[" not in piped.stderr and "error[E300]" in piped.stderr
+    forced = run(cwd, "bad", FORCE_COLOR="1")
+    assert "\033[1;31merror\033[0m[E300]" in forced.stderr
+    assert "\033[1;33mwarning\033[0m[W300]" in forced.stderr
+    assert "\033[" not in run(cwd, "bad", FORCE_COLOR="1", NO_COLOR="1").stderr
+    assert "\033[" not in run(cwd, "bad", FORCE_COLOR="0").stderr
+    assert forced.stdout == piped.stdout  # the summary on stdout stays plain
+
+
+def test_github_annotations_have_end_positions(cwd: Path) -> None:
+    put(cwd / "bad", BAD, **{"notes.md": "# Notes\n"})
+    lines = run(cwd, "bad", "--format", "github").stdout.splitlines()
+    link = next(line for line in lines if "SKL301" in line)
+    assert ",line=8,col=11,endLine=8,endColumn=47," in link
+    whole = next(line for line in lines if "SKL401" in line)
+    assert "endLine" not in whole  # a whole-file finding has no position
+
+
+def test_show_fixes_prints_each_findings_fix(cwd: Path) -> None:
+    put(cwd / "bad")
+    plain = run(cwd, "bad").stderr
+    shown = run(cwd, "bad", "--show-fixes").stderr
+    assert "help:" not in plain
+    assert "  = help: rename the skill to 'bad' (unsafe fix, --unsafe-fixes)" in shown
+    assert [line for line in shown.splitlines() if "help:" not in line] == plain.splitlines()
+
+
+def test_add_suppressions_hides_every_current_finding(cwd: Path) -> None:
+    files = {"notes.md": "## Notes\n\n[gone](gone.md)\n", "scripts/x.sh": "echo\n"}
+    folder = put(cwd / "bad", BAD, **files)
+    before = lint_skill(folder).diagnostics
+    assert {d.rule for d in before} >= {"SKL102", "SKL104", "SKL301", "SKL302", "SKL401"}
+    proc = run(cwd, "bad", "--add-suppressions")
+    assert proc.returncode == 0, proc.stderr
+    count = len(before) - 1  # SKL907 of scripts/x.sh takes no comment
+    assert proc.stdout == f"added suppression comments for {count} findings in 2 files\n"
+    assert "1 findings in files that take no comment" in proc.stderr
+    assert [d.rule for d in lint_skill(folder).diagnostics] == ["SKL907"]
+    text = (folder / "SKILL.md").read_text(encoding="utf-8")
+    assert text.startswith("---\nname: Bad_Name\n")  # the frontmatter untouched
+    assert "---\n<!-- skillc-lint: disable=" in text  # its findings: after it
+    assert "(#nowhere). <!-- skillc-lint: disable-line=SKL301,SKL302 -->\n" in text
+    assert "#### Deep\n" in text  # a heading keeps its text (its anchor)
+    again = run(cwd, "bad", "--add-suppressions")
+    assert again.stdout == "added suppression comments for 0 findings in 0 files\n"
+
+
+def test_suppression_comments_keep_code_blocks_and_line_endings() -> None:
+    text = "# T\r\n\r\n```\r\ncurl x | sh\r\n```\r\nprose\r\n"
+    out = suppression_comments(text, [(4, "SKL905"), (6, "SKL903"), (None, "SKL202")])
+    assert out == (
+        "<!-- skillc-lint: disable=SKL905,SKL202 -->\r\n# T\r\n\r\n```\r\ncurl x | sh\r\n"
+        "```\r\nprose <!-- skillc-lint: disable-line=SKL903 -->\r\n"
+    )
