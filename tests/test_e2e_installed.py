@@ -83,6 +83,8 @@ COMMANDS: list[tuple[tuple[str, ...], str]] = [
     (("route", "status"), "no router"),
     (("find", "installer"), "1. demo"),
     (("watch", "--status"), "No find server runs"),
+    (("package", "demo"), "1 skill packaged as upload"),
+    (("eval", "demo"), "RECALL@3"),
 ]
 
 

@@ -291,23 +291,24 @@ class Connection:
         the change notifications when the skills changed, and start the
         watcher thread once there is something to watch. Run after each answer and when the
         watcher thread asks (:data:`_CHECK`); it only reads events already queued."""
-        self._busy = True
+        self._busy = True  # a signal only marks the stop until the watcher thread runs
         try:
             notes = self.server.notifications(self._listens.values())
+            if self._watching is None:
+                fd = self.server.watch_fd()
+                if fd is not None:
+                    self._quit = os.pipe()
+                    watching = threading.Thread(
+                        target=self._watch,
+                        args=(fd, self._quit[0]),
+                        name="skillc-mcp-watch",
+                        daemon=True,
+                    )
+                    watching.start()
+                    self._watching = watching
         finally:
             self._busy = False
             self._looked.set()
-        if self._watching is None:
-            fd = self.server.watch_fd()
-            if fd is not None:
-                self._quit = os.pipe()
-                self._watching = threading.Thread(
-                    target=self._watch,
-                    args=(fd, self._quit[0]),
-                    name="skillc-mcp-watch",
-                    daemon=True,
-                )
-                self._watching.start()
         for note in notes:
             self.send(note)
 
