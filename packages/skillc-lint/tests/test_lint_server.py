@@ -422,3 +422,27 @@ def test_the_project_per_file_ignores_hide_findings_in_the_editor_too(
     (report,) = session.reports(root)
     assert [d.rule for d in report.diagnostics] == ["SKL104", "SKL203"]
     assert session.problems == []
+
+
+def test_the_editor_reads_the_config_skillc_lint_finds_in_pyproject(
+    tmp_path: Path, write_skill: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A repository configured in ``pyproject.toml`` (``[tool.skillc.lint]``, no
+    ``.skillc/``) lints the same in the editor as with ``skillc-lint`` (issue 39)."""
+    from skillc_lint.server.session import Session
+
+    monkeypatch.setenv("SKILLC_HOME", str(tmp_path / "home"))
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "pyproject.toml").write_text(
+        '[tool.skillc.lint.per-file-ignores]\n"skills/*/SKILL.md" = ["SKL102"]\n',
+        encoding="utf-8",
+    )
+    root = write_skill(repo / "skills" / "my-skill")
+    session = Session()
+    text = SKILL.replace("name: my-skill", "name: Bad_Name") + "\n# My Skill\n"
+    session.open(root / "SKILL.md", text)
+    (report,) = session.reports(root)
+    assert "SKL102" not in [d.rule for d in report.diagnostics]
+    assert "SKL104" in [d.rule for d in report.diagnostics]
+    assert session.problems == []

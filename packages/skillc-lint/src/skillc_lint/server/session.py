@@ -159,28 +159,35 @@ class Session:
         return self.rules(root)[0]
 
     def rules(self, root: Path) -> tuple[RuleRegistry, PathIgnores | None]:
-        """The rules for the skill at ``root``: the configuration seen from there (its
-        project's, else the global one), with the server's profiles, and the project's
-        ``[lint] per-file-ignores`` (None outside a project: their patterns are relative to
-        the folder ``skillc-lint`` runs in, which an editor does not say); one pair per
-        project."""
-        from skillc_index import Layout, load_config
+        """The rules for the skill at ``root``: the configuration ``skillc-lint`` would use
+        there (the nearest ``.skillc/config.toml`` or ``pyproject.toml`` with
+        ``[tool.skillc]`` walking up, else the project's and the global one), with the
+        server's profiles, and that configuration's ``[lint] per-file-ignores`` (None when it
+        belongs to no folder: their patterns are relative to it); one pair per config."""
+        from skillc_index import Layout, find_config, load_config
         from skillc_lint import configured_registry
 
         try:
             layout = Layout.discover(root)
-            key = str(layout.project_root or "")
+            file = find_config(root, layout)
+            if file == layout.project_config:
+                file = None  # the project's own, as Layout found it
+            key = str(file or layout.project_root or "")
             found = self._registries.get(key)
             if found is None:
-                config = load_config(layout)
+                config = load_config(layout, project_file=file)
+                if file is None:
+                    base = layout.project_root
+                else:
+                    base = file.parent.parent if file.parent.name == ".skillc" else file.parent
                 registry, problems = configured_registry(config.lint, self.profiles)
                 ignores = None
                 table = config.lint.get("per-file-ignores")
-                if table is not None and layout.project_root is not None:
+                if table is not None and base is not None:
                     from skillc_lint._suppress import PathIgnores
 
                     known = ((rule.id, rule.name) for rule in registry)
-                    ignores, more = PathIgnores.from_config(layout.project_root, table, known)
+                    ignores, more = PathIgnores.from_config(base, table, known)
                     problems += more
                 self.problems += [f"config [lint]: {problem}" for problem in problems]
                 self.problems += [notice.text for notice in config.notices]
