@@ -409,6 +409,16 @@ class StatsQuery:
             )
         return rows
 
+    def uses_by(self, key: str) -> list[dict[str, Any]]:
+        """The uses per value of ``key`` (``cwd``; in a team store ``username`` or
+        ``machine``), most first: ``[{"name", "uses"}]`` (the page of ``--html``)."""
+        totals: Counter[str] = Counter()
+        for value, command, count in self._log.counts((key,)):
+            if command_kind(command) == "use":
+                totals[str(value)] += int(count)
+        ranked = sorted(totals.items(), key=lambda item: (-item[1], item[0]))
+        return [{"name": name, "uses": uses} for name, uses in ranked]
+
     def response(self, query: str, by: str | None = None) -> dict[str, Any]:
         """The whole RFC-0003:C-SCHEMA response for one query type, or (``by``) for the uses
         over time (``query``: ``by day``, ``by week`` or ``by month``)."""
@@ -434,6 +444,18 @@ def period_of(day: str, by: str) -> str:
         moment = date.fromisoformat(day)
         return (moment - timedelta(days=moment.weekday())).isoformat()
     return day
+
+
+def page_period(first: str | None, last: str) -> str:
+    """The periods of a page's chart when none is asked: days over up to 62 days from
+    ``first`` (an RFC 3339 time, None: no access) to ``last`` (``YYYY-MM-DD``), weeks up to two
+    years, else months."""
+    from datetime import date
+
+    if first is None:
+        return "day"
+    span = (date.fromisoformat(last) - date.fromisoformat(first[:10])).days
+    return "day" if span <= 62 else "week" if span <= 730 else "month"
 
 
 def periods_between(first: str, last: str, by: str) -> list[str]:
