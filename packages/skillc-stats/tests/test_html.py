@@ -241,6 +241,10 @@ def test_all_page_from_the_team_store_renders_in_chromium(
 ) -> None:
     skills = installed(project, home, demo_skill)
     fill(layout, skills)
+    # any teammate's upload names skills: one named to run a script where shown unescaped
+    stranger = use(project / "elsewhere" / "x", "2026-01-13T10:00:00Z")
+    stranger = stranger._replace(skill="<svg onload=alert(1)>")
+    insert(primary_log(resolve_skill("rising", layout).runtime), [stranger])
     uploaded = upload_logs(postgres_url, layout)
     args = ("--until", "2026-01-18T23:59:59Z", "--from", postgres_url)
     result = stats_cli("stats", "--all", "--html", "team.html", "--by", "week", *args)
@@ -250,7 +254,8 @@ def test_all_page_from_the_team_store_renders_in_chromium(
     dom = render(page, tmp_path)
     assert texts(dom, "period") == ["2026-01-05", "2026-01-12"]
     labels = texts(dom, "label")
-    assert labels[:2] == ["rising", "falling"]  # top skills, most used first
+    assert labels[:3] == ["rising", "falling", "&lt;svg onload=alert(1)&gt;"]  # top skills
+    assert "<svg onload" not in page.read_text() and "<svg onload" not in dom
     assert "/w/a" in labels and "/w/b" in labels  # per project
     assert "Uses per user" in dom and "Uses per machine" in dom
     assert uploaded.user in labels and uploaded.machine in labels
