@@ -266,3 +266,25 @@ def test_all_page_from_the_team_store_renders_in_chromium(
     local = stats_cli("stats", "--all", "--html", "local.html", "--until", "2026-01-18")
     assert local.returncode == 0, local.stderr
     assert "Uses per user" not in (project / "local.html").read_text()
+
+
+def test_skill_page_from_the_team_store_shows_users_and_machines(
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    stats_cli: Run,
+    project: Path,
+    postgres_url: str,
+    tmp_path: Path,
+) -> None:
+    log_rows(*accesses(demo))
+    uploaded = upload_logs(postgres_url, layout)
+    args = ("--until", "2026-01-31", "--from", postgres_url)
+    result = stats_cli("stats", "demo", "--html", "team.html", *args)
+    assert result.returncode == 0, result.stderr
+    dom = render(project / "team.html", tmp_path)
+    per_user = dom.split("Uses per user")[1].split("Uses per machine")[0]
+    assert texts(per_user, "label") == [uploaded.user] and texts(per_user, "count") == ["4"]
+    per_machine = dom.split("Uses per machine")[1]
+    assert texts(per_machine, "label") == [uploaded.machine]
+    assert texts(dom, "period") == [f"2026-01-0{day}" for day in range(5, 9)]
