@@ -166,6 +166,16 @@ def use(folder: Path, timestamp: str, cwd: str = "/w/a", command: str = "show") 
     )
 
 
+@pytest.fixture
+def three(
+    project: Path, home: Path, layout: Layout, demo_skill: Callable[[Path], Path]
+) -> dict[str, Path]:
+    """Three skills installed, ``rising`` and ``falling`` used (:func:`fill`), ``idle`` not."""
+    skills = installed(project, home, demo_skill)
+    fill(layout, skills)
+    return skills
+
+
 def fill(layout: Layout, skills: dict[str, Path]) -> None:
     """``falling``: 3 uses in the week of 2026-01-05, 1 the next; ``rising``: 1, then 4."""
     falling = [use(skills["falling"], f"2026-01-0{day}T10:00:00Z") for day in (5, 6, 7)]
@@ -177,16 +187,10 @@ def fill(layout: Layout, skills: dict[str, Path]) -> None:
         insert(primary_log(resolve_skill(name, layout).runtime), rows)
 
 
+@pytest.mark.usefixtures("three")
 def test_all_by_week_locally_and_from_the_team_store(
-    project: Path,
-    home: Path,
-    layout: Layout,
-    demo_skill: Callable[[Path], Path],
-    stats_cli: Run,
-    postgres_url: str,
+    layout: Layout, stats_cli: Run, postgres_url: str
 ) -> None:
-    skills = installed(project, home, demo_skill)
-    fill(layout, skills)
     bound = ("--until", "2026-01-18T23:59:59Z")
 
     def answer(*args: str) -> dict:  # type: ignore[type-arg]
@@ -230,17 +234,10 @@ def test_all_by_week_locally_and_from_the_team_store(
     assert falling.split()[:4] == ["-2", "3", "->", "1"]
 
 
+@pytest.mark.usefixtures("three")
 def test_all_page_from_the_team_store_renders_in_chromium(
-    project: Path,
-    home: Path,
-    layout: Layout,
-    demo_skill: Callable[[Path], Path],
-    stats_cli: Run,
-    postgres_url: str,
-    tmp_path: Path,
+    project: Path, layout: Layout, stats_cli: Run, postgres_url: str, tmp_path: Path
 ) -> None:
-    skills = installed(project, home, demo_skill)
-    fill(layout, skills)
     # any teammate's upload names skills: one named to run a script where shown unescaped
     stranger = use(project / "elsewhere" / "x", "2026-01-13T10:00:00Z")
     stranger = stranger._replace(skill="<svg onload=alert(1)>")

@@ -81,15 +81,9 @@ class AllCounts:
     def uses_by(self, key: str) -> list[dict[str, Any]]:
         """The uses of every skill per value of ``key`` (``cwd``, ``username``, ``machine``),
         most first: ``[{"name", "uses"}]``."""
-        totals: Counter[str] = Counter()
-        for _skill, value, command, count in self.counts((key,)):
-            if command_kind(command) == "use":
-                totals[str(value)] += int(count)
-        return [{"name": name, "uses": n} for name, n in sorted(totals.items(), key=_most)]
+        from skillc_stats._stats import ranked_uses
 
-
-def _most(item: tuple[str, int]) -> tuple[int, str]:
-    return (-item[1], item[0])
+        return ranked_uses(row[1:] for row in self.counts((key,)))
 
 
 def trends(counts: AllCounts, by: str, end: str) -> dict[str, Any]:
@@ -98,27 +92,17 @@ def trends(counts: AllCounts, by: str, end: str) -> dict[str, Any]:
     ``YYYY-MM-DD`` day), ``skills`` (each skill's uses in the range and per period, and the
     change between the last two periods; most used first) and the ``rising`` and ``falling``
     skills (the :data:`MOVERS` largest changes each way)."""
-    from skillc_stats._stats import period_of, periods_between
+    from skillc_stats._stats import kinds_by_period, period_of, period_rows
 
-    kinds: dict[str, Counter[str]] = defaultdict(Counter)
+    rows_ = counts.counts(("day",))
+    kinds = kinds_by_period((row[1:] for row in rows_), by)
     per_skill: dict[str, Counter[str]] = defaultdict(Counter)
-    for skill, day, command, count in counts.counts(("day",)):
-        period = period_of(str(day), by)
-        kind = command_kind(command)
-        kinds[period][kind] += int(count)
-        if kind == "use":
-            per_skill[str(skill)][period] += int(count)
+    for skill, day, command, count in rows_:
+        if command_kind(command) == "use":
+            per_skill[str(skill)][period_of(str(day), by)] += int(count)
     first = min(kinds, default="")
-    periods = periods_between(first, max(period_of(end, by), first), by) if first else []
-    rows = [
-        {
-            "period": period,
-            "uses": kinds[period]["use"],
-            "author_activity": kinds[period]["author"],
-            "total_accesses": sum(kinds[period].values()),
-        }
-        for period in periods
-    ]
+    rows = period_rows(kinds, first, max(period_of(end, by), first) if first else "", by)
+    periods = [row["period"] for row in rows]
     skills = []
     for entry in counts.entries:
         key = counts.key(entry)
