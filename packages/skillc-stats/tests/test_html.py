@@ -134,13 +134,18 @@ def test_html_never_replaces_a_file_skillc_did_not_write(
     refused = stats_cli("stats", "demo", "--html", "notes.html")
     assert refused.returncode == 1
     assert refused.stderr.startswith("error[E050]: "), refused.stderr
-    assert "not made by skillc" in refused.stderr and "--force" in refused.stderr
+    assert "not made by skillc; use --force to move it aside" in refused.stderr
     assert mine.read_text() == "<p>my notes</p>"
     (project / "folder.html").mkdir()
     assert stats_cli("stats", "demo", "--html", "folder.html", "--force").returncode == 1
     forced = stats_cli("stats", "demo", "--html", "notes.html", "--force")
     assert forced.returncode == 0, forced.stderr
     assert mine.read_text().startswith(f"<!DOCTYPE html>\n{MARK}\n")
+    # nothing skillc did not write is deleted: the notes are moved aside, and it says where
+    (backup,) = project.glob(".notes.html.skillc-backup-*")
+    assert backup.read_text() == "<p>my notes</p>"
+    moved = f"warning: notes.html was not written by skillc: moved aside to {backup}\n"
+    assert forced.stderr == moved
     again = stats_cli("stats", "demo", "--html", "notes.html")  # its own page: replaced
     assert again.returncode == 0, again.stderr
     lone_force = stats_cli("stats", "demo", "--force")

@@ -7,7 +7,7 @@ section, file, folder, user, machine) comes from logs and skills strangers wrote
 escaped for HTML (:func:`_esc`), its control characters written as escapes first.
 
 A page carries :data:`MARK` at its start; :func:`write_page` replaces a file only when it
-carries it (a page skillc wrote), or with ``force``.
+carries it (a page skillc wrote); with ``force``, another file is moved aside, never deleted.
 """
 
 from __future__ import annotations
@@ -279,21 +279,28 @@ def all_page(extra: Mapping[str, Any], store: str | None) -> str:
     return _page(title, body)
 
 
-def write_page(path: Path, page: str, name: str, force: bool) -> None:
-    """Write ``page`` to ``path`` in one rename. An existing file is replaced only when
-    skillc-stats wrote it (it starts with :data:`MARK`) or with ``force``: E050 otherwise; a
-    folder never. ``name`` (the skill's, or the file's for every skill) names the E050."""
+def write_page(path: Path, page: str, name: str, force: bool) -> Path | None:
+    """Write ``page`` to ``path`` in one rename. An existing file is replaced when
+    skillc-stats wrote it (it starts with :data:`MARK`); another one is E050, or with
+    ``force`` moved aside (never deleted: :func:`~skillc_index.atomic.move_aside`), and its
+    new path returned; a folder never. ``name`` (the skill's, or the file's for every skill)
+    names the E050."""
     from skillc_index import write_file_atomic
+    from skillc_index.atomic import move_aside
     from skillc_index.command_errors import CannotCreate, ForeignFolder
 
     if path.is_dir():
         raise ForeignFolder(name, str(path))
-    if (path.exists() or path.is_symlink()) and not force and not _ours(path):
-        raise ForeignFolder(name, str(path), "replace it")
+    backup = None
     try:
+        if (path.exists() or path.is_symlink()) and not _ours(path):
+            if not force:
+                raise ForeignFolder(name, str(path), "move it aside and write the page")
+            backup = move_aside(path)
         write_file_atomic(path, page.encode("utf-8"))
     except OSError as exc:
         raise CannotCreate(str(path), exc.strerror or str(exc)) from None
+    return backup
 
 
 def _ours(path: Path) -> bool:

@@ -158,7 +158,7 @@ class StatsParams(Record):
             help="Write the report as one self-contained HTML page to FILE (the text says "
             "only where; --format json prints the JSON as ever): uses over time, top skills "
             "or sections read and never read, projects, and users and machines with --from. "
-            "A file skillc did not write is replaced only with --force.",
+            "A file skillc did not write there is moved aside only with --force.",
             metavar="FILE",
             min_length=1,
         ),
@@ -166,7 +166,8 @@ class StatsParams(Record):
     force: Annotated[
         bool,
         Param(
-            "Replace an existing FILE of --html that skillc did not write.",
+            "With --html: move an existing FILE that skillc did not write aside (to a hidden "
+            "backup beside it; never deleted) and write the page.",
             flags=("-f", "--force"),
         ),
     ] = False
@@ -239,8 +240,9 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
         if page is not None and params.html is not None:
             from skillc_stats._html import all_page
 
-            _write(session, params.html, all_page(page, _shown(store)), params.force)
-        return StatsReport(None, response, html=params.html)
+            moved = _write(session, params.html, all_page(page, _shown(store)), params.force)
+            return StatsReport(None, response, moved, params.html)
+        return StatsReport(None, response)
     with (
         session.logged("stats", params.skill, params.log_args()) as skill,
         prepare(
@@ -264,7 +266,7 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
 
             by = params.by or page_period(response["period"]["start"], end_day(query.filters))
             html = skill_page(query, response, by, _shown(store))
-            _write(session, params.html, html, params.force, skill.name)
+            warnings += _write(session, params.html, html, params.force, skill.name)
     return StatsReport(query, response, warnings, params.html)
 
 
@@ -277,15 +279,21 @@ def _shown(store: str | None) -> str | None:
     return masked(store)
 
 
-def _write(session: Session, given: str, page: str, force: bool, name: str = "") -> None:
+def _write(
+    session: Session, given: str, page: str, force: bool, name: str = ""
+) -> tuple[Notice, ...]:
     """The page to ``given`` (relative to the working folder; :func:`~skillc_stats._html.
-    write_page`)."""
+    write_page`), and a warning naming where a file that was there went (``force``)."""
     from pathlib import Path
 
+    from skillc_index import Notice
     from skillc_stats._html import write_page
 
     path = Path(session.layout.cwd, given)
-    write_page(path, page, name or path.name, force)
+    backup = write_page(path, page, name or path.name, force)
+    if backup is None:
+        return ()
+    return (Notice(f"{given} was not written by skillc: moved aside to {backup}"),)
 
 
 def _all(
