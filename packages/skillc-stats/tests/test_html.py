@@ -5,6 +5,7 @@ store."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -290,3 +291,17 @@ def test_skill_page_from_the_team_store_shows_users_and_machines(
     per_machine = dom.split("Uses per machine")[1]
     assert texts(per_machine, "label") == [uploaded.machine]
     assert texts(dom, "period") == [f"2026-01-0{day}" for day in range(5, 9)]
+
+
+def test_period_labels_never_overlap() -> None:
+    """Under many columns, every n-th period is labelled, each clear of the next."""
+    from skillc_stats._html import LABEL_WIDTH, column_chart
+
+    for count in (1, 9, 10, 60, 365):
+        rows = [
+            {"period": f"2026-01-{n:04d}", "uses": n, "author_activity": 0} for n in range(count)
+        ]
+        chart = column_chart(rows, "uses by day")
+        xs = [float(x) for x in re.findall(r'<text class="period" x="([0-9.]+)"', chart)]
+        assert xs[0] == 1.0 and len(xs) >= min(count, 4), count
+        assert all(b - a >= LABEL_WIDTH for a, b in itertools.pairwise(xs)), count

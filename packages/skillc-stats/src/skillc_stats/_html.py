@@ -13,6 +13,7 @@ carries it (a page skillc wrote); with ``force``, another file is moved aside, n
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 #: The first line after the doctype of every page skillc-stats writes: how it recognises its
 #: own pages (another file is replaced only with ``force``).
 MARK = "<!-- skc stats --html: a usage report written by skillc-stats -->"
+#: The width a period's label takes under the columns (10 characters of 11 px text, and a gap).
+LABEL_WIDTH = 78
 #: The bars of a ranking (top skills, sections, projects, users, machines).
 TOP = 20
 
@@ -59,7 +62,7 @@ def column_chart(rows: Sequence[Mapping[str, Any]], label: str) -> str:
     plot, height, base = max(640, 14 * len(rows)), 200, 180
     width = plot + 70  # room for the last period's label
     step = plot / len(rows)
-    every = max(1, int(60 // step) + 1)
+    every = max(1, math.ceil(LABEL_WIDTH / step))  # labels that do not overlap
     parts = [
         f'<svg role="img" aria-label="{_esc(label)}" viewBox="0 0 {width} {height + 10}" '
         f'width="{width}" height="{height + 10}" xmlns="http://www.w3.org/2000/svg">',
