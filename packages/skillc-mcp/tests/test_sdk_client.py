@@ -197,6 +197,10 @@ async def exercise(client: Client) -> dict[str, Any]:
         ("fresh", False),
         ("demo", True),
     ]
+    trends = await calls.ok("skc_stats", {"by": "month"})  # every skill over time (issue 40)
+    assert trends["query"] == "all by month"
+    assert [s["skill"] for s in trends["data"]["skills"]] == ["demo", "fresh"]
+    assert sum(p["uses"] for p in trends["data"]["periods"]) == every["data"][-1]["uses"]
 
     # failures an agent can act on: isError results with the RFC-0005 line
     assert (await calls.error("skc_show", {"skill": "nope", "section": "x"})).startswith(

@@ -150,12 +150,10 @@ def _rows(group_by: str, data: Any) -> tuple[list[str], list[list[object]]]:
     return ["COUNT", "QUERY"], [[e["count"], e["query"]] for e in data]
 
 
-def all_lines(response: dict[str, Any]) -> list[str]:
-    """``stats --all``: one line per skill, the ones to prune first."""
-    data = response["data"]
+def _all_heading(response: dict[str, Any], what: str) -> list[str]:
     filters = response["filters"]
     scope = _scope(Filters(filters["since"], filters["until"]))
-    lines = [f"Usage of {len(data)} skills ({scope})"]
+    lines = [f"{what} ({scope})"]
     for name in ("projects", "users", "machines"):
         if filters.get(name):
             lines.append(f"{name.capitalize()}: " + ", ".join(filters[name]))
@@ -164,6 +162,37 @@ def all_lines(response: dict[str, Any]) -> list[str]:
         lines.append("Period: no accesses")
     else:
         lines.append(f"Period: {period['start']} to {period['end']}")
+    return lines
+
+
+def all_trend_lines(response: dict[str, Any]) -> list[str]:
+    """``stats --all --by PERIOD``: every skill's uses per period as rows and a chart, then
+    the skills rising and falling between the last two periods."""
+    data = response["data"]
+    by = response["query"].removeprefix("all by ")
+    lines = _all_heading(response, f"Usage of {len(data['skills'])} skills by {by}")
+    lines += ["", *trend_lines(data["periods"])]
+    periods = data["periods"]
+    if len(periods) < 2:
+        return lines
+    between = f"{periods[-2]['period']} to {periods[-1]['period']}"
+    for title, movers in (("Rising", data["rising"]), ("Falling", data["falling"])):
+        lines += ["", f"{title} ({between}):"]
+        if not movers:
+            lines.append("none")
+            continue
+        rows = [
+            [f"{m['change']:+d}", f"{m['previous']} -> {m['last']}", m["skill"], m["skill_path"]]
+            for m in movers
+        ]
+        lines += _table(["CHANGE", "USES", "SKILL", "PATH"], rows)
+    return lines
+
+
+def all_lines(response: dict[str, Any]) -> list[str]:
+    """``stats --all``: one line per skill, the ones to prune first."""
+    data = response["data"]
+    lines = _all_heading(response, f"Usage of {len(data)} skills")
     unused = sum(1 for entry in data if not entry["uses"])
     lines += [f"Never used: {unused}", ""]
     if not data:
@@ -186,7 +215,11 @@ def stats_lines(report: StatsReport) -> list[str]:
     """The text report of one query: its answer (the summary also shows the sections read
     and unread, and the accesses by command, from the same rows)."""
     query, group_by, data = report.query, report.response["query"], report.response["data"]
+    if report.html is not None:
+        return [f"Wrote the usage report to {report.html}"]
     if query is None:
+        if group_by.startswith("all by "):
+            return all_trend_lines(report.response)
         return all_lines(report.response)
     if group_by == "summary":
         return summary_lines(query)

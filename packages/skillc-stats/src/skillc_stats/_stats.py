@@ -392,22 +392,13 @@ class StatsQuery:
         """Uses, author activity and every access per ``by`` period (``day``, ``week``: the
         ISO week, named by its Monday, or ``month``), from the first to the last period with
         an access, the quiet ones included (zeros)."""
-        counts: dict[str, Counter[str]] = {}
-        for day, command, count in self._log.day_counts():
-            period = period_of(str(day), by)
-            counts.setdefault(period, Counter())[command_kind(command)] += int(count)
-        rows = []
-        for period in periods_between(min(counts, default=""), max(counts, default=""), by):
-            kinds = counts.get(period, Counter())
-            rows.append(
-                {
-                    "period": period,
-                    "uses": kinds["use"],
-                    "author_activity": kinds["author"],
-                    "total_accesses": sum(kinds.values()),
-                }
-            )
-        return rows
+        kinds = kinds_by_period(self._log.day_counts(), by)
+        return period_rows(kinds, min(kinds, default=""), max(kinds, default=""), by)
+
+    def uses_by(self, key: str) -> list[dict[str, Any]]:
+        """The uses per value of ``key`` (``cwd``; in a team store ``username`` or
+        ``machine``), most first: ``[{"name", "uses"}]`` (the page of ``--html``)."""
+        return ranked_uses(self._log.counts((key,)))
 
     def response(self, query: str, by: str | None = None) -> dict[str, Any]:
         """The whole RFC-0003:C-SCHEMA response for one query type, or (``by``) for the uses
@@ -434,6 +425,57 @@ def period_of(day: str, by: str) -> str:
         moment = date.fromisoformat(day)
         return (moment - timedelta(days=moment.weekday())).isoformat()
     return day
+
+
+def kinds_by_period(rows: Iterable[Sequence[Any]], by: str) -> dict[str, Counter[str]]:
+    """``(day, command, count)`` rows as the count of each kind of row
+    (:func:`~skillc_index.accesslog.command_kind`) per ``by`` period."""
+    kinds: dict[str, Counter[str]] = {}
+    for day, command, count in rows:
+        kinds.setdefault(period_of(str(day), by), Counter())[command_kind(command)] += int(count)
+    return kinds
+
+
+def period_rows(
+    kinds: Mapping[str, Counter[str]], first: str, last: str, by: str
+) -> list[dict[str, Any]]:
+    """One ``{"period", "uses", "author_activity", "total_accesses"}`` per ``by`` period from
+    ``first`` to ``last`` (none when ``first`` is empty), a quiet one all zeros."""
+    rows = []
+    for period in periods_between(first, last, by):
+        counts = kinds.get(period, Counter())
+        rows.append(
+            {
+                "period": period,
+                "uses": counts["use"],
+                "author_activity": counts["author"],
+                "total_accesses": sum(counts.values()),
+            }
+        )
+    return rows
+
+
+def ranked_uses(rows: Iterable[Sequence[Any]]) -> list[dict[str, Any]]:
+    """``(value, command, count)`` rows as the uses of each value, most first (then by
+    value): ``[{"name", "uses"}]``."""
+    totals: Counter[str] = Counter()
+    for value, command, count in rows:
+        if command_kind(command) == "use":
+            totals[str(value)] += int(count)
+    ranked = sorted(totals.items(), key=lambda item: (-item[1], item[0]))
+    return [{"name": name, "uses": uses} for name, uses in ranked]
+
+
+def page_period(first: str | None, last: str) -> str:
+    """The periods of a page's chart when none is asked: days over up to 62 days from
+    ``first`` (an RFC 3339 time, None: no access) to ``last`` (``YYYY-MM-DD``), weeks up to two
+    years, else months."""
+    from datetime import date
+
+    if first is None:
+        return "day"
+    span = (date.fromisoformat(last) - date.fromisoformat(first[:10])).days
+    return "day" if span <= 62 else "week" if span <= 730 else "month"
 
 
 def periods_between(first: str, last: str, by: str) -> list[str]:

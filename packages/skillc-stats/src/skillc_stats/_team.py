@@ -378,7 +378,10 @@ class TeamStatsLog:
         return self._rows(sql.USES_BY_CWD, USE_COMMANDS)
 
     def day_counts(self) -> list[Any]:
-        return self._store(*sql.days_statement(self._filters, self._skill))
+        return self.counts(("day",))
+
+    def counts(self, keys: Sequence[str]) -> list[Any]:
+        return self._store(*sql.counts_statement(self._filters, keys, self._skill))
 
 
 def _text(value: object) -> object:

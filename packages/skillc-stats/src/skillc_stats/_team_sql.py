@@ -406,12 +406,18 @@ def skill_statement(
     return f"SELECT {select} FROM ({union}) AS rolled{tail}", [*values, *extra]
 
 
-def days_statement(filters: Filters, skill: str) -> tuple[str, list[Any]]:
-    """``(day, command, accesses)`` of ``skill`` within the filters (``skc stats --by``), from
-    the rollup by day (and the rows of the days a time filter cuts)."""
-    columns = ("day", "command", "accesses")
-    union, values = rolled(filters, columns, "usage_targets", "usage_targets", skill)
-    return f"SELECT day, command, {_SUM} FROM ({union}) AS rolled GROUP BY 1, 2", values
+def counts_statement(
+    filters: Filters, keys: Sequence[str], skill: str | None = None
+) -> tuple[str, list[Any]]:
+    """``(*keys, command, accesses)`` within the filters, of ``skill`` or of every skill
+    (``keys``: rollup columns, ``day`` among them for the trends), from the rollups (the daily
+    one when a key is the day; and the rows of the days a time filter cuts)."""
+    daily = "usage_targets" if skill is not None else "usage_daily"
+    total = daily if "day" in keys else "usage_totals" if skill is not None else "usage_skills"
+    union, values = rolled(filters, (*keys, "command", "accesses"), daily, total, skill)
+    group = ", ".join(str(n) for n in range(1, len(keys) + 2))
+    select = ", ".join(keys)
+    return f"SELECT {select}, command, {_SUM} FROM ({union}) AS rolled GROUP BY {group}", values
 
 
 #: ``(select, tail)`` of each per-skill statement (:class:`~._team.TeamStatsLog`), the

@@ -228,18 +228,43 @@ def query_all(
     users: Iterable[str] = (),
     machines: Iterable[str] = (),
     targets: Mapping[str, str] | None = None,
+    by: str | None = None,
 ) -> dict[str, Any]:
     """The use of every installed skill (``skc stats --all --format json``), from the local
     logs, or from the team ``store`` (a ``postgresql://`` URL; ``users`` and ``machines``
-    filter it). ``targets``: the config's ``[targets]``. Filters as :func:`query_stats`."""
+    filter it). ``targets``: the config's ``[targets]``. Filters as :func:`query_stats`.
+    ``by`` (``day``, ``week``, ``month``): their uses over time instead
+    (:func:`skillc_stats._trends.trends`)."""
     from skillc_stats._stats import team_filters
 
     layout = layout or Layout.discover()
     filters = team_filters(layout, since, until, projects, store, users, machines)
+    return all_answers(layout, filters, store, targets, by)[0]
+
+
+def all_answers(
+    layout: Layout,
+    filters: Filters,
+    store: str | None,
+    targets: Mapping[str, str] | None,
+    by: str | None,
+    page: bool = False,
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """:func:`query_all`'s answer, and with ``page`` what the HTML page of every skill shows
+    (:func:`skillc_stats._trends.page_data`)."""
+    from skillc_stats._trends import AllCounts, all_response, page_data
+
     skills = installed_skills(layout, targets).skills
+
+    def answer(usage: dict[str, Any], counts: AllCounts) -> tuple[dict[str, Any], Any]:
+        extra = page_data(usage, counts, by) if page else None
+        return (all_response(usage, counts, by) if by else usage), extra
+
     if store is None:
-        return usage_response(local_usage(skills, layout, filters), filters)
+        usage = usage_response(local_usage(skills, layout, filters), filters)
+        return answer(usage, AllCounts(usage["data"], layout, filters))
     from skillc_stats._team import TeamStore
 
     with TeamStore(store, write=False) as team:
-        return usage_response(team_usage(skills, team, filters), filters)
+        usage = usage_response(team_usage(skills, team, filters), filters)
+        return answer(usage, AllCounts(usage["data"], layout, filters, team))

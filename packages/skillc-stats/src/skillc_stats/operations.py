@@ -85,9 +85,10 @@ class StatsParams(Record):
         Param(
             "Instead of a query type: the skill's uses over time, one entry per day, week "
             "(ISO, named by its Monday) or month: period, uses, author_activity, "
-            "total_accesses.",
-            help="The skill's uses over time instead: one row per day, week or month, with a "
-            "chart.",
+            "total_accesses. Without a skill: every skill's (periods), each skill's per "
+            "period (skills) and those rising and falling between the last two periods.",
+            help="The uses over time instead: one row per day, week or month, with a chart; "
+            "with --all, every skill's, and the skills rising and falling.",
             metavar="PERIOD",
         ),
     ] = None
@@ -149,6 +150,28 @@ class StatsParams(Record):
         ),
     ] = ()
 
+    html: Annotated[
+        str | None,
+        Param(
+            "Also write the report as one self-contained HTML page (inline charts, nothing "
+            "fetched) to FILE.",
+            help="Write the report as one self-contained HTML page to FILE (the text says "
+            "only where; --format json prints the JSON as ever): uses over time, top skills "
+            "or sections read and never read, projects, and users and machines with --from. "
+            "A file skillc did not write there is moved aside only with --force.",
+            metavar="FILE",
+            min_length=1,
+        ),
+    ] = None
+    force: Annotated[
+        bool,
+        Param(
+            "With --html: move an existing FILE that skillc did not write aside (to a hidden "
+            "backup beside it; never deleted) and write the page.",
+            flags=("-f", "--force"),
+        ),
+    ] = False
+
     def log_args(self) -> dict[str, Any]:
         args: dict[str, Any] = {
             "group_by": self.group_by,
@@ -172,6 +195,8 @@ class StatsReport(Record):
     """None for every skill at once (``skill`` left out)."""
     response: dict[str, Any]
     warnings: tuple[Diagnostic | Notice, ...] = ()
+    html: str | None = None
+    """The page written (``html``), as given."""
 
     def to_dict(self) -> StatsShape:
         return cast("StatsShape", dict(self.response))
@@ -206,12 +231,18 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
             store = team_url(params.from_, configured, "from")
         else:
             store = team_url(params.from_, configured, "--from")
-    if params.skill is None:
-        if params.by is not None:
-            from skillc_index.diagnostics import ParameterError
+    if params.force and params.html is None:
+        from skillc_index.diagnostics import ParameterError
 
-            raise ParameterError("{by} needs a skill")
-        return StatsReport(None, _all(session, params, store))
+        raise ParameterError("{force} goes with {html}")
+    if params.skill is None:
+        response, page = _all(session, params, store)
+        if page is not None and params.html is not None:
+            from skillc_stats._html import all_page
+
+            moved = _write(session, params.html, all_page(page, _shown(store)), params.force)
+            return StatsReport(None, response, moved, params.html)
+        return StatsReport(None, response)
     with (
         session.logged("stats", params.skill, params.log_args()) as skill,
         prepare(
@@ -228,27 +259,65 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
     ):
         response = query.response(params.group_by, params.by)
         warnings = query.warnings()
-    return StatsReport(query, response, warnings)
+        if params.html is not None:
+            from skillc_stats._html import skill_page
+            from skillc_stats._stats import page_period
+            from skillc_stats._trends import end_day
+
+            by = params.by or page_period(response["period"]["start"], end_day(query.filters))
+            html = skill_page(query, response, by, _shown(store))
+            warnings += _write(session, params.html, html, params.force, skill.name)
+    return StatsReport(query, response, warnings, params.html)
 
 
-def _all(session: Session, params: StatsParams, store: str | None) -> dict[str, Any]:
+def _shown(store: str | None) -> str | None:
+    """The team store as a page names it: its URL without the password."""
+    if store is None:
+        return None
+    from skillc_stats._team import masked
+
+    return masked(store)
+
+
+def _write(
+    session: Session, given: str, page: str, force: bool, name: str = ""
+) -> tuple[Notice, ...]:
+    """The page to ``given`` (relative to the working folder; :func:`~skillc_stats._html.
+    write_page`), and a warning naming where a file that was there went (``force``)."""
+    from pathlib import Path
+
+    from skillc_index import Notice
+    from skillc_stats._html import write_page
+
+    path = Path(session.layout.cwd, given)
+    backup = write_page(path, page, name or path.name, force)
+    if backup is None:
+        return ()
+    return (Notice(f"{given} was not written by skillc: moved aside to {backup}"),)
+
+
+def _all(
+    session: Session, params: StatsParams, store: str | None
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
     from skillc_index.inventory.folders import trusted_targets
-    from skillc_stats._usage import query_all
+    from skillc_stats._stats import team_filters
+    from skillc_stats._usage import all_answers
 
     if params.group_by != "summary":
         from skillc_index.diagnostics import ParameterError
 
         raise ParameterError("every skill at once has one report: leave out {group_by}")
-    return query_all(
+    filters = team_filters(
         session.layout,
-        since=params.since,
-        until=params.until,
-        projects=params.project,
-        store=store,
-        users=params.user,
-        machines=params.machine,
-        targets=trusted_targets(session.layout, session.config),
+        params.since,
+        params.until,
+        params.project,
+        store,
+        params.user,
+        params.machine,
     )
+    targets = trusted_targets(session.layout, session.config)
+    return all_answers(session.layout, filters, store, targets, params.by, params.html is not None)
 
 
 STATS: Operation[StatsParams, StatsReport] = Operation(
@@ -262,7 +331,12 @@ STATS: Operation[StatsParams, StatsReport] = Operation(
     params=StatsParams,
     run=stats,
     output="skillc_stats.shapes:StatsShape",
-    cli_only={"all_": "the tool answers for every skill when skill is left out"},
+    cli_only={
+        "all_": "the tool answers for every skill when skill is left out",
+        "html": "a tool call writes no file on the user's machine: the page is for a person, "
+        "who asks for it on the command line",
+        "force": "it goes with html",
+    },
 )
 
 

@@ -11,17 +11,21 @@ from __future__ import annotations
 from typing import Annotated, Any, TypedDict
 
 __all__ = [
+    "AllTrendsShape",
     "LocalSyncShape",
     "LogUploadShape",
+    "MoverShape",
     "PeriodShape",
     "SkillImportShape",
     "SkillSyncShape",
+    "SkillTrendShape",
     "SkillUsageShape",
     "StatsFilters",
     "StatsShape",
     "StatsSummaryShape",
     "SyncShape",
     "TranscriptSyncShape",
+    "TrendShape",
     "UploadShape",
     "UploadSyncShape",
 ]
@@ -89,6 +93,44 @@ class SkillUsageShape(TypedDict):
     ]
 
 
+class TrendShape(TypedDict):
+    """One period of the uses over time (``by day``, ``by week``, ``by month``)."""
+
+    period: Annotated[str, "YYYY-MM-DD (a day, or the Monday of an ISO week) or YYYY-MM."]
+    uses: int
+    author_activity: int
+    total_accesses: int
+
+
+class SkillTrendShape(TypedDict):
+    """One skill's uses over time, for every skill at once (query ``all by ...``)."""
+
+    skill: str
+    skill_path: str | None
+    uses: Annotated[int, "Its uses in the whole range."]
+    by_period: Annotated[list[int], "Its uses in each of the periods."]
+    previous: Annotated[int, "Its uses in the last period but one."]
+    last: Annotated[int, "Its uses in the last period (the one holding the range's end)."]
+    change: Annotated[int, "last - previous."]
+
+
+class MoverShape(TypedDict):
+    skill: str
+    skill_path: str | None
+    previous: int
+    last: int
+    change: int
+
+
+class AllTrendsShape(TypedDict):
+    """``data`` of every skill over time (query ``all by day|week|month``)."""
+
+    periods: Annotated[list[TrendShape], "Every skill's uses per period, quiet ones included."]
+    skills: Annotated[list[SkillTrendShape], "Most used first."]
+    rising: Annotated[list[MoverShape], "The largest rises between the last two periods."]
+    falling: Annotated[list[MoverShape], "The largest falls between the last two periods."]
+
+
 class StatsShape(TypedDict):
     """``stats``: RFC-0003:C-SCHEMA's response (``skill`` and ``skill_path`` None for every
     skill at once)."""
@@ -99,10 +141,17 @@ class StatsShape(TypedDict):
     filters: StatsFilters
     period: PeriodShape
     data: Annotated[
-        StatsSummaryShape | dict[str, int] | list[SkillUsageShape] | list[Any],
+        StatsSummaryShape
+        | dict[str, int]
+        | AllTrendsShape
+        | list[SkillUsageShape]
+        | list[TrendShape]
+        | list[Any],
         "An object for summary and commands (every logged command, the author's included), "
         "else an array; for every skill at once (query 'all'), one entry per skill: skill, "
-        "skill_path, uses, projects, first_used, last_used, author_activity.",
+        "skill_path, uses, projects, first_used, last_used, author_activity; over time (query "
+        "'by day|week|month'), one entry per period; every skill over time (query 'all by "
+        "...'), an object: periods, skills, rising, falling.",
     ]
 
 

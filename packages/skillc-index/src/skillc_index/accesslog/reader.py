@@ -35,6 +35,7 @@ from skillc_index.text import valid_utf8
 
 __all__ = [
     "AUTHOR_COMMANDS",
+    "GROUPS",
     "IS_AUTHOR",
     "IS_USE",
     "KIND_PARAMS",
@@ -47,6 +48,7 @@ __all__ = [
     "StatsLog",
     "command_kind",
     "first_row",
+    "grouped_counts",
     "highest_id",
     "last_id",
     "row_by_id",
@@ -247,7 +249,13 @@ class StatsLog:
     def day_counts(self) -> list[Any]:
         """``(day, command, rows)``: the rows of each UTC day (``YYYY-MM-DD``) and command (the
         uses over time of ``skc stats --by``)."""
-        return self._rows("SELECT substr(timestamp, 1, 10), command, COUNT(*)", " GROUP BY 1, 2")
+        return self.counts(("day",))
+
+    def counts(self, keys: Sequence[str]) -> list[Any]:
+        """``(*keys, command, rows)``: the rows of each value of ``keys`` (names of
+        :data:`GROUPS`) and command."""
+        select, group = _grouping(keys)
+        return self._rows(f"SELECT {select}, command, COUNT(*)", f" GROUP BY {group}")
 
     def cwd_counts(self) -> list[Any]:
         """``(cwd, uses)``: the uses (rows of :data:`USE_COMMANDS`) made in each working
@@ -255,6 +263,38 @@ class StatsLog:
         return self._rows(
             "SELECT cwd, COUNT(*)", f" AND {_among(USE_COMMANDS)} GROUP BY cwd", USE_COMMANDS
         )
+
+
+#: What a count can be grouped by (:meth:`StatsLog.counts`, :func:`grouped_counts`): each
+#: name and its SQL over a row (``day``: its UTC day, ``YYYY-MM-DD``; ``username`` and
+#: ``machine`` exist in a team store only).
+GROUPS = {
+    "day": "substr(timestamp, 1, 10)",
+    "skill": "skill",
+    "skill_path": "skill_path",
+    "cwd": "cwd",
+    "username": "username",
+    "machine": "machine",
+}
+
+
+def _grouping(keys: Sequence[str]) -> tuple[str, str]:
+    """The ``SELECT`` list of ``keys`` (fixed SQL of :data:`GROUPS`, never a value) and the
+    ``GROUP BY`` of them and the command."""
+    select = ", ".join(GROUPS[key] for key in keys)
+    return select, ", ".join(str(n) for n in range(1, len(keys) + 2))
+
+
+def grouped_counts(
+    rows: Rows, filters: RowFilters, column: str, values: Sequence[str], keys: Sequence[str]
+) -> list[Any]:
+    """``(*keys, command, rows)`` of the rows whose ``column`` is one of ``values`` (a local
+    log: its skills' source folders) within the filters: the trends and pictures of every
+    skill at once (``skc stats --all --by``, ``--html``)."""
+    select, group = _grouping(keys)
+    where, params = where_clause(filters, column, values)
+    statement = f"SELECT {select}, command, COUNT(*) FROM access_log{where} GROUP BY {group}"
+    return rows(statement, params)
 
 
 def usage_of(

@@ -1,0 +1,172 @@
+"""Every skill at once, over time and by who and where (``skc stats --all --by
+day|week|month``, and the page of ``skc stats --all --html``): the uses of all the skills per
+period, each skill's uses per period, the skills rising and falling between the last two
+periods, and the uses per project (and, in a team store, per user and machine).
+
+The installed skills and their totals are :func:`skillc_stats._usage.query_all`'s; the counts
+over time are one grouped statement per local log (:func:`skillc_index.accesslog.reader.
+grouped_counts`, from the rows of the skills' source folders), or one over the team store's
+daily rollup (:func:`skillc_stats._team_sql.counts_statement`). A row's kind (use, author
+activity) is its command's (:func:`~skillc_index.accesslog.command_kind`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from skillc_index import Layout, valid_utf8
+from skillc_index.accesslog.reader import LocalRows, command_kind, grouped_counts
+from skillc_stats._filters import Filters
+
+if TYPE_CHECKING:
+    from skillc_stats._team import TeamStore
+
+#: Skills listed as rising and as falling (JSON and text alike).
+MOVERS = 5
+
+
+class AllCounts:
+    """Grouped counts of every skill's rows within the filters: locally one statement per
+    runtime log over its installed skills' folders, or one over the team ``store``."""
+
+    def __init__(
+        self,
+        entries: Sequence[Mapping[str, Any]],
+        layout: Layout,
+        filters: Filters,
+        store: TeamStore | None = None,
+    ) -> None:
+        self.entries = entries
+        self.layout = layout
+        self.filters = filters
+        self.store = store
+
+    def key(self, entry: Mapping[str, Any]) -> str | None:
+        """What the rows call a skill: its folder here, its name in the team store."""
+        if self.store is not None:
+            return str(entry["skill"])
+        return None if entry["skill_path"] is None else valid_utf8(str(entry["skill_path"]))
+
+    def counts(self, keys: Sequence[str]) -> list[tuple[Any, ...]]:
+        """``(skill key, *keys, command, rows)``."""
+        if self.store is not None:
+            from skillc_stats._team_sql import counts_statement
+
+            statement = counts_statement(self.filters, ("skill", *keys))
+            return [tuple(row) for row in self.store(*statement)]
+        from skillc_stats._usage import _log_of
+
+        log = _log_of(self.layout)
+        by_log: dict[Path, list[str]] = defaultdict(list)
+        for entry in self.entries:
+            if entry["skill_path"] is not None:
+                by_log[log(str(entry["skill_path"]))].append(valid_utf8(str(entry["skill_path"])))
+        found: list[tuple[Any, ...]] = []
+        for path, folders in by_log.items():
+            rows = LocalRows(path)
+            try:
+                found += [
+                    tuple(row)
+                    for row in grouped_counts(
+                        rows, self.filters, "skill_path", folders, ("skill_path", *keys)
+                    )
+                ]
+            finally:
+                rows.close()
+        return found
+
+    def uses_by(self, key: str) -> list[dict[str, Any]]:
+        """The uses of every skill per value of ``key`` (``cwd``, ``username``, ``machine``),
+        most first: ``[{"name", "uses"}]``."""
+        from skillc_stats._stats import ranked_uses
+
+        return ranked_uses(row[1:] for row in self.counts((key,)))
+
+
+def trends(counts: AllCounts, by: str, end: str) -> dict[str, Any]:
+    """``data`` of ``--all --by``: ``periods`` (every skill's uses, author activity and
+    accesses per period, from the first period with an access to the one holding ``end``, a
+    ``YYYY-MM-DD`` day), ``skills`` (each skill's uses in the range and per period, and the
+    change between the last two periods; most used first) and the ``rising`` and ``falling``
+    skills (the :data:`MOVERS` largest changes each way)."""
+    from skillc_stats._stats import kinds_by_period, period_of, period_rows
+
+    rows_ = counts.counts(("day",))
+    kinds = kinds_by_period((row[1:] for row in rows_), by)
+    per_skill: dict[str, Counter[str]] = defaultdict(Counter)
+    for skill, day, command, count in rows_:
+        if command_kind(command) == "use":
+            per_skill[str(skill)][period_of(str(day), by)] += int(count)
+    first = min(kinds, default="")
+    rows = period_rows(kinds, first, max(period_of(end, by), first) if first else "", by)
+    periods = [row["period"] for row in rows]
+    skills = []
+    for entry in counts.entries:
+        key = counts.key(entry)
+        series = [per_skill[key][p] for p in periods] if key is not None else [0] * len(periods)
+        previous, last = (series[-2], series[-1]) if len(series) > 1 else (0, sum(series[-1:]))
+        skills.append(
+            {
+                "skill": entry["skill"],
+                "skill_path": entry["skill_path"],
+                "uses": sum(series),
+                "by_period": series,
+                "previous": previous,
+                "last": last,
+                "change": last - previous,
+            }
+        )
+    skills.sort(key=lambda s: (-s["uses"], s["skill"], s["skill_path"] or ""))
+    moved = [
+        {k: s[k] for k in ("skill", "skill_path", "previous", "last", "change")} for s in skills
+    ]
+    rising = sorted((m for m in moved if m["change"] > 0), key=lambda m: -m["change"])
+    falling = sorted((m for m in moved if m["change"] < 0), key=lambda m: m["change"])
+    return {
+        "periods": rows,
+        "skills": skills,
+        "rising": rising[:MOVERS],
+        "falling": falling[:MOVERS],
+    }
+
+
+def end_day(filters: Filters) -> str:
+    """The day the periods run to: that of ``--until``, else today (UTC)."""
+    from skillc_index.clock import utc_now
+
+    return (filters.until or utc_now())[:10]
+
+
+def all_response(usage: dict[str, Any], counts: AllCounts, by: str) -> dict[str, Any]:
+    """The ``--all --by`` answer: the ``--all`` response (:func:`~skillc_stats._usage.
+    usage_response`) with ``query`` ``all by <period>`` and :func:`trends` as ``data``."""
+    return {
+        **usage,
+        "query": f"all by {by}",
+        "data": trends(counts, by, end_day(counts.filters)),
+    }
+
+
+def top(entries: Iterable[Mapping[str, Any]], count: int) -> list[Mapping[str, Any]]:
+    """The ``count`` most used skills (used at all), most first."""
+    used = [entry for entry in entries if entry["uses"]]
+    return sorted(used, key=lambda e: (-e["uses"], e["skill"]))[:count]
+
+
+def page_data(usage: Mapping[str, Any], counts: AllCounts, by: str | None) -> dict[str, Any]:
+    """What the page of every skill shows: the ``--all`` answer (``usage``), the trends by
+    ``by`` (or by :func:`~skillc_stats._stats.page_period`), the uses per project, and in a
+    team store per user and machine."""
+    from skillc_stats._stats import page_period
+
+    end = end_day(counts.filters)
+    by = by or page_period(usage["period"]["start"], end)
+    found: dict[str, Any] = {"usage": usage, "by": by, "trend": trends(counts, by, end)}
+    found["projects"] = counts.uses_by("cwd")
+    if counts.store is not None:
+        found["users"] = counts.uses_by("username")
+        found["machines"] = counts.uses_by("machine")
+    return found

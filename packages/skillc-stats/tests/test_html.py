@@ -1,0 +1,307 @@
+"""Issue 40's pictures and trends across skills: ``skc stats --html FILE`` (one self-contained
+page, checked as headless Chromium renders it) and ``skc stats --all --by day|week|month``
+(every skill's uses over time, the skills rising and falling), locally and from the team
+store."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from skillc_index import Layout, ResolvedSkill, resolve_skill
+from skillc_index.accesslog import AccessRecord, insert, primary_log
+from skillc_stats import upload_logs
+from skillc_stats._html import MARK
+
+from .conftest import record
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+HOSTILE_HEADING = "<script>document.title='pwned'</script> Setup"
+HOSTILE_FOLDER = "/w/<img src=x onerror=alert(1)>"
+
+
+def chromium() -> str:
+    """Chromium's command. Missing: FAIL under ``CI=1`` (``.ci/run`` installs Debian's
+    ``chromium``), skip otherwise."""
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None:
+        message = "Chromium is not installed (apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return found
+
+
+def render(page: Path, tmp_path: Path) -> str:
+    """The DOM Chromium builds from ``page``, headless, with no network (a proxy that does
+    not exist: any fetch would fail), serialised after the page loaded."""
+    profile = tmp_path / "chromium-profile"
+    result = subprocess.run(
+        [
+            chromium(),
+            "--headless",
+            "--no-sandbox",  # CI runs as root
+            "--disable-gpu",
+            "--no-first-run",
+            f"--user-data-dir={profile}",
+            "--proxy-server=http://127.0.0.1:9",
+            "--dump-dom",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "<svg" in result.stdout, result.stderr[-2000:]
+    return result.stdout
+
+
+def texts(dom: str, css_class: str) -> list[str]:
+    """The text of the rendered ``<text class=css_class>`` elements, in order."""
+    pattern = rf'<text class="{css_class}"[^>]*>(.*?)</text>'
+    return [re.sub(r"<[^>]+>", "", found) for found in re.findall(pattern, dom)]
+
+
+@pytest.fixture
+def hostile(demo: ResolvedSkill) -> ResolvedSkill:
+    """``demo`` with a heading made to run a script where it is shown unescaped."""
+    skill_md = demo.source / "SKILL.md"
+    skill_md.write_text(skill_md.read_text() + f"\n## {HOSTILE_HEADING}\n\nText.\n")
+    return demo
+
+
+def accesses(skill: ResolvedSkill) -> list[AccessRecord]:
+    show = {"section": "Installation", "file": None, "max_lines": None}
+    hostile = {"section": HOSTILE_HEADING, "file": None, "max_lines": None}
+    return [
+        record(skill, "show", show, timestamp="2026-01-05T10:00:00Z"),
+        record(skill, "show", show, timestamp="2026-01-06T10:00:00Z", cwd=HOSTILE_FOLDER),
+        record(skill, "show", hostile, timestamp="2026-01-07T10:00:00Z"),
+        record(skill, "open", {"path": "references/api.md"}, timestamp="2026-01-08T10:00:00Z"),
+        record(skill, "build", {}, timestamp="2026-01-08T11:00:00Z"),
+    ]
+
+
+def test_skill_page_renders_in_chromium(
+    hostile: ResolvedSkill,
+    log_rows: Callable[..., Path],
+    stats_cli: Run,
+    project: Path,
+    tmp_path: Path,
+) -> None:
+    log_rows(*accesses(hostile))
+    bound = ("--until", "2026-01-31")
+    as_json = stats_cli("stats", "demo", "--format", "json", *bound)
+    result = stats_cli("stats", "demo", "--html", "report.html", "--format", "json", *bound)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == json.loads(as_json.stdout)  # --format json unaffected
+    page = project / "report.html"
+    source = page.read_text()
+    assert source.startswith(f"<!DOCTYPE html>\n{MARK}\n")
+    assert "<script" not in source and "<img" not in source  # names are escaped
+    assert "http://" not in source.replace("http://www.w3.org/2000/svg", "")
+    dom = render(page, tmp_path)
+    assert "<script" not in dom and "<img" not in dom and "pwned" not in dom.split("<body")[0]
+    # uses over time: one column label per day from the first access to the last
+    assert texts(dom, "period") == [f"2026-01-0{day}" for day in range(5, 9)]
+    labels = texts(dom, "label")
+    assert "Installation (SKILL.md)" in labels  # sections read
+    assert any(label.startswith("&lt;script&gt;document.title") for label in labels)
+    assert "references/api.md" in labels  # files read
+    assert "/work/app" in labels and "/w/&lt;img src=x onerror=alert(1)&gt;" in labels
+    never = dom.split("Sections never read")[1].split("</ul>")[0]
+    assert "Usage" in never and "Contributing" in never and "Installation" not in never
+    assert "Uses per user" not in dom  # a local log has no users
+    text = stats_cli("stats", "demo", "--html", "report.html")
+    assert text.stdout == "Wrote the usage report to report.html\n"
+
+
+def test_html_never_replaces_a_file_skillc_did_not_write(
+    demo: ResolvedSkill, stats_cli: Run, project: Path
+) -> None:
+    mine = project / "notes.html"
+    mine.write_text("<p>my notes</p>")
+    refused = stats_cli("stats", "demo", "--html", "notes.html")
+    assert refused.returncode == 1
+    assert refused.stderr.startswith("error[E050]: "), refused.stderr
+    assert "not made by skillc; use --force to move it aside" in refused.stderr
+    assert mine.read_text() == "<p>my notes</p>"
+    (project / "folder.html").mkdir()
+    assert stats_cli("stats", "demo", "--html", "folder.html", "--force").returncode == 1
+    forced = stats_cli("stats", "demo", "--html", "notes.html", "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert mine.read_text().startswith(f"<!DOCTYPE html>\n{MARK}\n")
+    # nothing skillc did not write is deleted: the notes are moved aside, and it says where
+    (backup,) = project.glob(".notes.html.skillc-backup-*")
+    assert backup.read_text() == "<p>my notes</p>"
+    moved = f"warning: notes.html was not written by skillc: moved aside to {backup}\n"
+    assert forced.stderr == moved
+    again = stats_cli("stats", "demo", "--html", "notes.html")  # its own page: replaced
+    assert again.returncode == 0, again.stderr
+    lone_force = stats_cli("stats", "demo", "--force")
+    assert lone_force.returncode == 1 and "error[E100]" in lone_force.stderr
+
+
+def installed(project: Path, home: Path, demo_skill: Callable[[Path], Path]) -> dict[str, Path]:
+    return {
+        "rising": demo_skill(project / ".skillc" / "skills" / "rising"),
+        "falling": demo_skill(project / ".skillc" / "skills" / "falling"),
+        "idle": demo_skill(home / ".skillc" / "skills" / "idle"),
+    }
+
+
+def use(folder: Path, timestamp: str, cwd: str = "/w/a", command: str = "show") -> AccessRecord:
+    return AccessRecord(
+        command=command,
+        skill=folder.name,
+        skill_path=str(folder.resolve()),
+        cwd=cwd,
+        args={"section": "Usage"},
+        timestamp=timestamp,
+    )
+
+
+@pytest.fixture
+def three(
+    project: Path, home: Path, layout: Layout, demo_skill: Callable[[Path], Path]
+) -> dict[str, Path]:
+    """Three skills installed, ``rising`` and ``falling`` used (:func:`fill`), ``idle`` not."""
+    skills = installed(project, home, demo_skill)
+    fill(layout, skills)
+    return skills
+
+
+def fill(layout: Layout, skills: dict[str, Path]) -> None:
+    """``falling``: 3 uses in the week of 2026-01-05, 1 the next; ``rising``: 1, then 4."""
+    falling = [use(skills["falling"], f"2026-01-0{day}T10:00:00Z") for day in (5, 6, 7)]
+    falling.append(use(skills["falling"], "2026-01-12T10:00:00Z", cwd="/w/b"))
+    rising = [use(skills["rising"], "2026-01-06T09:00:00Z")]
+    rising += [use(skills["rising"], f"2026-01-1{day}T10:00:00Z") for day in (2, 3, 4, 5)]
+    rising.append(use(skills["rising"], "2026-01-15T11:00:00Z", command="build"))
+    for name, rows in (("falling", falling), ("rising", rising)):
+        insert(primary_log(resolve_skill(name, layout).runtime), rows)
+
+
+@pytest.mark.usefixtures("three")
+def test_all_by_week_locally_and_from_the_team_store(
+    layout: Layout, stats_cli: Run, postgres_url: str
+) -> None:
+    bound = ("--until", "2026-01-18T23:59:59Z")
+
+    def answer(*args: str) -> dict:  # type: ignore[type-arg]
+        result = stats_cli("stats", "--all", "--by", "week", "--format", "json", *bound, *args)
+        assert result.returncode == 0, result.stderr
+        found = json.loads(result.stdout)
+        assert found["query"] == "all by week"
+        return found["data"]  # type: ignore[no-any-return]
+
+    local = answer()
+    assert [(p["period"], p["uses"], p["author_activity"]) for p in local["periods"]] == [
+        ("2026-01-05", 4, 0),
+        ("2026-01-12", 5, 1),
+    ]
+    by_skill = {s["skill"]: (s["uses"], s["by_period"], s["change"]) for s in local["skills"]}
+    assert by_skill == {
+        "rising": (5, [1, 4], 3),
+        "falling": (4, [3, 1], -2),
+        "idle": (0, [0, 0], 0),
+    }
+    assert [(m["skill"], m["previous"], m["last"]) for m in local["rising"]] == [("rising", 1, 4)]
+    assert [(m["skill"], m["change"]) for m in local["falling"]] == [("falling", -2)]
+    # the periods run to --until (or today), quiet ones included
+    later = stats_cli("stats", "--all", "--by", "week", "--until", "2026-01-26", "--format", "json")
+    periods = json.loads(later.stdout)["data"]["periods"]
+    assert [(p["period"], p["uses"]) for p in periods][-1] == ("2026-01-26", 0)
+    upload_logs(postgres_url, layout)
+    team = answer("--from", postgres_url)
+    assert team["periods"] == local["periods"]
+    assert team["rising"][0]["skill"] == "rising" and team["falling"][0]["skill"] == "falling"
+    cut = ("--since", "2026-01-06T09:30:00Z")
+    assert answer("--from", postgres_url, *cut)["periods"] == answer(*cut)["periods"]
+    text = stats_cli("stats", "--all", "--by", "week", *bound)
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    assert lines[0] == "Usage of 3 skills by week (until 2026-01-18T23:59:59Z)"
+    assert "Rising (2026-01-05 to 2026-01-12):" in lines
+    rising = lines[lines.index("Rising (2026-01-05 to 2026-01-12):") + 2]
+    assert rising.split()[:4] == ["+3", "1", "->", "4"] and "rising" in rising
+    falling = lines[lines.index("Falling (2026-01-05 to 2026-01-12):") + 2]
+    assert falling.split()[:4] == ["-2", "3", "->", "1"]
+
+
+@pytest.mark.usefixtures("three")
+def test_all_page_from_the_team_store_renders_in_chromium(
+    project: Path, layout: Layout, stats_cli: Run, postgres_url: str, tmp_path: Path
+) -> None:
+    # any teammate's upload names skills: one named to run a script where shown unescaped
+    stranger = use(project / "elsewhere" / "x", "2026-01-13T10:00:00Z")
+    stranger = stranger._replace(skill="<svg onload=alert(1)>")
+    insert(primary_log(resolve_skill("rising", layout).runtime), [stranger])
+    uploaded = upload_logs(postgres_url, layout)
+    args = ("--until", "2026-01-18T23:59:59Z", "--from", postgres_url)
+    result = stats_cli("stats", "--all", "--html", "team.html", "--by", "week", *args)
+    assert result.returncode == 0, result.stderr
+    page = project / "team.html"
+    assert "secret" not in page.read_text()
+    dom = render(page, tmp_path)
+    assert texts(dom, "period") == ["2026-01-05", "2026-01-12"]
+    labels = texts(dom, "label")
+    assert labels[:3] == ["rising", "falling", "&lt;svg onload=alert(1)&gt;"]  # top skills
+    assert "<svg onload" not in page.read_text() and "<svg onload" not in dom
+    assert "/w/a" in labels and "/w/b" in labels  # per project
+    assert "Uses per user" in dom and "Uses per machine" in dom
+    assert uploaded.user in labels and uploaded.machine in labels
+    never = dom.split("Never used (1)")[1].split("</ul>")[0]
+    assert "idle" in never
+    rising = dom.split("Rising (2026-01-05 to 2026-01-12)")[1].split("</table>")[0]
+    assert "+3" in rising and ">rising<" in rising
+    local = stats_cli("stats", "--all", "--html", "local.html", "--until", "2026-01-18")
+    assert local.returncode == 0, local.stderr
+    assert "Uses per user" not in (project / "local.html").read_text()
+
+
+def test_skill_page_from_the_team_store_shows_users_and_machines(
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    stats_cli: Run,
+    project: Path,
+    postgres_url: str,
+    tmp_path: Path,
+) -> None:
+    log_rows(*accesses(demo))
+    uploaded = upload_logs(postgres_url, layout)
+    args = ("--until", "2026-01-31", "--from", postgres_url)
+    result = stats_cli("stats", "demo", "--html", "team.html", *args)
+    assert result.returncode == 0, result.stderr
+    dom = render(project / "team.html", tmp_path)
+    per_user = dom.split("Uses per user")[1].split("Uses per machine")[0]
+    assert texts(per_user, "label") == [uploaded.user] and texts(per_user, "count") == ["4"]
+    per_machine = dom.split("Uses per machine")[1]
+    assert texts(per_machine, "label") == [uploaded.machine]
+    assert texts(dom, "period") == [f"2026-01-0{day}" for day in range(5, 9)]
+
+
+def test_period_labels_never_overlap() -> None:
+    """Under many columns, every n-th period is labelled, each clear of the next."""
+    from skillc_stats._html import LABEL_WIDTH, column_chart
+
+    for count in (1, 9, 10, 60, 365):
+        rows = [
+            {"period": f"2026-01-{n:04d}", "uses": n, "author_activity": 0} for n in range(count)
+        ]
+        chart = column_chart(rows, "uses by day")
+        xs = [float(x) for x in re.findall(r'<text class="period" x="([0-9.]+)"', chart)]
+        assert xs[0] == 1.0 and len(xs) >= min(count, 4), count
+        assert all(b - a >= LABEL_WIDTH for a, b in itertools.pairwise(xs)), count
