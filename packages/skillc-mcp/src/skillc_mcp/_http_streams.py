@@ -130,7 +130,13 @@ class Hub:
             while True:
                 self._again = False
                 await asyncio.sleep(SETTLE_SECONDS)
-                entries = await self._run(self._entries)
+                try:
+                    entries = await self._run(self._entries)
+                except Exception as exc:  # a bug, or a layout that cannot be read: said
+                    import traceback
+
+                    traceback.print_exception(exc, file=sys.stderr)
+                    break
                 changes = compare(self._seen or {}, entries)
                 self._seen = entries
                 if changes.listed:
