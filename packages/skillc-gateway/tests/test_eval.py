@@ -358,7 +358,8 @@ def test_the_mcp_tool_can_neither_run_an_agent_nor_write() -> None:
 
     properties = set(EVAL.input_schema()["properties"])
     assert properties == {
-        "skills", "path", "agent", "top", "mutate", "min_recall", "max_false_triggers",
+        "skills", "path", "library", "agent", "top", "mutate", "min_recall",
+        "max_false_triggers",
     }  # fmt: skip
 
 
@@ -415,3 +416,24 @@ def test_codex_lists_the_description_alone_and_refuses_a_long_one(
     # Claude Code appends when_to_use; Codex lists the description alone
     assert _skill(claude, "bread")["recall"] == 1.0
     assert _skill(codex, "bread")["results"][0]["place"] is None
+
+
+def test_a_named_library_of_the_configuration(
+    cli: Any, library: Path, project: Path, write_skill: Any
+) -> None:
+    """``[libraries]`` names sets of folders (a project's relative paths from its root);
+    ``--library NAME`` scores against one; an unknown name is E100 naming the known ones."""
+    write_skill(project / "vendor" / "skills" / "slides", description="Make slide decks.")
+    config = project / ".skillc" / "config.toml"
+    config.parent.mkdir(exist_ok=True)
+    config.write_text(
+        f'[libraries]\nteam = [{json.dumps(str(library))}]\nlocal = ["vendor/skills"]\n',
+        encoding="utf-8",
+    )
+    assert _eval(cli, "--library", "team")[1]["library"] == 4
+    assert _eval(cli, "--library", "local")[1]["library"] == 1
+    done = cli("skillc_gateway")("eval", "--library", "nosuch")
+    assert done.returncode == 1
+    assert done.stderr.startswith("error[E100]: ") and "local, team" in done.stderr
+    both = cli("skillc_gateway")("eval", "--library", "team", "--path", str(library))
+    assert both.returncode == 1 and "not both" in both.stderr

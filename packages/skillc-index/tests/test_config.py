@@ -238,3 +238,19 @@ def test_find_config_takes_the_nearest_and_passes_over_other_pyprojects(
 def test_a_named_config_file_that_is_missing_is_a_notice(layout: Layout, tmp_path: Path) -> None:
     config = load_config(layout, env={}, project_file=tmp_path / "nowhere.toml")
     assert texts(config) == [f"config file {tmp_path / 'nowhere.toml'} not found; ignored"]
+
+
+def test_named_libraries_merge_by_name_and_resolve_from_where_they_were_set(
+    layout: Layout,
+) -> None:
+    assert layout.project_config is not None and layout.project_root is not None
+    write(layout.global_config, '[libraries]\nteam = ["~/team"]\nmine = ["lib"]\nbad = "x"\n')
+    write(layout.project_config, '[libraries]\nteam = ["vendor/skills", "/abs/skills"]\n')
+    config = load_config(layout, env={})
+    assert config.libraries == {"team": ("vendor/skills", "/abs/skills"), "mine": ("lib",)}
+    assert [t for t in texts(config) if "library 'bad'" in t]
+    assert config.library("team", layout.project_root, layout.home) == (
+        layout.project_root / "vendor/skills",
+        Path("/abs/skills"),
+    )
+    assert config.library("mine", layout.project_root, layout.home) == (layout.home / "lib",)

@@ -51,7 +51,16 @@ REGISTRY = {
     "skc_sources": {"skill", "depth", "dir", "limit", "pattern"},
     "skc_search": {"skill", "query", "limit"},
     "skc_find": {"query", "limit", "path"},
-    "skc_eval": {"skills", "path", "agent", "top", "mutate", "min_recall", "max_false_triggers"},
+    "skc_eval": {
+        "skills",
+        "path",
+        "library",
+        "agent",
+        "top",
+        "mutate",
+        "min_recall",
+        "max_false_triggers",
+    },
     "skc_stats": {
         "skill",
         "group_by",

@@ -43,6 +43,15 @@ class EvalParams(Record):
             metavar="DIR",
         ),
     ] = ()
+    library: Annotated[
+        str | None,
+        Param(
+            "A named library: the folders of [libraries] NAME in the configuration (instead "
+            "of path or every installed skill).",
+            metavar="NAME",
+            min_length=1,
+        ),
+    ] = None
     agent: Annotated[
         Literal["claude", "codex"],
         Param("The agent whose listing is scored: its cut of each entry and its budget."),
@@ -150,9 +159,18 @@ def evaluate(session: Session, params: EvalParams) -> EvalResult:
             command, params.runs, params.threshold, float(params.live_timeout),
             params.live_pattern or DEFAULT_PATTERN,
         )  # fmt: skip
+    paths = params.path
+    if params.library is not None:
+        if paths:
+            from skillc_index.diagnostics import InvalidOption
+
+            raise InvalidOption("give a library or paths, not both")
+        layout = session.layout
+        folders = session.config.library(params.library, layout.project_root, layout.home)
+        paths = tuple(str(folder) for folder in folders)
     options = EvalOptions(
         skills=params.skills,
-        paths=params.path,
+        paths=paths,
         agent=params.agent,
         top=params.top,
         mutate=params.mutate,

@@ -51,7 +51,7 @@ ENVIRONMENT: dict[str, str] = {
 #: with a checkout, and must not send the user's usage rows to a server of its choosing.
 PERSONAL_KEYS = frozenset({"stats.url"})
 #: Tables whose keys are free-form and merged key by key.
-OPEN_TABLES = ("lint", "targets")
+OPEN_TABLES = ("lint", "targets", "libraries")
 
 
 class Config(Record):
@@ -63,6 +63,10 @@ class Config(Record):
     """The merged ``[lint]`` table, interpreted by skillc-lint (RFC-0008:C-EXTENSIONS)."""
     targets: Mapping[str, str] = MappingProxyType({})
     """Extra or overridden deployment targets from ``[targets]`` (ADR-0002)."""
+    libraries: Mapping[str, tuple[str, ...]] = MappingProxyType({})
+    """Named sets of skill folders from ``[libraries]`` (``team = ["~/team/skills"]``):
+    ``skc eval --library NAME`` scores against one. A project's relative paths are relative
+    to its root, the global config's to the home folder (see :meth:`library`)."""
     budget_context_tokens: int = 200_000
     """``[budget].context_tokens``: the context window an agent's skill listing is a share of."""
     budget_percent: float = 1.0
@@ -76,6 +80,20 @@ class Config(Record):
     """The config files that were read, lowest precedence first."""
     notices: tuple[Notice, ...] = ()
     """Problems found (unknown keys, bad values, unreadable files): to print, never fatal."""
+
+    def library(self, name: str, project_root: Path | None, home: Path) -> tuple[Path, ...]:
+        """The folders of ``[libraries] NAME`` (``~`` expanded; a relative path against the
+        project root when the project's config set it, else the home folder); E100 when no
+        library has that name."""
+        folders = self.libraries.get(name)
+        if folders is None:
+            from skillc_index.diagnostics import InvalidOption
+
+            known = ", ".join(sorted(self.libraries)) or "none: add [libraries] to the config"
+            raise InvalidOption(f"no library named '{name}' (known: {known})")
+        project = self.origins.get(f"libraries.{name}") == "project"
+        base = project_root if project and project_root is not None else home
+        return tuple(base / Path(folder).expanduser() for folder in folders)
 
     @property
     def project_targets(self) -> frozenset[str]:
@@ -184,6 +202,19 @@ def _read_file(path: Path, notices: list[Notice]) -> dict[str, Any] | None:
                 if section == "targets" and not isinstance(value, str):
                     notices.append(
                         Notice(f"config file {path}: target '{key}' must be a path string; ignored")
+                    )
+                    continue
+                if section == "libraries" and not (
+                    isinstance(value, list)
+                    and value
+                    and len(value) <= 256
+                    and all(isinstance(v, str) and v for v in value)
+                ):
+                    notices.append(
+                        Notice(
+                            f"config file {path}: library '{key}' must be a list of 1 to 256 "
+                            "folder paths; ignored"
+                        )
                     )
                     continue
                 flat[f"{section}.{key}"] = value
@@ -320,6 +351,7 @@ def load_config(
         tokenizer=str(merged["search.tokenizer"]),
         lint=table("lint"),
         targets={k: str(v) for k, v in table("targets").items()},
+        libraries={k: tuple(v) for k, v in table("libraries").items()},
         budget_context_tokens=int(merged["budget.context_tokens"]),
         budget_percent=float(merged["budget.percent"]),
         stats_url=str(merged["stats.url"]),
