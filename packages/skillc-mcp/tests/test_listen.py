@@ -281,3 +281,17 @@ def test_sigterm_ends_an_http_listen_stream_with_its_response(start: Callable[..
     assert server.process.returncode == 128 + signal.SIGTERM
     assert [e.get("method") for e in events] == ["notifications/subscriptions/acknowledged", None]
     assert events[1]["id"] == 9 and events[1]["result"]["resultType"] == "complete"
+
+
+def test_a_stream_that_falls_behind_is_ended_and_grows_no_more() -> None:
+    """A client that stops reading: after MAX_BACKLOG changes wait, the stream holds only its
+    end (no response: it was not a graceful close), and later changes are not queued."""
+    from skillc_mcp._http_streams import MAX_BACKLOG, Stream
+    from skillc_mcp._listen import Changes
+
+    changes = Changes(True, frozenset())
+    stream = Stream(lambda _: [], {"jsonrpc": "2.0", "id": 1, "result": {}})
+    for _ in range(MAX_BACKLOG + 10):
+        stream.push(changes)
+    assert stream.ended and stream.last is None
+    assert stream.queue.qsize() == 1 and stream.queue.get_nowait() is None

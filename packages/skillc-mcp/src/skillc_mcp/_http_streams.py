@@ -48,13 +48,24 @@ class Stream:
         self.last = last
         """The message that ends the stream on purpose (a listen's response), if any."""
         self.queue: asyncio.Queue[Changes | None] = asyncio.Queue()
+        self.ended = False
 
-    def push(self, item: Changes | None) -> None:
-        if self.queue.qsize() >= MAX_BACKLOG:
-            item, self.last = _END, None  # fallen behind: ended (the client listens again)
+    def push(self, item: Changes) -> None:
+        if self.ended:
+            return
+        if self.queue.qsize() >= MAX_BACKLOG:  # fallen behind: ended (the client listens again)
+            self.last = None
+            self.end()
+            return
         self.queue.put_nowait(item)
 
     def end(self) -> None:
+        """End the stream: what waits is dropped, the end comes next."""
+        if self.ended:
+            return
+        self.ended = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
         self.queue.put_nowait(_END)
 
 
