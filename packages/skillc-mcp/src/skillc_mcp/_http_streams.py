@@ -100,9 +100,13 @@ class Hub:
         if len(self.streams) >= self.max_streams:
             return False
         self.streams.add(stream)
-        if self._loop is None:
+        if self._loop is None:  # the first stream: read the skills, then watch them
+            try:
+                self._seen = await self._run(self._entries)
+            except BaseException:
+                self.streams.discard(stream)
+                raise
             self._loop = asyncio.get_running_loop()
-            self._seen = await self._run(self._entries)
             self._fd = self._watch_fd()
             if self._fd is not None:
                 self._loop.add_reader(self._fd, self._wake)
