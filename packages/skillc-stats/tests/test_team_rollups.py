@@ -180,3 +180,47 @@ def test_a_version_3_store_is_migrated_and_answers_the_same(
             assert query_stats(demo, layout, group_by=group_by, store=old, **given) == mine
         assert query_all(layout, store=old, **given) == query_all(layout, store=fresh, **given)
     assert upload_logs(old, layout, user="alice", machine="m1").added == 0
+
+
+#: Time ranges of ``--all`` over rows from January to April: whole months, months with days
+#: cut at both ends, days of two months (no whole month), open ends, a leap-free February.
+MONTH_RANGES: list[dict[str, Any]] = [
+    {"since": "2026-02-01", "until": "2026-03-31T23:59:59Z"},
+    {"since": "2026-01-15T12:00:00Z", "until": "2026-04-10T06:00:00Z"},
+    {"since": "2026-01-20", "until": "2026-02-10T23:59:59Z"},
+    {"since": "2026-02-01", "until": "2026-02-28T23:59:59Z"},
+    {"since": "2026-02-28T23:00:00Z", "until": "2026-03-01T01:00:00Z"},
+    {"since": "2026-02-10"},
+    {"until": "2026-03-05T10:00:00Z"},
+    {"until": "2026-02-28T23:59:59Z"},
+    {"since": "2026-01-31T00:00:00Z", "until": "2026-03-01", "projects": ["/work/other"]},
+]
+
+
+def test_all_over_months_and_days_answers_as_the_rows(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """``--all`` over a time range reads its whole months from ``usage_monthly``, the other
+    whole days from ``usage_daily`` and the cut hours from the rows: the answers are the
+    local log's (the same rows counted one by one) whichever way a range cuts the months."""
+    from skillc_stats._filters import Filters
+    from skillc_stats._team_sql import usage_statement
+
+    rows = []
+    for n in range(120):  # January 10 to April 20, every day or so, two projects
+        day = f"2026-{1 + n // 30:02d}-{1 + (n * 7) % 28:02d}"
+        cwd = "/work/app" if n % 3 else "/work/other"
+        command = ("activate", "show", "build", "read")[n % 4]
+        rows.append(
+            record(demo, command, {"n": n}, cwd=cwd, timestamp=f"{day}T{n % 24:02d}:30:00Z")
+        )
+    log_rows(*rows)
+    upload_logs(postgres_url, layout, user="alice", machine="m1")
+    for given in MONTH_RANGES:
+        local = query_all(layout, **given)["data"]
+        assert local[0]["uses"] > 0, given
+        assert query_all(layout, store=postgres_url, **given)["data"] == local, given
+    rollups_match_rows(postgres_url)
+    whole = Filters("2026-02-01T00:00:00Z", "2026-03-31T23:59:59Z")
+    statement, _ = usage_statement(whole)
+    assert "usage_monthly" in statement and "usage_daily" not in statement

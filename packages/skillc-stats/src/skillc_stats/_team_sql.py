@@ -24,7 +24,7 @@ from skillc_index.accesslog.reader import (
 )
 from skillc_stats._filters import Filters
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: ``pg_advisory_xact_lock`` key held while the schema is checked and migrated.
 LOCK_KEY = 0x736B696C6C63  # "skillc"
 _TEXT = 'TEXT COLLATE "C"'  # byte order: timestamps and paths compare as in SQLite
@@ -59,7 +59,10 @@ ROW_USER = (
 )
 
 #: Each rollup: its columns (the key), every one a column of the rows or ``day`` or ``target``.
-#: ``usage_daily`` (``--all`` over a time range), ``usage_skills`` (``--all`` over all time),
+#: ``usage_daily`` (``--all``: the days of a time range that do not make a whole month),
+#: ``usage_monthly`` (``--all`` without a user or machine filter: its whole months; ``month``
+#: is ``YYYY-MM``; users and machines summed, a third of the rows), ``usage_skills``
+#: (``--all`` over all time),
 #: ``usage_targets`` (one skill over a time range: the rows' targets per day, by everything a
 #: filter can name) and ``usage_totals`` (one skill over all time).
 ROLLUPS: dict[str, tuple[str, ...]] = {
@@ -69,13 +72,22 @@ ROLLUPS: dict[str, tuple[str, ...]] = {
         "skill", "day", "command", "username", "machine", "cwd", "target", "error",
     ),
     "usage_totals": ("skill", "command", "username", "machine", "cwd", "target", "error"),
+    "usage_monthly": ("month", "skill", "command", "cwd"),
 }  # fmt: skip
 #: Where each new rollup is made from when a migration makes it (a coarser one from a finer).
 _MADE_FROM = {
     "usage_targets": None,
     "usage_totals": "usage_targets",
     "usage_skills": "usage_totals",
+    "usage_monthly": "usage_daily",
 }
+
+
+def _coarser(table: str, finer: str) -> str:
+    """The rows of ``finer`` (a rollup or CTE holding ``day``, when ``table`` has ``month``)
+    as the input of the rollup ``table``."""
+    month = "substr(day, 1, 7) AS month, " if "month" in ROLLUPS[table] else ""
+    return f"SELECT {month}* FROM {finer}"
 
 
 def _key(columns: tuple[str, ...]) -> str:
@@ -139,7 +151,7 @@ def _make_rollup(table: str) -> str:
     finer = _MADE_FROM.get(table)
     if finer is None:
         return roll_up(table, _rows_shaped("access_log"), upsert=False)
-    return roll_up(table, f"SELECT * FROM {finer}", upsert=False)
+    return roll_up(table, _coarser(table, finer), upsert=False)
 
 
 #: Every rollup made again from the stored rows (the benchmark's rows written by SQL).
@@ -239,7 +251,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         *_create_rollup("usage_targets"),
         *_create_rollup("usage_totals"),
         *_create_rollup("usage_skills"),
-        *(_make_rollup(table) for table in _MADE_FROM),
+        *(_make_rollup(table) for table in ("usage_targets", "usage_totals", "usage_skills")),
         # The rows are read only for the hours a time filter cuts from a day (and for an
         # upload's own checks, by log and id): a BRIN index of the time (rows arrive about in
         # time order; a few pages, nearly free to keep up) replaces the three btree indexes
@@ -259,6 +271,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ANALYZE usage_targets",
         "ANALYZE usage_totals",
         "ANALYZE usage_skills",
+    ),
+    (
+        # 5 (issue 40): --all over a time range read the daily rollup, a row per day, skill,
+        # command, user, machine and folder (1.6 M rows a quarter at 12 M rows): its whole
+        # months now come from a monthly one by skill, command and folder (users and
+        # machines summed), made from the daily one.
+        *_create_rollup("usage_monthly"),
+        _make_rollup("usage_monthly"),
+        "ANALYZE usage_monthly",
     ),
 )
 
@@ -299,7 +320,7 @@ _INSERT_UPLOADED = (
     f"fine AS (SELECT {_FINEST}, COUNT(*) AS accesses, MIN(first) AS first, MAX(last) AS last "
     f"FROM ({_rows_shaped('added')}) AS shaped GROUP BY {_FINEST}), "
     + ", ".join(
-        f"{table}_ AS ({roll_up(table, 'SELECT * FROM fine', upsert=True)})" for table in ROLLUPS
+        f"{table}_ AS ({roll_up(table, _coarser(table, 'fine'), upsert=True)})" for table in ROLLUPS
     )
     + " SELECT COUNT(*) FROM added"
 )
@@ -349,13 +370,19 @@ _ROW_VALUES = {
 
 
 def rolled(
-    filters: Filters, columns: tuple[str, ...], daily: str, total: str, skill: str | None = None
+    filters: Filters,
+    columns: tuple[str, ...],
+    daily: str,
+    total: str,
+    skill: str | None = None,
+    monthly: str | None = None,
 ) -> tuple[str, list[Any]]:
     """A subquery of ``columns`` (rollup columns, ``accesses``, ``first``, ``last``: sums of
     rows) over the rows the filters keep (of ``skill`` only, when given), ``?`` marks, and its
-    parameters: with no time filter, from the all-time rollup ``total``; else the whole days
-    from the rollup by day ``daily``, and the rows of the days the time filters cut (at most
-    one at each end) from the log."""
+    parameters: with no time filter, from the all-time rollup ``total``; else the whole months
+    from the rollup by month ``monthly`` (when given), the other whole days from the rollup by
+    day ``daily``, and the rows of the days the time filters cut (at most one at each end)
+    from the log."""
     select = ", ".join(columns)
     key: tuple[str | None, list[str]] = ("skill", [skill]) if skill is not None else (None, [])
     if filters.since is None and filters.until is None:
@@ -363,10 +390,14 @@ def rolled(
         return f"SELECT {select} FROM {total}{where}", params
     whole, parts = _split_days(filters.since, filters.until)
     sql, params = where_clause(replace(filters, since=None, until=None), *key)
-    days = ["day >= ?" if whole[0] else "", "day <= ?" if whole[1] else ""]
-    tests = " AND ".join(test for test in days if test)
-    roll = sql + (f" AND {tests}" if sql and tests else f" WHERE {tests}" if tests else "")
-    branches = [(f"SELECT {select} FROM {daily}{roll}", [*params, *(day for day in whole if day)])]
+    months, days = _split_months(*whole) if monthly is not None else (None, [whole])
+    branches = [
+        _in_range(f"SELECT {select} FROM {table}", sql, params, column, bounds)
+        for table, column, bounds in (
+            *(((monthly, "month", months),) if months is not None else ()),
+            *((daily, "day", bounds) for bounds in days),
+        )
+    ]
     of_rows = ", ".join(f"{_ROW_VALUES.get(column, column)} AS {column}" for column in columns)
     for since, until in parts:
         cut, cut_params = where_clause(replace(filters, since=since, until=until), *key)
@@ -375,13 +406,27 @@ def rolled(
     return union, [value for _, branch_params in branches for value in branch_params]
 
 
+def _in_range(
+    select: str, where: str, params: list[Any], column: str, bounds: tuple[str, str]
+) -> tuple[str, list[Any]]:
+    """``select`` and its ``where`` clause (``""`` or ``" WHERE ..."`` of ``params``) with
+    ``column`` kept within ``bounds`` (inclusive; ``""``: open), and its parameters."""
+    tests = [f"{column} {op} ?" for op, bound in zip((">=", "<="), bounds, strict=True) if bound]
+    joined = " AND ".join(tests)
+    if joined:
+        where = f"{where} AND {joined}" if where else f" WHERE {joined}"
+    return select + where, [*params, *(bound for bound in bounds if bound)]
+
+
 def usage_statement(filters: Filters) -> tuple[str, list[Any]]:
     """The statement of every skill's uses, first and last use, distinct projects (of the
     uses) and author activity (``--all``; ``?`` marks, as the local logs' statements; a row's
     kind is its command's, :func:`~skillc_index.accesslog.command_kind`), and its parameters,
     from the rollups (:func:`rolled`)."""
     columns = ("skill", "command", "cwd", "accesses", "first", "last")
-    union, values = rolled(filters, columns, "usage_daily", "usage_skills")
+    # whole months from the monthly rollup, which has no user or machine to filter by
+    monthly = None if filters.users or filters.machines else "usage_monthly"
+    union, values = rolled(filters, columns, "usage_daily", "usage_skills", monthly=monthly)
     statement = (
         "SELECT skill, SUM(used * accesses), MIN(CASE WHEN used = 1 THEN first END), "
         "MAX(CASE WHEN used = 1 THEN last END), COUNT(DISTINCT CASE WHEN used = 1 THEN cwd END), "
@@ -462,6 +507,37 @@ def _split_days(
     if first and last and first > last:  # no whole day: rows only
         return ("9999-12-31", "0000-01-01"), parts
     return (first, last), parts
+
+
+def _split_months(first: str, last: str) -> tuple[tuple[str, str] | None, list[tuple[str, str]]]:
+    """The whole days ``[first, last]`` (``""``: open) as the whole months they cover
+    (``(first, last)`` months ``YYYY-MM``, ``""`` open; None when none) and the ranges of
+    days left at each end (``(first, last)`` days)."""
+    if first and last and first > last:
+        return None, [(first, last)]
+    start, head = first[:7], []
+    if first and first[8:] != "01":
+        start = _month_after(first[:7])
+        head = [(first, min(last or "9999-12-31", f"{first[:7]}-{_month_days(first[:7])}"))]
+    end, tail = last[:7], []
+    if last and last[8:] != _month_days(last[:7]):
+        end = _month_after(last[:7], -1)
+        tail = [(max(first, f"{last[:7]}-01"), last)]
+    if start and end and start > end:  # no whole month: the days only
+        return None, [(first, last)]
+    return (start, end), [*head, *tail]
+
+
+def _month_after(month: str, step: int = 1) -> str:
+    index = int(month[:4]) * 12 + int(month[5:7]) - 1 + step
+    return f"{index // 12:04d}-{index % 12 + 1:02d}"
+
+
+def _month_days(month: str) -> str:
+    """How many days the month ``YYYY-MM`` has, as a day of the month (``"28"`` to ``"31"``)."""
+    from calendar import monthrange
+
+    return f"{monthrange(int(month[:4]), int(month[5:7]))[1]:02d}"
 
 
 def _next_day(day: str, step: int = 1) -> str:

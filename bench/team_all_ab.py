@@ -1,0 +1,85 @@
+"""Benchmark: ``skc stats --all --from`` over time ranges, one checkout's statement against
+another's, on the same team store in the same run (issue 40: the monthly rollup).
+
+Both statements are :func:`skillc_stats._team_sql.usage_statement`: this checkout's (the one
+imported) and the one of the ``_team_sql.py`` file given with ``--base`` (for example
+``/work/main/packages/skillc-stats/src/skillc_stats/_team_sql.py``). Each filter of
+:data:`FILTERS` is run ``--runs`` times on one warm connection per checkout in turn; the
+answers must be equal; printed: p50 wall time and p50 CPU time of the server backend
+(``/proc/<pid>/stat``, so the server must run on this machine). The store: ``--part scale``
+of ``bench/team_stats.py``, then opened once by this checkout (a writer migrates it).
+
+Usage: /path/to/venv/bin/python bench/team_all_ab.py --url URL --base FILE [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import statistics
+import time
+from typing import Any
+
+FILTERS: dict[str, dict[str, Any]] = {
+    "none": {},
+    "quarter": {"since": "2026-04-01T00:00:00Z", "until": "2026-06-30T23:59:59Z"},
+    "quarter, cut": {"since": "2026-04-01T12:00:00Z", "until": "2026-06-30T12:00:00Z"},
+    "5 months, cut mid-month": {"since": "2026-02-15T12:00:00Z", "until": "2026-07-10T06:00:00Z"},
+    "quarter, one user": {
+        "since": "2026-04-01T00:00:00Z",
+        "until": "2026-06-30T23:59:59Z",
+        "users": ("user7",),
+    },
+}
+
+
+def backend_cpu(pid: int) -> float:
+    """CPU seconds (user + system) the server process ``pid`` has used."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def main() -> None:
+    import psycopg
+
+    from skillc_stats import _team_sql as mine
+    from skillc_stats._filters import Filters
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--base", required=True, help="the other checkout's _team_sql.py")
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    spec = importlib.util.spec_from_file_location("base_team_sql", args.base)
+    assert spec is not None and spec.loader is not None
+    base = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(base)
+    out: dict[str, Any] = {"load": os.getloadavg()}
+    with psycopg.connect(args.url) as db:
+        db.execute("SET search_path TO skillc")
+        pid = db.execute("SELECT pg_backend_pid()").fetchone()[0]  # type: ignore[index]
+        for label, given in FILTERS.items():
+            answers = {}
+            for name, module in (("base", base), ("this", mine)):
+                statement, values = module.usage_statement(Filters(**given))
+                walls, cpus = [], []
+                for _ in range(args.runs):
+                    cpu, wall = backend_cpu(pid), time.perf_counter()
+                    rows = db.execute(statement.replace("?", "%s"), values).fetchall()
+                    walls.append(time.perf_counter() - wall)
+                    cpus.append(backend_cpu(pid) - cpu)
+                answers[name] = sorted(rows)
+                out[f"{label}: {name}"] = {
+                    "wall s": round(statistics.median(walls), 3),
+                    "server cpu s": round(statistics.median(cpus), 3),
+                }
+            assert answers["base"] == answers["this"], label
+    out["load after"] = os.getloadavg()
+    print(json.dumps(out, indent=2))
+
+
+if __name__ == "__main__":
+    main()
