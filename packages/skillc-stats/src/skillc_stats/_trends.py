@@ -57,9 +57,9 @@ class AllCounts:
 
             statement = counts_statement(self.filters, ("skill", *keys))
             return [tuple(row) for row in self.store(*statement)]
-        from skillc_stats._usage import _log_of
+        from skillc_index.accesslog import primary_log_finder
 
-        log = _log_of(self.layout)
+        log = primary_log_finder(self.layout)
         by_log: dict[Path, list[str]] = defaultdict(list)
         for entry in self.entries:
             if entry["skill_path"] is not None:

@@ -29,12 +29,12 @@ import json
 import os
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skillc_index import Layout, valid_utf8
-from skillc_index.accesslog import primary_log
+from skillc_index.accesslog import primary_log_finder
 from skillc_index.accesslog.reader import LocalRows, SkillUsage, usage_of
 from skillc_index.inventory.entries import InstalledSkill, installed_skills
 from skillc_stats._filters import Filters
@@ -72,23 +72,6 @@ def _prune_first(entry: Mapping[str, Any]) -> tuple[Any, ...]:
         entry["skill"],
         entry["skill_path"] or "",
     )
-
-
-def _log_of(layout: Layout) -> Callable[[str], Path]:
-    """``log(source)``: the primary log of a source folder (RFC-0007:C-RESOLUTION), the
-    runtime store worked out once per parent folder (``runtime_for`` resolves the stores)."""
-    from skillc_index import runtime_for
-
-    stores: dict[str, Path] = {}
-
-    def log(source: str) -> Path:
-        parent, name = os.path.split(source)
-        store = stores.get(parent)
-        if store is None:
-            store = stores[parent] = runtime_for(Path(source), layout)[1].parent
-        return primary_log(store / name)
-
-    return log
 
 
 def _stamp(log: Path) -> list[int]:
@@ -165,7 +148,7 @@ def local_usage(
 ) -> list[dict[str, Any]]:
     """One entry per installed skill, from the local runtime logs: one statement per log
     changed since the last ``--all`` with the same filters (:class:`UsageCache`)."""
-    log_of = _log_of(layout)
+    log_of = primary_log_finder(layout)
     by_log: dict[Path, list[InstalledSkill]] = defaultdict(list)
     for skill in skills:
         by_log[log_of(str(skill.source))].append(skill)

@@ -54,6 +54,7 @@ _EXPORTS: dict[str, str] = {
     "misplaced": "store",
     "new_run_id": "store",
     "primary_log": "store",
+    "primary_log_finder": "store",
     "runtime_base": "store",
     "BUSY_TIMEOUT_MS": "schema",
     "COLUMNS": "schema",
@@ -138,6 +139,7 @@ __all__ = [
     "new_run_id",
     "open_log",
     "primary_log",
+    "primary_log_finder",
     "prune_rows",
     "read_identities",
     "read_identity",
@@ -213,6 +215,7 @@ if TYPE_CHECKING:
         misplaced,
         new_run_id,
         primary_log,
+        primary_log_finder,
         prune_rows,
         runtime_base,
     )

@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from types import MappingProxyType
@@ -206,6 +206,24 @@ def fallback_lock(
 
 def primary_log(runtime: Path) -> Path:
     return runtime / META_DIR / LOG_FILE
+
+
+def primary_log_finder(layout: Layout) -> Callable[[str], Path]:
+    """``log(source)``: the primary log of a skill's source folder (RFC-0007:C-RESOLUTION),
+    the runtime store worked out once per parent folder (``runtime_for`` resolves the stores):
+    for reading the logs of many installed skills."""
+    from skillc_index import runtime_for
+
+    stores: dict[str, Path] = {}
+
+    def log(source: str) -> Path:
+        parent, name = os.path.split(source)
+        store = stores.get(parent)
+        if store is None:
+            store = stores[parent] = runtime_for(Path(source), layout)[1].parent
+        return primary_log(store / name)
+
+    return log
 
 
 def fallback_log(layout: Layout, skill: str) -> Path:

@@ -7,7 +7,6 @@ skillc records in the access logs (the commands an agent runs on a skill, and th
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -48,21 +47,16 @@ def recorded_priorities(skills: Iterable[InstalledSkill], layout: Layout) -> dic
     """The listing priority of each of ``skills`` from the local access logs, keyed by its
     source folder and by each place it is installed at (as written: an agent folder's entry);
     skills never used are left out (priority 0). A log that cannot be read counts as empty."""
-    from skillc_index import runtime_for
     from skillc_index.accesslog.reader import LocalRows, usage_of
-    from skillc_index.accesslog.store import primary_log
+    from skillc_index.accesslog.store import primary_log_finder
     from skillc_index.clock import utc_now
     from skillc_index.diagnostics import SkillcError
     from skillc_index.listing.agents import usage_priority
 
     by_log: dict[Path, list[InstalledSkill]] = {}
-    stores: dict[str, Path] = {}
+    log_of = primary_log_finder(layout)
     for skill in skills:
-        parent, name = os.path.split(skill.source)
-        store = stores.get(parent)
-        if store is None:
-            store = stores[parent] = runtime_for(skill.source, layout)[1].parent
-        by_log.setdefault(primary_log(store / name), []).append(skill)
+        by_log.setdefault(log_of(str(skill.source)), []).append(skill)
     now = _parsed(utc_now())
     found: dict[str, float] = {}
     for log, members in by_log.items():
