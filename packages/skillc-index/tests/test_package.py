@@ -238,12 +238,12 @@ def test_a_name_that_would_leave_the_output_folder_is_refused(
     assert not (tmp_path / "out").exists() and not (tmp_path / "escaped").exists()
 
 
-def test_a_file_skc_package_did_not_write_is_replaced_only_with_force(
+def test_a_file_skc_package_did_not_write_is_moved_aside_only_with_force(
     layout: Layout, skills: Path, tmp_path: Path
 ) -> None:
     """Packaging again replaces what the last run wrote (the skill changed), but a file of
     someone else's at a package path, or one edited since, is E050 until force is given,
-    and nothing is written before the check."""
+    and then moved aside, never overwritten; nothing is written before the check."""
     from skillc_index.command_errors import ForeignFolder
 
     out = tmp_path / "dist"
@@ -257,5 +257,8 @@ def test_a_file_skc_package_did_not_write_is_replaced_only_with_force(
     with pytest.raises(ForeignFolder):
         package_skills(given, layout, fmt="upload", output=out)
     assert (out / "notes.zip").read_bytes() == b"the user's own file"
-    package_skills(given, layout, fmt="upload", output=out, force=True)
+    result = package_skills(given, layout, fmt="upload", output=out, force=True)
     assert (out / "notes.zip").read_bytes() == ours
+    ((_, aside),) = result.moved
+    assert aside.read_bytes() == b"the user's own file" and aside.name.startswith(".notes.zip.")
+    assert any("moved to" in notice.text for notice in result.warnings)

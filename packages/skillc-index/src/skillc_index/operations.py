@@ -426,8 +426,8 @@ class PackageParams(Record):
     force: Annotated[
         bool,
         Param(
-            "Replace files in the output folder that skc package did not write there (or "
-            "that were edited since it did)."
+            "Move aside (to a hidden backup beside them) files in the output folder that skc "
+            "package did not write there (or that were edited since it did)."
         ),
     ] = False
 

@@ -19,11 +19,11 @@ SKILL.md's frontmatter projected onto the format's dialect (:mod:`skillc_index.b
 Same input, same bytes: archives by :func:`~skillc_index.package.archive.zip_bytes`, JSON with
 a fixed layout, nothing dated. Files are written (atomically) over what a previous run wrote
 (``.skillc-package.json`` in the output folder records each file's digest); a file there that
-skillc did not write, or that was edited since, is replaced only with ``force`` (E050
-otherwise, before anything is written). Nothing is deleted. Left out of every package, as
-Anthropic's packager leaves them: hidden
-files, ``__pycache__`` and ``node_modules`` folders, ``*.pyc`` files, and ``evals/`` at the
-skill's root (the skill's tests, not the skill).
+skillc did not write, or that was edited since, is E050 before anything is written; with
+``force`` it is moved aside (``atomic.move_aside``), never overwritten. Nothing is deleted.
+Left out of every package, as Anthropic's packager leaves them: hidden files, ``__pycache__``
+and ``node_modules`` folders, ``*.pyc`` files, and ``evals/`` at the skill's root (the
+skill's tests, not the skill).
 """
 
 from __future__ import annotations
@@ -150,24 +150,24 @@ def _made_before(output: Path) -> dict[str, str]:
     return {k: v for k, v in files.items() if isinstance(k, str) and isinstance(v, str)}
 
 
-def _check_replaced(
-    output: Path, files: dict[str, bytes], made: dict[str, str], skill: str
-) -> None:
-    """E050 when a file of the package would replace one skillc did not write there (or one
-    edited since): nothing is overwritten without ``force``."""
-    from skillc_index.command_errors import ForeignFolder
+def _foreign(output: Path, files: dict[str, bytes], made: dict[str, str]) -> list[Path]:
+    """The files at package paths that skc package did not write there (or that were edited
+    since): what ``force`` moves aside and nothing else may replace."""
+    from skillc_index.diagnostics import SkillcError
+    from skillc_index.files import file_sha256
 
+    foreign = []
     for rel, data in sorted(files.items()):
         path = output / rel
-        try:
-            with open(path, "rb") as file:
-                current = hashlib.sha256(file.read()).hexdigest()
-        except FileNotFoundError:
+        if not os.path.lexists(path):
             continue
-        except OSError:
-            current = ""  # a folder, unreadable: not a file skillc wrote
+        try:
+            current = file_sha256(str(path))
+        except (OSError, SkillcError):
+            current = ""  # a folder, a FIFO, unreadable: not a file skillc wrote
         if current != hashlib.sha256(data).hexdigest() and made.get(rel) != current:
-            raise ForeignFolder(skill, str(path), "use force to replace it")
+            foreign.append(path)
+    return foreign
 
 
 def _json(data: object) -> bytes:
@@ -268,7 +268,7 @@ def package_skills(
     Every skill is read and checked before anything is written. E100 for an unknown format,
     no skill, two skills of one name, a plugin without a name for several skills, or an
     output folder inside a skill."""
-    from skillc_index.atomic import ensure_dir, write_file_atomic
+    from skillc_index.atomic import ensure_dir, move_aside, write_file_atomic
     from skillc_index.files import inside
 
     if fmt not in FORMATS:
@@ -294,8 +294,13 @@ def package_skills(
         if inside(real_output, os.path.realpath(resolve_skill(given, layout).source)):
             raise InvalidOption(f"the output folder '{output}' is inside the skill '{given}'")
     made = _made_before(output)
-    if not force:
-        _check_replaced(output, files, made, names[0])
+    moved = []
+    for path in _foreign(output, files, made):
+        if not force:
+            from skillc_index.command_errors import ForeignFolder
+
+            raise ForeignFolder(names[0], str(path), "use force to move it aside")
+        moved.append((path, move_aside(path)))
     written = []
     for rel in sorted(files):
         path = output / rel
@@ -306,4 +311,4 @@ def package_skills(
     made.update((f.path, f.sha256) for f in written)
     write_file_atomic(output / MANIFEST, _json({"files": dict(sorted(made.items()))}))
     changes = tuple((skill.name, change) for skill in packed for change in skill.changes)
-    return PackageResult(fmt, output, tuple(names), tuple(written), changes)
+    return PackageResult(fmt, output, tuple(names), tuple(written), changes, tuple(moved))

@@ -32,11 +32,18 @@ class PackageResult:
     files: tuple[PackagedFile, ...]
     fields: tuple[tuple[str, FieldChange], ...]
     """Each skill's frontmatter fields the format drops or changes: (skill, change)."""
+    moved: tuple[tuple[Path, Path], ...] = ()
+    """Files skc package did not write that ``force`` moved aside: (path, where it went)."""
 
     @property
     def warnings(self) -> tuple[Notice, ...]:
-        """One per field dropped or changed, naming the skill, the format and the field."""
-        return tuple(Notice(f"{skill}: {change.text}") for skill, change in self.fields)
+        """One per field dropped or changed, naming the skill, the format and the field, and
+        one per file moved aside."""
+        fields = [Notice(f"{skill}: {change.text}") for skill, change in self.fields]
+        moved = [
+            Notice(f"{path} was not written by skillc: moved to {to}") for path, to in self.moved
+        ]
+        return tuple(fields + moved)
 
     def to_dict(self) -> PackageShape:
         return {
