@@ -270,6 +270,23 @@ def test_codex_has_no_such_setting_and_nothing_is_applied(
     assert not (project / ".agents" / "settings.json").exists()
 
 
+def test_a_folder_name_that_is_not_utf8_is_left_out(
+    cli: Callable[..., Run], project: Path, over: Path
+) -> None:
+    """A skill without a frontmatter name is listed by its folder's; one whose bytes are not
+    UTF-8 cannot be a key of the settings file: the others are still written."""
+    folder = over / "zz-caf\udce9"  # the bytes caf\xe9, as Python names them
+    folder.mkdir()
+    (folder / "SKILL.md").write_text("---\ndescription: " + "z" * 100 + "\n---\n# Z\n")
+    (plan,) = run_json(cli, "--apply", "overrides", "--dry-run")["overrides"]
+    assert plan["name_only"] == ["kappa", "gamma"]  # zz-caf\xe9 is dropped first, not keyable
+    (plan,) = run_json(cli, "--apply", "overrides")["overrides"]
+    assert plan["written"] is True
+    assert json.loads(local_settings(project).read_text(encoding="utf-8")) == {
+        "skillOverrides": {"kappa": "name-only", "gamma": "name-only"}
+    }
+
+
 def test_dry_run_goes_with_apply(cli: Callable[..., Run], over: Path) -> None:
     done = cli("skillc_index")("list", "--budget", "--dry-run")
     assert done.returncode == 1

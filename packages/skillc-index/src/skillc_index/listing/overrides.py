@@ -204,6 +204,17 @@ def _no_setting(folder: FolderBudget) -> str:
     return f"{folder.agent} has no skillOverrides setting: only Claude Code's own folders have one"
 
 
+def _keyable(name: str) -> bool:
+    """Whether ``name`` can be a key of the settings file: a folder name that is not UTF-8
+    (the listing names a skill without a frontmatter ``name`` after its folder) cannot, and
+    is left out rather than failing the whole write."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _plan(
     folder: FolderBudget, layout: Layout, found: ClaudeOverrides, dry_run: bool
 ) -> OverridePlan:
@@ -222,7 +233,7 @@ def _plan(
     for entry in folder.dropped_entries:
         if entry.name in found.named:
             kept.append(entry.name)
-        elif entry.name not in names:
+        elif entry.name not in names and _keyable(entry.name):
             names.append(entry.name)
         if entry.name in names:
             saved += entry.chars - entry.name_chars
