@@ -277,7 +277,9 @@ def test_a_folder_name_that_is_not_utf8_is_left_out(
     UTF-8 cannot be a key of the settings file: the others are still written."""
     folder = over / "zz-caf\udce9"  # the bytes caf\xe9, as Python names them
     folder.mkdir()
-    (folder / "SKILL.md").write_text("---\ndescription: " + "z" * 100 + "\n---\n# Z\n")
+    (folder / "SKILL.md").write_text(
+        "---\ndescription: " + "z" * 100 + "\n---\n# Z\n", encoding="utf-8"
+    )
     (plan,) = run_json(cli, "--apply", "overrides", "--dry-run")["overrides"]
     assert plan["name_only"] == ["kappa", "gamma"]  # zz-caf\xe9 is dropped first, not keyable
     (plan,) = run_json(cli, "--apply", "overrides")["overrides"]
@@ -302,3 +304,20 @@ def test_the_installed_script_applies_in_a_real_process(
     assert json.loads(local_settings(project).read_text(encoding="utf-8")) == {
         "skillOverrides": {"kappa": "name-only", "gamma": "name-only"}
     }
+
+
+def test_when_the_names_alone_do_not_fit_it_says_so(
+    cli: Callable[..., Run], layout: Layout, project: Path, write_skill: WriteSkill, over: Path
+) -> None:
+    for number in range(25):
+        write_skill(over / f"extra-{number:02}", description="e" * 100)
+    assert layout.project_config is not None
+    layout.project_config.write_text(
+        "[budget]\ncontext_tokens = 1000\npercent = 5\n", encoding="utf-8"
+    )
+    text = cli("skillc_index")("list", "--budget", "--apply", "overrides").stdout.splitlines()
+    (line,) = [line for line in text if " to name-only in " in line]
+    names = ", ".join(["kappa", "gamma"] + [f"extra-{n:02}" for n in range(24, 6, -1)])
+    assert line.endswith(f": {names} and 10 more")  # 30 names, the last listed first
+    assert "  listing ~869 -> ~79 tokens of 50 (still over the budget)" in text
+    assert any(line.startswith("  the names (and the descriptions") for line in text)

@@ -167,6 +167,17 @@ def _echo_budgets(
             click.echo(f"suggestion: {printable(suggestion)}")
 
 
+#: The most skill names a line of ``--apply``'s text names (the JSON has them all).
+_NAMED = 20
+
+
+def _some(names: Sequence[str]) -> str:
+    """``a, b, c``, at most :data:`_NAMED` of them, ``and N more`` past that."""
+    shown = ", ".join(names[:_NAMED])
+    more = len(names) - _NAMED
+    return printable(shown if more <= 0 else f"{shown} and {more:,} more")
+
+
 def _echo_overrides(plans: Sequence[OverridePlan], layout: Layout) -> None:
     """``--apply overrides``' text: per over-budget folder what was (or would be) set, where,
     and the listing's tokens before and after; or why nothing applies to it."""
@@ -183,15 +194,20 @@ def _echo_overrides(plans: Sequence[OverridePlan], layout: Layout) -> None:
         verb = "would set" if plan.dry_run else "set"
         click.echo(
             printable(
-                f"{where}: {verb} {n} skill{'' if n == 1 else 's'} to name-only in "
+                f"{where}: {verb} {n:,} skill{'' if n == 1 else 's'} to name-only in "
                 f"{layout.display(plan.settings)} (skillOverrides), the least used first: "
-                + ", ".join(plan.names)
             )
+            + _some(plan.names)
         )
-        fits = "within" if plan.tokens_after <= plan.budget_tokens else "still over"
+        fits = plan.tokens_after <= plan.budget_tokens
         click.echo(
             f"  listing ~{plan.tokens:,} -> ~{plan.tokens_after:,} tokens of "
-            f"{plan.budget_tokens:,} ({fits} the budget)"
+            f"{plan.budget_tokens:,} ({'within' if fits else 'still over'} the budget)"
         )
+        if not fits:
+            click.echo(
+                "  the names (and the descriptions the user keeps) do not fit: skc route "
+                "install lists one router skill instead of every skill"
+            )
         if plan.kept:
-            click.echo(printable("  left as the user set them: " + ", ".join(plan.kept)))
+            click.echo("  left as the user set them: " + _some(plan.kept))
