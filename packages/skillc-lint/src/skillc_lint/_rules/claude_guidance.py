@@ -17,11 +17,10 @@ import re
 
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules.fields import Findings, Options, fenced_lines, field_line, frontmatter
+from skillc_lint._rules.guidance import guidance_rule
 from skillc_lint._skill import Skill
 
 __all__ = ["RULES"]
-
-TAGS = ("guidance",)
 
 # -- SKL607 positional arguments in code ----------------------------------------------------------
 
@@ -194,25 +193,8 @@ def tool_names(skill: Skill, options: Options) -> Findings:
             )
 
 
-def _rule(
-    rule_id: str, name: str, check: object, summary: str, why: str, fix: str, **kw: object
-) -> Rule:
-    return Rule(
-        rule_id,
-        name,
-        "warning",
-        check,  # type: ignore[arg-type]
-        summary,
-        category="claude-code",
-        tags=TAGS,
-        rationale=why,
-        fix=fix,
-        **kw,  # type: ignore[arg-type]
-    )
-
-
 RULES: tuple[Rule, ...] = (
-    _rule(
+    guidance_rule(
         "SKL607",
         "claude-argument-in-code",
         argument_in_code,
@@ -224,8 +206,9 @@ RULES: tuple[Rule, ...] = (
         "files and scripts are not substituted.",
         "Move the code into a script of the skill (scripts/x.sh) or a reference file, which "
         "Claude Code does not substitute, and point at it.",
+        category="claude-code",
     ),
-    _rule(
+    guidance_rule(
         "SKL608",
         "claude-side-effects",
         side_effects,
@@ -236,8 +219,9 @@ RULES: tuple[Rule, ...] = (
         "looks ready.",
         "Add 'disable-model-invocation: true' to the frontmatter (the skill then runs only "
         "as /name), or reword the description if the skill only explains the workflow.",
+        category="claude-code",
     ),
-    _rule(
+    guidance_rule(
         "SKL609",
         "claude-tools",
         tool_names,
@@ -249,5 +233,6 @@ RULES: tuple[Rule, ...] = (
         "Use Claude Code's tool names (code.claude.com/docs/en/tools-reference), "
         "mcp__server__tool for an MCP server's tool; keep another agent's names in a skill "
         "for that agent.",
+        category="claude-code",
     ),
 )
