@@ -275,6 +275,10 @@ def _ranked(
         near = step.nearest(db, model, vector, candidates, step.DENSE_POOL, lexical)
         step.blend(db, model, vector, pool, near, total)
         ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
+        # one family (a vendor's pack, a template over vendors) does not fill the top
+        from skillc_gateway.catalog.families import spread
+
+        ranked = spread(db, words, ranked)
     return [(skill, round(score, 4)) for skill, score in ranked[:limit]]
 
 
