@@ -387,8 +387,8 @@ def blend(
     pool's highest: the pool's skills at most the same part of the best score; a skill of
     ``near`` more when it stands further above the pool than any of the pool's own (one the
     words missed and the vectors did not), and up to :data:`DENSE_WEIGHT` times more when the
-    words matched little of the request (:data:`WORDS`). With no pool (no word of the request matched),
-    the nearest skills are ranked by closeness alone."""
+    words matched little of the request (:data:`WORDS`). With no pool (no word of the request
+    matched), the nearest skills are ranked by closeness alone."""
     from skillc_gateway.catalog.postings import stored_vectors
 
     skills = [skill for skill, _ in pool] + near
