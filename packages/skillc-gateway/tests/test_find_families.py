@@ -140,5 +140,6 @@ def test_the_nearest_skills_count_more_when_the_words_match_little(
         gains[best] = total[ids["auto-mechanic"]] / best
     assert gains[semantic.WORDS[1]] > 0
     weak = gains[semantic.WORDS[0]]
+    assert weak > 2 * gains[semantic.WORDS[1]]  # main: the same part of the best score
     assert weak == pytest.approx(semantic.DENSE_WEIGHT * gains[semantic.WORDS[1]])
     semantic._load.cache_clear()

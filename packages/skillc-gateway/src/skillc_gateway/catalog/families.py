@@ -68,29 +68,33 @@ def spread(
     members: dict[tuple[str, str], set[str]] = {}  # a family's different names
     for skill, found in keys.items():
         for key in found:
-            members.setdefault(key, set()).add(names[skill].lower())
+            members.setdefault(key, set()).add(names.get(skill, "").lower())
     score = dict(head)
     best = head[0][1] if head[0][1] > 0 else 1.0
     wanted = set(words)
     for skill in ids:
         # copies of one skill (one name in two collections) are no family
         template = [key for key in keys[skill] if key[0] == "template" and len(members[key]) > 1]
-        if template and name_words(names[skill])[0] in wanted:
+        if template and name_words(names.get(skill, ""))[0] in wanted:
             score[skill] += SLOT * best
     # each in turn, the best after its families' members above it (copies of one skill
     # too: a copy adds nothing to the answer); a skill's score only falls as members are
     # placed, so the scores come out best first
+    numbers: dict[tuple[str, str], int] = {}
+    families = [[numbers.setdefault(key, len(numbers)) for key in keys[skill]] for skill in ids]
+    placed = [0] * len(numbers)
+    scores = [score[skill] for skill in ids]
+    left = list(range(len(ids)))
     order: list[tuple[int, float]] = []
-    placed: dict[tuple[str, str], int] = {}
-    left = {skill: index for index, skill in enumerate(ids)}
     while left:
-        scored = {
-            skill: score[skill] * DECAY ** max([placed.get(key, 0) for key in keys[skill]] + [0])
-            for skill in left
-        }
-        chosen = min(left, key=lambda skill: (-scored[skill], left[skill]))
-        order.append((chosen, scored[chosen]))
-        del left[chosen]
-        for key in keys[chosen]:
-            placed[key] = placed.get(key, 0) + 1
+        chosen, value = left[0], float("-inf")
+        for index in left:
+            above = max([placed[family] for family in families[index]], default=0)
+            current = scores[index] * DECAY**above if above else scores[index]
+            if current > value:
+                chosen, value = index, current
+        left.remove(chosen)
+        order.append((ids[chosen], value))
+        for family in families[chosen]:
+            placed[family] += 1
     return sorted(order + ranked[DEPTH:], key=lambda item: -item[1])
