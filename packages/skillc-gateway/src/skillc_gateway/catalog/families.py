@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 import sqlite3
 
-__all__ = ["DECAY", "DEPTH", "SLOT", "family_keys", "spread"]
+__all__ = ["DECAY", "DEPTH", "SLOT", "family_keys", "name_words", "spread"]
 
 #: How many of the best skills are reordered.
 DEPTH = 30
@@ -73,7 +73,7 @@ def spread(
     best = head[0][1] if head[0][1] > 0 else 1.0
     wanted = set(words)
     for skill in ids:
-        # copies of one skill (one name in two collections) are no family
+        # copies of one skill (one name in two collections) are no template
         template = [key for key in keys[skill] if key[0] == "template" and len(members[key]) > 1]
         if template and name_words(names.get(skill, ""))[0] in wanted:
             score[skill] += SLOT * best
