@@ -25,7 +25,9 @@ the :data:`RERANK` best skills each add the BM25 score of their best passage (fr
 beats one that scatters them. The query keeps its distinct words minus a stop list of function
 words and request filler ("please", "want", "need"...), at most :data:`MAX_TERMS`. With the
 ``semantic`` extra, the best skills then add how close the vector of their name and description
-is to the request's (:func:`.semantic.blend`). What was tried and what each step gained is in
+is to the request's (:func:`.semantic.blend`), and the families of skills in the best 30 (a
+vendor's pack, a template over vendors) give way to other skills (:func:`.families.spread`).
+What was tried and what each step gained is in
 the gateway README ("How find ranks").
 
 The best sections of the skills shown are one read of their lists of words
@@ -275,6 +277,10 @@ def _ranked(
         near = step.nearest(db, model, vector, candidates, step.DENSE_POOL, lexical)
         step.blend(db, model, vector, pool, near, total)
         ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
+        # one family (a vendor's pack, a template over vendors) does not fill the top
+        from skillc_gateway.catalog.families import spread
+
+        ranked = spread(db, words, ranked)
     return [(skill, round(score, 4)) for skill, score in ranked[:limit]]
 
 

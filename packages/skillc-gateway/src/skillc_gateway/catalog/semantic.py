@@ -40,10 +40,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BODY_TOKENS",
+    "DENSE_WEIGHT",
     "FILES",
     "QUERY_FILL",
     "SEMANTIC_POOL",
     "SEMANTIC_WEIGHT",
+    "WORDS",
     "Model",
     "available",
     "blend",
@@ -96,6 +98,12 @@ SEMANTIC_WEIGHT = 0.5
 #: closest to the request, when the lexical pool lacks them, are blended too (:func:`nearest`),
 #: so that a skill that shares no word with the request can still be reached.
 DENSE_POOL = 10
+#: When the words match little of the request (an intent-only request: the best lexical
+#: score, a share of the request, below ``WORDS[1]``), the nearest skills' part grows, up to
+#: DENSE_WEIGHT times at ``WORDS[0]`` and below: the words have less to say there than the
+#: vectors.
+DENSE_WEIGHT = 2.5
+WORDS = (0.5, 0.8)
 #: Vectors computed per :func:`fill` call at most, between two looks at the clock (the
 #: find server fills between two requests: one waits for a batch at most).
 _FILL_BATCH = 16
@@ -378,8 +386,9 @@ def blend(
     body). A skill gains as far as its closeness stands above the pool's mean, over the
     pool's highest: the pool's skills at most the same part of the best score; a skill of
     ``near`` more when it stands further above the pool than any of the pool's own (one the
-    words missed and the vectors did not). With no pool (no word of the request matched),
-    the nearest skills are ranked by closeness alone."""
+    words missed and the vectors did not), and up to :data:`DENSE_WEIGHT` times more when the
+    words matched little of the request (:data:`WORDS`). With no pool (no word of the request
+    matched), the nearest skills are ranked by closeness alone."""
     from skillc_gateway.catalog.postings import stored_vectors
 
     skills = [skill for skill, _ in pool] + near
@@ -408,7 +417,13 @@ def blend(
         return
     highest = (max(base) - mean) / spread
     best = pool[0][1] if pool and pool[0][1] > 0 else 1.0  # no word matched: closeness ranks
+    # how little the words matched: 0 at WORDS[1] and above, 1 at WORDS[0] and below
+    weak = min(1.0, max(0.0, (WORDS[1] - best) / (WORDS[1] - WORDS[0]))) if pool else 0.0
+    nearest = set(near)
     for skill, cosine in cosines.items():
         z = (cosine - mean) / spread
         if z > 0:
-            total[skill] = total.get(skill, 0.0) + SEMANTIC_WEIGHT * best * z / highest
+            weight = SEMANTIC_WEIGHT
+            if skill in nearest:
+                weight *= 1 + (DENSE_WEIGHT - 1) * weak
+            total[skill] = total.get(skill, 0.0) + weight * best * z / highest

@@ -1,0 +1,145 @@
+"""Families of skills in ``find``'s answer (issue 35): one template filled in for many
+vendors, or one vendor's pack, does not fill the top ten, and the member the request names
+comes first."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from skillc_gateway.catalog import families, semantic
+
+VENDORS = [
+    "acme", "birch", "cobalt", "dunmore", "elkhorn", "fenwick", "garnet", "halcyon",
+    "ironside", "juniper", "kestrel", "larkspur",
+]  # fmt: skip
+
+
+def names_db(names: list[str]) -> sqlite3.Connection:
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE skills (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+    db.executemany("INSERT INTO skills VALUES (?, ?)", list(enumerate(names, 1)))
+    return db
+
+
+def test_family_keys() -> None:
+    assert families.family_keys("zoho_invoice-automation") == (
+        ("vendor", "zoho"),
+        ("template", "invoice automation"),
+    )
+    assert families.family_keys("pdf") == ()
+
+
+def test_a_template_does_not_fill_the_top_ten_and_the_named_member_wins() -> None:
+    """Twelve members of one template ranked first, an outsider thirteenth: the outsider
+    enters the top ten, the family's best member keeps the first place, and the member whose
+    vendor the request names comes first."""
+    names = [f"{vendor}-rate-limits" for vendor in VENDORS] + ["retry-queue-design"]
+    db = names_db(names)
+    ranked = [(skill, 1.0 - skill / 100) for skill in range(1, 14)]
+    spread = families.spread(db, ["rate", "limits"], ranked)
+    top = [names[skill - 1] for skill, _ in spread[:10]]
+    assert top[0] == "acme-rate-limits"
+    assert "retry-queue-design" in top
+    assert [score for _, score in spread] == sorted((score for _, score in spread), reverse=True)
+    named = families.spread(db, ["rate", "limits", "kestrel"], ranked)
+    assert names[named[0][0] - 1] == "kestrel-rate-limits"
+    # the vendor's name is no slot when no other member of the template is there
+    alone = families.spread(db, ["kestrel"], [(11, 1.0), (13, 0.99)])
+    assert [skill for skill, _ in alone] == [11, 13]
+
+
+def test_copies_of_one_skill_give_way_but_name_no_slot() -> None:
+    """One skill copied in two collections is one family: the second copy gives way to a
+    different skill, and naming its first word lifts neither copy."""
+    db = names_db(["openapi-spec-generation", "openapi-spec-generation", "api-contracts"])
+    spread = families.spread(db, ["openapi"], [(1, 1.0), (2, 0.95), (3, 0.9)])
+    assert [skill for skill, _ in spread] == [1, 3, 2]
+    assert spread[0][1] == 1.0
+
+
+def write_skill(root: Path, name: str, description: str) -> None:
+    (root / name).mkdir(parents=True)
+    text = f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\n{description}\n"
+    (root / name / "SKILL.md").write_text(text, encoding="utf-8")
+
+
+@pytest.mark.semantic
+def test_find_spreads_a_templated_family(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through ``Catalog.find`` with the semantic step: a library with a template filled in
+    for twelve vendors; a skill of its own within the top ten, where the template's members
+    filled it before, and the member of the named vendor first."""
+    from skillc_gateway.catalog import Catalog, find_roots
+    from skillc_index import Layout
+
+    monkeypatch.delenv("SKILLC_FIND_SEMANTIC", raising=False)
+    semantic._load.cache_clear()
+    if semantic.model() is None:
+        pytest.skip("the semantic extra is not installed")
+    lib = tmp_path / "lib"
+    for vendor in VENDORS:
+        write_skill(
+            lib,
+            f"{vendor}-rate-limits",
+            f"Handle {vendor.title()} API rate limits, retry 429 responses with exponential "
+            f"backoff and queue {vendor.title()} requests.",
+        )
+    write_skill(
+        lib,
+        "retry-queue-design",
+        "Design a retry queue for an API client with exponential backoff with jitter after 429 "
+        "responses, a circuit breaker, and a dead-letter queue.",
+    )
+    home = tmp_path / "home"
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    roots = find_roots(layout, [str(lib)])
+    catalog = Catalog.shared(layout)
+    query = "handle API rate limits and retry 429 responses"
+    result = catalog.find(query, roots, 10, semantic=True)
+    top = [skill.name for skill in result.skills]
+    assert top[0].endswith("-rate-limits")
+    assert "retry-queue-design" in top  # main: the twelve members filled the top ten
+    query = "retry 429 responses from the Kestrel API with exponential backoff and a queue"
+    result = catalog.find(query, roots, 10, semantic=True)
+    assert result.skills[0].name == "kestrel-rate-limits"
+    semantic._load.cache_clear()
+
+
+@pytest.mark.semantic
+def test_the_nearest_skills_count_more_when_the_words_match_little(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A skill that only the vectors found (dense retrieval) gains as much as a pool's skill
+    when the words matched much of the request, and DENSE_WEIGHT times more, relative to the
+    best score, when they matched little of it (an intent-only request)."""
+    from skillc_gateway.catalog import Catalog, find_roots
+    from skillc_index import Layout
+
+    monkeypatch.delenv("SKILLC_FIND_SEMANTIC", raising=False)
+    semantic._load.cache_clear()
+    model = semantic.model()
+    if model is None:
+        pytest.skip("the semantic extra is not installed")
+    lib = tmp_path / "lib"
+    write_skill(lib, "bread-timer", "Set a kitchen timer that rings when the bread is done.")
+    write_skill(lib, "invoice-maker", "Make invoices from orders and send them to customers.")
+    write_skill(lib, "auto-mechanic", "Diagnose automobile trouble such as squealing brakes.")
+    home = tmp_path / "home"
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    catalog = Catalog.shared(layout)
+    catalog.find("bread", find_roots(layout, [str(lib)]), 10, semantic=True)  # indexes, fills
+    ids = {name: skill for skill, name in catalog.db.execute("SELECT id, name FROM skills")}
+    wanted = model.embed("my sedan shrieks whenever I slow down")
+    gains = {}
+    for best in (semantic.WORDS[1], semantic.WORDS[0]):
+        pool = [(ids["bread-timer"], best), (ids["invoice-maker"], best / 2)]
+        total = dict(pool)
+        semantic.blend(catalog.db, model, wanted, pool, [ids["auto-mechanic"]], total)
+        gains[best] = total[ids["auto-mechanic"]] / best
+    assert gains[semantic.WORDS[1]] > 0
+    weak = gains[semantic.WORDS[0]]
+    assert weak > 2 * gains[semantic.WORDS[1]]  # main: the same part of the best score
+    assert weak == pytest.approx(semantic.DENSE_WEIGHT * gains[semantic.WORDS[1]])
+    semantic._load.cache_clear()
