@@ -1,0 +1,149 @@
+"""How uploads store their rows (issue 40, schema version 6): a plain ``INSERT`` of the rows
+above the highest one stored, under the log's advisory lock; logs sent through two
+connections at once; a version 5 store migrated with every count kept.
+
+Checked against a real PostgreSQL server (``postgres_url``), the rollups against sums made
+again from the stored rows (:func:`test_team_rollups.rollups_match_rows`)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_index import Layout, ResolvedSkill
+from skillc_index.accesslog import primary_log
+from skillc_stats import _team, upload_logs
+from skillc_stats._log_keys import log_key
+from skillc_stats._team_sql import MIGRATIONS, REBUILD_ROLLUPS
+
+from .test_team import numbered, team_count
+from .test_team_rollups import imported, rollups_match_rows
+
+
+def test_one_log_uploaded_twice_at_once_stores_each_row_once(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two uploads of the same log, batch against batch: the lock makes them take turns, and
+    each sends only what the other has not stored (no duplicate-key failure, no row twice)."""
+    log = log_rows(*(row for day in (28, 29, 30, 31) for row in imported(demo, 60, day)))
+    monkeypatch.setattr(_team, "BATCH_ROWS", 7)
+    key = log_key(log, layout)
+    assert key is not None
+    _team.TeamStore(postgres_url).close()
+    start = threading.Barrier(2)
+    added: list[int] = []
+    failed: list[BaseException] = []
+
+    def upload() -> None:
+        try:
+            with _team.TeamStore(postgres_url) as store:
+                start.wait()
+                added.append(store.upload(log, key, "m1", "alice")[0])
+        except BaseException as exc:  # reported by the assertion below
+            failed.append(exc)
+
+    threads = [threading.Thread(target=upload) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failed == []
+    assert sum(added) == team_count(postgres_url) == 240
+    rollups_match_rows(postgres_url)
+
+
+def test_logs_go_up_through_two_connections(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two logs of one skill (the project's runtime and the global one) sent at once: their
+    rows meet in the rollups' keys, each counted once; the report keeps the logs' order."""
+    monkeypatch.setattr(_team, "BATCH_ROWS", 5)
+    global_store = next(
+        layout.runtime_store(scope)
+        for scope in layout.scopes()
+        if layout.runtime_store(scope) != demo.runtime.parent
+    )
+    first = log_rows(*imported(demo, 48, 30), *numbered(demo, 0, 30))
+    second = log_rows(
+        *imported(demo, 48, 30), *numbered(demo, 0, 30), to=primary_log(global_store / "demo")
+    )
+    report = upload_logs(postgres_url, layout, user="alice", machine="m1")
+    assert [(Path(entry.path), entry.added) for entry in report.logs] == _team_order(
+        layout, {first: 78, second: 78}
+    )
+    assert team_count(postgres_url) == 156
+    rollups_match_rows(postgres_url)
+    assert upload_logs(postgres_url, layout, user="alice", machine="m1").added == 0
+
+
+def _team_order(layout: Layout, added: dict[Path, int]) -> list[tuple[Path, int]]:
+    return [(path, added[path]) for path in _team.local_logs(layout)]
+
+
+def test_a_version_5_store_is_migrated_with_every_count_kept(
+    postgres_server: Any, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """A store of version 5 (rows keyed by ``id``, rollups made by its uploads) migrates to
+    version 6: every row and every rollup sum as before, nothing sent again, and the next
+    upload (without ON CONFLICT, under the log's lock) adds its rows once."""
+    import psycopg
+
+    log_rows(*imported(demo, 40, 29), *imported(demo, 40, 30), *numbered(demo, 0, 20))
+    fresh, old = postgres_server.database(), postgres_server.database()
+    upload_logs(fresh, layout, user="alice", machine="m1")
+    columns = (
+        "log_key, source_id, machine, username, timestamp, run_id, command, skill, skill_path, "
+        "cwd, args, error, call_id"
+    )
+    with psycopg.connect(fresh) as source, psycopg.connect(old, autocommit=True) as db:
+        rows = source.execute(f"SELECT {columns} FROM skillc.access_log").fetchall()  # type: ignore[arg-type]
+        db.execute("CREATE SCHEMA skillc")
+        db.execute("SET search_path TO skillc")
+        for steps in MIGRATIONS[:5]:
+            for statement in steps:
+                db.execute(statement)  # type: ignore[arg-type]
+        db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        db.execute("INSERT INTO schema_version VALUES (5)")
+        with db.cursor() as cursor:
+            cursor.executemany(
+                f"INSERT INTO access_log ({columns}) VALUES ({', '.join(['%s'] * 13)})",  # type: ignore[arg-type]
+                rows,
+            )
+        for statement in REBUILD_ROLLUPS:
+            db.execute(statement)  # type: ignore[arg-type]
+        before = _counts(db)
+        assert db.execute("SELECT to_regclass('access_log_pkey')").fetchone() != (None,)
+    _team.TeamStore(old).close()  # a writer migrates
+    with psycopg.connect(old, autocommit=True) as db:
+        db.execute("SET search_path TO skillc")
+        assert _counts(db) == before
+        assert db.execute("SELECT MAX(version) FROM schema_version").fetchone() == (6,)
+        assert db.execute("SELECT to_regclass('access_log_pkey')").fetchone() == (None,)
+    rollups_match_rows(old)
+    assert upload_logs(old, layout, user="alice", machine="m1").added == 0
+    log_rows(*numbered(demo, 20, 15))
+    assert upload_logs(old, layout, user="alice", machine="m1").added == 15
+    assert team_count(old) == 115
+    rollups_match_rows(old)
+
+
+def _counts(db: Any) -> list[Any]:
+    """The rows, and the sum of every rollup."""
+    tables = ("access_log", "usage_daily", "usage_monthly", "usage_skills", "usage_targets")
+    return [
+        db.execute(f"SELECT COUNT(*) FROM {tables[0]}").fetchone()[0],
+        *(db.execute(f"SELECT SUM(accesses) FROM {table}").fetchone()[0] for table in tables[1:]),
+        db.execute("SELECT SUM(accesses) FROM usage_totals").fetchone()[0],
+    ]
