@@ -80,7 +80,7 @@ if TYPE_CHECKING:
 CONFIGURED = "team"
 SCHEMES = ("postgresql://", "postgres://")
 #: Rows per upload transaction.
-BATCH_ROWS = 5_000
+BATCH_ROWS = 20_000
 #: Connections an upload sends its logs through at once (:func:`_upload_each`).
 UPLOAD_CONNECTIONS = 2
 
