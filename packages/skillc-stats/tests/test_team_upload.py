@@ -147,3 +147,26 @@ def _counts(db: Any) -> list[Any]:
         *(db.execute(f"SELECT SUM(accesses) FROM {table}").fetchone()[0] for table in tables[1:]),
         db.execute("SELECT SUM(accesses) FROM usage_totals").fetchone()[0],
     ]
+
+
+def test_a_nul_in_a_local_value_is_stored_as_a_replacement_character(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """PostgreSQL text holds no NUL: a row of a log written by another tool with one is
+    stored with U+FFFD in its place; a row holding the text ``\\x00`` is stored as it is."""
+    import sqlite3
+    from contextlib import closing
+
+    from skillc_index.accesslog import INSERT_ROW
+
+    log = log_rows(*numbered(demo, 0, 2))
+    with closing(sqlite3.connect(log)) as db:
+        for error in ("bad\0thing", "text \\x00 as written"):
+            stamp = "2026-01-30T11:00:00Z"
+            row = (stamp, "run-9", "show", "demo", str(demo.source), "/w", "{}", error)
+            db.execute(INSERT_ROW, row)
+        db.commit()
+    assert upload_logs(postgres_url, layout, user="alice", machine="m1").added == 4
+    with _team.TeamStore(postgres_url, write=False) as store:
+        errors = store("SELECT error FROM access_log WHERE error IS NOT NULL ORDER BY 1", [])
+    assert errors == [("bad\ufffdthing",), ("text \\x00 as written",)]
