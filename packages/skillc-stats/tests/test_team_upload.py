@@ -88,6 +88,33 @@ def test_logs_go_up_through_two_connections(
     assert upload_logs(postgres_url, layout, user="alice", machine="m1").added == 0
 
 
+def test_a_role_allowed_one_connection_uploads_one_log_at_a_time(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """A second connection refused (the role's CONNECTION LIMIT 1) is no failure: the logs
+    go up one at a time through the first."""
+    import os
+
+    import psycopg
+
+    role = f"one_{os.getpid()}"
+    database = postgres_url.split("@/", 1)[1].split("?", 1)[0]
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        db.execute(f"CREATE ROLE {role} LOGIN CONNECTION LIMIT 1")
+        db.execute(f"ALTER DATABASE {database} OWNER TO {role}")
+    url = postgres_url.replace("skillc@", f"{role}@", 1)
+    global_store = next(
+        layout.runtime_store(scope)
+        for scope in layout.scopes()
+        if layout.runtime_store(scope) != demo.runtime.parent
+    )
+    log_rows(*numbered(demo, 0, 10))
+    log_rows(*numbered(demo, 0, 12), to=primary_log(global_store / "demo"))
+    report = upload_logs(url, layout, user="alice", machine="m1")
+    assert report.ok and report.added == 22
+    assert team_count(postgres_url) == 22
+
+
 def _team_order(layout: Layout, added: dict[Path, int]) -> list[tuple[Path, int]]:
     return [(path, added[path]) for path in _team.local_logs(layout)]
 

@@ -493,7 +493,10 @@ def upload_logs(
         stores = [store]
         try:
             while len(stores) < min(UPLOAD_CONNECTIONS, len(paths)):
-                stores.append(TeamStore(url))
+                try:
+                    stores.append(TeamStore(url))
+                except TeamStoreUnavailable:
+                    break  # a server or role allowing one connection: one log at a time
             results = _upload_each(stores, paths, layout, machine, user)
         finally:
             for other in stores[1:]:
