@@ -88,6 +88,36 @@ def test_logs_go_up_through_two_connections(
     assert upload_logs(postgres_url, layout, user="alice", machine="m1").added == 0
 
 
+def test_two_copies_of_one_log_in_one_upload_lose_no_row(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """A log copied with its identity into the other runtime store, both logging on: one
+    upload sends them one after the other (not at once through two connections, where both
+    would start from an empty key and the second's own rows be skipped), so the second is
+    told apart and sends the rows the first did not."""
+    from .test_team import snapshot
+
+    monkeypatch.setattr(_team, "BATCH_ROWS", 20)
+    global_store = next(
+        layout.runtime_store(scope)
+        for scope in layout.scopes()
+        if layout.runtime_store(scope) != demo.runtime.parent
+    )
+    first = log_rows(*numbered(demo, 0, 5))
+    second = snapshot(first, primary_log(global_store / "demo"))
+    log_rows(*numbered(demo, 5, 300))
+    log_rows(*numbered(demo, 5, 300, run="run-2"), to=second)
+    report = upload_logs(postgres_url, layout, user="alice", machine="m1")
+    assert report.ok and report.added == team_count(postgres_url) == 605
+    assert sorted(entry.renewed for entry in report.logs) == [False, True]
+    rollups_match_rows(postgres_url)
+
+
 def test_a_role_allowed_one_connection_uploads_one_log_at_a_time(
     postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
 ) -> None:

@@ -509,24 +509,39 @@ def _upload_each(
 ) -> list[LogUpload]:
     """Each of ``paths`` uploaded whole through one of ``stores`` (a thread each, taking the
     next log when done with one: the client reads and sends one log while the server stores
-    another's batch). Logs are disjoint keys, so their rows never meet; their rollup sums may
-    (two logs of one skill), which uploads of many machines at once already share (each batch
-    updates its keys in one order). The first store error stops taking logs and is raised."""
+    another's batch). Logs of one key (copies of a log, its identity included) go up one
+    after the other through one store, as they would alone: the later one then sees what the
+    earlier stored and is told apart (:meth:`TeamStore.upload`). Logs of different keys never
+    meet in ``access_log``; their rollup sums may (two logs of one skill), which uploads of
+    many machines at once already share (each batch updates its keys in one order). The
+    first store error stops taking logs and is raised."""
     from concurrent.futures import ThreadPoolExecutor
     from threading import Event, Lock
 
-    pending = iter(enumerate(paths))
-    taking, failed = Lock(), Event()
     done: dict[int, LogUpload] = {}
+    same_key: dict[str, list[tuple[int, Path, LogKey]]] = {}
+    for index, path in enumerate(paths):
+        try:
+            key = log_key(path, layout)
+        except sqlite3.Error as exc:
+            done[index] = _unreadable(path, exc)
+            continue
+        if key is None:
+            done[index] = LogUpload(str(path), 0)
+        else:
+            same_key.setdefault(key.key, []).append((index, path, key))
+    pending = iter(same_key.values())
+    taking, failed = Lock(), Event()
 
     def work(store: TeamStore) -> None:
         while not failed.is_set():
             with taking:
-                item = next(pending, None)
-            if item is None:
+                logs = next(pending, None)
+            if logs is None:
                 return
             try:
-                done[item[0]] = _upload_one(store, item[1], layout, machine, user)
+                for index, path, key in logs:
+                    done[index] = _upload_one(store, path, key, machine, user)
             except BaseException:
                 failed.set()
                 raise
@@ -540,11 +555,14 @@ def _upload_each(
     return [done[index] for index in sorted(done)]
 
 
-def _upload_one(store: TeamStore, path: Path, layout: Layout, machine: str, user: str) -> LogUpload:
+def _upload_one(store: TeamStore, path: Path, key: LogKey, machine: str, user: str) -> LogUpload:
     """One log uploaded (:meth:`TeamStore.upload`); a log that cannot be read reported."""
     try:
-        key = log_key(path, layout)
-        added, renewed = (0, False) if key is None else store.upload(path, key, machine, user)
+        added, renewed = store.upload(path, key, machine, user)
     except sqlite3.Error as exc:
-        return LogUpload(str(path), 0, UnreadableFile(str(path), str(exc), "access log"))
+        return _unreadable(path, exc)
     return LogUpload(str(path), added, None, renewed)
+
+
+def _unreadable(path: Path, exc: sqlite3.Error) -> LogUpload:
+    return LogUpload(str(path), 0, UnreadableFile(str(path), str(exc), "access log"))
