@@ -70,11 +70,7 @@ def test_logs_go_up_through_two_connections(
     """Two logs of one skill (the project's runtime and the global one) sent at once: their
     rows meet in the rollups' keys, each counted once; the report keeps the logs' order."""
     monkeypatch.setattr(_team, "BATCH_ROWS", 5)
-    global_store = next(
-        layout.runtime_store(scope)
-        for scope in layout.scopes()
-        if layout.runtime_store(scope) != demo.runtime.parent
-    )
+    global_store = other_runtime(layout, demo)
     first = log_rows(*imported(demo, 48, 30), *numbered(demo, 0, 30))
     second = log_rows(
         *imported(demo, 48, 30), *numbered(demo, 0, 30), to=primary_log(global_store / "demo")
@@ -103,11 +99,7 @@ def test_two_copies_of_one_log_in_one_upload_lose_no_row(
     from .test_team import snapshot
 
     monkeypatch.setattr(_team, "BATCH_ROWS", 20)
-    global_store = next(
-        layout.runtime_store(scope)
-        for scope in layout.scopes()
-        if layout.runtime_store(scope) != demo.runtime.parent
-    )
+    global_store = other_runtime(layout, demo)
     first = log_rows(*numbered(demo, 0, 5))
     second = snapshot(first, primary_log(global_store / "demo"))
     log_rows(*numbered(demo, 5, 300))
@@ -133,16 +125,21 @@ def test_a_role_allowed_one_connection_uploads_one_log_at_a_time(
         db.execute(f"CREATE ROLE {role} LOGIN CONNECTION LIMIT 1")
         db.execute(f"ALTER DATABASE {database} OWNER TO {role}")
     url = postgres_url.replace("skillc@", f"{role}@", 1)
-    global_store = next(
-        layout.runtime_store(scope)
-        for scope in layout.scopes()
-        if layout.runtime_store(scope) != demo.runtime.parent
-    )
+    global_store = other_runtime(layout, demo)
     log_rows(*numbered(demo, 0, 10))
     log_rows(*numbered(demo, 0, 12), to=primary_log(global_store / "demo"))
     report = upload_logs(url, layout, user="alice", machine="m1")
     assert report.ok and report.added == 22
     assert team_count(postgres_url) == 22
+
+
+def other_runtime(layout: Layout, demo: ResolvedSkill) -> Path:
+    """The runtime store other than ``demo``'s (the global one): a second log of the skill."""
+    return next(
+        layout.runtime_store(scope)
+        for scope in layout.scopes()
+        if layout.runtime_store(scope) != demo.runtime.parent
+    )
 
 
 def _team_order(layout: Layout, added: dict[Path, int]) -> list[tuple[Path, int]]:
