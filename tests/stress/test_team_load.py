@@ -3,7 +3,7 @@ PostgreSQL database at once while ``skc stats --all --from`` reads it; every row
 exactly once. An upload killed (SIGKILL) mid-way and started again doubles nothing.
 
 Those full sizes are the long suite (``long``); the default run has the same tests at a
-smoke size (3 machines, 20,000 rows: four upload batches each).
+smoke size (3 machines, 50,000 rows: three upload batches each).
 
 Each "machine" is a ``$SKILLC_HOME`` of its own, its runtime log filled by skillc's own log
 writer, uploaded by the installed ``skc sync --to`` (a real process) as user ``user<i>``.
@@ -29,7 +29,7 @@ from stress_support import TIMEOUT
 
 #: (machines, rows per machine): the long suite's size and the smoke size of every change.
 FULL = (8, 100_000)
-SMOKE = (3, 20_000)
+SMOKE = (3, 50_000)
 SIZES = [
     pytest.param(SMOKE, id="smoke"),
     pytest.param(FULL, id="long", marks=pytest.mark.long),

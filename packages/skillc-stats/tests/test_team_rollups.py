@@ -194,6 +194,12 @@ MONTH_RANGES: list[dict[str, Any]] = [
     {"until": "2026-03-05T10:00:00Z"},
     {"until": "2026-02-28T23:59:59Z"},
     {"since": "2026-01-31T00:00:00Z", "until": "2026-03-01", "projects": ["/work/other"]},
+    # months cut near their ends: monthly sums minus the days outside (the first use of
+    # January on the 1st, outside the range: the first whole day with a use is the 8th)
+    {"since": "2026-01-02T06:00:00Z", "until": "2026-03-30T18:00:00Z"},
+    {"since": "2026-01-03", "until": "2026-02-26T23:59:59Z", "projects": ["/work/app"]},
+    {"since": "2026-02-02T12:00:00Z"},
+    {"since": "2026-01-01T08:00:00Z", "until": "2026-04-22T20:00:00Z"},
 ]
 
 
@@ -224,3 +230,26 @@ def test_all_over_months_and_days_answers_as_the_rows(
     whole = Filters("2026-02-01T00:00:00Z", "2026-03-31T23:59:59Z")
     statement, _ = usage_statement(whole)
     assert "usage_monthly" in statement and "usage_daily" not in statement
+    cut = Filters("2026-01-02T06:00:00Z", "2026-03-30T18:00:00Z")
+    assert "-accesses AS accesses" in usage_statement(cut)[0]  # read by subtraction
+
+
+def test_a_skill_used_only_on_days_subtracted_is_not_listed(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """A month read as its sums minus the days outside the range: a skill used only on those
+    days sums to nothing, and is not listed (as no row of it is in the range)."""
+    from skillc_stats._filters import Filters
+
+    ghost = record(demo, "show", {}, timestamp="2026-01-01T03:00:00Z")._replace(skill="ghost")
+    log_rows(
+        *(record(demo, "show", {}, timestamp=f"2026-01-{day:02d}T10:00:00Z") for day in (1, 9, 20)),
+        ghost,
+    )
+    upload_logs(postgres_url, layout, user="alice", machine="m1")
+    with _team.TeamStore(postgres_url, write=False) as store:
+        for since, until in (
+            ("2026-01-02T06:00:00Z", "2026-01-30T18:00:00Z"),
+            ("2026-01-02", None),
+        ):
+            assert [usage[:2] for usage in store.usage(Filters(since, until))] == [("demo", 2)]

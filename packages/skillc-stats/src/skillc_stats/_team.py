@@ -14,10 +14,11 @@ it survives pruning, and a log removed and created again is a new log); a log wi
 log of another implementation, which skillc never writes, or an old one that cannot be
 written) gets a key derived from its real path and its first row (:func:`log_key`). An
 upload asks the store for the highest ``source_id`` it holds of each log, sends the rows
-above it in batches (``COPY`` into a temporary table, then ``INSERT ... ON CONFLICT DO
-NOTHING``, one transaction per batch), so an upload that is interrupted (killed,
-disconnected) leaves whole batches, and one repeated or running twice at once adds nothing
-twice.
+above it in batches (``COPY`` into a temporary table, then one ``INSERT`` of the rows above
+the highest ``source_id`` stored, read while the batch holds its log's advisory lock; one
+transaction per batch), so an upload that is interrupted (killed, disconnected) leaves whole
+batches, and one repeated or running twice at once adds nothing twice. Logs go up two at a
+time (two connections, :data:`UPLOAD_CONNECTIONS`), each whole on one.
 
 **Copies of a log are told apart.** The log whose row at that highest ``source_id`` differs
 from the stored one (or that never had that many rows) is a copy of the log that sent it (a
@@ -79,8 +80,9 @@ if TYPE_CHECKING:
 CONFIGURED = "team"
 SCHEMES = ("postgresql://", "postgres://")
 #: Rows per upload transaction.
-BATCH_ROWS = 5_000
-#: ``pg_advisory_xact_lock`` key held while the schema is checked and migrated.
+BATCH_ROWS = 20_000
+#: Connections an upload sends its logs through at once (:func:`_upload_each`).
+UPLOAD_CONNECTIONS = 2
 
 
 # -- URLs ---------------------------------------------------------------------------------
@@ -331,14 +333,15 @@ class TeamStore:
             rows = rows_after(local, start)
             while batch := rows.fetchmany(BATCH_ROWS):
                 with self.db.transaction(), self.db.cursor() as cursor:
+                    cursor.execute(sql.LOCK_LOG, (sql.LOG_LOCK_CLASS, key.key))
                     with cursor.copy(sql.COPY_UPLOAD) as copy:
                         for values in batch:
                             copy.write_row([_text(value) for value in values])
                     if previous is not None and batch[0][0] <= key.previous_upto:
-                        params = (key.key, machine, user, previous, key.previous_upto)
+                        params = (key.key, machine, user, key.key, previous, key.previous_upto)
                         cursor.execute(sql.INSERT_NOT_STORED_BEFORE, params)
                     else:
-                        cursor.execute(sql.INSERT_NEW, (key.key, machine, user))
+                        cursor.execute(sql.INSERT_NEW, (key.key, machine, user, key.key))
                     row = cursor.fetchone()
                     added += int(row[0]) if row else 0
         if key.writable and key.previous_upto:
@@ -485,17 +488,81 @@ def upload_logs(
     layout = layout or Layout.discover()
     user = user or current_user()
     machine = machine or socket.gethostname()
-    results: list[LogUpload] = []
-    with TeamStore(url) as store:
-        for path in local_logs(layout):
-            try:
-                key = log_key(path, layout)
-                added, renewed = (
-                    (0, False) if key is None else store.upload(path, key, machine, user)
-                )
-            except sqlite3.Error as exc:
-                error = UnreadableFile(str(path), str(exc), "access log")
-                results.append(LogUpload(str(path), 0, error))
-                continue
-            results.append(LogUpload(str(path), added, None, renewed))
+    paths = local_logs(layout)
+    with TeamStore(url) as store:  # creates or migrates the schema, once
+        stores = [store]
+        try:
+            while len(stores) < min(UPLOAD_CONNECTIONS, len(paths)):
+                try:
+                    stores.append(TeamStore(url))
+                except TeamStoreUnavailable:
+                    break  # a server or role allowing one connection: one log at a time
+            results = _upload_each(stores, paths, layout, machine, user)
+        finally:
+            for other in stores[1:]:
+                other.close()
     return UploadReport(store.shown, user, machine, tuple(results))
+
+
+def _upload_each(
+    stores: list[TeamStore], paths: list[Path], layout: Layout, machine: str, user: str
+) -> list[LogUpload]:
+    """Each of ``paths`` uploaded whole through one of ``stores`` (a thread each, taking the
+    next log when done with one: the client reads and sends one log while the server stores
+    another's batch). Logs of one key (copies of a log, its identity included) go up one
+    after the other through one store, as they would alone: the later one then sees what the
+    earlier stored and is told apart (:meth:`TeamStore.upload`). Logs of different keys never
+    meet in ``access_log``; their rollup sums may (two logs of one skill), which uploads of
+    many machines at once already share (each batch updates its keys in one order). The
+    first store error stops taking logs and is raised."""
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Event, Lock
+
+    done: dict[int, LogUpload] = {}
+    same_key: dict[str, list[tuple[int, Path, LogKey]]] = {}
+    for index, path in enumerate(paths):
+        try:
+            key = log_key(path, layout)
+        except sqlite3.Error as exc:
+            done[index] = _unreadable(path, exc)
+            continue
+        if key is None:
+            done[index] = LogUpload(str(path), 0)
+        else:
+            same_key.setdefault(key.key, []).append((index, path, key))
+    pending = iter(same_key.values())
+    taking, failed = Lock(), Event()
+
+    def work(store: TeamStore) -> None:
+        while not failed.is_set():
+            with taking:
+                logs = next(pending, None)
+            if logs is None:
+                return
+            try:
+                for index, path, key in logs:
+                    done[index] = _upload_one(store, path, key, machine, user)
+            except BaseException:
+                failed.set()
+                raise
+
+    if len(stores) == 1:
+        work(stores[0])
+    else:
+        with ThreadPoolExecutor(len(stores)) as pool:
+            for future in [pool.submit(work, store) for store in stores]:
+                future.result()
+    return [done[index] for index in sorted(done)]
+
+
+def _upload_one(store: TeamStore, path: Path, key: LogKey, machine: str, user: str) -> LogUpload:
+    """One log uploaded (:meth:`TeamStore.upload`); a log that cannot be read reported."""
+    try:
+        added, renewed = store.upload(path, key, machine, user)
+    except sqlite3.Error as exc:
+        return _unreadable(path, exc)
+    return LogUpload(str(path), added, None, renewed)
+
+
+def _unreadable(path: Path, exc: sqlite3.Error) -> LogUpload:
+    return LogUpload(str(path), 0, UnreadableFile(str(path), str(exc), "access log"))

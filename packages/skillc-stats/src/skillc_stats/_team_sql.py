@@ -24,9 +24,14 @@ from skillc_index.accesslog.reader import (
 )
 from skillc_stats._filters import Filters
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 #: ``pg_advisory_xact_lock`` key held while the schema is checked and migrated.
 LOCK_KEY = 0x736B696C6C63  # "skillc"
+#: ``pg_advisory_xact_lock(LOG_LOCK_CLASS, hashtext(log_key))``: held by each upload batch
+#: (two-key locks never meet the one-key ``LOCK_KEY``), so that two uploads of one log take
+#: turns and each reads the other's rows before it stores its own.
+LOG_LOCK_CLASS = 0x736B63  # "skc"
+LOCK_LOG = "SELECT pg_advisory_xact_lock(%s, hashtext(%s))"
 _TEXT = 'TEXT COLLATE "C"'  # byte order: timestamps and paths compare as in SQLite
 
 #: The daily rollup of every row, by command (migration 3; each upload adds its own rows'
@@ -281,6 +286,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         _make_rollup("usage_monthly"),
         "ANALYZE usage_monthly",
     ),
+    (
+        # 6 (issue 40): uploads insert their rows without ON CONFLICT (its per-row check cost
+        # half as much again as the insert): each batch holds its log's lock (LOCK_LOG) and
+        # sends only the rows above the highest stored one, so every writer must take it
+        # (this version keeps older ones out). The index of `id` goes: no statement reads a
+        # row by it, and keeping it up was a tenth of a row's insert; (log_key, source_id),
+        # unique, identifies a row.
+        "ALTER TABLE access_log DROP CONSTRAINT access_log_pkey",
+    ),
 )
 
 _UPLOAD_COLUMNS = ("source_id", *LOCAL_COLUMNS)
@@ -306,15 +320,19 @@ COPY_UPLOAD = f"COPY upload ({', '.join(_UPLOAD_COLUMNS)}) FROM STDIN"
 _FINEST = ", ".join(ROLLUPS["usage_targets"])
 # The rows a batch adds (how many: the answer), each with its call id, and their counts added
 # to every rollup in the same statement (so each row is counted once, as it is stored once).
+# Only the rows above the highest ``source_id`` stored under the log's key (``%s``): run
+# while the batch holds that log's lock (LOCK_LOG), whatever another upload of the same log
+# stored before is seen, and nothing can be stored after it (a plain INSERT, cheaper than ON
+# CONFLICT; the unique key of (log_key, source_id) would still refuse a row stored twice).
 _INSERT_UPLOADED = (
     "WITH added AS ("
     f"INSERT INTO access_log (log_key, machine, username, {', '.join(_UPLOAD_COLUMNS)}, "
     "call_id) "
     f"SELECT %s, %s, {ROW_USER}, {', '.join(f'u.{column}' for column in _UPLOAD_COLUMNS)}, "
     f"{CALL_ID.replace('args', 'u.args')} "
-    "FROM upload AS u WHERE u.timestamp >= "
-    "(SELECT COALESCE(MAX(pruned_before), '') FROM retention){unless} "
-    "ON CONFLICT (log_key, source_id) DO NOTHING "
+    "FROM upload AS u WHERE u.source_id > "
+    "(SELECT COALESCE(MAX(a.source_id), 0) FROM access_log AS a WHERE a.log_key = %s) "
+    "AND u.timestamp >= (SELECT COALESCE(MAX(pruned_before), '') FROM retention){unless} "
     "RETURNING timestamp, skill, command, username, machine, cwd, args, error), "
     # summed once at the finest grain, then each rollup from those sums
     f"fine AS (SELECT {_FINEST}, COUNT(*) AS accesses, MIN(first) AS first, MAX(last) AS last "
@@ -426,15 +444,98 @@ def usage_statement(filters: Filters) -> tuple[str, list[Any]]:
     columns = ("skill", "command", "cwd", "accesses", "first", "last")
     # whole months from the monthly rollup, which has no user or machine to filter by
     monthly = None if filters.users or filters.machines else "usage_monthly"
+    if monthly is not None and (filters.since is not None or filters.until is not None):
+        subtracted = _usage_by_subtraction(filters)
+        if subtracted is not None:
+            return subtracted
     union, values = rolled(filters, columns, "usage_daily", "usage_skills", monthly=monthly)
+    # Summed by skill and folder first (a hash table of a few thousand groups: no sort of the
+    # rollup rows by skill, which spilled to disk for a cut quarter at 12 M rows); a folder is
+    # a project of the skill when its uses are more than none (every sum holds a row or more).
     statement = (
-        "SELECT skill, SUM(used * accesses), MIN(CASE WHEN used = 1 THEN first END), "
-        "MAX(CASE WHEN used = 1 THEN last END), COUNT(DISTINCT CASE WHEN used = 1 THEN cwd END), "
-        "SUM(authored * accesses) "
+        "SELECT skill, SUM(uses), MIN(first), MAX(last), SUM(CASE WHEN uses > 0 THEN 1 ELSE 0 "
+        "END), SUM(authored) FROM (SELECT skill, SUM(used * accesses) AS uses, "
+        "MIN(CASE WHEN used = 1 THEN first END) AS first, "
+        "MAX(CASE WHEN used = 1 THEN last END) AS last, SUM(authored * accesses) AS authored "
         f"FROM (SELECT skill, cwd, accesses, first, last, {IS_USE} AS used, "
-        f"{IS_AUTHOR} AS authored FROM ({union}) AS rolled) AS kinds GROUP BY skill"
+        f"{IS_AUTHOR} AS authored FROM ({union}) AS rolled) AS kinds "
+        "GROUP BY skill, cwd) AS folders GROUP BY skill"
     )
     return statement, [*KIND_PARAMS, *values]
+
+
+def _usage_by_subtraction(filters: Filters) -> tuple[str, list[Any]] | None:
+    """:func:`usage_statement` over a time range (no user or machine filter) whose cut
+    months are read as their ``usage_monthly`` sums minus the ``usage_daily`` sums of their
+    days outside the range, where those days are the fewer (a quarter cut at both ends:
+    two days instead of 58, a tenth of the rollup rows). Sums subtract; first and last uses
+    do not: they come from the rows of the cut hours and, for the whole days, from the
+    first and the last day of ``usage_targets`` (by skill and day) with a use. None when no
+    month is worth subtracting (:func:`rolled`'s union is as cheap)."""
+    whole, parts = _split_days(filters.since, filters.until)
+    months, days = _split_months(*whole)
+    if months is None:
+        return None
+    plain, params = where_clause(replace(filters, since=None, until=None))
+    row = "SELECT skill, command, cwd, {count} AS accesses, {times} FROM {table}"
+    none = "CAST(NULL AS TEXT) AS first, CAST(NULL AS TEXT) AS last"
+    month_rows = row.format(count="accesses", times=none, table="usage_monthly")
+    branches = [_in_range(month_rows, plain, params, "month", months)]
+    worth = False
+    for first, last in days:
+        month = first[:7]
+        start, end = f"{month}-01", f"{month}-{_month_days(month)}"
+        outside = [(start, _next_day(first, -1))] if first > start else []
+        outside += [(_next_day(last), end)] if last < end else []
+        if sum(_days(*bounds) for bounds in outside) < _days(first, last):
+            worth = True
+            branches.append(_in_range(month_rows, plain, params, "month", (month, month)))
+            minus = row.format(count="-accesses", times=none, table="usage_daily")
+            branches += [_in_range(minus, plain, params, "day", bounds) for bounds in outside]
+        else:
+            plus = row.format(count="accesses", times=none, table="usage_daily")
+            branches.append(_in_range(plus, plain, params, "day", (first, last)))
+    if not worth:
+        return None
+    for since, until in parts:
+        cut, cut_params = where_clause(replace(filters, since=since, until=until))
+        times = "timestamp AS first, timestamp AS last"
+        branches.append((row.format(count="1", times=times, table="access_log") + cut, cut_params))
+    union = " UNION ALL ".join(branch for branch, _ in branches)
+    values = [value for _, branch_params in branches for value in branch_params]
+    # the first (last) whole day with a use of the skill, and its first (last) use
+    uses = f"command IN ({', '.join('?' * len(USE_COMMANDS))})"
+    also = plain.replace(" WHERE ", " AND ", 1)
+    day_tests, day_params = _in_range("", "", [], "day", whole)
+    edges, edge_params = [], []
+    for func, column, order in (("MIN", "first", "ASC"), ("MAX", "last", "DESC")):
+        edges.append(
+            f"(SELECT {func}(t.{column}) FROM usage_targets AS t WHERE t.skill = c.skill AND "
+            f"t.day = (SELECT day FROM usage_targets AS d WHERE d.skill = c.skill AND {uses}"
+            f"{also}{day_tests.replace(' WHERE ', ' AND ', 1)} ORDER BY day {order} LIMIT 1) "
+            f"AND {uses}{also})"
+        )
+        edge_params += [*USE_COMMANDS, *params, *day_params, *USE_COMMANDS, *params]
+    statement = (
+        f"SELECT skill, uses, LEAST(first, {edges[0]}), GREATEST(last, {edges[1]}), projects, "
+        "authored FROM (SELECT skill, SUM(uses) AS uses, MIN(first) AS first, "
+        "MAX(last) AS last, SUM(CASE WHEN uses > 0 THEN 1 ELSE 0 END) AS projects, "
+        "SUM(authored) AS authored FROM (SELECT skill, SUM(used * accesses) AS uses, "
+        "MIN(CASE WHEN used = 1 THEN first END) AS first, "
+        "MAX(CASE WHEN used = 1 THEN last END) AS last, SUM(authored * accesses) AS authored, "
+        "SUM(accesses) AS accesses "
+        f"FROM (SELECT skill, cwd, accesses, first, last, {IS_USE} AS used, "
+        f"{IS_AUTHOR} AS authored FROM ({union}) AS rolled) AS kinds "
+        "GROUP BY skill, cwd) AS folders GROUP BY skill HAVING SUM(accesses) > 0) AS c"
+    )
+    return statement, [*edge_params, *KIND_PARAMS, *values]
+
+
+def _days(first: str, last: str) -> int:
+    """How many days ``[first, last]`` holds."""
+    from datetime import date
+
+    return (date.fromisoformat(last) - date.fromisoformat(first)).days + 1
 
 
 #: One skill's rows, summed: what the per-skill statements read (:func:`rolled`).

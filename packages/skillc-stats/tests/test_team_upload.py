@@ -1,0 +1,226 @@
+"""How uploads store their rows (issue 40, schema version 6): a plain ``INSERT`` of the rows
+above the highest one stored, under the log's advisory lock; logs sent through two
+connections at once; a version 5 store migrated with every count kept.
+
+Checked against a real PostgreSQL server (``postgres_url``), the rollups against sums made
+again from the stored rows (:func:`test_team_rollups.rollups_match_rows`)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_index import Layout, ResolvedSkill
+from skillc_index.accesslog import primary_log
+from skillc_stats import _team, upload_logs
+from skillc_stats._log_keys import log_key
+from skillc_stats._team_sql import MIGRATIONS, REBUILD_ROLLUPS
+
+from .test_team import numbered, team_count
+from .test_team_rollups import imported, rollups_match_rows
+
+
+def test_one_log_uploaded_twice_at_once_stores_each_row_once(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two uploads of the same log, batch against batch: the lock makes them take turns, and
+    each sends only what the other has not stored (no duplicate-key failure, no row twice)."""
+    log = log_rows(*(row for day in (28, 29, 30, 31) for row in imported(demo, 60, day)))
+    monkeypatch.setattr(_team, "BATCH_ROWS", 7)
+    key = log_key(log, layout)
+    assert key is not None
+    _team.TeamStore(postgres_url).close()
+    start = threading.Barrier(2)
+    added: list[int] = []
+    failed: list[BaseException] = []
+
+    def upload() -> None:
+        try:
+            with _team.TeamStore(postgres_url) as store:
+                start.wait()
+                added.append(store.upload(log, key, "m1", "alice")[0])
+        except BaseException as exc:  # reported by the assertion below
+            failed.append(exc)
+
+    threads = [threading.Thread(target=upload) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failed == []
+    assert sum(added) == team_count(postgres_url) == 240
+    rollups_match_rows(postgres_url)
+
+
+def test_logs_go_up_through_two_connections(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two logs of one skill (the project's runtime and the global one) sent at once: their
+    rows meet in the rollups' keys, each counted once; the report keeps the logs' order."""
+    monkeypatch.setattr(_team, "BATCH_ROWS", 5)
+    global_store = other_runtime(layout, demo)
+    first = log_rows(*imported(demo, 48, 30), *numbered(demo, 0, 30))
+    second = log_rows(
+        *imported(demo, 48, 30), *numbered(demo, 0, 30), to=primary_log(global_store / "demo")
+    )
+    report = upload_logs(postgres_url, layout, user="alice", machine="m1")
+    assert [(Path(entry.path), entry.added) for entry in report.logs] == _team_order(
+        layout, {first: 78, second: 78}
+    )
+    assert team_count(postgres_url) == 156
+    rollups_match_rows(postgres_url)
+    assert upload_logs(postgres_url, layout, user="alice", machine="m1").added == 0
+
+
+def test_two_copies_of_one_log_in_one_upload_lose_no_row(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """A log copied with its identity into the other runtime store, both logging on: one
+    upload sends them one after the other (not at once through two connections, where both
+    would start from an empty key and the second's own rows be skipped), so the second is
+    told apart and sends the rows the first did not."""
+    from .test_team import snapshot
+
+    monkeypatch.setattr(_team, "BATCH_ROWS", 20)
+    global_store = other_runtime(layout, demo)
+    first = log_rows(*numbered(demo, 0, 5))
+    second = snapshot(first, primary_log(global_store / "demo"))
+    log_rows(*numbered(demo, 5, 300))
+    log_rows(*numbered(demo, 5, 300, run="run-2"), to=second)
+    report = upload_logs(postgres_url, layout, user="alice", machine="m1")
+    assert report.ok and report.added == team_count(postgres_url) == 605
+    assert sorted(entry.renewed for entry in report.logs) == [False, True]
+    rollups_match_rows(postgres_url)
+
+
+def test_a_role_allowed_one_connection_uploads_one_log_at_a_time(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """A second connection refused (the role's CONNECTION LIMIT 1) is no failure: the logs
+    go up one at a time through the first."""
+    import os
+
+    import psycopg
+
+    role = f"one_{os.getpid()}"
+    database = postgres_url.split("@/", 1)[1].split("?", 1)[0]
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        db.execute(f"CREATE ROLE {role} LOGIN CONNECTION LIMIT 1")
+        db.execute(f"ALTER DATABASE {database} OWNER TO {role}")
+    url = postgres_url.replace("skillc@", f"{role}@", 1)
+    global_store = other_runtime(layout, demo)
+    log_rows(*numbered(demo, 0, 10))
+    log_rows(*numbered(demo, 0, 12), to=primary_log(global_store / "demo"))
+    report = upload_logs(url, layout, user="alice", machine="m1")
+    assert report.ok and report.added == 22
+    assert team_count(postgres_url) == 22
+
+
+def other_runtime(layout: Layout, demo: ResolvedSkill) -> Path:
+    """The runtime store other than ``demo``'s (the global one): a second log of the skill."""
+    return next(
+        layout.runtime_store(scope)
+        for scope in layout.scopes()
+        if layout.runtime_store(scope) != demo.runtime.parent
+    )
+
+
+def _team_order(layout: Layout, added: dict[Path, int]) -> list[tuple[Path, int]]:
+    return [(path, added[path]) for path in _team.local_logs(layout)]
+
+
+def test_a_version_5_store_is_migrated_with_every_count_kept(
+    postgres_server: Any, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """A store of version 5 (rows keyed by ``id``, rollups made by its uploads) migrates to
+    version 6: every row and every rollup sum as before, nothing sent again, and the next
+    upload (without ON CONFLICT, under the log's lock) adds its rows once."""
+    import psycopg
+
+    log_rows(*imported(demo, 40, 29), *imported(demo, 40, 30), *numbered(demo, 0, 20))
+    fresh, old = postgres_server.database(), postgres_server.database()
+    upload_logs(fresh, layout, user="alice", machine="m1")
+    columns = (
+        "log_key, source_id, machine, username, timestamp, run_id, command, skill, skill_path, "
+        "cwd, args, error, call_id"
+    )
+    with psycopg.connect(fresh) as source, psycopg.connect(old, autocommit=True) as db:
+        rows = source.execute(f"SELECT {columns} FROM skillc.access_log").fetchall()  # type: ignore[arg-type]
+        db.execute("CREATE SCHEMA skillc")
+        db.execute("SET search_path TO skillc")
+        for steps in MIGRATIONS[:5]:
+            for statement in steps:
+                db.execute(statement)  # type: ignore[arg-type]
+        db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        db.execute("INSERT INTO schema_version VALUES (5)")
+        with db.cursor() as cursor:
+            cursor.executemany(
+                f"INSERT INTO access_log ({columns}) VALUES ({', '.join(['%s'] * 13)})",  # type: ignore[arg-type]
+                rows,
+            )
+        for statement in REBUILD_ROLLUPS:
+            db.execute(statement)  # type: ignore[arg-type]
+        before = _counts(db)
+        assert db.execute("SELECT to_regclass('access_log_pkey')").fetchone() != (None,)
+    _team.TeamStore(old).close()  # a writer migrates
+    with psycopg.connect(old, autocommit=True) as db:
+        db.execute("SET search_path TO skillc")
+        assert _counts(db) == before
+        assert db.execute("SELECT MAX(version) FROM schema_version").fetchone() == (6,)
+        assert db.execute("SELECT to_regclass('access_log_pkey')").fetchone() == (None,)
+    rollups_match_rows(old)
+    assert upload_logs(old, layout, user="alice", machine="m1").added == 0
+    log_rows(*numbered(demo, 20, 15))
+    assert upload_logs(old, layout, user="alice", machine="m1").added == 15
+    assert team_count(old) == 115
+    rollups_match_rows(old)
+
+
+def _counts(db: Any) -> list[Any]:
+    """The rows, and the sum of every rollup."""
+    tables = ("access_log", "usage_daily", "usage_monthly", "usage_skills", "usage_targets")
+    return [
+        db.execute(f"SELECT COUNT(*) FROM {tables[0]}").fetchone()[0],
+        *(db.execute(f"SELECT SUM(accesses) FROM {table}").fetchone()[0] for table in tables[1:]),
+        db.execute("SELECT SUM(accesses) FROM usage_totals").fetchone()[0],
+    ]
+
+
+def test_a_nul_in_a_local_value_is_stored_as_a_replacement_character(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """PostgreSQL text holds no NUL: a row of a log written by another tool with one is
+    stored with U+FFFD in its place; a row holding the text ``\\x00`` is stored as it is."""
+    import sqlite3
+    from contextlib import closing
+
+    from skillc_index.accesslog import INSERT_ROW
+
+    log = log_rows(*numbered(demo, 0, 2))
+    with closing(sqlite3.connect(log)) as db:
+        for error in ("bad\0thing", "text \\x00 as written"):
+            stamp = "2026-01-30T11:00:00Z"
+            row = (stamp, "run-9", "show", "demo", str(demo.source), "/w", "{}", error)
+            db.execute(INSERT_ROW, row)
+        db.commit()
+    assert upload_logs(postgres_url, layout, user="alice", machine="m1").added == 4
+    with _team.TeamStore(postgres_url, write=False) as store:
+        errors = store("SELECT error FROM access_log WHERE error IS NOT NULL ORDER BY 1", [])
+    assert errors == [("bad\ufffdthing",), ("text \\x00 as written",)]
