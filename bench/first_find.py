@@ -136,6 +136,18 @@ def with_semantic(skc: Path, library: Path) -> dict[str, Any]:
     }
 
 
+def route(skc: Path, env: dict[str, str], project: Path, action: str) -> dict[str, Any]:
+    """``skc route ACTION --format json`` in ``project``: its answer."""
+    done = subprocess.run(
+        [str(skc), "route", action, "--format", "json"], env=env, cwd=project,
+        capture_output=True,
+    )  # fmt: skip
+    if done.returncode != 0:
+        sys.exit(f"error: skc route {action}: {done.stderr.decode()[-500:]}")
+    answer: dict[str, Any] = json.loads(done.stdout)
+    return answer
+
+
 def route_install(skc: Path, corpus: Path) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="ff-") as tmp:
         env = fresh_env(Path(tmp))
@@ -150,22 +162,12 @@ def route_install(skc: Path, corpus: Path) -> dict[str, Any]:
         catalog = Path(env["SKILLC_HOME"]) / ".skillc" / "catalog.db"
         with sqlite3.connect(catalog) as db:
             (last,) = db.execute("SELECT max(id) FROM skills").fetchone()
-        routed = subprocess.run(
-            [str(skc), "route", "install", "--format", "json"], env=env, cwd=project,
-            capture_output=True,
-        )  # fmt: skip
-        if routed.returncode != 0:
-            sys.exit(f"error: skc route install: {routed.stderr.decode()[-500:]}")
-        moved = sum(1 for s in json.loads(routed.stdout)["skills"] if s["action"] == "moved")
+        routed = route(skc, env, project, "install")
+        moved = sum(1 for s in routed["skills"] if s["action"] == "moved")
         elapsed, answer = find(skc, env, project)
         with sqlite3.connect(catalog) as db:
             (anew,) = db.execute("SELECT count(*) FROM skills WHERE id > ?", (last,)).fetchone()
-        unrouted = subprocess.run(
-            [str(skc), "route", "uninstall", "--format", "json"], env=env, cwd=project,
-            capture_output=True,
-        )  # fmt: skip
-        if unrouted.returncode != 0:
-            sys.exit(f"error: skc route uninstall: {unrouted.stderr.decode()[-500:]}")
+        route(skc, env, project, "uninstall")
         back, answer_back = find(skc, env, project)
         with sqlite3.connect(catalog) as db:
             (anew_back,) = db.execute(
