@@ -16,6 +16,12 @@ until it says the server runs and is not ``building`` (the catalog built whole):
 from the start of the first find until then; then a find answered by the server, its wall time, and
 whether its answer is the first one. The server is stopped after each run. Prints markdown
 for bench/RESULTS.md; the first lines say the machine and its load.
+
+``--semantic installed``: ``SKILLC_FIND_SEMANTIC`` is left unset, so each skc ranks as its
+install allows (a venv with the ``semantic`` extra against one without it, given as
+``--other``: "with and without the extra"); with ``--vectors`` (this skc only), after the
+catalog is built, the time until every skill's vectors are in the catalog (the find server
+computes them) before the served find, whose ranker is then ``lexical+semantic``.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from benchlib import cpu_model, find_skc, skill_folders
-from first_find import QUERY, fresh_env
+from first_find import QUERY, fresh_env, vectors
 
 
 def children_cpu() -> float:
@@ -62,10 +68,11 @@ def find(skc: Path, env: dict[str, str], library: Path) -> tuple[float, float, d
     return wall, cpu, json.loads(done.stdout), answered.split(";")[0] + started
 
 
-def one_run(skc: Path, library: Path) -> dict[str, Any]:
+def one_run(skc: Path, library: Path, semantic: str, wait_vectors: bool) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="ffa-", dir="/tmp") as tmp:
         env = fresh_env(Path(tmp))
-        env["SKILLC_FIND_SEMANTIC"] = "0"
+        if semantic == "off":
+            env["SKILLC_FIND_SEMANTIC"] = "0"
         start = time.perf_counter()
         wall, cpu, answer, answered = find(skc, env, library)
         started = "started a find server" in answered
@@ -81,6 +88,13 @@ def one_run(skc: Path, library: Path) -> dict[str, Any]:
                     ready = time.perf_counter() - start
                     break
                 time.sleep(0.2)
+            filled = None
+            while wait_vectors and ready is not None and time.perf_counter() - start < 1200:
+                total, done = vectors(Path(env["SKILLC_HOME"]))
+                if total and done == total:
+                    filled = time.perf_counter() - start
+                    break
+                time.sleep(0.5)
             later_wall, _, later, later_by = find(skc, env, library)
         finally:
             subprocess.run([str(skc), "watch", "--stop"], env=env, capture_output=True)
@@ -92,7 +106,9 @@ def one_run(skc: Path, library: Path) -> dict[str, Any]:
         "ranker": answer["ranker"],
         "answered": answered,
         "ready": ready,
+        "filled": filled,
         "later": later_wall,
+        "later_ranker": later["ranker"],
         "later_by": later_by,
         "same": [s["path"] for s in later["skills"]] == [s["path"] for s in answer["skills"]],
     }
@@ -103,15 +119,24 @@ def main() -> None:
     parser.add_argument("libraries", nargs="+", type=Path)
     parser.add_argument("--other", type=Path, required=True, help="the skc to compare with")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument(
+        "--semantic",
+        choices=("off", "installed"),
+        default="off",
+        help="SKILLC_FIND_SEMANTIC=0 (off), or unset: as each skc's install",
+    )
+    parser.add_argument("--vectors", action="store_true", help="wait for this skc's vectors")
     args = parser.parse_args()
     this = find_skc()
     print(f"{cpu_model()}, {os.cpu_count()} cores; load average at start {os.getloadavg()}")
-    print(f"this: {this}; other: {args.other}; medians of {args.runs} runs, alternated\n")
+    print(f"this: {this}; other: {args.other}; medians of {args.runs} runs, alternated")
+    print(f"SKILLC_FIND_SEMANTIC: {'0' if args.semantic == 'off' else 'unset'}\n")
     print(
         "| library | skc | first find wall (s) | CPU (s) | searched | partial | ranker "
-        "| answered by | server ready after (s) | served find (s) | same skills |"
+        "| answered by | server ready after (s) | every vector in after (s) "
+        "| served find (s), ranker | same skills |"
     )
-    print("|---|---|---:|---:|---:|---|---|---|---:|---:|---|")
+    print("|---|---|---:|---:|---:|---|---|---|---:|---:|---:|---|")
     for library in args.libraries:
         library = library.resolve()
         runs: dict[str, list[dict[str, Any]]] = {"this": [], "other": []}
@@ -119,17 +144,21 @@ def main() -> None:
         for _ in range(args.runs):
             for name, skc in (("this", this), ("other", args.other)):
                 loads.append(os.getloadavg()[0])
-                runs[name].append(one_run(skc, library))
+                wait = args.vectors and name == "this"
+                runs[name].append(one_run(skc, library, args.semantic, wait))
         for name, found in runs.items():
             r = found[0]
             ready = [x["ready"] for x in found if x["ready"] is not None] or [float("nan")]
+            filled = [x["filled"] for x in found if x["filled"] is not None]
             print(
                 f"| {library.name} ({len(skill_folders(library)):,}) | {name} "
                 f"| {statistics.median(x['wall'] for x in found):.2f} "
                 f"| {statistics.median(x['cpu'] for x in found):.2f} | {r['searched']} "
                 f"| {sum(x['partial'] for x in found)} of {len(found)} | {r['ranker']} "
                 f"| {r['answered']} | {statistics.median(ready):.1f} "
-                f"| {statistics.median(x['later'] for x in found):.3f} ({r['later_by']}) "
+                f"| {f'{statistics.median(filled):.1f}' if filled else '-'} "
+                f"| {statistics.median(x['later'] for x in found):.3f} ({r['later_by']}), "
+                f"{r['later_ranker']} "
                 f"| {sum(x['same'] for x in found)} of {len(found)} |"
             )
         print(

@@ -16,10 +16,11 @@ suffixed ``-cNN`` (``bench/find_scale.py``'s, in ``/tmp/skillc-find-library``) u
    the words while the vectors wait, and starts the find server, which computes them in the
    background); the time until every vector is in the catalog (from the start of the first
    find); then a find answered by the server, and its ranker.
-3. **Route install**: a project whose ``.claude/skills`` holds the corpus; a first find
-   builds the catalog; ``skc route install`` moves every skill into the project's store; the
-   wall time of the next find (words only, no server), and how many skills the catalog
-   indexed anew for it (rows whose id is new).
+3. **Route install**: a project whose ``.claude/skills`` holds the corpus; finds build the
+   catalog (until one is whole); ``skc route install`` moves every skill into the project's
+   store; the wall time of the next find (words only, no server), and how many skills the catalog
+   indexed anew for it (rows whose id is new); then ``skc route uninstall`` moves them back,
+   and the same for the find after it. ``--route-only``: this step alone.
 
 Medians of ``--runs``. Prints markdown for bench/RESULTS.md.
 """
@@ -135,6 +136,18 @@ def with_semantic(skc: Path, library: Path) -> dict[str, Any]:
     }
 
 
+def route(skc: Path, env: dict[str, str], project: Path, action: str) -> dict[str, Any]:
+    """``skc route ACTION --format json`` in ``project``: its answer."""
+    done = subprocess.run(
+        [str(skc), "route", action, "--format", "json"], env=env, cwd=project,
+        capture_output=True,
+    )  # fmt: skip
+    if done.returncode != 0:
+        sys.exit(f"error: skc route {action}: {done.stderr.decode()[-500:]}")
+    answer: dict[str, Any] = json.loads(done.stdout)
+    return answer
+
+
 def route_install(skc: Path, corpus: Path) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="ff-") as tmp:
         env = fresh_env(Path(tmp))
@@ -142,20 +155,24 @@ def route_install(skc: Path, corpus: Path) -> dict[str, Any]:
         project = Path(tmp) / "project"
         count = copy_corpus(corpus, project / ".claude" / "skills")
         subprocess.run([str(skc), "init"], env=env, cwd=project, capture_output=True, check=True)
-        build, _ = find(skc, env, project)
+        build, built = find(skc, env, project)
+        while built["partial"]:  # a loaded machine: the whole catalog before the move
+            more, built = find(skc, env, project)
+            build += more
         catalog = Path(env["SKILLC_HOME"]) / ".skillc" / "catalog.db"
         with sqlite3.connect(catalog) as db:
             (last,) = db.execute("SELECT max(id) FROM skills").fetchone()
-        routed = subprocess.run(
-            [str(skc), "route", "install", "--format", "json"], env=env, cwd=project,
-            capture_output=True,
-        )  # fmt: skip
-        if routed.returncode != 0:
-            sys.exit(f"error: skc route install: {routed.stderr.decode()[-500:]}")
-        moved = sum(1 for s in json.loads(routed.stdout)["skills"] if s["action"] == "moved")
+        routed = route(skc, env, project, "install")
+        moved = sum(1 for s in routed["skills"] if s["action"] == "moved")
         elapsed, answer = find(skc, env, project)
         with sqlite3.connect(catalog) as db:
             (anew,) = db.execute("SELECT count(*) FROM skills WHERE id > ?", (last,)).fetchone()
+        route(skc, env, project, "uninstall")
+        back, answer_back = find(skc, env, project)
+        with sqlite3.connect(catalog) as db:
+            (anew_back,) = db.execute(
+                "SELECT count(*) FROM skills WHERE id > ?", (last,)
+            ).fetchone()
     return {
         "skills": count,
         "build": build,
@@ -164,6 +181,10 @@ def route_install(skc: Path, corpus: Path) -> dict[str, Any]:
         "searched": answer["searched"],
         "partial": answer["partial"],
         "indexed_anew": anew,
+        "back": back,
+        "searched_back": answer_back["searched"],
+        "partial_back": answer_back["partial"],
+        "indexed_anew_back": anew_back - anew,
     }
 
 
@@ -184,6 +205,7 @@ def main() -> None:
     parser.add_argument("--skills", type=int, default=2500)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--corpus", type=Path)
+    parser.add_argument("--route-only", action="store_true", help="step 3 alone")
     args = parser.parse_args()
     skc = find_skc()
     corpus = corpus_root(args.corpus).resolve()
@@ -197,6 +219,8 @@ def main() -> None:
         f"library ({len(skill_folders(library)):,})": library,
     }
     semantic = semantic_installed()
+    if args.route_only:
+        libraries = {}
     print(f"## First find (issue 35), {dt.date.today().isoformat()}")
     print(f"\n{cpu_model()}, {os.cpu_count()} cores; load average at start {os.getloadavg()}")
     print(f"Medians of {args.runs} runs, fresh home each; the issue's 31 s is the reference.\n")
@@ -235,8 +259,17 @@ def main() -> None:
         f"\nRoute install ({r['skills']} skills in `.claude/skills`, {r['moved']} moved into the "
         f"store): the first find built the catalog in {build:.2f} s; the find after `skc route "
         f"install` took **{after:.2f} s** (the issue: 21-27 s), {r['searched']} skills searched, "
-        f"partial {r['partial']}, {max(x['indexed_anew'] for x in runs)} skills indexed anew."
+        f"partial {r['partial']}, {max(x['indexed_anew'] for x in runs)} skills indexed anew. "
+        f"After `skc route uninstall` (the skills back in `.claude/skills`): "
+        f"**{statistics.median(r['back'] for r in runs):.2f} s**, {r['searched_back']} "
+        f"searched, partial {r['partial_back']}, "
+        f"{max(x['indexed_anew_back'] for x in runs)} skills indexed anew."
     )
+    each = [
+        (round(x["after"], 2), x["indexed_anew"], round(x["back"], 2), x["indexed_anew_back"])
+        for x in runs
+    ]
+    print(f"Each run (install s, indexed anew, uninstall s, indexed anew): {each}")
 
 
 if __name__ == "__main__":

@@ -389,3 +389,32 @@ def test_the_vectors_read_for_dense_retrieval_follow_the_catalog(
     write_skill(lib, "brake-service", "Replace the worn pads and discs of a vehicle's brakes.")
     found(home, UNWORDED, [lib], True)  # indexes it and computes its vectors
     assert "brake-service" in nearest_names(home, model, UNWORDED, None)
+
+
+def test_the_closeness_computed_with_the_request_ranks_as_nearest_alone(
+    tmp_path: Path, model: semantic.Model
+) -> None:
+    """Dense retrieval's product runs in the model's thread with the request's embedding
+    (:func:`semantic.request_later`, while the words rank): the same values, bit for bit, as
+    :func:`semantic.nearest` computes after the lexical steps, so the same nearest skills in
+    the same order, with or without a filter and exclusions."""
+    from skillc_gateway.catalog import Catalog
+    from skillc_index import Layout
+
+    lib = library(tmp_path / "lib")
+    write_skill(lib, "brake-service", "Replace the worn pads and discs of a vehicle's brakes.")
+    write_skill(lib, "tyre-fitter", "Fit and balance new tyres on a car.")
+    home = tmp_path / "home"
+    assert found(home, UNWORDED, [lib], True)[0] in {"auto-mechanic", "brake-service"}
+    db = Catalog.shared(Layout.discover(home, {"SKILLC_HOME": str(home)})).db
+    ids = [skill for (skill,) in db.execute("SELECT id FROM skills ORDER BY id")]
+    assert model.width == 384
+    for query in (UNWORDED, QUERY, "bake bread"):
+        vector, closeness = semantic.request_later(db, model, query).result()
+        assert closeness is not None and vector == model.embed(query)
+        own = semantic._closeness(model._np, closeness.vectors, vector).values
+        assert closeness.values.tobytes() == own.tobytes()
+        for candidates, exclude in ((None, ()), (set(ids[1:]), {ids[2]}), (None, set(ids[:2]))):
+            alone = semantic.nearest(db, model, vector, candidates, 3, exclude)
+            given = semantic.nearest(db, model, vector, candidates, 3, exclude, closeness)
+            assert given == alone and len(alone) == 3

@@ -56,6 +56,8 @@ from skillc_gateway.catalog.postings import (
 )
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
     from skillc_gateway.catalog import semantic
 
 __all__ = [
@@ -115,6 +117,15 @@ def _model(wanted: bool | None = None) -> semantic.Model | None:
     from skillc_gateway.catalog import semantic
 
     return semantic.model(wanted)
+
+
+def _request_later(
+    db: sqlite3.Connection, model: semantic.Model, query: str
+) -> Future[semantic.Request]:
+    """:func:`.semantic.request_later` (the module imported when the model is there)."""
+    from skillc_gateway.catalog import semantic
+
+    return semantic.request_later(db, model, query)
 
 
 def stems(db: sqlite3.Connection, terms: list[str]) -> list[str]:
@@ -241,8 +252,9 @@ def _ranked(
     if candidates is not None and not isinstance(candidates, (set, frozenset, dict)):
         candidates = set(candidates)
     model = _model(semantic)
-    # the request's vector is computed while the lexical steps run
-    wanted = model.embed_later(query) if model is not None else None
+    # the request's vector, and its closeness to every skill's, computed while the lexical
+    # steps run
+    wanted = _request_later(db, model, query) if model is not None else None
     total: dict[int, float] = {}
     found = [_scores(db, doc, terms, candidates, max(POOL, limit)) for doc in range(len(DOCUMENTS))]
     # Each document counts as the share of the request its words reach: its BM25 score over
@@ -271,10 +283,10 @@ def _ranked(
         # retrieval: reached even when they share no word with it), reranked by closeness
         from skillc_gateway.catalog import semantic as step
 
-        vector = wanted.result()
+        vector, closeness = wanted.result()
         pool = ranked[: step.SEMANTIC_POOL]
         lexical = {skill for skill, _ in pool}
-        near = step.nearest(db, model, vector, candidates, step.DENSE_POOL, lexical)
+        near = step.nearest(db, model, vector, candidates, step.DENSE_POOL, lexical, closeness)
         step.blend(db, model, vector, pool, near, total)
         ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
         # one family (a vendor's pack, a template over vendors) does not fill the top
