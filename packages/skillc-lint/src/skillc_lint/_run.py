@@ -299,7 +299,13 @@ def _linted(
     mode = params.fix_mode
     folders = [item for item in plan if isinstance(item, Path)]
     configured = {folder: rules(folder) for folder in folders}
-    # fixing rewrites files, one skill after another in this process; linting uses the pool
+    # fixing rewrites files, one skill after another in this process, never from the cache;
+    # linting uses the pool and the result cache
+    cache = None
+    if not (mode or params.no_cache):
+        from skillc_lint._cache import cache_dir
+
+        cache = cache_dir()
     pooled = (
         None
         if mode
@@ -308,6 +314,7 @@ def _linted(
             [configured[folder][0] for folder in folders],
             force=params.force,
             jobs=params.jobs or usable_cores(),
+            cache=cache,
         )
     )
     for item in plan:
