@@ -316,12 +316,18 @@ class Skill:
         for rel in self.files:
             by_name.setdefault(posixpath.basename(rel), []).append(rel)
         known = {*self.files, *self.folders} - {"."}
+        # what a word names ends with its last part: a word whose last part is no file's or
+        # folder's name (nor ".", ".." or nothing, which a path may end with) names nothing
+        ends = {posixpath.basename(rel) for rel in known} | {"", ".", ".."}
         found: dict[str, frozenset[str]] = {}
         for source, text in self.texts.items():
             folder = posixpath.dirname(source)
             hits: set[str] = set()
             for word in set(_PATHLIKE.findall(text)):
                 if "." in word or "/" in word:
+                    last = word.rstrip(".,:;").partition("#")[0].rstrip("/").rpartition("/")[2]
+                    if last not in ends:
+                        continue
                     named = _named(word, folder, known, by_name)
                     if named is not None:
                         hits.add(named)
