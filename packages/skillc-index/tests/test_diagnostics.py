@@ -41,6 +41,8 @@ RFC_LINES = {
     "E062": "error[E062]: language server: <message>",
     # skillc's own (issue 37: skc package, a package its format refuses)
     "E070": "error[E070]: cannot package '<skill>' as <format>: <reason>",
+    # skillc's own (issue 38: skc list --apply overrides, a settings file it cannot change)
+    "E080": "error[E080]: invalid agent settings file '<path>': <reason>",
     "E100": "error[E100]: invalid option: '<message>'",
     "E300": "error[E300]: <rule-id> <rule-name>: <message>",
     "E999": "error[E999]: <message>",

@@ -116,6 +116,7 @@ def test_every_rules_table_has_checks_and_complete_metadata() -> None:
         "collisions",
         "guidance",
         "claude_code",
+        "claude_guidance",
         "plugins",
         "skillli",
         "quiz",

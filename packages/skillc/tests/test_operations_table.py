@@ -47,3 +47,36 @@ def test_every_command_is_an_operation_or_cli_only(entry: EntryPoint) -> None:
 def test_cli_only_names_commands_that_exist() -> None:
     assert set(CLI_ONLY) <= {entry.name for entry in COMMANDS}
     assert all(reason.strip() for reason in CLI_ONLY.values())
+
+
+def required_options() -> list[tuple[str, click.Command, click.Option]]:
+    found = []
+    for entry in COMMANDS:
+        if entry.name in CLI_ONLY:
+            continue
+        for name, made in commands_of(entry.name, entry.load()):
+            found += [
+                (name, made, param)
+                for param in made.params
+                if isinstance(param, click.Option) and param.required
+            ]
+    return found
+
+
+@pytest.mark.parametrize(
+    ("name", "made", "option"),
+    required_options(),
+    ids=lambda value: value if isinstance(value, str) else "",
+)
+def test_a_required_option_left_out_is_a_usage_error(
+    name: str, made: click.Command, option: click.Option
+) -> None:
+    """Click >= 8.3 takes an explicit ``default=None`` as a value given: `skc show SKILL`
+    without --section ran the operation with None and died in it (E999). Each required
+    option left out must stop the command line before anything runs."""
+    arguments = [
+        "x" for param in made.params if isinstance(param, click.Argument) and param.required
+    ]
+    with pytest.raises(click.MissingParameter) as caught:
+        made.make_context(name, arguments)
+    assert caught.value.param is option

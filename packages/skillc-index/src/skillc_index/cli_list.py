@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from skillc_index.layout import Layout
     from skillc_index.listing.agents import ShownState
     from skillc_index.listing.budget import FolderBudget
+    from skillc_index.listing.overrides import OverridePlan
     from skillc_index.listing.skills import SkillEntry, SkillList
 
 
@@ -43,6 +44,13 @@ def list_command(result: SkillList, call: Call[ListParams]) -> None:
     dropped first (the JSON adds a `budget` list, one object per folder, to the listing).
     --pattern and --limit then choose the rows shown; each heading prices the whole folder.
 
+    --apply overrides applies the Claude Code suggestion: for each `.claude/skills` folder
+    over its budget, the skills whose descriptions the listing drops (the least used) are set
+    to "name-only" in Claude Code's `skillOverrides`, in `.claude/settings.local.json` of the
+    project or `~/.claude/settings.json`; every other setting, and any override the user set,
+    is kept; the folders are then priced again (`--dry-run`: what would change, nothing
+    written). Codex and the other agents have no such setting: nothing is applied to them.
+
     \b
     Examples:
       skc list
@@ -51,11 +59,14 @@ def list_command(result: SkillList, call: Call[ListParams]) -> None:
       skc list --scope global --pattern 'py*'
       skc list --status stale
       skc list --budget
+      skc list --budget --apply overrides --dry-run
       skc list --format json
     """
     layout = call.session.layout
     if result.budget is not None:
         _echo_budgets(result.budget, layout, call.params.pattern, call.params.limit)
+        if result.overrides is not None:
+            _echo_overrides(result.overrides, layout)
         return
     if not result.skills:
         click.echo("No skills found." if result.total == 0 else "No skills match.")
@@ -154,3 +165,49 @@ def _echo_budgets(
                 )
         for suggestion in suggestions(folder):
             click.echo(f"suggestion: {printable(suggestion)}")
+
+
+#: The most skill names a line of ``--apply``'s text names (the JSON has them all).
+_NAMED = 20
+
+
+def _some(names: Sequence[str]) -> str:
+    """``a, b, c``, at most :data:`_NAMED` of them, ``and N more`` past that."""
+    shown = ", ".join(names[:_NAMED])
+    more = len(names) - _NAMED
+    return printable(shown if more <= 0 else f"{shown} and {more:,} more")
+
+
+def _echo_overrides(plans: Sequence[OverridePlan], layout: Layout) -> None:
+    """``--apply overrides``' text: per over-budget folder what was (or would be) set, where,
+    and the listing's tokens before and after; or why nothing applies to it."""
+    click.echo()
+    if not plans:
+        click.echo("Nothing to apply: every agent skills folder is within its budget.")
+        return
+    for plan in plans:
+        where = f"{plan.agent} ({plan.scope}) {layout.display(plan.folder)}"
+        if plan.settings is None or not plan.names:
+            click.echo(f"{where}: nothing applied: {plan.reason}")
+            continue
+        n = len(plan.names)
+        verb = "would set" if plan.dry_run else "set"
+        click.echo(
+            printable(
+                f"{where}: {verb} {n:,} skill{'' if n == 1 else 's'} to name-only in "
+                f"{layout.display(plan.settings)} (skillOverrides), the least used first: "
+            )
+            + _some(plan.names)
+        )
+        fits = plan.tokens_after <= plan.budget_tokens
+        click.echo(
+            f"  listing ~{plan.tokens:,} -> ~{plan.tokens_after:,} tokens of "
+            f"{plan.budget_tokens:,} ({'within' if fits else 'still over'} the budget)"
+        )
+        if not fits:
+            click.echo(
+                "  the names (and the descriptions the user keeps) do not fit: skc route "
+                "install lists one router skill instead of every skill"
+            )
+        if plan.kept:
+            click.echo("  left as the user set them: " + _some(plan.kept))

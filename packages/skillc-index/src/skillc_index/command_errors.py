@@ -355,6 +355,24 @@ class FolderNotWritable(InternalError):
         self.reason = reason
 
 
+class InvalidSettings(SkillcError):
+    """E080: an agent's settings file skillc would read or change (Claude Code's
+    ``settings.json``) that is not a JSON object within the bounds, or cannot be read
+    (``reason`` says which); nothing is written."""
+
+    code = "E080"
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(Diagnostic(self.code, {"path": path, "reason": reason}))
+        self.path = path
+        self.reason = reason
+
+
+class UnreadableSettings(InvalidSettings):
+    """E080 for an agent's settings file that is there but cannot be read (no permission, not
+    a regular file): the agent cannot read it either."""
+
+
 class PackageRefused(SkillcError):
     """E070: ``skc package`` cannot make the package: the format refuses the skill (a name
     with a reserved word or a tag, an archive over the format's size limit)."""

@@ -348,14 +348,18 @@ def _click_parameter(name: str, hint: Any, meta: Any, defaults: dict[str, Any]) 
         kind = click.Path(exists=True, file_okay=False)
     required = name not in defaults
     default = defaults.get(name)
+    # A default is passed only when there is one: click >= 8.3 takes an explicit
+    # ``default=None`` as a value given, and a required option went unchecked (`skc show
+    # SKILL` without --section ran with None).
+    given: dict[str, Any] = {} if multiple or default is None else {"default": default}
     if meta.argument:
         return click.Argument(
             [name],
             type=kind,
             nargs=-1 if multiple else 1,
             required=required,
-            default=None if multiple or default is None else default,
             metavar=meta.metavar,
+            **given,
         )
     flags = meta.flags or (f"--{name.removesuffix('_').replace('_', '-')}",)
     return click.Option(
@@ -364,10 +368,10 @@ def _click_parameter(name: str, hint: Any, meta: Any, defaults: dict[str, Any]) 
         is_flag=hint is bool,
         multiple=multiple,
         required=required,
-        default=None if multiple or default is None else default,
         metavar=meta.metavar,
         show_default=show_default,
         help=meta.help or meta.description,
+        **given,
     )
 
 

@@ -56,6 +56,7 @@ TEMPLATES: dict[str, str] = {
     "E061": "MCP HTTP server: <message>",
     "E062": "language server: <message>",
     "E070": "cannot package '<skill>' as <format>: <reason>",
+    "E080": "invalid agent settings file '<path>': <reason>",
     "E100": "invalid option: '<message>'",
     "E300": "<rule-id> <rule-name>: <message>",
     "E999": "<message>",

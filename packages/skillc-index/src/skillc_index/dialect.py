@@ -20,6 +20,7 @@ __all__ = [
     "AGENT_SKILLS",
     "CLAUDE_CODE",
     "CLAUDE_CODE_FIELDS",
+    "CLAUDE_CODE_TOOLS",
     "CLAUDE_UPLOAD",
     "CODEX",
     "CODEX_FIELDS",
@@ -105,16 +106,76 @@ class Dialect(Record):
     keeps_others: bool = False
     """Fields outside ``reads`` are written as they are (the agent ignores them, and the
     source is written in this agent's dialect: Claude Code's superset)."""
+    tools: frozenset[str] = frozenset()
+    """The tool names its ``allowed-tools`` (and ``disallowed-tools``) take; empty when not
+    known (no check is made)."""
+    tool_prefixes: tuple[str, ...] = ()
+    """Prefixes of the names of tools other programs add (MCP servers' ``mcp__``)."""
 
+
+#: Claude Code's built-in tools, as permission rules and ``allowed-tools`` name them
+#: (code.claude.com/docs/en/tools-reference, "Tools reference"), and the names of earlier
+#: releases that skills still grant (``Task``, now ``Agent``; ``MultiEdit``, ``LS``,
+#: ``NotebookRead``, ``TodoRead``, ``BashOutput``, ``KillShell``).
+CLAUDE_CODE_TOOLS = frozenset(
+    {
+        "Agent",
+        "AskUserQuestion",
+        "Bash",
+        "CronCreate",
+        "CronDelete",
+        "CronList",
+        "Edit",
+        "EnterPlanMode",
+        "EnterWorktree",
+        "ExitPlanMode",
+        "ExitWorktree",
+        "Glob",
+        "Grep",
+        "ListMcpResourcesTool",
+        "LSP",
+        "Monitor",
+        "NotebookEdit",
+        "PowerShell",
+        "Read",
+        "ReadMcpResourceTool",
+        "SendMessage",
+        "Skill",
+        "TaskCreate",
+        "TaskGet",
+        "TaskList",
+        "TaskOutput",
+        "TaskStop",
+        "TaskUpdate",
+        "TeamCreate",
+        "TeamDelete",
+        "TodoWrite",
+        "ToolSearch",
+        "WebFetch",
+        "WebSearch",
+        "Write",
+        # earlier releases' names
+        "Task",
+        "MultiEdit",
+        "LS",
+        "NotebookRead",
+        "TodoRead",
+        "BashOutput",
+        "KillShell",
+    }
+)
 
 CLAUDE_CODE = Dialect(
     "Claude Code",
     STANDARD_FIELDS | CLAUDE_CODE_FIELDS,
     strict=False,
     source="https://code.claude.com/docs/en/skills (Frontmatter reference; listing entries cut "
-    "at 1,536 characters of description + when_to_use)",
+    "at 1,536 characters of description + when_to_use); tools: "
+    "https://code.claude.com/docs/en/tools-reference",
     listing_limit=1536,
     keeps_others=True,
+    tools=CLAUDE_CODE_TOOLS,
+    tool_prefixes=("mcp__",),
 )
 CODEX = Dialect(
     "Codex",

@@ -176,10 +176,39 @@ class ListParams(Record):
             "default 1% of a 200,000-token context) and the descriptions the agent would drop.",
         ),
     ] = False
+    apply: Annotated[
+        Literal["overrides"] | None,
+        Param(
+            "Apply a suggestion of the budget: overrides sets Claude Code's skillOverrides to "
+            "name-only for the skills whose descriptions an over-budget .claude/skills folder "
+            "drops (the least used), in .claude/settings.local.json (project) or "
+            "~/.claude/settings.json (home), keeping every other setting.",
+            help="With --budget, apply a suggestion: overrides sets Claude Code's "
+            'skillOverrides to "name-only" for the skills whose descriptions an over-budget '
+            ".claude/skills folder drops (the least used), in .claude/settings.local.json "
+            "(project) or ~/.claude/settings.json (home).",
+        ),
+    ] = None
+    dry_run: Annotated[
+        bool,
+        Param(
+            "With apply, show what would change; write nothing.",
+            flags=("-n", "--dry-run"),
+            help="With --apply, show what would change; write nothing.",
+        ),
+    ] = False
 
 
 def list_(session: Session, params: ListParams) -> SkillList:
-    """Not logged: it resolves no skill."""
+    """Not logged: it resolves no skill. ``apply`` (the command line's) writes Claude Code's
+    settings (:func:`skillc_index.listing.overrides.apply_overrides`) and prices the folders
+    again from what it wrote; ``dry_run`` without it is E100."""
+    if params.dry_run and params.apply is None:
+        from skillc_index.diagnostics import ParameterError
+
+        raise ParameterError("{dry_run} goes with {apply}")
+    if params.apply is not None and not params.budget:
+        params = params._replace(budget=True)
     from skillc_index.inventory.folders import trusted_targets
     from skillc_index.listing.skills import list_skills
 
@@ -210,11 +239,22 @@ def list_(session: Session, params: ListParams) -> SkillList:
         return listed
 
     from skillc_index.listing.budget import listing_budgets
+    from skillc_index.listing.overrides import apply_overrides, claude_overrides
 
+    layout, config = session.layout, session.config
     scopes: tuple[Scope, ...] = ("project", "global") if params.scope == "all" else (params.scope,)
-    budgets = listing_budgets(session.layout, session.config, scopes)
-    notices = listed.notices + tuple(notice for folder in budgets for notice in folder.notices)
-    return replace(listed, budget=budgets, notices=notices)
+    strict = params.apply is not None  # a file it may change must be read, not skipped
+    found = claude_overrides(layout, strict=strict)
+    budgets = listing_budgets(layout, config, scopes, found.values)
+    plans = None
+    if params.apply is not None:
+        plans = apply_overrides(budgets, layout, found, dry_run=params.dry_run)
+        if any(plan.written for plan in plans):  # priced again from the files as written
+            found = claude_overrides(layout, strict=strict)
+            budgets = listing_budgets(layout, config, scopes, found.values)
+    notices = listed.notices + found.notices
+    notices += tuple(notice for folder in budgets for notice in folder.notices)
+    return replace(listed, budget=budgets, overrides=plans, notices=notices)
 
 
 LIST: Operation[ListParams, SkillList] = Operation(
@@ -234,6 +274,11 @@ LIST: Operation[ListParams, SkillList] = Operation(
     params=ListParams,
     run=list_,
     output="skillc_index.listing.shapes:ListShape",
+    cli_only={
+        "apply": "it writes the agent's own settings (which skills it lists by name only): "
+        "a person decides that, on the command line",
+        "dry_run": "it goes with apply, which only the command line has",
+    },
 )
 
 

@@ -20,6 +20,7 @@ from skillc_lint._rules import (
     agentskills,
     budget,
     claude_code,
+    claude_guidance,
     collisions,
     gibberish,
     guidance,
@@ -81,8 +82,9 @@ PROFILES: dict[str, Profile] = {
         ),
         Profile(
             "claude-code",
-            "Claude Code's frontmatter extensions (spec/004 layer 2)",
-            claude_code.RULES + plugins.RULES,
+            "Claude Code's frontmatter extensions (spec/004 layer 2), what it does with a "
+            "skill's text and tools, its plugins and marketplaces",
+            claude_code.RULES + claude_guidance.RULES + plugins.RULES,
             claude_code.FIELDS,
             extends="agentskills",
             # Claude Code reads allowed-tools as a YAML list or a comma-separated string too.

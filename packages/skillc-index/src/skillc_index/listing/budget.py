@@ -26,6 +26,9 @@ descriptions are cut short", and the behaviour reported in anthropics/claude-cod
 The estimate counts characters as the agent renders them (the entry's ``- ``, ``: `` and line
 break are its per-entry overhead) and 4 characters a token, the ratio Claude Code itself uses
 for this budget. Skills with ``disable-model-invocation: true`` are not in the listing.
+Claude Code's ``skillOverrides`` setting is honoured for its own folders
+(:mod:`skillc_index.listing.overrides`): a skill set to ``name-only`` costs its name alone, one
+set to ``off`` or ``user-invocable-only`` is not listed.
 
 A skill is a folder (or a symlink to one: what the agent reads through it counts, so a stub
 deployed by skillc counts with the stub's name and description) holding ``SKILL.md``, whose
@@ -105,6 +108,9 @@ class ListingEntry(NamedTuple):
     """The description the agent lists (before any budget)."""
     path: str = ""
     """The entry's path, as written (its usage is keyed by it)."""
+    override: str | None = None
+    """The ``skillOverrides`` value that made it ``name-only`` (then ``description`` is
+    empty), or None."""
 
     @property
     def described(self) -> bool:
@@ -157,14 +163,22 @@ class FolderBudget(NamedTuple):
     """How the agent lists each entry (empty: every one in full)."""
     order: tuple[int, ...] = ()
     """Indexes of the entries, the last to lose its description first (by priority)."""
+    overrides: tuple[tuple[str, str], ...] = ()
+    """The ``skillOverrides`` that apply to its skills, ``(name, value)`` by name: the
+    ``name-only`` entries, and the skills ``off`` or ``user-invocable-only`` keeps out of
+    the listing (counted in ``not_listed``)."""
 
     def state(self, index: int) -> ShownState:
         return self.states[index] if self.states else "full"
 
     def named(self, state: ShownState) -> tuple[str, ...]:
-        """The names of the entries the agent lists so, the first to lose its description
-        first."""
-        return tuple(self.entries[i].name for i in reversed(self.order) if self.state(i) == state)
+        """The names of the entries the agent lists so because of the budget (not a
+        ``skillOverrides`` setting), the first to lose its description first."""
+        return tuple(
+            self.entries[i].name
+            for i in reversed(self.order)
+            if self.state(i) == state and self.entries[i].override is None
+        )
 
     @property
     def notices(self) -> tuple[Notice, ...]:
@@ -246,6 +260,7 @@ class FolderBudget(NamedTuple):
             "shortened": list(self.named("shortened")),
             "omitted": list(self.named("omitted")),
             "not_listed": self.not_listed,
+            "overrides": dict(self.overrides),
             "entries": [
                 entry.to_dict(tokens, self.state(index))
                 for index, (entry, tokens) in enumerate(zip(self.entries, self.shares, strict=True))
@@ -347,14 +362,20 @@ def folder_budget(
     path: Path,
     config: Config,
     usage: Mapping[str, float] | None = None,
+    overrides: Mapping[str, str] | None = None,
 ) -> FolderBudget:
     """The listing of the agent folder ``path`` against the configured budget, as the
     agent's model lists it (:func:`model_of`), ``usage`` the priority of each entry by its
-    path (:func:`skillc_index.listing.usage.recorded_priorities`; absent: never used); what
-    cannot be read is skipped and counted (``unreadable``, ``error``), never raised."""
+    path (:func:`skillc_index.listing.usage.recorded_priorities`; absent: never used),
+    ``overrides`` Claude Code's ``skillOverrides`` by skill name (a Claude Code folder's:
+    :func:`skillc_index.listing.overrides.effective_overrides`); what cannot be read is
+    skipped and counted (``unreadable``, ``error``), never raised."""
+    from skillc_index.listing.overrides import HIDDEN, NAME_ONLY
+
     model = model_of(agent)
     entries: list[ListingEntry] = []
     unreadable: list[Unreadable] = []
+    applied: dict[str, str] = {}
     not_listed = 0
     error = None
     try:
@@ -367,7 +388,14 @@ def folder_budget(
         except _CannotRead as exc:
             unreadable.append(Unreadable(name, str(exc)))
             continue
-        if isinstance(entry, ListingEntry):
+        override = (overrides or {}).get(entry.name) if isinstance(entry, ListingEntry) else None
+        if isinstance(entry, ListingEntry) and override in HIDDEN:
+            applied[entry.name] = str(override)
+            not_listed += 1
+        elif isinstance(entry, ListingEntry):
+            if override == NAME_ONLY and entry.described:
+                applied[entry.name] = NAME_ONLY
+                entry = entry._replace(chars=entry.name_chars, description="", override=NAME_ONLY)
             entries.append(entry)
         elif entry:  # a skill kept out of the listing
             not_listed += 1
@@ -375,12 +403,16 @@ def folder_budget(
     listed = tuple(entries)
     priorities = usage or {}
     items = [ListingItem(e.name, e.description, priorities.get(e.path, 0.0)) for e in listed]
-    states = tuple(view.state for view in fit_listing(model, items, budget))
+    fitted = fit_listing(model, items, budget)
+    states: tuple[ShownState, ...] = tuple(
+        "name-only" if e.override == NAME_ONLY else view.state
+        for e, view in zip(listed, fitted, strict=True)
+    )
     order = tuple(sorted(range(len(items)), key=lambda i: (-items[i].priority, i)))
     kept = sum(1 for e, s in zip(listed, states, strict=True) if e.described and s == "full")
     return FolderBudget(
         agent, scope, path, listed, budget, kept, not_listed, tuple(unreadable), error,
-        model, states, order,
+        model, states, order, tuple(sorted(applied.items())),
     )  # fmt: skip
 
 
@@ -396,11 +428,15 @@ def _may_exist(path: Path) -> bool:
 
 
 def listing_budgets(
-    layout: Layout, config: Config, scopes: Iterable[Scope] = ("project", "global")
+    layout: Layout,
+    config: Config,
+    scopes: Iterable[Scope] = ("project", "global"),
+    overrides: Mapping[str, str] | None = None,
 ) -> tuple[FolderBudget, ...]:
     """Every agent skills folder that exists (:func:`skillc_index.inventory.folders.agent_folders`,
     project ones first), of the given scopes, with its listing cost, each skill's priority
-    its recorded use (:func:`skillc_index.listing.usage.recorded_priorities`)."""
+    its recorded use (:func:`skillc_index.listing.usage.recorded_priorities`); ``overrides``
+    (Claude Code's ``skillOverrides``) price the ``claude`` folders."""
     from skillc_index.inventory.entries import installed_skills
     from skillc_index.inventory.folders import agent_folders, trusted_targets
     from skillc_index.listing.usage import recorded_priorities
@@ -416,14 +452,22 @@ def listing_budgets(
         recorded_priorities(installed_skills(layout, configured).skills, layout) if folders else {}
     )
     return tuple(
-        folder_budget(folder.agent or folder.kind, scope, folder.path, config, usage)
+        folder_budget(
+            agent := folder.agent or folder.kind,
+            scope,
+            folder.path,
+            config,
+            usage,
+            overrides if agent == "claude" else None,
+        )
         for folder in folders
         if (scope := folder.scope) is not None
     )
 
 
 def suggestions(folder: FolderBudget) -> tuple[str, ...]:
-    """What would bring an over-budget listing back within it (nothing is applied)."""
+    """What would bring an over-budget listing back within it (nothing is applied here:
+    ``--apply overrides`` applies the Claude Code one, :mod:`skillc_index.listing.overrides`)."""
     if not folder.over or not folder.entries:
         return ()
     longest = sorted(
@@ -439,8 +483,9 @@ def suggestions(folder: FolderBudget) -> tuple[str, ...]:
     if folder.model == "claude":
         found.append(
             'Claude Code settings: "skillOverrides" set to "name-only" (or '
-            '"user-invocable-only") for skills seldom used leaves the budget to the others; '
-            "or raise skillListingBudgetFraction"
+            '"user-invocable-only") for skills seldom used leaves the budget to the others '
+            "(skc list --budget --apply overrides sets name-only for those the listing "
+            "drops); or raise skillListingBudgetFraction"
         )
     else:
         found.append(

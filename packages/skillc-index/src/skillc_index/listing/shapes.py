@@ -108,6 +108,11 @@ class FolderBudgetShape(TypedDict):
         "Skills kept out of the listing (disable-model-invocation; for Codex a description "
         "over 1,024 characters).",
     ]
+    overrides: Annotated[
+        dict[str, str],
+        "Claude Code's skillOverrides that apply to the folder's skills, by name (name-only: "
+        "listed by name alone; off, user-invocable-only: not listed).",
+    ]
     entries: list[BudgetEntryShape]
     suggestions: Annotated[
         list[str], "What would bring an over-budget listing within it (nothing is applied)."
@@ -123,6 +128,26 @@ class FolderBudgetShape(TypedDict):
     ]
 
 
+class OverridePlanShape(TypedDict):
+    """What `apply` (overrides) does for one over-budget agent folder
+    (:class:`~skillc_index.listing.overrides.OverridePlan`)."""
+
+    agent: str
+    scope: Literal["project", "global"]
+    folder: str
+    settings: Annotated[
+        str | None, "The Claude Code settings file changed, or null (the agent has none)."
+    ]
+    name_only: Annotated[list[str], "Skills set to name-only, the least used first."]
+    kept: Annotated[list[str], "Skills dropped that the user already set: left as they are."]
+    reason: Annotated[str | None, "Why nothing is applied to this folder, or null."]
+    tokens: Annotated[int, "Estimated tokens of the folder's listing before."]
+    tokens_after: Annotated[int, "Estimated tokens of the folder's listing once applied."]
+    budget_tokens: int
+    written: Annotated[bool, "Whether the settings file was written (never in a dry run)."]
+    dry_run: bool
+
+
 class _Listing(TypedDict):
     skills: list[SkillEntryShape]
     total: Annotated[int, "Installed skills found (one per source), before the filters."]
@@ -135,4 +160,8 @@ class ListShape(_Listing, total=False):
     budget: Annotated[
         list[FolderBudgetShape],
         "With `budget`: one object per existing agent skills folder.",
+    ]
+    overrides: Annotated[
+        list[OverridePlanShape],
+        "With `apply` (command line only): one object per agent folder over its budget.",
     ]

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from skillc_index.inventory.entries import InstalledSkill, Location
     from skillc_index.inventory.folders import RootKind
     from skillc_index.listing.budget import FolderBudget
+    from skillc_index.listing.overrides import OverridePlan
     from skillc_index.listing.shapes import ListShape, SkillEntryShape
 
 Status = Literal["normal", "stale", "not-built", "obsolete", "indexed", "not-indexed"]
@@ -82,6 +83,9 @@ class SkillList:
     """Store skills skipped because their SKILL.md is invalid, folders that cannot be listed."""
     budget: tuple[FolderBudget, ...] | None = None
     """With ``budget``: the listing each agent folder costs (:mod:`skillc_index.listing.budget`)."""
+    overrides: tuple[OverridePlan, ...] | None = None
+    """With ``apply``: what was (or would be) set for each over-budget folder
+    (:mod:`skillc_index.listing.overrides`)."""
 
     @property
     def warnings(self) -> tuple[Notice, ...]:
@@ -95,6 +99,8 @@ class SkillList:
         }
         if self.budget is not None:
             data["budget"] = [folder.to_dict() for folder in self.budget]
+        if self.overrides is not None:
+            data["overrides"] = [plan.to_dict() for plan in self.overrides]
         return data
 
 

@@ -17,7 +17,7 @@ from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules.fields import Findings, Options, fenced_lines, field_line, frontmatter
 from skillc_lint._skill import Skill
 
-__all__ = ["RULES", "TAGS"]
+__all__ = ["RULES", "TAGS", "guidance_rule"]
 
 TAGS = ("guidance",)
 
@@ -354,16 +354,24 @@ def reference_depth(skill: Skill, options: Options) -> Findings:
         yield Finding(f"{rel} is reached only through {via}: link or name it from SKILL.md", rel)
 
 
-def _rule(
-    rule_id: str, name: str, check: object, summary: str, why: str, fix: str, **kw: object
+def guidance_rule(
+    rule_id: str,
+    name: str,
+    check: object,
+    summary: str,
+    why: str,
+    fix: str,
+    category: str = "agentskills",
+    **kw: object,
 ) -> Rule:
+    """A guidance rule: a warning tagged ``guidance``, with its rationale and fix."""
     return Rule(
         rule_id,
         name,
         "warning",
         check,  # type: ignore[arg-type]
         summary,
-        category="agentskills",
+        category=category,
         tags=TAGS,
         rationale=why,
         fix=fix,
@@ -372,7 +380,7 @@ def _rule(
 
 
 RULES: tuple[Rule, ...] = (
-    _rule(
+    guidance_rule(
         "SKL520",
         "reference-toc",
         reference_toc,
@@ -383,7 +391,7 @@ RULES: tuple[Rule, ...] = (
         "the limit is the max-lines option.",
         options={"max-lines": 300},
     ),
-    _rule(
+    guidance_rule(
         "SKL521",
         "bundled-file-unmentioned",
         bundled_unmentioned,
@@ -392,7 +400,7 @@ RULES: tuple[Rule, ...] = (
         "names is never used, and still ships with the skill.",
         "Name the file (or its folder) where it is used, in prose or a code span, or delete it.",
     ),
-    _rule(
+    guidance_rule(
         "SKL522",
         "unpinned-runner",
         unpinned_runner,
@@ -401,7 +409,7 @@ RULES: tuple[Rule, ...] = (
         "the skill's behaviour changes (or turns hostile) without any change to the skill.",
         "Pin the version: 'uvx tool==1.2.3', 'npx -y pkg@1.2.3', 'uvx --from pkg==1.2.3 cmd'.",
     ),
-    _rule(
+    guidance_rule(
         "SKL523",
         "home-path",
         home_paths,
@@ -410,7 +418,7 @@ RULES: tuple[Rule, ...] = (
         "or, worse, reads another user's files of that name.",
         "Use ~ or $HOME, a path relative to the skill ({baseDir}/...), or a placeholder.",
     ),
-    _rule(
+    guidance_rule(
         "SKL524",
         "unclosed-fence",
         unclosed_fence,
@@ -419,7 +427,7 @@ RULES: tuple[Rule, ...] = (
         "instructions are no longer read as such by agents and tools.",
         "Close the block with the same fence (``` or ~~~) it was opened with.",
     ),
-    _rule(
+    guidance_rule(
         "SKL525",
         "upload-safe-fields",
         upload_safe_fields,
@@ -428,7 +436,7 @@ RULES: tuple[Rule, ...] = (
         "and XML tags in the name or description.",
         "Rename the skill without the reserved word; write tags as words or in backticks.",
     ),
-    _rule(
+    guidance_rule(
         "SKL526",
         "placeholder",
         placeholders,
@@ -438,7 +446,7 @@ RULES: tuple[Rule, ...] = (
         "Write the description (what the skill does, 'Use when ...') and finish or remove the "
         "TODO lines.",
     ),
-    _rule(
+    guidance_rule(
         "SKL527",
         "interactive-script",
         interactive_scripts,
@@ -447,7 +455,7 @@ RULES: tuple[Rule, ...] = (
         "or fails it.",
         "Take the value as an argument, an option or an environment variable.",
     ),
-    _rule(
+    guidance_rule(
         "SKL528",
         "encoded-blob",
         encoded_blobs,
@@ -456,7 +464,7 @@ RULES: tuple[Rule, ...] = (
         "hides what it holds from reviewers.",
         "Ship the content as a file of the skill (an image, a binary) and name it.",
     ),
-    _rule(
+    guidance_rule(
         "SKL529",
         "evals-format",
         evals_format,
@@ -465,7 +473,7 @@ RULES: tuple[Rule, ...] = (
         "malformed file fails the runner or skips evals silently.",
         'Write {"evals": [{"prompt": "...", "expected_output": "...", "files": []}]}.',
     ),
-    _rule(
+    guidance_rule(
         "SKL530",
         "reference-depth",
         reference_depth,

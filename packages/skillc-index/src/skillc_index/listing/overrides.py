@@ -1,0 +1,312 @@
+"""Claude Code's ``skillOverrides`` setting (issue 38): read so that ``skc list --budget``
+prices a Claude Code folder as the agent lists it, and written, only when asked, by ``skc list
+--budget --apply overrides``.
+
+The setting, as Claude Code's skills documentation describes it ("Override skill visibility
+from settings", quoted by a maintainer in anthropics/claude-code#76156; its values listed in
+#56494 and set in public dotfiles) is an object of ``settings.json`` from skill name (the
+frontmatter ``name``) to one of ``on`` (name and description listed), ``name-only`` (listed by
+name alone), ``user-invocable-only`` (not listed; the user can still type ``/name``) and
+``off`` (neither). It does not apply to plugin skills. Claude Code reads it from the user's
+``~/.claude/settings.json``, the project's ``.claude/settings.json`` and the personal
+``.claude/settings.local.json`` (precedence: local, then project, then user); skillc merges
+the three key by key in that order (an assumption: how Claude Code merges this object is not
+documented). The managed policy file and ``CLAUDE_CONFIG_DIR`` are not read.
+
+Applying sets ``name-only`` for the skills whose description the listing drops anyway
+(:attr:`FolderBudget.dropped_entries <skillc_index.listing.budget.FolderBudget.dropped_entries>`,
+the least used first), so the listing fits and the budget goes to the skills used most, in
+every session rather than as the agent's ranking of the day decides. A skill the user already
+set (to any value, in any of the three files) is left as it is. A project folder's choices go
+to ``<project>/.claude/settings.local.json``: they follow this user's usage, so they belong in
+the personal file, not in the ``settings.json`` a team commits. The home folder's go to
+``~/.claude/settings.json``. Every other key of the file is kept; the file is replaced in
+one rename; a file that is not a JSON object (or is over 1 MiB) is E080 and nothing is
+written. A project's settings file that leads (symlinks followed) outside the project is
+E012: a checkout never directs a write elsewhere. A settings file that is a symlink is written
+where it leads (a dotfiles checkout keeps its link).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from skillc_index.diagnostics import Notice
+from skillc_index.layout import Layout, Scope
+
+if TYPE_CHECKING:
+    from skillc_index.listing.budget import FolderBudget
+    from skillc_index.listing.shapes import OverridePlanShape
+
+__all__ = [
+    "HIDDEN",
+    "NAME_ONLY",
+    "SETTING",
+    "ClaudeOverrides",
+    "OverridePlan",
+    "apply_overrides",
+    "claude_overrides",
+    "settings_files",
+    "settings_target",
+]
+
+#: The settings key.
+SETTING = "skillOverrides"
+NAME_ONLY = "name-only"
+#: The values that keep a skill out of the model's listing.
+HIDDEN = frozenset({"off", "user-invocable-only"})
+#: The values Claude Code takes (others are kept as the user wrote them, and price as ``on``).
+VALUES = ("on", NAME_ONLY, "user-invocable-only", "off")
+#: The most of a settings file read (skillc's bound for JSON others write).
+MAX_SETTINGS_BYTES = 1 << 20
+
+
+def _claude_dir(base: Path) -> Path:
+    return base / ".claude"
+
+
+def settings_files(layout: Layout) -> tuple[Path, ...]:
+    """Claude Code's settings files that apply here, the weakest first: the user's, then the
+    project's shared and personal ones (none outside a project)."""
+    from skillc_index.inventory.folders import project_base
+
+    found = [_claude_dir(layout.home) / "settings.json"]
+    base = project_base(layout)
+    if base is not None:
+        found += [_claude_dir(base) / "settings.json", _claude_dir(base) / "settings.local.json"]
+    return tuple(found)
+
+
+def settings_target(layout: Layout, scope: Scope) -> Path | None:
+    """The settings file an override of a ``scope`` folder is written to (see the module
+    docstring); None for a project scope outside any project."""
+    from skillc_index.inventory.folders import project_base
+
+    if scope == "global":
+        return _claude_dir(layout.home) / "settings.json"
+    base = project_base(layout)
+    return None if base is None else _claude_dir(base) / "settings.local.json"
+
+
+def read_settings(path: Path, layout: Layout) -> dict[str, Any] | None:
+    """The settings object of ``path``; None when there is no such file. Raises
+    :class:`~skillc_index.command_errors.InvalidSettings` (E080) when it cannot be read, is
+    not JSON within the bounds, is not an object, or its ``skillOverrides`` is not one."""
+    from skillc_index.bounded_json import read_json_bounded
+    from skillc_index.command_errors import InvalidSettings, UnreadableSettings
+
+    shown = layout.display(path)
+    try:
+        data = read_json_bounded(path, max_bytes=MAX_SETTINGS_BYTES)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise UnreadableSettings(shown, exc.strerror or str(exc)) from None
+    except ValueError as exc:  # not JSON, not UTF-8, over the bounds
+        reason = str(exc) if type(exc).__name__ == "JsonRejected" else f"not JSON ({exc})"
+        raise InvalidSettings(shown, " ".join(f"is {reason}".split())) from None
+    if not isinstance(data, dict):
+        raise InvalidSettings(shown, "not a JSON object")
+    if not isinstance(data.get(SETTING, {}), dict):
+        raise InvalidSettings(shown, f"its {SETTING} is not an object")
+    return data
+
+
+class ClaudeOverrides(NamedTuple):
+    """The ``skillOverrides`` that apply here (:func:`claude_overrides`)."""
+
+    values: dict[str, str]
+    """By skill name, the strongest file's value (one of :data:`VALUES`)."""
+    named: frozenset[str]
+    """Every skill name any file sets, whatever its value: the user's choices."""
+    notices: tuple[Notice, ...] = ()
+    """The files left out because they cannot be used (when not ``strict``)."""
+
+
+def claude_overrides(layout: Layout, *, strict: bool = False) -> ClaudeOverrides:
+    """The merged ``skillOverrides`` of :func:`settings_files`. A file that cannot be used
+    is E080 when ``strict`` (before anything is written), else left out: with a warning when
+    it is not a JSON object, silently when it cannot be read (the agent cannot read it
+    either: an agent folder beside it that cannot be listed is warned already)."""
+    from skillc_index.command_errors import InvalidSettings, UnreadableSettings
+
+    values: dict[str, str] = {}
+    named: set[str] = set()
+    notices: list[Notice] = []
+    for path in settings_files(layout):
+        try:
+            data = read_settings(path, layout)
+        except InvalidSettings as exc:
+            if strict:
+                raise
+            if not isinstance(exc, UnreadableSettings):
+                notices.append(Notice(f"{exc.path}: {exc.reason}; its {SETTING} are not counted"))
+            continue
+        for name, value in (data or {}).get(SETTING, {}).items():
+            named.add(name)
+            if value in VALUES:
+                values[name] = value
+            else:
+                values.pop(name, None)  # unknown: priced as listed, never overwritten
+    return ClaudeOverrides(values, frozenset(named), tuple(notices))
+
+
+class OverridePlan(NamedTuple):
+    """What ``--apply overrides`` does (or would do) for one over-budget agent folder."""
+
+    agent: str
+    scope: Scope
+    folder: Path
+    settings: Path | None
+    """The settings file written (None: the agent has no such setting)."""
+    names: tuple[str, ...] = ()
+    """The skills set to ``name-only``, the least used first."""
+    kept: tuple[str, ...] = ()
+    """Skills the listing drops that the user already set: left as they are."""
+    reason: str | None = None
+    """Why nothing is applied to this folder, or None."""
+    tokens: int = 0
+    """Estimated tokens of the folder's listing before."""
+    tokens_after: int = 0
+    """...and once the overrides apply."""
+    budget_tokens: int = 0
+    written: bool = False
+    """Whether the settings file was written (never with ``dry_run``)."""
+    dry_run: bool = False
+
+    def to_dict(self) -> OverridePlanShape:
+        return {
+            "agent": self.agent,
+            "scope": self.scope,
+            "folder": str(self.folder),
+            "settings": None if self.settings is None else str(self.settings),
+            "name_only": list(self.names),
+            "kept": list(self.kept),
+            "reason": self.reason,
+            "tokens": self.tokens,
+            "tokens_after": self.tokens_after,
+            "budget_tokens": self.budget_tokens,
+            "written": self.written,
+            "dry_run": self.dry_run,
+        }
+
+
+def _no_setting(folder: FolderBudget) -> str:
+    if folder.model == "codex":
+        return (
+            "Codex has no setting that lists a skill by name only: move the skills seldom used "
+            "out of the folder, or route them (skc route install)"
+        )
+    return f"{folder.agent} has no skillOverrides setting: only Claude Code's own folders have one"
+
+
+def _keyable(name: str) -> bool:
+    """Whether ``name`` can be a key of the settings file: a folder name that is not UTF-8
+    (the listing names a skill without a frontmatter ``name`` after its folder) cannot, and
+    is left out rather than failing the whole write."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _plan(
+    folder: FolderBudget, layout: Layout, found: ClaudeOverrides, dry_run: bool
+) -> OverridePlan:
+    from skillc_index.listing.budget import estimate_tokens
+
+    target = settings_target(layout, folder.scope)
+    plan = OverridePlan(
+        folder.agent, folder.scope, folder.path, None, tokens=folder.tokens,
+        tokens_after=folder.tokens, budget_tokens=folder.budget_tokens, dry_run=dry_run,
+    )  # fmt: skip
+    if folder.agent != "claude" or target is None or folder.path != target.parent / "skills":
+        return plan._replace(reason=_no_setting(folder))
+    names: list[str] = []
+    kept: list[str] = []
+    saved = 0
+    for entry in folder.dropped_entries:
+        if entry.name in found.named:
+            kept.append(entry.name)
+        elif entry.name not in names and _keyable(entry.name):
+            names.append(entry.name)
+        if entry.name in names:
+            saved += entry.chars - entry.name_chars
+    return plan._replace(
+        settings=target,
+        names=tuple(names),
+        kept=tuple(kept),
+        reason=None if names else "every skill it drops already has a skillOverrides setting",
+        tokens_after=estimate_tokens(folder.chars - saved),
+    )
+
+
+def _check_inside(path: Path, scope: Scope, layout: Layout) -> None:
+    """E012 when a project's settings file leads (symlinks followed) outside the project."""
+    from skillc_index.command_errors import PathEscapesProject
+    from skillc_index.files import inside
+    from skillc_index.inventory.folders import project_base
+
+    base = project_base(layout)
+    if scope != "project" or base is None:
+        return
+    real = os.path.realpath(path)
+    if not inside(real, os.path.realpath(base)):
+        raise PathEscapesProject(layout.display(path), real)
+
+
+def _write(path: Path, data: dict[str, Any], names: Iterable[str]) -> bool:
+    """Add ``name-only`` for ``names`` to the settings object ``data`` and write it at the
+    place ``path`` leads to, keeping its mode; False when nothing changes."""
+    from skillc_index.atomic import write_file_atomic
+
+    overrides = dict(data.get(SETTING, {}))
+    before = len(overrides)
+    for name in names:
+        overrides.setdefault(name, NAME_ONLY)  # never over the user's own value
+    if len(overrides) == before:
+        return False
+    data = {**data, SETTING: overrides}
+    real = Path(os.path.realpath(path))
+    try:
+        mode: int | None = real.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        mode = None
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    write_file_atomic(real, text.encode("utf-8"), mode=mode, sync=True)
+    return True
+
+
+def apply_overrides(
+    folders: Iterable[FolderBudget],
+    layout: Layout,
+    found: ClaudeOverrides,
+    *,
+    dry_run: bool = False,
+) -> tuple[OverridePlan, ...]:
+    """For each over-budget folder of ``folders``, set ``name-only`` for the skills its
+    listing drops (see the module docstring), ``found`` the overrides already set
+    (:func:`claude_overrides`, strict). Every settings file is read and checked before any
+    is written: E080 (not a JSON object) or E012 (a project's leading outside it) writes
+    nothing. With ``dry_run``, says what it would do and writes nothing."""
+    plans = [
+        _plan(folder, layout, found, dry_run)
+        for folder in folders
+        if folder.error is None and folder.over
+    ]
+    writes: list[tuple[int, Path, dict[str, Any]]] = []
+    for index, plan in enumerate(plans):
+        if plan.settings is None or not plan.names:
+            continue
+        _check_inside(plan.settings, plan.scope, layout)
+        writes.append((index, plan.settings, read_settings(plan.settings, layout) or {}))
+    if dry_run:
+        return tuple(plans)
+    for index, path, data in writes:
+        plans[index] = plans[index]._replace(written=_write(path, data, plans[index].names))
+    return tuple(plans)

@@ -1,0 +1,323 @@
+"""``list --budget --apply overrides`` (issue 38): Claude Code's ``skillOverrides`` set to
+``name-only`` for the skills an over-budget ``.claude/skills`` folder drops, in the settings
+file of its scope, every other setting kept; and ``list --budget`` pricing what is set."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_index import Layout
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+WriteSkill = Callable[..., Path]
+
+#: What the user keeps in the settings file besides the overrides.
+OTHER = {"permissions": {"allow": ["Bash(ls:*)"]}, "model": "opus", "env": {"A": "1"}}
+
+
+@pytest.fixture
+def over(layout: Layout, project: Path, write_skill: WriteSkill) -> Path:
+    """``.claude/skills`` of the project over a 400-character budget: entries of 110
+    characters (alpha, beta, delta, gamma) and 210 (kappa). The names take 39 of 400; alpha,
+    beta and delta keep their description (102 more each), gamma does not fit, and from
+    there on none: the listing drops kappa, then gamma."""
+    folder = project / ".claude" / "skills"
+    for name, letter in (("alpha", "a"), ("beta", "b"), ("delta", "d"), ("gamma", "g")):
+        write_skill(folder / name, description=letter * 100)
+    write_skill(folder / "kappa", description="k" * 200)
+    assert layout.project_config is not None
+    layout.project_config.write_text(
+        "[budget]\ncontext_tokens = 1000\npercent = 10\n", encoding="utf-8"
+    )
+    return folder
+
+
+def local_settings(project: Path) -> Path:
+    return project / ".claude" / "settings.local.json"
+
+
+def write_json(path: Path, data: Any) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=4) + "\n", encoding="utf-8")
+    return path
+
+
+def run_json(cli: Callable[..., Run], *args: str) -> dict[str, Any]:
+    done = cli("skillc_index")("list", "--budget", *args, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data: dict[str, Any] = json.loads(done.stdout)
+    return data
+
+
+def test_the_budget_prices_the_overrides_set_by_hand(
+    cli: Callable[..., Run], project: Path, over: Path
+) -> None:
+    """name-only costs the name alone, off and user-invocable-only keep the skill out of the
+    listing: with kappa off and gamma by name only, the listing fits (before issue 38's
+    apply, ``--budget`` read no setting and priced them all in full)."""
+    write_json(project / ".claude" / "settings.json", {"skillOverrides": {"kappa": "off"}})
+    write_json(local_settings(project), {"skillOverrides": {"gamma": "name-only", "x": 1}})
+    (folder,) = run_json(cli)["budget"]
+    assert (folder["skills"], folder["not_listed"], folder["over_budget"]) == (4, 1, False)
+    assert folder["overrides"] == {"gamma": "name-only", "kappa": "off"}
+    assert (folder["dropped"], folder["name_only"]) == ([], [])
+    assert [e["listed"] for e in folder["entries"]] == ["full", "full", "full", "name-only"]
+    # 8 + 7 + 8 + 8 names, 3 x 102 descriptions: 337 characters
+    assert folder["tokens"] == 85
+
+
+def test_apply_sets_the_dropped_skills_name_only_and_the_listing_fits(
+    cli: Callable[..., Run], project: Path, over: Path
+) -> None:
+    settings = write_json(local_settings(project), {**OTHER, "skillOverrides": {"old": "off"}})
+    (before,) = run_json(cli)["budget"]
+    assert (before["over_budget"], before["dropped"]) == (True, ["kappa", "gamma"])
+
+    data = run_json(cli, "--apply", "overrides")
+    (plan,) = data["overrides"]
+    assert plan["settings"] == str(settings)
+    assert (plan["name_only"], plan["written"], plan["dry_run"]) == (
+        ["kappa", "gamma"],
+        True,
+        False,
+    )
+    assert plan["tokens_after"] <= plan["budget_tokens"] < plan["tokens"]
+    written = json.loads(settings.read_text(encoding="utf-8"))
+    assert written == {
+        **OTHER,
+        "skillOverrides": {"old": "off", "kappa": "name-only", "gamma": "name-only"},
+    }
+    (after,) = data["budget"]  # priced again from the file as written
+    assert (after["over_budget"], after["dropped"], after["name_only"]) == (False, [], [])
+    assert after["overrides"] == {"gamma": "name-only", "kappa": "name-only"}
+    assert after["tokens"] == plan["tokens_after"]
+    listed = {entry["name"]: entry["listed"] for entry in after["entries"]}
+    assert listed == {
+        "alpha": "full",
+        "beta": "full",
+        "delta": "full",
+        "gamma": "name-only",
+        "kappa": "name-only",
+    }
+    (again,) = run_json(cli)["budget"]  # a plain --budget reads the overrides too
+    assert again == after
+
+
+def test_the_text_says_what_is_set_and_the_tokens(
+    cli: Callable[..., Run], project: Path, over: Path
+) -> None:
+    done = cli("skillc_index")("list", "--budget", "--apply", "overrides")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert (
+        "claude (project) .claude/skills: set 2 skills to name-only in "
+        ".claude/settings.local.json (skillOverrides), the least used first: kappa, gamma"
+    ) in lines
+    assert any(line.endswith("(within the budget)") for line in lines)
+    assert lines[0].startswith("claude (project) .claude/skills: 5 skills, ~")
+    assert not any(line.startswith("suggestion:") for line in lines)  # within it now
+    assert json.loads(local_settings(project).read_text(encoding="utf-8")) == {
+        "skillOverrides": {"kappa": "name-only", "gamma": "name-only"}
+    }
+
+
+def test_dry_run_says_what_would_change_and_writes_nothing(
+    cli: Callable[..., Run], project: Path, over: Path
+) -> None:
+    settings = write_json(local_settings(project), OTHER)
+    before = settings.read_bytes()
+    data = run_json(cli, "--apply", "overrides", "--dry-run")
+    (plan,) = data["overrides"]
+    assert (plan["name_only"], plan["written"], plan["dry_run"]) == (
+        ["kappa", "gamma"],
+        False,
+        True,
+    )
+    assert data["budget"][0]["over_budget"]  # what is, not what would be
+    text = cli("skillc_index")("list", "--budget", "--apply", "overrides", "-n").stdout
+    assert "claude (project) .claude/skills: would set 2 skills to name-only in " in text
+    assert settings.read_bytes() == before
+    settings.unlink()
+    run_json(cli, "--apply", "overrides", "--dry-run")
+    assert not settings.exists()
+
+
+def test_a_second_run_changes_nothing(cli: Callable[..., Run], project: Path, over: Path) -> None:
+    run_json(cli, "--apply", "overrides")
+    settings = local_settings(project)
+    first = (settings.read_bytes(), settings.stat().st_ino, settings.stat().st_mtime_ns)
+    assert run_json(cli, "--apply", "overrides")["overrides"] == []
+    assert (settings.read_bytes(), settings.stat().st_ino, settings.stat().st_mtime_ns) == first
+    text = cli("skillc_index")("list", "--budget", "--apply", "overrides").stdout
+    assert "Nothing to apply: every agent skills folder is within its budget." in text
+
+
+def test_what_the_user_set_is_kept_and_priced(
+    cli: Callable[..., Run], home: Path, project: Path, over: Path
+) -> None:
+    """The user's file keeps kappa off the listing, the team's keeps gamma on: the listing
+    then drops gamma alone, which the user chose to show; nothing is written, the user's
+    values stay."""
+    user = write_json(home / ".claude" / "settings.json", {"skillOverrides": {"kappa": "off"}})
+    team = write_json(project / ".claude" / "settings.json", {"skillOverrides": {"gamma": "on"}})
+    data = run_json(cli, "--apply", "overrides")
+    (folder,) = data["budget"]
+    assert (folder["not_listed"], folder["overrides"], folder["dropped"]) == (
+        1,
+        {"kappa": "off"},
+        ["gamma"],
+    )
+    (plan,) = data["overrides"]
+    assert (plan["name_only"], plan["kept"], plan["written"]) == ([], ["gamma"], False)
+    assert plan["reason"] == "every skill it drops already has a skillOverrides setting"
+    assert not local_settings(project).exists()
+    assert json.loads(user.read_text(encoding="utf-8")) == {"skillOverrides": {"kappa": "off"}}
+    assert json.loads(team.read_text(encoding="utf-8")) == {"skillOverrides": {"gamma": "on"}}
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        ("{not json", "is not JSON (Expecting property name enclosed in double quotes: "),
+        ("[1, 2]", "not a JSON object"),
+        ('{"skillOverrides": ["kappa"]}', "its skillOverrides is not an object"),
+        ('{"x": "' + "y" * (1 << 20) + '"}', "is larger than 1 MiB"),
+    ],
+)
+def test_a_settings_file_that_is_not_a_json_object_is_e080_and_untouched(
+    cli: Callable[..., Run], project: Path, over: Path, content: str, reason: str
+) -> None:
+    settings = local_settings(project)
+    settings.write_text(content, encoding="utf-8")
+    done = cli("skillc_index")("list", "--budget", "--apply", "overrides")
+    assert done.returncode == 1
+    prefix = "error[E080]: invalid agent settings file '.claude/settings.local.json': "
+    assert done.stderr.startswith(prefix + reason), done.stderr
+    assert "Traceback" not in done.stderr
+    assert settings.read_text(encoding="utf-8") == content
+    # without --apply it is a warning, and the listing is priced without that file
+    listed = cli("skillc_index")("list", "--budget", "--format", "json")
+    assert listed.returncode == 0
+    assert "its skillOverrides are not counted" in listed.stderr
+
+
+def test_a_project_settings_file_leading_outside_the_project_is_refused(
+    cli: Callable[..., Run], tmp_path: Path, project: Path, over: Path
+) -> None:
+    outside = write_json(tmp_path / "elsewhere" / "settings.json", OTHER)
+    before = outside.read_bytes()
+    local_settings(project).symlink_to(outside)
+    done = cli("skillc_index")("list", "--budget", "--apply", "overrides")
+    assert done.returncode == 1
+    assert done.stderr.startswith(
+        "error[E012]: path escapes skill root: '.claude/settings.local.json'"
+    ), done.stderr
+    assert f"it leads to {outside}, outside the project" in done.stderr
+    assert outside.read_bytes() == before
+    assert local_settings(project).is_symlink()
+
+
+def test_a_symlink_within_the_project_is_written_through(
+    cli: Callable[..., Run], project: Path, over: Path
+) -> None:
+    real = write_json(project / "dotfiles" / "claude.json", OTHER)
+    local_settings(project).symlink_to(os.path.relpath(real, local_settings(project).parent))
+    run_json(cli, "--apply", "overrides")
+    assert local_settings(project).is_symlink()
+    assert json.loads(real.read_text(encoding="utf-8"))["skillOverrides"] == {
+        "kappa": "name-only",
+        "gamma": "name-only",
+    }
+
+
+def test_the_home_folder_writes_the_user_settings(
+    cli: Callable[..., Run], home: Path, project: Path, write_skill: WriteSkill, over: Path
+) -> None:
+    folder = home / ".claude" / "skills"
+    for name in ("one", "two", "six"):
+        write_skill(folder / name, description=name * 84)
+    user = write_json(home / ".claude" / "settings.json", OTHER)
+    data = run_json(cli, "--scope", "global", "--apply", "overrides")
+    (plan,) = data["overrides"]
+    assert (plan["scope"], plan["settings"]) == ("global", str(user))
+    assert plan["name_only"] == ["two", "six"]
+    assert json.loads(user.read_text(encoding="utf-8")) == {
+        **OTHER,
+        "skillOverrides": {"two": "name-only", "six": "name-only"},
+    }
+    assert not local_settings(project).exists()  # the project's folder was not asked for
+
+
+def test_codex_has_no_such_setting_and_nothing_is_applied(
+    cli: Callable[..., Run], project: Path, write_skill: WriteSkill, over: Path
+) -> None:
+    folder = project / ".agents" / "skills"
+    for name in ("one", "two", "six"):
+        write_skill(folder / name, description=name * 100)
+    data = run_json(cli, "--apply", "overrides")
+    codex = next(plan for plan in data["overrides"] if plan["agent"] == "agents")
+    assert (codex["settings"], codex["name_only"], codex["written"]) == (None, [], False)
+    assert codex["reason"].startswith("Codex has no setting that lists a skill by name only")
+    text = cli("skillc_index")("list", "--budget", "--apply", "overrides", "-n").stdout
+    assert "agents (project) .agents/skills: nothing applied: Codex has no setting" in text
+    assert not (project / ".agents" / "settings.json").exists()
+
+
+def test_a_folder_name_that_is_not_utf8_is_left_out(
+    cli: Callable[..., Run], project: Path, over: Path
+) -> None:
+    """A skill without a frontmatter name is listed by its folder's; one whose bytes are not
+    UTF-8 cannot be a key of the settings file: the others are still written."""
+    folder = over / "zz-caf\udce9"  # the bytes caf\xe9, as Python names them
+    folder.mkdir()
+    (folder / "SKILL.md").write_text(
+        "---\ndescription: " + "z" * 100 + "\n---\n# Z\n", encoding="utf-8"
+    )
+    (plan,) = run_json(cli, "--apply", "overrides", "--dry-run")["overrides"]
+    assert plan["name_only"] == ["kappa", "gamma"]  # zz-caf\xe9 is dropped first, not keyable
+    (plan,) = run_json(cli, "--apply", "overrides")["overrides"]
+    assert plan["written"] is True
+    assert json.loads(local_settings(project).read_text(encoding="utf-8")) == {
+        "skillOverrides": {"kappa": "name-only", "gamma": "name-only"}
+    }
+
+
+def test_dry_run_goes_with_apply(cli: Callable[..., Run], over: Path) -> None:
+    done = cli("skillc_index")("list", "--budget", "--dry-run")
+    assert done.returncode == 1
+    assert "--dry-run goes with --apply" in done.stderr
+
+
+def test_the_installed_script_applies_in_a_real_process(
+    cli: Callable[..., Run], project: Path, over: Path
+) -> None:
+    done = cli("skillc-index", script=True)("list", "--apply", "overrides", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["overrides"][0]["written"] is True
+    assert json.loads(local_settings(project).read_text(encoding="utf-8")) == {
+        "skillOverrides": {"kappa": "name-only", "gamma": "name-only"}
+    }
+
+
+def test_when_the_names_alone_do_not_fit_it_says_so(
+    cli: Callable[..., Run], layout: Layout, project: Path, write_skill: WriteSkill, over: Path
+) -> None:
+    for number in range(25):
+        write_skill(over / f"extra-{number:02}", description="e" * 100)
+    assert layout.project_config is not None
+    layout.project_config.write_text(
+        "[budget]\ncontext_tokens = 1000\npercent = 5\n", encoding="utf-8"
+    )
+    text = cli("skillc_index")("list", "--budget", "--apply", "overrides").stdout.splitlines()
+    (line,) = [line for line in text if " to name-only in " in line]
+    names = ", ".join(["kappa", "gamma"] + [f"extra-{n:02}" for n in range(24, 6, -1)])
+    assert line.endswith(f": {names} and 10 more")  # 30 names, the last listed first
+    assert "  listing ~869 -> ~79 tokens of 50 (still over the budget)" in text
+    assert any(line.startswith("  the names (and the descriptions") for line in text)
