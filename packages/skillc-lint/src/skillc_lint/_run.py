@@ -200,6 +200,7 @@ class _Configured:
         self.session = session
         self.params = params
         self._built: dict[Path | None, tuple[RuleRegistry, Suppressions]] = {}
+        self._nearest: dict[Path, Path | None] = {}  # each folder's config, walked once
 
     def __call__(self, start: Path) -> tuple[RuleRegistry, Suppressions]:
         from skillc_index import find_config
@@ -210,7 +211,7 @@ class _Configured:
         if params.config is not None:
             key: Path | None = layout.cwd / params.config
         else:
-            key = find_config(start, layout)
+            key = find_config(start, layout, self._nearest)
         if key == layout.project_config:
             key = None  # the session's own
         built = self._built.get(key)
