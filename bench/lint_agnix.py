@@ -14,10 +14,11 @@ For each folder of skills:
 - ``cold``: ``skillc-lint --format json -j 1`` with an empty cache folder (``SKILLC_CACHE_DIR``
   a fresh temporary folder: the first run, which stores every result);
 - ``cached``: the same command again on that folder (every result from the cache);
-- ``agnix``: ``agnix PATH`` (its defaults, text), when ``--agnix`` is given.
+- ``agnix``: ``agnix PATH`` (its defaults, text), when ``--agnix`` is given;
+- ``base``: the first run of the base checkout (its sources, a fresh cache), with ``--base``.
 
 CPU time is user + sys of the child process (``getrusage(RUSAGE_CHILDREN)``), medians of
-``--runs`` rounds, the three commands interleaved in each round; the ratios are taken in one
+``--runs`` rounds, the commands interleaved in each round; the ratios are taken in one
 sitting (the machine is shared: only ratios compare).
 """
 
@@ -48,17 +49,22 @@ def lint_command(folder: Path) -> list[str]:
     return [sys.executable, "-m", "skillc_lint", "--format", "json", "-j", "1", str(folder)]
 
 
+def base_env(base: Path, cache: str) -> dict[str, str]:
+    """The environment running the base checkout's sources (a fresh cache, if it has one)."""
+    sources = [str(base / "packages" / p / "src") for p in ("skillc-lint", "skillc-index")]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(sources), "SKILLC_CACHE_DIR": cache}
+
+
 def same_findings(folder: Path, base: Path) -> None:
     """The base checkout's sources and the installed skillc-lint print the same JSON."""
     env = {**os.environ, "PYTHONHASHSEED": "0"}
-    env.pop("SKILLC_CACHE_DIR", None)
     with tempfile.TemporaryDirectory() as cache:
         env["SKILLC_CACHE_DIR"] = cache
         mine = subprocess.run(
             [*lint_command(folder), "--no-cache"], env=env, capture_output=True, check=False
         ).stdout
-        sources = [str(base / "packages" / p / "src") for p in ("skillc-lint", "skillc-index")]
-        env_base = {**env, "PYTHONPATH": os.pathsep.join(sources)}
+    with tempfile.TemporaryDirectory() as cache:
+        env_base = {**base_env(base, cache), "PYTHONHASHSEED": "0"}
         theirs = subprocess.run(
             lint_command(folder), env=env_base, capture_output=True, check=False
         ).stdout
@@ -80,7 +86,7 @@ def main() -> None:
     for folder in args.folders:
         if args.base is not None:
             same_findings(folder, args.base)
-        times: dict[str, list[float]] = {"cold": [], "cached": [], "agnix": []}
+        times: dict[str, list[float]] = {"base": [], "cold": [], "cached": [], "agnix": []}
         for _ in range(args.runs):
             cache = tempfile.mkdtemp(prefix="lint-cache-")
             env = {**os.environ, "SKILLC_CACHE_DIR": cache}
@@ -93,6 +99,10 @@ def main() -> None:
             if args.agnix:
                 used, _out = cpu_of([args.agnix, str(folder)], dict(os.environ))
                 times["agnix"].append(used)
+            if args.base is not None:
+                with tempfile.TemporaryDirectory() as cache:
+                    used, _out = cpu_of(lint_command(folder), base_env(args.base, cache))
+                times["base"].append(used)
         medians = {kind: statistics.median(found) for kind, found in times.items() if found}
         print(f"\n{folder}")
         for kind, found in times.items():
@@ -100,8 +110,9 @@ def main() -> None:
                 runs = " ".join(f"{t:.2f}" for t in found)
                 print(f"  {kind:7} median {medians[kind]:6.2f} s CPU  (runs: {runs})")
         if "agnix" in medians:
-            for kind in ("cold", "cached"):
-                print(f"  {kind} / agnix: {medians[kind] / medians['agnix']:.1f}x")
+            for kind in ("base", "cold", "cached"):
+                if kind in medians:
+                    print(f"  {kind} / agnix: {medians[kind] / medians['agnix']:.1f}x")
 
 
 if __name__ == "__main__":

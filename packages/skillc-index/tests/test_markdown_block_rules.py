@@ -5,7 +5,6 @@ constructs (Hypothesis) and on every ``.md`` file of the corpus (skipped when it
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -70,18 +69,8 @@ def test_generated_bodies_give_markdown_its_tokens(lines: list[str]) -> None:
     same("\n".join(lines))
 
 
-def _corpus() -> Path:
-    custom = os.environ.get("SKILLC_CORPUS")
-    if custom:
-        return Path(custom)
-    return Path(__file__).resolve().parents[3].parent / "shared" / "corpus"
-
-
 @pytest.mark.corpus
-def test_corpus_tokens_are_markdown_its() -> None:
-    corpus = _corpus()
-    if not corpus.is_dir():
-        pytest.skip(f"corpus not found at {corpus} (set SKILLC_CORPUS to use another)")
+def test_corpus_tokens_are_markdown_its(corpus: Path) -> None:
     files = sorted(path for path in corpus.rglob("*.md") if path.is_file())
     assert files
     for path in files:
