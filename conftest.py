@@ -172,6 +172,19 @@ def write_skill_fixture() -> WriteSkill:
     return write_skill
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _lint_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """skillc-lint's result cache of a run in this process (``SKILLC_CACHE_DIR``): a folder
+    of the session, never the user's cache (a command's ``clean_env`` has its own)."""
+    saved = os.environ.get("SKILLC_CACHE_DIR")
+    os.environ["SKILLC_CACHE_DIR"] = str(tmp_path_factory.mktemp("lint-cache"))
+    yield
+    if saved is None:
+        os.environ.pop("SKILLC_CACHE_DIR", None)
+    else:
+        os.environ["SKILLC_CACHE_DIR"] = saved
+
+
 @pytest.fixture
 def home(tmp_path: Path) -> Path:
     """``$SKILLC_HOME`` for this test: an empty folder."""
@@ -202,7 +215,7 @@ def clean_env(home: Path) -> dict[str, str]:
     """The environment of a command: this one without ``SKILLC_*``/``SKC_*``, the terminal
     size (help text wraps the same everywhere) and the colour switches (``NO_COLOR``,
     ``FORCE_COLOR``: lint output is compared as plain text), with the private
-    ``SKILLC_HOME``."""
+    ``SKILLC_HOME`` and a cache folder in it (``SKILLC_CACHE_DIR``)."""
     env = {
         key: value
         for key, value in os.environ.items()
@@ -210,6 +223,7 @@ def clean_env(home: Path) -> dict[str, str]:
         and key not in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR")
     }
     env["SKILLC_HOME"] = str(home)
+    env["SKILLC_CACHE_DIR"] = str(home / "cache")  # skillc-lint's results: not the user's
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     # the words alone, with the semantic extra installed or not: the same answers in every
     # environment, and no find starts a server to compute vectors (tests of the semantic

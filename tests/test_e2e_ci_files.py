@@ -167,7 +167,7 @@ def test_actions_and_dependencies_are_pinned() -> None:
     constraints = (ROOT / ".ci" / "action-constraints.txt").read_text().splitlines()
     pins = [line for line in constraints if line and not line.startswith("#")]
     assert pins and all(re.fullmatch(r"[\w.-]+==[\w.]+", line) for line in pins)
-    for dependency in ("click", "pathspec", "PyYAML", "markdown-it-py"):
+    for dependency in ("click", "pathspec", "platformdirs", "PyYAML", "markdown-it-py"):
         assert any(line.startswith(dependency + "==") for line in pins)
 
 

@@ -15,6 +15,19 @@ from skillc_index import Layout
 
 
 @pytest.fixture
+def corpus() -> Path:
+    """The skill corpus: ``$SKILLC_CORPUS``, else ``../shared/corpus`` next to the checkout;
+    the test is skipped when it is absent."""
+    custom = os.environ.get("SKILLC_CORPUS")
+    found = (
+        Path(custom) if custom else Path(__file__).resolve().parents[3].parent / "shared" / "corpus"
+    )
+    if not found.is_dir():
+        pytest.skip(f"corpus not found at {found} (set SKILLC_CORPUS to use another)")
+    return found
+
+
+@pytest.fixture
 def project(project: Path) -> Path:
     """The shared empty project (the checkout's conftest.py), with its skill store."""
     (project / ".skillc" / "skills").mkdir(parents=True)

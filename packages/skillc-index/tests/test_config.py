@@ -235,6 +235,26 @@ def test_find_config_takes_the_nearest_and_passes_over_other_pyprojects(
     assert find_config(tmp_path, layout) in (None, layout.project_config)
 
 
+def test_find_config_with_answers_kept_gives_the_same_answers(
+    layout: Layout, tmp_path: Path
+) -> None:
+    """A lint of many skills keeps each folder's answer (``nearest``): a skill with its own
+    config and its siblings without one still get their own nearest file."""
+    from skillc_index import find_config
+
+    repo = tmp_path / "repo"
+    write(repo / ".skillc" / "config.toml", "[lint]\n")
+    write(repo / "skills" / "own" / "pyproject.toml", '[tool.skillc.lint]\nSKL108 = "off"\n')
+    for name in ("a", "own", "b"):
+        (repo / "skills" / name / "deep").mkdir(parents=True, exist_ok=True)
+    starts = [repo / "skills" / n / "deep" for n in ("a", "own", "b")] + [repo / "skills" / "a"]
+    nearest: dict[Path, Path | None] = {}
+    kept = [find_config(start, layout, nearest) for start in starts]
+    assert kept == [find_config(start, layout) for start in starts]
+    assert kept[1] == repo / "skills" / "own" / "pyproject.toml"
+    assert kept[2] == repo / ".skillc" / "config.toml"
+
+
 def test_a_named_config_file_that_is_missing_is_a_notice(layout: Layout, tmp_path: Path) -> None:
     config = load_config(layout, env={}, project_file=tmp_path / "nowhere.toml")
     assert texts(config) == [f"config file {tmp_path / 'nowhere.toml'} not found; ignored"]

@@ -70,9 +70,12 @@ def test_parser_is_what_the_scanner_follows() -> None:
     from markdown_it.common.utils import MD_TRIM_CHARS
 
     parser = _markdown_parser()
+    # the block-rule dispatchers stand in front of markdown-it's rules, whose tokens they keep
+    # (skillc_index.markdown.block_rules; test_markdown_block_rules.py)
     assert parser.block.ruler.get_active_rules() == [
-        "table", "code", "fence", "blockquote", "hr", "list", "reference", "html_block",
-        "heading", "lheading", "paragraph",
+        "skillc_dispatch", "table", "code", "fence", "blockquote", "hr", "list", "reference",
+        "html_block", "heading", "lheading", "paragraph", "skillc_paragraph",
+        "skillc_reference", "skillc_blockquote", "skillc_list",
     ]  # fmt: skip
     assert parser.inline.ruler.get_active_rules() == [
         "text", "newline", "escape", "backticks", "emphasis", "link", "image", "autolink",

@@ -245,26 +245,46 @@ def _valid(dotted: str, value: Any) -> bool:
     return True
 
 
-def find_config(start: Path, layout: Layout) -> Path | None:
+def find_config(
+    start: Path, layout: Layout, nearest: dict[Path, Path | None] | None = None
+) -> Path | None:
     """The config file nearest ``start`` (a file or folder): walking up from it, the first
     folder holding ``.skillc/config.toml`` (not the global one) or a ``pyproject.toml`` with
     a ``[tool.skillc]`` table; None when there is none. A ``pyproject.toml`` that cannot be
-    read or parsed is passed over (:func:`load_config` reports a named one)."""
+    read or parsed is passed over (:func:`load_config` reports a named one). ``nearest``:
+    the answer for each folder walked, kept and reused by a caller asking for many paths
+    (a lint of thousands of skills walks each folder above them once)."""
     folder = start.absolute()
     if not folder.is_dir():
         folder = folder.parent
     global_config = layout.global_config
+    walked: list[Path] = []
+    found: Path | None = None
     for here in (folder, *folder.parents):
-        project = here / ".skillc" / "config.toml"
-        if project.is_file() and project != global_config:
-            return project
-        pyproject = here / PYPROJECT
-        try:
-            stat = pyproject.stat()
-        except OSError:
-            continue
-        if _has_skillc_table(str(pyproject), stat.st_mtime_ns, stat.st_size):
-            return pyproject
+        if nearest is not None and here in nearest:
+            found = nearest[here]
+            break
+        walked.append(here)
+        found = _config_in(here, global_config)
+        if found is not None:
+            break
+    if nearest is not None:
+        nearest.update(dict.fromkeys(walked, found))
+    return found
+
+
+def _config_in(here: Path, global_config: Path) -> Path | None:
+    """The config file of the folder ``here`` itself (see :func:`find_config`), or None."""
+    project = here / ".skillc" / "config.toml"
+    if project.is_file() and project != global_config:
+        return project
+    pyproject = here / PYPROJECT
+    try:
+        stat = pyproject.stat()
+    except OSError:
+        return None
+    if _has_skillc_table(str(pyproject), stat.st_mtime_ns, stat.st_size):
+        return pyproject
     return None
 
 

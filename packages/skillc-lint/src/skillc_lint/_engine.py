@@ -29,6 +29,7 @@ from skillc_index import (
 from skillc_lint._registry import RuleRegistry, RuleState, Severity
 
 if TYPE_CHECKING:
+    from skillc_lint._cache import ResultCache
     from skillc_lint._skill import Skill
 
 if TYPE_CHECKING:
@@ -163,6 +164,7 @@ def lint_skill(
     registry: RuleRegistry | None = None,
     force: bool = False,
     texts: Mapping[str, str] | None = None,
+    cache: ResultCache | None = None,
 ) -> LintResult:
     """Lint the skill folder at ``path`` with ``registry`` (default: every RFC-0008 rule).
 
@@ -171,7 +173,9 @@ def lint_skill(
     when the folder has no SKILL.md and :class:`~skillc_index.PathEscapesRoot` (E012), without
     reading it, when SKILL.md is a symlink resolving outside the folder. ``texts`` maps
     files of the skill (relative paths) to the text to lint instead of theirs (fixes not
-    written yet).
+    written yet). ``cache``: where a result of the same skill, rules and linter may be
+    stored (:mod:`skillc_lint._cache`); it is reused, or the result stored there (not with
+    ``texts``).
     """
     from skillc_index import PathEscapesRoot, SkillFileNotFound, safe_join
     from skillc_lint._skill import Skill
@@ -196,6 +200,15 @@ def lint_skill(
     from skillc_lint._profiles import substitutions_in
 
     skill = Skill(root, compiled=compiled, substitutions=substitutions_in(registry), texts=texts)
+    key: str | None = None
+    if cache is not None and texts is None:
+        from skillc_lint._cache import result_key
+
+        rules = cache.rules_key(registry, force=force)
+        key = None if rules is None else result_key(skill, rules)
+        stored = None if key is None else cache.get(key, skill)
+        if stored is not None:
+            return stored
     active = [entry for entry in registry.active() if entry.rule.scope == "skill"]
     found = _run(active, skill)
 
@@ -205,7 +218,7 @@ def lint_skill(
 
     found.sort(key=sort_key)
     shown, notices = _unsuppressed(skill, registry, [d for _, d in found])
-    return LintResult(
+    result = LintResult(
         name,
         root,
         tuple(shown),
@@ -213,6 +226,9 @@ def lint_skill(
         notices=skill.notices + notices,
         suppressed=len(found) - len(shown),
     )
+    if cache is not None and key is not None:
+        cache.put(key, skill, result)
+    return result
 
 
 def _run(active: Sequence[RuleState], subject: object) -> list[tuple[int, LintDiagnostic]]:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from skillc_index import SkillcError
+from skillc_lint._cache import ResultCache
 from skillc_lint._engine import LintResult, lint_skill
 from skillc_lint._registry import RuleRegistry
 
@@ -73,14 +74,28 @@ def _start_method() -> BaseContext:
 _worker: dict[str, Any] = {}  # in a worker process: the registries and force of the run
 
 
-def _start_worker(registries: tuple[RuleRegistry, ...], force: bool) -> None:
-    _worker.update(registries=registries, force=force)
+def _start_worker(registries: tuple[RuleRegistry, ...], force: bool, cache: Path | None) -> None:
+    _worker.update(registries=registries, force=force, cache=_opened(cache))
+
+
+def _opened(cache: Path | None) -> ResultCache | None:
+    """This process's :class:`~skillc_lint._cache.ResultCache` of the folder ``cache``."""
+    if cache is None:
+        return None
+    from skillc_lint._cache import opened
+
+    return opened(cache)
 
 
 def _lint_in_worker(job: tuple[Path, int]) -> LintResult | _Failed:
     folder, index = job
     try:
-        return lint_skill(folder, registry=_worker["registries"][index], force=_worker["force"])
+        return lint_skill(
+            folder,
+            registry=_worker["registries"][index],
+            force=_worker["force"],
+            cache=_worker["cache"],
+        )
     except SkillcError as exc:
         return _Failed(type(exc), exc.args, dict(exc.__dict__))
 
@@ -91,6 +106,7 @@ def lint_folders(
     *,
     force: bool = False,
     jobs: int = 1,
+    cache: Path | None = None,
 ) -> Iterator[LintResult | SkillcError]:
     """Lint each folder of ``folders`` with ``registry``, with ``jobs`` worker processes.
 
@@ -99,16 +115,21 @@ def lint_folders(
     stop the others. Any other exception is raised. With ``jobs > 1`` the registry is sent to
     each worker, so its rules must be picklable (defined at module level, as the built-in
     ones are). ``registry`` may be one per folder (each folder's configuration); each
-    distinct one is sent to a worker once.
+    distinct one is sent to a worker once. ``cache``: the folder of the result cache
+    (:mod:`skillc_lint._cache`) every process reads and writes; None: no cache.
     """
     each = [registry] * len(folders) if isinstance(registry, RuleRegistry) else list(registry)
     workers = min(jobs, len(folders))
     if workers <= 1:
-        for folder, rules in zip(folders, each, strict=True):
-            try:
-                yield lint_skill(folder, registry=rules, force=force)
-            except SkillcError as exc:
-                yield exc
+        stored = None if cache is None else ResultCache(cache)
+        try:
+            for folder, rules in zip(folders, each, strict=True):
+                try:
+                    yield lint_skill(folder, registry=rules, force=force, cache=stored)
+                except SkillcError as exc:
+                    yield exc
+        finally:
+            _done(stored)
         return
     from concurrent.futures import ProcessPoolExecutor
 
@@ -119,7 +140,7 @@ def lint_folders(
         workers,
         mp_context=_start_method(),
         initializer=_start_worker,
-        initargs=(tuple(distinct), force),
+        initargs=(tuple(distinct), force, cache),
     )
     try:
         jobs_ = zip(folders, (index[id(rules)] for rules in each), strict=True)
@@ -127,3 +148,11 @@ def lint_folders(
             yield outcome.error() if isinstance(outcome, _Failed) else outcome
     finally:  # also when the caller stops early: what has not started is cancelled
         pool.shutdown(cancel_futures=True)
+        _done(None if cache is None else ResultCache(cache))
+
+
+def _done(cache: ResultCache | None) -> None:
+    """The end of a run using ``cache``: its oldest results past its bound removed, closed."""
+    if cache is not None:
+        cache.evict()
+        cache.close()

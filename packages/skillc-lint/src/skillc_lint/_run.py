@@ -200,6 +200,7 @@ class _Configured:
         self.session = session
         self.params = params
         self._built: dict[Path | None, tuple[RuleRegistry, Suppressions]] = {}
+        self._nearest: dict[Path, Path | None] = {}  # each folder's config, walked once
 
     def __call__(self, start: Path) -> tuple[RuleRegistry, Suppressions]:
         from skillc_index import find_config
@@ -210,7 +211,7 @@ class _Configured:
         if params.config is not None:
             key: Path | None = layout.cwd / params.config
         else:
-            key = find_config(start, layout)
+            key = find_config(start, layout, self._nearest)
         if key == layout.project_config:
             key = None  # the session's own
         built = self._built.get(key)
@@ -299,7 +300,13 @@ def _linted(
     mode = params.fix_mode
     folders = [item for item in plan if isinstance(item, Path)]
     configured = {folder: rules(folder) for folder in folders}
-    # fixing rewrites files, one skill after another in this process; linting uses the pool
+    # fixing rewrites files, one skill after another in this process, never from the cache;
+    # linting uses the pool and the result cache
+    cache = None
+    if not (mode or params.no_cache):
+        from skillc_lint._cache import cache_dir
+
+        cache = cache_dir()
     pooled = (
         None
         if mode
@@ -308,6 +315,7 @@ def _linted(
             [configured[folder][0] for folder in folders],
             force=params.force,
             jobs=params.jobs or usable_cores(),
+            cache=cache,
         )
     )
     for item in plan:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -153,19 +153,37 @@ class Skill:
             for rel in (SKILL_FILE, *markdown)
         }
         self.skill_md_text = self.texts[SKILL_FILE]
-        self.docs: dict[str, MarkdownDoc] = {
-            rel: parse_markdown(text) for rel, text in self.texts.items()
-        }
         self._others: dict[str, str | None] = {}  # other files read by text()
-        self.notices: tuple[Notice, ...] = tuple(
-            notice
-            for rel, doc in self.docs.items()
-            if (notice := limit_notice(str(root / rel), doc)) is not None
-        )
+        #: What the rules asked of the disk beyond :attr:`files` and :attr:`texts`: each
+        #: question (``(kind, argument)``, a :data:`PROBES` kind) with its answer, so a
+        #: cached result is reused only while every answer is still the same.
+        self.probes: dict[tuple[str, str], object] = {}
         self._exists: dict[str, bool] = {}
         self._lines: dict[str, list[str]] = {}
         self._anchors: dict[str, frozenset[str]] = {}
         self._split: dict[str, list[str]] = {}
+
+    @cached_property
+    def docs(self) -> dict[str, MarkdownDoc]:
+        """Each Markdown file parsed (on first use: a cached result needs no parse)."""
+        return {rel: parse_markdown(text) for rel, text in self.texts.items()}
+
+    @cached_property
+    def notices(self) -> tuple[Notice, ...]:
+        """The warnings of parsing the Markdown files (a file over the parse limit)."""
+        return tuple(
+            notice
+            for rel, doc in self.docs.items()
+            if (notice := limit_notice(str(self.root / rel), doc)) is not None
+        )
+
+    def _probe(self, kind: str, argument: str) -> Any:
+        """The answer of :data:`PROBES`'s ``kind`` for ``argument``, asked once and kept in
+        :attr:`probes`."""
+        key = (kind, argument)
+        if key not in self.probes:
+            self.probes[key] = PROBES[kind](self.root, argument)
+        return self.probes[key]
 
     def lines(self, rel: str) -> list[str]:
         """The lines of a Markdown file, each with its line break (what fix edits count)."""
@@ -206,23 +224,14 @@ class Skill:
             return self.texts[rel]
         if rel in self._others:
             return self._others[rel]
-        text: str | None = None
-        try:
-            with open_in_root(self.root, rel) as handle:
-                data = handle.read(TEXT_LIMIT)
-        except (OSError, SkillcError):
-            data = b"\0"
-        if b"\0" not in data:
-            text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+        text = _read_other(self.root, rel)
         self._others[rel] = text
+        self.probes["text", rel] = _digest(text)
         return text
 
     def executable(self, rel: str) -> bool:
         """Whether the file ``rel`` of the skill has an execute permission bit."""
-        try:
-            return bool(safe_join(self.root, rel).stat().st_mode & 0o111)
-        except (OSError, SkillcError):
-            return False
+        return bool(self._probe("executable", rel))
 
     @property
     def skill_md(self) -> MarkdownDoc:
@@ -256,9 +265,7 @@ class Skill:
         outside the scope (a hidden file, say) are looked up on disk."""
         known = self._exists.get(rel)
         if known is None:
-            known = rel in self.folders or rel in self.files
-            if not known:
-                known = os.path.exists(os.path.join(self.root, rel))  # noqa: PTH110, PTH118
+            known = rel in self.folders or rel in self.files or bool(self._probe("exists", rel))
             self._exists[rel] = known
         return known
 
@@ -267,13 +274,7 @@ class Skill:
         (a symlink on the way points out). Files and folders of the walk are inside."""
         if rel in self.folders or rel in self.files:
             return False
-        try:
-            safe_join(self.root, rel)
-        except PathEscapesRoot:
-            return True
-        except SkillFileNotFound:  # a NUL byte, a loop: SKL301 says not found
-            pass
-        return False
+        return bool(self._probe("leaves", rel))
 
     def anchors(self, rel: str) -> frozenset[str]:
         """The anchors of a Markdown file: heading slugs, duplicates suffixed ``-1``, ``-2``,
@@ -315,12 +316,18 @@ class Skill:
         for rel in self.files:
             by_name.setdefault(posixpath.basename(rel), []).append(rel)
         known = {*self.files, *self.folders} - {"."}
+        # what a word names ends with its last part: a word whose last part is no file's or
+        # folder's name (nor ".", ".." or nothing, which a path may end with) names nothing
+        ends = {posixpath.basename(rel) for rel in known} | {"", ".", ".."}
         found: dict[str, frozenset[str]] = {}
         for source, text in self.texts.items():
             folder = posixpath.dirname(source)
             hits: set[str] = set()
             for word in set(_PATHLIKE.findall(text)):
                 if "." in word or "/" in word:
+                    last = word.rstrip(".,:;").partition("#")[0].rstrip("/").rpartition("/")[2]
+                    if last not in ends:
+                        continue
                     named = _named(word, folder, known, by_name)
                     if named is not None:
                         hits.add(named)
@@ -349,22 +356,100 @@ class Skill:
         the skill's collection, its parent folder (``other/SKILL.md``), when that is an
         existing file or folder of another skill there (a folder holding ``SKILL.md``),
         symlinks included; None when it is missing or lands anywhere else."""
-        rel = rel.partition("?")[0]
-        here = self.root.absolute()
-        parent = here.parent
-        landed = posixpath.normpath(posixpath.join(here.as_posix(), rel))
-        if not landed.startswith(parent.as_posix().rstrip("/") + "/"):
+        found: str | None = self._probe("sibling", rel)
+        return found
+
+    def skill_resolves(self, name: str) -> bool:
+        """Whether the skill name ``name`` is this skill, a sibling folder of it holding a
+        SKILL.md, or a skill of the project or global store (from the working folder)."""
+        return name == self.name or bool(self._probe("skill", name))
+
+
+def _read_other(root: Path, rel: str) -> str | None:
+    """The first :data:`TEXT_LIMIT` bytes of the file ``rel`` of ``root`` as text; None for
+    a binary file (a NUL byte in them) or one that cannot be read."""
+    try:
+        with open_in_root(root, rel) as handle:
+            data = handle.read(TEXT_LIMIT)
+    except (OSError, SkillcError):
+        return None
+    if b"\0" in data:
+        return None
+    return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+
+
+def _digest(text: str | None) -> str | None:
+    """What a probe keeps of a text it read: its hash (None for none)."""
+    if text is None:
+        return None
+    import hashlib
+
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def _executable(root: Path, rel: str) -> bool:
+    try:
+        return bool(safe_join(root, rel).stat().st_mode & 0o111)
+    except (OSError, SkillcError):
+        return False
+
+
+def _exists(root: Path, rel: str) -> bool:
+    return os.path.exists(os.path.join(root, rel))  # noqa: PTH110, PTH118
+
+
+def _leaves(root: Path, rel: str) -> bool:
+    try:
+        safe_join(root, rel)
+    except PathEscapesRoot:
+        return True
+    except SkillFileNotFound:  # a NUL byte, a loop: SKL301 says not found
+        pass
+    return False
+
+
+def _sibling(root: Path, rel: str) -> str | None:
+    rel = rel.partition("?")[0]
+    here = root.absolute()
+    parent = here.parent
+    landed = posixpath.normpath(posixpath.join(here.as_posix(), rel))
+    if not landed.startswith(parent.as_posix().rstrip("/") + "/"):
+        return None
+    path = landed[len(parent.as_posix().rstrip("/")) + 1 :]
+    skill, _, rest = path.partition("/")
+    if skill == here.name or not (parent / skill / SKILL_FILE).is_file():
+        return None
+    try:
+        if not safe_join(parent / skill, rest or ".").exists():
             return None
-        path = landed[len(parent.as_posix().rstrip("/")) + 1 :]
-        skill, _, rest = path.partition("/")
-        if skill == here.name or not (parent / skill / SKILL_FILE).is_file():
-            return None
-        try:
-            if not safe_join(parent / skill, rest or ".").exists():
-                return None
-        except (PathEscapesRoot, SkillFileNotFound):
-            return None
-        return path
+    except (PathEscapesRoot, SkillFileNotFound):
+        return None
+    return path
+
+
+def _store_skill(root: Path, name: str) -> bool:
+    from skillc_index import Layout, resolve_skill
+
+    if (root.parent / name / SKILL_FILE).is_file():
+        return True
+    try:
+        resolve_skill(name, Layout.discover())
+    except SkillcError:
+        return False
+    return True
+
+
+#: What a rule may ask of the disk beyond the skill's files and Markdown texts, by kind: a
+#: function of the skill root and an argument. :class:`Skill` records each answer in
+#: :attr:`Skill.probes`; the result cache asks again before reusing a result.
+PROBES: dict[str, Callable[[Path, str], object]] = {
+    "text": lambda root, rel: _digest(_read_other(root, rel)),
+    "executable": _executable,
+    "exists": _exists,
+    "leaves": _leaves,
+    "sibling": _sibling,
+    "skill": _store_skill,
+}
 
 
 def _named(word: str, folder: str, known: set[str], by_name: Mapping[str, list[str]]) -> str | None:

@@ -195,6 +195,13 @@ class LintParams(NamedTuple):
             metavar="PATH",
         ),
     ] = None
+    no_cache: Annotated[
+        bool,
+        Param(
+            "Lint every skill again instead of reusing the results of unchanged skills "
+            "(the cache in $SKILLC_CACHE_DIR, else the user cache folder), and store none."
+        ),
+    ] = False
     jobs: Annotated[
         int | None,
         Param(
@@ -512,6 +519,8 @@ LINT: Operation[LintParams, LintRun] = Operation(
     cli_only={
         "jobs": "the tool lints one skill; worker processes pay off over many",
         "add_suppressions": "writes the skill's files; the tool is read-only",
+        "no_cache": "the tool lints one skill, never from the result cache of the command "
+        "line's runs",
         "show_fixes": "the text format's; the tool returns each diagnostic's fix",
         "sarif_file": "writes a file; the tool is read-only and returns the findings",
         "config": "the tool reads the configuration found nearest the skill, as the command "

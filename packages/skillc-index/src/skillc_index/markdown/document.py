@@ -243,12 +243,15 @@ def _counting_newlines(
 
 def _markdown_parser() -> MarkdownIt:
     """The one shared parser, built on first use: CommonMark plus GFM tables, with the core
-    inline pass made selective (:func:`_selective_inline`) and the inline rules that can
-    swallow newlines made to record them (:func:`_counting_newlines`)."""
+    inline pass made selective (:func:`_selective_inline`), the inline rules that can
+    swallow newlines made to record them (:func:`_counting_newlines`) and each block rule
+    tried only where it can match (:mod:`~skillc_index.markdown.block_rules`)."""
     global _parser
     if _parser is None:
         from markdown_it import MarkdownIt
         from markdown_it.rules_inline import backtick, html_inline, image, link
+
+        from skillc_index.markdown.block_rules import dispatch_block_rules
 
         parser = MarkdownIt("commonmark").enable("table")
         parser.core.ruler.at("inline", _selective_inline)
@@ -259,6 +262,7 @@ def _markdown_parser() -> MarkdownIt:
             ("html_inline", html_inline),
         ):
             parser.inline.ruler.at(name, _counting_newlines(rule))
+        dispatch_block_rules(parser)
         _parser = parser
     return _parser
 
@@ -406,11 +410,14 @@ def _parse_body(
     """Headings, links and HTML of Markdown ``body`` (newlines normalized), whose first line
     is file line ``offset + 1``; without ``links``, the headings alone (the same ones: found
     by :func:`~skillc_index.markdown.headings.scan_headings` without markdown-it when it can
-    tell, else by the parse)."""
+    tell, else by the parse), as for a body where no link or HTML can start (no ``[``,
+    ``<``, ``://`` or ``www.``: no link, no HTML)."""
     found: list[tuple[int, str, int]] = []  # (level, text, line)
     found_links: list[Link] = []
     html = _HtmlFound()
-    scanned = None if links else scan_headings(body)
+    # without links, or with no character that can start one (nor HTML), the headings are
+    # all there is: the scanner finds them without markdown-it when it can tell
+    scanned = scan_headings(body) if not links or not _MAY_LINK.search(body) else None
     tokens: list[Token] = []
     if scanned is None:
         tokens = _markdown_parser().parse(body, {} if links else {_HEADINGS_ONLY: True})

@@ -342,7 +342,7 @@ def reference_depth(skill: Skill, options: Options) -> Findings:
         return found
 
     first = docs_of(edges.get("SKILL.md", set())) | {"SKILL.md"}
-    reached, pending = set(first), list(first)
+    reached, pending = set(first), sorted(first)  # in one order whatever the hash seed
     deeper: dict[str, str] = {}
     while pending:
         source = pending.pop()

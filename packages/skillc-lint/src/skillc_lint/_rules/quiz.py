@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from skillc_index import SKILL_FILE, Layout, SkillcError, resolve_skill, skill_name_problem
+from skillc_index import skill_name_problem
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter, type_name
 from skillc_lint._skill import Skill, slug
@@ -177,21 +177,10 @@ def quiz_load_reference(skill: Skill, options: Options) -> Findings:
             yield Finding(f"{label}.load-reference: file not found: '{target}'", line=line)
 
 
-def _skill_resolves(skill: Skill, name: str, layout: Layout) -> bool:
-    if name == skill.name or (skill.root.parent / name / SKILL_FILE).is_file():
-        return True
-    try:
-        resolve_skill(name, layout)
-    except SkillcError:
-        return False
-    return True
-
-
 def quiz_load_skill(skill: Skill, options: Options) -> Findings:
     """SKL726: a ``load-skill`` is a skill name that resolves: a sibling folder of this
     skill, or a skill of the project or global store."""
     line = field_line(skill, "quiz")
-    layout: Layout | None = None
     for label, branch in _branches(skill):
         name = branch.get("load-skill")
         if not isinstance(name, str) or not name.strip():
@@ -199,8 +188,7 @@ def quiz_load_skill(skill: Skill, options: Options) -> Findings:
         if skill_name_problem(name.strip()) is not None:
             yield Finding(f"{label}.load-skill: '{name}' is not a skill name", line=line)
             continue
-        layout = layout or Layout.discover()  # once per skill, only when a branch needs it
-        if not _skill_resolves(skill, name.strip(), layout):
+        if not skill.skill_resolves(name.strip()):
             yield Finding(f"{label}.load-skill: skill '{name}' not found", line=line)
 
 

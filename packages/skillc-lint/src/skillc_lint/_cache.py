@@ -1,0 +1,340 @@
+"""The result cache: a skill whose inputs have not changed is not linted again (as ruff's).
+
+A result is stored under a key that hashes everything that decides its findings
+(:func:`result_key`): the linter's code (:func:`code_fingerprint`: the source files of
+skillc-lint and skillc-index, the versions of markdown-it-py, PyYAML and Python), the rules in
+effect (:func:`rules_fingerprint`: each rule's id, severity, options and check, the profiles'
+substitutions, ``--force``), the folder linted (as given: notices name it; and its real
+path: the skill's name), the skill's files (the listing the rules see and the symlinks leading
+out of it) and the text of each Markdown file. What a rule reads beyond those (another file's
+first bytes, an execute bit, a hidden path, a sibling skill, a store skill: the
+:data:`~skillc_lint._skill.PROBES`) is stored with the result, question and answer; the result
+is reused only while every answer is the same.
+
+The cache is one SQLite database (:data:`CACHE_FILE`) in :func:`cache_dir`
+(``$SKILLC_CACHE_DIR``, else the user cache folder, ``~/.cache/skillc/lint`` on Linux), in WAL
+mode: worker processes and several runs read and write it at once, each write one
+transaction. It holds at most :data:`MAX_ENTRIES` results; past that the least recently used
+go. A cache that cannot be opened, read or written is not used (the skill is linted), and a
+result that cannot be read back is linted again: the cache never changes what a run reports
+nor makes it fail.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import os
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from skillc_lint._engine import LintResult
+    from skillc_lint._registry import RuleRegistry
+    from skillc_lint._skill import Skill
+
+__all__ = [
+    "CACHE_ENV",
+    "CACHE_FILE",
+    "MAX_ENTRIES",
+    "ResultCache",
+    "cache_dir",
+    "code_fingerprint",
+    "result_key",
+    "rules_fingerprint",
+]
+
+#: The environment variable naming the cache folder (it wins over the user cache folder).
+CACHE_ENV = "SKILLC_CACHE_DIR"
+#: The database of the cache, in :func:`cache_dir`.
+CACHE_FILE = "lint-cache.db"
+#: The most results kept; writing past it removes the least recently used.
+MAX_ENTRIES = 20_000
+#: The layout of keys and values; a new one makes every stored result unused.
+FORMAT = 1
+#: How long a lock held by another process is waited for before the cache is skipped.
+TIMEOUT_MS = 5_000
+#: A hit older than this is marked used again (so the eviction keeps it); newer hits are not
+#: written, a cached run stays read-only.
+TOUCH_AFTER_NS = 24 * 3600 * 10**9
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, value BLOB NOT NULL, "
+    "used INTEGER NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS results_used ON results (used)",
+)
+
+
+def cache_dir(env: Mapping[str, str] | None = None) -> Path:
+    """Where the results are kept: ``$SKILLC_CACHE_DIR`` when set, else skillc's user cache
+    folder (platformdirs: ``~/.cache/skillc`` on Linux, ``~/Library/Caches/skillc`` on macOS,
+    ``%LOCALAPPDATA%\\skillc\\Cache`` on Windows) with ``lint`` under it."""
+    env = os.environ if env is None else env
+    given = env.get(CACHE_ENV)
+    if given:
+        return Path(given).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("skillc", appauthor=False)) / "lint"
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """A hash of the code that lints: every ``.py`` file of skillc-lint and skillc-index (the
+    parse is theirs), and the versions of markdown-it-py, PyYAML and Python."""
+    import markdown_it
+    import yaml
+
+    import skillc_index
+    import skillc_lint
+
+    digest = hashlib.blake2b(digest_size=16)
+    for package in (skillc_lint, skillc_index):
+        base = Path(str(package.__file__)).parent
+        for path in sorted(base.rglob("*.py")):
+            digest.update(f"{package.__name__}/{path.relative_to(base).as_posix()}\0".encode())
+            digest.update(path.read_bytes())
+    versions = (FORMAT, sys.version, markdown_it.__version__, yaml.__version__)
+    digest.update(repr(versions).encode())
+    return digest.hexdigest()
+
+
+def rules_fingerprint(registry: RuleRegistry, *, force: bool) -> str | None:
+    """A hash of what the rules make of a skill: every rule of ``registry`` (id, name, tags:
+    suppression comments name them), whether it is on, its severity, options and check (by
+    its module and name), the substitutions of the registry's profiles, and ``force``. None
+    when a rule's check is not skillc-lint's own (an embedder's: its code is not in
+    :func:`code_fingerprint`), so such a registry is never cached."""
+    from skillc_lint._profiles import substitutions_in
+
+    parts: list[object] = [force, tuple(substitutions_in(registry))]
+    for state in registry.states():
+        rule = state.rule
+        module = getattr(rule.check, "__module__", None) or ""
+        name = getattr(rule.check, "__qualname__", None)
+        if not module.startswith("skillc_lint.") or name is None:
+            return None
+        options = sorted((key, repr(value)) for key, value in state.options.items())
+        parts.append(
+            (rule.id, rule.name, rule.tags, rule.scope, state.enabled, state.severity, options)
+        )
+        parts.append((module, name))
+    return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
+
+
+def result_key(skill: Skill, rules: str) -> str:
+    """The key of ``skill``'s result under the rules ``rules`` (:func:`rules_fingerprint`):
+    see the module docstring."""
+    digest = hashlib.blake2b(digest_size=20)
+
+    def add(text: str) -> None:
+        data = text.encode("utf-8", "surrogatepass")
+        digest.update(len(data).to_bytes(8, "little"))
+        digest.update(data)
+
+    add(code_fingerprint())
+    add(rules)
+    add(str(skill.root))
+    add(os.path.realpath(skill.root))
+    add(str(skill.compiled))
+    add("\0".join(skill.files))
+    add("\0".join(skill.escapes))
+    for rel, text in skill.texts.items():
+        add(rel)
+        add(text)
+    return digest.hexdigest()
+
+
+#: The classes a stored result is made of: a value naming any other is not read back.
+_RESULT_CLASSES = frozenset(
+    {
+        ("skillc_lint._engine", "LintDiagnostic"),
+        ("skillc_lint._fixes", "Fix"),
+        ("skillc_lint._fixes", "TextEdit"),
+        ("skillc_index.diagnostics", "Notice"),
+    }
+)
+
+
+def _loads(data: bytes) -> Any:
+    """A stored value read back, only :data:`_RESULT_CLASSES` allowed in it."""
+    import io
+    import pickle
+
+    class Unpickler(pickle.Unpickler):
+        def find_class(self, module: str, name: str) -> Any:
+            if (module, name) not in _RESULT_CLASSES:
+                raise pickle.UnpicklingError(f"{module}.{name} is not part of a lint result")
+            return super().find_class(module, name)
+
+    return Unpickler(io.BytesIO(data)).load()
+
+
+def _probes_hold(skill: Skill, probes: object) -> bool:
+    """Whether every question a stored result asked of the disk has the same answer now."""
+    from skillc_lint._skill import PROBES
+
+    if not isinstance(probes, tuple):
+        return False
+    for probe in probes:
+        kind, argument, answer = probe
+        if PROBES[kind](skill.root, argument) != answer:
+            return False
+    return True
+
+
+class ResultCache:
+    """The results stored in the database of ``folder`` (see the module docstring). The
+    database is opened on first use; when it cannot be, the cache is off for this process."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._db: sqlite3.Connection | None = None
+        self._off = False
+        self._pid = os.getpid()
+        self._rules: dict[tuple[int, bool], tuple[RuleRegistry, str | None]] = {}
+
+    def rules_key(self, registry: RuleRegistry, *, force: bool) -> str | None:
+        """:func:`rules_fingerprint` of ``registry``, computed once per registry."""
+        known = self._rules.get((id(registry), force))
+        if known is None or known[0] is not registry:
+            known = self._rules[id(registry), force] = (
+                registry,
+                rules_fingerprint(registry, force=force),
+            )
+        return known[1]
+
+    def _connection(self) -> sqlite3.Connection | None:
+        import sqlite3
+
+        if self._db is not None and self._pid != os.getpid():
+            self._db = None  # a forked worker: the parent's connection is not used here
+        if self._db is None and not self._off:
+            from skillc_index.sqlite import connect as sqlite_connect
+            from skillc_index.sqlite import use_wal
+
+            try:
+                self.folder.mkdir(parents=True, exist_ok=True)
+                db = sqlite_connect(self.folder / CACHE_FILE, mode="rwc", timeout_ms=TIMEOUT_MS)
+                try:
+                    use_wal(db, TIMEOUT_MS)
+                    db.execute("PRAGMA synchronous = NORMAL")
+                    for statement in _SCHEMA:
+                        db.execute(statement)
+                except BaseException:
+                    db.close()
+                    raise
+                self._db = db
+                self._pid = os.getpid()
+            except (OSError, sqlite3.Error):
+                self._off = True
+        return self._db
+
+    def get(self, key: str, skill: Skill) -> LintResult | None:
+        """The result stored under ``key`` for ``skill`` when its probes still hold; None
+        when there is none, it cannot be read (a corrupt entry) or a probe changed."""
+        import sqlite3
+
+        from skillc_lint._engine import LintResult
+
+        db = self._connection()
+        if db is None:
+            return None
+        try:
+            row = db.execute("SELECT value, used FROM results WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error:
+            return None
+        if row is None:
+            return None
+        try:
+            stored = _loads(row[0])
+            fields, probes = stored
+            if not _probes_hold(skill, probes):
+                return None
+            name, diagnostics, skipped, rules, notices, suppressed = fields
+            result = LintResult(
+                name,
+                skill.root,
+                tuple(diagnostics),
+                skipped,
+                tuple(rules),
+                tuple(notices),
+                suppressed,
+            )
+        except Exception:  # a corrupt or foreign value: lint again (and overwrite it)
+            return None
+        now = time.time_ns()
+        if isinstance(row[1], int) and now - row[1] > TOUCH_AFTER_NS:
+            self._write("UPDATE results SET used = ? WHERE key = ?", (now, key))
+        return result
+
+    def put(self, key: str, skill: Skill, result: LintResult) -> None:
+        """Store ``result`` of ``skill`` under ``key`` with the probes its rules asked."""
+        fields = (
+            result.skill,
+            result.diagnostics,
+            result.skipped,
+            result.rules,
+            result.notices,
+            result.suppressed,
+        )
+        probes = tuple(
+            (kind, argument, answer) for (kind, argument), answer in skill.probes.items()
+        )
+        import pickle
+
+        try:
+            value = pickle.dumps((fields, probes), protocol=pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError):
+            return
+        self._write(
+            "INSERT OR REPLACE INTO results (key, value, used) VALUES (?, ?, ?)",
+            (key, value, time.time_ns()),
+        )
+
+    def _write(self, statement: str, values: tuple[object, ...]) -> None:
+        import sqlite3
+
+        db = self._connection()
+        if db is None:
+            return
+        with contextlib.suppress(sqlite3.Error):
+            db.execute(statement, values)
+
+    def evict(self, keep: int = MAX_ENTRIES) -> None:
+        """Remove the least recently used results past the ``keep`` newest (once a run)."""
+        self._write(
+            "DELETE FROM results WHERE key IN (SELECT key FROM results ORDER BY used DESC "
+            "LIMIT -1 OFFSET ?)",
+            (keep,),
+        )
+
+    def clear(self) -> int:
+        """Remove every stored result; how many there were."""
+        import sqlite3
+
+        db = self._connection()
+        if db is None:
+            return 0
+        try:
+            return db.execute("DELETE FROM results").rowcount
+        except sqlite3.Error:
+            return 0
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+
+@functools.cache
+def opened(folder: Path) -> ResultCache:
+    """The one :class:`ResultCache` of ``folder`` in this process (a worker lints many
+    skills through it)."""
+    return ResultCache(folder)

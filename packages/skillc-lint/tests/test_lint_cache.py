@@ -1,0 +1,219 @@
+"""The result cache (lint README, "The result cache"): a second run reports the same from the
+cache, and every input of a finding invalidates it: a byte of any file of the skill, an
+execute bit, a hidden path, a sibling skill, the rules and their configuration. A corrupt
+cache is never a crash; two runs at once share it."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from skillc_lint._cache import CACHE_FILE, ResultCache, cache_dir
+
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+Writer = Callable[..., Path]
+
+
+@pytest.fixture
+def cache(home: Path) -> Path:
+    """The cache folder the command line uses in these tests (conftest's ``clean_env``)."""
+    return home / "cache"
+
+
+def outputs(lint: Run, *args: str) -> dict[str, tuple[int, str, str]]:
+    """The run's text, JSON and SARIF outputs (exit status, stdout, stderr)."""
+    found = {}
+    for output in ("text", "json", "sarif"):
+        done = lint(*args, "--format", output, "-j", "1")
+        found[output] = (done.returncode, done.stdout, done.stderr)
+    return found
+
+
+def stored(cache: Path) -> list[tuple[str, bytes]]:
+    with sqlite3.connect(cache / CACHE_FILE) as db:
+        return list(db.execute("SELECT key, value FROM results ORDER BY key"))
+
+
+def rewrite(cache: Path, change: Callable[[bytes], bytes]) -> None:
+    """Every stored value replaced by ``change(value)``."""
+    db = sqlite3.connect(cache / CACHE_FILE)
+    with db:
+        for key, value in stored(cache):
+            db.execute("UPDATE results SET value = ? WHERE key = ?", (change(value), key))
+    db.close()
+
+
+def same_as_fresh(lint: Run, *args: str) -> None:
+    """The run from the cache reports what a run without it reports."""
+    assert outputs(lint, *args) == outputs(lint, *args, "--no-cache")
+
+
+def test_the_second_run_comes_from_the_cache_and_says_the_same(
+    lint: Run, skill: Writer, cache: Path
+) -> None:
+    folder = skill(body="See [the guide](guide.md) and [gone](missing.md).\n")
+    first = outputs(lint, str(folder))
+    assert len(stored(cache)) == 1  # the three formats: one result
+    assert outputs(lint, str(folder)) == first
+    assert "missing.md" in first["json"][1]
+
+    # what the second run printed was the stored result: a changed one is what it prints
+    def marked(value: bytes) -> bytes:
+        return value.replace(b"missing.md", b"MISSING.md")
+
+    rewrite(cache, marked)
+    assert "MISSING.md" in lint(str(folder), "--format", "json").stdout
+    assert "MISSING.md" not in lint(str(folder), "--format", "json", "--no-cache").stdout
+
+
+def test_no_cache_neither_reads_nor_writes(lint: Run, skill: Writer, cache: Path) -> None:
+    folder = skill()
+    lint(str(folder), "--no-cache")
+    assert not cache.exists()
+
+
+@pytest.mark.parametrize(
+    ("path", "before", "after"),
+    [
+        ("SKILL.md", None, None),  # a byte of SKILL.md (its body's link)
+        ("references/api.md", "[x](a.md)\n", "[x](b.md)\n"),  # another Markdown file
+        ("scripts/run.sh", "cat /home/alice/data\n", "cat /home/alicf/data\n"),  # any file
+    ],
+)
+def test_a_changed_byte_of_any_file_invalidates(
+    lint: Run, skill: Writer, path: str, before: str | None, after: str | None
+) -> None:
+    files = {"references/api.md": "[x](a.md)\n", "scripts/run.sh": "cat /home/alice/data\n"}
+    folder = skill(
+        body="See `references/api.md`; run `bash scripts/run.sh`. [t](t1.md)\n", files=files
+    )
+    first = outputs(lint, str(folder))
+    target = folder / path
+    if before is None:
+        target.write_text(target.read_text().replace("t1.md", "t2.md"))
+    else:
+        target.write_text(after or "")
+    second = outputs(lint, str(folder))
+    assert second != first
+    same_as_fresh(lint, str(folder))
+
+
+def test_an_execute_bit_invalidates(lint: Run, skill: Writer) -> None:
+    folder = skill(body="Run `scripts/go.sh` to start.\n", files={"scripts/go.sh": "echo hi\n"})
+    first = lint(str(folder), "--format", "json").stdout
+    assert "SKL908" in first
+    (folder / "scripts/go.sh").chmod(0o755)
+    assert "SKL908" not in lint(str(folder), "--format", "json").stdout
+
+
+def test_a_hidden_path_a_link_names_invalidates(lint: Run, skill: Writer) -> None:
+    folder = skill(body="See [notes](.notes/todo.md).\n")
+    assert "SKL301" in lint(str(folder), "--format", "json").stdout
+    (folder / ".notes").mkdir()
+    (folder / ".notes/todo.md").write_text("# Todo\n")
+    same_as_fresh(lint, str(folder))
+    assert "SKL301" not in lint(str(folder), "--format", "json").stdout
+
+
+def test_a_sibling_skill_invalidates(
+    lint: Run, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    collection = tmp_path / "skills"
+    one = write_skill(
+        collection / "one", "one", "Does one thing. Use for one.", "[two](../two/SKILL.md)\n"
+    )
+    before = lint(str(one), "--format", "json").stdout
+    write_skill(collection / "two", "two", "Does two things. Use for two.", "")
+    after = lint(str(one), "--format", "json").stdout
+    assert json.loads(after) != json.loads(before)
+    same_as_fresh(lint, str(one))
+
+
+def test_the_configuration_invalidates(lint: Run, skill: Writer, cwd: Path) -> None:
+    folder = skill(body="See [gone](missing.md).\n")
+    assert '"severity": "error"' in lint(str(folder), "--format", "json").stdout
+    assert "SKL301" not in lint(str(folder), "--format", "json", "--ignore", "SKL301").stdout
+    config = cwd / ".skillc" / "config.toml"
+    config.parent.mkdir()
+    config.write_text('[lint]\nSKL301 = "warning"\n')
+    found = json.loads(lint(str(folder), "--format", "json", "--config", str(config)).stdout)
+    assert {d["severity"] for d in found["diagnostics"] if d["rule"] == "SKL301"} == {"warning"}
+    same_as_fresh(lint, str(folder), "--config", str(config))
+
+
+def test_a_corrupt_cache_is_never_a_crash(lint: Run, skill: Writer, cache: Path) -> None:
+    folder = skill(body="See [gone](missing.md).\n")
+    first = outputs(lint, str(folder))
+    rewrite(cache, lambda value: value[: len(value) // 2])  # a cut value
+    assert outputs(lint, str(folder)) == first
+    # a value naming another class is not read back (nothing in it runs)
+    rewrite(cache, lambda value: pickle.dumps(((os.system, ("true",)), ())))
+    assert outputs(lint, str(folder)) == first
+    (cache / CACHE_FILE).write_bytes(b"not a database" * 100)  # a file that is no database
+    for extra in ("-wal", "-shm"):
+        (cache / (CACHE_FILE + extra)).unlink(missing_ok=True)
+    assert outputs(lint, str(folder)) == first
+
+
+def test_fixes_are_never_taken_from_the_cache(lint: Run, skill: Writer) -> None:
+    folder = skill(body="See [the guide](GUIDE.md).\n", files={"guide.md": "# Guide\n"})
+    assert "SKL301" in lint(str(folder), "--format", "json").stdout
+    lint(str(folder), "--fix")
+    assert "(guide.md)" in (folder / "SKILL.md").read_text()
+    same_as_fresh(lint, str(folder))
+    assert "SKL301" not in lint(str(folder), "--format", "json").stdout
+
+
+def test_suppressions_written_are_seen_by_the_next_run(lint: Run, skill: Writer) -> None:
+    folder = skill(body="See [gone](missing.md).\n")
+    assert lint(str(folder)).returncode == 1
+    assert lint(str(folder), "--add-suppressions").returncode == 0
+    assert lint(str(folder)).returncode == 0
+    same_as_fresh(lint, str(folder))
+
+
+def test_two_runs_at_once_share_the_cache(
+    tmp_path: Path, write_skill: Callable[..., Path], clean_env: dict[str, str]
+) -> None:
+    collection = tmp_path / "skills"
+    for n in range(12):
+        write_skill(collection / f"s{n}", f"s{n}", "Does a thing. Use for it.", f"[x](x{n}.md)\n")
+    command = [sys.executable, "-m", "skillc_lint", str(collection), "--format", "json"]
+    runs = [
+        subprocess.Popen(
+            [*command, "-j", jobs], env=clean_env, stdout=subprocess.PIPE, cwd=tmp_path
+        )
+        for jobs in ("2", "1")
+    ]
+    printed = [run.communicate(timeout=300)[0] for run in runs]
+    fresh = subprocess.run(
+        [*command, "--no-cache"], env=clean_env, capture_output=True, check=False, cwd=tmp_path
+    ).stdout
+    assert printed == [fresh, fresh]
+    assert len(stored(Path(clean_env["SKILLC_CACHE_DIR"]))) == 12
+    again = subprocess.run(command, env=clean_env, capture_output=True, check=False, cwd=tmp_path)
+    assert again.stdout == fresh
+
+
+def test_the_cache_keeps_its_bound(skill: Writer, tmp_path: Path) -> None:
+    from skillc_lint import lint_skill
+
+    cache = ResultCache(tmp_path / "c")
+    for n in range(5):
+        lint_skill(skill(f"s{n}"), cache=cache)
+    cache.evict(keep=3)
+    assert len(stored(tmp_path / "c")) == 3
+    cache.close()
+
+
+def test_the_cache_folder(tmp_path: Path) -> None:
+    assert cache_dir({"SKILLC_CACHE_DIR": str(tmp_path)}) == tmp_path
+    assert cache_dir({}).parts[-2:] in {("skillc", "lint"), ("Cache", "lint")}
