@@ -49,23 +49,26 @@ def test_cli_only_names_commands_that_exist() -> None:
     assert all(reason.strip() for reason in CLI_ONLY.values())
 
 
-def required_options() -> list[tuple[str, click.Command, click.Option]]:
+def operation_options() -> list[tuple[str, click.Command, click.Option]]:
+    """Each option of each command made from an operation."""
     found = []
     for entry in COMMANDS:
         if entry.name in CLI_ONLY:
             continue
         for name, made in commands_of(entry.name, entry.load()):
             found += [
-                (name, made, param)
-                for param in made.params
-                if isinstance(param, click.Option) and param.required
+                (name, made, param) for param in made.params if isinstance(param, click.Option)
             ]
     return found
 
 
+def required_arguments(made: click.Command) -> list[str]:
+    return ["x" for param in made.params if isinstance(param, click.Argument) and param.required]
+
+
 @pytest.mark.parametrize(
     ("name", "made", "option"),
-    required_options(),
+    [found for found in operation_options() if found[2].required],
     ids=lambda value: value if isinstance(value, str) else "",
 )
 def test_a_required_option_left_out_is_a_usage_error(
@@ -74,9 +77,21 @@ def test_a_required_option_left_out_is_a_usage_error(
     """Click >= 8.3 takes an explicit ``default=None`` as a value given: `skc show SKILL`
     without --section ran the operation with None and died in it (E999). Each required
     option left out must stop the command line before anything runs."""
-    arguments = [
-        "x" for param in made.params if isinstance(param, click.Argument) and param.required
-    ]
     with pytest.raises(click.MissingParameter) as caught:
-        made.make_context(name, arguments)
+        made.make_context(name, required_arguments(made))
     assert caught.value.param is option
+
+
+@pytest.mark.parametrize(
+    ("name", "made", "option"),
+    [found for found in operation_options() if not found[2].is_flag],
+    ids=lambda value: value if isinstance(value, str) else "",
+)
+def test_an_option_given_without_its_value_is_a_usage_error(
+    name: str, made: click.Command, option: click.Option
+) -> None:
+    """An explicit ``is_flag=False`` makes an option's value optional in click >= 8.3:
+    `skc list --pattern` listed every skill. Each option that takes a value, last on the
+    command line without one, must stop it."""
+    with pytest.raises(click.BadOptionUsage):
+        made.make_context(name, [*required_arguments(made), option.opts[0]])

@@ -348,9 +348,10 @@ def _click_parameter(name: str, hint: Any, meta: Any, defaults: dict[str, Any]) 
         kind = click.Path(exists=True, file_okay=False)
     required = name not in defaults
     default = defaults.get(name)
-    # A default is passed only when there is one: click >= 8.3 takes an explicit
-    # ``default=None`` as a value given, and a required option went unchecked (`skc show
-    # SKILL` without --section ran with None).
+    # Click >= 8.3 reads what it is given: an explicit ``default=None`` counts as a value
+    # (a required option went unchecked: `skc show SKILL` without --section ran with None),
+    # and an explicit ``is_flag=False`` makes the option's value optional (`skc list
+    # --pattern` ran with None). So each is passed only when it says something.
     given: dict[str, Any] = {} if multiple or default is None else {"default": default}
     if meta.argument:
         return click.Argument(
@@ -362,10 +363,11 @@ def _click_parameter(name: str, hint: Any, meta: Any, defaults: dict[str, Any]) 
             **given,
         )
     flags = meta.flags or (f"--{name.removesuffix('_').replace('_', '-')}",)
+    if hint is bool:
+        given["is_flag"] = True
     return click.Option(
         [*flags, name],
         type=kind,
-        is_flag=hint is bool,
         multiple=multiple,
         required=required,
         metavar=meta.metavar,
