@@ -513,6 +513,10 @@ def test_a_find_over_a_large_library_starts_a_server_for_the_next_finds(
     # the words alone: with the semantic extra, a find whose vectors are still to compute
     # starts a server below the threshold too (test_first_find.py)
     lexical = {"SKILLC_FIND_SEMANTIC": "0"}
+    # the catalog built first, by a find that starts no server (a first find over this many
+    # unknown skills answers from their files and starts one: test_first_answer.py)
+    built = gateway_process(*find, env_extra={**lexical, "SKILLC_FIND_SERVER": "0"})
+    assert built.returncode == 0 and built.stderr == "", built.stderr
     below = gateway_process(*find, "-v", env_extra=lexical)
     assert below.returncode == 0 and "s0007" in below.stdout
     assert "answered by this process" in below.stderr and "info:" not in below.stderr
