@@ -146,12 +146,14 @@ def test_every_installed_corpus_skill_is_first_class(
     headings_shown: int | None,
 ) -> None:
     home, installed = installed_home
-    env = {**clean_env, "SKILLC_HOME": str(home)}
+    # no find server left behind (a first find over 200 unknown skills starts one)
+    local = {"SKILLC_HOME": str(home), "SKILLC_FIND_SERVER": "0"}
+    env = {**clean_env, **local}
     before = {folder: _tree_digest(home / folder) for folder in AGENT_FOLDERS}
     run = cli("skc")
 
     def skc(*args: str) -> subprocess.CompletedProcess[str]:
-        return run(*args, env_extra={"SKILLC_HOME": str(home)})
+        return run(*args, env_extra=local)
 
     # -- one inventory: list, stats --all and find count the same skills -----------------
     entries = _json(skc("list", "--format", "json"))["skills"]
