@@ -315,18 +315,6 @@ class ResultCache:
             (keep,),
         )
 
-    def clear(self) -> int:
-        """Remove every stored result; how many there were."""
-        import sqlite3
-
-        db = self._connection()
-        if db is None:
-            return 0
-        try:
-            return db.execute("DELETE FROM results").rowcount
-        except sqlite3.Error:
-            return 0
-
     def close(self) -> None:
         if self._db is not None:
             self._db.close()

@@ -164,13 +164,9 @@ class Model:
         norm = float(np.linalg.norm(pooled))
         return array("f", (pooled / norm if norm else pooled).tolist())
 
-    def embed_later(self, text: str) -> Future[array[float]]:
-        """:meth:`embed` in the model's own thread, so that it runs while the caller ranks
-        (onnxruntime and SQLite both leave the GIL)."""
-        return self.later(self.embed, text)
-
     def later(self, work: Callable[[str], _T], text: str) -> Future[_T]:
-        """``work(text)`` in the model's own thread (:meth:`embed_later`)."""
+        """``work(text)`` in the model's own thread, so that it runs while the caller ranks
+        (onnxruntime, numpy and SQLite leave the GIL: :func:`request_later`)."""
         if self._worker is None:
             self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skillc-embed")
         return self._worker.submit(work, text)

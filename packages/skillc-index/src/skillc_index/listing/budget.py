@@ -368,7 +368,7 @@ def folder_budget(
     agent's model lists it (:func:`model_of`), ``usage`` the priority of each entry by its
     path (:func:`skillc_index.listing.usage.recorded_priorities`; absent: never used),
     ``overrides`` Claude Code's ``skillOverrides`` by skill name (a Claude Code folder's:
-    :func:`skillc_index.listing.overrides.effective_overrides`); what cannot be read is
+    :func:`skillc_index.listing.overrides.claude_overrides`); what cannot be read is
     skipped and counted (``unreadable``, ``error``), never raised."""
     from skillc_index.listing.overrides import HIDDEN, NAME_ONLY
 

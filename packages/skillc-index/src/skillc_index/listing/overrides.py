@@ -96,7 +96,7 @@ def read_settings(path: Path, layout: Layout) -> dict[str, Any] | None:
     """The settings object of ``path``; None when there is no such file. Raises
     :class:`~skillc_index.command_errors.InvalidSettings` (E080) when it cannot be read, is
     not JSON within the bounds, is not an object, or its ``skillOverrides`` is not one."""
-    from skillc_index.bounded_json import read_json_bounded
+    from skillc_index.bounded_json import JsonRejected, read_json_bounded
     from skillc_index.command_errors import InvalidSettings, UnreadableSettings
 
     shown = layout.display(path)
@@ -107,7 +107,7 @@ def read_settings(path: Path, layout: Layout) -> dict[str, Any] | None:
     except OSError as exc:
         raise UnreadableSettings(shown, exc.strerror or str(exc)) from None
     except ValueError as exc:  # not JSON, not UTF-8, over the bounds
-        reason = str(exc) if type(exc).__name__ == "JsonRejected" else f"not JSON ({exc})"
+        reason = str(exc) if isinstance(exc, JsonRejected) else f"not JSON ({exc})"
         raise InvalidSettings(shown, " ".join(f"is {reason}".split())) from None
     if not isinstance(data, dict):
         raise InvalidSettings(shown, "not a JSON object")
