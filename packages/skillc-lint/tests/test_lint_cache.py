@@ -217,3 +217,23 @@ def test_the_cache_keeps_its_bound(skill: Writer, tmp_path: Path) -> None:
 def test_the_cache_folder(tmp_path: Path) -> None:
     assert cache_dir({"SKILLC_CACHE_DIR": str(tmp_path)}) == tmp_path
     assert cache_dir({}).parts[-2:] in {("skillc", "lint"), ("Cache", "lint")}
+
+
+def test_a_run_from_the_cache_imports_neither_parser(
+    lint: Run, skill: Writer, clean_env: dict[str, str]
+) -> None:
+    """A cached result needs no parse: the run that reads it loads neither markdown-it nor
+    PyYAML (the code's fingerprint reads their versions from their files; importing them
+    cost a one-skill run about 50 ms)."""
+    folder = skill(body="See [the guide](guide.md).\n", frontmatter={"metadata": {"a": "b"}})
+    lint(str(folder))  # stores the result
+    code = (
+        "import sys\n"
+        "from skillc_lint.cli import main\n"
+        f"status = main([{str(folder)!r}])\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('markdown_it', 'yaml')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=clean_env, capture_output=True, text=True, check=False
+    )
+    assert done.stdout.strip().splitlines()[-1] == "[]", (done.stdout, done.stderr)

@@ -87,9 +87,10 @@ def cache_dir(env: Mapping[str, str] | None = None) -> Path:
 @functools.cache
 def code_fingerprint() -> str:
     """A hash of the code that lints: every ``.py`` file of skillc-lint and skillc-index (the
-    parse is theirs), and the versions of markdown-it-py, PyYAML and Python."""
-    import markdown_it
-    import yaml
+    parse is theirs), the ``__init__.py`` of markdown-it-py and PyYAML (each names its
+    version; read, not imported: a cached run needs neither, and importing them cost a
+    one-skill run about 50 ms), and Python's version."""
+    from importlib.util import find_spec
 
     import skillc_index
     import skillc_lint
@@ -100,8 +101,12 @@ def code_fingerprint() -> str:
         for path in sorted(base.rglob("*.py")):
             digest.update(f"{package.__name__}/{path.relative_to(base).as_posix()}\0".encode())
             digest.update(path.read_bytes())
-    versions = (FORMAT, sys.version, markdown_it.__version__, yaml.__version__)
-    digest.update(repr(versions).encode())
+    for name in ("markdown_it", "yaml"):
+        spec = find_spec(name)
+        origin = spec.origin if spec is not None else None
+        digest.update(f"{name}\0".encode())
+        digest.update(Path(origin).read_bytes() if origin else b"")
+    digest.update(repr((FORMAT, sys.version)).encode())
     return digest.hexdigest()
 
 
