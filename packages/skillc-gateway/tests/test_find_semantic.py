@@ -418,3 +418,52 @@ def test_the_closeness_computed_with_the_request_ranks_as_nearest_alone(
             alone = semantic.nearest(db, model, vector, candidates, 3, exclude)
             given = semantic.nearest(db, model, vector, candidates, 3, exclude, closeness)
             assert given == alone and len(alone) == 3
+
+
+def test_a_request_asked_again_is_not_embedded_again_and_ranks_the_same(
+    tmp_path: Path, model: semantic.Model
+) -> None:
+    """:func:`semantic.request_later` keeps the last requests' vectors and closeness: the
+    same request again is answered at once (no turn of the model's thread), with the same
+    values bit for bit; once the catalog's vectors change, the kept vector meets the new
+    ones (a skill installed since is among the nearest), as a request never seen would."""
+    from skillc_gateway.catalog import Catalog
+    from skillc_index import Layout
+
+    lib = library(tmp_path / "lib")
+    home = tmp_path / "home"
+    first = found(home, UNWORDED, [lib], True)
+    db = Catalog.shared(Layout.discover(home, {"SKILLC_HOME": str(home)})).db
+    kept = semantic.request_later(db, model, UNWORDED)
+    assert kept.done()  # the find above embedded it: nothing left to compute
+    vector, closeness = kept.result()
+    assert vector == model.embed(UNWORDED) and closeness is not None
+    fresh = semantic._closeness(model._np, closeness.vectors, vector).values
+    assert closeness.values.tobytes() == fresh.tobytes()
+    assert found(home, UNWORDED, [lib], True) == first
+    write_skill(lib, "brake-service", "Replace the worn pads and discs of a vehicle's brakes.")
+    found(home, "bake bread", [lib], True)  # indexes it and computes its vectors
+    again = semantic.request_later(db, model, UNWORDED).result()
+    assert again.vector == vector and again.closeness is not None
+    assert again.closeness.vectors is not closeness.vectors
+    assert len(again.closeness.values) == len(closeness.values) + 1
+    assert "brake-service" in nearest_names(home, model, UNWORDED, None)
+    names = dict(db.execute("SELECT id, name FROM skills").fetchall())
+    near = semantic.nearest(db, model, vector, None, 10, (), again.closeness)
+    assert [names[skill] for skill in near] == nearest_names(home, model, UNWORDED, None)
+
+
+def test_the_requests_kept_are_bounded(tmp_path: Path, model: semantic.Model) -> None:
+    """At most ``_REQUESTS_KEPT`` requests are kept, the oldest going first."""
+    from skillc_gateway.catalog import Catalog
+    from skillc_index import Layout
+
+    lib = library(tmp_path / "lib")
+    home = tmp_path / "home"
+    found(home, QUERY, [lib], True)
+    db = Catalog.shared(Layout.discover(home, {"SKILLC_HOME": str(home)})).db
+    texts = [f"request number {n}" for n in range(semantic._REQUESTS_KEPT + 3)]
+    for text in texts:
+        semantic.request_later(db, model, text).result()
+    assert len(semantic._REQUESTS) == semantic._REQUESTS_KEPT
+    assert texts[0] not in semantic._REQUESTS and texts[-1] in semantic._REQUESTS

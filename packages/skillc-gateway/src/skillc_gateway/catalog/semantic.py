@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import threading
 import time
 from array import array
 from collections.abc import Callable, Collection, Sequence
@@ -354,6 +355,9 @@ def _vectors(db: sqlite3.Connection, np: Any, width: int) -> _Vectors:
         present[where[skill], part] = True
     found = _Vectors(key, np.array(ids, dtype=np.int64), matrix, where, present, frozenset(others))
     _VECTORS.clear()  # one catalog per process at a time
+    with _REQUESTS_LOCK:  # the requests kept: their closeness is to the old vectors
+        for text, (owner, request) in _REQUESTS.items():
+            _REQUESTS[text] = (owner, Request(request.vector, None))
     _VECTORS[id(db)] = (db, found)
     return found
 
@@ -390,14 +394,48 @@ def request_later(db: sqlite3.Connection, model: Model, query: str) -> Future[Re
     (its SQLite connection; this process's cache, :func:`_vectors`)."""
     np = model._np
     found = None if model.width is None else _vectors(db, np, model.width)
+    known = _REQUESTS.get(query)
+    if known is not None and known[0] is model:
+        closeness = known[1].closeness
+        if found is None or not len(found.skills) or (closeness and closeness.vectors is found):
+            done: Future[Request] = Future()
+            done.set_result(known[1])  # the same vectors, the same closeness: nothing to do
+            return done
 
     def work(text: str) -> Request:
-        vector = model.embed(text)
+        # a request asked again is not embedded again; the product is made again when the
+        # catalog's vectors changed since
+        vector = known[1].vector if known is not None and known[0] is model else None
+        if vector is None:
+            vector = model.embed(text)
         if found is None or len(vector) != model.width or not len(found.skills):
-            return Request(vector, None)
-        return Request(vector, _closeness(np, found, vector))
+            return _remember(model, text, Request(vector, None))
+        return _remember(model, text, Request(vector, _closeness(np, found, vector)))
 
     return model.later(work, query)
+
+
+#: The last requests' :class:`Request` (what :func:`request_later` computed), by their text:
+#: a request asked again (an agent's retry, the same task in another session of the find
+#: server) is not embedded again (the embedding is most of the step's cost: 16-20 ms of CPU
+#: for a paragraph on 2 cores). The model's output for a text does not change, so neither
+#: does the answer; the closeness is reused while the catalog's vectors are the same
+#: (:func:`_vectors`' object; when they are read again, :func:`_vectors` drops the
+#: closeness kept here, and with it the old matrix).
+_REQUESTS: dict[str, tuple[Model, Request]] = {}
+_REQUESTS_KEPT = 64
+_REQUESTS_LOCK = threading.Lock()
+
+
+def _remember(model: Model, query: str, request: Request) -> Request:
+    """Keep ``request`` for :func:`request_later`, the oldest one going past
+    :data:`_REQUESTS_KEPT`."""
+    with _REQUESTS_LOCK:
+        _REQUESTS.pop(query, None)
+        while len(_REQUESTS) >= _REQUESTS_KEPT:
+            del _REQUESTS[next(iter(_REQUESTS))]
+        _REQUESTS[query] = (model, request)
+    return request
 
 
 def nearest(
