@@ -453,17 +453,28 @@ def test_a_request_asked_again_is_not_embedded_again_and_ranks_the_same(
     assert [names[skill] for skill in near] == nearest_names(home, model, UNWORDED, None)
 
 
-def test_the_requests_kept_are_bounded(tmp_path: Path, model: semantic.Model) -> None:
-    """At most ``_REQUESTS_KEPT`` requests are kept, the oldest going first."""
+def test_the_requests_kept_are_bounded(
+    tmp_path: Path, model: semantic.Model, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At most ``_REQUESTS_KEPT`` vectors are kept, and the closeness of the last
+    ``_CLOSE_KEPT`` only, the oldest going first; a request kept without its closeness is
+    not embedded again, and its closeness made again is the same, bit for bit."""
     from skillc_gateway.catalog import Catalog
     from skillc_index import Layout
 
+    monkeypatch.setattr(semantic, "_REQUESTS_KEPT", 6)
+    monkeypatch.setattr(semantic, "_CLOSE_KEPT", 3)
     lib = library(tmp_path / "lib")
     home = tmp_path / "home"
     found(home, QUERY, [lib], True)
     db = Catalog.shared(Layout.discover(home, {"SKILLC_HOME": str(home)})).db
-    texts = [f"request number {n}" for n in range(semantic._REQUESTS_KEPT + 3)]
-    for text in texts:
-        semantic.request_later(db, model, text).result()
-    assert len(semantic._REQUESTS) == semantic._REQUESTS_KEPT
-    assert texts[0] not in semantic._REQUESTS and texts[-1] in semantic._REQUESTS
+    texts = [f"request number {n}" for n in range(9)]
+    first = {text: semantic.request_later(db, model, text).result() for text in texts}
+    assert list(semantic._REQUESTS) == texts[3:]
+    assert [t for t in texts[3:] if semantic._REQUESTS[t][1].closeness] == texts[6:]
+    assert list(semantic._CLOSE) == texts[6:]
+    again = semantic.request_later(db, model, texts[4]).result()
+    assert again.vector is first[texts[4]].vector  # kept: not embedded again
+    assert again.closeness is not None and first[texts[4]].closeness is not None
+    assert again.closeness.values.tobytes() == first[texts[4]].closeness.values.tobytes()
+    assert list(semantic._CLOSE) == [texts[7], texts[8], texts[4]]

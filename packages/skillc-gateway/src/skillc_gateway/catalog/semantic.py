@@ -356,8 +356,10 @@ def _vectors(db: sqlite3.Connection, np: Any, width: int) -> _Vectors:
     found = _Vectors(key, np.array(ids, dtype=np.int64), matrix, where, present, frozenset(others))
     _VECTORS.clear()  # one catalog per process at a time
     with _REQUESTS_LOCK:  # the requests kept: their closeness is to the old vectors
-        for text, (owner, request) in _REQUESTS.items():
+        for text in _CLOSE:
+            owner, request = _REQUESTS[text]
             _REQUESTS[text] = (owner, Request(request.vector, None))
+        _CLOSE.clear()
     _VECTORS[id(db)] = (db, found)
     return found
 
@@ -419,22 +421,37 @@ def request_later(db: sqlite3.Connection, model: Model, query: str) -> Future[Re
 #: a request asked again (an agent's retry, the same task in another session of the find
 #: server) is not embedded again (the embedding is most of the step's cost: 16-20 ms of CPU
 #: for a paragraph on 2 cores). The model's output for a text does not change, so neither
-#: does the answer; the closeness is reused while the catalog's vectors are the same
-#: (:func:`_vectors`' object; when they are read again, :func:`_vectors` drops the
-#: closeness kept here, and with it the old matrix).
+#: does the answer. The last :data:`_REQUESTS_KEPT` vectors are kept (1.5 KB each), and the
+#: closeness of the last :data:`_CLOSE_KEPT` (4 bytes a skill: 80 KB at 20,000 skills, 5 ms
+#: of CPU to make again), while the catalog's vectors are the same (:func:`_vectors`' object;
+#: when they are read again, :func:`_vectors` drops the closeness kept, and with it the old
+#: matrix).
 _REQUESTS: dict[str, tuple[Model, Request]] = {}
-_REQUESTS_KEPT = 64
+_REQUESTS_KEPT = 1024
+#: The requests of :data:`_REQUESTS` that keep their closeness, oldest first.
+_CLOSE: dict[str, None] = {}
+_CLOSE_KEPT = 64
 _REQUESTS_LOCK = threading.Lock()
 
 
 def _remember(model: Model, query: str, request: Request) -> Request:
     """Keep ``request`` for :func:`request_later`, the oldest one going past
-    :data:`_REQUESTS_KEPT`."""
+    :data:`_REQUESTS_KEPT`, and the oldest closeness past :data:`_CLOSE_KEPT`."""
     with _REQUESTS_LOCK:
         _REQUESTS.pop(query, None)
+        _CLOSE.pop(query, None)
         while len(_REQUESTS) >= _REQUESTS_KEPT:
-            del _REQUESTS[next(iter(_REQUESTS))]
+            oldest = next(iter(_REQUESTS))
+            del _REQUESTS[oldest]
+            _CLOSE.pop(oldest, None)
         _REQUESTS[query] = (model, request)
+        if request.closeness is not None:
+            _CLOSE[query] = None
+            while len(_CLOSE) > _CLOSE_KEPT:
+                oldest = next(iter(_CLOSE))
+                del _CLOSE[oldest]
+                owner, kept = _REQUESTS[oldest]
+                _REQUESTS[oldest] = (owner, Request(kept.vector, None))
     return request
 
 
