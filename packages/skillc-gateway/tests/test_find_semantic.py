@@ -478,3 +478,6 @@ def test_the_requests_kept_are_bounded(
     assert again.closeness is not None and first[texts[4]].closeness is not None
     assert again.closeness.values.tobytes() == first[texts[4]].closeness.values.tobytes()
     assert list(semantic._CLOSE) == [texts[7], texts[8], texts[4]]
+    semantic.request_later(db, model, texts[7]).result()  # asked again: the newest now
+    assert list(semantic._CLOSE) == [texts[8], texts[4], texts[7]]
+    assert list(semantic._REQUESTS)[-1] == texts[7]

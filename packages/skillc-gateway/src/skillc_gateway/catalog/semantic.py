@@ -401,7 +401,8 @@ def request_later(db: sqlite3.Connection, model: Model, query: str) -> Future[Re
         closeness = known[1].closeness
         if found is None or not len(found.skills) or (closeness and closeness.vectors is found):
             done: Future[Request] = Future()
-            done.set_result(known[1])  # the same vectors, the same closeness: nothing to do
+            # the same vectors, the same closeness: nothing to do (kept as the newest)
+            done.set_result(_remember(model, query, known[1]))
             return done
 
     def work(text: str) -> Request:
@@ -425,7 +426,8 @@ def request_later(db: sqlite3.Connection, model: Model, query: str) -> Future[Re
 #: closeness of the last :data:`_CLOSE_KEPT` (4 bytes a skill: 80 KB at 20,000 skills, 5 ms
 #: of CPU to make again), while the catalog's vectors are the same (:func:`_vectors`' object;
 #: when they are read again, :func:`_vectors` drops the closeness kept, and with it the old
-#: matrix).
+#: matrix). A request is at most 10,000 characters (``_limits.MAX_QUERY_CHARS``): the texts
+#: kept take 10 MB at worst.
 _REQUESTS: dict[str, tuple[Model, Request]] = {}
 _REQUESTS_KEPT = 1024
 #: The requests of :data:`_REQUESTS` that keep their closeness, oldest first.
