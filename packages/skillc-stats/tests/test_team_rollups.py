@@ -16,7 +16,7 @@ import pytest
 from skillc_index import Layout, ResolvedSkill
 from skillc_index.accesslog import AccessRecord
 from skillc_stats import QUERY_TYPES, _team, query_all, query_stats, upload_logs
-from skillc_stats._team_sql import MIGRATIONS, REBUILD_ROLLUPS, ROLLUP_ALL, ROLLUPS
+from skillc_stats._team_sql import KIND_ROLLUPS, MIGRATIONS, REBUILD_ROLLUPS, ROLLUP_ALL, ROLLUPS
 
 from .conftest import record
 
@@ -67,10 +67,10 @@ def rollups_match_rows(url: str) -> None:
 
     with psycopg.connect(url) as db:
         db.execute("SET search_path TO skillc")
-        kept = {table: _contents(db, table) for table in ROLLUPS}
+        kept = {table: _contents(db, table) for table in (*ROLLUPS, *KIND_ROLLUPS)}
         for statement in REBUILD_ROLLUPS:
             db.execute(statement)  # type: ignore[arg-type]
-        for table in ROLLUPS:
+        for table in kept:
             assert _contents(db, table) == kept[table], table
         db.rollback()
 
@@ -200,17 +200,23 @@ MONTH_RANGES: list[dict[str, Any]] = [
     {"since": "2026-01-03", "until": "2026-02-26T23:59:59Z", "projects": ["/work/app"]},
     {"since": "2026-02-02T12:00:00Z"},
     {"since": "2026-01-01T08:00:00Z", "until": "2026-04-22T20:00:00Z"},
+    # weeks (days 1-7, 8-14, 15-21, 22 to the end): whole ones, one minus a day, open ends
+    {"since": "2026-02-08", "until": "2026-02-21T23:59:59Z"},
+    {"since": "2026-01-16T03:00:00Z", "until": "2026-03-09T22:00:00Z"},
+    {"since": "2026-02-23", "until": "2026-03-14T23:59:59Z", "projects": ["/work/app"]},
+    {"since": "2026-03-09"},
 ]
 
 
 def test_all_over_months_and_days_answers_as_the_rows(
     postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
 ) -> None:
-    """``--all`` over a time range reads its whole months from ``usage_monthly``, the other
-    whole days from ``usage_daily`` and the cut hours from the rows: the answers are the
+    """``--all`` over a time range reads its whole months from ``usage_months``, whole weeks
+    from ``usage_weeks``, the other whole days from ``usage_daily`` (each added, or a month
+    or a week minus its days outside) and the cut hours from the rows: the answers are the
     local log's (the same rows counted one by one) whichever way a range cuts the months."""
     from skillc_stats._filters import Filters
-    from skillc_stats._team_sql import usage_statement
+    from skillc_stats._team_all import usage_statement
 
     rows = []
     for n in range(120):  # January 10 to April 20, every day or so, two projects
@@ -229,7 +235,7 @@ def test_all_over_months_and_days_answers_as_the_rows(
     rollups_match_rows(postgres_url)
     whole = Filters("2026-02-01T00:00:00Z", "2026-03-31T23:59:59Z")
     statement, _ = usage_statement(whole)
-    assert "usage_monthly" in statement and "usage_daily" not in statement
+    assert "usage_months" in statement and "usage_daily" not in statement
     cut = Filters("2026-01-02T06:00:00Z", "2026-03-30T18:00:00Z")
     assert "-accesses AS accesses" in usage_statement(cut)[0]  # read by subtraction
 
@@ -253,3 +259,45 @@ def test_a_skill_used_only_on_days_subtracted_is_not_listed(
             ("2026-01-02", None),
         ):
             assert [usage[:2] for usage in store.usage(Filters(since, until))] == [("demo", 2)]
+
+
+def test_all_by_months_weeks_and_days_equals_the_days_summed(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """Over every range between days that start or end a week or a month (whole days, and
+    hours cut at either end), ``--all`` read as months, weeks and days added or subtracted
+    answers exactly as the plain statement (the days of ``usage_daily`` summed), for three
+    skills (one used only by its author, one only in January) and with a project filter."""
+    import itertools
+
+    from skillc_stats._filters import Filters
+    from skillc_stats._team_all import plain_statement, usage_statement
+
+    rows = []
+    for n in range(400):  # every day or so from January 1 to April 30, three projects
+        month = 1 + n // 100
+        day = f"2026-{month:02d}-{1 + (n * 17) % (31, 28, 31, 30)[month - 1]:02d}"
+        command = ("activate", "show", "build", "read", "search", "lint", "stats")[n % 7]
+        row = record(
+            demo, command, {"n": n}, cwd=f"/work/p{n % 3}", timestamp=f"{day}T{n % 24:02d}:15:00Z"
+        )
+        rows.append(row if n % 5 else row._replace(skill="other"))
+        if n < 100 and n % 4 == 0:
+            rows.append(row._replace(skill="builds", command="build"))
+    log_rows(*rows)
+    upload_logs(postgres_url, layout, user="alice", machine="m1")
+    days = ["2026-01-01", "2026-01-07", "2026-01-08", "2026-01-21", "2026-01-22", "2026-01-31"]
+    days += ["2026-02-02", "2026-02-14", "2026-02-27", "2026-03-01", "2026-03-16", "2026-04-30"]
+    starts = [f"{day}T{time}" for day in days for time in ("00:00:00Z", "12:00:00Z")]
+    ends = [f"{day}T{time}" for day in days for time in ("23:59:59Z", "06:00:00Z")]
+    checked = 0
+    with _team.TeamStore(postgres_url, write=False) as store:
+        for since, until in itertools.product([None, *starts], [None, *ends]):
+            if since is not None and until is not None and since > until:
+                continue
+            for projects in ((), ("/work/p1",)) if checked % 7 == 0 else ((),):
+                given = Filters(since, until, projects)
+                answer = sorted(store(*usage_statement(given)))
+                assert answer == sorted(store(*plain_statement(given))), given
+                checked += 1
+    assert checked > 250

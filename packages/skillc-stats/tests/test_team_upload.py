@@ -146,15 +146,12 @@ def _team_order(layout: Layout, added: dict[Path, int]) -> list[tuple[Path, int]
     return [(path, added[path]) for path in _team.local_logs(layout)]
 
 
-def test_a_version_5_store_is_migrated_with_every_count_kept(
-    postgres_server: Any, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
-) -> None:
-    """A store of version 5 (rows keyed by ``id``, rollups made by its uploads) migrates to
-    version 6: every row and every rollup sum as before, nothing sent again, and the next
-    upload (without ON CONFLICT, under the log's lock) adds its rows once."""
+def _old_store(postgres_server: Any, layout: Layout, version: int) -> tuple[str, str]:
+    """A store made by this version's upload (``fresh``), and one holding the same rows
+    written into a store of schema ``version`` with its rollups made as that version's
+    uploads kept them (``old``)."""
     import psycopg
 
-    log_rows(*imported(demo, 40, 29), *imported(demo, 40, 30), *numbered(demo, 0, 20))
     fresh, old = postgres_server.database(), postgres_server.database()
     upload_logs(fresh, layout, user="alice", machine="m1")
     columns = (
@@ -165,25 +162,45 @@ def test_a_version_5_store_is_migrated_with_every_count_kept(
         rows = source.execute(f"SELECT {columns} FROM skillc.access_log").fetchall()  # type: ignore[arg-type]
         db.execute("CREATE SCHEMA skillc")
         db.execute("SET search_path TO skillc")
-        for steps in MIGRATIONS[:5]:
+        for steps in MIGRATIONS[:version]:
             for statement in steps:
                 db.execute(statement)  # type: ignore[arg-type]
         db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-        db.execute("INSERT INTO schema_version VALUES (5)")
+        db.execute("INSERT INTO schema_version VALUES (%s)", (version,))
         with db.cursor() as cursor:
             cursor.executemany(
                 f"INSERT INTO access_log ({columns}) VALUES ({', '.join(['%s'] * 13)})",  # type: ignore[arg-type]
                 rows,
             )
-        for statement in REBUILD_ROLLUPS:
-            db.execute(statement)  # type: ignore[arg-type]
+        tables = {row[0] for row in db.execute("SELECT tablename FROM pg_tables").fetchall()}
+        for statement in REBUILD_ROLLUPS:  # the rollups that version has
+            words = statement.split()
+            if words[2 if words[0] == "INSERT" else 1] in tables:
+                db.execute(statement)  # type: ignore[arg-type]
+        if "usage_monthly" in tables:  # versions 5 and 6: made from usage_daily
+            db.execute(MIGRATIONS[4][2])  # type: ignore[arg-type]
+    return fresh, old
+
+
+def test_a_version_5_store_is_migrated_with_every_count_kept(
+    postgres_server: Any, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """A store of version 5 (rows keyed by ``id``, rollups made by its uploads) migrates to
+    version 6 and on: every row and every rollup sum as before, nothing sent again, and the
+    next upload (without ON CONFLICT, under the log's lock) adds its rows once."""
+    import psycopg
+
+    log_rows(*imported(demo, 40, 29), *imported(demo, 40, 30), *numbered(demo, 0, 20))
+    _, old = _old_store(postgres_server, layout, 5)
+    with psycopg.connect(old, autocommit=True) as db:
+        db.execute("SET search_path TO skillc")
         before = _counts(db)
         assert db.execute("SELECT to_regclass('access_log_pkey')").fetchone() != (None,)
     _team.TeamStore(old).close()  # a writer migrates
     with psycopg.connect(old, autocommit=True) as db:
         db.execute("SET search_path TO skillc")
         assert _counts(db) == before
-        assert db.execute("SELECT MAX(version) FROM schema_version").fetchone() == (6,)
+        assert db.execute("SELECT MAX(version) FROM schema_version").fetchone() == (7,)
         assert db.execute("SELECT to_regclass('access_log_pkey')").fetchone() == (None,)
     rollups_match_rows(old)
     assert upload_logs(old, layout, user="alice", machine="m1").added == 0
@@ -193,13 +210,54 @@ def test_a_version_5_store_is_migrated_with_every_count_kept(
     rollups_match_rows(old)
 
 
+def test_a_version_6_store_gains_the_rollups_by_month_and_week(
+    postgres_server: Any, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """A store of version 6 migrates to version 7: ``usage_monthly`` (by command) gives way
+    to ``usage_months`` and ``usage_weeks`` (by folder, commands folded into uses and author
+    runs), made from ``usage_daily``; every count kept, ``--all`` over time ranges answers as
+    a store made by this version, and the next upload adds its rows once, to each rollup."""
+    import psycopg
+
+    from skillc_stats import query_all
+
+    rows = [*imported(demo, 30, 3), *imported(demo, 30, 12), *imported(demo, 30, 29)]
+    log_rows(*rows, *numbered(demo, 0, 20))
+    fresh, old = _old_store(postgres_server, layout, 6)
+    with psycopg.connect(old, autocommit=True) as db:
+        db.execute("SET search_path TO skillc")
+        before = _counts(db)
+        assert db.execute("SELECT to_regclass('usage_months')").fetchone() == (None,)
+    _team.TeamStore(old).close()  # a writer migrates
+    with psycopg.connect(old, autocommit=True) as db:
+        db.execute("SET search_path TO skillc")
+        assert _counts(db) == before
+        assert db.execute("SELECT MAX(version) FROM schema_version").fetchone() == (7,)
+        assert db.execute("SELECT to_regclass('usage_monthly')").fetchone() == (None,)
+        for table in ("usage_months", "usage_weeks"):
+            sums = db.execute(f"SELECT SUM(accesses), SUM(uses) FROM {table}").fetchone()
+            assert sums == (before[0], before[0]), table  # every row a use here
+    rollups_match_rows(old)
+    for since, until in (
+        ("2026-01-02T06:00:00Z", "2026-01-30T18:00:00Z"),
+        ("2026-01-08", "2026-01-21T23:59:59Z"),
+        ("2026-01-12T09:00:00Z", None),
+    ):
+        mine = query_all(layout, store=old, since=since, until=until)
+        assert mine == query_all(layout, store=fresh, since=since, until=until)
+        assert mine["data"][0]["uses"] > 0
+    assert upload_logs(old, layout, user="alice", machine="m1").added == 0
+    log_rows(*numbered(demo, 20, 15))
+    assert upload_logs(old, layout, user="alice", machine="m1").added == 15
+    rollups_match_rows(old)
+
+
 def _counts(db: Any) -> list[Any]:
-    """The rows, and the sum of every rollup."""
-    tables = ("access_log", "usage_daily", "usage_monthly", "usage_skills", "usage_targets")
+    """The rows, and the sum of every rollup all versions since 4 have."""
+    tables = ("access_log", "usage_daily", "usage_skills", "usage_targets", "usage_totals")
     return [
         db.execute(f"SELECT COUNT(*) FROM {tables[0]}").fetchone()[0],
         *(db.execute(f"SELECT SUM(accesses) FROM {table}").fetchone()[0] for table in tables[1:]),
-        db.execute("SELECT SUM(accesses) FROM usage_totals").fetchone()[0],
     ]
 
 

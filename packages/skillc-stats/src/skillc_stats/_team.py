@@ -282,7 +282,9 @@ class TeamStore:
         """Uses, first and last use, distinct projects and author activity of every skill
         (``--all``): whole days from the daily rollup, the rows of a day the time filters cut
         from the log."""
-        statement, values = sql.usage_statement(filters)
+        from skillc_stats._team_all import usage_statement
+
+        statement, values = usage_statement(filters)
         return [
             SkillUsage(key, int(uses), first, last, int(projects), int(authored))
             for key, uses, first, last, projects, authored in self(statement, values)

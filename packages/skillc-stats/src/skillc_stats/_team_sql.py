@@ -16,15 +16,13 @@ from typing import Any
 
 from skillc_index.accesslog import COLUMNS as LOCAL_COLUMNS
 from skillc_index.accesslog.reader import (
-    IS_AUTHOR,
-    IS_USE,
-    KIND_PARAMS,
+    AUTHOR_COMMANDS,
     USE_COMMANDS,
     where_clause,
 )
 from skillc_stats._filters import Filters
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 #: ``pg_advisory_xact_lock`` key held while the schema is checked and migrated.
 LOCK_KEY = 0x736B696C6C63  # "skillc"
 #: ``pg_advisory_xact_lock(LOG_LOCK_CLASS, hashtext(log_key))``: held by each upload batch
@@ -64,10 +62,8 @@ ROW_USER = (
 )
 
 #: Each rollup: its columns (the key), every one a column of the rows or ``day`` or ``target``.
-#: ``usage_daily`` (``--all``: the days of a time range that do not make a whole month),
-#: ``usage_monthly`` (``--all`` without a user or machine filter: its whole months; ``month``
-#: is ``YYYY-MM``; users and machines summed, a third of the rows), ``usage_skills``
-#: (``--all`` over all time),
+#: ``usage_daily`` (``--all``: the days of a time range that no week or month covers; and
+#: every ``--all`` with a user or machine filter), ``usage_skills`` (``--all`` over all time),
 #: ``usage_targets`` (one skill over a time range: the rows' targets per day, by everything a
 #: filter can name) and ``usage_totals`` (one skill over all time).
 ROLLUPS: dict[str, tuple[str, ...]] = {
@@ -77,22 +73,90 @@ ROLLUPS: dict[str, tuple[str, ...]] = {
         "skill", "day", "command", "username", "machine", "cwd", "target", "error",
     ),
     "usage_totals": ("skill", "command", "username", "machine", "cwd", "target", "error"),
-    "usage_monthly": ("month", "skill", "command", "cwd"),
 }  # fmt: skip
 #: Where each new rollup is made from when a migration makes it (a coarser one from a finer).
 _MADE_FROM = {
     "usage_targets": None,
     "usage_totals": "usage_targets",
     "usage_skills": "usage_totals",
-    "usage_monthly": "usage_daily",
 }
 
 
 def _coarser(table: str, finer: str) -> str:
-    """The rows of ``finer`` (a rollup or CTE holding ``day``, when ``table`` has ``month``)
-    as the input of the rollup ``table``."""
-    month = "substr(day, 1, 7) AS month, " if "month" in ROLLUPS[table] else ""
-    return f"SELECT {month}* FROM {finer}"
+    """The rows of ``finer`` (a rollup or CTE) as the input of the rollup ``table``."""
+    return f"SELECT * FROM {finer}"
+
+
+# -- the rollups of --all over a time range (migration 7) ------------------------------------
+
+#: The first day (``YYYY-MM-DD``) of the week of the day ``{day}`` (SQL text): a month's days
+#: 1-7, 8-14, 15-21 and 22 to its end, so that a week never crosses into another month
+#: (:func:`week_of` in Python).
+_WEEK_OF = (
+    "substr({day}, 1, 8) || CASE WHEN substr({day}, 9, 2) < '08' THEN '01' "
+    "WHEN substr({day}, 9, 2) < '15' THEN '08' WHEN substr({day}, 9, 2) < '22' THEN '15' "
+    "ELSE '22' END"
+)
+WEEK_STARTS = ("01", "08", "15", "22")
+#: ``--all`` over a time range without a user or machine filter: the rows counted by period,
+#: skill and working folder only (users and machines summed; a folder is one user's), each
+#: period's commands folded into what ``--all`` reports: every row, the uses and the author's
+#: runs (:func:`kind_sum`). Its period column and that column of a row's ``day``.
+#: ``usage_months``: ``YYYY-MM``; ``usage_weeks``: the first day of its week (``_WEEK_OF``).
+KIND_ROLLUPS: dict[str, tuple[str, str]] = {
+    "usage_months": ("month", "substr(day, 1, 7)"),
+    "usage_weeks": ("week", _WEEK_OF.format(day="day")),
+}
+
+
+def _commands_in(commands: Sequence[str]) -> str:
+    """``command IN ('a', ...)``: the commands (this code's constants, lowercase words) as
+    literals, since a migration runs without parameters (and the rollups must classify a row
+    as the statements that read them do)."""
+    for command in commands:
+        if not command.isalpha() or not command.islower():
+            raise ValueError(f"not a command name: {command!r}")
+    return f"command IN ({', '.join(repr(command) for command in commands)})"
+
+
+def kind_sum(kind: str, count: str = "accesses") -> str:
+    """``count`` when a row of ``command`` is of ``kind`` (``uses``: :data:`USE_COMMANDS`;
+    ``authored``: :data:`AUTHOR_COMMANDS`), else 0: the classification of
+    :func:`skillc_index.accesslog.command_kind`, in SQL."""
+    commands = USE_COMMANDS if kind == "uses" else AUTHOR_COMMANDS
+    return f"CASE WHEN {_commands_in(commands)} THEN {count} ELSE 0 END"
+
+
+def roll_up_kinds(table: str, source: str, *, upsert: bool) -> str:
+    """``INSERT`` into ``table`` of :data:`KIND_ROLLUPS` the sums of ``source`` (a subquery
+    holding ``day``, ``skill``, ``command``, ``cwd`` and ``accesses``), as :func:`roll_up`."""
+    period, of_day = KIND_ROLLUPS[table]
+    sums = ("accesses", "uses", "authored")
+    statement = (
+        f"INSERT INTO {table} ({period}, skill, cwd, {', '.join(sums)}) "
+        f"SELECT {of_day}, skill, cwd, SUM(accesses), SUM({kind_sum('uses')}), "
+        f"SUM({kind_sum('authored')}) FROM ({source}) AS rows_ GROUP BY 1, 2, 3"
+    )
+    if not upsert:
+        return statement
+    added = ", ".join(f"{name} = {table}.{name} + EXCLUDED.{name}" for name in sums)
+    return (
+        f"{statement} ORDER BY 1, 2, md5(cwd) ON CONFLICT ({period}, skill, md5(cwd)) "
+        f"DO UPDATE SET {added}"
+    )
+
+
+def _create_kind_rollup(table: str) -> tuple[str, ...]:
+    period = KIND_ROLLUPS[table][0]
+    return (
+        f"CREATE TABLE {table} ({period} {_TEXT} NOT NULL, skill {_TEXT} NOT NULL, "
+        f"cwd {_TEXT} NOT NULL, accesses BIGINT NOT NULL, uses BIGINT NOT NULL, "
+        "authored BIGINT NOT NULL)",
+        f"CREATE UNIQUE INDEX {table}_key ON {table} ({period}, skill, md5(cwd))",
+    )
+
+
+_DAILY_KINDS = "SELECT day, skill, command, cwd, accesses FROM {}"
 
 
 def _key(columns: tuple[str, ...]) -> str:
@@ -161,9 +225,10 @@ def _make_rollup(table: str) -> str:
 
 #: Every rollup made again from the stored rows (the benchmark's rows written by SQL).
 REBUILD_ROLLUPS: tuple[str, ...] = (
-    *(f"TRUNCATE {table}" for table in ROLLUPS),
+    *(f"TRUNCATE {table}" for table in (*ROLLUPS, *KIND_ROLLUPS)),
     ROLLUP_ALL,
     *(_make_rollup(table) for table in _MADE_FROM),
+    *(roll_up_kinds(t, _DAILY_KINDS.format("usage_daily"), upsert=False) for t in KIND_ROLLUPS),
 )
 
 #: A row's time as PostgreSQL's ``timestamptz`` (NULL for a text that is not one skillc writes:
@@ -282,8 +347,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # command, user, machine and folder (1.6 M rows a quarter at 12 M rows): its whole
         # months now come from a monthly one by skill, command and folder (users and
         # machines summed), made from the daily one.
-        *_create_rollup("usage_monthly"),
-        _make_rollup("usage_monthly"),
+        f"CREATE TABLE usage_monthly (month {_TEXT} NOT NULL, skill {_TEXT} NOT NULL, "
+        f"command {_TEXT} NOT NULL, cwd {_TEXT} NOT NULL, accesses BIGINT NOT NULL, "
+        f"first {_TEXT} NOT NULL, last {_TEXT} NOT NULL)",
+        "CREATE UNIQUE INDEX usage_monthly_key ON usage_monthly (month, skill, command, md5(cwd))",
+        "INSERT INTO usage_monthly SELECT substr(day, 1, 7), skill, command, cwd, "
+        "SUM(accesses), MIN(first), MAX(last) FROM usage_daily GROUP BY 1, 2, 3, 4",
         "ANALYZE usage_monthly",
     ),
     (
@@ -294,6 +363,18 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # row by it, and keeping it up was a tenth of a row's insert; (log_key, source_id),
         # unique, identifies a row.
         "ALTER TABLE access_log DROP CONSTRAINT access_log_pkey",
+    ),
+    (
+        # 7 (issue 40): --all over a range whose cut months lie mostly outside it (February
+        # 15 to July 10) read those months' days from usage_daily, 17,000 rows a day at 10 M
+        # rows: its months and weeks (the days 1-7, 8-14, 15-21, 22 to the end of a month)
+        # now come from rollups by period, skill and folder only, the commands folded into
+        # uses and author runs (a fifth of the monthly rows), made from the daily one; the
+        # monthly rollup by command goes (no statement reads it).
+        "DROP TABLE usage_monthly",
+        *(step for table in KIND_ROLLUPS for step in _create_kind_rollup(table)),
+        *(roll_up_kinds(t, _DAILY_KINDS.format("usage_daily"), upsert=False) for t in KIND_ROLLUPS),
+        *(f"ANALYZE {table}" for table in KIND_ROLLUPS),
     ),
 )
 
@@ -338,7 +419,13 @@ _INSERT_UPLOADED = (
     f"fine AS (SELECT {_FINEST}, COUNT(*) AS accesses, MIN(first) AS first, MAX(last) AS last "
     f"FROM ({_rows_shaped('added')}) AS shaped GROUP BY {_FINEST}), "
     + ", ".join(
-        f"{table}_ AS ({roll_up(table, _coarser(table, 'fine'), upsert=True)})" for table in ROLLUPS
+        [
+            *(f"{t}_ AS ({roll_up(t, _coarser(t, 'fine'), upsert=True)})" for t in ROLLUPS),
+            *(
+                f"{t}_ AS ({roll_up_kinds(t, _DAILY_KINDS.format('fine'), upsert=True)})"
+                for t in KIND_ROLLUPS
+            ),
+        ]
     )
     + " SELECT COUNT(*) FROM added"
 )
@@ -393,14 +480,12 @@ def rolled(
     daily: str,
     total: str,
     skill: str | None = None,
-    monthly: str | None = None,
 ) -> tuple[str, list[Any]]:
     """A subquery of ``columns`` (rollup columns, ``accesses``, ``first``, ``last``: sums of
     rows) over the rows the filters keep (of ``skill`` only, when given), ``?`` marks, and its
-    parameters: with no time filter, from the all-time rollup ``total``; else the whole months
-    from the rollup by month ``monthly`` (when given), the other whole days from the rollup by
-    day ``daily``, and the rows of the days the time filters cut (at most one at each end)
-    from the log."""
+    parameters: with no time filter, from the all-time rollup ``total``; else the whole days
+    from the rollup by day ``daily``, and the rows of the days the time filters cut (at most
+    one at each end) from the log."""
     select = ", ".join(columns)
     key: tuple[str | None, list[str]] = ("skill", [skill]) if skill is not None else (None, [])
     if filters.since is None and filters.until is None:
@@ -408,14 +493,7 @@ def rolled(
         return f"SELECT {select} FROM {total}{where}", params
     whole, parts = _split_days(filters.since, filters.until)
     sql, params = where_clause(replace(filters, since=None, until=None), *key)
-    months, days = _split_months(*whole) if monthly is not None else (None, [whole])
-    branches = [
-        _in_range(f"SELECT {select} FROM {table}", sql, params, column, bounds)
-        for table, column, bounds in (
-            *(((monthly, "month", months),) if months is not None else ()),
-            *((daily, "day", bounds) for bounds in days),
-        )
-    ]
+    branches = [_in_range(f"SELECT {select} FROM {daily}", sql, params, "day", whole)]
     of_rows = ", ".join(f"{_ROW_VALUES.get(column, column)} AS {column}" for column in columns)
     for since, until in parts:
         cut, cut_params = where_clause(replace(filters, since=since, until=until), *key)
@@ -434,101 +512,6 @@ def _in_range(
     if joined:
         where = f"{where} AND {joined}" if where else f" WHERE {joined}"
     return select + where, [*params, *(bound for bound in bounds if bound)]
-
-
-def usage_statement(filters: Filters) -> tuple[str, list[Any]]:
-    """The statement of every skill's uses, first and last use, distinct projects (of the
-    uses) and author activity (``--all``; ``?`` marks, as the local logs' statements; a row's
-    kind is its command's, :func:`~skillc_index.accesslog.command_kind`), and its parameters,
-    from the rollups (:func:`rolled`)."""
-    columns = ("skill", "command", "cwd", "accesses", "first", "last")
-    # whole months from the monthly rollup, which has no user or machine to filter by
-    monthly = None if filters.users or filters.machines else "usage_monthly"
-    if monthly is not None and (filters.since is not None or filters.until is not None):
-        subtracted = _usage_by_subtraction(filters)
-        if subtracted is not None:
-            return subtracted
-    union, values = rolled(filters, columns, "usage_daily", "usage_skills", monthly=monthly)
-    # Summed by skill and folder first (a hash table of a few thousand groups: no sort of the
-    # rollup rows by skill, which spilled to disk for a cut quarter at 12 M rows); a folder is
-    # a project of the skill when its uses are more than none (every sum holds a row or more).
-    statement = (
-        "SELECT skill, SUM(uses), MIN(first), MAX(last), SUM(CASE WHEN uses > 0 THEN 1 ELSE 0 "
-        "END), SUM(authored) FROM (SELECT skill, SUM(used * accesses) AS uses, "
-        "MIN(CASE WHEN used = 1 THEN first END) AS first, "
-        "MAX(CASE WHEN used = 1 THEN last END) AS last, SUM(authored * accesses) AS authored "
-        f"FROM (SELECT skill, cwd, accesses, first, last, {IS_USE} AS used, "
-        f"{IS_AUTHOR} AS authored FROM ({union}) AS rolled) AS kinds "
-        "GROUP BY skill, cwd) AS folders GROUP BY skill"
-    )
-    return statement, [*KIND_PARAMS, *values]
-
-
-def _usage_by_subtraction(filters: Filters) -> tuple[str, list[Any]] | None:
-    """:func:`usage_statement` over a time range (no user or machine filter) whose cut
-    months are read as their ``usage_monthly`` sums minus the ``usage_daily`` sums of their
-    days outside the range, where those days are the fewer (a quarter cut at both ends:
-    two days instead of 58, a tenth of the rollup rows). Sums subtract; first and last uses
-    do not: they come from the rows of the cut hours and, for the whole days, from the
-    first and the last day of ``usage_targets`` (by skill and day) with a use. None when no
-    month is worth subtracting (:func:`rolled`'s union is as cheap)."""
-    whole, parts = _split_days(filters.since, filters.until)
-    months, days = _split_months(*whole)
-    if months is None:
-        return None
-    plain, params = where_clause(replace(filters, since=None, until=None))
-    row = "SELECT skill, command, cwd, {count} AS accesses, {times} FROM {table}"
-    none = "CAST(NULL AS TEXT) AS first, CAST(NULL AS TEXT) AS last"
-    month_rows = row.format(count="accesses", times=none, table="usage_monthly")
-    branches = [_in_range(month_rows, plain, params, "month", months)]
-    worth = False
-    for first, last in days:
-        month = first[:7]
-        start, end = f"{month}-01", f"{month}-{_month_days(month)}"
-        outside = [(start, _next_day(first, -1))] if first > start else []
-        outside += [(_next_day(last), end)] if last < end else []
-        if sum(_days(*bounds) for bounds in outside) < _days(first, last):
-            worth = True
-            branches.append(_in_range(month_rows, plain, params, "month", (month, month)))
-            minus = row.format(count="-accesses", times=none, table="usage_daily")
-            branches += [_in_range(minus, plain, params, "day", bounds) for bounds in outside]
-        else:
-            plus = row.format(count="accesses", times=none, table="usage_daily")
-            branches.append(_in_range(plus, plain, params, "day", (first, last)))
-    if not worth:
-        return None
-    for since, until in parts:
-        cut, cut_params = where_clause(replace(filters, since=since, until=until))
-        times = "timestamp AS first, timestamp AS last"
-        branches.append((row.format(count="1", times=times, table="access_log") + cut, cut_params))
-    union = " UNION ALL ".join(branch for branch, _ in branches)
-    values = [value for _, branch_params in branches for value in branch_params]
-    # the first (last) whole day with a use of the skill, and its first (last) use
-    uses = f"command IN ({', '.join('?' * len(USE_COMMANDS))})"
-    also = plain.replace(" WHERE ", " AND ", 1)
-    day_tests, day_params = _in_range("", "", [], "day", whole)
-    edges, edge_params = [], []
-    for func, column, order in (("MIN", "first", "ASC"), ("MAX", "last", "DESC")):
-        edges.append(
-            f"(SELECT {func}(t.{column}) FROM usage_targets AS t WHERE t.skill = c.skill AND "
-            f"t.day = (SELECT day FROM usage_targets AS d WHERE d.skill = c.skill AND {uses}"
-            f"{also}{day_tests.replace(' WHERE ', ' AND ', 1)} ORDER BY day {order} LIMIT 1) "
-            f"AND {uses}{also})"
-        )
-        edge_params += [*USE_COMMANDS, *params, *day_params, *USE_COMMANDS, *params]
-    statement = (
-        f"SELECT skill, uses, LEAST(first, {edges[0]}), GREATEST(last, {edges[1]}), projects, "
-        "authored FROM (SELECT skill, SUM(uses) AS uses, MIN(first) AS first, "
-        "MAX(last) AS last, SUM(CASE WHEN uses > 0 THEN 1 ELSE 0 END) AS projects, "
-        "SUM(authored) AS authored FROM (SELECT skill, SUM(used * accesses) AS uses, "
-        "MIN(CASE WHEN used = 1 THEN first END) AS first, "
-        "MAX(CASE WHEN used = 1 THEN last END) AS last, SUM(authored * accesses) AS authored, "
-        "SUM(accesses) AS accesses "
-        f"FROM (SELECT skill, cwd, accesses, first, last, {IS_USE} AS used, "
-        f"{IS_AUTHOR} AS authored FROM ({union}) AS rolled) AS kinds "
-        "GROUP BY skill, cwd) AS folders GROUP BY skill HAVING SUM(accesses) > 0) AS c"
-    )
-    return statement, [*edge_params, *KIND_PARAMS, *values]
 
 
 def _days(first: str, last: str) -> int:
@@ -608,25 +591,6 @@ def _split_days(
     if first and last and first > last:  # no whole day: rows only
         return ("9999-12-31", "0000-01-01"), parts
     return (first, last), parts
-
-
-def _split_months(first: str, last: str) -> tuple[tuple[str, str] | None, list[tuple[str, str]]]:
-    """The whole days ``[first, last]`` (``""``: open) as the whole months they cover
-    (``(first, last)`` months ``YYYY-MM``, ``""`` open; None when none) and the ranges of
-    days left at each end (``(first, last)`` days)."""
-    if first and last and first > last:
-        return None, [(first, last)]
-    start, head = first[:7], []
-    if first and first[8:] != "01":
-        start = _month_after(first[:7])
-        head = [(first, min(last or "9999-12-31", f"{first[:7]}-{_month_days(first[:7])}"))]
-    end, tail = last[:7], []
-    if last and last[8:] != _month_days(last[:7]):
-        end = _month_after(last[:7], -1)
-        tail = [(max(first, f"{last[:7]}-01"), last)]
-    if start and end and start > end:  # no whole month: the days only
-        return None, [(first, last)]
-    return (start, end), [*head, *tail]
 
 
 def _month_after(month: str, step: int = 1) -> str:

@@ -1,0 +1,235 @@
+"""The statement of ``skc stats --all --from`` over a team store (:func:`usage_statement`):
+every skill's uses, first and last use, distinct projects and author activity, from the
+rollups of :mod:`._team_sql`.
+
+Over a time range without a user or machine filter, the whole days of the range are read as
+a sum of signed pieces (:func:`plan`): whole months from ``usage_months``, whole weeks from
+``usage_weeks`` (a month's days 1-7, 8-14, 15-21, 22 to its end), single days from
+``usage_daily``, each piece added, or subtracted where a month or a week minus its few days
+outside the range reads fewer rollup rows than the days inside it. Counts subtract; first and
+last uses do not: those come from the rows of the hours the range cuts and, for the whole
+days, from the first and the last day of ``usage_targets`` (by skill and day) with a use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, NamedTuple
+
+from skillc_index.accesslog.reader import (
+    IS_AUTHOR,
+    IS_USE,
+    KIND_PARAMS,
+    USE_COMMANDS,
+    where_clause,
+)
+from skillc_stats._filters import Filters
+from skillc_stats._team_sql import (
+    WEEK_STARTS,
+    _days,
+    _in_range,
+    _month_after,
+    _month_days,
+    _next_day,
+    _split_days,
+    kind_sum,
+    rolled,
+)
+
+#: Rollup rows a piece reads, relative to a day of ``usage_daily`` (at 10,000,000 rows of
+#: ``bench/team_stats.py``'s shape: a day 17,000, a week 26,000, a month 34,000): only which
+#: plan is chosen depends on them, never the answer.
+COST = {"usage_daily": 1.0, "usage_weeks": 1.5, "usage_months": 2.0}
+
+
+class Piece(NamedTuple):
+    """The rows of ``table`` whose period lies within ``[first, last]`` (``""``: open),
+    added (``sign`` 1) or subtracted (-1)."""
+
+    table: str
+    first: str
+    last: str
+    sign: int = 1
+
+
+def _cheaper(one: list[Piece], other: list[Piece]) -> list[Piece]:
+    return other if _cost(other) < _cost(one) else one
+
+
+def _cost(pieces: list[Piece]) -> float:
+    return sum(
+        COST[p.table] * (_days(p.first, p.last) if p.table == "usage_daily" else 1) for p in pieces
+    )
+
+
+def _negated(pieces: list[Piece]) -> list[Piece]:
+    return [piece._replace(sign=-piece.sign) for piece in pieces]
+
+
+def _weeks(month: str) -> list[tuple[str, str]]:
+    """The weeks of ``month`` (``YYYY-MM``) as ``(first, last)`` days."""
+    starts = [f"{month}-{day}" for day in WEEK_STARTS]
+    ends = [_next_day(start, -1) for start in starts[1:]]
+    return list(zip(starts, [*ends, f"{month}-{_month_days(month)}"], strict=True))
+
+
+def _within_month(first: str, last: str) -> list[Piece]:
+    """The days ``[first, last]`` of one month as weeks and days: each week the range covers
+    whole; of a week it cuts, its days, or the week minus the days outside (the cheaper)."""
+    pieces: list[Piece] = []
+    for start, end in _weeks(first[:7]):
+        low, high = max(first, start), min(last, end)
+        if low > high:
+            continue
+        if (low, high) == (start, end):
+            if pieces and pieces[-1].table == "usage_weeks" and pieces[-1].sign == 1:
+                pieces[-1] = pieces[-1]._replace(last=start)  # the weeks before, one range
+            else:
+                pieces.append(Piece("usage_weeks", start, start))
+            continue
+        inside = [Piece("usage_daily", low, high)]
+        around = [Piece("usage_weeks", start, start)]
+        if low > start:
+            around.append(Piece("usage_daily", start, _next_day(low, -1), -1))
+        if high < end:
+            around.append(Piece("usage_daily", _next_day(high), end, -1))
+        pieces += _cheaper(inside, around)
+    return pieces
+
+
+def _part_of_month(first: str, last: str) -> list[Piece]:
+    """The days ``[first, last]`` of one month (not all of them): as :func:`_within_month`,
+    or the month minus its days outside the range, whichever reads fewer rollup rows."""
+    month = first[:7]
+    start, end = f"{month}-01", f"{month}-{_month_days(month)}"
+    outside = [Piece("usage_months", month, month)]
+    if first > start:
+        outside += _negated(_within_month(start, _next_day(first, -1)))
+    if last < end:
+        outside += _negated(_within_month(_next_day(last), end))
+    return _cheaper(_within_month(first, last), outside)
+
+
+def plan(first: str, last: str) -> list[Piece]:
+    """The whole days ``[first, last]`` (``""``: an open end; none when ``first > last``) as
+    signed pieces of the rollups by month, week and day whose sum counts their rows once."""
+    if first and last and first > last:
+        return []
+    one_month = bool(first and last) and first[:7] == last[:7]
+    if one_month and (first[8:], last[8:]) != ("01", _month_days(last[:7])):
+        return _part_of_month(first, last)
+    pieces: list[Piece] = []
+    since = until = ""
+    if first:
+        since = first[:7]
+        if first[8:] != "01":
+            since = _month_after(first[:7])
+            pieces += _part_of_month(first, f"{first[:7]}-{_month_days(first[:7])}")
+    if last:
+        until = last[:7]
+        if last[8:] != _month_days(last[:7]):
+            until = _month_after(last[:7], -1)
+            pieces += _part_of_month(f"{last[:7]}-01", last)
+    if not (since and until and since > until):
+        pieces.append(Piece("usage_months", since, until))
+    return pieces
+
+
+def usage_statement(filters: Filters) -> tuple[str, list[Any]]:
+    """The statement of every skill's uses, first and last use, distinct projects (of the
+    uses) and author activity (``--all``; ``?`` marks, as the local logs' statements; a row's
+    kind is its command's, :func:`~skillc_index.accesslog.command_kind`), and its parameters.
+    All time: ``usage_skills``; a user or machine filter: ``usage_daily`` (one user's rows);
+    else :func:`_by_pieces`."""
+    if (filters.since is not None or filters.until is not None) and not (
+        filters.users or filters.machines
+    ):
+        return _by_pieces(filters)
+    return plain_statement(filters)
+
+
+def plain_statement(filters: Filters) -> tuple[str, list[Any]]:
+    """:func:`usage_statement` from ``usage_skills`` (no time filter) or the days of
+    ``usage_daily`` and the cut hours' rows (the answer :func:`_by_pieces` must equal)."""
+    columns = ("skill", "command", "cwd", "accesses", "first", "last")
+    union, values = rolled(filters, columns, "usage_daily", "usage_skills")
+    # Summed by skill and folder first (a hash table of a few thousand groups: no sort of the
+    # rollup rows by skill, which spilled to disk for a cut quarter at 12 M rows); a folder is
+    # a project of the skill when its uses are more than none (every sum holds a row or more).
+    statement = (
+        "SELECT skill, SUM(uses), MIN(first), MAX(last), SUM(CASE WHEN uses > 0 THEN 1 ELSE 0 "
+        "END), SUM(authored) FROM (SELECT skill, SUM(used * accesses) AS uses, "
+        "MIN(CASE WHEN used = 1 THEN first END) AS first, "
+        "MAX(CASE WHEN used = 1 THEN last END) AS last, SUM(authored * accesses) AS authored "
+        f"FROM (SELECT skill, cwd, accesses, first, last, {IS_USE} AS used, "
+        f"{IS_AUTHOR} AS authored FROM ({union}) AS rolled) AS kinds "
+        "GROUP BY skill, cwd) AS folders GROUP BY skill"
+    )
+    return statement, [*KIND_PARAMS, *values]
+
+
+#: A piece's rows as ``(skill, cwd, accesses, uses, authored, first, last)``: the rollups by
+#: period hold the sums of each kind; the daily one and the rows are classified here.
+_PERIOD = {"usage_months": "month", "usage_weeks": "week", "usage_daily": "day"}
+_NO_TIMES = "CAST(NULL AS TEXT) AS first, CAST(NULL AS TEXT) AS last"
+
+
+def _branch(piece: Piece, where: str, params: list[Any]) -> tuple[str, list[Any]]:
+    sign = "" if piece.sign == 1 else "-"
+    if piece.table == "usage_daily":
+        sums = ("accesses", kind_sum("uses"), kind_sum("authored"))
+    else:
+        sums = ("accesses", "uses", "authored")
+    counted = ", ".join(
+        f"{sign}{value} AS {name}"
+        for value, name in zip(sums, ("accesses", "uses", "authored"), strict=True)
+    )
+    select = f"SELECT skill, cwd, {counted}, {_NO_TIMES} FROM {piece.table}"
+    return _in_range(select, where, params, _PERIOD[piece.table], (piece.first, piece.last))
+
+
+def _by_pieces(filters: Filters) -> tuple[str, list[Any]]:
+    """:func:`usage_statement` over a time range (no user or machine filter): the whole days
+    as the pieces of :func:`plan`, the hours the range cuts from the rows."""
+    whole, parts = _split_days(filters.since, filters.until)
+    plain, params = where_clause(replace(filters, since=None, until=None))
+    branches = [_branch(piece, plain, params) for piece in plan(*whole)]
+    used = kind_sum("uses", "1")
+    for since, until in parts:
+        cut, cut_params = where_clause(replace(filters, since=since, until=until))
+        branches.append(
+            (
+                f"SELECT skill, cwd, 1 AS accesses, {used} AS uses, "
+                f"{kind_sum('authored', '1')} AS authored, CASE WHEN {used} = 1 THEN "
+                f"timestamp END AS first, CASE WHEN {used} = 1 THEN timestamp END AS last "
+                f"FROM access_log{cut}",
+                cut_params,
+            )
+        )
+    union = " UNION ALL ".join(branch for branch, _ in branches)
+    values = [value for _, branch_params in branches for value in branch_params]
+    # the first (last) whole day with a use of the skill, and its first (last) use
+    uses = f"command IN ({', '.join('?' * len(USE_COMMANDS))})"
+    also = plain.replace(" WHERE ", " AND ", 1)
+    day_tests, day_params = _in_range("", "", [], "day", whole)
+    edges, edge_params = [], []
+    for func, column, order in (("MIN", "first", "ASC"), ("MAX", "last", "DESC")):
+        edges.append(
+            f"(SELECT {func}(t.{column}) FROM usage_targets AS t WHERE t.skill = c.skill AND "
+            f"t.day = (SELECT day FROM usage_targets AS d WHERE d.skill = c.skill AND {uses}"
+            f"{also}{day_tests.replace(' WHERE ', ' AND ', 1)} ORDER BY day {order} LIMIT 1) "
+            f"AND {uses}{also})"
+        )
+        edge_params += [*USE_COMMANDS, *params, *day_params, *USE_COMMANDS, *params]
+    # summed by skill and folder (a hash table), then by skill; a skill whose pieces sum to
+    # no row (used only on days subtracted) is not listed
+    statement = (
+        f"SELECT skill, uses, LEAST(first, {edges[0]}), GREATEST(last, {edges[1]}), projects, "
+        "authored FROM (SELECT skill, SUM(uses) AS uses, MIN(first) AS first, "
+        "MAX(last) AS last, SUM(CASE WHEN uses > 0 THEN 1 ELSE 0 END) AS projects, "
+        "SUM(authored) AS authored FROM (SELECT skill, SUM(uses) AS uses, MIN(first) AS first, "
+        "MAX(last) AS last, SUM(authored) AS authored, SUM(accesses) AS accesses "
+        f"FROM ({union}) AS rolled GROUP BY skill, cwd) AS folders GROUP BY skill "
+        "HAVING SUM(accesses) > 0) AS c"
+    )
+    return statement, [*edge_params, *values]
