@@ -530,6 +530,10 @@ SCALE_FILTERS: dict[str, dict[str, Any]] = {
     "": {},
     " (quarter)": {"since": "2026-04-01", "until": "2026-06-30T23:59:59Z"},
     " (quarter, cut)": {"since": "2026-04-01T12:00:00Z", "until": "2026-06-30T12:00:00Z"},
+    " (Feb 15 12:00 to Jul 10 06:00)": {
+        "since": "2026-02-15T12:00:00Z",
+        "until": "2026-07-10T06:00:00Z",
+    },
     " (project)": {"projects": ["/home/user7/project-2"]},
     " (user)": {"users": ["user7"]},
     " (machine)": {"machines": ["host-14"]},
@@ -574,7 +578,9 @@ def measure_scale(url: str, runs: int, root: Path) -> dict[str, Any]:
                 "SELECT 'usage_totals', COUNT(*) FROM skillc.usage_totals UNION ALL "
                 "SELECT 'usage_targets', COUNT(*) FROM skillc.usage_targets UNION ALL "
                 "SELECT 'usage_skills', COUNT(*) FROM skillc.usage_skills UNION ALL "
-                "SELECT 'usage_daily', COUNT(*) FROM skillc.usage_daily"
+                "SELECT 'usage_daily', COUNT(*) FROM skillc.usage_daily UNION ALL "
+                "SELECT 'usage_weeks', COUNT(*) FROM skillc.usage_weeks UNION ALL "
+                "SELECT 'usage_months', COUNT(*) FROM skillc.usage_months"
             ).fetchall()
         )
     ranked = list(counts)
@@ -604,6 +610,7 @@ def explain(url: str, skill: str) -> str:
 
     from skillc_stats import _team_sql as sql
     from skillc_stats._filters import Filters
+    from skillc_stats._team_all import usage_statement
 
     quarter = Filters("2026-04-01T12:00:00Z", "2026-06-30T12:00:00Z", users=("user7",))
     out: list[str] = []
@@ -628,7 +635,16 @@ def explain(url: str, skill: str) -> str:
                     extra = USE_COMMANDS
                 statement, values = sql.skill_statement(filters, skill, *shape, extra)
                 cases.append((f"{name} ({label})", statement, values))
-            statement, values = sql.usage_statement(filters)
+            statement, values = usage_statement(filters)
+            cases.append((f"--all ({label})", statement, values))
+        for label, filters in (
+            ("cut quarter", Filters("2026-04-01T12:00:00Z", "2026-06-30T12:00:00Z")),
+            (
+                "Feb 15 12:00 to Jul 10 06:00",
+                Filters("2026-02-15T12:00:00Z", "2026-07-10T06:00:00Z"),
+            ),
+        ):
+            statement, values = usage_statement(filters)
             cases.append((f"--all ({label})", statement, values))
         for title, statement, values in cases:
             plan = db.execute(

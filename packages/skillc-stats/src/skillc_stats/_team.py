@@ -27,10 +27,10 @@ then are compared with those stored under the old one; only the missing ones are
 same comparison takes over the rows earlier versions sent under the key they derived (the
 machine id, the log's real path, its first row), so upgrading sends nothing twice.
 
-``--all`` reads ``usage_daily``, the rows counted per day, skill, command, user, machine and
-working folder (the command tells uses from the author's own runs), which each upload batch
-updates in the statement that inserts its rows (so it counts
-each row once too); a time range takes its whole days from it and the rest from the rows.
+``--all`` reads rollups (the rows counted per day, week, month or all time, by skill,
+working folder and more), which each upload batch updates in the statement that inserts its
+rows (so they count each row once too); a time range takes its whole days from them
+(:mod:`._team_all`) and the rest from the rows.
 
 psycopg 3 is imported only here, and only when a ``postgresql://`` URL is used (the
 ``skillc-stats[postgres]`` extra); without it a team store is E044. A URL is never shown
