@@ -6,9 +6,11 @@ The statements are this checkout's :func:`skillc_stats._team_all.usage_statement
 ``/work/main/packages/skillc-stats/src/skillc_stats/_team_sql.py``: schema 6, before issue
 40's rollups by month and week; its ``usage_monthly``, which schema 7 drops, is made again
 for the run from ``usage_daily`` by its own migration statements, and dropped after). Each filter of
-:data:`FILTERS` is run ``--runs`` times on one warm connection per checkout in turn; the
-answers must be equal; printed: p50 wall time and p50 CPU time of the server backend
-(``/proc/<pid>/stat``, so the server must run on this machine). The store: ``--part scale``
+:data:`FILTERS` is run ``--runs`` times on one warm connection per checkout in turn, and a
+third time by this checkout with no week read (days instead: what the weekly rollup saves);
+the answers must be equal; printed: p50 wall time and p50 CPU time of the server backend
+(``/proc/<pid>/stat``, so the server must run on this machine), or with ``--data`` the whole
+server's (its parallel workers too). The store: ``--part scale``
 of ``bench/team_stats.py``, then opened once by this checkout (a writer migrates it).
 
 Usage: /path/to/venv/bin/python bench/team_all_ab.py --url URL --base FILE [--runs 5]
@@ -22,7 +24,10 @@ import json
 import os
 import statistics
 import time
+from pathlib import Path
 from typing import Any
+
+from team_stats import server_cpu
 
 FILTERS: dict[str, dict[str, Any]] = {
     "none": {},
@@ -54,6 +59,9 @@ def main() -> None:
     parser.add_argument("--url", required=True)
     parser.add_argument("--base", required=True, help="the other checkout's _team_sql.py")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--data", type=Path, help="the server's data folder: its CPU counted whole (workers too)"
+    )
     args = parser.parse_args()
     spec = importlib.util.spec_from_file_location("base_team_sql", args.base)
     assert spec is not None and spec.loader is not None
@@ -74,22 +82,30 @@ def main() -> None:
             db.commit()
             out["usage_monthly made for the base (s)"] = round(time.perf_counter() - began, 1)
         pid = db.execute("SELECT pg_backend_pid()").fetchone()[0]  # type: ignore[index]
+
+        def used() -> float:
+            return backend_cpu(pid) if args.data is None else server_cpu(args.data)
+
         for label, given in FILTERS.items():
             answers = {}
-            for name, module in (("base", base), ("this", mine)):
+            for name, module in (("base", base), ("this", mine), ("this, no weeks", mine)):
+                weeks = mine.COST["usage_weeks"]
+                if name == "this, no weeks":  # the ablation: days where a week would do
+                    mine.COST["usage_weeks"] = float("inf")
                 statement, values = module.usage_statement(Filters(**given))
+                mine.COST["usage_weeks"] = weeks
                 walls, cpus = [], []
                 for _ in range(args.runs):
-                    cpu, wall = backend_cpu(pid), time.perf_counter()
+                    cpu, wall = used(), time.perf_counter()
                     rows = db.execute(statement.replace("?", "%s"), values).fetchall()
                     walls.append(time.perf_counter() - wall)
-                    cpus.append(backend_cpu(pid) - cpu)
+                    cpus.append(used() - cpu)
                 answers[name] = sorted(rows)
                 out[f"{label}: {name}"] = {
                     "wall s": round(statistics.median(walls), 3),
                     "server cpu s": round(statistics.median(cpus), 3),
                 }
-            assert answers["base"] == answers["this"], label
+            assert answers["base"] == answers["this"] == answers["this, no weeks"], label
         if made and "usage_monthly made for the base (s)" in out:
             db.execute("DROP TABLE usage_monthly")
             db.commit()
