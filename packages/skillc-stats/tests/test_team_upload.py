@@ -214,9 +214,10 @@ def test_a_version_6_store_gains_the_rollups_by_month_and_week(
     postgres_server: Any, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
 ) -> None:
     """A store of version 6 migrates to version 7: ``usage_monthly`` (by command) gives way
-    to ``usage_months`` and ``usage_weeks`` (by folder, commands folded into uses and author
-    runs), made from ``usage_daily``; every count kept, ``--all`` over time ranges answers as
-    a store made by this version, and the next upload adds its rows once, to each rollup."""
+    to ``usage_months``, ``usage_weeks`` and ``usage_folders`` (by folder, commands folded
+    into uses and author runs), made from ``usage_daily``; every count kept, ``--all``
+    (all time and over time ranges) answers as a store made by this version, and the next
+    upload adds its rows once, to each rollup."""
     import psycopg
 
     from skillc_stats import query_all
@@ -234,11 +235,12 @@ def test_a_version_6_store_gains_the_rollups_by_month_and_week(
         assert _counts(db) == before
         assert db.execute("SELECT MAX(version) FROM schema_version").fetchone() == (7,)
         assert db.execute("SELECT to_regclass('usage_monthly')").fetchone() == (None,)
-        for table in ("usage_months", "usage_weeks"):
+        for table in ("usage_months", "usage_weeks", "usage_folders"):
             sums = db.execute(f"SELECT SUM(accesses), SUM(uses) FROM {table}").fetchone()
             assert sums == (before[0], before[0]), table  # every row a use here
     rollups_match_rows(old)
     for since, until in (
+        (None, None),
         ("2026-01-02T06:00:00Z", "2026-01-30T18:00:00Z"),
         ("2026-01-08", "2026-01-21T23:59:59Z"),
         ("2026-01-12T09:00:00Z", None),

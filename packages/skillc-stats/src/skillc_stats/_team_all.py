@@ -2,13 +2,15 @@
 every skill's uses, first and last use, distinct projects and author activity, from the
 rollups of :mod:`._team_sql`.
 
-Over a time range without a user or machine filter, the whole days of the range are read as
-a sum of signed pieces (:func:`plan`): whole months from ``usage_months``, whole weeks from
-``usage_weeks`` (a month's days 1-7, 8-14, 15-21, 22 to its end), single days from
-``usage_daily``, each piece added, or subtracted where a month or a week minus its few days
-outside the range reads fewer rollup rows than the days inside it. Counts subtract; first and
-last uses do not: those come from the rows of the hours the range cuts and, for the whole
-days, from the first and the last day of ``usage_targets`` (by skill and day) with a use.
+Without a user or machine filter, all time is read from ``usage_folders`` (the rows counted
+by skill and folder: their uses, author runs, first and last use), and a time range's whole
+days as a sum of signed pieces (:func:`plan`): whole months from ``usage_months``, whole
+weeks from ``usage_weeks`` (a month's days 1-7, 8-14, 15-21, 22 to its end), single days
+from ``usage_daily``, each piece added, or subtracted where a month or a week minus its few
+days outside the range reads fewer rollup rows than the days inside it. Counts subtract;
+first and last uses do not: those come from the rows of the hours the range cuts and, for
+the whole days, from the first and the last day of ``usage_targets`` (by skill and day) with
+a use. With a user or machine filter, the rollups by day and all time that keep them.
 """
 
 from __future__ import annotations
@@ -37,9 +39,9 @@ from skillc_stats._team_sql import (
 )
 
 #: Rollup rows a piece reads, relative to a day of ``usage_daily`` (at 10,000,000 rows of
-#: ``bench/team_stats.py``'s shape: a day 17,000, a week 26,000, a month 34,000): only which
-#: plan is chosen depends on them, never the answer.
-COST = {"usage_daily": 1.0, "usage_weeks": 1.5, "usage_months": 2.0}
+#: ``bench/team_stats.py``'s shape: a day 17,300, a week 29,800, a month 30,000: every skill
+#: in every folder): only which plan is chosen depends on them, never the answer.
+COST = {"usage_daily": 1.0, "usage_weeks": 1.7, "usage_months": 1.75}
 
 
 class Piece(NamedTuple):
@@ -139,13 +141,18 @@ def usage_statement(filters: Filters) -> tuple[str, list[Any]]:
     """The statement of every skill's uses, first and last use, distinct projects (of the
     uses) and author activity (``--all``; ``?`` marks, as the local logs' statements; a row's
     kind is its command's, :func:`~skillc_index.accesslog.command_kind`), and its parameters.
-    All time: ``usage_skills``; a user or machine filter: ``usage_daily`` (one user's rows);
-    else :func:`_by_pieces`."""
-    if (filters.since is not None or filters.until is not None) and not (
-        filters.users or filters.machines
-    ):
+    A user or machine filter: :func:`plain_statement` (one user's rows); else all time from
+    ``usage_folders`` (a row per skill and folder), a time range by :func:`_by_pieces`."""
+    if filters.users or filters.machines:
+        return plain_statement(filters)
+    if filters.since is not None or filters.until is not None:
         return _by_pieces(filters)
-    return plain_statement(filters)
+    where, params = where_clause(filters)
+    return (
+        "SELECT skill, SUM(uses), MIN(first_use), MAX(last_use), SUM(CASE WHEN uses > 0 "
+        f"THEN 1 ELSE 0 END), SUM(authored) FROM usage_folders{where} GROUP BY skill",
+        params,
+    )
 
 
 def plain_statement(filters: Filters) -> tuple[str, list[Any]]:

@@ -63,7 +63,8 @@ ROW_USER = (
 
 #: Each rollup: its columns (the key), every one a column of the rows or ``day`` or ``target``.
 #: ``usage_daily`` (``--all``: the days of a time range that no week or month covers; and
-#: every ``--all`` with a user or machine filter), ``usage_skills`` (``--all`` over all time),
+#: every ``--all`` with a user or machine filter), ``usage_skills`` (``--all`` over all time
+#: with one; and the trends, ``counts_statement``),
 #: ``usage_targets`` (one skill over a time range: the rows' targets per day, by everything a
 #: filter can name) and ``usage_totals`` (one skill over all time).
 ROLLUPS: dict[str, tuple[str, ...]] = {
@@ -87,25 +88,27 @@ def _coarser(table: str, finer: str) -> str:
     return f"SELECT * FROM {finer}"
 
 
-# -- the rollups of --all over a time range (migration 7) ------------------------------------
+# -- the rollups of --all by folder (migration 7) --------------------------------------------
 
 #: The first day (``YYYY-MM-DD``) of the week of the day ``{day}`` (SQL text): a month's days
-#: 1-7, 8-14, 15-21 and 22 to its end, so that a week never crosses into another month
-#: (:func:`week_of` in Python).
+#: 1-7, 8-14, 15-21 and 22 to its end (:data:`WEEK_STARTS`), so that a week never crosses
+#: into another month.
 _WEEK_OF = (
     "substr({day}, 1, 8) || CASE WHEN substr({day}, 9, 2) < '08' THEN '01' "
     "WHEN substr({day}, 9, 2) < '15' THEN '08' WHEN substr({day}, 9, 2) < '22' THEN '15' "
     "ELSE '22' END"
 )
 WEEK_STARTS = ("01", "08", "15", "22")
-#: ``--all`` over a time range without a user or machine filter: the rows counted by period,
-#: skill and working folder only (users and machines summed; a folder is one user's), each
-#: period's commands folded into what ``--all`` reports: every row, the uses and the author's
-#: runs (:func:`kind_sum`). Its period column and that column of a row's ``day``.
-#: ``usage_months``: ``YYYY-MM``; ``usage_weeks``: the first day of its week (``_WEEK_OF``).
-KIND_ROLLUPS: dict[str, tuple[str, str]] = {
+#: ``--all`` without a user or machine filter: the rows counted by skill and working folder
+#: only (users and machines summed; a folder is one user's), the commands folded into what
+#: ``--all`` reports: every row, the uses and the author's runs (:func:`kind_sum`). Each
+#: table's period column and that column of a row's ``day``: ``usage_months`` by month
+#: (``YYYY-MM``), ``usage_weeks`` by week (its first day, ``_WEEK_OF``), ``usage_folders`` all
+#: time (no period; with the first and the last use, which a time range cannot subtract).
+KIND_ROLLUPS: dict[str, tuple[str, str] | None] = {
     "usage_months": ("month", "substr(day, 1, 7)"),
     "usage_weeks": ("week", _WEEK_OF.format(day="day")),
+    "usage_folders": None,
 }
 
 
@@ -127,36 +130,58 @@ def kind_sum(kind: str, count: str = "accesses") -> str:
     return f"CASE WHEN {_commands_in(commands)} THEN {count} ELSE 0 END"
 
 
+def _kind_key(table: str) -> str:
+    period = KIND_ROLLUPS[table]
+    return f"{period[0]}, skill, md5(cwd)" if period else "skill, md5(cwd)"
+
+
 def roll_up_kinds(table: str, source: str, *, upsert: bool) -> str:
     """``INSERT`` into ``table`` of :data:`KIND_ROLLUPS` the sums of ``source`` (a subquery
-    holding ``day``, ``skill``, ``command``, ``cwd`` and ``accesses``), as :func:`roll_up`."""
-    period, of_day = KIND_ROLLUPS[table]
-    sums = ("accesses", "uses", "authored")
+    holding ``day``, ``skill``, ``command``, ``cwd``, ``accesses``, ``first`` and ``last``),
+    as :func:`roll_up`."""
+    period = KIND_ROLLUPS[table]
+    names = [period[0]] if period else []
+    values = [period[1]] if period else []
+    sums = ["accesses", "uses", "authored"]
+    values += ["skill", "cwd", "SUM(accesses)", f"SUM({kind_sum('uses')})"]
+    values.append(f"SUM({kind_sum('authored')})")
+    if period is None:  # the first and last use (NULL: none; LEAST and GREATEST skip it)
+        sums += ["first_use", "last_use"]
+        uses = _commands_in(USE_COMMANDS)
+        values += [f"MIN(CASE WHEN {uses} THEN first END)", f"MAX(CASE WHEN {uses} THEN last END)"]
+    keys = len(names) + 2
     statement = (
-        f"INSERT INTO {table} ({period}, skill, cwd, {', '.join(sums)}) "
-        f"SELECT {of_day}, skill, cwd, SUM(accesses), SUM({kind_sum('uses')}), "
-        f"SUM({kind_sum('authored')}) FROM ({source}) AS rows_ GROUP BY 1, 2, 3"
+        f"INSERT INTO {table} ({', '.join([*names, 'skill', 'cwd', *sums])}) "
+        f"SELECT {', '.join(values)} FROM ({source}) AS rows_ "
+        f"GROUP BY {', '.join(str(n) for n in range(1, keys + 1))}"
     )
     if not upsert:
         return statement
-    added = ", ".join(f"{name} = {table}.{name} + EXCLUDED.{name}" for name in sums)
+    added = [f"{name} = {table}.{name} + EXCLUDED.{name}" for name in sums[:3]]
+    if period is None:
+        added += [
+            f"first_use = LEAST({table}.first_use, EXCLUDED.first_use)",
+            f"last_use = GREATEST({table}.last_use, EXCLUDED.last_use)",
+        ]
+    order = ", ".join([*(str(n) for n in range(1, keys)), "md5(cwd)"])
     return (
-        f"{statement} ORDER BY 1, 2, md5(cwd) ON CONFLICT ({period}, skill, md5(cwd)) "
-        f"DO UPDATE SET {added}"
+        f"{statement} ORDER BY {order} ON CONFLICT ({_kind_key(table)}) "
+        f"DO UPDATE SET {', '.join(added)}"
     )
 
 
 def _create_kind_rollup(table: str) -> tuple[str, ...]:
-    period = KIND_ROLLUPS[table][0]
+    period = KIND_ROLLUPS[table]
+    first = f"{period[0]} {_TEXT} NOT NULL, " if period else ""
+    times = "" if period else f", first_use {_TEXT}, last_use {_TEXT}"
     return (
-        f"CREATE TABLE {table} ({period} {_TEXT} NOT NULL, skill {_TEXT} NOT NULL, "
-        f"cwd {_TEXT} NOT NULL, accesses BIGINT NOT NULL, uses BIGINT NOT NULL, "
-        "authored BIGINT NOT NULL)",
-        f"CREATE UNIQUE INDEX {table}_key ON {table} ({period}, skill, md5(cwd))",
+        f"CREATE TABLE {table} ({first}skill {_TEXT} NOT NULL, cwd {_TEXT} NOT NULL, "
+        f"accesses BIGINT NOT NULL, uses BIGINT NOT NULL, authored BIGINT NOT NULL{times})",
+        f"CREATE UNIQUE INDEX {table}_key ON {table} ({_kind_key(table)})",
     )
 
 
-_DAILY_KINDS = "SELECT day, skill, command, cwd, accesses FROM {}"
+_DAILY_KINDS = "SELECT day, skill, command, cwd, accesses, first, last FROM {}"
 
 
 def _key(columns: tuple[str, ...]) -> str:
@@ -367,10 +392,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         # 7 (issue 40): --all over a range whose cut months lie mostly outside it (February
         # 15 to July 10) read those months' days from usage_daily, 17,000 rows a day at 10 M
-        # rows: its months and weeks (the days 1-7, 8-14, 15-21, 22 to the end of a month)
-        # now come from rollups by period, skill and folder only, the commands folded into
-        # uses and author runs (a fifth of the monthly rows), made from the daily one; the
-        # monthly rollup by command goes (no statement reads it).
+        # rows: its months and weeks (the days 1-7, 8-14, 15-21, 22 to the end of a month),
+        # and all time, now come from rollups by period, skill and folder only, the commands
+        # folded into uses and author runs (a fifth of the monthly rows; all time 30,000
+        # rows instead of usage_skills' 420,000), made from the daily one; the monthly
+        # rollup by command goes (no statement reads it).
         "DROP TABLE usage_monthly",
         *(step for table in KIND_ROLLUPS for step in _create_kind_rollup(table)),
         *(roll_up_kinds(t, _DAILY_KINDS.format("usage_daily"), upsert=False) for t in KIND_ROLLUPS),
