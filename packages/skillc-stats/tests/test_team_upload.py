@@ -235,6 +235,8 @@ def test_a_version_6_store_gains_the_rollups_by_month_and_week(
         assert _counts(db) == before
         assert db.execute("SELECT MAX(version) FROM schema_version").fetchone() == (7,)
         assert db.execute("SELECT to_regclass('usage_monthly')").fetchone() == (None,)
+        options = "SELECT reloptions FROM pg_class WHERE oid = 'access_log_time'::regclass"
+        assert db.execute(options).fetchone() == (["autosummarize=on"],)
         for table in ("usage_months", "usage_weeks", "usage_folders"):
             sums = db.execute(f"SELECT SUM(accesses), SUM(uses) FROM {table}").fetchone()
             assert sums == (before[0], before[0]), table  # every row a use here
