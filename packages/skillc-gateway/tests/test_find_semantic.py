@@ -481,3 +481,47 @@ def test_the_requests_kept_are_bounded(
     semantic.request_later(db, model, texts[7]).result()  # asked again: the newest now
     assert list(semantic._CLOSE) == [texts[8], texts[4], texts[7]]
     assert list(semantic._REQUESTS)[-1] == texts[7]
+
+
+TOPICS = [
+    "printer", "garden", "invoice", "email", "budget", "recipe", "playlist", "calendar",
+    "backup", "password", "spreadsheet", "translation", "newsletter", "inventory", "payroll",
+    "podcast", "resume", "webinar", "survey", "vacation", "library", "aquarium", "thermostat",
+    "warehouse",
+]  # fmt: skip
+#: Each of the library's skills below holds one of these words of the request.
+COMMON = ["runs slow", "counts down", "turns red", "needs light", "changes whenever asked"]
+SLOWING = "my sedan shrieks whenever I slow down at a red light"
+
+
+def test_the_words_pool_shrinks_when_they_match_little(tmp_path: Path) -> None:
+    """When the words match little of the request (each skill one of its five common
+    words), the lexical pool is cut, down to :data:`semantic.WEAK_POOL` skills: a skill the
+    words rank past those (its body holds one word of the request) competes as one of the
+    skills nearest the request by its vectors, and climbs into the best five; in the whole
+    pool of 100 its part stayed under the pool's best, below skills that only shared a
+    word."""
+    lib = tmp_path / "lib"
+    for index, topic in enumerate((TOPICS * 2)[:40]):
+        phrase = COMMON[index % len(COMMON)]
+        write_skill(lib, f"{topic}{index}", f"Keep the {topic} log tidy and note when it {phrase}.")
+    for index, topic in enumerate(TOPICS):  # and some that hold no word of it
+        write_skill(lib, f"other{index}", f"Sort and label every {topic} file by its date.")
+    (lib / "auto-mechanic").mkdir()
+    body = " ".join(["Check the tyres, the oil, the belts and the wipers."] * 12)
+    (lib / "auto-mechanic" / "SKILL.md").write_text(
+        "---\nname: auto-mechanic\ndescription: Diagnose a noisy automobile, such as brakes "
+        f"that squeal or grind when braking.\n---\n\n# auto-mechanic\n\n{body} "
+        "Drive slow on the way to the garage.\n",
+        encoding="utf-8",
+    )
+    home = tmp_path / "home"
+    lexical = found(home, SLOWING, [lib], False)
+    assert "auto-mechanic" not in lexical  # the words rank it past the best ten
+    from skillc_gateway.catalog import Catalog
+    from skillc_index import Layout
+
+    db = Catalog.shared(Layout.discover(home, {"SKILLC_HOME": str(home)})).db
+    semantic.fill(db, time.monotonic() + 300)  # more than a query fills: the server's work
+    ranked = found(home, SLOWING, [lib], True)
+    assert "auto-mechanic" in ranked[:5]  # main: below the skills that hold a word

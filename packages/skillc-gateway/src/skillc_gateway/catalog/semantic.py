@@ -16,8 +16,10 @@ A skill has two vectors (:func:`.postings.vector_texts`): of its name and descri
 its name and the first :data:`BODY_TOKENS` tokens of its body (``rank_vectors``, written by
 :func:`.postings.add` without the vectors: the words of every skill first, so that an answer is
 whole as soon as they are indexed; :func:`fill` computes the vectors after). When a query
-runs, the :data:`SEMANTIC_POOL` best skills of the lexical ranking each add how close their
-closer vector is to the request's (:func:`blend`).
+runs, the :data:`SEMANTIC_POOL` best skills of the lexical ranking (fewer when the words
+match little of the request: :func:`pool_size`) and the skills nearest the request by their
+vectors (:func:`nearest`) each add how close their closer vector is to the request's
+(:func:`blend`).
 
 ``SKILLC_FIND_SEMANTIC=0`` turns the step off with the extra installed.
 """
@@ -46,6 +48,7 @@ __all__ = [
     "QUERY_FILL",
     "SEMANTIC_POOL",
     "SEMANTIC_WEIGHT",
+    "WEAK_POOL",
     "WORDS",
     "Closeness",
     "Model",
@@ -56,9 +59,11 @@ __all__ = [
     "model",
     "nearest",
     "pending",
+    "pool_size",
     "ranker",
     "request_later",
     "unfilled",
+    "weakness",
 ]
 
 
@@ -111,6 +116,11 @@ DENSE_POOL = 10
 #: vectors.
 DENSE_WEIGHT = 2.5
 WORDS = (0.5, 0.8)
+#: When the words match little, the lexical pool is cut too, down to WEAK_POOL skills at
+#: ``WORDS[0]`` and below (:func:`pool_size`): past its first few skills the words' ranking
+#: says little there, and the skills it leaves out compete as nearest skills (by their
+#: vectors, with the nearest skills' weight) instead of under the pool's best.
+WEAK_POOL = 20
 #: Vectors computed per :func:`fill` call at most, between two looks at the clock (the
 #: find server fills between two requests: one waits for a batch at most).
 _FILL_BATCH = 16
@@ -538,6 +548,20 @@ def _cosines(np: Any, wanted: array[float], vectors: Sequence[Any]) -> list[floa
     return list((matrix @ np.frombuffer(wanted, dtype=np.float32)).tolist())
 
 
+def weakness(best: float) -> float:
+    """How little the words matched the request, from ``best``, the best lexical score (the
+    share of the request it matches): 0 at ``WORDS[1]`` and above, 1 at ``WORDS[0]`` and
+    below, linear between."""
+    return min(1.0, max(0.0, (WORDS[1] - best) / (WORDS[1] - WORDS[0])))
+
+
+def pool_size(best: float) -> int:
+    """How many of the lexical ranking's best skills make the semantic step's pool
+    (:func:`blend`), from ``best``, the best lexical score: :data:`SEMANTIC_POOL`, down to
+    :data:`WEAK_POOL` as :func:`weakness` grows."""
+    return round(SEMANTIC_POOL - (SEMANTIC_POOL - WEAK_POOL) * weakness(best))
+
+
 def blend(
     db: sqlite3.Connection,
     model: Model,
@@ -547,7 +571,7 @@ def blend(
     total: dict[int, float],
 ) -> None:
     """Add the semantic step's part to ``total``: to the skills of ``pool`` (the
-    :data:`SEMANTIC_POOL` best of the lexical ranking, best first) and of ``near`` (the
+    :func:`pool_size` best of the lexical ranking, best first) and of ``near`` (the
     nearest skills it lacks, :func:`nearest`), from the request's vector ``wanted``. A skill
     is as close as the closer of its vectors (its name and description, the start of its
     body). A skill gains as far as its closeness stands above the pool's mean, over the
@@ -570,8 +594,7 @@ def blend(
         return
     highest = (max(base) - mean) / spread
     best = pool[0][1] if pool and pool[0][1] > 0 else 1.0  # no word matched: closeness ranks
-    # how little the words matched: 0 at WORDS[1] and above, 1 at WORDS[0] and below
-    weak = min(1.0, max(0.0, (WORDS[1] - best) / (WORDS[1] - WORDS[0]))) if pool else 0.0
+    weak = weakness(best) if pool else 0.0
     nearest = set(near)
     for skill, cosine in cosines.items():
         z = (cosine - mean) / spread
