@@ -267,6 +267,35 @@ def _markdown_parser() -> MarkdownIt:
     return _parser
 
 
+def _tokens(body: str, links: bool) -> list[Token]:
+    """markdown-it's tokens of ``body`` this module reads (``heading_open``, ``inline``,
+    ``html_block``; with others when markdown-it parsed the blocks): for links, the blocks
+    found by :func:`~skillc_index.markdown.blocks.scan_blocks` when it can tell, the inline
+    ones parsed by markdown-it's core rules after ``block`` (the same tokens, without
+    markdown-it building every other token of the body); else markdown-it's parse."""
+    md = _markdown_parser()
+    if not links:
+        return md.parse(body, {_HEADINGS_ONLY: True})
+    from skillc_index.markdown.blocks import scan_blocks
+
+    tokens = scan_blocks(body)
+    if tokens is None:
+        return md.parse(body, {})
+    from markdown_it.rules_core import StateCore
+
+    state = StateCore(body, md, {})
+    state.tokens = tokens
+    for rule in _after_block(md):
+        rule(state)
+    return tokens
+
+
+def _after_block(md: MarkdownIt) -> list[Callable[[StateCore], None]]:
+    """The core rules ``md`` runs after its block parse (the inline parse, ``text_join``)."""
+    names = md.core.ruler.get_active_rules()
+    return md.core.ruler.getRules("")[names.index("block") + 1 :]
+
+
 def _plain_text(tokens: Iterable[Token]) -> str:
     """Text of inline tokens: text, code spans and image alt text; breaks become spaces."""
     parts: list[str] = []
@@ -420,7 +449,7 @@ def _parse_body(
     scanned = scan_headings(body) if not links or not _MAY_LINK.search(body) else None
     tokens: list[Token] = []
     if scanned is None:
-        tokens = _markdown_parser().parse(body, {} if links else {_HEADINGS_ONLY: True})
+        tokens = _tokens(body, links)
     else:
         for level, text, index in scanned:
             line = index + offset + 1

@@ -196,6 +196,7 @@ class _Scanner(BlockState):
         else:
             line += 1
         self.line = line
+        self.comment_found(start, line)
 
     def blockquote(self, start: int) -> None:
         """A block quote (markdown-it's ``blockquote`` rule): ``>`` lines, with the ``>``
@@ -342,6 +343,7 @@ class _Scanner(BlockState):
             line += 1
         self.parent = outer
         self.line = line
+        self.table_found(start, line)
         return True
 
     def code(self, start: int) -> bool:
@@ -565,7 +567,7 @@ class _Scanner(BlockState):
         if bare > pos and src[bare - 1] in _SPACES:
             stop = bare
         self.line = start + 1
-        self.found.append((level, _heading_text(src[pos:stop].strip(_TRIM)), start))
+        self.heading_found(level, src[pos:stop].strip(_TRIM), start, start + 1)
         return True
 
     def setext_or_paragraph(self, start: int) -> None:
@@ -600,11 +602,31 @@ class _Scanner(BlockState):
             line += 1
         if not level:
             self.line = line
+            self.paragraph_found(start, line)
             return
         content = self.text_lines(start, line, self.blk).strip(_TRIM)
         self.line = line + 1
         self.parent = outer  # (restored only here, as markdown-it does)
+        self.heading_found(level, content, start, line + 1, underline=True)
+
+    # -- what was found (a subclass may keep more: skillc_index.markdown.blocks) ---------------
+
+    def heading_found(
+        self, level: int, content: str, start: int, end: int, *, underline: bool = False
+    ) -> None:
+        """A heading of ``level`` on lines ``start`` to ``end - 1`` (the last one its
+        underline when ``underline``): ``content`` is its source text, trimmed as
+        markdown-it trims it."""
         self.found.append((level, _heading_text(content), start))
+
+    def paragraph_found(self, start: int, end: int) -> None:
+        """A paragraph on lines ``start`` to ``end - 1`` (the headings scanner needs none)."""
+
+    def table_found(self, start: int, end: int) -> None:
+        """A table on lines ``start`` to ``end - 1``, header and delimiter rows included."""
+
+    def comment_found(self, start: int, end: int) -> None:
+        """An HTML block that is a comment, on lines ``start`` to ``end - 1``."""
 
 
 def _fence_candidates(marker: str, blk: int) -> re.Pattern[str]:
