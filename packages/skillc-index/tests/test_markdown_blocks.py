@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from skillc_index.markdown.blocks import scan_blocks
 from skillc_index.markdown.document import (
+    _LAZY_HEADINGS,
     BOM,
     _markdown_parser,
     _parse_body,
@@ -41,10 +42,14 @@ def summary(tokens: Any) -> list[tuple[Any, ...]]:
 
 
 def check(body: str) -> bool:
-    """The scanner's tokens are markdown-it's on ``body``; whether the scanner answered."""
+    """The scanner's tokens are markdown-it's on ``body``, and the headings, links and HTML
+    found from them (headings read without their parse included) are those of markdown-it's
+    parse alone; whether the scanner answered."""
+    lines = count_lines(body)
+    assert _parse_body(body, 0, lines) == _parse_body(body, 0, lines, scan=False), body
     if scan_blocks(body) is None:
         return False
-    expected = summary(_markdown_parser().parse(body, {}))
+    expected = summary(_markdown_parser().parse(body, {_LAZY_HEADINGS: True}))
     assert summary(_tokens(body, links=True)) == expected, body
     return True
 
@@ -92,16 +97,23 @@ def test_refused(body: str) -> None:
     assert scan_blocks(body) is None
 
 
-def test_parse_body_is_the_same_either_way(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_parse_body_is_the_same_either_way() -> None:
     """Headings, links and HTML from the scanned blocks are those of markdown-it's parse."""
-    from skillc_index.markdown import blocks
-
     body = "".join(FOLLOWED.values())
     assert scan_blocks(body) is not None
     scanned = _parse_body(body, 3, count_lines(body) + 3)
-    monkeypatch.setattr(blocks, "scan_blocks", lambda body: None)
-    assert _parse_body(body, 3, count_lines(body) + 3) == scanned
+    assert _parse_body(body, 3, count_lines(body) + 3, scan=False) == scanned
     assert scanned[1] and scanned[2]  # links and HTML were found
+
+
+def test_a_heading_after_html_gathers_the_text_of_its_parse() -> None:
+    """A heading without link nor HTML is read without its parse, except where the HTML
+    before it gathers its text: up to the cap, counted on its tokens."""
+    for gap in (0, 1, 150, 180, 185, 186, 187, 188, 189, 190, 195, 200):
+        body = f"<!-- c -->\n{'x' * gap}\n\n# A `c` d\\* **e** f\n\n## plain `g`\n"
+        check(body)
+        html = _parse_body(body, 0, count_lines(body))[2]
+        assert "`" not in html[0].text_after  # the code spans' text, not their source
 
 
 @pytest.mark.corpus

@@ -20,7 +20,7 @@ file of the corpus and on generated bodies.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from skillc_index.markdown.heading_text import TRIM, Unsure
 from skillc_index.markdown.headings import _Scanner
@@ -28,13 +28,24 @@ from skillc_index.markdown.headings import _Scanner
 if TYPE_CHECKING:
     from markdown_it.token import Token
 
-__all__ = ["scan_blocks"]
+__all__ = ["Block", "BlockToken", "scan_blocks"]
+
+
+class BlockToken(Protocol):
+    """What the parse reads of a block's token: markdown-it's ``Token`` or a :class:`Block`."""
+
+    type: str
+    tag: str
+    map: list[int] | None
+    content: str
+    children: list[Token] | None
+
 
 #: What splits a table row into cells: a ``|`` without a backslash before it.
 _CELL_BREAK = re.compile(r"(?<!\\)\|")
 
 
-def scan_blocks(body: str) -> list[Token] | None:
+def scan_blocks(body: str) -> list[Block] | None:
     """markdown-it's ``heading_open``, ``inline`` and ``html_block`` tokens of ``body``
     (newlines normalized, no frontmatter), in order, the inline ones not parsed yet
     (``children`` empty); None when the body must be parsed by markdown-it (module
@@ -60,28 +71,50 @@ def _cells(row: str) -> list[str]:
     return cells
 
 
+class Block:
+    """A token of :func:`scan_blocks`: markdown-it's ``Token`` as far as the parse reads
+    one (its core rules after ``block`` and :func:`~skillc_index.markdown.document.
+    _parse_body`), without the rest of its fields (building those is most of its cost)."""
+
+    __slots__ = ("children", "content", "map", "tag", "type")
+
+    def __init__(
+        self,
+        kind: str,
+        tag: str,
+        lines: list[int] | None,
+        content: str,
+        children: list[Token] | None,
+    ) -> None:
+        self.type = kind
+        self.tag = tag
+        self.map: list[int] | None = lines
+        self.content = content
+        self.children = children
+
+
 class _BlockScanner(_Scanner):
     """The headings scanner keeping each block's tokens (:func:`scan_blocks`)."""
 
     def __init__(self, src: str) -> None:
-        from markdown_it.token import Token
-
         super().__init__(src)
-        self.tokens: list[Token] = []
-        self._token = Token
+        self.tokens: list[Block] = []
 
     def _inline(self, content: str, start: int, end: int) -> None:
-        token = self._token("inline", "", 0, map=[start, end], content=content, children=[])
-        self.tokens.append(token)
+        self.tokens.append(Block("inline", "", [start, end], content, []))
 
     def heading_found(
         self, level: int, content: str, start: int, end: int, *, underline: bool = False
     ) -> None:
-        self.tokens.append(self._token("heading_open", f"h{level}", 1, map=[start, end]))
+        self.tokens.append(Block("heading_open", f"h{level}", [start, end], "", None))
         self._inline(content, start, end - 1 if underline else end)
 
     def paragraph_found(self, start: int, end: int) -> None:
-        self._inline(self.text_lines(start, end, self.blk).strip(TRIM), start, end)
+        if self.blk or self.quotes:
+            content = self.text_lines(start, end, self.blk)
+        else:  # nothing to take off: the lines as they are in the source
+            content = self.src[self.begins[start] : self.ends[end - 1]]
+        self._inline(content.strip(TRIM), start, end)
 
     def table_found(self, start: int, end: int) -> None:
         src, first, ends = self.src, self.first, self.ends
@@ -96,4 +129,4 @@ class _BlockScanner(_Scanner):
 
     def comment_found(self, start: int, end: int) -> None:
         content = self.text_lines(start, end, self.blk, keep_last=True)
-        self.tokens.append(self._token("html_block", "", 0, map=[start, end], content=content))
+        self.tokens.append(Block("html_block", "", [start, end], content, None))

@@ -423,7 +423,13 @@ class _Scanner(BlockState):
         marker = self.char(pos)
         if marker not in _HR_MARKS:
             return False
-        rest = self.src[pos + 1 : stop]
+        src = self.src
+        after = pos + 1
+        while after < stop and src[after] in _SPACES:
+            after += 1
+        if after < stop and src[after] != marker:
+            return False  # ``- item``: no break (what the test below finds, at once)
+        rest = src[pos + 1 : stop]
         if rest.strip(marker + " \t"):
             return False
         if rest.count(marker) < 2:
