@@ -84,6 +84,9 @@ lines take about 1.5 s). The longest ``.md`` file of the corpus has 2,738 lines.
 _BARE_URL = re.compile(r"(?<![A-Za-z0-9])(?:https?://|www\.)[^\s<>]+", re.IGNORECASE)
 # Inline source that may hold a link, an image, an autolink or a bare URL.
 _MAY_LINK = re.compile(r"[\[<]|://|www\.", re.IGNORECASE)
+# The same in a body without link reference definitions, where a link or image is inline
+# (``](``: a link text followed at once by its destination) or an autolink.
+_MAY_LINK_INLINE = re.compile(r"\]\(|<|://|www\.", re.IGNORECASE)
 _URL_TRAILING = "?!.,:;*_~'\""
 # GFM: a www. autolink needs a valid domain after "www." (a segment of letters, digits, "_" or "-").
 _WWW_DOMAIN = re.compile(r"www\.[A-Za-z0-9_-]", re.IGNORECASE)
@@ -95,6 +98,10 @@ _HEADINGS_ONLY = "skillc_headings_only"
 # markdown-it env key: a heading that cannot hold a link nor HTML is parsed only when its
 # text needs the parse (:func:`_heading_of`).
 _LAZY_HEADINGS = "skillc_lazy_headings"
+# markdown-it env key: the body has no link reference definition, a block is parsed only
+# when it may hold a link by :data:`_MAY_LINK_INLINE` (:func:`_parse_late` parses the others
+# :data:`_MAY_LINK` would when their text is needed).
+_NO_REFERENCES = "skillc_no_references"
 
 _parser: MarkdownIt | None = None
 
@@ -194,8 +201,9 @@ def _selective_inline(state: StateCore) -> None:
 
     Headings get their inline content parsed (with ``env[_LAZY_HEADINGS]`` only those whose
     source may hold a link or HTML: :func:`_heading_of` parses the others when it must);
-    other blocks only when their source may hold a link (``[``, ``<``, ``://`` or ``www.``),
-    and never when the parse is for headings only (``env[_HEADINGS_ONLY]``: the index's).
+    other blocks only when their source may hold a link (``[``, ``<``, ``://`` or ``www.``;
+    with ``env[_NO_REFERENCES]`` ``](`` instead of ``[``), and never when the parse is for
+    headings only (``env[_HEADINGS_ONLY]``: the index's).
     The rest keep empty children: the inline pass is about 40% of markdown-it's time and
     most paragraphs have no link. The output for the tokens that are parsed is exactly what
     the stock rule gives.
@@ -204,13 +212,14 @@ def _selective_inline(state: StateCore) -> None:
     md = state.md
     links = not state.env.get(_HEADINGS_ONLY)
     lazy = state.env.get(_LAZY_HEADINGS)
+    may_link = _MAY_LINK_INLINE if state.env.get(_NO_REFERENCES) else _MAY_LINK
     for index, token in enumerate(tokens):
         if token.type != "inline":
             continue
         if token.children is None:
             token.children = []
         in_heading = index > 0 and tokens[index - 1].type == "heading_open"
-        if (in_heading and not lazy) or (links and _MAY_LINK.search(token.content)):
+        if (in_heading and not lazy) or (links and may_link.search(token.content)):
             md.inline.parse(token.content, md, state.env, token.children)
 
 
@@ -293,7 +302,7 @@ def _tokens(body: str, links: bool, scan: bool = True) -> Sequence[BlockToken]:
     tokens = scan_blocks(body)
     if tokens is None:
         return md.parse(body, {_LAZY_HEADINGS: True})
-    _core_after_block(body, tokens, {_LAZY_HEADINGS: True})
+    _core_after_block(body, tokens, {_LAZY_HEADINGS: True, _NO_REFERENCES: True})
     return tokens
 
 
@@ -315,7 +324,6 @@ def _heading_of(inline: BlockToken, html: _HtmlFound) -> str:
     (:func:`~skillc_index.markdown.heading_text.heading_text`, the parse's text) decides
     it and the HTML before it does not gather its text (which needs its tokens)."""
     if inline.content and not inline.children:  # (any text parses into a token at least)
-        from skillc_index.markdown.blocks import Block
         from skillc_index.markdown.heading_text import Unsure, heading_text
 
         if not html.gathering:
@@ -323,8 +331,19 @@ def _heading_of(inline: BlockToken, html: _HtmlFound) -> str:
                 return heading_text(inline.content)
             except Unsure:
                 pass
-        _core_after_block(inline.content, [Block("heading_open", "", None, "", None), inline], {})
+        _parse_late(inline, heading=True)
     return _heading_text(inline)
+
+
+def _parse_late(inline: BlockToken, *, heading: bool) -> None:
+    """Parse ``inline`` (a heading's when ``heading``) as markdown-it's parse does (every
+    heading, and a block :data:`_MAY_LINK` matches); one already parsed is left as it is."""
+    if inline.children:
+        return
+    from skillc_index.markdown.blocks import Block
+
+    before = Block("heading_open" if heading else "paragraph_open", "", None, "", None)
+    _core_after_block(inline.content, [before, inline], {})
 
 
 def _after_block(md: MarkdownIt) -> list[Callable[[StateCore], None]]:
@@ -509,6 +528,7 @@ def _parse_body(
             if links:
                 found_links.extend(_inline_links(token, block_line))
                 if html.gathering or "<" in token.content:
+                    _parse_late(token, heading=False)  # the text gathered is its tokens'
                     html.inline(token, block_line)
         elif kind == "html_block" and links:
             html.html(token.content, block_line, True)
