@@ -76,9 +76,12 @@ FOLLOWED = {
     "comment at the end": "text\n<!-- open",
     "code": "```\n[no](link)\n```\n\n    [no](x)\n\ntext\n",
     "setext in list": "- a\n  ---\n- b\n  ===\n",
+    "one-line items": "- a\n- b\n-  c\n- \n- x\n- - -\n* d\n* e | f\n  --|--\n* g\n"
+    "  * h\n  * i\n-\tj\n- k\n",
     "empty": "",
     "tabs": "-\ta [x](y)\n\n\tcode\n\ttext\n",
     "escapes and entities": "a \\[b](c) &amp; [d](e&amp;f)\n",
+    "no link text before its destination": "# <b> [a\nb](c) `code`",
     "brackets without links after html": "x <b>y</b> [a] `c`\n\n[b] *d* `e` \\[f]\n",
 }
 

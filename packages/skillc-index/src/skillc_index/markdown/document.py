@@ -202,8 +202,8 @@ def _selective_inline(state: StateCore) -> None:
     Headings get their inline content parsed (with ``env[_LAZY_HEADINGS]`` only those whose
     source may hold a link or HTML: :func:`_heading_of` parses the others when it must);
     other blocks only when their source may hold a link (``[``, ``<``, ``://`` or ``www.``;
-    with ``env[_NO_REFERENCES]`` ``](`` instead of ``[``), and never when the parse is for
-    headings only (``env[_HEADINGS_ONLY]``: the index's).
+    with ``env[_NO_REFERENCES]`` a ``[`` counts only with a ``](``), and never when the
+    parse is for headings only (``env[_HEADINGS_ONLY]``: the index's).
     The rest keep empty children: the inline pass is about 40% of markdown-it's time and
     most paragraphs have no link. The output for the tokens that are parsed is exactly what
     the stock rule gives.
@@ -212,15 +212,20 @@ def _selective_inline(state: StateCore) -> None:
     md = state.md
     links = not state.env.get(_HEADINGS_ONLY)
     lazy = state.env.get(_LAZY_HEADINGS)
-    may_link = _MAY_LINK_INLINE if state.env.get(_NO_REFERENCES) else _MAY_LINK
+    inline_only = state.env.get(_NO_REFERENCES)
     for index, token in enumerate(tokens):
         if token.type != "inline":
             continue
         if token.children is None:
             token.children = []
         in_heading = index > 0 and tokens[index - 1].type == "heading_open"
-        if (in_heading and not lazy) or (links and may_link.search(token.content)):
-            md.inline.parse(token.content, md, state.env, token.children)
+        content = token.content
+        if (in_heading and not lazy) or (
+            links
+            and _MAY_LINK.search(content)
+            and (not inline_only or _MAY_LINK_INLINE.search(content))
+        ):
+            md.inline.parse(content, md, state.env, token.children)
 
 
 def _counting_newlines(

@@ -531,6 +531,10 @@ class _Scanner(BlockState):
             indents[line] = offset
             if pos >= stop and self.is_empty(line + 1):
                 self.line = min(self.line + 2, self.lines)  # an empty item: the list ends
+            elif not ordered and self.one_line_item(line, old_indent, marker):
+                self.parent = "paragraph"  # what its paragraph leaves
+                self.paragraph_found(line, line + 1)
+                self.line = line + 1
             else:
                 self.depth += 1
                 self.blocks(line)
@@ -549,6 +553,30 @@ class _Scanner(BlockState):
         self.line = line
         self.parent = outer
         return True
+
+    def one_line_item(self, line: int, indent: int, marker: str) -> bool:
+        """Whether the bullet item starting on ``line`` (indented ``indent``; its content
+        column set as ``blk``) is one paragraph of one line followed by the next item of
+        the list: its text starts at ``blk`` with a character no block but a paragraph
+        starts with (not blank), and the next line is a ``marker`` item at the same indentation that
+        is no thematic break and holds no ``|`` (it could start a table). Then the blocks
+        of the item are that paragraph alone (what the item's block loop finds, without
+        it); not decided in a block quote."""
+        begins, shifts = self.begins, self.shifts
+        pos = begins[line] + shifts[line]
+        after = line + 1
+        if self.quotes or self.indents[line] != self.blk or after >= self.lines:
+            return False
+        if pos >= self.ends[line]:
+            return False  # an empty item
+        if self.src[pos : pos + 1] in _BLOCK_START or self.indents[after] != indent:
+            return False
+        start = self.bullet(after)
+        if start < 0 or self.src[start - 1] != marker:
+            return False
+        return "|" not in self.src[begins[after] : self.ends[after]] and not self.hr(
+            after, silent=True
+        )
 
     def heading(self, start: int, *, silent: bool) -> bool:
         """An ATX heading: 1 to 6 ``#`` then a blank or the end of the line; a closing run
