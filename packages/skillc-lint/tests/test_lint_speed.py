@@ -13,6 +13,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
+from skillc_lint._rules.fields import fenced_lines, open_fence
 from skillc_lint._rules.security import _HIDDEN_CHAR, _MAY_HIDE
 from skillc_lint._skill import _PATHLIKE
 
@@ -64,3 +65,22 @@ def test_the_quick_test_of_hidden_characters_misses_none(text: str) -> None:
     """SKL901 searches a text only when one class of characters is in it: never when the
     full pattern would match."""
     assert _MAY_HIDE.search(text) or not _HIDDEN_CHAR.search(text)
+
+
+FENCE_LINES = st.sampled_from(
+    ["```", "````", "~~~", "~~~~", "```py", "   ```", "    ```", "\t```", "``` x", "text",
+     "", "  ~~~  ", "`` `", "- ```", "\r", "a\x85b", "\u2028"]
+)  # fmt: skip
+
+
+@given(st.lists(FENCE_LINES, max_size=12), st.sampled_from(["\n", "\r\n", "\r", ""]))
+def test_the_open_fence_at_the_end_is_what_the_line_walk_ends_in(
+    lines: list[str], end: str
+) -> None:
+    """SKL524 reads the fence left open from the lines that can change it alone: the same
+    as walking every line (and one past the end) with ``fenced_lines``."""
+    text = "\n".join(lines) + end
+    last = 0
+    for _, _, opened in fenced_lines(text + "\n\0"):
+        last = opened
+    assert open_fence(text) == last
