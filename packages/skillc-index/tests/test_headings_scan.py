@@ -34,7 +34,7 @@ Found = list[tuple[int, str, int]]
 
 def markdown_it_headings(body: str) -> Found:
     """The headings markdown-it gives ``body`` (``(level, text, 0-based line)``)."""
-    headings = _parse_body(body, 0, count_lines(body), links=True)[0]
+    headings = _parse_body(body, 0, count_lines(body), links=True, scan=False)[0]
     return [(h.level, h.text, h.line - 1) for h in headings]
 
 

@@ -237,3 +237,44 @@ def test_a_run_from_the_cache_imports_neither_parser(
         [sys.executable, "-c", code], env=clean_env, capture_output=True, text=True, check=False
     )
     assert done.stdout.strip().splitlines()[-1] == "[]", (done.stdout, done.stderr)
+
+
+def test_clean_removes_only_the_cache_files(lint: Run, skill: Writer, cache: Path) -> None:
+    lint(str(skill()), "-j", "1")
+    assert (cache / CACHE_FILE).is_file()
+    (cache / "notes.txt").write_text("mine\n", encoding="utf-8")
+    (cache / f"{CACHE_FILE}-shm").unlink(missing_ok=True)
+    (cache / f"{CACHE_FILE}-shm").mkdir()  # so named but not the cache's: it stays
+    before = sorted(path.name for path in cache.iterdir())
+
+    done = lint("clean")
+    assert done.returncode == 0, done.stderr
+    gone = [name for name in before if not (cache / name).exists()]
+    assert CACHE_FILE in gone
+    assert done.stdout.splitlines() == [f"removed {cache / name}" for name in gone]
+    assert sorted(path.name for path in cache.iterdir()) == [f"{CACHE_FILE}-shm", "notes.txt"]
+
+    again = lint("clean", "--format", "json")
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout) == {"cache_dir": str(cache), "removed": []}
+    assert lint("clean").stdout == f"nothing to remove in {cache}\n"
+
+
+def test_clean_json_lists_what_it_removed(lint: Run, skill: Writer, cache: Path) -> None:
+    lint(str(skill()), "-j", "1")
+    done = lint("clean", "--format", "json", script=True)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["cache_dir"] == str(cache)
+    assert str(cache / CACHE_FILE) in found["removed"]
+    assert not (cache / CACHE_FILE).exists()
+    # the next run lints again and stores its result anew
+    lint(str(skill()), "-j", "1")
+    assert len(stored(cache)) == 1
+
+
+def test_clean_help_shows_an_example(lint: Run) -> None:
+    done = lint("clean", "--help")
+    assert done.returncode == 0
+    assert "skillc-lint clean --format json" in done.stdout
+    assert "SKILLC_CACHE_DIR" in done.stdout

@@ -4,10 +4,18 @@ seed), and the Markdown is parsed only when a rule needs it."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from skillc_lint._rules.fields import fenced_lines, open_fence
+from skillc_lint._rules.security import _HIDDEN_CHAR, _MAY_HIDE
+from skillc_lint._skill import _PATHLIKE
 
 Writer = Callable[..., Path]
 
@@ -33,3 +41,46 @@ def test_skl530_names_the_same_file_whatever_the_hash_seed(
     }
     assert len(printed) == 1
     assert "x.md is reached only through" in printed.pop()
+
+
+WORDS = st.sampled_from(
+    ["a", "é", "_", "-", "~", "@", "+", "$", "{", "}", ".", "/", "..", " ", "\n", "`", ",",
+     "(", ")", "#", ":", "x.md", "dir/", "{baseDir}/f.py", "\u00a0"]
+)  # fmt: skip
+
+
+@given(st.lists(WORDS, max_size=30))
+def test_the_words_that_may_name_a_file_are_every_path_word_with_a_dot_or_slash(
+    words: list[str],
+) -> None:
+    """SKL401's mentions find the path words holding ``.`` or ``/`` in one regex (first run
+    speed): exactly the words of path characters that hold one."""
+    text = "".join(words)
+    every = set(re.findall(r"[\w.~@+${}/-]+", text))
+    assert set(_PATHLIKE.findall(text)) == {w for w in every if "." in w or "/" in w}
+
+
+@given(st.text(st.sampled_from("ab \n\u200b\u200c\u200d\u202e\U000e0041\u00e9!~"), max_size=30))
+def test_the_quick_test_of_hidden_characters_misses_none(text: str) -> None:
+    """SKL901 searches a text only when one class of characters is in it: never when the
+    full pattern would match."""
+    assert _MAY_HIDE.search(text) or not _HIDDEN_CHAR.search(text)
+
+
+FENCE_LINES = st.sampled_from(
+    ["```", "````", "~~~", "~~~~", "```py", "   ```", "    ```", "\t```", "``` x", "text",
+     "", "  ~~~  ", "`` `", "- ```", "\r", "a\x85b", "\u2028"]
+)  # fmt: skip
+
+
+@given(st.lists(FENCE_LINES, max_size=12), st.sampled_from(["\n", "\r\n", "\r", ""]))
+def test_the_open_fence_at_the_end_is_what_the_line_walk_ends_in(
+    lines: list[str], end: str
+) -> None:
+    """SKL524 reads the fence left open from the lines that can change it alone: the same
+    as walking every line (and one past the end) with ``fenced_lines``."""
+    text = "\n".join(lines) + end
+    last = 0
+    for _, _, opened in fenced_lines(text + "\n\0"):
+        last = opened
+    assert open_fence(text) == last

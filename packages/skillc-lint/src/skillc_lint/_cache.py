@@ -42,9 +42,11 @@ if TYPE_CHECKING:
 __all__ = [
     "CACHE_ENV",
     "CACHE_FILE",
+    "CACHE_FILES",
     "MAX_ENTRIES",
     "ResultCache",
     "cache_dir",
+    "clean",
     "code_fingerprint",
     "result_key",
     "rules_fingerprint",
@@ -82,6 +84,30 @@ def cache_dir(env: Mapping[str, str] | None = None) -> Path:
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("skillc", appauthor=False)) / "lint"
+
+
+#: What the cache writes in its folder: the database and SQLite's companions of it (the
+#: write-ahead log, its shared-memory index, a rollback journal).
+CACHE_FILES = tuple(CACHE_FILE + suffix for suffix in ("", "-wal", "-shm", "-journal"))
+
+
+def clean(folder: Path) -> list[Path]:
+    """Remove the cache's files (:data:`CACHE_FILES`) from ``folder`` and return those
+    removed. Only regular files of those names go (a folder or a symbolic link so named was
+    not written by the cache and stays), and nothing else in ``folder``, nor the folder."""
+    import stat
+
+    removed = []
+    for name in CACHE_FILES:
+        path = folder / name
+        try:
+            if not stat.S_ISREG(path.lstat().st_mode):
+                continue
+            path.unlink()
+        except FileNotFoundError:
+            continue
+        removed.append(path)
+    return removed
 
 
 @functools.cache

@@ -375,7 +375,8 @@ def _computed(
     fresh lint when the folder resolved to another (an imported skill's source)."""
 
     def engine(resolved: Path) -> LintResult:
-        if os.path.realpath(resolved) != os.path.realpath(folder):
+        # (the same path needs no resolving: the common case, two realpath calls a skill)
+        if resolved != folder and os.path.realpath(resolved) != os.path.realpath(folder):
             return lint_skill(resolved, registry=registry, force=force)
         if isinstance(done, Exception):
             raise done

@@ -66,7 +66,10 @@ _HEADING_ID = re.compile(r"\{#([^\s{}]+)\}\s*$")
 # An HTML anchor, ``<a id="x"></a>`` or ``<a name=x>`` (any tag's id).
 #: A word of a Markdown file's text that may name a file or folder of the skill: what SKL401
 #: reads in prose and code alike (``references/api.md``, ``{baseDir}/forms.md``, ``docs/``).
-_PATHLIKE = re.compile(r"[\w.~@+${}/-]+")
+#: A word of path characters (``[\w.~@+${}/-]+``) holding a ``.`` or a ``/``, found whole:
+#: from the start of a word (no path character before it) through its first ``.`` or ``/``
+#: to its end (finding every word and keeping these made 3 M strings on the corpus).
+_PATHLIKE = re.compile(r"(?<![\w.~@+${}/-])[\w~@+${}-]*[./][\w.~@+${}/-]*")
 #: A skill-folder placeholder starting a named path (``{baseDir}/``, ``${CLAUDE_SKILL_DIR}/``).
 _PLACEHOLDER_PREFIX = re.compile(r"^(?:\$\{?\w+\}?|\{\w+\})/")
 _HTML_ANCHOR = re.compile(
@@ -324,13 +327,12 @@ class Skill:
             folder = posixpath.dirname(source)
             hits: set[str] = set()
             for word in set(_PATHLIKE.findall(text)):
-                if "." in word or "/" in word:
-                    last = word.rstrip(".,:;").partition("#")[0].rstrip("/").rpartition("/")[2]
-                    if last not in ends:
-                        continue
-                    named = _named(word, folder, known, by_name)
-                    if named is not None:
-                        hits.add(named)
+                last = word.rstrip(".,:;").partition("#")[0].rstrip("/").rpartition("/")[2]
+                if last not in ends:
+                    continue
+                named = _named(word, folder, known, by_name)
+                if named is not None:
+                    hits.add(named)
             found[source] = frozenset(hits - {source})
         return found
 

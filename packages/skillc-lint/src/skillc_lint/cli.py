@@ -424,14 +424,57 @@ click.version_option(package_name="skillc-lint", message="%(package)s %(version)
 lint_command.params.insert(-1, lint_command.params.pop())
 
 
+@click.command(name="clean", context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output format: text, one line per file removed; json, the folder and the files.",
+)
+def clean_command(output_format: str) -> None:
+    """Clear the result cache: the next run lints every skill again.
+
+    Removes only the files the cache wrote (lint-cache.db and SQLite's -wal, -shm and
+    -journal files of it) from the cache folder: $SKILLC_CACHE_DIR when set, else
+    skillc's user cache folder (~/.cache/skillc/lint on Linux). Nothing else in the
+    folder is touched. Prints each file removed.
+
+    \b
+    Examples:
+      skillc-lint clean
+      SKILLC_CACHE_DIR=/tmp/lint-cache skillc-lint clean --format json
+    """
+    from skillc_index import InternalError, printable
+    from skillc_lint._cache import cache_dir, clean
+
+    folder = cache_dir()
+    try:
+        removed = clean(folder)
+    except OSError as exc:
+        where = exc.filename or folder
+        raise InternalError(f"cannot remove '{where}': {exc.strerror or exc}") from None
+    if output_format == "json":
+        print_json({"cache_dir": str(folder), "removed": [str(path) for path in removed]})
+        return
+    for path in removed:
+        click.echo(f"removed {printable(str(path))}")
+    if not removed:
+        click.echo(f"nothing to remove in {printable(str(folder))}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Console script entry point: ``skillc-lint [SKILL]...``; ``argv`` defaults to
     ``sys.argv[1:]``. Returns the exit code (the script exits with it). ``skillc-lint
-    server ...`` starts the language server instead (:mod:`skillc_lint.server.cli`); a
-    skill or folder named ``server`` is ``skillc-lint ./server`` (or ``-- server``)."""
+    server ...`` starts the language server instead (:mod:`skillc_lint.server.cli`),
+    ``skillc-lint clean`` clears the result cache (:func:`clean_command`); a skill or folder
+    named ``server`` or ``clean`` is ``skillc-lint ./server`` (or ``-- server``)."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["server"]:
         from skillc_lint.server.cli import main as server_main
 
         return server_main(args[1:])
+    if args[:1] == ["clean"]:
+        return run(clean_command, args[1:], prog_name="skillc-lint clean")
     return run(lint_command, args, prog_name="skillc-lint")

@@ -76,16 +76,16 @@ class BlockState:
             pos += 1
         return pos
 
-    def text_lines(self, begin: int, end: int, indent: int) -> str:
+    def text_lines(self, begin: int, end: int, indent: int, *, keep_last: bool = False) -> str:
         """Lines ``begin`` to ``end - 1`` without up to ``indent`` columns of indentation,
-        joined by newlines (markdown-it's ``getLines``; a list item's first line loses its
-        marker too)."""
+        joined by newlines, the last one's kept when ``keep_last`` (markdown-it's
+        ``getLines``; a list item's first line loses its marker too)."""
         src = self.src
         parts: list[str] = []
         for line in range(begin, end):
             column = 0
             start = position = self.begins[line]
-            last = self.ends[line] + 1 if line + 1 < end else self.ends[line]
+            last = self.ends[line] + 1 if line + 1 < end or keep_last else self.ends[line]
             while position < last and column < indent:
                 char = src[position]
                 if char == "\t":

@@ -26,10 +26,10 @@ file.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 from urllib.parse import unquote
 
 from skillc_index.command_errors import (
@@ -47,6 +47,8 @@ if TYPE_CHECKING:
     from markdown_it.rules_core import StateCore
     from markdown_it.rules_inline import StateInline
     from markdown_it.token import Token
+
+    from skillc_index.markdown.blocks import BlockToken
 
 __all__ = [
     "MARKDOWN_LIMIT",
@@ -82,6 +84,9 @@ lines take about 1.5 s). The longest ``.md`` file of the corpus has 2,738 lines.
 _BARE_URL = re.compile(r"(?<![A-Za-z0-9])(?:https?://|www\.)[^\s<>]+", re.IGNORECASE)
 # Inline source that may hold a link, an image, an autolink or a bare URL.
 _MAY_LINK = re.compile(r"[\[<]|://|www\.", re.IGNORECASE)
+# The same in a body without link reference definitions, where a link or image is inline
+# (``](``: a link text followed at once by its destination) or an autolink.
+_MAY_LINK_INLINE = re.compile(r"\]\(|<|://|www\.", re.IGNORECASE)
 _URL_TRAILING = "?!.,:;*_~'\""
 # GFM: a www. autolink needs a valid domain after "www." (a segment of letters, digits, "_" or "-").
 _WWW_DOMAIN = re.compile(r"www\.[A-Za-z0-9_-]", re.IGNORECASE)
@@ -90,6 +95,13 @@ _WWW_DOMAIN = re.compile(r"www\.[A-Za-z0-9_-]", re.IGNORECASE)
 _NEWLINES = "skillc_newlines"
 # markdown-it env key: the parse wants headings only (no inline pass outside headings).
 _HEADINGS_ONLY = "skillc_headings_only"
+# markdown-it env key: a heading that cannot hold a link nor HTML is parsed only when its
+# text needs the parse (:func:`_heading_of`).
+_LAZY_HEADINGS = "skillc_lazy_headings"
+# markdown-it env key: the body has no link reference definition, a block is parsed only
+# when it may hold a link by :data:`_MAY_LINK_INLINE` (:func:`_parse_late` parses the others
+# :data:`_MAY_LINK` would when their text is needed).
+_NO_REFERENCES = "skillc_no_references"
 
 _parser: MarkdownIt | None = None
 
@@ -187,23 +199,33 @@ class SkillMetadata:
 def _selective_inline(state: StateCore) -> None:
     """markdown-it's core ``inline`` rule, restricted to the inline tokens this module reads.
 
-    Headings always get their inline content parsed; other blocks only when their source may
-    hold a link (``[``, ``<``, ``://`` or ``www.``), and never when the parse is for headings
-    only (``env[_HEADINGS_ONLY]``: the index's). The rest keep empty children: the inline
-    pass is about 40% of markdown-it's time and most paragraphs have no link. The output for
-    the tokens that are parsed is exactly what the stock rule gives.
+    Headings get their inline content parsed (with ``env[_LAZY_HEADINGS]`` only those whose
+    source may hold a link or HTML: :func:`_heading_of` parses the others when it must);
+    other blocks only when their source may hold a link (``[``, ``<``, ``://`` or ``www.``;
+    with ``env[_NO_REFERENCES]`` a ``[`` counts only with a ``](``), and never when the
+    parse is for headings only (``env[_HEADINGS_ONLY]``: the index's).
+    The rest keep empty children: the inline pass is about 40% of markdown-it's time and
+    most paragraphs have no link. The output for the tokens that are parsed is exactly what
+    the stock rule gives.
     """
     tokens = state.tokens
     md = state.md
     links = not state.env.get(_HEADINGS_ONLY)
+    lazy = state.env.get(_LAZY_HEADINGS)
+    inline_only = state.env.get(_NO_REFERENCES)
     for index, token in enumerate(tokens):
         if token.type != "inline":
             continue
         if token.children is None:
             token.children = []
         in_heading = index > 0 and tokens[index - 1].type == "heading_open"
-        if in_heading or (links and _MAY_LINK.search(token.content)):
-            md.inline.parse(token.content, md, state.env, token.children)
+        content = token.content
+        if (in_heading and not lazy) or (
+            links
+            and _MAY_LINK.search(content)
+            and (not inline_only or _MAY_LINK_INLINE.search(content))
+        ):
+            md.inline.parse(content, md, state.env, token.children)
 
 
 def _counting_newlines(
@@ -267,6 +289,74 @@ def _markdown_parser() -> MarkdownIt:
     return _parser
 
 
+def _tokens(body: str, links: bool, scan: bool = True) -> Sequence[BlockToken]:
+    """markdown-it's tokens of ``body`` this module reads (``heading_open``, ``inline``,
+    ``html_block``; with others when markdown-it parsed the blocks): for links, the blocks
+    found by :func:`~skillc_index.markdown.blocks.scan_blocks` when it can tell, the inline
+    ones parsed by markdown-it's core rules after ``block`` (the same tokens, without
+    markdown-it building every other token of the body), headings left to
+    :func:`_heading_of`; else markdown-it's parse. Without ``scan``, markdown-it's parse
+    alone, every heading parsed (what the tests compare with)."""
+    md = _markdown_parser()
+    if not links:
+        return md.parse(body, {_HEADINGS_ONLY: True})
+    if not scan:
+        return md.parse(body, {})
+    from skillc_index.markdown.blocks import scan_blocks
+
+    tokens = scan_blocks(body)
+    if tokens is None:
+        return md.parse(body, {_LAZY_HEADINGS: True})
+    _core_after_block(body, tokens, {_LAZY_HEADINGS: True, _NO_REFERENCES: True})
+    return tokens
+
+
+def _core_after_block(src: str, tokens: Sequence[BlockToken], env: dict[str, object]) -> None:
+    """Run the core rules markdown-it runs after its block parse (the inline parse,
+    ``text_join``) on ``tokens`` of ``src``."""
+    from markdown_it.rules_core import StateCore
+
+    md = _markdown_parser()
+    state = StateCore(src, md, env)
+    state.tokens = cast("list[Token]", list(tokens))  # these rules read what a Block has
+    for rule in _after_block(md):
+        rule(state)
+
+
+def _heading_of(inline: BlockToken, html: _HtmlFound) -> str:
+    """The text of a heading's inline token; one left unparsed (``env[_LAZY_HEADINGS]``,
+    no link nor HTML in it) is parsed now unless the scanner's reading of its text
+    (:func:`~skillc_index.markdown.heading_text.heading_text`, the parse's text) decides
+    it and the HTML before it does not gather its text (which needs its tokens)."""
+    if inline.content and not inline.children:  # (any text parses into a token at least)
+        from skillc_index.markdown.heading_text import Unsure, heading_text
+
+        if not html.gathering:
+            try:
+                return heading_text(inline.content)
+            except Unsure:
+                pass
+        _parse_late(inline, heading=True)
+    return _heading_text(inline)
+
+
+def _parse_late(inline: BlockToken, *, heading: bool) -> None:
+    """Parse ``inline`` (a heading's when ``heading``) as markdown-it's parse does (every
+    heading, and a block :data:`_MAY_LINK` matches); one already parsed is left as it is."""
+    if inline.children:
+        return
+    from skillc_index.markdown.blocks import Block
+
+    before = Block("heading_open" if heading else "paragraph_open", "", None, "", None)
+    _core_after_block(inline.content, [before, inline], {})
+
+
+def _after_block(md: MarkdownIt) -> list[Callable[[StateCore], None]]:
+    """The core rules ``md`` runs after its block parse (the inline parse, ``text_join``)."""
+    names = md.core.ruler.get_active_rules()
+    return md.core.ruler.getRules("")[names.index("block") + 1 :]
+
+
 def _plain_text(tokens: Iterable[Token]) -> str:
     """Text of inline tokens: text, code spans and image alt text; breaks become spaces."""
     parts: list[str] = []
@@ -281,7 +371,7 @@ def _plain_text(tokens: Iterable[Token]) -> str:
     return "".join(parts)
 
 
-def _heading_text(inline: Token) -> str:
+def _heading_text(inline: BlockToken) -> str:
     """A heading's plain text; if that is empty, its source (``<Connector Name>``, an HTML
     comment), lines joined by a space: a heading of markup only still has a name."""
     return (
@@ -314,7 +404,7 @@ def _bare_urls(text: str, line: int) -> list[Link]:
     return links
 
 
-def _inline_links(inline: Token, first_line: int) -> list[Link]:
+def _inline_links(inline: BlockToken, first_line: int) -> list[Link]:
     """Links and images in one inline token whose source starts on ``first_line``.
 
     Each link's line is ``first_line`` plus the line breaks before its start: soft and hard
@@ -373,7 +463,7 @@ class _HtmlFound:
             if self._size > HTML_TEXT_AFTER:
                 self._after = None
 
-    def inline(self, inline: Token, first_line: int) -> None:
+    def inline(self, inline: BlockToken, first_line: int) -> None:
         """The inline HTML of one inline token whose source starts on ``first_line``, and
         the text between (lines counted as :func:`_inline_links` counts them)."""
         children = inline.children or []
@@ -405,22 +495,24 @@ class _HtmlFound:
 
 
 def _parse_body(
-    body: str, offset: int, line_count: int, links: bool = True
+    body: str, offset: int, line_count: int, links: bool = True, *, scan: bool = True
 ) -> tuple[tuple[Heading, ...], tuple[Link, ...], tuple[Html, ...]]:
     """Headings, links and HTML of Markdown ``body`` (newlines normalized), whose first line
     is file line ``offset + 1``; without ``links``, the headings alone (the same ones: found
     by :func:`~skillc_index.markdown.headings.scan_headings` without markdown-it when it can
     tell, else by the parse), as for a body where no link or HTML can start (no ``[``,
-    ``<``, ``://`` or ``www.``: no link, no HTML)."""
+    ``<``, ``://`` or ``www.``: no link, no HTML). Without ``scan`` markdown-it alone
+    parses (:func:`_tokens`; what the tests compare the scanners with)."""
     found: list[tuple[int, str, int]] = []  # (level, text, line)
     found_links: list[Link] = []
     html = _HtmlFound()
     # without links, or with no character that can start one (nor HTML), the headings are
     # all there is: the scanner finds them without markdown-it when it can tell
-    scanned = scan_headings(body) if not links or not _MAY_LINK.search(body) else None
-    tokens: list[Token] = []
+    may_scan = scan and (not links or not _MAY_LINK.search(body))
+    scanned = scan_headings(body) if may_scan else None
+    tokens: Sequence[BlockToken] = ()
     if scanned is None:
-        tokens = _markdown_parser().parse(body, {} if links else {_HEADINGS_ONLY: True})
+        tokens = _tokens(body, links, scan)
     else:
         for level, text, index in scanned:
             line = index + offset + 1
@@ -435,12 +527,13 @@ def _parse_body(
             pending_level = int(token.tag[1:])
         elif kind == "inline":
             if pending_level:
-                text = _heading_text(token) or empty_heading_label(block_line)
+                text = _heading_of(token, html) or empty_heading_label(block_line)
                 found.append((pending_level, text, block_line))
                 pending_level = 0
             if links:
                 found_links.extend(_inline_links(token, block_line))
                 if html.gathering or "<" in token.content:
+                    _parse_late(token, heading=False)  # the text gathered is its tokens'
                     html.inline(token, block_line)
         elif kind == "html_block" and links:
             html.html(token.content, block_line, True)

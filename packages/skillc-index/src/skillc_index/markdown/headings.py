@@ -196,6 +196,7 @@ class _Scanner(BlockState):
         else:
             line += 1
         self.line = line
+        self.comment_found(start, line)
 
     def blockquote(self, start: int) -> None:
         """A block quote (markdown-it's ``blockquote`` rule): ``>`` lines, with the ``>``
@@ -342,6 +343,7 @@ class _Scanner(BlockState):
             line += 1
         self.parent = outer
         self.line = line
+        self.table_found(start, line)
         return True
 
     def code(self, start: int) -> bool:
@@ -421,7 +423,13 @@ class _Scanner(BlockState):
         marker = self.char(pos)
         if marker not in _HR_MARKS:
             return False
-        rest = self.src[pos + 1 : stop]
+        src = self.src
+        after = pos + 1
+        while after < stop and src[after] in _SPACES:
+            after += 1
+        if after < stop and src[after] != marker:
+            return False  # ``- item``: no break (what the test below finds, at once)
+        rest = src[pos + 1 : stop]
         if rest.strip(marker + " \t"):
             return False
         if rest.count(marker) < 2:
@@ -523,6 +531,10 @@ class _Scanner(BlockState):
             indents[line] = offset
             if pos >= stop and self.is_empty(line + 1):
                 self.line = min(self.line + 2, self.lines)  # an empty item: the list ends
+            elif not ordered and self.one_line_item(line, old_indent, marker):
+                self.parent = "paragraph"  # what its paragraph leaves
+                self.paragraph_found(line, line + 1)
+                self.line = line + 1
             else:
                 self.depth += 1
                 self.blocks(line)
@@ -541,6 +553,30 @@ class _Scanner(BlockState):
         self.line = line
         self.parent = outer
         return True
+
+    def one_line_item(self, line: int, indent: int, marker: str) -> bool:
+        """Whether the bullet item starting on ``line`` (indented ``indent``; its content
+        column set as ``blk``) is one paragraph of one line followed by the next item of
+        the list: its text starts at ``blk`` with a character no block but a paragraph
+        starts with (not blank), and the next line is a ``marker`` item at the same indentation that
+        is no thematic break and holds no ``|`` (it could start a table). Then the blocks
+        of the item are that paragraph alone (what the item's block loop finds, without
+        it); not decided in a block quote."""
+        begins, shifts = self.begins, self.shifts
+        pos = begins[line] + shifts[line]
+        after = line + 1
+        if self.quotes or self.indents[line] != self.blk or after >= self.lines:
+            return False
+        if pos >= self.ends[line]:
+            return False  # an empty item
+        if self.src[pos : pos + 1] in _BLOCK_START or self.indents[after] != indent:
+            return False
+        start = self.bullet(after)
+        if start < 0 or self.src[start - 1] != marker:
+            return False
+        return "|" not in self.src[begins[after] : self.ends[after]] and not self.hr(
+            after, silent=True
+        )
 
     def heading(self, start: int, *, silent: bool) -> bool:
         """An ATX heading: 1 to 6 ``#`` then a blank or the end of the line; a closing run
@@ -565,7 +601,7 @@ class _Scanner(BlockState):
         if bare > pos and src[bare - 1] in _SPACES:
             stop = bare
         self.line = start + 1
-        self.found.append((level, _heading_text(src[pos:stop].strip(_TRIM)), start))
+        self.heading_found(level, src[pos:stop].strip(_TRIM), start, start + 1)
         return True
 
     def setext_or_paragraph(self, start: int) -> None:
@@ -600,11 +636,31 @@ class _Scanner(BlockState):
             line += 1
         if not level:
             self.line = line
+            self.paragraph_found(start, line)
             return
         content = self.text_lines(start, line, self.blk).strip(_TRIM)
         self.line = line + 1
         self.parent = outer  # (restored only here, as markdown-it does)
+        self.heading_found(level, content, start, line + 1, underline=True)
+
+    # -- what was found (a subclass may keep more: skillc_index.markdown.blocks) ---------------
+
+    def heading_found(
+        self, level: int, content: str, start: int, end: int, *, underline: bool = False
+    ) -> None:
+        """A heading of ``level`` on lines ``start`` to ``end - 1`` (the last one its
+        underline when ``underline``): ``content`` is its source text, trimmed as
+        markdown-it trims it."""
         self.found.append((level, _heading_text(content), start))
+
+    def paragraph_found(self, start: int, end: int) -> None:
+        """A paragraph on lines ``start`` to ``end - 1`` (the headings scanner needs none)."""
+
+    def table_found(self, start: int, end: int) -> None:
+        """A table on lines ``start`` to ``end - 1``, header and delimiter rows included."""
+
+    def comment_found(self, start: int, end: int) -> None:
+        """An HTML block that is a comment, on lines ``start`` to ``end - 1``."""
 
 
 def _fence_candidates(marker: str, blk: int) -> re.Pattern[str]:

@@ -17,6 +17,7 @@ __all__ = [
     "fenced_lines",
     "field_line",
     "frontmatter",
+    "open_fence",
     "type_name",
 ]
 
@@ -43,6 +44,25 @@ def field_line(skill: Skill, key: str) -> int:
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 #: A closing fence, at any indentation (one in a list item is indented with the item).
 _CLOSING = re.compile(r"^\s*(`{3,}|~{3,})\s*$")
+
+
+def open_fence(text: str) -> int:
+    """The line of the fence opening a code block still open at the end of ``text`` (0 when
+    every block is closed): the state :func:`fenced_lines` ends in, found on the lines that
+    can change it alone (those holding three backticks or tildes)."""
+    fence, opened = "", 0
+    for number, line in enumerate(text.splitlines(), 1):
+        if "```" not in line and "~~~" not in line:
+            continue
+        if fence:
+            closing = _CLOSING.match(line)
+            if closing and closing.group(1)[0] == fence[0] and len(closing.group(1)) >= len(fence):
+                fence, opened = "", 0
+            continue
+        match = _FENCE.match(line)
+        if match:
+            fence, opened = match.group(1), number
+    return opened
 
 
 def fenced_lines(text: str) -> Iterator[tuple[int, str, int]]:

@@ -14,7 +14,14 @@ import posixpath
 import re
 
 from skillc_lint._registry import Finding, Rule
-from skillc_lint._rules.fields import Findings, Options, fenced_lines, field_line, frontmatter
+from skillc_lint._rules.fields import (
+    Findings,
+    Options,
+    fenced_lines,
+    field_line,
+    frontmatter,
+    open_fence,
+)
 from skillc_lint._skill import Skill
 
 __all__ = ["RULES", "TAGS", "guidance_rule"]
@@ -172,10 +179,7 @@ def unclosed_fence(skill: Skill, options: Options) -> Findings:
     """SKL524: every fenced code block is closed: an open fence turns the rest of the file
     into code, so its headings, links and instructions are no longer read as such."""
     for rel in skill.docs:
-        last = 0
-        # one line past the end: inside a block only when the last block was never closed
-        for _, _, opened in fenced_lines(skill.texts[rel] + "\n\0"):
-            last = opened
+        last = open_fence(skill.texts[rel])
         if last:
             yield Finding(
                 "code fence opened here is never closed: the rest of the file is code", rel, last

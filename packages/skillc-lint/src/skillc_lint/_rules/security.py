@@ -79,6 +79,8 @@ _BIDI = "\u202a-\u202e\u2066-\u2069"
 _INVISIBLE = "\u200b\u2060-\u2064\ufeff\u180e\U000e0000-\U000e007f\U000e0100-\U000e01ef"
 _BIDI_CHAR = re.compile(f"[{_BIDI}]")
 _HIDDEN_CHAR = re.compile(f"[{_BIDI}{_INVISIBLE}]|(?<=[!-~])[\u200c\u200d](?=[!-~])")
+#: Any character :data:`_HIDDEN_CHAR` can match (one class: a quick first test of a text).
+_MAY_HIDE = re.compile(f"[{_BIDI}{_INVISIBLE}\u200c\u200d]")
 #: An emoji subdivision flag (England: U+1F3F4 and tag characters): the one legitimate use of
 #: tag characters.
 _TAG_FLAG = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
@@ -95,7 +97,7 @@ def hidden_characters(skill: Skill, options: Options) -> Findings:
     between two ASCII characters counts; one inside an emoji or a script that needs it does
     not). One finding per line."""
     for rel, text in _texts(skill):
-        if text.isascii() or not _HIDDEN_CHAR.search(text):
+        if text.isascii() or not _MAY_HIDE.search(text) or not _HIDDEN_CHAR.search(text):
             continue
         flags = [m.span() for m in _TAG_FLAG.finditer(text)]
         reported: set[int] = set()
@@ -153,9 +155,12 @@ _INJECTION_HINTS = (
 )  # fmt: skip
 
 
+#: Any of :data:`_INJECTION_HINTS` (one search instead of a test of each).
+_INJECTION_HINT = re.compile("|".join(map(re.escape, _INJECTION_HINTS)))
+
+
 def _injections(line: str) -> Iterator[re.Match[str]]:
-    lowered = line.lower()
-    if not any(hint in lowered for hint in _INJECTION_HINTS):
+    if not _INJECTION_HINT.search(line.lower()):
         return
     matches = [m for m in _INJECTION.finditer(line) if not _quoted(line, *m.span())]
     if matches and not _DESCRIBING.search(_URL.sub("", line)):
@@ -167,8 +172,7 @@ def prompt_injection(skill: Skill, options: Options) -> Findings:
     previous instructions, do not tell the user, send the keys to a URL). Code, quotes and
     lines describing attacks are skipped."""
     for rel, text in _markdown(skill):
-        lowered = text.lower()
-        if not any(hint in lowered for hint in _INJECTION_HINTS):
+        if not _INJECTION_HINT.search(text.lower()):
             continue
         for number, line in _prose_lines(text):
             for match in _injections(line):
@@ -344,16 +348,18 @@ _WARNING_AGAINST = re.compile(
 )
 
 
+#: Any of :data:`_FETCH_HINTS` (one search instead of a test of each).
+_FETCH_HINT = re.compile("|".join(map(re.escape, _FETCH_HINTS)))
+
+
 def remote_code(skill: Skill, options: Options) -> Findings:
     """SKL905: no code downloaded and run in one step (``curl … | sh``, ``wget -O- | bash``,
     ``bash -c "$(curl …)"``, ``iex (iwr …)``) in the instructions or the scripts."""
     for rel, text in _texts(skill):
-        lowered = text.lower()
-        if not any(hint in lowered for hint in _FETCH_HINTS):
+        if not _FETCH_HINT.search(text.lower()):
             continue
         for number, line in enumerate(text.splitlines(), 1):
-            low = line.lower()
-            if not any(hint in low for hint in _FETCH_HINTS):
+            if not _FETCH_HINT.search(line.lower()):
                 continue
             match = _REMOTE_CODE.search(line)
             if match and not _WARNING_AGAINST.search(line):

@@ -1,0 +1,132 @@
+"""The blocks of a Markdown body that hold what the lint reads, without markdown-it's block
+parse, or None when this module cannot tell.
+
+A skill's links, HTML and headings come from three kinds of markdown-it tokens: each inline
+token (the text of a paragraph, a heading or a table cell, which the inline parse reads),
+the ``heading_open`` before a heading's and each ``html_block``. Building every other token
+of a body (list items, paragraphs' open and close, table rows...) is most of markdown-it's
+work on a skill. :func:`scan_blocks` gives those three kinds alone, with markdown-it's
+``type``, ``tag``, ``map`` and ``content``, from the line scanner that already finds the
+headings (:mod:`~skillc_index.markdown.headings`, which follows our parser's block rules and
+refuses what it does not follow: HTML blocks other than comments, link reference
+definitions, tabs in block quotes, deep nesting, a NUL). The caller runs markdown-it's core
+rules after ``block`` on them (the inline parse), so the inline tokens are markdown-it's
+own; without reference definitions the inline parse needs nothing of the block parse.
+
+``tests/test_markdown_blocks.py`` compares these tokens with markdown-it's on every ``.md``
+file of the corpus and on generated bodies.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Protocol
+
+from skillc_index.markdown.heading_text import TRIM, Unsure
+from skillc_index.markdown.headings import _Scanner
+
+if TYPE_CHECKING:
+    from markdown_it.token import Token
+
+__all__ = ["Block", "BlockToken", "scan_blocks"]
+
+
+class BlockToken(Protocol):
+    """What the parse reads of a block's token: markdown-it's ``Token`` or a :class:`Block`."""
+
+    type: str
+    tag: str
+    map: list[int] | None
+    content: str
+    children: list[Token] | None
+
+
+#: What splits a table row into cells: a ``|`` without a backslash before it.
+_CELL_BREAK = re.compile(r"(?<!\\)\|")
+
+
+def scan_blocks(body: str) -> list[Block] | None:
+    """markdown-it's ``heading_open``, ``inline`` and ``html_block`` tokens of ``body``
+    (newlines normalized, no frontmatter), in order, the inline ones not parsed yet
+    (``children`` empty); None when the body must be parsed by markdown-it (module
+    docstring)."""
+    if "\0" in body:  # markdown-it replaces it
+        return None
+    scanner = _BlockScanner(body)
+    try:
+        scanner.run()
+    except Unsure:
+        return None
+    return scanner.tokens
+
+
+def _cells(row: str) -> list[str]:
+    """A table row's cells, as the table rule splits them: at each ``|`` not escaped
+    (``\\|`` stands for a ``|`` in a cell), without an empty first or last one."""
+    cells = [cell.replace("\\|", "|") for cell in _CELL_BREAK.split(row)]
+    if cells and not cells[0]:
+        cells.pop(0)
+    if cells and not cells[-1]:
+        cells.pop()
+    return cells
+
+
+class Block:
+    """A token of :func:`scan_blocks`: markdown-it's ``Token`` as far as the parse reads
+    one (its core rules after ``block`` and :func:`~skillc_index.markdown.document.
+    _parse_body`), without the rest of its fields (building those is most of its cost)."""
+
+    __slots__ = ("children", "content", "map", "tag", "type")
+
+    def __init__(
+        self,
+        kind: str,
+        tag: str,
+        lines: list[int] | None,
+        content: str,
+        children: list[Token] | None,
+    ) -> None:
+        self.type = kind
+        self.tag = tag
+        self.map: list[int] | None = lines
+        self.content = content
+        self.children = children
+
+
+class _BlockScanner(_Scanner):
+    """The headings scanner keeping each block's tokens (:func:`scan_blocks`)."""
+
+    def __init__(self, src: str) -> None:
+        super().__init__(src)
+        self.tokens: list[Block] = []
+
+    def _inline(self, content: str, start: int, end: int) -> None:
+        self.tokens.append(Block("inline", "", [start, end], content, []))
+
+    def heading_found(
+        self, level: int, content: str, start: int, end: int, *, underline: bool = False
+    ) -> None:
+        self.tokens.append(Block("heading_open", f"h{level}", [start, end], "", None))
+        self._inline(content, start, end - 1 if underline else end)
+
+    def paragraph_found(self, start: int, end: int) -> None:
+        if self.blk or self.quotes:
+            content = self.text_lines(start, end, self.blk)
+        else:  # nothing to take off: the lines as they are in the source
+            content = self.src[self.begins[start] : self.ends[end - 1]]
+        self._inline(content.strip(TRIM), start, end)
+
+    def table_found(self, start: int, end: int) -> None:
+        src, first, ends = self.src, self.first, self.ends
+        header = _cells(src[first(start) : ends[start]].strip(TRIM))
+        for cell in header:
+            self._inline(cell.strip(TRIM), start, start + 1)
+        for line in range(start + 2, end):
+            row = _cells(src[first(line) : ends[line]].strip(TRIM))
+            for index in range(len(header)):
+                cell = row[index] if index < len(row) else ""
+                self._inline(cell.strip(TRIM) if cell else "", line, line + 1)
+
+    def comment_found(self, start: int, end: int) -> None:
+        content = self.text_lines(start, end, self.blk, keep_last=True)
+        self.tokens.append(Block("html_block", "", [start, end], content, None))
