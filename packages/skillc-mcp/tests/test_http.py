@@ -370,9 +370,16 @@ def test_the_token_check_takes_the_same_time_for_every_wrong_token() -> None:
 
 
 def test_the_statistic_tells_a_leaking_comparison_apart() -> None:
-    samples = interleaved(_batch(_naive, BATCH), 60)
-    found = distinguishable(samples, floor=0.0)
-    assert any(pair.startswith("nothing/prefix") for pair in found), found
+    # The control shows the statistic has the power to see a leak. A burst of load over a
+    # quarter of one sitting's samples widens their spread past the leak (seen on a shared
+    # 2-core machine in a full suite), so it gets three sittings; a statistic that cannot
+    # see the leak fails all three.
+    found: list[str] = []
+    for _ in range(3):
+        found = distinguishable(interleaved(_batch(_naive, BATCH), 60), floor=0.0)
+        if any(pair.startswith("nothing/prefix") for pair in found):
+            return
+    raise AssertionError(found)
 
 
 def test_over_http_a_wrong_token_is_refused_alike(
