@@ -52,17 +52,21 @@ def open_fence(text: str) -> int:
     can change it alone (those holding three backticks or tildes)."""
     fence, opened = "", 0
     for number, line in enumerate(text.splitlines(), 1):
-        if "```" not in line and "~~~" not in line:
-            continue
-        if fence:
-            closing = _CLOSING.match(line)
-            if closing and closing.group(1)[0] == fence[0] and len(closing.group(1)) >= len(fence):
-                fence, opened = "", 0
-            continue
-        match = _FENCE.match(line)
-        if match:
-            fence, opened = match.group(1), number
+        if "```" in line or "~~~" in line:
+            fence, opened = _fence_after(line, number, fence, opened)
     return opened
+
+
+def _fence_after(line: str, number: int, fence: str, opened: int) -> tuple[str, int]:
+    """The open fence and its line after ``line`` (number ``number``), given those before it
+    (``""``, 0: outside code blocks)."""
+    if fence:
+        closing = _CLOSING.match(line)
+        if closing and closing.group(1)[0] == fence[0] and len(closing.group(1)) >= len(fence):
+            return "", 0
+        return fence, opened
+    match = _FENCE.match(line)
+    return (match.group(1), number) if match else ("", 0)
 
 
 def fenced_lines(text: str) -> Iterator[tuple[int, str, int]]:
@@ -72,15 +76,9 @@ def fenced_lines(text: str) -> Iterator[tuple[int, str, int]]:
     indentation, as one in a list item does."""
     fence, opened = "", 0
     for number, line in enumerate(text.splitlines(), 1):
-        if fence:
+        if fence:  # a closing fence line is inside the block it closes
             yield number, line, opened
-            closing = _CLOSING.match(line)
-            if closing and closing.group(1)[0] == fence[0] and len(closing.group(1)) >= len(fence):
-                fence, opened = "", 0
-            continue
-        match = _FENCE.match(line)
-        if match:
-            fence, opened = match.group(1), number
+            fence, opened = _fence_after(line, number, fence, opened)
+        else:
+            fence, opened = _fence_after(line, number, fence, opened)
             yield number, line, opened
-            continue
-        yield number, line, 0
