@@ -265,8 +265,9 @@ def _four_months(
     demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path], url: str
 ) -> tuple[list[str], list[str]]:
     """Rows every day or so from January 1 to April 30 in three projects, of three skills
-    (one used only by its author, one only in January), uploaded by alice on m1; the starts and ends of ranges that start or end a week or a month (whole days, and
-    hours cut at either end)."""
+    (one used only by its author, one only in January), uploaded by alice on m1; the starts
+    and ends of ranges that start or end a week or a month (whole days, and hours cut at
+    either end)."""
     rows = []
     for n in range(400):
         month = 1 + n // 100

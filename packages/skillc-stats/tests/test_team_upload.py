@@ -210,6 +210,34 @@ def test_a_version_5_store_is_migrated_with_every_count_kept(
     rollups_match_rows(old)
 
 
+def _migrated(
+    postgres_server: Any,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    version: int,
+    new: str,
+) -> tuple[str, str, list[Any]]:
+    """:func:`_old_store` of ``version`` over rows of three days in January, without the
+    table ``new``, migrated by a writer to this version with every count kept: the fresh and
+    the migrated store, and the counts (:func:`_counts`)."""
+    import psycopg
+
+    rows = [*imported(demo, 30, 3), *imported(demo, 30, 12), *imported(demo, 30, 29)]
+    log_rows(*rows, *numbered(demo, 0, 20))
+    fresh, old = _old_store(postgres_server, layout, version)
+    with psycopg.connect(old, autocommit=True) as db:
+        db.execute("SET search_path TO skillc")
+        before = _counts(db)
+        assert db.execute("SELECT to_regclass(%s)", (new,)).fetchone() == (None,)
+    _team.TeamStore(old).close()  # a writer migrates
+    with psycopg.connect(old, autocommit=True) as db:
+        db.execute("SET search_path TO skillc")
+        assert _counts(db) == before
+        assert db.execute("SELECT MAX(version) FROM schema_version").fetchone() == (SCHEMA_VERSION,)
+    return fresh, old, before
+
+
 def test_a_version_6_store_gains_the_rollups_by_month_and_week(
     postgres_server: Any, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
 ) -> None:
@@ -222,18 +250,9 @@ def test_a_version_6_store_gains_the_rollups_by_month_and_week(
 
     from skillc_stats import query_all
 
-    rows = [*imported(demo, 30, 3), *imported(demo, 30, 12), *imported(demo, 30, 29)]
-    log_rows(*rows, *numbered(demo, 0, 20))
-    fresh, old = _old_store(postgres_server, layout, 6)
+    fresh, old, before = _migrated(postgres_server, demo, layout, log_rows, 6, "usage_months")
     with psycopg.connect(old, autocommit=True) as db:
         db.execute("SET search_path TO skillc")
-        before = _counts(db)
-        assert db.execute("SELECT to_regclass('usage_months')").fetchone() == (None,)
-    _team.TeamStore(old).close()  # a writer migrates
-    with psycopg.connect(old, autocommit=True) as db:
-        db.execute("SET search_path TO skillc")
-        assert _counts(db) == before
-        assert db.execute("SELECT MAX(version) FROM schema_version").fetchone() == (SCHEMA_VERSION,)
         assert db.execute("SELECT to_regclass('usage_monthly')").fetchone() == (None,)
         options = "SELECT reloptions FROM pg_class WHERE oid = 'access_log_time'::regclass"
         assert db.execute(options).fetchone() == (["autosummarize=on"],)
@@ -266,18 +285,9 @@ def test_a_version_7_store_gains_the_rollup_of_the_trends(
 
     from skillc_stats import query_all
 
-    rows = [*imported(demo, 30, 3), *imported(demo, 30, 12), *imported(demo, 30, 29)]
-    log_rows(*rows, *numbered(demo, 0, 20))
-    fresh, old = _old_store(postgres_server, layout, 7)
+    fresh, old, before = _migrated(postgres_server, demo, layout, log_rows, 7, "usage_skill_days")
     with psycopg.connect(old, autocommit=True) as db:
         db.execute("SET search_path TO skillc")
-        before = _counts(db)
-        assert db.execute("SELECT to_regclass('usage_skill_days')").fetchone() == (None,)
-    _team.TeamStore(old).close()  # a writer migrates
-    with psycopg.connect(old, autocommit=True) as db:
-        db.execute("SET search_path TO skillc")
-        assert _counts(db) == before
-        assert db.execute("SELECT MAX(version) FROM schema_version").fetchone() == (8,)
         sums = db.execute("SELECT SUM(accesses) FROM usage_skill_days").fetchone()
         assert sums == (before[0],)
     rollups_match_rows(old)
