@@ -6,8 +6,8 @@ periods, and the uses per project (and, in a team store, per user and machine).
 The installed skills and their totals are :func:`skillc_stats._usage.query_all`'s; the counts
 over time are one grouped statement per local log (:func:`skillc_index.accesslog.reader.
 grouped_counts`, from the rows of the skills' source folders), or one over the team store's
-daily rollup (:func:`skillc_stats._team_sql.counts_statement`). A row's kind (use, author
-activity) is its command's (:func:`~skillc_index.accesslog.command_kind`).
+rollups, summed by period there (:func:`skillc_stats._team_sql.counts_statement`). A row's
+kind (use, author activity) is its command's (:func:`~skillc_index.accesslog.command_kind`).
 """
 
 from __future__ import annotations
