@@ -137,7 +137,7 @@ def rollup_sums(url: str) -> list[int]:
     """The rows each rollup of the store counts (issue 40: kept by the uploads)."""
     tables = (
         "usage_daily", "usage_months", "usage_weeks", "usage_folders", "usage_skills",
-        "usage_targets", "usage_totals",
+        "usage_targets", "usage_totals", "usage_skill_days",
     )  # fmt: skip
     found = team(
         url, f"SELECT {', '.join(f'(SELECT SUM(accesses) FROM skillc.{t})' for t in tables)}"
@@ -197,7 +197,7 @@ def test_eight_uploads_at_once_while_stats_reads(
         "COUNT(DISTINCT (username, timestamp, run_id, skill, args)) FROM skillc.access_log",
     )[0]
     assert total == keys == contents == machines * rows
-    assert rollup_sums(postgres_url) == [total] * 7  # each row counted once in each rollup
+    assert rollup_sums(postgres_url) == [total] * 8  # each row counted once in each rollup
     per_user = team(
         postgres_url, "SELECT username, COUNT(*) FROM skillc.access_log GROUP BY 1 ORDER BY 1"
     )
@@ -239,7 +239,7 @@ def test_an_upload_killed_and_started_again_doubles_nothing(
         )[0]
         assert total == contents <= rows  # whole batches, none twice
         if total:  # each batch counted in the rollups with its rows, in one transaction
-            assert rollup_sums(postgres_url) == [total] * 7
+            assert rollup_sums(postgres_url) == [total] * 8
         counts.append(int(str(total)))
         delay *= 1.5
     else:

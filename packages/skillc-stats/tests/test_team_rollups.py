@@ -261,6 +261,33 @@ def test_a_skill_used_only_on_days_subtracted_is_not_listed(
             assert [usage[:2] for usage in store.usage(Filters(since, until))] == [("demo", 2)]
 
 
+def _four_months(
+    demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path], url: str
+) -> tuple[list[str], list[str]]:
+    """Rows every day or so from January 1 to April 30 in three projects, of three skills
+    (one used only by its author, one only in January), uploaded by alice on m1; the starts
+    and ends of ranges that start or end a week or a month (whole days, and hours cut at
+    either end)."""
+    rows = []
+    for n in range(400):
+        month = 1 + n // 100
+        day = f"2026-{month:02d}-{1 + (n * 17) % (31, 28, 31, 30)[month - 1]:02d}"
+        command = ("activate", "show", "build", "read", "search", "lint", "stats")[n % 7]
+        row = record(
+            demo, command, {"n": n}, cwd=f"/work/p{n % 3}", timestamp=f"{day}T{n % 24:02d}:15:00Z"
+        )
+        rows.append(row if n % 5 else row._replace(skill="other"))
+        if n < 100 and n % 4 == 0:
+            rows.append(row._replace(skill="builds", command="build"))
+    log_rows(*rows)
+    upload_logs(url, layout, user="alice", machine="m1")
+    days = ["2026-01-01", "2026-01-07", "2026-01-08", "2026-01-21", "2026-01-22", "2026-01-31"]
+    days += ["2026-02-02", "2026-02-14", "2026-02-27", "2026-03-01", "2026-03-16", "2026-04-30"]
+    starts = [f"{day}T{time}" for day in days for time in ("00:00:00Z", "12:00:00Z")]
+    ends = [f"{day}T{time}" for day in days for time in ("23:59:59Z", "06:00:00Z")]
+    return starts, ends
+
+
 def test_all_by_months_weeks_and_days_equals_the_days_summed(
     postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
 ) -> None:
@@ -273,23 +300,7 @@ def test_all_by_months_weeks_and_days_equals_the_days_summed(
     from skillc_stats._filters import Filters
     from skillc_stats._team_all import plain_statement, usage_statement
 
-    rows = []
-    for n in range(400):  # every day or so from January 1 to April 30, three projects
-        month = 1 + n // 100
-        day = f"2026-{month:02d}-{1 + (n * 17) % (31, 28, 31, 30)[month - 1]:02d}"
-        command = ("activate", "show", "build", "read", "search", "lint", "stats")[n % 7]
-        row = record(
-            demo, command, {"n": n}, cwd=f"/work/p{n % 3}", timestamp=f"{day}T{n % 24:02d}:15:00Z"
-        )
-        rows.append(row if n % 5 else row._replace(skill="other"))
-        if n < 100 and n % 4 == 0:
-            rows.append(row._replace(skill="builds", command="build"))
-    log_rows(*rows)
-    upload_logs(postgres_url, layout, user="alice", machine="m1")
-    days = ["2026-01-01", "2026-01-07", "2026-01-08", "2026-01-21", "2026-01-22", "2026-01-31"]
-    days += ["2026-02-02", "2026-02-14", "2026-02-27", "2026-03-01", "2026-03-16", "2026-04-30"]
-    starts = [f"{day}T{time}" for day in days for time in ("00:00:00Z", "12:00:00Z")]
-    ends = [f"{day}T{time}" for day in days for time in ("23:59:59Z", "06:00:00Z")]
+    starts, ends = _four_months(demo, layout, log_rows, postgres_url)
     checked = 0
     with _team.TeamStore(postgres_url, write=False) as store:
         for since, until in itertools.product([None, *starts], [None, *ends]):
@@ -301,3 +312,44 @@ def test_all_by_months_weeks_and_days_equals_the_days_summed(
                 assert answer == sorted(store(*plain_statement(given))), given
                 checked += 1
     assert checked > 250
+
+
+def test_all_by_period_from_the_trends_rollup_equals_the_days_summed(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """``--all --by`` counts every skill per period in SQL, from ``usage_skill_days`` (by
+    day, skill and command) when no filter names a user, machine or project: over ranges cut
+    at either end, by day, week (ISO, across months) and month, exactly the counts of
+    ``usage_daily``'s days put in their periods in Python (as the trends did), and with
+    each filter (read from ``usage_daily``)."""
+    import itertools
+    from collections import Counter
+
+    from skillc_stats._filters import Filters
+    from skillc_stats._stats import period_of
+    from skillc_stats._team_sql import counts_statement, rolled
+
+    starts, ends = _four_months(demo, layout, log_rows, postgres_url)
+    checked = 0
+    with _team.TeamStore(postgres_url, write=False) as store:
+
+        def days_summed(given: Filters, by: str) -> list[tuple[Any, ...]]:
+            columns = ("skill", "day", "command", "accesses")
+            union, values = rolled(given, columns, "usage_daily", "usage_daily")
+            summed: Counter[tuple[str, str, str]] = Counter()
+            for skill, day, command, accesses in store(f"SELECT * FROM ({union}) AS r", values):
+                summed[(skill, period_of(day, by), command)] += int(accesses)
+            return sorted((*key, count) for key, count in summed.items())
+
+        for since, until in itertools.product([None, *starts[::3]], [None, *ends[::3]]):
+            if since is not None and until is not None and since > until:
+                continue
+            for names in ({}, {"projects": ("/work/p1",)}, {"users": ("alice",)}):
+                given = Filters(since, until, **names)  # type: ignore[arg-type]
+                for by in ("day", "week", "month"):
+                    statement = counts_statement(given, ("skill", "day"), by=by)
+                    assert ("usage_skill_days" in statement[0]) == (not names), given
+                    answer = sorted(tuple(row) for row in store(*statement))
+                    assert answer == days_summed(given, by), (given, by)
+                    checked += 1
+    assert checked > 300

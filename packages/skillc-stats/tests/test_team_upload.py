@@ -18,7 +18,7 @@ from skillc_index import Layout, ResolvedSkill
 from skillc_index.accesslog import primary_log
 from skillc_stats import _team, upload_logs
 from skillc_stats._log_keys import log_key
-from skillc_stats._team_sql import MIGRATIONS, REBUILD_ROLLUPS
+from skillc_stats._team_sql import MIGRATIONS, REBUILD_ROLLUPS, SCHEMA_VERSION
 
 from .test_team import numbered, team_count
 from .test_team_rollups import imported, rollups_match_rows
@@ -200,7 +200,7 @@ def test_a_version_5_store_is_migrated_with_every_count_kept(
     with psycopg.connect(old, autocommit=True) as db:
         db.execute("SET search_path TO skillc")
         assert _counts(db) == before
-        assert db.execute("SELECT MAX(version) FROM schema_version").fetchone() == (7,)
+        assert db.execute("SELECT MAX(version) FROM schema_version").fetchone() == (SCHEMA_VERSION,)
         assert db.execute("SELECT to_regclass('access_log_pkey')").fetchone() == (None,)
     rollups_match_rows(old)
     assert upload_logs(old, layout, user="alice", machine="m1").added == 0
@@ -208,6 +208,34 @@ def test_a_version_5_store_is_migrated_with_every_count_kept(
     assert upload_logs(old, layout, user="alice", machine="m1").added == 15
     assert team_count(old) == 115
     rollups_match_rows(old)
+
+
+def _migrated(
+    postgres_server: Any,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    version: int,
+    new: str,
+) -> tuple[str, str, list[Any]]:
+    """:func:`_old_store` of ``version`` over rows of three days in January, without the
+    table ``new``, migrated by a writer to this version with every count kept: the fresh and
+    the migrated store, and the counts (:func:`_counts`)."""
+    import psycopg
+
+    rows = [*imported(demo, 30, 3), *imported(demo, 30, 12), *imported(demo, 30, 29)]
+    log_rows(*rows, *numbered(demo, 0, 20))
+    fresh, old = _old_store(postgres_server, layout, version)
+    with psycopg.connect(old, autocommit=True) as db:
+        db.execute("SET search_path TO skillc")
+        before = _counts(db)
+        assert db.execute("SELECT to_regclass(%s)", (new,)).fetchone() == (None,)
+    _team.TeamStore(old).close()  # a writer migrates
+    with psycopg.connect(old, autocommit=True) as db:
+        db.execute("SET search_path TO skillc")
+        assert _counts(db) == before
+        assert db.execute("SELECT MAX(version) FROM schema_version").fetchone() == (SCHEMA_VERSION,)
+    return fresh, old, before
 
 
 def test_a_version_6_store_gains_the_rollups_by_month_and_week(
@@ -222,18 +250,9 @@ def test_a_version_6_store_gains_the_rollups_by_month_and_week(
 
     from skillc_stats import query_all
 
-    rows = [*imported(demo, 30, 3), *imported(demo, 30, 12), *imported(demo, 30, 29)]
-    log_rows(*rows, *numbered(demo, 0, 20))
-    fresh, old = _old_store(postgres_server, layout, 6)
+    fresh, old, before = _migrated(postgres_server, demo, layout, log_rows, 6, "usage_months")
     with psycopg.connect(old, autocommit=True) as db:
         db.execute("SET search_path TO skillc")
-        before = _counts(db)
-        assert db.execute("SELECT to_regclass('usage_months')").fetchone() == (None,)
-    _team.TeamStore(old).close()  # a writer migrates
-    with psycopg.connect(old, autocommit=True) as db:
-        db.execute("SET search_path TO skillc")
-        assert _counts(db) == before
-        assert db.execute("SELECT MAX(version) FROM schema_version").fetchone() == (7,)
         assert db.execute("SELECT to_regclass('usage_monthly')").fetchone() == (None,)
         options = "SELECT reloptions FROM pg_class WHERE oid = 'access_log_time'::regclass"
         assert db.execute(options).fetchone() == (["autosummarize=on"],)
@@ -250,6 +269,33 @@ def test_a_version_6_store_gains_the_rollups_by_month_and_week(
         mine = query_all(layout, store=old, since=since, until=until)
         assert mine == query_all(layout, store=fresh, since=since, until=until)
         assert mine["data"][0]["uses"] > 0
+    assert upload_logs(old, layout, user="alice", machine="m1").added == 0
+    log_rows(*numbered(demo, 20, 15))
+    assert upload_logs(old, layout, user="alice", machine="m1").added == 15
+    rollups_match_rows(old)
+
+
+def test_a_version_7_store_gains_the_rollup_of_the_trends(
+    postgres_server: Any, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """A store of version 7 migrates to version 8: ``usage_skill_days`` (by day, skill and
+    command), made from ``usage_daily``, counts every row once; ``--all --by`` answers as a
+    store made by this version, and the next upload adds its rows once, to each rollup."""
+    import psycopg
+
+    from skillc_stats import query_all
+
+    fresh, old, before = _migrated(postgres_server, demo, layout, log_rows, 7, "usage_skill_days")
+    with psycopg.connect(old, autocommit=True) as db:
+        db.execute("SET search_path TO skillc")
+        sums = db.execute("SELECT SUM(accesses) FROM usage_skill_days").fetchone()
+        assert sums == (before[0],)
+    rollups_match_rows(old)
+    for by in ("day", "week", "month"):
+        for since, until in ((None, None), ("2026-01-02T06:00:00Z", "2026-01-29T18:00:00Z")):
+            mine = query_all(layout, store=old, since=since, until=until, by=by)
+            assert mine == query_all(layout, store=fresh, since=since, until=until, by=by)
+            assert mine["data"]["periods"], (by, since)
     assert upload_logs(old, layout, user="alice", machine="m1").added == 0
     log_rows(*numbered(demo, 20, 15))
     assert upload_logs(old, layout, user="alice", machine="m1").added == 15

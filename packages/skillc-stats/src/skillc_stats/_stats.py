@@ -35,7 +35,7 @@ import os
 import posixpath
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast, get_args
@@ -414,9 +414,10 @@ class StatsQuery:
         }
 
 
+@lru_cache(maxsize=4096)  # a few hundred days, each met once per skill and command
 def period_of(day: str, by: str) -> str:
     """The ``by`` period of a ``YYYY-MM-DD`` day: the day, the Monday of its ISO week, or
-    ``YYYY-MM``."""
+    ``YYYY-MM`` (of a period, that period)."""
     from datetime import date, timedelta
 
     if by == "month":

@@ -6,8 +6,8 @@ periods, and the uses per project (and, in a team store, per user and machine).
 The installed skills and their totals are :func:`skillc_stats._usage.query_all`'s; the counts
 over time are one grouped statement per local log (:func:`skillc_index.accesslog.reader.
 grouped_counts`, from the rows of the skills' source folders), or one over the team store's
-daily rollup (:func:`skillc_stats._team_sql.counts_statement`). A row's kind (use, author
-activity) is its command's (:func:`~skillc_index.accesslog.command_kind`).
+rollups, summed by period there (:func:`skillc_stats._team_sql.counts_statement`). A row's
+kind (use, author activity) is its command's (:func:`~skillc_index.accesslog.command_kind`).
 """
 
 from __future__ import annotations
@@ -50,12 +50,17 @@ class AllCounts:
             return str(entry["skill"])
         return None if entry["skill_path"] is None else valid_utf8(str(entry["skill_path"]))
 
-    def counts(self, keys: Sequence[str]) -> list[tuple[Any, ...]]:
-        """``(skill key, *keys, command, rows)``."""
+    def counts(
+        self, keys: Sequence[str], by: str = "day", *, per_skill: bool = True
+    ) -> list[tuple[Any, ...]]:
+        """``(skill key, *keys, command, rows)`` (``per_skill``), else ``(*keys, command,
+        rows)`` (the skills summed); a ``day`` key is a day, or in the team store the ``by``
+        period holding it (the store's rows summed there, not in Python)."""
         if self.store is not None:
             from skillc_stats._team_sql import counts_statement
 
-            statement = counts_statement(self.filters, ("skill", *keys))
+            of_skill = ("skill",) if per_skill else ()
+            statement = counts_statement(self.filters, (*of_skill, *keys), by=by)
             return [tuple(row) for row in self.store(*statement)]
         from skillc_index.accesslog import primary_log_finder
 
@@ -65,13 +70,18 @@ class AllCounts:
             if entry["skill_path"] is not None:
                 by_log[log(str(entry["skill_path"]))].append(valid_utf8(str(entry["skill_path"])))
         found: list[tuple[Any, ...]] = []
+        of_folder = ("skill_path",) if per_skill else ()
         for path, folders in by_log.items():
             rows = LocalRows(path)
             try:
                 found += [
                     tuple(row)
                     for row in grouped_counts(
-                        rows, self.filters, "skill_path", folders, ("skill_path", *keys)
+                        rows,
+                        self.filters,
+                        "skill_path",
+                        folders,
+                        (*of_folder, *keys),
                     )
                 ]
             finally:
@@ -83,7 +93,7 @@ class AllCounts:
         most first: ``[{"name", "uses"}]``."""
         from skillc_stats._stats import ranked_uses
 
-        return ranked_uses(row[1:] for row in self.counts((key,)))
+        return ranked_uses(self.counts((key,), per_skill=False))
 
 
 def trends(counts: AllCounts, by: str, end: str) -> dict[str, Any]:
@@ -94,7 +104,7 @@ def trends(counts: AllCounts, by: str, end: str) -> dict[str, Any]:
     skills (the :data:`MOVERS` largest changes each way)."""
     from skillc_stats._stats import kinds_by_period, period_of, period_rows
 
-    rows_ = counts.counts(("day",))
+    rows_ = counts.counts(("day",), by)  # days or periods: period_of takes either
     kinds = kinds_by_period((row[1:] for row in rows_), by)
     per_skill: dict[str, Counter[str]] = defaultdict(Counter)
     for skill, day, command, count in rows_:
