@@ -138,12 +138,16 @@ class Skill:
         compiled: bool = False,
         substitutions: Substitutions = NO_SUBSTITUTIONS,
         texts: Mapping[str, str] | None = None,
+        real_root: str | None = None,
     ) -> None:
         self.root = root
+        #: The root's real path, resolved once (``real_root`` given: the caller's): what the
+        #: walk and every read of the skill check their paths against.
+        real = self.real_root = real_root or os.path.realpath(root)
         self.substitutions = substitutions
-        self.name = root.resolve().name
+        self.name = Path(real).name  # root.resolve().name
         self.compiled = compiled
-        self.files, self.escapes = walk_skill(root)
+        self.files, self.escapes = walk_skill(root, real_root=real)
         # SKILL.md first (E012 before reading it, if it leads out), its text kept for the
         # tool model; then every other Markdown file, each read and parsed once.
         # Only regular files inside the root are opened (E012/E021, never a hang on a FIFO).
@@ -152,7 +156,7 @@ class Skill:
         given = texts or {}
         markdown = [rel for rel in self.files if rel.lower().endswith(".md") and rel != SKILL_FILE]
         self.texts: dict[str, str] = {
-            rel: given[rel] if rel in given else read_text_in_root(root, rel)
+            rel: given[rel] if rel in given else read_text_in_root(root, rel, real_root=real)
             for rel in (SKILL_FILE, *markdown)
         }
         self.skill_md_text = self.texts[SKILL_FILE]
