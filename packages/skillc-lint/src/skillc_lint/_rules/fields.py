@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Iterator, Mapping
+import sys
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from skillc_index import type_name
@@ -14,9 +16,11 @@ __all__ = [
     "SEMVER",
     "Findings",
     "Options",
+    "code_blocks",
     "fenced_lines",
     "field_line",
     "frontmatter",
+    "in_code",
     "open_fence",
     "type_name",
 ]
@@ -48,21 +52,41 @@ _CLOSING = re.compile(r"^\s*(`{3,}|~{3,})\s*$")
 
 def open_fence(text: str) -> int:
     """The line of the fence opening a code block still open at the end of ``text`` (0 when
-    every block is closed): the state :func:`fenced_lines` ends in, found on the lines that
-    can change it alone (those holding three backticks or tildes)."""
+    every block is closed): the state :func:`fenced_lines` ends in."""
+    blocks = code_blocks(text.splitlines())
+    return blocks[-1][0] if blocks and blocks[-1][2] else 0
+
+
+def code_blocks(lines: Sequence[str]) -> list[tuple[int, int, bool]]:
+    """The fenced code blocks of a Markdown text's ``lines`` (its ``splitlines()``), in
+    order, each as ``(opened, last, open)``: the line numbers (from 1) of its opening fence
+    and of its last line (its closing fence, or the last line of the text when ``open``, left
+    open). The lines from ``opened`` to ``last`` are those :func:`fenced_lines` puts inside
+    the block, found on the lines that can change its state alone (those holding three
+    backticks or tildes)."""
+    blocks: list[tuple[int, int, bool]] = []
     fence, opened = "", 0
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(lines, 1):
         if "```" not in line and "~~~" not in line:
             continue
         if fence:
             closing = _CLOSING.match(line)
             if closing and closing.group(1)[0] == fence[0] and len(closing.group(1)) >= len(fence):
+                blocks.append((opened, number, False))
                 fence, opened = "", 0
             continue
         match = _FENCE.match(line)
         if match:
             fence, opened = match.group(1), number
-    return opened
+    if fence:
+        blocks.append((opened, len(lines), True))
+    return blocks
+
+
+def in_code(blocks: Sequence[tuple[int, int, bool]], number: int) -> bool:
+    """Whether line ``number`` is inside one of the code ``blocks`` (:func:`code_blocks`)."""
+    at = bisect.bisect_right(blocks, (number, sys.maxsize, True)) - 1
+    return at >= 0 and blocks[at][1] >= number
 
 
 def fenced_lines(text: str) -> Iterator[tuple[int, str, int]]:

@@ -13,13 +13,22 @@ in code, or on a line that talks about injection, attacks or examples.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import posixpath
 import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from skillc_lint._registry import Finding, Rule
-from skillc_lint._rules.fields import Findings, Options, fenced_lines, field_line, frontmatter
+from skillc_lint._rules.fields import (
+    Findings,
+    Options,
+    code_blocks,
+    field_line,
+    frontmatter,
+    in_code,
+)
 from skillc_lint._skill import Skill
 
 if TYPE_CHECKING:
@@ -50,11 +59,6 @@ def _markdown(skill: Skill) -> Iterator[tuple[str, str]]:
 
 def _line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
-
-
-def _prose_lines(text: str) -> Iterator[tuple[int, str]]:
-    """The lines of a Markdown text outside fenced code blocks, numbered from 1."""
-    return ((number, line) for number, line, code in fenced_lines(text) if not code)
 
 
 def _code_ranges(line: str) -> list[tuple[int, int]]:
@@ -172,11 +176,43 @@ def prompt_injection(skill: Skill, options: Options) -> Findings:
     previous instructions, do not tell the user, send the keys to a URL). Code, quotes and
     lines describing attacks are skipped."""
     for rel, text in _markdown(skill):
-        if not _INJECTION_HINT.search(text.lower()):
+        hinted = _hinted_lines(text, text.lower(), _INJECTION_HINTS)
+        blocks = code_blocks(text.splitlines()) if hinted else []
+        for number, line in hinted:
+            if not in_code(blocks, number):
+                for match in _injections(line):
+                    yield Finding(
+                        f"text aimed at the agent: '{match.group()}'", file=rel, line=number
+                    )
+
+
+def _hinted_lines(text: str, lowered: str, words: tuple[str, ...]) -> list[tuple[int, str]]:
+    """The lines of ``text`` (numbered from 1, in order) whose lowercase holds one of
+    ``words`` (lowercase, without line breaks), ``lowered`` being the text's lowercase: each
+    word looked for in the whole text (``str.find``, much faster than a regular expression of
+    the words on every line), its line found by its offset. Lowercasing a text lowercases each
+    line apart (no line break is the lowercase of a character), so the lines are those of
+    a per-line test."""
+    ends: list[int] = []
+    numbers: set[int] = set()
+    for word in words:
+        at = lowered.find(word)
+        if at < 0:
             continue
-        for number, line in _prose_lines(text):
-            for match in _injections(line):
-                yield Finding(f"text aimed at the agent: '{match.group()}'", file=rel, line=number)
+        if not ends:  # where each line of the lowercase ends (its line break included)
+            ends = list(itertools.accumulate(map(len, lowered.splitlines(keepends=True))))
+        while at >= 0:
+            index = bisect.bisect_right(ends, at)
+            numbers.add(index + 1)
+            at = lowered.find(word, ends[index])  # the next line holding the word
+    if not numbers:
+        return []
+    lines = text.splitlines()
+    if len(lines) != len(ends):  # cannot happen (see above); a per-line test if it ever did
+        return [
+            (n, line) for n, line in enumerate(lines, 1) if any(w in line.lower() for w in words)
+        ]
+    return [(n, lines[n - 1]) for n in sorted(numbers)]
 
 
 # -- SKL902 hidden instructions -----------------------------------------------------------------
@@ -348,19 +384,11 @@ _WARNING_AGAINST = re.compile(
 )
 
 
-#: Any of :data:`_FETCH_HINTS` (one search instead of a test of each).
-_FETCH_HINT = re.compile("|".join(map(re.escape, _FETCH_HINTS)))
-
-
 def remote_code(skill: Skill, options: Options) -> Findings:
     """SKL905: no code downloaded and run in one step (``curl … | sh``, ``wget -O- | bash``,
     ``bash -c "$(curl …)"``, ``iex (iwr …)``) in the instructions or the scripts."""
     for rel, text in _texts(skill):
-        if not _FETCH_HINT.search(text.lower()):
-            continue
-        for number, line in enumerate(text.splitlines(), 1):
-            if not _FETCH_HINT.search(line.lower()):
-                continue
+        for number, line in _hinted_lines(text, text.lower(), _FETCH_HINTS):
             match = _REMOTE_CODE.search(line)
             if match and not _WARNING_AGAINST.search(line):
                 shown = " ".join(match.group().split())
