@@ -224,7 +224,7 @@ def _selective_inline(state: StateCore) -> None:
     md = state.md
     links = not state.env.get(_HEADINGS_ONLY)
     lazy = state.env.get(_LAZY_HEADINGS)
-    inline_only = state.env.get(_NO_REFERENCES)
+    inline_only = bool(state.env.get(_NO_REFERENCES))
     for index, token in enumerate(tokens):
         if token.type != "inline":
             continue
