@@ -13,8 +13,14 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skillc_lint._rules.fields import code_blocks, fenced_lines, in_code, open_fence
-from skillc_lint._rules.security import _HIDDEN_CHAR, _MAY_HIDE, _hinted_lines
+from skillc_lint._rules.fields import (
+    code_blocks,
+    fenced_lines,
+    in_code,
+    lines_holding,
+    open_fence,
+)
+from skillc_lint._rules.security import _HIDDEN_CHAR, _MAY_HIDE
 from skillc_lint._skill import _PATHLIKE, _path_words
 
 Writer = Callable[..., Path]
@@ -95,7 +101,7 @@ def test_the_code_blocks_hold_the_lines_the_line_walk_puts_in_code(
     the same lines as walking every line with ``fenced_lines``."""
     text = "\n".join(lines) + end
     split = text.splitlines()
-    blocks = code_blocks(split)
+    blocks = code_blocks(text)
     walked = {number: opened for number, _, opened in fenced_lines(text)}
     assert {n: in_code(blocks, n) for n in range(1, len(split) + 1)} == {
         n: bool(opened) for n, opened in walked.items()
@@ -128,4 +134,8 @@ def test_the_hinted_lines_are_those_a_test_of_each_line_finds(parts: list[str]) 
         for n, line in enumerate(text.splitlines(), 1)
         if any(w in line.lower() for w in words)
     ]
-    assert _hinted_lines(text, text.lower(), words) == each
+    assert lines_holding(text, words, searched=text.lower()) == each
+    raw = [
+        (n, line) for n, line in enumerate(text.splitlines(), 1) if any(w in line for w in words)
+    ]
+    assert lines_holding(text, words) == raw

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 import sys
 from collections.abc import Iterator, Mapping, Sequence
@@ -21,6 +22,7 @@ __all__ = [
     "field_line",
     "frontmatter",
     "in_code",
+    "lines_holding",
     "open_fence",
     "type_name",
 ]
@@ -53,22 +55,19 @@ _CLOSING = re.compile(r"^\s*(`{3,}|~{3,})\s*$")
 def open_fence(text: str) -> int:
     """The line of the fence opening a code block still open at the end of ``text`` (0 when
     every block is closed): the state :func:`fenced_lines` ends in."""
-    blocks = code_blocks(text.splitlines())
+    blocks = code_blocks(text)
     return blocks[-1][0] if blocks and blocks[-1][2] else 0
 
 
-def code_blocks(lines: Sequence[str]) -> list[tuple[int, int, bool]]:
-    """The fenced code blocks of a Markdown text's ``lines`` (its ``splitlines()``), in
-    order, each as ``(opened, last, open)``: the line numbers (from 1) of its opening fence
-    and of its last line (its closing fence, or the last line of the text when ``open``, left
-    open). The lines from ``opened`` to ``last`` are those :func:`fenced_lines` puts inside
-    the block, found on the lines that can change its state alone (those holding three
-    backticks or tildes)."""
+def code_blocks(text: str) -> list[tuple[int, int, bool]]:
+    """The fenced code blocks of a Markdown text, in order, each as ``(opened, last, open)``:
+    the line numbers (from 1) of its opening fence and of its last line (its closing fence,
+    or the last line of the text when ``open``, left open). The lines from ``opened`` to
+    ``last`` are those :func:`fenced_lines` puts inside the block, found on the lines that
+    can change its state alone (those holding three backticks or tildes)."""
     blocks: list[tuple[int, int, bool]] = []
     fence, opened = "", 0
-    for number, line in enumerate(lines, 1):
-        if "```" not in line and "~~~" not in line:
-            continue
+    for number, line in lines_holding(text, ("```", "~~~")):
         if fence:
             closing = _CLOSING.match(line)
             if closing and closing.group(1)[0] == fence[0] and len(closing.group(1)) >= len(fence):
@@ -79,8 +78,44 @@ def code_blocks(lines: Sequence[str]) -> list[tuple[int, int, bool]]:
         if match:
             fence, opened = match.group(1), number
     if fence:
-        blocks.append((opened, len(lines), True))
+        blocks.append((opened, len(text.splitlines()), True))
     return blocks
+
+
+def lines_holding(
+    text: str, words: tuple[str, ...], *, searched: str | None = None
+) -> list[tuple[int, str]]:
+    """The lines of ``text`` (``splitlines()``, numbered from 1, in order) holding one of
+    ``words`` (none holding a line break); with ``searched`` (the text's lowercase), the
+    lines whose lowercase holds one. Each word is looked for in the whole text
+    (``str.find``, much faster than a test of every line), its line found by its offset.
+    Lowercasing a text lowercases each line apart (no line break is the lowercase of a
+    character), so the lines are those of a test of each line."""
+    searched = text if searched is None else searched
+    pieces: list[str] = []
+    ends: list[int] = []
+    numbers: set[int] = set()
+    for word in words:
+        at = searched.find(word)
+        if at < 0:
+            continue
+        if not ends:  # where each line ends (its line break included)
+            pieces = searched.splitlines(keepends=True)
+            ends = list(itertools.accumulate(map(len, pieces)))
+        while at >= 0:
+            index = bisect.bisect_right(ends, at)
+            numbers.add(index + 1)
+            at = searched.find(word, ends[index])  # the next line holding the word
+    if not numbers:
+        return []
+    if searched is text:
+        return [(n, pieces[n - 1].splitlines()[0]) for n in sorted(numbers)]
+    lines = text.splitlines()
+    if len(lines) != len(ends):  # cannot happen (see above); a test of each line if it did
+        return [
+            (n, line) for n, line in enumerate(lines, 1) if any(w in line.lower() for w in words)
+        ]
+    return [(n, lines[n - 1]) for n in sorted(numbers)]
 
 
 def in_code(blocks: Sequence[tuple[int, int, bool]], number: int) -> bool:

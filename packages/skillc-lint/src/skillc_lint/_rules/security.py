@@ -13,8 +13,6 @@ in code, or on a line that talks about injection, attacks or examples.
 
 from __future__ import annotations
 
-import bisect
-import itertools
 import posixpath
 import re
 from collections.abc import Iterator
@@ -28,6 +26,7 @@ from skillc_lint._rules.fields import (
     field_line,
     frontmatter,
     in_code,
+    lines_holding,
 )
 from skillc_lint._skill import Skill
 
@@ -176,43 +175,14 @@ def prompt_injection(skill: Skill, options: Options) -> Findings:
     previous instructions, do not tell the user, send the keys to a URL). Code, quotes and
     lines describing attacks are skipped."""
     for rel, text in _markdown(skill):
-        hinted = _hinted_lines(text, text.lower(), _INJECTION_HINTS)
-        blocks = code_blocks(text.splitlines()) if hinted else []
+        hinted = lines_holding(text, _INJECTION_HINTS, searched=text.lower())
+        blocks = code_blocks(text) if hinted else []
         for number, line in hinted:
             if not in_code(blocks, number):
                 for match in _injections(line):
                     yield Finding(
                         f"text aimed at the agent: '{match.group()}'", file=rel, line=number
                     )
-
-
-def _hinted_lines(text: str, lowered: str, words: tuple[str, ...]) -> list[tuple[int, str]]:
-    """The lines of ``text`` (numbered from 1, in order) whose lowercase holds one of
-    ``words`` (lowercase, without line breaks), ``lowered`` being the text's lowercase: each
-    word looked for in the whole text (``str.find``, much faster than a regular expression of
-    the words on every line), its line found by its offset. Lowercasing a text lowercases each
-    line apart (no line break is the lowercase of a character), so the lines are those of
-    a per-line test."""
-    ends: list[int] = []
-    numbers: set[int] = set()
-    for word in words:
-        at = lowered.find(word)
-        if at < 0:
-            continue
-        if not ends:  # where each line of the lowercase ends (its line break included)
-            ends = list(itertools.accumulate(map(len, lowered.splitlines(keepends=True))))
-        while at >= 0:
-            index = bisect.bisect_right(ends, at)
-            numbers.add(index + 1)
-            at = lowered.find(word, ends[index])  # the next line holding the word
-    if not numbers:
-        return []
-    lines = text.splitlines()
-    if len(lines) != len(ends):  # cannot happen (see above); a per-line test if it ever did
-        return [
-            (n, line) for n, line in enumerate(lines, 1) if any(w in line.lower() for w in words)
-        ]
-    return [(n, lines[n - 1]) for n in sorted(numbers)]
 
 
 # -- SKL902 hidden instructions -----------------------------------------------------------------
@@ -388,7 +358,7 @@ def remote_code(skill: Skill, options: Options) -> Findings:
     """SKL905: no code downloaded and run in one step (``curl … | sh``, ``wget -O- | bash``,
     ``bash -c "$(curl …)"``, ``iex (iwr …)``) in the instructions or the scripts."""
     for rel, text in _texts(skill):
-        for number, line in _hinted_lines(text, text.lower(), _FETCH_HINTS):
+        for number, line in lines_holding(text, _FETCH_HINTS, searched=text.lower()):
             match = _REMOTE_CODE.search(line)
             if match and not _WARNING_AGAINST.search(line):
                 shown = " ".join(match.group().split())
