@@ -169,6 +169,9 @@ class Skill:
         self._lines: dict[str, list[str]] = {}
         self._anchors: dict[str, frozenset[str]] = {}
         self._split: dict[str, list[str]] = {}
+        #: What rules compute once from a file's text and share, by kind and file
+        #: (:func:`skillc_lint._rules.fields.code_blocks_of`, ``lowered_text``).
+        self.shared: dict[tuple[str, str], Any] = {}
 
     @cached_property
     def docs(self) -> dict[str, MarkdownDoc]:
@@ -231,7 +234,7 @@ class Skill:
             return self.texts[rel]
         if rel in self._others:
             return self._others[rel]
-        text = _read_other(self.root, rel)
+        text = _read_other(self.root, rel, self.real_root)
         self._others[rel] = text
         self.probes["text", rel] = _digest(text)
         return text
@@ -371,11 +374,11 @@ class Skill:
         return name == self.name or bool(self._probe("skill", name))
 
 
-def _read_other(root: Path, rel: str) -> str | None:
+def _read_other(root: Path, rel: str, real_root: str | None = None) -> str | None:
     """The first :data:`TEXT_LIMIT` bytes of the file ``rel`` of ``root`` as text; None for
     a binary file (a NUL byte in them) or one that cannot be read."""
     try:
-        with open_in_root(root, rel) as handle:
+        with open_in_root(root, rel, real_root=real_root) as handle:
             data = handle.read(TEXT_LIMIT)
     except (OSError, SkillcError):
         return None

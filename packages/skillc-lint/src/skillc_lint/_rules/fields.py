@@ -18,11 +18,13 @@ __all__ = [
     "Findings",
     "Options",
     "code_blocks",
+    "code_blocks_of",
     "fenced_lines",
     "field_line",
     "frontmatter",
     "in_code",
     "lines_holding",
+    "lowered_text",
     "open_fence",
     "type_name",
 ]
@@ -52,11 +54,32 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _CLOSING = re.compile(r"^\s*(`{3,}|~{3,})\s*$")
 
 
-def open_fence(text: str) -> int:
+def open_fence(text: str, blocks: list[tuple[int, int, bool]] | None = None) -> int:
     """The line of the fence opening a code block still open at the end of ``text`` (0 when
-    every block is closed): the state :func:`fenced_lines` ends in."""
-    blocks = code_blocks(text)
+    every block is closed): the state :func:`fenced_lines` ends in. ``blocks``: the text's
+    :func:`code_blocks`, when known."""
+    blocks = code_blocks(text) if blocks is None else blocks
     return blocks[-1][0] if blocks and blocks[-1][2] else 0
+
+
+def code_blocks_of(skill: Skill, rel: str, text: str) -> list[tuple[int, int, bool]]:
+    """:func:`code_blocks` of the file ``rel`` of ``skill`` (its ``text``), found once for
+    the rules that ask (SKL524, SKL903)."""
+    key = ("code_blocks", rel)
+    found = skill.shared.get(key)
+    if found is None:
+        found = skill.shared[key] = code_blocks(text)
+    return found
+
+
+def lowered_text(skill: Skill, rel: str, text: str) -> str:
+    """The lowercase of the file ``rel`` of ``skill`` (its ``text``), made once for the
+    rules that look for words in it (SKL903, SKL905)."""
+    key = ("lowered", rel)
+    found = skill.shared.get(key)
+    if found is None:
+        found = skill.shared[key] = text.lower()
+    return found
 
 
 def code_blocks(text: str) -> list[tuple[int, int, bool]]:

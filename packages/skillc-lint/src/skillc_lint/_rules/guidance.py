@@ -18,6 +18,7 @@ from skillc_lint._rules.fields import (
     Findings,
     Options,
     code_blocks,
+    code_blocks_of,
     field_line,
     frontmatter,
     in_code,
@@ -181,7 +182,8 @@ def unclosed_fence(skill: Skill, options: Options) -> Findings:
     """SKL524: every fenced code block is closed: an open fence turns the rest of the file
     into code, so its headings, links and instructions are no longer read as such."""
     for rel in skill.docs:
-        last = open_fence(skill.texts[rel])
+        text = skill.texts[rel]
+        last = open_fence(text, code_blocks_of(skill, rel, text))
         if last:
             yield Finding(
                 "code fence opened here is never closed: the rest of the file is code", rel, last

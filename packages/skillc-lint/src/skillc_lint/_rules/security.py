@@ -22,11 +22,12 @@ from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules.fields import (
     Findings,
     Options,
-    code_blocks,
+    code_blocks_of,
     field_line,
     frontmatter,
     in_code,
     lines_holding,
+    lowered_text,
 )
 from skillc_lint._skill import Skill
 
@@ -175,8 +176,8 @@ def prompt_injection(skill: Skill, options: Options) -> Findings:
     previous instructions, do not tell the user, send the keys to a URL). Code, quotes and
     lines describing attacks are skipped."""
     for rel, text in _markdown(skill):
-        hinted = lines_holding(text, _INJECTION_HINTS, searched=text.lower())
-        blocks = code_blocks(text) if hinted else []
+        hinted = lines_holding(text, _INJECTION_HINTS, searched=lowered_text(skill, rel, text))
+        blocks = code_blocks_of(skill, rel, text) if hinted else []
         for number, line in hinted:
             if not in_code(blocks, number):
                 for match in _injections(line):
@@ -358,7 +359,9 @@ def remote_code(skill: Skill, options: Options) -> Findings:
     """SKL905: no code downloaded and run in one step (``curl … | sh``, ``wget -O- | bash``,
     ``bash -c "$(curl …)"``, ``iex (iwr …)``) in the instructions or the scripts."""
     for rel, text in _texts(skill):
-        for number, line in lines_holding(text, _FETCH_HINTS, searched=text.lower()):
+        for number, line in lines_holding(
+            text, _FETCH_HINTS, searched=lowered_text(skill, rel, text)
+        ):
             match = _REMOTE_CODE.search(line)
             if match and not _WARNING_AGAINST.search(line):
                 shown = " ".join(match.group().split())
