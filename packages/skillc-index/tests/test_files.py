@@ -21,6 +21,7 @@ from skillc_index.files import (
     SkillFiles,
     is_hidden,
     open_in_root,
+    read_text_in_root,
     safe_join,
     source_hash,
     walk_skill,
@@ -325,6 +326,28 @@ def test_open_in_root_refuses_escapes(tmp_path: Path, skill: Path, rel: str) -> 
     (skill / "out").symlink_to(tmp_path / "outside")
     with pytest.raises(PathEscapesRoot):
         read_in(skill, rel)
+
+
+@pytest.mark.parametrize("rel", ["../x", "references/../../x", "out/secret", "leak.md"])
+def test_a_root_resolved_once_still_checks_every_symlink(
+    tmp_path: Path, skill: Path, rel: str
+) -> None:
+    """A caller resolving the skill's root once (``real_root=``, skillc-lint for each skill)
+    skips no check: an escape through ``..`` or a symlink is E012 as without it, from a
+    symlinked root too, and a walk still reports the escaping symlinks."""
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "secret").write_text("secret", encoding="utf-8")
+    (skill / "out").symlink_to(tmp_path / "outside")
+    (skill / "leak.md").symlink_to(tmp_path / "outside" / "secret")
+    (tmp_path / "alias").symlink_to(skill)
+    for root in (skill, tmp_path / "alias"):
+        real = os.path.realpath(root)
+        with pytest.raises(PathEscapesRoot):
+            open_in_root(root, rel, real_root=real)
+        with pytest.raises(PathEscapesRoot):
+            safe_join(root, rel, real_root=real)
+        assert set(walk_skill(root, real_root=real).escapes) == {"leak.md", "out"}
+        assert read_text_in_root(root, "references/guide.md", real_root=real) == "# Guide\n"
 
 
 def test_open_in_root_refuses_special_files_without_blocking(

@@ -170,3 +170,15 @@ LINES = st.builds(
 @given(st.lists(LINES, max_size=16), st.booleans())
 def test_generated_bodies_give_markdown_its_tokens(lines: list[str], newline: bool) -> None:
     check("\n".join(lines) + ("\n" if newline else ""))
+
+
+@given(st.text(st.sampled_from("[]()<>:/wW.x \u212a"), max_size=16), st.booleans())
+def test_the_quick_link_test_answers_as_the_patterns(content: str, inline_only: bool) -> None:
+    """A block's inline content is parsed when the link patterns match it: the substring
+    tests that replace them answer the same."""
+    from skillc_index.markdown.document import _MAY_LINK, _MAY_LINK_INLINE, _may_link
+
+    expected = bool(_MAY_LINK.search(content)) and (
+        not inline_only or bool(_MAY_LINK_INLINE.search(content))
+    )
+    assert _may_link(content, inline_only=inline_only) == expected

@@ -13,9 +13,15 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skillc_lint._rules.fields import fenced_lines, open_fence
+from skillc_lint._rules.fields import (
+    code_blocks,
+    fenced_lines,
+    in_code,
+    lines_holding,
+    open_fence,
+)
 from skillc_lint._rules.security import _HIDDEN_CHAR, _MAY_HIDE
-from skillc_lint._skill import _PATHLIKE
+from skillc_lint._skill import _PATHLIKE, _path_words
 
 Writer = Callable[..., Path]
 
@@ -45,7 +51,7 @@ def test_skl530_names_the_same_file_whatever_the_hash_seed(
 
 WORDS = st.sampled_from(
     ["a", "é", "_", "-", "~", "@", "+", "$", "{", "}", ".", "/", "..", " ", "\n", "`", ",",
-     "(", ")", "#", ":", "x.md", "dir/", "{baseDir}/f.py", "\u00a0"]
+     "(", ")", "#", ":", "x.md", "dir/", "{baseDir}/f.py", "\u00a0", "\x1c", "\u2028", "\t"]
 )  # fmt: skip
 
 
@@ -58,6 +64,7 @@ def test_the_words_that_may_name_a_file_are_every_path_word_with_a_dot_or_slash(
     text = "".join(words)
     every = set(re.findall(r"[\w.~@+${}/-]+", text))
     assert set(_PATHLIKE.findall(text)) == {w for w in every if "." in w or "/" in w}
+    assert _path_words(text) == set(_PATHLIKE.findall(text))
 
 
 @given(st.text(st.sampled_from("ab \n\u200b\u200c\u200d\u202e\U000e0041\u00e9!~"), max_size=30))
@@ -84,3 +91,51 @@ def test_the_open_fence_at_the_end_is_what_the_line_walk_ends_in(
     for _, _, opened in fenced_lines(text + "\n\0"):
         last = opened
     assert open_fence(text) == last
+
+
+@given(st.lists(FENCE_LINES, max_size=12), st.sampled_from(["\n", "\r\n", "\r", ""]))
+def test_the_code_blocks_hold_the_lines_the_line_walk_puts_in_code(
+    lines: list[str], end: str
+) -> None:
+    """SKL903 looks up whether a line is code in the blocks found on the fence lines alone:
+    the same lines as walking every line with ``fenced_lines``."""
+    text = "\n".join(lines) + end
+    split = text.splitlines()
+    blocks = code_blocks(text)
+    walked = {number: opened for number, _, opened in fenced_lines(text)}
+    assert {n: in_code(blocks, n) for n in range(1, len(split) + 1)} == {
+        n: bool(opened) for n, opened in walked.items()
+    }
+    assert all(opened == next(b[0] for b in blocks if b[0] <= n <= b[1])
+               for n, opened in walked.items() if opened)  # fmt: skip
+
+
+@given(st.text(st.sampled_from("aIİΣσK\u212a\n\r\x85\u2028 ."), max_size=30))
+def test_a_text_lowercased_whole_has_each_line_lowercased(text: str) -> None:
+    """SKL903 and SKL905 look for their hint words in the lines of the lowercased text: the
+    lines of a text lowercased whole are its lines lowercased one by one."""
+    assert text.lower().splitlines() == [line.lower() for line in text.splitlines()]
+
+
+@given(
+    st.lists(
+        st.sampled_from(["send", "SEND", "se", "nd", "curl", "İ", "Σ", "x", " ", "\n", "\r\n",
+                         "\x85", "\u2028", "the user", "The\nuser", "iwr"]),
+        max_size=20,
+    )
+)  # fmt: skip
+def test_the_hinted_lines_are_those_a_test_of_each_line_finds(parts: list[str]) -> None:
+    """SKL903 and SKL905 find the lines holding a hint word by looking for each word in the
+    whole lowercased text: the lines (and numbers) a test of each lowercased line finds."""
+    text = "".join(parts)
+    words = ("send", "the user", "curl", "iwr")
+    each = [
+        (n, line)
+        for n, line in enumerate(text.splitlines(), 1)
+        if any(w in line.lower() for w in words)
+    ]
+    assert lines_holding(text, words, searched=text.lower()) == each
+    raw = [
+        (n, line) for n, line in enumerate(text.splitlines(), 1) if any(w in line for w in words)
+    ]
+    assert lines_holding(text, words) == raw

@@ -118,7 +118,9 @@ def within(path: Path | str, root: Path | str) -> bool:
     return inside(os.path.realpath(path), os.path.realpath(root))
 
 
-def walk_skill(root: Path, folders: list[str] | None = None) -> SkillFiles:
+def walk_skill(
+    root: Path, folders: list[str] | None = None, *, real_root: str | None = None
+) -> SkillFiles:
     """The regular files under ``root``, skipping every name that starts with ``.``.
 
     Hidden files and folders (``.git``, ``.skillc-meta``, ``.github``...) are skipped at any
@@ -129,9 +131,10 @@ def walk_skill(root: Path, folders: list[str] | None = None) -> SkillFiles:
     folder symlink that leads back to a folder already on the current walk path (a cycle) is
     not entered again. Other entries (sockets, FIFOs, devices) are ignored. ``folders``, when
     given, gets the real path of each folder listed (the root first): what a watcher of the
-    skill watches.
+    skill watches. ``real_root``: the root's real path (``os.path.realpath(root)``) when the
+    caller has it already (resolved once for many calls on one skill); resolved here otherwise.
     """
-    root_real = os.path.realpath(root)
+    root_real = real_root or os.path.realpath(root)
     files: list[str] = []
     escapes: list[str] = []
     # (real folder path, relative prefix, real paths of the folders on the walk path to it)
@@ -245,7 +248,13 @@ def source_hash(root: Path, files: Iterable[str] | None = None) -> str:
     return combine_digests(file_digests(root, names))
 
 
-def safe_join(root: Path, rel: str, missing: type[PathNotFound] = SkillFileNotFound) -> Path:
+def safe_join(
+    root: Path,
+    rel: str,
+    missing: type[PathNotFound] = SkillFileNotFound,
+    *,
+    real_root: str | None = None,
+) -> Path:
     """``rel`` resolved against ``root``, symlinks followed; E012 if it lands outside.
 
     Raises :class:`PathEscapesRoot` for an absolute ``rel`` and for any path whose canonical
@@ -253,12 +262,14 @@ def safe_join(root: Path, rel: str, missing: type[PathNotFound] = SkillFileNotFo
     The result need not exist, but it must be able to: a path no file can have (a NUL byte, a
     name or path too long for the file system, a symlink loop) raises ``missing`` (E021 by
     default; E022 for callers that want a folder), never ``ValueError`` or ``OSError``.
+    ``real_root``: the root's real path (``os.path.realpath(root)``), when the caller resolved
+    it already: every check still runs against it, on every path and symlink met.
     """
     if "\0" in rel:
         raise missing(rel.replace("\0", "\\0"), "a path cannot hold a NUL byte")
     if _is_absolute(rel):
         raise PathEscapesRoot(rel)
-    root_real = os.path.realpath(root)
+    root_real = real_root or os.path.realpath(root)
     resolved = os.path.realpath(_join(root_real, rel))
     if not inside(resolved, root_real):
         raise PathEscapesRoot(rel)
@@ -321,7 +332,12 @@ def open_regular(path: str) -> BinaryIO:
 
 
 def open_in_root(
-    root: Path, rel: str, *, hidden: bool = True, missing: type[PathNotFound] = SkillFileNotFound
+    root: Path,
+    rel: str,
+    *,
+    hidden: bool = True,
+    missing: type[PathNotFound] = SkillFileNotFound,
+    real_root: str | None = None,
 ) -> BinaryIO:
     """The regular file ``rel`` of the skill at ``root``, opened for reading in binary mode.
 
@@ -336,12 +352,14 @@ def open_in_root(
     that stay inside the root are followed. ``hidden=False`` refuses a path with a hidden
     component (:class:`HiddenPath`, E021). No such file, a NUL byte, a name too long or too
     many symlinks: ``missing`` (E021). Other ``OSError`` (permissions) propagate.
+    ``real_root``: the root's real path (``os.path.realpath(root)``), when the caller resolved
+    it already: every check still runs against it, on every path and symlink met.
     """
     if "\0" in rel:
         raise missing(rel.replace("\0", "\\0"), "a path cannot hold a NUL byte")
     if _is_absolute(rel):
         raise PathEscapesRoot(rel)
-    root_real = os.path.realpath(root)
+    root_real = real_root or os.path.realpath(root)
     root_fd = os.open(root_real, os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC)
     folders = [root_fd]  # descriptors from the root down to the current folder
     names: list[str] = []  # their names below the root (where the symlinks really lead)
@@ -431,9 +449,10 @@ def _inside_part(target: str, root_real: str, rel: str) -> str:
     raise PathEscapesRoot(rel)
 
 
-def read_text_in_root(root: Path, rel: str) -> str:
-    """The text of the regular file ``rel`` of the skill at ``root`` (:func:`open_in_root`),
-    as UTF-8 with undecodable bytes replaced (never an error) and a leading BOM dropped."""
-    with open_in_root(root, rel) as handle:
+def read_text_in_root(root: Path, rel: str, *, real_root: str | None = None) -> str:
+    """The text of the regular file ``rel`` of the skill at ``root`` (:func:`open_in_root`,
+    ``real_root`` passed on), as UTF-8 with undecodable bytes replaced (never an error) and a
+    leading BOM dropped."""
+    with open_in_root(root, rel, real_root=real_root) as handle:
         data = handle.read()
     return data.decode("utf-8", errors="replace").removeprefix("\ufeff")

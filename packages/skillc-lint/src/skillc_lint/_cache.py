@@ -172,7 +172,7 @@ def result_key(skill: Skill, rules: str) -> str:
     add(code_fingerprint())
     add(rules)
     add(str(skill.root))
-    add(os.path.realpath(skill.root))
+    add(skill.real_root)
     add(str(skill.compiled))
     add("\0".join(skill.files))
     add("\0".join(skill.escapes))

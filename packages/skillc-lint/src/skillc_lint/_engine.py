@@ -181,8 +181,10 @@ def lint_skill(
     from skillc_lint._skill import Skill
 
     root = Path(path)
+    real = os.path.realpath(root)  # resolved once: every check below is made against it
     try:
-        safe_join(root, SKILL_FILE)  # E012 before E010: an escaping SKILL.md is never read
+        # E012 before E010: an escaping SKILL.md is never read
+        safe_join(root, SKILL_FILE, real_root=real)
     except PathEscapesRoot:
         raise PathEscapesRoot(str(root / SKILL_FILE)) from None
     except SkillFileNotFound:  # a SKILL.md no file can be (a symlink loop): E010 below
@@ -194,12 +196,18 @@ def lint_skill(
 
         registry = default_registry()
     compiled = is_compiled(root)
-    name = root.resolve().name
+    name = Path(real).name  # root.resolve().name
     if compiled and not force:
         return LintResult(name, root, skipped="compiled")
     from skillc_lint._profiles import substitutions_in
 
-    skill = Skill(root, compiled=compiled, substitutions=substitutions_in(registry), texts=texts)
+    skill = Skill(
+        root,
+        compiled=compiled,
+        substitutions=substitutions_in(registry),
+        texts=texts,
+        real_root=real,
+    )
     key: str | None = None
     if cache is not None and texts is None:
         from skillc_lint._cache import result_key

@@ -138,12 +138,16 @@ class Skill:
         compiled: bool = False,
         substitutions: Substitutions = NO_SUBSTITUTIONS,
         texts: Mapping[str, str] | None = None,
+        real_root: str | None = None,
     ) -> None:
         self.root = root
+        #: The root's real path, resolved once (``real_root`` given: the caller's): what the
+        #: walk and every read of the skill check their paths against.
+        real = self.real_root = real_root or os.path.realpath(root)
         self.substitutions = substitutions
-        self.name = root.resolve().name
+        self.name = Path(real).name  # root.resolve().name
         self.compiled = compiled
-        self.files, self.escapes = walk_skill(root)
+        self.files, self.escapes = walk_skill(root, real_root=real)
         # SKILL.md first (E012 before reading it, if it leads out), its text kept for the
         # tool model; then every other Markdown file, each read and parsed once.
         # Only regular files inside the root are opened (E012/E021, never a hang on a FIFO).
@@ -152,7 +156,7 @@ class Skill:
         given = texts or {}
         markdown = [rel for rel in self.files if rel.lower().endswith(".md") and rel != SKILL_FILE]
         self.texts: dict[str, str] = {
-            rel: given[rel] if rel in given else read_text_in_root(root, rel)
+            rel: given[rel] if rel in given else read_text_in_root(root, rel, real_root=real)
             for rel in (SKILL_FILE, *markdown)
         }
         self.skill_md_text = self.texts[SKILL_FILE]
@@ -165,6 +169,9 @@ class Skill:
         self._lines: dict[str, list[str]] = {}
         self._anchors: dict[str, frozenset[str]] = {}
         self._split: dict[str, list[str]] = {}
+        #: What rules compute once from a file's text and share, by kind and file
+        #: (:func:`skillc_lint._rules.fields.code_blocks_of`, ``lowered_text``).
+        self.shared: dict[tuple[str, str], Any] = {}
 
     @cached_property
     def docs(self) -> dict[str, MarkdownDoc]:
@@ -227,7 +234,7 @@ class Skill:
             return self.texts[rel]
         if rel in self._others:
             return self._others[rel]
-        text = _read_other(self.root, rel)
+        text = _read_other(self.root, rel, self.real_root)
         self._others[rel] = text
         self.probes["text", rel] = _digest(text)
         return text
@@ -326,7 +333,7 @@ class Skill:
         for source, text in self.texts.items():
             folder = posixpath.dirname(source)
             hits: set[str] = set()
-            for word in set(_PATHLIKE.findall(text)):
+            for word in _path_words(text):
                 last = word.rstrip(".,:;").partition("#")[0].rstrip("/").rpartition("/")[2]
                 if last not in ends:
                     continue
@@ -367,11 +374,11 @@ class Skill:
         return name == self.name or bool(self._probe("skill", name))
 
 
-def _read_other(root: Path, rel: str) -> str | None:
+def _read_other(root: Path, rel: str, real_root: str | None = None) -> str | None:
     """The first :data:`TEXT_LIMIT` bytes of the file ``rel`` of ``root`` as text; None for
     a binary file (a NUL byte in them) or one that cannot be read."""
     try:
-        with open_in_root(root, rel) as handle:
+        with open_in_root(root, rel, real_root=real_root) as handle:
             data = handle.read(TEXT_LIMIT)
     except (OSError, SkillcError):
         return None
@@ -452,6 +459,14 @@ PROBES: dict[str, Callable[[Path, str], object]] = {
     "sibling": _sibling,
     "skill": _store_skill,
 }
+
+
+def _path_words(text: str) -> set[str]:
+    """The words of ``text`` :data:`_PATHLIKE` finds, searched only in its whitespace-separated
+    pieces holding a ``.`` or a ``/`` (each piece once): a word of path characters never holds
+    a blank, so it lies in such a piece (a third of the time of searching the whole text)."""
+    pieces = [piece for piece in set(text.split()) if "." in piece or "/" in piece]
+    return set(_PATHLIKE.findall(" ".join(pieces)))
 
 
 def _named(word: str, folder: str, known: set[str], by_name: Mapping[str, list[str]]) -> str | None:

@@ -392,7 +392,10 @@ def _suppressed(result: LintResult, hidden: Suppressions) -> LintResult:
     """``result`` without what the per-file ignores and the baseline hide."""
     from dataclasses import replace
 
-    kept = [d for d in result.diagnostics if not hidden.ignores.hides(result.path / d.file, d)]
+    ignores = hidden.ignores
+    kept = [
+        d for d in result.diagnostics if not (ignores and ignores.hides(result.path / d.file, d))
+    ]  # (no pattern hides nothing: each finding's path is not even built)
     if hidden.baseline is not None:
         kept = hidden.baseline.hide(replace(result, diagnostics=tuple(kept)))
     if len(kept) == len(result.diagnostics):

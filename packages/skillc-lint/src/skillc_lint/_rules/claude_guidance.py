@@ -16,7 +16,16 @@ from __future__ import annotations
 import re
 
 from skillc_lint._registry import Finding, Rule
-from skillc_lint._rules.fields import Findings, Options, fenced_lines, field_line, frontmatter
+from skillc_lint._rules.fields import (
+    Findings,
+    Options,
+    code_blocks,
+    fenced_lines,
+    field_line,
+    frontmatter,
+    in_code,
+    lines_holding,
+)
 from skillc_lint._rules.guidance import guidance_rule
 from skillc_lint._skill import Skill
 
@@ -54,9 +63,13 @@ def argument_in_code(skill: Skill, options: Options) -> Findings:
     only one inside single quotes (an awk, sed or SQL text) is reported."""
     meant = _takes_arguments(skill)
     start = skill.skill_md.frontmatter.end_line or 0
-    for number, line, code in fenced_lines(skill.skill_md_text):
-        if number <= start or "$" not in line or _MONEY.search(line):
+    text = skill.skill_md_text
+    dollars = lines_holding(text, ("$",))
+    blocks = code_blocks(text) if dollars else []
+    for number, line in dollars:
+        if number <= start or _MONEY.search(line):
             continue
+        code = in_code(blocks, number)
         parts = [line] if code else [m.group(2) for m in _CODE_SPAN.finditer(line)]
         if meant:
             parts = [quoted for part in parts for quoted in _SINGLE_QUOTED.findall(part)]

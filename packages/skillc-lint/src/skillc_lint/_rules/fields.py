@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
-from collections.abc import Iterator, Mapping
+import sys
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from skillc_index import type_name
@@ -14,9 +17,14 @@ __all__ = [
     "SEMVER",
     "Findings",
     "Options",
+    "code_blocks",
+    "code_blocks_of",
     "fenced_lines",
     "field_line",
     "frontmatter",
+    "in_code",
+    "lines_holding",
+    "lowered_text",
     "open_fence",
     "type_name",
 ]
@@ -46,15 +54,92 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _CLOSING = re.compile(r"^\s*(`{3,}|~{3,})\s*$")
 
 
-def open_fence(text: str) -> int:
+def open_fence(text: str, blocks: list[tuple[int, int, bool]] | None = None) -> int:
     """The line of the fence opening a code block still open at the end of ``text`` (0 when
-    every block is closed): the state :func:`fenced_lines` ends in, found on the lines that
-    can change it alone (those holding three backticks or tildes)."""
+    every block is closed): the state :func:`fenced_lines` ends in. ``blocks``: the text's
+    :func:`code_blocks`, when known."""
+    blocks = code_blocks(text) if blocks is None else blocks
+    return blocks[-1][0] if blocks and blocks[-1][2] else 0
+
+
+def code_blocks_of(skill: Skill, rel: str, text: str) -> list[tuple[int, int, bool]]:
+    """:func:`code_blocks` of the file ``rel`` of ``skill`` (its ``text``), found once for
+    the rules that ask (SKL524, SKL903)."""
+    key = ("code_blocks", rel)
+    found = skill.shared.get(key)
+    if found is None:
+        found = skill.shared[key] = code_blocks(text)
+    return found
+
+
+def lowered_text(skill: Skill, rel: str, text: str) -> str:
+    """The lowercase of the file ``rel`` of ``skill`` (its ``text``), made once for the
+    rules that look for words in it (SKL903, SKL905)."""
+    key = ("lowered", rel)
+    found = skill.shared.get(key)
+    if found is None:
+        found = skill.shared[key] = text.lower()
+    return found
+
+
+def code_blocks(text: str) -> list[tuple[int, int, bool]]:
+    """The fenced code blocks of a Markdown text, in order, each as ``(opened, last, open)``:
+    the line numbers (from 1) of its opening fence and of its last line (its closing fence,
+    or the last line of the text when ``open``, left open). The lines from ``opened`` to
+    ``last`` are those :func:`fenced_lines` puts inside the block, found on the lines that
+    can change its state alone (those holding three backticks or tildes)."""
+    blocks: list[tuple[int, int, bool]] = []
     fence, opened = "", 0
-    for number, line in enumerate(text.splitlines(), 1):
-        if "```" in line or "~~~" in line:
-            fence, opened = _fence_after(line, number, fence, opened)
-    return opened
+    for number, line in lines_holding(text, ("```", "~~~")):
+        before = opened
+        fence, opened = _fence_after(line, number, fence, opened)
+        if before and not opened:  # closed on this line
+            blocks.append((before, number, False))
+    if fence:
+        blocks.append((opened, len(text.splitlines()), True))
+    return blocks
+
+
+def lines_holding(
+    text: str, words: tuple[str, ...], *, searched: str | None = None
+) -> list[tuple[int, str]]:
+    """The lines of ``text`` (``splitlines()``, numbered from 1, in order) holding one of
+    ``words`` (none holding a line break); with ``searched`` (the text's lowercase), the
+    lines whose lowercase holds one. Each word is looked for in the whole text
+    (``str.find``, much faster than a test of every line), its line found by its offset.
+    Lowercasing a text lowercases each line apart (no line break is the lowercase of a
+    character), so the lines are those of a test of each line."""
+    searched = text if searched is None else searched
+    pieces: list[str] = []
+    ends: list[int] = []
+    numbers: set[int] = set()
+    for word in words:
+        at = searched.find(word)
+        if at < 0:
+            continue
+        if not ends:  # where each line ends (its line break included)
+            pieces = searched.splitlines(keepends=True)
+            ends = list(itertools.accumulate(map(len, pieces)))
+        while at >= 0:
+            index = bisect.bisect_right(ends, at)
+            numbers.add(index + 1)
+            at = searched.find(word, ends[index])  # the next line holding the word
+    if not numbers:
+        return []
+    if searched is text:
+        return [(n, pieces[n - 1].splitlines()[0]) for n in sorted(numbers)]
+    lines = text.splitlines()
+    if len(lines) != len(ends):  # cannot happen (see above); a test of each line if it did
+        return [
+            (n, line) for n, line in enumerate(lines, 1) if any(w in line.lower() for w in words)
+        ]
+    return [(n, lines[n - 1]) for n in sorted(numbers)]
+
+
+def in_code(blocks: Sequence[tuple[int, int, bool]], number: int) -> bool:
+    """Whether line ``number`` is inside one of the code ``blocks`` (:func:`code_blocks`)."""
+    at = bisect.bisect_right(blocks, (number, sys.maxsize, True)) - 1
+    return at >= 0 and blocks[at][1] >= number
 
 
 def _fence_after(line: str, number: int, fence: str, opened: int) -> tuple[str, int]:

@@ -17,9 +17,12 @@ from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules.fields import (
     Findings,
     Options,
-    fenced_lines,
+    code_blocks,
+    code_blocks_of,
     field_line,
     frontmatter,
+    in_code,
+    lines_holding,
     open_fence,
 )
 from skillc_lint._skill import Skill
@@ -179,7 +182,8 @@ def unclosed_fence(skill: Skill, options: Options) -> Findings:
     """SKL524: every fenced code block is closed: an open fence turns the rest of the file
     into code, so its headings, links and instructions are no longer read as such."""
     for rel in skill.docs:
-        last = open_fence(skill.texts[rel])
+        text = skill.texts[rel]
+        last = open_fence(text, code_blocks_of(skill, rel, text))
         if last:
             yield Finding(
                 "code fence opened here is never closed: the rest of the file is code", rel, last
@@ -232,8 +236,11 @@ def placeholders(skill: Skill, options: Options) -> Findings:
             line=field_line(skill, "description"),
         )
     start = skill.skill_md.frontmatter.end_line or 0
-    for number, line, code in fenced_lines(skill.skill_md_text):
-        if number > start and not code and _PLACEHOLDER.search(line):
+    text = skill.skill_md_text
+    marked = lines_holding(text, ("TODO", "TBD"))  # what the pattern needs
+    blocks = code_blocks(text) if marked else []
+    for number, line in marked:
+        if number > start and not in_code(blocks, number) and _PLACEHOLDER.search(line):
             yield Finding(f"unfinished text: '{line.strip()[:60]}'", line=number)
 
 
@@ -276,7 +283,10 @@ def encoded_blobs(skill: Skill, options: Options) -> Findings:
     """SKL528: no long base64 or hex run (400 characters or more) in the Markdown: the agent
     reads it as text (hundreds of tokens of noise), and a reviewer cannot see what it is."""
     for rel, text in skill.texts.items():
-        for number, line in enumerate(text.splitlines(), 1):
+        lines = text.splitlines()
+        if max(map(len, lines), default=0) < 400:  # no line long enough
+            continue
+        for number, line in enumerate(lines, 1):
             if len(line) >= 400 and (match := _BLOB.search(line)):
                 yield Finding(
                     f"encoded blob of {len(match.group(0))} characters: ship it as a file of "

@@ -19,7 +19,16 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from skillc_lint._registry import Finding, Rule
-from skillc_lint._rules.fields import Findings, Options, fenced_lines, field_line, frontmatter
+from skillc_lint._rules.fields import (
+    Findings,
+    Options,
+    code_blocks_of,
+    field_line,
+    frontmatter,
+    in_code,
+    lines_holding,
+    lowered_text,
+)
 from skillc_lint._skill import Skill
 
 if TYPE_CHECKING:
@@ -50,11 +59,6 @@ def _markdown(skill: Skill) -> Iterator[tuple[str, str]]:
 
 def _line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
-
-
-def _prose_lines(text: str) -> Iterator[tuple[int, str]]:
-    """The lines of a Markdown text outside fenced code blocks, numbered from 1."""
-    return ((number, line) for number, line, code in fenced_lines(text) if not code)
 
 
 def _code_ranges(line: str) -> list[tuple[int, int]]:
@@ -172,11 +176,14 @@ def prompt_injection(skill: Skill, options: Options) -> Findings:
     previous instructions, do not tell the user, send the keys to a URL). Code, quotes and
     lines describing attacks are skipped."""
     for rel, text in _markdown(skill):
-        if not _INJECTION_HINT.search(text.lower()):
-            continue
-        for number, line in _prose_lines(text):
-            for match in _injections(line):
-                yield Finding(f"text aimed at the agent: '{match.group()}'", file=rel, line=number)
+        hinted = lines_holding(text, _INJECTION_HINTS, searched=lowered_text(skill, rel, text))
+        blocks = code_blocks_of(skill, rel, text) if hinted else []
+        for number, line in hinted:
+            if not in_code(blocks, number):
+                for match in _injections(line):
+                    yield Finding(
+                        f"text aimed at the agent: '{match.group()}'", file=rel, line=number
+                    )
 
 
 # -- SKL902 hidden instructions -----------------------------------------------------------------
@@ -348,19 +355,13 @@ _WARNING_AGAINST = re.compile(
 )
 
 
-#: Any of :data:`_FETCH_HINTS` (one search instead of a test of each).
-_FETCH_HINT = re.compile("|".join(map(re.escape, _FETCH_HINTS)))
-
-
 def remote_code(skill: Skill, options: Options) -> Findings:
     """SKL905: no code downloaded and run in one step (``curl … | sh``, ``wget -O- | bash``,
     ``bash -c "$(curl …)"``, ``iex (iwr …)``) in the instructions or the scripts."""
     for rel, text in _texts(skill):
-        if not _FETCH_HINT.search(text.lower()):
-            continue
-        for number, line in enumerate(text.splitlines(), 1):
-            if not _FETCH_HINT.search(line.lower()):
-                continue
+        for number, line in lines_holding(
+            text, _FETCH_HINTS, searched=lowered_text(skill, rel, text)
+        ):
             match = _REMOTE_CODE.search(line)
             if match and not _WARNING_AGAINST.search(line):
                 shown = " ".join(match.group().split())
