@@ -169,32 +169,3 @@ def test_fast_path_matches_pyyaml_over_the_corpus() -> None:
             taken += 1
             assert fast[0] == yaml_view(block), path
     assert taken > 100  # the fast path is the common case, not a curiosity
-
-
-def test_a_block_read_again_gives_the_same_answer_and_its_own_copy() -> None:
-    """A YAML block read before (skillc-lint's SKILL.md, then its folder budget rule) is not
-    parsed again: the answer is the same, field lines included, and each caller gets its own
-    objects (changing one answer changes no other)."""
-    text = (
-        "---\nname: again\ndescription: >\n  Folded\n  text\nmetadata:\n  tags: [a, b]\n"
-        "  nested: {k: 1}\n---\n# Body\n"
-    )
-    first = parse_frontmatter(text)
-    second = parse_frontmatter("\ufeff" + text.replace("# Body", "# Other body"))
-    assert (
-        first.data
-        == second.data
-        == {
-            "name": "again",
-            "description": "Folded text\n",
-            "metadata": {"tags": ["a", "b"], "nested": {"k": 1}},
-        }
-    )
-    assert first.field_lines == second.field_lines == {"name": 2, "description": 3, "metadata": 6}
-    assert (first.end_line, first.body_start) == (second.end_line, second.body_start)
-    assert first.data is not None and second.data is not None
-    first.data["metadata"]["tags"].append("c")
-    first.field_lines["name"] = 99
-    third = parse_frontmatter(text)
-    assert third.data is not None and third.data["metadata"]["tags"] == ["a", "b"]
-    assert second.data["metadata"]["tags"] == ["a", "b"] and third.field_lines["name"] == 2

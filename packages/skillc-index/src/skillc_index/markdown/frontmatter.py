@@ -25,7 +25,6 @@ SKL100 problem like any other invalid YAML:
 
 from __future__ import annotations
 
-import copy
 import functools
 import re
 from dataclasses import dataclass, field
@@ -167,10 +166,6 @@ def split_frontmatter(text: str, *, parse_yaml: bool = True) -> tuple[Frontmatte
     simple = _simple_mapping(source)
     if simple is not None:
         return Frontmatter(True, simple[0], None, end_line, simple[1], body_start), close_end
-    known = _PARSED.get(source)
-    if known is not None:  # the same block read before (skillc-lint, then its budget rule)
-        again, lines = copy.deepcopy(known)
-        return Frontmatter(True, again, None, end_line, lines, body_start, yaml=source), close_end
 
     import yaml
 
@@ -206,29 +201,8 @@ def split_frontmatter(text: str, *, parse_yaml: bool = True) -> tuple[Frontmatte
             if isinstance(key, yaml.ScalarNode):
                 # Mark lines are 0-based within the block, which starts on file line 2.
                 field_lines[str(key.value)] = key.start_mark.line + 2
-    _remember(source, copy.deepcopy((data, field_lines)))
     front = Frontmatter(True, data, None, end_line, field_lines, body_start, yaml=source)
     return front, close_end
-
-
-#: The YAML blocks read lately (a mapping, no error) and what they hold, by their text: the
-#: same block is read again by the same process (skillc-lint reads a SKILL.md, then its folder
-#: budget rule the same frontmatter) without the YAML parser. Callers get copies; at most
-#: :data:`_PARSED_CHARS` characters of blocks are kept, the oldest dropped first.
-_PARSED: dict[str, tuple[dict[str, Any], dict[str, int]]] = {}
-_PARSED_CHARS = 1 << 22
-_parsed_size = 0
-
-
-def _remember(source: str, parsed: tuple[dict[str, Any], dict[str, int]]) -> None:
-    global _parsed_size
-    if len(source) > _PARSED_CHARS // 16 or source in _PARSED:
-        return
-    while _PARSED and _parsed_size + len(source) > _PARSED_CHARS:
-        _parsed_size -= len(next(iter(_PARSED)))
-        del _PARSED[next(iter(_PARSED))]
-    _PARSED[source] = parsed
-    _parsed_size += len(source)
 
 
 def _shape_problem(root: Any) -> tuple[str, int] | None:
