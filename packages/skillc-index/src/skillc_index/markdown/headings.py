@@ -93,8 +93,8 @@ class _Scanner(BlockState):
         pos = begins[line] + shifts[line]
         char = src[pos : pos + 1]
         if table:
-            pos = begins[line + 1] + shifts[line + 1]
-            if src[pos : pos + 1] in _DELIMITER_ROW and self.table(line, silent=True):
+            under = begins[line + 1] + shifts[line + 1]
+            if src[under : under + 1] in _DELIMITER_ROW and self.table(line, silent=True):
                 return True
         if char not in _BLOCK_START:
             return False  # a plain text line
@@ -102,7 +102,11 @@ class _Scanner(BlockState):
             return self.fence(line, silent=True)
         if char == ">" or char == "<":
             return self.quote_starts(line)
-        if char in _HR_MARKS and self.hr(line, silent=True):
+        if (
+            char in _HR_MARKS
+            and src.count(char, pos, self.ends[line]) > 2  # (what a break needs, in C)
+            and self.hr(line, silent=True)
+        ):
             return True
         if not lists:
             return False
@@ -154,7 +158,11 @@ class _Scanner(BlockState):
             else:
                 self.comment(line)
             return
-        if char in _HR_MARKS and self.hr(line, silent=False):
+        if (
+            char in _HR_MARKS
+            and src.count(char, pos, self.ends[line]) > 2  # (what a break needs, in C)
+            and self.hr(line, silent=False)
+        ):
             return
         if (char in _BULLETS or char in _DIGITS) and self.list(line, silent=False):
             return
@@ -574,9 +582,10 @@ class _Scanner(BlockState):
         start = self.bullet(after)
         if start < 0 or self.src[start - 1] != marker:
             return False
-        return "|" not in self.src[begins[after] : self.ends[after]] and not self.hr(
-            after, silent=True
-        )
+        stop = self.ends[after]
+        if "|" in self.src[begins[after] : stop]:
+            return False
+        return self.src.count(marker, start - 1, stop) < 3 or not self.hr(after, silent=True)
 
     def heading(self, start: int, *, silent: bool) -> bool:
         """An ATX heading: 1 to 6 ``#`` then a blank or the end of the line; a closing run
