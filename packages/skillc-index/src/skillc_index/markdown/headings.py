@@ -448,8 +448,8 @@ class _Scanner(BlockState):
 
     def bullet(self, line: int) -> int:
         """The offset after a bullet list marker on ``line``, -1 when there is none."""
-        pos, stop = self.first(line), self.ends[line]
-        if self.char(pos) not in _BULLETS:
+        pos, stop = self.begins[line] + self.shifts[line], self.ends[line]
+        if self.src[pos : pos + 1] not in _BULLETS:
             return -1
         pos += 1
         if pos < stop and self.src[pos] not in _SPACES:
@@ -460,7 +460,7 @@ class _Scanner(BlockState):
         """The offset after an ordered list marker (1 to 9 digits, ``.`` or ``)``) on
         ``line``, -1 when there is none."""
         src = self.src
-        start = pos = self.first(line)
+        start = pos = self.begins[line] + self.shifts[line]
         stop = self.ends[line]
         if pos + 1 >= stop or src[pos] not in _DIGITS:
             return -1
@@ -484,9 +484,9 @@ class _Scanner(BlockState):
     def list(self, start: int, *, silent: bool) -> bool:
         """A list: its items' content is read as blocks indented to the item's content
         column, the lines of an item's paragraph continuing it lazily at any indentation."""
-        if self.is_code(start):
-            return False
         indents = self.indents
+        if indents[start] - self.blk >= 4:  # (is_code, inline: a list is tried on many lines)
+            return False
         if (
             self.list_indent >= 0
             and indents[start] - self.list_indent >= 4
