@@ -94,7 +94,11 @@ class _Scanner(BlockState):
         char = src[pos : pos + 1]
         if table:
             under = begins[line + 1] + shifts[line + 1]
-            if src[under : under + 1] in _DELIMITER_ROW and self.table(line, silent=True):
+            if (
+                src[under : under + 1] in _DELIMITER_ROW
+                and src.find("|", begins[line], self.ends[line]) >= 0  # (a header needs one)
+                and self.table(line, silent=True)
+            ):
                 return True
         if char not in _BLOCK_START:
             return False  # a plain text line
@@ -141,7 +145,11 @@ class _Scanner(BlockState):
             self.code(line)  # (a table's header is never indented code)
             return
         pos = self.begins[line + 1] + self.shifts[line + 1]
-        if src[pos : pos + 1] in _DELIMITER_ROW and self.table(line, silent=False):
+        if (
+            src[pos : pos + 1] in _DELIMITER_ROW
+            and src.find("|", self.begins[line], self.ends[line]) >= 0  # (a header needs one)
+            and self.table(line, silent=False)
+        ):
             return
         pos = self.begins[line] + self.shifts[line]
         char = src[pos : pos + 1]
