@@ -87,16 +87,16 @@ class _Scanner(BlockState):
         markdown-it's order). Only the rules a line's first character allows are tried:
         any other returns False on it, with no effect."""
         src = self.src
-        begins, shifts = self.begins, self.shifts
+        begins, shifts, ends = self.begins, self.shifts, self.ends
         if self.indents[line] - self.blk >= 4:
             return False  # indented code: every rule returns False on it
-        pos = begins[line] + shifts[line]
+        pos, stop = begins[line] + shifts[line], ends[line]
         char = src[pos : pos + 1]
         if table:
             under = begins[line + 1] + shifts[line + 1]
             if (
                 src[under : under + 1] in _DELIMITER_ROW
-                and src.find("|", begins[line], self.ends[line]) >= 0  # (a header needs one)
+                and src.find("|", begins[line], ends[line]) >= 0  # (a header needs one)
                 and self.table(line, silent=True)
             ):
                 return True
@@ -106,12 +106,8 @@ class _Scanner(BlockState):
             return self.fence(line, silent=True)
         if char == ">" or char == "<":
             return self.quote_starts(line)
-        if (
-            char in _HR_MARKS
-            and src.count(char, pos, self.ends[line]) > 2  # (what a break needs, in C)
-            and self.hr(line, silent=True)
-        ):
-            return True
+        if char in _HR_MARKS and src.count(char, pos, stop) > 2 and self.hr(line, silent=True):
+            return True  # (3 marks: what a break needs, counted in C before the rule's call)
         if not lists:
             return False
         if char in _BULLETS or char in _DIGITS:
@@ -140,18 +136,18 @@ class _Scanner(BlockState):
         """The first block rule that matches on ``line`` reads its block (``self.line``:
         the line after it). Only the rules the line's first character allows are tried
         (any other returns False on it, with no effect), in markdown-it's order."""
-        src = self.src
+        src, ends = self.src, self.ends
         if self.indents[line] - self.blk >= 4:
             self.code(line)  # (a table's header is never indented code)
             return
         pos = self.begins[line + 1] + self.shifts[line + 1]
         if (
             src[pos : pos + 1] in _DELIMITER_ROW
-            and src.find("|", self.begins[line], self.ends[line]) >= 0  # (a header needs one)
+            and src.find("|", self.begins[line], ends[line]) >= 0  # (a header needs one)
             and self.table(line, silent=False)
         ):
             return
-        pos = self.begins[line] + self.shifts[line]
+        pos, stop = self.begins[line] + self.shifts[line], ends[line]
         char = src[pos : pos + 1]
         if char not in _BLOCK_START:  # a plain text line: no other rule
             self.setext_or_paragraph(line)
@@ -166,12 +162,8 @@ class _Scanner(BlockState):
             else:
                 self.comment(line)
             return
-        if (
-            char in _HR_MARKS
-            and src.count(char, pos, self.ends[line]) > 2  # (what a break needs, in C)
-            and self.hr(line, silent=False)
-        ):
-            return
+        if char in _HR_MARKS and src.count(char, pos, stop) > 2 and self.hr(line, silent=False):
+            return  # (3 marks: what a break needs, counted in C before the rule's call)
         if (char in _BULLETS or char in _DIGITS) and self.list(line, silent=False):
             return
         if char == "[":
