@@ -214,6 +214,23 @@ def test_the_cache_keeps_its_bound(skill: Writer, tmp_path: Path) -> None:
     cache.close()
 
 
+def test_a_one_process_run_stores_every_result_it_batched(skill: Writer, tmp_path: Path) -> None:
+    """A one-process run stores its results in batches: all of them at its end, more than a
+    batch too, and those linted before the caller stopped reading."""
+    from skillc_lint import default_registry, lint_folders
+    from skillc_lint._cache import BATCH
+
+    folders = [skill(f"s{n}") for n in range(BATCH + 3)]
+    registry = default_registry()
+    assert len(list(lint_folders(folders, registry, cache=tmp_path / "all"))) == BATCH + 3
+    assert len(stored(tmp_path / "all")) == BATCH + 3
+    run = lint_folders(folders, registry, cache=tmp_path / "some")
+    for _ in range(5):
+        next(run)
+    run.close()
+    assert len(stored(tmp_path / "some")) == 5
+
+
 def test_the_cache_folder(tmp_path: Path) -> None:
     assert cache_dir({"SKILLC_CACHE_DIR": str(tmp_path)}) == tmp_path
     assert cache_dir({}).parts[-2:] in {("skillc", "lint"), ("Cache", "lint")}

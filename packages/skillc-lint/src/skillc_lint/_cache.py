@@ -220,12 +220,23 @@ def _probes_hold(skill: Skill, probes: object) -> bool:
     return True
 
 
+_INSERT = "INSERT OR REPLACE INTO results (key, value, used) VALUES (?, ?, ?)"
+
+#: How many results a one-process run stores together (:class:`ResultCache`'s ``batch``).
+BATCH = 64
+
+
 class ResultCache:
     """The results stored in the database of ``folder`` (see the module docstring). The
     database is opened on first use; when it cannot be, the cache is off for this process."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, batch: int = 1) -> None:
         self.folder = folder
+        #: results kept to be stored together, up to ``batch`` of them (one transaction and
+        #: one ``executemany``: a commit a result was most of a first run's cache cost);
+        #: the owner of a batching cache calls :meth:`close` (or :meth:`flush`)
+        self._batch = batch
+        self._pending: list[tuple[str, bytes, int]] = []
         self._db: sqlite3.Connection | None = None
         self._off = False
         self._pid = os.getpid()
@@ -324,10 +335,30 @@ class ResultCache:
             value = pickle.dumps((fields, probes), protocol=pickle.HIGHEST_PROTOCOL)
         except (pickle.PicklingError, TypeError, AttributeError):
             return
-        self._write(
-            "INSERT OR REPLACE INTO results (key, value, used) VALUES (?, ?, ?)",
-            (key, value, time.time_ns()),
-        )
+        self._pending.append((key, value, time.time_ns()))
+        if len(self._pending) >= self._batch:
+            self.flush()
+
+    def flush(self) -> None:
+        """Store the results :meth:`put` keeps, in one transaction."""
+        import sqlite3
+
+        pending, self._pending = self._pending, []
+        db = self._connection() if pending else None
+        if db is None:
+            return
+        with contextlib.suppress(sqlite3.Error):
+            if len(pending) == 1:  # (autocommit: its own transaction)
+                db.execute(_INSERT, pending[0])
+                return
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                db.executemany(_INSERT, pending)
+                db.execute("COMMIT")
+            except sqlite3.Error:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
 
     def _write(self, statement: str, values: tuple[object, ...]) -> None:
         import sqlite3
@@ -340,6 +371,7 @@ class ResultCache:
 
     def evict(self, keep: int = MAX_ENTRIES) -> None:
         """Remove the least recently used results past the ``keep`` newest (once a run)."""
+        self.flush()
         self._write(
             "DELETE FROM results WHERE key IN (SELECT key FROM results ORDER BY used DESC "
             "LIMIT -1 OFFSET ?)",
@@ -347,6 +379,7 @@ class ResultCache:
         )
 
     def close(self) -> None:
+        self.flush()
         if self._db is not None:
             self._db.close()
             self._db = None

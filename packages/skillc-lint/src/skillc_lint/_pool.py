@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from skillc_index import SkillcError
-from skillc_lint._cache import ResultCache
+from skillc_lint._cache import BATCH, ResultCache
 from skillc_lint._engine import LintResult, lint_skill
 from skillc_lint._registry import RuleRegistry
 
@@ -121,7 +121,7 @@ def lint_folders(
     each = [registry] * len(folders) if isinstance(registry, RuleRegistry) else list(registry)
     workers = min(jobs, len(folders))
     if workers <= 1:
-        stored = None if cache is None else ResultCache(cache)
+        stored = None if cache is None else ResultCache(cache, batch=BATCH)
         try:
             for folder, rules in zip(folders, each, strict=True):
                 try:

@@ -114,7 +114,7 @@ class _BlockScanner(_Scanner):
             content = self.text_lines(start, end, self.blk)
         else:  # nothing to take off: the lines as they are in the source
             content = self.src[self.begins[start] : self.ends[end - 1]]
-        self._inline(content.strip(TRIM), start, end)
+        self.tokens.append(Block("inline", "", [start, end], content.strip(TRIM), []))
 
     def table_found(self, start: int, end: int) -> None:
         src, first, ends = self.src, self.first, self.ends

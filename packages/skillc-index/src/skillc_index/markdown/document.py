@@ -539,7 +539,8 @@ def _parse_body(
                 found.append((pending_level, text, block_line))
                 pending_level = 0
             if links:
-                found_links.extend(_inline_links(token, block_line))
+                if token.children:  # (most blocks' are not parsed: no link can start there)
+                    found_links.extend(_inline_links(token, block_line))
                 if html.gathering or "<" in token.content:
                     _parse_late(token, heading=False)  # the text gathered is its tokens'
                     html.inline(token, block_line)

@@ -87,14 +87,18 @@ class _Scanner(BlockState):
         markdown-it's order). Only the rules a line's first character allows are tried:
         any other returns False on it, with no effect."""
         src = self.src
-        begins, shifts = self.begins, self.shifts
+        begins, shifts, ends = self.begins, self.shifts, self.ends
         if self.indents[line] - self.blk >= 4:
             return False  # indented code: every rule returns False on it
-        pos = begins[line] + shifts[line]
+        pos, stop = begins[line] + shifts[line], ends[line]
         char = src[pos : pos + 1]
         if table:
-            pos = begins[line + 1] + shifts[line + 1]
-            if src[pos : pos + 1] in _DELIMITER_ROW and self.table(line, silent=True):
+            under = begins[line + 1] + shifts[line + 1]
+            if (
+                src[under : under + 1] in _DELIMITER_ROW
+                and src.find("|", begins[line], ends[line]) >= 0  # (a header needs one)
+                and self.table(line, silent=True)
+            ):
                 return True
         if char not in _BLOCK_START:
             return False  # a plain text line
@@ -102,8 +106,8 @@ class _Scanner(BlockState):
             return self.fence(line, silent=True)
         if char == ">" or char == "<":
             return self.quote_starts(line)
-        if char in _HR_MARKS and self.hr(line, silent=True):
-            return True
+        if char in _HR_MARKS and src.count(char, pos, stop) > 2 and self.hr(line, silent=True):
+            return True  # (3 marks: what a break needs, counted in C before the rule's call)
         if not lists:
             return False
         if char in _BULLETS or char in _DIGITS:
@@ -132,14 +136,18 @@ class _Scanner(BlockState):
         """The first block rule that matches on ``line`` reads its block (``self.line``:
         the line after it). Only the rules the line's first character allows are tried
         (any other returns False on it, with no effect), in markdown-it's order."""
-        src = self.src
+        src, ends = self.src, self.ends
         if self.indents[line] - self.blk >= 4:
             self.code(line)  # (a table's header is never indented code)
             return
         pos = self.begins[line + 1] + self.shifts[line + 1]
-        if src[pos : pos + 1] in _DELIMITER_ROW and self.table(line, silent=False):
+        if (
+            src[pos : pos + 1] in _DELIMITER_ROW
+            and src.find("|", self.begins[line], ends[line]) >= 0  # (a header needs one)
+            and self.table(line, silent=False)
+        ):
             return
-        pos = self.begins[line] + self.shifts[line]
+        pos, stop = self.begins[line] + self.shifts[line], ends[line]
         char = src[pos : pos + 1]
         if char not in _BLOCK_START:  # a plain text line: no other rule
             self.setext_or_paragraph(line)
@@ -154,8 +162,8 @@ class _Scanner(BlockState):
             else:
                 self.comment(line)
             return
-        if char in _HR_MARKS and self.hr(line, silent=False):
-            return
+        if char in _HR_MARKS and src.count(char, pos, stop) > 2 and self.hr(line, silent=False):
+            return  # (3 marks: what a break needs, counted in C before the rule's call)
         if (char in _BULLETS or char in _DIGITS) and self.list(line, silent=False):
             return
         if char == "[":
@@ -440,8 +448,8 @@ class _Scanner(BlockState):
 
     def bullet(self, line: int) -> int:
         """The offset after a bullet list marker on ``line``, -1 when there is none."""
-        pos, stop = self.first(line), self.ends[line]
-        if self.char(pos) not in _BULLETS:
+        pos, stop = self.begins[line] + self.shifts[line], self.ends[line]
+        if self.src[pos : pos + 1] not in _BULLETS:
             return -1
         pos += 1
         if pos < stop and self.src[pos] not in _SPACES:
@@ -452,7 +460,7 @@ class _Scanner(BlockState):
         """The offset after an ordered list marker (1 to 9 digits, ``.`` or ``)``) on
         ``line``, -1 when there is none."""
         src = self.src
-        start = pos = self.first(line)
+        start = pos = self.begins[line] + self.shifts[line]
         stop = self.ends[line]
         if pos + 1 >= stop or src[pos] not in _DIGITS:
             return -1
@@ -476,9 +484,9 @@ class _Scanner(BlockState):
     def list(self, start: int, *, silent: bool) -> bool:
         """A list: its items' content is read as blocks indented to the item's content
         column, the lines of an item's paragraph continuing it lazily at any indentation."""
-        if self.is_code(start):
-            return False
         indents = self.indents
+        if indents[start] - self.blk >= 4:  # (is_code, inline: a list is tried on many lines)
+            return False
         if (
             self.list_indent >= 0
             and indents[start] - self.list_indent >= 4
@@ -574,9 +582,10 @@ class _Scanner(BlockState):
         start = self.bullet(after)
         if start < 0 or self.src[start - 1] != marker:
             return False
-        return "|" not in self.src[begins[after] : self.ends[after]] and not self.hr(
-            after, silent=True
-        )
+        stop = self.ends[after]
+        if "|" in self.src[begins[after] : stop]:
+            return False
+        return self.src.count(marker, start - 1, stop) < 3 or not self.hr(after, silent=True)
 
     def heading(self, start: int, *, silent: bool) -> bool:
         """An ATX heading: 1 to 6 ``#`` then a blank or the end of the line; a closing run
