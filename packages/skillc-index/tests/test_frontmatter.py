@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -146,18 +145,8 @@ def test_both_paths_give_the_same_frontmatter() -> None:
     assert (fast.end_line, fast.body_start) == (4, 5)
 
 
-def _corpus() -> Path:
-    custom = os.environ.get("SKILLC_CORPUS")
-    return (
-        Path(custom) if custom else Path(__file__).resolve().parents[3].parent / "shared" / "corpus"
-    )
-
-
 @pytest.mark.corpus
-def test_fast_path_matches_pyyaml_over_the_corpus() -> None:
-    corpus = _corpus()
-    if not corpus.is_dir():
-        pytest.skip(f"corpus not found at {corpus} (set SKILLC_CORPUS to use another)")
+def test_fast_path_matches_pyyaml_over_the_corpus(corpus: Path) -> None:
     taken = 0
     for path in sorted(corpus.rglob("*.md")):
         text = path.read_text(encoding="utf-8", errors="replace").removeprefix("\ufeff")

@@ -200,21 +200,11 @@ def test_parse_markdown_headings_only_is_the_same() -> None:
 # -- the corpus ------------------------------------------------------------------------------------
 
 
-def _corpus() -> Path:
-    custom = os.environ.get("SKILLC_CORPUS")
-    if custom:
-        return Path(custom)
-    return Path(__file__).resolve().parents[3].parent / "shared" / "corpus"
-
-
 @pytest.mark.corpus
-def test_corpus_headings_are_markdown_its() -> None:
+def test_corpus_headings_are_markdown_its(corpus: Path) -> None:
     """Every ``.md`` file of the corpus: the scanner's headings are markdown-it's, and most
     files take the scanner (2,009 files: 57 refused, 2.8%, when this was written; 125
     before block quotes held any block and more inline text was followed)."""
-    corpus = _corpus()
-    if not corpus.is_dir():
-        pytest.skip(f"corpus not found at {corpus} (set SKILLC_CORPUS to use another)")
     files = sorted(path for path in corpus.rglob("*.md") if path.is_file())
     assert files
     refused: list[str] = []
