@@ -82,11 +82,6 @@ lines take about 1.5 s). The longest ``.md`` file of the corpus has 2,738 lines.
 
 # A bare URL in text (GFM "extended autolink"): http(s):// or www. up to whitespace or '<'.
 _BARE_URL = re.compile(r"(?<![A-Za-z0-9])(?:https?://|www\.)[^\s<>]+", re.IGNORECASE)
-# Inline source that may hold a link, an image, an autolink or a bare URL.
-_MAY_LINK = re.compile(r"[\[<]|://|www\.", re.IGNORECASE)
-# The same in a body without link reference definitions, where a link or image is inline
-# (``](``: a link text followed at once by its destination) or an autolink.
-_MAY_LINK_INLINE = re.compile(r"\]\(|<|://|www\.", re.IGNORECASE)
 _WWW = re.compile(r"www\.", re.IGNORECASE)
 _URL_TRAILING = "?!.,:;*_~'\""
 # GFM: a www. autolink needs a valid domain after "www." (a segment of letters, digits, "_" or "-").
@@ -100,8 +95,8 @@ _HEADINGS_ONLY = "skillc_headings_only"
 # text needs the parse (:func:`_heading_of`).
 _LAZY_HEADINGS = "skillc_lazy_headings"
 # markdown-it env key: the body has no link reference definition, a block is parsed only
-# when it may hold a link by :data:`_MAY_LINK_INLINE` (:func:`_parse_late` parses the others
-# :data:`_MAY_LINK` would when their text is needed).
+# when it may hold an inline link (:func:`_may_link` with ``inline_only``; :func:`_parse_late`
+# parses the others that may hold a link when their text is needed).
 _NO_REFERENCES = "skillc_no_references"
 
 _parser: MarkdownIt | None = None
@@ -198,9 +193,11 @@ class SkillMetadata:
 
 
 def _may_link(content: str, *, inline_only: bool = False) -> bool:
-    """Whether :data:`_MAY_LINK` matches ``content`` (and :data:`_MAY_LINK_INLINE` too when
-    ``inline_only``), told with substring tests (a case-insensitive regular expression of
-    alternatives is slow on the corpus's 200,000 blocks): the same answer."""
+    """Whether inline source ``content`` may hold a link, an image, an autolink or a bare
+    URL: a ``[``, ``<``, ``://`` or ``www.`` (any case); with ``inline_only`` (a body without
+    link reference definitions, where a link or image is inline) a ``[`` counts only with a
+    ``](``. Substring tests, not a case-insensitive regular expression of alternatives (slow
+    on the corpus's 200,000 blocks); the tests check they answer as those patterns."""
     if "<" in content or "://" in content:
         return True  # both patterns match
     if ("w." in content or "W." in content) and _WWW.search(content):
@@ -350,7 +347,8 @@ def _heading_of(inline: BlockToken, html: _HtmlFound) -> str:
 
 def _parse_late(inline: BlockToken, *, heading: bool) -> None:
     """Parse ``inline`` (a heading's when ``heading``) as markdown-it's parse does (every
-    heading, and a block :data:`_MAY_LINK` matches); one already parsed is left as it is."""
+    heading, and a block that may hold a link: :func:`_may_link`); one already parsed is
+    left as it is."""
     if inline.children:
         return
     from skillc_index.markdown.blocks import Block
