@@ -21,7 +21,7 @@ from skillc_lint._rules.fields import (
     open_fence,
 )
 from skillc_lint._rules.security import _HIDDEN_CHAR, _MAY_HIDE
-from skillc_lint._skill import _PATHLIKE, _path_words
+from skillc_lint._skill import _PATHLIKE, _last_part, _naming_words, _path_words
 
 Writer = Callable[..., Path]
 
@@ -65,6 +65,28 @@ def test_the_words_that_may_name_a_file_are_every_path_word_with_a_dot_or_slash(
     every = set(re.findall(r"[\w.~@+${}/-]+", text))
     assert set(_PATHLIKE.findall(text)) == {w for w in every if "." in w or "/" in w}
     assert _path_words(text) == set(_PATHLIKE.findall(text))
+
+
+NAMES = st.sets(st.sampled_from(["a", "x.md", "f.py", "dir", "é", "a b", "${x}", ".", ".."]))
+
+
+@given(st.lists(WORDS, max_size=30), NAMES)
+def test_the_words_found_from_the_names_are_the_path_words_ending_in_one(
+    words: list[str], names: set[str]
+) -> None:
+    """SKL401's mentions look for the skill's file names in the text instead of splitting it
+    into words (first run speed): the same words as keeping the path words whose last part
+    is a name (or ``.``, ``..``)."""
+    text = "".join(words)
+    ends = names | {".", ".."}
+    assert _naming_words(text, ends) == {w for w in _path_words(text) if _last_part(w) in ends}
+
+
+def test_a_name_found_too_often_gives_the_same_words_from_the_split() -> None:
+    """Past a budget of places (a one-letter name), the words come from splitting the text."""
+    text = "see a/ and x/a. " * 40 + "b/a/. a.md"
+    ends = {"a", "a.md", ".", ".."}
+    assert _naming_words(text, ends) == {"a/", "x/a.", "b/a/.", "a.md"}
 
 
 @given(st.text(st.sampled_from("ab \n\u200b\u200c\u200d\u202e\U000e0041\u00e9!~"), max_size=30))

@@ -327,16 +327,13 @@ class Skill:
             by_name.setdefault(posixpath.basename(rel), []).append(rel)
         known = {*self.files, *self.folders} - {"."}
         # what a word names ends with its last part: a word whose last part is no file's or
-        # folder's name (nor ".", ".." or nothing, which a path may end with) names nothing
-        ends = {posixpath.basename(rel) for rel in known} | {"", ".", ".."}
+        # folder's name (nor "." or "..", which a path may end with) names nothing
+        ends = {posixpath.basename(rel) for rel in known} | {".", ".."}
         found: dict[str, frozenset[str]] = {}
         for source, text in self.texts.items():
             folder = posixpath.dirname(source)
             hits: set[str] = set()
-            for word in _path_words(text):
-                last = word.rstrip(".,:;").partition("#")[0].rstrip("/").rpartition("/")[2]
-                if last not in ends:
-                    continue
+            for word in _naming_words(text, ends):
                 named = _named(word, folder, known, by_name)
                 if named is not None:
                     hits.add(named)
@@ -467,6 +464,65 @@ def _path_words(text: str) -> set[str]:
     a blank, so it lies in such a piece (a third of the time of searching the whole text)."""
     pieces = [piece for piece in set(text.split()) if "." in piece or "/" in piece]
     return set(_PATHLIKE.findall(" ".join(pieces)))
+
+
+def _last_part(word: str) -> str:
+    """The last part of a path-like word, what it names (``refs/api.md.`` -> ``api.md``)."""
+    return word.rstrip(".,:;").partition("#")[0].rstrip("/").rpartition("/")[2]
+
+
+#: A run of path characters (what :data:`_PATHLIKE` finds is such a run, whole, holding a
+#: ``.`` or a ``/``).
+_PATH_RUN = re.compile(r"[\w.~@+${}/-]*")
+
+
+def _run_end(text: str, at: int) -> int:
+    """Where the run of path characters from ``at`` of ``text`` ends (``at``: none there)."""
+    found = _PATH_RUN.match(text, at)
+    return found.end() if found else at
+
+
+def _naming_words(text: str, ends: set[str]) -> set[str]:
+    """The words of :func:`_path_words` whose last part (:func:`_last_part`) is one of
+    ``ends`` (names of files and folders, ``.``, ``..``): what may name a file of the skill.
+
+    Found from each name's places in the text (``str.find``, much cheaper than splitting
+    the text into words): the word a place is the last part of is the run of path
+    characters around it, the name at its start or after a ``/`` and followed by ``/`` and
+    ``.`` alone (a last part ``.`` or ``..`` is followed by ``/``: the places of ``./``).
+    A text where the names are found too often (a name such as ``a``) is split into its
+    words instead (the same words)."""
+    size = len(text)
+    budget = 64 + size // 32  # places looked at before the split is cheaper
+    searched = [name for name in ends if _run_end(name, 0) == len(name) > 0]  # path characters
+    if "." in searched or ".." in searched:
+        searched = [name for name in searched if name not in (".", "..")]
+        searched.append("./")
+    reversed_text = ""
+    found: set[str] = set()
+    for name in searched:
+        anywhere = name == "./"  # any word holding it may end with "." or ".."
+        at = text.find(name)
+        while at >= 0:
+            budget -= 1
+            if budget < 0:
+                return {word for word in _path_words(text) if _last_part(word) in ends}
+            after = at + len(name)
+            end = _run_end(text, after)
+            if anywhere or not text[after:end].strip("./"):
+                if not at:
+                    start = 0
+                elif anywhere or text[at - 1] == "/":  # the run's start, found backwards
+                    reversed_text = reversed_text or text[::-1]
+                    start = size - _run_end(reversed_text, size - at)
+                else:  # the name starts the run, or is inside a part: no last part
+                    start = at if _run_end(text, at - 1) == at - 1 else -1
+                if start >= 0:
+                    word = text[start:end]
+                    if "." in word or "/" in word:
+                        found.add(word)
+            at = text.find(name, after)
+    return {word for word in found if _last_part(word) in ends}
 
 
 def _named(word: str, folder: str, known: set[str], by_name: Mapping[str, list[str]]) -> str | None:
