@@ -100,16 +100,46 @@ def code_blocks(text: str) -> list[tuple[int, int, bool]]:
     return blocks
 
 
+#: The line breaks of ``str.splitlines`` other than ``\n``: a text holding none of them has
+#: its lines between its ``\n``s.
+_OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+
+
 def lines_holding(
     text: str, words: tuple[str, ...], *, searched: str | None = None
 ) -> list[tuple[int, str]]:
     """The lines of ``text`` (``splitlines()``, numbered from 1, in order) holding one of
     ``words`` (none holding a line break); with ``searched`` (the text's lowercase), the
     lines whose lowercase holds one. Each word is looked for in the whole text
-    (``str.find``, much faster than a test of every line), its line found by its offset.
+    (``str.find``, much faster than a test of every line), its line found around it.
     Lowercasing a text lowercases each line apart (no line break is the lowercase of a
     character), so the lines are those of a test of each line."""
     searched = text if searched is None else searched
+    if len(searched) != len(text) or any(b in searched for b in _OTHER_BREAKS):
+        return _lines_holding_split(text, words, searched)
+    # the lines are between the "\n"s, at the same offsets in the text and its lowercase
+    # (of the same length, each character lowercased to one)
+    ends: dict[int, int] = {}  # where each line holding a word starts: where it ends
+    for word in words:
+        at = searched.find(word)
+        while at >= 0:
+            start = searched.rfind("\n", 0, at) + 1
+            end = searched.find("\n", at)
+            end = ends[start] = end if end >= 0 else len(searched)
+            at = searched.find(word, end)  # the next line holding the word
+    found: list[tuple[int, str]] = []
+    number, counted = 1, 0
+    for start in sorted(ends):
+        number += searched.count("\n", counted, start)
+        counted = start
+        found.append((number, text[start : ends[start]]))
+    return found
+
+
+def _lines_holding_split(text: str, words: tuple[str, ...], searched: str) -> list[tuple[int, str]]:
+    """:func:`lines_holding` of a text with other line breaks than ``\n`` (``\r\n``,
+    ``\u2028``...) or whose lowercase is longer: each hit's line found among the lines'
+    ends."""
     pieces: list[str] = []
     ends: list[int] = []
     numbers: set[int] = set()
