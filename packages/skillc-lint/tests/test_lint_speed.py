@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from skillc_lint._rules.fields import (
     code_blocks,
     fenced_lines,
+    holds_line_of,
     in_code,
     lines_holding,
     open_fence,
@@ -161,3 +162,16 @@ def test_the_hinted_lines_are_those_a_test_of_each_line_finds(parts: list[str]) 
         (n, line) for n, line in enumerate(text.splitlines(), 1) if any(w in line for w in words)
     ]
     assert lines_holding(text, words) == raw
+
+
+@given(
+    st.lists(
+        st.sampled_from(["ab", "abcd", "\n", "\r\n", "\x85", "\u2028", "é", " "]), max_size=20
+    ),
+    st.integers(1, 6),
+)
+def test_a_long_line_is_found_as_the_split_finds_it(parts: list[str], width: int) -> None:
+    """SKL528 looks for a line of 400 characters without splitting the text: the same
+    answer as the longest of its lines."""
+    text = "".join(parts)
+    assert holds_line_of(text, width) == (max(map(len, text.splitlines()), default=0) >= width)

@@ -22,6 +22,7 @@ __all__ = [
     "fenced_lines",
     "field_line",
     "frontmatter",
+    "holds_line_of",
     "in_code",
     "lines_holding",
     "lowered_text",
@@ -134,6 +135,23 @@ def lines_holding(
         counted = start
         found.append((number, text[start : ends[start]]))
     return found
+
+
+def holds_line_of(text: str, width: int) -> bool:
+    """Whether a line of ``text`` (``splitlines()``) is ``width`` characters long or longer:
+    found by looking for the last line break of each ``width`` characters from a line's
+    start (none: a line that long), without splitting the text."""
+    if len(text) < width:
+        return False
+    if any(b in text for b in _OTHER_BREAKS):
+        return max(map(len, text.splitlines())) >= width
+    start = 0
+    while start + width <= len(text):
+        last = text.rfind("\n", start, start + width)
+        if last < 0:
+            return True
+        start = last + 1  # the lines starting before it end before it: shorter
+    return False
 
 
 def _lines_holding_split(text: str, words: tuple[str, ...], searched: str) -> list[tuple[int, str]]:

@@ -21,6 +21,7 @@ from skillc_lint._rules.fields import (
     code_blocks_of,
     field_line,
     frontmatter,
+    holds_line_of,
     in_code,
     lines_holding,
     open_fence,
@@ -283,10 +284,9 @@ def encoded_blobs(skill: Skill, options: Options) -> Findings:
     """SKL528: no long base64 or hex run (400 characters or more) in the Markdown: the agent
     reads it as text (hundreds of tokens of noise), and a reviewer cannot see what it is."""
     for rel, text in skill.texts.items():
-        lines = text.splitlines()
-        if max(map(len, lines), default=0) < 400:  # no line long enough
+        if not holds_line_of(text, 400):  # no line long enough
             continue
-        for number, line in enumerate(lines, 1):
+        for number, line in enumerate(text.splitlines(), 1):
             if len(line) >= 400 and (match := _BLOB.search(line)):
                 yield Finding(
                     f"encoded blob of {len(match.group(0))} characters: ship it as a file of "

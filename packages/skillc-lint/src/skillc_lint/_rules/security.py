@@ -256,6 +256,7 @@ def hidden_instructions(skill: Skill, options: Options) -> Findings:
 #: Each key shape with a literal every match holds (searched first: a regular expression
 #: starting with a word boundary is slow on a large corpus) and its pattern; the character
 #: before a match must not be a letter or digit (checked in code, for the same reason).
+#: The three ``sk-`` shapes share that literal: one search of a text answers for them.
 _SECRETS: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
     (kind, hint, re.compile(pattern))
     for kind, hint, pattern in (
@@ -267,9 +268,9 @@ _SECRETS: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
         ),
         ("GitHub token", "gh", r"gh[pousr]_[A-Za-z0-9]{36,255}\b"),
         ("GitHub token", "github_pat_", r"github_pat_[A-Za-z0-9_]{40,255}\b"),
-        ("Anthropic API key", "sk-ant-", r"sk-ant-[a-z]{3,9}\d{2}-[A-Za-z0-9_-]{32,}"),
+        ("Anthropic API key", "sk-", r"sk-ant-[a-z]{3,9}\d{2}-[A-Za-z0-9_-]{32,}"),
         ("OpenAI API key", "sk-", r"sk-(?:proj-|svcacct-|admin-)?(?!ant-)[A-Za-z0-9_-]{32,}"),
-        ("OpenAI API key", "T3BlbkFJ", r"sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b"),
+        ("OpenAI API key", "sk-", r"sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b"),
         ("Slack token", "xox", r"xox[abposr]-(?:[0-9]+-){1,3}[A-Za-z0-9]{16,}"),
         (
             "Slack webhook",
@@ -305,8 +306,12 @@ def embedded_secrets(skill: Skill, options: Options) -> Findings:
     """SKL904: no API keys, tokens or private keys in the skill's files (placeholders such as
     ``AKIAIOSFODNN7EXAMPLE`` or ``sk-...xxxx`` are not reported)."""
     for rel, text in _texts(skill):
+        held: dict[str, bool] = {}  # each literal searched once in the text
         for kind, hint, pattern in _SECRETS:
-            if hint not in text:
+            found = held.get(hint)
+            if found is None:
+                found = held[hint] = hint in text
+            if not found:
                 continue
             for match in pattern.finditer(text):
                 token = match.group(match.lastindex or 0)
