@@ -4,6 +4,7 @@ seed), and the Markdown is parsed only when a rule needs it."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import subprocess
 import sys
@@ -21,7 +22,7 @@ from skillc_lint._rules.fields import (
     lines_holding,
     open_fence,
 )
-from skillc_lint._rules.security import _HIDDEN_CHAR, _MAY_HIDE
+from skillc_lint._rules.security import _HIDDEN_CHAR, _INJECTION, _MAY_HIDE, _may_inject
 from skillc_lint._skill import _PATHLIKE, _last_part, _naming_words, _path_words
 
 Writer = Callable[..., Path]
@@ -175,3 +176,70 @@ def test_a_long_line_is_found_as_the_split_finds_it(parts: list[str], width: int
     answer as the longest of its lines."""
     text = "".join(parts)
     assert holds_line_of(text, width) == (max(map(len, text.splitlines()), default=0) >= width)
+
+
+#: Each alternative of the injection pattern, slot by slot (``""``: an optional slot left out).
+INJECTION_WORDS = (
+    (("ignore", "disregard", "forget", "override", "bypass"), ("", "all", "any", "every"),
+     ("", "of"), ("", "the", "your", "my", "these"),
+     ("previous", "prior", "above", "earlier", "preceding", "original", "system", "safety"),
+     ("instruction", "instructions", "prompt", "prompts", "rules", "directives",
+      "guidelines", "messages")),
+    (("you",), ("are",), ("now",), ("", "in"),
+     ("DAN", "developer mode", "jailbroken", "unrestricted", "a unfiltered", "an unfiltered")),
+    (("do not", "don't", "never"), ("tell", "inform", "alert", "notify", "warn", "let"),
+     ("the",), ("user",), ("", "know"),
+     ("that you", "about this skill", "about these commands", "what you")),
+    (("new",), ("system",), ("prompt:", "prompt :")),
+    (("<|im_start|>system", "<|im_start|> system"),),
+    (("reveal", "print", "output", "repeat", "leak"), ("your", "the"),
+     ("system prompt", "hidden instructions")),
+    (("send", "post", "upload", "exfiltrate", "transmit"),
+     ("all", "every", "any", "the user's"), ("x", "of our"),
+     ("credentials", "api key", "api_keys", "secrets", "passwords", "private key", "tokens"),
+     ("", "now"), ("to https://x.io", "http://")),
+)  # fmt: skip
+
+
+def _one(*choices: str) -> st.SearchStrategy[str]:
+    return st.sampled_from(choices)
+
+
+INJECTION_SLOTS = tuple(tuple(_one(*slot) for slot in slots) for slots in INJECTION_WORDS)
+SPACES = _one(" ", "  ", "\t", "\u00a0", "\u2003")
+
+
+@st.composite
+def injections(draw: st.DrawFn) -> str:
+    """A phrase one alternative of the injection pattern matches: its words joined by any
+    white space, each letter in either case, an ``i`` or ``s`` perhaps written as one of
+    the characters that match it only case-insensitively."""
+    slots = draw(st.sampled_from(INJECTION_SLOTS))
+    words = [word for slot in slots if (word := draw(slot))]
+    line = "".join(word + draw(SPACES) for word in words).strip()
+    cases = draw(st.lists(st.booleans(), min_size=len(line), max_size=len(line)))
+    line = "".join(c.upper() if up else c for c, up in zip(line, cases, strict=True))
+    odd = draw(_one(*[""] * 6, "\u0130", "\u0131", "\u017f"))  # rarely
+    if odd:
+        plain = "s" if odd == "\u017f" else "i"
+        at = line.lower().find(plain)
+        line = line if at < 0 else line[:at] + odd + line[at + 1 :]
+    return draw(_one("", "Then ", "`")) + line + draw(_one("", ".", " now."))
+
+
+def test_each_phrase_of_the_injection_pattern_holds_its_words() -> None:
+    """SKL903 and SKL902 search a line with the injection pattern only when it holds the
+    words one of its alternatives needs: every phrase of its words does."""
+    for slots in INJECTION_WORDS:
+        for words in itertools.product(*slots):
+            line = " ".join(word for word in words if word)
+            assert _INJECTION.search(line), line
+            assert _may_inject(line.lower()), line
+
+
+@given(injections())
+def test_a_line_the_injection_pattern_matches_holds_its_words(line: str) -> None:
+    """... written in any case and white space, or with a character that matches a letter
+    only case-insensitively."""
+    assert _INJECTION.search(line)
+    assert _may_inject(line.lower())

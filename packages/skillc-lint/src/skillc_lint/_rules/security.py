@@ -163,8 +163,43 @@ _INJECTION_HINTS = (
 _INJECTION_HINT = re.compile("|".join(map(re.escape, _INJECTION_HINTS)))
 
 
+#: For each alternative of :data:`_INJECTION`, groups of words (lowercase) a line matching
+#: it holds one word of each (the rarest group first): a line holding no alternative's
+#: words is not searched.
+_INJECTION_WORDS: tuple[tuple[tuple[str, ...], ...], ...] = (
+    (("ignore", "disregard", "forget", "override", "bypass"),
+     ("instruction", "prompt", "rules", "directive", "guideline", "message")),
+    (("dan", "developer", "jailbroken", "unrestricted", "unfiltered"), ("now",), ("you",)),
+    (("tell", "inform", "alert", "notify", "warn", "let"), ("not", "don't", "never"),
+     ("user",)),
+    (("prompt",), ("system",), ("new",), (":",)),
+    (("<|im_start|>",),),
+    (("reveal", "print", "output", "repeat", "leak"), ("prompt", "instructions")),
+    (("://",), ("credentials", "api", "secrets", "passwords", "private", "tokens"),
+     ("send", "post", "upload", "exfiltrate", "transmit")),
+)  # fmt: skip
+#: Characters a case-insensitive pattern matches with an ASCII letter though their
+#: lowercase is not that letter (U+0130 lowercases to ``i`` and U+0307, U+0131, U+017F):
+#: a line holding one may match without holding the lowercase words.
+_FOLDS_APART = ("\u0307", "\u0131", "\u017f")
+
+
+def _may_inject(lowered: str) -> bool:
+    """Whether a lowercased line may match :data:`_INJECTION` (:data:`_INJECTION_WORDS`)."""
+    if any(char in lowered for char in _FOLDS_APART):
+        return True
+    for groups in _INJECTION_WORDS:
+        for group in groups:
+            if not any(word in lowered for word in group):
+                break
+        else:
+            return True
+    return False
+
+
 def _injections(line: str) -> Iterator[re.Match[str]]:
-    if not _INJECTION_HINT.search(line.lower()):
+    lowered = line.lower()
+    if not _INJECTION_HINT.search(lowered) or not _may_inject(lowered):
         return
     matches = [m for m in _INJECTION.finditer(line) if not _quoted(line, *m.span())]
     if matches and not _DESCRIBING.search(_URL.sub("", line)):
