@@ -22,7 +22,13 @@ from skillc_lint._rules.fields import (
     lines_holding,
     open_fence,
 )
-from skillc_lint._rules.security import _HIDDEN_CHAR, _INJECTION, _MAY_HIDE, _may_inject
+from skillc_lint._rules.security import (
+    _HIDDEN_CHAR,
+    _INJECTION,
+    _MAY_HIDE,
+    _may_hide,
+    _may_inject,
+)
 from skillc_lint._skill import _PATHLIKE, _last_part, _naming_words, _path_words
 
 Writer = Callable[..., Path]
@@ -96,6 +102,20 @@ def test_the_quick_test_of_hidden_characters_misses_none(text: str) -> None:
     """SKL901 searches a text only when one class of characters is in it: never when the
     full pattern would match."""
     assert _MAY_HIDE.search(text) or not _HIDDEN_CHAR.search(text)
+
+
+def test_the_utf8_search_of_hidden_characters_finds_the_same_characters() -> None:
+    """SKL901's first test looks for the characters' UTF-8 bytes: every character around
+    those searched (the same lead bytes, the ranges' ends) is found exactly when it is one,
+    alone, between others, or after a lone surrogate."""
+    around = [
+        *range(0x1800, 0x1900), *range(0x2000, 0x2100), *range(0xFE00, 0x10000),
+        *range(0xE0000, 0xE0200), 0xD800, 0x10FFFF, 0xA9, 0xE9,
+    ]  # fmt: skip
+    for code in around:
+        char = chr(code)
+        for text in (char, f"a{char}b", f"\u2014{char}\ud800"):
+            assert _may_hide(text) == bool(_MAY_HIDE.search(text)), hex(code)
 
 
 FENCE_LINES = st.sampled_from(
