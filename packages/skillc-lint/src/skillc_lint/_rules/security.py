@@ -201,13 +201,17 @@ _FOLDS_APART = ("\u0307", "\u0131", "\u017f")
 
 def _may_inject(lowered: str) -> bool:
     """Whether a lowercased line may match :data:`_INJECTION` (:data:`_INJECTION_WORDS`)."""
-    if any(char in lowered for char in _FOLDS_APART):
-        return True
-    for groups in _INJECTION_WORDS:
+    for char in _FOLDS_APART:
+        if char in lowered:
+            return True
+    for groups in _INJECTION_WORDS:  # (loops, not any(): twice as fast)
         for group in groups:
-            if not any(word in lowered for word in group):
+            for word in group:
+                if word in lowered:
+                    break
+            else:  # none of the group's words
                 break
-        else:
+        else:  # a word of each group
             return True
     return False
 
@@ -390,6 +394,9 @@ def embedded_secrets(skill: Skill, options: Options) -> Findings:
 _FETCH = r"(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b"
 #: What a line must hold for _REMOTE_CODE to match (lowercase): a fetch command.
 _FETCH_HINTS = ("curl", "wget", "iwr", "irm", "invoke-webrequest", "invoke-restmethod", "webclient")
+#: What is looked for in a text to find those lines: the two ``invoke-`` commands at once
+#: (one search fewer), the lines then kept when they hold a word of :data:`_FETCH_HINTS`.
+_FETCH_SEARCHED = ("curl", "wget", "iwr", "irm", "invoke-", "webclient")
 _RUNNER = (
     r"(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|k|da|fi|c)?sh|python[0-9.]*|node|perl|ruby|php|"
     r"iex|Invoke-Expression|pwsh|powershell)\b"
@@ -415,8 +422,11 @@ def remote_code(skill: Skill, options: Options) -> Findings:
     ``bash -c "$(curl …)"``, ``iex (iwr …)``) in the instructions or the scripts."""
     for rel, text in _texts(skill):
         for number, line in lines_holding(
-            text, _FETCH_HINTS, searched=lowered_text(skill, rel, text)
+            text, _FETCH_SEARCHED, searched=lowered_text(skill, rel, text)
         ):
+            lowered = line.lower()
+            if not any(word in lowered for word in _FETCH_HINTS):
+                continue
             match = _REMOTE_CODE.search(line)
             if match and not _WARNING_AGAINST.search(line):
                 shown = " ".join(match.group().split())
