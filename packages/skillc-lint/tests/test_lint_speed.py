@@ -22,6 +22,7 @@ from skillc_lint._rules.fields import (
     lines_holding,
     open_fence,
 )
+from skillc_lint._rules.guidance import _MAY_RUN, _USERS
 from skillc_lint._rules.security import (
     _HIDDEN_CHAR,
     _INJECTION,
@@ -263,3 +264,32 @@ def test_a_line_the_injection_pattern_matches_holds_its_words(line: str) -> None
     only case-insensitively."""
     assert _INJECTION.search(line)
     assert _may_inject(line.lower())
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "bunx",
+                "npx",
+                "dlx",
+                "uvx",
+                "b",
+                "u",
+                "x",
+                "/Users/",
+                "Users\\",
+                "U",
+                "sers",
+                "/",
+                " ",
+            ]
+        )
+    )
+)
+def test_the_quick_tests_of_runners_and_home_folders_miss_none(parts: list[str]) -> None:
+    """SKL522 and SKL523 read a text only when one search finds what their names need:
+    never when a name is in it."""
+    text = "".join(parts)
+    assert _MAY_RUN.search(text) or not any(w in text for w in ("npx", "uvx", "bunx", "dlx"))
+    assert _USERS.search(text) or ("/Users/" not in text and "Users\\" not in text)

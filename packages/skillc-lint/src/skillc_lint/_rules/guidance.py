@@ -101,6 +101,9 @@ _RUNNER = re.compile(
     r"(?P<package>[@\w][\w@./:=<>~^-]*)"
 )
 _NPX_FLAGS_WITH_VALUE = ("--package", "-p", "--from", "--with", "--python")
+#: A runner's name (``npx``, ``uvx``, ``bunx``, ``dlx``; ``unx`` for ``bunx``) found from its
+#: ``x`` (one search for the ``x`` of a text instead of one for each name).
+_MAY_RUN = re.compile("x(?<=npx|uvx|unx|dlx)")
 
 
 def _pinned(tool: str, args: str, package: str) -> bool:
@@ -119,7 +122,7 @@ def unpinned_runner(skill: Skill, options: Options) -> Findings:
         if rel not in skill.docs and not rel.lower().endswith((".sh", ".json", ".ps1", ".toml")):
             continue
         text = skill.text(rel)
-        if not text or not any(word in text for word in ("npx", "uvx", "bunx", "dlx")):
+        if not text or not _MAY_RUN.search(text):
             continue
         for number, line in enumerate(text.splitlines(), 1):
             for match in _RUNNER.finditer(line):
@@ -140,6 +143,8 @@ def unpinned_runner(skill: Skill, options: Options) -> Findings:
 # -- SKL523 no hard-coded home folders ------------------------------------------------------------
 
 _HOME = re.compile(r"(?<![\w./-])(?:/Users/|/home/|[A-Za-z]:\\+Users\\+)(?P<user>[A-Za-z0-9._-]+)")
+#: What a text holding ``/Users/`` or ``Users\`` holds (one search for both).
+_USERS = re.compile(r"Users[/\\]")
 #: Parts of a user name that make it a placeholder (``myUserName``, ``your-email``).
 _PLACEHOLDER_PARTS = ("user", "name", "your", "example", "placeholder")
 #: User names that stand for anyone (documentation's placeholders).
@@ -159,7 +164,7 @@ def home_paths(skill: Skill, options: Options) -> Findings:
     Placeholder names (``user``, ``you``, ``<name>``...) are fine."""
     for rel in skill.files:
         text = skill.text(rel)
-        if not text or ("/Users/" not in text and "/home/" not in text and "Users\\" not in text):
+        if not text or ("/home/" not in text and not _USERS.search(text)):
             continue
         for number, line in enumerate(text.splitlines(), 1):
             for match in _HOME.finditer(line):
