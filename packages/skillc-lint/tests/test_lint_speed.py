@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from skillc_lint._rules.fields import (
+    any_of,
     code_blocks,
     fenced_lines,
     holds_line_of,
@@ -24,8 +25,12 @@ from skillc_lint._rules.fields import (
 )
 from skillc_lint._rules.guidance import _MAY_RUN, _USERS
 from skillc_lint._rules.security import (
+    _FETCH_HINTS,
+    _FETCH_SEARCHED,
     _HIDDEN_CHAR,
     _INJECTION,
+    _INJECTION_HINTS,
+    _INJECTION_SEARCHED,
     _MAY_HIDE,
     _may_hide,
     _may_inject,
@@ -293,3 +298,26 @@ def test_the_quick_tests_of_runners_and_home_folders_miss_none(parts: list[str])
     text = "".join(parts)
     assert _MAY_RUN.search(text) or not any(w in text for w in ("npx", "uvx", "bunx", "dlx"))
     assert _USERS.search(text) or ("/Users/" not in text and "Users\\" not in text)
+
+
+@given(
+    st.lists(
+        st.sampled_from(["send", "se", "nd", "the user", "the", " user", "sense", "s", "x",
+                         "ignore", "bypass", "you are now", "post", "upload", "wget", "iwr",
+                         "İ", " ", "\n", "\r\n", "\u2028"]),
+        max_size=20,
+    )
+)  # fmt: skip
+def test_a_pattern_of_words_finds_the_lines_its_words_find(parts: list[str]) -> None:
+    """``any_of`` looks for several words in one search: the same lines as looking for each
+    (SKL903's and SKL905's words among them)."""
+    text = "".join(parts)
+    words = ("send", "the user", "sense")
+    assert lines_holding(text, (any_of(words, "s"), "x")) == lines_holding(text, (*words, "x"))
+    lowered = text.lower()
+    injection = lines_holding(text, _INJECTION_SEARCHED, searched=lowered)
+    assert injection == lines_holding(text, _INJECTION_HINTS, searched=lowered)
+    fetch = lines_holding(text, _FETCH_SEARCHED, searched=lowered)
+    assert {n for n, line in fetch if any(w in line.lower() for w in _FETCH_HINTS)} == {
+        n for n, _ in lines_holding(text, _FETCH_HINTS, searched=lowered)
+    }

@@ -7,7 +7,7 @@ import itertools
 import re
 import sys
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 from skillc_index import type_name
 from skillc_lint._registry import Finding
@@ -17,6 +17,8 @@ __all__ = [
     "SEMVER",
     "Findings",
     "Options",
+    "Words",
+    "any_of",
     "code_blocks",
     "code_blocks_of",
     "fenced_lines",
@@ -106,15 +108,40 @@ def code_blocks(text: str) -> list[tuple[int, int, bool]]:
 _OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 
 
-def lines_holding(
-    text: str, words: tuple[str, ...], *, searched: str | None = None
-) -> list[tuple[int, str]]:
+#: What :func:`lines_holding` looks for: words, or patterns of :func:`any_of`.
+Words: TypeAlias = Sequence[str | re.Pattern[str]]
+
+
+def any_of(words: tuple[str, ...], key: str) -> re.Pattern[str]:
+    """A pattern matching where one of ``words`` is (each holding the character ``key``):
+    at the word's first ``key``, the rest of the word around it checked there. One search
+    of a text for it costs about one ``str.find`` (the regular expression engine looks for
+    a literal first character fast), not one for each word."""
+    parts = []
+    for word in words:
+        at = word.index(key)
+        before = f"(?<={re.escape(word[: at + 1])})" if at else ""
+        parts.append(before + re.escape(word[at + 1 :]))
+    return re.compile(f"{re.escape(key)}(?:{'|'.join(parts)})")
+
+
+def _find(searched: str, word: str | re.Pattern[str], start: int) -> int:
+    """Where ``word`` (a word, or a pattern of :func:`any_of`) is first found in
+    ``searched`` from ``start``; -1 when it is not."""
+    if isinstance(word, str):
+        return searched.find(word, start)
+    found = word.search(searched, start)
+    return found.start() if found else -1
+
+
+def lines_holding(text: str, words: Words, *, searched: str | None = None) -> list[tuple[int, str]]:
     """The lines of ``text`` (``splitlines()``, numbered from 1, in order) holding one of
-    ``words`` (none holding a line break); with ``searched`` (the text's lowercase), the
-    lines whose lowercase holds one. Each word is looked for in the whole text
-    (``str.find``, much faster than a test of every line), its line found around it.
-    Lowercasing a text lowercases each line apart (no line break is the lowercase of a
-    character), so the lines are those of a test of each line."""
+    ``words`` (none holding a line break; a pattern of :func:`any_of` stands for its
+    words); with ``searched`` (the text's lowercase), the lines whose lowercase holds one.
+    Each word is looked for in the whole text (``str.find``, much faster than a test of
+    every line), its line found around it. Lowercasing a text lowercases each line apart
+    (no line break is the lowercase of a character), so the lines are those of a test of
+    each line."""
     searched = text if searched is None else searched
     if len(searched) != len(text) or any(b in searched for b in _OTHER_BREAKS):
         return _lines_holding_split(text, words, searched)
@@ -122,12 +149,12 @@ def lines_holding(
     # (of the same length, each character lowercased to one)
     ends: dict[int, int] = {}  # where each line holding a word starts: where it ends
     for word in words:
-        at = searched.find(word)
+        at = _find(searched, word, 0)
         while at >= 0:
             start = searched.rfind("\n", 0, at) + 1
             end = searched.find("\n", at)
             end = ends[start] = end if end >= 0 else len(searched)
-            at = searched.find(word, end)  # the next line holding the word
+            at = _find(searched, word, end)  # the next line holding the word
     found: list[tuple[int, str]] = []
     number, counted = 1, 0
     for start in sorted(ends):
@@ -154,7 +181,7 @@ def holds_line_of(text: str, width: int) -> bool:
     return False
 
 
-def _lines_holding_split(text: str, words: tuple[str, ...], searched: str) -> list[tuple[int, str]]:
+def _lines_holding_split(text: str, words: Words, searched: str) -> list[tuple[int, str]]:
     """:func:`lines_holding` of a text with other line breaks than ``\n`` (``\r\n``,
     ``\u2028``...) or whose lowercase is longer: each hit's line found among the lines'
     ends."""
@@ -162,7 +189,7 @@ def _lines_holding_split(text: str, words: tuple[str, ...], searched: str) -> li
     ends: list[int] = []
     numbers: set[int] = set()
     for word in words:
-        at = searched.find(word)
+        at = _find(searched, word, 0)
         if at < 0:
             continue
         if not ends:  # where each line ends (its line break included)
@@ -171,7 +198,7 @@ def _lines_holding_split(text: str, words: tuple[str, ...], searched: str) -> li
         while at >= 0:
             index = bisect.bisect_right(ends, at)
             numbers.add(index + 1)
-            at = searched.find(word, ends[index])  # the next line holding the word
+            at = _find(searched, word, ends[index])  # the next line holding the word
     if not numbers:
         return []
     if searched is text:
@@ -179,7 +206,9 @@ def _lines_holding_split(text: str, words: tuple[str, ...], searched: str) -> li
     lines = text.splitlines()
     if len(lines) != len(ends):  # cannot happen (see above); a test of each line if it did
         return [
-            (n, line) for n, line in enumerate(lines, 1) if any(w in line.lower() for w in words)
+            (n, line)
+            for n, line in enumerate(lines, 1)
+            if any(_find(line.lower(), w, 0) >= 0 for w in words)
         ]
     return [(n, lines[n - 1]) for n in sorted(numbers)]
 

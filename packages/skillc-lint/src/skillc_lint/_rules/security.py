@@ -22,6 +22,8 @@ from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules.fields import (
     Findings,
     Options,
+    Words,
+    any_of,
     code_blocks_of,
     field_line,
     frontmatter,
@@ -176,6 +178,14 @@ _INJECTION_HINTS = (
 
 #: Any of :data:`_INJECTION_HINTS` (one search instead of a test of each).
 _INJECTION_HINT = re.compile("|".join(map(re.escape, _INJECTION_HINTS)))
+#: What is looked for in a text to find the lines holding one of :data:`_INJECTION_HINTS`:
+#: the words sharing a letter three at a time (one search each, :func:`any_of`).
+_INJECTION_SEARCHED: Words = (
+    any_of(("ignore", "disregard", "forget"), "g"),
+    any_of(("bypass", "you are now", "system prompt"), "y"),
+    any_of(("post", "upload"), "p"),
+    "override", "the user", "im_start", "send", "exfiltrate", "transmit",
+)  # fmt: skip
 
 
 #: For each alternative of :data:`_INJECTION`, groups of words (lowercase) a line matching
@@ -230,7 +240,7 @@ def prompt_injection(skill: Skill, options: Options) -> Findings:
     previous instructions, do not tell the user, send the keys to a URL). Code, quotes and
     lines describing attacks are skipped."""
     for rel, text in _markdown(skill):
-        hinted = lines_holding(text, _INJECTION_HINTS, searched=lowered_text(skill, rel, text))
+        hinted = lines_holding(text, _INJECTION_SEARCHED, searched=lowered_text(skill, rel, text))
         blocks = code_blocks_of(skill, rel, text) if hinted else []
         for number, line in hinted:
             if not in_code(blocks, number):
@@ -394,9 +404,10 @@ def embedded_secrets(skill: Skill, options: Options) -> Findings:
 _FETCH = r"(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b"
 #: What a line must hold for _REMOTE_CODE to match (lowercase): a fetch command.
 _FETCH_HINTS = ("curl", "wget", "iwr", "irm", "invoke-webrequest", "invoke-restmethod", "webclient")
-#: What is looked for in a text to find those lines: the two ``invoke-`` commands at once
-#: (one search fewer), the lines then kept when they hold a word of :data:`_FETCH_HINTS`.
-_FETCH_SEARCHED = ("curl", "wget", "iwr", "irm", "invoke-", "webclient")
+#: What is looked for in a text to find those lines: the two ``invoke-`` commands at once,
+#: the words with a ``w`` in one search (:func:`any_of`), the lines then kept when they
+#: hold a word of :data:`_FETCH_HINTS`.
+_FETCH_SEARCHED: Words = ("curl", any_of(("wget", "iwr", "webclient"), "w"), "irm", "invoke-")
 _RUNNER = (
     r"(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|k|da|fi|c)?sh|python[0-9.]*|node|perl|ruby|php|"
     r"iex|Invoke-Expression|pwsh|powershell)\b"
