@@ -93,7 +93,7 @@ def code_blocks(text: str) -> list[tuple[int, int, bool]]:
     can change its state alone (those holding three backticks or tildes)."""
     blocks: list[tuple[int, int, bool]] = []
     fence, opened = "", 0
-    for number, line in lines_holding(text, ("```", "~~~")):
+    for number, line in lines_holding(text, _FENCE_WORDS):
         before = opened
         fence, opened = _fence_after(line, number, fence, opened)
         if before and not opened:  # closed on this line
@@ -123,6 +123,10 @@ def any_of(words: tuple[str, ...], key: str) -> re.Pattern[str]:
         before = f"(?<={re.escape(word[: at + 1])})" if at else ""
         parts.append(before + re.escape(word[at + 1 :]))
     return re.compile(f"{re.escape(key)}(?:{'|'.join(parts)})")
+
+
+#: What the fence lines hold (three backticks: a search for one, faster than ``str.find``).
+_FENCE_WORDS: Words = (any_of(("```",), "`"), "~~~")
 
 
 def _find(searched: str, word: str | re.Pattern[str], start: int) -> int:

@@ -320,8 +320,11 @@ def hidden_instructions(skill: Skill, options: Options) -> Findings:
 #: Each key shape with a literal every match holds (searched first: a regular expression
 #: starting with a word boundary is slow on a large corpus) and its pattern; the character
 #: before a match must not be a letter or digit (checked in code, for the same reason).
-#: The three ``sk-`` shapes share that literal: one search of a text answers for them.
-_SECRETS: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
+#: The three ``sk-`` shapes share that literal: one search of a text answers for them; the
+#: ``github_pat_`` and ``k_live_`` literals are looked for in one search (:func:`any_of`), so
+#: is ``xox`` (a search for its ``x``, faster than ``str.find``).
+_UNDERSCORED = any_of(("github_pat_", "k_live_"), "_")
+_SECRETS: tuple[tuple[str, str | re.Pattern[str], re.Pattern[str]], ...] = tuple(
     (kind, hint, re.compile(pattern))
     for kind, hint, pattern in (
         ("AWS access key id", "A", r"A(?:KIA|SIA|BIA|CCA)[0-9A-Z]{16}\b"),
@@ -331,17 +334,17 @@ _SECRETS: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
             r"(?i:aws_?secret_?access_?key)[\"']?\s*[=:]\s*[\"']?([A-Za-z0-9/+=]{40})\b",
         ),
         ("GitHub token", "gh", r"gh[pousr]_[A-Za-z0-9]{36,255}\b"),
-        ("GitHub token", "github_pat_", r"github_pat_[A-Za-z0-9_]{40,255}\b"),
+        ("GitHub token", _UNDERSCORED, r"github_pat_[A-Za-z0-9_]{40,255}\b"),
         ("Anthropic API key", "sk-", r"sk-ant-[a-z]{3,9}\d{2}-[A-Za-z0-9_-]{32,}"),
         ("OpenAI API key", "sk-", r"sk-(?:proj-|svcacct-|admin-)?(?!ant-)[A-Za-z0-9_-]{32,}"),
         ("OpenAI API key", "sk-", r"sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b"),
-        ("Slack token", "xox", r"xox[abposr]-(?:[0-9]+-){1,3}[A-Za-z0-9]{16,}"),
+        ("Slack token", any_of(("xox",), "x"), r"xox[abposr]-(?:[0-9]+-){1,3}[A-Za-z0-9]{16,}"),
         (
             "Slack webhook",
             "hooks.slack.com",
             r"https://hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,}",
         ),
-        ("Stripe live key", "k_live_", r"[sr]k_live_[0-9A-Za-z]{20,}"),
+        ("Stripe live key", _UNDERSCORED, r"[sr]k_live_[0-9A-Za-z]{20,}"),
         ("Google API key", "AIza", r"AIza[0-9A-Za-z_-]{35}\b"),
     )
 )
@@ -370,11 +373,13 @@ def embedded_secrets(skill: Skill, options: Options) -> Findings:
     """SKL904: no API keys, tokens or private keys in the skill's files (placeholders such as
     ``AKIAIOSFODNN7EXAMPLE`` or ``sk-...xxxx`` are not reported)."""
     for rel, text in _texts(skill):
-        held: dict[str, bool] = {}  # each literal searched once in the text
+        held: dict[str | re.Pattern[str], bool] = {}  # each literal searched once in the text
         for kind, hint, pattern in _SECRETS:
             found = held.get(hint)
             if found is None:
-                found = held[hint] = hint in text
+                found = held[hint] = (
+                    hint in text if isinstance(hint, str) else bool(hint.search(text))
+                )
             if not found:
                 continue
             for match in pattern.finditer(text):
