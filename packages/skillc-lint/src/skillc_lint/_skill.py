@@ -329,11 +329,12 @@ class Skill:
         # what a word names ends with its last part: a word whose last part is no file's or
         # folder's name (nor "." or "..", which a path may end with) names nothing
         ends = {posixpath.basename(rel) for rel in known} | {".", ".."}
+        searched = _searched_names(ends)
         found: dict[str, frozenset[str]] = {}
         for source, text in self.texts.items():
             folder = posixpath.dirname(source)
             hits: set[str] = set()
-            for word in _naming_words(text, ends):
+            for word in _naming_words(text, ends, searched):
                 named = _named(word, folder, known, by_name)
                 if named is not None:
                     hits.add(named)
@@ -482,7 +483,17 @@ def _run_end(text: str, at: int) -> int:
     return found.end() if found else at
 
 
-def _naming_words(text: str, ends: set[str]) -> set[str]:
+def _searched_names(ends: set[str]) -> list[str]:
+    """What :func:`_naming_words` looks for in a text to find the words whose last part is
+    one of ``ends``: each name made of path characters, and ``./`` for ``.`` and ``..``."""
+    searched = [name for name in ends if _run_end(name, 0) == len(name) > 0]  # path characters
+    if "." in searched or ".." in searched:
+        searched = [name for name in searched if name not in (".", "..")]
+        searched.append("./")
+    return searched
+
+
+def _naming_words(text: str, ends: set[str], searched: list[str] | None = None) -> set[str]:
     """The words of :func:`_path_words` whose last part (:func:`_last_part`) is one of
     ``ends`` (names of files and folders, ``.``, ``..``): what may name a file of the skill.
 
@@ -491,13 +502,11 @@ def _naming_words(text: str, ends: set[str]) -> set[str]:
     characters around it, the name at its start or after a ``/`` and followed by ``/`` and
     ``.`` alone (a last part ``.`` or ``..`` is followed by ``/``: the places of ``./``).
     A text where the names are found too often (a name such as ``a``) is split into its
-    words instead (the same words)."""
+    words instead (the same words). ``searched``: :func:`_searched_names` of ``ends`` (made
+    once for the texts of a skill)."""
     size = len(text)
     budget = 64 + size // 32  # places looked at before the split is cheaper
-    searched = [name for name in ends if _run_end(name, 0) == len(name) > 0]  # path characters
-    if "." in searched or ".." in searched:
-        searched = [name for name in searched if name not in (".", "..")]
-        searched.append("./")
+    searched = _searched_names(ends) if searched is None else searched
     reversed_text = ""
     found: set[str] = set()
     for name in searched:
