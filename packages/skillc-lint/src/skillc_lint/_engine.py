@@ -353,7 +353,8 @@ def target_folders(targets: Iterable[Target]) -> list[Path]:
     for target in targets:
         if not target.collection or target.folder is None:
             continue
-        for folder in (target.folder, *(skill.parent for skill in target.skills)):
+        # each folder resolved once (the skills of a folder share their parent)
+        for folder in dict.fromkeys((target.folder, *(skill.parent for skill in target.skills))):
             folders.setdefault(os.path.realpath(folder), folder)
     return list(folders.values())
 
