@@ -32,7 +32,7 @@ from skillc_lint._rules.security import (
     _INJECTION_HINTS,
     _INJECTION_SEARCHED,
     _MAY_HIDE,
-    _may_hide,
+    _MAY_HIDE_UTF8,
     _may_inject,
 )
 from skillc_lint._skill import _PATHLIKE, _last_part, _naming_words, _path_words
@@ -121,7 +121,8 @@ def test_the_utf8_search_of_hidden_characters_finds_the_same_characters() -> Non
     for code in around:
         char = chr(code)
         for text in (char, f"a{char}b", f"\u2014{char}\ud800"):
-            assert _may_hide(text) == bool(_MAY_HIDE.search(text)), hex(code)
+            utf8 = text.encode("utf-8", "surrogatepass")
+            assert bool(_MAY_HIDE_UTF8.search(utf8)) == bool(_MAY_HIDE.search(text)), hex(code)
 
 
 FENCE_LINES = st.sampled_from(

@@ -87,20 +87,13 @@ _BIDI_CHAR = re.compile(f"[{_BIDI}]")
 _HIDDEN_CHAR = re.compile(f"[{_BIDI}{_INVISIBLE}]|(?<=[!-~])[\u200c\u200d](?=[!-~])")
 #: Any character :data:`_HIDDEN_CHAR` can match (one class: a quick first test of a text).
 _MAY_HIDE = re.compile(f"[{_BIDI}{_INVISIBLE}\u200c\u200d]")
-#: :data:`_MAY_HIDE` searched in a text's UTF-8 (a pattern of bytes, the lead bytes of the
-#: characters searched rare: half the time of the class in the text itself). Each
-#: character's bytes: U+180E; U+200B-U+200D and U+202A-U+202E; U+2060-U+2064 and
-#: U+2066-U+2069; U+FEFF; U+E0000-U+E007F and U+E0100-U+E01EF.
+#: :data:`_MAY_HIDE` in a text's UTF-8 (rare lead bytes: half the time of the class in the
+#: text): U+180E; U+200B-U+200D, U+202A-U+202E; U+2060-U+2064, U+2066-U+2069; U+FEFF;
+#: U+E0000-U+E007F and U+E0100-U+E01EF.
 _MAY_HIDE_UTF8 = re.compile(
     rb"\xe1\xa0\x8e|\xe2\x80[\x8b-\x8d\xaa-\xae]|\xe2\x81[\xa0-\xa4\xa6-\xa9]|\xef\xbb\xbf"
     rb"|\xf3\xa0(?:[\x80\x81\x84-\x86][\x80-\xbf]|\x87[\x80-\xaf])"
 )
-
-
-def _may_hide(text: str) -> bool:
-    """Whether ``text`` holds a character of :data:`_MAY_HIDE`."""
-    return bool(_MAY_HIDE_UTF8.search(text.encode("utf-8", "surrogatepass")))
-
 
 #: An emoji subdivision flag (England: U+1F3F4 and tag characters): the one legitimate use of
 #: tag characters.
@@ -118,7 +111,8 @@ def hidden_characters(skill: Skill, options: Options) -> Findings:
     between two ASCII characters counts; one inside an emoji or a script that needs it does
     not). One finding per line."""
     for rel, text in _texts(skill):
-        if text.isascii() or not _may_hide(text) or not _HIDDEN_CHAR.search(text):
+        utf8 = b"" if text.isascii() else text.encode("utf-8", "surrogatepass")
+        if not _MAY_HIDE_UTF8.search(utf8) or not _HIDDEN_CHAR.search(text):
             continue
         flags = [m.span() for m in _TAG_FLAG.finditer(text)]
         reported: set[int] = set()
@@ -186,8 +180,6 @@ _INJECTION_SEARCHED: Words = (
     any_of(("post", "upload"), "p"),
     "override", "the user", "im_start", "send", "exfiltrate", "transmit",
 )  # fmt: skip
-
-
 #: For each alternative of :data:`_INJECTION`, groups of words (lowercase) a line matching
 #: it holds one word of each (the rarest group first): a line holding no alternative's
 #: words is not searched.
@@ -320,9 +312,8 @@ def hidden_instructions(skill: Skill, options: Options) -> Findings:
 #: Each key shape with a literal every match holds (searched first: a regular expression
 #: starting with a word boundary is slow on a large corpus) and its pattern; the character
 #: before a match must not be a letter or digit (checked in code, for the same reason).
-#: The three ``sk-`` shapes share that literal: one search of a text answers for them; the
-#: ``github_pat_`` and ``k_live_`` literals are looked for in one search (:func:`any_of`), so
-#: is ``xox`` (a search for its ``x``, faster than ``str.find``).
+#: The ``sk-`` shapes share theirs (one search); ``github_pat_`` and ``k_live_`` are looked for
+#: in one search, ``xox`` by its ``x`` (:func:`any_of`, faster than ``str.find``).
 _UNDERSCORED = any_of(("github_pat_", "k_live_"), "_")
 _SECRETS: tuple[tuple[str, str | re.Pattern[str], re.Pattern[str]], ...] = tuple(
     (kind, hint, re.compile(pattern))
