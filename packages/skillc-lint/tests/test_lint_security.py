@@ -219,6 +219,19 @@ def test_keys_and_private_key_blocks_are_errors(skill: Writer, found: Found) -> 
     assert AWS_KEY not in " ".join(d.message for d in hits)  # masked, never repeated
 
 
+def test_an_aws_secret_key_is_found_in_any_case(skill: Writer, found: Found) -> None:
+    """The pattern ignores case, and so must the literal searched before it: an upper-case
+    ``AWS_SECRET_ACCESS_KEY=`` (the usual spelling of the variable) holds no ``ecret``."""
+    secret = "wJalrXUtnFEMI" + "/K7MDENG/bPxRfiCYzq3Lr8Tv2N"
+    folder = skill(
+        body=f"export AWS_SECRET_ACCESS_KEY={secret}\n",
+        files={"scripts/env.sh": f"aws_secret_access_key = {secret}\n"},
+    )
+    hits = found(folder, "SKL904")
+    assert [(d.file, d.line) for d in hits] == [("SKILL.md", 8), ("scripts/env.sh", 1)]
+    assert all("AWS secret access key" in d.message for d in hits)
+
+
 def test_placeholders_are_not_secrets(skill: Writer, found: Found) -> None:
     """Near misses: AWS's documented example key, x-ed out and <your-key> tokens, a private
     key block with its body elided, an ``sk-`` slug that is not a key."""

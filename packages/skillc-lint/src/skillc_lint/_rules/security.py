@@ -321,7 +321,7 @@ _SECRETS: tuple[tuple[str, str | re.Pattern[str], re.Pattern[str]], ...] = tuple
         ("AWS access key id", "A", r"A(?:KIA|SIA|BIA|CCA)[0-9A-Z]{16}\b"),
         (
             "AWS secret access key",
-            "ecret",
+            re.compile("ecret", re.IGNORECASE),  # the pattern ignores case: so does its hint
             r"(?i:aws_?secret_?access_?key)[\"']?\s*[=:]\s*[\"']?([A-Za-z0-9/+=]{40})\b",
         ),
         ("GitHub token", "gh", r"gh[pousr]_[A-Za-z0-9]{36,255}\b"),
