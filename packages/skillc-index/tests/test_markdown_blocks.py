@@ -79,6 +79,11 @@ FOLLOWED = {
     "setext in list": "- a\n  ---\n- b\n  ===\n",
     "one-line items": "- a\n- b\n-  c\n- \n- x\n- - -\n* d\n* e | f\n  --|--\n* g\n"
     "  * h\n  * i\n-\tj\n- k\n",
+    "items that start with markup": "- **a**: b\n- `c` [d](e)\n- ~~f~~\n- ```\n  g\n  ```\n"
+    "- ``h``\n- *i* j\n- **\n- _k_\n- ___\n- +l\n- 2024 m\n- 2. n\n- =o\n- |p\n- :q\n"
+    "- #r\n- * * *\n- *-*\n-\t*s*\n- t\n\n  u\n",
+    "ordered one-line items": "1. a\n2. **b**\n3) c\n4) d\n5. `e`\n   lazy\n6. f\n7. g\n"
+    "   - h\n8. i\n\n9. j\n10. *k*\n    ---\n11. l\n",
     "empty": "",
     "tabs": "-\ta [x](y)\n\n\tcode\n\ttext\n",
     "escapes and entities": "a \\[b](c) &amp; [d](e&amp;f)\n",

@@ -9,7 +9,14 @@ from __future__ import annotations
 from itertools import accumulate, repeat
 from operator import add, sub
 
-__all__ = ["BlockState"]
+from skillc_index.markdown.heading_text import SPACES as _SPACES
+
+__all__ = ["BULLETS", "DIGITS", "BlockState"]
+
+#: The marks of a bullet list item, and the digits of an ordered one.
+BULLETS = frozenset("*-+")
+DIGITS = frozenset("0123456789")
+_ORDERED_END = frozenset(".)")
 
 
 class BlockState:
@@ -80,7 +87,18 @@ class BlockState:
         """Lines ``begin`` to ``end - 1`` without up to ``indent`` columns of indentation,
         joined by newlines, the last one's kept when ``keep_last`` (markdown-it's
         ``getLines``; a list item's first line loses its marker too)."""
-        src = self.src
+        src, begins, shifts, ends = self.src, self.begins, self.shifts, self.ends
+        if src.find("\t", begins[begin], ends[end - 1]) < 0:
+            # no tab: a column is a character, and what is taken off a line is its first
+            # ``indent`` characters at most, the blanks (and a list item's marker) before
+            # its text (``shifts``), as the loop below finds
+            text = "\n".join(
+                [
+                    src[begins[line] + min(shifts[line], indent) : ends[line]]
+                    for line in range(begin, end)
+                ]
+            )
+            return text + src[ends[end - 1] : ends[end - 1] + 1] if keep_last else text
         parts: list[str] = []
         for line in range(begin, end):
             column = 0
@@ -98,3 +116,38 @@ class BlockState:
             prefix = " " * (column - indent) if column > indent else ""
             parts.append(prefix + src[position:last])
         return "".join(parts)
+
+    def bullet(self, line: int) -> int:
+        """The offset after a bullet list marker on ``line``, -1 when there is none."""
+        pos, stop = self.begins[line] + self.shifts[line], self.ends[line]
+        if self.src[pos : pos + 1] not in BULLETS:
+            return -1
+        pos += 1
+        if pos < stop and self.src[pos] not in _SPACES:
+            return -1
+        return pos
+
+    def ordered(self, line: int) -> int:
+        """The offset after an ordered list marker (1 to 9 digits, ``.`` or ``)``) on
+        ``line``, -1 when there is none."""
+        src = self.src
+        start = pos = self.begins[line] + self.shifts[line]
+        stop = self.ends[line]
+        if pos + 1 >= stop or src[pos] not in DIGITS:
+            return -1
+        pos += 1
+        while True:
+            if pos >= stop:
+                return -1
+            char = src[pos]
+            pos += 1
+            if char in DIGITS:
+                if pos - start >= 10:
+                    return -1
+                continue
+            if char in _ORDERED_END:
+                break
+            return -1
+        if pos < stop and src[pos] not in _SPACES:
+            return -1
+        return pos

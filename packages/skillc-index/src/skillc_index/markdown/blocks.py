@@ -110,7 +110,9 @@ class _BlockScanner(_Scanner):
         self._inline(content, start, end - 1 if underline else end)
 
     def paragraph_found(self, start: int, end: int) -> None:
-        if self.blk or self.quotes:
+        if end == start + 1:  # one line: what the trim leaves of it is its text's
+            content = self.src[self.begins[start] + self.shifts[start] : self.ends[start]]
+        elif self.blk or self.quotes:
             content = self.text_lines(start, end, self.blk)
         else:  # nothing to take off: the lines as they are in the source
             content = self.src[self.begins[start] : self.ends[end - 1]]

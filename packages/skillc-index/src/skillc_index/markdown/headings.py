@@ -30,6 +30,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
+from skillc_index.markdown.block_state import BULLETS as _BULLETS
+from skillc_index.markdown.block_state import DIGITS as _DIGITS
 from skillc_index.markdown.block_state import BlockState
 from skillc_index.markdown.heading_text import SPACES as _SPACES
 from skillc_index.markdown.heading_text import TRIM as _TRIM
@@ -42,13 +44,12 @@ __all__ = ["MAX_LIST_DEPTH", "scan_headings"]
 #: nesting limit, 20 levels: 10 lists).
 MAX_LIST_DEPTH = 8
 
-_BULLETS = frozenset("*-+")
 _HR_MARKS = frozenset("*-_")
 _FENCE_MARKS = frozenset("`~")
 _SETEXT_MARKS = frozenset("-=")
 _DELIMITER_ROW = frozenset("|-:")
-_DIGITS = frozenset("0123456789")
-_ORDERED_END = frozenset(".)")
+# First characters of a line that start no block on their own (:meth:`_Scanner.paragraph_only`).
+_PARAGRAPH_ONLY = frozenset("=|:")
 # Characters a line's first non-blank character must be for a block other than a paragraph
 # line to start on it (digits: an ordered list; `<`, `>`, `[`: what the scanner refuses).
 _BLOCK_START = frozenset("#`~-_*+=|:<>[0123456789")
@@ -446,41 +447,6 @@ class _Scanner(BlockState):
             self.line = start + 1
         return True
 
-    def bullet(self, line: int) -> int:
-        """The offset after a bullet list marker on ``line``, -1 when there is none."""
-        pos, stop = self.begins[line] + self.shifts[line], self.ends[line]
-        if self.src[pos : pos + 1] not in _BULLETS:
-            return -1
-        pos += 1
-        if pos < stop and self.src[pos] not in _SPACES:
-            return -1
-        return pos
-
-    def ordered(self, line: int) -> int:
-        """The offset after an ordered list marker (1 to 9 digits, ``.`` or ``)``) on
-        ``line``, -1 when there is none."""
-        src = self.src
-        start = pos = self.begins[line] + self.shifts[line]
-        stop = self.ends[line]
-        if pos + 1 >= stop or src[pos] not in _DIGITS:
-            return -1
-        pos += 1
-        while True:
-            if pos >= stop:
-                return -1
-            char = src[pos]
-            pos += 1
-            if char in _DIGITS:
-                if pos - start >= 10:
-                    return -1
-                continue
-            if char in _ORDERED_END:
-                break
-            return -1
-        if pos < stop and src[pos] not in _SPACES:
-            return -1
-        return pos
-
     def list(self, start: int, *, silent: bool) -> bool:
         """A list: its items' content is read as blocks indented to the item's content
         column, the lines of an item's paragraph continuing it lazily at any indentation."""
@@ -509,13 +475,16 @@ class _Scanner(BlockState):
             return True
         if self.depth >= MAX_LIST_DEPTH:
             raise _Unsure
-        src = self.src
+        src, begins, shifts, ends, end = self.src, self.begins, self.shifts, self.ends, self.lines
         marker = src[after - 1]
+        # a ``*`` or ``-`` item may be a thematic break, which ends the list first (the only
+        # rule of ``ends_here`` that can take a line starting with a list marker)
+        breaks = not ordered and marker in _HR_MARKS
         outer, self.parent = self.parent, "list"
         line = start
-        while line < self.lines:
-            pos, stop = after, self.ends[line]
-            initial = offset = indents[line] + after - self.first(line)
+        while line < end:
+            pos, stop = after, ends[line]
+            initial = offset = indents[line] + after - begins[line] - shifts[line]
             while pos < stop:
                 char = src[pos]
                 if char == "\t":
@@ -528,18 +497,14 @@ class _Scanner(BlockState):
             gap = 1 if pos >= stop else offset - initial
             if gap > 4:
                 gap = 1  # the rest is an indented code block
-            old_shift, old_indent, old_list_indent = (
-                self.shifts[line],
-                indents[line],
-                self.list_indent,
-            )
-            self.list_indent = self.blk
+            old_shift, old_indent = shifts[line], indents[line]
+            old_list_indent, self.list_indent = self.list_indent, self.blk
             self.blk = initial + gap
-            self.shifts[line] = pos - self.begins[line]
+            shifts[line] = pos - begins[line]
             indents[line] = offset
-            if pos >= stop and self.is_empty(line + 1):
-                self.line = min(self.line + 2, self.lines)  # an empty item: the list ends
-            elif not ordered and self.one_line_item(line, old_indent, marker):
+            if pos >= stop and begins[line + 1] + shifts[line + 1] >= ends[line + 1]:
+                self.line = min(self.line + 2, end)  # an empty item: the list ends
+            elif self.one_line_item(line, old_indent, marker, ordered):
                 self.parent = "paragraph"  # what its paragraph leaves
                 self.paragraph_found(line, line + 1)
                 self.line = line + 1
@@ -549,43 +514,69 @@ class _Scanner(BlockState):
                 self.depth -= 1
             self.blk = self.list_indent
             self.list_indent = old_list_indent
-            self.shifts[line], indents[line] = old_shift, old_indent
+            shifts[line], indents[line] = old_shift, old_indent
             line = self.line
-            if line >= self.lines or indents[line] < self.blk or self.is_code(line):
-                break
-            if self.ends_here(line, table=False, lists=False):
+            if line >= end or indents[line] < self.blk or indents[line] - self.blk >= 4:
                 break
             after = self.ordered(line) if ordered else self.bullet(line)
             if after < 0 or src[after - 1] != marker:
+                break  # (ends_here's rules take no line that starts with a list marker,
+            if (  # but for a thematic break)
+                breaks
+                and src.count(marker, after - 1, ends[line]) > 2
+                and self.hr(line, silent=True)
+            ):
                 break
         self.line = line
         self.parent = outer
         return True
 
-    def one_line_item(self, line: int, indent: int, marker: str) -> bool:
-        """Whether the bullet item starting on ``line`` (indented ``indent``; its content
-        column set as ``blk``) is one paragraph of one line followed by the next item of
-        the list: its text starts at ``blk`` with a character no block but a paragraph
-        starts with (not blank), and the next line is a ``marker`` item at the same indentation that
-        is no thematic break and holds no ``|`` (it could start a table). Then the blocks
-        of the item are that paragraph alone (what the item's block loop finds, without
-        it); not decided in a block quote."""
-        begins, shifts = self.begins, self.shifts
-        pos = begins[line] + shifts[line]
+    def one_line_item(self, line: int, indent: int, marker: str, ordered: bool) -> bool:
+        """Whether the item starting on ``line`` (indented ``indent``; its content column
+        set as ``blk``) is one paragraph of one line followed by the next item of the list:
+        its text starts at ``blk`` and starts no block but a paragraph
+        (:meth:`paragraph_only`), and the next line is a ``marker`` item at the same
+        indentation that is no thematic break and holds no ``|`` (it could start a table).
+        Then the blocks of the item are that paragraph alone (what the item's block loop
+        finds, without it); not decided in a block quote."""
+        src, begins = self.src, self.begins
+        pos = begins[line] + self.shifts[line]
         after = line + 1
         if self.quotes or self.indents[line] != self.blk or after >= self.lines:
             return False
-        if pos >= self.ends[line]:
+        stop = self.ends[line]
+        if pos >= stop:
             return False  # an empty item
-        if self.src[pos : pos + 1] in _BLOCK_START or self.indents[after] != indent:
+        if self.indents[after] != indent:
             return False
-        start = self.bullet(after)
-        if start < 0 or self.src[start - 1] != marker:
+        if src[pos] in _BLOCK_START and not self.paragraph_only(line, pos, stop):
+            return False
+        start = self.ordered(after) if ordered else self.bullet(after)
+        if start < 0 or src[start - 1] != marker:
             return False
         stop = self.ends[after]
-        if "|" in self.src[begins[after] : stop]:
+        if "|" in src[begins[after] : stop]:
             return False
-        return self.src.count(marker, start - 1, stop) < 3 or not self.hr(after, silent=True)
+        return ordered or src.count(marker, start - 1, stop) < 3 or not self.hr(after, silent=True)
+
+    def paragraph_only(self, line: int, pos: int, stop: int) -> bool:
+        """Whether no block but a paragraph starts on ``line`` (not indented code, its
+        first non-blank character at ``pos``, a character of a block start; the line after
+        it less indented than ``blk``, so no table nor setext underline): a ``*``, ``-`` or
+        ``+`` not followed by a blank (no bullet), nor with ``*``, ``-`` and ``_`` a thematic
+        break; a backtick or tilde not three times (no fence); digits that are no ordered
+        marker; ``=``, ``|`` and ``:``. (``#``, ``>``, ``<`` and ``[`` are left to the rules.)"""
+        src = self.src
+        char = src[pos]
+        if char in _BULLETS or char == "_":
+            if char != "_" and (pos + 1 >= stop or src[pos + 1] in _SPACES):
+                return False  # a bullet
+            return src.count(char, pos, stop) < 3 or not self.hr(line, silent=True)
+        if char in _FENCE_MARKS:
+            return not src.startswith(char * 3, pos)
+        if char in _DIGITS:
+            return self.ordered(line) < 0
+        return char in _PARAGRAPH_ONLY
 
     def heading(self, start: int, *, silent: bool) -> bool:
         """An ATX heading: 1 to 6 ``#`` then a blank or the end of the line; a closing run
@@ -621,25 +612,33 @@ class _Scanner(BlockState):
         if self.is_code(start):  # unreachable: the code rule took it; kept as in the rule
             return
         outer, self.parent = self.parent, "paragraph"  # kept when no underline ends it,
-        src = self.src
+        src, begins, shifts, ends = self.src, self.begins, self.shifts, self.ends
+        indents, blk = self.indents, self.blk
         line = start + 1
         level = 0
-        while line < self.lines and not self.is_empty(line):
-            if self.indents[line] - self.blk > 3:
+        while line < self.lines:
+            pos, stop, indent = begins[line] + shifts[line], ends[line], indents[line]
+            if pos >= stop:
+                break  # a blank line
+            if indent - blk > 3:
                 line += 1
                 continue
-            if self.indents[line] >= self.blk:
-                pos, stop = self.first(line), self.ends[line]
-                marker = src[pos]
-                if (
-                    marker in _SETEXT_MARKS
-                    and self.skip(self.skip(pos, frozenset(marker)), _SPACES) >= stop
-                ):
-                    level = 1 if marker == "=" else 2
-                    break
-            if self.indents[line] < 0:  # a block quote's lazy line
+            char = src[pos]
+            if (
+                indent >= blk
+                and char in _SETEXT_MARKS
+                and self.skip(self.skip(pos, frozenset(char)), _SPACES) >= stop
+            ):
+                level = 1 if char == "=" else 2
+                break
+            if indent < 0:  # a block quote's lazy line
                 line += 1
                 continue
+            if char not in _BLOCK_START:  # no rule of ends_here but the table's takes it
+                under = begins[line + 1] + shifts[line + 1]
+                if src[under : under + 1] not in _DELIMITER_ROW:
+                    line += 1
+                    continue
             if self.ends_here(line, table=True, lists=True):
                 break
             line += 1
