@@ -151,14 +151,16 @@ FOLLOWED = {
     "ampersand": "# Q & A\n## A&\n",
     "setext code span": "`a\nb`\n===\n",
     "hard break": "a   \nb\n---\n",
+    "html block": "<div>\n# no\n</div>\n",
+    "html inline start": "<https://example.com>\n",
+    "html blocks": "<details>\n<summary>a</summary>\n\n# yes\n</details>\n<b>\n# yes\n"
+    "text\n<pre>\n\n# no\n</pre>\n- <div>\n# yes\n",
     "empty body": "",
     "blank last line": "# a\n   ",
     "no newline": "# a\ntext",
 }
 
 REFUSED = {
-    "html block": "<div>\n# no\n</div>\n",
-    "html inline start": "<https://example.com>\n",
     "blockquote reference": "> [a]: /u\n> b\n",
     "blockquote tab": ">\ta\n",
     "reference": "[a]: /url\nText\n===\n",
@@ -258,7 +260,8 @@ QUOTES = st.one_of(
 )
 HTML = st.sampled_from(
     ["<!-- c", "-->", "<!-- c -->", "<div>", "</div>", "<a href='x'>", "<https://x>", "< 1",
-     "<pre>", "<?x", "<!X"]
+     "<pre>", "<?x", "<!X", "</pre>", "<script>", "<details>", "<b>", "<x-y a='1'>", "?>",
+     "<![CDATA[", "]]>", "<3"]
 )  # fmt: skip
 TABLES = st.sampled_from(
     ["| a | b |", "a | b", "|---|---|", "--|--", ":-:|-:", "|-|", "| - | - |", "a \\| b | c",

@@ -6,17 +6,35 @@ the line helpers the block rules share (markdown-it's ``StateBlock``).
 
 from __future__ import annotations
 
+import re
 from itertools import accumulate, repeat
 from operator import add, sub
 
 from skillc_index.markdown.heading_text import SPACES as _SPACES
 
-__all__ = ["BULLETS", "DIGITS", "BlockState"]
+__all__ = ["BULLETS", "DIGITS", "BlockState", "html_kind"]
 
 #: The marks of a bullet list item, and the digits of an ordered one.
 BULLETS = frozenset("*-+")
 DIGITS = frozenset("0123456789")
 _ORDERED_END = frozenset(".)")
+_COMMENT_END = re.compile("-->")
+
+
+def html_kind(text: str) -> tuple[re.Pattern[str], bool] | None:
+    """The kind of HTML block a line starts (``text``: the line from its first non-blank
+    character), as markdown-it's ``html_block`` rule tells it: the pattern its last line
+    matches (a blank line's for a block tag or a lone tag), and whether it may end a
+    paragraph (all kinds but a lone tag); None when it starts none. markdown-it's own
+    table of kinds, imported for a line that starts with ``<`` and no comment."""
+    if text.startswith("<!--"):
+        return _COMMENT_END, True
+    from markdown_it.rules_block.html_block import HTML_SEQUENCES
+
+    for opening, closing, interrupts in HTML_SEQUENCES:
+        if opening.search(text):
+            return closing, interrupts
+    return None
 
 
 class BlockState:

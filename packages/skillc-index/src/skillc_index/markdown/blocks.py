@@ -8,8 +8,8 @@ of a body (list items, paragraphs' open and close, table rows...) is most of mar
 work on a skill. :func:`scan_blocks` gives those three kinds alone, with markdown-it's
 ``type``, ``tag``, ``map`` and ``content``, from the line scanner that already finds the
 headings (:mod:`~skillc_index.markdown.headings`, which follows our parser's block rules and
-refuses what it does not follow: HTML blocks other than comments, link reference
-definitions, tabs in block quotes, deep nesting, a NUL). The caller runs markdown-it's core
+refuses what it does not follow: link reference definitions, tabs in block quotes, deep
+nesting, a NUL). The caller runs markdown-it's core
 rules after ``block`` on them (the inline parse), so the inline tokens are markdown-it's
 own; without reference definitions the inline parse needs nothing of the block parse.
 
@@ -129,6 +129,6 @@ class _BlockScanner(_Scanner):
                 cell = row[index] if index < len(row) else ""
                 self._inline(cell.strip(TRIM) if cell else "", line, line + 1)
 
-    def comment_found(self, start: int, end: int) -> None:
+    def html_found(self, start: int, end: int) -> None:
         content = self.text_lines(start, end, self.blk, keep_last=True)
         self.tokens.append(Block("html_block", "", [start, end], content, None))

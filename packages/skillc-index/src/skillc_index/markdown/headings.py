@@ -5,13 +5,13 @@ up markdown-it costs about half of a fresh ``skc show``: a skill read by ``show`
 was ever built would pay that, and the parse, on every first call. :func:`scan_headings`
 finds the same headings with a line scanner that follows the block rules of our parser
 (:func:`~skillc_index.markdown.document._markdown_parser`: CommonMark plus GFM tables) step
-by step, indentation, lazy continuations, list items, block quotes, tables and fences
-included, and
-refuses (returns None) whenever the body holds a construct it does not follow:
+by step, indentation, lazy continuations, list items, block quotes, tables, fences and
+HTML blocks included, and refuses (returns None) whenever the body holds a construct it
+does not follow:
 
-- an HTML block (any block-level line starting with ``<`` but an HTML comment), a link
-  reference definition (a paragraph starting with ``[`` whose lines hold ``]:``), a NUL, a
-  tab in a block quote, lists and block quotes nested deeper than :data:`MAX_LIST_DEPTH`;
+- a link reference definition (a paragraph starting with ``[`` whose lines hold ``]:``),
+  a NUL, a tab in a block quote, lists and block quotes nested deeper than
+  :data:`MAX_LIST_DEPTH`;
 - heading text with inline markup it does not decide: a link (``](``), an autolink or HTML
   (``<`` with a ``>`` after it), an entity (``&`` with a ``;`` after it), a backslash
   before a line break, ``*`` or ``_`` runs that may be emphasis other than one plain pair
@@ -32,7 +32,7 @@ from bisect import bisect_right
 
 from skillc_index.markdown.block_state import BULLETS as _BULLETS
 from skillc_index.markdown.block_state import DIGITS as _DIGITS
-from skillc_index.markdown.block_state import BlockState
+from skillc_index.markdown.block_state import BlockState, html_kind
 from skillc_index.markdown.heading_text import SPACES as _SPACES
 from skillc_index.markdown.heading_text import TRIM as _TRIM
 from skillc_index.markdown.heading_text import Unsure as _Unsure
@@ -83,7 +83,7 @@ class _Scanner(BlockState):
 
     def ends_here(self, line: int, *, table: bool, lists: bool) -> bool:
         """Whether a block starting on ``line`` ends the one being read: a fence, a block
-        quote (or HTML comment, raising on other HTML) or a thematic break, and a table
+        quote or HTML block (:meth:`quote_starts`) or a thematic break, and a table
         first when ``table``, a list and an ATX heading after them when ``lists`` (in
         markdown-it's order). Only the rules a line's first character allows are tried:
         any other returns False on it, with no effect."""
@@ -157,11 +157,12 @@ class _Scanner(BlockState):
             if not self.fence(line, silent=False):
                 self.setext_or_paragraph(line)
             return
-        if (char == ">" or char == "<") and self.quote_starts(line):
-            if char == ">":
-                self.blockquote(line)
-            else:
-                self.comment(line)
+        if char == ">" and self.quote_starts(line):
+            self.blockquote(line)
+            return
+        kind = html_kind(src[pos:stop]) if char == "<" else None
+        if kind is not None:
+            self.html(line, kind[0])
             return
         if char in _HR_MARKS and src.count(char, pos, stop) > 2 and self.hr(line, silent=False):
             return  # (3 marks: what a break needs, counted in C before the rule's call)
@@ -175,37 +176,37 @@ class _Scanner(BlockState):
     # -- the rules --------------------------------------------------------------------------
 
     def quote_starts(self, line: int) -> bool:
-        """A block quote or an HTML comment starts on ``line``; raises on any other line
-        starting with ``<`` (an HTML block may: the scanner does not follow those). Both
-        rules at the block quote's place: a line starts with one character."""
+        """A block quote or an HTML block that may end a paragraph (all but a lone tag's:
+        :func:`~skillc_index.markdown.block_state.html_kind`) starts on ``line``. Both rules
+        at the block quote's place: a line starts with one character."""
         if self.is_code(line):
             return False
         pos = self.first(line)
         char = self.char(pos)
         if char == "<":
-            if self.src.startswith("<!--", pos):
-                return True
-            raise _Unsure
+            kind = html_kind(self.src[pos : self.ends[line]])
+            return kind is not None and kind[1]
         return char == ">"
 
-    def comment(self, start: int) -> None:
-        """An HTML block that is a comment: ``<!--`` up to the line holding ``-->`` (or a
-        non-blank line less indented than a list item's content)."""
-        src = self.src
-        line = start
-        if "-->" not in src[self.first(start) : self.ends[start]]:
-            line += 1
+    def html(self, start: int, closing: re.Pattern[str]) -> None:
+        """An HTML block (markdown-it's ``html_block`` rule) whose last line matches
+        ``closing``: up to that line (a blank one, not kept, for a block tag or a lone tag),
+        or to a line less indented than a list item's content (a blank one only ends those
+        that end on a blank line)."""
+        src, first, ends = self.src, self.first, self.ends
+        blank_ends = closing.search("") is not None
+        line = start + 1
+        if not closing.search(src[first(start) : ends[start]]):
             while line < self.lines:
-                if self.indents[line] < self.blk and not self.is_empty(line):
+                if self.indents[line] < self.blk and (blank_ends or not self.is_empty(line)):
                     break
-                text = src[self.first(line) : self.ends[line]]
+                text = src[first(line) : ends[line]]
+                if closing.search(text):
+                    line += 1 if text else 0
+                    break
                 line += 1
-                if "-->" in text:
-                    break
-        else:
-            line += 1
         self.line = line
-        self.comment_found(start, line)
+        self.html_found(start, line)
 
     def blockquote(self, start: int) -> None:
         """A block quote (markdown-it's ``blockquote`` rule): ``>`` lines, with the ``>``
@@ -667,8 +668,8 @@ class _Scanner(BlockState):
     def table_found(self, start: int, end: int) -> None:
         """A table on lines ``start`` to ``end - 1``, header and delimiter rows included."""
 
-    def comment_found(self, start: int, end: int) -> None:
-        """An HTML block that is a comment, on lines ``start`` to ``end - 1``."""
+    def html_found(self, start: int, end: int) -> None:
+        """An HTML block on lines ``start`` to ``end - 1``."""
 
 
 def _fence_candidates(marker: str, blk: int) -> re.Pattern[str]:
