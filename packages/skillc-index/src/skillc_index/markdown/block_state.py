@@ -12,13 +12,15 @@ from operator import add, sub
 
 from skillc_index.markdown.heading_text import SPACES as _SPACES
 
-__all__ = ["BULLETS", "DIGITS", "BlockState", "html_kind"]
+__all__ = ["BULLETS", "DIGITS", "BlockState", "cell_count", "fence_candidates", "html_kind"]
 
 #: The marks of a bullet list item, and the digits of an ordered one.
 BULLETS = frozenset("*-+")
 DIGITS = frozenset("0123456789")
 _ORDERED_END = frozenset(".)")
 _COMMENT_END = re.compile("-->")
+# Compiled patterns finding the next line a fence's body may end on (``fence_candidates``).
+_FENCE_CANDIDATES: dict[tuple[str, int], re.Pattern[str]] = {}
 
 
 def html_kind(text: str) -> tuple[re.Pattern[str], bool] | None:
@@ -169,3 +171,28 @@ class BlockState:
         if pos < stop and src[pos] not in _SPACES:
             return -1
         return pos
+
+
+def fence_candidates(marker: str, blk: int) -> re.Pattern[str]:
+    """A pattern matching at the newline before every line whose first non-blank character is
+    ``marker`` or whose indentation has fewer than ``blk`` characters (its width is then
+    below ``blk``: a tab is at least one column), and at no line that continues a fence's
+    body without a check (a blank line may match: the checks then pass over it). It starts
+    with a newline, not ``^``: the regex engine then looks for that character alone."""
+    pattern = _FENCE_CANDIDATES.get((marker, blk))
+    if pattern is None:
+        short = f"|[ \\t]{{0,{blk - 1}}}[^ \\t\\n]" if blk > 0 else ""
+        pattern = re.compile(f"\\n(?:[ \\t]*{re.escape(marker)}{short})")
+        _FENCE_CANDIDATES[(marker, blk)] = pattern
+    return pattern
+
+
+def cell_count(row: str) -> int:
+    """How many cells a table row has (markdown-it's ``escapedSplit``: a ``|`` after a
+    backslash is no separator; a leading and a trailing ``|`` delimit no cell)."""
+    count = row.count("|") - row.count("\\|") + 1
+    if row.startswith("|"):
+        count -= 1
+    if row.endswith("|") and not row.endswith("\\|") and count > 0:
+        count -= 1
+    return count

@@ -32,7 +32,7 @@ from bisect import bisect_right
 
 from skillc_index.markdown.block_state import BULLETS as _BULLETS
 from skillc_index.markdown.block_state import DIGITS as _DIGITS
-from skillc_index.markdown.block_state import BlockState, html_kind
+from skillc_index.markdown.block_state import BlockState, cell_count, fence_candidates, html_kind
 from skillc_index.markdown.heading_text import SPACES as _SPACES
 from skillc_index.markdown.heading_text import TRIM as _TRIM
 from skillc_index.markdown.heading_text import Unsure as _Unsure
@@ -53,8 +53,6 @@ _PARAGRAPH_ONLY = frozenset("=|:")
 # Characters a line's first non-blank character must be for a block other than a paragraph
 # line to start on it (digits: an ordered list; `<`, `>`, `[`: what the scanner refuses).
 _BLOCK_START = frozenset("#`~-_*+=|:<>[0123456789")
-# Compiled patterns finding the next line a fence's body may end on (``_fence_candidates``).
-_FENCE_CANDIDATES: dict[tuple[str, int], re.Pattern[str]] = {}
 # A table has at most this many cells filled in for rows shorter than its header.
 _MAX_AUTOCOMPLETED_CELLS = 0x10000
 
@@ -137,21 +135,27 @@ class _Scanner(BlockState):
         """The first block rule that matches on ``line`` reads its block (``self.line``:
         the line after it). Only the rules the line's first character allows are tried
         (any other returns False on it, with no effect), in markdown-it's order."""
-        src, ends = self.src, self.ends
+        src, begins, shifts, ends = self.src, self.begins, self.shifts, self.ends
         if self.indents[line] - self.blk >= 4:
             self.code(line)  # (a table's header is never indented code)
             return
-        pos = self.begins[line + 1] + self.shifts[line + 1]
+        pos = begins[line + 1] + shifts[line + 1]
         if (
             src[pos : pos + 1] in _DELIMITER_ROW
-            and src.find("|", self.begins[line], ends[line]) >= 0  # (a header needs one)
+            and src.find("|", begins[line], ends[line]) >= 0  # (a header needs one)
             and self.table(line, silent=False)
         ):
             return
-        pos, stop = self.begins[line] + self.shifts[line], ends[line]
+        pos, stop = begins[line] + shifts[line], ends[line]
         char = src[pos : pos + 1]
         if char not in _BLOCK_START:  # a plain text line: no other rule
-            self.setext_or_paragraph(line)
+            after = line + 1
+            if after < self.lines and begins[after] + shifts[after] < ends[after]:
+                self.setext_or_paragraph(line)
+            else:  # a paragraph of one line (what setext_or_paragraph finds, at once)
+                self.parent = "paragraph"
+                self.line = after
+                self.paragraph_found(line, after)
             return
         if char in _FENCE_MARKS:
             if not self.fence(line, silent=False):
@@ -331,7 +335,7 @@ class _Scanner(BlockState):
         header = src[self.first(start) : self.ends[start]].strip(_TRIM)
         if "|" not in header or self.is_code(start):
             return False
-        count = _cells(header)
+        count = cell_count(header)
         if count == 0 or count != aligns:
             return False
         if silent:
@@ -347,7 +351,7 @@ class _Scanner(BlockState):
             if not row or self.is_code(line):
                 break
             if counted:
-                filled += count - _cells(row)
+                filled += count - cell_count(row)
                 if filled > _MAX_AUTOCOMPLETED_CELLS:
                     break
             line += 1
@@ -398,7 +402,7 @@ class _Scanner(BlockState):
         # only its first line, which is at or before ``start``): only a line starting with
         # the marker or indented less than ``blk`` can end the body, and one regex search
         # finds the next such line instead of the checks below on every line.
-        pattern = _fence_candidates(marker, self.blk) if not self.quotes else None
+        pattern = fence_candidates(marker, self.blk) if not self.quotes else None
         begins = self.begins
         while True:
             line += 1
@@ -503,20 +507,26 @@ class _Scanner(BlockState):
             self.blk = initial + gap
             shifts[line] = pos - begins[line]
             indents[line] = offset
+            following = -1  # the offset after the next item's marker, when known
             if pos >= stop and begins[line + 1] + shifts[line + 1] >= ends[line + 1]:
                 self.line = min(self.line + 2, end)  # an empty item: the list ends
-            elif self.one_line_item(line, old_indent, marker, ordered):
-                self.parent = "paragraph"  # what its paragraph leaves
-                self.paragraph_found(line, line + 1)
-                self.line = line + 1
             else:
-                self.depth += 1
-                self.blocks(line)
-                self.depth -= 1
+                following = self.one_line_item(line, old_indent, marker, ordered)
+                if following >= 0:
+                    self.parent = "paragraph"  # what its paragraph leaves
+                    self.paragraph_found(line, line + 1)
+                    self.line = line + 1
+                else:
+                    self.depth += 1
+                    self.blocks(line)
+                    self.depth -= 1
             self.blk = self.list_indent
             self.list_indent = old_list_indent
             shifts[line], indents[line] = old_shift, old_indent
             line = self.line
+            if following >= 0:
+                after = following  # (the tests below passed in one_line_item)
+                continue
             if line >= end or indents[line] < self.blk or indents[line] - self.blk >= 4:
                 break
             after = self.ordered(line) if ordered else self.bullet(line)
@@ -532,33 +542,36 @@ class _Scanner(BlockState):
         self.parent = outer
         return True
 
-    def one_line_item(self, line: int, indent: int, marker: str, ordered: bool) -> bool:
+    def one_line_item(self, line: int, indent: int, marker: str, ordered: bool) -> int:
         """Whether the item starting on ``line`` (indented ``indent``; its content column
         set as ``blk``) is one paragraph of one line followed by the next item of the list:
         its text starts at ``blk`` and starts no block but a paragraph
         (:meth:`paragraph_only`), and the next line is a ``marker`` item at the same
         indentation that is no thematic break and holds no ``|`` (it could start a table).
         Then the blocks of the item are that paragraph alone (what the item's block loop
-        finds, without it); not decided in a block quote."""
+        finds, without it), and the offset after the next item's marker is returned; else
+        -1 (and in a block quote)."""
         src, begins = self.src, self.begins
         pos = begins[line] + self.shifts[line]
         after = line + 1
         if self.quotes or self.indents[line] != self.blk or after >= self.lines:
-            return False
+            return -1
         stop = self.ends[line]
         if pos >= stop:
-            return False  # an empty item
+            return -1  # an empty item
         if self.indents[after] != indent:
-            return False
+            return -1
         if src[pos] in _BLOCK_START and not self.paragraph_only(line, pos, stop):
-            return False
+            return -1
         start = self.ordered(after) if ordered else self.bullet(after)
         if start < 0 or src[start - 1] != marker:
-            return False
+            return -1
         stop = self.ends[after]
         if "|" in src[begins[after] : stop]:
-            return False
-        return ordered or src.count(marker, start - 1, stop) < 3 or not self.hr(after, silent=True)
+            return -1
+        if ordered or src.count(marker, start - 1, stop) < 3 or not self.hr(after, silent=True):
+            return start
+        return -1
 
     def paragraph_only(self, line: int, pos: int, stop: int) -> bool:
         """Whether no block but a paragraph starts on ``line`` (not indented code, its
@@ -670,28 +683,3 @@ class _Scanner(BlockState):
 
     def html_found(self, start: int, end: int) -> None:
         """An HTML block on lines ``start`` to ``end - 1``."""
-
-
-def _fence_candidates(marker: str, blk: int) -> re.Pattern[str]:
-    """A pattern matching at the newline before every line whose first non-blank character is
-    ``marker`` or whose indentation has fewer than ``blk`` characters (its width is then
-    below ``blk``: a tab is at least one column), and at no line that continues a fence's
-    body without a check (a blank line may match: the checks then pass over it). It starts
-    with a newline, not ``^``: the regex engine then looks for that character alone."""
-    pattern = _FENCE_CANDIDATES.get((marker, blk))
-    if pattern is None:
-        short = f"|[ \\t]{{0,{blk - 1}}}[^ \\t\\n]" if blk > 0 else ""
-        pattern = re.compile(f"\\n(?:[ \\t]*{re.escape(marker)}{short})")
-        _FENCE_CANDIDATES[(marker, blk)] = pattern
-    return pattern
-
-
-def _cells(row: str) -> int:
-    """How many cells a table row has (markdown-it's ``escapedSplit``: a ``|`` after a
-    backslash is no separator; a leading and a trailing ``|`` delimit no cell)."""
-    count = row.count("|") - row.count("\\|") + 1
-    if row.startswith("|"):
-        count -= 1
-    if row.endswith("|") and not row.endswith("\\|") and count > 0:
-        count -= 1
-    return count
