@@ -82,6 +82,8 @@ FOLLOWED = {
     "items that start with markup": "- **a**: b\n- `c` [d](e)\n- ~~f~~\n- ```\n  g\n  ```\n"
     "- ``h``\n- *i* j\n- **\n- _k_\n- ___\n- +l\n- 2024 m\n- 2. n\n- =o\n- |p\n- :q\n"
     "- #r\n- * * *\n- *-*\n-\t*s*\n- t\n\n  u\n",
+    "items that start with a link": "- [a](b) c\n- [d](e)\n\n- [f](g)\n\n  h\n- **i**\n\n  j\n"
+    "1. [k](l)\n2. m\n",
     "ordered one-line items": "1. a\n2. **b**\n3) c\n4) d\n5. `e`\n   lazy\n6. f\n7. g\n"
     "   - h\n8. i\n\n9. j\n10. *k*\n    ---\n11. l\n",
     "html blocks": "<div>\n[a](b)\n</div>\n\n<details>\n<summary>x</summary>\n\n[c](d)\n</details>\n"
@@ -95,6 +97,7 @@ FOLLOWED = {
 }
 
 REFUSED = {
+    "reference after a link item": "- [a](b)\n- [c]: d\n",
     "reference": "[a]: /url\n\n[a]\n",
     "nul": "a\0 [b](c)\n",
     "quote tab": ">\ta\n",

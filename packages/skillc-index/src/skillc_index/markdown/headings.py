@@ -48,6 +48,8 @@ _HR_MARKS = frozenset("*-_")
 _FENCE_MARKS = frozenset("`~")
 _SETEXT_MARKS = frozenset("-=")
 _DELIMITER_ROW = frozenset("|-:")
+# What one_line_item answers for an item whose first line is its paragraph, a blank line after.
+_THEN_BLANK = -2
 # First characters of a line that start no block on their own (:meth:`_Scanner.paragraph_only`).
 _PARAGRAPH_ONLY = frozenset("=|:")
 # Characters a line's first non-blank character must be for a block other than a paragraph
@@ -512,13 +514,14 @@ class _Scanner(BlockState):
                 self.line = min(self.line + 2, end)  # an empty item: the list ends
             else:
                 following = self.one_line_item(line, old_indent, marker, ordered)
-                if following >= 0:
+                first = line  # where the item's block loop starts
+                if following != -1:
                     self.parent = "paragraph"  # what its paragraph leaves
                     self.paragraph_found(line, line + 1)
-                    self.line = line + 1
-                else:
+                    self.line = first = line + 1
+                if following < 0:  # (or _THEN_BLANK: the blocks after that paragraph)
                     self.depth += 1
-                    self.blocks(line)
+                    self.blocks(first)
                     self.depth -= 1
             self.blk = self.list_indent
             self.list_indent = old_list_indent
@@ -549,24 +552,31 @@ class _Scanner(BlockState):
         (:meth:`paragraph_only`), and the next line is a ``marker`` item at the same
         indentation that is no thematic break and holds no ``|`` (it could start a table).
         Then the blocks of the item are that paragraph alone (what the item's block loop
-        finds, without it), and the offset after the next item's marker is returned; else
-        -1 (and in a block quote)."""
-        src, begins = self.src, self.begins
+        finds, without it), and the offset after the next item's marker is returned;
+        :data:`_THEN_BLANK` when the line after that paragraph is blank (or the end: the
+        item's other blocks, if any, follow it); else -1 (and in a block quote)."""
+        src, begins, ends = self.src, self.begins, self.ends
         pos = begins[line] + self.shifts[line]
         after = line + 1
-        if self.quotes or self.indents[line] != self.blk or after >= self.lines:
+        if self.quotes or self.indents[line] != self.blk:
             return -1
-        stop = self.ends[line]
+        stop = ends[line]
         if pos >= stop:
             return -1  # an empty item
-        if self.indents[after] != indent:
+        if after >= self.lines or begins[after] + self.shifts[after] >= ends[after]:
+            blank = True  # the paragraph ends there too
+        elif self.indents[after] != indent:
             return -1
+        else:
+            blank = False
         if src[pos] in _BLOCK_START and not self.paragraph_only(line, pos, stop):
             return -1
+        if blank:
+            return _THEN_BLANK
         start = self.ordered(after) if ordered else self.bullet(after)
         if start < 0 or src[start - 1] != marker:
             return -1
-        stop = self.ends[after]
+        stop = ends[after]
         if "|" in src[begins[after] : stop]:
             return -1
         if ordered or src.count(marker, start - 1, stop) < 3 or not self.hr(after, silent=True):
@@ -579,7 +589,8 @@ class _Scanner(BlockState):
         it less indented than ``blk``, so no table nor setext underline): a ``*``, ``-`` or
         ``+`` not followed by a blank (no bullet), nor with ``*``, ``-`` and ``_`` a thematic
         break; a backtick or tilde not three times (no fence); digits that are no ordered
-        marker; ``=``, ``|`` and ``:``. (``#``, ``>``, ``<`` and ``[`` are left to the rules.)"""
+        marker; ``=``, ``|`` and ``:``; a ``[`` (raising where a reference definition may
+        start, as the block loop would). (``#``, ``>`` and ``<`` are left to the rules.)"""
         src = self.src
         char = src[pos]
         if char in _BULLETS or char == "_":
@@ -590,6 +601,9 @@ class _Scanner(BlockState):
             return not src.startswith(char * 3, pos)
         if char in _DIGITS:
             return self.ordered(line) < 0
+        if char == "[":
+            self.refuse_reference(line)  # (the reference rule's place: before the paragraph)
+            return True
         return char in _PARAGRAPH_ONLY
 
     def heading(self, start: int, *, silent: bool) -> bool:
