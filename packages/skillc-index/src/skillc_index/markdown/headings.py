@@ -48,6 +48,9 @@ _HR_MARKS = frozenset("*-_")
 _FENCE_MARKS = frozenset("`~")
 _SETEXT_MARKS = frozenset("-=")
 _DELIMITER_ROW = frozenset("|-:")
+# A thematic break's line from its first non-blank character; an ATX heading's opening run.
+_BREAK = re.compile(r"(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,}")
+_ATX = re.compile(r"#{1,6}(?=[ \t]|$)")
 # What one_line_item answers for an item whose first line is its paragraph, a blank line after.
 _THEN_BLANK = -2
 # First characters of a line that start no block on their own (:meth:`_Scanner.paragraph_only`).
@@ -432,23 +435,10 @@ class _Scanner(BlockState):
         return True
 
     def hr(self, start: int, *, silent: bool) -> bool:
-        """A thematic break: 3 or more of one of ``*-_``, blanks between."""
+        """A thematic break: 3 or more of one of ``*-_``, blanks between (:data:`_BREAK`)."""
         if self.is_code(start):
             return False
-        pos, stop = self.first(start), self.ends[start]
-        marker = self.char(pos)
-        if marker not in _HR_MARKS:
-            return False
-        src = self.src
-        after = pos + 1
-        while after < stop and src[after] in _SPACES:
-            after += 1
-        if after < stop and src[after] != marker:
-            return False  # ``- item``: no break (what the test below finds, at once)
-        rest = src[pos + 1 : stop]
-        if rest.strip(marker + " \t"):
-            return False
-        if rest.count(marker) < 2:
+        if not _BREAK.fullmatch(self.src, self.first(start), self.ends[start]):
             return False
         if not silent:
             self.line = start + 1
@@ -613,17 +603,13 @@ class _Scanner(BlockState):
             return False
         src = self.src
         pos, stop = self.first(start), self.ends[start]
-        if pos >= stop or src[pos] != "#":
-            return False
-        level = 1
-        pos += 1
-        while pos < stop and src[pos] == "#" and level <= 6:
-            level += 1
-            pos += 1
-        if level > 6 or (pos < stop and src[pos] not in _SPACES):
+        opening = _ATX.match(src, pos, stop)
+        if opening is None:
             return False
         if silent:
             return True
+        pos = opening.end()
+        level = pos - opening.start()
         stop = pos + len(src[pos:stop].rstrip(" \t"))
         bare = pos + len(src[pos:stop].rstrip("#"))
         if bare > pos and src[bare - 1] in _SPACES:
