@@ -86,7 +86,8 @@ FOLLOWED = {
     "1. [k](l)\n2. m\n",
     "ordered one-line items": "1. a\n2. **b**\n3) c\n4) d\n5. `e`\n   lazy\n6. f\n7. g\n"
     "   - h\n8. i\n\n9. j\n10. *k*\n    ---\n11. l\n",
-    "html blocks": "<div>\n[a](b)\n</div>\n\n<details>\n<summary>x</summary>\n\n[c](d)\n</details>\n"
+    "html blocks": "<div>\n[a](b)\n</div>\n\n<details>\n<summary>x</summary>\n\n[c](d)\n"
+    "</details>\n"
     "text\n<script>\na\n\nb</script> c\n<b>\nlone tag\n\n<b>\n\n<?x\n?>\n<!X\n>\n<![CDATA[\n]]>\n"
     "- <div>\n\n  x\n- <!-- a\n\nb -->\n> <pre>\nlazy\n\n<3 <a\n<DIV\n  <p>\n",
     "empty": "",
