@@ -572,7 +572,8 @@ def parsed_end(text: str) -> int:
     :data:`MARKDOWN_LINE_LIMIT` lines, else just after the last line break within both
     limits (0 when there is none)."""
     end = len(text) if len(text) <= MARKDOWN_LIMIT else text.rfind("\n", 0, MARKDOWN_LIMIT) + 1
-    if text.count("\n", 0, end) > MARKDOWN_LINE_LIMIT:  # short lines: cut after the last one
+    # short lines: cut after the last one (a text of fewer characters has fewer lines)
+    if end > MARKDOWN_LINE_LIMIT and text.count("\n", 0, end) > MARKDOWN_LINE_LIMIT:
         end = 0
         for _ in range(MARKDOWN_LINE_LIMIT):
             end = text.index("\n", end) + 1
