@@ -39,6 +39,8 @@ from skillc_index.diagnostics import (
     Notice,
 )
 from skillc_index.markdown.frontmatter import BOM, Frontmatter, parse_frontmatter, split_frontmatter
+from skillc_index.markdown.heading_text import Unsure as _Unsure
+from skillc_index.markdown.heading_text import heading_text as _scanned_heading_text
 from skillc_index.markdown.headings import scan_headings
 from skillc_index.text import count_lines, normalize_newlines
 
@@ -343,12 +345,10 @@ def _heading_of(inline: BlockToken, html: _HtmlFound) -> str:
     (:func:`~skillc_index.markdown.heading_text.heading_text`, the parse's text) decides
     it and the HTML before it does not gather its text (which needs its tokens)."""
     if inline.content and not inline.children:  # (any text parses into a token at least)
-        from skillc_index.markdown.heading_text import Unsure, heading_text
-
         if not html.gathering:
             try:
-                return heading_text(inline.content)
-            except Unsure:
+                return _scanned_heading_text(inline.content)
+            except _Unsure:
                 pass
         _parse_late(inline, heading=True)
     return _heading_text(inline)
@@ -459,24 +459,24 @@ class _HtmlFound:
 
     def __init__(self) -> None:
         self.pieces: list[tuple[str, int, bool, list[str]]] = []
-        self._after: list[str] | None = None  # the text after the last piece, while gathered
+        #: Whether the text after the last piece is being gathered (an attribute, not a
+        #: property: the walk asks for each block)
+        self.gathering = False
+        self._after: list[str] = []  # the text after the last piece
         self._size = 0
-
-    @property
-    def gathering(self) -> bool:
-        return self._after is not None
 
     def html(self, source: str, line: int, block: bool) -> None:
         self._after = []
         self._size = 0
+        self.gathering = True
         self.pieces.append((source, line, block, self._after))
 
     def text(self, text: str) -> None:
-        if self._after is not None and text:
+        if self.gathering and text:
             self._after.append(text)
             self._size += len(text)
             if self._size > HTML_TEXT_AFTER:
-                self._after = None
+                self.gathering = False
 
     def inline(self, inline: BlockToken, first_line: int) -> None:
         """The inline HTML of one inline token whose source starts on ``first_line``, and
