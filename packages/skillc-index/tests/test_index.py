@@ -531,8 +531,8 @@ def test_an_up_to_date_index_gives_the_stub_without_parsing(
     refs = folder / "references"
     refs.mkdir()
     (refs / "api.md").write_text(
-        # the HTML block makes the headings scanner hand the file to markdown-it: a build that
-        # parses loads it
+        # the HTML block makes the headings scanner load markdown-it (its table of HTML block
+        # kinds): a build that parses loads it
         "---\ndescription: >\n  The API,\n  folded.\n---\n\n## Intro\n\n# API\n\n# Second\n"
         "\n<div>html</div>\n",
         encoding="utf-8",

@@ -54,7 +54,9 @@ def count_lines(text: str) -> int:
     """Number of lines; a last line without a break counts, an empty text has 0."""
     if not text:
         return 0
-    breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
+    breaks = text.count("\n")
+    if "\r" in text:  # (a text whose newlines are normalized has none: one pass less)
+        breaks += text.count("\r") - text.count("\r\n")
     return breaks + (0 if text.endswith(("\n", "\r")) else 1)
 
 

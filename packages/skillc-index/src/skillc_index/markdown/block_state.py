@@ -6,10 +6,37 @@ the line helpers the block rules share (markdown-it's ``StateBlock``).
 
 from __future__ import annotations
 
+import re
 from itertools import accumulate, repeat
 from operator import add, sub
 
-__all__ = ["BlockState"]
+from skillc_index.markdown.heading_text import SPACES as _SPACES
+
+__all__ = ["BULLETS", "DIGITS", "BlockState", "cell_count", "fence_candidates", "html_kind"]
+
+#: The marks of a bullet list item, and the digits of an ordered one.
+BULLETS = frozenset("*-+")
+DIGITS = frozenset("0123456789")
+_ORDERED_END = frozenset(".)")
+_COMMENT_END = re.compile("-->")
+# Compiled patterns finding the next line a fence's body may end on (``fence_candidates``).
+_FENCE_CANDIDATES: dict[tuple[str, int], re.Pattern[str]] = {}
+
+
+def html_kind(text: str) -> tuple[re.Pattern[str], bool] | None:
+    """The kind of HTML block a line starts (``text``: the line from its first non-blank
+    character), as markdown-it's ``html_block`` rule tells it: the pattern its last line
+    matches (a blank line's for a block tag or a lone tag), and whether it may end a
+    paragraph (all kinds but a lone tag); None when it starts none. markdown-it's own
+    table of kinds, imported for a line that starts with ``<`` and no comment."""
+    if text.startswith("<!--"):
+        return _COMMENT_END, True
+    from markdown_it.rules_block.html_block import HTML_SEQUENCES
+
+    for opening, closing, interrupts in HTML_SEQUENCES:
+        if opening.search(text):
+            return closing, interrupts
+    return None
 
 
 class BlockState:
@@ -80,7 +107,18 @@ class BlockState:
         """Lines ``begin`` to ``end - 1`` without up to ``indent`` columns of indentation,
         joined by newlines, the last one's kept when ``keep_last`` (markdown-it's
         ``getLines``; a list item's first line loses its marker too)."""
-        src = self.src
+        src, begins, shifts, ends = self.src, self.begins, self.shifts, self.ends
+        if src.find("\t", begins[begin], ends[end - 1]) < 0:
+            # no tab: a column is a character, and what is taken off a line is its first
+            # ``indent`` characters at most, the blanks (and a list item's marker) before
+            # its text (``shifts``), as the loop below finds
+            text = "\n".join(
+                [
+                    src[begins[line] + min(shifts[line], indent) : ends[line]]
+                    for line in range(begin, end)
+                ]
+            )
+            return text + src[ends[end - 1] : ends[end - 1] + 1] if keep_last else text
         parts: list[str] = []
         for line in range(begin, end):
             column = 0
@@ -98,3 +136,63 @@ class BlockState:
             prefix = " " * (column - indent) if column > indent else ""
             parts.append(prefix + src[position:last])
         return "".join(parts)
+
+    def bullet(self, line: int) -> int:
+        """The offset after a bullet list marker on ``line``, -1 when there is none."""
+        pos, stop = self.begins[line] + self.shifts[line], self.ends[line]
+        if self.src[pos : pos + 1] not in BULLETS:
+            return -1
+        pos += 1
+        if pos < stop and self.src[pos] not in _SPACES:
+            return -1
+        return pos
+
+    def ordered(self, line: int) -> int:
+        """The offset after an ordered list marker (1 to 9 digits, ``.`` or ``)``) on
+        ``line``, -1 when there is none."""
+        src = self.src
+        start = pos = self.begins[line] + self.shifts[line]
+        stop = self.ends[line]
+        if pos + 1 >= stop or src[pos] not in DIGITS:
+            return -1
+        pos += 1
+        while True:
+            if pos >= stop:
+                return -1
+            char = src[pos]
+            pos += 1
+            if char in DIGITS:
+                if pos - start >= 10:
+                    return -1
+                continue
+            if char in _ORDERED_END:
+                break
+            return -1
+        if pos < stop and src[pos] not in _SPACES:
+            return -1
+        return pos
+
+
+def fence_candidates(marker: str, blk: int) -> re.Pattern[str]:
+    """A pattern matching at the newline before every line whose first non-blank character is
+    ``marker`` or whose indentation has fewer than ``blk`` characters (its width is then
+    below ``blk``: a tab is at least one column), and at no line that continues a fence's
+    body without a check (a blank line may match: the checks then pass over it). It starts
+    with a newline, not ``^``: the regex engine then looks for that character alone."""
+    pattern = _FENCE_CANDIDATES.get((marker, blk))
+    if pattern is None:
+        short = f"|[ \\t]{{0,{blk - 1}}}[^ \\t\\n]" if blk > 0 else ""
+        pattern = re.compile(f"\\n(?:[ \\t]*{re.escape(marker)}{short})")
+        _FENCE_CANDIDATES[(marker, blk)] = pattern
+    return pattern
+
+
+def cell_count(row: str) -> int:
+    """How many cells a table row has (markdown-it's ``escapedSplit``: a ``|`` after a
+    backslash is no separator; a leading and a trailing ``|`` delimit no cell)."""
+    count = row.count("|") - row.count("\\|") + 1
+    if row.startswith("|"):
+        count -= 1
+    if row.endswith("|") and not row.endswith("\\|") and count > 0:
+        count -= 1
+    return count

@@ -8,8 +8,8 @@ of a body (list items, paragraphs' open and close, table rows...) is most of mar
 work on a skill. :func:`scan_blocks` gives those three kinds alone, with markdown-it's
 ``type``, ``tag``, ``map`` and ``content``, from the line scanner that already finds the
 headings (:mod:`~skillc_index.markdown.headings`, which follows our parser's block rules and
-refuses what it does not follow: HTML blocks other than comments, link reference
-definitions, tabs in block quotes, deep nesting, a NUL). The caller runs markdown-it's core
+refuses what it does not follow: link reference definitions, tabs in block quotes, deep
+nesting, a NUL). The caller runs markdown-it's core
 rules after ``block`` on them (the inline parse), so the inline tokens are markdown-it's
 own; without reference definitions the inline parse needs nothing of the block parse.
 
@@ -100,17 +100,17 @@ class _BlockScanner(_Scanner):
         super().__init__(src)
         self.tokens: list[Block] = []
 
-    def _inline(self, content: str, start: int, end: int) -> None:
-        self.tokens.append(Block("inline", "", [start, end], content, []))
-
     def heading_found(
         self, level: int, content: str, start: int, end: int, *, underline: bool = False
     ) -> None:
         self.tokens.append(Block("heading_open", f"h{level}", [start, end], "", None))
-        self._inline(content, start, end - 1 if underline else end)
+        lines = [start, end - 1 if underline else end]
+        self.tokens.append(Block("inline", "", lines, content, []))
 
     def paragraph_found(self, start: int, end: int) -> None:
-        if self.blk or self.quotes:
+        if end == start + 1:  # one line: what the trim leaves of it is its text's
+            content = self.src[self.begins[start] + self.shifts[start] : self.ends[start]]
+        elif self.blk or self.quotes:
             content = self.text_lines(start, end, self.blk)
         else:  # nothing to take off: the lines as they are in the source
             content = self.src[self.begins[start] : self.ends[end - 1]]
@@ -119,14 +119,17 @@ class _BlockScanner(_Scanner):
     def table_found(self, start: int, end: int) -> None:
         src, first, ends = self.src, self.first, self.ends
         header = _cells(src[first(start) : ends[start]].strip(TRIM))
-        for cell in header:
-            self._inline(cell.strip(TRIM), start, start + 1)
-        for line in range(start + 2, end):
-            row = _cells(src[first(line) : ends[line]].strip(TRIM))
-            for index in range(len(header)):
-                cell = row[index] if index < len(row) else ""
-                self._inline(cell.strip(TRIM) if cell else "", line, line + 1)
+        width = len(header)
+        tokens = self.tokens
+        for line, row in [(start, header)] + [
+            (line, _cells(src[first(line) : ends[line]].strip(TRIM)))
+            for line in range(start + 2, end)
+        ]:
+            if len(row) < width:  # a short row: empty cells after its own
+                row += [""] * (width - len(row))
+            cells = row[:width]
+            tokens.extend([Block("inline", "", [line, line + 1], c.strip(TRIM), []) for c in cells])
 
-    def comment_found(self, start: int, end: int) -> None:
+    def html_found(self, start: int, end: int) -> None:
         content = self.text_lines(start, end, self.blk, keep_last=True)
         self.tokens.append(Block("html_block", "", [start, end], content, None))

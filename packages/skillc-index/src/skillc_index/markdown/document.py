@@ -39,6 +39,8 @@ from skillc_index.diagnostics import (
     Notice,
 )
 from skillc_index.markdown.frontmatter import BOM, Frontmatter, parse_frontmatter, split_frontmatter
+from skillc_index.markdown.heading_text import Unsure as _Unsure
+from skillc_index.markdown.heading_text import heading_text as _scanned_heading_text
 from skillc_index.markdown.headings import scan_headings
 from skillc_index.text import count_lines, normalize_newlines
 
@@ -312,7 +314,16 @@ def _tokens(body: str, links: bool, scan: bool = True) -> Sequence[BlockToken]:
     tokens = scan_blocks(body)
     if tokens is None:
         return md.parse(body, {_LAZY_HEADINGS: True})
-    _core_after_block(body, tokens, {_LAZY_HEADINGS: True, _NO_REFERENCES: True})
+    # the rules run on the blocks they parse alone (a few percent of them): each rule's
+    # loop over every token of the body, and ``text_join``'s new list for each, were most
+    # of their cost; the others keep their empty children, as the rules would leave them
+    parsed = [
+        token
+        for token in tokens
+        if token.type == "inline" and _may_link(token.content, inline_only=True)
+    ]
+    if parsed:
+        _core_after_block(body, parsed, {_LAZY_HEADINGS: True, _NO_REFERENCES: True})
     return tokens
 
 
@@ -334,12 +345,10 @@ def _heading_of(inline: BlockToken, html: _HtmlFound) -> str:
     (:func:`~skillc_index.markdown.heading_text.heading_text`, the parse's text) decides
     it and the HTML before it does not gather its text (which needs its tokens)."""
     if inline.content and not inline.children:  # (any text parses into a token at least)
-        from skillc_index.markdown.heading_text import Unsure, heading_text
-
         if not html.gathering:
             try:
-                return heading_text(inline.content)
-            except Unsure:
+                return _scanned_heading_text(inline.content)
+            except _Unsure:
                 pass
         _parse_late(inline, heading=True)
     return _heading_text(inline)
@@ -450,24 +459,24 @@ class _HtmlFound:
 
     def __init__(self) -> None:
         self.pieces: list[tuple[str, int, bool, list[str]]] = []
-        self._after: list[str] | None = None  # the text after the last piece, while gathered
+        #: Whether the text after the last piece is being gathered (an attribute, not a
+        #: property: the walk asks for each block)
+        self.gathering = False
+        self._after: list[str] = []  # the text after the last piece
         self._size = 0
-
-    @property
-    def gathering(self) -> bool:
-        return self._after is not None
 
     def html(self, source: str, line: int, block: bool) -> None:
         self._after = []
         self._size = 0
+        self.gathering = True
         self.pieces.append((source, line, block, self._after))
 
     def text(self, text: str) -> None:
-        if self._after is not None and text:
+        if self.gathering and text:
             self._after.append(text)
             self._size += len(text)
             if self._size > HTML_TEXT_AFTER:
-                self._after = None
+                self.gathering = False
 
     def inline(self, inline: BlockToken, first_line: int) -> None:
         """The inline HTML of one inline token whose source starts on ``first_line``, and
@@ -563,7 +572,8 @@ def parsed_end(text: str) -> int:
     :data:`MARKDOWN_LINE_LIMIT` lines, else just after the last line break within both
     limits (0 when there is none)."""
     end = len(text) if len(text) <= MARKDOWN_LIMIT else text.rfind("\n", 0, MARKDOWN_LIMIT) + 1
-    if text.count("\n", 0, end) > MARKDOWN_LINE_LIMIT:  # short lines: cut after the last one
+    # short lines: cut after the last one (a text of fewer characters has fewer lines)
+    if end > MARKDOWN_LINE_LIMIT and text.count("\n", 0, end) > MARKDOWN_LINE_LIMIT:
         end = 0
         for _ in range(MARKDOWN_LINE_LIMIT):
             end = text.index("\n", end) + 1

@@ -5,13 +5,13 @@ up markdown-it costs about half of a fresh ``skc show``: a skill read by ``show`
 was ever built would pay that, and the parse, on every first call. :func:`scan_headings`
 finds the same headings with a line scanner that follows the block rules of our parser
 (:func:`~skillc_index.markdown.document._markdown_parser`: CommonMark plus GFM tables) step
-by step, indentation, lazy continuations, list items, block quotes, tables and fences
-included, and
-refuses (returns None) whenever the body holds a construct it does not follow:
+by step, indentation, lazy continuations, list items, block quotes, tables, fences and
+HTML blocks included, and refuses (returns None) whenever the body holds a construct it
+does not follow:
 
-- an HTML block (any block-level line starting with ``<`` but an HTML comment), a link
-  reference definition (a paragraph starting with ``[`` whose lines hold ``]:``), a NUL, a
-  tab in a block quote, lists and block quotes nested deeper than :data:`MAX_LIST_DEPTH`;
+- a link reference definition (a paragraph starting with ``[`` whose lines hold ``]:``),
+  a NUL, a tab in a block quote, lists and block quotes nested deeper than
+  :data:`MAX_LIST_DEPTH`;
 - heading text with inline markup it does not decide: a link (``](``), an autolink or HTML
   (``<`` with a ``>`` after it), an entity (``&`` with a ``;`` after it), a backslash
   before a line break, ``*`` or ``_`` runs that may be emphasis other than one plain pair
@@ -30,7 +30,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from skillc_index.markdown.block_state import BlockState
+from skillc_index.markdown.block_state import BULLETS as _BULLETS
+from skillc_index.markdown.block_state import DIGITS as _DIGITS
+from skillc_index.markdown.block_state import BlockState, cell_count, fence_candidates, html_kind
 from skillc_index.markdown.heading_text import SPACES as _SPACES
 from skillc_index.markdown.heading_text import TRIM as _TRIM
 from skillc_index.markdown.heading_text import Unsure as _Unsure
@@ -42,18 +44,20 @@ __all__ = ["MAX_LIST_DEPTH", "scan_headings"]
 #: nesting limit, 20 levels: 10 lists).
 MAX_LIST_DEPTH = 8
 
-_BULLETS = frozenset("*-+")
 _HR_MARKS = frozenset("*-_")
 _FENCE_MARKS = frozenset("`~")
 _SETEXT_MARKS = frozenset("-=")
 _DELIMITER_ROW = frozenset("|-:")
-_DIGITS = frozenset("0123456789")
-_ORDERED_END = frozenset(".)")
+# A thematic break's line from its first non-blank character; an ATX heading's opening run.
+_BREAK = re.compile(r"(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,}")
+_ATX = re.compile(r"#{1,6}(?=[ \t]|$)")
+# What one_line_item answers for an item whose first line is its paragraph, a blank line after.
+_THEN_BLANK = -2
+# First characters of a line that start no block on their own (:meth:`_Scanner.paragraph_only`).
+_PARAGRAPH_ONLY = frozenset("=|:")
 # Characters a line's first non-blank character must be for a block other than a paragraph
 # line to start on it (digits: an ordered list; `<`, `>`, `[`: what the scanner refuses).
 _BLOCK_START = frozenset("#`~-_*+=|:<>[0123456789")
-# Compiled patterns finding the next line a fence's body may end on (``_fence_candidates``).
-_FENCE_CANDIDATES: dict[tuple[str, int], re.Pattern[str]] = {}
 # A table has at most this many cells filled in for rows shorter than its header.
 _MAX_AUTOCOMPLETED_CELLS = 0x10000
 
@@ -82,7 +86,7 @@ class _Scanner(BlockState):
 
     def ends_here(self, line: int, *, table: bool, lists: bool) -> bool:
         """Whether a block starting on ``line`` ends the one being read: a fence, a block
-        quote (or HTML comment, raising on other HTML) or a thematic break, and a table
+        quote or HTML block (:meth:`quote_starts`) or a thematic break, and a table
         first when ``table``, a list and an ATX heading after them when ``lists`` (in
         markdown-it's order). Only the rules a line's first character allows are tried:
         any other returns False on it, with no effect."""
@@ -136,31 +140,38 @@ class _Scanner(BlockState):
         """The first block rule that matches on ``line`` reads its block (``self.line``:
         the line after it). Only the rules the line's first character allows are tried
         (any other returns False on it, with no effect), in markdown-it's order."""
-        src, ends = self.src, self.ends
+        src, begins, shifts, ends = self.src, self.begins, self.shifts, self.ends
         if self.indents[line] - self.blk >= 4:
             self.code(line)  # (a table's header is never indented code)
             return
-        pos = self.begins[line + 1] + self.shifts[line + 1]
+        pos = begins[line + 1] + shifts[line + 1]
         if (
             src[pos : pos + 1] in _DELIMITER_ROW
-            and src.find("|", self.begins[line], ends[line]) >= 0  # (a header needs one)
+            and src.find("|", begins[line], ends[line]) >= 0  # (a header needs one)
             and self.table(line, silent=False)
         ):
             return
-        pos, stop = self.begins[line] + self.shifts[line], ends[line]
+        pos, stop = begins[line] + shifts[line], ends[line]
         char = src[pos : pos + 1]
         if char not in _BLOCK_START:  # a plain text line: no other rule
-            self.setext_or_paragraph(line)
+            after = line + 1
+            if after < self.lines and begins[after] + shifts[after] < ends[after]:
+                self.setext_or_paragraph(line)
+            else:  # a paragraph of one line (what setext_or_paragraph finds, at once)
+                self.parent = "paragraph"
+                self.line = after
+                self.paragraph_found(line, after)
             return
         if char in _FENCE_MARKS:
             if not self.fence(line, silent=False):
                 self.setext_or_paragraph(line)
             return
-        if (char == ">" or char == "<") and self.quote_starts(line):
-            if char == ">":
-                self.blockquote(line)
-            else:
-                self.comment(line)
+        if char == ">" and self.quote_starts(line):
+            self.blockquote(line)
+            return
+        kind = html_kind(src[pos:stop]) if char == "<" else None
+        if kind is not None:
+            self.html(line, kind[0])
             return
         if char in _HR_MARKS and src.count(char, pos, stop) > 2 and self.hr(line, silent=False):
             return  # (3 marks: what a break needs, counted in C before the rule's call)
@@ -174,37 +185,37 @@ class _Scanner(BlockState):
     # -- the rules --------------------------------------------------------------------------
 
     def quote_starts(self, line: int) -> bool:
-        """A block quote or an HTML comment starts on ``line``; raises on any other line
-        starting with ``<`` (an HTML block may: the scanner does not follow those). Both
-        rules at the block quote's place: a line starts with one character."""
+        """A block quote or an HTML block that may end a paragraph (all but a lone tag's:
+        :func:`~skillc_index.markdown.block_state.html_kind`) starts on ``line``. Both rules
+        at the block quote's place: a line starts with one character."""
         if self.is_code(line):
             return False
         pos = self.first(line)
         char = self.char(pos)
         if char == "<":
-            if self.src.startswith("<!--", pos):
-                return True
-            raise _Unsure
+            kind = html_kind(self.src[pos : self.ends[line]])
+            return kind is not None and kind[1]
         return char == ">"
 
-    def comment(self, start: int) -> None:
-        """An HTML block that is a comment: ``<!--`` up to the line holding ``-->`` (or a
-        non-blank line less indented than a list item's content)."""
-        src = self.src
-        line = start
-        if "-->" not in src[self.first(start) : self.ends[start]]:
-            line += 1
+    def html(self, start: int, closing: re.Pattern[str]) -> None:
+        """An HTML block (markdown-it's ``html_block`` rule) whose last line matches
+        ``closing``: up to that line (a blank one, not kept, for a block tag or a lone tag),
+        or to a line less indented than a list item's content (a blank one only ends those
+        that end on a blank line)."""
+        src, first, ends = self.src, self.first, self.ends
+        blank_ends = closing.search("") is not None
+        line = start + 1
+        if not closing.search(src[first(start) : ends[start]]):
             while line < self.lines:
-                if self.indents[line] < self.blk and not self.is_empty(line):
+                if self.indents[line] < self.blk and (blank_ends or not self.is_empty(line)):
                     break
-                text = src[self.first(line) : self.ends[line]]
+                text = src[first(line) : ends[line]]
+                if closing.search(text):
+                    line += 1 if text else 0
+                    break
                 line += 1
-                if "-->" in text:
-                    break
-        else:
-            line += 1
         self.line = line
-        self.comment_found(start, line)
+        self.html_found(start, line)
 
     def blockquote(self, start: int) -> None:
         """A block quote (markdown-it's ``blockquote`` rule): ``>`` lines, with the ``>``
@@ -329,7 +340,7 @@ class _Scanner(BlockState):
         header = src[self.first(start) : self.ends[start]].strip(_TRIM)
         if "|" not in header or self.is_code(start):
             return False
-        count = _cells(header)
+        count = cell_count(header)
         if count == 0 or count != aligns:
             return False
         if silent:
@@ -345,7 +356,7 @@ class _Scanner(BlockState):
             if not row or self.is_code(line):
                 break
             if counted:
-                filled += count - _cells(row)
+                filled += count - cell_count(row)
                 if filled > _MAX_AUTOCOMPLETED_CELLS:
                     break
             line += 1
@@ -396,7 +407,7 @@ class _Scanner(BlockState):
         # only its first line, which is at or before ``start``): only a line starting with
         # the marker or indented less than ``blk`` can end the body, and one regex search
         # finds the next such line instead of the checks below on every line.
-        pattern = _fence_candidates(marker, self.blk) if not self.quotes else None
+        pattern = fence_candidates(marker, self.blk) if not self.quotes else None
         begins = self.begins
         while True:
             line += 1
@@ -424,62 +435,14 @@ class _Scanner(BlockState):
         return True
 
     def hr(self, start: int, *, silent: bool) -> bool:
-        """A thematic break: 3 or more of one of ``*-_``, blanks between."""
+        """A thematic break: 3 or more of one of ``*-_``, blanks between (:data:`_BREAK`)."""
         if self.is_code(start):
             return False
-        pos, stop = self.first(start), self.ends[start]
-        marker = self.char(pos)
-        if marker not in _HR_MARKS:
-            return False
-        src = self.src
-        after = pos + 1
-        while after < stop and src[after] in _SPACES:
-            after += 1
-        if after < stop and src[after] != marker:
-            return False  # ``- item``: no break (what the test below finds, at once)
-        rest = src[pos + 1 : stop]
-        if rest.strip(marker + " \t"):
-            return False
-        if rest.count(marker) < 2:
+        if not _BREAK.fullmatch(self.src, self.first(start), self.ends[start]):
             return False
         if not silent:
             self.line = start + 1
         return True
-
-    def bullet(self, line: int) -> int:
-        """The offset after a bullet list marker on ``line``, -1 when there is none."""
-        pos, stop = self.begins[line] + self.shifts[line], self.ends[line]
-        if self.src[pos : pos + 1] not in _BULLETS:
-            return -1
-        pos += 1
-        if pos < stop and self.src[pos] not in _SPACES:
-            return -1
-        return pos
-
-    def ordered(self, line: int) -> int:
-        """The offset after an ordered list marker (1 to 9 digits, ``.`` or ``)``) on
-        ``line``, -1 when there is none."""
-        src = self.src
-        start = pos = self.begins[line] + self.shifts[line]
-        stop = self.ends[line]
-        if pos + 1 >= stop or src[pos] not in _DIGITS:
-            return -1
-        pos += 1
-        while True:
-            if pos >= stop:
-                return -1
-            char = src[pos]
-            pos += 1
-            if char in _DIGITS:
-                if pos - start >= 10:
-                    return -1
-                continue
-            if char in _ORDERED_END:
-                break
-            return -1
-        if pos < stop and src[pos] not in _SPACES:
-            return -1
-        return pos
 
     def list(self, start: int, *, silent: bool) -> bool:
         """A list: its items' content is read as blocks indented to the item's content
@@ -509,13 +472,16 @@ class _Scanner(BlockState):
             return True
         if self.depth >= MAX_LIST_DEPTH:
             raise _Unsure
-        src = self.src
+        src, begins, shifts, ends, end = self.src, self.begins, self.shifts, self.ends, self.lines
         marker = src[after - 1]
+        # a ``*`` or ``-`` item may be a thematic break, which ends the list first (the only
+        # rule of ``ends_here`` that can take a line starting with a list marker)
+        breaks = not ordered and marker in _HR_MARKS
         outer, self.parent = self.parent, "list"
         line = start
-        while line < self.lines:
-            pos, stop = after, self.ends[line]
-            initial = offset = indents[line] + after - self.first(line)
+        while line < end:
+            pos, stop = after, ends[line]
+            initial = offset = indents[line] + after - begins[line] - shifts[line]
             while pos < stop:
                 char = src[pos]
                 if char == "\t":
@@ -528,64 +494,107 @@ class _Scanner(BlockState):
             gap = 1 if pos >= stop else offset - initial
             if gap > 4:
                 gap = 1  # the rest is an indented code block
-            old_shift, old_indent, old_list_indent = (
-                self.shifts[line],
-                indents[line],
-                self.list_indent,
-            )
-            self.list_indent = self.blk
+            old_shift, old_indent = shifts[line], indents[line]
+            old_list_indent, self.list_indent = self.list_indent, self.blk
             self.blk = initial + gap
-            self.shifts[line] = pos - self.begins[line]
+            shifts[line] = pos - begins[line]
             indents[line] = offset
-            if pos >= stop and self.is_empty(line + 1):
-                self.line = min(self.line + 2, self.lines)  # an empty item: the list ends
-            elif not ordered and self.one_line_item(line, old_indent, marker):
-                self.parent = "paragraph"  # what its paragraph leaves
-                self.paragraph_found(line, line + 1)
-                self.line = line + 1
+            following = -1  # the offset after the next item's marker, when known
+            if pos >= stop and begins[line + 1] + shifts[line + 1] >= ends[line + 1]:
+                self.line = min(self.line + 2, end)  # an empty item: the list ends
             else:
-                self.depth += 1
-                self.blocks(line)
-                self.depth -= 1
+                following = self.one_line_item(line, old_indent, marker, ordered)
+                first = line  # where the item's block loop starts
+                if following != -1:
+                    self.parent = "paragraph"  # what its paragraph leaves
+                    self.paragraph_found(line, line + 1)
+                    self.line = first = line + 1
+                if following < 0:  # (or _THEN_BLANK: the blocks after that paragraph)
+                    self.depth += 1
+                    self.blocks(first)
+                    self.depth -= 1
             self.blk = self.list_indent
             self.list_indent = old_list_indent
-            self.shifts[line], indents[line] = old_shift, old_indent
+            shifts[line], indents[line] = old_shift, old_indent
             line = self.line
-            if line >= self.lines or indents[line] < self.blk or self.is_code(line):
-                break
-            if self.ends_here(line, table=False, lists=False):
+            if following >= 0:
+                after = following  # (the tests below passed in one_line_item)
+                continue
+            if line >= end or indents[line] < self.blk or indents[line] - self.blk >= 4:
                 break
             after = self.ordered(line) if ordered else self.bullet(line)
             if after < 0 or src[after - 1] != marker:
+                break  # (ends_here's rules take no line that starts with a list marker,
+            if (  # but for a thematic break)
+                breaks
+                and src.count(marker, after - 1, ends[line]) > 2
+                and self.hr(line, silent=True)
+            ):
                 break
         self.line = line
         self.parent = outer
         return True
 
-    def one_line_item(self, line: int, indent: int, marker: str) -> bool:
-        """Whether the bullet item starting on ``line`` (indented ``indent``; its content
-        column set as ``blk``) is one paragraph of one line followed by the next item of
-        the list: its text starts at ``blk`` with a character no block but a paragraph
-        starts with (not blank), and the next line is a ``marker`` item at the same indentation that
-        is no thematic break and holds no ``|`` (it could start a table). Then the blocks
-        of the item are that paragraph alone (what the item's block loop finds, without
-        it); not decided in a block quote."""
-        begins, shifts = self.begins, self.shifts
-        pos = begins[line] + shifts[line]
+    def one_line_item(self, line: int, indent: int, marker: str, ordered: bool) -> int:
+        """Whether the item starting on ``line`` (indented ``indent``; its content column
+        set as ``blk``) is one paragraph of one line followed by the next item of the list:
+        its text starts at ``blk`` and starts no block but a paragraph
+        (:meth:`paragraph_only`), and the next line is a ``marker`` item at the same
+        indentation that is no thematic break and holds no ``|`` (it could start a table).
+        Then the blocks of the item are that paragraph alone (what the item's block loop
+        finds, without it), and the offset after the next item's marker is returned;
+        :data:`_THEN_BLANK` when the line after that paragraph is blank (or the end: the
+        item's other blocks, if any, follow it); else -1 (and in a block quote)."""
+        src, begins, ends = self.src, self.begins, self.ends
+        pos = begins[line] + self.shifts[line]
         after = line + 1
-        if self.quotes or self.indents[line] != self.blk or after >= self.lines:
-            return False
-        if pos >= self.ends[line]:
-            return False  # an empty item
-        if self.src[pos : pos + 1] in _BLOCK_START or self.indents[after] != indent:
-            return False
-        start = self.bullet(after)
-        if start < 0 or self.src[start - 1] != marker:
-            return False
-        stop = self.ends[after]
-        if "|" in self.src[begins[after] : stop]:
-            return False
-        return self.src.count(marker, start - 1, stop) < 3 or not self.hr(after, silent=True)
+        if self.quotes or self.indents[line] != self.blk:
+            return -1
+        stop = ends[line]
+        if pos >= stop:
+            return -1  # an empty item
+        if after >= self.lines or begins[after] + self.shifts[after] >= ends[after]:
+            blank = True  # the paragraph ends there too
+        elif self.indents[after] != indent:
+            return -1
+        else:
+            blank = False
+        if src[pos] in _BLOCK_START and not self.paragraph_only(line, pos, stop):
+            return -1
+        if blank:
+            return _THEN_BLANK
+        start = self.ordered(after) if ordered else self.bullet(after)
+        if start < 0 or src[start - 1] != marker:
+            return -1
+        stop = ends[after]
+        if "|" in src[begins[after] : stop]:
+            return -1
+        if ordered or src.count(marker, start - 1, stop) < 3 or not self.hr(after, silent=True):
+            return start
+        return -1
+
+    def paragraph_only(self, line: int, pos: int, stop: int) -> bool:
+        """Whether no block but a paragraph starts on ``line`` (not indented code, its
+        first non-blank character at ``pos``, a character of a block start; the line after
+        it less indented than ``blk``, so no table nor setext underline): a ``*``, ``-`` or
+        ``+`` not followed by a blank (no bullet), nor with ``*``, ``-`` and ``_`` a thematic
+        break; a backtick or tilde not three times (no fence); digits that are no ordered
+        marker; ``=``, ``|`` and ``:``; a ``[`` (raising where a reference definition may
+        start, as the block loop would). (``#``, ``>`` and ``<`` are left to the rules.)"""
+        src = self.src
+        char = src[pos]
+        if char in _BULLETS or char == "_":
+            if char != "_" and (pos + 1 >= stop or src[pos + 1] in _SPACES):
+                return False  # a bullet
+            return src.count(char, pos, stop) < 3 or not self.hr(line, silent=True)
+        if char in _FENCE_MARKS:
+            return not src.startswith(char * 3, pos)
+        if char in _DIGITS:
+            return self.ordered(line) < 0
+        if char == "[":
+            self.refuse_reference(line)  # (the reference rule's place: before the paragraph)
+            return True
+        return char in _PARAGRAPH_ONLY
 
     def heading(self, start: int, *, silent: bool) -> bool:
         """An ATX heading: 1 to 6 ``#`` then a blank or the end of the line; a closing run
@@ -594,17 +603,13 @@ class _Scanner(BlockState):
             return False
         src = self.src
         pos, stop = self.first(start), self.ends[start]
-        if pos >= stop or src[pos] != "#":
-            return False
-        level = 1
-        pos += 1
-        while pos < stop and src[pos] == "#" and level <= 6:
-            level += 1
-            pos += 1
-        if level > 6 or (pos < stop and src[pos] not in _SPACES):
+        opening = _ATX.match(src, pos, stop)
+        if opening is None:
             return False
         if silent:
             return True
+        pos = opening.end()
+        level = pos - opening.start()
         stop = pos + len(src[pos:stop].rstrip(" \t"))
         bare = pos + len(src[pos:stop].rstrip("#"))
         if bare > pos and src[bare - 1] in _SPACES:
@@ -621,25 +626,33 @@ class _Scanner(BlockState):
         if self.is_code(start):  # unreachable: the code rule took it; kept as in the rule
             return
         outer, self.parent = self.parent, "paragraph"  # kept when no underline ends it,
-        src = self.src
+        src, begins, shifts, ends = self.src, self.begins, self.shifts, self.ends
+        indents, blk = self.indents, self.blk
         line = start + 1
         level = 0
-        while line < self.lines and not self.is_empty(line):
-            if self.indents[line] - self.blk > 3:
+        while line < self.lines:
+            pos, stop, indent = begins[line] + shifts[line], ends[line], indents[line]
+            if pos >= stop:
+                break  # a blank line
+            if indent - blk > 3:
                 line += 1
                 continue
-            if self.indents[line] >= self.blk:
-                pos, stop = self.first(line), self.ends[line]
-                marker = src[pos]
-                if (
-                    marker in _SETEXT_MARKS
-                    and self.skip(self.skip(pos, frozenset(marker)), _SPACES) >= stop
-                ):
-                    level = 1 if marker == "=" else 2
-                    break
-            if self.indents[line] < 0:  # a block quote's lazy line
+            char = src[pos]
+            if (
+                indent >= blk
+                and char in _SETEXT_MARKS
+                and self.skip(self.skip(pos, frozenset(char)), _SPACES) >= stop
+            ):
+                level = 1 if char == "=" else 2
+                break
+            if indent < 0:  # a block quote's lazy line
                 line += 1
                 continue
+            if char not in _BLOCK_START:  # no rule of ends_here but the table's takes it
+                under = begins[line + 1] + shifts[line + 1]
+                if src[under : under + 1] not in _DELIMITER_ROW:
+                    line += 1
+                    continue
             if self.ends_here(line, table=True, lists=True):
                 break
             line += 1
@@ -668,30 +681,5 @@ class _Scanner(BlockState):
     def table_found(self, start: int, end: int) -> None:
         """A table on lines ``start`` to ``end - 1``, header and delimiter rows included."""
 
-    def comment_found(self, start: int, end: int) -> None:
-        """An HTML block that is a comment, on lines ``start`` to ``end - 1``."""
-
-
-def _fence_candidates(marker: str, blk: int) -> re.Pattern[str]:
-    """A pattern matching at the newline before every line whose first non-blank character is
-    ``marker`` or whose indentation has fewer than ``blk`` characters (its width is then
-    below ``blk``: a tab is at least one column), and at no line that continues a fence's
-    body without a check (a blank line may match: the checks then pass over it). It starts
-    with a newline, not ``^``: the regex engine then looks for that character alone."""
-    pattern = _FENCE_CANDIDATES.get((marker, blk))
-    if pattern is None:
-        short = f"|[ \\t]{{0,{blk - 1}}}[^ \\t\\n]" if blk > 0 else ""
-        pattern = re.compile(f"\\n(?:[ \\t]*{re.escape(marker)}{short})")
-        _FENCE_CANDIDATES[(marker, blk)] = pattern
-    return pattern
-
-
-def _cells(row: str) -> int:
-    """How many cells a table row has (markdown-it's ``escapedSplit``: a ``|`` after a
-    backslash is no separator; a leading and a trailing ``|`` delimit no cell)."""
-    count = row.count("|") - row.count("\\|") + 1
-    if row.startswith("|"):
-        count -= 1
-    if row.endswith("|") and not row.endswith("\\|") and count > 0:
-        count -= 1
-    return count
+    def html_found(self, start: int, end: int) -> None:
+        """An HTML block on lines ``start`` to ``end - 1``."""
