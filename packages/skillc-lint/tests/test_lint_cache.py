@@ -231,6 +231,29 @@ def test_a_one_process_run_stores_every_result_it_batched(skill: Writer, tmp_pat
     assert len(stored(tmp_path / "some")) == 5
 
 
+def test_a_batch_that_cannot_be_stored_is_dropped_without_a_trace(
+    skill: Writer, tmp_path: Path
+) -> None:
+    """A batch whose transaction fails (here the table is gone) is rolled back, not raised,
+    and the cache's connection is left out of any transaction for the next write."""
+    from skillc_lint import lint_skill
+
+    cache = ResultCache(tmp_path / "c", batch=64)
+    lint_skill(skill("s0"), cache=cache)  # opens the database, keeps its result
+    lint_skill(skill("s1"), cache=cache)
+    other = sqlite3.connect(tmp_path / "c" / CACHE_FILE)
+    other.execute("ALTER TABLE results RENAME TO gone")
+    other.commit()
+    cache.flush()
+    assert cache._db is not None and not cache._db.in_transaction
+    other.execute("ALTER TABLE gone RENAME TO results")
+    other.commit()
+    other.close()
+    lint_skill(skill("s2"), cache=cache)
+    cache.close()
+    assert len(stored(tmp_path / "c")) == 1
+
+
 def test_the_cache_folder(tmp_path: Path) -> None:
     assert cache_dir({"SKILLC_CACHE_DIR": str(tmp_path)}) == tmp_path
     assert cache_dir({}).parts[-2:] in {("skillc", "lint"), ("Cache", "lint")}

@@ -347,18 +347,14 @@ class ResultCache:
         db = self._connection() if pending else None
         if db is None:
             return
-        with contextlib.suppress(sqlite3.Error):
-            if len(pending) == 1:  # (autocommit: its own transaction)
-                db.execute(_INSERT, pending[0])
-                return
-            try:
-                db.execute("BEGIN IMMEDIATE")
-                db.executemany(_INSERT, pending)
-                db.execute("COMMIT")
-            except sqlite3.Error:
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            db.executemany(_INSERT, pending)
+            db.execute("COMMIT")
+        except sqlite3.Error:  # (the cache is a cache: results not stored are made again)
+            with contextlib.suppress(sqlite3.Error):
                 if db.in_transaction:
                     db.execute("ROLLBACK")
-                raise
 
     def _write(self, statement: str, values: tuple[object, ...]) -> None:
         import sqlite3
