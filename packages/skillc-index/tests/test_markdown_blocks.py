@@ -199,3 +199,13 @@ def test_the_quick_link_test_answers_as_the_patterns(content: str, inline_only: 
         not inline_only or bool(may_link_inline.search(content))
     )
     assert _may_link(content, inline_only=inline_only) == expected
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="|\\a -", min_size=1, max_size=12).filter(lambda row: "|" in row))
+def test_a_rows_cell_count_is_the_number_of_its_cells(row: str) -> None:
+    """The scanner counts a row's cells without making them (``cell_count``); the blocks
+    make them (``table_cells``): one split, two ways of asking it."""
+    from skillc_index.markdown.block_state import cell_count, table_cells
+
+    assert cell_count(row) == len(table_cells(row))

@@ -12,13 +12,23 @@ from operator import add, sub
 
 from skillc_index.markdown.heading_text import SPACES as _SPACES
 
-__all__ = ["BULLETS", "DIGITS", "BlockState", "cell_count", "fence_candidates", "html_kind"]
+__all__ = [
+    "BULLETS",
+    "DIGITS",
+    "BlockState",
+    "cell_count",
+    "fence_candidates",
+    "html_kind",
+    "table_cells",
+]
 
 #: The marks of a bullet list item, and the digits of an ordered one.
 BULLETS = frozenset("*-+")
 DIGITS = frozenset("0123456789")
 _ORDERED_END = frozenset(".)")
 _COMMENT_END = re.compile("-->")
+#: What splits a table row into cells: a ``|`` without a backslash before it.
+_CELL_BREAK = re.compile(r"(?<!\\)\|")
 # Compiled patterns finding the next line a fence's body may end on (``fence_candidates``).
 _FENCE_CANDIDATES: dict[tuple[str, int], re.Pattern[str]] = {}
 
@@ -187,9 +197,21 @@ def fence_candidates(marker: str, blk: int) -> re.Pattern[str]:
     return pattern
 
 
+def table_cells(row: str) -> list[str]:
+    """A table row's cells, as the table rule splits them (markdown-it's ``escapedSplit``):
+    at each ``|`` not escaped (``\\|`` stands for a ``|`` in a cell), without an empty
+    first or last one."""
+    cells = [cell.replace("\\|", "|") for cell in _CELL_BREAK.split(row)]
+    if cells and not cells[0]:
+        cells.pop(0)
+    if cells and not cells[-1]:
+        cells.pop()
+    return cells
+
+
 def cell_count(row: str) -> int:
-    """How many cells a table row has (markdown-it's ``escapedSplit``: a ``|`` after a
-    backslash is no separator; a leading and a trailing ``|`` delimit no cell)."""
+    """How many cells a table row of a ``|`` has: ``len(table_cells(row))``, counted without
+    making them (the scanner asks it of every row it tries as a table's)."""
     count = row.count("|") - row.count("\\|") + 1
     if row.startswith("|"):
         count -= 1

@@ -19,9 +19,9 @@ file of the corpus and on generated bodies.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Protocol
 
+from skillc_index.markdown.block_state import table_cells
 from skillc_index.markdown.heading_text import TRIM, Unsure
 from skillc_index.markdown.headings import _Scanner
 
@@ -41,10 +41,6 @@ class BlockToken(Protocol):
     children: list[Token] | None
 
 
-#: What splits a table row into cells: a ``|`` without a backslash before it.
-_CELL_BREAK = re.compile(r"(?<!\\)\|")
-
-
 def scan_blocks(body: str) -> list[Block] | None:
     """markdown-it's ``heading_open``, ``inline`` and ``html_block`` tokens of ``body``
     (newlines normalized, no frontmatter), in order, the inline ones not parsed yet
@@ -58,17 +54,6 @@ def scan_blocks(body: str) -> list[Block] | None:
     except Unsure:
         return None
     return scanner.tokens
-
-
-def _cells(row: str) -> list[str]:
-    """A table row's cells, as the table rule splits them: at each ``|`` not escaped
-    (``\\|`` stands for a ``|`` in a cell), without an empty first or last one."""
-    cells = [cell.replace("\\|", "|") for cell in _CELL_BREAK.split(row)]
-    if cells and not cells[0]:
-        cells.pop(0)
-    if cells and not cells[-1]:
-        cells.pop()
-    return cells
 
 
 class Block:
@@ -118,11 +103,11 @@ class _BlockScanner(_Scanner):
 
     def table_found(self, start: int, end: int) -> None:
         src, first, ends = self.src, self.first, self.ends
-        header = _cells(src[first(start) : ends[start]].strip(TRIM))
+        header = table_cells(src[first(start) : ends[start]].strip(TRIM))
         width = len(header)
         tokens = self.tokens
         for line, row in [(start, header)] + [
-            (line, _cells(src[first(line) : ends[line]].strip(TRIM)))
+            (line, table_cells(src[first(line) : ends[line]].strip(TRIM)))
             for line in range(start + 2, end)
         ]:
             if len(row) < width:  # a short row: empty cells after its own
