@@ -209,3 +209,40 @@ def test_two_first_finds_at_once_then_the_find_server_builds_and_answers() -> No
     finally:
         ran(gateway(home, "watch", "--stop"))
         shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the find server is Linux only")
+def test_a_running_find_server_leaves_a_first_answer_to_its_client_and_builds() -> None:
+    """A find server that runs (``skc watch --detach``) asked a find over a library its catalog
+    lacks: it does not answer from the files itself (that took it from the build, request
+    after request); the client does, in its own process, the answer of a catalog built whole,
+    and starts no other server. The server builds the library between requests, then answers
+    the next find, the same answer."""
+    base = Path(tempfile.mkdtemp(prefix="skfe-", dir="/tmp")).resolve()  # a short socket path
+    home, lib = base / "home", large_library(base / "lib")
+    query = ("-v", "find", "--format", "json", "--path", str(lib), "prune the figs, then sow")
+    try:
+        reference, _ = ran(gateway(base / "alone", *query, SKILLC_FIND_SERVER="0"))
+        ran(gateway(home, "watch", "--detach"))
+        out, err = ran(gateway(home, *query))
+        assert "answered by this process, from the skills' files" in err, err
+        assert "started a find server" not in err, err
+        assert json.loads(out) == json.loads(reference)
+        deadline = time.monotonic() + 240
+        while True:
+            status, _ = ran(gateway(home, "watch", "--status", "--format", "json"))
+            if not json.loads(status)["building"]:
+                break
+            assert time.monotonic() < deadline, status
+            time.sleep(0.5)
+        with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
+            (count,) = db.execute("SELECT count(*) FROM skills").fetchone()
+        assert count == json.loads(reference)["searched"]
+        out, err = ran(gateway(home, *query))
+        assert "answered by the find server" in err, err
+        assert json.loads(out) == json.loads(reference)
+        log = home / ".skillc" / "find.log"
+        assert not log.exists() or "failed" not in log.read_text(), log.read_text()
+    finally:
+        ran(gateway(home, "watch", "--stop"))
+        shutil.rmtree(base, ignore_errors=True)

@@ -129,17 +129,19 @@ class Catalog:
         budget: float = BUDGET_SECONDS,
         semantic: bool | None = None,
         first: bool = False,
+        elsewhere: bool = False,
     ) -> FindResult:
         """Bring the catalog up to date for ``roots``, then rank their skills (``semantic``:
         whether the semantic step ranks too, when its model is there; None: as this
         process's environment says, ``SKILLC_FIND_SEMANTIC``). ``first``: when the catalog
         lacks many of the skills (:func:`.first_answer.worth_it`), answer from their files
         and index none (a find server builds the catalog: ``skc find``); the answer is the
-        same. Characters that are not Unicode (lone surrogates: bytes of a command line that
+        same. ``elsewhere`` (with ``first``): raise :class:`.first_answer.Elsewhere` instead
+        of answering from the files (the find server: its client does). Characters that are not Unicode (lone surrogates: bytes of a command line that
         are not UTF-8, ``\\udcff`` in JSON) are read as ``?``."""
         query = query.encode("utf-8", "replace").decode("utf-8")
         try:
-            return self._find(query, roots, limit, budget, semantic, first)
+            return self._find(query, roots, limit, budget, semantic, first, elsewhere)
         except sqlite3.DatabaseError as exc:
             if self.database.path is None or _busy(exc):
                 raise
@@ -148,7 +150,8 @@ class Catalog:
             self.close()
             if not isinstance(exc, sqlite3.OperationalError) or "malformed" in str(exc):
                 discard(self.database.path)
-            return Catalog.shared(self.layout)._find(query, roots, limit, budget, semantic, first)
+            found = Catalog.shared(self.layout)
+            return found._find(query, roots, limit, budget, semantic, first, elsewhere)
 
     def _find(
         self,
@@ -158,6 +161,7 @@ class Catalog:
         budget: float,
         semantic: bool | None,
         first: bool,
+        elsewhere: bool = False,
     ) -> FindResult:
         warnings: list[Diagnostic | Notice] = list(self.database.warnings)
         kept = [root for root in roots if scan.utf8(str(root.path))]
@@ -167,7 +171,7 @@ class Catalog:
             warnings.append(Notice(f"not searched, a path that is not UTF-8: {shown}"))
             roots = kept
         seen, partial, skills = self._refresh(
-            roots, budget, warnings, (query, limit) if first else None
+            roots, budget, warnings, (query, limit) if first else None, elsewhere
         )
         ranked_first = skills is not None
         if skills is None:
@@ -229,10 +233,12 @@ class Catalog:
         budget: float,
         warnings: list[Diagnostic | Notice],
         first: tuple[str, int] | None,
+        elsewhere: bool = False,
     ) -> tuple[Seen, bool, tuple[FoundSkill, ...] | None]:
         """:meth:`refresh`; with ``first`` (a query and its limit), when the catalog lacks
         many of the skills found, the answer to it from their files instead of indexing
-        them (:mod:`.first_answer`; the skills found are then of its own catalog).
+        them (:mod:`.first_answer`; the skills found are then of its own catalog), or
+        :class:`.first_answer.Elsewhere` raised when ``elsewhere``.
 
         From a process's second query on, a :class:`~.watch.Watcher` watches the folders
         walked: while it saw nothing and no other process wrote the catalog, the last
@@ -295,6 +301,8 @@ class Catalog:
                 )
         truncated = any(result.truncated for _, _, result in walks)
         if first is not None and first_answer.worth_it(self.db, walks):
+            if elsewhere:
+                raise first_answer.Elsewhere()
             skills, seen = first_answer.first_answer(self, walks, *first)
             self._states.clear()  # the walks' states hold the ids of the answer's catalog
             return seen, truncated, skills
