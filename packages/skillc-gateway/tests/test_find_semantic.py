@@ -525,3 +525,59 @@ def test_the_words_pool_shrinks_when_they_match_little(tmp_path: Path) -> None:
     semantic.fill(db, time.monotonic() + 300)  # more than a query fills: the server's work
     ranked = found(home, SLOWING, [lib], True)
     assert "auto-mechanic" in ranked[:5]  # main: below the skills that hold a word
+
+
+def test_the_names_vectors_come_first_and_rank_until_the_bodies_are_in(tmp_path: Path) -> None:
+    """Filling a library's vectors (the find server's work), every skill's name and
+    description gets its vector before any body's text does; once the names' are in, the
+    semantic step ranks by them alone, for every skill alike, and says so
+    (``lexical+semantic-names``), computing no body's vector itself; with the bodies' in, a
+    skill whose body alone speaks of the request climbs (``lexical+semantic``)."""
+    from skillc_gateway.catalog import Catalog, find_roots, postings
+    from skillc_index import Layout
+
+    lib = tmp_path / "lib"
+    for index, topic in enumerate(TOPICS * 2):  # more skills than a query fills itself
+        write_skill(lib, f"{topic}{index}", f"Sort and label every {topic} file by its date.")
+    (lib / "kiln-notes").mkdir()
+    (lib / "kiln-notes" / "SKILL.md").write_text(
+        "---\nname: kiln-notes\ndescription: Notes kept by the team.\n---\n\n# kiln-notes\n\n"
+        "When the coating of a mug blisters or crawls during firing, the kiln heated too fast: "
+        "slow the ramp and hold at the peak temperature.\n",
+        encoding="utf-8",
+    )
+    query = "my mug blistered in the oven, what went wrong"
+    home = tmp_path / "home"
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    catalog = Catalog.shared(layout)
+    roots = find_roots(layout, [str(lib)])
+    assert catalog.find(query, roots, 10, semantic=False).ranker == "lexical"
+    db = catalog.db
+
+    def counts() -> tuple[int, int]:
+        """Names and bodies with a vector."""
+        row = db.execute(
+            "SELECT count(vec) FILTER (WHERE part = 0), count(vec) FILTER (WHERE part > 0) "
+            "FROM rank_vectors"
+        ).fetchone()
+        return row[0], row[1]
+
+    skills = len(TOPICS) * 2 + 1
+    assert counts() == (0, 0)
+    assert catalog.find(query, roots, 10).ranker == "lexical"  # more than a query fills
+    while counts()[0] < skills:  # a batch a call, as the server's turns
+        semantic.fill(db, time.monotonic())
+        names, bodies = counts()
+        assert bodies == 0 or names == skills, (names, bodies)
+    db.execute("UPDATE rank_vectors SET vec = NULL WHERE part > 0")  # the bodies still to do
+    assert counts() == (skills, 0) and postings.bodies_missing(db)
+    names_only = catalog.find(query, roots, 10)
+    assert names_only.ranker == "lexical+semantic-names"
+    assert counts() == (skills, 0)  # the query computed no body's vector
+    semantic.fill(db, time.monotonic() + 300)
+    assert counts() == (skills, skills) and not postings.bodies_missing(db)
+    whole = catalog.find(query, roots, 10)
+    assert whole.ranker == "lexical+semantic"
+    score = {result.name: result.score for result in whole.skills}
+    before = {result.name: result.score for result in names_only.skills}
+    assert score["kiln-notes"] > before["kiln-notes"]  # its body's vector counts now

@@ -89,7 +89,7 @@ def _start_server(session: Session, params: FindParams, found: FindResult) -> No
 
     if switched_off("SKILLC_FIND_SERVER"):
         return
-    waiting = found.ranker == "lexical" and semantic.available()
+    waiting = found.ranker != "lexical+semantic" and semantic.available()
     if found.searched < lifecycle.AUTO_START_SKILLS and not (waiting or found.first):
         return
     build: list[str] = []

@@ -172,7 +172,7 @@ class FoundSkillShape(TypedDict):
     duplicates: Annotated[list[str], "Other folders holding the same skill."]
 
 
-Ranker = Literal["lexical", "lexical+semantic"]
+Ranker = Literal["lexical", "lexical+semantic", "lexical+semantic-names"]
 
 
 class FindShape(TypedDict):
@@ -185,7 +185,11 @@ class FindShape(TypedDict):
     skipped: Annotated[int, "Skills or folders that could not be read or are invalid."]
     partial: bool
     warnings: Annotated[list[str], "Warnings (warning[WXXX]: ... lines); empty when none."]
-    ranker: Annotated[Ranker, "What ranked: words, or words and the semantic extra's vectors."]
+    ranker: Annotated[
+        Ranker,
+        "What ranked: words, or words and the semantic extra's vectors (-names: of the "
+        "skills' names and descriptions only, while their bodies' are being computed).",
+    ]
 
 
 # -- tools and run (gibb.eri.sh tool-defining skills, spec/003) -------------------------------

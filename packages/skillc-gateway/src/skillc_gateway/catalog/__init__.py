@@ -158,7 +158,9 @@ class FindResult(NamedTuple):
     unwritable catalog): the answer may miss or misplace them."""
     warnings: tuple[Diagnostic | Notice, ...] = ()
     ranker: str = "lexical"
-    """``lexical``, or ``lexical+semantic`` when the semantic extra ranked too."""
+    """``lexical``, or ``lexical+semantic`` when the semantic extra ranked too
+    (``lexical+semantic-names``: by the vectors of the skills' names and descriptions only,
+    while those of their bodies are being computed)."""
     served: bool = False
     """Answered by the find server (``skc watch``), not in this process (not in JSON)."""
     first: bool = False

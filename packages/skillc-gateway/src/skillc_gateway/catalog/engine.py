@@ -177,7 +177,10 @@ class Catalog:
         if skills is None:
             semantic = self._semantic(seen, semantic)
             skills = answer(self.db, self.layout, query, limit, seen, semantic)
-        ranker = "lexical+semantic" if semantic and not ranked_first else "lexical"
+        ranker = "lexical"
+        if semantic and not ranked_first:  # the bodies' vectors come after every name's
+            names = semantic_step.names_only(self.db)
+            ranker = "lexical+semantic-names" if names else "lexical+semantic"
         return FindResult(
             query,
             skills,
@@ -192,9 +195,11 @@ class Catalog:
     def _semantic(self, seen: Seen, wanted: bool | None) -> bool:
         """Whether the semantic step ranks this answer: it is ``wanted`` (None: as the
         environment says), its model is there, and at most
-        :data:`~.semantic.QUERY_FILL` of the searched skills still lack their vector (the
-        query computes those; more are the find server's, in the background, and the answer
-        is ranked by the words alone meanwhile). The model is loaded only then."""
+        :data:`~.semantic.QUERY_FILL` of the searched skills still lack the vector of their
+        name and description (the query computes those; more are the find server's, in the
+        background, and the answer is ranked by the words alone meanwhile; the bodies'
+        vectors come after every name's, the step reading the names' alone until they are
+        in). The model is loaded only then."""
         if not semantic_step.available(wanted):
             return False
         if semantic_step.pending(self.db, seen.priorities) > semantic_step.QUERY_FILL:

@@ -47,6 +47,7 @@ __all__ = [
     "Heading",
     "SkillText",
     "add",
+    "bodies_missing",
     "documents",
     "finish",
     "items",
@@ -450,20 +451,31 @@ def passages(line: str) -> dict[int, int]:
 
 def missing_vectors(db: sqlite3.Connection, limit: int | None) -> list[tuple[int, int, str]]:
     """``(skill, part, text)`` of at most ``limit`` texts (:func:`vector_texts`; None: all)
-    whose vector is not computed yet."""
+    whose vector is not computed yet: every skill's name and description (part 0) before
+    any body's text, so that the semantic step ranks by the names' vectors a third of the
+    way through a library's filling (:func:`.semantic.names_only`)."""
     return db.execute(
-        "SELECT skill, part, text FROM rank_vectors WHERE vec IS NULL LIMIT ?",
+        "SELECT skill, part, text FROM rank_vectors WHERE vec IS NULL ORDER BY part LIMIT ?",
         (-1 if limit is None else limit,),
     ).fetchall()
 
 
-def unvectored(db: sqlite3.Connection) -> list[int]:
-    """The skills with a text whose vector is not computed yet (the partial index: no text
-    read)."""
-    return [
-        skill
-        for (skill,) in db.execute("SELECT DISTINCT skill FROM rank_vectors WHERE vec IS NULL")
-    ]
+def unvectored(db: sqlite3.Connection, names: bool = False) -> list[int]:
+    """The skills with a text whose vector is not computed yet (``names``: their name and
+    description's, part 0) (the partial index: no text read)."""
+    where = "vec IS NULL AND part = 0" if names else "vec IS NULL"
+    return [skill for (skill,) in db.execute(f"SELECT DISTINCT skill FROM rank_vectors WHERE {where}")]
+
+
+def bodies_missing(db: sqlite3.Connection, more_than: int = 0) -> bool:
+    """Whether more than ``more_than`` bodies' texts (part 1 and after) have no vector yet
+    (:func:`.semantic.names_only`)."""
+    found = db.execute(
+        "SELECT count(*) FROM (SELECT 1 FROM rank_vectors WHERE vec IS NULL AND part > 0 "
+        "LIMIT ?)",
+        (more_than + 1,),
+    )
+    return bool(found.fetchone()[0] > more_than)
 
 
 def store_vectors(db: sqlite3.Connection, vectors: list[tuple[int, int, bytes]]) -> None:

@@ -57,6 +57,7 @@ __all__ = [
     "blend",
     "fill",
     "model",
+    "names_only",
     "nearest",
     "pending",
     "pool_size",
@@ -310,11 +311,25 @@ def fill(
             return bool(missing_vectors(db, 1))
 
 
+def names_only(db: sqlite3.Connection) -> bool:
+    """Whether the semantic step reads the vectors of the skills' names and descriptions
+    only, of every skill alike: more of their bodies' vectors are missing than a query
+    computes itself (:data:`QUERY_FILL`). The find server computes every name's before any
+    body's (:func:`.postings.missing_vectors`), so a library's answers are ranked by the
+    names' vectors a third of the way through its filling (bench/RESULTS.md: most of the
+    step's gain over the words)."""
+    from skillc_gateway.catalog.postings import bodies_missing
+
+    return bodies_missing(db, QUERY_FILL)
+
+
 def pending(db: sqlite3.Connection, candidates: Collection[int]) -> int:
-    """How many of ``candidates`` (skill ids) have no vector yet."""
+    """How many of ``candidates`` (skill ids) have no vector of their name and description
+    yet (the bodies' come after every name's: :func:`.postings.missing_vectors`; until they
+    are in, the step reads the names' vectors only, :class:`_Vectors`)."""
     from skillc_gateway.catalog.postings import unvectored
 
-    return sum(1 for skill in unvectored(db) if skill in candidates)
+    return sum(1 for skill in unvectored(db, names=True) if skill in candidates)
 
 
 class _Vectors(NamedTuple):
@@ -332,6 +347,8 @@ class _Vectors(NamedTuple):
     others: frozenset[int]
     """The skills with a stored vector that ``matrix`` leaves out (another width, a part
     past :data:`_PARTS`): :func:`blend` reads theirs from the catalog."""
+    names_only: bool
+    """:func:`names_only`: ``matrix`` holds the names' vectors (part 0) only."""
 
 
 _VECTORS: dict[int, tuple[sqlite3.Connection, _Vectors]] = {}
@@ -349,9 +366,12 @@ def _vectors(db: sqlite3.Connection, np: Any, width: int) -> _Vectors:
     cached = _VECTORS.get(id(db))
     if cached is not None and cached[0] is db and cached[1].key == key:
         return cached[1]
+    names = names_only(db)
     rows: list[tuple[int, int, bytes]] = []
     others: set[int] = set()
     for row in all_vectors(db):
+        if names and row[1] > 0:
+            continue
         if row[1] < _PARTS and len(row[2]) == 4 * width:
             rows.append(row)
         else:
@@ -363,7 +383,9 @@ def _vectors(db: sqlite3.Connection, np: Any, width: int) -> _Vectors:
     for skill, part, vector in rows:
         matrix[where[skill], part] = np.frombuffer(vector, dtype=np.float32)
         present[where[skill], part] = True
-    found = _Vectors(key, np.array(ids, dtype=np.int64), matrix, where, present, frozenset(others))
+    found = _Vectors(
+        key, np.array(ids, dtype=np.int64), matrix, where, present, frozenset(others), names
+    )
     _VECTORS.clear()  # one catalog per process at a time
     with _REQUESTS_LOCK:  # the requests kept: their closeness is to the old vectors
         for text in _CLOSE:
@@ -517,13 +539,15 @@ def _pool_vectors(
 
     np = model._np
     found = _vectors(db, np, width)
-    slow = found.others.union(unvectored(db)).intersection(skills)
+    slow = found.others.union(unvectored(db, found.names_only)).intersection(skills)
     stored = stored_vectors(db, sorted(slow)) if slow else {}
     owners: list[int] = []
     vectors: list[Any] = []
     for skill in skills:
         if skill in slow:
             for part, vector in stored.get(skill, ()):
+                if part > 0 and found.names_only:  # as the matrix: the names' vectors only
+                    continue
                 if isinstance(vector, str):  # no vector yet (fill() has not reached it): made here
                     vector = model.part_vector(part, vector)
                 if isinstance(vector, bytes) and len(vector) == 4 * width:
