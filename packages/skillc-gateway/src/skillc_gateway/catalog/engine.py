@@ -137,8 +137,9 @@ class Catalog:
         lacks many of the skills (:func:`.first_answer.worth_it`), answer from their files
         and index none (a find server builds the catalog: ``skc find``); the answer is the
         same. ``elsewhere`` (with ``first``): raise :class:`.first_answer.Elsewhere` instead
-        of answering from the files (the find server: its client does). Characters that are not Unicode (lone surrogates: bytes of a command line that
-        are not UTF-8, ``\\udcff`` in JSON) are read as ``?``."""
+        of answering from the files (the find server: its client does). Characters that
+        are not Unicode (lone surrogates: bytes of a command line that are not UTF-8,
+        ``\\udcff`` in JSON) are read as ``?``."""
         query = query.encode("utf-8", "replace").decode("utf-8")
         try:
             return self._find(query, roots, limit, budget, semantic, first, elsewhere)

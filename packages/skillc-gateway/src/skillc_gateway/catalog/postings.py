@@ -464,15 +464,15 @@ def unvectored(db: sqlite3.Connection, names: bool = False) -> list[int]:
     """The skills with a text whose vector is not computed yet (``names``: their name and
     description's, part 0) (the partial index: no text read)."""
     where = "vec IS NULL AND part = 0" if names else "vec IS NULL"
-    return [skill for (skill,) in db.execute(f"SELECT DISTINCT skill FROM rank_vectors WHERE {where}")]
+    found = db.execute(f"SELECT DISTINCT skill FROM rank_vectors WHERE {where}")
+    return [skill for (skill,) in found]
 
 
 def bodies_missing(db: sqlite3.Connection, more_than: int = 0) -> bool:
     """Whether more than ``more_than`` bodies' texts (part 1 and after) have no vector yet
     (:func:`.semantic.names_only`)."""
     found = db.execute(
-        "SELECT count(*) FROM (SELECT 1 FROM rank_vectors WHERE vec IS NULL AND part > 0 "
-        "LIMIT ?)",
+        "SELECT count(*) FROM (SELECT 1 FROM rank_vectors WHERE vec IS NULL AND part > 0 LIMIT ?)",
         (more_than + 1,),
     )
     return bool(found.fetchone()[0] > more_than)
