@@ -171,6 +171,25 @@ def large_library(root: Path) -> Path:
     return root
 
 
+def built_then_served(home: Path, query: tuple[str, ...], reference: str) -> None:
+    """Wait until the find server of ``home`` runs and has built its catalog (``--status``),
+    which then holds every skill ``reference`` (the answer of a catalog built whole)
+    searched; the server answers ``query``, with ``reference``."""
+    deadline = time.monotonic() + 240
+    while True:
+        status, _ = ran(gateway(home, "watch", "--status", "--format", "json"))
+        if json.loads(status).get("running") and not json.loads(status)["building"]:
+            break
+        assert time.monotonic() < deadline, status
+        time.sleep(0.5)
+    with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
+        (count,) = db.execute("SELECT count(*) FROM skills").fetchone()
+    assert count == json.loads(reference)["searched"]
+    out, err = ran(gateway(home, *query))
+    assert "answered by the find server" in err, err
+    assert json.loads(out) == json.loads(reference)
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the find server is Linux only")
 def test_two_first_finds_at_once_then_the_find_server_builds_and_answers() -> None:
     """Two ``skc find`` at once in a fresh home over a large library: each answers from the
@@ -193,19 +212,7 @@ def test_two_first_finds_at_once_then_the_find_server_builds_and_answers() -> No
         started = [err for _, err in answers if "info: started a find server" in err]
         assert len(started) == 1, answers
         # the server builds the catalog of the folders the finds searched, between requests
-        deadline = time.monotonic() + 240
-        while True:
-            status, _ = ran(gateway(home, "watch", "--status", "--format", "json"))
-            if json.loads(status).get("running") and not json.loads(status)["building"]:
-                break
-            assert time.monotonic() < deadline, status
-            time.sleep(0.5)
-        with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
-            (count,) = db.execute("SELECT count(*) FROM skills").fetchone()
-        assert count == json.loads(reference)["searched"]
-        out, err = ran(gateway(home, *query))
-        assert "answered by the find server" in err, err
-        assert json.loads(out) == json.loads(reference)
+        built_then_served(home, query, reference)
     finally:
         ran(gateway(home, "watch", "--stop"))
         shutil.rmtree(base, ignore_errors=True)
@@ -228,19 +235,7 @@ def test_a_running_find_server_leaves_a_first_answer_to_its_client_and_builds() 
         assert "answered by this process, from the skills' files" in err, err
         assert "started a find server" not in err, err
         assert json.loads(out) == json.loads(reference)
-        deadline = time.monotonic() + 240
-        while True:
-            status, _ = ran(gateway(home, "watch", "--status", "--format", "json"))
-            if not json.loads(status)["building"]:
-                break
-            assert time.monotonic() < deadline, status
-            time.sleep(0.5)
-        with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
-            (count,) = db.execute("SELECT count(*) FROM skills").fetchone()
-        assert count == json.loads(reference)["searched"]
-        out, err = ran(gateway(home, *query))
-        assert "answered by the find server" in err, err
-        assert json.loads(out) == json.loads(reference)
+        built_then_served(home, query, reference)
         log = home / ".skillc" / "find.log"
         assert not log.exists() or "failed" not in log.read_text(), log.read_text()
     finally:
