@@ -574,6 +574,21 @@ def test_the_names_vectors_come_first_and_rank_until_the_bodies_are_in(tmp_path:
     names_only = catalog.find(query, roots, 10)
     assert names_only.ranker == "lexical+semantic-names"
     assert counts() == (skills, 0)  # the query computed no body's vector
+    if sys.platform.startswith("linux"):  # `skc find` so answered starts a find server
+        env = {**os.environ, "SKILLC_HOME": str(home)}
+        env.pop("SKILLC_FIND_SERVER", None)
+        command = [sys.executable, "-m", "skillc_gateway", "-v", "find", "--path", str(lib)]
+        try:
+            err = subprocess.run(
+                [*command, query], capture_output=True, text=True, env=env, timeout=120,
+                check=True,
+            ).stderr  # fmt: skip
+            assert "ranker: lexical+semantic-names" in err, err
+            assert "started a find server" in err, err  # fewer than 1,000 skills: for them
+        finally:
+            stop = [sys.executable, "-m", "skillc_gateway", "watch", "--stop"]
+            subprocess.run(stop, capture_output=True, env=env, timeout=120, check=False)
+        db.execute("UPDATE rank_vectors SET vec = NULL WHERE part > 0")  # what it computed
     semantic.fill(db, time.monotonic() + 300)
     assert counts() == (skills, skills) and not postings.bodies_missing(db)
     whole = catalog.find(query, roots, 10)
