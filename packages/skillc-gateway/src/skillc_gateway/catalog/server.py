@@ -372,9 +372,9 @@ class FindServer:
             # over 4,061 skills, made a 24 s build take 150 s)
             if roots not in self._building:
                 self._building.append(roots)
-            self._last = time.monotonic()
             raise
-        self._last = time.monotonic()
+        finally:
+            self._last = time.monotonic()
         self.find_seconds += time.perf_counter() - start
         self.queries += 1
         for root in roots:
