@@ -792,6 +792,49 @@ def test_a_catalog_missing_a_table_its_versions_promise_is_made_again(
         assert db.execute("SELECT count(*) FROM rank_postings").fetchone()[0] > 0
 
 
+def test_a_catalog_lacking_an_index_added_since_gets_it_with_nothing_indexed_anew(
+    gateway_process: Run, project: Path, home: Path, write_skill: WriteSkill
+) -> None:
+    """An index added to the schema after a catalog was made (the vectors' waiting texts by
+    part) is created when the next process opens the catalog, nothing indexed again."""
+    gateway = gateway_process
+    write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
+    assert gateway("find", "fish").returncode == 0
+    catalog = home / ".skillc/catalog.db"
+    with sqlite3.connect(catalog) as db:
+        db.execute("DROP INDEX rank_vectors_waiting")
+        before = db.execute("SELECT * FROM skills").fetchall()
+        texts = db.execute("SELECT * FROM rank_vectors").fetchall()
+    result = gateway("find", "fish")
+    assert result.returncode == 0, result.stderr
+    assert "alpha" in result.stdout
+    with sqlite3.connect(catalog) as db:
+        names = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
+        assert "rank_vectors_waiting" in names
+        assert db.execute("SELECT * FROM skills").fetchall() == before
+        assert db.execute("SELECT * FROM rank_vectors").fetchall() == texts
+
+
+def test_the_fill_reads_the_waiting_texts_in_part_order_without_sorting_them(
+    layout: Layout,
+) -> None:
+    """``missing_vectors`` (each batch of the find server's fill: every name's text before
+    any body's) and ``bodies_missing`` read an index of the waiting texts by part: no sort
+    of every waiting text at each batch (42 ms at 6,616 skills)."""
+    db = Catalog.shared(layout).db
+    statements: list[str] = []
+    db.set_trace_callback(statements.append)
+    try:
+        postings.missing_vectors(db, 16)
+        postings.bodies_missing(db, 32)
+    finally:
+        db.set_trace_callback(None)
+    assert len(statements) == 2
+    for sql in statements:
+        plan = " | ".join(row[-1] for row in db.execute(f"EXPLAIN QUERY PLAN {sql}"))
+        assert "rank_vectors_waiting" in plan and "TEMP B-TREE" not in plan, plan
+
+
 # -- bad input -----------------------------------------------------------------------------
 
 

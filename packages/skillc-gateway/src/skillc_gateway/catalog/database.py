@@ -100,15 +100,15 @@ CREATE TABLE skills (
     content BLOB,
     fingerprint INTEGER NOT NULL
 );
-CREATE INDEX skills_digest ON skills (digest);
-CREATE INDEX skills_name ON skills (lower(name));
+CREATE INDEX IF NOT EXISTS skills_digest ON skills (digest);
+CREATE INDEX IF NOT EXISTS skills_name ON skills (lower(name));
 CREATE TABLE roots (
     path TEXT PRIMARY KEY,
     state BLOB NOT NULL,
     size INTEGER NOT NULL,
     used INTEGER NOT NULL
 );
-CREATE INDEX roots_used ON roots (used);
+CREATE INDEX IF NOT EXISTS roots_used ON roots (used);
 """
 """``skills``: one row per skill folder (its real path); ``digest`` identifies its content
 (duplicates share it), NULL for a skill that could not be read (skipped); ``name`` is indexed
@@ -126,6 +126,9 @@ _SQLITE_HEADER = b"SQLite format 3\x00"
 _TABLES = frozenset(
     re.findall(r"CREATE (?:VIRTUAL )?TABLE (?:IF NOT EXISTS )?(\w+)", SCHEMA + postings.SCHEMA)
 )
+#: Its indexes: one a current catalog lacks (added since it was made) is created when it is
+#: opened, nothing indexed anew (:func:`prepare`).
+_INDEXES = frozenset(re.findall(r"CREATE INDEX IF NOT EXISTS (\w+)", SCHEMA + postings.SCHEMA))
 
 
 class CatalogDatabase(NamedTuple):
@@ -176,12 +179,15 @@ def open_database(layout: Layout) -> CatalogDatabase:
 
 def prepare(db: sqlite3.Connection) -> None:
     """Create the schema in a new database, or make it again when it is of another version;
-    nothing when it is current."""
-    if _current(db):
+    when it is current, create the indexes it lacks (:func:`_add_indexes`); nothing else."""
+    present = _present(db)
+    if _current(db, present):
+        if not present >= _INDEXES:
+            _add_indexes(db)
         return
     db.execute("BEGIN IMMEDIATE")
     try:
-        if not _current(db):
+        if not _current(db, _present(db)):
             _drop_everything(db)
             for statement in _statements(SCHEMA + postings.SCHEMA):
                 db.execute(statement)
@@ -198,6 +204,23 @@ def prepare(db: sqlite3.Connection) -> None:
     except BaseException:
         db.execute("ROLLBACK")
         raise
+
+
+def _add_indexes(db: sqlite3.Connection) -> None:
+    """Create the indexes of the schema that a current catalog lacks (added since it was
+    made: nothing is indexed anew). They only make queries faster: a catalog that cannot be
+    written now (busy past the wait, read-only) is used without them."""
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError:
+        return
+    try:
+        for statement in _statements(SCHEMA + postings.SCHEMA):
+            if statement.startswith("CREATE INDEX"):
+                db.execute(statement)
+        db.execute("COMMIT")
+    except sqlite3.OperationalError:
+        db.execute("ROLLBACK")
 
 
 def forgotten(db: sqlite3.Connection) -> int:
@@ -259,7 +282,14 @@ def _ids(blob: bytes) -> Iterable[int]:
     return () if state is None else (skill_id for skill_id in state.ids if skill_id)
 
 
-def _current(db: sqlite3.Connection) -> bool:
+def _present(db: sqlite3.Connection) -> set[str]:
+    """The names of the tables and indexes ``db`` holds."""
+    return {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
+
+
+def _current(db: sqlite3.Connection, present: set[str]) -> bool:
+    """Whether ``db`` is a catalog of this schema and rank version, its tables all
+    ``present``."""
     (application_id,) = db.execute("PRAGMA application_id").fetchone()
     if application_id != APPLICATION_ID:
         return False
@@ -271,7 +301,6 @@ def _current(db: sqlite3.Connection) -> bool:
     if any(versions.get(key) != value for key, value in wanted.items()):
         return False
     # versions that say current over tables that are not (a development build's catalog)
-    present = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
     return present >= _TABLES
 
 

@@ -86,6 +86,7 @@ CREATE TABLE IF NOT EXISTS rank_vectors (
     PRIMARY KEY (skill, part)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS rank_vectors_missing ON rank_vectors (skill, part) WHERE vec IS NULL;
+CREATE INDEX IF NOT EXISTS rank_vectors_waiting ON rank_vectors (part, skill) WHERE vec IS NULL;
 """
 """``rank_postings``: BM25's term-frequency part ``w`` of each term of each document of each
 skill; ``rank_terms``: the number of skills whose document holds the term (``df``);
@@ -95,7 +96,11 @@ not skills, in both); ``rank_sections``: the sections of each skill's SKILL.md, 
 skill and which ones hold each of its words, how often (:func:`_section_terms`);
 ``rank_vectors``: the texts of each skill that the semantic model (:mod:`.semantic`) reads
 (:func:`vector_texts`: ``part`` 0 its name and description, 1 the start of its body), and
-their vectors: NULL until :func:`.semantic.fill` computes them, once the words are indexed."""
+their vectors: NULL until :func:`.semantic.fill` computes them, once the words are indexed.
+Two partial indexes hold only the texts still waiting for their vector (none once filled):
+by skill (:func:`unvectored`'s lists of skills) and by part (:func:`missing_vectors`, every
+name's first, and :func:`bodies_missing`: without it each batch of a fill sorted every
+waiting text, 42 ms at 6,616 skills for 16 vectors of about 12 ms each)."""
 
 
 class Document(NamedTuple):
