@@ -1,0 +1,137 @@
+"""Warm MCP ``skc_find`` at scale with the semantic extra (issue 35): the corpus copied until
+``--skills`` skills (``find_scale.make_library``), a home whose catalog the find server builds
+and fills from nothing (timed: words, every name's vector, every body's), then ``skc mcp``
+sessions of ``--calls`` ``skc_find`` calls after 10 warm-up calls, the semantic step's and
+the words' alone (``SKILLC_FIND_SEMANTIC=0``) alternated for ``--rounds`` rounds.
+
+    .venv/bin/python bench/warm_mcp.py [--skills 20000] [--calls 110] [--rounds 2]
+        [--library DIR] [--home DIR]
+
+Requests: the dev set's, in order (none asked twice in a session of up to 120 calls), each
+``path`` the library, ``limit`` 10; p50 / p95 from writing a request to reading its answer,
+and the MCP process's CPU a call (``/proc/PID/stat``, the warm-up left out). ``--home`` is
+kept (a filled catalog is reused: the build is timed only when it starts from nothing). The
+find server is stopped before the sessions, so that nothing else runs. Prints markdown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from benchlib import corpus_root, cpu_model, find_skc
+from find_scale import dev_queries, make_library
+from mcp_latency import Session
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of process ``pid`` (``/proc/PID/stat``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def fill(skc: str, library: str, env: dict[str, str], catalog: Path) -> dict[str, float]:
+    """Start the find server with a find, then wait until every vector is in: the seconds
+    until the words of every skill, every name's vector and every body's."""
+    start = time.perf_counter()
+    subprocess.run([skc, "find", "--path", library, "--format", "json", "warm up"],
+                   env=env, capture_output=True, check=True)  # fmt: skip
+    marks: dict[str, float] = {}
+    listed = 0
+    while True:
+        time.sleep(2)
+        try:
+            with sqlite3.connect(f"file:{catalog}?mode=ro", uri=True, timeout=5) as db:
+                skills, names, bodies = db.execute(
+                    "SELECT count(*) FILTER (WHERE part = 0), "
+                    "count(*) FILTER (WHERE part = 0 AND vec IS NULL), "
+                    "count(*) FILTER (WHERE part > 0 AND vec IS NULL) FROM rank_vectors"
+                ).fetchone()
+        except sqlite3.Error:
+            continue
+        now = time.perf_counter() - start
+        if skills and skills == listed and "words" not in marks:
+            marks["words"] = now  # two looks with the same count: the build is over
+        listed = skills
+        if "words" in marks and not names and "names" not in marks:
+            marks["names"] = now
+        if "names" in marks and not bodies:
+            marks["bodies"] = now
+            return marks
+
+
+def session(
+    skc: str, library: str, env: dict[str, str], queries: list[str], calls: int
+) -> tuple[float, float, float]:
+    """p50 and p95 (ms) of ``calls`` skc_find calls after 10, and the CPU a call (ms)."""
+    mcp = Session([skc, "mcp"], Path(library), env)
+    mcp.request(
+        "initialize",
+        {"protocolVersion": "2025-11-25", "capabilities": {},
+         "clientInfo": {"name": "bench", "version": "0"}},
+    )  # fmt: skip
+    times: list[float] = []
+    cpu = 0.0
+    for n in range(calls + 10):
+        if n == 10:
+            cpu = cpu_seconds(mcp.process.pid)
+        arguments = {"query": queries[n % len(queries)], "path": [library], "limit": 10}
+        elapsed = mcp.call("skc_find", arguments, modern=False)
+        if n >= 10:
+            times.append(elapsed)
+    cpu = cpu_seconds(mcp.process.pid) - cpu
+    mcp.close()
+    times.sort()
+    p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+    return 1000 * statistics.median(times), 1000 * p95, 1000 * cpu / calls
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--skills", type=int, default=20000)
+    parser.add_argument("--calls", type=int, default=110)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--library", type=Path, default=Path("/tmp/skillc-find-library"))
+    parser.add_argument("--home", type=Path, default=Path("/tmp/skillc-warm-home"))
+    parser.add_argument("--corpus", type=Path, default=None)
+    args = parser.parse_args(argv)
+    skc = str(find_skc())
+    count = make_library(corpus_root(args.corpus), args.library, args.skills)
+    library = str(args.library.resolve())
+    home = args.home.resolve()
+    home.mkdir(parents=True, exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLC_", "SKC_"))}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: with the bytecode cache
+    env.update(SKILLC_HOME=str(home), HOME=str(home))
+    catalog = home / ".skillc" / "catalog.db"
+    print(f"## Warm MCP `skc_find` ({cpu_model()}, {os.cpu_count()} cores), {count} skills")
+    print()
+    if not catalog.exists():
+        marks = fill(skc, library, env, catalog)
+        print(
+            f"The find server built the catalog from nothing: the words of every skill at "
+            f"{marks['words']:.0f} s, every name's vector at {marks['names']:.0f} s, every "
+            f"body's at {marks['bodies']:.0f} s."
+        )
+        print()
+    subprocess.run([skc, "watch", "--stop"], env=env, capture_output=True, check=False)
+    queries = dev_queries()
+    print("| round | ranker | p50 (ms) | p95 (ms) | MCP process CPU a call (ms) | load |")
+    print("|---|---|---|---|---|---|")
+    for n in range(args.rounds):
+        for ranker, extra in (("lexical+semantic", {}), ("lexical", {"SKILLC_FIND_SEMANTIC": "0"})):
+            p50, p95, cpu = session(skc, library, {**env, **extra}, queries, args.calls)
+            load = os.getloadavg()[0]
+            print(f"| {n + 1} | {ranker} | {p50:.1f} | {p95:.1f} | {cpu:.1f} | {load:.1f} |")
+            sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
