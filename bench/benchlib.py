@@ -64,3 +64,28 @@ def copy_corpus(corpus: Path, folder: Path) -> int:
         taken.add(name)
         shutil.copytree(skill, folder / name, symlinks=True)
     return len(taken)
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) process ``pid`` has used (Linux's ``/proc/PID/stat``)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def vector_counts(catalog: Path) -> tuple[int, int, int] | None:
+    """A skillc catalog's skills with texts listed for the semantic step, and how many
+    names' and bodies' texts still wait for their vector (read only; None while it cannot
+    be read or lists none)."""
+    import sqlite3
+
+    try:
+        with sqlite3.connect(f"file:{catalog}?mode=ro", uri=True, timeout=1) as db:
+            row = db.execute(
+                "SELECT count(*) FILTER (WHERE part = 0), "
+                "count(*) FILTER (WHERE part = 0 AND vec IS NULL), "
+                "count(*) FILTER (WHERE part > 0 AND vec IS NULL) FROM rank_vectors"
+            ).fetchone()
+    except sqlite3.Error:
+        return None
+    return (row[0], row[1], row[2]) if row[0] else None

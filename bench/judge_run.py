@@ -20,13 +20,14 @@ import argparse
 import json
 import os
 import shutil
-import sqlite3
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from benchlib import vector_counts
 
 HARNESS = Path(os.environ.get("SKILL_ROUTING_BENCH", "/work/shared/bench/skill-routing"))
 
@@ -51,19 +52,9 @@ def wrap(argv: list[str]) -> int:
 def count(catalog: Path, stop: threading.Event, rows: list[tuple[float, int, int, int]]) -> None:
     """Every 2 s: (time, skills listed, names without a vector, bodies without a vector)."""
     while not stop.wait(2.0):
-        if not catalog.is_file():
-            continue
-        try:
-            with sqlite3.connect(f"file:{catalog}?mode=ro", uri=True, timeout=1) as db:
-                names, bodies = db.execute(
-                    "SELECT count(*) FILTER (WHERE part = 0), count(*) FILTER (WHERE part > 0) "
-                    "FROM rank_vectors WHERE vec IS NULL"
-                ).fetchone()
-                total = db.execute("SELECT count(*) FROM rank_vectors WHERE part = 0").fetchone()
-        except sqlite3.Error:
-            continue
-        if total[0]:
-            rows.append((time.time(), total[0], names, bodies))
+        found = vector_counts(catalog)
+        if found is not None:
+            rows.append((time.time(), *found))
 
 
 def main() -> int:

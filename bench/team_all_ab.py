@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchlib import process_cpu
 from team_stats import server_cpu
 
 FILTERS: dict[str, dict[str, Any]] = {
@@ -40,13 +41,6 @@ FILTERS: dict[str, dict[str, Any]] = {
         "users": ("user7",),
     },
 }
-
-
-def backend_cpu(pid: int) -> float:
-    """CPU seconds (user + system) the server process ``pid`` has used."""
-    with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
-        fields = handle.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main() -> None:
@@ -84,7 +78,7 @@ def main() -> None:
         pid = db.execute("SELECT pg_backend_pid()").fetchone()[0]  # type: ignore[index]
 
         def used() -> float:
-            return backend_cpu(pid) if args.data is None else server_cpu(args.data)
+            return process_cpu(pid) if args.data is None else server_cpu(args.data)
 
         for label, given in FILTERS.items():
             answers = {}

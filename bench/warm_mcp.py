@@ -18,22 +18,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import sqlite3
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from benchlib import corpus_root, cpu_model, find_skc
-from find_scale import dev_queries, make_library
+from benchlib import corpus_root, cpu_model, find_skc, process_cpu, vector_counts
+from find_scale import dev_queries, make_library, percentile
 from mcp_latency import Session
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU of process ``pid`` (``/proc/PID/stat``)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def fill(skc: str, library: str, env: dict[str, str], catalog: Path) -> dict[str, float]:
@@ -46,15 +39,10 @@ def fill(skc: str, library: str, env: dict[str, str], catalog: Path) -> dict[str
     listed = 0
     while True:
         time.sleep(2)
-        try:
-            with sqlite3.connect(f"file:{catalog}?mode=ro", uri=True, timeout=5) as db:
-                skills, names, bodies = db.execute(
-                    "SELECT count(*) FILTER (WHERE part = 0), "
-                    "count(*) FILTER (WHERE part = 0 AND vec IS NULL), "
-                    "count(*) FILTER (WHERE part > 0 AND vec IS NULL) FROM rank_vectors"
-                ).fetchone()
-        except sqlite3.Error:
+        found = vector_counts(catalog)
+        if found is None:
             continue
+        skills, names, bodies = found
         now = time.perf_counter() - start
         if skills and skills == listed and "words" not in marks:
             marks["words"] = now  # two looks with the same count: the build is over
@@ -80,16 +68,14 @@ def session(
     cpu = 0.0
     for n in range(calls + 10):
         if n == 10:
-            cpu = cpu_seconds(mcp.process.pid)
+            cpu = process_cpu(mcp.process.pid)
         arguments = {"query": queries[n % len(queries)], "path": [library], "limit": 10}
         elapsed = mcp.call("skc_find", arguments, modern=False)
         if n >= 10:
             times.append(elapsed)
-    cpu = cpu_seconds(mcp.process.pid) - cpu
+    cpu = process_cpu(mcp.process.pid) - cpu
     mcp.close()
-    times.sort()
-    p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
-    return 1000 * statistics.median(times), 1000 * p95, 1000 * cpu / calls
+    return 1000 * statistics.median(times), 1000 * percentile(times, 0.95), 1000 * cpu / calls
 
 
 def main(argv: list[str] | None = None) -> int:
