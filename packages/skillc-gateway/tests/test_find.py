@@ -815,6 +815,42 @@ def test_a_catalog_lacking_an_index_added_since_gets_it_with_nothing_indexed_ane
         assert db.execute("SELECT * FROM rank_vectors").fetchall() == texts
 
 
+def test_a_catalog_busy_when_it_lacks_an_index_is_used_without_it_then_gets_it(
+    gateway: Run,
+    project: Path,
+    home: Path,
+    layout: Layout,
+    monkeypatch: pytest.MonkeyPatch,
+    write_skill: WriteSkill,
+) -> None:
+    """The missing index only makes the fill faster: while another process writes the
+    catalog past the wait, it is opened and used as it is (not replaced by one in memory),
+    and the index is made at the next opening."""
+    write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
+    assert gateway("find", "fish").returncode == 0
+    Catalog._shared.clear()
+    catalog = home / ".skillc/catalog.db"
+    with sqlite3.connect(catalog) as db:
+        db.execute("DROP INDEX rank_vectors_waiting")
+    monkeypatch.setattr(database, "BUSY_TIMEOUT_MS", 100)
+    holder = sqlite3.connect(catalog, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another process writing, for longer than the wait
+    try:
+        opened = database.open_database(layout)
+        assert (opened.path, opened.warnings) == (catalog, ())
+        assert opened.db.execute("SELECT name FROM skills").fetchall() == [("alpha",)]
+        present = {name for (name,) in opened.db.execute("SELECT name FROM sqlite_master")}
+        assert "rank_vectors_waiting" not in present
+        opened.db.close()
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    again = database.open_database(layout)
+    present = {name for (name,) in again.db.execute("SELECT name FROM sqlite_master")}
+    again.db.close()
+    assert "rank_vectors_waiting" in present
+
+
 def test_the_fill_reads_the_waiting_texts_in_part_order_without_sorting_them(
     layout: Layout,
 ) -> None:
