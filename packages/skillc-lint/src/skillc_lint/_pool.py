@@ -10,13 +10,13 @@ in this process: no pool is started (and ``concurrent.futures`` is not imported)
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from skillc_index import SkillcError
+from skillc_index.cores import usable_cores
 from skillc_lint._cache import BATCH, ResultCache
 from skillc_lint._engine import LintResult, lint_skill
 from skillc_lint._registry import RuleRegistry
@@ -29,14 +29,6 @@ __all__ = ["lint_folders", "usable_cores"]
 #: Most folders one worker takes at a time: a larger chunk costs less to send, a smaller one
 #: keeps both workers busy until the end (skills differ in size a hundredfold).
 MAX_CHUNK = 8
-
-
-def usable_cores() -> int:
-    """The CPUs this process may run on (its affinity mask where the system has one)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # macOS, Windows
-        return os.cpu_count() or 1
 
 
 class _Failed(NamedTuple):

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import os
 import threading
 import time
 from array import array
@@ -38,6 +37,8 @@ from functools import lru_cache
 from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+
+from skillc_index.cores import usable_cores
 
 if TYPE_CHECKING:
     import sqlite3
@@ -202,7 +203,7 @@ class Model:
     def part_vectors(self, texts: Sequence[tuple[int, str]]) -> list[bytes]:
         """:meth:`part_vector` of each ``(part, text)``, in order, :data:`_FILL_WORKERS` at a
         time (the same vectors, bit for bit, as one at a time)."""
-        workers = min(_FILL_WORKERS, _cores())
+        workers = min(_FILL_WORKERS, usable_cores())
         if workers < 2 or len(texts) < 2:
             return [self.part_vector(part, text) for part, text in texts]
         if self._fillers is None:
@@ -214,14 +215,6 @@ class Model:
         normalised), in one product of a matrix and a vector."""
         np = self._np
         return _cosines(np, wanted, [np.frombuffer(vector, dtype=np.float32) for vector in vectors])
-
-
-def _cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def _verified(path: Path, file: File) -> bytes:

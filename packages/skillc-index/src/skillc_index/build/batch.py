@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from skillc_index.cores import usable_cores
 from skillc_index.diagnostics import (
     CLI_SPELLING,
     PARAMETER_NAMES,
@@ -349,7 +350,7 @@ def build_skills(
         if progress is not None:
             progress(done, total)
 
-    workers = workers or os.cpu_count() or 1
+    workers = workers or usable_cores()
     if workers == 1 or len(groups) <= 1:
         _start_worker(options)
         for positions in groups.values():
