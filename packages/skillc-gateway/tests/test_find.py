@@ -792,25 +792,34 @@ def test_a_catalog_missing_a_table_its_versions_promise_is_made_again(
         assert db.execute("SELECT count(*) FROM rank_postings").fetchone()[0] > 0
 
 
+def _catalog_lacking_the_waiting_index(
+    gateway: Run, project: Path, home: Path, write_skill: WriteSkill
+) -> Path:
+    """A catalog made by a find over one skill, then its index of the waiting texts by part
+    dropped (as a catalog made before that index was added to the schema)."""
+    write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
+    assert gateway("find", "fish").returncode == 0
+    catalog = home / ".skillc/catalog.db"
+    with sqlite3.connect(catalog) as db:
+        db.execute("DROP INDEX rank_vectors_waiting")
+    return catalog
+
+
 def test_a_catalog_lacking_an_index_added_since_gets_it_with_nothing_indexed_anew(
     gateway_process: Run, project: Path, home: Path, write_skill: WriteSkill
 ) -> None:
     """An index added to the schema after a catalog was made (the vectors' waiting texts by
     part) is created when the next process opens the catalog, nothing indexed again."""
     gateway = gateway_process
-    write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
-    assert gateway("find", "fish").returncode == 0
-    catalog = home / ".skillc/catalog.db"
+    catalog = _catalog_lacking_the_waiting_index(gateway, project, home, write_skill)
     with sqlite3.connect(catalog) as db:
-        db.execute("DROP INDEX rank_vectors_waiting")
         before = db.execute("SELECT * FROM skills").fetchall()
         texts = db.execute("SELECT * FROM rank_vectors").fetchall()
     result = gateway("find", "fish")
     assert result.returncode == 0, result.stderr
     assert "alpha" in result.stdout
     with sqlite3.connect(catalog) as db:
-        names = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
-        assert "rank_vectors_waiting" in names
+        assert "rank_vectors_waiting" in database._present(db)
         assert db.execute("SELECT * FROM skills").fetchall() == before
         assert db.execute("SELECT * FROM rank_vectors").fetchall() == texts
 
@@ -826,12 +835,8 @@ def test_a_catalog_busy_when_it_lacks_an_index_is_used_without_it_then_gets_it(
     """The missing index only makes the fill faster: while another process writes the
     catalog past the wait, it is opened and used as it is (not replaced by one in memory),
     and the index is made at the next opening."""
-    write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
-    assert gateway("find", "fish").returncode == 0
+    catalog = _catalog_lacking_the_waiting_index(gateway, project, home, write_skill)
     Catalog._shared.clear()
-    catalog = home / ".skillc/catalog.db"
-    with sqlite3.connect(catalog) as db:
-        db.execute("DROP INDEX rank_vectors_waiting")
     monkeypatch.setattr(database, "BUSY_TIMEOUT_MS", 100)
     holder = sqlite3.connect(catalog, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # another process writing, for longer than the wait
@@ -839,14 +844,13 @@ def test_a_catalog_busy_when_it_lacks_an_index_is_used_without_it_then_gets_it(
         opened = database.open_database(layout)
         assert (opened.path, opened.warnings) == (catalog, ())
         assert opened.db.execute("SELECT name FROM skills").fetchall() == [("alpha",)]
-        present = {name for (name,) in opened.db.execute("SELECT name FROM sqlite_master")}
-        assert "rank_vectors_waiting" not in present
+        assert "rank_vectors_waiting" not in database._present(opened.db)
         opened.db.close()
     finally:
         holder.execute("ROLLBACK")
         holder.close()
     again = database.open_database(layout)
-    present = {name for (name,) in again.db.execute("SELECT name FROM sqlite_master")}
+    present = database._present(again.db)
     again.db.close()
     assert "rank_vectors_waiting" in present
 
