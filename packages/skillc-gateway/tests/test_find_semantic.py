@@ -265,10 +265,12 @@ def test_the_fill_embeds_two_texts_at_once_and_gets_the_same_vectors(
     (a body's text cut at BODY_TOKENS as before)."""
     import threading
 
+    from skillc_index import cores
+
     texts = [(0, f"{name}: {text}") for name, text in SKILLS.items()]
     texts += [(1, "a long body " * 300), (0, QUERY), (1, "short body"), (0, "x")]
     alone = [model.part_vector(part, text) for part, text in texts]
-    monkeypatch.setattr(semantic, "usable_cores", lambda: 2)
+    monkeypatch.setattr(cores, "usable_cores", lambda: 2)
     # broken unless two runs are under way at once
     both: list[threading.Barrier] = [threading.Barrier(2, timeout=10)]
     session = model._session
@@ -286,7 +288,7 @@ def test_the_fill_embeds_two_texts_at_once_and_gets_the_same_vectors(
     monkeypatch.setattr(model, "_session", Session())
     assert model.part_vectors(texts) == alone
     assert len(met) == 2 and all(name.startswith("skillc-fill") for name in met)
-    monkeypatch.setattr(semantic, "usable_cores", lambda: 1)  # one core: one at a time, here
+    monkeypatch.setattr(cores, "usable_cores", lambda: 1)  # one core: one at a time, here
     both.clear()
     met.clear()
     assert model.part_vectors(texts) == alone

@@ -38,8 +38,6 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from skillc_index.cores import usable_cores
-
 if TYPE_CHECKING:
     import sqlite3
 
@@ -129,8 +127,8 @@ WEAK_POOL = 20
 _FILL_BATCH = 16
 #: Texts :func:`fill` embeds at once, each in its own thread (one onnxruntime session: its
 #: runs leave the GIL and share its threads), one on a single core: on 2 idle cores,
-#: 1.2-1.5x the vectors a second of one text at a time, as many with the other core busy
-#: (bench/RESULTS.md, "Two texts at once").
+#: 1.2-1.5x the vectors a second of one text at a time, about as many (0.95x) with the other
+#: core busy (bench/RESULTS.md, "Two texts at once").
 _FILL_WORKERS = 2
 #: A query computes the missing vectors itself only when they are this few (a skill edited,
 #: a few installed): more (a first find, a library installed) are the find server's work, in
@@ -203,6 +201,8 @@ class Model:
     def part_vectors(self, texts: Sequence[tuple[int, str]]) -> list[bytes]:
         """:meth:`part_vector` of each ``(part, text)``, in order, :data:`_FILL_WORKERS` at a
         time (the same vectors, bit for bit, as one at a time)."""
+        from skillc_index.cores import usable_cores
+
         workers = min(_FILL_WORKERS, usable_cores())
         if workers < 2 or len(texts) < 2:
             return [self.part_vector(part, text) for part, text in texts]
