@@ -360,6 +360,58 @@ def test_off_switch_and_a_broken_model_leave_find_lexical(
         assert find_files() is None
 
 
+def test_a_model_that_does_not_load_is_a_warning_here_and_from_the_find_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An installed extra whose model does not load (a changed file here; onnxruntime 1.17,
+    which cannot read it, before the extra required 1.18) is said in the answer, by the
+    process that tried, or by the find server that was to compute the vectors (through the
+    catalog), instead of a silent ranking by the words alone; and no more once it loads."""
+    from skillc_gateway.catalog import Catalog, find_roots
+    from skillc_index import Layout
+
+    files = semantic._files()
+    assert files is not None
+    data = files["model"].read_bytes()
+    broken = {**files, "model": tmp_path / "model.onnx"}
+    broken["model"].write_bytes(data[:1000] + bytes([data[1000] ^ 1]) + data[1001:])
+    monkeypatch.setattr(semantic, "_files", lambda: broken)
+    semantic._load.cache_clear()
+
+    def find(home: Path, lib: Path) -> tuple[str, list[str]]:
+        layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+        roots = find_roots(layout, [str(lib)])
+        result = Catalog.shared(layout).find(QUERY, roots, 10)
+        return result.ranker, [warning.text for warning in result.warnings]  # type: ignore[union-attr]
+
+    # a few skills: the query loads the model itself
+    ranker, warnings = find(tmp_path / "small", library(tmp_path / "lib"))
+    assert ranker == "lexical"
+    assert len(warnings) == 1 and "its model did not load (here: onnxruntime " in warnings[0]
+    assert "not the pinned file (SHA-256)" in warnings[0]
+    # many: the vectors are the find server's, which says why they do not come
+    big = tmp_path / "big"
+    for index in range(semantic.QUERY_FILL + 8):
+        write_skill(big, f"skill-{index}", f"Skill number {index} about cars and noise.")
+    home = tmp_path / "home"
+    assert find(home, big) == ("lexical", [])  # the server has not tried yet
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    assert Catalog.shared(layout).fill_vectors(1.0) is False
+    ranker, warnings = find(home, big)
+    assert ranker == "lexical" and len(warnings) == 1
+    assert "model did not load (the find server: onnxruntime " in warnings[0]
+    # the install mended: the server fills, and the warning is gone
+    monkeypatch.setattr(semantic, "_files", lambda: files)
+    semantic._load.cache_clear()
+    while Catalog.shared(layout).fill_vectors(1.0):
+        pass
+    assert find(home, big) == ("lexical+semantic", [])
+    assert semantic.load_error() is None
+    # onnxruntime's messages are long, their cause last: the end is kept
+    long = semantic._described(ValueError("/src/model.cc:179 " + "x" * 400 + " IR version: 10"))
+    assert len(long) < 300 and long.endswith("IR version: 10")
+
+
 # A request that holds no word of any skill of library(), stems included.
 UNWORDED = "my sedan shrieks whenever I slow down"
 

@@ -176,7 +176,7 @@ class Catalog:
         )
         ranked_first = skills is not None
         if skills is None:
-            semantic = self._semantic(seen, semantic)
+            semantic = self._semantic(seen, semantic, warnings)
             skills = answer(self.db, self.layout, query, limit, seen, semantic)
         ranker = "lexical"
         if semantic and not ranked_first:  # the bodies' vectors come after every name's
@@ -193,19 +193,33 @@ class Catalog:
             first=ranked_first,
         )
 
-    def _semantic(self, seen: Seen, wanted: bool | None) -> bool:
+    def _semantic(
+        self, seen: Seen, wanted: bool | None, warnings: list[Diagnostic | Notice]
+    ) -> bool:
         """Whether the semantic step ranks this answer: it is ``wanted`` (None: as the
         environment says), its model is there, and at most
         :data:`~.semantic.QUERY_FILL` of the searched skills still lack the vector of their
         name and description (the query computes those; more are the find server's, in the
         background, and the answer is ranked by the words alone meanwhile; the bodies'
         vectors come after every name's, the step reading the names' alone until they are
-        in). The model is loaded only then."""
+        in). The model is loaded only then. An installed model that does not load (here, or
+        in the find server that was to compute the vectors) is a warning of the answer."""
         if not semantic_step.available(wanted):
             return False
         if semantic_step.pending(self.db, seen.priorities) > semantic_step.QUERY_FILL:
+            error = self._unloaded()
+            if error is not None:
+                warnings.append(_not_loaded(error, "the find server"))
             return False
-        return semantic_step.model(wanted) is not None
+        if semantic_step.model(wanted) is None:
+            warnings.append(_not_loaded(semantic_step.load_error() or "unknown", "here"))
+            return False
+        return True
+
+    def _unloaded(self) -> str | None:
+        """Why the find server could not load the installed model (see :meth:`fill_vectors`)."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (_UNLOADED,)).fetchone()
+        return None if row is None else str(row[0])
 
     def fill_vectors(self, seconds: float) -> bool:
         """Compute missing vectors of the catalog's skills for about ``seconds`` (the find
@@ -213,7 +227,15 @@ class Catalog:
         False without the model; True when the catalog is busy (later)."""
         if not postings.missing_vectors(self.db, 1) or not semantic_step.available(True):
             return False
+        error = None if semantic_step.model(True) else semantic_step.load_error() or "unknown"
         try:
+            if error != self._unloaded():  # why the vectors do not come, for the finds
+                with catalog_database.writing(self.db):
+                    self.db.execute("DELETE FROM meta WHERE key = ?", (_UNLOADED,))
+                    if error is not None:
+                        self.db.execute("INSERT INTO meta VALUES (?, ?)", (_UNLOADED, error))
+            if error is not None:
+                return False
             with catalog_database.writing(self.db):
                 return semantic_step.fill(self.db, time.monotonic() + seconds, wanted=True)
         except sqlite3.OperationalError as exc:
@@ -561,6 +583,18 @@ class Catalog:
                     skipped.add(entry)
         seen.skipped = len(skipped)
         return seen
+
+
+#: The ``meta`` key where the find server says why the installed model did not load.
+_UNLOADED = "semantic_unloaded"
+
+
+def _not_loaded(error: str, where: str) -> Notice:
+    return Notice(
+        f"the semantic extra is installed but its model did not load ({where}: {error}); "
+        "ranked by the words alone: reinstall 'skillc-gateway[semantic]', then "
+        "'skc watch --stop'"
+    )
 
 
 def finishes(elapsed: float, done: int, left: int, longest: float) -> bool:

@@ -56,6 +56,7 @@ __all__ = [
     "available",
     "blend",
     "fill",
+    "load_error",
     "model",
     "names_only",
     "nearest",
@@ -262,9 +263,36 @@ def _load() -> Model | None:
     if files is None or any(find_spec(name) is None for name in _RUNTIME):
         return None
     try:
-        return Model(files)
-    except Exception:  # a broken install (a cut or changed file, another onnxruntime)
+        loaded = Model(files)
+    except Exception as exc:  # a broken install (a cut or changed file, another onnxruntime)
+        _load_errors[:] = [_described(exc)]
         return None
+    _load_errors.clear()
+    return loaded
+
+
+#: Why this process's :func:`_load` found no model, when the extra is installed.
+_load_errors: list[str] = []
+
+
+def load_error() -> str | None:
+    """Why the installed extra's model could not be loaded in this process (None when it
+    loaded, or was not tried): the onnxruntime release and the error, in at most 300
+    characters."""
+    return _load_errors[0] if _load_errors else None
+
+
+def _described(exc: Exception) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        runtime = f"onnxruntime {version('onnxruntime')}"
+    except PackageNotFoundError:
+        runtime = "onnxruntime"
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    if len(text) > 240:  # onnxruntime's messages name the source file first, the cause last
+        text = "..." + text[-237:]
+    return f"{runtime}: {text}"
 
 
 def available(wanted: bool | None = None) -> bool:
