@@ -277,8 +277,8 @@ _load_errors: list[str] = []
 
 def load_error() -> str | None:
     """Why the installed extra's model could not be loaded in this process (None when it
-    loaded, or was not tried): the onnxruntime release and the error, in at most 300
-    characters."""
+    loaded, or was not tried): the onnxruntime release and the error (its last 120
+    characters)."""
     return _load_errors[0] if _load_errors else None
 
 
@@ -290,8 +290,8 @@ def _described(exc: Exception) -> str:
     except PackageNotFoundError:
         runtime = "onnxruntime"
     text = " ".join(str(exc).split()) or type(exc).__name__
-    if len(text) > 240:  # onnxruntime's messages name the source file first, the cause last
-        text = "..." + text[-237:]
+    if len(text) > 120:  # onnxruntime's messages name the source file first, the cause last
+        text = "..." + text[-117:]
     return f"{runtime}: {text}"
 
 
