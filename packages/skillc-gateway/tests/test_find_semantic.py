@@ -387,7 +387,7 @@ def test_a_model_that_does_not_load_is_a_warning_here_and_from_the_find_server(
     # a few skills: the query loads the model itself
     ranker, warnings = find(tmp_path / "small", library(tmp_path / "lib"))
     assert ranker == "lexical"
-    assert len(warnings) == 1 and "its model did not load (here: onnxruntime " in warnings[0]
+    assert len(warnings) == 1 and "its model did not load (onnxruntime " in warnings[0]
     assert "not the pinned file (SHA-256)" in warnings[0]
     # many: the vectors are the find server's, which says why they do not come
     big = tmp_path / "big"

@@ -209,10 +209,10 @@ class Catalog:
         if semantic_step.pending(self.db, seen.priorities) > semantic_step.QUERY_FILL:
             error = self._unloaded()
             if error is not None:
-                warnings.append(_not_loaded(error, "the find server"))
+                warnings.append(_not_loaded(f"the find server: {error}"))
             return False
         if semantic_step.model(wanted) is None:
-            warnings.append(_not_loaded(semantic_step.load_error() or "unknown", "here"))
+            warnings.append(_not_loaded(semantic_step.load_error() or "unknown"))
             return False
         return True
 
@@ -589,9 +589,9 @@ class Catalog:
 _UNLOADED = "semantic_unloaded"
 
 
-def _not_loaded(error: str, where: str) -> Notice:
+def _not_loaded(error: str) -> Notice:
     return Notice(
-        f"the semantic extra is installed but its model did not load ({where}: {error}); "
+        f"the semantic extra is installed but its model did not load ({error}); "
         "ranked by the words alone: reinstall 'skillc-gateway[semantic]', then "
         "'skc watch --stop'"
     )
