@@ -38,7 +38,7 @@ def ids_of(model: semantic.Model, part: int, text: str) -> list[int]:
 
 
 def batched(model: semantic.Model, items: list[tuple[int, str]], size: int) -> list[Any]:
-    np = model._np
+    np = model.numpy
     seqs = [ids_of(model, part, text) for part, text in items]
     order = sorted(range(len(seqs)), key=lambda index: len(seqs[index]))
     out: list[Any] = [None] * len(seqs)
@@ -67,7 +67,7 @@ def main() -> int:
     model = semantic.model(True)
     if model is None:
         raise SystemExit("the semantic extra is not installed")
-    np = model._np
+    np = model.numpy
     paths = sorted(args.library.rglob("SKILL.md"))
     random.Random(1).shuffle(paths)
     items: list[tuple[int, str]] = []

@@ -502,7 +502,7 @@ def test_the_closeness_computed_with_the_request_ranks_as_nearest_alone(
     for query in (UNWORDED, QUERY, "bake bread"):
         vector, closeness = semantic.request_later(db, model, query).result()
         assert closeness is not None and vector == model.embed(query)
-        own = semantic._closeness(model._np, closeness.vectors, vector).values
+        own = semantic._closeness(model.numpy, closeness.vectors, vector).values
         assert closeness.values.tobytes() == own.tobytes()
         for candidates, exclude in ((None, ()), (set(ids[1:]), {ids[2]}), (None, set(ids[:2]))):
             alone = semantic.nearest(db, model, vector, candidates, 3, exclude)
@@ -528,7 +528,7 @@ def test_a_request_asked_again_is_not_embedded_again_and_ranks_the_same(
     assert kept.done()  # the find above embedded it: nothing left to compute
     vector, closeness = kept.result()
     assert vector == model.embed(UNWORDED) and closeness is not None
-    fresh = semantic._closeness(model._np, closeness.vectors, vector).values
+    fresh = semantic._closeness(model.numpy, closeness.vectors, vector).values
     assert closeness.values.tobytes() == fresh.tobytes()
     assert found(home, UNWORDED, [lib], True) == first
     write_skill(lib, "brake-service", "Replace the worn pads and discs of a vehicle's brakes.")

@@ -148,7 +148,8 @@ class Model:
         from tokenizers import Tokenizer
 
         data = {role: _verified(files[role], FILES[role]) for role in FILES}
-        self._np: Any = numpy
+        self.numpy: Any = numpy
+        """The numpy module the model computes with (the extra's)."""
         self._tokenizer: Any = Tokenizer.from_str(data["tokenizer"].decode("utf-8"))
         self._tokenizer.enable_truncation(max_length=MAX_TOKENS)
         self._tokenizer.no_padding()
@@ -168,7 +169,7 @@ class Model:
     def embed(self, text: str, tokens: int = MAX_TOKENS) -> array[float]:
         """The normalised mean of the model's output over ``text``'s tokens (its first
         ``tokens``, at most :data:`MAX_TOKENS`, the end marker included)."""
-        np = self._np
+        np = self.numpy
         found = self._tokenizer.encode(text[:_MAX_CHARS]).ids
         if len(found) > tokens:  # cut as the tokenizer's truncation does: the end marker kept
             found = found[: tokens - 1] + found[-1:]
@@ -214,7 +215,7 @@ class Model:
     def cosines(self, wanted: array[float], vectors: Sequence[bytes]) -> list[float]:
         """The cosine of a request's vector (:meth:`embed`) with each stored one (all
         normalised), in one product of a matrix and a vector."""
-        np = self._np
+        np = self.numpy
         return _cosines(np, wanted, [np.frombuffer(vector, dtype=np.float32) for vector in vectors])
 
 
@@ -472,7 +473,7 @@ def request_later(db: sqlite3.Connection, model: Model, query: str) -> Future[Re
     caller ranks by the words (onnxruntime and numpy leave the GIL), rather than the product
     after the lexical steps. The catalog's vectors are read here, in the caller's thread
     (its SQLite connection; this process's cache, :func:`_vectors`)."""
-    np = model._np
+    np = model.numpy
     found = None if model.width is None else _vectors(db, np, model.width)
     known = _REQUESTS.get(query)
     if known is not None and known[0] is model:
@@ -550,7 +551,7 @@ def nearest(
     :func:`request_later` computed it already)."""
     if count <= 0:
         return []
-    np = model._np
+    np = model.numpy
     if closeness is None:
         found = _vectors(db, np, len(wanted))
         if not len(found.skills):
@@ -583,7 +584,7 @@ def _pool_vectors(
     stored (a text without its vector, a vector the matrix leaves out) are read."""
     from skillc_gateway.catalog.postings import stored_vectors, unvectored
 
-    np = model._np
+    np = model.numpy
     found = _vectors(db, np, width)
     slow = found.others.union(unvectored(db, found.names_only)).intersection(skills)
     stored = stored_vectors(db, sorted(slow)) if slow else {}
@@ -652,7 +653,7 @@ def blend(
     matched), the nearest skills are ranked by closeness alone."""
     owners, vectors = _pool_vectors(db, model, [skill for skill, _ in pool] + near, len(wanted))
     cosines: dict[int, float] = {}
-    for skill, cosine in zip(owners, _cosines(model._np, wanted, vectors), strict=True):
+    for skill, cosine in zip(owners, _cosines(model.numpy, wanted, vectors), strict=True):
         cosines[skill] = max(cosine, cosines.get(skill, cosine))
     if len(cosines) < 2:
         return
