@@ -12,10 +12,13 @@ import math
 import random
 import re
 import sqlite3
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
-from skillc_gateway.catalog import postings, rank
+from skillc_gateway.catalog import heads, postings, rank
 
 
 @pytest.fixture(autouse=True)
@@ -25,13 +28,18 @@ def lexical(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rank, "_model", lambda wanted=None: None)
 
 
-@pytest.fixture
-def db() -> sqlite3.Connection:
-    connection = sqlite3.connect(":memory:", isolation_level=None)
+def _connect(path: Path | str) -> sqlite3.Connection:
+    """A connection to the ranker's tables at ``path`` (made when missing)."""
+    connection = sqlite3.connect(path, isolation_level=None)
     for statement in postings.SCHEMA.split(";"):
         if statement.strip():
             connection.execute(statement)
     return connection
+
+
+@pytest.fixture
+def db() -> sqlite3.Connection:
+    return _connect(":memory:")
 
 
 def _text(
@@ -485,3 +493,124 @@ def test_passage_scores_from_the_stored_words_are_those_of_a_table_of_passages(
         for skill, score in expected.items():
             assert found[skill] == pytest.approx(score, rel=1e-12)
         assert found or query == "zebra"
+
+
+# -- the words' best rows kept in memory (catalog/heads.py) ---------------------------------------
+
+
+def _random_library(db: sqlite3.Connection, skills: int, seed: int) -> None:
+    chance = random.Random(seed)
+
+    def some(most: int) -> str:
+        return " ".join(chance.choice(WORDS) for _ in range(chance.randrange(1, most)))
+
+    _add(db, {n: _text(f"s{n}", some(12), some(60), (some(4),)) for n in range(1, skills + 1)})
+
+
+@pytest.mark.semantic
+@pytest.mark.parametrize("depth", [300, 7])
+def test_the_words_summed_from_memory_are_those_summed_by_sqlite(
+    db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch, depth: int
+) -> None:
+    """With numpy (the semantic extra's), a warm find sums each word's best rows from memory:
+    the same skills, the same scores (to the bit where SQLite's sum() is a plain sum), in the
+    same order, with and without a filter, whether every row is read (depth 300) or each
+    word's best 7 only."""
+    np = pytest.importorskip("numpy")
+    _random_library(db, 150, seed=11)
+    monkeypatch.setattr(rank, "DEPTH", depth)
+    monkeypatch.setattr(rank, "POOL", 40)
+    memory = heads.Rows(db, np)
+    chance = random.Random(12)
+    filters = [None, set(range(1, 151, 2)), {3, 50, 149}, set(range(1, 140))]
+    for _ in range(3):  # the rows read by the first round are summed from memory after
+        for n in range(1, 8):
+            terms = rank.stems(db, chance.sample(WORDS, n))
+            for candidates in filters:
+                for doc in range(len(postings.DOCUMENTS)):
+                    found = rank._scores(db, doc, terms, candidates, rank.POOL, memory)
+                    expected = rank._scores(db, doc, terms, candidates, rank.POOL)
+                    assert found[1:] == expected[1:]
+                    if sqlite3.sqlite_version_info < (3, 43):  # a plain sum, as numpy's
+                        assert list(found[0].items()) == list(expected[0].items())
+                    else:  # SQLite's sum() compensates: the same to the last bits
+                        assert list(found[0]) == list(expected[0])
+                        assert list(found[0].values()) == pytest.approx(
+                            list(expected[0].values()), rel=1e-12
+                        )
+    assert memory.rows and memory.size == sum(len(skills) for skills, _ in memory.rows.values())
+
+
+@pytest.mark.semantic
+def test_the_rows_kept_follow_the_catalog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rows kept are used from the second find on an unchanged catalog, given up when
+    another connection writes it or this process indexes a skill, never used inside a
+    transaction, and bounded (heads.ROWS)."""
+    np = pytest.importorskip("numpy")
+    path = tmp_path / "catalog.db"
+    db = _connect(path)
+    _random_library(db, 60, seed=21)
+    terms = rank.stems(db, ["owl", "hawk", "wren"])
+
+    def scores(memory: heads.Rows | None) -> list[tuple[int, float]]:
+        return list(rank._scores(db, 0, terms, None, 50, memory)[0].items())
+
+    assert heads.kept(db, np) is None  # the first find on this state: SQLite sums
+    memory = heads.kept(db, np)
+    assert memory is not None and heads.kept(db, np) is memory
+    before = scores(memory)
+    assert before == scores(None) and memory.rows
+
+    another_process = (  # indexes a skill
+        "import sqlite3, sys\n"
+        "from skillc_gateway.catalog import postings\n"
+        "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "db.execute('BEGIN')\n"
+        "postings.add(db, 61, postings.SkillText('owl-hawk-wren', 'owl hawk wren owl hawk wren',"
+        " '', (), 'owl-hawk-wren'))\n"
+        "postings.finish(db)\n"
+        "db.execute('COMMIT')\n"
+    )
+    subprocess.run([sys.executable, "-c", another_process, str(path)], check=True)
+    assert heads.kept(db, np) is None
+    memory = heads.kept(db, np)
+    assert memory is not None and not memory.rows
+    after = scores(memory)
+    assert after == scores(None) and after[0][0] == 61 and after != before
+
+    db.execute("BEGIN")  # this process indexes one: nothing kept is used, even in its transaction
+    postings.add(db, 62, _text("wren-owl-hawk", "wren owl hawk wren owl hawk wren"))
+    postings.finish(db)
+    assert heads.kept(db, np) is None
+    db.execute("COMMIT")
+    assert heads.kept(db, np) is None
+    memory = heads.kept(db, np)
+    assert memory is not None and scores(memory)[0][0] == 62
+
+    monkeypatch.setattr(heads, "ROWS", 30)
+    for word in WORDS:
+        memory.summed(1, [(rank.stems(db, [word])[0], 1.0)], rank.DEPTH, 10)
+        assert memory.size == sum(len(skills) for skills, _ in memory.rows.values())
+        assert memory.size <= 30 or len(memory.rows) == 1
+    db.close()
+
+
+@pytest.mark.semantic
+def test_each_connection_keeps_its_own_rows(tmp_path: Path) -> None:
+    """A thread's connection each (the MCP server over HTTP): finds on two connections in
+    turn each keep their rows; past heads.CONNECTIONS, the least recently used are given up."""
+    np = pytest.importorskip("numpy")
+    path = tmp_path / "catalog.db"
+    dbs = [_connect(path) for _ in range(heads.CONNECTIONS + 1)]
+    _random_library(dbs[0], 20, seed=31)
+    pair = dbs[:2]
+    assert [heads.kept(db, np) for db in pair] == [None, None]
+    rows = [heads.kept(db, np) for db in pair]
+    assert all(rows) and rows[0] is not rows[1]
+    assert [heads.kept(db, np) for db in pair] == rows
+    for db in dbs[2:]:  # more connections: the first pair's rows are given up, the oldest first
+        heads.kept(db, np)
+    assert heads.kept(dbs[1], np) is rows[1]
+    assert heads.kept(dbs[0], np) is None
+    for db in dbs:
+        db.close()

@@ -4,7 +4,9 @@ Lexical BM25 over an impact-ordered index in plain SQLite tables (:mod:`.posting
 them). A skill is three documents scored apart and fused, so that a long body never drowns a
 match in the name or description (:data:`~.postings.DOCUMENTS`: meta, body, headings). IDF
 comes from ``rank_terms`` (how many skills hold each term) when a query runs. A query reads,
-for each of its terms, only its best rows, and sums them in SQL; the cost of a query is
+for each of its terms, only its best rows, and sums them in SQL (from the second find on an
+unchanged catalog, with the semantic extra's numpy: from this process's memory, :mod:`.heads`,
+to the same scores); the cost of a query is
 bounded whatever the number of skills (FTS5's ``bm25()`` scores every skill that holds a
 query word). Every term reads its :data:`DEPTH` best rows, common or rare: a skill that holds
 several of the request's common words, none of them often, is found by their sum (reading
@@ -43,6 +45,7 @@ import sqlite3
 from collections.abc import Collection
 from typing import TYPE_CHECKING, NamedTuple
 
+from skillc_gateway.catalog import heads
 from skillc_gateway.catalog.postings import (
     DOCUMENTS,
     K1,
@@ -153,11 +156,12 @@ def _scores(
     terms: list[str],
     candidates: Collection[int] | None,
     pool: int,
+    memory: heads.Rows | None = None,
 ) -> tuple[dict[int, float], dict[str, float], int]:
     """BM25 scores of the best ``pool`` candidates for ``terms`` in one document, the IDF of
     the terms the document's index knows and its number of skills (:func:`_ranked`'s scale),
     from the :data:`DEPTH` best rows of each term; every row when a filter drops most of
-    those."""
+    those; the best rows summed from this process's memory with ``memory`` (:mod:`.heads`)."""
     known = db.execute(
         "SELECT term, df, (SELECT n FROM rank_count WHERE doc = ?) FROM rank_terms "
         f"WHERE doc = ? AND term IN ({','.join('?' * len(terms))})",
@@ -172,6 +176,8 @@ def _scores(
         weights.append((term, df, idf if idf > 0 else 1e-6))  # FTS5's floor for common words
 
     def query(level: int, limit: int | None) -> list[tuple[int, float]]:
+        if level == 0 and memory is not None:
+            return memory.summed(doc, [(term, idf) for term, _, idf in weights], DEPTH, limit)
         # parameters only: the statement's text depends on the number of terms, and SQLite's
         # statement cache spares most queries the planning of a long UNION
         parts: list[str] = []
@@ -256,7 +262,11 @@ def _ranked(
     # steps run
     wanted = _request_later(db, model, query) if model is not None else None
     total: dict[int, float] = {}
-    found = [_scores(db, doc, terms, candidates, max(POOL, limit)) for doc in range(len(DOCUMENTS))]
+    memory = heads.kept(db, model.numpy) if model is not None else None
+    found = [
+        _scores(db, doc, terms, candidates, max(POOL, limit), memory)
+        for doc in range(len(DOCUMENTS))
+    ]
     # Each document counts as the share of the request its words reach: its BM25 score over
     # the most a skill could score there, (k1 + 1) times the IDF of each word of the request
     # that some document holds (a word this document never holds, at the IDF of a word of
