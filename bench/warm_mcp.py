@@ -5,13 +5,16 @@ sessions of ``--calls`` ``skc_find`` calls after 10 warm-up calls, the semantic 
 the words' alone (``SKILLC_FIND_SEMANTIC=0``) alternated for ``--rounds`` rounds.
 
     .venv/bin/python bench/warm_mcp.py [--skills 20000] [--calls 110] [--rounds 2]
-        [--library DIR] [--home DIR]
+        [--library DIR] [--home DIR] [--base DIR]
 
 Requests: the dev set's, in order (none asked twice in a session of up to 120 calls), each
 ``path`` the library, ``limit`` 10; p50 / p95 from writing a request to reading its answer,
 and the MCP process's CPU a call (``/proc/PID/stat``, the warm-up left out). ``--home`` is
 kept (a filled catalog is reused: the build is timed only when it starts from nothing). The
-find server is stopped before the sessions, so that nothing else runs. Prints markdown.
+find server is stopped before the sessions, so that nothing else runs. ``--base DIR``: a
+checkout of another commit (``git worktree add --detach DIR REV``) whose packages' sources
+are put first on ``PYTHONPATH`` for a session of each ranker before this checkout's, so that
+the two are compared in one run. Prints markdown.
 """
 
 from __future__ import annotations
@@ -86,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--library", type=Path, default=Path("/tmp/skillc-find-library"))
     parser.add_argument("--home", type=Path, default=Path("/tmp/skillc-warm-home"))
     parser.add_argument("--corpus", type=Path, default=None)
+    parser.add_argument("--base", type=Path, default=None, help="a checkout to compare with")
     args = parser.parse_args(argv)
     skc = str(find_skc())
     count = make_library(corpus_root(args.corpus), args.library, args.skills)
@@ -108,14 +112,22 @@ def main(argv: list[str] | None = None) -> int:
         print()
     subprocess.run([skc, "watch", "--stop"], env=env, capture_output=True, check=False)
     queries = dev_queries()
-    print("| round | ranker | p50 (ms) | p95 (ms) | MCP process CPU a call (ms) | load |")
-    print("|---|---|---|---|---|---|")
+    codes: list[tuple[str, dict[str, str]]] = [("this checkout", {})]
+    if args.base is not None:
+        sources = sorted(str(src.resolve()) for src in args.base.glob("packages/*/src"))
+        codes.insert(0, (f"`{args.base}`", {"PYTHONPATH": os.pathsep.join(sources)}))
+    print("| round | code | ranker | p50 (ms) | p95 (ms) | MCP process CPU a call (ms) | load |")
+    print("|---|---|---|---|---|---|---|")
     for n in range(args.rounds):
         for ranker, extra in (("lexical+semantic", {}), ("lexical", {"SKILLC_FIND_SEMANTIC": "0"})):
-            p50, p95, cpu = session(skc, library, {**env, **extra}, queries, args.calls)
-            load = os.getloadavg()[0]
-            print(f"| {n + 1} | {ranker} | {p50:.1f} | {p95:.1f} | {cpu:.1f} | {load:.1f} |")
-            sys.stdout.flush()
+            for code, path in codes:
+                p50, p95, cpu = session(skc, library, {**env, **extra, **path}, queries, args.calls)
+                load = os.getloadavg()[0]
+                print(
+                    f"| {n + 1} | {code} | {ranker} | {p50:.1f} | {p95:.1f} | {cpu:.1f} "
+                    f"| {load:.1f} |"
+                )
+                sys.stdout.flush()
     return 0
 
 
