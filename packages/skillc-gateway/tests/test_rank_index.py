@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from skillc_gateway.catalog import heads, postings, rank
+from skillc_gateway.catalog import background, heads, postings, rank
 
 
 @pytest.fixture(autouse=True)
@@ -141,10 +141,14 @@ def test_the_score_is_bm25_with_the_reference_lengths(db: sqlite3.Connection) ->
     assert w == pytest.approx(
         3 * (postings.K1 + 1) / (3 + postings.K1 * (1 - postings.B + postings.B * length))
     )
-    idf = math.log((3 - 1 + 0.5) / (1 + 0.5))
+    # IDF over the catalog's 3 skills and the background's (1 of the 3 holds "owl")
+    extra, counts = background.frequencies(0, ["owl"])
+    assert extra > 1000
+    held = 1 + counts.get("owl", 0)
+    idf = math.log((3 + extra - held + 0.5) / (held + 0.5))
     scores, idfs, n = rank._scores(db, 0, ["owl"], None, 10)
     assert scores == {1: pytest.approx(w * idf)}
-    assert (idfs, n) == ({"owl": pytest.approx(idf)}, 3)  # the scale of the fusion (issue 35)
+    assert (idfs, n) == ({"owl": pytest.approx(idf)}, 3 + extra)  # the fusion's scale (issue 35)
 
 
 def test_query_words_are_stemmed_as_the_index_is(db: sqlite3.Connection) -> None:
@@ -614,3 +618,42 @@ def test_each_connection_keeps_its_own_rows(tmp_path: Path) -> None:
     assert heads.kept(dbs[0], np) is None
     for db in dbs:
         db.close()
+
+
+# -- the background's counts (catalog/background.py) ----------------------------------------------
+
+
+def test_the_background_counts_ship_with_the_package() -> None:
+    n, counts = background.frequencies(0, ["api", "the", "zyzzyva"])
+    assert (
+        n == 2922 * background.WEIGHT
+    )  # agentskillexchange/skills (bench/skill-routing-background)
+    assert counts["api"] > 250 and counts["the"] > counts["api"] and "zyzzyva" not in counts
+    assert background.frequencies(1, ["api"])[1]["api"] != counts["api"]  # per document
+
+
+def test_a_word_common_in_the_background_weighs_less(
+    db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two skills hold one word of the request each, each word once in the library: by the
+    library alone they tie (the lower id first); the background holds "api" in a third of
+    its skills and "owl" in none, so the skill with "owl" ranks first."""
+    _add(db, {1: _text("api-helper", "api helper"), 2: _text("owl-helper", "owl helper")})
+    _add(db, {n: _text(f"other{n}", "wren notes") for n in range(3, 10)})
+    assert [skill for skill, _ in rank.rank(db, "api owl", 2)] == [2, 1]
+    monkeypatch.setattr(background, "frequencies", lambda doc, terms: (0, {}))
+    assert [skill for skill, _ in rank.rank(db, "api owl", 2)] == [1, 2]
+
+
+def test_without_the_background_file_the_catalog_counts_alone(
+    db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A broken install (the file missing or not a database): no background, no error."""
+    _add(db, {1: _text("api-helper", "api helper"), 2: _text("owl-helper", "owl helper")})
+    for broken in (tmp_path / "missing.db", tmp_path / "not-a-database.db"):
+        if broken.name.startswith("not"):
+            broken.write_text("not SQLite", encoding="utf-8")
+        monkeypatch.setattr(background, "FILE", broken)
+        monkeypatch.setattr(background, "_DB", [])
+        assert background.frequencies(0, ["api"]) == (0, {})
+        assert [skill for skill, _ in rank.rank(db, "api owl", 2)] == [1, 2]

@@ -3,7 +3,8 @@
 Lexical BM25 over an impact-ordered index in plain SQLite tables (:mod:`.postings` writes
 them). A skill is three documents scored apart and fused, so that a long body never drowns a
 match in the name or description (:data:`~.postings.DOCUMENTS`: meta, body, headings). IDF
-comes from ``rank_terms`` (how many skills hold each term) when a query runs. A query reads,
+comes from ``rank_terms`` (how many skills hold each term) when a query runs, with the counts
+of a background collection added (:mod:`.background`). A query reads,
 for each of its terms, only its best rows, and sums them in SQL (from the second find on an
 unchanged catalog, with the semantic extra's numpy: from this process's memory, :mod:`.heads`,
 to the same scores); the cost of a query is
@@ -45,7 +46,7 @@ import sqlite3
 from collections.abc import Collection
 from typing import TYPE_CHECKING, NamedTuple
 
-from skillc_gateway.catalog import heads
+from skillc_gateway.catalog import background, heads
 from skillc_gateway.catalog.postings import (
     DOCUMENTS,
     K1,
@@ -157,11 +158,12 @@ def _scores(
     candidates: Collection[int] | None,
     pool: int,
     memory: heads.Rows | None = None,
-) -> tuple[dict[int, float], dict[str, float], int]:
+) -> tuple[dict[int, float], dict[str, float], float]:
     """BM25 scores of the best ``pool`` candidates for ``terms`` in one document, the IDF of
-    the terms the document's index knows and its number of skills (:func:`_ranked`'s scale),
-    from the :data:`DEPTH` best rows of each term; every row when a filter drops most of
-    those; the best rows summed from this process's memory with ``memory`` (:mod:`.heads`)."""
+    the terms the document's index knows and the number of skills it counts over (the
+    catalog's and the :mod:`.background`'s: :func:`_ranked`'s scale), from the :data:`DEPTH`
+    best rows of each term; every row when a filter drops most of those; the best rows
+    summed from this process's memory with ``memory`` (:mod:`.heads`)."""
     known = db.execute(
         "SELECT term, df, (SELECT n FROM rank_count WHERE doc = ?) FROM rank_terms "
         f"WHERE doc = ? AND term IN ({','.join('?' * len(terms))})",
@@ -169,10 +171,13 @@ def _scores(
     ).fetchall()
     if not known:
         return {}, {}, 0
-    n = known[0][2] or 0
-    weights: list[tuple[str, int, float]] = []  # term, df, IDF
+    skills = known[0][2] or 0  # the catalog's: how many rows a filter may leave out
+    extra, counts = background.frequencies(doc, [term for term, _, _ in known])
+    n = skills + extra
+    weights: list[tuple[str, int, float]] = []  # term, df (the catalog's: its rows), IDF
     for term, df, _ in known:
-        idf = math.log((n - df + 0.5) / (df + 0.5))
+        held = df + counts.get(term, 0)
+        idf = math.log((n - held + 0.5) / (held + 0.5))
         weights.append((term, df, idf if idf > 0 else 1e-6))  # FTS5's floor for common words
 
     def query(level: int, limit: int | None) -> list[tuple[int, float]]:
@@ -200,7 +205,7 @@ def _scores(
 
     # With a filter, the best `pool` candidates are among the best `pool + (skills left out)`
     # rows: when the filter keeps (nearly) every skill, the query stays bounded.
-    limit = pool if candidates is None else pool + max(0, n - len(candidates))
+    limit = pool if candidates is None else pool + max(0, skills - len(candidates))
     idfs = {term: idf for term, _, idf in weights}
     level = 0
     while True:
