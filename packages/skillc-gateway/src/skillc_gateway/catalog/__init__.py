@@ -18,7 +18,8 @@ machinery is imported when a query runs. The modules, by job:
   (the skills found made into the answer's rows);
 - the SQLite file: :mod:`.database` (opening it, its own tables and their statements);
 - ranking: :mod:`.postings` (the ranker's tables, and how a skill is written into them),
-  :mod:`.rank` (scoring a query), :mod:`.heads` (the words' best rows a warm process keeps
+  :mod:`.rank` (scoring a query), :mod:`.background` (the word counts of a public collection
+  that IDF adds to the catalog's), :mod:`.heads` (the words' best rows a warm process keeps
   in memory), :mod:`.semantic` (the semantic step: model, vectors, blend);
 - the find server (``skc watch``: a process that keeps the catalog warm and answers ``skc
   find``): :mod:`.protocol` (the wire format), :mod:`.client` (what ``skc find`` asks
