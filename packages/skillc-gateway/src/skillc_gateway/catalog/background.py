@@ -6,13 +6,13 @@ of one team), the template's words are common and every other word is rare, and 
 about the collection than about the request. :func:`frequencies` gives the counts of a
 background collection, which :func:`.rank._scores` adds to the catalog's, as if those skills
 were installed too, each counting half (they are never candidates): 2,922 skills of
-``agentskillexchange/skills``
-(MIT licence; software tools and services, none in the evaluation libraries), per document
-(meta, body, headings), the words two or more of them hold (``background.db``, 150 KB, in
-this package; rebuilt by ``bench/skill-routing-background/build_background.py``). Measured
-on each evaluation library alone, it gained on three of four and tied on the fourth; with the
-corpus or the other libraries in the catalog too, it changes little (one request of the
-held-out set fewer first, bench/RESULTS.md, "A background for the words' IDF").
+``agentskillexchange/skills`` (MIT licence; software tools and services, none in the
+evaluation libraries), per document (meta, body, headings: the passages' IDF is the
+catalog's alone), the words two or more of them hold (``background.db``, 150 KB, in this
+package; rebuilt by ``bench/skill-routing-background/build_background.py``). Measured on each
+evaluation library alone, it gained on three of four and tied on the fourth; with the corpus
+or the other libraries in the catalog too, it changes little (one request of the held-out set
+fewer first; bench/RESULTS.md, "A background for the words' IDF").
 
 The file is opened read-only once per process, on the first query; a missing or unreadable
 file (a broken install) leaves the catalog's own counts alone.

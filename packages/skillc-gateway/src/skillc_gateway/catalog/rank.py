@@ -4,17 +4,16 @@ Lexical BM25 over an impact-ordered index in plain SQLite tables (:mod:`.posting
 them). A skill is three documents scored apart and fused, so that a long body never drowns a
 match in the name or description (:data:`~.postings.DOCUMENTS`: meta, body, headings). IDF
 comes from ``rank_terms`` (how many skills hold each term) when a query runs, with the counts
-of a background collection added (:mod:`.background`). A query reads,
-for each of its terms, only its best rows, and sums them in SQL (from the second find on an
-unchanged catalog, with the semantic extra's numpy: from this process's memory, :mod:`.heads`,
-to the same scores); the cost of a query is
-bounded whatever the number of skills (FTS5's ``bm25()`` scores every skill that holds a
-query word). Every term reads its :data:`DEPTH` best rows, common or rare: a skill that holds
-several of the request's common words, none of them often, is found by their sum (reading
-fewer rows of a common word, in proportion to its IDF, left such skills out of the pool
-before any later step could see them: issue 35). A ``--path`` filter that keeps
-(nearly) every skill costs nothing more: the query asks for as many more rows as the filter
-leaves skills out.
+of a background collection added (:mod:`.background`). A query reads, for each of its terms,
+only its best rows, and sums them in SQL (from the second find on an unchanged catalog, with
+the semantic extra's numpy: from this process's memory, :mod:`.heads`, to the same scores);
+the cost of a query is bounded whatever the number of skills (FTS5's ``bm25()`` scores every
+skill that holds a query word). Every term reads its :data:`DEPTH` best rows, common or
+rare: a skill that holds several of the request's common words, none of them often, is found
+by their sum (reading fewer rows of a common word, in proportion to its IDF, left such skills
+out of the pool before any later step could see them: issue 35). A ``--path`` filter that
+keeps (nearly) every skill costs nothing more: the query asks for as many more rows as the
+filter leaves skills out.
 
 Each document's scores are divided by the most a skill could score there, the sum of the IDF
 (times ``k1 + 1``) of the request's words that any document holds, then summed with the weights
