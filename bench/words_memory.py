@@ -15,12 +15,13 @@ a find and of its words' part (``rank._scores``, the three documents), in ms.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import time
 from pathlib import Path
 from typing import Any
+
+from find_scale import dev_queries
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,9 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     from skillc_gateway.catalog import Catalog, find_roots, heads, rank, semantic
     from skillc_index import Layout
 
-    dev = os.environ.get("SKILL_ROUTING_DEV", "/work/shared/bench/skill-routing/dev.jsonl")
-    with open(dev, encoding="utf-8") as handle:
-        queries = [json.loads(line)["query"] for line in handle]
+    queries = dev_queries()
     layout = Layout.discover(args.home, {"SKILLC_HOME": str(args.home)})
     roots = find_roots(layout, [args.library])
     catalog = Catalog.shared(layout)

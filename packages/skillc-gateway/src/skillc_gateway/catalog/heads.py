@@ -11,8 +11,8 @@ sums them with numpy: the same skills, scores and order as the SQL (a test; to t
 SQLite's ``sum()`` adds as numpy does, before 3.43), the rows of a word already asked read
 from memory.
 
-The rows are kept while this process changed no skill (:func:`.postings.vectors_changed`)
-and no other connection wrote the catalog (``PRAGMA data_version``), and used from the second
+The rows are kept while this process changed no skill and no other connection wrote the
+catalog (:func:`.postings.state`, as the semantic step's matrix), and used from the second
 find on the same catalog state: SQLite sums a word's rows faster than they are read into
 arrays, so the first find after a change (a process that answers once, a catalog being
 filled) asks SQLite as before. Inside a transaction, and for a word's rows past its best
@@ -26,6 +26,8 @@ from __future__ import annotations
 import sqlite3
 import threading
 from typing import Any
+
+from skillc_gateway.catalog import postings
 
 __all__ = ["CONNECTIONS", "ROWS", "Rows", "kept"]
 
@@ -72,16 +74,12 @@ class Rows:
 
     def _read(self, doc: int, terms: list[str], depth: int) -> None:
         """The ``depth`` best rows of each of ``terms`` in ``doc``, in one statement."""
-        parts = [
-            f"SELECT * FROM (SELECT {n}, skill, w FROM rank_postings "
-            "WHERE doc = ? AND term = ? ORDER BY w DESC LIMIT ?)"
-            for n in range(len(terms))
-        ]
+        sql = postings.best_rows_sql([f"{n}, skill, w" for n in range(len(terms))])
         args: list[object] = []
         for term in terms:
             args += [doc, term, depth]
         found: list[tuple[list[int], list[float]]] = [([], []) for _ in terms]
-        for n, skill, w in self.db.execute(" UNION ALL ".join(parts), args):
+        for n, skill, w in self.db.execute(sql, args):
             found[n][0].append(skill)
             found[n][1].append(w)
         np = self.np
@@ -99,10 +97,7 @@ def kept(db: sqlite3.Connection, np: Any) -> Rows | None:
     change, or inside a transaction, asks SQLite; the rows kept before are given up)."""
     if db.in_transaction:
         return None
-    from skillc_gateway.catalog.database import data_version
-    from skillc_gateway.catalog.postings import vectors_changed
-
-    state = (vectors_changed(), data_version(db))
+    state = postings.state(db)
     with _LOCK:
         last = _KEPT.pop(id(db), None)
         rows = None

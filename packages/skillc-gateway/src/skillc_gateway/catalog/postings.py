@@ -47,6 +47,7 @@ __all__ = [
     "Heading",
     "SkillText",
     "add",
+    "best_rows_sql",
     "bodies_missing",
     "documents",
     "finish",
@@ -56,6 +57,7 @@ __all__ = [
     "remove",
     "scratch",
     "sections",
+    "state",
     "store_vectors",
     "stored_vectors",
     "unvectored",
@@ -516,8 +518,23 @@ def all_vectors(db: sqlite3.Connection) -> list[tuple[int, int, bytes]]:
 _CHANGES = [0]
 
 
-def vectors_changed() -> int:
-    """How many times this process added, removed or stored a skill's vectors (or texts):
-    what :func:`.semantic.nearest` keeps its matrix for (another connection's writes show in
-    ``PRAGMA data_version``)."""
-    return _CHANGES[0]
+def state(db: sqlite3.Connection) -> tuple[int, int]:
+    """What this process's copies of the ranker's tables are valid for: how many times this
+    process added or removed a skill or stored vectors, and ``PRAGMA data_version`` (other
+    connections' writes). :func:`.semantic.nearest`'s matrix and :mod:`.heads`' rows are kept
+    while it is the same."""
+    from skillc_gateway.catalog.database import data_version
+
+    return _CHANGES[0], data_version(db)
+
+
+def best_rows_sql(columns: list[str], limited: bool = True) -> str:
+    """One statement reading, for each select list of ``columns`` in turn, the rows of one
+    word of one document, best ``w`` first (``UNION ALL``). Its parameters, for each: those
+    of its select list, the document, the word, and with ``limited`` how many rows."""
+    limit = " LIMIT ?" if limited else ""
+    return " UNION ALL ".join(
+        f"SELECT * FROM (SELECT {select} FROM rank_postings "
+        f"WHERE doc = ? AND term = ? ORDER BY w DESC{limit})"
+        for select in columns
+    )

@@ -53,6 +53,7 @@ from skillc_gateway.catalog.postings import (
     PASSAGES,
     SECTION_SLOTS,
     B,
+    best_rows_sql,
     items,
     passages,
     scratch,
@@ -184,19 +185,11 @@ def _scores(
             return memory.summed(doc, [(term, idf) for term, _, idf in weights], DEPTH, limit)
         # parameters only: the statement's text depends on the number of terms, and SQLite's
         # statement cache spares most queries the planning of a long UNION
-        parts: list[str] = []
         args: list[object] = []
-        rows = DEPTH if level == 0 else None
         for term, _, idf in weights:
-            parts.append(
-                "SELECT * FROM (SELECT skill, w * ? AS s FROM rank_postings "
-                f"WHERE doc = ? AND term = ? ORDER BY w DESC{'' if rows is None else ' LIMIT ?'})"
-            )
-            args += [idf, doc, term] if rows is None else [idf, doc, term, rows]
-        sql = (
-            f"SELECT skill, sum(s) FROM ({' UNION ALL '.join(parts)}) GROUP BY skill "
-            "ORDER BY 2 DESC, 1"
-        )
+            args += [idf, doc, term] if level else [idf, doc, term, DEPTH]
+        rows = best_rows_sql(["skill, w * ? AS s"] * len(weights), limited=level == 0)
+        sql = f"SELECT skill, sum(s) FROM ({rows}) GROUP BY skill ORDER BY 2 DESC, 1"
         if limit is not None:
             sql += " LIMIT ?"
             args.append(limit)

@@ -384,8 +384,7 @@ class _Vectors(NamedTuple):
     of that part (zeros for a part it lacks), read once per change of the catalog."""
 
     key: tuple[int, int, int]
-    """The connection's id, this process's :func:`.postings.vectors_changed` count, and
-    ``PRAGMA data_version`` (another connection's writes)."""
+    """The connection's id and :func:`.postings.state`."""
     skills: Any  # numpy int64 array
     matrix: Any  # numpy float32 array: skills x parts x dimensions
     where: dict[int, int]
@@ -405,11 +404,10 @@ _PARTS = 2
 
 def _vectors(db: sqlite3.Connection, np: Any, width: int) -> _Vectors:
     """The catalog's vectors, from this process's cache while this process changed no
-    vector (:func:`.postings.vectors_changed`) and no other connection wrote the catalog."""
-    from skillc_gateway.catalog.database import data_version
-    from skillc_gateway.catalog.postings import all_vectors, vectors_changed
+    vector and no other connection wrote the catalog (:func:`.postings.state`)."""
+    from skillc_gateway.catalog.postings import all_vectors, state
 
-    key = (id(db), vectors_changed(), data_version(db))
+    key = (id(db), *state(db))
     cached = _VECTORS.get(id(db))
     if cached is not None and cached[0] is db and cached[1].key == key:
         return cached[1]
