@@ -60,6 +60,18 @@ def test_copies_of_one_skill_give_way_but_name_no_slot() -> None:
     assert spread[0][1] == 1.0
 
 
+def test_over_the_words_alone_only_the_named_member_gains() -> None:
+    """Without the semantic step (decay off) a family keeps its places, and the member whose
+    vendor the request names still gains the slot."""
+    names = [f"{vendor}-rate-limits" for vendor in VENDORS] + ["retry-queue-design"]
+    db = names_db(names)
+    ranked = [(skill, 1.0 - skill / 100) for skill in range(1, 14)]
+    assert families.spread(db, ["rate", "limits"], ranked, decay=False) == ranked
+    named = families.spread(db, ["rate", "limits", "kestrel"], ranked, decay=False)
+    assert [skill for skill, _ in named] == [11, *range(1, 11), 12, 13]
+    assert named[0][1] == pytest.approx(0.89 + families.SLOT * 0.99)
+
+
 def write_skill(root: Path, name: str, description: str) -> None:
     (root / name).mkdir(parents=True)
     text = f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\n{description}\n"
@@ -143,3 +155,50 @@ def test_the_nearest_skills_count_more_when_the_words_match_little(
     assert weak > 2 * gains[semantic.WORDS[1]]  # main: the same part of the best score
     assert weak == pytest.approx(semantic.DENSE_WEIGHT * gains[semantic.WORDS[1]])
     semantic._load.cache_clear()
+
+
+def test_find_by_the_words_puts_the_named_member_first(tmp_path: Path) -> None:
+    """Through ``Catalog.find`` by the words alone: a template filled in for seven vendors,
+    the named vendor's member worded apart (fewer of the request's words: the words alone
+    rank it below another member) comes first."""
+    from skillc_gateway.catalog import Catalog, find_roots
+    from skillc_index import Layout
+
+    lib = tmp_path / "lib"
+    for vendor in [*VENDORS[:6], "kestrel"]:
+        if vendor == "kestrel":
+            description = "Kestrel API rate limits, quotas per plan and what to do about 429s."
+        else:
+            description = (
+                f"Handle {vendor.title()} API rate limits, retry 429 responses with exponential "
+                f"backoff and queue {vendor.title()} requests."
+            )
+        write_skill(lib, f"{vendor}-rate-limits", description)
+    home = tmp_path / "home"
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    roots = find_roots(layout, [str(lib)])
+    catalog = Catalog.shared(layout)
+    query = "retry 429 responses from the Kestrel API with exponential backoff and a queue"
+    result = catalog.find(query, roots, 10, semantic=False)
+    assert result.ranker == "lexical"
+    assert result.skills[0].name == "kestrel-rate-limits"  # main: acme-rate-limits
+    other = catalog.find("retry 429 responses with exponential backoff", roots, 10, semantic=False)
+    assert other.skills[-1].name == "kestrel-rate-limits"
+
+
+def test_skc_eval_ranks_with_the_names_as_find_does(tmp_path: Path) -> None:
+    """``skc eval``'s library (a listing's names and descriptions in memory) holds the skills'
+    names as the catalog does, so that its ranking (``find``'s by the words) has the same
+    families step: the named vendor's member of a template gains there too."""
+    from skillc_gateway.evaluate.library import Library, SkillEntry
+
+    entries = []
+    for vendor in VENDORS[:3]:
+        name, description = f"{vendor}-rate-limits", f"Handle {vendor.title()} API rate limits."
+        entries.append(SkillEntry(name, tmp_path / name, description, 3, description))
+    library = Library(entries)
+    spread = families.spread(library.db, ["limits", "cobalt"], [(0, 1.0), (1, 0.95), (2, 0.9)])
+    assert [skill for skill, _ in spread] == [2, 0, 1]  # without the names: 0, 1, 2
+    query = "handle the Cobalt API rate limits"
+    assert entries[library.rank(query).skills[0]].name == "cobalt-rate-limits"
+    library.close()

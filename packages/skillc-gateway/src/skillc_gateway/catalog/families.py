@@ -15,9 +15,9 @@ wins over the same template filled in for other vendors), and each skill keeps
 :data:`DECAY` of its score for each member of one of its families ranked above it, so that
 one family does not fill the top ten while its best member keeps its place. It reads the names
 of those skills only (one query over at most :data:`DEPTH` rows); nothing is stored. Chosen on
-held-out requests over libraries with hundreds of such members, and applied after the
-semantic step only: over the words alone it lost on the confirming half (the gateway README,
-"Families").
+held-out requests over libraries with hundreds of such members. Over the words alone (no
+semantic step) only the named slot applies: the decay lost on the confirming half there, the
+slot alone gained (the gateway README, "Families").
 """
 
 from __future__ import annotations
@@ -53,12 +53,13 @@ def family_keys(name: str) -> tuple[tuple[str, str], ...]:
 
 
 def spread(
-    db: sqlite3.Connection, words: list[str], ranked: list[tuple[int, float]]
+    db: sqlite3.Connection, words: list[str], ranked: list[tuple[int, float]], decay: bool = True
 ) -> list[tuple[int, float]]:
     """``ranked`` (best first) with its best :data:`DEPTH` skills rescored by their families
-    (the module's doc), best first. ``words``: the request's words (:func:`.rank.query_terms`)."""
+    (the module's doc), best first. ``words``: the request's words (:func:`.rank.query_terms`);
+    without ``decay``, only the named slot gains (the ranking by the words alone)."""
     head = ranked[:DEPTH]
-    if len(head) < 2:
+    if len(head) < 2 or not _named(db):
         return ranked
     ids = [skill for skill, _ in head]
     names: dict[int, str] = dict(
@@ -77,6 +78,10 @@ def spread(
         template = [key for key in keys[skill] if key[0] == "template" and len(members[key]) > 1]
         if template and name_words(names.get(skill, ""))[0] in wanted:
             score[skill] += SLOT * best
+    if not decay:
+        return sorted(
+            [(skill, score[skill]) for skill in ids] + ranked[DEPTH:], key=lambda item: -item[1]
+        )
     # each in turn, the best after its families' members above it (copies of one skill
     # too: a copy adds nothing to the answer); a skill's score only falls as members are
     # placed, so the scores come out best first
@@ -98,3 +103,10 @@ def spread(
         for family in families[chosen]:
             placed[family] += 1
     return sorted(order + ranked[DEPTH:], key=lambda item: -item[1])
+
+
+def _named(db: sqlite3.Connection) -> bool:
+    """Whether ``db`` holds the skills' names (the catalog's ``skills`` table): a bare index
+    of the ranker's tables (:data:`.postings.SCHEMA` alone) has no families."""
+    found = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'skills'")
+    return found.fetchone() is not None

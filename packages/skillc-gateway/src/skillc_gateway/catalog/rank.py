@@ -28,7 +28,8 @@ beats one that scatters them. The query keeps its distinct words minus a stop li
 words and request filler ("please", "want", "need"...), at most :data:`MAX_TERMS`. With the
 ``semantic`` extra, the best skills then add how close the vector of their name and description
 is to the request's (:func:`.semantic.blend`), and the families of skills in the best 30 (a
-vendor's pack, a template over vendors) give way to other skills (:func:`.families.spread`).
+vendor's pack, a template over vendors) give way to other skills (:func:`.families.spread`);
+with or without it, a template's member whose vendor the request names gains.
 What was tried and what each step gained is in
 the gateway README ("How find ranks").
 
@@ -296,10 +297,11 @@ def _ranked(
         near = step.nearest(db, model, vector, candidates, step.DENSE_POOL, lexical, closeness)
         step.blend(db, model, vector, pool, near, total)
         ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
-        # one family (a vendor's pack, a template over vendors) does not fill the top
-        from skillc_gateway.catalog.families import spread
+    # one family (a vendor's pack, a template over vendors) does not fill the top, after the
+    # semantic step; a template's member the request names gains, with or without it
+    from skillc_gateway.catalog.families import spread
 
-        ranked = spread(db, words, ranked)
+    ranked = spread(db, words, ranked, decay=model is not None and wanted is not None)
     return [(skill, round(score, 4)) for skill, score in ranked[:limit]]
 
 

@@ -130,6 +130,12 @@ class Library:
         self.entries = list(entries)
         self.db = sqlite3.connect(":memory:")
         self.db.executescript(SCHEMA)
+        # the names, as the catalog holds them: find's ranking reads them (its families)
+        self.db.execute("CREATE TABLE skills (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+        self.db.executemany(
+            "INSERT INTO skills VALUES (?, ?)",
+            [(skill, entry.name) for skill, entry in enumerate(self.entries)],
+        )
         for skill, entry in enumerate(self.entries):
             self._add(skill, entry.shown if entry.triggerable else "", entry.state)
         self._finish()
