@@ -6,10 +6,15 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from skillc_gateway.catalog import families, semantic
+
+if TYPE_CHECKING:
+    from skillc_gateway.catalog import Catalog
+    from skillc_index.inventory.folders import Root
 
 VENDORS = [
     "acme", "birch", "cobalt", "dunmore", "elkhorn", "fenwick", "garnet", "halcyon",
@@ -72,6 +77,15 @@ def test_over_the_words_alone_only_the_named_member_gains() -> None:
     assert named[0][1] == pytest.approx(0.89 + families.SLOT * 0.99)
 
 
+def catalog_over(home: Path, lib: Path) -> tuple[Catalog, tuple[Root, ...]]:
+    """A catalog in a new home, and the roots of a find over ``lib``."""
+    from skillc_gateway.catalog import Catalog, find_roots
+    from skillc_index import Layout
+
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    return Catalog.shared(layout), find_roots(layout, [str(lib)])
+
+
 def write_skill(root: Path, name: str, description: str) -> None:
     (root / name).mkdir(parents=True)
     text = f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\n{description}\n"
@@ -83,9 +97,6 @@ def test_find_spreads_a_templated_family(tmp_path: Path, monkeypatch: pytest.Mon
     """Through ``Catalog.find`` with the semantic step: a library with a template filled in
     for twelve vendors; a skill of its own within the top ten, where the template's members
     filled it before, and the member of the named vendor first."""
-    from skillc_gateway.catalog import Catalog, find_roots
-    from skillc_index import Layout
-
     monkeypatch.delenv("SKILLC_FIND_SEMANTIC", raising=False)
     semantic._load.cache_clear()
     if semantic.model() is None:
@@ -104,10 +115,7 @@ def test_find_spreads_a_templated_family(tmp_path: Path, monkeypatch: pytest.Mon
         "Design a retry queue for an API client with exponential backoff with jitter after 429 "
         "responses, a circuit breaker, and a dead-letter queue.",
     )
-    home = tmp_path / "home"
-    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
-    roots = find_roots(layout, [str(lib)])
-    catalog = Catalog.shared(layout)
+    catalog, roots = catalog_over(tmp_path / "home", lib)
     query = "handle API rate limits and retry 429 responses"
     result = catalog.find(query, roots, 10, semantic=True)
     top = [skill.name for skill in result.skills]
@@ -126,9 +134,6 @@ def test_the_nearest_skills_count_more_when_the_words_match_little(
     """A skill that only the vectors found (dense retrieval) gains as much as a pool's skill
     when the words matched much of the request, and DENSE_WEIGHT times more, relative to the
     best score, when they matched little of it (an intent-only request)."""
-    from skillc_gateway.catalog import Catalog, find_roots
-    from skillc_index import Layout
-
     monkeypatch.delenv("SKILLC_FIND_SEMANTIC", raising=False)
     semantic._load.cache_clear()
     model = semantic.model()
@@ -138,10 +143,8 @@ def test_the_nearest_skills_count_more_when_the_words_match_little(
     write_skill(lib, "bread-timer", "Set a kitchen timer that rings when the bread is done.")
     write_skill(lib, "invoice-maker", "Make invoices from orders and send them to customers.")
     write_skill(lib, "auto-mechanic", "Diagnose automobile trouble such as squealing brakes.")
-    home = tmp_path / "home"
-    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
-    catalog = Catalog.shared(layout)
-    catalog.find("bread", find_roots(layout, [str(lib)]), 10, semantic=True)  # indexes, fills
+    catalog, roots = catalog_over(tmp_path / "home", lib)
+    catalog.find("bread", roots, 10, semantic=True)  # indexes, fills
     ids = {name: skill for skill, name in catalog.db.execute("SELECT id, name FROM skills")}
     wanted = model.embed("my sedan shrieks whenever I slow down")
     gains = {}
@@ -161,9 +164,6 @@ def test_find_by_the_words_puts_the_named_member_first(tmp_path: Path) -> None:
     """Through ``Catalog.find`` by the words alone: a template filled in for seven vendors,
     the named vendor's member worded apart (fewer of the request's words: the words alone
     rank it below another member) comes first."""
-    from skillc_gateway.catalog import Catalog, find_roots
-    from skillc_index import Layout
-
     lib = tmp_path / "lib"
     for vendor in [*VENDORS[:6], "kestrel"]:
         if vendor == "kestrel":
@@ -174,10 +174,7 @@ def test_find_by_the_words_puts_the_named_member_first(tmp_path: Path) -> None:
                 f"backoff and queue {vendor.title()} requests."
             )
         write_skill(lib, f"{vendor}-rate-limits", description)
-    home = tmp_path / "home"
-    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
-    roots = find_roots(layout, [str(lib)])
-    catalog = Catalog.shared(layout)
+    catalog, roots = catalog_over(tmp_path / "home", lib)
     query = "retry 429 responses from the Kestrel API with exponential backoff and a queue"
     result = catalog.find(query, roots, 10, semantic=False)
     assert result.ranker == "lexical"
