@@ -301,7 +301,7 @@ def _ranked(
     # semantic step; a template's member the request names gains, with or without it
     from skillc_gateway.catalog.families import spread
 
-    ranked = spread(db, words, ranked, decay=model is not None and wanted is not None)
+    ranked = spread(db, words, ranked, decay=model is not None)
     return [(skill, round(score, 4)) for skill, score in ranked[:limit]]
 
 
