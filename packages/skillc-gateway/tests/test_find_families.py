@@ -24,7 +24,7 @@ VENDORS = [
 
 def names_db(names: list[str]) -> sqlite3.Connection:
     db = sqlite3.connect(":memory:")
-    db.execute("CREATE TABLE skills (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+    db.execute(families.NAMES)
     db.executemany("INSERT INTO skills VALUES (?, ?)", list(enumerate(names, 1)))
     return db
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from skillc_gateway.catalog import background, heads, postings, rank
+from skillc_gateway.catalog import background, families, heads, postings, rank
 
 
 @pytest.fixture(autouse=True)
@@ -34,6 +34,7 @@ def _connect(path: Path | str) -> sqlite3.Connection:
     for statement in postings.SCHEMA.split(";"):
         if statement.strip():
             connection.execute(statement)
+    connection.execute(families.NAMES)
     return connection
 
 
@@ -59,6 +60,7 @@ def _add(db: sqlite3.Connection, skills: dict[int, postings.SkillText]) -> None:
     db.execute("BEGIN")
     for skill_id, text in skills.items():
         postings.add(db, skill_id, text)
+        db.execute("INSERT OR REPLACE INTO skills VALUES (?, ?)", (skill_id, text.name))
     postings.finish(db)
     db.execute("COMMIT")
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 import sqlite3
 
-__all__ = ["DECAY", "DEPTH", "SLOT", "family_keys", "name_words", "spread"]
+__all__ = ["DECAY", "DEPTH", "NAMES", "SLOT", "family_keys", "name_words", "spread"]
 
 #: How many of the best skills are reordered.
 DEPTH = 30
@@ -33,6 +33,10 @@ DEPTH = 30
 DECAY = 0.8
 #: The part of the best score that a template's member gains when the request names its slot.
 SLOT = 0.2
+#: What :func:`spread` reads of the catalog's ``skills`` table (:mod:`.database`), its only
+#: read outside the ranker's own tables: a ranking database that is no catalog (``skc
+#: eval``'s listing in memory) makes this one and writes each skill's name in it.
+NAMES = "CREATE TABLE IF NOT EXISTS skills (id INTEGER PRIMARY KEY, name TEXT NOT NULL)"
 
 _SPLIT = re.compile(r"[^a-z0-9]+")
 
@@ -59,7 +63,7 @@ def spread(
     (the module's doc), best first. ``words``: the request's words (:func:`.rank.query_terms`);
     without ``decay``, only the named slot gains (the ranking by the words alone)."""
     head = ranked[:DEPTH]
-    if len(head) < 2 or not _named(db):
+    if len(head) < 2:
         return ranked
     ids = [skill for skill, _ in head]
     names: dict[int, str] = dict(
@@ -103,10 +107,3 @@ def spread(
         for family in families[chosen]:
             placed[family] += 1
     return sorted(order + ranked[DEPTH:], key=lambda item: -item[1])
-
-
-def _named(db: sqlite3.Connection) -> bool:
-    """Whether ``db`` holds the skills' names (the catalog's ``skills`` table): a bare index
-    of the ranker's tables (:data:`.postings.SCHEMA` alone) has no families."""
-    found = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'skills'")
-    return found.fetchone() is not None

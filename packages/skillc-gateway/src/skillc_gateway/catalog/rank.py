@@ -47,6 +47,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, NamedTuple
 
 from skillc_gateway.catalog import background, heads
+from skillc_gateway.catalog.families import spread
 from skillc_gateway.catalog.postings import (
     DOCUMENTS,
     K1,
@@ -299,8 +300,6 @@ def _ranked(
         ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
     # one family (a vendor's pack, a template over vendors) does not fill the top, after the
     # semantic step; a template's member the request names gains, with or without it
-    from skillc_gateway.catalog.families import spread
-
     ranked = spread(db, words, ranked, decay=model is not None)
     return [(skill, round(score, 4)) for skill, score in ranked[:limit]]
 

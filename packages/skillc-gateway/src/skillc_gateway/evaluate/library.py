@@ -125,13 +125,13 @@ class Library:
     listing, in memory."""
 
     def __init__(self, entries: Sequence[SkillEntry]) -> None:
+        from skillc_gateway.catalog.families import NAMES
         from skillc_gateway.catalog.postings import SCHEMA
 
         self.entries = list(entries)
         self.db = sqlite3.connect(":memory:")
         self.db.executescript(SCHEMA)
-        # the names, as the catalog holds them: find's ranking reads them (its families)
-        self.db.execute("CREATE TABLE skills (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+        self.db.execute(NAMES)  # the names, as the catalog holds them (find's families step)
         self.db.executemany(
             "INSERT INTO skills VALUES (?, ?)",
             [(skill, entry.name) for skill, entry in enumerate(self.entries)],
