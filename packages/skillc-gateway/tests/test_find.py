@@ -855,24 +855,61 @@ def test_a_catalog_busy_when_it_lacks_an_index_is_used_without_it_then_gets_it(
     assert "rank_vectors_waiting" in present
 
 
+#: ``missing_vectors``' limit and start: from the middle; near the end (then from the first);
+#: every name then bodies (from the same point of theirs); from the first.
+READS = [(4, 0.5), (8, 0.9), (12, 0.5), (12, 0.0)]
+
+
 def test_the_fill_reads_the_waiting_texts_in_part_order_without_sorting_them(
     layout: Layout,
 ) -> None:
     """``missing_vectors`` (each batch of the find server's fill: every name's text before
-    any body's) and ``bodies_missing`` read an index of the waiting texts by part: no sort
-    of every waiting text at each batch (42 ms at 6,616 skills)."""
+    any body's, from a point of the waiting skills' range, then from the first) and
+    ``bodies_missing`` read an index of the waiting texts by part: no sort of every waiting
+    text at each batch (42 ms at 6,616 skills)."""
     db = Catalog.shared(layout).db
+    db.executemany(
+        "INSERT INTO rank_vectors (skill, part, text) VALUES (?, ?, 'a text')",
+        [(skill, part) for skill in range(1, 11) for part in (0, 1)],
+    )
     statements: list[str] = []
     db.set_trace_callback(statements.append)
     try:
-        postings.missing_vectors(db, 16)
+        batches = [postings.missing_vectors(db, limit, start) for limit, start in READS]
         postings.bodies_missing(db, 32)
     finally:
         db.set_trace_callback(None)
-    assert len(statements) == 2
+        db.execute("DELETE FROM rank_vectors")
+    assert [[(skill, part) for skill, part, _ in batch] for batch in batches] == [
+        [(skill, 0) for skill in (5, 6, 7, 8)],
+        [(skill, 0) for skill in (9, 10, 1, 2, 3, 4, 5, 6)],
+        [(skill, 0) for skill in (5, 6, 7, 8, 9, 10, 1, 2, 3, 4)] + [(5, 1), (6, 1)],
+        [(skill, 0) for skill in range(1, 11)] + [(1, 1), (2, 1)],
+    ]
     for sql in statements:
         plan = " | ".join(row[-1] for row in db.execute(f"EXPLAIN QUERY PLAN {sql}"))
-        assert "rank_vectors_waiting" in plan and "TEMP B-TREE" not in plan, plan
+        assert "rank_vectors_waiting" in plan and "TEMP B-TREE" not in plan, (sql, plan)
+
+
+def test_a_query_of_the_fills_window_computes_a_few_names_at_most(layout: Layout) -> None:
+    """The pool of a find in the fill's window ends before its 11th skill whose name has no
+    vector yet (the query computes those few); with no more than that many missing in the
+    catalog, the pool is whole."""
+    from skillc_gateway.catalog import semantic
+
+    db = Catalog.shared(layout).db
+    db.executemany(
+        "INSERT INTO rank_vectors (skill, part, text, vec) VALUES (?, 0, 'a text', ?)",
+        [(skill, None if skill % 2 else b"v") for skill in range(1, 41)],
+    )
+    pool = [(skill, 1.0 - skill / 100) for skill in range(1, 41)]
+    try:
+        assert semantic.QUERY_COMPUTE == 10
+        assert semantic.computable(db, pool) == pool[:20]  # skills 1, 3 ... 19 computed
+        db.execute("UPDATE rank_vectors SET vec = x'00' WHERE skill > 20")
+        assert semantic.computable(db, pool) == pool  # 10 missing in all
+    finally:
+        db.execute("DELETE FROM rank_vectors")
 
 
 # -- bad input -----------------------------------------------------------------------------

@@ -693,3 +693,79 @@ def test_the_names_vectors_come_first_and_rank_until_the_bodies_are_in(tmp_path:
     score = {result.name: result.score for result in whole.skills}
     before = {result.name: result.score for result in names_only.skills}
     assert score["kiln-notes"] > before["kiln-notes"]  # its body's vector counts now
+
+
+def test_the_fill_reaches_every_collection_and_the_find_server_ranks_with_half_the_names(
+    tmp_path: Path, model: semantic.Model, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fill's window (issue 35): the find server's batches start at a point moved by the
+    golden ratio among the waiting skills, so that two collections both get names' vectors
+    from its first batches (by skill id, the second waited for the whole first one). Once
+    half of the searched skills' names have theirs, a process with the model loaded (the find
+    server) ranks with them (``lexical+semantic-partial``), computing the few its pool lacks
+    itself and keeping them for the fill, which does not compute them again; below half, or
+    in a process that has not loaded the model, the words rank alone."""
+    from skillc_gateway.catalog import Catalog, find_roots
+    from skillc_index import Layout
+
+    lib = tmp_path / "lib"
+    for collection in ("alpha", "beta"):
+        for index, topic in enumerate((TOPICS * 3)[:50]):
+            write_skill(
+                lib / collection, f"{collection}-{topic}{index}", f"Sort every {topic} file."
+            )
+    home = tmp_path / "home"
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    catalog = Catalog.shared(layout)
+    roots = find_roots(layout, [str(lib)])
+    query = "sort my printer files and my invoice files"
+    assert catalog.find(query, roots, 10, semantic=False).ranker == "lexical"
+    db = catalog.db
+    names = dict(
+        db.execute(
+            "SELECT rank_vectors.skill, skills.name FROM rank_vectors "
+            "JOIN skills ON skills.id = rank_vectors.skill WHERE part = 0"
+        ).fetchall()
+    )
+    assert len(names) == 100
+
+    def named() -> dict[str, int]:
+        """Names with a vector, by collection."""
+        rows = db.execute("SELECT skill FROM rank_vectors WHERE part = 0 AND vec IS NOT NULL")
+        found = [names[skill].split("-")[0] for (skill,) in rows]
+        return {collection: found.count(collection) for collection in ("alpha", "beta")}
+
+    monkeypatch.setattr(semantic, "_START", [0.0])
+    monkeypatch.setattr(semantic, "_KEPT", {})
+    for _ in range(2):  # a batch a call, as the server's turns
+        semantic.fill(db, time.monotonic())
+    assert min(named().values()) >= 8, named()  # main: {"alpha": 32, "beta": 0}
+    assert catalog.find(query, roots, 10).ranker == "lexical"  # 68 of 100 names missing
+    for _ in range(2):
+        semantic.fill(db, time.monotonic())
+    assert sum(named().values()) == 64
+    with monkeypatch.context() as patched:  # a process that has not loaded the model
+        patched.setattr(semantic, "loaded", lambda: None)
+        assert catalog.find(query, roots, 10).ranker == "lexical"
+    computed: list[str] = []  # the names' texts embedded
+    one = model.part_vector
+
+    def counted(part: int, text: str) -> bytes:
+        if part == 0:
+            computed.append(text)
+        return one(part, text)
+
+    monkeypatch.setattr(model, "part_vector", counted)
+    answer = catalog.find(query, roots, 10)
+    assert answer.ranker == "lexical+semantic-partial"
+    assert {skill.name for skill in answer.skills[:2]} <= {
+        name for name in names.values() if "printer" in name or "invoice" in name
+    }
+    assert 0 < len(computed) <= semantic.QUERY_COMPUTE  # the pool's names still missing
+    assert sum(named().values()) == 64  # kept in memory, not written by the query
+    kept = list(computed)
+    computed.clear()
+    while sum(named().values()) < 100:
+        semantic.fill(db, time.monotonic())
+    assert len(computed) == 36 - len(kept)  # the fill took the query's, computed the rest
+    assert not set(kept) & set(computed)

@@ -172,7 +172,9 @@ class FoundSkillShape(TypedDict):
     duplicates: Annotated[list[str], "Other folders holding the same skill."]
 
 
-Ranker = Literal["lexical", "lexical+semantic", "lexical+semantic-names"]
+Ranker = Literal[
+    "lexical", "lexical+semantic", "lexical+semantic-names", "lexical+semantic-partial"
+]
 
 
 class FindShape(TypedDict):

@@ -162,7 +162,8 @@ class FindResult(NamedTuple):
     ranker: str = "lexical"
     """``lexical``, or ``lexical+semantic`` when the semantic extra ranked too
     (``lexical+semantic-names``: by the vectors of the skills' names and descriptions only,
-    while those of their bodies are being computed)."""
+    while those of their bodies are being computed; ``lexical+semantic-partial``: by the
+    names' vectors computed so far, while the find server computes the rest)."""
     served: bool = False
     """Answered by the find server (``skc watch``), not in this process (not in JSON)."""
     first: bool = False

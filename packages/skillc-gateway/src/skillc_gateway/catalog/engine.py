@@ -175,13 +175,10 @@ class Catalog:
             roots, budget, warnings, (query, limit) if first else None, elsewhere
         )
         ranked_first = skills is not None
-        if skills is None:
-            semantic = self._semantic(seen, semantic, warnings)
-            skills = answer(self.db, self.layout, query, limit, seen, semantic)
         ranker = "lexical"
-        if semantic and not ranked_first:  # the bodies' vectors come after every name's
-            names = semantic_step.names_only(self.db)
-            ranker = "lexical+semantic-names" if names else "lexical+semantic"
+        if skills is None:
+            ranker = self._ranker(seen, semantic, warnings)
+            skills = answer(self.db, self.layout, query, limit, seen, ranker != "lexical")
         return FindResult(
             query,
             skills,
@@ -193,28 +190,34 @@ class Catalog:
             first=ranked_first,
         )
 
-    def _semantic(
-        self, seen: Seen, wanted: bool | None, warnings: list[Diagnostic | Notice]
-    ) -> bool:
-        """Whether the semantic step ranks this answer: it is ``wanted`` (None: as the
-        environment says), its model is there, and at most
-        :data:`~.semantic.QUERY_FILL` of the searched skills still lack the vector of their
-        name and description (the query computes those; more are the find server's, in the
-        background, and the answer is ranked by the words alone meanwhile; the bodies'
-        vectors come after every name's, the step reading the names' alone until they are
-        in). The model is loaded only then. An installed model that does not load (here, or
-        in the find server that was to compute the vectors) is a warning of the answer."""
+    def _ranker(self, seen: Seen, wanted: bool | None, warnings: list[Diagnostic | Notice]) -> str:
+        """What ranks this answer. The semantic step when it is ``wanted`` (None: as the
+        environment says), its model is there, and at most :data:`~.semantic.QUERY_FILL` of
+        the searched skills still lack the vector of their name and description (the query
+        computes those): ``lexical+semantic``, or ``lexical+semantic-names`` while the bodies'
+        vectors are missing (they come after every name's; the step reads the names' alone
+        until they are in). More are the find server's work, in the background: the answer is
+        ``lexical`` meanwhile, unless this process is the find server (its model loaded) and
+        half of the searched skills' names have their vector (``lexical+semantic-partial``:
+        :data:`~.semantic.QUERY_COMPUTE`). The model is loaded only when the step ranks. An
+        installed model that does not load (here, or in the find server that was to compute
+        the vectors) is a warning of the answer."""
         if not semantic_step.available(wanted):
-            return False
-        if semantic_step.pending(self.db, seen.priorities) > semantic_step.QUERY_FILL:
+            return "lexical"
+        pending = semantic_step.pending(self.db, seen.priorities)
+        if pending > semantic_step.QUERY_FILL:
+            if semantic_step.loaded() is not None and 2 * pending <= len(seen.priorities):
+                return "lexical+semantic-partial"
             error = self._unloaded()
             if error is not None:
                 warnings.append(_not_loaded(f"the find server: {error}"))
-            return False
+            return "lexical"
         if semantic_step.model(wanted) is None:
             warnings.append(_not_loaded(semantic_step.load_error() or "unknown"))
-            return False
-        return True
+            return "lexical"
+        if semantic_step.names_only(self.db):
+            return "lexical+semantic-names"
+        return "lexical+semantic"
 
     def _unloaded(self) -> str | None:
         """Why the find server could not load the installed model (see :meth:`fill_vectors`)."""

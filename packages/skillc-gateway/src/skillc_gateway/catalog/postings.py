@@ -456,15 +456,35 @@ def passages(line: str) -> dict[int, int]:
 # -- the vectors (the semantic step, :mod:`.semantic`) ------------------------------------------
 
 
-def missing_vectors(db: sqlite3.Connection, limit: int | None) -> list[tuple[int, int, str]]:
+def missing_vectors(
+    db: sqlite3.Connection, limit: int | None, start: float = 0.0
+) -> list[tuple[int, int, str]]:
     """``(skill, part, text)`` of at most ``limit`` texts (:func:`vector_texts`; None: all)
     whose vector is not computed yet: every skill's name and description (part 0) before
     any body's text, so that the semantic step ranks by the names' vectors a third of the
-    way through a library's filling (:func:`.semantic.names_only`)."""
-    return db.execute(
-        "SELECT skill, part, text FROM rank_vectors WHERE vec IS NULL ORDER BY part LIMIT ?",
-        (-1 if limit is None else limit,),
-    ).fetchall()
+    way through a library's filling (:func:`.semantic.names_only`). Within a part, from
+    ``start`` (0 to 1) of the way between its first and last waiting skill, then from the
+    first: a fill that moves ``start`` at each batch reaches every collection of a library
+    as it goes, not one collection after the other (:func:`.semantic.fill`)."""
+    if limit is None:
+        return db.execute(
+            "SELECT skill, part, text FROM rank_vectors WHERE vec IS NULL ORDER BY part"
+        ).fetchall()
+    waiting = "FROM rank_vectors WHERE vec IS NULL AND part"
+    read = f"SELECT skill, part, text {waiting} = ? AND skill %s ? ORDER BY part, skill LIMIT ?"
+    rows: list[tuple[int, int, str]] = []
+    part = -1
+    while len(rows) < limit:
+        (part,) = db.execute(f"SELECT min(part) {waiting} > ?", (part,)).fetchone()
+        if part is None:
+            break
+        (first,) = db.execute(f"SELECT min(skill) {waiting} = ?", (part,)).fetchone()
+        (last,) = db.execute(f"SELECT max(skill) {waiting} = ?", (part,)).fetchone()
+        begin = first + int(min(max(start, 0.0), 1.0) * (last - first))
+        rows += db.execute(read % ">=", (part, begin, limit - len(rows))).fetchall()
+        if len(rows) < limit and begin > first:
+            rows += db.execute(read % "<", (part, begin, limit - len(rows))).fetchall()
+    return rows
 
 
 def unvectored(db: sqlite3.Connection, names: bool = False) -> list[int]:

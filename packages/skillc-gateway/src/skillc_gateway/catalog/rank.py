@@ -293,7 +293,7 @@ def _ranked(
         from skillc_gateway.catalog import semantic as step
 
         vector, closeness = wanted.result()
-        pool = ranked[: step.pool_size(ranked[0][1] if ranked else 1.0)]
+        pool = step.computable(db, ranked[: step.pool_size(ranked[0][1] if ranked else 1.0)])
         lexical = {skill for skill, _ in pool}
         near = step.nearest(db, model, vector, candidates, step.DENSE_POOL, lexical, closeness)
         step.blend(db, model, vector, pool, near, total)

@@ -45,6 +45,7 @@ __all__ = [
     "BODY_TOKENS",
     "DENSE_WEIGHT",
     "FILES",
+    "QUERY_COMPUTE",
     "QUERY_FILL",
     "SEMANTIC_POOL",
     "SEMANTIC_WEIGHT",
@@ -55,8 +56,10 @@ __all__ = [
     "Request",
     "available",
     "blend",
+    "computable",
     "fill",
     "load_error",
+    "loaded",
     "model",
     "names_only",
     "nearest",
@@ -137,6 +140,13 @@ _FILL_WORKERS = 2
 #: answer is ranked by the words alone meanwhile (``ranker`` says so). At about 15 ms a
 #: vector on 2 cores, 2,500 skills' vectors take 40 s: no first answer waits for them.
 QUERY_FILL = 32
+#: While more are missing (the fill's window), the find server, its model loaded, ranks with
+#: the names' vectors in so far once at least half of the searched skills have theirs
+#: (``lexical+semantic-partial``): the pool of the words' best skills ends before its
+#: (QUERY_COMPUTE + 1)th skill without one, and the query computes those few itself (kept
+#: for the fill, which does not compute them again). Below half, ranking with a part of the
+#: names lost to the words (bench/RESULTS.md, "The fill's window").
+QUERY_COMPUTE = 10
 
 
 class Model:
@@ -258,6 +268,12 @@ def model(wanted: bool | None = None) -> Model | None:
     return _load() if wanted else None
 
 
+def loaded() -> Model | None:
+    """The model when this process has loaded it already (the find server, which fills the
+    vectors), without loading it."""
+    return _load() if _load.cache_info().currsize else None
+
+
 @lru_cache(maxsize=1)
 def _load() -> Model | None:
     files = _files()
@@ -348,14 +364,48 @@ def fill(
     if found is None:
         return False
     while True:
-        rows = missing_vectors(db, _FILL_BATCH)
+        _START[0] = (_START[0] + _GOLDEN) % 1.0
+        rows = missing_vectors(db, _FILL_BATCH, _START[0])
         if not rows:
             return False
-        vectors = found.part_vectors([(part, text) for _, part, text in rows])
+        vectors = _part_vectors(found, [(part, text) for _, part, text in rows])
         stored = zip(rows, vectors, strict=True)
         store_vectors(db, [(skill, part, vector) for (skill, part, _), vector in stored])
         if time.monotonic() >= until:
             return bool(missing_vectors(db, 1))
+
+
+#: Where :func:`fill`'s next batch starts among the waiting skills (a share of their ids'
+#: range: :func:`.postings.missing_vectors`), moved by the golden ratio's fraction at each
+#: batch, so that the filled names are an even sample of every collection of the library at
+#: any time (by skill id, the last collections indexed waited for all the others': a query
+#: of the fill's window then favoured the first ones' skills, and lost to the words).
+_START = [0.0]
+_GOLDEN = (5**0.5 - 1) / 2
+#: Vectors a query computed (:func:`_pool_vectors`, in the fill's window), by ``(part,
+#: text)``, until :func:`fill` stores them: at most :data:`_KEPT_MAX` (4 KB of text and
+#: 1.5 KB of vector each).
+_KEPT: dict[tuple[int, str], bytes] = {}
+_KEPT_MAX = 2048
+_KEPT_LOCK = threading.Lock()
+
+
+def _part_vectors(found: Model, texts: Sequence[tuple[int, str]]) -> list[bytes]:
+    """:meth:`Model.part_vectors` of ``texts``, those a query computed already taken from
+    :data:`_KEPT` instead (and forgotten there)."""
+    with _KEPT_LOCK:
+        kept = {text: _KEPT.pop(text) for text in texts if text in _KEPT}
+    computed = iter(found.part_vectors([text for text in texts if text not in kept]))
+    return [kept[text] if text in kept else next(computed) for text in texts]
+
+
+def _keep(computed: dict[tuple[int, str], bytes]) -> None:
+    """Keep a query's ``computed`` vectors for :func:`fill` (the oldest go past
+    :data:`_KEPT_MAX`)."""
+    with _KEPT_LOCK:
+        _KEPT.update(computed)
+        while len(_KEPT) > _KEPT_MAX:
+            del _KEPT[next(iter(_KEPT))]
 
 
 def names_only(db: sqlite3.Connection) -> bool:
@@ -586,6 +636,14 @@ def _pool_vectors(
     found = _vectors(db, np, width)
     slow = found.others.union(unvectored(db, found.names_only)).intersection(skills)
     stored = stored_vectors(db, sorted(slow)) if slow else {}
+    texts = {  # no vector yet (fill() has not reached it): made here, all at once
+        (part, value)
+        for skill in slow
+        for part, value in stored.get(skill, ())
+        if isinstance(value, str) and not (part > 0 and found.names_only)
+    }
+    made = dict(zip(texts, _part_vectors(model, list(texts)), strict=True)) if texts else {}
+    _keep(made)
     owners: list[int] = []
     vectors: list[Any] = []
     for skill in skills:
@@ -593,8 +651,8 @@ def _pool_vectors(
             for part, vector in stored.get(skill, ()):
                 if part > 0 and found.names_only:  # as the matrix: the names' vectors only
                     continue
-                if isinstance(vector, str):  # no vector yet (fill() has not reached it): made here
-                    vector = model.part_vector(part, vector)
+                if isinstance(vector, str):
+                    vector = made[(part, vector)]
                 if isinstance(vector, bytes) and len(vector) == 4 * width:
                     owners.append(skill)
                     vectors.append(np.frombuffer(vector, dtype=np.float32))
@@ -606,6 +664,24 @@ def _pool_vectors(
                     owners.append(skill)
                     vectors.append(found.matrix[index, part])
     return owners, vectors
+
+
+def computable(db: sqlite3.Connection, pool: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    """``pool`` (the words' best skills, best first) up to its (:data:`QUERY_COMPUTE` + 1)th
+    skill whose name has no vector yet: the query computes those few itself
+    (:func:`_pool_vectors`), none of the fill's window's hundreds."""
+    from skillc_gateway.catalog.postings import unvectored
+
+    missing = set(unvectored(db, names=True))
+    if len(missing) <= QUERY_COMPUTE:
+        return pool
+    count = 0
+    for place, (skill, _) in enumerate(pool):
+        if skill in missing:
+            count += 1
+            if count > QUERY_COMPUTE:
+                return pool[:place]
+    return pool
 
 
 def _cosines(np: Any, wanted: array[float], vectors: Sequence[Any]) -> list[float]:
