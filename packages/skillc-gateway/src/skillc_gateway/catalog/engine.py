@@ -198,15 +198,17 @@ class Catalog:
         vectors are missing (they come after every name's; the step reads the names' alone
         until they are in). More are the find server's work, in the background: the answer is
         ``lexical`` meanwhile, unless this process is the find server (its model loaded) and
-        half of the searched skills' names have their vector (``lexical+semantic-partial``:
-        :data:`~.semantic.QUERY_COMPUTE`). The model is loaded only when the step ranks. An
+        a third of the searched skills' names have their vector (``lexical+semantic-partial``:
+        :data:`~.semantic.PARTIAL_NAMES`). The model is loaded only when the step ranks. An
         installed model that does not load (here, or in the find server that was to compute
         the vectors) is a warning of the answer."""
         if not semantic_step.available(wanted):
             return "lexical"
         pending = semantic_step.pending(self.db, seen.priorities)
         if pending > semantic_step.QUERY_FILL:
-            if semantic_step.loaded() is not None and 2 * pending <= len(seen.priorities):
+            searched = len(seen.priorities)
+            named = searched - pending >= semantic_step.PARTIAL_NAMES * searched
+            if named and semantic_step.loaded() is not None:
                 return "lexical+semantic-partial"
             error = self._unloaded()
             if error is not None:

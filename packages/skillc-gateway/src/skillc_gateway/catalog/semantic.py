@@ -45,6 +45,7 @@ __all__ = [
     "BODY_TOKENS",
     "DENSE_WEIGHT",
     "FILES",
+    "PARTIAL_NAMES",
     "QUERY_COMPUTE",
     "QUERY_FILL",
     "SEMANTIC_POOL",
@@ -141,12 +142,13 @@ _FILL_WORKERS = 2
 #: vector on 2 cores, 2,500 skills' vectors take 40 s: no first answer waits for them.
 QUERY_FILL = 32
 #: While more are missing (the fill's window), the find server, its model loaded, ranks with
-#: the names' vectors in so far once at least half of the searched skills have theirs
-#: (``lexical+semantic-partial``): the pool of the words' best skills ends before its
+#: the names' vectors in so far once at least PARTIAL_NAMES of the searched skills have
+#: theirs (``lexical+semantic-partial``): the pool of the words' best skills ends before its
 #: (QUERY_COMPUTE + 1)th skill without one, and the query computes those few itself (kept
-#: for the fill, which does not compute them again). Below half, ranking with a part of the
-#: names lost to the words (bench/RESULTS.md, "The fill's window").
+#: for the fill, which does not compute them again). With fewer, ranking with a part of the
+#: names lost to the words on the held-out library (bench/RESULTS.md, "The fill's window").
 QUERY_COMPUTE = 10
+PARTIAL_NAMES = 1 / 3
 
 
 class Model:
