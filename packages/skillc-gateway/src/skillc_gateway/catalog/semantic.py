@@ -138,8 +138,9 @@ _FILL_WORKERS = 2
 #: A query computes the missing vectors itself only when they are this few (a skill edited,
 #: a few installed): more (a first find, a library installed) are the find server's work, in
 #: the background (:func:`fill` from :meth:`.server.FindServer.serve`), and the query's
-#: answer is ranked by the words alone meanwhile (``ranker`` says so). At about 15 ms a
-#: vector on 2 cores, 2,500 skills' vectors take 40 s: no first answer waits for them.
+#: answer is ranked by the words alone meanwhile, or by the names in so far (below; ``ranker``
+#: says which). At about 15 ms a vector on 2 cores, 2,500 skills' vectors take 40 s: no first
+#: answer waits for them.
 QUERY_FILL = 32
 #: While more are missing (the fill's window), the find server, its model loaded, ranks with
 #: the names' vectors in so far once at least PARTIAL_NAMES of the searched skills have
