@@ -7,7 +7,7 @@ time, alternated in rounds, and the largest difference between the two ways' vec
 
 The texts are those the catalog stores (``postings.vector_texts``: name and description; name
 and the start of the body) of ``--skills`` skills of LIBRARY drawn with a fixed seed; the model
-is ``semantic.model``'s (its session and tokenizer, as the find server runs them). Batches
+is ``embedding.model``'s (its session and tokenizer, as the find server runs them). Batches
 are of texts sorted by length (the least padding).
 """
 
@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from skillc_gateway.catalog import semantic
+from skillc_gateway.catalog import embedding
 from skillc_gateway.catalog.postings import vector_texts
 from skillc_gateway.catalog.skill_text import read_skill_text
 
@@ -30,14 +30,14 @@ def cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def ids_of(model: semantic.Model, part: int, text: str) -> list[int]:
-    """The token ids :meth:`semantic.Model.embed` feeds for ``part``'s text."""
-    limit = semantic.MAX_TOKENS if part == 0 else semantic.BODY_TOKENS
-    found: list[int] = model._tokenizer.encode(text[: semantic._MAX_CHARS]).ids
+def ids_of(model: embedding.Model, part: int, text: str) -> list[int]:
+    """The token ids :meth:`embedding.Model.embed` feeds for ``part``'s text."""
+    limit = embedding.MAX_TOKENS if part == 0 else embedding.BODY_TOKENS
+    found: list[int] = model._tokenizer.encode(text[: embedding._MAX_CHARS]).ids
     return found[: limit - 1] + found[-1:] if len(found) > limit else found
 
 
-def batched(model: semantic.Model, items: list[tuple[int, str]], size: int) -> list[Any]:
+def batched(model: embedding.Model, items: list[tuple[int, str]], size: int) -> list[Any]:
     np = model.numpy
     seqs = [ids_of(model, part, text) for part, text in items]
     order = sorted(range(len(seqs)), key=lambda index: len(seqs[index]))
@@ -64,7 +64,7 @@ def main() -> int:
     parser.add_argument("--skills", type=int, default=150)
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
-    model = semantic.model(True)
+    model = embedding.model(True)
     if model is None:
         raise SystemExit("the semantic extra is not installed")
     np = model.numpy

@@ -1,5 +1,5 @@
 """What a request's embedding costs (the semantic step of ``skc find``), and why: the model
-files of the ``semantic`` extra as skillc loads them (``semantic.model``), then standalone
+files of the ``semantic`` extra as skillc loads them (``embedding.model``), then standalone
 onnxruntime sessions over the same files.
 
 Prints: the kinds of operators onnxruntime runs (its profile: float ``MatMul`` or integer
@@ -47,10 +47,10 @@ def main() -> int:
     import numpy as np
     import onnxruntime
 
-    from skillc_gateway.catalog import semantic
+    from skillc_gateway.catalog import embedding
 
-    model = semantic.model(True)
-    files = semantic._files()
+    model = embedding.model(True)
+    files = embedding._files()
     if model is None or files is None:
         raise SystemExit("error: the semantic extra is not installed")
     dev = corpus_root().parent / "bench" / "skill-routing" / "dev.jsonl"

@@ -28,7 +28,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=40.0)
     parser.add_argument("--copies", type=int, default=1)
     args = parser.parse_args()
-    from skillc_gateway.catalog import Catalog, semantic
+    from skillc_gateway.catalog import Catalog, embedding
     from skillc_gateway.catalog.server import FILL_SECONDS
     from skillc_index import Layout
 
@@ -47,7 +47,7 @@ def main() -> int:
                 )
             (texts,) = db.execute("SELECT count(*) FROM rank_vectors").fetchone()
         catalog = Catalog.shared(Layout.discover(home, {"SKILLC_HOME": str(home)}))
-        model = semantic.model(True)
+        model = embedding.model(True)
         assert model is not None, "the semantic extra is not installed"
         session = model._session
         spent = [0.0]

@@ -194,9 +194,9 @@ def whole_of(runs: list[dict[str, Any]]) -> str:
 
 
 def semantic_installed() -> bool:
-    from skillc_gateway.catalog import semantic
+    from skillc_gateway.catalog import embedding
 
-    return semantic.available(True)
+    return embedding.available(True)
 
 
 def main() -> None:

@@ -3,7 +3,7 @@ experiment of issue 35, evaluated by ``bench/int8_variant.py`` and NOT shipped (
 the pinned file as it is: bench/RESULTS.md, "The int8-arithmetic model, evaluated", says
 why).
 
-The pinned model file (``skillc_gateway.catalog.semantic.FILES``) stores each weight matrix
+The pinned model file (``skillc_gateway.catalog.embedding.FILES``) stores each weight matrix
 as int8 values and one float scale per output column, used as ``MatMul(x, Mul(Cast(w),
 scale))``. onnxruntime folds every ``Mul(Cast(w), scale)`` into a float32 matrix when it
 loads the file, so each embedding is float32 arithmetic (4x the bytes of weights read).

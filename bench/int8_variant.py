@@ -18,10 +18,10 @@ products, exact on every CPU; the feed-forward output products kept float), ``in
 ``cosine`` compares the vectors of the dev requests (and of the first 200 texts of
 ``--home``'s catalog) with the float variant's, and the U8U8 products' with the U8S8 ones'
 (max abs difference of the components). ``speed`` prints the CPU time of the model's load
-(``semantic.Model``: the files read and checked, the rewrite, the session) and (the whole
+(``embedding.Model``: the files read and checked, the rewrite, the session) and (the whole
 process: every onnxruntime thread; median of 40 after 3) of one embedding at 8, 57 and 128
 tokens for each variant (``--variants``, all by default), with one intra-op thread and two
-(as ``semantic.Model`` runs it), the variants alternated in each round; and the catalog
+(as ``embedding.Model`` runs it), the variants alternated in each round; and the catalog
 fill's rate: both vectors of the first ``--skills`` skills of ``--home``'s catalog, as
 ``semantic.fill`` computes them. ``saturation`` compares with the float vectors and the U8U8
 ones the vectors that the U8S8 products would give on an x86 CPU without VNNI (emulated:
@@ -69,44 +69,44 @@ def rewritten(data: bytes, variant: tuple[frozenset[tuple[int, ...]], bool] | No
 
 
 def use_variant(name: str) -> None:
-    """Make ``semantic.Model`` (this process) run variant ``name``: the pinned model's bytes,
-    once ``semantic._verified`` has checked them, are rewritten before the session reads
+    """Make ``embedding.Model`` (this process) run variant ``name``: the pinned model's bytes,
+    once ``embedding._verified`` has checked them, are rewritten before the session reads
     them (skillc itself runs the float variant: this experiment was not shipped)."""
-    from skillc_gateway.catalog import semantic
+    from skillc_gateway.catalog import embedding
 
     variant = VARIANTS[name]
-    verified = _ORIGINAL.setdefault("verified", semantic._verified)
+    verified = _ORIGINAL.setdefault("verified", embedding._verified)
 
     def checked(path: Path, file: Any) -> bytes:
         data: bytes = verified(path, file)
-        return rewritten(data, variant) if file is semantic.FILES["model"] else data
+        return rewritten(data, variant) if file is embedding.FILES["model"] else data
 
-    semantic._verified = checked
-    semantic._load.cache_clear()
+    embedding._verified = checked
+    embedding._load.cache_clear()
 
 
 def restore() -> None:
     """``semantic`` as shipped again (:func:`use_variant` undone)."""
-    from skillc_gateway.catalog import semantic
+    from skillc_gateway.catalog import embedding
 
-    semantic._verified = _ORIGINAL["verified"]
-    semantic._load.cache_clear()
+    embedding._verified = _ORIGINAL["verified"]
+    embedding._load.cache_clear()
 
 
 _ORIGINAL: dict[str, Any] = {}
 
 
 def models(names: list[str] | None = None) -> dict[str, Any]:
-    """Each variant (of ``names``, all by default) as a ``semantic.Model``."""
-    from skillc_gateway.catalog import semantic
+    """Each variant (of ``names``, all by default) as a ``embedding.Model``."""
+    from skillc_gateway.catalog import embedding
 
-    files = semantic._files()
+    files = embedding._files()
     if files is None:
         raise SystemExit("error: the semantic extra is not installed")
     made = {}
     for name in names or VARIANTS:
         use_variant(name)
-        made[name] = semantic.Model(files)
+        made[name] = embedding.Model(files)
         restore()
     return made
 
@@ -236,10 +236,10 @@ def saturation(args: argparse.Namespace) -> int:
     import numpy as np
     import onnxruntime
 
-    from skillc_gateway.catalog import semantic
+    from skillc_gateway.catalog import embedding
 
     made = models(["float", "int8"])
-    files = semantic._files()
+    files = embedding._files()
     assert files is not None
     signed = int8_graph.integer_products(files["model"].read_bytes(), unsigned=False)
     for name, clip in (("u8s8 saturating", True), ("u8s8 emulated exact", False)):
@@ -291,18 +291,18 @@ def speed(args: argparse.Namespace) -> int:
     import numpy as np
     import onnxruntime
 
-    from skillc_gateway.catalog import semantic
+    from skillc_gateway.catalog import embedding
 
     names = args.variants or list(VARIANTS)
     made = models(names)
-    files = semantic._files()
+    files = embedding._files()
     assert files is not None
     pinned = files["model"].read_bytes()
     for _ in range(args.rounds):  # the model's load: the file read and checked, the session
         for name in names:
             use_variant(name)
             clock = time.process_time()
-            semantic.Model(files)
+            embedding.Model(files)
             print(f"model load, {name}: CPU {(time.process_time() - clock) * 1e3:.0f} ms")
             restore()
     print(f"onnxruntime {onnxruntime.__version__}, numpy {np.__version__}")
@@ -353,7 +353,7 @@ def speed(args: argparse.Namespace) -> int:
 
 
 def find(args: argparse.Namespace, roots_given: list[str]) -> int:
-    from skillc_gateway.catalog import Catalog, find_roots, semantic
+    from skillc_gateway.catalog import Catalog, embedding, find_roots, semantic
     from skillc_index import Layout
 
     made = models()
@@ -363,7 +363,7 @@ def find(args: argparse.Namespace, roots_given: list[str]) -> int:
     layout = Layout.discover(args.home, {"SKILLC_HOME": str(args.home)})
     catalog = Catalog.shared(layout)
     roots = find_roots(layout, roots_given)
-    loaded = semantic.model(True)
+    loaded = embedding.model(True)
     assert loaded is not None
     for text in texts[:10]:  # warm: the catalog's vectors read, the model's thread started
         catalog.find(text, roots, 10, semantic=True)

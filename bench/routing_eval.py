@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     ev = _harness()
-    from skillc_gateway.catalog import Catalog, find_roots, semantic
+    from skillc_gateway.catalog import Catalog, embedding, find_roots
     from skillc_index import Layout
 
     args.home.mkdir(parents=True, exist_ok=True)
@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         "fresh": ("N", args.fresh_library),
     }
     rankers = [r for r in args.rankers.split(",") if r]
-    if semantic.model(True) is None and "find-semantic" in rankers:
+    if embedding.model(True) is None and "find-semantic" in rankers:
         rankers.remove("find-semantic")
         print("(no semantic extra: find-semantic left out)", file=sys.stderr)
     results: dict[str, Any] = {}

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from skillc_gateway.catalog import families, semantic
+from skillc_gateway.catalog import embedding, families, semantic
 
 if TYPE_CHECKING:
     from skillc_gateway.catalog import Catalog
@@ -98,8 +98,8 @@ def test_find_spreads_a_templated_family(tmp_path: Path, monkeypatch: pytest.Mon
     for twelve vendors; a skill of its own within the top ten, where the template's members
     filled it before, and the member of the named vendor first."""
     monkeypatch.delenv("SKILLC_FIND_SEMANTIC", raising=False)
-    semantic._load.cache_clear()
-    if semantic.model() is None:
+    embedding._load.cache_clear()
+    if embedding.model() is None:
         pytest.skip("the semantic extra is not installed")
     lib = tmp_path / "lib"
     for vendor in VENDORS:
@@ -124,7 +124,7 @@ def test_find_spreads_a_templated_family(tmp_path: Path, monkeypatch: pytest.Mon
     query = "retry 429 responses from the Kestrel API with exponential backoff and a queue"
     result = catalog.find(query, roots, 10, semantic=True)
     assert result.skills[0].name == "kestrel-rate-limits"
-    semantic._load.cache_clear()
+    embedding._load.cache_clear()
 
 
 @pytest.mark.semantic
@@ -135,8 +135,8 @@ def test_the_nearest_skills_count_more_when_the_words_match_little(
     when the words matched much of the request, and DENSE_WEIGHT times more, relative to the
     best score, when they matched little of it (an intent-only request)."""
     monkeypatch.delenv("SKILLC_FIND_SEMANTIC", raising=False)
-    semantic._load.cache_clear()
-    model = semantic.model()
+    embedding._load.cache_clear()
+    model = embedding.model()
     if model is None:
         pytest.skip("the semantic extra is not installed")
     lib = tmp_path / "lib"
@@ -157,7 +157,7 @@ def test_the_nearest_skills_count_more_when_the_words_match_little(
     weak = gains[semantic.WORDS[0]]
     assert weak > 2 * gains[semantic.WORDS[1]]  # main: the same part of the best score
     assert weak == pytest.approx(semantic.DENSE_WEIGHT * gains[semantic.WORDS[1]])
-    semantic._load.cache_clear()
+    embedding._load.cache_clear()
 
 
 def test_find_by_the_words_puts_the_named_member_first(tmp_path: Path) -> None:

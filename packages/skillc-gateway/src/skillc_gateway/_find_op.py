@@ -85,11 +85,11 @@ def _start_server(session: Session, params: FindParams, found: FindResult) -> No
     background for the next finds (it computes the vectors; ``$SKILLC_FIND_SERVER=0``:
     never), and say so (an ``info`` notice: what the session warns is no part of the
     answer)."""
-    from skillc_gateway.catalog import lifecycle, semantic, switched_off
+    from skillc_gateway.catalog import embedding, lifecycle, switched_off
 
     if switched_off("SKILLC_FIND_SERVER"):
         return
-    waiting = found.ranker != "lexical+semantic" and semantic.available()
+    waiting = found.ranker != "lexical+semantic" and embedding.available()
     if found.searched < lifecycle.AUTO_START_SKILLS and not (waiting or found.first):
         return
     build: list[str] = []

@@ -20,7 +20,9 @@ machinery is imported when a query runs. The modules, by job:
 - ranking: :mod:`.postings` (the ranker's tables, and how a skill is written into them),
   :mod:`.rank` (scoring a query), :mod:`.background` (the word counts of a public collection
   that IDF adds to the catalog's), :mod:`.heads` (the words' best rows a warm process keeps
-  in memory), :mod:`.semantic` (the semantic step: model, vectors, blend);
+  in memory), :mod:`.embedding` (the semantic extra's model: its pinned files, a text's
+  vector), :mod:`.semantic` (the semantic step: the catalog's vectors and their fill, the
+  blend);
 - the find server (``skc watch``: a process that keeps the catalog warm and answers ``skc
   find``): :mod:`.protocol` (the wire format), :mod:`.client` (what ``skc find`` asks
   first), :mod:`.server` (the server), :mod:`.lifecycle` (starting, stopping, its status).

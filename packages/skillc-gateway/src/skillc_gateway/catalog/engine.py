@@ -16,6 +16,7 @@ from skillc_gateway.catalog import (
     FINISH_WITHIN,
     FindResult,
     FoundSkill,
+    embedding,
     first_answer,
     postings,
     scan,
@@ -202,20 +203,20 @@ class Catalog:
         :data:`~.semantic.PARTIAL_NAMES`). The model is loaded only when the step ranks. An
         installed model that does not load (here, or in the find server that was to compute
         the vectors) is a warning of the answer."""
-        if not semantic_step.available(wanted):
+        if not embedding.available(wanted):
             return "lexical"
         pending = semantic_step.pending(self.db, seen.priorities)
         if pending > semantic_step.QUERY_FILL:
             searched = len(seen.priorities)
             named = searched - pending >= semantic_step.PARTIAL_NAMES * searched
-            if named and semantic_step.loaded() is not None:
+            if named and embedding.loaded() is not None:
                 return "lexical+semantic-partial"
             error = self._unloaded()
             if error is not None:
                 warnings.append(_not_loaded(f"the find server: {error}"))
             return "lexical"
-        if semantic_step.model(wanted) is None:
-            warnings.append(_not_loaded(semantic_step.load_error() or "unknown"))
+        if embedding.model(wanted) is None:
+            warnings.append(_not_loaded(embedding.load_error() or "unknown"))
             return "lexical"
         if semantic_step.names_only(self.db):
             return "lexical+semantic-names"
@@ -230,9 +231,9 @@ class Catalog:
         """Compute missing vectors of the catalog's skills for about ``seconds`` (the find
         server's background work, between two requests); whether some are still missing.
         False without the model; True when the catalog is busy (later)."""
-        if not postings.missing_vectors(self.db, 1) or not semantic_step.available(True):
+        if not postings.missing_vectors(self.db, 1) or not embedding.available(True):
             return False
-        error = None if semantic_step.model(True) else semantic_step.load_error() or "unknown"
+        error = None if embedding.model(True) else embedding.load_error() or "unknown"
         try:
             if error != self._unloaded():  # why the vectors do not come, for the finds
                 with catalog_database.writing(self.db):

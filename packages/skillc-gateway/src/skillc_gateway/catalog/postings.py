@@ -233,7 +233,7 @@ def weight_sql(count: str, length: str, reference: str) -> str:
 
 
 #: The body's text the semantic model reads (part 1 of :func:`vector_texts`), at most, in
-#: characters; the model reads its first :data:`.semantic.BODY_TOKENS` tokens of it.
+#: characters; the model reads its first :data:`.embedding.BODY_TOKENS` tokens of it.
 BODY_VECTOR_CHARS = 2000
 
 

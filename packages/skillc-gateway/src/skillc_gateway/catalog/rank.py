@@ -64,7 +64,7 @@ from skillc_gateway.catalog.postings import (
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
-    from skillc_gateway.catalog import semantic
+    from skillc_gateway.catalog import embedding, semantic
 
 __all__ = [
     "RERANK",
@@ -117,16 +117,16 @@ def query_terms(query: str) -> list[str]:
     return terms
 
 
-def _model(wanted: bool | None = None) -> semantic.Model | None:
+def _model(wanted: bool | None = None) -> embedding.Model | None:
     """The semantic model, None without the extra or when not ``wanted`` (None: as this
     process's environment says; the module is light: nothing imported)."""
-    from skillc_gateway.catalog import semantic
+    from skillc_gateway.catalog import embedding
 
-    return semantic.model(wanted)
+    return embedding.model(wanted)
 
 
 def _request_later(
-    db: sqlite3.Connection, model: semantic.Model, query: str
+    db: sqlite3.Connection, model: embedding.Model, query: str
 ) -> Future[semantic.Request]:
     """:func:`.semantic.request_later` (the module imported when the model is there)."""
     from skillc_gateway.catalog import semantic

