@@ -8,6 +8,7 @@ stream: test_listen.py). The client is the official ``mcp`` SDK's, with a messag
 from __future__ import annotations
 
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -48,13 +49,19 @@ class Session:
         self.seen = seen
         self._arrived = arrived
 
-    async def next_change(self) -> None:
-        """Wait (at most 20 s: a loaded machine) for the next list_changed."""
+    async def next_change(self, done: Callable[[], Awaitable[bool]]) -> None:
+        """Wait (at most 20 s: a loaded machine) for list_changed notifications until
+        ``done()`` says the change is served: one change of the files may be sent as two
+        (the folder, then its file), and the second must not stand for the next change."""
         with anyio.fail_after(20):
-            while LIST_CHANGED not in self.seen:
-                await self._arrived[0].wait()
-                self._arrived[0] = anyio.Event()
-        self.seen.remove(LIST_CHANGED)
+            while True:
+                while LIST_CHANGED not in self.seen:
+                    await self._arrived[0].wait()
+                    self._arrived[0] = anyio.Event()
+                while LIST_CHANGED in self.seen:
+                    self.seen.remove(LIST_CHANGED)
+                if await done():
+                    return
 
     async def uris(self) -> list[str]:
         return [str(resource.uri) for resource in (await self.client.list_resources()).resources]
@@ -97,17 +104,29 @@ def test_a_skill_added_edited_and_removed_is_notified(
 
     async def body(session: Session) -> dict[str, Any]:
         capabilities = session.client.server_capabilities
+        uri = "skill://delta/SKILL.md"
         before = await session.uris()  # the client has read the skills: from now on, notified
+
+        async def listed() -> bool:
+            return uri in await session.uris()
+
+        async def edited_text() -> bool:
+            contents = (await session.client.read_resource(uri)).contents
+            return contents[0].text.endswith("Edited.\n")
+
+        async def unlisted() -> bool:
+            return uri not in await session.uris()
+
         delta.mkdir()
         (delta / "SKILL.md").write_text(DELTA, encoding="utf-8")
-        await session.next_change()
+        await session.next_change(listed)
         added = await session.uris()
         (delta / "SKILL.md").write_text(DELTA + "\nEdited.\n", encoding="utf-8")
-        await session.next_change()
-        edited = (await session.client.read_resource("skill://delta/SKILL.md")).contents
+        await session.next_change(edited_text)
+        edited = (await session.client.read_resource(uri)).contents
         (delta / "SKILL.md").unlink()
         delta.rmdir()
-        await session.next_change()
+        await session.next_change(unlisted)
         removed = await session.uris()
         return {
             "capabilities": capabilities,
