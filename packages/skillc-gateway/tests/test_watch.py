@@ -30,7 +30,7 @@ import pytest
 from skillc_gateway import __version__, find_quick
 from skillc_gateway.catalog import FindResult, FoundSkill, SectionHit
 from skillc_gateway.catalog.client import ask, request, usable
-from skillc_gateway.catalog.lifecycle import AUTO_START_SKILLS
+from skillc_gateway.catalog.lifecycle import AUTO_START_SKILLS, start_for_later
 from skillc_gateway.catalog.protocol import (
     MAX_REQUEST_BYTES,
     PROTOCOL,
@@ -696,6 +696,32 @@ def test_detach_status_and_stop(
     )
     log = (home / ".skillc" / "find.log").read_text(encoding="utf-8")
     assert f"skc watch[{pid}]: ready; stops after 3600 s without a query" in log
+
+
+def test_a_server_find_just_started_is_stopped_and_shown(
+    gateway_process: Run, clean_env: dict[str, str], project: Path, home: Path
+) -> None:
+    """A server that ``skc find`` started a moment before (its lock taken, Python still
+    importing, no socket yet) is waited for: ``--stop`` stops it and ``--status`` shows it,
+    rather than "pid ?, does not answer" and a server left running for an idle hour."""
+    layout = Layout.discover(project, clean_env)
+    layout.global_dir.mkdir(parents=True, exist_ok=True)  # a find made it (its catalog)
+    for asked in ("--stop", "--status"):
+        pid = start_for_later(layout)
+        assert pid is not None
+        try:
+            done = gateway_process("watch", asked, "--format", "json")
+            assert done.returncode == 0, done.stderr
+            data = json.loads(done.stdout)
+            if asked == "--stop":
+                assert data == {"stopped": True, "pid": pid}
+            else:
+                assert data["running"] and data["pid"] == pid
+        finally:
+            stopped = gateway_process("watch", "--stop")
+            assert os.waitpid(pid, 0)[0] == pid  # gone (reaped here: our child)
+        assert stopped.returncode == 0, stopped.stderr
+    assert not (home / ".skillc" / "find.sock").exists()
 
 
 def test_an_idle_server_stops_by_itself(gateway: Run, gateway_process: Run, home: Path) -> None:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AUTO_START_SKILLS",
     "DETACHED_IDLE_SECONDS",
+    "START_SECONDS",
     "server_status",
     "silent_status",
     "start_detached",
@@ -45,13 +46,39 @@ DETACHED_IDLE_SECONDS = 3600
 AUTO_START_SKILLS = 1000
 #: The longest a server answering a find (one at a time) may keep another request waiting.
 BUSY_SECONDS = BUDGET_SECONDS * FINISH_WITHIN + ANSWER_MARGIN_SECONDS
+#: How long ``--stop`` and ``--status`` wait for a server that is starting (it holds the
+#: home's lock, and does not listen yet: Python and its imports) before they say it does not
+#: answer; one that ``skc find`` started a moment before is stopped, not left running.
+START_SECONDS = 10.0
 
 
 def server_status(layout: Layout) -> dict[str, Any] | None:
     """What the find server of ``layout``'s home says of itself, or None when none answers."""
-    reply = request(layout, {"op": "status"}, BUSY_SECONDS)
+    reply = _ask(layout, {"op": "status"})
     status = None if reply is None else reply.get("status")
     return status if isinstance(status, dict) else None
+
+
+def _ask(layout: Layout, message: dict[str, Any]) -> dict[str, Any] | None:
+    """The find server's reply to ``message``, waiting up to :data:`START_SECONDS` for a
+    server that is starting: one whose process holds the home's lock, is not stopped, and
+    whose socket refused the request at once (not made yet, or a dead server's that it is
+    about to replace). None when none answers: no server, or one that kept the request
+    waiting (stuck), or stopped."""
+    lock = layout.global_dir / LOCK_NAME
+    deadline = time.monotonic() + START_SECONDS
+    while True:
+        asked = time.monotonic()
+        reply = request(layout, message, BUSY_SECONDS)
+        if reply is not None:
+            return reply
+        holder = _lock_holder(lock)
+        now = time.monotonic()
+        if holder is None or now >= deadline or now - asked >= BUSY_SECONDS:
+            return None
+        if holder.isdigit() and process_stopped(int(holder)):
+            return None
+        time.sleep(0.05)
 
 
 def silent_status(layout: Layout) -> dict[str, Any]:
@@ -69,7 +96,7 @@ def silent_status(layout: Layout) -> dict[str, Any]:
 def stop_server(layout: Layout, timeout: float = 30.0) -> int | None:
     """Stop the find server of ``layout``'s home and wait until it is gone: its pid, None
     when none ran. FindServerError when one holds the home's lock but does not answer."""
-    reply = request(layout, {"op": "stop"}, BUSY_SECONDS)
+    reply = _ask(layout, {"op": "stop"})
     lock = layout.global_dir / LOCK_NAME
     if reply is None or not reply.get("ok"):
         holder = _lock_holder(lock)
@@ -128,6 +155,7 @@ def start_for_later(layout: Layout, build: Sequence[str] = ()) -> int | None:
     large library itself (:data:`AUTO_START_SKILLS`), so that the next finds are answered
     warm; the server stops after :data:`DETACHED_IDLE_SECONDS` without a query. ``build``:
     the folders (absolute) the find searched, whose skills the server indexes first."""
+    import contextlib
     import fcntl
     import sys
 
@@ -152,6 +180,12 @@ def start_for_later(layout: Layout, build: Sequence[str] = ()) -> int | None:
         child = _spawn(layout, DETACHED_IDLE_SECONDS, lock, build)
     except OSError:  # held (BlockingIOError), or no process could be made
         return None
+    else:
+        # the server's pid in the lock at once (it writes it again when it opens): until
+        # then ``--stop`` and ``--status`` know it by its pid, as a server that is starting
+        with contextlib.suppress(OSError):
+            os.ftruncate(lock, 0)
+            os.pwrite(lock, f"{child.pid}\n".encode(), 0)
     finally:
         os.close(lock)  # the server holds it now, through the same open file
     child.returncode = 0  # it lives on on its own: no "still running" warning
