@@ -198,6 +198,54 @@ def test_a_catalog_indexed_without_the_model_gets_its_vectors(tmp_path: Path) ->
         assert db.execute("SELECT count(*), count(vec) FROM rank_vectors").fetchone() == (6, 6)
 
 
+def test_the_find_servers_fill_leaves_the_catalog_to_other_writers_while_it_computes(
+    model: embedding.Model, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The find server's fill (``Catalog.fill_vectors``) computes each batch outside a write
+    transaction and stores it in one of its own: another process writes the catalog
+    meanwhile without waiting (an MCP server's find starved behind back-to-back fill turns
+    for its whole 30 s busy timeout). A vector whose skill's text changed while it was
+    computed is not stored: the new text waits for its own."""
+    from skillc_gateway.catalog import Catalog
+    from skillc_index import Layout
+
+    lib = library(tmp_path / "lib")
+    home = tmp_path / "home"
+    skc_find(home, lib, semantic_step=False)  # the words, no vector
+    path = home / ".skillc" / "catalog.db"
+    catalog = Catalog.shared(Layout.discover(tmp_path, {"SKILLC_HOME": str(home)}))
+    other = sqlite3.connect(path, timeout=0, isolation_level=None)
+    computed = semantic._part_vectors
+    writes: list[bool] = []
+
+    def part_vectors(found: embedding.Model, texts: Any) -> list[bytes]:
+        try:  # another process's write, not waiting at all: the bodies' texts edited once
+            other.execute("BEGIN IMMEDIATE")
+            if not writes:
+                other.execute("UPDATE rank_vectors SET text = text || ' edited' WHERE part = 1")
+            other.execute("COMMIT")
+            writes.append(True)
+        except sqlite3.OperationalError:
+            writes.append(False)
+        return computed(found, texts)
+
+    monkeypatch.setattr(semantic, "_part_vectors", part_vectors)
+    try:
+        # one batch: the three names stored, the three bodies not (their texts changed
+        # meanwhile); the next batch: the bodies' new texts
+        assert catalog.fill_vectors(60) is False
+    finally:
+        catalog.close()
+    other.close()
+    assert writes == [True, True]
+    with sqlite3.connect(path) as db:
+        rows = db.execute("SELECT part, text, vec FROM rank_vectors ORDER BY part, skill")
+        found = rows.fetchall()
+    assert [part for part, _, _ in found] == [0, 0, 0, 1, 1, 1]
+    assert all(text.endswith(" edited") for part, text, _ in found if part == 1)
+    assert all(vec == model.part_vector(part, text) for part, text, vec in found)
+
+
 def test_missing_vectors_in_a_catalog_that_cannot_be_written_are_no_partial_answer(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -242,8 +242,12 @@ class Catalog:
                         self.db.execute("INSERT INTO meta VALUES (?, ?)", (_UNLOADED, error))
             if error is not None:
                 return False
-            with catalog_database.writing(self.db):
-                return semantic_step.fill(self.db, time.monotonic() + seconds, wanted=True)
+            return semantic_step.fill(
+                self.db,
+                time.monotonic() + seconds,
+                wanted=True,
+                writing=lambda: catalog_database.writing(self.db),
+            )
         except sqlite3.OperationalError as exc:
             if _busy(exc):
                 return True

@@ -505,12 +505,13 @@ def bodies_missing(db: sqlite3.Connection, more_than: int = 0) -> bool:
     return bool(found.fetchone()[0] > more_than)
 
 
-def store_vectors(db: sqlite3.Connection, vectors: list[tuple[int, int, bytes]]) -> None:
-    """Store ``(skill, part, vector)`` triples."""
+def store_vectors(db: sqlite3.Connection, vectors: list[tuple[int, int, str, bytes]]) -> None:
+    """Store ``(skill, part, text, vector)``: each vector where that part's text is still
+    ``text`` (a skill indexed again meanwhile waits for the vector of its new text)."""
     _CHANGES[0] += 1
     db.executemany(
-        "UPDATE rank_vectors SET vec = ? WHERE skill = ? AND part = ?",
-        [(vector, skill, part) for skill, part, vector in vectors],
+        "UPDATE rank_vectors SET vec = ? WHERE skill = ? AND part = ? AND text = ?",
+        [(vector, skill, part, text) for skill, part, text, vector in vectors],
     )
 
 

@@ -26,6 +26,8 @@ from skillc_gateway.catalog.embedding import Model, model, rows_cosines
 
 if TYPE_CHECKING:
     import sqlite3
+    from collections.abc import Callable
+    from contextlib import AbstractContextManager
 
 __all__ = [
     "DENSE_WEIGHT",
@@ -111,13 +113,20 @@ def unfilled(db: sqlite3.Connection, few: int | None = None, wanted: bool | None
 
 
 def fill(
-    db: sqlite3.Connection, until: float, few: int | None = None, wanted: bool | None = None
+    db: sqlite3.Connection,
+    until: float,
+    few: int | None = None,
+    wanted: bool | None = None,
+    writing: Callable[[], AbstractContextManager[None]] | None = None,
 ) -> bool:
     """Compute the missing vectors (of the skills indexed since, :func:`.postings.add` leaves
     them out) until ``until`` (``time.monotonic()``); whether some are still missing.
     Nothing without the model (``wanted`` as :func:`model`), nor when more than ``few`` are
     missing (given: a query's share, :data:`QUERY_FILL`; the rest is the find server's).
-    The model is loaded only when some are missing."""
+    The model is loaded only when some are missing. ``writing``: each batch is stored in a
+    write transaction of its own (the find server: the vectors are computed outside it, so
+    that other processes write the catalog meanwhile); else the caller's transaction holds
+    the whole fill. A vector is stored only while its skill's text is the one embedded."""
     from skillc_gateway.catalog.postings import missing_vectors, store_vectors
 
     if not unfilled(db, few, wanted):
@@ -131,8 +140,12 @@ def fill(
         if not rows:
             return False
         vectors = _part_vectors(found, [(part, text) for _, part, text in rows])
-        stored = zip(rows, vectors, strict=True)
-        store_vectors(db, [(skill, part, vector) for (skill, part, _), vector in stored])
+        stored = [(*row, vector) for row, vector in zip(rows, vectors, strict=True)]
+        if writing is None:
+            store_vectors(db, stored)
+        else:
+            with writing():
+                store_vectors(db, stored)
         if time.monotonic() >= until:
             return bool(missing_vectors(db, 1))
 
