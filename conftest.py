@@ -185,6 +185,20 @@ def _lint_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         os.environ["SKILLC_CACHE_DIR"] = saved
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_find_server() -> Iterator[None]:
+    """No find operation run in this process starts a find server (``SKILLC_FIND_SERVER=0``:
+    one would outlive the test, building and filling its catalog for an idle hour); a
+    command's ``clean_env`` says the same. The tests of the find server set their own."""
+    saved = os.environ.get("SKILLC_FIND_SERVER")
+    os.environ["SKILLC_FIND_SERVER"] = "0"
+    yield
+    if saved is None:
+        os.environ.pop("SKILLC_FIND_SERVER", None)
+    else:
+        os.environ["SKILLC_FIND_SERVER"] = saved
+
+
 @pytest.fixture
 def home(tmp_path: Path) -> Path:
     """``$SKILLC_HOME`` for this test: an empty folder."""
@@ -229,6 +243,7 @@ def clean_env(home: Path) -> dict[str, str]:
     # environment, and no find starts a server to compute vectors (tests of the semantic
     # step set their own environment)
     env["SKILLC_FIND_SEMANTIC"] = "0"
+    env["SKILLC_FIND_SERVER"] = "0"  # no find server outlives a test (test_watch.py's start)
     return env
 
 

@@ -51,6 +51,13 @@ READY_SECONDS = 60.0
 
 
 @pytest.fixture
+def clean_env(clean_env: dict[str, str]) -> dict[str, str]:
+    """The commands' environment, where a find may start a find server (each test stops
+    what it started)."""
+    return {key: value for key, value in clean_env.items() if key != "SKILLC_FIND_SERVER"}
+
+
+@pytest.fixture
 def home() -> Iterator[Path]:
     """A short private ``$SKILLC_HOME`` (replaces the shared one: the socket lives there)."""
     path = Path(tempfile.mkdtemp(prefix="skw-", dir="/tmp")).resolve()
@@ -540,6 +547,55 @@ def test_a_find_over_a_large_library_starts_a_server_for_the_next_finds(
     off = gateway_process(*find, env_extra={**lexical, "SKILLC_FIND_SERVER": "0"})
     assert off.stdout == first.stdout and off.stderr == ""
     assert not status(gateway)["running"]
+
+
+def test_a_session_of_many_calls_answers_a_new_library_from_its_files_and_starts_a_server(
+    gateway: Run,
+    gateway_process: Run,
+    home: Path,
+    project: Path,
+    large_library: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The find operation in a session that serves many calls (the MCP server's, not one-shot)
+    over a library its catalog lacks: the answer from the skills' files (not the whole
+    catalog built in this process first), and a find server started to build it; with
+    ``SKILLC_FIND_SERVER=0``, the catalog built here and no server."""
+    from skillc_gateway.catalog.engine import Catalog
+    from skillc_gateway.catalog.first_answer import FIRST_SKILLS
+    from skillc_gateway.operations import FIND, FindParams
+    from skillc_index import format_diagnostic
+    from skillc_index.accesslog import AccessLog
+    from skillc_index.operation import Session
+
+    root = large_library(FIRST_SKILLS)
+    params = FindParams("tend the garden s0007", 3, (str(root),))
+    monkeypatch.setenv("SKILLC_FIND_SEMANTIC", "0")
+    for allowed in (False, True):
+        monkeypatch.setenv("SKILLC_FIND_SERVER", "1" if allowed else "0")
+        shutil.rmtree(home / ".skillc", ignore_errors=True)  # a fresh home each time
+        warned: list[str] = []
+
+        def warn(found: Any, warned: list[str] = warned) -> None:
+            warned.extend(map(format_diagnostic, found))
+
+        layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+        session = Session(layout, AccessLog(warn))
+        found = FIND.run(session, params)
+        Catalog.shared(layout).close()  # this process's catalog of the home, dropped
+        assert found.skills[0].name == "s0007" and found.searched == FIRST_SKILLS
+        assert not (found.served or found.partial) and found.first is allowed
+        started = [text for text in warned if "started a find server" in text]
+        if not allowed:
+            assert started == [] and not status(gateway)["running"]
+            continue
+        [text] = started
+        pid = int(text.partition("(pid ")[2].partition(";")[0])
+        try:
+            wait_for_server(gateway, pid)
+        finally:
+            gateway_process("watch", "--stop")
+            assert os.waitpid(pid, 0)[0] == pid  # gone (reaped here: our child)
 
 
 def test_of_concurrent_finds_one_starts_the_server(

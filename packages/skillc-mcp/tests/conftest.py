@@ -83,6 +83,7 @@ def env(home: Path) -> dict[str, str]:
     values = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLC_", "SKC_"))}
     values["SKILLC_HOME"] = str(home)
     values["PYTHONDONTWRITEBYTECODE"] = "1"
+    values["SKILLC_FIND_SERVER"] = "0"  # no find server started by skc_find outlives a test
     return values
 
 

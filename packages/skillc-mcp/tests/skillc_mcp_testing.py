@@ -156,7 +156,11 @@ def sdk_session(
         params = StdioServerParameters(
             command=command[0],
             args=command[1:],
-            env={"SKILLC_HOME": env["SKILLC_HOME"], "PYTHONDONTWRITEBYTECODE": "1"},
+            env={
+                "SKILLC_HOME": env["SKILLC_HOME"],
+                "PYTHONDONTWRITEBYTECODE": "1",
+                "SKILLC_FIND_SERVER": "0",
+            },
             cwd=project,
         )
         with (project.parent / "sdk-server.log").open("a", encoding="utf-8") as errlog:

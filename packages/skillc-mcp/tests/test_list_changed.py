@@ -83,7 +83,11 @@ def run(
         params = StdioServerParameters(
             command=server_command[0],
             args=server_command[1:],
-            env={"SKILLC_HOME": str(home), "PYTHONDONTWRITEBYTECODE": "1"},
+            env={
+                "SKILLC_HOME": str(home),
+                "PYTHONDONTWRITEBYTECODE": "1",
+                "SKILLC_FIND_SERVER": "0",
+            },
             cwd=project,
         )
         with log.open("w", encoding="utf-8") as errlog:

@@ -31,7 +31,7 @@ def _stdio(server_command: list[str], project: Path, home: Path) -> Any:
     params = StdioServerParameters(
         command=server_command[0],
         args=server_command[1:],
-        env={"SKILLC_HOME": str(home), "PYTHONDONTWRITEBYTECODE": "1"},
+        env={"SKILLC_HOME": str(home), "PYTHONDONTWRITEBYTECODE": "1", "SKILLC_FIND_SERVER": "0"},
         cwd=project,
     )
     return stdio_client(params, errlog=sys.stderr)

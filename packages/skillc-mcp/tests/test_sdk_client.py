@@ -90,7 +90,11 @@ def session(
         params = StdioServerParameters(
             command=server_command[0],
             args=server_command[1:],
-            env={"SKILLC_HOME": env["SKILLC_HOME"], "PYTHONDONTWRITEBYTECODE": "1"},
+            env={
+                "SKILLC_HOME": env["SKILLC_HOME"],
+                "PYTHONDONTWRITEBYTECODE": "1",
+                "SKILLC_FIND_SERVER": "0",
+            },
             cwd=project,
         )
         with log.open("w", encoding="utf-8") as errlog:

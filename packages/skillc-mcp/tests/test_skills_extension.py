@@ -123,7 +123,11 @@ def fastmcp_session(
         transport = StdioTransport(
             command=server_command[0],
             args=server_command[1:],
-            env={"SKILLC_HOME": env["SKILLC_HOME"], "PYTHONDONTWRITEBYTECODE": "1"},
+            env={
+                "SKILLC_HOME": env["SKILLC_HOME"],
+                "PYTHONDONTWRITEBYTECODE": "1",
+                "SKILLC_FIND_SERVER": "0",
+            },
             cwd=str(project),
             log_file=project.parent / "fastmcp-server.log",
         )
@@ -315,7 +319,11 @@ def test_sdk_reads_and_lists_resources(
         params = StdioServerParameters(
             command=server_command[0],
             args=server_command[1:],
-            env={"SKILLC_HOME": env["SKILLC_HOME"], "PYTHONDONTWRITEBYTECODE": "1"},
+            env={
+                "SKILLC_HOME": env["SKILLC_HOME"],
+                "PYTHONDONTWRITEBYTECODE": "1",
+                "SKILLC_FIND_SERVER": "0",
+            },
             cwd=project,
         )
         async with Client(stdio_client(params), mode=mode) as client:

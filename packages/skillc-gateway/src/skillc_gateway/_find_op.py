@@ -56,8 +56,10 @@ def find(session: Session, params: FindParams) -> FindResult:
     """Not logged: it resolves no skill (the ``show`` that follows is). Kept to the
     session's ``reply_chars`` (:mod:`skillc_gateway._find_reply`). In a one-shot session
     (``skc find``), the home's find server answers when one runs (the same answer, without
-    this process loading the catalog); when this process answered a large library itself,
-    it starts one for the next finds (:func:`_start_server`)."""
+    this process loading the catalog). Any session (``skc find``, the MCP server) answers a
+    library its catalog lacks from the skills' files, and starts a find server to build the
+    catalog and compute the semantic step's vectors (:func:`_start_server`); a one-shot
+    session also when it answered a large library itself, for the next finds."""
     from skillc_gateway.catalog import find_skills
     from skillc_index.inventory.folders import trusted_targets
 
@@ -68,8 +70,9 @@ def find(session: Session, params: FindParams) -> FindResult:
         paths=params.path,
         configured=trusted_targets(session.layout, session.config),
         server=session.one_shot,
+        builds=True,
     )
-    if session.one_shot and not (found.served or found.partial or found.warnings):
+    if not (found.served or found.partial or found.warnings):
         _start_server(session, params, found)  # before the answer: its reader may stop early
     if session.reply_chars is None:
         return found
@@ -79,18 +82,21 @@ def find(session: Session, params: FindParams) -> FindResult:
 
 
 def _start_server(session: Session, params: FindParams, found: FindResult) -> None:
-    """After answering a large library itself (``lifecycle.AUTO_START_SKILLS``), from the
-    skills' files (the catalog not built yet: ``found.first``), or by the words alone while
-    the semantic step waits for its vectors, start a find server in the
-    background for the next finds (it computes the vectors; ``$SKILLC_FIND_SERVER=0``:
-    never), and say so (an ``info`` notice: what the session warns is no part of the
-    answer)."""
+    """After answering from the skills' files (the catalog not built yet: ``found.first``),
+    or by the words alone while the semantic step waits for its vectors, start a find server
+    in the background (it builds the catalog and computes the vectors, the model loaded in
+    that one process; ``$SKILLC_FIND_SERVER=0``: never), and say so (an ``info`` notice:
+    what the session warns is no part of the answer). A one-shot session also after
+    answering a large library itself (``lifecycle.AUTO_START_SKILLS``): the next ``skc
+    find`` is answered warm; a session that serves many calls (the MCP server) keeps its
+    own catalog warm."""
     from skillc_gateway.catalog import embedding, lifecycle, switched_off
 
     if switched_off("SKILLC_FIND_SERVER"):
         return
     waiting = found.ranker != "lexical+semantic" and embedding.available()
-    if found.searched < lifecycle.AUTO_START_SKILLS and not (waiting or found.first):
+    large = session.one_shot and found.searched >= lifecycle.AUTO_START_SKILLS
+    if not (large or waiting or found.first):
         return
     build: list[str] = []
     if params.path:  # the folders searched, absolute: the server indexes them first

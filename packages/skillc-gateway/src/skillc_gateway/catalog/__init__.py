@@ -194,6 +194,7 @@ def find_skills(
     configured: dict[str, str] | None = None,
     budget: float = BUDGET_SECONDS,
     server: bool = False,
+    builds: bool = False,
 ) -> FindResult:
     """Rank the installed skills for ``query`` (a task in words), best first.
 
@@ -207,9 +208,11 @@ def find_skills(
     ``server``: ask the home's find server (``skc watch``, :mod:`.client`) first, and
     answer here only when none answers; the answer is the same either way. Worth it for a
     process that asks once (``skc find``): it then imports none of the catalog machinery.
-    Answering here, it answers from the skills' files when the catalog lacks many of them
-    (:mod:`.first_answer`: ``first`` set), for the find server it then starts to build the
-    catalog (unless ``$SKILLC_FIND_SERVER`` turns it off, or not on Linux)."""
+    With ``server`` or ``builds`` (the caller starts a find server after such an answer:
+    the find operation), it answers from the skills' files when the catalog lacks many of
+    them (:mod:`.first_answer`: ``first`` set), for the find server to build the catalog
+    (unless ``$SKILLC_FIND_SERVER`` turns it off, or not on Linux); else it indexes them
+    here, within ``budget``."""
     if server:
         answer = served_answer(layout, query, limit, paths, configured, budget)
         if answer is not None:
@@ -226,7 +229,8 @@ def find_skills(
     from skillc_gateway.catalog.engine import Catalog
 
     # no find server answered: one will build the catalog, if one may start
-    first = server and sys.platform.startswith("linux") and not switched_off("SKILLC_FIND_SERVER")
+    first = (server or builds) and sys.platform.startswith("linux")
+    first = first and not switched_off("SKILLC_FIND_SERVER")
     return Catalog.shared(layout).find(query, roots, limit, budget=budget, first=first)
 
 
