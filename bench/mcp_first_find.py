@@ -42,11 +42,7 @@ def run(skc: str, library: str, calls: int, every: float, extra: dict[str, str])
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLC_", "SKC_"))}
     env.update(SKILLC_HOME=str(home), HOME=str(home), **extra)
     mcp = Session([skc, "mcp"], Path(library), env)
-    mcp.request(
-        "initialize",
-        {"protocolVersion": "2025-11-25", "capabilities": {},
-         "clientInfo": {"name": "bench", "version": "0"}},
-    )  # fmt: skip
+    mcp.initialize()
     start = time.perf_counter()
     rows: list[tuple[float, float, str, bool]] = []  # since start, seconds, ranker, partial
     try:

@@ -121,6 +121,14 @@ class Session:
         response: dict[str, Any] = json.loads(answer)
         return elapsed, response
 
+    def initialize(self) -> None:
+        """The 2025-11-25 handshake (a legacy client)."""
+        self.request(
+            "initialize",
+            {"protocolVersion": "2025-11-25", "capabilities": {},
+             "clientInfo": {"name": "bench", "version": "0"}},
+        )  # fmt: skip
+
     def call(self, name: str, arguments: dict[str, Any], modern: bool) -> float:
         params: dict[str, Any] = {"name": name, "arguments": arguments}
         if modern:

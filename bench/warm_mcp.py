@@ -62,11 +62,7 @@ def session(
 ) -> tuple[float, float, float]:
     """p50 and p95 (ms) of ``calls`` skc_find calls after 10, and the CPU a call (ms)."""
     mcp = Session([skc, "mcp"], Path(library), env)
-    mcp.request(
-        "initialize",
-        {"protocolVersion": "2025-11-25", "capabilities": {},
-         "clientInfo": {"name": "bench", "version": "0"}},
-    )  # fmt: skip
+    mcp.initialize()
     times: list[float] = []
     cpu = 0.0
     for n in range(calls + 10):
