@@ -198,6 +198,19 @@ def test_a_catalog_indexed_without_the_model_gets_its_vectors(tmp_path: Path) ->
         assert db.execute("SELECT count(*), count(vec) FROM rank_vectors").fetchone() == (6, 6)
 
 
+def test_the_vectors_waiting_are_counted_by_part(tmp_path: Path) -> None:
+    """What ``skc watch --status`` reports as still to compute: names' and bodies' texts."""
+    from skillc_gateway.catalog import postings
+
+    lib = library(tmp_path / "lib")
+    home = tmp_path / "home"
+    skc_find(home, lib, semantic_step=False)  # the words, no vector
+    with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
+        assert postings.waiting_vectors(db) == (3, 3)
+        db.execute("UPDATE rank_vectors SET vec = x'00' WHERE part = 0")
+        assert postings.waiting_vectors(db) == (0, 3)
+
+
 def test_the_find_servers_fill_leaves_the_catalog_to_other_writers_while_it_computes(
     model: embedding.Model, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

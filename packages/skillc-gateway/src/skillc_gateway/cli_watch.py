@@ -162,6 +162,14 @@ def _watch_status(status: dict[str, object], output_format: str) -> None:
         "without a watcher each find looks at every folder again)"
     )
     click.echo(f"ranker: {status.get('ranker', 'lexical')}")
+    waiting = status.get("vectors_waiting")
+    if isinstance(waiting, dict):
+        names, bodies = waiting.get("names", 0), waiting.get("bodies", 0)
+        click.echo(
+            f"vectors to compute: {names:,} names', {bodies:,} bodies'"
+            if names or bodies
+            else "vectors to compute: none (every searched skill's are in)"
+        )
     click.echo(f"folders searched: {len(roots)}")
     for root in roots:
         click.echo(f"  {root}")

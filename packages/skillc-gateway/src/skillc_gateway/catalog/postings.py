@@ -62,6 +62,7 @@ __all__ = [
     "stored_vectors",
     "unvectored",
     "vector_texts",
+    "waiting_vectors",
     "weight_sql",
 ]
 
@@ -503,6 +504,15 @@ def bodies_missing(db: sqlite3.Connection, more_than: int = 0) -> bool:
         (more_than + 1,),
     )
     return bool(found.fetchone()[0] > more_than)
+
+
+def waiting_vectors(db: sqlite3.Connection) -> tuple[int, int]:
+    """How many names' texts (part 0) and bodies' texts (part 1 and after) wait for their
+    vector (the partial index: no text read)."""
+    row = db.execute(
+        "SELECT count(*), count(*) FILTER (WHERE part > 0) FROM rank_vectors WHERE vec IS NULL"
+    ).fetchone()
+    return int(row[0]) - int(row[1]), int(row[1])
 
 
 def store_vectors(db: sqlite3.Connection, vectors: list[tuple[int, int, str, bytes]]) -> None:

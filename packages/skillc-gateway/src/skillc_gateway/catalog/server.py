@@ -387,10 +387,15 @@ class FindServer:
     def status(self) -> dict[str, Any]:
         """What ``skc watch --status`` shows."""
         from skillc_gateway import __version__
-        from skillc_gateway.catalog import semantic
+        from skillc_gateway.catalog import embedding, postings, semantic
         from skillc_gateway.catalog.engine import Catalog
 
-        watches = Catalog.shared(self.layout).watches()
+        catalog = Catalog.shared(self.layout)
+        watches = catalog.watches()
+        waiting = None
+        if embedding.available(True):  # the vectors this server computes, still to come
+            names, bodies = postings.waiting_vectors(catalog.db)
+            waiting = {"names": names, "bodies": bodies}
         return {
             "running": True,
             "pid": os.getpid(),
@@ -406,6 +411,7 @@ class FindServer:
             "watch_budget": None if watches is None else watches[1],
             "ranker": semantic.ranker(True),  # for a client that wants the semantic step
             "building": bool(self._building),  # indexing between requests: not all warm yet
+            "vectors_waiting": waiting,
         }
 
 
