@@ -116,7 +116,7 @@ def test_the_find_server_computes_the_vectors_and_later_answers_say_semantic() -
         status = json.loads(gateway(home, "watch", "--status", "--format", "json").stdout)
         assert status["vectors_waiting"] == {"names": 0, "bodies": 0}
         text = gateway(home, "watch", "--status").stdout
-        assert "vectors to compute: none (every searched skill's are in)" in text
+        assert "vectors to compute: none (every skill's are in)" in text
         later = gateway(home, "-v", "find", "--format", "json", "--path", str(lib), QUERY)
         assert "answered by the find server" in later.stderr, later.stderr
         assert json.loads(later.stdout)["ranker"] == "lexical+semantic"

@@ -168,7 +168,7 @@ def _watch_status(status: dict[str, object], output_format: str) -> None:
         click.echo(
             f"vectors to compute: {names:,} names', {bodies:,} bodies'"
             if names or bodies
-            else "vectors to compute: none (every searched skill's are in)"
+            else "vectors to compute: none (every skill's are in)"
         )
     click.echo(f"folders searched: {len(roots)}")
     for root in roots:
