@@ -211,6 +211,31 @@ def test_the_vectors_waiting_are_counted_by_part(tmp_path: Path) -> None:
         assert postings.waiting_vectors(db) == (0, 3)
 
 
+def test_the_skills_waiting_for_a_vector_are_read_once_a_catalog_state(tmp_path: Path) -> None:
+    """``postings.unvectored`` (asked three times by a find in the fill's window) is read
+    again only when the catalog changed: a vector stored here, or another connection's write."""
+    from skillc_gateway.catalog import postings
+
+    lib = library(tmp_path / "lib")
+    home = tmp_path / "home"
+    skc_find(home, lib, semantic_step=False)  # the words, no vector
+    path = home / ".skillc" / "catalog.db"
+    db = sqlite3.connect(path, isolation_level=None)
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        first = postings.unvectored(db, names=True)
+        assert len(first) == 3 and postings.unvectored(db, names=True) is first  # kept
+        (skill, text) = db.execute("SELECT skill, text FROM rank_vectors WHERE part = 0").fetchone()
+        postings.store_vectors(db, [(skill, 0, text, b"\0" * 4)])  # stored here
+        assert postings.unvectored(db, names=True) == first - {skill}
+        other.execute("UPDATE rank_vectors SET vec = x'00' WHERE part = 0")  # elsewhere
+        assert postings.unvectored(db, names=True) == frozenset()
+        assert len(postings.unvectored(db)) == 3  # the bodies' still wait
+    finally:
+        db.close()
+        other.close()
+
+
 def test_the_find_servers_fill_leaves_the_catalog_to_other_writers_while_it_computes(
     model: embedding.Model, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
