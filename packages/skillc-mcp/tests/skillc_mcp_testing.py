@@ -147,6 +147,13 @@ LINUX_PROC = Path("/proc/self/status").exists()
 """Whether :func:`peak_rss_mb` can read a process's memory."""
 
 
+def sdk_env(home: str | Path) -> dict[str, str]:
+    """The environment a test's SDK client starts the server with (the SDK adds its safe
+    defaults, ``HOME`` and ``PATH``): ``home`` as the skillc home, and no find server started
+    by ``skc_find`` (it would outlive the test)."""
+    return {"SKILLC_HOME": str(home), "PYTHONDONTWRITEBYTECODE": "1", "SKILLC_FIND_SERVER": "0"}
+
+
 def sdk_session(
     command: list[str], project: Path, env: dict[str, str], body: Callable[[Client], Awaitable[T]]
 ) -> T:
@@ -156,11 +163,7 @@ def sdk_session(
         params = StdioServerParameters(
             command=command[0],
             args=command[1:],
-            env={
-                "SKILLC_HOME": env["SKILLC_HOME"],
-                "PYTHONDONTWRITEBYTECODE": "1",
-                "SKILLC_FIND_SERVER": "0",
-            },
+            env=sdk_env(env["SKILLC_HOME"]),
             cwd=project,
         )
         with (project.parent / "sdk-server.log").open("a", encoding="utf-8") as errlog:

@@ -17,6 +17,8 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
+from skillc_mcp_testing import sdk_env
+
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="the skills are watched with Linux inotify"
 )
@@ -83,11 +85,7 @@ def run(
         params = StdioServerParameters(
             command=server_command[0],
             args=server_command[1:],
-            env={
-                "SKILLC_HOME": str(home),
-                "PYTHONDONTWRITEBYTECODE": "1",
-                "SKILLC_FIND_SERVER": "0",
-            },
+            env=sdk_env(home),
             cwd=project,
         )
         with log.open("w", encoding="utf-8") as errlog:

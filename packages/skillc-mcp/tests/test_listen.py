@@ -17,6 +17,8 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
+from skillc_mcp_testing import sdk_env
+
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="the skills are watched with Linux inotify"
 )
@@ -31,7 +33,7 @@ def _stdio(server_command: list[str], project: Path, home: Path) -> Any:
     params = StdioServerParameters(
         command=server_command[0],
         args=server_command[1:],
-        env={"SKILLC_HOME": str(home), "PYTHONDONTWRITEBYTECODE": "1", "SKILLC_FIND_SERVER": "0"},
+        env=sdk_env(home),
         cwd=project,
     )
     return stdio_client(params, errlog=sys.stderr)
@@ -116,7 +118,7 @@ def test_sigterm_ends_a_listen_stream_with_its_response(
     subscription id) when the server stops; a second listen beyond none is fine."""
     import json
 
-    env = {"SKILLC_HOME": str(home), "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"}
+    env = {**sdk_env(home), "PATH": "/usr/bin:/bin"}
     process = subprocess.Popen(
         server_command, cwd=project, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE
     )

@@ -24,6 +24,7 @@ from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 
 import skillc_mcp
+from skillc_mcp_testing import sdk_env
 
 T = TypeVar("T")
 
@@ -90,11 +91,7 @@ def session(
         params = StdioServerParameters(
             command=server_command[0],
             args=server_command[1:],
-            env={
-                "SKILLC_HOME": env["SKILLC_HOME"],
-                "PYTHONDONTWRITEBYTECODE": "1",
-                "SKILLC_FIND_SERVER": "0",
-            },
+            env=sdk_env(env["SKILLC_HOME"]),
             cwd=project,
         )
         with log.open("w", encoding="utf-8") as errlog:

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 import anyio
 import pytest
 
-from skillc_mcp_testing import MODERN_META, WireClient
+from skillc_mcp_testing import MODERN_META, WireClient, sdk_env
 
 fastmcp = pytest.importorskip("fastmcp", reason="FastMCP 4.2 is a test dependency (tox.ini)")
 
@@ -123,11 +123,7 @@ def fastmcp_session(
         transport = StdioTransport(
             command=server_command[0],
             args=server_command[1:],
-            env={
-                "SKILLC_HOME": env["SKILLC_HOME"],
-                "PYTHONDONTWRITEBYTECODE": "1",
-                "SKILLC_FIND_SERVER": "0",
-            },
+            env=sdk_env(env["SKILLC_HOME"]),
             cwd=str(project),
             log_file=project.parent / "fastmcp-server.log",
         )
@@ -319,11 +315,7 @@ def test_sdk_reads_and_lists_resources(
         params = StdioServerParameters(
             command=server_command[0],
             args=server_command[1:],
-            env={
-                "SKILLC_HOME": env["SKILLC_HOME"],
-                "PYTHONDONTWRITEBYTECODE": "1",
-                "SKILLC_FIND_SERVER": "0",
-            },
+            env=sdk_env(env["SKILLC_HOME"]),
             cwd=project,
         )
         async with Client(stdio_client(params), mode=mode) as client:
