@@ -65,6 +65,20 @@ def test_copies_of_one_skill_give_way_but_name_no_slot() -> None:
     assert spread[0][1] == 1.0
 
 
+def test_a_family_larger_than_the_reordered_best_stays_below_them() -> None:
+    """A vendor's pack of 40 skills ranked first (more than the DEPTH reordered): its 31st
+    member and the rest stay below the 30 reordered, whose decayed scores they would pass,
+    in their order and below them in score (third-034 of the third held-out set: an Akka
+    pack of 324 skills filled the top ten from its 31st member on)."""
+    names = [f"akka-part-{n}" for n in range(40)]
+    db = names_db(names)
+    ranked = [(skill, 1.0 - skill / 100) for skill in range(1, 41)]
+    spread = families.spread(db, ["akka"], ranked)
+    assert {skill for skill, _ in spread[: families.DEPTH]} == set(range(1, families.DEPTH + 1))
+    assert [skill for skill, _ in spread[families.DEPTH :]] == list(range(families.DEPTH + 1, 41))
+    assert [score for _, score in spread] == sorted((score for _, score in spread), reverse=True)
+
+
 def test_over_the_words_alone_only_the_named_member_gains() -> None:
     """Without the semantic step (decay off) a family keeps its places, and the member whose
     vendor the request names still gains the slot."""

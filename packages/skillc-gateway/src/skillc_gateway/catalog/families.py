@@ -13,11 +13,12 @@ template, the first word is the member's *slot*, what tells it from its family.
 slot the request names gains :data:`SLOT` of the best score (the member of the named vendor
 wins over the same template filled in for other vendors), and each skill keeps
 :data:`DECAY` of its score for each member of one of its families ranked above it, so that
-one family does not fill the top ten while its best member keeps its place. It reads the names
-of those skills only (one query over at most :data:`DEPTH` rows); nothing is stored. Chosen on
-held-out requests over libraries with hundreds of such members. Over the words alone (no
-semantic step) only the named slot applies: the decay lost on the confirming half there, the
-slot alone gained (the gateway README, "Families").
+one family does not fill the top ten while its best member keeps its place; the skills past
+them stay below them. It reads the names of those skills only (one query over at most
+:data:`DEPTH` rows); nothing is stored. Chosen on held-out requests over libraries with
+hundreds of such members. Over the words alone (no semantic step) only the named slot
+applies: the decay lost on the confirming half there, the slot alone gained (the gateway
+README, "Families").
 """
 
 from __future__ import annotations
@@ -106,4 +107,11 @@ def spread(
         order.append((ids[chosen], value))
         for family in families[chosen]:
             placed[family] += 1
-    return sorted(order + ranked[DEPTH:], key=lambda item: -item[1])
+    # the rest stays below the reordered best: undecayed, it would rise above them (a family
+    # larger than DEPTH, a vendor's pack of hundreds, filled the top ten from its 31st member
+    # on), scaled down to keep its order and its scores below
+    rest = ranked[DEPTH:]
+    lowest = order[-1][1]
+    if rest and rest[0][1] > lowest:
+        rest = [(skill, value * lowest / rest[0][1]) for skill, value in rest]
+    return order + rest
