@@ -71,6 +71,29 @@ def test_headings_with_an_em_dash_can_be_shown(built: ResolvedSkill, project: Pa
     assert show_section(built, "step 2 — from the stub").heading == "Step 2"
 
 
+def test_a_heading_whose_text_begins_with_marks_is_shown_as_outline_lists_it(
+    built: ResolvedSkill, project: Path, gateway: Run
+) -> None:
+    """``### `## Setup``` (a template's heading, found in a public skill) has the text ``##
+    Setup``: the query with its marks dropped (``Setup``) matches nothing, so the query as
+    typed is tried; a heading ``Setup`` would still come first."""
+    (built.source / "t.md").write_text("# Templates\n\n### `## Setup`\n\nsteps\n", "utf-8")
+    build_skill("demo", Layout.discover(project, {"SKILLC_HOME": str(project.parent / "home")}))
+    found = show_section(built, "## Setup")
+    assert (found.file, found.heading, found.text) == (
+        "t.md",
+        "## Setup",
+        "### `## Setup`\n\nsteps\n",
+    )
+    assert show_section(built, "## Install").heading == "Install"  # the marks dropped first
+    with pytest.raises(SectionNotFound) as caught:
+        show_section(built, "## Setu")
+    assert caught.value.section == "Setu"
+    assert caught.value.suggestions == [("## Setup", "t.md")]
+    shown = gateway("show", "demo", "--section", "## Setup", "--file", "t.md")
+    assert (shown.returncode, shown.stdout) == (0, "### `## Setup`\n\nsteps\n"), shown.stderr
+
+
 def test_unicode_case_folding_and_multiple_matches(built: ResolvedSkill, project: Path) -> None:
     (built.source / "b.md").write_text("# Über Uns\n\ntext\n\n# Install\n\nagain\n", "utf-8")
     build_skill("demo", Layout.discover(project, {"SKILLC_HOME": str(project.parent / "home")}))

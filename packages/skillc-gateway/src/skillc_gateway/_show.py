@@ -28,6 +28,7 @@ from skillc_index import (
     find_headings,
     is_hidden,
     multiple_matches,
+    normalized_query,
     one_line,
     open_in_root,
     printable,
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
 def normalize_query(section: str) -> str:
     """RFC-0002:C-SHOW query normalisation: trim, drop a leading ``## ``, and keep only what
     comes before ``" — "`` (so a line copied from a stub's References list works)."""
-    return section_queries(section)[-1]
+    return normalized_query(section)
 
 
 class SectionText(Record):

@@ -145,6 +145,7 @@ _EXPORTS: dict[str, str] = {
     "read_outline": "index.queries",
     "find_headings": "index.queries",
     "section_queries": "index.queries",
+    "normalized_query": "index.queries",
     "search_sections": "index.queries",
     "SectionHit": "index.queries",
     # the tool model of gibb.eri.sh skills (spec/003)
@@ -240,6 +241,7 @@ if TYPE_CHECKING:
     from skillc_index.index.queries import (
         SectionHit,
         find_headings,
+        normalized_query,
         read_headings,
         read_outline,
         search_sections,

@@ -49,6 +49,7 @@ from skillc_index import (
     Notice,
     ResolvedSkill,
     loads_bounded,
+    normalized_query,
     read_markdown,
     resolve_skill,
     section_queries,
@@ -142,7 +143,7 @@ class Headings:
 
 def show_query(query: str) -> str:
     """The section a ``show`` query names when no heading matches it any more."""
-    return section_queries(query)[-1]
+    return normalized_query(query)
 
 
 def _ranked(counts: Mapping[Any, int], key: Any = None) -> list[tuple[Any, int]]:

@@ -1,7 +1,7 @@
 """The reads of an index, each on the :class:`~skillc_index.index.freshness.IndexHandle`
 that :func:`~skillc_index.index.freshness.require_index` returned: the headings
 (:func:`read_headings`, and with the files over the parse limit :func:`read_outline`),
-``show``'s matching (:func:`section_queries`,
+``show``'s matching (:func:`section_queries`, :func:`normalized_query`,
 :func:`find_headings`) and ``search`` with its snippets (:func:`search_sections`).
 
 RFC-0004: any failure reading the database is corruption, raised as E002 naming the skill.
@@ -27,6 +27,7 @@ __all__ = [
     "IndexOutline",
     "SectionHit",
     "find_headings",
+    "normalized_query",
     "read_headings",
     "read_outline",
     "search_sections",
@@ -135,7 +136,23 @@ def section_queries(section: str) -> list[str]:
     (RFC-0002:C-SHOW normalisation): the query trimmed, without leading ``#`` marks; then, if
     it holds ``" — "``, only what comes before it (a line copied from a stub's References
     list). Headings may contain ``" — "`` themselves (``Step 1 — Checks``), which is why the
-    whole text is tried first. The last item is the normalised query."""
+    whole text is tried first. Last, when the marks were dropped, the query as typed
+    (trimmed): a heading's own text may begin with them (``### ## Setup``, whose text
+    ``outline`` shows as ``## Setup``)."""
+    found = _normalized(section)
+    typed = section.strip()
+    if typed != found[0]:
+        found.append(typed)
+    return found
+
+
+def normalized_query(section: str) -> str:
+    """The section a ``show`` query names once normalised (:func:`section_queries`' first
+    texts): what an error about it quotes."""
+    return _normalized(section)[-1]
+
+
+def _normalized(section: str) -> list[str]:
     whole = re.sub(_LEADING_MARKS, "", section.strip())
     if " — " not in whole:
         return [whole]
