@@ -100,11 +100,14 @@ def main() -> int:
 
     result = json.loads((args.out / "results.json").read_text())
     skills = result["library"]["skills"]
+    # the skills skc lists: the harness's, less those skc skips (a front matter that does not
+    # parse); the count when the run's watch ended, every vector in (else the harness's)
+    built = rows[-1][1] if rows and rows[-1][2:] == (0, 0) else skills
 
     def first(test: Callable[[int, int], bool]) -> str:
         """When ``test(names missing, bodies missing)`` first held, the catalog built."""
         for when, listed, names, bodies in rows:
-            if listed >= skills and test(names, bodies):
+            if listed >= built and test(names, bodies):
                 return f"{when - start:.0f}"
         return f"> {deadline - start:.0f}"
 
@@ -115,7 +118,7 @@ def main() -> int:
         by_ranker[ranker] = by_ranker.get(ranker, 0) + 1
         if ranker != "lexical" and semantic_from is None:
             semantic_from = index + 1
-    print(f"skills: {skills}; requests: {len(answers)}")
+    print(f"skills: {skills} (skc lists {built}); requests: {len(answers)}")
     print(f"catalog built (every skill's texts listed) at: {first(lambda n, b: True)} s")
     print(f"every name's vector in at: {first(lambda n, b: n == 0)} s")
     print(f"every body's vector in at: {first(lambda n, b: n == 0 and b == 0)} s")
