@@ -127,6 +127,86 @@ def test_the_first_answer_reads_passages_as_indexing_does(
     compare(catalogs, lib, [*queries, "many", "soil"])
 
 
+def test_a_session_reads_its_skills_once_across_first_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A session that answers several finds from the files (the MCP server while the find
+    server builds) keeps the first one's catalog in memory: the next answer over the same
+    folder reads no SKILL.md again but the changed ones, and each answer is the one a
+    catalog built whole from the folder as it is then gives (a skill edited, one removed,
+    one added, one now skipped); once its catalog holds the skills, nothing is kept."""
+    from skillc_gateway.catalog import indexer
+
+    monkeypatch.setattr(first_answer, "FIRST_SKILLS", 10)
+    lib = tmp_path / "lib"
+    for n in range(14):
+        skill(
+            lib / f"bed-{n:02d}",
+            f"name: bed-{n:02d}\ndescription: Weed bed {n}.",
+            "## Hoe\n\nRows.\n",
+        )
+    # a file changed in the last 2 s is read again until it has settled: trusted at once here
+    monkeypatch.setattr(first_answer, "RACY_NS", 0)
+    reads: list[str] = []
+    read_regular = indexer._read_regular
+
+    def counted(real: str, st: os.stat_result) -> bytes | None:
+        reads.append(real.rpartition("/")[2])
+        return read_regular(real, st)
+
+    monkeypatch.setattr(indexer, "_read_regular", counted)
+    home = tmp_path / "first"
+    first = Catalog(
+        Layout.discover(tmp_path, {"SKILLC_HOME": str(home)}),
+        open_database(Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})),
+    )
+    roots = find_roots(first.layout, [str(lib)])
+
+    def whole(query: str, name: str) -> FindResult:
+        layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(tmp_path / name)})
+        built = Catalog(layout, open_database(layout))
+        try:
+            return built.find(query, find_roots(layout, [str(lib)]), 10, budget=1e9)
+        finally:
+            built.close()
+
+    try:
+        expected = shown(whole("weed bed 3", "w1"))
+        reads.clear()
+        assert shown(first.find("weed bed 3", roots, 10, first=True)) == expected
+        assert len(reads) == 14
+        reads.clear()
+        assert first.find("hoe rows", roots, 10, first=True).first
+        assert reads == []  # nothing read again
+        skill(
+            lib / "bed-new", "name: bed-new\ndescription: Weed the new bed.", "## Rake\n\nSoil.\n"
+        )
+        shutil.rmtree(lib / "bed-00")
+        (lib / "bed-01" / "SKILL.md").write_text(
+            "---\nname: bed-01\ndescription: Rake the gravel path.\n---\n## Rake\n\nGravel.\n",
+            encoding="utf-8",
+        )
+        (lib / "bed-02" / "SKILL.md").write_text("---\nname: [unclosed\n---\nx\n", "utf-8")
+        for query in ("rake gravel", "weed bed", "unclosed"):
+            expected = shown(whole(query, f"w-{query}"))
+            reads.clear()
+            answered = first.find(query, roots, 10, first=True)
+            assert answered.first
+            assert shown(answered) == expected, query
+            # the first of them read the three changed skills again, the others none
+            assert sorted(reads) == (
+                [] if query != "rake gravel" else ["bed-01", "bed-02", "bed-new"]
+            )
+        assert first_answer._KEPT is not None
+        first.find("weed bed", roots, 10, budget=1e9)  # the catalog built: answered by it
+        assert first_answer._KEPT is None
+    finally:
+        first.close()
+        if first_answer._KEPT is not None:
+            first_answer._KEPT.db.close()
+            first_answer._KEPT = None
+
+
 def gateway(home: Path, *args: str, **env: str) -> subprocess.Popen[str]:
     """``python -m skillc_gateway ARGS`` started in a real process, ``home`` as the skillc home
     (the semantic step off: its vectors are not what is compared)."""

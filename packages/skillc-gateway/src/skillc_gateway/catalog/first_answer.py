@@ -25,12 +25,19 @@ catalog does not hold, and a find server will build the catalog (``skc find``:
 :func:`.rank.rank` and :func:`.answer.answer` then read that catalog as they read the full one,
 unchanged: the answer is the one a first build gives (the tests compare them on the dev
 queries), ranked by the words (the vectors come later, from the find server).
+
+The catalog in memory is kept (:class:`_Library`, one a process) for the next answer from the
+files over the same folders of the same skillc home, as a session that serves many finds
+meets them while the find server builds: that answer reads again only the skills whose
+``SKILL.md`` changed, and writes only its request's rows. :func:`release` gives it up once the
+catalog answers over those folders.
 """
 
 from __future__ import annotations
 
 import re
 import sqlite3
+import threading
 import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -54,7 +61,7 @@ if TYPE_CHECKING:
     from skillc_gateway.catalog.scan import Walk
     from skillc_index.inventory.folders import Root
 
-__all__ = ["FIRST_SKILLS", "Elsewhere", "first_answer", "worth_it"]
+__all__ = ["FIRST_SKILLS", "Elsewhere", "first_answer", "release", "worth_it"]
 
 #: A query answers from the skills' files when its walk finds at least this many skills the
 #: catalog does not hold, and ``skc find`` then starts a find server to build the catalog.
@@ -89,42 +96,131 @@ def first_answer(
     catalog: Catalog, walks: list[tuple[Root, int, Walk]], query: str, limit: int
 ) -> tuple[tuple[FoundSkill, ...], Seen]:
     """The answer to ``query`` over the skills of ``walks`` (see the module), and what they
-    are. The walks' states get the ids of the catalog in memory: they are not to be kept."""
-    db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-    try:
-        catalog_database.prepare(db)
-        texts: list[tuple[int, SkillText]] = []
+    are. The walks' states get the ids of the catalog in memory: they are not to be kept.
+    That catalog is kept for the next first answer over the same folders (:class:`_Library`:
+    a session that answers several from the files, the MCP server while the find server
+    builds, reads and cuts its skills once)."""
+    key = _key(catalog, walks)
+    with _LOCK:
+        global _KEPT
+        library = _KEPT if _KEPT is not None and _KEPT.key == key else _Library(key)
+        _KEPT = None
+        try:
+            with catalog_database.writing(library.db):
+                library.index(walks)
+                library.query_rows(query)
+            seen = catalog._seen(walks)
+            found = answer(library.db, catalog.layout, query, limit, seen, False)
+        except BaseException:
+            library.db.close()
+            raise
+        _KEPT = library
+        return found, seen
+
+
+def release(catalog: Catalog, walks: list[tuple[Root, int, Walk]]) -> None:
+    """Give up the catalog in memory kept for ``catalog``'s answers over the folders of
+    ``walks``, which ``catalog`` now answers itself."""
+    global _KEPT
+    if _KEPT is not None:
+        key = _key(catalog, walks)
+        with _LOCK:
+            if _KEPT is not None and _KEPT.key == key:
+                _KEPT.db.close()
+                _KEPT = None
+
+
+def _key(catalog: Catalog, walks: list[tuple[Root, int, Walk]]) -> tuple[str, ...]:
+    """What a kept catalog in memory serves: a skillc home's answers over these folders."""
+    return (str(catalog.layout.global_dir), *(str(root.path) for root, _, _ in walks))
+
+
+class _Library:
+    """The catalog in memory of a first answer (``key``: :func:`_key`): every searched
+    skill's row and text, and their documents cut into words (``first_docs``); a next answer
+    over the same folders reads again only the skills whose ``SKILL.md`` changed
+    (:meth:`.Indexer.index` finds the others' rows by their fingerprints), drops those no
+    longer found, and writes its own request's rows."""
+
+    def __init__(self, key: tuple[str, ...]) -> None:
+        self.key = key
+        self.db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        catalog_database.prepare(self.db)
+        self.texts: dict[int, SkillText] = {}
+        self.sizes: dict[int, list[int]] | None = None  # None: first_docs to make (again)
+
+    def index(self, walks: list[tuple[Root, int, Walk]]) -> None:
+        """Every skill of ``walks`` read as a first build reads it (the pending first: its
+        order of ids), the texts of those read anew kept; the rows and texts of the skills
+        the walks no longer find, or now skip, dropped."""
 
         def keep(_db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
-            texts.append((skill_id, text))
+            self.texts[skill_id] = text
+            self.sizes = None
 
-        indexer = Indexer(db, time.time_ns() - RACY_NS, keep)
-        with catalog_database.writing(db):
-            for _root, _priority, result in walks:  # the pending first: a first build's order
-                pending = set(result.pending)
-                rest = [i for i, _ in result.state.summary().skills if i not in pending]
-                for index in [*result.pending, *rest]:
-                    indexer.index(result.state, index)
-            _query_rows(db, texts, query)
-        seen = catalog._seen(walks)
-        return answer(db, catalog.layout, query, limit, seen, False), seen
-    finally:
-        db.close()
+        indexer = Indexer(self.db, time.time_ns() - RACY_NS, keep)
+        found: set[int] = set()
+        for _root, _priority, result in walks:
+            pending = set(result.pending)
+            rest = [i for i, _ in result.state.summary().skills if i not in pending]
+            for index in [*result.pending, *rest]:
+                indexer.index(result.state, index)
+                found.add(result.state.ids[index])
+        gone = [
+            (skill_id, path)
+            for skill_id, path in self.db.execute("SELECT id, path FROM skills")
+            if skill_id not in found
+        ]
+        for skill_id, path in gone:
+            catalog_database.delete_skill(self.db, skill_id, path)
+        read = {skill_id for (skill_id,) in self.db.execute(_READ)}
+        for skill_id in [skill_id for skill_id in self.texts if skill_id not in read]:
+            del self.texts[skill_id]  # gone, or skipped now
+            self.sizes = None
+
+    def query_rows(self, query: str) -> None:
+        """Write the rows :mod:`.rank` reads for ``query`` (those of the last request
+        dropped)."""
+        db = self.db
+        for table in _QUERY_TABLES:
+            db.execute(f"DELETE FROM {table}")
+        for table in ("first_tf", "first_passages_i", "first_passages"):
+            db.execute(f"DROP TABLE IF EXISTS {table}")
+        if self.sizes is None:
+            db.execute("DROP TABLE IF EXISTS first_docs_i")
+            db.execute("DROP TABLE IF EXISTS first_docs")
+            db.execute(
+                "CREATE VIRTUAL TABLE first_docs USING fts5(meta, body, headings, content='', "
+                f"{postings.TOKENIZER})"
+            )
+            db.executemany(
+                "INSERT INTO first_docs (rowid, meta, body, headings) VALUES (?, ?, ?, ?)",
+                ((skill_id, *postings.documents(text)) for skill_id, text in self.texts.items()),
+            )
+            self.sizes = {
+                skill_id: _sizes(blob) for skill_id, blob in db.execute(_SIZES.format("first_docs"))
+            }
+        _query_rows(db, sorted(self.texts.items()), self.sizes, query)
 
 
-def _query_rows(db: sqlite3.Connection, texts: list[tuple[int, SkillText]], query: str) -> None:
-    """Write the rows :mod:`.rank` reads for ``query`` over the skills ``texts``."""
+#: The skills read and not skipped (a skipped one has no digest: no text).
+_READ = "SELECT id FROM skills WHERE digest IS NOT NULL"
+#: The tables of one request's rows.
+_QUERY_TABLES = ("rank_postings", "rank_terms", "rank_count", "rank_section_terms", "rank_sections")
+_KEPT: _Library | None = None
+_LOCK = threading.Lock()
+
+
+def _query_rows(
+    db: sqlite3.Connection,
+    texts: list[tuple[int, SkillText]],
+    sizes: dict[int, list[int]],
+    query: str,
+) -> None:
+    """Write the rows :mod:`.rank` reads for ``query`` over the skills ``texts``, whose
+    documents are in ``first_docs`` (``sizes``: their lengths)."""
     words = rank.query_terms(query)
     terms = rank.stems(db, words) if words else []
-    db.execute(
-        "CREATE VIRTUAL TABLE first_docs USING fts5(meta, body, headings, content='', "
-        f"{postings.TOKENIZER})"
-    )
-    db.executemany(
-        "INSERT INTO first_docs (rowid, meta, body, headings) VALUES (?, ?, ?, ?)",
-        ((skill_id, *postings.documents(text)) for skill_id, text in texts),
-    )
-    sizes = {skill_id: _sizes(blob) for skill_id, blob in db.execute(_SIZES.format("first_docs"))}
     for doc in range(len(DOCUMENTS)):
         held = sum(1 for lengths in sizes.values() if lengths[doc])
         if held:  # as postings.finish counts: the skills with a word in the document
@@ -254,7 +350,7 @@ def _counts(
 ) -> dict[tuple[str, int, str], int]:
     """``(term, rowid, column) -> count`` of each of ``terms`` in the FTS5 table ``table``
     (its ``fts5vocab`` of instances, read term by term)."""
-    db.execute(f"CREATE VIRTUAL TABLE {table}_i USING fts5vocab({table}, instance)")
+    db.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {table}_i USING fts5vocab({table}, instance)")
     counts: dict[tuple[str, int, str], int] = {}
     for term in terms:
         for row, column, count in db.execute(
