@@ -61,6 +61,10 @@ def test_show_pages_from_an_offset(session: tuple[Session, list[str]]) -> None:
     assert second.page.content == "".join(lines[2:4])
     assert second.to_dict()["offset"] == 2 and second.page.shown_lines == 2
     assert second.page.more_lines == len(lines) - 4
+    # no line asked for: how long it is, and no offset to read on that would never move
+    none = SHOW.run(run, ShowParams("demo", "Install", max_lines=0))
+    assert (none.page.content, none.page.truncated, none.page.total_lines) == ("", True, len(lines))
+    assert "next_offset" not in none.to_dict()
 
 
 def test_a_reply_limit_cuts_whole_lines(demo: Path, project: Path, home: Path) -> None:

@@ -189,9 +189,10 @@ class Page(Record):
 
     @property
     def next_offset(self) -> int | None:
-        """The ``offset`` that reads on; None when no line is left."""
+        """The ``offset`` that reads on; None when no line is left, or when this page shows
+        none (``max_lines`` 0: reading on by the same request would never move)."""
         end = self.offset + self.shown_lines
-        return end if end < self.total_lines else None
+        return end if self.shown_lines and end < self.total_lines else None
 
     @property
     def more_lines(self) -> int:

@@ -58,7 +58,8 @@ PAGE = {
     "offset": {"type": "integer", "description": "Lines skipped before `content`."},
     "next_offset": {
         "type": "integer",
-        "description": "Present when lines are left: the `offset` that reads on.",
+        "description": "Present when lines are left and this reply shows some: the `offset` "
+        "that reads on.",
     },
 }
 

@@ -23,7 +23,9 @@ class PageShape(TypedDict):
 
 
 class Paged(PageShape, total=False):
-    next_offset: Annotated[int, "Present when lines are left: the `offset` that reads on."]
+    next_offset: Annotated[
+        int, "Present when lines are left and this reply shows some: the `offset` that reads on."
+    ]
 
 
 class SectionShape(TypedDict):
@@ -116,7 +118,9 @@ class FileShape(_FileShape, total=False):
     shown_lines: Annotated[int, "Text files only."]
     offset: Annotated[int, "Text files only. Lines skipped before `content`."]
     next_offset: Annotated[
-        int, "Text files only. Present when lines are left: the `offset` that reads on."
+        int,
+        "Text files only. Present when lines are left and this reply shows some: the "
+        "`offset` that reads on.",
     ]
     encoding: Annotated[Literal["base64"], "Binary files only: `content` is base64."]
     mime_type: Annotated[str, "Binary files only."]
