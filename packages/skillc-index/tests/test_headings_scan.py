@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, given, reject, settings
 from hypothesis import strategies as st
 
 from skillc_index.markdown import heading_text
@@ -54,11 +54,27 @@ def body_of(text: str) -> str:
 
 
 def check(body: str) -> bool:
-    """Scanner and markdown-it agree on ``body``; whether the scanner answered."""
+    """Scanner and markdown-it agree on ``body``; whether the scanner answered. A body whose
+    own parse markdown-it cannot finish (:data:`NO_PARSE`) has nothing to compare with."""
     found = scanned(body)
     if found is not None:
-        assert found == markdown_it_headings(body), body
+        try:
+            expected = markdown_it_headings(body)
+        except IndexError:  # markdown-it-py's own bug (NO_PARSE): no reference to compare
+            reject()
+        assert found == expected, body
     return found is not None
+
+
+#: A body markdown-it-py 4.3 cannot parse (``IndexError`` in its ``getLines``: an HTML block
+#: opened in a list item inside two block quotes, the last line a bare ``>>``), found by
+#: :func:`test_generated_bodies`; skillc reads it without that parse.
+NO_PARSE = "* * *\n> > - <!-- c\n>>"
+
+
+def test_a_body_markdown_it_cannot_parse_is_read() -> None:
+    assert parse_markdown(NO_PARSE, metadata=False).headings == ()
+    assert parse_markdown(NO_PARSE, links=False, metadata=False).headings == ()
 
 
 # -- the parser the scanner follows ------------------------------------------------------------
