@@ -155,11 +155,8 @@ def test_a_session_reads_its_skills_once_across_first_answers(
         return read_regular(real, st)
 
     monkeypatch.setattr(indexer, "_read_regular", counted)
-    home = tmp_path / "first"
-    first = Catalog(
-        Layout.discover(tmp_path, {"SKILLC_HOME": str(home)}),
-        open_database(Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})),
-    )
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(tmp_path / "first")})
+    first = Catalog(layout, open_database(layout))
     roots = find_roots(first.layout, [str(lib)])
 
     def whole(query: str, name: str) -> FindResult:

@@ -166,14 +166,13 @@ class _Library:
             for index in [*result.pending, *rest]:
                 indexer.index(result.state, index)
                 found.add(result.state.ids[index])
-        gone = [
-            (skill_id, path)
-            for skill_id, path in self.db.execute("SELECT id, path FROM skills")
-            if skill_id not in found
-        ]
-        for skill_id, path in gone:
-            catalog_database.delete_skill(self.db, skill_id, path)
-        read = {skill_id for (skill_id,) in self.db.execute(_READ)}
+        read: set[int] = set()  # found, not skipped (a skipped skill has no digest: no text)
+        rows = self.db.execute("SELECT id, path, digest IS NULL FROM skills").fetchall()
+        for skill_id, path, skipped in rows:
+            if skill_id not in found:
+                catalog_database.delete_skill(self.db, skill_id, path)
+            elif not skipped:
+                read.add(skill_id)
         for skill_id in [skill_id for skill_id in self.texts if skill_id not in read]:
             del self.texts[skill_id]  # gone, or skipped now
             self.sizes = None
@@ -203,8 +202,6 @@ class _Library:
         _query_rows(db, sorted(self.texts.items()), self.sizes, query)
 
 
-#: The skills read and not skipped (a skipped one has no digest: no text).
-_READ = "SELECT id FROM skills WHERE digest IS NOT NULL"
 #: The tables of one request's rows.
 _QUERY_TABLES = ("rank_postings", "rank_terms", "rank_count", "rank_section_terms", "rank_sections")
 _KEPT: _Library | None = None
