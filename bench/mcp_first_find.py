@@ -2,24 +2,27 @@
 takes while the catalog is built and its vectors computed, and what ranked it.
 
     .venv/bin/python bench/mcp_first_find.py LIBRARY [--calls 45] [--every 2] [--runs 2]
-        [--base DIR]
+        [--base DIR] [--requests JSONL]
 
 Each run: a fresh home (``HOME`` and ``SKILLC_HOME`` new and empty, under ``/tmp``), one ``skc
 mcp`` session over stdio, ``--calls`` ``skc_find`` calls over LIBRARY (``path`` the library,
-``limit`` 5, four held-out-style requests in turn) one every ``--every`` seconds after the
+``limit`` 5, four held-out-style requests in turn, or with ``--requests`` the ``query`` of
+each line of a routing set's JSONL in order) one every ``--every`` seconds after the
 last answer; then every ``skillc_gateway watch`` process of that home is stopped. Prints, per
 run, the seconds of the first call, of the calls answered before the catalog was whole (from
 the skills' files, or partial), when the answers were first ranked with the names' vectors
-and with every vector, and the slowest call after the first. ``--base DIR``: a checkout of
-another commit whose packages' sources go first on ``PYTHONPATH``, run before this
-checkout's in each round. Prints markdown.
+and with every vector, the slowest call after the first and the median of those calls.
+``--base DIR``: a checkout of another commit whose packages' sources go first on
+``PYTHONPATH``, run before this checkout's in each round. Prints markdown.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
+import statistics
 import subprocess
 import tempfile
 import time
@@ -37,7 +40,14 @@ QUERIES = (
 )
 
 
-def run(skc: str, library: str, calls: int, every: float, extra: dict[str, str]) -> dict[str, Any]:
+def run(
+    skc: str,
+    library: str,
+    calls: int,
+    every: float,
+    extra: dict[str, str],
+    queries: tuple[str, ...] = QUERIES,
+) -> dict[str, Any]:
     home = Path(tempfile.mkdtemp(prefix="mff-", dir="/tmp"))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLC_", "SKC_"))}
     env.update(SKILLC_HOME=str(home), HOME=str(home), **extra)
@@ -47,7 +57,7 @@ def run(skc: str, library: str, calls: int, every: float, extra: dict[str, str])
     rows: list[tuple[float, float, str, bool]] = []  # since start, seconds, ranker, partial
     try:
         for n in range(calls):
-            arguments = {"query": QUERIES[n % len(QUERIES)], "path": [library], "limit": 5}
+            arguments = {"query": queries[n % len(queries)], "path": [library], "limit": 5}
             called = time.perf_counter()
             elapsed, response = mcp.request("tools/call", {"name": "skc_find",
                                                            "arguments": arguments})  # fmt: skip
@@ -70,6 +80,7 @@ def run(skc: str, library: str, calls: int, every: float, extra: dict[str, str])
     return {
         "first": rows[0][1],
         "slowest_after": max(seconds for _, seconds, _, _ in rows[1:]),
+        "median_after": statistics.median(seconds for _, seconds, _, _ in rows[1:]),
         "partial": sum(1 for *_, partial in rows if partial),
         "names": since("lexical+semantic-names"),
         "all": since("lexical+semantic"),
@@ -95,7 +106,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=float, default=2.0)
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--base", type=Path, default=None)
+    parser.add_argument("--requests", type=Path, default=None)
     args = parser.parse_args(argv)
+    queries = QUERIES
+    if args.requests is not None:
+        with args.requests.open(encoding="utf-8") as handle:
+            queries = tuple(json.loads(line)["query"] for line in handle if line.strip())
     skc = str(find_skc())
     library = str(args.library.resolve())
     codes: list[tuple[str, dict[str, str]]] = [("this checkout", {})]
@@ -104,14 +120,15 @@ def main(argv: list[str] | None = None) -> int:
         codes.insert(0, (f"`{args.base}`", {"PYTHONPATH": os.pathsep.join(sources)}))
     print(f"## MCP `skc_find` in a fresh home ({cpu_model()}, {os.cpu_count()} cores)")
     print()
-    print("| run | code | first call (s) | slowest later call (s) | partial answers "
-          "| names' vectors from | every vector from | rankers |")  # fmt: skip
-    print("|---|---|---|---|---|---|---|---|")
+    print("| run | code | first call (s) | slowest later call (s) | median later call (s) "
+          "| partial answers | names' vectors from | every vector from | rankers |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|")
     for n in range(args.runs):
         for code, extra in codes:
-            found = run(skc, library, args.calls, args.every, extra)
+            found = run(skc, library, args.calls, args.every, extra, queries)
             print(
                 f"| {n + 1} | {code} | {found['first']:.2f} | {found['slowest_after']:.2f} "
+                f"| {found['median_after']:.2f} "
                 f"| {found['partial']} | {found['names']} | {found['all']} "
                 f"| {', '.join(found['rankers'])} |",
                 flush=True,

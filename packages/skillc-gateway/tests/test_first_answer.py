@@ -132,10 +132,11 @@ def test_a_session_reads_its_skills_once_across_first_answers(
 ) -> None:
     """A session that answers several finds from the files (the MCP server while the find
     server builds) keeps the first one's catalog in memory: the next answer over the same
-    folder reads no SKILL.md again but the changed ones, and each answer is the one a
+    folder reads no SKILL.md again but the changed ones, cuts no passage it cut before,
+    and each answer is the one a
     catalog built whole from the folder as it is then gives (a skill edited, one removed,
     one added, one now skipped); once its catalog holds the skills, nothing is kept."""
-    from skillc_gateway.catalog import indexer
+    from skillc_gateway.catalog import indexer, postings
 
     monkeypatch.setattr(first_answer, "FIRST_SKILLS", 10)
     lib = tmp_path / "lib"
@@ -155,6 +156,14 @@ def test_a_session_reads_its_skills_once_across_first_answers(
         return read_regular(real, st)
 
     monkeypatch.setattr(indexer, "_read_regular", counted)
+    cuts: list[str] = []  # the skills whose sections were cut (into passages)
+    sections = postings.sections
+
+    def cut(text: postings.SkillText) -> list[tuple[str, str, int]]:
+        cuts.append(text.name)
+        return sections(text)
+
+    monkeypatch.setattr(postings, "sections", cut)
     layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(tmp_path / "first")})
     first = Catalog(layout, open_database(layout))
     roots = find_roots(first.layout, [str(lib)])
@@ -173,8 +182,10 @@ def test_a_session_reads_its_skills_once_across_first_answers(
         assert shown(first.find("weed bed 3", roots, 10, first=True)) == expected
         assert len(reads) == 14
         reads.clear()
+        cuts.clear()
         assert first.find("hoe rows", roots, 10, first=True).first
         assert reads == []  # nothing read again
+        assert cuts == []  # nor cut into passages: the first request's words were in all 14
         skill(
             lib / "bed-new", "name: bed-new\ndescription: Weed the new bed.", "## Rake\n\nSoil.\n"
         )

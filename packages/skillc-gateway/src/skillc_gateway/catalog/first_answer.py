@@ -18,9 +18,10 @@ catalog does not hold, and a find server will build the catalog (``skc find``:
    expression (:func:`.postings.weight_sql`);
 3. a passage's words are words of its skill's documents (but for a section cut at
    ``SECTION_CHARS`` characters): only the skills that hold a query word, or a cut section,
-   or a passage without an ASCII letter or digit, have their passages cut into words; the
-   passages of the others are counted from their text (each holds a word). Their lines of
-   ``rank_section_terms`` hold the query's words only, in :func:`.postings.add`'s order.
+   or a passage without an ASCII letter or digit, have their passages cut into words
+   (:class:`_Passages`, kept: a skill is cut once); the passages of the others are counted
+   from their text (each holds a word). Their lines of ``rank_section_terms`` hold the
+   query's words only, in :func:`.postings.add`'s order.
 
 :func:`.rank.rank` and :func:`.answer.answer` then read that catalog as they read the full one,
 unchanged: the answer is the one a first build gives (the tests compare them on the dev
@@ -29,7 +30,8 @@ queries), ranked by the words (the vectors come later, from the find server).
 The catalog in memory is kept (:class:`_Library`, one a process) for the next answer from the
 files over the same folders of the same skillc home, as a session that serves many finds
 meets them while the find server builds: that answer reads again only the skills whose
-``SKILL.md`` changed, and writes only its request's rows. :func:`release` gives it up once the
+``SKILL.md`` changed, cuts into words only the passages no request read before, and writes
+only its request's rows. :func:`release` gives it up once the
 catalog answers over those folders.
 """
 
@@ -148,6 +150,7 @@ class _Library:
         catalog_database.prepare(self.db)
         self.texts: dict[int, SkillText] = {}
         self.sizes: dict[int, list[int]] | None = None  # None: first_docs to make (again)
+        self.passages: _Passages | None = None  # made with first_docs
 
     def index(self, walks: list[tuple[Root, int, Walk]]) -> None:
         """Every skill of ``walks`` read as a first build reads it (the pending first: its
@@ -183,9 +186,8 @@ class _Library:
         db = self.db
         for table in _QUERY_TABLES:
             db.execute(f"DELETE FROM {table}")
-        for table in ("first_tf", "first_passages_i", "first_passages"):
-            db.execute(f"DROP TABLE IF EXISTS {table}")
-        if self.sizes is None:
+        db.execute("DROP TABLE IF EXISTS first_tf")
+        if self.sizes is None or self.passages is None:
             db.execute("DROP TABLE IF EXISTS first_docs_i")
             db.execute("DROP TABLE IF EXISTS first_docs")
             db.execute(
@@ -199,7 +201,8 @@ class _Library:
             self.sizes = {
                 skill_id: _sizes(blob) for skill_id, blob in db.execute(_SIZES.format("first_docs"))
             }
-        _query_rows(db, sorted(self.texts.items()), self.sizes, query)
+            self.passages = _Passages(db, self.texts)
+        _query_rows(db, self.sizes, self.passages, query)
 
 
 #: The tables of one request's rows.
@@ -209,13 +212,10 @@ _LOCK = threading.Lock()
 
 
 def _query_rows(
-    db: sqlite3.Connection,
-    texts: list[tuple[int, SkillText]],
-    sizes: dict[int, list[int]],
-    query: str,
+    db: sqlite3.Connection, sizes: dict[int, list[int]], passages: _Passages, query: str
 ) -> None:
-    """Write the rows :mod:`.rank` reads for ``query`` over the skills ``texts``, whose
-    documents are in ``first_docs`` (``sizes``: their lengths)."""
+    """Write the rows :mod:`.rank` reads for ``query`` over the skills whose documents are in
+    ``first_docs`` (``sizes``: their lengths) and whose passages are ``passages``."""
     words = rank.query_terms(query)
     terms = rank.stems(db, words) if words else []
     for doc in range(len(DOCUMENTS)):
@@ -244,85 +244,116 @@ def _query_rows(
         "INSERT INTO rank_terms (doc, term, df) SELECT doc, term, count(*) FROM first_tf "
         "GROUP BY doc, term"
     )
-    _passage_rows(db, texts, terms, {skill_id for _, skill_id, _ in counts})
+    passages.rows(terms, {skill_id for _, skill_id, _ in counts})
 
 
-def _passage_rows(
-    db: sqlite3.Connection, texts: list[tuple[int, SkillText]], terms: list[str], held: set[int]
-) -> None:
-    """The passages' rows for ``terms``: ``rank_count`` and ``rank_terms`` of doc
-    :data:`PASSAGES`, and ``rank_section_terms`` (the query's lines) and ``rank_sections`` of
-    the skills whose passages hold one of them. Only the skills that may (``held``: a query
-    word in a document; a section cut; a passage without an ASCII letter or digit) are cut
-    into words; every passage of the others holds a word."""
-    if not texts:
-        return
-    passages = 0
-    cut: list[tuple[int, str, list[tuple[str, str, int]]]] = []
-    for skill_id, text in texts:
-        meta = postings.documents(text)[0]
-        found = postings.sections(text)
-        if (
-            skill_id in held
-            or not _ASCII_WORD.search(meta)
-            or any(
+class _Passages:
+    """The passages of a catalog in memory's skills (``texts``), cut into words as the
+    requests need them, into one contentless FTS5 table (``first_passages``; rowid: the
+    skill's id times ``SECTION_SLOTS + 1``, plus 1 plus the passage: the name's passage is
+    -1). A skill is cut at once when its passages may hold a word its documents do not (a
+    section cut at ``SECTION_CHARS``) or no word (a passage without an ASCII letter or
+    digit), else at the first request with a word in its documents; every passage of a
+    skill not cut holds a word."""
+
+    def __init__(self, db: sqlite3.Connection, texts: dict[int, SkillText]) -> None:
+        self.db, self.texts = db, texts
+        db.execute("DROP TABLE IF EXISTS first_passages_i")
+        db.execute("DROP TABLE IF EXISTS first_passages")
+        db.execute(
+            "CREATE VIRTUAL TABLE first_passages USING fts5(m, h, t, content='', "
+            f"{postings.TOKENIZER})"
+        )
+        self.found: dict[int, list[tuple[str, str, int]]] = {}  # a cut skill's sections
+        self.sizes: dict[int, int] = {}  # a cut skill's passage (row) -> its tokens
+        self.count = 0  # the passages holding a word, cut or not
+        always: list[int] = []
+        for skill_id, text in texts.items():
+            found = postings.sections(text)
+            if not _ASCII_WORD.search(postings.documents(text)[0]) or any(
                 len(body) >= SECTION_CHARS
                 or not (_ASCII_WORD.search(heading) or _ASCII_WORD.search(body))
                 for heading, body, _ in found
+            ):
+                always.append(skill_id)
+            else:
+                self.count += 1 + len(found)
+        self.count += sum(1 for size in self._cut(always).values() if size)
+
+    def _cut(self, skill_ids: Sequence[int]) -> dict[int, int]:
+        """Cut the passages of ``skill_ids`` (not cut before) into words: their sizes."""
+        slots = SECTION_SLOTS + 1
+        rows: list[tuple[int, str | None, str | None, str | None]] = []
+        for skill_id in skill_ids:
+            text = self.texts[skill_id]
+            found = self.found[skill_id] = postings.sections(text)
+            rows.append((skill_id * slots, postings.documents(text)[0], None, None))
+            rows += [
+                (skill_id * slots + 1 + n, None, heading, body)
+                for n, (heading, body, _) in enumerate(found)
+            ]
+        self.db.executemany("INSERT INTO first_passages (rowid, m, h, t) VALUES (?, ?, ?, ?)", rows)
+        sizes: dict[int, int] = {}
+        for skill_id in skill_ids:
+            sizes.update(
+                (row, sum(_sizes(blob)))
+                for row, blob in self.db.execute(
+                    _SIZES.format("first_passages") + " WHERE id BETWEEN ? AND ?",
+                    (skill_id * slots, skill_id * slots + slots - 1),
+                )
             )
-        ):
-            cut.append((skill_id, meta, found))
-        else:
-            passages += 1 + len(found)
-    db.execute(
-        f"CREATE VIRTUAL TABLE first_passages USING fts5(m, h, t, content='', {postings.TOKENIZER})"
-    )
-    slots = SECTION_SLOTS + 1  # rowid: skill * slots + 1 + passage (the name: passage -1)
-    rows: list[tuple[int, str | None, str | None, str | None]] = []
-    for skill_id, meta, found in cut:
-        rows.append((skill_id * slots, meta, None, None))
-        rows += [
-            (skill_id * slots + 1 + n, None, heading, body)
-            for n, (heading, body, _) in enumerate(found)
-        ]
-    db.executemany("INSERT INTO first_passages (rowid, m, h, t) VALUES (?, ?, ?, ?)", rows)
-    sizes = {row: sum(_sizes(blob)) for row, blob in db.execute(_SIZES.format("first_passages"))}
-    passages += sum(1 for size in sizes.values() if size)
-    db.execute(f"INSERT INTO rank_count (doc, n) VALUES ({PASSAGES}, ?)", (passages,))
-    holding: dict[str, set[int]] = {}  # term -> the passages (rows) holding it
-    lines: dict[int, dict[str, list[tuple[int, bool, str]]]] = {}  # skill -> term -> items
-    for (term, row, column), count in _counts(db, "first_passages", terms).items():
-        holding.setdefault(term, set()).add(row)
-        skill_id, passage = divmod(row, slots)
-        passage -= 1
-        place = {"m": "m", "h": f"h{passage}", "t": f"{passage}"}[column]
-        # in the vocabulary's order of the columns: m, h0, t0, h1, t1...
-        item = (passage, column != "h", f"{place}:{count}")
-        lines.setdefault(skill_id, {}).setdefault(term, []).append(item)
-    db.executemany(
-        f"INSERT INTO rank_terms (doc, term, df) VALUES ({PASSAGES}, ?, ?)",
-        [(term, len(rows)) for term, rows in holding.items()],
-    )
-    by_skill = {skill_id: found for skill_id, _, found in cut}
-    section_terms: list[tuple[int, str]] = []
-    section_rows: list[tuple[int, str, int]] = []
-    for skill_id, found_lines in lines.items():
-        found = by_skill[skill_id]
-        header = " ".join(str(sizes.get(skill_id * slots + n, 0)) for n in range(1 + len(found)))
-        # postings.add lists a word in the first chunk of sections that holds it, and the words
-        # of a chunk in the vocabulary's order
-        ordered = sorted(
-            found_lines.items(),
-            key=lambda item: (max(min(item[1])[0], 0) // postings.SECTION_COLUMNS, item[0]),
+        self.sizes.update(sizes)
+        return sizes
+
+    def rows(self, terms: list[str], held: set[int]) -> None:
+        """The passages' rows for ``terms``: ``rank_count`` and ``rank_terms`` of doc
+        :data:`PASSAGES`, and ``rank_section_terms`` (the query's lines) and
+        ``rank_sections`` of the skills whose passages hold one of them; ``held``: the
+        skills with one of them in their documents, cut now if they were not."""
+        db, slots = self.db, SECTION_SLOTS + 1
+        self._cut([skill_id for skill_id in sorted(held) if skill_id not in self.found])
+        if not self.texts:
+            return
+        db.execute(f"INSERT INTO rank_count (doc, n) VALUES ({PASSAGES}, ?)", (self.count,))
+        holding: dict[str, set[int]] = {}  # term -> the passages (rows) holding it
+        lines: dict[int, dict[str, list[tuple[int, bool, str]]]] = {}  # skill -> term -> items
+        for (term, row, column), count in _counts(db, "first_passages", terms).items():
+            holding.setdefault(term, set()).add(row)
+            skill_id, passage = divmod(row, slots)
+            passage -= 1
+            place = {"m": "m", "h": f"h{passage}", "t": f"{passage}"}[column]
+            # in the vocabulary's order of the columns: m, h0, t0, h1, t1...
+            item = (passage, column != "h", f"{place}:{count}")
+            lines.setdefault(skill_id, {}).setdefault(term, []).append(item)
+        db.executemany(
+            f"INSERT INTO rank_terms (doc, term, df) VALUES ({PASSAGES}, ?, ?)",
+            [(term, len(rows)) for term, rows in holding.items()],
         )
-        body = "".join(
-            f"\n{term} {' '.join(item[2] for item in sorted(items))}" for term, items in ordered
+        section_terms: list[tuple[int, str]] = []
+        section_rows: list[tuple[int, str, int]] = []
+        for skill_id, found_lines in lines.items():
+            found = self.found[skill_id]
+            header = " ".join(
+                str(self.sizes.get(skill_id * slots + n, 0)) for n in range(1 + len(found))
+            )
+            # postings.add lists a word in the first chunk of sections that holds it, and the
+            # words of a chunk in the vocabulary's order
+            ordered = sorted(
+                found_lines.items(),
+                key=lambda item: (max(min(item[1])[0], 0) // postings.SECTION_COLUMNS, item[0]),
+            )
+            body = "".join(
+                f"\n{term} {' '.join(item[2] for item in sorted(items))}" for term, items in ordered
+            )
+            section_terms.append((skill_id, f"{header}{body}\n"))
+            base = skill_id * SECTION_SLOTS
+            section_rows += [
+                (base + n, heading, line) for n, (heading, _, line) in enumerate(found)
+            ]
+        db.executemany("INSERT INTO rank_section_terms (skill, terms) VALUES (?, ?)", section_terms)
+        db.executemany(
+            "INSERT INTO rank_sections (id, heading, line) VALUES (?, ?, ?)", section_rows
         )
-        section_terms.append((skill_id, f"{header}{body}\n"))
-        base = skill_id * SECTION_SLOTS
-        section_rows += [(base + n, heading, line) for n, (heading, _, line) in enumerate(found)]
-    db.executemany("INSERT INTO rank_section_terms (skill, terms) VALUES (?, ?)", section_terms)
-    db.executemany("INSERT INTO rank_sections (id, heading, line) VALUES (?, ?, ?)", section_rows)
 
 
 _SIZES = "SELECT id, sz FROM {}_docsize"
