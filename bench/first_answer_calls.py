@@ -50,7 +50,7 @@ def calls(library: str, requests: str, count: int) -> dict[str, float]:
     return {
         "first": seconds[0],
         "median": statistics.median(later),
-        "p90": statistics.quantiles(later, n=10)[-1],
+        "p90": statistics.quantiles(later, n=10)[-1] if len(later) > 1 else later[0],
         "slowest": max(later),
         "sum": sum(later),
     }
@@ -65,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base", type=Path, default=None)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.count < 2:
+        parser.error("--count: at least 2 (the first call, and the later ones)")
     library, requests = str(args.library.resolve()), str(args.requests.resolve())
     if args.child:
         print(json.dumps(calls(library, requests, args.count)))

@@ -1388,6 +1388,31 @@ def test_a_huge_heading_is_read_in_bounded_time(project: Path, layout: Layout) -
     assert len(found[0].text) <= MAX_HEADING and found[1].text == "Next"
 
 
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        (["```", "# code", "   ```", "# After"], [(1, "After", 4)]),  # closed, 3 spaces in
+        (["~~~~", "   ~~~", "# code", "~~~~", "Title", "==="], [(1, "Title", 5)]),
+        (["```", "    ```", "# code"], []),  # four spaces: code, the fence still open
+        (["Some text", "---", "", "-", "- item"], [(2, "Some text", 1)]),
+        (["<div>", "# in the block", "", "# Out"], [(1, "Out", 4)]),
+        (["\t# code", "    # code", "   # Three", "text", "    ---"], [(1, "Three", 3)]),
+        (["", "\u00a0# not", "#\tTab", "=#"], [(1, "Tab", 3)]),
+    ],
+)
+def test_the_heading_scan_reads_each_kind_of_line(
+    lines: list[str], expected: list[tuple[int, str, int]]
+) -> None:
+    """The line scan's patterns, and the lines it passes over without them (a line whose first
+    character no fence, heading, underline or tag begins with), against CommonMark."""
+    from skillc_gateway.catalog.skill_text import headings
+    from skillc_index import parse_markdown
+
+    assert [tuple(heading) for heading in headings(lines)] == expected
+    parsed = parse_markdown("\n".join(lines) + "\n").headings
+    assert [(h.level, h.text, h.line) for h in parsed] == expected
+
+
 def test_a_watcher_out_of_room_gives_up_and_passes_go_on(
     project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
 ) -> None:

@@ -34,6 +34,9 @@ _SETEXT = re.compile(r" {0,3}(=+|-+)[ \t]*\Z")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _EMPHASIS = re.compile(r"(\*\*|__|\*)(?=\S)(.+?)(?<=\S)\1")
 _HTML_TAG = re.compile(r" {0,3}</?[A-Za-z][A-Za-z0-9-]*(?:\s[^>]*)?/?>[ \t]*\Z")
+#: The first characters a fence, a heading, a setext underline or an HTML tag line can have
+#: (three spaces of indent allowed): a line beginning with another is a paragraph's text.
+_MARKS = frozenset(" \t`~#=-<")
 
 
 def cut(data: bytes) -> bytes:
@@ -78,13 +81,13 @@ def headings(lines: list[str], first: int = 0) -> tuple[Heading, ...]:
     fence = ""
     html = False  # inside an HTML block (a line holding only a tag, to the next blank line)
     previous = ""  # the previous line, when it could be the text of a setext heading
-    for index in range(first, len(lines)):
-        line = lines[index][:MAX_LINE]
+    for index, whole in enumerate(lines[first:], first):
+        line = whole[:MAX_LINE]
         if html:
             html = bool(line.strip())
             continue
         if fence:
-            match = _FENCE.match(line)
+            match = _FENCE.match(line) if fence[0] in line[:4] else None
             if (
                 match
                 and match.group(1)[0] == fence[0]
@@ -93,6 +96,9 @@ def headings(lines: list[str], first: int = 0) -> tuple[Heading, ...]:
             ):
                 fence = ""
             previous = ""
+            continue
+        if not line or line[0] not in _MARKS:  # most lines: no pattern can match
+            previous = line.strip()
             continue
         match = _FENCE.match(line)
         if match and not (match.group(1)[0] == "`" and "`" in match.group(2)):
