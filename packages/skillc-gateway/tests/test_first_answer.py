@@ -132,10 +132,10 @@ def test_a_session_reads_its_skills_once_across_first_answers(
 ) -> None:
     """A session that answers several finds from the files (the MCP server while the find
     server builds) keeps the first one's catalog in memory: the next answer over the same
-    folder reads no SKILL.md again but the changed ones, cuts no passage it cut before,
-    and each answer is the one a
-    catalog built whole from the folder as it is then gives (a skill edited, one removed,
-    one added, one now skipped); once its catalog holds the skills, nothing is kept."""
+    folder reads no SKILL.md again but the changed ones, cuts no passage it cut before, and
+    each answer is the one a catalog built whole from the folder as it is then gives (a skill
+    edited, one removed, one added, one now skipped); once its catalog holds the skills,
+    nothing is kept."""
     from skillc_gateway.catalog import indexer, postings
 
     monkeypatch.setattr(first_answer, "FIRST_SKILLS", 10)

@@ -31,8 +31,8 @@ The catalog in memory is kept (:class:`_Library`, one a process) for the next an
 files over the same folders of the same skillc home, as a session that serves many finds
 meets them while the find server builds: that answer reads again only the skills whose
 ``SKILL.md`` changed, cuts into words only the passages no request read before, and writes
-only its request's rows. :func:`release` gives it up once the
-catalog answers over those folders.
+only its request's rows. :func:`release` gives it up once the catalog answers over those
+folders.
 """
 
 from __future__ import annotations
