@@ -1,7 +1,7 @@
 """Skill-routing quality of ``find`` against the two BM25 baselines, on the dev sets and the
 held-out sets, in one run (issue 35).
 
-    .venv/bin/python bench/routing_eval.py [--home DIR] [--sets dev,hard,heldout,fresh,third]
+    .venv/bin/python bench/routing_eval.py [--home DIR] [--sets dev,hard,heldout,fresh,third,fourth]
         [--heldout-library DIR] [--output FILE]
 
 The baselines (FTS5 bm25 over name + description, and over name + description + body) and
@@ -17,7 +17,9 @@ the semantic step (when the extra is installed) and once lexical only, over a ca
 (bench/skill-routing-fresh/fresh.jsonl) over the second held-out library (``--fresh-library``,
 ``$SKILL_ROUTING_FRESH`` or ``/work/evallib/fresh``); ``third``
 (bench/skill-routing-third/third.jsonl) over the third held-out library (``--third-library``,
-``$SKILL_ROUTING_THIRD`` or ``/work/evallib/third``). The semantic ranker runs once every
+``$SKILL_ROUTING_THIRD`` or ``/work/evallib/third``); ``fourth``
+(bench/skill-routing-fourth/fourth.jsonl) over the fourth (``--fourth-library``,
+``$SKILL_ROUTING_FOURTH`` or ``/work/evallib/fourth``). The semantic ranker runs once every
 skill has its vectors (the find server's background work, done first). Prints, per set,
 Recall@1/5/10, MRR@10 and NDCG@10 of each ranker, and NDCG@10 per request style (the held-out set's
 ``hard`` style is its intent-only slice), and R@1 / NDCG@10 of each half (A: even request
@@ -42,6 +44,7 @@ SETS = {
     "heldout": (HERE / "skill-routing-heldout" / "heldout.jsonl", "heldout"),
     "fresh": (HERE / "skill-routing-fresh" / "fresh.jsonl", "fresh"),
     "third": (HERE / "skill-routing-third" / "third.jsonl", "third"),
+    "fourth": (HERE / "skill-routing-fourth" / "fourth.jsonl", "fourth"),
 }
 
 
@@ -72,6 +75,11 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         default=Path(os.environ.get("SKILL_ROUTING_THIRD", "/work/evallib/third")),
     )
+    parser.add_argument(
+        "--fourth-library",
+        type=Path,
+        default=Path(os.environ.get("SKILL_ROUTING_FOURTH", "/work/evallib/fourth")),
+    )
     parser.add_argument("--rankers", default="bm25-meta,bm25-full,find-lexical,find-semantic")
     parser.add_argument("--output", type=Path, default=Path("/tmp/routing-eval.json"))
     args = parser.parse_args(argv)
@@ -88,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         "heldout": ("H", args.heldout_library),
         "fresh": ("N", args.fresh_library),
         "third": ("T", args.third_library),
+        "fourth": ("F", args.fourth_library),
     }
     rankers = [r for r in args.rankers.split(",") if r]
     if embedding.model(True) is None and "find-semantic" in rankers:
