@@ -748,6 +748,14 @@ def test_the_names_vectors_come_first_and_rank_until_the_bodies_are_in(tmp_path:
     skills = len(TOPICS) * 2 + 1
     assert counts() == (0, 0)
     assert catalog.find(query, roots, 10).ranker == "lexical"  # more than a query fills
+    asked: list[int] = []
+
+    def waiting() -> bool:  # a request waits: the server's turn ends with the batch in hand
+        asked.append(1)
+        return True
+
+    assert semantic.fill(db, time.monotonic() + 300, waiting=waiting) is True
+    assert (counts(), asked) == ((semantic._FILL_BATCH, 0), [1])
     while counts()[0] < skills:  # a batch a call, as the server's turns
         semantic.fill(db, time.monotonic())
         names, bodies = counts()
@@ -823,11 +831,11 @@ def test_the_fill_reaches_every_collection_and_the_find_server_ranks_with_a_thir
 
     monkeypatch.setattr(semantic, "_START", [0.0])
     monkeypatch.setattr(semantic, "_KEPT", {})
-    for _ in range(2):  # a batch a call, as the server's turns
+    for _ in range(32 // semantic._FILL_BATCH):  # a batch a call, as the server's turns
         semantic.fill(db, time.monotonic())
     assert min(named().values()) >= 8, named()  # main: {"alpha": 32, "beta": 0}
     assert catalog.find(query, roots, 10).ranker == "lexical"  # 32 of 100 names in: under a third
-    for _ in range(2):
+    for _ in range(32 // semantic._FILL_BATCH):
         semantic.fill(db, time.monotonic())
     assert sum(named().values()) == 64
     with monkeypatch.context() as patched:  # a process that has not loaded the model

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -227,10 +227,11 @@ class Catalog:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (_UNLOADED,)).fetchone()
         return None if row is None else str(row[0])
 
-    def fill_vectors(self, seconds: float) -> bool:
+    def fill_vectors(self, seconds: float, waiting: Callable[[], bool] | None = None) -> bool:
         """Compute missing vectors of the catalog's skills for about ``seconds`` (the find
-        server's background work, between two requests); whether some are still missing.
-        False without the model; True when the catalog is busy (later)."""
+        server's background work, between two requests), or until ``waiting()`` says a
+        request waits; whether some are still missing. False without the model; True when
+        the catalog is busy (later)."""
         if not postings.missing_vectors(self.db, 1) or not embedding.available(True):
             return False
         error = None if embedding.model(True) else embedding.load_error() or "unknown"
@@ -247,6 +248,7 @@ class Catalog:
                 time.monotonic() + seconds,
                 wanted=True,
                 writing=lambda: catalog_database.writing(self.db),
+                waiting=waiting,
             )
         except sqlite3.OperationalError as exc:
             if _busy(exc):

@@ -76,7 +76,7 @@ WORDS = (0.5, 0.8)
 WEAK_POOL = 20
 #: Vectors computed per :func:`fill` call at most, between two looks at the clock (the
 #: find server fills between two requests: one waits for a batch at most).
-_FILL_BATCH = 16
+_FILL_BATCH = 8
 #: A query computes the missing vectors itself only when they are this few (a skill edited,
 #: a few installed): more (a first find, a library installed) are the find server's work, in
 #: the background (:func:`fill` from :meth:`.server.FindServer.serve`), and the query's
@@ -118,9 +118,11 @@ def fill(
     few: int | None = None,
     wanted: bool | None = None,
     writing: Callable[[], AbstractContextManager[None]] | None = None,
+    waiting: Callable[[], bool] | None = None,
 ) -> bool:
     """Compute the missing vectors (of the skills indexed since, :func:`.postings.add` leaves
-    them out) until ``until`` (``time.monotonic()``); whether some are still missing.
+    them out) until ``until`` (``time.monotonic()``), or until ``waiting()`` says a request
+    waits (asked after each batch); whether some are still missing.
     Nothing without the model (``wanted`` as :func:`model`), nor when more than ``few`` are
     missing (given: a query's share, :data:`QUERY_FILL`; the rest is the find server's).
     The model is loaded only when some are missing. ``writing``: each batch is stored in a
@@ -146,7 +148,7 @@ def fill(
         else:
             with writing():
                 store_vectors(db, stored)
-        if time.monotonic() >= until:
+        if time.monotonic() >= until or (waiting is not None and waiting()):
             return bool(missing_vectors(db, 1))
 
 

@@ -61,7 +61,7 @@ STATUS_ROOTS = 100
 #: many of its skills, the client answers it from their files: :mod:`.first_answer`).
 BUILD_SECONDS = 0.5
 #: Between two requests, the server computes missing vectors in turns of about this long
-#: (a request that comes meanwhile waits for the turn to end).
+#: (a request that comes meanwhile ends the turn: it waits for the batch in hand only).
 FILL_SECONDS = 0.25
 
 
@@ -219,14 +219,20 @@ class FindServer:
         if not catalog.left:
             del self._building[0]
 
-    def _fill(self) -> bool:
+    def _fill(self, listener: int) -> bool:
         """Compute some of the catalog's missing vectors (the semantic step's, about
-        :data:`FILL_SECONDS`, the model loaded once, by this process only); whether some are
-        still missing. A failure is logged and stops the filling until the next request."""
+        :data:`FILL_SECONDS`, the model loaded once, by this process only; a request that
+        comes meanwhile (on ``listener``) ends the turn at the end of its batch); whether some
+        are still missing. A failure is logged and stops the filling until the next request."""
+        import select
+
         from skillc_gateway.catalog.engine import Catalog
 
+        def waiting() -> bool:
+            return bool(select.select([listener], [], [], 0)[0])
+
         try:
-            return Catalog.shared(self.layout).fill_vectors(FILL_SECONDS)
+            return Catalog.shared(self.layout).fill_vectors(FILL_SECONDS, waiting)
         except Exception as exc:
             self.log(f"computing vectors failed: {type(exc).__name__}: {exc}")
             return False
@@ -274,7 +280,7 @@ class FindServer:
                     self._build()  # the words first: the vectors after
                     continue
                 if filling and not ready:
-                    filling = self._fill()
+                    filling = self._fill(listener.fileno())
                     continue
                 if wake_read in ready:
                     while True:
