@@ -89,3 +89,14 @@ def vector_counts(catalog: Path) -> tuple[int, int, int] | None:
     except sqlite3.Error:
         return None
     return (row[0], row[1], row[2]) if row[0] else None
+
+
+def codes(base: Path | None) -> list[tuple[str, dict[str, str]]]:
+    """The code each round runs: ``--base DIR`` (a checkout of another commit, its packages'
+    sources first on ``PYTHONPATH``) first when given, then this checkout; each a label and
+    the environment it adds."""
+    found: list[tuple[str, dict[str, str]]] = [("this checkout", {})]
+    if base is not None:
+        sources = sorted(str(src.resolve()) for src in base.glob("packages/*/src"))
+        found.insert(0, (f"`{base}`", {"PYTHONPATH": os.pathsep.join(sources)}))
+    return found

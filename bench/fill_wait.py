@@ -29,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchlib import cpu_model, find_skc
+from benchlib import codes, cpu_model, find_skc
 from find_scale import dev_queries, watch_status
 
 
@@ -84,25 +84,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base", type=Path, default=None)
     args = parser.parse_args(argv)
     skc = str(find_skc())
-    codes: list[tuple[str, dict[str, str]]] = [("this checkout", {})]
-    if args.base is not None:
-        sources = sorted(str(src.resolve()) for src in args.base.glob("packages/*/src"))
-        codes.insert(0, (f"`{args.base}`", {"PYTHONPATH": os.pathsep.join(sources)}))
+    runs = codes(args.base)
     print(f"## Finds during the find server's fill ({cpu_model()}, {os.cpu_count()} cores)")
     print()
     print("| round | code | finds while filling | median (s) | p90 (s) | slowest (s) "
           "| vectors stored |")  # fmt: skip
     print("|---|---|---|---|---|---|---|")
     for n in range(args.rounds):
-        for code, extra in codes:
+        for code, extra in runs:
             waits, stored, texts = one_run(skc, args.home.resolve(), str(args.library.resolve()),
                                            args, extra)  # fmt: skip
             if len(waits) < 2:
                 print(f"| {n + 1} | {code} | {len(waits)} | - | - | - | {stored} of {texts} |")
                 continue
+            p90 = statistics.quantiles(waits, n=10, method="inclusive")[-1]
             print(
                 f"| {n + 1} | {code} | {len(waits)} | {statistics.median(waits):.3f} "
-                f"| {statistics.quantiles(waits, n=10)[-1]:.3f} | {max(waits):.3f} "
+                f"| {p90:.3f} | {max(waits):.3f} "
                 f"| {stored} of {texts} |",
                 flush=True,
             )

@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchlib import cpu_model
+from benchlib import codes, cpu_model
 
 
 def calls(library: str, requests: str, count: int) -> dict[str, float]:
@@ -50,7 +50,9 @@ def calls(library: str, requests: str, count: int) -> dict[str, float]:
     return {
         "first": seconds[0],
         "median": statistics.median(later),
-        "p90": statistics.quantiles(later, n=10)[-1] if len(later) > 1 else later[0],
+        "p90": statistics.quantiles(later, n=10, method="inclusive")[-1]
+        if len(later) > 1
+        else later[0],
         "slowest": max(later),
         "sum": sum(later),
     }
@@ -71,17 +73,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         print(json.dumps(calls(library, requests, args.count)))
         return 0
-    codes: list[tuple[str, dict[str, str]]] = [("this checkout", {})]
-    if args.base is not None:
-        sources = sorted(str(src.resolve()) for src in args.base.glob("packages/*/src"))
-        codes.insert(0, (f"`{args.base}`", {"PYTHONPATH": os.pathsep.join(sources)}))
+    runs = codes(args.base)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLC_", "SKC_"))}
     print(f"## A session's answers from the files, {args.count} requests ({cpu_model()})")
     print()
     print("| round | code | first (s) | later median (s) | later p90 (s) | slowest (s) | sum (s) |")
     print("|---|---|---|---|---|---|---|")
     for n in range(args.rounds):
-        for code, extra in codes:
+        for code, extra in runs:
             child = [sys.executable, __file__, library, "--requests", requests, "--child",
                      "--count", str(args.count)]  # fmt: skip
             out = subprocess.run(

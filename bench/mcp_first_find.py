@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchlib import cpu_model, find_skc
+from benchlib import codes, cpu_model, find_skc
 from mcp_latency import Session
 
 QUERIES = (
@@ -114,17 +114,14 @@ def main(argv: list[str] | None = None) -> int:
             queries = tuple(json.loads(line)["query"] for line in handle if line.strip())
     skc = str(find_skc())
     library = str(args.library.resolve())
-    codes: list[tuple[str, dict[str, str]]] = [("this checkout", {})]
-    if args.base is not None:
-        sources = sorted(str(src.resolve()) for src in args.base.glob("packages/*/src"))
-        codes.insert(0, (f"`{args.base}`", {"PYTHONPATH": os.pathsep.join(sources)}))
+    runs = codes(args.base)
     print(f"## MCP `skc_find` in a fresh home ({cpu_model()}, {os.cpu_count()} cores)")
     print()
     print("| run | code | first call (s) | slowest later call (s) | median later call (s) "
           "| partial answers | names' vectors from | every vector from | rankers |")  # fmt: skip
     print("|---|---|---|---|---|---|---|---|---|")
     for n in range(args.runs):
-        for code, extra in codes:
+        for code, extra in runs:
             found = run(skc, library, args.calls, args.every, extra, queries)
             print(
                 f"| {n + 1} | {code} | {found['first']:.2f} | {found['slowest_after']:.2f} "

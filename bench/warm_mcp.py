@@ -27,7 +27,7 @@ import sys
 import time
 from pathlib import Path
 
-from benchlib import corpus_root, cpu_model, find_skc, process_cpu, vector_counts
+from benchlib import codes, corpus_root, cpu_model, find_skc, process_cpu, vector_counts
 from find_scale import dev_queries, make_library, percentile
 from mcp_latency import Session
 
@@ -108,15 +108,12 @@ def main(argv: list[str] | None = None) -> int:
         print()
     subprocess.run([skc, "watch", "--stop"], env=env, capture_output=True, check=False)
     queries = dev_queries()
-    codes: list[tuple[str, dict[str, str]]] = [("this checkout", {})]
-    if args.base is not None:
-        sources = sorted(str(src.resolve()) for src in args.base.glob("packages/*/src"))
-        codes.insert(0, (f"`{args.base}`", {"PYTHONPATH": os.pathsep.join(sources)}))
+    runs = codes(args.base)
     print("| round | code | ranker | p50 (ms) | p95 (ms) | MCP process CPU a call (ms) | load |")
     print("|---|---|---|---|---|---|---|")
     for n in range(args.rounds):
         for ranker, extra in (("lexical+semantic", {}), ("lexical", {"SKILLC_FIND_SEMANTIC": "0"})):
-            for code, path in codes:
+            for code, path in runs:
                 p50, p95, cpu = session(skc, library, {**env, **extra, **path}, queries, args.calls)
                 load = os.getloadavg()[0]
                 print(
