@@ -220,10 +220,10 @@ class FindServer:
             del self._building[0]
 
     def _fill(self, listener: int) -> bool:
-        """Compute some of the catalog's missing vectors (the semantic step's, about
-        :data:`FILL_SECONDS`, the model loaded once, by this process only; a request that
-        comes meanwhile (on ``listener``) ends the turn at the end of its batch); whether some
-        are still missing. A failure is logged and stops the filling until the next request."""
+        """Compute some of the catalog's missing vectors (the semantic step's, the model
+        loaded once, by this process only) for about :data:`FILL_SECONDS`, or until a request
+        comes on ``listener`` (the turn ends with the batch in hand); whether some are still
+        missing. A failure is logged and stops the filling until the next request."""
         import select
 
         from skillc_gateway.catalog.engine import Catalog
