@@ -37,6 +37,7 @@ folders.
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 import threading
@@ -139,10 +140,10 @@ def _key(catalog: Catalog, walks: list[tuple[Root, int, Walk]]) -> tuple[str, ..
 
 class _Library:
     """The catalog in memory of a first answer (``key``: :func:`_key`): every searched
-    skill's row and text, and their documents cut into words (``first_docs``); a next answer
-    over the same folders reads again only the skills whose ``SKILL.md`` changed
-    (:meth:`.Indexer.index` finds the others' rows by their fingerprints), drops those no
-    longer found, and writes its own request's rows."""
+    skill's row and text, their documents cut into words (``first_docs``) and the passages
+    cut so far (:class:`_Passages`); a next answer over the same folders reads again only
+    the skills whose ``SKILL.md`` changed (:meth:`.Indexer.index` finds the others' rows by
+    their fingerprints), drops those no longer found, and writes its own request's rows."""
 
     def __init__(self, key: tuple[str, ...]) -> None:
         self.key = key
@@ -267,41 +268,39 @@ class _Passages:
         self.found: dict[int, list[tuple[str, str, int]]] = {}  # a cut skill's sections
         self.sizes: dict[int, int] = {}  # a cut skill's passage (row) -> its tokens
         self.count = 0  # the passages holding a word, cut or not
-        always: list[int] = []
+        always: dict[int, tuple[str, list[tuple[str, str, int]]]] = {}
         for skill_id, text in texts.items():
-            found = postings.sections(text)
-            if not _ASCII_WORD.search(postings.documents(text)[0]) or any(
+            meta, found = postings.meta(text), postings.sections(text)
+            if not _ASCII_WORD.search(meta) or any(
                 len(body) >= SECTION_CHARS
                 or not (_ASCII_WORD.search(heading) or _ASCII_WORD.search(body))
                 for heading, body, _ in found
             ):
-                always.append(skill_id)
+                always[skill_id] = meta, found
             else:
                 self.count += 1 + len(found)
         self.count += sum(1 for size in self._cut(always).values() if size)
 
-    def _cut(self, skill_ids: Sequence[int]) -> dict[int, int]:
-        """Cut the passages of ``skill_ids`` (not cut before) into words: their sizes."""
+    def _cut(self, parts: dict[int, tuple[str, list[tuple[str, str, int]]]]) -> dict[int, int]:
+        """Cut into words the passages of the skills of ``parts`` (not cut before; each its
+        :func:`.postings.meta` and :func:`.postings.sections`): their sizes."""
         slots = SECTION_SLOTS + 1
         rows: list[tuple[int, str | None, str | None, str | None]] = []
-        for skill_id in skill_ids:
-            text = self.texts[skill_id]
-            found = self.found[skill_id] = postings.sections(text)
-            rows.append((skill_id * slots, postings.documents(text)[0], None, None))
+        for skill_id, (meta, found) in parts.items():
+            self.found[skill_id] = found
+            rows.append((skill_id * slots, meta, None, None))
             rows += [
                 (skill_id * slots + 1 + n, None, heading, body)
                 for n, (heading, body, _) in enumerate(found)
             ]
         self.db.executemany("INSERT INTO first_passages (rowid, m, h, t) VALUES (?, ?, ?, ?)", rows)
-        sizes: dict[int, int] = {}
-        for skill_id in skill_ids:
-            sizes.update(
-                (row, sum(_sizes(blob)))
-                for row, blob in self.db.execute(
-                    _SIZES.format("first_passages") + " WHERE id BETWEEN ? AND ?",
-                    (skill_id * slots, skill_id * slots + slots - 1),
-                )
+        sizes = {
+            row: sum(_sizes(blob))
+            for row, blob in self.db.execute(
+                _SIZES.format("first_passages") + " WHERE id IN (SELECT value FROM json_each(?))",
+                (json.dumps([row[0] for row in rows]),),
             )
+        }
         self.sizes.update(sizes)
         return sizes
 
@@ -311,7 +310,8 @@ class _Passages:
         ``rank_sections`` of the skills whose passages hold one of them; ``held``: the
         skills with one of them in their documents, cut now if they were not."""
         db, slots = self.db, SECTION_SLOTS + 1
-        self._cut([skill_id for skill_id in sorted(held) if skill_id not in self.found])
+        new = {skill_id: self.texts[skill_id] for skill_id in held if skill_id not in self.found}
+        self._cut({i: (postings.meta(text), postings.sections(text)) for i, text in new.items()})
         if not self.texts:
             return
         db.execute(f"INSERT INTO rank_count (doc, n) VALUES ({PASSAGES}, ?)", (self.count,))

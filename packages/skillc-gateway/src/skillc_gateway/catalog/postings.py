@@ -210,7 +210,7 @@ def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
     )
     db.execute(
         "INSERT INTO rank_section_terms (skill, terms) VALUES (?, ?)",
-        (skill_id, _section_terms(db, skill_id, documents(text)[0], found)),
+        (skill_id, _section_terms(db, skill_id, meta(text), found)),
     )
     # the vector comes later (fill()): the words of every skill first, so that an answer is
     # whole as soon as they are indexed (the model takes longer than the rest of a skill)
@@ -222,8 +222,14 @@ def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
 
 def documents(text: SkillText) -> tuple[str, str, str]:
     """The texts of a skill's documents, in :data:`DOCUMENTS`' order: its names with its
-    description (also its first passage), its body, its headings."""
-    return f"{_names(text)}\n{text.description}", text.body, _heading_text(text)
+    description (:func:`meta`), its body, its headings."""
+    return meta(text), text.body, _heading_text(text)
+
+
+def meta(text: SkillText) -> str:
+    """The text of a skill's first document: its names with its description (also its first
+    passage)."""
+    return f"{_names(text)}\n{text.description}"
 
 
 def weight_sql(count: str, length: str, reference: str) -> str:
