@@ -21,7 +21,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 
 import pytest
@@ -218,15 +218,15 @@ def test_an_upload_killed_and_started_again_doubles_nothing(
     install_log(template_logs(rows), home, "demo")
     argv, cwd, env = sync_to(skc_path, postgres_url, home, clean_env, "killed")
     counts: list[int] = []
-    delay = 0.3
-    for _ in range(40):
+    for attempt in range(40):
         upload = subprocess.Popen(
             argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
         )
-        try:
-            upload.wait(timeout=delay)
-        except subprocess.TimeoutExpired:
-            os.kill(upload.pid, signal.SIGKILL)
+        # The first upload is killed early (before its first batch, or while it makes the
+        # schema); each later one as soon as a batch more than before is stored: killed
+        # between two batches whatever this machine's speed (a kill by timer alone missed
+        # the window on a fast machine).
+        kill_when_stored(upload, postgres_url, counts[-1] if attempt else None)
         upload.communicate(timeout=TIMEOUT)
         if upload.returncode == 0:
             break
@@ -241,7 +241,6 @@ def test_an_upload_killed_and_started_again_doubles_nothing(
         if total:  # each batch counted in the rollups with its rows, in one transaction
             assert rollup_sums(postgres_url) == [total] * 8
         counts.append(int(str(total)))
-        delay *= 1.5
     else:
         raise AssertionError(f"the upload never finished; rows after each kill: {counts}")
     assert any(0 < count < rows for count in counts), counts  # killed mid-upload at least once
@@ -251,6 +250,29 @@ def test_an_upload_killed_and_started_again_doubles_nothing(
     assert total == contents == rows
     again = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, check=False)
     assert again.returncode == 0 and again.stdout.startswith("Uploaded 0 entries")
+
+
+def kill_when_stored(upload: subprocess.Popen[bytes], url: str, above: int | None) -> None:
+    """SIGKILL ``upload`` once the team store holds more than ``above`` access rows (after
+    0.3 s when ``above`` is None), unless it has ended first. One connection polls every
+    5 ms, so the kill lands within a few milliseconds of the batch's commit."""
+    import psycopg
+
+    if above is None:
+        with suppress(subprocess.TimeoutExpired):
+            upload.wait(timeout=0.3)
+    else:
+        deadline = time.monotonic() + TIMEOUT
+        with psycopg.connect(url, autocommit=True) as db:
+            while upload.poll() is None and time.monotonic() < deadline:
+                made = db.execute("SELECT to_regclass('skillc.access_log') IS NOT NULL")
+                if made.fetchone() == (True,):
+                    stored = db.execute("SELECT COUNT(*) FROM skillc.access_log").fetchone()
+                    if stored is not None and stored[0] > above:
+                        break
+                time.sleep(0.005)
+    if upload.poll() is None:
+        os.kill(upload.pid, signal.SIGKILL)
 
 
 def _has_schema(url: str) -> bool:
