@@ -313,6 +313,43 @@ def test_a_body_that_holds_the_request_beats_a_name_that_holds_one_word_of_it(
     assert names(data)[:2] == ["vault-tools", "reports"]
 
 
+def test_a_request_in_japanese_meets_the_skills_that_hold_its_words(
+    gateway: Run, project: Path, write_skill: WriteSkill
+) -> None:
+    # Han and Kana are written without spaces: the tokenizer kept a run as one word, so a
+    # request in Japanese found nothing by the words. Runs are cut into pairs of characters
+    # on both sides (postings.cjk_pairs); a heading is still shown as written.
+    folder = project / ".claude/skills"
+    write_skill(
+        folder / "create-pr",
+        "create-pr",
+        "変更をまとめてレビューに出す。",
+        "## PR を作成する\n\nブランチをプッシュしてから作成します。\n",
+    )
+    write_skill(
+        folder / "translate-docs", "translate-docs", "日本語のドキュメントを英語に翻訳する。"
+    )
+    write_skill(folder / "release", "release", "Publish a release of the package.", "Tag it.\n")
+    lexical = {"SKILLC_FIND_SEMANTIC": "0"}
+    data = find(gateway, "PRを作成する", env=lexical)
+    assert names(data)[0] == "create-pr"
+    assert data["skills"][0]["sections"][0]["heading"] == "PR を作成する"
+    assert (
+        names(find(gateway, "ドキュメントを翻訳してください", env=lexical))[0] == "translate-docs"
+    )
+    assert names(find(gateway, "publish a release", env=lexical))[0] == "release"
+
+
+def test_cjk_runs_are_cut_into_pairs_and_other_text_is_left_as_it_is() -> None:
+    assert postings.cjk_pairs("PRを作成する") == "PR を作 作成 成す する "
+    assert postings.cjk_pairs("翻訳 と") == " 翻訳   と "
+    assert postings.cjk_pairs("한국어 문서") == " 한국 국어   문서 "
+    assert postings.cjk_pairs("x字y").split() == ["x", "字", "y"]
+    assert (
+        postings.cjk_pairs("plain text, café — “quoted” ⚠️ 🚀") == "plain text, café — “quoted” ⚠️ 🚀"
+    )
+
+
 def test_a_request_that_is_a_skill_name_finds_that_skill_first(
     gateway: Run, project: Path, write_skill: WriteSkill
 ) -> None:

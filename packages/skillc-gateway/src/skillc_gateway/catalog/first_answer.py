@@ -290,7 +290,12 @@ class _Passages:
             self.found[skill_id] = found
             rows.append((skill_id * slots, meta, None, None))
             rows += [
-                (skill_id * slots + 1 + n, None, heading, body)
+                (
+                    skill_id * slots + 1 + n,
+                    None,
+                    postings.cjk_pairs(heading),
+                    postings.cjk_pairs(body),
+                )
                 for n, (heading, body, _) in enumerate(found)
             ]
         self.db.executemany("INSERT INTO first_passages (rowid, m, h, t) VALUES (?, ?, ?, ?)", rows)

@@ -56,6 +56,7 @@ from skillc_gateway.catalog.postings import (
     SECTION_SLOTS,
     B,
     best_rows_sql,
+    cjk_pairs,
     items,
     passages,
     scratch,
@@ -104,11 +105,12 @@ class Section(NamedTuple):
 
 
 def query_terms(query: str) -> list[str]:
-    """The distinct words of ``query`` that count, in order: lowercased, no stop words, no
-    single characters, at most :data:`MAX_TERMS`."""
+    """The distinct words of ``query`` that count, in order: lowercased, runs of Han, Kana or
+    Hangul as their pairs of characters (:func:`.postings.cjk_pairs`, as the documents), no
+    stop words, no single characters, at most :data:`MAX_TERMS`."""
     terms: list[str] = []
     seen: set[str] = set()
-    for word in _WORD.findall(query.lower()):
+    for word in _WORD.findall(cjk_pairs(query).lower()):
         if len(word) > 1 and word not in STOPWORDS and word not in seen:
             seen.add(word)
             terms.append(word)

@@ -24,6 +24,7 @@ from skillc_index.diagnostics import EmptyQuery, InternalError, TooManyQueryWord
 from skillc_index.text import valid_utf8
 
 __all__ = [
+    "CJK_CHARS",
     "MAX_QUERY_WORDS",
     "TOKENIZE_CLAUSES",
     "fts_query",
@@ -44,9 +45,9 @@ ZWSP = "\u200b"
 #: :func:`fts_query`).
 MAX_QUERY_WORDS = 1000
 
-# Scripts written without spaces between words (Han, Kana, Hangul, Bopomofo, Yi and their
-# compatibility, extension and half-width blocks; 々 〆 〇 included).
-_CJK_CHARS = (
+#: Scripts written without spaces between words (Han, Kana, Hangul, Bopomofo, Yi and their
+#: compatibility, extension and half-width blocks; 々 〆 〇 included): a character class.
+CJK_CHARS = (
     "["
     "\u1100-\u11ff"  # Hangul Jamo
     "\u2e80-\u2fdf"  # CJK radicals, Kangxi radicals
@@ -123,7 +124,7 @@ def prepare_fts_text(text: str, tokenizer: str) -> str:
     if tokenizer != "cjk":
         return text
     if _cjk_char is None:  # compiled on first use: most indexes never need it
-        _cjk_char = re.compile(_CJK_CHARS)
+        _cjk_char = re.compile(CJK_CHARS)
     return _cjk_char.sub(ZWSP + r"\g<0>" + ZWSP, text)
 
 
