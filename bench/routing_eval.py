@@ -19,11 +19,13 @@ the semantic step (when the extra is installed) and once lexical only, over a ca
 (bench/skill-routing-third/third.jsonl) over the third held-out library (``--third-library``,
 ``$SKILL_ROUTING_THIRD`` or ``/work/evallib/third``); ``fourth``
 (bench/skill-routing-fourth/fourth.jsonl) over the fourth (``--fourth-library``,
-``$SKILL_ROUTING_FOURTH`` or ``/work/evallib/fourth``). The semantic ranker runs once every
-skill has its vectors (the find server's background work, done first). Prints, per set,
-Recall@1/5/10, MRR@10 and NDCG@10 of each ranker, and NDCG@10 per request style (the held-out set's
-``hard`` style is its intent-only slice), and R@1 / NDCG@10 of each half (A: even request
-numbers, where changes are chosen; B: odd, where they are confirmed).
+``$SKILL_ROUTING_FOURTH`` or ``/work/evallib/fourth``); ``japanese``
+(bench/skill-routing-fourth/japanese.jsonl: ten requests in Japanese) over the fourth too.
+The semantic ranker runs once every skill has its vectors (the find server's background
+work, done first). Prints, per set, Recall@1/5/10, MRR@10 and NDCG@10 of each ranker, and
+NDCG@10 per request style (the held-out set's ``hard`` style is its intent-only slice), and
+R@1 / NDCG@10 of each half (A: even request numbers, where changes are chosen; B: odd, where
+they are confirmed).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ SETS = {
     "fresh": (HERE / "skill-routing-fresh" / "fresh.jsonl", "fresh"),
     "third": (HERE / "skill-routing-third" / "third.jsonl", "third"),
     "fourth": (HERE / "skill-routing-fourth" / "fourth.jsonl", "fourth"),
+    "japanese": (HERE / "skill-routing-fourth" / "japanese.jsonl", "fourth"),
 }
 
 
