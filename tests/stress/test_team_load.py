@@ -265,8 +265,7 @@ def kill_when_stored(upload: subprocess.Popen[bytes], url: str, above: int | Non
         deadline = time.monotonic() + TIMEOUT
         with psycopg.connect(url, autocommit=True) as db:
             while upload.poll() is None and time.monotonic() < deadline:
-                made = db.execute("SELECT to_regclass('skillc.access_log') IS NOT NULL")
-                if made.fetchone() == (True,):
+                if db.execute(HAS_LOG).fetchone() == (True,):
                     stored = db.execute("SELECT COUNT(*) FROM skillc.access_log").fetchone()
                     if stored is not None and stored[0] > above:
                         break
@@ -275,5 +274,9 @@ def kill_when_stored(upload: subprocess.Popen[bytes], url: str, above: int | Non
         os.kill(upload.pid, signal.SIGKILL)
 
 
+#: Whether the team store's schema is made yet (the first upload makes it).
+HAS_LOG = "SELECT to_regclass('skillc.access_log') IS NOT NULL"
+
+
 def _has_schema(url: str) -> bool:
-    return bool(team(url, "SELECT to_regclass('skillc.access_log') IS NOT NULL")[0][0])
+    return bool(team(url, HAS_LOG)[0][0])

@@ -330,6 +330,8 @@ def test_a_request_in_japanese_meets_the_skills_that_hold_its_words(
         folder / "translate-docs", "translate-docs", "日本語のドキュメントを英語に翻訳する。"
     )
     write_skill(folder / "release", "release", "Publish a release of the package.", "Tag it.\n")
+    write_skill(folder / "charts", "charts", "把表格数据画成柱状图。")
+    write_skill(folder / "meetings", "meetings", "회의록을 요약하고 할 일을 정리합니다.")
     lexical = {"SKILLC_FIND_SEMANTIC": "0"}
     data = find(gateway, "PRを作成する", env=lexical)
     assert names(data)[0] == "create-pr"
@@ -338,6 +340,8 @@ def test_a_request_in_japanese_meets_the_skills_that_hold_its_words(
         names(find(gateway, "ドキュメントを翻訳してください", env=lexical))[0] == "translate-docs"
     )
     assert names(find(gateway, "publish a release", env=lexical))[0] == "release"
+    assert names(find(gateway, "帮我把销售数据画成柱状图", env=lexical))[0] == "charts"
+    assert names(find(gateway, "어제 회의록 요약해줘", env=lexical))[0] == "meetings"
 
 
 def test_cjk_runs_are_cut_into_pairs_and_other_text_is_left_as_it_is() -> None:

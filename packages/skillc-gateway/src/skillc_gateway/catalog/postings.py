@@ -241,7 +241,8 @@ def cjk_pairs(text: str) -> str:
     one character stays one), the rest as it is. The tokenizer keeps such a run as one word,
     so a request matched only the skills holding that very run; the pairs are what CJK
     search without a dictionary matches on. Every document, passage and request goes
-    through it (:func:`documents`, :func:`_section_terms`, :func:`.rank.query_terms`)."""
+    through it (:func:`documents`, :func:`_section_terms`, the first answer's passages,
+    :func:`.rank.query_terms`)."""
     global _CJK_RUN
     if text.isascii() or not _CJK_LEAD.search(text.encode("utf-8", "surrogatepass")):
         return text  # most texts: a scan of their bytes (the pattern below: 40 MB/s)
@@ -254,14 +255,15 @@ def cjk_pairs(text: str) -> str:
 
 def _pairs(run: re.Match[str]) -> str:
     found = run.group()
-    return f" {' '.join(map(str.__add__, found, found[1:])) if len(found) > 1 else found} "
+    return f" {' '.join(map(str.__add__, found, found[1:])) or found} "
 
 
 _CJK_RUN: re.Pattern[str] | None = None
 #: The first byte of the UTF-8 of every character of ``CJK_CHARS`` from U+1000 to U+EFFF but
 #: CJK radicals (U+2E80-U+2FDF: E2 is the first byte of most punctuation too; EF that of the
-#: emoji's variation selector): a text holding none is not cut, nor a request holding only
-#: radicals, half-width or compatibility forms, or characters past U+FFFF, so both agree.
+#: emoji's variation selector): a text holding none is left as it is, so a text (or request)
+#: whose only such characters are radicals, half-width or compatibility forms, or past U+FFFF
+#: keeps them as runs, as before.
 _CJK_LEAD = re.compile(rb"[\xe1\xe3-\xed]")
 
 
