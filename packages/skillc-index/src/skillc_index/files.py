@@ -27,6 +27,7 @@ from skillc_index.record import Record
 __all__ = [
     "SkillFiles",
     "combine_digests",
+    "decoded",
     "file_digests",
     "file_sha256",
     "fs_bytes",
@@ -454,5 +455,9 @@ def read_text_in_root(root: Path, rel: str, *, real_root: str | None = None) -> 
     ``real_root`` passed on), as UTF-8 with undecodable bytes replaced (never an error) and a
     leading BOM dropped."""
     with open_in_root(root, rel, real_root=real_root) as handle:
-        data = handle.read()
+        return decoded(handle.read())
+
+
+def decoded(data: bytes) -> str:
+    """A file's bytes as text: UTF-8 with undecodable bytes replaced, a leading BOM dropped."""
     return data.decode("utf-8", errors="replace").removeprefix("\ufeff")

@@ -346,6 +346,7 @@ class _Rows:
 
     def __init__(self, skill: ResolvedSkill, indexed: Sequence[str]) -> None:
         self.skill, self.indexed = skill, indexed
+        self.hashed: Mapping[str, str] = {}  # :meth:`digests`' answer, which :meth:`of` checks
 
     def _failed(self, rel: str, exc: Exception) -> Exception:
         if isinstance(exc, SkillcError | FileNotFoundError):
@@ -363,28 +364,39 @@ class _Rows:
         canonical = canonical_source(self.skill.source)
         if base is not None:
             try:
-                return current_digests(canonical, stats, base.stats, base.digests, base.meta)
+                self.hashed = current_digests(canonical, stats, base.stats, base.digests, base.meta)
             except (OSError, SkillcError) as exc:
                 raise self._failed(str(getattr(exc, "filename", "") or "a file"), exc) from exc
+            return dict(self.hashed)
         digests: dict[str, str] = {}
         for rel in stats:
             try:
                 digests[rel] = file_sha256(os.path.join(canonical, rel))  # noqa: PTH118
             except (OSError, SkillcError) as exc:
                 raise self._failed(rel, exc) from exc
-        return digests
+        self.hashed = digests
+        return dict(digests)
 
     def of(self, number: int) -> ParsedFile:
-        """The rows of the ``number``-th indexed file, read and parsed now."""
-        from skillc_index.files import read_text_in_root
+        """The rows of the ``number``-th indexed file, read and parsed now, from bytes that
+        hash as :meth:`digests` said: the file is read again here, and a version written
+        between the two reads (of the same size and time stamp as the one hashed, within the
+        file system's clock tick) would give the index the lines of one version under the
+        digest of the other, which ``show`` trusts (:class:`_Changed` instead)."""
+        from skillc_index.files import decoded, open_in_root, sha256_hasher
         from skillc_index.index.rows import parse_rows
 
         rel = self.indexed[number]
         try:
-            text = read_text_in_root(self.skill.source, rel)
+            with open_in_root(self.skill.source, rel) as handle:
+                data = handle.read()
         except (OSError, SkillcError) as exc:
             raise self._failed(rel, exc) from exc
-        return parse_rows(rel, text)
+        digest = sha256_hasher()()
+        digest.update(data)
+        if digest.hexdigest() != self.hashed.get(rel):
+            raise _Changed(f"'{rel}' changed while it was indexed")
+        return parse_rows(rel, decoded(data))
 
 
 def _copy(target: Path, temporary: Path, rows: _Rows, tokenizer: str) -> _Base | None:
