@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from skillc_gateway.catalog import embedding, semantic
+from skillc_gateway.catalog import embedding, heads, postings, semantic
 
 #: More skills than a query computes the vectors of itself (semantic.QUERY_FILL).
 COUNT = semantic.QUERY_FILL + 8
@@ -112,6 +112,14 @@ def test_the_find_server_computes_the_vectors_and_later_answers_say_semantic() -
         while vectors(home) != (COUNT, COUNT):
             assert time.monotonic() < deadline, vectors(home)
             time.sleep(0.2)
+        # before the vectors, it stored the best rows of the words of more than MIN_ROWS skills
+        with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
+            stored = db.execute("SELECT doc, term FROM rank_heads ORDER BY 1, 2").fetchall()
+            wanted = db.execute(
+                "SELECT doc, term FROM rank_terms WHERE doc < ? AND df > ? ORDER BY 1, 2",
+                (postings.PASSAGES, heads.MIN_ROWS),
+            ).fetchall()
+        assert stored and stored == wanted
         # the server says what it has left to compute: nothing now
         status = json.loads(gateway(home, "watch", "--status", "--format", "json").stdout)
         assert status["vectors_waiting"] == {"names": 0, "bodies": 0}

@@ -14,6 +14,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -31,9 +32,7 @@ def lexical(monkeypatch: pytest.MonkeyPatch) -> None:
 def _connect(path: Path | str) -> sqlite3.Connection:
     """A connection to the ranker's tables at ``path`` (made when missing)."""
     connection = sqlite3.connect(path, isolation_level=None)
-    for statement in postings.SCHEMA.split(";"):
-        if statement.strip():
-            connection.execute(statement)
+    connection.executescript(postings.SCHEMA)
     connection.execute(families.NAMES)
     return connection
 
@@ -225,7 +224,7 @@ def test_a_skill_holding_several_common_words_of_the_request_is_read(
     db.set_trace_callback(statements.append)
     assert rank.rank(db, " ".join(words), 5)[0][0] == target
     read = [s for s in statements if "FROM rank_postings" in s and "doc = 0" in s]
-    limits = re.findall(r"term = '(\w+)' ORDER BY w DESC( LIMIT \d+)?", "".join(read))
+    limits = re.findall(r"term = '(\w+)' ORDER BY w DESC, skill DESC( LIMIT \d+)?", "".join(read))
     assert limits == [(word, f" LIMIT {rank.DEPTH}") for word in words]
 
 
@@ -513,20 +512,45 @@ def _random_library(db: sqlite3.Connection, skills: int, seed: int) -> None:
     _add(db, {n: _text(f"s{n}", some(12), some(60), (some(4),)) for n in range(1, skills + 1)})
 
 
+def _fill_heads(db: sqlite3.Connection, depth: int) -> None:
+    from skillc_gateway.catalog.database import writing
+
+    assert heads.fill(db, depth, time.monotonic() + 60, lambda: writing(db)) is False
+
+
+def _stale_heads(db: sqlite3.Connection, depth: int) -> list[tuple[int, str]]:
+    """The stored heads that are not their word's ``depth`` best rows now."""
+    stored = db.execute("SELECT doc, term, floor, skills, w FROM rank_heads").fetchall()
+    return [
+        (doc, term)
+        for doc, term, *head in stored
+        if tuple(head) != heads._head(db, doc, term, depth)
+    ]
+
+
 @pytest.mark.semantic
-@pytest.mark.parametrize("depth", [300, 7])
+@pytest.mark.parametrize(("depth", "stored"), [(300, False), (7, False), (300, True), (7, True)])
 def test_the_words_summed_from_memory_are_those_summed_by_sqlite(
-    db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch, depth: int
+    db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch, depth: int, stored: bool
 ) -> None:
     """With numpy (the semantic extra's), a warm find sums each word's best rows from memory:
     the same skills, the same scores (to the bit where SQLite's sum() is a plain sum), in the
     same order, with and without a filter, whether every row is read (depth 300) or each
-    word's best 7 only."""
+    word's best 7 only, read from ``rank_postings`` or from the heads the catalog stores
+    (then no word's rows are read from ``rank_postings``)."""
     np = pytest.importorskip("numpy")
     _random_library(db, 150, seed=11)
     monkeypatch.setattr(rank, "DEPTH", depth)
     monkeypatch.setattr(rank, "POOL", 40)
+    if stored:
+        monkeypatch.setattr(heads, "MIN_ROWS", 0)
+        _fill_heads(db, depth)
     memory = heads.Rows(db, np)
+    statements: list[str] = []
+    db.set_trace_callback(statements.append)
+    memory.summed(1, [(term, 1.0) for term in rank.stems(db, WORDS)], depth, None)
+    db.set_trace_callback(None)
+    assert any("FROM rank_postings" in sql for sql in statements) is not stored
     chance = random.Random(12)
     filters = [None, set(range(1, 151, 2)), {3, 50, 149}, set(range(1, 140))]
     for _ in range(3):  # the rows read by the first round are summed from memory after
@@ -545,6 +569,69 @@ def test_the_words_summed_from_memory_are_those_summed_by_sqlite(
                             list(expected[0].values()), rel=1e-12
                         )
     assert memory.rows and memory.size == sum(len(skills) for skills, _ in memory.rows.values())
+
+
+def test_the_stored_heads_stay_the_best_rows_whatever_is_written(
+    db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The heads :func:`heads.fill` stores are each word's best rows, and stay so through
+    skills added, indexed again and removed (a write deletes the heads whose best rows it
+    changes, and only those); the next fill stores what they deleted."""
+    monkeypatch.setattr(heads, "MIN_ROWS", 3)
+    monkeypatch.setattr(heads, "FILL_BATCH", 5)  # many transactions, each after the last
+    depth = 7
+    _random_library(db, 150, seed=41)
+    _add(db, {n: _text(f"k{n}", "kestrel osprey") for n in range(200, 205)})  # rare words
+    _fill_heads(db, depth)
+    floors = db.execute("SELECT count(floor), count(*) - count(floor) FROM rank_heads").fetchone()
+    assert floors[0] > 0 and floors[1] > 0  # words past their best rows, and words held whole
+    wanted = db.execute(
+        "SELECT count(*) FROM rank_terms WHERE doc < ? AND df > 3", (postings.PASSAGES,)
+    ).fetchone()[0]
+    assert db.execute("SELECT count(*) FROM rank_heads").fetchone()[0] == wanted
+    assert _stale_heads(db, depth) == []
+    owl = rank.stems(db, ["owl"])[0]
+
+    def owl_head() -> bool:  # the body's
+        return bool(
+            db.execute("SELECT 1 FROM rank_heads WHERE doc = 1 AND term = ?", (owl,)).fetchone()
+        )
+
+    assert owl_head()
+    _add(db, {300: _text("low", "kestrel", "owl " + "kestrel " * 2000)})
+    assert owl_head()  # a row below the head's last: it stands
+    _add(db, {301: _text("high", "kestrel", "owl " * 10)})
+    assert not owl_head()  # among the best rows: deleted
+    assert _stale_heads(db, depth) == []
+    _fill_heads(db, depth)
+
+    chance = random.Random(42)
+
+    def some(most: int) -> str:
+        return " ".join(chance.choice(WORDS) for _ in range(chance.randrange(1, most)))
+
+    kept_any = deleted_any = False
+    for round_ in range(6):
+        before = db.execute("SELECT count(*) FROM rank_heads").fetchone()[0]
+        _add(  # new skills, and some indexed again with another text
+            db,
+            {
+                chance.randrange(1, 206): _text(f"r{round_}-{n}", some(12), some(60), (some(4),))
+                for n in range(8)
+            }
+            | {chance.randrange(1, 206): _text(f"k-{round_}", "kestrel")},
+        )
+        db.execute("BEGIN")
+        for skill in chance.sample(range(1, 206), 6):
+            postings.remove(db, skill)
+        db.execute("COMMIT")
+        after = db.execute("SELECT count(*) FROM rank_heads").fetchone()[0]
+        deleted_any |= after < before
+        kept_any |= after > 0
+        assert _stale_heads(db, depth) == []
+        _fill_heads(db, depth)
+        assert _stale_heads(db, depth) == []
+    assert deleted_any and kept_any
 
 
 @pytest.mark.semantic

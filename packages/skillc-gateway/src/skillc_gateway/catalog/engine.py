@@ -72,6 +72,8 @@ class Catalog:
         """``forgotten`` of the catalog when its states were read: when it changed since,
         another process forgot roots, and with them skills whose ids a state here holds."""
         self._passes = 0
+        self._headed: tuple[int, int] | None = None
+        """The words' state when every stored head was last found there (:meth:`fill_heads`)."""
         self._watcher: Watcher | None = None
         self._watching = True  # False where no watcher can be had
         self._quiet: tuple[tuple[str, ...], Seen] | None = None
@@ -226,6 +228,37 @@ class Catalog:
         """Why the find server could not load the installed model (see :meth:`fill_vectors`)."""
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (_UNLOADED,)).fetchone()
         return None if row is None else str(row[0])
+
+    def fill_heads(self, seconds: float, waiting: Callable[[], bool] | None = None) -> bool:
+        """Store the words' best rows the catalog lacks (:func:`.heads.fill`) for about
+        ``seconds`` (the find server's background work, before the vectors), or until
+        ``waiting()`` says a request waits; whether some are still missing (True when the
+        catalog is busy: later). Only with the semantic extra (its numpy reads them), and not
+        looked for again while the words are unchanged."""
+        state = postings.state(self.db, vectors=False)
+        if state == self._headed or not embedding.available(True):
+            return False
+        from skillc_gateway.catalog import heads
+        from skillc_gateway.catalog.rank import DEPTH
+
+        try:
+            more = heads.fill(
+                self.db,
+                DEPTH,
+                time.monotonic() + seconds,
+                lambda: catalog_database.writing(self.db),
+                waiting,
+            )
+        except sqlite3.OperationalError as exc:
+            if _busy(exc):
+                return True
+            if "readonly" in str(exc) or "disk" in str(exc):
+                self._headed = state
+                return False
+            raise
+        if not more:
+            self._headed = state
+        return more
 
     def fill_vectors(self, seconds: float, waiting: Callable[[], bool] | None = None) -> bool:
         """Compute missing vectors of the catalog's skills for about ``seconds`` (the find

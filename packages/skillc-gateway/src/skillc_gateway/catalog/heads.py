@@ -1,38 +1,56 @@
-"""The words' best rows kept in memory: what a warm ``skc find`` sums instead of asking SQLite.
+"""The words' best rows: stored with the catalog, and kept in memory by a process that finds.
 
 For each document and each word of a request, :func:`.rank._scores` sums the word's
 :data:`.rank.DEPTH` best rows of ``rank_postings`` (its ``w`` times the word's IDF) per skill.
-Read and summed in SQL that is most of a warm find's words at scale (about 9 ms of 12 at
-20,000 skills: 23 words, three documents, 300 rows each), and a process that answers many
-finds (the MCP server, the find server) reads the same common words' rows request after
-request. With numpy (the ``semantic`` extra's, already imported by its model) this module
-keeps each (document, word)'s best rows as two arrays while the catalog is unchanged, and
-sums them with numpy: the same skills, scores and order as the SQL (a test; to the bit where
-SQLite's ``sum()`` adds as numpy does, before 3.43), the rows of a word already asked read
-from memory.
+Read and summed in SQL that is most of a warm find's words at scale: at 20,335 skills a
+request's words hold about 15,600 such rows, and reading them as Python objects took 13 ms
+of a 15-25 ms find. So the catalog stores the best rows of each (document, word) of more
+than :data:`MIN_ROWS` skills as two blobs (``rank_heads``, :data:`.postings.SCHEMA`: the
+skills' ids and their ``w``, in the order of :func:`.postings.best_rows_sql`), computed by
+the find server between requests (:func:`fill`; 4.6 s at 20,335 skills, 41 MB) and read in
+one lookup a word (0.6 ms a request there instead of 9-13). A write of the words of a skill
+deletes the heads whose best rows it changes, in its transaction (:func:`.postings.finish`,
+:func:`.postings.remove`); a head not stored (yet) is read from ``rank_postings``.
 
-The rows are kept while this process changed no skill and no other connection wrote the
-catalog (:func:`.postings.state`, as the semantic step's matrix), and used from the second
-find on the same catalog state: SQLite sums a word's rows faster than they are read into
-arrays, so the first find after a change (a process that answers once, a catalog being
-filled) asks SQLite as before. Inside a transaction, and for a word's rows past its best
-:data:`.rank.DEPTH` (a filter that drops most skills), :mod:`.rank` asks SQLite too. At most
-:data:`ROWS` rows are kept a connection (16 bytes each: 16 MB), the least recently asked
-words' given up first, for at most :data:`CONNECTIONS` connections.
+With numpy (the ``semantic`` extra's, already imported by its model), :class:`Rows` keeps
+each (document, word)'s best rows as two arrays while the catalog's words are unchanged
+(:func:`.postings.state`; vectors stored do not count), and sums them with numpy: the same
+skills, scores and order as the SQL (a test; to the bit where SQLite's ``sum()`` adds as
+numpy does, before 3.43), the rows of a word already asked read from memory, of a new one
+from its stored head. It is used from the second find on the same words: a find after a
+change reads words whose heads are not stored yet, whose rows SQLite sums faster than they
+are read into arrays (at 20,335 skills, 8.5 ms a request against 13-18 ms; from the stored
+heads 3.1-3.4 ms); without numpy, SQLite sums about as fast as Python would from the
+heads. Inside a transaction, and for a word's rows past its best :data:`.rank.DEPTH` (a
+filter that drops most skills), :mod:`.rank` asks SQLite too. At most :data:`ROWS` rows are
+kept a connection (16 bytes each: 16 MB), the least recently asked words' given up first,
+for at most :data:`CONNECTIONS` connections.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import sys
 import threading
+import time
+from array import array
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any
 
 from skillc_gateway.catalog import postings
 
-__all__ = ["CONNECTIONS", "ROWS", "Rows", "kept"]
+__all__ = ["CONNECTIONS", "MIN_ROWS", "ROWS", "Rows", "fill", "kept"]
 
 #: Rows kept, at most (the 120 dev requests' words hold 683,000 at 20,335 skills).
 ROWS = 1_000_000
+#: A (document, word) of more skills than this has its best rows stored (fewer are read from
+#: ``rank_postings`` in about the time of a lookup).
+MIN_ROWS = 32
+#: Heads computed and stored in one write transaction by :func:`fill`.
+FILL_BATCH = 256
+
+_BIG = sys.byteorder == "big"
 
 
 class Rows:
@@ -50,7 +68,7 @@ class Rows:
         """``(skill, sum of w * IDF)`` over the ``depth`` best rows of each ``(term, IDF)``
         of ``weights`` in document ``doc``, best first (ties by id), at most ``limit``: what
         :func:`.rank._scores`' SQL returns when it reads each term's best rows."""
-        np, rows = self.np, self.rows
+        rows = self.rows
         missing = [term for term, _ in weights if (doc, term) not in rows]
         if missing:
             self._read(doc, missing, depth)
@@ -61,6 +79,7 @@ class Rows:
             parts.append(found)
         while self.size > ROWS:
             self.size -= len(rows.pop(next(iter(rows)))[0])
+        np = self.np
         skills = np.concatenate([skill for skill, _ in parts])
         if not len(skills):
             return []
@@ -73,7 +92,21 @@ class Rows:
         return list(zip(ids[order].tolist(), sums[order].tolist(), strict=True))
 
     def _read(self, doc: int, terms: list[str], depth: int) -> None:
-        """The ``depth`` best rows of each of ``terms`` in ``doc``, in one statement."""
+        """The ``depth`` best rows of each of ``terms`` in ``doc``: the stored heads, then
+        the rest from ``rank_postings`` in one statement."""
+        np = self.np
+        for term, floor, skills, w in self.db.execute(
+            "SELECT term, floor, skills, w FROM rank_heads "
+            f"WHERE doc = ? AND term IN ({','.join('?' * len(terms))})",
+            (doc, *terms),
+        ):
+            if floor is None or len(skills) >= 8 * depth:  # it holds the depth best
+                self._keep(
+                    doc, term, np.frombuffer(skills, "<i8")[:depth], np.frombuffer(w, "<f8")[:depth]
+                )
+        terms = [term for term in terms if (doc, term) not in self.rows]
+        if not terms:
+            return
         sql = postings.best_rows_sql([f"{n}, skill, w" for n in range(len(terms))])
         args: list[object] = []
         for term in terms:
@@ -82,22 +115,21 @@ class Rows:
         for n, skill, w in self.db.execute(sql, args):
             found[n][0].append(skill)
             found[n][1].append(w)
-        np = self.np
         for term, (skills, w) in zip(terms, found, strict=True):
-            self.rows[(doc, term)] = (
-                np.array(skills, dtype=np.int64),
-                np.array(w, dtype=np.float64),
-            )
-            self.size += len(skills)
+            self._keep(doc, term, np.array(skills, dtype=np.int64), np.array(w, dtype=np.float64))
+
+    def _keep(self, doc: int, term: str, skills: Any, w: Any) -> None:
+        self.rows[(doc, term)] = (skills, w)
+        self.size += len(skills)
 
 
 def kept(db: sqlite3.Connection, np: Any) -> Rows | None:
-    """This process's rows of ``db``'s words when the catalog is as the last find on ``db``
-    found it, for a find to sum its words' best rows with (None: the first find after a
-    change, or inside a transaction, asks SQLite; the rows kept before are given up)."""
+    """This process's rows of ``db``'s words when the catalog's words are as the last find on
+    ``db`` found them (None: the first find after a change, or inside a transaction, asks
+    SQLite; the rows kept before are given up)."""
     if db.in_transaction:
         return None
-    state = postings.state(db)
+    state = postings.state(db, vectors=False)
     with _LOCK:
         last = _KEPT.pop(id(db), None)
         rows = None
@@ -107,6 +139,55 @@ def kept(db: sqlite3.Connection, np: Any) -> Rows | None:
         while len(_KEPT) > CONNECTIONS:
             del _KEPT[next(iter(_KEPT))]
     return rows
+
+
+def fill(
+    db: sqlite3.Connection,
+    depth: int,
+    until: float,
+    writing: Callable[[], AbstractContextManager[None]],
+    waiting: Callable[[], bool] | None = None,
+) -> bool:
+    """Store the heads (the ``depth`` best rows) of the (document, word) pairs of more than
+    :data:`MIN_ROWS` skills that lack one, :data:`FILL_BATCH` in each write transaction
+    (read and written in it: no writer comes between), until ``until``
+    (``time.monotonic()``) or until ``waiting()`` says a request waits; whether some are
+    still missing."""
+    after: tuple[int, str] = (-1, "")  # the words are taken in order, from after the last
+    while True:
+        with writing():
+            missing = db.execute(
+                f"SELECT doc, term FROM rank_terms AS t WHERE doc < {postings.PASSAGES} "
+                "AND (doc, term) > (?, ?) AND df > ? AND NOT EXISTS (SELECT 1 FROM rank_heads "
+                "AS h WHERE h.doc = t.doc AND h.term = t.term) ORDER BY doc, term LIMIT ?",
+                (*after, MIN_ROWS, FILL_BATCH),
+            ).fetchall()
+            db.executemany(
+                "INSERT INTO rank_heads (doc, term, floor, skills, w) VALUES (?, ?, ?, ?, ?)",
+                [(doc, term, *_head(db, doc, term, depth)) for doc, term in missing],
+            )
+        if len(missing) < FILL_BATCH:
+            return False
+        after = missing[-1]
+        if time.monotonic() >= until or (waiting is not None and waiting()):
+            return True
+
+
+def _head(
+    db: sqlite3.Connection, doc: int, term: str, depth: int
+) -> tuple[float | None, bytes, bytes]:
+    """The ``floor``, ``skills`` and ``w`` of one (document, word)'s stored head."""
+    sql = postings.best_rows_sql(["skill, w"])
+    rows = db.execute(sql, (doc, term, depth + 1)).fetchall()
+    floor = rows[depth - 1][1] if len(rows) > depth else None
+    skills, w = (
+        array("q", [row[0] for row in rows[:depth]]),
+        array("d", [row[1] for row in rows[:depth]]),
+    )
+    if _BIG:
+        skills.byteswap()
+        w.byteswap()
+    return floor, skills.tobytes(), w.tobytes()
 
 
 #: Connections whose rows are kept, at most (each thread of the MCP server over HTTP has its

@@ -69,7 +69,7 @@ __all__ = [
 ]
 
 #: Bumped when the tables or the tokenizer change: the catalog then indexes every skill anew.
-RANK_VERSION = 9
+RANK_VERSION = 10
 
 TOKENIZER = "tokenize='porter unicode61 remove_diacritics 2'"
 SCHEMA = """
@@ -90,6 +90,10 @@ CREATE TABLE IF NOT EXISTS rank_vectors (
     skill INTEGER NOT NULL, part INTEGER NOT NULL, text TEXT NOT NULL, vec BLOB,
     PRIMARY KEY (skill, part)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS rank_heads (
+    doc INTEGER NOT NULL, term TEXT NOT NULL, floor REAL, skills BLOB NOT NULL, w BLOB NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS rank_heads_word ON rank_heads (doc, term);
 CREATE INDEX IF NOT EXISTS rank_vectors_missing ON rank_vectors (skill, part) WHERE vec IS NULL;
 CREATE INDEX IF NOT EXISTS rank_vectors_waiting ON rank_vectors (part, skill) WHERE vec IS NULL;
 """
@@ -105,7 +109,13 @@ their vectors: NULL until :func:`.semantic.fill` computes them, once the words a
 Two partial indexes hold only the texts still waiting for their vector (none once filled):
 by skill (:func:`unvectored`'s lists of skills) and by part (:func:`missing_vectors`, every
 name's first, and :func:`bodies_missing`: without it each batch of a fill sorted every
-waiting text, 42 ms at 6,616 skills for 16 vectors of about 12 ms each)."""
+waiting text, 42 ms at 6,616 skills for 16 vectors of about 12 ms each); ``rank_heads``: the
+best rows of a (document, word) of many skills, stored for a find to read at once
+(:mod:`.heads`; ``skills`` as little-endian int64, ``w`` as little-endian float64, ``floor``
+the last row's ``w``, NULL when they are every row of the word; a rowid table, so that the
+lookups of :func:`finish` and :func:`remove` stay off the blobs' pages): a write of a row at
+or above a head's ``floor`` (every row when it is NULL) deletes that head, in the same
+transaction."""
 
 
 class Document(NamedTuple):
@@ -180,7 +190,7 @@ def sections(text: SkillText) -> list[tuple[str, str, int]]:
 def add(db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
     """Index (or index again) one skill; its words count once :func:`finish` has run, in the
     same transaction."""
-    _CHANGES[0] += 1
+    _changed()
     remove(db, skill_id)
     scratch(db)
     db.execute(
@@ -387,6 +397,12 @@ def finish(db: sqlite3.Connection) -> None:
         f"SELECT doc, term, w, skill FROM added WHERE doc < {PASSAGES} "
         "ORDER BY doc, term, w, skill"
     )
+    if _heads_stored(db):
+        db.execute(
+            _ADDED + "DELETE FROM rank_heads WHERE rowid IN (SELECT h.rowid FROM added AS a "
+            "JOIN rank_heads AS h ON h.doc = a.doc AND h.term = a.term "
+            "WHERE h.floor IS NULL OR a.w >= h.floor)"
+        )
     db.execute(
         _ADDED + "INSERT INTO rank_terms (doc, term, df) SELECT doc, term, "
         f"sum(CASE WHEN doc = {PASSAGES} THEN CAST(w AS INTEGER) ELSE 1 END) FROM added "
@@ -399,6 +415,12 @@ def finish(db: sqlite3.Connection) -> None:
     )
     db.execute("DELETE FROM temp.rank_pending")
     db.execute("DELETE FROM temp.rank_added")
+
+
+def _heads_stored(db: sqlite3.Connection) -> bool:
+    """Whether ``rank_heads`` holds a head (none while a catalog is first built: its writes
+    then look for none)."""
+    return db.execute("SELECT 1 FROM rank_heads LIMIT 1").fetchone() is not None
 
 
 def _heading_text(text: SkillText) -> str:
@@ -432,7 +454,7 @@ def scratch(db: sqlite3.Connection) -> None:
 
 
 def remove(db: sqlite3.Connection, skill_id: int) -> None:
-    _CHANGES[0] += 1
+    _changed()
     pending = False  # added since finish(): its passages' word counts are not in rank_terms yet
     if db.execute("SELECT 1 FROM temp.sqlite_master WHERE name = 'rank_added'").fetchone():
         deleted = db.execute("DELETE FROM temp.rank_added WHERE skill = ?", (skill_id,))
@@ -441,6 +463,13 @@ def remove(db: sqlite3.Connection, skill_id: int) -> None:
         "SELECT doc, term FROM rank_postings WHERE skill = ?", (skill_id,)
     ).fetchall()
     if terms:
+        if _heads_stored(db):
+            db.execute(
+                "DELETE FROM rank_heads WHERE rowid IN (SELECT h.rowid FROM rank_postings AS p "
+                "JOIN rank_heads AS h ON h.doc = p.doc AND h.term = p.term "
+                "WHERE p.skill = ? AND (h.floor IS NULL OR p.w >= h.floor))",
+                (skill_id,),
+            )
         db.executemany("UPDATE rank_terms SET df = df - 1 WHERE doc = ? AND term = ?", terms)
         db.execute("DELETE FROM rank_terms WHERE df <= 0")
         db.executemany(
@@ -572,7 +601,7 @@ def waiting_vectors(db: sqlite3.Connection) -> tuple[int, int]:
 def store_vectors(db: sqlite3.Connection, vectors: list[tuple[int, int, str, bytes]]) -> None:
     """Store ``(skill, part, text, vector)``: each vector where that part's text is still
     ``text`` (a skill indexed again meanwhile waits for the vector of its new text)."""
-    _CHANGES[0] += 1
+    _CHANGES[1] += 1
     db.executemany(
         "UPDATE rank_vectors SET vec = ? WHERE skill = ? AND part = ? AND text = ?",
         [(vector, skill, part, text) for skill, part, text, vector in vectors],
@@ -600,17 +629,23 @@ def all_vectors(db: sqlite3.Connection) -> list[tuple[int, int, bytes]]:
     return db.execute("SELECT skill, part, vec FROM rank_vectors WHERE vec IS NOT NULL").fetchall()
 
 
-_CHANGES = [0]
+#: Changes by this process: skills added or removed; those and vectors stored.
+_CHANGES = [0, 0]
 
 
-def state(db: sqlite3.Connection) -> tuple[int, int]:
+def _changed() -> None:
+    _CHANGES[0] += 1
+    _CHANGES[1] += 1
+
+
+def state(db: sqlite3.Connection, vectors: bool = True) -> tuple[int, int]:
     """What this process's copies of the ranker's tables are valid for: how many times this
-    process added or removed a skill or stored vectors, and ``PRAGMA data_version`` (other
-    connections' writes). :func:`.semantic.nearest`'s matrix and :mod:`.heads`' rows are kept
-    while it is the same."""
+    process added or removed a skill or (with ``vectors``) stored vectors, and ``PRAGMA
+    data_version`` (other connections' writes). :func:`.semantic.nearest`'s matrix is kept
+    while it is the same, :mod:`.heads`' rows while it is without ``vectors``."""
     from skillc_gateway.catalog.database import data_version
 
-    return _CHANGES[0], data_version(db)
+    return _CHANGES[1 if vectors else 0], data_version(db)
 
 
 def best_rows_sql(columns: list[str], limited: bool = True) -> str:
@@ -620,6 +655,6 @@ def best_rows_sql(columns: list[str], limited: bool = True) -> str:
     limit = " LIMIT ?" if limited else ""
     return " UNION ALL ".join(
         f"SELECT * FROM (SELECT {select} FROM rank_postings "
-        f"WHERE doc = ? AND term = ? ORDER BY w DESC{limit})"
+        f"WHERE doc = ? AND term = ? ORDER BY w DESC, skill DESC{limit})"
         for select in columns
     )

@@ -220,10 +220,11 @@ class FindServer:
             del self._building[0]
 
     def _fill(self, listener: int) -> bool:
-        """Compute some of the catalog's missing vectors (the semantic step's, the model
-        loaded once, by this process only) for about :data:`FILL_SECONDS`, or until a request
-        comes on ``listener`` (the turn ends with the batch in hand); whether some are still
-        missing. A failure is logged and stops the filling until the next request."""
+        """Store some of the words' best rows the catalog lacks (:mod:`.heads`), else compute
+        some of its missing vectors (the semantic step's, the model loaded once, by this
+        process only), for about :data:`FILL_SECONDS`, or until a request comes on
+        ``listener`` (the turn ends with the batch in hand); whether some are still missing.
+        A failure is logged and stops the filling until the next request."""
         import select
 
         from skillc_gateway.catalog.engine import Catalog
@@ -232,9 +233,12 @@ class FindServer:
             return bool(select.select([listener], [], [], 0)[0])
 
         try:
-            return Catalog.shared(self.layout).fill_vectors(FILL_SECONDS, waiting)
+            catalog = Catalog.shared(self.layout)
+            return catalog.fill_heads(FILL_SECONDS, waiting) or catalog.fill_vectors(
+                FILL_SECONDS, waiting
+            )
         except Exception as exc:
-            self.log(f"computing vectors failed: {type(exc).__name__}: {exc}")
+            self.log(f"filling the catalog failed: {type(exc).__name__}: {exc}")
             return False
 
     def serve(self) -> None:
