@@ -113,12 +113,7 @@ def test_the_find_server_computes_the_vectors_and_later_answers_say_semantic() -
             assert time.monotonic() < deadline, vectors(home)
             time.sleep(0.2)
         # before the vectors, it stored the best rows of the words of more than MIN_ROWS skills
-        with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
-            stored = db.execute("SELECT doc, term FROM rank_heads ORDER BY 1, 2").fetchall()
-            wanted = db.execute(
-                "SELECT doc, term FROM rank_terms WHERE doc < ? AND df > ? ORDER BY 1, 2",
-                (postings.PASSAGES, heads.MIN_ROWS),
-            ).fetchall()
+        stored, wanted = heads_stored(home)
         assert stored and stored == wanted
         # the server says what it has left to compute: nothing now
         status = json.loads(gateway(home, "watch", "--status", "--format", "json").stdout)
@@ -132,6 +127,64 @@ def test_the_find_server_computes_the_vectors_and_later_answers_say_semantic() -
         alone = find(home, lib, SKILLC_FIND_SERVER="0")  # this process, over the same catalog
         assert alone["ranker"] == "lexical+semantic"
         assert json.loads(later.stdout) == alone
+    finally:
+        gateway(home, "watch", "--stop")
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def head_rows(home: Path) -> dict[tuple[int, str], bytes]:
+    """The ``w`` of the best rows each stored head holds."""
+    with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
+        rows = db.execute("SELECT doc, term, w FROM rank_heads").fetchall()
+    return {(doc, term): w for doc, term, w in rows}
+
+
+def heads_stored(home: Path) -> tuple[list[Any], list[Any]]:
+    """The (document, word) pairs whose heads the catalog stores, and those of more than
+    ``heads.MIN_ROWS`` skills."""
+    with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
+        stored = db.execute("SELECT doc, term FROM rank_heads ORDER BY 1, 2").fetchall()
+        wanted = db.execute(
+            "SELECT doc, term FROM rank_terms WHERE doc < ? AND df > ? ORDER BY 1, 2",
+            (postings.PASSAGES, heads.MIN_ROWS),
+        ).fetchall()
+    return stored, wanted
+
+
+@needs_model
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the find server is Linux only")
+def test_the_find_server_stores_again_the_heads_another_process_deleted() -> None:
+    """Another process (an MCP server, a find that answers itself) indexes an edited skill:
+    its words' stored heads are deleted with its old rows, and the find server, asked
+    nothing, stores them again within seconds (it looks whether the catalog was written)."""
+    base = Path(tempfile.mkdtemp(prefix="skf-", dir="/tmp")).resolve()  # a short socket path
+    home, lib = base / "home", library(base / "lib")
+    try:
+        assert gateway(home, "find", "--path", str(lib), QUERY).returncode == 0
+        deadline = time.monotonic() + 120
+        while vectors(home) != (COUNT, COUNT):
+            assert time.monotonic() < deadline, vectors(home)
+            time.sleep(0.2)
+        stored, wanted = heads_stored(home)
+        assert stored and stored == wanted
+        before = head_rows(home)
+        with (lib / "plot-05" / "SKILL.md").open("a", encoding="utf-8") as handle:
+            handle.write("\nWeed it at dusk too.\n")
+        code = (  # a catalog's own find, as the MCP server's: no find server asked
+            "from pathlib import Path; from skillc_gateway.catalog import Catalog, find_roots; "
+            "from skillc_index import Layout; "
+            f"layout = Layout.discover(Path({str(base)!r}), {{'SKILLC_HOME': {str(home)!r}}}); "
+            f"Catalog.shared(layout).find({QUERY!r}, find_roots(layout, [{str(lib)!r}]), 10)"
+        )
+        subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+        deadline = time.monotonic() + 30
+        while heads_stored(home)[0] != heads_stored(home)[1]:
+            assert time.monotonic() < deadline, "the deleted heads were not stored again"
+            time.sleep(0.2)
+        after = head_rows(home)
+        assert after.keys() == before.keys()
+        # the edited body's words weigh less in it: their heads were stored again
+        assert any(after[word] != before[word] for word in before)
     finally:
         gateway(home, "watch", "--stop")
         shutil.rmtree(base, ignore_errors=True)

@@ -68,11 +68,19 @@ __all__ = [
     "weight_sql",
 ]
 
-#: Bumped when the tables or the tokenizer change: the catalog then indexes every skill anew.
+#: Bumped when the tables or the tokenizer change: the catalog then indexes every skill anew,
+#: unless :data:`UPGRADES` brings it to this version.
 RANK_VERSION = 10
 
 TOKENIZER = "tokenize='porter unicode61 remove_diacritics 2'"
-SCHEMA = """
+_HEADS = """
+CREATE TABLE IF NOT EXISTS rank_heads (
+    doc INTEGER NOT NULL, term TEXT NOT NULL, floor REAL, skills BLOB NOT NULL, w BLOB NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS rank_heads_word ON rank_heads (doc, term);
+"""
+SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS rank_postings (
     doc INTEGER NOT NULL, term TEXT NOT NULL, w REAL NOT NULL, skill INTEGER NOT NULL,
     PRIMARY KEY (doc, term, w, skill)
@@ -90,13 +98,11 @@ CREATE TABLE IF NOT EXISTS rank_vectors (
     skill INTEGER NOT NULL, part INTEGER NOT NULL, text TEXT NOT NULL, vec BLOB,
     PRIMARY KEY (skill, part)
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS rank_heads (
-    doc INTEGER NOT NULL, term TEXT NOT NULL, floor REAL, skills BLOB NOT NULL, w BLOB NOT NULL
-);
-CREATE UNIQUE INDEX IF NOT EXISTS rank_heads_word ON rank_heads (doc, term);
 CREATE INDEX IF NOT EXISTS rank_vectors_missing ON rank_vectors (skill, part) WHERE vec IS NULL;
 CREATE INDEX IF NOT EXISTS rank_vectors_waiting ON rank_vectors (part, skill) WHERE vec IS NULL;
 """
+    + _HEADS
+)
 """``rank_postings``: BM25's term-frequency part ``w`` of each term of each document of each
 skill; ``rank_terms``: the number of skills whose document holds the term (``df``);
 ``rank_count``: the number of skills with each document (doc :data:`PASSAGES`: of passages,
@@ -116,6 +122,11 @@ the last row's ``w``, NULL when they are every row of the word; a rowid table, s
 lookups of :func:`finish` and :func:`remove` stay off the blobs' pages): a write of a row at
 or above a head's ``floor`` (every row when it is NULL) deletes that head, in the same
 transaction."""
+
+#: The statements that bring a catalog of an earlier rank version to :data:`RANK_VERSION`
+#: without indexing anew (:func:`.database.prepare`): 9 lacked the stored heads, which start
+#: empty.
+UPGRADES = {9: _HEADS}
 
 
 class Document(NamedTuple):

@@ -63,6 +63,10 @@ BUILD_SECONDS = 0.5
 #: Between two requests, the server computes missing vectors in turns of about this long
 #: (a request that comes meanwhile ends the turn: it waits for the batch in hand only).
 FILL_SECONDS = 0.25
+#: With nothing left to fill, the server looks this often whether another process wrote the
+#: catalog (an MCP server indexing an edited skill: the words' heads it deleted, the vectors
+#: of its new texts); one ``PRAGMA data_version`` a look.
+RECHECK_SECONDS = 2.0
 
 
 class FindServer:
@@ -279,11 +283,13 @@ class FindServer:
                         break
                 if filling or self._building:
                     timeout = 0
+                elif timeout is None or timeout > RECHECK_SECONDS:
+                    timeout = RECHECK_SECONDS
                 ready, _, _ = select.select([listener.fileno(), wake_read], [], [], timeout)
                 if self._building and not ready:
                     self._build()  # the words first: the vectors after
                     continue
-                if filling and not ready:
+                if not ready:  # filling, or looking whether another process wrote the catalog
                     filling = self._fill(listener.fileno())
                     continue
                 if wake_read in ready:
