@@ -67,6 +67,14 @@ def vectors(home: Path) -> tuple[int, int]:
     return int(row[0]), int(row[1])
 
 
+def every_vector_in(home: Path) -> None:
+    """Wait (2 minutes at most) until the find server has computed every skill's vectors."""
+    deadline = time.monotonic() + 120
+    while vectors(home) != (COUNT, COUNT):
+        assert time.monotonic() < deadline, vectors(home)
+        time.sleep(0.2)
+
+
 needs_model = pytest.mark.skipif(
     embedding.model(True) is None, reason="the semantic extra is not installed"
 )
@@ -108,10 +116,7 @@ def test_the_find_server_computes_the_vectors_and_later_answers_say_semantic() -
         assert json.loads(first.stdout)["ranker"] == "lexical"
         assert "answered by this process; ranker: lexical" in first.stderr
         assert "info: started a find server" in first.stderr  # below 1,000 skills: the vectors
-        deadline = time.monotonic() + 120
-        while vectors(home) != (COUNT, COUNT):
-            assert time.monotonic() < deadline, vectors(home)
-            time.sleep(0.2)
+        every_vector_in(home)
         # before the vectors, it stored the best rows of the words of more than MIN_ROWS skills
         stored, wanted = heads_stored(home)
         assert stored and stored == wanted
@@ -161,10 +166,7 @@ def test_the_find_server_stores_again_the_heads_another_process_deleted() -> Non
     home, lib = base / "home", library(base / "lib")
     try:
         assert gateway(home, "find", "--path", str(lib), QUERY).returncode == 0
-        deadline = time.monotonic() + 120
-        while vectors(home) != (COUNT, COUNT):
-            assert time.monotonic() < deadline, vectors(home)
-            time.sleep(0.2)
+        every_vector_in(home)
         stored, wanted = heads_stored(home)
         assert stored and stored == wanted
         before = head_rows(home)
