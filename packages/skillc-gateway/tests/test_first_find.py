@@ -128,8 +128,10 @@ def test_the_find_server_computes_the_vectors_and_later_answers_say_semantic() -
         # the server says what it has left to compute: nothing now
         status = json.loads(gateway(home, "watch", "--status", "--format", "json").stdout)
         assert status["vectors_waiting"] == {"names": 0, "bodies": 0}
+        assert status["heads_waiting"] == 0
         text = gateway(home, "watch", "--status").stdout
         assert "vectors to compute: none (every skill's are in)" in text
+        assert "words' best rows to store: none" in text
         later = gateway(home, "-v", "find", "--format", "json", "--path", str(lib), QUERY)
         assert "answered by the find server" in later.stderr, later.stderr
         assert json.loads(later.stdout)["ranker"] == "lexical+semantic"

@@ -170,6 +170,13 @@ def _watch_status(status: dict[str, object], output_format: str) -> None:
             if names or bodies
             else "vectors to compute: none (every skill's are in)"
         )
+    heads_waiting = status.get("heads_waiting")
+    if isinstance(heads_waiting, int):
+        click.echo(
+            f"words' best rows to store: {heads_waiting:,}"
+            if heads_waiting
+            else "words' best rows to store: none"
+        )
     click.echo(f"folders searched: {len(roots)}")
     for root in roots:
         click.echo(f"  {root}")

@@ -40,7 +40,7 @@ from typing import Any
 
 from skillc_gateway.catalog import postings
 
-__all__ = ["CONNECTIONS", "MIN_ROWS", "ROWS", "Rows", "fill", "kept"]
+__all__ = ["CONNECTIONS", "MIN_ROWS", "ROWS", "Rows", "fill", "kept", "waiting"]
 
 #: Rows kept, at most (the 120 dev requests' words hold 683,000 at 20,335 skills).
 ROWS = 1_000_000
@@ -157,10 +157,8 @@ def fill(
     while True:
         with writing():
             missing = db.execute(
-                f"SELECT doc, term FROM rank_terms AS t WHERE doc < {postings.PASSAGES} "
-                "AND (doc, term) > (?, ?) AND df > ? AND NOT EXISTS (SELECT 1 FROM rank_heads "
-                "AS h WHERE h.doc = t.doc AND h.term = t.term) ORDER BY doc, term LIMIT ?",
-                (*after, MIN_ROWS, FILL_BATCH),
+                f"SELECT doc, term {_MISSING} AND (doc, term) > (?, ?) ORDER BY doc, term LIMIT ?",
+                (MIN_ROWS, *after, FILL_BATCH),
             ).fetchall()
             db.executemany(
                 "INSERT INTO rank_heads (doc, term, floor, skills, w) VALUES (?, ?, ?, ?, ?)",
@@ -171,6 +169,19 @@ def fill(
         after = missing[-1]
         if time.monotonic() >= until or (waiting is not None and waiting()):
             return True
+
+
+def waiting(db: sqlite3.Connection) -> int:
+    """How many (document, word) pairs :func:`fill` would store a head for
+    (``skc watch --status``)."""
+    return int(db.execute(f"SELECT count(*) {_MISSING}", (MIN_ROWS,)).fetchone()[0])
+
+
+#: The (document, word) pairs of more than ``?`` skills without a stored head.
+_MISSING = (
+    f"FROM rank_terms AS t WHERE doc < {postings.PASSAGES} AND df > ? AND NOT EXISTS "
+    "(SELECT 1 FROM rank_heads AS h WHERE h.doc = t.doc AND h.term = t.term)"
+)
 
 
 def _head(

@@ -403,15 +403,16 @@ class FindServer:
     def status(self) -> dict[str, Any]:
         """What ``skc watch --status`` shows."""
         from skillc_gateway import __version__
-        from skillc_gateway.catalog import embedding, postings, semantic
+        from skillc_gateway.catalog import embedding, heads, postings, semantic
         from skillc_gateway.catalog.engine import Catalog
 
         catalog = Catalog.shared(self.layout)
         watches = catalog.watches()
-        waiting = None
-        if embedding.available(True):  # the vectors this server computes, still to come
+        waiting = heads_waiting = None
+        if embedding.available(True):  # the vectors and heads this server stores, to come
             names, bodies = postings.waiting_vectors(catalog.db)
             waiting = {"names": names, "bodies": bodies}
+            heads_waiting = heads.waiting(catalog.db)
         return {
             "running": True,
             "pid": os.getpid(),
@@ -428,6 +429,7 @@ class FindServer:
             "ranker": semantic.ranker(True),  # for a client that wants the semantic step
             "building": bool(self._building),  # indexing between requests: not all warm yet
             "vectors_waiting": waiting,
+            "heads_waiting": heads_waiting,
         }
 
 
