@@ -632,9 +632,9 @@ def test_the_stored_heads_stay_the_best_rows_whatever_is_written(
         wanted = db.execute(
             "SELECT count(*) FROM rank_terms WHERE doc < ? AND df > 3", (postings.PASSAGES,)
         ).fetchone()[0]
-        assert heads.waiting(db) == wanted - after  # what skc watch --status shows
+        assert heads.missing(db) == wanted - after  # what skc watch --status shows
         _fill_heads(db, depth)
-        assert _stale_heads(db, depth) == [] and heads.waiting(db) == 0
+        assert _stale_heads(db, depth) == [] and heads.missing(db) == 0
     assert deleted_any and kept_any
 
 

@@ -40,7 +40,7 @@ from typing import Any
 
 from skillc_gateway.catalog import postings
 
-__all__ = ["CONNECTIONS", "MIN_ROWS", "ROWS", "Rows", "fill", "kept", "waiting"]
+__all__ = ["CONNECTIONS", "MIN_ROWS", "ROWS", "Rows", "fill", "kept", "missing"]
 
 #: Rows kept, at most (the 120 dev requests' words hold 683,000 at 20,335 skills).
 ROWS = 1_000_000
@@ -156,22 +156,22 @@ def fill(
     after: tuple[int, str] = (-1, "")  # the words are taken in order, from after the last
     while True:
         with writing():
-            missing = db.execute(
+            batch = db.execute(
                 f"SELECT doc, term {_MISSING} AND (doc, term) > (?, ?) ORDER BY doc, term LIMIT ?",
                 (MIN_ROWS, *after, FILL_BATCH),
             ).fetchall()
             db.executemany(
                 "INSERT INTO rank_heads (doc, term, floor, skills, w) VALUES (?, ?, ?, ?, ?)",
-                [(doc, term, *_head(db, doc, term, depth)) for doc, term in missing],
+                [(doc, term, *_head(db, doc, term, depth)) for doc, term in batch],
             )
-        if len(missing) < FILL_BATCH:
+        if len(batch) < FILL_BATCH:
             return False
-        after = missing[-1]
+        after = batch[-1]
         if time.monotonic() >= until or (waiting is not None and waiting()):
             return True
 
 
-def waiting(db: sqlite3.Connection) -> int:
+def missing(db: sqlite3.Connection) -> int:
     """How many (document, word) pairs :func:`fill` would store a head for
     (``skc watch --status``)."""
     return int(db.execute(f"SELECT count(*) {_MISSING}", (MIN_ROWS,)).fetchone()[0])

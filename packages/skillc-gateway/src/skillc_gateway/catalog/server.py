@@ -412,7 +412,7 @@ class FindServer:
         if embedding.available(True):  # the vectors and heads this server stores, to come
             names, bodies = postings.waiting_vectors(catalog.db)
             waiting = {"names": names, "bodies": bodies}
-            heads_waiting = heads.waiting(catalog.db)
+            heads_waiting = heads.missing(catalog.db)
         return {
             "running": True,
             "pid": os.getpid(),
