@@ -818,30 +818,6 @@ def test_another_ranker_version_rebuilds_the_catalog(
         assert db.execute("PRAGMA application_id").fetchone() == (database.APPLICATION_ID,)
 
 
-@pytest.mark.parametrize("version", ["9", "8"])
-def test_a_catalog_of_rank_version_9_is_brought_to_10_in_place(
-    project: Path, home: Path, layout: Layout, write_skill: WriteSkill, version: str
-) -> None:
-    """Rank version 10 adds only the words' stored heads (an empty table): a catalog of 9 is
-    given it, its skills and rows kept (nothing indexed anew: 20,000 skills' vectors take
-    20 minutes); one of 8 is made again."""
-    write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
-    assert [s.name for s in find_skills(layout, "fish").skills] == ["alpha"]
-    Catalog._shared.clear()
-    path = home / ".skillc/catalog.db"
-    with sqlite3.connect(path) as db:  # as rank version 9 made it
-        db.execute("DROP TABLE rank_heads")
-        db.execute("UPDATE meta SET value = ? WHERE key = 'rank_version'", (version,))
-        db.execute("UPDATE skills SET description = 'kept' WHERE name = 'alpha'")
-    assert [s.name for s in find_skills(layout, "fish").skills] == ["alpha"]
-    with sqlite3.connect(path) as db:
-        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
-        assert meta["rank_version"] == str(postings.RANK_VERSION) == "10"
-        assert db.execute("SELECT count(*) FROM rank_heads").fetchone() == (0,)
-        kept = db.execute("SELECT description FROM skills WHERE name = 'alpha'").fetchone()
-    assert kept == (("kept",) if version == "9" else ("Catch fish.",))
-
-
 def test_a_catalog_missing_a_table_its_versions_promise_is_made_again(
     gateway: Run, project: Path, home: Path, write_skill: WriteSkill
 ) -> None:

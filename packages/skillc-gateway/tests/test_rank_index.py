@@ -575,8 +575,9 @@ def test_the_stored_heads_stay_the_best_rows_whatever_is_written(
     db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The heads :func:`heads.fill` stores are each word's best rows, and stay so through
-    skills added, indexed again and removed (a write deletes the heads whose best rows it
-    changes, and only those); the next fill stores what they deleted."""
+    skills added, indexed again and removed, by whatever writes the rows (the triggers delete
+    the heads whose best rows a write changes, and only those); the next fill stores what
+    they deleted."""
     monkeypatch.setattr(heads, "MIN_ROWS", 3)
     monkeypatch.setattr(heads, "FILL_BATCH", 5)  # many transactions, each after the last
     depth = 7
@@ -603,6 +604,11 @@ def test_the_stored_heads_stay_the_best_rows_whatever_is_written(
     _add(db, {301: _text("high", "kestrel", "owl " * 10)})
     assert not owl_head()  # among the best rows: deleted
     assert _stale_heads(db, depth) == []
+    _fill_heads(db, depth)
+    assert owl_head()  # a writer that knows nothing of the heads (an older skillc) deletes it
+    db.execute("INSERT INTO rank_postings (doc, term, w, skill) VALUES (1, ?, 99.0, 302)", (owl,))
+    assert not owl_head()
+    db.execute("DELETE FROM rank_postings WHERE skill = 302")
     _fill_heads(db, depth)
 
     chance = random.Random(42)

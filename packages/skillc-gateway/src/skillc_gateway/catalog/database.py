@@ -61,6 +61,7 @@ __all__ = [
     "skill_digests",
     "skills_named",
     "skills_of_digests",
+    "statements",
     "touch_roots",
     "touch_roots_now",
     "update_skill",
@@ -178,9 +179,8 @@ def open_database(layout: Layout) -> CatalogDatabase:
 
 
 def prepare(db: sqlite3.Connection) -> None:
-    """Create the schema in a new database, bring it to this rank version when
-    :data:`.postings.UPGRADES` can, or make it again when it is of another version; when it
-    is current, create the indexes it lacks (:func:`_add_indexes`); nothing else."""
+    """Create the schema in a new database, or make it again when it is of another version;
+    when it is current, create the indexes it lacks (:func:`_add_indexes`); nothing else."""
     present = _present(db)
     if _current(db, present):
         if not present >= _INDEXES:
@@ -188,17 +188,9 @@ def prepare(db: sqlite3.Connection) -> None:
         return
     db.execute("BEGIN IMMEDIATE")
     try:
-        upgrade = _upgrade(db)
-        if upgrade is not None:
-            for statement in _statements(upgrade):
-                db.execute(statement)
-            db.execute(
-                "UPDATE meta SET value = ? WHERE key = 'rank_version'",
-                (str(postings.RANK_VERSION),),
-            )
         if not _current(db, _present(db)):
             _drop_everything(db)
-            for statement in _statements(SCHEMA + postings.SCHEMA):
+            for statement in statements(SCHEMA + postings.SCHEMA):
                 db.execute(statement)
             db.executemany(
                 "INSERT INTO meta (key, value) VALUES (?, ?)",
@@ -224,7 +216,7 @@ def _add_indexes(db: sqlite3.Connection) -> None:
     except sqlite3.OperationalError:
         return
     try:
-        for statement in _statements(SCHEMA + postings.SCHEMA):
+        for statement in statements(SCHEMA + postings.SCHEMA):
             if statement.startswith("CREATE INDEX"):
                 db.execute(statement)
         db.execute("COMMIT")
@@ -299,30 +291,18 @@ def _present(db: sqlite3.Connection) -> set[str]:
 def _current(db: sqlite3.Connection, present: set[str]) -> bool:
     """Whether ``db`` is a catalog of this schema and rank version, its tables all
     ``present``."""
-    versions = _versions(db)
-    if versions.get("rank_version") != str(postings.RANK_VERSION):
-        return False
-    # versions that say current over tables that are not (a development build's catalog)
-    return present >= _TABLES
-
-
-def _upgrade(db: sqlite3.Connection) -> str | None:
-    """The statements of :data:`.postings.UPGRADES` that bring ``db``, a catalog of this
-    schema, to this rank version without indexing anew (None: none do)."""
-    rank = _versions(db).get("rank_version", "")
-    return postings.UPGRADES.get(int(rank)) if rank.isdigit() else None
-
-
-def _versions(db: sqlite3.Connection) -> dict[str, str]:
-    """The ``meta`` of ``db`` when it is a catalog of this schema version (else empty)."""
     (application_id,) = db.execute("PRAGMA application_id").fetchone()
     if application_id != APPLICATION_ID:
-        return {}
+        return False
     try:
         versions = dict(db.execute("SELECT key, value FROM meta").fetchall())
     except sqlite3.OperationalError:
-        return {}
-    return versions if versions.get("schema_version") == str(SCHEMA_VERSION) else {}
+        return False
+    wanted = {"schema_version": str(SCHEMA_VERSION), "rank_version": str(postings.RANK_VERSION)}
+    if any(versions.get(key) != value for key, value in wanted.items()):
+        return False
+    # versions that say current over tables that are not (a development build's catalog)
+    return present >= _TABLES
 
 
 def _drop_everything(db: sqlite3.Connection) -> None:
@@ -338,7 +318,7 @@ def _drop_everything(db: sqlite3.Connection) -> None:
         db.execute(f'DROP TABLE "{name}"')
 
 
-def _statements(script: str) -> list[str]:
+def statements(script: str) -> list[str]:
     """The statements of ``script`` (``executescript`` would commit the transaction)."""
     statements: list[str] = []
     pending = ""

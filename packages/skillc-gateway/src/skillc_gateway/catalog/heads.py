@@ -5,12 +5,16 @@ For each document and each word of a request, :func:`.rank._scores` sums the wor
 Read and summed in SQL that is most of a warm find's words at scale: at 20,335 skills a
 request's words hold about 15,600 such rows, and reading them as Python objects took 13 ms
 of a 15-25 ms find. So the catalog stores the best rows of each (document, word) of more
-than :data:`MIN_ROWS` skills as two blobs (``rank_heads``, :data:`.postings.SCHEMA`: the
-skills' ids and their ``w``, in the order of :func:`.postings.best_rows_sql`), computed by
-the find server between requests (:func:`fill`; 4.6 s at 20,335 skills, 41 MB) and read in
-one lookup a word (0.6 ms a request there instead of 9-13). A write of the words of a skill
-deletes the heads whose best rows it changes, in its transaction (:func:`.postings.finish`,
-:func:`.postings.remove`); a head not stored (yet) is read from ``rank_postings``.
+than :data:`MIN_ROWS` skills as two blobs (``rank_heads``, :data:`SCHEMA`: the skills' ids
+and their ``w``, in the order of :func:`.postings.best_rows_sql`), computed by the find
+server between requests (:func:`fill`; 4.6 s at 20,335 skills, 41 MB) and read in one lookup
+a word (0.6 ms a request there instead of 9-13). Two triggers keep them true whoever writes
+the catalog, an older skillc too: a row added to or removed from ``rank_postings`` deletes
+its word's head when it is among the head's rows (``w`` at or above the last one's,
+``floor``; any row when the head holds every row of its word, ``floor`` NULL). The first
+:func:`fill` makes the table and the triggers, so a catalog's first build, the largest
+write, runs no trigger (they cost it 12%); a catalog without them (none filled yet, or
+read-only) is read as before, from ``rank_postings``.
 
 With numpy (the ``semantic`` extra's, already imported by its model), :class:`Rows` keeps
 each (document, word)'s best rows as two arrays while the catalog's words are unchanged
@@ -40,7 +44,7 @@ from typing import Any
 
 from skillc_gateway.catalog import postings
 
-__all__ = ["CONNECTIONS", "MIN_ROWS", "ROWS", "Rows", "fill", "kept", "missing"]
+__all__ = ["CONNECTIONS", "MIN_ROWS", "ROWS", "SCHEMA", "Rows", "fill", "kept", "missing"]
 
 #: Rows kept, at most (the 120 dev requests' words hold 683,000 at 20,335 skills).
 ROWS = 1_000_000
@@ -49,6 +53,23 @@ ROWS = 1_000_000
 MIN_ROWS = 32
 #: Heads computed and stored in one write transaction by :func:`fill`.
 FILL_BATCH = 256
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS rank_heads (
+    doc INTEGER NOT NULL, term TEXT NOT NULL, floor REAL, skills BLOB NOT NULL, w BLOB NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS rank_heads_word ON rank_heads (doc, term);
+CREATE TRIGGER IF NOT EXISTS rank_heads_added AFTER INSERT ON rank_postings BEGIN
+    DELETE FROM rank_heads WHERE doc = NEW.doc AND term = NEW.term
+        AND (floor IS NULL OR NEW.w >= floor);
+END;
+CREATE TRIGGER IF NOT EXISTS rank_heads_removed AFTER DELETE ON rank_postings BEGIN
+    DELETE FROM rank_heads WHERE doc = OLD.doc AND term = OLD.term
+        AND (floor IS NULL OR OLD.w >= floor);
+END;
+"""
+"""``rank_heads``: ``skills`` as little-endian int64, ``w`` as little-endian float64 (a rowid
+table: the triggers' lookups stay off the blobs' pages); the triggers (see the module)."""
 
 _BIG = sys.byteorder == "big"
 
@@ -61,6 +82,7 @@ class Rows:
         self.np = np
         self.rows: dict[tuple[int, str], tuple[Any, Any]] = {}  # (doc, term) -> skills, w
         self.size = 0  # rows held
+        self.stored = _made(db)  # the heads, once a fill made their table
 
     def summed(
         self, doc: int, weights: list[tuple[str, float]], depth: int, limit: int | None
@@ -95,11 +117,11 @@ class Rows:
         """The ``depth`` best rows of each of ``terms`` in ``doc``: the stored heads, then
         the rest from ``rank_postings`` in one statement."""
         np = self.np
-        for term, floor, skills, w in self.db.execute(
-            "SELECT term, floor, skills, w FROM rank_heads "
-            f"WHERE doc = ? AND term IN ({','.join('?' * len(terms))})",
-            (doc, *terms),
-        ):
+        sql = "SELECT term, floor, skills, w FROM rank_heads WHERE doc = ? AND term IN (%s)"
+        heads = (
+            self.db.execute(sql % ",".join("?" * len(terms)), (doc, *terms)) if self.stored else ()
+        )
+        for term, floor, skills, w in heads:
             if floor is None or len(skills) >= 8 * depth:  # it holds the depth best
                 self._keep(
                     doc, term, np.frombuffer(skills, "<i8")[:depth], np.frombuffer(w, "<f8")[:depth]
@@ -148,14 +170,20 @@ def fill(
     writing: Callable[[], AbstractContextManager[None]],
     waiting: Callable[[], bool] | None = None,
 ) -> bool:
-    """Store the heads (the ``depth`` best rows) of the (document, word) pairs of more than
+    """Make the heads' table and triggers when the catalog lacks them (:data:`SCHEMA`), then
+    store the heads (the ``depth`` best rows) of the (document, word) pairs of more than
     :data:`MIN_ROWS` skills that lack one, :data:`FILL_BATCH` in each write transaction
     (read and written in it: no writer comes between), until ``until``
     (``time.monotonic()``) or until ``waiting()`` says a request waits; whether some are
     still missing."""
+    from skillc_gateway.catalog.database import statements
+
     after: tuple[int, str] = (-1, "")  # the words are taken in order, from after the last
     while True:
         with writing():
+            if not _made(db):
+                for statement in statements(SCHEMA):
+                    db.execute(statement)
             batch = db.execute(
                 f"SELECT doc, term {_MISSING} AND (doc, term) > (?, ?) ORDER BY doc, term LIMIT ?",
                 (MIN_ROWS, *after, FILL_BATCH),
@@ -174,7 +202,16 @@ def fill(
 def missing(db: sqlite3.Connection) -> int:
     """How many (document, word) pairs :func:`fill` would store a head for
     (``skc watch --status``)."""
+    if not _made(db):
+        sql = f"SELECT count(*) FROM rank_terms WHERE doc < {postings.PASSAGES} AND df > ?"
+        return int(db.execute(sql, (MIN_ROWS,)).fetchone()[0])
     return int(db.execute(f"SELECT count(*) {_MISSING}", (MIN_ROWS,)).fetchone()[0])
+
+
+def _made(db: sqlite3.Connection) -> bool:
+    """Whether a fill made the heads' table (and with it their triggers) in ``db``."""
+    sql = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'rank_heads'"
+    return db.execute(sql).fetchone() is not None
 
 
 #: The (document, word) pairs of more than ``?`` skills without a stored head.

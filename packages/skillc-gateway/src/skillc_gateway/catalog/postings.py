@@ -68,19 +68,11 @@ __all__ = [
     "weight_sql",
 ]
 
-#: Bumped when the tables or the tokenizer change: the catalog then indexes every skill anew,
-#: unless :data:`UPGRADES` brings it to this version.
-RANK_VERSION = 10
+#: Bumped when the tables or the tokenizer change: the catalog then indexes every skill anew.
+RANK_VERSION = 9
 
 TOKENIZER = "tokenize='porter unicode61 remove_diacritics 2'"
-_HEADS = """
-CREATE TABLE IF NOT EXISTS rank_heads (
-    doc INTEGER NOT NULL, term TEXT NOT NULL, floor REAL, skills BLOB NOT NULL, w BLOB NOT NULL
-);
-CREATE UNIQUE INDEX IF NOT EXISTS rank_heads_word ON rank_heads (doc, term);
-"""
-SCHEMA = (
-    """
+SCHEMA = """
 CREATE TABLE IF NOT EXISTS rank_postings (
     doc INTEGER NOT NULL, term TEXT NOT NULL, w REAL NOT NULL, skill INTEGER NOT NULL,
     PRIMARY KEY (doc, term, w, skill)
@@ -101,8 +93,6 @@ CREATE TABLE IF NOT EXISTS rank_vectors (
 CREATE INDEX IF NOT EXISTS rank_vectors_missing ON rank_vectors (skill, part) WHERE vec IS NULL;
 CREATE INDEX IF NOT EXISTS rank_vectors_waiting ON rank_vectors (part, skill) WHERE vec IS NULL;
 """
-    + _HEADS
-)
 """``rank_postings``: BM25's term-frequency part ``w`` of each term of each document of each
 skill; ``rank_terms``: the number of skills whose document holds the term (``df``);
 ``rank_count``: the number of skills with each document (doc :data:`PASSAGES`: of passages,
@@ -115,18 +105,8 @@ their vectors: NULL until :func:`.semantic.fill` computes them, once the words a
 Two partial indexes hold only the texts still waiting for their vector (none once filled):
 by skill (:func:`unvectored`'s lists of skills) and by part (:func:`missing_vectors`, every
 name's first, and :func:`bodies_missing`: without it each batch of a fill sorted every
-waiting text, 42 ms at 6,616 skills for 16 vectors of about 12 ms each); ``rank_heads``: the
-best rows of a (document, word) of many skills, stored for a find to read at once
-(:mod:`.heads`; ``skills`` as little-endian int64, ``w`` as little-endian float64, ``floor``
-the last row's ``w``, NULL when they are every row of the word; a rowid table, so that the
-lookups of :func:`finish` and :func:`remove` stay off the blobs' pages): a write of a row at
-or above a head's ``floor`` (every row when it is NULL) deletes that head, in the same
-transaction."""
-
-#: The statements that bring a catalog of an earlier rank version to :data:`RANK_VERSION`
-#: without indexing anew (:func:`.database.prepare`): 9 lacked the stored heads, which start
-#: empty.
-UPGRADES = {9: _HEADS}
+waiting text, 42 ms at 6,616 skills for 16 vectors of about 12 ms each). The stored heads of
+:mod:`.heads` (``rank_heads``) are not part of it: the find server's first fill makes them."""
 
 
 class Document(NamedTuple):
@@ -408,12 +388,6 @@ def finish(db: sqlite3.Connection) -> None:
         f"SELECT doc, term, w, skill FROM added WHERE doc < {PASSAGES} "
         "ORDER BY doc, term, w, skill"
     )
-    if _heads_stored(db):
-        db.execute(
-            _ADDED + "DELETE FROM rank_heads WHERE rowid IN (SELECT h.rowid FROM added AS a "
-            "JOIN rank_heads AS h ON h.doc = a.doc AND h.term = a.term "
-            "WHERE h.floor IS NULL OR a.w >= h.floor)"
-        )
     db.execute(
         _ADDED + "INSERT INTO rank_terms (doc, term, df) SELECT doc, term, "
         f"sum(CASE WHEN doc = {PASSAGES} THEN CAST(w AS INTEGER) ELSE 1 END) FROM added "
@@ -426,12 +400,6 @@ def finish(db: sqlite3.Connection) -> None:
     )
     db.execute("DELETE FROM temp.rank_pending")
     db.execute("DELETE FROM temp.rank_added")
-
-
-def _heads_stored(db: sqlite3.Connection) -> bool:
-    """Whether ``rank_heads`` holds a head (none while a catalog is first built: its writes
-    then look for none)."""
-    return db.execute("SELECT 1 FROM rank_heads LIMIT 1").fetchone() is not None
 
 
 def _heading_text(text: SkillText) -> str:
@@ -474,13 +442,6 @@ def remove(db: sqlite3.Connection, skill_id: int) -> None:
         "SELECT doc, term FROM rank_postings WHERE skill = ?", (skill_id,)
     ).fetchall()
     if terms:
-        if _heads_stored(db):
-            db.execute(
-                "DELETE FROM rank_heads WHERE rowid IN (SELECT h.rowid FROM rank_postings AS p "
-                "JOIN rank_heads AS h ON h.doc = p.doc AND h.term = p.term "
-                "WHERE p.skill = ? AND (h.floor IS NULL OR p.w >= h.floor))",
-                (skill_id,),
-            )
         db.executemany("UPDATE rank_terms SET df = df - 1 WHERE doc = ? AND term = ?", terms)
         db.execute("DELETE FROM rank_terms WHERE df <= 0")
         db.executemany(
