@@ -67,6 +67,8 @@ def main(argv: list[str] | None = None) -> int:
                         db.execute("DROP TRIGGER IF EXISTS rank_heads_removed")
                         db.execute("DROP TABLE IF EXISTS rank_heads")
                 edited = skills[(run * 2 + (mode == "none")) * args.edits :][: args.edits]
+                if len(edited) < args.edits:  # each run edits skills of its own
+                    raise SystemExit("error: the library has too few skills for --runs and --edits")
                 for path in edited:
                     with path.open("a", encoding="utf-8") as handle:
                         handle.write(f"\nEdited in run {run}.\n")

@@ -166,8 +166,8 @@ def heads_stored(home: Path) -> tuple[list[Any], list[Any]]:
 @needs_model
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the find server is Linux only")
 def test_the_find_server_stores_again_the_heads_another_process_deleted() -> None:
-    """Another process (an MCP server, a find that answers itself) indexes an edited skill:
-    its words' stored heads are deleted with its old rows, and the find server, asked
+    """Another process (an MCP server, which answers from its own catalog) indexes an edited
+    skill: its words' stored heads are deleted with its old rows, and the find server, asked
     nothing, stores them again within seconds (it looks whether the catalog was written)."""
     base = Path(tempfile.mkdtemp(prefix="skf-", dir="/tmp")).resolve()  # a short socket path
     home, lib = base / "home", library(base / "lib")

@@ -583,12 +583,13 @@ def test_the_stored_heads_stay_the_best_rows_whatever_is_written(
     depth = 7
     _random_library(db, 150, seed=41)
     _add(db, {n: _text(f"k{n}", "kestrel osprey") for n in range(200, 205)})  # rare words
-    _fill_heads(db, depth)
-    floors = db.execute("SELECT count(floor), count(*) - count(floor) FROM rank_heads").fetchone()
-    assert floors[0] > 0 and floors[1] > 0  # words past their best rows, and words held whole
     wanted = db.execute(
         "SELECT count(*) FROM rank_terms WHERE doc < ? AND df > 3", (postings.PASSAGES,)
     ).fetchone()[0]
+    assert heads.missing(db) == wanted  # before the first fill: no table yet
+    _fill_heads(db, depth)
+    floors = db.execute("SELECT count(floor), count(*) - count(floor) FROM rank_heads").fetchone()
+    assert floors[0] > 0 and floors[1] > 0  # words past their best rows, and words held whole
     assert db.execute("SELECT count(*) FROM rank_heads").fetchone()[0] == wanted
     assert _stale_heads(db, depth) == []
     owl = rank.stems(db, ["owl"])[0]
@@ -661,6 +662,8 @@ def test_the_rows_kept_follow_the_catalog(tmp_path: Path, monkeypatch: pytest.Mo
     assert heads.kept(db, np) is None  # the first find on this state: SQLite sums
     memory = heads.kept(db, np)
     assert memory is not None and heads.kept(db, np) is memory
+    postings.store_vectors(db, [])  # vectors stored: the words' rows kept stand
+    assert heads.kept(db, np) is memory
     before = scores(memory)
     assert before == scores(None) and memory.rows
 

@@ -14,6 +14,7 @@ import os
 import shutil
 import signal
 import socket
+import sqlite3
 import stat
 import subprocess
 import sys
@@ -975,3 +976,41 @@ def test_the_answer_crosses_the_wire_unchanged() -> None:
     broken["searched"] = "3"
     with pytest.raises(TypeError):
         decode_result(broken)
+
+
+def test_a_failing_fill_is_logged_once_not_at_every_look(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With nothing to fill the server looks whether another process wrote the catalog
+    (every ``RECHECK_SECONDS``); a fill that fails is logged and not tried again until the
+    next request, not logged at every look."""
+    from skillc_gateway.catalog import server
+    from skillc_gateway.catalog.engine import Catalog
+
+    base = Path(tempfile.mkdtemp(prefix="skf-", dir="/tmp")).resolve()  # a short socket path
+    monkeypatch.setenv("HOME", str(base))  # no installed skill of this machine's to warm up
+    monkeypatch.setattr(server, "RECHECK_SECONDS", 0.01)
+    tries: list[float] = []
+
+    def failing(self: Catalog, seconds: float, waiting: Any = None) -> bool:
+        tries.append(seconds)
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(Catalog, "fill_heads", failing)
+    lines: list[str] = []
+    layout = Layout.discover(base, {"SKILLC_HOME": str(base / "home")})
+    found = server.FindServer(layout, log=lines.append)
+    found.open()
+    serving = threading.Thread(target=found.serve)
+    serving.start()
+    try:
+        deadline = time.monotonic() + READY_SECONDS
+        while not tries:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        time.sleep(0.5)  # 50 looks' worth
+    finally:
+        found.stop()
+        serving.join(READY_SECONDS)
+        found.close()
+        shutil.rmtree(base, ignore_errors=True)
+    assert len(tries) == 1
+    assert sum("filling the catalog failed" in line for line in lines) == 1

@@ -252,7 +252,7 @@ class Catalog:
         except sqlite3.OperationalError as exc:
             if _busy(exc):
                 return True
-            if "readonly" in str(exc) or "disk" in str(exc):
+            if _unwritable(exc):
                 self._headed = state
                 return False
             raise
@@ -286,7 +286,7 @@ class Catalog:
         except sqlite3.OperationalError as exc:
             if _busy(exc):
                 return True
-            if "readonly" in str(exc) or "disk" in str(exc):
+            if _unwritable(exc):
                 return False
             raise
 
@@ -582,7 +582,7 @@ class Catalog:
                         continue
                     return left
         except sqlite3.OperationalError as exc:
-            if _busy(exc) or "readonly" in str(exc) or "disk" in str(exc):
+            if _busy(exc) or _unwritable(exc):
                 return 0 if filling else None
             raise
 
@@ -652,3 +652,8 @@ def finishes(elapsed: float, done: int, left: int, longest: float) -> bool:
 def _busy(exc: sqlite3.DatabaseError) -> bool:
     text = str(exc)
     return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+def _unwritable(exc: sqlite3.OperationalError) -> bool:
+    """A catalog that cannot be written now: read-only, or its disk full or failing."""
+    return "readonly" in str(exc) or "disk" in str(exc)

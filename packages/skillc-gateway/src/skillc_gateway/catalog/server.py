@@ -223,12 +223,13 @@ class FindServer:
         if not catalog.left:
             del self._building[0]
 
-    def _fill(self, listener: int) -> bool:
+    def _fill(self, listener: int) -> bool | None:
         """Store some of the words' best rows the catalog lacks (:mod:`.heads`), else compute
         some of its missing vectors (the semantic step's, the model loaded once, by this
         process only), for about :data:`FILL_SECONDS`, or until a request comes on
         ``listener`` (the turn ends with the batch in hand); whether some are still missing.
-        A failure is logged and stops the filling until the next request."""
+        A failure is logged, and None stops the filling until the next request (and the looks
+        every :data:`RECHECK_SECONDS`: a failing fill is not logged every 2 s)."""
         import select
 
         from skillc_gateway.catalog.engine import Catalog
@@ -243,7 +244,7 @@ class FindServer:
             )
         except Exception as exc:
             self.log(f"filling the catalog failed: {type(exc).__name__}: {exc}")
-            return False
+            return None
 
     def serve(self) -> None:
         """Warm up, then answer requests, one at a time, until stopped or
@@ -273,7 +274,9 @@ class FindServer:
                 "ready" + (f"; stops after {self.idle:g} s without a query" if self.idle else "")
             )
             self._last = time.monotonic()
-            filling = True  # the catalog's vectors may be missing: filled between requests
+            # the catalog's heads and vectors may be missing: filled between requests (None:
+            # the last fill failed, not tried again until the next request)
+            filling: bool | None = True
             while not self._stopping:
                 timeout = None
                 if self.idle:
@@ -283,13 +286,13 @@ class FindServer:
                         break
                 if filling or self._building:
                     timeout = 0
-                elif timeout is None or timeout > RECHECK_SECONDS:
+                elif filling is False and (timeout is None or timeout > RECHECK_SECONDS):
                     timeout = RECHECK_SECONDS
                 ready, _, _ = select.select([listener.fileno(), wake_read], [], [], timeout)
                 if self._building and not ready:
                     self._build()  # the words first: the vectors after
                     continue
-                if not ready:  # filling, or looking whether another process wrote the catalog
+                if not ready and filling is not None:  # or: did another process write it?
                     filling = self._fill(listener.fileno())
                     continue
                 if wake_read in ready:

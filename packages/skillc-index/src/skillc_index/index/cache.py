@@ -362,20 +362,20 @@ class _Rows:
         from skillc_index.index.schema import canonical_source
 
         canonical = canonical_source(self.skill.source)
+        digests: dict[str, str] = {}
         if base is not None:
             try:
-                self.hashed = current_digests(canonical, stats, base.stats, base.digests, base.meta)
+                digests = current_digests(canonical, stats, base.stats, base.digests, base.meta)
             except (OSError, SkillcError) as exc:
                 raise self._failed(str(getattr(exc, "filename", "") or "a file"), exc) from exc
-            return dict(self.hashed)
-        digests: dict[str, str] = {}
-        for rel in stats:
-            try:
-                digests[rel] = file_sha256(os.path.join(canonical, rel))  # noqa: PTH118
-            except (OSError, SkillcError) as exc:
-                raise self._failed(rel, exc) from exc
+        else:
+            for rel in stats:
+                try:
+                    digests[rel] = file_sha256(os.path.join(canonical, rel))  # noqa: PTH118
+                except (OSError, SkillcError) as exc:
+                    raise self._failed(rel, exc) from exc
         self.hashed = digests
-        return dict(digests)
+        return digests
 
     def of(self, number: int) -> ParsedFile:
         """The rows of the ``number``-th indexed file, read and parsed now, from bytes that
@@ -392,9 +392,7 @@ class _Rows:
                 data = handle.read()
         except (OSError, SkillcError) as exc:
             raise self._failed(rel, exc) from exc
-        digest = sha256_hasher()()
-        digest.update(data)
-        if digest.hexdigest() != self.hashed.get(rel):
+        if sha256_hasher()(data).hexdigest() != self.hashed.get(rel):
             raise _Changed(f"'{rel}' changed while it was indexed")
         return parse_rows(rel, decoded(data))
 
