@@ -54,9 +54,7 @@ def main() -> int:
             sys.exit(f"error: skc watch --detach: {started.stderr.decode()[-500:]}")
         try:
             deadline = time.monotonic() + 600
-            while not (status := watch_status(skc, env, cwd)).get("pid") or status.get(
-                "building"
-            ):
+            while not (status := watch_status(skc, env, cwd)).get("pid") or status.get("building"):
                 if time.monotonic() > deadline:
                     sys.exit("error: the find server did not come up in 600 s")
                 time.sleep(0.2)
