@@ -56,44 +56,29 @@ def test_quick_paths_are_of_installed_commands() -> None:
     assert set(discover_commands(QUICK_GROUP)) <= set(discover_commands())
 
 
+@pytest.mark.parametrize("quick", [False, True], ids=["click", "quick-path"])
 @pytest.mark.parametrize("own", [True, False], ids=["command-line", "caller"])
-def test_skc_tunes_the_collector_of_its_own_process(own: bool) -> None:
+def test_skc_tunes_the_collector_of_its_own_process(own: bool, quick: bool) -> None:
     """Run as the process's command line, ``skc`` raises the garbage collector's thresholds
     and freezes what is loaded before the command (issue 32: the collector's passes over the
-    command's modules and records were 13% of ``skc show``); a caller passing ``argv`` keeps
-    its collector as it is."""
-    call = "main()" if own else "main(['--version'])"
-    code = (
-        "import gc, sys\n"
-        "from skillc.cli import GC_THRESHOLDS, main\n"
-        "sys.argv = ['skc', '--version']\n"
-        f"{call}\n"
-        "print(gc.get_threshold() == GC_THRESHOLDS, gc.get_freeze_count() > 0)\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
-    )
-    assert result.stdout.splitlines()[-1] == ("True True" if own else "False False"), result.stderr
-
-
-@pytest.mark.parametrize("own", [True, False], ids=["command-line", "caller"])
-def test_a_quick_path_that_answered_is_frozen_for_the_exit(own: bool) -> None:
-    """A quick path that answered (``skc find`` served by the find server) leaves what it
-    loaded frozen, so the collections Python runs as the process exits do not walk it (about
-    4 ms of a served ``skc find``); click is not imported. A caller keeps its collector."""
-    call = "main()" if own else "main(['find', 'x'])"
+    command's modules and records were 13% of ``skc show``), and after a quick path that
+    answered (``skc find`` served by the find server: the collections Python runs as the
+    process exits no longer walk what it loaded, about 4 ms; no click imported); a caller
+    passing ``argv`` keeps its collector as it is."""
+    argv = ["find", "x"] if quick else ["--version"]
     code = (
         "import gc, sys\n"
         "import skillc.cli as cli\n"
-        "cli._quick = lambda args: 0  # a quick path that answered\n"
-        "sys.argv = ['skc', 'find', 'x']\n"
-        f"code = cli.{call}\n"
-        "print(code, gc.get_freeze_count() > 0, 'click' in sys.modules)\n"
+        + ("cli._quick = lambda args: 0  # a quick path that answered\n" if quick else "")
+        + f"sys.argv = ['skc', *{argv!r}]\n"
+        + ("cli.main()\n" if own else f"cli.main({argv!r})\n")
+        + "print(gc.get_threshold() == cli.GC_THRESHOLDS, gc.get_freeze_count() > 0,"
+        " 'click' in sys.modules)\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
     )
-    expected = "0 True False" if own else "0 False False"
+    expected = f"{own} {own} {not quick}"
     assert result.stdout.splitlines()[-1] == expected, result.stderr
 
 
