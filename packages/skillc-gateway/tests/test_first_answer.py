@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +26,7 @@ import pytest
 from skillc_gateway.catalog import FindResult, find_roots, first_answer
 from skillc_gateway.catalog.database import open_database
 from skillc_gateway.catalog.engine import Catalog
+from skillc_gateway.catalog.protocol import PROTOCOL, socket_path
 from skillc_index import Layout
 
 CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus"
@@ -303,6 +306,60 @@ def test_two_first_finds_at_once_then_the_find_server_builds_and_answers() -> No
         built_then_served(home, query, reference)
     finally:
         ran(gateway(home, "watch", "--stop"))
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the find server is Linux only")
+def test_a_client_told_to_answer_from_the_files_does_so_whatever_the_catalog_holds_by_then() -> (
+    None
+):
+    """The find server that leaves a first answer to its client builds those skills' catalog
+    at once; a client that then asked the shared catalog whether a first answer is worth it
+    could find it part built (CI: 11 of 210 skills were enough) and index the rest itself. It
+    answers from the files as the server said (here the catalog holds every skill already,
+    and a socket of this test replies as such a server does)."""
+    base = Path(tempfile.mkdtemp(prefix="skft-", dir="/tmp")).resolve()  # a short socket path
+    home, lib = base / "home", large_library(base / "lib")
+    query = ("-v", "find", "--format", "json", "--path", str(lib), "prune the figs, then sow")
+    try:
+        reference, err = ran(gateway(home, *query, SKILLC_FIND_SERVER="0"))  # indexed here
+        assert "from the skills' files" not in err, err
+        layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        umask = os.umask(0o177)
+        try:
+            listener.bind(str(socket_path(layout)))
+        finally:
+            os.umask(umask)
+        listener.listen()
+        listener.settimeout(0.1)
+        asked: list[int] = []
+
+        def serve() -> None:  # every find: "building the catalog: answer from the files"
+            reply = {"version": PROTOCOL, "ok": False, "elsewhere": True, "error": "building"}
+            while listener.fileno() != -1:
+                try:
+                    connection, _ = listener.accept()
+                except (TimeoutError, OSError):
+                    continue
+                with connection:
+                    connection.settimeout(10)
+                    while connection.recv(65536):
+                        pass
+                    connection.sendall(json.dumps(reply).encode())
+                    asked.append(1)
+
+        thread = threading.Thread(target=serve)
+        thread.start()
+        try:
+            out, err = ran(gateway(home, *query))
+        finally:
+            listener.close()
+            thread.join()
+        assert asked == [1]
+        assert "answered by this process, from the skills' files" in err, err
+        assert json.loads(out) == json.loads(reference)
+    finally:
         shutil.rmtree(base, ignore_errors=True)
 
 

@@ -33,7 +33,7 @@ def run(args: list[str]) -> int | None:
     if parsed is None:
         return None
     query, limit, paths, output_format = parsed
-    from skillc_gateway.catalog import client, served_answer
+    from skillc_gateway.catalog import Elsewhere, client, served_answer
     from skillc_index import Layout, SkillcError, load_config
     from skillc_index.inventory.folders import trusted_targets
 
@@ -46,7 +46,10 @@ def run(args: list[str]) -> int | None:
     config = load_config(layout)
     if config.notices:
         return None
-    result = served_answer(layout, query, limit, paths, trusted_targets(layout, config))
+    try:
+        result = served_answer(layout, query, limit, paths, trusted_targets(layout, config))
+    except Elsewhere:  # the server builds these skills: the command answers from their files
+        return None
     if result is None:
         return None
     if result.warnings:

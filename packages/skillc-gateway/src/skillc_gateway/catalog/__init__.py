@@ -63,6 +63,7 @@ __all__ = [
     "FINISH_WITHIN",
     "MAX_FIND_PATHS",
     "Catalog",
+    "Elsewhere",
     "FindResult",
     "FoundSkill",
     "QueryTooLong",
@@ -95,6 +96,13 @@ def __getattr__(name: str) -> Any:
 
         return Catalog
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class Elsewhere(Exception):
+    """The answer would come from the skills' files, made elsewhere than where it was asked:
+    the find server, which builds the catalog of those skills meanwhile, leaves it to its
+    client, which answers from the files in its own process, on the other core
+    (:mod:`.first_answer`)."""
 
 
 class QueryTooLong(InvalidOption):
@@ -213,10 +221,15 @@ def find_skills(
     them (:mod:`.first_answer`: ``first`` set), for the find server to build the catalog
     (unless ``$SKILLC_FIND_SERVER`` turns it off, or not on Linux); else it indexes them
     here, within ``budget``."""
+    told = False  # the find server builds these skills' catalog: answer from their files
     if server:
-        answer = served_answer(layout, query, limit, paths, configured, budget)
-        if answer is not None:
-            return answer
+        try:
+            answer = served_answer(layout, query, limit, paths, configured, budget)
+        except Elsewhere:
+            told = True
+        else:
+            if answer is not None:
+                return answer
     from skillc_index import EmptyQuery
 
     if len(query) > MAX_QUERY_CHARS:
@@ -231,7 +244,9 @@ def find_skills(
     # no find server answered: one will build the catalog, if one may start
     first = (server or builds) and sys.platform.startswith("linux")
     first = first and not switched_off("SKILLC_FIND_SERVER")
-    return Catalog.shared(layout).find(query, roots, limit, budget=budget, first=first)
+    return Catalog.shared(layout).find(
+        query, roots, limit, budget=budget, first=first, told=told and first
+    )
 
 
 def served_answer(
@@ -245,7 +260,8 @@ def served_answer(
     """The answer of the home's find server (``served`` set), or None: no server answered,
     or the input is bad (:func:`find_skills` then raises its error, in its order; the server
     would refuse it all the same). A server that did not answer is not asked again by this
-    process (:func:`.client.ask`)."""
+    process (:func:`.client.ask`). :class:`Elsewhere` when the server builds the catalog of
+    these skills and leaves the answer from their files to this process."""
     if not (query_fits(query) and limit_fits(limit)):
         return None
     try:

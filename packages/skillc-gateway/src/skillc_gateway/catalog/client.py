@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from skillc_gateway.catalog import FINISH_WITHIN, FindResult
+from skillc_gateway.catalog import FINISH_WITHIN, Elsewhere, FindResult
 from skillc_gateway.catalog.protocol import (
     MAX_REPLY_BYTES,
     PROTOCOL,
@@ -67,7 +67,10 @@ def ask(
 ) -> FindResult | None:
     """The find server's answer, or None when there is none to be had: no server, a socket
     that is not ours, a server that does not answer in time (then it is not asked again by
-    this process) or answers something else."""
+    this process) or answers something else. :class:`~skillc_gateway.catalog.Elsewhere` when
+    the server builds the catalog of these skills and leaves the answer from their files to
+    this process (it decided so from the catalog it holds: this process does not decide
+    again from a catalog that the build fills meanwhile)."""
     where = _askable(layout)
     if where is None:
         return None
@@ -81,6 +84,8 @@ def ask(
             _mark_silent(*where)
         return None
     if not reply.get("ok"):
+        if reply.get("elsewhere") is True:
+            raise Elsewhere()
         return None
     try:
         return decode_result(reply["result"])

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from skillc_gateway.catalog import (
     BUDGET_SECONDS,
     FINISH_WITHIN,
+    Elsewhere,
     FindResult,
     FoundSkill,
     embedding,
@@ -133,19 +134,22 @@ class Catalog:
         semantic: bool | None = None,
         first: bool = False,
         elsewhere: bool = False,
+        told: bool = False,
     ) -> FindResult:
         """Bring the catalog up to date for ``roots``, then rank their skills (``semantic``:
         whether the semantic step ranks too, when its model is there; None: as this
         process's environment says, ``SKILLC_FIND_SEMANTIC``). ``first``: when the catalog
         lacks many of the skills (:func:`.first_answer.worth_it`), answer from their files
         and index none (a find server builds the catalog: ``skc find``); the answer is the
-        same. ``elsewhere`` (with ``first``): raise :class:`.first_answer.Elsewhere` instead
-        of answering from the files (the find server: its client does). Characters that
+        same. ``elsewhere`` (with ``first``): raise :class:`~skillc_gateway.catalog.Elsewhere`
+        instead of answering from the files (the find server: its client does). ``told``
+        (with ``first``): the find server said so: answer from the files whatever the
+        catalog, which its build fills meanwhile, holds by now. Characters that
         are not Unicode (lone surrogates: bytes of a command line that are not UTF-8,
         ``\\udcff`` in JSON) are read as ``?``."""
         query = query.encode("utf-8", "replace").decode("utf-8")
         try:
-            return self._find(query, roots, limit, budget, semantic, first, elsewhere)
+            return self._find(query, roots, limit, budget, semantic, first, elsewhere, told)
         except sqlite3.DatabaseError as exc:
             if self.database.path is None or _busy(exc):
                 raise
@@ -155,7 +159,7 @@ class Catalog:
             if not isinstance(exc, sqlite3.OperationalError) or "malformed" in str(exc):
                 discard(self.database.path)
             found = Catalog.shared(self.layout)
-            return found._find(query, roots, limit, budget, semantic, first, elsewhere)
+            return found._find(query, roots, limit, budget, semantic, first, elsewhere, told)
 
     def _find(
         self,
@@ -166,6 +170,7 @@ class Catalog:
         semantic: bool | None,
         first: bool,
         elsewhere: bool = False,
+        told: bool = False,
     ) -> FindResult:
         warnings: list[Diagnostic | Notice] = list(self.database.warnings)
         kept = [root for root in roots if scan.utf8(str(root.path))]
@@ -175,7 +180,7 @@ class Catalog:
             warnings.append(Notice(f"not searched, a path that is not UTF-8: {shown}"))
             roots = kept
         seen, partial, skills = self._refresh(
-            roots, budget, warnings, (query, limit) if first else None, elsewhere
+            roots, budget, warnings, (query, limit) if first else None, elsewhere, told
         )
         ranked_first = skills is not None
         ranker = "lexical"
@@ -307,11 +312,13 @@ class Catalog:
         warnings: list[Diagnostic | Notice],
         first: tuple[str, int] | None,
         elsewhere: bool = False,
+        told: bool = False,
     ) -> tuple[Seen, bool, tuple[FoundSkill, ...] | None]:
         """:meth:`refresh`; with ``first`` (a query and its limit), when the catalog lacks
         many of the skills found, the answer to it from their files instead of indexing
         them (:mod:`.first_answer`; the skills found are then of its own catalog), or
-        :class:`.first_answer.Elsewhere` raised when ``elsewhere``.
+        :class:`~skillc_gateway.catalog.Elsewhere` raised when ``elsewhere``; with ``told``,
+        the answer from their files whatever the catalog holds (the find server said so).
 
         From a process's second query on, a :class:`~.watch.Watcher` watches the folders
         walked: while it saw nothing and no other process wrote the catalog, the last
@@ -373,9 +380,9 @@ class Catalog:
                     )
                 )
         truncated = any(result.truncated for _, _, result in walks)
-        if first is not None and first_answer.worth_it(self.db, walks):
+        if first is not None and (told or first_answer.worth_it(self.db, walks)):
             if elsewhere:
-                raise first_answer.Elsewhere()
+                raise Elsewhere()
             skills, seen = first_answer.first_answer(self, walks, *first)
             self._states.clear()  # the walks' states hold the ids of the answer's catalog
             return seen, truncated, skills

@@ -64,7 +64,7 @@ if TYPE_CHECKING:
     from skillc_gateway.catalog.scan import Walk
     from skillc_index.inventory.folders import Root
 
-__all__ = ["FIRST_SKILLS", "Elsewhere", "first_answer", "release", "worth_it"]
+__all__ = ["FIRST_SKILLS", "first_answer", "release", "worth_it"]
 
 #: A query answers from the skills' files when its walk finds at least this many skills the
 #: catalog does not hold, and ``skc find`` then starts a find server to build the catalog.
@@ -74,12 +74,6 @@ __all__ = ["FIRST_SKILLS", "Elsewhere", "first_answer", "release", "worth_it"]
 FIRST_SKILLS = 200
 
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]")
-
-
-class Elsewhere(Exception):
-    """The answer would come from the skills' files, and the caller asked that it be made
-    elsewhere (the find server, while it builds that catalog: its client answers from the
-    files in its own process, on the other core, and the build goes on meanwhile)."""
 
 
 def worth_it(db: sqlite3.Connection, walks: Sequence[tuple[Root, int, Walk]]) -> bool:

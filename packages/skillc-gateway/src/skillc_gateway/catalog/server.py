@@ -351,12 +351,13 @@ class FindServer:
             if op == "find" and _hung_up(connection):  # it gave up waiting (we were stopped)
                 return {"ok": False, "error": "the client is gone"}
             if op == "find":
-                from skillc_gateway.catalog.first_answer import Elsewhere
+                from skillc_gateway.catalog import Elsewhere
 
                 try:
                     found = self._find(message)
                 except Elsewhere:  # the client answers from the files, the build goes on
-                    return {"ok": False, "error": "building the catalog: answer from the files"}
+                    error = "building the catalog: answer from the files"
+                    return {"ok": False, "elsewhere": True, "error": error}
                 return {"ok": True, "result": encode_result(found)}
             if op == "status":
                 return {"ok": True, "status": self.status()}
@@ -375,8 +376,8 @@ class FindServer:
             return {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
 
     def _find(self, message: dict[str, Any]) -> FindResult:
+        from skillc_gateway.catalog import Elsewhere
         from skillc_gateway.catalog.engine import Catalog
-        from skillc_gateway.catalog.first_answer import Elsewhere
 
         layout, query, limit, budget, semantic, roots = read_find_request(message, self.layout.home)
         start = time.perf_counter()
