@@ -8,6 +8,7 @@ Real files, real SQLite, real processes; no timing is asserted (bench/first_find
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -26,7 +27,7 @@ import pytest
 from skillc_gateway.catalog import FindResult, find_roots, first_answer
 from skillc_gateway.catalog.database import open_database
 from skillc_gateway.catalog.engine import Catalog
-from skillc_gateway.catalog.protocol import PROTOCOL, socket_path
+from skillc_gateway.catalog.protocol import LOCK_NAME, PROTOCOL, socket_path
 from skillc_index import Layout
 
 CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus"
@@ -317,7 +318,8 @@ def test_a_client_told_to_answer_from_the_files_does_so_whatever_the_catalog_hol
     at once; a client that then asked the shared catalog whether a first answer is worth it
     could find it part built (CI: 11 of 210 skills were enough) and index the rest itself. It
     answers from the files as the server said (here the catalog holds every skill already,
-    and a socket of this test replies as such a server does)."""
+    and a socket of this test replies as such a server does, holding the home's server lock
+    as a server does: the client starts no other)."""
     base = Path(tempfile.mkdtemp(prefix="skft-", dir="/tmp")).resolve()  # a short socket path
     home, lib = base / "home", large_library(base / "lib")
     query = ("-v", "find", "--format", "json", "--path", str(lib), "prune the figs, then sow")
@@ -325,6 +327,8 @@ def test_a_client_told_to_answer_from_the_files_does_so_whatever_the_catalog_hol
         reference, err = ran(gateway(home, *query, SKILLC_FIND_SERVER="0"))  # indexed here
         assert "from the skills' files" not in err, err
         layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+        lock = os.open(layout.global_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         umask = os.umask(0o177)
         try:
@@ -356,8 +360,10 @@ def test_a_client_told_to_answer_from_the_files_does_so_whatever_the_catalog_hol
         finally:
             listener.close()
             thread.join()
+            os.close(lock)
         assert asked == [1]
         assert "answered by this process, from the skills' files" in err, err
+        assert "started a find server" not in err, err
         assert json.loads(out) == json.loads(reference)
     finally:
         shutil.rmtree(base, ignore_errors=True)
