@@ -3,6 +3,8 @@ shared ``home``, ``project`` and ``cli`` are in the checkout's conftest.py)."""
 
 from __future__ import annotations
 
+import os
+import socket
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -71,3 +73,23 @@ def gateway(cli: Callable[..., Run]) -> Run:
 def gateway_process(cli: Callable[..., Run]) -> Run:
     """Like :func:`gateway`, as ``python -m skillc_gateway`` in a subprocess."""
     return cli("skillc_gateway", process=True)
+
+
+@pytest.fixture
+def listening() -> Callable[[Path], socket.socket]:
+    """Make a Unix socket listen at a path as a find server's does (mode 0600), its
+    ``accept`` timing out every 0.1 s (so a thread serving it sees it closed): a stand-in
+    for the find server, whose replies a test writes."""
+
+    def listen(path: Path) -> socket.socket:
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        umask = os.umask(0o177)
+        try:
+            listener.bind(str(path))
+        finally:
+            os.umask(umask)
+        listener.listen()
+        listener.settimeout(0.1)
+        return listener
+
+    return listen

@@ -19,12 +19,13 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from skillc_gateway.catalog import FindResult, find_roots, first_answer
+from skillc_gateway.catalog import Elsewhere, FindResult, find_roots, first_answer
+from skillc_gateway.catalog.client import ask
 from skillc_gateway.catalog.database import open_database
 from skillc_gateway.catalog.engine import Catalog
 from skillc_gateway.catalog.protocol import LOCK_NAME, PROTOCOL, socket_path
@@ -311,9 +312,9 @@ def test_two_first_finds_at_once_then_the_find_server_builds_and_answers() -> No
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the find server is Linux only")
-def test_a_client_told_to_answer_from_the_files_does_so_whatever_the_catalog_holds_by_then() -> (
-    None
-):
+def test_a_client_told_to_answer_from_the_files_does_so_whatever_the_catalog_holds_by_then(
+    listening: Callable[[Path], socket.socket],
+) -> None:
     """The find server that leaves a first answer to its client builds those skills' catalog
     at once; a client that then asked the shared catalog whether a first answer is worth it
     could find it part built (CI: 11 of 210 skills were enough) and index the rest itself. It
@@ -329,14 +330,7 @@ def test_a_client_told_to_answer_from_the_files_does_so_whatever_the_catalog_hol
         layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
         lock = os.open(layout.global_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        umask = os.umask(0o177)
-        try:
-            listener.bind(str(socket_path(layout)))
-        finally:
-            os.umask(umask)
-        listener.listen()
-        listener.settimeout(0.1)
+        listener = listening(socket_path(layout))
         asked: list[int] = []
 
         def serve() -> None:  # every find: "building the catalog: answer from the files"
@@ -357,11 +351,15 @@ def test_a_client_told_to_answer_from_the_files_does_so_whatever_the_catalog_hol
         thread.start()
         try:
             out, err = ran(gateway(home, *query))
+            roots = find_roots(layout, [str(lib)])
+            for _ in range(2):  # asked once by a process (the quick path, then its command)
+                with pytest.raises(Elsewhere):
+                    ask(layout, "prune the figs, then sow", 10, roots, 1.0)
         finally:
             listener.close()
             thread.join()
             os.close(lock)
-        assert asked == [1]
+        assert asked == [1, 1]  # the command's, then this process's first
         assert "answered by this process, from the skills' files" in err, err
         assert "started a find server" not in err, err
         assert json.loads(out) == json.loads(reference)

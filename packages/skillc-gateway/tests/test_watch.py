@@ -324,21 +324,9 @@ def test_the_quick_path_prints_what_the_command_prints(
     assert capsys.readouterr() == ("", "")
 
 
-def listening(path: Path) -> socket.socket:
-    """A Unix socket listening at ``path`` as a find server's does (mode 0600), whose
-    ``accept`` times out every 0.1 s (so a thread serving it sees it closed)."""
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    umask = os.umask(0o177)
-    try:
-        listener.bind(str(path))
-    finally:
-        os.umask(umask)
-    listener.listen()
-    listener.settimeout(0.1)
-    return listener
-
-
-def test_a_server_that_does_not_answer_is_not_asked_again(home: Path) -> None:
+def test_a_server_that_does_not_answer_is_not_asked_again(
+    home: Path, listening: Callable[[Path], socket.socket]
+) -> None:
     """A socket whose server accepts and says nothing (stuck, or of a broken build): the
     quick path and then the click command of one ``skc find`` would each wait for it."""
     layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
@@ -382,7 +370,7 @@ def test_a_server_that_does_not_answer_is_not_asked_again(home: Path) -> None:
 
 
 def test_a_server_that_keeps_a_client_waiting_is_not_asked_by_the_others(
-    home: Path, monkeypatch: pytest.MonkeyPatch
+    home: Path, monkeypatch: pytest.MonkeyPatch, listening: Callable[[Path], socket.socket]
 ) -> None:
     """A server that accepts and never answers (stuck, running) keeps one ``skc find`` waiting
     its whole time; the next processes do not ask it (each would wait as long) until the

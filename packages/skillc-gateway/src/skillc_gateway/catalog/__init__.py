@@ -244,9 +244,7 @@ def find_skills(
     # no find server answered: one will build the catalog, if one may start
     first = (server or builds) and sys.platform.startswith("linux")
     first = first and not switched_off("SKILLC_FIND_SERVER")
-    return Catalog.shared(layout).find(
-        query, roots, limit, budget=budget, first=first, told=told and first
-    )
+    return Catalog.shared(layout).find(query, roots, limit, budget=budget, first=first, told=told)
 
 
 def served_answer(

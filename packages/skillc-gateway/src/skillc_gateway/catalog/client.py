@@ -70,11 +70,15 @@ def ask(
     this process) or answers something else. :class:`~skillc_gateway.catalog.Elsewhere` when
     the server builds the catalog of these skills and leaves the answer from their files to
     this process (it decided so from the catalog it holds: this process does not decide
-    again from a catalog that the build fills meanwhile)."""
+    again from a catalog that the build fills meanwhile); the same request again from this
+    process (the quick path's, then its click command's) is not sent again."""
     where = _askable(layout)
     if where is None:
         return None
     message = find_request(layout, query, limit, roots, budget)
+    told = (*where, encode_message(message))
+    if told in _told:
+        raise Elsewhere()
     timeout = budget * FINISH_WITHIN + ANSWER_MARGIN_SECONDS
     started = time.monotonic()
     reply = request(layout, message, timeout)
@@ -85,6 +89,7 @@ def ask(
         return None
     if not reply.get("ok"):
         if reply.get("elsewhere") is True:
+            _told.add(told)
             raise Elsewhere()
         return None
     try:
@@ -189,6 +194,10 @@ def request(layout: Layout, message: dict[str, Any], timeout: float) -> dict[str
 #: which does not ask them again: ``skc find``'s quick path and its click command would each
 #: wait for a stuck server. A server started since has a socket of its own.
 _silent: set[tuple[str, tuple[int, int]]] = set()
+#: The finds (socket and request) whose server said to answer from the files: asked again by
+#: this process (``skc find``'s click command after its quick path), the answer is the same,
+#: and the server would walk the folders again, or index the rest of them in that request.
+_told: set[tuple[str, tuple[int, int], bytes]] = set()
 
 
 def _socket_stamp(path: str) -> tuple[int, int] | None:
