@@ -216,8 +216,100 @@ def test_a_session_reads_its_skills_once_across_first_answers(
     finally:
         first.close()
         if first_answer._KEPT is not None:
-            first_answer._KEPT.db.close()
+            first_answer._KEPT.close()
             first_answer._KEPT = None
+
+
+def cutters() -> list[threading.Thread]:
+    return [thread for thread in threading.enumerate() if thread.name == "skillc-first-docs"]
+
+
+def test_the_documents_are_cut_by_a_thread_of_their_own_as_the_skills_are_read(
+    catalogs: tuple[Catalog, Catalog], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first answer reads the skills in the caller's thread and cuts their documents
+    into words in another (SQLite does that without Python's lock: on a second core), a few
+    skills at a time, in one transaction; the answer is the whole catalog's, and the thread
+    is gone once it is given."""
+    monkeypatch.setattr(first_answer, "FIRST_SKILLS", 10)
+    monkeypatch.setattr(first_answer._Documents, "BATCH", 3)
+    lib = tmp_path / "lib"
+    for n in range(14):
+        skill(
+            lib / f"hive-{n:02d}",
+            f"name: hive-{n:02d}\ndescription: Hive {n}.",
+            "## Comb\n\nWax.\n",
+        )
+    ran: list[tuple[str, str]] = []
+    run = first_answer._Documents._run
+
+    def recorded(self: first_answer._Documents, statement: str, args: list[str | int]) -> None:
+        ran.append((threading.current_thread().name, statement.split(" ")[0]))
+        run(self, statement, args)
+
+    monkeypatch.setattr(first_answer._Documents, "_run", recorded)
+    compare(catalogs, lib, ["hive comb", "wax"])
+    assert {name for name, _ in ran} == {"skillc-first-docs"}
+    # 14 skills, 3 a statement: 5 inserts, in one transaction, once (the second request
+    # reads the kept catalog)
+    assert [kind for _, kind in ran] == ["BEGIN", *["INSERT"] * 5, "COMMIT"]
+    assert cutters() == []
+    first_answer.release(catalogs[0], [])
+
+
+@pytest.mark.parametrize("where", ["reading", "cutting"])
+def test_a_first_answer_that_fails_stops_its_thread_and_keeps_nothing(
+    catalogs: tuple[Catalog, Catalog],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    where: str,
+) -> None:
+    """An error while the skills are read (the caller's thread), or while their documents are
+    cut (the other one: raised by the caller), is the find's error; the thread that cut the
+    documents is stopped, nothing is kept, and the next first answer is whole."""
+    from skillc_gateway.catalog import indexer
+
+    monkeypatch.setattr(first_answer, "FIRST_SKILLS", 10)
+    monkeypatch.setattr(first_answer._Documents, "BATCH", 2)
+    lib = tmp_path / "lib"
+    for n in range(12):
+        skill(lib / f"pond-{n:02d}", f"name: pond-{n:02d}\ndescription: Pond {n}.", "Reeds.\n")
+    read_regular, run = indexer._read_regular, first_answer._Documents._run
+    reads: list[str] = []
+
+    def failing_read(real: str, st: os.stat_result) -> bytes | None:
+        reads.append(real)
+        if len(reads) == 7:
+            raise OSError("disk gone")
+        return read_regular(real, st)
+
+    class Full:
+        def execute(self, *args: object) -> None:
+            raise MemoryError("out of memory")
+
+    def failing_run(self: first_answer._Documents, statement: str, args: list[str | int]) -> None:
+        if statement.startswith("INSERT") and "Pond 5." in str(args):
+            db, self.db = self.db, Full()  # type: ignore[assignment]
+            try:
+                run(self, statement, args)
+            finally:
+                self.db = db
+        else:
+            run(self, statement, args)
+
+    if where == "reading":
+        monkeypatch.setattr(indexer, "_read_regular", failing_read)
+    else:
+        monkeypatch.setattr(first_answer._Documents, "_run", failing_run)
+    roots = find_roots(catalogs[0].layout, [str(lib)])
+    with pytest.raises(OSError if where == "reading" else MemoryError):
+        catalogs[0].find("pond reeds", roots, 10, first=True)
+    assert cutters() == []
+    assert first_answer._KEPT is None
+    monkeypatch.setattr(indexer, "_read_regular", read_regular)
+    monkeypatch.setattr(first_answer._Documents, "_run", run)
+    compare(catalogs, lib, ["pond reeds"])
+    first_answer.release(catalogs[0], [])
 
 
 def gateway(home: Path, *args: str, **env: str) -> subprocess.Popen[str]:

@@ -11,9 +11,12 @@ catalog does not hold, and a find server will build the catalog (``skc find``:
 1. every searched skill is read as :class:`~.indexer.Indexer` reads it (the same checks, its
    row in a new catalog in memory, the ids in the order a first build gives them), its words
    left out;
-2. the documents of every skill are cut into words at once, into one contentless FTS5 table
-   (rowid: the skill's id): its ``fts5vocab`` gives each query word's count in each document,
-   its ``_docsize`` each document's length, and the query's rows of ``rank_postings``,
+2. the documents of every skill are cut into words as the skills are read, by a thread of its
+   own (SQLite cuts them without Python's lock: the first answer uses a second core while
+   the next skills are read), into one contentless FTS5 table of an in-memory database of
+   their own (:class:`_Documents`; rowid: the skill's id): its ``fts5vocab`` gives each
+   query word's count in each document, its ``_docsize`` each document's length, and the
+   query's rows of ``rank_postings``,
    ``rank_terms`` and ``rank_count`` are written from them with :func:`.postings.add`'s
    expression (:func:`.postings.weight_sql`);
 3. a passage's words are words of its skill's documents (but for a section cut at
@@ -38,6 +41,7 @@ folders.
 from __future__ import annotations
 
 import json
+import queue
 import re
 import sqlite3
 import threading
@@ -109,7 +113,7 @@ def first_answer(
             seen = catalog._seen(walks)
             found = answer(library.db, catalog.layout, query, limit, seen, False)
         except BaseException:
-            library.db.close()
+            library.close()
             raise
         _KEPT = library
         return found, seen
@@ -123,7 +127,7 @@ def release(catalog: Catalog, walks: list[tuple[Root, int, Walk]]) -> None:
         key = _key(catalog, walks)
         with _LOCK:
             if _KEPT is not None and _KEPT.key == key:
-                _KEPT.db.close()
+                _KEPT.close()
                 _KEPT = None
 
 
@@ -134,7 +138,7 @@ def _key(catalog: Catalog, walks: list[tuple[Root, int, Walk]]) -> tuple[str, ..
 
 class _Library:
     """The catalog in memory of a first answer (``key``: :func:`_key`): every searched
-    skill's row and text, their documents cut into words (``first_docs``) and the passages
+    skill's row and text, their documents cut into words (:class:`_Documents`) and the passages
     cut so far (:class:`_Passages`); a next answer over the same folders reads again only
     the skills whose ``SKILL.md`` changed (:meth:`.Indexer.index` finds the others' rows by
     their fingerprints), drops those no longer found, and writes its own request's rows."""
@@ -144,17 +148,29 @@ class _Library:
         self.db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         catalog_database.prepare(self.db)
         self.texts: dict[int, SkillText] = {}
-        self.sizes: dict[int, list[int]] | None = None  # None: first_docs to make (again)
-        self.passages: _Passages | None = None  # made with first_docs
+        self.passages: _Passages | None = None  # made with the documents
+        self.documents: _Documents | None = None  # every text's, cut (None: to cut again)
+        self.cutting: _Documents | None = None  # the texts read anew, cut as they are read
+
+    def close(self) -> None:
+        """Give up the catalog in memory (the thread that cuts documents stopped)."""
+        for documents in (self.cutting, self.documents):
+            if documents is not None:
+                documents.close()
+        self.cutting = self.documents = None
+        self.db.close()
 
     def index(self, walks: list[tuple[Root, int, Walk]]) -> None:
         """Every skill of ``walks`` read as a first build reads it (the pending first: its
-        order of ids), the texts of those read anew kept; the rows and texts of the skills
+        order of ids), the texts of those read anew kept, their documents cut into words
+        meanwhile (:class:`_Documents`); the rows and texts of the skills
         the walks no longer find, or now skip, dropped."""
 
         def keep(_db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
             self.texts[skill_id] = text
-            self.sizes = None
+            if self.cutting is None:
+                self.cutting = _Documents()
+            self.cutting.add(skill_id, text)
 
         indexer = Indexer(self.db, time.time_ns() - RACY_NS, keep)
         found: set[int] = set()
@@ -173,7 +189,6 @@ class _Library:
                 read.add(skill_id)
         for skill_id in [skill_id for skill_id in self.texts if skill_id not in read]:
             del self.texts[skill_id]  # gone, or skipped now
-            self.sizes = None
 
     def query_rows(self, query: str) -> None:
         """Write the rows :mod:`.rank` reads for ``query`` (those of the last request
@@ -182,22 +197,27 @@ class _Library:
         for table in _QUERY_TABLES:
             db.execute(f"DELETE FROM {table}")
         db.execute("DROP TABLE IF EXISTS first_tf")
-        if self.sizes is None or self.passages is None:
-            db.execute("DROP TABLE IF EXISTS first_docs_i")
-            db.execute("DROP TABLE IF EXISTS first_docs")
-            db.execute(
-                "CREATE VIRTUAL TABLE first_docs USING fts5(meta, body, headings, content='', "
-                f"{postings.TOKENIZER})"
-            )
-            db.executemany(
-                "INSERT INTO first_docs (rowid, meta, body, headings) VALUES (?, ?, ?, ?)",
-                ((skill_id, *postings.documents(text)) for skill_id, text in self.texts.items()),
-            )
-            self.sizes = {
-                skill_id: _sizes(blob) for skill_id, blob in db.execute(_SIZES.format("first_docs"))
-            }
-            self.passages = _Passages(db, self.texts)
-        _query_rows(db, self.sizes, self.passages, query)
+        # the texts read anew were cut as they were read: every one if none was kept before
+        cutting, self.cutting = self.cutting, None
+        documents, passages = self.documents, self.passages
+        if (
+            documents is None
+            or passages is None
+            or cutting is not None
+            or documents.ids != self.texts.keys()  # texts dropped since
+        ):
+            if cutting is None or cutting.ids != self.texts.keys():
+                if cutting is not None:
+                    cutting.close()
+                cutting = _Documents()
+                for skill_id, text in self.texts.items():
+                    cutting.add(skill_id, text)
+            if documents is not None:
+                documents.close()
+            self.documents = documents = cutting
+            documents.finish()
+            self.passages = passages = _Passages(db, self.texts)
+        _query_rows(db, documents, passages, query)
 
 
 #: The tables of one request's rows.
@@ -207,10 +227,11 @@ _LOCK = threading.Lock()
 
 
 def _query_rows(
-    db: sqlite3.Connection, sizes: dict[int, list[int]], passages: _Passages, query: str
+    db: sqlite3.Connection, documents: _Documents, passages: _Passages, query: str
 ) -> None:
-    """Write the rows :mod:`.rank` reads for ``query`` over the skills whose documents are in
-    ``first_docs`` (``sizes``: their lengths) and whose passages are ``passages``."""
+    """Write into ``db`` the rows :mod:`.rank` reads for ``query`` over the skills whose
+    documents ``documents`` cut and whose passages are ``passages``."""
+    sizes = documents.sizes
     words = rank.query_terms(query)
     terms = rank.stems(db, words) if words else []
     for doc in range(len(DOCUMENTS)):
@@ -218,7 +239,7 @@ def _query_rows(
         if held:  # as postings.finish counts: the skills with a word in the document
             db.execute("INSERT INTO rank_count (doc, n) VALUES (?, ?)", (doc, held))
     numbers = {document.name: doc for doc, document in enumerate(DOCUMENTS)}
-    counts = _counts(db, "first_docs", terms)
+    counts = _counts(documents.db, "first_docs", terms)
     db.execute(
         "CREATE TABLE first_tf (doc INTEGER, term TEXT, cnt INTEGER, len INTEGER, skill INTEGER)"
     )
@@ -240,6 +261,83 @@ def _query_rows(
         "GROUP BY doc, term"
     )
     passages.rows(terms, {skill_id for _, skill_id, _ in counts})
+
+
+class _Documents:
+    """The documents of skills (:func:`.postings.documents`) cut into words by a thread of its
+    own, into the contentless FTS5 table ``first_docs`` of an in-memory database of its own
+    (rowid: the skill's id). :meth:`add` queues a skill; :data:`BATCH` are one ``INSERT``,
+    which SQLite runs without Python's lock: the words are cut while the caller reads the
+    next skills, on another core. :meth:`finish` waits for the last and reads each document's
+    length; ``db`` is read then."""
+
+    #: Skills an ``INSERT`` writes (4 parameters each: SQLite before 3.32 took at most 999).
+    BATCH = 64
+
+    def __init__(self) -> None:
+        self.db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        self.db.execute(
+            "CREATE VIRTUAL TABLE first_docs USING fts5(meta, body, headings, content='', "
+            f"{postings.TOKENIZER})"
+        )
+        self.ids: set[int] = set()
+        self.sizes: dict[int, list[int]] = {}
+        """Each skill's length in tokens of each document (once finished)."""
+        self._rows: list[tuple[int, str, str, str]] = []
+        self._queue: queue.SimpleQueue[list[tuple[int, str, str, str]] | None] = queue.SimpleQueue()
+        self._error: BaseException | None = None
+        self._dropped = False  # closed: what is still queued is not cut
+        self._thread = threading.Thread(target=self._cut, name="skillc-first-docs", daemon=True)
+        self._thread.start()
+
+    def add(self, skill_id: int, text: SkillText) -> None:
+        """Queue the documents of skill ``skill_id`` (``text``)."""
+        self.ids.add(skill_id)
+        self._rows.append((skill_id, *postings.documents(text)))
+        if len(self._rows) == self.BATCH:
+            self._queue.put(self._rows)
+            self._rows = []
+
+    def finish(self) -> None:
+        """Once every queued skill is cut: :attr:`sizes` (the thread's error raised, when it
+        failed)."""
+        self._stop()
+        if self._error is not None:
+            raise self._error
+        found = self.db.execute(_SIZES.format("first_docs"))
+        self.sizes = {skill_id: _sizes(blob) for skill_id, blob in found}
+
+    def close(self) -> None:
+        """Stop cutting (what is still queued is dropped) and give the database up."""
+        self._dropped = True
+        self._stop()
+        self.db.close()
+
+    def _stop(self) -> None:
+        if self._thread.is_alive():
+            if self._rows:
+                self._queue.put(self._rows)
+                self._rows = []
+            self._queue.put(None)
+            self._thread.join()
+
+    def _cut(self) -> None:
+        """The thread: each queued batch inserted until None comes, in one transaction (FTS5
+        writes its index once, at the end); an error is kept for :meth:`finish`, the batches
+        after it dropped."""
+        self._run("BEGIN", [])
+        while (rows := self._queue.get()) is not None:
+            marks = ",".join(["(?, ?, ?, ?)"] * len(rows))
+            insert = f"INSERT INTO first_docs (rowid, meta, body, headings) VALUES {marks}"
+            self._run(insert, [value for row in rows for value in row])
+        self._run("COMMIT", [])
+
+    def _run(self, statement: str, args: list[str | int]) -> None:
+        if self._error is None and not self._dropped:
+            try:
+                self.db.execute(statement, args)
+            except BaseException as exc:
+                self._error = exc
 
 
 class _Passages:
