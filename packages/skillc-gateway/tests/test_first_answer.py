@@ -261,6 +261,31 @@ def test_the_documents_are_cut_by_a_thread_of_their_own_as_the_skills_are_read(
     first_answer.release(catalogs[0], [])
 
 
+def test_a_first_answer_over_other_folders_gives_up_the_one_kept(
+    catalogs: tuple[Catalog, Catalog], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One catalog in memory is kept a process: a first answer over other folders closes the
+    one kept for the first (its databases given up, not left to the collector) and keeps
+    its own."""
+    monkeypatch.setattr(first_answer, "FIRST_SKILLS", 10)
+    for name in ("east", "west"):
+        for n in range(12):
+            folder = tmp_path / name / f"{name}-{n:02d}"
+            skill(folder, f"name: {name}-{n:02d}\ndescription: Field {n}.", "Barley.\n")
+    first = catalogs[0]
+    first.find("barley", find_roots(first.layout, [str(tmp_path / "east")]), 10, first=True)
+    east = first_answer._KEPT
+    assert east is not None and east.documents is not None
+    east_documents = east.documents.db
+    first.find("barley", find_roots(first.layout, [str(tmp_path / "west")]), 10, first=True)
+    assert first_answer._KEPT is not None and first_answer._KEPT is not east
+    for db in (east.db, east_documents):
+        with pytest.raises(sqlite3.ProgrammingError):
+            db.execute("SELECT 1")
+    first_answer._KEPT.close()
+    first_answer._KEPT = None
+
+
 @pytest.mark.parametrize("where", ["reading", "cutting"])
 def test_a_first_answer_that_fails_stops_its_thread_and_keeps_nothing(
     catalogs: tuple[Catalog, Catalog],

@@ -105,7 +105,10 @@ def first_answer(
     key = _key(catalog, walks)
     with _LOCK:
         global _KEPT
-        library = _KEPT if _KEPT is not None and _KEPT.key == key else _Library(key)
+        if _KEPT is not None and _KEPT.key != key:
+            _KEPT.close()  # kept for other folders: given up
+            _KEPT = None
+        library = _KEPT or _Library(key)
         _KEPT = None
         try:
             with catalog_database.writing(library.db):
@@ -198,7 +201,8 @@ class _Library:
         for table in _QUERY_TABLES:
             db.execute(f"DELETE FROM {table}")
         db.execute("DROP TABLE IF EXISTS first_tf")
-        # the texts read anew were cut as they were read: every one if none was kept before
+        # the texts read anew were cut as they were read; when others were kept from an
+        # earlier request (or some dropped since), every text is cut again
         cutting, self.cutting = self.cutting, None
         documents, passages = self.documents, self.passages
         if (
