@@ -220,6 +220,13 @@ def test_a_session_reads_its_skills_once_across_first_answers(
             first_answer._KEPT = None
 
 
+def numbered(folder: Path, kind: str, count: int, body: str) -> None:
+    """``count`` skills under ``folder``: ``KIND-NN``, described as ``Kind N.``, with ``body``."""
+    for n in range(count):
+        name = f"{kind}-{n:02d}"
+        skill(folder / name, f"name: {name}\ndescription: {kind.title()} {n}.", body)
+
+
 def cutters() -> list[threading.Thread]:
     return [thread for thread in threading.enumerate() if thread.name == "skillc-first-docs"]
 
@@ -237,12 +244,7 @@ def test_the_documents_are_cut_by_a_thread_of_their_own_as_the_skills_are_read(
     monkeypatch.setattr(first_answer, "usable_cores", lambda: cores)
     monkeypatch.setattr(first_answer._Documents, "BATCH", 3)
     lib = tmp_path / "lib"
-    for n in range(14):
-        skill(
-            lib / f"hive-{n:02d}",
-            f"name: hive-{n:02d}\ndescription: Hive {n}.",
-            "## Comb\n\nWax.\n",
-        )
+    numbered(lib, "hive", 14, "## Comb\n\nWax.\n")
     ran: list[tuple[str, str]] = []
     run = first_answer._Documents._run
 
@@ -269,9 +271,7 @@ def test_a_first_answer_over_other_folders_gives_up_the_one_kept(
     its own."""
     monkeypatch.setattr(first_answer, "FIRST_SKILLS", 10)
     for name in ("east", "west"):
-        for n in range(12):
-            folder = tmp_path / name / f"{name}-{n:02d}"
-            skill(folder, f"name: {name}-{n:02d}\ndescription: Field {n}.", "Barley.\n")
+        numbered(tmp_path / name, name, 12, "Barley.\n")
     first = catalogs[0]
     first.find("barley", find_roots(first.layout, [str(tmp_path / "east")]), 10, first=True)
     east = first_answer._KEPT
@@ -302,8 +302,7 @@ def test_a_first_answer_that_fails_stops_its_thread_and_keeps_nothing(
     monkeypatch.setattr(first_answer, "usable_cores", lambda: 2)
     monkeypatch.setattr(first_answer._Documents, "BATCH", 2)
     lib = tmp_path / "lib"
-    for n in range(12):
-        skill(lib / f"pond-{n:02d}", f"name: pond-{n:02d}\ndescription: Pond {n}.", "Reeds.\n")
+    numbered(lib, "pond", 12, "Reeds.\n")
     read_regular, run = indexer._read_regular, first_answer._Documents._run
     reads: list[str] = []
 
