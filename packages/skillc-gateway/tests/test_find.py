@@ -354,6 +354,27 @@ def test_cjk_runs_are_cut_into_pairs_and_other_text_is_left_as_it_is() -> None:
     )
 
 
+def test_the_cjk_check_leaves_alone_the_text_it_left_alone_before() -> None:
+    """``cjk_pairs`` looks for the first bytes of CJK characters with a ``memchr`` a byte,
+    where it used a pattern: for every character of the Basic Multilingual Plane and one of
+    97 past it, alone and between letters, the same text as with the pattern."""
+    import re
+
+    from skillc_index.index.fts import CJK_CHARS
+
+    lead, run = re.compile(rb"[\xe1\xe3-\xed]"), re.compile(f"{CJK_CHARS}+")
+
+    def before(text: str) -> str:
+        if text.isascii() or not lead.search(text.encode("utf-8", "surrogatepass")):
+            return text
+        return run.sub(postings._pairs, text)
+
+    points = [*range(0x80, 0x10000), *range(0x10000, 0x110000, 97)]
+    for point in points:
+        text = f"a{chr(point)}{chr(point)}b"
+        assert postings.cjk_pairs(text) == before(text), hex(point)
+
+
 def test_a_request_that_is_a_skill_name_finds_that_skill_first(
     gateway: Run, project: Path, write_skill: WriteSkill
 ) -> None:

@@ -245,8 +245,11 @@ def cjk_pairs(text: str) -> str:
     through it (:func:`documents`, :func:`_section_terms`, the first answer's passages,
     :func:`.rank.query_terms`)."""
     global _CJK_RUN
-    if text.isascii() or not _CJK_LEAD.search(text.encode("utf-8", "surrogatepass")):
-        return text  # most texts: a scan of their bytes (the pattern below: 40 MB/s)
+    if text.isascii():
+        return text
+    data = text.encode("utf-8", "surrogatepass")
+    if not any(lead in data for lead in _CJK_LEADS):
+        return text  # most texts: a memchr a byte over their bytes (a pattern was 5x slower)
     if _CJK_RUN is None:
         from skillc_index.index.fts import CJK_CHARS
 
@@ -262,10 +265,10 @@ def _pairs(run: re.Match[str]) -> str:
 _CJK_RUN: re.Pattern[str] | None = None
 #: The first byte of the UTF-8 of every character of ``CJK_CHARS`` from U+1000 to U+EFFF but
 #: CJK radicals (U+2E80-U+2FDF: E2 is the first byte of most punctuation too; EF that of the
-#: emoji's variation selector): a text holding none is left as it is, so a text (or request)
-#: whose only such characters are radicals, half-width or compatibility forms, or past U+FFFF
-#: keeps them as runs, as before.
-_CJK_LEAD = re.compile(rb"[\xe1\xe3-\xed]")
+#: emoji's variation selector), E1 and E3 to ED: a text holding none is left as it is, so a
+#: text (or request) whose only such characters are radicals, half-width or compatibility
+#: forms, or past U+FFFF keeps them as runs, as before.
+_CJK_LEADS = tuple(bytes([lead]) for lead in (0xE1, *range(0xE3, 0xEE)))
 
 
 def weight_sql(count: str, length: str, reference: str) -> str:
