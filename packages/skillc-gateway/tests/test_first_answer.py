@@ -30,6 +30,7 @@ from skillc_gateway.catalog.database import open_database
 from skillc_gateway.catalog.engine import Catalog
 from skillc_gateway.catalog.protocol import LOCK_NAME, PROTOCOL, socket_path
 from skillc_index import Layout
+from skillc_index import cores as cores_module
 
 CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus"
 DEV = Path(__file__).resolve().parents[4] / "shared" / "bench" / "skill-routing"
@@ -254,7 +255,7 @@ def test_the_documents_are_cut_by_a_thread_of_their_own_as_the_skills_are_read(
     catalog's, and the thread is gone once it is given. A process that may run on one core
     only cuts them in its own thread, once they are all read."""
     monkeypatch.setattr(first_answer, "FIRST_SKILLS", 10)
-    monkeypatch.setattr(first_answer, "usable_cores", lambda: cores)
+    monkeypatch.setattr(cores_module, "usable_cores", lambda: cores)
     monkeypatch.setattr(first_answer._Documents, "BATCH", 3)
     lib = tmp_path / "lib"
     numbered(lib, "hive", 14, "## Comb\n\nWax.\n")
@@ -319,7 +320,7 @@ def test_a_first_answer_that_fails_stops_its_thread_and_keeps_nothing(
     from skillc_gateway.catalog import indexer
 
     monkeypatch.setattr(first_answer, "FIRST_SKILLS", 10)
-    monkeypatch.setattr(first_answer, "usable_cores", lambda: 2)
+    monkeypatch.setattr(cores_module, "usable_cores", lambda: 2)
     monkeypatch.setattr(first_answer._Documents, "BATCH", 2)
     lib = tmp_path / "lib"
     numbered(lib, "pond", 12, "Reeds.\n")

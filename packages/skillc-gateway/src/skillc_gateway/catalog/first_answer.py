@@ -61,7 +61,6 @@ from skillc_gateway.catalog.postings import (
     SkillText,
 )
 from skillc_gateway.catalog.tree_state import RACY_NS
-from skillc_index.cores import usable_cores
 
 if TYPE_CHECKING:
     from skillc_gateway.catalog import FoundSkill
@@ -281,6 +280,8 @@ class _Documents:
     BATCH = 64
 
     def __init__(self) -> None:
+        from skillc_index.cores import usable_cores  # only when skills are read from files
+
         self.db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         self.db.execute(
             "CREATE VIRTUAL TABLE first_docs USING fts5(meta, body, headings, content='', "
