@@ -148,6 +148,48 @@ def test_the_first_answer_reads_passages_as_indexing_does(
     compare(catalogs, lib, [*queries, "many", "soil"])
 
 
+def test_the_first_answer_finds_the_duplicates_indexing_finds(
+    catalogs: tuple[Catalog, Catalog], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Duplicates are skills of the same name, description and body (spaces aside): the first
+    answer computes that digest only for skills that share a name and description with
+    another, and finds the duplicates the catalog built whole finds, also when a skill's twin
+    comes in a later request of the session (the catalog in memory kept)."""
+    monkeypatch.setattr(first_answer, "FIRST_SKILLS", 10)
+    lib = tmp_path / "lib"
+    numbered(lib, "hedge", 10, "## Trim\n\nShears.\n")
+    front = "name: prune\ndescription: Prune the  roses."
+    skill(lib / "a" / "prune", front, "## Cut\n\nAbove a bud.\n")
+    skill(
+        lib / "b" / "prune", "name: prune\ndescription: Prune the roses.", "## Cut\n\nAbove  a bud."
+    )
+    skill(lib / "c" / "prune", front, "## Cut\n\nBelow a bud.\n")  # another body
+    nameless = "description: Mulch the roses."
+    skill(lib / "a" / "mulch", nameless, "## Bark\n\nThick.\n")
+    skill(lib / "b" / "mulch", nameless, "## Bark\n\nThick.\n")  # its folder's name: one
+    skill(lib / "c" / "mulch-more", nameless, "## Bark\n\nThick.\n")  # another name
+    compare(catalogs, lib, ["prune roses bud", "mulch roses bark"])
+    roots = find_roots(catalogs[0].layout, [str(lib)])
+    found = {
+        skill.path: skill.duplicates
+        for skill in catalogs[0].find("prune mulch roses", roots, 10, first=True).skills
+    }
+    assert sorted(map(Path, [*found[str(lib / "a" / "prune")]])) == [lib / "b" / "prune"]
+    assert sorted(map(Path, [*found[str(lib / "a" / "mulch")]])) == [lib / "b" / "mulch"]
+    assert found[str(lib / "c" / "prune")] == found[str(lib / "c" / "mulch-more")] == ()
+    shutil.copytree(lib / "hedge-03", lib / "d" / "hedge-03")  # a twin, in a later request
+    compare(catalogs, lib, ["hedge 3 trim shears"])
+    found = {
+        skill.path: skill.duplicates
+        for skill in catalogs[0].find("hedge 3 trim shears", roots, 10, first=True).skills
+    }
+    twins = [(Path(path), [*map(Path, dups)]) for path, dups in found.items() if dups]
+    assert len(twins) == 1 and {twins[0][0], *twins[0][1]} == {
+        lib / "hedge-03",
+        lib / "d" / "hedge-03",
+    }
+
+
 def test_a_session_reads_its_skills_once_across_first_answers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

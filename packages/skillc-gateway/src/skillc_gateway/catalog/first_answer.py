@@ -10,7 +10,8 @@ catalog does not hold, and a find server will build the catalog (``skc find``:
 
 1. every searched skill is read as :class:`~.indexer.Indexer` reads it (the same checks, its
    row in a new catalog in memory, the ids in the order a first build gives them), its words
-   left out;
+   left out, its digest computed only when another skill has its name and description
+   (:meth:`_Library._digest_twins`);
 2. the documents of every skill are cut into words as the skills are read, by a thread of its
    own (SQLite cuts them without Python's lock: the first answer uses a second core while
    the next skills are read), into one contentless FTS5 table of an in-memory database of
@@ -52,7 +53,7 @@ from typing import TYPE_CHECKING
 from skillc_gateway.catalog import database as catalog_database
 from skillc_gateway.catalog import postings, rank
 from skillc_gateway.catalog.answer import Seen, answer
-from skillc_gateway.catalog.indexer import Indexer
+from skillc_gateway.catalog.indexer import Indexer, skill_digest
 from skillc_gateway.catalog.postings import (
     DOCUMENTS,
     PASSAGES,
@@ -151,6 +152,7 @@ class _Library:
         self.db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         catalog_database.prepare(self.db)
         self.texts: dict[int, SkillText] = {}
+        self.digests: dict[int, str] = {}  # the skills whose digest was computed (:meth:`index`)
         self.passages: _Passages | None = None  # made with the documents
         self.documents: _Documents | None = None  # every text's, cut (None: to cut again)
         self.cutting: _Documents | None = None  # the texts read anew, cut as they are read
@@ -171,11 +173,12 @@ class _Library:
 
         def keep(_db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
             self.texts[skill_id] = text
+            self.digests.pop(skill_id, None)  # its row's digest is its folder again
             if self.cutting is None:
                 self.cutting = _Documents()
             self.cutting.add(skill_id, text)
 
-        indexer = Indexer(self.db, time.time_ns() - RACY_NS, keep)
+        indexer = Indexer(self.db, time.time_ns() - RACY_NS, keep, lambda real, _text: real)
         found: set[int] = set()
         for _root, _priority, result in walks:
             pending = set(result.pending)
@@ -192,6 +195,25 @@ class _Library:
                 read.add(skill_id)
         for skill_id in [skill_id for skill_id in self.texts if skill_id not in read]:
             del self.texts[skill_id]  # gone, or skipped now
+            self.digests.pop(skill_id, None)
+        self._digest_twins()
+
+    def _digest_twins(self) -> None:
+        """A skill's digest (:func:`.indexer.skill_digest`: its name, description and body,
+        what makes skills duplicates of one another) computed only where another skill has
+        its name and description (a few, where all have to be read: 0.3 s of 26 MB); the
+        others' digest is their folder's real path, which no other skill has."""
+        twins: dict[tuple[str, str], list[int]] = {}
+        for skill_id, text in self.texts.items():
+            key = (text.name, " ".join(text.description.split()))
+            twins.setdefault(key, []).append(skill_id)
+        computed: list[tuple[str, int]] = []
+        for ids in twins.values():
+            for skill_id in ids if len(ids) > 1 else ():
+                if skill_id not in self.digests:
+                    self.digests[skill_id] = skill_digest(self.texts[skill_id])
+                    computed.append((self.digests[skill_id], skill_id))
+        self.db.executemany("UPDATE skills SET digest = ? WHERE id = ?", computed)
 
     def query_rows(self, query: str) -> None:
         """Write the rows :mod:`.rank` reads for ``query`` (those of the last request

@@ -16,7 +16,7 @@ from skillc_gateway.catalog.scan import SKILL_FILE
 from skillc_gateway.catalog.skill_text import MAX_SKILL_BYTES, cut, read_skill_text
 from skillc_gateway.catalog.tree_state import SKILL, SKIPPED, TreeState, fingerprint, is_racy
 
-__all__ = ["Indexer"]
+__all__ = ["Indexer", "skill_digest"]
 
 
 class Indexer:
@@ -27,12 +27,16 @@ class Indexer:
         db: sqlite3.Connection,
         since: int,
         add: Callable[[sqlite3.Connection, int, postings.SkillText], None] | None = None,
+        digest: Callable[[str, postings.SkillText], str] | None = None,
     ) -> None:
         self.db = db
         self.since = since
         self.add = postings.add if add is None else add
         """How a skill's text is written (:func:`.postings.add`; the first answer keeps the
         texts instead: :mod:`.first_answer`)."""
+        self.digest = (lambda _real, text: skill_digest(text)) if digest is None else digest
+        """The digest of the skill at a real path (:func:`skill_digest`; the first answer
+        computes it only where another skill has the same name and description)."""
         self.done: dict[str, tuple[int, int, bool]] = {}  # real path -> id, fingerprint, skipped
         self.moved = 0
         """Skills that moved, whose rows were kept (:meth:`adopt`)."""
@@ -80,7 +84,7 @@ class Indexer:
         values = catalog_database.SkillRow(
             text.name if text else real.rpartition("/")[2],
             text.description if text else "",
-            _digest(text) if text else None,
+            self.digest(real, text) if text else None,
             content,
             stored,
         )
@@ -167,7 +171,7 @@ def _read_regular(real: str, st: os.stat_result) -> bytes | None:
         return None
 
 
-def _digest(text: postings.SkillText) -> str:
+def skill_digest(text: postings.SkillText) -> str:
     """What makes two skills the same one: name, description and body, spaces collapsed."""
     body = " ".join(text.body.split())
     data = "\0".join((text.name, " ".join(text.description.split()), body))
