@@ -91,10 +91,24 @@ def vector_counts(catalog: Path) -> tuple[int, int, int] | None:
     return (row[0], row[1], row[2]) if row[0] else None
 
 
+def compiled(*checkouts: Path) -> None:
+    """Write the ``.pyc`` of the packages' sources of this checkout and of ``checkouts``, as an
+    install does: with ``PYTHONDONTWRITEBYTECODE`` set, a module edited since its ``.pyc`` (or
+    every module of a checkout that has none, a ``git worktree``) is compiled again by every
+    process that imports it, a cost no user meets (bench/RESULTS.md, "The first find's
+    digests")."""
+    import compileall
+
+    for checkout in (Path(__file__).resolve().parents[1], *checkouts):
+        for src in sorted(checkout.glob("packages/*/src")):
+            compileall.compile_dir(src, quiet=1)
+
+
 def codes(base: Path | None) -> list[tuple[str, dict[str, str]]]:
     """The code each round runs: ``--base DIR`` (a checkout of another commit, its packages'
     sources first on ``PYTHONPATH``) first when given, then this checkout; each a label and
-    the environment it adds."""
+    the environment it adds. Both compiled first (:func:`compiled`)."""
+    compiled(*([base] if base is not None else []))
     found: list[tuple[str, dict[str, str]]] = [("this checkout", {})]
     if base is not None:
         sources = sorted(str(src.resolve()) for src in base.glob("packages/*/src"))

@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchlib import cpu_model, find_skc, skill_folders
+from benchlib import compiled, cpu_model, find_skc, skill_folders
 from first_find import QUERY, fresh_env, vectors
 
 
@@ -128,6 +128,7 @@ def main() -> None:
     parser.add_argument("--vectors", action="store_true", help="wait for this skc's vectors")
     args = parser.parse_args()
     this = find_skc()
+    compiled()
     print(f"{cpu_model()}, {os.cpu_count()} cores; load average at start {os.getloadavg()}")
     print(f"this: {this}; other: {args.other}; medians of {args.runs} runs, alternated")
     print(f"SKILLC_FIND_SEMANTIC: {'0' if args.semantic == 'off' else 'unset'}\n")

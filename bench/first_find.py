@@ -40,7 +40,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchlib import copy_corpus, corpus_root, cpu_model, find_skc, skill_folders
+from benchlib import compiled, copy_corpus, corpus_root, cpu_model, find_skc, skill_folders
 from find_scale import make_library
 
 QUERY = "fill in the PDF form the bank sent me"
@@ -208,6 +208,7 @@ def main() -> None:
     parser.add_argument("--route-only", action="store_true", help="step 3 alone")
     args = parser.parse_args()
     skc = find_skc()
+    compiled()
     corpus = corpus_root(args.corpus).resolve()
     library = args.library
     if library is None:

@@ -22,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchlib import cpu_model, find_skc
+from benchlib import compiled, cpu_model, find_skc
 from find_scale import dev_queries, served
 
 
@@ -37,6 +37,7 @@ def main() -> int:
     if args.runs + 1 > len(queries):
         sys.exit(f"error: --runs is at most {len(queries) - 1} (the dev requests)")
     skc = str(find_skc())
+    compiled()
     with tempfile.TemporaryDirectory(prefix="served-") as scratch:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLC_", "SKC_"))}
         env.update(SKILLC_HOME=str(args.home.resolve()), HOME=scratch)
