@@ -170,24 +170,19 @@ def test_the_first_answer_finds_the_duplicates_indexing_finds(
     skill(lib / "c" / "mulch-more", nameless, "## Bark\n\nThick.\n")  # another name
     compare(catalogs, lib, ["prune roses bud", "mulch roses bark"])
     roots = find_roots(catalogs[0].layout, [str(lib)])
-    found = {
-        skill.path: skill.duplicates
-        for skill in catalogs[0].find("prune mulch roses", roots, 10, first=True).skills
-    }
-    assert sorted(map(Path, [*found[str(lib / "a" / "prune")]])) == [lib / "b" / "prune"]
-    assert sorted(map(Path, [*found[str(lib / "a" / "mulch")]])) == [lib / "b" / "mulch"]
-    assert found[str(lib / "c" / "prune")] == found[str(lib / "c" / "mulch-more")] == ()
+
+    def twins(query: str) -> set[frozenset[Path]]:
+        """The skills the first answer shows with their duplicates, each group a set."""
+        result = catalogs[0].find(query, roots, 10, first=True)
+        return {frozenset(map(Path, (skill.path, *skill.duplicates))) for skill in result.skills}
+
+    found = twins("prune mulch roses")
+    assert {frozenset({lib / "a" / "prune", lib / "b" / "prune"})} < found
+    assert {frozenset({lib / "a" / "mulch", lib / "b" / "mulch"})} < found
+    assert {frozenset({lib / "c" / "prune"}), frozenset({lib / "c" / "mulch-more"})} < found
     shutil.copytree(lib / "hedge-03", lib / "d" / "hedge-03")  # a twin, in a later request
     compare(catalogs, lib, ["hedge 3 trim shears"])
-    found = {
-        skill.path: skill.duplicates
-        for skill in catalogs[0].find("hedge 3 trim shears", roots, 10, first=True).skills
-    }
-    twins = [(Path(path), [*map(Path, dups)]) for path, dups in found.items() if dups]
-    assert len(twins) == 1 and {twins[0][0], *twins[0][1]} == {
-        lib / "hedge-03",
-        lib / "d" / "hedge-03",
-    }
+    assert frozenset({lib / "hedge-03", lib / "d" / "hedge-03"}) in twins("hedge 3 trim shears")
 
 
 def test_a_session_reads_its_skills_once_across_first_answers(
