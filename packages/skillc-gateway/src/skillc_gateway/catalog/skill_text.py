@@ -51,12 +51,12 @@ def cut(data: bytes) -> bytes:
 def read_skill_text(data: bytes, folder: str) -> SkillText | None:
     """The skill in ``data`` (SKILL.md's bytes, bad UTF-8 as U+FFFD); ``None`` when its
     frontmatter is invalid (started but not closed, bad YAML, not a mapping)."""
-    from skillc_index import parse_frontmatter
+    from skillc_index.markdown.frontmatter import split_frontmatter
 
     text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    frontmatter = parse_frontmatter(text)
+    frontmatter, start = split_frontmatter(text)  # where the body starts
     if frontmatter.present and frontmatter.data is None:
         return None
     data_ = frontmatter.data or {}
@@ -64,7 +64,7 @@ def read_skill_text(data: bytes, folder: str) -> SkillText | None:
     description = data_.get("description")
     lines = text.split("\n")
     first = frontmatter.body_start - 1  # 0-based index of the body's first line
-    body = "\n".join(lines[first:])
+    body = text[start:]
     return SkillText(
         name=name.strip() if isinstance(name, str) and name.strip() else folder,
         description=description.strip() if isinstance(description, str) else "",
