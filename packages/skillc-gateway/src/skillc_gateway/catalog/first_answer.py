@@ -178,6 +178,7 @@ class _Library:
                 self.cutting = _Documents()
             self.cutting.add(skill_id, text)
 
+        # the digest's stand-in: the folder's real path (:meth:`_digest_twins`)
         indexer = Indexer(self.db, time.time_ns() - RACY_NS, keep, lambda real, _text: real)
         found: set[int] = set()
         for _root, _priority, result in walks:
