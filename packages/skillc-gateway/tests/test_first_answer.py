@@ -121,8 +121,9 @@ def test_the_first_answer_reads_passages_as_indexing_does(
     """The cases where the passages' words are not the documents' or their order differs:
     more sections than are cut into words at once (a word's line is in the chunk it first
     shows in), a section cut at SECTION_CHARS (a word cut in two), passages without an ASCII
-    letter (counted only when they hold a word), a name of other letters, an invalid skill,
-    duplicates: the answers are the whole catalog's."""
+    letter (counted only when they hold a word), a name of other letters, sections in
+    Japanese (cut into pairs of characters), an invalid skill, duplicates: the answers are
+    the whole catalog's."""
     monkeypatch.setattr(first_answer, "FIRST_SKILLS", 10)
     lib = tmp_path / "lib"
     for n in range(12):
@@ -141,10 +142,13 @@ def test_the_first_answer_reads_passages_as_indexing_does(
         "## ★ ☆\n\n— … —\n\n## Ñandú\n\nÉté\n",
     )
     skill(lib / "été", "name: été\ndescription: Été, tomate.", "## Étape\n\nArroser.\n")
+    japanese = "## 手順\n\nトマトの苗を植える。\n\n## Notes — ★\n\nTomato seedlings.\n"
+    skill(lib / "naeue", "name: naeue\ndescription: 苗を植える.", japanese)
     skill(lib / "broken", "name: [unclosed", "Tomatoes.\n")
     skill(lib / "twin-a", "name: twin\ndescription: Harvest tomatoes.", "## Pick\n\nRipe.\n")
     skill(lib / "twin-b", "name: twin\ndescription: Harvest tomatoes.", "## Pick\n\nRipe.\n")
     queries = ["harvest tomatoes", "water row", "tomato soil compost", "ete", "nandu", "step 35"]
+    queries += ["トマトの苗", "手順", "tomato seedlings"]
     compare(catalogs, lib, [*queries, "many", "soil"])
 
 
