@@ -1475,6 +1475,43 @@ def test_the_heading_scan_reads_each_kind_of_line(
     assert [(h.level, h.text, h.line) for h in parsed] == expected
 
 
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (
+            b"No frontmatter.\n# Title\n",
+            ("f", "", "No frontmatter.\n# Title\n", 1, [(1, "Title", 2)]),
+        ),
+        (b"---\nname: a\n---", ("a", "", "", 4, [])),  # closed on the last line, no newline
+        (b"---\nname: a\n---\n", ("a", "", "", 4, [])),
+        (
+            b"---\r\nname: a\r\ndescription: D\r\n---\r\n# T\r\nx\r\n",
+            ("a", "D", "# T\nx\n", 5, [(1, "T", 5)]),
+        ),
+        (
+            b"\xef\xbb\xbf---\nname: b\n---\n\n## Two\nbody",
+            ("b", "", "\n## Two\nbody", 4, [(2, "Two", 5)]),
+        ),
+        (b"---\nname: [unclosed\n---\nbody\n", None),
+        (b"---\nname: a\nnever closed\n", None),
+    ],
+)
+def test_the_ranker_reads_a_skill_body_from_where_its_frontmatter_ends(
+    data: bytes, expected: tuple[str, str, str, int, list[tuple[int, str, int]]] | None
+) -> None:
+    """The light reader's name, description, body (from the line after the frontmatter, CRLF
+    and a BOM aside), the body's first line number and its headings' lines in the file."""
+    from skillc_gateway.catalog.skill_text import read_skill_text
+
+    text = read_skill_text(data, "f")
+    if expected is None:
+        assert text is None
+        return
+    assert text is not None
+    got = (text.name, text.description, text.body, text.body_line)
+    assert (*got, [tuple(heading) for heading in text.headings]) == expected
+
+
 def test_a_watcher_out_of_room_gives_up_and_passes_go_on(
     project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
 ) -> None:
