@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING
 from skillc_gateway.catalog import database as catalog_database
 from skillc_gateway.catalog import postings, rank
 from skillc_gateway.catalog.answer import Seen, answer
-from skillc_gateway.catalog.indexer import Indexer, skill_digest
+from skillc_gateway.catalog.indexer import Indexer, same_skill_key, skill_digest
 from skillc_gateway.catalog.postings import (
     DOCUMENTS,
     PASSAGES,
@@ -206,8 +206,7 @@ class _Library:
         others' digest is their folder's real path, which no other skill has."""
         twins: dict[tuple[str, str], list[int]] = {}
         for skill_id, text in self.texts.items():
-            key = (text.name, " ".join(text.description.split()))
-            twins.setdefault(key, []).append(skill_id)
+            twins.setdefault(same_skill_key(text), []).append(skill_id)
         computed: list[tuple[str, int]] = []
         for ids in twins.values():
             for skill_id in ids if len(ids) > 1 else ():

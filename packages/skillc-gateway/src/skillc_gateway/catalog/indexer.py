@@ -16,7 +16,7 @@ from skillc_gateway.catalog.scan import SKILL_FILE
 from skillc_gateway.catalog.skill_text import MAX_SKILL_BYTES, cut, read_skill_text
 from skillc_gateway.catalog.tree_state import SKILL, SKIPPED, TreeState, fingerprint, is_racy
 
-__all__ = ["Indexer", "skill_digest"]
+__all__ = ["Indexer", "same_skill_key", "skill_digest"]
 
 
 class Indexer:
@@ -172,10 +172,17 @@ def _read_regular(real: str, st: os.stat_result) -> bytes | None:
         return None
 
 
+def same_skill_key(text: postings.SkillText) -> tuple[str, str]:
+    """The part of :func:`skill_digest` that does not read the body: the name and the
+    description, spaces collapsed. Skills of one digest have one key (the first answer
+    digests only the skills that share theirs: :mod:`.first_answer`)."""
+    return text.name, " ".join(text.description.split())
+
+
 def skill_digest(text: postings.SkillText) -> str:
     """What makes two skills the same one: name, description and body, spaces collapsed."""
     body = " ".join(text.body.split())
-    data = "\0".join((text.name, " ".join(text.description.split()), body))
+    data = "\0".join((*same_skill_key(text), body))
     return _sha1(data.encode("utf-8", "surrogatepass")).hex()
 
 
