@@ -190,7 +190,7 @@ def test_find_loads_no_parser_when_nothing_changed(
     skill = project / ".skillc" / "skills" / "demo"
     skill.mkdir(parents=True)
     (skill / "SKILL.md").write_text(
-        "---\nname: demo\ndescription: >\n  A demo, folded: PyYAML reads it\n---\n\n# Demo\n",
+        "---\nname: demo\ndescription: A demo.\nx-yes: yes  # PyYAML reads it\n---\n\n# Demo\n",
         encoding="utf-8",
     )
     # a file changed in the last 2 s is read again (a second change within the file

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 import yaml
 
-from skillc_index.markdown.frontmatter import _simple_mapping, parse_frontmatter
+from skillc_index.markdown.frontmatter import (
+    _core_loader,
+    _simple_mapping,
+    as_yaml_12,
+    parse_frontmatter,
+)
 
 # Values whose YAML meaning is not a plain string, or that are not plain at all: the fast
 # path must either agree with PyYAML or hand them over.
@@ -15,6 +21,9 @@ TRICKY_VALUES = [
     "yes",
     "No",
     "TRUE",
+    "true",
+    "False",
+    "fAlse",
     "off",
     "On",
     "null",
@@ -27,10 +36,25 @@ TRICKY_VALUES = [
     "+1",
     "0x1F",
     "1.5",
+    "1.0.0",
+    "2.10.3",
+    "01.02.03",
+    "1.0.0-beta",
+    "1.0.0.",
+    "1_0.0.0",
+    "1.0",
     ".inf",
     ".NaN",
     "2024-01-01",
     "2024-02-30",
+    "2024-1-01",
+    "2024-01-01T10:00:00",
+    "10",
+    "0",
+    "012",
+    "1e3",
+    "1.",
+    "12_000",
     "1_000",
     "12:30:00",
     "a: b",
@@ -81,11 +105,26 @@ TRICKY_VALUES = [
 TRICKY_KEYS = ["name", "true", "On", "no", "null", "Y", "allowed-tools", "_x", "x_y", "A1"]
 
 
+#: PyYAML's two loaders: :func:`split_frontmatter` reads most blocks with the C one.
+PYYAML_LOADERS = [yaml.SafeLoader, *([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader") else [])]
+
+
 def yaml_view(block: str) -> object:
-    try:
-        return yaml.safe_load(block)
-    except (yaml.YAMLError, ValueError, TypeError):
-        return "<error>"
+    """What both PyYAML loaders read (``<error>``, ``<differ>``)."""
+    views = []
+    for loader in PYYAML_LOADERS:
+        try:
+            views.append(yaml.load(block, Loader=loader))
+        except (yaml.YAMLError, ValueError, TypeError):
+            views.append("<error>")
+    return views[0] if all(view == views[0] for view in views) else "<differ>"
+
+
+def agrees_with_yaml_12(block: str) -> bool:
+    """What :func:`as_yaml_12` gives of the block is what a YAML 1.2 reader (an agent) reads:
+    it does not read the fast path's blocks again (but for a date)."""
+    agent = yaml.load(block, Loader=_core_loader())
+    return as_yaml_12(parse_frontmatter(f"---\n{block}---\n")) == agent
 
 
 @pytest.mark.parametrize("value", TRICKY_VALUES)
@@ -120,14 +159,60 @@ def test_fast_path_takes_the_common_shape() -> None:
 
 
 @pytest.mark.parametrize(
+    ("block", "value"),
+    [
+        ("d: >\n  folded\n  lines\n\n  after a blank\n", "folded lines\nafter a blank\n"),
+        ("d: >-\n  folded\n \n  end\n\n\n", "folded\nend"),
+        ("d: |\n  kept  \n  as\tis\n\n", "kept  \nas\tis\n"),
+        ("d: |-\n    deep\n    # text, not a comment\n", "deep\n# text, not a comment"),
+        ("d:\n  - x\n  -\n  - 'y z'\n", ["x", None, "y z"]),
+        ("d:\n- x\n- [a, Bash(git:*)]\n", ["x", ["a", "Bash(git:*)"]]),
+        ('d:\n  author: me\n  # a comment\n\n  tags: [a, "b c"]\n  none:\n', None),
+        ("d: [ ]\n", []),
+        ("d: plain text\n  going on\n\n  after a blank\n", "plain text going on\nafter a blank"),
+        ("d:\n  # only a comment\n", None),
+    ],
+)
+def test_the_fast_path_reads_the_shapes_skills_use(block: str, value: object) -> None:
+    fast = _simple_mapping(block + "name: x\n")
+    assert fast is not None
+    assert fast[0] == yaml_view(block + "name: x\n")
+    if value is not None:
+        assert fast[0]["d"] == value
+    assert fast[1]["name"] == block.count("\n") + 2
+
+
+@pytest.mark.parametrize(
     "block",
     [
-        "name: a\ndescription: >\n  folded\n",
-        "name: a\ntags:\n  - x\n",
-        "name: a\n  continued plain\n",
         "name: a\nname:b\n",
         "- a\n- b\n",
         "name: a\n...\n",
+        "d: |\n  a\n b\n",  # less indented than its first line
+        "d: >\n  a\n    more indented\n",
+        "d: |\n  a\n      \n  b\n",  # spaces past the indent: text
+        "d: |\n\n  leading blank\n",
+        "d: |\n",
+        "d: |+\n  keep\n",
+        "d: |2\n    indicator\n",
+        "d: |\n\ttab\n",
+        "d: |\n  a\n  \tb\n",  # libyaml refuses a tab after the indent, PyYAML's Python loader not
+        'd: "quoted"\n  then more\n',
+        "d: plain\n  key: value\n",
+        "d: plain\n  - item\n",
+        "d: plain\n  # comment ends it\n",
+        "d:\n  a: b\n   c: d\n",
+        "d:\n  a: b\n bc: d\n",  # less indented: not the key "c"
+        "d:\n  a: b\n  - c\n",
+        "d:\n  a:\n    b: c\n",
+        "d:\n  - a: b\n",
+        "d:\n  some text\n",
+        "d: [a,]\n",
+        "d: [a, [b]]\n",
+        "d: [a,\n  b]\n",
+        "d: [a: b]\n",
+        "d: {a: b}\n",
+        "d:\n  a: b\n# comment\n  c: d\n",
     ],
 )
 def test_anything_else_goes_to_pyyaml(block: str) -> None:
@@ -145,6 +230,68 @@ def test_both_paths_give_the_same_frontmatter() -> None:
     assert (fast.end_line, fast.body_start) == (4, 5)
 
 
+#: Generated blocks: keys, values of each kind, and the lines that can come under them
+#: (mostly lines of their own kind, some of any other).
+_KEYS = ["name", "description", "metadata", "tags", "allowed-tools", "_k"]
+_TEXT = ["", "", " ", "   ", "  text", "  text", "  more text", "    deeper", " shallow", "  # c"]
+_KINDS = {  # kind: (values, lines under them)
+    "block": (
+        ["|", "|-", ">", ">-", "|+", "|2", "> # c"],
+        [*_TEXT, "      ", "  \tafter a tab", "  trailing  ", "  ---", "  - item"],
+    ),
+    "list": ([""], ["", "  - item", "  -", "  - [a, b]", "  - 'q'", "- item", "  # c"]),
+    "column 0": ([""], ["- item", "-", "- [a]", "", "  - item"]),
+    "mapping": ([""], ["", "  k: v", "  k: [a, 'b']", "  k:", "  j: w x", "  # c", " jk: v"]),
+    "flow": (["[a, b]", "[]", "[x: y]", "[a,]", "['q', Bash(git:*), 1.0.0, 2026-01-01]"], [""]),
+    "quoted": (
+        ['"starts', "'starts", '"', "'a\\", "\"it's"],
+        ["", "  goes on", '  ends"', "  ends'", "  # text", "  - text: too", "  it''s", '  "'],
+    ),
+    "plain": (
+        ["plain words", "'q'", '"a # b"', "w: x", *TRICKY_VALUES],
+        [*_TEXT, "  1.5", "  true", "  'q'", "  x #c", "  k: v", "  - item"],
+    ),
+}
+_NOISE = ["\tindent", "# comment", "  yes: v", "  k: v: w", "...", "  - a: b", "    k: v", "yes: v"]
+
+
+def _generated_block(rng: random.Random) -> str:
+    lines: list[str] = []
+    for _ in range(rng.randint(1, 3)):
+        values, under = _KINDS[rng.choice(list(_KINDS))]
+        value = rng.choice(values)
+        lines.append(f"{rng.choice(_KEYS)}:{' ' if value else ''}{value}")
+        under = under + [rng.choice(_NOISE)] * (rng.random() < 0.1)
+        lines += [rng.choice(under) for _ in range(rng.choice((0, 1, 2, 3, 5)))]
+    return "\n".join(lines) + "\n"
+
+
+def test_fast_path_matches_pyyaml_on_generated_blocks() -> None:
+    """Blocks made of the lines above, seeded: whatever the fast path takes, PyYAML reads
+    alike (data and key lines); it takes a share of them, of every kind it knows."""
+    rng = random.Random(35)
+    taken: set[str] = set()
+    for _ in range(6000):
+        block = _generated_block(rng)
+        fast = _simple_mapping(block)
+        if fast is None:
+            continue
+        for loader_class in PYYAML_LOADERS:
+            loader = loader_class(block)
+            try:
+                node = loader.get_single_node()
+                data = loader.construct_document(node)
+            except (yaml.YAMLError, ValueError, TypeError) as error:
+                pytest.fail(f"{block!r}: {loader_class.__name__} refuses it ({error})")
+            lines = {str(key.value): key.start_mark.line + 2 for key, _ in node.value}
+            assert fast == (data, lines), block
+        assert agrees_with_yaml_12(block), block
+        taken.add(block)
+    kinds = [": |\n", ": >\n", ":\n  - ", ":\n- ", ":\n  k: ", ": [a, b]", "\n  more text", 'ends"']
+    assert len(taken) > 800
+    assert all(any(kind in block for block in taken) for kind in kinds)
+
+
 @pytest.mark.corpus
 def test_fast_path_matches_pyyaml_over_the_corpus(corpus: Path) -> None:
     taken = 0
@@ -157,4 +304,5 @@ def test_fast_path_matches_pyyaml_over_the_corpus(corpus: Path) -> None:
         if fast is not None:
             taken += 1
             assert fast[0] == yaml_view(block), path
+            assert agrees_with_yaml_12(block), path
     assert taken > 100  # the fast path is the common case, not a curiosity

@@ -509,8 +509,12 @@ def test_import_does_not_load_yaml_or_markdown_it() -> None:
         "import sys, skillc_index.markdown.document as m\n"
         "bad = [n for n in sys.modules if n.startswith(('yaml', 'markdown_it'))]\n"
         "assert not bad, bad\n"
-        # a link: the body takes markdown-it (one without takes the headings scanner)
-        "m.parse_markdown('---\\na: 1\\n---\\n# x\\n[a](b.md)\\n')\n"
+        # frontmatter of the usual shapes is read without PyYAML
+        "m.parse_markdown('---\\na: 1\\nb: |\\n  text\\nc:\\n  - d\\n---\\n# x\\n')\n"
+        "assert 'yaml' not in sys.modules\n"
+        # `yes` goes to PyYAML; a link: the body takes markdown-it (one without takes the
+        # headings scanner)
+        "m.parse_markdown('---\\na: yes\\n---\\n# x\\n[a](b.md)\\n')\n"
         "assert 'yaml' in sys.modules and 'markdown_it' in sys.modules\n"
     )
     src = Path(__file__).resolve().parents[1] / "src"
