@@ -321,20 +321,23 @@ def passage_scores(db: sqlite3.Connection, terms: list[str], skills: list[int]) 
     if not known or not row:
         return {}
     idf = {term: max(math.log((row[0] - df + 0.5) / (df + 0.5)), 1e-6) for term, df in known}
-    # the lines of the query's words, in one pass over each list
-    lines = re.compile(f"\n((?:{'|'.join(map(re.escape, idf))}) [^\n]*)")
+    needles = [f"\n{term} " for term in idf]
     found: dict[int, float] = {}
     for skill, index in db.execute(
         "SELECT skill, terms FROM rank_section_terms "
         f"WHERE skill IN ({','.join('?' * len(skills))})",
         skills,
     ):
-        found_lines = lines.findall(index)
-        if not found_lines:
+        # the lines of the query's words (one a word), in the list's order: the sums below
+        # add in that order (a regular expression of the words, compiled anew for each
+        # request, cost more than the search: 1.9-4.1 against 1.4-3.4 ms a request)
+        starts = sorted(start for start in map(index.find, needles) if start >= 0)
+        if not starts:
             continue
         lengths = index[: index.index("\n")].split(" ")
         scores: dict[int, float] = {}
-        for line in found_lines:
+        for start in starts:
+            line = index[start + 1 : index.index("\n", start + 1)]
             weight = idf[line[: line.index(" ")]]
             for passage, tf in passages(line).items():
                 length = int(lengths[passage + 1])
