@@ -7,10 +7,10 @@ Most skills' frontmatter is a handful of keys whose values are strings, booleans
 ``|`` or ``>`` text, or a level of ``- item`` lists, ``[a, b]`` lists or ``key: value``
 lines under a key. Those are read here without PyYAML (:func:`_simple_mapping`; 93% of
 11,509 public ``SKILL.md`` blocks): importing PyYAML alone costs more than the rest of
-``skc list``. The fast path accepts only lines whose YAML meaning is
-unambiguous, the same to YAML 1.1 and 1.2, and hands anything else to PyYAML, so both paths
-give the same data; tests check that over the corpus and generated blocks, against both of
-PyYAML's loaders.
+``skc list``. The fast path accepts only lines whose YAML meaning is unambiguous, the same to
+YAML 1.1 and 1.2 (but for a date), and hands anything else to PyYAML, so both paths give the
+same data; tests check that over the corpus and generated blocks, against both of PyYAML's
+loaders.
 
 Frontmatter comes from strangers, so what reaches PyYAML is bounded (issue 13), each bound an
 SKL100 problem like any other invalid YAML:
