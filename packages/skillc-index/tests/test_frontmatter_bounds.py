@@ -87,6 +87,30 @@ def test_nesting_past_the_bound_is_skl100() -> None:
     assert front.error_line == 4
 
 
+@pytest.mark.parametrize("value", ["9" * 5000, "1" * 19, "-" + "9" * 5000])
+def test_a_number_of_thousands_of_digits_is_skl100_not_a_crash(value: str) -> None:
+    """Python's ``int`` refuses more than 4,300 digits: the fast path leaves long numbers to
+    PyYAML, whose ValueError is an SKL100 problem."""
+    front = parse_frontmatter(doc(f"x: {value}\ny:\n  - a"))
+    if len(value) > 4300:
+        assert front.data is None and front.error and "4300 digits" in front.error
+    else:
+        assert front.data is not None and front.data["x"] == int(value)
+
+
+def test_random_blocks_never_raise() -> None:
+    """Blocks of random lines of YAML's characters, seeded: every one reads as data or as an
+    SKL100 problem, whichever path reads it."""
+    import random
+
+    rng = random.Random(13)
+    pieces = [*"abz09 :-#'\"|>[]{},.&*!?%@`\t\\", ": ", "- ", "  ", "\n", "\n  ", "\n- "]
+    for _ in range(3000):
+        block = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 40)))
+        front = parse_frontmatter(f"---\n{block}\n---\n")
+        assert (front.data is None) == (front.error is not None), block
+
+
 def test_frontmatter_over_the_size_bound_is_skl100() -> None:
     filler = "# " + "x" * 98 + "\n"
     block = filler * (MAX_FRONTMATTER_BYTES // len(filler) + 1)

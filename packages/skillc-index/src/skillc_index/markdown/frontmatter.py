@@ -72,8 +72,9 @@ _BOOLEANS = {
 #: number, date or sexagesimal has two dots).
 _VERSION = re.compile(r"[0-9]+(?:\.[0-9]+){2,}\Z")
 #: A decimal integer without a leading zero, or with a fraction: the same number to YAML 1.1
-#: and 1.2 (``012`` is 10 to one, 12 to the other).
-_NUMBER = re.compile(r"(?:0|[1-9][0-9]*)(\.[0-9]+)?\Z")
+#: and 1.2 (``012`` is 10 to one, 12 to the other). At most 18 digits before the point:
+#: Python's ``int`` refuses more than 4,300 (PyYAML says so, an SKL100 problem).
+_NUMBER = re.compile(r"(?:0|[1-9][0-9]{0,17})(\.[0-9]+)?\Z")
 #: A date: YAML 1.1 reads it as one, 1.2 as a string; a block where one may be keeps its text
 #: for :func:`as_yaml_12` (:attr:`Frontmatter.yaml`).
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
