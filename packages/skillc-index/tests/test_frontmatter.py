@@ -170,7 +170,9 @@ def test_fast_path_takes_the_common_shape() -> None:
         ('d:\n  author: me\n  # a comment\n\n  tags: [a, "b c"]\n  none:\n', None),
         ("d: [ ]\n", []),
         ("d: plain text\n  going on\n\n  after a blank\n", "plain text going on\nafter a blank"),
+        ('d: text\n  "q", - r, [s]\n', 'text "q", - r, [s]'),
         ("d:\n  # only a comment\n", None),
+        ("d:\n  a:\n    b: c\n  e:\n  - f\n  g: h\n", {"a": {"b": "c"}, "e": ["f"], "g": "h"}),
     ],
 )
 def test_the_fast_path_reads_the_shapes_skills_use(block: str, value: object) -> None:
@@ -199,12 +201,11 @@ def test_the_fast_path_reads_the_shapes_skills_use(block: str, value: object) ->
         "d: |\n  a\n  \tb\n",  # libyaml refuses a tab after the indent, PyYAML's Python loader not
         'd: "quoted"\n  then more\n',
         "d: plain\n  key: value\n",
-        "d: plain\n  - item\n",
         "d: plain\n  # comment ends it\n",
         "d:\n  a: b\n   c: d\n",
         "d:\n  a: b\n bc: d\n",  # less indented: not the key "c"
         "d:\n  a: b\n  - c\n",
-        "d:\n  a:\n    b: c\n",
+        "d:\n  a:\n    b:\n      c:\n        e: f\n",  # deeper than _NESTED_LEVELS
         "d:\n  - a: b\n",
         "d:\n  some text\n",
         "d: [a,]\n",
@@ -234,6 +235,18 @@ def test_both_paths_give_the_same_frontmatter() -> None:
 #: (mostly lines of their own kind, some of any other).
 _KEYS = ["name", "description", "metadata", "tags", "allowed-tools", "_k"]
 _TEXT = ["", "", " ", "   ", "  text", "  text", "  more text", "    deeper", " shallow", "  # c"]
+_MAPPING = [
+    "",
+    "  k: v",
+    "  k: [a, 'b']",
+    "  k:",
+    "  j: w x",
+    "  # c",
+    " jk: v",
+    "    l: m",
+    "  - n",
+]
+_CONTINUED = ['  "q", "r",', "  &a b", "  *c", "  [x] y", "  {y}", "  !t", "  %p", "  @q", "  s:"]
 _KINDS = {  # kind: (values, lines under them)
     "block": (
         ["|", "|-", ">", ">-", "|+", "|2", "> # c"],
@@ -241,7 +254,16 @@ _KINDS = {  # kind: (values, lines under them)
     ),
     "list": ([""], ["", "  - item", "  -", "  - [a, b]", "  - 'q'", "- item", "  # c"]),
     "column 0": ([""], ["- item", "-", "- [a]", "", "  - item"]),
-    "mapping": ([""], ["", "  k: v", "  k: [a, 'b']", "  k:", "  j: w x", "  # c", " jk: v"]),
+    "mapping": (
+        [""],
+        [
+            *_MAPPING,
+            "  k:\n  - x",
+            "  k:\n    l: m",
+            "  k:\n    l:\n      o: p",
+            "  k:\n    - x\n  - q",
+        ],
+    ),
     "flow": (["[a, b]", "[]", "[x: y]", "[a,]", "['q', Bash(git:*), 1.0.0, 2026-01-01]"], [""]),
     "quoted": (
         ['"starts', "'starts", '"', "'a\\", "\"it's"],
@@ -249,7 +271,7 @@ _KINDS = {  # kind: (values, lines under them)
     ),
     "plain": (
         ["plain words", "'q'", '"a # b"', "w: x", *TRICKY_VALUES],
-        [*_TEXT, "  1.5", "  true", "  'q'", "  x #c", "  k: v", "  - item"],
+        [*_TEXT, *_CONTINUED, "  1.5", "  true", "  'q'", "  x #c", "  k: v", "  - item"],
     ),
 }
 _NOISE = ["\tindent", "# comment", "  yes: v", "  k: v: w", "...", "  - a: b", "    k: v", "yes: v"]
@@ -288,6 +310,7 @@ def test_fast_path_matches_pyyaml_on_generated_blocks() -> None:
         assert agrees_with_yaml_12(block), block
         taken.add(block)
     kinds = [": |\n", ": >\n", ":\n  - ", ":\n- ", ":\n  k: ", ": [a, b]", "\n  more text", 'ends"']
+    kinds += ["  k:\n    l: m", "  k:\n  - x", "      o: p", "\n  [x] y"]
     assert len(taken) > 800
     assert all(any(kind in block for block in taken) for kind in kinds)
 

@@ -4,8 +4,8 @@ A file has frontmatter when its first line is ``---`` (a BOM before it and trail
 are tolerated); the block ends at the next ``---`` line and is read with PyYAML's safe loader.
 
 Most skills' frontmatter is a handful of keys whose values are strings, booleans, versions,
-``|`` or ``>`` text, or a level of ``- item`` lists, ``[a, b]`` lists or ``key: value``
-lines under a key. Those are read here without PyYAML (:func:`_simple_mapping`; 93% of
+``|`` or ``>`` text, ``[a, b]`` lists, or ``- item`` lists and ``key: value`` lines under a
+key, a level or two deep. Those are read here without PyYAML (:func:`_simple_mapping`; 95% of
 11,509 public ``SKILL.md`` blocks): importing PyYAML alone costs more than the rest of
 ``skc list``. The fast path accepts only lines whose YAML meaning is unambiguous, the same to
 YAML 1.1 and 1.2 (but for a date), and hands anything else to PyYAML, so both paths give the
@@ -80,6 +80,8 @@ _NUMBER = re.compile(r"(?:0|[1-9][0-9]{0,17})(\.[0-9]+)?\Z")
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 #: What every date holds: a block is searched for it (15x sooner than for :data:`_DATE`).
 _DATE_HINT = re.compile(r"-[0-9]{2}-")
+#: Levels of mappings under a top-level key the fast path reads.
+_NESTED_LEVELS = 3
 #: The headers of the block scalars the fast path reads (no indent or ``+`` indicator).
 _BLOCK_HEADERS = ("|", "|-", ">", ">-")
 
@@ -373,35 +375,51 @@ def _block_scalar(header: str, lines: list[str]) -> str | None:
     return value if header.endswith("-") else value + "\n"
 
 
-def _nested(lines: list[str]) -> tuple[bool, Any]:
+def _nested(lines: list[str], level: int = 1) -> tuple[bool, Any]:
     """The value of a key alone on its line, from the lines under it (indented, or ``-``
-    items at column 0): null when there are none, a list of ``- value`` items or a mapping
-    of ``key: value`` lines, each value simple and every line at one indent; else
+    items at its own indent): null when there are none, a list of ``- value`` items at one
+    indent, or a mapping of ``key: value`` lines at one indent, where a key alone owns the
+    lines under it in turn (down to :data:`_NESTED_LEVELS`); each value simple; else
     ``(False, None)``."""
     entries = [line for line in lines if line.strip(" ") and not line.lstrip(" ").startswith("#")]
     if not entries:
         return True, None
     width = _indent(entries[0])
-    if any(_indent(line) != width for line in entries):
-        return False, None
-    items = [line[width:] for line in entries]
-    if items[0] == "-" or items[0].startswith("- "):
+    if entries[0][width:] == "-" or entries[0].startswith("- ", width):
         values: list[Any] = []
-        for item in items:
+        for line in entries:
+            item = line[width:]
             ok, value = (True, None) if item == "-" else _simple_item(item[2:])
-            if not (ok and (item == "-" or item.startswith("- "))):
+            if not (ok and _indent(line) == width and (item == "-" or item.startswith("- "))):
                 return False, None
             values.append(value)
         return True, values
     mapping: dict[str, Any] = {}
-    for item in items:
-        match = _SIMPLE_LINE.match(item)
-        if match is None or match.group(1).lower() in _NOT_STRINGS:
+    index = 0
+    while index < len(entries):
+        line = entries[index]
+        index += 1
+        match = _SIMPLE_LINE.match(line, width)
+        if _indent(line) != width or match is None or match.group(1).lower() in _NOT_STRINGS:
             return False, None
-        ok, value = _simple_item(match.group(2) or "")
+        under = index  # a key alone: the lines deeper than it, or its ``-`` items
+        while not match.group(2) and under < len(entries):
+            deeper = _indent(entries[under]) > width
+            if not (
+                deeper or entries[under][width:] == "-" or entries[under].startswith("- ", width)
+            ):
+                break
+            under += 1
+        if under == index:
+            ok, value = _simple_item(match.group(2) or "")
+        elif level < _NESTED_LEVELS:
+            ok, value = _nested(entries[index:under], level + 1)
+        else:
+            ok = False
         if not ok:
             return False, None
         mapping[match.group(1)] = value
+        index = under
     return True, mapping
 
 
@@ -421,10 +439,14 @@ def _fold(texts: list[str]) -> str:
 def _continued(first: str, lines: list[str]) -> str | None:
     """A plain scalar that goes on over the indented ``lines`` after its key's: its lines
     joined as YAML folds them (a line break is a space, n blank lines are n line breaks);
-    None when a line could be anything but plain text."""
+    None when a line could end it or be anything but text: a comment, ``: `` or `` #`` in
+    it, a ``:`` at its end, a tab."""
     texts = [line.strip(" ") for line in lines]
-    if any(text and _simple_value(text) != (True, text) for text in texts):
-        return None
+    for text in texts:
+        if text and (text[0] == "#" or text[-1] == ":" or not text.isprintable()):
+            return None
+        if ": " in text or " #" in text:
+            return None
     return _fold([first, *texts])
 
 
@@ -458,7 +480,8 @@ def _simple_mapping(source: str) -> tuple[dict[str, Any], dict[str, int]] | None
     - a ``|``, ``|-``, ``>`` or ``>-`` scalar over the indented lines under it
       (:func:`_block_scalar`);
     - nothing, with under it a list of such scalars (``- value`` lines) or a mapping of
-      ``key: value`` lines of such values, all at one indent (:func:`_nested`).
+      ``key: value`` lines of such values or of lists and mappings in turn, each at one
+      indent (:func:`_nested`, :data:`_NESTED_LEVELS` levels).
 
     Each of these but a date reads the same in YAML 1.1 and 1.2 (a block where a date may be
     keeps its text for :func:`as_yaml_12`); tests compare this with PyYAML's loaders and the 1.2
