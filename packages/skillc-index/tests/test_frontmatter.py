@@ -66,6 +66,12 @@ TRICKY_VALUES = [
     '"dq"',
     '"a\\"b"',
     '"a\\nb"',
+    '"a\\/b \\\\ c\\td"',
+    '"a\\x41 \\u00e9"',
+    '"ends with \\"',
+    "'a''b'",
+    "'a'b'",
+    "'a\\b'",
     '"unclosed',
     "'unclosed",
     "-x",
@@ -171,6 +177,9 @@ def test_fast_path_takes_the_common_shape() -> None:
         ("d: [ ]\n", []),
         ("d: plain text\n  going on\n\n  after a blank\n", "plain text going on\nafter a blank"),
         ('d: text\n  "q", - r, [s]\n', 'text "q", - r, [s]'),
+        ("d: 'quoted\n  over lines.\n\n  '\n", "quoted over lines.\n"),
+        ('d: "a \\"b\\" c\\\\d\\/e\\tf\\ng"\n', 'a "b" c\\d/e\tf\ng'),
+        ("d: ['it''s', \"a\\\"b\"]\n", ["it's", 'a"b']),
         ("d:\n  # only a comment\n", None),
         ("d:\n  a:\n    b: c\n  e:\n  - f\n  g: h\n", {"a": {"b": "c"}, "e": ["f"], "g": "h"}),
     ],
@@ -195,6 +204,9 @@ def test_the_fast_path_reads_the_shapes_skills_use(block: str, value: object) ->
         "d: |\n  a\n      \n  b\n",  # spaces past the indent: text
         "d: |\n\n  leading blank\n",
         "d: |\n",
+        'd: "a\\qb"\n',  # an escape the fast path does not read
+        'd: "a" "b"\n',  # its quote inside
+        'd: "\n  first line empty"\n',
         "d: |+\n  keep\n",
         "d: |2\n    indicator\n",
         "d: |\n\ttab\n",

@@ -5,7 +5,7 @@ are tolerated); the block ends at the next ``---`` line and is read with PyYAML'
 
 Most skills' frontmatter is a handful of keys whose values are strings, booleans, versions,
 ``|`` or ``>`` text, ``[a, b]`` lists, or ``- item`` lists and ``key: value`` lines under a
-key, a level or two deep. Those are read here without PyYAML (:func:`_simple_mapping`; 95% of
+key, a level or two deep. Those are read here without PyYAML (:func:`_simple_mapping`; 98% of
 11,509 public ``SKILL.md`` blocks): importing PyYAML alone costs more than the rest of
 ``skc list``. The fast path accepts only lines whose YAML meaning is unambiguous, the same to
 YAML 1.1 and 1.2 (but for a date), and hands anything else to PyYAML, so both paths give the
@@ -80,6 +80,9 @@ _NUMBER = re.compile(r"(?:0|[1-9][0-9]{0,17})(\.[0-9]+)?\Z")
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 #: What every date holds: a block is searched for it (15x sooner than for :data:`_DATE`).
 _DATE_HINT = re.compile(r"-[0-9]{2}-")
+#: The escapes of a double-quoted string the fast path reads, and what each stands for.
+_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "n": "\n", "t": "\t"}
+_ESCAPE = re.compile(r"\\(.?)")
 #: Levels of mappings under a top-level key the fast path reads.
 _NESTED_LEVELS = 3
 #: The headers of the block scalars the fast path reads (no indent or ``+`` indicator).
@@ -294,12 +297,9 @@ def _simple_value(raw: str, *, flow: bool = False) -> tuple[bool, Any]:
         return _digits(value)
     if not value.isprintable():
         return False, None
-    quote = value[0]
-    if quote in "\"'":
-        inner = value[1:-1]
-        if len(value) >= 2 and value[-1] == quote and quote not in inner and "\\" not in inner:
-            return True, inner
-        return False, None
+    if value[0] in "\"'":
+        text = _unquoted(value)
+        return text is not None, text
     if not (value[0].isalpha() or value[0] in _PLAIN_START_EXTRA):
         return False, None
     if ": " in value or " #" in value or value.endswith(":") or value.lower() in _NOT_STRINGS:
@@ -307,6 +307,22 @@ def _simple_value(raw: str, *, flow: bool = False) -> tuple[bool, Any]:
     if flow and any(char in value for char in "[]{}"):
         return False, None
     return True, value
+
+
+def _unquoted(value: str) -> str | None:
+    """The text of a quoted scalar on one line: ``''`` is ``'`` in single quotes, the
+    escapes of :data:`_ESCAPES` are theirs in double ones; None for anything else (another
+    escape, its quote inside, no closing quote)."""
+    quote, inner = value[0], value[1:-1]
+    if len(value) < 2 or value[-1] != quote:
+        return None
+    if quote == "'":
+        return None if "'" in inner.replace("''", "") else inner.replace("''", "'")
+    parts = _ESCAPE.split(inner)
+    texts, codes = parts[::2], parts[1::2]
+    if any('"' in text for text in texts) or any(code not in _ESCAPES for code in codes):
+        return None
+    return texts[0] + "".join(_ESCAPES[c] + t for c, t in zip(codes, texts[1:], strict=True))
 
 
 def _digits(value: str) -> tuple[bool, str | int | float | date | None]:
@@ -423,9 +439,10 @@ def _nested(lines: list[str], level: int = 1) -> tuple[bool, Any]:
     return True, mapping
 
 
-def _fold(texts: list[str]) -> str:
+def _fold(texts: list[str], end: str | None = None) -> str:
     """Lines (``""``: a blank one) as YAML folds them: a line break between two lines is a
-    space, n blank lines between them are n line breaks; blank lines at the end are nothing."""
+    space, n blank lines between them are n line breaks; blank lines at the end are nothing,
+    but before ``end``: the text of a last line (a quoted string's closing one, even empty)."""
     value, blanks = texts[0], 0
     for text in texts[1:]:
         if not text:
@@ -433,6 +450,8 @@ def _fold(texts: list[str]) -> str:
             continue
         value += ("\n" * blanks if blanks else " ") + text
         blanks = 0
+    if end is not None:
+        value += ("\n" * blanks if blanks else " ") + end
     return value
 
 
@@ -453,20 +472,18 @@ def _continued(first: str, lines: list[str]) -> str | None:
 def _quoted(first: str, lines: list[str]) -> str | None:
     """A quoted string that goes on over the indented ``lines`` after its key's and closes
     at the end of the last, folded as plain text is; None when PyYAML must read it: an
-    escape (``\\``, ``''``), its quote inside, a tab, a first or last line with no text."""
+    escape (``\\``, ``''``), its quote inside, a tab, a first line with no text."""
     quote = first[0]
     texts = [first[1:]] + [line.strip(" ") for line in lines]
     while not texts[-1]:
         texts.pop()  # blank lines after it
     if len(texts) < 2 or not texts[-1].endswith(quote):
         return None
-    texts[-1] = texts[-1][:-1]
-    joined = "".join(texts)
-    if not (texts[0] and texts[-1]) or quote in joined or "\\" in joined:
+    end = texts.pop()[:-1]
+    joined = "".join(texts) + end
+    if not texts[0] or quote in joined or "\\" in joined or not joined.isprintable():
         return None
-    if not joined.isprintable():
-        return None
-    return _fold(texts)
+    return _fold(texts, end)
 
 
 def _simple_mapping(source: str) -> tuple[dict[str, Any], dict[str, int]] | None:
