@@ -258,7 +258,18 @@ _MAPPING = [
     "    l: m",
     "  - n",
 ]
-_CONTINUED = ['  "q", "r",', "  &a b", "  *c", "  [x] y", "  {y}", "  !t", "  %p", "  @q", "  s:"]
+_CONTINUED = [
+    '  "q", "r",',
+    "  &a b",
+    "  *c",
+    "  [x] y",
+    "  {y}",
+    "  !t",
+    "  %p",
+    "  @q",
+    "  s:",
+    "  ---",
+]
 _KINDS = {  # kind: (values, lines under them)
     "block": (
         ["|", "|-", ">", ">-", "|+", "|2", "> # c"],
