@@ -318,6 +318,8 @@ def _unquoted(value: str) -> str | None:
         return None
     if quote == "'":
         return None if "'" in inner.replace("''", "") else inner.replace("''", "'")
+    if "\\" not in inner:  # most: no escape
+        return None if '"' in inner else inner
     parts = _ESCAPE.split(inner)
     texts, codes = parts[::2], parts[1::2]
     if any('"' in text for text in texts) or any(code not in _ESCAPES for code in codes):
@@ -397,7 +399,7 @@ def _nested(lines: list[str], level: int = 1) -> tuple[bool, Any]:
     indent, or a mapping of ``key: value`` lines at one indent, where a key alone owns the
     lines under it in turn (down to :data:`_NESTED_LEVELS`); each value simple; else
     ``(False, None)``."""
-    entries = [line for line in lines if line.strip(" ") and not line.lstrip(" ").startswith("#")]
+    entries = [line for line in lines if line.lstrip(" ")[:1] not in ("", "#")]
     if not entries:
         return True, None
     width = _indent(entries[0])
@@ -505,7 +507,9 @@ def _simple_mapping(source: str) -> tuple[dict[str, Any], dict[str, int]] | None
     reader over the corpus and generated blocks."""
     data: dict[str, Any] = {}
     keys: dict[str, int] = {}
-    lines = [line.rstrip("\r") for line in source.split("\n")]
+    lines = source.split("\n")
+    if "\r" in source:
+        lines = [line.rstrip("\r") for line in lines]
     index = 0
     while index < len(lines):
         line, number = lines[index], index + 2  # the block starts on file line 2
@@ -517,7 +521,7 @@ def _simple_mapping(source: str) -> tuple[dict[str, Any], dict[str, int]] | None
             return None
         raw = (match.group(2) or "").rstrip(" ")
         under = index  # the lines that belong to this key: indented or blank ones
-        while under < len(lines) and (not lines[under].strip(" ") or lines[under][0] == " "):
+        while under < len(lines) and lines[under][:1] in ("", " "):
             under += 1
         if not raw:  # a list at column 0 belongs to it too
             while under < len(lines) and (lines[under] == "-" or lines[under].startswith("- ")):
