@@ -1035,20 +1035,20 @@ def test_unreadable_and_invalid_skills_are_skipped_and_counted(
     if os.geteuid() == 0:  # root reads anything: the two refuse to be read all the same
         import skillc_index
 
-        real_scandir, real_open = os.scandir, skillc_index.open_in_root
+        real_scandir, real_read = os.scandir, skillc_index.read_in_root
 
         def scandir(path: Any) -> Any:
             if str(path).endswith("/closed"):
                 raise PermissionError(13, "Permission denied", str(path))
             return real_scandir(path)
 
-        def open_(root: Path, rel: str, **kwargs: Any) -> Any:
+        def read(root: Path, rel: str, limit: int, **kwargs: Any) -> Any:
             if root.name == "locked":
                 raise PermissionError(13, "Permission denied", str(root / rel))
-            return real_open(root, rel, **kwargs)
+            return real_read(root, rel, limit, **kwargs)
 
         monkeypatch.setattr(os, "scandir", scandir)
-        monkeypatch.setattr(skillc_index, "open_in_root", open_)
+        monkeypatch.setattr(skillc_index, "read_in_root", read)
     (locked / "SKILL.md").chmod(0)
     (library / "closed").chmod(0)
     try:

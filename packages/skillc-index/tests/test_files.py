@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import itertools
 import os
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -14,6 +15,7 @@ from skillc_index.diagnostics import (
     HiddenPath,
     NotARegularFile,
     PathEscapesRoot,
+    SkillcError,
     SkillDirectoryNotFound,
     SkillFileNotFound,
 )
@@ -21,6 +23,7 @@ from skillc_index.files import (
     SkillFiles,
     is_hidden,
     open_in_root,
+    read_in_root,
     read_text_in_root,
     safe_join,
     source_hash,
@@ -400,6 +403,51 @@ def test_a_symlink_to_a_hidden_file_is_hidden(skill: Path) -> None:
             read_in(skill, rel, hidden=False)
         assert read_in(skill, rel, hidden=True)
     assert walk_skill(skill).files == ("SKILL.md", "references/guide.md", "scripts/run.py")
+
+
+def test_read_in_root_reads_as_open_in_root_does(
+    tmp_path: Path, skill: Path, watchdog: None
+) -> None:
+    """``read_in_root`` (a name in the root opened by its path, ``O_NOFOLLOW``) gives what
+    ``open_in_root`` gives, bytes or error, for every kind of name: files, inner and
+    escaping symlinks, a FIFO, a socket, a folder, missing and impossible names, hidden ones,
+    from the root and from a symlink to it, resolved or not."""
+    import socket
+
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "secret").write_text("secret", encoding="utf-8")
+    make(skill, {".env": "TOKEN=1\n", "big.md": "x" * 200_000})
+    (skill / "inner.md").symlink_to("references/guide.md")
+    (skill / "abs.md").symlink_to(skill / "references" / "guide.md")
+    (skill / "leak.md").symlink_to(tmp_path / "outside" / "secret")
+    (skill / "notes.md").symlink_to(".env")
+    (skill / "loop").symlink_to("loop")
+    (skill / "to-pipe.md").symlink_to("pipe.md")
+    os.mkfifo(skill / "pipe.md")
+    (tmp_path / "alias").symlink_to(skill)
+    names = ["SKILL.md", "big.md", "inner.md", "abs.md", "leak.md", "notes.md", ".env", "loop"]
+    names += ["pipe.md", "to-pipe.md", "sock", "references", "nope.md", "x" * 300, "a\0b", ".."]
+    names += ["references/guide.md", "references/../SKILL.md", "SKILL.md/", ""]
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        server.bind(str(skill / "sock"))
+        for root, rel, hidden, limit in itertools.product(
+            (skill, tmp_path / "alias"), names, (True, False), (5, 1 << 20)
+        ):
+            for real in (None, os.path.realpath(root)):
+                try:
+                    with open_in_root(root, rel, hidden=hidden, real_root=real) as handle:
+                        expected: object = handle.read(limit)
+                except (SkillcError, OSError) as error:
+                    expected = type(error)
+                try:
+                    found: object = read_in_root(root, rel, limit, hidden=hidden, real_root=real)
+                except (SkillcError, OSError) as error:
+                    found = type(error)
+                assert found == expected, (root, rel, hidden, limit, real)
+    finally:
+        server.close()
+    assert read_in_root(skill, "big.md", 1 << 20) == b"x" * 200_000  # more than one read
 
 
 @pytest.mark.parametrize("rel", ["SKILL.md/", "SKILL.md/.", "SKILL.md/./"])

@@ -37,6 +37,7 @@ __all__ = [
     "open_regular",
     "path_from_db",
     "path_to_db",
+    "read_in_root",
     "read_text_in_root",
     "safe_join",
     "sha256_hasher",
@@ -46,6 +47,8 @@ __all__ = [
 ]
 
 _CHUNK = 1 << 20
+#: Bytes :func:`read_in_root` asks for at a time (a SKILL.md is a few KB: one read, then EOF).
+_READ = 1 << 16
 #: Symbolic links followed while opening one path (Linux's own limit).
 _MAX_SYMLINKS = 40
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -448,6 +451,36 @@ def _inside_part(target: str, root_real: str, rel: str) -> str:
     if inside(candidate, root_real):
         return candidate[len(root_real) :].lstrip("/")
     raise PathEscapesRoot(rel)
+
+
+def read_in_root(
+    root: Path, rel: str, limit: int, *, hidden: bool = True, real_root: str | None = None
+) -> bytes:
+    """The first ``limit`` bytes of the regular file ``rel`` of the skill at ``root``, by
+    :func:`open_in_root`'s rules and with its errors, without a file object. A name directly
+    in the root (a skill's ``SKILL.md``, which an index reads by the thousand) is opened by
+    its path under the root's real path with ``O_NOFOLLOW`` (the root's path itself followed
+    as :func:`open_in_root` follows it to open the root) and checked as :func:`open_in_root`
+    checks a file; a symlink there, a missing file or any other path takes
+    :func:`open_in_root`'s walk, which says why. 2,289 ``SKILL.md`` in 0.02 s instead of
+    0.12 s (bench/RESULTS.md, "SKILL.md read without a file object")."""
+    plain = rel not in ("", ".", "..") and "/" not in rel and "\0" not in rel
+    if plain and (hidden or not rel.startswith(".")):
+        try:
+            fd = _regular_fd(f"{real_root or os.path.realpath(root)}/{rel}", None, rel)
+        except OSError:
+            fd = -1  # missing, a symlink, a name too long...: the walk below says what
+        if fd >= 0:
+            try:
+                parts: list[bytes] = []
+                while limit > 0 and (part := os.read(fd, min(limit, _READ))):
+                    parts.append(part)
+                    limit -= len(part)
+                return b"".join(parts)
+            finally:
+                os.close(fd)
+    with open_in_root(root, rel, hidden=hidden, real_root=real_root) as handle:
+        return handle.read(limit)
 
 
 def read_text_in_root(root: Path, rel: str, *, real_root: str | None = None) -> str:

@@ -158,16 +158,15 @@ def _read_regular(real: str, st: os.stat_result) -> bytes | None:
     """The first :data:`MAX_SKILL_BYTES` of the SKILL.md of the skill at ``real`` (cut at a
     line end), or None (the skill is skipped): not a regular file by ``st`` (its ``lstat``:
     a symlink is not read, the catalog's fingerprints would not see its target change), or
-    not one when opened (:func:`skillc_index.open_in_root`: no symlink out of the skill, no
+    not one when opened (:func:`skillc_index.read_in_root`: no symlink out of the skill, no
     FIFO that blocks), or unreadable. ``real`` is the folder's real path as the walk found it
     (it follows symlinks only as a root's own entries, :mod:`.scan`): not resolved again."""
-    from skillc_index import SkillcError, open_in_root
+    from skillc_index import SkillcError, read_in_root
 
     if not stat_module.S_ISREG(st.st_mode):
         return None
     try:
-        with open_in_root(Path(real), SKILL_FILE, real_root=real) as handle:
-            return cut(handle.read(MAX_SKILL_BYTES + 1))
+        return cut(read_in_root(Path(real), SKILL_FILE, MAX_SKILL_BYTES + 1, real_root=real))
     except (SkillcError, OSError):
         return None
 
