@@ -99,16 +99,27 @@ def test_a_number_of_thousands_of_digits_is_skl100_not_a_crash(value: str) -> No
 
 
 def test_random_blocks_never_raise() -> None:
-    """Blocks of random lines of YAML's characters, seeded: every one reads as data or as an
-    SKL100 problem, whichever path reads it."""
+    """Blocks of random lines, seeded: keys with values of YAML's characters, or indented
+    and ``-`` lines of them. Every one reads as data or as an SKL100 problem, the fast path
+    (which reads some whole and refuses many partway) or PyYAML's."""
     import random
 
+    from skillc_index.markdown.frontmatter import _simple_mapping
+
     rng = random.Random(13)
-    pieces = [*"abz09 :-#'\"|>[]{},.&*!?%@`\t\\", ": ", "- ", "  ", "\n", "\n  ", "\n- "]
+    chars = [*"abz09 :-#'\"|>[]{},.&*!?%@`\t\\", ": ", "- ", "  ", "true", "1.0", "9" * 30]
+    starts = ["", "  ", "  - ", "- ", "  k: ", "    "]
+    fast = 0
     for _ in range(3000):
-        block = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 40)))
+        lines = []
+        for n in range(rng.randint(1, 5)):
+            value = "".join(rng.choice(chars) for _ in range(rng.randint(0, 6)))
+            lines.append(f"k{n}: {value}" if rng.random() < 0.5 else rng.choice(starts) + value)
+        block = "\n".join(lines)
         front = parse_frontmatter(f"---\n{block}\n---\n")
         assert (front.data is None) == (front.error is not None), block
+        fast += _simple_mapping(block + "\n") is not None
+    assert fast > 50  # the fast path read some whole
 
 
 def test_frontmatter_over_the_size_bound_is_skl100() -> None:
