@@ -302,7 +302,7 @@ def _simple_value(raw: str, *, flow: bool = False) -> tuple[bool, Any]:
         return text is not None, text
     if not (value[0].isalpha() or value[0] in _PLAIN_START_EXTRA):
         return False, None
-    if ": " in value or " #" in value or value.endswith(":") or value.lower() in _NOT_STRINGS:
+    if _ends_plain(value) or value.lower() in _NOT_STRINGS:
         return False, None
     if flow and any(char in value for char in "[]{}"):
         return False, None
@@ -464,11 +464,15 @@ def _continued(first: str, lines: list[str]) -> str | None:
     it, a ``:`` at its end, a tab."""
     texts = [line.strip(" ") for line in lines]
     for text in texts:
-        if text and (text[0] == "#" or text[-1] == ":" or not text.isprintable()):
-            return None
-        if ": " in text or " #" in text:
+        if text and (text[0] == "#" or _ends_plain(text) or not text.isprintable()):
             return None
     return _fold([first, *texts])
+
+
+def _ends_plain(text: str) -> bool:
+    """Whether a plain scalar's line holds what ends it: ``: `` (a key), `` #`` (a comment),
+    or a ``:`` at its end."""
+    return ": " in text or " #" in text or text.endswith(":")
 
 
 def _quoted(first: str, lines: list[str]) -> str | None:
