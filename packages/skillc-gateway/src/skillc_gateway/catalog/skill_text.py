@@ -51,11 +51,11 @@ def cut(data: bytes) -> bytes:
 def read_skill_text(data: bytes, folder: str) -> SkillText | None:
     """The skill in ``data`` (SKILL.md's bytes, bad UTF-8 as U+FFFD); ``None`` when its
     frontmatter is invalid (started but not closed, bad YAML, not a mapping)."""
+    from skillc_index.files import decoded
     from skillc_index.markdown.frontmatter import split_frontmatter
+    from skillc_index.text import normalize_newlines
 
-    text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = normalize_newlines(decoded(data))
     frontmatter, start = split_frontmatter(text)  # where the body starts
     if frontmatter.present and frontmatter.data is None:
         return None
