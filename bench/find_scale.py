@@ -134,13 +134,17 @@ def served(
     cwd: Path,
     runs: int,
     queries: Sequence[str] = QUERIES,
+    base: dict[str, str] | None = None,
 ) -> dict[str, float]:
     """``skc find`` as it runs by default: the first find answers itself and starts a find
     server (the library is over ``AUTO_START_SKILLS``), the next ones are answered by it.
     Medians (s) of the find process, of the floor and of the client's imports alone, rounds
     interleaved; the first find's time; and the server's mean find time. The rounds ask
     ``queries`` in turn (:data:`QUERIES`, asked again round after round; ``dev_queries()``:
-    each new to the server, whose embedding a repeated request skips)."""
+    each new to the server, whose embedding a repeated request skips). ``base``: the
+    environment of another checkout's client (``benchlib.codes``), run in each round too
+    against the same server, first in every other round, each with a query of its own (the
+    two take the round's two queries in turn): its median is ``base``."""
     start = time.perf_counter()
     started = subprocess.run([*find, QUERIES[0]], env=env, cwd=cwd, capture_output=True)
     first_time = time.perf_counter() - start
@@ -162,10 +166,22 @@ def served(
         floor: list[float] = []
         imports: list[float] = []
         cli: list[float] = []
+        based: list[float] = []
         for n in range(runs + 1):
             f = timed([sys.executable, "-c", "import click, sqlite3"], env, cwd)
             i = timed([sys.executable, "-c", CLIENT_IMPORTS], env, cwd)
-            c = timed([*find, queries[n % len(queries)]], env, cwd)
+            if base is None:
+                c = timed([*find, queries[n % len(queries)]], env, cwd)
+            else:  # two new queries a round, taken in turn; each client first every other round
+                ours = queries[(2 * n + n % 2) % len(queries)]
+                theirs = queries[(2 * n + 1 - n % 2) % len(queries)]
+                if n % 2:
+                    b = timed([*find, theirs], {**env, **base}, cwd)
+                c = timed([*find, ours], env, cwd)
+                if not n % 2:
+                    b = timed([*find, theirs], {**env, **base}, cwd)
+                if n:
+                    based.append(b)
             if n:
                 floor.append(f)
                 imports.append(i)
@@ -174,9 +190,11 @@ def served(
     finally:
         subprocess.run([skc, "watch", "--stop"], env=env, cwd=cwd, capture_output=True)
     answered = after["queries"] - before["queries"]
-    if answered != runs + 1:
-        sys.exit(f"error: the server answered {answered} of {runs + 1} finds")
+    asked = (runs + 1) * (1 if base is None else 2)
+    if answered != asked:
+        sys.exit(f"error: the server answered {answered} of {asked} finds")
     return {
+        **({"base": statistics.median(based)} if based else {}),
         "cli": statistics.median(cli),
         "floor": statistics.median(floor),
         "imports": statistics.median(imports),

@@ -2,7 +2,7 @@
 against the floor ``python -c "import click, sqlite3"`` (issue 35: "within 1.5x").
 
     .venv/bin/python bench/served_find.py --home HOME --library DIR [--runs 30]
-        [--semantic on|off]
+        [--semantic on|off] [--base CHECKOUT]
 
 ``HOME`` is a skillc home whose catalog already holds ``DIR`` (a home that
 ``bench/warm_mcp.py`` filled, say), so that no build is timed: ``find_scale.served`` then runs
@@ -10,7 +10,10 @@ as over the library it built (the first find answers itself and starts the find 
 next ones are answered by it, rounds interleaved with the floor), each round with a dev
 request none asked before (the server keeps the vectors of requests asked before, so a
 repeated request skips its embedding). ``--semantic off`` sets ``SKILLC_FIND_SEMANTIC=0``.
-Prints the medians, their ratio and the server's own find time a request.
+Prints the medians, their ratio and the server's own find time a request. ``--base`` (a
+checkout of another commit, a ``git worktree``): its client too in every round, against the
+same server (this checkout's), each with a new request of its own: what the client's side of
+a change is worth.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchlib import compiled, cpu_model, find_skc
+from benchlib import codes, compiled, cpu_model, find_skc
 from find_scale import dev_queries, served
 
 
@@ -32,11 +35,14 @@ def main() -> int:
     parser.add_argument("--library", type=Path, required=True)
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--semantic", choices=("on", "off"), default="on")
+    parser.add_argument("--base", type=Path, help="a checkout whose client runs in turn")
     args = parser.parse_args()
     queries = dev_queries()
-    if args.runs + 1 > len(queries):
-        sys.exit(f"error: --runs is at most {len(queries) - 1} (the dev requests)")
+    most = len(queries) // (1 if args.base is None else 2) - 1
+    if args.runs > most:
+        sys.exit(f"error: --runs is at most {most} (the dev requests)")
     skc = str(find_skc())
+    base = codes(args.base)[0][1] if args.base is not None else None
     compiled()
     with tempfile.TemporaryDirectory(prefix="served-") as scratch:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLC_", "SKC_"))}
@@ -45,7 +51,7 @@ def main() -> int:
             env["SKILLC_FIND_SEMANTIC"] = "0"
         subprocess.run([skc, "watch", "--stop"], env=env, capture_output=True)  # a new one
         find = [skc, "find", "--path", str(args.library.resolve()), "--format", "json"]
-        found = served(skc, find, env, Path(scratch), args.runs, queries)
+        found = served(skc, find, env, Path(scratch), args.runs, queries, base)
     ratio = found["cli"] / found["floor"]
     print(f"{cpu_model()}; load average {os.getloadavg()[0]:.1f}; {args.runs} new requests")
     print(
@@ -53,6 +59,11 @@ def main() -> int:
         f"{1000 * found['cli']:.1f} ms, floor {1000 * found['floor']:.1f} ms, **{ratio:.2f}x**; "
         f"the server's find {1000 * found['server_find']:.1f} ms a request"
     )
+    if "base" in found:
+        print(
+            f"`{args.base}`'s client, the same server: {1000 * found['base']:.1f} ms, "
+            f"**{found['base'] / found['floor']:.2f}x**"
+        )
     return 0
 
 

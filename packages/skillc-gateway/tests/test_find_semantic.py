@@ -629,6 +629,59 @@ def test_a_request_asked_again_is_not_embedded_again_and_ranks_the_same(
     assert [names[skill] for skill in near] == nearest_names(home, model, UNWORDED, None)
 
 
+def test_a_request_told_ahead_is_embedded_once_and_ranks_the_same(
+    tmp_path: Path, model: embedding.Model, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A find server told a find's query ahead (``prepare``: :meth:`Catalog.prepare`) starts
+    its embedding in the model's thread; the find that follows takes that work, still in
+    flight here (the model's thread held busy), rather than embedding the text again, and
+    ranks as it does untold. Nothing is started with the step off, nor for a query of stop
+    words only."""
+    import threading
+
+    from skillc_gateway.catalog import Catalog, find_roots
+    from skillc_index import Layout
+
+    lib = library(tmp_path / "lib")
+    write_skill(lib, "brake-service", "Replace the worn pads and discs of a vehicle's brakes.")
+    home = tmp_path / "home"
+    found(home, QUERY, [lib], True)  # indexed, every vector in
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    catalog, roots = Catalog.shared(layout), find_roots(layout, [str(lib)])
+    untold = catalog.find(UNWORDED, roots, 10, semantic=True).skills
+    monkeypatch.setattr(semantic, "_REQUESTS", {})  # the request is new again
+    monkeypatch.setattr(semantic, "_CLOSE", {})
+    embedded: list[str] = []
+    embed = model.embed
+
+    def counted(text: str, *rest: Any) -> Any:
+        embedded.append(text)
+        return embed(text, *rest)
+
+    monkeypatch.setattr(model, "embed", counted)
+    gate = threading.Event()
+    busy = model.later(lambda _: gate.wait(60), "")  # the model's thread, held
+    try:
+        catalog.prepare(UNWORDED)
+        catalog.prepare("the step is off", semantic=False)
+        catalog.prepare("and of the")  # no word that counts: a find of it ranks nothing
+        assert list(semantic._COMING) == [UNWORDED]
+        coming = semantic._COMING[UNWORDED][2]
+        assert not coming.done()
+        assert semantic.request_later(catalog.db, model, UNWORDED) is coming
+    finally:
+        gate.set()
+    assert busy.result()
+    told = catalog.find(UNWORDED, roots, 10, semantic=True).skills
+    assert told == untold and told[0].name in {"auto-mechanic", "brake-service"}
+    assert embedded == [UNWORDED]
+    assert semantic._COMING == {}  # done: kept as any request is (_REQUESTS)
+    # near miss: the same request untold after the cache lets it go is embedded again
+    semantic._REQUESTS.clear()
+    assert catalog.find(UNWORDED, roots, 10, semantic=True).skills == untold
+    assert embedded == [UNWORDED, UNWORDED]
+
+
 def test_the_requests_kept_are_bounded(
     tmp_path: Path, model: embedding.Model, monkeypatch: pytest.MonkeyPatch
 ) -> None:

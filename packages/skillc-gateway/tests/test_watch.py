@@ -939,6 +939,35 @@ def test_bad_requests_are_refused(
         assert raw_request(home, b'{"version": 1, "op": "status"}')["status"]["queries"] == 1
 
 
+def test_a_prepare_gets_no_reply_and_is_no_query(
+    gateway: Run, gateway_process: Run, clean_env: dict[str, str], project: Path, home: Path,
+    library: Path,
+) -> None:  # fmt: skip
+    """A ``prepare`` (a find's query told ahead) is read and not answered: the server
+    closes, logs nothing of a client gone, counts no query; a bad one is logged once."""
+
+    def told(message: dict[str, Any]) -> bytes:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(READY_SECONDS)
+            sock.connect(str(home / ".skillc" / "find.sock"))
+            sock.sendall(json.dumps({"version": PROTOCOL, **message}).encode())
+            sock.shutdown(socket.SHUT_WR)
+            return sock.recv(1 << 16)  # b"": closed without a reply
+
+    with server(clean_env, project, gateway):
+        assert told({"op": "prepare", "query": "paint a bicycle"}) == b""
+        for query in ("", "x" * 10_001, None, "  "):
+            assert told({"op": "prepare", "query": query}) == b""
+        assert queries(gateway) == 0
+        assert "painter" in gateway_process("find", "paint a bicycle", "--path", "library").stdout
+        assert queries(gateway) == 1
+        # near miss: another op on the same socket, sent the same way, gets its reply
+        assert json.loads(told({"op": "nope"}))["error"] == "unknown op 'nope'"
+        log = (project / "watch.log").read_text(encoding="utf-8")
+    assert log.count("bad request: bad query (said once)") == 1
+    assert "went away" not in log and "failed" not in log
+
+
 def test_the_answer_crosses_the_wire_unchanged() -> None:
     result = FindResult(
         query="paint",

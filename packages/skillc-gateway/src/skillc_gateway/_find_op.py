@@ -90,7 +90,8 @@ def _start_server(session: Session, params: FindParams, found: FindResult) -> No
     answering a large library itself (``lifecycle.AUTO_START_SKILLS``): the next ``skc
     find`` is answered warm; a session that serves many calls (the MCP server) keeps its
     own catalog warm."""
-    from skillc_gateway.catalog import embedding, lifecycle, switched_off
+    from skillc_gateway.catalog import embedding, lifecycle
+    from skillc_gateway.find_socket import switched_off
 
     if switched_off("SKILLC_FIND_SERVER"):
         return

@@ -12,13 +12,14 @@ else it returns None before it printed anything, and the click command runs, as 
 without a server: ``--help``, ``-v``, an option or a value it does not read, bad input (the
 command's error), no server (the command answers itself, and may start one), a
 configuration with problems (the command prints them). A server that did not answer is not
-asked again by the command (:func:`.catalog.client.ask`).
+asked again by the command (:func:`.catalog.client.ask`). Before it imports anything else, it
+tells the server the query (:func:`.find_socket.tell_ahead`: the server embeds it while this
+process computes its request).
 """
 
 from __future__ import annotations
 
 from skillc_gateway._limits import DEFAULT_FIND_LIMIT
-from skillc_gateway.find_output import print_answer
 
 __all__ = ["run"]
 
@@ -33,7 +34,11 @@ def run(args: list[str]) -> int | None:
     if parsed is None:
         return None
     query, limit, paths, output_format = parsed
+    from skillc_gateway.find_socket import tell_ahead
+
+    tell_ahead(query)  # before the imports below: the server embeds it meanwhile
     from skillc_gateway.catalog import Elsewhere, client, served_answer
+    from skillc_gateway.find_output import print_answer
     from skillc_index import Layout, SkillcError, load_config
     from skillc_index.inventory.folders import trusted_targets
 

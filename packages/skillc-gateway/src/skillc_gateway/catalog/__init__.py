@@ -43,6 +43,7 @@ from skillc_gateway._limits import (
     limit_fits,
     query_fits,
 )
+from skillc_gateway.find_socket import switched_off
 from skillc_index import (
     Diagnostic,
     InvalidOption,
@@ -81,13 +82,6 @@ BUDGET_SECONDS = 10.0
 #: then it goes on to the end (a first build of a few thousand skills answers whole, one of
 #: twenty thousand still answers partial after the budget).
 FINISH_WITHIN = 3.0
-
-
-def switched_off(variable: str) -> bool:
-    """Whether the environment variable ``variable`` turns something off: ``0``, ``off``,
-    ``false`` or ``no`` (case and spaces aside); ``SKILLC_FIND_SEMANTIC``,
-    ``SKILLC_FIND_SERVER``."""
-    return os.environ.get(variable, "").strip().lower() in {"0", "off", "false", "no"}
 
 
 def __getattr__(name: str) -> Any:

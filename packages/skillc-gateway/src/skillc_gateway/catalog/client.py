@@ -15,7 +15,6 @@ none of the catalog machinery.
 from __future__ import annotations
 
 import os
-import stat
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,11 +27,11 @@ from skillc_gateway.catalog.protocol import (
     decode_result,
     encode_message,
     find_request,
-    fits,
     peer,
     silent_record,
     socket_path,
 )
+from skillc_gateway.find_socket import socket_stamp
 from skillc_index import Layout, loads_bounded
 
 if TYPE_CHECKING:
@@ -107,7 +106,7 @@ def usable(layout: Layout) -> bool:
 def _askable(layout: Layout) -> tuple[str, tuple[int, int]] | None:
     """The find server's socket (path and stamp) when :func:`ask` may ask it, else None."""
     path = str(socket_path(layout))
-    stamp = _socket_stamp(path)
+    stamp = socket_stamp(path)
     if stamp is None or (path, stamp) in _silent:
         return None
     if _marked_silent(path, stamp):
@@ -147,7 +146,7 @@ def request(layout: Layout, message: dict[str, Any], timeout: float) -> dict[str
     import _socket
 
     path = str(socket_path(layout))
-    if _socket_stamp(path) is None:
+    if socket_stamp(path) is None:
         return None
     data = encode_message(message)
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
@@ -198,19 +197,6 @@ _silent: set[tuple[str, tuple[int, int]]] = set()
 #: this process (``skc find``'s click command after its quick path), the answer is the same,
 #: and the server would walk the folders again, or index the rest of them in that request.
 _told: set[tuple[str, tuple[int, int], bytes]] = set()
-
-
-def _socket_stamp(path: str) -> tuple[int, int] | None:
-    """The inode and ctime of ``path`` when it is a socket a find server of ours made (ours
-    and mode 0600, not a link; a length a socket can have), else None."""
-    if not fits(path):
-        return None
-    try:
-        st = os.lstat(path)
-    except OSError:
-        return None
-    usable = stat.S_ISSOCK(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077
-    return (st.st_ino, st.st_ctime_ns) if usable else None
 
 
 def process_stopped(pid: int) -> bool:

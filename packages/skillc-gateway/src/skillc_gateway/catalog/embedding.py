@@ -196,7 +196,7 @@ def model(wanted: bool | None = None) -> Model | None:
     """The model when the semantic step is ``wanted`` (None: unless this process's
     ``SKILLC_FIND_SEMANTIC`` is ``0``/``off``/``false``/``no``), loaded once per process; None
     when it is not wanted, or the extra is not installed or cannot be loaded."""
-    from skillc_gateway.catalog import switched_off
+    from skillc_gateway.find_socket import switched_off
 
     if wanted is None:
         wanted = not switched_off("SKILLC_FIND_SEMANTIC")
@@ -251,7 +251,7 @@ def available(wanted: bool | None = None) -> bool:
     """Whether the semantic step is ``wanted`` (None: as this process's environment says)
     and its files and runtime are installed, without loading the model (nothing imported):
     whether :func:`model` would be worth loading."""
-    from skillc_gateway.catalog import switched_off
+    from skillc_gateway.find_socket import switched_off
 
     if wanted is None:
         wanted = not switched_off("SKILLC_FIND_SEMANTIC")

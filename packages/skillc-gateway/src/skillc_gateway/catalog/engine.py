@@ -147,7 +147,7 @@ class Catalog:
         catalog, which its build fills meanwhile, holds by now. Characters that
         are not Unicode (lone surrogates: bytes of a command line that are not UTF-8,
         ``\\udcff`` in JSON) are read as ``?``."""
-        query = query.encode("utf-8", "replace").decode("utf-8")
+        query = _readable(query)
         try:
             return self._find(query, roots, limit, budget, semantic, first, elsewhere, told)
         except sqlite3.DatabaseError as exc:
@@ -160,6 +160,15 @@ class Catalog:
                 discard(self.database.path)
             found = Catalog.shared(self.layout)
             return found._find(query, roots, limit, budget, semantic, first, elsewhere, told)
+
+    def prepare(self, query: str, semantic: bool | None = None) -> None:
+        """Start what a :meth:`find` of ``query`` computes from its text alone (the semantic
+        step's vector of the request, in the model's thread: :func:`.rank.prepare`), for
+        that find to come: a find server told the query ahead (``prepare``,
+        :mod:`skillc_gateway.find_socket`). The answer is the same with or without it."""
+        from skillc_gateway.catalog import rank
+
+        rank.prepare(self.db, _readable(query), semantic)
 
     def _find(
         self,
@@ -664,3 +673,9 @@ def _busy(exc: sqlite3.DatabaseError) -> bool:
 def _unwritable(exc: sqlite3.OperationalError) -> bool:
     """A catalog that cannot be written now: read-only, or its disk full or failing."""
     return "readonly" in str(exc) or "disk" in str(exc)
+
+
+def _readable(query: str) -> str:
+    """``query`` with the characters that are not Unicode (lone surrogates: bytes of a command
+    line that are not UTF-8, ``\\udcff`` in JSON) as ``?``: what :meth:`Catalog.find` ranks."""
+    return query.encode("utf-8", "replace").decode("utf-8")

@@ -42,7 +42,7 @@ DETACHED_IDLE_SECONDS = 3600
 #: ``skc find`` starts a find server when it answered itself, whole, over this many skills
 #: or more (about 10 ms of stats a thousand skills: below it, a process of its own pays
 #: little for looking at every folder again), unless ``$SKILLC_FIND_SERVER`` turns it off
-#: (:func:`~skillc_gateway.catalog.switched_off`).
+#: (:func:`~skillc_gateway.find_socket.switched_off`).
 AUTO_START_SKILLS = 1000
 #: The longest a server answering a find (one at a time) may keep another request waiting.
 BUSY_SECONDS = BUDGET_SECONDS * FINISH_WITHIN + ANSWER_MARGIN_SECONDS

@@ -2,7 +2,9 @@
 
 One request per connection, a JSON object of at most :data:`MAX_REQUEST_BYTES` (the client
 then shuts its side down), one JSON reply, then the server closes. Every request and reply
-carries ``version`` (:data:`PROTOCOL`); ``op`` is ``find``, ``status`` or ``stop``. A
+carries ``version`` (:data:`PROTOCOL`); ``op`` is ``find``, ``status``, ``stop`` or
+``prepare`` (a find's query told ahead, which gets no reply: :mod:`skillc_gateway.find_socket`,
+whose socket basics, the version and the message's encoding this module takes). A
 ``find`` request carries everything the answer depends on (:func:`find_request`: the query,
 the limit, the folders the client computed to search, its working directory's layout, the
 skillc-gateway version it runs), which the server reads back with :func:`read_find_request`
@@ -17,13 +19,21 @@ level, and none of the catalog machinery.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skillc_gateway.catalog import BUDGET_SECONDS, FindResult, FoundSkill, SectionHit
+from skillc_gateway.find_socket import (
+    MAX_SOCKET_PATH,
+    PROTOCOL,
+    SOCKET_NAME,
+    encode_message,
+    fits,
+    peer,
+    switched_off,
+)
 from skillc_index import Diagnostic, Layout, Notice
 
 if TYPE_CHECKING:
@@ -50,9 +60,6 @@ __all__ = [
     "too_long",
 ]
 
-#: The version of the request and reply format; a server answers only its own.
-PROTOCOL = 1
-SOCKET_NAME = "find.sock"
 LOCK_NAME = "find.lock"
 LOG_NAME = "find.log"
 #: A longer request is refused (the longest real one: a 10,000-character query, 256 roots).
@@ -62,8 +69,6 @@ MAX_REQUEST_BYTES = 256 * 1024
 MAX_ROOTS = 256
 #: A reply is at most this long (100 skills, each with its sections and duplicates).
 MAX_REPLY_BYTES = 64 * 1024 * 1024
-#: ``sun_path`` holds 108 bytes, the last a NUL.
-MAX_SOCKET_PATH = 107
 _ROOT_KINDS = frozenset({"store", "agent", "config", "plugin", "path"})
 _SCOPES = frozenset({"project", "global"})
 
@@ -79,30 +84,12 @@ def silent_record(socket: str | os.PathLike[str]) -> str:
     return f"{os.fspath(socket)}.silent"
 
 
-def fits(path: str) -> bool:
-    """Whether a socket can have ``path``: ``sun_path`` holds :data:`MAX_SOCKET_PATH` bytes."""
-    return len(os.fsencode(path)) <= MAX_SOCKET_PATH
-
-
 def too_long(path: str) -> str:
     """What to say of a socket ``path`` that does not :func:`fit <fits>`."""
     return (
         f"the socket path {path} is {len(os.fsencode(path))} bytes long; a Unix socket's "
         f"path holds at most {MAX_SOCKET_PATH}: set SKILLC_HOME to a shorter folder"
     )
-
-
-def peer(sock: Any) -> tuple[int, int]:
-    """The process id and user id at the other end of a Unix socket ((-1, -1): unknown)."""
-    import _socket
-    import struct
-
-    option = getattr(_socket, "SO_PEERCRED", None)
-    if option is None:  # not Linux: no server either (see FindServer)
-        return -1, -1
-    credentials = sock.getsockopt(_socket.SOL_SOCKET, option, struct.calcsize("3i"))
-    pid, uid, _gid = struct.unpack("3i", credentials)
-    return int(pid), int(uid)
 
 
 # -- a find request ----------------------------------------------------------------------------
@@ -118,7 +105,6 @@ def find_request(
     """The ``find`` request for an answer computed as this process would compute it: the
     semantic step as its environment wants it (the server's may differ)."""
     from skillc_gateway import __version__
-    from skillc_gateway.catalog import switched_off
 
     return {
         "op": "find",
@@ -184,11 +170,6 @@ def read_find_request(
 
 def _absolute(value: object) -> bool:
     return isinstance(value, str) and value.startswith("/") and "\0" not in value
-
-
-def encode_message(message: dict[str, Any]) -> bytes:
-    """A request or a reply as it goes on the wire, :data:`PROTOCOL` added."""
-    return json.dumps({"version": PROTOCOL, **message}).encode()
 
 
 # -- the answer on the wire --------------------------------------------------------------------

@@ -73,6 +73,7 @@ __all__ = [
     "Section",
     "best_sections",
     "passage_scores",
+    "prepare",
     "query_terms",
     "rank",
     "stems",
@@ -134,6 +135,17 @@ def _request_later(
     from skillc_gateway.catalog import semantic
 
     return semantic.request_later(db, model, query)
+
+
+def prepare(db: sqlite3.Connection, query: str, semantic: bool | None = None) -> None:
+    """Start what a find of ``query`` computes from its text alone, in the model's thread:
+    the request's vector and its closeness to every skill's (:func:`.semantic.request_later`,
+    which the find then takes from there). Nothing without the model (``semantic`` as in
+    :func:`rank`), nor when the find would not rank (no word of ``query`` counts)."""
+    model = _model(semantic)
+    words = query_terms(query)
+    if model is not None and words and stems(db, words):
+        _request_later(db, model, query)
 
 
 def stems(db: sqlite3.Connection, terms: list[str]) -> list[str]:

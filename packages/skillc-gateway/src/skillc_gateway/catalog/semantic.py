@@ -300,6 +300,10 @@ def request_later(db: sqlite3.Connection, model: Model, query: str) -> Future[Re
     (its SQLite connection; this process's cache, :func:`_vectors`)."""
     np = model.numpy
     found = None if model.width is None else _vectors(db, np, model.width)
+    with _REQUESTS_LOCK:
+        coming = _COMING.get(query)
+    if coming is not None and coming[0] is model and coming[1] is found:
+        return coming[2]  # told ahead (a find server's ``prepare``), on its way or done
     known = _REQUESTS.get(query)
     if known is not None and known[0] is model:
         closeness = known[1].closeness
@@ -319,7 +323,20 @@ def request_later(db: sqlite3.Connection, model: Model, query: str) -> Future[Re
             return _remember(model, text, Request(vector, None))
         return _remember(model, text, Request(vector, _closeness(np, found, vector)))
 
-    return model.later(work, query)
+    future = model.later(work, query)
+    with _REQUESTS_LOCK:
+        _COMING[query] = (model, found, future)
+        while len(_COMING) > _COMING_KEPT:
+            del _COMING[next(iter(_COMING))]
+    future.add_done_callback(lambda _: _came(query, future))
+    return future
+
+
+def _came(query: str, future: Future[Request]) -> None:
+    """``future`` is done: :func:`_remember` keeps its request, no longer :data:`_COMING`."""
+    with _REQUESTS_LOCK:
+        if query in _COMING and _COMING[query][2] is future:
+            del _COMING[query]
 
 
 #: The last requests' :class:`Request` (what :func:`request_later` computed), by their text:
@@ -338,6 +355,12 @@ _REQUESTS_KEPT = 1024
 _CLOSE: dict[str, None] = {}
 _CLOSE_KEPT = 64
 _REQUESTS_LOCK = threading.Lock()
+#: The requests being computed, by their text, with the model and the catalog's vectors they
+#: are computed against: a find of a request told ahead (:meth:`.engine.Catalog.prepare`)
+#: waits for that work rather than embedding the text again. An entry goes once its work is
+#: done (:func:`_came`); at most :data:`_COMING_KEPT` (the model's thread takes one at a time).
+_COMING: dict[str, tuple[Model, _Vectors | None, Future[Request]]] = {}
+_COMING_KEPT = 16
 
 
 def _remember(model: Model, query: str, request: Request) -> Request:

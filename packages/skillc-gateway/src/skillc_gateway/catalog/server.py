@@ -328,6 +328,8 @@ class FindServer:
                 return
             connection.settimeout(READ_SECONDS)
             reply = self._reply(_read(connection), connection)
+            if reply is None:  # a prepare: its client is gone already
+                return
             connection.sendall(encode_message(reply))
         except OSError as exc:
             self.log(f"a client (pid {pid}) went away: {exc}")
@@ -337,7 +339,7 @@ class FindServer:
             with contextlib.suppress(OSError):
                 Path(silent_record(self.path)).unlink(missing_ok=True)
 
-    def _reply(self, data: bytes | None, connection: socket.socket) -> dict[str, Any]:
+    def _reply(self, data: bytes | None, connection: socket.socket) -> dict[str, Any] | None:
         try:
             if data is None:
                 raise BadRequest(f"the request is longer than {MAX_REQUEST_BYTES} bytes")
@@ -359,6 +361,14 @@ class FindServer:
                     error = "building the catalog: answer from the files"
                     return {"ok": False, "elsewhere": True, "error": error}
                 return {"ok": True, "result": encode_result(found)}
+            if op == "prepare":  # a find of this query comes: its vector meanwhile
+                try:
+                    self._prepare(message)
+                except BadRequest as exc:
+                    self._refuse(exc)
+                except Exception as exc:  # the find computes it all the same
+                    self.log(f"preparing a find failed: {type(exc).__name__}: {exc}")
+                return None  # no reply: its client does not wait for one
             if op == "status":
                 return {"ok": True, "status": self.status()}
             if op == "stop":
@@ -367,13 +377,17 @@ class FindServer:
                 return {"ok": True, "pid": os.getpid()}
             raise BadRequest(f"unknown op {op!r}")
         except BadRequest as exc:
-            if str(exc) not in self._refused and len(self._refused) < 100:
-                self._refused.add(str(exc))  # a client of another version asks on and on
-                self.log(f"bad request: {exc} (said once)")
+            self._refuse(exc)
             return {"ok": False, "error": str(exc)}
         except Exception as exc:  # the client answers in process; the server goes on
             self.log(f"find failed: {type(exc).__name__}: {exc}")
             return {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+
+    def _refuse(self, exc: BadRequest) -> None:
+        """Log a bad request, each kind once (a client of another version asks on and on)."""
+        if str(exc) not in self._refused and len(self._refused) < 100:
+            self._refused.add(str(exc))
+            self.log(f"bad request: {exc} (said once)")
 
     def _find(self, message: dict[str, Any]) -> FindResult:
         from skillc_gateway.catalog import Elsewhere
@@ -403,6 +417,19 @@ class FindServer:
         while len(self.roots) > STATUS_ROOTS:
             del self.roots[next(iter(self.roots))]
         return result
+
+    def _prepare(self, message: dict[str, Any]) -> None:
+        """A ``prepare`` (:func:`skillc_gateway.find_socket.tell_ahead`): what the find of its
+        query to come computes from the text alone, started in the model's thread
+        (:meth:`Catalog.prepare <skillc_gateway.catalog.engine.Catalog.prepare>`); no reply.
+        The semantic step as the client wants it: it tells only when it does."""
+        from skillc_gateway._limits import query_fits
+        from skillc_gateway.catalog.engine import Catalog
+
+        query = message.get("query")
+        if not query_fits(query):
+            raise BadRequest("bad query")
+        Catalog.shared(self.layout).prepare(query, semantic=True)
 
     def status(self) -> dict[str, Any]:
         """What ``skc watch --status`` shows."""

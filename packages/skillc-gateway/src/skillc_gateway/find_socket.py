@@ -1,0 +1,128 @@
+"""The find server's socket as ``skc find`` meets it first, before it imports the catalog:
+where it is, whether a server of ours made it, how a message goes on the wire, and a request's
+text told ahead (:func:`tell_ahead`).
+
+``skc find``'s quick path (:mod:`.find_quick`) imports the catalog's client, reads the
+configuration and computes the folders to search (10-15 ms) before it can send its find
+(:mod:`.catalog.protocol`). With the semantic extra, the longest part of the server's answer
+to a new request is the request's embedding (15-20 ms on two cores), which depends on its
+text alone. So the quick path first tells the server the text (a ``prepare`` request, which
+gets no reply), and the server starts embedding it in its model's thread while the client
+goes on (:meth:`.catalog.engine.Catalog.prepare`): the find that follows finds the vector
+computed or on its way. A ``prepare`` changes no answer; a client that cannot send one (no
+server, a socket that is not ours) asks its find as before.
+
+The environment's switches of ``find`` (:func:`switched_off`) are read here too: the
+catalog's modules import them from here. Only ``os`` is imported at module level (``_socket``
+and ``json`` when a request is told).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = [
+    "MAX_SOCKET_PATH",
+    "PROTOCOL",
+    "SOCKET_NAME",
+    "encode_message",
+    "fits",
+    "home_socket",
+    "peer",
+    "socket_stamp",
+    "switched_off",
+    "tell_ahead",
+]
+
+#: The version of the request and reply format; a server answers only its own.
+PROTOCOL = 1
+#: The socket's name in the skillc home's ``.skillc`` folder.
+SOCKET_NAME = "find.sock"
+#: ``sun_path`` holds 108 bytes, the last a NUL.
+MAX_SOCKET_PATH = 107
+
+
+def switched_off(variable: str) -> bool:
+    """Whether the environment variable ``variable`` turns something off: ``0``, ``off``,
+    ``false`` or ``no`` (case and spaces aside); ``SKILLC_FIND_SEMANTIC``,
+    ``SKILLC_FIND_SERVER``."""
+    return os.environ.get(variable, "").strip().lower() in {"0", "off", "false", "no"}
+
+
+def home_socket(env: Mapping[str, str] | None = None) -> str:
+    """The find server's socket of the skillc home that :func:`skillc_index.layout.home_dir`
+    finds (``$SKILLC_HOME``, else the user's home folder, resolved), without :mod:`pathlib`
+    (``protocol.socket_path`` of a layout gives the same path: a test holds them together)."""
+    env = os.environ if env is None else env
+    # os.path, not pathlib: importing pathlib is 5 ms of the quick path before it can tell
+    home = os.path.realpath(os.path.expanduser(env.get("SKILLC_HOME") or "~"))  # noqa: PTH111
+    return os.path.join(home, ".skillc", SOCKET_NAME)  # noqa: PTH118
+
+
+def fits(path: str) -> bool:
+    """Whether a socket can have ``path``: ``sun_path`` holds :data:`MAX_SOCKET_PATH` bytes."""
+    return len(os.fsencode(path)) <= MAX_SOCKET_PATH
+
+
+def socket_stamp(path: str) -> tuple[int, int] | None:
+    """The inode and ctime of ``path`` when it is a socket a find server of ours made (ours
+    and mode 0600, not a link; a length a socket can have), else None."""
+    import stat
+
+    if not fits(path):
+        return None
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    usable = stat.S_ISSOCK(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077
+    return (st.st_ino, st.st_ctime_ns) if usable else None
+
+
+def peer(sock: Any) -> tuple[int, int]:
+    """The process id and user id at the other end of a Unix socket ((-1, -1): unknown)."""
+    import _socket
+    import struct
+
+    option = getattr(_socket, "SO_PEERCRED", None)
+    if option is None:  # not Linux: no server either (see FindServer)
+        return -1, -1
+    credentials = sock.getsockopt(_socket.SOL_SOCKET, option, struct.calcsize("3i"))
+    pid, uid, _gid = struct.unpack("3i", credentials)
+    return int(pid), int(uid)
+
+
+def encode_message(message: dict[str, Any]) -> bytes:
+    """A request or a reply as it goes on the wire, :data:`PROTOCOL` added."""
+    import json
+
+    return json.dumps({"version": PROTOCOL, **message}).encode()
+
+
+def tell_ahead(query: str) -> None:
+    """Tell the home's find server that a find of ``query`` comes (a ``prepare``: the server
+    computes the request's vector meanwhile), when the semantic step is wanted and the socket
+    is one a server of ours made (and it is still ours once connected); it never waits (a
+    server whose queue is full is not told), nothing is read back, and nothing is said of a
+    failure: the find that follows asks the server, or answers itself, as it would have."""
+    from skillc_gateway._limits import query_fits
+
+    if switched_off("SKILLC_FIND_SEMANTIC") or not query_fits(query):
+        return
+    path = home_socket()
+    if socket_stamp(path) is None:
+        return
+    import _socket
+
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.setblocking(False)
+        sock.connect(path)
+        if peer(sock)[1] == os.getuid():
+            sock.sendall(encode_message({"op": "prepare", "query": query}))
+    except OSError:
+        pass
+    finally:
+        sock.close()

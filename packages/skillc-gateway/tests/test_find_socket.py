@@ -1,0 +1,255 @@
+"""The find server's socket as ``skc find`` meets it first (:mod:`skillc_gateway.find_socket`):
+where it is without pathlib, and the query told ahead (``prepare``) to a server of ours only,
+never waiting for it.
+
+A real Unix socket listens where the find server's would (the ``listening`` fixture); what a
+client sends is read from it. The server's side of a ``prepare`` is in ``test_watch.py``
+(a real server process) and ``test_find_semantic.py`` (the model's work taken by the find).
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_gateway import find_quick
+from skillc_gateway.catalog.protocol import socket_path
+from skillc_gateway.find_socket import home_socket, tell_ahead
+from skillc_index import Layout
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
+
+#: A safety net for a thread or a connection; never a timing assertion.
+WAIT_SECONDS = 30.0
+
+
+@pytest.fixture
+def home(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A short private ``$SKILLC_HOME`` (a socket path holds 107 bytes), with the step on."""
+    path = Path(tempfile.mkdtemp(prefix="skt-", dir="/tmp")).resolve()
+    (path / ".skillc").mkdir()
+    monkeypatch.setenv("SKILLC_HOME", str(path))
+    monkeypatch.delenv("SKILLC_FIND_SEMANTIC", raising=False)
+    yield path
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def received(listener: socket.socket) -> dict[str, Any]:
+    """The next message a client sent to ``listener`` (it waits for one)."""
+    listener.settimeout(WAIT_SECONDS)
+    connection, _ = listener.accept()
+    with connection:
+        connection.settimeout(WAIT_SECONDS)
+        data = b""
+        while chunk := connection.recv(1 << 16):
+            data += chunk
+    message: dict[str, Any] = json.loads(data)
+    return message
+
+
+def test_the_socket_is_where_the_layout_puts_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """:func:`home_socket` (os.path) and ``socket_path`` of the discovered layout (pathlib)
+    name the same file for every form of ``$SKILLC_HOME`` and of the home folder."""
+    real = tmp_path / "real home"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path / "link"))
+    forms = [
+        None,  # the user's home folder, through a symlink
+        str(real),
+        str(tmp_path / "link") + "/",
+        "link",  # relative to the working directory
+        "./link/../real home",
+        "~",
+        "~/sub/../",
+        str(tmp_path / "not yet made"),
+    ]
+    for form in forms:
+        env = {} if form is None else {"SKILLC_HOME": form}
+        expected = str(socket_path(Layout.discover(tmp_path, env)))
+        assert home_socket(env) == expected, form
+        assert expected.startswith(str(real) if form != forms[-1] else str(tmp_path))
+
+
+def test_the_query_is_told_to_a_server_of_ours_only(
+    home: Path, listening: Callable[[Path], socket.socket], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sock = home / ".skillc" / "find.sock"
+    tell_ahead("paint a fence")  # no socket yet: nothing, no error
+    with listening(sock) as listener:
+        tell_ahead("paint a fence")
+        assert received(listener) == {"version": 1, "op": "prepare", "query": "paint a fence"}
+        # what is not told: each is followed by a query that is, which must come next
+        nothing: list[Callable[[], None]] = [
+            lambda: tell_ahead("   "),  # a query find refuses
+            lambda: tell_ahead("x" * 10_001),
+        ]
+        for value in ("0", " OFF ", "no"):
+            nothing.append(functools.partial(_with_env, monkeypatch, value))
+        nothing.append(lambda: _with_mode(sock, 0o660))
+        for index, step in enumerate(nothing):
+            step()
+            tell_ahead(f"query {index}")
+            assert received(listener)["query"] == f"query {index}"
+    sock.unlink()
+    sock.write_text("not a socket\n", encoding="utf-8")
+    tell_ahead("paint a fence")  # a file in its place: left alone
+    assert sock.read_text(encoding="utf-8") == "not a socket\n"
+
+
+def _with_env(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    with monkeypatch.context() as patched:
+        patched.setenv("SKILLC_FIND_SEMANTIC", value)
+        tell_ahead("the step is off")
+
+
+def _with_mode(sock: Path, mode: int) -> None:
+    sock.chmod(mode)
+    try:
+        tell_ahead("a socket others may use")
+    finally:
+        sock.chmod(0o600)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can listen as another user")
+def test_a_socket_of_ours_served_by_another_user_is_not_told(home: Path) -> None:
+    """The socket file is ours and private, but the process listening on it dropped to
+    another user after it bound it: the client connects, sees the peer's user and says
+    nothing (the connection closes empty)."""
+    sock = home / ".skillc" / "find.sock"
+    code = (
+        "import os, socket, sys\n"
+        "s = socket.socket(socket.AF_UNIX)\n"
+        "os.umask(0o177)\n"
+        "s.bind(sys.argv[1])\n"
+        "if sys.argv[2] == 'drop':\n"
+        "    os.setuid(65534)\n"
+        "s.listen()\n"
+        "print('ready', flush=True)\n"
+        "c, _ = s.accept()\n"
+        "data = b''\n"
+        "while chunk := c.recv(65536):\n"
+        "    data += chunk\n"
+        "print(repr(data), flush=True)\n"
+    )
+    heard: dict[str, str] = {}
+    for user in ("drop", "keep"):  # near miss: the same listener of ours is told
+        with subprocess.Popen(
+            [sys.executable, "-c", code, str(sock), user], stdout=subprocess.PIPE, text=True
+        ) as child:
+            assert child.stdout is not None
+            assert child.stdout.readline() == "ready\n"
+            tell_ahead("paint a fence")
+            heard[user] = child.stdout.readline().strip()
+        assert child.returncode == 0
+        sock.unlink()
+    assert heard["drop"] == "b''"
+    assert json.loads(ast.literal_eval(heard["keep"]))["query"] == "paint a fence"
+
+
+def test_a_server_whose_queue_is_full_is_not_waited_for(home: Path) -> None:
+    """The client never waits to tell: a server that does not accept (its queue full) is
+    not told, and the client goes on."""
+    sock = home / ".skillc" / "find.sock"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    umask = os.umask(0o177)
+    try:
+        listener.bind(str(sock))
+    finally:
+        os.umask(umask)
+    listener.listen(0)
+    waiting: list[socket.socket] = []
+    try:
+        while True:  # fill its queue
+            client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            client.setblocking(False)
+            try:
+                client.connect(str(sock))
+            except BlockingIOError:
+                client.close()
+                break
+            waiting.append(client)
+        telling = threading.Thread(target=tell_ahead, args=("paint a fence",))
+        telling.start()
+        telling.join(WAIT_SECONDS)
+        assert not telling.is_alive()
+        # near miss: with room in the queue, the same call tells
+        listener.settimeout(WAIT_SECONDS)
+        for _ in waiting:
+            listener.accept()[0].close()
+        for client in waiting:
+            client.close()
+        tell_ahead("paint a fence")
+        assert received(listener)["op"] == "prepare"
+    finally:
+        listener.close()
+
+
+def test_the_quick_path_tells_the_query_before_it_asks(
+    home: Path, project: Path, library: Path, listening: Callable[[Path], socket.socket],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """``skc find``'s quick path tells the server its query, then asks its find, which the
+    server here refuses (the click command would then answer): the same query both times."""
+    monkeypatch.chdir(project)
+    messages: list[dict[str, Any]] = []
+    with listening(home / ".skillc" / "find.sock") as listener:
+
+        def serve() -> None:
+            messages.append(received(listener))
+            connection, _ = listener.accept()
+            with connection:
+                data = b""
+                while chunk := connection.recv(1 << 16):
+                    data += chunk
+                messages.append(json.loads(data))
+                connection.sendall(b'{"version": 1, "ok": false, "error": "not now"}')
+
+        serving = threading.Thread(target=serve)
+        serving.start()
+        assert find_quick.run(["paint a bicycle", "--path", "library"]) is None
+        serving.join(WAIT_SECONDS)
+    assert [message["op"] for message in messages] == ["prepare", "find"]
+    assert messages[0]["query"] == messages[1]["query"] == "paint a bicycle"
+    (home / ".skillc" / "find.sock").unlink()
+    # near miss: with the step off, the find is asked untold
+    monkeypatch.setenv("SKILLC_FIND_SEMANTIC", "0")
+    with listening(home / ".skillc" / "find.sock") as listener:
+        messages.clear()
+
+        def serve_one() -> None:
+            connection, _ = listener.accept()
+            with connection:
+                messages.append(json.loads(connection.makefile("rb").read()))
+                connection.sendall(b'{"version": 1, "ok": false, "error": "not now"}')
+
+        listener.settimeout(WAIT_SECONDS)
+        serving = threading.Thread(target=serve_one)
+        serving.start()
+        assert find_quick.run(["paint a bicycle", "--path", "library"]) is None
+        serving.join(WAIT_SECONDS)
+    assert [message["op"] for message in messages] == ["find"]
+
+
+@pytest.fixture
+def library(project: Path, write_skill: Callable[..., Path]) -> Path:
+    root = project / "library"
+    write_skill(root / "painter", "painter", "Paint fences red.", "## Paint a bicycle\n\nBrush.\n")
+    return root
