@@ -968,6 +968,29 @@ def test_a_prepare_gets_no_reply_and_is_no_query(
     assert "went away" not in log and "failed" not in log
 
 
+def test_a_prepare_starts_nothing_while_the_server_builds(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """While the server builds the catalog's words, a find may be answered from the files
+    by its client: a ``prepare`` then starts nothing; once built, it starts the find's work
+    (:meth:`Catalog.prepare`, with the step: the client tells only when it wants it)."""
+    from skillc_gateway.catalog import server
+    from skillc_gateway.catalog.engine import Catalog
+
+    prepared: list[tuple[str, bool | None]] = []
+    monkeypatch.setattr(
+        Catalog, "prepare", lambda self, query, semantic=None: prepared.append((query, semantic))
+    )
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(tmp_path / "home")})
+    found = server.FindServer(layout)
+    found._building.append((Root(tmp_path, "path"),))
+    found._prepare({"op": "prepare", "query": "paint a bicycle"})
+    assert prepared == []
+    found._building.clear()
+    found._prepare({"op": "prepare", "query": "paint a bicycle"})
+    assert prepared == [("paint a bicycle", True)]
+
+
 def test_the_answer_crosses_the_wire_unchanged() -> None:
     result = FindResult(
         query="paint",

@@ -422,14 +422,17 @@ class FindServer:
         """A ``prepare`` (:func:`skillc_gateway.find_socket.tell_ahead`): what the find of its
         query to come computes from the text alone, started in the model's thread
         (:meth:`Catalog.prepare <skillc_gateway.catalog.engine.Catalog.prepare>`); no reply.
-        The semantic step as the client wants it: it tells only when it does."""
+        The semantic step as the client wants it: it tells only when it does. Nothing while
+        the server builds the catalog's words: the find may then be answered from the files
+        by its client, which would leave the vector unused."""
         from skillc_gateway._limits import query_fits
         from skillc_gateway.catalog.engine import Catalog
 
         query = message.get("query")
         if not query_fits(query):
             raise BadRequest("bad query")
-        Catalog.shared(self.layout).prepare(query, semantic=True)
+        if not self._building:
+            Catalog.shared(self.layout).prepare(query, semantic=True)
 
     def status(self) -> dict[str, Any]:
         """What ``skc watch --status`` shows."""
