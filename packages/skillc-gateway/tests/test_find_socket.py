@@ -13,6 +13,7 @@ import ast
 import functools
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -43,8 +44,6 @@ def home(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.setenv("SKILLC_HOME", str(path))
     monkeypatch.delenv("SKILLC_FIND_SEMANTIC", raising=False)
     yield path
-    import shutil
-
     shutil.rmtree(path, ignore_errors=True)
 
 
