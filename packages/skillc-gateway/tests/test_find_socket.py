@@ -163,17 +163,14 @@ def test_a_socket_of_ours_served_by_another_user_is_not_told(home: Path) -> None
     assert json.loads(ast.literal_eval(heard["keep"]))["query"] == "paint a fence"
 
 
-def test_a_server_whose_queue_is_full_is_not_waited_for(home: Path) -> None:
+def test_a_server_whose_queue_is_full_is_not_waited_for(
+    home: Path, listening: Callable[[Path], socket.socket]
+) -> None:
     """The client never waits to tell: a server that does not accept (its queue full) is
     not told, and the client goes on."""
     sock = home / ".skillc" / "find.sock"
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    umask = os.umask(0o177)
-    try:
-        listener.bind(str(sock))
-    finally:
-        os.umask(umask)
-    listener.listen(0)
+    listener = listening(sock)
+    listener.listen(0)  # its queue: as short as can be
     waiting: list[socket.socket] = []
     try:
         while True:  # fill its queue
