@@ -676,10 +676,29 @@ def test_a_request_told_ahead_is_embedded_once_and_ranks_the_same(
     assert told == untold and told[0].name in {"auto-mechanic", "brake-service"}
     assert embedded == [UNWORDED]
     assert semantic._COMING == {}  # done: kept as any request is (_REQUESTS)
+    # told ahead, then the catalog's vectors read again before the find (a find server's
+    # fill wrote some meanwhile): the find makes the product anew, with the vector told
+    semantic._REQUESTS.clear()
+    semantic._CLOSE.clear()
+    gate.clear()
+    busy = model.later(lambda _: gate.wait(60), "")
+    try:
+        catalog.prepare(UNWORDED)
+        told_ahead = semantic._COMING[UNWORDED][2]
+        semantic._VECTORS.clear()  # as after a write: read again, another object
+        asked = semantic.request_later(catalog.db, model, UNWORDED)
+        assert asked is not told_ahead
+    finally:
+        gate.set()
+    assert asked.result().closeness is not None
+    assert asked.result().vector == told_ahead.result().vector
+    assert embedded == [UNWORDED, UNWORDED]  # the told one's, not again
+    assert catalog.find(UNWORDED, roots, 10, semantic=True).skills == untold
     # near miss: the same request untold after the cache lets it go is embedded again
     semantic._REQUESTS.clear()
+    semantic._CLOSE.clear()
     assert catalog.find(UNWORDED, roots, 10, semantic=True).skills == untold
-    assert embedded == [UNWORDED, UNWORDED]
+    assert embedded == [UNWORDED, UNWORDED, UNWORDED]
 
 
 def test_the_requests_kept_are_bounded(

@@ -302,8 +302,11 @@ def request_later(db: sqlite3.Connection, model: Model, query: str) -> Future[Re
     found = None if model.width is None else _vectors(db, np, model.width)
     with _REQUESTS_LOCK:
         coming = _COMING.get(query)
-    if coming is not None and coming[0] is model and coming[1] is found:
-        return coming[2]  # told ahead (a find server's ``prepare``), on its way or done
+    earlier = None  # the same text embedded before this work runs (the model's one thread)
+    if coming is not None and coming[0] is model:
+        if coming[1] is found:
+            return coming[2]  # told ahead (a find server's ``prepare``), on its way or done
+        earlier = coming[2]  # against vectors changed since: its vector, a product anew
     known = _REQUESTS.get(query)
     if known is not None and known[0] is model:
         closeness = known[1].closeness
@@ -317,6 +320,8 @@ def request_later(db: sqlite3.Connection, model: Model, query: str) -> Future[Re
         # a request asked again is not embedded again; the product is made again when the
         # catalog's vectors changed since
         vector = known[1].vector if known is not None and known[0] is model else None
+        if vector is None and earlier is not None and earlier.done() and not earlier.exception():
+            vector = earlier.result().vector
         if vector is None:
             vector = model.embed(text)
         if found is None or len(vector) != model.width or not len(found.skills):
