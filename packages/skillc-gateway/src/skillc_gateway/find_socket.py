@@ -13,8 +13,8 @@ computed or on its way. A ``prepare`` changes no answer; a client that cannot se
 server, a socket that is not ours) asks its find as before.
 
 The environment's switches of ``find`` (:func:`switched_off`) are read here too: the
-catalog's modules import them from here. Only ``os`` is imported at module level (``_socket``
-and ``json`` when a request is told).
+catalog's modules import them from here. Only ``os`` and ``typing`` are imported at module
+level (``skc`` has both loaded by then; ``_socket`` and ``json`` when a request is told).
 """
 
 from __future__ import annotations

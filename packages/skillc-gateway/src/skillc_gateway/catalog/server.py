@@ -328,7 +328,7 @@ class FindServer:
                 return
             connection.settimeout(READ_SECONDS)
             reply = self._reply(_read(connection), connection)
-            if reply is None:  # a prepare: its client is gone already
+            if reply is None:  # a prepare: its client reads no reply
                 return
             connection.sendall(encode_message(reply))
         except OSError as exc:
