@@ -47,8 +47,8 @@ def home(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     shutil.rmtree(path, ignore_errors=True)
 
 
-def received(listener: socket.socket) -> dict[str, Any]:
-    """The next message a client sent to ``listener`` (it waits for one)."""
+def received(listener: socket.socket, reply: bytes = b"") -> dict[str, Any]:
+    """The next message a client sent to ``listener`` (it waits for one), ``reply`` sent back."""
     listener.settimeout(WAIT_SECONDS)
     connection, _ = listener.accept()
     with connection:
@@ -56,6 +56,8 @@ def received(listener: socket.socket) -> dict[str, Any]:
         data = b""
         while chunk := connection.recv(1 << 16):
             data += chunk
+        if reply:  # a prepare's client is gone: it reads none
+            connection.sendall(reply)
     message: dict[str, Any] = json.loads(data)
     return message
 
@@ -205,43 +207,30 @@ def test_the_quick_path_tells_the_query_before_it_asks(
     """``skc find``'s quick path tells the server its query, then asks its find, which the
     server here refuses (the click command would then answer): the same query both times."""
     monkeypatch.chdir(project)
-    messages: list[dict[str, Any]] = []
-    with listening(home / ".skillc" / "find.sock") as listener:
+    sock = home / ".skillc" / "find.sock"
 
-        def serve() -> None:
-            messages.append(received(listener))
-            connection, _ = listener.accept()
-            with connection:
-                data = b""
-                while chunk := connection.recv(1 << 16):
-                    data += chunk
-                messages.append(json.loads(data))
-                connection.sendall(b'{"version": 1, "ok": false, "error": "not now"}')
+    def heard(told: int) -> list[dict[str, Any]]:
+        """What one ``skc find``'s quick path sends: ``told`` messages, then its find."""
+        messages: list[dict[str, Any]] = []
+        with listening(sock) as listener:
 
-        serving = threading.Thread(target=serve)
-        serving.start()
-        assert find_quick.run(["paint a bicycle", "--path", "library"]) is None
-        serving.join(WAIT_SECONDS)
-    assert [message["op"] for message in messages] == ["prepare", "find"]
-    assert messages[0]["query"] == messages[1]["query"] == "paint a bicycle"
-    (home / ".skillc" / "find.sock").unlink()
+            def serve() -> None:
+                messages.extend(received(listener) for _ in range(told))
+                messages.append(received(listener, b'{"version": 1, "ok": false, "error": "no"}'))
+
+            serving = threading.Thread(target=serve)
+            serving.start()
+            assert find_quick.run(["paint a bicycle", "--path", "library"]) is None
+            serving.join(WAIT_SECONDS)
+        sock.unlink()
+        return messages
+
+    first, then = heard(1)
+    assert (first["op"], then["op"]) == ("prepare", "find")
+    assert first["query"] == then["query"] == "paint a bicycle"
     # near miss: with the step off, the find is asked untold
     monkeypatch.setenv("SKILLC_FIND_SEMANTIC", "0")
-    with listening(home / ".skillc" / "find.sock") as listener:
-        messages.clear()
-
-        def serve_one() -> None:
-            connection, _ = listener.accept()
-            with connection:
-                messages.append(json.loads(connection.makefile("rb").read()))
-                connection.sendall(b'{"version": 1, "ok": false, "error": "not now"}')
-
-        listener.settimeout(WAIT_SECONDS)
-        serving = threading.Thread(target=serve_one)
-        serving.start()
-        assert find_quick.run(["paint a bicycle", "--path", "library"]) is None
-        serving.join(WAIT_SECONDS)
-    assert [message["op"] for message in messages] == ["find"]
+    assert [message["op"] for message in heard(0)] == ["find"]
 
 
 @pytest.fixture
