@@ -302,11 +302,8 @@ def request_later(db: sqlite3.Connection, model: Model, query: str) -> Future[Re
     found = None if model.width is None else _vectors(db, np, model.width)
     with _REQUESTS_LOCK:
         coming = _COMING.get(query)
-    earlier = None  # the same text embedded before this work runs (the model's one thread)
-    if coming is not None and coming[0] is model:
-        if coming[1] is found:
-            return coming[2]  # told ahead (a find server's ``prepare``), on its way or done
-        earlier = coming[2]  # against vectors changed since: its vector, a product anew
+    if coming is not None and coming[0] is model and coming[1] is found:
+        return coming[2]  # told ahead (a find server's ``prepare``), on its way or done
     known = _REQUESTS.get(query)
     if known is not None and known[0] is model:
         closeness = known[1].closeness
@@ -317,31 +314,30 @@ def request_later(db: sqlite3.Connection, model: Model, query: str) -> Future[Re
             return done
 
     def work(text: str) -> Request:
-        # a request asked again is not embedded again; the product is made again when the
-        # catalog's vectors changed since
-        vector = known[1].vector if known is not None and known[0] is model else None
-        if vector is None and earlier is not None and earlier.done() and not earlier.exception():
-            vector = earlier.result().vector
-        if vector is None:
-            vector = model.embed(text)
-        if found is None or len(vector) != model.width or not len(found.skills):
-            return _remember(model, text, Request(vector, None))
-        return _remember(model, text, Request(vector, _closeness(np, found, vector)))
+        try:
+            # a request asked or told before is not embedded again (looked up when the work
+            # runs: the model's one thread ran the earlier work first); the product is made
+            # again when the catalog's vectors changed since
+            with _REQUESTS_LOCK:
+                kept = _REQUESTS.get(text)
+            vector = kept[1].vector if kept is not None and kept[0] is model else None
+            if vector is None:
+                vector = model.embed(text)
+            if found is None or len(vector) != model.width or not len(found.skills):
+                return _remember(model, text, Request(vector, None))
+            return _remember(model, text, Request(vector, _closeness(np, found, vector)))
+        finally:  # done: kept in _REQUESTS, no longer coming (before the caller's result())
+            with _REQUESTS_LOCK:
+                entry = _COMING.get(text)
+                if entry is not None and entry[0] is model and entry[1] is found:
+                    del _COMING[text]
 
-    future = model.later(work, query)
-    with _REQUESTS_LOCK:
+    with _REQUESTS_LOCK:  # the work removes its entry under the lock: made before it can
+        future = model.later(work, query)
         _COMING[query] = (model, found, future)
         while len(_COMING) > _COMING_KEPT:
             del _COMING[next(iter(_COMING))]
-    future.add_done_callback(lambda _: _came(query, future))
     return future
-
-
-def _came(query: str, future: Future[Request]) -> None:
-    """``future`` is done: :func:`_remember` keeps its request, no longer :data:`_COMING`."""
-    with _REQUESTS_LOCK:
-        if query in _COMING and _COMING[query][2] is future:
-            del _COMING[query]
 
 
 #: The last requests' :class:`Request` (what :func:`request_later` computed), by their text:
@@ -362,8 +358,8 @@ _CLOSE_KEPT = 64
 _REQUESTS_LOCK = threading.Lock()
 #: The requests being computed, by their text, with the model and the catalog's vectors they
 #: are computed against: a find of a request told ahead (:meth:`.engine.Catalog.prepare`)
-#: waits for that work rather than embedding the text again. An entry goes once its work is
-#: done (:func:`_came`); at most :data:`_COMING_KEPT` (the model's thread takes one at a time).
+#: waits for that work rather than embedding the text again. The work removes its entry as
+#: it ends; at most :data:`_COMING_KEPT` (the model's thread takes one at a time).
 _COMING: dict[str, tuple[Model, _Vectors | None, Future[Request]]] = {}
 _COMING_KEPT = 16
 
