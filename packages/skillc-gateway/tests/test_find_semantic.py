@@ -675,7 +675,7 @@ def test_a_request_told_ahead_is_embedded_once_and_ranks_the_same(
     told = catalog.find(UNWORDED, roots, 10, semantic=True).skills
     assert told == untold and told[0].name in {"auto-mechanic", "brake-service"}
     assert embedded == [UNWORDED]
-    assert semantic._COMING == {}  # done: kept as any request is (_REQUESTS)
+    assert semantic._COMING == {}  # the work removed its entry before its result was set
     # told ahead, then the catalog's vectors read again before the find (a find server's
     # fill wrote some meanwhile): the find makes the product anew, with the vector told
     semantic._REQUESTS.clear()
