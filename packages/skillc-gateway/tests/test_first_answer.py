@@ -21,10 +21,11 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from skillc_gateway.catalog import Elsewhere, FindResult, find_roots, first_answer, postings
+from skillc_gateway.catalog import Elsewhere, FindResult, client, find_roots, first_answer, postings
 from skillc_gateway.catalog.client import ask
 from skillc_gateway.catalog.database import open_database
 from skillc_gateway.catalog.engine import Catalog
@@ -552,9 +553,10 @@ def test_a_client_told_to_answer_from_the_files_does_so_whatever_the_catalog_hol
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the find server is Linux only")
 def test_a_running_find_server_leaves_a_first_answer_to_its_client_and_builds() -> None:
     """A find server that runs (``skc watch --detach``) asked a find over a library its catalog
-    lacks: it does not answer from the files itself (that took it from the build, request
-    after request); the client does, in its own process, the answer of a catalog built whole,
-    and starts no other server. The server builds the library between requests, then answers
+    lacks: it has not read their files (it does once a turn of its build leaves many: the
+    test below), so it does not answer from the files itself (reading them anew for each
+    request took it from the build); the client does, in its own process, the answer of a
+    catalog built whole, and starts no other server. The server builds the library between requests, then answers
     the next find, the same answer."""
     base = Path(tempfile.mkdtemp(prefix="skfe-", dir="/tmp")).resolve()  # a short socket path
     home, lib = base / "home", large_library(base / "lib")
@@ -572,3 +574,102 @@ def test_a_running_find_server_leaves_a_first_answer_to_its_client_and_builds() 
     finally:
         ran(gateway(home, "watch", "--stop"))
         shutil.rmtree(base, ignore_errors=True)
+
+
+def serving(base: Path, lib: Path, lines: list[str]) -> tuple[Any, threading.Thread]:
+    """A find server of a home under ``base`` in a thread of this process, told to build
+    ``lib`` first (as ``skc find`` starts one), logging into ``lines``."""
+    from skillc_gateway.catalog import server
+
+    layout = Layout.discover(base, {"SKILLC_HOME": str(base / "home")})
+    found = server.FindServer(layout, log=lines.append, build=[str(lib)])
+    found.open()
+    thread = threading.Thread(target=found.serve)
+    thread.start()
+    return found, thread
+
+
+def until(condition: Callable[[], object], what: str) -> None:
+    deadline = time.monotonic() + 120
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.01)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the find server is Linux only")
+@pytest.mark.parametrize("reading", ["reads", "fails"])
+def test_the_find_server_answers_from_the_files_it_read_while_it_builds(
+    monkeypatch: pytest.MonkeyPatch, reading: str
+) -> None:
+    """While the find server builds a library's catalog (many turns here), it reads the
+    skills' files once as a first answer does, keeps them across the build's turns, and
+    answers the finds over that library from them: the answer of the catalog built whole,
+    where each client read every file again before. Once built, it lets them go and the
+    catalog answers. Near miss: when reading them fails (logged once), the finds are left to
+    their clients (:class:`Elsewhere`), as before."""
+    from skillc_gateway.catalog import server
+
+    base = Path(tempfile.mkdtemp(prefix="skfr-", dir="/tmp")).resolve()  # a short socket path
+    monkeypatch.setenv("HOME", str(base))  # no installed skill of this machine's to build
+    lib = large_library(base / "lib")  # 210 skills
+    monkeypatch.setattr(server, "BUILD_SECONDS", 0.001)  # a skill or so a turn
+    monkeypatch.setattr(first_answer, "FIRST_SKILLS", 50)  # left to the files until 50 left
+    query = "prune the figs, then sow"
+    monkeypatch.setattr(client, "_told", set())
+    made = first_answer.first_answer
+    answers: list[object] = []
+
+    def recorded(catalog: Catalog, *args: Any) -> Any:
+        if reading == "fails":
+            raise OSError("no more file handles")
+        answers.append(args[1])
+        return made(catalog, *args)
+
+    monkeypatch.setattr(first_answer, "first_answer", recorded)
+    whole = Catalog(*_home(base / "whole"))
+    lines: list[str] = []
+    found, thread = serving(base, lib, lines)
+    try:
+        roots = find_roots(found.layout, [str(lib)])
+        expected = whole.find(query, roots, 10, budget=1e9)
+        until(lambda: any("skills' files" in line for line in lines), "the reading logged")
+        kept = first_answer._KEPT
+        indexed = built(base)
+        until(lambda: built(base) > indexed, "a turn of the build after the reading")
+        assert 210 - built(base) >= 50  # the catalog lacks many: a find is left to the files
+        if reading == "fails":
+            with pytest.raises(Elsewhere):
+                ask(found.layout, query, 10, roots, 10.0)
+            assert sum("reading the skills' files failed" in line for line in lines) == 1
+        else:
+            assert any("read 210 skills' files" in line for line in lines), lines
+            served = ask(found.layout, query, 10, roots, 10.0)
+            assert served is not None
+            assert shown(served) == shown(expected)
+            assert answers == ["warm up", query]  # read once, then answered from them
+            assert kept is not None and first_answer._KEPT is kept  # across the build's turns
+        until(lambda: not found._building, "the build ends")
+        assert first_answer._KEPT is None and found._files is None
+        client._told.clear()  # a request told "elsewhere" is not sent again by its process
+        served = ask(found.layout, query, 10, roots, 10.0)
+        assert served is not None and shown(served) == shown(expected)
+        assert len(answers) == (0 if reading == "fails" else 2)  # by the catalog, built
+        assert not any("building the catalog failed" in line for line in lines), lines
+    finally:
+        found.stop()
+        thread.join(60)
+        found.close()
+        whole.close()
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def built(base: Path) -> int:
+    """The skills in the catalog of the find server of :func:`serving`."""
+    with sqlite3.connect(base / "home" / ".skillc" / "catalog.db") as db:
+        (count,) = db.execute("SELECT count(*) FROM skills").fetchone()
+    return int(count)
+
+
+def _home(home: Path) -> tuple[Layout, Any]:
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    return layout, open_database(layout)

@@ -94,8 +94,9 @@ def __getattr__(name: str) -> Any:
 
 class Elsewhere(Exception):
     """The answer would come from the skills' files, made elsewhere than where it was asked:
-    the find server, which builds the catalog of those skills meanwhile, leaves it to its
-    client, which answers from the files in its own process, on the other core
+    the find server, which builds the catalog of those skills meanwhile and has not read
+    their files itself (:meth:`.server.FindServer._read_files`), leaves it to its client,
+    which answers from the files in its own process, on the other core
     (:mod:`.first_answer`)."""
 
 

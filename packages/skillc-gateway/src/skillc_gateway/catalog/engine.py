@@ -395,10 +395,11 @@ class Catalog:
             skills, seen = first_answer.first_answer(self, walks, *first)
             self._states.clear()  # the walks' states hold the ids of the answer's catalog
             return seen, truncated, skills
-        first_answer.release(self, walks)  # this catalog holds them: no answer from the files
         left = self._apply(
             [(str(root.path), result) for root, _, result in walks], budget, watcher is not None
         )
+        if left == 0:  # this catalog holds them all: no more answers from their files
+            first_answer.release(self, walks)
         self.left = left or 0
         seen = self._seen(walks)
         self._passes += 1

@@ -33,10 +33,12 @@ queries), ranked by the words (the vectors come later, from the find server).
 
 The catalog in memory is kept (:class:`_Library`, one a process) for the next answer from the
 files over the same folders of the same skillc home, as a session that serves many finds
-meets them while the find server builds: that answer reads again only the skills whose
-``SKILL.md`` changed, cuts into words only the passages no request read before, and writes
-only its request's rows. :func:`release` gives it up once the catalog answers over those
-folders.
+meets them while the find server builds (and the find server itself, for the finds that come
+while it builds: :meth:`.server.FindServer._read_files`): that answer reads again only the
+skills whose ``SKILL.md`` changed, cuts into words only the passages no request read before,
+and writes only its request's rows. :func:`release` gives it up once the catalog holds every
+skill of those folders (a pass that leaves some to index keeps it); :func:`forget` whatever
+it serves.
 """
 
 from __future__ import annotations
@@ -69,7 +71,7 @@ if TYPE_CHECKING:
     from skillc_gateway.catalog.scan import Walk
     from skillc_index.inventory.folders import Root
 
-__all__ = ["FIRST_SKILLS", "first_answer", "release", "worth_it"]
+__all__ = ["FIRST_SKILLS", "first_answer", "forget", "release", "worth_it"]
 
 #: A query answers from the skills' files when its walk finds at least this many skills the
 #: catalog does not hold, and ``skc find`` then starts a find server to build the catalog.
@@ -133,6 +135,16 @@ def release(catalog: Catalog, walks: list[tuple[Root, int, Walk]]) -> None:
             if _KEPT is not None and _KEPT.key == key:
                 _KEPT.close()
                 _KEPT = None
+
+
+def forget() -> None:
+    """Give up the catalog in memory kept, whatever it serves (the find server's, once it
+    built those skills' catalog: :meth:`.server.FindServer._read_files`)."""
+    global _KEPT
+    with _LOCK:
+        if _KEPT is not None:
+            _KEPT.close()
+            _KEPT = None
 
 
 def _key(catalog: Catalog, walks: list[tuple[Root, int, Walk]]) -> tuple[str, ...]:

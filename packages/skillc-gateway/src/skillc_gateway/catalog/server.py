@@ -48,6 +48,7 @@ from skillc_index import FindServerError, Layout, loads_bounded
 if TYPE_CHECKING:
     import socket
 
+    from skillc_gateway.catalog.engine import Catalog
     from skillc_index.inventory.folders import Root
 
 __all__ = ["BUILD_SECONDS", "FILL_SECONDS", "READ_SECONDS", "STATUS_ROOTS", "FindServer"]
@@ -58,7 +59,8 @@ READ_SECONDS = 5.0
 STATUS_ROOTS = 100
 #: Between two requests, the server indexes what its catalog lacks in turns of about this
 #: long (a request that comes meanwhile waits for the turn to end; while the catalog lacks
-#: many of its skills, the client answers it from their files: :mod:`.first_answer`).
+#: many of its skills, it is answered from their files: :mod:`.first_answer`, here once the
+#: server has read them, by the client before).
 BUILD_SECONDS = 0.5
 #: Between two requests, the server computes missing vectors in turns of about this long
 #: (a request that comes meanwhile ends the turn: it waits for the batch in hand only).
@@ -108,6 +110,13 @@ class FindServer:
         self._identity: tuple[int, int] | None = None  # the socket file we made
         self._building: list[tuple[Root, ...]] = []
         """Roots whose skills the catalog lacks, indexed between requests (:meth:`_build`)."""
+        self._reading: tuple[Root, ...] | None = None
+        """Roots being built whose skills' files are to be read for the finds meanwhile."""
+        self._read: tuple[Root, ...] | None = None
+        """The roots whose skills' files were read last (:meth:`_read_files`)."""
+        self._files: Catalog | None = None
+        """Answers from the files of :attr:`_read`'s skills while they are built (None: not
+        read, or reading them failed)."""
 
     # -- starting and stopping -----------------------------------------------------------------
 
@@ -192,8 +201,9 @@ class FindServer:
         ``skc find`` that started it searched (:attr:`build`), then over what is installed
         (as seen from the server's own layout), indexing for :data:`BUILD_SECONDS` at most:
         the rest is built between requests (:meth:`_build`); while the catalog lacks many
-        of a request's skills, its client answers it from their files, in its own process
-        (:mod:`.first_answer`), and the build goes on. A failure is logged: queries make their own
+        of a request's skills, it is answered from their files (:mod:`.first_answer`): here
+        once this process has read them (:meth:`_read_files`), before that by its client in
+        its own process, and the build goes on. A failure is logged: queries make their own
         passes."""
         from skillc_gateway.catalog import find_roots
         from skillc_index.inventory.folders import routing_roots
@@ -209,8 +219,11 @@ class FindServer:
     def _build(self) -> None:
         """Index for about :data:`BUILD_SECONDS` what the catalog lacks of the first roots
         waiting to be built (the installed skills', those of a request answered from the
-        files); they stop waiting once indexed whole. A failure is logged, and they stop."""
+        files); they stop waiting once indexed whole. While a turn leaves at least
+        :data:`~.first_answer.FIRST_SKILLS` of them, their skills' files are to be read for the
+        finds meanwhile (:meth:`_read_files`, once). A failure is logged, and they stop."""
         from skillc_gateway.catalog.engine import Catalog
+        from skillc_gateway.catalog.first_answer import FIRST_SKILLS
 
         roots = self._building[0]
         try:
@@ -222,6 +235,51 @@ class FindServer:
             return
         if not catalog.left:
             del self._building[0]
+            if roots == self._read:  # the catalog answers for them now (it let go of the files)
+                self._forget_files()
+        elif catalog.left >= FIRST_SKILLS and roots != self._read:
+            self._reading = roots  # finds will be left to the files meanwhile: read them once
+
+    def _read_files(self) -> None:
+        """Read the skills of the roots being built (:attr:`_reading`) as a first answer
+        reads them (:mod:`.first_answer`), in a catalog of this process's own, and keep them:
+        the finds over those roots that come while they are built are then answered here from
+        what was read (a few hundred ms), not each by its client reading every file again
+        (seconds each, on the core the build needs). A failure is logged; those finds are then
+        left to their clients, as before."""
+        from skillc_gateway.catalog.database import open_database
+        from skillc_gateway.catalog.engine import Catalog
+
+        roots, self._reading = self._reading, None
+        if roots is None:
+            return
+        self._forget_files()
+        self._read = roots
+        start = time.perf_counter()
+        files = None
+        try:
+            files = Catalog(self.layout, open_database(self.layout))
+            found = files.find("warm up", roots, 1, first=True, told=True)
+        except Exception as exc:
+            if files is not None:
+                files.close()
+            self.log(f"reading the skills' files failed: {type(exc).__name__}: {exc}")
+            return
+        self._files = files
+        self.log(
+            f"read {found.searched:,} skills' files in {time.perf_counter() - start:.1f} s: "
+            "finds over them are answered from those until they are built"
+        )
+
+    def _forget_files(self) -> None:
+        """Give up the skills read by :meth:`_read_files`."""
+        from skillc_gateway.catalog import first_answer
+
+        if self._files is not None:
+            self._files.close()
+            self._files = None
+        self._read = None
+        first_answer.forget()
 
     def _fill(self, listener: int) -> bool | None:
         """Store some of the words' best rows the catalog lacks (:mod:`.heads`), else compute
@@ -284,11 +342,14 @@ class FindServer:
                     if timeout <= 0:
                         self.log(f"no query for {self.idle:g} s: stopping")
                         break
-                if filling or self._building:
+                if filling or self._building or self._reading:
                     timeout = 0
                 elif filling is False and (timeout is None or timeout > RECHECK_SECONDS):
                     timeout = RECHECK_SECONDS
                 ready, _, _ = select.select([listener.fileno(), wake_read], [], [], timeout)
+                if self._reading and not ready:
+                    self._read_files()  # for the finds while the words are built
+                    continue
                 if self._building and not ready:
                     self._build()  # the words first: the vectors after
                     continue
@@ -311,6 +372,8 @@ class FindServer:
                         self._answer(connection)
                     filling = True  # what it indexed may lack its vectors
         finally:
+            if self._files is not None or self._read is not None:
+                self._forget_files()
             for number, handler in handlers.items():
                 signal.signal(number, handler)
             if previous_wakeup is not None:
@@ -400,13 +463,23 @@ class FindServer:
                 query, roots, limit, budget=budget, semantic=semantic, first=True, elsewhere=True
             )
         except Elsewhere:
-            # the catalog lacks many of these skills: built between the next requests, while
-            # the client answers from their files in its own process (answered here, each
-            # such answer took this process from the build: 25 requests in a row, 6 s each
-            # over 4,061 skills, made a 24 s build take 150 s)
+            # the catalog lacks many of these skills: built between the next requests; the
+            # answer from their files is made here once they were read (:meth:`_read_files`),
+            # else by the client in its own process (each answer here that read every file
+            # took this process from the build: 25 requests in a row, 6 s each over 4,061
+            # skills, made a 24 s build take 150 s)
             if roots not in self._building:
                 self._building.append(roots)
-            raise
+            if self._files is None or roots != self._read:
+                raise
+            self._files.layout = layout
+            try:
+                result = self._files.find(
+                    query, roots, limit, budget=budget, semantic=semantic, first=True, told=True
+                )
+            except Exception:
+                self._forget_files()  # read again at the next turn of the build
+                raise
         finally:
             self._last = time.monotonic()
         self.find_seconds += time.perf_counter() - start
