@@ -556,8 +556,8 @@ def test_a_running_find_server_leaves_a_first_answer_to_its_client_and_builds() 
     lacks: it has not read their files (it does once a turn of its build leaves many: the
     test below), so it does not answer from the files itself (reading them anew for each
     request took it from the build); the client does, in its own process, the answer of a
-    catalog built whole, and starts no other server. The server builds the library between requests, then answers
-    the next find, the same answer."""
+    catalog built whole, and starts no other server. The server builds the library between
+    requests, then answers the next find, the same answer."""
     base = Path(tempfile.mkdtemp(prefix="skfe-", dir="/tmp")).resolve()  # a short socket path
     home, lib = base / "home", large_library(base / "lib")
     query = ("-v", "find", "--format", "json", "--path", str(lib), "prune the figs, then sow")

@@ -36,6 +36,7 @@ from skillc_gateway.catalog.protocol import (
     MAX_REQUEST_BYTES,
     PROTOCOL,
     decode_result,
+    encode_message,
     encode_result,
     socket_path,
 )
@@ -1054,3 +1055,74 @@ def test_a_failing_fill_is_logged_once_not_at_every_look(monkeypatch: pytest.Mon
         shutil.rmtree(base, ignore_errors=True)
     assert len(tries) == 1
     assert sum("filling the catalog failed" in line for line in lines) == 1
+
+
+def test_a_turn_of_the_build_ends_when_a_request_comes(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The find server builds the catalog in turns between requests; a request that comes
+    during a turn ends it after the skill in hand and its transaction, not at the turn's
+    end: the skills indexed so far are written, the rest left for the next turn. The server's
+    look at its listener says whether a connection waits. Near miss: no request, one turn
+    indexes them all."""
+    from skillc_gateway.catalog import find_roots, server
+    from skillc_gateway.catalog.database import open_database
+    from skillc_gateway.catalog.engine import Catalog
+
+    lib = tmp_path / "lib"
+    for n in range(30):
+        folder = lib / f"bed-{n:02d}"
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(
+            f"---\nname: bed-{n:02d}\ndescription: Weed bed {n}.\n---\n## Hoe\n\nRows.\n", "utf-8"
+        )
+    looks: list[int] = []
+
+    def waiting() -> bool:  # a request from the fourth look on
+        looks.append(1)
+        return len(looks) > 3
+
+    counts = []
+    for name, look in (("asked", waiting), ("alone", lambda: False)):
+        layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(tmp_path / name)})
+        catalog = Catalog(layout, open_database(layout))
+        try:
+            roots = find_roots(layout, [str(lib)])
+            left = catalog.build(roots, 60, look)
+            assert left == catalog.left
+            (indexed,) = catalog.db.execute("SELECT count(*) FROM skills").fetchone()
+            counts.append((indexed, left))
+        finally:
+            catalog.close()
+    assert counts == [(3, 27), (30, 0)]
+    assert len(looks) == 5  # before each skill, and once its transaction is written
+
+    # a server whose turns are a minute long, asked how it is before it starts: its first
+    # turn (the warm-up's) ends for that request, which finds the build under way
+    base = Path(tempfile.mkdtemp(prefix="skb-", dir="/tmp")).resolve()  # a short socket path
+    monkeypatch.setenv("HOME", str(base))  # no installed skill of this machine's to build
+    monkeypatch.setattr(server, "BUILD_SECONDS", 60.0)
+    layout = Layout.discover(base, {"SKILLC_HOME": str(base / "home")})
+    found = server.FindServer(layout, build=[str(lib)])
+    found.open()
+    serving = threading.Thread(target=found.serve)
+    try:
+        assert found._listener is not None
+        assert not server._waiting(found._listener.fileno())()
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+            client.connect(str(found.path))
+            assert server._waiting(found._listener.fileno())()
+            client.sendall(encode_message({"version": PROTOCOL, "op": "status"}))
+            client.shutdown(socket.SHUT_WR)
+            serving.start()
+            client.settimeout(READY_SECONDS)
+            reply = json.loads(b"".join(iter(lambda: client.recv(65536), b"")))
+        assert reply["status"]["building"] is True
+        with sqlite3.connect(base / "home" / ".skillc" / "catalog.db") as db:
+            assert db.execute("SELECT count(*) FROM skills").fetchone()[0] < 30
+    finally:
+        found.stop()
+        if serving.is_alive():
+            serving.join(READY_SECONDS)
+        found.close()
+        shutil.rmtree(base, ignore_errors=True)

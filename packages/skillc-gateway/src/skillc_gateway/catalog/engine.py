@@ -85,6 +85,8 @@ class Catalog:
         self._tracked: frozenset[str] = frozenset()
         """The roots whose state in memory the watcher has kept track of since it was walked:
         their next walk looks only at what it reports."""
+        self._waiting: Callable[[], bool] | None = None
+        """While :meth:`build` runs: whether a request waits (indexing stops for it)."""
 
     @classmethod
     def shared(cls, layout: Layout) -> Catalog:
@@ -160,6 +162,20 @@ class Catalog:
                 discard(self.database.path)
             found = Catalog.shared(self.layout)
             return found._find(query, roots, limit, budget, semantic, first, elsewhere, told)
+
+    def build(
+        self, roots: Sequence[Root], seconds: float, waiting: Callable[[], bool] | None = None
+    ) -> int:
+        """Index what the catalog lacks of ``roots`` for about ``seconds``, or until
+        ``waiting()`` says a request waits (asked between two skills: it then waits for one
+        skill and its transaction, not for the turn); the skills left (:attr:`left`). The
+        find server's work between requests."""
+        self._waiting = waiting
+        try:
+            self.find("warm up", roots, 1, budget=seconds)
+        finally:
+            self._waiting = None
+        return self.left
 
     def prepare(self, query: str, semantic: bool | None = None) -> None:
         """Start what a :meth:`find` of ``query`` computes from its text alone (the semantic
@@ -552,6 +568,7 @@ class Catalog:
         start = time.monotonic()
         deadline = start + budget
         indexer = Indexer(self.db, time.time_ns() - RACY_NS)
+        waiting = self._waiting or (lambda: False)
         position = 0
         first = True
         saved: set[str] = set()
@@ -565,7 +582,7 @@ class Catalog:
                         indexer.remove(indexer.adopt(removed, todo))
                         removed = []
                     stop = min(deadline, time.monotonic() + BATCH_SECONDS)
-                    while position < len(todo) and time.monotonic() < stop:
+                    while position < len(todo) and time.monotonic() < stop and not waiting():
                         indexer.index(*todo[position])
                         position += 1
                     postings.finish(self.db)
@@ -589,6 +606,8 @@ class Catalog:
                         self._used.pop(key, None)
                 if position == len(todo) and not missing:
                     return 0
+                if waiting():
+                    return len(todo) - position
                 now = time.monotonic()
                 if now >= deadline:
                     left, longest = len(todo) - position, budget * FINISH_WITHIN

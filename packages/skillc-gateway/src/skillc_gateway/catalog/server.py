@@ -58,9 +58,10 @@ READ_SECONDS = 5.0
 #: The root folders ``--status`` lists (the most recently asked about).
 STATUS_ROOTS = 100
 #: Between two requests, the server indexes what its catalog lacks in turns of about this
-#: long (a request that comes meanwhile waits for the turn to end; while the catalog lacks
-#: many of its skills, it is answered from their files: :mod:`.first_answer`, here once the
-#: server has read them, by the client before).
+#: long (a request that comes meanwhile ends the turn: it waits for the skill and the
+#: transaction in hand only; while the catalog lacks many of its skills, it is answered from
+#: their files: :mod:`.first_answer`, here once the server has read them, by the client
+#: before).
 BUILD_SECONDS = 0.5
 #: Between two requests, the server computes missing vectors in turns of about this long
 #: (a request that comes meanwhile ends the turn: it waits for the batch in hand only).
@@ -196,10 +197,11 @@ class FindServer:
 
     # -- serving -------------------------------------------------------------------------------
 
-    def _warm_up(self) -> None:
+    def _warm_up(self, listener: int) -> None:
         """Import the engine, open the catalog and make a first pass over the folders the
         ``skc find`` that started it searched (:attr:`build`), then over what is installed
-        (as seen from the server's own layout), indexing for :data:`BUILD_SECONDS` at most:
+        (as seen from the server's own layout), indexing for :data:`BUILD_SECONDS` at most,
+        or until a request comes on ``listener``:
         the rest is built between requests (:meth:`_build`); while the catalog lacks many
         of a request's skills, it is answered from their files (:mod:`.first_answer`): here
         once this process has read them (:meth:`_read_files`), before that by its client in
@@ -214,21 +216,22 @@ class FindServer:
             except Exception as exc:
                 self.log(f"warming up failed: {type(exc).__name__}: {exc}")
         if self._building:
-            self._build()
+            self._build(listener)
 
-    def _build(self) -> None:
+    def _build(self, listener: int) -> None:
         """Index for about :data:`BUILD_SECONDS` what the catalog lacks of the first roots
         waiting to be built (the installed skills', those of a request answered from the
-        files); they stop waiting once indexed whole. While a turn leaves at least
-        :data:`~.first_answer.FIRST_SKILLS` of them, their skills' files are to be read for the
-        finds meanwhile (:meth:`_read_files`, once). A failure is logged, and they stop."""
+        files), or until a request comes on ``listener``; they stop waiting once indexed
+        whole. While a turn leaves at least :data:`~.first_answer.FIRST_SKILLS` of them,
+        their skills' files are to be read for the finds meanwhile (:meth:`_read_files`,
+        once). A failure is logged, and they stop."""
         from skillc_gateway.catalog.engine import Catalog
         from skillc_gateway.catalog.first_answer import FIRST_SKILLS
 
         roots = self._building[0]
         try:
             catalog = Catalog.shared(self.layout)
-            catalog.find("warm up", roots, 1, budget=BUILD_SECONDS)
+            catalog.build(roots, BUILD_SECONDS, _waiting(listener))
         except Exception as exc:
             self.log(f"building the catalog failed: {type(exc).__name__}: {exc}")
             del self._building[0]
@@ -288,13 +291,9 @@ class FindServer:
         ``listener`` (the turn ends with the batch in hand); whether some are still missing.
         A failure is logged, and None stops the filling until the next request (and the looks
         every :data:`RECHECK_SECONDS`: a failing fill is not logged every 2 s)."""
-        import select
-
         from skillc_gateway.catalog.engine import Catalog
 
-        def waiting() -> bool:
-            return bool(select.select([listener], [], [], 0)[0])
-
+        waiting = _waiting(listener)
         try:
             catalog = Catalog.shared(self.layout)
             return catalog.fill_heads(FILL_SECONDS, waiting) or catalog.fill_vectors(
@@ -327,7 +326,7 @@ class FindServer:
         except ValueError:  # not the main thread: stop() and idle only
             pass
         try:
-            self._warm_up()
+            self._warm_up(listener.fileno())
             self.log(
                 "ready" + (f"; stops after {self.idle:g} s without a query" if self.idle else "")
             )
@@ -351,7 +350,7 @@ class FindServer:
                     self._read_files()  # for the finds while the words are built
                     continue
                 if self._building and not ready:
-                    self._build()  # the words first: the vectors after
+                    self._build(listener.fileno())  # the words first: the vectors after
                     continue
                 if not ready and filling is not None:  # or: did another process write it?
                     filling = self._fill(listener.fileno())
@@ -618,3 +617,11 @@ def _hung_up(connection: socket.socket) -> bool:
     poller = select.poll()
     poller.register(connection.fileno(), select.POLLIN)
     return any(events & select.POLLHUP for _, events in poller.poll(0))
+
+
+def _waiting(listener: int) -> Callable[[], bool]:
+    """Whether a request waits on ``listener`` (a look that does not block): a turn of the
+    build or of the fill ends for it."""
+    import select
+
+    return lambda: bool(select.select([listener], [], [], 0)[0])
