@@ -1063,8 +1063,8 @@ def test_a_turn_of_the_build_ends_when_a_request_comes(
     """The find server builds the catalog in turns between requests; a request that comes
     during a turn ends it after the skill in hand and its transaction, not at the turn's
     end: the skills indexed so far are written, the rest left for the next turn. The server's
-    look at its listener says whether a connection waits. Near miss: no request, one turn
-    indexes them all."""
+    look at its listener says whether a connection waits, after the least a turn indexes.
+    Near miss: no request, one turn indexes them all."""
     from skillc_gateway.catalog import find_roots, server
     from skillc_gateway.catalog.database import open_database
     from skillc_gateway.catalog.engine import Catalog
@@ -1098,10 +1098,12 @@ def test_a_turn_of_the_build_ends_when_a_request_comes(
     assert len(looks) == 5  # before each skill, and once its transaction is written
 
     # a server whose turns are a minute long, asked how it is before it starts: its first
-    # turn (the warm-up's) ends for that request, which finds the build under way
+    # turn (the warm-up's) ends for that request, which finds the build under way (a turn
+    # indexes for BUILD_AT_LEAST first: none here)
     base = Path(tempfile.mkdtemp(prefix="skb-", dir="/tmp")).resolve()  # a short socket path
     monkeypatch.setenv("HOME", str(base))  # no installed skill of this machine's to build
     monkeypatch.setattr(server, "BUILD_SECONDS", 60.0)
+    monkeypatch.setattr(server, "BUILD_AT_LEAST", 0.0)
     layout = Layout.discover(base, {"SKILLC_HOME": str(base / "home")})
     found = server.FindServer(layout, build=[str(lib)])
     found.open()
@@ -1112,6 +1114,7 @@ def test_a_turn_of_the_build_ends_when_a_request_comes(
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
             client.connect(str(found.path))
             assert server._waiting(found._listener.fileno())()
+            assert not server._waiting(found._listener.fileno(), 60)()  # not before a minute
             client.sendall(encode_message({"version": PROTOCOL, "op": "status"}))
             client.shutdown(socket.SHUT_WR)
             serving.start()

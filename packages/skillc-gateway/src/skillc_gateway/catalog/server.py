@@ -58,11 +58,14 @@ READ_SECONDS = 5.0
 #: The root folders ``--status`` lists (the most recently asked about).
 STATUS_ROOTS = 100
 #: Between two requests, the server indexes what its catalog lacks in turns of about this
-#: long (a request that comes meanwhile ends the turn: it waits for the skill and the
-#: transaction in hand only; while the catalog lacks many of its skills, it is answered from
-#: their files: :mod:`.first_answer`, here once the server has read them, by the client
-#: before).
+#: long (a request that comes meanwhile ends the turn once it has indexed for
+#: :data:`BUILD_AT_LEAST`: it waits for that, the skill and the transaction in hand only;
+#: while the catalog lacks many of its skills, it is answered from their files:
+#: :mod:`.first_answer`, here once the server has read them, by the client before).
 BUILD_SECONDS = 0.5
+#: What a turn of the build indexes at least, requests waiting or not: finds that come one
+#: after the other do not hold the build back for as long as they come.
+BUILD_AT_LEAST = 0.1
 #: Between two requests, the server computes missing vectors in turns of about this long
 #: (a request that comes meanwhile ends the turn: it waits for the batch in hand only).
 FILL_SECONDS = 0.25
@@ -231,7 +234,7 @@ class FindServer:
         roots = self._building[0]
         try:
             catalog = Catalog.shared(self.layout)
-            catalog.build(roots, BUILD_SECONDS, _waiting(listener))
+            catalog.build(roots, BUILD_SECONDS, _waiting(listener, BUILD_AT_LEAST))
         except Exception as exc:
             self.log(f"building the catalog failed: {type(exc).__name__}: {exc}")
             del self._building[0]
@@ -619,9 +622,10 @@ def _hung_up(connection: socket.socket) -> bool:
     return any(events & select.POLLHUP for _, events in poller.poll(0))
 
 
-def _waiting(listener: int) -> Callable[[], bool]:
-    """Whether a request waits on ``listener`` (a look that does not block): a turn of the
-    build or of the fill ends for it."""
+def _waiting(listener: int, after: float = 0.0) -> Callable[[], bool]:
+    """Whether a request waits on ``listener`` (a look that does not block), from ``after``
+    seconds on (False before): a turn of the build or of the fill ends for it."""
     import select
 
-    return lambda: bool(select.select([listener], [], [], 0)[0])
+    start = time.monotonic() + after
+    return lambda: time.monotonic() >= start and bool(select.select([listener], [], [], 0)[0])
