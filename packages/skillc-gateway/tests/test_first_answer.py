@@ -576,13 +576,13 @@ def test_a_running_find_server_leaves_a_first_answer_to_its_client_and_builds() 
         shutil.rmtree(base, ignore_errors=True)
 
 
-def serving(base: Path, lib: Path, lines: list[str]) -> tuple[Any, threading.Thread]:
+def serving(base: Path, build: list[str], lines: list[str]) -> tuple[Any, threading.Thread]:
     """A find server of a home under ``base`` in a thread of this process, told to build
-    ``lib`` first (as ``skc find`` starts one), logging into ``lines``."""
+    ``build`` first (as ``skc find`` starts one), logging into ``lines``."""
     from skillc_gateway.catalog import server
 
     layout = Layout.discover(base, {"SKILLC_HOME": str(base / "home")})
-    found = server.FindServer(layout, log=lines.append, build=[str(lib)])
+    found = server.FindServer(layout, log=lines.append, build=build)
     found.open()
     thread = threading.Thread(target=found.serve)
     thread.start()
@@ -597,16 +597,17 @@ def until(condition: Callable[[], object], what: str) -> None:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the find server is Linux only")
-@pytest.mark.parametrize("reading", ["reads", "fails"])
+@pytest.mark.parametrize("reading", ["reads", "fails", "asked"])
 def test_the_find_server_answers_from_the_files_it_read_while_it_builds(
     monkeypatch: pytest.MonkeyPatch, reading: str
 ) -> None:
     """While the find server builds a library's catalog (many turns here), it reads the
-    skills' files once as a first answer does, keeps them across the build's turns, and
-    answers the finds over that library from them: the answer of the catalog built whole,
-    where each client read every file again before. Once built, it lets them go and the
-    catalog answers. Near miss: when reading them fails (logged once), the finds are left to
-    their clients (:class:`Elsewhere`), as before."""
+    skills' files once as a first answer does (at once for the folders of the ``skc find``
+    that started it; ``asked``: when a find over them is left to its client), keeps them
+    across the build's turns, and answers the finds over that library from them: the answer
+    of the catalog built whole, where each client read every file again before. Once built,
+    it lets them go and the catalog answers. Near miss: when reading them fails (logged
+    once), the finds are left to their clients (:class:`Elsewhere`), as before."""
     from skillc_gateway.catalog import server
 
     base = Path(tempfile.mkdtemp(prefix="skfr-", dir="/tmp")).resolve()  # a short socket path
@@ -628,10 +629,14 @@ def test_the_find_server_answers_from_the_files_it_read_while_it_builds(
     monkeypatch.setattr(first_answer, "first_answer", recorded)
     whole = Catalog(*_home(base / "whole"))
     lines: list[str] = []
-    found, thread = serving(base, lib, lines)
+    found, thread = serving(base, [] if reading == "asked" else [str(lib)], lines)
     try:
         roots = find_roots(found.layout, [str(lib)])
         expected = whole.find(query, roots, 10, budget=1e9)
+        if reading == "asked":  # left to the client: read for the next finds
+            with pytest.raises(Elsewhere):
+                ask(found.layout, query, 10, roots, 10.0)
+            client._told.clear()
         until(lambda: any("skills' files" in line for line in lines), "the reading logged")
         kept = first_answer._KEPT
         indexed = built(base)
@@ -649,7 +654,7 @@ def test_the_find_server_answers_from_the_files_it_read_while_it_builds(
             assert answers == ["warm up", query]  # read once, then answered from them
             assert kept is not None and first_answer._KEPT is kept  # across the build's turns
         until(lambda: not found._building, "the build ends")
-        assert first_answer._KEPT is None and found._files is None
+        assert first_answer._KEPT is None and found._read is None
         client._told.clear()  # a request told "elsewhere" is not sent again by its process
         served = ask(found.layout, query, 10, roots, 10.0)
         assert served is not None and shown(served) == shown(expected)

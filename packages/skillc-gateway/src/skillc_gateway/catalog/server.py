@@ -48,10 +48,16 @@ from skillc_index import FindServerError, Layout, loads_bounded
 if TYPE_CHECKING:
     import socket
 
-    from skillc_gateway.catalog.engine import Catalog
     from skillc_index.inventory.folders import Root
 
-__all__ = ["BUILD_SECONDS", "FILL_SECONDS", "READ_SECONDS", "STATUS_ROOTS", "FindServer"]
+__all__ = [
+    "BUILD_AT_LEAST",
+    "BUILD_SECONDS",
+    "FILL_SECONDS",
+    "READ_SECONDS",
+    "STATUS_ROOTS",
+    "FindServer",
+]
 
 #: A connection that sends nothing for this long is dropped.
 READ_SECONDS = 5.0
@@ -115,12 +121,12 @@ class FindServer:
         self._building: list[tuple[Root, ...]] = []
         """Roots whose skills the catalog lacks, indexed between requests (:meth:`_build`)."""
         self._reading: tuple[Root, ...] | None = None
-        """Roots being built whose skills' files are to be read for the finds meanwhile."""
+        """Roots whose skills' files are to be read for the finds while they are built."""
         self._read: tuple[Root, ...] | None = None
         """The roots whose skills' files were read last (:meth:`_read_files`)."""
-        self._files: Catalog | None = None
-        """Answers from the files of :attr:`_read`'s skills while they are built (None: not
-        read, or reading them failed)."""
+        self._answers = False
+        """Whether the finds over :attr:`_read` are answered from what was read (False: not
+        read yet, or reading them failed)."""
 
     # -- starting and stopping -----------------------------------------------------------------
 
@@ -208,9 +214,11 @@ class FindServer:
         the rest is built between requests (:meth:`_build`); while the catalog lacks many
         of a request's skills, it is answered from their files (:mod:`.first_answer`): here
         once this process has read them (:meth:`_read_files`), before that by its client in
-        its own process, and the build goes on. A failure is logged: queries make their own
-        passes."""
+        its own process, and the build goes on. The folders the ``skc find`` searched are
+        read at once when that turn leaves many of their skills: that find answered from the
+        files, and the next ones will. A failure is logged: queries make their own passes."""
         from skillc_gateway.catalog import find_roots
+        from skillc_gateway.catalog.first_answer import FIRST_SKILLS
         from skillc_index.inventory.folders import routing_roots
 
         for paths in (self.build, routing_roots()) if self.build else (routing_roots(),):
@@ -219,17 +227,17 @@ class FindServer:
             except Exception as exc:
                 self.log(f"warming up failed: {type(exc).__name__}: {exc}")
         if self._building:
-            self._build(listener)
+            first = self._building[0]
+            if self._build(listener) >= FIRST_SKILLS and self.build:
+                self._reading = first
 
-    def _build(self, listener: int) -> None:
+    def _build(self, listener: int) -> int:
         """Index for about :data:`BUILD_SECONDS` what the catalog lacks of the first roots
         waiting to be built (the installed skills', those of a request answered from the
         files), or until a request comes on ``listener``; they stop waiting once indexed
-        whole. While a turn leaves at least :data:`~.first_answer.FIRST_SKILLS` of them,
-        their skills' files are to be read for the finds meanwhile (:meth:`_read_files`,
-        once). A failure is logged, and they stop."""
+        whole (and their skills' files read for the finds meanwhile are let go). The skills
+        left of them. A failure is logged, and they stop."""
         from skillc_gateway.catalog.engine import Catalog
-        from skillc_gateway.catalog.first_answer import FIRST_SKILLS
 
         roots = self._building[0]
         try:
@@ -238,22 +246,23 @@ class FindServer:
         except Exception as exc:
             self.log(f"building the catalog failed: {type(exc).__name__}: {exc}")
             del self._building[0]
-            return
+            return 0
         if not catalog.left:
             del self._building[0]
             if roots == self._read:  # the catalog answers for them now (it let go of the files)
                 self._forget_files()
-        elif catalog.left >= FIRST_SKILLS and roots != self._read:
-            self._reading = roots  # finds will be left to the files meanwhile: read them once
+        return catalog.left
 
     def _read_files(self) -> None:
-        """Read the skills of the roots being built (:attr:`_reading`) as a first answer
-        reads them (:mod:`.first_answer`), in a catalog of this process's own, and keep them:
-        the finds over those roots that come while they are built are then answered here from
-        what was read (a few hundred ms), not each by its client reading every file again
-        (seconds each, on the core the build needs). A failure is logged; those finds are then
-        left to their clients, as before."""
-        from skillc_gateway.catalog.database import open_database
+        """Read the skills of :attr:`_reading` (roots whose finds are left to the files while
+        they are built) as a first answer reads them, into its catalog in memory
+        (:mod:`.first_answer`, kept by this process), not into the catalog: the finds over
+        those roots that come until they are built are then answered here from what was read
+        (a few hundred ms), not each by its client reading every file again (seconds each,
+        on the core the build needs). One list of roots at a time, through the one catalog
+        connection of this process (a second one's opening reads the file, and closing that
+        file drops the locks SQLite holds on it in this process). A failure is logged; those
+        finds are then left to their clients, as before."""
         from skillc_gateway.catalog.engine import Catalog
 
         roots, self._reading = self._reading, None
@@ -262,16 +271,12 @@ class FindServer:
         self._forget_files()
         self._read = roots
         start = time.perf_counter()
-        files = None
         try:
-            files = Catalog(self.layout, open_database(self.layout))
-            found = files.find("warm up", roots, 1, first=True, told=True)
+            found = Catalog.shared(self.layout).find("warm up", roots, 1, first=True, told=True)
         except Exception as exc:
-            if files is not None:
-                files.close()
             self.log(f"reading the skills' files failed: {type(exc).__name__}: {exc}")
             return
-        self._files = files
+        self._answers = True
         self.log(
             f"read {found.searched:,} skills' files in {time.perf_counter() - start:.1f} s: "
             "finds over them are answered from those until they are built"
@@ -281,10 +286,7 @@ class FindServer:
         """Give up the skills read by :meth:`_read_files`."""
         from skillc_gateway.catalog import first_answer
 
-        if self._files is not None:
-            self._files.close()
-            self._files = None
-        self._read = None
+        self._read, self._answers = None, False
         first_answer.forget()
 
     def _fill(self, listener: int) -> bool | None:
@@ -374,7 +376,7 @@ class FindServer:
                         self._answer(connection)
                     filling = True  # what it indexed may lack its vectors
         finally:
-            if self._files is not None or self._read is not None:
+            if self._read is not None:
                 self._forget_files()
             for number, handler in handlers.items():
                 signal.signal(number, handler)
@@ -472,15 +474,16 @@ class FindServer:
             # skills, made a 24 s build take 150 s)
             if roots not in self._building:
                 self._building.append(roots)
-            if self._files is None or roots != self._read:
+            if not self._answers or roots != self._read:
+                if self._read is None and self._reading is None:
+                    self._reading = roots  # read next: the finds after this one answered here
                 raise
-            self._files.layout = layout
             try:
-                result = self._files.find(
+                result = Catalog.shared(layout).find(
                     query, roots, limit, budget=budget, semantic=semantic, first=True, told=True
                 )
             except Exception:
-                self._forget_files()  # read again at the next turn of the build
+                self._forget_files()  # read again for the next find left to the files
                 raise
         finally:
             self._last = time.monotonic()
