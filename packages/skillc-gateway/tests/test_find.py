@@ -1544,3 +1544,42 @@ def test_another_version_rewriting_the_catalog_does_not_get_it_deleted(
         other.execute("UPDATE meta SET value = '999' WHERE key = 'rank_version'")
     assert [s.name for s in find_skills(layout, "owls").skills] == ["owls"]
     assert path.stat().st_ino == inode  # opened again and made current, not removed
+
+
+def test_opening_the_catalog_again_loses_no_rows_of_the_connection_open(tmp_path: Path) -> None:
+    """A process that opens the catalog again while a connection to it is open (another
+    thread's :meth:`Catalog.shared`) does not open and close the file to read its header:
+    closing it drops the locks SQLite holds on the file in this process, and another process
+    closing its last connection then deletes the WAL the open connection still writes to.
+    Here: a connection open, the catalog's owner looked at as opening it again does, another
+    process opens and closes a connection, the first writes: a new process sees the row.
+    Near miss: a file of another owner at that path is still read and left alone."""
+    from skillc_gateway.catalog.database import CATALOG_FILE, _open_files, _owner, open_database
+
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(tmp_path / "home")})
+    path = layout.global_dir / CATALOG_FILE
+    count = "SELECT count(*) FROM meta"
+
+    def other() -> int:  # another process: opens, reads, closes its (last) connection
+        read = f"sqlite3.connect({str(path)!r}).execute({count!r}).fetchone()[0]"
+        code = f"import sqlite3; print({read})"
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        return int(done.stdout)
+
+    first = open_database(layout)
+    try:
+        before = first.db.execute(count).fetchone()[0]
+        assert _owner(path) == "ours"
+        assert other() == before
+        first.db.execute("INSERT INTO meta (key, value) VALUES ('probe', '1')")
+        assert other() == before + 1
+    finally:
+        first.db.close()
+    assert not _open_files(str(path))  # a closed connection no longer vouches for the file
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    path.write_bytes(b"not a catalog")  # near miss: another file now at that path
+    assert _owner(path) == "foreign"
+    third = open_database(layout)
+    assert third.path is None and path.read_bytes() == b"not a catalog"
+    third.db.close()

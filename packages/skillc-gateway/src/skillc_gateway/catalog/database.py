@@ -167,6 +167,7 @@ def open_database(layout: Layout) -> CatalogDatabase:
             # file itself, not in a WAL that another process reading it would not see
             prepare(db)
             use_wal(db, BUSY_TIMEOUT_MS)
+            _opened(path, db)
             return CatalogDatabase(db, path)
         except sqlite3.DatabaseError as exc:
             db.close()
@@ -334,19 +335,64 @@ def statements(script: str) -> list[str]:
 
 def _owner(path: Path) -> str:
     """``absent`` (no file or an empty one), ``ours`` (a SQLite database with the catalog's
-    application id) or ``foreign`` (anything else)."""
+    application id) or ``foreign`` (anything else). The file of a catalog connection this
+    process holds open (:data:`_OPEN`) is not read again."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return "absent"
+    except OSError:
+        return "foreign" if path.exists() else "absent"
+    if (st.st_dev, st.st_ino) in _open_files(str(path)):
+        return "ours"
     try:
         with path.open("rb") as handle:
             header = handle.read(100)
     except FileNotFoundError:
         return "absent"
     except OSError:
-        return "foreign" if path.exists() else "absent"
+        return "foreign"
     if not header:
         return "absent"
     if len(header) < 72 or not header.startswith(_SQLITE_HEADER):
         return "foreign"
     return "ours" if int.from_bytes(header[68:72], "big") == APPLICATION_ID else "foreign"
+
+
+#: The catalog connections this process opened, by path, with their file's device and inode:
+#: opening the catalog again while one is open (another thread's catalog,
+#: :meth:`.engine.Catalog.shared`) does not read its header again. Reading it opens and
+#: closes the file, and closing a file drops every POSIX lock the process holds on it,
+#: SQLite's too: another process that then closed its last connection to the catalog took it
+#: for the last one, and deleted the WAL this process's connections still wrote to (their
+#: rows lost to every other process). An open connection keeps its file's inode from being
+#: given to another file, so the same device and inode are the same file.
+_OPEN: dict[str, list[tuple[tuple[int, int], sqlite3.Connection]]] = {}
+
+
+def _opened(path: Path, db: sqlite3.Connection) -> None:
+    """Count ``db`` among this process's connections to the catalog at ``path``."""
+    with contextlib.suppress(OSError):
+        st = path.stat()
+        _open_files(str(path))  # the closed ones dropped
+        _OPEN.setdefault(str(path), []).append(((st.st_dev, st.st_ino), db))
+
+
+def _open_files(path: str) -> set[tuple[int, int]]:
+    """The files (device, inode) of this process's open connections to the catalog at
+    ``path`` (those closed since are forgotten)."""
+    kept = []
+    for identity, db in _OPEN.get(path, ()):
+        try:
+            db.in_transaction  # noqa: B018 - raises once the connection is closed
+        except sqlite3.ProgrammingError:
+            continue
+        kept.append((identity, db))
+    if kept:
+        _OPEN[path] = kept
+    else:
+        _OPEN.pop(path, None)
+    return {identity for identity, _ in kept}
 
 
 def discard(path: Path) -> None:
