@@ -1129,3 +1129,34 @@ def test_a_turn_of_the_build_ends_when_a_request_comes(
             serving.join(READY_SECONDS)
         found.close()
         shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.mark.parametrize("read", ["these", "others"])
+def test_a_build_that_fails_lets_go_of_the_files_read_for_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, read: str
+) -> None:
+    """The skills' files read for the finds over folders being built are let go when their
+    build fails (logged; those folders stop waiting), as when it ends: the server may read
+    others' then. Near miss: the files of other folders stay."""
+    from skillc_gateway.catalog import first_answer, server
+    from skillc_gateway.catalog.engine import Catalog
+
+    def failing(self: Catalog, roots: Any, seconds: float, waiting: Any = None) -> int:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    forgotten: list[int] = []
+    monkeypatch.setattr(Catalog, "build", failing)
+    monkeypatch.setattr(first_answer, "forget", lambda: forgotten.append(1))
+    lines: list[str] = []
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(tmp_path / "home")})
+    found = server.FindServer(layout, log=lines.append)
+    these, others = (Root(tmp_path / "a", "path"),), (Root(tmp_path / "b", "path"),)
+    found._building.append(these)
+    found._read, found._answers = (these if read == "these" else others), True
+    assert found._build(-1) == 0
+    assert found._building == []
+    assert any("building the catalog failed" in line for line in lines)
+    if read == "these":
+        assert (found._read, found._answers, forgotten) == (None, False, [1])
+    else:
+        assert (found._read, found._answers, forgotten) == (others, True, [])

@@ -246,6 +246,8 @@ class FindServer:
         except Exception as exc:
             self.log(f"building the catalog failed: {type(exc).__name__}: {exc}")
             del self._building[0]
+            if roots == self._read:  # no longer built: nor answered from their files
+                self._forget_files()
             return 0
         if not catalog.left:
             del self._building[0]
