@@ -1,5 +1,6 @@
 """Turning the skills a query's walk found into its answer: :class:`Seen` (what the walk
-found: each skill's first root, the agent-folder entries deploying it, what was skipped) and
+found: each skill's first root, the agent-folder entries deploying it, what was skipped;
+:meth:`Seen.of` the walks, for the catalog's answers and the first answer's alike) and
 :func:`answer` (the best ones as :class:`~skillc_gateway.catalog.FoundSkill` rows, ranked by
 :mod:`.rank`, a query that names a skill favouring it, duplicates by content collapsed into
 the first one shown)."""
@@ -8,10 +9,16 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Collection
+from typing import TYPE_CHECKING
 
 from skillc_gateway.catalog import FoundSkill, SectionHit, rank
 from skillc_gateway.catalog import database as catalog_database
+from skillc_gateway.catalog.tree_state import SKILL, SKIPPED, STUB, UNREADABLE
 from skillc_index import Layout
+
+if TYPE_CHECKING:
+    from skillc_gateway.catalog.scan import Walk
+    from skillc_index.inventory.folders import Root
 
 __all__ = ["MAX_NAME", "Seen", "answer"]
 
@@ -30,6 +37,51 @@ class Seen:
         self.priorities: dict[int, int] = {}
         self.deployed: dict[int, list[str]] = {}
         self.skipped = 0
+
+    @classmethod
+    def of(cls, walks: list[tuple[Root, int, Walk]]) -> Seen:
+        """The skills of a query's ``walks``, each id once (from its first root), with the
+        agent-folder entries that deploy them; and what was skipped."""
+        seen = cls()
+        priorities = seen.priorities
+        skipped: set[object] = set()
+        stubs: list[tuple[str, str]] = []
+        for root, priority, result in walks:
+            state = result.state
+            base = str(root.path).rstrip("/") or "/"
+            summary = state.summary()
+            ids, kinds, paths = state.ids, state.kinds, state.paths
+            for index in summary.others:
+                if kinds[index] & UNREADABLE:
+                    skipped.add(f"{base}/{paths[index]}")
+                if kinds[index] & STUB:
+                    stubs.append((state.sources[paths[index]], f"{base}/{paths[index]}"))
+            agent = root.kind in ("agent", "config")
+            for index, _real in summary.skills:
+                skill_id, kind = ids[index], kinds[index]
+                if not skill_id or not kind & SKILL:
+                    continue  # not indexed yet, or its SKILL.md went away meanwhile
+                if kind & SKIPPED:
+                    skipped.add(skill_id)
+                    continue
+                if skill_id not in priorities:
+                    priorities[skill_id] = priority
+                if agent and "/" not in paths[index] and paths[index]:
+                    seen.deployed.setdefault(skill_id, []).append(f"{base}/{paths[index]}")
+        if stubs:
+            by_path = {
+                real: result.state.ids[index]
+                for _, _, result in walks
+                for index, real in result.state.summary().skills
+            }
+            for source, entry in stubs:
+                skill_id = by_path.get(source, 0)
+                if skill_id in priorities:
+                    seen.deployed.setdefault(skill_id, []).append(entry)
+                elif not skill_id:  # its source is gone (or not indexed yet)
+                    skipped.add(entry)
+        seen.skipped = len(skipped)
+        return seen
 
 
 def answer(

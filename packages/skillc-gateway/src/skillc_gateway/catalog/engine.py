@@ -34,14 +34,7 @@ from skillc_gateway.catalog.database import (
 )
 from skillc_gateway.catalog.indexer import Indexer
 from skillc_gateway.catalog.scan import Walk, walk
-from skillc_gateway.catalog.tree_state import (
-    RACY_NS,
-    SKILL,
-    SKIPPED,
-    STUB,
-    UNREADABLE,
-    TreeState,
-)
+from skillc_gateway.catalog.tree_state import RACY_NS, SKILL, TreeState
 from skillc_index import Diagnostic, Layout, Notice
 from skillc_index.inventory.folders import Root
 
@@ -417,7 +410,7 @@ class Catalog:
         if left == 0:  # this catalog holds them all: no more answers from their files
             first_answer.release(self, walks)
         self.left = left or 0
-        seen = self._seen(walks)
+        seen = Seen.of(walks)
         self._passes += 1
         if left is None:
             self._states.clear()  # what was not saved is not kept either
@@ -621,50 +614,6 @@ class Catalog:
             if _busy(exc) or _unwritable(exc):
                 return 0 if filling else None
             raise
-
-    def _seen(self, walks: list[tuple[Root, int, Walk]]) -> Seen:
-        """The skills of this query, each id once (from its first root), with the
-        agent-folder entries that deploy them; and what was skipped."""
-        seen = Seen()
-        priorities = seen.priorities
-        skipped: set[object] = set()
-        stubs: list[tuple[str, str]] = []
-        for root, priority, result in walks:
-            state = result.state
-            base = str(root.path).rstrip("/") or "/"
-            summary = state.summary()
-            ids, kinds, paths = state.ids, state.kinds, state.paths
-            for index in summary.others:
-                if kinds[index] & UNREADABLE:
-                    skipped.add(f"{base}/{paths[index]}")
-                if kinds[index] & STUB:
-                    stubs.append((state.sources[paths[index]], f"{base}/{paths[index]}"))
-            agent = root.kind in ("agent", "config")
-            for index, _real in summary.skills:
-                skill_id, kind = ids[index], kinds[index]
-                if not skill_id or not kind & SKILL:
-                    continue  # not indexed yet, or its SKILL.md went away meanwhile
-                if kind & SKIPPED:
-                    skipped.add(skill_id)
-                    continue
-                if skill_id not in priorities:
-                    priorities[skill_id] = priority
-                if agent and "/" not in paths[index] and paths[index]:
-                    seen.deployed.setdefault(skill_id, []).append(f"{base}/{paths[index]}")
-        if stubs:
-            by_path = {
-                real: result.state.ids[index]
-                for _, _, result in walks
-                for index, real in result.state.summary().skills
-            }
-            for source, entry in stubs:
-                skill_id = by_path.get(source, 0)
-                if skill_id in priorities:
-                    seen.deployed.setdefault(skill_id, []).append(entry)
-                elif not skill_id:  # its source is gone (or not indexed yet)
-                    skipped.add(entry)
-        seen.skipped = len(skipped)
-        return seen
 
 
 #: The ``meta`` key where the find server says why the installed model did not load.

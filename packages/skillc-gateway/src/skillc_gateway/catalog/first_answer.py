@@ -116,7 +116,7 @@ def first_answer(
             with catalog_database.writing(library.db):
                 library.index(walks)
                 library.query_rows(query)
-            seen = catalog._seen(walks)
+            seen = Seen.of(walks)
             found = answer(library.db, catalog.layout, query, limit, seen, False)
         except BaseException:
             library.close()
