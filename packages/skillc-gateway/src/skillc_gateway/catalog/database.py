@@ -24,6 +24,7 @@ import contextlib
 import os
 import re
 import sqlite3
+import threading
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -368,31 +369,34 @@ def _owner(path: Path) -> str:
 #: rows lost to every other process). An open connection keeps its file's inode from being
 #: given to another file, so the same device and inode are the same file.
 _OPEN: dict[str, list[tuple[tuple[int, int], sqlite3.Connection]]] = {}
+_OPEN_LOCK = threading.Lock()  # threads open catalogs at once: none of them is left out
 
 
 def _opened(path: Path, db: sqlite3.Connection) -> None:
     """Count ``db`` among this process's connections to the catalog at ``path``."""
     with contextlib.suppress(OSError):
         st = path.stat()
-        _open_files(str(path))  # the closed ones dropped
-        _OPEN.setdefault(str(path), []).append(((st.st_dev, st.st_ino), db))
+        with _OPEN_LOCK:
+            _OPEN.setdefault(str(path), []).append(((st.st_dev, st.st_ino), db))
+    _open_files(str(path))  # the closed ones dropped
 
 
 def _open_files(path: str) -> set[tuple[int, int]]:
     """The files (device, inode) of this process's open connections to the catalog at
     ``path`` (those closed since are forgotten)."""
-    kept = []
-    for identity, db in _OPEN.get(path, ()):
-        try:
-            db.in_transaction  # noqa: B018 - raises once the connection is closed
-        except sqlite3.ProgrammingError:
-            continue
-        kept.append((identity, db))
-    if kept:
-        _OPEN[path] = kept
-    else:
-        _OPEN.pop(path, None)
-    return {identity for identity, _ in kept}
+    with _OPEN_LOCK:
+        kept = []
+        for identity, db in _OPEN.get(path, ()):
+            try:
+                db.in_transaction  # noqa: B018 - raises once the connection is closed
+            except sqlite3.ProgrammingError:
+                continue
+            kept.append((identity, db))
+        if kept:
+            _OPEN[path] = kept
+        else:
+            _OPEN.pop(path, None)
+        return {identity for identity, _ in kept}
 
 
 def discard(path: Path) -> None:
