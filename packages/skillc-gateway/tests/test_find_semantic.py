@@ -17,6 +17,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from array import array
 from pathlib import Path
 from typing import Any
 
@@ -935,3 +936,36 @@ def test_the_fill_reaches_every_collection_and_the_find_server_ranks_with_a_thir
         semantic.fill(db, time.monotonic())
     assert len(computed) == 36 - len(kept)  # the fill took the query's, computed the rest
     assert not set(kept) & set(computed)
+
+
+def test_the_closeness_split_over_two_threads_is_the_product_of_one(
+    model: embedding.Model, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past :data:`semantic.SPLIT_SKILLS` skills the product runs in two halves, the second
+    in a thread of its own: every skill's value is the one product's, bit for bit, and a
+    skill's copy in the other half gets its value exactly (their order is by id, not by
+    which half they fell in); below the bound it is one product."""
+    np = model.numpy
+    monkeypatch.setattr(semantic, "_two_cores", lambda: True)
+    rng = np.random.default_rng(35)
+    count = semantic.SPLIT_SKILLS + 905
+    matrix = rng.standard_normal((count, 2, 384)).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=2, keepdims=True)
+    matrix[count - 1] = matrix[0]  # copies, one in each half
+    matrix[count // 2 + 7] = matrix[10]
+    matrix[3, 1] = 0  # a skill without its body's vector
+    query = rng.standard_normal(384).astype(np.float32)
+    wanted = array("f", (query / np.linalg.norm(query)).tolist())
+    one = -np.einsum("ijk,k->ij", matrix, np.frombuffer(wanted, dtype=np.float32)).max(axis=1)
+    for rows in (count, semantic.SPLIT_SKILLS - 1):
+        ids = np.arange(rows, dtype=np.int64)
+        found = semantic._Vectors(
+            (0, 0, 0), ids, matrix[:rows], {int(i): int(i) for i in ids},
+            np.ones((rows, 2), dtype=bool), frozenset(), False,
+        )  # fmt: skip
+        semantic._HALF.clear()
+        values = semantic._closeness(np, found, wanted).values
+        assert values.tobytes() == one[:rows].tobytes()
+        assert bool(semantic._HALF) == (rows == count)  # split past the bound only
+        if rows == count:
+            assert values[0] == values[count - 1] and values[10] == values[count // 2 + 7]

@@ -19,7 +19,8 @@ import threading
 import time
 from array import array
 from collections.abc import Collection, Sequence
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from skillc_gateway.catalog.embedding import Model, model, rows_cosines
@@ -36,6 +37,7 @@ __all__ = [
     "QUERY_FILL",
     "SEMANTIC_POOL",
     "SEMANTIC_WEIGHT",
+    "SPLIT_SKILLS",
     "WEAK_POOL",
     "WORDS",
     "Closeness",
@@ -286,9 +288,44 @@ class Request(NamedTuple):
 
 def _closeness(np: Any, found: _Vectors, wanted: array[float]) -> Closeness:
     """Dense retrieval's product (:func:`nearest`): the request's vector with every stored
-    one (``einsum``: one thread, no BLAS threads spinning on a shared machine)."""
+    one (``einsum``, which leaves the GIL: no BLAS threads spinning on a shared machine).
+    Past :data:`SPLIT_SKILLS` skills, on two cores or more, the second half of the rows is
+    multiplied in a thread of its own meanwhile (the finder waits for the model's thread
+    then: its core is free). Each row's product is the same loop over the same 384 values
+    whatever the row's place: the same values, bit for bit, as in one product."""
     query = np.frombuffer(wanted, dtype=np.float32)
-    return Closeness(found, -np.einsum("ijk,k->ij", found.matrix, query).max(axis=1))
+    matrix = found.matrix
+    half = len(matrix) // 2
+    if 2 * half < SPLIT_SKILLS or not _two_cores():
+        return Closeness(found, -_products(np, matrix, query))
+    with _HALF_LOCK:
+        if not _HALF:
+            _HALF.append(ThreadPoolExecutor(1, thread_name_prefix="skillc-closeness"))
+        other = _HALF[0].submit(_products, np, matrix[half:], query)
+    first = _products(np, matrix[:half], query)
+    return Closeness(found, -np.concatenate((first, other.result())))
+
+
+def _products(np: Any, matrix: Any, query: Any) -> Any:
+    """Each skill's closer cosine: its rows of ``matrix`` (skills x parts x dimensions) with
+    ``query``, the higher of its parts'."""
+    return np.einsum("ijk,k->ij", matrix, query).max(axis=1)
+
+
+#: Skills from which dense retrieval's product is split over two threads (:func:`_closeness`):
+#: at 20,335 skills one product is 2.7 ms on this kit's 2-core machine, two halves 1.7 ms; a
+#: thread's turn costs about 0.1 ms, as much as the split spares at 2,000.
+SPLIT_SKILLS = 4096
+_HALF: list[ThreadPoolExecutor] = []
+_HALF_LOCK = threading.Lock()
+
+
+@lru_cache(maxsize=1)
+def _two_cores() -> bool:
+    """Whether this process may run on two cores or more (asked once)."""
+    from skillc_index.cores import usable_cores
+
+    return usable_cores() > 1
 
 
 def request_later(db: sqlite3.Connection, model: Model, query: str) -> Future[Request]:
