@@ -70,7 +70,9 @@ STATUS_ROOTS = 100
 #: :mod:`.first_answer`, here once the server has read them, by the client before).
 BUILD_SECONDS = 0.5
 #: What a turn of the build indexes at least, requests waiting or not: finds that come one
-#: after the other do not hold the build back for as long as they come.
+#: after the other do not hold the build back for as long as they come. After finds answered
+#: from the skills' files, the turn indexes at least as long as those answers took (at most
+#: :data:`BUILD_SECONDS`): the build that makes them cheap gets half the server's time.
 BUILD_AT_LEAST = 0.1
 #: Between two requests, the server computes missing vectors in turns of about this long
 #: (a request that comes meanwhile ends the turn: it waits for the batch in hand only).
@@ -127,6 +129,9 @@ class FindServer:
         self._answers = False
         """Whether the finds over :attr:`_read` are answered from what was read (False: not
         read yet, or reading them failed)."""
+        self._owed = 0.0
+        """Seconds spent answering from the files since the last turn of the build: that
+        turn indexes as long before a request ends it (:data:`BUILD_AT_LEAST`)."""
 
     # -- starting and stopping -----------------------------------------------------------------
 
@@ -240,9 +245,11 @@ class FindServer:
         from skillc_gateway.catalog.engine import Catalog
 
         roots = self._building[0]
+        least = min(BUILD_SECONDS, max(BUILD_AT_LEAST, self._owed))
+        self._owed = 0.0
         try:
             catalog = Catalog.shared(self.layout)
-            catalog.build(roots, BUILD_SECONDS, _waiting(listener, BUILD_AT_LEAST))
+            catalog.build(roots, BUILD_SECONDS, _waiting(listener, least))
         except Exception as exc:
             self.log(f"building the catalog failed: {type(exc).__name__}: {exc}")
             del self._building[0]
@@ -487,6 +494,7 @@ class FindServer:
             except Exception:
                 self._forget_files()  # read again for the next find left to the files
                 raise
+            self._owed += time.perf_counter() - start  # the next turn of the build as long
         finally:
             self._last = time.monotonic()
         self.find_seconds += time.perf_counter() - start
