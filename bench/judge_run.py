@@ -101,8 +101,10 @@ def main() -> int:
     result = json.loads((args.out / "results.json").read_text())
     skills = result["library"]["skills"]
     # the skills skc lists: the harness's, less those skc skips (a front matter that does not
-    # parse); the count when the run's watch ended, every vector in (else the harness's)
-    built = rows[-1][1] if rows and rows[-1][2:] == (0, 0) else skills
+    # parse); the count when the run's watch ended, every vector in, or the same in its last
+    # three looks (6 s: the build is over), else the harness's
+    settled = len(rows) >= 3 and len({row[1] for row in rows[-3:]}) == 1
+    built = rows[-1][1] if rows and (rows[-1][2:] == (0, 0) or settled) else skills
 
     def first(test: Callable[[int, int], bool]) -> str:
         """When ``test(names missing, bodies missing)`` first held, the catalog built."""
