@@ -23,7 +23,9 @@ standard types; and it is within the extension's limits (:data:`MAX_FILES` files
 entry until something under the skill's folders changes. With a watcher
 (:mod:`skillc_gateway.catalog.watch`, Linux inotify) it knows what changed without looking:
 a listing costs the JSON of the entries; without one, each listing from its first page looks
-at every skill again (file stats; a file is hashed again only when its stamp changed).
+at every skill again (file stats; a file is hashed again only when its stamp changed). It
+watches the inventory's folders, each skill's folders, and the inventory folders' subfolders
+that are no skill yet (a skill installed folder first, its SKILL.md after).
 """
 
 # Paths are str here, not pathlib: this runs over every file of every installed skill.
@@ -44,7 +46,8 @@ from skillc_index.record import Record
 if TYPE_CHECKING:
     from skillc_gateway.catalog.watch import Watcher
     from skillc_index import Layout
-    from skillc_index.inventory.entries import InstalledSkill
+    from skillc_index.inventory.entries import InstalledSkill, Listing
+    from skillc_index.inventory.folders import Root
 
 __all__ = [
     "DIRECTORY_MIME",
@@ -57,6 +60,8 @@ __all__ = [
     "mime_type",
 ]
 
+#: Folders of one inventory root that hold no skill, watched at most (:class:`ServedSkills`).
+MAX_UNSKILLED = 256
 #: The extension's limits per skill: files (``SKILL.md`` included) and their total bytes.
 MAX_FILES = 512
 MAX_BYTES = 16 * 1024 * 1024
@@ -234,6 +239,10 @@ class ServedSkills:
         self._sources: dict[str, str] = {}  # top-level skill path -> its folder
         self._owner: dict[str, str] = {}  # watched folder -> top-level skill path
         self._roots: tuple[str, ...] = ()
+        self._unskilled: set[str] = set()
+        """The roots' folders that hold no SKILL.md (yet): watched, so that one written into
+        them (a skill installed folder first, its files after) has the inventory looked at
+        again."""
         self._paths: dict[str, InstalledSkill] | None = None
         self._snapshot: Snapshot | None = None
         self._watcher: Watcher | None = None
@@ -291,7 +300,7 @@ class ServedSkills:
         stale: set[str] = set()
         roots = set(self._roots)
         for folder in found.folders:
-            if folder in roots:
+            if folder in roots or folder in self._unskilled:
                 stale.add("")  # an entry came, went or changed: the inventory again
             owner = self._owner.get(folder)
             if owner is not None:
@@ -347,7 +356,36 @@ class ServedSkills:
             records = str(layout.home / ".claude" / "plugins")
             if self._watcher.watch(records):
                 self._roots += (records,)
+            self._watch_unskilled(self._watcher, inventory.folders)
         return skill_paths(inventory)
+
+    def _watch_unskilled(self, watcher: Watcher, folders: Iterable[tuple[Root, Listing]]) -> None:
+        """Watch the folders of each root that are no skill (no SKILL.md when it was listed),
+        at most :data:`MAX_UNSKILLED` a root: a tool that installs a skill makes its folder,
+        then writes its files, and a look between the two saw no skill there; the file's
+        event, in a folder nothing watched, was lost, and the skill not served until
+        something else changed in the root."""
+        from skillc_index.inventory.entries import MAX_ENTRIES
+        from skillc_index.walk import skips_folder
+
+        self._unskilled = set()
+        for root, listing in folders:
+            skills = {str(location.path) for location in listing.locations}
+            skills.update(str(skipped.path) for skipped in listing.skipped)
+            try:
+                with os.scandir(root.path) as entries:
+                    names = [
+                        entry.name
+                        for _, entry in zip(range(MAX_ENTRIES), entries, strict=False)
+                        if entry.is_dir() and not skips_folder(entry.name, root.path.name)
+                    ]
+            except OSError:
+                continue
+            unskilled = [f"{root.path}/{name}" for name in names]
+            unskilled = [folder for folder in unskilled if folder not in skills]
+            for folder in unskilled[:MAX_UNSKILLED]:
+                if watcher.watch(folder):
+                    self._unskilled.add(folder)
 
     def _look(self, path: str, folder: str) -> None:
         built = self._build(path, folder)
