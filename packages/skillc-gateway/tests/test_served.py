@@ -26,7 +26,7 @@ def test_a_skill_whose_file_comes_after_a_look_at_its_empty_folder_is_served(
     look (the root's folders that are no skill are watched), not only after something else
     changes in the root: under load the MCP server missed such a skill (a test of
     ``skc mcp``'s notifications waited for it in vain). Near miss: a folder that stays
-    without SKILL.md is never served, and a change in it costs a look at the inventory only."""
+    without SKILL.md is never served, and stays watched as one."""
     home = tmp_path / "home"
     skills = home / ".claude" / "skills"
     skills.mkdir(parents=True)

@@ -198,6 +198,24 @@ def test_a_deployment_whose_store_skill_is_gone_is_skipped(layout: Layout, proje
     assert skipped.path == project / ".claude/skills/gone" and "gone" in skipped.reason
 
 
+def test_a_folder_that_is_no_skill_yet_is_listed_as_such(layout: Layout, project: Path) -> None:
+    """A root's folders without SKILL.md (a skill installed folder first, its files after)
+    are no skill, and the listing names them (a watcher of the skills watches them); files
+    and hidden folders are not among them, nor a folder whose SKILL.md is there."""
+    from skillc_index.inventory.entries import installed_skills
+
+    folder = project / ".claude/skills"
+    write(folder / "ready")
+    (folder / "coming").mkdir()
+    (folder / ".git").mkdir()
+    (folder / "notes.md").write_text("x\n", encoding="utf-8")
+    (listing,) = [
+        listing for root, listing in installed_skills(layout).folders if root.path == folder
+    ]
+    assert [location.name for location in listing.locations] == ["ready"]
+    assert listing.others == (folder / "coming",)
+
+
 def test_a_store_skill_resolves_without_the_agent_folders(
     layout: Layout, project: Path, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

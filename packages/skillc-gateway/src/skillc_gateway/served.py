@@ -360,30 +360,15 @@ class ServedSkills:
         return skill_paths(inventory)
 
     def _watch_unskilled(self, watcher: Watcher, folders: Iterable[tuple[Root, Listing]]) -> None:
-        """Watch the folders of each root that are no skill (no SKILL.md when it was listed),
-        at most :data:`MAX_UNSKILLED` a root: a tool that installs a skill makes its folder,
-        then writes its files, and a look between the two saw no skill there; the file's
-        event, in a folder nothing watched, was lost, and the skill not served until
-        something else changed in the root."""
-        from skillc_index.inventory.entries import MAX_ENTRIES
-        from skillc_index.walk import skips_folder
-
+        """Watch the folders of each root that are no skill (:attr:`Listing.others`: no
+        SKILL.md when it was listed), at most :data:`MAX_UNSKILLED` a root: a tool that
+        installs a skill makes its folder, then writes its files, and a look between the two
+        saw no skill there; the file's event, in a folder nothing watched, was lost, and the
+        skill not served until something else changed in the root."""
         self._unskilled = set()
-        for root, listing in folders:
-            skills = {str(location.path) for location in listing.locations}
-            skills.update(str(skipped.path) for skipped in listing.skipped)
-            try:
-                with os.scandir(root.path) as entries:
-                    names = [
-                        entry.name
-                        for _, entry in zip(range(MAX_ENTRIES), entries, strict=False)
-                        if entry.is_dir() and not skips_folder(entry.name, root.path.name)
-                    ]
-            except OSError:
-                continue
-            unskilled = [f"{root.path}/{name}" for name in names]
-            unskilled = [folder for folder in unskilled if folder not in skills]
-            for folder in unskilled[:MAX_UNSKILLED]:
+        for _, listing in folders:
+            for path in listing.others[:MAX_UNSKILLED]:
+                folder = str(path)
                 if watcher.watch(folder):
                     self._unskilled.add(folder)
 

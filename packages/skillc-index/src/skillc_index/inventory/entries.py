@@ -131,11 +131,14 @@ class InstalledSkill(Record):
 
 class Listing(Record):
     """The skills of one folder: its locations in name order, the entries skipped, and why
-    the folder could not be listed (None: it could, or it is not there)."""
+    the folder could not be listed (None: it could, or it is not there); and its folders that
+    are no skill (no regular ``SKILL.md`` when listed, the router): where a skill installed
+    folder first gets its ``SKILL.md`` later (a watcher of the skills watches them)."""
 
     locations: tuple[Location, ...] = ()
     skipped: tuple[Skipped, ...] = ()
     error: str | None = None
+    others: tuple[Path, ...] = ()
 
 
 class Inventory(Record):
@@ -231,7 +234,7 @@ def root_listing(root: Root, layout: Layout) -> Listing:
     try:
         with os.scandir(root.path) as entries:
             names = sorted(
-                entry.name
+                (entry.name, _is_dir(entry))
                 for _, entry in zip(range(MAX_ENTRIES), entries, strict=False)
                 if not skips_folder(entry.name, parent)
             )
@@ -241,13 +244,24 @@ def root_listing(root: Root, layout: Layout) -> Listing:
         return Listing(error=exc.strerror or str(exc))
     locations: list[Location] = []
     skipped: list[Skipped] = []
-    for name in names:
+    others: list[Path] = []
+    for name, folder in names:
         found = location_of(root, name, layout)
         if isinstance(found, Location):
             locations.append(found)
         elif found is not None:
             skipped.append(found)
-    return Listing(tuple(locations), tuple(skipped))
+        elif folder:
+            others.append(root.path / name)
+    return Listing(tuple(locations), tuple(skipped), others=tuple(others))
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    """Whether ``entry`` is a folder, or a link to one (False when that cannot be told)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def group(locations: Iterable[Location]) -> tuple[InstalledSkill, ...]:
