@@ -944,9 +944,13 @@ def test_the_closeness_split_over_two_threads_is_the_product_of_one(
     """Past :data:`semantic.SPLIT_SKILLS` skills the product runs in two halves, the second
     in a thread of its own: every skill's value is the one product's, bit for bit, and a
     skill's copy in the other half gets its value exactly (their order is by id, not by
-    which half they fell in); below the bound it is one product."""
+    which half they fell in); below the bound, or with one core, it is one product."""
+    from concurrent.futures import ThreadPoolExecutor
+
     np = model.numpy
-    monkeypatch.setattr(semantic, "_two_cores", lambda: True)
+    helper = ThreadPoolExecutor(1)
+    asked: list[int] = []
+    monkeypatch.setattr(semantic, "_half_thread", lambda: asked.append(1) or helper)
     rng = np.random.default_rng(35)
     count = semantic.SPLIT_SKILLS + 905
     matrix = rng.standard_normal((count, 2, 384)).astype(np.float32)
@@ -957,15 +961,23 @@ def test_the_closeness_split_over_two_threads_is_the_product_of_one(
     query = rng.standard_normal(384).astype(np.float32)
     wanted = array("f", (query / np.linalg.norm(query)).tolist())
     one = -np.einsum("ijk,k->ij", matrix, np.frombuffer(wanted, dtype=np.float32)).max(axis=1)
-    for rows in (count, semantic.SPLIT_SKILLS - 1):
+
+    def vectors(rows: int) -> semantic._Vectors:
         ids = np.arange(rows, dtype=np.int64)
-        found = semantic._Vectors(
+        return semantic._Vectors(
             (0, 0, 0), ids, matrix[:rows], {int(i): int(i) for i in ids},
             np.ones((rows, 2), dtype=bool), frozenset(), False,
         )  # fmt: skip
-        semantic._HALF.clear()
-        values = semantic._closeness(np, found, wanted).values
-        assert values.tobytes() == one[:rows].tobytes()
-        assert bool(semantic._HALF) == (rows == count)  # split past the bound only
-        if rows == count:
-            assert values[0] == values[count - 1] and values[10] == values[count // 2 + 7]
+
+    try:
+        for rows in (count, semantic.SPLIT_SKILLS - 1):
+            asked.clear()
+            values = semantic._closeness(np, vectors(rows), wanted).values
+            assert values.tobytes() == one[:rows].tobytes()
+            assert bool(asked) == (rows == count)  # split past the bound only
+            if rows == count:
+                assert values[0] == values[count - 1] and values[10] == values[count // 2 + 7]
+        monkeypatch.setattr(semantic, "_half_thread", lambda: None)  # one core: one product
+        assert semantic._closeness(np, vectors(count), wanted).values.tobytes() == one.tobytes()
+    finally:
+        helper.shutdown()

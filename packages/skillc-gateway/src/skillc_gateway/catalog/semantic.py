@@ -295,13 +295,11 @@ def _closeness(np: Any, found: _Vectors, wanted: array[float]) -> Closeness:
     whatever the row's place: the same values, bit for bit, as in one product."""
     query = np.frombuffer(wanted, dtype=np.float32)
     matrix = found.matrix
-    half = len(matrix) // 2
-    if 2 * half < SPLIT_SKILLS or not _two_cores():
+    helper = _half_thread() if len(matrix) >= SPLIT_SKILLS else None
+    if helper is None:
         return Closeness(found, -_products(np, matrix, query))
-    with _HALF_LOCK:
-        if not _HALF:
-            _HALF.append(ThreadPoolExecutor(1, thread_name_prefix="skillc-closeness"))
-        other = _HALF[0].submit(_products, np, matrix[half:], query)
+    half = len(matrix) // 2
+    other = helper.submit(_products, np, matrix[half:], query)
     first = _products(np, matrix[:half], query)
     return Closeness(found, -np.concatenate((first, other.result())))
 
@@ -316,16 +314,17 @@ def _products(np: Any, matrix: Any, query: Any) -> Any:
 #: at 20,335 skills one product is 2.7 ms on this kit's 2-core machine, two halves 1.7 ms; a
 #: thread's turn costs about 0.1 ms, as much as the split spares at 2,000.
 SPLIT_SKILLS = 4096
-_HALF: list[ThreadPoolExecutor] = []
-_HALF_LOCK = threading.Lock()
 
 
 @lru_cache(maxsize=1)
-def _two_cores() -> bool:
-    """Whether this process may run on two cores or more (asked once)."""
+def _half_thread() -> ThreadPoolExecutor | None:
+    """The thread of the product's second half (made once), None when this process may run
+    on one core only."""
     from skillc_index.cores import usable_cores
 
-    return usable_cores() > 1
+    if usable_cores() < 2:
+        return None
+    return ThreadPoolExecutor(1, thread_name_prefix="skillc-closeness")
 
 
 def request_later(db: sqlite3.Connection, model: Model, query: str) -> Future[Request]:
