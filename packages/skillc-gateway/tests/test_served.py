@@ -65,3 +65,43 @@ def test_the_folders_watched_for_a_skill_to_come_are_bounded(tmp_path: Path) -> 
         assert len(served._unskilled) == MAX_UNSKILLED
     finally:
         served.close()
+
+
+def test_a_skill_under_an_agent_folder_made_after_the_first_look_is_served(
+    tmp_path: Path,
+) -> None:
+    """A project without ``.claude`` when the MCP server first looked: the watcher waits for
+    ``.claude`` in the project (the nearest folder that exists), and that event stands for
+    the agent folder ``.claude/skills`` itself, so the inventory is looked at again and the
+    skill installed there (``mkdir -p``, ``npx skills add``, ``skc_init`` making
+    ``.skillc/skills``) is served; before, the event named ``.claude``, which is no
+    inventory folder, and the skill was not served until something else changed. The same
+    when ``.claude`` is made first and ``skills`` a look later, and when the whole
+    ``.claude`` is removed and made again."""
+    import shutil
+
+    home = tmp_path / "home"
+    home.mkdir()
+    project = tmp_path / "project"
+    project.mkdir()
+    served = ServedSkills(lambda: Layout.discover(project, {"SKILLC_HOME": str(home)}))
+    late = DELTA.replace("delta", "late")
+    try:
+        assert served.snapshot().entries == {}
+        (project / ".claude" / "skills" / "late").mkdir(parents=True)
+        (project / ".claude" / "skills" / "late" / "SKILL.md").write_text(late, encoding="utf-8")
+        assert list(served.snapshot().entries) == ["late"]
+        shutil.rmtree(project / ".claude")
+        assert served.snapshot().entries == {}
+        (project / ".claude").mkdir()
+        assert served.snapshot().entries == {}  # a look between the two levels
+        (project / ".claude" / "skills" / "back").mkdir(parents=True)
+        back = DELTA.replace("delta", "back")
+        (project / ".claude" / "skills" / "back" / "SKILL.md").write_text(back, encoding="utf-8")
+        assert list(served.snapshot().entries) == ["back"]
+        (project / ".skillc" / "skills" / "made").mkdir(parents=True)  # skc init's store
+        made = DELTA.replace("delta", "made")
+        (project / ".skillc" / "skills" / "made" / "SKILL.md").write_text(made, encoding="utf-8")
+        assert list(served.snapshot().entries) == ["back", "made"]
+    finally:
+        served.close()

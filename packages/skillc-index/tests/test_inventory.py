@@ -241,6 +241,19 @@ def test_a_store_skill_resolves_without_the_agent_folders(
     assert looked == ["agent folders"]
 
 
+def test_a_name_with_a_nul_byte_names_no_installed_skill(layout: Layout, home: Path) -> None:
+    """A model's argument may hold a NUL byte, which no path can: the name is not found
+    (E001, with the near name), not an internal error (the folder's listing raised
+    ValueError, and eight MCP tools answered E999)."""
+    from skillc_index import resolve_skill
+    from skillc_index.diagnostics import SkillNotFound
+
+    write(home / ".claude/skills/base")
+    with pytest.raises(SkillNotFound) as caught:
+        resolve_skill("base\0", layout)
+    assert caught.value.suggestions == ("base",)
+
+
 def test_the_folders_an_agent_reads(layout: Layout, project: Path, home: Path) -> None:
     """``codex`` and ``agents`` read one folder, which the inventory names after ``agents``:
     ``skc list --agent codex`` lists its skills all the same."""

@@ -94,7 +94,9 @@ class Watcher:
         self._fd = fd
         self._paths: dict[int, set[str]] = {}  # wd -> the folders it watches (by path)
         self._wds: dict[str, int] = {}  # folder -> its wd
-        self._missing: dict[int, set[str]] = {}  # wd of a parent -> the missing folders
+        # wd of a missing folder's nearest existing parent -> the name in it that leads to
+        # the folder -> the missing folders it leads to
+        self._missing: dict[int, dict[str, set[str]]] = {}
         self._budget = _watch_budget()
         self._unsure = False  # a missing folder's parent could not be watched
         self.broken = False
@@ -130,7 +132,8 @@ class Watcher:
 
     def watch_missing(self, folder: str) -> None:
         """For ``folder`` that does not exist, watch its nearest existing parent for the
-        name that leads to it (an event there reports ``folder`` changed)."""
+        name that leads to it (an event there reports ``folder`` itself changed, however
+        many levels are missing: ``.claude`` made where ``.claude/skills`` is watched for)."""
         parent, child = folder, ""
         while parent and not Path(parent).is_dir():
             parent, _, child = parent.rstrip("/").rpartition("/")
@@ -140,7 +143,7 @@ class Watcher:
         if wd < 0:
             self._unsure = True
         else:
-            self._missing.setdefault(wd, set()).add(f"{parent.rstrip('/')}/{child}")
+            self._missing.setdefault(wd, {}).setdefault(child, set()).add(folder.rstrip("/"))
 
     def _add(self, folder: str, mask: int) -> int:
         wd: int = self._libc.inotify_add_watch(self._fd, os.fsencode(folder), mask | _IN_MASK_ADD)
@@ -175,11 +178,12 @@ class Watcher:
                 if missing is not None:
                     name = os.fsdecode(raw.rstrip(b"\0"))
                     if mask & (_IN_IGNORED | _IN_DELETE_SELF | _IN_MOVE_SELF) or not name:
-                        folders.update(missing)  # the parent itself went: the missing too
+                        for leads in missing.values():  # the parent itself went: all of them
+                            folders.update(leads)
                         if mask & _IN_IGNORED:
                             del self._missing[wd]
                     else:
-                        folders.update(m for m in missing if m.rpartition("/")[2] == name)
+                        folders.update(missing.get(name, ()))
                 paths = self._paths.get(wd)
                 if paths is None:
                     continue

@@ -196,7 +196,7 @@ def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | N
                     meta = entry.is_dir(follow_symlinks=False)
                 elif entry.name == ROUTER_MARK:
                     return None  # the router of `skc route`: it points to the others
-    except (FileNotFoundError, NotADirectoryError):
+    except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL in it
         return None
     except OSError as exc:
         return Skipped(root.path / name, f"cannot read it ({exc.strerror or exc})")
