@@ -258,3 +258,25 @@ def test_a_folder_that_cannot_be_watched_is_looked_at_every_time(
     assert again.state.unwatched == {"a"}
     near = walk(str(tmp_path), first.state, since, deployed, watch=real_watch, changed=set())
     assert near.state.unwatched == set()  # watched now: trusted from the next walk on
+
+
+def test_a_link_up_the_tree_is_not_followed(tmp_path: Path) -> None:
+    """A library's entry that links to the root or to a folder holding it (``x -> ..``,
+    ``x -> /``) is a loop: not followed (a stranger's checkout with ``x -> /`` had
+    ``skc find --path`` walk the whole disk, 40,795 skills, 51 s). A link to a skill
+    elsewhere is followed, as deployed skills are links."""
+    library = tmp_path / "lib"
+    for folder in (library / "own", tmp_path / "outside" / "ext"):
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text("---\nname: x\ndescription: y\n---\n", encoding="utf-8")
+    (library / "up").symlink_to(tmp_path, target_is_directory=True)
+    (library / "self").symlink_to(library, target_is_directory=True)
+    (library / "ext").symlink_to(tmp_path / "outside" / "ext", target_is_directory=True)
+    result = walk(str(library), None, time.time_ns() - MARGIN_NS, deployed)
+    assert result.state.paths == ["", "ext", "own"]
+    assert sorted(real for _, real in result.state.summary().skills) == [
+        str(library / "own"),
+        str(tmp_path / "outside" / "ext"),
+    ]
+    again = walk(str(library), result.state, time.time_ns() - MARGIN_NS, deployed)
+    assert look(again.state) == look(result.state)  # the same state on the next look

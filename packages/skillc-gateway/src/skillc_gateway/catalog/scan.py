@@ -8,7 +8,9 @@ skills included (:data:`MAX_DEPTH`). The folders entered are those every walk fo
 enters (:func:`skillc_index.skips_folder`, the rule ``build`` and ``lint`` walk by too):
 hidden ones included (``skills/.curated/``), not version control, virtual environments,
 ``node_modules``, caches or skillc's own runtime; a symlinked folder is followed only as an
-entry of the root itself (deployed skills are symlinks), never deeper. An entry of the root
+entry of the root itself (deployed skills are symlinks), never deeper, and not when it leads
+up the tree (to the root or a folder that holds it, ``x -> /``: a loop, which walked the
+whole disk under the root's depth). An entry of the root
 that is a deployed skillc skill (its real path a runtime folder
 ``<base>/.skillc/runtime/<name>``, or a copy holding ``.skillc-meta/``) is not searched: it
 stands for its source skill, which the caller searches instead.
@@ -432,6 +434,9 @@ class _Walker:
             return
         if child_kind & LINK:
             self._set_link(child)
+            target, real = self.state.links.get(child, ""), self.state.real
+            if not target or real == target or real.startswith(f"{target.rstrip('/')}/"):
+                return  # a link up the tree (`x -> ..`, `x -> /`): a loop, not followed
         self._walk_new(child, st, child_kind & LINK)
 
     def _set_link(self, child: str) -> None:
