@@ -1160,3 +1160,51 @@ def test_a_build_that_fails_lets_go_of_the_files_read_for_it(
         assert (found._read, found._answers, forgotten) == (None, False, [1])
     else:
         assert (found._read, found._answers, forgotten) == (others, True, [])
+
+
+def test_a_server_whose_socket_is_gone_or_another_s_stops(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A user who removes the skillc home's ``.skillc`` (its catalog, lock and socket) while
+    a find server runs left that server building and filling for nobody: no ``skc find``
+    reached it, ``skc watch --stop`` could not stop it, and the next find started a second
+    one. The server looks at its socket every ``RECHECK_SECONDS`` and stops when it is gone;
+    and when it is another's (a server started since). Near miss: with its socket in place
+    it keeps serving."""
+    from skillc_gateway.catalog import server
+
+    base = Path(tempfile.mkdtemp(prefix="skf-", dir="/tmp")).resolve()  # a short socket path
+    monkeypatch.setenv("HOME", str(base))  # no installed skill of this machine's to warm up
+    monkeypatch.setattr(server, "RECHECK_SECONDS", 0.05)
+    layout = Layout.discover(base, {"SKILLC_HOME": str(base / "home")})
+    try:
+        for remove in (lambda: shutil.rmtree(base / "home" / ".skillc"), replace_socket):
+            lines: list[str] = []
+            found = server.FindServer(layout, log=lines.append)
+            found.open()
+            serving = threading.Thread(target=found.serve)
+            serving.start()
+            try:
+                deadline = time.monotonic() + READY_SECONDS
+                while not any(line.startswith("ready") for line in lines):
+                    assert time.monotonic() < deadline
+                    time.sleep(0.01)
+                time.sleep(0.3)  # six looks
+                assert serving.is_alive()
+                remove()
+                serving.join(READY_SECONDS)
+                assert not serving.is_alive()
+                assert lines[-1] == f"{found.path} is gone or another's: stopping"
+            finally:
+                found.stop()
+                serving.join(READY_SECONDS)
+                found.close()
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def replace_socket() -> None:
+    """Another server's socket where this home's was."""
+    path = Path(os.environ["HOME"]) / "home" / ".skillc" / "find.sock"
+    path.unlink()
+    other = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    other.bind(str(path))
+    other.close()

@@ -79,15 +79,17 @@ BUILD_AT_LEAST = 0.1
 FILL_SECONDS = 0.25
 #: With nothing left to fill, the server looks this often whether another process wrote the
 #: catalog (an MCP server indexing an edited skill: the words' heads it deleted, the vectors
-#: of its new texts); one ``PRAGMA data_version`` a look.
+#: of its new texts); one ``PRAGMA data_version`` a look. And at any time this often whether
+#: its socket is still its own (:meth:`FindServer._reachable`): it stops when it is not.
 RECHECK_SECONDS = 2.0
 
 
 class FindServer:
     """One find server for ``layout``'s skillc home (see the module): :meth:`open` takes the
     home's server lock and listens, :meth:`serve` answers until stopped (:meth:`stop`, a
-    ``stop`` request, SIGTERM or SIGINT) or ``idle`` seconds without a query (0: never),
-    :meth:`close` removes the socket (its own only) and frees the lock. ``log`` receives
+    ``stop`` request, SIGTERM or SIGINT), ``idle`` seconds without a query (0: never) or
+    once its socket is gone or another's; :meth:`close` removes the socket (its own only)
+    and frees the lock. ``log`` receives
     one line per event worth keeping (start, refused peers, failures, stop)."""
 
     def __init__(
@@ -198,6 +200,16 @@ class FindServer:
         if self._lock is not None:
             os.close(self._lock)  # frees the lock
             self._lock = None
+
+    def _reachable(self) -> bool:
+        """Whether the home's socket is still the one this server made: when it is gone (the
+        home's ``.skillc`` removed) or another's (a second server started since), no
+        ``skc find`` reaches this one and ``skc watch --stop`` cannot stop it."""
+        try:
+            st = os.lstat(self.path)
+        except OSError:
+            return False
+        return (st.st_dev, st.st_ino) == self._identity
 
     def stop(self) -> None:
         """Ask :meth:`serve` to return (from a signal handler or another thread too)."""
@@ -348,17 +360,24 @@ class FindServer:
             # the catalog's heads and vectors may be missing: filled between requests (None:
             # the last fill failed, not tried again until the next request)
             filling: bool | None = True
+            look = time.monotonic() + RECHECK_SECONDS
             while not self._stopping:
                 timeout = None
+                now = time.monotonic()
                 if self.idle:
-                    timeout = self._last + self.idle - time.monotonic()
+                    timeout = self._last + self.idle - now
                     if timeout <= 0:
                         self.log(f"no query for {self.idle:g} s: stopping")
                         break
+                if now >= look:
+                    look = now + RECHECK_SECONDS
+                    if not self._reachable():
+                        self.log(f"{self.path} is gone or another's: stopping")
+                        break
                 if filling or self._building or self._reading:
                     timeout = 0
-                elif filling is False and (timeout is None or timeout > RECHECK_SECONDS):
-                    timeout = RECHECK_SECONDS
+                elif timeout is None or timeout > RECHECK_SECONDS:
+                    timeout = RECHECK_SECONDS  # another process's writes, the socket still ours
                 ready, _, _ = select.select([listener.fileno(), wake_read], [], [], timeout)
                 if self._reading and not ready:
                     self._read_files()  # for the finds while the words are built
