@@ -29,7 +29,8 @@ catalog does not hold, and a find server will build the catalog (``skc find``:
 
 :func:`.rank.rank` and :func:`.answer.answer` then read that catalog as they read the full one,
 unchanged: the answer is the one a first build gives (the tests compare them on the dev
-queries), ranked by the words (the vectors come later, from the find server).
+queries), ranked by the words (the vectors come later, from the find server); in a catalog
+that holds other skills too, a built answer's IDF counts them, this one's does not.
 
 The catalog in memory is kept (:class:`_Library`, one a process) for the next answer from the
 files over the same folders of the same skillc home, as a session that serves many finds
