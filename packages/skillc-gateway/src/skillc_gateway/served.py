@@ -41,9 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skillc_index import SKILL_FILE
-from skillc_index.layout import SKILLC_DIR
 from skillc_index.record import Record
-from skillc_index.walk import STORE_FOLDER
 
 if TYPE_CHECKING:
     from skillc_gateway.catalog.watch import Watcher
@@ -359,7 +357,7 @@ class ServedSkills:
             if self._watcher.watch(records):
                 self._roots += (records,)
             if layout.project_root is None:  # a project made here later (`skc init`): its store
-                store = str(layout.cwd / SKILLC_DIR / STORE_FOLDER)
+                store = str(layout.new_project_store)
                 self._watcher.watch_missing(store)
                 self._roots += (store,)
             self._watch_unskilled(self._watcher, inventory.folders)

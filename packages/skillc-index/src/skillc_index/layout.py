@@ -245,6 +245,12 @@ class Layout(Record):
         """The source store: ``<base>/.skillc/skills``."""
         return self.base(scope) / SKILLC_DIR / "skills"
 
+    @property
+    def new_project_store(self) -> Path:
+        """``<cwd>/.skillc/skills``: the store of a project made here (``skc init`` where
+        there is no project; the global store when the working directory is the home)."""
+        return self.cwd / SKILLC_DIR / "skills"
+
     def runtime_store(self, scope: Scope) -> Path:
         """The runtime (SSOT) store: ``<base>/.skillc/runtime``."""
         return self.base(scope) / SKILLC_DIR / "runtime"

@@ -103,7 +103,7 @@ def skill_template(name: str) -> str:
 def init_project(layout: Layout) -> InitResult:
     """Create ``.skillc/skills/`` in the working directory (succeed if it is already there)
     and add what skillc generates to its ``.gitignore`` (:func:`ignore_generated`)."""
-    skills = layout.cwd / SKILLC_DIR / "skills"
+    skills = layout.new_project_store
     existed = skills.is_dir()
     if _in_home(layout):  # the global store: no project, no .gitignore in the home folder
         try:
@@ -265,7 +265,7 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
         store = layout.store("project")
     else:
         scope = "project"
-        store = layout.cwd / SKILLC_DIR / "skills"
+        store = layout.new_project_store
     folder = store / name
     project = layout.project_root or layout.cwd
     new_project = layout.project_root is None
