@@ -728,3 +728,57 @@ def built(base: Path) -> int:
 def _home(home: Path) -> tuple[Layout, Any]:
     layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
     return layout, open_database(layout)
+
+
+def test_skills_moved_from_a_state_saved_before_they_were_indexed_keep_their_rows(
+    tmp_path: Path,
+) -> None:
+    """``skc route install`` moves every skill of an agent folder into a store. The catalog's
+    saved state of the agent folder may hold no ids (a watching catalog, the find server's,
+    saves a state when its folders change, not when their skills are indexed: it had 47 ids
+    of 581), so its walk knew of no skill leaving and the moved ones counted as new: the next
+    find answered from the files (lexical, the vectors gone) and the build indexed them anew,
+    leaving their old rows behind. The walk now reports each skill folder that left, with
+    its row found by path, and moved skills take their rows: the find is the catalog's at
+    once, nothing indexed anew, no row left at the old paths. Near miss: a skill whose text
+    changed as it moved is indexed anew."""
+    from skillc_gateway.catalog import database as catalog_database
+    from skillc_gateway.catalog.tree_state import TreeState
+
+    agent, store = tmp_path / "lib" / "agent", tmp_path / "lib" / "store"
+    count = first_answer.FIRST_SKILLS + 20
+    numbered(agent, "plot", count, "## Dig\n\nTurn the soil.\n")
+    store.mkdir()
+    time.sleep(2.1)  # older than the catalog's racy window: indexed for good
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(tmp_path / "home")})
+    catalog = Catalog(layout, open_database(layout))
+    roots = find_roots(layout, [str(tmp_path / "lib")])
+    try:
+        assert catalog.find("turn the soil", roots, 5, budget=1e9).searched == count
+        (key, blob, used), *_ = catalog_database.root_states(catalog.db, [str(roots[0].path)])
+        state = TreeState.loads(blob)
+        assert state is not None and sum(1 for i in state.ids if i) == count
+        state.ids = [0] * len(state.ids)  # saved before its skills were indexed
+        with catalog_database.writing(catalog.db):
+            catalog_database.save_root(catalog.db, key, state.dumps(), used)
+        ids = dict(catalog.db.execute("SELECT path, id FROM skills"))
+    finally:
+        catalog.close()
+    for n in range(count):
+        (agent / f"plot-{n:02d}").rename(store / f"plot-{n:02d}")
+    edited = store / "plot-00" / "SKILL.md"
+    edited.write_text(edited.read_text(encoding="utf-8") + "\nMore.\n", encoding="utf-8")
+    catalog = Catalog(layout, open_database(layout))
+    try:
+        found = catalog.find("turn the soil", roots, 5, first=True)
+        assert not found.first and found.searched == count  # the catalog's answer
+        rows = dict(catalog.db.execute("SELECT path, id FROM skills"))
+    finally:
+        catalog.close()
+    assert sorted(rows) == sorted(str(store / f"plot-{n:02d}") for n in range(count))
+    kept = [
+        n
+        for n in range(count)
+        if rows[str(store / f"plot-{n:02d}")] == ids[str(agent / f"plot-{n:02d}")]
+    ]
+    assert kept == list(range(1, count))  # all but the edited one: indexed anew

@@ -86,7 +86,9 @@ _ASCII_WORD = re.compile(r"[A-Za-z0-9]")
 
 def worth_it(db: sqlite3.Connection, walks: Sequence[tuple[Root, int, Walk]]) -> bool:
     """Whether the skills to index for ``walks`` are at least :data:`FIRST_SKILLS` skill
-    folders that the catalog holds no row of (a first find, a library added)."""
+    folders that the catalog holds no row of (a first find, a library added), beyond as many
+    as left the walked folders: those moved (``skc route install`` or ``uninstall``) take
+    their rows, nothing indexed anew (:meth:`.indexer.Indexer.adopt`)."""
     pending = [
         result.state.real_path(result.state.paths[index])
         for _, _, result in walks
@@ -94,7 +96,8 @@ def worth_it(db: sqlite3.Connection, walks: Sequence[tuple[Root, int, Walk]]) ->
     ]
     if len(pending) < FIRST_SKILLS:
         return False
-    return len(pending) - catalog_database.known_paths(db, pending) >= FIRST_SKILLS
+    gone = sum(len(result.removed) for _, _, result in walks)
+    return len(pending) - catalog_database.known_paths(db, pending) - gone >= FIRST_SKILLS
 
 
 def first_answer(

@@ -107,7 +107,9 @@ class Indexer:
         ``todo`` whose SKILL.md holds the bytes of a removed one that is gone, under the same
         folder name (the ranker reads the folder name too), takes that one's row, and with
         it its words and its vector, instead of being indexed anew. The removed skills left
-        (:meth:`remove`)."""
+        (:meth:`remove`), each with its row's id (a walk gives 0 for a skill its state did not
+        hold the id of: :attr:`.scan.Walk.removed`)."""
+        removed = self._ids(removed)
         gone: dict[tuple[bytes, str], list[tuple[int, str]]] = {}
         for skill_id, real in removed:
             if os.path.isfile(f"{real}/{SKILL_FILE}"):  # noqa: PTH113 - reached another way
@@ -143,6 +145,19 @@ class Indexer:
                 adopted.add(skill_id)
                 self.moved += 1
         return [item for item in removed if item[0] not in adopted]
+
+    def _ids(self, removed: list[tuple[int, str]]) -> list[tuple[int, str]]:
+        """``removed`` with the id of the row at its path for each skill given as 0 (those
+        without a row left out)."""
+        found: list[tuple[int, str]] = []
+        for skill_id, real in removed:
+            if not skill_id:
+                row = catalog_database.skill_by_path(self.db, real)
+                if row is None:
+                    continue
+                skill_id = row[0]
+            found.append((skill_id, real))
+        return found
 
     def remove(self, removed: Iterable[tuple[int, str]]) -> None:
         """Drop the skills whose SKILL.md is gone (one still there is reached another way)."""

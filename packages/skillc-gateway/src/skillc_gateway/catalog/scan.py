@@ -91,7 +91,10 @@ class Walk(NamedTuple):
     pending: list[int]
     """The index in ``state`` of each skill folder whose SKILL.md is to be (re)indexed."""
     removed: list[tuple[int, str]]
-    """``(catalog id, real path)`` of each skill folder that left the tree."""
+    """``(catalog id, real path)`` of each skill folder that left the tree; the id is 0 when
+    the state did not hold it (saved before the skill was indexed: a watching catalog saves a
+    state when its folders change, not when its skills are indexed), and the row is the one
+    at that path."""
     truncated: bool = False
     """The tree holds more than :data:`MAX_FOLDERS` folders: only the first were walked."""
 
@@ -278,7 +281,7 @@ class _Walker:
 
     def _remove_all(self, old: TreeState) -> None:
         for index, skill_id in enumerate(old.ids):
-            if skill_id:
+            if skill_id or old.kinds[index] & SKILL:
                 self.removed.append((skill_id, old.real_path(old.paths[index])))
 
     def _unchanged(self, old: TreeState) -> int:
@@ -350,7 +353,7 @@ class _Walker:
                 if kind & STUB and not old.kinds[index] & STUB:
                     gone.append(f"{path}/")  # a deployed skill stands for its source
                     self._queue(index + 1, old.subtree_end(index))
-                if skill_id and (not kind & SKILL or kind & STUB):
+                if (skill_id or old.kinds[index] & SKILL) and (not kind & SKILL or kind & STUB):
                     self.removed.append((skill_id, old.real_path(path)))
                     skill_id, fp = 0, 0
                 elif skill_id:  # a skipped skill stays so while its SKILL.md is the same
@@ -387,7 +390,7 @@ class _Walker:
 
     def _gone(self, old: TreeState, index: int) -> None:
         self.changed = True
-        if old.ids[index]:
+        if old.ids[index] or old.kinds[index] & SKILL:
             self.removed.append((old.ids[index], old.real_path(old.paths[index])))
 
     def _relist(self, old: TreeState, index: int, full: str, gone: list[str]) -> int:
@@ -526,10 +529,9 @@ class _Walker:
             self.state.kinds[index] &= ~SKILL
             self.state.stamps[index] = 0  # list it again next time
             self.changed = True
-            if self.state.ids[index]:
-                real = self.state.real_path(self.state.paths[index])
-                self.removed.append((self.state.ids[index], real))
-                self.state.ids[index] = self.state.fps[index] = 0
+            real = self.state.real_path(self.state.paths[index])
+            self.removed.append((self.state.ids[index], real))
+            self.state.ids[index] = self.state.fps[index] = 0
             return
         if fingerprint(st) != self.state.fps[index]:
             self.pending.append(index)
