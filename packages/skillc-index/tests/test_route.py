@@ -9,6 +9,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -394,6 +395,36 @@ def test_uninstall_keeps_the_access_log_of_a_runtime_agents_used(
         rows = db.execute("SELECT command FROM access_log ORDER BY id").fetchall()
     assert rows == [("build",), ("show",)]
     assert not (layout.runtime_store("project") / "beta").exists()
+
+
+def test_uninstall_removes_what_a_build_killed_during_install_left(
+    cli: Callable[..., Run], layout: Layout, claude: Path
+) -> None:
+    """``route install`` killed while it built left a runtime whose log is a database with
+    no table yet, and a build's staging folder of a process gone: uninstall kept the log
+    ("agents used 'alpha' while it was routed": nobody had) and never removed the staging
+    folder. A database without a table holds no use; the staging folders of a dead build of
+    a runtime install built are skillc's own. Near miss: the staging folder of a build that
+    still runs stays."""
+    from skillc_index.accesslog import primary_log
+
+    route_json(cli, "install")
+    store = layout.runtime_store("project")
+    log = primary_log(store / "alpha")
+    for name in (log.name, f"{log.name}-wal", f"{log.name}-shm"):
+        (log.parent / name).unlink(missing_ok=True)
+    sqlite3.connect(log).close()  # a database file, no table in it
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    killed = store / f".alpha.build.{dead.pid}-0123abcd"
+    running = store / f".alpha.build.{os.getpid()}-89abcdef"
+    for staging in (killed, running):
+        (staging / ".skillc-meta").mkdir(parents=True)
+    data = route(cli, "uninstall", "--format", "json")
+    assert data.returncode == 0 and data.stderr == ""
+    assert str(store / "alpha") in json.loads(data.stdout)["runtimes_removed"]
+    assert not (store / "alpha").exists() and not killed.exists()
+    assert running.is_dir()
 
 
 def test_a_runtime_whose_skill_stays_behind_the_router_stays(
@@ -842,6 +873,31 @@ def test_a_manifest_naming_a_folder_outside_is_refused(
         result = route(cli, "uninstall")
     assert result.returncode == 1
     assert "leads outside the project" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("folder", None), ("folder", 7), ("name", None), ("name", 12), ("dev", 1e400), ("ino", "5")],
+)
+def test_a_manifest_whose_values_are_not_of_their_type_is_refused_naming_it(
+    cli: Callable[..., Run], claude: Path, project: Path, field: str, value: object
+) -> None:
+    """A manifest that a checkout ships, with ``"folder": null``: ``route uninstall`` put the
+    skills back into ``<project>/None/`` (the value read as a string), and a ``dev`` of
+    ``1e400`` was an OverflowError that did not name the file. Each value must be of its
+    type: E999 naming the manifest, nothing moved."""
+    route_json(cli, "install")
+    manifest = project / ".skillc" / "router" / "claude.json"
+    data = json.loads(manifest.read_text())
+    if field == "folder":
+        data["folder"] = value
+    else:
+        data["entries"][0][field] = value
+    manifest.write_text(json.dumps(data))
+    with unchanged(project):
+        result = route(cli, "uninstall")
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"error[E999]: the route manifest '{manifest}' is not valid")
 
 
 def test_another_route_command_at_work_is_e999(

@@ -76,13 +76,18 @@ def read_route_manifest(path: Path) -> RouteManifest | None:
         raise InternalError(f"cannot read the route manifest '{path}': {exc}") from None
     try:
         records = tuple(
-            MoveRecord(str(item["name"]), item["kind"], int(item["dev"]), int(item["ino"]))
+            MoveRecord(item["name"], item["kind"], item["dev"], item["ino"])
             for item in data["entries"]
         )
         if data.get("version") != MANIFEST_VERSION or any(
-            r.kind not in ("folder", "deployment") or not plain_name(r.name) for r in records
+            not (isinstance(r.name, str) and plain_name(r.name))
+            or r.kind not in ("folder", "deployment")
+            or not all(type(number) is int for number in (r.dev, r.ino))
+            for r in records
         ):
             raise ValueError("unknown version or entry")
+        if not isinstance(data["folder"], str):
+            raise ValueError("folder is not a string")
         router = data.get("router_sha256")
         built = data.get("runtimes", [])  # none in manifests of earlier versions
         if not isinstance(built, list) or not all(
@@ -91,7 +96,7 @@ def read_route_manifest(path: Path) -> RouteManifest | None:
             raise ValueError("runtimes is not a list of names")
         runtimes = tuple(built)
         return RouteManifest(
-            str(data["folder"]),
+            data["folder"],
             "installed" if data.get("state") == "installed" else "installing",
             records,
             router if isinstance(router, str) else None,

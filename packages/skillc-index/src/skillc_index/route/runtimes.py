@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
+from skillc_index.atomic import abandoned
 from skillc_index.diagnostics import Notice
 from skillc_index.files import within
 from skillc_index.layout import META_DIR, Layout
@@ -74,13 +75,17 @@ def _log_files(log: Path) -> set[str]:
 def _used(log: Path) -> bool:
     """Whether the access log ``log`` holds a use (an agent's read or activation). One that
     cannot be read, or is not skillc's own, is kept as if it did: usage is never deleted on a
-    guess. Opened for writing (nothing is written): closing the last connection then removes
-    the WAL files a reader would leave behind."""
+    guess; but a database that holds no table at all holds no use (a build killed before it
+    wrote the log's tables left it so, and uninstall said agents had used the skill).
+    Opened for writing (nothing is written): closing the last connection then removes the
+    WAL files a reader would leave behind."""
     import sqlite3
     from contextlib import closing
 
     from skillc_index.accesslog import open_log
     from skillc_index.accesslog.reader import USE_COMMANDS
+    from skillc_index.accesslog.schema import BUSY_TIMEOUT_MS
+    from skillc_index.sqlite import connect
 
     if not lexists(log):
         return False
@@ -89,6 +94,11 @@ def _used(log: Path) -> bool:
     try:
         with closing(open_log(log, write=True, own=True)) as db:
             return db.execute(statement, USE_COMMANDS).fetchone() is not None
+    except (sqlite3.Error, OSError):
+        pass
+    try:
+        with closing(connect(log, mode="rw", timeout_ms=BUSY_TIMEOUT_MS)) as db:
+            return db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is not None
     except (sqlite3.Error, OSError):
         return True
 
@@ -102,8 +112,12 @@ def remove_runtime(
     from skillc_index.accesslog import primary_log
 
     runtime = runtime_of(place, layout, name)
-    store = layout.runtime_store(place.scope)
-    if runtime.is_symlink() or not runtime.is_dir() or not within(runtime, store):
+    if not within(runtime, layout.runtime_store(place.scope)):
+        return None
+    if not dry_run:  # the folders a build killed during install left (skillc's own)
+        for staging in abandoned(runtime.parent, f"{runtime.name}.build"):
+            shutil.rmtree(staging, ignore_errors=True)
+    if runtime.is_symlink() or not runtime.is_dir():
         return None
     if dry_run:  # the log is not opened: reading it could leave its WAL files behind
         return RuntimeRemoval(runtime, None)
