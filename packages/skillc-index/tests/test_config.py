@@ -150,6 +150,26 @@ def test_oversized_file_is_warned_and_ignored(layout: Layout) -> None:
     ]
 
 
+def test_a_config_file_that_is_no_regular_file_is_warned_and_ignored(layout: Layout) -> None:
+    """A checkout's config file may be a link to a device, a FIFO, or the reader's own stdin
+    or stdout (``/proc/self/fd/1``: lint in CI waited on its own pipe for ever): only a
+    regular file is read, without blocking; the rest is a warning, that file ignored, and a
+    ``pyproject.toml`` so is no config."""
+    from skillc_index.config import find_config
+
+    assert layout.project_config is not None and layout.project_root is not None
+    layout.project_config.parent.mkdir(parents=True, exist_ok=True)
+    layout.project_config.symlink_to("/dev/zero")
+    config = load_config(layout, env={})
+    assert config.files == ()
+    assert texts(config) == [
+        f"cannot read config file {layout.project_config}: not a regular file; ignored"
+    ]
+    layout.project_config.unlink()
+    (layout.project_root / "pyproject.toml").symlink_to("/dev/zero")
+    assert find_config(layout.project_root, layout) is None
+
+
 def test_the_listing_budget_per_key(layout: Layout) -> None:
     assert layout.project_config is not None
     config = load_config(layout, env={})

@@ -163,8 +163,11 @@ def test_baseline_reports_stale_entries_and_bad_files(lint: Run, cwd: Path) -> N
     (cwd / "bad.json").write_text('{"version": 1, "findings": [{"rule": 1}]}', encoding="utf-8")
     # a committed baseline is a checkout's file: nested this deep it was E999 RecursionError
     (cwd / "deep.json").write_text('{"findings": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    # and a link to a device or a pipe (lint's own stdout) was read: for ever, from a pipe
+    (cwd / "device.json").symlink_to("/dev/zero")
     for name, reason in (
         ("missing.json", f"cannot read '{cwd / 'missing.json'}': No such file or directory"),
+        ("device.json", f"cannot read '{cwd / 'device.json'}': not a regular file"),
         ("bad.json", f"'{cwd / 'bad.json'}' is not a skillc-lint baseline (version 1)"),
         ("deep.json", f"'{cwd / 'deep.json'}' is nested deeper than 64 levels"),
     ):

@@ -217,11 +217,16 @@ class Baseline:
     @classmethod
     def read(cls, path: Path) -> Baseline:
         """Raises :class:`BaselineError` for a missing, unreadable, oversized or malformed file."""
-        try:
-            with path.open("rb") as handle:
+        from skillc_index import SkillcError
+        from skillc_index.files import open_regular
+
+        try:  # a checkout's file: a FIFO, or a link to lint's own stdout, is not read
+            with open_regular(str(path)) as handle:
                 data = handle.read(MAX_BASELINE_BYTES + 1)
         except OSError as exc:
             raise BaselineError(f"cannot read '{path}': {exc.strerror or exc}") from None
+        except SkillcError:  # not a regular file
+            raise BaselineError(f"cannot read '{path}': not a regular file") from None
         if len(data) > MAX_BASELINE_BYTES:
             raise BaselineError(f"'{path}' is larger than {MAX_BASELINE_BYTES >> 20} MiB")
         from skillc_index import JsonRejected, loads_bounded
