@@ -19,9 +19,11 @@ Security (the transport specification's "Security Warning"; the checks are in
   time); a refusal is 401 with a fixed body; no token is ever logged or sent back.
 - A ``Host`` that is not accepted is 421, an ``Origin`` that is not accepted 403 (DNS
   rebinding).
-- Bounds: a body over :data:`MAX_BODY` bytes is 413 (read no further); at most ``workers``
-  requests run at a time and ``max_waiting`` more wait, beyond that 503 with ``Retry-After``;
-  at most ``max_sessions`` sessions, each ending after ``session_idle`` seconds unused.
+- Bounds: a body over :data:`MAX_BODY` bytes is 413 (read no further), one not all come
+  within :data:`BODY_SECONDS` 408; at most ``workers`` requests run at a time and
+  ``max_waiting`` more wait (or send their body), beyond that 503 with ``Retry-After``; at
+  most ``max_sessions`` sessions, each ending after ``session_idle`` seconds unused (an
+  ``initialize`` refused or failed opens none).
 
 SIGINT and SIGTERM stop the server cleanly: it stops accepting, lets running calls finish,
 writes the queued access-log rows, and exits with 128 + the signal number.
@@ -66,6 +68,7 @@ from skillc_mcp._protocol import (
     ProtocolError,
     Server,
     error_response,
+    valid_id,
 )
 
 if TYPE_CHECKING:
@@ -80,6 +83,8 @@ WORKERS = 4
 MAX_WAITING = 64
 MAX_SESSIONS = 1000
 SESSION_IDLE_SECONDS = 3600.0
+BODY_SECONDS = 30.0
+"""A request's body must all come within this long (408 otherwise)."""
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -87,6 +92,7 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
 _UNAUTHORIZED = b'{"error":"unauthorized: send Authorization: Bearer <token>"}'
+_NOT_ACCEPTABLE = b'{"error":"not acceptable: subscriptions/listen answers with an event stream"}'
 
 
 # -- sessions -----------------------------------------------------------------------------
@@ -347,46 +353,57 @@ class App:
         length = headers.get("content-length", "")
         if length.isdigit() and int(length) > self.max_body:
             return await _too_large(send, self.max_body), user, "-"
-        body = bytearray()
-        more = True
-        while more:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return 499, user, "-"
-            body += message.get("body", b"")
-            more = message.get("more_body", False)
-            if len(body) > self.max_body:
-                return await _too_large(send, self.max_body), user, "-"
-        content_type = headers.get("content-type", "").partition(";")[0].strip().lower()
-        if content_type != "application/json":
-            body_ = b'{"error":"unsupported media type: send application/json"}'
-            return await reply(send, 415, body_), user, "-"
-        from skillc_index import loads_bounded
-
-        try:
-            parsed = loads_bounded(bytes(body), max_bytes=self.max_body)
-        except ValueError as exc:
-            error = error_response(None, ProtocolError(PARSE_ERROR, f"Parse error: {exc}"))
-            return await _json(send, 400, error), user, "-"
-        what = _what(parsed)
+        with self._lock:  # a request counts from its body on: bodies held are bounded too
+            busy = self._active >= self._max_active
+            if not busy:
+                self._active += 1
+        if busy:
+            error = error_response(None, ProtocolError(INVALID_REQUEST, "busy: too many requests"))
+            return await _json(send, 503, error, [(b"retry-after", b"1")]), user, "-"
         extra: list[tuple[bytes, bytes]] = []
-        if what == "subscriptions/listen" and "text/event-stream" not in headers.get("accept", ""):
-            body_ = b'{"error":"not acceptable: subscriptions/listen answers with an event stream"}'
-            return await reply(send, 406, body_), user, what
-        with self._lock:
-            server, status, problem = self._route(parsed, headers, user, extra)
-            if server is not None:
-                if self._active >= self._max_active:
-                    server, status, problem = None, 503, "busy: too many requests"
-                    extra.append((b"retry-after", b"1"))
-                else:
-                    self._active += 1
-        if server is None:
-            error = error_response(_id_of(parsed), ProtocolError(INVALID_REQUEST, problem))
-            return await _json(send, status, error, extra), user, what
+        made = None
         try:
+            body = await _body(receive, self.max_body)
+            if isinstance(body, int):
+                if body == 413:
+                    return await _too_large(send, self.max_body), user, "-"
+                if body == 408:
+                    timeout = b'{"error":"request timeout: the body did not come"}'
+                    return await reply(send, 408, timeout, [(b"connection", b"close")]), user, "-"
+                return body, user, "-"
+            content_type = headers.get("content-type", "").partition(";")[0].strip().lower()
+            if content_type != "application/json":
+                body_ = b'{"error":"unsupported media type: send application/json"}'
+                return await reply(send, 415, body_), user, "-"
+            from skillc_index import loads_bounded
+
+            try:
+                parsed = loads_bounded(bytes(body), max_bytes=self.max_body)
+            except ValueError as exc:
+                error = error_response(None, ProtocolError(PARSE_ERROR, f"Parse error: {exc}"))
+                return await _json(send, 400, error), user, "-"
+            what = _what(parsed)
+            accept = headers.get("accept", "")
+            if what == "subscriptions/listen" and "text/event-stream" not in accept:
+                body_ = (
+                    b'{"error":"not acceptable: subscriptions/listen answers with an event stream"}'
+                )
+                return await reply(send, 406, body_), user, what
+            with self._lock:
+                server, status, problem, made = self._route(parsed, headers, user)
+            if made is not None:
+                extra.append((b"mcp-session-id", made.encode("ascii")))
+            if server is None:
+                if status == 503:
+                    extra.append((b"retry-after", b"60"))
+                error = error_response(_id_of(parsed), ProtocolError(INVALID_REQUEST, problem))
+                return await _json(send, status, error, extra), user, what
             loop = asyncio.get_running_loop()
             response = await loop.run_in_executor(self._pool, server.handle, parsed)
+            if made is not None and (response is None or "error" in response):
+                with self._lock:  # an initialize that failed opens no session
+                    self._sessions.pop(made, None)
+                extra.clear()
         finally:
             with self._lock:
                 self._active -= 1
@@ -402,29 +419,24 @@ class App:
         return await _json(send, 200, response, extra), user, what
 
     def _route(
-        self,
-        message: object,
-        headers: Mapping[str, str],
-        user: str | None,
-        extra: list[tuple[bytes, bytes]],
-    ) -> tuple[Server | None, int, str]:
-        """The server that answers ``message`` (under the lock), or (None, status, why)."""
+        self, message: object, headers: Mapping[str, str], user: str | None
+    ) -> tuple[Server | None, int, str, str | None]:
+        """The server that answers ``message`` (under the lock), or (None, status, why); and
+        the session an ``initialize`` opens (it ends if the initialize fails)."""
         if isinstance(message, dict) and message.get("method") == "initialize":
             session_id = self._new_session(user)
             if session_id is None:
-                extra.append((b"retry-after", b"60"))
-                return None, 503, f"busy: {self.max_sessions} sessions are open"
-            extra.append((b"mcp-session-id", session_id.encode("ascii")))
-            return self._sessions[session_id].server, 200, ""
+                return None, 503, f"busy: {self.max_sessions} sessions are open", None
+            return self._sessions[session_id].server, 200, "", session_id
         session_id = headers.get("mcp-session-id")
         if session_id is not None:
             session = self._session(session_id, user)
             if session is None:
-                return None, 404, "Session not found: initialize again"
-            return session.server, 200, ""
+                return None, 404, "Session not found: initialize again", None
+            return session.server, 200, "", None
         if _is_modern(message) or not isinstance(message, dict):
-            return self._stateless_server(user), 200, ""
-        return None, 400, "Bad Request: Mcp-Session-Id header required (initialize first)"
+            return self._stateless_server(user), 200, "", None
+        return None, 400, "Bad Request: Mcp-Session-Id header required (initialize first)", None
 
 
 def _is_modern(message: object) -> bool:
@@ -436,7 +448,34 @@ def _is_modern(message: object) -> bool:
 
 
 def _id_of(message: object) -> object:
-    return message.get("id") if isinstance(message, dict) else None
+    """The id to answer ``message``'s refusal with: its own when it is a valid one (a string
+    or an integer), else null (``NaN`` or ``1e400`` made replies that were not JSON)."""
+    return valid_id(message.get("id")) if isinstance(message, dict) else None
+
+
+async def _body(receive: Receive, limit: int) -> bytearray | int:
+    """The request's body, or a status: 413 past ``limit`` bytes, 408 when it has not all
+    come within :data:`BODY_SECONDS` (a client that sends it slowly, or not at all, held a
+    place and its bytes for as long as it stayed), 499 when the client went."""
+    body = bytearray()
+
+    async def read() -> int:
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return 499
+            body.extend(message.get("body", b""))
+            more = message.get("more_body", False)
+            if len(body) > limit:
+                return 413
+        return 0
+
+    try:
+        status = await asyncio.wait_for(read(), BODY_SECONDS)
+    except asyncio.TimeoutError:
+        return 408
+    return status or body
 
 
 def _what(message: object) -> str:

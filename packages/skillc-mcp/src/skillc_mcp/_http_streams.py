@@ -11,8 +11,11 @@ One :class:`Hub` watches the served skills for every stream: the skills' watcher
 the event loop, which lets a burst of writes settle, reads the skills once in a worker thread
 and hands what changed (:func:`skillc_mcp._listen.compare`) to each stream. A request that read
 the skills first (and so took the watcher's events) pokes the hub as well. A stream whose
-client does not read falls behind by at most :data:`MAX_BACKLOG` changes and is then ended;
-an idle stream gets a comment line every :data:`KEEPALIVE_SECONDS` so proxies keep it open.
+client does not read falls behind by at most :data:`MAX_BACKLOG` changes and is then ended,
+and one whose client takes no write for :data:`SEND_SECONDS` (its socket's buffer full) is
+given up, as is a write that waits when the stream ends (the server stops): such a client
+held its stream's place, and the server's stop, for as long as it stayed connected; an idle
+stream gets a comment line every :data:`KEEPALIVE_SECONDS` so proxies keep it open.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ Send = Callable[[Message], Awaitable[None]]
 MAX_STREAMS = 256
 """Event streams open at once, at most (beyond: 503)."""
 MAX_BACKLOG = 64
+SEND_SECONDS = 30.0
 KEEPALIVE_SECONDS = 25.0
 SETTLE_SECONDS = 0.2
 _END = None
@@ -49,6 +53,8 @@ class Stream:
         """The message that ends the stream on purpose (a listen's response), if any."""
         self.queue: asyncio.Queue[Changes | None] = asyncio.Queue()
         self.ended = False
+        self.stopped = asyncio.Event()
+        """Set when the stream ends: a write that waits for the client is given up."""
 
     def push(self, item: Changes) -> None:
         if self.ended:
@@ -64,6 +70,7 @@ class Stream:
         if self.ended:
             return
         self.ended = True
+        self.stopped.set()
         while not self.queue.empty():
             self.queue.get_nowait()
         self.queue.put_nowait(_END)
@@ -196,7 +203,8 @@ async def serve_stream(
     try:
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         for message in first:
-            await _more(send, _event(message))
+            if not await _sent(send, _event(message), stream):
+                return 200
         while True:
             done, _ = await asyncio.wait(
                 {item, gone}, timeout=KEEPALIVE_SECONDS, return_when=asyncio.FIRST_COMPLETED
@@ -204,25 +212,42 @@ async def serve_stream(
             if gone in done:
                 return 200
             if item not in done:
-                await _more(send, b": keepalive\n\n")
+                if not await _sent(send, b": keepalive\n\n", stream):
+                    return 200
                 continue
             changes = item.result()
             if changes is _END:
                 body = b"" if stream.last is None else _event(stream.last)
-                await send({"type": "http.response.body", "body": body})
+                await _sent(send, body, None)
                 return 200
             item = asyncio.ensure_future(stream.queue.get())
             body = b"".join(_event(note) for note in stream.notes(changes))
-            if body:
-                await _more(send, body)
+            if body and not await _sent(send, body, stream):
+                return 200
     finally:
         hub.close(stream)
         gone.cancel()
         item.cancel()
 
 
-async def _more(send: Send, body: bytes) -> None:
-    await send({"type": "http.response.body", "body": body, "more_body": True})
+async def _sent(send: Send, body: bytes, stream: Stream | None) -> bool:
+    """Send ``body`` of the stream (its last, without ``stream``); whether it was sent: not
+    when the client took no write for :data:`SEND_SECONDS` (its last one within
+    ``SETTLE_SECONDS``), nor when ``stream`` ended meanwhile. The stream is then given up
+    (its connection closes without the rest of the response)."""
+    message = {"type": "http.response.body", "body": body, "more_body": stream is not None}
+    sending = asyncio.ensure_future(send(message))
+    waits: set[asyncio.Future[Any]] = {sending}
+    if stream is not None:
+        waits.add(asyncio.ensure_future(stream.stopped.wait()))
+    timeout = SEND_SECONDS if stream is not None else SETTLE_SECONDS
+    try:
+        await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for waiting in waits:
+            if not waiting.done():
+                waiting.cancel()
+    return sending.done() and not sending.cancelled() and sending.exception() is None
 
 
 async def _disconnected(receive: Receive) -> None:

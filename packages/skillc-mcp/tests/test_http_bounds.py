@@ -1,0 +1,192 @@
+"""The HTTP transport's bounds, in process (its ASGI application driven directly): what a
+client that refuses to play along (a body that never comes, a stream it does not read, an id
+that is no JSON) may hold, and for how long. Found by an adversarial sweep of ``skc mcp
+--http``; each test failed before its fix."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator, MutableMapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_mcp import _http, _http_streams
+from skillc_mcp._http import App
+
+Message = MutableMapping[str, Any]
+HEADERS = {
+    "host": "localhost",
+    "content-type": "application/json",
+    "accept": "application/json, text/event-stream",
+}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t"}},
+}
+
+
+@pytest.fixture
+def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[App]:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("SKILLC_HOME", str(tmp_path / "home"))
+    made = App(workers=1, max_waiting=0)
+    yield made
+    made.close()
+
+
+class Call:
+    """One request to the application: its body comes in ``chunks`` and then never more (or
+    the client waits, as a stream's does); what the application sent is kept."""
+
+    def __init__(self, body: bytes | None, headers: dict[str, str] | None = None) -> None:
+        self.chunks = [] if body is None else [body]
+        self.headers = {**HEADERS, **(headers or {})}
+        self.sent: list[Message] = []
+        self.gone = asyncio.Event()
+
+    async def receive(self) -> Message:
+        if self.chunks:
+            return {"type": "http.request", "body": self.chunks.pop(0), "more_body": False}
+        await self.gone.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(self, message: Message) -> None:
+        self.sent.append(message)
+
+    async def run(self, app: App) -> None:
+        scope = {
+            "type": "http",
+            "method": "POST",
+            "path": "/mcp",
+            "headers": [(k.encode(), v.encode()) for k, v in self.headers.items()],
+        }
+        await app(scope, self.receive, self.send)
+
+    @property
+    def status(self) -> int:
+        return int(self.sent[0]["status"])
+
+    @property
+    def response_headers(self) -> dict[str, str]:
+        return {k.decode(): v.decode() for k, v in self.sent[0]["headers"]}
+
+    def json(self) -> Any:
+        body = b"".join(m.get("body", b"") for m in self.sent[1:])
+
+        def refuse(constant: str) -> None:
+            raise ValueError(f"not JSON: {constant}")
+
+        return json.loads(body, parse_constant=refuse)
+
+
+def test_a_refused_or_failed_initialize_opens_no_session(
+    app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An ``initialize`` refused as busy opened a session all the same (its id in the
+    reply, live for an hour: a burst of them filled the 1,000), as did one that failed.
+    Near miss: one that succeeds opens one."""
+    monkeypatch.setattr(_http, "BODY_SECONDS", 0.3)
+
+    async def main() -> None:
+        stalled = Call(None)  # its body never comes: it holds the one place meanwhile
+        holding = asyncio.ensure_future(stalled.run(app))
+        await asyncio.sleep(0.05)
+        busy = Call(json.dumps(INIT).encode())
+        await busy.run(app)
+        assert busy.status == 503 and "mcp-session-id" not in busy.response_headers
+        await holding
+        assert stalled.status == 408  # the body did not come within BODY_SECONDS
+        failed = Call(json.dumps({**INIT, "params": 5}).encode())
+        await failed.run(app)
+        assert "error" in failed.json() and "mcp-session-id" not in failed.response_headers
+        assert not app._sessions
+        opened = Call(json.dumps(INIT).encode())
+        await opened.run(app)
+        assert opened.status == 200 and list(app._sessions) == [
+            opened.response_headers["mcp-session-id"]
+        ]
+
+    asyncio.run(main())
+
+
+def test_a_refusal_answers_an_id_that_is_no_json_with_null(app: App) -> None:
+    """``"id": NaN`` (or ``1e400``, which Python reads as infinity) came back in the
+    transport's own refusals as ``NaN``/``Infinity``: not JSON. The id is echoed only when
+    it is a valid one (a string or an integer), as the dispatcher does."""
+
+    async def main() -> None:
+        for raw, expected in (("NaN", None), ("1e400", None), ("1.5", None), ('"a"', "a")):
+            body = f'{{"jsonrpc":"2.0","id":{raw},"method":"tools/list"}}'.encode()
+            call = Call(body)  # no session: 400
+            await call.run(app)
+            assert call.status == 400
+            assert call.json()["id"] == expected
+
+    asyncio.run(main())
+
+
+def test_a_stream_whose_client_does_not_read_is_given_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A listen stream whose client stopped reading (its socket's buffer full: a write
+    waits) held its place for as long as the client stayed, and the server's stop for 30 s
+    (then a traceback). A write that waits :data:`SEND_SECONDS` gives the stream up, and one
+    that waits when the stream ends (the server stops) at once. Near miss: a client that
+    reads gets its notes."""
+    monkeypatch.setattr(_http_streams, "SEND_SECONDS", 0.2)
+
+    class Blocked:
+        def __init__(self, after: int) -> None:
+            self.after = after  # writes taken before the buffer is full
+            self.sent: list[Message] = []
+
+        async def send(self, message: Message) -> None:
+            if message["type"] == "http.response.body" and len(self.sent) > self.after:
+                await asyncio.Event().wait()  # never drains
+            self.sent.append(message)
+
+    async def never() -> Message:
+        await asyncio.Event().wait()
+        return {"type": "http.disconnect"}
+
+    async def main() -> None:
+        async def run(call: Any) -> Any:
+            return call()
+
+        hub = _http_streams.Hub(dict, lambda: None, run)
+        change = object()
+        # a client that reads: the acknowledgement, then a note, then the end
+        reader = Blocked(after=10**6)
+        stream = _http_streams.Stream(lambda _: [{"note": 1}], {"end": True})
+        serving = asyncio.ensure_future(
+            _http_streams.serve_stream(hub, stream, [{"ack": 1}], reader.send, never, [])
+        )
+        await asyncio.sleep(0.05)
+        stream.push(change)  # type: ignore[arg-type]
+        await asyncio.sleep(0.05)
+        stream.end()
+        assert await asyncio.wait_for(serving, 2) == 200
+        bodies = [m.get("body", b"") for m in reader.sent[1:]]
+        assert b'"note":1' in bodies[1] and b'"end":true' in bodies[2]
+        # a client whose buffer is full after the acknowledgement
+        for ends in (False, True):
+            stuck = Blocked(after=1)
+            stream = _http_streams.Stream(lambda _: [{"note": 1}], {"end": True})
+            serving = asyncio.ensure_future(
+                _http_streams.serve_stream(hub, stream, [{"ack": 1}], stuck.send, never, [])
+            )
+            await asyncio.sleep(0.05)
+            stream.push(change)  # type: ignore[arg-type]
+            if ends:
+                await asyncio.sleep(0.05)
+                stream.end()  # the server stops: not SEND_SECONDS later
+                assert await asyncio.wait_for(serving, 0.15) == 200
+            else:
+                assert await asyncio.wait_for(serving, 2) == 200
+            assert stream not in hub.streams
+
+    asyncio.run(main())
