@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -101,6 +102,25 @@ def test_a_name_found_too_often_gives_the_same_words_from_the_split() -> None:
     text = "see a/ and x/a. " * 40 + "b/a/. a.md"
     ends = {"a", "a.md", ".", ".."}
     assert _naming_words(text, ends) == {"a/", "x/a.", "b/a/.", "a.md"}
+
+
+def test_a_skill_of_many_files_has_each_text_split_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SKL401 looked for every file name of a skill in every Markdown file of it: 8,000
+    files took 9 s, 32,000 108 s. Past ``_MOST_NAMES`` names each text is split into its
+    words (the same words). Near miss: with fewer names, they are looked for, no split."""
+    import skillc_lint._skill as skill_module
+
+    ends = {f"f{i}.md" for i in range(skill_module._MOST_NAMES + 1)} | {".", ".."}
+    text = "See f3.md, dir/f7.md and ./f9.md; not f3.mdx."
+    real = skill_module._path_words
+    calls: list[str] = []
+    monkeypatch.setattr(skill_module, "_path_words", lambda t: calls.append(t) or real(t))
+    assert _naming_words(text, ends) == {w for w in real(text) if _last_part(w) in ends}
+    assert calls == [text]
+    calls.clear()
+    few = {"f3.md", "f7.md", "f9.md", ".", ".."}
+    assert _naming_words(text, few) == {w for w in real(text) if _last_part(w) in few}
+    assert calls == []
 
 
 @given(st.text(st.sampled_from("ab \n\u200b\u200c\u200d\u202e\U000e0041\u00e9!~"), max_size=30))
