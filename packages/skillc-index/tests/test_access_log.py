@@ -549,3 +549,52 @@ def test_a_queued_log_writes_when_the_calls_pause(
     log.close()
     written = [json.loads(row["args"])["i"] for row in rows(primary_log(runtime))]
     assert written == list(range(7))
+
+
+def test_a_log_that_is_a_fifo_is_refused_not_waited_on(tmp_path: Path) -> None:
+    """A ``logs.db`` a checkout ships may be a FIFO: SQLite's read-only open of one blocks
+    until something writes to it (``skc stats`` and ``skc sync --dry-run`` waited for ever).
+    Only a regular file is opened: an error at once. Near miss: a regular log opens."""
+    import threading
+
+    fifo = tmp_path / "logs.db"
+    os.mkfifo(fifo)
+    failed: list[BaseException] = []
+
+    def read() -> None:
+        try:
+            open_log(fifo).close()
+        except BaseException as exc:  # what it raised is the answer
+            failed.append(exc)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(5)
+    if reader.is_alive():  # the test's own end: unblock the thread (a writer, then gone)
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        pytest.fail("opening a FIFO as a log blocked")
+    assert len(failed) == 1 and isinstance(failed[0], sqlite3.Error)
+    assert "not a regular file" in str(failed[0])
+    regular = tmp_path / "regular" / "logs.db"
+    insert(regular, [record()])
+    open_log(regular).close()
+
+
+def test_a_fallback_row_whose_timestamp_is_not_rfc_3339_is_not_merged(tmp_path: Path) -> None:
+    """``sync`` copied a stranger's row dated ``zzz`` into the user's own log, and every
+    ``--by`` report of that skill failed from then on. A row that is not as skillc writes
+    it is refused with the log (E042, kept)."""
+    from skillc_index.accesslog.merge import read_identities
+    from skillc_index.clock import is_utc_timestamp
+
+    assert is_utc_timestamp(utc_now()) and is_utc_timestamp("2026-01-30T10:00:00.25Z")
+    for bad in ("zzz", "2026-13-45T00:00:00Z", "2026-01-30 10:00:00Z", "2026-01-30T25:00:00Z",
+                "2026-01-30T10:00:00+00:00", "２０２６-01-30T10:00:00Z"):  # fmt: skip
+        assert not is_utc_timestamp(bad), bad
+    log = tmp_path / "logs.db"
+    insert(log, [record(timestamp="2026-01-30T10:00:00Z")])
+    with closing(connect(log)) as db:
+        assert read_identities(db).total == 1
+        db.execute("UPDATE access_log SET timestamp = 'zzz'")
+        with pytest.raises(ValueError, match="not RFC 3339"):
+            read_identities(db)

@@ -89,3 +89,22 @@ def test_cli_by_week_draws_a_chart(
     assert result.returncode == 0 and result.stdout.startswith("Usage of 1 skills by week (")
     months = query_stats(demo, group_by="summary")
     assert months["data"]["uses"] == 5
+
+
+def test_a_row_whose_timestamp_is_no_date_is_in_no_period(
+    demo: ResolvedSkill, log_rows: Callable[..., Path], cli: Callable[..., Run]
+) -> None:
+    """A log a checkout ships (or a row ``sync`` copied from one before it checked) may hold
+    a timestamp that is no date: ``--by month`` counted months for ever (590 MB, then the
+    OOM killer) and ``--by day``/``week`` were E999. Such a row is in no period; the others
+    are counted as before."""
+    log_rows(*rows(demo), record(demo, "show", {}, timestamp="zzz"))
+    log_rows(record(demo, "show", {}, timestamp="2026-13-45T00:00:00Z"))
+    stats = cli("skillc_stats", process=True)  # a loop for ever is the run's timeout
+    for by, first in (("month", "2026-01"), ("week", "2026-01-05"), ("day", "2026-01-05")):
+        result = stats("stats", "demo", "--format", "json", "--by", by)
+        assert result.returncode == 0, result.stderr
+        periods = [entry["period"] for entry in json.loads(result.stdout)["data"]]
+        assert (
+            periods[0] == first and "zzz" not in periods and all(p[:4].isdigit() for p in periods)
+        )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 import time
 from pathlib import Path
 from typing import Literal
@@ -33,7 +34,14 @@ def sqlite_uri(path: Path, mode: Mode) -> str:
 def connect(path: Path, *, mode: Mode, timeout_ms: int) -> sqlite3.Connection:
     """``path`` opened in ``mode``, in autocommit mode, waiting up to ``timeout_ms`` for
     another connection's lock (``PRAGMA busy_timeout``). ``sqlite3.Error`` when it cannot be
-    opened (for ``ro``/``rw``: when there is no file)."""
+    opened (for ``ro``/``rw``: when there is no file), and when ``path`` is there but is no
+    regular file: a FIFO (a stranger's ``logs.db``) blocked a read-only open for ever."""
+    try:
+        mode_bits = Path(path).stat().st_mode
+    except (OSError, ValueError):
+        mode_bits = stat.S_IFREG  # nothing there (or no such name): SQLite says what it says
+    if not stat.S_ISREG(mode_bits):
+        raise sqlite3.OperationalError("not a regular file")
     db = sqlite3.connect(
         sqlite_uri(path, mode), uri=True, timeout=timeout_ms / 1000, isolation_level=None
     )

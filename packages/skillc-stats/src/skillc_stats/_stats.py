@@ -432,9 +432,15 @@ def period_of(day: str, by: str) -> str:
 def kinds_by_period(rows: Iterable[Sequence[Any]], by: str) -> dict[str, Counter[str]]:
     """``(day, command, count)`` rows as the count of each kind of row
     (:func:`~skillc_index.accesslog.command_kind`) per ``by`` period."""
+    from skillc_index.clock import is_utc_timestamp
+
     kinds: dict[str, Counter[str]] = {}
     for day, command, count in rows:
-        kinds.setdefault(period_of(str(day), by), Counter())[command_kind(command)] += int(count)
+        text = str(day)  # a day, or a month's period of a team store's rollup
+        whole = f"{text}-01" if len(text) == 7 else text
+        if len(whole) != 10 or not is_utc_timestamp(f"{whole}T00:00:00Z"):
+            continue  # a stranger's row is in no period (`--by month` of "zzz": for ever)
+        kinds.setdefault(period_of(text, by), Counter())[command_kind(command)] += int(count)
     return kinds
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from skillc_index.accesslog.schema import COLUMNS, INSERT_ROW, connect, open_log
+from skillc_index.clock import is_utc_timestamp
 
 __all__ = [
     "FallbackRows",
@@ -62,6 +63,8 @@ def read_identities(db: sqlite3.Connection) -> FallbackRows:
             identity[-1], str | None
         ):
             raise ValueError(f"malformed row at {identity[0]!r}")
+        if not is_utc_timestamp(identity[0]):  # copied as it was, it broke every report
+            raise ValueError(f"a row whose timestamp is not RFC 3339 UTC: {identity[0][:40]!r}")
         found.append((identity, count))
     return FallbackRows(found)
 
