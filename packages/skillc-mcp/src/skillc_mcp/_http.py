@@ -385,10 +385,7 @@ class App:
             what = _what(parsed)
             accept = headers.get("accept", "")
             if what == "subscriptions/listen" and "text/event-stream" not in accept:
-                body_ = (
-                    b'{"error":"not acceptable: subscriptions/listen answers with an event stream"}'
-                )
-                return await reply(send, 406, body_), user, what
+                return await reply(send, 406, _NOT_ACCEPTABLE), user, what
             with self._lock:
                 server, status, problem, made = self._route(parsed, headers, user)
             if made is not None:
