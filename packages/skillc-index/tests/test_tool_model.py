@@ -207,6 +207,14 @@ def test_a_value_is_never_an_option_unless_declared_so() -> None:
     with pytest.raises(ToolArgumentError, match="NUL") as caught:
         template.render({"ref": "a\x00b"})
     assert caught.value.parameter == "ref"
+    # a "--" ends the options of the program before it, not of the program a wrapper runs
+    # (`nice -- git log {{ref}}` let git write its log to any file; found by a sweep)
+    for wrapped in ("nice -- git log {{ref}}", "timeout -- 10 git log {{ref}}"):
+        template, _, _ = parse_command(wrapped, 1)
+        with pytest.raises(OptionLikeValue, match="so git would read it"):
+            template.render({"ref": "--output=/tmp/x"})
+    template, _, _ = parse_command("nice -- git log -- {{path}}", 1)
+    assert template.render({"path": "-x"})[-2:] == ["--", "-x"]  # git's own "--"
 
 
 def test_url_values_are_percent_encoded() -> None:
@@ -217,6 +225,8 @@ def test_url_values_are_percent_encoded() -> None:
     assert template.render({"query": "a&b=c#d/../é", "limit": 1})[1].endswith(
         "?q=a%26b%3Dc%23d%2F..%2F%C3%A9&n=1"
     )
+    # a command line's byte that is not UTF-8 (a lone surrogate) is that byte: E999 before
+    assert template.render({"query": "a\udcff", "limit": 1})[1].endswith("?q=a%FF&n=1")
 
 
 @pytest.mark.parametrize(
@@ -229,6 +239,16 @@ def test_url_values_are_percent_encoded() -> None:
         ("deno eval '{{v}}'", [("v", "inline", "deno eval")]),
         ("sudo -u root bash -c '{{v}}'", [("v", "inline", "bash -c")]),
         ("nice -n 5 {{v}}", [("v", "program", "nice")]),
+        # options whose argument the tables missed hid the program, and code-loading options
+        ("stdbuf -o L python3 {{v}}", [("v", "code", "python3")]),
+        ("time -f %e python3 {{v}}", [("v", "code", "python3")]),
+        ("env -S{{v}}", [("v", "program", "env")]),
+        ("env -S {{v}}", [("v", "program", "env")]),
+        ("perl -M{{v}} -e 1", [("v", "inline", "perl -M")]),
+        ("node --require={{v}} -e 1", [("v", "inline", "node --require")]),
+        ("node -r {{v}} x.js", [("v", "inline", "node -r")]),
+        ("ruby -r{{v}} x.rb", [("v", "inline", "ruby -r")]),
+        ("stdbuf -oL grep x {{v}}", []),
         ("pwsh {{v}}", [("v", "code", "pwsh")]),
         ("sh -c 'echo \"$1\"' sh {{v}}", []),
         ("bash -c 'ls {{v:--all}}'", []),

@@ -93,12 +93,17 @@ class CommandTemplate(NamedTuple):
 
         A value never becomes an option: when an argument's first character would come from
         a value and be ``-``, :class:`OptionLikeValue` (E100) is raised, unless the parameter
-        is one of ``options`` or a literal ``--`` word came before. A value holding a NUL is
+        is one of ``options`` or a literal ``--`` word came before it and after the start of
+        its program (``nice -- git log {{x}}``: that ``--`` is nice's). A value holding a NUL is
         E100 too. After ``scheme://`` in the same word a value is percent-encoded (§3.4).
         """
         argv: list[str] = []
         operands = False  # after a literal "--": the program's options have ended
-        for word in self.words:
+        programs = _programs(self.words)
+        program = self.program
+        for index, word in enumerate(self.words):
+            if index in programs:  # a wrapper's program: its own options start here
+                operands, program = False, _literal(word) or program
             parts: list[str] = []
             literal = ""  # the word's own text so far
             for fragment in word:
@@ -108,7 +113,9 @@ class CommandTemplate(NamedTuple):
                 else:
                     text = _value_text(values.get(fragment.name), fragment.modifier)
                     if text is not None and fragment.modifier is None:
-                        text = self._checked(fragment.name, text, literal, parts, operands, options)
+                        text = _checked(
+                            fragment.name, text, literal, parts, operands, options, program
+                        )
                 if text is None:
                     break
                 parts.append(text)
@@ -116,30 +123,6 @@ class CommandTemplate(NamedTuple):
                 argv.append("".join(parts))
                 operands = operands or word == (Text("--"),)
         return argv
-
-    def _checked(
-        self,
-        name: str,
-        text: str,
-        literal: str,
-        before: list[str],
-        operands: bool,
-        options: Collection[str],
-    ) -> str:
-        """A value's text where it stands in its word (see :meth:`render`)."""
-        if "\x00" in text:
-            message = f"the value of parameter '{name}' holds a NUL character"
-            raise ToolArgumentError(message, parameter=name)
-        if _URL_SCHEME.search(literal):
-            return _percent_encoded(text)
-        if text.startswith("-") and not any(before) and not operands and name not in options:
-            program = self.program.rsplit("/", 1)[-1] or "the program"
-            raise OptionLikeValue(
-                f"the value of parameter '{name}' starts with '-', so {program} would read it "
-                f"as an option: '{text}' (a parameter may take options when its Option "
-                "column says yes, or when the command puts '--' before it)"
-            )
-        return text
 
     def code_values(self) -> list[CodeValue]:
         """The placeholders whose value would be code, not data: in an interpreter's inline
@@ -149,6 +132,32 @@ class CommandTemplate(NamedTuple):
         return _code_values(self.words)
 
 
+def _checked(
+    name: str,
+    text: str,
+    literal: str,
+    before: list[str],
+    operands: bool,
+    options: Collection[str],
+    program: str,
+) -> str:
+    """A value's text where it stands in its word (see :meth:`CommandTemplate.render`), for
+    ``program``, the one that reads it."""
+    if "\x00" in text:
+        message = f"the value of parameter '{name}' holds a NUL character"
+        raise ToolArgumentError(message, parameter=name)
+    if _URL_SCHEME.search(literal):
+        return _percent_encoded(text)
+    if text.startswith("-") and not any(before) and not operands and name not in options:
+        shown = program.rsplit("/", 1)[-1] or "the program"
+        raise OptionLikeValue(
+            f"the value of parameter '{name}' starts with '-', so {shown} would read it "
+            f"as an option: '{text}' (a parameter may take options when its Option column says "
+            "yes, or when the command puts '--' before it)"
+        )
+    return text
+
+
 def _percent_encoded(text: str) -> str:
     """``text`` as one piece of a URL: every byte but ``A-Za-z0-9-._~`` percent-encoded, and a
     value of dots only (``.``, ``..``: a path segment that moves) encoded whole."""
@@ -156,7 +165,8 @@ def _percent_encoded(text: str) -> str:
 
     if text and not text.strip("."):
         return "%2E" * len(text)
-    return quote(text, safe="")
+    # a command line's bytes that are not UTF-8 (lone surrogates) are those bytes, encoded
+    return quote(text.encode("utf-8", "surrogateescape"), safe="")
 
 
 def _value_text(value: Any, modifier: str | None) -> str | None:
@@ -297,16 +307,19 @@ _PWSH = _Interpreter(
     ("-executionpolicy", "-ex", "-workingdirectory", "-wd", "-outputformat", "-of"),
     ignore_case=True,
 )
+_NODE_CODE: tuple[str, ...] = ("-e", "--eval", "-p", "--print", "-r", "--require", "--import")
+_NODE_CODE += ("--loader", "--experimental-loader", "--preload")
 #: Programs that run code they are given; their names without a version (``python3.12``).
 _INTERPRETERS: dict[str, _Interpreter] = {
     **dict.fromkeys(
         ("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "csh", "tcsh"), _SHELL
     ),
     **dict.fromkeys(("python", "pypy"), _Interpreter(("-c", "-m"), ("-W", "-X"))),
-    **dict.fromkeys(("node", "nodejs", "bun"), _Interpreter(("-e", "--eval", "-p", "--print"))),
+    # a module node loads first is code too (--require, --import, --loader)
+    **dict.fromkeys(("node", "nodejs", "bun"), _Interpreter(_NODE_CODE)),
     "deno": _Interpreter(("eval",)),
-    "perl": _Interpreter(("-e", "-E"), ("-I", "-M")),
-    "ruby": _Interpreter(("-e",), ("-I", "-r")),
+    "perl": _Interpreter(("-e", "-E", "-M", "-m"), ("-I",)),  # -M's text is a `use` statement
+    "ruby": _Interpreter(("-e", "-r"), ("-I",)),
     "php": _Interpreter(("-r", "--run"), ("-d", "-c")),
     **dict.fromkeys(("lua", "luajit"), _Interpreter(("-e",), ("-l",))),
     **dict.fromkeys(("r", "rscript"), _Interpreter(("-e",))),
@@ -327,8 +340,12 @@ _WRAPPERS: dict[str, tuple[str, ...]] = {
     "sudo": ("-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"),
     "doas": ("-u", "-C"),
     "xargs": ("-n", "-L", "-P", "-s", "-d", "-E", "-I", "-a"),
-    **dict.fromkeys(("nohup", "setsid", "stdbuf", "time", "command", "exec", "busybox"), ()),
+    "stdbuf": ("-i", "-o", "-e"),
+    "time": ("-f", "--format", "-o", "--output"),
+    **dict.fromkeys(("nohup", "setsid", "command", "exec", "busybox"), ()),
 }
+#: ``env``'s options whose argument is itself a command line (the program it runs).
+_SPLIT = ("-S", "--split-string")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _CLUSTER = re.compile(r"-[A-Za-z]{2,}\Z")
 _SHORT = re.compile(r"-[A-Za-z]+\Z")
@@ -434,6 +451,8 @@ def _wrapped_program(words: tuple[tuple[Fragment, ...], ...], index: int, name: 
         if literal == "--":
             position += 1
             continue
+        if name == "env" and head.startswith(_SPLIT):  # `env -S 'prog args'`: the program
+            return position + 1 if literal in _SPLIT else position
         if len(head) > 1 and head[0] == "-":
             position += 2 if literal in takes_argument else 1
         elif _ASSIGNMENT.match(head):
@@ -445,9 +464,21 @@ def _wrapped_program(words: tuple[tuple[Fragment, ...], ...], index: int, name: 
     return position
 
 
+def _programs(words: tuple[tuple[Fragment, ...], ...]) -> set[int]:
+    """The words that are a program: the first, and what a wrapper among them runs."""
+    programs = {0}
+    for index, word in enumerate(words):
+        literal = _literal(word)
+        if literal is not None and index in programs and _program_name(literal) in _WRAPPERS:
+            target = _wrapped_program(words, index, _program_name(literal))
+            if target < len(words):
+                programs.add(target)
+    return programs
+
+
 def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
     found: list[CodeValue] = []
-    programs = {0}  # the words that are a program: the first, and what a wrapper runs
+    programs = _programs(words)
     for index, word in enumerate(words):
         literal = _literal(word)
         if literal is None:
@@ -456,10 +487,8 @@ def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
         shown = literal.rsplit("/", 1)[-1]
         if name in _WRAPPERS and index in programs:
             target = _wrapped_program(words, index, name)
-            if target < len(words):
-                if _literal(words[target]) is None:
-                    found += _values(words[target], "program", shown)
-                programs.add(target)
+            if target < len(words) and _literal(words[target]) is None:
+                found += _values(words[target], "program", shown)
         elif name in _INTERPRETERS:
             found += _interpreter_values(words, index, shown, index in programs)
     unique: dict[tuple[str, str], CodeValue] = {}
