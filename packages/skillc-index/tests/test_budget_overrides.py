@@ -189,6 +189,10 @@ def test_what_the_user_set_is_kept_and_priced(
         ("[1, 2]", "not a JSON object"),
         ('{"skillOverrides": ["kappa"]}', "its skillOverrides is not an object"),
         ('{"x": "' + "y" * (1 << 20) + '"}', "is larger than 1 MiB"),
+        # Python's reader takes these, no JSON reader does: written back, Claude Code's
+        # settings were no JSON any more (found by an adversarial sweep)
+        ('{"n": NaN}', "is not JSON (NaN is not JSON)"),
+        ('{"big": 1e400, "keep": "x"}', "holds a number too large to write back"),
     ],
 )
 def test_a_settings_file_that_is_not_a_json_object_is_e080_and_untouched(
@@ -206,6 +210,19 @@ def test_a_settings_file_that_is_not_a_json_object_is_e080_and_untouched(
     listed = cli("skillc_index")("list", "--budget", "--format", "json")
     assert listed.returncode == 0
     assert "its skillOverrides are not counted" in listed.stderr
+
+
+def test_a_lone_surrogate_in_the_settings_is_written_back_escaped(
+    cli: Callable[..., Run], project: Path, over: Path
+) -> None:
+    """``"\\ud800"`` is JSON (a lone surrogate, escaped): the run said it would apply, then
+    failed E999 (no UTF-8 for it). It is written back escaped, the file still JSON."""
+    settings = local_settings(project)
+    settings.write_text('{"a": "\\ud800"}', encoding="utf-8")
+    done = cli("skillc_index")("list", "--budget", "--apply", "overrides")
+    assert done.returncode == 0, done.stderr
+    text = settings.read_text(encoding="ascii")
+    assert '"a": "\\ud800"' in text and json.loads(text)["skillOverrides"]
 
 
 def test_a_project_settings_file_leading_outside_the_project_is_refused(

@@ -896,8 +896,8 @@ def test_a_manifest_whose_values_are_not_of_their_type_is_refused_naming_it(
     manifest.write_text(json.dumps(data))
     with unchanged(project):
         result = route(cli, "uninstall")
-    assert result.returncode == 1
-    assert result.stderr.startswith(f"error[E999]: the route manifest '{manifest}' is not valid")
+    assert result.returncode == 1  # (Infinity is no JSON: the file cannot be read as such)
+    assert result.stderr.startswith("error[E999]: ") and f"manifest '{manifest}'" in result.stderr
 
 
 def test_another_route_command_at_work_is_e999(

@@ -76,7 +76,13 @@ def loads_bounded(
     )
     if json_depth(text) > max_depth:
         raise JsonRejected(f"nested deeper than {max_depth} levels")
-    return json.loads(text)
+    return json.loads(text, parse_constant=_no_constant)
+
+
+def _no_constant(name: str) -> Any:
+    """``NaN``, ``Infinity``, ``-Infinity``: Python's reader takes them, JSON has none (a file
+    holding one, read and written back, is no JSON for any other reader)."""
+    raise ValueError(f"{name} is not JSON")
 
 
 def read_json_bounded(

@@ -113,7 +113,20 @@ def read_settings(path: Path, layout: Layout) -> dict[str, Any] | None:
         raise InvalidSettings(shown, "not a JSON object")
     if not isinstance(data.get(SETTING, {}), dict):
         raise InvalidSettings(shown, f"its {SETTING} is not an object")
+    if _overflows(data):  # written back it would be `Infinity`: no reader of JSON takes it
+        raise InvalidSettings(shown, "holds a number too large to write back (such as 1e400)")
     return data
+
+
+def _overflows(value: Any) -> bool:
+    """Whether ``value`` (parsed JSON, nested at most 64 deep) holds an infinite number."""
+    if isinstance(value, float):
+        return value in (float("inf"), float("-inf"))
+    if isinstance(value, dict):
+        return any(_overflows(item) for item in value.values())
+    if isinstance(value, list):
+        return any(_overflows(item) for item in value)
+    return False
 
 
 class ClaudeOverrides(NamedTuple):
@@ -278,7 +291,11 @@ def _write(path: Path, data: dict[str, Any], names: Iterable[str]) -> bool:
     except FileNotFoundError:
         mode = None
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    write_file_atomic(real, text.encode("utf-8"), mode=mode, sync=True)
+    try:
+        encoded = text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate ("\\ud800" in the file): kept escaped
+        encoded = (json.dumps(data, indent=2) + "\n").encode("ascii")
+    write_file_atomic(real, encoded, mode=mode, sync=True)
     return True
 
 
