@@ -260,6 +260,12 @@ def test_init_never_writes_through_an_evals_symlink_out_of_the_skill(
     done = cli("skillc_gateway")("eval", "--init", "docx", "--path", str(library))
     assert done.returncode == 1 and "leads outside the skill" in done.stderr
     assert list(elsewhere.iterdir()) == []
+    # an `evals` that is a file (or a link to nothing) was E999 FileExistsError
+    (library / "docx" / "evals").unlink()
+    (library / "docx" / "evals").write_text("not a folder\n", encoding="utf-8")
+    done = cli("skillc_gateway")("eval", "--init", "docx", "--path", str(library))
+    assert done.returncode == 1 and done.stderr.startswith("error[E100]")
+    assert "is not a folder" in done.stderr
 
 
 def test_the_corpus_evaluates_without_a_crash(cli: Any) -> None:

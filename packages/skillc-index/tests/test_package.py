@@ -228,6 +228,35 @@ def test_the_command_line(cli: Callable[..., Any], skills: Path, project: Path) 
     assert refused.returncode == 1 and "inside the skill" in refused.stderr
 
 
+def test_what_a_checkout_holds_never_directs_or_stops_the_package(
+    cli: Callable[..., Any], skills: Path, project: Path, tmp_path: Path
+) -> None:
+    """Found by an adversarial sweep: a checkout's ``dist`` symlinked out of the project had
+    the package written there (E012 now); a FIFO where the record of an earlier run is hung
+    the run; an output that is a file was E999; a file name that is not UTF-8 was E999
+    after the plugin format had written its files (E070 now, nothing written)."""
+    run = cli("skillc_index")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (project / "dist").symlink_to(outside, target_is_directory=True)
+    done = run("package", "skills/notes")
+    assert done.returncode == 1 and done.stderr.startswith("error[E012]")
+    assert "outside the project" in done.stderr and not any(outside.iterdir())
+    (project / "dist").unlink()
+    (project / "o1").mkdir()
+    os.mkfifo(project / "o1" / ".skillc-package.json")
+    assert run("package", "skills/notes", "-o", "o1").returncode == 0  # no wait on the FIFO
+    (project / "afile").write_text("x")
+    done = run("package", "skills/notes", "-o", "afile")
+    assert done.returncode == 1 and "is not a folder" in done.stderr
+    bad = skills / "notes" / os.fsdecode(b"bad\xffname.txt")
+    bad.write_text("x")
+    for fmt in ("upload", "claude-plugin"):
+        done = run("package", "skills/notes", "--to", fmt, "-o", "o2")
+        assert done.returncode == 1 and done.stderr.startswith("error[E070]"), done.stderr
+        assert "not UTF-8" in done.stderr and not (project / "o2").exists()
+
+
 def test_a_name_that_would_leave_the_output_folder_is_refused(
     layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path
 ) -> None:

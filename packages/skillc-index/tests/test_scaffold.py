@@ -110,6 +110,32 @@ def test_ignore_generated_without_git(tmp_path: Path) -> None:
     assert text == "/.skillc/runtime/\n/.skillc/logs/\n"  # never .skillc/: it holds sources
 
 
+def test_a_gitignore_that_is_no_regular_file_is_refused_without_waiting(tmp_path: Path) -> None:
+    """A checkout's ``.gitignore`` may be a FIFO (or a link to one): reading it hung
+    ``skc build`` and ``skc init`` for ever (found by an adversarial sweep). Only a regular
+    file is read, without blocking: CannotCreate (E999) at once, nothing appended."""
+    import os
+    import threading
+
+    fifo = tmp_path / ".gitignore"
+    os.mkfifo(fifo)
+    raised: list[BaseException] = []
+
+    def add() -> None:
+        try:
+            ignore_generated(tmp_path)
+        except BaseException as exc:  # what it raised is the answer
+            raised.append(exc)
+
+    adding = threading.Thread(target=add, daemon=True)
+    adding.start()
+    adding.join(5)
+    if adding.is_alive():  # unblock the thread (a writer, then gone) before failing
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        pytest.fail("reading a FIFO .gitignore blocked")
+    assert len(raised) == 1 and "not a regular file" in str(raised[0])
+
+
 @needs_git
 def test_ignore_generated_asks_git_what_is_tracked(tmp_path: Path) -> None:
     _git(tmp_path, "init", "-q")

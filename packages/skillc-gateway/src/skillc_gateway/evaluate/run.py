@@ -242,6 +242,8 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
             target = entry.folder / TRIGGERS_FILE
             if not within(target, entry.folder):
                 raise InvalidOption(f"{entry.folder / 'evals'} leads outside the skill")
+            if os.path.lexists(target.parent) and not target.parent.is_dir():
+                raise InvalidOption(f"{target.parent} is not a folder")
             if os.path.lexists(target) and not force:
                 raise SkillExists(entry.name, f"{target} exists", "replace it")
             rivals = [

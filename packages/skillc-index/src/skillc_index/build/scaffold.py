@@ -194,13 +194,29 @@ def ignore_folders(
     return _append_lines(path, wanted) if wanted else ()
 
 
+#: The most of a ``.gitignore`` read (a checkout's file: bounded like every input).
+MAX_GITIGNORE_BYTES = 16 << 20
+
+
 def _read_gitignore(path: Path) -> str:
+    """The text of ``.gitignore`` ("" when there is none). Only a regular file is read,
+    without blocking (a FIFO hung ``build`` and ``init`` for ever): anything else, or more
+    than :data:`MAX_GITIGNORE_BYTES`, is CannotCreate (nothing appended)."""
+    from skillc_index.diagnostics import NotARegularFile
+    from skillc_index.files import open_regular
+
     try:
-        return path.read_text(encoding="utf-8", errors="surrogateescape")
+        with open_regular(str(path)) as handle:
+            data = handle.read(MAX_GITIGNORE_BYTES + 1)
     except FileNotFoundError:
         return ""
+    except NotARegularFile:
+        raise CannotCreate(str(path), "not a regular file") from None
     except OSError as exc:
         raise CannotCreate(str(path), exc.strerror or str(exc)) from exc
+    if len(data) > MAX_GITIGNORE_BYTES:
+        raise CannotCreate(str(path), f"larger than {MAX_GITIGNORE_BYTES >> 20} MiB")
+    return data.decode("utf-8", errors="surrogateescape")
 
 
 def _missing(text: str, folders: Sequence[str]) -> list[str]:

@@ -97,6 +97,22 @@ def project_base(layout: Layout) -> Path | None:
     return None if base == layout.home else base  # no stat: find runs this on every query
 
 
+def check_project_write(path: Path, layout: Layout) -> None:
+    """E012 (``PathEscapesProject``) when ``path``, in the project as written, leads out of
+    it once its symlinks are followed: a project's files (a checkout's ``dist`` or agent
+    folder entry that is a symlink) never direct a write outside the project (DECISIONS).
+    A path outside the project as written is the user's own choice, and not checked."""
+    from skillc_index.command_errors import PathEscapesProject
+    from skillc_index.files import inside
+
+    base = project_base(layout)
+    if base is None or not inside(os.path.normpath(path), str(base)):
+        return
+    real = os.path.realpath(path)
+    if not inside(real, os.path.realpath(base)):
+        raise PathEscapesProject(layout.display(path), real)
+
+
 def agent_folders(
     layout: Layout, configured: Mapping[str, str] | None = None, *, nested: bool = False
 ) -> tuple[Root, ...]:

@@ -261,16 +261,10 @@ def _plan(
 
 def _check_inside(path: Path, scope: Scope, layout: Layout) -> None:
     """E012 when a project's settings file leads (symlinks followed) outside the project."""
-    from skillc_index.command_errors import PathEscapesProject
-    from skillc_index.files import inside
-    from skillc_index.inventory.folders import project_base
+    from skillc_index.inventory.folders import check_project_write
 
-    base = project_base(layout)
-    if scope != "project" or base is None:
-        return
-    real = os.path.realpath(path)
-    if not inside(real, os.path.realpath(base)):
-        raise PathEscapesProject(layout.display(path), real)
+    if scope == "project":
+        check_project_write(path, layout)
 
 
 def _write(path: Path, data: dict[str, Any], names: Iterable[str]) -> bool:

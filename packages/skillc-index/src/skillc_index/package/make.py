@@ -73,6 +73,14 @@ class PackedSkill(Record):
     changes: tuple[FieldChange, ...]
 
 
+def _utf8(rel: str) -> bool:
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _skipped(rel: str) -> bool:
     parts = rel.split("/")
     return (
@@ -100,6 +108,9 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     contents: dict[str, ArchiveEntry] = {}
     total = 0
     for rel in found.files:
+        if not _utf8(rel):  # no zip entry, JSON record or package path can hold the name
+            shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            raise PackageRefused(given, fmt, f"a file name that is not UTF-8: {shown}")
         if _skipped(rel):
             continue
         with open_in_root(source, rel) as handle:
@@ -137,11 +148,10 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
 
 def _made_before(output: Path) -> dict[str, str]:
     """What earlier runs wrote into ``output`` (path -> sha256 hex), from :data:`MANIFEST`."""
-    from skillc_index.bounded_json import loads_bounded
+    from skillc_index.bounded_json import read_json_bounded
 
-    try:
-        with open(output / MANIFEST, "rb") as file:
-            data = loads_bounded(file.read(1 << 20))
+    try:  # a regular file only, read without blocking (a FIFO there hung the run)
+        data = read_json_bounded(output / MANIFEST, max_bytes=1 << 20)
     except (OSError, ValueError):
         return {}
     files = data.get("files") if isinstance(data, dict) else None
@@ -287,6 +297,11 @@ def package_skills(
         if name is None and len(packed) > 1:
             raise InvalidOption("a plugin of several skills needs a name (--name)")
         files = _layout_plugin(packed, fmt, name or packed[0].name, version, author)
+    from skillc_index.inventory.folders import check_project_write
+
+    check_project_write(output, layout)  # a checkout's `dist` symlink leading out: E012
+    if output.exists() and not output.is_dir():
+        raise InvalidOption(f"the output '{output}' is not a folder")
     real_output = os.path.realpath(output)
     for given in skills:
         from skillc_index.layout import resolve_skill
