@@ -148,6 +148,23 @@ def test_tools_text_and_a_skill_without_tools(
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "No tools in 'demo'.\n", "")
 
 
+def test_tools_are_never_read_from_a_skill_md_linked_out_of_the_skill(
+    run: Run, tmp_path: Path, kit: Callable[..., Path]
+) -> None:
+    """A SKILL.md that is a symlink out of its skill is read by no command (``outline`` shows
+    nothing of it): ``tools`` and ``run`` read and ran the tools it defined (found by an
+    adversarial sweep). E012 now, nothing run."""
+    folder = kit(ECHO_ARGS)
+    outside = tmp_path / "elsewhere.md"
+    outside.write_bytes((folder / "SKILL.md").read_bytes())
+    (folder / "SKILL.md").unlink()
+    (folder / "SKILL.md").symlink_to(outside)
+    for args in (("tools", "kit"), ("run", "kit", "echo_args", "value=x")):
+        proc = run(*args)
+        assert proc.returncode == 1 and proc.stderr.startswith("error[E012]"), proc.stderr
+        assert proc.stdout == ""
+
+
 def test_tools_help_has_examples(run: Run) -> None:
     for command in ("tools", "run"):
         proc = run(command, "--help")

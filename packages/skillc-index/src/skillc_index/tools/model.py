@@ -472,9 +472,12 @@ def parse_tool_skill(text: str, folder_name: str = "") -> ToolSkill:
 
 
 def read_tool_skill(root: Path) -> ToolSkill:
-    """The skill folder ``root``'s SKILL.md as a gibb.eri.sh skill (UTF-8, never an error)."""
-    from skillc_index.files import open_regular
+    """The skill folder ``root``'s SKILL.md as a gibb.eri.sh skill (UTF-8, never an error),
+    read inside the skill (:func:`~skillc_index.files.read_in_root`: a SKILL.md linked out of
+    it is E012, a FIFO E021) and no further than the part parsed (a 1 GB file took 2 GB of
+    memory to run a tool)."""
+    from skillc_index.files import decoded, read_in_root
+    from skillc_index.markdown.document import MARKDOWN_LIMIT
 
-    with open_regular(str(root / "SKILL.md")) as handle:  # a FIFO is E021, not a hang
-        text = handle.read().decode("utf-8", errors="replace")
-    return parse_tool_skill(text, root.resolve().name)
+    data = read_in_root(root, "SKILL.md", 4 * MARKDOWN_LIMIT)  # UTF-8: 4 bytes a character
+    return parse_tool_skill(decoded(data), root.resolve().name)
