@@ -33,6 +33,7 @@ __all__ = [
     "fs_bytes",
     "is_folder",
     "is_hidden",
+    "is_utf8",
     "open_in_root",
     "open_regular",
     "path_from_db",
@@ -95,6 +96,16 @@ def _join(base: str, rel: str) -> str:
 
 def _is_absolute(rel: str) -> bool:
     return rel.startswith(("/", os.sep)) or Path(rel).is_absolute()
+
+
+def is_utf8(path: str) -> bool:
+    """Whether ``path`` is UTF-8 (a name of other bytes is read with lone surrogates, which
+    SQLite, JSON and zip entries cannot hold)."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def inside(path: str, root: str) -> bool:

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from skillc_index.diagnostics import Notice
+from skillc_index.files import is_utf8
 from skillc_index.inventory.deployed import ROUTER_MARK, deployed_source
 from skillc_index.inventory.folders import Root, RootKind, search_roots
 from skillc_index.layout import META_DIR, SKILL_FILE, Layout, Scope
@@ -171,20 +172,12 @@ class Inventory(Record):
         return tuple(notices)
 
 
-def _utf8(path: str) -> bool:
-    try:
-        path.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | None:
     """The skill at ``<root>/<name>`` (see the module): a :class:`Location`, a
     :class:`Skipped` entry, or None when the entry is no skill folder (missing, a file, no
     regular ``SKILL.md``, the router)."""
     full = f"{root.path}/{name}"
-    if not _utf8(full):  # the catalog's SQLite cannot hold it: find skips it too
+    if not is_utf8(full):  # the catalog's SQLite cannot hold it: find skips it too
         return Skipped(root.path / name, "a path that is not UTF-8")
     skill = meta = False
     try:
@@ -203,7 +196,7 @@ def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | N
     if not skill:
         return None
     real = os.path.realpath(full)
-    if not _utf8(real):
+    if not is_utf8(real):
         return Skipped(root.path / name, "a link to a path that is not UTF-8")
     try:
         source = deployed_source(real, layout, copy=meta, gone=True, strict=True)

@@ -73,14 +73,6 @@ class PackedSkill(Record):
     changes: tuple[FieldChange, ...]
 
 
-def _utf8(rel: str) -> bool:
-    try:
-        rel.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def _skipped(rel: str) -> bool:
     parts = rel.split("/")
     return (
@@ -95,7 +87,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     cannot be found, E011 for a SKILL.md without name and description, E012 for a symlink
     leading out of it, E070 for what the format refuses."""
     from skillc_index.build.stub import with_frontmatter
-    from skillc_index.files import open_in_root, walk_skill
+    from skillc_index.files import is_utf8, open_in_root, walk_skill
     from skillc_index.layout import resolve_skill
     from skillc_index.markdown.document import MarkdownDoc, read_skill_metadata
     from skillc_index.markdown.frontmatter import as_yaml_12, parse_frontmatter
@@ -108,7 +100,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     contents: dict[str, ArchiveEntry] = {}
     total = 0
     for rel in found.files:
-        if not _utf8(rel):  # no zip entry, JSON record or package path can hold the name
+        if not is_utf8(rel):  # no zip entry, JSON record or package path can hold the name
             shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
             raise PackageRefused(given, fmt, f"a file name that is not UTF-8: {shown}")
         if _skipped(rel):
