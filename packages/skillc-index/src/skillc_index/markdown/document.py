@@ -171,6 +171,11 @@ class MarkdownDoc:
     headings and links (the rest was not); None when the whole file was."""
     html: tuple[Html, ...] = ()
     """Its HTML, in order (what a rendered page hides or turns into markup)."""
+    nested_cut: int | None = None
+    """The first line of a block nested deeper than the parser reads (markdown-it's
+    ``maxNesting``, 20 levels: a blockquote 20 deep, a list 9 deep): nothing inside it is read
+    for headings, links or HTML, and renderers built on markdown-it drop it; None when there
+    is none."""
 
     @property
     def description(self) -> str | None:
@@ -511,13 +516,14 @@ class _HtmlFound:
 
 def _parse_body(
     body: str, offset: int, line_count: int, links: bool = True, *, scan: bool = True
-) -> tuple[tuple[Heading, ...], tuple[Link, ...], tuple[Html, ...]]:
+) -> tuple[tuple[Heading, ...], tuple[Link, ...], tuple[Html, ...], int | None]:
     """Headings, links and HTML of Markdown ``body`` (newlines normalized), whose first line
     is file line ``offset + 1``; without ``links``, the headings alone (the same ones: found
     by :func:`~skillc_index.markdown.headings.scan_headings` without markdown-it when it can
     tell, else by the parse), as for a body where no link or HTML can start (no ``[``,
     ``<``, ``://`` or ``www.``: no link, no HTML). Without ``scan`` markdown-it alone
-    parses (:func:`_tokens`; what the tests compare the scanners with)."""
+    parses (:func:`_tokens`; what the tests compare the scanners with). And the line of the
+    first block nested too deep to be read (:attr:`MarkdownDoc.nested_cut`)."""
     found: list[tuple[int, str, int]] = []  # (level, text, line)
     found_links: list[Link] = []
     html = _HtmlFound()
@@ -534,10 +540,15 @@ def _parse_body(
             found.append((level, text or empty_heading_label(line), line))
     block_line = offset + 1
     pending_level = 0
+    cut: int | None = None
     for token in tokens:
         if token.map is not None:
             block_line = token.map[0] + offset + 1
         kind = token.type
+        # a container opened at the last level holds blocks markdown-it does not parse (only
+        # its own tokens have a level: the scanners refuse deep nesting, markdown-it parses)
+        if cut is None and kind in _CONTAINERS and getattr(token, "level", 0) >= _DEEPEST:
+            cut = block_line
         if kind == "heading_open":
             pending_level = int(token.tag[1:])
         elif kind == "inline":
@@ -563,7 +574,13 @@ def _parse_body(
         Heading(level, text, line, end)
         for (level, text, line), end in zip(found, ends, strict=True)
     )
-    return headings, tuple(found_links), html.result()
+    return headings, tuple(found_links), html.result(), cut
+
+
+#: markdown-it's tokens that open a block of blocks, and the level from which one holds
+#: nothing parsed (the commonmark preset's ``maxNesting`` of 20, less one).
+_CONTAINERS = frozenset(("blockquote_open", "list_item_open"))
+_DEEPEST = 19
 
 
 def parsed_end(text: str) -> int:
@@ -600,9 +617,9 @@ def parse_markdown(text: str, *, links: bool = True, metadata: bool = True) -> M
     body = text[body_offset:end] if body_offset < end else ""
     offset = frontmatter.end_line if body_offset else 0
     line_count = count_lines(text)
-    headings, found_links, html = _parse_body(body, offset, line_count, links)
+    headings, found_links, html, cut = _parse_body(body, offset, line_count, links)
     parsed_lines = None if end == len(text) else text.count("\n", 0, end)
-    return MarkdownDoc(frontmatter, headings, found_links, line_count, parsed_lines, html)
+    return MarkdownDoc(frontmatter, headings, found_links, line_count, parsed_lines, html, cut)
 
 
 def limit_notice(file: str, doc: MarkdownDoc) -> Notice | None:

@@ -277,10 +277,13 @@ def _hidden_text(html: Html, end: int) -> str:
 
 def hidden_instructions(skill: Skill, options: Options) -> Findings:
     """SKL902: no instructions where the rendered page does not show them: an HTML comment
-    that speaks to the agent, or text in zero-size or hidden markup. HTML is what the
-    Markdown parser reads as HTML (:attr:`~skillc_index.MarkdownDoc.html`): never a code
-    span or code block, never a ``<`` that starts no tag."""
+    to the agent, text in hidden markup, blocks nested deeper than the parser reads. HTML is
+    what it reads as HTML (``MarkdownDoc.html``): no code span or block, no bare ``<``."""
     for rel, doc in skill.docs.items():
+        if doc.nested_cut is not None:  # renderers built on markdown-it drop them too
+            yield Finding(
+                "blocks nested deeper than 20 levels: no check reads them", rel, doc.nested_cut
+            )
         for html in doc.html:
             source = html.source
             for match in _COMMENT.finditer(source):
