@@ -268,6 +268,25 @@ def test_init_never_writes_through_an_evals_symlink_out_of_the_skill(
     assert "is not a folder" in done.stderr
 
 
+def test_init_never_writes_out_of_the_project_through_an_agent_folder_entry(
+    cli: Any, library: Path, project: Path
+) -> None:
+    """A project's agent-folder entry that is a symlink to a skill outside the project and
+    the skillc home had ``eval --init NAME`` write its ``evals/triggers.yaml`` there (found by
+    an adversarial sweep): a project's files direct no write outside it (E012, nothing
+    written). Near miss: the same skill's folder given on the command line is written."""
+    skills = project / ".claude" / "skills"
+    skills.mkdir(parents=True)
+    (skills / "docx").symlink_to(library / "docx", target_is_directory=True)
+    run = cli("skillc_gateway")
+    done = run("eval", "--init", "docx")
+    assert done.returncode == 1 and done.stderr.startswith("error[E012]"), done.stderr
+    assert not (library / "docx" / "evals").exists()
+    done = run("eval", "--init", str(library / "docx"))
+    assert done.returncode == 0, done.stderr
+    assert (library / "docx" / "evals" / "triggers.yaml").is_file()
+
+
 def test_the_corpus_evaluates_without_a_crash(cli: Any) -> None:
     corpus = Path(__file__).resolve().parents[3] / ".." / "shared" / "corpus"
     if not corpus.is_dir():

@@ -93,6 +93,20 @@ def library_of(
     return Library(entries), notices
 
 
+def _check_write_place(target: Path, layout: Layout) -> None:
+    """E012 when ``target``, in a skill found by its name among the installed ones, lies in
+    neither the project nor the skillc home: a project's agent-folder entry linked out of it
+    directs no write (DECISIONS); the skill's folder given on the command line may."""
+    from skillc_index.command_errors import PathEscapesProject
+    from skillc_index.files import inside
+    from skillc_index.inventory.folders import project_base
+
+    real = os.path.realpath(target)
+    places = (project_base(layout), layout.home)
+    if not any(place and inside(real, os.path.realpath(place)) for place in places):
+        raise PathEscapesProject(layout.display(target), real)
+
+
 def _targets(library: Library, layout: Layout, names: Sequence[str]) -> list[int]:
     """The library's ids of the skills named (a name, or a folder holding ``SKILL.md``)."""
     from skillc_index.diagnostics import SkillNotFound
@@ -234,7 +248,10 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
 
     if not options.skills:
         raise InvalidOption("name the skills to write trigger cases for")
-    library, notices = library_of(layout, config, options, _given_folders(layout, options.skills))
+    given = _given_folders(layout, options.skills)
+    library, notices = library_of(layout, config, options, given)
+    named = not options.paths  # skills found by name among the installed ones
+    given_real = {os.path.realpath(folder) for folder in given}
     written: list[str] = []
     try:
         for skill in _targets(library, layout, options.skills):
@@ -242,6 +259,8 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
             target = entry.folder / TRIGGERS_FILE
             if not within(target, entry.folder):
                 raise InvalidOption(f"{entry.folder / 'evals'} leads outside the skill")
+            if named and os.path.realpath(entry.folder) not in given_real:
+                _check_write_place(target, layout)
             if os.path.lexists(target.parent) and not target.parent.is_dir():
                 raise InvalidOption(f"{target.parent} is not a folder")
             if os.path.lexists(target) and not force:
