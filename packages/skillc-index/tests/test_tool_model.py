@@ -249,6 +249,11 @@ def test_url_values_are_percent_encoded() -> None:
         ("node -r {{v}} x.js", [("v", "inline", "node -r")]),
         ("ruby -r{{v}} x.rb", [("v", "inline", "ruby -r")]),
         ("stdbuf -oL grep x {{v}}", []),
+        # a subcommand that runs a script: its first operand is the code
+        ("deno run {{v}}", [("v", "code", "deno")]),
+        ("deno run --allow-net --config c.json {{v}}", [("v", "code", "deno")]),
+        ("bun run {{v}}", [("v", "code", "bun")]),
+        ("deno run script.ts {{v}}", []),
         ("pwsh {{v}}", [("v", "code", "pwsh")]),
         ("sh -c 'echo \"$1\"' sh {{v}}", []),
         ("bash -c 'ls {{v:--all}}'", []),

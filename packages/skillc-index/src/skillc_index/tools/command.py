@@ -295,6 +295,8 @@ class _Interpreter(NamedTuple):
     shell: bool = False
     """A shell: ``c`` in an option cluster makes its first operand an inline script."""
     ignore_case: bool = False
+    subcommands: tuple[str, ...] = ()
+    """Words right after the program that run a script, its first operand (``deno run``)."""
 
 
 _SHELL = _Interpreter(
@@ -309,6 +311,7 @@ _PWSH = _Interpreter(
 )
 _NODE_CODE: tuple[str, ...] = ("-e", "--eval", "-p", "--print", "-r", "--require", "--import")
 _NODE_CODE += ("--loader", "--experimental-loader", "--preload")
+_DENO_ARGUMENT = ("-c", "--config", "--import-map", "--location", "--seed", "--cert", "--lock")
 #: Programs that run code they are given; their names without a version (``python3.12``).
 _INTERPRETERS: dict[str, _Interpreter] = {
     **dict.fromkeys(
@@ -316,8 +319,10 @@ _INTERPRETERS: dict[str, _Interpreter] = {
     ),
     **dict.fromkeys(("python", "pypy"), _Interpreter(("-c", "-m"), ("-W", "-X"))),
     # a module node loads first is code too (--require, --import, --loader)
-    **dict.fromkeys(("node", "nodejs", "bun"), _Interpreter(_NODE_CODE)),
-    "deno": _Interpreter(("eval",)),
+    "node": _Interpreter(_NODE_CODE),
+    "nodejs": _Interpreter(_NODE_CODE),
+    "bun": _Interpreter(_NODE_CODE, subcommands=("run",)),
+    "deno": _Interpreter(("eval",), _DENO_ARGUMENT, subcommands=("run",)),
     "perl": _Interpreter(("-e", "-E", "-M", "-m"), ("-I",)),  # -M's text is a `use` statement
     "ruby": _Interpreter(("-e", "-r"), ("-I",)),
     "php": _Interpreter(("-r", "--run"), ("-d", "-c")),
@@ -408,6 +413,8 @@ def _interpreter_values(
     inline: str | None = None  # "sh -c": a shell's first operand is then its inline script
     code_seen = False
     position = index + 1
+    if position < len(words) and _literal(words[position]) in spec.subcommands:
+        position += 1  # `deno run`: the script is the first operand after its options
     while position < len(words):
         word = words[position]
         head, literal = _head(word), _literal(word)
