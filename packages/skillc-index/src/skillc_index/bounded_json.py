@@ -95,6 +95,17 @@ def read_json_bounded(
     (a FIFO is refused without blocking), at most ``max_bytes + 1`` bytes of it. Raises
     :class:`OSError` when it cannot be read (:class:`FileNotFoundError` when it is not
     there), :class:`ValueError` when it is not JSON within the bounds."""
+    data = read_bounded(path, max_bytes)
+    return loads_bounded(data, max_bytes=max_bytes, max_depth=max_depth)
+
+
+def read_bounded(path: str | os.PathLike[str], max_bytes: int) -> bytes:
+    """At most ``max_bytes + 1`` bytes of the regular file at ``path`` (more than
+    ``max_bytes`` says it is too large): a checkout's file (a config, a baseline, a
+    ``.gitignore``, a manifest), opened without blocking and checked before it is read, so a
+    FIFO or a link to the reader's own stdin or stdout never hangs it. :class:`OSError`
+    (``EINVAL``, "not a regular file") for anything else, :class:`FileNotFoundError` when
+    there is nothing."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     fd = os.open(path, flags)
     try:
@@ -104,8 +115,7 @@ def read_json_bounded(
         os.close(fd)
         raise
     with os.fdopen(fd, "rb") as handle:
-        data = handle.read(max_bytes + 1)
-    return loads_bounded(data, max_bytes=max_bytes, max_depth=max_depth)
+        return handle.read(max_bytes + 1)
 
 
 def _size(limit: int) -> str:

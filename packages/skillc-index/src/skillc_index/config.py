@@ -22,7 +22,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from skillc_index.diagnostics import NotARegularFile, Notice
+from skillc_index.diagnostics import Notice
 from skillc_index.layout import Layout
 from skillc_index.record import Record
 
@@ -120,12 +120,11 @@ def _load_toml(path: Path) -> dict[str, Any]:
         import tomllib
     else:  # pragma: no cover - exercised on Python 3.10 only
         import tomli as tomllib
-    from skillc_index.files import open_regular
+    from skillc_index.bounded_json import read_bounded
 
     # a checkout's file: a FIFO, or a link to the reader's own stdin or stdout, is not read
     # (lint in CI waited on its own pipe for ever)
-    with open_regular(str(path)) as handle:
-        data = handle.read(MAX_CONFIG_BYTES + 1)
+    data = read_bounded(path, MAX_CONFIG_BYTES)
     if len(data) > MAX_CONFIG_BYTES:
         raise _TooLarge
     return tomllib.loads(data.decode("utf-8"))
@@ -153,11 +152,9 @@ def _read_file(path: Path, notices: list[Notice]) -> dict[str, Any] | None:
             raw = _skillc_table(raw) or {}
     except FileNotFoundError:
         return None
-    except NotARegularFile:
-        notices.append(Notice(f"cannot read config file {path}: not a regular file; ignored"))
-        return None
     except (OSError, UnicodeDecodeError) as exc:
-        notices.append(Notice(f"cannot read config file {path}: {exc.__class__.__name__}; ignored"))
+        reason = getattr(exc, "strerror", None) or exc.__class__.__name__
+        notices.append(Notice(f"cannot read config file {path}: {reason}; ignored"))
         return None
     except ValueError as exc:  # tomllib.TOMLDecodeError is a ValueError
         notices.append(Notice(f"invalid TOML in config file {path}: {exc}; file ignored"))
@@ -301,7 +298,7 @@ def _has_skillc_table(path: str, mtime_ns: int, size: int) -> bool:
     ``[tool.skillc]`` table: read once for all the skills under it."""
     try:
         return _skillc_table(_load_toml(Path(path))) is not None
-    except (OSError, UnicodeDecodeError, ValueError, _TooLarge, RecursionError, NotARegularFile):
+    except (OSError, UnicodeDecodeError, ValueError, _TooLarge, RecursionError):
         return False
 
 

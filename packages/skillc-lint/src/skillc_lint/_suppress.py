@@ -217,22 +217,12 @@ class Baseline:
     @classmethod
     def read(cls, path: Path) -> Baseline:
         """Raises :class:`BaselineError` for a missing, unreadable, oversized or malformed file."""
-        from skillc_index import SkillcError
-        from skillc_index.files import open_regular
+        from skillc_index import JsonRejected, read_json_bounded
 
-        try:  # a checkout's file: a FIFO, or a link to lint's own stdout, is not read
-            with open_regular(str(path)) as handle:
-                data = handle.read(MAX_BASELINE_BYTES + 1)
+        try:  # a checkout's file: bounded, and never a FIFO or a link to lint's own stdout
+            document = read_json_bounded(path, max_bytes=MAX_BASELINE_BYTES)
         except OSError as exc:
             raise BaselineError(f"cannot read '{path}': {exc.strerror or exc}") from None
-        except SkillcError:  # not a regular file
-            raise BaselineError(f"cannot read '{path}': not a regular file") from None
-        if len(data) > MAX_BASELINE_BYTES:
-            raise BaselineError(f"'{path}' is larger than {MAX_BASELINE_BYTES >> 20} MiB")
-        from skillc_index import JsonRejected, loads_bounded
-
-        try:  # a committed baseline is a checkout's file: nesting bounded too
-            document = loads_bounded(data, max_bytes=MAX_BASELINE_BYTES)
         except JsonRejected as exc:
             raise BaselineError(f"'{path}' is {exc}") from None
         except ValueError as exc:  # UnicodeDecodeError is one

@@ -202,16 +202,12 @@ def _read_gitignore(path: Path) -> str:
     """The text of ``.gitignore`` ("" when there is none). Only a regular file is read,
     without blocking (a FIFO hung ``build`` and ``init`` for ever): anything else, or more
     than :data:`MAX_GITIGNORE_BYTES`, is CannotCreate (nothing appended)."""
-    from skillc_index.diagnostics import NotARegularFile
-    from skillc_index.files import open_regular
+    from skillc_index.bounded_json import read_bounded
 
     try:
-        with open_regular(str(path)) as handle:
-            data = handle.read(MAX_GITIGNORE_BYTES + 1)
+        data = read_bounded(path, MAX_GITIGNORE_BYTES)
     except FileNotFoundError:
         return ""
-    except NotARegularFile:
-        raise CannotCreate(str(path), "not a regular file") from None
     except OSError as exc:
         raise CannotCreate(str(path), exc.strerror or str(exc)) from exc
     if len(data) > MAX_GITIGNORE_BYTES:
