@@ -471,15 +471,16 @@ def _wrapped_program(words: tuple[tuple[Fragment, ...], ...], index: int, name: 
     return position
 
 
-def _programs(words: tuple[tuple[Fragment, ...], ...]) -> set[int]:
-    """The words that are a program: the first, and what a wrapper among them runs."""
-    programs = {0}
+def _programs(words: tuple[tuple[Fragment, ...], ...]) -> dict[int, str]:
+    """The words that are a program, each with the wrapper that runs it as shown (``""``
+    for the first word)."""
+    programs = {0: ""}
     for index, word in enumerate(words):
         literal = _literal(word)
         if literal is not None and index in programs and _program_name(literal) in _WRAPPERS:
             target = _wrapped_program(words, index, _program_name(literal))
             if target < len(words):
-                programs.add(target)
+                programs[target] = literal.rsplit("/", 1)[-1]
     return programs
 
 
@@ -489,14 +490,12 @@ def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
     for index, word in enumerate(words):
         literal = _literal(word)
         if literal is None:
+            if programs.get(index):  # a placeholder in the program a wrapper runs
+                found += _values(word, "program", programs[index])
             continue
         name = _program_name(literal)
         shown = literal.rsplit("/", 1)[-1]
-        if name in _WRAPPERS and index in programs:
-            target = _wrapped_program(words, index, name)
-            if target < len(words) and _literal(words[target]) is None:
-                found += _values(words[target], "program", shown)
-        elif name in _INTERPRETERS:
+        if name in _INTERPRETERS:
             found += _interpreter_values(words, index, shown, index in programs)
     unique: dict[tuple[str, str], CodeValue] = {}
     for value in found:
