@@ -541,13 +541,14 @@ def _parse_body(
     block_line = offset + 1
     pending_level = 0
     cut: int | None = None
+    # a container opened at the parser's last level holds blocks it does not parse (only
+    # markdown-it's own tokens have a level: the scanners refuse deep nesting)
+    deepest = _markdown_parser().options["maxNesting"] - 1 if tokens else 0
     for token in tokens:
         if token.map is not None:
             block_line = token.map[0] + offset + 1
         kind = token.type
-        # a container opened at the last level holds blocks markdown-it does not parse (only
-        # its own tokens have a level: the scanners refuse deep nesting, markdown-it parses)
-        if cut is None and kind in _CONTAINERS and getattr(token, "level", 0) >= _DEEPEST:
+        if cut is None and kind in _CONTAINERS and getattr(token, "level", 0) >= deepest:
             cut = block_line
         if kind == "heading_open":
             pending_level = int(token.tag[1:])
@@ -577,10 +578,8 @@ def _parse_body(
     return headings, tuple(found_links), html.result(), cut
 
 
-#: markdown-it's tokens that open a block of blocks, and the level from which one holds
-#: nothing parsed (the commonmark preset's ``maxNesting`` of 20, less one).
+#: markdown-it's tokens that open a block of blocks.
 _CONTAINERS = frozenset(("blockquote_open", "list_item_open"))
-_DEEPEST = 19
 
 
 def parsed_end(text: str) -> int:
