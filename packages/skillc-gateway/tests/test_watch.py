@@ -1038,20 +1038,14 @@ def test_a_failing_fill_is_logged_once_not_at_every_look(monkeypatch: pytest.Mon
     monkeypatch.setattr(Catalog, "fill_heads", failing)
     lines: list[str] = []
     layout = Layout.discover(base, {"SKILLC_HOME": str(base / "home")})
-    found = server.FindServer(layout, log=lines.append)
-    found.open()
-    serving = threading.Thread(target=found.serve)
-    serving.start()
     try:
-        deadline = time.monotonic() + READY_SECONDS
-        while not tries:
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
-        time.sleep(0.5)  # 50 looks' worth
+        with in_thread(server.FindServer(layout, log=lines.append)):
+            deadline = time.monotonic() + READY_SECONDS
+            while not tries:
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+            time.sleep(0.5)  # 50 looks' worth
     finally:
-        found.stop()
-        serving.join(READY_SECONDS)
-        found.close()
         shutil.rmtree(base, ignore_errors=True)
     assert len(tries) == 1
     assert sum("filling the catalog failed" in line for line in lines) == 1
@@ -1179,10 +1173,7 @@ def test_a_server_whose_socket_is_gone_or_another_s_stops(monkeypatch: pytest.Mo
         for remove in (lambda: shutil.rmtree(base / "home" / ".skillc"), replace_socket):
             lines: list[str] = []
             found = server.FindServer(layout, log=lines.append)
-            found.open()
-            serving = threading.Thread(target=found.serve)
-            serving.start()
-            try:
+            with in_thread(found) as serving:
                 deadline = time.monotonic() + READY_SECONDS
                 while not any(line.startswith("ready") for line in lines):
                     assert time.monotonic() < deadline
@@ -1193,12 +1184,23 @@ def test_a_server_whose_socket_is_gone_or_another_s_stops(monkeypatch: pytest.Mo
                 serving.join(READY_SECONDS)
                 assert not serving.is_alive()
                 assert lines[-1] == f"{found.path} is gone or another's: stopping"
-            finally:
-                found.stop()
-                serving.join(READY_SECONDS)
-                found.close()
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+@contextmanager
+def in_thread(found: Any) -> Iterator[threading.Thread]:
+    """The find server ``found`` opened and serving in a thread of this process; stopped and
+    closed after."""
+    found.open()
+    serving = threading.Thread(target=found.serve)
+    serving.start()
+    try:
+        yield serving
+    finally:
+        found.stop()
+        serving.join(READY_SECONDS)
+        found.close()
 
 
 def replace_socket() -> None:
