@@ -268,6 +268,15 @@ def test_code_frame_of_a_long_line_and_of_a_whole_file_finding() -> None:
     assert code_frame(whole) == []
 
 
+def test_code_frame_caret_stays_under_its_character_after_control_characters() -> None:
+    # each control character shows as a 4-character escape: the caret moves with it
+    source = "a\x1b[2Jb\x07 [a](gone.md)"
+    frame = LintDiagnostic("SKL301", "n", "error", "SKILL.md", 3, "m", 9, source)
+    _, text, caret = code_frame(frame)
+    assert text == "3 | a\\x1b[2Jb\\x07 [a](gone.md)"
+    assert text[caret.index("^") : caret.index("^") + 12] == "[a](gone.md)"
+
+
 # -- explain ----------------------------------------------------------------------------------
 
 

@@ -93,13 +93,15 @@ def code_frame(diagnostic: LintDiagnostic) -> list[str]:
         2 | name: Bad_Name
           | ^
 
-    Tabs show as one space (the caret stays under its character); a long line is cut to
+    Tabs show as one space and other control characters as their escapes (:func:`printable`:
+    ``\x1b``), the caret under the character either way; a long line is cut to
     :data:`FRAME_WIDTH` characters around the caret (``...`` where it was cut). No frame
     for a whole-file diagnostic."""
     if diagnostic.line is None or diagnostic.source is None:
         return []
-    text = diagnostic.source.replace("\t", " ")
-    caret = (diagnostic.column or 1) - 1
+    source = diagnostic.source.replace("\t", " ")
+    column = (diagnostic.column or 1) - 1
+    text, caret = printable(source), len(printable(source[:column]))
     start = max(0, min(caret - FRAME_WIDTH // 2, len(text) - FRAME_WIDTH))
     shown = text[start : start + FRAME_WIDTH]
     if start:
@@ -134,7 +136,7 @@ def text_lines(
         severity, bracket, rest = format_diagnostic(d.diagnostic, terminal=True).partition("[")
         text = _styled(severity, d.severity, colour) + bracket + rest
         lines.append(f"{_styled(printable(where), 'where', colour)}: {text}")
-        lines += [printable(line) for line in code_frame(d)]
+        lines += code_frame(d)
         if show_fixes and d.fix is not None:
             kind = "safe fix, --fix" if d.fix.safe else "unsafe fix, --unsafe-fixes"
             help_line = f"  = help: {printable(d.fix.description)} ({kind})"
