@@ -57,7 +57,7 @@ from skillc_index.command_errors import (
 from skillc_index.diagnostics import (
     Notice,
 )
-from skillc_index.files import inside, within
+from skillc_index.files import file_sha256, inside, within
 from skillc_index.layout import META_DIR, SKILL_FILE, Layout, Scope
 
 if TYPE_CHECKING:
@@ -67,6 +67,7 @@ __all__ = [
     "DeployPlan",
     "Deployment",
     "deploy",
+    "is_skillc_copy",
     "link_target",
     "link_text",
     "parse_targets",
@@ -131,13 +132,12 @@ def parse_targets(values: Sequence[str]) -> list[str]:
     return targets or ["claude"]
 
 
-def _is_skillc_copy(path: Path, skill: str) -> bool:
+def is_skillc_copy(path: Path, skill: str) -> bool:
     """A folder holding nothing but what a copy deployment of ``skill`` writes: a manifest of
     that skill, the very stub that manifest records (its SHA-256) and, for a target reading
     another dialect, the side files it records (``target_files``: path -> SHA-256), as regular
-    files. Decided from what skillc wrote, not from names: a folder edited since is not it."""
-    import hashlib
-
+    files. Decided from what skillc wrote, not from names: a folder edited since is not it.
+    Each file is hashed as it is read (a stranger's 300 MB ``SKILL.md`` costs no memory)."""
     meta = path / META_DIR
     try:
         names = {entry.name for entry in os.scandir(path)}
@@ -159,10 +159,7 @@ def _is_skillc_copy(path: Path, skill: str) -> bool:
         if names != {SKILL_FILE, META_DIR, *tops} or _files_under(path, tops) != set(recorded):
             return False
         hashes = {SKILL_FILE: manifest.extra.get("stub_sha256"), **recorded}
-        return all(
-            hashlib.sha256((path / rel).read_bytes()).hexdigest() == digest
-            for rel, digest in hashes.items()
-        )
+        return all(file_sha256(str(path / rel)) == digest for rel, digest in hashes.items())
     except OSError:
         return False
 
@@ -191,7 +188,7 @@ def _existing(path: Path, skill: str) -> Existing:
         return "symlink"
     if not path.exists():
         return "nothing"
-    if path.is_dir() and _is_skillc_copy(path, skill):
+    if path.is_dir() and is_skillc_copy(path, skill):
         return "skillc-copy"
     return "other"
 

@@ -24,7 +24,11 @@ def deployed_source(
     deployed link resolves to ``<base>/.skillc/runtime/<name>``, whose source is
     ``<base>/.skillc/skills/<name>``; a deployed copy (``skc build --copy``) holds
     ``.skillc-meta/`` and its manifest names its store skill, looked for in the project store
-    first when the copy is inside the project, else in the global store first. ``copy``:
+    first when the copy is inside the project, else in the global store first; it stands for
+    that skill only while it holds nothing but what skillc wrote there (the stub and side
+    files its manifest records, unedited: :func:`~skillc_index.build.deploy.is_skillc_copy`),
+    so a folder of a checkout with a manifest of its own never passes for another skill that
+    the agent does not load. ``copy``:
     whether ``real`` holds ``.skillc-meta/``, when the caller knows (None: look). A source
     without a SKILL.md is none, unless ``gone``: a deployed link's source is then named all
     the same (its runtime stands for a skill that is no longer there). The inventory, ``skc
@@ -45,6 +49,10 @@ def deployed_source(
 
     manifest = load_manifest(Path(real)) if strict else read_manifest(Path(real))
     if manifest is None or "/" in manifest.skill or manifest.skill in ("", ".", ".."):
+        return None
+    from skillc_index.build.deploy import is_skillc_copy
+
+    if not is_skillc_copy(Path(real), manifest.skill):
         return None
     scopes = list(layout.scopes())
     root = layout.project_root

@@ -44,7 +44,7 @@ def deployment_of(path: Path, layout: Layout) -> str | None:
     """The store skill whose deployment skillc made ``path`` is (a symlink to its runtime, or
     a copy of its stub), or None. Only one whose skill is in a store counts: routing keeps
     every skill findable."""
-    from skillc_index.build.deploy import _is_skillc_copy
+    from skillc_index.build.deploy import is_skillc_copy
     from skillc_index.build.manifest import read_manifest
 
     if path.is_symlink():
@@ -57,7 +57,7 @@ def deployment_of(path: Path, layout: Layout) -> str | None:
                     return real.name
         return None
     manifest = read_manifest(path)
-    if manifest is None or not _is_skillc_copy(path, manifest.skill):
+    if manifest is None or not is_skillc_copy(path, manifest.skill):
         return None
     for scope in layout.scopes():
         if (layout.store(scope) / manifest.skill / SKILL_FILE).is_file():
