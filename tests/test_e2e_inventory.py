@@ -195,8 +195,12 @@ def test_list_columns_filters_and_json(ok: Run, installed: dict[str, Path], home
         return [entry["name"] for entry in json_of(ok, "list", *args)["skills"]]
 
     assert names("--managed") == ["stored"]
-    assert names("--agent", "cursor") == ["beta", "stored"]
-    assert names("--agent", "gemini") == ["alpha"]
+    # an agent sees its own folders and those its documentation says it reads too: Cursor
+    # reads .agents/skills and .claude/skills, Gemini CLI .agents/skills, Copilot both
+    assert sorted(names("--agent", "cursor")) == ["alpha", "beta", "gamma", "local", "stored"]
+    assert sorted(names("--agent", "gemini")) == ["alpha", "gamma"]
+    assert sorted(names("--agent", "copilot")) == ["alpha", "gamma", "local", "stored"]
+    assert names("--agent", "kiro") == ["beta"]
     assert names("--scope", "project") == ["local"]
     assert names("--scope", "global", "--agent", "claude") == ["alpha", "delta", "stored"]
     (alpha,) = [e for e in json_of(ok, "list")["skills"] if e["name"] == "alpha"]

@@ -55,11 +55,14 @@ class AgentTarget(Record):
     table "Agent folders" names the page of each agent's documentation that says so.
     ``dialect``: what the agent reads of a SKILL.md (:mod:`skillc_index.dialect`; the
     README's table "What each agent reads"); None for a folder named in the config, which
-    gets the source's frontmatter as it is."""
+    gets the source's frontmatter as it is. ``reads``: the other built-in targets whose
+    folders the agent reads too, as its documentation says (Copilot reads ``.claude/skills``
+    and ``.agents/skills``): what ``skc list --agent`` counts as seen by it."""
 
     project: str | None
     home: str
     dialect: Dialect | None = None
+    reads: tuple[str, ...] = ()
 
     @classmethod
     def parse(cls, spec: str) -> AgentTarget:
@@ -87,11 +90,13 @@ KNOWN_TARGETS: dict[str, AgentTarget] = {
     "agents": AgentTarget(".agents/skills", ".agents/skills", AGENT_SKILLS),
     "claude": AgentTarget(".claude/skills", ".claude/skills", CLAUDE_CODE),
     "codex": AgentTarget(".agents/skills", ".agents/skills", CODEX),
-    "copilot": AgentTarget(".github/skills", ".copilot/skills", COPILOT),
-    "cursor": AgentTarget(".cursor/skills", ".cursor/skills", CURSOR),
-    "gemini": AgentTarget(".gemini/skills", ".gemini/skills", GEMINI),
+    "copilot": AgentTarget(".github/skills", ".copilot/skills", COPILOT, ("claude", "agents")),
+    "cursor": AgentTarget(".cursor/skills", ".cursor/skills", CURSOR, ("agents", "claude")),
+    "gemini": AgentTarget(".gemini/skills", ".gemini/skills", GEMINI, ("agents",)),
     "kiro": AgentTarget(".kiro/skills", ".kiro/skills", KIRO),
-    "opencode": AgentTarget(".opencode/skills", ".config/opencode/skills", OPENCODE),
+    "opencode": AgentTarget(
+        ".opencode/skills", ".config/opencode/skills", OPENCODE, ("claude", "agents")
+    ),
     "trae": AgentTarget(".trae/skills", ".trae/skills", TRAE),
 }
 

@@ -145,9 +145,10 @@ def agent_folders(
 def folders_of_agent(
     agent: str, layout: Layout, configured: Mapping[str, str] | None = None
 ) -> frozenset[Path]:
-    """The skills folders ``agent`` reads (its project folder and its home folder): a folder
-    shared by several agents (``agents`` and ``codex`` read ``.agents/skills``) is each one's,
-    though the inventory names it after the first. E100 (:class:`UnknownTarget`) for a name
+    """The skills folders ``agent`` reads (its project folder and its home folder, and those of
+    the targets it reads too, ``AgentTarget.reads``): a folder shared by several agents
+    (``agents``, ``codex``, ``cursor``... read ``.agents/skills``) is each one's, though the
+    inventory names it after the first. E100 (:class:`UnknownTarget`) for a name
     that is neither a built-in agent nor a ``[targets]`` name of ``configured``."""
     table = agent_targets(configured)
     target = table.get(agent)
@@ -156,9 +157,11 @@ def folders_of_agent(
 
         raise UnknownTarget(agent, tuple(sorted(table)))
     base = project_base(layout)
-    found = {target.folder("global", layout.home, layout.home)}
-    if base is not None:
-        found.add(target.folder("project", base, layout.home))
+    found: set[Path | None] = set()
+    for read in (target, *(table[name] for name in target.reads)):
+        found.add(read.folder("global", layout.home, layout.home))
+        if base is not None:
+            found.add(read.folder("project", base, layout.home))
     return frozenset(path for path in found if path is not None)
 
 
