@@ -62,6 +62,20 @@ def test_init_that_cannot_write_gitignore_makes_nothing(skc: Run, project: Path)
     assert sorted(p.name for p in project.iterdir()) == [".gitignore"]
 
 
+def test_init_through_a_checkouts_skillc_link_out_of_the_project_makes_nothing(
+    skc: Run, project: Path, tmp_path: Path
+) -> None:
+    """A checkout's ``.skillc`` linking out of the project never directs init's writes."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (project / ".skillc").symlink_to(elsewhere)
+    result = skc("init")
+    assert result.returncode == 1
+    assert result.stderr.startswith("error[E012]: ")
+    assert list(elsewhere.iterdir()) == []
+    assert not (project / ".gitignore").exists()
+
+
 def test_init_in_the_skillc_home_is_the_global_store(skc: Run, home: Path) -> None:
     """The skillc home is never a project: init there makes the global store, writes no
     .gitignore into the home folder, and a skill made there is global."""

@@ -102,7 +102,8 @@ def skill_template(name: str) -> str:
 
 def init_project(layout: Layout) -> InitResult:
     """Create ``.skillc/skills/`` in the working directory (succeed if it is already there)
-    and add what skillc generates to its ``.gitignore`` (:func:`ignore_generated`)."""
+    and add what skillc generates to its ``.gitignore`` (:func:`ignore_generated`); E012
+    (nothing made) when a symlink there (``.skillc`` of a checkout) leads out of it."""
     skills = layout.new_project_store
     existed = skills.is_dir()
     if _in_home(layout):  # the global store: no project, no .gitignore in the home folder
@@ -111,6 +112,8 @@ def init_project(layout: Layout) -> InitResult:
         except OSError as exc:
             raise CannotCreate(str(skills), exc.strerror or str(exc)) from exc
         return InitResult(kind="global", path=skills, created=not existed, scope="global")
+    if not within(skills, layout.cwd):  # a checkout's .skillc symlink leads out: E012
+        raise PathEscapesProject(layout.display(skills), os.path.realpath(skills))
     gitignore = layout.cwd / GITIGNORE
     if gitignore.is_dir():  # checked first: nothing is made when it cannot be written
         raise CannotCreate(str(gitignore), os.strerror(errno.EISDIR))
