@@ -257,6 +257,18 @@ def test_text_output_has_line_column_and_a_code_frame(lint: Run, cwd: Path) -> N
     assert "|" not in lint("a", "--format", "github").stdout  # no frame in machine formats
 
 
+def test_a_line_separator_or_form_feed_in_the_text_is_no_line_break(lint: Run, cwd: Path) -> None:
+    """Markdown breaks lines at \\n and \\r only: U+2028 or a form feed earlier in the file
+    moves neither the column of a finding nor the line a suppression comment applies to."""
+    body = (
+        "Pasted\u2028text, a \f feed.\n\nSee [x](gone.md) now.\n"
+        "<!-- skillc-lint: disable-next-line=SKL301 -->\nAlso [y](gone2.md).\n"
+    )
+    put(cwd / "a", body)
+    found = json.loads(lint("a", "--format", "json").stdout)["diagnostics"]
+    assert [(d["rule"], d["line"], d["column"]) for d in found] == [("SKL301", 10, 9)]
+
+
 def test_code_frame_of_a_long_line_and_of_a_whole_file_finding() -> None:
     source = "x" * 300 + "[a](gone.md)" + "y" * 300
     long = LintDiagnostic("SKL301", "n", "error", "SKILL.md", 120, "m", 301, source)

@@ -6,6 +6,7 @@ is sent in the protocol's messages only."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -446,3 +447,116 @@ def test_the_editor_reads_the_config_skillc_lint_finds_in_pyproject(
     assert "SKL102" not in [d.rule for d in report.diagnostics]
     assert "SKL104" in [d.rule for d in report.diagnostics]
     assert session.problems == []
+
+
+# -- the protocol, byte by byte (a raw client: what an editor's bugs send) -----------------
+
+
+def frame(message: dict[str, Any]) -> bytes:
+    body = json.dumps(message).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def request(number: int, method: str, params: Any = None) -> bytes:
+    return frame({"jsonrpc": "2.0", "id": number, "method": method, "params": params})
+
+
+def notify(method: str, params: Any = None) -> bytes:
+    return frame({"jsonrpc": "2.0", "method": method, "params": params})
+
+
+INITIALIZE = request(1, "initialize", {"capabilities": {}}) + notify("initialized", {})
+GOODBYE = request(99, "shutdown") + notify("exit")
+
+
+def session(clean_env: dict[str, str], messages: bytes) -> tuple[int, dict[Any, Any], str]:
+    """Run a server on ``messages`` (then the end of its input): its exit code, its replies
+    by request id, its stderr."""
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "skillc_lint", "server"],
+        input=messages,
+        capture_output=True,
+        env=clean_env,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    replies, rest = {}, done.stdout
+    while rest:
+        header, _, rest = rest.partition(b"\r\n\r\n")
+        length = int(header.split(b"Content-Length: ")[1].split(b"\r\n")[0])
+        message, rest = json.loads(rest[:length]), rest[length:]
+        if "id" in message and "method" not in message:
+            replies[message["id"]] = message
+    return done.returncode, replies, done.stderr.decode()
+
+
+def test_the_exit_code_says_whether_the_client_shut_the_server_down(
+    clean_env: dict[str, str],
+) -> None:
+    """LSP: 0 after ``shutdown``, 1 when the client ends the session without it."""
+    code, replies, _ = session(clean_env, INITIALIZE + GOODBYE)
+    assert code == 0 and replies[99]["result"] is None
+    assert session(clean_env, INITIALIZE + notify("exit"))[0] == 1
+    assert session(clean_env, INITIALIZE)[0] == 1  # the editor died: the input ends
+
+
+def test_a_message_over_the_bound_ends_the_session_with_one_error_line(
+    clean_env: dict[str, str],
+) -> None:
+    """A ``Content-Length`` of 10^14 is refused, never allocated (it was a MemoryError)."""
+    code, replies, err = session(
+        clean_env, INITIALIZE + b"Content-Length: 1" + b"0" * 14 + b"\r\n\r\n{}"
+    )
+    assert code == 1 and 1 in replies
+    assert err.startswith("error[E062]: language server: a message of 100000000000000 bytes")
+    assert "MemoryError" not in err
+
+
+def test_whole_texts_and_only_the_documents_the_client_opened(
+    clean_env: dict[str, str], tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """The server asks for whole texts (pygls's range edits split lines at U+2028 and form
+    feeds, which LSP does not); a save or change of a document never opened is not read
+    from the disk (an outside file named through ``..`` or a link); a file of the skill
+    opened but not saved yet has no links, and no error."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "private.md").write_text("# PRIVATE HEADING\n")
+    folder = write_skill(tmp_path / "ws" / "my-skill")
+    (folder / "notes.md").symlink_to(outside / "private.md")
+    through_dots = f"{uri(folder)}/../../outside/private.md"
+    linked = uri(folder / "notes.md")
+    new = uri(folder / "references" / "new.md")  # not on the disk
+    messages = (
+        INITIALIZE
+        + notify("textDocument/didSave", {"textDocument": {"uri": through_dots}})
+        + notify("textDocument/didSave", {"textDocument": {"uri": linked}})
+        + request(2, "textDocument/documentSymbol", {"textDocument": {"uri": through_dots}})
+        + request(3, "textDocument/documentSymbol", {"textDocument": {"uri": linked}})
+        + notify(
+            "textDocument/didOpen",
+            {
+                "textDocument": {
+                    "uri": new,
+                    "languageId": "markdown",
+                    "version": 1,
+                    "text": "[a](../SKILL.md)\n",
+                }
+            },
+        )
+        + request(4, "textDocument/documentLink", {"textDocument": {"uri": new}})
+        + request(
+            5,
+            "textDocument/definition",
+            {"textDocument": {"uri": new}, "position": {"line": 0, "character": 5}},
+        )
+        + GOODBYE
+    )
+    code, replies, err = session(clean_env, messages)
+    capabilities = replies[1]["result"]["capabilities"]
+    assert capabilities["textDocumentSync"]["change"] == 1  # TextDocumentSyncKind.Full
+    assert not replies[2]["result"] and not replies[3]["result"]  # no outline of them
+    assert replies[4]["result"] == [] and "error" not in replies[5]
+    assert code == 0 and "Traceback" not in err

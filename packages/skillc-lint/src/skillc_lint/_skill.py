@@ -216,7 +216,9 @@ class Skill:
         read by :meth:`text`; None when there is no such line or it cannot be read."""
         lines = self._lines.get(rel)
         if lines is None:
-            lines = self._lines[rel] = (self.text(rel) or "").splitlines()
+            lines = self._lines[rel] = [
+                text_line.rstrip("\r\n") for text_line in split_lines(self.text(rel) or "")
+            ]
         return lines[line - 1] if 0 < line <= len(lines) else None
 
     def column(self, link: LinkRef) -> int | None:

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from skillc_index import split_lines
+
 if TYPE_CHECKING:
     from pathspec import PathSpec
 
@@ -95,7 +97,7 @@ def inline_suppressions(text: str) -> InlineSuppressions:
     lines: dict[int, list[str]] = {}
     written: list[tuple[int, str]] = []
     fence: str | None = None
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(split_lines(text), 1):
         opening = _FENCE.match(line)
         if fence is not None:
             if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence):
@@ -335,7 +337,7 @@ def suppression_comments(text: str, findings: Iterable[tuple[int | None, str]]) 
     the frontmatter, a heading (the comment would change its anchor), a code block (where a
     comment is an example), or the whole file goes to one ``<!-- skillc-lint: disable=...
     -->`` line after the frontmatter (at the top without one)."""
-    lines = text.splitlines(keepends=True)
+    lines = split_lines(text)
     start = _frontmatter_end(lines)
     code: set[int] = set()
     fence: str | None = None

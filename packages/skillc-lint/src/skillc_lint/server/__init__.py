@@ -10,6 +10,7 @@ it (:mod:`.session`, :mod:`.text`, :mod:`.navigation`, :mod:`.fields`).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import BinaryIO
 
@@ -21,19 +22,30 @@ def serve(
     *,
     stdin: BinaryIO | None = None,
     stdout: BinaryIO | None = None,
-) -> None:
+) -> int:
     """Run the language server on ``stdin``/``stdout`` (default: the process's) until the
-    client says ``exit``, linting with ``profiles`` on top of the configuration. Raises
-    :class:`~skillc_index.LanguageServerError` (E062) when the ``lsp`` extra is not
-    installed."""
+    client says ``exit`` or closes the input, linting with ``profiles`` on top of the
+    configuration. Returns the exit code LSP asks for: 0 when the client asked the server to
+    shut down first, else 1. Raises :class:`~skillc_index.LanguageServerError` (E062) when
+    the ``lsp`` extra is not installed, or when the client sends a message over
+    :data:`~skillc_lint.server.stream.MAX_MESSAGE_BYTES` (the session ends there)."""
+    from skillc_index import LanguageServerError
+    from skillc_lint.server.stream import MAX_MESSAGE_BYTES, BoundedInput
+
     try:
         from skillc_lint.server.app import make_server
     except ImportError as exc:
-        from skillc_index import LanguageServerError
-
         raise LanguageServerError(
             f"needs the lsp extra ({(exc.name or 'pygls').partition('.')[0]} is not "
             "installed): "
             "pip install 'skillc-lint[lsp]'"
         ) from None
-    make_server(profiles).start_io(stdin, stdout)
+    server = make_server(profiles)
+    reader = BoundedInput(stdin or sys.stdin.buffer)
+    server.start_io(reader, stdout)  # type: ignore[arg-type]  # pygls reads readline/read
+    if reader.refused is not None:
+        raise LanguageServerError(
+            f"a message of {reader.refused} bytes is over the bound of "
+            f"{MAX_MESSAGE_BYTES >> 20} MiB: the session ends"
+        )
+    return 0 if server.shut_down else 1

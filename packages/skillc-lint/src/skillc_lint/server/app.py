@@ -22,6 +22,7 @@ import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -55,8 +56,15 @@ class SkillServer(LanguageServer):
     """pygls's server with the lint session."""
 
     def __init__(self, profiles: Sequence[str], version: str) -> None:
-        super().__init__("skillc-lint", version)
+        # Whole texts on every change: pygls applies a range edit by its own lines, which
+        # break at U+2028, form feeds and others LSP does not count (the server's copy
+        # drifted from the editor's), and places an end past the last line one short.
+        super().__init__(
+            "skillc-lint", version, text_document_sync_kind=types.TextDocumentSyncKind.Full
+        )
         self.session = Session(profiles)
+        self.shut_down = False
+        """Whether the client asked the server to shut down (the exit code: 0, else 1)."""
         self.pending: set[Path] = set()
         """Skills changed whose findings are not published yet."""
         self.flushing: asyncio.TimerHandle | None = None
@@ -141,7 +149,10 @@ class SkillServer(LanguageServer):
         if closed:
             self.session.close(path)  # the saved text's findings now
         else:
-            self.session.open(path, self.workspace.get_text_document(uri).source)
+            document = self.workspace.text_documents.get(unquote(uri))
+            if document is None:  # not opened: pygls would read it from the disk, anywhere
+                return
+            self.session.open(path, document.source)
         if self.pulls():
             self.log_problems()
             return
@@ -225,6 +236,10 @@ def make_server(profiles: Sequence[str] = ()) -> SkillServer:
 
             names = [name for name in chosen if isinstance(name, str) and name in PROFILES]
             ls.session.profiles = tuple(dict.fromkeys([*ls.session.profiles, *names]))
+
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: SkillServer, params: None) -> None:
+        ls.shut_down = True
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: SkillServer, params: types.DidOpenTextDocumentParams) -> None:

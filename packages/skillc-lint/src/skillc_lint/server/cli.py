@@ -29,7 +29,7 @@ from skillc_index.console import run
     help="Speak LSP over stdin and stdout (the default and only transport; accepted "
     "because editors pass it).",
 )
-def server_command(profiles: tuple[str, ...], stdio: bool) -> None:
+def server_command(profiles: tuple[str, ...], stdio: bool) -> int:
     """Run skillc-lint as a language server for editors (LSP over stdio).
 
     Diagnostics as you type in SKILL.md and the Markdown files of a skill, quick fixes
@@ -44,7 +44,7 @@ def server_command(profiles: tuple[str, ...], stdio: bool) -> None:
     for name in names:
         if name not in PROFILES:
             raise UnknownProfile(name, PROFILES)
-    serve(names)
+    return serve(names)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

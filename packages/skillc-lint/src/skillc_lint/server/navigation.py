@@ -59,7 +59,10 @@ def links_of(skill: Skill, rel: str) -> list[LinkTarget]:
     from skillc_lint import slug
     from skillc_lint.server.text import Lines
 
-    lines = Lines(skill.texts[rel]).lines
+    text = skill.texts.get(rel)
+    if text is None:  # a file of the skill not saved yet: its links lead nowhere yet
+        return []
+    lines = Lines(text).lines
     taken: dict[int, int] = {}  # line -> where the next search starts (a target twice)
     found: list[LinkTarget] = []
     for link in skill.links:

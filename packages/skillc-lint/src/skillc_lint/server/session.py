@@ -53,12 +53,15 @@ MAX_WORKSPACE_SKILLS = 2000
 
 
 def path_of(uri: str) -> Path | None:
-    """The local file a ``file:`` URI names (absolute); None for any other URI."""
+    """The local file a ``file:`` URI names (absolute); None for any other URI, and for one
+    whose path goes up a folder (``..``: its skill would not hold it)."""
     parsed = urlparse(uri)
     if parsed.scheme != "file" or parsed.netloc not in ("", "localhost"):
         return None
     path = Path(unquote(parsed.path))
-    return path if path.is_absolute() and "\0" not in str(path) else None
+    if not path.is_absolute() or "\0" in str(path) or ".." in path.parts:
+        return None
+    return path
 
 
 @dataclass(frozen=True)
