@@ -197,6 +197,24 @@ def test_e011_missing_field_writes_nothing(
     assert not (project / ".claude").exists()
 
 
+@pytest.mark.parametrize(
+    ("frontmatter", "hint"),
+    [
+        ("name: 2024\ndescription: d\n", "hint: 'name' is a number, not text"),
+        ("name: demo\ndescription: [Use when x, Use when y]\n", "hint: 'description' is a list"),
+    ],
+)
+def test_e011_of_a_field_of_another_type_says_so(
+    skc: Run, skills: Path, frontmatter: str, hint: str, write_skill: WriteSkill
+) -> None:
+    write_skill(skills / "demo", heading=False, body="# Demo\n", frontmatter=frontmatter)
+    proc = skc("build", "demo")
+    assert_error(proc, "E011")
+    assert proc.stderr.splitlines()[1].startswith(hint)
+    listed = skc("list")
+    assert hint.removeprefix("hint: ") in listed.stderr  # list's notice says the same
+
+
 def test_e011_without_any_frontmatter(skc: Run, skills: Path) -> None:
     write(skills / "demo" / "SKILL.md", "# Just markdown\n")
     assert_error(skc("build", "demo"), "E011")

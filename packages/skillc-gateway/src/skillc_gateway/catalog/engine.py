@@ -70,9 +70,9 @@ class Catalog:
         """The words' state when every stored head was last found there (:meth:`fill_heads`)."""
         self._watcher: Watcher | None = None
         self._watching = True  # False where no watcher can be had
-        self._quiet: tuple[tuple[str, ...], Seen] | None = None
-        """The roots and answer of the last pass that found nothing new, while the watcher
-        saw nothing since."""
+        self._quiet: tuple[tuple[str, ...], Seen, tuple[int, ...]] | None = None
+        """The roots, answer and roots' stamps (:func:`.scan.root_stamps`) of the last pass
+        that found nothing new, while the watcher saw nothing since."""
         self.left = 0
         """Skills the last pass found to index and left for later (its time budget)."""
         self._tracked: frozenset[str] = frozenset()
@@ -346,8 +346,14 @@ class Catalog:
         watcher, changes = self._watch()
         nothing = changes is not None and not (changes.folders or changes.moved)
         quiet = self._quiet if nothing and self._quiet and self._quiet[0] == paths else None
-        # ... and no other process wrote the catalog meanwhile
-        if quiet is not None and catalog_database.data_version(self.db) == self._data_version:
+        # ... each root is the folder it was (a folder above one renamed, `mv .claude x`,
+        # is no event of the watched folders, which follow their inodes), and no other
+        # process wrote the catalog meanwhile
+        if (
+            quiet is not None
+            and scan.root_stamps(paths) == quiet[2]
+            and catalog_database.data_version(self.db) == self._data_version
+        ):
             self._touch(paths)
             return quiet[1], False, None
         tracked = self._tracked if changes is not None else frozenset()
@@ -426,7 +432,9 @@ class Catalog:
             and not (extra or truncated)
             and not any(result.state.unsettled() for _, _, result in walks)
         ):
-            self._quiet = (paths, seen)  # nothing to look at until the watcher says
+            # nothing to look at until the watcher says, or a root is another folder
+            stamps = tuple(r.state.stamps[0] if r.state.paths else 0 for _, _, r in walks)
+            self._quiet = (paths, seen, stamps)
         if left:
             warnings.append(
                 Notice(

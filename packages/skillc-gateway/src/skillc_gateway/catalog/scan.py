@@ -62,6 +62,7 @@ __all__ = [
     "SKILL_FILE",
     "DeployedSource",
     "Walk",
+    "root_stamps",
     "utf8",
     "walk",
 ]
@@ -107,6 +108,22 @@ def utf8(path: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def root_stamps(roots: Iterable[str]) -> tuple[int, ...]:
+    """Each root's stamp as its walk records it (the first of its state's stamps), 0 for
+    one that is missing or no folder: one stat each. A root whose stamp is not the one of
+    the last walk is another folder, or changed (what a watcher cannot see: a folder
+    above it renamed moves its watches along with it)."""
+    stamps: list[int] = []
+    for root in roots:
+        try:
+            st = os.stat(root)
+        except (OSError, ValueError):
+            stamps.append(0)
+            continue
+        stamps.append(stamp_of(st) if stat_module.S_ISDIR(st.st_mode) else 0)
+    return tuple(stamps)
 
 
 def walk(
