@@ -18,6 +18,7 @@ from skillc_index.markdown.frontmatter import (
     INVALID_YAML,
     MAX_DEPTH,
     MAX_FRONTMATTER_BYTES,
+    MAX_TEXT_CHARS,
     MAX_VALUES,
     parse_frontmatter,
 )
@@ -149,6 +150,33 @@ def test_alias_expansion_is_bounded() -> None:
     assert error is not None
     assert error.startswith(f"{INVALID_YAML}aliases expand to more than {MAX_VALUES:,} values")
     assert front.data is None
+
+
+def long_text_laughs(levels: int, size: int = 2000, width: int = 30) -> str:
+    """A string of ``size`` characters, then lists of ``width`` aliases of the level before:
+    few values, but ``size * width ** levels`` characters once expanded."""
+    lines = [f"a0: &a0 {'x' * size}"]
+    for level in range(1, levels + 1):
+        lines.append(f"a{level}: &a{level} [" + ",".join([f"*a{level - 1}"] * width) + "]")
+    return "\n".join(lines)
+
+
+def test_alias_expansion_of_long_text_is_bounded() -> None:
+    """A 2 KB block of aliases of one 2,000-character string holds fewer than 1,000 values
+    but 1.8 million characters once expanded (a 56 MB page of the MCP Skills extension's
+    listing): refused as the count is, by the text it expands to."""
+    front = parse_frontmatter(doc(long_text_laughs(2)))
+    error = front.error
+    assert error is not None
+    assert error.startswith(
+        f"{INVALID_YAML}aliases expand to more than {MAX_TEXT_CHARS:,} characters of text"
+    )
+    assert front.data is None
+    # near miss: 60,000 characters of aliases of it are read
+    fine = parse_frontmatter(doc(long_text_laughs(1)))
+    assert fine.error is None, fine.error
+    assert fine.data is not None
+    assert fine.data["a1"] == ["x" * 2000] * 30
 
 
 def test_merge_key_expansion_is_bounded() -> None:

@@ -249,6 +249,32 @@ def test_nothing_outside_a_skill_is_served(
         client.close()
 
 
+def test_a_skill_whose_frontmatter_aliases_expand_to_megabytes_is_not_served(
+    server_command: list[str], project: Path, home: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """A 2 KB SKILL.md whose frontmatter repeats a 2,000-character string by aliases (1.8
+    million characters expanded) made a 56 MB skills/list page; its frontmatter is invalid
+    now (SKL100, as for every reader), so the skill is not served and the page stays small."""
+    bomb = home / ".claude" / "skills" / "bomb"
+    bomb.mkdir(parents=True)
+    aliases = ",".join(["*s"] * 30)
+    (bomb / "SKILL.md").write_text(
+        f"---\nname: bomb\ndescription: Alias amplification.\ns: &s {'x' * 2000}\n"
+        f"a: &a [{aliases}]\nb: [{aliases.replace('*s', '*a')}]\n---\n# Bomb\n",
+        encoding="utf-8",
+    )
+    client = WireClient(server_command, project, env, tmp_path / "server.log")
+    try:
+        listing = client.request("skills/list", {"_meta": MODERN_META})
+        assert len(json.dumps(listing)) < 10_000
+        uris = [skill["uri"] for skill in listing["result"]["skills"]]
+        assert uris == ["skill://demo/SKILL.md"]
+        got = client.request("skills/get", {"uri": "skill://bomb/SKILL.md", "_meta": MODERN_META})
+        assert got["error"]["code"] == -32602
+    finally:
+        client.close()
+
+
 def test_raw_methods_in_both_eras(
     server_command: list[str], project: Path, skills_home: Path, env: dict[str, str], tmp_path: Path
 ) -> None:

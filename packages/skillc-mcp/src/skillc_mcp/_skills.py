@@ -184,6 +184,9 @@ class SkillsMethods:
         size = 0
         for count, entry in enumerate(entries):
             size += len(json.dumps(entry.frontmatter)) + 150 * len(entry.files)
+            # the first entry is always taken (a page moves on): one entry is bounded, its
+            # frontmatter by skillc-index's bounds (64 KiB, aliases expanded to at most
+            # 262,144 characters and 100,000 values), its files by MAX_FILES
             if size > PAGE_CHARS and count:
                 return entries[:count], entries[count - 1].path
         return entries, more

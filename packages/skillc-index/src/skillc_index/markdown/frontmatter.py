@@ -21,9 +21,10 @@ SKL100 problem like any other invalid YAML:
   :data:`C_LOADER_INDICATORS` of the characters every collection needs, ``[{-:?``); others go
   to the pure-Python loader, which reads the same YAML and stops with a RecursionError;
 - once composed, at most :data:`MAX_DEPTH` levels deep, no alias inside the node it names,
-  and at most :data:`MAX_VALUES` values with every alias (and ``<<`` merge) expanded: a few
-  KB of nested anchors would otherwise expand to billions of values for every reader
-  (lint rules, the stub, JSON output).
+  and at most :data:`MAX_VALUES` values and :data:`MAX_TEXT_CHARS` characters of text with
+  every alias (and ``<<`` merge) expanded: a few KB of nested anchors would otherwise expand
+  to billions of values, or to gigabytes of one long string repeated, for every reader
+  (lint rules, the stub, JSON output, the MCP Skills extension's listing).
 """
 
 from __future__ import annotations
@@ -49,6 +50,11 @@ MAX_DEPTH = 100
 #: Values (scalars and collections, keys included) a frontmatter may hold once its aliases
 #: are expanded. More than 64 KiB of YAML without aliases can hold.
 MAX_VALUES = 100_000
+#: Characters of text (every scalar's, keys included) a frontmatter may hold once its aliases
+#: are expanded: a block without aliases holds less than its own size (64 KiB), and a few KB
+#: of aliases of a long string would otherwise be megabytes in every reader's output (a
+#: listing of the MCP Skills extension carries the frontmatter whole).
+MAX_TEXT_CHARS = 4 * MAX_FRONTMATTER_BYTES
 #: A block with fewer of the characters every collection starts with (``[{-:?``) than this
 #: nests less deeply, so PyYAML's C composer may read it; others take the Python loader.
 C_LOADER_INDICATORS = 1000
@@ -240,7 +246,7 @@ def split_frontmatter(text: str, *, parse_yaml: bool = True) -> tuple[Frontmatte
 def _shape_problem(root: Any) -> tuple[str, int] | None:
     """Why the composed YAML graph under ``root`` is refused, and the file line of the node
     concerned (the block starts on line 2); None when it is within the bounds (:data:`MAX_DEPTH`,
-    :data:`MAX_VALUES`, no alias inside the node it names).
+    :data:`MAX_VALUES`, :data:`MAX_TEXT_CHARS`, no alias inside the node it names).
 
     Each node is visited once (aliases share nodes), without recursion: the cost is linear in
     the block, whatever the aliases expand to."""
@@ -254,6 +260,7 @@ def _shape_problem(root: Any) -> tuple[str, int] | None:
         return []
 
     sizes: dict[int, int] = {}  # id(node) -> values under it, aliases expanded, itself included
+    texts: dict[int, int] = {}  # id(node) -> characters of the scalars under it, the same way
     depths: dict[int, int] = {}
     on_path: set[int] = set()
     stack: list[tuple[Any, bool]] = [(root, False)]
@@ -265,13 +272,22 @@ def _shape_problem(root: Any) -> tuple[str, int] | None:
             below = children(node)
             size = 1 + sum(sizes[id(child)] for child in below)
             depth = 1 + max((depths[id(child)] for child in below), default=0)
+            text = sum(texts[id(child)] for child in below)
+            if isinstance(node, yaml.ScalarNode):
+                text = len(node.value)
             line = node.start_mark.line + 2
             if depth > MAX_DEPTH:
                 return f"nested more than {MAX_DEPTH} levels deep (line {line})", line
             if size > MAX_VALUES:
                 message = f"aliases expand to more than {MAX_VALUES:,} values (line {line})"
                 return message, line
-            sizes[key], depths[key] = size, depth
+            if text > MAX_TEXT_CHARS:
+                message = (
+                    f"aliases expand to more than {MAX_TEXT_CHARS:,} characters of text"
+                    f" (line {line})"
+                )
+                return message, line
+            sizes[key], texts[key], depths[key] = size, text, depth
         elif key not in sizes:
             if key in on_path:
                 line = node.start_mark.line + 2
