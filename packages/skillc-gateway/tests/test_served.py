@@ -105,3 +105,46 @@ def test_a_skill_under_an_agent_folder_made_after_the_first_look_is_served(
         assert list(served.snapshot().entries) == ["back", "made"]
     finally:
         served.close()
+
+
+def test_a_skill_with_a_file_no_uri_names_is_not_served(tmp_path: Path) -> None:
+    """A file whose name holds a backslash (a zip made on Windows: ``docs\\readme.txt``) or
+    whose URI passes MAX_URI_CHARS was listed in its skill's entry, but ``resources/read``
+    of that URI found nothing: the skill could not be loaded, and FastMCP's client refused
+    the whole listing for the backslash. Such a skill is not served now, with the reason, as
+    a skill over the extension's limits is not. Near miss: a skill whose files all have
+    URIs (an ``%`` and a space in a name, a long path under the bound) is served whole."""
+    from skillc_index.inventory.uris import MAX_URI_CHARS, file_uri
+
+    home = tmp_path / "home"
+    skills = home / ".claude" / "skills"
+    for name in ("good", "win", "deep"):
+        (skills / name).mkdir(parents=True)
+        text = DELTA.replace("delta", name)
+        (skills / name / "SKILL.md").write_text(text, encoding="utf-8")
+    (skills / "win" / "docs\\readme.txt").write_text("hi\n", encoding="utf-8")
+    deep = skills / "deep" / "/".join(["\u00e9" * 60] * 25)  # a 9,000-character URI
+    deep.mkdir(parents=True)
+    (deep / "f.md").write_text("# Deep\n", encoding="utf-8")
+    fine = skills / "good" / "/".join(["\u00e9" * 60] * 10)
+    fine.mkdir(parents=True)
+    (fine / "100% sure.md").write_text("# Fine\n", encoding="utf-8")
+    project = tmp_path / "project"
+    project.mkdir()
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    served = ServedSkills(lambda: layout, watch=False)
+    try:
+        snapshot = served.snapshot()
+        assert list(snapshot.entries) == ["good"]
+        good = snapshot.entries["good"]
+        assert len(good.files) == 2
+        for file in good.files:
+            found = served.read(file_uri("good", file.path))
+            assert found is not None, file.path
+        reason = "a file no skill:// URI names (a backslash in its name, or a URI of more than"
+        assert (
+            snapshot.refused["win"] == f"{reason} {MAX_URI_CHARS} characters): 'docs\\readme.txt'"
+        )
+        assert snapshot.refused["deep"].startswith(reason)
+    finally:
+        served.close()

@@ -275,6 +275,30 @@ def test_a_skill_whose_frontmatter_aliases_expand_to_megabytes_is_not_served(
         client.close()
 
 
+def test_a_file_name_with_a_backslash_keeps_its_skill_out_not_the_listing(
+    server_command: list[str], project: Path, home: Path, env: dict[str, str]
+) -> None:
+    """One skill holding ``docs\\readme.txt`` (a zip made on Windows) made FastMCP's
+    ``list_skills`` fail for every skill of the server (its URI has an invalid segment), and
+    its own ``resources/read`` refused that URI: the skill is not served now, the others are
+    listed and read."""
+    win = home / ".claude" / "skills" / "win"
+    win.mkdir(parents=True)
+    (win / "SKILL.md").write_text(
+        "---\nname: win\ndescription: A skill unzipped from Windows.\n---\n# Win\n",
+        encoding="utf-8",
+    )
+    (win / "docs\\readme.txt").write_text("hi\n", encoding="utf-8")
+
+    async def body(client: Any) -> dict[str, Any]:
+        uris = [skill.uri for skill in await client.list_skills()]
+        return {"uris": uris, "read": {uri: await client.read_skill(uri) for uri in uris}}
+
+    seen = fastmcp_session(server_command, project, env, body)
+    assert seen["uris"] == ["skill://demo/SKILL.md"]
+    assert "SKILL.md" in seen["read"]["skill://demo/SKILL.md"].files
+
+
 def test_raw_methods_in_both_eras(
     server_command: list[str], project: Path, skills_home: Path, env: dict[str, str], tmp_path: Path
 ) -> None:

@@ -16,8 +16,10 @@ its ``SKILL.md`` frontmatter is a mapping that JSON can carry as it is (string k
 numbers), its ``name`` passes the name rule and is the last segment of its path (its folder's
 name), its ``description`` is 1 to 1,024 characters, the optional standard fields have their
 standard types; and it is within the extension's limits (:data:`MAX_FILES` files,
-:data:`MAX_BYTES` bytes). Any other skill is left out, with the reason
-(:attr:`Snapshot.refused`); the section tools still read it by name.
+:data:`MAX_BYTES` bytes), each of its files named by a URI a read takes
+(:func:`skillc_index.inventory.uris.parse_uri`: no backslash in a name, at most
+:data:`~skillc_index.inventory.uris.MAX_URI_CHARS` characters). Any other skill is left out,
+with the reason (:attr:`Snapshot.refused`); the section tools still read it by name.
 
 :class:`ServedSkills` keeps what it read: each file's digest by its stat stamp, each skill's
 entry until something under the skill's folders changes. With a watcher
@@ -419,10 +421,19 @@ class ServedSkills:
     ) -> Entry | str:
         """The entry of the skill at ``base`` in ``folder`` (the top-level skill's folder),
         or why it is not served."""
+        from skillc_index.inventory.uris import MAX_URI_CHARS, file_uri, parse_uri
+        from skillc_index.layout import shown
+
         prefix = f"{base}/" if base else ""
         mine = [f[len(prefix) :] for f in files if f.startswith(prefix)]
         if len(mine) > MAX_FILES:
             return f"{len(mine)} files (at most {MAX_FILES})"
+        for relative in mine:  # a file listed must be one a read of its URI serves
+            if parse_uri(file_uri(path, relative)) is None:
+                return (
+                    f"a file no skill:// URI names (a backslash in its name, or a URI of more"
+                    f" than {MAX_URI_CHARS} characters): '{shown(relative)}'"
+                )
         root = f"{folder}/{base}" if base else folder
         served: list[ServedFile] = []
         total = 0
