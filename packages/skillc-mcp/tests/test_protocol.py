@@ -118,9 +118,11 @@ def test_the_checker_agrees_with_jsonschema(tool: dict[str, Any]) -> None:
     validator = jsonschema.Draft202012Validator(schema)
     samples: list[dict[str, Any]] = [{}, {"skill": "x"}, {"skill": ""}, {"bogus": 1}]
     values: list[Any] = ["text", "", 0, -1, 1, 6, 7, 2.0, 2.5, True, None, [], ["a"], [""], {}]
-    for name in schema["properties"]:
-        samples += [{"skill": "x", "section": "s", "query": "q", "path": "p", name: value}
-                    for value in values]  # fmt: skip
+    given = {"skill": "x", "section": "s", "query": "q", "path": "p"}
+    required = {k: v for k, v in given.items() if k in schema.get("required", ())}
+    for name in schema["properties"]:  # each with valid required arguments only (an optional
+        # ``path`` array given "p" hid how skc_eval's ``min_recall`` is checked)
+        samples += [{**required, name: value} for value in values]
     for sample in samples:
         arguments = {k: v for k, v in sample.items() if k in schema["properties"] or k == "bogus"}
         try:
@@ -144,6 +146,15 @@ def test_checker_messages_and_defaults() -> None:
         check_arguments(schema, {"skill": "x", "depth": 0})
     with pytest.raises(ArgumentError, match="'limit' must be an integer, not a boolean"):
         check_arguments(schema, {"skill": "x", "limit": True})
+    evaluate = next(tool["inputSchema"] for tool in TOOLS if tool["name"] == "skc_eval")
+    assert check_arguments(evaluate, {"min_recall": 1})["min_recall"] == 1
+    assert check_arguments(evaluate, {"min_recall": 0.5})["min_recall"] == 0.5
+    for value, described in [("0.5", "a string"), ([], "an array"), ({}, "an object"),
+                             (True, "a boolean"), (None, "null")]:  # fmt: skip
+        with pytest.raises(ArgumentError, match=f"'min_recall' must be a number, not {described}"):
+            check_arguments(evaluate, {"min_recall": value})
+    with pytest.raises(ArgumentError, match="'min_recall' must be a finite number, not nan"):
+        check_arguments(evaluate, {"min_recall": float("nan")})
     with pytest.raises(ArgumentError, match="'skill' must not be empty"):
         check_arguments(schema, {"skill": ""})
     with pytest.raises(ArgumentError, match=r"unknown argument 'level' \(arguments: skill, "):

@@ -257,6 +257,8 @@ async def exercise(client: Client) -> dict[str, Any]:
         ("skc_outline", {"skill": "demo", "level": 9}, "'level' must be at most 6, not 9"),
         ("skc_outline", {"skill": "demo", "depth": 2}, "unknown argument 'depth'"),
         ("skc_list", {"limit": "3"}, "'limit' must be an integer, not a string"),
+        ("skc_eval", {"min_recall": "0.5"}, "'min_recall' must be a number, not a string"),
+        ("skc_eval", {"min_recall": True}, "'min_recall' must be a number, not a boolean"),
         ("skc_list", {"scope": "everywhere"}, "'scope' must be one of"),
         ("skc_show", {"skill": "demo"}, "missing required argument 'section'"),
         ("skc_build", {"skill": "demo", "target": "claude"}, "'target' must be an array"),

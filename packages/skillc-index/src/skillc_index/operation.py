@@ -23,6 +23,7 @@ twentieth of that.
 
 from __future__ import annotations
 
+import math
 import types
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -240,7 +241,8 @@ _TYPE_NAMES = {"string": "a string", "integer": "an integer", "boolean": "a bool
 def _checked(name: str, value: Any, schema: Mapping[str, Any]) -> Any:
     """``value`` checked against ``schema`` (the part of JSON Schema :func:`input_schema`
     writes: type, enum, minimum, maximum, minLength, maxLength, items); integral floats
-    become ints. Raises :class:`~skillc_index.InvalidOption` saying why."""
+    become ints where an integer is expected. Raises :class:`~skillc_index.InvalidOption`
+    saying why."""
     if "enum" in schema:
         if value not in schema["enum"]:
             choices = ", ".join(repr(choice) for choice in schema["enum"])
@@ -265,6 +267,16 @@ def _checked(name: str, value: Any, schema: Mapping[str, Any]) -> Any:
         if value > maximum:
             shown = value if value <= MAX_COUNT else "more"  # not thousands of digits
             raise _invalid(f"'{name}' must be at most {maximum}, not {shown}")
+        return value
+    if kind == "number":  # JSON Schema: a boolean is no number; JSON has no NaN nor infinity
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise _invalid(f"'{name}' must be a number, not {_described(value)}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise _invalid(f"'{name}' must be a finite number, not {value}")
+        if "minimum" in schema and value < schema["minimum"]:
+            raise _invalid(f"'{name}' must be at least {schema['minimum']}, not {value}")
+        if "maximum" in schema and value > schema["maximum"]:
+            raise _invalid(f"'{name}' must be at most {schema['maximum']}, not {value}")
         return value
     expected = {"string": str, "boolean": bool}.get(str(kind))
     if expected is not None and not isinstance(value, expected):
