@@ -118,6 +118,25 @@ def test_hostile_eval_files_are_skipped_with_a_reason(tmp_path: Path, write_skil
     assert problems[2].startswith("evals/triggers.yaml skipped")
 
 
+def test_a_triggers_yaml_is_a_yaml_document_of_its_own(tmp_path: Path, write_skill: Any) -> None:
+    """A ``---`` document marker starting the file keeps its cases (it was read as the end of
+    a frontmatter block: no case, no warning), and a problem's line is the file's line."""
+    skill = write_skill(tmp_path / "pdf")
+    (skill / "evals").mkdir()
+    target = skill / "evals" / "triggers.yaml"
+    target.write_text("---\nshould_trigger:\n  - fill in this PDF form\n", encoding="utf-8")
+    cases, problems = read_cases(skill)
+    assert problems == () and [c.query for c in cases] == ["fill in this PDF form"]
+    target.write_text("# comments only\n", encoding="utf-8")
+    assert read_cases(skill) == ((), ())
+    target.write_text("should_trigger:\n  - a\n  - b: c: d\n", encoding="utf-8")
+    (problem,) = read_cases(skill).problems
+    assert "(line 3, column 9)" in problem
+    target.write_text("should_trigger: [a, !!python/name:os.system b]\n", encoding="utf-8")
+    (problem,) = read_cases(skill).problems
+    assert problem.startswith("evals/triggers.yaml skipped: could not determine a constructor")
+
+
 # -- scoring -------------------------------------------------------------------------------
 
 

@@ -93,14 +93,22 @@ def _json(data: bytes) -> Any:
 
 
 def _yaml(data: bytes) -> Any:
-    """The YAML of ``data`` read with the frontmatter reader's bounds (size, depth, aliases)."""
-    from skillc_index.markdown.frontmatter import INVALID_YAML, split_frontmatter
+    """The YAML document of ``data``, read with the frontmatter reader's bounds (size, depth,
+    aliases; PyYAML's safe loader): a ``---`` line starting it is the document's marker."""
+    from skillc_index.markdown.frontmatter import (
+        MAX_FRONTMATTER_BYTES,
+        YAMLProblem,
+        load_bounded_yaml,
+    )
 
+    if len(data) > MAX_FRONTMATTER_BYTES:
+        raise ValueError(f"YAML larger than {MAX_FRONTMATTER_BYTES >> 10} KiB")
     text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
-    front, _ = split_frontmatter(f"---\n{text}\n---\n")
-    if front.error is not None:
-        raise ValueError(front.error.removeprefix(INVALID_YAML))
-    return front.data
+    try:
+        data, node = load_bounded_yaml(text)
+    except YAMLProblem as exc:
+        raise ValueError(str(exc)) from None
+    return {} if node is None else data  # nothing but comments: no case
 
 
 def _entries(data: Any, rel: str) -> list[Any]:

@@ -205,34 +205,17 @@ def split_frontmatter(text: str, *, parse_yaml: bool = True) -> tuple[Frontmatte
         front = Frontmatter(True, simple[0], None, end_line, simple[1], body_start, yaml=again)
         return front, close_end
 
-    import yaml
-
-    # Every collection needs one of these characters, so there are at most this many nested
-    # levels (plus the scalars); aliases are what can expand or loop.
-    indicators = sum(source.count(char) for char in "[{-:?")
-    use_c = indicators < C_LOADER_INDICATORS and hasattr(yaml, "CSafeLoader")
-    loader = yaml.CSafeLoader(source) if use_c else yaml.SafeLoader(source)
-    bounded = indicators < MAX_DEPTH and "*" not in source  # the common case: nothing to check
     try:
-        node = loader.get_single_node()
-        problem = None if node is None or bounded else _shape_problem(node)
-        if problem is not None:
-            message, line = INVALID_YAML + problem[0], problem[1]
-            return Frontmatter(True, None, message, end_line, {}, body_start, line), close_end
-        data = {} if node is None else loader.construct_document(node)
-    except RecursionError:  # the Python loader on deep nesting (the C one never sees it)
-        message = f"{INVALID_YAML}nested more than {MAX_DEPTH} levels deep"
-        return Frontmatter(True, None, message, end_line, {}, body_start), close_end
-    except (yaml.YAMLError, ValueError, TypeError, OverflowError) as error:
-        # ValueError: impossible dates such as 2024-02-30; TypeError: unhashable keys.
-        message, line = _yaml_error(error, offset=1)
-        invalid = Frontmatter(True, None, INVALID_YAML + message, end_line, {}, body_start, line)
-        return invalid, close_end
-    finally:
-        loader.dispose()
+        data, node = load_bounded_yaml(source, first_line=2)
+    except YAMLProblem as problem:
+        message, line = INVALID_YAML + str(problem), problem.line
+        return Frontmatter(True, None, message, end_line, {}, body_start, line), close_end
+    data = {} if node is None else data
     if not isinstance(data, dict):
         message = f"{INVALID_YAML}expected a mapping, got {type_name(data)}"
         return Frontmatter(True, None, message, end_line, {}, body_start), close_end
+    import yaml
+
     field_lines: dict[str, int] = {}
     if isinstance(node, yaml.MappingNode):
         for key, _value in node.value:
@@ -243,10 +226,50 @@ def split_frontmatter(text: str, *, parse_yaml: bool = True) -> tuple[Frontmatte
     return front, close_end
 
 
-def _shape_problem(root: Any) -> tuple[str, int] | None:
+class YAMLProblem(ValueError):
+    """Why :func:`load_bounded_yaml` refuses a YAML text: ``str()`` is the message (without
+    :data:`INVALID_YAML`), :attr:`line` the file line it is about (1 when none is known)."""
+
+    def __init__(self, message: str, line: int = 1) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def load_bounded_yaml(source: str, *, first_line: int = 1) -> tuple[Any, Any]:
+    """The data of the one YAML document ``source`` and its composed node (both None when it
+    is empty), read with PyYAML's safe loader within this module's bounds (:data:`MAX_DEPTH`,
+    :data:`MAX_VALUES`, no alias inside the node it names); the caller bounds its size.
+    ``first_line`` is the file line ``source`` starts on, for the lines of messages. Raises
+    :class:`YAMLProblem`."""
+    import yaml
+
+    # Every collection needs one of these characters, so there are at most this many nested
+    # levels (plus the scalars); aliases are what can expand or loop.
+    indicators = sum(source.count(char) for char in "[{-:?")
+    use_c = indicators < C_LOADER_INDICATORS and hasattr(yaml, "CSafeLoader")
+    loader = yaml.CSafeLoader(source) if use_c else yaml.SafeLoader(source)
+    bounded = indicators < MAX_DEPTH and "*" not in source  # the common case: nothing to check
+    try:
+        node = loader.get_single_node()
+        problem = None if node is None or bounded else _shape_problem(node, first_line)
+        data = None if node is None or problem else loader.construct_document(node)
+    except RecursionError:  # the Python loader on deep nesting (the C one never sees it)
+        raise YAMLProblem(f"nested more than {MAX_DEPTH} levels deep") from None
+    except (yaml.YAMLError, ValueError, TypeError, OverflowError) as error:
+        # ValueError: impossible dates such as 2024-02-30; TypeError: unhashable keys.
+        raise YAMLProblem(*_yaml_error(error, offset=first_line - 1)) from None
+    finally:
+        loader.dispose()
+    if problem is not None:
+        raise YAMLProblem(*problem)
+    return data, node
+
+
+def _shape_problem(root: Any, first_line: int) -> tuple[str, int] | None:
     """Why the composed YAML graph under ``root`` is refused, and the file line of the node
-    concerned (the block starts on line 2); None when it is within the bounds (:data:`MAX_DEPTH`,
-    :data:`MAX_VALUES`, :data:`MAX_TEXT_CHARS`, no alias inside the node it names).
+    concerned (the YAML starts on ``first_line``); None when it is within the bounds
+    (:data:`MAX_DEPTH`, :data:`MAX_VALUES`, :data:`MAX_TEXT_CHARS`, no alias inside the node
+    it names).
 
     Each node is visited once (aliases share nodes), without recursion: the cost is linear in
     the block, whatever the aliases expand to."""
@@ -275,7 +298,7 @@ def _shape_problem(root: Any) -> tuple[str, int] | None:
             text = sum(texts[id(child)] for child in below)
             if isinstance(node, yaml.ScalarNode):
                 text = len(node.value)
-            line = node.start_mark.line + 2
+            line = node.start_mark.line + first_line
             if depth > MAX_DEPTH:
                 return f"nested more than {MAX_DEPTH} levels deep (line {line})", line
             if size > MAX_VALUES:
@@ -290,7 +313,7 @@ def _shape_problem(root: Any) -> tuple[str, int] | None:
             sizes[key], texts[key], depths[key] = size, text, depth
         elif key not in sizes:
             if key in on_path:
-                line = node.start_mark.line + 2
+                line = node.start_mark.line + first_line
                 return f"an alias refers to a node that contains it (line {line})", line
             on_path.add(key)
             stack.append((node, True))
