@@ -5,10 +5,18 @@ split as a shell would split it (:func:`shlex.split`) but never run by a shell: 
 an argument, ``{query}`` and ``{skill}`` in a word are replaced by the case's request and the
 skill's name, and without ``{query}`` the request is the last argument (``claude -p``,
 ``codex exec``). The command also gets ``SKC_EVAL_QUERY`` and ``SKC_EVAL_SKILL`` in its
-environment. Each case runs ``runs`` times; the skill counts as invoked in a run when the
-run's output (stdout and stderr, the first :data:`MAX_OUTPUT` bytes of each) matches the
-pattern, and as triggered when it was invoked in at least ``threshold`` of the runs
-(skill-creator's 3 runs at 0.5 by default).
+environment.
+
+The request and the name come from a skill's files: neither may become an option of the
+agent (a request ``--dangerously-skip-permissions``). As ``skc run`` does with a tool's
+values, a case whose request (or skill name) would start an argument with ``-`` is not run
+(:class:`RefusedRequest`, the case's error) unless a ``--`` word of the command comes before
+it (``claude -p --``: the request after it is an operand).
+
+Each case runs ``runs`` times; the skill counts as invoked in a run when the run's output
+(stdout and stderr, the first :data:`MAX_OUTPUT` bytes of each) matches the pattern, and as
+triggered when it was invoked in at least ``threshold`` of the runs (skill-creator's 3 runs
+at 0.5 by default).
 
 The default pattern (``{skill}`` the name, escaped) finds what the agents print when they
 use a skill: Claude Code's ``stream-json`` tool call ``"skill": "NAME"`` (also
@@ -27,7 +35,7 @@ from typing import IO, TYPE_CHECKING, NamedTuple
 if TYPE_CHECKING:
     from skillc_gateway.evaluate.cases import Case
 
-__all__ = ["DEFAULT_PATTERN", "LiveCase", "LiveOptions", "run_live"]
+__all__ = ["DEFAULT_PATTERN", "LiveCase", "LiveOptions", "RefusedRequest", "argv_of", "run_live"]
 
 DEFAULT_PATTERN = r'"(?:skill|command)"\s*:\s*"(?:[^"]*:)?/?{skill}"|{skill}/SKILL\.md'
 #: Output read of each stream of a run, in bytes.
@@ -44,6 +52,7 @@ class LiveOptions(NamedTuple):
 
 class LiveCase(NamedTuple):
     runs: int
+    """Runs made: 0 for a case that was not run (:class:`RefusedRequest`, in ``errors``)."""
     invoked: int
     """Runs that invoked the skill."""
     triggered: bool
@@ -61,11 +70,36 @@ class LiveCase(NamedTuple):
         }
 
 
+class RefusedRequest(ValueError):
+    """A case that is not run: its request or skill name cannot reach the agent command as
+    one plain argument (see the module docstring)."""
+
+
 def argv_of(command: tuple[str, ...], skill: str, query: str) -> list[str]:
-    """The arguments of one run (see the module docstring)."""
-    argv = [word.replace("{skill}", skill).replace("{query}", query) for word in command]
+    """The arguments of one run (see the module docstring); :class:`RefusedRequest` when a
+    value would start an argument with ``-`` before any ``--`` word."""
+    program = command[0].rsplit("/", 1)[-1] or "the agent"
+    operands = False  # after a "--" word of the command, no argument is an option
+
+    def checked(argument: str, what: str) -> str:
+        if argument.startswith("-") and not operands:
+            raise RefusedRequest(
+                f"{what} starts with '-', so {program} would read it as an option: "
+                f"{argument!r} (put '--' before it in the command to pass it)"
+            )
+        return argument
+
+    argv = [command[0]]
+    for word in command[1:]:
+        argument = word.replace("{skill}", skill).replace("{query}", query)
+        if word.startswith("{skill}"):
+            argument = checked(argument, "the skill's name")
+        elif word.startswith("{query}"):
+            argument = checked(argument, "the request")
+        argv.append(argument)
+        operands = operands or word == "--"
     if not any("{query}" in word for word in command):
-        argv.append(query)
+        argv.append(checked(query, "the request"))
     return argv
 
 
@@ -78,10 +112,13 @@ def run_live(options: LiveOptions, skill: str, case: Case) -> LiveCase:
     """Run ``case`` ``options.runs`` times through the agent command."""
     pattern = re.compile(options.pattern.replace("{skill}", re.escape(skill)))
     env = {**os.environ, "SKC_EVAL_QUERY": case.query, "SKC_EVAL_SKILL": skill}
+    try:
+        argv = argv_of(options.command, skill, case.query)
+    except RefusedRequest as exc:  # not run, so not passed either
+        return LiveCase(0, 0, False, False, (str(exc),))
     invoked = 0
     errors: list[str] = []
     for _ in range(options.runs):
-        argv = argv_of(options.command, skill, case.query)
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             try:
                 done = subprocess.run(  # the user's own command, no shell

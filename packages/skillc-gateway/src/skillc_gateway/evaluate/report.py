@@ -189,10 +189,14 @@ def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> N
             for case in live:
                 assert case.live is not None
                 verdict = "pass" if case.live.passed else "FAIL"
+                how = f"live {verdict} (invoked {case.live.invoked}/{case.live.runs})" + (
+                    f"; {len(case.live.errors)} runs failed" if case.live.errors else ""
+                )
+                if not case.live.runs:
+                    how = "live not run: " + one_line("; ".join(case.live.errors))
                 notes.append(
                     f"    {one_line(case.query)!r}: offline {'pass' if case.passed else 'FAIL'}, "
-                    f"live {verdict} (invoked {case.live.invoked}/{case.live.runs})"
-                    + (f"; {len(case.live.errors)} runs failed" if case.live.errors else "")
+                    + how
                 )
         if notes:
             echo(f"{skill.name}:")

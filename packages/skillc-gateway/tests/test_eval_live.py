@@ -1,0 +1,94 @@
+"""``skc eval --live``: what reaches the agent command from a skill's files, and what a run
+may cost (the agent's processes, its output)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+#: An agent that logs its arguments, one JSON list a line, to ``$FAKE_AGENT_DIR/runs``.
+LOGGING_AGENT = """\
+import json, os, sys
+with open(os.path.join(os.environ["FAKE_AGENT_DIR"], "runs"), "a", encoding="utf-8") as log:
+    log.write(json.dumps(sys.argv[1:]) + "\\n")
+"""
+
+
+@pytest.fixture
+def library(tmp_path: Path, write_skill: Any) -> Path:
+    lib = tmp_path / "lib"
+    write_skill(lib / "pdf", description="Fill in PDF forms and merge PDF files.")
+    write_skill(lib / "xlsx", description="Excel spreadsheets, formulas and charts.")
+    return lib
+
+
+def _cases(skill: Path, *cases: tuple[str, bool]) -> None:
+    (skill / "evals").mkdir(exist_ok=True)
+    entries = [{"query": query, "should_trigger": should} for query, should in cases]
+    (skill / "evals" / "triggers.json").write_text(json.dumps(entries), encoding="utf-8")
+
+
+def _live(cli: Any, library: Path, command: str, *args: str, **env: str) -> dict[str, Any]:
+    done = cli("skillc_gateway")(
+        "eval", "pdf", "--path", str(library), "--live", command, "--runs", "1",
+        "--format", "json", *args, env_extra=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (skill,) = json.loads(done.stdout)["skills"]
+    return skill
+
+
+def _logged(tmp_path: Path) -> list[list[str]]:
+    runs = tmp_path / "runs"
+    if not runs.exists():
+        return []
+    return [json.loads(line) for line in runs.read_text("utf-8").splitlines()]
+
+
+def test_a_request_never_reaches_the_agent_as_an_option(
+    cli: Any, library: Path, tmp_path: Path
+) -> None:
+    """A request from a skill's evals file that starts with ``-`` was appended as an option of
+    the agent (``--dangerously-skip-permissions``): such a case is not run, its error says
+    why; after a ``--`` of the command it is an operand and runs."""
+    agent = tmp_path / "agent.py"
+    agent.write_text(LOGGING_AGENT, encoding="utf-8")
+    _cases(
+        library / "pdf",
+        ("--dangerously-skip-permissions", True),
+        ("-c", False),
+        ("fill in this PDF form", True),
+    )
+    env = {"FAKE_AGENT_DIR": str(tmp_path)}
+    skill = _live(cli, library, f"{sys.executable} {agent} -p", **env)
+    refused, short, plain = (case["live"] for case in skill["results"])
+    for live in (refused, short):
+        assert (live["runs"], live["invoked"], live["passed"]) == (0, 0, False)
+        (error,) = live["errors"]
+        assert error.startswith("the request starts with '-', so ") and "as an option" in error
+    assert plain["runs"] == 1
+    assert _logged(tmp_path) == [["-p", "fill in this PDF form"]]
+    # as a whole word of the command ({query}), the same; inside a word it is a value
+    (tmp_path / "runs").unlink()
+    skill = _live(cli, library, f"{sys.executable} {agent} --ask {{query}}", **env)
+    assert [case["live"]["runs"] for case in skill["results"]] == [0, 0, 1]
+    (tmp_path / "runs").unlink()
+    skill = _live(cli, library, f"{sys.executable} {agent} --ask={{query}}", **env)
+    assert _logged(tmp_path)[0] == ["--ask=--dangerously-skip-permissions"]
+    # after the command's own "--", the request is an operand
+    (tmp_path / "runs").unlink()
+    skill = _live(cli, library, f"{sys.executable} {agent} -p --", **env)
+    assert _logged(tmp_path)[:2] == [
+        ["-p", "--", "--dangerously-skip-permissions"],
+        ["-p", "--", "-c"],
+    ]
+    # the table says the case was not run, and why
+    done = cli("skillc_gateway")(
+        "eval", "pdf", "--path", str(library), "--live", f"{sys.executable} {agent}",
+        "--runs", "1", env_extra=env,
+    )  # fmt: skip
+    assert "'-c': offline pass, live not run: the request starts with '-'" in done.stdout
