@@ -92,3 +92,26 @@ def test_a_request_never_reaches_the_agent_as_an_option(
         "--runs", "1", env_extra=env,
     )  # fmt: skip
     assert "'-c': offline pass, live not run: the request starts with '-'" in done.stdout
+
+
+def test_a_request_no_argument_can_hold_fails_its_case_not_the_run(
+    cli: Any, library: Path, tmp_path: Path
+) -> None:
+    """A NUL or a lone surrogate in a request crashed the whole run (E999, no report): the case
+    is not run, its error says why, the other cases run."""
+    agent = tmp_path / "agent.py"
+    agent.write_text(LOGGING_AGENT, encoding="utf-8")
+    _cases(
+        library / "pdf",
+        ("fill \x00 pdf", True),
+        ("fill pdf forms \ud800", False),
+        ("fill in this PDF form", True),
+    )
+    skill = _live(cli, library, f"{sys.executable} {agent}", FAKE_AGENT_DIR=str(tmp_path))
+    nul, surrogate, plain = (case["live"] for case in skill["results"])
+    assert (nul["runs"], nul["passed"]) == (0, False)
+    assert nul["errors"] == ["the request holds a NUL character: it cannot be an argument"]
+    assert (surrogate["runs"], surrogate["passed"]) == (0, False)
+    assert surrogate["errors"] == ["the request holds '\\ud800', which cannot be an argument"]
+    assert plain["runs"] == 1
+    assert _logged(tmp_path) == [["fill in this PDF form"]]

@@ -77,7 +77,17 @@ class RefusedRequest(ValueError):
 
 def argv_of(command: tuple[str, ...], skill: str, query: str) -> list[str]:
     """The arguments of one run (see the module docstring); :class:`RefusedRequest` when a
-    value would start an argument with ``-`` before any ``--`` word."""
+    value would start an argument with ``-`` before any ``--`` word, or holds what no argument
+    can (a NUL, a lone surrogate)."""
+    for what, value in (("the request", query), ("the skill's name", skill)):
+        if "\x00" in value:
+            raise RefusedRequest(f"{what} holds a NUL character: it cannot be an argument")
+        try:
+            os.fsencode(value)
+        except UnicodeEncodeError as exc:
+            raise RefusedRequest(
+                f"{what} holds {value[exc.start]!r}, which cannot be an argument"
+            ) from None
     program = command[0].rsplit("/", 1)[-1] or "the agent"
     operands = False  # after a "--" word of the command, no argument is an option
 
