@@ -4,6 +4,8 @@ may cost (the agent's processes, its output)."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -115,3 +117,53 @@ def test_a_request_no_argument_can_hold_fails_its_case_not_the_run(
     assert surrogate["errors"] == ["the request holds '\\ud800', which cannot be an argument"]
     assert plain["runs"] == 1
     assert _logged(tmp_path) == [["fill in this PDF form"]]
+
+
+def test_a_timed_out_run_ends_with_the_agents_children(
+    cli: Any, library: Path, tmp_path: Path
+) -> None:
+    """``--live-timeout`` killed only the agent: a child it started ran on. The agent runs in
+    its own process group, which ends with the run."""
+    agent = tmp_path / "agent.sh"
+    agent.write_text(
+        f"#!/bin/sh\nsleep 60 &\necho $! > {tmp_path}/child.pid\nexec sleep 60\n", "utf-8"
+    )
+    agent.chmod(0o755)
+    _cases(library / "pdf", ("fill in this PDF form", True))
+    skill = _live(cli, library, str(agent), "--live-timeout", "1")
+    child = int((tmp_path / "child.pid").read_text("utf-8"))
+    try:
+        state = Path(f"/proc/{child}/stat").read_text("utf-8").rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        state = "gone"
+    if state not in ("gone", "Z"):  # neither reaped nor dead waiting for init to reap it
+        os.kill(child, signal.SIGKILL)
+        pytest.fail(f"the agent's child {child} outlived the run")
+    (case,) = skill["results"]
+    assert case["live"]["errors"] == [f"{agent} timed out after 1 seconds"]
+
+
+def test_the_agents_output_goes_through_a_pipe_read_up_to_the_cap(
+    cli: Any, library: Path, tmp_path: Path
+) -> None:
+    """The agent's whole output was spooled to a temporary file (an agent printing until the
+    timeout filled the disk): it is a pipe now, its first 4 MiB a stream kept and the rest
+    read and dropped, so the agent is never blocked and the cap still holds."""
+    agent = tmp_path / "agent.py"
+    agent.write_text(
+        "import os, stat, sys\n"
+        'mark = \'{"skill": "pdf"}\'\n'
+        "with open(sys.argv[0] + '.log', 'a') as log:\n"
+        "    log.write(str(stat.S_ISFIFO(os.fstat(1).st_mode)) + '\\n')\n"
+        "if 'early' in sys.argv[-1]:\n"
+        "    print(mark, flush=True)\n"
+        "sys.stdout.write('x' * (6 << 20))\n"
+        "print(mark)\n",
+        encoding="utf-8",
+    )
+    _cases(library / "pdf", ("early fill in this PDF form", True), ("late PDF form", True))
+    skill = _live(cli, library, f"{sys.executable} {agent}")
+    early, late = (case["live"] for case in skill["results"])
+    assert (early["invoked"], early["errors"]) == (1, [])
+    assert (late["invoked"], late["errors"]) == (0, [])  # its mark came after the first 4 MiB
+    assert (tmp_path / "agent.py.log").read_text("utf-8").split() == ["True", "True"]

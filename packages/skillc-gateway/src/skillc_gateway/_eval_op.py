@@ -8,6 +8,7 @@ command, which a model must not choose (``cli_only``).
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Annotated, Literal
 
 from skillc_index.operation import Operation, Param, Session
@@ -155,6 +156,10 @@ def evaluate(session: Session, params: EvalParams) -> EvalResult:
             from skillc_index.diagnostics import InvalidOption
 
             raise InvalidOption("live command is empty")
+        if os.name != "posix":  # the agent runs in a process group of its own, as a tool does
+            from skillc_index import UnsupportedPlatform
+
+            raise UnsupportedPlatform("live mode needs a POSIX system (process groups)")
         live = LiveOptions(
             command, params.runs, params.threshold, float(params.live_timeout),
             params.live_pattern or DEFAULT_PATTERN,

@@ -50,6 +50,7 @@ __all__ = [
     "SKILL_DIR_PLACEHOLDER",
     "TAIL_SIZE",
     "ExecResult",
+    "HeadTail",
     "NotAnAssignment",
     "RunPlan",
     "RunResult",
@@ -59,6 +60,7 @@ __all__ = [
     "exec_in_skill",
     "expand_skill_dir",
     "plan_run",
+    "run_in_group",
     "run_tool",
     "tool_environment",
     "working_directory",
@@ -315,37 +317,42 @@ class RunResult(NamedTuple):
         return cast("EnvelopeShape", data)
 
 
-class _HeadTail:
-    """The first and last bytes of a stream, and its length (§4.2): memory stays bounded."""
+class HeadTail:
+    """The first ``head`` and last ``tail`` bytes of a stream (the first ``head + tail`` while
+    that is all), and its length (§4.2): memory stays bounded, the rest is read and dropped
+    (the writer never blocks on a full pipe)."""
 
-    def __init__(self) -> None:
+    def __init__(self, head: int = HEAD_SIZE, tail: int = TAIL_SIZE) -> None:
         self.head = bytearray()
         self.tail = bytearray()
         self.total = 0
         self.lock = threading.Lock()
+        self.sizes = (head, tail)
 
     def read_from(self, stream: Any) -> None:
+        head, tail = self.sizes
         try:
             while chunk := stream.read1(65536):
                 with self.lock:
                     self.total += len(chunk)
-                    room = HEAD_SIZE + TAIL_SIZE - len(self.head)
-                    self.head += chunk[:room]
-                    self.tail += chunk
-                    if len(self.tail) > 4 * TAIL_SIZE:
-                        del self.tail[: -TAIL_SIZE - 4]
+                    self.head += chunk[: head + tail - len(self.head)]
+                    if tail:
+                        self.tail += chunk
+                        if len(self.tail) > 4 * tail:
+                            del self.tail[: -tail - 4]
         except (OSError, ValueError):  # the pipe went away: keep what was read
             return
 
     def text(self) -> tuple[str, bool]:
-        """The output, cut to head + marker + tail when over 4 KB; whether it was cut."""
+        """The output, cut to head + marker + tail when over both (4 KB); whether it was cut."""
+        head_size, tail_size = self.sizes
         with self.lock:
-            if self.total <= HEAD_SIZE + TAIL_SIZE:
+            if self.total <= head_size + tail_size:
                 return self.head.decode("utf-8", errors="replace"), False
-            cut = HEAD_SIZE
-            while cut > 0 and self.head[cut] & 0xC0 == 0x80:  # not inside a UTF-8 sequence
+            cut = head_size
+            while 0 < cut < len(self.head) and self.head[cut] & 0xC0 == 0x80:  # not mid-UTF-8
                 cut -= 1
-            start = len(self.tail) - TAIL_SIZE
+            start = len(self.tail) - tail_size
             while start < len(self.tail) and self.tail[start] & 0xC0 == 0x80:
                 start += 1
             head, tail = bytes(self.head[:cut]), bytes(self.tail[start:])
@@ -399,46 +406,48 @@ def _failure(code: int, message: str, started: float) -> RunResult:
     return RunResult(False, code, "", False, duration, message)
 
 
-def run_tool(plan: RunPlan) -> RunResult:
-    """Run ``plan`` (spec/003 §4-§5) and wait for it, at most its timeout.
+def run_in_group(
+    argv: Sequence[str],
+    streams: Sequence[HeadTail],
+    *,
+    env: Mapping[str, str],
+    timeout: float,
+    cwd: Path | None = None,
+) -> tuple[int, bool]:
+    """Run ``argv`` (no shell, stdin from /dev/null) in a new session, its output read into
+    ``streams`` (one: stdout and stderr merged; two: each its own), and wait at most
+    ``timeout`` seconds; its exit status (:func:`_status`) and whether it timed out. Raises
+    :class:`OSError` (and :class:`ValueError` for a NUL) when it cannot start.
 
     On timeout the process group gets SIGTERM, then SIGKILL after :data:`KILL_GRACE`
     seconds. When the program ends, what is left of its group (background children) is
-    killed too: a tool's processes do not outlive it. The tool runs with
-    :data:`RUN_MARKER` set to an id of this run, and every process whose environment still
-    holds it is signalled with the group, so a child that started its own session (setsid)
-    goes too; only one that also dropped the variable from its environment can escape.
+    killed too: its processes do not outlive it. It runs with :data:`RUN_MARKER` set to an
+    id of this run, and every process whose environment still holds it is signalled with
+    the group, so a child that started its own session (setsid) goes too; only one that
+    also dropped the variable from its environment can escape.
     """
-
-    if os.name != "posix":
-        raise UnsupportedPlatform("running tools needs a POSIX system (process groups)")
     started = time.monotonic()
-    if not plan.found:
-        return _failure(127, f"Command not found: {plan.argv[0]}", started)
     run_id = os.urandom(12).hex()
     marker = f"{RUN_MARKER}={run_id}".encode()
-    try:
-        process = subprocess.Popen(
-            list(plan.argv),
-            shell=False,
-            cwd=plan.cwd,
-            env={**plan.env, RUN_MARKER: run_id},
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-            close_fds=True,
-        )
-    except PermissionError:
-        return _failure(126, f"Permission denied: {plan.argv[0]}", started)
-    except FileNotFoundError:
-        return _failure(127, f"Command not found: {plan.argv[0]}", started)
-    except OSError as exc:
-        return _failure(126, f"Cannot execute {plan.argv[0]}: {exc.strerror or exc}", started)
-    captured = _HeadTail()
-    reader = threading.Thread(target=captured.read_from, args=(process.stdout,), daemon=True)
-    reader.start()
-    deadline = started + plan.timeout
+    process = subprocess.Popen(
+        list(argv),
+        shell=False,
+        cwd=cwd,
+        env={**env, RUN_MARKER: run_id},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT if len(streams) == 1 else subprocess.PIPE,
+        start_new_session=True,
+        close_fds=True,
+    )
+    pipes = [process.stdout, process.stderr][: len(streams)]
+    readers = [
+        threading.Thread(target=stream.read_from, args=(pipe,), daemon=True)
+        for stream, pipe in zip(streams, pipes, strict=True)
+    ]
+    for reader in readers:
+        reader.start()
+    deadline = started + timeout
     timed_out = False
     try:
         process.wait(timeout=max(deadline - time.monotonic(), 0))
@@ -450,15 +459,39 @@ def run_tool(plan: RunPlan) -> RunResult:
         except subprocess.TimeoutExpired:
             _signal_run(process.pid, marker, signal.SIGKILL)
             process.wait()
-    # Children still holding the pipe get until the deadline, then all are killed.
-    reader.join(max(deadline - time.monotonic(), 0))
+    # Children still holding a pipe get until the deadline, then all are killed.
+    for reader in readers:
+        reader.join(max(deadline - time.monotonic(), 0))
     _signal_run(process.pid, marker, signal.SIGKILL, until_gone=True)
-    reader.join(1.0)
-    if process.stdout is not None and not reader.is_alive():
-        process.stdout.close()  # else a process that left the group still holds the pipe
+    for reader, pipe in zip(readers, pipes, strict=True):
+        reader.join(1.0)
+        if pipe is not None and not reader.is_alive():
+            pipe.close()  # else a process that left the group still holds the pipe
+    return _status(process.returncode), timed_out
+
+
+def run_tool(plan: RunPlan) -> RunResult:
+    """Run ``plan`` (spec/003 §4-§5) and wait for it, at most its timeout, in its own process
+    group (:func:`run_in_group`: neither it nor its children outlive the run)."""
+
+    if os.name != "posix":
+        raise UnsupportedPlatform("running tools needs a POSIX system (process groups)")
+    started = time.monotonic()
+    if not plan.found:
+        return _failure(127, f"Command not found: {plan.argv[0]}", started)
+    captured = HeadTail()
+    try:
+        code, timed_out = run_in_group(
+            plan.argv, (captured,), env=plan.env, timeout=plan.timeout, cwd=plan.cwd
+        )
+    except PermissionError:
+        return _failure(126, f"Permission denied: {plan.argv[0]}", started)
+    except FileNotFoundError:
+        return _failure(127, f"Command not found: {plan.argv[0]}", started)
+    except OSError as exc:
+        return _failure(126, f"Cannot execute {plan.argv[0]}: {exc.strerror or exc}", started)
     duration = int((time.monotonic() - started) * 1000)
     output, truncated = captured.text()
-    code = _status(process.returncode)
     parsed = None
     structured = output.lstrip().startswith(("{", "["))
     if structured and not truncated:  # §4.4; deep output never reaches the recursive parser

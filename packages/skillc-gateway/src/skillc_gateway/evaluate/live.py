@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import tempfile
-from typing import IO, TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+from skillc_gateway._runner import HeadTail, run_in_group
 
 if TYPE_CHECKING:
     from skillc_gateway.evaluate.cases import Case
@@ -113,11 +113,6 @@ def argv_of(command: tuple[str, ...], skill: str, query: str) -> list[str]:
     return argv
 
 
-def _output(handle: IO[bytes]) -> str:
-    handle.seek(0)
-    return handle.read(MAX_OUTPUT).decode("utf-8", errors="replace")
-
-
 def run_live(options: LiveOptions, skill: str, case: Case) -> LiveCase:
     """Run ``case`` ``options.runs`` times through the agent command."""
     pattern = re.compile(options.pattern.replace("{skill}", re.escape(skill)))
@@ -129,23 +124,18 @@ def run_live(options: LiveOptions, skill: str, case: Case) -> LiveCase:
     invoked = 0
     errors: list[str] = []
     for _ in range(options.runs):
-        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-            try:
-                done = subprocess.run(  # the user's own command, no shell
-                    argv,
-                    stdin=subprocess.DEVNULL,
-                    stdout=out,
-                    stderr=err,
-                    env=env,
-                    timeout=options.timeout,
-                    check=False,
-                )
-            except (OSError, subprocess.TimeoutExpired) as exc:
-                errors.append(str(exc))
-                continue
-            text = _output(out) + "\n" + _output(err)
-        if done.returncode != 0:
-            errors.append(f"{argv[0]} exited with status {done.returncode}")
+        out, err = HeadTail(MAX_OUTPUT, 0), HeadTail(MAX_OUTPUT, 0)
+        try:  # the user's own command, no shell; it and its children end with the run
+            code, timed_out = run_in_group(argv, (out, err), env=env, timeout=options.timeout)
+        except OSError as exc:
+            errors.append(str(exc))
+            continue
+        if timed_out:
+            errors.append(f"{argv[0]} timed out after {options.timeout:g} seconds")
+            continue
+        if code != 0:
+            errors.append(f"{argv[0]} exited with status {code}")
+        text = out.text()[0] + "\n" + err.text()[0]
         if pattern.search(text):
             invoked += 1
     triggered = options.runs > 0 and invoked / options.runs >= options.threshold
