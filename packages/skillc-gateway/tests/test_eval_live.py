@@ -167,3 +167,25 @@ def test_the_agents_output_goes_through_a_pipe_read_up_to_the_cap(
     assert (early["invoked"], early["errors"]) == (1, [])
     assert (late["invoked"], late["errors"]) == (0, [])  # its mark came after the first 4 MiB
     assert (tmp_path / "agent.py.log").read_text("utf-8").split() == ["True", "True"]
+
+
+def test_a_live_pattern_that_is_no_regular_expression_is_refused_before_any_work(
+    cli: Any, library: Path, tmp_path: Path
+) -> None:
+    """An invalid ``--live-pattern`` was E999 after the offline work and the first case's runs,
+    and accepted when no case ran: it is E100 before anything runs."""
+    agent = tmp_path / "agent.py"
+    agent.write_text(LOGGING_AGENT, encoding="utf-8")
+    command = f"{sys.executable} {agent}"
+    run = cli("skillc_gateway")
+    for skill in ("xlsx", "pdf"):  # xlsx has no case
+        done = run(
+            "eval", skill, "--path", str(library), "--live", command, "--live-pattern", "([a",
+            env_extra={"FAKE_AGENT_DIR": str(tmp_path)},
+        )  # fmt: skip
+        assert done.returncode == 1 and done.stdout == ""
+        assert (
+            done.stderr.startswith("error[E100]: ") and "unterminated character set" in done.stderr
+        )
+        _cases(library / "pdf", ("fill in this PDF form", True))
+    assert _logged(tmp_path) == []

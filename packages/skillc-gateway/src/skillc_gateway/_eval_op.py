@@ -9,6 +9,7 @@ command, which a model must not choose (``cli_only``).
 from __future__ import annotations
 
 import os
+import re
 from typing import TYPE_CHECKING, Annotated, Literal
 
 from skillc_index.operation import Operation, Param, Session
@@ -160,10 +161,16 @@ def evaluate(session: Session, params: EvalParams) -> EvalResult:
             from skillc_index import UnsupportedPlatform
 
             raise UnsupportedPlatform("live mode needs a POSIX system (process groups)")
+        pattern = params.live_pattern or DEFAULT_PATTERN
+        try:  # as run_live compiles it for each skill, before any work
+            re.compile(pattern.replace("{skill}", re.escape("skill")))
+        except re.error as exc:
+            from skillc_index.diagnostics import InvalidOption
+
+            raise InvalidOption(f"live pattern is not a regular expression: {exc}") from None
         live = LiveOptions(
-            command, params.runs, params.threshold, float(params.live_timeout),
-            params.live_pattern or DEFAULT_PATTERN,
-        )  # fmt: skip
+            command, params.runs, params.threshold, float(params.live_timeout), pattern
+        )
     paths = params.path
     if params.library is not None:
         if paths:
