@@ -462,6 +462,25 @@ def test_codex_lists_the_description_alone_and_refuses_a_long_one(
     assert _skill(codex, "bread")["results"][0]["place"] is None
 
 
+def test_a_path_that_is_no_folder_is_an_error_not_an_empty_library(
+    cli: Any, library: Path, tmp_path: Path
+) -> None:
+    """``--path ./skilsl`` (a typo), a file or a FIFO was a library of no skill: exit 0, the CI
+    gate passed. It is E022, as ``find --path`` says."""
+    import os
+
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    os.mkfifo(tmp_path / "fifo")
+    run = cli("skillc_gateway")
+    for given in ("skilsl", "file", "fifo"):
+        done = run(
+            "eval", "--path", str(library), "--path", str(tmp_path / given),
+            "--min-recall", "1", "--format", "github",
+        )  # fmt: skip
+        assert done.returncode == 1 and done.stdout == ""
+        assert done.stderr == f"error[E022]: directory not found: '{tmp_path / given}'\n"
+
+
 def test_a_named_library_of_the_configuration(
     cli: Any, library: Path, project: Path, write_skill: Any
 ) -> None:

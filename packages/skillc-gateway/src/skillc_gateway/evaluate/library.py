@@ -184,12 +184,16 @@ class Library:
 
 def skill_folders(paths: Iterable[str]) -> list[Path]:
     """The skills under each folder of ``paths`` (a folder holding ``SKILL.md`` is one; the
-    walk of ``build`` and ``lint`` finds the rest), each once, in order."""
+    walk of ``build`` and ``lint`` finds the rest), each once, in order. E022 for a path that
+    is not a folder (a typo, a file), as ``find --path`` says: not a library of no skill."""
+    from skillc_index import SkillDirectoryNotFound, is_folder
     from skillc_index.walk import find_skill_folders
 
     found: dict[str, Path] = {}
     for path in paths:
         folder = Path(path)
+        if not path or not is_folder(folder):
+            raise SkillDirectoryNotFound(str(path))
         candidates = [folder] if (folder / "SKILL.md").is_file() else find_skill_folders(folder)
         for candidate in candidates:
             found.setdefault(os.path.realpath(candidate), candidate)
