@@ -306,6 +306,32 @@ def test_init_never_writes_out_of_the_project_through_an_agent_folder_entry(
     assert (library / "docx" / "evals" / "triggers.yaml").is_file()
 
 
+def test_an_agent_folder_is_a_library_of_its_linked_entries(
+    cli: Any, library: Path, project: Path, write_skill: Any
+) -> None:
+    """``skc build`` deploys ``.claude/skills/<name>`` as a link: ``eval --path .claude/skills``
+    saw no skill (``find --path`` sees them). Each deployed skill stands for its store skill,
+    whose ``evals/`` the build leaves out; a linked entry to a skill elsewhere is read, never
+    written through by ``--init NAME`` (E012)."""
+    store = project / ".skillc" / "skills"
+    pdf = write_skill(store / "pdf", description="Fill in PDF forms and merge PDF files.")
+    write_skill(store / "xlsx", description="Excel spreadsheets, formulas and charts.")
+    _yaml(pdf, ["fill in this PDF form"])
+    built = cli("skillc_index")("build", "pdf", "xlsx")
+    assert built.returncode == 0, built.stderr
+    agent_folder = project / ".claude" / "skills"
+    assert (agent_folder / "pdf").is_symlink()
+    (agent_folder / "docx").symlink_to(library / "docx", target_is_directory=True)
+    code, data = _eval(cli, "--path", ".claude/skills")
+    assert code == 0 and data["library"] == 3
+    (skill,) = data["skills"]
+    assert skill["name"] == "pdf" and skill["recall"] == 1.0
+    assert skill["skill_file"] == str(pdf / "SKILL.md")  # where the description is edited
+    done = cli("skillc_gateway")("eval", "--init", "docx", "--path", ".claude/skills")
+    assert done.returncode == 1 and done.stderr.startswith("error[E012]"), done.stderr
+    assert not (library / "docx" / "evals").exists()
+
+
 def test_the_corpus_evaluates_without_a_crash(cli: Any) -> None:
     corpus = Path(__file__).resolve().parents[3] / ".." / "shared" / "corpus"
     if not corpus.is_dir():

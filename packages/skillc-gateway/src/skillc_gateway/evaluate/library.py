@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
+    from skillc_index import Layout
     from skillc_index.listing.agents import AgentName, ShownState
 
 __all__ = [
@@ -182,11 +183,14 @@ class Library:
         self.db.close()
 
 
-def skill_folders(paths: Iterable[str]) -> list[Path]:
+def skill_folders(paths: Iterable[str], layout: Layout) -> list[Path]:
     """The skills under each folder of ``paths`` (a folder holding ``SKILL.md`` is one; the
-    walk of ``build`` and ``lint`` finds the rest), each once, in order. E022 for a path that
-    is not a folder (a typo, a file), as ``find --path`` says: not a library of no skill."""
+    walk of ``build`` and ``lint`` finds the rest, with an agent folder's linked entries), each
+    once, in order. E022 for a path that is not a folder (a typo, a file), as ``find --path``
+    says: not a library of no skill. A skill skillc deployed (a link to its runtime, a copy)
+    stands for its store skill, whose ``evals/`` the build leaves out, as in ``find``."""
     from skillc_index import SkillDirectoryNotFound, is_folder
+    from skillc_index.inventory.deployed import deployed_source
     from skillc_index.walk import find_skill_folders
 
     found: dict[str, Path] = {}
@@ -194,7 +198,15 @@ def skill_folders(paths: Iterable[str]) -> list[Path]:
         folder = Path(path)
         if not path or not is_folder(folder):
             raise SkillDirectoryNotFound(str(path))
-        candidates = [folder] if (folder / "SKILL.md").is_file() else find_skill_folders(folder)
+        candidates = (
+            [folder]
+            if (folder / "SKILL.md").is_file()
+            else find_skill_folders(folder, linked_entries=True)
+        )
         for candidate in candidates:
-            found.setdefault(os.path.realpath(candidate), candidate)
+            real = os.path.realpath(candidate)
+            source = deployed_source(real, layout)
+            if source is not None:
+                candidate, real = Path(source), os.path.realpath(source)
+            found.setdefault(real, candidate)
     return list(found.values())

@@ -58,7 +58,7 @@ def library_of(
     notices: list[Notice] = []
     usage = options.usage or {}
     if options.paths:
-        folders = skill_folders(options.paths)
+        folders = skill_folders(options.paths, layout)
     else:
         from skillc_index.inventory.entries import installed_skills
         from skillc_index.inventory.folders import trusted_targets
@@ -94,9 +94,10 @@ def library_of(
 
 
 def _check_write_place(target: Path, layout: Layout) -> None:
-    """E012 when ``target``, in a skill found by its name among the installed ones, lies in
-    neither the project nor the skillc home: a project's agent-folder entry linked out of it
-    directs no write (DECISIONS); the skill's folder given on the command line may."""
+    """E012 when ``target``, in a skill found by its name among the installed ones (or through
+    a linked entry of a ``--path`` folder), lies in neither the project nor the skillc home:
+    a project's agent-folder entry linked out of it directs no write (DECISIONS); the skill's
+    folder given on the command line may."""
     from skillc_index.command_errors import PathEscapesProject
     from skillc_index.files import inside
     from skillc_index.inventory.folders import project_base
@@ -259,7 +260,10 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
             target = entry.folder / TRIGGERS_FILE
             if not within(target, entry.folder):
                 raise InvalidOption(f"{entry.folder / 'evals'} leads outside the skill")
-            if named and os.path.realpath(entry.folder) not in given_real:
+            # a skill named, not given as a folder: found among the installed ones, or an
+            # agent folder's linked entry under --path; a link directs no write out
+            linked = named or entry.folder.is_symlink()
+            if linked and os.path.realpath(entry.folder) not in given_real:
                 _check_write_place(target, layout)
             if os.path.lexists(target.parent) and not target.parent.is_dir():
                 raise InvalidOption(f"{target.parent} is not a folder")
