@@ -270,6 +270,22 @@ def test_init_writes_a_starter_that_loads_and_never_overwrites(cli: Any, library
     assert forced.returncode == 0 and target.read_text("utf-8") == text
 
 
+def test_init_of_several_skills_checks_them_all_before_writing_any(cli: Any, library: Path) -> None:
+    """``--init A B`` wrote A's file, then failed on B's (exists) with "skill 'B' already
+    exists": nothing is written when one is refused, and the E050 names the file."""
+    existing = library / "pdf-tools" / "evals" / "triggers.yaml"
+    existing.parent.mkdir()
+    existing.write_text("should_trigger: [mine]\n", encoding="utf-8")
+    run = cli("skillc_gateway")
+    done = run("eval", "--init", "docx", "pdf-tools", "--path", str(library))
+    assert done.returncode == 1 and done.stdout == ""
+    assert not (library / "docx" / "evals").exists()
+    assert done.stderr.startswith(f"error[E050]: skill '{existing}' already exists\n")
+    done = run("eval", "--init", "docx", "pdf-tools", "--path", str(library), "--force")
+    assert done.returncode == 0 and done.stdout.count("wrote ") == 2
+    assert "should_trigger: [mine]" not in existing.read_text("utf-8")
+
+
 def test_init_never_writes_through_an_evals_symlink_out_of_the_skill(
     cli: Any, library: Path, tmp_path: Path
 ) -> None:

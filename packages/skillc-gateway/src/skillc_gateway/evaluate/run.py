@@ -238,8 +238,9 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
 def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool) -> EvalResult:
     """``--init``: an ``evals/triggers.yaml`` for each skill named (a folder, or a name of
     the library), started from its description (:func:`.cases.starter_text`). An existing
-    file is replaced only with ``force``; the file is never written outside the skill (an
-    ``evals`` symlink out of it is refused)."""
+    file is replaced only with ``force`` (E050 names it); the file is never written outside
+    the skill (an ``evals`` symlink out of it is refused). Every file is checked before any is
+    written: a refusal writes none."""
     from skillc_gateway.evaluate.cases import starter_text
     from skillc_gateway.evaluate.overlap import trigger_phrases
     from skillc_index.atomic import write_file_atomic
@@ -253,8 +254,8 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
     library, notices = library_of(layout, config, options, given)
     named = not options.paths  # skills found by name among the installed ones
     given_real = {os.path.realpath(folder) for folder in given}
-    written: list[str] = []
-    try:
+    planned: list[tuple[Path, str]] = []
+    try:  # every file checked before any is written: all of them or none
         for skill in _targets(library, layout, options.skills):
             entry = library.entries[skill]
             target = entry.folder / TRIGGERS_FILE
@@ -267,19 +268,21 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
                 _check_write_place(target, layout)
             if os.path.lexists(target.parent) and not target.parent.is_dir():
                 raise InvalidOption(f"{target.parent} is not a folder")
-            if os.path.lexists(target) and not force:
-                raise SkillExists(entry.name, f"{target} exists", "replace it")
+            if os.path.lexists(target) and not force:  # E050 names the file, as stats does
+                raise SkillExists(layout.display(target), force_does="replace it")
             rivals = [
                 library.entries[other].name
                 for other in library.rank(entry.description).skills
                 if other != skill
             ][:3]
             text = starter_text(entry.name, trigger_phrases(entry.description)[:8], rivals)
-            target.parent.mkdir(exist_ok=True)
-            write_file_atomic(target, text.encode())
-            written.append(str(target))
+            planned.append((target, text))
     finally:
         library.close()
+    for target, text in planned:
+        target.parent.mkdir(exist_ok=True)
+        write_file_atomic(target, text.encode())
+    written = [str(target) for target, _ in planned]
     return EvalResult(
         options.agent, options.top, len(library.entries), (), (), warnings=tuple(notices),
         written=tuple(written),
