@@ -235,6 +235,27 @@ def test_mutation_reports_untested_phrases(cli: Any, library: Path) -> None:
 # -- formats, --init ------------------------------------------------------------------------
 
 
+def test_a_skill_name_never_drives_the_terminal(cli: Any, library: Path, write_skill: Any) -> None:
+    """Escape sequences in a skill's name reached the terminal raw in the text report (the
+    skill's heading, who took a case, the collisions) and the GitHub annotations."""
+    name = "evil\x1b]0;PWNED\x07\x1b[2J\x1b[31mRED"
+    description = PDF + " Zebra quokka."
+    evil = write_skill(
+        library / "evil", frontmatter=f"name: {json.dumps(name)}\ndescription: {description}\n"
+    )
+    _yaml(evil, ["review my pull request"])
+    _yaml(library / "docx", ["zebra quokka"])
+    run = cli("skillc_gateway")
+    text = run("eval", "--path", str(library)).stdout
+    shown = "evil ]0;PWNED [2J [31mRED"
+    assert f"\n{shown}:\n" in text and f"taken by {shown}" in text
+    assert f"  {shown} <-> pdf-forms: " in text
+    annotations = run("eval", "--path", str(library), "--format", "github").stdout
+    assert "evil\\x1b]0;PWNED\\x07\\x1b[2J" in annotations
+    for output in (text, annotations):
+        assert "\x1b" not in output and "\x07" not in output
+
+
 def test_sarif_points_at_the_description_line(cli: Any, library: Path) -> None:
     _yaml(library / "docx", ["merge PDF files"])
     done = cli("skillc_gateway")("eval", "--path", str(library), "--top", "1", "--format", "sarif")

@@ -168,7 +168,7 @@ def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> N
     for skill in result.skills:
         notes = [
             f"  miss: {one_line(case.query)!r} -> "
-            + (f"taken by {case.taken_by}" if case.taken_by else "no skill ranks it")
+            + (f"taken by {one_line(case.taken_by)}" if case.taken_by else "no skill ranks it")
             + ("" if case.place is None else f" (place {case.place})")
             for case in skill.cases
             if case.should_trigger and not case.passed
@@ -199,24 +199,22 @@ def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> N
                     + how
                 )
         if notes:
-            echo(f"{skill.name}:")
+            echo(f"{one_line(skill.name)}:")
             for note in notes:
                 echo(note)
     if result.collisions:
         echo("collisions (worst first):")
         for collision in result.collisions[:limit]:
             how = f"similarity {collision.similarity:.2f}"
+            first, second = one_line(collision.first), one_line(collision.second)
             for taker, count, loser in (
-                (collision.second, collision.first_lost, collision.first),
-                (collision.first, collision.second_lost, collision.second),
+                (second, collision.first_lost, first),
+                (first, collision.second_lost, second),
             ):
                 if count:
                     how += f", {taker} takes {count} of {loser}'s cases"
             phrases = "; ".join(collision.phrases[:3])
-            echo(
-                f"  {collision.first} <-> {collision.second}: {how}"
-                + (f" ({phrases})" if phrases else "")
-            )
+            echo(f"  {first} <-> {second}: {how}" + (f" ({phrases})" if phrases else ""))
         if len(result.collisions) > limit:
             echo(f"  ... ({len(result.collisions) - limit} more: --format json lists them all)")
     for line in result.breaches():
@@ -241,19 +239,22 @@ _RULES = {
 
 
 def _findings(result: EvalResult) -> list[_Finding]:
+    """The findings, names shown as :func:`~skillc_index.text.printable` (a skill's name
+    never drives the terminal of whoever reads the annotations or the log)."""
+    from skillc_index.text import printable
+
     found: list[_Finding] = []
     for skill in result.skills:
 
         def add(rule: str, level: str, text: str, skill: SkillReport = skill) -> None:
-            found.append(
-                _Finding(rule, level, f"{skill.name}: {text}", skill.skill_file, skill.line)
-            )
+            message = f"{printable(skill.name)}: {text}"
+            found.append(_Finding(rule, level, message, skill.skill_file, skill.line))
 
         for case in skill.cases:
             if case.passed:
                 continue
             if case.should_trigger:
-                took = f"; taken by {case.taken_by}" if case.taken_by else ""
+                took = f"; taken by {printable(case.taken_by)}" if case.taken_by else ""
                 add("eval-miss", "error", f"miss {case.query!r}{took}")
             else:
                 add("eval-false-trigger", "error", f"false trigger {case.query!r}")
@@ -267,7 +268,7 @@ def _findings(result: EvalResult) -> list[_Finding]:
             (collision.first_line, collision.second),
             (collision.second_line, collision.first),
         ):
-            text = f"collides with {other} (similarity {collision.similarity:.2f})"
+            text = f"collides with {printable(other)} (similarity {collision.similarity:.2f})"
             if collision.phrases:
                 text += ": " + "; ".join(collision.phrases[:3])
             found.append(_Finding("eval-collision", "warning", text, file, line))
@@ -327,9 +328,11 @@ def _escape(text: str, property_: bool = False) -> str:
 
 def github_lines(result: EvalResult) -> list[str]:
     """One ``::error``/``::warning``/``::notice`` workflow command per finding."""
+    from skillc_index.text import printable
+
     levels = {"error": "error", "warning": "warning", "note": "notice"}
     return [
-        f"::{levels[f.level]} file={_escape(f.file, True)},line={f.line},"
+        f"::{levels[f.level]} file={_escape(printable(f.file), True)},line={f.line},"
         f"title={_escape(f.rule, True)}::{_escape(f.message)}"
         for f in _findings(result)
     ]
