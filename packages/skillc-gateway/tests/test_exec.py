@@ -119,6 +119,27 @@ def test_a_relative_program_is_a_file_of_the_skill(tool: Path, gateway_process: 
     assert (done.returncode, done.stdout) == (0, f"hello from {tool}\n")
 
 
+def test_a_relative_path_entry_is_skc_s_folder_not_the_skill_s(
+    tool: Path, project: Path, tmp_path: Path, gateway_process: Run, clean_env: dict[str, str]
+) -> None:
+    """With an empty or ``.`` entry in PATH, a bare name ran the skill's own file of that
+    name (the command starts in the skill's folder): it is looked up from skc's folder."""
+    for folder, who in ((tool, "the skill file"), (tmp_path / "bin", "the PATH program")):
+        folder.mkdir(exist_ok=True)
+        (folder / "whoran").write_text(f"#!/bin/sh\necho {who}\n", encoding="utf-8")
+        (folder / "whoran").chmod(0o755)
+    for entry in ("", "."):
+        path = f"{entry}:{tmp_path / 'bin'}:{clean_env['PATH']}"
+        done = gateway_process("exec", "demo", "--", "whoran", env_extra={"PATH": path})
+        assert (done.returncode, done.stdout) == (0, "the PATH program\n"), done.stderr
+    (tmp_path / "bin" / "whoran").unlink()
+    done = gateway_process(
+        "exec", "demo", "--", "whoran", env_extra={"PATH": f".:{clean_env['PATH']}"}
+    )
+    assert (done.returncode, done.stdout) == (127, "")
+    assert done.stderr == "warning: exec: command not found: whoran\n"
+
+
 def test_a_signal_ends_the_command_and_gives_128_plus_n(
     tool: Path, project: Path, clean_env: dict[str, str]
 ) -> None:

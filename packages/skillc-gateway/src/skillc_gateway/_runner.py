@@ -59,6 +59,7 @@ __all__ = [
     "exec_environment",
     "exec_in_skill",
     "expand_skill_dir",
+    "on_path",
     "plan_run",
     "run_in_group",
     "run_tool",
@@ -248,6 +249,16 @@ def _find_tool(skill: ToolSkill, name: str) -> tuple[Tool, CommandTemplate]:
     return tool, tool.command
 
 
+def on_path(program: str, env: Mapping[str, str]) -> str | None:
+    """The absolute path of ``program`` (a name without ``/``) on ``env``'s ``PATH``, looked
+    up from this process's working directory: a relative entry (``.``, an empty one) means
+    that folder, never the one the program runs in (a skill's own file of that name)."""
+    import shutil
+
+    found = shutil.which(program, path=env.get("PATH", os.defpath))
+    return None if found is None else os.path.abspath(found)  # noqa: PTH100
+
+
 def plan_run(
     skill: ResolvedSkill,
     tool_name: str,
@@ -262,8 +273,6 @@ def plan_run(
     A program written with a ``/`` and relative (``./scripts/x.sh``) is a file of the skill
     (E012 if it leads outside); any other name is looked up on the tool's ``PATH``.
     """
-    import shutil
-
     environ = os.environ if environ is None else environ
     tool_skill = read_tool_skill(skill.source)
     tool, command = _find_tool(tool_skill, tool_name)
@@ -273,7 +282,7 @@ def plan_run(
     argv = command.render(values, [p.name for p in tool.parameters if p.option])
     program = argv[0]
     if "/" not in program:
-        found = shutil.which(program, path=env.get("PATH", os.defpath))
+        found = on_path(program, env)
     else:
         found = program if Path(program).is_absolute() else str(safe_join(skill.source, program))
     exists = found is not None and Path(found).is_file()
@@ -318,9 +327,8 @@ class RunResult(NamedTuple):
 
 
 class HeadTail:
-    """The first ``head`` and last ``tail`` bytes of a stream (the first ``head + tail`` while
-    that is all), and its length (§4.2): memory stays bounded, the rest is read and dropped
-    (the writer never blocks on a full pipe)."""
+    """The first ``head`` and last ``tail`` bytes of a stream, and its length (§4.2): memory
+    stays bounded, the rest is read and dropped (the writer never blocks on a full pipe)."""
 
     def __init__(self, head: int = HEAD_SIZE, tail: int = TAIL_SIZE) -> None:
         self.head = bytearray()
@@ -473,7 +481,6 @@ def run_in_group(
 def run_tool(plan: RunPlan) -> RunResult:
     """Run ``plan`` (spec/003 §4-§5) and wait for it, at most its timeout, in its own process
     group (:func:`run_in_group`: neither it nor its children outlive the run)."""
-
     if os.name != "posix":
         raise UnsupportedPlatform("running tools needs a POSIX system (process groups)")
     started = time.monotonic()
@@ -653,11 +660,11 @@ def exec_in_skill(
 ) -> ExecResult:
     """Run ``argv`` with the skill's source folder as working directory and wait for it.
 
-    No shell: ``argv[0]`` is the program (a name looked up on ``PATH``, or a path, relative
-    to the skill's folder when relative), each further item one argument, none rewritten
-    but for the placeholders of the skill's folder (:func:`expand_skill_dir`: E012, before
-    anything runs, for one that leads out of it). stdin, stdout and stderr are this
-    process's. The environment is :func:`exec_environment`'s."""
+    No shell: ``argv[0]`` is the program (a name looked up on ``PATH`` by :func:`on_path`, or
+    a path, relative to the skill's folder when relative), each further item one argument,
+    none rewritten but for the placeholders of the skill's folder (:func:`expand_skill_dir`:
+    E012, before anything runs, for one that leads out of it). stdin, stdout and stderr are
+    this process's. The environment is :func:`exec_environment`'s."""
     argv = expand_skill_dir(skill, argv)
     environ = os.environ if environ is None else environ
     started = time.monotonic()
@@ -665,15 +672,16 @@ def exec_in_skill(
     def failure(code: int, message: str) -> ExecResult:
         return ExecResult(code, int((time.monotonic() - started) * 1000), message)
 
+    env = exec_environment(environ, skill.source)
+    program = None if "/" in argv[0] else on_path(argv[0], env)
+    if program is None and "/" not in argv[0]:
+        return failure(127, f"command not found: {argv[0]}")
     with _signals_to() as started_command:
         try:
             process = subprocess.Popen(
-                list(argv),
-                shell=False,
-                cwd=skill.source,
-                env=exec_environment(environ, skill.source),
+                list(argv), executable=program, shell=False, cwd=skill.source, env=env,
                 close_fds=True,
-            )
+            )  # fmt: skip
         except FileNotFoundError:
             if not skill.source.is_dir():
                 return failure(127, f"the skill's folder is gone: {skill.source}")
