@@ -861,6 +861,40 @@ def test_an_agent_folder_leading_outside_the_project_is_refused(
     )
 
 
+def test_a_parking_folder_leading_outside_is_refused(
+    cli: Callable[..., Run], claude: Path, project: Path, tmp_path: Path
+) -> None:
+    """A checkout's ``.skillc/router/claude`` link never receives the parked deployments."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (project / ".skillc" / "router").mkdir(parents=True, exist_ok=True)
+    (project / ".skillc" / "router" / "claude").symlink_to(elsewhere)
+    with unchanged(project, elsewhere):
+        result = route(cli, "install")
+    assert result.returncode == 1
+    assert result.stderr.startswith(
+        "error[E100]: invalid option: 'parking folder '.skillc/router/claude' leads outside"
+    )
+
+
+def test_a_skill_too_large_to_index_is_put_back(
+    cli: Callable[..., Run], claude: Path, project: Path
+) -> None:
+    """An installed skill is a stranger's: one over the bounds of an index made on demand (a
+    sparse 40 MiB Markdown file here; a 2 GiB one was read whole) stays where it was."""
+    big = agent_skill(claude, "big")
+    with (big / "huge.md").open("wb") as handle:
+        handle.truncate(40 << 20)
+    result = route(cli, "install")
+    assert result.returncode == 0, result.stderr
+    assert (
+        "left: .claude/skills/big: put back: does not build: error[E002]: search index "
+        "unusable for 'big': too large to index on demand (40.0 MiB of Markdown and text, "
+        "more than 32 MiB)"
+    ) in result.stdout.splitlines()
+    assert (claude / "big" / "SKILL.md").is_file() and (claude / "skill-router").is_dir()
+
+
 def test_a_manifest_naming_a_folder_outside_is_refused(
     cli: Callable[..., Run], claude: Path, project: Path
 ) -> None:

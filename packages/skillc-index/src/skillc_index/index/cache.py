@@ -57,6 +57,7 @@ __all__ = [
     "MAX_INDEXED_FILES",
     "MAX_SOURCE_BYTES",
     "ensure_index",
+    "refuse_too_large",
 ]
 
 #: The most ``.md``/``.txt`` files a skill may have to be indexed on demand.
@@ -309,6 +310,18 @@ def _stats(source: Path, files: Sequence[str]) -> dict[str, FileStat]:
         return stat_files(source, files)
     except OSError as exc:  # a file removed between the walk and its stat
         raise _Changed(f"'{exc.filename}' vanished") from exc
+
+
+def refuse_too_large(skill: ResolvedSkill) -> None:
+    """E002 (:class:`~skillc_index.IndexUnusable`) when ``skill`` is larger than an index made
+    on demand may be: ``skc route`` checks a stranger's skill so before it compiles it, as a
+    read that indexed it would (``skc build`` of the author's own has no such bound)."""
+    from skillc_index.files import walk_skill
+    from skillc_index.index.rows import indexed_files
+    from skillc_index.index.schema import stat_files
+
+    found = walk_skill(skill.source)
+    _refuse_too_large(skill, indexed_files(found.files), stat_files(skill.source, found.files))
 
 
 def _refuse_too_large(

@@ -96,6 +96,7 @@ def route_place(layout: Layout, config: Config, agent: str, global_: bool) -> Ro
         ("store", place.store),
         ("runtime folder", layout.runtime_store(scope)),
         ("route folder", place.routes),
+        ("parking folder", place.parking),  # a checkout's .skillc/router/<agent> link
     )
     for what, path in checked:
         check_inside(place, layout, what, path)
