@@ -107,6 +107,7 @@ class SkillList:
 def _frontmatter_problem(skill_file: Path) -> str | None:
     from skillc_index.diagnostics import NotARegularFile
     from skillc_index.files import open_regular
+    from skillc_index.markdown.document import not_text
     from skillc_index.markdown.frontmatter import parse_frontmatter
 
     try:
@@ -123,7 +124,7 @@ def _frontmatter_problem(skill_file: Path) -> str | None:
     for key in ("name", "description"):
         value = data.get(key)
         if not isinstance(value, str) or not value.strip():
-            return f"missing frontmatter field '{key}'"
+            return not_text(data, key) or f"missing frontmatter field '{key}'"
     return None
 
 

@@ -26,7 +26,7 @@ file.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -662,11 +662,29 @@ def read_skill_metadata(doc: MarkdownDoc) -> SkillMetadata:
     data = doc.frontmatter.data
     name = data.get("name") if data else None
     if not isinstance(name, str) or not name.strip():
-        raise MissingFrontmatterField("name", doc.frontmatter.error)
+        raise MissingFrontmatterField("name", doc.frontmatter.error or not_text(data, "name"))
     description = doc.description
     if description is None:
-        raise MissingFrontmatterField("description")
+        raise MissingFrontmatterField("description", not_text(data, "description"))
     return SkillMetadata(name.strip(), description)
+
+
+def not_text(data: Mapping[str, object] | None, key: str) -> str | None:
+    """Why the frontmatter field ``key`` of ``data`` is no text although it is written (the
+    hint of E011: ``name: 2024`` is a number, ``description: [a, b]`` a list); None when it
+    is not written, or is text."""
+    value = (data or {}).get(key)
+    if value is None or isinstance(value, str):
+        return None
+    kinds = {
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        list: "a list",
+        dict: "a mapping",
+    }
+    kind = kinds.get(type(value), f"a YAML {type(value).__name__}")
+    return f"'{key}' is {kind}, not text (quote it, or write it as one string)"
 
 
 def title_of(doc: MarkdownDoc) -> str | None:
