@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import stat
 import subprocess
 import sys
 from collections.abc import Callable
@@ -769,6 +770,33 @@ def test_a_foreign_catalog_file_is_left_alone(
     assert "alpha" in result.stdout
     with sqlite3.connect(catalog) as db:
         assert db.execute("PRAGMA application_id").fetchone() == (database.APPLICATION_ID,)
+
+
+def test_a_fifo_at_the_catalogs_place_is_foreign_never_opened(
+    gateway_process: Run, project: Path, home: Path, write_skill: WriteSkill
+) -> None:
+    """Opening a FIFO to read its header waited for a writer: the find hung for good."""
+    write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
+    (home / ".skillc").mkdir()
+    catalog = home / ".skillc/catalog.db"
+    os.mkfifo(catalog)
+    result = gateway_process("find", "fish")
+    assert result.returncode == 0 and "alpha" in result.stdout
+    assert result.stderr.startswith(f"warning: {catalog} is not a skillc catalog")
+
+
+def test_the_catalog_is_readable_by_its_owner_only(
+    gateway_process: Run, project: Path, home: Path, write_skill: WriteSkill
+) -> None:
+    """It holds the text of skills that may sit in private folders; one made by an earlier
+    version (the umask's 0644) is made private too."""
+    write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
+    assert "alpha" in gateway_process("find", "fish").stdout
+    catalog = home / ".skillc/catalog.db"
+    assert stat.S_IMODE(catalog.stat().st_mode) == 0o600
+    catalog.chmod(0o644)
+    assert "alpha" in gateway_process("find", "fish").stdout
+    assert stat.S_IMODE(catalog.stat().st_mode) == 0o600
 
 
 def test_a_corrupt_catalog_of_ours_is_made_again(

@@ -24,6 +24,7 @@ import contextlib
 import os
 import re
 import sqlite3
+import stat
 import threading
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -152,6 +153,7 @@ def open_database(layout: Layout) -> CatalogDatabase:
             path.parent.mkdir(parents=True, exist_ok=True)
             if path.exists() and not os.access(path, os.R_OK | os.W_OK):
                 raise PermissionError("not writable")
+            _private(path)
             db = sqlite3.connect(
                 sqlite_uri(path, "rwc"),
                 uri=True,
@@ -334,6 +336,24 @@ def statements(script: str) -> list[str]:
     return statements
 
 
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+def _private(path: Path) -> None:
+    """The catalog's file, made (or kept) readable by its owner only: it holds the text of
+    skills that may sit in private folders (SQLite gives its WAL and shared-memory files the
+    same permissions). Never opened when it exists: closing a file this process has open
+    drops SQLite's locks on it (:data:`_OPEN`)."""
+    try:
+        if path.stat().st_mode & 0o077:
+            path.chmod(0o600)
+    except FileNotFoundError:
+        with contextlib.suppress(OSError):  # made by another process meanwhile: it chmods
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o600))
+    except OSError:
+        pass  # sqlite3.connect says why, if it matters
+
+
 def _owner(path: Path) -> str:
     """``absent`` (no file or an empty one), ``ours`` (a SQLite database with the catalog's
     application id) or ``foreign`` (anything else). The file of a catalog connection this
@@ -346,6 +366,8 @@ def _owner(path: Path) -> str:
         return "foreign" if path.exists() else "absent"
     if (st.st_dev, st.st_ino) in _open_files(str(path)):
         return "ours"
+    if not stat.S_ISREG(st.st_mode):  # a FIFO there: opening it would wait for a writer
+        return "foreign"
     try:
         with path.open("rb") as handle:
             header = handle.read(100)
