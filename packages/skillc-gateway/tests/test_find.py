@@ -1297,6 +1297,44 @@ def test_a_watching_catalog_walks_again_only_after_a_change(
     assert passes.since()[1][0] == "full"  # the states are read again: a full pass
 
 
+def test_a_watching_catalog_sees_a_root_renamed_away_and_back_with_a_folder_above_it(
+    project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
+) -> None:
+    """``mv .claude .claude.bak`` renames a folder above the agent folder ``.claude/skills``:
+    no event of the folders watched (their watches follow the inodes). The quiet answer
+    stood, with the skills at paths that no longer existed; once a change elsewhere had the
+    folder seen gone, its return (``mv`` back) was never seen. Each root is stat-ed on the
+    quiet path too; near miss: nothing else is walked while nothing changed."""
+    import time
+
+    watching()
+    passes = Passes(monkeypatch)
+    for name in ("s1", "s2", "s3"):
+        write_skill(project / f".claude/skills/{name}", name, f"Zorb {name} things.")
+    write_skill(project / ".gemini/skills/h1", "h1", "Zorb h1 things.")
+
+    def found() -> tuple[int, list[str]]:
+        time.sleep(0.02)  # past the change time of what the test just wrote
+        result = find_skills(layout, "zorb")
+        return result.searched, sorted(skill.name for skill in result.skills)
+
+    every = (4, ["h1", "s1", "s2", "s3"])
+    assert found() == found() == every  # the second watches what it walks
+    passes.since()
+    assert found() == every
+    assert passes.since()[1] == []  # quiet
+    (project / ".claude").rename(project / ".claude.bak")
+    assert found() == (1, ["h1"])
+    write_skill(project / ".gemini/skills/h1", "h1", "Zorb h1 things, edited.")  # elsewhere
+    assert found() == found() == (1, ["h1"])
+    passes.since()
+    assert found() == (1, ["h1"])
+    assert passes.since()[1] == []  # quiet, the agent folder gone
+    (project / ".claude.bak").rename(project / ".claude")
+    assert found() == every
+    assert found() == every
+
+
 def test_a_deployment_whose_source_is_gone_leaves_a_watching_catalog_calm(
     project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
 ) -> None:

@@ -204,6 +204,37 @@ def test_changes_are_seen_by_the_next_find(
         assert queries(gateway) == 6
 
 
+def test_an_agent_folder_renamed_away_and_back_is_seen_by_the_server(
+    gateway: Run,
+    gateway_process: Run,
+    clean_env: dict[str, str],
+    project: Path,
+    write_skill: WriteSkill,
+) -> None:
+    """``mv .claude .claude.bak`` while a server runs: no event of the folders it watches
+    (their watches follow the inodes). It answered the three skills at paths that were gone,
+    and once it saw them gone, never saw them come back (``mv`` back). Near miss: each
+    answer is the in-process one."""
+
+    def found() -> tuple[int, list[str]]:
+        done = gateway_process("find", "zorb", "--format", "json")
+        assert done.returncode == 0, done.stderr
+        data = json.loads(done.stdout)
+        return data["searched"], sorted(skill["name"] for skill in data["skills"])
+
+    for name in ("s1", "s2", "s3"):
+        write_skill(project / ".claude" / "skills" / name, name, f"Zorb {name} things.")
+    time.sleep(2.1)  # settled (RACY_NS): the server's third answer takes the quiet path
+    every = (3, ["s1", "s2", "s3"])
+    with server(clean_env, project, gateway):
+        assert found() == found() == found() == every
+        (project / ".claude").rename(project / ".claude.bak")
+        assert found() == found() == (0, [])
+        (project / ".claude.bak").rename(project / ".claude")
+        assert found() == found() == every
+        assert queries(gateway) == 7
+
+
 def test_the_client_does_not_load_the_catalog_machinery(
     gateway: Run, clean_env: dict[str, str], project: Path, library: Path
 ) -> None:

@@ -339,9 +339,10 @@ class Catalog:
         the answer from their files whatever the catalog holds (the find server said so).
 
         From a process's second query on, a :class:`~.watch.Watcher` watches the folders
-        walked: while it saw nothing and no other process wrote the catalog, the last
-        answer stands and nothing is looked at again; after it saw something, only the
-        folders it names are (:func:`~.scan.walk` with ``changed``)."""
+        walked: while it saw nothing, no other process wrote the catalog and each root is
+        the folder it was (one stat each), the last answer stands and nothing else is looked
+        at again; after it saw something, only the folders it names are
+        (:func:`~.scan.walk` with ``changed``)."""
         paths = tuple(str(root.path) for root in roots)
         watcher, changes = self._watch()
         nothing = changes is not None and not (changes.folders or changes.moved)
