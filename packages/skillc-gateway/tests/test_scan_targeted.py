@@ -280,3 +280,48 @@ def test_a_link_up_the_tree_is_not_followed(tmp_path: Path) -> None:
     ]
     again = walk(str(library), result.state, time.time_ns() - MARGIN_NS, deployed)
     assert look(again.state) == look(result.state)  # the same state on the next look
+
+
+def test_a_folder_that_cannot_be_listed_drops_what_it_held(
+    tmp_path: Path, watcher: Watcher, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder whose permissions now refuse its listing (``chmod 311``, or ``000`` for a
+    user: only an attribute event of the folder): its subfolders were taken from the old
+    state (a targeted walk) or kept while they could still be statted (a full walk), their
+    skills still answered; a new walk lists nothing under it. Now every walk drops them.
+    Root lists anything: its refusal is played by ``os.scandir``."""
+    for name in ("s1", "s2"):
+        (tmp_path / "group" / name).mkdir(parents=True)
+        (tmp_path / "group" / name / "SKILL.md").write_text(f"---\nname: {name}\n---\n")
+    (tmp_path / "top").mkdir()
+    time.sleep(MARGIN_NS / 1e9 + 0.01)
+    since = time.time_ns() - MARGIN_NS
+    first = walk(str(tmp_path), None, since, deployed, watch=watcher.watch)
+    assert first.state.paths == ["", "group", "group/s1", "group/s2", "top"]
+    refused = str(tmp_path / "group")
+    real_scandir = os.scandir
+
+    def scandir(path: Any) -> Any:
+        if str(path) == refused:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    (tmp_path / "group").chmod(0o311)
+    try:
+        changes = watcher.changed()
+        assert changes is not None and refused in changes.folders and not changes.moved
+        time.sleep(MARGIN_NS / 1e9 + 0.01)
+        since = time.time_ns() - MARGIN_NS
+        targeted = walk(
+            str(tmp_path), first.state, since, deployed, watch=watcher.watch,
+            changed=changes.folders, moved=changes.moved,
+        )  # fmt: skip
+        full = walk(str(tmp_path), first.state, since, deployed)
+        new = walk(str(tmp_path), None, since, deployed)
+    finally:
+        (tmp_path / "group").chmod(0o755)
+    for result in (targeted, full, new):
+        assert result.state.paths == ["", "group", "top"]
+    gone = [(0, str(tmp_path / "group/s1")), (0, str(tmp_path / "group/s2"))]
+    assert sorted(targeted.removed) == sorted(full.removed) == gone

@@ -91,13 +91,14 @@ def queries(gateway: Run) -> int:
 
 @contextmanager
 def server(
-    clean_env: dict[str, str], project: Path, gateway: Run, *args: str
+    clean_env: dict[str, str], project: Path, gateway: Run, *args: str, prefix: tuple[str, ...] = ()
 ) -> Iterator[subprocess.Popen[str]]:
-    """``python -m skillc_gateway watch ARGS`` in the foreground, ready; SIGTERM at the end."""
+    """``python -m skillc_gateway watch ARGS`` in the foreground (run by ``prefix``), ready;
+    SIGTERM at the end."""
     log = project / "watch.log"
     with log.open("a", encoding="utf-8") as output:
         process = subprocess.Popen(
-            [sys.executable, "-m", "skillc_gateway", "watch", *args],
+            [*prefix, sys.executable, "-m", "skillc_gateway", "watch", *args],
             cwd=project,
             env=clean_env,
             stdout=output,
@@ -233,6 +234,65 @@ def test_an_agent_folder_renamed_away_and_back_is_seen_by_the_server(
         (project / ".claude.bak").rename(project / ".claude")
         assert found() == found() == every
         assert queries(gateway) == 7
+
+
+#: Runs a command as root without its override of file permissions (a user's view).
+UNPRIVILEGED = (
+    "setpriv",
+    "--inh-caps=-dac_override,-dac_read_search",
+    "--bounding-set=-dac_override,-dac_read_search",
+)
+
+
+def unprivileged(folder: Path) -> tuple[str, ...]:
+    """What runs a command to which ``folder`` (made unreadable) is unreadable: nothing for a
+    user, :data:`UNPRIVILEGED` for root; the test is skipped where permissions do not apply."""
+    prefix = UNPRIVILEGED if os.geteuid() == 0 and shutil.which("setpriv") else ()
+    listing = [*prefix, sys.executable, "-c", "import os, sys; os.listdir(sys.argv[1])"]
+    if subprocess.run([*listing, str(folder)], capture_output=True).returncode == 0:
+        pytest.skip("permissions do not apply here")
+    return prefix
+
+
+def test_a_folder_made_unreadable_loses_its_skills_in_the_servers_answer(
+    gateway: Run,
+    gateway_process: Run,
+    clean_env: dict[str, str],
+    project: Path,
+    write_skill: WriteSkill,
+) -> None:
+    """``chmod 000`` on a folder of three skills while a server runs: an attribute event of
+    the folder alone, whose listing fails. The folders under it were taken as they were, and
+    the three skills answered (searched 4, skipped 1); a new walk lists nothing under an
+    unreadable folder, counted skipped. Near miss: readable again, they are back."""
+    library = project / "library"
+    group = library / "group"
+    for name in ("s1", "s2", "s3"):
+        write_skill(group / name, name, f"Zorb {name} things.")
+    write_skill(library / "top", "top", "Zorb top things.")
+
+    def found() -> tuple[int, int, list[str]]:
+        done = gateway_process("find", "zorb", "--path", "library", "--format", "json")
+        assert done.returncode == 0, done.stderr
+        data = json.loads(done.stdout)
+        return data["searched"], data["skipped"], sorted(s["name"] for s in data["skills"])
+
+    every = (4, 0, ["s1", "s2", "s3", "top"])
+    group.chmod(0)
+    try:
+        prefix = unprivileged(group)
+    finally:
+        group.chmod(0o755)
+    time.sleep(2.1)  # settled (RACY_NS): only the folder with an event is looked at again
+    with server(clean_env, project, gateway, prefix=prefix):
+        assert found() == found() == every  # the second watches what it walks
+        group.chmod(0)
+        try:
+            assert found() == found() == (1, 1, ["top"])
+        finally:
+            group.chmod(0o755)
+        assert found() == every
+        assert queries(gateway) == 5
 
 
 def test_the_client_does_not_load_the_catalog_machinery(

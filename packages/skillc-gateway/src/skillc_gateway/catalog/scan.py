@@ -367,8 +367,9 @@ class _Walker:
             skill_id, fp = old.ids[index], old.fps[index]
             if stamp != old.stamps[index]:
                 kind = self._relist(old, index, full, gone)
-                if kind & STUB and not old.kinds[index] & STUB:
-                    gone.append(f"{path}/")  # a deployed skill stands for its source
+                if kind & (STUB | UNREADABLE):  # nothing under it is walked (as a new walk):
+                    # a deployed skill stands for its source, an unreadable folder lists none
+                    gone.append(f"{path}/" if path else "")
                     self._queue(index + 1, old.subtree_end(index))
                 if (skill_id or old.kinds[index] & SKILL) and (not kind & SKILL or kind & STUB):
                     self.removed.append((skill_id, old.real_path(path)))
