@@ -621,6 +621,43 @@ def test_a_retargeted_or_replaced_symlink_entry_is_seen_at_once(
     assert names(find(gateway, "row", "--path", "library")) == ["first"]
 
 
+def test_a_skill_folder_replaced_by_a_symlink_to_where_it_moved_leaves_no_row(
+    gateway: Run, project: Path, home: Path, write_skill: WriteSkill
+) -> None:
+    """``mv lib/one ext/one; ln -s ext/one lib/one``: the skill is at ext/one now (its real
+    path), and lib/one's row was kept for good (its SKILL.md was still reachable through the
+    link, so it counted as reached another way): one stale row per folder replaced so, in
+    the ranker's counts. The same for a folder of skills replaced by a link (``lib/group``).
+    Near miss: a folder reached under another searched folder keeps its row."""
+    import shutil
+
+    library, elsewhere = project / "library", project / "ext"
+    elsewhere.mkdir()
+    write_skill(library / "one", "one", "Row a boat.")
+    write_skill(library / "group/two", "two", "Row a canoe.")
+    write_skill(library / "kept", "kept", "Row a raft.")
+
+    def rows() -> list[str]:
+        with sqlite3.connect(home / ".skillc/catalog.db") as db:
+            return sorted(
+                Path(path).relative_to(project).as_posix()
+                for (path,) in db.execute("SELECT path FROM skills")
+            )
+
+    assert find(gateway, "row", "--path", "library")["searched"] == 3
+    for name in ("one", "group"):
+        shutil.move(library / name, elsewhere / name)
+        (library / name).symlink_to(elsewhere / name)
+    assert find(gateway, "row", "--path", "library")["searched"] == 3
+    assert rows() == ["ext/group/two", "ext/one", "library/kept"]
+    write_skill(elsewhere / "shared", "shared", "Row a dinghy.")
+    (library / "via").symlink_to(elsewhere / "shared")  # reached both ways
+    assert find(gateway, "row", "--path", "library", "--path", "ext")["searched"] == 4
+    (library / "via").unlink()
+    assert find(gateway, "row", "--path", "library", "--path", "ext")["searched"] == 4
+    assert rows() == ["ext/group/two", "ext/one", "ext/shared", "library/kept"]
+
+
 def test_the_catalog_on_disk_is_what_the_next_process_reads(
     gateway_process: Run, project: Path, write_skill: WriteSkill
 ) -> None:

@@ -112,7 +112,7 @@ class Indexer:
         removed = self._ids(removed)
         gone: dict[tuple[bytes, str], list[tuple[int, str]]] = {}
         for skill_id, real in removed:
-            if os.path.isfile(f"{real}/{SKILL_FILE}"):  # noqa: PTH113 - reached another way
+            if _still_there(real):
                 continue
             row = catalog_database.skill_by_id(self.db, skill_id)
             if row is not None and row[0] == real and row[2] is not None:
@@ -162,11 +162,21 @@ class Indexer:
     def remove(self, removed: Iterable[tuple[int, str]]) -> None:
         """Drop the skills whose SKILL.md is gone (one still there is reached another way)."""
         for skill_id, real in removed:
-            if os.path.isfile(f"{real}/{SKILL_FILE}"):  # noqa: PTH113
+            if _still_there(real):
                 continue
             if catalog_database.delete_skill(self.db, skill_id, real):
                 postings.remove(self.db, skill_id)
             self.done.pop(real, None)
+
+
+def _still_there(real: str) -> bool:
+    """Whether the skill folder at the real path ``real`` that a walk found gone is still
+    there, reached another way (under another searched folder): its SKILL.md is, and
+    ``real`` is still its folder's real path (a folder replaced by a symlink to where it was
+    moved is not: its skill is indexed at the link's target)."""
+    if not os.path.isfile(f"{real}/{SKILL_FILE}"):  # noqa: PTH113
+        return False
+    return os.path.realpath(real) == real
 
 
 def _read_regular(real: str, st: os.stat_result) -> bytes | None:
