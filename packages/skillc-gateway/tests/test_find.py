@@ -1536,6 +1536,28 @@ def test_a_symlink_loop_hides_nothing_but_itself(
     assert sorted(names(data)) == ["one", "two"] and data["skipped"] == 1
 
 
+def test_a_skill_md_that_is_no_regular_file_is_skipped_and_counted_never_opened(
+    gateway_process: Run, project: Path, write_skill: WriteSkill
+) -> None:
+    """A FIFO ``SKILL.md``, a link to ``/dev/null`` and a link to nothing were passed over
+    uncounted (only a link to a regular file was counted): the folder was no skill. Each is
+    skipped and counted now, and never opened (a FIFO would block the read: a real process,
+    under the runner's timeout). Near miss: a folder named ``SKILL.md`` is no skill."""
+    library = project / "library"
+    write_skill(library / "good", "good", "The good skill for widgets.")
+    for name in ("fifo", "device", "dangling", "folder"):
+        (library / name).mkdir()
+    os.mkfifo(library / "fifo" / "SKILL.md")
+    (library / "device" / "SKILL.md").symlink_to("/dev/null")
+    (library / "dangling" / "SKILL.md").symlink_to("nothing")
+    (library / "folder" / "SKILL.md").mkdir()
+    for _ in range(2):  # indexed, then from the catalog
+        done = gateway_process("find", "widgets", "--path", "library", "--format", "json")
+        assert done.returncode == 0, done.stderr
+        data = json.loads(done.stdout)
+        assert (names(data), data["searched"], data["skipped"]) == (["good"], 1, 3)
+
+
 def test_more_than_16_paths_is_e100(gateway: Run, project: Path) -> None:
     for number in range(17):
         (project / f"p{number}").mkdir()

@@ -1,8 +1,9 @@
 """The skills under a searched folder, kept current from file stats.
 
-Every folder under a root that holds a regular ``SKILL.md``, down to the walk's depth, is a
-skill: a folder of installed skills (a store, an agent folder, a plugin's) holds its skills as
-its entries (depth 1, what the agent reads: :mod:`skillc_index.inventory.entries`, which
+Every folder under a root that holds a ``SKILL.md`` (not a folder; one that is no regular
+file is a skill skipped and counted, never opened), down to the walk's depth, is a skill: a
+folder of installed skills (a store, an agent folder, a plugin's) holds its skills as its
+entries (depth 1, what the agent reads: :mod:`skillc_index.inventory.entries`, which
 lists the same skills), a folder given to ``skc find --path`` holds them at any depth, nested
 skills included (:data:`MAX_DEPTH`). The folders entered are those every walk for skills
 enters (:func:`skillc_index.skips_folder`, the rule ``build`` and ``lint`` walk by too):
@@ -497,7 +498,9 @@ class _Walker:
                     name = entry.name
                     try:
                         if name == SKILL_FILE:
-                            if entry.is_file():
+                            # not a regular file (a link, a FIFO, a device): skipped and
+                            # counted by the indexer, which never opens it
+                            if not entry.is_dir():
                                 kind |= SKILL
                             continue
                         hidden = name[0] == "."

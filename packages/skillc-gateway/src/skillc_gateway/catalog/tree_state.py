@@ -39,7 +39,7 @@ RACY_NS = 2_000_000_000
 
 # Flags of a folder in a TreeState.
 SKILL = 1
-"""It holds a regular SKILL.md."""
+"""It holds a SKILL.md that is not a folder (one that is no regular file is skipped)."""
 LINK = 2
 """An entry of the root that is a symlink to a folder (followed; real path in ``links``)."""
 STUB = 4
