@@ -162,3 +162,21 @@ def test_uninstall_removes_the_runtimes_install_built(
     kept = {k: v for k, v in tree(runtimes).items() if k.startswith("csv-tools/.skillc-meta/logs")}
     assert kept["csv-tools/.skillc-meta/logs.db"]  # still there (install's build added a row)
     assert set(before) <= set(tree(runtimes))
+
+
+def test_a_skill_shipping_the_routers_mark_is_found_and_listed(
+    ok: Run, project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """Only ``skill-router`` holding the mark is the router: a skill of another name that
+    ships a ``.skillc-router.json`` is no router (it hid itself from ``find`` and ``list``)."""
+    ok("init")
+    folder = project / ".claude" / "skills"
+    write_skill(folder / "pdf-tools", "pdf-tools", "Merge and split PDF files.")
+    (folder / "pdf-tools" / ".skillc-router.json").write_text("{}\n")
+    listed = json.loads(ok("list", "--format", "json").stdout)
+    assert [s["name"] for s in listed["skills"]] == ["pdf-tools"]
+    found = json.loads(ok("find", "merge pdf", "--format", "json").stdout)
+    assert [s["name"] for s in found["skills"]][:1] == ["pdf-tools"]
+    ok("route", "install")  # the real router: not listed, not found
+    listed = json.loads(ok("list", "--format", "json").stdout)
+    assert [s["name"] for s in listed["skills"]] == ["pdf-tools"]

@@ -54,7 +54,7 @@ from skillc_gateway.catalog.tree_state import (
     stamp_of,
 )
 from skillc_index import META_DIR, SKIPPED_FOLDERS, skips_folder
-from skillc_index.inventory.deployed import ROUTER_MARK
+from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME
 
 __all__ = [
     "ENTRIES",
@@ -524,7 +524,8 @@ class _Walker:
                             kind |= SKILL  # a looping link: the reader refuses it, counted
         except OSError:
             return kind | UNREADABLE, []
-        if router:  # the router of `skc route` points to find; it is not found itself
+        if router and depth == 1 and parent == ROUTER_NAME:  # `skc route`'s router points to
+            # find; it is not found itself (a skill elsewhere holding the mark is)
             kind &= ~SKILL
         if depth == 1 and kind & SKILL:
             try:

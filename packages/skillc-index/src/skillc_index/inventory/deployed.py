@@ -9,11 +9,14 @@ from pathlib import Path
 
 from skillc_index.layout import META_DIR, SKILL_FILE, Layout
 
-__all__ = ["ROUTER_MARK", "deployed_source"]
+__all__ = ["ROUTER_MARK", "ROUTER_NAME", "deployed_source"]
 
 #: The file in the router skill's folder (``skc route``) that marks it as skillc's: the
 #: inventory (and so ``skc find``) does not hold the router itself.
 ROUTER_MARK = ".skillc-router.json"
+#: The router skill's folder name in the agent folder (and its ``name``): only a folder of
+#: that name holding :data:`ROUTER_MARK` is the router (a skill shipping the mark is found).
+ROUTER_NAME = "skill-router"
 
 
 def deployed_source(

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Literal
 
 from skillc_index.diagnostics import Notice
 from skillc_index.files import is_utf8
-from skillc_index.inventory.deployed import ROUTER_MARK, deployed_source
+from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME, deployed_source
 from skillc_index.inventory.folders import Root, RootKind, search_roots
 from skillc_index.layout import META_DIR, SKILL_FILE, Layout, Scope
 from skillc_index.record import Record
@@ -187,7 +187,7 @@ def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | N
                     skill = entry.is_file(follow_symlinks=False)
                 elif entry.name == META_DIR:
                     meta = entry.is_dir(follow_symlinks=False)
-                elif entry.name == ROUTER_MARK:
+                elif entry.name == ROUTER_MARK and name == ROUTER_NAME:
                     return None  # the router of `skc route`: it points to the others
     except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL in it
         return None

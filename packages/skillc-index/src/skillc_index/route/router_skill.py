@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from skillc_index.atomic import abandoned, staging_dir
-from skillc_index.inventory.deployed import ROUTER_MARK
+from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME
 from skillc_index.layout import SKILL_FILE, Scope
 from skillc_index.route.manifest import MANIFEST_VERSION, lexists
 
@@ -29,8 +29,6 @@ __all__ = [
     "write_router",
 ]
 
-#: The router skill's folder name in the agent folder (and its ``name``).
-ROUTER_NAME = "skill-router"
 
 
 def router_text(count: int, agent: str, scope: Scope) -> str:
