@@ -80,3 +80,13 @@ def test_line_bytes_from_any_line_are_the_decoded_lines(monkeypatch: pytest.Monk
         got = list(iter_line_bytes(io.BytesIO(data), first))
         assert [line.decode("utf-8", "replace") for line in got] == wanted[first - 1 :], data
         assert b"".join(got).decode("utf-8", "replace") == "".join(wanted[first - 1 :]), data
+
+
+def test_printable_text_always_encodes() -> None:
+    """Control characters as escapes, and lone surrogates (a JSON ``\\ud800`` in a log, a file
+    name's bytes that are not UTF-8) as U+FFFD, as :func:`valid_utf8` has them: a line of text
+    output never fails to encode."""
+    from skillc_index.text import printable
+
+    assert printable("a\ud800b\x1b\udce9\u202e") == "a\ufffdb\\x1b\ufffd\\u202e"
+    assert printable("\ud800x").encode("utf-8") == "\ufffdx".encode()

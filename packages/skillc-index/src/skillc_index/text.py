@@ -178,9 +178,11 @@ def printable(text: str) -> str:
     """``text`` as a line of text output may show it: control characters (an escape
     sequence, a newline in a file name, a bidirectional override) written as escapes
     (``\\x1b``, ``\\n``, ``\\u202e``), so that a skill's headings, names and file names
-    never drive the terminal nor make up lines of their own. ``show`` and ``open`` print a
-    file's text as it is; the names that lead to it go through here."""
-    return text if text.isprintable() else text.translate(_CONTROLS)
+    never drive the terminal nor make up lines of their own, and lone surrogates as U+FFFD
+    (as :func:`valid_utf8`: a JSON string in a log may hold one, and no output encodes it).
+    ``show`` and ``open`` print a file's text as it is; the names that lead to it go through
+    here."""
+    return text if text.isprintable() else valid_utf8(text).translate(_CONTROLS)
 
 
 #: What :func:`one_line` makes a space: the control characters and the Unicode line breaks.

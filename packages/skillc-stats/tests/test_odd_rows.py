@@ -1,0 +1,80 @@
+"""Rows no skillc wrote (a log a checkout ships can hold anything) and odd transcript lines:
+each is counted or skipped, never an E999 for the whole answer. Real logs, real processes."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from skillc_index import ResolvedSkill
+
+from .conftest import record
+
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+
+
+@pytest.fixture
+def stats_process(cli: Callable[..., Run]) -> Run:
+    """``skillc-stats`` as a real process: its stdout is encoded as a terminal's would be."""
+    return cli("skillc_stats", process=True)
+
+
+def odd_row(log: Path, sql: str) -> None:
+    """Add a copy of the log's last row, then change it with ``sql`` (``?`` = its id)."""
+    db = sqlite3.connect(log)
+    try:
+        db.execute(
+            "INSERT INTO access_log(timestamp, run_id, command, skill, skill_path, cwd, args, "
+            "error) SELECT timestamp, run_id, command, skill, skill_path, cwd, args, error "
+            "FROM access_log ORDER BY id DESC LIMIT 1"
+        )
+        db.execute(sql, (db.execute("SELECT max(id) FROM access_log").fetchone()[0],))
+        db.commit()
+    finally:
+        db.close()
+
+
+@pytest.fixture
+def show_row(demo: ResolvedSkill, log_rows: Callable[..., Path]) -> Path:
+    """demo's log holding one good ``show`` of Usage; returns the log."""
+    return log_rows(record(demo, "show", {"section": "Usage", "file": None, "max_lines": None}))
+
+
+def test_a_lone_surrogate_in_args_prints_as_a_replacement_character(
+    show_row: Path, stats_process: Run, project: Path
+) -> None:
+    odd_row(show_row, """UPDATE access_log SET args = '{"section": "\\ud800"}' WHERE id = ?""")
+    summary = stats_process("stats", "demo")
+    assert summary.returncode == 0, summary.stderr
+    assert "Total accesses: 2\n" in summary.stdout and "\ufffd" in summary.stdout
+    sections = stats_process("stats", "demo", "--group-by", "sections")
+    assert sections.returncode == 0, sections.stderr
+    assert "\ufffd" in sections.stdout
+    page = stats_process("stats", "demo", "--html", "page.html")
+    assert page.returncode == 0, page.stderr
+    assert "\ufffd" in (project / "page.html").read_text(encoding="utf-8")
+
+
+def test_a_lone_surrogate_in_a_transcripts_skill_name_prints(
+    demo: ResolvedSkill, stats_process: Run, tmp_path: Path
+) -> None:
+    claude = tmp_path / "claude"
+    transcript = claude / "projects" / "p" / "s.jsonl"
+    transcript.parent.mkdir(parents=True)
+    call = {"type": "tool_use", "id": "t1", "name": "Skill", "input": {"skill": "\ud800x"}}
+    line = {
+        "type": "assistant",
+        "sessionId": "s",
+        "cwd": str(tmp_path),
+        "timestamp": "2026-11-01T10:00:00Z",
+        "message": {"content": [call]},
+    }
+    transcript.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    result = stats_process("sync", "--from", "claude-code", "--claude-dir", str(claude))
+    assert result.returncode == 0, result.stderr
+    assert "Skipped 1 call of skills not installed: \ufffdx (1)\n" in result.stdout
