@@ -78,3 +78,51 @@ def test_a_lone_surrogate_in_a_transcripts_skill_name_prints(
     result = stats_process("sync", "--from", "claude-code", "--claude-dir", str(claude))
     assert result.returncode == 0, result.stderr
     assert "Skipped 1 call of skills not installed: \ufffdx (1)\n" in result.stdout
+
+
+def test_a_row_dated_on_no_day_of_the_calendar_is_in_no_period(
+    show_row: Path, stats_process: Run
+) -> None:
+    odd_row(show_row, "UPDATE access_log SET timestamp = '2026-13-01T00:00:00Z' WHERE id = ?")
+    for args in (("--all",), ("demo",)):
+        result = stats_process("stats", *args, "--by", "week", "--format", "json")
+        assert result.returncode == 0, result.stderr
+        data = json.loads(result.stdout)["data"]
+        periods = data["periods"] if args == ("--all",) else data
+        assert (periods[0]["period"], periods[0]["uses"]) == ("2026-01-26", 1)
+        assert sum(row["uses"] for row in periods) == 1  # (and stats' own runs, today)
+
+
+def test_a_command_error_or_folder_that_is_not_text_is_counted(
+    show_row: Path, stats_process: Run
+) -> None:
+    odd_row(
+        show_row,
+        "UPDATE access_log SET command = CAST('show' AS BLOB), cwd = CAST('/w' AS BLOB), "
+        "error = CAST('boom' AS BLOB) WHERE id = ?",
+    )
+    assert stats_process("stats", "demo").returncode == 0
+    answer = {}
+    for group_by in ("summary", "commands", "errors", "projects"):
+        result = stats_process("stats", "demo", "--group-by", group_by, "--format", "json")
+        assert result.returncode == 0, result.stderr
+        answer[group_by] = json.loads(result.stdout)["data"]
+    assert answer["summary"]["uses"] == 1  # the BLOB 'show' is no use: SQL says so too
+    assert answer["commands"] == {"stats": 2, "show": 1, "(not text)": 1}  # (stats' own)
+    assert answer["errors"][0]["command"] == answer["errors"][0]["error"] == "(not text)"
+    assert answer["projects"] == [{"project": "/work/app", "count": 1}]
+
+
+def test_args_that_are_not_utf8_are_counted_and_read_for_nothing_else(
+    show_row: Path, stats_process: Run
+) -> None:
+    bad = "CAST(X'7b2273656374696f6e223a2022ff227d' AS TEXT)"  # {"section": "\xff"}
+    odd_row(show_row, f"UPDATE access_log SET args = {bad} WHERE id = ?")
+    result = stats_process("stats", "demo", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["data"]["total_accesses"] == 2
+    assert "warning: 1 row of the log skipped: args that are not JSON" in result.stderr
+    sections = stats_process("stats", "demo", "--group-by", "sections", "--format", "json")
+    assert json.loads(sections.stdout)["data"] == [
+        {"section": "Usage", "file": "SKILL.md", "count": 1}
+    ]

@@ -53,6 +53,7 @@ from skillc_index import (
     read_markdown,
     resolve_skill,
     section_queries,
+    valid_utf8,
     walk_skill,
 )
 from skillc_index.accesslog import primary_log
@@ -77,11 +78,14 @@ _UNREADABLE: Mapping[str, Any] = MappingProxyType({})
 
 def _load_args(text: str | None) -> Mapping[str, Any]:
     """A row's ``args``; anything but a JSON object (a foreign or damaged row) reads as ``{}``:
-    :data:`_UNREADABLE` when the text is not JSON, or is larger or nested deeper than the
+    :data:`_UNREADABLE` when the text is not JSON (nor UTF-8: a local log's bytes that are not
+    read as lone surrogates, ``LocalRows``), or is larger or nested deeper than the
     bounds of :func:`skillc_index.loads_bounded` (any teammate writes the team store's rows:
     such a row must not stop everyone's stats)."""
     if text is None:
         return {}
+    if isinstance(text, str) and valid_utf8(text) is not text:
+        return _UNREADABLE
     try:
         value = loads_bounded(text)
     except (TypeError, ValueError):
@@ -92,6 +96,17 @@ def _load_args(text: str | None) -> Mapping[str, Any]:
 def _text(value: object) -> str | None:
     """A logged value that should be text; None when it is not (a foreign row)."""
     return value if isinstance(value, str) else None
+
+
+#: What a ``command``, ``error`` or ``cwd`` that is not text (a BLOB, a number, NULL: a log a
+#: checkout ships can hold anything) is counted under: ranked with the others, of no kind.
+NOT_TEXT = "(not text)"
+
+
+def _label(value: object) -> str:
+    """A logged ``command``, ``error`` or ``cwd`` as counted: its text, else :data:`NOT_TEXT`
+    (a ``bytes`` key among ``str`` ones cannot be sorted)."""
+    return value if isinstance(value, str) else NOT_TEXT
 
 
 def relative_file(path: str) -> str:
@@ -228,7 +243,7 @@ class StatsQuery:
     def _by_args(self) -> list[Any]:
         """``(command, args, rows, failed rows)``: one pass for the summary's totals and
         targets."""
-        return self._log.command_args_counts()
+        return [(_label(c), *rest) for c, *rest in self._log.command_args_counts()]
 
     @cached_property
     def _targets(self) -> tuple[Counter[Section], Counter[str]]:
@@ -339,7 +354,9 @@ class StatsQuery:
         """The uses made in each working folder (the author's own runs are no use of the
         skill in a project); by count, then path (the RFC gives no tie-break; this one is
         stable)."""
-        counts = dict(self._log.cwd_counts())
+        counts: Counter[str] = Counter()
+        for cwd, count in self._log.cwd_counts():
+            counts[_label(cwd)] += count
         return [{"project": cwd, "count": count} for cwd, count in _ranked(counts)]
 
     def errors(self) -> list[dict[str, Any]]:
@@ -347,7 +364,7 @@ class StatsQuery:
         counts: Counter[tuple[str, str, str]] = Counter()
         for command, raw, error, count in self._log.error_counts():
             target = _error_target(_load_args(raw), self.skill.name)
-            counts[(target, command, error)] += count
+            counts[(target, _label(command), _label(error))] += count
         return [
             {"target": target, "command": command, "error": error, "count": count}
             for (target, command, error), count in _ranked(counts)
@@ -416,11 +433,17 @@ class StatsQuery:
 
 
 @lru_cache(maxsize=4096)  # a few hundred days, each met once per skill and command
-def period_of(day: str, by: str) -> str:
+def period_of(day: str, by: str) -> str | None:
     """The ``by`` period of a ``YYYY-MM-DD`` day: the day, the Monday of its ISO week, or
-    ``YYYY-MM`` (of a period, that period)."""
+    ``YYYY-MM`` (of a period, that period); None for what is no day of the calendar (a
+    stranger's row: ``zzz``, ``2026-13-01``, is in no period)."""
     from datetime import date, timedelta
 
+    from skillc_index.clock import is_utc_timestamp
+
+    whole = f"{day}-01" if len(day) == 7 else day
+    if len(whole) != 10 or not is_utc_timestamp(f"{whole}T00:00:00Z"):
+        return None  # (`--by month` of "zzz" counted months for ever)
     if by == "month":
         return day[:7]
     if by == "week":
@@ -432,15 +455,11 @@ def period_of(day: str, by: str) -> str:
 def kinds_by_period(rows: Iterable[Sequence[Any]], by: str) -> dict[str, Counter[str]]:
     """``(day, command, count)`` rows as the count of each kind of row
     (:func:`~skillc_index.accesslog.command_kind`) per ``by`` period."""
-    from skillc_index.clock import is_utc_timestamp
-
     kinds: dict[str, Counter[str]] = {}
     for day, command, count in rows:
-        text = str(day)  # a day, or a month's period of a team store's rollup
-        whole = f"{text}-01" if len(text) == 7 else text
-        if len(whole) != 10 or not is_utc_timestamp(f"{whole}T00:00:00Z"):
-            continue  # a stranger's row is in no period (`--by month` of "zzz": for ever)
-        kinds.setdefault(period_of(text, by), Counter())[command_kind(command)] += int(count)
+        period = period_of(str(day), by)  # a day, or a month's period of a team store's rollup
+        if period is not None:
+            kinds.setdefault(period, Counter())[command_kind(command)] += int(count)
     return kinds
 
 

@@ -108,10 +108,11 @@ def trends(counts: AllCounts, by: str, end: str) -> dict[str, Any]:
     kinds = kinds_by_period((row[1:] for row in rows_), by)
     per_skill: dict[str, Counter[str]] = defaultdict(Counter)
     for skill, day, command, count in rows_:
-        if command_kind(command) == "use":
-            per_skill[str(skill)][period_of(str(day), by)] += int(count)
+        period = period_of(str(day), by)
+        if period is not None and command_kind(command) == "use":
+            per_skill[str(skill)][period] += int(count)
     first = min(kinds, default="")
-    rows = period_rows(kinds, first, max(period_of(end, by), first) if first else "", by)
+    rows = period_rows(kinds, first, max(period_of(end, by) or first, first) if first else "", by)
     periods = [row["period"] for row in rows]
     skills = []
     for entry in counts.entries:
