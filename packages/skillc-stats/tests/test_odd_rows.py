@@ -126,3 +126,64 @@ def test_args_that_are_not_utf8_are_counted_and_read_for_nothing_else(
     assert json.loads(sections.stdout)["data"] == [
         {"section": "Usage", "file": "SKILL.md", "count": 1}
     ]
+
+
+# -- transcript lines: each costs its own line only ------------------------------------------
+
+
+def activation(cwd: str, call: str, kind: object = "assistant") -> str:
+    """A transcript line: an assistant record calling the Skill tool for ``demo``."""
+    block = {"type": "tool_use", "id": call, "name": "Skill", "input": {"skill": "demo"}}
+    record = {
+        "type": kind,
+        "sessionId": "s",
+        "cwd": cwd,
+        "timestamp": "2026-11-01T10:00:00Z",
+        "message": {"content": [block]},
+    }
+    return json.dumps(record) + "\n"
+
+
+def unsearchable(tmp_path: Path) -> Path | None:
+    """A folder whose contents cannot be looked at (EACCES), or None here (root reads any
+    folder whatever its mode; a container's ``/proc/1/root`` may still refuse it)."""
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0)
+    for folder in (locked, Path("/proc/1/root")):
+        try:
+            next(folder.iterdir(), None)
+        except PermissionError:
+            return folder
+        except OSError:
+            continue
+    return None
+
+
+def test_odd_transcript_lines_cost_their_line_only(
+    demo: ResolvedSkill, project: Path, tmp_path: Path, env: dict[str, str]
+) -> None:
+    from skillc_stats import sync_transcripts
+
+    loop_a, loop_b = tmp_path / "loopA", tmp_path / "loopB"
+    loop_a.symlink_to(loop_b)
+    loop_b.symlink_to(loop_a)
+    odd = [
+        '{"type": ["user"]}\n',  # a list is no type: an unknown record
+        '{"type": {"a": 1}}\n',
+        activation(str(loop_a / "x"), "t2"),  # a working folder in a symlink loop
+    ]
+    locked = unsearchable(tmp_path)
+    if locked is not None:  # (the whole file was skipped: its rows lost on every run)
+        odd.append(activation(str(locked / "x"), "t3"))
+    claude = tmp_path / "claude"
+    transcript = claude / "projects" / "p" / "s.jsonl"
+    transcript.parent.mkdir(parents=True)
+    transcript.write_text(activation(str(project), "t1") + "".join(odd), encoding="utf-8")
+    try:
+        result = sync_transcripts(claude_folder=claude, env=env)
+    finally:
+        (tmp_path / "locked").chmod(0o700)
+    assert result.ok and (result.files_read, result.files_skipped) == (1, 0)
+    assert (result.unknown_records, result.malformed_lines) == (2, len(odd) - 2)
+    assert [(s.skill, s.activations, s.added) for s in result.skills] == [("demo", 1, 1)]

@@ -209,7 +209,7 @@ class AccessRows:
             counts.malformed_lines += 1
             return []
         kind = record.get("type")
-        if kind not in KNOWN_TYPES:
+        if not isinstance(kind, str) or kind not in KNOWN_TYPES:  # a list is no type (unhashable)
             counts.unknown_records += 1
             return []
         if kind not in ("assistant", "user"):
@@ -223,7 +223,11 @@ class AccessRows:
             counts.malformed_lines += 1
             return []
         session = _text(record.get("sessionId")) or fallback_session
-        skills = self.skills(cwd)
+        try:
+            skills = self.skills(cwd)
+        except (OSError, RuntimeError):  # a folder not searchable, in a symlink loop (3.11)
+            counts.malformed_lines += 1  # that line only: the file's other rows are imported
+            return []
         rows = []
         for command, target, args in uses:
             if command == "activate":
