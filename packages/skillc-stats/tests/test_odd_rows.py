@@ -187,3 +187,59 @@ def test_odd_transcript_lines_cost_their_line_only(
     assert result.ok and (result.files_read, result.files_skipped) == (1, 0)
     assert (result.unknown_records, result.malformed_lines) == (2, len(odd) - 2)
     assert [(s.skill, s.activations, s.added) for s in result.skills] == [("demo", 1, 1)]
+
+
+# -- times at the calendar's ends ------------------------------------------------------------
+
+
+def test_a_use_dated_9999_ends_the_periods_there(
+    demo: ResolvedSkill, log_rows: Callable[..., Path], stats_cli: Run, project: Path
+) -> None:
+    log_rows(record(demo, "activate", {}, timestamp="9999-12-31T12:00:00Z"))
+    only = ("--since", "9999-01-01")  # (not the rows each run logs of itself, today)
+    for by, period in (("month", "9999-12"), ("week", "9999-12-27"), ("day", "9999-12-31")):
+        result = stats_cli("stats", "demo", "--by", by, "--format", "json", *only)
+        assert result.returncode == 0, result.stderr
+        assert [(r["period"], r["uses"]) for r in json.loads(result.stdout)["data"]] == [
+            (period, 1)
+        ]
+        result = stats_cli("stats", "--all", "--by", by, "--format", "json", *only)
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout)["data"]["periods"][-1]["period"] == period
+    page = stats_cli("stats", "demo", "--html", "page.html", *only)
+    assert page.returncode == 0, page.stderr
+    assert "9999-12-31" in (project / "page.html").read_text(encoding="utf-8")
+
+
+def test_periods_are_at_most_max_periods_the_oldest_left_out(
+    demo: ResolvedSkill, log_rows: Callable[..., Path], stats_cli: Run, project: Path
+) -> None:
+    from skillc_stats._stats import MAX_PERIODS
+
+    log_rows(
+        record(demo, "activate", {}, timestamp="0001-01-01T00:00:00Z"),
+        record(demo, "activate", {}, timestamp="2026-01-30T10:00:00Z"),
+    )
+    until = ("--until", "2026-01-31")  # (not the rows each run logs of itself, today)
+    result = stats_cli("stats", "demo", "--by", "day", "--format", "json", *until)
+    assert result.returncode == 0, result.stderr
+    periods = json.loads(result.stdout)["data"]
+    assert len(periods) == MAX_PERIODS and periods[-1] == {
+        "period": "2026-01-30",
+        "uses": 1,
+        "author_activity": 0,
+        "total_accesses": 1,
+    }
+    assert result.stderr == (
+        f"warning: 739,646 days from 0001-01-01 to 2026-01-30: only the last {MAX_PERIODS:,} "
+        f"are shown, from {periods[0]['period']} (the accesses before count in the totals; "
+        "--since narrows the range)\n"
+    )
+    every = stats_cli("stats", "--all", "--by", "month", "--format", "json", *until)
+    assert every.returncode == 0, every.stderr
+    months = json.loads(every.stdout)["data"]["periods"]
+    assert len(months) == MAX_PERIODS and months[-1]["period"] == "2026-01"
+    assert "warning: 24,301 months from 0001-01 to 2026-01" in every.stderr
+    page = stats_cli("stats", "--all", "--html", "all.html", *until)
+    assert page.returncode == 0 and "only the last" in page.stderr
+    assert (project / "all.html").stat().st_size < 1_000_000

@@ -206,6 +206,8 @@ class StatsQuery:
     ) -> None:
         self.skill = skill
         self.filters = filters
+        self._notes: dict[str, Notice] = {}
+        """The periods :meth:`trend` left out, by period kind (:func:`periods_note`)."""
         self._source: LocalRows | TeamStore
         self._log: StatsLog | TeamStatsLog
         if store is None:
@@ -283,10 +285,12 @@ class StatsQuery:
         return sum(count for _, raw, count, _ in self._by_args if _load_args(raw) is _UNREADABLE)
 
     def warnings(self) -> tuple[Notice, ...]:
-        """A notice of the :attr:`skipped_rows`, when there are any."""
+        """A notice of the :attr:`skipped_rows`, when there are any, and of the periods the
+        trends asked so far left out (:func:`periods_note`)."""
+        notes = tuple(self._notes.values())
         skipped = self.skipped_rows
         if not skipped:
-            return ()
+            return notes
         rows = "1 row" if skipped == 1 else f"{skipped:,} rows"
         return (
             Notice(
@@ -294,6 +298,7 @@ class StatsQuery:
                 f"{MAX_JSON_BYTES >> 20} MiB or nested deeper than {MAX_JSON_DEPTH} levels "
                 "(counted as accesses, read for nothing else)"
             ),
+            *notes,
         )
 
     # -- RFC-0003:C-QUERIES ------------------------------------------------------------------
@@ -411,7 +416,11 @@ class StatsQuery:
         ISO week, named by its Monday, or ``month``), from the first to the last period with
         an access, the quiet ones included (zeros)."""
         kinds = kinds_by_period(self._log.day_counts(), by)
-        return period_rows(kinds, min(kinds, default=""), max(kinds, default=""), by)
+        first, last = min(kinds, default=""), max(kinds, default="")
+        note = periods_note(first, last, by)
+        if note is not None:
+            self._notes[by] = note
+        return period_rows(kinds, first, last, by)
 
     def uses_by(self, key: str) -> list[dict[str, Any]]:
         """The uses per value of ``key`` (``cwd``; in a team store ``username`` or
@@ -505,25 +514,56 @@ def page_period(first: str | None, last: str) -> str:
     return "day" if span <= 62 else "week" if span <= 730 else "month"
 
 
+#: The most periods ``--by`` and ``--html`` show: the most recent ones, up to the last access
+#: (a row dated 0001-01-01 made 740,000 day periods, a page of 200 MB; :func:`periods_note`).
+MAX_PERIODS = 1000
+
+
 def periods_between(first: str, last: str, by: str) -> list[str]:
-    """Every ``by`` period from ``first`` to ``last`` (both periods), in order."""
+    """Every ``by`` period from ``first`` to ``last`` (both periods), in order; the last
+    :data:`MAX_PERIODS` of them when there are more. Counted back from ``last``: never past
+    the calendar's ends (9999-12-31, 0001-01-01), never more than those made."""
     from datetime import date, timedelta
 
     if not first:
         return []
-    found = []
+    found: list[str] = []
     if by == "month":
-        year, month = int(first[:4]), int(first[5:7])
-        while f"{year:04d}-{month:02d}" <= last:
+        year, month = int(last[:4]), int(last[5:7])
+        start = (int(first[:4]), int(first[5:7]))
+        while (year, month) >= start and len(found) < MAX_PERIODS:
             found.append(f"{year:04d}-{month:02d}")
-            year, month = (year + 1, 1) if month == 12 else (year, month + 1)
-        return found
+            year, month = (year - 1, 12) if month == 1 else (year, month - 1)
+        return found[::-1]
     step = timedelta(days=7 if by == "week" else 1)
-    moment, end = date.fromisoformat(first), date.fromisoformat(last)
-    while moment <= end:
+    moment, start = date.fromisoformat(last), date.fromisoformat(first)
+    while moment >= start and len(found) < MAX_PERIODS:
         found.append(moment.isoformat())
-        moment += step
-    return found
+        if moment - date.min < step:
+            break
+        moment -= step
+    return found[::-1]
+
+
+def periods_note(first: str, last: str, by: str) -> Notice | None:
+    """A notice when more than :data:`MAX_PERIODS` ``by`` periods lie from ``first`` to
+    ``last``: how many, and from which one on they are shown."""
+    from datetime import date
+
+    if not first:
+        return None
+    if by == "month":
+        count = int(last[:4]) * 12 + int(last[5:7]) - int(first[:4]) * 12 - int(first[5:7]) + 1
+    else:
+        days = (date.fromisoformat(last) - date.fromisoformat(first)).days
+        count = days // (7 if by == "week" else 1) + 1
+    if count <= MAX_PERIODS:
+        return None
+    shown = periods_between(first, last, by)[0]
+    return Notice(
+        f"{count:,} {by}s from {first} to {last}: only the last {MAX_PERIODS:,} are shown, "
+        f"from {shown} (the accesses before count in the totals; --since narrows the range)"
+    )
 
 
 def check_query(group_by: str) -> str:

@@ -22,6 +22,7 @@ from skillc_index.accesslog.reader import LocalRows, command_kind, grouped_count
 from skillc_stats._filters import Filters
 
 if TYPE_CHECKING:
+    from skillc_index import Notice
     from skillc_stats._team import TeamStore
 
 #: Skills listed as rising and as falling (JSON and text alike).
@@ -43,6 +44,9 @@ class AllCounts:
         self.layout = layout
         self.filters = filters
         self.store = store
+        self.notes: dict[str, Notice] = {}
+        """What the answers left out, to say on stderr: the periods :func:`trends` did not
+        show, by period kind (:func:`~skillc_stats._stats.periods_note`)."""
 
     def key(self, entry: Mapping[str, Any]) -> str | None:
         """What the rows call a skill: its folder here, its name in the team store."""
@@ -102,7 +106,7 @@ def trends(counts: AllCounts, by: str, end: str) -> dict[str, Any]:
     ``YYYY-MM-DD`` day), ``skills`` (each skill's uses in the range and per period, and the
     change between the last two periods; most used first) and the ``rising`` and ``falling``
     skills (the :data:`MOVERS` largest changes each way)."""
-    from skillc_stats._stats import kinds_by_period, period_of, period_rows
+    from skillc_stats._stats import kinds_by_period, period_of, period_rows, periods_note
 
     rows_ = counts.counts(("day",), by)  # days or periods: period_of takes either
     kinds = kinds_by_period((row[1:] for row in rows_), by)
@@ -112,7 +116,11 @@ def trends(counts: AllCounts, by: str, end: str) -> dict[str, Any]:
         if period is not None and command_kind(command) == "use":
             per_skill[str(skill)][period] += int(count)
     first = min(kinds, default="")
-    rows = period_rows(kinds, first, max(period_of(end, by) or first, first) if first else "", by)
+    last = max(period_of(end, by) or first, first) if first else ""
+    note = periods_note(first, last, by)
+    if note is not None:
+        counts.notes[by] = note
+    rows = period_rows(kinds, first, last, by)
     periods = [row["period"] for row in rows]
     skills = []
     for entry in counts.entries:

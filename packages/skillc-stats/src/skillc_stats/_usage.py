@@ -40,6 +40,7 @@ from skillc_index.inventory.entries import InstalledSkill, installed_skills
 from skillc_stats._filters import Filters
 
 if TYPE_CHECKING:
+    from skillc_index import Notice
     from skillc_stats._team import TeamStore
 
 #: The cache of ``--all`` (:class:`UsageCache`), in the skillc home.
@@ -232,16 +233,17 @@ def all_answers(
     targets: Mapping[str, str] | None,
     by: str | None,
     page: bool = False,
-) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """:func:`query_all`'s answer, and with ``page`` what the HTML page of every skill shows
-    (:func:`skillc_stats._trends.page_data`)."""
+) -> tuple[dict[str, Any], dict[str, Any] | None, tuple[Notice, ...]]:
+    """:func:`query_all`'s answer, with ``page`` what the HTML page of every skill shows
+    (:func:`skillc_stats._trends.page_data`), and the notices of what they left out."""
     from skillc_stats._trends import AllCounts, all_response, page_data
 
     skills = installed_skills(layout, targets).skills
 
-    def answer(usage: dict[str, Any], counts: AllCounts) -> tuple[dict[str, Any], Any]:
+    def answer(usage: dict[str, Any], counts: AllCounts) -> tuple[Any, Any, Any]:
         extra = page_data(usage, counts, by) if page else None
-        return (all_response(usage, counts, by) if by else usage), extra
+        found = all_response(usage, counts, by) if by else usage
+        return found, extra, tuple(counts.notes.values())
 
     if store is None:
         usage = usage_response(local_usage(skills, layout, filters), filters)

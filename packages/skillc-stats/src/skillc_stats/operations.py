@@ -236,13 +236,13 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
 
         raise ParameterError("{force} goes with {html}")
     if params.skill is None:
-        response, page = _all(session, params, store)
+        response, page, notes = _all(session, params, store)
         if page is not None and params.html is not None:
             from skillc_stats._html import all_page
 
             moved = _write(session, params.html, all_page(page, _shown(store)), params.force)
-            return StatsReport(None, response, moved, params.html)
-        return StatsReport(None, response)
+            return StatsReport(None, response, notes + moved, params.html)
+        return StatsReport(None, response, notes)
     with (
         session.logged("stats", params.skill, params.log_args()) as skill,
         prepare(
@@ -258,7 +258,7 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
         ) as query,
     ):
         response = query.response(params.group_by, params.by)
-        warnings = query.warnings()
+        moved: tuple[Notice, ...] = ()
         if params.html is not None:
             from skillc_stats._html import skill_page
             from skillc_stats._stats import page_period
@@ -266,7 +266,8 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
 
             by = params.by or page_period(response["period"]["start"], end_day(query.filters))
             html = skill_page(query, response, by, _shown(store))
-            warnings += _write(session, params.html, html, params.force, skill.name)
+            moved = _write(session, params.html, html, params.force, skill.name)
+        warnings = query.warnings() + moved  # (the page's periods left out too)
     return StatsReport(query, response, warnings, params.html)
 
 
@@ -298,7 +299,7 @@ def _write(
 
 def _all(
     session: Session, params: StatsParams, store: str | None
-) -> tuple[dict[str, Any], dict[str, Any] | None]:
+) -> tuple[dict[str, Any], dict[str, Any] | None, tuple[Notice, ...]]:
     from skillc_index.inventory.folders import trusted_targets
     from skillc_stats._stats import team_filters
     from skillc_stats._usage import all_answers
