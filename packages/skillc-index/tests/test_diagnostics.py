@@ -87,6 +87,10 @@ def test_registry_is_exactly_the_rfc_table() -> None:
         (si.SyncDestinationNotWritable("/r"), "error[E041]: sync destination not writable: '/r'"),
         (si.SyncSourceNotReadable("/l"), "error[E042]: sync source not readable: '/l'"),
         (command_errors.SkillExists("rust"), "error[E050]: skill 'rust' already exists"),
+        (  # a file that is no skill (a page of skc stats --html) is named by its path
+            command_errors.ForeignFile("/p/notes.html", "it was not made by skillc"),
+            "error[E050]: '/p/notes.html' already exists\nhint: it was not made by skillc",
+        ),
         (
             si.InvalidOption("No such option: --x"),
             "error[E100]: invalid option: 'No such option: --x'",

@@ -10,6 +10,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -132,10 +133,14 @@ def test_html_never_replaces_a_file_skillc_did_not_write(
 ) -> None:
     mine = project / "notes.html"
     mine.write_text("<p>my notes</p>")
-    refused = stats_cli("stats", "demo", "--html", "notes.html")
-    assert refused.returncode == 1
-    assert refused.stderr.startswith("error[E050]: "), refused.stderr
-    assert "not made by skillc; use --force to move it aside" in refused.stderr
+    for every in ((), ("--all",)):  # the main line names the file, not a skill
+        skill = () if every else ("demo",)
+        refused = stats_cli("stats", *skill, *every, "--html", "notes.html")
+        assert refused.returncode == 1
+        assert refused.stderr == (
+            f"error[E050]: '{mine}' already exists\n"
+            "hint: it was not made by skillc; use --force to move it aside and write the page\n"
+        )
     assert mine.read_text() == "<p>my notes</p>"
     (project / "folder.html").mkdir()
     assert stats_cli("stats", "demo", "--html", "folder.html", "--force").returncode == 1
@@ -305,3 +310,24 @@ def test_period_labels_never_overlap() -> None:
         xs = [float(x) for x in re.findall(r'<text class="period" x="([0-9.]+)"', chart)]
         assert xs[0] == 1.0 and len(xs) >= min(count, 4), count
         assert all(b - a >= LABEL_WIDTH for a, b in itertools.pairwise(xs)), count
+
+
+def test_html_onto_a_fifo_is_e050_without_waiting(
+    demo: ResolvedSkill, cli: Callable[..., Run], project: Path
+) -> None:
+    """A FIFO is no page skillc wrote: its start is read without blocking (the open waited
+    for a writer for ever), so it is E050, and with ``--force`` moved aside as any file."""
+    run = cli("skillc_stats", process=True)  # a hang is a timeout, not a stuck test run
+    fifo = project / "report.html"
+    os.mkfifo(fifo)
+    refused = run("stats", "demo", "--html", "report.html")
+    assert refused.returncode == 1 and refused.stderr.startswith(
+        f"error[E050]: '{fifo}' already exists\n"
+    )
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+    forced = run("stats", "demo", "--html", "report.html", "--force")
+    assert forced.returncode == 0, forced.stderr
+    (backup,) = project.glob(".report.html.skillc-backup-*")
+    assert stat.S_ISFIFO(backup.lstat().st_mode) and fifo.read_text().startswith(
+        f"<!DOCTYPE html>\n{MARK}\n"
+    )

@@ -31,6 +31,7 @@ __all__ = [
     "EmptyTargetName",
     "EmptyTimeRange",
     "FolderNotWritable",
+    "ForeignFile",
     "ForeignFolder",
     "InvalidFilter",
     "InvalidQueryType",
@@ -198,6 +199,19 @@ class ForeignFolder(SkillExists):
     def __init__(self, skill: str, path: str, force_does: str = "") -> None:
         super().__init__(skill, f"{path} exists and was not made by skillc", force_does)
         self.path = path
+
+
+class ForeignFile(SkillExists):
+    """E050 naming the file: writing a file that is no skill (the page of ``skc stats --html``)
+    would replace ``path``, which skillc did not write (``hint``: what is there); with
+    ``force_does`` when ``force`` would move it aside (empty once ``force`` was given)."""
+
+    def __init__(self, path: str, hint: str, force_does: str = "") -> None:
+        self.path = path
+        super().__init__(path, hint, force_does)
+
+    def spelled(self, spelling: Spelling) -> Diagnostic:
+        return Diagnostic(self.code, {"path": self.path}, super().spelled(spelling).detail)
 
 
 class TrackedDestination(SkillExists):

@@ -66,6 +66,13 @@ TEMPLATES: dict[str, str] = {
     "W300": "<rule-id> <rule-name>: <message>",
 }
 
+#: skillc's other wording of a code, where the RFC's does not fit: E050 for a file that is no
+#: skill (the page of ``skc stats --html FILE``), named by its path. A diagnostic reads so
+#: when its ``params`` fill this form's placeholders and not the RFC template's.
+OTHER_FORMS: dict[str, str] = {
+    "E050": "'<path>' already exists",
+}
+
 # Patterns here and in the modules on the show/search path are compiled on first use (re keeps
 # them): compiling one at import cost every command about 0.4M instructions (issue 32).
 _PLACEHOLDER = r"<([a-z0-9-]+)>"
@@ -109,6 +116,13 @@ class Diagnostic(Record):
         template = TEMPLATES.get(self.code)
         if template is None:
             raise ValueError(f"unknown diagnostic code {self.code!r}")
+        other = OTHER_FORMS.get(self.code)
+        if other is not None and self.params:
+            fills = set(self.params).issuperset
+            if fills(re.findall(_PLACEHOLDER, other)) and not fills(
+                re.findall(_PLACEHOLDER, template)
+            ):
+                template = other
         return re.sub(_PLACEHOLDER, fill, template)
 
 

@@ -282,23 +282,23 @@ def all_page(extra: Mapping[str, Any], store: str | None) -> str:
     return _page(title, body)
 
 
-def write_page(path: Path, page: str, name: str, force: bool) -> Path | None:
+def write_page(path: Path, page: str, force: bool) -> Path | None:
     """Write ``page`` to ``path`` in one rename. An existing file is replaced when
-    skillc-stats wrote it (it starts with :data:`MARK`); another one is E050, or with
-    ``force`` moved aside (never deleted: :func:`~skillc_index.atomic.move_aside`), and its
-    new path returned; a folder never. ``name`` (the skill's, or the file's for every skill)
-    names the E050."""
+    skillc-stats wrote it (a regular file starting with :data:`MARK`); another one (a FIFO
+    too) is E050 naming it, or with ``force`` moved aside (never deleted:
+    :func:`~skillc_index.atomic.move_aside`), and its new path returned; a folder never."""
     from skillc_index import write_file_atomic
     from skillc_index.atomic import move_aside
-    from skillc_index.command_errors import CannotCreate, ForeignFolder
+    from skillc_index.command_errors import CannotCreate, ForeignFile
 
     if path.is_dir():
-        raise ForeignFolder(name, str(path))
+        raise ForeignFile(str(path), "a folder, which a page never replaces")
     backup = None
     try:
         if (path.exists() or path.is_symlink()) and not _ours(path):
             if not force:
-                raise ForeignFolder(name, str(path), "move it aside and write the page")
+                hint = "it was not made by skillc"
+                raise ForeignFile(str(path), hint, "move it aside and write the page")
             backup = move_aside(path)
         write_file_atomic(path, page.encode("utf-8"))
     except OSError as exc:
@@ -308,12 +308,13 @@ def write_page(path: Path, page: str, name: str, force: bool) -> Path | None:
 
 def _ours(path: Path) -> bool:
     """Whether ``path`` is a page skillc-stats wrote (a regular file starting with
-    :data:`MARK`; a symlink never is)."""
+    :data:`MARK`; a symlink never is, nor a FIFO: read without blocking, never waited on)."""
+    from skillc_index.bounded_json import read_bounded
+
     if path.is_symlink():
         return False
+    head = f"<!DOCTYPE html>\n{MARK}\n".encode()
     try:
-        with path.open("rb") as file:
-            head = file.read(256)
+        return read_bounded(path, len(head)).startswith(head)
     except OSError:
         return False
-    return head.startswith(f"<!DOCTYPE html>\n{MARK}\n".encode())

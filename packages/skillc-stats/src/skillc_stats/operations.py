@@ -266,7 +266,7 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
 
             by = params.by or page_period(response["period"]["start"], end_day(query.filters))
             html = skill_page(query, response, by, _shown(store))
-            moved = _write(session, params.html, html, params.force, skill.name)
+            moved = _write(session, params.html, html, params.force)
         warnings = query.warnings() + moved  # (the page's periods left out too)
     return StatsReport(query, response, warnings, params.html)
 
@@ -280,9 +280,7 @@ def _shown(store: str | None) -> str | None:
     return masked(store)
 
 
-def _write(
-    session: Session, given: str, page: str, force: bool, name: str = ""
-) -> tuple[Notice, ...]:
+def _write(session: Session, given: str, page: str, force: bool) -> tuple[Notice, ...]:
     """The page to ``given`` (relative to the working folder; :func:`~skillc_stats._html.
     write_page`), and a warning naming where a file that was there went (``force``)."""
     from pathlib import Path
@@ -291,7 +289,7 @@ def _write(
     from skillc_stats._html import write_page
 
     path = Path(session.layout.cwd, given)
-    backup = write_page(path, page, name or path.name, force)
+    backup = write_page(path, page, force)
     if backup is None:
         return ()
     return (Notice(f"{given} was not written by skillc: moved aside to {backup}"),)
