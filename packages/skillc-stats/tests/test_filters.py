@@ -54,6 +54,8 @@ def test_time_forms(text: str, upper: bool, expected: str) -> None:
         "-7d",
         "1w",
         "9999-12-31T23:00:00-02:00",
+        "999999d",  # before the year 1 (E999 OverflowError)
+        "740000d",
     ],
 )
 def test_malformed_times_are_e031(text: str) -> None:

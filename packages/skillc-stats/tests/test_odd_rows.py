@@ -243,3 +243,16 @@ def test_periods_are_at_most_max_periods_the_oldest_left_out(
     page = stats_cli("stats", "--all", "--html", "all.html", *until)
     assert page.returncode == 0 and "only the last" in page.stderr
     assert (project / "all.html").stat().st_size < 1_000_000
+
+
+def test_days_before_the_year_1_are_e031(demo: ResolvedSkill, stats_cli: Run) -> None:
+    for first, option, value in (
+        (("demo",), "--since", "999999d"),
+        (("--all",), "--until", "740000d"),
+        (("prune", "--dry-run"), "--before", "999999d"),
+    ):
+        result = stats_cli("stats", *first, option, value)
+        assert result.returncode == 1 and result.stdout == ""
+        assert result.stderr == (
+            f"error[E031]: invalid filter: '{option} {value!r} is before the year 1'\n"
+        )

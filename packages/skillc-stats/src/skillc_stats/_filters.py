@@ -75,7 +75,10 @@ def parse_time(text: str, option: str, *, upper: bool, now: datetime | None = No
     value = text.strip()
     days = _DAYS.fullmatch(value)
     if days:
-        moment = (now or datetime.now(timezone.utc)) - timedelta(days=int(days.group(1)))
+        try:
+            moment = (now or datetime.now(timezone.utc)) - timedelta(days=int(days.group(1)))
+        except OverflowError:  # before 0001-01-01 (999999d, 740000d)
+            raise MalformedFilter(option, text, "is before the year 1") from None
         return format_utc(moment.replace(microsecond=0))
     match = _TIMESTAMP.fullmatch(value)
     if match is None:
