@@ -234,3 +234,31 @@ def test_unchanged_logs_are_not_read_again(
     opened.clear()
     assert query_all(layout, since="2026-02-01")["data"][-1]["uses"] == 2
     assert len(opened) == 4
+
+
+@pytest.mark.parametrize("kind", ["garbage", "fifo"])
+def test_a_log_that_cannot_be_read_is_skipped_and_said(
+    demo_skill: Callable[[Path], Path], project: Path, layout: Layout, stats_cli: Run, kind: str
+) -> None:
+    """One unreadable runtime log (not a database, a FIFO) costs its own skills' counts, said
+    on stderr as prune says it; every other skill is listed with its uses."""
+    for name in ("x", "y"):
+        demo_skill(project / ".skillc" / "skills" / name)
+    y = project / ".skillc" / "skills" / "y"
+    log(layout, "y", access(y, "/w", "2026-01-30T10:00:00Z"))
+    bad = project / ".skillc" / "runtime" / "x" / ".skillc-meta" / "logs.db"
+    bad.parent.mkdir(parents=True)
+    if kind == "fifo":
+        os.mkfifo(bad)
+    else:
+        bad.write_text("garbage\n")
+    reason = "not a regular file" if kind == "fifo" else "file is not a database"
+    said = (
+        f"warning: skipped {bad}: cannot read it: {reason} (its skills are listed with no uses)\n"
+    )
+    for extra in ((), ("--by", "week"), ("--html", "all.html")):
+        result = stats_cli("stats", "--all", "--format", "json", *extra)
+        assert result.returncode == 0, result.stderr
+        assert said in result.stderr
+    listed = json.loads(stats_cli("stats", "--all", "--format", "json").stdout)["data"]
+    assert {entry["skill"]: entry["uses"] for entry in listed} == {"x": 0, "y": 1}

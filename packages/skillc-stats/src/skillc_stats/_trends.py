@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from skillc_index import Layout, valid_utf8
+from skillc_index import Layout, UnreadableFile, valid_utf8
 from skillc_index.accesslog.reader import LocalRows, command_kind, grouped_counts
 from skillc_stats._filters import Filters
 
@@ -46,7 +46,8 @@ class AllCounts:
         self.store = store
         self.notes: dict[str, Notice] = {}
         """What the answers left out, to say on stderr: the periods :func:`trends` did not
-        show, by period kind (:func:`~skillc_stats._stats.periods_note`)."""
+        show, by period kind (:func:`~skillc_stats._stats.periods_note`), and the logs that
+        could not be read, by path (:func:`~skillc_stats._usage.unreadable_log`)."""
 
     def key(self, entry: Mapping[str, Any]) -> str | None:
         """What the rows call a skill: its folder here, its name in the team store."""
@@ -88,6 +89,10 @@ class AllCounts:
                         (*of_folder, *keys),
                     )
                 ]
+            except UnreadableFile as exc:  # the others are counted, this one said
+                from skillc_stats._usage import unreadable_log
+
+                self.notes[str(path)] = unreadable_log(exc)
             finally:
                 rows.close()
         return found

@@ -33,7 +33,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from skillc_index import Layout, valid_utf8
+from skillc_index import Layout, UnreadableFile, valid_utf8
 from skillc_index.accesslog import primary_log_finder
 from skillc_index.accesslog.reader import LocalRows, SkillUsage, usage_of
 from skillc_index.inventory.entries import InstalledSkill, installed_skills
@@ -144,8 +144,21 @@ class UsageCache:
             temporary.unlink(missing_ok=True)
 
 
+def unreadable_log(error: UnreadableFile) -> Notice:
+    """What ``--all`` says of a runtime log it cannot read (not a database, a FIFO): the
+    others are read, and its skills listed with no uses."""
+    from skillc_index import Notice
+
+    return Notice(
+        f"skipped {error.path}: cannot read it: {error.reason} (its skills are listed with no uses)"
+    )
+
+
 def local_usage(
-    skills: Iterable[InstalledSkill], layout: Layout, filters: Filters
+    skills: Iterable[InstalledSkill],
+    layout: Layout,
+    filters: Filters,
+    notes: dict[str, Notice] | None = None,
 ) -> list[dict[str, Any]]:
     """One entry per installed skill, from the local runtime logs: one statement per log
     changed since the last ``--all`` with the same filters (:class:`UsageCache`)."""
@@ -163,10 +176,15 @@ def local_usage(
             rows = LocalRows(log)
             try:
                 found = {use.key: use for use in usage_of(rows, filters, "skill_path")}
+            except UnreadableFile as exc:  # one log must not hide every other skill's use
+                found = {}
+                if notes is not None:
+                    notes[str(log)] = unreadable_log(exc)
+            else:
+                if _stamp(log) == stamp:  # no write while it was read
+                    cache.put(log, stamp, key, found)
             finally:
                 rows.close()
-            if _stamp(log) == stamp:  # no write while it was read
-                cache.put(log, stamp, key, found)
         for skill in members:
             path = str(skill.source)
             entries.append(_entry(skill.name, path, found.get(valid_utf8(path))))
@@ -246,8 +264,11 @@ def all_answers(
         return found, extra, tuple(counts.notes.values())
 
     if store is None:
-        usage = usage_response(local_usage(skills, layout, filters), filters)
-        return answer(usage, AllCounts(usage["data"], layout, filters))
+        notes: dict[str, Notice] = {}
+        usage = usage_response(local_usage(skills, layout, filters, notes), filters)
+        counts = AllCounts(usage["data"], layout, filters)
+        counts.notes.update(notes)
+        return answer(usage, counts)
     from skillc_stats._team import TeamStore
 
     with TeamStore(store, write=False) as team:
