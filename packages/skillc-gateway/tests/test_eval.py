@@ -301,7 +301,7 @@ def test_init_of_several_skills_checks_them_all_before_writing_any(cli: Any, lib
     done = run("eval", "--init", "docx", "pdf-tools", "--path", str(library))
     assert done.returncode == 1 and done.stdout == ""
     assert not (library / "docx" / "evals").exists()
-    assert done.stderr.startswith(f"error[E050]: skill '{existing}' already exists\n")
+    assert done.stderr.startswith(f"error[E050]: '{existing}' already exists\n")
     done = run("eval", "--init", "docx", "pdf-tools", "--path", str(library), "--force")
     assert done.returncode == 0 and done.stdout.count("wrote ") == 2
     assert "should_trigger: [mine]" not in existing.read_text("utf-8")

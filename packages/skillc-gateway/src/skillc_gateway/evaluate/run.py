@@ -244,7 +244,7 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
     from skillc_gateway.evaluate.cases import starter_text
     from skillc_gateway.evaluate.overlap import trigger_phrases
     from skillc_index.atomic import write_file_atomic
-    from skillc_index.command_errors import SkillExists
+    from skillc_index.command_errors import ForeignFile
     from skillc_index.diagnostics import InvalidOption
     from skillc_index.files import within
 
@@ -269,7 +269,7 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
             if os.path.lexists(target.parent) and not target.parent.is_dir():
                 raise InvalidOption(f"{target.parent} is not a folder")
             if os.path.lexists(target) and not force:  # E050 names the file, as stats does
-                raise SkillExists(layout.display(target), force_does="replace it")
+                raise ForeignFile(layout.display(target), "", force_does="replace it")
             rivals = [
                 library.entries[other].name
                 for other in library.rank(entry.description).skills
