@@ -78,7 +78,10 @@ def _skip_reason(path: Path, layout: Layout) -> str | None:
             return f"{exc}: never written"
         identity = read_identity(db)
     if identity is None or identity.previous_upto:
-        return "rows an earlier version uploaded are not reconciled yet: run 'skc sync --to' first"
+        return (
+            "rows an earlier version uploaded are not reconciled yet: run 'skc sync --to' "
+            "first (it settles them once the store holds a row of the log's own after them)"
+        )
     return None
 
 

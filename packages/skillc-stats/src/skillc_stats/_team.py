@@ -25,7 +25,11 @@ from the stored one (or that never had that many rows) is a copy of the log that
 cloned VM image, a backup restored elsewhere): it gets a new identity, and its rows up to
 then are compared with those stored under the old one; only the missing ones are sent. The
 same comparison takes over the rows earlier versions sent under the key they derived (the
-machine id, the log's real path, its first row), so upgrading sends nothing twice.
+machine id, the log's real path, its first row), so upgrading sends nothing twice. The
+comparison is forgotten only once the store holds a row of the log's own at or above the
+last row compared (until then each upload compares again): forgotten while every row was
+found under the old key, the next upload would find nothing under the new one and send all.
+A value is compared as the store's text holds it (:func:`_text`: a BLOB as its hex).
 
 ``--all`` reads rollups (the rows counted per day, week, month or all time, by skill,
 working folder and more), which each upload batch updates in the statement that inserts its
@@ -347,7 +351,12 @@ class TeamStore:
                     row = cursor.fetchone()
                     added += int(row[0]) if row else 0
         if key.writable and key.previous_upto:
-            settle(log, key.key)  # every earlier row is in the store under key.key now
+            # Every row up to previous_upto is stored now, under one key or the other; but
+            # the next upload starts after the highest row under key.key: forgotten before
+            # one is there (all were under the earlier key), the rows would be sent again.
+            last = self._last(key.key)
+            if last is not None and last[0] >= key.previous_upto:
+                settle(log, key.key)
         return added, renewed
 
 
@@ -389,11 +398,16 @@ class TeamStatsLog:
         return self._store(*sql.counts_statement(self._filters, keys, self._skill))
 
 
-def _text(value: object) -> object:
-    """A local value as PostgreSQL text takes it (no NUL character)."""
-    if isinstance(value, str):
-        return value.replace("\0", "\ufffd")
-    return value
+def _text(value: object) -> str | None:
+    """A local value as the store's text holds it, so that a stored row compares equal to
+    the local one (:meth:`TeamStore._diverged`): no NUL character; a BLOB as PostgreSQL shows
+    a ``bytea`` (``\\x`` and its hex digits, what a ``COPY`` of it always stored), a number as
+    its decimal text."""
+    if value is None:
+        return None
+    if isinstance(value, bytes):
+        return "\\x" + value.hex()
+    return str(value).replace("\0", "\ufffd")
 
 
 # -- uploading this machine's logs ---------------------------------------------------------

@@ -1,0 +1,83 @@
+"""The team store against unlucky and hostile input (an adversarial sweep), on a real
+PostgreSQL server (``postgres_url``): each row stored once whatever a log went through, a row
+that cannot block the uploads or the reports of everyone, a stalled uploader that cannot hang
+the others, no password printed."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from contextlib import closing
+from pathlib import Path
+
+from skillc_index import Layout, ResolvedSkill
+from skillc_index.accesslog import INSERT_ROW, open_log, primary_log, read_identity
+from skillc_stats import upload_logs
+
+from .test_team import legacy_log, numbered, put, snapshot, team_count, uploaded_before
+from .test_team_rollups import rollups_match_rows
+
+# -- each row once, whatever a log went through ------------------------------------------------
+
+
+def test_a_restored_backup_sends_nothing_again_on_its_next_upload(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    tmp_path: Path,
+) -> None:
+    """A backup of a log restored on another machine is told apart ("Uploaded 0": all its
+    rows are stored under the original's key). Its identity was settled anyway, so the next
+    upload, starting from nothing under the new key, sent every row again (8 rows for 5)."""
+    log = log_rows(*numbered(demo, 0, 3))
+    backup = snapshot(log, tmp_path / "backup" / "logs.db")
+    log_rows(*numbered(demo, 3, 2))
+    assert upload_logs(postgres_url, layout).added == 5
+    put(backup, log)
+    first = upload_logs(postgres_url, layout)
+    assert (first.added, first.logs[0].renewed) == (0, True)
+    for _ in range(2):
+        again = upload_logs(postgres_url, layout)
+        assert (again.added, again.logs[0].renewed) == (0, False)
+    assert team_count(postgres_url) == 5
+    log_rows(*numbered(demo, 40, 1, run="run-2"))  # a row of its own: sent, then settled
+    assert upload_logs(postgres_url, layout).added == 1
+    with closing(open_log(log)) as db:
+        identity = read_identity(db)
+    assert identity is not None and identity.previous_upto == 0
+    assert upload_logs(postgres_url, layout).added == 0
+    assert team_count(postgres_url) == 6
+    rollups_match_rows(postgres_url)
+
+
+def test_an_upgraded_log_whose_rows_are_all_stored_sends_none_later(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout
+) -> None:
+    """A log from before log identities whose every row 0.1.0 stored: the first upload after
+    the upgrade sends none, and neither does the second (it sent all three again)."""
+    log = legacy_log(primary_log(demo.runtime), numbered(demo, 0, 3))
+    uploaded_before(postgres_url, log, 3)
+    for _ in range(3):
+        assert upload_logs(postgres_url, layout).added == 0
+    assert team_count(postgres_url) == 3
+
+
+def test_a_log_whose_last_row_holds_a_blob_is_not_a_copy_of_itself(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """SQLite stores what it is given: a BLOB (or a number) in a text column is stored as its
+    text, and the copy check compares that text, not the local bytes (every other upload
+    took the log for a copy of itself and sent its rows again)."""
+    log = log_rows(*numbered(demo, 0, 2))
+    assert upload_logs(postgres_url, layout).added == 2
+    with closing(sqlite3.connect(log)) as db:
+        for args in (b'{"section": "B"}', 42):
+            row = ("2026-01-30T11:00:00Z", "run-9", "show", "demo", str(demo.source), "/w")
+            db.execute(INSERT_ROW, (*row, args, None))
+            db.commit()
+            assert upload_logs(postgres_url, layout).added == 1
+            for _ in range(2):
+                again = upload_logs(postgres_url, layout)
+                assert (again.added, again.logs[0].renewed) == (0, False)
+    assert team_count(postgres_url) == 4
