@@ -5,6 +5,7 @@ the others, no password printed."""
 
 from __future__ import annotations
 
+import random
 import sqlite3
 from collections.abc import Callable
 from contextlib import closing
@@ -12,7 +13,8 @@ from pathlib import Path
 
 from skillc_index import Layout, ResolvedSkill
 from skillc_index.accesslog import INSERT_ROW, open_log, primary_log, read_identity
-from skillc_stats import upload_logs
+from skillc_stats import query_all, upload_logs
+from skillc_stats._team import TeamStore
 
 from .test_team import legacy_log, numbered, put, snapshot, team_count, uploaded_before
 from .test_team_rollups import rollups_match_rows
@@ -81,3 +83,36 @@ def test_a_log_whose_last_row_holds_a_blob_is_not_a_copy_of_itself(
                 again = upload_logs(postgres_url, layout)
                 assert (again.added, again.logs[0].renewed) == (0, False)
     assert team_count(postgres_url) == 4
+
+
+# -- one row cannot block everyone ----------------------------------------------------------
+
+
+def test_a_row_with_long_key_values_is_stored_cut_and_blocks_no_upload(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """The rollups key by the skill, the command, the user and the machine as they are: one
+    row holding 3,200 characters in one of them failed every upload of the machine for good
+    (E043 "index row size ... exceeds btree version 4 maximum 2704"). Each is stored cut to
+    512 UTF-8 bytes (four-byte characters at worst), readable, ending in an ellipsis."""
+    pick = random.Random(7)  # incompressible: PostgreSQL compresses a long index entry
+    long = "".join(chr(pick.randrange(0x20000, 0x2A6D0)) for _ in range(800))  # 4 bytes each
+    log = log_rows(*numbered(demo, 0, 2))
+    with closing(sqlite3.connect(log)) as db:
+        row = ("2026-01-30T11:00:00Z", f"run@{long}", long, long, "/x", "/w", "{}", None)
+        db.execute(INSERT_ROW, row)
+        db.commit()
+    machine = long[::-1]  # every key part at its longest at once
+    assert upload_logs(postgres_url, layout, machine=machine).added == 3
+    again = upload_logs(postgres_url, layout, machine=machine)
+    assert (again.added, again.logs[0].renewed) == (0, False)
+    cut = long[:127] + "\u2026"
+    with closing(open_log(log)) as local:
+        assert len(local.execute("SELECT skill FROM access_log").fetchall()[-1][0]) == 800
+    with TeamStore(postgres_url, write=False) as store:
+        stored = store("SELECT skill, command, username, machine FROM access_log", [])
+    user = long[:126] + "\u2026"  # the end of the run id, cut: "run@" and 126 of them
+    assert stored[-1] == (cut, cut, user, machine[:127] + "\u2026")
+    listed = query_all(layout, store=postgres_url)["data"]
+    assert sorted(entry["skill"] for entry in listed) == ["demo", cut]
+    rollups_match_rows(postgres_url)

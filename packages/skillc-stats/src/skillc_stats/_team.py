@@ -62,7 +62,7 @@ from skillc_index import (
     TeamStoreUnavailable,
     UnreadableFile,
 )
-from skillc_index.accesslog import LOG_FILE, open_log
+from skillc_index.accesslog import COLUMNS, LOG_FILE, open_log
 from skillc_index.accesslog.reader import (
     USE_COMMANDS,
     SkillUsage,
@@ -87,6 +87,12 @@ SCHEMES = ("postgresql://", "postgres://")
 BATCH_ROWS = 20_000
 #: Connections an upload sends its logs through at once (:func:`_upload_each`).
 UPLOAD_CONNECTIONS = 2
+#: The most UTF-8 bytes a value the rollups key by as it is (not hashed: the skill, the
+#: command, the user, the machine) is stored with (:func:`_bounded`): a btree entry holds at
+#: most about 2,700 bytes, and four such values and the hashed ones fit.
+KEY_BYTES = 512
+#: The local columns whose values the rollups key by: a token user's name ends the run id.
+_KEYED = tuple(i for i, column in enumerate(COLUMNS) if column in sql.KEYED_COLUMNS)
 
 
 # -- URLs ---------------------------------------------------------------------------------
@@ -322,7 +328,7 @@ class TeamStore:
             row = row_by_id(local, last)
             if row is None:
                 return last > highest_id(local)
-        return tuple(_text(value) for value in row) != stored
+        return tuple(_stored(row)) != stored
 
     def _upload(self, log: Path, key: LogKey, machine: str, user: str) -> tuple[int, bool]:
         found = self._last(key.key)
@@ -342,7 +348,7 @@ class TeamStore:
                     cursor.execute(sql.LOCK_LOG, (sql.LOG_LOCK_CLASS, key.key))
                     with cursor.copy(sql.COPY_UPLOAD) as copy:
                         for values in batch:
-                            copy.write_row([_text(value) for value in values])
+                            copy.write_row([values[0], *_stored(values[1:])])
                     if previous is not None and batch[0][0] <= key.previous_upto:
                         params = (key.key, machine, user, key.key, previous, key.previous_upto)
                         cursor.execute(sql.INSERT_NOT_STORED_BEFORE, params)
@@ -408,6 +414,26 @@ def _text(value: object) -> str | None:
     if isinstance(value, bytes):
         return "\\x" + value.hex()
     return str(value).replace("\0", "\ufffd")
+
+
+def _bounded(value: str) -> str:
+    """``value`` cut to at most :data:`KEY_BYTES` UTF-8 bytes, ending in ``…`` when cut."""
+    if len(value) <= KEY_BYTES // 4:
+        return value  # the common case, without encoding it
+    data = value.encode("utf-8", "replace")
+    if len(data) <= KEY_BYTES:
+        return value
+    return data[: KEY_BYTES - 3].decode("utf-8", "ignore") + "\u2026"
+
+
+def _stored(row: Sequence[object]) -> list[str | None]:
+    """The :data:`~skillc_index.accesslog.COLUMNS` of a local row as the store holds them
+    (:func:`_text`; a value the rollups key by :func:`_bounded`)."""
+    values = [_text(value) for value in row]
+    for index in _KEYED:
+        if values[index] is not None:
+            values[index] = _bounded(values[index])
+    return values
 
 
 # -- uploading this machine's logs ---------------------------------------------------------
@@ -502,8 +528,8 @@ def upload_logs(
     that cannot be read is reported in its :class:`LogUpload` and the others go on.
     """
     layout = layout or Layout.discover()
-    user = user or current_user()
-    machine = machine or socket.gethostname()
+    user = _bounded(user or current_user())
+    machine = _bounded(machine or socket.gethostname())
     paths = local_logs(layout)
     with TeamStore(url) as store:  # creates or migrates the schema, once
         stores = [store]

@@ -187,9 +187,15 @@ def _create_kind_rollup(table: str) -> tuple[str, ...]:
 _DAILY_KINDS = "SELECT day, skill, command, cwd, accesses, first, last FROM {}"
 
 
+#: The columns of the rows the rollups key by as they are; an upload bounds their length
+#: (:data:`skillc_stats._team.KEY_BYTES`: the run id ends in a token user's name).
+KEYED_COLUMNS = ("run_id", "command", "skill")
+
+
 def _key(columns: tuple[str, ...]) -> str:
     """A rollup's unique key: a path, a target or an error hashed (a btree entry holds at most
-    about 2,700 bytes), an error's absence told from an empty one."""
+    about 2,700 bytes; the other columns are bounded by the upload, :data:`KEYED_COLUMNS`), an
+    error's absence told from an empty one."""
     parts = []
     for column in columns:
         if column in ("cwd", "target"):
