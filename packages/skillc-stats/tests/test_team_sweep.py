@@ -5,8 +5,10 @@ the others, no password printed."""
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
+import subprocess
 from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
@@ -18,6 +20,8 @@ from skillc_stats._team import TeamStore
 
 from .test_team import legacy_log, numbered, put, snapshot, team_count, uploaded_before
 from .test_team_rollups import rollups_match_rows
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
 
 # -- each row once, whatever a log went through ------------------------------------------------
 
@@ -116,3 +120,24 @@ def test_a_row_with_long_key_values_is_stored_cut_and_blocks_no_upload(
     listed = query_all(layout, store=postgres_url)["data"]
     assert sorted(entry["skill"] for entry in listed) == ["demo", cut]
     rollups_match_rows(postgres_url)
+
+
+def test_a_row_whose_time_is_no_day_is_in_no_week_of_the_team_store(
+    postgres_url: str, demo: ResolvedSkill, log_rows: Callable[..., Path], stats_cli: Run
+) -> None:
+    """``--all --from --by week`` cast each row's day to a timestamp: one row whose time is
+    not RFC 3339 (``2026-13-45``, ``zzz``, February 30) made it E043 for everyone. Such a row
+    is counted, and in no period, by week as by day and month."""
+    log = log_rows(*numbered(demo, 0, 3))
+    with closing(sqlite3.connect(log)) as db:
+        for stamp in ("2026-13-45T10:00:00Z", "zzz", "2026-02-30T10:00:00Z", "0000-01-01T00:00Z"):
+            db.execute(INSERT_ROW, (stamp, "r", "show", "demo", str(demo.source), "/w", "{}", None))
+        db.commit()
+    assert stats_cli("sync", "--to", postgres_url).returncode == 0
+    for by in ("week", "day", "month"):
+        shown = stats_cli("stats", "--all", "--from", postgres_url, "--by", by, "--format", "json")
+        assert shown.returncode == 0, shown.stderr
+        periods = json.loads(shown.stdout)["data"]["periods"]
+        assert sum(period["total_accesses"] for period in periods) == 3, by
+    listed = stats_cli("stats", "--all", "--from", postgres_url, "--format", "json")
+    assert [entry["uses"] for entry in json.loads(listed.stdout)["data"]] == [7]

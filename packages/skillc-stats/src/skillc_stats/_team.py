@@ -91,8 +91,9 @@ UPLOAD_CONNECTIONS = 2
 #: command, the user, the machine) is stored with (:func:`_bounded`): a btree entry holds at
 #: most about 2,700 bytes, and four such values and the hashed ones fit.
 KEY_BYTES = 512
-#: The local columns whose values the rollups key by: a token user's name ends the run id.
-_KEYED = tuple(i for i, column in enumerate(COLUMNS) if column in sql.KEYED_COLUMNS)
+#: The local columns whose values the rollups key by as they are (a token user's name ends
+#: the run id; a path, a target, an error are hashed).
+_KEYED = tuple(i for i, column in enumerate(COLUMNS) if column in ("run_id", "command", "skill"))
 
 
 # -- URLs ---------------------------------------------------------------------------------
