@@ -6,16 +6,23 @@ the others, no password printed."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import signal
 import sqlite3
 import subprocess
+import sys
+import threading
+import time
 from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 
+import pytest
+
 from skillc_index import Layout, ResolvedSkill
 from skillc_index.accesslog import INSERT_ROW, open_log, primary_log, read_identity
-from skillc_stats import query_all, upload_logs
+from skillc_stats import _team, query_all, upload_logs
 from skillc_stats._team import TeamStore
 
 from .test_team import legacy_log, numbered, put, snapshot, team_count, uploaded_before
@@ -141,3 +148,81 @@ def test_a_row_whose_time_is_no_day_is_in_no_week_of_the_team_store(
         assert sum(period["total_accesses"] for period in periods) == 3, by
     listed = stats_cli("stats", "--all", "--from", postgres_url, "--format", "json")
     assert [entry["uses"] for entry in json.loads(listed.stdout)["data"]] == [7]
+
+
+# -- a stalled uploader cannot hang the others ------------------------------------------------
+
+
+def _stop_inside_a_batch(process: subprocess.Popen[bytes], url: str) -> None:
+    """SIGSTOP ``process`` once its upload holds a batch's locks (its ``INSERT`` running, or
+    done and its transaction not committed): a laptop suspended mid-upload."""
+    import psycopg
+
+    holding = (
+        "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND "
+        "query LIKE 'WITH added%%' AND state IN ('active', 'idle in transaction')"
+    )
+    with psycopg.connect(url, autocommit=True) as db:
+        while process.poll() is None:
+            if db.execute(holding).fetchone() is None:
+                time.sleep(0.01)
+                continue
+            os.kill(process.pid, signal.SIGSTOP)
+            time.sleep(0.2)  # the INSERT ends on the server, the COMMIT is not sent
+            if db.execute(holding.replace("'active', ", "")).fetchone() is not None:
+                return
+            os.kill(process.pid, signal.SIGCONT)  # stopped between batches: the next one
+    raise AssertionError("the upload ended before it could be stopped")
+
+
+def test_a_stalled_uploader_makes_another_fail_not_hang(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    clean_env: dict[str, str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An uploader stalled inside a batch held its rollup rows' locks, and every upload of
+    the same skill and day waited on them for ever (no timeout but the connection's). A
+    writer waits for a lock at most ``LOCK_TIMEOUT`` (E043), and the server ends a writer's
+    transaction left idle ``IDLE_TIMEOUT``, releasing its locks."""
+    from skillc_index import TeamStoreUnavailable
+    from skillc_index.accesslog.schema import connect
+
+    slow_home = tmp_path / "slow"
+    slow_log = slow_home / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db"
+    with closing(connect(slow_log)) as db, db:
+        row = ("2026-01-30T10:00:00Z", "r", "show", "demo", "/x/demo", "/p", "{}", None)
+        db.executemany(INSERT_ROW, [row] * 100_000)
+    TeamStore(postgres_url).close()
+    (tmp_path / "elsewhere").mkdir()
+    slow = subprocess.Popen(
+        [sys.executable, "-m", "skillc_stats", "sync", "--to", postgres_url],
+        env={**clean_env, "SKILLC_HOME": str(slow_home)},
+        cwd=tmp_path / "elsewhere",
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _stop_inside_a_batch(slow, postgres_url)
+        log_rows(*numbered(demo, 0, 5))  # the same skill, day and command
+        monkeypatch.setattr(_team, "LOCK_TIMEOUT", "1s", raising=False)
+        ended: list[BaseException] = []
+
+        def upload() -> None:
+            try:
+                upload_logs(postgres_url, layout)
+            except BaseException as exc:  # reported by the assertions below
+                ended.append(exc)
+
+        other = threading.Thread(target=upload, daemon=True)
+        other.start()
+        other.join(timeout=60)  # a generous bound, no timing asserted
+        assert not other.is_alive(), "the other upload hangs on the stalled one's locks"
+        assert len(ended) == 1 and isinstance(ended[0], TeamStoreUnavailable)
+        assert "lock timeout" in str(ended[0])
+    finally:
+        slow.kill()
+        slow.wait()

@@ -87,6 +87,12 @@ SCHEMES = ("postgresql://", "postgres://")
 BATCH_ROWS = 20_000
 #: Connections an upload sends its logs through at once (:func:`_upload_each`).
 UPLOAD_CONNECTIONS = 2
+#: How long the server lets a writer's transaction sit idle (an uploader stalled mid-batch: a
+#: suspended laptop, a stopped process) before it ends the session, releasing its locks, and
+#: how long a writer waits for a lock (another upload's batch updating the same rollup rows,
+#: which it holds for about a second) before its upload fails (E043; what it stored stays).
+IDLE_TIMEOUT = "30s"
+LOCK_TIMEOUT = "60s"
 #: The most UTF-8 bytes a value the rollups key by as it is (not hashed: the skill, the
 #: command, the user, the machine) is stored with (:func:`_bounded`): a btree entry holds at
 #: most about 2,700 bytes, and four such values and the hashed ones fit.
@@ -272,6 +278,8 @@ class TeamStore:
                     f"({sql.SCHEMA_VERSION}): upgrade skillc-stats",
                 )
             self.db.execute(sql.IN_SCHEMA)
+            if write:  # not before: other writers wait for a migration to end
+                self.db.execute(sql.BOUNDED_WAITS, (LOCK_TIMEOUT, IDLE_TIMEOUT))
         except self._psycopg.Error as exc:
             raise self.failure(exc) from None
 

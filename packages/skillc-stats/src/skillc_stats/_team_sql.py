@@ -500,6 +500,11 @@ IN_SCHEMA_FOR_NOW = "SET LOCAL search_path TO skillc"
 IN_SCHEMA = "SET search_path TO skillc"
 CLEAR_VERSION = "DELETE FROM skillc.schema_version"
 SET_VERSION = "INSERT INTO skillc.schema_version VALUES (%s)"
+#: A writer's bounds: a lock waited for, a transaction left idle (``_team.LOCK_TIMEOUT``...).
+BOUNDED_WAITS = (
+    "SELECT set_config('lock_timeout', %s, false), "
+    "set_config('idle_in_transaction_session_timeout', %s, false)"
+)
 
 #: The highest ``source_id`` stored under a log key (``%s``), and that row.
 LAST_STORED = (
