@@ -226,3 +226,32 @@ def test_a_stalled_uploader_makes_another_fail_not_hang(
     finally:
         slow.kill()
         slow.wait()
+
+
+def test_a_log_replaced_before_its_upload_is_sent_under_its_own_key(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The keys of every log were read before the first was sent: a log replaced meanwhile
+    (restored from a backup while other logs went up) had its rows stored under the old
+    file's key, then again under their own by the next upload (6,000 rows for 3,000)."""
+    log = log_rows(*numbered(demo, 0, 10))
+    other = log_rows(*numbered(demo, 20, 30, run="run-2"), to=tmp_path / "other" / "logs.db")
+    real = TeamStore._upload
+
+    def replaced_first(store: TeamStore, path: Path, *args: object) -> tuple[int, bool]:
+        if path == log and not (tmp_path / "done").exists():
+            (tmp_path / "done").touch()
+            put(other, log)  # replaced now, its key read before
+        return real(store, path, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(TeamStore, "_upload", replaced_first)
+    assert upload_logs(postgres_url, layout).added == 30
+    assert upload_logs(postgres_url, layout).added == 0
+    with TeamStore(postgres_url, write=False) as store:
+        assert store("SELECT DISTINCT run_id FROM access_log", []) == [("run-2",)]
+    assert team_count(postgres_url) == 30

@@ -90,16 +90,22 @@ def log_key(path: Path, layout: Layout) -> LogKey | None:
         with suppress(OSError, sqlite3.Error):
             connect(path).close()
     with closing(open_log(path)) as db:
-        identity = read_identity(db)
-        first = first_row(db)
-        if first is None:
-            return None
-        try:
-            check_schema(db)
-            skillcs = True
-        except ForeignLog:
-            skillcs, writable = False, False
-        top = last_id(db) or 0
+        return key_of(db, path, writable)
+
+
+def key_of(db: sqlite3.Connection, path: Path, writable: bool) -> LogKey | None:
+    """:func:`log_key` of the log open as ``db`` (at ``path``; ``writable``: skillc may write
+    it there), read from that connection: an upload reads its rows from the same file."""
+    identity = read_identity(db)
+    first = first_row(db)
+    if first is None:
+        return None
+    try:
+        check_schema(db)
+        skillcs = True
+    except ForeignLog:
+        skillcs, writable = False, False
+    top = last_id(db) or 0
     if identity is not None:
         previous = identity.previous_id
         if previous is None and identity.previous_upto:

@@ -72,7 +72,7 @@ from skillc_index.accesslog.reader import (
 )
 from skillc_stats import _team_sql as sql
 from skillc_stats._filters import Filters
-from skillc_stats._log_keys import LogKey, log_key, renewed_key, settle
+from skillc_stats._log_keys import LogKey, key_of, log_key, renewed_key, settle
 
 if TYPE_CHECKING:
     import psycopg
@@ -317,7 +317,9 @@ class TeamStore:
 
     def upload(self, log: Path, key: LogKey, machine: str, user: str) -> tuple[int, bool]:
         """Send the rows of ``log`` the store does not hold yet; return how many it added,
-        and whether the log turned out to be a copy of another (it has a new identity)."""
+        and whether the log turned out to be a copy of another (it has a new identity).
+        ``key`` is read again from the file the rows are read from (:func:`key_of`: a log
+        replaced since is sent under its own)."""
         try:
             return self._upload(log, key, machine, user)
         except self._psycopg.Error as exc:
@@ -329,28 +331,32 @@ class TeamStore:
         return None if row is None else (int(row[0]), tuple(row[1:]))
 
     @staticmethod
-    def _diverged(log: Path, last: int, stored: tuple[Any, ...]) -> bool:
-        """Whether ``log`` is not the log that sent ``stored``, the row ``last`` of its key:
-        its row ``last`` differs, or it never had that many rows (a copy, on a cloned machine
-        or from a backup). A row pruned since cannot tell: not a copy."""
-        with closing(open_log(log)) as local:
-            row = row_by_id(local, last)
-            if row is None:
-                return last > highest_id(local)
+    def _diverged(local: sqlite3.Connection, last: int, stored: tuple[Any, ...]) -> bool:
+        """Whether the log open as ``local`` is not the log that sent ``stored``, the row
+        ``last`` of its key: its row ``last`` differs, or it never had that many rows (a copy,
+        on a cloned machine or from a backup). A row pruned since cannot tell: not a copy."""
+        row = row_by_id(local, last)
+        if row is None:
+            return last > highest_id(local)
         return tuple(_stored(row)) != stored
 
     def _upload(self, log: Path, key: LogKey, machine: str, user: str) -> tuple[int, bool]:
-        found = self._last(key.key)
-        renewed = False
-        if found is not None and key.writable and self._diverged(log, *found):
-            fresh = renewed_key(log, key.key)
-            if fresh is not None:
-                key, found, renewed = fresh, self._last(fresh.key), True
-        start = 0 if found is None else found[0]
-        previous = key.previous if key.previous_upto > start else None
-        self.db.execute(sql.CREATE_UPLOAD)
-        added = 0
         with closing(open_log(log)) as local:
+            # the key of the file read here (the log may have been replaced since ``key``)
+            current = key_of(local, log, key.writable)
+            if current is None:
+                return 0, False
+            key = current
+            found = self._last(key.key)
+            renewed = False
+            if found is not None and key.writable and self._diverged(local, *found):
+                fresh = renewed_key(log, key.key)
+                if fresh is not None:
+                    key, found, renewed = fresh, self._last(fresh.key), True
+            start = 0 if found is None else found[0]
+            previous = key.previous if key.previous_upto > start else None
+            self.db.execute(sql.CREATE_UPLOAD)
+            added = 0
             rows = rows_after(local, start)
             while batch := rows.fetchmany(BATCH_ROWS):
                 with self.db.transaction(), self.db.cursor() as cursor:
