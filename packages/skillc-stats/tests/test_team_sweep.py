@@ -255,3 +255,28 @@ def test_a_log_replaced_before_its_upload_is_sent_under_its_own_key(
     with TeamStore(postgres_url, write=False) as store:
         assert store("SELECT DISTINCT run_id FROM access_log", []) == [("run-2",)]
     assert team_count(postgres_url) == 30
+
+
+# -- no password printed --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("given", "shown"),
+    [
+        ("postgresql//stats:Hunter2pass@db/skills", "postgresql//stats:***@db/skills"),
+        ("postgresql:/stats:Hunter2pass@db/skills", "postgresql:***@db/skills"),
+        ("host=db dbname=skills password=Hunter2pass", "host=db dbname=skills password=***"),
+        ("host=db password = 'Hunter2 pass\\' x' port=1", "host=db password = *** port=1"),
+        ("postgresq://stats:Hunter2pass@db/skills", "postgresq://stats:***@db/skills"),
+    ],
+)
+def test_a_mistyped_url_is_e100_without_its_password(
+    stats_cli: Run, demo: ResolvedSkill, given: str, shown: str
+) -> None:
+    """The password of a URL whose scheme lacks ``://`` (or of a libpq ``key=value``
+    string) was printed in the E100 message: only text after ``://`` was read as a URL."""
+    result = stats_cli("sync", "--to", given)
+    assert result.returncode == 1
+    assert result.stderr.startswith("error[E100]")
+    assert f"not {shown!r}" in result.stderr
+    assert "Hunter2" not in result.stderr + result.stdout

@@ -109,6 +109,9 @@ _KEYED = tuple(i for i, column in enumerate(COLUMNS) if column in ("run_id", "co
 #: libpq's ``password`` and ``sslpassword``, PostgreSQL 18's ``oauth_client_secret``... (a
 #: ``passfile`` path is masked too: harmless).
 _SECRET_WORDS = ("pass", "secret", "token")
+#: A ``key=value`` pair of a libpq connection string: the value quoted (``'...'``, ``\'``
+#: escapes; unterminated: to the end) or up to a space (``\`` escapes).
+_KEY_VALUE = re.compile(r"(\w+)\s*=\s*('(?:\\.|[^'\\])*'?|(?:\\.|[^\s\\])+)", re.DOTALL)
 
 
 def _secret_spans(url: str) -> list[tuple[int, int]]:
@@ -121,12 +124,20 @@ def _secret_spans(url: str) -> list[tuple[int, int]]:
     of a password), or at the last ``@`` before the first ``?`` (a password holding an
     unencoded ``/``); the query starts at the first ``?``, its parameters split at each ``&``
     or ``?``. Reading too much as secret only
-    hides more of the URL."""
+    hides more of the URL.
+
+    Without ``://`` (a mistyped scheme, ``postgresql//u:p@h`` or ``postgresql:/u:p@h``, or a
+    libpq ``key=value`` string) the user info is read from the start (the scheme's colon
+    too), and the value of every password-like key of ``key=value`` pairs is a secret."""
     start = url.find("://")
-    if start < 0:
-        return []
-    start += 3
     spans: list[tuple[int, int]] = []
+    if start < 0:
+        start = 0
+        for pair in _KEY_VALUE.finditer(url):
+            if any(word in pair.group(1).lower() for word in _SECRET_WORDS):
+                spans.append(pair.span(2))
+    else:
+        start += 3
     query = url.find("?", start)
     for end in (url.find("/", start), query):
         at = url.rfind("@", start, len(url) if end < 0 else end)
