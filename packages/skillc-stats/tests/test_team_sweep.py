@@ -280,3 +280,32 @@ def test_a_mistyped_url_is_e100_without_its_password(
     assert result.stderr.startswith("error[E100]")
     assert f"not {shown!r}" in result.stderr
     assert "Hunter2" not in result.stderr + result.stdout
+
+
+# -- retention -------------------------------------------------------------------------------
+
+
+def test_a_horizon_in_the_future_is_e031_and_refused_rows_are_reported(
+    postgres_url: str, demo: ResolvedSkill, log_rows: Callable[..., Path], stats_cli: Run
+) -> None:
+    """``stats prune --before 2062-01-01`` (a typo for 2026) was taken, and every later
+    upload stored nothing, "Uploaded 0", exit 0. A time in the future is E031; an upload says
+    how many rows the store's horizon refused."""
+    log_rows(*numbered(demo, 0, 2))
+    assert stats_cli("sync", "--to", postgres_url).returncode == 0
+    for where in (("--from", postgres_url), ()):
+        typo = stats_cli("stats", "prune", "--before", "2999-01-01", *where)
+        assert typo.returncode == 1
+        assert typo.stderr.startswith("error[E031]: invalid filter: '--before '2999-01-01' is")
+    assert team_count(postgres_url) == 2
+    pruned = stats_cli("stats", "prune", "--before", "2026-01-31", "--from", postgres_url)
+    assert pruned.returncode == 0, pruned.stderr
+    log_rows(*numbered(demo, 10, 3))  # older than the horizon
+    sent = stats_cli("sync", "--to", postgres_url)
+    assert sent.returncode == 0
+    assert sent.stdout.splitlines()[1:] == [
+        "3 rows were not stored: older than the store's retention horizon "
+        "('skc stats prune --from')"
+    ]
+    report = json.loads(stats_cli("sync", "--to", postgres_url, "--format", "json").stdout)
+    assert (report["added"], report["refused"], report["logs"][0]["refused"]) == (0, 3, 3)

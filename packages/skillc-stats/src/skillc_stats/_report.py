@@ -296,6 +296,11 @@ def upload_lines(result: UploadReport) -> list[str]:
             "machine, a restored backup), now told apart: "
             + ", ".join(_cell(path) for path in copies)
         )
+    if result.refused:
+        lines.append(
+            f"{_count(result.refused, 'row was', 'rows were')} not stored: older than the "
+            "store's retention horizon ('skc stats prune --from')"
+        )
     return lines
 
 

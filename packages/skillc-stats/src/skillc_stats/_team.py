@@ -326,9 +326,10 @@ class TeamStore:
 
     # -- uploading -------------------------------------------------------------------------
 
-    def upload(self, log: Path, key: LogKey, machine: str, user: str) -> tuple[int, bool]:
+    def upload(self, log: Path, key: LogKey, machine: str, user: str) -> tuple[int, bool, int]:
         """Send the rows of ``log`` the store does not hold yet; return how many it added,
-        and whether the log turned out to be a copy of another (it has a new identity).
+        whether the log turned out to be a copy of another (it has a new identity), and how
+        many rows older than the store's retention horizon it refused (``stats prune``).
         ``key`` is read again from the file the rows are read from (:func:`key_of`: a log
         replaced since is sent under its own)."""
         try:
@@ -351,12 +352,12 @@ class TeamStore:
             return last > highest_id(local)
         return tuple(_stored(row)) != stored
 
-    def _upload(self, log: Path, key: LogKey, machine: str, user: str) -> tuple[int, bool]:
+    def _upload(self, log: Path, key: LogKey, machine: str, user: str) -> tuple[int, bool, int]:
         with closing(open_log(log)) as local:
             # the key of the file read here (the log may have been replaced since ``key``)
             current = key_of(local, log, key.writable)
             if current is None:
-                return 0, False
+                return 0, False, 0
             key = current
             found = self._last(key.key)
             renewed = False
@@ -367,7 +368,7 @@ class TeamStore:
             start = 0 if found is None else found[0]
             previous = key.previous if key.previous_upto > start else None
             self.db.execute(sql.CREATE_UPLOAD)
-            added = 0
+            added = refused = 0
             rows = rows_after(local, start)
             while batch := rows.fetchmany(BATCH_ROWS):
                 with self.db.transaction(), self.db.cursor() as cursor:
@@ -377,11 +378,13 @@ class TeamStore:
                             copy.write_row([values[0], *_stored(values[1:])])
                     if previous is not None and batch[0][0] <= key.previous_upto:
                         params = (key.key, machine, user, key.key, previous, key.previous_upto)
-                        cursor.execute(sql.INSERT_NOT_STORED_BEFORE, params)
+                        cursor.execute(sql.INSERT_NOT_STORED_BEFORE, (*params, key.key))
                     else:
-                        cursor.execute(sql.INSERT_NEW, (key.key, machine, user, key.key))
+                        params = (key.key, machine, user, key.key, key.key)
+                        cursor.execute(sql.INSERT_NEW, params)
                     row = cursor.fetchone()
                     added += int(row[0]) if row else 0
+                    refused += int(row[1]) if row else 0
         if key.writable and key.previous_upto:
             # Every row up to previous_upto is stored now, under one key or the other; but
             # the next upload starts after the highest row under key.key: forgotten before
@@ -389,7 +392,7 @@ class TeamStore:
             last = self._last(key.key)
             if last is not None and last[0] >= key.previous_upto:
                 settle(log, key.key)
-        return added, renewed
+        return added, renewed, refused
 
 
 class TeamStatsLog:
@@ -473,6 +476,8 @@ class LogUpload(NamedTuple):
     renewed: bool = False
     """The log was a copy of another one (a cloned machine, a restored backup): it got an
     identity of its own, and only its rows missing from the store were sent."""
+    refused: int = 0
+    """Rows the store refused: older than its retention horizon (``stats prune --from``)."""
 
 
 class UploadReport(NamedTuple):
@@ -489,6 +494,10 @@ class UploadReport(NamedTuple):
         return sum(log.added for log in self.logs)
 
     @property
+    def refused(self) -> int:
+        return sum(log.refused for log in self.logs)
+
+    @property
     def ok(self) -> bool:
         return all(log.error is None for log in self.logs)
 
@@ -500,11 +509,13 @@ class UploadReport(NamedTuple):
             "user": self.user,
             "machine": self.machine,
             "added": self.added,
+            "refused": self.refused,
             "logs": [
                 {
                     "path": log.path,
                     "added": log.added,
                     "renewed": log.renewed,
+                    "refused": log.refused,
                     "error": None if log.error is None else format_diagnostic(log.error.diagnostic),
                 }
                 for log in self.logs
@@ -626,10 +637,10 @@ def _upload_each(
 def _upload_one(store: TeamStore, path: Path, key: LogKey, machine: str, user: str) -> LogUpload:
     """One log uploaded (:meth:`TeamStore.upload`); a log that cannot be read reported."""
     try:
-        added, renewed = store.upload(path, key, machine, user)
+        added, renewed, refused = store.upload(path, key, machine, user)
     except sqlite3.Error as exc:
         return _unreadable(path, exc)
-    return LogUpload(str(path), added, None, renewed)
+    return LogUpload(str(path), added, None, renewed, refused)
 
 
 def _unreadable(path: Path, exc: sqlite3.Error) -> LogUpload:

@@ -449,15 +449,15 @@ _FINEST = ", ".join(ROLLUPS["usage_targets"])
 # while the batch holds that log's lock (LOCK_LOG), whatever another upload of the same log
 # stored before is seen, and nothing can be stored after it (a plain INSERT, cheaper than ON
 # CONFLICT; the unique key of (log_key, source_id) would still refuse a row stored twice).
+_MAX_STORED = "(SELECT COALESCE(MAX(a.source_id), 0) FROM access_log AS a WHERE a.log_key = %s)"
+_HORIZON = "(SELECT COALESCE(MAX(pruned_before), '') FROM retention)"  # the rows refused: counted
 _INSERT_UPLOADED = (
     "WITH added AS ("
     f"INSERT INTO access_log (log_key, machine, username, {', '.join(_UPLOAD_COLUMNS)}, "
     "call_id) "
     f"SELECT %s, %s, {ROW_USER}, {', '.join(f'u.{column}' for column in _UPLOAD_COLUMNS)}, "
     f"{CALL_ID.replace('args', 'u.args')} "
-    "FROM upload AS u WHERE u.source_id > "
-    "(SELECT COALESCE(MAX(a.source_id), 0) FROM access_log AS a WHERE a.log_key = %s) "
-    "AND u.timestamp >= (SELECT COALESCE(MAX(pruned_before), '') FROM retention){unless} "
+    f"FROM upload AS u WHERE u.source_id > {_MAX_STORED} AND u.timestamp >= {_HORIZON}{{unless}} "
     "RETURNING timestamp, skill, command, username, machine, cwd, args, error), "
     # summed once at the finest grain, then each rollup from those sums
     f"fine AS (SELECT {_FINEST}, COUNT(*) AS accesses, MIN(first) AS first, MAX(last) AS last "
@@ -471,7 +471,8 @@ _INSERT_UPLOADED = (
             ),
         ]
     )
-    + " SELECT COUNT(*) FROM added"
+    + f" SELECT COUNT(*), (SELECT COUNT(*) FROM upload AS u WHERE u.source_id > {_MAX_STORED} "
+    f"AND u.timestamp < {_HORIZON}) FROM added"
 )
 #: Without, and with the rows already stored under an earlier key left out (only while there
 #: is one: the test costs about as much as the insert).

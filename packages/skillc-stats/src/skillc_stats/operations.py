@@ -527,10 +527,14 @@ def prune(session: Session, params: PruneParams) -> PruneReport:
     """Delete the access rows older than ``before`` from the runtime logs of the working
     folder's stores (the project's and the global one), or from the team store ``from_``
     (:mod:`skillc_stats._prune`: nothing is uploaded twice afterwards). Nothing is logged."""
+    from skillc_index import MalformedFilter
+    from skillc_index.clock import utc_now
     from skillc_stats._filters import parse_time
     from skillc_stats._prune import prune_logs, prune_store
 
     before = parse_time(params.before, "before", upper=False)
+    if before > utc_now():  # a typo (2062): every row gone, and every later upload refused
+        raise MalformedFilter("before", params.before, "is in the future")
     if params.from_ is None:
         return prune_logs(session.layout, before, dry_run=params.dry_run)
     from skillc_stats._team import team_url

@@ -215,6 +215,7 @@ class LogUploadShape(TypedDict):
     path: str
     added: int
     renewed: Annotated[bool, "The log was a copy of another one, now told apart."]
+    refused: Annotated[int, "Rows older than the store's retention horizon: not stored."]
     error: str | None
 
 
@@ -225,6 +226,7 @@ class UploadShape(TypedDict):
     user: str
     machine: str
     added: int
+    refused: Annotated[int, "Rows older than the store's retention horizon: not stored."]
     logs: list[LogUploadShape]
 
 
