@@ -15,8 +15,9 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from contextlib import closing
+from contextlib import closing, suppress
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -94,6 +95,53 @@ def test_a_log_whose_last_row_holds_a_blob_is_not_a_copy_of_itself(
                 again = upload_logs(postgres_url, layout)
                 assert (again.added, again.logs[0].renewed) == (0, False)
     assert team_count(postgres_url) == 4
+
+
+def test_two_clones_of_a_log_uploading_at_once_each_send_their_rows(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two clones of one log (one identity), each with rows of its own, uploading at the
+    same moment: both checked the store's last row before either stored a batch, so both
+    passed for the original and the second's rows were skipped ("Uploaded 0"). The check
+    runs under the log's lock, with the first batch: the second sees the first's rows."""
+    from skillc_stats._log_keys import log_key
+
+    from .test_team_upload import other_runtime
+
+    log = log_rows(*numbered(demo, 0, 10))
+    assert upload_logs(postgres_url, layout).added == 10
+    clone = snapshot(log, primary_log(other_runtime(layout, demo) / "demo"))
+    log_rows(*numbered(demo, 10, 5))
+    log_rows(*numbered(demo, 10, 5, run="run-2"), to=clone)
+    checked = threading.Barrier(2)
+    real = TeamStore._diverged
+
+    def both_check_first(*args: Any) -> bool:
+        found = real(*args)
+        with suppress(threading.BrokenBarrierError):  # the other waits for the lock
+            checked.wait(timeout=2)
+        return found
+
+    monkeypatch.setattr(TeamStore, "_diverged", staticmethod(both_check_first))
+    added: list[int] = []
+
+    def upload(path: Path) -> None:
+        key = log_key(path, layout)
+        assert key is not None
+        with TeamStore(postgres_url) as store:
+            added.append(store.upload(path, key, "m1", "alice")[0])
+
+    threads = [threading.Thread(target=upload, args=(path,)) for path in (log, clone)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(added) == [5, 5]
+    assert team_count(postgres_url) == 20
 
 
 # -- one row cannot block everyone ----------------------------------------------------------

@@ -22,7 +22,9 @@ time (two connections, :data:`UPLOAD_CONNECTIONS`), each whole on one.
 
 **Copies of a log are told apart.** The log whose row at that highest ``source_id`` differs
 from the stored one (or that never had that many rows) is a copy of the log that sent it (a
-cloned VM image, a backup restored elsewhere): it gets a new identity, and its rows up to
+cloned VM image, a backup restored elsewhere; checked under the log's lock, in the first
+batch's transaction, so that of two clones uploading at once the second sees the first's
+rows): it gets a new identity, and its rows up to
 then are compared with those stored under the old one; only the missing ones are sent. The
 same comparison takes over the rows earlier versions sent under the key they derived (the
 machine id, the log's real path, its first row), so upgrading sends nothing twice. The
@@ -358,33 +360,27 @@ class TeamStore:
             current = key_of(local, log, key.writable)
             if current is None:
                 return 0, False, 0
-            key = current
-            found = self._last(key.key)
-            renewed = False
-            if found is not None and key.writable and self._diverged(local, *found):
-                fresh = renewed_key(log, key.key)
-                if fresh is not None:
-                    key, found, renewed = fresh, self._last(fresh.key), True
-            start = 0 if found is None else found[0]
-            previous = key.previous if key.previous_upto > start else None
+            key, renewed, added, refused = current, False, 0, 0
             self.db.execute(sql.CREATE_UPLOAD)
-            added = refused = 0
-            rows = rows_after(local, start)
+            # the copy check and the first batch under the log's lock: a clone of the log
+            # uploading at once sees this one's rows before its own check, or the other way
+            with self.db.transaction():
+                self.db.execute(sql.LOCK_LOG, (sql.LOG_LOCK_CLASS, key.key))
+                found = self._last(key.key)
+                if found is not None and key.writable and self._diverged(local, *found):
+                    fresh = renewed_key(log, key.key)
+                    if fresh is not None:
+                        key, found, renewed = fresh, self._last(fresh.key), True
+                start = 0 if found is None else found[0]
+                previous = key.previous if key.previous_upto > start else None
+                rows = rows_after(local, start)
+                batch = rows.fetchmany(BATCH_ROWS)
+                if batch:
+                    added, refused = self._send(batch, key, previous, machine, user)
             while batch := rows.fetchmany(BATCH_ROWS):
-                with self.db.transaction(), self.db.cursor() as cursor:
-                    cursor.execute(sql.LOCK_LOG, (sql.LOG_LOCK_CLASS, key.key))
-                    with cursor.copy(sql.COPY_UPLOAD) as copy:
-                        for values in batch:
-                            copy.write_row([values[0], *_stored(values[1:])])
-                    if previous is not None and batch[0][0] <= key.previous_upto:
-                        params = (key.key, machine, user, key.key, previous, key.previous_upto)
-                        cursor.execute(sql.INSERT_NOT_STORED_BEFORE, (*params, key.key))
-                    else:
-                        params = (key.key, machine, user, key.key, key.key)
-                        cursor.execute(sql.INSERT_NEW, params)
-                    row = cursor.fetchone()
-                    added += int(row[0]) if row else 0
-                    refused += int(row[1]) if row else 0
+                with self.db.transaction():
+                    more, less = self._send(batch, key, previous, machine, user)
+                added, refused = added + more, refused + less
         if key.writable and key.previous_upto:
             # Every row up to previous_upto is stored now, under one key or the other; but
             # the next upload starts after the highest row under key.key: forgotten before
@@ -393,6 +389,24 @@ class TeamStore:
             if last is not None and last[0] >= key.previous_upto:
                 settle(log, key.key)
         return added, renewed, refused
+
+    def _send(
+        self, batch: list[Any], key: LogKey, previous: str | None, machine: str, user: str
+    ) -> tuple[int, int]:
+        """Store one batch of rows in the transaction open, under the log's lock: the rows
+        added, and those the retention horizon refused."""
+        with self.db.cursor() as cursor:
+            cursor.execute(sql.LOCK_LOG, (sql.LOG_LOCK_CLASS, key.key))
+            with cursor.copy(sql.COPY_UPLOAD) as copy:
+                for values in batch:
+                    copy.write_row([values[0], *_stored(values[1:])])
+            if previous is not None and batch[0][0] <= key.previous_upto:
+                params = (key.key, machine, user, key.key, previous, key.previous_upto)
+                cursor.execute(sql.INSERT_NOT_STORED_BEFORE, (*params, key.key))
+            else:
+                cursor.execute(sql.INSERT_NEW, (key.key, machine, user, key.key, key.key))
+            row = cursor.fetchone()
+        return (int(row[0]), int(row[1])) if row else (0, 0)
 
 
 class TeamStatsLog:
