@@ -132,6 +132,30 @@ def test_a_name_that_would_read_as_a_boolean_is_quoted(lint: Run, cwd: Path) -> 
     assert skill_md(folder).splitlines()[1] == 'name: "true"'
 
 
+@pytest.mark.parametrize("brk", ["\u2028", "\u2029", "\x85"])
+def test_a_name_line_yaml_breaks_is_not_renamed(lint: Run, cwd: Path, brk: str) -> None:
+    # YAML ends a line at NEL, U+2028 and U+2029, skillc's lines do not: the "name line"
+    # also holds the description and the license, which a rename must not drop.
+    text = f"---\nname: Pdf-Tools{brk}description: Fills forms. Use when x.{brk}license: MIT\n---\n"
+    folder = make(cwd, "pdf-tools", text + "# Pdf Tools\n")
+    before = snapshot(folder)
+    for option in ("--fix", "--unsafe-fixes"):
+        lint("pdf-tools", option)
+        assert snapshot(folder) == before
+    # the same characters on another line do not stop the fix of the name line
+    other = make(cwd, "tables", f"---\nname: Tables\ndescription: Formats.{brk}license: MIT\n---\n")
+    assert lint("tables", "--fix").returncode == 0
+    assert skill_md(other).splitlines()[1] == "name: tables"
+    assert skill_md(other).split("\n")[2] == f"description: Formats.{brk}license: MIT"
+    # nor is a value YAML cannot read quoted over the break (the license would join it)
+    broken = make(
+        cwd, "broken", f"---\nname: broken\ndescription: Use when: x{brk}license: MIT\n---\n"
+    )
+    before = snapshot(broken)
+    lint("broken", "--fix")
+    assert snapshot(broken) == before
+
+
 # -- trailing whitespace in the frontmatter (SKL510) ----------------------------------------
 
 

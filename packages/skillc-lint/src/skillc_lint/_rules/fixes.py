@@ -33,11 +33,16 @@ __all__ = [
 ]
 
 # ``key: value`` at column 0, the value a plain scalar on one line (groups: key, value).
-_PLAIN_FIELD = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):[ \t]+([^ \t\"'\[\]{}|>&*!%@`#].*?)[ \t]*")
+# Neither regex crosses NEL, U+2028 or U+2029: YAML ends a line there, skillc's lines do not.
+_PLAIN_FIELD = re.compile(
+    r"([A-Za-z_][A-Za-z0-9_-]*):[ \t]+([^ \t\"'\[\]{}|>&*!%@`#\x85\u2028\u2029]"
+    r"[^\x85\u2028\u2029]*?)[ \t]*"
+)
 # A top-level key line whose value may be a plain or simply quoted scalar (groups: the part
 # before the value, the value, a comment after it).
 _VALUE = re.compile(
-    r"""([A-Za-z_][A-Za-z0-9_-]*:[ \t]*)("[^"\\]*"|'[^']*'|[^\s#'"][^#]*?)([ \t]*(?:#.*)?)"""
+    r"""([A-Za-z_][A-Za-z0-9_-]*:[ \t]*)("[^"\\\x85\u2028\u2029]*"|'[^'\x85\u2028\u2029]*'"""
+    r"""|[^\s#'"][^#\x85\u2028\u2029]*?)([ \t]*(?:#[^\x85\u2028\u2029]*)?)"""
 )
 _TRAILING = re.compile(r"[ \t]+\Z")
 _NAME_INVALID = re.compile(r"[^a-z0-9]+")
@@ -86,7 +91,7 @@ def name_from(value: str) -> str:
 def rename(skill: Skill, new: str, description: str, *, safe: bool) -> Fix | None:
     """Set the frontmatter ``name`` to ``new``, written as the old value was (plain or
     quoted); None when the line is not a simple ``name: value`` or the result would not read
-    back as ``new``."""
+    back as the same data with ``name`` set to ``new`` (every other field unchanged)."""
     line = skill.skill_md.frontmatter.field_lines.get("name")
     text = skill.skill_md_text
     lines = skill.lines(SKILL_FILE)
@@ -98,10 +103,12 @@ def rename(skill: Skill, new: str, description: str, *, safe: bool) -> Fix | Non
     written = match.group(2)
     quote = written[0] if written[0] in "\"'" else ""
     column = len(match.group(1)) + 1
+    before = skill.skill_md.frontmatter.data
+    if before is None:
+        return None
     for form in (f"{quote}{new}{quote}", f'"{new}"'):
         edits = (TextEdit(line, column, line, column + len(written), form),)
-        data = _parsed(text, edits)
-        if data is not None and data.get("name") == new:
+        if _parsed(text, edits) == {**before, "name": new}:  # nothing else changed
             return Fix(description, edits, safe)
     return None
 
