@@ -444,6 +444,27 @@ def test_the_rounds_are_bounded(tmp_path: Path) -> None:
     assert (folder / "SKILL.md").read_text() == f"---\n{'x' * MAX_ROUNDS}name: s\n---\n"
 
 
+def test_a_file_saved_while_the_first_lint_runs_is_not_fixed(tmp_path: Path) -> None:
+    # An editor saves SKILL.md while the first lint runs (here: while its rule runs): the
+    # fix was made for the text the lint read, so the file is left and reported.
+    folder = tmp_path / "s"
+    folder.mkdir()
+    saved = "---\ndescription: Does x.\nname: s\n---\n"
+
+    def save_then_fix(skill: object, options: object) -> list[Finding]:
+        if (folder / "SKILL.md").read_text() != saved:
+            (folder / "SKILL.md").write_text(saved, encoding="utf-8")
+        return [Finding("fix", line=2, fix=Fix("upper", (TextEdit(2, 1, 2, 5, "NAME"),)))]
+
+    rule = LintRule("X003", "save", "warning", save_then_fix, "save", fixable="safe")
+    (folder / "SKILL.md").write_text("---\nname: s\ndescription: Does x.\n---\n")
+    outcome = fix_skill(folder, registry=RuleRegistry([rule]))
+    assert (folder / "SKILL.md").read_text() == saved  # not "NAMEription: Does x."
+    [problem] = outcome.problems
+    assert problem.diagnostic.message.endswith("it changed on disk while fixing; lint it again")
+    assert outcome.applied == 0
+
+
 def test_fix_skill_api(tmp_path: Path) -> None:
     folder = make(tmp_path, "tables", f"---\nname: Tables\n{GOOD}---\n\n# tables\n")
     outcome = fix_skill(folder, registry=default_registry(), write=False)

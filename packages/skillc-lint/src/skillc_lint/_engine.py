@@ -177,6 +177,19 @@ def lint_skill(
     stored (:mod:`skillc_lint._cache`); it is reused, or the result stored there (not with
     ``texts``).
     """
+    return lint_with_texts(path, registry=registry, force=force, texts=texts, cache=cache)[0]
+
+
+def lint_with_texts(
+    path: str | os.PathLike[str],
+    *,
+    registry: RuleRegistry | None = None,
+    force: bool = False,
+    texts: Mapping[str, str] | None = None,
+    cache: ResultCache | None = None,
+) -> tuple[LintResult, Mapping[str, str]]:
+    """:func:`lint_skill`, and the text of each Markdown file the lint read (what the fixes
+    of its diagnostics were computed from; empty for a skipped compiled skill)."""
     from skillc_index import PathEscapesRoot, SkillFileNotFound, safe_join
     from skillc_lint._skill import Skill
 
@@ -198,7 +211,7 @@ def lint_skill(
     compiled = is_compiled(root)
     name = Path(real).name  # root.resolve().name
     if compiled and not force:
-        return LintResult(name, root, skipped="compiled")
+        return LintResult(name, root, skipped="compiled"), {}
     from skillc_lint._profiles import substitutions_in
 
     skill = Skill(
@@ -216,7 +229,7 @@ def lint_skill(
         key = None if rules is None else result_key(skill, rules)
         stored = None if key is None else cache.get(key, skill)
         if stored is not None:
-            return stored
+            return stored, skill.texts
     active = [entry for entry in registry.active() if entry.rule.scope == "skill"]
     found = _run(active, skill)
 
@@ -236,7 +249,7 @@ def lint_skill(
     )
     if cache is not None and key is not None:
         cache.put(key, skill, result)
-    return result
+    return result, skill.texts
 
 
 def _run(active: Sequence[RuleState], subject: object) -> list[tuple[int, LintDiagnostic]]:

@@ -12,8 +12,9 @@ rounds). Only then are files written, each one atomically
 rename; mode kept), never through a symlink that leaves the skill, never outside the folder
 the fixer was given (``tree``: a folder of skills may link to a skill elsewhere, which is
 linted but not rewritten), never when its text is unchanged, and never when it changed on
-disk meanwhile. What cannot be written is reported (E999, E012), never raised: the other
-files are still fixed.
+disk meanwhile (its bytes are compared with the text the first lint read, which the fixes
+were computed from, and again just before the write). What cannot be written is reported
+(E999, E012), never raised: the other files are still fixed.
 """
 
 from __future__ import annotations
@@ -228,7 +229,7 @@ def fix_skill(
     :class:`~skillc_lint.FixOutsideTree`. Raises what :func:`~skillc_lint.lint_skill`
     raises."""
     from skillc_index import SkillcError
-    from skillc_lint._engine import lint_skill
+    from skillc_lint._engine import lint_skill, lint_with_texts
 
     root = Path(path)
     confine = root if tree is None else Path(tree)
@@ -237,7 +238,7 @@ def fix_skill(
     texts: dict[str, str] = {}  # the current text of each file a fix touched
     counts: dict[str, int] = {}
     problems: list[SkillcError] = []
-    result = lint_skill(root, registry=registry, force=force)
+    result, read = lint_with_texts(root, registry=registry, force=force)
     for _ in range(MAX_ROUNDS):
         by_file: dict[str, list[Fix]] = {}
         for d in result.diagnostics:
@@ -253,6 +254,8 @@ def fix_skill(
                     original = _Original(_read(root, rel))
                     if original.text is None:
                         raise _not_fixed(root, rel, "not UTF-8 text")
+                    if original.text != read.get(rel):  # the fixes were made for that text
+                        raise _not_fixed(root, rel, _CHANGED)
                 except SkillcError as exc:
                     problems.append(exc)
                     left.add(rel)
@@ -272,7 +275,11 @@ def fix_skill(
                 changed = True
         if not changed:
             break
-        result = lint_skill(root, registry=registry, force=force, texts=texts)
+        # every file read is linted as read (or as fixed), never read again from the disk
+        current = {rel: o.text for rel, o in originals.items() if o.text is not None}
+        result, read = lint_with_texts(
+            root, registry=registry, force=force, texts={**current, **texts}
+        )
     changes = tuple(
         FileChange(rel, before, texts[rel], counts[rel])
         for rel in sorted(texts)
@@ -301,6 +308,9 @@ def fix_skill(
     result = lint_skill(root, registry=registry, force=force)  # what remains, from the disk
     applied = sum(change.fixes for change in written)
     return FixOutcome(_with(result, applied, problems), tuple(written), tuple(problems))
+
+
+_CHANGED = "it changed on disk while fixing; lint it again"
 
 
 def _with(result: LintResult, fixed: int, problems: Sequence[SkillcError]) -> LintResult:
@@ -337,7 +347,7 @@ def _write(root: Path, rel: str, original: _Original, text: str, tree: Path) -> 
         target = safe_join(root, rel)  # the real file (a symlink inside the skill followed)
         _confined(root, rel, tree)
         if _read(root, rel) != original.data:
-            return _not_fixed(root, rel, "it changed on disk while fixing; lint it again")
+            return _not_fixed(root, rel, _CHANGED)
         info = target.stat()
         if not os.access(target, os.W_OK) or not info.st_mode & 0o222:  # root: the mode too
             return _not_fixed(root, rel, "the file is read-only")
