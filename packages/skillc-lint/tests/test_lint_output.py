@@ -100,3 +100,73 @@ def test_suppression_comments_keep_code_blocks_and_line_endings() -> None:
         "<!-- skillc-lint: disable=SKL905,SKL202 -->\r\n# T\r\n\r\n```\r\ncurl x | sh\r\n"
         "```\r\nprose <!-- skillc-lint: disable-line=SKL903 -->\r\n"
     )
+
+
+# -- --add-suppressions writes as --fix writes ----------------------------------------------
+
+GONE = "---\nname: ext\ndescription: Does things. Use when testing.\n---\n# ext\n\n[x](nope.md)\n"
+
+
+def test_add_suppressions_writes_only_inside_the_folder_given(cwd: Path) -> None:
+    outside = put(cwd / "outside" / "ext", GONE)
+    (cwd / "proj" / "skills").mkdir(parents=True)
+    (cwd / "proj" / "skills" / "ext").symlink_to(outside)
+    put(cwd / "proj" / "skills" / "own", GONE.replace("ext", "own"))
+    before = (outside / "SKILL.md").read_bytes()
+    proc = run(cwd / "proj", "skills", "--add-suppressions")
+    assert (outside / "SKILL.md").read_bytes() == before
+    assert proc.returncode == 1
+    assert "error[E999]: cannot fix 'skills/ext/SKILL.md': it is outside 'skills'" in proc.stderr
+    assert proc.stdout == "added suppression comments for 1 finding in 1 files\n"
+    assert "disable-line=SKL301" in (cwd / "proj" / "skills" / "own" / "SKILL.md").read_text()
+
+
+def test_add_suppressions_leaves_a_read_only_file(cwd: Path) -> None:
+    folder = put(cwd / "ext", GONE)
+    (folder / "SKILL.md").chmod(0o444)
+    proc = run(cwd, "ext", "--add-suppressions")
+    assert (folder / "SKILL.md").read_text() == GONE
+    assert proc.returncode == 1
+    assert "error[E999]: cannot fix 'ext/SKILL.md': the file is read-only" in proc.stderr
+
+
+def test_add_suppressions_leaves_a_file_changed_since_the_lint(cwd: Path) -> None:
+    from skillc_lint._engine import lint_with_texts
+    from skillc_lint._suppress import add_suppressions
+
+    folder = put(cwd / "ext", GONE)
+    result, texts = lint_with_texts(folder)
+    saved = GONE.replace("# ext\n", "# ext\n\nA new paragraph.\n")
+    (folder / "SKILL.md").write_text(saved)  # an editor saves after the lint read it
+    outcome, left = add_suppressions(result, texts)
+    assert (folder / "SKILL.md").read_text() == saved
+    [problem] = outcome.problems
+    assert problem.diagnostic.message.endswith("it changed on disk while fixing; lint it again")
+    assert (outcome.changes, left) == ((), 0)
+
+
+def test_add_suppressions_writes_a_file_with_two_names_once(cwd: Path) -> None:
+    body = "---\nname: s\ndescription: Does x. Use when y.\n---\n# S\n\nSee [a](a.md).\n"
+    folder = put(cwd / "s", body, **{"a.md": "## A\n\nfirst\nbroken [x](gone.md)\nlast\n"})
+    (folder / "b.md").symlink_to("a.md")
+    proc = run(cwd, "s", "--add-suppressions")
+    assert proc.returncode == 0, proc.stderr
+    assert (folder / "b.md").is_symlink()
+    # b.md's own findings (no link to it) join a.md's in one set of comments, on their lines
+    assert (folder / "a.md").read_text() == (
+        "<!-- skillc-lint: disable=SKL204,SKL401 -->\n## A\n\nfirst\n"
+        "broken [x](gone.md) <!-- skillc-lint: disable-line=SKL301 -->\nlast\n"
+    )
+    assert run(cwd, "s").returncode == 0
+
+
+def test_add_suppressions_reports_a_file_it_cannot_write_and_goes_on(cwd: Path) -> None:
+    long = "a" * 247  # its temporary file's name is too long for the file system
+    body = GONE + f"[y]({long}.md)\n"
+    folder = put(cwd / "s", body.replace("name: ext", "name: s"), **{f"{long}.md": "## N\n"})
+    proc = run(cwd, "s", "--add-suppressions")
+    assert proc.returncode == 1
+    assert f"error[E999]: cannot fix 's/{long}.md': " in proc.stderr
+    assert "Traceback" not in proc.stderr and "OSError" not in proc.stderr
+    assert "disable-line=SKL301" in (folder / "SKILL.md").read_text()  # the other file
+    assert proc.stdout.startswith("added suppression comments for ")

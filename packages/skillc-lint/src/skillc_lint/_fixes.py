@@ -250,18 +250,15 @@ def fix_skill(
                 continue
             if rel not in originals:
                 try:
-                    _confined(root, rel, confine)
-                    original = _Original(_read(root, rel))
+                    original = read_original(root, rel, confine, read.get(rel))
                     if original.text is None:
-                        raise _not_fixed(root, rel, "not UTF-8 text")
-                    if original.text != read.get(rel):  # the fixes were made for that text
-                        raise _not_fixed(root, rel, _CHANGED)
+                        raise not_fixed(root, rel, "not UTF-8 text")
                 except SkillcError as exc:
                     problems.append(exc)
                     left.add(rel)
                     continue
                 except OSError as exc:
-                    problems.append(_not_fixed(root, rel, exc.strerror or str(exc)))
+                    problems.append(not_fixed(root, rel, exc.strerror or str(exc)))
                     left.add(rel)
                     continue
                 originals[rel] = original
@@ -288,8 +285,35 @@ def fix_skill(
     if not write or not changes:
         fixed = sum(c.fixes for c in changes)
         return FixOutcome(_with(result, fixed, problems), changes, tuple(problems))
-    written = []
-    by_real: dict[str, str] = {}  # a file reached by two names (a symlink) is written once
+    written, failed = write_changes(root, changes, originals, confine)
+    problems += failed
+    result = lint_skill(root, registry=registry, force=force)  # what remains, from the disk
+    applied = sum(change.fixes for change in written)
+    return FixOutcome(_with(result, applied, problems), tuple(written), tuple(problems))
+
+
+def read_original(root: Path, rel: str, tree: Path, linted: str | None) -> _Original:
+    """The bytes of the skill's file ``rel`` before it is changed, checked: inside ``tree``
+    (:class:`~skillc_lint.FixOutsideTree`), and, when it is UTF-8 text, the text ``linted``
+    (what the lint read, and its findings and fixes were made for; else E999 "changed on
+    disk"). Raises what opening it raises too (E012, OSError)."""
+    _confined(root, rel, tree)
+    original = _Original(_read(root, rel))
+    if original.text is not None and original.text != linted:
+        raise not_fixed(root, rel, _CHANGED)
+    return original
+
+
+def write_changes(
+    root: Path, changes: Iterable[FileChange], originals: Mapping[str, _Original], tree: Path
+) -> tuple[list[FileChange], list[SkillcError]]:
+    """Write each change (:func:`_write`: inside the skill and ``tree``, not read-only, not
+    changed on disk since ``originals`` were read); a file reached by two names (a symlink)
+    is written once. The changes written (or, for a second name, the same), and the errors
+    of the others: a write failure stops only its own file."""
+    written: list[FileChange] = []
+    problems: list[SkillcError] = []
+    by_real: dict[str, str] = {}
     for change in changes:
         real = os.path.realpath(root / change.file)
         if real in by_real:
@@ -297,17 +321,15 @@ def fix_skill(
                 written.append(change)
             else:
                 reason = "another name of this file is fixed differently"
-                problems.append(_not_fixed(root, change.file, reason))
+                problems.append(not_fixed(root, change.file, reason))
             continue
         by_real[real] = change.after
-        problem = _write(root, change.file, originals[change.file], change.after, confine)
+        problem = _write(root, change.file, originals[change.file], change.after, tree)
         if problem is None:
             written.append(change)
         else:
             problems.append(problem)
-    result = lint_skill(root, registry=registry, force=force)  # what remains, from the disk
-    applied = sum(change.fixes for change in written)
-    return FixOutcome(_with(result, applied, problems), tuple(written), tuple(problems))
+    return written, problems
 
 
 _CHANGED = "it changed on disk while fixing; lint it again"
@@ -318,7 +340,7 @@ def _with(result: LintResult, fixed: int, problems: Sequence[SkillcError]) -> Li
     return replace(result, fixed=fixed, not_fixed=tuple(p.diagnostic for p in problems))
 
 
-def _not_fixed(root: Path, rel: str, reason: str) -> SkillcError:
+def not_fixed(root: Path, rel: str, reason: str) -> SkillcError:
     from skillc_lint._errors import NotFixed
 
     return NotFixed((root / rel).as_posix(), reason)
@@ -347,20 +369,20 @@ def _write(root: Path, rel: str, original: _Original, text: str, tree: Path) -> 
         target = safe_join(root, rel)  # the real file (a symlink inside the skill followed)
         _confined(root, rel, tree)
         if _read(root, rel) != original.data:
-            return _not_fixed(root, rel, _CHANGED)
+            return not_fixed(root, rel, _CHANGED)
         info = target.stat()
         if not os.access(target, os.W_OK) or not info.st_mode & 0o222:  # root: the mode too
-            return _not_fixed(root, rel, "the file is read-only")
+            return not_fixed(root, rel, "the file is read-only")
     except PathEscapesRoot:
         return PathEscapesRoot((root / rel).as_posix())
     except SkillcError as exc:
         return exc
     except OSError as exc:
-        return _not_fixed(root, rel, exc.strerror or str(exc))
+        return not_fixed(root, rel, exc.strerror or str(exc))
     try:
         write_file_atomic(target, original.encode(text), mode=stat.S_IMODE(info.st_mode), sync=True)
     except OSError as exc:
-        return _not_fixed(root, rel, exc.strerror or str(exc))
+        return not_fixed(root, rel, exc.strerror or str(exc))
     return None
 
 

@@ -67,6 +67,8 @@ class LintRun:
         self.reports: list[LintReport] = []
         self.written: int | None = None
         """The findings written to the ``write_baseline`` file, once written."""
+        self.uncommented = 0
+        """``add_suppressions``: the findings left in files that take no comment."""
         self._pending: Iterator[Outcome] = iter(())
 
     def __iter__(self) -> Iterator[Outcome]:
@@ -298,18 +300,19 @@ def _linted(
 
     params, cwd = run.params, run.cwd
     mode = params.fix_mode
+    writes = bool(mode or params.add_suppressions)
     folders = [item for item in plan if isinstance(item, Path)]
     configured = {folder: rules(folder) for folder in folders}
-    # fixing rewrites files, one skill after another in this process, never from the cache;
-    # linting uses the pool and the result cache
+    # fixing (or writing suppression comments) rewrites files, one skill after another in
+    # this process, never from the cache; linting uses the pool and the result cache
     cache = None
-    if not (mode or params.no_cache):
+    if not (writes or params.no_cache):
         from skillc_lint._cache import cache_dir
 
         cache = cache_dir()
     pooled = (
         None
-        if mode
+        if writes
         else lint_folders(
             folders,
             [configured[folder][0] for folder in folders],
@@ -327,9 +330,12 @@ def _linted(
         try:
             if pooled is None:
                 tree = trees[os.path.realpath(item)]
-                done = lint(
-                    session, one, registry, hidden, fix=mode, write=not params.diff, tree=tree
-                )
+                if params.add_suppressions:
+                    done = _commented(session, run, one, registry, hidden, tree)
+                else:
+                    done = lint(
+                        session, one, registry, hidden, fix=mode, write=not params.diff, tree=tree
+                    )
             else:
                 engine = _computed(item, next(pooled), registry, force=params.force)
                 done = lint(session, one, registry, hidden, engine=engine)
@@ -352,6 +358,36 @@ def _linted(
             yield result
     if params.write_baseline is not None:
         _write_baseline(run, run.outcomes)
+
+
+def _commented(
+    session: Session,
+    run: LintRun,
+    params: LintParams,
+    registry: RuleRegistry,
+    hidden: Suppressions,
+    tree: Path | None,
+) -> LintReport:
+    """``add_suppressions``: lint one skill and write a comment hiding each finding
+    (:func:`~skillc_lint._suppress.add_suppressions`, from the texts the lint read); its
+    ``fixes`` say what was written and what could not be."""
+    from skillc_lint._engine import lint_with_texts
+    from skillc_lint._suppress import add_suppressions
+    from skillc_lint.operations import lint
+
+    read: dict[str, str] = {}
+
+    def engine(folder: Path) -> LintResult:
+        result, texts = lint_with_texts(folder, registry=registry, force=params.force)
+        read.update(texts)
+        return result
+
+    done = lint(session, params, registry, hidden, engine=engine)
+    if done.result.skipped:
+        return done
+    outcome, left = add_suppressions(done.result, read, tree)
+    run.uncommented += left
+    return done._replace(fixes=outcome)
 
 
 def _write_baseline(run: LintRun, outcomes: Sequence[Outcome]) -> None:

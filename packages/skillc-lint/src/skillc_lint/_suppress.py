@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from pathspec import PathSpec
 
     from skillc_lint._engine import LintDiagnostic, LintResult
+    from skillc_lint._fixes import FixOutcome
 
 __all__ = [
     "BASELINE_VERSION",
@@ -378,32 +379,56 @@ def suppression_comments(text: str, findings: Iterable[tuple[int | None, str]]) 
     return "".join(lines)
 
 
-def add_suppressions(result: LintResult) -> tuple[list[str], int]:
+def add_suppressions(
+    result: LintResult, texts: Mapping[str, str], tree: Path | None = None
+) -> tuple[FixOutcome, int]:
     """Write comments hiding every finding of ``result`` into the Markdown files of its
-    skill (:func:`suppression_comments`); returns the files changed and how many findings
-    were left (in files that are not Markdown, or not valid UTF-8). Files are opened inside
-    the skill only (symlinks included) and replaced atomically, keeping their mode."""
-    from skillc_index import SkillcError, open_in_root, safe_join, write_file_atomic
+    skill (:func:`suppression_comments`), as ``--fix`` writes (:mod:`skillc_lint._fixes`):
+    only inside the skill and inside ``tree`` (the folder the command was given; default the
+    skill folder), never over a read-only file, never over one whose text is no longer
+    ``texts``' (what the lint read), each file once however many names reach it, atomically,
+    keeping its mode and BOM. Returns what was written and the files that could not be (one
+    error each), and how many findings were left: in files that take no comment (not
+    Markdown, not read as Markdown by the lint, not UTF-8)."""
+    from skillc_index import SkillcError
+    from skillc_lint._fixes import (
+        FileChange,
+        FixOutcome,
+        _Original,
+        not_fixed,
+        read_original,
+        write_changes,
+    )
 
-    by_file: dict[str, list[tuple[int | None, str]]] = {}
-    for d in result.diagnostics:
-        by_file.setdefault(d.file, []).append((d.line, d.rule))
-    changed: list[str] = []
+    root = result.path
+    confine = root if tree is None else tree
+    by_real: dict[str, tuple[str, list[tuple[int | None, str]]]] = {}
     left = 0
-    for rel, findings in sorted(by_file.items()):
+    for d in result.diagnostics:
+        if not d.file.lower().endswith(".md") or d.file not in texts:
+            left += 1
+            continue
+        # a file reached by two names (a symlink in the skill) gets one set of comments
+        by_real.setdefault(os.path.realpath(root / d.file), (d.file, []))[1].append(
+            (d.line, d.rule)
+        )
+    originals: dict[str, _Original] = {}
+    changes: list[FileChange] = []
+    problems: list[SkillcError] = []
+    for rel, findings in sorted(by_real.values()):
         try:
-            if not rel.lower().endswith(".md"):
-                raise ValueError(rel)
-            with open_in_root(result.path, rel) as handle:
-                data = handle.read()
-            bom = "\ufeff" if data.startswith(b"\xef\xbb\xbf") else ""
-            text = data.decode("utf-8").removeprefix(bom)
-            path = safe_join(result.path, rel)
-            mode = path.stat().st_mode & 0o7777
-        except (ValueError, OSError, SkillcError):  # UnicodeDecodeError is a ValueError
+            original = read_original(root, rel, confine, texts[rel])
+        except SkillcError as exc:
+            problems.append(exc)
+            continue
+        except OSError as exc:
+            problems.append(not_fixed(root, rel, exc.strerror or str(exc)))
+            continue
+        if original.text is None:  # bytes the lint read as U+FFFD would be lost
             left += len(findings)
             continue
-        new = bom + suppression_comments(text, findings)
-        write_file_atomic(path, new.encode("utf-8"), mode=mode)
-        changed.append(rel)
-    return changed, left
+        originals[rel] = original
+        new = suppression_comments(original.text, findings)
+        changes.append(FileChange(rel, original.text, new, len(findings)))
+    written, failed = write_changes(root, changes, originals, confine)
+    return FixOutcome(result, tuple(written), (*problems, *failed)), left

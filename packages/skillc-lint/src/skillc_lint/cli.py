@@ -356,24 +356,20 @@ def _write_sarif(run: LintRun, file: str, cwd: Path) -> None:
 
 
 def _add_suppressions(run: LintRun) -> int:
-    """``--add-suppressions``: a comment for each finding of the run, and how many."""
-    from skillc_lint._suppress import add_suppressions
-
-    files = added = left = 0
-    for result in run.linted:
-        changed, not_written = add_suppressions(result)
-        files += len(changed)
-        left += not_written
-        added += len(result.diagnostics) - not_written
+    """``--add-suppressions``: how many findings got a comment (the files that could not be
+    written are reported with the run's problems, as ``--fix`` reports them)."""
+    changes = [c for r in run.reports if r.fixes is not None for c in r.fixes.changes]
+    added = sum(change.fixes for change in changes)
     noun = "finding" if added == 1 else "findings"
-    click.echo(f"added suppression comments for {added} {noun} in {files} files")
+    click.echo(f"added suppression comments for {added} {noun} in {len(changes)} files")
+    left = run.uncommented
     if left:
         click.echo(
             f"{left} findings in files that take no comment (scripts, manifests): use "
             "[lint] per-file-ignores or --write-baseline",
             err=True,
         )
-    return 0 if not run.failed else 1
+    return 0 if not (run.failed or run.problems) else 1
 
 
 def _colour(terminal: bool) -> bool:
