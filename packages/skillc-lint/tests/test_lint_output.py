@@ -170,3 +170,10 @@ def test_add_suppressions_reports_a_file_it_cannot_write_and_goes_on(cwd: Path) 
     assert "Traceback" not in proc.stderr and "OSError" not in proc.stderr
     assert "disable-line=SKL301" in (folder / "SKILL.md").read_text()  # the other file
     assert proc.stdout.startswith("added suppression comments for ")
+
+
+def test_add_suppressions_keeps_lone_carriage_returns(cwd: Path) -> None:
+    folder = put(cwd / "lonecr")
+    (folder / "SKILL.md").write_bytes(b"---\rname: Lonecr\rdescription: Does x.\r---\r# Lonecr\r")
+    assert run(cwd, "lonecr", "--add-suppressions").returncode == 0
+    assert b"\n" not in (folder / "SKILL.md").read_bytes()

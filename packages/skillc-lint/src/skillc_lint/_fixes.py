@@ -114,6 +114,16 @@ def _offsets(text: str, edits: Iterable[TextEdit]) -> list[Span] | None:
     return found
 
 
+def line_break(lines: Sequence[str]) -> str:
+    """The line break of a text split in ``lines`` (its first one; ``\\n`` when it has none)."""
+    for line in lines:
+        if line.endswith("\r\n"):
+            return "\r\n"
+        if line.endswith(("\n", "\r")):
+            return line[-1]
+    return "\n"
+
+
 def _conflict(one: Span, other: Span) -> bool:
     """Whether two edits touch the same text (or insert at the same place); edits that only
     meet end to start do not."""

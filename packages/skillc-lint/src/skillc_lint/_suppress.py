@@ -371,7 +371,9 @@ def suppression_comments(text: str, findings: Iterable[tuple[int | None, str]]) 
         rules_text = ",".join(dict.fromkeys(rules))
         lines[number - 1] = f"{body} <!-- skillc-lint: disable-line={rules_text} -->{ending}"
     if whole:
-        newline = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
+        from skillc_lint._fixes import line_break
+
+        newline = line_break(lines)  # the file's own: "\r" in a file of lone CRs
         if start and not lines[start - 1].endswith(("\n", "\r")):
             lines[start - 1] += newline
         comment = f"<!-- skillc-lint: disable={','.join(dict.fromkeys(whole))} -->{newline}"

@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from skillc_index import SKILL_FILE, parse_frontmatter
-from skillc_lint._fixes import Fix, TextEdit
+from skillc_lint._fixes import Fix, TextEdit, line_break
 from skillc_lint._skill import LinkRef, Skill
 
 __all__ = [
@@ -51,16 +51,6 @@ _NAME_INVALID = re.compile(r"[^a-z0-9]+")
 def _content(line: str) -> str:
     """A line without its line break."""
     return line.rstrip("\r\n")
-
-
-def _break(lines: list[str]) -> str:
-    """The file's line break (its first one; ``\\n`` when it has none)."""
-    for line in lines:
-        if line.endswith("\r\n"):
-            return "\r\n"
-        if line.endswith(("\n", "\r")):
-            return line[-1]
-    return "\n"
 
 
 def _parsed(text: str, edits: tuple[TextEdit, ...]) -> dict[str, Any] | None:
@@ -178,7 +168,7 @@ def close_frontmatter(skill: Skill) -> Fix | None:
             last = index
     if last == 0:
         return None
-    eol = _break(lines)
+    eol = line_break(lines)
     if lines[last].endswith(("\n", "\r")):
         edit = TextEdit(last + 2, 1, last + 2, 1, f"---{eol}")
     else:  # the file ends on the block's last line
