@@ -50,7 +50,6 @@ _COMMENT = re.compile(
     r"<!--\s*skillc-lint:\s*(disable|disable-line|disable-next-line)\s*=\s*(.*?)\s*-->",
     re.IGNORECASE,
 )
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 #: Bounds of a per-file-ignores pattern: pathspec matches with a regular expression, which
 #: backtracks; a pattern of a checkout's config must not make a lint hang.
 MAX_PATTERN_CHARS = 256
@@ -89,23 +88,43 @@ class InlineSuppressions:
 NO_SUPPRESSIONS = InlineSuppressions()
 
 
+#: markdown-it's tokens of code, and of HTML blocks (where a comment added would be text of
+#: the block, or close an HTML comment the block opens).
+_CODE = frozenset(("fence", "code_block"))
+_CODE_OR_HTML = _CODE | {"html_block"}
+
+
+def _block_lines(lines: Sequence[str], start: int, kinds: frozenset[str]) -> set[int]:
+    """The numbers (from 1) of the lines of ``lines`` after index ``start`` (the
+    frontmatter) that Markdown reads as blocks of ``kinds`` (markdown-it's token types):
+    a fence in a list item or a blockquote too, an indented code block. Of a text over the
+    parse limit, the lines the linter parses
+    (:func:`~skillc_index.markdown.document.parsed_end`)."""
+    from markdown_it import MarkdownIt
+
+    from skillc_index.markdown.document import parsed_end
+
+    body = "".join(line.rstrip("\r\n") + "\n" for line in lines[start:])
+    found: set[int] = set()
+    for token in MarkdownIt("commonmark").enable("table").parse(body[: parsed_end(body)]):
+        if token.type in kinds and token.map is not None:
+            found.update(range(start + token.map[0] + 1, start + token.map[1] + 1))
+    return found
+
+
 def inline_suppressions(text: str) -> InlineSuppressions:
-    """The ``skillc-lint:`` comments of a Markdown text. Comments inside fenced code blocks
-    and inside a code span (a backtick right before ``<!--``) are examples, not comments."""
+    """The ``skillc-lint:`` comments of a Markdown text. Comments inside code blocks (fenced
+    or indented, in a list item or a blockquote too) and inside a code span (a backtick
+    right before ``<!--``) are examples, not comments."""
     if "skillc-lint:" not in text:
         return NO_SUPPRESSIONS
     whole: list[str] = []
     lines: dict[int, list[str]] = {}
     written: list[tuple[int, str]] = []
-    fence: str | None = None
-    for number, line in enumerate(split_lines(text), 1):
-        opening = _FENCE.match(line)
-        if fence is not None:
-            if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence):
-                fence = None
-            continue
-        if opening:
-            fence = opening.group(1)
+    split = split_lines(text)
+    code = _block_lines(split, _frontmatter_end(split), _CODE)
+    for number, line in enumerate(split, 1):
+        if number in code:
             continue
         for match in _COMMENT.finditer(line):
             if match.start() and line[match.start() - 1] == "`":
@@ -336,21 +355,12 @@ def suppression_comments(text: str, findings: Iterable[tuple[int | None, str]]) 
     """``text`` with a ``skillc-lint`` comment hiding each of ``findings`` (line, rule id):
     ``<!-- skillc-lint: disable-line=... -->`` at the end of a line of prose; a finding of
     the frontmatter, a heading (the comment would change its anchor), a code block (where a
-    comment is an example), or the whole file goes to one ``<!-- skillc-lint: disable=...
-    -->`` line after the frontmatter (at the top without one)."""
+    comment is an example), an HTML block (where it is the block's text, or closes a
+    comment the block opens), or the whole file goes to one ``<!-- skillc-lint:
+    disable=... -->`` line after the frontmatter (at the top without one)."""
     lines = split_lines(text)
     start = _frontmatter_end(lines)
-    code: set[int] = set()
-    fence: str | None = None
-    for number, line in enumerate(lines[start:], start + 1):
-        opening = _FENCE.match(line)
-        if fence is not None:
-            code.add(number)
-            if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence):
-                fence = None
-        elif opening:
-            code.add(number)
-            fence = opening.group(1)
+    code = _block_lines(lines, start, _CODE_OR_HTML)
     per_line: dict[int, list[str]] = {}
     whole: list[str] = []
     for line_number, rule in findings:
