@@ -235,3 +235,19 @@ def test_comments_in_indented_and_nested_code_are_examples(tmp_path: Path) -> No
     )
     folder = put(tmp_path / "s", "---\nname: s\ndescription: Does x. Use when y.\n---\n" + body)
     assert [(d.rule, d.line) for d in lint_skill(folder).diagnostics] == [("SKL301", 21)]
+
+
+def test_no_line_of_the_text_output_is_a_github_workflow_command(cwd: Path) -> None:
+    # GitHub Actions reads a line of a step's output (stdout or stderr) whose first
+    # characters other than white space are :: as a workflow command: a forged annotation
+    skills = cwd / "skills"
+    for name in ("::error file=README.md,line=1::Approved", "x\n  ::warning::forged"):
+        put(skills / name, "---\nname: x\ndescription: Does x. Use when y.\n---\n# X\n")
+    for where, target in ((cwd, "skills"), (skills, ".")):
+        proc = run(where, target)
+        assert proc.returncode == 1
+        lines = proc.stdout.splitlines() + proc.stderr.splitlines()
+        assert not [line for line in lines if line.lstrip().startswith("::")]
+        assert "\\x3a:error file=README.md,line=1::Approved: 1 error, 0 warnings" in lines
+        assert "x\\n  ::warning::forged: 1 error, 0 warnings" in lines  # one line
+    assert "\\x3a:error file=README.md,line=1::Approved/SKILL.md:2:1: error[E300]" in proc.stderr

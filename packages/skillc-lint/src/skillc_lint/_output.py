@@ -50,6 +50,20 @@ def display_path(path: Path, cwd: Path) -> str:
         return absolute.as_posix()
 
 
+def leading(text: str) -> str:
+    """``text`` (a skill's name, a file's path) as the start of a line of the text output:
+    :func:`~skillc_index.printable` (no control character, no line break), and a ``::``
+    that white space alone comes before written ``\\x3a:``. GitHub Actions reads a line of a
+    step's output that starts so as a workflow command (a folder named ``::error
+    file=README.md::Approved`` would make an annotation of its own)."""
+    shown = printable(text)
+    stripped = shown.lstrip()
+    if stripped.startswith("::"):
+        at = len(shown) - len(stripped)
+        return f"{shown[:at]}\\x3a{shown[at + 1 :]}"
+    return shown
+
+
 class RunError(NamedTuple):
     """An error of the run itself rather than a rule's finding: a target that could not be
     linted (``target``: the argument or the skill folder; E001, E010, E012), or the whole
@@ -135,7 +149,7 @@ def text_lines(
             where += f":{d.line}" + (f":{d.column}" if d.column else "")
         severity, bracket, rest = format_diagnostic(d.diagnostic, terminal=True).partition("[")
         text = _styled(severity, d.severity, colour) + bracket + rest
-        lines.append(f"{_styled(printable(where), 'where', colour)}: {text}")
+        lines.append(f"{_styled(leading(where), 'where', colour)}: {text}")
         lines += code_frame(d)
         if show_fixes and d.fix is not None:
             kind = "safe fix, --fix" if d.fix.safe else "unsafe fix, --unsafe-fixes"
@@ -193,10 +207,9 @@ def explain_lines(doc: Mapping[str, Any]) -> list[str]:
 
 
 def summary_line(result: LintResult) -> str:
-    """``my-skill: 2 errors, 1 warning``."""
-    return (
-        f"{result.skill}: {_plural(result.errors, 'error')}, {_plural(result.warnings, 'warning')}"
-    )
+    """``my-skill: 2 errors, 1 warning`` (the name as :func:`leading` writes it)."""
+    errors, warnings = _plural(result.errors, "error"), _plural(result.warnings, "warning")
+    return f"{leading(result.skill)}: {errors}, {warnings}"
 
 
 def total_line(results: Sequence[LintResult]) -> str:
