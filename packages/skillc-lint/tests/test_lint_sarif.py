@@ -160,3 +160,27 @@ def test_sarif_multitool_with_github_rules(sarif: dict[str, Any], tmp_path: Path
     # the GitHub rules really ran: without $schema, GH1013 complains
     del sarif["$schema"]
     assert "GH1013" in validate(sarif, "no-schema.sarif")
+
+
+def test_a_file_name_that_is_not_utf8_is_percent_encoded_as_its_bytes(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text("---\nname: s\ndescription: Does x. Use when y.\n---\n# S\n")
+    (folder / os.fsdecode(b"\xff\xfe.md")).write_text("## bad\n")
+    command = [sys.executable, "-m", "skillc_lint", "s", "--sarif-file", "out.sarif"]
+    env = {**os.environ, "SKILLC_HOME": str(tmp_path / "home")}
+    for args in (["--format", "sarif"], []):
+        proc = subprocess.run(
+            command + args, cwd=tmp_path, env=env, capture_output=True, check=False
+        )
+        assert proc.returncode == 0, proc.stderr  # warnings only
+        assert b"E999" not in proc.stderr
+        logs = [json.loads((tmp_path / "out.sarif").read_bytes())]
+        if args:
+            logs.append(json.loads(proc.stdout))
+        for log in logs:
+            uris = {
+                r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                for r in log["runs"][0]["results"]
+            }
+            assert uris == {"s/%FF%FE.md"}

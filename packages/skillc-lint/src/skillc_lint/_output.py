@@ -255,7 +255,8 @@ def _artifact(result: LintResult, diagnostic: LintDiagnostic, cwd: Path) -> dict
     shown = _file_path(result, diagnostic, cwd)
     if Path(shown).is_absolute():
         return {"uri": Path(shown).as_uri()}
-    return {"uri": quote(shown, safe="/"), "uriBaseId": SRCROOT}
+    # the name's bytes percent-encoded: a name that is not UTF-8 too (surrogate escapes)
+    return {"uri": quote(os.fsencode(shown), safe="/"), "uriBaseId": SRCROOT}
 
 
 def _sarif_fix(
