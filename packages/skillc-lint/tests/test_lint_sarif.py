@@ -184,3 +184,23 @@ def test_a_file_name_that_is_not_utf8_is_percent_encoded_as_its_bytes(tmp_path: 
                 for r in log["runs"][0]["results"]
             }
             assert uris == {"s/%FF%FE.md"}
+
+
+def test_a_sarif_file_in_a_missing_folder_is_an_option_error(tmp_path: Path) -> None:
+    folder = tmp_path / "ok"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text("---\nname: ok\ndescription: Does x. Use when y.\n---\n# Ok\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "skillc_lint", "ok", "--sarif-file", "nodir/out.sarif"],
+        cwd=tmp_path,
+        env={**os.environ, "SKILLC_HOME": str(tmp_path / "home")},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines()[-1] == (
+        "error[E100]: invalid option: 'Invalid value for --sarif-file: cannot write "
+        "'nodir/out.sarif': No such file or directory'"
+    )
+    assert not (tmp_path / "nodir").exists()

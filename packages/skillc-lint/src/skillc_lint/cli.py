@@ -352,7 +352,14 @@ def _write_sarif(run: LintRun, file: str, cwd: Path) -> None:
     from skillc_lint import __version__, _output
 
     log = _output.sarif_log(run.outcomes, run.registry, cwd, version=__version__)
-    write_file_atomic(cwd / file, (json_text(log) + "\n").encode("utf-8"))
+    try:
+        write_file_atomic(cwd / file, (json_text(log) + "\n").encode("utf-8"))
+    except OSError as exc:  # a missing folder: E100, as --write-baseline's
+        from skillc_lint._errors import ParameterError
+
+        raise ParameterError(
+            "sarif_file", f"cannot write '{file}': {exc.strerror or exc}"
+        ) from None
 
 
 def _add_suppressions(run: LintRun) -> int:
