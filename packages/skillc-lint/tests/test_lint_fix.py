@@ -235,6 +235,30 @@ def test_link_case_is_rewritten_to_the_file_name(lint: Run, cwd: Path) -> None:
     assert (folder / "references/guide.md").read_text() == "# Guide\n\n[up](../SKILL.md)\n"
 
 
+def test_link_case_fix_leaves_code_spans_alone(lint: Run, cwd: Path) -> None:
+    line = "See [api](References/API.md); written as `[api](References/API.md)` it fails."
+    folder = make(
+        cwd,
+        "tables",
+        f"---\nname: tables\n{GOOD}---\n\n# tables\n\n{line}\n",
+        **{"references/api.md": "# API\n"},
+    )
+    assert lint("tables", "--fix").returncode == 0
+    assert skill_md(folder).splitlines()[-1] == line.replace("(Ref", "(ref", 1).replace(
+        "/API.md)", "/api.md)", 1
+    )
+    # backticks that do not pair on the line (a code span over lines): no fix
+    odd = make(
+        cwd,
+        "odd",
+        f"---\nname: odd\n{GOOD}---\n\n# odd\n\nSee [api](References/API.md) and `a\nb`.\n",
+        **{"references/api.md": "# API\n"},
+    )
+    before = snapshot(odd)
+    lint("odd", "--fix")
+    assert snapshot(odd) == before
+
+
 def test_missing_or_ambiguous_link_target_is_not_guessed(lint: Run, cwd: Path) -> None:
     folder = make(
         cwd,
