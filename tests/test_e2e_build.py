@@ -966,3 +966,30 @@ def test_readme_stub_and_output_are_current(
     proc = ok("build", "rust-cli")
     assert proc.stdout.splitlines() == first_output
     assert (runtime_of(project, "rust-cli") / "SKILL.md").read_text(encoding="utf-8") == stub_block
+
+
+def test_builds_of_one_skill_at_once_take_turns(
+    ok: Run, skc_path: Path, clean_env: dict[str, str], project: Path, write_skill: WriteSkill
+) -> None:
+    """Copies deployed by several processes at once: each build replaces skillc's own copy
+    (it saw another's half-removed one as a stranger's folder: E050, E999 "Directory not
+    empty", or with --force skillc's copies moved aside); a lock makes them take turns."""
+    write_skill(project / ".skillc" / "skills" / "cx", heading=False)
+    ok("build", "cx", "--copy")
+    for force in ((), ("--force",)) * 2:
+        runs = [
+            subprocess.Popen(
+                [str(skc_path), "build", "cx", "--copy", *force],
+                cwd=project,
+                env=clean_env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(4)
+        ]
+        errors = [run.communicate(timeout=120)[1] for run in runs]
+        assert [run.returncode for run in runs] == [0, 0, 0, 0], errors
+        assert not any("warning" in err for err in errors), errors
+    assert sorted(p.name for p in (project / ".claude" / "skills").iterdir()) == ["cx"]
+

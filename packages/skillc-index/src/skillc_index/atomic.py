@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 
 __all__ = [
+    "FileLock",
     "abandoned",
     "ensure_dir",
     "move_aside",
@@ -133,3 +134,40 @@ def move_aside(path: Path) -> Path:
         number += 1
     path.rename(backup)
     return backup
+
+
+class FileLock:
+    """An exclusive ``flock`` on a lock file (created, never removed: removing a lock file
+    races with its next user), waited for up to ``wait_s`` seconds, after which the holder
+    goes on unlocked (as where there is no ``flock``): a lock keeps processes from doing the
+    same work at once, and what they write stays correct without it (renames). Opening the
+    file (``OSError``) is what tells a folder cannot be written."""
+
+    def __init__(self, path: Path, wait_s: float) -> None:
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        self.fd = os.open(path, flags, 0o666)
+        self.wait_s = wait_s
+
+    def __enter__(self) -> None:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows: renames keep it correct
+            return
+        import time
+
+        deadline = time.monotonic() + self.wait_s
+        pause = 0.001
+        while True:
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    return
+                time.sleep(pause)
+                pause = min(pause * 2, 0.01)
+            except OSError:  # a file system without flock (ENOLCK): run unlocked
+                return
+
+    def __exit__(self, *_exc: object) -> None:
+        os.close(self.fd)  # releases the lock

@@ -44,10 +44,16 @@ from skillc_index.index.freshness import refuse_collision
 from skillc_index.layout import META_DIR, SKILL_FILE, Layout, ResolvedSkill, Scope, resolve_skill
 
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
     from skillc_index.build.project import FieldChange, Projection
     from skillc_index.build.shapes import BuildShape
 
-__all__ = ["BuildResult", "build_skill"]
+__all__ = ["BUILD_LOCK_WAIT_S", "BuildResult", "build_skill"]
+
+#: How long a build waits for another build of the same skill (seconds), after which it goes
+#: on unlocked (the renames keep each file whole; it only risks the race the lock avoids).
+BUILD_LOCK_WAIT_S = 120.0
 
 
 @dataclass(frozen=True)
@@ -190,71 +196,90 @@ def build_skill(
     _refuse_writes_outside(
         layout, target_skill, importing=plan is not None and plan.action != "unchanged"
     )
-    projections = _projections(target_names, resolved, config)
-    plans = plan_deployments(
-        target_names,
-        skill=target_skill.name,
-        scope=target_skill.scope,
-        runtime=target_skill.runtime,
-        source=target_skill.source,
-        layout=layout,
-        configured=config.targets,
-        force=force,
-        copy=copy,
-        project_targets=config.project_targets,
-        copy_targets=[name for name, projection in projections.items() if projection.changed],
-    )
-    fields = [
-        change
-        for deploy_plan in plans
-        if deploy_plan.target in projections
-        for change in projections[deploy_plan.target].changes
-    ]
-    if plan is not None and plan.action != "unchanged":
-        refuse_collision(target_skill.runtime, target_skill.source)
-        backup = perform_import(plan)
-        if backup is not None:
-            notices.append(
-                Notice(
-                    f"moved {layout.display(plan.destination)} aside to "
-                    f"{layout.display(backup)} (not a copy skillc imported and nobody changed "
-                    "since; nothing deleted)"
+    # one build of a skill at a time: another's half-removed copy reads as a stranger's
+    # folder (a false E050, or moved aside with --force), and manifests cross
+    with _build_lock(target_skill):
+        projections = _projections(target_names, resolved, config)
+        plans = plan_deployments(
+            target_names,
+            skill=target_skill.name,
+            scope=target_skill.scope,
+            runtime=target_skill.runtime,
+            source=target_skill.source,
+            layout=layout,
+            configured=config.targets,
+            force=force,
+            copy=copy,
+            project_targets=config.project_targets,
+            copy_targets=[name for name, projection in projections.items() if projection.changed],
+        )
+        fields = [
+            change
+            for deploy_plan in plans
+            if deploy_plan.target in projections
+            for change in projections[deploy_plan.target].changes
+        ]
+        if plan is not None and plan.action != "unchanged":
+            refuse_collision(target_skill.runtime, target_skill.source)
+            backup = perform_import(plan)
+            if backup is not None:
+                notices.append(
+                    Notice(
+                        f"moved {layout.display(plan.destination)} aside to "
+                        f"{layout.display(backup)} (not a copy skillc imported and nobody changed "
+                        "since; nothing deleted)"
+                    )
                 )
-            )
-        target_skill = plan.imported(resolved)
-        files = walk_skill(target_skill.source)
-    elif plan is not None:
-        perform_import(plan)  # records the import of a copy made before records existed
+            target_skill = plan.imported(resolved)
+            files = walk_skill(target_skill.source)
+        elif plan is not None:
+            perform_import(plan)  # records the import of a copy made before records existed
 
-    compiled = compile_skill(
-        target_skill,
-        tokenizer_setting=config.tokenizer,
-        files=files,
-        progress=progress,
-        force=force,
-    )
-    notices.extend(compiled.notices)
-    notices.extend(Notice(change.text) for change in fields)
-    deployments: list[Deployment] = []
-    for deploy_plan in plans:
-        projection = projections.get(deploy_plan.target)
-        own = None
-        if projection is not None and projection.changed:
-            own = _projected_files(compiled.stub, projection)
-        deployment, deploy_notices = deploy(deploy_plan, compiled.runtime, copy=copy, files=own)
-        deployments.append(deployment)
-        notices.extend(deploy_notices)
-    gitignore = _ignore_deployments(layout, deployments, notices)
-    return BuildResult(
-        compiled=compiled,
-        skill=target_skill,
-        imported_from=None if plan is None else plan.origin,
-        import_action=None if plan is None else plan.action,
-        deployments=tuple(deployments),
-        notices=tuple(notices),
-        gitignore=gitignore,
-        fields=tuple(fields),
-    )
+        compiled = compile_skill(
+            target_skill,
+            tokenizer_setting=config.tokenizer,
+            files=files,
+            progress=progress,
+            force=force,
+        )
+        notices.extend(compiled.notices)
+        notices.extend(Notice(change.text) for change in fields)
+        deployments: list[Deployment] = []
+        for deploy_plan in plans:
+            projection = projections.get(deploy_plan.target)
+            own = None
+            if projection is not None and projection.changed:
+                own = _projected_files(compiled.stub, projection)
+            deployment, deploy_notices = deploy(deploy_plan, compiled.runtime, copy=copy, files=own)
+            deployments.append(deployment)
+            notices.extend(deploy_notices)
+        gitignore = _ignore_deployments(layout, deployments, notices)
+        return BuildResult(
+            compiled=compiled,
+            skill=target_skill,
+            imported_from=None if plan is None else plan.origin,
+            import_action=None if plan is None else plan.action,
+            deployments=tuple(deployments),
+            notices=tuple(notices),
+            gitignore=gitignore,
+            fields=tuple(fields),
+        )
+
+
+def _build_lock(skill: ResolvedSkill) -> AbstractContextManager[None]:
+    """An exclusive lock on ``.<name>.build.lock`` in the runtime folder of the skill's scope
+    (beside its runtime; created, never removed), held while a build imports, compiles and
+    deploys it: two builds of one skill at once take turns. None (a build unlocked, as
+    before) when that folder cannot be written; waited for at most :data:`BUILD_LOCK_WAIT_S`."""
+    import contextlib
+
+    from skillc_index.atomic import FileLock, ensure_dir
+
+    try:
+        ensure_dir(skill.runtime.parent)
+        return FileLock(skill.runtime.parent / f".{skill.name}.build.lock", BUILD_LOCK_WAIT_S)
+    except OSError:
+        return contextlib.nullcontext()
 
 
 def _projections(

@@ -39,6 +39,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from skillc_index.atomic import FileLock
 from skillc_index.diagnostics import IndexCollision, IndexUnusable, SkillcError
 from skillc_index.index.freshness import IndexHandle, checked_index
 from skillc_index.layout import META_DIR, SKILLC_DIR
@@ -158,14 +159,14 @@ def _locked_runtime(
     meta = None if private else _meta_folder(skill.runtime)
     if meta is not None:
         try:
-            return skill.runtime, _IndexLock(meta / name)
+            return skill.runtime, FileLock(meta / name, LOCK_WAIT_S)
         except OSError:
             pass
     try:
         runtime = _private_runtime()
         meta = runtime / META_DIR
         meta.mkdir(exist_ok=True)
-        return runtime, _IndexLock(meta / name)
+        return runtime, FileLock(meta / name, LOCK_WAIT_S)
     except OSError as exc:
         raise IndexUnusable(skill.name, f"cannot write its index: {exc.strerror or exc}") from exc
 
@@ -199,40 +200,6 @@ def _private_runtime() -> Path:
         _private = Path(tempfile.mkdtemp(prefix="skillc-index-"))
         atexit.register(shutil.rmtree, _private, True)
     return _private
-
-
-class _IndexLock:
-    """An exclusive ``flock`` on a lock file (created, never removed: removing a lock file
-    races with its next user), waited for up to :data:`LOCK_WAIT_S`; unlocked where there is
-    no ``flock``. Opening the file (``OSError``) is what tells a runtime cannot be written."""
-
-    def __init__(self, path: Path) -> None:
-        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-        self.fd = os.open(path, flags, 0o666)
-
-    def __enter__(self) -> None:
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - Windows: renames keep it correct
-            return
-        import time
-
-        deadline = time.monotonic() + LOCK_WAIT_S
-        pause = 0.001
-        while True:
-            try:
-                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    return
-                time.sleep(pause)
-                pause = min(pause * 2, 0.01)
-            except OSError:  # a file system without flock (ENOLCK): run unlocked
-                return
-
-    def __exit__(self, *_exc: object) -> None:
-        os.close(self.fd)  # releases the lock
 
 
 def _write(skill: ResolvedSkill, runtime: Path, tokenizer_setting: str, *, update: bool) -> None:

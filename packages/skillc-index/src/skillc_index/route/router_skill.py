@@ -30,7 +30,6 @@ __all__ = [
 ]
 
 
-
 def router_text(count: int, agent: str, scope: Scope) -> str:
     """The router's SKILL.md: its description (the one listing entry the agent pays for)
     tells the agent to find the skill for any task first."""
