@@ -620,3 +620,33 @@ def test_a_writer_holding_the_lock_too_long_is_e042_and_loses_nothing(
     assert count_rows(source) == 3 and not primary_log(demo.runtime).exists()
     (synced,) = sync_logs(project=project, env=env).skills  # released: it syncs
     assert synced.ok and synced.entries == 3
+
+
+def test_a_fallback_another_sync_merged_while_this_one_waited_is_no_error(
+    demo: ResolvedSkill,
+    project: Path,
+    env: dict[str, str],
+    log_rows: Log,
+    fallback_of: Fallback,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two ``sync`` at once: the one that waited for the lock found the log gone (the other
+    had merged and removed it) and said E042 "source not readable", exit 1."""
+    import contextlib
+
+    import skillc_stats._sync as sync_module
+
+    source = log_rows(*rows_for(demo, 3), to=fallback_of("demo"))
+    folder = source.parent.parent
+    locked = sync_module.fallback_lock
+
+    @contextlib.contextmanager
+    def merged_meanwhile(base: Path, **options: object) -> object:
+        with locked(base, **options):  # type: ignore[arg-type]
+            shutil.rmtree(folder)  # what the other sync did before it let go
+            yield
+
+    monkeypatch.setattr(sync_module, "fallback_lock", merged_meanwhile)
+    report = sync_logs(project=project, env=env)
+    (synced,) = report.skills
+    assert report.ok and synced.entries == 0 and synced.error is None

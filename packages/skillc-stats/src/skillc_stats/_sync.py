@@ -38,7 +38,8 @@ saying why: a trigger or a view never runs).
 
 Skills are independent: one failing (E041 destination not writable, E042 source not
 readable) does not stop the others. Two ``sync`` runs at once are safe: the second finds the
-rows already home and adds nothing, or finds the folder gone and reports E042 for it.
+rows already home and adds nothing, or finds the folder gone (merged by the other while it
+waited for the lock) and reports 0 entries for it.
 
 A command that wants to log while sync holds the lock waits for it (at most 10 s, then W002)
 and then writes into a new fallback. Without the lock, checking which file a connection
@@ -418,6 +419,8 @@ def _sync(known: _Known, fallback: _Fallback) -> SkillSync:
 def _sync_locked(known: _Known, fallback: _Fallback) -> SkillSync:
     layout = known.layout
     skill, source = fallback.skill, fallback.path
+    if not os.path.lexists(source):  # another sync merged it while this one waited
+        return SkillSync(skill, source, 0, (), True)
     try:
         db = open_log(source, write=True)
     except (sqlite3.Error, OSError) as exc:
