@@ -138,14 +138,19 @@ def move_aside(path: Path) -> Path:
 
 class FileLock:
     """An exclusive ``flock`` on a lock file (created, never removed: removing a lock file
-    races with its next user), waited for up to ``wait_s`` seconds, after which the holder
-    goes on unlocked (as where there is no ``flock``): a lock keeps processes from doing the
-    same work at once, and what they write stays correct without it (renames). Opening the
-    file (``OSError``) is what tells a folder cannot be written."""
+    races with its next user), or with ``folder`` on an existing folder itself (nothing
+    made), waited for up to ``wait_s`` seconds, after which the holder goes on unlocked (as
+    where there is no ``flock``): a lock keeps processes from doing the same work at once,
+    and what they write stays correct without it (renames). Opening the file (``OSError``)
+    is what tells a folder cannot be written."""
 
-    def __init__(self, path: Path, wait_s: float) -> None:
-        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-        self.fd = os.open(path, flags, 0o666)
+    def __init__(self, path: Path, wait_s: float, *, folder: bool = False) -> None:
+        cloexec = getattr(os, "O_CLOEXEC", 0)
+        if folder:
+            self.fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | cloexec)
+        else:
+            flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | cloexec
+            self.fd = os.open(path, flags, 0o666)
         self.wait_s = wait_s
 
     def __enter__(self) -> None:

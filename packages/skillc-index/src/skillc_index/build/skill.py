@@ -198,7 +198,7 @@ def build_skill(
     )
     # one build of a skill at a time: another's half-removed copy reads as a stranger's
     # folder (a false E050, or moved aside with --force), and manifests cross
-    with _build_lock(target_skill):
+    with _build_lock(resolved):
         projections = _projections(target_names, resolved, config)
         plans = plan_deployments(
             target_names,
@@ -267,17 +267,17 @@ def build_skill(
 
 
 def _build_lock(skill: ResolvedSkill) -> AbstractContextManager[None]:
-    """An exclusive lock on ``.<name>.build.lock`` in the runtime folder of the skill's scope
-    (beside its runtime; created, never removed), held while a build imports, compiles and
-    deploys it: two builds of one skill at once take turns. None (a build unlocked, as
-    before) when that folder cannot be written; waited for at most :data:`BUILD_LOCK_WAIT_S`."""
+    """An exclusive lock on the folder of the skill as given (its store folder, or the
+    folder a build imports; a ``flock`` on the folder itself: nothing is made), held while
+    a build imports, compiles and deploys it, so two builds of one skill at once take turns.
+    None (a build unlocked, as before) when that folder cannot be opened; waited for at most
+    :data:`BUILD_LOCK_WAIT_S`."""
     import contextlib
 
-    from skillc_index.atomic import FileLock, ensure_dir
+    from skillc_index.atomic import FileLock
 
     try:
-        ensure_dir(skill.runtime.parent)
-        return FileLock(skill.runtime.parent / f".{skill.name}.build.lock", BUILD_LOCK_WAIT_S)
+        return FileLock(skill.source, BUILD_LOCK_WAIT_S, folder=True)
     except OSError:
         return contextlib.nullcontext()
 
