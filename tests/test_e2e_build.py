@@ -992,4 +992,3 @@ def test_builds_of_one_skill_at_once_take_turns(
         assert [run.returncode for run in runs] == [0, 0, 0, 0], errors
         assert not any("warning" in err for err in errors), errors
     assert sorted(p.name for p in (project / ".claude" / "skills").iterdir()) == ["cx"]
-

@@ -74,6 +74,20 @@ def test_an_unbalanced_prefix_counts_as_deep_not_shallow() -> None:
         loads_bounded(nested(3) + "]]]")
 
 
+@pytest.mark.parametrize("end", ["", "\\"])
+def test_a_string_never_closed_is_scanned_once_to_the_end(end: str) -> None:
+    """A string left open runs to the end of the text in one match (with a lone backslash
+    last too): the scan failed there and started again at each escaped quote inside it,
+    quadratic in the line (an 80 KB request line of \\" held the MCP server 12 s)."""
+    from skillc_index.bounded_json import _STRING
+
+    text = '"x":"' + '\\"' * 50_000 + end
+    assert _STRING.match(text, 4).end() == len(text)  # the open string, whole
+    assert json_depth("{" + text) == 1
+    with pytest.raises(ValueError):
+        loads_bounded('{"params":{"x":"' + '\\"' * 50_000 + end)
+
+
 def test_size_bound_for_bytes_and_text() -> None:
     data = b'{"a": "' + b"x" * 100 + b'"}'
     assert loads_bounded(data, max_bytes=len(data)) == {"a": "x" * 100}
