@@ -17,6 +17,7 @@ from skillc_gateway import normalize_query, search_skill, show_section
 from skillc_index import (
     EmptyQuery,
     IndexUnusable,
+    InvalidOption,
     Layout,
     PathEscapesRoot,
     ResolvedSkill,
@@ -378,3 +379,17 @@ def test_an_empty_heading_has_a_label_that_outline_prints_and_show_takes(
         1,
         12,
     )
+
+
+@pytest.mark.parametrize("limit", ["ten", 0, -1, 10**30, True, None])
+def test_a_limit_that_is_no_count_is_e100_and_the_index_is_left_alone(
+    built: ResolvedSkill, limit: object
+) -> None:
+    """An embedder's bad ``limit`` failed the read, which was taken for a corrupt index: it
+    was built again (E002 for ``"ten"``, an OverflowError for 10**30, every section for -1)."""
+    search_skill(built, "installer")
+    index = index_path(built.runtime, built.source)
+    before = index.stat().st_ino, index.stat().st_mtime_ns
+    with pytest.raises(InvalidOption, match=r"^error\[E100\]: .*'limit' must be an integer"):
+        search_skill(built, "installer", limit=limit)  # type: ignore[arg-type]
+    assert (index.stat().st_ino, index.stat().st_mtime_ns) == before

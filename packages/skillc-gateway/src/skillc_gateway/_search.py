@@ -11,12 +11,14 @@ from typing import TYPE_CHECKING
 
 from skillc_index import (
     IndexUnusable,
+    InvalidOption,
     ResolvedSkill,
     SectionHit,
     ensure_index,
     fts_query,
     search_sections,
 )
+from skillc_index.diagnostics import MAX_COUNT
 from skillc_index.record import Record
 
 DEFAULT_LIMIT = 10
@@ -55,8 +57,12 @@ def search_skill(
 
     The index is checked first, in RFC-0004's order, and built on demand when it is not
     current (``ensure_index``); one that fails to read is built again, once. Raises E004 for
-    an empty query, E002 for a skill that cannot be indexed, E003 for a colliding index.
+    an empty query, E002 for a skill that cannot be indexed, E003 for a colliding index,
+    E100 for a ``limit`` that is no count of 1 or more (checked first: the read failed on
+    it, and a failed read is taken for a corrupt index, built again).
     """
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_COUNT:
+        raise InvalidOption(f"'limit' must be an integer from 1 to {MAX_COUNT}, not {limit!r}")
     index = ensure_index(skill, tokenizer_setting)
     match = fts_query(query, index.meta.tokenizer)  # the tokenizer the check required
     try:
