@@ -182,6 +182,64 @@ def test_a_signal_interrupts_a_blocked_reply_and_still_writes_the_rows(
     assert rows > 0
 
 
+def test_a_signal_that_cuts_a_reply_writes_no_more_even_with_a_listen_open(
+    server_command: list[str], project: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """A listen stream is open and the server is stuck writing a reply the client does not
+    read when SIGTERM comes: the server exits at once, without the listen's response (it would
+    block, and be glued to the cut line), and writes the queued access-log rows."""
+    process = _start(server_command, project, env, tmp_path / "server.log")
+    assert process.stdin is not None and process.stdout is not None
+    big = project / ".skillc" / "skills" / "demo" / "references" / "big.txt"
+    big.write_text(("y" * 90 + "\n") * 1_000, encoding="utf-8")
+    listen = {
+        "jsonrpc": "2.0",
+        "id": "l1",
+        "method": "subscriptions/listen",
+        "params": {"_meta": MODERN_META, "notifications": {"resourcesListChanged": True}},
+    }
+    message = {
+        "name": "skc_open",
+        "arguments": {"skill": "demo", "path": "references/big.txt"},
+        "_meta": MODERN_META,
+    }
+    requests = json.dumps(listen).encode() + b"\n"
+    requests += b"".join(
+        json.dumps({"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": message}).encode()
+        + b"\n"
+        for n in range(20)  # replies of 90 KB: more than a pipe holds, so one is cut
+    )
+    writer = threading.Thread(target=_write_quietly, args=(process, requests), daemon=True)
+    writer.start()
+    writer.join(timeout=5)
+    time.sleep(1)  # the server fills stdout, then waits for the client to read
+    process.send_signal(signal.SIGTERM)
+    try:
+        code = process.wait(timeout=20)  # the client has read nothing yet
+        output = process.stdout.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+        writer.join(TIMEOUT)
+        for stream in (process.stdin, process.stdout):
+            if stream is not None:
+                with suppress(OSError):  # unwritten input of a server that is gone
+                    stream.close()
+    assert code == 128 + signal.SIGTERM
+    *lines, cut = output.split(b"\n")
+    assert cut, "the reply the signal gave up is cut, not ended"
+    messages = [json.loads(line) for line in lines]  # every whole line is JSON
+    assert messages[0]["method"] == "notifications/subscriptions/acknowledged"
+    assert all(m.get("id") != "l1" for m in messages)
+    assert b'"id":"l1"' not in cut
+    text = (tmp_path / "server.log").read_text(encoding="utf-8")
+    assert "Traceback" not in text, text
+    db = project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db"
+    with closing(sqlite3.connect(db)) as connection:
+        (rows,) = connection.execute("SELECT COUNT(*) FROM access_log").fetchone()
+    assert rows > 0
+
+
 def _start(
     command: list[str], project: Path, env: dict[str, str], log: Path
 ) -> subprocess.Popen[bytes]:

@@ -28,7 +28,9 @@ or ``resources/subscribe``), a third thread sleeps on the skills' watcher (inoti
 something changed, has the main thread look between two answers and send the change
 notifications of :mod:`skillc_mcp._listen` (:meth:`Connection._check`). At most
 :data:`MAX_LISTENS` listen streams are open at once; a stream ends when the client cancels
-its request, and on SIGTERM/SIGINT with the request's response.
+its request, and on SIGTERM/SIGINT with the request's response, unless the signal gave up a
+reply the client did not read: the wire may then end in part of a line, and nothing more is
+written to it.
 """
 
 from __future__ import annotations
@@ -182,6 +184,9 @@ class Connection:
         self._quit: tuple[int, int] | None = None  # a pipe that wakes the watcher thread to end
         self._listens: dict[str | int, Listen] = {}
         """The open ``subscriptions/listen`` streams, by request id (main thread only)."""
+        self._given_up = False
+        """A signal stopped a write the client did not read: the wire may end in part of a
+        line (and is full), so nothing more is written to it."""
 
     def send(self, message: dict[str, Any]) -> None:
         try:
@@ -190,9 +195,21 @@ class Connection:
             error = ProtocolError(INTERNAL_ERROR, f"Internal error: {exc}")
             data = encode(error_response(message.get("id"), error))
         view = memoryview(data)
-        while view:  # an unbuffered pipe may take part of it
-            written = self._out.write(view)
-            view = view[len(view) if written is None else written :]
+        # What each write took, stored by C code (list.extend over map): the signal handler
+        # runs only between bytecodes, so a _Stopped raised just after a write returns cannot
+        # lose its count, and a reply written whole is not taken for a cut one.
+        counts: list[int | None] = []
+
+        def sent() -> int:
+            return sum(len(data) if n is None else n for n in counts)
+
+        try:
+            while sent() < len(data):  # an unbuffered pipe may take part of it
+                counts.extend(map(self._out.write, (view[sent() :],)))
+        except _Stopped:
+            if sent() < len(data):
+                self._given_up = True  # maybe mid-line: the wire takes nothing more
+            raise
         self._out.flush()
 
     def stop(self, signum: int) -> None:
@@ -271,12 +288,13 @@ class Connection:
         finally:
             self._busy = True  # a signal now only marks the stop: the rows get written
             self._end_watching()
-            if self._stop is not None:
+            if self._stop is not None and not self._given_up:
                 self._end_listens()
             self.server.close()
 
     def _end_listens(self) -> None:
-        """The server stops: each open stream gets its request's response (a graceful end)."""
+        """The server stops: each open stream gets its request's response (a graceful end),
+        unless the stop cut a reply the client did not read (then nothing more is written)."""
         try:
             for listen in self._listens.values():
                 self.send(listen.end())
