@@ -36,6 +36,28 @@ def test_an_oversized_line_is_refused_and_the_server_goes_on(wire: WireClient) -
     assert wire.nothing_within(0.2)
 
 
+def test_the_line_limit_leaves_out_the_line_ending(wire: WireClient) -> None:
+    """1 MiB is the longest line read, its LF or CRLF not counted; the refusal of a longer
+    one gives its size without the line ending."""
+    limit = 1 << 20
+
+    def line(size: int, n: int) -> bytes:
+        head = b'{"jsonrpc":"2.0","id":%d,"method":"ping","params":{"pad":"' % n
+        return head + b"x" * (size - len(head) - 3) + b'"}}'
+
+    for n, (size, ending) in enumerate(
+        [(limit - 1, b"\r\n"), (limit, b"\n"), (limit, b"\r\n"), (10, b"\r\n")]
+    ):
+        wire.send_raw(line(max(size, 60), n) + ending)
+        assert wire.receive() == {"jsonrpc": "2.0", "id": n, "result": {}}
+    for ending in (b"\n", b"\r\n"):
+        wire.send_raw(line(limit + 1, 9) + ending)
+        error = wire.receive()["error"]
+        assert error["code"] == -32600
+        assert f"line of {limit + 1} bytes, longer than {limit}" in error["message"]
+    assert wire.request("ping")["result"] == {}
+
+
 @pytest.mark.skipif(not LINUX_PROC, reason="reads /proc/<pid>/status")
 def test_a_huge_line_is_never_held_whole(wire: WireClient) -> None:
     chunk = b"x" * (1024 * 1024)

@@ -59,8 +59,8 @@ if TYPE_CHECKING:
     from skillc_mcp._listen import Listen
 
 MAX_LINE = 1 << 20
-"""The longest request line read (1 MiB, newline excluded); a longer one is -32600. Requests
-of this server are a few hundred bytes; parsed, 1 MiB of JSON can take 25 MB."""
+"""The longest request line read (1 MiB, its LF or CRLF excluded); a longer one is -32600.
+Requests of this server are a few hundred bytes; parsed, 1 MiB of JSON can take 25 MB."""
 MAX_PENDING = 16
 """Messages read ahead of the one being answered, at most."""
 MAX_PENDING_BYTES = 2 * MAX_LINE
@@ -220,19 +220,20 @@ class Connection:
             raise _Stopped(signum)
 
     def _read_line(self) -> bytes | int | None:
-        """The next line (newline included), its length when it is longer than
-        :data:`MAX_LINE` (the line is skipped, never held whole), or None at end of input."""
-        line = self._in.readline(MAX_LINE + 1)
+        """The next line without its line ending (LF or CRLF), its length (line ending
+        excluded) when that is more than :data:`MAX_LINE` (the line is skipped, never held
+        whole), or None at end of input."""
+        line = self._in.readline(MAX_LINE + 2)  # room for the longest line and a CRLF
         if not line:
             return None
-        if len(line) <= MAX_LINE or line.endswith(b"\n"):
-            return line
-        size = len(line)
-        while True:
-            piece = self._in.readline(_SKIP_CHUNK)
-            size += len(piece)
-            if not piece or piece.endswith(b"\n"):
-                return size
+        size, tail = len(line), line[-2:]
+        if size == MAX_LINE + 2 and not tail.endswith(b"\n"):  # too long: skip it in pieces
+            while piece := self._in.readline(_SKIP_CHUNK):
+                size, tail = size + len(piece), (tail + piece)[-2:]
+                if piece.endswith(b"\n"):
+                    break
+        size -= 2 if tail == b"\r\n" else 1 if tail.endswith(b"\n") else 0
+        return line[:size] if size <= MAX_LINE else size
 
     def _read(self) -> None:
         """The reader thread: parse each line, note requests and cancellations, queue them."""
