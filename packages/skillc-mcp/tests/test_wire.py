@@ -172,6 +172,42 @@ def test_a_cancelled_request_gets_no_response(wire: WireClient, project: Path) -
     assert wire.nothing_within(0.2)
 
 
+def test_a_call_cancelled_while_it_runs_is_logged_as_cancelled(
+    project: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """--log-requests: a request cancelled while it runs gets no response, and its log line
+    says so (it said "ok")."""
+    code = (
+        "import sys, time\n"
+        "from skillc_mcp._protocol import Server\n"
+        "from skillc_mcp._stdio import Connection, claim_stdio\n"
+        "class Slow(Server):\n"
+        "    def handle(self, message):\n"
+        "        if message.get('method') != 'slow':\n"
+        "            return super().handle(message)\n"
+        "        open(sys.argv[1], 'w').close()  # it runs: now the client cancels it\n"
+        "        end = time.monotonic() + 30\n"
+        "        while 7 not in connection._cancelled and time.monotonic() < end:\n"
+        "            time.sleep(0.01)  # runs until the reader has noted the cancellation\n"
+        "        return {'jsonrpc': '2.0', 'id': 7, 'result': {}}\n"
+        "wire_in, wire_out = claim_stdio()\n"
+        "connection = Connection(wire_in, wire_out, Slow(), log_requests=True)\n"
+        "sys.exit(connection.serve())\n"
+    )
+    started = tmp_path / "started"
+    command = [sys.executable, "-c", code, str(started)]
+    client = WireClient(command, project, env, tmp_path / "slow.log")
+    client.send({"jsonrpc": "2.0", "id": 7, "method": "slow"})
+    deadline = time.monotonic() + TIMEOUT
+    while not started.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    client.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}})
+    assert client.request("ping")["id"] != 7
+    assert client.close() == 0
+    assert len(client.lines) == 1  # the ping's response only
+    assert "slow [7] cancelled" in client.stderr(), client.stderr()
+
+
 def test_responses_to_server_requests_are_ignored(wire: WireClient) -> None:
     wire.send({"jsonrpc": "2.0", "id": 5, "result": {}})
     wire.send({"jsonrpc": "2.0", "id": 6, "error": {"code": -1, "message": "x"}})

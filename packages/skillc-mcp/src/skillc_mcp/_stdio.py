@@ -380,13 +380,13 @@ class Connection:
             response = None if skip else self.server.handle(message)
         finally:
             self._busy = False
-        if self._log_requests:
-            _log_request(message, response, time.perf_counter() - start, skip)
         with self._lock:
             if request_id is not None:
                 self._pending.discard(request_id)
-                skip = request_id in self._cancelled
+                skip = request_id in self._cancelled  # also when cancelled while it ran
                 self._cancelled.discard(request_id)
+        if self._log_requests:
+            _log_request(message, response, time.perf_counter() - start, skip)
         if self._stop is not None:
             raise _Stopped(self._stop)  # the signal came during the call: no reply
         if response is not None and not skip:
@@ -415,7 +415,7 @@ def _log_request(
     if method == "tools/call" and isinstance(params, dict):
         method = f"{method} {params.get('name')}"
     outcome = "cancelled" if skipped else "notification"
-    if response is not None:
+    if response is not None and not skipped:  # a cancelled call's response is not sent
         result = response.get("result")
         if "error" in response:
             outcome = f"error {response['error'].get('code')}"
