@@ -76,6 +76,13 @@ def test_garbage_lines_get_parse_errors_and_the_server_keeps_serving(wire: WireC
     assert wire.receive()["error"]["code"] == -32700
     wire.send_raw(b"\xff\xfe\x00 not utf-8\n")
     assert wire.receive()["error"]["code"] == -32700
+    # an encoded surrogate is no UTF-8 either: refused, never echoed as a lone "\ud800"
+    wire.send_raw(b'{"jsonrpc": "2.0", "id": "\xed\xa0\x80", "method": "ping"}\n')
+    error = wire.receive()
+    assert error["id"] is None and error["error"]["code"] == -32700
+    assert "can't decode" in error["error"]["message"]
+    wire.send_raw(b'\xef\xbb\xbf{"jsonrpc": "2.0", "id": "\xc3\xa9", "method": "ping"}\n')
+    assert wire.receive() == {"jsonrpc": "2.0", "id": "\u00e9", "result": {}}  # BOM: UTF-8
     wire.send_raw(b"[" * 100_000 + b"]" * 100_000 + b"\n")  # nested beyond the parser
     assert wire.receive()["error"]["code"] == -32700
     wire.send_raw(b"\n   \n")  # blank lines are skipped, not errors

@@ -245,8 +245,8 @@ class Connection:
                     continue
                 if not line.strip():
                     continue
-                try:
-                    message = loads_bounded(line, max_bytes=MAX_LINE)
+                try:  # strict UTF-8: an encoded surrogate (ED A0 80) is no UTF-8 either
+                    message = loads_bounded(line.decode("utf-8-sig"), max_bytes=MAX_LINE)
                 except ValueError as exc:  # bad UTF-8, absurd nesting (refused before parsing)
                     self._inbox.put(_Rejected(PARSE_ERROR, f"Parse error: {exc}"))
                     continue
