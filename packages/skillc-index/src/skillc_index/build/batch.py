@@ -356,20 +356,42 @@ def build_skills(
         for positions in groups.values():
             collect(positions, _build_group([jobs[p] for p in positions]))
     else:
+        import multiprocessing
         from concurrent.futures import ProcessPoolExecutor, as_completed
         from importlib import import_module
 
         import_module("skillc_index.build.skill")  # once, before the workers fork: they share it
-        with ProcessPoolExecutor(
-            min(workers, len(groups)), initializer=_start_worker, initargs=(options,)
-        ) as pool:
+        pool = ProcessPoolExecutor(
+            min(workers, len(groups)), initializer=_start_pool_worker, initargs=(options,)
+        )
+        try:
             futures = {
                 pool.submit(_build_group, [jobs[p] for p in positions]): positions
                 for positions in groups.values()
             }
             for future in as_completed(futures):
                 collect(futures[future], future.result())
+        except BaseException:
+            # Ctrl-C, or a worker that could not start (no file descriptor left): no build
+            # starts any more and the workers are ended (SIGTERM: a build stopped so leaves
+            # a staging folder the next one removes) before the error is told; the pool's
+            # own exit joined workers waiting for work that never came, for ever
+            pool.shutdown(wait=False, cancel_futures=True)
+            for worker in multiprocessing.active_children():
+                worker.terminate()
+                worker.join()
+            raise
+        pool.shutdown()
     return BatchResult(tuple(items[position] for position in range(total)))
+
+
+def _start_pool_worker(options: _Options) -> None:
+    """A worker of the pool: Ctrl-C (SIGINT to the terminal's whole process group) is the
+    parent's to handle; a worker it reached died holding the pool's queue lock."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _start_worker(options)
 
 
 def build_batch(session: Session, params: BuildParams) -> BatchResult:
