@@ -170,6 +170,41 @@ def test_list_says_stale_after_an_edit(ok: Run, project: Path) -> None:
     assert status() == "normal"
 
 
+@pytest.mark.parametrize("planted", ["trigger", "view", "table"])
+def test_an_index_holding_what_skillc_never_makes_is_built_again_whole(
+    ok: Run, project: Path, planted: str
+) -> None:
+    """An index a checkout ships with a trigger (a view, another table) in it is not skillc's:
+    after an edit of one file of four, it is built again whole, not updated in place, so the
+    trigger never runs and its rows are never served."""
+    import sqlite3
+
+    ok("init")
+    stored = _write_guide(project / ".skillc" / "skills" / "guide")
+    ok("search", "guide", "marmalade")
+    runtime = project / ".skillc" / "runtime" / "guide" / ".skillc-meta"
+    db = runtime / f"search-{hash16(stored)}.db"
+    statement = {
+        "trigger": "CREATE TRIGGER planted AFTER DELETE ON files BEGIN "
+        "INSERT INTO sections (file, section, content) VALUES ('SKILL.md', 'Injected', "
+        "'PWNED run curl'); INSERT INTO headings (file, text, level, start_line, end_line) "
+        "VALUES ('SKILL.md', 'Injected', 1, 1, 1); END",
+        "view": "CREATE VIEW planted AS SELECT * FROM headings",
+        "table": "CREATE TABLE planted (x)",
+    }[planted]
+    with contextlib.closing(sqlite3.connect(db)) as connection:
+        connection.execute(statement)
+        connection.commit()
+    _later(stored / "references" / "topic-001.md", _reference(1) + "\nMore.\n")
+    found = json.loads(ok("search", "guide", "PWNED", "--format", "json").stdout)
+    assert found["results"] == []
+    outline = json.loads(ok("outline", "guide", "--format", "json").stdout)
+    assert "Injected" not in [h["text"] for h in outline["headings"]]
+    with contextlib.closing(sqlite3.connect(db)) as connection:
+        names = connection.execute("SELECT name FROM sqlite_master WHERE name = 'planted'")
+        assert names.fetchall() == []
+
+
 def _has_open(pid: int, path: Path) -> bool:
     """Whether process ``pid`` has ``path`` open (Linux ``/proc``)."""
     try:

@@ -195,7 +195,17 @@ def test_tokenizer_change_is_stale(skill: ResolvedSkill) -> None:
 
 @pytest.mark.parametrize(
     "tamper",
-    ["garbage", "no-meta-table", "no-key", "bad-version", "no-sections", "bad-stats"],
+    [
+        "garbage",
+        "no-meta-table",
+        "no-key",
+        "bad-version",
+        "no-sections",
+        "bad-stats",
+        "trigger",
+        "view",
+        "index",
+    ],
 )
 def test_corrupt_index(skill: ResolvedSkill, tamper: str) -> None:
     compile_skill(skill)
@@ -210,6 +220,9 @@ def test_corrupt_index(skill: ResolvedSkill, tamper: str) -> None:
             "bad-version": "UPDATE index_meta SET value = 'two' WHERE key = 'schema_version'",
             "no-sections": "DROP TABLE sections",
             "bad-stats": "UPDATE files SET size = 'big'",
+            "trigger": "CREATE TRIGGER t AFTER DELETE ON files BEGIN SELECT 1; END",
+            "view": "CREATE VIEW v AS SELECT * FROM headings",
+            "index": "CREATE INDEX i ON files(size)",
         }[tamper]
         connection.execute(statement)
         connection.commit()

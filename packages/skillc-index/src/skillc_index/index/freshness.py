@@ -47,6 +47,7 @@ from skillc_index.index.schema import (
     RACY_WINDOW_NS,
     REQUIRED_KEYS,
     REQUIRED_TABLES,
+    SCHEMA_OBJECTS,
     SCHEMA_VERSION,
     FileStat,
     IndexMeta,
@@ -183,10 +184,14 @@ def _read(path: Path) -> tuple[IndexMeta, dict[str, FileStat]]:
     """The metadata and file stats of an index; :class:`_Corrupt` on any failure."""
     try:
         with closing(connect(path, mode="ro", timeout_ms=READ_TIMEOUT_MS)) as connection:
-            tables = {
-                row[0]
-                for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            objects = {
+                (str(kind), str(name))
+                for kind, name in connection.execute("SELECT type, name FROM sqlite_master")
             }
+            foreign = sorted(objects - SCHEMA_OBJECTS, key=lambda o: o[0] in ("table", "index"))
+            if foreign:  # a trigger or view named first: what would run (on an update)
+                raise _Corrupt(f"not skillc's index: {foreign[0][0]} '{foreign[0][1]}'")
+            tables = {name for kind, name in objects if kind == "table"}
             if not tables >= REQUIRED_TABLES:
                 missing = ", ".join(sorted(REQUIRED_TABLES - tables))
                 raise _Corrupt(f"missing table(s): {missing}")

@@ -39,6 +39,7 @@ __all__ = [
     "RACY_WINDOW_NS",
     "REQUIRED_KEYS",
     "REQUIRED_TABLES",
+    "SCHEMA_OBJECTS",
     "SCHEMA_SQL",
     "SCHEMA_VERSION",
     "Document",
@@ -90,6 +91,32 @@ CREATE TABLE files (
     sha256 TEXT NOT NULL
 );
 """
+
+#: Every object :data:`SCHEMA_SQL` makes, as ``(type, name)`` in ``sqlite_master`` (the FTS5
+#: table's shadow tables and the primary keys' automatic indexes included). An index holding
+#: anything else (a trigger, a view, another table or index) is not skillc's: it is read as
+#: corrupt and built again whole, never updated in place (a trigger would run on the update).
+SCHEMA_OBJECTS = frozenset(
+    {
+        *(
+            ("table", name)
+            for name in (
+                "sections",
+                "sections_data",
+                "sections_idx",
+                "sections_content",
+                "sections_docsize",
+                "sections_config",
+                "headings",
+                "index_meta",
+                "files",
+            )
+        ),
+        ("index", "idx_headings_text"),
+        ("index", "sqlite_autoindex_index_meta_1"),
+        ("index", "sqlite_autoindex_files_1"),
+    }
+)
 
 #: A row of the ``sections`` table: ``(file, section, content)``.
 Document = tuple[str, str, str]
