@@ -144,6 +144,64 @@ def test_open_json_carries_a_binary_file_in_base64(gateway: Run, demo: Path) -> 
     }
 
 
+def test_open_streams_a_large_binary_file_and_json_refuses_it(
+    demo: Path, project: Path, clean_env: dict[str, str]
+) -> None:
+    """``skc open`` of a binary file writes its bytes a chunk at a time: a sparse 512 MiB file
+    is served whole by a process allowed 300 MB of address space (it read the whole file
+    into memory: MemoryError). ``--format json`` refuses one over ``MAX_JSON_BYTES`` with
+    E023 (its base64 took seven times its size), and nothing is printed."""
+    import resource
+
+    cap = 16 << 20  # MAX_JSON_BYTES
+    blob = demo / "blob.bin"
+    with blob.open("wb") as handle:
+        handle.truncate(512 << 20)  # sparse: no disk
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (300 << 20, 300 << 20))
+
+    command = [sys.executable, "-m", "skillc_gateway", "open", "demo", "blob.bin"]
+    with subprocess.Popen(
+        [*command, "--max-lines", "1"],
+        cwd=project,
+        env=clean_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=limited,
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        size = 0
+        while chunk := process.stdout.read(1 << 20):
+            assert not chunk.strip(b"\0")
+            size += len(chunk)
+        stderr = process.stderr.read()
+    assert (process.returncode, stderr, size) == (0, b"", 512 << 20)
+
+    with blob.open("r+b") as handle:
+        handle.truncate(cap + 1)
+    result = subprocess.run(
+        [*command, "--format", "json"],
+        cwd=project,
+        env=clean_env,
+        capture_output=True,
+        check=False,
+    )
+    assert (result.returncode, result.stdout) == (1, b"")
+    assert result.stderr.startswith(b"error[E023]: file too large: 'blob.bin'")
+    with blob.open("r+b") as handle:
+        handle.truncate(cap)
+    result = subprocess.run(
+        [*command, "--format", "json"],
+        cwd=project,
+        env=clean_env,
+        capture_output=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["size"] == cap
+
+
 def test_open_refuses_a_binary_file_over_the_reply_bound(resolved: ResolvedSkill) -> None:
     """A front end that bounds its replies (the MCP server: 100,000 characters of base64,
     75,000 bytes) gets E023 for a larger binary file, never a cut one."""

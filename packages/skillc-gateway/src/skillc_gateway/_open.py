@@ -21,9 +21,16 @@ from skillc_index.record import Record
 SNIFF = 8192
 #: The MIME type of a binary file whose name says none.
 OCTET_STREAM = "application/octet-stream"
+#: The bytes of a binary file read at a time when it is streamed.
+CHUNK = 1 << 20
+#: The most bytes of a binary file that ``open --format json`` carries (one JSON string of
+#: base64 takes several times the file's size in memory; the text output streams any size).
+MAX_JSON_BYTES = 16 << 20
 
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from skillc_gateway.shapes import BinaryShape, Paged, TextShape
 
 
@@ -56,19 +63,48 @@ class FileBytes(Record):
 
     path: str
     data: bytes
+    """Its bytes: all of them, or its first ones when ``rest`` is set."""
     mime_type: str
     """From the file name (``image/png``), else ``application/octet-stream``."""
     uri: str
     """The file's ``file://`` URI (for an MCP resource)."""
+    rest: BinaryIO | None = None
+    """The open file, after ``data``, when the other bytes are not held but read as they
+    are used (``open_file(..., stream=True)``: :meth:`chunks`, :meth:`to_dict`)."""
+    size: int = 0
+    """With ``rest``: the file's size when it was opened, the most bytes it is read to."""
+
+    def chunks(self) -> Iterator[bytes]:
+        """The file's bytes, a chunk at a time (memory holds one), up to the size it had when
+        opened (a file still being written ends); the file is then closed."""
+        yield self.data
+        if self.rest is None:
+            return
+        with self.rest as handle:
+            try:
+                yield from _chunks_upto(handle, self.size - len(self.data))
+            except OSError as exc:
+                raise UnreadableFile(self.path, exc.strerror or str(exc)) from exc
 
     def to_dict(self) -> BinaryShape:
-        """The JSON of ``open --format json`` and ``skc_open``: the bytes in base64."""
+        """The JSON of ``open --format json`` and ``skc_open``: the bytes in base64. A file
+        read as it is used (``rest``) is read here, and refused when it has more than
+        :data:`MAX_JSON_BYTES` (E023: its base64 in one JSON string would take several times
+        its size in memory)."""
+        data = self.data
+        if self.rest is not None:
+            if self.size > MAX_JSON_BYTES:
+                self.rest.close()
+                raise FileTooLarge(self.path, self.size, MAX_JSON_BYTES)
+            data = b"".join(self.chunks())
+        import base64
+
         return {
             "path": self.path,
             "encoding": "base64",
             "mime_type": self.mime_type,
-            "size": len(self.data),
-            "content": self.base64(),
+            "size": len(data),
+            "content": base64.b64encode(data).decode("ascii"),
             "truncated": False,
         }
 
@@ -76,6 +112,13 @@ class FileBytes(Record):
         import base64
 
         return base64.b64encode(self.data).decode("ascii")
+
+
+def _chunks_upto(handle: BinaryIO, limit: int) -> Iterator[bytes]:
+    """At most ``limit`` more bytes of ``handle``, in chunks of :data:`CHUNK` bytes."""
+    while limit > 0 and (chunk := handle.read(min(CHUNK, limit))):
+        limit -= len(chunk)
+        yield chunk
 
 
 def base64_capacity(chars: int) -> int:
@@ -123,12 +166,17 @@ def open_file(
     hidden: bool = False,
     skip: int = 0,
     max_bytes: int | None = None,
+    stream: bool = False,
 ) -> FileText | FileBytes:
     """The content of ``path`` inside the skill (any file type, not only ``.md``): a text
     file's lines, its first ``skip`` left out (:func:`read_lines`); a binary file (one
     holding NUL bytes in its first :data:`SNIFF` bytes) as :class:`FileBytes`, whole
     (``max_lines`` and ``skip`` do not apply), or E023 (:class:`FileTooLarge`) when it has
     more than ``max_bytes`` bytes (None: no limit; a text file is paged, never refused).
+    With ``stream`` (and no ``max_bytes``), a binary file's bytes past its first ones are
+    left in the open file (:attr:`FileBytes.rest`), read as they are used: a file of any
+    size is served in bounded memory (the caller closes it by using it, or by
+    ``rest.close()``).
 
     E012 for anything that resolves outside the skill root (``..``, absolute paths, symlinks
     pointing out, checked component by component as the file is opened); E021 when there is
@@ -145,35 +193,48 @@ def open_file(
         raise
     except OSError as exc:
         raise UnreadableFile(path, exc.strerror or str(exc)) from exc
+    kept = False  # the file is left open in the FileBytes that reads it on
     try:
-        with handle:
-            head = handle.read(SNIFF)
-            if b"\0" in head:
-                return _binary(skill, path, head, handle, max_bytes)
-            handle.seek(0)
-            text, total, shown = read_lines(handle, max_lines=max_lines, skip=skip)
+        head = handle.read(SNIFF)
+        if b"\0" in head:
+            found = _binary(skill, path, head, handle, max_bytes, stream)
+            kept = found.rest is not None
+            return found
+        handle.seek(0)
+        text, total, shown = read_lines(handle, max_lines=max_lines, skip=skip)
     except OSError as exc:
         raise UnreadableFile(path, exc.strerror or str(exc)) from exc
+    finally:
+        if not kept:
+            handle.close()
     return FileText(path, text, total, shown)
 
 
 def _binary(
-    skill: ResolvedSkill, path: str, head: bytes, handle: BinaryIO, max_bytes: int | None
+    skill: ResolvedSkill,
+    path: str,
+    head: bytes,
+    handle: BinaryIO,
+    max_bytes: int | None,
+    stream: bool,
 ) -> FileBytes:
     """The rest of a binary file whose first bytes are ``head``: at most ``max_bytes`` in
     all (E023 past them, checked by size before reading and by what is read, should it
-    grow meanwhile)."""
+    grow meanwhile); with ``stream`` and no ``max_bytes``, left in ``handle`` to be read as
+    it is used, up to the size the file has now."""
     import mimetypes
 
     size = os.fstat(handle.fileno()).st_size
     if max_bytes is not None and max(size, len(head)) > max_bytes:
         raise FileTooLarge(path, size, max_bytes)
+    mime_type = mimetypes.guess_type(path, strict=False)[0] or OCTET_STREAM
+    where = Path(os.path.normpath(os.path.abspath(skill.source / path)))  # noqa: PTH100
+    if stream and max_bytes is None:
+        return FileBytes(path, head, mime_type, where.as_uri(), handle, max(size, len(head)))
     rest = handle.read() if max_bytes is None else handle.read(max_bytes - len(head) + 1)
     data = head + rest
     if max_bytes is not None and len(data) > max_bytes:
         raise FileTooLarge(path, max(size, len(data)), max_bytes)
-    mime_type = mimetypes.guess_type(path, strict=False)[0] or OCTET_STREAM
-    where = Path(os.path.normpath(os.path.abspath(skill.source / path)))  # noqa: PTH100
     return FileBytes(path, data, mime_type, where.as_uri())
 
 

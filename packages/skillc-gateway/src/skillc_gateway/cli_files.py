@@ -52,7 +52,7 @@ def open_command(result: FileResult, call: Call[OpenParams]) -> None:
 
     Prints PATH (relative to the skill root, any file type) exactly as it is: a binary file's
     bytes whole (--max-lines and --offset count lines of text files only; JSON carries them
-    in base64). Paths that lead
+    in base64, up to 16 MiB). Paths that lead
     outside the skill, by `..`, an absolute path or a symlink, are refused (E012). Only
     regular files are read (a FIFO, socket or device is E021); a hidden file (a dot-file or
     dot-folder, which `skc sources` does not list) only with --hidden.
@@ -63,7 +63,8 @@ def open_command(result: FileResult, call: Call[OpenParams]) -> None:
       skc open my-skill data/terms.txt --max-lines 20
     """
     if result.binary is not None:  # its bytes as they are (lines mean nothing there)
-        click.echo(result.binary.data, nl=False)
+        for chunk in result.binary.chunks():  # bounded memory, whatever its size
+            click.echo(chunk, nl=False)
     elif result.page is not None:
         echo_text(result.page.content, result.page.more_lines, as_is=True)
 

@@ -206,6 +206,7 @@ def open_(session: Session, params: OpenParams) -> FileResult:
             hidden=params.hidden,
             skip=params.offset,
             max_bytes=limit,
+            stream=limit is None,  # the command line: its bytes written as they are read
         )
     if isinstance(found, FileBytes):
         return FileResult(skill.name, found.path, None, binary=found)

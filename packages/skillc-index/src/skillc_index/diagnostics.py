@@ -327,15 +327,16 @@ class FileIsAFolder(NotARegularFile):
 
 class FileTooLarge(SkillcError):
     """E023 (skillc's own, in the RFC's gateway range): a binary file larger than one reply
-    may carry (``limit`` bytes: the MCP server's 100,000 characters of base64), which is
-    never cut (its first bytes are no file). The hint says where it is served whole."""
+    may carry (``limit`` bytes: the MCP server's 100,000 characters of base64, ``skc open
+    --format json``'s 16 MiB), which is never cut (its first bytes are no file). The hint
+    says where it is served whole."""
 
     code = "E023"
 
     def __init__(self, path: str, size: int, limit: int) -> None:
         hint = (
             f"'{path}' is a binary file of {size:,} bytes; a reply carries at most {limit:,} "
-            "(in base64); the command line's 'skc open' writes its bytes as they are"
+            "(in base64); 'skc open' without --format json writes its bytes as they are"
         )
         super().__init__(Diagnostic(self.code, {"path": path}, _hint(hint)))
         self.path = path
