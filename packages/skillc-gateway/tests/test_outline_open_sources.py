@@ -202,6 +202,44 @@ def test_open_streams_a_large_binary_file_and_json_refuses_it(
     assert json.loads(result.stdout)["size"] == cap
 
 
+def test_open_of_a_file_written_to_meanwhile_ends(
+    demo: Path, project: Path, clean_env: dict[str, str]
+) -> None:
+    """``skc open --max-lines 1`` of a log appended to faster than it is read ends: it counts
+    the lines the file had when it was opened (it counted to an end that kept moving, and
+    never finished while the writer wrote)."""
+    import time
+
+    log = demo / "app.log"
+    log.write_bytes(b"start\n")
+    command = ["open", "demo", "app.log", "--max-lines", "1", "--format", "json"]
+    deadline = time.monotonic() + 8
+    with (
+        log.open("ab") as writer,
+        subprocess.Popen(
+            [sys.executable, "-m", "skillc_gateway", *command],
+            cwd=project,
+            env=clean_env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        ) as process,
+    ):
+        while process.poll() is None and time.monotonic() < deadline:
+            writer.write(b"x\n" * 500_000)  # 50 MB/s, more than lines are counted
+            writer.flush()
+            time.sleep(0.02)
+        ended = process.poll() is not None
+        if not ended:
+            process.kill()
+        stdout, stderr = process.communicate()
+        written = log.stat().st_size
+    assert ended, "still reading the log after 8 s"
+    assert process.returncode == 0, stderr
+    data = json.loads(stdout)
+    assert (data["content"], data["shown_lines"]) == ("start\n", 1)
+    assert 1 <= data["total_lines"] <= (written - 6) // 2 + 1
+
+
 def test_open_refuses_a_binary_file_over_the_reply_bound(resolved: ResolvedSkill) -> None:
     """A front end that bounds its replies (the MCP server: 100,000 characters of base64,
     75,000 bytes) gets E023 for a larger binary file, never a cut one."""

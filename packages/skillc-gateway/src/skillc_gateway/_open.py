@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, cast
 
 from skillc_index import (
     FileIsAFolder,
@@ -81,8 +81,10 @@ class FileBytes(Record):
         if self.rest is None:
             return
         with self.rest as handle:
+            rest = _Upto(handle, self.size - len(self.data))
             try:
-                yield from _chunks_upto(handle, self.size - len(self.data))
+                while chunk := rest.read(CHUNK):
+                    yield chunk
             except OSError as exc:
                 raise UnreadableFile(self.path, exc.strerror or str(exc)) from exc
 
@@ -114,11 +116,20 @@ class FileBytes(Record):
         return base64.b64encode(self.data).decode("ascii")
 
 
-def _chunks_upto(handle: BinaryIO, limit: int) -> Iterator[bytes]:
-    """At most ``limit`` more bytes of ``handle``, in chunks of :data:`CHUNK` bytes."""
-    while limit > 0 and (chunk := handle.read(min(CHUNK, limit))):
-        limit -= len(chunk)
-        yield chunk
+class _Upto:
+    """A file opened in binary mode, read no further than ``limit`` more bytes: what it had
+    when it was opened, so a file written to meanwhile (a log) still has an end."""
+
+    def __init__(self, handle: BinaryIO, limit: int) -> None:
+        self.handle = handle
+        self.left = limit
+
+    def read(self, size: int = -1) -> bytes:
+        if self.left <= 0:
+            return b""
+        data = self.handle.read(self.left if size < 0 else min(size, self.left))
+        self.left -= len(data)
+        return data
 
 
 def base64_capacity(chars: int) -> int:
@@ -132,11 +143,15 @@ def read_lines(
     end: int | None = None,
     max_lines: int | None = None,
     skip: int = 0,
+    size: int | None = None,
 ) -> tuple[str, int, int]:
     """Lines ``first`` to ``end - 1`` (1-based; ``end`` None: to the end of the file) of a file
     opened in binary mode, as UTF-8 (bad bytes as U+FFFD, line endings kept), the first
     ``skip`` of them left out (counted, never kept: paging through a large file holds one
     page), cut to the next ``max_lines``: (shown text, lines in the range, lines shown).
+    ``size``: read no further than that many bytes (the file's size when it was opened: a
+    file appended to while it is read, a log, is read to where it ended then; None: to the
+    end, however far it moves).
 
     Lines end at ``\\n``, ``\\r\\n`` or a lone ``\\r``
     (:func:`skillc_index.iter_line_bytes`: the lines the index numbers), never at a form
@@ -149,7 +164,9 @@ def read_lines(
     first = max(first, 1)
     shown: list[bytes] = []
     total = 0
-    for number, line in enumerate(iter_line_bytes(handle, first), start=first):
+    bounded = handle if size is None else cast("BinaryIO", _Upto(handle, size))
+    lines = iter_line_bytes(bounded, first)
+    for number, line in enumerate(lines, start=first):
         if end is not None and number >= end:
             break
         total += 1
@@ -195,13 +212,14 @@ def open_file(
         raise UnreadableFile(path, exc.strerror or str(exc)) from exc
     kept = False  # the file is left open in the FileBytes that reads it on
     try:
+        size = os.fstat(handle.fileno()).st_size  # what is read, should it grow meanwhile
         head = handle.read(SNIFF)
         if b"\0" in head:
-            found = _binary(skill, path, head, handle, max_bytes, stream)
+            found = _binary(skill, path, head, handle, size, max_bytes, stream)
             kept = found.rest is not None
             return found
         handle.seek(0)
-        text, total, shown = read_lines(handle, max_lines=max_lines, skip=skip)
+        text, total, shown = read_lines(handle, max_lines=max_lines, skip=skip, size=size)
     except OSError as exc:
         raise UnreadableFile(path, exc.strerror or str(exc)) from exc
     finally:
@@ -215,23 +233,24 @@ def _binary(
     path: str,
     head: bytes,
     handle: BinaryIO,
+    size: int,
     max_bytes: int | None,
     stream: bool,
 ) -> FileBytes:
     """The rest of a binary file whose first bytes are ``head``: at most ``max_bytes`` in
     all (E023 past them, checked by size before reading and by what is read, should it
     grow meanwhile); with ``stream`` and no ``max_bytes``, left in ``handle`` to be read as
-    it is used, up to the size the file has now."""
+    it is used, up to ``size``, the size the file had when it was opened."""
     import mimetypes
 
-    size = os.fstat(handle.fileno()).st_size
     if max_bytes is not None and max(size, len(head)) > max_bytes:
         raise FileTooLarge(path, size, max_bytes)
     mime_type = mimetypes.guess_type(path, strict=False)[0] or OCTET_STREAM
     where = Path(os.path.normpath(os.path.abspath(skill.source / path)))  # noqa: PTH100
     if stream and max_bytes is None:
         return FileBytes(path, head, mime_type, where.as_uri(), handle, max(size, len(head)))
-    rest = handle.read() if max_bytes is None else handle.read(max_bytes - len(head) + 1)
+    left = size - len(head) if max_bytes is None else max_bytes - len(head) + 1
+    rest = _Upto(handle, left).read()
     data = head + rest
     if max_bytes is not None and len(data) > max_bytes:
         raise FileTooLarge(path, max(size, len(data)), max_bytes)
