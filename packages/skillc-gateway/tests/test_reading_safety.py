@@ -81,6 +81,23 @@ def test_every_reader_skips_or_refuses_special_files(
     assert skc(project, home, "search", "demo", "installer").returncode == 0
 
 
+@pytest.mark.parametrize(
+    ("path", "section"),
+    [("SKILL.md/", "Usage"), ("SKILL.md/.", "Usage"), ("references/api.md/", "Endpoints")],
+)
+def test_show_file_refuses_a_file_named_as_a_folder_as_open_does(
+    demo: Path, project: Path, home: Path, path: str, section: str
+) -> None:
+    """``show --file SKILL.md/`` (or ``/.``) names a folder, as ``open`` reads it (E021): it
+    showed the file's section (``pathlib`` drops the trailing ``/`` and ``/.``)."""
+    for args in (("open", "demo", path), ("show", "demo", "--section", section, "--file", path)):
+        result = skc(project, home, *args)
+        assert (result.returncode, result.stdout) == (1, ""), args
+        assert result.stderr.startswith(f"error[E021]: file not found: '{path}'"), args
+    shown = skc(project, home, "show", "demo", "--section", section, "--file", path.rstrip("/."))
+    assert shown.returncode == 0 and f"# {section}" in shown.stdout, shown.stderr
+
+
 def test_a_fifo_swapped_in_after_the_build_is_never_opened(
     demo: Path, project: Path, home: Path
 ) -> None:

@@ -23,7 +23,6 @@ from skillc_index import (
     IndexUnusable,
     ResolvedSkill,
     SectionNotFound,
-    SkillFileNotFound,
     UnreadableFile,
     find_headings,
     is_hidden,
@@ -139,8 +138,10 @@ def show_section(
         index = ensure_index(skill, tokenizer_setting, damaged=damaged)
         damaged = None
         if file is not None:
-            if not target.is_file():
-                raise SkillFileNotFound(file)
+            try:  # the check open makes: a regular file (not `SKILL.md/`, a folder, a FIFO)
+                open_in_root(skill.source, file).close()
+            except OSError as exc:
+                raise UnreadableFile(file, exc.strerror or str(exc)) from exc
             relative = target.relative_to(skill.source.resolve()).as_posix()
         try:
             query, matches = _matches(index, section, relative)
