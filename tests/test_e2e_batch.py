@@ -82,3 +82,32 @@ def test_build_all_over_the_corpus(skc_installed: Run, project: Path) -> None:
         assert "name" in yaml.safe_load(head)
     again = skc_installed("build", "--all", "--format", "json")
     assert json.loads(again.stdout)["summary"]["up_to_date"] == len(taken)
+
+
+def test_a_batch_whose_workers_cannot_start_ends_with_its_error(
+    skc_path: Path, clean_env: dict[str, str], project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """With no file descriptor left for a second worker, the pool's first worker waited for
+    work that never came and the batch hung for ever after its E999."""
+    import resource
+
+    for name in ("a1", "a2", "a3", "a4", "a5", "a6", "a7"):
+        write_skill(project / ".skillc" / "skills" / name)
+
+    def few_files() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (14, 14))
+
+    done = subprocess.run(
+        [str(skc_path), "build", "--all"],
+        cwd=project,
+        env=clean_env,
+        capture_output=True,
+        text=True,
+        preexec_fn=few_files,
+        timeout=120,
+        check=False,
+    )
+    if done.returncode == 0:
+        pytest.skip("14 file descriptors were enough here: no worker failed to start")
+    assert done.returncode == 1
+    assert done.stderr.startswith("error[E999]: OSError: [Errno 24] Too many open files")
