@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,6 +25,16 @@ WriteSkill = Callable[..., Path]
 def test_skillc_home_replaces_home(home: Path) -> None:
     assert home_dir({"SKILLC_HOME": str(home)}) == home.resolve()
     assert home_dir({}) == Path.home().resolve()
+
+
+@pytest.mark.parametrize("value", ["", "relative/home"])
+def test_a_home_that_is_no_absolute_path_is_the_users_own(value: str) -> None:
+    """``HOME=""`` made the home ``/``: every command wrote ``/.skillc``."""
+    import pwd
+
+    own = Path(pwd.getpwuid(os.getuid()).pw_dir).resolve()
+    assert home_dir({"HOME": value}) == own
+    assert home_dir({"HOME": str(own / "x")}) == own / "x"
 
 
 def test_project_root_is_found_walking_up(project: Path, env: dict[str, str]) -> None:

@@ -115,12 +115,22 @@ _NAME = r"[a-z0-9]+(-[a-z0-9]+)*\Z"
 
 
 def home_dir(env: Mapping[str, str] | None = None) -> Path:
-    """``$SKILLC_HOME`` if set (RFC-0009:C-ENV-OVERRIDE), else the user's home folder."""
+    """``$SKILLC_HOME`` if set (RFC-0009:C-ENV-OVERRIDE), else the user's home folder:
+    ``$HOME`` when it is an absolute path, else the user's entry in the password database
+    (``HOME=""`` made it ``/``, and every command wrote ``/.skillc``)."""
     env = os.environ if env is None else env
     custom = env.get("SKILLC_HOME")
     if custom:
         return Path(custom).expanduser().resolve()
-    return Path.home().resolve()
+    home = env.get("HOME", os.environ.get("HOME", ""))
+    if not os.path.isabs(home):
+        try:
+            import pwd
+
+            home = pwd.getpwuid(os.getuid()).pw_dir
+        except (ImportError, KeyError):  # no password database (Windows): Python's answer
+            home = str(Path.home())
+    return Path(home).resolve()
 
 
 def find_project_root(start: Path, home: Path) -> Path | None:
