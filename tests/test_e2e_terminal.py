@@ -108,3 +108,39 @@ def test_a_name_cannot_make_up_a_find_result(skc_installed: Run, project: Path) 
     assert not any(line.startswith(("2. trusted", "   /opt/trusted")) for line in lines)
     assert any("inj\\n2. trusted-skill" in line for line in lines)
     assert any("new\\nline" in line for line in lines)
+
+
+@pytest.mark.parametrize("closed", [1, 2])
+def test_a_closed_stdout_or_stderr_costs_no_command_its_work(
+    skc_path: Path, clean_env: dict[str, str], project: Path, closed: int
+) -> None:
+    """Started with ``>&-`` or ``2>&-`` (Python's stream is then None): ``build`` failed
+    unseen, ``lint`` answered E999 AttributeError, ``exec`` and ``find`` ran nothing."""
+    import os
+
+    write(
+        project / ".skillc/skills/demo/SKILL.md",
+        "---\nname: demo\ndescription: Paint fences. Use when a fence needs paint.\n---\n\n"
+        "# Demo\n\nPaint.\n",
+    )
+
+    def run(*args: str) -> int:
+        return subprocess.run(
+            [str(skc_path), *args],
+            cwd=project,
+            env=clean_env,
+            stdin=subprocess.DEVNULL,
+            stdout=None if closed == 1 else subprocess.DEVNULL,
+            stderr=None if closed == 2 else subprocess.DEVNULL,
+            preexec_fn=lambda: os.close(closed),
+            timeout=120,
+            check=False,
+        ).returncode
+
+    assert run("init") == 0
+    assert run("build", "demo", "--format", "json") == 0
+    assert (project / ".skillc/runtime/demo/SKILL.md").is_file()
+    assert run("lint", ".skillc/skills/demo") == 0
+    assert run("exec", "demo", "--", "touch", str(project / "ran")) == 0
+    assert (project / "ran").exists()
+    assert run("find", "demo") == 0

@@ -467,6 +467,18 @@ def handle_exception(exc: BaseException, args: Sequence[str] | None = None) -> i
     return 1
 
 
+def open_closed_streams() -> None:
+    """Give ``sys.stdout``/``sys.stderr`` the null device when the process started with that
+    descriptor closed (``2>&-``: Python makes it None): the command does its work and says
+    nothing there, where ``None.isatty()`` made ``build`` and ``lint`` fail unseen and ``exec``
+    run nothing."""
+    import os
+
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
+
+
 def run(
     command: click.Command, args: Sequence[str] | None = None, prog_name: str | None = None
 ) -> int:
@@ -475,6 +487,8 @@ def run(
     ``args`` defaults to ``sys.argv[1:]``. Nothing escapes (no ``SystemExit`` either): each
     package's ``main(argv=None) -> int`` returns this, and its console script and
     ``python -m`` exit with it, so tests can call ``main([...])`` in-process."""
+    if sys.stdout is None or sys.stderr is None:
+        open_closed_streams()
     argv = list(sys.argv[1:] if args is None else args)
     try:
         code = command.main(argv, prog_name=prog_name, standalone_mode=False)

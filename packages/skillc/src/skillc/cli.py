@@ -172,6 +172,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     args = list(sys.argv[1:] if argv is None else argv)
     own_process = argv is None
+    if sys.stdout is None or sys.stderr is None:  # started with `>&-` or `2>&-`
+        from skillc_index.console import open_closed_streams
+
+        open_closed_streams()
     if own_process:
         gc.set_threshold(*GC_THRESHOLDS)
     try:
