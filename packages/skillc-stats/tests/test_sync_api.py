@@ -650,3 +650,17 @@ def test_a_fallback_another_sync_merged_while_this_one_waited_is_no_error(
     report = sync_logs(project=project, env=env)
     (synced,) = report.skills
     assert report.ok and synced.entries == 0 and synced.error is None
+
+
+def test_an_empty_fallback_log_is_removed_not_e042_for_ever(
+    demo: ResolvedSkill, project: Path, env: dict[str, str], fallback_of: Fallback
+) -> None:
+    """A fallback log a logger made and never gave its table (it ran out of file
+    descriptors) held no row; every ``sync`` after it said E042 and merged nothing more."""
+    source = fallback_of("demo")
+    source.parent.mkdir(parents=True)
+    source.write_bytes(b"")
+    report = sync_logs(project=project, env=env)
+    (synced,) = report.skills
+    assert report.ok and synced.removed and synced.entries == 0
+    assert not source.exists()

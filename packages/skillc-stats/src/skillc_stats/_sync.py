@@ -292,6 +292,18 @@ def _source_problem(layout: Layout, fallback: _Fallback) -> SkillcError | None:
     return SyncSourceNotReadable(layout.display(fallback.path), f"it lies outside {where}")
 
 
+def _empty_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file of no byte (a log whose first row was never
+    written: no row to merge, nothing that is not skillc's)."""
+    import stat
+
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_size == 0
+
+
 def _unreadable(layout: Layout, source: Path, exc: Exception) -> SkillcError:
     """E042, saying why when the log is not skillc's."""
     reason = str(exc) if isinstance(exc, ForeignLog) else ""
@@ -420,6 +432,12 @@ def _sync_locked(known: _Known, fallback: _Fallback) -> SkillSync:
     layout = known.layout
     skill, source = fallback.skill, fallback.path
     if not os.path.lexists(source):  # another sync merged it while this one waited
+        return SkillSync(skill, source, 0, (), True)
+    if _empty_file(source):  # made, never given its table (a logger out of descriptors)
+        try:
+            _remove(fallback)
+        except OSError as exc:
+            return SkillSync(skill, source, 0, (), False, _unreadable(layout, source, exc))
         return SkillSync(skill, source, 0, (), True)
     try:
         db = open_log(source, write=True)
