@@ -262,3 +262,14 @@ def test_a_log_that_cannot_be_read_is_skipped_and_said(
         assert said in result.stderr
     listed = json.loads(stats_cli("stats", "--all", "--format", "json").stdout)["data"]
     assert {entry["skill"]: entry["uses"] for entry in listed} == {"x": 0, "y": 1}
+
+
+def test_a_cache_that_cannot_be_written_is_no_error(tmp_path: Path) -> None:
+    """Its folder a file (``~/.skillc`` one, or HOME pointing at a file): the temporary
+    file's clean-up raised NotADirectoryError, and ``stats --all`` was E999."""
+    (tmp_path / "home").write_text("not a folder\n")
+    cache = _usage.UsageCache(tmp_path / "home" / ".stats-usage.json")
+    cache.logs["x"] = {"stamp": [1, 2]}
+    cache.changed = True
+    cache.save()  # no error, nothing written
+    assert (tmp_path / "home").read_text() == "not a folder\n"

@@ -104,8 +104,8 @@ def write_file_atomic(
     permission bits the file gets (default: 0o666 less the umask); ``sync``: fsync the data
     before the rename, so a crash leaves the old file or the new one, never an empty one."""
     temporary = temporary_path(path.parent, path.name + ".tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
+    try:  # the open inside: a Ctrl-C right after it left the temporary file behind
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             if mode is not None:

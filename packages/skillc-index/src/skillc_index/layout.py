@@ -123,7 +123,7 @@ def home_dir(env: Mapping[str, str] | None = None) -> Path:
     if custom:
         return Path(custom).expanduser().resolve()
     home = env.get("HOME", os.environ.get("HOME", ""))
-    if not os.path.isabs(home):
+    if not Path(home).is_absolute():
         try:
             import pwd
 

@@ -136,12 +136,13 @@ class UsageCache:
         data = json.dumps({"version": CACHE_VERSION, "logs": self.logs}).encode()
         if len(data) > MAX_CACHE_BYTES:
             return
-        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        try:
-            temporary.write_bytes(data)
-            temporary.replace(self.path)
-        except OSError:
-            temporary.unlink(missing_ok=True)
+        import contextlib
+
+        from skillc_index.atomic import write_file_atomic
+
+        # its folder a file (~/.skillc), not writable, no space: no cache this time
+        with contextlib.suppress(OSError):
+            write_file_atomic(self.path, data)
 
 
 def unreadable_log(error: UnreadableFile) -> Notice:
