@@ -111,3 +111,20 @@ def test_a_batch_whose_workers_cannot_start_ends_with_its_error(
         pytest.skip("14 file descriptors were enough here: no worker failed to start")
     assert done.returncode == 1
     assert done.stderr.startswith("error[E999]: OSError: [Errno 24] Too many open files")
+
+
+def test_build_all_in_a_project_rebuilds_a_global_import_in_the_global_store(
+    ok: Run, project: Path, home: Path, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """A global store copy imported from a folder is built again from that folder, into the
+    global store: ``--all`` in a project imported it into the project's store."""
+    source = write_skill(tmp_path / "src" / "demo")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    ok("build", str(source), cwd=outside)  # no project: into ~/.skillc/skills/demo
+    assert (home / ".skillc" / "skills" / "demo" / "SKILL.md").is_file()
+    ok("init")
+    ok("build", "--all")
+    assert not (project / ".skillc" / "skills" / "demo").exists()
+    listed = json.loads(ok("list", "--format", "json").stdout)
+    assert [(s["name"], s["scope"]) for s in listed["skills"]] == [("demo", "global")]

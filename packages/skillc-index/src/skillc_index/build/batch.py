@@ -36,7 +36,7 @@ from skillc_index.diagnostics import (
     WordedOption,
     format_diagnostic,
 )
-from skillc_index.layout import SKILL_FILE, ImportRecord, Layout, resolve_skill
+from skillc_index.layout import SKILL_FILE, ImportRecord, Layout, Scope, resolve_skill
 from skillc_index.record import Record
 from skillc_index.walk import find_skill_folders
 
@@ -108,23 +108,27 @@ class BatchJob(Record):
     """One skill to build: ``given`` (what :func:`~skillc_index.build.skill.build_skill` is
     called with: a name, or a folder's absolute path), its ``name`` (the folder's), its
     ``label`` for people (what was typed, or the folder's path as the layout displays it),
-    and the ``error`` that already stopped it (an argument naming nothing)."""
+    the ``error`` that already stopped it (an argument naming nothing), and whether it is a
+    skill of the global store (``global_``: built there, as ``--global`` builds, even when
+    ``given`` is the folder it was imported from and the batch runs in a project)."""
 
     given: str
     name: str
     label: str
     error: Diagnostic | None = None
+    global_: bool = False
 
 
-def _store_skills(layout: Layout) -> list[Path]:
-    """Every skill of the project and global stores; a store copy imported from a folder
-    that is still there stands for that folder (it is built, re-imported, from there). The
+def _store_skills(layout: Layout) -> list[tuple[Path, Scope]]:
+    """Every skill of the project and global stores, with its store's scope; a store copy
+    imported from a folder that is still there stands for that folder (it is built,
+    re-imported, from there, into the same store). The
     import record of a project store copy is a file of the project (a checkout may ship
     one), so there the folder must be inside the project: a record cannot make skillc copy
     a folder from elsewhere into the project."""
     from skillc_index.files import within
 
-    skills: list[Path] = []
+    skills: list[tuple[Path, Scope]] = []
     for scope in layout.scopes():
         store = layout.store(scope)
         bound = layout.project_root if scope == "project" else None
@@ -145,7 +149,7 @@ def _store_skills(layout: Layout) -> list[Path]:
                 and (origin / SKILL_FILE).is_file()
             ):
                 folder = origin
-            skills.append(folder)
+            skills.append((folder, scope))
     return skills
 
 
@@ -162,12 +166,12 @@ def batch_jobs(
     jobs: list[BatchJob] = []
     seen: set[str] = set()
 
-    def add(given: str, folder: Path, label: str | None = None) -> None:
+    def add(given: str, folder: Path, label: str | None = None, global_: bool = False) -> None:
         key = os.path.realpath(folder)
         if key not in seen:
             seen.add(key)
             real = Path(key)
-            jobs.append(BatchJob(given, real.name, label or layout.display(real)))
+            jobs.append(BatchJob(given, real.name, label or layout.display(real), None, global_))
 
     for argument in arguments:
         try:
@@ -184,8 +188,8 @@ def batch_jobs(
         else:
             add(argument, resolved.imported_from or resolved.source, argument)
     if all_skills:
-        for folder in _store_skills(layout):
-            add(str(folder.resolve()), folder)
+        for folder, scope in _store_skills(layout):
+            add(str(folder.resolve()), folder, global_=scope == "global")
     return jobs
 
 
@@ -293,7 +297,7 @@ def _build_group(jobs: Sequence[BatchJob]) -> list[BatchItem]:
     for job in jobs:
         params = BuildParams(
             job.given,
-            global_=options.force_global,
+            global_=options.force_global or job.global_,
             target=options.targets,
             copy=options.copy,
             force=options.force,
