@@ -144,3 +144,24 @@ def test_a_closed_stdout_or_stderr_costs_no_command_its_work(
     assert run("exec", "demo", "--", "touch", str(project / "ran")) == 0
     assert (project / "ran").exists()
     assert run("find", "demo") == 0
+
+
+def test_find_writes_utf8_whatever_the_streams_encoding(
+    skc_path: Path, clean_env: dict[str, str], project: Path
+) -> None:
+    """As click writes every other command's output: ``PYTHONIOENCODING=ascii`` made a find
+    over a skill described in French an E999 UnicodeEncodeError."""
+    write(
+        project / ".skillc/skills/cafe/SKILL.md",
+        "---\nname: cafe\ndescription: Préparer un café crème. Use when coffee.\n---\n# Café\n",
+    )
+    done = subprocess.run(
+        [str(skc_path), "find", "café crème"],
+        cwd=project,
+        env={**clean_env, "PYTHONIOENCODING": "ascii", "SKILLC_FIND_SEMANTIC": "0"},
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Préparer un café" in done.stdout.decode("utf-8")

@@ -27,8 +27,16 @@ def print_answer(layout: Layout, result: FindResult, output_format: str) -> None
         text = json_text(result.to_dict())
     else:
         text = render_text(layout, result)
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
+    out = getattr(sys.stdout, "buffer", None)
+    if out is None:  # a stream of text only (an embedder's)
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+        return
+    # UTF-8, as click writes the other commands' output, whatever the stream's encoding
+    # (PYTHONIOENCODING=ascii made a skill named in Japanese an E999 UnicodeEncodeError)
+    sys.stdout.flush()  # what was written as text first stays first
+    out.write((text + "\n").encode("utf-8", "replace"))
+    out.flush()
 
 
 def render_text(layout: Layout, result: FindResult) -> str:
