@@ -530,8 +530,8 @@ def periods_between(first: str, last: str, by: str) -> list[str]:
     found: list[str] = []
     if by == "month":
         year, month = int(last[:4]), int(last[5:7])
-        start = (int(first[:4]), int(first[5:7]))
-        while (year, month) >= start and len(found) < MAX_PERIODS:
+        first_month = (int(first[:4]), int(first[5:7]))
+        while (year, month) >= first_month and len(found) < MAX_PERIODS:
             found.append(f"{year:04d}-{month:02d}")
             year, month = (year - 1, 12) if month == 1 else (year, month - 1)
         return found[::-1]

@@ -474,8 +474,9 @@ def _stored(row: Sequence[object]) -> list[str | None]:
     (:func:`_text`; a value the rollups key by :func:`_bounded`)."""
     values = [_text(value) for value in row]
     for index in _KEYED:
-        if values[index] is not None:
-            values[index] = _bounded(values[index])
+        value = values[index]
+        if value is not None:
+            values[index] = _bounded(value)
     return values
 
 

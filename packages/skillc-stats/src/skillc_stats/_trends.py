@@ -131,7 +131,7 @@ def trends(counts: AllCounts, by: str, end: str) -> dict[str, Any]:
     for entry in counts.entries:
         key = counts.key(entry)
         series = [per_skill[key][p] for p in periods] if key is not None else [0] * len(periods)
-        previous, last = (series[-2], series[-1]) if len(series) > 1 else (0, sum(series[-1:]))
+        previous, latest = (series[-2], series[-1]) if len(series) > 1 else (0, sum(series[-1:]))
         skills.append(
             {
                 "skill": entry["skill"],
@@ -139,8 +139,8 @@ def trends(counts: AllCounts, by: str, end: str) -> dict[str, Any]:
                 "uses": sum(series),
                 "by_period": series,
                 "previous": previous,
-                "last": last,
-                "change": last - previous,
+                "last": latest,
+                "change": latest - previous,
             }
         )
     skills.sort(key=lambda s: (-s["uses"], s["skill"], s["skill_path"] or ""))

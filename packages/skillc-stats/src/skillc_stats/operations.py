@@ -240,8 +240,8 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
         if page is not None and params.html is not None:
             from skillc_stats._html import all_page
 
-            moved = _write(session, params.html, all_page(page, _shown(store)), params.force)
-            return StatsReport(None, response, notes + moved, params.html)
+            written = _write(session, params.html, all_page(page, _shown(store)), params.force)
+            return StatsReport(None, response, notes + written, params.html)
         return StatsReport(None, response, notes)
     with (
         session.logged("stats", params.skill, params.log_args()) as skill,
