@@ -327,3 +327,38 @@ def test_batch_build_in_a_real_process(
     result = cli("skillc_index", process=True)("build", "skills/")
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "4 skills: 4 built, 0 up to date, 0 failed"
+
+
+def test_a_batch_that_fails_ends_its_own_workers_only(
+    layout: Layout, project: Path, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker that could not start (here: the second submit fails) ends the batch with its
+    error and the pool's workers with it; a process the embedder started lives on."""
+    import multiprocessing
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+
+    for name in ("a1", "a2", "a3"):
+        write_skill(project / ".skillc" / "skills" / name)
+    jobs = batch_jobs([], layout, all_skills=True)
+    before = set(multiprocessing.active_children())
+    mine = multiprocessing.get_context("fork").Process(target=time.sleep, args=(60,))
+    mine.start()
+    submit, calls = ProcessPoolExecutor.submit, []
+
+    def failing(self: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) > 1:
+            raise OSError(24, "Too many open files")
+        return submit(self, *args, **kwargs)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", failing)
+    try:
+        with pytest.raises(OSError, match="Too many open files"):
+            build_skills(jobs, layout, workers=2)
+        assert mine.is_alive()
+        left = set(multiprocessing.active_children()) - before
+        assert left == {mine}  # the pool's workers are gone, the embedder's is not
+    finally:
+        mine.terminate()
+        mine.join()

@@ -365,6 +365,7 @@ def build_skills(
         from importlib import import_module
 
         import_module("skillc_index.build.skill")  # once, before the workers fork: they share it
+        others = set(multiprocessing.active_children())  # an embedder's own: never ended here
         pool = ProcessPoolExecutor(
             min(workers, len(groups)), initializer=_start_pool_worker, initargs=(options,)
         )
@@ -381,7 +382,7 @@ def build_skills(
             # a staging folder the next one removes) before the error is told; the pool's
             # own exit joined workers waiting for work that never came, for ever
             pool.shutdown(wait=False, cancel_futures=True)
-            for worker in multiprocessing.active_children():
+            for worker in set(multiprocessing.active_children()) - others:
                 worker.terminate()
                 worker.join()
             raise
