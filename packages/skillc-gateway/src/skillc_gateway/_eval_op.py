@@ -145,7 +145,7 @@ def evaluate(session: Session, params: EvalParams) -> EvalResult:
     if params.live is not None:
         import shlex
 
-        from skillc_gateway.evaluate.live import DEFAULT_PATTERN, LiveOptions
+        from skillc_gateway.evaluate.live import DEFAULT_PATTERN, LiveOptions, live_pattern
 
         try:
             command = tuple(shlex.split(params.live))
@@ -163,7 +163,7 @@ def evaluate(session: Session, params: EvalParams) -> EvalResult:
             raise UnsupportedPlatform("live mode needs a POSIX system (process groups)")
         pattern = params.live_pattern or DEFAULT_PATTERN
         try:  # as run_live compiles it for each skill, before any work
-            re.compile(pattern.replace("{skill}", re.escape("skill")))
+            live_pattern(pattern, "skill")
         except re.error as exc:
             from skillc_index.diagnostics import InvalidOption
 

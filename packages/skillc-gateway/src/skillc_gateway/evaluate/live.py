@@ -35,7 +35,15 @@ from skillc_gateway._runner import HeadTail, run_in_group
 if TYPE_CHECKING:
     from skillc_gateway.evaluate.cases import Case
 
-__all__ = ["DEFAULT_PATTERN", "LiveCase", "LiveOptions", "RefusedRequest", "argv_of", "run_live"]
+__all__ = [
+    "DEFAULT_PATTERN",
+    "LiveCase",
+    "LiveOptions",
+    "RefusedRequest",
+    "argv_of",
+    "live_pattern",
+    "run_live",
+]
 
 DEFAULT_PATTERN = r'"(?:skill|command)"\s*:\s*"(?:[^"]*:)?/?{skill}"|{skill}/SKILL\.md'
 #: Output read of each stream of a run, in bytes.
@@ -113,9 +121,15 @@ def argv_of(command: tuple[str, ...], skill: str, query: str) -> list[str]:
     return argv
 
 
+def live_pattern(pattern: str, skill: str) -> re.Pattern[str]:
+    """``pattern`` for ``skill``: ``{skill}`` replaced by the name, escaped. :class:`re.error`
+    when it is no regular expression (the option is checked with it before any work)."""
+    return re.compile(pattern.replace("{skill}", re.escape(skill)))
+
+
 def run_live(options: LiveOptions, skill: str, case: Case) -> LiveCase:
     """Run ``case`` ``options.runs`` times through the agent command."""
-    pattern = re.compile(options.pattern.replace("{skill}", re.escape(skill)))
+    pattern = live_pattern(options.pattern, skill)
     env = {**os.environ, "SKC_EVAL_QUERY": case.query, "SKC_EVAL_SKILL": skill}
     try:
         argv = argv_of(options.command, skill, case.query)
