@@ -99,14 +99,12 @@ def _block_lines(lines: Sequence[str], start: int, kinds: frozenset[str]) -> set
     frontmatter) that Markdown reads as blocks of ``kinds`` (markdown-it's token types):
     a fence in a list item or a blockquote too, an indented code block. Of a text over the
     parse limit, the lines the linter parses
-    (:func:`~skillc_index.markdown.document.parsed_end`)."""
-    from markdown_it import MarkdownIt
-
-    from skillc_index.markdown.document import parsed_end
+    (:func:`~skillc_index.markdown.document.parsed_end`), by skillc-index's parser."""
+    from skillc_index.markdown.document import block_tokens, parsed_end
 
     body = "".join(line.rstrip("\r\n") + "\n" for line in lines[start:])
     found: set[int] = set()
-    for token in MarkdownIt("commonmark").enable("table").parse(body[: parsed_end(body)]):
+    for token in block_tokens(body[: parsed_end(body)]):
         if token.type in kinds and token.map is not None:
             found.update(range(start + token.map[0] + 1, start + token.map[1] + 1))
     return found

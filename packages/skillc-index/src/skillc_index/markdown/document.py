@@ -61,8 +61,10 @@ __all__ = [
     "Link",
     "MarkdownDoc",
     "SkillMetadata",
+    "block_tokens",
     "empty_heading_label",
     "limit_notice",
+    "not_text",
     "over_limit_notice",
     "parse_frontmatter",
     "parse_markdown",
@@ -299,6 +301,13 @@ def _markdown_parser() -> MarkdownIt:
         dispatch_block_rules(parser)
         _parser = parser
     return _parser
+
+
+def block_tokens(body: str) -> Sequence[BlockToken]:
+    """markdown-it's whole parse of ``body`` by the one shared parser: every block's token,
+    its ``map`` the lines it spans (where a caller needs the code and HTML blocks: the
+    suppression comments of skillc-lint)."""
+    return _markdown_parser().parse(body, {})
 
 
 def _tokens(body: str, links: bool, scan: bool = True) -> Sequence[BlockToken]:
