@@ -149,11 +149,11 @@ def test_open_streams_a_large_binary_file_and_json_refuses_it(
 ) -> None:
     """``skc open`` of a binary file writes its bytes a chunk at a time: a sparse 512 MiB file
     is served whole by a process allowed 300 MB of address space (it read the whole file
-    into memory: MemoryError). ``--format json`` refuses one over ``MAX_JSON_BYTES`` with
+    into memory: MemoryError). ``--format json`` refuses one over ``MAX_JSON_FILE_BYTES`` with
     E023 (its base64 took seven times its size), and nothing is printed."""
     import resource
 
-    cap = 16 << 20  # MAX_JSON_BYTES
+    cap = 16 << 20  # MAX_JSON_FILE_BYTES
     blob = demo / "blob.bin"
     with blob.open("wb") as handle:
         handle.truncate(512 << 20)  # sparse: no disk

@@ -25,7 +25,7 @@ OCTET_STREAM = "application/octet-stream"
 CHUNK = 1 << 20
 #: The most bytes of a binary file that ``open --format json`` carries (one JSON string of
 #: base64 takes several times the file's size in memory; the text output streams any size).
-MAX_JSON_BYTES = 16 << 20
+MAX_JSON_FILE_BYTES = 16 << 20
 
 
 if TYPE_CHECKING:
@@ -91,13 +91,13 @@ class FileBytes(Record):
     def to_dict(self) -> BinaryShape:
         """The JSON of ``open --format json`` and ``skc_open``: the bytes in base64. A file
         read as it is used (``rest``) is read here, and refused when it has more than
-        :data:`MAX_JSON_BYTES` (E023: its base64 in one JSON string would take several times
+        :data:`MAX_JSON_FILE_BYTES` (E023: its base64 in one JSON string would take several times
         its size in memory)."""
         data = self.data
         if self.rest is not None:
-            if self.size > MAX_JSON_BYTES:
+            if self.size > MAX_JSON_FILE_BYTES:
                 self.rest.close()
-                raise FileTooLarge(self.path, self.size, MAX_JSON_BYTES)
+                raise FileTooLarge(self.path, self.size, MAX_JSON_FILE_BYTES)
             data = b"".join(self.chunks())
         import base64
 

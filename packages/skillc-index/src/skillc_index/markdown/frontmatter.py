@@ -238,7 +238,8 @@ class YAMLProblem(ValueError):
 def load_bounded_yaml(source: str, *, first_line: int = 1) -> tuple[Any, Any]:
     """The data of the one YAML document ``source`` and its composed node (both None when it
     is empty), read with PyYAML's safe loader within this module's bounds (:data:`MAX_DEPTH`,
-    :data:`MAX_VALUES`, no alias inside the node it names); the caller bounds its size.
+    :data:`MAX_VALUES`, :data:`MAX_TEXT_CHARS`, no alias inside the node it names); the caller
+    bounds its size.
     ``first_line`` is the file line ``source`` starts on, for the lines of messages. Raises
     :class:`YAMLProblem`."""
     import yaml
