@@ -39,7 +39,6 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from skillc_index.atomic import FileLock
 from skillc_index.diagnostics import IndexCollision, IndexUnusable, SkillcError
 from skillc_index.index.freshness import IndexHandle, checked_index
 from skillc_index.layout import META_DIR, SKILLC_DIR
@@ -153,6 +152,7 @@ def _locked_runtime(
     """Where the index is built, and its lock: the skill's runtime, else (not writable, or
     its folder leads out of its base; or ``private``) this process's private runtime. E002
     when neither can be written."""
+    from skillc_index.atomic import FileLock  # here: a read of a current index takes no lock
     from skillc_index.index.schema import hash16
 
     name = f"search-{hash16(skill.source)}.lock"
