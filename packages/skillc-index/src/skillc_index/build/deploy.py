@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from skillc_index.atomic import ensure_dir, move_aside, staging_dir, temporary_path
-from skillc_index.build.manifest import MANIFEST_FILE, manifest_path, read_manifest
+from skillc_index.build.manifest import MANIFEST_FILE, Manifest, manifest_path, read_manifest
 from skillc_index.command_errors import (
     EmptyTargetName,
     FolderNotWritable,
@@ -132,12 +132,13 @@ def parse_targets(values: Sequence[str]) -> list[str]:
     return targets or ["claude"]
 
 
-def is_skillc_copy(path: Path, skill: str) -> bool:
+def is_skillc_copy(path: Path, skill: str, manifest: Manifest | None = None) -> bool:
     """A folder holding nothing but what a copy deployment of ``skill`` writes: a manifest of
     that skill, the very stub that manifest records (its SHA-256) and, for a target reading
     another dialect, the side files it records (``target_files``: path -> SHA-256), as regular
     files. Decided from what skillc wrote, not from names: a folder edited since is not it.
-    Each file is hashed as it is read (a stranger's 300 MB ``SKILL.md`` costs no memory)."""
+    Each file is hashed as it is read (a stranger's 300 MB ``SKILL.md`` costs no memory).
+    ``manifest``: the folder's, when the caller has read it."""
     meta = path / META_DIR
     try:
         names = {entry.name for entry in os.scandir(path)}
@@ -147,7 +148,7 @@ def is_skillc_copy(path: Path, skill: str) -> bool:
         stub = path / SKILL_FILE
         if meta_names != {MANIFEST_FILE} or stub.is_symlink() or not stub.is_file():
             return False
-        manifest = read_manifest(path)
+        manifest = read_manifest(path) if manifest is None else manifest
         if manifest is None or manifest.skill != skill:
             return False
         recorded = manifest.extra.get("target_files", {})

@@ -55,7 +55,7 @@ def deployed_source(
         return None
     from skillc_index.build.deploy import is_skillc_copy
 
-    if not is_skillc_copy(Path(real), manifest.skill):
+    if not is_skillc_copy(Path(real), manifest.skill, manifest):
         return None
     scopes = list(layout.scopes())
     root = layout.project_root

@@ -57,7 +57,7 @@ def deployment_of(path: Path, layout: Layout) -> str | None:
                     return real.name
         return None
     manifest = read_manifest(path)
-    if manifest is None or not is_skillc_copy(path, manifest.skill):
+    if manifest is None or not is_skillc_copy(path, manifest.skill, manifest):
         return None
     for scope in layout.scopes():
         if (layout.store(scope) / manifest.skill / SKILL_FILE).is_file():
