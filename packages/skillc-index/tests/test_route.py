@@ -534,21 +534,24 @@ def test_a_skill_that_fails_to_compile_once_moved_is_put_back(
 ) -> None:
     """What only the compile finds (a file it cannot read) is put back where it was."""
     broken = agent_skill(claude, "gamma")
-    unreadable(broken / "references" / "guide.md")
-    before = snapshot(broken)
+    guide = broken / "references" / "guide.md"
+    mode = guide.stat().st_mode & 0o7777
+    before = snapshot(broken)  # (a user cannot read the file once it is unreadable)
+    unreadable(guide)
     data = route_json(cli, "install")
     (left,) = data["left"]
     assert (left["name"], left["reason"]) == (
         "gamma",
         "put back: cannot be read: Permission denied",
     )
-    assert data["routed"] == 4
-    assert snapshot(broken) == before and not (layout.store("project") / "gamma").exists()
+    assert data["routed"] == 4 and not (layout.store("project") / "gamma").exists()
     text = route(cli, "install")
     assert text.stdout.splitlines()[-1].startswith(
         "claude (project) .claude/skills lists 2 skills: skill-router, for 4 skills in "
         ".skillc/skills, and 1 skill left in place (cannot be read: 1)"
     )
+    guide.chmod(mode)
+    assert snapshot(broken) == before
 
 
 def test_a_read_only_skill_folder_is_left_by_the_dry_run_and_the_run(

@@ -285,7 +285,7 @@ def test_removal_failing_is_e999_and_loses_nothing(
     """The rows are committed before the removal starts; a removal that fails is reported
     (E999) and the next sync adds nothing twice."""
     source = log_rows(*rows_for(demo, 2), to=fallback_of("demo"))
-    undo = forbid_changes(source.parent.parent)  # .skillc/logs/demo/
+    undo = forbid_changes(source.parent.parent.parent)  # .skillc/logs/: demo/ stays put
     try:
         (synced,) = sync_logs(project=project, env=env).skills
     finally:
