@@ -4,7 +4,6 @@ the listing's cut, and a folder's listing against the agent's budget (a folder r
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -91,9 +90,9 @@ def test_a_folder_within_the_budget(tmp_path: Path) -> None:
     assert result is not None and result.diagnostics == ()
 
 
-def test_the_command_line_reports_the_folder(tmp_path: Path) -> None:
+def test_the_command_line_reports_the_folder(tmp_path: Path, clean_env: dict[str, str]) -> None:
     _folder_of(tmp_path, 12, 700)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
+    env = clean_env  # (its own lint cache: never the user's)
     command = [sys.executable, "-m", "skillc_lint", "--select", "budget", "skills"]
     proc = subprocess.run(
         [*command, "--format", "json"], capture_output=True, text=True, env=env,

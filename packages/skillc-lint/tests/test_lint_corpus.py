@@ -55,6 +55,14 @@ def skill_folders(corpus: Path) -> list[str]:
     )
 
 
+def _outside_env() -> dict[str, str]:
+    """This process's environment without the user's ``SKILLC_*`` settings, but with the
+    session's lint cache (``SKILLC_CACHE_DIR``): never the user's own cache."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")} | {
+        "SKILLC_CACHE_DIR": os.environ["SKILLC_CACHE_DIR"]
+    }
+
+
 @functools.cache
 def _default_report(corpus: Path, folders: tuple[str, ...]) -> list[dict[str, Any]]:
     """``skillc-lint --format json`` over every corpus skill, in one process; kept for the
@@ -63,7 +71,7 @@ def _default_report(corpus: Path, folders: tuple[str, ...]) -> list[dict[str, An
     proc = subprocess.run(
         [sys.executable, "-m", "skillc_lint", "--format", "json", *folders],
         cwd=str(corpus),
-        env={k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")},
+        env=_outside_env(),
         capture_output=True,
         text=True,
         encoding="utf-8",
@@ -144,7 +152,7 @@ def _lint_corpus(corpus: Path, folders: list[str], *args: str) -> list[dict[str,
     proc = subprocess.run(
         [sys.executable, "-m", "skillc_lint", "--format", "json", *args, *folders],
         cwd=str(corpus),
-        env={k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")},
+        env=_outside_env(),
         capture_output=True,
         text=True,
         encoding="utf-8",
@@ -238,7 +246,7 @@ def test_fixes_over_a_copy_of_the_corpus(
     proc = subprocess.run(
         [sys.executable, "-m", "skillc_lint", "--unsafe-fixes", "--format", "json", *skill_folders],
         cwd=str(copy),
-        env={k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")},
+        env=_outside_env(),
         capture_output=True,
         text=True,
         encoding="utf-8",

@@ -5,7 +5,6 @@ on a plugin or marketplace folder given as a target)."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -196,12 +195,12 @@ def test_a_marketplace_and_its_plugins(tmp_path: Path) -> None:
     ]
 
 
-def test_a_plugin_folder_is_a_target(tmp_path: Path) -> None:
+def test_a_plugin_folder_is_a_target(tmp_path: Path, clean_env: dict[str, str]) -> None:
     """``skillc-lint my-plugin --profile claude-code``: the plugin's skills and its manifest;
     a plugin with no skill at all is still a target."""
     make_plugin(tmp_path / "my-plugin", {"name": "my-plugin", "skills": "./gone/"})
     make_plugin(tmp_path / "bare", {"name": "Bare"}, skills=())
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
+    env = clean_env
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -227,12 +226,11 @@ def test_a_plugin_folder_is_a_target(tmp_path: Path) -> None:
     assert [d["rule"] for d in item["diagnostics"]] == ["SKL611"]
 
 
-def test_a_baseline_hides_folder_findings_too(tmp_path: Path) -> None:
+def test_a_baseline_hides_folder_findings_too(tmp_path: Path, clean_env: dict[str, str]) -> None:
     """A manifest finding (a folder rule) written to a baseline is hidden by it, as a skill's
     findings are: a team adopting the linter starts from a clean run."""
     make_plugin(tmp_path / "my-plugin", {"name": "my-plugin", "skills": "./gone/"})
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
-    env["SKILLC_HOME"] = str(tmp_path / "home")
+    env = clean_env
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
