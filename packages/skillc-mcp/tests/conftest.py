@@ -16,7 +16,7 @@ import pytest
 # The helpers live next to this file; pytest's importlib mode does not put it on sys.path.
 sys.path.insert(0, str(Path(__file__).parent))
 
-from skillc_mcp_testing import HttpServer, WireClient
+from skillc_mcp_testing import TIMEOUT, HttpServer, WireClient
 
 SKILL_MD = """---
 name: demo
@@ -110,7 +110,9 @@ def start(
         assert process.stderr is not None
         first = process.stderr.readline()
         match = re.search(r"http://(\S+)/mcp", first)
-        assert match, first + process.stderr.read()
+        if not match:  # the rest is read once the server is ended (it would run on)
+            process.kill()
+            pytest.fail(first + process.communicate(timeout=TIMEOUT)[1])
         log: list[str] = [first]
         reader = threading.Thread(target=lambda: log.extend(process.stderr), daemon=True)  # type: ignore[arg-type]
         reader.start()
