@@ -5,6 +5,10 @@ pool, one summary, one failure never stopping the others, and the repository lay
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -362,3 +366,47 @@ def test_a_batch_that_fails_ends_its_own_workers_only(
     finally:
         mine.terminate()
         mine.join()
+
+
+def test_a_batch_that_fails_ends_its_workers_whatever_sigterm_does_there(
+    project: Path, home: Path, write_skill: WriteSkill
+) -> None:
+    """An embedder's SIGTERM handler (a server's graceful stop), inherited by the forked
+    workers, kept them alive when a second worker could not start: the pool had no thread to
+    send them its end, and the batch waited for them for ever. They are killed."""
+    for name in ("a1", "a2", "a3"):
+        write_skill(project / ".skillc" / "skills" / name)
+    code = (
+        "import signal, sys\n"
+        "from pathlib import Path\n"
+        "from concurrent.futures import ProcessPoolExecutor\n"
+        "from skillc_index import Layout\n"
+        "from skillc_index.build.batch import batch_jobs, build_skills\n"
+        "signal.signal(signal.SIGTERM, lambda *_: None)\n"
+        "spawn, calls = ProcessPoolExecutor._spawn_process, []\n"
+        "def failing(self):\n"
+        "    calls.append(1)\n"
+        "    if len(calls) > 1:\n"
+        "        raise OSError(24, 'Too many open files')\n"
+        "    spawn(self)\n"
+        "ProcessPoolExecutor._spawn_process = failing\n"
+        f"layout = Layout.discover(Path({str(project)!r}), {{'SKILLC_HOME': {str(home)!r}}})\n"
+        "try:\n"
+        "    build_skills(batch_jobs([], layout, all_skills=True), layout, workers=2)\n"
+        "except OSError as exc:\n"
+        "    print('ended:', exc)\n"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # the workers in its group: all ended if it hangs
+    )
+    try:
+        out, err = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        pytest.fail("the batch waited for ever for a worker that outlived SIGTERM")
+    assert (process.returncode, out) == (0, "ended: [Errno 24] Too many open files\n"), err

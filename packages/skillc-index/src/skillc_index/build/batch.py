@@ -378,14 +378,15 @@ def build_skills(
                 collect(futures[future], future.result())
         except BaseException:
             # Ctrl-C, or a worker that could not start (no file descriptor left): no build
-            # starts any more and the workers are ended (SIGTERM: a build stopped so leaves
-            # a staging folder the next one removes) before the error is told; the pool's
-            # own exit joined workers waiting for work that never came, for ever. They are
-            # joined after the pool's thread has joined them (two threads waiting for one
-            # process at once could leave it listed as running)
+            # starts any more and the workers are ended (SIGKILL: a SIGTERM handler of the
+            # embedder's, inherited by the fork, could keep one alive; a build stopped so
+            # leaves a staging folder the next one removes) before the error is told; the
+            # pool's own exit joined workers waiting for work that never came, for ever.
+            # They are joined after the pool's thread has joined them (two threads waiting
+            # for one process at once could leave it listed as running)
             started = set(multiprocessing.active_children()) - others
             for worker in started:
-                worker.terminate()
+                worker.kill()
             pool.shutdown(wait=True, cancel_futures=True)
             for worker in started:
                 worker.join()
