@@ -119,6 +119,24 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         pytest.fail(item.stash[UNGROUPED], pytrace=False)
 
 
+#: How long the pytest process may take to end after its session.
+EXIT_SECONDS = 300
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A pytest process that has not ended :data:`EXIT_SECONDS` after its session is ended,
+    with the stacks of its threads on stderr: a thread or child process joined for ever at
+    exit fails the run instead of holding it to CI's limit (pytest-timeout bounds each test,
+    not this). Not in an xdist worker: it waits for the others' tests before it may end, and
+    pytest-xdist kills one that does not end when told."""
+    if hasattr(session.config, "workerinput"):
+        return
+    import faulthandler
+
+    faulthandler.dump_traceback_later(EXIT_SECONDS, exit=True)
+
+
 # -- the skill factory ---------------------------------------------------------------------
 
 
