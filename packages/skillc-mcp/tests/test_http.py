@@ -330,6 +330,19 @@ def interleaved(measure: Callable[[str], float], rounds: int) -> dict[str, list[
     return samples
 
 
+def told_apart(measure: Callable[[str], float], rounds: int) -> list[str]:
+    """The variants :func:`distinguishable` in each of three sittings of ``rounds``, or []
+    at the first sitting that tells none apart: a burst of load over part of one sitting
+    told two wrong tokens apart by 5 ns a call (three workers on two cores), while a leak
+    the statistic sees (the control's) shows in every sitting."""
+    found: list[str] = []
+    for _ in range(3):
+        found = distinguishable(interleaved(measure, rounds), floor=0.0)
+        if not found:
+            return []
+    return found
+
+
 #: Calls per sample of the control: long enough that ``_naive``'s leak (80 character
 #: comparisons of some cost against one) stands far above a loaded machine's preemptions, so
 #: the control tells it apart on a busy CI runner too.
@@ -365,8 +378,7 @@ def test_the_token_check_takes_the_same_time_for_every_wrong_token() -> None:
     tokens = Tokens({"alice": REAL.encode(), "bob": ("b" * 30).encode()})
     assert tokens.user(f"Bearer {REAL}") == "alice"
     assert all(tokens.user(f"Bearer {token}") is None for token in VARIANTS.values())
-    samples = interleaved(_batch(tokens.user, 200), 200)
-    assert distinguishable(samples, floor=0.0) == []
+    assert told_apart(_batch(tokens.user, 200), 200) == []
 
 
 def test_the_statistic_tells_a_leaking_comparison_apart() -> None:
@@ -404,5 +416,4 @@ def test_over_http_a_wrong_token_is_refused_alike(
 
         for token in VARIANTS.values():  # warm the connection and the server's paths
             measure(token)
-        samples = interleaved(measure, 200)
-    assert distinguishable(samples, floor=0.0) == []
+        assert told_apart(measure, 200) == []
