@@ -189,7 +189,7 @@ def test_generated_bodies_give_markdown_its_tokens(lines: list[str], newline: bo
 def test_the_quick_link_test_answers_as_the_patterns(content: str, inline_only: bool) -> None:
     """A block's inline content is parsed when the link patterns match it: the substring
     tests that replace them answer the same."""
-    from skillc_index.markdown.document import _may_link
+    from skillc_index.markdown.links import may_link as _may_link
 
     # inline source that may hold a link, an image, an autolink or a bare URL; with
     # inline_only, a body without reference definitions: a link text then its destination

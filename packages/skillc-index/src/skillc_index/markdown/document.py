@@ -25,12 +25,10 @@ file.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
-from urllib.parse import unquote
 
 from skillc_index.command_errors import (
     MissingFrontmatterField,
@@ -42,12 +40,19 @@ from skillc_index.markdown.frontmatter import BOM, Frontmatter, parse_frontmatte
 from skillc_index.markdown.heading_text import Unsure as _Unsure
 from skillc_index.markdown.heading_text import heading_text as _scanned_heading_text
 from skillc_index.markdown.headings import scan_headings
+from skillc_index.markdown.links import (
+    NEWLINES,
+    Link,
+    counting_newlines,
+    inline_links,
+    may_link,
+    plain_text,
+)
 from skillc_index.text import count_lines, normalize_newlines
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
     from markdown_it.rules_core import StateCore
-    from markdown_it.rules_inline import StateInline
     from markdown_it.token import Token
 
     from skillc_index.markdown.blocks import BlockToken
@@ -84,22 +89,13 @@ follows lines more than bytes for short ones (1 MiB of ``x|y`` rows took 15 s, 2
 lines take about 1.5 s). The longest ``.md`` file of the corpus has 2,738 lines."""
 
 
-# A bare URL in text (GFM "extended autolink"): http(s):// or www. up to whitespace or '<'.
-_BARE_URL = re.compile(r"(?<![A-Za-z0-9])(?:https?://|www\.)[^\s<>]+", re.IGNORECASE)
-_WWW = re.compile(r"www\.", re.IGNORECASE)
-_URL_TRAILING = "?!.,:;*_~'\""
-# GFM: a www. autolink needs a valid domain after "www." (a segment of letters, digits, "_" or "-").
-_WWW_DOMAIN = re.compile(r"www\.[A-Za-z0-9_-]", re.IGNORECASE)
-
-# Token.meta key: newlines a token consumed that no softbreak/hardbreak token stands for.
-_NEWLINES = "skillc_newlines"
 # markdown-it env key: the parse wants headings only (no inline pass outside headings).
 _HEADINGS_ONLY = "skillc_headings_only"
 # markdown-it env key: a heading that cannot hold a link nor HTML is parsed only when its
 # text needs the parse (:func:`_heading_of`).
 _LAZY_HEADINGS = "skillc_lazy_headings"
 # markdown-it env key: the body has no link reference definition, a block is parsed only
-# when it may hold an inline link (:func:`_may_link` with ``inline_only``; :func:`_parse_late`
+# when it may hold an inline link (:func:`may_link` with ``inline_only``; :func:`_parse_late`
 # parses the others that may hold a link when their text is needed).
 _NO_REFERENCES = "skillc_no_references"
 
@@ -121,20 +117,6 @@ class Heading:
     end_line: int
     """Line of the next heading of the same or a higher level (``level <=`` this one), or
     ``line_count + 1``: the section is ``line <= n < end_line``."""
-
-
-@dataclass(frozen=True)
-class Link:
-    """A link or image of the Markdown body (inline, reference-style, autolink or bare URL)."""
-
-    target: str
-    """The destination, percent-decoded (``my%20file.md`` -> ``my file.md``), ``#anchor`` kept."""
-    line: int
-    """Line the link starts on."""
-    text: str
-    """Plain text of the link (the alt text for an image)."""
-    image: bool = False
-    """``True`` for ``![alt](src)``."""
 
 
 #: The most text :attr:`Html.text_after` holds (characters, whitespace collapsed).
@@ -201,19 +183,6 @@ class SkillMetadata:
 # -- Markdown body -----------------------------------------------------------------------------
 
 
-def _may_link(content: str, *, inline_only: bool = False) -> bool:
-    """Whether inline source ``content`` may hold a link, an image, an autolink or a bare
-    URL: a ``[``, ``<``, ``://`` or ``www.`` (any case); with ``inline_only`` (a body without
-    link reference definitions, where a link or image is inline) a ``[`` counts only with a
-    ``](``. Substring tests, not a case-insensitive regular expression of alternatives (slow
-    on the corpus's 200,000 blocks); the tests check they answer as those patterns."""
-    if "<" in content or "://" in content:
-        return True  # both patterns match
-    if ("w." in content or "W." in content) and _WWW.search(content):
-        return True  # www., in any case: both match
-    return "[" in content and (not inline_only or "](" in content)
-
-
 def _selective_inline(state: StateCore) -> None:
     """markdown-it's core ``inline`` rule, restricted to the inline tokens this module reads.
 
@@ -238,49 +207,14 @@ def _selective_inline(state: StateCore) -> None:
             token.children = []
         in_heading = index > 0 and tokens[index - 1].type == "heading_open"
         content = token.content
-        if (in_heading and not lazy) or (links and _may_link(content, inline_only=inline_only)):
+        if (in_heading and not lazy) or (links and may_link(content, inline_only=inline_only)):
             md.inline.parse(content, md, state.env, token.children)
-
-
-def _counting_newlines(
-    rule: Callable[[StateInline, bool], bool],
-) -> Callable[[StateInline, bool], bool]:
-    """Wrap an inline rule so the newlines it consumes without a break token are recorded.
-
-    markdown-it turns the newlines of a paragraph into softbreak/hardbreak tokens, except
-    inside a code span (they become spaces), raw inline HTML, an image (its alt text is parsed
-    apart) and a link's destination and title. For those, the wrapped rule stores the missing
-    count in ``meta[_NEWLINES]`` of the last token it pushed, so link lines stay exact.
-    """
-
-    def counted(state: StateInline, silent: bool) -> bool:
-        if silent:
-            return rule(state, silent)
-        start, before = state.pos, len(state.tokens)
-        if not rule(state, silent):
-            return False
-        newlines = state.src.count("\n", start, state.pos)
-        if newlines:
-            tokens = state.tokens
-            seen = 0
-            for index in range(before, len(tokens)):
-                token = tokens[index]
-                if token.type in ("softbreak", "hardbreak"):
-                    seen += 1
-                elif token.meta:
-                    seen += token.meta.get(_NEWLINES, 0)
-            if newlines > seen and len(tokens) > before:
-                meta = tokens[-1].meta
-                meta[_NEWLINES] = meta.get(_NEWLINES, 0) + newlines - seen
-        return True
-
-    return counted
 
 
 def _markdown_parser() -> MarkdownIt:
     """The one shared parser, built on first use: CommonMark plus GFM tables, with the core
     inline pass made selective (:func:`_selective_inline`), the inline rules that can
-    swallow newlines made to record them (:func:`_counting_newlines`) and each block rule
+    swallow newlines made to record them (:func:`counting_newlines`) and each block rule
     tried only where it can match (:mod:`~skillc_index.markdown.block_rules`)."""
     global _parser
     if _parser is None:
@@ -297,7 +231,7 @@ def _markdown_parser() -> MarkdownIt:
             ("image", image),
             ("html_inline", html_inline),
         ):
-            parser.inline.ruler.at(name, _counting_newlines(rule))
+            parser.inline.ruler.at(name, counting_newlines(rule))
         dispatch_block_rules(parser)
         _parser = parser
     return _parser
@@ -334,7 +268,7 @@ def _tokens(body: str, links: bool, scan: bool = True) -> Sequence[BlockToken]:
     parsed = [
         token
         for token in tokens
-        if token.type == "inline" and _may_link(token.content, inline_only=True)
+        if token.type == "inline" and may_link(token.content, inline_only=True)
     ]
     if parsed:
         _core_after_block(body, parsed, {_LAZY_HEADINGS: True, _NO_REFERENCES: True})
@@ -370,7 +304,7 @@ def _heading_of(inline: BlockToken, html: _HtmlFound) -> str:
 
 def _parse_late(inline: BlockToken, *, heading: bool) -> None:
     """Parse ``inline`` (a heading's when ``heading``) as markdown-it's parse does (every
-    heading, and a block that may hold a link: :func:`_may_link`); one already parsed is
+    heading, and a block that may hold a link: :func:`may_link`); one already parsed is
     left as it is."""
     if inline.children:
         return
@@ -386,25 +320,11 @@ def _after_block(md: MarkdownIt) -> list[Callable[[StateCore], None]]:
     return md.core.ruler.getRules("")[names.index("block") + 1 :]
 
 
-def _plain_text(tokens: Iterable[Token]) -> str:
-    """Text of inline tokens: text, code spans and image alt text; breaks become spaces."""
-    parts: list[str] = []
-    for token in tokens:
-        kind = token.type
-        if kind in ("text", "code_inline"):
-            parts.append(token.content)
-        elif kind in ("softbreak", "hardbreak"):
-            parts.append(" ")
-        elif kind == "image":
-            parts.append(_plain_text(token.children or ()))
-    return "".join(parts)
-
-
 def _heading_text(inline: BlockToken) -> str:
     """A heading's plain text; if that is empty, its source (``<Connector Name>``, an HTML
     comment), lines joined by a space: a heading of markup only still has a name."""
     return (
-        _plain_text(inline.children or ()).strip()
+        plain_text(inline.children or ()).strip()
         or " ".join(line.strip() for line in inline.content.split("\n")).strip()
     )
 
@@ -414,57 +334,6 @@ def empty_heading_label(line: int) -> str:
     outline lists it and ``show --section`` takes it, as any heading's text; the line tells
     two such headings apart, and parentheses keep it from reading as the author's words."""
     return f"(empty heading, line {line})"
-
-
-def _bare_urls(text: str, line: int) -> list[Link]:
-    """Bare ``http(s)://`` and ``www.`` URLs in one text token (GFM extended autolinks)."""
-    links: list[Link] = []
-    for match in _BARE_URL.finditer(text):
-        url = match.group(0)
-        while url:
-            if url[-1] in _URL_TRAILING or (url[-1] == ")" and url.count(")") > url.count("(")):
-                url = url[:-1]
-            else:
-                break
-        if url.endswith("://") or not ("://" in url or _WWW_DOMAIN.match(url)):
-            continue  # "without the www. prefix": what trimming left ("www") is no URL
-        target = "http://" + url if url.lower().startswith("www.") else url
-        links.append(Link(target, line, url, False))
-    return links
-
-
-def _inline_links(inline: BlockToken, first_line: int) -> list[Link]:
-    """Links and images in one inline token whose source starts on ``first_line``.
-
-    Each link's line is ``first_line`` plus the line breaks before its start: soft and hard
-    breaks, and the newlines hidden inside earlier tokens (code spans, raw HTML, image alt
-    text, link destinations and titles), which :func:`_counting_newlines` recorded.
-    """
-    children = inline.children or []
-    links: list[Link] = []
-    line = first_line
-    open_link: tuple[str, int, int] | None = None  # (target, line, index of link_open)
-    for index, token in enumerate(children):
-        kind = token.type
-        if kind in ("softbreak", "hardbreak"):
-            line += 1
-            continue
-        if kind == "link_open":
-            open_link = (unquote(str(token.attrs.get("href", ""))), line, index)
-        elif kind == "link_close" and open_link is not None:
-            target, link_line, start = open_link
-            text = _plain_text(children[start + 1 : index]).strip()
-            links.append(Link(target, link_line, text, False))
-            open_link = None
-        elif kind == "image":
-            src = unquote(str(token.attrs.get("src", "")))
-            alt = _plain_text(token.children or ()).strip()
-            links.append(Link(src, line, alt, True))
-        elif kind == "text" and open_link is None:
-            links.extend(_bare_urls(token.content, line))
-        if token.meta:
-            line += token.meta.get(_NEWLINES, 0)
-    return links
 
 
 class _HtmlFound:
@@ -494,10 +363,10 @@ class _HtmlFound:
 
     def inline(self, inline: BlockToken, first_line: int) -> None:
         """The inline HTML of one inline token whose source starts on ``first_line``, and
-        the text between (lines counted as :func:`_inline_links` counts them)."""
+        the text between (lines counted as :func:`inline_links` counts them)."""
         children = inline.children or []
         if "<" not in inline.content or not children:  # no inline HTML: text only
-            self.text(" " + (_plain_text(children) if children else inline.content))
+            self.text(" " + (plain_text(children) if children else inline.content))
             return
         line = first_line
         self.text(" ")
@@ -512,9 +381,9 @@ class _HtmlFound:
             elif kind in ("text", "code_inline"):
                 self.text(token.content)
             elif kind == "image":
-                self.text(_plain_text(token.children or ()))
+                self.text(plain_text(token.children or ()))
             if token.meta:
-                line += token.meta.get(_NEWLINES, 0)
+                line += token.meta.get(NEWLINES, 0)
 
     def result(self) -> tuple[Html, ...]:
         return tuple(
@@ -538,7 +407,7 @@ def _parse_body(
     html = _HtmlFound()
     # without links, or with no character that can start one (nor HTML), the headings are
     # all there is: the scanner finds them without markdown-it when it can tell
-    may_scan = scan and (not links or not _may_link(body))
+    may_scan = scan and (not links or not may_link(body))
     scanned = scan_headings(body) if may_scan else None
     tokens: Sequence[BlockToken] = ()
     if scanned is None:
@@ -568,7 +437,7 @@ def _parse_body(
                 pending_level = 0
             if links:
                 if token.children:  # (most blocks' are not parsed: no link can start there)
-                    found_links.extend(_inline_links(token, block_line))
+                    found_links.extend(inline_links(token, block_line))
                 if html.gathering or "<" in token.content:
                     _parse_late(token, heading=False)  # the text gathered is its tokens'
                     html.inline(token, block_line)

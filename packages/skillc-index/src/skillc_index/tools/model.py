@@ -173,9 +173,9 @@ def _markdown() -> MarkdownIt:
 
 
 def _inline_text(token: Token) -> str:
-    from skillc_index.markdown.document import _plain_text
+    from skillc_index.markdown.links import plain_text
 
-    return " ".join(_plain_text(token.children or ()).split())
+    return " ".join(plain_text(token.children or ()).split())
 
 
 def _typed_default(raw: str, kind: str) -> Any:

@@ -1,0 +1,169 @@
+"""Links of the Markdown body: what a link is (:class:`Link`), whether inline source may
+hold one, and the links and plain text of one parsed inline token, each at its line.
+
+markdown-it turns the line breaks of a paragraph into break tokens, except those a code
+span, raw HTML, an image or a link destination consumes: :func:`counting_newlines` wraps
+the inline rules so those are recorded (``meta[NEWLINES]``), and every line counted here (and
+by :mod:`skillc_index.markdown.document` for inline HTML) is exact.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from urllib.parse import unquote
+
+if TYPE_CHECKING:
+    from markdown_it.rules_inline import StateInline
+    from markdown_it.token import Token
+
+    from skillc_index.markdown.blocks import BlockToken
+
+__all__ = [
+    "NEWLINES",
+    "Link",
+    "bare_urls",
+    "counting_newlines",
+    "inline_links",
+    "may_link",
+    "plain_text",
+]
+
+# A bare URL in text (GFM "extended autolink"): http(s):// or www. up to whitespace or '<'.
+_BARE_URL = re.compile(r"(?<![A-Za-z0-9])(?:https?://|www\.)[^\s<>]+", re.IGNORECASE)
+_WWW = re.compile(r"www\.", re.IGNORECASE)
+_URL_TRAILING = "?!.,:;*_~'\""
+# GFM: a www. autolink needs a valid domain after "www." (a segment of letters, digits, "_" or "-").
+_WWW_DOMAIN = re.compile(r"www\.[A-Za-z0-9_-]", re.IGNORECASE)
+
+# Token.meta key: newlines a token consumed that no softbreak/hardbreak token stands for.
+NEWLINES = "skillc_newlines"
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link or image of the Markdown body (inline, reference-style, autolink or bare URL)."""
+
+    target: str
+    """The destination, percent-decoded (``my%20file.md`` -> ``my file.md``), ``#anchor`` kept."""
+    line: int
+    """Line the link starts on."""
+    text: str
+    """Plain text of the link (the alt text for an image)."""
+    image: bool = False
+    """``True`` for ``![alt](src)``."""
+
+
+def may_link(content: str, *, inline_only: bool = False) -> bool:
+    """Whether inline source ``content`` may hold a link, an image, an autolink or a bare
+    URL: a ``[``, ``<``, ``://`` or ``www.`` (any case); with ``inline_only`` (a body without
+    link reference definitions, where a link or image is inline) a ``[`` counts only with a
+    ``](``. Substring tests, not a case-insensitive regular expression of alternatives (slow
+    on the corpus's 200,000 blocks); the tests check they answer as those patterns."""
+    if "<" in content or "://" in content:
+        return True  # both patterns match
+    if ("w." in content or "W." in content) and _WWW.search(content):
+        return True  # www., in any case: both match
+    return "[" in content and (not inline_only or "](" in content)
+
+
+def plain_text(tokens: Iterable[Token]) -> str:
+    """Text of inline tokens: text, code spans and image alt text; breaks become spaces."""
+    parts: list[str] = []
+    for token in tokens:
+        kind = token.type
+        if kind in ("text", "code_inline"):
+            parts.append(token.content)
+        elif kind in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif kind == "image":
+            parts.append(plain_text(token.children or ()))
+    return "".join(parts)
+
+
+def counting_newlines(
+    rule: Callable[[StateInline, bool], bool],
+) -> Callable[[StateInline, bool], bool]:
+    """Wrap an inline rule so the newlines it consumes without a break token are recorded.
+
+    markdown-it turns the newlines of a paragraph into softbreak/hardbreak tokens, except
+    inside a code span (they become spaces), raw inline HTML, an image (its alt text is parsed
+    apart) and a link's destination and title. For those, the wrapped rule stores the missing
+    count in ``meta[NEWLINES]`` of the last token it pushed, so link lines stay exact.
+    """
+
+    def counted(state: StateInline, silent: bool) -> bool:
+        if silent:
+            return rule(state, silent)
+        start, before = state.pos, len(state.tokens)
+        if not rule(state, silent):
+            return False
+        newlines = state.src.count("\n", start, state.pos)
+        if newlines:
+            tokens = state.tokens
+            seen = 0
+            for index in range(before, len(tokens)):
+                token = tokens[index]
+                if token.type in ("softbreak", "hardbreak"):
+                    seen += 1
+                elif token.meta:
+                    seen += token.meta.get(NEWLINES, 0)
+            if newlines > seen and len(tokens) > before:
+                meta = tokens[-1].meta
+                meta[NEWLINES] = meta.get(NEWLINES, 0) + newlines - seen
+        return True
+
+    return counted
+
+
+def bare_urls(text: str, line: int) -> list[Link]:
+    """Bare ``http(s)://`` and ``www.`` URLs in one text token (GFM extended autolinks)."""
+    links: list[Link] = []
+    for match in _BARE_URL.finditer(text):
+        url = match.group(0)
+        while url:
+            if url[-1] in _URL_TRAILING or (url[-1] == ")" and url.count(")") > url.count("(")):
+                url = url[:-1]
+            else:
+                break
+        if url.endswith("://") or not ("://" in url or _WWW_DOMAIN.match(url)):
+            continue  # "without the www. prefix": what trimming left ("www") is no URL
+        target = "http://" + url if url.lower().startswith("www.") else url
+        links.append(Link(target, line, url, False))
+    return links
+
+
+def inline_links(inline: BlockToken, first_line: int) -> list[Link]:
+    """Links and images in one inline token whose source starts on ``first_line``.
+
+    Each link's line is ``first_line`` plus the line breaks before its start: soft and hard
+    breaks, and the newlines hidden inside earlier tokens (code spans, raw HTML, image alt
+    text, link destinations and titles), which :func:`counting_newlines` recorded.
+    """
+    children = inline.children or []
+    links: list[Link] = []
+    line = first_line
+    open_link: tuple[str, int, int] | None = None  # (target, line, index of link_open)
+    for index, token in enumerate(children):
+        kind = token.type
+        if kind in ("softbreak", "hardbreak"):
+            line += 1
+            continue
+        if kind == "link_open":
+            open_link = (unquote(str(token.attrs.get("href", ""))), line, index)
+        elif kind == "link_close" and open_link is not None:
+            target, link_line, start = open_link
+            text = plain_text(children[start + 1 : index]).strip()
+            links.append(Link(target, link_line, text, False))
+            open_link = None
+        elif kind == "image":
+            src = unquote(str(token.attrs.get("src", "")))
+            alt = plain_text(token.children or ()).strip()
+            links.append(Link(src, line, alt, True))
+        elif kind == "text" and open_link is None:
+            links.extend(bare_urls(token.content, line))
+        if token.meta:
+            line += token.meta.get(NEWLINES, 0)
+    return links
