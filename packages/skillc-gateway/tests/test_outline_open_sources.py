@@ -153,7 +153,8 @@ def test_open_streams_a_large_binary_file_and_json_refuses_it(
     E023 (its base64 took seven times its size), and nothing is printed."""
     import resource
 
-    cap = 16 << 20  # MAX_JSON_FILE_BYTES
+    from skillc_gateway._open import MAX_JSON_FILE_BYTES as cap
+
     blob = demo / "blob.bin"
     with blob.open("wb") as handle:
         handle.truncate(512 << 20)  # sparse: no disk
