@@ -13,6 +13,7 @@ the standard library, pytest and ``skillc_index`` (which every distribution depe
   real subprocess (``process=True``), both returning a ``CompletedProcess`` with text output.
 - ``write_skill``: the one skill factory (:func:`write_skill`): a skill folder on disk.
 - ``postgres_server``, ``postgres_url``: a real PostgreSQL server for the team-store tests.
+- ``line_within``: the next line a child process writes, or the test fails (never hangs).
 
 The long suite (issue 33): tests marked ``long`` (the soak, kill, load and large-input runs
 of ``tests/stress`` at full size) are left out of a run unless ``--long`` or ``SKILLC_LONG=1``
@@ -27,11 +28,12 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from importlib import import_module
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import pytest
 
@@ -332,6 +334,28 @@ def find_script(name: str) -> Path:
     if found is None:
         pytest.fail(f"console script {name!r} is not installed next to {sys.executable}")
     return Path(found)
+
+
+def line_within(process: subprocess.Popen[Any], seconds: float = TIMEOUT) -> Any:
+    """The next line of ``process``'s stdout (``""``/``b""`` at its end). When none comes within
+    ``seconds`` the process is killed and the test fails: a test reading a live process waits
+    for a line that may never come (a child that hangs), and that wait must not hold the run."""
+    assert process.stdout is not None
+    stdout = process.stdout
+    lines: list[Any] = []
+    reader = threading.Thread(target=lambda: lines.append(stdout.readline()), daemon=True)
+    reader.start()
+    reader.join(seconds)
+    if not lines:
+        process.kill()  # ends the read too: the pipe closes
+        pytest.fail(f"no line from {process.args!r} within {seconds} s")
+    return lines[0]
+
+
+@pytest.fixture(scope="session", name="line_within")
+def line_within_fixture() -> Callable[..., Any]:
+    """:func:`line_within`, for the packages' tests (a conftest is not importable)."""
+    return line_within
 
 
 @pytest.fixture(scope="session")

@@ -13,10 +13,12 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from contextlib import closing
 from pathlib import Path
+from queue import Empty, SimpleQueue
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
@@ -210,7 +212,9 @@ def vm_rss_kb(pid: int) -> int:
 
 class McpClient:
     """``skc mcp`` as a subprocess, spoken to over its real stdin/stdout: one JSON-RPC
-    message per line, one request at a time."""
+    message per line, one request at a time. Its lines are read by a thread of their own,
+    so that a server that stops answering fails the test (:meth:`line`) instead of hanging
+    the run."""
 
     def __init__(self, argv: list[str], cwd: Path, env: dict[str, str], stderr: Path) -> None:
         self._stderr = stderr.open("wb")
@@ -222,13 +226,31 @@ class McpClient:
             stdout=subprocess.PIPE,
             stderr=self._stderr,
         )
+        self._lines: SimpleQueue[bytes] = SimpleQueue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        with self.process.stdout:
+            for line in self.process.stdout:
+                self._lines.put(line)
+        self._lines.put(b"")  # the end of stdout
+
+    def line(self, seconds: float = 60) -> bytes:
+        """The server's next line (``b""`` once stdout is closed); the server is killed and
+        the test fails when none comes within ``seconds``."""
+        try:
+            return self._lines.get(timeout=seconds)
+        except Empty:
+            self.process.kill()
+            raise AssertionError(f"no line from the MCP server within {seconds} s") from None
 
     def request(self, ident: int, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        assert self.process.stdin is not None and self.process.stdout is not None
+        assert self.process.stdin is not None
         message = {"jsonrpc": "2.0", "id": ident, "method": method, "params": params}
         self.process.stdin.write(json.dumps(message).encode() + b"\n")
         self.process.stdin.flush()
-        line = self.process.stdout.readline()
+        line = self.line()
         assert line, f"the server closed stdout after request {ident}"
         answer: dict[str, Any] = json.loads(line)
         assert answer.get("id") == ident, answer
@@ -263,7 +285,5 @@ class McpClient:
         assert self.process.stdin is not None
         self.process.stdin.close()
         code = self.process.wait(timeout=60)
-        if self.process.stdout is not None:
-            self.process.stdout.close()
         self._stderr.close()
         return code

@@ -138,11 +138,11 @@ def test_hostile_requests_never_stop_the_server(server: McpClient, runtime: Path
     paths out of the skill: each gets an answer (a JSON-RPC error or an ``isError`` result
     whose text is a typed diagnostic, never E999), and the server goes on serving."""
     server.initialize()
-    assert server.process.stdin is not None and server.process.stdout is not None
+    assert server.process.stdin is not None
     for raw in HOSTILE:
         server.process.stdin.write(raw + b"\n")
         server.process.stdin.flush()
-        line = server.process.stdout.readline()
+        line = server.line()
         assert line, f"the server stopped after {raw[:80]!r}"
         answer = json.loads(line)
         if "error" in answer:

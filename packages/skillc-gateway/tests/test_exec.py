@@ -141,7 +141,7 @@ def test_a_relative_path_entry_is_skc_s_folder_not_the_skill_s(
 
 
 def test_a_signal_ends_the_command_and_gives_128_plus_n(
-    tool: Path, project: Path, clean_env: dict[str, str]
+    tool: Path, project: Path, clean_env: dict[str, str], line_within: Callable[..., Any]
 ) -> None:
     """SIGTERM to skc reaches the command; the exit status says which signal ended it."""
     code = "import time; print('ready', flush=True); time.sleep(60)"
@@ -150,7 +150,7 @@ def test_a_signal_ends_the_command_and_gives_128_plus_n(
         [*argv, "-c", code], cwd=project, env=clean_env, stdout=subprocess.PIPE, text=True
     ) as process:
         assert process.stdout is not None
-        assert process.stdout.readline() == "ready\n"
+        assert line_within(process) == "ready\n"
         started = time.monotonic()
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=30) == 128 + signal.SIGTERM
@@ -179,7 +179,7 @@ def test_a_signal_before_the_command_is_recorded_reaches_it() -> None:
 
 
 def test_ctrl_c_is_the_command_s_to_answer(
-    tool: Path, project: Path, clean_env: dict[str, str]
+    tool: Path, project: Path, clean_env: dict[str, str], line_within: Callable[..., Any]
 ) -> None:
     """Ctrl-C (SIGINT to the terminal's whole process group) does not end skc: the command
     handles it, and its exit status is skc's."""
@@ -201,7 +201,7 @@ def test_ctrl_c_is_the_command_s_to_answer(
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     ) as process:
         assert process.stdout is not None
-        assert process.stdout.readline() == "ready\n"
+        assert line_within(process) == "ready\n"
         os.killpg(process.pid, signal.SIGINT)
         assert process.wait(timeout=30) == 5
         assert process.stdout.read() == "cleaned up\n"

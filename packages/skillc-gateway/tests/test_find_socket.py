@@ -130,7 +130,9 @@ def _with_mode(sock: Path, mode: int) -> None:
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root can listen as another user")
-def test_a_socket_of_ours_served_by_another_user_is_not_told(home: Path) -> None:
+def test_a_socket_of_ours_served_by_another_user_is_not_told(
+    home: Path, line_within: Callable[..., Any]
+) -> None:
     """The socket file is ours and private, but the process listening on it dropped to
     another user after it bound it: the client connects, sees the peer's user and says
     nothing (the connection closes empty)."""
@@ -156,9 +158,9 @@ def test_a_socket_of_ours_served_by_another_user_is_not_told(home: Path) -> None
             [sys.executable, "-c", code, str(sock), user], stdout=subprocess.PIPE, text=True
         ) as child:
             assert child.stdout is not None
-            assert child.stdout.readline() == "ready\n"
+            assert line_within(child) == "ready\n"
             tell_ahead("paint a fence")
-            heard[user] = child.stdout.readline().strip()
+            heard[user] = line_within(child).strip()
         assert child.returncode == 0
         sock.unlink()
     assert heard["drop"] == "b''"

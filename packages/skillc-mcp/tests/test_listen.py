@@ -112,7 +112,7 @@ def test_a_stream_not_asked_for_a_kind_gets_none_of_it(
 
 
 def test_sigterm_ends_a_listen_stream_with_its_response(
-    server_command: list[str], project: Path, home: Path
+    server_command: list[str], project: Path, home: Path, line_within: Callable[..., Any]
 ) -> None:
     """Raw wire: the acknowledgement comes first, the response (stamped with the
     subscription id) when the server stops; a second listen beyond none is fine."""
@@ -136,9 +136,9 @@ def test_sigterm_ends_a_listen_stream_with_its_response(
     process.stdin.write(json.dumps(listen).encode() + b"\n")
     process.stdin.flush()
     with process:
-        ack = json.loads(process.stdout.readline())
+        ack = json.loads(line_within(process))
         process.send_signal(signal.SIGTERM)
-        end = json.loads(process.stdout.readline())
+        end = json.loads(line_within(process))
         assert process.wait(20) == 128 + signal.SIGTERM
     key = "io.modelcontextprotocol/subscriptionId"
     assert ack["method"] == "notifications/subscriptions/acknowledged"
