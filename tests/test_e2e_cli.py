@@ -181,3 +181,40 @@ def test_skillc_index_script_has_init_and_list(
     rows = _command_rows(proc.stdout)
     assert set(SUMMARIES) <= set(rows), rows
     assert_e100(script("skillc-index")("list", "--scope", "nope"))
+
+
+#: The C locale with Python's UTF-8 mode turned off: file names and arguments decode as ASCII.
+ASCII_LOCALE = {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+
+
+@pytest.fixture
+def accented(project: Path, write_skill: Callable[..., Path]) -> Path:
+    description = "Crème brûlée at home. Use when baking a crème brûlée."
+    body = "## Crème brûlée\n\nCaramelize the sugar.\n"
+    return write_skill(project / "q" / "déjà", "deja", description, body)
+
+
+def test_every_script_reads_utf8_names_in_an_ascii_locale(
+    skc_installed: Run, script: Script, accented: Path
+) -> None:
+    """``PYTHONUTF8=0`` in the C locale: Python decodes file names and arguments as ASCII
+    (with surrogates). The folder ``déjà`` was skipped by ``find``, ``show`` of it was E003,
+    lint named it ``d??j??``. Each console script runs itself again in UTF-8 mode."""
+    found = skc_installed("find", "crème brûlée", "--path", "q", "--format", "json",
+                          env_extra=ASCII_LOCALE)  # fmt: skip
+    assert found.returncode == 0, found.stderr
+    assert [skill["name"] for skill in json.loads(found.stdout)["skills"]] == ["deja"]
+    shown = skc_installed("show", "q/déjà", "--section", "Crème brûlée", env_extra=ASCII_LOCALE)
+    assert (shown.returncode, shown.stdout) == (0, "## Crème brûlée\n\nCaramelize the sugar.\n")
+    linted = script("skillc-lint")("q/déjà", env_extra=ASCII_LOCALE)
+    assert "déjà: " in linted.stdout, linted.stdout
+    gateway = script("skillc-gateway")(
+        "find", "crème brûlée", "--path", "q", env_extra=ASCII_LOCALE
+    )
+    assert "1. deja" in gateway.stdout, gateway.stderr
+    served = script("skillc-mcp")("--cwd", "q/déjà", env_extra=ASCII_LOCALE)
+    assert served.returncode == 0, served.stderr
+    assert f"serving MCP on stdio in {accented}" in served.stderr, served.stderr
+    for name in ("skillc-index", "skillc-stats"):  # through skillc_index.console.run
+        proc = script(name)("--bogus-é", env_extra=ASCII_LOCALE)
+        assert "--bogus-é" in proc.stderr, proc.stderr

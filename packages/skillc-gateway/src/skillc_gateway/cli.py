@@ -24,6 +24,7 @@ from skillc_index.console import (
     CommandGroup,
     handle_exception,
     run,
+    utf8_process,
     verbose_option,
 )
 
@@ -59,6 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Console script entry point: ``skillc-gateway``; ``argv`` defaults to ``sys.argv[1:]``.
     Returns the exit code (the script exits with it). ``find`` takes its quick path first,
     as under ``skc`` (:mod:`skillc_gateway.find_quick`)."""
+    if argv is None:
+        utf8_process()
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         code = None

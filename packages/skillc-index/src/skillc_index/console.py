@@ -467,6 +467,26 @@ def handle_exception(exc: BaseException, args: Sequence[str] | None = None) -> i
     return 1
 
 
+def utf8_process() -> None:
+    """Run this process's own command line again in Python's UTF-8 mode (``-X utf8``) when it
+    decodes file names and arguments otherwise (POSIX: ``PYTHONUTF8=0`` in the C locale gives
+    ASCII, a Latin-1 locale Latin-1): skills, their folders' names and every database of the
+    kit are UTF-8, and a folder ``déjà`` decoded as ASCII (with surrogates) was skipped by ``find``,
+    made ``show`` and ``search`` fail with E003, and printed as ``d??j??``. Nothing has been
+    read yet (stdin included); when the program cannot be run again the command goes on as it
+    is."""
+    import os
+
+    if os.name != "posix" or sys.flags.utf8_mode or sys.getfilesystemencoding() == "utf-8":
+        return
+    if not sys.executable or len(sys.orig_argv) < 2:
+        return
+    try:
+        os.execv(sys.executable, [sys.executable, "-X", "utf8", *sys.orig_argv[1:]])
+    except OSError:
+        return
+
+
 def open_closed_streams() -> None:
     """Give ``sys.stdout``/``sys.stderr`` the null device when the process started with that
     descriptor closed (``2>&-``: Python makes it None): the command does its work and says
@@ -487,6 +507,8 @@ def run(
     ``args`` defaults to ``sys.argv[1:]``. Nothing escapes (no ``SystemExit`` either): each
     package's ``main(argv=None) -> int`` returns this, and its console script and
     ``python -m`` exit with it, so tests can call ``main([...])`` in-process."""
+    if args is None:
+        utf8_process()
     if sys.stdout is None or sys.stderr is None:
         open_closed_streams()
     argv = list(sys.argv[1:] if args is None else args)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from skillc_index.console import Call, command, print_json, report, run
+from skillc_index.console import Call, command, print_json, report, run, utf8_process
 from skillc_lint.operations import LINT, LintParams
 
 if TYPE_CHECKING:
@@ -473,6 +473,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     server ...`` starts the language server instead (:mod:`skillc_lint.server.cli`),
     ``skillc-lint clean`` clears the result cache (:func:`clean_command`); a skill or folder
     named ``server`` or ``clean`` is ``skillc-lint ./server`` (or ``-- server``)."""
+    if argv is None:
+        utf8_process()
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["server"]:
         from skillc_lint.server.cli import main as server_main

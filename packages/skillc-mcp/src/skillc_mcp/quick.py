@@ -33,6 +33,10 @@ def run(args: list[str]) -> int | None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Console script entry point: ``skillc-mcp`` (the same command as ``skc mcp``);
     ``argv`` defaults to ``sys.argv[1:]``. Returns the exit code (the script exits with it)."""
+    if argv is None and not sys.flags.utf8_mode and sys.getfilesystemencoding() != "utf-8":
+        from skillc_index.console import utf8_process  # the C locale with PYTHONUTF8=0...
+
+        utf8_process()
     args = list(sys.argv[1:] if argv is None else argv)
     parsed = parse(args)
     if parsed is None:

@@ -170,8 +170,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     quick path's exit"). A caller that passes ``argv`` (tests, an embedder) keeps its
     collector as it is.
     """
-    args = list(sys.argv[1:] if argv is None else argv)
     own_process = argv is None
+    if own_process and not sys.flags.utf8_mode and sys.getfilesystemencoding() != "utf-8":
+        from skillc_index.console import utf8_process  # the C locale with PYTHONUTF8=0...
+
+        utf8_process()
+    args = list(sys.argv[1:] if argv is None else argv)
     if sys.stdout is None or sys.stderr is None:  # started with `>&-` or `2>&-`
         from skillc_index.console import open_closed_streams
 
