@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from skillc_index.markdown.block_rules import dispatch_block_rules
+from skillc_index.markdown.block_rules import dispatch_block_rules, skip_deep_blocks
 
 STOCK = MarkdownIt("commonmark").enable("table")
 DISPATCHED = MarkdownIt("commonmark").enable("table")
@@ -75,3 +75,41 @@ def test_corpus_tokens_are_markdown_its(corpus: Path) -> None:
     assert files
     for path in files:
         same(path.read_bytes().decode("utf-8", errors="replace"))
+
+
+# -- past the nesting limit ------------------------------------------------------------------
+
+DEEP = "".join("  " * depth + f"- item {depth} [in](in{depth}.md)\n" for depth in range(12))
+
+
+def test_a_list_nested_too_deep_loses_its_deep_items_only() -> None:
+    """markdown-it skips to the end of the range of a block nested past ``maxNesting``, and a
+    list item's range is the rest of the document: every heading and link after a list
+    nested 10 deep was lost to outline, show and search. The deep items alone are skipped
+    now, and where they start is still told (lint's SKL902)."""
+    from skillc_index.markdown.document import parse_markdown
+
+    text = (
+        "# Top\n\n## Before\n\n" + DEEP + "  - back at level 2 [back](back.md)\n\n## After\n\n"
+        "See [after](after.md).\n\n> " + "> " * 25 + "quoted [q](q.md)\n\n### Last\n"
+    )
+    doc = parse_markdown(text)
+    assert [(h.text, h.line, h.end_line) for h in doc.headings] == [
+        ("Top", 1, 26), ("Before", 3, 19), ("After", 19, 26), ("Last", 25, 26)
+    ]  # fmt: skip
+    targets = [link.target for link in doc.links]
+    assert targets[:9] == [f"in{depth}.md" for depth in range(9)]  # read, above the cut
+    assert targets[9:] == ["back.md", "after.md"]  # the deep items and the deep quote: not
+    assert doc.nested_cut == 14  # the first deep item (`- item 9`), told as before
+
+
+SKIPPING = MarkdownIt("commonmark").enable("table")
+skip_deep_blocks(SKIPPING)
+
+
+@pytest.mark.parametrize(
+    "text", [*CASES, "".join("  " * depth + "- x\n" for depth in range(9)) + "\n## After\n"]
+)
+def test_a_body_within_the_limit_is_parsed_as_markdown_it_does(text: str) -> None:
+    """The skip is taken past the limit only: up to it, the tokens are markdown-it's."""
+    assert tokens(SKIPPING, text) == tokens(STOCK, text)

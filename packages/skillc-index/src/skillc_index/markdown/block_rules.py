@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from markdown_it import MarkdownIt
     from markdown_it.rules_block import StateBlock
 
-__all__ = ["dispatch_block_rules"]
+__all__ = ["dispatch_block_rules", "skip_deep_blocks"]
 
 BlockRule = Callable[["StateBlock", int, int, bool], bool]
 
@@ -141,3 +141,28 @@ def dispatch_block_rules(md: MarkdownIt) -> None:
     ruler.before(main[0][0], "skillc_dispatch", _dispatcher(main), {"alt": []})
     for chain, rules in chains.items():
         ruler.push(f"skillc_{chain}", _dispatcher(rules), {"alt": [chain]})
+
+
+def skip_deep_blocks(md: MarkdownIt) -> None:
+    """Past ``maxNesting`` levels, skip the lines of the block being read, not the rest of
+    the text. markdown-it stops there and skips to the end of the range it was given: for a
+    list item, whose range is the rest of the document (a list item ends where a line is
+    indented less than its content, which only the parse of its lines finds), that lost
+    every heading after a list nested 10 deep. The lines skipped are those a list item holds
+    by their indentation (and blank ones), which is where markdown-it's own parse would end
+    the item; a blockquote's range is its own already. What is skipped is still skipped
+    (``MarkdownDoc.nested_cut`` says where)."""
+    block = md.block
+    parse = block.tokenize
+    deepest = md.options["maxNesting"]
+
+    def tokenize(state: StateBlock, start: int, end: int) -> None:
+        if state.level < deepest:
+            parse(state, start, end)
+            return
+        line = start
+        while line < end and (state.isEmpty(line) or state.sCount[line] >= state.blkIndent):
+            line += 1
+        state.line = line
+
+    block.tokenize = tokenize  # type: ignore[method-assign,assignment]

@@ -158,8 +158,9 @@ class MarkdownDoc:
     nested_cut: int | None = None
     """The first line of a block nested deeper than the parser reads (markdown-it's
     ``maxNesting``, 20 levels: a blockquote 20 deep, a list 9 deep): nothing inside it is read
-    for headings, links or HTML, and renderers built on markdown-it drop it; None when there
-    is none."""
+    for headings, links or HTML, and renderers built on markdown-it drop it; what follows it
+    is read (:func:`~skillc_index.markdown.block_rules.skip_deep_blocks`). None when there is
+    none."""
 
     @property
     def description(self) -> str | None:
@@ -221,7 +222,7 @@ def _markdown_parser() -> MarkdownIt:
         from markdown_it import MarkdownIt
         from markdown_it.rules_inline import backtick, html_inline, image, link
 
-        from skillc_index.markdown.block_rules import dispatch_block_rules
+        from skillc_index.markdown.block_rules import dispatch_block_rules, skip_deep_blocks
 
         parser = MarkdownIt("commonmark").enable("table")
         parser.core.ruler.at("inline", _selective_inline)
@@ -233,6 +234,7 @@ def _markdown_parser() -> MarkdownIt:
         ):
             parser.inline.ruler.at(name, counting_newlines(rule))
         dispatch_block_rules(parser)
+        skip_deep_blocks(parser)
         _parser = parser
     return _parser
 
