@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -53,12 +54,25 @@ def test_init_is_idempotent(skc: Run, project: Path) -> None:
     assert (project / ".skillc" / "config.toml").read_text() == '[search]\ntokenizer = "cjk"\n'
 
 
-def test_init_that_cannot_write_gitignore_makes_nothing(skc: Run, project: Path) -> None:
-    (project / ".gitignore").mkdir()
-    result = skc("init")
+@pytest.mark.parametrize("kind", ["folder", "fifo", "link out"])
+@pytest.mark.parametrize("args", [(), ("demo",)], ids=["project", "skill"])
+def test_init_that_cannot_write_gitignore_makes_nothing(
+    skc: Run, project: Path, tmp_path: Path, kind: str, args: tuple[str, ...]
+) -> None:
+    """A ``.gitignore`` that is a folder, a FIFO or a link out of the project: E999 or E012
+    before anything is made (a FIFO or a link made `.skillc/skills/`, and with a name the
+    skill, before the error)."""
+    gitignore = project / ".gitignore"
+    if kind == "folder":
+        gitignore.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(gitignore)
+    else:
+        gitignore.symlink_to(tmp_path / "outside")
+    result = skc("init", *args)
     assert result.returncode == 1
-    assert result.stderr.startswith("error[E999]: cannot create ")
-    assert "Is a directory" in result.stderr
+    code = "E012" if kind == "link out" else "E999"
+    assert result.stderr.startswith(f"error[{code}]: "), result.stderr
     assert sorted(p.name for p in project.iterdir()) == [".gitignore"]
 
 

@@ -12,7 +12,6 @@ A build that deploys into another agent folder of the project adds that one the 
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -114,9 +113,7 @@ def init_project(layout: Layout) -> InitResult:
         return InitResult(kind="global", path=skills, created=not existed, scope="global")
     if not within(skills, layout.cwd):  # a checkout's .skillc symlink leads out: E012
         raise PathEscapesProject(layout.display(skills), os.path.realpath(skills))
-    gitignore = layout.cwd / GITIGNORE
-    if gitignore.is_dir():  # checked first: nothing is made when it cannot be written
-        raise CannotCreate(str(gitignore), os.strerror(errno.EISDIR))
+    check_gitignore(layout.cwd)  # first: nothing is made when it cannot be written
     try:
         skills.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -184,9 +181,7 @@ def ignore_folders(
     leading out of ``root``.
     """
     path = root / GITIGNORE
-    if not within(path, root):  # a symlink in the checkout leads out
-        raise PathEscapesProject(GITIGNORE, os.path.realpath(path))
-    missing = _missing(_read_gitignore(path), (*generated, *folders))
+    missing = _missing(check_gitignore(root), (*generated, *folders))
     if not missing:
         return ()
     tracked = git_tracked(root, missing)
@@ -195,6 +190,17 @@ def ignore_folders(
     else:
         wanted = [folder for folder in missing if folder not in tracked]
     return _append_lines(path, wanted) if wanted else ()
+
+
+def check_gitignore(root: Path) -> str:
+    """The text of ``<root>/.gitignore`` ("" when there is none), or the error that writing it
+    would meet: PathEscapesProject (E012) for a symlink leading out of ``root``, CannotCreate
+    (E999) for what is not a regular file (a folder, a FIFO) or is too large. ``init`` asks
+    first, so that nothing is made when the file cannot be written."""
+    path = root / GITIGNORE
+    if not within(path, root):  # a symlink in the checkout leads out
+        raise PathEscapesProject(GITIGNORE, os.path.realpath(path))
+    return _read_gitignore(path)
 
 
 #: The most of a ``.gitignore`` read (a checkout's file: bounded like every input).
@@ -289,6 +295,8 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
     skill_file = folder / SKILL_FILE
     if skill_file.exists():
         raise SkillExists(name)
+    if scope == "project" and new_project:
+        check_gitignore(project)  # first: nothing is made when it cannot be written
     try:
         folder.mkdir(parents=True, exist_ok=True)
         # "x": never overwrite, even if another process created the file meanwhile.
