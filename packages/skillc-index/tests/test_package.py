@@ -273,7 +273,8 @@ def test_a_file_skc_package_did_not_write_is_moved_aside_only_with_force(
     """Packaging again replaces what the last run wrote (the skill changed), but a file of
     someone else's at a package path, or one edited since, is E050 until force is given,
     and then moved aside, never overwritten; nothing is written before the check."""
-    from skillc_index.command_errors import ForeignFolder
+    from skillc_index.command_errors import ForeignFile
+    from skillc_index.diagnostics import format_diagnostic
 
     out = tmp_path / "dist"
     given = [str(skills / "notes")]
@@ -283,8 +284,12 @@ def test_a_file_skc_package_did_not_write_is_moved_aside_only_with_force(
     package_skills(given, layout, fmt="upload", output=out)  # its own earlier file: replaced
     ours = (out / "notes.zip").read_bytes()
     (out / "notes.zip").write_bytes(b"the user's own file")
-    with pytest.raises(ForeignFolder):
+    with pytest.raises(ForeignFile) as refused:
         package_skills(given, layout, fmt="upload", output=out)
+    assert format_diagnostic(refused.value.diagnostic) == (  # the file, its hint said once
+        f"error[E050]: '{out / 'notes.zip'}' already exists\n"
+        "hint: skillc did not write it, or it was edited since; use force to move it aside"
+    )
     assert (out / "notes.zip").read_bytes() == b"the user's own file"
     result = package_skills(given, layout, fmt="upload", output=out, force=True)
     assert (out / "notes.zip").read_bytes() == ours

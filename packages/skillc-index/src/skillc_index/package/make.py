@@ -304,9 +304,11 @@ def package_skills(
     moved = []
     for path in _foreign(output, files, made):
         if not force:
-            from skillc_index.command_errors import ForeignFolder
+            from skillc_index.command_errors import ForeignFile
 
-            raise ForeignFolder(names[0], str(path), "use force to move it aside")
+            raise ForeignFile(
+                str(path), "skillc did not write it, or it was edited since", "move it aside"
+            )
         moved.append((path, move_aside(path)))
     written = []
     for rel in sorted(files):
