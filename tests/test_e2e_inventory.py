@@ -103,6 +103,31 @@ def test_a_store_skill_and_its_deployments_are_one_skill(
     assert entry["locations"][1]["source"] == str(project / ".skillc/skills/tidy")
 
 
+def test_a_project_skill_built_globally_is_one_skill_in_every_project(
+    ok: Run, project: Path, home: Path, tmp_path: Path
+) -> None:
+    """``build --global`` of a project skill: its runtime is the home's, its source the
+    project's. The home deployment was taken for one of the global store's, which was gone:
+    every project's ``list`` warned "a deployment of ~/.skillc/skills/tidy, which is gone"
+    and left it out."""
+    ok("init")
+    ok("init", "tidy")
+    ok("build", "tidy", "--global")
+    source = str(project / ".skillc/skills/tidy")
+    other = tmp_path / "other"
+    other.mkdir()
+    for where in (project, other):
+        listed = ok("list", "--format", "json", cwd=where)
+        assert listed.stderr == "", listed.stderr
+        (entry,) = [s for s in json.loads(listed.stdout)["skills"] if s["name"] == "tidy"]
+        deployed = [loc for loc in entry["locations"] if loc["kind"] == "agent"]
+        assert [(loc["path"], loc["source"]) for loc in deployed] == [
+            (str(home / ".claude/skills/tidy"), source)
+        ]
+    found = ok("find", "tidy", "--format", "json", cwd=other)
+    assert json.loads(found.stdout)["skills"][0]["path"] == source
+
+
 def test_a_nested_project_folder_claude_code_reads_resolves(
     ok: Run, project: Path, home: Path
 ) -> None:

@@ -42,7 +42,13 @@ def deployed_source(
     head, _, name = real.rpartition("/")
     if head.endswith("/.skillc/runtime"):
         source = f"{head[: -len('/runtime')]}/skills/{name}"
-        if gone or os.path.isfile(f"{source}/{SKILL_FILE}"):  # noqa: PTH113
+        if os.path.isfile(f"{source}/{SKILL_FILE}"):  # noqa: PTH113
+            return source
+        if head == str(layout.runtime_store("global")):
+            built = _built_globally(real, name)
+            if built is not None:
+                return built
+        if gone:
             return source
     if copy is None:
         copy = os.path.isdir(f"{real}/{META_DIR}")  # noqa: PTH112
@@ -66,3 +72,19 @@ def deployed_source(
         if (store_skill / SKILL_FILE).is_file():
             return os.path.realpath(store_skill)
     return None
+
+
+def _built_globally(runtime: str, name: str) -> str | None:
+    """The project store skill that ``skc build --global`` built into the global runtime
+    ``runtime`` (the only runtime whose source may sit in another base's store), as its
+    manifest's ``source_path`` names it: a store skill of that name that is there; else
+    None. Read only for the global runtime, which no checkout writes."""
+    from skillc_index.build.manifest import read_manifest
+
+    manifest = read_manifest(Path(runtime))
+    built_from = None if manifest is None else manifest.extra.get("source_path")
+    if not isinstance(built_from, str) or not built_from.endswith(f"/.skillc/skills/{name}"):
+        return None
+    if not Path(built_from).is_absolute() or not os.path.isfile(f"{built_from}/{SKILL_FILE}"):  # noqa: PTH113
+        return None
+    return os.path.realpath(built_from)
