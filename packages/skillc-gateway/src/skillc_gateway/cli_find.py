@@ -40,7 +40,7 @@ def find_command(result: FindResult, call: Call[FindParams]) -> None:
     again (it is told of changes as they happen). Without one, find answers itself; when
     it searched 1,000 skills or more, it then starts one in the background for the next
     finds (it stops after an idle hour; SKILLC_FIND_SERVER=0: never). When the catalog lacks
-    1,000 skills or more of those searched (a first find), find answers from their files,
+    200 skills or more of those searched (a first find), find answers from their files,
     the same answer, and leaves the indexing to the find server it starts. With -v, find
     says on stderr which answered, and with which ranker.
 

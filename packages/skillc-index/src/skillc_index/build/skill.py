@@ -226,8 +226,8 @@ def build_skill(
                 notices.append(
                     Notice(
                         f"moved {layout.display(plan.destination)} aside to "
-                        f"{layout.display(backup)} (not a copy skillc imported and nobody changed "
-                        "since; nothing deleted)"
+                        f"{layout.display(backup)} (not a copy skillc imported from this folder "
+                        "and unchanged since; nothing deleted)"
                     )
                 )
             target_skill = plan.imported(resolved)

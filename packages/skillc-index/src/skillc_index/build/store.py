@@ -54,8 +54,8 @@ class ImportPlan:
     """For ``unchanged``: the source hash of a store copy whose record does not name this
     folder yet (it holds the very same files, so the folder adopts it)."""
     keep_previous: bool = False
-    """For ``replace`` with ``force``: what is there is not a copy skillc imported and nobody
-    changed since, so it is moved aside (:func:`~skillc_index.atomic.move_aside`), not
+    """For ``replace`` with ``force``: what is there is not a copy skillc imported from this
+    folder and nobody changed since, so it is moved aside (:func:`~skillc_index.atomic.move_aside`), not
     removed."""
 
     def imported(self, skill: ResolvedSkill) -> ResolvedSkill:
