@@ -117,6 +117,10 @@ def test_show_errors(built: ResolvedSkill) -> None:
         show_section(built, "Install", file="../../x.md")
     with pytest.raises(SkillFileNotFound):
         show_section(built, "Install", file="missing.md")
+    for query in ("Instal\udcff", "\udcff\udcfe"):  # bytes of no UTF-8 on a command line
+        for _ in range(2):  # the first lookup asks SQLite, the next reads every heading
+            with pytest.raises(SectionNotFound):  # was E999: SQLite cannot take them
+                show_section(built, query)
 
 
 def test_show_serves_an_edited_skill_without_a_build(built: ResolvedSkill) -> None:

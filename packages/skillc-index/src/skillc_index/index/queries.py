@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import closing
 
 from skillc_index.diagnostics import IndexUnusable
-from skillc_index.files import fs_bytes, path_from_db
+from skillc_index.files import fs_bytes, is_utf8, path_from_db
 from skillc_index.index.freshness import IndexHandle
 from skillc_index.index.fts import TOKENIZE_CLAUSES, restore_fts_text
 from skillc_index.index.schema import IndexedHeading, StoredHeading
@@ -192,6 +192,8 @@ def find_headings(index: IndexHandle, text: str, file: str | None = None) -> lis
     lookups after it (the MCP server's calls). An index with more than
     :data:`HEADINGS_CACHE_MAX` headings is always asked."""
     fold = text.casefold()
+    if not is_utf8(fold):  # bytes that are not UTF-8 (lone surrogates): no heading has them
+        return []
     snapshot = index.snapshot
     by_fold = _headings_by_fold(index) if snapshot.headings_looked_up else None
     snapshot.headings_looked_up = True
