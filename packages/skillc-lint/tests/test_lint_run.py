@@ -214,6 +214,41 @@ def test_run_errors_in_machine_formats(lint: Run, cwd: Path, args: tuple[str, ..
     assert github.stderr.startswith("error[E100]: ")
 
 
+@pytest.mark.parametrize(
+    "mode",
+    [("--statistics",), ("--write-baseline", "base.json"), ("--add-suppressions",)],
+    ids=["statistics", "write-baseline", "add-suppressions"],
+)
+@pytest.mark.parametrize("output_format", ["json", "sarif", "github"])
+def test_a_target_that_cannot_be_linted_is_in_every_machine_format_of_every_mode(
+    lint: Run, cwd: Path, mode: tuple[str, ...], output_format: str
+) -> None:
+    """``--statistics``, ``--write-baseline`` and ``--add-suppressions`` print no findings,
+    and their machine formats dropped the run's own errors too: stdout was the counts alone,
+    nothing at all, or a line of text. The E001 of a missing target is there now."""
+    if mode == ("--statistics",) and output_format != "json":
+        pytest.skip("--statistics takes --format text or json")
+    put(cwd / "x", INVALID)
+    proc = lint("x", "nowhere", *mode, "--format", output_format)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("error[E001]: skill 'nowhere' not found\n"), proc.stderr
+    if output_format == "github":
+        assert proc.stdout == "::error title=E001::skill 'nowhere' not found\n"
+        return
+    data = json.loads(proc.stdout)
+    if output_format == "sarif":
+        assert_valid_sarif(data)
+        [note] = data["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+        assert note["descriptor"] == {"id": "E001"}
+        return
+    errors = [item for item in data if "error" in item]
+    assert errors == [
+        {"target": "nowhere", "error": {"code": "E001", "message": "skill 'nowhere' not found"}}
+    ]
+    if mode == ("--statistics",):
+        assert [item["rule"] for item in data if "rule" in item]  # the counts come first
+
+
 def test_no_skill_outside_a_project_in_machine_formats(lint: Run) -> None:
     data = json.loads(lint("--format", "json").stdout)
     assert data["error"]["code"] == "E100"

@@ -155,8 +155,9 @@ class LintRun:
         self.finish()
         if self.params.skill is not None:
             return self.reports[0].to_dict()
-        if self.params.statistics:
-            return cast("LintJSON", statistics(self.linted))
+        if self.params.statistics:  # the counts, then the targets that could not be linted
+            errors = [o.to_dict() for o in self.outcomes if isinstance(o, RunError)]
+            return cast("LintJSON", [*statistics(self.linted), *errors])
         return cast("LintJSON", json_report(self.outcomes, self.cwd, single=self.single))
 
 

@@ -306,8 +306,10 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
     if not streamed and not params.statistics and not quiet:
         for outcome in run.outcomes:
             show_findings(outcome)
+    if quiet and output_format != "text":  # no findings, but the run's own errors
+        _print_errors(run, output_format, cwd)
     if params.add_suppressions:
-        return _add_suppressions(run)
+        return _add_suppressions(run, output_format)
     if params.write_baseline is not None:
         noun = "finding" if run.written == 1 else "findings"
         click.echo(f"wrote {run.written} {noun} to {params.write_baseline}", err=True)
@@ -362,13 +364,35 @@ def _write_sarif(run: LintRun, file: str, cwd: Path) -> None:
         ) from None
 
 
-def _add_suppressions(run: LintRun) -> int:
+def _print_errors(run: LintRun, output_format: str, cwd: Path) -> None:
+    """What ``--write-baseline`` and ``--add-suppressions`` print in a machine format: no
+    findings (they go to the baseline or the comments), but the targets that could not be
+    linted, so that the output is never empty and never hides an error (DECISIONS): the JSON
+    list of them, a SARIF log with them as notifications, their GitHub annotations."""
+    from skillc_index import printable
+    from skillc_lint import __version__, _output
+
+    failed = [o for o in run.outcomes if isinstance(o, _output.RunError)]
+    if output_format == "json":
+        print_json(_output.json_report(failed, cwd, single=False))
+    elif output_format == "sarif":
+        print_json(_output.sarif_log(failed, run.registry, cwd, version=__version__))
+    else:
+        for error in failed:
+            click.echo(printable(_output.github_error_line(error)))
+
+
+def _add_suppressions(run: LintRun, output_format: str) -> int:
     """``--add-suppressions``: how many findings got a comment (the files that could not be
-    written are reported with the run's problems, as ``--fix`` reports them)."""
+    written are reported with the run's problems, as ``--fix`` reports them); on stderr in a
+    machine format, whose stdout holds the run's errors."""
     changes = [c for r in run.reports if r.fixes is not None for c in r.fixes.changes]
     added = sum(change.fixes for change in changes)
     noun = "finding" if added == 1 else "findings"
-    click.echo(f"added suppression comments for {added} {noun} in {len(changes)} files")
+    click.echo(
+        f"added suppression comments for {added} {noun} in {len(changes)} files",
+        err=output_format != "text",
+    )
     left = run.uncommented
     if left:
         click.echo(

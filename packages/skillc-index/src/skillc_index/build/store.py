@@ -55,8 +55,8 @@ class ImportPlan:
     folder yet (it holds the very same files, so the folder adopts it)."""
     keep_previous: bool = False
     """For ``replace`` with ``force``: what is there is not a copy skillc imported from this
-    folder and nobody changed since, so it is moved aside (:func:`~skillc_index.atomic.move_aside`), not
-    removed."""
+    folder and nobody changed since, so it is moved aside
+    (:func:`~skillc_index.atomic.move_aside`), not removed."""
 
     def imported(self, skill: ResolvedSkill) -> ResolvedSkill:
         """``skill`` as it resolves once the import is done: from the store copy."""
