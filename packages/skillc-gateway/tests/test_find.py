@@ -90,6 +90,25 @@ def test_configured_targets_are_agent_folders(
     assert skill["deployed_to"] == [str(home / "my-agent/skills/lamp")]
 
 
+def test_the_api_searches_the_configured_targets_as_skc_find_does(
+    layout: Layout, project: Path, home: Path, tmp_path: Path, write_skill: WriteSkill
+) -> None:
+    """``find_skills`` without ``configured`` left out the config's ``[targets]``: the API
+    answered fewer skills than ``skc find`` and the MCP tool. It reads them as they do now
+    (a checkout's own targets outside it left out); ``{}`` asks for none."""
+    from skillc_gateway import find_skills
+
+    outside = tmp_path / "outside"
+    write_skill(home / "my-agent/skills/lamp", "lamp", "Light a lamp.")
+    write_skill(outside / "lamp-out", "lamp-out", "Light a lamp outside.")
+    (home / ".skillc").mkdir()
+    (home / ".skillc/config.toml").write_text('[targets]\nmine = "~/my-agent/skills"\n')
+    (project / ".skillc").mkdir(exist_ok=True)
+    (project / ".skillc/config.toml").write_text(f'[targets]\nevil = "{outside}"\n')
+    assert [skill.name for skill in find_skills(layout, "lamp").skills] == ["lamp"]
+    assert find_skills(layout, "lamp", configured={}).skills == ()
+
+
 def test_a_checkouts_targets_lead_find_nowhere_outside_it(
     gateway: Run, project: Path, home: Path, tmp_path: Path, write_skill: WriteSkill
 ) -> None:

@@ -203,7 +203,8 @@ def find_skills(
 
     ``paths``: search only the skills under these folders (relative to the working
     directory), else those of ``$SKILL_ROUTING_ROOTS``, else what is installed (the stores,
-    every agent folder, ``configured`` being the config's ``[targets]``, and the skills of
+    every agent folder, ``configured`` being the config's ``[targets]``: by default those
+    ``skc find`` takes from the layout's config, ``{}`` for none; and the skills of
     installed Claude Code plugins). Raises EmptyQuery (E004) for a blank query,
     :class:`QueryTooLong` (E100), InvalidOption (E100) for a limit outside 1-100, and
     SkillDirectoryNotFound (E022) for a path that is not a folder.
@@ -216,6 +217,11 @@ def find_skills(
     them (:mod:`.first_answer`: ``first`` set), for the find server to build the catalog
     (unless ``$SKILLC_FIND_SERVER`` turns it off, or not on Linux); else it indexes them
     here, within ``budget``."""
+    if configured is None:  # as `skc find` reads them (it answered more skills than this)
+        from skillc_index.config import load_config
+        from skillc_index.inventory.folders import trusted_targets
+
+        configured = trusted_targets(layout, load_config(layout))
     told = False  # the find server builds these skills' catalog: answer from their files
     if server:
         try:
