@@ -96,6 +96,24 @@ def test_the_vectors_lift_the_skill_the_words_miss(tmp_path: Path) -> None:
         assert skill["score"] >= lexical_scores[skill["name"]]
 
 
+def test_the_model_sends_no_telemetry_and_keeps_nothing_in_the_home(tmp_path: Path) -> None:
+    """onnxruntime 1.29 and later send usage telemetry from Linux and macOS, keeping a device
+    id and an event cache (2.6 MB here) in ``~/.cache/Microsoft``: a find with the semantic
+    step made them in the user's home. skillc turns it off (``ORT_DISABLE_TELEMETRY``) unless
+    the environment sets it."""
+    home = tmp_path / "home"
+    env = {key: value for key, value in os.environ.items() if key != "ORT_DISABLE_TELEMETRY"}
+    env.update({"HOME": str(home), "SKILLC_HOME": str(home), "SKILLC_FIND_SEMANTIC": "1"})
+    command = ["find", "--format", "json", "--path", str(library(tmp_path / "lib")), QUERY]
+    result = subprocess.run(
+        [sys.executable, "-m", "skillc_gateway", *command],
+        capture_output=True, text=True, env=env, timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["ranker"] == "lexical+semantic"
+    assert not (home / ".cache" / "Microsoft").exists()
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the find server is Linux only")
 def test_a_find_server_ranks_as_each_client_wants() -> None:
     """A find server started with the step off answers a client that wants it with it, and

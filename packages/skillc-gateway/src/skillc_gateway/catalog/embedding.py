@@ -86,7 +86,14 @@ class Model:
     """The tokenizer and an onnxruntime session of the model."""
 
     def __init__(self, files: dict[str, Path]) -> None:
+        import os
+
         import numpy  # the extra's dependencies, imported only when used
+
+        # onnxruntime 1.29 and later send usage telemetry from Linux and macOS, keeping a
+        # device id and an event cache in ~/.cache/Microsoft: never from skillc, unless the
+        # user's own environment says otherwise (read once, when onnxruntime starts)
+        os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
         import onnxruntime
         from tokenizers import Tokenizer
 
