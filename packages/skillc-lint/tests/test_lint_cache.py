@@ -255,7 +255,14 @@ def test_a_batch_that_cannot_be_stored_is_dropped_without_a_trace(
 
 
 def test_the_cache_folder(tmp_path: Path) -> None:
+    """``SKILLC_CACHE_DIR``, else under ``SKILLC_HOME`` (which replaces the home folder for
+    every path of skillc's: the cache went to the real home's), else the user's cache."""
     assert cache_dir({"SKILLC_CACHE_DIR": str(tmp_path)}) == tmp_path
+    home = tmp_path / "home"
+    given = {"SKILLC_HOME": str(home), "SKILLC_CACHE_DIR": str(tmp_path / "c")}
+    assert cache_dir(given) == tmp_path / "c"
+    del given["SKILLC_CACHE_DIR"]
+    assert cache_dir(given) == home.resolve() / ".cache" / "skillc" / "lint"
     assert cache_dir({}).parts[-2:] in {("skillc", "lint"), ("Cache", "lint")}
 
 

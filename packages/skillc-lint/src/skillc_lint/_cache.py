@@ -76,11 +76,17 @@ _SCHEMA = (
 def cache_dir(env: Mapping[str, str] | None = None) -> Path:
     """Where the results are kept: ``$SKILLC_CACHE_DIR`` when set, else skillc's user cache
     folder (platformdirs: ``~/.cache/skillc`` on Linux, ``~/Library/Caches/skillc`` on macOS,
-    ``%LOCALAPPDATA%\\skillc\\Cache`` on Windows) with ``lint`` under it."""
+    ``%LOCALAPPDATA%\\skillc\\Cache`` on Windows) with ``lint`` under it; with
+    ``$SKILLC_HOME`` set, which replaces the home folder for every path of skillc's,
+    ``$SKILLC_HOME/.cache/skillc/lint``."""
     env = os.environ if env is None else env
     given = env.get(CACHE_ENV)
     if given:
         return Path(given).expanduser()
+    if env.get("SKILLC_HOME"):
+        from skillc_index.layout import home_dir
+
+        return home_dir(env) / ".cache" / "skillc" / "lint"
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("skillc", appauthor=False)) / "lint"
