@@ -42,6 +42,7 @@ from skillc_gateway.catalog.protocol import (
 )
 from skillc_gateway.cli_find import find_command
 from skillc_index import Diagnostic, Layout, Notice
+from skillc_index.clock import is_utc_timestamp
 from skillc_index.inventory.folders import Root
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
@@ -820,14 +821,17 @@ def test_detach_status_and_stop(
         # folder (the library and its skills), well within its budget
         folders = sum(1 for p in library.rglob("*") if p.is_dir()) + 1
         assert data["watches"] >= folders and 0 < data["watches"] <= data["watch_budget"]
-        text = gateway_process("watch", "--status").stdout
-        assert f"pid {pid} (skillc-gateway {__version__}), running since" in text
+        text = gateway_process("watch", "--status", env_extra={"TZ": "Asia/Kolkata"}).stdout
+        assert is_utc_timestamp(data["since"])  # RFC 3339 UTC, as every time skillc prints
+        assert f"pid {pid} (skillc-gateway {__version__}), running since {data['since']}" in text
         assert "queries answered: 1" in text and str(library) in text
         assert f"folders watched (inotify): {data['watches']:,} of at most " in text
     finally:
         stopped = gateway_process("watch", "--stop")
     assert stopped.stdout == f"Stopped pid {pid}.\n"
     assert not (home / ".skillc" / "find.sock").exists()
+    logged = (home / ".skillc" / "find.log").read_text(encoding="utf-8").splitlines()
+    assert logged and all(is_utc_timestamp(line.split(" ", 1)[0]) for line in logged), logged
     assert gateway_process("watch", "--status").stdout == (
         f"No find server runs for this skillc home ({home}).\n"
     )

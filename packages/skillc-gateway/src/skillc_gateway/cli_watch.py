@@ -106,14 +106,13 @@ def _watch_foreground(
 ) -> None:
     """The find server in this process, until stopped or idle (what --detach runs too)."""
     import os
-    import time
 
     from skillc_gateway.catalog.server import FindServer
+    from skillc_index.clock import utc_now
     from skillc_index.inventory.folders import trusted_targets
 
     def log(line: str) -> None:
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")
-        click.echo(f"{stamp} skc watch[{os.getpid()}]: {line}", err=True)
+        click.echo(f"{utc_now()} skc watch[{os.getpid()}]: {line}", err=True)
 
     session = cli_session(layout)
     targets = trusted_targets(layout, session.config)
@@ -144,9 +143,7 @@ def _watch_status(status: dict[str, object], output_format: str) -> None:
     if not status["running"]:
         click.echo(f"No find server runs for this skillc home ({status['home']}).")
         return
-    import time
-
-    since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(str(status["since"]))))
+    since = status["since"]
     roots = status["roots"] if isinstance(status["roots"], list) else []
     version = f" (skillc-gateway {status['version']})" if "version" in status else ""
     click.echo(f"find server: pid {status['pid']}{version}, running since {since}")

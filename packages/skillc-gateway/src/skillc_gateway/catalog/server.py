@@ -558,7 +558,7 @@ class FindServer:
             "running": True,
             "pid": os.getpid(),
             "version": __version__,
-            "since": self.since,
+            "since": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.since)),
             "home": str(self.layout.home),
             "socket": str(self.path),
             "queries": self.queries,
