@@ -339,3 +339,24 @@ def test_a_name_no_file_can_have_is_an_error_of_its_own(
     assert line.startswith(f"error[{code}]"), line
     if code == "E001":
         assert len(line) < 300, line
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (("outline", "~nouser-skillc/x"), "E001"),
+        (("build", "~nouser-skillc"), "E001"),
+        (("lint", "~nouser-skillc"), "E001"),
+        (("stats", "~nouser-skillc"), "E001"),
+        (("find", "x", "--path", "~nouser-skillc"), "E022"),
+        (("package", "--output", "~nouser-skillc/dist", "nothere"), "E001"),
+    ],
+)
+def test_a_path_of_an_unknown_users_home_is_not_found(
+    skc: Run, args: tuple[str, ...], code: str
+) -> None:
+    """``~name`` of no user: ``Path.expanduser`` raised ("Could not determine home
+    directory", E999); as a shell does, the path is left as it is, and not found."""
+    proc = skc(*args)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith(f"error[{code}]: "), proc.stderr

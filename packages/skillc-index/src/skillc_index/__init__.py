@@ -81,6 +81,7 @@ _EXPORTS: dict[str, str] = {
     "KNOWN_TARGETS": "layout",
     "SKILL_FILE": "layout",
     "META_DIR": "layout",
+    "expand_user": "layout",
     # a skill's files (RFC-0001:C-MANIFEST): walked, read inside its root, written atomically
     "walk_skill": "files",
     "safe_join": "files",
@@ -256,6 +257,7 @@ if TYPE_CHECKING:
         SKILL_FILE,
         Layout,
         ResolvedSkill,
+        expand_user,
         resolve_skill,
         runtime_for,
         skill_name_problem,

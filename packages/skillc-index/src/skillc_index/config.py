@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import Any
 
 from skillc_index.diagnostics import Notice
-from skillc_index.layout import Layout
+from skillc_index.layout import Layout, expand_user
 from skillc_index.record import Record
 
 SUPPORTED_VERSION = 1
@@ -93,7 +93,7 @@ class Config(Record):
             raise InvalidOption(f"no library named '{name}' (known: {known})")
         project = self.origins.get(f"libraries.{name}") == "project"
         base = project_root if project and project_root is not None else home
-        return tuple(base / Path(folder).expanduser() for folder in folders)
+        return tuple(base / expand_user(folder) for folder in folders)
 
     @property
     def project_targets(self) -> frozenset[str]:

@@ -114,6 +114,13 @@ def agent_targets(configured: Mapping[str, str] | None = None) -> dict[str, Agen
 _NAME = r"[a-z0-9]+(-[a-z0-9]+)*\Z"
 
 
+def expand_user(path: str | os.PathLike[str]) -> Path:
+    """``path`` with a leading ``~`` or ``~user`` expanded as a shell does, and left as it is
+    when that user is unknown: ``Path.expanduser`` raises there (``skc outline '~nouser/x'``
+    was E999 "Could not determine home directory"; a folder of that name is just not found)."""
+    return Path(os.path.expanduser(path))  # noqa: PTH111
+
+
 def home_dir(env: Mapping[str, str] | None = None) -> Path:
     """``$SKILLC_HOME`` if set (RFC-0009:C-ENV-OVERRIDE), else the user's home folder:
     ``$HOME`` when it is an absolute path, else the user's entry in the password database
@@ -121,7 +128,7 @@ def home_dir(env: Mapping[str, str] | None = None) -> Path:
     env = os.environ if env is None else env
     custom = env.get("SKILLC_HOME")
     if custom:
-        return Path(custom).expanduser().resolve()
+        return expand_user(custom).resolve()
     home = env.get("HOME", os.environ.get("HOME", ""))
     if not Path(home).is_absolute():
         try:
@@ -321,7 +328,7 @@ class Layout(Record):
         targets; relative paths there hang off the scope's base, ``~`` is the home folder.
         """
         if "/" in target or os.sep in target:
-            return (self.cwd / Path(target).expanduser()).resolve()
+            return (self.cwd / expand_user(target)).resolve()
         known = agent_targets(configured)
         spec = known.get(target)
         if spec is None:
@@ -530,7 +537,7 @@ def resolve_skill(
     first_folder: str | None = None
     candidates: list[tuple[Path, str, bool]] = []
     if skill and not (stores_only and plain):
-        candidates.append((layout.cwd / Path(skill).expanduser(), skill, True))
+        candidates.append((layout.cwd / expand_user(skill), skill, True))
     if plain:
         for scope in layout.scopes():
             folder = layout.store(scope) / skill

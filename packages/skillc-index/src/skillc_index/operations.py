@@ -489,11 +489,11 @@ _WRITES = {
 def package(session: Session, params: PackageParams) -> PackageResult:
     """:func:`skillc_index.package.make.package_skills`; not logged (nothing is read for an
     agent)."""
-    from pathlib import Path
 
+    from skillc_index.layout import expand_user
     from skillc_index.package.make import package_skills
 
-    output = Path(params.output).expanduser()
+    output = expand_user(params.output)
     if not output.is_absolute():
         output = session.layout.cwd / output
     return package_skills(

@@ -82,7 +82,9 @@ def cache_dir(env: Mapping[str, str] | None = None) -> Path:
     env = os.environ if env is None else env
     given = env.get(CACHE_ENV)
     if given:
-        return Path(given).expanduser()
+        from skillc_index import expand_user
+
+        return expand_user(given)
     if env.get("SKILLC_HOME"):
         from skillc_index.layout import home_dir
 

@@ -414,7 +414,9 @@ def resolve_target(argument: str, layout: Layout) -> Target:
     :class:`~skillc_index.diagnostics.SkillNotFound` (E001) when the argument stands for no skill: a
     multi-target run reports that argument and goes on with the others.
     """
-    given = layout.cwd / Path(argument).expanduser()
+    from skillc_index import expand_user
+
+    given = layout.cwd / expand_user(argument)
     if given.is_file():  # a file of a skill (an editor or pre-commit passing file names)
         owner = next((p for p in given.parents if (p / SKILL_FILE).is_file()), None)
         if owner is None:

@@ -410,12 +410,13 @@ def _folder(layout: Layout, given: str, skill: ResolvedSkill) -> Path:
     lint skips what was compiled: SKL001), else the resolved one. An imported folder is
     linted itself, not its store copy: it is what is edited."""
     import os
-    from pathlib import Path
 
     from skillc_lint._engine import is_compiled
 
     folder = skill.imported_from or skill.source
-    named = layout.cwd / Path(given).expanduser()
+    from skillc_index import expand_user
+
+    named = layout.cwd / expand_user(given)
     if os.path.realpath(named) == str(folder) or (named.is_dir() and is_compiled(named)):
         return named
     return folder

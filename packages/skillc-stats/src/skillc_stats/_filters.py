@@ -117,7 +117,9 @@ def canonical_project(text: str, cwd: Path) -> str:
     if not text or "\0" in text:
         raise MalformedFilter("project", text, "is not a path")
     try:
-        path = (cwd / Path(text).expanduser()).resolve()
+        from skillc_index import expand_user
+
+        path = (cwd / expand_user(text)).resolve()
     except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop before Python 3.13
         raise MalformedFilter("project", text, f"cannot be resolved: {exc}") from None
     try:

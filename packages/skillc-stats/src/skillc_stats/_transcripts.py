@@ -159,7 +159,9 @@ def claude_dir(env: Mapping[str, str] | None = None, layout: Layout | None = Non
     env = os.environ if env is None else env
     given = env.get(CONFIG_DIR_VARIABLE)
     if given:
-        return Path(given).expanduser()
+        from skillc_index import expand_user
+
+        return expand_user(given)
     return (layout or Layout.discover(None, env)).home / ".claude"
 
 
@@ -383,7 +385,7 @@ def sync_transcripts(
     """
     home_layout = Layout.discover(None, env)
     base = Path(claude_folder) if claude_folder is not None else claude_dir(env, home_layout)
-    projects = Path(os.path.abspath(base.expanduser())) / "projects"
+    projects = Path(os.path.abspath(os.path.expanduser(base))) / "projects"  # noqa: PTH111
     counts = Counts()
     state_file = state_path(home_layout)
     saved = _load_state(state_file)

@@ -282,14 +282,14 @@ def find_roots(
     folders: :func:`skillc_index.inventory.folders.search_roots`)."""
     if not paths:
         return search_roots(layout, configured)
-    from skillc_index import is_folder
+    from skillc_index import expand_user, is_folder
 
     if len(paths) > MAX_FIND_PATHS:
         raise InvalidOption(f"at most {MAX_FIND_PATHS} folders may be searched, not {len(paths)}")
     known = {root.path: root for root in search_roots(layout, configured)}
     roots: list[Root] = []
     for given in paths:
-        path = layout.cwd / Path(given).expanduser()
+        path = layout.cwd / expand_user(given)
         if not given or not is_folder(path):  # "" is not the working directory
             raise SkillDirectoryNotFound(given)
         absolute = Path(os.path.abspath(path))  # noqa: PTH100 - not resolved: as given

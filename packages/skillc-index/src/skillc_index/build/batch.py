@@ -36,7 +36,14 @@ from skillc_index.diagnostics import (
     WordedOption,
     format_diagnostic,
 )
-from skillc_index.layout import SKILL_FILE, ImportRecord, Layout, Scope, resolve_skill
+from skillc_index.layout import (
+    SKILL_FILE,
+    ImportRecord,
+    Layout,
+    Scope,
+    expand_user,
+    resolve_skill,
+)
 from skillc_index.record import Record
 from skillc_index.walk import find_skill_folders
 
@@ -97,7 +104,7 @@ def is_folder_of_skills(argument: str, layout: Layout) -> bool:
     try:
         resolve_skill(argument, layout)
     except NotASkill:
-        folder = layout.cwd / Path(argument).expanduser()
+        folder = layout.cwd / expand_user(argument)
         return folder.is_dir() and bool(find_skill_folders(folder))
     except SkillcError:
         return False
@@ -177,7 +184,7 @@ def batch_jobs(
         try:
             resolved = resolve_skill(argument, layout)
         except NotASkill as exc:
-            folder = layout.cwd / Path(argument).expanduser()
+            folder = layout.cwd / expand_user(argument)
             skills = find_skill_folders(folder) if folder.is_dir() else []
             if not skills:
                 jobs.append(BatchJob(argument, argument, argument, exc.spelled(spelling)))

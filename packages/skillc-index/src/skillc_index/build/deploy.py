@@ -58,7 +58,7 @@ from skillc_index.diagnostics import (
     Notice,
 )
 from skillc_index.files import file_sha256, inside, within
-from skillc_index.layout import META_DIR, SKILL_FILE, Layout, Scope
+from skillc_index.layout import META_DIR, SKILL_FILE, Layout, Scope, expand_user
 
 if TYPE_CHECKING:
     from skillc_index.build.shapes import DeploymentShape
@@ -204,7 +204,7 @@ def _refuse_leaving_project(
     if project is None:
         return
     if "/" in target or os.sep in target:  # as the user wrote it (Layout.target_root resolves)
-        written = os.path.abspath(layout.cwd / Path(target).expanduser())  # noqa: PTH100
+        written = os.path.abspath(layout.cwd / expand_user(target))  # noqa: PTH100
     else:
         written = os.path.abspath(root)  # noqa: PTH100
     if not (from_project_config or inside(written, str(project))):
