@@ -305,6 +305,22 @@ def test_a_read_only_agent_folder_is_a_clear_error(
     assert not (project / ".skillc" / "runtime" / "demo" / "SKILL.md").exists()  # found first
 
 
+@pytest.mark.parametrize("target", ["afile/", "afile/sub"])
+def test_a_file_where_the_agent_folder_would_be_is_said_so(
+    ok: Run, skc: Run, demo: Path, project: Path, target: str
+) -> None:
+    """A regular file at the target folder's place (or above it): it said "permission
+    denied", which sent the user looking at modes. Nothing is written."""
+    (project / "afile").write_text("a file\n", encoding="utf-8")
+    proc = skc("build", "demo", "--target", target)
+    assert proc.returncode == 1
+    shown = target.rstrip("/")
+    assert proc.stderr == (
+        f"error[E999]: agent folder '{shown}' is not writable (afile: not a directory)\n"
+    )
+    assert (project / "afile").read_text(encoding="utf-8") == "a file\n"
+
+
 # -- relative links (issue 34) ---------------------------------------------------------------
 
 

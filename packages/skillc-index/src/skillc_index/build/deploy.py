@@ -221,6 +221,9 @@ def _check_writable(root: Path, layout: Layout) -> None:
     folder = root
     while not folder.exists() and folder.parent != folder:
         folder = folder.parent
+    if not folder.is_dir():  # a file where the folder (or one above it) would be
+        reason = os.strerror(errno.ENOTDIR).lower()
+        raise FolderNotWritable("agent folder", layout.display(root), f"{folder.name}: {reason}")
     if os.access(folder, os.W_OK | os.X_OK):
         return
     try:
