@@ -260,7 +260,7 @@ def test_import_from_a_path(
     assert snapshot(backup) == before
     assert [n.text for n in forced.notices if "aside" in n.text] == [
         f"moved .skillc/skills/ext aside to .skillc/skills/{backup.name} (not a copy skillc "
-        "imported and nobody changed since; nothing deleted)"
+        "imported from this folder and unchanged since; nothing deleted)"
     ]
     # a copy skillc imported, unchanged since, is replaced without a backup
     (outside / "SKILL.md").write_text("---\nname: ext\ndescription: Last.\n---\n", encoding="utf-8")

@@ -67,15 +67,19 @@ class WireClient:
     def send(self, message: dict[str, Any]) -> None:
         self.send_raw(json.dumps(message).encode("utf-8") + b"\n")
 
-    def receive(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+    def receive_value(self, timeout: float = TIMEOUT) -> Any:
+        """The next line the server wrote, parsed: a message, or a batch's list of them."""
         try:
             line = self._queue.get(timeout=timeout)
         except Empty:
             pytest.fail(f"no response from the server within {timeout} s\n{self.stderr()}")
         if line is None:
             pytest.fail(f"the server closed stdout\n{self.stderr()}")
-        message = json.loads(line)
-        assert isinstance(message, dict), line
+        return json.loads(line)
+
+    def receive(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        message = self.receive_value(timeout)
+        assert isinstance(message, dict), message
         return message
 
     def nothing_within(self, seconds: float) -> bool:
@@ -137,7 +141,8 @@ class WireClient:
             pass
         for line in self.lines:
             assert line.endswith(b"\n"), line
-            assert isinstance(json.loads(line), dict), line
+            value = json.loads(line)  # a message, or a batch's responses (2025-03-26)
+            assert isinstance(value, dict) or all(isinstance(v, dict) for v in value), line
         return code
 
 

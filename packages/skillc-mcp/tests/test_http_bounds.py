@@ -1,7 +1,7 @@
 """The HTTP transport's bounds, in process (its ASGI application driven directly): what a
 client that refuses to play along (a body that never comes, a stream it does not read, an id
-that is no JSON) may hold, and for how long. Found by an adversarial sweep of ``skc mcp
---http``; each test failed before its fix."""
+that is no JSON) may hold, and for how long (found by an adversarial sweep of ``skc mcp
+--http``; each test failed before its fix); and a batch of revision 2025-03-26."""
 
 from __future__ import annotations
 
@@ -188,5 +188,35 @@ def test_a_stream_whose_client_does_not_read_is_given_up(monkeypatch: pytest.Mon
             else:
                 assert await asyncio.wait_for(serving, 2) == 200
             assert stream not in hub.streams
+
+    asyncio.run(main())
+
+
+def test_a_session_of_revision_2025_03_26_takes_a_batch_over_http(app: App) -> None:
+    """A POST body may be a JSON-RPC batch in revision 2025-03-26: the responses come as one
+    JSON array; a session of a later revision refuses it (-32600)."""
+
+    async def main() -> None:
+        old = {**INIT, "params": {**INIT["params"], "protocolVersion": "2025-03-26"}}
+        opened = Call(json.dumps(old).encode())
+        await opened.run(app)
+        session = {"mcp-session-id": opened.response_headers["mcp-session-id"]}
+        ping = {"jsonrpc": "2.0", "id": 7, "method": "ping"}
+        note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        batch = Call(json.dumps([ping, note, {**ping, "id": 8}]).encode(), session)
+        await batch.run(app)
+        assert batch.status == 200
+        assert batch.json() == [
+            {"jsonrpc": "2.0", "id": 7, "result": {}},
+            {"jsonrpc": "2.0", "id": 8, "result": {}},
+        ]
+        later = Call(json.dumps(INIT).encode())
+        await later.run(app)
+        refused = Call(
+            json.dumps([ping]).encode(),
+            {"mcp-session-id": later.response_headers["mcp-session-id"]},
+        )
+        await refused.run(app)
+        assert refused.json()["error"]["code"] == -32600
 
     asyncio.run(main())

@@ -14,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 import skillc_mcp
 from skillc_mcp_testing import MODERN_META, TIMEOUT, WireClient
 
@@ -106,6 +108,43 @@ def test_invalid_requests_are_32600(wire: WireClient) -> None:
     wire.send({"id": 9, "method": "ping"})
     assert wire.receive()["id"] == 9  # the id is echoed when it can be read
     assert wire.request("ping")["result"] == {}
+
+
+def test_a_session_of_revision_2025_03_26_takes_batches(wire: WireClient) -> None:
+    """That revision has servers take JSON-RPC batches (the next dropped them): each message
+    answered as alone, the responses in one array in order, notifications unanswered; an
+    empty batch is one -32600, an initialize in a batch is refused in its place."""
+    assert wire.initialize("2025-03-26")["result"]["protocolVersion"] == "2025-03-26"
+    again = {"protocolVersion": "2025-03-26"}
+    batch = [
+        {"jsonrpc": "2.0", "id": 1, "method": "ping"},
+        {"jsonrpc": "2.0", "method": "notifications/whatever"},
+        {"jsonrpc": "2.0", "id": "b", "method": "tools/list"},
+        42,
+        {"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": again},
+    ]
+    wire.send_raw(json.dumps(batch).encode() + b"\n")
+    first, tools, bad, initialize = wire.receive_value()
+    assert first == {"jsonrpc": "2.0", "id": 1, "result": {}}
+    assert tools["id"] == "b" and "skc_show" in {t["name"] for t in tools["result"]["tools"]}
+    assert (bad["id"], bad["error"]["code"]) == (None, -32600)
+    assert (initialize["id"], initialize["error"]["code"]) == (3, -32600)
+    assert "may not be part of a batch" in initialize["error"]["message"]
+    wire.send_raw(b"[]\n")
+    assert wire.receive()["error"]["code"] == -32600  # one object, not a list
+    wire.send_raw(b'[{"jsonrpc": "2.0", "method": "notifications/whatever"}]\n')
+    assert wire.request("ping")["result"] == {}  # nothing came for the notifications
+
+
+@pytest.mark.parametrize("version", ["2025-06-18", "2025-11-25", "2024-11-05"])
+def test_other_revisions_refuse_batches(wire: WireClient, version: str) -> None:
+    wire.initialize(version)
+    wire.send_raw(b'[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]\n')
+    error = wire.receive()["error"]
+    assert (error["code"], error["message"]) == (
+        -32600,
+        "Invalid Request: batches are not supported",
+    )
 
 
 def test_unknown_methods_are_32601_in_both_eras(wire: WireClient) -> None:

@@ -406,7 +406,7 @@ class App:
                 self._active -= 1
         if response is None:
             return await reply(send, 202, b"", extra), user, what
-        if "method" in response:  # a listen's acknowledgement: its stream follows
+        if isinstance(response, dict) and "method" in response:  # a listen's: its stream follows
             from skillc_mcp._listen import Listen
 
             listen = Listen.from_ack(response)
@@ -500,7 +500,10 @@ async def reply(
 
 
 async def _json(
-    send: Send, status: int, message: dict[str, Any], extra: Sequence[tuple[bytes, bytes]] = ()
+    send: Send,
+    status: int,
+    message: dict[str, Any] | list[dict[str, Any]],
+    extra: Sequence[tuple[bytes, bytes]] = (),
 ) -> int:
     from skillc_mcp._stdio import encode
 

@@ -38,6 +38,9 @@ if TYPE_CHECKING:
 
 MODERN_VERSIONS = ("2026-07-28",)
 LEGACY_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+#: The revision whose servers must take JSON-RPC batches (the next one dropped them).
+BATCH_VERSION = "2025-03-26"
+_NOT_IN_A_BATCH = frozenset({"initialize", "subscriptions/listen"})
 SUPPORTED_VERSIONS = MODERN_VERSIONS + LEGACY_VERSIONS
 """Every version this server speaks, newest first (the ``supported`` of a -32022 error)."""
 
@@ -122,6 +125,10 @@ class ProtocolError(Exception):
         if self.data is not None:
             error["data"] = self.data
         return error
+
+
+#: What :meth:`Server.handle` answers: a response, none (a notification), or a batch's list.
+Response = dict[str, Any] | list[dict[str, Any]] | None
 
 
 def error_response(request_id: object, error: ProtocolError) -> dict[str, Any]:
@@ -218,8 +225,11 @@ class Server:
             notes += listen.notes(changes)
         return notes
 
-    def handle(self, message: object) -> dict[str, Any] | None:
-        """The response to ``message`` (a parsed JSON value), or None for a notification."""
+    def handle(self, message: object) -> Response:
+        """The response to ``message`` (a parsed JSON value), or None for a notification; a
+        batch's (:meth:`_batch`) is a list of them."""
+        if isinstance(message, list) and self.legacy_version == BATCH_VERSION:
+            return self._batch(message)
         if not isinstance(message, dict):
             what = "batches are not supported" if isinstance(message, list) else "not an object"
             return error_response(None, ProtocolError(INVALID_REQUEST, f"Invalid Request: {what}"))
@@ -253,6 +263,30 @@ class Server:
             bug = ProtocolError(INTERNAL_ERROR, f"Internal error: {type(exc).__name__}: {exc}")
             return error_response(request_id, bug)
         return {"jsonrpc": "2.0", "id": request_id, "result": result}
+
+    def _batch(self, messages: list[Any]) -> Response:
+        """A JSON-RPC batch, which revision 2025-03-26 has servers take (2025-06-18 dropped
+        them): each message answered in turn as it would be alone, the responses in one
+        list (None when all were notifications); an empty batch is -32600, and so is an
+        ``initialize`` in one (the revision forbids it) or a listen (2026-07-28's)."""
+        if not messages:
+            return error_response(
+                None, ProtocolError(INVALID_REQUEST, "Invalid Request: empty batch")
+            )
+        responses: list[dict[str, Any]] = []
+        for message in messages:
+            method = message.get("method") if isinstance(message, dict) else None
+            if isinstance(message, list) or method in _NOT_IN_A_BATCH:
+                what = f"{method} may not be part of a batch" if method else "a batch in a batch"
+                response: Response = error_response(
+                    request_id_of(message),
+                    ProtocolError(INVALID_REQUEST, f"Invalid Request: {what}"),
+                )
+            else:
+                response = self.handle(message)
+            if isinstance(response, dict):
+                responses.append(response)
+        return responses or None
 
     # -- dispatch ------------------------------------------------------------------------------
 

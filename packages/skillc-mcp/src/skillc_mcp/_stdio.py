@@ -49,6 +49,7 @@ from skillc_mcp._protocol import (
     INVALID_REQUEST,
     PARSE_ERROR,
     ProtocolError,
+    Response,
     Server,
     error_response,
     request_id_of,
@@ -143,7 +144,7 @@ def claim_stdio() -> tuple[BinaryIO, BinaryIO]:
     return wire_in, wire_out
 
 
-def encode(message: dict[str, Any]) -> bytes:
+def encode(message: dict[str, Any] | list[dict[str, Any]]) -> bytes:
     """One line of UTF-8 JSON. Text that is not valid Unicode (a file name in a foreign
     encoding) is written with ``\\u`` escapes instead, so the line is always valid UTF-8."""
     text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
@@ -188,12 +189,13 @@ class Connection:
         """A signal stopped a write the client did not read: the wire may end in part of a
         line (and is full), so nothing more is written to it."""
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any] | list[dict[str, Any]]) -> None:
         try:
             data = encode(message)
         except (TypeError, ValueError) as exc:  # a result that is not JSON: a bug, reported
             error = ProtocolError(INTERNAL_ERROR, f"Internal error: {exc}")
-            data = encode(error_response(message.get("id"), error))
+            request_id = message.get("id") if isinstance(message, dict) else None
+            data = encode(error_response(request_id, error))
         view = memoryview(data)
         # What each write took, stored by C code (list.extend over map): the signal handler
         # runs only between bytecodes, so a _Stopped raised just after a write returns cannot
@@ -390,7 +392,8 @@ class Connection:
         if self._stop is not None:
             raise _Stopped(self._stop)  # the signal came during the call: no reply
         if response is not None and not skip:
-            if request_id is not None and "method" in response:  # a listen's acknowledgement
+            if request_id is not None and isinstance(response, dict) and "method" in response:
+                # a listen's acknowledgement
                 from skillc_mcp._listen import Listen
 
                 if len(self._listens) >= MAX_LISTENS:
@@ -403,13 +406,11 @@ class Connection:
             self._check()  # the answer may have read the watcher's events: look now
 
 
-def _log_request(
-    message: object, response: dict[str, Any] | None, seconds: float, skipped: bool
-) -> None:
+def _log_request(message: object, response: Response, seconds: float, skipped: bool) -> None:
     """``--log-requests``: one line per message on stderr: method (tool), id, outcome,
     milliseconds."""
-    if not isinstance(message, dict):
-        return
+    if not isinstance(message, dict) or isinstance(response, list):
+        return  # a batch: its messages are not told apart
     method = message.get("method", "(response)")
     params = message.get("params")
     if method == "tools/call" and isinstance(params, dict):
