@@ -122,9 +122,11 @@ def test_a_session_of_revision_2025_03_26_takes_batches(wire: WireClient) -> Non
         {"jsonrpc": "2.0", "id": "b", "method": "tools/list"},
         42,
         {"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": again},
+        {"jsonrpc": "2.0", "id": 4, "method": {"not": "a name"}},
     ]
     wire.send_raw(json.dumps(batch).encode() + b"\n")
-    first, tools, bad, initialize = wire.receive_value()
+    first, tools, bad, initialize, odd = wire.receive_value()
+    assert (odd["id"], odd["error"]["code"]) == (4, -32600)
     assert first == {"jsonrpc": "2.0", "id": 1, "result": {}}
     assert tools["id"] == "b" and "skc_show" in {t["name"] for t in tools["result"]["tools"]}
     assert (bad["id"], bad["error"]["code"]) == (None, -32600)

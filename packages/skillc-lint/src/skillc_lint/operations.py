@@ -411,11 +411,10 @@ def _folder(layout: Layout, given: str, skill: ResolvedSkill) -> Path:
     linted itself, not its store copy: it is what is edited."""
     import os
 
+    from skillc_index import expand_user
     from skillc_lint._engine import is_compiled
 
     folder = skill.imported_from or skill.source
-    from skillc_index import expand_user
-
     named = layout.cwd / expand_user(given)
     if os.path.realpath(named) == str(folder) or (named.is_dir() and is_compiled(named)):
         return named

@@ -276,7 +276,7 @@ class Server:
         responses: list[dict[str, Any]] = []
         for message in messages:
             method = message.get("method") if isinstance(message, dict) else None
-            if isinstance(message, list) or method in _NOT_IN_A_BATCH:
+            if isinstance(message, list) or (isinstance(method, str) and method in _NOT_IN_A_BATCH):
                 what = f"{method} may not be part of a batch" if method else "a batch in a batch"
                 response: Response = error_response(
                     request_id_of(message),
