@@ -17,6 +17,7 @@ from skillc_gateway import open_file, show_section, source_tree
 from skillc_index import (
     HiddenPath,
     ResolvedSkill,
+    SectionNotFound,
 )
 
 
@@ -133,6 +134,14 @@ def test_hidden_through_the_library(resolved: ResolvedSkill) -> None:
     assert open_file(resolved, ".hidden.md", hidden=True).text == "# Hidden\n"
     with pytest.raises(HiddenPath):
         show_section(resolved, "Hidden", file=".hidden.md")
+    # ``hidden`` serves its sections, though no index holds a hidden file: it was E020
+    shown = show_section(resolved, "hidden", file=".hidden.md", hidden=True)
+    assert (shown.file, shown.heading, shown.text, shown.start_line) == (
+        ".hidden.md", "Hidden", "# Hidden\n", 1
+    )  # fmt: skip
+    with pytest.raises(SectionNotFound) as missing:
+        show_section(resolved, "Hidde", file=".hidden.md", hidden=True)
+    assert missing.value.suggestions == [("Hidden", ".hidden.md")]
 
 
 def test_sources_pattern_does_not_backtrack(demo: Path, project: Path, home: Path) -> None:

@@ -130,8 +130,10 @@ def show_section(
     relative: str | None = None
     if file is not None:
         target = safe_join(skill.source, file)  # E012 first
-        if not hidden and is_hidden(file):
-            raise HiddenPath(file)
+        if is_hidden(file):
+            if not hidden:
+                raise HiddenPath(file)
+            return _hidden_section(skill, file, section, max_lines, skip)
     damaged: IndexHandle | None = None
     reason = ""
     for _attempt in range(ATTEMPTS):
@@ -191,6 +193,57 @@ def show_section(
             warnings,
         )
     raise IndexUnusable(skill.name, reason or "its index failed to read after it was built")
+
+
+#: The most of a hidden file ``show --hidden`` reads to find its headings (no index has them).
+MAX_HIDDEN_BYTES = 16 << 20
+
+
+def _hidden_section(
+    skill: ResolvedSkill, file: str, section: str, max_lines: int | None, skip: int
+) -> SectionText:
+    """A section of a hidden file (``hidden``): the index never holds hidden files, so the
+    file's headings are parsed from it, through the descriptor its lines are read from (at
+    most :data:`MAX_HIDDEN_BYTES`: E021 past that). E020 with suggestions as for any file."""
+    from skillc_index import parse_markdown
+
+    try:
+        with open_in_root(skill.source, file) as handle:
+            data = handle.read(MAX_HIDDEN_BYTES + 1)
+            if len(data) > MAX_HIDDEN_BYTES:
+                raise UnreadableFile(file, f"larger than {MAX_HIDDEN_BYTES >> 20} MiB")
+            doc = parse_markdown(data.decode("utf-8", errors="replace"), links=False)
+            headings = [
+                IndexedHeading(file, h.text, h.level, h.line, h.end_line) for h in doc.headings
+            ]
+            for candidate in section_queries(section):
+                folded = candidate.casefold()
+                matches = [h for h in headings if candidate and h.text.casefold() == folded]
+                if matches:
+                    break
+            else:
+                query = normalized_query(section) or section
+                raise SectionNotFound(query, _suggestions(query, headings))
+            found = matches[0]
+            handle.seek(0)
+            text, total, shown = read_lines(
+                handle, found.start_line, found.end_line, max_lines, skip
+            )
+    except OSError as exc:
+        raise UnreadableFile(file, exc.strerror or str(exc)) from exc
+    warnings = (multiple_matches(candidate),) if len(matches) > 1 else ()
+    return SectionText(
+        file,
+        found.text,
+        found.level,
+        found.start_line,
+        found.end_line,
+        text,
+        total,
+        shown,
+        len(matches),
+        warnings,
+    )
 
 
 def _holds_indexed_bytes(handle: BinaryIO, index: IndexHandle, rel: str) -> bool:
