@@ -177,8 +177,11 @@ def test_limit_text(ok: Run, populated: Path) -> None:
 
 def test_no_match_text(ok: Run, populated: Path) -> None:
     proc = ok("list", "--pattern", "nothing*")
-    assert "SKILL" not in proc.stdout
-    assert "alpha" not in proc.stdout
+    assert proc.stdout == "No skills match.\n"
+    # --limit 0: they match, none is shown (it said "No skills match.")
+    assert ok("list", "--limit", "0").stdout == "5 skills match; --limit 0 shows none of them.\n"
+    shown = ok("list", "--limit", "0", "--pattern", "alpha").stdout
+    assert shown == "1 skill matches; --limit 0 shows none of them.\n"
 
 
 # -- build status -------------------------------------------------------------------------------

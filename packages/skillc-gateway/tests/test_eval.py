@@ -563,3 +563,25 @@ def test_a_named_library_of_the_configuration(
     assert done.stderr.startswith("error[E100]: ") and "local, team" in done.stderr
     both = cli("skillc_gateway")("eval", "--library", "team", "--path", str(library))
     assert both.returncode == 1 and "not both" in both.stderr
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        (("--force",), "--force goes with --init"),
+        (("--runs", "2"), "--runs goes with --live"),
+        (("--threshold", "0.7"), "--threshold goes with --live"),
+        (("--live-timeout", "5"), "--live-timeout goes with --live"),
+        (("--live-pattern", "x"), "--live-pattern goes with --live"),
+        (("--min-recall", "5"), "--min-recall must be between 0 and 1, not 5.0"),
+        (("--threshold", "2"), "--threshold must be between 0 and 1, not 2.0"),
+    ],
+)
+def test_a_parameter_that_needs_another_one_or_a_ratio_out_of_range_is_e100(
+    cli: Any, library: Path, given: tuple[str, ...], said: str
+) -> None:
+    """``--force`` without ``--init`` and the live mode's options without ``--live`` were
+    taken in silence and did nothing; a bad ratio named ``min_recall``, the API's name."""
+    done = cli("skillc_gateway")("eval", "--path", str(library), *given)
+    assert done.returncode == 1
+    assert done.stderr == f"error[E100]: invalid option: '{said}'\n"

@@ -130,9 +130,27 @@ class EvalParams(Record):
 
 def _ratio(name: str, value: float | None) -> None:
     if value is not None and not 0 <= value <= 1:
-        from skillc_index.diagnostics import InvalidOption
+        from skillc_index.diagnostics import ParameterError
 
-        raise InvalidOption(f"{name} must be between 0 and 1, not {value}")
+        raise ParameterError(f"{{{name}}} must be between 0 and 1, not {value}")
+
+
+#: The live mode's parameters and their defaults: given without ``live``, they are E100.
+_LIVE_DEFAULTS = {"runs": 3, "threshold": 0.5, "live_timeout": 300, "live_pattern": None}
+
+
+def _goes_with(params: EvalParams) -> None:
+    """E100 for a parameter given without the one it goes with (as ``stats --force`` without
+    ``--html``): ``force`` without ``init``, the live mode's without ``live``. They were
+    taken in silence, and did nothing."""
+    from skillc_index.diagnostics import ParameterError
+
+    if params.force and not params.init:
+        raise ParameterError("{force} goes with {init}")
+    if params.live is None:
+        for name, default in _LIVE_DEFAULTS.items():
+            if getattr(params, name) != default:
+                raise ParameterError(f"{{{name}}} goes with {{live}}")
 
 
 def evaluate(session: Session, params: EvalParams) -> EvalResult:
@@ -141,6 +159,7 @@ def evaluate(session: Session, params: EvalParams) -> EvalResult:
 
     _ratio("min_recall", params.min_recall)
     _ratio("threshold", params.threshold)
+    _goes_with(params)
     live = None
     if params.live is not None:
         import shlex

@@ -69,7 +69,13 @@ def list_command(result: SkillList, call: Call[ListParams]) -> None:
             _echo_overrides(result.overrides, layout)
         return
     if not result.skills:
-        click.echo("No skills found." if result.total == 0 else "No skills match.")
+        if result.total == 0:
+            click.echo("No skills found.")
+        elif result.filtered:  # --limit 0: they match, none is shown
+            some = "1 skill matches" if result.filtered == 1 else f"{result.filtered} skills match"
+            click.echo(f"{some}; --limit 0 shows none of them.")
+        else:
+            click.echo("No skills match.")
         return
     verbose = is_verbose()
     header = ["SKILL", "SCOPE", "STATUS"] + (["SOURCE"] if verbose else [])

@@ -177,6 +177,10 @@ def lint_command(run: LintRun, call: Call[LintParams]) -> int:
     (gibb.eri.sh tool-defining skills, SKL801-819). Each extends `agentskills`. Selectors name
     tags too: `--select security`.
 
+    Two more commands of the `skillc-lint` script: `skillc-lint server` (the language server
+    for editors, over stdio) and `skillc-lint clean` (empty the result cache); each takes
+    --help.
+
     \b
     Examples:
       skc lint my-skill

@@ -81,7 +81,8 @@ def mcp_command(
     """Start MCP server.
 
     Serve skillc's commands as MCP tools (skc_init, skc_list, skc_build, skc_lint,
-    skc_outline, skc_show, skc_open, skc_sources, skc_search, skc_find, skc_stats) over stdio
+    skc_outline, skc_show, skc_open, skc_sources, skc_search, skc_find, skc_eval, skc_stats)
+    over stdio
     until the client closes stdin. Both protocol eras: the initialize handshake (2024-11-05 to
     2025-11-25) and the stateless 2026-07-28 revision (server/discover, per-request _meta).
     Only protocol messages go to stdout; logs go to stderr. Tool calls are logged in the

@@ -60,6 +60,8 @@ def stats_command(result: StatsReport, call: Call[StatsParams]) -> None:
     folders, plugins) with its uses, projects and last use, the skills nobody used first.
     With --from: the same reports over the team store that `skc sync --to` fills, a skill
     being every skill of its name, of every user and machine (or those of --user, --machine).
+    `skc stats prune --before TIME` deletes the rows older than TIME (retention; it takes
+    --help).
 
     \b
     Examples:
