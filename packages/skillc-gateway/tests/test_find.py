@@ -1231,6 +1231,13 @@ def test_text_output(gateway: Run, project: Path, home: Path, write_skill: Write
     assert hint == "   skc open ./-dash SKILL.md --offset 7"
     opened = gateway("open", "./-dash", "SKILL.md", "--offset", "7", cwd=project / "loose")
     assert opened.returncode == 0 and opened.stdout.startswith("## Dashes")
+    # a home agent folder's skill: `~/` in the hint is the shell's, so under a $SKILLC_HOME
+    # that is not $HOME (this test's) the hint is the absolute path: pasted, it opens
+    write_skill(home / ".claude/skills/kettle", "kettle", "Boil kettles.", "## Boil\n\nBoil.\n")
+    kettle = gateway("find", "boil kettles").stdout.splitlines()
+    assert kettle[1] == "   ~/.claude/skills/kettle"  # to read: skillc's home
+    assert kettle[3] == f"   skc open {home}/.claude/skills/kettle SKILL.md --offset 7"
+    assert gateway(*kettle[3].split()[1:]).stdout.startswith("## Boil")
 
 
 def test_json_shape(gateway: Run, project: Path, write_skill: WriteSkill) -> None:

@@ -63,7 +63,7 @@ def _read_hint(layout: Layout, skill: FoundSkill) -> str:
     """How to read the skill's best section: ``skc show --section`` when the skill is a
     built store skill (show reads the index), else ``skc open SKILL.md --offset`` (open
     reads the sources: an agent folder's or a plugin's skill is not built)."""
-    from skillc_index import index_path
+    from skillc_index import expand_user, index_path
 
     source = Path(skill.path)
     section = skill.sections[0]
@@ -78,6 +78,8 @@ def _read_hint(layout: Layout, skill: FoundSkill) -> str:
                     return f"skc show --section {heading} -- {_quoted(source.name)}"
                 return f"skc show {_quoted(source.name)} --section {heading}"
     shown = layout.display(source)
+    if shown.startswith("~") and layout.home != expand_user("~").resolve():
+        shown = str(source)  # `~` is $SKILLC_HOME here, which a shell does not know
     target = _quoted(f"./{shown}" if shown.startswith("-") else shown)
     return f"skc open {target} SKILL.md --offset {section.line - 1}"
 
