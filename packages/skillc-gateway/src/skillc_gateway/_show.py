@@ -179,19 +179,7 @@ def show_section(
             # Written to while it was read or checked: these may not be the indexed lines.
             reason = f"'{found.file}' changed while it was read"
             continue
-        warnings = (multiple_matches(query),) if len(matches) > 1 else ()
-        return SectionText(
-            found.file,
-            found.text,
-            found.level,
-            found.start_line,
-            found.end_line,
-            text,
-            total,
-            shown,
-            len(matches),
-            warnings,
-        )
+        return _section_text(query, matches, text, total, shown)
     raise IndexUnusable(skill.name, reason or "its index failed to read after it was built")
 
 
@@ -231,9 +219,18 @@ def _hidden_section(
             )
     except OSError as exc:
         raise UnreadableFile(file, exc.strerror or str(exc)) from exc
-    warnings = (multiple_matches(candidate),) if len(matches) > 1 else ()
+    return _section_text(candidate, matches, text, total, shown)
+
+
+def _section_text(
+    query: str, matches: list[IndexedHeading], text: str, total: int, shown: int
+) -> SectionText:
+    """The first of the headings ``query`` matched, with its lines (W001 when there were
+    several)."""
+    found = matches[0]
+    warnings = (multiple_matches(query),) if len(matches) > 1 else ()
     return SectionText(
-        file,
+        found.file,
         found.text,
         found.level,
         found.start_line,
