@@ -519,10 +519,37 @@ def test_codex_lists_the_description_alone_and_refuses_a_long_one(
     _yaml(bread, ["help with my sourdough"])
     _, claude = _eval(cli, "--path", str(lib), "--top", "1")
     _, codex = _eval(cli, "--path", str(lib), "--top", "1", "--agent", "codex")
-    assert claude["library"] == 2 and codex["library"] == 1  # Codex refuses the essay skill
+    assert claude["library"] == codex["library"] == 2
     # Claude Code appends when_to_use; Codex lists the description alone
     assert _skill(claude, "bread")["recall"] == 1.0
     assert _skill(codex, "bread")["results"][0]["place"] is None
+
+
+def test_a_skill_the_agent_does_not_list_is_scored_untriggerable_not_dropped(
+    cli: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """Codex refuses a description over 1,024 characters, Claude Code lists no skill with
+    ``disable-model-invocation``: their cases were left out of the run (the CI gate passed
+    on them) and, named, they were E001 "not found". They are in the library, listed by the
+    agent at none: each case a miss, the skill untriggerable."""
+    lib = tmp_path / "lib"
+    essay = write_skill(lib / "essay", description="Write essays. " + "y" * 1020)
+    quiet = write_skill(
+        lib / "quiet",
+        frontmatter="name: quiet\ndescription: Tidy notes.\ndisable-model-invocation: true\n",
+    )
+    write_skill(lib / "other", description="Bake bread.")
+    _yaml(essay, ["write an essay"])
+    _yaml(quiet, ["tidy my notes"])
+    for agent, skill in (("codex", "essay"), ("claude", "quiet")):
+        code, data = _eval(cli, "--path", str(lib), "--agent", agent, "--min-recall", "1")
+        assert code == 1  # the gate fails on the skill's misses
+        report = _skill(data, skill)
+        assert (report["listed"], report["untriggerable"], report["recall"]) == (
+            "omitted", True, 0.0
+        )  # fmt: skip
+        named, alone = _eval(cli, str(lib / skill), "--path", str(lib), "--agent", agent)
+        assert [s["name"] for s in alone["skills"]] == [skill]  # was E001
 
 
 def test_a_path_that_is_no_folder_is_an_error_not_an_empty_library(

@@ -58,9 +58,10 @@ class SkillEntry(NamedTuple):
 
 
 def read_skill(folder: Path, agent: AgentName) -> SkillEntry | None:
-    """The entry of the skill at ``folder`` for ``agent``; None when it is no skill the
-    agent lists (no readable ``SKILL.md``, ``disable-model-invocation``, a description
-    the agent refuses)."""
+    """The entry of the skill at ``folder`` for ``agent``; None when it is no skill (no
+    readable ``SKILL.md``). A skill the agent does not list at all (Claude Code's
+    ``disable-model-invocation``, a description Codex refuses) is ``omitted``: its cases are
+    scored as untriggerable (it was left out of the library, or named, not found)."""
     from skillc_index.diagnostics import SkillcError
     from skillc_index.files import open_regular
     from skillc_index.listing.agents import entry_description
@@ -74,11 +75,11 @@ def read_skill(folder: Path, agent: AgentName) -> SkillEntry | None:
     front = parse_frontmatter(text)
     data = front.data if isinstance(front.data, dict) else {}
     description = entry_description(agent, data)
-    if description is None:
-        return None
     name = data.get("name")
     name = " ".join(name.split()) if isinstance(name, str) and name.strip() else folder.name
     line = front.field_lines.get("description", 1)
+    if description is None:
+        return SkillEntry(name, folder, "", line, "", "omitted")
     return SkillEntry(name, folder, description, line, description)
 
 

@@ -78,18 +78,19 @@ def library_of(
         if entry is not None:
             entries.append(entry)
     entries.sort(key=lambda entry: (entry.name, str(entry.folder)))
-    items = [ListingItem(e.name, e.description, usage.get(str(e.folder), 0.0)) for e in entries]
+    listed = [i for i, entry in enumerate(entries) if entry.state != "omitted"]  # by the agent
+    items = [
+        ListingItem(entries[i].name, entries[i].description, usage.get(str(entries[i].folder), 0.0))
+        for i in listed
+    ]
     budget = listing_budget(options.agent, config.budget_context_tokens, config.budget_percent)
-    shown = fit_listing(options.agent, items, budget)
-    entries = [
+    for i, view in zip(listed, fit_listing(options.agent, items, budget), strict=True):
         # without a description (none, or frontmatter the agent cannot read) the listing
         # shows the name alone
-        entry._replace(
+        entries[i] = entries[i]._replace(
             shown=view.description,
             state="name-only" if view.state == "full" and not view.description else view.state,
         )
-        for entry, view in zip(entries, shown, strict=True)
-    ]
     return Library(entries), notices
 
 
@@ -208,7 +209,10 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
         # budget that drops them hides the collision, it does not remove it
         whole = library
         if any(entry.state != "full" for entry in library.entries):
-            listed = [e._replace(shown=e.description, state="full") for e in library.entries]
+            listed = [  # (a skill the agent lists at none: as it is, it has no description)
+                e._replace(shown=e.description, state="full") if e.description else e
+                for e in library.entries
+            ]
             whole = Library(listed)
         try:
             found = collisions(whole, taken, range(len(library.entries)), options.near)
