@@ -152,7 +152,7 @@ def test_an_edited_target_copy_is_not_replaced_without_force(
     assert "true" in side.read_text(encoding="utf-8")
     (side.parent / "notes.txt").write_text("mine", encoding="utf-8")
     side.write_text(
-        "# Written by skillc from SKILL.md's frontmatter (skc build).\n"
+        "# Written by skillc (skc build): the skill's own, with SKILL.md's frontmatter.\n"
         "policy:\n  allow_implicit_invocation: false\n",
         encoding="utf-8",
     )
@@ -173,6 +173,26 @@ def test_the_source_side_file_is_extended_not_replaced(
         "interface": {"display_name": "Deploy App"},
         "policy": {"allow_implicit_invocation": False},
     }
+
+
+def test_the_source_side_file_goes_with_the_stub_when_nothing_extends_it(
+    build: Callable[..., BuildResult], skill: Path, project: Path
+) -> None:
+    """A skill with its own ``agents/openai.yaml`` and nothing in its frontmatter for it:
+    the deployment was a link to the runtime, which holds the stub alone, so Codex read
+    neither the author's interface nor their policy (``allow_implicit_invocation: false``
+    lost: the model could invoke the skill). It is deployed with the stub now."""
+    text = skill / "SKILL.md"
+    text.write_text(text.read_text().replace("disable-model-invocation: true\n", ""))
+    (skill / "agents").mkdir()
+    own = {
+        "interface": {"display_name": "Deploy App", "short_description": "Ships it"},
+        "policy": {"allow_implicit_invocation": False},
+    }
+    (skill / "agents" / "openai.yaml").write_text(yaml.safe_dump(own), encoding="utf-8")
+    build("deploy-app", targets=["codex"])
+    side = project / ".agents" / "skills" / "deploy-app" / "agents" / "openai.yaml"
+    assert yaml.safe_load(side.read_text(encoding="utf-8")) == own
 
 
 def test_the_folded_description_stays_within_the_limit() -> None:

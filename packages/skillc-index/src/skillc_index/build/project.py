@@ -169,10 +169,17 @@ def project(
         out["compatibility"] = _cut(compatibility, COMPATIBILITY_LIMIT)
         change("compatibility", "cut", f"cut to {COMPATIBILITY_LIMIT:,} characters")
     side_files: dict[str, str] = {}
-    if policy:
-        base = dict((side_sources or {}).get(CODEX_SIDE_FILE) or {})
+    # the skill's own side file goes with the stub, extended by the frontmatter's policy: a
+    # deployment holds the stub alone, and Codex read no interface or policy of the author's
+    own = (
+        (side_sources or {}).get(CODEX_SIDE_FILE) if CODEX_SIDE_FILE in dialect.side_files else None
+    )
+    if policy or own:
+        base = dict(own or {})
         old_policy = base.get("policy")
         base["policy"] = {**(old_policy if isinstance(old_policy, dict) else {}), **policy}
+        if not base["policy"]:
+            del base["policy"]
         side_files[CODEX_SIDE_FILE] = side_file_text(base)
     return Projection(out, side_files, tuple(changes))
 
@@ -234,7 +241,9 @@ def side_file_text(data: Mapping[str, Any]) -> str:
     import yaml
 
     body: str = yaml.safe_dump(dict(data), sort_keys=False, allow_unicode=True)
-    return "# Written by skillc from SKILL.md's frontmatter (skc build).\n" + body
+    return (
+        "# Written by skillc (skc build): the skill's own, with SKILL.md's frontmatter.\n" + body
+    )
 
 
 #: The most of a source's side file read (``agents/openai.yaml`` is a few lines).
