@@ -118,6 +118,12 @@ def test_at_most_12_top_level_headings() -> None:
     assert lines[:12] == [f"- Part {n}" for n in range(1, 13)]
     assert lines[12] == "- ... (2 more)"
     assert len(lines) == 13
+    # H2s before any H1 are top-level too (at indent 0): 15 of them were listed
+    alone = top_sections(stub([(2, f"Step {n}") for n in range(1, 21)]))
+    assert alone == [f"- Step {n}" for n in range(1, 13)] + ["- ... (8 more)"]
+    # near miss: under an H1 they are its children, 15 entries in all
+    children = top_sections(stub([(1, "Guide")] + [(2, f"Step {n}") for n in range(1, 21)]))
+    assert len(children) == 16 and children[-1] == "- ... (6 more)"
 
 
 def test_empty_headings_are_not_listed() -> None:

@@ -188,17 +188,19 @@ def _exec_word(skill: str) -> str:
 
 def _skill_entries(headings: Sequence[tuple[int, str]]) -> list[str]:
     """RFC-0001:C-SECTIONS for SKILL.md: H1 at indent 0, H2 at indent 1 under the preceding
-    H1 (at indent 0 when no H1 precedes it), at most 15 entries and 12 H1s."""
+    H1 (at indent 0 when no H1 precedes it), at most 15 entries and 12 at indent 0 (the
+    top-level headings of RFC-0001:C-CONSTRAINTS: H1s, and the H2s before any H1)."""
     entries = [(level, one_line(text)) for level, text in headings if level <= 2]
     entries = [(level, text) for level, text in entries if text]
     lines: list[str] = []
-    seen_h1 = 0
+    seen_h1 = top_level = 0
     for level, text in entries:
-        if len(lines) == MAX_ENTRIES or (level == 1 and seen_h1 == MAX_TOP_LEVEL):
+        top = level == 1 or not seen_h1
+        if len(lines) == MAX_ENTRIES or (top and top_level == MAX_TOP_LEVEL):
             break
-        if level == 1:
-            seen_h1 += 1
-        indent = "  " if level == 2 and seen_h1 else ""
+        seen_h1 += level == 1
+        top_level += top
+        indent = "" if top else "  "
         lines.append(f"{indent}- {text}")
     if len(lines) < len(entries):
         lines.append(f"- ... ({len(entries) - len(lines)} more)")
