@@ -403,6 +403,19 @@ def test_a_failed_build_is_logged_with_its_error(wire: WireClient, project: Path
     assert rows == [("build", "error[E011]: missing frontmatter field 'description' in SKILL.md")]
 
 
+def test_an_unknown_query_type_is_e030_as_on_the_command_line(wire: WireClient) -> None:
+    """``skc stats --group-by searches`` is E030 (RFC-0005's code for an unknown query type);
+    the tool's schema refused it first, E100. The schema lists the types in the
+    description and leaves the check to the run; a value of another type is still E100."""
+    wire.initialize()
+    result = wire.call("skc_stats", {"skill": "demo", "group_by": "searches"})
+    assert result["isError"] is True
+    assert result["content"][0]["text"].startswith("error[E030]: invalid query type: 'searches'")
+    number = wire.call("skc_stats", {"skill": "demo", "group_by": 5})
+    assert number["content"][0]["text"].startswith("error[E100]: ")
+    assert wire.close() == 0
+
+
 def test_a_failed_search_is_logged_with_no_results(wire: WireClient, project: Path) -> None:
     """RFC-0004:C-LOGGING: a search row always has ``result_count``, 0 when it failed."""
     import json

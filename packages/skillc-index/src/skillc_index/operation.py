@@ -202,6 +202,10 @@ def input_schema(params: type[Any], leave_out: Iterable[str] = ()) -> dict[str, 
         if meta.item_min_length is not None:
             schema["items"]["minLength"] = meta.item_min_length
         schema.update(meta.schema())
+        if "enum" in schema and not meta.choice:  # text the run checks, with its own code
+            values = ", ".join(str(value) for value in schema.pop("enum"))
+            schema = {"type": "string", **schema}
+            schema["description"] += f" One of: {values}."
         default = defaults.get(name) if meta.mcp_default is None else meta.mcp_default
         if name not in defaults:
             required.append(property_name(name))
