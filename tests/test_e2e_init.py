@@ -235,3 +235,16 @@ def test_init_invalid_name_is_e100_and_creates_nothing(
     assert tree(project) == [".gitignore", ".skillc", ".skillc/skills"]
     assert tree(home) == []
     assert not (tmp_path / "escape").exists()
+
+
+def test_a_file_where_the_skill_folder_would_be_is_no_skill_that_exists(
+    ok: Run, skc: Run, project: Path
+) -> None:
+    """A regular file named as the skill in the store: E050 "skill 'x' already exists" said
+    a skill was there. It is E999 "cannot create", as any folder that cannot be made."""
+    ok("init")
+    (project / ".skillc" / "skills" / "filex").write_text("notes\n", encoding="utf-8")
+    proc = skc("init", "filex")
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("error[E999]: cannot create "), proc.stderr
+    assert (project / ".skillc" / "skills" / "filex").read_text(encoding="utf-8") == "notes\n"

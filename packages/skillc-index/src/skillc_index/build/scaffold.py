@@ -12,6 +12,7 @@ A build that deploys into another agent folder of the project adds that one the 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -298,11 +299,13 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
     if scope == "project" and new_project:
         check_gitignore(project)  # first: nothing is made when it cannot be written
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)  # a file of that name: E999, not E050
         # "x": never overwrite, even if another process created the file meanwhile.
         with Path(skill_file).open("x", encoding="utf-8", newline="\n") as handle:
             handle.write(skill_template(name))
     except FileExistsError as exc:
+        if not folder.is_dir():
+            raise CannotCreate(str(folder), os.strerror(errno.EEXIST)) from exc
         raise SkillExists(name) from exc
     except OSError as exc:
         raise CannotCreate(str(skill_file), exc.strerror or str(exc)) from exc
