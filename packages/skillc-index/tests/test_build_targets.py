@@ -205,6 +205,24 @@ def test_the_folded_description_stays_within_the_limit() -> None:
     ]
 
 
+def test_a_standard_field_of_another_type_is_dropped_where_clients_check_it() -> None:
+    """``metadata: just a string`` or ``license: 3`` went out as they were to
+    ``.agents/skills`` and in packages (a plugin's skills): a conformant client skips such a
+    skill (skillc's own lint says SKL502). They are dropped and reported; Claude Code's
+    folder, which reads the superset as it is, keeps them."""
+    from skillc_index.dialect import CLAUDE_CODE, PLUGINS
+
+    source = {"name": "x", "description": "d", "metadata": "a string", "license": 3}
+    for dialect in (AGENT_SKILLS, CODEX, PLUGINS):
+        projected = project(source, dialect, "t")
+        assert projected.frontmatter == {"name": "x", "description": "d"}
+        assert [(c.field, c.action) for c in projected.changes] == [
+            ("metadata", "dropped"),
+            ("license", "dropped"),
+        ]
+    assert project(source, CLAUDE_CODE, "claude").frontmatter == source
+
+
 def test_standard_values_are_written_as_the_specification_says() -> None:
     source = {
         "name": "x",

@@ -101,6 +101,11 @@ def _string(value: object) -> str | None:
     return None
 
 
+#: The specification's fields whose value is text (``metadata`` a mapping of strings, made
+#: so above; ``allowed-tools`` a list of text is written as the space-separated string).
+_TEXT_FIELDS = frozenset({"license", "compatibility", "allowed-tools", "metadata"})
+
+
 def project(
     frontmatter: Mapping[str, Any],
     dialect: Dialect,
@@ -134,6 +139,12 @@ def project(
                     continue
             if key == "metadata" and isinstance(value, dict) and not superset:
                 metadata = dict(value)
+                continue
+            wrong = key == "metadata" or not isinstance(value, str)  # (a mapping: above)
+            if not superset and key in _TEXT_FIELDS and wrong:
+                # a conformant client skips a skill whose standard field has another type
+                kind = "a mapping of strings" if key == "metadata" else "text"
+                change(key, "dropped", f"dropped (the specification's {key} is {kind})")
                 continue
             out[key] = value
         elif key == "when_to_use" and isinstance(value, str):
