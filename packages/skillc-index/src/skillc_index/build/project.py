@@ -252,9 +252,7 @@ def side_file_text(data: Mapping[str, Any]) -> str:
     import yaml
 
     body: str = yaml.safe_dump(dict(data), sort_keys=False, allow_unicode=True)
-    return (
-        "# Written by skillc (skc build): the skill's own, with SKILL.md's frontmatter.\n" + body
-    )
+    return "# Written by skillc (skc build): the skill's own, with SKILL.md's frontmatter.\n" + body
 
 
 #: The most of a source's side file read (``agents/openai.yaml`` is a few lines).
