@@ -174,6 +174,13 @@ def test_the_discovery_index_validates_and_its_digests_verify(
     for entry in index["skills"]:
         artifact = (tmp_path / entry["url"].lstrip("/")).read_bytes()
         assert entry["digest"] == "sha256:" + hashlib.sha256(artifact).hexdigest()
+    # a base url without its last slash: each url was the base glued to the path
+    package_skills(given, layout, fmt="well-known", output=tmp_path, base_url="https://x.io/s")
+    index = json.loads((tmp_path / ".well-known/agent-skills/index.json").read_text())
+    assert {entry["url"] for entry in index["skills"]} == {
+        "https://x.io/s/notes/SKILL.md",
+        "https://x.io/s/pdf-tool.zip",
+    }
     archive = zipfile.ZipFile(
         io.BytesIO((tmp_path / ".well-known/agent-skills/pdf-tool.zip").read_bytes())
     )
@@ -226,6 +233,16 @@ def test_the_command_line(cli: Callable[..., Any], skills: Path, project: Path) 
     )
     refused = run("package", "skills/pdf-tool", "-o", "skills/pdf-tool/out")
     assert refused.returncode == 1 and "inside the skill" in refused.stderr
+    # the package's own folder would be the skill's: `-o skills` of `skills/pdf-tool` wrote
+    # plugin.json and a copy of the skill into it, one level deeper each run
+    before = sorted(p.relative_to(skills) for p in (skills / "pdf-tool").rglob("*"))
+    into = run("package", "skills/pdf-tool", "--to", "plugin", "-o", "skills")
+    assert into.returncode == 1 and "written into the skill" in into.stderr
+    assert sorted(p.relative_to(skills) for p in (skills / "pdf-tool").rglob("*")) == before
+    twice = run("package", "skills/pdf-tool", "./skills/pdf-tool")
+    assert "'pdf-tool' is given twice" in twice.stderr
+    empty = run("package", "skills/pdf-tool", "-o", "")
+    assert empty.returncode == 1 and "output folder is empty" in empty.stderr
 
 
 def test_what_a_checkout_holds_never_directs_or_stops_the_package(

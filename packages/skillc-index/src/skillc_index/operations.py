@@ -493,6 +493,10 @@ def package(session: Session, params: PackageParams) -> PackageResult:
     from skillc_index.layout import expand_user
     from skillc_index.package.make import package_skills
 
+    if not params.output:  # "" is not the working folder
+        from skillc_index.diagnostics import InvalidOption
+
+        raise InvalidOption("the output folder is empty: name one")
     output = expand_user(params.output)
     if not output.is_absolute():
         output = session.layout.cwd / output

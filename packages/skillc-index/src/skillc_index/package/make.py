@@ -279,8 +279,11 @@ def package_skills(
         raise InvalidOption("name at least one skill to package")
     packed = [pack_skill(given, layout, fmt) for given in skills]
     names = [skill.name for skill in packed]
-    if len(set(names)) < len(names):
-        raise InvalidOption("two skills of one name cannot be packaged together")
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise InvalidOption(f"'{twice[0]}' is given twice (two skills of one name)")
+    if not base_url.endswith("/"):  # each url is base_url + a path: no slash, no url
+        base_url += "/"
     if fmt == "upload":
         files = _layout_upload(packed, fmt)
     elif fmt == "well-known":
@@ -295,11 +298,15 @@ def package_skills(
     if output.exists() and not output.is_dir():
         raise InvalidOption(f"the output '{output}' is not a folder")
     real_output = os.path.realpath(output)
+    tops = {os.path.realpath(output / rel.split("/", 1)[0]) for rel in files}
     for given in skills:
         from skillc_index.layout import resolve_skill
 
-        if inside(real_output, os.path.realpath(resolve_skill(given, layout).source)):
+        source = os.path.realpath(resolve_skill(given, layout).source)
+        if inside(real_output, source):
             raise InvalidOption(f"the output folder '{output}' is inside the skill '{given}'")
+        if any(inside(top, source) for top in tops):  # `-o skills` of `skills/notes`
+            raise InvalidOption(f"the package would be written into the skill '{given}'")
     made = _made_before(output)
     moved = []
     for path in _foreign(output, files, made):
