@@ -548,7 +548,7 @@ def test_a_skill_the_agent_does_not_list_is_scored_untriggerable_not_dropped(
         assert (report["listed"], report["untriggerable"], report["recall"]) == (
             "omitted", True, 0.0
         )  # fmt: skip
-        named, alone = _eval(cli, str(lib / skill), "--path", str(lib), "--agent", agent)
+        _, alone = _eval(cli, str(lib / skill), "--path", str(lib), "--agent", agent)
         assert [s["name"] for s in alone["skills"]] == [skill]  # was E001
 
 
