@@ -321,6 +321,45 @@ def test_a_file_where_the_agent_folder_would_be_is_said_so(
     assert (project / "afile").read_text(encoding="utf-8") == "a file\n"
 
 
+def test_usage_of_a_read_only_runtime_is_read_and_its_prune_fails_loudly(
+    ok: Run, demo: Path, project: Path, clean_env: dict[str, str]
+) -> None:
+    """A runtime nobody may write (a sandbox, a read-only mount): its logs are in WAL mode,
+    and SQLite could not make the shared-memory file a read needs, so ``stats`` was E999
+    ("attempt to write a readonly database"), ``stats --all`` listed used skills as never
+    used, and ``prune`` deleted nothing and exited 0. Now the logs are read (as immutable:
+    nothing can write there), and a log that cannot be pruned is the exit status 1."""
+    import time
+
+    ok("build", "demo")
+    ok("show", "demo", "--section", "Hi")
+    time.sleep(1.1)  # the rows are older than prune's --before below (now)
+    runtime = project / ".skillc" / "runtime"
+    for name in ("logs.db-wal", "logs.db-shm"):  # the last writer's: gone, as it ends
+        assert not (runtime / "demo" / ".skillc-meta" / name).exists()
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        command = _read_only(runtime, [sys.executable, "-m", "skillc", *args])
+        return subprocess.run(
+            command, cwd=project, env=clean_env, capture_output=True, text=True, timeout=120,
+            check=False,
+        )  # fmt: skip
+
+    try:
+        stats = run("stats", "demo", "--format", "json")
+        assert stats.returncode == 0, stats.stderr
+        assert json.loads(stats.stdout)["data"]["total_accesses"] == 2  # build and show
+        every = run("stats", "--all", "--format", "json")
+        assert [s["uses"] for s in json.loads(every.stdout)["data"]] == [1], every.stdout
+        pruned = run(
+            "stats", "prune", "--before", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        )
+        assert pruned.returncode == 1, pruned.stdout + pruned.stderr
+        assert "cannot prune it" in pruned.stdout
+    finally:
+        runtime.chmod(0o755)
+
+
 # -- relative links (issue 34) ---------------------------------------------------------------
 
 

@@ -19,7 +19,9 @@ from typing import Literal
 __all__ = ["Mode", "connect", "sqlite_uri", "use_wal"]
 
 #: ``ro``: read only; ``rw``: read and write an existing database; ``rwc``: create it if needed.
-Mode = Literal["ro", "rw", "rwc"]
+Mode = Literal["ro", "rw", "rwc", "immutable"]
+"""SQLite's modes, and ``immutable``: read-only, a file no process can change (SQLite reads
+it without locks, and without the shared-memory file a WAL database otherwise needs)."""
 
 
 def sqlite_uri(path: Path, mode: Mode) -> str:
@@ -28,7 +30,7 @@ def sqlite_uri(path: Path, mode: Mode) -> str:
     text = os.path.abspath(path)  # noqa: PTH100 - a str is wanted
     for char, escaped in (("%", "%25"), ("?", "%3f"), ("#", "%23")):
         text = text.replace(char, escaped)
-    return f"file:{text}?mode={mode}"
+    return f"file:{text}?mode=ro&immutable=1" if mode == "immutable" else f"file:{text}?mode={mode}"
 
 
 def connect(path: Path, *, mode: Mode, timeout_ms: int) -> sqlite3.Connection:

@@ -31,6 +31,9 @@ class PrunedLog(NamedTuple):
     rows: int
     skipped: str | None = None
     """Why this log was left as it is (None: pruned)."""
+    failed: bool = False
+    """Left as it is because it could not be pruned (read or written): the exit status is 1,
+    where a log left by choice (outside its store, not reconciled yet) is no failure."""
 
 
 class PruneReport(NamedTuple):
@@ -99,8 +102,8 @@ def prune_logs(layout: Layout, before: str, *, dry_run: bool = False) -> PruneRe
                 found.append(PrunedLog(shown, 0, reason))
                 continue
             found.append(PrunedLog(shown, prune_rows(path, before, dry_run=dry_run)))
-        except sqlite3.Error as exc:
-            found.append(PrunedLog(shown, 0, f"cannot read it: {exc}"))
+        except sqlite3.Error as exc:  # (a read-only runtime: "attempt to write a readonly...")
+            found.append(PrunedLog(shown, 0, f"cannot prune it: {exc}", failed=True))
     return PruneReport(before, dry_run, None, sum(log.rows for log in found), tuple(found))
 
 

@@ -18,7 +18,12 @@ if TYPE_CHECKING:
     from skillc_stats._prune import PruneReport
 
 
-@command(PRUNE)
+def _status(result: PruneReport) -> int:
+    """1 when a log could not be pruned: a retention job must not take it for done."""
+    return 1 if any(log.failed for log in result.logs) else 0
+
+
+@command(PRUNE, status=_status)
 def prune_command(result: PruneReport, call: Call[PruneParams]) -> None:
     """Delete access rows older than TIME.
 

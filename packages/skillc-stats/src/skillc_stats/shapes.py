@@ -244,6 +244,7 @@ class PrunedLogShape(TypedDict):
     path: str
     rows: Annotated[int, "Rows deleted (a dry run: would be)."]
     skipped: Annotated[str | None, "Why the log was left as it is (null: pruned)."]
+    failed: Annotated[bool, "It could not be pruned (the exit status is then 1)."]
 
 
 class PruneShape(TypedDict):

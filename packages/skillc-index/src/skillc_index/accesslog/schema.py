@@ -23,8 +23,8 @@ import os
 import sqlite3
 from pathlib import Path
 
+from skillc_index.sqlite import Mode, use_wal
 from skillc_index.sqlite import connect as sqlite_connect
-from skillc_index.sqlite import use_wal
 
 LOG_FILE = "logs.db"
 #: 1: the table and its timestamp index. 2, 3: the indexes ``skc stats`` reads (below). 4: the
@@ -203,7 +203,19 @@ def open_log(path: Path, *, write: bool = False, own: bool = False) -> sqlite3.C
     as one, :func:`check_log`), for reading or, with ``write``, writing (deleting rows). With
     ``own``, only a log with skillc's own schema (:func:`check_schema`: one ``connect``
     would write to)."""
-    db = sqlite_connect(path, mode="rw" if write else "ro", timeout_ms=BUSY_TIMEOUT_MS)
+    try:
+        return _open_log(path, "rw" if write else "ro", own)
+    except sqlite3.OperationalError:
+        if write or os.access(path.parent, os.W_OK):
+            raise
+        # a log in WAL mode in a folder this process cannot write (a read-only runtime, a
+        # sandbox): SQLite cannot make the shared-memory file a read needs ("attempt to
+        # write a readonly database"), and no process can write the log there either
+        return _open_log(path, "immutable", own)
+
+
+def _open_log(path: Path, mode: Mode, own: bool) -> sqlite3.Connection:
+    db = sqlite_connect(path, mode=mode, timeout_ms=BUSY_TIMEOUT_MS)
     try:
         (check_schema if own else check_log)(db)  # the first implies the second
         db.execute(f"SELECT {', '.join(RFC_COLUMNS)} FROM access_log LIMIT 0")  # fails now
