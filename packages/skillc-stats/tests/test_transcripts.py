@@ -223,6 +223,29 @@ def test_rerun_imports_nothing_twice(setup: Setup) -> None:
     assert len(s.rows("demo")) == 3
 
 
+def test_a_call_copied_into_another_session_file_is_imported_once(setup: Setup) -> None:
+    """Claude Code copies a conversation's records into a new ``<session>.jsonl`` when a
+    session is backgrounded, forked or resumed: the same tool call (its id, its time) with
+    another ``sessionId``. Each copy was imported again (one activation counted twice);
+    the row's run id is the session, the only thing that differs. Now one call is one row,
+    whichever file is read first and in one import or two."""
+    s = setup
+    p = s.project
+    call = skill_call(p, 1, "demo")
+    s.write(lines(call))
+    assert s.sync().added == 1
+    copied = s.transcript.with_name("copied-session.jsonl")
+    s.write(lines({**call, "sessionId": "copied-session"}, skill_call(p, 2, "demo")), copied)
+    assert s.sync().added == 1  # the second call only
+    assert len(s.rows("demo")) == 2
+    # in one import: both files new (the saved positions and the rows gone)
+    transcripts.state_path(s.layout).unlink()
+    for log in s.project.glob(".skillc/runtime/*/.skillc-meta/logs.db"):
+        log.unlink()
+    assert s.sync().added == 2
+    assert len(s.rows("demo")) == 2
+
+
 def test_a_grown_file_is_read_from_where_it_stopped(setup: Setup) -> None:
     s = setup
     p = s.project

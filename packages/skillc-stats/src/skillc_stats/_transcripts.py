@@ -40,7 +40,7 @@ import sqlite3
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from skillc_index import (
     Layout,
@@ -339,7 +339,13 @@ def _store(rows: list[Row], dry_run: bool) -> tuple[list[SkillImport], set[Path]
     failed: set[Path] = set()
     for destination, part in sorted(groups.items()):
         first = part[0]
-        identities = list(dict.fromkeys(row.identity for row in part))
+        # one tool call once, also when the agent copied it into another session's file
+        # (a backgrounded, forked or resumed session): its id is in the row's args, and only
+        # the run id (the session) differs
+        calls: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        for row in part:
+            calls.setdefault(row.identity[:1] + row.identity[2:], row.identity)
+        identities = list(calls.values())
         batch = FallbackRows([(identity, 1) for identity in identities])
         activations = sum(1 for identity in identities if identity[2] == "activate")
         error: SkillcError | None = None
@@ -347,7 +353,9 @@ def _store(rows: list[Row], dry_run: bool) -> tuple[list[SkillImport], set[Path]
         error = _misplaced_destination(first.layout, destination, first.runtime)
         if error is None:
             try:
-                added = (count_missing if dry_run else copy_missing)(destination, batch)
+                added = (count_missing if dry_run else copy_missing)(
+                    destination, batch, sessions=False
+                )
             except (sqlite3.Error, OSError) as exc:
                 shown = first.layout.display(destination)
                 error = SyncDestinationNotWritable(shown, _why(exc))

@@ -71,48 +71,55 @@ def read_identities(db: sqlite3.Connection) -> FallbackRows:
     return FallbackRows(found)
 
 
-def _missing(db: sqlite3.Connection, rows: Iterable[tuple[Identity, int]]) -> Iterator[Identity]:
+def _missing(
+    db: sqlite3.Connection, rows: Iterable[tuple[Identity, int]], sessions: bool = True
+) -> Iterator[Identity]:
     """Each row as many times as it occurs in ``rows`` beyond its occurrences in ``db``.
 
     Counting (not just "exists or not") keeps two identical accesses in the same second as
     two rows, and makes a second copy of the same rows add nothing. The rows of one access
     (all but ``run_id`` and ``skill`` the same: sessions that ran one command in the same
     second) are counted by one read, kept for the others: a lookup a row read every row of
-    its access, so 4,000 sessions' rows of one second took 1.3 s, 40,000 minutes.
+    its access, so 4,000 sessions' rows of one second took 1.3 s, 40,000 minutes. Without
+    ``sessions``, rows that differ by ``run_id`` alone are one row (a transcript's tool call,
+    whose id is in its ``args``, copied into another session's file by the agent).
     """
-    crowded: dict[tuple[Any, ...], Counter[tuple[str, str]]] = {}
+    crowded: dict[tuple[Any, ...], Counter[Any]] = {}
     for identity, count in rows:
         timestamp, run_id, command, skill, skill_path, cwd, args, error = identity
         access = (skill_path, command, args, timestamp, error, cwd)
-        session = (run_id, skill)
+        session: Any = (run_id, skill) if sessions else skill
         if access in crowded:
             present = crowded[access][session]
         else:
             found = db.execute(_ROWS_OF_ACCESS, access).fetchall()
-            if len(found) > 1:  # kept: the other sessions' rows of it are read from here
-                crowded[access] = Counter(found)
-            present = found.count(session)
+            keys = found if sessions else [name for _, name in found]
+            if len(keys) > 1:  # kept: the other sessions' rows of it are read from here
+                crowded[access] = Counter(keys)
+            present = keys.count(session)
         for _ in range(count - present):
             yield identity
 
 
-def count_missing(destination: Path, rows: FallbackRows) -> int:
+def count_missing(destination: Path, rows: FallbackRows, *, sessions: bool = True) -> int:
     """How many rows a copy into ``destination`` would add (read only; a missing database
     would receive them all; :class:`~.schema.ForeignLog` for one that
-    :func:`copy_missing` would refuse to write)."""
+    :func:`copy_missing` would refuse to write). ``sessions``: as :func:`copy_missing`."""
     if not destination.exists():
         return rows.total
     with closing(open_log(destination, own=True)) as db:
-        return sum(1 for _ in _missing(db, rows.identities))
+        return sum(1 for _ in _missing(db, rows.identities, sessions))
 
 
-def copy_missing(destination: Path, rows: FallbackRows) -> int:
+def copy_missing(destination: Path, rows: FallbackRows, *, sessions: bool = True) -> int:
     """Add to ``destination`` (created, or migrated to the current schema, as needed) the rows
-    it does not hold yet, in one transaction; return how many were added."""
+    it does not hold yet, in one transaction; return how many were added. Without
+    ``sessions``, a row it holds under another ``run_id`` is held (a transcript's tool call
+    in a session file the agent copied)."""
     with closing(connect(destination)) as db:
         db.execute("BEGIN IMMEDIATE")
         try:
-            added = list(_missing(db, rows.identities))
+            added = list(_missing(db, rows.identities, sessions))
             db.executemany(INSERT_ROW, added)
             db.execute("COMMIT")
         except BaseException:
