@@ -366,6 +366,25 @@ def test_uninstall_removes_the_runtimes_install_built_and_only_those(
     assert _runtimes(layout) == before
 
 
+def test_uninstall_keeps_a_runtime_another_deployment_links_to(
+    cli: Callable[..., Run], layout: Layout, claude: Path, project: Path
+) -> None:
+    """While the router stood, the user deployed a routed skill to another agent (``skc
+    build alpha -t cursor``: a link to the runtime install built). Uninstall removed that
+    runtime, and Cursor's entry was left a dangling link, the skill gone with no word."""
+    route_json(cli, "install")
+    built = cli("skillc_index")("build", "alpha", "--target", "cursor")
+    assert built.returncode == 0, built.stderr
+    entry = project / ".cursor" / "skills" / "alpha"
+    assert entry.is_symlink() and (entry / "SKILL.md").is_file()
+    done = route(cli, "uninstall", "--format", "json")
+    runtimes = layout.runtime_store("project")
+    assert json.loads(done.stdout)["runtimes_removed"] == [str(runtimes / "beta")]  # not alpha's
+    assert "kept the runtime of 'alpha': .cursor/skills/alpha links to it" in done.stderr
+    assert (entry / "SKILL.md").is_file()  # Cursor still reads it
+    assert (claude / "alpha" / "SKILL.md").is_file()  # and alpha is back in place
+
+
 def test_uninstall_keeps_the_access_log_of_a_runtime_agents_used(
     cli: Callable[..., Run], layout: Layout, claude: Path
 ) -> None:

@@ -103,6 +103,20 @@ def _used(log: Path) -> bool:
         return True
 
 
+def _linked_from(layout: Layout, runtime: Path) -> str | None:
+    """An agent folder's entry (of the project's and the home's) that links to ``runtime``:
+    a deployment ``skc build`` made of it, say to another agent while the router stood;
+    None when there is none."""
+    from skillc_index.inventory.folders import agent_folders
+
+    real = os.path.realpath(runtime)
+    for root in agent_folders(layout, None, nested=False):
+        entry = root.path / runtime.name
+        if entry.is_symlink() and os.path.realpath(entry) == real:
+            return layout.display(entry)
+    return None
+
+
 def remove_runtime(
     place: RoutePlace, layout: Layout, name: str, *, dry_run: bool = False
 ) -> RuntimeRemoval | None:
@@ -177,6 +191,10 @@ def remove_built_runtimes(
             continue
         if lexists(place.store / name) and not (dry_run and name in back):
             continue  # the store holds a skill of that name: its runtime is that skill's
+        linked = _linked_from(layout, runtime_of(place, layout, name))
+        if linked is not None:  # a build deployed it meanwhile: removed, that one broke
+            notices.append(Notice(f"kept the runtime of '{name}': {linked} links to it"))
+            continue
         outcome = remove_runtime(place, layout, name, dry_run=dry_run)
         if outcome is None:
             continue
