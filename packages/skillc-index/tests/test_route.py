@@ -862,6 +862,13 @@ def test_a_folder_two_agents_share_is_routed_once(cli: Callable[..., Run], proje
     assert refused.stderr.startswith(
         "error[E100]: invalid option: 'the folder '.agents/skills' is routed already, as 'codex'"
     )
+    # status and uninstall under the other name say so too: status said "0 skills behind
+    # it" and that the router was edited, uninstall that nothing was routed
+    for command in ("status", "uninstall"):
+        with unchanged(project):
+            other = route(cli, command, "-t", "agents")
+        assert other.returncode == 1
+        assert "is routed already, as 'codex'" in other.stderr, other.stderr
     shutil.rmtree(folder / "b4")
     assert route(cli, "uninstall", "-t", "codex").returncode == 0
     assert snapshot(folder) == before

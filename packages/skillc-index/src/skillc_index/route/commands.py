@@ -294,6 +294,19 @@ def _install(session: Session, place: RoutePlace, *, dry_run: bool) -> RouteResu
 # -- uninstall ------------------------------------------------------------------------------
 
 
+def _not_routed_as_another(place: RoutePlace) -> None:
+    """FolderRoutedAs (E100) when ``place``'s agent has routed nothing and its folder is
+    routed under another agent's name (``agents`` and ``codex`` share ``.agents/skills``):
+    status said "0 skills behind it" and that the router was edited, uninstall that nothing
+    was routed, while the other's router stood there."""
+    if lexists(place.manifest):
+        return
+    folder_rel = os.path.relpath(place.folder, place.base)
+    other = routed_as(place, folder_rel)
+    if other is not None:
+        raise FolderRoutedAs(folder_rel, other)
+
+
 def route_uninstall(
     session: Session, agent: str = "claude", *, global_: bool = False, dry_run: bool = False
 ) -> RouteResult:
@@ -304,6 +317,7 @@ def route_uninstall(
     nothing to do."""
     layout, config = session.layout, session.config
     place = route_place(layout, config, agent, global_)
+    _not_routed_as_another(place)
     if dry_run or not lexists(place.manifest):
         return _uninstall(session, place, dry_run=dry_run)
     with route_lock(place, layout):
@@ -426,6 +440,7 @@ def route_status(session: Session, agent: str = "claude", *, global_: bool = Fal
     skills of the folder that are not behind it (added since: ``install`` routes them)."""
     layout, config = session.layout, session.config
     place = route_place(layout, config, agent, global_)
+    _not_routed_as_another(place)
     manifest = read_route_manifest(place.manifest)
     if manifest is not None:
         place = place._replace(folder=place.base / manifest.folder)
