@@ -163,21 +163,23 @@ def test_what_the_user_set_is_kept_and_priced(
     cli: Callable[..., Run], home: Path, project: Path, over: Path
 ) -> None:
     """The user's file keeps kappa off the listing, the team's keeps gamma on: the listing
-    then drops gamma alone, which the user chose to show; nothing is written, the user's
-    values stay."""
+    then drops gamma alone, which the user chose to show: kept as set, and the next skill in
+    the listing's order (delta) is set name-only in its place so that the listing fits (it
+    stayed over the budget, "the names do not fit"); the user's values stay."""
     user = write_json(home / ".claude" / "settings.json", {"skillOverrides": {"kappa": "off"}})
     team = write_json(project / ".claude" / "settings.json", {"skillOverrides": {"gamma": "on"}})
     data = run_json(cli, "--apply", "overrides")
-    (folder,) = data["budget"]
+    (folder,) = data["budget"]  # priced again from the files as written: gamma fits
     assert (folder["not_listed"], folder["overrides"], folder["dropped"]) == (
         1,
-        {"kappa": "off"},
-        ["gamma"],
+        {"delta": "name-only", "kappa": "off"},
+        [],
     )
     (plan,) = data["overrides"]
-    assert (plan["name_only"], plan["kept"], plan["written"]) == ([], ["gamma"], False)
-    assert plan["reason"] == "every skill it drops already has a skillOverrides setting"
-    assert not local_settings(project).exists()
+    assert (plan["name_only"], plan["kept"], plan["written"]) == (["delta"], ["gamma"], True)
+    assert plan["reason"] is None and plan["tokens_after"] <= plan["budget_tokens"]
+    written = json.loads(local_settings(project).read_text(encoding="utf-8"))
+    assert written == {"skillOverrides": {"delta": "name-only"}}
     assert json.loads(user.read_text(encoding="utf-8")) == {"skillOverrides": {"kappa": "off"}}
     assert json.loads(team.read_text(encoding="utf-8")) == {"skillOverrides": {"gamma": "on"}}
 
@@ -298,11 +300,12 @@ def test_a_folder_name_that_is_not_utf8_is_left_out(
         "---\ndescription: " + "z" * 100 + "\n---\n# Z\n", encoding="utf-8"
     )
     (plan,) = run_json(cli, "--apply", "overrides", "--dry-run")["overrides"]
-    assert plan["name_only"] == ["kappa", "gamma"]  # zz-caf\xe9 is dropped first, not keyable
+    # zz-caf\xe9 is dropped first, not keyable: the next one in the order takes its place
+    assert plan["name_only"] == ["kappa", "gamma", "delta"]
     (plan,) = run_json(cli, "--apply", "overrides")["overrides"]
     assert plan["written"] is True
     assert json.loads(local_settings(project).read_text(encoding="utf-8")) == {
-        "skillOverrides": {"kappa": "name-only", "gamma": "name-only"}
+        "skillOverrides": {"kappa": "name-only", "gamma": "name-only", "delta": "name-only"}
     }
 
 

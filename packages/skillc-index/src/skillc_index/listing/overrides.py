@@ -243,7 +243,17 @@ def _plan(
     names: list[str] = []
     kept: list[str] = []
     saved = 0
-    for entry in folder.dropped_entries:
+    dropped = folder.dropped_entries
+    # past the ones it drops, the next in its order while the listing does not fit: a skill
+    # the user set (kept as set) saves nothing, and the listing stayed over the budget
+    following = [
+        entry
+        for entry in (folder.entries[i] for i in reversed(folder.order))
+        if entry.described and entry not in dropped
+    ]
+    for place, entry in enumerate((*dropped, *following)):
+        if place >= len(dropped) and folder.chars - saved <= folder.budget_chars:
+            break
         if entry.name in found.named:
             kept.append(entry.name)
         elif entry.name not in names and _keyable(entry.name):
