@@ -1032,3 +1032,18 @@ def test_a_folder_whose_name_fails_the_name_rule_is_left_in_place(
     assert len(lefts) == 3
     assert lefts[0].startswith("left: .claude/skills/-dash: invalid skill name '-dash': ")
     assert "Not behind the router (3): -dash, Upper, new\\nline" in route(cli, "status").stdout
+
+
+def test_a_project_skill_built_globally_is_left_with_its_source_named(
+    cli: Callable[..., Run], layout: Layout, project: Path, write_skill: WriteSkill
+) -> None:
+    """``route install --global`` left a project skill built with ``--global`` as "its
+    source is in no store": the source is the project's store skill (the inventory lists
+    it so). The reason names it."""
+    write_skill(layout.store("project") / "mine")
+    built = cli("skillc_index")("build", "mine", "--global")
+    assert built.returncode == 0, built.stderr
+    done = route(cli, "install", "--global")
+    assert done.returncode == 0, done.stderr
+    source = layout.store("project") / "mine"
+    assert f"its source is a project's, {source} (built with --global)" in done.stdout

@@ -112,7 +112,14 @@ def classify(
             target = path.readlink()
             real = Path(os.path.realpath(path))
             if real.parent.name == "runtime" and real.parent.parent.name == SKILLC_DIR:
-                why = "its source is in no store"
+                from skillc_index.inventory.deployed import deployed_source
+
+                source = deployed_source(str(real), layout)
+                why = (  # a project skill built with --global: it is that project's to route
+                    "its source is in no store"
+                    if source is None
+                    else f"its source is a project's, {source} (built with --global)"
+                )
                 return SkillLeft(
                     name,
                     path,
