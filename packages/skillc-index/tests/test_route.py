@@ -794,6 +794,12 @@ def test_refusals_change_nothing(
             "error[E100]: invalid option: 'not inside a skillc project: make this folder one "
             "with 'skc init' first, or route the home folder's skills with --global'"
         ]
+        # in the home folder `init` makes the global store, never a project: not advised
+        in_home = route(cli, "install", cwd=home)
+        assert in_home.stderr.splitlines() == [
+            "error[E100]: invalid option: 'the home folder is never a skillc project: route "
+            "the home folder's skills with --global'"
+        ]
         unknown = route(cli, "install", "--target", "nope")
         assert unknown.stderr.startswith("error[E100]: invalid option: 'unknown target 'nope'")
         folder = route(cli, "install", "--target", "./x")

@@ -75,7 +75,7 @@ def route_place(layout: Layout, config: Config, agent: str, global_: bool) -> Ro
     project (or home) folder."""
     scope: Scope = "global" if global_ else "project"
     if scope == "project" and layout.project_root is None:
-        raise NoProjectToRoute
+        raise NoProjectToRoute(in_home=layout.cwd == layout.home)
     known = agent_targets(config.targets)
     if agent not in known or not AGENT_NAME.match(agent):
         raise UnknownTarget(agent, tuple(sorted(name for name in known if AGENT_NAME.match(name))))

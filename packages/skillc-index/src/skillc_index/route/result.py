@@ -134,16 +134,16 @@ class NoProjectToRoute(InvalidOption):
     """E100: a project agent folder routed outside any skillc project (its store is where
     the skills go)."""
 
-    def __init__(self) -> None:
+    def __init__(self, in_home: bool = False) -> None:
+        self.in_home = in_home
         super().__init__(self._words(PARAMETER_NAMES))
 
-    @staticmethod
-    def _words(spelling: Spelling) -> str:
+    def _words(self, spelling: Spelling) -> str:
+        home = f"route the home folder's skills with {spelling.option('global')}"
+        if self.in_home:  # `init` here makes the global store: never a project
+            return f"the home folder is never a skillc project: {home}"
         init = f"'{spelling.program} init'" if spelling.program else "'init'"
-        return (
-            f"not inside a skillc project: make this folder one with {init} first, or route "
-            f"the home folder's skills with {spelling.option('global')}"
-        )
+        return f"not inside a skillc project: make this folder one with {init} first, or {home}"
 
     def spelled(self, spelling: Spelling) -> Diagnostic:
         return self.diagnostic._replace(params={"message": self._words(spelling)})
