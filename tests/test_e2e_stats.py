@@ -215,6 +215,16 @@ def test_errors(used_demo: Path, ok: Run) -> None:
     assert out[4:] == ["COUNT  COMMAND  TARGET  ERROR", f"    1  show     Nope    {error}"]
 
 
+def test_an_error_is_logged_as_the_command_said_it(used_demo: Path, ok: Run, skc: Run) -> None:
+    """The ``error`` column is the line the command printed: a command-line failure names
+    its options as the command line does (``--since``), where it logged the API's names
+    (``since '1.5d' ...``) under the line the user saw."""
+    said = skc("stats", "demo", "--since", "1.5d").stderr.splitlines()[0]
+    assert said.startswith("error[E031]: invalid filter: '--since '1.5d' is not a time")
+    errors = stats_json(ok, "--group-by", "errors")["data"]
+    assert [row["error"] for row in errors if row["command"] == "stats"] == [said]
+
+
 def test_search(used_demo: Path, ok: Run) -> None:
     assert stats_json(ok, "--group-by", "search")["data"] == [
         {"query": "install", "count": 2},

@@ -186,7 +186,10 @@ def cli_session(
     from skillc_index.operation import Session
 
     return Session(
-        layout or Layout.discover(), AccessLog(report_all), progress=progress, one_shot=True
+        layout or Layout.discover(),
+        AccessLog(report_all, spelling=CLI_SPELLING),
+        progress=progress,
+        one_shot=True,
     )
 
 

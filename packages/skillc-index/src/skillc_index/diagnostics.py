@@ -485,10 +485,13 @@ class BinaryFile(InternalError):
         self.size = size
 
 
-def error_line(exc: BaseException) -> str:
-    """The one-line diagnostic of a failure, as an access-log row records it."""
+def error_line(exc: BaseException, spelling: Spelling | None = None) -> str:
+    """The one-line diagnostic of a failure, as an access-log row records it: with
+    ``spelling``, its parameters named as that front end names them (the command line's
+    ``--since``, as the user was told), else as the API and MCP do."""
     error = exc if isinstance(exc, SkillcError) else InternalError.unexpected(exc)
-    return format_diagnostic(error.diagnostic).splitlines()[0]
+    diagnostic = error.diagnostic if spelling is None else error.spelled(spelling)
+    return format_diagnostic(diagnostic).splitlines()[0]
 
 
 def lint_diagnostic(

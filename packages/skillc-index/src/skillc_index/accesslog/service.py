@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from queue import Queue
 
     from skillc_index.accesslog.store import AccessRecord
-    from skillc_index.diagnostics import Diagnostic, Notice
+    from skillc_index.diagnostics import Diagnostic, Notice, Spelling
     from skillc_index.layout import Layout, ResolvedSkill
 
 Warn = Callable[[Iterable["Diagnostic | Notice"]], None]
@@ -56,8 +56,17 @@ class AccessLog:
     id for a whole queued session).
     """
 
-    def __init__(self, warn: Warn, *, run_id: str | None = None, queued: bool = False) -> None:
+    def __init__(
+        self,
+        warn: Warn,
+        *,
+        run_id: str | None = None,
+        queued: bool = False,
+        spelling: Spelling | None = None,
+    ) -> None:
         self._warn = warn
+        self._spelling = spelling
+        """How the front end names parameters, for the ``error`` column (:func:`error_line`)."""
         self._reported: set[str] = set()
         self._queued = queued
         self._run_id = run_id
@@ -108,7 +117,7 @@ class AccessLog:
         try:
             yield resolved
         except BaseException as exc:
-            error = error_line(exc)
+            error = error_line(exc, self._spelling)
             raise
         finally:
             self.record(layout, resolved, command, args, error)
@@ -150,7 +159,7 @@ class AccessLog:
             resolved = resolve_skill(skill, layout, force_global=force_global)
         except SkillcError:
             return
-        self.record(layout, resolved, command, args, error_line(exc))
+        self.record(layout, resolved, command, args, error_line(exc, self._spelling))
 
     # -- warnings --------------------------------------------------------------------------
 
