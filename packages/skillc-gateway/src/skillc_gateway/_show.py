@@ -10,7 +10,8 @@ checked once; the file read is then compared with the stats that check proved
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from skillc_gateway._open import read_lines
@@ -146,7 +147,11 @@ def show_section(
                 raise UnreadableFile(file, exc.strerror or str(exc)) from exc
             relative = target.relative_to(skill.source.resolve()).as_posix()
         try:
-            query, matches = _matches(index, section, relative)
+            query, matches = _matches(
+                section,
+                partial(find_headings, index, file=relative),
+                partial(read_headings, index, relative),
+            )
         except IndexUnusable:  # RFC-0004: a read failure is corruption: built again
             damaged = index
             continue
@@ -204,14 +209,11 @@ def _hidden_section(
             headings = [
                 IndexedHeading(file, h.text, h.level, h.line, h.end_line) for h in doc.headings
             ]
-            for candidate in section_queries(section):
-                folded = candidate.casefold()
-                matches = [h for h in headings if candidate and h.text.casefold() == folded]
-                if matches:
-                    break
-            else:
-                query = normalized_query(section) or section
-                raise SectionNotFound(query, _suggestions(query, headings))
+
+            def find(text: str) -> list[IndexedHeading]:
+                return [h for h in headings if h.text.casefold() == text.casefold()]
+
+            query, matches = _matches(section, find, lambda: headings)
             found = matches[0]
             handle.seek(0)
             text, total, shown = read_lines(
@@ -219,7 +221,7 @@ def _hidden_section(
             )
     except OSError as exc:
         raise UnreadableFile(file, exc.strerror or str(exc)) from exc
-    return _section_text(candidate, matches, text, total, shown)
+    return _section_text(query, matches, text, total, shown)
 
 
 def _section_text(
@@ -261,19 +263,23 @@ def _holds_indexed_bytes(handle: BinaryIO, index: IndexHandle, rel: str) -> bool
 
 
 def _matches(
-    index: IndexHandle, section: str, relative: str | None
+    section: str,
+    find: Callable[[str], list[IndexedHeading]],
+    every: Callable[[], Iterable[IndexedHeading]],
 ) -> tuple[str, list[IndexedHeading]]:
     """The query that matched and the headings it matched, in file then line order; E020
-    with suggestions when none does (E002 when the index fails to read)."""
+    with suggestions when none does. ``find``: the headings whose text is a query's, case
+    folded; ``every``: all the headings looked in (an index's, with E002 when it fails to
+    read, or a hidden file's)."""
     matches: list[IndexedHeading] = []
     query = normalize_query(section)
     for candidate in section_queries(section):
-        matches = find_headings(index, candidate, relative) if candidate else []
+        matches = find(candidate) if candidate else []
         if matches:
             return candidate, matches
     if query:
         # a heading with control characters, as a stub lists it or text output shows it
-        headings = list(read_headings(index, relative))
+        headings = list(every())
         folded = query.casefold()
         matches = [
             heading
