@@ -135,8 +135,8 @@ def _ratio(name: str, value: float | None) -> None:
         raise ParameterError(f"{{{name}}} must be between 0 and 1, not {value}")
 
 
-#: The live mode's parameters and their defaults: given without ``live``, they are E100.
-_LIVE_DEFAULTS = {"runs": 3, "threshold": 0.5, "live_timeout": 300, "live_pattern": None}
+#: The live mode's parameters: given (not their defaults) without ``live``, they are E100.
+_LIVE_ONLY_PARAMS = ("runs", "threshold", "live_timeout", "live_pattern")
 
 
 def _goes_with(params: EvalParams) -> None:
@@ -148,8 +148,8 @@ def _goes_with(params: EvalParams) -> None:
     if params.force and not params.init:
         raise ParameterError("{force} goes with {init}")
     if params.live is None:
-        for name, default in _LIVE_DEFAULTS.items():
-            if getattr(params, name) != default:
+        for name in _LIVE_ONLY_PARAMS:
+            if getattr(params, name) != EvalParams._field_defaults[name]:
                 raise ParameterError(f"{{{name}}} goes with {{live}}")
 
 
@@ -253,9 +253,6 @@ EVAL: Operation[EvalParams, EvalResult] = Operation(
         "init": "it writes files into skills",
         "force": "it goes with init",
         "live": _LIVE_ONLY,
-        "runs": _LIVE_ONLY,
-        "threshold": _LIVE_ONLY,
-        "live_timeout": _LIVE_ONLY,
-        "live_pattern": _LIVE_ONLY,
+        **dict.fromkeys(_LIVE_ONLY_PARAMS, _LIVE_ONLY),
     },
 )
