@@ -181,8 +181,8 @@ def ignore_folders(
     (E999) when the file cannot be written, PathEscapesProject (E100) when it is a symlink
     leading out of ``root``.
     """
-    path = root / GITIGNORE
-    missing = _missing(check_gitignore(root), (*generated, *folders))
+    path = check_gitignore(root)
+    missing = _missing(_read_gitignore(path), (*generated, *folders))
     if not missing:
         return ()
     tracked = git_tracked(root, missing)
@@ -193,15 +193,28 @@ def ignore_folders(
     return _append_lines(path, wanted) if wanted else ()
 
 
-def check_gitignore(root: Path) -> str:
-    """The text of ``<root>/.gitignore`` ("" when there is none), or the error that writing it
-    would meet: PathEscapesProject (E012) for a symlink leading out of ``root``, CannotCreate
-    (E999) for what is not a regular file (a folder, a FIFO) or is too large. ``init`` asks
-    first, so that nothing is made when the file cannot be written."""
+def check_gitignore(root: Path) -> Path:
+    """``<root>/.gitignore``, once it is known that it can be added to, or the error that
+    writing it would meet: PathEscapesProject (E012) for a symlink leading out of ``root``,
+    CannotCreate (E999) for what is not a regular file (a folder, a FIFO) or is too large.
+    Looked at, not read: ``init`` asks first, so that nothing is made when the file cannot
+    be written, and the write reads it."""
+    import stat
+
     path = root / GITIGNORE
     if not within(path, root):  # a symlink in the checkout leads out
         raise PathEscapesProject(GITIGNORE, os.path.realpath(path))
-    return _read_gitignore(path)
+    try:
+        found = path.stat()
+    except FileNotFoundError:
+        return path
+    except OSError as exc:
+        raise CannotCreate(str(path), exc.strerror or str(exc)) from exc
+    if not stat.S_ISREG(found.st_mode):
+        raise CannotCreate(str(path), "not a regular file")
+    if found.st_size > MAX_GITIGNORE_BYTES:
+        raise CannotCreate(str(path), f"larger than {MAX_GITIGNORE_BYTES >> 20} MiB")
+    return path
 
 
 #: The most of a ``.gitignore`` read (a checkout's file: bounded like every input).
