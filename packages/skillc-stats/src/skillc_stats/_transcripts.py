@@ -40,7 +40,7 @@ import sqlite3
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, NamedTuple
 
 from skillc_index import (
     Layout,
@@ -50,7 +50,13 @@ from skillc_index import (
     format_diagnostic,
     open_in_root,
 )
-from skillc_index.accesslog.merge import FallbackRows, copy_missing, count_missing
+from skillc_index.accesslog.merge import (
+    FallbackRows,
+    Identity,
+    copy_missing,
+    count_missing,
+    sessionless,
+)
 from skillc_stats._sync import _misplaced_destination, _why
 from skillc_stats._transcript_rows import AGENT, AccessRows, Counts, Row
 
@@ -342,9 +348,9 @@ def _store(rows: list[Row], dry_run: bool) -> tuple[list[SkillImport], set[Path]
         # one tool call once, also when the agent copied it into another session's file
         # (a backgrounded, forked or resumed session): its id is in the row's args, and only
         # the run id (the session) differs
-        calls: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        calls: dict[Identity, Identity] = {}
         for row in part:
-            calls.setdefault(row.identity[:1] + row.identity[2:], row.identity)
+            calls.setdefault(sessionless(row.identity), row.identity)
         identities = list(calls.values())
         batch = FallbackRows([(identity, 1) for identity in identities])
         activations = sum(1 for identity in identities if identity[2] == "activate")

@@ -26,6 +26,7 @@ __all__ = [
     "count_missing",
     "drop_merged",
     "read_identities",
+    "sessionless",
 ]
 
 #: ``timestamp, run_id, command, skill, skill_path, cwd, args, error``: what makes a row the
@@ -43,6 +44,12 @@ _ROWS_OF_ACCESS = (
     "SELECT run_id, skill FROM access_log WHERE skill_path = ? AND command = ? "
     "AND args = ? AND timestamp = ? AND error IS ? AND cwd = ?"
 )
+
+
+def sessionless(identity: Identity) -> Identity:
+    """``identity`` without its ``run_id``: the row when sessions are not told apart (a
+    transcript's tool call, copied by the agent into another session's file)."""
+    return identity[:1] + identity[2:]
 
 
 class FallbackRows(NamedTuple):
