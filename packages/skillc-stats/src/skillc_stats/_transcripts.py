@@ -47,6 +47,7 @@ from skillc_index import (
     Notice,
     SkillcError,
     SyncDestinationNotWritable,
+    expand_user,
     format_diagnostic,
     open_in_root,
 )
@@ -165,8 +166,6 @@ def claude_dir(env: Mapping[str, str] | None = None, layout: Layout | None = Non
     env = os.environ if env is None else env
     given = env.get(CONFIG_DIR_VARIABLE)
     if given:
-        from skillc_index import expand_user
-
         return expand_user(given)
     return (layout or Layout.discover(None, env)).home / ".claude"
 
@@ -399,7 +398,7 @@ def sync_transcripts(
     """
     home_layout = Layout.discover(None, env)
     base = Path(claude_folder) if claude_folder is not None else claude_dir(env, home_layout)
-    projects = Path(os.path.abspath(os.path.expanduser(base))) / "projects"  # noqa: PTH111
+    projects = Path(os.path.abspath(expand_user(base))) / "projects"  # noqa: PTH100
     counts = Counts()
     state_file = state_path(home_layout)
     saved = _load_state(state_file)
