@@ -398,7 +398,7 @@ def sync_transcripts(
     """
     home_layout = Layout.discover(None, env)
     base = Path(claude_folder) if claude_folder is not None else claude_dir(env, home_layout)
-    projects = Path(os.path.abspath(expand_user(base))) / "projects"  # noqa: PTH100
+    projects = Path(os.path.abspath(expand_user(base))) / "projects"
     counts = Counts()
     state_file = state_path(home_layout)
     saved = _load_state(state_file)
