@@ -115,15 +115,24 @@ def route_install(
         return _install(session, place, dry_run=False)
 
 
+def _not_routed_as_another(place: RoutePlace) -> None:
+    """FolderRoutedAs (E100) when ``place``'s folder is routed under another agent's name
+    (``agents`` and ``codex`` share ``.agents/skills``; one route per folder): install
+    refuses it, and status and uninstall say it (status said "0 skills behind it" and that
+    the router was edited, uninstall that nothing was routed)."""
+    folder_rel = os.path.relpath(place.folder, place.base)
+    other = routed_as(place, folder_rel)
+    if other is not None:
+        raise FolderRoutedAs(folder_rel, other)
+
+
 def _install(session: Session, place: RoutePlace, *, dry_run: bool) -> RouteResult:
     layout, config = session.layout, session.config
     old = read_route_manifest(place.manifest)
     folder_rel = os.path.relpath(place.folder, place.base)
     if old is not None and old.folder != folder_rel:
         raise RoutedElsewhere(place.agent, old.folder, folder_rel)
-    other = routed_as(place, folder_rel)
-    if other is not None:
-        raise FolderRoutedAs(folder_rel, other)
+    _not_routed_as_another(place)
     # what is behind the router already (at its recorded place, the recorded entry)
     routed = [
         record
@@ -292,19 +301,6 @@ def _install(session: Session, place: RoutePlace, *, dry_run: bool) -> RouteResu
 
 
 # -- uninstall ------------------------------------------------------------------------------
-
-
-def _not_routed_as_another(place: RoutePlace) -> None:
-    """FolderRoutedAs (E100) when ``place``'s agent has routed nothing and its folder is
-    routed under another agent's name (``agents`` and ``codex`` share ``.agents/skills``):
-    status said "0 skills behind it" and that the router was edited, uninstall that nothing
-    was routed, while the other's router stood there."""
-    if lexists(place.manifest):
-        return
-    folder_rel = os.path.relpath(place.folder, place.base)
-    other = routed_as(place, folder_rel)
-    if other is not None:
-        raise FolderRoutedAs(folder_rel, other)
 
 
 def route_uninstall(
