@@ -181,6 +181,37 @@ def test_baseline_reports_stale_entries_and_bad_files(lint: Run, cwd: Path) -> N
     assert not (cwd / "c.json").exists()
 
 
+def test_baseline_keeps_hiding_a_count_an_edit_changes(lint: Run, cwd: Path) -> None:
+    """SKL201's message holds the file's length: an edit anywhere changed it, and the finding
+    came back as new while its entry was called stale (CI failed on unrelated edits)."""
+    lines = "".join(f"line {n}\n\n" for n in range(300))
+    skill = put(cwd / "skills" / "long", lines)
+    assert lint("skills", "--write-baseline", "b.json").returncode == 0
+    text = (skill / "SKILL.md").read_text(encoding="utf-8")
+    (skill / "SKILL.md").write_text(text.replace("line 5\n", "line 5\nmore\n"), "utf-8")
+    proc = lint("skills", "--baseline", "b.json", "--max-warnings", "0")
+    assert (proc.returncode, proc.stderr) == (0, "baseline b.json: 1 hidden\n")
+    # a finding of another message is still new
+    (skill / "SKILL.md").write_text(text + "[a](gone.md)\n", "utf-8")
+    assert lint("skills", "--baseline", "b.json").returncode == 1
+
+
+def test_baseline_calls_stale_only_entries_of_the_skills_linted(lint: Run, cwd: Path) -> None:
+    """Linting one skill of a repository (pre-commit, an editor) said the other skills'
+    entries were "no longer found", and its hint would have dropped them."""
+    put(cwd / "skills" / "one", "[a](gone.md)\n")
+    two = put(cwd / "skills" / "two", "[b](gone.md)\n")
+    put(cwd / "skills" / "twofold", "[c](gone.md)\n")
+    assert lint("skills", "--write-baseline", "b.json").returncode == 0
+    proc = lint("skills/two", "--baseline", "b.json")
+    assert (proc.returncode, proc.stderr) == (0, "baseline b.json: 1 hidden\n")
+    (two / "SKILL.md").write_text(FRONT.format(name="two") + "# two\n", encoding="utf-8")
+    proc = lint("skills/two", "--baseline", "b.json")
+    assert proc.stderr == (
+        "baseline b.json: 0 hidden; 1 no longer found (--write-baseline prunes them)\n"
+    )
+
+
 def test_baseline_through_the_operation(tmp_path: Path) -> None:
     """The MCP tool's ``baseline``: the same file hides the same findings."""
     from skillc_index import Layout

@@ -7,8 +7,9 @@
 - per-file ignores of the ``[lint]`` table (:class:`PathIgnores`): gitignore-style patterns
   (pathspec) mapped to rules;
 - a baseline file (:class:`Baseline`): the findings a repository had when it adopted the
-  linter, matched by file, rule and message (and the text of the line, to pick among equal
-  ones), never by line number alone, so an edit above a finding does not bring it back.
+  linter, matched by file, rule and message but for its numbers (a count of lines that any
+  edit changes), the same message and the text of the line picking among equal ones, never
+  by line number alone, so an edit above a finding does not bring it back.
 
 Rules are named as ``--select`` names them: an id (``SKL301``), an id prefix (``SKL3``) or
 a name (``link-file-exists``), case-insensitively.
@@ -217,8 +218,20 @@ def _context(source: str | None) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def _key(file: str, diagnostic: LintDiagnostic) -> tuple[str, str, str]:
-    return (file, diagnostic.rule, diagnostic.message)
+#: A number in a message: a count (``SKILL.md is 601 lines long``) that any edit of the file
+#: changes, so a baseline matches messages with their numbers left out.
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _key(file: str, rule: str, message: str) -> tuple[str, str, str]:
+    """Findings a baseline entry may hide: same file and rule, same message but for its
+    numbers."""
+    return (file, rule, _NUMBER.sub("#", message))
+
+
+def _under(file: str, folder: str) -> bool:
+    """Whether the baseline path ``file`` is in ``folder`` (a baseline path too)."""
+    return folder == "." or file == folder or file.startswith(folder + "/")
 
 
 @dataclass
@@ -233,6 +246,8 @@ class Baseline:
     _pending: dict[tuple[str, str, str], list[dict[str, Any]]] = field(
         default_factory=dict, repr=False
     )
+    _linted: set[str] = field(default_factory=set, repr=False)
+    """The folders linted so far (baseline paths): only their entries can be stale."""
 
     @classmethod
     def read(cls, path: Path) -> Baseline:
@@ -259,7 +274,7 @@ class Baseline:
             )
         baseline = cls(Path(os.path.abspath(path)).parent, list(findings))  # noqa: PTH100
         for entry in baseline.entries:
-            key = (entry["file"], entry["rule"], entry["message"])
+            key = _key(entry["file"], entry["rule"], entry["message"])
             baseline._pending.setdefault(key, []).append(entry)
         return baseline
 
@@ -268,27 +283,30 @@ class Baseline:
         return Path(os.path.relpath(os.path.abspath(path), self.folder)).as_posix()  # noqa: PTH100
 
     def hide(self, result: LintResult) -> list[LintDiagnostic]:
-        """The diagnostics of ``result`` the baseline does not hold, in order. Among equal
-        findings (same file, rule and message), those whose line reads the same are matched
-        first, then the rest by nearest line; each entry hides one finding."""
+        """The diagnostics of ``result`` the baseline does not hold, in order. Among the
+        entries that may hide a finding (same file and rule, same message but for its
+        numbers: :func:`_key`), those of the same message whose line reads the same are
+        matched first, then those of the same message, then the rest; each by nearest line,
+        and each entry hides one finding."""
+        self._linted.add(self.relative(result.path))
         groups: dict[tuple[str, str, str], list[LintDiagnostic]] = {}
         for d in result.diagnostics:
-            groups.setdefault(_key(self.relative(result.path / d.file), d), []).append(d)
+            file = self.relative(result.path / d.file)
+            groups.setdefault(_key(file, d.rule, d.message), []).append(d)
         hidden: set[int] = set()
+        passes = (
+            lambda d, e: e["message"] == d.message and e.get("context") == _context(d.source),
+            lambda d, e: e["message"] == d.message,
+            lambda d, e: True,
+        )
         for key, found in groups.items():
             entries = self._pending.get(key, [])
-            unmatched = []
-            for d in found:  # same text first
-                context = _context(d.source)
-                same = next((e for e in entries if e.get("context") == context), None)
-                if same is None:
-                    unmatched.append(d)
-                else:
-                    entries.remove(same)
-                    hidden.add(id(d))
-            for d in unmatched:  # then any left, nearest line first
-                if entries:
-                    near = min(entries, key=lambda e: abs((e.get("line") or 0) - (d.line or 0)))
+            for same in passes:
+                for d in found:
+                    candidates = [e for e in entries if same(d, e)]
+                    if id(d) in hidden or not candidates:
+                        continue
+                    near = min(candidates, key=lambda e: abs((e.get("line") or 0) - (d.line or 0)))
                     entries.remove(near)
                     hidden.add(id(d))
         self.matched += len(hidden)
@@ -296,8 +314,14 @@ class Baseline:
 
     @property
     def stale(self) -> int:
-        """Entries that matched no finding of the run (fixed since, or not linted)."""
-        return sum(len(entries) for entries in self._pending.values())
+        """Entries of the folders linted that matched no finding of the run (fixed since);
+        those of folders the run did not lint are not counted."""
+        return sum(
+            1
+            for entries in self._pending.values()
+            for entry in entries
+            if any(_under(entry["file"], folder) for folder in self._linted)
+        )
 
     @staticmethod
     def write(path: Path, results: Iterable[LintResult]) -> int:
