@@ -102,6 +102,62 @@ def test_suppression_comments_keep_code_blocks_and_line_endings() -> None:
     )
 
 
+def test_a_comment_that_would_change_what_a_reader_sees_goes_to_the_whole_file() -> None:
+    """At the end of its line the comment closed an HTML comment the line opens (its note
+    shown), became text of a code span or a tag running on, turned link reference
+    definitions into a paragraph; after a hard break's backslash, the break was lost."""
+    text = (
+        "# T\n\nSee [x](a.md) <!-- private\nnote -->\n\n"
+        "Run `a [y](b.md)\nb` now.\n\n"
+        "<span title='[z](c.md)\nq'>s</span> and [w](d.md)\n\n"
+        "[g]: /Users/jesse/g.md\n[h]: h.md\n\n"
+        "Break [v](e.md)\\\nhere and [u](f.md)  \nthere.\n"
+    )
+    findings = [(3, "SKL301"), (6, "SKL301"), (9, "SKL301"), (12, "SKL523"), (15, "SKL301")]
+    out = suppression_comments(text, [*findings, (16, "SKL302")])
+    assert out.splitlines()[0] == "<!-- skillc-lint: disable=SKL301,SKL523 -->"
+    assert (
+        out.splitlines()[1:]
+        == text.replace(
+            "Break [v](e.md)\\\nhere and [u](f.md)  \n",
+            "Break [v](e.md) <!-- skillc-lint: disable-line=SKL301 -->\\\n"
+            "here and [u](f.md) <!-- skillc-lint: disable-line=SKL302 -->  \n",
+        ).splitlines()
+    )
+    # a table row's comment past its last cell is dropped from the table: it stays; of two
+    # comments alike in one paragraph, the one inside a tag running on is refused
+    table = "| a | b |\n|---|---|\n| [x](a.md) | y |\n\n"
+    table += "See [x](a.md)\nand <b title='[y](b.md)\nz'>w</b>\n"
+    written = suppression_comments(table, [(3, "SKL301"), (5, "SKL301"), (6, "SKL301")])
+    assert written.splitlines() == [
+        "<!-- skillc-lint: disable=SKL301 -->",
+        "| a | b |",
+        "|---|---|",
+        "| [x](a.md) | y | <!-- skillc-lint: disable-line=SKL301 -->",
+        "",
+        "See [x](a.md) <!-- skillc-lint: disable-line=SKL301 -->",
+        "and <b title='[y](b.md)",
+        "z'>w</b>",
+    ]
+    # a second run merges into the line the first wrote: no second line
+    again = suppression_comments(out, [(None, "SKL201")])
+    assert again == out.replace("SKL301,SKL523 -->", "SKL301,SKL523,SKL201 -->")
+
+
+def test_add_suppressions_hides_what_its_own_comment_line_makes(cwd: Path) -> None:
+    """A SKILL.md of 500 lines became 501 with the comment line (a new SKL201 finding): a
+    run again added another line for it."""
+    lines = "".join(f"line {n}\n" for n in range(7, 501))
+    put(cwd / "long", "---\nname: long\ndescription: Does x.\n---\n# long\n\n" + lines)
+    proc = run(cwd, "long", "--add-suppressions")
+    assert proc.stdout == "added suppression comments for 2 findings in 1 files\n"
+    text = (cwd / "long" / "SKILL.md").read_text(encoding="utf-8")
+    assert "<!-- skillc-lint: disable=SKL108,SKL201 -->\n# long\n" in text
+    again = run(cwd, "long", "--add-suppressions")
+    assert again.stdout == "added suppression comments for 0 findings in 0 files\n"
+    assert run(cwd, "long").stdout == "long: 0 errors, 0 warnings\n"
+
+
 # -- --add-suppressions writes as --fix writes ----------------------------------------------
 
 GONE = "---\nname: ext\ndescription: Does things. Use when testing.\n---\n# ext\n\n[x](nope.md)\n"

@@ -372,21 +372,47 @@ def _commented(
     """``add_suppressions``: lint one skill and write a comment hiding each finding
     (:func:`~skillc_lint._suppress.add_suppressions`, from the texts the lint read); its
     ``fixes`` say what was written and what could not be."""
+    from collections import Counter
+
     from skillc_lint._engine import lint_with_texts
-    from skillc_lint._suppress import add_suppressions
+    from skillc_lint._suppress import add_suppressions, finding_key
     from skillc_lint.operations import lint
 
     read: dict[str, str] = {}
+    found: list[LintResult] = []  # each lint's findings, before the ignores and the baseline
 
     def engine(folder: Path) -> LintResult:
         result, texts = lint_with_texts(folder, registry=registry, force=params.force)
         read.update(texts)
+        found.append(result)
         return result
 
     done = lint(session, params, registry, hidden, engine=engine)
     if done.result.skipped:
         return done
     outcome, left = add_suppressions(done.result, read, tree)
+    if outcome.changes and not outcome.problems:
+        # the comments may make findings of their own (a line more: SKL201's 500 lines, more
+        # tokens: SKL921): a second pass hides those, in the comment line written (so that a
+        # run again finds nothing to add)
+        before = Counter(finding_key(d) for d in found[0].diagnostics)
+        after = engine(found[0].path)
+        new = []
+        for d in after.diagnostics:
+            if before[finding_key(d)] > 0:
+                before[finding_key(d)] -= 1
+            elif not hidden.ignores.hides(after.path / d.file, d):
+                new.append(d)
+        second, _ = add_suppressions(replace(after, diagnostics=tuple(new)), read, tree)
+        changes = {change.file: change for change in outcome.changes}
+        for change in second.changes:
+            first = changes.get(change.file)
+            if first is not None:
+                change = replace(change, before=first.before, fixes=first.fixes + change.fixes)
+            changes[change.file] = change
+        outcome = replace(
+            outcome, changes=tuple(changes.values()), problems=outcome.problems + second.problems
+        )
     run.uncommented += left
     return done._replace(fixes=outcome)
 

@@ -17,6 +17,7 @@ a name (``link-file-exists``), case-insensitively.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -229,6 +230,11 @@ def _key(file: str, rule: str, message: str) -> tuple[str, str, str]:
     return (file, rule, _NUMBER.sub("#", message))
 
 
+def finding_key(diagnostic: LintDiagnostic) -> tuple[str, str, str]:
+    """:func:`_key` of a finding by its path in the skill."""
+    return _key(diagnostic.file, diagnostic.rule, diagnostic.message)
+
+
 def _under(file: str, folder: str) -> bool:
     """Whether the baseline path ``file`` is in ``folder`` (a baseline path too)."""
     return folder == "." or file == folder or file.startswith(folder + "/")
@@ -373,13 +379,78 @@ def _frontmatter_end(lines: Sequence[str]) -> int:
     return 0
 
 
+#: A whole-file comment line as :func:`suppression_comments` writes it (merged into, not added
+#: again).
+_WHOLE_FILE = re.compile(r"<!-- skillc-lint: disable=([^\s>]*) -->[\r\n]*")
+#: What ends a line with a hard break (a backslash, or two spaces and more): a comment goes
+#: before it, where it keeps the break.
+_HARD_BREAK = re.compile(r"(?:\\| {2,})$")
+
+
+@functools.cache
+def _renderer() -> Any:
+    """markdown-it as a reader renders Markdown (CommonMark, GFM tables, HTML passed)."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable("table")
+
+
+def _top_blocks(body: Sequence[str]) -> list[tuple[int, int]]:
+    """The line ranges (indexes in ``body``, end excluded) of its top-level blocks."""
+    from skillc_index.markdown.document import block_tokens
+
+    text = "".join(line.rstrip("\r\n") + "\n" for line in body)
+    blocks: list[tuple[int, int]] = []
+    for token in block_tokens(text):  # a block's tokens come after its first, within its lines
+        if token.map is not None and (not blocks or token.map[0] >= blocks[-1][1]):
+            blocks.append((token.map[0], token.map[1]))
+    return blocks
+
+
+def _commented_line(line: str, comment: str) -> str:
+    """``line`` with ``comment`` at its end, before a hard break's backslash or spaces."""
+    body = line.rstrip("\r\n")
+    hard_break = _HARD_BREAK.search(body)
+    cut = hard_break.start() if hard_break else len(body)
+    return f"{body[:cut].rstrip()} {comment}{body[cut:]}{line[len(body) :]}"
+
+
+def _rendered(text: str, comment: str) -> tuple[str, int, int]:
+    """``text`` rendered, with its whitespace and ``comment`` left out; how many times the
+    HTML holds ``comment``, and how many of them are HTML comments of their own."""
+    md = _renderer()
+    tokens = md.parse(text)
+    html = md.renderer.render(tokens, md.options, {})
+    own = sum(
+        child.type == "html_inline" and child.content == comment
+        for token in tokens
+        for child in token.children or ()
+    )
+    return "".join(html.replace(comment, "").split()), html.count(comment), own
+
+
+def _renders_alike(block: list[str], index: int, new_line: str, comment: str) -> bool:
+    """Whether ``block`` with its line ``index`` replaced by ``new_line`` renders as before
+    but for ``comment``, which is an HTML comment of its own there or nothing (a table row's
+    cell past the header's, which tables drop): not swallowed by a code span or a tag
+    running on, not closing an HTML comment the line opens, not turning a link reference
+    definition into text, not losing a hard break."""
+    before = _rendered("".join(block), comment)
+    after = _rendered("".join([*block[:index], new_line, *block[index + 1 :]]), comment)
+    shown, own = after[1] - before[1], after[2] - before[2]
+    return after[0] == before[0] and (shown, own) in ((0, 0), (1, 1))
+
+
 def suppression_comments(text: str, findings: Iterable[tuple[int | None, str]]) -> str:
     """``text`` with a ``skillc-lint`` comment hiding each of ``findings`` (line, rule id):
-    ``<!-- skillc-lint: disable-line=... -->`` at the end of a line of prose; a finding of
-    the frontmatter, a heading (the comment would change its anchor), a code block (where a
-    comment is an example), an HTML block (where it is the block's text, or closes a
-    comment the block opens), or the whole file goes to one ``<!-- skillc-lint:
-    disable=... -->`` line after the frontmatter (at the top without one)."""
+    ``<!-- skillc-lint: disable-line=... -->`` at the end of a line of prose (before a hard
+    break), where Markdown reads it as a comment and renders the rest as before; a finding
+    of the frontmatter, a heading (the comment would change its anchor), a code block (where
+    a comment is an example), an HTML block (where it is the block's text, or closes a
+    comment the block opens), a line whose comment would change what a reader sees (in a
+    code span or a tag running on, an HTML comment it opens, a link reference definition),
+    or the whole file goes to one ``<!-- skillc-lint: disable=... -->`` line after the
+    frontmatter (at the top without one), merged into the one written before."""
     lines = split_lines(text)
     start = _frontmatter_end(lines)
     code = _block_lines(lines, start, _CODE_OR_HTML)
@@ -396,20 +467,30 @@ def suppression_comments(text: str, findings: Iterable[tuple[int | None, str]]) 
             per_line.setdefault(line_number, []).append(rule)
         else:
             whole.append(rule)
+    blocks = _top_blocks(lines[start:]) if per_line else []
     for number, rules in per_line.items():
-        line = lines[number - 1]
-        body = line.rstrip("\r\n")
-        ending = line[len(body) :]
-        rules_text = ",".join(dict.fromkeys(rules))
-        lines[number - 1] = f"{body} <!-- skillc-lint: disable-line={rules_text} -->{ending}"
+        index = number - 1 - start  # in the body
+        comment = f"<!-- skillc-lint: disable-line={','.join(dict.fromkeys(rules))} -->"
+        new = _commented_line(lines[number - 1], comment)
+        block = next(((a, b) for a, b in blocks if a <= index < b), None)
+        body = lines[start + block[0] : start + block[1]] if block else []
+        if block and _renders_alike(body, index - block[0], new, comment):
+            lines[number - 1] = new
+        else:  # a link reference definition is in no block
+            whole += rules
     if whole:
         from skillc_lint._fixes import line_break
 
         newline = line_break(lines)  # the file's own: "\r" in a file of lone CRs
         if start and not lines[start - 1].endswith(("\n", "\r")):
             lines[start - 1] += newline
-        comment = f"<!-- skillc-lint: disable={','.join(dict.fromkeys(whole))} -->{newline}"
-        lines.insert(start, comment)
+        written = _WHOLE_FILE.fullmatch(lines[start]) if start < len(lines) else None
+        rules = [*(written.group(1).split(",") if written else ()), *whole]
+        comment = f"<!-- skillc-lint: disable={','.join(dict.fromkeys(rules))} -->{newline}"
+        if written:
+            lines[start] = comment
+        else:
+            lines.insert(start, comment)
     return "".join(lines)
 
 
