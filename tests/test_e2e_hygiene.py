@@ -195,18 +195,19 @@ def test_a_build_ignores_each_agent_folder_of_the_project_it_deploys_into(
 ) -> None:
     """`skc init` ignores .claude/skills; a build into other agent folders of the project
     adds each (where git tracks nothing in it), once, and says so; never a folder outside
-    the project, never one git tracks files in."""
+    the project; in one git tracks files in, the deployment alone."""
     git(project, "init", "-q")
     ok("init")
     assert (project / ".gitignore").read_text(encoding="utf-8").endswith("/.claude/skills/\n")
     kept = write(project / ".github" / "skills" / "mine" / "SKILL.md", "mine\n")
     git(project, "add", "-f", str(kept))
     proc = ok("build", "demo", "-t", "claude,cursor,agents,copilot")
-    assert "Added to .gitignore: /.cursor/skills/, /.agents/skills/\n" in proc.stdout
+    added = "/.cursor/skills/, /.agents/skills/, /.github/skills/demo"
+    assert f"Added to .gitignore: {added}\n" in proc.stdout
     assert (
         (project / ".gitignore")
         .read_text(encoding="utf-8")
-        .endswith("/.claude/skills/\n/.cursor/skills/\n/.agents/skills/\n")
+        .endswith("/.claude/skills/\n/.cursor/skills/\n/.agents/skills/\n/.github/skills/demo\n")
     )
     again = json.loads(ok("build", "demo", "-t", "cursor,agents", "--format", "json").stdout)
     assert again["gitignore"] == []
@@ -219,7 +220,8 @@ def test_a_build_ignores_each_agent_folder_of_the_project_it_deploys_into(
     shown = [line[3:] for line in status.splitlines()]
     for folder in (".claude", ".cursor", ".agents", ".gemini"):  # ignored deployments
         assert not any(path.startswith(f"{folder}/") for path in shown), status
-    assert ".github/skills/demo" in shown  # in the user's folder: theirs to commit or not
+    assert ".github/skills/demo" not in shown  # skillc's, in the user's folder
+    assert ".github/skills/mine/SKILL.md" in shown  # the user's, committed
     before = (project / ".gitignore").read_text(encoding="utf-8")
     outside = tmp_path / "agents-elsewhere"
     assert (

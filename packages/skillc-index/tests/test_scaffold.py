@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,6 +23,8 @@ from skillc_index.build.scaffold import (
     skill_template,
 )
 from skillc_index.command_errors import SkillExists
+
+WriteSkill = Callable[..., Path]
 
 
 def test_template_is_the_rfc_one() -> None:
@@ -99,18 +103,21 @@ def _git(root: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True)
 
 
-def test_ignore_generated_without_git(tmp_path: Path) -> None:
+def test_ignore_generated_without_git(tmp_path: Path, env: dict[str, str]) -> None:
     assert tracked(tmp_path, (".skillc",)) is None  # no work tree
+    layout = Layout.discover(tmp_path, env)
     (tmp_path / ".gitignore").write_text("# mine\n/.skillc/logs\n", encoding="utf-8")
-    assert ignore_generated(tmp_path) == ("/.skillc/runtime/",)  # '/.skillc/logs' is there
+    assert ignore_generated(tmp_path, layout) == ("/.skillc/runtime/",)  # '/.skillc/logs' is
     (tmp_path / ".gitignore").unlink()
-    assert ignore_generated(tmp_path) == ("/.skillc/runtime/", "/.skillc/logs/")
-    assert ignore_generated(tmp_path) == ()
+    assert ignore_generated(tmp_path, layout) == ("/.skillc/runtime/", "/.skillc/logs/")
+    assert ignore_generated(tmp_path, layout) == ()
     text = (tmp_path / ".gitignore").read_text(encoding="utf-8")
     assert text == "/.skillc/runtime/\n/.skillc/logs/\n"  # never .skillc/: it holds sources
 
 
-def test_a_gitignore_that_is_no_regular_file_is_refused_without_waiting(tmp_path: Path) -> None:
+def test_a_gitignore_that_is_no_regular_file_is_refused_without_waiting(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
     """A checkout's ``.gitignore`` may be a FIFO (or a link to one): reading it hung
     ``skc build`` and ``skc init`` for ever (found by an adversarial sweep). Only a regular
     file is read, without blocking: CannotCreate (E999) at once, nothing appended."""
@@ -123,7 +130,7 @@ def test_a_gitignore_that_is_no_regular_file_is_refused_without_waiting(tmp_path
 
     def add() -> None:
         try:
-            ignore_generated(tmp_path)
+            ignore_generated(tmp_path, Layout.discover(tmp_path, env))
         except BaseException as exc:  # what it raised is the answer
             raised.append(exc)
 
@@ -137,7 +144,7 @@ def test_a_gitignore_that_is_no_regular_file_is_refused_without_waiting(tmp_path
 
 
 @needs_git
-def test_ignore_generated_asks_git_what_is_tracked(tmp_path: Path) -> None:
+def test_ignore_generated_asks_git_what_is_tracked(tmp_path: Path, env: dict[str, str]) -> None:
     _git(tmp_path, "init", "-q")
     assert default_agent_folders() == (".claude/skills",)
     assert tracked(tmp_path, (".skillc", ".claude/skills")) == set()
@@ -150,7 +157,8 @@ def test_ignore_generated_asks_git_what_is_tracked(tmp_path: Path) -> None:
         ".claude/skills/-n x",
     }
     assert tracked(tmp_path, (".claude/*", ":(glob).claude/**", ".skillc")) == set()  # literal
-    assert ignore_generated(tmp_path) == ("/.skillc/runtime/", "/.skillc/logs/")
+    layout = Layout.discover(tmp_path, env)
+    assert ignore_generated(tmp_path, layout) == ("/.skillc/runtime/", "/.skillc/logs/")
 
 
 @needs_git
@@ -199,49 +207,55 @@ def test_ignore_agent_folders_only_inside_the_project(tmp_path: Path, env: dict[
     layout = Layout.discover(project, env)
     root = layout.project_root
     assert root is not None
-    folders = [
-        root / ".cursor" / "skills",
-        root / ".agents" / "skills",
-        root / ".cursor" / "skills",  # twice: one line
-        root / ".claude" / "skills",  # there since init
-        root,  # the project itself: never
-        root / ".skillc" / "custom",  # skillc's own folder: never
-        tmp_path / "elsewhere" / "skills",  # outside: never
+    deployed = [
+        root / ".cursor" / "skills" / "x",
+        root / ".agents" / "skills" / "x",
+        root / ".cursor" / "skills" / "y",  # the same folder: one line
+        root / ".claude" / "skills" / "x",  # there since init
+        root / "x",  # the project itself: never
+        root / ".skillc" / "custom" / "x",  # skillc's own folder: never
+        tmp_path / "elsewhere" / "skills" / "x",  # outside: never
     ]
-    assert ignore_agent_folders(layout, folders) == ("/.cursor/skills/", "/.agents/skills/")
-    assert ignore_agent_folders(layout, folders) == ()
+    assert ignore_agent_folders(layout, deployed) == ("/.cursor/skills/", "/.agents/skills/")
+    assert ignore_agent_folders(layout, deployed) == ()
     text = (root / ".gitignore").read_text(encoding="utf-8")
     assert text.endswith("/.claude/skills/\n/.cursor/skills/\n/.agents/skills/\n")
-    # a folder git tracks files in is the user's
+    # a folder git tracks files in is the user's: only the deployments there are ignored,
+    # never one git tracks
     kept = root / ".github" / "skills" / "mine"
     kept.mkdir(parents=True)
     (kept / "SKILL.md").write_text("x\n", encoding="utf-8")
     _git(root, "add", ".github")
-    assert ignore_agent_folders(layout, [root / ".github" / "skills"]) == ()
+    github = root / ".github" / "skills"
+    assert ignore_agent_folders(layout, [github / "mine", github / "x"]) == ("/.github/skills/x",)
 
 
 def test_ignore_agent_folders_needs_git_and_a_project(tmp_path: Path, env: dict[str, str]) -> None:
     init_project(Layout.discover(tmp_path, env))
     layout = Layout.discover(tmp_path, env)
     before = (tmp_path / ".gitignore").read_text(encoding="utf-8")
-    assert ignore_agent_folders(layout, [tmp_path / ".cursor" / "skills"]) == ()
+    assert ignore_agent_folders(layout, [tmp_path / ".cursor" / "skills" / "x"]) == ()
     assert (tmp_path / ".gitignore").read_text(encoding="utf-8") == before
     outside = Layout.discover(tmp_path / "nowhere", env)  # no project there
-    assert ignore_agent_folders(outside, [tmp_path / ".cursor" / "skills"]) == ()
+    assert ignore_agent_folders(outside, [tmp_path / ".cursor" / "skills" / "x"]) == ()
 
 
 @needs_git
-def test_builds_at_once_add_a_line_once(tmp_path: Path) -> None:
+def test_builds_at_once_add_a_line_once(tmp_path: Path, env: dict[str, str]) -> None:
     """Concurrent appenders (a batch build's processes) read the file again under a lock."""
     _git(tmp_path, "init", "-q")
     code = (
-        "import sys; from pathlib import Path; "
-        "from skillc_index.build.scaffold import ignore_folders; "
-        "print(ignore_folders(Path(sys.argv[1]), ['.cursor/skills', '.agents/skills']))"
+        "import os, sys; from pathlib import Path; from skillc_index import Layout; "
+        "from skillc_index.build.scaffold import ignore_folders; root = Path(sys.argv[1]); "
+        "layout = Layout.discover(root, os.environ); "
+        "print(ignore_folders(root, ['.cursor/skills', '.agents/skills'], layout))"
     )
     runs = [
         subprocess.Popen(
-            [sys.executable, "-c", code, str(tmp_path)], stdout=subprocess.PIPE, text=True
+            [sys.executable, "-c", code, str(tmp_path)],
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, **env},
         )
         for _ in range(6)
     ]
@@ -250,3 +264,77 @@ def test_builds_at_once_add_a_line_once(tmp_path: Path) -> None:
     text = (tmp_path / ".gitignore").read_text(encoding="utf-8")
     assert text == "/.cursor/skills/\n/.agents/skills/\n"
     assert sum("/.cursor/skills/" in out for out in outputs) == 1
+
+
+def _ignored(root: Path, *paths: str) -> set[str]:
+    """Which of ``paths`` git ignores (``git check-ignore``)."""
+    found = subprocess.run(
+        ["git", "-C", str(root), "check-ignore", "--", *paths],
+        check=False, capture_output=True, text=True,
+    ).stdout.splitlines()  # fmt: skip
+    return set(found)
+
+
+@needs_git
+def test_skills_another_tool_installed_are_not_ignored(
+    tmp_path: Path, env: dict[str, str], write_skill: WriteSkill
+) -> None:
+    """``npx skills add`` in a project: a skill in ``.agents/skills``, a link to it and a
+    skill folder in ``.claude/skills``. ``init`` and a build git-ignored both agent folders
+    whole, so those skills silently dropped out of git: only skillc's deployments are ignored
+    there now; an agent folder holding nothing but them still is, whole."""
+    from skillc_index.build.skill import build_skill
+
+    _git(tmp_path, "init", "-q")
+    write_skill(tmp_path / ".agents" / "skills" / "webapp-testing", "webapp-testing", "Test.")
+    claude = tmp_path / ".claude" / "skills"
+    claude.mkdir(parents=True)
+    (claude / "webapp-testing").symlink_to(Path("../../.agents/skills/webapp-testing"))
+    write_skill(claude / "brainstorming", "brainstorming", "Ideas.")
+    (tmp_path / "skills-lock.json").write_text("{}\n", encoding="utf-8")
+    assert init_project(Layout.discover(tmp_path, env)).gitignore == (
+        "/.skillc/runtime/",
+        "/.skillc/logs/",
+    )
+    init_skill("my-skill", Layout.discover(tmp_path, env))
+    init_skill("other", Layout.discover(tmp_path, env))
+    layout = Layout.discover(tmp_path, env)
+    built = build_skill("my-skill", layout, targets=["claude,agents,cursor"])
+    assert built.gitignore == (
+        "/.claude/skills/my-skill",
+        "/.agents/skills/my-skill",
+        "/.cursor/skills/",  # only skillc's deployment there
+    )
+    assert build_skill("other", layout, targets=["cursor"]).gitignore == ()
+    theirs = (
+        ".agents/skills/webapp-testing/SKILL.md",
+        ".claude/skills/webapp-testing",
+        ".claude/skills/brainstorming/SKILL.md",
+        "skills-lock.json",
+    )
+    mine = (".claude/skills/my-skill", ".agents/skills/my-skill", ".cursor/skills/other")
+    assert _ignored(tmp_path, *theirs, *mine) == set(mine)
+    assert build_skill("my-skill", layout, targets=["claude,agents"], force=True).gitignore == ()
+
+
+@needs_git
+def test_a_line_already_there_is_kept_when_the_folder_gains_a_skill(
+    tmp_path: Path, env: dict[str, str], write_skill: WriteSkill
+) -> None:
+    """An agent folder ignored whole (it held only skillc's deployments) that later gains a
+    skill of the user's keeps its line (skillc never removes one: it may be the user's);
+    without it, the next build ignores its deployment alone."""
+    from skillc_index.build.skill import build_skill
+
+    _git(tmp_path, "init", "-q")
+    init_skill("my-skill", Layout.discover(tmp_path, env))
+    layout = Layout.discover(tmp_path, env)
+    assert build_skill("my-skill", layout).gitignore == ()  # init added /.claude/skills/
+    write_skill(tmp_path / ".claude" / "skills" / "mine", "mine", "Mine.")
+    assert build_skill("my-skill", layout, force=True).gitignore == ()
+    gitignore = tmp_path / ".gitignore"
+    text = gitignore.read_text(encoding="utf-8")
+    assert text.endswith("/.claude/skills/\n")
+    gitignore.write_text(text.replace("/.claude/skills/\n", ""), encoding="utf-8")
+    assert build_skill("my-skill", layout, force=True).gitignore == ("/.claude/skills/my-skill",)
+    assert _ignored(tmp_path, ".claude/skills/mine/SKILL.md") == set()

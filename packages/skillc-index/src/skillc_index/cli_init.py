@@ -25,7 +25,8 @@ def init_command(result: InitResult, call: Call[InitParams]) -> None:
     create `.skillc/skills/NAME/SKILL.md` in the project (or, with --global, in
     `~/.skillc/skills/`), from a minimal template. An existing SKILL.md is never overwritten.
     A new project's `.gitignore` gets `.skillc/runtime/`, `.skillc/logs/` and
-    `.claude/skills/` (where builds put symlinks), each only where git tracks nothing in it.
+    `.claude/skills/` (where builds put symlinks), each only where git tracks nothing in it
+    (`.claude/skills/` only where it holds no skill but skillc's deployments).
 
     \b
     Examples:

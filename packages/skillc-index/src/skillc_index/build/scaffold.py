@@ -3,8 +3,10 @@
 Making a project also adds what skillc generates there to the project's ``.gitignore``
 (:func:`ignore_generated`): ``.skillc/runtime/``, ``.skillc/logs/`` and the agent folders
 builds deploy into by default (symlinks to the runtime), each only where git tracks nothing in
-it (the user's sources). ``.skillc/`` itself never: ``.skillc/skills/`` holds the sources.
-A build that deploys into another agent folder of the project adds that one the same way
+it and, for an agent folder, where it holds nothing but skillc's deployments (not the user's
+skills, ones another tool installed included). ``.skillc/`` itself never: ``.skillc/skills/``
+holds the sources. A build that deploys into another agent folder of the project adds that
+one the same way, or, where the folder holds skills of the user's, the entries it deployed
 (:func:`ignore_agent_folders`, issue 34). The one home of the project's ``.gitignore``:
 :func:`ignore_folders`.
 """
@@ -119,7 +121,7 @@ def init_project(layout: Layout) -> InitResult:
         skills.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise CannotCreate(str(skills), exc.strerror or str(exc)) from exc
-    added = ignore_generated(layout.cwd)
+    added = ignore_generated(layout.cwd, layout)
     return InitResult(kind="project", path=skills, created=not existed, gitignore=added)
 
 
@@ -137,37 +139,48 @@ def default_agent_folders() -> tuple[str, ...]:
     return tuple(folder for folder in folders if folder is not None)
 
 
-def ignore_generated(root: Path) -> tuple[str, ...]:
+def ignore_generated(root: Path, layout: Layout) -> tuple[str, ...]:
     """Add to ``<root>/.gitignore`` the folders skillc generates (:func:`ignore_folders`):
     ``.skillc/`` itself is never ignored (its ``skills/`` holds the skill sources); its
     generated ``runtime/`` and ``logs/`` are, and in a git work tree the agent folders of the
-    default targets (:func:`default_agent_folders`, where builds put their symlinks)."""
+    default targets (:func:`default_agent_folders`, where builds put their symlinks) that
+    hold nothing but skillc's deployments."""
     generated = tuple(f"{SKILLC_DIR}/{name}" for name in _GENERATED)
-    return ignore_folders(root, default_agent_folders(), generated=generated)
+    return ignore_folders(root, default_agent_folders(), layout, generated=generated)
 
 
-def ignore_agent_folders(layout: Layout, folders: Iterable[Path]) -> tuple[str, ...]:
-    """Add to the project's ``.gitignore`` each agent folder of ``folders`` (where a build
-    deployed) that lies in the project (as written and as a real path), as
-    :func:`ignore_folders` adds agent folders; returns the lines added. Never a folder
-    outside the project (the home's, a path target elsewhere), the project itself, nor one
-    in ``.skillc/``; nothing without a project."""
+def ignore_agent_folders(layout: Layout, deployed: Iterable[Path]) -> tuple[str, ...]:
+    """Add to the project's ``.gitignore`` the agent folder of each deployment of
+    ``deployed`` (its path: ``<agent folder>/<name>``) that lies in the project (as written
+    and as a real path), as :func:`ignore_folders` adds agent folders: the whole folder, or
+    the deployments alone where the folder holds the user's skills too; returns the lines
+    added. Never a folder outside the project (the home's, a path target elsewhere), the
+    project itself, nor one in ``.skillc/``; nothing without a project."""
     project = layout.project_root
     if project is None:
         return ()
-    relative: list[str] = []
-    for folder in folders:
+    folders: list[str] = []
+    entries: list[str] = []
+    for path in deployed:
+        folder = path.parent
         if not (inside(str(folder), str(project)) and within(folder, project)):
             continue
         rel = Path(os.path.relpath(folder, project)).as_posix()
-        if rel == "." or rel.split("/")[0] == SKILLC_DIR or rel in relative:
+        if rel == "." or rel.split("/")[0] == SKILLC_DIR:
             continue
-        relative.append(rel)
-    return ignore_folders(project, relative) if relative else ()
+        if rel not in folders:
+            folders.append(rel)
+        entries.append(f"{rel}/{path.name}")
+    return ignore_folders(project, folders, layout, deployed=entries) if folders else ()
 
 
 def ignore_folders(
-    root: Path, folders: Sequence[str], *, generated: Sequence[str] = ()
+    root: Path,
+    folders: Sequence[str],
+    layout: Layout,
+    *,
+    generated: Sequence[str] = (),
+    deployed: Sequence[str] = (),
 ) -> tuple[str, ...]:
     """Add to ``<root>/.gitignore`` a line ``/<folder>/`` for each folder (relative to
     ``root``, ``/``-separated) not there already (``.skillc/logs``, ``/.skillc/logs`` and
@@ -175,22 +188,64 @@ def ignore_folders(
 
     ``generated`` (skillc's own folders) are added unless git tracks files in them;
     ``folders`` (agent folders, which may hold the user's skills) only in a git work tree
-    (``git ls-files``, run without a shell) where git tracks nothing in them: without git,
-    or outside a work tree, they are left out. Git runs only when a line is missing. The file
-    is only appended to, under a lock (concurrent builds add a line once). CannotCreate
-    (E999) when the file cannot be written, PathEscapesProject (E100) when it is a symlink
-    leading out of ``root``.
+    (``git ls-files``, run without a shell) where git tracks nothing in them and they hold
+    nothing but deployments skillc made (:func:`_only_deployments`; a skill another tool
+    installed is the user's). An agent folder that fails this gets instead a line
+    ``/<folder>/<name>`` for each of its entries in ``deployed`` (what a build deployed
+    there: a symlink, which a line ending in ``/`` would not match) that git does not track.
+    Without git, or outside a work tree, agent folders are left out. A line already there
+    (the folder's, which may be the user's) is never removed nor repeated. Git runs only when
+    a line may be added. The file is only appended to, under a lock (concurrent builds add a
+    line once). CannotCreate (E999) when the file cannot be written, PathEscapesProject
+    (E100) when it is a symlink leading out of ``root``.
     """
     path = check_gitignore(root)
-    missing = _missing(_read_gitignore(path), (*generated, *folders))
-    if not missing:
+    text = _read_gitignore(path)
+    missing = _missing(text, (*generated, *folders))
+    whole = [f for f in missing if f in generated or _only_deployments(root / f, layout)]
+    entries = [entry for entry in _missing(text, deployed) if _folder_of(entry) in missing]
+    if not (whole or entries):
         return ()
-    tracked = git_tracked(root, missing)
-    if tracked is None:
-        wanted = [folder for folder in missing if folder in generated]
-    else:
-        wanted = [folder for folder in missing if folder not in tracked]
-    return _append_lines(path, wanted) if wanted else ()
+    tracked = git_tracked(root, [*whole, *entries])
+    if tracked is None:  # no work tree: what is the user's cannot be told
+        lines = [f"/{_ignore_key(folder)}/" for folder in missing if folder in generated]
+        return _append_lines(path, lines) if lines else ()
+    lines = []
+    for folder in missing:
+        if folder in whole and folder not in tracked:
+            lines.append(f"/{_ignore_key(folder)}/")
+        elif folder not in generated:  # the user's skills are there too: only skillc's
+            mine = (entry for entry in entries if _folder_of(entry) == folder)
+            lines.extend(f"/{_ignore_key(entry)}" for entry in mine if entry not in tracked)
+    return _append_lines(path, lines) if lines else ()
+
+
+def _folder_of(entry: str) -> str:
+    """The agent folder of a deployment ``<folder>/<name>``."""
+    return entry.rpartition("/")[0]
+
+
+def _only_deployments(folder: Path, layout: Layout) -> bool:
+    """Whether the agent folder ``folder`` holds nothing but deployments skillc made (a link
+    to a runtime, a copy of a stub: :func:`~skillc_index.inventory.deployed.deployed_source`)
+    and the router of ``skc route``, or is not there. Anything else (a skill folder, a link
+    to a skill another tool installed, a file) is the user's; so is a folder that cannot be
+    read."""
+    from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME, deployed_source
+
+    try:
+        names = [entry.name for entry in os.scandir(folder)]
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    for name in names:
+        entry = folder / name
+        if name == ROUTER_NAME and (entry / ROUTER_MARK).is_file():
+            continue
+        if deployed_source(os.path.realpath(entry), layout, gone=True) is None:
+            return False
+    return True
 
 
 def check_gitignore(root: Path) -> Path:
@@ -250,15 +305,15 @@ def _missing(text: str, folders: Sequence[str]) -> list[str]:
     return missing
 
 
-def _append_lines(path: Path, folders: Sequence[str]) -> tuple[str, ...]:
-    """Append ``/<folder>/`` for each folder still missing, read again under an exclusive
-    lock on the file (another build adding the same line meanwhile adds it once)."""
+def _append_lines(path: Path, wanted: Sequence[str]) -> tuple[str, ...]:
+    """Append each line of ``wanted`` still missing, read again under an exclusive lock on
+    the file (another build adding the same line meanwhile adds it once)."""
     try:
         with path.open("a+", encoding="utf-8", errors="surrogateescape", newline="\n") as handle:
             _lock(handle.fileno())
             handle.seek(0)
             text = handle.read()
-            lines = [f"/{_ignore_key(folder)}/" for folder in _missing(text, folders)]
+            lines = _missing(text, wanted)
             if lines:
                 handle.write(
                     ("" if not text or text.endswith("\n") else "\n") + "\n".join(lines) + "\n"
@@ -322,7 +377,7 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
         raise SkillExists(name) from exc
     except OSError as exc:
         raise CannotCreate(str(skill_file), exc.strerror or str(exc)) from exc
-    added = ignore_generated(project) if scope == "project" and new_project else ()
+    added = ignore_generated(project, layout) if scope == "project" and new_project else ()
     return InitResult(
         kind="skill", path=folder, created=True, scope=scope, name=name, gitignore=added
     )

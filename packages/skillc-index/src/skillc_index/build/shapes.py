@@ -44,7 +44,8 @@ class InitShape(TypedDict):
     gitignore: Annotated[
         list[str],
         "Lines added to the project's .gitignore: .skillc/runtime/, .skillc/logs/ and the "
-        "default agent folder (.claude/skills/), each only where git tracks nothing in it.",
+        "default agent folder (.claude/skills/), each only where git tracks nothing in it "
+        "(the agent folder only where it holds no skill but skillc's deployments).",
     ]
 
 
@@ -111,7 +112,8 @@ BuildShape = TypedDict(
         "gitignore": Annotated[
             list[str],
             "Lines added to the project's .gitignore: each agent folder of the project "
-            "deployed into, where git tracks nothing in it.",
+            "deployed into, where git tracks nothing in it and it holds no skill but skillc's "
+            "deployments; else each deployment there (/<folder>/<name>).",
         ],
         "fields": Annotated[
             list[FieldChangeShape],

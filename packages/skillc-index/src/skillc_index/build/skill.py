@@ -73,7 +73,8 @@ class BuildResult:
     over the parse limit, W001 for a name several installed skills have)."""
     gitignore: tuple[str, ...] = ()
     """The lines added to the project's ``.gitignore``: the agent folders of the project
-    deployed into, where git tracks nothing (issue 34; as ``init`` adds its own)."""
+    deployed into, where git tracks nothing and they hold no skill of the user's, else the
+    deployments alone (issue 34; as ``init`` adds its own)."""
     fields: tuple[FieldChange, ...] = ()
     """What the targets' dialects drop or change of the frontmatter (issue 37), each once
     (its text is among the warnings too)."""
@@ -340,14 +341,15 @@ def _ignore_deployments(
     layout: Layout, deployments: Sequence[Deployment], notices: list[Diagnostic | Notice]
 ) -> tuple[str, ...]:
     """The project's agent folders deployed into, added to its ``.gitignore`` where git
-    tracks nothing in them (:func:`~skillc_index.build.scaffold.ignore_agent_folders`). The
+    tracks nothing in them and they hold no skill of the user's, else the deployments alone
+    (:func:`~skillc_index.build.scaffold.ignore_agent_folders`). The
     skill is built and deployed by then: a ``.gitignore`` that cannot be written is a
     warning, not a failure."""
     from skillc_index.build.scaffold import ignore_agent_folders
     from skillc_index.diagnostics import SkillcError, format_diagnostic
 
     try:
-        return ignore_agent_folders(layout, [deployment.path.parent for deployment in deployments])
+        return ignore_agent_folders(layout, [deployment.path for deployment in deployments])
     except SkillcError as exc:
         why = format_diagnostic(exc.diagnostic).splitlines()[0]
         notices.append(Notice(f".gitignore not updated: {why}"))
