@@ -366,6 +366,53 @@ def test_uninstall_removes_the_runtimes_install_built_and_only_those(
     assert _runtimes(layout) == before
 
 
+def test_uninstall_takes_out_what_install_added_to_a_runtime_there_before(
+    cli: Callable[..., Run], layout: Layout, claude: Path, project: Path
+) -> None:
+    """A skill read through the agent folder has a runtime (its access log, its index);
+    install compiled the store skill into it, and uninstall left the stub and a manifest
+    naming a store skill that is gone, and the store skill's index. Uninstall takes out
+    what install added, keeps the log (with what was logged meanwhile) and its own index,
+    also when the skill comes back only on a later run."""
+    from skillc_index import resolve_skill
+    from skillc_index.accesslog import AccessRecord, insert, primary_log
+    from skillc_index.index.cache import ensure_index
+
+    def read_beta() -> None:  # what `skc outline beta` does: the index, a row of the log
+        ensure_index(resolve_skill("beta", layout), "ascii")
+        path = str(claude / "beta")
+        record = AccessRecord(command="outline", skill="beta", skill_path=path, cwd="/w", args={})
+        insert(primary_log(runtime), [record])
+
+    def held() -> list[str]:  # what the runtime holds (not the log's WAL files)
+        found = (path.relative_to(runtime).as_posix() for path in runtime.rglob("*"))
+        return sorted(rel for rel in found if not rel.endswith(("-wal", "-shm")))
+
+    runtime = layout.runtime_store("project") / "beta"
+    read_beta()
+    before = held()
+    assert "SKILL.md" not in before and ".skillc-meta/logs.db" in before
+    assert any(rel.startswith(".skillc-meta/search-") for rel in before)
+    route_json(cli, "install")
+    assert (runtime / "SKILL.md").is_file()
+    taken = agent_skill(claude, "beta", "Made while routed.")  # beta stays behind the router
+    route_json(cli, "uninstall")
+    assert (runtime / "SKILL.md").is_file()  # still what the router leads to
+    manifest = json.loads((project / ".skillc" / "router" / "claude.json").read_text())
+    assert manifest.get("runtimes_held") == {
+        "beta": [rel for rel in before if rel != ".skillc-meta"]
+    }
+    shutil.rmtree(taken)
+    data = route_json(cli, "uninstall")
+    assert str(runtime) not in data["runtimes_removed"]
+    assert held() == before
+    with closing(sqlite3.connect(primary_log(runtime))) as db:
+        rows = db.execute("SELECT command FROM access_log ORDER BY id").fetchall()
+    assert rows == [("outline",), ("build",)]
+    read_beta()  # read as before, from its own index
+    assert held() == before
+
+
 def test_uninstall_keeps_a_runtime_another_deployment_links_to(
     cli: Callable[..., Run], layout: Layout, claude: Path, project: Path
 ) -> None:

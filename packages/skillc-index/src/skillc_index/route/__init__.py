@@ -30,8 +30,9 @@ so an interrupted run is finished by running the command again: a recorded entry
 the record says (moved) or still in the folder (planned again), whichever the file system
 shows. ``uninstall`` moves back only what is at its recorded place with its recorded inode,
 and only to a free place; anything else is reported and left. The manifest also names the
-runtimes install built where there was none: ``uninstall`` removes those once their skill
-is back (:mod:`~skillc_index.route.runtimes`).
+runtimes install built where there was none, and what each runtime that was there before
+held: ``uninstall`` removes the first and takes out of the others what install added, once
+their skill is back (:mod:`~skillc_index.route.runtimes`).
 
 The modules, in the order they build on each other:
 
@@ -42,7 +43,7 @@ The modules, in the order they build on each other:
 - :mod:`~skillc_index.route.place`: the folders a route concerns, their checks, the lock;
 - :mod:`~skillc_index.route.plan`: what install does with each entry of the agent folder;
 - :mod:`~skillc_index.route.runtimes`: the runtimes install builds, which uninstall removes
-  (only those install created);
+  (only those install created; from one there before, what install added);
 - :mod:`~skillc_index.route.commands`: ``route_install``, ``route_uninstall``,
   ``route_status``.
 

@@ -58,7 +58,9 @@ from skillc_index.route.router_skill import (
 from skillc_index.route.runtimes import (
     remove_built_runtimes,
     remove_runtime,
+    restore_runtime,
     runtime_of,
+    runtimes_held,
     runtimes_to_build,
 )
 
@@ -210,10 +212,12 @@ def _install(session: Session, place: RoutePlace, *, dry_run: bool) -> RouteResu
         [record.name for record in records if record.kind == "folder"],
         old.runtimes if old else (),
     )
+    moving = [p.name for p in plans if p.kind == "folder" and p.action != "unlinked"]
+    held = runtimes_held(place, layout, moving, created, old.runtimes_held if old else {})
     write_route_manifest(
         place.manifest,
         place.agent,
-        RouteManifest(folder_rel, "installing", tuple(records), router_sha, created),
+        RouteManifest(folder_rel, "installing", tuple(records), router_sha, created, held),
     )
 
     # 2. the moves, one rename each
@@ -256,6 +260,8 @@ def _install(session: Session, place: RoutePlace, *, dry_run: bool) -> RouteResu
                     left.append(SkillLeft(record.name, origin, f"put back: {reason}", cause))
                     if record.name in created:  # what the failed build left of its runtime
                         remove_runtime(place, layout, record.name)
+                    elif record.name in held:
+                        restore_runtime(place, layout, record.name, held[record.name])
                     continue
             notices.append(Notice(f"routed skill '{record.name}' is not built: {reason}"))
             continue
@@ -283,10 +289,11 @@ def _install(session: Session, place: RoutePlace, *, dry_run: bool) -> RouteResu
     created = tuple(
         name for name in created if lexists(runtime_of(place, layout, name)) and name not in failed
     )
+    held = {name: entries for name, entries in held.items() if name not in failed}
     write_route_manifest(
         place.manifest,
         place.agent,
-        RouteManifest(folder_rel, "installed", tuple(final), router_sha, created),
+        RouteManifest(folder_rel, "installed", tuple(final), router_sha, created, held),
     )
     moved = {p.name: p for p in done}
     skills += [
@@ -402,7 +409,7 @@ def _uninstall(session: Session, place: RoutePlace, *, dry_run: bool) -> RouteRe
         notices.append(
             Notice(f"{place.router} is not the router skillc wrote (edited since?); left as it is")
         )
-    runtimes, kept_runtimes = remove_built_runtimes(
+    runtimes, kept_runtimes, kept_held = remove_built_runtimes(
         place, layout, manifest, skills, remaining, notices, dry_run=dry_run
     )
     router = None if removed or router_state == "absent" else place.router
@@ -415,7 +422,7 @@ def _uninstall(session: Session, place: RoutePlace, *, dry_run: bool) -> RouteRe
     if not dry_run:
         if remaining or router is not None:
             state = RouteManifest(
-                manifest.folder, "installed", tuple(remaining), router_sha, kept_runtimes
+                manifest.folder, "installed", tuple(remaining), router_sha, kept_runtimes, kept_held
             )
             write_route_manifest(place.manifest, place.agent, state)
         else:

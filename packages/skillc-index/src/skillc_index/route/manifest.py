@@ -1,7 +1,8 @@
 """The route's record: the manifest ``<base>/.skillc/router/<agent>.json``, one
 :class:`MoveRecord` per move (name, kind, and the moved entry's device and inode, which a
-rename keeps), and the names of the runtimes ``install`` built that were not there before
-(``runtimes``: ``uninstall`` removes those, and only those).
+rename keeps), the names of the runtimes ``install`` built that were not there before
+(``runtimes``: ``uninstall`` removes those, and only those), and what each runtime that was
+there before held (``runtimes_held``: ``uninstall`` removes from it what install added).
 
 The manifest is written *before* anything moves, so an interrupted run is finished by running
 the command again: a recorded entry is where the record says (moved) or still in the folder
@@ -13,7 +14,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
 from skillc_index.atomic import ensure_dir, write_file_atomic
@@ -60,6 +63,11 @@ class RouteManifest(NamedTuple):
     """The runtimes (``<runtime store>/<name>``) install built where there was none: recorded
     before they are built, removed by uninstall once their skill is back in the agent
     folder. A runtime that was there before install is never one of them."""
+    runtimes_held: Mapping[str, tuple[str, ...]] = MappingProxyType({})
+    """Each runtime that was there before install of a skill it moved (read through the agent
+    folder: its access log, its index) and what it held then: its entries, those of its
+    ``.skillc-meta/`` as ``.skillc-meta/<name>``. Uninstall removes the others once the skill
+    is back (:func:`~skillc_index.route.runtimes.restore_runtime`)."""
 
 
 def read_route_manifest(path: Path) -> RouteManifest | None:
@@ -95,12 +103,22 @@ def read_route_manifest(path: Path) -> RouteManifest | None:
         ):
             raise ValueError("runtimes is not a list of names")
         runtimes = tuple(built)
+        held = data.get("runtimes_held", {})  # none in manifests of earlier versions
+        if not isinstance(held, dict) or not all(
+            isinstance(name, str)
+            and plain_name(name)
+            and isinstance(entries, list)
+            and all(isinstance(entry, str) for entry in entries)
+            for name, entries in held.items()
+        ):
+            raise ValueError("runtimes_held is not a map of names to entries")
         return RouteManifest(
             data["folder"],
             "installed" if data.get("state") == "installed" else "installing",
             records,
             router if isinstance(router, str) else None,
             runtimes,
+            {name: tuple(entries) for name, entries in held.items()},
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise InternalError(f"the route manifest '{path}' is not valid ({exc})") from None
@@ -115,6 +133,7 @@ def write_route_manifest(path: Path, agent: str, manifest: RouteManifest) -> Non
         "router_sha256": manifest.router_sha256,
         "entries": [record.to_json() for record in manifest.records],
         "runtimes": list(manifest.runtimes),
+        "runtimes_held": {name: list(held) for name, held in manifest.runtimes_held.items()},
     }
     ensure_dir(path.parent)
     write_file_atomic(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())

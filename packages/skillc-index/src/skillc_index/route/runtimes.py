@@ -8,6 +8,11 @@ loses no record and a runtime that was there before install (a build of the user
 access log of reads through the agent folder) is never one of them. A runtime whose skill is
 still behind the router, or whose name the store holds again (another skill), is kept.
 
+A runtime that was there before install is recorded with what it held then
+(:func:`runtimes_held`); uninstall takes out of it what install added (the stub, the
+manifest, the store skill's index: :func:`restore_runtime`), so the skill read through the
+agent folder again finds its runtime as it was, never a stub of a store skill that is gone.
+
 Removing a runtime (:func:`remove_runtime`) removes the folder skillc made: the stub, the
 manifest, the search indexes. Its access log goes too, unless agents used the skill while it
 was routed (rows of :data:`~skillc_index.accesslog.USE_COMMANDS`: usage nobody may have
@@ -17,9 +22,10 @@ or not a folder is not skillc's to remove.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -35,7 +41,9 @@ __all__ = [
     "RuntimeRemoval",
     "remove_built_runtimes",
     "remove_runtime",
+    "restore_runtime",
     "runtime_of",
+    "runtimes_held",
     "runtimes_to_build",
 ]
 
@@ -66,6 +74,39 @@ def runtimes_to_build(
         if name not in created and not lexists(runtime_of(place, layout, name)):
             created.append(name)
     return tuple(created)
+
+
+def runtimes_held(
+    place: RoutePlace,
+    layout: Layout,
+    names: Iterable[str],
+    created: Iterable[str],
+    recorded: Mapping[str, tuple[str, ...]],
+) -> dict[str, tuple[str, ...]]:
+    """What each runtime install will compile into that is there already holds: those
+    ``recorded`` already (by the run that first saw them), and each of ``names`` whose
+    runtime is a folder there now, not one install ``created``."""
+    held = dict(recorded)
+    skip = set(created)
+    for name in names:
+        runtime = runtime_of(place, layout, name)
+        if name in held or name in skip or runtime.is_symlink() or not runtime.is_dir():
+            continue
+        with contextlib.suppress(OSError):
+            held[name] = tuple(sorted(rel for rel, _ in _entries(runtime)))
+    return held
+
+
+def _entries(runtime: Path) -> Iterator[tuple[str, bool]]:
+    """The entries of ``runtime`` (relative; those of its ``.skillc-meta/`` folder as
+    ``.skillc-meta/<name>``), each with whether it is a folder (not a link to one)."""
+    for entry in os.scandir(runtime):
+        is_dir = entry.is_dir(follow_symlinks=False)
+        if entry.name == META_DIR and is_dir:
+            for inner in os.scandir(entry.path):
+                yield f"{META_DIR}/{inner.name}", inner.is_dir(follow_symlinks=False)
+        else:
+            yield entry.name, is_dir
 
 
 def _log_files(log: Path) -> set[str]:
@@ -147,17 +188,33 @@ def remove_runtime(
     return RuntimeRemoval(runtime, kept)
 
 
-def _remove_all_but(runtime: Path, log: Path) -> None:
-    """Empty ``runtime`` of everything but the access log ``log`` (and its WAL files)."""
-    keep = _log_files(log)
-    for entry in os.scandir(runtime):
-        path = Path(entry.path)
-        if entry.name == META_DIR and entry.is_dir(follow_symlinks=False):
-            for inner in os.scandir(path):
-                if inner.name not in keep:
-                    _remove(Path(inner.path), inner.is_dir(follow_symlinks=False))
-        else:
-            _remove(path, entry.is_dir(follow_symlinks=False))
+def _remove_all_but(runtime: Path, log: Path, held: Collection[str] = ()) -> None:
+    """Empty ``runtime`` of everything but the access log ``log`` (and its WAL files) and
+    the entries ``held`` (as :func:`_entries` names them)."""
+    keep = {*held, *(f"{META_DIR}/{name}" for name in _log_files(log))}
+    for rel, is_dir in list(_entries(runtime)):
+        if rel not in keep:
+            _remove(runtime / rel, is_dir)
+
+
+def restore_runtime(
+    place: RoutePlace, layout: Layout, name: str, held: Collection[str]
+) -> str | None:
+    """Take out of the runtime of ``name``, there before install, what install added: each
+    entry not ``held`` then (the stub, the manifest, the store skill's index), but its access
+    log (uses of the skill while it was routed). Returns why it could not, or None."""
+    from skillc_index.accesslog import primary_log
+
+    runtime = runtime_of(place, layout, name)
+    if not within(runtime, layout.runtime_store(place.scope)):
+        return None
+    if runtime.is_symlink() or not runtime.is_dir():
+        return None
+    try:
+        _remove_all_but(runtime, primary_log(runtime), held)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
 
 
 def _remove(path: Path, is_dir: bool) -> None:
@@ -176,24 +233,34 @@ def remove_built_runtimes(
     notices: list[Notice],
     *,
     dry_run: bool,
-) -> tuple[tuple[Path, ...], tuple[str, ...]]:
-    """Remove the runtimes install built (``manifest.runtimes``) whose skill is back in the
-    agent folder: not behind the router any more, and no skill of that name in the store
-    (one that changed in the store, or came since, has its own use of the runtime). Returns
-    the runtimes removed (or, in a dry run, that would be) and the names still recorded."""
+) -> tuple[tuple[Path, ...], tuple[str, ...], dict[str, tuple[str, ...]]]:
+    """Remove the runtimes install built (``manifest.runtimes``), and take out of those that
+    were there before (``manifest.runtimes_held``) what install added, once their skill is
+    back in the agent folder: not behind the router any more, and no skill of that name in
+    the store (one that changed in the store, or came since, has its own use of the
+    runtime). Returns the runtimes removed (or, in a dry run, that would be; a dry run
+    changes none), and the names still recorded in each list."""
     behind = {record.name for record in remaining}
     back = {s.name for s in skills if s.kind == "folder" and s.action in ("restored", "in-place")}
     removed: list[Path] = []
     kept: list[str] = []
+    kept_held = {name: held for name, held in manifest.runtimes_held.items() if name in behind}
+    for name, held in manifest.runtimes_held.items():
+        if dry_run or name in behind or lexists(place.store / name):
+            continue  # the store holds a skill of that name: its runtime is that skill's
+        if _deployed(place, layout, name, notices):
+            continue
+        error = restore_runtime(place, layout, name, held)
+        if error is not None:
+            runtime = runtime_of(place, layout, name)
+            notices.append(Notice(f"the runtime {runtime} was not restored ({error})"))
     for name in manifest.runtimes:
         if name in behind:
             kept.append(name)
             continue
         if lexists(place.store / name) and not (dry_run and name in back):
             continue  # the store holds a skill of that name: its runtime is that skill's
-        linked = _linked_from(layout, runtime_of(place, layout, name))
-        if linked is not None:  # a build deployed it meanwhile: removed, that one broke
-            notices.append(Notice(f"kept the runtime of '{name}': {linked} links to it"))
+        if _deployed(place, layout, name, notices):
             continue
         outcome = remove_runtime(place, layout, name, dry_run=dry_run)
         if outcome is None:
@@ -209,4 +276,14 @@ def remove_built_runtimes(
                     "was routed"
                 )
             )
-    return tuple(removed), tuple(kept)
+    return tuple(removed), tuple(kept), kept_held
+
+
+def _deployed(place: RoutePlace, layout: Layout, name: str, notices: list[Notice]) -> bool:
+    """Whether an agent folder's entry links to the runtime of ``name``: a build deployed it
+    meanwhile (removed or changed, that one broke; a warning says it is kept)."""
+    linked = _linked_from(layout, runtime_of(place, layout, name))
+    if linked is not None:
+        notices.append(Notice(f"kept the runtime of '{name}': {linked} links to it"))
+        return True
+    return False
