@@ -208,6 +208,34 @@ def test_one_source_is_one_skill(layout: Layout, project: Path, home: Path) -> N
     assert stored.locations[1].path == project / ".claude/skills/stored"
 
 
+def test_an_imported_folder_and_its_store_copy_are_one_skill(
+    layout: Layout, project: Path, home: Path
+) -> None:
+    """``skc build .github/skills/x`` imports the folder into the store (its import record
+    names the folder): the store copy and the folder are one skill, the store copy's, with the
+    folder among its locations (DECISIONS); a folder of the same name imported from
+    elsewhere stays a skill of its own."""
+    from skillc_index.inventory.entries import installed_skills
+
+    folder = write(project / ".github/skills/imported")
+    build_skill(str(folder), layout, targets=["claude"])
+    assert (project / ".skillc/skills/imported/.skillc-import.json").is_file()
+    other = write(home / ".claude/skills/imported")  # same name, not the import's origin
+    skills = installed_skills(layout).skills
+    store_copy = os.path.realpath(project / ".skillc/skills/imported")
+    assert [(s.name, str(s.source)) for s in skills] == [
+        ("imported", store_copy),
+        ("imported", str(other)),
+    ]
+    one = skills[0]
+    assert [(loc.path, loc.kind) for loc in one.locations] == [
+        (project / ".skillc/skills/imported", "store"),
+        (project / ".claude/skills/imported", "agent"),
+        (project / ".github/skills/imported", "agent"),
+    ]
+    assert one.agents == ("claude", "copilot") and one.managed
+
+
 def test_a_deployment_whose_store_skill_is_gone_is_skipped(layout: Layout, project: Path) -> None:
     from skillc_index.inventory.entries import installed_skills
 

@@ -109,6 +109,22 @@ def test_all_counts_uses_projects_and_last_use(
     }
 
 
+def test_an_imported_folder_and_its_store_copy_are_one_row(
+    project: Path, layout: Layout, demo_skill: Callable[[Path], Path]
+) -> None:
+    """``skc build .github/skills/x`` imports the folder into the store: one skill (the store
+    copy, DECISIONS), so one row, with the reads made through the folder."""
+    from skillc_index.build.skill import build_skill
+
+    folder = demo_skill(project / ".github" / "skills" / "imported")
+    build_skill(str(folder), layout, targets=["claude"])
+    store_copy = resolve_skill(str(folder), layout).source  # reading the folder: its store copy
+    assert store_copy == (project / ".skillc" / "skills" / "imported").resolve()
+    log(layout, "imported", access(store_copy, "/w/a", "2026-03-01T10:00:00Z"))
+    table = [(e["skill"], e["skill_path"], e["uses"]) for e in query_all(layout)["data"]]
+    assert table == [("imported", str(store_copy), 1)]
+
+
 def test_cli_all(
     project: Path, home: Path, layout: Layout, stats_cli: Run, demo_skill: Callable[[Path], Path]
 ) -> None:

@@ -11,10 +11,13 @@ is gone, or a copy whose manifest cannot be read, is no skill (:class:`Skipped`)
 
 One skill is one source: the locations whose real path, or whose deployed source, is the same
 folder are one :class:`InstalledSkill` (a store skill and its deployments, a folder linked
-into several agent folders). Two copies of a skill are two skills, as two different skills of
-one name are. :func:`installed_skills` gives the set every command counts (``list``, ``stats
---all``; ``find`` walks the same folders by the same rules); :func:`location_of` looks at one
-name in one folder (resolution). Nothing here reads a SKILL.md: it costs file stats.
+into several agent folders); so is a folder imported into a store (``skc build <folder>``)
+with its store copy, whose import record names it (DECISIONS). Two other copies of a skill
+are two skills, as two different skills of one name are. :func:`installed_skills` gives the
+set every command counts (``list``, ``stats --all``, the MCP server's ``skills/list``;
+``find`` walks the same folders by the same rules); :func:`location_of` looks at one name in
+one folder (resolution). Nothing here reads a SKILL.md: it costs file stats (and the import
+record of a store skill named as another installed folder).
 """
 
 # Paths are str here, not pathlib: this runs over every entry of every skills folder.
@@ -31,7 +34,7 @@ from skillc_index.diagnostics import Notice
 from skillc_index.files import is_utf8
 from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME, deployed_source
 from skillc_index.inventory.folders import Root, RootKind, search_roots
-from skillc_index.layout import META_DIR, SKILL_FILE, Layout, Scope
+from skillc_index.layout import META_DIR, SKILL_FILE, ImportRecord, Layout, Scope
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
@@ -261,10 +264,13 @@ def group(locations: Iterable[Location]) -> tuple[InstalledSkill, ...]:
     """The skills of ``locations`` (in their order): those of one source are one skill, named
     as its store folder, else as the source folder where a location has that name (a link
     ``~/.agents/skills/x2 -> ~/.claude/skills/x`` is the skill ``x``), else as its first
-    location."""
+    location. A folder imported into a store is its store copy's (:func:`_imported`)."""
+    located = list(locations)
+    imported = _imported(located)
     by_source: dict[str, list[Location]] = {}
-    for location in locations:
+    for location in located:
         key = str(location.source or location.real)
+        key = imported.get(key, key)
         by_source.setdefault(key, []).append(location)
     skills = []
     for key, places in by_source.items():
@@ -274,6 +280,32 @@ def group(locations: Iterable[Location]) -> tuple[InstalledSkill, ...]:
             name = own if any(place.name == own for place in places) else name
         skills.append(InstalledSkill(name, Path(key), tuple(places)))
     return tuple(skills)
+
+
+def _imported(locations: list[Location]) -> dict[str, str]:
+    """The folders among ``locations`` that were imported into a store among them: each one's
+    real path -> its store copy's, whose :class:`~skillc_index.layout.ImportRecord` names it
+    as its origin (DECISIONS: a folder imported into a store and its store copy are one
+    skill). An import keeps the folder's name, so only a store copy named as another
+    location's folder is read (one small file)."""
+    copies: dict[str, list[str]] = {}
+    for location in locations:
+        if location.kind == "store":
+            copies.setdefault(location.real.name, []).append(str(location.real))
+    records: dict[str, ImportRecord | None] = {}
+    found: dict[str, str] = {}
+    for location in locations:
+        real = str(location.real)
+        if location.kind == "store" or location.source is not None or real in found:
+            continue
+        for copy in copies.get(location.real.name, ()):
+            if copy not in records:
+                records[copy] = ImportRecord.read(Path(copy))
+            record = records[copy]
+            if record is not None and record.origin == real:
+                found[real] = copy
+                break
+    return found
 
 
 def installed_skills(
