@@ -304,6 +304,41 @@ def test_a_name_with_a_nul_byte_names_no_installed_skill(layout: Layout, home: P
     assert caught.value.suggestions == ("base",)
 
 
+@pytest.mark.parametrize("skillc_project", [False, True])
+def test_codex_reads_agents_skills_up_to_the_repository_root(
+    tmp_path: Path, home: Path, skillc_project: bool
+) -> None:
+    """Codex reads ``.agents/skills`` in the working directory and each folder above it up to
+    the repository root: from ``services/pay``, both the root's skill and the service's are
+    installed and resolve (with a skillc project at the root, or none); a folder above the
+    repository root is not read."""
+    from skillc_index import resolve_skill
+    from skillc_index.inventory.entries import installed_skills
+    from skillc_index.listing.skills import list_skills
+
+    outer = tmp_path / "outer"
+    write(outer / ".agents/skills/above")  # above the repository: not Codex's
+    repo = outer / "repo"
+    (repo / ".git").mkdir(parents=True)
+    root_skill = write(repo / ".agents/skills/rootskill")
+    pay = repo / "services/pay"
+    pay_skill = write(pay / ".agents/skills/payskill")
+    if skillc_project:
+        (repo / ".skillc/skills").mkdir(parents=True)
+    layout = Layout.discover(pay, {"SKILLC_HOME": str(home)})
+    assert layout.project_root == (repo if skillc_project else None)
+    found = {s.name: s for s in installed_skills(layout).skills}
+    assert sorted(found) == ["payskill", "rootskill"]
+    assert "codex" in found["rootskill"].agents + found["payskill"].agents
+    for skill, folder in (("rootskill", root_skill), ("payskill", pay_skill)):
+        assert resolve_skill(skill, layout).source == folder
+    listed = list_skills(layout, agent="codex").skills
+    assert sorted(entry.name for entry in listed) == ["payskill", "rootskill"]
+    (repo / ".git").rmdir()  # no repository: the working directory's folder only
+    names = {s.name for s in installed_skills(layout).skills}
+    assert names == ({"payskill", "rootskill"} if skillc_project else {"payskill"})
+
+
 def test_the_folders_an_agent_reads(layout: Layout, project: Path, home: Path) -> None:
     """``codex`` and ``agents`` read one folder, which the inventory names after ``agents``:
     ``skc list --agent codex`` lists its skills all the same."""

@@ -2,9 +2,10 @@
 and resolution").
 
 - :mod:`.folders`: where installed skills are, in the order names resolve (the stores, the
-  agent folders of the project, its nested Claude Code folders, the home's, the installed
-  Claude Code plugins; the config's ``[targets]`` among the agent folders), as :class:`Root`
-  folders; which ``[targets]`` a command may trust;
+  agent folders of the project, Codex's from the working directory up, the project's nested
+  Claude Code folders, the home's, the installed Claude Code plugins; the config's
+  ``[targets]`` among the agent folders), as :class:`Root` folders; which ``[targets]`` a
+  command may trust;
 - :mod:`.deployed`: what skillc deployed into an agent folder (the store skill an entry
   stands for) and the router's mark;
 - :mod:`.entries`: the skills of those folders (:class:`InstalledSkill`, each with its

@@ -3,8 +3,10 @@
 1. the source stores (kind ``store``): the project's, then the global one;
 2. the project's agent skills folders (kind ``agent``, or ``config`` for a ``[targets]`` name of
    the config that is no built-in agent): each agent's folder under the project root (the
-   working directory outside projects), then the ``.claude/skills`` folders Claude Code finds
-   in the project's subfolders (:func:`nested_folders`);
+   working directory outside projects), then the ``.agents/skills`` folders Codex reads from
+   the working directory up to the repository or project root (:func:`parent_folders`),
+   then the ``.claude/skills`` folders Claude Code finds in the project's subfolders
+   (:func:`nested_folders`);
 3. the home folder's agent skills folders;
 4. the ``skills`` folder of each installed Claude Code plugin (kind ``plugin``).
 
@@ -33,6 +35,7 @@ __all__ = [
     "NESTED_AGENT",
     "NESTED_DEPTH",
     "NESTED_FOLDERS",
+    "PARENT_AGENT",
     "PLUGIN_RECORDS",
     "ROUTING_ROOTS_VARIABLE",
     "Root",
@@ -40,6 +43,7 @@ __all__ = [
     "agent_folders",
     "folders_of_agent",
     "nested_folders",
+    "parent_folders",
     "plugin_folders",
     "routing_roots",
     "search_roots",
@@ -118,8 +122,10 @@ def agent_folders(
 ) -> tuple[Root, ...]:
     """Every known agent skills folder (:data:`KNOWN_TARGETS`), project ones first, each
     path once (under the first name that has it: ``agents`` and ``codex`` share one); with
-    ``nested``, the project's nested Claude Code folders (:func:`nested_folders`; in a project
-    only: a skillc project's root or a repository's top) after the project's own.
+    ``nested``, after the project's own, the folders agents find around it: Codex's between
+    the working directory and the repository or project root (:func:`parent_folders`), then
+    the nested Claude Code folders (:func:`nested_folders`; in a project only: a skillc
+    project's root or a repository's top).
 
     ``configured`` is the config's ``[targets]`` table: names there override or add to the
     built-in ones (ADR-0002; an added name's folders are of kind ``config``); a value
@@ -137,8 +143,14 @@ def agent_folders(
                 seen.add(path)
                 kind: RootKind = "agent" if agent in KNOWN_TARGETS else "config"
                 folders.append(Root(path, kind, scope, agent))
-        if scope == "project" and nested and base is not None and _walkable(base, layout):
-            folders += [root for root in nested_folders(base) if root.path not in seen]
+        if scope == "project" and nested and base is not None:
+            around = parent_folders(layout)
+            if _walkable(base, layout):
+                around += nested_folders(base)
+            for root in around:
+                if root.path not in seen:
+                    seen.add(root.path)
+                    folders.append(root)
     return tuple(folders)
 
 
@@ -225,6 +237,36 @@ def nested_folders(base: Path) -> tuple[Root, ...]:
             continue
     found.sort(key=os.fsencode)
     return tuple(Root(Path(path), "agent", "project", NESTED_AGENT) for path in found)
+
+
+# -- Codex's folders between the working directory and the repository root -----------------
+
+#: The agent that reads ``.agents/skills`` in the working directory and in each folder above
+#: it up to the repository root (Codex's skills documentation, "REPO" scope:
+#: ``$CWD/.agents/skills``, ``$CWD/../.agents/skills``, ``$REPO_ROOT/.agents/skills``).
+PARENT_AGENT = "codex"
+
+
+def parent_folders(layout: Layout) -> tuple[Root, ...]:
+    """The ``.agents/skills`` folders Codex reads from the working directory up, nearest
+    first, as roots of the ``codex`` agent, scope ``project`` (whether they exist or not):
+    the working directory's and each folder's above it up to the skillc project root or the
+    repository root (the nearest folder holding ``.git``, a folder or a file), whichever comes
+    first, that one included. Outside both, only the working directory's. The walk never
+    reaches the home folder or a folder holding it (the home's folders are the global ones).
+    No file is read: an ``lstat`` of ``.git`` a level, none at the project root (``find``
+    runs this on every query)."""
+    relative = KNOWN_TARGETS[PARENT_AGENT].project or ".agents/skills"
+    folders: list[Path] = []
+    folder = layout.cwd
+    while folder != folder.parent and not layout.home.is_relative_to(folder):
+        folders.append(folder)
+        if folder == layout.project_root or os.path.lexists(folder / ".git"):
+            break
+        folder = folder.parent
+    else:  # neither a project nor a repository below the home: the working directory only
+        folders = folders[:1]
+    return tuple(Root(path / relative, "agent", "project", PARENT_AGENT) for path in folders)
 
 
 # -- installed Claude Code plugins ---------------------------------------------------------
