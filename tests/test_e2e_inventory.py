@@ -160,6 +160,20 @@ def test_plugin_skills_resolve_as_plugin_colon_skill(
         assert missing.stderr.startswith(f"error[E001]: skill '{name}' not found")
 
 
+def test_a_folder_named_with_a_colon_resolves_unless_a_plugin_has_the_skill(
+    ok: Run, project: Path, home: Path, tmp_path: Path
+) -> None:
+    """``skc list`` lists ``~/.claude/skills/foo:bar``, so its name resolves (DECISIONS:
+    every command that names a skill resolves over the inventory; it was E001): ``foo:bar``
+    names plugin ``foo``'s skill ``bar`` when that plugin has it, else the folder."""
+    folder = skill(home / ".claude/skills/foo:bar", "The folder with a colon")
+    assert [s["name"] for s in json_of(ok, "list")["skills"]] == ["foo:bar"]
+    assert "The folder with a colon" in ok("open", "foo:bar", "SKILL.md").stdout
+    assert json_of(ok, "stats", "foo:bar")["skill_path"] == str(folder)
+    skill(plugin(home, tmp_path / "plugin-folder", "foo") / "bar", "The plugin's bar")
+    assert "The plugin's bar" in ok("open", "foo:bar", "SKILL.md").stdout
+
+
 def test_run_takes_store_skills_only(skc: Run, project: Path, home: Path) -> None:
     """``run`` executes a skill's code: a name is looked for in the stores only (DECISIONS),
     never in an agent folder."""

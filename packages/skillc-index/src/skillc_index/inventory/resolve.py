@@ -2,13 +2,15 @@
 "Paths and resolution"): :func:`skillc_index.resolve_skill` looks at a path, the project
 store and the global store, and only when none holds the name asks :func:`resolve_installed`,
 which looks in the project's agent folders (its own, then Codex's from the working
-directory up, then its nested Claude Code folders),
-the home folder's agent folders, then the installed Claude Code plugins' skills. A name
-found in a store never gets here: ``skc show`` of a store skill looks at no agent folder.
+directory up, then its nested Claude Code folders), the home folder's agent folders, then the
+installed Claude Code plugins' skills. A name found in a store never gets here: ``skc show``
+of a store skill looks at no agent folder.
 
-``plugin:skill`` names a plugin's skill (the plugins' only). A name that several distinct
-skills have (not a skill and its deployments: one source is one skill) resolves to the first
-in that order, with W001 listing them and how to name another.
+``plugin:skill`` names a plugin's skill (the plugins' only); when that plugin has no such
+skill (or there is no plugin of that name), it is a folder's name (``foo:bar``, looked for
+in every folder as any other name). A name that several distinct skills have (not a skill
+and its deployments: one source is one skill) resolves to the first in that order, with
+W001 listing them and how to name another.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from skillc_index.inventory.entries import InstalledSkill, Location, group, loca
 from skillc_index.inventory.folders import Root, agent_folders, plugin_folders, trusted_targets
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from skillc_index.diagnostics import Diagnostic
     from skillc_index.layout import Layout, ResolvedSkill
 
@@ -33,13 +37,26 @@ def _configured(layout: Layout) -> dict[str, str]:
     return trusted_targets(layout, load_config(layout))
 
 
-def _roots(skill: str, layout: Layout) -> tuple[str, list[Root]]:
-    """The name to look for and the folders to look in, in order."""
+def _lookups(skill: str, layout: Layout) -> Iterator[tuple[str, list[Root]]]:
+    """The names to look for, each with the folders to look in, in order: for ``plugin:skill``
+    that plugin's skill first; then the name as it is, a folder's (``foo:bar``, a folder
+    name a plugin named ``foo`` does not have), in every agent folder and plugin."""
     plugin, colon, name = skill.partition(":")
     if colon:
-        return name, [root for root in plugin_folders(layout) if root.plugin == plugin]
+        yield name, [root for root in plugin_folders(layout) if root.plugin == plugin]
     folders = agent_folders(layout, _configured(layout), nested=True)
-    return skill, [*folders, *plugin_folders(layout)]
+    yield skill, [*folders, *plugin_folders(layout)]
+
+
+def _found(name: str, roots: list[Root], layout: Layout) -> list[Location]:
+    """The skills named ``name`` in ``roots`` (each a folder's entry), in their order."""
+    if not name or name in (".", "..") or "/" in name or os.sep in name:
+        return []
+    return [
+        location
+        for root in roots
+        if isinstance(location := location_of(root, name, layout), Location)
+    ]
 
 
 def resolve_installed(
@@ -51,15 +68,11 @@ def resolve_installed(
     no agent folder or plugin holds it."""
     from skillc_index.layout import _from_folder
 
-    name, roots = _roots(skill, layout)
-    if not name or name in (".", "..") or "/" in name or os.sep in name or ":" in name:
-        return None
-    found = [
-        location
-        for root in roots
-        if isinstance(location := location_of(root, name, layout), Location)
-    ]
-    if not found:
+    for name, roots in _lookups(skill, layout):
+        found = _found(name, roots, layout)
+        if found:
+            break
+    else:
         return None
     skills = group(found)
     resolved = _from_folder(name, skills[0].locations[0].real, layout, force_global, False)
@@ -102,8 +115,8 @@ def installed_names(layout: Layout) -> set[str]:
 def skill_at(name: str, layout: Layout) -> Path | None:
     """The folder of the installed skill ``name`` beyond the stores (for E001's suggestions:
     only names that are skills are suggested)."""
-    for root in _roots(name, layout)[1]:
-        found = location_of(root, name, layout)
-        if isinstance(found, Location):
-            return found.path
+    for entry, roots in _lookups(name, layout):
+        found = _found(entry, roots, layout)
+        if found:
+            return found[0].path
     return None
