@@ -51,8 +51,8 @@ def library_of(
     layout: Layout, config: Config, options: EvalOptions, extra: Sequence[Path] = ()
 ) -> tuple[Library, list[Notice]]:
     """The library the cases are scored against: the skills under ``options.paths``, or
-    every installed skill; plus ``extra`` folders; each as ``options.agent`` lists it within
-    its budget."""
+    every installed skill ``options.agent`` lists (and any it does not that is named); plus
+    ``extra`` folders; each as ``options.agent`` lists it within its budget."""
     from skillc_index.listing.agents import ListingItem, fit_listing, listing_budget
 
     notices: list[Notice] = []
@@ -62,14 +62,24 @@ def library_of(
     else:
         from skillc_index.inventory.entries import installed_skills
         from skillc_index.inventory.folders import trusted_targets
+        from skillc_index.listing.skills import seen_by
 
-        inventory = installed_skills(layout, trusted_targets(layout, config))
+        configured = trusted_targets(layout, config)
+        inventory = installed_skills(layout, configured)
         notices += inventory.notices()
-        folders = [skill.source for skill in inventory.skills]
+        # the skills the agent lists (as `skc list --agent` sees them), and a skill named
+        # that it does not list, which joins it as a folder given does
+        sees = seen_by(options.agent, layout, configured)
+        skills = [
+            skill
+            for skill in inventory.skills
+            if sees(skill.locations) or skill.name in options.skills
+        ]
+        folders = [skill.source for skill in skills]
         if options.usage is None:
             from skillc_index.listing.usage import recorded_priorities
 
-            usage = recorded_priorities(inventory.skills, layout)
+            usage = recorded_priorities(skills, layout)
     seen = {os.path.realpath(folder) for folder in folders}
     folders += [folder for folder in extra if os.path.realpath(folder) not in seen]
     entries: list[SkillEntry] = []

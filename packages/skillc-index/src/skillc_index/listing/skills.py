@@ -205,7 +205,7 @@ def _runtime(skill: InstalledSkill, layout: Layout, stores: Mapping[Path, Scope]
     return layout.runtime_store(scope) / skill.source.name
 
 
-def _seen_by(
+def seen_by(
     agent: str, layout: Layout, configured: Mapping[str, str] | None
 ) -> Callable[[Sequence[Location]], bool]:
     """Whether an agent sees a skill at ``locations``: one of them is in a folder it reads
@@ -252,7 +252,7 @@ def list_skills(
         {"stale", "obsolete"} if status in ("stale", "obsolete") else {status}
     )
     check_obsolete = check_obsolete or status == "obsolete"
-    sees = None if agent is None else _seen_by(agent, layout, configured)
+    sees = None if agent is None else seen_by(agent, layout, configured)
     recover_stores(layout)
     inventory = installed_skills(layout, configured)
     kinds: tuple[RootKind, ...] | None = ("store",) if store_notices_only else None

@@ -1,0 +1,44 @@
+"""``skc eval``: which skills are the library and which are scored (the agent's own listing,
+a skill named by a folder skillc imported or deployed, an ambiguous name), the gate over a
+skill without a scorable case, and where ``--init`` may write."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+
+def _eval(cli: Any, *args: str, cwd: Path | None = None) -> tuple[int, dict[str, Any]]:
+    done = cli("skillc_gateway")("eval", *args, "--format", "json", cwd=cwd)
+    assert done.stdout, done.stderr
+    return done.returncode, json.loads(done.stdout)
+
+
+def _triggers(folder: Path, *queries: str) -> None:
+    (folder / "evals").mkdir(exist_ok=True)
+    lines = ["should_trigger:", *(f"  - {json.dumps(query)}" for query in queries)]
+    (folder / "evals" / "triggers.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_the_library_is_the_listing_of_the_agent_asked_for(
+    cli: Any, project: Path, write_skill: Any
+) -> None:
+    """Every installed skill was in ``claude``'s listing, a skill only Cursor reads included:
+    it took the case of a Claude Code skill (exit 1), and 100 of them priced claude's listing
+    past its budget. The library is what the agent lists, as ``skc list --agent`` sees it; a
+    skill of another agent named joins it, as a folder given does."""
+    invoices = write_skill(
+        project / ".claude" / "skills" / "invoices",
+        description="Create invoices and billing exports for clients.",
+    )
+    _triggers(invoices, "billing exports for accounting")
+    write_skill(
+        project / ".cursor" / "skills" / "cursor-billing",
+        description="Billing exports for accounting teams.",
+    )
+    code, data = _eval(cli, "--top", "1", "--min-recall", "1")
+    assert code == 0 and data["library"] == 1, data
+    assert data["skills"][0]["recall"] == 1.0
+    _, named = _eval(cli, "cursor-billing")
+    assert named["library"] == 2 and [s["name"] for s in named["skills"]] == ["cursor-billing"]
