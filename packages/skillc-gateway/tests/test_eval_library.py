@@ -42,3 +42,27 @@ def test_the_library_is_the_listing_of_the_agent_asked_for(
     assert data["skills"][0]["recall"] == 1.0
     _, named = _eval(cli, "cursor-billing")
     assert named["library"] == 2 and [s["name"] for s in named["skills"]] == ["cursor-billing"]
+
+
+def test_a_skill_named_by_its_imported_or_deployed_folder_is_one_skill(
+    cli: Any, project: Path, write_skill: Any
+) -> None:
+    """``skc build src/mine`` imports the folder into the store and deploys a link to its
+    runtime. ``eval src/mine`` scored the folder against its own store copy (a listing of 2,
+    "taken by mine", a collision of mine with mine: exit 1), and ``eval .claude/skills/mine``
+    the runtime's stub (no case: the gate passed). Each is the one skill."""
+    mine = write_skill(project / "src" / "mine", description="Parse apache access logs.")
+    (mine / "evals").mkdir()
+    (mine / "evals" / "triggers.json").write_text('[{"query": "parse apache access logs"}]')
+    built = cli("skillc_index")("build", "src/mine")
+    assert built.returncode == 0, built.stderr
+    for given in ("src/mine", ".claude/skills/mine", "mine"):
+        code, data = _eval(cli, given, "--top", "1", "--min-recall", "1")
+        assert code == 0 and data["library"] == 1 and data["collisions"] == [], (given, data)
+        (skill,) = data["skills"]
+        assert (skill["cases"], skill["recall"]) == (1, 1.0), given
+    # the imported folder is read where its description is edited
+    _, data = _eval(cli, "src/mine")
+    assert data["skills"][0]["skill_file"] == str(mine / "SKILL.md")
+    _, data = _eval(cli, "--path", "src", "--path", ".claude/skills")
+    assert data["library"] == 1

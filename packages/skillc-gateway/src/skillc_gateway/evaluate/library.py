@@ -28,6 +28,8 @@ __all__ = [
     "Ranking",
     "SkillEntry",
     "read_skill",
+    "skill_folders",
+    "skill_of",
 ]
 
 #: The most of a SKILL.md read for its frontmatter.
@@ -189,9 +191,9 @@ def skill_folders(paths: Iterable[str], layout: Layout) -> list[Path]:
     walk of ``build`` and ``lint`` finds the rest, with an agent folder's linked entries), each
     once, in order. E022 for a path that is not a folder (a typo, a file), as ``find --path``
     says: not a library of no skill. A skill skillc deployed (a link to its runtime, a copy)
-    stands for its store skill, whose ``evals/`` the build leaves out, as in ``find``."""
+    stands for its store skill, whose ``evals/`` the build leaves out, as in ``find``, and a
+    folder imported into its store and its store copy are one (:func:`skill_of`)."""
     from skillc_index import SkillDirectoryNotFound, is_folder
-    from skillc_index.inventory.deployed import deployed_source
     from skillc_index.walk import find_skill_folders
 
     found: dict[str, Path] = {}
@@ -205,9 +207,24 @@ def skill_folders(paths: Iterable[str], layout: Layout) -> list[Path]:
             else find_skill_folders(folder, linked_entries=True)
         )
         for candidate in candidates:
-            real = os.path.realpath(candidate)
-            source = deployed_source(real, layout)
-            if source is not None:
-                candidate, real = Path(source), os.path.realpath(source)
-            found.setdefault(real, candidate)
+            read, key = skill_of(candidate, layout)
+            found.setdefault(key, read)
     return list(found.values())
+
+
+def skill_of(folder: Path, layout: Layout) -> tuple[Path, str]:
+    """The folder to read for the skill at ``folder`` (holding ``SKILL.md``) and the skill it
+    is (the real path of its folder, as :func:`skillc_index.resolve_skill` reads a folder
+    given): a folder skillc deployed (a link to its runtime, a copy) is its store skill, read
+    there; a folder imported into its store is its store copy (DECISIONS: one skill), read
+    in the folder, where its description is edited; any other folder is itself."""
+    from skillc_index import SkillcError, resolve_skill
+
+    try:
+        resolved = resolve_skill(str(layout.cwd / folder), layout)
+    except SkillcError:
+        return folder, os.path.realpath(folder)
+    key = str(resolved.source)
+    if resolved.imported_from is not None or os.path.realpath(folder) == key:
+        return folder, key
+    return resolved.source, key

@@ -14,7 +14,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from skillc_gateway.evaluate.library import Library, SkillEntry, read_skill, skill_folders
+from skillc_gateway.evaluate.library import (
+    Library,
+    SkillEntry,
+    read_skill,
+    skill_folders,
+    skill_of,
+)
 from skillc_gateway.evaluate.report import CaseResult, EvalResult, SkillReport
 
 if TYPE_CHECKING:
@@ -80,8 +86,10 @@ def library_of(
             from skillc_index.listing.usage import recorded_priorities
 
             usage = recorded_priorities(skills, layout)
-    seen = {os.path.realpath(folder) for folder in folders}
-    folders += [folder for folder in extra if os.path.realpath(folder) not in seen]
+    if extra:  # a skill given as a folder stands for its copy in the library (one skill)
+        given = {skill_of(folder, layout)[1]: folder for folder in extra}
+        folders = [f for f in folders if skill_of(f, layout)[1] not in given]
+        folders += given.values()
     entries: list[SkillEntry] = []
     for folder in folders:
         entry = read_skill(folder, options.agent)
@@ -126,8 +134,8 @@ def _targets(library: Library, layout: Layout, names: Sequence[str]) -> list[int
     by_path = {os.path.realpath(e.folder): i for i, e in enumerate(library.entries)}
     found: list[int] = []
     for name in names:
-        folder = layout.cwd / name
-        if (folder / "SKILL.md").is_file() and os.path.realpath(folder) in by_path:
+        folder = _given(layout, name)
+        if folder is not None and os.path.realpath(folder) in by_path:
             found.append(by_path[os.path.realpath(folder)])
             continue
         matches = [i for i, e in enumerate(library.entries) if name in (e.name, e.folder.name)]
@@ -140,8 +148,15 @@ def _targets(library: Library, layout: Layout, names: Sequence[str]) -> list[int
     return list(dict.fromkeys(found))
 
 
+def _given(layout: Layout, name: str) -> Path | None:
+    """The folder read for ``name`` given as a folder holding ``SKILL.md`` (the store skill
+    when skillc deployed it: :func:`.library.skill_of`), else None."""
+    folder = layout.cwd / name
+    return skill_of(folder, layout)[0] if (folder / "SKILL.md").is_file() else None
+
+
 def _given_folders(layout: Layout, names: Sequence[str]) -> list[Path]:
-    return [layout.cwd / name for name in names if (layout.cwd / name / "SKILL.md").is_file()]
+    return [folder for name in names if (folder := _given(layout, name)) is not None]
 
 
 def score(library: Library, skill: int, case: Case, top: int) -> tuple[CaseResult, int | None]:
