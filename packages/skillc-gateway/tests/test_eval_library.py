@@ -66,3 +66,20 @@ def test_a_skill_named_by_its_imported_or_deployed_folder_is_one_skill(
     assert data["skills"][0]["skill_file"] == str(mine / "SKILL.md")
     _, data = _eval(cli, "--path", "src", "--path", ".claude/skills")
     assert data["library"] == 1
+
+
+def test_a_name_two_skills_have_is_w001_listing_them(
+    cli: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """Two skills named ``gen``: ``eval gen`` scored the first in silence (the gate passing
+    on it alone). It is W001 listing both, the first taken, as every command says it."""
+    lib = tmp_path / "lib"
+    for team in ("a", "b"):
+        gen = write_skill(lib / team / "gen", name="gen", description=f"Generate {team} reports.")
+        _triggers(gen, f"generate {team} reports")
+    done = cli("skillc_gateway")("eval", "gen", "--path", str(lib), "--format", "json")
+    assert done.returncode == 0 and len(json.loads(done.stdout)["skills"]) == 1
+    assert done.stderr.startswith("warning[W001]: multiple matches for 'gen'"), done.stderr
+    assert f"  {lib / 'a' / 'gen'}\n  {lib / 'b' / 'gen'}\n" in done.stderr
+    alone = cli("skillc_gateway")("eval", str(lib / "b" / "gen"), "--path", str(lib))
+    assert alone.returncode == 0 and alone.stderr == ""

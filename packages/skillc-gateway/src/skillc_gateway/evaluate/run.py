@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from skillc_gateway.evaluate.cases import Case
     from skillc_gateway.evaluate.live import LiveOptions
     from skillc_gateway.evaluate.overlap import PhraseCheck
-    from skillc_index import Notice
+    from skillc_index import Diagnostic, Notice
     from skillc_index.config import Config
     from skillc_index.layout import Layout
     from skillc_index.listing.agents import AgentName
@@ -127,12 +127,17 @@ def _check_write_place(target: Path, layout: Layout) -> None:
         raise PathEscapesProject(layout.display(target), real)
 
 
-def _targets(library: Library, layout: Layout, names: Sequence[str]) -> list[int]:
-    """The library's ids of the skills named (a name, or a folder holding ``SKILL.md``)."""
-    from skillc_index.diagnostics import SkillNotFound
+def _targets(
+    library: Library, layout: Layout, names: Sequence[str]
+) -> tuple[list[int], list[Diagnostic]]:
+    """The library's ids of the skills named (a name, or a folder holding ``SKILL.md``), and
+    a W001 for each name several skills have, listing them (the first is the one taken, as
+    every command that names a skill does)."""
+    from skillc_index.diagnostics import SkillNotFound, ambiguous_skill
 
     by_path = {os.path.realpath(e.folder): i for i, e in enumerate(library.entries)}
     found: list[int] = []
+    warnings: list[Diagnostic] = []
     for name in names:
         folder = _given(layout, name)
         if folder is not None and os.path.realpath(folder) in by_path:
@@ -144,8 +149,11 @@ def _targets(library: Library, layout: Layout, names: Sequence[str]) -> list[int
 
             names_ = [entry.name for entry in library.entries]
             raise SkillNotFound(name, tuple(difflib.get_close_matches(name, names_, 3)))
+        if len(matches) > 1:
+            where = [layout.display(library.entries[i].folder) for i in matches]
+            warnings.append(ambiguous_skill(name, where))
         found.append(matches[0])
-    return list(dict.fromkeys(found))
+    return list(dict.fromkeys(found)), warnings
 
 
 def _given(layout: Layout, name: str) -> Path | None:
@@ -189,10 +197,14 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
     from skillc_gateway.evaluate.overlap import collisions, mutations
     from skillc_index import Notice
 
-    library, notices = library_of(layout, config, options, _given_folders(layout, options.skills))
+    library, found_notices = library_of(
+        layout, config, options, _given_folders(layout, options.skills)
+    )
+    notices: list[Diagnostic | Notice] = list(found_notices)
     try:
         if options.skills:
-            targets = _targets(library, layout, options.skills)
+            targets, ambiguous = _targets(library, layout, options.skills)
+            notices += ambiguous
         else:
             targets = list(range(len(library.entries)))
         reports: list[SkillReport] = []
@@ -280,12 +292,15 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
     if not options.skills:
         raise InvalidOption("name the skills to write trigger cases for")
     given = _given_folders(layout, options.skills)
-    library, notices = library_of(layout, config, options, given)
+    library, found_notices = library_of(layout, config, options, given)
+    notices: list[Diagnostic | Notice] = list(found_notices)
     named = not options.paths  # skills found by name among the installed ones
     given_real = {os.path.realpath(folder) for folder in given}
     planned: list[tuple[Path, str]] = []
     try:  # every file checked before any is written: all of them or none
-        for skill in _targets(library, layout, options.skills):
+        targets, ambiguous = _targets(library, layout, options.skills)
+        notices += ambiguous
+        for skill in targets:
             entry = library.entries[skill]
             target = entry.folder / TRIGGERS_FILE
             if not within(target, entry.folder):
