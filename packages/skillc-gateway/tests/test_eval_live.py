@@ -189,3 +189,22 @@ def test_a_live_pattern_that_is_no_regular_expression_is_refused_before_any_work
         )
         _cases(library / "pdf", ("fill in this PDF form", True))
     assert _logged(tmp_path) == []
+
+
+def test_a_read_of_another_skill_whose_name_ends_with_this_one_is_no_invocation(
+    cli: Any, library: Path, tmp_path: Path
+) -> None:
+    """The default pattern took a read of ``.../scientific-pdf/SKILL.md`` for an invocation of
+    ``pdf``: the name must start there (after ``/``, a quote, a space, or the start)."""
+    agent = tmp_path / "agent.py"
+    agent.write_text(
+        "import sys\n"
+        "folder = 'scientific-pdf' if 'other' in sys.argv[-1] else 'pdf'\n"
+        "print(f'Read(/home/u/.claude/skills/{folder}/SKILL.md)')\n",
+        encoding="utf-8",
+    )
+    _cases(library / "pdf", ("fill in this PDF form", True), ("other PDF request", False))
+    skill = _live(cli, library, f"{sys.executable} {agent}")
+    own, other = (case["live"] for case in skill["results"])
+    assert (own["invoked"], own["passed"]) == (1, True)
+    assert (other["invoked"], other["passed"]) == (0, True)

@@ -21,7 +21,7 @@ at 0.5 by default).
 The default pattern (``{skill}`` the name, escaped) finds what the agents print when they
 use a skill: Claude Code's ``stream-json`` tool call ``"skill": "NAME"`` (also
 ``plugin:NAME``), and a read of ``NAME/SKILL.md`` (Codex, and agents that read skills as
-files).
+files), the name whole (not the end of another skill's name).
 """
 
 from __future__ import annotations
@@ -45,7 +45,10 @@ __all__ = [
     "run_live",
 ]
 
-DEFAULT_PATTERN = r'"(?:skill|command)"\s*:\s*"(?:[^"]*:)?/?{skill}"|{skill}/SKILL\.md'
+#: A read of ``NAME/SKILL.md`` counts when no character of a name comes before ``NAME`` (the
+#: start, ``/``, a quote, a space...): ``scientific-brainstorming/SKILL.md`` is no read of
+#: ``brainstorming``.
+DEFAULT_PATTERN = r'"(?:skill|command)"\s*:\s*"(?:[^"]*:)?/?{skill}"|(?<![\w.-]){skill}/SKILL\.md'
 #: Output read of each stream of a run, in bytes.
 MAX_OUTPUT = 4 << 20
 
