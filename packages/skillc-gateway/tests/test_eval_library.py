@@ -83,3 +83,28 @@ def test_a_name_two_skills_have_is_w001_listing_them(
     assert f"  {lib / 'a' / 'gen'}\n  {lib / 'b' / 'gen'}\n" in done.stderr
     alone = cli("skillc_gateway")("eval", str(lib / "b" / "gen"), "--path", str(lib))
     assert alone.returncode == 0 and alone.stderr == ""
+
+
+def test_a_gate_breaks_on_a_skill_without_a_case_to_score(
+    cli: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """An empty ``evals/evals.json`` (skipped) left its skill without a case: recall none, and
+    ``--min-recall`` passed. Under a threshold, a skill named or holding case files without a
+    case to score breaks it; a skill of the library without case files is not gated."""
+    lib = tmp_path / "lib"
+    x = write_skill(lib / "x", description="Do x things.")
+    write_skill(lib / "y", description="Do y things.")
+    (x / "evals").mkdir()
+    (x / "evals" / "evals.json").write_text("", encoding="utf-8")
+    for args in (("x",), ()):
+        code, data = _eval(cli, *args, "--path", str(lib), "--min-recall", "0.9")
+        assert code == 1 and data["breaches"] == ["x: no trigger case to score"], data
+    (x / "evals" / "evals.json").write_text('{"evals": []}', encoding="utf-8")  # a file of none
+    code, data = _eval(cli, "--path", str(lib), "--max-false-triggers", "0")
+    assert code == 1 and data["breaches"] == ["x: no trigger case to score"]
+    code, data = _eval(cli, "y", "--path", str(lib), "--min-recall", "0.9")  # named
+    assert code == 1 and data["breaches"] == ["y: no trigger case to score"]
+    (x / "evals" / "evals.json").unlink()
+    code, data = _eval(cli, "--path", str(lib), "--min-recall", "0.9")
+    assert code == 0 and data["skills"] == []
+    assert _eval(cli, "y", "--path", str(lib))[0] == 0  # no threshold: nothing to break

@@ -103,9 +103,16 @@ class EvalResult(NamedTuple):
     """``--init``: the files written."""
 
     def breaches(self) -> list[str]:
-        """What breaks the thresholds, a line each (none: the run passes)."""
+        """What breaks the thresholds, a line each (none: the run passes). Under a threshold,
+        a skill reported without a case to score breaks it: one named, or one whose case files
+        hold none that can be read (a skill of the library without any case file is not
+        reported)."""
         found: list[str] = []
+        gated = self.min_recall is not None or self.max_false_triggers is not None
         for skill in self.skills:
+            if gated and not skill.cases:
+                found.append(f"{skill.name}: no trigger case to score")
+                continue
             recall = skill.recall
             if self.min_recall is not None and recall is not None and recall < self.min_recall:
                 found.append(f"{skill.name}: recall {recall:.2f} < {self.min_recall:.2f}")

@@ -167,6 +167,12 @@ def _given_folders(layout: Layout, names: Sequence[str]) -> list[Path]:
     return [folder for name in names if (folder := _given(layout, name)) is not None]
 
 
+def _has_case_file(folder: Path) -> bool:
+    from skillc_gateway.evaluate.cases import CASE_FILES
+
+    return any(os.path.lexists(folder / rel) for rel in CASE_FILES)
+
+
 def score(library: Library, skill: int, case: Case, top: int) -> tuple[CaseResult, int | None]:
     """The case's result, and the id of the skill that took it (ranked first instead)."""
     ranking = library.rank(case.query)
@@ -212,8 +218,8 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
         for skill in targets:
             entry = library.entries[skill]
             cases, problems = read_cases(entry.folder)
-            if not cases and not problems and not options.skills:
-                continue
+            if not (cases or problems or options.skills or _has_case_file(entry.folder)):
+                continue  # no case file: not reported, nor gated (a case file of none is)
             scored = [score(library, skill, case, options.top) for case in cases]
             results = [result for result, _ in scored]
             for case, (_, other) in zip(cases, scored, strict=True):
