@@ -108,3 +108,32 @@ def test_a_gate_breaks_on_a_skill_without_a_case_to_score(
     code, data = _eval(cli, "--path", str(lib), "--min-recall", "0.9")
     assert code == 0 and data["skills"] == []
     assert _eval(cli, "y", "--path", str(lib))[0] == 0  # no threshold: nothing to break
+
+
+def test_init_never_writes_where_the_projects_config_points(
+    cli: Any, project: Path, home: Path, tmp_path: Path, write_skill: Any
+) -> None:
+    """``[libraries] team`` of the project's config named a folder outside it, and ``eval
+    --library team --init NAME`` wrote there: the project's config directs no write out (E012,
+    as an agent-folder entry linked out). Near misses: the folder given on the command line,
+    and a library of the user's own config, are written."""
+    lib = tmp_path / "lib"
+    linked = write_skill(lib / "linked-skill", description="Do linked things.")
+    (project / ".skillc" / "config.toml").write_text(
+        f"[libraries]\nteam = [{json.dumps(str(lib))}]\n", encoding="utf-8"
+    )
+    run = cli("skillc_gateway")
+    done = run("eval", "--library", "team", "--init", "linked-skill")
+    assert done.returncode == 1 and done.stderr.startswith("error[E012]"), done.stderr
+    assert not (linked / "evals").exists()
+    done = run("eval", "--library", "team", "--init", str(linked))
+    assert done.returncode == 0, done.stderr
+    (linked / "evals" / "triggers.yaml").unlink()
+    (project / ".skillc" / "config.toml").unlink()
+    (home / ".skillc").mkdir(exist_ok=True)
+    (home / ".skillc" / "config.toml").write_text(
+        f"[libraries]\nmine = [{json.dumps(str(lib))}]\n", encoding="utf-8"
+    )
+    done = run("eval", "--library", "mine", "--init", "linked-skill")
+    assert done.returncode == 0, done.stderr
+    assert (linked / "evals" / "triggers.yaml").is_file()

@@ -200,6 +200,7 @@ def evaluate(session: Session, params: EvalParams) -> EvalResult:
         folders = session.config.library(params.library, layout.project_root, layout.home)
         paths = tuple(str(folder) for folder in folders)
     options = EvalOptions(
+        project_paths=params.library is not None and session.config.project_library(params.library),
         skills=params.skills,
         paths=paths,
         agent=params.agent,

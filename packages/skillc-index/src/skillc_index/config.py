@@ -91,9 +91,14 @@ class Config(Record):
 
             known = ", ".join(sorted(self.libraries)) or "none: add [libraries] to the config"
             raise InvalidOption(f"no library named '{name}' (known: {known})")
-        project = self.origins.get(f"libraries.{name}") == "project"
+        project = self.project_library(name)
         base = project_root if project and project_root is not None else home
         return tuple(base / expand_user(folder) for folder in folders)
+
+    def project_library(self, name: str) -> bool:
+        """Whether ``[libraries] NAME`` comes from the project's own ``config.toml``: a
+        checkout controls it, so it directs no write outside the project (DECISIONS)."""
+        return self.origins.get(f"libraries.{name}") == "project"
 
     @property
     def project_targets(self) -> frozenset[str]:

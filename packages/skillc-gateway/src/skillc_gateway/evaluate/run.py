@@ -47,6 +47,9 @@ class EvalOptions(NamedTuple):
     min_recall: float | None = None
     max_false_triggers: int | None = None
     live: LiveOptions | None = None
+    project_paths: bool = False
+    """``paths`` come from the project's configuration (``[libraries]``): ``--init`` writes
+    in them only inside the project or the skillc home, as for a skill found by name."""
     usage: dict[str, float] | None = None
     """Each skill's listing priority by its folder (:func:`skillc_index.listing.agents.
     usage_priority`); None: the uses recorded for the installed skills (a ``--path`` library:
@@ -113,10 +116,11 @@ def library_of(
 
 
 def _check_write_place(target: Path, layout: Layout) -> None:
-    """E012 when ``target``, in a skill found by its name among the installed ones (or through
-    a linked entry of a ``--path`` folder), lies in neither the project nor the skillc home:
-    a project's agent-folder entry linked out of it directs no write (DECISIONS); the skill's
-    folder given on the command line may."""
+    """E012 when ``target``, in a skill found by its name among the installed ones (or in a
+    library of the project's config, or through a linked entry of a ``--path`` folder), lies
+    in neither the project nor the skillc home: a project's agent-folder entry linked out of
+    it, or its config, directs no write (DECISIONS); the skill's folder given on the command
+    line may."""
     from skillc_index.command_errors import PathEscapesProject
     from skillc_index.files import inside
     from skillc_index.inventory.folders import project_base
@@ -300,7 +304,8 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
     given = _given_folders(layout, options.skills)
     library, found_notices = library_of(layout, config, options, given)
     notices: list[Diagnostic | Notice] = list(found_notices)
-    named = not options.paths  # skills found by name among the installed ones
+    # skills found by name among the installed ones, or in folders the project's config names
+    named = not options.paths or options.project_paths
     given_real = {os.path.realpath(folder) for folder in given}
     planned: list[tuple[Path, str]] = []
     try:  # every file checked before any is written: all of them or none
@@ -311,8 +316,9 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
             target = entry.folder / TRIGGERS_FILE
             if not within(target, entry.folder):
                 raise InvalidOption(f"{entry.folder / 'evals'} leads outside the skill")
-            # a skill named, not given as a folder: found among the installed ones, or an
-            # agent folder's linked entry under --path; a link directs no write out
+            # a skill named, not given as a folder: found among the installed ones or in a
+            # project's library, or an agent folder's linked entry under --path; neither a
+            # link nor the project's config directs a write out
             linked = named or entry.folder.is_symlink()
             if linked and os.path.realpath(entry.folder) not in given_real:
                 _check_write_place(target, layout)
