@@ -268,6 +268,32 @@ def test_sarif_points_at_the_description_line(cli: Any, library: Path) -> None:
     assert log["version"] == "2.1.0"
 
 
+def test_sarif_file_uris_are_uris_as_lint_writes_them(
+    cli: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """A path went into SARIF raw (``my skills/c#1/SKILL.md``: a space, and a ``#`` that
+    starts a fragment), outside the working folder as an absolute path: it is percent-encoded
+    relative to ``%SRCROOT%``, else a ``file:`` URI, as skillc-lint writes it."""
+    lib = tmp_path / "project" / "my skills"
+    skill = write_skill(lib / "c#1", description="Parse apache logs.")
+    _yaml(skill, ["bake bread"])
+
+    def uri(cwd: Path) -> tuple[dict[str, str], dict[str, Any]]:
+        done = cli("skillc_gateway")("eval", "--path", str(lib), "--format", "sarif", cwd=cwd)
+        (run,) = json.loads(done.stdout)["runs"]
+        (miss,) = [r for r in run["results"] if r["ruleId"] == "eval-miss"]
+        return miss["locations"][0]["physicalLocation"]["artifactLocation"], run
+
+    location, run = uri(tmp_path / "project")
+    assert location == {"uri": "my%20skills/c%231/SKILL.md", "uriBaseId": "%SRCROOT%"}
+    base = run["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+    assert base == (tmp_path / "project").as_uri() + "/"
+    (tmp_path / "elsewhere").mkdir()
+    location, _ = uri(tmp_path / "elsewhere")
+    assert location == {"uri": (skill / "SKILL.md").as_uri()}
+    assert "%20" in location["uri"] and "%23" in location["uri"]
+
+
 def test_init_writes_a_starter_that_loads_and_never_overwrites(cli: Any, library: Path) -> None:
     done = cli("skillc_gateway")(
         "eval", "--init", str(library / "pdf-forms"), "--path", str(library)

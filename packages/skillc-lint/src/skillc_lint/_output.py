@@ -11,9 +11,9 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
-from urllib.parse import quote
 
 from skillc_index import Diagnostic, format_diagnostic, printable
+from skillc_index.sarif import artifact_location, uri_base_ids
 from skillc_lint._engine import LintDiagnostic, LintResult
 from skillc_lint._fixes import Fix
 from skillc_lint._registry import Rule, RuleRegistry
@@ -38,7 +38,6 @@ __all__ = [
 SARIF_SCHEMA = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 )
-SRCROOT = "%SRCROOT%"
 
 
 def display_path(path: Path, cwd: Path) -> str:
@@ -252,11 +251,7 @@ def json_report(results: Sequence[Outcome], cwd: Path, *, single: bool) -> Any:
 
 
 def _artifact(result: LintResult, diagnostic: LintDiagnostic, cwd: Path) -> dict[str, str]:
-    shown = _file_path(result, diagnostic, cwd)
-    if Path(shown).is_absolute():
-        return {"uri": Path(shown).as_uri()}
-    # the name's bytes percent-encoded: a name that is not UTF-8 too (surrogate escapes)
-    return {"uri": quote(os.fsencode(shown), safe="/"), "uriBaseId": SRCROOT}
+    return artifact_location(result.path / diagnostic.file, cwd)
 
 
 def _sarif_fix(
@@ -362,7 +357,7 @@ def sarif_log(
                         "toolExecutionNotifications": notifications,
                     }
                 ],
-                "originalUriBaseIds": {SRCROOT: {"uri": cwd.as_uri().rstrip("/") + "/"}},
+                "originalUriBaseIds": uri_base_ids(cwd),
                 "columnKind": "unicodeCodePoints",
                 "results": sarif_results,
             }

@@ -283,13 +283,12 @@ def _findings(result: EvalResult) -> list[_Finding]:
 
 
 def sarif_log(result: EvalResult, version: str, base: str) -> dict[str, Any]:
-    """SARIF 2.1.0: one result per finding, at the description line; paths relative to
-    ``base`` when below it."""
-    import os
+    """SARIF 2.1.0: one result per finding, at the description line; each file a URI as
+    skillc-lint writes it (:mod:`skillc_index.sarif`: relative to ``%SRCROOT%``, ``base``,
+    when below it, percent-encoded; else a ``file:`` URI)."""
+    from pathlib import Path
 
-    def uri(path: str) -> str:
-        rel = os.path.relpath(path, base)
-        return path if rel.startswith("..") else rel.replace(os.sep, "/")
+    from skillc_index.sarif import artifact_location, uri_base_ids
 
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
@@ -314,7 +313,9 @@ def sarif_log(result: EvalResult, version: str, base: str) -> dict[str, Any]:
                         "locations": [
                             {
                                 "physicalLocation": {
-                                    "artifactLocation": {"uri": uri(finding.file)},
+                                    "artifactLocation": artifact_location(
+                                        Path(finding.file), Path(base)
+                                    ),
                                     "region": {"startLine": finding.line},
                                 }
                             }
@@ -322,6 +323,7 @@ def sarif_log(result: EvalResult, version: str, base: str) -> dict[str, Any]:
                     }
                     for finding in _findings(result)
                 ],
+                "originalUriBaseIds": uri_base_ids(Path(base)),
             }
         ],
     }
