@@ -317,6 +317,26 @@ def test_init_writes_a_starter_that_loads_and_never_overwrites(cli: Any, library
     assert forced.returncode == 0 and target.read_text("utf-8") == text
 
 
+def test_init_writes_a_starter_that_loads_whatever_characters_the_description_holds(
+    cli: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """A DEL or a C1 control in the description (or the name) went into the starter file raw,
+    and YAML refuses the whole file for one: ``skc eval`` then skipped it. They are escapes
+    (in a comment, as the name is shown), the cases the description's text."""
+    lib = tmp_path / "lib"
+    front = (
+        'name: "x\\x7fy"\ndescription: "Fill in PDF\\x7f forms, merge \\x9b files \\u2028 now"\n'
+    )
+    skill = write_skill(lib / "x", frontmatter=front)
+    done = cli("skillc_gateway")("eval", "--init", str(skill), "--path", str(lib))
+    assert done.returncode == 0, done.stderr
+    cases, problems = read_cases(skill)
+    assert problems == ()
+    assert [c.query for c in cases] == ["Fill in PDF\x7f forms", "merge \x9b files now"]
+    text = (skill / "evals" / "triggers.yaml").read_text("utf-8")
+    assert "# Trigger cases of x\\x7fy " in text and "\x7f" not in text
+
+
 def test_init_of_several_skills_checks_them_all_before_writing_any(cli: Any, library: Path) -> None:
     """``--init A B`` wrote A's file, then failed on B's (exists) with "skill 'B' already
     exists": nothing is written when one is refused, and the E050 names the file."""

@@ -28,6 +28,7 @@ shapes is skipped with a warning, never a failure.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -182,10 +183,28 @@ def read_cases(root: Path) -> SkillCases:
     return SkillCases(tuple(cases), tuple(problems))
 
 
+#: What a YAML stream may not hold raw (outside its printable set: DEL, the C1 controls, lone
+#: surrogates, U+FFFE and U+FFFF) or reads as a line break (NEL, U+2028, U+2029): the reader
+#: refused the whole starter file for one such character of a description.
+_NOT_YAML = re.compile("[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
+
+
+def _escaped(text: str) -> str:
+    return _NOT_YAML.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+
+
 def _quoted(text: str) -> str:
+    """``text`` as a YAML double-quoted scalar (JSON's escapes are YAML's)."""
     import json
 
-    return json.dumps(text, ensure_ascii=False)
+    return _escaped(json.dumps(text, ensure_ascii=False))
+
+
+def _comment(text: str) -> str:
+    """``text`` (a skill's name) in a comment line: its controls written as escapes."""
+    from skillc_index.text import printable
+
+    return _escaped(printable(text))
 
 
 def starter_text(name: str, phrases: list[str], rivals: list[str]) -> str:
@@ -193,7 +212,7 @@ def starter_text(name: str, phrases: list[str], rivals: list[str]) -> str:
     requests that should trigger the skill (to be reworded as a user would say them), and
     a reminder to add near misses, with the skills whose listing is nearest (``rivals``)."""
     lines = [
-        f"# Trigger cases of {name} for `skc eval` (see `skc eval --help`).",
+        f"# Trigger cases of {_comment(name)} for `skc eval` (see `skc eval --help`).",
         "# should_trigger: requests a user would type when this skill is the right one.",
         "# Started from the phrases of the description: reword them as users ask, and add",
         "# requests that do not reuse the description's words.",
@@ -205,6 +224,6 @@ def starter_text(name: str, phrases: list[str], rivals: list[str]) -> str:
         "# (or none) should take.",
     ]
     if rivals:
-        lines.append("# The skills whose listing is nearest: " + ", ".join(rivals))
+        lines.append("# The skills whose listing is nearest: " + ", ".join(map(_comment, rivals)))
     lines.append("should_not_trigger: []")
     return "\n".join(lines) + "\n"
