@@ -137,3 +137,18 @@ def test_init_never_writes_where_the_projects_config_points(
     done = run("eval", "--library", "mine", "--init", "linked-skill")
     assert done.returncode == 0, done.stderr
     assert (linked / "evals" / "triggers.yaml").is_file()
+
+
+def test_a_folder_without_skill_md_is_e010_as_outline_says(
+    cli: Any, project: Path, write_skill: Any
+) -> None:
+    """``eval ./nodir`` of a folder without SKILL.md said E001 "not found"; outline and lint
+    say E010 (DECISIONS): so does eval, and ``--init``. A name that is no folder stays E001."""
+    (project / "nodir").mkdir()
+    write_skill(project / ".claude" / "skills" / "docx", description="Edit Word documents.")
+    run = cli("skillc_gateway")
+    for args in (("./nodir",), ("--init", "./nodir")):
+        done = run("eval", *args)
+        assert done.returncode == 1
+        assert done.stderr.startswith("error[E010]: not a valid skill: './nodir'"), done.stderr
+    assert run("eval", "nosuch").stderr.startswith("error[E001]")

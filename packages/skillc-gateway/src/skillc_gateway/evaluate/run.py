@@ -149,6 +149,13 @@ def _targets(
             continue
         matches = [i for i, e in enumerate(library.entries) if name in (e.name, e.folder.name)]
         if not matches:
+            from skillc_index.files import is_folder
+
+            if is_folder(layout.cwd / name):  # a folder, but no skill: E010, as outline says
+                from skillc_index.diagnostics import NotASkill
+                from skillc_index.layout import shown
+
+                raise NotASkill(shown(name))
             import difflib
 
             names_ = [entry.name for entry in library.entries]
