@@ -646,6 +646,18 @@ def test_a_named_library_of_the_configuration(
         (("--threshold", "0.7"), "--threshold goes with --live"),
         (("--live-timeout", "5"), "--live-timeout goes with --live"),
         (("--live-pattern", "x"), "--live-pattern goes with --live"),
+        # the default's value given is given all the same
+        (("--runs", "3"), "--runs goes with --live"),
+        (("--threshold", "0.5"), "--threshold goes with --live"),
+        (("--live-timeout", "300"), "--live-timeout goes with --live"),
+        # --init writes cases, it scores none
+        (("--init", "docx", "--live", "agent"), "--live does not go with --init"),
+        (("--init", "docx", "--mutate"), "--mutate does not go with --init"),
+        (("--init", "docx", "--min-recall", "1"), "--min-recall does not go with --init"),
+        (
+            ("--init", "docx", "--max-false-triggers", "0"),
+            "--max-false-triggers does not go with --init",
+        ),
         (("--min-recall", "5"), "--min-recall must be between 0 and 1, not 5.0"),
         (("--threshold", "2"), "--threshold must be between 0 and 1, not 2.0"),
     ],
@@ -653,8 +665,11 @@ def test_a_named_library_of_the_configuration(
 def test_a_parameter_that_needs_another_one_or_a_ratio_out_of_range_is_e100(
     cli: Any, library: Path, given: tuple[str, ...], said: str
 ) -> None:
-    """``--force`` without ``--init`` and the live mode's options without ``--live`` were
-    taken in silence and did nothing; a bad ratio named ``min_recall``, the API's name."""
+    """``--force`` without ``--init``, the live mode's options without ``--live`` (a value
+    equal to the default passed) and the scoring options with ``--init`` were taken in
+    silence and did nothing; a bad ratio named ``min_recall``, the API's name. Nothing is
+    written."""
     done = cli("skillc_gateway")("eval", "--path", str(library), *given)
     assert done.returncode == 1
     assert done.stderr == f"error[E100]: invalid option: '{said}'\n"
+    assert not (library / "docx" / "evals").exists()

@@ -102,21 +102,23 @@ class EvalParams(Record):
             metavar="CMD",
         ),
     ] = None
+    # the live mode's numbers are None when not given (their defaults are LiveOptions'): one
+    # given without live is E100, whatever its value
     runs: Annotated[
-        int, Param("With --live: runs per case.", minimum=1, maximum=100, show_default=True)
-    ] = 3
+        int | None,
+        Param("With --live: runs per case [default: 3].", minimum=1, maximum=100),
+    ] = None
     threshold: Annotated[
-        float,
+        float | None,
         Param(
             "With --live: the share of runs that must invoke the skill for it to count as "
-            "triggered.",
-            show_default=True,
+            "triggered [default: 0.5].",
         ),
-    ] = 0.5
+    ] = None
     live_timeout: Annotated[
-        int,
-        Param("With --live: seconds a run may take.", minimum=1, show_default=True),
-    ] = 300
+        int | None,
+        Param("With --live: seconds a run may take [default: 300].", minimum=1),
+    ] = None
     live_pattern: Annotated[
         str | None,
         Param(
@@ -135,21 +137,29 @@ def _ratio(name: str, value: float | None) -> None:
         raise ParameterError(f"{{{name}}} must be between 0 and 1, not {value}")
 
 
-#: The live mode's parameters: given (not their defaults) without ``live``, they are E100.
+#: The live mode's parameters: given (whatever the value) without ``live``, they are E100.
 _LIVE_ONLY_PARAMS = ("runs", "threshold", "live_timeout", "live_pattern")
+#: What scores the cases, which ``init`` does not: given with it, E100.
+_NOT_WITH_INIT = ("live", "mutate", "min_recall", "max_false_triggers")
 
 
 def _goes_with(params: EvalParams) -> None:
     """E100 for a parameter given without the one it goes with (as ``stats --force`` without
-    ``--html``): ``force`` without ``init``, the live mode's without ``live``. They were
-    taken in silence, and did nothing."""
+    ``--html``): ``force`` without ``init``, the live mode's without ``live``; and for one
+    that scores cases given with ``init``, which writes them. They were taken in silence,
+    and did nothing."""
     from skillc_index.diagnostics import ParameterError
 
     if params.force and not params.init:
         raise ParameterError("{force} goes with {init}")
+    if params.init:
+        for name in _NOT_WITH_INIT:
+            value = getattr(params, name)
+            if value is not None and value is not False:  # (0 is given: not False)
+                raise ParameterError(f"{{{name}}} does not go with {{init}}")
     if params.live is None:
         for name in _LIVE_ONLY_PARAMS:
-            if getattr(params, name) != EvalParams._field_defaults[name]:
+            if getattr(params, name) is not None:
                 raise ParameterError(f"{{{name}}} goes with {{live}}")
 
 
@@ -187,9 +197,13 @@ def evaluate(session: Session, params: EvalParams) -> EvalResult:
             from skillc_index.diagnostics import InvalidOption
 
             raise InvalidOption(f"live pattern is not a regular expression: {exc}") from None
-        live = LiveOptions(
-            command, params.runs, params.threshold, float(params.live_timeout), pattern
-        )
+        live = LiveOptions(command, pattern=pattern)  # the defaults, then what was given
+        if params.runs is not None:
+            live = live._replace(runs=params.runs)
+        if params.threshold is not None:
+            live = live._replace(threshold=params.threshold)
+        if params.live_timeout is not None:
+            live = live._replace(timeout=float(params.live_timeout))
     paths = params.path
     if params.library is not None:
         if paths:
