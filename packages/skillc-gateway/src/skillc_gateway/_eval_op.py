@@ -38,10 +38,11 @@ class EvalParams(Record):
     path: Annotated[
         tuple[str, ...],
         Param(
-            "The library: the skills under these folders (default: every installed skill).",
+            "The library: the skills under these folders (default: every installed skill "
+            "the agent lists).",
             item_min_length=1,
             help="Score against the skills under this folder (repeatable) [default: every "
-            "installed skill].",
+            "installed skill the agent lists].",
             metavar="DIR",
         ),
     ] = ()

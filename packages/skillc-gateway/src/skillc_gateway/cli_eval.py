@@ -31,10 +31,10 @@ def eval_command(result: EvalResult, call: Call[EvalParams]) -> int | None:
     (should_trigger and should_not_trigger lists; --init writes a starter one).
 
     Each case's request is ranked over the library the skill lives in (every installed
-    skill, or the skills under --path) as the agent lists it: names and descriptions cut as
-    --agent cuts them and as its listing budget leaves them, never the bodies; the ranker
-    is skc find's lexical one, so the result is the same everywhere, offline. A
-    should-trigger case passes when the skill ranks within --top (a tie counts against
+    skill --agent lists, or the skills under --path) as the agent lists it: names and
+    descriptions cut as --agent cuts them and as its listing budget leaves them, never the
+    bodies; the ranker is skc find's lexical one, so the result is the same everywhere,
+    offline. A should-trigger case passes when the skill ranks within --top (a tie counts against
     it), a should-not-trigger case when it does not rank first. Reported per skill:
     recall, false triggers, each miss with the skill that took the request, skills the
     agent lists by name only or not at all (their cases cannot trigger them by
