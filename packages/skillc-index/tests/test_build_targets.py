@@ -16,7 +16,7 @@ from skillc_index import Layout, load_config
 from skillc_index.build.project import project
 from skillc_index.build.skill import BuildResult, build_skill
 from skillc_index.command_errors import ForeignFolder
-from skillc_index.dialect import AGENT_SKILLS, CODEX, STANDARD_FIELDS
+from skillc_index.dialect import AGENT_SKILLS, CODEX, SHARED_FOLDER_FIELDS, STANDARD_FIELDS
 from skillc_index.markdown.frontmatter import parse_frontmatter
 
 CLAUDE_SKILL = """---
@@ -25,6 +25,7 @@ description: Deploy the application to production.
 when_to_use: When the user asks to ship, release or deploy.
 argument-hint: "[environment]"
 disable-model-invocation: true
+user-invocable: true
 paths: ["src/**", "deploy/*.yaml"]
 version: 1.2
 ---
@@ -85,7 +86,11 @@ def test_codex_and_the_shared_folder_keep_the_intent_they_can_express(
     deployed = project / ".agents" / "skills" / "deploy-app"
     assert deployed.is_dir() and not deployed.is_symlink()
     front = frontmatter(deployed / "SKILL.md")
-    assert set(front) <= STANDARD_FIELDS
+    # Cursor and Copilot read .agents/skills too: what they act on is kept (a user-only
+    # skill stays user-only there), nothing else outside the standard
+    assert set(front) - STANDARD_FIELDS == SHARED_FOLDER_FIELDS
+    assert front["disable-model-invocation"] is True and front["user-invocable"] is True
+    assert front["argument-hint"] == "[environment]"
     # when_to_use folded into the description; version kept under metadata
     assert front["description"] == (
         "Deploy the application to production. When the user asks to ship, release or deploy."
@@ -99,7 +104,6 @@ def test_codex_and_the_shared_folder_keep_the_intent_they_can_express(
     assert fields(result) == {
         (target, "when_to_use"): "folded",
         (target, "disable-model-invocation"): "side-file",
-        (target, "argument-hint"): "dropped",
         (target, "paths"): "dropped",
         (target, "version"): "moved",
     }
@@ -114,7 +118,7 @@ def test_each_change_is_reported_once_in_text_and_json(
     warnings = [line for line in text.stderr.splitlines() if line.startswith("warning:")]
     assert len(warnings) == len(set(warnings))
     # codex and agents share .agents/skills: that folder is written (and reported) once
-    assert "warning: codex (Codex): 'argument-hint' dropped (not read)" in warnings
+    assert "warning: codex (Codex): 'paths' dropped (not read)" in warnings
     assert not [line for line in warnings if line.startswith("warning: agents")]
     assert not [line for line in warnings if line.startswith("warning: claude")]
     # Copilot reads argument-hint and disable-model-invocation: only paths, version and
@@ -125,7 +129,6 @@ def test_each_change_is_reported_once_in_text_and_json(
     assert {(item["agent"], item["field"], item["action"]) for item in data["fields"]} == {
         ("Codex", "when_to_use", "folded"),
         ("Codex", "disable-model-invocation", "side-file"),
-        ("Codex", "argument-hint", "dropped"),
         ("Codex", "paths", "dropped"),
         ("Codex", "version", "moved"),
     }

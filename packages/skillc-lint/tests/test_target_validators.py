@@ -8,10 +8,13 @@ folder name):
   targets that read the standard get (``agents``/``codex``, ``gemini``, ``kiro``,
   ``opencode``, ``trae``), in the upload archive, the discovery index's artifacts and the
   Agent Plugins plugin; in what ``claude``, ``copilot`` and ``cursor`` get, nothing but the
-  fields those agents read (they keep them on purpose);
+  fields those agents read (they keep them on purpose); ``.agents/skills`` (and the discovery
+  artifacts, which get what it gets) keeps the fields Copilot and Cursor act on there
+  (``SHARED_FOLDER_FIELDS``), which the validators may name and nothing else;
 - the checks of Anthropic's and OpenAI's skill-creator validators (restated in
   :mod:`skill_creator_checks`) pass: OpenAI's on ``codex``/``agents`` and the discovery
-  artifacts, Anthropic's on ``agents``, the upload (and its layout) and the plugin;
+  artifacts, Anthropic's on ``agents``, the upload (and its layout) and the plugin (the
+  shared folder's kept fields aside, as above);
 - agnix (PyPI) with its per-client rules (``--target codex``, ``claude-code``, ``cursor``)
   finds no error in a target's folder that it does not find in the source itself.
 
@@ -48,7 +51,7 @@ from skillc_index import (
 from skillc_index.build.project import side_sources
 from skillc_index.build.stub import render_stub, with_frontmatter
 from skillc_index.command_errors import PackageRefused
-from skillc_index.dialect import STANDARD_FIELDS
+from skillc_index.dialect import SHARED_FOLDER_FIELDS, STANDARD_FIELDS
 from skillc_index.markdown.frontmatter import as_yaml_12
 from skillc_index.package.make import package_skills
 from skillc_lint import default_registry, lint_skill
@@ -161,9 +164,28 @@ def _failures(found: dict[str, list[str]]) -> dict[str, list[str]]:
     return {name: problems for name, problems in found.items() if problems}
 
 
+#: How skills-ref and the skill-creator checks name the keys they refuse (the text before
+#: the list, and after it).
+_REFUSED_KEYS = (("Unexpected fields in frontmatter: ", ". Only"), ("keys not allowed: ", "\0"))
+
+
+def _not_kept(problems: list[str]) -> list[str]:
+    """``problems`` but a refusal of fields ``.agents/skills`` keeps for Copilot and Cursor
+    (:data:`SHARED_FOLDER_FIELDS`, on purpose: the README's "What each target gets")."""
+    left = []
+    for problem in problems:
+        named: set[str] = set()
+        for start, end in _REFUSED_KEYS:
+            if problem.startswith(start):
+                named = set(problem[len(start) :].split(end, 1)[0].split(", "))
+        if not named or not named <= SHARED_FOLDER_FIELDS:
+            left.append(problem)
+    return left
+
+
 def test_skills_ref_finds_nothing_in_the_standard_targets(deployed: Path) -> None:
     for target in STANDARD_TARGETS:
-        found = {d.name: _validate(d) for d in sorted((deployed / target).iterdir())}
+        found = {d.name: _not_kept(_validate(d)) for d in sorted((deployed / target).iterdir())}
         assert _failures(found) == {}, target
 
 
@@ -192,9 +214,10 @@ def test_skills_ref_names_only_fields_the_superset_targets_read(
 
 def test_the_skill_creator_checks_pass_on_the_targets(deployed: Path) -> None:
     for target, check in (("codex", openai_problems), ("agents", openai_problems)):
-        found = {d.name: check(d) for d in sorted((deployed / target).iterdir())}
+        found = {d.name: _not_kept(check(d)) for d in sorted((deployed / target).iterdir())}
         assert _failures(found) == {}, target
-    found = {d.name: anthropic_problems(d) for d in sorted((deployed / "agents").iterdir())}
+    agents = sorted((deployed / "agents").iterdir())
+    found = {d.name: _not_kept(anthropic_problems(d)) for d in agents}
     assert _failures(found) == {}
 
 
@@ -283,7 +306,7 @@ def test_the_discovery_index_and_the_plugin(clean: list[Path], tmp_path: Path) -
                 opened.extractall(folder)
         else:
             shutil.copyfile(artifact, folder / "SKILL.md")
-        failures[entry["name"]] = _validate(folder) + openai_problems(folder)
+        failures[entry["name"]] = _not_kept(_validate(folder) + openai_problems(folder))
     assert _failures(failures) == {}
     package_skills(skills, layout, fmt="plugin", output=tmp_path / "plugins", name="corpus")
     plugin = tmp_path / "plugins" / "corpus"
@@ -297,8 +320,9 @@ def test_the_discovery_index_and_the_plugin(clean: list[Path], tmp_path: Path) -
 
 def test_a_real_build_of_a_claude_code_skill_passes_them(tmp_path: Path) -> None:
     """The issue's example built for real (``build_skill``): the ``.agents/skills`` copy passes
-    skills-ref, both skill-creator checks and agnix for Codex; ``.claude/skills`` keeps every
-    field."""
+    skills-ref and both skill-creator checks but for the fields Copilot and Cursor read there
+    (kept: the skill stays user-only for them), and agnix for Codex; ``.claude/skills`` keeps
+    every field."""
     from skillc_index.build.skill import build_skill
 
     project = tmp_path / "project"
@@ -320,8 +344,13 @@ def test_a_real_build_of_a_claude_code_skill_passes_them(tmp_path: Path) -> None
         ("description", "converted"),
     }
     agents = project / ".agents" / "skills" / "deploy-app"
-    assert _validate(agents) == []
-    assert openai_problems(agents) == [] and anthropic_problems(agents) == []
+    assert _validate(agents) == [
+        "Unexpected fields in frontmatter: argument-hint, disable-model-invocation. Only "
+        "['allowed-tools', 'compatibility', 'description', 'license', 'metadata', 'name'] are "
+        "allowed."
+    ]
+    assert _not_kept(_validate(agents) + openai_problems(agents) + anthropic_problems(agents)) == []
+    assert _frontmatter(agents)[1]["disable-model-invocation"] is True
     assert {rule for _skill, rule in _agnix([agents], "codex")} == set()
     claude = _frontmatter(project / ".claude" / "skills" / "deploy-app")[1]
     assert claude["disable-model-invocation"] is True and claude["paths"] == ["src/**"]

@@ -35,6 +35,7 @@ __all__ = [
     "OPENCODE",
     "PACKAGE_DIALECTS",
     "PLUGINS",
+    "SHARED_FOLDER_FIELDS",
     "STANDARD_FIELDS",
     "TRAE",
     "Dialect",
@@ -111,6 +112,9 @@ class Dialect(Record):
     known (no check is made)."""
     tool_prefixes: tuple[str, ...] = ()
     """Prefixes of the names of tools other programs add (MCP servers' ``mcp__``)."""
+    shared: frozenset[str] = frozenset()
+    """Fields outside ``reads`` written as they are: the other agents that read the same
+    folder act on them (:data:`SHARED_FOLDER_FIELDS` for ``.agents/skills``)."""
 
 
 #: Claude Code's built-in tools, as permission rules and ``allowed-tools`` name them
@@ -177,18 +181,6 @@ CLAUDE_CODE = Dialect(
     tools=CLAUDE_CODE_TOOLS,
     tool_prefixes=("mcp__",),
 )
-CODEX = Dialect(
-    "Codex",
-    CODEX_FIELDS,
-    strict=False,
-    source="https://developers.openai.com/codex/skills (name, description; agents/openai.yaml: "
-    "interface, policy.allow_implicit_invocation, dependencies); descriptions over 1,024 "
-    "characters refused (community reports); openai/skills skill-creator quick_validate.py "
-    "(no compatibility, no < or > in the description)",
-    description_limit=DESCRIPTION_LIMIT,
-    side_files=(CODEX_SIDE_FILE,),
-    plain_description=True,
-)
 COPILOT = Dialect(
     "GitHub Copilot",
     STANDARD_FIELDS | {"argument-hint", "user-invocable", "disable-model-invocation"},
@@ -236,10 +228,32 @@ TRAE = Dialect(
     source="Trae's Skills docs page (name and description; no fields of its own documented)",
     description_limit=DESCRIPTION_LIMIT,
 )
-#: The cross-agent folder ``.agents/skills``: what every one of its readers accepts, i.e. the
-#: specification itself (its reference validator ``skills-ref`` refuses any other field) as
-#: Codex takes it (no ``compatibility``, a description without ``<``/``>``), and Codex's side
-#: file, since Codex reads this folder.
+#: What the other readers of ``.agents/skills`` (Copilot, Cursor; Gemini CLI and OpenCode read the
+#: standard) act on beyond the specification: the folder keeps them, although Codex does not
+#: read them and the specification's validators refuse them (``skills-ref``, the skill-creators'
+#: ``quick_validate.py``): left out, a user-only skill (``disable-model-invocation: true``)
+#: would be one the model invokes in Cursor and Copilot. No reader refuses a skill for them.
+SHARED_FOLDER_FIELDS = (
+    COPILOT.reads | CURSOR.reads | GEMINI.reads | OPENCODE.reads
+) - STANDARD_FIELDS
+#: Codex's folder is the shared ``.agents/skills``: what it gets keeps those fields too.
+CODEX = Dialect(
+    "Codex",
+    CODEX_FIELDS,
+    strict=False,
+    source="https://developers.openai.com/codex/skills (name, description; agents/openai.yaml: "
+    "interface, policy.allow_implicit_invocation, dependencies); descriptions over 1,024 "
+    "characters refused (community reports); openai/skills skill-creator quick_validate.py "
+    "(no compatibility, no < or > in the description)",
+    description_limit=DESCRIPTION_LIMIT,
+    side_files=(CODEX_SIDE_FILE,),
+    plain_description=True,
+    shared=SHARED_FOLDER_FIELDS,
+)
+#: The cross-agent folder ``.agents/skills``: the specification (its reference validator
+#: ``skills-ref`` refuses any other field) as Codex takes it (no ``compatibility``, a
+#: description without ``<``/``>``), the fields its other readers act on
+#: (:data:`SHARED_FOLDER_FIELDS`), and Codex's side file, since Codex reads this folder.
 AGENT_SKILLS = Dialect(
     "Agent Skills (.agents/skills)",
     CODEX_FIELDS,
@@ -250,6 +264,7 @@ AGENT_SKILLS = Dialect(
     side_files=(CODEX_SIDE_FILE,),
     readers=("codex", "copilot", "cursor", "gemini", "opencode"),
     plain_description=True,
+    shared=SHARED_FOLDER_FIELDS,
 )
 #: An upload to claude.ai or the Skills API (and Anthropic's ``package_skill.py``).
 CLAUDE_UPLOAD = Dialect(

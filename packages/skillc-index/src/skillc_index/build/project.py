@@ -5,6 +5,8 @@
   within the dialect's description limit;
 - ``disable-model-invocation: true`` becomes ``policy.allow_implicit_invocation: false`` in
   ``agents/openai.yaml`` for a dialect that reads that file (Codex, ``.agents/skills``);
+- a field the dialect's folder keeps for its other readers (``Dialect.shared``: Copilot's and
+  Cursor's ``disable-model-invocation``... in ``.agents/skills``) is written as it is;
 - ``version``, ``author`` and (where the agent does not read it) ``compatibility``, plain
   values, move under ``metadata``, where they are the same note;
 - a list of ``allowed-tools`` becomes the specification's space-separated string, and
@@ -130,7 +132,15 @@ def project(
     moved: dict[str, str] = {}
     policy: dict[str, Any] = {}
     for key, value in frontmatter.items():
-        if key in dialect.reads or superset:
+        side_file = CODEX_SIDE_FILE in dialect.side_files
+        if key == "disable-model-invocation" and side_file and value is True:
+            policy["allow_implicit_invocation"] = False
+            change(
+                key,
+                "side-file",
+                f"carried by {CODEX_SIDE_FILE} as policy.allow_implicit_invocation: false",
+            )
+        if key in dialect.reads or key in dialect.shared or superset:
             if key == "allowed-tools" and isinstance(value, list) and not superset:
                 words = [_string(item) for item in value]
                 if all(word is not None for word in words):
@@ -149,15 +159,8 @@ def project(
             out[key] = value
         elif key == "when_to_use" and isinstance(value, str):
             continue  # folded into the description below
-        elif key == "disable-model-invocation" and CODEX_SIDE_FILE in dialect.side_files:
-            if value is True:
-                policy["allow_implicit_invocation"] = False
-                change(
-                    key,
-                    "side-file",
-                    f"carried by {CODEX_SIDE_FILE} as policy.allow_implicit_invocation: false",
-                )
-            else:
+        elif key == "disable-model-invocation" and side_file:
+            if value is not True:  # (true: carried by the side file, above)
                 change(key, "dropped", "dropped (not read; false is the default)")
         elif key in _TO_METADATA and _string(value) is not None and "metadata" in dialect.reads:
             moved[key] = str(_string(value))
