@@ -440,6 +440,23 @@ def test_stub_frontmatter_keeps_the_source_values(
     }
 
 
+@pytest.mark.parametrize("value", ["No", "Yes", "off"])
+def test_a_description_yaml_1_1_reads_as_a_boolean_is_text(
+    build: Callable[..., BuildResult], store: Path, write_skill: WriteSkill, value: str
+) -> None:
+    """``description: No`` is the text "No" to YAML 1.2 (the agents, skills-ref, the stub):
+    E011 reads it so too (it said "'description' is a boolean"); the listing's check agrees."""
+    from skillc_index.listing.skills import _frontmatter_problem
+
+    folder = write_skill(store / "yn", frontmatter=f"name: yn\ndescription: {value}\n")
+    stub = build("yn").compiled.stub.read_text(encoding="utf-8")
+    assert yaml.safe_load(stub.split("---\n")[1])["description"] == value
+    assert _frontmatter_problem(folder / "SKILL.md") is None
+    write_skill(store / "yn", frontmatter="name: yn\ndescription: [a]\n")
+    with pytest.raises(MissingFrontmatterField):
+        build("yn")
+
+
 CLAUDE_CODE_FRONTMATTER = """\
 name: deploy-prod
 description: >-

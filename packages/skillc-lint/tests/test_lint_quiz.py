@@ -70,7 +70,7 @@ def test_a_single_quiz_block_is_accepted(skill: Writer) -> None:
 
 
 def test_skl721_structure(skill: Writer) -> None:
-    assert messages(quiz_skill(skill, "quiz: yes\n"), "SKL721") == [
+    assert messages(quiz_skill(skill, "quiz: true\n"), "SKL721") == [
         "quiz must be a list of quiz blocks or one block, not a boolean"
     ]
     broken = QUIZ.replace("gate: true", "gate: 'always'").replace("goto:", "jump:")

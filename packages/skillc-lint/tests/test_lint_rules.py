@@ -227,6 +227,16 @@ def test_skl106_not_a_string(skill: Writer, found: Found) -> None:
     assert messages(found(folder, "SKL106")) == ["description must be a string, not a list"]
 
 
+@pytest.mark.parametrize("value", ["No", "Yes", "on", "2024-01-01"])
+def test_skl106_reads_the_value_as_yaml_1_2(skill: Writer, found: Found, value: str) -> None:
+    """``description: No`` is the text "No" to YAML 1.2, as skc build, the agents and skills-ref
+    read it (PyYAML's YAML 1.1 reads a boolean): no finding, as for any short text."""
+    folder = skill(frontmatter=f"name: my-skill\ndescription: {value}\n")
+    assert found(folder, "SKL106") == []
+    folder = skill("on", frontmatter="name: on\ndescription: x\n")
+    assert found(folder, "SKL102") == found(folder, "SKL104") == []
+
+
 def test_skl106_near_miss_short_text(skill: Writer, found: Found) -> None:
     assert found(skill(frontmatter="name: my-skill\ndescription: x\n"), "SKL106") == []
 

@@ -251,8 +251,11 @@ class Skill:
 
     @property
     def frontmatter(self) -> dict[str, Any] | None:
-        """SKILL.md's frontmatter mapping, or None when it is missing or invalid (SKL100)."""
-        return self.skill_md.frontmatter.data
+        """SKILL.md's frontmatter mapping as YAML 1.2 reads it (``description: No`` is the
+        text "No", as for ``skc build`` and the agents), or None when it is missing or
+        invalid (SKL100)."""
+        front = self.skill_md.frontmatter
+        return None if front.data is None else front.data_12
 
     @cached_property
     def tools(self) -> ToolSkill:

@@ -169,7 +169,7 @@ class _Sources:
 
     def __init__(self, skill: ResolvedSkill, files: SkillFiles, progress: Progress | None):
         from skillc_index.markdown.document import MarkdownDoc, read_skill_metadata
-        from skillc_index.markdown.frontmatter import parse_frontmatter
+        from skillc_index.markdown.frontmatter import as_yaml_12, parse_frontmatter
 
         self.skill, self.progress = skill, progress
         self.indexed = indexed_files(files.files)
@@ -179,7 +179,8 @@ class _Sources:
         self.doc = MarkdownDoc(parse_frontmatter(self.text), (), (), 0)
         self.notices: list[Notice] = []
         metadata = read_skill_metadata(self.doc)  # E011
-        self.frontmatter = self.doc.frontmatter.data or {}  # has name and description (E011)
+        # as an agent reads it (YAML 1.2), as E011 read it: has name and description
+        self.frontmatter = as_yaml_12(self.doc.frontmatter)
         raw_name = self.frontmatter.get("name")
         self.name: str = raw_name if isinstance(raw_name, str) else metadata.name
         self.headings: list[tuple[int, str]] = []
@@ -249,7 +250,6 @@ class _Sources:
         """The stub's text (reads the other files first if neither :meth:`parsed` nor
         :meth:`read_index` was used)."""
         from skillc_index.build.stub import render_stub
-        from skillc_index.markdown.frontmatter import as_yaml_12
 
         if not self._done:
             for _parsed in self.parsed():
@@ -258,7 +258,7 @@ class _Sources:
         return valid_utf8(
             render_stub(
                 skill=self.skill.name,
-                frontmatter=as_yaml_12(self.doc.frontmatter),  # as an agent reads it
+                frontmatter=self.frontmatter,
                 headings=self.headings,
                 references=self.references,
                 has_files=self.has_files,

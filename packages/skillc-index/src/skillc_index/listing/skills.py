@@ -120,7 +120,7 @@ def _frontmatter_problem(skill_file: Path) -> str | None:
     front = parse_frontmatter(text.removeprefix("\ufeff"))
     if front.error:
         return front.error
-    data = front.data or {}
+    data = front.data_12  # as the build reads them (E011)
     for key in ("name", "description"):
         value = data.get(key)
         if not isinstance(value, str) or not value.strip():

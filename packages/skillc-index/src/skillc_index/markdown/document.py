@@ -36,7 +36,13 @@ from skillc_index.command_errors import (
 from skillc_index.diagnostics import (
     Notice,
 )
-from skillc_index.markdown.frontmatter import BOM, Frontmatter, parse_frontmatter, split_frontmatter
+from skillc_index.markdown.frontmatter import (
+    BOM,
+    Frontmatter,
+    as_yaml_12,
+    parse_frontmatter,
+    split_frontmatter,
+)
 from skillc_index.markdown.heading_text import Unsure as _Unsure
 from skillc_index.markdown.heading_text import heading_text as _scanned_heading_text
 from skillc_index.markdown.headings import scan_headings
@@ -164,9 +170,9 @@ class MarkdownDoc:
 
     @property
     def description(self) -> str | None:
-        """The frontmatter ``description`` when it is a non-empty string, whitespace collapsed."""
-        data = self.frontmatter.data
-        value = data.get("description") if data else None
+        """The frontmatter ``description`` when it is a non-empty string (as YAML 1.2 reads
+        it: ``description: No`` is the text "No"), whitespace collapsed."""
+        value = as_yaml_12(self.frontmatter).get("description")
         if isinstance(value, str):
             collapsed = " ".join(value.split())
             return collapsed or None
@@ -535,11 +541,11 @@ def read_skill_metadata(doc: MarkdownDoc) -> SkillMetadata:
 
     Raises :class:`MissingFrontmatterField` (E011) for ``name``, then ``description``, when
     the frontmatter is absent or invalid (its error, the YAML's say, is the hint), or the
-    field is not a non-empty string. The name is
-    stripped; the description has its whitespace collapsed (YAML folded scalars end in a
-    newline).
+    field is not a non-empty string, as YAML 1.2 reads it (``name: yes`` is the text "yes",
+    as agents and the stub read it). The name is stripped; the description has its
+    whitespace collapsed (YAML folded scalars end in a newline).
     """
-    data = doc.frontmatter.data
+    data = None if doc.frontmatter.data is None else as_yaml_12(doc.frontmatter)
     name = data.get("name") if data else None
     if not isinstance(name, str) or not name.strip():
         raise MissingFrontmatterField("name", doc.frontmatter.error or not_text(data, "name"))

@@ -119,6 +119,12 @@ class Frontmatter:
     the fast path read values that YAML 1.1 and 1.2 read alike): :func:`as_yaml_12` reads
     it again."""
 
+    @functools.cached_property
+    def data_12(self) -> dict[str, Any]:
+        """:func:`as_yaml_12`, read once: what every check of a field reads (``name``,
+        ``description``, skillc-lint's rules), as the agents and the stub do."""
+        return _read_12(self)
+
 
 def _is_fence(line: str) -> bool:
     return line.rstrip() == FENCE
@@ -655,7 +661,12 @@ def _core_int(loader: Any, node: Any) -> int:
 
 def as_yaml_12(front: Frontmatter) -> dict[str, Any]:
     """The frontmatter's data as a YAML 1.2 reader (an agent) reads it: ``front.data``
-    itself when no scalar reads otherwise there, or when the block cannot be read again."""
+    itself when no scalar reads otherwise there, or when the block cannot be read again
+    (``{}`` when there is none). Read once per frontmatter (:attr:`Frontmatter.data_12`)."""
+    return front.data_12
+
+
+def _read_12(front: Frontmatter) -> dict[str, Any]:
     data = front.data or {}
     if not front.yaml or ("<<" not in front.yaml and _reads_alike(data)):
         return data  # (a 1.2 reader keeps a ``<<`` key that 1.1 merges)
