@@ -109,6 +109,25 @@ def test_codex_and_the_shared_folder_keep_the_intent_they_can_express(
     }
 
 
+def test_a_number_becoming_a_string_keeps_its_source_text(
+    build: Callable[..., BuildResult], project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """``1.10`` is written '1.10' (it was '1.1', the float's text), ``0o17`` '0o17', ``True``
+    'True', where a target writes them as strings; Claude Code's stub keeps the number."""
+    write_skill(
+        project / ".skillc" / "skills" / "ver",
+        frontmatter="name: ver\ndescription: Versioned.\nauthor: 0o17\n"
+        "metadata:\n  version: 1.10\n  beta: True\n",
+    )
+    result = build("ver", targets=["codex", "claude"])
+    front = frontmatter(project / ".agents" / "skills" / "ver" / "SKILL.md")
+    assert front["metadata"] == {"version": "1.10", "beta": "True", "author": "0o17"}
+    details = {change.field: change.detail for change in result.fields}
+    assert details["metadata.version"] == "written as the string '1.10'"
+    claude = frontmatter(project / ".claude" / "skills" / "ver" / "SKILL.md")
+    assert claude["metadata"] == {"version": 1.1, "beta": True}
+
+
 def test_each_change_is_reported_once_in_text_and_json(
     cli: Callable[..., Any], skill: Path, project: Path
 ) -> None:

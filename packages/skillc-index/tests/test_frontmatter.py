@@ -9,11 +9,11 @@ import pytest
 import yaml
 
 from skillc_index.markdown.frontmatter import (
-    _core_loader,
     _simple_mapping,
     as_yaml_12,
     parse_frontmatter,
 )
+from skillc_index.markdown.yaml12 import _core_loader
 
 # Values whose YAML meaning is not a plain string, or that are not plain at all: the fast
 # path must either agree with PyYAML or hand them over.

@@ -150,6 +150,30 @@ def test_the_upload_holds_the_standard_fields_and_reports_the_rest(
     assert result.to_dict()["fields"][0]["skill"] == "pdf-tool"
 
 
+@pytest.mark.parametrize("fmt", ["upload", "plugin", "well-known"])
+def test_a_number_in_metadata_is_written_as_its_source_writes_it(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path, fmt: str
+) -> None:
+    """``metadata: {version: 1.10}`` is the text '1.10' (skills-ref reads the source so), not
+    the float's '1.1'; an octal or a capitalised boolean keeps its text too."""
+    source = write_skill(
+        project / "ver",
+        frontmatter="name: ver\ndescription: Versioned. Use when testing.\n"
+        "version: 0o17\nmetadata:\n  version: 1.10\n  beta: True\n  rank: 3\n",
+    )
+    result = package_skills([str(source)], layout, fmt=fmt, output=tmp_path / "out", name="p")
+    skill_md = next((tmp_path / "out").rglob("SKILL.md"), None)
+    if skill_md is None:  # the upload: an archive
+        with zipfile.ZipFile(tmp_path / "out" / "ver.zip") as archive:
+            text = archive.read("ver/SKILL.md").decode()
+    else:
+        text = skill_md.read_text(encoding="utf-8")
+    metadata = frontmatter(text)["metadata"]
+    assert metadata == {"version": "1.10", "beta": "True", "rank": "3"}
+    details = {change.field: change.detail for _skill, change in result.fields}
+    assert details["metadata.version"] == "written as the string '1.10'"
+
+
 def test_the_upload_refuses_a_reserved_word(
     layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path
 ) -> None:

@@ -94,8 +94,12 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + _CUT
 
 
-def _string(value: object) -> str | None:
-    """A plain value as the string a YAML 1.2 reader would show; None for a list or mapping."""
+def _string(value: object, text: str | None = None) -> str | None:
+    """A plain value as a string: a boolean or a number as the source writes it (``text``,
+    its :func:`~skillc_index.markdown.yaml12.scalar_texts`: ``1.10``, ``0o17``), else as a
+    YAML 1.2 reader would show it; None for a list or mapping."""
+    if isinstance(value, (bool, int, float)) and text is not None:
+        return text
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (str, int, float)):
@@ -114,13 +118,18 @@ def project(
     target: str,
     side_sources: Mapping[str, Mapping[str, Any]] | None = None,
     folder: str | None = None,
+    texts: Mapping[tuple[str, ...], str] | None = None,
 ) -> Projection:
     """``frontmatter`` (a source's, as a YAML 1.2 reader loads it) as ``dialect`` reads it, for
     ``target`` (its name in the changes). ``side_sources``: the source's own side files
     (``agents/openai.yaml`` loaded), which the generated ones extend. ``folder``: the name of
     the folder the skill is deployed as; a dialect other than Claude Code's (whose command
     is the folder's name whatever the frontmatter says) gets it as ``name`` when the two
-    differ, as the specification requires (a valid folder name only)."""
+    differ, as the specification requires (a valid folder name only). ``texts``: the source's
+    own text of its booleans and numbers (:func:`~skillc_index.markdown.yaml12.scalar_texts`),
+    what one is written as when it becomes a string (``metadata: {version: 1.10}``: '1.10';
+    without it, '1.1')."""
+    texts = texts or {}
     changes: list[FieldChange] = []
 
     def change(field: str, action: Action, detail: str) -> None:
@@ -163,14 +172,15 @@ def project(
             if value is not True:  # (true: carried by the side file, above)
                 change(key, "dropped", "dropped (not read; false is the default)")
         elif key in _TO_METADATA and _string(value) is not None and "metadata" in dialect.reads:
-            moved[key] = str(_string(value))
+            moved[key] = str(_string(value, texts.get((key,))))
         else:
             why = "outside the Agent Skills specification" if dialect.strict else "not read"
             if key == "disable-model-invocation" and value is True:
                 why += "; the model may invoke the skill there"
             change(key, "dropped", f"dropped ({why})")
     if metadata is not None or moved:
-        out["metadata"] = _metadata(metadata or {}, moved, change)
+        inner = {path[1]: text for path, text in texts.items() if path[0] == "metadata"}
+        out["metadata"] = _metadata(metadata or {}, moved, change, inner)
     _fold_description(out, frontmatter, dialect, change)
     if folder is not None and not superset and out.get("name") != folder:
         from skillc_index.layout import skill_name_problem
@@ -203,17 +213,19 @@ def project(
 project_frontmatter = project
 
 
-def _metadata(metadata: dict[str, Any], moved: Mapping[str, str], change: Any) -> dict[str, str]:
-    """The specification's ``metadata``: string keys to string values, with ``moved`` added
-    (a key it already has wins)."""
+def _metadata(
+    metadata: dict[str, Any], moved: Mapping[str, str], change: Any, texts: Mapping[str, str]
+) -> dict[str, str]:
+    """The specification's ``metadata``: string keys to string values (a boolean or a number
+    as ``texts``, the source, writes it), with ``moved`` added (a key it already has wins)."""
     result: dict[str, str] = {}
     for key, value in metadata.items():
-        text = _string(value)
+        text = _string(value, texts.get(str(key)))
         if text is None:
             change(f"metadata.{key}", "dropped", "dropped (metadata values are strings)")
             continue
         if not isinstance(value, str):
-            change(f"metadata.{key}", "converted", "written as a string")
+            change(f"metadata.{key}", "converted", f"written as the string '{text}'")
         result[str(key)] = text
     for key, value in moved.items():
         if key in result:

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 
     from skillc_index.build.project import FieldChange, Projection
     from skillc_index.build.shapes import BuildShape
+    from skillc_index.markdown.frontmatter import Frontmatter
 
 __all__ = ["BUILD_LOCK_WAIT_S", "BuildResult", "build_skill"]
 
@@ -299,31 +300,31 @@ def _projections(
     }
     if not dialects:
         return {}
-    frontmatter = _source_frontmatter(skill.source)
-    if frontmatter is None:
+    front = _source_frontmatter(skill.source)
+    if front is None:
         return {}
     from skillc_index.build.project import project, side_sources
+    from skillc_index.markdown.yaml12 import scalar_texts
 
-    sides = side_sources(skill.source)
+    sides, texts = side_sources(skill.source), scalar_texts(front)
     return {
-        name: project(frontmatter, dialect, name, sides, skill.name)
+        name: project(front.data_12, dialect, name, sides, skill.name, texts)
         for name, dialect in dialects.items()
         if dialect is not None
     }
 
 
-def _source_frontmatter(source: Path) -> dict[str, object] | None:
-    """SKILL.md's frontmatter as an agent (a YAML 1.2 reader) loads it, as the stub holds it."""
+def _source_frontmatter(source: Path) -> Frontmatter | None:
+    """SKILL.md's frontmatter (its ``data_12``: as an agent, a YAML 1.2 reader, loads it, as
+    the stub holds it); None when it cannot be read."""
     from skillc_index.files import read_text_in_root
-    from skillc_index.markdown.frontmatter import as_yaml_12, parse_frontmatter
+    from skillc_index.markdown.frontmatter import parse_frontmatter
 
     try:
         front = parse_frontmatter(read_text_in_root(source, SKILL_FILE))
     except (OSError, ValueError, SkillcError):
         return None
-    if front.data is None or front.error:
-        return None
-    return as_yaml_12(front)
+    return None if front.data is None or front.error else front
 
 
 def _projected_files(stub: Path, projection: Projection) -> dict[str, bytes]:

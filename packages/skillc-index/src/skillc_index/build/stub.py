@@ -93,7 +93,7 @@ def _represent_str(dumper: Any, value: str) -> Any:
     line with escapes; one that a YAML 1.2 reader would take for a number, a boolean or null
     when plain (``0o17``) is single-quoted; any other string is left to PyYAML (plain, or
     quoted when YAML 1.1 would read it otherwise: ``'no'``)."""
-    from skillc_index.markdown.frontmatter import CORE_NOT_STRING
+    from skillc_index.markdown.yaml12 import CORE_NOT_STRING
 
     style = '"' if _LINE_BREAKING.search(value) or not value.isprintable() else None
     if style is None and CORE_NOT_STRING.fullmatch(value):

@@ -118,12 +118,16 @@ class Frontmatter:
     """The block's text when PyYAML read it, or the fast path with a date in it (empty when
     the fast path read values that YAML 1.1 and 1.2 read alike): :func:`as_yaml_12` reads
     it again."""
+    text: str = field(default="", compare=False, repr=False)
+    """The block's text, when it was read (:func:`~.yaml12.scalar_texts` reads it again)."""
 
     @functools.cached_property
     def data_12(self) -> dict[str, Any]:
         """:func:`as_yaml_12`, read once: what every check of a field reads (``name``,
         ``description``, skillc-lint's rules), as the agents and the stub do."""
-        return _read_12(self)
+        from skillc_index.markdown.yaml12 import read_12
+
+        return read_12(self)
 
 
 def _is_fence(line: str) -> bool:
@@ -208,7 +212,8 @@ def split_frontmatter(text: str, *, parse_yaml: bool = True) -> tuple[Frontmatte
     simple = _simple_mapping(source)
     if simple is not None:
         again = source if _DATE_HINT.search(source) else ""  # YAML 1.2 may read otherwise
-        front = Frontmatter(True, simple[0], None, end_line, simple[1], body_start, yaml=again)
+        data, lines = simple
+        front = Frontmatter(True, data, None, end_line, lines, body_start, yaml=again, text=source)
         return front, close_end
 
     try:
@@ -228,7 +233,9 @@ def split_frontmatter(text: str, *, parse_yaml: bool = True) -> tuple[Frontmatte
             if isinstance(key, yaml.ScalarNode):
                 # Mark lines are 0-based within the block, which starts on file line 2.
                 field_lines[str(key.value)] = key.start_mark.line + 2
-    front = Frontmatter(True, data, None, end_line, field_lines, body_start, yaml=source)
+    front = Frontmatter(
+        True, data, None, end_line, field_lines, body_start, yaml=source, text=source
+    )
     return front, close_end
 
 
@@ -607,93 +614,8 @@ def parse_frontmatter(text: str) -> Frontmatter:
     return split_frontmatter(normalize_newlines(text.removeprefix(BOM)))[0]
 
 
-# -- the frontmatter as a YAML 1.2 reader sees it ------------------------------------------------
-#
-# PyYAML reads YAML 1.1: `no` and `on` are booleans, `012` is octal 10, `1:20` is 80, an
-# unquoted date is a date. The agents read YAML 1.2 (its core schema): those are the string
-# "no", the number 12, the string "1:20". What the stub carries of the frontmatter is written
-# from how a 1.2 reader reads the source, so that an agent loads the stub exactly as it would
-# the source (DECISIONS, "Stub").
-
-_CORE_RESOLVERS: tuple[tuple[str, str, str], ...] = (
-    ("tag:yaml.org,2002:bool", r"true|True|TRUE|false|False|FALSE", "tTfF"),
-    ("tag:yaml.org,2002:int", r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+", "-+0123456789"),
-    (
-        "tag:yaml.org,2002:float",
-        r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)",
-        "-+0123456789.",
-    ),
-    ("tag:yaml.org,2002:null", r"~|null|Null|NULL|", "~nN"),
-)
-#: A string a YAML 1.2 reader would read as something else when written plain.
-CORE_NOT_STRING = re.compile("|".join(f"(?:{pattern})" for _, pattern, _ in _CORE_RESOLVERS))
-
-
-@functools.cache
-def _core_loader() -> Any:
-    """PyYAML's safe loader (the C one when built), resolving plain scalars as YAML 1.2's
-    core schema does."""
-    import yaml
-
-    class CoreLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-        pass
-
-    CoreLoader.yaml_implicit_resolvers = {}
-    for tag, pattern, first in _CORE_RESOLVERS:
-        firsts = [*first, ""] if tag.endswith("null") else list(first)
-        CoreLoader.add_implicit_resolver(tag, re.compile(f"^(?:{pattern})$"), firsts)
-    CoreLoader.add_constructor("tag:yaml.org,2002:int", _core_int)
-    return CoreLoader
-
-
-def _core_int(loader: Any, node: Any) -> int:
-    """YAML 1.2's integers: decimal (``012`` is 12), ``0o`` octal, ``0x`` hexadecimal."""
-    text = str(loader.construct_scalar(node))
-    sign = -1 if text.startswith("-") else 1
-    digits = text.lstrip("+-")
-    if digits.startswith("0o"):
-        return sign * int(digits[2:], 8)
-    if digits.startswith("0x"):
-        return sign * int(digits[2:], 16)
-    return sign * int(digits, 10)
-
-
 def as_yaml_12(front: Frontmatter) -> dict[str, Any]:
     """The frontmatter's data as a YAML 1.2 reader (an agent) reads it: ``front.data``
     itself when no scalar reads otherwise there, or when the block cannot be read again
     (``{}`` when there is none). Read once per frontmatter (:attr:`Frontmatter.data_12`)."""
     return front.data_12
-
-
-def _read_12(front: Frontmatter) -> dict[str, Any]:
-    data = front.data or {}
-    if not front.yaml or ("<<" not in front.yaml and _reads_alike(data)):
-        return data  # (a 1.2 reader keeps a ``<<`` key that 1.1 merges)
-    loader = _core_loader()(front.yaml)
-    try:
-        again = loader.get_single_data()
-    except Exception:  # it was read once, within the bounds: keep that reading
-        return data
-    finally:
-        loader.dispose()
-    return again if isinstance(again, dict) else data
-
-
-def _reads_alike(value: object, depth: int = 0) -> bool:
-    """Whether a YAML 1.1 reading that gave ``value`` is what a 1.2 reader gives too: only
-    strings (keys and values, in mappings and lists), none of which a 1.2 reader would read
-    as something else had it been written plain (``1e3``, ``0o17``: strings to 1.1). Any
-    other scalar (a boolean, a number, a date, null) may read otherwise: read it again."""
-    if isinstance(value, str):
-        return CORE_NOT_STRING.fullmatch(value) is None
-    if depth > MAX_DEPTH:
-        return False
-    if isinstance(value, dict):
-        return all(
-            _reads_alike(key, depth + 1) and _reads_alike(item, depth + 1)
-            for key, item in value.items()
-        )
-    if isinstance(value, list):
-        return all(_reads_alike(item, depth + 1) for item in value)
-    return False

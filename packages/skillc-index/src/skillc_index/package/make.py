@@ -90,7 +90,8 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     from skillc_index.files import is_utf8, open_in_root, walk_skill
     from skillc_index.layout import resolve_skill
     from skillc_index.markdown.document import MarkdownDoc, read_skill_metadata
-    from skillc_index.markdown.frontmatter import as_yaml_12, parse_frontmatter
+    from skillc_index.markdown.frontmatter import parse_frontmatter
+    from skillc_index.markdown.yaml12 import scalar_texts
 
     dialect = PACKAGE_DIALECTS[fmt]
     source = resolve_skill(given, layout).source
@@ -123,7 +124,8 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
         problems.insert(0, problem)
     if problems:
         raise PackageRefused(meta.name, fmt, "; ".join(problems))
-    projection = project(as_yaml_12(front), dialect, fmt, side_sources(source))
+    texts = scalar_texts(front)  # 1.10 written as '1.10' where a string is due
+    projection = project(front.data_12, dialect, fmt, side_sources(source), texts=texts)
     if projection.changed:
         skill_md = with_frontmatter(text, projection.frontmatter).encode("utf-8")
         contents[SKILL_FILE] = ArchiveEntry(SKILL_FILE, skill_md)

@@ -81,8 +81,11 @@ def target_fields(skill: Skill, options: Options) -> Findings:
     data = frontmatter(skill)
     if not data:
         return
+    from skillc_index.markdown.yaml12 import scalar_texts
+
+    texts = scalar_texts(skill.skill_md.frontmatter)  # what build writes: '1.10', not '1.1'
     for name, dialect in _targets(options):
-        for change in project_frontmatter(data, dialect, name).changes:
+        for change in project_frontmatter(data, dialect, name, texts=texts).changes:
             top = change.field.split(".", 1)[0]
             movable = change.action == "moved" and top in _MOVABLE
             fix = _move_to_metadata(skill, top) if movable else None
