@@ -55,6 +55,29 @@ def test_several_skills_and_the_summary(index: Run, project: Path, write_skill: 
     assert all(r["up_to_date"] and r["deployments"] for r in data["results"])
 
 
+def test_a_target_s_warnings_name_their_skill_and_are_said_again_when_up_to_date(
+    index: Run, project: Path, write_skill: WriteSkill
+) -> None:
+    """A batch's field warnings name the skill, as ``skc package``'s do (they did not: 239
+    alike over the corpus); a skill up to date says them again, as ``skc build x`` does."""
+    store = project / ".skillc" / "skills"
+    for name in ("alpha", "beta"):
+        write_skill(store / name, frontmatter=f"name: {name}\ndescription: d\npaths: [x]\n")
+    expected = {
+        f"warning: {name}: codex (Codex): 'paths' dropped (not read)" for name in ("alpha", "beta")
+    }
+    for _run in ("built", "up to date"):
+        done = index("build", "alpha", "beta", "-t", "codex")
+        assert done.returncode == 0, done.stderr
+        assert set(done.stderr.splitlines()) == expected
+    assert set(statuses(done.stdout).values()) == {"up to date"}
+    single = index("build", "alpha", "-t", "codex")  # one skill: the name is the command's
+    assert single.stderr.splitlines() == ["warning: codex (Codex): 'paths' dropped (not read)"]
+    data = json.loads(index("build", "alpha", "beta", "-t", "codex", "--format", "json").stdout)
+    assert set(data["warnings"]) == expected
+    assert data["results"][0]["warnings"] == ["codex (Codex): 'paths' dropped (not read)"]
+
+
 def test_a_folder_of_skills_at_any_depth(
     index: Run, project: Path, write_skill: WriteSkill
 ) -> None:

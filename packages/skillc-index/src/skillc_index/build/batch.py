@@ -317,7 +317,7 @@ def _build_group(jobs: Sequence[BatchJob]) -> list[BatchItem]:
             error = exc.spelled(options.spelling)
         except Exception as exc:  # one skill's failure must not stop the others
             error = InternalError.unexpected(exc).diagnostic
-        notices = (*warnings, *(result.warnings if result is not None else ()))
+        notices = (*warnings, *(result.named_warnings if result is not None else ()))
         warnings.clear()
         portable = None if error is None else error._replace(params=dict(error.params))
         items.append(BatchItem(job, result, portable, tuple(map(_portable, notices))))

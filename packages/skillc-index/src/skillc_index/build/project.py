@@ -67,6 +67,11 @@ class FieldChange(Record):
         """The warning's text: ``codex (Codex): 'argument-hint' dropped (not read)``."""
         return f"{self.target} ({self.agent}): '{self.field}' {self.detail}"
 
+    def named(self, skill: str) -> str:
+        """The warning's text naming the skill, as ``skc package`` and a batch ``skc build``
+        print it among others': ``pdf-tool: codex (Codex): 'paths' dropped (not read)``."""
+        return f"{skill}: {self.text}"
+
     def to_dict(self) -> FieldChangeShape:
         return {
             "target": self.target,

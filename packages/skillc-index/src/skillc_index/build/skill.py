@@ -71,7 +71,8 @@ class BuildResult:
     deployments: tuple[Deployment, ...]
     notices: tuple[Diagnostic | Notice, ...] = field(default_factory=tuple)
     """Warnings (a symlink that had to become a copy, a folder moved aside, a Markdown file
-    over the parse limit, W001 for a name several installed skills have)."""
+    over the parse limit, W001 for a name several installed skills have); the fields' are
+    :attr:`warnings`'."""
     gitignore: tuple[str, ...] = ()
     """The lines added to the project's ``.gitignore``: the agent folders of the project
     deployed into, where git tracks nothing and they hold no skill of the user's, else the
@@ -86,8 +87,17 @@ class BuildResult:
 
     @property
     def warnings(self) -> tuple[Diagnostic | Notice, ...]:
-        """The notices; the JSON holds their text too (``warnings``)."""
-        return self.notices
+        """The notices, then one per field a target drops or changes; the JSON holds their
+        text too (``warnings``). Said on every build, one up to date too: the deployments
+        hold those fields so (they are checked again)."""
+        return (*self.notices, *(Notice(change.text) for change in self.fields))
+
+    @property
+    def named_warnings(self) -> tuple[Diagnostic | Notice, ...]:
+        """:attr:`warnings` as a batch prints them among other skills': a field's names the
+        skill (:meth:`FieldChange.named`, as ``skc package`` does)."""
+        skill = self.compiled.skill
+        return (*self.notices, *(Notice(change.named(skill)) for change in self.fields))
 
     def to_dict(self) -> BuildShape:
         """The ``--format json`` shape (documented in the README)."""
@@ -119,7 +129,7 @@ class BuildResult:
             "fields": [change.to_dict() for change in self.fields],
             "warnings": [
                 notice.text if isinstance(notice, Notice) else format_diagnostic(notice)
-                for notice in self.notices
+                for notice in self.warnings
             ],
         }
 
@@ -245,7 +255,6 @@ def build_skill(
             force=force,
         )
         notices.extend(compiled.notices)
-        notices.extend(Notice(change.text) for change in fields)
         deployments: list[Deployment] = []
         for deploy_plan in plans:
             projection = projections.get(deploy_plan.target)

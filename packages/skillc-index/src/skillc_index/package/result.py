@@ -39,7 +39,7 @@ class PackageResult:
     def warnings(self) -> tuple[Notice, ...]:
         """One per field dropped or changed, naming the skill, the format and the field, and
         one per file moved aside."""
-        fields = [Notice(f"{skill}: {change.text}") for skill, change in self.fields]
+        fields = [Notice(change.named(skill)) for skill, change in self.fields]
         moved = [
             Notice(f"{path} was not written by skillc: moved to {to}") for path, to in self.moved
         ]
