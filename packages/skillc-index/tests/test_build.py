@@ -325,6 +325,17 @@ def test_a_compiled_runtime_is_not_a_source(
     with pytest.raises(CompiledSkillGiven) as caught:
         build(str(project / ".claude" / "skills" / "demo"))
     assert caught.value.given == str(project / ".claude" / "skills" / "demo")
+    with pytest.raises(CompiledSkillGiven) as caught:  # a Path: the same, its text named
+        build(project / ".claude" / "skills" / "demo")
+    assert caught.value.given == str(project / ".claude" / "skills" / "demo")
+
+
+def test_a_skill_given_as_a_path_object(
+    build: Callable[..., BuildResult], store: Path, write_skill: WriteSkill
+) -> None:
+    """``build_skill(Path(...))`` builds the folder (it raised TypeError)."""
+    folder = write_skill(store / "demo")
+    assert build(folder).compiled.runtime == build("demo").compiled.runtime
 
 
 def test_deployments(

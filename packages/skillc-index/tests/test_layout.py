@@ -90,6 +90,16 @@ def test_resolve_global_name(layout: Layout, write_skill: WriteSkill) -> None:
     assert found.runtime == layout.runtime_store("global") / "cuda"
 
 
+def test_a_path_object_is_resolved_as_its_text(
+    layout: Layout, write_skill: WriteSkill, tmp_path: Path
+) -> None:
+    """A ``pathlib.Path`` (any ``os.PathLike``) is the path it names (it raised TypeError)."""
+    outside = write_skill(tmp_path / "elsewhere" / "rust")
+    assert resolve_skill(outside, layout) == resolve_skill(str(outside), layout)
+    with pytest.raises(SkillNotFound):
+        resolve_skill(Path("no-such-skill"), layout)
+
+
 def test_path_wins_over_names(layout: Layout, write_skill: WriteSkill, tmp_path: Path) -> None:
     write_skill(layout.store("project") / "rust")
     outside = write_skill(tmp_path / "elsewhere" / "rust")

@@ -81,6 +81,13 @@ def test_skill_given_by_name(demo: ResolvedSkill, layout: Layout, log_rows: Log)
     assert query_stats("demo", layout)["data"]["total_accesses"] == 1
 
 
+def test_skill_given_as_a_path_object(demo: ResolvedSkill, layout: Layout, log_rows: Log) -> None:
+    """A ``pathlib.Path`` is a path as its text is (it was taken for a ResolvedSkill)."""
+    log_rows(show(demo, "Installation"))
+    assert query_stats(demo.source, layout)["data"]["total_accesses"] == 1
+    assert {"section": "Usage", "file": "SKILL.md"} in unused_sections(demo.source, layout)
+
+
 def test_summary(demo: ResolvedSkill, layout: Layout, log_rows: Log) -> None:
     log_rows(
         show(demo, "Installation", timestamp="2026-01-30T10:00:00Z"),

@@ -38,6 +38,9 @@ from skillc_index.record import Record
 from skillc_index.text import printable
 
 Scope = Literal["project", "global"]
+#: A skill as the API takes it: a name or a path, as a ``str`` or a ``pathlib.Path`` (any
+#: ``os.PathLike``); :func:`resolve_skill` reads it as ``os.fspath`` gives it.
+SkillArgument = str | os.PathLike[str]
 
 SKILLC_DIR = ".skillc"
 SKILL_FILE = "SKILL.md"
@@ -493,9 +496,10 @@ def _from_folder(
 
 
 def resolve_skill(
-    skill: str, layout: Layout, *, force_global: bool = False, stores_only: bool = False
+    skill: SkillArgument, layout: Layout, *, force_global: bool = False, stores_only: bool = False
 ) -> ResolvedSkill:
-    """Find a skill's source folder from a path or a name (RFC-0007:C-RESOLUTION).
+    """Find a skill's source folder from a path or a name (RFC-0007:C-RESOLUTION); ``skill``
+    is a ``str`` or a ``pathlib.Path`` (:data:`SkillArgument`).
 
     1. a folder path (relative to the working directory, or absolute) holding ``SKILL.md``;
     2. a name in the project store, then 3. in the global store;
@@ -526,6 +530,7 @@ def resolve_skill(
     """
     from skillc_index.files import is_folder
 
+    skill = os.fspath(skill)
     if skill[:8].lower() == "skill://" and not stores_only:
         from skillc_index.inventory.uris import uri_folder
 

@@ -63,6 +63,7 @@ from skillc_stats.operations import GroupBy
 
 if TYPE_CHECKING:
     from skillc_index.accesslog import OpenArgs, SearchArgs, ShowArgs, SourcesArgs
+    from skillc_index.layout import SkillArgument
     from skillc_stats._team import TeamStatsLog, TeamStore
 
 #: RFC-0003:C-QUERIES, in the RFC's order; the first is the default.
@@ -575,7 +576,7 @@ def check_query(group_by: str) -> str:
 
 
 def prepare(
-    skill: ResolvedSkill | str,
+    skill: ResolvedSkill | SkillArgument,
     layout: Layout | None,
     group_by: str,
     since: str | None,
@@ -592,7 +593,7 @@ def prepare(
     if layout is None:
         layout = Layout.discover()
     filters = team_filters(layout, since, until, projects, store, users, machines)
-    resolved = resolve_skill(skill, layout) if isinstance(skill, str) else skill
+    resolved = skill if isinstance(skill, ResolvedSkill) else resolve_skill(skill, layout)
     if store is None:
         return StatsQuery(resolved, filters)
     from skillc_stats._team import TeamStore
@@ -617,7 +618,7 @@ def team_filters(
 
 
 def query_stats(
-    skill: ResolvedSkill | str,
+    skill: ResolvedSkill | SkillArgument,
     layout: Layout | None = None,
     *,
     group_by: str = "summary",
@@ -654,7 +655,7 @@ def query_stats(
 
 
 def unused_sections(
-    skill: ResolvedSkill | str,
+    skill: ResolvedSkill | SkillArgument,
     layout: Layout | None = None,
     *,
     since: str | None = None,

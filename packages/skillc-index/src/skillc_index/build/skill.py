@@ -41,7 +41,15 @@ from skillc_index.diagnostics import (
 )
 from skillc_index.files import walk_skill, within
 from skillc_index.index.freshness import refuse_collision
-from skillc_index.layout import META_DIR, SKILL_FILE, Layout, ResolvedSkill, Scope, resolve_skill
+from skillc_index.layout import (
+    META_DIR,
+    SKILL_FILE,
+    Layout,
+    ResolvedSkill,
+    Scope,
+    SkillArgument,
+    resolve_skill,
+)
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
@@ -168,7 +176,7 @@ def _refuse_writes_outside(layout: Layout, skill: ResolvedSkill, importing: bool
 
 
 def build_skill(
-    skill: str,
+    skill: SkillArgument,
     layout: Layout,
     *,
     targets: Sequence[str] = (),
@@ -192,7 +200,7 @@ def build_skill(
         resolved = resolved._replace(
             source=resolved.imported_from, in_store=False, imported_from=None
         )
-    _check_source(resolved.source, skill)
+    _check_source(resolved.source, os.fspath(skill))
     config = load_config(layout) if config is None else config
     files = walk_skill(resolved.source)
     if files.escapes:
