@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from skillc_lint import PROFILES, LintDiagnostic, default_registry, lint_skill
+from skillc_lint import PROFILES, LintDiagnostic, UnknownProfile, default_registry, lint_skill
 
 Writer = Callable[..., Path]
 Found = Callable[..., list[LintDiagnostic]]
@@ -58,9 +58,19 @@ def test_a_profile_applied_twice_is_harmless() -> None:
     assert len(known) == len(set(known))
 
 
-def test_unknown_profile_is_a_key_error() -> None:
-    with pytest.raises(KeyError):
+def test_unknown_profile_is_unknown_profile_and_a_key_error() -> None:
+    """The README's E100 from the registry API itself (a bare KeyError before)."""
+    with pytest.raises(UnknownProfile) as caught:
         default_registry(profiles=("cursor",))
+    assert isinstance(caught.value, KeyError)
+    assert caught.value.name == "cursor"
+    assert caught.value.diagnostic.code == "E100"
+
+
+def test_one_profile_given_as_a_string_is_that_profile() -> None:
+    """``profiles="claude-code"`` was the profiles ``c``, ``l``... (KeyError: 'c')."""
+    as_text = default_registry(profiles="claude-code")
+    assert [r.id for r in as_text] == [r.id for r in default_registry(profiles=("claude-code",))]
 
 
 def test_known_fields_grow_with_the_profile(skill: Writer) -> None:

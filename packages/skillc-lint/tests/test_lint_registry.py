@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import skillc_lint
+from skillc_index import format_diagnostic
 from skillc_lint import (
     BUILTIN_RULES,
     PROFILES,
@@ -16,6 +17,7 @@ from skillc_lint import (
     Rule,
     RuleRegistry,
     Skill,
+    UnknownRule,
     default_registry,
     lint_skill,
 )
@@ -163,6 +165,21 @@ def test_selectors_by_id_prefix_and_name() -> None:
     assert registry.match("SKL99") == []
     with pytest.raises(KeyError):
         registry.disable("SKL99")
+
+
+@pytest.mark.parametrize(
+    ("method", "parameter"),
+    [("disable", "ignore"), ("enable", "select"), ("enable_only", "select")],
+)
+def test_a_selector_naming_no_rule_is_unknown_rule(method: str, parameter: str) -> None:
+    """The registry itself raises the README's E100 (a bare KeyError before); it is still a
+    KeyError, what callers caught, and its text is the diagnostic."""
+    with pytest.raises(UnknownRule) as caught:
+        getattr(default_registry(), method)("SKL1O8")
+    assert isinstance(caught.value, KeyError)
+    assert (caught.value.selector, caught.value.parameter) == ("SKL1O8", parameter)
+    assert caught.value.diagnostic.code == "E100"
+    assert str(caught.value) == format_diagnostic(caught.value.diagnostic)
 
 
 def test_selectors_by_tag() -> None:

@@ -24,6 +24,7 @@ twentieth of that.
 from __future__ import annotations
 
 import math
+import os
 import types
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -61,6 +62,7 @@ __all__ = [
     "Operation",
     "Param",
     "Session",
+    "as_items",
     "fields",
     "input_schema",
     "property_name",
@@ -301,6 +303,27 @@ def _encodable(text: str) -> str:
     except UnicodeEncodeError:
         return "".join("\ufffd" if "\ud800" <= char < "\udc80" else char for char in text)
     return text
+
+
+T = TypeVar("T")
+
+
+@typing.overload
+def as_items(value: str) -> tuple[str, ...]: ...
+@typing.overload
+def as_items(value: os.PathLike[str]) -> tuple[os.PathLike[str], ...]: ...
+@typing.overload
+def as_items(value: Iterable[T]) -> tuple[T, ...]: ...
+
+
+def as_items(value: Any) -> tuple[Any, ...]:
+    """A parameter that takes several items (``targets``, ``paths``, ``projects``,
+    ``profiles``...), given to the Python API as one ``str`` or ``os.PathLike``: that one
+    item, not the characters of a string (``targets="claude"`` was the targets ``c``, ``l``...;
+    ``projects="/w"`` the folders ``/`` and ``w``). Anything else is iterated."""
+    if isinstance(value, (str, os.PathLike)):
+        return (value,)
+    return tuple(value)
 
 
 def _invalid(message: str) -> Exception:

@@ -48,8 +48,17 @@ class ParameterError(InvalidOption):
         return self.reason
 
 
-class UnknownProfile(ParameterError):
-    """A profile name that is not one of ``known``."""
+class _NotFound(ParameterError, KeyError):
+    """A name that names nothing: also a ``KeyError``, what the registry raised for it before
+    (``except KeyError`` still catches it), with the diagnostic as its text (not KeyError's
+    quoted repr)."""
+
+    def __str__(self) -> str:
+        return Exception.__str__(self)
+
+
+class UnknownProfile(_NotFound):
+    """A profile name that is not one of ``known`` (``default_registry``, ``use_profile``)."""
 
     def __init__(self, name: str, known: Iterable[str]) -> None:
         self.name = name
@@ -79,9 +88,10 @@ class BaselineNotWritten(ParameterError):
         super().__init__("write_baseline", f"cannot write '{file}': {reason}")
 
 
-class UnknownRule(ParameterError):
+class UnknownRule(_NotFound):
     """A rule selector of ``parameter`` (``select``, ``ignore``, ``explain``) that names no
-    rule; the command line points to its list of rules."""
+    rule (the registry's ``enable``, ``enable_only``: ``select``; ``disable``: ``ignore``);
+    the command line points to its list of rules."""
 
     def __init__(self, selector: str, parameter: str) -> None:
         self.selector = selector

@@ -139,8 +139,12 @@ def substitutions_in(registry: RuleRegistry) -> Substitutions:
 def use_profile(registry: RuleRegistry, name: str) -> None:
     """Plugin: add profile ``name`` (and the one it extends, first) to ``registry``: its
     rules, its known fields for SKL109, its settings. Applying a profile twice is harmless.
-    ``KeyError`` for an unknown profile."""
-    profile = PROFILES[name]
+    :class:`~skillc_lint.UnknownProfile` (E100, also a ``KeyError``) for an unknown profile."""
+    profile = PROFILES.get(name)
+    if profile is None:
+        from skillc_lint._errors import UnknownProfile
+
+        raise UnknownProfile(name, PROFILES)
     if profile.extends:
         use_profile(registry, profile.extends)
     if profile.rules and profile.rules[0].id in registry:
@@ -156,12 +160,14 @@ def use_profile(registry: RuleRegistry, name: str) -> None:
         raise ValueError(f"profile {name!r}: {'; '.join(problems)}")
 
 
-def default_registry(profiles: Sequence[str] | None = None) -> RuleRegistry:
+def default_registry(profiles: Sequence[str] | str | None = None) -> RuleRegistry:
     """A new registry holding the built-in rules, then the rules of each profile in
-    ``profiles`` (default: ``agentskills``; ``()`` for RFC-0008 alone). ``KeyError`` for an
-    unknown profile."""
+    ``profiles`` (default: ``agentskills``; ``()`` for RFC-0008 alone; one name as a ``str``
+    is that profile). :class:`~skillc_lint.UnknownProfile` (E100) for an unknown profile."""
+    from skillc_index.operation import as_items
+
     registry = RuleRegistry(BUILTIN_RULES)
-    for name in DEFAULT_PROFILES if profiles is None else profiles:
+    for name in DEFAULT_PROFILES if profiles is None else as_items(profiles):
         registry.use(use_profile, name)
     return registry
 
@@ -173,7 +179,7 @@ def configured_registry(
     and the problems found in that table, one message each (callers print them as
     ``config [lint]: <message>`` warnings; they never fail a run).
 
-    The profiles are ``profiles`` when given (known names: the caller checked them), else
+    The profiles are ``profiles`` when given (UnknownProfile, E100, for one that is not), else
     ``[lint] profiles`` (unknown names skipped with a problem), always on top of
     ``agentskills``. Settings of rules from profiles not in use are left out without a
     problem: a config may tune a dialect's rules for the runs that select it."""

@@ -189,32 +189,37 @@ class RuleRegistry:
             or wanted in e.rule.tags
         ]
 
-    def _matching(self, selectors: Iterable[str]) -> set[str]:
+    def _matching(self, selectors: Iterable[str], parameter: str) -> set[str]:
+        """The ids the selectors name; :class:`~skillc_lint.UnknownRule` (E100, also a
+        ``KeyError``) of ``parameter`` for a selector that names no rule."""
         ids: set[str] = set()
         for selector in selectors:
             found = self.match(selector)
             if not found:
-                raise KeyError(selector)
+                from skillc_lint._errors import UnknownRule
+
+                raise UnknownRule(selector, parameter)
             ids.update(found)
         return ids
 
     def enable(self, *selectors: str) -> None:
-        """Switch the named rules on (``KeyError`` for a selector that names no rule)."""
-        ids = self._matching(selectors)
+        """Switch the named rules on (``UnknownRule``, E100, for a selector that names no
+        rule; so do :meth:`disable` and :meth:`enable_only`)."""
+        ids = self._matching(selectors, "select")
         for entry in self._entries:
             if entry.rule.id in ids:
                 entry.enabled = True
 
     def disable(self, *selectors: str) -> None:
         """Switch the named rules off; protected rules stay on."""
-        ids = self._matching(selectors)
+        ids = self._matching(selectors, "ignore")
         for entry in self._entries:
             if entry.rule.id in ids and not entry.rule.protected:
                 entry.enabled = False
 
     def enable_only(self, *selectors: str) -> None:
         """Switch the named rules on and every other one off (protected rules stay on)."""
-        ids = self._matching(selectors)
+        ids = self._matching(selectors, "select")
         for entry in self._entries:
             entry.enabled = entry.rule.protected or entry.rule.id in ids
 
