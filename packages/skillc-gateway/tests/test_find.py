@@ -735,6 +735,16 @@ def test_a_query_with_bytes_that_are_not_utf8_is_answered(
     assert done.returncode == 0 and b"1. owls" in done.stdout, done.stderr
 
 
+def test_one_path_given_as_a_string_is_that_folder(
+    project: Path, layout: Layout, write_skill: WriteSkill
+) -> None:
+    """``paths="lib"`` searches ``lib`` (it was the folders ``l``, ``i``, ``b``: E022)."""
+    write_skill(project / "lib/owls", "owls", "A skill about owls.")
+    write_skill(project / "elsewhere/owl-care", "owl-care", "Owls cared for.")
+    found = find_skills(layout, "owls", paths="lib")
+    assert [skill.name for skill in found.skills] == ["owls"]
+
+
 def test_folders_whose_names_are_not_utf8_are_skipped_and_counted(
     project: Path, layout: Layout, write_skill: WriteSkill
 ) -> None:

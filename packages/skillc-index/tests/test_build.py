@@ -338,6 +338,14 @@ def test_a_skill_given_as_a_path_object(
     assert build(folder).compiled.runtime == build("demo").compiled.runtime
 
 
+def test_one_target_given_as_a_string(
+    build: Callable[..., BuildResult], store: Path, write_skill: WriteSkill
+) -> None:
+    """``targets="cursor"`` is that target (it was E100 "unknown target 'c'")."""
+    write_skill(store / "demo")
+    assert [d.target for d in build("demo", targets="cursor").deployments] == ["cursor"]
+
+
 def test_deployments(
     build: Callable[..., BuildResult], store: Path, project: Path, write_skill: WriteSkill
 ) -> None:
@@ -424,6 +432,7 @@ def test_target_inside_the_runtime_is_refused(
 def test_parse_targets() -> None:
     assert parse_targets([]) == ["claude"]
     assert parse_targets(["claude, cursor", "claude", "codex"]) == ["claude", "cursor", "codex"]
+    assert parse_targets("claude, cursor") == ["claude", "cursor"]  # one str: one value
     with pytest.raises(EmptyTargetName) as caught:
         parse_targets(["claude,,cursor"])
     assert caught.value.value == "claude,,cursor"

@@ -90,6 +90,16 @@ def test_projects_are_canonical(tmp_path: Path) -> None:
     assert filters.to_dict() == {"since": None, "until": None, "projects": list(filters.projects)}
 
 
+def test_one_project_user_or_machine_as_a_string_is_one_item(tmp_path: Path) -> None:
+    """``projects="/w"`` was the folders ``/`` and ``w`` (every access under ``/`` counted)."""
+    (tmp_path / "app").mkdir()
+    filters = parse_filters(projects=str(tmp_path / "app"), cwd=tmp_path, users="alice")
+    assert filters.projects == (str((tmp_path / "app").resolve()),)
+    assert filters == parse_filters(projects=[tmp_path / "app"], cwd=tmp_path, users=["alice"])
+    assert parse_filters(projects=tmp_path / "app", cwd=tmp_path).projects == filters.projects
+    assert parse_filters(machines="ci-1", cwd=tmp_path).machines == ("ci-1",)
+
+
 @pytest.mark.parametrize("text", ["", "a\0b", "file.txt"])
 def test_bad_projects_are_e031(tmp_path: Path, text: str) -> None:
     (tmp_path / "file.txt").write_text("x", encoding="utf-8")

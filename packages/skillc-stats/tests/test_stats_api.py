@@ -342,6 +342,8 @@ def test_project_filter(demo: ResolvedSkill, layout: Layout, log_rows: Log, tmp_
     response = query_stats(demo, layout, projects=[str(tmp_path / "alias" / "cli")])
     assert response["filters"]["projects"] == [str(code / "cli")]
     assert response["data"]["total_accesses"] == 1
+    # one folder as a str is that folder (it was "/", "t", "m"...: every access counted)
+    assert query_stats(demo, layout, projects=str(code / "cli")) == response
 
 
 def test_relative_project_is_relative_to_the_layout(

@@ -17,6 +17,11 @@ from typing import Any
 
 from skillc_index import EmptyTimeRange, MalformedFilter
 
+#: The ``projects`` filter as the API takes it: folders, or one folder as a ``str`` or path.
+Folders = Iterable[str | os.PathLike[str]] | str | os.PathLike[str]
+#: The ``users`` and ``machines`` filters: names, or one name as a ``str``.
+Names = Iterable[str] | str
+
 # RFC 3339 (date-time), or a bare date: "T", "t" or a space between date and time (RFC 3339
 # section 5.6 allows all three), optional fraction, "Z"/"z" or a numeric offset.
 _TIMESTAMP = re.compile(
@@ -134,33 +139,36 @@ def canonical_project(text: str, cwd: Path) -> str:
 def parse_filters(
     since: str | None = None,
     until: str | None = None,
-    projects: Iterable[str | os.PathLike[str]] = (),
+    projects: Folders = (),
     *,
     cwd: Path,
     now: datetime | None = None,
-    users: Iterable[str] = (),
-    machines: Iterable[str] = (),
+    users: Names = (),
+    machines: Names = (),
 ) -> Filters:
     """Check and normalise the filters of RFC-0003:C-FILTERS (E031 when one is malformed).
 
     Both bounds are inclusive. ``since`` later than ``until`` is E031
     (:class:`~skillc_index.EmptyTimeRange`): such a range
     cannot match anything and is always a mistake. Projects keep their given order, without
-    duplicates; so do ``users`` and ``machines`` (an empty one is E031).
+    duplicates; so do ``users`` and ``machines`` (an empty one is E031). One ``str`` (or
+    path) is one item of each, not its characters (:func:`skillc_index.operation.as_items`).
     """
+    from skillc_index.operation import as_items
+
     lower = None if since is None else parse_time(since, "since", upper=False, now=now)
     upper = None if until is None else parse_time(until, "until", upper=True, now=now)
     if lower is not None and upper is not None and lower > upper:
         raise EmptyTimeRange(lower, upper)
     folders: list[str] = []
-    for project in projects:
+    for project in as_items(projects):
         folder = canonical_project(os.fspath(project), cwd)
         if folder not in folders:
             folders.append(folder)
     names: dict[str, tuple[str, ...]] = {}
     for option, values in (("user", users), ("machine", machines)):
         kept: list[str] = []
-        for value in values:
+        for value in as_items(values):
             if not value.strip() or "\0" in value:
                 raise MalformedFilter(option, value, f"is not a {option} name")
             if value not in kept:

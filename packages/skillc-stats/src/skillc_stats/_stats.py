@@ -58,7 +58,7 @@ from skillc_index import (
 )
 from skillc_index.accesslog import primary_log
 from skillc_index.accesslog.reader import CommandCount, LocalRows, StatsLog, command_kind
-from skillc_stats._filters import Filters, parse_filters
+from skillc_stats._filters import Filters, Folders, Names, parse_filters
 from skillc_stats.operations import GroupBy
 
 if TYPE_CHECKING:
@@ -581,11 +581,11 @@ def prepare(
     group_by: str,
     since: str | None,
     until: str | None,
-    projects: Iterable[str | os.PathLike[str]],
+    projects: Folders,
     *,
     store: str | None = None,
-    users: Iterable[str] = (),
-    machines: Iterable[str] = (),
+    users: Names = (),
+    machines: Names = (),
 ) -> StatsQuery:
     """Check the query type and the filters, resolve the skill, open the team ``store``
     (a ``postgresql://`` URL) if one is given: a ready :class:`StatsQuery`."""
@@ -605,13 +605,15 @@ def team_filters(
     layout: Layout,
     since: str | None,
     until: str | None,
-    projects: Iterable[str | os.PathLike[str]],
+    projects: Folders,
     store: str | None,
-    users: Iterable[str],
-    machines: Iterable[str],
+    users: Names,
+    machines: Names,
 ) -> Filters:
     """The filters, checked; ``users`` and ``machines`` only with a team store (E100)."""
-    users, machines = tuple(users), tuple(machines)
+    from skillc_index.operation import as_items
+
+    users, machines = as_items(users), as_items(machines)  # one str: one name
     if store is None and (users or machines):
         raise InvalidOption("the user and machine filters need a team store (--from)")
     return parse_filters(since, until, projects, cwd=layout.cwd, users=users, machines=machines)
@@ -624,10 +626,10 @@ def query_stats(
     group_by: str = "summary",
     since: str | None = None,
     until: str | None = None,
-    projects: Sequence[str | os.PathLike[str]] = (),
+    projects: Folders = (),
     store: str | None = None,
-    users: Sequence[str] = (),
-    machines: Sequence[str] = (),
+    users: Names = (),
+    machines: Names = (),
 ) -> dict[str, Any]:
     """Usage analytics of a skill as the RFC-0003:C-SCHEMA response (``skc stats --format json``).
 
@@ -660,7 +662,7 @@ def unused_sections(
     *,
     since: str | None = None,
     until: str | None = None,
-    projects: Sequence[str | os.PathLike[str]] = (),
+    projects: Folders = (),
 ) -> list[dict[str, str]]:
     """``{"section", "file"}`` for each current heading of the skill that no successful
     ``show`` read within the filters (the "Unused sections" of the text report)."""

@@ -37,7 +37,7 @@ from skillc_index import Layout, UnreadableFile, valid_utf8
 from skillc_index.accesslog import primary_log_finder
 from skillc_index.accesslog.reader import LocalRows, SkillUsage, usage_of
 from skillc_index.inventory.entries import InstalledSkill, installed_skills
-from skillc_stats._filters import Filters
+from skillc_stats._filters import Filters, Folders, Names
 
 if TYPE_CHECKING:
     from skillc_index import Notice
@@ -226,10 +226,10 @@ def query_all(
     *,
     since: str | None = None,
     until: str | None = None,
-    projects: Iterable[str | os.PathLike[str]] = (),
+    projects: Folders = (),
     store: str | None = None,
-    users: Iterable[str] = (),
-    machines: Iterable[str] = (),
+    users: Names = (),
+    machines: Names = (),
     targets: Mapping[str, str] | None = None,
     by: str | None = None,
 ) -> dict[str, Any]:

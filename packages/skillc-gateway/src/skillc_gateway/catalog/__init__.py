@@ -193,7 +193,7 @@ def find_skills(
     query: str,
     *,
     limit: int = DEFAULT_FIND_LIMIT,
-    paths: Sequence[str] = (),
+    paths: Sequence[str] | str = (),
     configured: dict[str, str] | None = None,
     budget: float = BUDGET_SECONDS,
     server: bool = False,
@@ -202,12 +202,12 @@ def find_skills(
     """Rank the installed skills for ``query`` (a task in words), best first.
 
     ``paths``: search only the skills under these folders (relative to the working
-    directory), else those of ``$SKILL_ROUTING_ROOTS``, else what is installed (the stores,
-    every agent folder, ``configured`` being the config's ``[targets]``: by default those
-    ``skc find`` takes from the layout's config, ``{}`` for none; and the skills of
-    installed Claude Code plugins). Raises EmptyQuery (E004) for a blank query,
-    :class:`QueryTooLong` (E100), InvalidOption (E100) for a limit outside 1-100, and
-    SkillDirectoryNotFound (E022) for a path that is not a folder.
+    directory; one ``str`` is one folder), else those of ``$SKILL_ROUTING_ROOTS``, else what
+    is installed (the stores, every agent folder, ``configured`` being the config's
+    ``[targets]``: by default those ``skc find`` takes from the layout's config, ``{}`` for
+    none; and the skills of installed Claude Code plugins). Raises EmptyQuery (E004) for a
+    blank query, :class:`QueryTooLong` (E100), InvalidOption (E100) for a limit outside
+    1-100, and SkillDirectoryNotFound (E022) for a path that is not a folder.
 
     ``server``: ask the home's find server (``skc watch``, :mod:`.client`) first, and
     answer here only when none answers; the answer is the same either way. Worth it for a
@@ -217,6 +217,9 @@ def find_skills(
     them (:mod:`.first_answer`: ``first`` set), for the find server to build the catalog
     (unless ``$SKILLC_FIND_SERVER`` turns it off, or not on Linux); else it indexes them
     here, within ``budget``."""
+    from skillc_index.operation import as_items
+
+    paths = as_items(paths)
     if configured is None:  # as `skc find` reads them (it answered more skills than this)
         from skillc_index.config import load_config
         from skillc_index.inventory.folders import trusted_targets

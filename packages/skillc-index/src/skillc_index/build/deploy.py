@@ -118,11 +118,14 @@ class Deployment:
         }
 
 
-def parse_targets(values: Sequence[str]) -> list[str]:
+def parse_targets(values: Sequence[str] | str) -> list[str]:
     """``["claude,cursor", "codex"]`` -> ``["claude", "cursor", "codex"]`` (duplicates
-    dropped); ``["claude"]`` when nothing is given. E100 for an empty name."""
+    dropped; one ``str`` is one value: ``"claude,cursor"`` the same two); ``["claude"]`` when
+    nothing is given. E100 for an empty name."""
+    from skillc_index.operation import as_items
+
     targets: list[str] = []
-    for value in values:
+    for value in as_items(values):
         for part in value.split(","):
             name = part.strip()
             if not name:

@@ -179,7 +179,7 @@ def build_skill(
     skill: SkillArgument,
     layout: Layout,
     *,
-    targets: Sequence[str] = (),
+    targets: Sequence[str] | str = (),
     copy: bool = False,
     force: bool = False,
     force_global: bool = False,
@@ -189,10 +189,11 @@ def build_skill(
     """Build one skill given by name or path (RFC-0007 ``build``) and deploy it.
 
     ``targets`` are agent names or folder paths, each possibly comma-separated (default
-    ``claude``); ``copy`` copies the stub instead of symlinking; ``force`` lets an import
-    replace a different store copy and a deployment move aside (never delete) what skillc did
-    not make, and recompiles a skill that is up to date; ``force_global`` uses the global
-    runtime and home agent folders (``--global``).
+    ``claude``; one ``str`` is one such value, not its characters); ``copy`` copies the stub
+    instead of symlinking; ``force`` lets an import replace a different store copy and a
+    deployment move aside (never delete) what skillc did not make, and recompiles a skill that
+    is up to date; ``force_global`` uses the global runtime and home agent folders
+    (``--global``).
     """
     target_names = parse_targets(targets)
     resolved = resolve_skill(skill, layout, force_global=force_global)
