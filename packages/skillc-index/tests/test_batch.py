@@ -210,7 +210,10 @@ def test_one_failure_does_not_stop_the_others(
     assert data["summary"] == {"skills": 3, "built": 0, "up_to_date": 2, "failed": 1}
     (failed,) = [r for r in data["results"] if "error" in r]
     assert failed["skill"] == "broken" and failed["given"] == "skills/broken"
-    assert failed["error"]["code"] == "E011"
+    assert failed["error"] == {
+        "code": "E011",
+        "message": "missing frontmatter field 'description' in SKILL.md",
+    }
 
 
 def test_a_failed_skill_fails_the_batch_in_json_too(
@@ -325,7 +328,14 @@ def test_same_folder_twice_is_built_once_and_same_names_never_race(
     assert len(twins) == 2  # a/twin once, b/twin once
     # built one after the other: the first imported, the second a different skill (E050)
     assert [("error" in r) for r in twins] == [False, True]
-    assert twins[1]["error"]["code"] == "E050"
+    error = twins[1]["error"]
+    # lint's shape (skillc_index.diagnostic_json): the message without "error[E050]: ", the
+    # hint apart (it was all one text)
+    assert error == {"code": "E050", "message": error["message"], "detail": error["detail"]}
+    assert (
+        error["message"].startswith("skill 'twin' already exists") and "\n" not in error["message"]
+    )
+    assert error["detail"].startswith("hint: ")
     assert data["summary"] == {"skills": 8, "built": 7, "up_to_date": 0, "failed": 1}
     assert result.returncode == 1
 

@@ -152,6 +152,16 @@ def format_diagnostic(diagnostic: Diagnostic | Notice, *, terminal: bool = False
     return text
 
 
+def diagnostic_json(diagnostic: Diagnostic) -> dict[str, str]:
+    """An error as the kit's JSON holds it: ``{"code", "message"}``, the message without the
+    ``error[EXXX]:`` prefix, and ``"detail"`` (a hint, suggestions) when it has one. A batch
+    build's failed item and skillc-lint's run errors are written so."""
+    data = {"code": diagnostic.code, "message": diagnostic.message}
+    if diagnostic.detail:
+        data["detail"] = diagnostic.detail
+    return data
+
+
 def _hint(text: str) -> str:
     """The detail line of a diagnostic that says what to do (empty when there is nothing)."""
     return f"hint: {text}" if text else ""

@@ -20,6 +20,7 @@ from skillc_index import (
     Layout,
     NotASkill,
     Notice,
+    diagnostic_json,
     find_skill_folders,  # re-exported: the walk lint and build share
     fs_bytes,
     lint_diagnostic,
@@ -149,7 +150,7 @@ class LintResult:
         if self.fixed is not None:
             data["fixed"] = self.fixed
         if self.not_fixed:
-            data["not_fixed"] = [{"code": d.code, "message": d.message} for d in self.not_fixed]
+            data["not_fixed"] = [diagnostic_json(d) for d in self.not_fixed]
         return data
 
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from skillc_index import Diagnostic, format_diagnostic, printable
+from skillc_index import Diagnostic, diagnostic_json, format_diagnostic, printable
 from skillc_index.sarif import artifact_location, uri_base_ids
 from skillc_lint._engine import LintDiagnostic, LintResult
 from skillc_lint._fixes import Fix
@@ -74,9 +74,7 @@ class RunError(NamedTuple):
     def to_dict(self) -> dict[str, Any]:
         """``{"target": ..., "error": {"code", "message"[, "detail"]}}`` (no ``target`` for
         the whole run)."""
-        error = {"code": self.diagnostic.code, "message": self.diagnostic.message}
-        if self.diagnostic.detail:
-            error["detail"] = self.diagnostic.detail
+        error = diagnostic_json(self.diagnostic)
         return {"error": error} if self.target is None else {"target": self.target, "error": error}
 
 

@@ -77,7 +77,7 @@ class SkillShape(_Linted, _Skipped, total=False):
     ``--fix``, how many fixes were applied and the files left alone."""
 
     fixed: int
-    not_fixed: list[ErrorShape]
+    not_fixed: list[NotFixedShape]
 
 
 class _TargetError(TypedDict):

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from skillc_index.cores import usable_cores
 from skillc_index.diagnostics import (
@@ -34,6 +34,7 @@ from skillc_index.diagnostics import (
     SkillcError,
     Spelling,
     WordedOption,
+    diagnostic_json,
     format_diagnostic,
 )
 from skillc_index.layout import (
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
         BatchShape,
         BatchSummaryShape,
         BuildShape,
+        ErrorShape,
     )
     from skillc_index.build.skill import BuildResult
     from skillc_index.operation import Session
@@ -225,7 +227,7 @@ class BatchItem(Record):
         return {
             "skill": self.job.name,
             "given": self.job.label,
-            "error": {"code": error.code, "message": format_diagnostic(error)},
+            "error": cast("ErrorShape", diagnostic_json(error)),
         }
 
 

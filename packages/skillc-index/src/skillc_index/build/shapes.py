@@ -127,9 +127,16 @@ BuildShape = TypedDict(
 returns, and ``skc build SKILL --format json``."""
 
 
-class ErrorShape(TypedDict):
+class _Error(TypedDict):
     code: str
-    message: Annotated[str, "The error as the command line prints it."]
+    message: Annotated[str, "The error's message, without its 'error[EXXX]:' prefix."]
+
+
+class ErrorShape(_Error, total=False):
+    """An error as the kit's JSON holds it (:func:`skillc_index.diagnostic_json`), as
+    skillc-lint's are."""
+
+    detail: Annotated[str, "What the command line prints after the message (a hint)."]
 
 
 class BatchFailureShape(TypedDict):
