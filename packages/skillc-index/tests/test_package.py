@@ -3,6 +3,7 @@ plugins, on real folders; the same input gives the same bytes."""
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import io
 import json
@@ -296,6 +297,31 @@ def test_what_a_checkout_holds_never_directs_or_stops_the_package(
         done = run("package", "skills/notes", "--to", fmt, "-o", "o2")
         assert done.returncode == 1 and done.stderr.startswith("error[E070]"), done.stderr
         assert "not UTF-8" in done.stderr and not (project / "o2").exists()
+
+
+def test_an_output_under_a_file_is_e100_and_what_cannot_be_made_is_cannot_create(
+    layout: Layout, skills: Path, project: Path
+) -> None:
+    """``-o afile/x`` was E999 NotADirectoryError (a traceback under -v): E100 as ``-o afile``
+    is; a folder the system will not make is CannotCreate (E999 by type), nothing written."""
+    from skillc_index.command_errors import CannotCreate
+    from skillc_index.diagnostics import InvalidOption
+
+    (project / "afile").write_text("x")
+    given = [str(skills / "notes")]
+    for output in (project / "afile" / "x", project / "afile" / "x" / "y"):
+        with pytest.raises(InvalidOption) as caught:
+            package_skills(given, layout, fmt="upload", output=output)
+        assert caught.value.diagnostic.params["message"] == (
+            f"the output '{output}' cannot be a folder: '{project / 'afile'}' is not one"
+        )
+    with pytest.raises(CannotCreate) as refused:
+        package_skills(given, layout, fmt="upload", output=project / ("n" * 300) / "x")
+    assert refused.value.reason == os.strerror(errno.ENAMETOOLONG)
+    assert (project / "afile").read_text() == "x"
+    if Path("/proc/self").is_dir():  # Linux: a folder in which no folder can be made
+        with pytest.raises(CannotCreate):
+            package_skills(given, layout, fmt="upload", output=Path("/proc/self/skillc-out"))
 
 
 def test_a_name_that_would_leave_the_output_folder_is_refused(

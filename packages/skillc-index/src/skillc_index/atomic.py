@@ -34,6 +34,15 @@ def ensure_dir(path: Path) -> None:
         path.mkdir(parents=True, exist_ok=True)
 
 
+def nearest_existing(path: Path) -> Path:
+    """``path`` if it exists, else the nearest path above it that does: where
+    :func:`ensure_dir` would begin creating folders (a file there: it cannot). OSError for a
+    path that cannot be looked up (a name too long)."""
+    while not path.exists() and path.parent != path:
+        path = path.parent
+    return path
+
+
 def temporary_path(parent: Path, prefix: str) -> Path:
     """A hidden name in ``parent`` that nothing uses yet (almost surely: callers create it
     exclusively)."""

@@ -44,7 +44,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from skillc_index.atomic import ensure_dir, move_aside, staging_dir, temporary_path
+from skillc_index.atomic import (
+    ensure_dir,
+    move_aside,
+    nearest_existing,
+    staging_dir,
+    temporary_path,
+)
 from skillc_index.build.manifest import MANIFEST_FILE, Manifest, manifest_path, read_manifest
 from skillc_index.command_errors import (
     EmptyTargetName,
@@ -221,9 +227,7 @@ def _refuse_leaving_project(
 def _check_writable(root: Path, layout: Layout) -> None:
     """FolderNotWritable (E999) when the agent folder (or the nearest folder above it that
     exists, where it would be created) cannot be written."""
-    folder = root
-    while not folder.exists() and folder.parent != folder:
-        folder = folder.parent
+    folder = nearest_existing(root)
     if not folder.is_dir():  # a file where the folder (or one above it) would be
         reason = os.strerror(errno.ENOTDIR).lower()
         raise FolderNotWritable("agent folder", layout.display(root), f"{folder.name}: {reason}")

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from skillc_index.build.project import FieldChange, project, side_sources
-from skillc_index.command_errors import PackageRefused
+from skillc_index.command_errors import CannotCreate, PackageRefused
 from skillc_index.diagnostics import InvalidOption, PathEscapesRoot
 from skillc_index.dialect import PACKAGE_DIALECTS, name_refusals
 from skillc_index.layout import SKILL_FILE, Layout, skill_name_problem
@@ -255,6 +255,23 @@ def _layout_plugin(
     return out
 
 
+def _check_output(output: Path) -> None:
+    """E100 when the output is not a folder, or cannot be one: what is there above it is a
+    file (``-o /etc/passwd/x``: NotADirectoryError, E999, once the files were written);
+    CannotCreate (E999) when it cannot be looked up (a name too long)."""
+    from skillc_index.atomic import nearest_existing
+
+    try:
+        found = nearest_existing(output)
+    except OSError as exc:
+        raise CannotCreate(str(output), exc.strerror or str(exc)) from exc
+    if found.is_dir():
+        return
+    if found == output:
+        raise InvalidOption(f"the output '{output}' is not a folder")
+    raise InvalidOption(f"the output '{output}' cannot be a folder: '{found}' is not one")
+
+
 def package_skills(
     skills: Sequence[str],
     layout: Layout,
@@ -270,8 +287,10 @@ def package_skills(
     """Package ``skills`` (names or folders) as ``fmt`` (:data:`FORMATS`) into ``output``.
 
     Every skill is read and checked before anything is written. E100 for an unknown format,
-    no skill, two skills of one name, a plugin without a name for several skills, or an
-    output folder inside a skill."""
+    no skill, two skills of one name, a plugin without a name for several skills, an
+    output folder inside a skill, or an output that is not a folder (or under a file);
+    :class:`~skillc_index.command_errors.CannotCreate` (E999) for a file or folder of it the
+    system refuses."""
     from skillc_index.atomic import ensure_dir, move_aside, write_file_atomic
     from skillc_index.files import inside
 
@@ -297,8 +316,7 @@ def package_skills(
     from skillc_index.inventory.folders import check_project_write
 
     check_project_write(output, layout)  # a checkout's `dist` symlink leading out: E012
-    if output.exists() and not output.is_dir():
-        raise InvalidOption(f"the output '{output}' is not a folder")
+    _check_output(output)
     real_output = os.path.realpath(output)
     tops = {os.path.realpath(output / rel.split("/", 1)[0]) for rel in files}
     for given in skills:
@@ -322,8 +340,11 @@ def package_skills(
     written = []
     for rel in sorted(files):
         path = output / rel
-        ensure_dir(path.parent)
-        write_file_atomic(path, files[rel])
+        try:
+            ensure_dir(path.parent)
+            write_file_atomic(path, files[rel])
+        except OSError as exc:  # E999, typed: a folder of /proc, a read-only file system
+            raise CannotCreate(str(path), exc.strerror or str(exc)) from exc
         data = files[rel]
         written.append(PackagedFile(rel, hashlib.sha256(data).hexdigest(), len(data)))
     made.update((f.path, f.sha256) for f in written)
