@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import errno
 import os
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import pytest
 from skillc_index.command_errors import (
     MissingFrontmatterField,
 )
+from skillc_index.diagnostics import SkillFileNotFound
 from skillc_index.markdown.document import (
     Frontmatter,
     Heading,
@@ -181,6 +183,21 @@ def test_bom_file(tmp_path: Path) -> None:
     assert read_skill_metadata(doc) == SkillMetadata("x", "y")
     assert heads(doc) == [(1, "T", 5, 6)]
     assert doc.line_count == 5
+
+
+def test_a_file_that_cannot_be_read_is_a_typed_error(tmp_path: Path) -> None:
+    """A missing file, a symlink loop or a path under a file raised the bare OSError (a FIFO
+    was E021 already): E021, as the README's "functions raise typed SkillcErrors" says."""
+    (tmp_path / "loop-a").symlink_to(tmp_path / "loop-b")
+    (tmp_path / "loop-b").symlink_to(tmp_path / "loop-a")
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    for path in ("nope/SKILL.md", "loop-a", "afile/SKILL.md"):
+        with pytest.raises(SkillFileNotFound) as caught:
+            read_markdown(tmp_path / path)
+        assert caught.value.path == str(tmp_path / path)
+    with pytest.raises(SkillFileNotFound) as loop:
+        read_markdown(tmp_path / "loop-a")
+    assert loop.value.diagnostic.detail == f"hint: {os.strerror(errno.ELOOP)}"
 
 
 def test_invalid_utf8_never_raises(tmp_path: Path) -> None:

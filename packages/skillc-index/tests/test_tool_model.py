@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from skillc_index import ToolArgumentError, parse_tool_skill, read_tool_skill
+from skillc_index.diagnostics import SkillDirectoryNotFound
 from skillc_index.tools.command import OptionLikeValue, Placeholder, Text, parse_command
 from skillc_index.tools.model import Parameter
 
@@ -109,6 +110,15 @@ def test_read_tool_skill_reads_the_folder(tmp_path: Path) -> None:
     skill = read_tool_skill(folder)
     assert skill.name == "git"  # the folder names it when the frontmatter does not
     assert skill.tool("git_log") is not None and skill.tool("nope") is None
+
+
+def test_a_folder_that_is_not_there_is_e022(tmp_path: Path) -> None:
+    """``read_tool_skill`` of no folder (or of a file) raised the bare OSError: E022."""
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    for folder in (tmp_path / "nonexist", tmp_path / "afile"):
+        with pytest.raises(SkillDirectoryNotFound) as caught:
+            read_tool_skill(folder)
+        assert caught.value.path == str(folder)
 
 
 def test_defaults_for_frontmatter() -> None:

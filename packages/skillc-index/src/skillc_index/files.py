@@ -11,7 +11,8 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -21,6 +22,7 @@ from skillc_index.diagnostics import (
     PathEscapesRoot,
     PathNotFound,
     SkillFileNotFound,
+    UnreadableFile,
 )
 from skillc_index.record import Record
 
@@ -43,6 +45,7 @@ __all__ = [
     "safe_join",
     "sha256_hasher",
     "source_hash",
+    "typed_os_errors",
     "walk_skill",
     "within",
 ]
@@ -500,6 +503,24 @@ def read_text_in_root(root: Path, rel: str, *, real_root: str | None = None) -> 
     leading BOM dropped."""
     with open_in_root(root, rel, real_root=real_root) as handle:
         return decoded(handle.read())
+
+
+@contextmanager
+def typed_os_errors(path: str, missing: type[PathNotFound] = SkillFileNotFound) -> Iterator[None]:
+    """The ``OSError`` of reading ``path`` in the block as the typed error a public reader
+    raises: nothing there (or a part of the path not a folder) is ``missing`` (E021, E022 for
+    a folder); a name too long or a symlink loop too, with the system's reason (as
+    :func:`open_in_root` says them); anything else (permissions, I/O) :class:`UnreadableFile`
+    (E999) of the file the system names."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            raise missing(path) from None
+        if exc.errno in (errno.ELOOP, errno.ENAMETOOLONG):
+            raise missing(path, exc.strerror or str(exc)) from None
+        where = exc.filename if isinstance(exc.filename, str) else path
+        raise UnreadableFile(where, exc.strerror or str(exc)) from exc
 
 
 def decoded(data: bytes) -> str:

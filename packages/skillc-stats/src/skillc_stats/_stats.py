@@ -48,6 +48,7 @@ from skillc_index import (
     Layout,
     Notice,
     ResolvedSkill,
+    SkillcError,
     loads_bounded,
     normalized_query,
     read_markdown,
@@ -137,7 +138,7 @@ class Headings:
                 continue
             try:
                 doc = read_markdown(source / relative)
-            except OSError:  # vanished or unreadable: it has no headings to offer
+            except SkillcError:  # vanished, unreadable, a FIFO: it has no headings to offer
                 continue
             pairs += [(relative, heading.text) for heading in doc.headings]
         return cls(pairs)

@@ -526,12 +526,13 @@ def over_limit_notice(file: str, parsed_lines: int) -> Notice:
 def read_markdown(path: Path) -> MarkdownDoc:
     """Read ``path`` as UTF-8 (undecodable bytes replaced, never an error) and parse it.
 
-    Only a regular file is read (a FIFO or device is E021, never a hang); a file of a skill
-    is better read with :func:`skillc_index.files.read_text_in_root`, which also keeps the
-    path inside the skill while it opens it."""
-    from skillc_index.files import open_regular
+    Only a regular file is read (a FIFO or device is E021, never a hang); no file there (or a
+    symlink loop) is E021 too, and one that cannot be read :class:`UnreadableFile` (E999); a
+    file of a skill is better read with :func:`skillc_index.files.read_text_in_root`, which
+    also keeps the path inside the skill while it opens it."""
+    from skillc_index.files import open_regular, typed_os_errors
 
-    with open_regular(str(path)) as handle:
+    with typed_os_errors(str(path)), open_regular(str(path)) as handle:
         text = handle.read().decode("utf-8", errors="replace")
     return parse_markdown(text)
 

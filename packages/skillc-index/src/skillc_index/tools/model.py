@@ -475,9 +475,12 @@ def read_tool_skill(root: Path) -> ToolSkill:
     """The skill folder ``root``'s SKILL.md as a gibb.eri.sh skill (UTF-8, never an error),
     read inside the skill (:func:`~skillc_index.files.read_in_root`: a SKILL.md linked out of
     it is E012, a FIFO E021) and no further than the part parsed (a 1 GB file took 2 GB of
-    memory to run a tool)."""
-    from skillc_index.files import decoded, read_in_root
+    memory to run a tool). A ``root`` that is no folder is E022, an unreadable file E999
+    (:func:`~skillc_index.files.typed_os_errors`)."""
+    from skillc_index.diagnostics import SkillDirectoryNotFound
+    from skillc_index.files import decoded, read_in_root, typed_os_errors
     from skillc_index.markdown.document import MARKDOWN_LIMIT
 
-    data = read_in_root(root, "SKILL.md", 4 * MARKDOWN_LIMIT)  # UTF-8: 4 bytes a character
+    with typed_os_errors(str(root), SkillDirectoryNotFound):
+        data = read_in_root(root, "SKILL.md", 4 * MARKDOWN_LIMIT)  # UTF-8: 4 bytes a character
     return parse_tool_skill(decoded(data), root.resolve().name)
