@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from skillc_index import ResolvedSkill
+
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
 SCRIPT = """\
@@ -236,6 +238,19 @@ def test_skill_dir_is_the_only_change_to_the_environment(tool: Path) -> None:
     environ = {"PATH": "/bin", "AWS_SECRET": "s", "HOME": "/h"}
     assert exec_environment(environ, tool) == {**environ, "SKILL_DIR": str(tool)}
     assert "SKILL_DIR" not in environ
+
+
+def test_the_api_with_no_command_is_e100_and_a_string_is_the_program(
+    resolved: ResolvedSkill, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """``exec_in_skill(skill, [])`` raised IndexError; ``"pwd"`` ran ``p`` with ``w``, ``d``."""
+    from skillc_gateway import exec_in_skill
+    from skillc_index import InvalidOption
+
+    with pytest.raises(InvalidOption):
+        exec_in_skill(resolved, [])
+    assert exec_in_skill(resolved, "pwd").exit_code == 0
+    assert capfd.readouterr().out == f"{resolved.source}\n"
 
 
 def test_a_script_whose_interpreter_is_missing_is_126_not_127(

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 from skillc_index import (
     BrokenTool,
     CommandTemplate,
+    InvalidOption,
     PathEscapesRoot,
     ResolvedSkill,
     Spelling,
@@ -664,8 +665,13 @@ def exec_in_skill(
     a path, relative to the skill's folder when relative), each further item one argument,
     none rewritten but for the placeholders of the skill's folder (:func:`expand_skill_dir`:
     E012, before anything runs, for one that leads out of it). stdin, stdout and stderr are
-    this process's. The environment is :func:`exec_environment`'s."""
-    argv = expand_skill_dir(skill, argv)
+    this process's. The environment is :func:`exec_environment`'s. An empty ``argv`` is
+    :class:`~skillc_index.InvalidOption` (E100); one ``str`` is the program alone."""
+    from skillc_index.operation import as_items
+
+    if not as_items(argv):
+        raise InvalidOption("no command to run: argv is empty (its first item is the program)")
+    argv = expand_skill_dir(skill, as_items(argv))
     environ = os.environ if environ is None else environ
     started = time.monotonic()
 
