@@ -12,7 +12,7 @@ from typing import Any
 
 from mcp import Client
 
-from skillc_mcp_testing import TIMEOUT, call, sdk_session
+from skillc_mcp_testing import TIMEOUT, WireClient, call, sdk_session
 
 # -- skc_open, skc_show: bounded replies -----------------------------------------------------
 
@@ -169,6 +169,43 @@ def test_a_sources_reply_is_bounded_with_a_warning(
     assert f"sources cut at {shown + 2:,} of 2,505 entries" in warning and "`depth`" in warning
     assert "warnings" not in seen["top"]  # the top level alone fits
     assert seen["top"]["tree"]["truncated"] == 0
+
+
+def test_lint_and_search_replies_are_bounded_with_a_warning(
+    wire: WireClient, project: Path
+) -> None:
+    """``skc_lint`` of a skill with thousands of findings (8.6 MB for 30,300 broken links) and
+    ``skc_search`` with a large ``limit`` (1.2 MB for 5,000 sections) hold the whole items
+    that fit in 100,000 characters of JSON, as ``skc_outline`` does, and a warning saying how
+    many were left out; lint's counts still count them all."""
+    skill = project / ".skillc" / "skills" / "demo"
+    refs = "".join(f"- [r{n}](references/r{n}.md)\n" for n in range(20))
+    text = (skill / "SKILL.md").read_text(encoding="utf-8")
+    (skill / "SKILL.md").write_text(f"{text}\n## Refs\n\n{refs}", encoding="utf-8")
+    for n in range(20):
+        links = "".join(f"See [x](nope{j}.md) here.\n" for j in range(100))
+        (skill / "references" / f"r{n}.md").write_text(f"# R{n}\n\n{links}", encoding="utf-8")
+    many = "".join(f"## Widget topic {n}\n\nwidget text {n}\n\n" for n in range(1000))
+    (skill / "references" / "many.md").write_text(f"# Many\n\n{many}", encoding="utf-8")
+    wire.initialize()
+
+    lint = wire.call("skc_lint", {"skill": "demo", "select": ["SKL3"]})["structuredContent"]
+    shown = len(lint["diagnostics"])
+    assert 100 < shown < 2000
+    assert len(json.dumps(lint["diagnostics"])) < 101_000
+    assert lint["error_count"] + lint["warning_count"] == 2000  # every finding counted
+    [warning] = lint["warnings"]
+    assert f"lint cut at {shown:,} of 2,000 diagnostics" in warning and "`select`" in warning
+    asked = {"skill": "demo", "query": "widget", "limit": 900}
+    search = wire.call("skc_search", asked)["structuredContent"]
+    shown = len(search["results"])
+    assert 100 < shown < 900
+    assert len(json.dumps(search["results"])) < 101_000
+    [warning] = search["warnings"]
+    assert f"search cut at {shown:,} of 900 results" in warning and "`limit`" in warning
+    few = wire.call("skc_search", {"skill": "demo", "query": "widget"})["structuredContent"]
+    assert len(few["results"]) == 10
+    assert "warnings" not in few
 
 
 def test_a_binary_file_is_served_in_base64_and_as_an_embedded_resource(

@@ -189,7 +189,15 @@ def search(session: Session, params: SearchParams) -> SearchResults:
     with session.logged("search", params.skill, args) as skill:
         found = search_skill(skill, params.query, limit=params.limit, tokenizer_setting=tokenizer)
         args["result_count"] = len(found.results)
-    return SearchResults(skill.name, found)
+    kept, cut = session.fit(
+        found.to_dict()["results"],
+        "search",
+        "results",
+        "ask for fewer with `limit`, or add words to the query",
+    )
+    if cut:
+        found = found._replace(results=found.results[:kept])
+    return SearchResults(skill.name, found, cut)
 
 
 SEARCH: Operation[SearchParams, SearchResults] = Operation(

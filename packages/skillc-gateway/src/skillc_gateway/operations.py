@@ -109,16 +109,14 @@ def outline(session: Session, params: OutlineParams) -> OutlineResult:
 
     with session.logged("outline", params.skill, params.log_args()) as skill:
         found = read_outline(skill, level=params.level, tokenizer_setting=session.config.tokenizer)
-    kept = session.fitting([heading.to_dict() for heading in found.headings])
-    if kept < len(found.headings):
-        from skillc_index import Notice
-
-        cut = Notice(
-            f"outline cut at {kept:,} of {len(found.headings):,} headings (the reply's limit "
-            f"of {session.reply_chars:,} characters): ask for the top levels only with `level` "
-            "(1 or 2), or search the skill for what you need"
-        )
-        found = found._replace(headings=found.headings[:kept], warnings=(*found.warnings, cut))
+    kept, cut = session.fit(
+        [heading.to_dict() for heading in found.headings],
+        "outline",
+        "headings",
+        "ask for the top levels only with `level` (1 or 2), or search the skill for what you need",
+    )
+    if cut:
+        found = found._replace(headings=found.headings[:kept], warnings=(*found.warnings, *cut))
     return OutlineResult(skill.name, found)
 
 
@@ -298,19 +296,15 @@ def sources(session: Session, params: SourcesParams) -> SourcesResult:
         )
     warnings: tuple[Notice, ...] = ()
     if session.reply_chars is not None:
-        shown = len(tree.shown)
-        kept = session.fitting(tree.items()[:shown])
-        if kept < shown:
-            from skillc_index import Notice
-
+        kept, warnings = session.fit(
+            tree.items()[: len(tree.shown)],
+            "sources",
+            "entries",
+            "narrow it with `dir`, `depth` or `pattern`",
+            total=len(tree.entries),
+        )
+        if warnings:
             tree = tree.cut(kept)
-            warnings = (
-                Notice(
-                    f"sources cut at {kept:,} of {len(tree.entries):,} entries (the reply's "
-                    f"limit of {session.reply_chars:,} characters): narrow it with `dir`, "
-                    "`depth` or `pattern`"
-                ),
-            )
     return SourcesResult(skill.name, tree, warnings)
 
 

@@ -397,19 +397,41 @@ class Session:
     def warn(self, diagnostics: Iterable[Diagnostic | Notice]) -> None:
         self.log.warn(diagnostics)
 
-    def fitting(self, items: Sequence[Mapping[str, Any]]) -> int:
-        """How many of ``items`` (a result's list, as JSON values) one reply holds: all of
-        them without ``reply_chars``, else the first whose JSON fits in it."""
-        if self.reply_chars is None:
-            return len(items)
-        import json
+    def fit(
+        self,
+        items: Sequence[Mapping[str, Any]],
+        what: str,
+        noun: str,
+        advice: str,
+        *,
+        total: int | None = None,
+    ) -> tuple[int, tuple[Notice, ...]]:
+        """How many of ``items`` (a result's list, as JSON values) one reply holds, and the
+        warning when that is not all of them: all without ``reply_chars``, else the first
+        whose JSON fits in it; the others are left out whole. The warning reads ``<what> cut
+        at K of N <noun> (the reply's limit of C characters): <advice>`` (``total``: N, when
+        the result counts more than ``items``)."""
+        kept = len(items)
+        if self.reply_chars is not None:
+            import json
 
-        used = 0
-        for count, item in enumerate(items):
-            used += len(json.dumps(item, ensure_ascii=False)) + 2
-            if used > self.reply_chars:
-                return count
-        return len(items)
+            used = 0
+            for count, item in enumerate(items):
+                used += len(json.dumps(item, ensure_ascii=False)) + 2
+                if used > self.reply_chars:
+                    kept = count
+                    break
+        if kept == len(items):
+            return kept, ()
+        from skillc_index.diagnostics import Notice
+
+        total = len(items) if total is None else total
+        return kept, (
+            Notice(
+                f"{what} cut at {kept:,} of {total:,} {noun} (the reply's limit of "
+                f"{self.reply_chars:,} characters): {advice}"
+            ),
+        )
 
     @cached_property
     def config(self) -> Config:

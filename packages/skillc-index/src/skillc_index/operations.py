@@ -226,15 +226,15 @@ def list_(session: Session, params: ListParams) -> SkillList:
     )
     from dataclasses import replace
 
-    from skillc_index.diagnostics import Notice
-
-    kept = session.fitting([entry.to_dict() for entry in listed.skills])
-    if kept < len(listed.skills):
-        cut = Notice(
-            f"list cut at {kept:,} of {listed.filtered:,} skills (the reply's limit of "
-            f"{session.reply_chars:,} characters): narrow it with `pattern`, `scope` or `status`"
-        )
-        listed = replace(listed, skills=listed.skills[:kept], notices=(*listed.notices, cut))
+    kept, cut = session.fit(
+        [entry.to_dict() for entry in listed.skills],
+        "list",
+        "skills",
+        "narrow it with `pattern`, `scope` or `status`",
+        total=listed.filtered,
+    )
+    if cut:
+        listed = replace(listed, skills=listed.skills[:kept], notices=(*listed.notices, *cut))
     if not params.budget:
         return listed
 

@@ -170,9 +170,16 @@ def lint_run(session: Session, params: LintParams) -> LintRun:
     from skillc_lint.operations import lint
 
     cwd = session.layout.cwd
-    if params.skill is not None:  # the tool: one skill
+    if params.skill is not None:  # the tool: one skill, its diagnostics as many as fit
         run = LintRun(params, cwd)
-        run.reports.append(lint(session, params))
+        report = lint(session, params)
+        kept, cut = session.fit(
+            report.to_dict()["diagnostics"],
+            "lint",
+            "diagnostics",
+            "narrow it with `select` or `ignore`, or fix these and lint again",
+        )
+        run.reports.append(report._replace(shown=kept, cut=cut) if cut else report)
         run.outcomes.append(run.reports[0].result)
         return run
     if params.explain is not None:

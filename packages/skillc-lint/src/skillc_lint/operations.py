@@ -249,17 +249,23 @@ class LintReport(NamedTuple):
     cwd: Path
     fixes: FixOutcome | None = None
     """What fixing did, when the lint fixed (the command line's ``--fix``)."""
+    shown: int | None = None
+    """How many diagnostics the reply holds, when the reply's size bound (the tool's) left
+    the others out (None: all); ``cut`` is the warning that says so."""
+    cut: tuple[Notice, ...] = ()
 
     @property
     def warnings(self) -> tuple[Diagnostic | Notice, ...]:
-        return self.result.notices
+        return (*self.result.notices, *self.cut)
 
     def to_dict(self) -> LintShape:
         """The tool's JSON of the skill: its ``--format json`` object with its error and
-        warning counts."""
+        warning counts (of every diagnostic, also those the reply leaves out)."""
         from skillc_lint import json_report
 
         data: LintShape = json_report([self.result], self.cwd, single=True)
+        if self.shown is not None:
+            data["diagnostics"] = data["diagnostics"][: self.shown]
         data["error_count"] = self.result.errors
         data["warning_count"] = self.result.warnings
         return data
