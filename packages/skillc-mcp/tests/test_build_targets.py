@@ -4,12 +4,14 @@ is E100, unless the server was started with ``--allow-target`` for it (or a fold
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 from mcp import Client
 
-from skillc_mcp_testing import call, sdk_session
+from skillc_mcp_testing import TIMEOUT, WireClient, call, sdk_session
 
 
 def builds(
@@ -73,6 +75,52 @@ def test_a_checkouts_agent_folder_link_makes_no_outside_folder_an_agent_folder(
         assert text.startswith("error[E100]: invalid option: 'target '"), text
     assert "not an agent folder" in results[1][1] and "not an agent folder" in results[2][1]
     assert list(victim.iterdir()) == []
+
+
+def test_a_target_led_outside_the_project_names_the_servers_option(
+    server_command: list[str], project: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """E100 for a target the project sends outside itself (``.claude -> /elsewhere``, a project
+    ``[targets]`` folder) tells the model what makes the folder deployable here: the user
+    starting the server with ``--allow-target`` for it (giving the folder alone is refused);
+    the command line's remedy stays giving that folder."""
+    linked = tmp_path / "linked"
+    (linked / "skills").mkdir(parents=True)
+    (project / ".claude").symlink_to(linked)
+    evil = tmp_path / "evil folder"
+    (project / ".skillc" / "config.toml").write_text(
+        f'[targets]\nevil = "{evil}"\n', encoding="utf-8"
+    )
+    real = linked.resolve() / "skills"
+    wire = WireClient(server_command, project, env, tmp_path / "server.log")
+    wire.initialize()
+    for target, folder in (("claude", str(real)), ("evil", f"'{evil.resolve()}'")):
+        result = wire.call("skc_build", {"skill": "demo", "target": [target]})
+        assert result["isError"], result
+        text = result["content"][0]["text"]
+        assert f"target '{target}' " in text and "leads outside the project" in text, text
+        assert f"the user must start the server with `skc mcp --allow-target {folder}`" in text
+    assert wire.close() == 0
+    cli = subprocess.run(
+        [sys.executable, "-m", "skillc_index", "build", "demo"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert "give that folder itself as the target to deploy there" in cli.stderr, cli.stderr
+    assert "allow-target" not in cli.stderr
+
+    allowed = [*server_command, "--allow-target", str(real)]
+    wire = WireClient(allowed, project, env, tmp_path / "allowed.log")
+    wire.initialize()
+    result = wire.call("skc_build", {"skill": "demo", "target": [str(real)]})
+    assert not result["isError"], result
+    assert wire.close() == 0
+    assert (real / "demo").is_symlink()
+    assert not evil.exists()
 
 
 def test_build_deploys_to_known_agent_folders_by_name_or_path(

@@ -34,6 +34,7 @@ _EXPORTS: dict[str, str] = {
     "lint_diagnostic": "diagnostics",
     "multiple_matches": "diagnostics",
     "CLI_SPELLING": "diagnostics",
+    "MCP_SPELLING": "diagnostics",
     "Spelling": "diagnostics",
     "SkillcError": "diagnostics",
     "IndexUnusable": "diagnostics",
@@ -199,6 +200,7 @@ if TYPE_CHECKING:
     from skillc_index.config import Config, find_config, load_config
     from skillc_index.diagnostics import (
         CLI_SPELLING,
+        MCP_SPELLING,
         Diagnostic,
         EmptyQuery,
         FileIsAFolder,

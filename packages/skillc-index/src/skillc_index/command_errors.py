@@ -20,6 +20,7 @@ from skillc_index.diagnostics import (
     PathEscapesRoot,
     SkillcError,
     Spelling,
+    WordedOption,
     _hint,
 )
 
@@ -346,17 +347,29 @@ class PathEscapesProject(PathEscapesRoot):
         self.real = real
 
 
-class TargetOutsideProject(InvalidOption):
+class TargetOutsideProject(WordedOption):
     """A deployment target that the project (its config, or a symlink in it) sends outside
-    the project: E100; a folder the user names outside the project is used as given."""
+    the project: E100; a folder the user names outside the project is used as given (where
+    the front end lets the caller name one: the MCP server needs the user's permission)."""
 
     def __init__(self, target: str, real: str, why: str) -> None:
-        super().__init__(
-            f"target '{target}' {why} leads outside the project, to {real}; "
-            "give that folder itself as the target to deploy there"
-        )
         self.target = target
         self.real = real
+        self.why = why
+        super().__init__()
+
+    def worded(self, spelling: Spelling) -> str:
+        remedy = "give that folder itself as the target to deploy there"
+        if spelling.allow_target:  # which the caller may not do unless the user allows it
+            import shlex
+
+            allow = f"{spelling.allow_target} {shlex.quote(self.real)}"
+            remedy = (
+                f"to deploy there, the user must start the server with `{allow}`, then give "
+                "that folder itself as the target"
+            )
+        where = f"target '{self.target}' {self.why} leads outside the project, to {self.real}"
+        return f"{where}; {remedy}"
 
 
 class FolderNotWritable(InternalError):

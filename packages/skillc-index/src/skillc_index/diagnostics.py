@@ -175,10 +175,13 @@ def one_of(names: tuple[str, ...] | list[str]) -> str:
 
 class Spelling(Record):
     """How a front end writes, inside an error, a parameter of the command (``force``) and
-    another command to run (``sources`` with its ``dir``)."""
+    another command to run (``sources`` with its ``dir``); ``allow_target``: how the user
+    lets a build deploy to a folder the caller names (the MCP server's start-up option, which
+    the model cannot give; empty: the caller names any folder itself)."""
 
     option_prefix: str
     program: str
+    allow_target: str = ""
 
     def option(self, name: str) -> str:
         """``force`` as the front end names it: ``--force`` on the command line."""
@@ -196,6 +199,9 @@ class Spelling(Record):
 PARAMETER_NAMES = Spelling("", "")
 #: The command line's options and commands: ``--force``, ``'skc sources --dir'``.
 CLI_SPELLING = Spelling("--", "skc")
+#: The MCP server's: the parameters' own names, and a folder to deploy to allowed by the user
+#: when the server starts (``skc mcp --allow-target DIR``).
+MCP_SPELLING = Spelling("", "", "skc mcp --allow-target")
 
 
 class SkillcError(Exception):

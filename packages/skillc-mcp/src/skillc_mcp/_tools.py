@@ -68,12 +68,13 @@ class ToolRunner:
         log: TextIO | None = None,
         allowed_targets: Sequence[str] = (),
     ) -> None:
+        from skillc_index import MCP_SPELLING
         from skillc_index.accesslog import AccessLog
 
         self._log = log
         self._allowed = tuple(os.path.realpath(path) for path in allowed_targets)
         self._operations = operations()
-        self.access = AccessLog(self._print, run_id=run_id, queued=True)
+        self.access = AccessLog(self._print, run_id=run_id, queued=True, spelling=MCP_SPELLING)
 
     def flush(self) -> None:
         """Wait until the access-log rows of the calls so far are written."""
@@ -110,10 +111,10 @@ class ToolRunner:
             result = operation.run(session, operation.parse(arguments))
             data = _with_warnings(result.to_dict(), result.warnings)
         except Exception as exc:
-            from skillc_index import SkillcError
+            from skillc_index import MCP_SPELLING, SkillcError
 
-            if isinstance(exc, SkillcError):
-                return error_result(exc.diagnostic)
+            if isinstance(exc, SkillcError):  # its remedies as this server's caller has them
+                return error_result(exc.spelled(MCP_SPELLING))
             return error_result(self.internal_error(name, exc))
         text = json.dumps(data, ensure_ascii=False)
         content: list[dict[str, Any]] = [{"type": "text", "text": text}]
