@@ -260,12 +260,12 @@ def test_a_binary_file_is_served_in_base64_and_as_an_embedded_resource(
 
 
 def test_a_find_reply_is_bounded_with_descriptions_cut(
-    server_command: list[str], project: Path, env: dict[str, str], tmp_path: Path
+    server_command: list[str], project: Path, env: dict[str, str]
 ) -> None:
     """``skc_find`` replies had no bound: 40 skills with long descriptions made 4.8 MB
     (issue 32). The JSON keeps to 100,000 characters: the longest descriptions are cut to
     what fits, with a marker, and a warning says so; short ones stay whole."""
-    library = tmp_path / "library"
+    library = project / "library"  # a model searches the project's folders, not any
     for n in range(40):
         folder = library / f"widget-tool-{n:02d}"
         folder.mkdir(parents=True)

@@ -304,3 +304,34 @@ def test_a_surrogate_that_stands_for_no_byte_is_no_internal_error(wire: WireClie
         assert "E999" not in text and "UnicodeEncodeError" not in text, (name, text)
         if code:
             assert result["isError"] and text.startswith(f"error[{code}]"), (name, text)
+
+
+def test_a_model_searches_no_folder_outside_the_project_and_the_home(
+    wire: WireClient, project: Path, home: Path, tmp_path: Path
+) -> None:
+    """``skc_find`` with ``path: ["/"]`` walked the disk and kept every SKILL.md on it in the
+    user's catalog (25-55 MB a call, 13-20 s holding the server). A model's ``path`` lies in
+    the project, the home folder or a folder of installed skills: any other, also through a
+    symlink in the project, is E100 before any walk, and nothing of it enters the catalog."""
+    outside = tmp_path / "elsewhere"
+    inside = home / "library"
+    for folder, name in ((outside, "outer-widgets"), (inside, "inner-widgets")):
+        (folder / name).mkdir(parents=True)
+        (folder / name / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: Paint widgets blue.\n---\n\n# Paint\n",
+            encoding="utf-8",
+        )
+    (project / "linked").symlink_to(outside)
+    wire.initialize()
+    for path in ("/", str(outside), "linked", "linked/outer-widgets"):
+        result = wire.call("skc_find", {"query": "paint widgets", "path": [path]})
+        text = result["content"][0]["text"]
+        assert result["isError"], text
+        assert text.startswith(f"error[E100]: invalid option: 'path '{path}' "), text
+        assert "outside the project, the home folder and the folders of installed skills" in text
+    asked = {"query": "paint widgets", "path": [str(inside)]}
+    found = wire.call("skc_find", asked)["structuredContent"]
+    assert [skill["name"] for skill in found["skills"]] == ["inner-widgets"]
+    with closing(sqlite3.connect(home / ".skillc" / "catalog.db")) as db:
+        indexed = {name for (name,) in db.execute("SELECT name FROM skills")}
+    assert "outer-widgets" not in indexed and "inner-widgets" in indexed

@@ -40,7 +40,8 @@ class FindParams(Record):
     path: Annotated[
         tuple[str, ...],
         Param(
-            "Search only the skills under these folders (nested folders included); default: "
+            "Search only the skills under these folders (nested folders included), each in "
+            "the project, the home folder or a folder of installed skills; default: "
             "every installed skill (the project and global stores, the agents' skills folders, "
             "project and home, and installed Claude Code plugins), or the folders of "
             "$SKILL_ROUTING_ROOTS when it is set.",
@@ -53,7 +54,9 @@ class FindParams(Record):
 
 
 def find(session: Session, params: FindParams) -> FindResult:
-    """Not logged: it resolves no skill (the ``show`` that follows is). Kept to the
+    """Not logged: it resolves no skill (the ``show`` that follows is). A session with
+    ``confined_paths`` (the MCP server) searches only folders in the project, the home folder
+    and the folders of installed skills (E100 for another). Kept to the
     session's ``reply_chars`` (:mod:`skillc_gateway._find_reply`). In a one-shot session
     (``skc find``), the home's find server answers when one runs (the same answer, without
     this process loading the catalog). Any session (``skc find``, the MCP server) answers a
@@ -71,6 +74,7 @@ def find(session: Session, params: FindParams) -> FindResult:
         configured=trusted_targets(session.layout, session.config),
         server=session.one_shot,
         builds=True,
+        confined=session.confined_paths,
     )
     if not (found.served or found.partial or found.warnings):
         _start_server(session, params, found)  # before the answer: its reader may stop early

@@ -366,6 +366,9 @@ class Session:
     arguments, the user chooses where the server may write; None: wherever the user asks).
     ``configured_stores_only``: a command reads a team store only when the configuration
     names it (the MCP server: a model does not choose which host the server connects to).
+    ``confined_paths``: the folders a command is asked to search for skills (``find``'s
+    ``path``) lie in the project, the home folder or the folders of installed skills (the MCP
+    server: a model does not walk the whole disk into the user's catalog).
     ``one_shot``: the front end runs one command and exits (the CLI): an operation that
     keeps something warm between calls asks a resident process of the kit for its answer
     first, and may start one for the next commands, rather than load what this process
@@ -384,6 +387,7 @@ class Session:
         progress: Callable[[int, int], None] | None = None,
         check_targets: Callable[[Layout, Sequence[str]], None] | None = None,
         configured_stores_only: bool = False,
+        confined_paths: bool = False,
         one_shot: bool = False,
     ) -> None:
         self.layout = layout
@@ -392,6 +396,7 @@ class Session:
         self.progress = progress
         self.check_targets = check_targets
         self.configured_stores_only = configured_stores_only
+        self.confined_paths = confined_paths
         self.one_shot = one_shot
 
     def warn(self, diagnostics: Iterable[Diagnostic | Notice]) -> None:

@@ -107,6 +107,7 @@ class ToolRunner:
                 reply_chars=REPLY_CHARS,
                 check_targets=self.check_targets,
                 configured_stores_only=True,
+                confined_paths=True,
             )
             result = operation.run(session, operation.parse(arguments))
             data = _with_warnings(result.to_dict(), result.warnings)

@@ -67,6 +67,7 @@ __all__ = [
     "Elsewhere",
     "FindResult",
     "FoundSkill",
+    "PathNotSearched",
     "QueryTooLong",
     "SectionHit",
     "find_roots",
@@ -198,6 +199,7 @@ def find_skills(
     budget: float = BUDGET_SECONDS,
     server: bool = False,
     builds: bool = False,
+    confined: bool = False,
 ) -> FindResult:
     """Rank the installed skills for ``query`` (a task in words), best first.
 
@@ -207,7 +209,9 @@ def find_skills(
     ``[targets]``: by default those ``skc find`` takes from the layout's config, ``{}`` for
     none; and the skills of installed Claude Code plugins). Raises EmptyQuery (E004) for a
     blank query, :class:`QueryTooLong` (E100), InvalidOption (E100) for a limit outside
-    1-100, and SkillDirectoryNotFound (E022) for a path that is not a folder.
+    1-100, and SkillDirectoryNotFound (E022) for a path that is not a folder; ``confined``
+    (the caller is a model: the MCP server), :class:`PathNotSearched` (E100) for one outside
+    the project, the home folder and the folders of installed skills (:func:`find_roots`).
 
     ``server``: ask the home's find server (``skc watch``, :mod:`.client`) first, and
     answer here only when none answers; the answer is the same either way. Worth it for a
@@ -228,7 +232,7 @@ def find_skills(
     told = False  # the find server builds these skills' catalog: answer from their files
     if server:
         try:
-            answer = served_answer(layout, query, limit, paths, configured, budget)
+            answer = served_answer(layout, query, limit, paths, configured, budget, confined)
         except Elsewhere:
             told = True
         else:
@@ -242,7 +246,7 @@ def find_skills(
         raise EmptyQuery()
     if not 1 <= limit <= MAX_FIND_LIMIT:
         raise InvalidOption(f"limit must be 1 to {MAX_FIND_LIMIT}, not {limit}")
-    roots = find_roots(layout, paths or routing_roots(), configured)
+    roots = find_roots(layout, paths or routing_roots(), configured, confined=confined)
     from skillc_gateway.catalog.engine import Catalog
 
     # no find server answered: one will build the catalog, if one may start
@@ -258,6 +262,7 @@ def served_answer(
     paths: Sequence[str] = (),
     configured: dict[str, str] | None = None,
     budget: float = BUDGET_SECONDS,
+    confined: bool = False,
 ) -> FindResult | None:
     """The answer of the home's find server (``served`` set), or None: no server answered,
     or the input is bad (:func:`find_skills` then raises its error, in its order; the server
@@ -267,7 +272,7 @@ def served_answer(
     if not (query_fits(query) and limit_fits(limit)):
         return None
     try:
-        roots = find_roots(layout, paths or routing_roots(), configured)
+        roots = find_roots(layout, paths or routing_roots(), configured, confined=confined)
     except SkillcError:
         return None
     from skillc_gateway.catalog.client import ask
@@ -276,25 +281,52 @@ def served_answer(
     return None if answer is None else answer._replace(served=True)
 
 
+class PathNotSearched(InvalidOption):
+    """E100: a folder a model asked ``find`` to search (MCP ``skc_find``'s ``path``) that
+    lies outside the project, the home folder and the folders of installed skills."""
+
+    def __init__(self, given: str, real: str) -> None:
+        where = "is" if os.path.abspath(given) == real else f"leads to {real},"  # noqa: PTH100
+        super().__init__(
+            f"path '{given}' {where} outside the project, the home folder and the folders of "
+            "installed skills, which are all this server searches (the user can search any "
+            "folder: 'skc find --path DIR')"
+        )
+        self.given = given
+        self.real = real
+
+
 def find_roots(
-    layout: Layout, paths: Sequence[str], configured: dict[str, str] | None = None
+    layout: Layout,
+    paths: Sequence[str],
+    configured: dict[str, str] | None = None,
+    *,
+    confined: bool = False,
 ) -> tuple[Root, ...]:
     """The folders to search: ``paths`` (relative to the working directory; E022 for one
     that is not a folder), a folder of the inventory among them (a store, an agent folder, a
     plugin's skills) searched as one (its entries); else what is installed (the inventory's
-    folders: :func:`skillc_index.inventory.folders.search_roots`)."""
+    folders: :func:`skillc_index.inventory.folders.search_roots`). ``confined``: a path must
+    really lie (symlinks followed) in the project, the home folder, an inventory folder or
+    a ``$SKILL_ROUTING_ROOTS`` folder, else :class:`PathNotSearched` (E100): a model does not
+    walk the disk nor fill the user's catalog with every skill on it."""
     if not paths:
         return search_roots(layout, configured)
-    from skillc_index import expand_user, is_folder
+    from skillc_index import expand_user, is_folder, within
 
     if len(paths) > MAX_FIND_PATHS:
         raise InvalidOption(f"at most {MAX_FIND_PATHS} folders may be searched, not {len(paths)}")
     known = {root.path: root for root in search_roots(layout, configured)}
+    bases: list[Path | str] = [layout.home, *known, *routing_roots()] if confined else []
+    if confined and layout.project_root is not None:
+        bases.append(layout.project_root)
     roots: list[Root] = []
     for given in paths:
         path = layout.cwd / expand_user(given)
         if not given or not is_folder(path):  # "" is not the working directory
             raise SkillDirectoryNotFound(given)
+        if confined and not any(within(path, base) for base in bases):
+            raise PathNotSearched(given, os.path.realpath(path))
         absolute = Path(os.path.abspath(path))  # noqa: PTH100 - not resolved: as given
         if all(root.path != absolute for root in roots):
             roots.append(known.get(absolute, Root(absolute, "path")))
