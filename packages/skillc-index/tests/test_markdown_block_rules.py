@@ -113,3 +113,19 @@ skip_deep_blocks(SKIPPING)
 def test_a_body_within_the_limit_is_parsed_as_markdown_it_does(text: str) -> None:
     """The skip is taken past the limit only: up to it, the tokens are markdown-it's."""
     assert tokens(SKIPPING, text) == tokens(STOCK, text)
+
+
+@pytest.mark.parametrize("end", ["> - <pre>\n>", "> - <pre>\n> ", ">\n> - <!--\n>"])
+def test_a_text_whose_last_line_ends_an_html_block_in_a_quoted_list_is_read(end: str) -> None:
+    """markdown-it read past a text ending so without a line break (IndexError): one such
+    reference file made every read of its skill E999 (outline, show, search, lint, build).
+    The link reference definition sends the text to markdown-it's own parse."""
+    from skillc_index.markdown.document import block_tokens, parse_markdown
+    from skillc_index.tools.model import parse_tools
+
+    text = "# Notes\n\nSee [the docs][d].\n\n[d]: https://example.com\n\n" + end
+    doc = parse_markdown(text)
+    assert [(h.text, h.line) for h in doc.headings] == [("Notes", 1)]
+    assert [link.target for link in doc.links] == ["https://example.com"]
+    assert block_tokens(text)[-1].type != "paragraph_open"
+    assert parse_tools(text)[0] == ()

@@ -418,8 +418,10 @@ def _commented_line(line: str, comment: str) -> str:
 def _rendered(text: str, comment: str) -> tuple[str, int, int]:
     """``text`` rendered, with its whitespace and ``comment`` left out; how many times the
     HTML holds ``comment``, and how many of them are HTML comments of their own."""
+    from skillc_index.markdown.document import parse_closed
+
     md = _renderer()
-    tokens = md.parse(text)
+    tokens = parse_closed(md, text)
     html = md.renderer.render(tokens, md.options, {})
     own = sum(
         child.type == "html_inline" and child.content == comment

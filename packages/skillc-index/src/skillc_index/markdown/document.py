@@ -245,11 +245,20 @@ def _markdown_parser() -> MarkdownIt:
     return _parser
 
 
+def parse_closed(md: MarkdownIt, body: str, env: dict[str, object] | None = None) -> list[Token]:
+    """``md.parse`` of ``body`` ended by a line break: without one, a list item in a block
+    quote whose last line opens an HTML block (``> - <pre>`` then ``>``) made markdown-it
+    read past the text (IndexError: every read of the skill was E999)."""
+    if body and not body.endswith("\n"):
+        body += "\n"
+    return md.parse(body, {} if env is None else env)
+
+
 def block_tokens(body: str) -> Sequence[BlockToken]:
     """markdown-it's whole parse of ``body`` by the one shared parser: every block's token,
     its ``map`` the lines it spans (where a caller needs the code and HTML blocks: the
     suppression comments of skillc-lint)."""
-    return _markdown_parser().parse(body, {})
+    return parse_closed(_markdown_parser(), body)
 
 
 def _tokens(body: str, links: bool, scan: bool = True) -> Sequence[BlockToken]:
@@ -262,14 +271,14 @@ def _tokens(body: str, links: bool, scan: bool = True) -> Sequence[BlockToken]:
     alone, every heading parsed (what the tests compare with)."""
     md = _markdown_parser()
     if not links:
-        return md.parse(body, {_HEADINGS_ONLY: True})
+        return parse_closed(md, body, {_HEADINGS_ONLY: True})
     if not scan:
-        return md.parse(body, {})
+        return parse_closed(md, body)
     from skillc_index.markdown.blocks import scan_blocks
 
     tokens = scan_blocks(body)
     if tokens is None:
-        return md.parse(body, {_LAZY_HEADINGS: True})
+        return parse_closed(md, body, {_LAZY_HEADINGS: True})
     # the rules run on the blocks they parse alone (a few percent of them): each rule's
     # loop over every token of the body, and ``text_join``'s new list for each, were most
     # of their cost; the others keep their empty children, as the rules would leave them

@@ -369,7 +369,9 @@ def _check_placeholders(tool: Tool, issues: list[ToolIssue]) -> None:
 
 def parse_tools(body: str, offset: int = 0) -> tuple[tuple[Tool, ...], tuple[ToolIssue, ...]]:
     """The tools of a Markdown body whose first line is file line ``offset + 1``."""
-    tokens = _markdown().parse(body.replace("\r\n", "\n"))
+    from skillc_index.markdown.document import parse_closed
+
+    tokens = parse_closed(_markdown(), body.replace("\r\n", "\n"))
     issues: list[ToolIssue] = []
     sections: list[tuple[str, int, list[Token]]] = []  # (heading text, line, tokens)
     current: list[Token] | None = None
