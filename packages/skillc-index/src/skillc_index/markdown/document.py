@@ -39,7 +39,6 @@ from skillc_index.diagnostics import (
 from skillc_index.markdown.frontmatter import (
     BOM,
     Frontmatter,
-    as_yaml_12,
     parse_frontmatter,
     split_frontmatter,
 )
@@ -172,7 +171,7 @@ class MarkdownDoc:
     def description(self) -> str | None:
         """The frontmatter ``description`` when it is a non-empty string (as YAML 1.2 reads
         it: ``description: No`` is the text "No"), whitespace collapsed."""
-        value = as_yaml_12(self.frontmatter).get("description")
+        value = self.frontmatter.field_12("description")
         if isinstance(value, str):
             collapsed = " ".join(value.split())
             return collapsed or None
@@ -555,13 +554,13 @@ def read_skill_metadata(doc: MarkdownDoc) -> SkillMetadata:
     as agents and the stub read it). The name is stripped; the description has its
     whitespace collapsed (YAML folded scalars end in a newline).
     """
-    data = None if doc.frontmatter.data is None else as_yaml_12(doc.frontmatter)
-    name = data.get("name") if data else None
+    front = doc.frontmatter
+    name = front.field_12("name")
     if not isinstance(name, str) or not name.strip():
-        raise MissingFrontmatterField("name", doc.frontmatter.error or not_text(data, "name"))
+        raise MissingFrontmatterField("name", front.error or not_text(front.data_12, "name"))
     description = doc.description
     if description is None:
-        raise MissingFrontmatterField("description", not_text(data, "description"))
+        raise MissingFrontmatterField("description", not_text(front.data_12, "description"))
     return SkillMetadata(name.strip(), description)
 
 

@@ -129,6 +129,18 @@ class Frontmatter:
 
         return read_12(self)
 
+    def field_12(self, key: str) -> Any:
+        """The top-level field ``key`` as :attr:`data_12` holds it, without reading the block
+        again when YAML 1.1's reading of it is a string a 1.2 reader reads alike (a skill's
+        name and description, nearly always: ``skc find`` reads thousands of them)."""
+        value = self.data.get(key) if self.data else None
+        if isinstance(value, str) and "<<" not in self.yaml:
+            from skillc_index.markdown.yaml12 import CORE_NOT_STRING
+
+            if CORE_NOT_STRING.fullmatch(value) is None:
+                return value
+        return self.data_12.get(key)
+
 
 def _is_fence(line: str) -> bool:
     return line.rstrip() == FENCE
