@@ -72,6 +72,21 @@ def test_headings_with_an_em_dash_can_be_shown(built: ResolvedSkill, project: Pa
     assert show_section(built, "step 2 — from the stub").heading == "Step 2"
 
 
+def test_a_line_copied_from_the_stub_finds_its_heading(built: ResolvedSkill, project: Path) -> None:
+    """A References line whose title holds " — " itself found the part before the first
+    dash (E020, or a heading of that text); a heading with a run of spaces is listed with
+    one, and that label was E020."""
+    (built.source / "c.md").write_text(
+        "# Playbook — Claude Code\n\nthe one\n\n# Playbook\n\nnot this\n\n"
+        "## Part 2  React  APIs\n\nspaced\n",
+        "utf-8",
+    )
+    build_skill("demo", Layout.discover(project, {"SKILLC_HOME": str(project.parent / "home")}))
+    line = "Playbook — Claude Code — Run a review — with care"
+    assert show_section(built, line).text.startswith("# Playbook — Claude Code\n")
+    assert show_section(built, "part 2 react apis").heading == "Part 2  React  APIs"
+
+
 def test_a_heading_whose_text_begins_with_marks_is_shown_as_outline_lists_it(
     built: ResolvedSkill, project: Path, gateway: Run
 ) -> None:
@@ -397,3 +412,17 @@ def test_a_limit_that_is_no_count_is_e100_and_the_index_is_left_alone(
     with pytest.raises(InvalidOption, match=r"^error\[E100\]: .*'limit' must be an integer"):
         search_skill(built, "installer", limit=limit)  # type: ignore[arg-type]
     assert (index.stat().st_ino, index.stat().st_mtime_ns) == before
+
+
+def test_the_first_of_duplicate_headings_is_outlines_with_a_name_not_utf8(
+    built: ResolvedSkill, project: Path
+) -> None:
+    """Paths that are not UTF-8 are stored as bytes, which SQLite sorted after every text:
+    ``show`` took ``b.md``'s heading where ``outline`` lists ``a\\xe9.md``'s first."""
+    import os
+
+    (built.source / os.fsdecode(b"a\xe9.md")).write_text("# Same\n\nlatin\n", "utf-8")
+    (built.source / "b.md").write_text("# Same\n\nbee\n", "utf-8")
+    build_skill("demo", Layout.discover(project, {"SKILLC_HOME": str(project.parent / "home")}))
+    found = show_section(built, "Same")
+    assert (found.file, found.matches) == (os.fsdecode(b"a\xe9.md"), 2)

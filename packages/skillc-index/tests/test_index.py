@@ -468,6 +468,7 @@ def test_section_queries_try_the_whole_text_then_before_the_em_dash() -> None:
 
     assert section_queries("  ## Usage ") == ["Usage", "## Usage"]  # as typed last
     assert section_queries("Step 1 — Checks") == ["Step 1 — Checks", "Step 1"]
+    assert section_queries("A — B — c") == ["A — B — c", "A — B", "A"]
     assert section_queries("Pre—post") == ["Pre—post"]  # no spaces around it: kept
     assert normalized_query("  ## Usage ") == "Usage"
     assert normalized_query("## Step 1 — Checks") == "Step 1"

@@ -278,14 +278,14 @@ def _matches(
         if matches:
             return candidate, matches
     if query:
-        # a heading with control characters, as a stub lists it or text output shows it
+        # a heading as a stub lists it (control characters and runs of spaces as one space)
+        # or as text output shows it (control characters escaped)
         headings = list(every())
         folded = query.casefold()
         matches = [
             heading
             for heading in headings
-            if not heading.text.isprintable()
-            and folded in (one_line(heading.text).casefold(), printable(heading.text).casefold())
+            if folded in (one_line(heading.text).casefold(), printable(heading.text).casefold())
         ]
         if not matches:
             raise SectionNotFound(query, _suggestions(query, headings))

@@ -40,9 +40,10 @@ __all__ = [
 #: does not grow with the skill.
 HEADINGS_CACHE_MAX = 20_000
 
-_HEADINGS_SQL = (
-    "SELECT file, text, level, start_line, end_line FROM headings ORDER BY file, start_line"
-)
+#: Headings in file then line order: by ``id``, the file's number (the bytewise order of
+#: their paths, as ``outline`` lists them) then the heading's; ``ORDER BY file`` put every
+#: path stored as text (UTF-8) before those stored as bytes (a name that is not UTF-8).
+_HEADINGS_SQL = "SELECT file, text, level, start_line, end_line FROM headings ORDER BY id"
 
 
 def _heading(row: StoredHeading) -> IndexedHeading:
@@ -134,11 +135,11 @@ _LEADING_MARKS = r"^#{1,6}\s+"  # compiled on first use (as diagnostics explains
 def section_queries(section: str) -> list[str]:
     """The heading texts a ``show --section`` query names, in the order they are tried
     (RFC-0002:C-SHOW normalisation): the query trimmed, without leading ``#`` marks; then, if
-    it holds ``" — "``, only what comes before it (a line copied from a stub's References
-    list). Headings may contain ``" — "`` themselves (``Step 1 — Checks``), which is why the
-    whole text is tried first. Last, when the marks were dropped, the query as typed
-    (trimmed): a heading's own text may begin with them (``### ## Setup``, whose text
-    ``outline`` shows as ``## Setup``)."""
+    it holds ``" — "``, what comes before each of them, the longest first (a line copied
+    from a stub's References list: ``title — description``). Headings may contain ``" — "``
+    themselves (``Step 1 — Checks``), which is why the longer texts are tried first. Last,
+    when the marks were dropped, the query as typed (trimmed): a heading's own text may
+    begin with them (``### ## Setup``, whose text ``outline`` shows as ``## Setup``)."""
     found = _normalized(section)
     typed = section.strip()
     if typed != found[0]:
@@ -153,15 +154,17 @@ def normalized_query(section: str) -> str:
 
 
 def _normalized(section: str) -> list[str]:
+    """The query without leading marks, then what comes before each ``" — "`` in it, the
+    longest first: a References line is ``title — description``, and either may hold the
+    dash itself (``Quality Playbook — Claude Code — Run ...``)."""
     whole = re.sub(_LEADING_MARKS, "", section.strip())
-    if " — " not in whole:
-        return [whole]
-    return [whole, whole.split(" — ", 1)[0].strip()]
+    parts = whole.split(" — ")
+    return [whole] + [" — ".join(parts[:n]).strip() for n in range(len(parts) - 1, 0, -1)]
 
 
 _MATCHING_SQL = (
     "SELECT file, text, level, start_line, end_line FROM headings"
-    " WHERE skillc_casefold(text) = ? ORDER BY file, start_line"
+    " WHERE skillc_casefold(text) = ? ORDER BY id"
 )
 
 
