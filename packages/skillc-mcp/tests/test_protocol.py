@@ -193,7 +193,8 @@ def test_handshake_and_tool_list_import_no_library() -> None:
         # the lazy-names helper, the operation tables (find's bounds too, and the records
         # their parameters are), the access-log service
         "light = {'skillc_index', 'skillc_index._lazy', 'skillc_index.operation',"
-        " 'skillc_index.record', 'skillc_index.shapes', 'skillc_gateway.shapes',"
+        " 'skillc_index.record', 'skillc_index.spelling', 'skillc_index.shapes',"
+        " 'skillc_gateway.shapes',"
         " 'skillc_index.build', 'skillc_index.build.shapes', 'skillc_index.listing',"
         " 'skillc_index.listing.shapes',"
         " 'skillc_lint.shapes', 'skillc_index.accesslog', 'skillc_index.accesslog.args',"

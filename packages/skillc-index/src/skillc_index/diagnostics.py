@@ -23,6 +23,9 @@ from types import MappingProxyType
 from typing import ClassVar, Literal
 
 from skillc_index.record import Record
+from skillc_index.spelling import CLI_SPELLING as CLI_SPELLING  # (their home: spelling)
+from skillc_index.spelling import MCP_SPELLING as MCP_SPELLING
+from skillc_index.spelling import PARAMETER_NAMES, Spelling
 from skillc_index.text import printable
 
 Severity = Literal["error", "warning"]
@@ -171,37 +174,6 @@ def one_of(names: tuple[str, ...] | list[str]) -> str:
     """``'a'``, ``'a' or 'b'``, ``'a', 'b' or 'c'``: names quoted for a hint."""
     quoted = [f"'{name}'" for name in names]
     return " or ".join(quoted) if len(quoted) < 3 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
-
-
-class Spelling(Record):
-    """How a front end writes, inside an error, a parameter of the command (``force``) and
-    another command to run (``sources`` with its ``dir``); ``allow_target``: how the user
-    lets a build deploy to a folder the caller names (the MCP server's start-up option, which
-    the model cannot give; empty: the caller names any folder itself)."""
-
-    option_prefix: str
-    program: str
-    allow_target: str = ""
-
-    def option(self, name: str) -> str:
-        """``force`` as the front end names it: ``--force`` on the command line."""
-        return f"{self.option_prefix}{name.replace('_', '-')}" if self.option_prefix else name
-
-    def command(self, name: str, option: str, value: str = "") -> str:
-        """Another command with one option: ``'skc sources --dir'``, ``'sources' (dir)``."""
-        if self.program:
-            words = (self.program, name, self.option(option), value)
-            return "'" + " ".join(word for word in words if word) + "'"
-        return f"'{name}' ({option}{f' {value!r}' if value else ''})"
-
-
-#: The parameters' own names (``force``, ``since``): the Python API's and MCP's.
-PARAMETER_NAMES = Spelling("", "")
-#: The command line's options and commands: ``--force``, ``'skc sources --dir'``.
-CLI_SPELLING = Spelling("--", "skc")
-#: The MCP server's: the parameters' own names, and a folder to deploy to allowed by the user
-#: when the server starts (``skc mcp --allow-target DIR``).
-MCP_SPELLING = Spelling("", "", "skc mcp --allow-target")
 
 
 class SkillcError(Exception):

@@ -68,8 +68,8 @@ class ToolRunner:
         log: TextIO | None = None,
         allowed_targets: Sequence[str] = (),
     ) -> None:
-        from skillc_index import MCP_SPELLING
         from skillc_index.accesslog import AccessLog
+        from skillc_index.spelling import MCP_SPELLING
 
         self._log = log
         self._allowed = tuple(os.path.realpath(path) for path in allowed_targets)
