@@ -168,11 +168,19 @@ def test_tokens_origin_and_body_bounds(
     call = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": show}
     reply = httpx.post(server.url, headers={**good, "mcp-session-id": sid}, json=call)
     assert reply.json()["result"]["isError"] is False
+    # and so is her loading the skill through the Skills extension (the methods are shared)
+    load = {"jsonrpc": "2.0", "id": 4, "method": "resources/read"}
+    load["params"] = {"uri": "skill://demo/SKILL.md"}
+    reply = httpx.post(server.url, headers={**good, "mcp-session-id": sid}, json=load)
+    assert reply.json()["result"]["contents"]
     assert server.stop() == 128 + signal.SIGTERM
     logs = project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db"
     with sqlite3.connect(logs) as db:
         rows = db.execute("SELECT command, run_id FROM access_log").fetchall()
-    assert [(command, run_id.rpartition("@")[2]) for command, run_id in rows] == [("show", "alice")]
+    assert [(command, run_id.rpartition("@")[2]) for command, run_id in rows] == [
+        ("show", "alice"),
+        ("activate", "alice"),
+    ]
     text = "".join(server.log)
     assert TOKEN not in text and "b" * 20 not in text
     assert "alice POST initialize 200" in text

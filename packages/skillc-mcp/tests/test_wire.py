@@ -471,3 +471,41 @@ def test_skc_open_refuses_fifos_and_hidden_files_and_keeps_serving(
     assert hidden["isError"] and "error[E021]" in hidden["content"][0]["text"]
     shown = wire.call("skc_open", {"skill": "demo", "path": ".env", "hidden": True})
     assert shown["structuredContent"]["content"] == "TOKEN=1\n"
+
+
+def test_a_skill_read_through_the_skills_extension_is_a_use(
+    wire: WireClient, project: Path
+) -> None:
+    """Loading a skill by ``resources/read`` of its ``SKILL.md`` is an activation, reading
+    another of its files a read (the rows ``skc sync --from`` imports for the same acts), in
+    the connection's log, in both eras; listings, ``skills/get``, a directory and a file not
+    served are no use of the skill: ``skc_stats`` counts the three uses."""
+    import sqlite3
+    from contextlib import closing
+
+    wire.initialize()
+    assert "skills" in wire.request("skills/list")["result"]
+    assert "resources" in wire.request("resources/list")["result"]
+    assert "skill" in wire.request("skills/get", {"uri": "skill://demo/SKILL.md"})["result"]
+    assert wire.request("resources/directory/read", {"uri": "skill://demo"})["result"]
+    assert wire.request("resources/read", {"uri": "skill://demo/nothing.md"})["error"]
+    for params in (
+        {"uri": "skill://demo/SKILL.md"},
+        {"uri": "skill://demo/SKILL.md", "_meta": MODERN_META},
+        {"uri": "skill://demo/references/api.md"},
+    ):
+        assert wire.request("resources/read", params)["result"]["contents"]
+    stats = wire.call("skc_stats", {"skill": "demo"})["structuredContent"]
+    assert (stats["data"]["uses"], stats["data"]["unique_files"]) == (3, 1)
+    assert wire.close() == 0
+    log = project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db"
+    with closing(sqlite3.connect(log)) as db:
+        rows = db.execute("SELECT command, args, error, run_id FROM access_log ORDER BY id")
+        found = [(command, json.loads(args), error, run) for command, args, error, run in rows]
+    assert [row[:3] for row in found] == [
+        ("activate", {"uri": "skill://demo/SKILL.md"}, None),
+        ("activate", {"uri": "skill://demo/SKILL.md"}, None),
+        ("read", {"path": "references/api.md", "uri": "skill://demo/references/api.md"}, None),
+        ("stats", found[3][1], None),
+    ]
+    assert len({row[3] for row in found}) == 1  # one run id: the server's session

@@ -123,10 +123,15 @@ class _LockedSkills:
         """Called (in the caller's thread) when a call read skills that differ from the
         last ones read: the event streams' hub looks then (the watcher's events were taken)."""
 
-    def call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    def call(
+        self,
+        method: str,
+        params: dict[str, Any],
+        on_read: Callable[[str, str, str], None] | None = None,
+    ) -> dict[str, Any]:
         with self._lock:
             try:
-                return self.methods.call(method, params)
+                return self.methods.call(method, params, on_read)
             finally:
                 shown = self.methods.shown()
                 if shown is not None and shown is not self._shown:

@@ -314,7 +314,7 @@ class Server:
                 "(2026-07-28)",
             )
         if method in SKILL_METHODS:
-            return self.skills.call(method, params)
+            return self._skills_method(method, params)
         if method in ("resources/subscribe", "resources/unsubscribe"):
             return self._subscribe(method, params)
         return self._tools_method(method, params)
@@ -395,7 +395,7 @@ class Server:
         elif method in SKILL_METHODS:
             from skillc_mcp._skills import CACHE_SCOPE, CACHEABLE, TTL_MS
 
-            result = self.skills.call(method, params)
+            result = self._skills_method(method, params)
             if method in CACHEABLE:
                 result.update(ttlMs=TTL_MS, cacheScope=CACHE_SCOPE)
         else:
@@ -405,6 +405,13 @@ class Server:
         result["resultType"] = "complete"
         result["_meta"] = {SERVER_INFO_KEY: self.info}
         return result
+
+    def _skills_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """A method of the Skills extension; a file it reads is logged as a use of its skill,
+        in this connection's access log (:meth:`~skillc_mcp._tools.ToolRunner.record_read`)."""
+        if method == "resources/read":
+            return self.skills.call(method, params, self.tools.record_read)
+        return self.skills.call(method, params)
 
     def _tools_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         if method == "tools/list":

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 from skillc_mcp._protocol import INVALID_PARAMS, ProtocolError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from skillc_gateway.served import Entry, ServedSkills
     from skillc_mcp._listen import Changes
 
@@ -134,8 +136,20 @@ class SkillsMethods:
         last = None if self._served is None else self._served.last
         return None if last is None else last.entries
 
-    def call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    def call(
+        self,
+        method: str,
+        params: dict[str, Any],
+        on_read: Callable[[str, str, str], None] | None = None,
+    ) -> dict[str, Any]:
+        """The result of ``method``. ``on_read`` is told of each file a ``resources/read``
+        served: the skill's folder, the file's path in it and the URI read
+        (:meth:`skillc_mcp._tools.ToolRunner.record_read` logs it as a use). The other
+        methods are no use of a skill: listings, an entry's metadata (``skills/get``: a host
+        loads the skill by reading its ``SKILL.md`` next), a directory's children."""
         try:
+            if method == "resources/read":
+                return self._read(_uri(params, method), on_read)
             return self._call(method, params)
         finally:
             last = None if self._served is None else self._served.last
@@ -157,8 +171,6 @@ class SkillsMethods:
                     INVALID_PARAMS, f"No skill is served at {_shown(uri)}", {"uri": uri}
                 )
             return {"skill": entry.to_dict()}
-        elif method == "resources/read":
-            return self._read(_uri(params, method))
         elif method == "resources/directory/read":
             uri = _uri(params, method)
             if params.get("cursor") is not None:
@@ -191,7 +203,7 @@ class SkillsMethods:
                 return entries[:count], entries[count - 1].path
         return entries, more
 
-    def _read(self, uri: str) -> dict[str, Any]:
+    def _read(self, uri: str, on_read: Callable[[str, str, str], None] | None) -> dict[str, Any]:
         from skillc_gateway.served import mime_type
         from skillc_index import SkillcError
 
@@ -201,7 +213,9 @@ class SkillsMethods:
             found = None  # hidden, out of the skill, gone: not a file this server serves
         if found is None:
             raise ProtocolError(INVALID_PARAMS, f"Resource not found: {_shown(uri)}", {"uri": uri})
-        _entry, served, data = found
+        entry, served, data = found
+        if on_read is not None:
+            on_read(entry.folder, served.path, uri)
         content: dict[str, Any] = {"uri": uri, "mimeType": mime_type(served.path)}
         try:
             text = data.decode("utf-8")

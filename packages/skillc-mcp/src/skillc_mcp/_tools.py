@@ -17,8 +17,10 @@ structured content (Claude Code when there is one) still have the bytes there.
 Calls are logged like CLI calls, by the operation (RFC-0007:C-LOGGING, DECISIONS "Logging and
 analytics"): one access row per call of a command that resolves a skill, the CLI's command
 name and arguments, and one run id for the whole server process (a session); the rows are
-queued and written when the calls pause, off the calls' path. The libraries are imported on
-first use, so starting the server and listing the tools stay cheap.
+queued and written when the calls pause, off the calls' path. A skill's file read through the
+Skills extension (``resources/read``) is logged here too (:meth:`ToolRunner.record_read`).
+The libraries are imported on first use, so starting the server and listing the tools stay
+cheap.
 """
 
 from __future__ import annotations
@@ -124,6 +126,26 @@ class ToolRunner:
         if embedded is not None:  # a binary file, as what it is (see the module)
             content.append({"type": "resource", "resource": embedded})
         return {"content": content, "structuredContent": data, "isError": False}
+
+    def record_read(self, folder: str, path: str, uri: str) -> None:
+        """Log a Skills-extension ``resources/read`` of file ``path`` (relative, ``/``) of
+        the served skill in ``folder``: an agent loading the skill (its ``SKILL.md``:
+        ``activate``, as ``skc sync --from`` imports an agent's skill activations) or reading
+        one of its files (``read``, as an agent's own reads are imported), so that the same
+        act is the same use whatever path it took. Never raises (logging never fails a
+        call); a skill that no longer resolves is not logged."""
+        from skillc_index import SKILL_FILE, Layout, SkillcError
+        from skillc_index.layout import resolve_skill
+
+        try:
+            layout = Layout.discover()
+            skill = resolve_skill(folder, layout)
+        except (SkillcError, OSError):
+            return
+        if path == SKILL_FILE:
+            self.access.record(layout, skill, "activate", {"uri": uri})
+        else:
+            self.access.record(layout, skill, "read", {"path": path, "uri": uri})
 
     def check_targets(self, layout: Layout, targets: Sequence[str]) -> None:
         """E100 unless every folder among ``targets`` may be deployed to (see the class)."""

@@ -262,7 +262,7 @@ class StatsQuery:
         headings = self.headings if any(command == "show" for command, _, _ in rows) else None
         for command, raw, count in rows:
             args = _load_args(raw)
-            if command in ("open", "read"):  # read: an agent's own read (sync --from)
+            if command in ("open", "read"):  # read: an agent's own (sync --from, MCP)
                 path = _text(cast("OpenArgs", args).get("path"))
                 if path:
                     files[relative_file(path)] += count

@@ -60,7 +60,8 @@ __all__ = [
 #: The commands whose rows are *uses*: an agent reading or activating a skill. The gateway's
 #: reads, by CLI or MCP (``outline``, ``show``, ``open``, ``sources``, ``search``), a skill's
 #: tools listed and run (``tools``, ``run``, ``exec``), and what ``skc sync --from`` imports
-#: from an agent's transcripts (``activate``: the skill loaded; ``read``: one of its files).
+#: from an agent's transcripts and ``skc mcp`` logs for the MCP Skills extension's
+#: ``resources/read`` (``activate``: the skill loaded; ``read``: one of its files).
 USE_COMMANDS = (
     "outline",
     "show",
