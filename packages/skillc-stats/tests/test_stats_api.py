@@ -302,6 +302,23 @@ def test_time_filters_are_inclusive(demo: ResolvedSkill, layout: Layout, log_row
     assert response["period"] == {"start": "2026-01-30T00:00:00Z", "end": "2026-01-30T12:00:00Z"}
 
 
+def test_a_leap_second_bound_falls_between_its_neighbours(
+    demo: ResolvedSkill, layout: Layout, log_rows: Log
+) -> None:
+    """RFC-0003:C-FILTERS parses bounds as RFC 3339, whose seconds go to 60 (a leap second):
+    a row of 23:59:59 is before it, one of the next midnight after it."""
+    log_rows(
+        show(demo, "Usage", timestamp="2016-12-31T23:59:59Z"),
+        show(demo, "Usage", timestamp="2017-01-01T00:00:00Z"),
+    )
+    leap = "2016-12-31T23:59:60Z"
+    after = query_stats(demo, layout, since=leap)
+    assert after["filters"]["since"] == "2017-01-01T00:00:00Z"
+    assert after["period"]["start"] == after["period"]["end"] == "2017-01-01T00:00:00Z"
+    before = query_stats(demo, layout, until=leap)
+    assert before["period"]["start"] == before["period"]["end"] == "2016-12-31T23:59:59Z"
+
+
 def test_relative_days(demo: ResolvedSkill, layout: Layout, log_rows: Log) -> None:
     from skillc_index.clock import utc_now
 

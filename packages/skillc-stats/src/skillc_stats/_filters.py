@@ -75,7 +75,10 @@ def parse_time(text: str, option: str, *, upper: bool, now: datetime | None = No
     Accepted: RFC 3339 (``2026-01-30T10:00:00Z``; an offset is converted to UTC), a date
     (``2026-01-30``: the start of that day, UTC, for both bounds as the RFC says), or ``Nd``
     (N days before now). Stored timestamps have whole seconds: a lower bound with a fraction
-    rounds up to the next second, an upper bound rounds down. Anything else is E031.
+    rounds up to the next second, an upper bound rounds down. Second 60, a leap second (RFC
+    3339 section 5.7), is the last instant of its minute (``23:59:59.999...``), rounded the
+    same way: ``2016-12-31T23:59:60Z`` is ``2017-01-01T00:00:00Z`` as a lower bound and
+    ``2016-12-31T23:59:59Z`` as an upper one. Anything else is E031.
     """
     value = text.strip()
     days = _DAYS.fullmatch(value)
@@ -98,16 +101,17 @@ def parse_time(text: str, option: str, *, upper: bool, now: datetime | None = No
             offset = sign * timedelta(hours=int(zone[1:3]), minutes=int(zone[4:6]))
             if offset >= timedelta(days=1) or offset <= -timedelta(days=1):
                 raise ValueError("offset out of range")
+        leap = second == "60"  # a leap second: the last instant of its minute
         moment = datetime(
             int(year),
             int(month),
             int(day),
             int(hour),
             int(minute),
-            int(second),
+            59 if leap else int(second),
             tzinfo=timezone(offset),
         )
-        if fraction and not upper and int(fraction[1:]) > 0:
+        if not upper and (leap or (fraction and int(fraction[1:]) > 0)):
             moment += timedelta(seconds=1)
         return format_utc(moment)
     except (ValueError, OverflowError):
