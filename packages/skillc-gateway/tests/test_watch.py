@@ -35,6 +35,7 @@ from skillc_gateway.catalog.lifecycle import AUTO_START_SKILLS, start_for_later
 from skillc_gateway.catalog.protocol import (
     MAX_REQUEST_BYTES,
     PROTOCOL,
+    code_id,
     decode_result,
     encode_message,
     encode_result,
@@ -460,6 +461,78 @@ def test_a_server_that_does_not_answer_is_not_asked_again(
         assert usable(layout)
         assert ask(layout, "paint", 10, roots, 1.0) is None
         assert len(accepted) == 2
+
+
+def test_a_server_that_refuses_a_find_is_not_asked_again(
+    home: Path, listening: Callable[[Path], socket.socket]
+) -> None:
+    """A server of other code refuses the find (an old one that does not know its op, say):
+    the process answers itself, and its click command after the quick path does not ask
+    that server again (nor does it send it another request instead)."""
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    path = socket_path(layout)
+    path.parent.mkdir(parents=True)
+    listener = listening(path)
+    requests: list[dict[str, Any]] = []
+
+    def refuse() -> None:
+        while listener.fileno() != -1:
+            try:
+                connection, _ = listener.accept()
+            except (TimeoutError, OSError):
+                continue
+            with connection:
+                connection.settimeout(READY_SECONDS)
+                data = b""
+                while chunk := connection.recv(1 << 16):
+                    data += chunk
+                requests.append(json.loads(data))
+                connection.sendall(encode_message({"ok": False, "error": "unknown op 'find'"}))
+
+    thread = threading.Thread(target=refuse)
+    thread.start()
+    roots = (Root(home, "path"),)
+    try:
+        assert usable(layout)
+        assert ask(layout, "paint", 10, roots, 1.0) is None
+        assert ask(layout, "paint", 10, roots, 1.0) is None
+        assert not usable(layout)
+    finally:
+        listener.close()
+        thread.join()
+    assert [request["op"] for request in requests] == ["find"]
+
+
+def test_a_server_of_other_code_at_the_same_version_answers_no_find(
+    gateway: Run, gateway_process: Run, clean_env: dict[str, str], project: Path, home: Path,
+    library: Path, tmp_path: Path,
+) -> None:  # fmt: skip
+    """A server started before an upgrade runs the old code at the same version number (0.1.0
+    until a release): it answers no find of the code installed since, which answers itself.
+    Here the server runs a copy of skillc-gateway's and skillc-index's modules: as they are,
+    it answers; one module edited, it refuses."""
+    import skillc_gateway
+    import skillc_index
+
+    copy = tmp_path / "code"
+    for package in (skillc_gateway, skillc_index):
+        folder = Path(str(package.__file__)).parent
+        ignore = shutil.ignore_patterns("__pycache__")
+        shutil.copytree(folder, copy / folder.name, ignore=ignore)  # their times kept
+    path = os.pathsep.join(filter(None, [str(copy), clean_env.get("PYTHONPATH")]))
+    env = {**clean_env, "PYTHONPATH": path}
+    with server(env, project, gateway):
+        done = gateway_process("find", "paint", "--path", "library", "-v")
+        assert "answered by the find server" in done.stderr
+    edited = copy / "skillc_gateway" / "catalog" / "rank.py"
+    edited.write_text(edited.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    with server(env, project, gateway):
+        done = gateway_process("find", "paint", "--path", "library", "-v")
+        assert "answered by this process" in done.stderr and "painter" in done.stdout
+        assert gateway_process("find", "paint", "--path", "library").returncode == 0  # quick
+        assert queries(gateway) == 0
+    log = (project / "watch.log").read_text(encoding="utf-8")
+    assert log.count("bad request: this server runs other code (skillc-gateway") == 1
 
 
 def test_a_server_that_keeps_a_client_waiting_is_not_asked_by_the_others(
@@ -1012,7 +1085,7 @@ def test_bad_requests_are_refused(
         }
         assert raw_request(home, b"{nope")["error"] == "the request is not JSON"
         assert not raw_request(home, b'{"version": 99, "op": "status"}')["ok"]
-        find = {"version": PROTOCOL, "op": "find", "skillc_gateway": __version__}
+        find = {"version": PROTOCOL, "op": "find", "code": code_id()}
         find |= {"home": str(home), "cwd": str(project)}
         find |= {"project_root": None, "query": "paint", "limit": 10, "budget": 1.0}
         find |= {"semantic": False}
@@ -1021,11 +1094,13 @@ def test_bad_requests_are_refused(
         for roots in ([["relative", "path", None]], [["/x", "plugin", "nowhere"]], "/x"):
             reply = raw_request(home, json.dumps({**find, "roots": roots}).encode())
             assert reply["error"] == "bad roots"
-        for _ in range(3):  # a client of another version asks on: logged once
-            reply = raw_request(home, json.dumps({**find, "skillc_gateway": "0.0.1"}).encode())
-            assert reply["error"] == f"this server runs skillc-gateway {__version__}: restart it"
+        # a client of other code asks on (an older one sends its version alone): logged once
+        for other in ({"code": code_id() + "0"}, {"code": None, "skillc_gateway": __version__}):
+            reply = raw_request(home, json.dumps({**find, **other}).encode())
+            refused = f"this server runs other code (skillc-gateway {__version__}): restart it"
+            assert reply["error"] == refused
         log = (project / "watch.log").read_text(encoding="utf-8")
-        assert log.count(f"bad request: this server runs skillc-gateway {__version__}") == 1
+        assert log.count(f"bad request: {refused}") == 1
         reply = raw_request(home, json.dumps({**find, "home": "/elsewhere"}).encode())
         assert reply["error"] == f"this server serves the skillc home {home}"
         # near miss: the same request, well formed, is answered

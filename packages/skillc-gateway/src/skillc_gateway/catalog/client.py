@@ -2,9 +2,10 @@
 ``skc watch --status`` and ``--stop`` send (:func:`request`).
 
 The client uses only a socket that is ours, 0600, and served by a process of ours
-(``SO_PEERCRED``). A server that does not answer a find of this process is not asked again by
-it; one that kept it waiting its whole time is not asked by other processes either for
-:data:`SILENT_SECONDS` (a record beside the socket). A server whose process is stopped
+(``SO_PEERCRED``). A server that does not answer a find of this process, or refuses it (a
+server of other code: :func:`.protocol.code_id`), is not asked again by it; one that kept it
+waiting its whole time is not asked by other processes either for :data:`SILENT_SECONDS` (a
+record beside the socket). A server whose process is stopped
 (Ctrl-Z, SIGSTOP, a debugger) is not waited for.
 
 On ``skc find``'s path: this module imports only the standard library at module level
@@ -65,8 +66,9 @@ def ask(
     layout: Layout, query: str, limit: int, roots: Sequence[Root], budget: float
 ) -> FindResult | None:
     """The find server's answer, or None when there is none to be had: no server, a socket
-    that is not ours, a server that does not answer in time (then it is not asked again by
-    this process) or answers something else. :class:`~skillc_gateway.catalog.Elsewhere` when
+    that is not ours, a server that does not answer in time or refuses the find (of other
+    code: :func:`~.protocol.code_id`; then it is not asked again by this process) or answers
+    something else. :class:`~skillc_gateway.catalog.Elsewhere` when
     the server builds the catalog of these skills and leaves the answer from their files to
     this process (it decided so from the catalog it holds: this process does not decide
     again from a catalog that the build fills meanwhile); the same request again from this
@@ -90,6 +92,7 @@ def ask(
         if reply.get("elsewhere") is True:
             _told.add(told)
             raise Elsewhere()
+        _silent.add(where)  # refused (a server of other code, say): asked no more
         return None
     try:
         return decode_result(reply["result"])
@@ -189,9 +192,9 @@ def request(layout: Layout, message: dict[str, Any], timeout: float) -> dict[str
     return reply
 
 
-#: The sockets (path, inode and ctime) whose server did not answer a find of this process,
-#: which does not ask them again: ``skc find``'s quick path and its click command would each
-#: wait for a stuck server. A server started since has a socket of its own.
+#: The sockets (path, inode and ctime) whose server did not answer a find of this process or
+#: refused it, which does not ask them again: ``skc find``'s quick path and its click command
+#: would each wait for a stuck server. A server started since has a socket of its own.
 _silent: set[tuple[str, tuple[int, int]]] = set()
 #: The finds (socket and request) whose server said to answer from the files: asked again by
 #: this process (``skc find``'s click command after its quick path), the answer is the same,

@@ -8,8 +8,9 @@ warm (with its change watcher: nothing is looked at again while nothing changed)
 ``skc find`` over a Unix socket in the skillc home, ``.skillc/find.sock``; it is optional, as
 git's fsmonitor daemon is. The answer is the one the client would compute itself: the client
 sends everything it depends on (:mod:`.protocol`) and the server runs :meth:`Catalog.find
-<skillc_gateway.catalog.engine.Catalog.find>` on them (a server of another skillc-gateway
-version refuses: the client answers itself). Freshness is the same as in process: the
+<skillc_gateway.catalog.engine.Catalog.find>` on them (a server of other code refuses,
+another skillc-gateway version or the same version's modules changed since it started:
+:func:`.protocol.code_id`; the client answers itself). Freshness is the same as in process: the
 watcher reads the kernel's queue at each query, so a change finished before the request was
 sent is seen.
 
@@ -34,6 +35,7 @@ from skillc_gateway.catalog.protocol import (
     MAX_REQUEST_BYTES,
     PROTOCOL,
     BadRequest,
+    code_id,
     encode_message,
     encode_result,
     fits,
@@ -147,6 +149,7 @@ class FindServer:
         path = str(self.path)
         if not fits(path):
             raise FindServerError(too_long(path))
+        code_id()  # the code it started with: it answers the finds of that code only
         self.path.parent.mkdir(parents=True, exist_ok=True)
         lock = self.path.parent / LOCK_NAME
         self._lock = _take_lock(lock) if self.lock_fd is None else _adopt_lock(lock, self.lock_fd)
