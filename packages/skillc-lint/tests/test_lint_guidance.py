@@ -47,6 +47,11 @@ def test_skl521_bundled_files_are_named_somewhere(skill: Writer) -> None:
             "schemas/a.json": "{}",
             "LICENSE.txt": "MIT",
             "scripts/run.py": "print()\n",  # SKL907's
+            # the trigger cases skc eval reads (skc eval --init writes the YAML): its tests
+            "evals/triggers.yaml": "should_trigger:\n  - fill in a form\n",
+            "evals/evals.json": '{"evals": []}',
+            "evals/trigger-eval.json": "[]",
+            "evals/notes.csv": "a,b\n",  # not one of them
         },
     )
     assert found(folder, "SKL521") == [
@@ -54,7 +59,12 @@ def test_skl521_bundled_files_are_named_somewhere(skill: Writer) -> None:
             "assets/old.png",
             None,
             "assets/old.png is bundled but no Markdown file of the skill names it",
-        )
+        ),
+        (
+            "evals/notes.csv",
+            None,
+            "evals/notes.csv is bundled but no Markdown file of the skill names it",
+        ),
     ]
 
 

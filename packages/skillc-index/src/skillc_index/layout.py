@@ -50,6 +50,15 @@ META_DIR = ".skillc-meta"
 IMPORT_RECORD = ".skillc-import.json"
 #: The most of an import record read (a path and a hash: well under 8 KiB).
 MAX_IMPORT_RECORD_BYTES = 64 << 10
+#: A skill's trigger cases: the files of its ``evals/`` folder that ``skc eval`` reads, in this
+#: order (skillc-gateway's ``evaluate.cases``); skillc-lint's SKL521 asks no Markdown to name
+#: them.
+CASE_FILES = (
+    "evals/evals.json",
+    "evals/trigger-eval.json",
+    "evals/triggers.json",
+    "evals/triggers.yaml",
+)
 
 
 class AgentTarget(Record):

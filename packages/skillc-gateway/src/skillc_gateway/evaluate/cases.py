@@ -32,6 +32,8 @@ import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from skillc_index.layout import CASE_FILES  # the files read, in this order
+
 __all__ = [
     "CASE_FILES",
     "MAX_CASES",
@@ -41,13 +43,6 @@ __all__ = [
     "starter_text",
 ]
 
-#: The files read, in this order.
-CASE_FILES = (
-    "evals/evals.json",
-    "evals/trigger-eval.json",
-    "evals/triggers.json",
-    "evals/triggers.yaml",
-)
 MAX_FILE_BYTES = 1 << 20
 MAX_DEPTH = 16
 MAX_CASES = 1000
