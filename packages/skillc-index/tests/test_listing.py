@@ -9,6 +9,7 @@ from pathlib import Path
 
 from skillc_index import Layout, manifest_path
 from skillc_index.build.manifest import read_manifest
+from skillc_index.build.stub import STUB_FORMAT
 from skillc_index.files import source_hash
 from skillc_index.listing.skills import list_skills
 
@@ -18,12 +19,9 @@ WriteSkill = Callable[..., Path]
 def build_by_hand(runtime: Path, name: str, digest: str) -> None:
     path = manifest_path(runtime)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(
-        json.dumps(
-            {"skill": name, "version": 1, "built_at": "2026-01-30T10:00:00Z", "source_hash": digest}
-        ),
-        encoding="utf-8",
-    )
+    manifest = {"skill": name, "version": 1, "built_at": "2026-01-30T10:00:00Z"}
+    manifest |= {"source_hash": digest, "stub_format": STUB_FORMAT}
+    path.write_text(json.dumps(manifest), encoding="utf-8")
 
 
 def test_empty(layout: Layout) -> None:
@@ -99,6 +97,29 @@ def test_stale_after_an_edit_read_through_the_cache(
     assert {e.name: e.status for e in list_skills(layout).skills} == {"demo": "stale"}
     skill_md.write_bytes(original)
     assert {e.name: e.status for e in list_skills(layout).skills} == {"demo": "normal"}
+
+
+def test_a_stub_of_an_older_format_is_stale(layout: Layout, write_skill: WriteSkill) -> None:
+    """A skill built by an older skillc, whose stub is of an older format than a build writes
+    now (the manifest's ``stub_format``; none before it was recorded), is ``stale``: its
+    build, the stub agents load, is out of date until the next build rewrites it."""
+    from skillc_index.build.skill import build_skill
+
+    write_skill(layout.store("project") / "demo")
+    write_skill(layout.store("project") / "other")
+    build_skill("demo", layout)
+    build_skill("other", layout)
+    path = manifest_path(layout.runtime_store("project") / "demo")
+    built = json.loads(path.read_text(encoding="utf-8"))
+    for older in ({"stub_format": STUB_FORMAT - 1}, {}):
+        old = {key: value for key, value in built.items() if key != "stub_format"} | older
+        path.write_text(json.dumps(old), encoding="utf-8")
+        statuses = {e.name: e.status for e in list_skills(layout).skills}
+        assert statuses == {"demo": "stale", "other": "normal"}
+        assert [e.name for e in list_skills(layout, status="stale").skills] == ["demo"]
+        assert list_skills(layout).to_dict()["skills"][0]["status"] == "stale"
+    assert not build_skill("demo", layout).compiled.up_to_date  # the stub rewritten
+    assert {e.name: e.status for e in list_skills(layout).skills}["demo"] == "normal"
 
 
 def test_invalid_manifest_is_not_built(layout: Layout, write_skill: WriteSkill) -> None:

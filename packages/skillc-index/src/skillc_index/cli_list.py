@@ -30,7 +30,8 @@ def list_command(result: SkillList, call: Call[ListParams]) -> None:
     Skills come from the project store (`.skillc/skills/`, found by walking up from the
     current folder) and then the global store (`~/.skillc/skills/`), project first, each by
     name. STATUS is `normal` (built and current), `stale` (sources changed since the last
-    build; `obsolete` with --check-obsolete, which hashes every file) or `not-built`. Then
+    build, `obsolete` with --check-obsolete, which hashes every file; or a stub of an older
+    skillc, which `skc build` rewrites) or `not-built`. Then
     every other installed skill: the agents' skills folders of the project and of the home
     folder, and installed Claude Code plugins (`plugin:skill`), each once whatever the
     folders it is in; its STATUS is that of the search index reading it makes: `indexed`,

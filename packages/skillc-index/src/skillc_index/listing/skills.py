@@ -131,7 +131,9 @@ def _frontmatter_problem(skill_file: Path) -> str | None:
 def build_status(source: Path, runtime: Path, *, check_obsolete: bool = False) -> Status:
     """A store skill's build status (RFC-0007:C-LIST; issue 34): ``not-built`` without a
     valid manifest; ``stale`` when the sources changed since the build (the manifest's
-    source hash), else ``normal``.
+    source hash) or its stub is of an older format than a build writes now (the manifest's
+    ``stub_format``, below :data:`~skillc_index.build.stub.STUB_FORMAT`: written by an older
+    skillc, the next build rewrites it), else ``normal``.
 
     Cheap in the common case: the skill's index tells the sources' hash now from file stats
     (:func:`~skillc_index.index.freshness.current_source_hash`; an index rebuilt on demand
@@ -141,6 +143,11 @@ def build_status(source: Path, runtime: Path, *, check_obsolete: bool = False) -
     manifest = read_manifest(runtime)
     if manifest is None:
         return "not-built"
+    from skillc_index.build.stub import STUB_FORMAT
+
+    stub_format = manifest.extra.get("stub_format")
+    if not isinstance(stub_format, int) or stub_format < STUB_FORMAT:
+        return "stale"  # a stub an older skillc wrote: the next build rewrites it
     from skillc_index.files import source_hash
 
     if check_obsolete:
