@@ -41,7 +41,8 @@ from skillc_index.command_errors import (
     TargetInsideSkill,
 )
 from skillc_index.console import handle_exception
-from skillc_index.diagnostics import PARAMETER_NAMES, BinaryFile, TooManyQueryWords, UnknownTarget
+from skillc_index.diagnostics import BinaryFile, TooManyQueryWords, UnknownTarget
+from skillc_index.spelling import PARAMETER_NAMES
 
 CODES: list[tuple[type[SkillcError], type[SkillcError], str]] = [
     (ForeignFolder, SkillExists, "E050"),

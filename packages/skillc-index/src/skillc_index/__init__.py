@@ -199,8 +199,6 @@ if TYPE_CHECKING:
     )
     from skillc_index.config import Config, find_config, load_config
     from skillc_index.diagnostics import (
-        CLI_SPELLING,
-        MCP_SPELLING,
         Diagnostic,
         EmptyQuery,
         FileIsAFolder,
@@ -221,7 +219,6 @@ if TYPE_CHECKING:
         SkillcError,
         SkillDirectoryNotFound,
         SkillFileNotFound,
-        Spelling,
         UnknownTarget,
         UnreadableFile,
         diagnostic_json,
@@ -281,6 +278,7 @@ if TYPE_CHECKING:
         read_markdown,
     )
     from skillc_index.markdown.frontmatter import parse_frontmatter, type_name
+    from skillc_index.spelling import CLI_SPELLING, MCP_SPELLING, Spelling
     from skillc_index.sqlite import sqlite_uri, use_wal
     from skillc_index.text import (
         iter_line_bytes,

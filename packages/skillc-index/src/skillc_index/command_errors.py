@@ -13,16 +13,15 @@ much to define as a record (bench/RESULTS.md, issue 32). Import them from here, 
 from __future__ import annotations
 
 from skillc_index.diagnostics import (
-    PARAMETER_NAMES,
     Diagnostic,
     InternalError,
     InvalidOption,
     PathEscapesRoot,
     SkillcError,
-    Spelling,
     WordedOption,
     _hint,
 )
+from skillc_index.spelling import PARAMETER_NAMES, Spelling
 
 __all__ = [
     "BrokenTool",

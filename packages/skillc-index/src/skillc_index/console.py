@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import click
 
 from skillc_index.diagnostics import (
-    CLI_SPELLING,
     MAX_COUNT,
     Diagnostic,
     InternalError,
@@ -31,6 +30,7 @@ from skillc_index.diagnostics import (
     format_diagnostic,
     one_of,
 )
+from skillc_index.spelling import CLI_SPELLING
 
 if TYPE_CHECKING:
     from skillc_index.layout import Layout

@@ -23,8 +23,6 @@ from types import MappingProxyType
 from typing import ClassVar, Literal
 
 from skillc_index.record import Record
-from skillc_index.spelling import CLI_SPELLING as CLI_SPELLING  # (their home: spelling)
-from skillc_index.spelling import MCP_SPELLING as MCP_SPELLING
 from skillc_index.spelling import PARAMETER_NAMES, Spelling
 from skillc_index.text import printable
 

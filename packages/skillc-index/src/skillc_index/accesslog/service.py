@@ -29,8 +29,9 @@ if TYPE_CHECKING:
     from queue import Queue
 
     from skillc_index.accesslog.store import AccessRecord
-    from skillc_index.diagnostics import Diagnostic, Notice, Spelling
+    from skillc_index.diagnostics import Diagnostic, Notice
     from skillc_index.layout import Layout, ResolvedSkill
+    from skillc_index.spelling import Spelling
 
 Warn = Callable[[Iterable["Diagnostic | Notice"]], None]
 """Where warnings go: the CLI prints them, the MCP server writes them to its log."""

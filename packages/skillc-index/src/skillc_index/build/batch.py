@@ -24,15 +24,12 @@ from typing import TYPE_CHECKING, Any, cast
 
 from skillc_index.cores import usable_cores
 from skillc_index.diagnostics import (
-    CLI_SPELLING,
-    PARAMETER_NAMES,
     Diagnostic,
     InternalError,
     InvalidOption,
     NotASkill,
     Notice,
     SkillcError,
-    Spelling,
     WordedOption,
     diagnostic_json,
     format_diagnostic,
@@ -46,6 +43,7 @@ from skillc_index.layout import (
     resolve_skill,
 )
 from skillc_index.record import Record
+from skillc_index.spelling import CLI_SPELLING, PARAMETER_NAMES, Spelling
 from skillc_index.walk import find_skill_folders
 
 if TYPE_CHECKING:

@@ -27,11 +27,7 @@ from skillc_index.command_errors import (
     PathEscapesProject,
     SkillExists,
 )
-from skillc_index.diagnostics import (
-    Notice,
-    Spelling,
-    WordedOption,
-)
+from skillc_index.diagnostics import Notice, WordedOption
 from skillc_index.files import inside, within
 from skillc_index.layout import (
     KNOWN_TARGETS,
@@ -41,6 +37,7 @@ from skillc_index.layout import (
     Scope,
     require_skill_name,
 )
+from skillc_index.spelling import Spelling
 
 if TYPE_CHECKING:
     from skillc_index.build.shapes import InitShape

@@ -7,14 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from skillc_index.diagnostics import (
-    PARAMETER_NAMES,
-    Diagnostic,
-    InternalError,
-    InvalidOption,
-    Notice,
-    Spelling,
-)
+from skillc_index.diagnostics import Diagnostic, InternalError, InvalidOption, Notice
+from skillc_index.spelling import PARAMETER_NAMES, Spelling
 
 if TYPE_CHECKING:
     from skillc_index.layout import Scope
