@@ -162,7 +162,9 @@ def list_json(ok: Runner) -> Callable[..., dict[str, object]]:
 @pytest.fixture
 def write_manifest() -> Callable[..., Path]:
     """``write_manifest(runtime, skill, source_hash)``: a hand-written RFC-0001 build manifest
-    at ``<runtime>/.skillc-meta/manifest.json`` (what ``skc build`` will write)."""
+    at ``<runtime>/.skillc-meta/manifest.json`` (what ``skc build`` will write, its stub of
+    today's format: an older one is ``stale``)."""
+    from skillc_index.build.stub import STUB_FORMAT
 
     def write(runtime: Path, skill: str, source_hash: str) -> Path:
         meta = runtime / ".skillc-meta"
@@ -173,6 +175,7 @@ def write_manifest() -> Callable[..., Path]:
             "version": 1,
             "built_at": "2026-01-30T10:00:00Z",
             "source_hash": source_hash,
+            "stub_format": STUB_FORMAT,
         }
         path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
         return path

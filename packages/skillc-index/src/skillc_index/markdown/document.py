@@ -245,12 +245,17 @@ def _markdown_parser() -> MarkdownIt:
 
 
 def parse_closed(md: MarkdownIt, body: str, env: dict[str, object] | None = None) -> list[Token]:
-    """``md.parse`` of ``body`` ended by a line break: without one, a list item in a block
-    quote whose last line opens an HTML block (``> - <pre>`` then ``>``) made markdown-it
-    read past the text (IndexError: every read of the skill was E999)."""
-    if body and not body.endswith("\n"):
-        body += "\n"
-    return md.parse(body, {} if env is None else env)
+    """``md.parse`` of ``body``; of ``body`` ended by a line break when markdown-it fails on
+    the text without one (a list item in a block quote whose last line opens an HTML block,
+    ``> - <pre>`` then ``>``: markdown-it 4.3 reads past the text, an IndexError that made
+    every read of the skill E999). Only then: the break would end an unclosed HTML block's
+    text with it."""
+    try:
+        return md.parse(body, {} if env is None else env)
+    except IndexError:
+        if body.endswith("\n"):
+            raise
+        return md.parse(body + "\n", {} if env is None else env)
 
 
 def block_tokens(body: str) -> Sequence[BlockToken]:
