@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from skillc_gateway.catalog import scan
+from skillc_gateway.catalog import watch as watch_module
 from skillc_gateway.catalog.scan import Walk, walk
 from skillc_gateway.catalog.tree_state import SKILL, TreeState, fingerprint, is_racy
 from skillc_gateway.catalog.watch import Watcher, open_watcher
@@ -258,6 +259,49 @@ def test_a_folder_that_cannot_be_watched_is_looked_at_every_time(
     assert again.state.unwatched == {"a"}
     near = walk(str(tmp_path), first.state, since, deployed, watch=real_watch, changed=set())
     assert near.state.unwatched == set()  # watched now: trusted from the next walk on
+
+
+def test_a_followed_entrys_target_moved_by_a_folder_above_it_is_reported(
+    tmp_path: Path, watcher: Watcher, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``lib/linked -> repo/skills/linked``, then ``mv repo repo-old``: no event of the
+    target's watch (its inode moved along) nor of the root's. The folders above the target
+    are watched for their own move: the entry is reported moved, and a new ``repo`` is
+    watched again. Past :data:`~.watch.MAX_ABOVE` such folders, the entry is not watched
+    (looked at on every walk)."""
+    target = tmp_path / "repo" / "skills" / "linked"
+    target.mkdir(parents=True)
+    (target / "SKILL.md").write_text("---\nname: linked\n---\n")
+    library = tmp_path / "lib"
+    library.mkdir()
+    (library / "linked").symlink_to(target)
+    entry = str(library / "linked")
+    time.sleep(MARGIN_NS / 1e9 + 0.01)
+    since = time.time_ns() - MARGIN_NS
+    first = walk(str(library), None, since, deployed, watch=watcher.watch, depth=1)
+    assert first.state.paths == ["", "linked"] and not first.state.unwatched
+    assert watcher.changed() == (set(), set())
+    (tmp_path / "repo").rename(tmp_path / "repo-old")
+    target.mkdir(parents=True)  # a new checkout
+    assert watcher.changed() == (set(), {entry})
+    again = walk(
+        str(library), first.state, since, deployed, watch=watcher.watch, depth=1,
+        changed=set(), moved={entry},
+    )  # fmt: skip
+    assert again.state.paths == ["", "linked"] and not again.pending  # no SKILL.md yet
+    assert not again.state.kinds[1] & SKILL
+    shutil.rmtree(tmp_path / "repo")  # the new checkout's folders are watched
+    changes = watcher.changed()
+    assert changes is not None and entry in changes.moved
+    monkeypatch.setattr(watch_module, "MAX_ABOVE", 1)
+    bounded = open_watcher()
+    assert bounded is not None
+    try:
+        (tmp_path / "repo-old").rename(tmp_path / "repo")
+        first = walk(str(library), None, since, deployed, watch=bounded.watch, depth=1)
+    finally:
+        bounded.close()
+    assert first.state.paths == ["", "linked"] and first.state.unwatched == {"linked"}
 
 
 def test_a_link_up_the_tree_is_not_followed(tmp_path: Path) -> None:

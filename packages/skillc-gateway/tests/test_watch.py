@@ -238,6 +238,45 @@ def test_an_agent_folder_renamed_away_and_back_is_seen_by_the_server(
         assert queries(gateway) == 7
 
 
+def test_a_followed_entrys_target_moved_with_a_folder_above_it_is_seen_by_the_server(
+    gateway: Run,
+    gateway_process: Run,
+    clean_env: dict[str, str],
+    project: Path,
+    tmp_path: Path,
+    write_skill: WriteSkill,
+) -> None:
+    """``.claude/skills/linked -> repo/skills/linked``, then ``mv repo repo-old`` (a re-clone,
+    or the link left dangling): no event of the target's own watch (it follows its inode,
+    now under repo-old), nor of the root's. The server answered the old checkout's text at
+    the path of the new one, and the dangling link's skill, while a process alone did not."""
+    repo = tmp_path / "repo"
+
+    def found(query: str) -> tuple[int, list[tuple[str, str]]]:
+        done = gateway_process("find", query, "--format", "json")
+        assert done.returncode == 0, done.stderr
+        data = json.loads(done.stdout)
+        return data["searched"], [(skill["name"], skill["path"]) for skill in data["skills"]]
+
+    write_skill(repo / "skills" / "linked", "linked", "Old checkout oldcloneword.")
+    (project / ".claude" / "skills").mkdir(parents=True)
+    (project / ".claude" / "skills" / "linked").symlink_to(repo / "skills" / "linked")
+    time.sleep(2.1)  # settled (RACY_NS): the server's third answer takes the quiet path
+    linked = str(repo / "skills" / "linked")
+    with server(clean_env, project, gateway):
+        assert found("oldcloneword") == found("oldcloneword") == (1, [("linked", linked)])
+        assert found("oldcloneword") == (1, [("linked", linked)])
+        repo.rename(tmp_path / "repo-old")  # a re-clone: the old checkout moved aside
+        write_skill(repo / "skills" / "linked", "linked", "New checkout newcloneword.")
+        assert found("oldcloneword") == (1, [])
+        assert found("newcloneword") == (1, [("linked", linked)])
+        time.sleep(2.1)
+        assert found("newcloneword") == found("newcloneword") == (1, [("linked", linked)])
+        repo.rename(tmp_path / "repo-new")  # the link dangles now
+        assert found("newcloneword") == (0, [])
+        assert queries(gateway) == 8
+
+
 #: Runs a command as root without its override of file permissions (a user's view).
 UNPRIVILEGED = (
     "setpriv",

@@ -39,8 +39,9 @@ from __future__ import annotations
 import heapq
 import os
 import stat as stat_module
-from collections.abc import Callable, Collection, Iterable, Iterator
-from typing import NamedTuple
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import NamedTuple, Protocol
 
 from skillc_gateway.catalog.tree_state import (
     LINK,
@@ -63,6 +64,7 @@ __all__ = [
     "SKILL_FILE",
     "DeployedSource",
     "Walk",
+    "Watch",
     "root_stamps",
     "utf8",
     "walk",
@@ -82,6 +84,13 @@ MAX_FOLDERS = 250_000
 #: (:func:`skillc_index.inventory.deployed.deployed_source`); ``OSError`` or ``ValueError``
 #: for a copy whose manifest cannot be read (the entry is then skipped, counted as unreadable).
 DeployedSource = Callable[[str, bool], "str | None"]
+
+
+class Watch(Protocol):
+    """``watch(folder, above)``: watch ``folder`` before it is looked at, and for a followed
+    entry the folders ``above`` its target (:meth:`.watch.Watcher.watch`); whether all are."""
+
+    def __call__(self, folder: str, above: Sequence[str] = ..., /) -> bool: ...
 
 
 class Walk(NamedTuple):
@@ -133,7 +142,7 @@ def walk(
     since_ns: int,
     deployed_source: DeployedSource,
     *,
-    watch: Callable[[str], bool] | None = None,
+    watch: Watch | None = None,
     changed: Collection[str] | None = None,
     moved: Collection[str] = (),
     depth: int = MAX_DEPTH,
@@ -144,11 +153,13 @@ def walk(
     trusted yet.
 
     ``watch(folder)``: called before a folder is looked at (so that a change after the look
-    is reported), whether it is watched. ``changed`` (with a watch): the folders a watcher
-    saw change since ``old`` was walked with it, ``moved`` those it saw moved or deleted
-    themselves: only they (and all under ``moved``), the folders not watched and those whose
-    stamp or SKILL.md was too recent to trust are looked at; the others are taken from
-    ``old`` as they were. The result is what a full walk (``changed`` None) gives."""
+    is reported), whether it is watched; for a followed entry (a symlink of the root's), with
+    the folders above its target too (:meth:`_Walker.above`: one renamed moves the target
+    away unseen by the watch of the target's inode). ``changed`` (with a watch): the folders
+    a watcher saw change since ``old`` was walked with it, ``moved`` those it saw moved or
+    deleted themselves: only they (and all under ``moved``), the folders not watched and
+    those whose stamp or SKILL.md was too recent to trust are looked at; the others are
+    taken from ``old`` as they were. The result is what a full walk (``changed`` None) gives."""
     walker = _Walker(root, old, since_ns, deployed_source, watch, depth)
     return walker.run(changed, moved)
 
@@ -160,7 +171,7 @@ class _Walker:
         old: TreeState | None,
         since_ns: int,
         deployed_source: DeployedSource,
-        watch: Callable[[str], bool] | None = None,
+        watch: Watch | None = None,
         depth: int = MAX_DEPTH,
     ) -> None:
         self.root = root.rstrip("/") or "/"
@@ -175,13 +186,33 @@ class _Walker:
         self.changed = False
         self._fresh: list[tuple[str, int]] = []
         self._heap: list[int] | None = None  # a targeted walk's folders still to look at
+        self._home: str | None = None
 
     def full(self, path: str) -> str:
         return f"{self.root.rstrip('/')}/{path}" if path else self.root
 
-    def _watch(self, path: str) -> None:
-        if self.watch is not None and not self.watch(self.full(path)):
+    def _watch(self, path: str, link: int = 0) -> None:
+        if self.watch is None:
+            return
+        full = self.full(path)
+        if not (self.watch(full, self.above(path)) if link & LINK else self.watch(full)):
             self.unwatched.add(path)
+
+    def above(self, path: str) -> list[str]:
+        """The folders above the target of the followed entry ``path``, from the target's
+        parent up to, not including, the home folder, the file system's root and the root or
+        a folder holding it (one of those moved, the root is another folder too:
+        :func:`root_stamps`)."""
+        target = self.state.links.get(path, "")
+        if self._home is None:
+            self._home = os.path.realpath(Path.home())
+        real, home = self.state.real, self._home
+        folders: list[str] = []
+        folder = target.rpartition("/")[0]
+        while folder and folder != home and folder != real and not real.startswith(f"{folder}/"):
+            folders.append(folder)
+            folder = folder.rpartition("/")[0]
+        return folders
 
     def run(self, changed: Collection[str] | None = None, moved: Collection[str] = ()) -> Walk:
         old = self.old
@@ -219,8 +250,12 @@ class _Walker:
                 self._walk_known(old, start)
         else:
             if self.watch is not None:
-                for path, full in zip(old.paths, old.full_paths(self.root), strict=True):
-                    if not self.watch(full):
+                for path, full, kind in zip(
+                    old.paths, old.full_paths(self.root), old.kinds, strict=True
+                ):
+                    if not (
+                        self.watch(full, self.above(path)) if kind & LINK else self.watch(full)
+                    ):
                         self.unwatched.add(path)
             unchanged = self._unchanged(old)
             if unchanged == len(old.paths):
@@ -273,7 +308,7 @@ class _Walker:
         for index in dirty:
             path = old.paths[index]
             kind = old.kinds[index]
-            self._watch(path)
+            self._watch(path, kind)
             full = self.full(path)
             try:
                 st = os.stat(full) if (kind & LINK or not index) else os.lstat(full)
@@ -353,7 +388,7 @@ class _Walker:
                 self._gone(old, index)
                 continue
             if heap is not None:
-                self._watch(path)
+                self._watch(path, kind)
             full = f"{self.root}/{path}" if path else self.root
             try:
                 st = stat_(full) if (not path or kind & LINK) else lstat(full)
@@ -447,7 +482,9 @@ class _Walker:
 
     def _walk_child(self, child: str, child_kind: int) -> None:
         full = self.full(child)
-        self._watch(child)
+        if child_kind & LINK:
+            self._set_link(child)  # first: the folders above its target are watched too
+        self._watch(child, child_kind)
         try:
             st = os.stat(full) if child_kind & LINK else os.lstat(full)
         except OSError:
@@ -455,7 +492,6 @@ class _Walker:
         if not stat_module.S_ISDIR(st.st_mode):
             return
         if child_kind & LINK:
-            self._set_link(child)
             target, real = self.state.links.get(child, ""), self.state.real
             if not target or real == target or real.startswith(f"{target.rstrip('/')}/"):
                 return  # a link up the tree (`x -> ..`, `x -> /`): a loop, not followed

@@ -10,6 +10,15 @@ overflow makes :meth:`~Watcher.changed` answer None (it cannot tell): the next q
 full pass (which is always correct), never a stale answer. A folder that cannot be watched
 is one the caller looks at on every walk.
 
+A followed entry (a root's symlink to a skill elsewhere, ``~/repo/skills/x``) is watched as
+its target's inode; a folder above that target renamed or deleted (``mv repo repo-old``, a
+re-clone) is no event of that inode. So each such entry is watched with the folders above
+its target (:meth:`Watcher.watch` with ``above``), for their own move or deletion only: one
+watch per distinct folder, shared by the entries under it, at most :data:`MAX_ABOVE` of them.
+Such an event reports the entries under that folder moved (their target looked at again).
+Past the bound, an entry whose folders above cannot all be watched is reported not watched:
+the caller looks at it on every walk (one stat), as at any folder it could not watch.
+
 What counts as an event: any entry of a watched folder created, deleted, moved, written or
 changed in its attributes, and the folder itself deleted or moved. An entry created,
 deleted or moved, and a folder moved or deleted, are reported as moved: whatever is at that
@@ -30,6 +39,7 @@ import errno
 import os
 import struct
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -55,6 +65,8 @@ _TREE_MASK = (
     | _IN_DELETE | _IN_DELETE_SELF | _IN_MOVE_SELF | _IN_ONLYDIR
 )  # fmt: skip
 _ENTRY_MASK = _IN_MOVED_FROM | _IN_MOVED_TO | _IN_CREATE | _IN_DELETE
+_ABOVE_MASK = _IN_DELETE_SELF | _IN_MOVE_SELF | _IN_ONLYDIR
+_SELF = _IN_IGNORED | _IN_DELETE_SELF | _IN_MOVE_SELF
 _PARENT_MASK = _IN_MOVED_TO | _IN_CREATE | _IN_DELETE_SELF | _IN_MOVE_SELF | _IN_ONLYDIR
 _EVENT = struct.Struct("iIII")  # wd, mask, cookie, len (then the name, NUL-padded)
 #: A process watches at most this many folders, and at most a quarter of the kernel's
@@ -62,6 +74,9 @@ _EVENT = struct.Struct("iIII")  # wd, mask, cookie, len (then the name, NUL-padd
 #: the rest); past it, or when the kernel refuses a watch, the watcher gives up for good and
 #: every query makes the full pass.
 MAX_WATCHES = 200_000
+#: At most this many folders above the targets of followed entries are watched (in the
+#: budget above too); past it, an entry needing another is looked at on every walk.
+MAX_ABOVE = 10_000
 
 
 def _watch_budget() -> int:
@@ -97,6 +112,10 @@ class Watcher:
         # wd of a missing folder's nearest existing parent -> the name in it that leads to
         # the folder -> the missing folders it leads to
         self._missing: dict[int, dict[str, set[str]]] = {}
+        # wd of a folder above a followed entry's target -> the entries (by path) above whose
+        # targets it is; and each such folder's wd (watched once, whatever the entries)
+        self._above: dict[int, set[str]] = {}
+        self._above_wds: dict[str, int] = {}
         self._budget = _watch_budget()
         self._unsure = False  # a missing folder's parent could not be watched
         self.broken = False
@@ -107,16 +126,18 @@ class Watcher:
     @property
     def watches(self) -> int:
         """The inotify watches it holds (a folder, or the parent of missing ones, each)."""
-        return len(self._paths) + len(self._missing)
+        return len(self._paths) + len(self._missing) + len(self._above)
 
     @property
     def budget(self) -> int:
         """The most it takes (a quarter of the kernel's per-user watches)."""
         return self._budget
 
-    def watch(self, folder: str) -> bool:
-        """Watch ``folder`` (whatever inode is at its path now); whether it is watched (not:
-        gone meanwhile, unreadable, no room...: the caller looks at it again each time)."""
+    def watch(self, folder: str, above: Iterable[str] = ()) -> bool:
+        """Watch ``folder`` (whatever inode is at its path now), and for a followed entry the
+        folders ``above`` its target (for their own move or deletion: see the module);
+        whether all are watched (not: gone meanwhile, unreadable, no room...: the caller
+        looks at it again each time)."""
         if self.broken or self.exhausted:
             return False
         wd = self._add(folder, _TREE_MASK)
@@ -128,6 +149,18 @@ class Watcher:
                 self._paths.get(before, set()).discard(folder)
             self._wds[folder] = wd
             self._paths.setdefault(wd, set()).add(folder)
+        return all(self._watch_above(path, folder) for path in above)
+
+    def _watch_above(self, path: str, entry: str) -> bool:
+        wd = self._above_wds.get(path)
+        if wd is None:
+            if len(self._above_wds) >= MAX_ABOVE or self.exhausted:
+                return False
+            wd = self._add(path, _ABOVE_MASK)
+            if wd < 0:
+                return False
+            self._above_wds[path] = wd
+        self._above.setdefault(wd, set()).add(entry)
         return True
 
     def watch_missing(self, folder: str) -> None:
@@ -184,10 +217,12 @@ class Watcher:
                             del self._missing[wd]
                     else:
                         folders.update(missing.get(name, ()))
+                if wd in self._above and mask & _SELF:
+                    moved.update(self._drop_above(wd, mask))  # their targets moved or went
                 paths = self._paths.get(wd)
                 if paths is None:
                     continue
-                if mask & (_IN_IGNORED | _IN_DELETE_SELF | _IN_MOVE_SELF):
+                if mask & _SELF:
                     # its path holds something else now, or nothing: watched again if found
                     moved.update(paths)
                     for path in paths:
@@ -205,6 +240,20 @@ class Watcher:
             return None
         return Changes(folders, moved)
 
+    def _drop_above(self, wd: int, mask: int) -> set[str]:
+        """Forget the folder above targets watched as ``wd`` (it moved or went) and those
+        under it (their paths lead elsewhere now): each is watched again, at its path, when
+        an entry under it is looked at again. The entries under them."""
+        gone = tuple(f"{path}/" for path, known in self._above_wds.items() if known == wd)
+        entries: set[str] = set()
+        for path in [path for path in self._above_wds if f"{path}/".startswith(gone)]:
+            known = self._above_wds.pop(path)
+            entries |= self._above.pop(known, set())
+            if known not in self._paths and (known != wd or not mask & _IN_IGNORED):
+                self._libc.inotify_rm_watch(self._fd, known)
+        self._above.pop(wd, None)
+        return entries
+
     def fileno(self) -> int:
         """The inotify descriptor: readable while events wait for :meth:`changed` (for a
         thread that waits on it with :func:`select.poll` instead of asking in a loop)."""
@@ -212,8 +261,10 @@ class Watcher:
 
     def reset(self) -> None:
         """Forget every watch (folders are watched again as they are walked)."""
-        for wd in {*self._paths, *self._missing}:
+        for wd in {*self._paths, *self._missing, *self._above}:
             self._libc.inotify_rm_watch(self._fd, wd)
+        self._above.clear()
+        self._above_wds.clear()
         self._paths.clear()
         self._wds.clear()
         self._missing.clear()
