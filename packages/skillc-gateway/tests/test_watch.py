@@ -563,13 +563,31 @@ def test_a_server_of_other_code_at_the_same_version_answers_no_find(
     with server(env, project, gateway):
         done = gateway_process("find", "paint", "--path", "library", "-v")
         assert "answered by the find server" in done.stderr
+        assert status(gateway)["serves"] is True
+        assert "runs other code" not in gateway_process("watch", "--status").stdout
     edited = copy / "skillc_gateway" / "catalog" / "rank.py"
     edited.write_text(edited.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
-    with server(env, project, gateway):
+    with server(env, project, gateway) as old:
         done = gateway_process("find", "paint", "--path", "library", "-v")
-        assert "answered by this process" in done.stderr and "painter" in done.stdout
+        assert "answered by this process (the find server runs other code" in done.stderr
+        assert "painter" in done.stdout
         assert gateway_process("find", "paint", "--path", "library").returncode == 0  # quick
         assert queries(gateway) == 0
+        # --status says so (it said running, same version); --detach replaces it
+        data = status(gateway)
+        assert data["running"] is True and data["serves"] is False and data["pid"] == old.pid
+        text = gateway_process("watch", "--status").stdout
+        assert "runs other code (installed or edited since it started)" in text
+        started = gateway_process("watch", "--detach")
+        assert started.returncode == 0, started.stderr
+        assert old.wait(timeout=READY_SECONDS) == 0  # stopped as by --stop
+    try:
+        data = status(gateway)
+        assert data["pid"] == int(started.stdout) and data["serves"] is True
+        done = gateway_process("find", "paint", "--path", "library", "-v")
+        assert "answered by the find server" in done.stderr
+    finally:
+        gateway_process("watch", "--stop")
     log = (project / "watch.log").read_text(encoding="utf-8")
     assert log.count("bad request: this server runs other code (skillc-gateway") == 1
 

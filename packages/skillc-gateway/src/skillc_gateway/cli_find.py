@@ -52,6 +52,11 @@ def find_command(result: FindResult, call: Call[FindParams]) -> None:
     """
     if is_verbose():
         where = "the find server (skc watch)" if result.served else "this process"
+        if not result.served:
+            from skillc_gateway.catalog.client import declined
+
+            why = declined(call.session.layout)
+            where += f" ({why})" if why else ""
         if result.first:  # the catalog lacked many of the skills: the find server builds it
             where += ", from the skills' files"
         click.echo(f"find: answered by {where}; ranker: {result.ranker}", err=True)

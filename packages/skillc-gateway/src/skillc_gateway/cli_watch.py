@@ -27,7 +27,10 @@ if TYPE_CHECKING:
 
 @click.command("watch", context_settings=CONTEXT_SETTINGS)
 @click.option(
-    "--detach", is_flag=True, help="Run in the background; print its pid once it answers."
+    "--detach",
+    is_flag=True,
+    help="Run in the background (replacing a running server of other code); print its pid "
+    "once it answers.",
 )
 @click.option("--stop", is_flag=True, help="Stop the find server of this skillc home.")
 @click.option("--status", is_flag=True, help="Say whether one runs, since when, what it did.")
@@ -147,6 +150,11 @@ def _watch_status(status: dict[str, object], output_format: str) -> None:
     roots = status["roots"] if isinstance(status["roots"], list) else []
     version = f" (skillc-gateway {status['version']})" if "version" in status else ""
     click.echo(f"find server: pid {status['pid']}{version}, running since {since}")
+    if not status.get("serves", True):
+        click.echo(
+            "runs other code (installed or edited since it started): it answers no find of "
+            "this skc; 'skc watch --detach' replaces it, 'skc watch --stop' stops it"
+        )
     click.echo(f"socket: {status['socket']}")
     click.echo(f"queries answered: {status['queries']}")
     idle = status["idle"]

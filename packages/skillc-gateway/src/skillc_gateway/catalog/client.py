@@ -41,8 +41,10 @@ if TYPE_CHECKING:
 __all__ = [
     "ANSWER_MARGIN_SECONDS",
     "CONNECT_SECONDS",
+    "OTHER_CODE",
     "SILENT_SECONDS",
     "ask",
+    "declined",
     "process_stopped",
     "request",
     "usable",
@@ -60,6 +62,10 @@ ANSWER_MARGIN_SECONDS = 5.0
 #: for this long (:func:`~.protocol.silent_record` records its socket's stamp): a stuck server
 #: would cost every ``skc find`` its wait. Once answering again, the server removes the record.
 SILENT_SECONDS = 300.0
+#: Why a server refused a find (``skc find -v``): a server of other code (an upgrade, an
+#: edited checkout since it started: :func:`~.protocol.code_id`; an older one says so in other
+#: words), which ``skc watch --detach`` replaces.
+OTHER_CODE = "the find server runs other code: 'skc watch --detach' replaces it"
 
 
 def ask(
@@ -84,7 +90,7 @@ def ask(
     started = time.monotonic()
     reply = request(layout, message, timeout)
     if reply is None:
-        _silent.add(where)
+        _silent[where] = "the find server did not answer"
         if time.monotonic() - started >= timeout:  # it kept this process waiting: stuck
             _mark_silent(*where)
         return None
@@ -92,12 +98,22 @@ def ask(
         if reply.get("elsewhere") is True:
             _told.add(told)
             raise Elsewhere()
-        _silent.add(where)  # refused (a server of other code, say): asked no more
+        # refused: a server of other code (an old one, that does not know the request's
+        # code, says so in other words), asked no more
+        _silent[where] = OTHER_CODE
         return None
     try:
         return decode_result(reply["result"])
     except (KeyError, TypeError, ValueError):
         return None
+
+
+def declined(layout: Layout) -> str | None:
+    """Why the find server of ``layout``'s home answered no find of this process (for
+    ``skc find -v``), None when none was asked or it answered."""
+    path = str(socket_path(layout))
+    stamp = socket_stamp(path)
+    return None if stamp is None else _silent.get((path, stamp))
 
 
 def usable(layout: Layout) -> bool:
@@ -113,7 +129,7 @@ def _askable(layout: Layout) -> tuple[str, tuple[int, int]] | None:
     if stamp is None or (path, stamp) in _silent:
         return None
     if _marked_silent(path, stamp):
-        _silent.add((path, stamp))
+        _silent[path, stamp] = "the find server kept another find waiting: not asked"
         return None
     return path, stamp
 
@@ -195,7 +211,7 @@ def request(layout: Layout, message: dict[str, Any], timeout: float) -> dict[str
 #: The sockets (path, inode and ctime) whose server did not answer a find of this process or
 #: refused it, which does not ask them again: ``skc find``'s quick path and its click command
 #: would each wait for a stuck server. A server started since has a socket of its own.
-_silent: set[tuple[str, tuple[int, int]]] = set()
+_silent: dict[tuple[str, tuple[int, int]], str] = {}  # and why (:func:`declined`)
 #: The finds (socket and request) whose server said to answer from the files: asked again by
 #: this process (``skc find``'s click command after its quick path), the answer is the same,
 #: and the server would walk the folders again, or index the rest of them in that request.

@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 from skillc_gateway.catalog import BUDGET_SECONDS, FINISH_WITHIN
 from skillc_gateway.catalog.client import ANSWER_MARGIN_SECONDS, process_stopped, request
-from skillc_gateway.catalog.protocol import LOCK_NAME, LOG_NAME, fits, socket_path, too_long
+from skillc_gateway.catalog.protocol import (
+    LOCK_NAME,
+    LOG_NAME,
+    code_id,
+    fits,
+    socket_path,
+    too_long,
+)
 from skillc_index import FindServerError, Layout
 
 if TYPE_CHECKING:
@@ -53,10 +60,16 @@ START_SECONDS = 10.0
 
 
 def server_status(layout: Layout) -> dict[str, Any] | None:
-    """What the find server of ``layout``'s home says of itself, or None when none answers."""
+    """What the find server of ``layout``'s home says of itself, or None when none answers;
+    with ``serves``: whether it answers the finds of this process's code (one started before
+    an upgrade or an edit of the checkout, at the same version, refuses them:
+    :func:`~.protocol.code_id`; one older than this field says no code)."""
     reply = _ask(layout, {"op": "status"})
     status = None if reply is None else reply.get("status")
-    return status if isinstance(status, dict) else None
+    if not isinstance(status, dict):
+        return None
+    status["serves"] = status.get("code") == code_id()
+    return status
 
 
 def _ask(layout: Layout, message: dict[str, Any]) -> dict[str, Any] | None:
@@ -120,16 +133,20 @@ def stop_server(layout: Layout, timeout: float = 30.0) -> int | None:
 def start_detached(layout: Layout, idle: float, timeout: float = 60.0) -> int:
     """Start a find server for ``layout``'s home in the background (a new session, stdin
     from /dev/null, its output appended to ``find.log`` in the skillc home) and wait until it
-    answers: its pid. FindServerError when one runs already or it does not start."""
+    answers: its pid. A running server of other code (``serves`` false: it answers none of
+    this code's finds) is stopped first, through its socket (as ``--stop``), and replaced.
+    FindServerError when one of this code runs already or it does not start."""
     path = str(socket_path(layout))
     if not fits(path):
         raise FindServerError(too_long(path))
     running = server_status(layout)
-    if running is not None:
+    if running is not None and running["serves"]:
         raise FindServerError(
             f"a find server already runs for this skillc home (pid {running.get('pid')}); "
             "'skc watch --stop' stops it"
         )
+    if running is not None:
+        stop_server(layout)
     child = _spawn(layout, idle)
     log_path = layout.global_dir / LOG_NAME
     deadline = time.monotonic() + timeout

@@ -561,6 +561,7 @@ class FindServer:
             "running": True,
             "pid": os.getpid(),
             "version": __version__,
+            "code": code_id(),  # the finds it answers: those of this code (serves, --status)
             "since": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.since)),
             "home": str(self.layout.home),
             "socket": str(self.path),
