@@ -307,7 +307,12 @@ def test_a_surrogate_that_stands_for_no_byte_is_no_internal_error(wire: WireClie
 
 
 def test_a_model_searches_no_folder_outside_the_project_and_the_home(
-    wire: WireClient, project: Path, home: Path, tmp_path: Path
+    wire: WireClient,
+    project: Path,
+    home: Path,
+    tmp_path: Path,
+    server_command: list[str],
+    env: dict[str, str],
 ) -> None:
     """``skc_find`` with ``path: ["/"]`` walked the disk and kept every SKILL.md on it in the
     user's catalog (25-55 MB a call, 13-20 s holding the server). A model's ``path`` lies in
@@ -328,10 +333,18 @@ def test_a_model_searches_no_folder_outside_the_project_and_the_home(
         text = result["content"][0]["text"]
         assert result["isError"], text
         assert text.startswith(f"error[E100]: invalid option: 'path '{path}' "), text
-        assert "outside the project, the home folder and the folders of installed skills" in text
+        assert "outside the project, the working folder, the home folder and the" in text
     asked = {"query": "paint widgets", "path": [str(inside)]}
     found = wire.call("skc_find", asked)["structuredContent"]
     assert [skill["name"] for skill in found["skills"]] == ["inner-widgets"]
     with closing(sqlite3.connect(home / ".skillc" / "catalog.db")) as db:
         indexed = {name for (name,) in db.execute("SELECT name FROM skills")}
     assert "outer-widgets" not in indexed and "inner-widgets" in indexed
+    # the folder the user started the server in is theirs, a project or not
+    server = WireClient(server_command, outside, env, tmp_path / "outside.log")
+    try:
+        server.initialize()
+        found = server.call("skc_find", {"query": "paint widgets", "path": ["."]})
+        assert [s["name"] for s in found["structuredContent"]["skills"]] == ["outer-widgets"]
+    finally:
+        assert server.close() == 0, server.stderr()

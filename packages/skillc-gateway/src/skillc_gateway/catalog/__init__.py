@@ -283,14 +283,15 @@ def served_answer(
 
 class PathNotSearched(InvalidOption):
     """E100: a folder a model asked ``find`` to search (MCP ``skc_find``'s ``path``) that
-    lies outside the project, the home folder and the folders of installed skills."""
+    lies outside the project, the working folder, the home folder and the folders of
+    installed skills."""
 
     def __init__(self, given: str, real: str) -> None:
         where = "is" if os.path.abspath(given) == real else f"leads to {real},"  # noqa: PTH100
         super().__init__(
-            f"path '{given}' {where} outside the project, the home folder and the folders of "
-            "installed skills, which are all this server searches (the user can search any "
-            "folder: 'skc find --path DIR')"
+            f"path '{given}' {where} outside the project, the working folder, the home folder "
+            "and the folders of installed skills, which are all this server searches (the user "
+            "can search any folder: 'skc find --path DIR')"
         )
         self.given = given
         self.real = real
@@ -307,8 +308,9 @@ def find_roots(
     that is not a folder), a folder of the inventory among them (a store, an agent folder, a
     plugin's skills) searched as one (its entries); else what is installed (the inventory's
     folders: :func:`skillc_index.inventory.folders.search_roots`). ``confined``: a path must
-    really lie (symlinks followed) in the project, the home folder, an inventory folder or
-    a ``$SKILL_ROUTING_ROOTS`` folder, else :class:`PathNotSearched` (E100): a model does not
+    really lie (symlinks followed) in the project, the working folder (where the user
+    started the server), the home folder, an inventory folder or a ``$SKILL_ROUTING_ROOTS``
+    folder, else :class:`PathNotSearched` (E100): a model does not
     walk the disk nor fill the user's catalog with every skill on it."""
     if not paths:
         return search_roots(layout, configured)
@@ -317,7 +319,9 @@ def find_roots(
     if len(paths) > MAX_FIND_PATHS:
         raise InvalidOption(f"at most {MAX_FIND_PATHS} folders may be searched, not {len(paths)}")
     known = {root.path: root for root in search_roots(layout, configured)}
-    bases: list[Path | str] = [layout.home, *known, *routing_roots()] if confined else []
+    bases: list[Path | str] = []
+    if confined:
+        bases = [layout.cwd, layout.home, *known, *routing_roots()]
     if confined and layout.project_root is not None:
         bases.append(layout.project_root)
     roots: list[Root] = []
