@@ -358,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
         quiet, update = incremental(home, args.library)
         calm, change, held, again = watching(home, args.library)
 
-        session = Session([skc, "mcp"], work, env)
+        session = Session([skc, "mcp"], Path(library), env)  # skc_find searches within it
         session.request(
             "initialize",
             {"protocolVersion": "2025-11-25", "capabilities": {},
