@@ -304,6 +304,27 @@ def test_dry_run_shows_the_plan_and_runs_nothing(
     assert text[0].endswith(f"touch {marker}") and text[2:] == ["timeout: 30s", "mode: Global"]
 
 
+def test_dry_run_shows_control_characters_as_escapes_in_shell_words(
+    run: Run, project: Path, kit: Callable[..., Path]
+) -> None:
+    """The preview a user reads before approving a run printed the argv raw: a skill's
+    argument holding ``ESC[2K ESC[1G`` erased the line on a terminal and hid the program, and
+    a value's ``\\r`` did so through a pipe too. Each word holding one is bash's ``$'...'``
+    with escapes: still one word, which a shell reads back as the argument that runs."""
+    kit(tool("t", "printf '%s|' '\x1b[2K\x1b[1Gfake' {{x}}", "| x | string | yes | X |\n"))
+    value = "a\x1b[2K\rb\u202e"
+    proc = run("run", "kit", "t", f"x={value}", "--dry-run")
+    assert proc.returncode == 0, proc.stderr
+    line = proc.stdout.splitlines()[0]
+    assert line.endswith(" '%s|' $'\\x1b[2K\\x1b[1Gfake' $'a\\x1b[2K\\x0db\\u202e'"), line
+    assert line.isprintable()
+    bash = shutil.which("bash")
+    if bash is not None:  # pasted into a shell, the words are the arguments that run
+        words = line.split(" ", 1)[1]
+        pasted = subprocess.run([bash, "-c", f"printf {words}"], capture_output=True)
+        assert pasted.stdout.decode() == f"\x1b[2K\x1b[1Gfake|{value}|"
+
+
 def test_cwd_is_the_git_root_else_home(
     run: Run, project: Path, user_home: Path, kit: Callable[..., Path]
 ) -> None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from skillc_gateway._tool_ops import RUN, TOOLS, RunOutcome, RunParams, ToolsParams
-from skillc_index import Notice, printable
+from skillc_index import Notice, printable, shell_word
 from skillc_index.console import Call, command, report
 
 if TYPE_CHECKING:
@@ -81,11 +81,11 @@ def run_command(result: RunOutcome, call: Call[RunParams]) -> None:
       skc run search web_search query="rust lang" --dry-run
     """
     plan, finished = result.plan, result.finished
-    if finished is None:  # --dry-run
-        import shlex
-
-        click.echo(shlex.join(plan.argv))
-        click.echo(f"cwd: {plan.cwd}\ntimeout: {plan.timeout}s\nmode: {plan.mode}")
+    if finished is None:  # --dry-run: what a skill names shows as escapes (shell words)
+        click.echo(" ".join(map(shell_word, plan.argv)))
+        click.echo(printable(f"cwd: {plan.cwd}"))
+        click.echo(f"timeout: {plan.timeout}s")
+        click.echo(printable(f"mode: {plan.mode}"))
         return
     from skillc_gateway.cli_sections import echo_text
 

@@ -105,6 +105,7 @@ _EXPORTS: dict[str, str] = {
     "json_text": "text",
     "one_line": "text",
     "printable": "text",
+    "shell_word": "text",
     "valid_utf8": "text",
     # JSON someone else could have written: bounded in size and nesting
     "MAX_JSON_BYTES": "bounded_json",
@@ -285,6 +286,7 @@ if TYPE_CHECKING:
         json_text,
         one_line,
         printable,
+        shell_word,
         split_lines,
         valid_utf8,
     )

@@ -11,7 +11,8 @@ every reader and the index share.
 **Text from outside** (command-line arguments, file names, JSON strings, skills) made safe for
 where it goes: SQLite, which refuses what is not valid UTF-8 (:func:`valid_utf8`), and a
 terminal, which obeys the control characters in a skill's headings or file names
-(:func:`printable`, :func:`one_line`). Python hands over bytes that are not UTF-8 as lone
+(:func:`printable`, :func:`one_line`), and a command line to paste into a shell
+(:func:`shell_word`). Python hands over bytes that are not UTF-8 as lone
 surrogates (``surrogateescape``), and a JSON string may hold escaped lone surrogates; encoding
 either raises ``UnicodeEncodeError``.
 """
@@ -30,6 +31,7 @@ __all__ = [
     "normalize_newlines",
     "one_line",
     "printable",
+    "shell_word",
     "split_lines",
     "valid_utf8",
 ]
@@ -183,6 +185,31 @@ def printable(text: str) -> str:
     ``show`` and ``open`` print a file's text as it is; the names that lead to it go through
     here."""
     return text if text.isprintable() else valid_utf8(text).translate(_CONTROLS)
+
+
+def shell_word(text: str) -> str:
+    """``text`` as one shell word that pastes as printed: ``shlex.quote`` when it is
+    printable, else bash's ``$'...'`` with escapes (``\\x1b``, ``\\n``, ``\\u202e``), so a
+    control character never drives the terminal nor a line break splits the line, and a
+    backquote never ends a Markdown code span around the command (the stub's commands,
+    ``run --dry-run``'s preview: :func:`shlex.join`, escaped)."""
+    if text.isprintable() and "`" not in text:
+        import shlex
+
+        return shlex.quote(text)
+    escaped = []
+    for char in text:
+        if char in "\\'":
+            escaped.append("\\" + char)
+        elif char.isprintable() and char != "`":
+            escaped.append(char)
+        elif ord(char) < 0x100:
+            escaped.append(f"\\x{ord(char):02x}")
+        elif ord(char) < 0x10000:
+            escaped.append(f"\\u{ord(char):04x}")
+        else:
+            escaped.append(f"\\U{ord(char):08x}")
+    return "$'" + "".join(escaped) + "'"
 
 
 #: What :func:`one_line` makes a space: the control characters and the Unicode line breaks.

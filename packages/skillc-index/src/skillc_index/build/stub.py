@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from skillc_index.text import one_line
+from skillc_index.text import one_line, shell_word
 
 __all__ = [
     "MAX_DESCRIPTION",
@@ -137,33 +137,10 @@ def _frontmatter_yaml(frontmatter: Mapping[str, Any]) -> str:
     return dumped
 
 
-def _shell_word(text: str) -> str:
-    """``text`` as one shell word that pastes as printed: ``shlex.quote`` when it is
-    printable, else bash's ``$'...'`` with escapes, so a line break never splits the line
-    (and a backquote never ends the Markdown code span around the command)."""
-    if text.isprintable() and "`" not in text:
-        import shlex
-
-        return shlex.quote(text)
-    escaped = []
-    for char in text:
-        if char in "\\'":
-            escaped.append("\\" + char)
-        elif char.isprintable() and char != "`":
-            escaped.append(char)
-        elif ord(char) < 0x100:
-            escaped.append(f"\\x{ord(char):02x}")
-        elif ord(char) < 0x10000:
-            escaped.append(f"\\u{ord(char):04x}")
-        else:
-            escaped.append(f"\\U{ord(char):08x}")
-    return "$'" + "".join(escaped) + "'"
-
-
 def _commands(skill: str) -> list[str]:
     """The command lines of the stub; a name starting with ``-`` comes after ``--`` (and
     after the options), so that it is never read as an option."""
-    arg = _shell_word(skill)
+    arg = shell_word(skill)
     if skill.startswith("-"):
         return [
             f"- `skc outline -- {arg}`: list every section",
@@ -183,7 +160,7 @@ def _commands(skill: str) -> list[str]:
 
 def _exec_word(skill: str) -> str:
     """The skill as ``skc exec`` takes it: a name starting with ``-`` after ``--``."""
-    word = _shell_word(skill)
+    word = shell_word(skill)
     return f"-- {word}" if skill.startswith("-") else word
 
 
