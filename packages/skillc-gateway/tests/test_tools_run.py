@@ -645,6 +645,25 @@ def test_deeply_nested_json_output_is_not_parsed(
     assert (data["success"], data["truncated"]) == (True, False)
 
 
+def test_json_output_with_a_number_too_large_for_a_float_is_not_parsed(
+    run: Run, project: Path, kit: Callable[..., Path]
+) -> None:
+    """``{"a": 1e400}`` was parsed as infinity and the envelope said ``"parsed": {"a":
+    Infinity}``: no JSON. It is left unparsed, as ``[NaN]`` is; a large finite one is
+    parsed."""
+
+    def strict(name: str) -> object:
+        raise ValueError(name)
+
+    kit(tool("say", "printf %s {{x}}", "| x | string | yes | X |\n"))
+    for text, parsed in (('{"a": 1e400}', None), ("[-1E+999, 2]", None), ('{"a": 1e300}', 1e300)):
+        proc = run("run", "kit", "say", f"x={text}", "--format", "json")
+        assert proc.returncode == 0, proc.stderr
+        data = json.loads(proc.stdout, parse_constant=strict)  # JSON, as any reader reads it
+        assert data["output"] == text
+        assert data.get("parsed") == (None if parsed is None else {"a": parsed}), data
+
+
 URL_ROWS = (
     "| query | string | no | q |\n| limit | integer | no | n |\n| owner | string | no | o |\n"
 )

@@ -194,7 +194,7 @@ def test_what_the_user_set_is_kept_and_priced(
         # Python's reader takes these, no JSON reader does: written back, Claude Code's
         # settings were no JSON any more (found by an adversarial sweep)
         ('{"n": NaN}', "is not JSON (NaN is not JSON)"),
-        ('{"big": 1e400, "keep": "x"}', "holds a number too large to write back"),
+        ('{"big": 1e400, "keep": "x"}', "is not JSON (the number 1e400 is too large)"),
     ],
 )
 def test_a_settings_file_that_is_not_a_json_object_is_e080_and_untouched(

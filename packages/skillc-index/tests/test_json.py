@@ -88,6 +88,19 @@ def test_a_string_never_closed_is_scanned_once_to_the_end(end: str) -> None:
         loads_bounded('{"params":{"x":"' + '\\"' * 50_000 + end)
 
 
+@pytest.mark.parametrize(
+    "text",
+    ['{"a": 1e400}', "[-1E+999]", "[1" + "0" * 400 + ".5]", "NaN"],
+    ids=["exponent", "negative", "digits", "nan"],
+)
+def test_what_python_reads_as_infinity_or_nan_is_not_json(text: str) -> None:
+    """A number too large for a float (``1e400``) was read as infinity, and written back
+    (a tool's ``parsed``) it was ``Infinity``: no JSON. Refused as ``NaN`` is."""
+    with pytest.raises(ValueError, match=r"is not JSON|is too large"):
+        loads_bounded(text)
+    assert loads_bounded("[1e300, -2.5E-400, 1e308]") == [1e300, -0.0, 1e308]
+
+
 def test_size_bound_for_bytes_and_text() -> None:
     data = b'{"a": "' + b"x" * 100 + b'"}'
     assert loads_bounded(data, max_bytes=len(data)) == {"a": "x" * 100}

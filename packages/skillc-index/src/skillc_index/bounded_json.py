@@ -11,14 +11,16 @@ time), so the parser never sees input deep enough to recurse far. :func:`read_js
 reads a file the same way, and never more than ``max_bytes + 1`` bytes of it.
 
 Every refusal is a :class:`ValueError` (:class:`JsonRejected` for the bounds, the parser's
-own :class:`json.JSONDecodeError` or :class:`UnicodeDecodeError` for the rest), so a caller
-catches one type and skips that one file or row.
+own :class:`json.JSONDecodeError` or :class:`UnicodeDecodeError` for the rest, and a plain one
+for what Python's reader takes and JSON has not: ``NaN``/``Infinity``, a number too large for a
+float), so a caller catches one type and skips that one file or row.
 """
 
 from __future__ import annotations
 
 import errno
 import json
+import math
 import os
 import re
 import stat
@@ -71,7 +73,9 @@ def loads_bounded(
 ) -> Any:
     """``json.loads(data)``, refusing (:class:`JsonRejected`) more than ``max_bytes`` (bytes
     of ``data``, characters of a ``str``) and nesting deeper than ``max_depth``. Bytes are
-    decoded as :func:`json.loads` decodes them (UTF-8, -16 or -32)."""
+    decoded as :func:`json.loads` decodes them (UTF-8, -16 or -32). What it returns is JSON
+    again: ``NaN``/``Infinity`` and a number that overflows a float (``1e400``, which Python
+    reads as infinity) are a :class:`ValueError`, as is any other input that is no JSON."""
     if len(data) > max_bytes:
         raise JsonRejected(f"larger than {_size(max_bytes)}")
     text = (
@@ -79,13 +83,23 @@ def loads_bounded(
     )
     if json_depth(text) > max_depth:
         raise JsonRejected(f"nested deeper than {max_depth} levels")
-    return json.loads(text, parse_constant=_no_constant)
+    return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
 
 
 def _no_constant(name: str) -> Any:
     """``NaN``, ``Infinity``, ``-Infinity``: Python's reader takes them, JSON has none (a file
     holding one, read and written back, is no JSON for any other reader)."""
     raise ValueError(f"{name} is not JSON")
+
+
+def _finite(literal: str) -> float:
+    """A JSON number with a fraction or an exponent, refused when too large for a float
+    (``1e400``): Python reads it as infinity, which written back is ``Infinity``, no JSON."""
+    value = float(literal)
+    if value in (math.inf, -math.inf):
+        shown = literal if len(literal) <= 24 else literal[:20] + "..."
+        raise ValueError(f"the number {shown} is too large")
+    return value
 
 
 def read_json_bounded(

@@ -106,27 +106,14 @@ def read_settings(path: Path, layout: Layout) -> dict[str, Any] | None:
         return None
     except OSError as exc:
         raise UnreadableSettings(shown, exc.strerror or str(exc)) from None
-    except ValueError as exc:  # not JSON, not UTF-8, over the bounds
+    except ValueError as exc:  # not JSON (1e400 included), not UTF-8, over the bounds
         reason = str(exc) if isinstance(exc, JsonRejected) else f"not JSON ({exc})"
         raise InvalidSettings(shown, " ".join(f"is {reason}".split())) from None
     if not isinstance(data, dict):
         raise InvalidSettings(shown, "not a JSON object")
     if not isinstance(data.get(SETTING, {}), dict):
         raise InvalidSettings(shown, f"its {SETTING} is not an object")
-    if _overflows(data):  # written back it would be `Infinity`: no reader of JSON takes it
-        raise InvalidSettings(shown, "holds a number too large to write back (such as 1e400)")
     return data
-
-
-def _overflows(value: Any) -> bool:
-    """Whether ``value`` (parsed JSON, nested at most 64 deep) holds an infinite number."""
-    if isinstance(value, float):
-        return value in (float("inf"), float("-inf"))
-    if isinstance(value, dict):
-        return any(_overflows(item) for item in value.values())
-    if isinstance(value, list):
-        return any(_overflows(item) for item in value)
-    return False
 
 
 class ClaudeOverrides(NamedTuple):
