@@ -163,7 +163,7 @@ def test_a_signal_ends_the_command_and_gives_128_plus_n(
 def test_a_signal_before_the_command_is_recorded_reaches_it() -> None:
     """SIGTERM that comes between the fork and the moment skc records the command (a loaded
     machine: the command is up and printing before Popen returns in skc) is sent on then."""
-    from skillc_gateway._runner import _signals_to
+    from skillc_gateway._exec import _signals_to
 
     before = signal.getsignal(signal.SIGTERM)
     if before is signal.SIG_IGN:
@@ -233,7 +233,7 @@ def test_usage_errors_run_and_log_nothing(tool: Path, project: Path, gateway_pro
 
 
 def test_skill_dir_is_the_only_change_to_the_environment(tool: Path) -> None:
-    from skillc_gateway._runner import exec_environment
+    from skillc_gateway._exec import exec_environment
 
     environ = {"PATH": "/bin", "AWS_SECRET": "s", "HOME": "/h"}
     assert exec_environment(environ, tool) == {**environ, "SKILL_DIR": str(tool)}

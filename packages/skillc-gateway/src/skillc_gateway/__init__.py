@@ -45,8 +45,8 @@ _EXPORTS: dict[str, str] = {
     "NotAnAssignment": "_runner",
     "plan_run": "_runner",
     "run_tool": "_runner",
-    "ExecResult": "_runner",
-    "exec_in_skill": "_runner",
+    "ExecResult": "_exec",
+    "exec_in_skill": "_exec",
 }
 
 __all__ = ["__version__", *_EXPORTS]
@@ -56,17 +56,10 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 if TYPE_CHECKING:
+    from skillc_gateway._exec import ExecResult, exec_in_skill
     from skillc_gateway._open import FileBytes, FileText, open_file, read_lines
     from skillc_gateway._outline import Outline, OutlineHeading, outline
-    from skillc_gateway._runner import (
-        ExecResult,
-        NotAnAssignment,
-        RunPlan,
-        RunResult,
-        exec_in_skill,
-        plan_run,
-        run_tool,
-    )
+    from skillc_gateway._runner import NotAnAssignment, RunPlan, RunResult, plan_run, run_tool
     from skillc_gateway._search import SearchResult, search_skill
     from skillc_gateway._show import SectionText, normalize_query, show_section
     from skillc_gateway._sources import SourceTree, source_tree

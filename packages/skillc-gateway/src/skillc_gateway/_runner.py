@@ -1,5 +1,5 @@
-"""``run``: execute one tool of a gibb.eri.sh skill (spec/003 §3.4-§5), never through a shell;
-``exec``: run a command in a skill's source folder (:func:`exec_in_skill`).
+"""``run``: execute one tool of a gibb.eri.sh skill (spec/003 §3.4-§5), never through a shell
+(``exec``, a command in a skill's folder, is :mod:`skillc_gateway._exec`).
 
 The argv is the tool's command template rendered with the arguments: the program, then one
 argument per word (:meth:`skillc_index.CommandTemplate.render`), started with
@@ -13,20 +13,17 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from skillc_index import (
     BrokenTool,
     CommandTemplate,
-    InvalidOption,
-    PathEscapesRoot,
     ResolvedSkill,
     Spelling,
     Tool,
@@ -44,22 +41,17 @@ if TYPE_CHECKING:
     from skillc_gateway.shapes import EnvelopeShape, PlanShape
 
 __all__ = [
-    "EXEC_SKILL_DIR",
     "HEAD_SIZE",
     "KILL_GRACE",
     "RUN_MARKER",
-    "SKILL_DIR_PLACEHOLDER",
     "TAIL_SIZE",
-    "ExecResult",
     "HeadTail",
     "NotAnAssignment",
     "RunPlan",
     "RunResult",
     "assignments",
     "bind_arguments",
-    "exec_environment",
-    "exec_in_skill",
-    "expand_skill_dir",
+    "exit_status",
     "on_path",
     "plan_run",
     "run_in_group",
@@ -406,7 +398,8 @@ def _signal_run(pgid: int, marker: bytes, signum: int, *, until_gone: bool = Fal
         time.sleep(0.02)
 
 
-def _status(returncode: int) -> int:
+def exit_status(returncode: int) -> int:
+    """A process's status as a shell gives it: 128+N when signal N ended it."""
     return 128 - returncode if returncode < 0 else returncode
 
 
@@ -425,7 +418,7 @@ def run_in_group(
 ) -> tuple[int, bool]:
     """Run ``argv`` (no shell, stdin from /dev/null) in a new session, its output read into
     ``streams`` (one: stdout and stderr merged; two: each its own), and wait at most
-    ``timeout`` seconds; its exit status (:func:`_status`) and whether it timed out. Raises
+    ``timeout`` seconds; its exit status (:func:`exit_status`) and whether it timed out. Raises
     :class:`OSError` (and :class:`ValueError` for a NUL) when it cannot start.
 
     On timeout the process group gets SIGTERM, then SIGKILL after :data:`KILL_GRACE`
@@ -476,7 +469,7 @@ def run_in_group(
         reader.join(1.0)
         if pipe is not None and not reader.is_alive():
             pipe.close()  # else a process that left the group still holds the pipe
-    return _status(process.returncode), timed_out
+    return exit_status(process.returncode), timed_out
 
 
 def run_tool(plan: RunPlan) -> RunResult:
@@ -516,190 +509,3 @@ def run_tool(plan: RunPlan) -> RunResult:
     else:
         error = None
     return RunResult(error is None, code, output, truncated, duration, error, parsed, timed_out)
-
-
-# -- exec: a command in the skill's folder ---------------------------------------------------
-
-#: The variable ``exec`` adds to the user's environment: the skill's source folder.
-EXEC_SKILL_DIR = "SKILL_DIR"
-#: What the commands a skill documents write for the skill's folder, as the agents that
-#: define them do: OpenClaw's ``{baseDir}``, Claude Code's ``${CLAUDE_SKILL_DIR}``, and
-#: ``$SKILL_DIR`` (the variable ``exec`` sets), each also as ``$NAME`` / ``${NAME}``. A bare
-#: ``$NAME`` ends where a name would (``$SKILL_DIRS`` is another variable).
-SKILL_DIR_PLACEHOLDER = re.compile(
-    r"\{baseDir\}|\$\{(?:CLAUDE_)?SKILL_DIR\}|\$(?:CLAUDE_)?SKILL_DIR(?![A-Za-z0-9_])"
-)
-#: Signals ``exec`` passes on to the command while it waits (SIGINT from a terminal already
-#: reaches the whole foreground process group, so skc only waits for the command's answer).
-_FORWARDED = ("SIGTERM", "SIGHUP", "SIGQUIT")
-
-
-class ExecResult(NamedTuple):
-    """A finished ``exec``: the exit status as a shell gives it, how long it took, and why
-    the command did not start (``error``; 127 not found, 126 not executable)."""
-
-    exit_code: int
-    duration_ms: int
-    error: str | None = None
-
-
-def exec_environment(environ: Mapping[str, str], skill_dir: Path) -> dict[str, str]:
-    """The command's environment: the user's, unchanged, plus :data:`EXEC_SKILL_DIR`. Not
-    filtered as ``run``'s is: the command is one the user (or their agent) typed, which
-    their shell would run with that same environment; skc only changes the folder."""
-    return {**environ, EXEC_SKILL_DIR: str(skill_dir)}
-
-
-@contextlib.contextmanager
-def _signals_to() -> Iterator[Callable[[subprocess.Popen[bytes]], None]]:
-    """While the block runs, SIGINT does not end skc (the command gets its own from the
-    terminal and decides), and :data:`_FORWARDED` signals are sent on to the command. Set
-    before the command starts: the block calls the function it is given with the command
-    once started, and a signal that came meanwhile (between the fork and that call) is sent
-    then, not lost. Handlers can only be set from the main thread; elsewhere nothing
-    changes."""
-    started: list[subprocess.Popen[bytes]] = []
-    missed: list[int] = []
-
-    def forward(signum: int, _frame: object) -> None:
-        if not started:
-            missed.append(signum)
-        for process in started:
-            with contextlib.suppress(ProcessLookupError):
-                process.send_signal(signum)
-
-    def start(process: subprocess.Popen[bytes]) -> None:
-        started.append(process)
-        for signum in missed:  # a signal handled during this loop is sent by forward itself
-            with contextlib.suppress(ProcessLookupError):
-                process.send_signal(signum)
-        missed.clear()
-
-    if threading.current_thread() is not threading.main_thread():
-        yield started.append
-        return
-    names = ("SIGINT", *_FORWARDED)
-    saved = {}
-    for name in names:
-        signum = getattr(signal, name, None)
-        if signum is None or signal.getsignal(signum) == signal.SIG_IGN:
-            continue  # ignored (a background job): the command inherits that, as from a shell
-        handler = (lambda *_: None) if name == "SIGINT" else forward
-        saved[signum] = signal.signal(signum, handler)
-    try:
-        yield start
-    finally:
-        for signum, previous in saved.items():
-            signal.signal(signum, previous)
-
-
-def expand_skill_dir(skill: ResolvedSkill, argv: Sequence[str]) -> list[str]:
-    """``argv`` with each placeholder of the skill's folder (:data:`SKILL_DIR_PLACEHOLDER`:
-    ``{baseDir}/scripts/x.py``, ``${CLAUDE_SKILL_DIR}/...``, ``$SKILL_DIR/...``) replaced by
-    the skill's source folder (absolute), word by word: no shell, so nothing else changes.
-
-    What follows a placeholder, up to the end of its word or a ``:`` (a list of paths), is a
-    path in the skill: E012 (:class:`PathEscapesRoot`, naming the word as written) when it
-    leads out of it, by ``..``, a symlink, or text glued to the folder's name
-    (``{baseDir}-old`` is a sibling folder). The folder is an absolute path, so a word that
-    starts with a placeholder never reads as an option."""
-    folder = os.path.abspath(skill.source)  # noqa: PTH100 - a str is at hand
-    expanded: list[str] = []
-    for word in argv:
-        parts: list[str] = []
-        end = 0
-        for match in SKILL_DIR_PLACEHOLDER.finditer(word):
-            parts += (word[end : match.start()], folder)
-            end = match.end()
-            path = folder + word[end:].split(":", 1)[0]
-            if not _inside(path, folder):
-                raise PathEscapesRoot(word)
-        expanded.append("".join(parts) + word[end:] if parts else word)
-    return expanded
-
-
-def _inside(path: str, folder: str) -> bool:
-    """Whether ``path`` is ``folder`` or below it, ``..`` and symlinks resolved."""
-    from skillc_index import within
-
-    try:
-        return within(path, folder)
-    except (OSError, ValueError):  # a NUL byte: no path, and no argument either
-        return False
-
-
-def skill_files(source: Path, words: Sequence[str], limit: int = 8) -> list[str]:
-    """The words of an exec's arguments that name a regular file inside the skill's folder
-    (``scripts/x.py``, or its absolute path, as a placeholder gives it: logged relative), at
-    most ``limit``: what the access log keeps of them, so that stats show which scripts
-    agents run. Other words are never logged: they may be secrets."""
-    folder = os.path.abspath(source)  # noqa: PTH100 - a str is at hand
-    found: list[str] = []
-    for word in words:
-        if len(found) == limit:
-            break
-        if not word or word.startswith("-") or len(word) > 1024:
-            continue
-        absolute = os.path.isabs(word)  # noqa: PTH117
-        path = os.path.normpath(word) if absolute else os.path.join(folder, word)  # noqa: PTH118
-        try:
-            inside = _inside(path, folder) and os.path.isfile(path)  # noqa: PTH113
-        except (OSError, ValueError):  # a NUL byte, a name too long
-            continue
-        if inside and absolute:
-            relative = os.path.relpath(path, folder)
-            if relative.startswith(".."):  # inside only through a symlink: not its path
-                continue
-            word = relative
-        if inside:
-            found.append(word)
-    return found
-
-
-def exec_in_skill(
-    skill: ResolvedSkill, argv: Sequence[str], *, environ: Mapping[str, str] | None = None
-) -> ExecResult:
-    """Run ``argv`` with the skill's source folder as working directory and wait for it.
-
-    No shell: ``argv[0]`` is the program (a name looked up on ``PATH`` by :func:`on_path`, or
-    a path, relative to the skill's folder when relative), each further item one argument,
-    none rewritten but for the placeholders of the skill's folder (:func:`expand_skill_dir`:
-    E012, before anything runs, for one that leads out of it). stdin, stdout and stderr are
-    this process's. The environment is :func:`exec_environment`'s. An empty ``argv`` is
-    :class:`~skillc_index.InvalidOption` (E100); one ``str`` is the program alone."""
-    from skillc_index.operation import as_items
-
-    if not as_items(argv):
-        raise InvalidOption("no command to run: argv is empty (its first item is the program)")
-    argv = expand_skill_dir(skill, as_items(argv))
-    environ = os.environ if environ is None else environ
-    started = time.monotonic()
-
-    def failure(code: int, message: str) -> ExecResult:
-        return ExecResult(code, int((time.monotonic() - started) * 1000), message)
-
-    env = exec_environment(environ, skill.source)
-    program = None if "/" in argv[0] else on_path(argv[0], env)
-    if program is None and "/" not in argv[0]:
-        return failure(127, f"command not found: {argv[0]}")
-    with _signals_to() as started_command:
-        try:
-            process = subprocess.Popen(
-                list(argv), executable=program, shell=False, cwd=skill.source, env=env,
-                close_fds=True,
-            )  # fmt: skip
-        except FileNotFoundError:
-            if not skill.source.is_dir():
-                return failure(127, f"the skill's folder is gone: {skill.source}")
-            if "/" in argv[0] and (skill.source / argv[0]).is_file():
-                # the program is there: its interpreter (#!) is what is missing
-                return failure(126, f"cannot execute {argv[0]}: bad interpreter (#! line)")
-            return failure(127, f"command not found: {argv[0]}")
-        except PermissionError:
-            return failure(126, f"permission denied: {argv[0]}")
-        except (OSError, ValueError) as exc:  # ValueError: a NUL character in an argument
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            return failure(126, f"cannot execute {argv[0]}: {reason}")
-        started_command(process)
-        returncode = process.wait()
-    return ExecResult(_status(returncode), int((time.monotonic() - started) * 1000))

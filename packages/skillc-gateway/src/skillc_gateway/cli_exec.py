@@ -54,7 +54,7 @@ def exec_command(skill: str, command: tuple[str, ...]) -> None:
     """
     import sys
 
-    from skillc_gateway._runner import exec_in_skill, expand_skill_dir, skill_files
+    from skillc_gateway._exec import exec_in_skill, expand_skill_dir, skill_files
 
     argv = command[1:] if command[0] == "--" else command  # `skc exec -- -x -- cmd`
     if not argv:
