@@ -322,3 +322,41 @@ def test_a_placeholder_never_leads_out_of_the_skill(
     assert (done.returncode, done.stdout) == (1, ""), done.stdout
     assert done.stderr == f"error[E012]: path escapes skill root: '{word}'\n"
     assert rows(project)[-1][2] == f"error[E012]: path escapes skill root: '{word}'"
+
+
+@pytest.mark.parametrize(
+    "program", ["./scripts/run.sh", "scripts/run.sh", "./out/run.sh", "../outside.sh"]
+)
+def test_a_program_path_never_leads_out_of_the_skill(
+    tool: Path, project: Path, gateway_process: Run, tmp_path: Path, program: str
+) -> None:
+    """``./scripts/run.sh``, a symlink of the skill to a program outside it, ran, while
+    ``{baseDir}/scripts/run.sh`` was E012 (and ``skc run`` refuses such a program): a
+    relative program is a file of the skill, checked as ``run`` checks its program."""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    marker = outside / "ran"
+    for target in (outside / "run.sh", tool.parent / "outside.sh"):
+        target.write_text(f"#!/bin/sh\ntouch {marker}\n", encoding="utf-8")
+        target.chmod(0o755)
+    (tool / "scripts" / "run.sh").symlink_to(outside / "run.sh")
+    (tool / "out").symlink_to(outside)  # a folder symlink out
+    done = gateway_process("exec", "demo", "--", program)
+    assert (done.returncode, done.stdout) == (1, ""), done.stderr
+    assert done.stderr == f"error[E012]: path escapes skill root: '{program}'\n"
+    assert not marker.exists()
+    assert rows(project)[-1][2] == f"error[E012]: path escapes skill root: '{program}'"
+
+
+def test_a_program_path_inside_the_skill_runs(
+    tool: Path, gateway_process: Run, tmp_path: Path
+) -> None:
+    """Near miss: a symlink that stays inside the skill, a bare name (a ``PATH`` lookup) and
+    an absolute path (the user's own) run as before."""
+    (tool / "scripts" / "real.sh").write_text("#!/bin/sh\necho inside\n", encoding="utf-8")
+    (tool / "scripts" / "real.sh").chmod(0o755)
+    (tool / "scripts" / "alias.sh").symlink_to("real.sh")
+    for program in ("./scripts/alias.sh", "scripts/real.sh", str(tool / "scripts" / "alias.sh")):
+        done = gateway_process("exec", "demo", "--", program)
+        assert (done.returncode, done.stdout) == (0, "inside\n"), done.stderr
+    assert gateway_process("exec", "demo", "--", "true").returncode == 0

@@ -17,7 +17,13 @@ from pathlib import Path
 from typing import NamedTuple
 
 from skillc_gateway._runner import exit_status, on_path
-from skillc_index import InvalidOption, PathEscapesRoot, ResolvedSkill
+from skillc_index import (
+    InvalidOption,
+    PathEscapesRoot,
+    ResolvedSkill,
+    SkillFileNotFound,
+    safe_join,
+)
 
 __all__ = [
     "EXEC_SKILL_DIR",
@@ -171,9 +177,10 @@ def exec_in_skill(
     """Run ``argv`` with the skill's source folder as working directory and wait for it.
 
     No shell: ``argv[0]`` is the program (a name looked up on ``PATH`` by :func:`on_path`, or
-    a path, relative to the skill's folder when relative), each further item one argument,
-    none rewritten but for the placeholders of the skill's folder (:func:`expand_skill_dir`:
-    E012, before anything runs, for one that leads out of it). stdin, stdout and stderr are
+    a path, relative to the skill's folder when relative: a file of the skill, E012 when it
+    leads out of it, as ``run``'s program), each further item one argument, none rewritten
+    but for the placeholders of the skill's folder (:func:`expand_skill_dir`: E012 for one
+    that leads out of it); both checked before anything runs. stdin, stdout and stderr are
     this process's. The environment is :func:`exec_environment`'s. An empty ``argv`` is
     :class:`~skillc_index.InvalidOption` (E100); one ``str`` is the program alone."""
     from skillc_index.operation import as_items
@@ -181,6 +188,9 @@ def exec_in_skill(
     if not as_items(argv):
         raise InvalidOption("no command to run: argv is empty (its first item is the program)")
     argv = expand_skill_dir(skill, as_items(argv))
+    if "/" in argv[0] and not os.path.isabs(argv[0]):  # noqa: PTH117 - a str is at hand
+        with contextlib.suppress(SkillFileNotFound):  # no file has that path: said below
+            safe_join(skill.source, argv[0])  # E012 for ../x, or a symlink out of the skill
     environ = os.environ if environ is None else environ
     started = time.monotonic()
 

@@ -31,7 +31,8 @@ def exec_command(skill: str, command: tuple[str, ...]) -> None:
     Runs COMMAND with the source folder of SKILL as its working directory, so a command a
     skill documents (`python scripts/fill.py form.pdf`) runs as documented from a deployed
     skill, whose folder holds only the stub. No shell: COMMAND is the program (looked up on
-    PATH, or a path relative to the skill's folder) and each ARG one argument, as given,
+    PATH, or a path relative to the skill's folder: E012 when it leads out) and each ARG one
+    argument, as given,
     nothing rewritten but the skill's folder where a word names it as agents write it:
     {baseDir}, ${CLAUDE_SKILL_DIR} or $SKILL_DIR (quote the $ forms in a shell; a path
     that leads out of the skill is E012). stdin, stdout and stderr are the terminal's; the
