@@ -114,6 +114,19 @@ def span(diagnostic: types.Diagnostic) -> tuple[int, int, int, int]:
     return where.start.line, where.start.character, where.end.line, where.end.character
 
 
+async def fixes_at(client: Any, path: Path, line: int, character: int) -> list[str]:
+    """The rules of the quick fixes offered with the cursor at ``line:character``."""
+    where = types.Range(start=position(line, character), end=position(line, character))
+    found = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=document(path),
+            range=where,
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    return [str(action.diagnostics[0].code) for action in found or []]
+
+
 @pytest.mark.asyncio
 async def test_diagnostics_follow_the_unsaved_text(
     start: Start, tmp_path: Path, write_skill: Callable[..., Path]
@@ -353,6 +366,22 @@ async def test_a_document_over_the_bound_is_not_linted(
     open_document(client, big, "# Big\n" + "x" * MAX_DOCUMENT_CHARS)
     (warning,) = await diagnostics_of(client, big, bool)
     assert "not linted as you type" in warning.message
+
+
+@pytest.mark.asyncio
+async def test_a_finding_covers_what_its_fix_edits(
+    start: Start, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """SKL510's finding covers the trailing spaces its fix removes: the quick fix is
+    offered with the cursor on them."""
+    folder = write_skill(tmp_path / "my-skill")
+    client = await start()
+    skill_md = folder / "SKILL.md"
+    spaces = SKILL.replace("name: my-skill", "name: my-skill   ") + "\n# My Skill\n"
+    open_document(client, skill_md, spaces)
+    (found,) = await diagnostics_of(client, skill_md, lambda rules: "SKL510" in rules)
+    assert span(found) == (1, 0, 1, len("name: my-skill   "))
+    assert await fixes_at(client, skill_md, 1, len("name: my-skill ")) == ["SKL510"]
 
 
 def test_without_the_extra_the_server_says_how_to_get_it(

@@ -78,10 +78,10 @@ class Lines:
 def diagnostic_span(diagnostic: LintDiagnostic, lines: Lines) -> tuple[int, int, int, int]:
     """Where ``diagnostic`` is in the ``lines`` of its file: ``(line, start, end_line, end)``,
     0-based, in code points. A finding without a line covers the first line; one at its
-    line's first non-blank character the rest of the line; one inside a line (a link
-    target, a token) what it points at: to the closer of the bracket or quote before it,
-    else to the next blank. A fix's edit that starts where the finding points gives the end
-    exactly."""
+    line's first non-blank character the rest of the line, and its fix's edits on that line
+    (trailing whitespace removed); one inside a line (a link target, a token) what it points
+    at: to the closer of the bracket or quote before it, else to the next blank. A fix's
+    edit that starts where the finding points gives the end exactly."""
     if diagnostic.line is None:
         return 0, 0, 0, len(lines.line(0))
     index = diagnostic.line - 1
@@ -95,7 +95,9 @@ def diagnostic_span(diagnostic: LintDiagnostic, lines: Lines) -> tuple[int, int,
                 break
     stripped = len(line) - len(line.lstrip())
     if start <= stripped:
-        return index, stripped, index, max(len(line.rstrip()), stripped)
+        edits = diagnostic.fix.edits if diagnostic.fix is not None else ()
+        fixed = [e.end_column - 1 for e in edits if e.line == e.end_line == diagnostic.line]
+        return index, stripped, index, min(max(len(line.rstrip()), stripped, *fixed), len(line))
     closer = _CLOSERS.get(line[start - 1])
     end = start
     while end < len(line) and line[end] != closer and not (closer is None and line[end].isspace()):
