@@ -384,6 +384,33 @@ async def test_a_finding_covers_what_its_fix_edits(
     assert await fixes_at(client, skill_md, 1, len("name: my-skill ")) == ["SKL510"]
 
 
+@pytest.mark.asyncio
+async def test_a_document_over_the_bound_offers_no_quick_fix(
+    start: Start, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """A document not linted as typed (over the bound: the saved file is) offers no quick
+    fix: the saved text's would edit the unsaved one at the wrong places."""
+    saved = SKILL + "\n# My Skill\n\n[g](References/Guide.md)\n"
+    folder = write_skill(
+        tmp_path / "my-skill", skill_md=saved, files={"references/guide.md": "# Guide\n"}
+    )
+    client = await start()
+    skill_md = folder / "SKILL.md"
+    open_document(client, skill_md, saved)
+    await diagnostics_of(client, skill_md, lambda rules: rules == ["SKL301"])
+    assert await fixes_at(client, skill_md, 7, 5) == ["SKL301"]
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri(skill_md), version=2),
+            content_changes=[
+                types.TextDocumentContentChangeWholeDocument(text="x" * MAX_DOCUMENT_CHARS + saved)
+            ],
+        )
+    )
+    await diagnostics_of(client, skill_md, lambda rules: rules == ["None"])  # the warning
+    assert await fixes_at(client, skill_md, 7, 5) == []
+
+
 def test_without_the_extra_the_server_says_how_to_get_it(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

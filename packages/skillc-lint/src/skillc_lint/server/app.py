@@ -301,8 +301,8 @@ def make_server(profiles: Sequence[str] = ()) -> SkillServer:
     def code_action(ls: SkillServer, params: types.CodeActionParams) -> list[types.CodeAction]:
         uri = params.text_document.uri
         place, text = ls.place(uri), ls.document_text(uri)
-        if place is None or text is None:
-            return []
+        if place is None or text is None or ls.session.too_large(place.root / place.rel):
+            return []  # not linted as typed: the saved text's fixes would edit the wrong places
         result = ls.session.lint(place.root)
         lines = ls.lines(text)
         actions = []
