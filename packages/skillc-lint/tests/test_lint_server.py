@@ -369,6 +369,39 @@ async def test_a_document_over_the_bound_is_not_linted(
 
 
 @pytest.mark.asyncio
+async def test_files_saved_created_or_configured_on_disk_are_seen(
+    start: Start, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """What the lint reads from the disk is read again when it changed: a file of the skill
+    opened unsaved then saved, a file another program created (``didChangeWatchedFiles``),
+    the configuration edited (``didChangeConfiguration``)."""
+    folder = write_skill(tmp_path / "ws" / "my-skill")
+    client = await start([tmp_path / "ws"])
+    skill_md = folder / "SKILL.md"
+    links = "[g](references/guide.md) [a](references/api.md) [m](missing.md)"
+    open_document(client, skill_md, SKILL + "\n# My Skill\n\n" + links + "\n")
+    found = await diagnostics_of(client, skill_md, lambda rules: len(rules) == 3)
+    assert [d.code for d in found] == ["SKL301"] * 3
+    guide = folder / "references" / "guide.md"
+    open_document(client, guide, "# Guide\n")  # not on the disk yet
+    assert await fixes_at(client, skill_md, 0, 0) == []  # its skill linted now, without it
+    guide.parent.mkdir()
+    guide.write_text("# Guide\n")
+    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=document(guide)))
+    found = await diagnostics_of(client, skill_md, lambda rules: len(rules) < 3)
+    assert [d.code for d in found] == ["SKL301"] * 2
+    (folder / "references" / "api.md").write_text("# API\n")  # by another program
+    created = types.FileEvent(uri(folder / "references" / "api.md"), types.FileChangeType.Created)
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams([created]))
+    (found,) = await diagnostics_of(client, skill_md, lambda rules: len(rules) < 2)
+    assert "missing.md" in found.message
+    (tmp_path / "ws" / ".skillc").mkdir()
+    (tmp_path / "ws" / ".skillc" / "config.toml").write_text('[lint]\nSKL301 = "off"\n')
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={}))
+    assert await diagnostics_of(client, skill_md, lambda rules: not rules) == []
+
+
+@pytest.mark.asyncio
 async def test_a_finding_covers_what_its_fix_edits(
     start: Start, tmp_path: Path, write_skill: Callable[..., Path]
 ) -> None:

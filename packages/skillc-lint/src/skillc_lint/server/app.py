@@ -8,8 +8,11 @@ imports it, when the server starts.
   linted with the unsaved texts; a client that pulls diagnostics (LSP 3.17
   ``textDocument/diagnostic``) asks for them, any other is sent them
   (``publishDiagnostics``) for every file of the skill with findings (a link removed from
-  SKILL.md orphans another file). ``workspace/diagnostic`` lints every skill under the
-  workspace folders.
+  SKILL.md orphans another file). A file changed on disk
+  (``workspace/didChangeWatchedFiles``, watched when the client lets the server register
+  for it) or a configuration change (``workspace/didChangeConfiguration``) lints the skills
+  shown again (:class:`.session.Session` sees what changed on disk). ``workspace/diagnostic``
+  lints every skill under the workspace folders.
 - Code actions: the quick fixes of the findings in range whose fix is safe (what
   ``--fix`` applies), as a workspace edit of the document.
 - Hover and completion in the frontmatter (:mod:`.fields`), document links and
@@ -140,23 +143,47 @@ class SkillServer(LanguageServer):
 
     def changed(self, uri: str, *, closed: bool = False) -> None:
         """A document opened, changed, was saved or closed: lint its skill again (a client
-        that pulls diagnostics asks for them itself). The skills changed in one burst of
-        messages (fast typing: the changes queued while a lint ran) are linted once,
-        :data:`SETTLE` seconds after the first change."""
+        that pulls diagnostics asks for them itself)."""
         path, place = path_of(uri), self.place(uri)
-        if path is None or place is None:
+        if path is None:
             return
+        roots = set() if place is None else {place.root}
         if closed:
             self.session.close(path)  # the saved text's findings now
+        elif place is None:
+            return
         else:
             document = self.workspace.text_documents.get(unquote(uri))
             if document is None:  # not opened: pygls would read it from the disk, anywhere
                 return
             self.session.open(path, document.source)
+        self.relint(roots)
+
+    def refresh(self) -> None:
+        """Files changed on disk or the configuration did: lint again the skills shown (their
+        open documents' and those with findings published), or ask a client that pulls
+        diagnostics to pull them again (when it can be asked)."""
+        if self.pulls():
+            workspace = self.client_capabilities.workspace
+            diagnostics = workspace.diagnostics if workspace is not None else None
+            if diagnostics is not None and diagnostics.refresh_support:
+                self.workspace_diagnostic_refresh(None)
+            return
+        roots = {root for root, shown in self.session.published.items() if shown}
+        for path in self.session.documents:
+            place = place_of(path)
+            if place is not None:
+                roots.add(place.root)
+        self.relint(roots)
+
+    def relint(self, roots: set[Path]) -> None:
+        """Publish the findings of the skills at ``roots`` (a client that pulls asks for
+        them). The skills changed in one burst of messages (fast typing: the changes queued
+        while a lint ran) are linted once, :data:`SETTLE` seconds after the first change."""
         if self.pulls():
             self.log_problems()
             return
-        self.pending.add(place.root)
+        self.pending |= roots
         if self.flushing is None:
             try:
                 self.flushing = asyncio.get_running_loop().call_later(SETTLE, self.flush)
@@ -240,6 +267,35 @@ def make_server(profiles: Sequence[str] = ()) -> SkillServer:
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: SkillServer, params: None) -> None:
         ls.shut_down = True
+
+    @server.feature(types.INITIALIZED)
+    def initialized(ls: SkillServer, params: types.InitializedParams) -> None:
+        workspace = ls.client_capabilities.workspace
+        watched = workspace.did_change_watched_files if workspace is not None else None
+        if watched is None or not watched.dynamic_registration:
+            return  # the client's saves and the files' times on each lint only
+        # any file: a link's target, an orphan, a configuration file
+        options = types.DidChangeWatchedFilesRegistrationOptions(
+            watchers=[types.FileSystemWatcher(glob_pattern="**/*")]
+        )
+        registration = types.Registration(
+            id="skillc-lint-files",
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=options,
+        )
+        ls.client_register_capability(types.RegistrationParams([registration]))
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(
+        ls: SkillServer, params: types.DidChangeWatchedFilesParams
+    ) -> None:
+        ls.refresh()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    def did_change_configuration(
+        ls: SkillServer, params: types.DidChangeConfigurationParams
+    ) -> None:
+        ls.refresh()
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: SkillServer, params: types.DidOpenTextDocumentParams) -> None:

@@ -6,7 +6,11 @@ A document is a Markdown file of a skill when a folder above it (at most
 hidden (what skillc-lint lints, RFC-0008:C-SCOPE). Its skill is linted by
 :func:`skillc_lint.lint_skill` with the text of every open document of the skill in place
 of the saved one (``texts``), so a finding about another file (an orphan, a link into it)
-follows the edit too. The rules are those a ``skillc-lint`` run in the skill's folder uses:
+follows the edit too. What a skill was linted with is kept while nothing it is made of
+changed: the unsaved texts, its files on disk (their listing, sizes and modification times)
+and its configuration files (their sizes and times), so a file saved, created or changed by
+another program, or a configuration edited, is seen at the next lint. The rules are those a
+``skillc-lint`` run in the skill's folder uses:
 the ``[lint]`` table of the configuration seen from there (its per-file ignores too, in a
 project), and the profiles given to the server (``--profile``, or ``profiles`` in the
 client's initialization options). A baseline file is the command line's alone.
@@ -106,9 +110,9 @@ class Session:
         self.documents: dict[Path, str] = {}
         self.problems: list[str] = []
         """Configuration problems not told to the user yet (the server logs them)."""
-        self._registries: dict[str, tuple[RuleRegistry, PathIgnores | None]] = {}
-        self._linted: dict[Path, tuple[tuple[tuple[str, str], ...], LintResult | None]] = {}
-        self._skills: dict[Path, tuple[tuple[tuple[str, str], ...], Skill]] = {}
+        self._registries: dict[str, tuple[object, tuple[RuleRegistry, PathIgnores | None]]] = {}
+        self._linted: dict[Path, tuple[tuple[object, ...], LintResult | None]] = {}
+        self._skills: dict[Path, tuple[tuple[object, ...], Skill]] = {}
         self.published: dict[Path, set[str]] = {}
         """Per skill root, the files the server published findings for (to clear them)."""
 
@@ -166,58 +170,67 @@ class Session:
         there (the nearest ``.skillc/config.toml`` or ``pyproject.toml`` with
         ``[tool.skillc]`` walking up, else the project's and the global one), with the
         server's profiles, and that configuration's ``[lint] per-file-ignores`` (None when it
-        belongs to no folder: their patterns are relative to it); one pair per config."""
+        belongs to no folder: their patterns are relative to it); one pair per config, read
+        again when one of its files changed (:func:`_stamps`)."""
         from skillc_index import Layout, find_config, load_config
         from skillc_lint import configured_registry
 
+        layout = Layout.discover(root)
+        file = find_config(root, layout)
+        if file == layout.project_config:
+            file = None  # the project's own, as Layout found it
+        key = str(file or layout.project_root or "")
+        stamp = _stamps([layout.global_config, file or layout.project_config])
+        kept = self._registries.get(key)
+        if kept is not None and kept[0] == stamp:
+            return kept[1]
         try:
-            layout = Layout.discover(root)
-            file = find_config(root, layout)
-            if file == layout.project_config:
-                file = None  # the project's own, as Layout found it
-            key = str(file or layout.project_root or "")
-            found = self._registries.get(key)
-            if found is None:
-                config = load_config(layout, project_file=file)
-                if file is None:
-                    base = layout.project_root
-                else:
-                    base = file.parent.parent if file.parent.name == ".skillc" else file.parent
-                registry, problems = configured_registry(config.lint, self.profiles)
-                ignores = None
-                table = config.lint.get("per-file-ignores")
-                if table is not None and base is not None:
-                    from skillc_lint._suppress import PathIgnores
+            config = load_config(layout, project_file=file)
+            if file is None:
+                base = layout.project_root
+            else:
+                base = file.parent.parent if file.parent.name == ".skillc" else file.parent
+            registry, problems = configured_registry(config.lint, self.profiles)
+            ignores = None
+            table = config.lint.get("per-file-ignores")
+            if table is not None and base is not None:
+                from skillc_lint._suppress import PathIgnores
 
-                    known = ((rule.id, rule.name) for rule in registry)
-                    ignores, more = PathIgnores.from_config(base, table, known)
-                    problems += more
-                self.problems += [f"config [lint]: {problem}" for problem in problems]
-                self.problems += [notice.text for notice in config.notices]
-                found = self._registries[key] = (registry, ignores)
+                known = ((rule.id, rule.name) for rule in registry)
+                ignores, more = PathIgnores.from_config(base, table, known)
+                problems += more
+            self.problems += [f"config [lint]: {problem}" for problem in problems]
+            self.problems += [notice.text for notice in config.notices]
+            found = (registry, ignores)
         except SkillcError as exc:  # an unreadable config: the defaults, and say why
             from skillc_index import format_diagnostic
 
             self.problems.append(format_diagnostic(exc.diagnostic))
-            defaults = (configured_registry({}, self.profiles)[0], None)
-            found = self._registries.setdefault("", defaults)
+            found = (configured_registry({}, self.profiles)[0], None)
+        self._registries[key] = (stamp, found)
         return found
 
     # -- linting -------------------------------------------------------------------------
 
+    def _inputs(self, root: Path) -> tuple[tuple[object, ...], dict[str, str]]:
+        """What the skill at ``root`` is linted with: a key that changes with any of it
+        (its unsaved texts, its files on disk, its rules), and the unsaved texts."""
+        texts = self.overlay(root)
+        return (tuple(sorted(texts.items())), _skill_stamp(root), self.registry(root)), texts
+
     def lint(self, root: Path) -> LintResult | None:
-        """The lint of the skill at ``root`` with its unsaved texts (kept until they
-        change); None when it is no skill any more or cannot be linted (its SKILL.md
-        leads out of it)."""
+        """The lint of the skill at ``root`` with its unsaved texts (kept until they, its
+        files on disk or its configuration change); None when it is no skill any more or
+        cannot be linted (its SKILL.md leads out of it)."""
         from skillc_lint import lint_skill
 
-        key = tuple(sorted(self.overlay(root).items()))
+        key, texts = self._inputs(root)
         cached = self._linted.get(root)
         if cached is not None and cached[0] == key:
             return cached[1]
         registry, ignores = self.rules(root)
         try:
-            result: LintResult | None = lint_skill(root, registry=registry, texts=dict(key))
+            result: LintResult | None = lint_skill(root, registry=registry, texts=texts)
         except (SkillcError, OSError):
             result = None
         if result is not None and ignores:
@@ -246,14 +259,12 @@ class Session:
         from skillc_lint import Skill
         from skillc_lint._profiles import substitutions_in
 
-        key = tuple(sorted(self.overlay(root).items()))
+        key, texts = self._inputs(root)
         cached = self._skills.get(root)
         if cached is not None and cached[0] == key:
             return cached[1]
         try:
-            skill = Skill(
-                root, substitutions=substitutions_in(self.registry(root)), texts=dict(key)
-            )
+            skill = Skill(root, substitutions=substitutions_in(self.registry(root)), texts=texts)
         except (SkillcError, OSError):
             return None
         self._skills[root] = (key, skill)
@@ -287,3 +298,24 @@ class Session:
         from skillc_lint import profiles_in
 
         return profiles_in(self.registry(root))
+
+
+def _stamps(paths: Iterable[Path | None]) -> tuple[tuple[int, int] | None, ...]:
+    """The size and modification time of each file (None: no such file)."""
+    found: list[tuple[int, int] | None] = []
+    for path in paths:
+        try:
+            st = path.stat() if path is not None else None
+        except OSError:
+            st = None
+        found.append(None if st is None else (st.st_size, st.st_mtime_ns))
+    return tuple(found)
+
+
+def _skill_stamp(root: Path) -> tuple[object, ...]:
+    """The files of the skill at ``root`` as the linter lists them (skillc-index's
+    ``walk_skill``), each one's size and modification time, and its symlinks out."""
+    from skillc_index import walk_skill
+
+    listed = walk_skill(root)
+    return listed.escapes, _stamps(root / rel for rel in listed.files), listed.files
