@@ -402,6 +402,41 @@ async def test_files_saved_created_or_configured_on_disk_are_seen(
 
 
 @pytest.mark.asyncio
+async def test_workspace_diagnostics_follow_the_disk_and_clear_what_is_gone(
+    start: Start, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """Each ``workspace/diagnostic`` lints what is on disk now, reports empty a file it
+    reported findings for before (a client keeps what it was told of a file left out), and
+    gives the version of an open document."""
+    skills = tmp_path / "skills"
+    folder = write_skill(
+        skills / "my-skill",
+        description="Formats tables. Use when tables need it.",
+        files={"references/x.md": "# X\n"},
+    )
+    client = await start([skills], pull=True)
+
+    async def pull() -> dict[str, tuple[int | None, list[Any]]]:
+        report = await client.workspace_diagnostic_async(
+            types.WorkspaceDiagnosticParams(previous_result_ids=[])
+        )
+        return {
+            Path(item.uri.removeprefix("file://")).relative_to(folder).as_posix(): (
+                item.version,
+                [d.code for d in item.items],
+            )
+            for item in report.items
+        }
+
+    assert await pull() == {"references/x.md": (None, ["SKL401"])}
+    skill_md = folder / "SKILL.md"
+    skill_md.write_text(skill_md.read_text() + "\n[x](references/x.md) [m](missing.md)\n")
+    assert await pull() == {"SKILL.md": (None, ["SKL301"]), "references/x.md": (None, [])}
+    open_document(client, skill_md, SKILL + "\n# My Skill\n\n[x](references/x.md)\n", version=7)
+    assert await pull() == {"SKILL.md": (7, [])}
+
+
+@pytest.mark.asyncio
 async def test_a_finding_covers_what_its_fix_edits(
     start: Start, tmp_path: Path, write_skill: Callable[..., Path]
 ) -> None:

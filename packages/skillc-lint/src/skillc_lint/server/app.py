@@ -12,7 +12,8 @@ imports it, when the server starts.
   (``workspace/didChangeWatchedFiles``, watched when the client lets the server register
   for it) or a configuration change (``workspace/didChangeConfiguration``) lints the skills
   shown again (:class:`.session.Session` sees what changed on disk). ``workspace/diagnostic``
-  lints every skill under the workspace folders.
+  lints every skill under the workspace folders, and reports empty a file it reported
+  findings for before that has none now.
 - Code actions: the quick fixes of the findings in range whose fix is safe (what
   ``--fix`` applies), as a workspace edit of the document.
 - Hover and completion in the frontmatter (:mod:`.fields`), document links and
@@ -71,6 +72,8 @@ class SkillServer(LanguageServer):
         self.pending: set[Path] = set()
         """Skills changed whose findings are not published yet."""
         self.flushing: asyncio.TimerHandle | None = None
+        self.pulled: set[Path] = set()
+        """The files the last ``workspace/diagnostic`` reported findings for."""
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -339,14 +342,24 @@ def make_server(profiles: Sequence[str] = ()) -> SkillServer:
             for folder in ls.workspace.folders.values()
             if (path := path_of(folder.uri)) is not None
         ]
+        found = {
+            report.path: ls.diagnostics(report)
+            for _root, reports in ls.session.workspace(folders)
+            for report in reports
+        }
+        # a file reported with findings before and none now is reported empty (a client
+        # keeps what it was told of a file not reported)
+        before, ls.pulled = ls.pulled, {path for path, shown in found.items() if shown}
+        found.update({path: [] for path in before - found.keys()})
         items: list[types.WorkspaceDocumentDiagnosticReport] = []
-        for _root, reports in ls.session.workspace(folders):
-            for report in reports:
-                items.append(
-                    types.WorkspaceFullDocumentDiagnosticReport(
-                        uri=report.path.as_uri(), items=ls.diagnostics(report), version=None
-                    )
+        for path, shown in found.items():
+            document = ls.workspace.text_documents.get(unquote(path.as_uri()))
+            version = document.version if path in ls.session.documents and document else None
+            items.append(
+                types.WorkspaceFullDocumentDiagnosticReport(
+                    uri=path.as_uri(), items=shown, version=version
                 )
+            )
         ls.log_problems()
         return types.WorkspaceDiagnosticReport(items=items)
 
