@@ -437,6 +437,21 @@ async def test_workspace_diagnostics_follow_the_disk_and_clear_what_is_gone(
 
 
 @pytest.mark.asyncio
+async def test_findings_are_cleared_when_their_skill_is_gone(
+    start: Start, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """A file closed after its skill folder was moved: the findings shown are cleared."""
+    folder = write_skill(tmp_path / "my-skill", files={"notes.md": "# Notes\n\n[m](nope.md)\n"})
+    client = await start()
+    notes = folder / "notes.md"
+    open_document(client, notes, notes.read_text())
+    assert await diagnostics_of(client, notes, lambda rules: "SKL301" in rules)
+    folder.rename(tmp_path / "moved")
+    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=document(notes)))
+    assert await diagnostics_of(client, notes, lambda rules: not rules) == []
+
+
+@pytest.mark.asyncio
 async def test_a_finding_covers_what_its_fix_edits(
     start: Start, tmp_path: Path, write_skill: Callable[..., Path]
 ) -> None:

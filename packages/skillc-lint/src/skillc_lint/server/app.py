@@ -8,7 +8,8 @@ imports it, when the server starts.
   linted with the unsaved texts; a client that pulls diagnostics (LSP 3.17
   ``textDocument/diagnostic``) asks for them, any other is sent them
   (``publishDiagnostics``) for every file of the skill with findings (a link removed from
-  SKILL.md orphans another file). A file changed on disk
+  SKILL.md orphans another file); a file closed whose skill is gone (its folder moved,
+  SKILL.md deleted) has its findings cleared. A file changed on disk
   (``workspace/didChangeWatchedFiles``, watched when the client lets the server register
   for it) or a configuration change (``workspace/didChangeConfiguration``) lints the skills
   shown again (:class:`.session.Session` sees what changed on disk). ``workspace/diagnostic``
@@ -146,13 +147,15 @@ class SkillServer(LanguageServer):
 
     def changed(self, uri: str, *, closed: bool = False) -> None:
         """A document opened, changed, was saved or closed: lint its skill again (a client
-        that pulls diagnostics asks for them itself)."""
+        that pulls diagnostics asks for them itself); a document closed whose skill is gone
+        (moved, SKILL.md deleted): clear the findings shown of the skill it was in."""
         path, place = path_of(uri), self.place(uri)
         if path is None:
             return
         roots = set() if place is None else {place.root}
         if closed:
             self.session.close(path)  # the saved text's findings now
+            roots |= {root for root in self.session.published if path.is_relative_to(root)}
         elif place is None:
             return
         else:
