@@ -7,6 +7,7 @@ are real programs (this interpreter, ``/bin/sh`` scripts) run as real processes.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shlex
@@ -496,10 +497,16 @@ def test_a_value_never_becomes_an_option_of_git(
     git_env = {**os.environ, **names, "GIT_COMMITTER_EMAIL": "t@t"}
     for command in (["init", "-q"], ["commit", "-q", "--allow-empty", "-m", "first"]):
         subprocess.run(["git", *command], cwd=project, env=git_env, check=True)
-    kit(tool("log", "git log --oneline {{ref}}", "| ref | string | no | A ref |\n"))
+    rows = "| ref | string | no | A ref |\n"
+    folder = kit(
+        tool("log", "git log --oneline {{ref}}", rows),
+        # a wrapper skc does not know (ionice, uv run, npx): its "--" is not git's
+        tool("wrapped", "./scripts/wrap.sh -c3 -- git log --oneline {{ref}}", rows),
+    )
+    script(folder, "scripts/wrap.sh", '#!/bin/sh\nshift 2\nexec "$@"\n')
     target = tmp_path / "written-by-git"
-    for extra in ((), ("--dry-run",)):
-        proc = run("run", "kit", "log", f"ref=--output={target}", *extra)
+    for name, extra in itertools.product(("log", "wrapped"), ((), ("--dry-run",))):
+        proc = run("run", "kit", name, f"ref=--output={target}", *extra)
         refused(proc, "parameter 'ref'", "starts with '-'", f"--output={target}")
         assert not target.exists()
     proc = run("run", "kit", "log", "ref=HEAD")
@@ -590,6 +597,50 @@ def test_a_value_is_never_inline_code(
     proc = run("run", "kit", "as_argument", f"value={nasty}")
     assert (proc.returncode, proc.stdout) == (0, f"{nasty}\n"), proc.stderr
     assert not marker.exists()
+
+
+def test_a_command_of_too_many_words_stops_its_tool_only(
+    run: Run, kit: Callable[..., Path]
+) -> None:
+    """``sh -/sh -/sh ...`` (5,000 words) made every ``run`` of the skill take 15 s: a command
+    has at most 1,000 words, like the Markdown it is read from it is bounded."""
+    kit(tool("hello", "echo hello"), tool("long", "sh " + " ".join(["-/sh"] * 5000)))
+    proc = run("run", "kit", "hello")
+    assert (proc.returncode, proc.stdout) == (0, "hello\n"), proc.stderr
+    refused(
+        run("run", "kit", "long"),
+        "tool 'long' cannot run: the command has 5001 words (at most 1000)",
+    )
+
+
+def test_a_value_never_sets_the_environment_an_option_or_a_script(
+    run: Run, project: Path, tmp_path: Path, kit: Callable[..., Path]
+) -> None:
+    """``env PATH={{x}} git status`` ran a git of the value's folder; ``python3 -u{{x}}``
+    read ``cprint(...)`` as ``-c``'s code; behind a wrapper skc does not know, ``python3
+    {{x}}`` ran the value's script: each is a tool definition error, and nothing runs."""
+    marker = tmp_path / "ran"
+    fake = tmp_path / "bin"
+    script(fake, "git", f"#!/bin/sh\n: > {marker}\n")  # no PATH needed
+    script(tmp_path, "evil.py", f"open({str(marker)!r}, 'w')\n")
+    rows = "| value | string | yes | v |\n"
+    folder = kit(
+        tool("path", "env PATH={{value}} git status", rows),
+        tool("cluster", f"{PYTHON} -u{{{{value}}}} /dev/null", rows),
+        tool("wrapped", f"./scripts/wrap.sh -c3 {PYTHON} {{{{value}}}}", rows),
+    )
+    script(folder, "scripts/wrap.sh", '#!/bin/sh\nshift\nexec "$@"\n')
+    cases = {
+        "path": (f"value={fake}", "'{{value}}' is in the variable PATH that 'env' sets"),
+        "cluster": (
+            f"value=copen({str(marker)!r}, 'w')",
+            "'{{value}}' is glued to the option text '-u'",
+        ),
+        "wrapped": (f"value={tmp_path / 'evil.py'}", "'{{value}}' is the code 'python"),
+    }
+    for name, (argument, message) in cases.items():
+        refused(run("run", "kit", name, argument), f"tool '{name}' cannot run: {message}")
+        assert not marker.exists()
 
 
 def _alive(pid: int) -> bool:

@@ -10,7 +10,7 @@ import pytest
 from skillc_index import ToolArgumentError, parse_tool_skill, read_tool_skill
 from skillc_index.diagnostics import SkillDirectoryNotFound
 from skillc_index.tools.command import OptionLikeValue, Placeholder, Text, parse_command
-from skillc_index.tools.model import Parameter
+from skillc_index.tools.model import Parameter, ToolIssue, ToolSkill
 
 FENCE = "```"
 GIT = f"""---
@@ -225,6 +225,21 @@ def test_a_value_is_never_an_option_unless_declared_so() -> None:
             template.render({"ref": "--output=/tmp/x"})
     template, _, _ = parse_command("nice -- git log -- {{path}}", 1)
     assert template.render({"path": "-x"})[-2:] == ["--", "-x"]  # git's own "--"
+    # the "--" of a program skc does not know may end its options before the program it runs
+    # (`ionice -c3 -- git log {{ref}}` wrote git's log to any file): a "--" counts only with
+    # nothing but placeholders between it and the value
+    for unknown in (
+        "ionice -c3 -- git log {{ref}}",
+        "uv run -- pytest {{ref}}",
+        "npx -- cowsay {{ref}}",
+        "flock /tmp/lock -- git log {{ref}}",
+        "git log -- src {{ref}}",  # skc cannot tell this one from the others
+    ):
+        template, _, _ = parse_command(unknown, 1)
+        with pytest.raises(OptionLikeValue, match="so the program would read it"):
+            template.render({"ref": "--output=/tmp/x"})
+    template, _, _ = parse_command("ionice -c3 -- git log -- {{path}} {{ref}}", 1)
+    assert template.render({"path": "-x", "ref": "-y"})[-3:] == ["--", "-x", "-y"]
 
 
 def test_url_values_are_percent_encoded() -> None:
@@ -267,8 +282,28 @@ def test_url_values_are_percent_encoded() -> None:
         ("pwsh {{v}}", [("v", "code", "pwsh")]),
         ("sh -c 'echo \"$1\"' sh {{v}}", []),
         ("bash -c 'ls {{v:--all}}'", []),
-        ("grep -c bash {{v}}", []),
         ("git log {{v}}", []),
+        # after a program skc does not know, a wrapper or interpreter may be what it runs
+        ("ionice -c3 python3 {{v}}", [("v", "code", "python3")]),
+        ("uv run python {{v}}", [("v", "code", "python")]),
+        ("ionice env {{v}}", [("v", "program", "env")]),
+        ("grep -c bash {{v}}", [("v", "code", "bash")]),  # grep's pattern? skc cannot tell
+        ("grep -c --regexp=bash {{v}}", []),
+        ("docker exec c sh -c 'echo \"$1\"' sh {{v}}", []),  # sh's operands are its own
+        # a variable a wrapper sets: PATH, LD_PRELOAD, PERL5OPT... choose what runs
+        ("env PATH={{v}} git status", [("v", "environment", "env PATH")]),
+        ("env PERL5OPT={{v}} perl /dev/null", [("v", "environment", "env PERL5OPT")]),
+        ("sudo -u root LD_PRELOAD={{v}} ls", [("v", "environment", "sudo LD_PRELOAD")]),
+        ("ionice env A=1 B=x{{v}} ls", [("v", "environment", "env B")]),
+        # glued to an option's text, a value chooses the option; after '=' it is its argument
+        ("python3 -u{{v}} /dev/null", [("v", "option", "-u")]),
+        ("perl -w{{v}} x.pl", [("v", "option", "-w")]),
+        ("git log --oneline -{{v}}", [("v", "option", "-")]),
+        ("git log --{{v}}", [("v", "option", "--")]),
+        ("git log --out{{v}}", [("v", "option", "--out")]),
+        ("perl -e{{v}}", [("v", "inline", "perl -e")]),  # said once, as code
+        ("git log --format={{v}} -- {{v}}", []),
+        ("java -Dkey={{v}} Main", []),
     ],
 )
 def test_code_values(command: str, found: list[tuple[str, str, str]]) -> None:
@@ -395,3 +430,68 @@ def test_tools_are_read_from_the_first_mib_only() -> None:
     skill = parse_tool_skill(front + tool("first") + rows + tool("last"))
     assert [t.name for t in skill.tools] == ["first"]
     assert skill.tools[0].line == 5
+
+
+def test_a_command_has_at_most_a_thousand_words() -> None:
+    """A tool's command is bounded as the Markdown it sits in is: past the bound the tool is a
+    ``command-block`` error and its command is read no further."""
+    from skillc_index.tools.model import COMMAND_WORD_LIMIT
+
+    def skill(words: int) -> ToolSkill:
+        command = "sh " + " ".join(["-/sh"] * words)
+        head = "### t\n\n#### Parameters\n\nNone.\n\n#### Command\n\n"
+        return parse_tool_skill(f"{head}{FENCE}bash\n{command}\n{FENCE}\n")
+
+    within = skill(COMMAND_WORD_LIMIT - 1)
+    assert within.issues == ()
+    assert within.tools[0].command is not None
+    assert len(within.tools[0].command.words) == COMMAND_WORD_LIMIT
+    over = skill(COMMAND_WORD_LIMIT)
+    [issue] = over.issues
+    assert (issue.kind, issue.message, issue.line) == (
+        "command-block",
+        "the command has 1001 words (at most 1000)",
+        10,
+    )
+    assert over.tools[0].command is None
+
+
+def test_long_commands_and_many_tools_are_read_in_one_pass() -> None:
+    """Each interpreter-named word read the words after it again (`sh -/sh -/sh ...`: 5,000
+    words took 15 s, these would take hours), and each tool's or parameter's name was compared
+    with all the ones before it (20,000 headings: 10 s): under pytest-timeout these end."""
+    from skillc_index.tools.model import _parameters, parse_tools
+
+    template, _, _ = parse_command("sh" + " -/sh" * 100_000 + " -o sh" * 100_000 + " {{v}}", 1)
+    assert [(c.placeholder.name, c.kind, c.where) for c in template.code_values()] == [
+        ("v", "code", "sh")
+    ]
+    tools, issues = parse_tools("".join(f"### t{i}\n" for i in range(100_000)) + "### t7\n")
+    assert len(tools) == 100_001
+    assert [i.message for i in issues if i.kind == "tool-duplicate"] == ["duplicate tool 't7'"]
+    rows = [["Name", "Type", "Required"]] + [[f"p{i}", "string", "no"] for i in range(100_000)]
+    found: list[ToolIssue] = []
+    parameters = _parameters([*rows, ["p7", "string", "no"]], list(range(100_002)), "t", found)
+    assert len(parameters) == 100_000
+    assert [i.message for i in found] == ["parameter 'p7' is declared twice"]
+
+
+def test_option_and_environment_values_are_tool_errors() -> None:
+    rows = "| Name | Type | Required | Description |\n|---|---|---|---|\n"
+    rows += "| s | string | no | s |\n| n | integer | no | n |\n| f | number | no | f |\n"
+
+    def problems(command: str) -> list[str]:
+        text = (
+            f"### t\n\n#### Parameters\n\n{rows}\n#### Command\n\n{FENCE}bash\n{command}\n{FENCE}\n"
+        )
+        return [issue.message for issue in parse_tool_skill(text).problems("t")]
+
+    assert problems("git log -n{{n}} -{{n}} --format={{s}}") == []  # an integer is digits
+    [message] = problems("git log -n{{f}}")  # a number may be `inf`: `-ninf`
+    assert message == (
+        "'{{f}}' is glued to the option text '-n': a value there chooses the option (write the "
+        "option out and the value as its own word, '-n {{f}}', or after '=': '--name={{f}}')"
+    )
+    [message] = problems("env PATH={{s}} git status")
+    assert message.startswith("'{{s}}' is in the variable PATH that 'env' sets for the program")
+    assert problems("env N={{n}} git status") == []  # a checked value, as for code

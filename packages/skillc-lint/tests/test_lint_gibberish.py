@@ -347,13 +347,20 @@ CODE_ROWS = "| value | string | yes | x |\n| n | integer | no | y |\n| loud | bo
         ("timeout 5 env {{value}}", "'{{value}}' is the program 'env' runs"),
         ("env LC_ALL=C sh -c 'grep {{value}} x'", "inline code of 'sh -c'"),
         ("docker exec box sh -c 'cat {{value}}'", "inline code of 'sh -c'"),
+        # after a program skc does not know (it may run the next): 'bash' may be grep's pattern
+        ("ionice -c3 python3 {{value}}", "'{{value}}' is the code 'python3' runs"),
+        ("grep -c bash {{value}}", "'{{value}}' is the code 'bash' runs"),
+        ("env PATH={{value}} git status", "'{{value}}' is in the variable PATH that 'env' sets"),
+        ("python3 -u{{value}} x.py", "'{{value}}' is glued to the option text '-u'"),
     ],
 )
 def test_skl820_values_as_code(skill: Writer, command: str, message: str) -> None:
     [d] = found(gibberish(skill, tool_md(rows=CODE_ROWS, command=command)), "SKL820")
     assert (d.severity, d.name) == ("error", "command-no-code-values")
     assert message in d.message, d.message
-    fix = "write the program out" if "program" in message else "pass it as an argument"
+    fixes = {"program": "write the program out", "variable": "write the value out"}
+    fixes["glued"] = "write the option out"
+    fix = next((f for word, f in fixes.items() if word in message), "pass it as an argument")
     assert fix in d.message
 
 
@@ -367,7 +374,8 @@ def test_skl820_values_as_code(skill: Writer, command: str, message: str) -> Non
         "bash -c 'ls {{loud:--all}}'",  # a flag's text is the template's own
         "bash scripts/run.sh {{value}}",  # the script is written out
         "python3 -m http.server {{n}}",
-        "grep -c bash {{value}}",  # 'bash' is grep's pattern here, not a program
+        "grep -c --regexp=bash {{value}}",  # 'bash' is written as grep's pattern
+        "env LC_ALL=C git log --format={{value}} -n{{n}}",  # a value after '=', an integer
         "awk -f prog.awk {{value}}",
         "sed -e 's/a/b/' {{value}}",
         "timeout 5 git log {{value}}",

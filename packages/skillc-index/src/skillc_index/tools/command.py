@@ -13,7 +13,8 @@ start an argument with ``-`` (the program would read an option; :class:`OptionLi
 unless the parameter is declared an option or the word follows a literal ``--``, may not
 hold a NUL character, and is percent-encoded inside a URL. :meth:`CommandTemplate.code_values`
 finds the placeholders whose value would be code (an interpreter's inline script, its script,
-a wrapper's program): the tool model reports them and ``skc run`` refuses such a tool.
+a wrapper's program) or choose how a program runs (its environment, an option's name): the
+tool model reports them and ``skc run`` refuses such a tool.
 """
 
 from __future__ import annotations
@@ -93,17 +94,22 @@ class CommandTemplate(NamedTuple):
 
         A value never becomes an option: when an argument's first character would come from
         a value and be ``-``, :class:`OptionLikeValue` (E100) is raised, unless the parameter
-        is one of ``options`` or a literal ``--`` word came before it and after the start of
-        its program (``nice -- git log {{x}}``: that ``--`` is nice's). A value holding a NUL is
-        E100 too. After ``scheme://`` in the same word a value is percent-encoded (§3.4).
+        is one of ``options`` or a literal ``--`` word came before it, after the start of its
+        program (``nice -- git log {{x}}``: that ``--`` is nice's) and with only words holding
+        a placeholder between them: a literal word after a ``--`` may be the program that a
+        program skc does not know runs (``ionice -c3 -- git log {{x}}``, ``uv run --``), so
+        that ``--`` is not the value's program's. A value holding a NUL is E100 too. After
+        ``scheme://`` in the same word a value is percent-encoded (§3.4).
         """
         argv: list[str] = []
         operands = False  # after a literal "--": the program's options have ended
-        programs = _programs(self.words)
+        programs = _programs(self.words).programs
         program = self.program
         for index, word in enumerate(self.words):
             if index in programs:  # a wrapper's program: its own options start here
                 operands, program = False, _literal(word) or program
+            elif operands and _literal(word) is not None:
+                operands, program = False, ""  # maybe a program run by the --'s program
             parts: list[str] = []
             literal = ""  # the word's own text so far
             for fragment in word:
@@ -127,8 +133,11 @@ class CommandTemplate(NamedTuple):
     def code_values(self) -> list[CodeValue]:
         """The placeholders whose value would be code, not data: in an interpreter's inline
         script (``sh -c '...'``, ``python -c``, ``node -e``...), the script or code an
-        interpreter runs (``bash {{x}}``, ``awk '{{x}}'``), the program a wrapper runs
-        (``env {{x}}``). A ``{{flag:--x}}`` is the template's own text, never reported."""
+        interpreter runs (``bash {{x}}``, ``awk '{{x}}'``; after a program skc does not know,
+        ``ionice -c3 python3 {{x}}``), the program a wrapper runs (``env {{x}}``), a variable a
+        wrapper sets (``env PATH={{x}}``), or the rest of an option's text (``python3 -u{{x}}``,
+        ``-{{x}}``, ``--{{x}}``; after an ``=`` it is the option's argument). A
+        ``{{flag:--x}}`` is the template's own text, never reported."""
         return _code_values(self.words)
 
 
@@ -153,7 +162,7 @@ def _checked(
         raise OptionLikeValue(
             f"the value of parameter '{name}' starts with '-', so {shown} would read it "
             f"as an option: '{text}' (a parameter may take options when its Option column says "
-            "yes, or when the command puts '--' before it)"
+            "yes, or when the command puts '--' right before it)"
         )
     return text
 
@@ -277,14 +286,18 @@ def parse_command(source: str, line: int) -> tuple[CommandTemplate, list[str], l
 
 
 class CodeValue(NamedTuple):
-    """A placeholder whose value would be code (:meth:`CommandTemplate.code_values`)."""
+    """A placeholder whose value would be code, or would choose what runs or how
+    (:meth:`CommandTemplate.code_values`)."""
 
     placeholder: Placeholder
-    kind: Literal["inline", "code", "program"]
+    kind: Literal["inline", "code", "program", "environment", "option"]
     """``inline``: in an inline script; ``code``: the script or code an interpreter runs;
-    ``program``: the program a wrapper runs."""
+    ``program``: the program a wrapper runs; ``environment``: in a ``NAME=VALUE`` word a
+    wrapper puts in the environment (``env PATH={{x}}``); ``option``: glued to an option's
+    text, so it chooses the option (``-u{{x}}``, ``-{{x}}``, ``--{{x}}``)."""
     where: str
-    """What runs it, as written: ``sh -c``, ``awk``, ``env``."""
+    """What runs it, as written: ``sh -c``, ``awk``, ``env``; for ``environment`` the wrapper
+    and the variable (``env PATH``); for ``option`` the option's text (``-u``)."""
 
 
 class _Interpreter(NamedTuple):
@@ -405,9 +418,10 @@ def _code_option(spec: _Interpreter, head: str, literal: str | None) -> tuple[st
 
 def _interpreter_values(
     words: tuple[tuple[Fragment, ...], ...], index: int, shown: str, at_program: bool
-) -> list[CodeValue]:
+) -> tuple[list[CodeValue], int]:
     """The code values of the interpreter at ``words[index]``: after a code option, in a
-    shell's first operand after ``-c``, and (when it is the program) in its first operand."""
+    shell's first operand after ``-c``, and (when it is the program) in its first operand;
+    and the index of that operand (the words before it are the interpreter's options)."""
     spec = _INTERPRETERS[_program_name(shown)]
     found: list[CodeValue] = []
     inline: str | None = None  # "sh -c": a shell's first operand is then its inline script
@@ -445,13 +459,17 @@ def _interpreter_values(
             found += _values(operand, "inline", inline)
         elif at_program and not code_seen:
             found += _values(operand, "code", shown)
-    return found
+    return found, position
 
 
-def _wrapped_program(words: tuple[tuple[Fragment, ...], ...], index: int, name: str) -> int:
-    """The index of the word a wrapper runs as its program (``len(words)`` when none)."""
+def _wrapped_program(
+    words: tuple[tuple[Fragment, ...], ...], index: int, name: str
+) -> tuple[int, list[int]]:
+    """The index of the word a wrapper runs as its program (``len(words)`` when none), and
+    the indexes of the ``NAME=VALUE`` words before it (the program's environment)."""
     takes_argument = _WRAPPERS[name]
     skip = 1 if name == "timeout" else 0
+    assignments: list[int] = []
     position = index + 1
     while position < len(words):
         head, literal = _head(words[position]), _literal(words[position])
@@ -459,45 +477,86 @@ def _wrapped_program(words: tuple[tuple[Fragment, ...], ...], index: int, name: 
             position += 1
             continue
         if name == "env" and head.startswith(_SPLIT):  # `env -S 'prog args'`: the program
-            return position + 1 if literal in _SPLIT else position
+            return (position + 1 if literal in _SPLIT else position), assignments
         if len(head) > 1 and head[0] == "-":
             position += 2 if literal in takes_argument else 1
         elif _ASSIGNMENT.match(head):
+            assignments.append(position)
             position += 1
         elif skip:
             skip, position = skip - 1, position + 1
         else:
             break
-    return position
+    return position, assignments
 
 
-def _programs(words: tuple[tuple[Fragment, ...], ...]) -> dict[int, str]:
-    """The words that are a program, each with the wrapper that runs it as shown (``""``
-    for the first word)."""
-    programs = {0: ""}
+class _Programs(NamedTuple):
+    programs: dict[int, str]
+    """The words that are (or may be) a program, each with what runs it as shown (``""`` for
+    the first word)."""
+    environment: dict[int, str]
+    """The ``NAME=VALUE`` words a wrapper puts in its program's environment, with it."""
+
+
+def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
+    """The programs of a command: the first word, what a wrapper runs and, after a program
+    the tables do not know (``ionice``, ``uv run``, ``docker exec c``: it may run another),
+    any word naming a wrapper or an interpreter. One pass: each wrapper's options are read
+    once, up to its program."""
+    programs: dict[int, str] = {0: ""}
+    environment: dict[int, str] = {}
+    unknown = ""  # the last program, when the tables do not know it
     for index, word in enumerate(words):
         literal = _literal(word)
-        if literal is not None and index in programs and _program_name(literal) in _WRAPPERS:
-            target = _wrapped_program(words, index, _program_name(literal))
+        if literal is None:
+            continue
+        name, shown = _program_name(literal), literal.rsplit("/", 1)[-1]
+        known = name in _WRAPPERS or name in _INTERPRETERS
+        if index not in programs:
+            if not (unknown and known) or literal.startswith("-"):
+                continue
+            programs[index] = unknown
+        unknown = "" if known else shown
+        if name in _WRAPPERS:
+            target, assignments = _wrapped_program(words, index, name)
+            environment.update(dict.fromkeys(assignments, shown))
             if target < len(words):
-                programs[target] = literal.rsplit("/", 1)[-1]
-    return programs
+                programs[target] = shown
+    return _Programs(programs, environment)
+
+
+#: Option text a value may follow in its word: after ``=`` (``--name={{x}}``, ``-Dkey={{x}}``),
+#: the value is the option's argument, never another option.
+_OPTION_ARGUMENT = re.compile(r"-[^=]*=")
 
 
 def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
     found: list[CodeValue] = []
-    programs = _programs(words)
+    programs, environment = _programs(words)
+    options_end = 0  # the words up to here are an interpreter's options, read already
     for index, word in enumerate(words):
         literal = _literal(word)
+        head = _head(word)
+        if index in environment:
+            where = f"{environment[index]} {head.partition('=')[0]}"
+            found += _values(word, "environment", where)
+        elif index and head.startswith("-") and not _OPTION_ARGUMENT.match(head):
+            found += _values(word, "option", head)
         if literal is None:
             if programs.get(index):  # a placeholder in the program a wrapper runs
                 found += _values(word, "program", programs[index])
             continue
         name = _program_name(literal)
-        shown = literal.rsplit("/", 1)[-1]
-        if name in _INTERPRETERS:
-            found += _interpreter_values(words, index, shown, index in programs)
+        # each word is read once as an interpreter's option (`sh -/sh -/sh ...` took minutes);
+        # a program is read even there (`env -u perl -e python3 {{x}}`: env runs python3)
+        if name in _INTERPRETERS and (index >= options_end or index in programs):
+            shown = literal.rsplit("/", 1)[-1]
+            values, end = _interpreter_values(words, index, shown, index in programs)
+            found += values
+            options_end = max(options_end, end)
     unique: dict[tuple[str, str], CodeValue] = {}
     for value in found:
         unique.setdefault((value.placeholder.name, value.where), value)
-    return list(unique.values())
+    # an option that is code already (`perl -e{{x}}`, `env -S{{x}}`) is said once, as code
+    said = {v.placeholder.name for v in unique.values() if v.kind != "option"}
+    return [v for v in unique.values() if v.kind != "option" or v.placeholder.name not in said]

@@ -50,6 +50,9 @@ MODES = ("Global", "Dev", "Meeting")
 DEFAULT_TIMEOUT = 30
 MAX_TIMEOUT = 300
 COMMAND_LANGUAGES = ("bash", "sh")
+COMMAND_WORD_LIMIT = 1_000
+"""Words of a tool's command: past them the tool is a ``command-block`` error and its command
+is not read further (the longest command of the corpus has 25 words)."""
 
 _TOOL_NAME = re.compile(r"[a-z0-9_]{1,32}\Z")
 _DEFAULT_IN_TEXT = re.compile(r"\(default:\s*([^)]*)\)", re.IGNORECASE)
@@ -234,6 +237,7 @@ def _parameters(
         )
         return []
     found: list[Parameter] = []
+    names: set[str] = set()
     for row, line in zip(rows[1:], lines[1:], strict=True):
         cells = dict(zip(header, row, strict=False))
         name, kind, required = (
@@ -246,10 +250,11 @@ def _parameters(
             message = f"invalid parameter name '{name}' (letters, digits and _)"
             issues.append(ToolIssue("parameter-table", message, line, tool))
             continue
-        if any(p.name == name for p in found):
+        if name in names:
             message = f"parameter '{name}' is declared twice"
             issues.append(ToolIssue("parameter-table", message, line, tool))
             continue
+        names.add(name)
         if kind not in PARAMETER_TYPES:
             message = (
                 f"parameter '{name}' has unknown type '{kind}' "
@@ -313,6 +318,10 @@ def _command(
         issues.append(ToolIssue("command-block", message, block_line, tool))
     number, text = commands[0]
     template, operators, problems = parse_command(text, block_line + 1 + number)
+    if len(template.words) > COMMAND_WORD_LIMIT:
+        message = f"the command has {len(template.words)} words (at most {COMMAND_WORD_LIMIT})"
+        issues.append(ToolIssue("command-block", message, template.line, tool))
+        return None
     for problem in problems:
         issues.append(ToolIssue("command-variable", problem, template.line, tool))
     if operators:
@@ -331,8 +340,9 @@ def _command(
 def _check_placeholders(tool: Tool, issues: list[ToolIssue]) -> None:
     if tool.command is None:
         return
+    parameters = {p.name: p for p in tool.parameters}
     for placeholder in dict.fromkeys(tool.command.placeholders):
-        parameter = tool.parameter(placeholder.name)
+        parameter = parameters.get(placeholder.name)
         if parameter is None:
             message = f"'{{{{{placeholder.name}}}}}' is not a declared parameter"
         elif placeholder.modifier is not None and parameter.type != "boolean":
@@ -344,14 +354,30 @@ def _check_placeholders(tool: Tool, issues: list[ToolIssue]) -> None:
             continue
         issues.append(ToolIssue("command-variable", message, tool.command.line, tool.name))
     for value in tool.command.code_values():
-        parameter = tool.parameter(value.placeholder.name)
-        if parameter is not None and parameter.type in DATA_TYPES:
+        parameter = parameters.get(value.placeholder.name)
+        # a number may be `inf` or `nan`: glued to an option, letters are options (`-inf`)
+        checked = ("integer",) if value.kind == "option" else DATA_TYPES
+        if parameter is not None and parameter.type in checked:
             continue
         shown = f"'{{{{{value.placeholder.name}}}}}'"
         if value.kind == "program":
             message = (
                 f"{shown} is the program '{value.where}' runs: a value must not choose the "
                 "program (write the program out)"
+            )
+        elif value.kind == "environment":
+            wrapper, variable = value.where.split(" ", 1)
+            message = (
+                f"{shown} is in the variable {variable} that '{wrapper}' sets for the program "
+                "it runs: a value must not set a program's environment (PATH, LD_PRELOAD, "
+                "PYTHONPATH...: write the value out)"
+            )
+        elif value.kind == "option":
+            message = (
+                f"{shown} is glued to the option text '{value.where}': a value there chooses "
+                f"the option (write the option out and the value as its own word, "
+                f"'{value.where} {{{{{value.placeholder.name}}}}}', or after '=': "
+                f"'--name={{{{{value.placeholder.name}}}}}')"
             )
         else:
             where = (
@@ -385,12 +411,14 @@ def parse_tools(body: str, offset: int = 0) -> tuple[tuple[Tool, ...], tuple[Too
         elif current is not None:
             current.append(token)
     tools: list[Tool] = []
+    names: set[str] = set()
     for name, line, section in sections:
         if not _TOOL_NAME.match(name):
             message = f"tool name '{name}' must be 1-32 of a-z, 0-9 and _"
             issues.append(ToolIssue("tool-name", message, line, name))
-        if any(tool.name == name for tool in tools):
+        if name in names:
             issues.append(ToolIssue("tool-duplicate", f"duplicate tool '{name}'", line, name))
+        names.add(name)
         tools.append(_tool(name, line, section, offset, issues))
     if not tools:
         message = "no tool definitions (### tool_name) found"
