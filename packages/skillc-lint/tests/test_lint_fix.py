@@ -616,6 +616,39 @@ def test_a_linked_skill_named_itself_is_its_own_folder(lint: Run, cwd: Path) -> 
     assert skill_md(outside).splitlines()[1] == "name: tables"
 
 
+@pytest.mark.parametrize("option", ["--fix", "--unsafe-fixes", "--add-suppressions"])
+@pytest.mark.parametrize("folder", [".skillc/skills", ".claude/skills"])
+def test_a_skill_found_by_name_through_a_link_out_of_the_project_is_not_rewritten(
+    lint: Run, cwd: Path, option: str, folder: str
+) -> None:
+    """A project's store or agent folder entry linking out of the project and the skillc
+    home: the skill named by its name is linted, but nothing is written through the link
+    (E012, DECISIONS: the project's files direct no write out of it); its folder given on
+    the command line is fixed, the user named it."""
+    outside = make(cwd.parent, "elsewhere/tables", BAD_CASE)
+    (cwd / ".skillc").mkdir()
+    (cwd / folder).mkdir(parents=True, exist_ok=True)
+    (cwd / folder / "tables").symlink_to(outside)
+    proc = lint(option, "tables")
+    assert skill_md(outside) == BAD_CASE
+    assert proc.returncode == 1
+    assert f"error[E012]: path escapes skill root: '{outside.resolve()}/SKILL.md'" in proc.stderr
+    assert sorted(p.name for p in outside.iterdir()) == ["SKILL.md"]  # no temporary file
+    proc = lint(option, f"{folder}/tables")
+    assert "error[" not in proc.stderr, proc.stderr
+    assert skill_md(outside) != BAD_CASE
+
+
+def test_a_skill_found_by_name_in_the_home_is_fixed(lint: Run, cwd: Path, home: Path) -> None:
+    """A store entry linking to a folder in the skillc home: a place a write may go."""
+    real = make(home, "dev/tables", BAD_CASE)
+    (cwd / ".skillc/skills").mkdir(parents=True)
+    (cwd / ".skillc/skills/tables").symlink_to(real)
+    proc = lint("--fix", "tables")
+    assert proc.returncode == 0, proc.stderr
+    assert skill_md(real).splitlines()[1] == "name: tables"
+
+
 def test_fix_skill_writes_only_inside_its_tree(tmp_path: Path) -> None:
     from skillc_lint import FixOutsideTree
 

@@ -384,6 +384,10 @@ class Target:
     """True when the argument is a folder of skills rather than one skill."""
     folder: Path | None = None
     """The folder searched, for a collection."""
+    named: bool = False
+    """True when the argument is a skill's name (found in a store, an agent folder...), not
+    its folder: its fixes write only in the project or the skillc home
+    (:func:`~skillc_index.inventory.folders.write_places`)."""
 
 
 def resolve_targets(arguments: Sequence[str], layout: Layout) -> list[Target]:
@@ -433,7 +437,8 @@ def resolve_target(argument: str, layout: Layout) -> Target:
             raise
         return Target(argument, skills, True, given)
     # an imported folder is linted itself, not its store copy: it is what is edited
-    return Target(argument, (resolved.imported_from or resolved.source,), False)
+    named = not (given / SKILL_FILE).is_file()  # found by its name, not given as its folder
+    return Target(argument, (resolved.imported_from or resolved.source,), False, named=named)
 
 
 def lint_targets(

@@ -11,7 +11,9 @@ rounds). Only then are files written, each one atomically
 (:func:`skillc_index.write_file_atomic`: a temporary file in the same folder, fsync, one
 rename; mode kept), never through a symlink that leaves the skill, never outside the folder
 the fixer was given (``tree``: a folder of skills may link to a skill elsewhere, which is
-linted but not rewritten), never when its text is unchanged, and never when it changed on
+linted but not rewritten), never outside the ``places`` of a skill found by its name (the
+project and the skillc home: a store or agent folder entry linked out of them directs no
+write), never when its text is unchanged, and never when it changed on
 disk meanwhile (its bytes are compared with the text the first lint read, which the fixes
 were computed from, and again just before the write). What cannot be written is reported
 (E999, E012), never raised: the other files are still fixed.
@@ -229,6 +231,7 @@ def fix_skill(
     write: bool = True,
     skip: Callable[[LintDiagnostic], bool] | None = None,
     tree: str | os.PathLike[str] | None = None,
+    places: Sequence[Path] = (),
 ) -> FixOutcome:
     """Apply the fixes of the skill at ``path`` (the safe ones; every one when ``unsafe``)
     until none is left, and lint what remains. ``write=False`` computes the same changes and
@@ -236,7 +239,10 @@ def fix_skill(
     per-file ignore hides). ``tree``: the folder the fixer was given (a folder of skills;
     default: the skill folder itself); a file whose real path is outside it (the skill
     folder, or the file, is a symlink leading out of it) is not fixed, even in memory:
-    :class:`~skillc_lint.FixOutsideTree`. Raises what :func:`~skillc_lint.lint_skill`
+    :class:`~skillc_lint.FixOutsideTree`. ``places``: for a skill found by its name, not
+    given as its folder, the folders a fixed file's real path must be in
+    (:func:`~skillc_index.inventory.folders.write_places`); one outside all of them is not
+    fixed: ``PathEscapesProject`` (E012). Raises what :func:`~skillc_lint.lint_skill`
     raises."""
     from skillc_index import SkillcError
     from skillc_lint._engine import lint_skill, lint_with_texts
@@ -260,7 +266,7 @@ def fix_skill(
                 continue
             if rel not in originals:
                 try:
-                    original = read_original(root, rel, confine, read.get(rel))
+                    original = read_original(root, rel, confine, read.get(rel), places)
                     if original.text is None:
                         raise not_fixed(root, rel, "not UTF-8 text")
                 except SkillcError as exc:
@@ -295,19 +301,22 @@ def fix_skill(
     if not write or not changes:
         fixed = sum(c.fixes for c in changes)
         return FixOutcome(_with(result, fixed, problems), changes, tuple(problems))
-    written, failed = write_changes(root, changes, originals, confine)
+    written, failed = write_changes(root, changes, originals, confine, places)
     problems += failed
     result = lint_skill(root, registry=registry, force=force)  # what remains, from the disk
     applied = sum(change.fixes for change in written)
     return FixOutcome(_with(result, applied, problems), tuple(written), tuple(problems))
 
 
-def read_original(root: Path, rel: str, tree: Path, linted: str | None) -> _Original:
+def read_original(
+    root: Path, rel: str, tree: Path, linted: str | None, places: Sequence[Path] = ()
+) -> _Original:
     """The bytes of the skill's file ``rel`` before it is changed, checked: inside ``tree``
-    (:class:`~skillc_lint.FixOutsideTree`), and, when it is UTF-8 text, the text ``linted``
-    (what the lint read, and its findings and fixes were made for; else E999 "changed on
-    disk"). Raises what opening it raises too (E012, OSError)."""
-    _confined(root, rel, tree)
+    (:class:`~skillc_lint.FixOutsideTree`) and in one of ``places`` if any (E012), and, when
+    it is UTF-8 text, the text ``linted`` (what the lint read, and its findings and fixes
+    were made for; else E999 "changed on disk"). Raises what opening it raises too (E012,
+    OSError)."""
+    _confined(root, rel, tree, places)
     original = _Original(_read(root, rel))
     if original.text is not None and original.text != linted:
         raise not_fixed(root, rel, _CHANGED)
@@ -315,9 +324,14 @@ def read_original(root: Path, rel: str, tree: Path, linted: str | None) -> _Orig
 
 
 def write_changes(
-    root: Path, changes: Iterable[FileChange], originals: Mapping[str, _Original], tree: Path
+    root: Path,
+    changes: Iterable[FileChange],
+    originals: Mapping[str, _Original],
+    tree: Path,
+    places: Sequence[Path] = (),
 ) -> tuple[list[FileChange], list[SkillcError]]:
-    """Write each change (:func:`_write`: inside the skill and ``tree``, not read-only, not
+    """Write each change (:func:`_write`: inside the skill, ``tree`` and one of ``places`` if
+    any, not read-only, not
     changed on disk since ``originals`` were read); a file reached by two names (a symlink)
     is written once. The changes written (or, for a second name, the same), and the errors
     of the others: a write failure stops only its own file."""
@@ -334,7 +348,7 @@ def write_changes(
                 problems.append(not_fixed(root, change.file, reason))
             continue
         by_real[real] = change.after
-        problem = _write(root, change.file, originals[change.file], change.after, tree)
+        problem = _write(root, change.file, originals[change.file], change.after, tree, places)
         if problem is None:
             written.append(change)
         else:
@@ -356,28 +370,36 @@ def not_fixed(root: Path, rel: str, reason: str) -> SkillcError:
     return NotFixed((root / rel).as_posix(), reason)
 
 
-def _confined(root: Path, rel: str, tree: Path) -> None:
+def _confined(root: Path, rel: str, tree: Path, places: Sequence[Path] = ()) -> None:
     """Raise :class:`~skillc_lint.FixOutsideTree` when the skill's file ``rel`` really is
     (symlinks followed) outside ``tree``, the folder the fixer was given: a fixer writes only
-    inside it. Checked before a file is fixed, and again just before it is written."""
+    inside it; ``PathEscapesProject`` (E012) when ``places`` are given and it is in none of
+    them (a skill found by its name through a link out of the project and the skillc home).
+    Checked before a file is fixed, and again just before it is written."""
     from skillc_index import within
     from skillc_lint._errors import FixOutsideTree
 
     path = root / rel
     if not within(path, tree):
         raise FixOutsideTree(path.as_posix(), os.path.realpath(path), str(tree))
+    if places and not any(within(path, place) for place in places):
+        from skillc_index.command_errors import PathEscapesProject
+
+        raise PathEscapesProject(path.as_posix(), os.path.realpath(path))
 
 
-def _write(root: Path, rel: str, original: _Original, text: str, tree: Path) -> SkillcError | None:
+def _write(
+    root: Path, rel: str, original: _Original, text: str, tree: Path, places: Sequence[Path]
+) -> SkillcError | None:
     """Write ``text`` to the skill's file ``rel`` atomically, only where it really is inside
-    the skill and inside ``tree``; the error when it cannot be."""
+    the skill, inside ``tree`` and in one of ``places`` if any; the error when it cannot be."""
     import stat
 
     from skillc_index import PathEscapesRoot, SkillcError, safe_join, write_file_atomic
 
     try:
         target = safe_join(root, rel)  # the real file (a symlink inside the skill followed)
-        _confined(root, rel, tree)
+        _confined(root, rel, tree, places)
         if _read(root, rel) != original.data:
             return not_fixed(root, rel, _CHANGED)
         info = target.stat()

@@ -268,8 +268,10 @@ def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcom
         targets.extend(resolve_targets((), layout))
     plan: list[Path | RunError] = []  # what the run reports, in order
     # each skill folder (real path) linted, once, and the folder its fixes may write in: the
-    # folder of skills it was found in (None: named itself, its own folder)
+    # folder of skills it was found in (None: named itself, its own folder); those found by
+    # their name alone (not given as a folder) write only in the project or the skillc home
     trees: dict[str, Path | None] = {}
+    by_name: set[str] = set()
     for target in targets:
         if isinstance(target, RunError):
             plan.append(target)
@@ -282,14 +284,20 @@ def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcom
             if key not in trees:
                 plan.append(folder)
                 trees[key] = tree
+                if target.named:
+                    by_name.add(key)
             elif tree is None:  # named itself too: it may be fixed where it is
+                if not target.named:
+                    by_name.discard(key)
+                elif trees[key] is not None:  # in a folder given, and by its name
+                    by_name.add(key)
                 trees[key] = None
     run.single = len(targets) == 1 and (
         isinstance(targets[0], RunError) or not targets[0].collection
     )
     run.total = len(plan)
     linted = [target for target in targets if not isinstance(target, RunError)]
-    return _linted(session, run, plan, trees, linted, rules)
+    return _linted(session, run, plan, trees, by_name, linted, rules)
 
 
 def _linted(
@@ -297,11 +305,13 @@ def _linted(
     run: LintRun,
     plan: Sequence[Path | RunError],
     trees: dict[str, Path | None],
+    by_name: set[str],
     targets: Sequence[Target],
     rules: _Configured,
 ) -> Iterator[Outcome]:
     """Lint what :func:`_plan` planned: each skill folder once (a worker process's result, or
     fixed here), logged as the tool logs it; then the folder rules; then write the baseline."""
+    from skillc_index.inventory.folders import write_places
     from skillc_lint._engine import target_folders
     from skillc_lint._pool import lint_folders, usable_cores
     from skillc_lint.operations import _suppressed, lint
@@ -337,12 +347,22 @@ def _linted(
         one = params._replace(skill=str(item))
         try:
             if pooled is None:
-                tree = trees[os.path.realpath(item)]
+                key = os.path.realpath(item)
+                tree = trees[key]
+                places = write_places(session.layout) if key in by_name else ()
                 if params.add_suppressions:
-                    done = _commented(session, run, one, registry, hidden, tree)
+                    done = _commented(session, run, one, registry, hidden, tree, places)
                 else:
+                    write = not params.diff
                     done = lint(
-                        session, one, registry, hidden, fix=mode, write=not params.diff, tree=tree
+                        session,
+                        one,
+                        registry,
+                        hidden,
+                        fix=mode,
+                        write=write,
+                        tree=tree,
+                        places=places,
                     )
             else:
                 engine = _computed(item, next(pooled), registry, force=params.force)
@@ -375,6 +395,7 @@ def _commented(
     registry: RuleRegistry,
     hidden: Suppressions,
     tree: Path | None,
+    places: Sequence[Path],
 ) -> LintReport:
     """``add_suppressions``: lint one skill and write a comment hiding each finding
     (:func:`~skillc_lint._suppress.add_suppressions`, from the texts the lint read); its
@@ -397,7 +418,7 @@ def _commented(
     done = lint(session, params, registry, hidden, engine=engine)
     if done.result.skipped:
         return done
-    outcome, left = add_suppressions(done.result, read, tree)
+    outcome, left = add_suppressions(done.result, read, tree, places)
     if outcome.changes and not outcome.problems:
         # the comments may make findings of their own (a line more: SKL201's 500 lines, more
         # tokens: SKL921): a second pass hides those, in the comment line written (so that a
@@ -410,7 +431,7 @@ def _commented(
                 before[finding_key(d)] -= 1
             elif not hidden.ignores.hides(after.path / d.file, d):
                 new.append(d)
-        second, _ = add_suppressions(replace(after, diagnostics=tuple(new)), read, tree)
+        second, _ = add_suppressions(replace(after, diagnostics=tuple(new)), read, tree, places)
         changes = {change.file: change for change in outcome.changes}
         for change in second.changes:
             first = changes.get(change.file)

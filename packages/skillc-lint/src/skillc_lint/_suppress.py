@@ -497,16 +497,20 @@ def suppression_comments(text: str, findings: Iterable[tuple[int | None, str]]) 
 
 
 def add_suppressions(
-    result: LintResult, texts: Mapping[str, str], tree: Path | None = None
+    result: LintResult,
+    texts: Mapping[str, str],
+    tree: Path | None = None,
+    places: Sequence[Path] = (),
 ) -> tuple[FixOutcome, int]:
     """Write comments hiding every finding of ``result`` into the Markdown files of its
     skill (:func:`suppression_comments`), as ``--fix`` writes (:mod:`skillc_lint._fixes`):
     only inside the skill and inside ``tree`` (the folder the command was given; default the
-    skill folder), never over a read-only file, never over one whose text is no longer
-    ``texts``' (what the lint read), each file once however many names reach it, atomically,
-    keeping its mode and BOM. Returns what was written and the files that could not be (one
-    error each), and how many findings were left: in files that take no comment (not
-    Markdown, not read as Markdown by the lint, not UTF-8)."""
+    skill folder) and, for a skill found by its name, in one of ``places`` (E012), never
+    over a read-only file, never over one whose text is no longer ``texts``' (what the lint
+    read), each file once however many names reach it, atomically, keeping its mode and BOM.
+    Returns what was written and the files that could not be (one error each), and how many
+    findings were left: in files that take no comment (not Markdown, not read as Markdown by
+    the lint, not UTF-8)."""
     from skillc_index import SkillcError
     from skillc_lint._fixes import (
         FileChange,
@@ -534,7 +538,7 @@ def add_suppressions(
     problems: list[SkillcError] = []
     for rel, findings in sorted(by_real.values()):
         try:
-            original = read_original(root, rel, confine, texts[rel])
+            original = read_original(root, rel, confine, texts[rel], places)
         except SkillcError as exc:
             problems.append(exc)
             continue
@@ -547,5 +551,5 @@ def add_suppressions(
         originals[rel] = original
         new = suppression_comments(original.text, findings)
         changes.append(FileChange(rel, original.text, new, len(findings)))
-    written, failed = write_changes(root, changes, originals, confine)
+    written, failed = write_changes(root, changes, originals, confine, places)
     return FixOutcome(result, tuple(written), (*problems, *failed)), left

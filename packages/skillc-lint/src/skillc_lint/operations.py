@@ -11,7 +11,7 @@ authoring rules (RFC-0008), with the configuration's ``[lint]`` table, logged.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
 
 from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Session
@@ -430,6 +430,7 @@ def lint(
     write: bool = True,
     engine: Callable[[Path], LintResult] | None = None,
     tree: Path | None = None,
+    places: Sequence[Path] = (),
 ) -> LintReport:
     """Lint one skill (``params.skill``) and log it, when it is a skill of a store (or
     imported into one): a folder in no store is linted without a trace (no runtime folder,
@@ -441,7 +442,8 @@ def lint(
     computes them without writing; findings the per-file ignores hide are not fixed); the
     result is then what remains. ``tree``: the folder the fixes may write in, when the skill
     was found in a folder of skills (default: the skill's own folder; the ``tree`` of
-    :func:`~skillc_lint.fix_skill`). ``engine``: what lints the resolved folder when not fixing
+    :func:`~skillc_lint.fix_skill`); ``places``: where they may write when the skill was found
+    by its name (``fix_skill``'s). ``engine``: what lints the resolved folder when not fixing
     (default: :func:`~skillc_lint.lint_skill` with ``registry``); the command line passes the
     result a worker process already computed for it."""
     from skillc_index import error_line, resolve_skill
@@ -480,6 +482,7 @@ def lint(
             write=write,
             skip=lambda d: ignores.hides(folder / d.file, d),
             tree=tree,
+            places=places,
         )
         return _suppressed(outcome.result, hidden)
 

@@ -115,22 +115,6 @@ def library_of(
     return Library(entries), notices
 
 
-def _check_write_place(target: Path, layout: Layout) -> None:
-    """E012 when ``target``, in a skill found by its name among the installed ones (or in a
-    library of the project's config, or through a linked entry of a ``--path`` folder), lies
-    in neither the project nor the skillc home: a project's agent-folder entry linked out of
-    it, or its config, directs no write (DECISIONS); the skill's folder given on the command
-    line may."""
-    from skillc_index.command_errors import PathEscapesProject
-    from skillc_index.files import inside
-    from skillc_index.inventory.folders import project_base
-
-    real = os.path.realpath(target)
-    places = (project_base(layout), layout.home)
-    if not any(place and inside(real, os.path.realpath(place)) for place in places):
-        raise PathEscapesProject(layout.display(target), real)
-
-
 def _targets(
     library: Library, layout: Layout, names: Sequence[str]
 ) -> tuple[list[int], list[Diagnostic]]:
@@ -305,6 +289,7 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
     from skillc_index.command_errors import ForeignFile
     from skillc_index.diagnostics import InvalidOption
     from skillc_index.files import within
+    from skillc_index.inventory.folders import check_write_place
 
     if not options.skills:
         raise InvalidOption("name the skills to write trigger cases for")
@@ -328,7 +313,7 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
             # link nor the project's config directs a write out
             linked = named or entry.folder.is_symlink()
             if linked and os.path.realpath(entry.folder) not in given_real:
-                _check_write_place(target, layout)
+                check_write_place(target, layout)
             if os.path.lexists(target.parent) and not target.parent.is_dir():
                 raise InvalidOption(f"{target.parent} is not a folder")
             if os.path.lexists(target) and not force:  # E050 names the file, as stats does

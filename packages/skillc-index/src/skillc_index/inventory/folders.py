@@ -41,6 +41,7 @@ __all__ = [
     "Root",
     "RootKind",
     "agent_folders",
+    "check_write_place",
     "folders_of_agent",
     "nested_folders",
     "parent_folders",
@@ -48,6 +49,7 @@ __all__ = [
     "routing_roots",
     "search_roots",
     "trusted_targets",
+    "write_places",
 ]
 
 RootKind = Literal["store", "agent", "config", "plugin", "path"]
@@ -115,6 +117,25 @@ def check_project_write(path: Path, layout: Layout) -> None:
     real = os.path.realpath(path)
     if not inside(real, os.path.realpath(base)):
         raise PathEscapesProject(layout.display(path), real)
+
+
+def write_places(layout: Layout) -> tuple[Path, ...]:
+    """Where a write that the project's files direct may land (DECISIONS): the project
+    (:func:`project_base`) and the skillc home. A skill found by its name (in a store, an
+    agent folder, a library of the config) may be written only there: a checkout's entry
+    linked out of them directs no write; a folder the user names on the command line may."""
+    base = project_base(layout)
+    return (layout.home,) if base is None else (base, layout.home)
+
+
+def check_write_place(path: Path, layout: Layout) -> None:
+    """E012 (``PathEscapesProject``) when ``path`` really (symlinks followed) lies in none of
+    the :func:`write_places`."""
+    from skillc_index.command_errors import PathEscapesProject
+    from skillc_index.files import within
+
+    if not any(within(path, place) for place in write_places(layout)):
+        raise PathEscapesProject(layout.display(path), os.path.realpath(path))
 
 
 def agent_folders(
