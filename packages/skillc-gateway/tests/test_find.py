@@ -113,7 +113,8 @@ def test_a_checkouts_targets_lead_find_nowhere_outside_it(
     gateway: Run, project: Path, home: Path, tmp_path: Path, write_skill: WriteSkill
 ) -> None:
     """The project's own [targets] are searched only where they are inside the project: a
-    checkout's `evil = "/"` (or any outside folder, or a home folder) is not walked."""
+    checkout's `evil = "/"` (or any outside folder, or a home folder) is not walked, nor
+    one under a key holding `/` (no target name: warned and ignored)."""
     outside = tmp_path / "outside"
     write_skill(outside / "lamp-out", "lamp-out", "Light a lamp outside.")
     write_skill(home / "private/lamp-home", "lamp-home", "Light a lamp at home.")
@@ -121,7 +122,7 @@ def test_a_checkouts_targets_lead_find_nowhere_outside_it(
     (project / ".skillc").mkdir(exist_ok=True)
     (project / ".skillc/config.toml").write_text(
         f'[targets]\nevil = "{outside}"\nhomely = "~/private"\nroot = "/"\n'
-        'ours = "our-agent/skills"\n'
+        f'ours = "our-agent/skills"\n"x/y" = "{outside}"\n'
     )
     assert names(find(gateway, "lamp")) == ["lamp-in"]
     (home / ".skillc").mkdir(exist_ok=True)  # the user's own config is trusted

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 from skillc_index import Layout, load_config
 from skillc_index.diagnostics import format_diagnostic
+
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
 
 
 def write(path: Path, text: str) -> None:
@@ -294,3 +298,46 @@ def test_named_libraries_merge_by_name_and_resolve_from_where_they_were_set(
         Path("/abs/skills"),
     )
     assert config.library("mine", layout.project_root, layout.home) == (layout.home / "lib",)
+
+
+def test_unusable_targets_and_libraries_entries_are_warned_and_ignored(layout: Layout) -> None:
+    """A ``[targets]`` key that can name no target (a ``/`` makes a target a folder path, a
+    comma separates names, a control character) or a value no path can be (empty, a NUL),
+    a library folder holding a NUL: each entry is warned and ignored, the others kept."""
+    assert layout.project_config is not None
+    write(
+        layout.project_config,
+        "[targets]\n"
+        '"x/y" = "/tmp/x"\n"a,b" = "ab"\n"" = "e"\n" sp" = "sp"\n"n\\u0000k" = "nk"\n'
+        'nul = "x\\u0000y"\nempty = ""\ngood = "agents/good"\n'
+        '[libraries]\nbad = ["ok", "x\\u0000y"]\nteam = ["team"]\n',
+    )
+    config = load_config(layout, env={})
+    assert config.targets == {"good": "agents/good"}
+    assert config.libraries == {"team": ("team",)}
+    notices = texts(config)
+    assert len(notices) == 8, notices
+    assert any("target 'x/y' holds '/', which makes a target a folder path" in t for t in notices)
+    assert any("target 'n\\x00k' holds a control character" in t for t in notices)
+    assert any("target 'nul' must be a path string (not empty, no NUL)" in t for t in notices)
+    assert any("library 'bad' must be a list of 1 to 256 folder paths" in t for t in notices)
+    assert all("\0" not in t for t in notices)
+
+
+def test_a_nul_in_a_checkout_s_targets_fails_no_command(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    """A NUL in a ``[targets]`` value or key made ``list``, ``find`` and name resolution
+    fail (E999 "embedded null byte"); the entries are warned and ignored."""
+    write(
+        project / ".skillc/config.toml",
+        '[targets]\nbad = "x\\u0000y"\n"k\\u0000" = "z"\n[libraries]\nl = ["a\\u0000"]\n',
+    )
+    skc = cli("skc")
+    listed = skc("list")
+    assert listed.returncode == 0, listed.stderr
+    assert "target 'bad' must be a path string" in listed.stderr
+    missing = skc("outline", "nosuch")
+    assert missing.returncode == 1
+    assert "error[E001]: skill 'nosuch' not found" in missing.stderr, missing.stderr
+    assert "E999" not in missing.stderr

@@ -12,6 +12,7 @@ import pytest
 
 from skillc_index import Layout
 from skillc_index.build.skill import build_skill
+from skillc_index.config import Config
 from skillc_index.inventory.deployed import deployed_source
 from skillc_index.inventory.folders import (
     MAX_PLUGIN_RECORDS_BYTES,
@@ -20,6 +21,7 @@ from skillc_index.inventory.folders import (
     plugin_folders,
     routing_roots,
     search_roots,
+    trusted_targets,
 )
 
 
@@ -352,3 +354,26 @@ def test_the_folders_an_agent_reads(layout: Layout, project: Path, home: Path) -
     assert folders_of_agent("mine", layout, {"mine": "~/mine"}) == {home / "mine"}
     with pytest.raises(UnknownTarget):
         folders_of_agent("nobody", layout)
+
+
+def test_trusted_targets_look_at_each_value_whatever_the_key(
+    layout: Layout, project: Path, tmp_path: Path
+) -> None:
+    """A project entry is kept only when the folder its value names is inside the project: a
+    key holding ``/`` (which ``target_root`` reads as a folder path of the working directory)
+    was kept whatever its value said (``"x/y" = "/elsewhere"``: list, find and MCP served
+    the skills there)."""
+    entries = {
+        "x/y": str(tmp_path / "elsewhere"),
+        "homely": "~/agent",
+        "ours": "our-agent/skills",
+        "inside": str(project / "abs"),
+        "up": "../up",
+    }
+    config = Config(targets=entries, origins={f"targets.{name}": "project" for name in entries})
+    assert trusted_targets(layout, config) == {
+        "ours": "our-agent/skills",
+        "inside": str(project / "abs"),
+    }
+    home_config = config._replace(origins={f"targets.{name}": "global" for name in entries})
+    assert trusted_targets(layout, home_config) == entries  # the user's own: trusted

@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import Any
 
 from skillc_index.diagnostics import Notice
-from skillc_index.layout import Layout, expand_user
+from skillc_index.layout import Layout, expand_user, shown, target_name_problem
 from skillc_index.record import Record
 
 SUPPORTED_VERSION = 1
@@ -197,10 +197,10 @@ def _read_file(path: Path, notices: list[Notice]) -> dict[str, Any] | None:
                 if dotted not in DEFAULTS:
                     notices.append(Notice(f"config file {path}: unknown key '{dotted}' ignored"))
                 elif not _valid(dotted, value):
-                    shown = "" if dotted in PERSONAL_KEYS else f" {value!r}"  # a password?
+                    quoted = "" if dotted in PERSONAL_KEYS else f" {value!r}"  # a password?
                     notices.append(
                         Notice(
-                            f"config file {path}: invalid value{shown} for '{dotted}' "
+                            f"config file {path}: invalid value{quoted} for '{dotted}' "
                             f"(expected {_EXPECTED[dotted]}); ignored"
                         )
                     )
@@ -208,28 +208,38 @@ def _read_file(path: Path, notices: list[Notice]) -> dict[str, Any] | None:
                     flat[dotted] = value
         elif section in OPEN_TABLES and isinstance(body, dict):
             for key, value in body.items():
-                if section == "targets" and not isinstance(value, str):
+                problem = _entry_problem(section, key, value)
+                if problem is not None:
+                    what = "target" if section == "targets" else "library"
                     notices.append(
-                        Notice(f"config file {path}: target '{key}' must be a path string; ignored")
-                    )
-                    continue
-                if section == "libraries" and not (
-                    isinstance(value, list)
-                    and value
-                    and len(value) <= 256
-                    and all(isinstance(v, str) and v for v in value)
-                ):
-                    notices.append(
-                        Notice(
-                            f"config file {path}: library '{key}' must be a list of 1 to 256 "
-                            "folder paths; ignored"
-                        )
+                        Notice(f"config file {path}: {what} '{shown(key)}' {problem}; ignored")
                     )
                     continue
                 flat[f"{section}.{key}"] = value
         else:
             notices.append(Notice(f"config file {path}: unknown key '{section}' ignored"))
     return flat
+
+
+def _entry_problem(section: str, key: str, value: Any) -> str | None:
+    """Why an entry of ``[targets]`` or ``[libraries]`` is unusable, or None: a key that
+    names no target (:func:`~skillc_index.layout.target_name_problem`), a value that is no
+    path (not a non-empty string, or holding a NUL, which no path can: every command reading
+    the folders failed on it)."""
+    if section == "targets":
+        problem = target_name_problem(key)
+        if problem is None and not _is_path(value):
+            problem = "must be a path string (not empty, no NUL)"
+        return problem
+    if section == "libraries" and not (
+        isinstance(value, list) and value and len(value) <= 256 and all(map(_is_path, value))
+    ):
+        return "must be a list of 1 to 256 folder paths (not empty, no NUL)"
+    return None
+
+
+def _is_path(value: Any) -> bool:
+    return isinstance(value, str) and bool(value) and "\0" not in value
 
 
 _EXPECTED = {

@@ -113,6 +113,22 @@ KNOWN_TARGETS: dict[str, AgentTarget] = {
 }
 
 
+def target_name_problem(name: str) -> str | None:
+    """Why ``name``, a key of ``[targets]``, can name no target (``--target NAME``), or None:
+    an empty name, one with spaces around it or a comma (``--target`` splits on commas and
+    strips), a path separator (a target holding one is a folder path) or a control
+    character (a NUL is in no file name)."""
+    if not name or name != name.strip():
+        return "is empty or has spaces around it"
+    if "/" in name or os.sep in name:
+        return "holds '/', which makes a target a folder path, never a name"
+    if "," in name:
+        return "holds ',', which separates target names"
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in name):
+        return "holds a control character"
+    return None
+
+
 def agent_targets(configured: Mapping[str, str] | None = None) -> dict[str, AgentTarget]:
     """The built-in targets, with the config's ``[targets]`` adding or overriding names."""
     if not configured:

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from skillc_index.layout import KNOWN_TARGETS, Layout, Scope, agent_targets
+from skillc_index.layout import KNOWN_TARGETS, AgentTarget, Layout, Scope, agent_targets
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
@@ -82,16 +82,18 @@ def trusted_targets(layout: Layout, config: Config) -> dict[str, str]:
     ``stats``, resolution) take: every one of the home config, and of the project's own
     ``config.toml`` only those whose folder is really inside the project. A checkout is
     somebody else's: its ``evil = "/"`` must not make every ``skc find`` walk the disk, as it
-    may not make a build write there."""
+    may not make a build write there. Each entry's folder is the one its value names (a
+    ``~/`` one is the home's, never inside the project), whatever its key says."""
     targets = dict(config.targets)
     project = layout.project_root
     untrusted = [name for name in config.project_targets if name in targets]
     if untrusted:
         from skillc_index.files import within  # only for a project that sets targets
 
-        for name in untrusted:  # where a build would deploy to: Layout.target_root
-            root = layout.target_root(name, "project", targets)
-            if project is None or not within(root, project):
+        for name in untrusted:  # the folder a build of a project skill would deploy to
+            spec = AgentTarget.parse(targets[name])
+            root = None if project is None else spec.folder("project", project, layout.home)
+            if root is None or project is None or not within(root, project):
                 del targets[name]
     return targets
 
