@@ -6,6 +6,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from skillc_index import Layout, load_config
 from skillc_index.diagnostics import format_diagnostic
 
@@ -298,6 +300,21 @@ def test_named_libraries_merge_by_name_and_resolve_from_where_they_were_set(
         Path("/abs/skills"),
     )
     assert config.library("mine", layout.project_root, layout.home) == (layout.home / "lib",)
+
+
+def test_a_library_s_tilde_is_the_skillc_home_as_a_target_s_is(
+    layout: Layout, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``$SKILLC_HOME`` replaces the home folder for every global path (DECISIONS): a
+    library's ``~/team`` is the skillc home's, not ``$HOME``'s, as ``[targets]``' ``~/x``."""
+    monkeypatch.setenv("HOME", str(tmp_path / "real-home"))
+    write(layout.global_config, '[libraries]\nteam = ["~/team", "~"]\n[targets]\nt = "~/t"\n')
+    config = load_config(layout, env={})
+    assert config.library("team", layout.project_root, layout.home) == (
+        layout.home / "team",
+        layout.home,
+    )
+    assert layout.target_root("t", "global", config.targets) == layout.home / "t"
 
 
 def test_unusable_targets_and_libraries_entries_are_warned_and_ignored(layout: Layout) -> None:

@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import Any
 
 from skillc_index.diagnostics import Notice
-from skillc_index.layout import Layout, expand_user, shown, target_name_problem
+from skillc_index.layout import Layout, home_relative, shown, target_name_problem
 from skillc_index.record import Record
 
 SUPPORTED_VERSION = 1
@@ -82,9 +82,9 @@ class Config(Record):
     """Problems found (unknown keys, bad values, unreadable files): to print, never fatal."""
 
     def library(self, name: str, project_root: Path | None, home: Path) -> tuple[Path, ...]:
-        """The folders of ``[libraries] NAME`` (``~`` expanded; a relative path against the
-        project root when the project's config set it, else the home folder); E100 when no
-        library has that name."""
+        """The folders of ``[libraries] NAME`` (``~/`` is ``home``, the skillc home, as in
+        ``[targets]``; a relative path against the project root when the project's config set
+        it, else ``home``); E100 when no library has that name."""
         folders = self.libraries.get(name)
         if folders is None:
             from skillc_index.diagnostics import InvalidOption
@@ -93,7 +93,10 @@ class Config(Record):
             raise InvalidOption(f"no library named '{name}' (known: {known})")
         project = self.project_library(name)
         base = project_root if project and project_root is not None else home
-        return tuple(base / expand_user(folder) for folder in folders)
+        return tuple(
+            base / folder if (under := home_relative(folder)) is None else home / under
+            for folder in folders
+        )
 
     def project_library(self, name: str) -> bool:
         """Whether ``[libraries] NAME`` comes from the project's own ``config.toml``: a

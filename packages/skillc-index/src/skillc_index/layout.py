@@ -81,8 +81,9 @@ class AgentTarget(Record):
         """A ``[targets]`` value of the config (ADR-0002): ``~/x`` is a home folder only, an
         absolute path is that folder for both scopes, anything else hangs off the project
         root for project skills and off the home folder for global ones."""
-        if spec == "~" or spec.startswith("~/"):
-            return cls(None, spec[2:])
+        home = home_relative(spec)
+        if home is not None:
+            return cls(None, home)
         return cls(spec, spec)
 
     def folder(self, scope: Scope, project: Path, home: Path) -> Path | None:
@@ -111,6 +112,15 @@ KNOWN_TARGETS: dict[str, AgentTarget] = {
     ),
     "trae": AgentTarget(".trae/skills", ".trae/skills", TRAE),
 }
+
+
+def home_relative(spec: str) -> str | None:
+    """What follows ``~/`` in a path of the config (``[targets]``, ``[libraries]``): a folder
+    of the home folder, ``$SKILLC_HOME`` when set, as for every global path (DECISIONS);
+    ``""`` for ``~`` itself; None for any other path (``~name`` is no home folder here)."""
+    if spec == "~" or spec.startswith("~/"):
+        return spec[2:]
+    return None
 
 
 def target_name_problem(name: str) -> str | None:
