@@ -943,6 +943,34 @@ def test_an_agent_folder_leading_outside_the_project_is_refused(
     )
 
 
+@pytest.mark.parametrize(
+    ("value", "scope"),
+    [
+        ("~/.ssh", ("--global",)),
+        ("../elsewhere", ()),
+        ("../elsewhere", ("--global",)),
+        ("agents-here", ("--global",)),
+    ],
+)
+def test_a_project_config_s_agent_folder_outside_the_project_is_refused(
+    cli: Callable[..., Run], project: Path, home: Path, value: str, scope: tuple[str, ...]
+) -> None:
+    """A checkout's ``[targets] claude = "~/.ssh"`` never routes a folder of the home (nor any
+    outside the project): with ``--global`` the skills of ``~/.ssh`` were moved into the store
+    and the router written there; ``build --global`` refuses the same entry (E100). A
+    relative entry is the home's folder for ``--global``: refused too."""
+    (project / ".skillc" / "skills").mkdir(parents=True, exist_ok=True)
+    (project / ".skillc" / "config.toml").write_text(f'[targets]\nclaude = "{value}"\n')
+    for folder in (home / ".ssh", project.parent / "elsewhere", home / "agents-here"):
+        agent_skill(folder, "decoy")
+    with unchanged(home, project.parent / "elsewhere", project):
+        for command in ("install", "uninstall"):
+            result = route(cli, command, *scope)
+            assert result.returncode == 1
+            assert result.stderr.startswith("error[E100]: invalid option: 'agent folder '")
+            assert "of the project's config leads outside the project, to " in result.stderr
+
+
 def test_a_parking_folder_leading_outside_is_refused(
     cli: Callable[..., Run], claude: Path, project: Path, tmp_path: Path
 ) -> None:

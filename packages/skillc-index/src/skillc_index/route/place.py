@@ -71,8 +71,9 @@ class RoutePlace(NamedTuple):
 
 def route_place(layout: Layout, config: Config, agent: str, global_: bool) -> RoutePlace:
     """The agent folder, store and manifest of ``agent`` in the scope; refuses (E100) an
-    unknown agent, a project scope outside any project, and any of them leading outside the
-    project (or home) folder."""
+    unknown agent, a project scope outside any project, any of them leading outside the
+    project (or home) folder, and an agent folder that the project's own config sets
+    (``[targets]``) outside the project, in either scope (``build`` refuses it too)."""
     scope: Scope = "global" if global_ else "project"
     if scope == "project" and layout.project_root is None:
         raise NoProjectToRoute(in_home=layout.cwd == layout.home)
@@ -84,6 +85,14 @@ def route_place(layout: Layout, config: Config, agent: str, global_: bool) -> Ro
     if folder is None:  # a home-only ("~/...") target asked for in the project
         has_one = (name for name, target in known.items() if target.project is not None)
         raise UnknownTarget(agent, tuple(sorted(has_one)))
+    if agent in config.project_targets:  # a checkout's entry: inside the project, as for build
+        from skillc_index.files import within
+
+        project = layout.project_root
+        if project is None or not within(folder, project):
+            real = os.path.realpath(folder)
+            problem = f"of the project's config leads outside the project, to {real}"
+            raise RouteOutside("agent folder", layout.display(folder), problem)
     place = RoutePlace(
         agent,
         scope,
