@@ -22,7 +22,7 @@ import pytest
 
 from skillc_gateway import find_skills
 from skillc_gateway.catalog import Catalog, database, postings
-from skillc_index import EmptyQuery, Layout, SkillDirectoryNotFound
+from skillc_index import EmptyQuery, InvalidOption, Layout, SkillDirectoryNotFound
 from skillc_index.build.skill import build_skill
 from skillc_index.inventory.folders import ROUTING_ROOTS_VARIABLE
 
@@ -776,6 +776,17 @@ def test_a_budget_cut_answer_is_partial_and_the_next_goes_on(
     assert first.searched < 40
     done = find_skills(layout, "owls", paths=["lib"], limit=100)
     assert (done.partial, done.searched, len(done.skills)) == (False, 40, 40)
+
+
+@pytest.mark.timeout(60)
+def test_a_budget_that_is_no_number_of_seconds_is_refused(
+    project: Path, layout: Layout, write_skill: WriteSkill
+) -> None:
+    """``budget=float("nan")`` never returned: no deadline was ever reached."""
+    write_skill(project / "lib/owl", "owl", "A skill about owls.")
+    for budget in (float("nan"), float("inf"), -1.0):
+        with pytest.raises(InvalidOption, match="budget must be"):
+            find_skills(layout, "owls", paths=["lib"], budget=budget)
 
 
 def test_a_budget_goes_on_only_when_the_pace_says_the_rest_fits_in_three_budgets() -> None:

@@ -224,6 +224,8 @@ def find_skills(
     from skillc_index.operation import as_items
 
     paths = as_items(paths)
+    if not 0 <= budget < float("inf"):  # NaN too: no deadline would ever be reached
+        raise InvalidOption(f"budget must be a number of seconds, 0 or more, not {budget}")
     if configured is None:  # as `skc find` reads them (it answered more skills than this)
         from skillc_index.config import load_config
         from skillc_index.inventory.folders import trusted_targets
