@@ -350,11 +350,11 @@ def test_a_nul_in_a_checkout_s_targets_fails_no_command(
         project / ".skillc/config.toml",
         '[targets]\nbad = "x\\u0000y"\n"k\\u0000" = "z"\n[libraries]\nl = ["a\\u0000"]\n',
     )
-    skc = cli("skc")
-    listed = skc("list")
+    index = cli("skillc-index")  # (this package alone: no gateway's outline here)
+    listed = index("list")
     assert listed.returncode == 0, listed.stderr
     assert "target 'bad' must be a path string" in listed.stderr
-    missing = skc("outline", "nosuch")
+    missing = index("build", "nosuch")
     assert missing.returncode == 1
     assert "error[E001]: skill 'nosuch' not found" in missing.stderr, missing.stderr
     assert "E999" not in missing.stderr
