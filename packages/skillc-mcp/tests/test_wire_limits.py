@@ -348,3 +348,33 @@ def test_a_model_searches_no_folder_outside_the_project_and_the_home(
         assert [s["name"] for s in found["structuredContent"]["skills"]] == ["outer-widgets"]
     finally:
         assert server.close() == 0, server.stderr()
+
+
+def test_a_model_scores_no_library_outside_the_project_and_the_home(
+    wire: WireClient, project: Path, tmp_path: Path
+) -> None:
+    """``skc_eval``'s ``path`` (the library) is confined as ``skc_find``'s: with ``path:
+    ["/"]`` it walked the disk, holding the server. A folder outside the project, the home
+    folder and the folders of installed skills, also through a symlink in the project, is
+    E100 before any walk; one in the project is scored against."""
+    outside = tmp_path / "elsewhere"
+    inside = project / "library"
+    for folder in (outside, inside):
+        (folder / "widgets").mkdir(parents=True)
+        (folder / "widgets" / "SKILL.md").write_text(
+            "---\nname: widgets\ndescription: Paint widgets blue.\n---\n\n# Paint\n",
+            encoding="utf-8",
+        )
+    (project / "linked").symlink_to(outside)
+    wire.initialize()
+    for path in ("/", str(outside), "linked", "linked/widgets"):
+        result = wire.call("skc_eval", {"path": [path]})
+        text = result["content"][0]["text"]
+        assert result["isError"], text
+        assert text.startswith(f"error[E100]: invalid option: 'path '{path}' "), text
+        assert "outside the project, the working folder, the home folder and the" in text
+        assert "'skc eval --path DIR'" in text
+    for path in ("library", str(inside)):
+        result = wire.call("skc_eval", {"path": [path]})
+        assert not result["isError"], result["content"][0]["text"]
+        assert result["structuredContent"]["library"] == 1

@@ -70,6 +70,7 @@ __all__ = [
     "PathNotSearched",
     "QueryTooLong",
     "SectionHit",
+    "confine",
     "find_roots",
     "find_skills",
     "served_answer",
@@ -284,19 +285,37 @@ def served_answer(
 
 
 class PathNotSearched(InvalidOption):
-    """E100: a folder a model asked ``find`` to search (MCP ``skc_find``'s ``path``) that
-    lies outside the project, the working folder, the home folder and the folders of
-    installed skills."""
+    """E100: a folder a model asked a command to search (MCP ``skc_find``'s or ``skc_eval``'s
+    ``path``) that lies outside the project, the working folder, the home folder and the
+    folders of installed skills (:func:`confine`)."""
 
-    def __init__(self, given: str, real: str) -> None:
+    def __init__(self, given: str, real: str, command: str = "find") -> None:
         where = "is" if os.path.abspath(given) == real else f"leads to {real},"  # noqa: PTH100
         super().__init__(
             f"path '{given}' {where} outside the project, the working folder, the home folder "
             "and the folders of installed skills, which are all this server searches (the user "
-            "can search any folder: 'skc find --path DIR')"
+            f"can search any folder: 'skc {command} --path DIR')"
         )
         self.given = given
         self.real = real
+
+
+def confine(
+    layout: Layout, given: str, path: Path, known: Sequence[Path], command: str = "find"
+) -> None:
+    """:class:`PathNotSearched` (E100) for a folder a model asked ``command`` to search
+    (``path``: ``given`` from the working directory) that does not really lie (symlinks
+    followed) in the project, the working folder (where the user started the server), the
+    home folder, a folder of ``known`` (the inventory's) or a ``$SKILL_ROUTING_ROOTS``
+    folder: a model does not walk the disk (nor fill the user's catalog with every skill on
+    it)."""
+    from skillc_index import within
+
+    bases: list[Path | str] = [layout.cwd, layout.home, *known, *routing_roots()]
+    if layout.project_root is not None:
+        bases.append(layout.project_root)
+    if not any(within(path, base) for base in bases):
+        raise PathNotSearched(given, os.path.realpath(path), command)
 
 
 def find_roots(
@@ -309,30 +328,23 @@ def find_roots(
     """The folders to search: ``paths`` (relative to the working directory; E022 for one
     that is not a folder), a folder of the inventory among them (a store, an agent folder, a
     plugin's skills) searched as one (its entries); else what is installed (the inventory's
-    folders: :func:`skillc_index.inventory.folders.search_roots`). ``confined``: a path must
-    really lie (symlinks followed) in the project, the working folder (where the user
-    started the server), the home folder, an inventory folder or a ``$SKILL_ROUTING_ROOTS``
-    folder, else :class:`PathNotSearched` (E100): a model does not
-    walk the disk nor fill the user's catalog with every skill on it."""
+    folders: :func:`skillc_index.inventory.folders.search_roots`). ``confined`` (the caller
+    is a model): a path outside the folders a model may search is :class:`PathNotSearched`
+    (E100: :func:`confine`)."""
     if not paths:
         return search_roots(layout, configured)
-    from skillc_index import expand_user, is_folder, within
+    from skillc_index import expand_user, is_folder
 
     if len(paths) > MAX_FIND_PATHS:
         raise InvalidOption(f"at most {MAX_FIND_PATHS} folders may be searched, not {len(paths)}")
     known = {root.path: root for root in search_roots(layout, configured)}
-    bases: list[Path | str] = []
-    if confined:
-        bases = [layout.cwd, layout.home, *known, *routing_roots()]
-    if confined and layout.project_root is not None:
-        bases.append(layout.project_root)
     roots: list[Root] = []
     for given in paths:
         path = layout.cwd / expand_user(given)
         if not given or not is_folder(path):  # "" is not the working directory
             raise SkillDirectoryNotFound(given)
-        if confined and not any(within(path, base) for base in bases):
-            raise PathNotSearched(given, os.path.realpath(path))
+        if confined:
+            confine(layout, given, path, list(known))
         absolute = Path(os.path.abspath(path))  # noqa: PTH100 - not resolved: as given
         if all(root.path != absolute for root in roots):
             roots.append(known.get(absolute, Root(absolute, "path")))
