@@ -699,3 +699,65 @@ def test_whole_texts_and_only_the_documents_the_client_opened(
     assert not replies[2]["result"] and not replies[3]["result"]  # no outline of them
     assert replies[4]["result"] == [] and "error" not in replies[5]
     assert code == 0 and "Traceback" not in err
+
+
+def hover_at(path: Path, character: Any = 0) -> dict[str, Any]:
+    return {"textDocument": {"uri": uri(path)}, "position": {"line": 1, "character": character}}
+
+
+def test_a_request_before_initialize_errs_and_a_notification_is_dropped(
+    clean_env: dict[str, str], tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """LSP: a request before ``initialize`` errs with ServerNotInitialized (-32002; it was
+    answered as any other), ``shutdown`` too; a notification other than ``exit`` is dropped."""
+    skill = write_skill(tmp_path / "my-skill") / "SKILL.md"
+    opened = {"uri": uri(skill), "languageId": "markdown", "version": 1, "text": SKILL}
+    code, replies, err = session(
+        clean_env,
+        request(7, "textDocument/hover", hover_at(skill))
+        + request(8, "shutdown")
+        + notify("textDocument/didOpen", {"textDocument": opened})
+        + INITIALIZE
+        + request(9, "textDocument/hover", hover_at(skill))
+        + GOODBYE,
+    )
+    assert replies[7]["error"]["code"] == replies[8]["error"]["code"] == -32002
+    assert replies[1]["result"]["capabilities"] and "result" in replies[9]
+    assert code == 0 and "Traceback" not in err
+
+
+def test_a_request_after_shutdown_errs(
+    clean_env: dict[str, str], tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """LSP: a request after ``shutdown`` (a second ``shutdown`` too) errs with InvalidRequest
+    (-32600): pygls dropped it, and the client waited for ever."""
+    skill = write_skill(tmp_path / "my-skill") / "SKILL.md"
+    code, replies, _ = session(
+        clean_env,
+        INITIALIZE
+        + request(2, "shutdown")
+        + request(3, "textDocument/hover", hover_at(skill))
+        + request(4, "shutdown")
+        + notify("exit"),
+    )
+    assert replies[2]["result"] is None
+    assert replies[3]["error"]["code"] == replies[4]["error"]["code"] == -32600
+    assert code == 0
+
+
+def test_a_request_whose_params_do_not_decode_errs_with_its_id(
+    clean_env: dict[str, str], tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """JSON-RPC: a request with invalid params errs with InvalidParams (-32602) and its id
+    (pygls lost the id and sent nothing); the session goes on."""
+    skill = write_skill(tmp_path / "my-skill") / "SKILL.md"
+    code, replies, _ = session(
+        clean_env,
+        INITIALIZE
+        + request(2, "textDocument/hover", hover_at(skill, character="x"))
+        + request(3, "textDocument/hover")
+        + request(4, "textDocument/hover", hover_at(skill))
+        + GOODBYE,
+    )
+    assert replies[2]["error"]["code"] == replies[3]["error"]["code"] == -32602
+    assert "result" in replies[4] and code == 0

@@ -25,12 +25,21 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from lsprotocol import types
+from pygls.exceptions import (
+    JsonRpcException,
+    JsonRpcInvalidParams,
+    JsonRpcInvalidRequest,
+    JsonRpcServerNotInitialized,
+)
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import RPCRequest
 
 from skillc_index import printable
 from skillc_lint.server.fields import field_help, field_values
@@ -57,15 +66,74 @@ SOURCE = "skillc-lint"
 SETTLE = 0.05
 
 
+@dataclass
+class _Undecoded:
+    """A request whose params did not decode: what :class:`Lifecycle` answers for it."""
+
+    id: int | str
+    method: str
+    error: JsonRpcException
+    jsonrpc: str = "2.0"
+    params: None = None
+
+
+class Lifecycle(LanguageServerProtocol):
+    """pygls's protocol answering every request, as LSP 3.17 asks (pygls 2.1.1 answered a
+    request before ``initialize`` as any other, and neither one after ``shutdown`` nor one
+    whose params did not decode, so the client waited for ever):
+
+    * before the ``initialize`` request, a request errs with ServerNotInitialized (-32002)
+      and a notification other than ``exit`` is dropped ("Initialize Request");
+    * after ``shutdown``, a request (a second ``shutdown`` too) errs with InvalidRequest
+      (-32600) ("Shutdown Request"); a notification other than ``exit`` is dropped;
+    * a request whose params do not decode errs with InvalidParams (-32602), its id kept.
+    """
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.initialize_received = False
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcInvalidParams as exc:  # pygls has lost the id: keep it
+            if "id" not in data or not isinstance(data.get("method"), str) or "error" in data:
+                raise
+            return _Undecoded(data["id"], data["method"], exc)
+
+    def handle_message(self, message: Any) -> None:
+        method = getattr(message, "method", None)
+        if method is None or method == types.EXIT:  # a response to the server, or exit
+            super().handle_message(message)
+            return
+        request = isinstance(message, RPCRequest)
+        error: JsonRpcException | None = None
+        if self._shutdown:
+            error = JsonRpcInvalidRequest(f"{method}: the server was shut down")
+        elif not self.initialize_received and not (request and method == types.INITIALIZE):
+            error = JsonRpcServerNotInitialized(f"{method}: the server is not initialized")
+        elif isinstance(message, _Undecoded):
+            error = message.error
+        if error is None:
+            self.initialize_received = True  # once this or an earlier initialize is in
+            super().handle_message(message)
+        elif request:
+            self._send_response(message.id, error=error.to_response_error())
+        # else: a notification, dropped
+
+
 class SkillServer(LanguageServer):
-    """pygls's server with the lint session."""
+    """pygls's server with the lint session (its protocol :class:`Lifecycle`)."""
 
     def __init__(self, profiles: Sequence[str], version: str) -> None:
         # Whole texts on every change: pygls applies a range edit by its own lines, which
         # break at U+2028, form feeds and others LSP does not count (the server's copy
         # drifted from the editor's), and places an end past the last line one short.
         super().__init__(
-            "skillc-lint", version, text_document_sync_kind=types.TextDocumentSyncKind.Full
+            "skillc-lint",
+            version,
+            text_document_sync_kind=types.TextDocumentSyncKind.Full,
+            protocol_cls=Lifecycle,
         )
         self.session = Session(profiles)
         self.shut_down = False
