@@ -125,6 +125,40 @@ def test_an_imported_folder_and_its_store_copy_are_one_row(
     assert table == [("imported", str(store_copy), 1)]
 
 
+def test_the_uses_of_a_folder_before_its_import_are_its_store_copys(
+    project: Path, layout: Layout, demo_skill: Callable[[Path], Path]
+) -> None:
+    """Reads logged under the folder before ``skc build <folder>`` imported it count as the
+    store copy's, for ``--all`` (its trends too) and for the skill alone, each row once."""
+    from skillc_index.build.skill import build_skill
+    from skillc_stats import query_stats
+
+    folder = demo_skill(project / ".github" / "skills" / "imported").resolve()
+    log(layout, "imported", access(folder, "/w/a", "2026-03-01T10:00:00Z"))  # before
+    build_skill(str(folder), layout, targets=["claude"])
+    store_copy = resolve_skill(str(folder), layout).source
+    assert store_copy != folder
+    log(
+        layout,
+        "imported",
+        access(store_copy, "/w/a", "2026-03-02T10:00:00Z"),
+        access(store_copy, "/w/b", "2026-03-03T10:00:00Z"),
+    )
+    [entry] = query_all(layout)["data"]
+    assert (entry["skill_path"], entry["uses"], entry["projects"]) == (str(store_copy), 3, 2)
+    assert (entry["first_used"], entry["last_used"]) == (
+        "2026-03-01T10:00:00Z",
+        "2026-03-03T10:00:00Z",
+    )
+    [trend] = query_all(layout, by="day")["data"]["skills"]
+    assert (trend["uses"], trend["by_period"][:3]) == (3, [1, 1, 1])
+    for name in ("imported", str(folder)):
+        summary = query_stats(name, layout)
+        assert (summary["skill_path"], summary["data"]["uses"]) == (str(store_copy), 3)
+        projects = query_stats(name, layout, group_by="projects")["data"]
+        assert projects == [{"project": "/w/a", "count": 2}, {"project": "/w/b", "count": 1}]
+
+
 def test_cli_all(
     project: Path, home: Path, layout: Layout, stats_cli: Run, demo_skill: Callable[[Path], Path]
 ) -> None:

@@ -197,14 +197,19 @@ def activation_source(args: Mapping[str, Any]) -> str:
 
 class StatsQuery:
     """The RFC-0003 queries for one resolved skill and one set of filters, over its local
-    log, or over the rows of every skill of its name in a team ``store`` (which this query
-    then owns and closes).
+    log (the rows of its source and of the ``folders`` it is logged as too), or over the
+    rows of every skill of its name in a team ``store`` (which this query then owns and
+    closes).
 
     Each result is computed once; the text summary of ``skc stats`` uses several of them.
     """
 
     def __init__(
-        self, skill: ResolvedSkill, filters: Filters, store: TeamStore | None = None
+        self,
+        skill: ResolvedSkill,
+        filters: Filters,
+        store: TeamStore | None = None,
+        folders: Sequence[str] = (),
     ) -> None:
         self.skill = skill
         self.filters = filters
@@ -214,7 +219,8 @@ class StatsQuery:
         self._log: StatsLog | TeamStatsLog
         if store is None:
             self._source = LocalRows(primary_log(skill.runtime))
-            self._log = StatsLog(self._source, "skill_path", str(skill.source), filters)
+            paths = folders or (str(skill.source),)
+            self._log = StatsLog(self._source, "skill_path", paths, filters)
         else:
             self._source = store
             self._log = store.stats_log(skill.name, filters)
@@ -596,7 +602,9 @@ def prepare(
     filters = team_filters(layout, since, until, projects, store, users, machines)
     resolved = skill if isinstance(skill, ResolvedSkill) else resolve_skill(skill, layout)
     if store is None:
-        return StatsQuery(resolved, filters)
+        from skillc_stats._usage import logged_folders
+
+        return StatsQuery(resolved, filters, folders=logged_folders(resolved, layout))
     from skillc_stats._team import TeamStore
 
     return StatsQuery(resolved, filters, TeamStore(store, write=False))

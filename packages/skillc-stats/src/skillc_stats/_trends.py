@@ -39,8 +39,12 @@ class AllCounts:
         layout: Layout,
         filters: Filters,
         store: TeamStore | None = None,
+        imported: Mapping[str, str] | None = None,
     ) -> None:
         self.entries = entries
+        self.imported = {valid_utf8(k): valid_utf8(v) for k, v in (imported or {}).items()}
+        """Locally, each folder imported into a store -> its store copy: its rows count as
+        the store copy's (:attr:`~skillc_index.inventory.entries.InstalledSkill.logged_as`)."""
         self.layout = layout
         self.filters = filters
         self.store = store
@@ -74,6 +78,8 @@ class AllCounts:
         for entry in self.entries:
             if entry["skill_path"] is not None:
                 by_log[log(str(entry["skill_path"]))].append(valid_utf8(str(entry["skill_path"])))
+        for folder in self.imported:
+            by_log[log(folder)].append(folder)
         found: list[tuple[Any, ...]] = []
         of_folder = ("skill_path",) if per_skill else ()
         for path, folders in by_log.items():
@@ -95,6 +101,8 @@ class AllCounts:
                 self.notes[str(path)] = unreadable_log(exc)
             finally:
                 rows.close()
+        if per_skill and self.imported:  # (the periods sum them with the copy's)
+            return [(self.imported.get(row[0], row[0]), *row[1:]) for row in found]
         return found
 
     def uses_by(self, key: str) -> list[dict[str, Any]]:

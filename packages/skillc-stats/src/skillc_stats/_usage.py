@@ -40,7 +40,7 @@ from skillc_index.inventory.entries import InstalledSkill, installed_skills
 from skillc_stats._filters import Filters, Folders, Names
 
 if TYPE_CHECKING:
-    from skillc_index import Notice
+    from skillc_index import Notice, ResolvedSkill
     from skillc_stats._team import TeamStore
 
 #: The cache of ``--all`` (:class:`UsageCache`), in the skillc home.
@@ -162,21 +162,27 @@ def local_usage(
     notes: dict[str, Notice] | None = None,
 ) -> list[dict[str, Any]]:
     """One entry per installed skill, from the local runtime logs: one statement per log
-    changed since the last ``--all`` with the same filters (:class:`UsageCache`)."""
+    changed since the last ``--all`` with the same filters (:class:`UsageCache`). A skill's
+    rows are those of every folder it is logged as (:attr:`InstalledSkill.logged_as`: a
+    folder imported into a store counts as its store copy), each row once."""
     log_of = primary_log_finder(layout)
-    by_log: dict[Path, list[InstalledSkill]] = defaultdict(list)
-    for skill in skills:
-        by_log[log_of(str(skill.source))].append(skill)
+    by_log: dict[Path, dict[str, str]] = defaultdict(dict)  # folder -> its skill's source
+    listed = list(skills)
+    for skill in listed:
+        for folder in skill.logged_as:
+            by_log[log_of(folder)][valid_utf8(folder)] = valid_utf8(str(skill.source))
     cache = UsageCache(layout.global_dir / CACHE_FILE)
-    key = json.dumps(filters.to_dict(), sort_keys=True)
-    entries: list[dict[str, Any]] = []
-    for log, members in by_log.items():
+    filters_key = json.dumps(filters.to_dict(), sort_keys=True)
+    usage: dict[str, SkillUsage] = {}
+    for log, folders in by_log.items():
+        same = {folder: source for folder, source in folders.items() if folder != source}
+        key = f"{filters_key} {json.dumps(sorted(same.items()))}" if same else filters_key
         stamp = _stamp(log)
         found = cache.get(log, stamp, key)
         if found is None:
             rows = LocalRows(log)
             try:
-                found = {use.key: use for use in usage_of(rows, filters, "skill_path")}
+                found = {use.key: use for use in usage_of(rows, filters, "skill_path", same=same)}
             except UnreadableFile as exc:  # one log must not hide every other skill's use
                 found = {}
                 if notes is not None:
@@ -186,11 +192,52 @@ def local_usage(
                     cache.put(log, stamp, key, found)
             finally:
                 rows.close()
-        for skill in members:
-            path = str(skill.source)
-            entries.append(_entry(skill.name, path, found.get(valid_utf8(path))))
+        for source in set(folders.values()):
+            use = found.get(source)
+            if use is not None:
+                usage[source] = _merged(usage[source], use) if source in usage else use
     cache.save()
+    entries: list[dict[str, Any]] = []
+    for skill in listed:
+        path = str(skill.source)
+        entries.append(_entry(skill.name, path, usage.get(valid_utf8(path))))
     return entries
+
+
+def _merged(one: SkillUsage, other: SkillUsage) -> SkillUsage:
+    """One skill's use from two logs (a folder imported into the other scope's store): the
+    rows of both; a project used from both counts twice (each log counts its own)."""
+    firsts = [time for time in (one.first_used, other.first_used) if time is not None]
+    lasts = [time for time in (one.last_used, other.last_used) if time is not None]
+    return SkillUsage(
+        one.key,
+        one.uses + other.uses,
+        min(firsts, default=None),
+        max(lasts, default=None),
+        one.projects + other.projects,
+        one.author_activity + other.author_activity,
+    )
+
+
+def logged_folders(skill: ResolvedSkill, layout: Layout) -> tuple[str, ...]:
+    """The folders whose rows in the skill's own log are its rows: its source, and (a store
+    copy with an import record) the folders the inventory holds as the same skill
+    (:attr:`InstalledSkill.logged_as`) whose rows are in that log."""
+    from skillc_index.layout import ImportRecord
+
+    own = (str(skill.source),)
+    if not skill.in_store or ImportRecord.read(skill.source) is None:
+        return own  # (no inventory walk: a skill nothing was imported into is its folder)
+    from skillc_index.accesslog import primary_log
+    from skillc_index.config import load_config
+    from skillc_index.inventory.folders import trusted_targets
+
+    log_of, log = primary_log_finder(layout), primary_log(skill.runtime)
+    targets = trusted_targets(layout, load_config(layout))
+    for installed in installed_skills(layout, targets).skills:
+        if installed.source == skill.source:
+            return tuple(folder for folder in installed.logged_as if log_of(folder) == log)
+    return own
 
 
 def team_usage(
@@ -267,7 +314,8 @@ def all_answers(
     if store is None:
         notes: dict[str, Notice] = {}
         usage = usage_response(local_usage(skills, layout, filters, notes), filters)
-        counts = AllCounts(usage["data"], layout, filters)
+        imported = {folder: str(s.source) for s in skills for folder in s.logged_as[1:]}
+        counts = AllCounts(usage["data"], layout, filters, imported=imported)
         counts.notes.update(notes)
         return answer(usage, counts)
     from skillc_stats._team import TeamStore

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
@@ -219,15 +219,19 @@ class LocalRows:
 
 
 class StatsLog:
-    """Read-only queries over one skill's rows (those whose ``column`` is ``value``: its
-    ``skill_path`` in a local log, its name in the team store) within the filters.
+    """Read-only queries over one skill's rows (those whose ``column`` is ``value``, or one
+    of its values: its ``skill_path`` in a local log, with the folders imported into it, its
+    name in the team store) within the filters.
 
     The same statements run over SQLite and PostgreSQL: they use only what both have.
     """
 
-    def __init__(self, rows: Rows, column: str, value: str, filters: RowFilters) -> None:
+    def __init__(
+        self, rows: Rows, column: str, value: str | Sequence[str], filters: RowFilters
+    ) -> None:
         self._run = rows
-        self._where, self._params = where_clause(filters, column, [value])
+        values = [value] if isinstance(value, str) else value
+        self._where, self._params = where_clause(filters, column, values)
 
     def _rows(self, select: str, tail: str = "", extra: Sequence[Any] = ()) -> list[Any]:
         return self._run(f"{select} FROM access_log{self._where}{tail}", [*self._params, *extra])
@@ -308,23 +312,34 @@ def grouped_counts(
 
 
 def usage_of(
-    rows: Rows, filters: RowFilters, column: str, values: Sequence[str] | None = None
+    rows: Rows,
+    filters: RowFilters,
+    column: str,
+    values: Sequence[str] | None = None,
+    same: Mapping[str, str] | None = None,
 ) -> list[SkillUsage]:
     """Uses, first and last use, distinct projects (of the uses) and author activity per
     ``column`` value within the filters: of ``values`` only (a local log: its skills' source
-    folders), or of every value (None). One statement, answered from an index by ``column``
-    and command (the kind of each row is its command's, :func:`command_kind`)."""
+    folders), or of every value (None). The rows of a key of ``same`` count as its value's
+    (a folder imported into a store: its store copy's), each row once. One statement,
+    answered from an index by ``column`` and command (the kind of each row is its command's,
+    :func:`command_kind`)."""
     sql, params = where_clause(filters, column if values is not None else None, values or ())
+    key, key_params = column, []
+    if same:
+        key = f"CASE {column}{' WHEN ? THEN ?' * len(same)} ELSE {column} END"
+        key_params = [valid_utf8(text) for pair in same.items() for text in pair]
     statement = (
         f"SELECT key, SUM(used), MIN(CASE WHEN used = 1 THEN timestamp END), "
         "MAX(CASE WHEN used = 1 THEN timestamp END), "
         "COUNT(DISTINCT CASE WHEN used = 1 THEN cwd END), SUM(authored) "
-        f"FROM (SELECT {column} AS key, timestamp, cwd, {IS_USE} AS used, "
+        f"FROM (SELECT {key} AS key, timestamp, cwd, {IS_USE} AS used, "
         f"{IS_AUTHOR} AS authored FROM access_log{sql}) AS kinds GROUP BY key"
     )
+    found = rows(statement, [*key_params, *KIND_PARAMS, *params])
     return [
         SkillUsage(key, int(uses), first, last, int(projects), int(authored))
-        for key, uses, first, last, projects, authored in rows(statement, [*KIND_PARAMS, *params])
+        for key, uses, first, last, projects, authored in found
     ]
 
 

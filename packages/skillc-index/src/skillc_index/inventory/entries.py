@@ -113,6 +113,14 @@ class InstalledSkill(Record):
     locations: tuple[Location, ...]
 
     @property
+    def logged_as(self) -> tuple[str, ...]:
+        """The folders its rows in the access logs name (``skill_path``): its source first,
+        then each folder imported into it (:func:`group`), whose reads before the import
+        are its uses too. One folder but for an imported one."""
+        keys = (str(location.source or location.real) for location in self.locations)
+        return tuple(dict.fromkeys((str(self.source), *keys)))
+
+    @property
     def managed(self) -> bool:
         """Whether skillc manages it: a store skill (its deployments included)."""
         return any(location.managed for location in self.locations)
