@@ -130,6 +130,18 @@ def test_the_same_skills_give_the_same_bytes(
     assert first and first == second
 
 
+@pytest.mark.parametrize("fmt", ["plugin", "claude-plugin"])
+def test_a_plugin_folder_keeps_a_scripts_executable_bit(
+    layout: Layout, skills: Path, tmp_path: Path, fmt: str
+) -> None:
+    """A plugin is installed by copying its folder: its scripts came out 0644 ("Permission
+    denied" when the agent runs them), where the zips keep 0755."""
+    package_skills([str(skills / "pdf-tool")], layout, fmt=fmt, output=tmp_path)  # type: ignore[arg-type]
+    skill = tmp_path / "pdf-tool" / "skills" / "pdf-tool"
+    assert (skill / "scripts" / "extract.py").stat().st_mode & 0o777 == 0o755
+    assert not (skill / "SKILL.md").stat().st_mode & 0o111
+
+
 def test_the_upload_holds_the_standard_fields_and_reports_the_rest(
     layout: Layout, skills: Path, tmp_path: Path
 ) -> None:

@@ -218,11 +218,13 @@ def _layout_well_known(skills: Sequence[PackedSkill], base_url: str) -> dict[str
     return out
 
 
+def _plugin_path(plugin: str, skill: PackedSkill, entry: ArchiveEntry) -> str:
+    return f"{plugin}/skills/{skill.name}/{entry.path}"
+
+
 def _plugin_files(plugin: str, skills: Sequence[PackedSkill]) -> dict[str, bytes]:
     return {
-        f"{plugin}/skills/{skill.name}/{entry.path}": entry.data
-        for skill in skills
-        for entry in skill.files
+        _plugin_path(plugin, skill, entry): entry.data for skill in skills for entry in skill.files
     }
 
 
@@ -305,6 +307,7 @@ def package_skills(
         raise InvalidOption(f"'{twice[0]}' is given twice (two skills of one name)")
     if not base_url.endswith("/"):  # each url is base_url + a path: no slash, no url
         base_url += "/"
+    executables: set[str] = set()
     if fmt == "upload":
         files = _layout_upload(packed, fmt)
     elif fmt == "well-known":
@@ -312,7 +315,15 @@ def package_skills(
     else:
         if name is None and len(packed) > 1:
             raise InvalidOption("a plugin of several skills needs a name (--name)")
-        files = _layout_plugin(packed, fmt, name or packed[0].name, version, author)
+        plugin = name or packed[0].name
+        files = _layout_plugin(packed, fmt, plugin, version, author)
+        # a folder installed by copying it: a script keeps its executable bit, as in a zip
+        executables = {
+            _plugin_path(plugin, skill, entry)
+            for skill in packed
+            for entry in skill.files
+            if entry.executable
+        }
     from skillc_index.inventory.folders import check_project_write
 
     check_project_write(output, layout)  # a checkout's `dist` symlink leading out: E012
@@ -342,7 +353,7 @@ def package_skills(
         path = output / rel
         try:
             ensure_dir(path.parent)
-            write_file_atomic(path, files[rel])
+            write_file_atomic(path, files[rel], mode=0o755 if rel in executables else None)
         except OSError as exc:  # E999, typed: a folder of /proc, a read-only file system
             raise CannotCreate(str(path), exc.strerror or str(exc)) from exc
         data = files[rel]
