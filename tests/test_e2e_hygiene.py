@@ -340,8 +340,10 @@ def test_usage_of_a_read_only_runtime_is_read_and_its_prune_fails_loudly(
     for name in ("logs.db-wal", "logs.db-shm"):  # the last writer's: gone, as it ends
         assert not (runtime / "demo" / ".skillc-meta" / name).exists()
 
+    meta = runtime / "demo" / ".skillc-meta"  # the log's own folder: read-only for a user too
+
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        command = _read_only(runtime, [sys.executable, "-m", "skillc", *args])
+        command = _read_only(meta, [sys.executable, "-m", "skillc", *args])
         return subprocess.run(
             command, cwd=project, env=clean_env, capture_output=True, text=True, timeout=120,
             check=False,

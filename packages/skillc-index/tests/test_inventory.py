@@ -331,7 +331,9 @@ def test_codex_reads_agents_skills_up_to_the_repository_root(
     assert layout.project_root == (repo if skillc_project else None)
     found = {s.name: s for s in installed_skills(layout).skills}
     assert sorted(found) == ["payskill", "rootskill"]
-    assert "codex" in found["rootskill"].agents + found["payskill"].agents
+    # the project's (else the working folder's) `.agents/skills` is the `agents` target's,
+    # which Codex reads too; the other is read for Codex alone
+    assert {found["rootskill"].agents, found["payskill"].agents} == {("agents",), ("codex",)}
     for skill, folder in (("rootskill", root_skill), ("payskill", pay_skill)):
         assert resolve_skill(skill, layout).source == folder
     listed = list_skills(layout, agent="codex").skills
