@@ -190,7 +190,7 @@ def search(session: Session, params: SearchParams) -> SearchResults:
         found = search_skill(skill, params.query, limit=params.limit, tokenizer_setting=tokenizer)
         args["result_count"] = len(found.results)
     kept, cut = session.fit(
-        found.to_dict()["results"],
+        lambda: found.to_dict()["results"],
         "search",
         "results",
         "ask for fewer with `limit`, or add words to the query",

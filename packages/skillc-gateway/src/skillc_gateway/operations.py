@@ -110,7 +110,7 @@ def outline(session: Session, params: OutlineParams) -> OutlineResult:
     with session.logged("outline", params.skill, params.log_args()) as skill:
         found = read_outline(skill, level=params.level, tokenizer_setting=session.config.tokenizer)
     kept, cut = session.fit(
-        [heading.to_dict() for heading in found.headings],
+        lambda: [heading.to_dict() for heading in found.headings],
         "outline",
         "headings",
         "ask for the top levels only with `level` (1 or 2), or search the skill for what you need",
@@ -294,17 +294,15 @@ def sources(session: Session, params: SourcesParams) -> SourcesResult:
             limit=params.limit,
             pattern=params.pattern,
         )
-    warnings: tuple[Notice, ...] = ()
-    if session.reply_chars is not None:
-        kept, warnings = session.fit(
-            tree.items()[: len(tree.shown)],
-            "sources",
-            "entries",
-            "narrow it with `dir`, `depth` or `pattern`",
-            total=len(tree.entries),
-        )
-        if warnings:
-            tree = tree.cut(kept)
+    kept, warnings = session.fit(
+        lambda: tree.items()[: len(tree.shown)],
+        "sources",
+        "entries",
+        "narrow it with `dir`, `depth` or `pattern`",
+        total=len(tree.entries),
+    )
+    if warnings:
+        tree = tree.cut(kept)
     return SourcesResult(skill.name, tree, warnings)
 
 

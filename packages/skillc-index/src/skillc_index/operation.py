@@ -404,33 +404,35 @@ class Session:
 
     def fit(
         self,
-        items: Sequence[Mapping[str, Any]],
+        items: Callable[[], Sequence[Mapping[str, Any]]],
         what: str,
         noun: str,
         advice: str,
         *,
         total: int | None = None,
     ) -> tuple[int, tuple[Notice, ...]]:
-        """How many of ``items`` (a result's list, as JSON values) one reply holds, and the
-        warning when that is not all of them: all without ``reply_chars``, else the first
-        whose JSON fits in it; the others are left out whole. The warning reads ``<what> cut
-        at K of N <noun> (the reply's limit of C characters): <advice>`` (``total``: N, when
-        the result counts more than ``items``)."""
-        kept = len(items)
-        if self.reply_chars is not None:
-            import json
+        """How many of ``items()`` (a result's list, as JSON values) one reply holds, and the
+        warning when that is not all of them (the count is the caller's only then): the
+        first whose JSON fits in ``reply_chars``, the others left out whole. ``items`` is
+        called only when the reply is bounded (an MCP session): the command line makes no
+        JSON for it. The warning reads ``<what> cut at K of N <noun> (the reply's limit of C
+        characters): <advice>`` (``total``: N, when the result counts more than ``items``)."""
+        if self.reply_chars is None:
+            return 0, ()
+        import json
 
-            used = 0
-            for count, item in enumerate(items):
-                used += len(json.dumps(item, ensure_ascii=False)) + 2
-                if used > self.reply_chars:
-                    kept = count
-                    break
-        if kept == len(items):
+        listed = items()
+        kept, used = len(listed), 0
+        for count, item in enumerate(listed):
+            used += len(json.dumps(item, ensure_ascii=False)) + 2
+            if used > self.reply_chars:
+                kept = count
+                break
+        if kept == len(listed):
             return kept, ()
         from skillc_index.diagnostics import Notice
 
-        total = len(items) if total is None else total
+        total = len(listed) if total is None else total
         return kept, (
             Notice(
                 f"{what} cut at {kept:,} of {total:,} {noun} (the reply's limit of "

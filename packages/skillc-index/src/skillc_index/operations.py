@@ -227,7 +227,7 @@ def list_(session: Session, params: ListParams) -> SkillList:
     from dataclasses import replace
 
     kept, cut = session.fit(
-        [entry.to_dict() for entry in listed.skills],
+        lambda: [entry.to_dict() for entry in listed.skills],
         "list",
         "skills",
         "narrow it with `pattern`, `scope` or `status`",

@@ -174,7 +174,7 @@ def lint_run(session: Session, params: LintParams) -> LintRun:
         run = LintRun(params, cwd)
         report = lint(session, params)
         kept, cut = session.fit(
-            report.to_dict()["diagnostics"],
+            lambda: report.to_dict()["diagnostics"],
             "lint",
             "diagnostics",
             "narrow it with `select` or `ignore`, or fix these and lint again",
