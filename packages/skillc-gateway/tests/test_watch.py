@@ -30,7 +30,7 @@ import pytest
 
 from skillc_gateway import __version__, find_quick
 from skillc_gateway.catalog import FindResult, FoundSkill, SectionHit
-from skillc_gateway.catalog.client import ask, request, usable
+from skillc_gateway.catalog.client import OTHER_CODE, ask, declined, request, usable
 from skillc_gateway.catalog.lifecycle import AUTO_START_SKILLS, start_for_later
 from skillc_gateway.catalog.protocol import (
     MAX_REQUEST_BYTES,
@@ -502,12 +502,20 @@ def test_a_server_that_does_not_answer_is_not_asked_again(
         assert len(accepted) == 2
 
 
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        ("this server runs skillc-gateway 0.1.0: restart it", OTHER_CODE),
+        ("bad budget", "the find server refused it: bad budget"),
+    ],
+)
 def test_a_server_that_refuses_a_find_is_not_asked_again(
-    home: Path, listening: Callable[[Path], socket.socket]
+    home: Path, listening: Callable[[Path], socket.socket], error: str, said: str
 ) -> None:
-    """A server of other code refuses the find (an old one that does not know its op, say):
-    the process answers itself, and its click command after the quick path does not ask
-    that server again (nor does it send it another request instead)."""
+    """A server of other code refuses the find (an old one, in its own words): the process
+    answers itself, and its click command after the quick path does not ask that server
+    again (nor does it send it another request instead). ``find -v`` says why: "other code"
+    only when the server said so (any refusal was called that)."""
     layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
     path = socket_path(layout)
     path.parent.mkdir(parents=True)
@@ -526,7 +534,7 @@ def test_a_server_that_refuses_a_find_is_not_asked_again(
                 while chunk := connection.recv(1 << 16):
                     data += chunk
                 requests.append(json.loads(data))
-                connection.sendall(encode_message({"ok": False, "error": "unknown op 'find'"}))
+                connection.sendall(encode_message({"ok": False, "error": error}))
 
     thread = threading.Thread(target=refuse)
     thread.start()
@@ -534,6 +542,7 @@ def test_a_server_that_refuses_a_find_is_not_asked_again(
     try:
         assert usable(layout)
         assert ask(layout, "paint", 10, roots, 1.0) is None
+        assert declined(layout) == said
         assert ask(layout, "paint", 10, roots, 1.0) is None
         assert not usable(layout)
     finally:

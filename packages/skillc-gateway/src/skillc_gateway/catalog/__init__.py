@@ -272,8 +272,8 @@ def served_answer(
     would refuse it all the same). A server that did not answer is not asked again by this
     process (:func:`.client.ask`). :class:`Elsewhere` when the server builds the catalog of
     these skills and leaves the answer from their files to this process."""
-    if not (query_fits(query) and limit_fits(limit)):
-        return None
+    if not (query_fits(query) and limit_fits(limit) and 0 < budget <= BUDGET_SECONDS):
+        return None  # (the server's own bounds: it would refuse the request)
     try:
         roots = find_roots(layout, paths or routing_roots(), configured, confined=confined)
     except SkillcError:

@@ -98,9 +98,12 @@ def ask(
         if reply.get("elsewhere") is True:
             _told.add(told)
             raise Elsewhere()
-        # refused: a server of other code (an old one, that does not know the request's
-        # code, says so in other words), asked no more
-        _silent[where] = OTHER_CODE
+        # refused, and asked no more: a server of other code (an old one, that does not know
+        # the request's code, says "this server runs skillc-gateway ..."), or a request it
+        # takes for bad
+        error = str(reply.get("error", ""))
+        other = error.startswith("this server runs ")
+        _silent[where] = OTHER_CODE if other else f"the find server refused it: {error}"
         return None
     try:
         return decode_result(reply["result"])
