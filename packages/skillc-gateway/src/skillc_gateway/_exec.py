@@ -185,9 +185,10 @@ def exec_in_skill(
     :class:`~skillc_index.InvalidOption` (E100); one ``str`` is the program alone."""
     from skillc_index.operation import as_items
 
-    if not as_items(argv):
+    argv = as_items(argv)
+    if not argv:
         raise InvalidOption("no command to run: argv is empty (its first item is the program)")
-    argv = expand_skill_dir(skill, as_items(argv))
+    argv = expand_skill_dir(skill, argv)
     if "/" in argv[0] and not os.path.isabs(argv[0]):  # noqa: PTH117 - a str is at hand
         with contextlib.suppress(SkillFileNotFound):  # no file has that path: said below
             safe_join(skill.source, argv[0])  # E012 for ../x, or a symlink out of the skill

@@ -199,13 +199,14 @@ def _hidden_section(
     file's headings are parsed from it, through the descriptor its lines are read from (at
     most :data:`MAX_HIDDEN_BYTES`: E021 past that). E020 with suggestions as for any file."""
     from skillc_index import parse_markdown
+    from skillc_index.files import decoded
 
     try:
         with open_in_root(skill.source, file) as handle:
             data = handle.read(MAX_HIDDEN_BYTES + 1)
             if len(data) > MAX_HIDDEN_BYTES:
                 raise UnreadableFile(file, f"larger than {MAX_HIDDEN_BYTES >> 20} MiB")
-            doc = parse_markdown(data.decode("utf-8", errors="replace"), links=False)
+            doc = parse_markdown(decoded(data), links=False, metadata=False)
             headings = [
                 IndexedHeading(file, h.text, h.level, h.line, h.end_line) for h in doc.headings
             ]

@@ -111,13 +111,11 @@ def code_id() -> str:
     server's when it starts (:meth:`.server.FindServer.open`); about 150 stats, 0.5 ms."""
     global _code_id
     if _code_id is None:
-        from importlib.util import find_spec
-
+        import skillc_index.record as index_module  # (any: its folder is skillc-index's)
         from skillc_gateway import __version__
 
         gateway = os.path.dirname(os.path.dirname(__file__))  # noqa: PTH120
-        spec = find_spec("skillc_index")  # (its folder, whether imported yet or not)
-        index = os.path.dirname(spec.origin if spec and spec.origin else gateway)  # noqa: PTH120
+        index = os.path.dirname(index_module.__file__)  # noqa: PTH120
         count, size, mtime = _modules_stamp([gateway, index])
         _code_id = f"{__version__} find/{FIND_FORMAT} {count}:{size}:{mtime}"
     return _code_id

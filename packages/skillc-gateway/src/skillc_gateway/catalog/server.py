@@ -46,6 +46,7 @@ from skillc_gateway.catalog.protocol import (
     too_long,
 )
 from skillc_index import FindServerError, Layout, loads_bounded
+from skillc_index.clock import utc_now
 
 if TYPE_CHECKING:
     import socket
@@ -113,7 +114,7 @@ class FindServer:
         self.idle = idle
         self.configured = configured
         self.log = log
-        self.since = time.time()
+        self.since = utc_now()  # RFC 3339 UTC, as --status prints it
         self.queries = 0
         self.find_seconds = 0.0  # spent in Catalog.find, all queries
         self.roots: dict[str, None] = {}  # the folders asked about, most recent last
@@ -562,7 +563,7 @@ class FindServer:
             "pid": os.getpid(),
             "version": __version__,
             "code": code_id(),  # the finds it answers: those of this code (serves, --status)
-            "since": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.since)),
+            "since": self.since,
             "home": str(self.layout.home),
             "socket": str(self.path),
             "queries": self.queries,
