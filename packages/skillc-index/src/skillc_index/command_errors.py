@@ -360,9 +360,9 @@ class TargetOutsideProject(WordedOption):
     def worded(self, spelling: Spelling) -> str:
         remedy = "give that folder itself as the target to deploy there"
         if spelling.allow_target:  # which the caller may not do unless the user allows it
-            import shlex
+            from skillc_index.text import shell_word
 
-            allow = f"{spelling.allow_target} {shlex.quote(self.real)}"
+            allow = f"{spelling.allow_target} {shell_word(self.real)}"
             remedy = (
                 f"to deploy there, the user must start the server with `{allow}`, then give "
                 "that folder itself as the target"

@@ -300,11 +300,14 @@ class Baseline:
             file = self.relative(result.path / d.file)
             groups.setdefault(_key(file, d.rule, d.message), []).append(d)
         hidden: set[int] = set()
-        passes = (
-            lambda d, e: e["message"] == d.message and e.get("context") == _context(d.source),
-            lambda d, e: e["message"] == d.message,
-            lambda d, e: True,
-        )
+        contexts: dict[int, str] = {}  # each finding's line hashed once
+
+        def same_line(d: LintDiagnostic, e: dict[str, Any]) -> bool:
+            if id(d) not in contexts:
+                contexts[id(d)] = _context(d.source)
+            return e["message"] == d.message and e.get("context") == contexts[id(d)]
+
+        passes = (same_line, lambda d, e: e["message"] == d.message, lambda d, e: True)
         for key, found in groups.items():
             entries = self._pending.get(key, [])
             for same in passes:

@@ -407,11 +407,10 @@ class Server:
         return result
 
     def _skills_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        """A method of the Skills extension; a file it reads is logged as a use of its skill,
-        in this connection's access log (:meth:`~skillc_mcp._tools.ToolRunner.record_read`)."""
-        if method == "resources/read":
-            return self.skills.call(method, params, self.tools.record_read)
-        return self.skills.call(method, params)
+        """A method of the Skills extension; a file it reads (``resources/read``: the only
+        method that tells ``on_read``) is logged as a use of its skill, in this connection's
+        access log (:meth:`~skillc_mcp._tools.ToolRunner.record_read`)."""
+        return self.skills.call(method, params, self.tools.record_read)
 
     def _tools_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         if method == "tools/list":

@@ -229,9 +229,10 @@ class StatsLog:
     def __init__(
         self, rows: Rows, column: str, value: str | Sequence[str], filters: RowFilters
     ) -> None:
+        from skillc_index.operation import as_items
+
         self._run = rows
-        values = [value] if isinstance(value, str) else value
-        self._where, self._params = where_clause(filters, column, values)
+        self._where, self._params = where_clause(filters, column, as_items(value))
 
     def _rows(self, select: str, tail: str = "", extra: Sequence[Any] = ()) -> list[Any]:
         return self._run(f"{select} FROM access_log{self._where}{tail}", [*self._params, *extra])
