@@ -118,6 +118,12 @@ def test_a_stub_of_an_older_format_is_stale(layout: Layout, write_skill: WriteSk
         assert statuses == {"demo": "stale", "other": "normal"}
         assert [e.name for e in list_skills(layout, status="stale").skills] == ["demo"]
         assert list_skills(layout).to_dict()["skills"][0]["status"] == "stale"
+        # with --check-obsolete a changed skill is obsolete, whatever its stub's format
+        (layout.store("project") / "demo" / "SKILL.md").write_text(
+            "---\nname: demo\ndescription: Changed. Use when testing.\n---\n# Demo\n", "utf-8"
+        )
+        checked = {e.name: e.status for e in list_skills(layout, check_obsolete=True).skills}
+        assert checked == {"demo": "obsolete", "other": "normal"}
     assert not build_skill("demo", layout).compiled.up_to_date  # the stub rewritten
     assert {e.name: e.status for e in list_skills(layout).skills}["demo"] == "normal"
 

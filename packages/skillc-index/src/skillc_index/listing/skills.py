@@ -144,14 +144,15 @@ def build_status(source: Path, runtime: Path, *, check_obsolete: bool = False) -
     if manifest is None:
         return "not-built"
     from skillc_index.build.stub import STUB_FORMAT
+    from skillc_index.files import source_hash
 
+    if check_obsolete and source_hash(source) != manifest.source_hash:
+        return "obsolete"  # (changed sources first: the README's "a changed skill is obsolete")
     stub_format = manifest.extra.get("stub_format")
     if not isinstance(stub_format, int) or stub_format < STUB_FORMAT:
         return "stale"  # a stub an older skillc wrote: the next build rewrites it
-    from skillc_index.files import source_hash
-
     if check_obsolete:
-        return "obsolete" if source_hash(source) != manifest.source_hash else "normal"
+        return "normal"
     from skillc_index.index.freshness import current_source_hash
 
     current = current_source_hash(runtime, source)
