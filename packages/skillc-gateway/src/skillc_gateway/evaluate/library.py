@@ -186,13 +186,14 @@ class Library:
         self.db.close()
 
 
-def skill_folders(paths: Iterable[str], layout: Layout) -> list[Path]:
+def skill_folders(paths: Iterable[str], layout: Layout) -> dict[str, Path]:
     """The skills under each folder of ``paths`` (a folder holding ``SKILL.md`` is one; the
     walk of ``build`` and ``lint`` finds the rest, with an agent folder's linked entries), each
-    once, in order. E022 for a path that is not a folder (a typo, a file), as ``find --path``
-    says: not a library of no skill. A skill skillc deployed (a link to its runtime, a copy)
-    stands for its store skill, whose ``evals/`` the build leaves out, as in ``find``, and a
-    folder imported into its store and its store copy are one (:func:`skill_of`)."""
+    once, in order: the skill (:func:`skill_of`'s key) -> the folder to read. E022 for a path
+    that is not a folder (a typo, a file), as ``find --path`` says: not a library of no
+    skill. A skill skillc deployed (a link to its runtime, a copy) stands for its store
+    skill, whose ``evals/`` the build leaves out, as in ``find``, and a folder imported into
+    its store and its store copy are one (:func:`skill_of`)."""
     from skillc_index import SkillDirectoryNotFound, is_folder
     from skillc_index.walk import find_skill_folders
 
@@ -209,7 +210,7 @@ def skill_folders(paths: Iterable[str], layout: Layout) -> list[Path]:
         for candidate in candidates:
             read, key = skill_of(candidate, layout)
             found.setdefault(key, read)
-    return list(found.values())
+    return found
 
 
 def skill_of(folder: Path, layout: Layout) -> tuple[Path, str]:
@@ -224,7 +225,7 @@ def skill_of(folder: Path, layout: Layout) -> tuple[Path, str]:
         resolved = resolve_skill(str(layout.cwd / folder), layout)
     except SkillcError:
         return folder, os.path.realpath(folder)
-    key = str(resolved.source)
+    key = os.path.realpath(resolved.source)
     if resolved.imported_from is not None or os.path.realpath(folder) == key:
         return folder, key
     return resolved.source, key

@@ -67,7 +67,7 @@ def library_of(
     notices: list[Notice] = []
     usage = options.usage or {}
     if options.paths:
-        folders = skill_folders(options.paths, layout)
+        found = skill_folders(options.paths, layout)  # each skill's folder, by the skill
     else:
         from skillc_index.inventory.entries import installed_skills
         from skillc_index.inventory.folders import trusted_targets
@@ -84,15 +84,16 @@ def library_of(
             for skill in inventory.skills
             if sees(skill.locations) or skill.name in options.skills
         ]
-        folders = [skill.source for skill in skills]
+        # (an inventory skill's source is the skill: deployments and imports are grouped)
+        found = {os.path.realpath(skill.source): skill.source for skill in skills}
         if options.usage is None:
             from skillc_index.listing.usage import recorded_priorities
 
             usage = recorded_priorities(skills, layout)
-    if extra:  # a skill given as a folder stands for its copy in the library (one skill)
-        given = {skill_of(folder, layout)[1]: folder for folder in extra}
-        folders = [f for f in folders if skill_of(f, layout)[1] not in given]
-        folders += given.values()
+    # a skill given as a folder stands for its copy in the library (one skill), resolved
+    # once each (not every skill of the library again)
+    given = {skill_of(folder, layout)[1]: folder for folder in extra}
+    folders = [f for key, f in found.items() if key not in given] + list(given.values())
     entries: list[SkillEntry] = []
     for folder in folders:
         entry = read_skill(folder, options.agent)
