@@ -299,9 +299,19 @@ def test_all_with_nothing_to_build_is_a_usage_error(index: Run) -> None:
 
 
 def test_no_skill_is_a_usage_error(index: Run) -> None:
+    """As click says a missing argument: with its "Try ... --help" line (so for package)."""
     result = index("build")
     assert result.returncode == 1
-    assert result.stderr.startswith("error[E100]: invalid option: 'Missing argument 'SKILL...'")
+    assert result.stderr.splitlines() == [
+        "error[E100]: invalid option: 'Missing argument 'SKILL...'.'",
+        "Try 'skillc-index build --help' for help.",
+    ]
+    result = index("package")
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        "error[E100]: invalid option: 'name at least one skill to package'",
+        "Try 'skillc-index package --help' for help.",
+    ]
 
 
 def test_an_unknown_target_stops_the_batch_first(

@@ -98,7 +98,10 @@ def test_stats_without_skill_or_all(stats_cli: Run, session: Session) -> None:
     for every skill."""
     result = stats_cli("stats")
     assert result.returncode == 1
-    assert result.stderr == "error[E100]: invalid option: 'missing SKILL (or --all)'\n"
+    assert result.stderr == (
+        "error[E100]: invalid option: 'missing SKILL (or --all)'\n"
+        "Try 'skillc-stats stats --help' for help.\n"
+    )
     assert STATS.run(session, StatsParams()).to_dict()["query"] == "all"
 
 

@@ -317,6 +317,15 @@ class NoSkillGiven(InvalidOption):
     any project."""
 
 
+class NoSkillToPackage(InvalidOption):
+    """E100: ``package`` given no skill (the command line's missing argument)."""
+
+    usage = True
+
+    def __init__(self) -> None:
+        super().__init__("name at least one skill to package")
+
+
 class CannotCreate(InternalError):
     """E999: a file or folder that cannot be created (``reason``: why)."""
 

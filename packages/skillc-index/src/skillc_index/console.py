@@ -280,17 +280,23 @@ def command(
         def callback(output_format: str, **values: Any) -> None:
             record = operation.params(**absent, **values)
             session = cli_session()
-            if progress is None:
-                result = operation.run(session, record)
-            else:
-                bar = (
-                    DelayedProgress(progress)
-                    if isinstance(progress, str)
-                    else progress(record, session)
-                )
-                with bar:
-                    session.progress = bar
+            try:
+                if progress is None:
                     result = operation.run(session, record)
+                else:
+                    bar = (
+                        DelayedProgress(progress)
+                        if isinstance(progress, str)
+                        else progress(record, session)
+                    )
+                    with bar:
+                        session.progress = bar
+                        result = operation.run(session, record)
+            except InvalidOption as exc:
+                if not exc.usage:
+                    raise
+                message = exc.spelled(CLI_SPELLING).params["message"]
+                raise click.UsageError(message, click.get_current_context()) from None
             report_all(result.warnings)
             if output_format == "json" and not render_json:
                 print_json(result.to_dict())

@@ -372,6 +372,10 @@ MAX_COUNT = 1_000_000_000
 class InvalidOption(SkillcError):
     code = "E100"
 
+    #: A command line's missing argument (``skc stats`` without SKILL): the command line adds
+    #: click's ``Try '... --help' for help.`` line, as for the arguments click checks itself.
+    usage: ClassVar[bool] = False
+
     def __init__(self, message: str) -> None:
         super().__init__(Diagnostic(self.code, {"message": message}))
 

@@ -40,9 +40,7 @@ class _SkillOrAll(click.Command):
         if ctx.command is not self:  # stats prune
             return ctx.command.invoke(ctx)
         if ctx.params.get("skill") is None and not ctx.params.get("all_"):
-            from skillc_index.diagnostics import ParameterError
-
-            raise ParameterError("missing {skill} (or {all})")
+            raise click.UsageError("missing SKILL (or --all)", ctx)
         return super().invoke(ctx)
 
 

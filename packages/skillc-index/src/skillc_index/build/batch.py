@@ -77,6 +77,8 @@ class NoSkillToBuild(WordedOption):
     command line says it as click says a missing argument (``Missing argument
     'SKILL...'.``): ``SKILL...`` is its argument."""
 
+    usage = True
+
     def worded(self, spelling: Spelling) -> str:
         if spelling.option_prefix:
             return "Missing argument 'SKILL...'."

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from skillc_index.build.project import FieldChange, project, side_sources
-from skillc_index.command_errors import CannotCreate, PackageRefused
+from skillc_index.command_errors import CannotCreate, NoSkillToPackage, PackageRefused
 from skillc_index.diagnostics import InvalidOption, PathEscapesRoot
 from skillc_index.dialect import PACKAGE_DIALECTS, name_refusals
 from skillc_index.layout import SKILL_FILE, Layout, skill_name_problem
@@ -299,7 +299,7 @@ def package_skills(
     if fmt not in FORMATS:
         raise InvalidOption(f"unknown package format '{fmt}' (one of {', '.join(FORMATS)})")
     if not skills:
-        raise InvalidOption("name at least one skill to package")
+        raise NoSkillToPackage()
     packed = [pack_skill(given, layout, fmt) for given in skills]
     names = [skill.name for skill in packed]
     twice = sorted({name for name in names if names.count(name) > 1})
