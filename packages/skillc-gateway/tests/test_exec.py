@@ -360,3 +360,37 @@ def test_a_program_path_inside_the_skill_runs(
         done = gateway_process("exec", "demo", "--", program)
         assert (done.returncode, done.stdout) == (0, "inside\n"), done.stderr
     assert gateway_process("exec", "demo", "--", "true").returncode == 0
+
+
+@pytest.mark.parametrize("word", ["scripts/link.py", "./notes", "out/run.sh", ".."])
+def test_an_argument_naming_a_path_of_the_skill_never_leads_out_of_it(
+    tool: Path, project: Path, gateway_process: Run, tmp_path: Path, word: str
+) -> None:
+    """``python scripts/link.py`` ran a script outside the skill through the skill's symlink
+    (only the program word was checked): an argument naming something in the skill's folder
+    is a path of the skill, E012 when it leads out, by a symlink or ``..``."""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "run.sh").write_text("secret\n", encoding="utf-8")
+    (tool / "scripts" / "link.py").symlink_to(outside / "run.sh")
+    (tool / "notes").symlink_to(outside / "run.sh")
+    (tool / "out").symlink_to(outside)
+    done = gateway_process("exec", "demo", "--", "cat", word)
+    assert (done.returncode, done.stdout) == (1, ""), done.stdout
+    assert done.stderr == f"error[E012]: path escapes skill root: '{word}'\n"
+    assert rows(project)[-1][2] == f"error[E012]: path escapes skill root: '{word}'"
+
+
+def test_an_argument_naming_no_path_of_the_skill_is_passed_as_given(
+    tool: Path, gateway_process: Run
+) -> None:
+    """Near miss: words that name nothing in the skill's folder (a sed script with ``..``, a
+    missing file), options, and a symlink staying inside are passed as written."""
+    (tool / "scripts" / "alias.py").symlink_to("show.py")
+    for argv in (
+        ["echo", "s/../../g", "../missing", "--out=../x", "scripts/alias.py", "."],
+        ["cat", "scripts/alias.py"],
+    ):
+        done = gateway_process("exec", "demo", "--", *argv)
+        assert done.returncode == 0, done.stderr
+    assert done.stdout == (tool / "scripts" / "show.py").read_text(encoding="utf-8")

@@ -171,6 +171,24 @@ def skill_files(source: Path, words: Sequence[str], limit: int = 8) -> list[str]
     return found
 
 
+def _check_paths(source: Path, argv: Sequence[str]) -> None:
+    """E012 (:class:`PathEscapesRoot`) for a relative word that leads out of the skill's
+    folder, by ``..`` or a symlink: the program when it is a path (``./scripts/x.sh``), and
+    each argument that names something in the folder (``scripts/x.py``, a link of the skill
+    to ``~/.ssh``), which the command would read or run there; an argument naming nothing
+    there (``s/../../g``, an option) is no path of the skill."""
+    for index, word in enumerate(argv):
+        if not word or os.path.isabs(word) or len(word) > 1024:  # noqa: PTH117
+            continue
+        if index == 0:
+            if "/" not in word:
+                continue  # a program name, looked up on PATH
+        elif word.startswith("-") or not os.path.lexists(os.path.join(source, word)):  # noqa: PTH118
+            continue
+        with contextlib.suppress(SkillFileNotFound):  # no file has that path: said below
+            safe_join(source, word)
+
+
 def exec_in_skill(
     skill: ResolvedSkill, argv: Sequence[str], *, environ: Mapping[str, str] | None = None
 ) -> ExecResult:
@@ -180,7 +198,8 @@ def exec_in_skill(
     a path, relative to the skill's folder when relative: a file of the skill, E012 when it
     leads out of it, as ``run``'s program), each further item one argument, none rewritten
     but for the placeholders of the skill's folder (:func:`expand_skill_dir`: E012 for one
-    that leads out of it); both checked before anything runs. stdin, stdout and stderr are
+    that leads out of it); an argument naming a file of the folder that leads out of it is
+    E012 too (:func:`_check_paths`); all checked before anything runs. stdin, stdout and stderr are
     this process's. The environment is :func:`exec_environment`'s. An empty ``argv`` is
     :class:`~skillc_index.InvalidOption` (E100); one ``str`` is the program alone."""
     from skillc_index.operation import as_items
@@ -189,9 +208,7 @@ def exec_in_skill(
     if not argv:
         raise InvalidOption("no command to run: argv is empty (its first item is the program)")
     argv = expand_skill_dir(skill, argv)
-    if "/" in argv[0] and not os.path.isabs(argv[0]):  # noqa: PTH117 - a str is at hand
-        with contextlib.suppress(SkillFileNotFound):  # no file has that path: said below
-            safe_join(skill.source, argv[0])  # E012 for ../x, or a symlink out of the skill
+    _check_paths(skill.source, argv)
     environ = os.environ if environ is None else environ
     started = time.monotonic()
 
