@@ -99,6 +99,25 @@ def test_broken_file_is_warned_and_ignored(layout: Layout) -> None:
     assert any("invalid TOML" in text for text in texts(config))
 
 
+def test_a_leading_bom_is_no_invalid_toml(layout: Layout) -> None:
+    """A UTF-8 BOM at the start of the file (Windows editors write one) made every command
+    warn "invalid TOML" and ignore the config: it is dropped, in a ``pyproject.toml`` too;
+    other bytes that are not UTF-8 still make the file unreadable."""
+    from skillc_index.config import find_config
+
+    assert layout.project_config is not None and layout.project_root is not None
+    layout.global_config.parent.mkdir(parents=True, exist_ok=True)
+    layout.global_config.write_bytes(b'\xef\xbb\xbf[search]\ntokenizer = "cjk"\n')
+    config = load_config(layout, env={})
+    assert (config.tokenizer, config.notices) == ("cjk", ())
+    pyproject = layout.project_root / "pyproject.toml"
+    pyproject.write_bytes(b"\xef\xbb\xbf[tool.skillc.lint]\nSKL401 = 'off'\n")
+    assert find_config(layout.project_root, layout) == pyproject
+    assert load_config(layout, env={}, project_file=pyproject).lint == {"SKL401": "off"}
+    layout.global_config.write_bytes(b'\xef\xbb\xbf[search]\ntokenizer = "cjk\xff"\n')
+    assert any("cannot read" in text for text in texts(load_config(layout, env={})))
+
+
 def test_version_handling(layout: Layout) -> None:
     write(layout.global_config, 'version = 1\n[search]\ntokenizer = "cjk"\n')
     assert load_config(layout, env={}).notices == ()

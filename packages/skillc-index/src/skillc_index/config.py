@@ -135,7 +135,7 @@ def _load_toml(path: Path) -> dict[str, Any]:
     data = read_bounded(path, MAX_CONFIG_BYTES)
     if len(data) > MAX_CONFIG_BYTES:
         raise _TooLarge
-    return tomllib.loads(data.decode("utf-8"))
+    return tomllib.loads(data.decode("utf-8-sig"))  # a BOM (Windows editors) dropped
 
 
 #: The file name whose ``[tool.skillc]`` table is a config (the rest is other tools').
