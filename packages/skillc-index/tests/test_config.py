@@ -118,6 +118,24 @@ def test_a_leading_bom_is_no_invalid_toml(layout: Layout) -> None:
     assert any("cannot read" in text for text in texts(load_config(layout, env={})))
 
 
+def test_a_config_link_loop_is_warned_not_silently_no_config(layout: Layout) -> None:
+    """A ``config.toml`` that is a link to itself (or a loop of links) was "no config" without
+    a word: it is a warning naming the file, as a file that cannot be read; a link to no
+    file at all is still no config."""
+    assert layout.project_config is not None
+    layout.project_config.parent.mkdir(parents=True, exist_ok=True)
+    layout.project_config.symlink_to("config.toml")
+    config = load_config(layout, env={})
+    assert config.files == ()
+    assert texts(config) == [
+        f"cannot read config file {layout.project_config}: Too many levels of symbolic links;"
+        " ignored"
+    ]
+    layout.project_config.unlink()
+    layout.project_config.symlink_to("nothing.toml")
+    assert load_config(layout, env={}).notices == ()
+
+
 def test_version_handling(layout: Layout) -> None:
     write(layout.global_config, 'version = 1\n[search]\ntokenizer = "cjk"\n')
     assert load_config(layout, env={}).notices == ()

@@ -124,10 +124,10 @@ class _TooLarge(Exception):
 
 
 def _load_toml(path: Path) -> dict[str, Any]:
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - exercised on Python 3.10 only
-        import tomli as tomllib
+    """The TOML of the file at ``path``: :class:`FileNotFoundError` when there is none (the
+    common case: checked before the TOML parser is imported), any other :class:`OSError`
+    when it cannot be read (a link loop, ``ELOOP``). A leading UTF-8 BOM (Windows editors
+    write one) is dropped; other bytes that are not UTF-8 are :class:`UnicodeDecodeError`."""
     from skillc_index.bounded_json import read_bounded
 
     # a checkout's file: a FIFO, or a link to the reader's own stdin or stdout, is not read
@@ -135,7 +135,11 @@ def _load_toml(path: Path) -> dict[str, Any]:
     data = read_bounded(path, MAX_CONFIG_BYTES)
     if len(data) > MAX_CONFIG_BYTES:
         raise _TooLarge
-    return tomllib.loads(data.decode("utf-8-sig"))  # a BOM (Windows editors) dropped
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
+    return tomllib.loads(data.decode("utf-8-sig"))
 
 
 #: The file name whose ``[tool.skillc]`` table is a config (the rest is other tools').
@@ -151,9 +155,8 @@ def _skillc_table(raw: dict[str, Any]) -> dict[str, Any] | None:
 
 def _read_file(path: Path, notices: list[Notice]) -> dict[str, Any] | None:
     """One config file as flat ``{dotted key: value}``, or None when it is absent or ignored.
-    A ``pyproject.toml`` is read for its ``[tool.skillc]`` table alone."""
-    if not path.exists():  # the common case: no need to import the TOML parser
-        return None
+    A ``pyproject.toml`` is read for its ``[tool.skillc]`` table alone. A file that cannot be
+    opened (a link to itself, or a loop of links) is a notice, not "no config"."""
     try:
         raw = _load_toml(path)
         if path.name == PYPROJECT:
