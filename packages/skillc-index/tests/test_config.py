@@ -136,6 +136,23 @@ def test_a_config_link_loop_is_warned_not_silently_no_config(layout: Layout) -> 
     assert load_config(layout, env={}).notices == ()
 
 
+def test_thousands_of_config_problems_are_twenty_notices_and_a_count(layout: Layout) -> None:
+    """A config with 20,000 unknown keys printed 20,000 warnings on every command: the first
+    :data:`MAX_PROBLEMS` notices, then one counting the rest."""
+    from skillc_index.diagnostics import MAX_PROBLEMS
+
+    keys = "".join(f"k{i} = 0\n" for i in range(20_000))
+    write(layout.global_config, f'[search]\ntokenizer = "cjk"\n{keys}')
+    config = load_config(layout, env={})
+    assert config.tokenizer == "cjk"
+    notices = texts(config)
+    assert len(notices) == MAX_PROBLEMS + 1
+    assert notices[MAX_PROBLEMS - 1] == (
+        f"config file {layout.global_config}: unknown key 'search.k{MAX_PROBLEMS - 1}' ignored"
+    )
+    assert notices[-1] == f"... and {20_000 - MAX_PROBLEMS:,} more config problems"
+
+
 def test_version_handling(layout: Layout) -> None:
     write(layout.global_config, 'version = 1\n[search]\ntokenizer = "cjk"\n')
     assert load_config(layout, env={}).notices == ()

@@ -120,6 +120,32 @@ def test_bad_per_file_ignores_are_warnings(lint: Run, cwd: Path) -> None:
     )
 
 
+def test_thousands_of_bad_config_entries_print_twenty_warnings_and_a_count(
+    lint: Run, cwd: Path
+) -> None:
+    """60,000 unknown selectors in ``per-file-ignores`` printed 60,000 warnings (and so did
+    thousands of unknown ``[lint]`` keys): the first :data:`MAX_PROBLEMS` of each, then one
+    line counting the rest."""
+    from skillc_index.diagnostics import MAX_PROBLEMS
+
+    put(cwd / "x", "")
+    selectors = " ".join(["Q"] * 60_000)  # 120 KB: the config's limit is 256 KiB
+    keys = "".join(f"Q{i} = 0\n" for i in range(1_000))
+    write_config(cwd, f'[lint]\n{keys}[lint.per-file-ignores]\n"x/**" = "{selectors}"\n')
+    proc = lint("x")
+    assert proc.returncode == 0
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 2 * (MAX_PROBLEMS + 1)
+    assert lines[MAX_PROBLEMS - 1 : MAX_PROBLEMS + 2] == [
+        f"warning: config [lint]: unknown rule 'Q{MAX_PROBLEMS - 1}'",
+        f"warning: config [lint]: ... and {1_000 - MAX_PROBLEMS:,} more",
+        "warning: config [lint]: per-file-ignores: 'x/**': unknown rule 'Q'",
+    ]
+    assert lines[-1] == (
+        f"warning: config [lint]: per-file-ignores: ... and {60_000 - MAX_PROBLEMS:,} more"
+    )
+
+
 # -- baseline -----------------------------------------------------------------------------------
 
 

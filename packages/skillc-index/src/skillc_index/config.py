@@ -9,7 +9,8 @@ own: walking up from the path, the first folder holding ``.skillc/config.toml`` 
 Resolution is per key (RFC-0009:C-RESOLUTION): CLI > environment > project > global > default.
 A file that cannot be read or parsed is reported and ignored, unknown keys are reported and
 ignored, and nothing here ever fails a command: problems come back as :class:`Notice` values
-in :attr:`Config.notices` for the front end to print.
+in :attr:`Config.notices` for the front end to print (at most
+:data:`~skillc_index.diagnostics.MAX_PROBLEMS`, then one for the rest).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from skillc_index.diagnostics import Notice
+from skillc_index.diagnostics import Notice, capped
 from skillc_index.layout import Layout, home_relative, shown, target_name_problem
 from skillc_index.record import Record
 
@@ -402,5 +403,5 @@ def load_config(
         stats_url=str(merged["stats.url"]),
         origins=origins,
         files=tuple(files),
-        notices=tuple(notices),
+        notices=tuple(capped(notices, lambda n: Notice(f"... and {n:,} more config problems"))),
     )

@@ -18,9 +18,9 @@ and a front end gets its own wording with :meth:`SkillcError.spelled` (the comma
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, TypeVar
 
 from skillc_index.record import Record
 from skillc_index.spelling import PARAMETER_NAMES, Spelling
@@ -28,6 +28,7 @@ from skillc_index.text import printable
 
 Severity = Literal["error", "warning"]
 NoticeLevel = Literal["error", "warning", "info"]
+T = TypeVar("T")
 
 #: RFC-0005:C-CODES, verbatim: code -> message template (without the ``error[EXXX]: `` prefix).
 #: Except E002, whose RFC text ("run 'skc build <skill>' to rebuild") no longer applies: the
@@ -135,6 +136,19 @@ class Notice(Record):
 
     text: str
     level: NoticeLevel = "warning"
+
+
+#: The most problems of one source printed (a checkout's config may hold 60,000 bad entries,
+#: one warning each): the first ones, then one line for the rest (:func:`capped`).
+MAX_PROBLEMS = 20
+
+
+def capped(problems: Sequence[T], more: Callable[[int], T]) -> list[T]:
+    """``problems``, at most :data:`MAX_PROBLEMS` of them, then ``more(N)`` standing for the
+    ``N`` left out when there were more."""
+    if len(problems) <= MAX_PROBLEMS:
+        return list(problems)
+    return [*problems[:MAX_PROBLEMS], more(len(problems) - MAX_PROBLEMS)]
 
 
 def format_diagnostic(diagnostic: Diagnostic | Notice, *, terminal: bool = False) -> str:

@@ -177,7 +177,8 @@ def configured_registry(
 ) -> tuple[RuleRegistry, list[str]]:
     """The registry a run uses, from the ``[lint]`` table of the configuration (RFC-0009),
     and the problems found in that table, one message each (callers print them as
-    ``config [lint]: <message>`` warnings; they never fail a run).
+    ``config [lint]: <message>`` warnings; they never fail a run), at most
+    :data:`~skillc_index.diagnostics.MAX_PROBLEMS`, then one for the rest.
 
     The profiles are ``profiles`` when given (UnknownProfile, E100, for one that is not), else
     ``[lint] profiles`` (unknown names skipped with a problem), always on top of
@@ -215,7 +216,9 @@ def configured_registry(
         else:
             unknown = targets.use_targets(registry, chosen)
             problems += [f"unknown target '{name}'; ignored" for name in unknown]
-    return registry, problems
+    from skillc_index.diagnostics import capped
+
+    return registry, capped(problems, "... and {:,} more".format)
 
 
 def _without(settings: Mapping[str, Any], idle: set[str]) -> dict[str, Any]:

@@ -161,7 +161,8 @@ class PathIgnores:
     def from_config(
         cls, root: Path, value: object, known: Iterable[tuple[str, str]]
     ) -> tuple[PathIgnores, list[str]]:
-        """Read the table; bad entries are skipped with a problem each (never fatal).
+        """Read the table; bad entries are skipped with a problem each (never fatal; at most
+        :data:`~skillc_index.diagnostics.MAX_PROBLEMS`, then one for the rest).
         ``known``: (id, name) of every rule, to find selectors that name none."""
         if not isinstance(value, Mapping):
             return cls(root, {}), ["per-file-ignores must be a table of patterns; ignored"]
@@ -189,7 +190,9 @@ class PathIgnores:
                 if not any(matches(selector, rid, name) for rid, name in rules):
                     problems.append(f"per-file-ignores: '{pattern}': unknown rule '{selector}'")
             table[str(pattern)] = named
-        return cls(root, table), problems
+        from skillc_index.diagnostics import capped
+
+        return cls(root, table), capped(problems, "per-file-ignores: ... and {:,} more".format)
 
     def __bool__(self) -> bool:
         return bool(self._specs)
