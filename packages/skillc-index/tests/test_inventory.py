@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,6 +25,9 @@ from skillc_index.inventory.folders import (
     search_roots,
     trusted_targets,
 )
+
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+WriteSkill = Callable[..., Path]
 
 
 def plugin_skill_folders(layout: Layout) -> tuple[Path, ...]:
@@ -343,6 +348,20 @@ def test_codex_reads_agents_skills_up_to_the_repository_root(
     assert names == ({"payskill", "rootskill"} if skillc_project else {"payskill"})
 
 
+def test_a_project_relative_target_is_no_folder_of_the_home(
+    cli: Callable[..., Run], project: Path, home: Path, write_skill: WriteSkill
+) -> None:
+    """A checkout's ``[targets] claude = "agents/claude"`` hung off the home folder too: ``list``
+    and ``find`` read ``~/agents/claude``. Its folder is the project's alone."""
+    (project / ".skillc/config.toml").write_text('[targets]\nclaude = "agents/claude"\n')
+    write_skill(project / "agents/claude/ours")
+    write_skill(home / "agents/claude/homesecret")
+    proc = cli("skillc_index")("list", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    listed = {entry["name"]: entry["scope"] for entry in json.loads(proc.stdout)["skills"]}
+    assert listed == {"ours": "project"}
+
+
 def test_the_folders_an_agent_reads(layout: Layout, project: Path, home: Path) -> None:
     """``codex`` and ``agents`` read one folder, which the inventory names after ``agents``:
     ``skc list --agent codex`` lists its skills all the same."""
@@ -374,7 +393,7 @@ def test_trusted_targets_look_at_each_value_whatever_the_key(
     }
     config = Config(targets=entries, origins={f"targets.{name}": "project" for name in entries})
     assert trusted_targets(layout, config) == {
-        "ours": "our-agent/skills",
+        "ours": str(project / "our-agent/skills"),
         "inside": str(project / "abs"),
     }
     home_config = config._replace(origins={f"targets.{name}": "global" for name in entries})

@@ -83,7 +83,10 @@ def trusted_targets(layout: Layout, config: Config) -> dict[str, str]:
     ``config.toml`` only those whose folder is really inside the project. A checkout is
     somebody else's: its ``evil = "/"`` must not make every ``skc find`` walk the disk, as it
     may not make a build write there. Each entry's folder is the one its value names (a
-    ``~/`` one is the home's, never inside the project), whatever its key says."""
+    ``~/`` one is the home's, never inside the project), whatever its key says. A project's
+    entry kept is its folder in the project, an absolute path: a relative value
+    (``agents/claude``) names no folder of the home (it hung off the home folder too, and
+    ``list`` read ``~/agents/claude``), as ``build`` refuses it there."""
     targets = dict(config.targets)
     project = layout.project_root
     untrusted = [name for name in config.project_targets if name in targets]
@@ -95,6 +98,8 @@ def trusted_targets(layout: Layout, config: Config) -> dict[str, str]:
             root = None if project is None else spec.folder("project", project, layout.home)
             if root is None or project is None or not within(root, project):
                 del targets[name]
+            else:
+                targets[name] = str(root)
     return targets
 
 
