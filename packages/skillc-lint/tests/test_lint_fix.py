@@ -649,6 +649,29 @@ def test_a_skill_found_by_name_in_the_home_is_fixed(lint: Run, cwd: Path, home: 
     assert skill_md(real).splitlines()[1] == "name: tables"
 
 
+@pytest.mark.parametrize("option", ["--fix", "--add-suppressions"])
+def test_the_whole_project_is_fixed_as_each_skill_by_its_name(
+    lint: Run, cwd: Path, home: Path, option: str
+) -> None:
+    """With no skill named (every skill of the project store), a store entry linking out of
+    the project and the skillc home was E999 "cannot fix ... outside '.skillc/skills'" where
+    naming it was E012: the same condition is the same check, E012, and an entry linking
+    into the skillc home is fixed, as when it is named."""
+    outside = make(cwd.parent, "elsewhere/tables", BAD_CASE)
+    charts = f"---\nname: Charts\n{GOOD}---\n\n# charts\n"
+    in_home = make(home, "dev/charts", charts)
+    (cwd / ".skillc/skills").mkdir(parents=True)
+    (cwd / ".skillc/skills/tables").symlink_to(outside)
+    (cwd / ".skillc/skills/charts").symlink_to(in_home)
+    for args in (("tables",), ()):
+        proc = lint(option, *args)
+        assert skill_md(outside) == BAD_CASE
+        assert proc.returncode == 1
+        assert "error[E012]: path escapes skill root: '" in proc.stderr, proc.stderr
+        assert "E999" not in proc.stderr
+    assert skill_md(in_home) != charts
+
+
 def test_fix_skill_writes_only_inside_its_tree(tmp_path: Path) -> None:
     from skillc_lint import FixOutsideTree
 

@@ -386,8 +386,9 @@ class Target:
     """The folder searched, for a collection."""
     named: bool = False
     """True when the argument is a skill's name (found in a store, an agent folder...), not
-    its folder: its fixes write only in the project or the skillc home
-    (:func:`~skillc_index.inventory.folders.write_places`)."""
+    its folder, and for no argument (the project store's skills, found as by their names):
+    its fixes write only in the project or the skillc home
+    (:func:`~skillc_index.inventory.folders.write_places`), E012 elsewhere."""
 
 
 def resolve_targets(arguments: Sequence[str], layout: Layout) -> list[Target]:
@@ -405,7 +406,7 @@ def resolve_targets(arguments: Sequence[str], layout: Layout) -> list[Target]:
             )
         store = layout.store("project")
         skills = tuple(find_skill_folders(store, linked_entries=True)) if store.is_dir() else ()
-        return [Target(None, skills, True, store)]
+        return [Target(None, skills, True, store, named=True)]  # the project's, as by name
     return [resolve_target(argument, layout) for argument in arguments]
 
 

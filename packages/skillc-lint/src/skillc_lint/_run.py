@@ -268,8 +268,9 @@ def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcom
         targets.extend(resolve_targets((), layout))
     plan: list[Path | RunError] = []  # what the run reports, in order
     # each skill folder (real path) linted, once, and the folder its fixes may write in: the
-    # folder of skills it was found in (None: named itself, its own folder); those found by
-    # their name alone (not given as a folder) write only in the project or the skillc home
+    # folder of skills it was given in (None: named itself, its own folder); those found by
+    # their name alone (not given as a folder; the project store's with no argument) write
+    # only in the project or the skillc home, one check (E012) for both
     trees: dict[str, Path | None] = {}
     by_name: set[str] = set()
     for target in targets:
@@ -278,7 +279,7 @@ def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcom
             continue
         if target.collection and target.folder is not None:
             run.collections.append((display_path(target.folder, cwd), len(target.skills)))
-        tree = target.folder if target.collection else None
+        tree = target.folder if target.collection and not target.named else None
         for folder in target.skills:
             key = os.path.realpath(folder)
             if key not in trees:
