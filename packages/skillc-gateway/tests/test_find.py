@@ -441,6 +441,25 @@ def test_a_built_symlink_stub_counts_as_its_source(
     assert skill["sections"][0] == {"file": "SKILL.md", "heading": "Levels", "line": 8}
 
 
+def test_an_imported_folder_and_its_store_copy_are_one_result(
+    gateway: Run, project: Path, layout: Layout, write_skill: WriteSkill
+) -> None:
+    """``skc build .github/skills/x`` imports the folder into the store: one skill, the store
+    copy's, as ``skc list`` has it; the folder is a place agents get it (not a duplicate),
+    and an edit of the folder not built yet does not make it a second skill."""
+    folder = write_skill(project / ".github/skills/potter", "potter", "Throw clay pots.")
+    build_skill(str(folder), layout, targets=["claude"])
+    copy = project / ".skillc/skills/potter"
+    for _ in range(2):
+        data = find(gateway, "clay pots")
+        assert data["searched"] == 1
+        (skill,) = data["skills"]
+        assert (skill["path"], skill["duplicates"]) == (str(copy), [])
+        assert skill["deployed_to"] == [str(project / ".claude/skills/potter"), str(folder)]
+        with (folder / "SKILL.md").open("a", encoding="utf-8") as edited:
+            edited.write("\nGlaze the clay pots.\n")
+
+
 def test_a_deployment_whose_source_is_gone_is_skipped(
     gateway: Run, project: Path, home: Path, layout: Layout, write_skill: WriteSkill
 ) -> None:

@@ -46,6 +46,8 @@ class Seen:
         priorities = seen.priorities
         skipped: set[object] = set()
         stubs: list[tuple[str, str]] = []
+        copies: dict[str, int] = {}  # the store skills, and the other skills: by real path
+        folders: dict[str, int] = {}
         for root, priority, result in walks:
             state = result.state
             base = str(root.path).rstrip("/") or "/"
@@ -57,7 +59,7 @@ class Seen:
                 if kinds[index] & STUB:
                     stubs.append((state.sources[paths[index]], f"{base}/{paths[index]}"))
             agent = root.kind in ("agent", "config")
-            for index, _real in summary.skills:
+            for index, real in summary.skills:
                 skill_id, kind = ids[index], kinds[index]
                 if not skill_id or not kind & SKILL:
                     continue  # not indexed yet, or its SKILL.md went away meanwhile
@@ -66,8 +68,10 @@ class Seen:
                     continue
                 if skill_id not in priorities:
                     priorities[skill_id] = priority
+                (copies if root.kind == "store" else folders)[real] = skill_id
                 if agent and "/" not in paths[index] and paths[index]:
                     seen.deployed.setdefault(skill_id, []).append(f"{base}/{paths[index]}")
+        seen._merge_imported(copies, folders)
         if stubs:
             by_path = {
                 real: result.state.ids[index]
@@ -82,6 +86,22 @@ class Seen:
                     skipped.add(entry)
         seen.skipped = len(skipped)
         return seen
+
+    def _merge_imported(self, copies: dict[str, int], folders: dict[str, int]) -> None:
+        """A folder imported into a store searched here and its store copy are one skill,
+        the store copy's, as ``skc list`` has it
+        (:func:`skillc_index.inventory.entries.imported_folders`): the folder is searched as
+        one of the places the store copy is at, as a deployment is."""
+        from skillc_index.inventory.entries import imported_folders
+
+        for folder, copy in imported_folders(copies, folders).items():
+            folder_id, copy_id = folders[folder], copies[copy]
+            if folder_id == copy_id or folder_id not in self.priorities:
+                continue
+            priority = self.priorities.pop(folder_id)
+            self.priorities[copy_id] = min(priority, self.priorities[copy_id])
+            entries = self.deployed.pop(folder_id, [])
+            self.deployed.setdefault(copy_id, []).extend(entries)
 
 
 def answer(

@@ -49,6 +49,7 @@ __all__ = [
     "LocationKind",
     "Skipped",
     "group",
+    "imported_folders",
     "installed_skills",
     "location_of",
     "root_listing",
@@ -292,21 +293,32 @@ def group(locations: Iterable[Location]) -> tuple[InstalledSkill, ...]:
 
 def _imported(locations: list[Location]) -> dict[str, str]:
     """The folders among ``locations`` that were imported into a store among them: each one's
-    real path -> its store copy's, whose :class:`~skillc_index.layout.ImportRecord` names it
-    as its origin (DECISIONS: a folder imported into a store and its store copy are one
-    skill). An import keeps the folder's name, so only a store copy named as another
-    location's folder is read (one small file)."""
-    copies: dict[str, list[str]] = {}
-    for location in locations:
-        if location.kind == "store":
-            copies.setdefault(location.real.name, []).append(str(location.real))
+    real path -> its store copy's (:func:`imported_folders`; a deployment is no such folder)."""
+    copies = [str(location.real) for location in locations if location.kind == "store"]
+    folders = [
+        str(location.real)
+        for location in locations
+        if location.kind != "store" and location.source is None
+    ]
+    return imported_folders(copies, folders)
+
+
+def imported_folders(copies: Iterable[str], folders: Iterable[str]) -> dict[str, str]:
+    """Which of ``folders`` (real paths) were imported into one of the store skills
+    ``copies`` (real paths): each one -> its store copy, whose
+    :class:`~skillc_index.layout.ImportRecord` names it as its origin (DECISIONS: a folder
+    imported into a store and its store copy are one skill). An import keeps the folder's
+    name, so only a store copy named as one of ``folders`` is read (one small file). The one
+    rule of ``list``, ``stats --all`` and ``find`` (:mod:`skillc_gateway.catalog.answer`)."""
+    by_name: dict[str, list[str]] = {}
+    for copy in copies:
+        by_name.setdefault(copy.rpartition("/")[2], []).append(copy)
     records: dict[str, ImportRecord | None] = {}
     found: dict[str, str] = {}
-    for location in locations:
-        real = str(location.real)
-        if location.kind == "store" or location.source is not None or real in found:
+    for real in folders:
+        if real in found:
             continue
-        for copy in copies.get(location.real.name, ()):
+        for copy in by_name.get(real.rpartition("/")[2], ()):
             if copy not in records:
                 records[copy] = ImportRecord.read(Path(copy))
             record = records[copy]
