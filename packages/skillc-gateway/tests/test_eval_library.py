@@ -68,6 +68,38 @@ def test_a_skill_named_by_its_imported_or_deployed_folder_is_one_skill(
     assert data["library"] == 1
 
 
+def test_init_of_an_imported_skill_writes_in_the_folder_the_next_import_copies(
+    cli: Any, project: Path, tmp_path: Path, write_skill: Any
+) -> None:
+    """``eval --init mine`` of a skill ``skc build src/mine`` imported wrote its cases into
+    the store copy, which the next import replaces (work lost). They go into the folder it
+    was imported from, where its author edits it, whatever names it (the name, the store
+    copy, the deployed link), and are scored from there. A project store copy of a folder
+    outside the project is not the way to that folder (the import record is the project's):
+    E100 names the folder to give, and nothing is written."""
+    build = cli("skillc_index")
+    mine = write_skill(project / "src" / "mine", description="Parse apache access logs.")
+    assert build("build", "src/mine").returncode == 0
+    copy = project / ".skillc" / "skills" / "mine"
+    run = cli("skillc_gateway")
+    for given in ("mine", ".skillc/skills/mine", ".claude/skills/mine"):
+        done = run("eval", "--init", given, "--force")
+        assert done.returncode == 0, (given, done.stderr)
+        assert (mine / "evals" / "triggers.yaml").is_file() and not (copy / "evals").exists()
+    _triggers(mine, "parse apache access logs")
+    _, data = _eval(cli, "mine")
+    assert data["skills"][0]["skill_file"] == str(mine / "SKILL.md")
+    assert data["skills"][0]["cases"] == 1
+    outside = write_skill(tmp_path / "drafts" / "knit", description="Knit wool scarves.")
+    assert build("build", str(outside)).returncode == 0
+    done = run("eval", "--init", "knit")
+    assert done.returncode == 1 and done.stderr.startswith("error[E100]"), done.stderr
+    assert f"imported from {outside}, " in done.stderr
+    assert not (project / ".skillc" / "skills" / "knit" / "evals").exists()
+    assert run("eval", "--init", str(outside)).returncode == 0
+    assert (outside / "evals" / "triggers.yaml").is_file()
+
+
 def test_a_name_two_skills_have_is_w001_listing_them(
     cli: Any, tmp_path: Path, write_skill: Any
 ) -> None:

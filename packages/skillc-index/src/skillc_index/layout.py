@@ -439,6 +439,27 @@ class ImportRecord(Record):
         return (json.dumps(self._asdict(), indent=2) + "\n").encode("ascii")
 
 
+def import_origin(copy: Path, scope: Scope, layout: Layout) -> Path | None:
+    """The folder the store skill ``copy`` (of the ``scope`` store) was imported from, when
+    it is still there (of the same name, holding ``SKILL.md``): where its author edits it,
+    and what ``build --all`` imports again. A project store copy's import record is a file
+    of the project (a checkout may ship one), so there only a folder inside the project
+    counts: a record cannot make skillc copy (or write) a folder from elsewhere."""
+    from skillc_index.files import within
+
+    record = ImportRecord.read(copy)
+    origin = None if record is None else Path(record.origin)
+    bound = layout.project_root if scope == "project" else None
+    if (
+        origin is None
+        or origin.name != copy.name
+        or (bound is not None and not within(origin, bound))
+        or not (origin / SKILL_FILE).is_file()
+    ):
+        return None
+    return origin
+
+
 class SkillNotInStores(SkillNotFound):
     """E001 for a bare name that only a folder of the working directory matches, where names
     are looked up in the stores only (``run``): the hint says how to name the folder."""

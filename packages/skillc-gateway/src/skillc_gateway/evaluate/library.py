@@ -218,14 +218,19 @@ def skill_of(folder: Path, layout: Layout) -> tuple[Path, str]:
     is (the real path of its folder, as :func:`skillc_index.resolve_skill` reads a folder
     given): a folder skillc deployed (a link to its runtime, a copy) is its store skill, read
     there; a folder imported into its store is its store copy (DECISIONS: one skill), read
-    in the folder, where its description is edited; any other folder is itself."""
+    in the folder, where its description is edited (so is that store copy, or a deployment
+    of it, given: :func:`skillc_index.layout.import_origin`); any other folder is itself."""
     from skillc_index import SkillcError, resolve_skill
+    from skillc_index.layout import import_origin
 
     try:
         resolved = resolve_skill(str(layout.cwd / folder), layout)
     except SkillcError:
         return folder, os.path.realpath(folder)
     key = os.path.realpath(resolved.source)
-    if resolved.imported_from is not None or os.path.realpath(folder) == key:
+    if resolved.imported_from is not None:
         return folder, key
-    return resolved.source, key
+    origin = import_origin(Path(key), resolved.scope, layout) if resolved.in_store else None
+    if origin is not None:
+        return origin, key
+    return (folder if os.path.realpath(folder) == key else resolved.source), key

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from skillc_gateway.evaluate.overlap import PhraseCheck
     from skillc_index import Diagnostic, Notice
     from skillc_index.config import Config
+    from skillc_index.inventory.entries import InstalledSkill
     from skillc_index.layout import Layout
     from skillc_index.listing.agents import AgentName
 
@@ -65,7 +66,7 @@ def library_of(
     from skillc_index.listing.agents import ListingItem, fit_listing, listing_budget
 
     notices: list[Notice] = []
-    usage = options.usage or {}
+    usage = dict(options.usage or {})
     if options.paths:
         found = skill_folders(options.paths, layout)  # each skill's folder, by the skill
     else:
@@ -84,12 +85,14 @@ def library_of(
             for skill in inventory.skills
             if sees(skill.locations) or skill.name in options.skills
         ]
-        # (an inventory skill's source is the skill: deployments and imports are grouped)
-        found = {os.path.realpath(skill.source): skill.source for skill in skills}
+        # (an inventory skill's source is the skill: deployments and imports are grouped),
+        # an imported one read in the folder it was imported from, where its author edits it
+        found = {os.path.realpath(skill.source): _edited(skill, layout) for skill in skills}
         if options.usage is None:
             from skillc_index.listing.usage import recorded_priorities
 
             usage = recorded_priorities(skills, layout)
+        usage.update((str(read), usage[key]) for key, read in found.items() if key in usage)
     # a skill given as a folder stands for its copy in the library (one skill), resolved
     # once each (not every skill of the library again)
     given = {skill_of(folder, layout)[1]: folder for folder in extra}
@@ -114,6 +117,17 @@ def library_of(
             state="name-only" if view.state == "full" and not view.description else view.state,
         )
     return Library(entries), notices
+
+
+def _edited(skill: InstalledSkill, layout: Layout) -> Path:
+    """The folder an installed skill is read in: a store copy imported from a folder that
+    is still there, that folder (:func:`skillc_index.layout.import_origin`: what the next
+    import copies over the store copy), else its source."""
+    from skillc_index.layout import import_origin
+
+    store = skill.store
+    origin = None if store is None else import_origin(store.real, store.scope, layout)
+    return origin or skill.source
 
 
 def _targets(
@@ -278,6 +292,22 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
         library.close()
 
 
+def _check_not_imported(entry: SkillEntry, layout: Layout) -> None:
+    """E100 for a store copy read in place though imported from a folder still there (one
+    that :func:`_edited` does not read: a project store copy of a folder outside the
+    project): the next import replaces the copy, and the cases written into it with it."""
+    from skillc_index.diagnostics import InvalidOption
+    from skillc_index.layout import ImportRecord
+
+    record = ImportRecord.read(entry.folder)
+    if record is not None and (Path(record.origin) / "SKILL.md").is_file():
+        raise InvalidOption(
+            f"{entry.name} ({layout.display(entry.folder)}) is a copy imported from "
+            f"{record.origin}, which the next import replaces: give that folder to write "
+            "its cases there"
+        )
+
+
 def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool) -> EvalResult:
     """``--init``: an ``evals/triggers.yaml`` for each skill named (a folder, or a name of
     the library), started from its description (:func:`.cases.starter_text`). An existing
@@ -315,6 +345,7 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
             linked = named or entry.folder.is_symlink()
             if linked and os.path.realpath(entry.folder) not in given_real:
                 check_write_place(target, layout)
+            _check_not_imported(entry, layout)
             if os.path.lexists(target.parent) and not target.parent.is_dir():
                 raise InvalidOption(f"{target.parent} is not a folder")
             if os.path.lexists(target) and not force:  # E050 names the file, as stats does

@@ -36,10 +36,10 @@ from skillc_index.diagnostics import (
 )
 from skillc_index.layout import (
     SKILL_FILE,
-    ImportRecord,
     Layout,
     Scope,
     expand_user,
+    import_origin,
     resolve_skill,
 )
 from skillc_index.record import Record
@@ -131,34 +131,19 @@ class BatchJob(Record):
 def _store_skills(layout: Layout) -> list[tuple[Path, Scope]]:
     """Every skill of the project and global stores, with its store's scope; a store copy
     imported from a folder that is still there stands for that folder (it is built,
-    re-imported, from there, into the same store). The
-    import record of a project store copy is a file of the project (a checkout may ship
-    one), so there the folder must be inside the project: a record cannot make skillc copy
-    a folder from elsewhere into the project."""
-    from skillc_index.files import within
-
+    re-imported, from there, into the same store; for the project store, a folder inside
+    the project only: :func:`~skillc_index.layout.import_origin`)."""
     skills: list[tuple[Path, Scope]] = []
     for scope in layout.scopes():
         store = layout.store(scope)
-        bound = layout.project_root if scope == "project" else None
         try:
             names = sorted(name for name in os.listdir(store) if not name.startswith("."))  # noqa: PTH208
         except OSError:
             continue
         for name in names:
             folder = store / name
-            if not (folder / SKILL_FILE).is_file():
-                continue
-            record = ImportRecord.read(folder)
-            origin = None if record is None else Path(record.origin)
-            if (
-                origin is not None
-                and origin.name == name
-                and (bound is None or within(origin, bound))
-                and (origin / SKILL_FILE).is_file()
-            ):
-                folder = origin
-            skills.append((folder, scope))
+            if (folder / SKILL_FILE).is_file():
+                skills.append((import_origin(folder, scope, layout) or folder, scope))
     return skills
 
 
