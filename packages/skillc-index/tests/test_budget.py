@@ -315,3 +315,37 @@ def test_unreadable_skills_and_agent_folders_never_fail_the_listing(
     assert "claude (global) ~/.claude/skills: cannot be listed (Permission denied)" in lines
     assert "cursor (global) ~/.cursor/skills: cannot be listed (Permission denied)" in lines
     assert text.stderr == result.stderr
+
+
+def test_the_listing_ranks_an_imported_skill_by_the_uses_stats_all_counts(
+    layout: Layout, project: Path, home: Path, write_skill: WriteSkill
+) -> None:
+    """``.github/skills/potter`` built ``--global`` is imported into the global store: one
+    skill, whose uses are those of the store copy and those logged under the folder before the
+    import, in the project's log (``stats --all`` counts the three). The listing's ranking
+    read the store copy's own log only (two uses): a skill as used as another ranked lower."""
+    from skillc_index import resolve_skill
+    from skillc_index.accesslog import AccessRecord, insert, primary_log
+    from skillc_index.inventory.entries import installed_skills
+    from skillc_index.listing.usage import recorded_priorities
+
+    def used(folder: Path, *days: str) -> None:
+        rows = [  # long ago: each use weighs 0.1 (Claude Code's floor), whatever today is
+            AccessRecord(
+                "show", folder.name, str(folder), "/w", timestamp=f"2020-01-{day}T10:00:00Z"
+            )
+            for day in days
+        ]
+        insert(primary_log(resolve_skill(str(folder), layout).runtime), rows)
+
+    folder = write_skill(project / ".github" / "skills" / "potter").resolve()
+    used(folder, "01")  # before the import: the project's log
+    build_skill(str(folder), layout, targets=[], force_global=True)
+    copy = (home / ".skillc" / "skills" / "potter").resolve()
+    assert resolve_skill(str(folder), layout, force_global=True).source == copy
+    used(copy, "02", "03")
+    other = write_skill(home / ".skillc" / "skills" / "other").resolve()
+    used(other, "01", "02", "03")
+    priorities = recorded_priorities(installed_skills(layout).skills, layout)
+    assert priorities[str(copy)] == pytest.approx(0.3) == priorities[str(other)]
+    assert priorities[str(folder)] == priorities[str(copy)]  # the folder is one of its places

@@ -28,14 +28,13 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skillc_index import Layout, UnreadableFile, valid_utf8
 from skillc_index.accesslog import primary_log_finder
-from skillc_index.accesslog.reader import LocalRows, SkillUsage, usage_of
+from skillc_index.accesslog.reader import LocalRows, SkillUsage, add_usage, logs_of, usage_of
 from skillc_index.inventory.entries import InstalledSkill, installed_skills
 from skillc_stats._filters import Filters, Folders, Names
 
@@ -165,12 +164,8 @@ def local_usage(
     changed since the last ``--all`` with the same filters (:class:`UsageCache`). A skill's
     rows are those of every folder it is logged as (:attr:`InstalledSkill.logged_as`: a
     folder imported into a store counts as its store copy), each row once."""
-    log_of = primary_log_finder(layout)
-    by_log: dict[Path, dict[str, str]] = defaultdict(dict)  # folder -> its skill's source
     listed = list(skills)
-    for skill in listed:
-        for folder in skill.logged_as:
-            by_log[log_of(folder)][valid_utf8(folder)] = valid_utf8(str(skill.source))
+    by_log = logs_of(listed, layout)  # log -> folder -> its skill's source
     cache = UsageCache(layout.global_dir / CACHE_FILE)
     filters_key = json.dumps(filters.to_dict(), sort_keys=True)
     usage: dict[str, SkillUsage] = {}
@@ -192,31 +187,13 @@ def local_usage(
                     cache.put(log, stamp, key, found)
             finally:
                 rows.close()
-        for source in set(folders.values()):
-            use = found.get(source)
-            if use is not None:
-                usage[source] = _merged(usage[source], use) if source in usage else use
+        add_usage(usage, found, set(folders.values()))
     cache.save()
     entries: list[dict[str, Any]] = []
     for skill in listed:
         path = str(skill.source)
         entries.append(_entry(skill.name, path, usage.get(valid_utf8(path))))
     return entries
-
-
-def _merged(one: SkillUsage, other: SkillUsage) -> SkillUsage:
-    """One skill's use from two logs (a folder imported into the other scope's store): the
-    rows of both; a project used from both counts twice (each log counts its own)."""
-    firsts = [time for time in (one.first_used, other.first_used) if time is not None]
-    lasts = [time for time in (one.last_used, other.last_used) if time is not None]
-    return SkillUsage(
-        one.key,
-        one.uses + other.uses,
-        min(firsts, default=None),
-        max(lasts, default=None),
-        one.projects + other.projects,
-        one.author_activity + other.author_activity,
-    )
 
 
 def logged_folders(skill: ResolvedSkill, layout: Layout) -> tuple[str, ...]:

@@ -25,13 +25,17 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from skillc_index.accesslog.schema import COLUMNS, open_log
 from skillc_index.diagnostics import UnreadableFile
 from skillc_index.text import valid_utf8
+
+if TYPE_CHECKING:
+    from skillc_index.inventory.entries import InstalledSkill
+    from skillc_index.layout import Layout
 
 __all__ = [
     "AUTHOR_COMMANDS",
@@ -46,11 +50,13 @@ __all__ = [
     "Rows",
     "SkillUsage",
     "StatsLog",
+    "add_usage",
     "command_kind",
     "first_row",
     "grouped_counts",
     "highest_id",
     "last_id",
+    "logs_of",
     "row_by_id",
     "rows_after",
     "usage_of",
@@ -342,6 +348,50 @@ def usage_of(
         SkillUsage(key, int(uses), first, last, int(projects), int(authored))
         for key, uses, first, last, projects, authored in found
     ]
+
+
+def logs_of(skills: Iterable[InstalledSkill], layout: Layout) -> dict[Path, dict[str, str]]:
+    """Where the local rows of ``skills`` are: each primary log -> each folder its rows name
+    (:attr:`~skillc_index.inventory.entries.InstalledSkill.logged_as`: a folder imported
+    into a store is its store copy, and its rows before the import may be in another log,
+    the project's for a folder built ``--global``) -> its skill's source. Read each log with
+    :func:`usage_of` (``same``: the folders that are not their source) and sum a skill's
+    logs with :func:`add_usage` (``skc stats --all`` and the agent listing's ranking)."""
+    from skillc_index.accesslog.store import primary_log_finder
+
+    log_of = primary_log_finder(layout)
+    by_log: dict[Path, dict[str, str]] = {}
+    for skill in skills:
+        source = valid_utf8(str(skill.source))
+        for folder in skill.logged_as:
+            by_log.setdefault(log_of(folder), {})[valid_utf8(folder)] = source
+    return by_log
+
+
+def add_usage(
+    usage: dict[str, SkillUsage], found: Mapping[str, SkillUsage], sources: Iterable[str]
+) -> None:
+    """Add the use one log holds of each of ``sources`` (``found``, by key) to ``usage``:
+    one skill's use from two logs (a folder imported into the other scope's store) is the
+    rows of both; a project used from both counts twice (each log counts its own)."""
+    for source in sources:
+        use = found.get(source)
+        if use is None:
+            continue
+        one = usage.get(source)
+        if one is None:
+            usage[source] = use
+            continue
+        firsts = [time for time in (one.first_used, use.first_used) if time is not None]
+        lasts = [time for time in (one.last_used, use.last_used) if time is not None]
+        usage[source] = SkillUsage(
+            one.key,
+            one.uses + use.uses,
+            min(firsts, default=None),
+            max(lasts, default=None),
+            one.projects + use.projects,
+            one.author_activity + use.author_activity,
+        )
 
 
 # -- what an upload to a team store reads ---------------------------------------------------------

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
@@ -46,35 +45,37 @@ def _days_since(timestamp: str | None, now: datetime | None) -> float | None:
 def recorded_priorities(skills: Iterable[InstalledSkill], layout: Layout) -> dict[str, float]:
     """The listing priority of each of ``skills`` from the local access logs, keyed by its
     source folder and by each place it is installed at (as written: an agent folder's entry);
-    skills never used are left out (priority 0). A log that cannot be read counts as empty."""
-    from skillc_index.accesslog.reader import LocalRows, usage_of
-    from skillc_index.accesslog.store import primary_log_finder
+    skills never used are left out (priority 0). Its uses are those ``skc stats --all``
+    counts (:func:`~skillc_index.accesslog.reader.logs_of`: a folder imported into a store
+    is its store copy, the reads logged under the folder before the import included, from
+    whichever log holds them). A log that cannot be read counts as empty."""
+    from skillc_index.accesslog.reader import LocalRows, SkillUsage, add_usage, logs_of, usage_of
     from skillc_index.clock import utc_now
     from skillc_index.diagnostics import SkillcError
     from skillc_index.listing.agents import usage_priority
+    from skillc_index.text import valid_utf8
 
-    by_log: dict[Path, list[InstalledSkill]] = {}
-    log_of = primary_log_finder(layout)
-    for skill in skills:
-        by_log.setdefault(log_of(str(skill.source)), []).append(skill)
-    now = _parsed(utc_now())
-    found: dict[str, float] = {}
-    for log, members in by_log.items():
+    listed = list(skills)
+    usage: dict[str, SkillUsage] = {}
+    for log, folders in logs_of(listed, layout).items():
+        same = {folder: source for folder, source in folders.items() if folder != source}
         rows = LocalRows(log)
         try:
-            paths = [str(skill.source) for skill in members]
-            uses = {use.key: use for use in usage_of(rows, _AllRows(), "skill_path", paths)}
+            found = usage_of(rows, _AllRows(), "skill_path", list(folders), same)
         except SkillcError:
             continue
         finally:
             rows.close()
-        for skill in members:
-            use = uses.get(str(skill.source))
-            if use is None:
-                continue
-            priority = usage_priority(use.uses, _days_since(use.last_used, now))
-            if priority > 0:
-                found[str(skill.source)] = priority
-                for location in skill.locations:
-                    found[str(location.path)] = priority
-    return found
+        add_usage(usage, {use.key: use for use in found}, set(folders.values()))
+    now = _parsed(utc_now())
+    priorities: dict[str, float] = {}
+    for skill in listed:
+        use = usage.get(valid_utf8(str(skill.source)))
+        if use is None:
+            continue
+        priority = usage_priority(use.uses, _days_since(use.last_used, now))
+        if priority > 0:
+            priorities[str(skill.source)] = priority
+            for location in skill.locations:
+                priorities[str(location.path)] = priority
+    return priorities
