@@ -164,6 +164,24 @@ async def test_diagnostics_follow_the_unsaved_text(
 
 
 @pytest.mark.asyncio
+async def test_an_open_text_starting_with_a_bom_is_read_as_the_saved_file(
+    start: Start, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """A UTF-8 BOM before an open document's text is dropped, as the linter drops it from a
+    file on disk: no SKL901 (invisible character), and its frontmatter is one (hover)."""
+    folder = write_skill(tmp_path / "my-skill")
+    client = await start()
+    skill_md = folder / "SKILL.md"
+    open_document(client, skill_md, "\ufeff" + SKILL.replace("my-skill", "My_Skill"))
+    found = await diagnostics_of(client, skill_md, lambda rules: "SKL102" in rules)
+    assert "SKL102" in {d.code for d in found} and "SKL901" not in {d.code for d in found}
+    hovered = await client.text_document_hover_async(
+        types.HoverParams(text_document=document(skill_md), position=position(1, 1))
+    )
+    assert hovered is not None and "name" in hovered.contents.value
+
+
+@pytest.mark.asyncio
 async def test_quick_fixes_are_the_safe_fixes(
     start: Start, tmp_path: Path, write_skill: Callable[..., Path]
 ) -> None:

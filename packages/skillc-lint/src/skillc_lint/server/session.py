@@ -119,7 +119,9 @@ class Session:
     # -- documents -----------------------------------------------------------------------
 
     def open(self, path: Path, text: str) -> None:
-        self.documents[path] = text
+        """The client's text of the document at ``path``, read as the file's on disk is (a
+        leading BOM dropped)."""
+        self.documents[path] = text.removeprefix("\ufeff")
 
     def close(self, path: Path) -> None:
         self.documents.pop(path, None)
