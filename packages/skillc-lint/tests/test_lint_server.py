@@ -779,3 +779,26 @@ def test_a_request_whose_params_do_not_decode_errs_with_its_id(
     )
     assert replies[2]["error"]["code"] == replies[3]["error"]["code"] == -32602
     assert "result" in replies[4] and code == 0
+
+
+@pytest.mark.parametrize("root", ["rootUri", "rootPath"])
+def test_the_root_of_a_client_without_workspace_folders_is_its_workspace(
+    clean_env: dict[str, str], tmp_path: Path, write_skill: Callable[..., Path], root: str
+) -> None:
+    """LSP: a client that sends no ``workspaceFolders`` (an older one) has ``rootUri`` (else
+    ``rootPath``) as its one workspace folder: ``workspace/diagnostic`` lints it (it
+    returned nothing)."""
+    skills = tmp_path / "skills"
+    write_skill(skills / "bad", "Bad_Name", "Formats tables. Use when tables need it.")
+    where = uri(skills) if root == "rootUri" else str(skills)
+    code, replies, _ = session(
+        clean_env,
+        request(1, "initialize", {"capabilities": {}, root: where})
+        + notify("initialized", {})
+        + request(2, "workspace/diagnostic", {"previousResultIds": []})
+        + GOODBYE,
+    )
+    found = {
+        (item["uri"], d["code"]) for item in replies[2]["result"]["items"] for d in item["items"]
+    }
+    assert (uri(skills / "bad" / "SKILL.md"), "SKL102") in found and code == 0

@@ -330,6 +330,11 @@ def make_server(profiles: Sequence[str] = ()) -> SkillServer:
 
     @server.feature(types.INITIALIZE)
     def initialize(ls: SkillServer, params: types.InitializeParams) -> None:
+        root = ls.workspace.root_uri  # rootUri, else rootPath's (pygls)
+        if params.workspace_folders is None and root is not None:
+            # a client without workspace folders (LSP before 3.6): its root is the one
+            name = Path(ls.workspace.root_path or root).name
+            ls.workspace.add_folder(types.WorkspaceFolder(uri=root, name=name))
         options = params.initialization_options
         chosen = options.get("profiles") if isinstance(options, dict) else None
         if isinstance(chosen, list):
