@@ -802,3 +802,31 @@ def test_the_root_of_a_client_without_workspace_folders_is_its_workspace(
         (item["uri"], d["code"]) for item in replies[2]["result"]["items"] for d in item["items"]
     }
     assert (uri(skills / "bad" / "SKILL.md"), "SKL102") in found and code == 0
+
+
+def test_the_private_name_of_pygls_the_server_uses_is_there() -> None:
+    """pygls 2 has no public call to answer a request with an error: ``Lifecycle.answer``
+    sends it with pygls's private ``_send_data`` (what its own responses go through). A pygls
+    release (``pygls>=2.0,<3``) without it, or sending otherwise, fails here."""
+    from pygls.exceptions import JsonRpcParseError
+
+    from skillc_lint.server.app import make_server
+
+    written: list[bytes] = []
+
+    class Writer:
+        def write(self, data: bytes) -> None:
+            written.append(data)
+
+        def close(self) -> None:
+            pass
+
+    protocol = make_server().protocol
+    protocol.set_writer(Writer())
+    protocol.answer(None, JsonRpcParseError("not JSON"))
+    protocol.answer(7, JsonRpcParseError("not JSON"))
+    error = {"code": -32700, "message": "not JSON"}
+    assert [json.loads(data.partition(b"\r\n\r\n")[2]) for data in written] == [
+        {"jsonrpc": "2.0", "id": None, "error": error},
+        {"jsonrpc": "2.0", "id": 7, "error": error},
+    ]

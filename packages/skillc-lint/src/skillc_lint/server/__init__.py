@@ -48,4 +48,4 @@ def serve(
             f"a message of {reader.refused} bytes is over the bound of "
             f"{MAX_MESSAGE_BYTES >> 20} MiB: the session ends"
         )
-    return 0 if server.shut_down else 1
+    return 0 if server.protocol.shutdown_received else 1
