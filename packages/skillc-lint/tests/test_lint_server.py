@@ -830,3 +830,15 @@ def test_the_private_name_of_pygls_the_server_uses_is_there() -> None:
         {"jsonrpc": "2.0", "id": None, "error": error},
         {"jsonrpc": "2.0", "id": 7, "error": error},
     ]
+
+
+def test_a_second_initialize_errs(clean_env: dict[str, str]) -> None:
+    """LSP: ``initialize`` is sent once; a second one errs with InvalidRequest (-32600)
+    (it was answered as the first), and the session goes on."""
+    code, replies, _ = session(
+        clean_env,
+        INITIALIZE + request(2, "initialize", {"capabilities": {}}) + GOODBYE,
+    )
+    assert replies[1]["result"]["capabilities"]
+    assert replies[2]["error"]["code"] == -32600
+    assert replies[99]["result"] is None and code == 0

@@ -79,11 +79,13 @@ class _Undecoded:
 
 class Lifecycle(LanguageServerProtocol):
     """pygls's protocol answering every request, as LSP 3.17 asks (pygls 2.1.1 answered a
-    request before ``initialize`` as any other, and neither one after ``shutdown`` nor one
-    whose params did not decode, so the client waited for ever):
+    request before ``initialize`` as any other, and a second ``initialize`` as the first, and
+    neither one after ``shutdown`` nor one whose params did not decode, so the client waited
+    for ever):
 
     * before the ``initialize`` request, a request errs with ServerNotInitialized (-32002)
       and a notification other than ``exit`` is dropped ("Initialize Request");
+    * ``initialize`` is sent once: a second one errs with InvalidRequest (-32600);
     * after ``shutdown``, a request (a second ``shutdown`` too) errs with InvalidRequest
       (-32600) ("Shutdown Request"); a notification other than ``exit`` is dropped;
     * a request whose params do not decode errs with InvalidParams (-32602), its id kept.
@@ -120,6 +122,8 @@ class Lifecycle(LanguageServerProtocol):
         error: JsonRpcException | None = None
         if self.shutdown_received:
             error = JsonRpcInvalidRequest(f"{method}: the server was shut down")
+        elif method == types.INITIALIZE and self.initialize_received:
+            error = JsonRpcInvalidRequest("initialize: the server is initialized already")
         elif not self.initialize_received and not (request and method == types.INITIALIZE):
             error = JsonRpcServerNotInitialized(f"{method}: the server is not initialized")
         elif isinstance(message, _Undecoded):
