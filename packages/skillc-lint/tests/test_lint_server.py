@@ -842,3 +842,22 @@ def test_a_second_initialize_errs(clean_env: dict[str, str]) -> None:
     assert replies[1]["result"]["capabilities"]
     assert replies[2]["error"]["code"] == -32600
     assert replies[99]["result"] is None and code == 0
+
+
+@pytest.mark.parametrize("body", [b"{not json", b'{"jsonrpc": "2.0", "id": 2, "\xff": 1}'])
+def test_a_message_that_is_not_json_errs_with_id_null(
+    clean_env: dict[str, str], tmp_path: Path, write_skill: Callable[..., Path], body: bytes
+) -> None:
+    """JSON-RPC: a body that is not JSON (or not UTF-8) is answered Parse error (-32700) with
+    id null (pygls showed an error message and answered nothing); the session goes on."""
+    skill = write_skill(tmp_path / "my-skill") / "SKILL.md"
+    code, replies, _ = session(
+        clean_env,
+        INITIALIZE
+        + b"Content-Length: %d\r\n\r\n" % len(body)
+        + body
+        + request(3, "textDocument/hover", hover_at(skill))
+        + GOODBYE,
+    )
+    assert replies[None]["error"]["code"] == -32700
+    assert "result" in replies[3] and code == 0

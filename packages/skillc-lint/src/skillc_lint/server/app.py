@@ -24,6 +24,7 @@ imports it, when the server starts.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,7 @@ from pygls.exceptions import (
     JsonRpcException,
     JsonRpcInvalidParams,
     JsonRpcInvalidRequest,
+    JsonRpcParseError,
     JsonRpcServerNotInitialized,
 )
 from pygls.lsp.server import LanguageServer
@@ -54,6 +56,8 @@ from skillc_lint.server.session import (
 from skillc_lint.server.text import Lines, diagnostic_span, frontmatter_lines, key_on_line
 
 if TYPE_CHECKING:
+    from pygls.server import ServerErrors
+
     from skillc_lint import LintDiagnostic, TextEdit
     from skillc_lint.server.navigation import LinkTarget
     from skillc_lint.server.text import Section
@@ -88,7 +92,9 @@ class Lifecycle(LanguageServerProtocol):
     * ``initialize`` is sent once: a second one errs with InvalidRequest (-32600);
     * after ``shutdown``, a request (a second ``shutdown`` too) errs with InvalidRequest
       (-32600) ("Shutdown Request"); a notification other than ``exit`` is dropped;
-    * a request whose params do not decode errs with InvalidParams (-32602), its id kept.
+    * a request whose params do not decode errs with InvalidParams (-32602), its id kept;
+    * a message that is not JSON gets a Parse error (-32700) with id null
+      (:meth:`SkillServer.report_server_error`, where pygls's reader reports it).
     """
 
     def __init__(self, *args: Any) -> None:
@@ -158,6 +164,15 @@ class SkillServer(LanguageServer):
         self.flushing: asyncio.TimerHandle | None = None
         self.pulled: set[Path] = set()
         """The files the last ``workspace/diagnostic`` reported findings for."""
+
+    def report_server_error(self, error: Exception, source: ServerErrors) -> None:
+        """pygls's reader reports here a message it could not read as JSON (not UTF-8 either):
+        answered Parse error (-32700) with id null, as JSON-RPC asks; any other error is
+        shown to the user, as pygls does."""
+        if isinstance(error, (json.JSONDecodeError, UnicodeDecodeError)):
+            self.protocol.answer(None, JsonRpcParseError(f"Parse error: not JSON ({error})"))
+        else:
+            super().report_server_error(error, source)
 
     # -- helpers -------------------------------------------------------------------------
 
