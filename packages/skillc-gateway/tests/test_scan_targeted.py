@@ -45,6 +45,7 @@ def look(state: TreeState) -> dict[str, Any]:
         "rows": list(rows),
         "links": state.links,
         "sources": state.sources,
+        "dangling": state.dangling,
         "real": state.real,
     }
 
@@ -103,7 +104,7 @@ class Tree:
             [
                 "mkdir", "mkdir", "skill", "skill", "edit", "unskill", "rmtree", "rename",
                 "swap", "link", "relink", "unlink", "outside", "meta", "router", "file",
-                "runtime",
+                "runtime", "dangle",
             ]
         )  # fmt: skip
         folder = self.pick()
@@ -175,6 +176,12 @@ class Tree:
         elif operation == "file" and folder != self.root:
             shutil.rmtree(folder)
             folder.write_text("now a file")
+        elif operation == "dangle":  # a link's target moved away, or back
+            targets = [p for p in self.outside.iterdir() if p.is_dir()]
+            if targets:
+                moved = rng.choice(targets)
+                back = moved.name.removesuffix("-gone")
+                moved.rename(moved.with_name(back if back != moved.name else f"{back}-gone"))
         elif operation == "runtime":
             target = self.runtime / self.name()
             target.mkdir()
@@ -302,6 +309,52 @@ def test_a_followed_entrys_target_moved_by_a_folder_above_it_is_reported(
     finally:
         bounded.close()
     assert first.state.paths == ["", "linked"] and first.state.unwatched == {"linked"}
+
+
+def test_a_dangling_entry_is_followed_once_its_target_is_back(
+    tmp_path: Path, watcher: Watcher
+) -> None:
+    """``lib/linked -> repo/skills/linked``, ``mv repo repo-gone`` and back, and ``lib/later``
+    linked before its target is made: no folder the walk knows changes as a target comes
+    (the library's stamp is the same), so the skills stayed out until the library changed.
+    The root's dangling entries are recorded, and statted by every walk: a targeted one (the
+    watcher saw nothing), a full one, and one from the saved state (a new process)."""
+    target = tmp_path / "repo" / "skills" / "linked"
+    target.mkdir(parents=True)
+    (target / "SKILL.md").write_text("---\nname: linked\n---\n")
+    library = tmp_path / "lib"
+    library.mkdir()
+    (library / "linked").symlink_to(target)
+    (library / "later").symlink_to(tmp_path / "elsewhere" / "later")
+    time.sleep(MARGIN_NS / 1e9 + 0.01)
+    since = time.time_ns() - MARGIN_NS
+    first = walk(str(library), None, since, deployed, watch=watcher.watch, depth=1)
+    assert first.state.paths == ["", "linked"]
+    (tmp_path / "repo").rename(tmp_path / "repo-gone")
+    changes = watcher.changed()
+    assert changes == (set(), {str(library / "linked")})
+    gone = walk(
+        str(library), first.state, since, deployed, watch=watcher.watch, depth=1,
+        changed=changes.folders, moved=changes.moved,
+    )  # fmt: skip
+    assert gone.state.paths == [""]
+    (tmp_path / "repo-gone").rename(tmp_path / "repo")
+    (tmp_path / "elsewhere" / "later").mkdir(parents=True)
+    (tmp_path / "elsewhere" / "later" / "SKILL.md").write_text("---\nname: later\n---\n")
+    assert watcher.changed() == (set(), set())
+    saved = TreeState.loads(gone.state.dumps())
+    assert saved is not None
+    targeted = walk(
+        str(library), gone.state, since, deployed, watch=watcher.watch, depth=1, changed=set()
+    )
+    full = walk(str(library), gone.state, since, deployed, depth=1)
+    new_process = walk(str(library), saved, since, deployed, depth=1)
+    for result in (targeted, full, new_process):
+        assert result.state.paths == ["", "later", "linked"]
+        assert sorted(result.state.paths[i] for i in result.pending) == ["later", "linked"]
+    assert look(targeted.state) == look(full.state) == look(new_process.state)
+    assert first.state.dangling == {"later"} and not full.state.dangling
+    assert gone.state.dangling == saved.dangling == {"later", "linked"}
 
 
 def test_a_link_up_the_tree_is_not_followed(tmp_path: Path) -> None:

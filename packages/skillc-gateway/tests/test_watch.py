@@ -277,6 +277,43 @@ def test_a_followed_entrys_target_moved_with_a_folder_above_it_is_seen_by_the_se
         assert queries(gateway) == 8
 
 
+def test_a_dangling_links_target_back_is_seen_by_the_server(
+    gateway: Run,
+    gateway_process: Run,
+    clean_env: dict[str, str],
+    project: Path,
+    tmp_path: Path,
+    write_skill: WriteSkill,
+) -> None:
+    """``.claude/skills/linked -> repo/skills/linked``, ``mv repo repo-gone``, a find, then
+    ``mv repo-gone repo``; and ``later -> elsewhere/later`` before its target is made. No
+    folder the server watches changes as a target comes back: it left the skill out until
+    the agent folder changed (a process alone too). Each is found at the next find."""
+    repo = tmp_path / "repo"
+
+    def found() -> tuple[int, list[str]]:
+        done = gateway_process("find", "comebackword", "--format", "json")
+        assert done.returncode == 0, done.stderr
+        data = json.loads(done.stdout)
+        return data["searched"], sorted(skill["name"] for skill in data["skills"])
+
+    write_skill(repo / "skills" / "linked", "linked", "Linked comebackword.")
+    skills = project / ".claude" / "skills"
+    skills.mkdir(parents=True)
+    (skills / "linked").symlink_to(repo / "skills" / "linked")
+    (skills / "later").symlink_to(tmp_path / "elsewhere" / "later")
+    time.sleep(2.1)  # settled (RACY_NS): the server's third answer takes the quiet path
+    with server(clean_env, project, gateway):
+        assert found() == found() == found() == (1, ["linked"])
+        repo.rename(tmp_path / "repo-gone")
+        assert found() == found() == (0, [])
+        (tmp_path / "repo-gone").rename(repo)
+        assert found() == (1, ["linked"])
+        write_skill(tmp_path / "elsewhere" / "later", "later", "Later comebackword.")
+        assert found() == (2, ["later", "linked"])
+        assert queries(gateway) == 7
+
+
 #: Runs a command as root without its override of file permissions (a user's view).
 UNPRIVILEGED = (
     "setpriv",

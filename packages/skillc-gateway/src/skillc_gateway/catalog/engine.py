@@ -70,9 +70,10 @@ class Catalog:
         """The words' state when every stored head was last found there (:meth:`fill_heads`)."""
         self._watcher: Watcher | None = None
         self._watching = True  # False where no watcher can be had
-        self._quiet: tuple[tuple[str, ...], Seen, tuple[int, ...]] | None = None
-        """The roots, answer and roots' stamps (:func:`.scan.root_stamps`) of the last pass
-        that found nothing new, while the watcher saw nothing since."""
+        self._quiet: tuple[tuple[str, ...], Seen, tuple[int, ...], list[str]] | None = None
+        """The roots, answer, roots' stamps (:func:`.scan.root_stamps`) and dangling entries
+        (:func:`.scan.dangling_paths`) of the last pass that found nothing new, while the
+        watcher saw nothing since."""
         self.left = 0
         """Skills the last pass found to index and left for later (its time budget)."""
         self._tracked: frozenset[str] = frozenset()
@@ -348,11 +349,12 @@ class Catalog:
         nothing = changes is not None and not (changes.folders or changes.moved)
         quiet = self._quiet if nothing and self._quiet and self._quiet[0] == paths else None
         # ... each root is the folder it was (a folder above one renamed, `mv .claude x`,
-        # is no event of the watched folders, which follow their inodes), and no other
-        # process wrote the catalog meanwhile
+        # is no event of the watched folders, which follow their inodes), no dangling entry
+        # leads somewhere now, and no other process wrote the catalog meanwhile
         if (
             quiet is not None
             and scan.root_stamps(paths) == quiet[2]
+            and not scan.resolved(quiet[3])
             and catalog_database.data_version(self.db) == self._data_version
         ):
             self._touch(paths)
@@ -435,7 +437,12 @@ class Catalog:
         ):
             # nothing to look at until the watcher says, or a root is another folder
             stamps = tuple(r.state.stamps[0] if r.state.paths else 0 for _, _, r in walks)
-            self._quiet = (paths, seen, stamps)
+            dangling = [
+                entry
+                for root, _, result in walks
+                for entry in scan.dangling_paths(str(root.path), result.state)
+            ]
+            self._quiet = (paths, seen, stamps, dangling)
         if left:
             warnings.append(
                 Notice(

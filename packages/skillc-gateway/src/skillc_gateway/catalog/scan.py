@@ -11,7 +11,10 @@ hidden ones included (``skills/.curated/``), not version control, virtual enviro
 ``node_modules``, caches or skillc's own runtime; a symlinked folder is followed only as an
 entry of the root itself (deployed skills are symlinks), never deeper, and not when it leads
 up the tree (to the root or a folder that holds it, ``x -> /``: a loop, which walked the
-whole disk under the root's depth). An entry of the root
+whole disk under the root's depth). An entry of the root that is a symlink leading nowhere
+(its target moved away or not there yet) is recorded as dangling: every walk stats it
+(:func:`resolved`), and the root is listed again once it leads somewhere (``mv repo-old
+repo`` changes no folder the walk knows). An entry of the root
 that is a deployed skillc skill (its real path a runtime folder
 ``<base>/.skillc/runtime/<name>``, or a copy holding ``.skillc-meta/``) is not searched: it
 stands for its source skill, which the caller searches instead.
@@ -32,7 +35,7 @@ state a full walk gives.
 """
 
 # Paths are str here, not pathlib: this runs over every folder of every skill per query.
-# ruff: noqa: PTH116
+# ruff: noqa: PTH110, PTH114, PTH116
 
 from __future__ import annotations
 
@@ -65,6 +68,8 @@ __all__ = [
     "DeployedSource",
     "Walk",
     "Watch",
+    "dangling_paths",
+    "resolved",
     "root_stamps",
     "utf8",
     "walk",
@@ -136,6 +141,18 @@ def root_stamps(roots: Iterable[str]) -> tuple[int, ...]:
     return tuple(stamps)
 
 
+def dangling_paths(root: str, state: TreeState) -> list[str]:
+    """The path of each entry of ``root`` that ``state`` holds as a dangling symlink."""
+    prefix = root.rstrip("/") + "/"
+    return [prefix + path for path in sorted(state.dangling)]
+
+
+def resolved(entries: Iterable[str]) -> bool:
+    """Whether one of ``entries`` (symlinks that led nowhere: :func:`dangling_paths`) leads
+    somewhere now: one stat each (a target back at its path is no event of a watched folder)."""
+    return any(os.path.exists(entry) for entry in entries)
+
+
 def walk(
     root: str,
     old: TreeState | None,
@@ -185,6 +202,7 @@ class _Walker:
         self.removed: list[tuple[int, str]] = []
         self.changed = False
         self._fresh: list[tuple[str, int]] = []
+        self._revived = False  # a dangling entry of the root leads somewhere: list it again
         self._heap: list[int] | None = None  # a targeted walk's folders still to look at
         self._home: str | None = None
 
@@ -236,6 +254,8 @@ class _Walker:
         self.state = TreeState(real, self.depth)
         self.state.links = dict(old.links)
         self.state.sources = dict(old.sources)
+        self.state.dangling = set(old.dangling)
+        self._revived = resolved(dangling_paths(self.root, old))
         dirty = None
         if old.paths and changed is not None:
             dirty = self._dirty(old, root_stat, changed, moved)
@@ -298,6 +318,8 @@ class _Walker:
             if index is not None:
                 dirty.add(index)
         dirty.update(old.unsettled())
+        if self._revived:
+            dirty.add(0)
         if 0 not in dirty and stamp_of(root_stat) != old.stamps[0]:
             return None  # the root is another folder (a parent of it was moved)
         return sorted(dirty)
@@ -305,6 +327,8 @@ class _Walker:
     def _unchanged_of(self, old: TreeState, dirty: list[int]) -> int | None:
         """:meth:`_unchanged` for the folders ``dirty`` only: the first whose stamp changed
         (None: none did), the skills before it whose SKILL.md changed queued."""
+        if self._revived:
+            return 0  # the root is listed again (``dirty`` holds it)
         for index in dirty:
             path = old.paths[index]
             kind = old.kinds[index]
@@ -342,6 +366,8 @@ class _Walker:
         skills among them whose SKILL.md changed): one stat per folder and one per SKILL.md,
         nothing else. The hot loop of every query: :func:`stamp_of` and :func:`fingerprint`
         are inlined."""
+        if self._revived:
+            return 0  # the root is listed again
         lstat, stat_ = os.lstat, os.stat
         stamps, kinds, fps = old.stamps, old.kinds, old.fps
         pending = self.pending
@@ -395,13 +421,16 @@ class _Walker:
             except OSError:
                 st = None
             if st is None or not is_dir(st.st_mode):
+                if kind & LINK:
+                    self._dangle(path)
                 gone.append(path + "/")
                 self._gone(old, index)
                 self._queue(index + 1, old.subtree_end(index))
                 continue
             stamp = stamp_of(st)
             skill_id, fp = old.ids[index], old.fps[index]
-            if stamp != old.stamps[index]:
+            relist = stamp != old.stamps[index] or (not path and self._revived)
+            if relist:
                 kind = self._relist(old, index, full, gone)
                 if kind & (STUB | UNREADABLE):  # nothing under it is walked (as a new walk):
                     # a deployed skill stands for its source, an unreadable folder lists none
@@ -413,7 +442,7 @@ class _Walker:
                 elif skill_id:  # a skipped skill stays so while its SKILL.md is the same
                     kind |= old.kinds[index] & SKIPPED
             new_index = state.append(path, old.stamps[index], kind, skill_id, fp)
-            if stamp != old.stamps[index]:
+            if relist:
                 state.stamps[new_index] = 0 if is_racy(st, self.since_ns) else stamp
                 self.changed = True
                 self._walk_children(new_index)
@@ -488,6 +517,8 @@ class _Walker:
         try:
             st = os.stat(full) if child_kind & LINK else os.lstat(full)
         except OSError:
+            if child_kind & LINK:
+                self._dangle(child)  # its target went since the listing
             return
         if not stat_module.S_ISDIR(st.st_mode):
             return
@@ -496,6 +527,13 @@ class _Walker:
             if not target or real == target or real.startswith(f"{target.rstrip('/')}/"):
                 return  # a link up the tree (`x -> ..`, `x -> /`): a loop, not followed
         self._walk_new(child, st, child_kind & LINK)
+
+    def _dangle(self, path: str) -> None:
+        """Record the root's symlink entry ``path`` as dangling if it leads nowhere now (its
+        target moved or deleted since it was followed)."""
+        full = self.full(path)
+        if os.path.islink(full) and not os.path.exists(full):
+            self.state.dangling.add(path)
 
     def _set_link(self, child: str) -> None:
         try:
@@ -519,8 +557,10 @@ class _Walker:
 
     def _list(self, path: str, full: str, link: int) -> tuple[int, list[tuple[str, int]]]:
         """A folder's flags and its subfolders to walk (each with LINK when it is a followed
-        symlink: only the root's own entries)."""
+        symlink: only the root's own entries; for the root, its dangling ones recorded)."""
         depth = path.count("/") + 1 if path else 0
+        if not path:
+            self.state.dangling = set()
         kind = link
         children: list[tuple[str, int]] = []
         meta = router = False
@@ -553,8 +593,11 @@ class _Walker:
                         child = f"{path}/{name}" if path else name
                         if entry.is_dir(follow_symlinks=False):
                             children.append((child, 0))
-                        elif depth == 0 and entry.is_symlink() and entry.is_dir():
-                            children.append((child, LINK))
+                        elif depth == 0 and entry.is_symlink():
+                            if entry.is_dir():
+                                children.append((child, LINK))
+                            elif not os.path.exists(entry.path):
+                                self.state.dangling.add(child)
                     except OSError:  # this entry only (a symlink loop): the others are walked
                         if name == SKILL_FILE:
                             kind |= SKILL  # a looping link: the reader refuses it, counted

@@ -49,7 +49,7 @@ UNREADABLE = 8
 SKIPPED = 16
 """Its SKILL.md could not be read, or is invalid (set by the catalog)."""
 
-_STATE_VERSION = 3  # 2: the walk enters hidden folders; 3: a state has the walk's depth
+_STATE_VERSION = 4  # 2: the walk enters hidden folders; 3: the walk's depth; 4: dangling
 
 
 class TreeState:
@@ -57,13 +57,16 @@ class TreeState:
     path relative to the root (``''`` for the root, ``/``-separated), the stamp it had when
     it was listed (0: list it again), its flags, and for a skill folder its catalog id and
     the fingerprint of the SKILL.md indexed (0: none). ``links`` maps a followed symlink
-    entry to its real path, ``sources`` a deployed entry to its source's real path; ``depth``
-    the folder levels walked (a state of another depth is walked again whole)."""
+    entry to its real path, ``sources`` a deployed entry to its source's real path;
+    ``dangling`` holds the root's symlink entries that lead nowhere (a target moved or not
+    there yet: looked at by every walk); ``depth`` the folder levels walked (a state of
+    another depth is walked again whole)."""
 
     __slots__ = (
         "_fulls",
         "_positions",
         "_summary",
+        "dangling",
         "depth",
         "fps",
         "ids",
@@ -89,6 +92,7 @@ class TreeState:
         self.fps: list[int] = []
         self.links: dict[str, str] = {}
         self.sources: dict[str, str] = {}
+        self.dangling: set[str] = set()
         self.unwatched: set[str] = set()
         """The folders a watcher could not watch when this state was walked (looked at by
         every targeted walk; not saved)."""
@@ -177,6 +181,7 @@ class TreeState:
                 self.links,
                 self.sources,
                 self.depth,
+                self.dangling,
             )
         )
 
@@ -187,11 +192,11 @@ class TreeState:
             value = marshal.loads(blob)
         except (EOFError, ValueError, TypeError):
             return None
-        if not (isinstance(value, tuple) and len(value) == 10 and value[0] == _STATE_VERSION):
+        if not (isinstance(value, tuple) and len(value) == 11 and value[0] == _STATE_VERSION):
             return None
         state = cls(value[1], value[9])
         (state.paths, state.stamps, state.kinds, state.ids, state.fps) = value[2:7]
-        state.links, state.sources = value[7], value[8]
+        state.links, state.sources, state.dangling = value[7], value[8], value[10]
         return state
 
 
