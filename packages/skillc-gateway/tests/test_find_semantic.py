@@ -114,6 +114,17 @@ def test_the_model_sends_no_telemetry_and_keeps_nothing_in_the_home(tmp_path: Pa
     assert not (home / ".cache" / "Microsoft").exists()
 
 
+def run_gateway(home: Path, *args: str, semantic_step: bool) -> subprocess.CompletedProcess[str]:
+    """``python -m skillc_gateway ARGS`` for ``home``, the step on or off; no find starts a
+    server (the tests start theirs)."""
+    env = {**os.environ, "SKILLC_HOME": str(home), "SKILLC_FIND_SERVER": "0"}
+    env["SKILLC_FIND_SEMANTIC"] = "1" if semantic_step else "0"
+    return subprocess.run(
+        [sys.executable, "-m", "skillc_gateway", *args],
+        capture_output=True, text=True, env=env, timeout=120, check=False,
+    )  # fmt: skip
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the find server is Linux only")
 def test_a_find_server_ranks_as_each_client_wants() -> None:
     """A find server started with the step off answers a client that wants it with it, and
@@ -123,30 +134,68 @@ def test_a_find_server_ranks_as_each_client_wants() -> None:
 
     base = Path(tempfile.mkdtemp(prefix="sks-", dir="/tmp")).resolve()  # a short socket path
     home, lib = base / "home", library(base / "lib")
-
-    def gateway(*args: str, semantic_step: bool) -> subprocess.CompletedProcess[str]:
-        env = {**os.environ, "SKILLC_HOME": str(home), "SKILLC_FIND_SERVER": "0"}
-        env["SKILLC_FIND_SEMANTIC"] = "1" if semantic_step else "0"
-        return subprocess.run(
-            [sys.executable, "-m", "skillc_gateway", *args],
-            capture_output=True, text=True, env=env, timeout=120, check=False,
-        )  # fmt: skip
-
     find = ("-v", "find", "--format", "json", "--path", str(lib), QUERY)
     try:
-        alone = {step: gateway(*find, semantic_step=step) for step in (True, False)}
+        alone = {step: run_gateway(home, *find, semantic_step=step) for step in (True, False)}
         for server_step in (False, True):
-            started = gateway("watch", "--detach", semantic_step=server_step)
+            started = run_gateway(home, "watch", "--detach", semantic_step=server_step)
             assert started.returncode == 0, started.stderr
             try:
                 for step in (True, False):
-                    served = gateway(*find, semantic_step=step)
+                    served = run_gateway(home, *find, semantic_step=step)
                     assert "answered by the find server" in served.stderr
                     assert served.stdout == alone[step].stdout
                     ranker = json.loads(served.stdout)["ranker"]
                     assert ranker == ("lexical+semantic" if step else "lexical")
             finally:
-                gateway("watch", "--stop", semantic_step=server_step)
+                run_gateway(home, "watch", "--stop", semantic_step=server_step)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the find server is Linux only")
+def test_a_find_server_with_the_step_off_loads_no_model_until_a_find_wants_it() -> None:
+    """A find server started with ``SKILLC_FIND_SEMANTIC=0`` loaded the model (about 268 MB
+    resident against 28) for finds that rank by the words alone: to fill the vectors, and to
+    say its status. It loads it at the first find that wants the step, whose answer is the
+    one its client gives alone; the vectors are filled from then on."""
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix="sks-", dir="/tmp")).resolve()  # a short socket path
+    home, lib = base / "home", library(base / "lib")
+    find = ("-v", "find", "--format", "json", "--path", str(lib), QUERY)
+
+    def status() -> dict[str, Any]:
+        done = run_gateway(home, "watch", "--status", "--format", "json", semantic_step=False)
+        assert done.returncode == 0, done.stderr
+        found: dict[str, Any] = json.loads(done.stdout)
+        return found
+
+    def model_loaded(pid: int) -> bool:  # onnxruntime's libraries mapped in the server
+        return "onnxruntime" in Path(f"/proc/{pid}/maps").read_text(encoding="utf-8")
+
+    try:
+        alone = run_gateway(home, *find, semantic_step=True)
+        started = run_gateway(home, "watch", "--detach", semantic_step=False)
+        assert started.returncode == 0, started.stderr
+        try:
+            pid = status()["pid"]
+            for _ in range(2):
+                served = run_gateway(home, *find, semantic_step=False)
+                assert "answered by the find server" in served.stderr
+                assert json.loads(served.stdout)["ranker"] == "lexical"
+            off = status()
+            assert not model_loaded(pid)
+            assert off["ranker"] == "lexical+semantic"  # for a find that wants the step
+            assert off["vectors_waiting"] is None  # none computed while no find wants them
+            served = run_gateway(home, *find, semantic_step=True)
+            assert "answered by the find server" in served.stderr
+            assert served.stdout == alone.stdout
+            assert json.loads(served.stdout)["ranker"] == "lexical+semantic"
+            assert model_loaded(pid)
+            assert status()["vectors_waiting"] is not None
+        finally:
+            run_gateway(home, "watch", "--stop", semantic_step=False)
     finally:
         shutil.rmtree(base, ignore_errors=True)
 

@@ -137,6 +137,12 @@ class FindServer:
         self._owed = 0.0
         """Seconds spent answering from the files since the last turn of the build: that
         turn indexes as long before a request ends it (:data:`BUILD_AT_LEAST`)."""
+        from skillc_gateway.find_socket import switched_off
+
+        self.semantic = not switched_off("SKILLC_FIND_SEMANTIC")
+        """Whether the server fills what the semantic step reads between requests (the
+        vectors, its model loaded, and the words' best rows): as its own environment says,
+        and from the first find that wants the step on."""
 
     # -- starting and stopping -----------------------------------------------------------------
 
@@ -320,9 +326,12 @@ class FindServer:
         process only), for about :data:`FILL_SECONDS`, or until a request comes on
         ``listener`` (the turn ends with the batch in hand); whether some are still missing.
         A failure is logged, and None stops the filling until the next request (and the looks
-        every :data:`RECHECK_SECONDS`: a failing fill is not logged every 2 s)."""
+        every :data:`RECHECK_SECONDS`: a failing fill is not logged every 2 s). Nothing while
+        :attr:`semantic` is off: no model is loaded for finds that rank by the words alone."""
         from skillc_gateway.catalog.engine import Catalog
 
+        if not self.semantic:
+            return False
         waiting = _waiting(listener)
         try:
             catalog = Catalog.shared(self.layout)
@@ -493,6 +502,7 @@ class FindServer:
         from skillc_gateway.catalog.engine import Catalog
 
         layout, query, limit, budget, semantic, roots = read_find_request(message, self.layout.home)
+        self.semantic = self.semantic or semantic
         start = time.perf_counter()
         try:
             result = Catalog.shared(layout).find(
@@ -554,10 +564,15 @@ class FindServer:
         catalog = Catalog.shared(self.layout)
         watches = catalog.watches()
         waiting = heads_waiting = None
-        if embedding.available(True):  # the vectors and heads this server stores, to come
+        installed = embedding.available(True)
+        if installed and self.semantic:  # the vectors and heads this server stores, to come
             names, bodies = postings.waiting_vectors(catalog.db)
             waiting = {"names": names, "bodies": bodies}
             heads_waiting = heads.missing(catalog.db)
+        if self.semantic:  # for a client that wants the step (the model is loaded to fill)
+            ranker = semantic.ranker(True)
+        else:  # not loaded for a status: the first find that wants the step loads it
+            ranker = "lexical+semantic" if installed else "lexical"
         return {
             "running": True,
             "pid": os.getpid(),
@@ -572,7 +587,7 @@ class FindServer:
             "roots": list(self.roots),
             "watches": None if watches is None else watches[0],
             "watch_budget": None if watches is None else watches[1],
-            "ranker": semantic.ranker(True),  # for a client that wants the semantic step
+            "ranker": ranker,
             "building": bool(self._building),  # indexing between requests: not all warm yet
             "vectors_waiting": waiting,
             "heads_waiting": heads_waiting,
