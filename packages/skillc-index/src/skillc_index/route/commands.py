@@ -121,11 +121,15 @@ def _not_routed_as_another(place: RoutePlace) -> None:
     """FolderRoutedAs (E100) when ``place``'s folder is routed under another agent's name
     (``agents`` and ``codex`` share ``.agents/skills``; one route per folder): install
     refuses it, and status and uninstall say it (status said "0 skills behind it" and that
-    the router was edited, uninstall that nothing was routed)."""
-    folder_rel = os.path.relpath(place.folder, place.base)
-    other = routed_as(place, folder_rel)
+    the router was edited, uninstall that nothing was routed). Folders are the same when
+    their real paths are (one agent's may be a symlink to another's). An agent with a route
+    of its own recorded goes on: two routes of one folder (made before the check compared
+    real paths) are undone one by one."""
+    if lexists(place.manifest):
+        return
+    other = routed_as(place)
     if other is not None:
-        raise FolderRoutedAs(folder_rel, other)
+        raise FolderRoutedAs(os.path.relpath(place.folder, place.base), other)
 
 
 def _install(session: Session, place: RoutePlace, *, dry_run: bool) -> RouteResult:

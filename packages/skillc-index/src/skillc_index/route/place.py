@@ -152,8 +152,10 @@ def route_lock(place: RoutePlace, layout: Layout) -> Iterator[None]:
         os.close(fd)
 
 
-def routed_as(place: RoutePlace, folder_rel: str) -> str | None:
-    """Another agent whose recorded route is of this very folder, else None."""
+def routed_as(place: RoutePlace) -> str | None:
+    """Another agent whose recorded route is of this very folder, else None. Folders are
+    compared as real paths: ``.claude/skills`` may be a link to ``.agents/skills``."""
+    real = os.path.realpath(place.folder)
     try:
         names = sorted(os.listdir(place.routes))  # noqa: PTH208
     except OSError:
@@ -163,6 +165,6 @@ def routed_as(place: RoutePlace, folder_rel: str) -> str | None:
         if agent == name or agent == place.agent or not AGENT_NAME.match(agent):
             continue
         recorded = read_route_manifest(place.routes / name)
-        if recorded is not None and recorded.folder == folder_rel:
+        if recorded is not None and os.path.realpath(place.base / recorded.folder) == real:
             return agent
     return None
