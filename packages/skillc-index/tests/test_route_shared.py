@@ -1,6 +1,7 @@
-"""``route`` where agents share skills: a folder one agent links to another's, skills another
-agent's folder (or parking folder) links to, what route leaves in a git work tree and in
-``.skillc/``, user-only skills. Real files; the command line in-process."""
+"""``route`` where agents share skills (a folder one agent links to another's, skills another
+agent's folder or parking folder links to), what it leaves in a git work tree and in
+``.skillc/``, user-only skills, what a re-run uninstall says. Real files; the command line
+in-process."""
 
 from __future__ import annotations
 
@@ -8,7 +9,22 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from .test_route import Run, agent_skill, names, route, snapshot, unchanged
+import pytest
+
+import skillc_index.route.commands as router_module
+from skillc_index import Layout
+from skillc_index.route.commands import route_uninstall
+
+from .test_route import (
+    Run,
+    agent_skill,
+    names,
+    route,
+    route_json,
+    session,
+    snapshot,
+    unchanged,
+)
 
 
 def test_an_agent_folder_linked_to_a_routed_one_is_the_same_folder(
@@ -50,3 +66,32 @@ def test_two_routes_of_one_folder_are_undone_one_by_one(
     assert route(cli, "uninstall", "-t", "codex").returncode == 0
     assert route(cli, "uninstall").returncode == 0
     assert snapshot(folder) == before
+
+
+def test_an_uninstall_that_only_removes_runtimes_says_so(
+    cli: Callable[..., Run], layout: Layout, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An uninstall killed once every skill was back and the router gone, before it removed
+    the runtimes: run again, it removed them and said "nothing is routed"."""
+    folder = project / ".claude" / "skills"
+    agent_skill(folder, "alpha")
+    agent_skill(folder, "beta")
+    route_json(cli, "install")
+
+    def killed(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(router_module, "remove_built_runtimes", killed)
+    with pytest.raises(KeyboardInterrupt):
+        route_uninstall(session(layout))
+    monkeypatch.undo()
+    assert sorted(path.name for path in layout.runtime_store("project").iterdir()) == [
+        "alpha",
+        "beta",
+    ]
+    again = route(cli, "uninstall")
+    assert again.stdout.splitlines() == [
+        "claude (project) .claude/skills: 0 skills put back; no router to remove; 2 runtimes "
+        "built by install removed"
+    ]
+    assert list(layout.runtime_store("project").iterdir()) == []

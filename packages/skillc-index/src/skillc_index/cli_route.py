@@ -177,7 +177,9 @@ def _echo_moves(result: RouteResult, layout: Layout) -> None:
         )
         return
     back = sum(1 for skill in result.skills if skill.action == "restored")
-    nothing = not (back or result.left or result.routed or result.router_removed)
+    nothing = not (
+        back or result.left or result.routed or result.router_removed or result.runtimes_removed
+    )
     if result.router is None and nothing:
         click.echo(f"{where}: no router to remove, nothing {'would be' if would else 'is'} routed")
         return
