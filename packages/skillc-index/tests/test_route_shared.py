@@ -5,6 +5,7 @@ in-process."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -95,3 +96,51 @@ def test_an_uninstall_that_only_removes_runtimes_says_so(
         "built by install removed"
     ]
     assert list(layout.runtime_store("project").iterdir()) == []
+
+
+def test_a_skill_folder_another_agent_links_to_stays(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    """``npx skills add`` puts a folder in ``.agents/skills`` and a link to it in
+    ``.claude/skills``: routing codex moved the folder, Claude's link dangled, no word."""
+    agents = project / ".agents" / "skills"
+    agent_skill(agents, "ext-one")
+    agent_skill(agents, "own")
+    link = project / ".claude" / "skills" / "ext-one"
+    link.parent.mkdir(parents=True)
+    link.symlink_to("../../.agents/skills/ext-one")
+    dry = route_json(cli, "install", "-t", "codex", "--dry-run")
+    data = route_json(cli, "install", "-t", "codex")
+    left = {
+        "name": "ext-one",
+        "path": str(agents / "ext-one"),
+        "reason": ".claude/skills/ext-one links to it (skillc never moves what a link points to)",
+    }
+    assert dry["left"] == data["left"] == [left]
+    assert [skill["name"] for skill in data["skills"]] == ["own"]
+    assert (link / "SKILL.md").is_file()  # Claude still reads it
+    text = route(cli, "install", "-t", "codex").stdout  # nothing new: the same summary
+    assert "(linked from another agent folder: 1)" in text.splitlines()[-1]
+
+
+def test_uninstall_keeps_a_runtime_another_agent_parked_a_link_to(
+    cli: Callable[..., Run], layout: Layout, project: Path
+) -> None:
+    """Claude's foo routed, built for Codex (a link to the runtime install built), Codex
+    routed (that link parked): uninstalling Claude removed the runtime, and Codex's
+    uninstall put back a link to nothing."""
+    claude = project / ".claude" / "skills"
+    agent_skill(claude, "foo")
+    route_json(cli, "install")
+    built = cli("skillc_index")("build", "foo", "--target", "codex")
+    assert built.returncode == 0, built.stderr
+    route_json(cli, "install", "-t", "codex")
+    parked = project / ".skillc" / "router" / "codex" / "foo"
+    assert parked.is_symlink()
+    done = route(cli, "uninstall", "--format", "json")
+    assert json.loads(done.stdout)["runtimes_removed"] == []
+    assert "kept the runtime of 'foo': .skillc/router/codex/foo links to it" in done.stderr
+    route_json(cli, "uninstall", "-t", "codex")
+    entry = project / ".agents" / "skills" / "foo"
+    assert entry.is_symlink() and (entry / "SKILL.md").is_file()  # Codex reads it again
+    assert (claude / "foo" / "SKILL.md").is_file()

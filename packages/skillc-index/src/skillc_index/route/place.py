@@ -1,7 +1,8 @@
 """The places a route concerns (:class:`RoutePlace`): the agent folder, the store of the same
 scope, ``<base>/.skillc/router/`` with the manifest and the parked deployments, and the
 router's place; the checks that each really lies within the project or the home folder
-(symlinks followed), and the lock a command holds while it changes them.
+(symlinks followed), the lock a command holds while it changes them, and the links of other
+agents' folders a route must not leave dangling (:func:`linked_from`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ __all__ = [
     "RoutePlace",
     "check_agent_folder",
     "check_inside",
+    "linked_from",
     "route_lock",
     "route_place",
     "routed_as",
@@ -168,3 +170,49 @@ def routed_as(place: RoutePlace) -> str | None:
         if recorded is not None and os.path.realpath(place.base / recorded.folder) == real:
             return agent
     return None
+
+
+def linked_from(layout: Layout, path: Path) -> str | None:
+    """An entry of the same name as ``path`` that links to it (symlinks followed), in an agent
+    folder (of the project's and the home's) or in an agent's parking folder
+    ``.skillc/router/<agent>/`` (a parked link read from the agent folder it came from, where
+    it goes back): what moving or removing ``path`` would leave dangling (an ``npx skills
+    add`` link in ``.claude/skills`` to a folder of ``.agents/skills``, a ``skc build`` of
+    another agent's to a runtime install built). None when there is none."""
+    from skillc_index.build.deploy import link_target
+    from skillc_index.inventory.folders import agent_folders
+
+    real = os.path.realpath(path)
+    found: list[tuple[Path, Path | None]] = [
+        (root.path / path.name, None) for root in agent_folders(layout, None, nested=False)
+    ]
+    found += [(parking / path.name, folder) for parking, folder in _parking_folders(layout)]
+    for entry, folder in found:
+        with contextlib.suppress(OSError):  # a folder that cannot be read holds no link known
+            if entry.is_symlink() and link_target(entry, folder) == real:
+                return layout.display(entry)
+    return None
+
+
+def _parking_folders(layout: Layout) -> Iterator[tuple[Path, Path]]:
+    """Each agent's parking folder of each scope, with the agent folder its manifest names
+    (one that cannot be read is left out: it holds nothing that can be read back)."""
+    from skillc_index.diagnostics import SkillcError
+
+    for scope in layout.scopes():
+        base = layout.base(scope)
+        routes = base / SKILLC_DIR / ROUTES_DIR
+        try:
+            names = sorted(os.listdir(routes))  # noqa: PTH208
+        except OSError:
+            continue
+        for name in names:
+            agent = name.removesuffix(".json")
+            if agent == name or not AGENT_NAME.match(agent):
+                continue
+            try:
+                recorded = read_route_manifest(routes / name)
+            except SkillcError:
+                continue
+            if recorded is not None:
+                yield routes / agent, base / recorded.folder

@@ -15,7 +15,7 @@ from typing import Literal, NamedTuple
 from skillc_index.diagnostics import Notice, SkillcError
 from skillc_index.layout import META_DIR, SKILL_FILE, SKILLC_DIR, Layout
 from skillc_index.route.manifest import MoveRecord, identity_of, lexists, plain_name
-from skillc_index.route.place import RoutePlace
+from skillc_index.route.place import RoutePlace, linked_from
 from skillc_index.route.result import Kind, SkillLeft
 
 __all__ = [
@@ -136,6 +136,14 @@ def classify(
         return _deployment_plan(place, name, identity, taken)
     if not path.is_dir() or not holds_skill(path):
         return None
+    linked = linked_from(layout, path)
+    if linked is not None:  # another agent reads it through that link: it stays
+        return SkillLeft(
+            name,
+            path,
+            f"{linked} links to it (skillc never moves what a link points to)",
+            "linked from another agent folder",
+        )
     if (path / META_DIR).is_dir() and deployment_of(path, layout) is not None:
         return _deployment_plan(place, name, identity, taken)
     problem = _name_problem(name)

@@ -34,7 +34,7 @@ from skillc_index.diagnostics import Notice
 from skillc_index.files import within
 from skillc_index.layout import META_DIR, Layout
 from skillc_index.route.manifest import MoveRecord, RouteManifest, lexists
-from skillc_index.route.place import RoutePlace
+from skillc_index.route.place import RoutePlace, linked_from
 from skillc_index.route.result import RoutedSkill
 
 __all__ = [
@@ -142,20 +142,6 @@ def _used(log: Path) -> bool:
             return db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is not None
     except (sqlite3.Error, OSError):
         return True
-
-
-def _linked_from(layout: Layout, runtime: Path) -> str | None:
-    """An agent folder's entry (of the project's and the home's) that links to ``runtime``:
-    a deployment ``skc build`` made of it, say to another agent while the router stood;
-    None when there is none."""
-    from skillc_index.inventory.folders import agent_folders
-
-    real = os.path.realpath(runtime)
-    for root in agent_folders(layout, None, nested=False):
-        entry = root.path / runtime.name
-        if entry.is_symlink() and os.path.realpath(entry) == real:
-            return layout.display(entry)
-    return None
 
 
 def remove_runtime(
@@ -280,9 +266,10 @@ def remove_built_runtimes(
 
 
 def _deployed(place: RoutePlace, layout: Layout, name: str, notices: list[Notice]) -> bool:
-    """Whether an agent folder's entry links to the runtime of ``name``: a build deployed it
-    meanwhile (removed or changed, that one broke; a warning says it is kept)."""
-    linked = _linked_from(layout, runtime_of(place, layout, name))
+    """Whether an agent folder's entry, or an agent's parked one, links to the runtime of
+    ``name``: a build deployed it meanwhile (removed or changed, that one broke; a warning
+    says it is kept)."""
+    linked = linked_from(layout, runtime_of(place, layout, name))
     if linked is not None:
         notices.append(Notice(f"kept the runtime of '{name}': {linked} links to it"))
         return True
