@@ -18,6 +18,7 @@ from skillc_index.route.commands import route_uninstall
 
 from .test_route import (
     Run,
+    WriteSkill,
     agent_skill,
     names,
     route,
@@ -144,3 +145,38 @@ def test_uninstall_keeps_a_runtime_another_agent_parked_a_link_to(
     entry = project / ".agents" / "skills" / "foo"
     assert entry.is_symlink() and (entry / "SKILL.md").is_file()  # Codex reads it again
     assert (claude / "foo" / "SKILL.md").is_file()
+
+
+def test_a_user_only_skill_stays_in_the_agent_folder(
+    cli: Callable[..., Run], layout: Layout, project: Path, write_skill: WriteSkill
+) -> None:
+    """``disable-model-invocation: true``: the model is never shown it, the user calls it as
+    ``/deploy``. Routed, the command was gone and the router steered the model to it. A
+    deployment of a user-only store skill (its stub keeps the field) stays as well."""
+    folder = project / ".claude" / "skills"
+    agent_skill(folder, "alpha")
+    write_skill(
+        folder / "deploy",
+        frontmatter="name: deploy\ndescription: Deploys.\ndisable-model-invocation: true\n",
+    )
+    write_skill(
+        layout.store("project") / "release",
+        frontmatter="name: release\ndescription: Releases.\ndisable-model-invocation: true\n",
+    )
+    assert cli("skillc_index")("build", "release").returncode == 0
+    dry = route(cli, "install", "-n")
+    done = route(cli, "install")
+    assert done.returncode == 0, done.stderr
+    would = done.stdout.replace("moved", "would move").replace(" lists ", " would list ")
+    assert would == dry.stdout
+    assert done.stdout.splitlines() == [
+        "moved: .claude/skills/alpha -> .skillc/skills/alpha",
+        "left: .claude/skills/deploy: user-only (disable-model-invocation: true): it stays for "
+        "the user's /deploy",
+        "left: .claude/skills/release: user-only (disable-model-invocation: true): it stays "
+        "for the user's /release",
+        "claude (project) .claude/skills lists one skill, skill-router, for 1 skill in "
+        ".skillc/skills; 2 user-only skills stay",
+    ]
+    assert names(folder) == ["deploy", "release", "skill-router"]
+    assert (folder / "release").is_symlink()

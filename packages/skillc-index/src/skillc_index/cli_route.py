@@ -163,17 +163,22 @@ def _echo_moves(result: RouteResult, layout: Layout) -> None:
     if result.command == "install":
         lists = "would list" if would else "lists"
         router = f"{ROUTER_NAME}, for {count} in {show(result.store)}"
-        if not result.left:
-            click.echo(f"{where} {lists} one skill, {router}")
+        # what the agent lists: the router and every skill left in the folder but the
+        # user-only ones, which the model is never shown (they stay for the user's /name)
+        listed = [skill for skill in result.left if skill.cause != "user-only"]
+        kept = len(result.left) - len(listed)
+        also = f"; {kept} user-only skill{_s(kept)} stay{'s' if kept == 1 else ''}" if kept else ""
+        if not listed:
+            click.echo(f"{where} {lists} one skill, {router}{also}")
             return
-        # what the agent lists: the router and every skill left in the folder
         from collections import Counter
 
-        causes = Counter(skill.cause for skill in result.left)
+        causes = Counter(skill.cause for skill in listed)
         why = ", ".join(f"{cause}: {n}" for cause, n in causes.items())
-        n = len(result.left)
+        n = len(listed)
         click.echo(
-            f"{where} {lists} {n + 1} skills: {router}, and {n} skill{_s(n)} left in place ({why})"
+            f"{where} {lists} {n + 1} skills: {router}, and {n} skill{_s(n)} left in place "
+            f"({why}){also}"
         )
         return
     back = sum(1 for skill in result.skills if skill.action == "restored")

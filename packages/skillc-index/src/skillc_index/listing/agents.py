@@ -44,6 +44,7 @@ __all__ = [
     "fit_listing",
     "listing_budget",
     "usage_priority",
+    "user_only",
 ]
 
 AgentName = Literal["claude", "codex"]
@@ -69,12 +70,18 @@ def _text(value: object) -> str:
     return " ".join(value.split()) if isinstance(value, str) else ""
 
 
+def user_only(frontmatter: Mapping[str, Any]) -> bool:
+    """Whether a skill of this frontmatter is the user's alone (``disable-model-invocation:
+    true``): the model is never shown it, the user calls it as ``/<name>``."""
+    return frontmatter.get("disable-model-invocation") is True
+
+
 def entry_description(agent: AgentName, frontmatter: Mapping[str, Any]) -> str | None:
     """The description ``agent`` lists for a skill of this frontmatter, cut as it cuts one
     entry (before any budget); None when the agent does not list the skill."""
     description = _text(frontmatter.get("description"))
     if agent == "claude":
-        if frontmatter.get("disable-model-invocation") is True:
+        if user_only(frontmatter):
             return None
         when = _text(frontmatter.get("when_to_use"))
         if when:

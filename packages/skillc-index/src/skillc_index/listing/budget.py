@@ -57,6 +57,7 @@ from skillc_index.listing.agents import (
     entry_description,
     fit_listing,
     listing_budget,
+    user_only,
 )
 
 if TYPE_CHECKING:
@@ -75,6 +76,7 @@ __all__ = [
     "estimate_tokens",
     "folder_budget",
     "listing_budgets",
+    "user_only_entry",
 ]
 
 CHARS_PER_TOKEN = 4
@@ -305,6 +307,17 @@ def _skill_text(skill_file: Path) -> str | None:
         return None
     except OSError as exc:
         raise _CannotRead(_why(exc)) from None
+
+
+def user_only_entry(path: Path) -> bool:
+    """Whether the agent folder entry ``path`` is a user-only skill
+    (:func:`~skillc_index.listing.agents.user_only`); False when its SKILL.md cannot be read
+    (what reads it next says why)."""
+    try:
+        text = _skill_text(path / SKILL_FILE)
+    except _CannotRead:
+        return False
+    return text is not None and user_only(_frontmatter(text))
 
 
 def _frontmatter(text: str) -> dict[str, Any]:

@@ -101,10 +101,19 @@ def classify(
 ) -> EntryPlan | SkillLeft | None:
     """What install does with the entry ``name`` of the agent folder: a plan, a reason to
     leave it, or None for what is not a skill (a file, a folder without SKILL.md)."""
+    from skillc_index.listing.budget import user_only_entry
+
     path = place.folder / name
     identity = identity_of(path)
     if identity is None:
         return None
+    if holds_skill(path) and user_only_entry(path):  # the router would hide the user's /name
+        return SkillLeft(
+            name,
+            path,
+            f"user-only (disable-model-invocation: true): it stays for the user's /{name}",
+            "user-only",
+        )
     if path.is_symlink():
         if not holds_skill(path):
             return None
