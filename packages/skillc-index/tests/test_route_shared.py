@@ -96,7 +96,7 @@ def test_an_uninstall_that_only_removes_runtimes_says_so(
         "claude (project) .claude/skills: 0 skills put back; no router to remove; 2 runtimes "
         "built by install removed"
     ]
-    assert list(layout.runtime_store("project").iterdir()) == []
+    assert not layout.runtime_store("project").exists()  # install made it: gone with them
 
 
 def test_a_skill_folder_another_agent_links_to_stays(
@@ -180,3 +180,29 @@ def test_a_user_only_skill_stays_in_the_agent_folder(
     ]
     assert names(folder) == ["deploy", "release", "skill-router"]
     assert (folder / "release").is_symlink()
+
+
+def test_uninstall_removes_the_folders_install_made_and_only_those(
+    cli: Callable[..., Run], layout: Layout, project: Path, home: Path, tmp_path: Path
+) -> None:
+    """A project is just ``.skillc/``: the round trip left ``.skillc/skills`` and
+    ``.skillc/runtime`` behind, empty. Those install made go; one there before stays."""
+    (project / ".skillc" / "skills").rmdir()
+    agent_skill(project / ".claude" / "skills", "bar")
+    before = snapshot(project)
+    route_json(cli, "install")
+    route_json(cli, "uninstall")
+    assert snapshot(project) == before
+    (project / ".skillc" / "runtime").mkdir()  # there before: stays
+    before = snapshot(project)
+    route_json(cli, "install")
+    route_json(cli, "uninstall")
+    assert snapshot(project) == before
+    # the home folder without .skillc: the global round trip leaves no ~/.skillc either
+    agent_skill(home / ".claude" / "skills", "mine")
+    before = snapshot(home)
+    outside = tmp_path / "anywhere"
+    outside.mkdir()
+    assert route(cli, "install", "--global", cwd=outside).returncode == 0
+    assert route(cli, "uninstall", "--global", cwd=outside).returncode == 0
+    assert snapshot(home) == before

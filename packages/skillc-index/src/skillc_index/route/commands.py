@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,6 +28,7 @@ from skillc_index.route.manifest import (
 from skillc_index.route.place import (
     RoutePlace,
     check_agent_folder,
+    made_by_route,
     route_lock,
     route_place,
     routed_as,
@@ -113,8 +115,10 @@ def route_install(
     plan = _install(session, place, dry_run=True)  # a refusal is raised before any change
     if dry_run or plan.router is None:
         return plan
+    # skillc's folders not there yet (the lock makes .skillc): uninstall removes them again
+    absent = [f for f in made_by_route(place, layout) if not lexists(f)]
     with route_lock(place, layout):
-        return _install(session, place, dry_run=False)
+        return _install(session, place, dry_run=False, absent=absent)
 
 
 def _not_routed_as_another(place: RoutePlace) -> None:
@@ -132,7 +136,9 @@ def _not_routed_as_another(place: RoutePlace) -> None:
         raise FolderRoutedAs(os.path.relpath(place.folder, place.base), other)
 
 
-def _install(session: Session, place: RoutePlace, *, dry_run: bool) -> RouteResult:
+def _install(
+    session: Session, place: RoutePlace, *, dry_run: bool, absent: Sequence[Path] = ()
+) -> RouteResult:
     layout, config = session.layout, session.config
     old = read_route_manifest(place.manifest)
     folder_rel = os.path.relpath(place.folder, place.base)
@@ -218,10 +224,12 @@ def _install(session: Session, place: RoutePlace, *, dry_run: bool) -> RouteResu
     )
     moving = [p.name for p in plans if p.kind == "folder" and p.action != "unlinked"]
     held = runtimes_held(place, layout, moving, created, old.runtimes_held if old else {})
+    made = (*(old.made if old else ()), *(os.path.relpath(f, place.base) for f in absent))
+    made = tuple(dict.fromkeys(made))
     write_route_manifest(
         place.manifest,
         place.agent,
-        RouteManifest(folder_rel, "installing", tuple(records), router_sha, created, held),
+        RouteManifest(folder_rel, "installing", tuple(records), router_sha, created, held, made),
     )
 
     # 2. the moves, one rename each
@@ -297,7 +305,7 @@ def _install(session: Session, place: RoutePlace, *, dry_run: bool) -> RouteResu
     write_route_manifest(
         place.manifest,
         place.agent,
-        RouteManifest(folder_rel, "installed", tuple(final), router_sha, created, held),
+        RouteManifest(folder_rel, "installed", tuple(final), router_sha, created, held, made),
     )
     moved = {p.name: p for p in done}
     skills += [
@@ -326,17 +334,29 @@ def route_uninstall(
     place = route_place(layout, config, agent, global_)
     _not_routed_as_another(place)
     if dry_run or not lexists(place.manifest):
-        return _uninstall(session, place, dry_run=dry_run)
+        return _uninstall(session, place, dry_run=dry_run)[0]
     with route_lock(place, layout):
-        result = _uninstall(session, place, dry_run=False)
+        result, made = _uninstall(session, place, dry_run=False)
     if not lexists(place.manifest):
-        for folder in (place.parking, place.routes):  # only when empty
-            with contextlib.suppress(OSError):
-                folder.rmdir()
+        _remove_empty(place, layout, made)
     return result
 
 
-def _uninstall(session: Session, place: RoutePlace, *, dry_run: bool) -> RouteResult:
+def _remove_empty(place: RoutePlace, layout: Layout, made: Collection[str]) -> None:
+    """Once nothing is routed: remove the parking folder and ``.skillc/router``, and of
+    skillc's folders the ones install ``made`` (never one that was there before), each only
+    when it is empty."""
+    store, runtimes, skillc = made_by_route(place, layout)
+    for folder in (store, runtimes, place.parking, place.routes, skillc):
+        if folder in (place.parking, place.routes) or os.path.relpath(folder, place.base) in made:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+
+
+def _uninstall(
+    session: Session, place: RoutePlace, *, dry_run: bool
+) -> tuple[RouteResult, tuple[str, ...]]:
+    """The uninstall, and the folders install made (``made``) once the manifest is gone."""
     import shutil
 
     layout = session.layout
@@ -345,7 +365,7 @@ def _uninstall(session: Session, place: RoutePlace, *, dry_run: bool) -> RouteRe
         return RouteResult(
             "uninstall", place.agent, place.scope, place.folder, place.store, place.manifest,
             None, 0, (), (), dry_run,
-        )  # fmt: skip
+        ), ()  # fmt: skip
     folder = place.base / manifest.folder  # where the skills were, whatever config says now
     check_agent_folder(place, layout, folder)
     place = place._replace(folder=folder)
@@ -426,8 +446,9 @@ def _uninstall(session: Session, place: RoutePlace, *, dry_run: bool) -> RouteRe
     if not dry_run:
         if remaining or router is not None:
             state = RouteManifest(
-                manifest.folder, "installed", tuple(remaining), router_sha, kept_runtimes, kept_held
-            )
+                manifest.folder, "installed", tuple(remaining), router_sha, kept_runtimes,
+                kept_held, manifest.made,
+            )  # fmt: skip
             write_route_manifest(place.manifest, place.agent, state)
         else:
             place.manifest.unlink()
@@ -435,7 +456,7 @@ def _uninstall(session: Session, place: RoutePlace, *, dry_run: bool) -> RouteRe
         "uninstall", place.agent, place.scope, folder, place.store, place.manifest,
         router, len(remaining), tuple(skills), tuple(left), dry_run, tuple(notices), removed,
         runtimes,
-    )  # fmt: skip
+    ), manifest.made  # fmt: skip
 
 
 # -- status ---------------------------------------------------------------------------------

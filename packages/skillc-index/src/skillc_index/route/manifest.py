@@ -68,6 +68,10 @@ class RouteManifest(NamedTuple):
     folder: its access log, its index) and what it held then: its entries, those of its
     ``.skillc-meta/`` as ``.skillc-meta/<name>``. Uninstall removes the others once the skill
     is back (:func:`~skillc_index.route.runtimes.restore_runtime`)."""
+    made: tuple[str, ...] = ()
+    """skillc's folders install made where there were none (``.skillc/skills``,
+    ``.skillc/runtime``, relative to the base): uninstall removes each once it is empty
+    again, and never one that was there before (:func:`~skillc_index.route.place.made_by_route`)."""
 
 
 def read_route_manifest(path: Path) -> RouteManifest | None:
@@ -112,6 +116,9 @@ def read_route_manifest(path: Path) -> RouteManifest | None:
             for name, entries in held.items()
         ):
             raise ValueError("runtimes_held is not a map of names to entries")
+        made = data.get("made", [])  # none in manifests of earlier versions
+        if not isinstance(made, list) or not all(isinstance(rel, str) for rel in made):
+            raise ValueError("made is not a list of folders")
         return RouteManifest(
             data["folder"],
             "installed" if data.get("state") == "installed" else "installing",
@@ -119,6 +126,7 @@ def read_route_manifest(path: Path) -> RouteManifest | None:
             router if isinstance(router, str) else None,
             runtimes,
             {name: tuple(entries) for name, entries in held.items()},
+            tuple(made),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise InternalError(f"the route manifest '{path}' is not valid ({exc})") from None
@@ -134,6 +142,7 @@ def write_route_manifest(path: Path, agent: str, manifest: RouteManifest) -> Non
         "entries": [record.to_json() for record in manifest.records],
         "runtimes": list(manifest.runtimes),
         "runtimes_held": {name: list(held) for name, held in manifest.runtimes_held.items()},
+        "made": list(manifest.made),
     }
     ensure_dir(path.parent)
     write_file_atomic(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())

@@ -32,6 +32,7 @@ __all__ = [
     "check_agent_folder",
     "check_inside",
     "linked_from",
+    "made_by_route",
     "route_lock",
     "route_place",
     "routed_as",
@@ -216,3 +217,10 @@ def _parking_folders(layout: Layout) -> Iterator[tuple[Path, Path]]:
                 continue
             if recorded is not None:
                 yield routes / agent, base / recorded.folder
+
+
+def made_by_route(place: RoutePlace, layout: Layout) -> tuple[Path, ...]:
+    """skillc's folders a route install makes where there are none, deepest first: the store,
+    the runtime store and ``.skillc`` itself (of the home folder); the manifest records
+    those install made (``made``), and uninstall removes each once it is empty again."""
+    return (place.store, layout.runtime_store(place.scope), place.base / SKILLC_DIR)
