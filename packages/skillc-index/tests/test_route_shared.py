@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -206,3 +207,46 @@ def test_uninstall_removes_the_folders_install_made_and_only_those(
     assert route(cli, "install", "--global", cwd=outside).returncode == 0
     assert route(cli, "uninstall", "--global", cwd=outside).returncode == 0
     assert snapshot(home) == before
+
+
+def test_what_route_generates_is_git_ignored_until_uninstall(
+    cli: Callable[..., Run], layout: Layout, project: Path, write_skill: WriteSkill
+) -> None:
+    """The manifest (device and inode numbers), the parked deployments and the router showed
+    as untracked files to commit. A line each, as init and build add theirs, taken out again
+    by uninstall; a ``.gitignore`` install made goes with them."""
+
+    def git(*args: str) -> str:
+        done = subprocess.run(
+            ["git", "-C", str(project), "-c", "user.name=t", "-c", "user.email=t@t",
+             "-c", "commit.gpgsign=false", *args],
+            check=True, capture_output=True, text=True,
+        )  # fmt: skip
+        return done.stdout
+
+    folder = project / ".claude" / "skills"
+    agent_skill(folder, "team")
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-q", "-m", "team")
+    write_skill(layout.store("project") / "linked")
+    assert cli("skillc_index")("build", "linked", "-t", "claude").returncode == 0
+    git("add", "-A")
+    git("commit", "-q", "-m", "built")
+    gitignore = project / ".gitignore"
+    before = gitignore.read_text()
+    assert "router" not in before
+    route_json(cli, "install")
+    assert gitignore.read_text() == before + "/.skillc/router/\n/.claude/skills/skill-router/\n"
+    assert git("status", "--porcelain", "-uall") == " M .gitignore\n"
+    route_json(cli, "install")  # nothing new: no line twice
+    assert gitignore.read_text().count("/.skillc/router/") == 1
+    route_json(cli, "uninstall")
+    assert gitignore.read_text() == before
+    assert git("status", "--porcelain", "-uall") == ""
+    gitignore.unlink()  # no .gitignore: install makes it, uninstall removes it
+    git("commit", "-q", "-a", "-m", "no .gitignore")
+    route_json(cli, "install")
+    assert gitignore.is_file()
+    route_json(cli, "uninstall")
+    assert not gitignore.exists()

@@ -8,7 +8,8 @@ skills, ones another tool installed included). ``.skillc/`` itself never: ``.ski
 holds the sources. A build that deploys into another agent folder of the project adds that
 one the same way, or, where the folder holds skills of the user's, the entries it deployed
 (:func:`ignore_agent_folders`, issue 34). The one home of the project's ``.gitignore``:
-:func:`ignore_folders`.
+:func:`ignore_folders` (and :func:`unignore_lines`, which takes out the lines ``route
+install`` added once ``route uninstall`` is done).
 """
 
 from __future__ import annotations
@@ -318,6 +319,34 @@ def _append_lines(path: Path, wanted: Sequence[str]) -> tuple[str, ...]:
     except OSError as exc:
         raise CannotCreate(str(path), exc.strerror or str(exc)) from exc
     return tuple(lines)
+
+
+def unignore_lines(root: Path, lines: Sequence[str], *, remove_empty: bool = False) -> None:
+    """Take out of ``<root>/.gitignore`` each line of ``lines``, once each: lines a command
+    added and recorded (``route install``'s, taken out by ``route uninstall``); read and
+    written under the lock :func:`_append_lines` takes. The file goes when it is then empty
+    and ``remove_empty`` (the command made it). One that cannot be read or written (not a
+    regular file, a symlink leading out) is left as it is."""
+    from skillc_index.diagnostics import SkillcError
+
+    try:
+        path = check_gitignore(root)
+        with path.open("r+", encoding="utf-8", errors="surrogateescape", newline="") as handle:
+            _lock(handle.fileno())
+            text = handle.read()
+            kept = text.splitlines(keepends=True)
+            for line in lines:
+                found = [i for i, have in enumerate(kept) if have.rstrip("\r\n") == line]
+                if found:
+                    del kept[found[0]]
+            if len(kept) < len(text.splitlines()):
+                handle.seek(0)
+                handle.truncate()
+                handle.write("".join(kept))
+        if remove_empty and not kept:
+            path.unlink()
+    except (SkillcError, OSError):
+        return
 
 
 def _lock(fd: int) -> None:

@@ -302,10 +302,15 @@ def _install(
         name for name in created if lexists(runtime_of(place, layout, name)) and name not in failed
     )
     held = {name: entries for name, entries in held.items() if name not in failed}
+    ignored = old.gitignore if old else ()
+    if place.scope == "project":
+        made, ignored = _ignore_route(place, layout, made, ignored, notices)
     write_route_manifest(
         place.manifest,
         place.agent,
-        RouteManifest(folder_rel, "installed", tuple(final), router_sha, created, held, made),
+        RouteManifest(
+            folder_rel, "installed", tuple(final), router_sha, created, held, made, ignored
+        ),
     )
     moved = {p.name: p for p in done}
     skills += [
@@ -317,6 +322,40 @@ def _install(
         "install", place.agent, place.scope, place.folder, place.store, place.manifest,
         place.router, len(final), tuple(skills), tuple(left), False, tuple(notices),
     )  # fmt: skip
+
+
+def _ignore_route(
+    place: RoutePlace,
+    layout: Layout,
+    made: tuple[str, ...],
+    ignored: tuple[str, ...],
+    notices: list[Notice],
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Add to the project's ``.gitignore`` what route generates there, a line each, as
+    ``init`` and ``build`` add theirs (:func:`~skillc_index.build.scaffold.ignore_folders`):
+    ``/.skillc/router/`` (the manifest, with device and inode numbers, and the parked
+    deployments) and the router's folder. Returns ``made`` and ``ignored`` with what this
+    added (``.gitignore`` in ``made`` when it made the file); a file that cannot be written
+    is a warning."""
+    from pathlib import PurePath
+
+    from skillc_index.build.scaffold import GITIGNORE, ignore_folders
+    from skillc_index.diagnostics import format_diagnostic
+
+    generated = [
+        PurePath(os.path.relpath(path, place.base)).as_posix()
+        for path in (place.routes, place.router)
+    ]
+    existed = lexists(place.base / GITIGNORE)
+    try:
+        added = ignore_folders(place.base, (), layout, generated=generated)
+    except SkillcError as exc:
+        why = format_diagnostic(exc.diagnostic).splitlines()[0]
+        notices.append(Notice(f".gitignore not updated: {why}"))
+        return made, ignored
+    if added and not existed:
+        made = (*made, GITIGNORE)
+    return made, tuple(dict.fromkeys((*ignored, *added)))
 
 
 # -- uninstall ------------------------------------------------------------------------------
@@ -336,9 +375,13 @@ def route_uninstall(
     if dry_run or not lexists(place.manifest):
         return _uninstall(session, place, dry_run=dry_run)[0]
     with route_lock(place, layout):
-        result, made = _uninstall(session, place, dry_run=False)
-    if not lexists(place.manifest):
-        _remove_empty(place, layout, made)
+        result, done = _uninstall(session, place, dry_run=False)
+    if done is not None:  # nothing is routed any more
+        _remove_empty(place, layout, done.made)
+        if done.gitignore:
+            from skillc_index.build.scaffold import GITIGNORE, unignore_lines
+
+            unignore_lines(place.base, done.gitignore, remove_empty=GITIGNORE in done.made)
     return result
 
 
@@ -355,8 +398,8 @@ def _remove_empty(place: RoutePlace, layout: Layout, made: Collection[str]) -> N
 
 def _uninstall(
     session: Session, place: RoutePlace, *, dry_run: bool
-) -> tuple[RouteResult, tuple[str, ...]]:
-    """The uninstall, and the folders install made (``made``) once the manifest is gone."""
+) -> tuple[RouteResult, RouteManifest | None]:
+    """The uninstall, and the manifest once it is gone (nothing is routed any more)."""
     import shutil
 
     layout = session.layout
@@ -365,7 +408,7 @@ def _uninstall(
         return RouteResult(
             "uninstall", place.agent, place.scope, place.folder, place.store, place.manifest,
             None, 0, (), (), dry_run,
-        ), ()  # fmt: skip
+        ), None  # fmt: skip
     folder = place.base / manifest.folder  # where the skills were, whatever config says now
     check_agent_folder(place, layout, folder)
     place = place._replace(folder=folder)
@@ -443,20 +486,22 @@ def _uninstall(
         if sha256_hex(text.encode("utf-8")) != router_sha:
             write_router(place, text)
             router_sha = sha256_hex(text.encode("utf-8"))
+    gone: RouteManifest | None = None
     if not dry_run:
         if remaining or router is not None:
             state = RouteManifest(
                 manifest.folder, "installed", tuple(remaining), router_sha, kept_runtimes,
-                kept_held, manifest.made,
+                kept_held, manifest.made, manifest.gitignore,
             )  # fmt: skip
             write_route_manifest(place.manifest, place.agent, state)
         else:
             place.manifest.unlink()
+            gone = manifest
     return RouteResult(
         "uninstall", place.agent, place.scope, folder, place.store, place.manifest,
         router, len(remaining), tuple(skills), tuple(left), dry_run, tuple(notices), removed,
         runtimes,
-    ), manifest.made  # fmt: skip
+    ), gone  # fmt: skip
 
 
 # -- status ---------------------------------------------------------------------------------

@@ -72,6 +72,10 @@ class RouteManifest(NamedTuple):
     """skillc's folders install made where there were none (``.skillc/skills``,
     ``.skillc/runtime``, relative to the base): uninstall removes each once it is empty
     again, and never one that was there before (:func:`~skillc_index.route.place.made_by_route`)."""
+    gitignore: tuple[str, ...] = ()
+    """The lines install added to the project's ``.gitignore`` (``/.skillc/router/``, the
+    router's folder): uninstall takes them out once nothing is routed (``made`` holds
+    ``.gitignore`` when install made the file)."""
 
 
 def read_route_manifest(path: Path) -> RouteManifest | None:
@@ -119,6 +123,9 @@ def read_route_manifest(path: Path) -> RouteManifest | None:
         made = data.get("made", [])  # none in manifests of earlier versions
         if not isinstance(made, list) or not all(isinstance(rel, str) for rel in made):
             raise ValueError("made is not a list of folders")
+        ignored = data.get("gitignore", [])  # none in manifests of earlier versions
+        if not isinstance(ignored, list) or not all(isinstance(line, str) for line in ignored):
+            raise ValueError("gitignore is not a list of lines")
         return RouteManifest(
             data["folder"],
             "installed" if data.get("state") == "installed" else "installing",
@@ -127,6 +134,7 @@ def read_route_manifest(path: Path) -> RouteManifest | None:
             runtimes,
             {name: tuple(entries) for name, entries in held.items()},
             tuple(made),
+            tuple(ignored),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise InternalError(f"the route manifest '{path}' is not valid ({exc})") from None
@@ -143,6 +151,7 @@ def write_route_manifest(path: Path, agent: str, manifest: RouteManifest) -> Non
         "runtimes": list(manifest.runtimes),
         "runtimes_held": {name: list(held) for name, held in manifest.runtimes_held.items()},
         "made": list(manifest.made),
+        "gitignore": list(manifest.gitignore),
     }
     ensure_dir(path.parent)
     write_file_atomic(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
