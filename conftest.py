@@ -11,7 +11,8 @@ the standard library, pytest and ``skillc_index`` (which every distribution depe
   semantic step off: ``SKILLC_FIND_SEMANTIC=0``).
 - ``cli``: run a command, in-process through its ``main(argv)`` (fast, the default) or as a
   real subprocess (``process=True``), both returning a ``CompletedProcess`` with text output.
-- ``write_skill``: the one skill factory (:func:`write_skill`): a skill folder on disk.
+- ``write_skill``: the one skill factory (:func:`write_skill`): a skill folder on disk;
+  ``write_manifest``: a build's manifest for it, without the build.
 - ``postgres_server``, ``postgres_url``: a real PostgreSQL server for the team-store tests.
 - ``line_within``: the next line a child process writes, or the test fails (never hangs).
 
@@ -190,6 +191,22 @@ def write_skill_fixture() -> WriteSkill:
     """:func:`write_skill` (a conftest is not importable): every test module's one way to put
     a skill on disk."""
     return write_skill
+
+
+@pytest.fixture(name="write_manifest")
+def write_manifest_fixture() -> Callable[[Path, str, str], Path]:
+    """``write_manifest(runtime, skill, source_hash) -> path``: the RFC-0001 build manifest at
+    ``<runtime>/.skillc-meta/manifest.json`` that a build of today's skillc records (its stub
+    format: an older one is ``stale``), written by skillc_index's own writer without a build."""
+    from skillc_index.build.manifest import MANIFEST_VERSION, Manifest, write_manifest
+    from skillc_index.build.stub import STUB_FORMAT
+
+    def write(runtime: Path, skill: str, source_hash: str) -> Path:
+        extra = {"stub_format": STUB_FORMAT}
+        built = Manifest(skill, MANIFEST_VERSION, "2026-01-30T10:00:00Z", source_hash, extra)
+        return write_manifest(runtime, built)
+
+    return write
 
 
 @pytest.fixture(scope="session", autouse=True)

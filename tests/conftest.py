@@ -157,27 +157,3 @@ def list_json(ok: Runner) -> Callable[..., dict[str, object]]:
         return data
 
     return run
-
-
-@pytest.fixture
-def write_manifest() -> Callable[..., Path]:
-    """``write_manifest(runtime, skill, source_hash)``: a hand-written RFC-0001 build manifest
-    at ``<runtime>/.skillc-meta/manifest.json`` (what ``skc build`` will write, its stub of
-    today's format: an older one is ``stale``)."""
-    from skillc_index.build.stub import STUB_FORMAT
-
-    def write(runtime: Path, skill: str, source_hash: str) -> Path:
-        meta = runtime / ".skillc-meta"
-        meta.mkdir(parents=True, exist_ok=True)
-        path = meta / "manifest.json"
-        data = {
-            "skill": skill,
-            "version": 1,
-            "built_at": "2026-01-30T10:00:00Z",
-            "source_hash": source_hash,
-            "stub_format": STUB_FORMAT,
-        }
-        path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        return path
-
-    return write

@@ -16,14 +16,6 @@ from skillc_index.listing.skills import list_skills
 WriteSkill = Callable[..., Path]
 
 
-def build_by_hand(runtime: Path, name: str, digest: str) -> None:
-    path = manifest_path(runtime)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    manifest = {"skill": name, "version": 1, "built_at": "2026-01-30T10:00:00Z"}
-    manifest |= {"source_hash": digest, "stub_format": STUB_FORMAT}
-    path.write_text(json.dumps(manifest), encoding="utf-8")
-
-
 def test_empty(layout: Layout) -> None:
     result = list_skills(layout)
     assert result.to_dict() == {"skills": [], "total": 0, "filtered": 0}
@@ -58,12 +50,14 @@ def test_filters_and_counts(layout: Layout, write_skill: WriteSkill) -> None:
     assert list_skills(layout, limit=0).skills == ()
 
 
-def test_statuses(layout: Layout, write_skill: WriteSkill) -> None:
+def test_statuses(
+    layout: Layout, write_skill: WriteSkill, write_manifest: Callable[[Path, str, str], Path]
+) -> None:
     built = write_skill(layout.store("project") / "built")
     stale = write_skill(layout.store("project") / "stale")
     write_skill(layout.store("project") / "fresh")
-    build_by_hand(layout.runtime_store("project") / "built", "built", source_hash(built))
-    build_by_hand(layout.runtime_store("project") / "stale", "stale", source_hash(stale))
+    write_manifest(layout.runtime_store("project") / "built", "built", source_hash(built))
+    write_manifest(layout.runtime_store("project") / "stale", "stale", source_hash(stale))
     (stale / "more.md").write_text("# changed\n", encoding="utf-8")
 
     fast = {e.name: e.status for e in list_skills(layout).skills}
