@@ -3,11 +3,13 @@ shared ``home``, ``project`` and ``cli`` are in the checkout's conftest.py)."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -67,6 +69,19 @@ def gateway(cli: Callable[..., Run]) -> Run:
     """``gateway(*args, cwd=None)``: ``skillc_gateway``'s ``main`` in this process, in the
     project with a private SKILLC_HOME (``gateway_process`` for a real subprocess)."""
     return cli("skillc_gateway")
+
+
+@pytest.fixture
+def eval_json(gateway: Run) -> Callable[..., tuple[int, dict[str, Any]]]:
+    """``eval_json(*args)``: ``eval *args --format json`` run by :func:`gateway`; its exit
+    status and its report, parsed (a run that printed nothing fails with its stderr)."""
+
+    def run(*args: str) -> tuple[int, dict[str, Any]]:
+        done = gateway("eval", *args, "--format", "json")
+        assert done.stdout, done.stderr
+        return done.returncode, json.loads(done.stdout)
+
+    return run
 
 
 @pytest.fixture

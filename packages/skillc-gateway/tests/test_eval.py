@@ -44,12 +44,6 @@ def _yaml(folder: Path, should: list[str], should_not: list[str] = ()) -> None: 
     (folder / "evals" / "triggers.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def _eval(cli: Any, *args: str) -> tuple[int, dict[str, Any]]:
-    done = cli("skillc_gateway")("eval", *args, "--format", "json")
-    assert done.stdout, done.stderr
-    return done.returncode, json.loads(done.stdout)
-
-
 def _skill(data: dict[str, Any], name: str) -> dict[str, Any]:
     (found,) = [skill for skill in data["skills"] if skill["name"] == name]
     return found
@@ -141,14 +135,14 @@ def test_a_triggers_yaml_is_a_yaml_document_of_its_own(tmp_path: Path, write_ski
 
 
 def test_cases_are_scored_against_the_listing_with_who_took_each_miss(
-    cli: Any, library: Path
+    eval_json: Any, library: Path
 ) -> None:
     _yaml(
         library / "docx",
         ["add comments to my Word document", "merge PDF files"],
         ["review this pull request diff"],
     )
-    code, data = _eval(cli, "--path", str(library), "--top", "1")
+    code, data = eval_json("--path", str(library), "--top", "1")
     assert code == 0
     assert data["library"] == 4
     docx = _skill(data, "docx")
@@ -158,15 +152,17 @@ def test_cases_are_scored_against_the_listing_with_who_took_each_miss(
     assert docx["line"] == 3  # the description line of SKILL.md
 
 
-def test_a_false_trigger_is_reported_and_thresholds_fail_the_run(cli: Any, library: Path) -> None:
+def test_a_false_trigger_is_reported_and_thresholds_fail_the_run(
+    cli: Any, eval_json: Any, library: Path
+) -> None:
     _yaml(library / "git-review", ["review my pull request"], ["show the diff of two config files"])
-    code, data = _eval(cli, "--path", str(library), "--max-false-triggers", "0")
+    code, data = eval_json("--path", str(library), "--max-false-triggers", "0")
     review = _skill(data, "git-review")
     assert review["recall"] == 1.0
     assert review["false_triggers"] == 1
     assert code == 1 and data["breaches"] == ["git-review: 1 false triggers > 0"]
-    assert _eval(cli, "--path", str(library), "--max-false-triggers", "1")[0] == 0
-    assert _eval(cli, "--path", str(library), "--min-recall", "1")[0] == 0
+    assert eval_json("--path", str(library), "--max-false-triggers", "1")[0] == 0
+    assert eval_json("--path", str(library), "--min-recall", "1")[0] == 0
     done = cli("skillc_gateway")("eval", "--path", str(library), "--min-recall", "2")
     assert done.returncode == 1 and "error[E100]" in done.stderr
 
@@ -174,10 +170,12 @@ def test_a_false_trigger_is_reported_and_thresholds_fail_the_run(cli: Any, libra
 # -- collisions and the mutation check ----------------------------------------------------
 
 
-def test_two_near_identical_skills_collide_both_ways(cli: Any, library: Path) -> None:
+def test_two_near_identical_skills_collide_both_ways(
+    cli: Any, eval_json: Any, library: Path
+) -> None:
     _yaml(library / "pdf-forms", ["extract text from a PDF"])
     _yaml(library / "pdf-tools", ["extract tables from a PDF", "fill in the PDF form"])
-    _, data = _eval(cli, "--path", str(library), "--top", "1")
+    _, data = eval_json("--path", str(library), "--top", "1")
     (collision,) = [c for c in data["collisions"] if set(c["skills"]) == {"pdf-forms", "pdf-tools"}]
     assert collision["similarity"] >= 0.5
     assert "fill in pdf forms merge pdf files and extract" in collision["phrases"]
@@ -192,14 +190,16 @@ def test_two_near_identical_skills_collide_both_ways(cli: Any, library: Path) ->
     assert forms["recall"] == 1.0
 
 
-def test_collision_by_taken_cases_is_mutual(cli: Any, tmp_path: Path, write_skill: Any) -> None:
+def test_collision_by_taken_cases_is_mutual(
+    eval_json: Any, tmp_path: Path, write_skill: Any
+) -> None:
     """Two skills whose descriptions differ but which take each other's cases."""
     lib = tmp_path / "lib"
     a = write_skill(lib / "alpha", description="Deploy containers to kubernetes clusters.")
     b = write_skill(lib / "beta", description="Roll back kubernetes deployments safely.")
     _yaml(a, ["roll back a kubernetes deployment"])
     _yaml(b, ["deploy containers to the kubernetes cluster"])
-    _, data = _eval(cli, "--path", str(lib), "--top", "1")
+    _, data = eval_json("--path", str(lib), "--top", "1")
     (collision,) = data["collisions"]
     assert collision["mutual"] is True and collision["cases_taken"] == [1, 1]
     assert _skill(data, "alpha")["results"][0]["taken_by"] == "beta"
@@ -207,11 +207,11 @@ def test_collision_by_taken_cases_is_mutual(cli: Any, tmp_path: Path, write_skil
 
 
 def test_a_skill_that_loses_its_only_trigger_phrase_fails_its_cases(
-    cli: Any, library: Path, write_skill: Any
+    eval_json: Any, library: Path, write_skill: Any
 ) -> None:
     invoices = write_skill(library / "ledger", description="Reconcile supplier invoices")
     _yaml(invoices, ["reconcile these supplier invoices"], ["review my pull request"])
-    code, data = _eval(cli, "ledger", "--path", str(library), "--top", "1", "--mutate")
+    code, data = eval_json("ledger", "--path", str(library), "--top", "1", "--mutate")
     ledger = _skill(data, "ledger")
     assert ledger["recall"] == 1.0
     assert ledger["phrases"] == [
@@ -220,13 +220,13 @@ def test_a_skill_that_loses_its_only_trigger_phrase_fails_its_cases(
     # the description without it: the case fails
     write_skill(library / "ledger", description="Bookkeeping helper.")
     _yaml(invoices, ["reconcile these supplier invoices"], ["review my pull request"])
-    code, data = _eval(cli, "ledger", "--path", str(library), "--top", "1", "--min-recall", "1")
+    code, data = eval_json("ledger", "--path", str(library), "--top", "1", "--min-recall", "1")
     assert code == 1 and _skill(data, "ledger")["recall"] == 0.0
 
 
-def test_mutation_reports_untested_phrases(cli: Any, library: Path) -> None:
+def test_mutation_reports_untested_phrases(eval_json: Any, library: Path) -> None:
     _yaml(library / "pdf-forms", ["fill in this PDF form"])
-    _, data = _eval(cli, "pdf-forms", "--path", str(library), "--mutate", "--top", "2")
+    _, data = eval_json("pdf-forms", "--path", str(library), "--mutate", "--top", "2")
     effects = {c["phrase"]: c["effect"] for c in _skill(data, "pdf-forms")["phrases"]}
     assert effects["Use when the user asks about PDF documents"] == "untested"
     assert effects["Fill in PDF forms"] != "untested"
@@ -389,7 +389,7 @@ def test_init_never_writes_out_of_the_project_through_an_agent_folder_entry(
 
 
 def test_an_agent_folder_is_a_library_of_its_linked_entries(
-    cli: Any, library: Path, project: Path, write_skill: Any
+    cli: Any, eval_json: Any, library: Path, project: Path, write_skill: Any
 ) -> None:
     """``skc build`` deploys ``.claude/skills/<name>`` as a link: ``eval --path .claude/skills``
     saw no skill (``find --path`` sees them). Each deployed skill stands for its store skill,
@@ -404,7 +404,7 @@ def test_an_agent_folder_is_a_library_of_its_linked_entries(
     agent_folder = project / ".claude" / "skills"
     assert (agent_folder / "pdf").is_symlink()
     (agent_folder / "docx").symlink_to(library / "docx", target_is_directory=True)
-    code, data = _eval(cli, "--path", ".claude/skills")
+    code, data = eval_json("--path", ".claude/skills")
     assert code == 0 and data["library"] == 3
     (skill,) = data["skills"]
     assert skill["name"] == "pdf" and skill["recall"] == 1.0
@@ -414,11 +414,11 @@ def test_an_agent_folder_is_a_library_of_its_linked_entries(
     assert not (library / "docx" / "evals").exists()
 
 
-def test_the_corpus_evaluates_without_a_crash(cli: Any) -> None:
+def test_the_corpus_evaluates_without_a_crash(eval_json: Any) -> None:
     corpus = Path(__file__).resolve().parents[3] / ".." / "shared" / "corpus"
     if not corpus.is_dir():
         pytest.skip("no corpus")
-    code, data = _eval(cli, "--path", str(corpus))
+    code, data = eval_json("--path", str(corpus))
     assert code == 0 and data["library"] > 500
     assert data["collisions"] and all(len(c["skills"]) == 2 for c in data["collisions"])
 
@@ -519,7 +519,7 @@ def test_the_mcp_tool_can_neither_run_an_agent_nor_write() -> None:
 
 
 def test_the_budget_drops_the_least_used_descriptions_and_eval_marks_their_cases(
-    cli: Any, project: Path, home: Path, write_skill: Any
+    cli: Any, eval_json: Any, project: Path, home: Path, write_skill: Any
 ) -> None:
     from skillc_index import Layout, load_config
     from skillc_index.listing.budget import listing_budgets
@@ -546,7 +546,7 @@ def test_the_budget_drops_the_least_used_descriptions_and_eval_marks_their_cases
     (folder,) = [f for f in listing_budgets(layout, load_config(layout, env=env)) if f.entries]
     assert [folder.state(i) for i in range(3)] == ["name-only", "name-only", "full"]
     assert folder.named("name-only") == ("beta", "alpha")  # the first dropped first
-    _, data = _eval(cli)
+    _, data = eval_json()
     alpha, gamma = _skill(data, "alpha"), _skill(data, "gamma")
     assert (alpha["listed"], alpha["untriggerable"]) == ("name-only", True)
     assert (gamma["listed"], gamma["untriggerable"], gamma["recall"]) == ("full", False, 1.0)
@@ -555,15 +555,15 @@ def test_the_budget_drops_the_least_used_descriptions_and_eval_marks_their_cases
 
 
 def test_codex_lists_the_description_alone_and_refuses_a_long_one(
-    cli: Any, tmp_path: Path, write_skill: Any
+    eval_json: Any, tmp_path: Path, write_skill: Any
 ) -> None:
     lib = tmp_path / "lib"
     when = "when_to_use: Use when the user mentions sourdough.\n"
     bread = write_skill(lib / "bread", frontmatter=f"name: bread\ndescription: Bake bread.\n{when}")
     write_skill(lib / "essay", description="Write essays. " + "y" * 1020)
     _yaml(bread, ["help with my sourdough"])
-    _, claude = _eval(cli, "--path", str(lib), "--top", "1")
-    _, codex = _eval(cli, "--path", str(lib), "--top", "1", "--agent", "codex")
+    _, claude = eval_json("--path", str(lib), "--top", "1")
+    _, codex = eval_json("--path", str(lib), "--top", "1", "--agent", "codex")
     assert claude["library"] == codex["library"] == 2
     # Claude Code appends when_to_use; Codex lists the description alone
     assert _skill(claude, "bread")["recall"] == 1.0
@@ -571,7 +571,7 @@ def test_codex_lists_the_description_alone_and_refuses_a_long_one(
 
 
 def test_a_skill_the_agent_does_not_list_is_scored_untriggerable_not_dropped(
-    cli: Any, tmp_path: Path, write_skill: Any
+    eval_json: Any, tmp_path: Path, write_skill: Any
 ) -> None:
     """Codex refuses a description over 1,024 characters, Claude Code lists no skill with
     ``disable-model-invocation``: their cases were left out of the run (the CI gate passed
@@ -587,13 +587,13 @@ def test_a_skill_the_agent_does_not_list_is_scored_untriggerable_not_dropped(
     _yaml(essay, ["write an essay"])
     _yaml(quiet, ["tidy my notes"])
     for agent, skill in (("codex", "essay"), ("claude", "quiet")):
-        code, data = _eval(cli, "--path", str(lib), "--agent", agent, "--min-recall", "1")
+        code, data = eval_json("--path", str(lib), "--agent", agent, "--min-recall", "1")
         assert code == 1  # the gate fails on the skill's misses
         report = _skill(data, skill)
         assert (report["listed"], report["untriggerable"], report["recall"]) == (
             "omitted", True, 0.0
         )  # fmt: skip
-        _, alone = _eval(cli, str(lib / skill), "--path", str(lib), "--agent", agent)
+        _, alone = eval_json(str(lib / skill), "--path", str(lib), "--agent", agent)
         assert [s["name"] for s in alone["skills"]] == [skill]  # was E001
 
 
@@ -617,7 +617,7 @@ def test_a_path_that_is_no_folder_is_an_error_not_an_empty_library(
 
 
 def test_a_named_library_of_the_configuration(
-    cli: Any, library: Path, project: Path, write_skill: Any
+    cli: Any, eval_json: Any, library: Path, project: Path, write_skill: Any
 ) -> None:
     """``[libraries]`` names sets of folders (a project's relative paths from its root);
     ``--library NAME`` scores against one; an unknown name is E100 naming the known ones."""
@@ -628,8 +628,8 @@ def test_a_named_library_of_the_configuration(
         f'[libraries]\nteam = [{json.dumps(str(library))}]\nlocal = ["vendor/skills"]\n',
         encoding="utf-8",
     )
-    assert _eval(cli, "--library", "team")[1]["library"] == 4
-    assert _eval(cli, "--library", "local")[1]["library"] == 1
+    assert eval_json("--library", "team")[1]["library"] == 4
+    assert eval_json("--library", "local")[1]["library"] == 1
     done = cli("skillc_gateway")("eval", "--library", "nosuch")
     assert done.returncode == 1
     assert done.stderr.startswith("error[E100]: ") and "local, team" in done.stderr

@@ -9,12 +9,6 @@ from pathlib import Path
 from typing import Any
 
 
-def _eval(cli: Any, *args: str, cwd: Path | None = None) -> tuple[int, dict[str, Any]]:
-    done = cli("skillc_gateway")("eval", *args, "--format", "json", cwd=cwd)
-    assert done.stdout, done.stderr
-    return done.returncode, json.loads(done.stdout)
-
-
 def _triggers(folder: Path, *queries: str) -> None:
     (folder / "evals").mkdir(exist_ok=True)
     lines = ["should_trigger:", *(f"  - {json.dumps(query)}" for query in queries)]
@@ -22,7 +16,7 @@ def _triggers(folder: Path, *queries: str) -> None:
 
 
 def test_the_library_is_the_listing_of_the_agent_asked_for(
-    cli: Any, project: Path, write_skill: Any
+    eval_json: Any, project: Path, write_skill: Any
 ) -> None:
     """Every installed skill was in ``claude``'s listing, a skill only Cursor reads included:
     it took the case of a Claude Code skill (exit 1), and 100 of them priced claude's listing
@@ -37,15 +31,15 @@ def test_the_library_is_the_listing_of_the_agent_asked_for(
         project / ".cursor" / "skills" / "cursor-billing",
         description="Billing exports for accounting teams.",
     )
-    code, data = _eval(cli, "--top", "1", "--min-recall", "1")
+    code, data = eval_json("--top", "1", "--min-recall", "1")
     assert code == 0 and data["library"] == 1, data
     assert data["skills"][0]["recall"] == 1.0
-    _, named = _eval(cli, "cursor-billing")
+    _, named = eval_json("cursor-billing")
     assert named["library"] == 2 and [s["name"] for s in named["skills"]] == ["cursor-billing"]
 
 
 def test_a_skill_named_by_its_imported_or_deployed_folder_is_one_skill(
-    cli: Any, project: Path, write_skill: Any
+    cli: Any, eval_json: Any, project: Path, write_skill: Any
 ) -> None:
     """``skc build src/mine`` imports the folder into the store and deploys a link to its
     runtime. ``eval src/mine`` scored the folder against its own store copy (a listing of 2,
@@ -57,19 +51,19 @@ def test_a_skill_named_by_its_imported_or_deployed_folder_is_one_skill(
     built = cli("skillc_index")("build", "src/mine")
     assert built.returncode == 0, built.stderr
     for given in ("src/mine", ".claude/skills/mine", "mine"):
-        code, data = _eval(cli, given, "--top", "1", "--min-recall", "1")
+        code, data = eval_json(given, "--top", "1", "--min-recall", "1")
         assert code == 0 and data["library"] == 1 and data["collisions"] == [], (given, data)
         (skill,) = data["skills"]
         assert (skill["cases"], skill["recall"]) == (1, 1.0), given
     # the imported folder is read where its description is edited
-    _, data = _eval(cli, "src/mine")
+    _, data = eval_json("src/mine")
     assert data["skills"][0]["skill_file"] == str(mine / "SKILL.md")
-    _, data = _eval(cli, "--path", "src", "--path", ".claude/skills")
+    _, data = eval_json("--path", "src", "--path", ".claude/skills")
     assert data["library"] == 1
 
 
 def test_init_of_an_imported_skill_writes_in_the_folder_the_next_import_copies(
-    cli: Any, project: Path, tmp_path: Path, write_skill: Any
+    cli: Any, eval_json: Any, project: Path, tmp_path: Path, write_skill: Any
 ) -> None:
     """``eval --init mine`` of a skill ``skc build src/mine`` imported wrote its cases into
     the store copy, which the next import replaces (work lost). They go into the folder it
@@ -87,7 +81,7 @@ def test_init_of_an_imported_skill_writes_in_the_folder_the_next_import_copies(
         assert done.returncode == 0, (given, done.stderr)
         assert (mine / "evals" / "triggers.yaml").is_file() and not (copy / "evals").exists()
     _triggers(mine, "parse apache access logs")
-    _, data = _eval(cli, "mine")
+    _, data = eval_json("mine")
     assert data["skills"][0]["skill_file"] == str(mine / "SKILL.md")
     assert data["skills"][0]["cases"] == 1
     outside = write_skill(tmp_path / "drafts" / "knit", description="Knit wool scarves.")
@@ -118,7 +112,7 @@ def test_a_name_two_skills_have_is_w001_listing_them(
 
 
 def test_a_gate_breaks_on_a_skill_without_a_case_to_score(
-    cli: Any, tmp_path: Path, write_skill: Any
+    eval_json: Any, tmp_path: Path, write_skill: Any
 ) -> None:
     """An empty ``evals/evals.json`` (skipped) left its skill without a case: recall none, and
     ``--min-recall`` passed. Under a threshold, a skill named or holding case files without a
@@ -129,17 +123,17 @@ def test_a_gate_breaks_on_a_skill_without_a_case_to_score(
     (x / "evals").mkdir()
     (x / "evals" / "evals.json").write_text("", encoding="utf-8")
     for args in (("x",), ()):
-        code, data = _eval(cli, *args, "--path", str(lib), "--min-recall", "0.9")
+        code, data = eval_json(*args, "--path", str(lib), "--min-recall", "0.9")
         assert code == 1 and data["breaches"] == ["x: no trigger case to score"], data
     (x / "evals" / "evals.json").write_text('{"evals": []}', encoding="utf-8")  # a file of none
-    code, data = _eval(cli, "--path", str(lib), "--max-false-triggers", "0")
+    code, data = eval_json("--path", str(lib), "--max-false-triggers", "0")
     assert code == 1 and data["breaches"] == ["x: no trigger case to score"]
-    code, data = _eval(cli, "y", "--path", str(lib), "--min-recall", "0.9")  # named
+    code, data = eval_json("y", "--path", str(lib), "--min-recall", "0.9")  # named
     assert code == 1 and data["breaches"] == ["y: no trigger case to score"]
     (x / "evals" / "evals.json").unlink()
-    code, data = _eval(cli, "--path", str(lib), "--min-recall", "0.9")
+    code, data = eval_json("--path", str(lib), "--min-recall", "0.9")
     assert code == 0 and data["skills"] == []
-    assert _eval(cli, "y", "--path", str(lib))[0] == 0  # no threshold: nothing to break
+    assert eval_json("y", "--path", str(lib))[0] == 0  # no threshold: nothing to break
 
 
 def test_init_never_writes_where_the_projects_config_points(
