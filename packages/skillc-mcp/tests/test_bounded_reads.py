@@ -5,14 +5,12 @@ is unchanged."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from mcp import Client
 
-from skillc_mcp_testing import TIMEOUT, WireClient, call, sdk_session
+from skillc_mcp_testing import WireClient, call, sdk_session
 
 # -- skc_open, skc_show: bounded replies -----------------------------------------------------
 
@@ -95,21 +93,13 @@ def test_open_and_show_replies_are_bounded_and_can_be_continued(
     assert show["content"] + rest["content"] == section
 
 
-def test_the_cli_open_is_not_bounded(project: Path, env: dict[str, str]) -> None:
+def test_the_cli_open_is_not_bounded(project: Path, cli: Any) -> None:
     """The bound is the MCP server's: ``open`` (skillc-gateway's CLI, which ``skc open`` runs)
     prints the whole file as before."""
     skill = project / ".skillc" / "skills" / "demo"
     numbered = "".join(f"line {n}\n" for n in range(1, 1201))
     (skill / "references" / "long.txt").write_text(numbered, encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, "-m", "skillc_gateway", "open", "demo", "references/long.txt"],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-        check=False,
-    )
+    result = cli("skillc_gateway")("open", "demo", "references/long.txt")
     assert result.returncode == 0, result.stderr
     assert result.stdout == numbered
 

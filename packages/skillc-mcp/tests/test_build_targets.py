@@ -4,14 +4,12 @@ is E100, unless the server was started with ``--allow-target`` for it (or a fold
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from mcp import Client
 
-from skillc_mcp_testing import TIMEOUT, WireClient, call, sdk_session
+from skillc_mcp_testing import WireClient, call, sdk_session
 
 
 def builds(
@@ -78,7 +76,7 @@ def test_a_checkouts_agent_folder_link_makes_no_outside_folder_an_agent_folder(
 
 
 def test_a_target_led_outside_the_project_names_the_servers_option(
-    server_command: list[str], project: Path, env: dict[str, str], tmp_path: Path
+    server_command: list[str], project: Path, env: dict[str, str], tmp_path: Path, cli: Any
 ) -> None:
     """E100 for a target the project sends outside itself (``.claude -> /elsewhere``, a project
     ``[targets]`` folder) tells the model what makes the folder deployable here: the user
@@ -101,17 +99,9 @@ def test_a_target_led_outside_the_project_names_the_servers_option(
         assert f"target '{target}' " in text and "leads outside the project" in text, text
         assert f"the user must start the server with `skc mcp --allow-target {folder}`" in text
     assert wire.close() == 0
-    cli = subprocess.run(
-        [sys.executable, "-m", "skillc_index", "build", "demo"],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-        check=False,
-    )
-    assert "give that folder itself as the target to deploy there" in cli.stderr, cli.stderr
-    assert "allow-target" not in cli.stderr
+    built = cli("skillc_index")("build", "demo")
+    assert "give that folder itself as the target to deploy there" in built.stderr, built.stderr
+    assert "allow-target" not in built.stderr
 
     allowed = [*server_command, "--allow-target", str(real)]
     wire = WireClient(allowed, project, env, tmp_path / "allowed.log")
