@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,28 +15,21 @@ from skillc_index.build.skill import build_skill
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "skillc_gateway", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-
-
-def test_help() -> None:
-    result = run("--help")
+def test_help(gateway_process: Run) -> None:
+    result = gateway_process("--help")
     assert result.returncode == 0
     assert result.stdout.startswith("Usage: skillc-gateway")
 
 
-def test_version_matches_the_package() -> None:
-    assert run("--version").stdout.strip() == f"skillc-gateway {skillc_gateway.__version__}"
+def test_version_matches_the_package(gateway_process: Run) -> None:
+    assert (
+        gateway_process("--version").stdout.strip()
+        == f"skillc-gateway {skillc_gateway.__version__}"
+    )
 
 
-def test_unknown_option_is_e100() -> None:
-    result = run("--bogus")
+def test_unknown_option_is_e100(gateway_process: Run) -> None:
+    result = gateway_process("--bogus")
     assert result.returncode == 1
     first = result.stderr.splitlines()[0]
     assert first.startswith("error[E100]: invalid option: 'No such option")

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -16,28 +17,26 @@ import skillc_mcp
 from skillc_mcp import quick
 from skillc_mcp.cli import mcp_command
 
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "skillc_mcp", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
-def test_help() -> None:
+@pytest.fixture
+def run(cli: Callable[..., Run]) -> Run:
+    """``python -m skillc_mcp *args`` in a subprocess (the shared ``cli`` fixture)."""
+    return cli("skillc_mcp", process=True)
+
+
+def test_help(run: Run) -> None:
     result = run("--help")
     assert result.returncode == 0
     assert result.stdout.startswith("Usage: skillc-mcp")
 
 
-def test_version_matches_the_package() -> None:
+def test_version_matches_the_package(run: Run) -> None:
     assert run("--version").stdout.strip() == f"skillc-mcp {skillc_mcp.__version__}"
 
 
-def test_unknown_option_is_e100() -> None:
+def test_unknown_option_is_e100(run: Run) -> None:
     result = run("--bogus")
     assert result.returncode == 1
     first = result.stderr.splitlines()[0]
@@ -45,7 +44,7 @@ def test_unknown_option_is_e100() -> None:
     assert "--bogus" in first
 
 
-def test_help_starts_with_the_rfc_0007_summary() -> None:
+def test_help_starts_with_the_rfc_0007_summary(run: Run) -> None:
     from skillc_mcp.cli import mcp_command
 
     assert (mcp_command.help or "").splitlines()[0] == "Start MCP server."
@@ -54,7 +53,7 @@ def test_help_starts_with_the_rfc_0007_summary() -> None:
     assert '{"mcpServers": {"skillc": {"command": "skc", "args": ["mcp"]}}}' in help_text
 
 
-def test_cwd_must_be_a_folder(tmp_path: Path) -> None:
+def test_cwd_must_be_a_folder(run: Run, tmp_path: Path) -> None:
     result = run("--cwd", str(tmp_path / "nowhere"))
     assert result.returncode == 1
     assert result.stderr.startswith("error[E100]: invalid option: ")

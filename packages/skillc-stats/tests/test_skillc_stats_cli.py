@@ -4,31 +4,32 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
+
+import pytest
 
 import skillc_stats
 
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "skillc_stats", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
-def test_help() -> None:
+@pytest.fixture
+def run(cli: Callable[..., Run]) -> Run:
+    """``python -m skillc_stats *args`` in a subprocess (the shared ``cli`` fixture)."""
+    return cli("skillc_stats", process=True)
+
+
+def test_help(run: Run) -> None:
     result = run("--help")
     assert result.returncode == 0
     assert result.stdout.startswith("Usage: skillc-stats")
 
 
-def test_version_matches_the_package() -> None:
+def test_version_matches_the_package(run: Run) -> None:
     assert run("--version").stdout.strip() == f"skillc-stats {skillc_stats.__version__}"
 
 
-def test_unknown_option_is_e100() -> None:
+def test_unknown_option_is_e100(run: Run) -> None:
     result = run("--bogus")
     assert result.returncode == 1
     first = result.stderr.splitlines()[0]
@@ -62,7 +63,7 @@ def test_command_module_imports_only_click_and_the_console() -> None:
     assert not {m for m in modules if m.startswith("skillc_stats._")}
 
 
-def test_help_of_each_command_has_examples() -> None:
+def test_help_of_each_command_has_examples(run: Run) -> None:
     for command in ("stats", "sync"):
         result = run(command, "--help")
         assert result.returncode == 0

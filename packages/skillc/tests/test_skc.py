@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 
 import pytest
 
 from skillc.cli import QUICK_GROUP, SUMMARIES, _entry_point_section, cli, discover_commands
 
+Run = Callable[..., subprocess.CompletedProcess[str]]
 
-def skc(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "skillc", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+
+@pytest.fixture
+def skc(cli: Callable[..., Run]) -> Run:
+    """``python -m skillc *args`` in a subprocess (the shared ``cli`` fixture)."""
+    return cli("skillc", process=True)
 
 
 def test_entry_point_section_parsing() -> None:
@@ -99,7 +98,7 @@ def test_summary_matches_the_commands_own_help(name: str) -> None:
     assert command.help.splitlines()[0] == SUMMARIES[name]
 
 
-def test_help_lists_installed_commands_in_rfc_order() -> None:
+def test_help_lists_installed_commands_in_rfc_order(skc: Run) -> None:
     result = skc("--help")
     assert result.returncode == 0
     lines = [
@@ -109,19 +108,19 @@ def test_help_lists_installed_commands_in_rfc_order() -> None:
     assert lines[: len(installed)] == installed
 
 
-def test_version_lists_each_distribution() -> None:
+def test_version_lists_each_distribution(skc: Run) -> None:
     lines = skc("--version").stdout.splitlines()
     assert "skillc 0.1.0" in lines and "skillc-index 0.1.0" in lines
     assert len(lines) == 6
 
 
-def test_unknown_command_is_e100() -> None:
+def test_unknown_command_is_e100(skc: Run) -> None:
     result = skc("frobnicate")
     assert result.returncode == 1
     assert result.stderr.startswith("error[E100]: invalid option: 'No such command 'frobnicate'.")
 
 
-def test_unknown_command_names_the_closest_commands() -> None:
+def test_unknown_command_names_the_closest_commands(skc: Run) -> None:
     result = skc("shwo")
     assert result.returncode == 1
     first = result.stderr.splitlines()[0]
