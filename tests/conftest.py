@@ -16,16 +16,13 @@ import json
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 # e2e_support.py lives next to this file; pytest's importlib mode does not put it on sys.path.
 sys.path.insert(0, str(Path(__file__).parent))
-
-#: Generous safety net against a hung process; never a timing assertion.
-TIMEOUT = 120
 
 Runner = Callable[..., "subprocess.CompletedProcess[str]"]
 
@@ -77,31 +74,6 @@ def venv_python(skc_path: Path) -> Path:
     pytest.fail(f"cannot find the Python interpreter of {skc_path}", pytrace=False)
 
 
-def _runner(executable: Path, clean_env: Mapping[str, str], default_cwd: Path) -> Runner:
-    """A runner of an installed console script in a subprocess."""
-
-    def run(
-        *args: str,
-        cwd: Path | str | None = None,
-        env_extra: Mapping[str, str] | None = None,
-    ) -> subprocess.CompletedProcess[str]:
-        env = dict(clean_env)
-        if env_extra:
-            env.update(env_extra)
-        return subprocess.run(
-            [str(executable), *args],
-            cwd=str(cwd if cwd is not None else default_cwd),
-            env=env,
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            timeout=TIMEOUT,
-            check=False,
-        )
-
-    return run
-
-
 @pytest.fixture
 def skc(cli: Callable[..., Runner]) -> Runner:
     """``skc(*args, cwd=None, env_extra=None, input=None) -> CompletedProcess`` (text; cwd: the
@@ -110,25 +82,16 @@ def skc(cli: Callable[..., Runner]) -> Runner:
 
 
 @pytest.fixture
-def skc_installed(skc_path: Path, clean_env: dict[str, str], project: Path) -> Runner:
-    """Like :func:`skc`, but the installed ``skc`` console script in a subprocess."""
-    return _runner(skc_path, clean_env, project)
+def skc_installed(skc_path: Path, cli: Callable[..., Runner]) -> Runner:
+    """Like :func:`skc`, but the installed ``skc`` console script in a subprocess (the shared
+    ``cli`` with ``script=True``; ``skc_path`` fails the test first when it is missing)."""
+    return cli("skc", script=True)
 
 
 @pytest.fixture
-def script(bin_dir: Path, clean_env: dict[str, str], project: Path) -> Callable[[str], Runner]:
+def script(cli: Callable[..., Runner]) -> Callable[[str], Runner]:
     """``script("skillc-lint")(*args, ...)``: a package's own console script, like :func:`skc`."""
-
-    def make(name: str) -> Runner:
-        path = bin_dir / name
-        if not path.is_file():
-            found = shutil.which(name)
-            if found is None:
-                pytest.fail(f"console script {name!r} is not installed", pytrace=False)
-            path = Path(found)
-        return _runner(path, clean_env, project)
-
-    return make
+    return lambda name: cli(name, script=True)
 
 
 @pytest.fixture
