@@ -11,9 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pytest
 
 from skillc_index import Layout, ResolvedSkill
 from skillc_stats import query_stats, upload_logs
+from skillc_stats._team_days import DAY_TIME, ROW_TIME
+from skillc_stats._team_sql import _VIEWS
 
 from .conftest import record
 
@@ -113,3 +116,59 @@ def test_the_dashboard_is_valid_and_its_queries_answer_from_a_store(
     assert answers["Uses per project"] == [("/work/app", uses)]
     assert answers["Failed accesses"] == [("demo", "show", "error[E020]: not found", 1)]
     assert answers["Skills unused in the time range (used before)"] == []
+
+
+#: The time of a row (``{0}``: the text; ``{1}``: what follows the day) in version 8's views.
+V8_TIME = (
+    "CASE WHEN {0} ~ '^[0-9]{{4}}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]){1}' "
+    "THEN CAST({0} AS timestamptz) END"
+)
+#: Rows of another RFC-0007 writer dated on no day of the calendar: February 30, the year 0.
+NO_DAY = ("2026-02-30T10:00:00Z", "0000-01-01T10:00:00Z")
+
+
+def test_a_row_dated_on_no_day_reads_as_no_time_in_the_views(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """A row dated on no day of the calendar reads as a NULL ``time`` in both views: it failed
+    every query of them, so five of the dashboard's six panels, for the whole team."""
+    import psycopg
+
+    log_rows(*(record(demo, "show", {}, timestamp=t) for t in ("2026-01-02T10:00:00Z", *NO_DAY)))
+    upload_logs(postgres_url, layout, user="alice", machine="m1")
+    with psycopg.connect(postgres_url) as db:
+        events = db.execute(
+            "SELECT CAST(time AT TIME ZONE 'UTC' AS TEXT) FROM skillc.access_events ORDER BY 1"
+        ).fetchall()
+        days = db.execute(
+            "SELECT CAST(time AT TIME ZONE 'UTC' AS TEXT) FROM skillc.usage_days ORDER BY 1"
+        ).fetchall()
+    assert events == [("2026-01-02 10:00:00",), (None,), (None,)]
+    assert days == [("2026-01-02 00:00:00",), (None,), (None,)]
+
+
+def test_a_version_8_store_gets_the_views_that_read_no_day_as_no_time(
+    postgres_server: Any, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """Migration 9 makes the views of a store of version 8 again: a row dated on no day of
+    the calendar, which failed them, reads as a NULL ``time``."""
+    import psycopg
+
+    from skillc_stats._team import TeamStore
+
+    from .test_team_upload import _old_store
+
+    log_rows(*(record(demo, "show", {}, timestamp=t) for t in NO_DAY))
+    _, old = _old_store(postgres_server, layout, 8)
+    with psycopg.connect(old) as db:  # the views as version 8 made them: days 01 to 31
+        for view, select in _VIEWS.items():
+            version_8 = select.replace(ROW_TIME, V8_TIME.format("timestamp", "T[0-9:]{8}Z"))
+            version_8 = version_8.replace(DAY_TIME, V8_TIME.format("day || 'T00:00:00Z'", ""))
+            db.execute(f"CREATE OR REPLACE VIEW skillc.{view} AS {version_8}")  # type: ignore[arg-type]
+    count = "SELECT COUNT(*), COUNT(time) FROM skillc.{}"
+    with psycopg.connect(old) as db, pytest.raises(psycopg.DataError):
+        db.execute(count.format("access_events")).fetchall()
+    TeamStore(old).close()  # a writer migrates
+    with psycopg.connect(old) as db:
+        assert db.execute(count.format("access_events")).fetchall() == [(2, 0)]
+        assert db.execute(count.format("usage_days")).fetchall() == [(2, 0)]

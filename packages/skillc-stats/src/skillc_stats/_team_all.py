@@ -26,17 +26,8 @@ from skillc_index.accesslog.reader import (
     where_clause,
 )
 from skillc_stats._filters import Filters
-from skillc_stats._team_sql import (
-    WEEK_STARTS,
-    _days,
-    _in_range,
-    _month_after,
-    _month_days,
-    _next_day,
-    _split_days,
-    kind_sum,
-    rolled,
-)
+from skillc_stats._team_days import _days, _month_after, _month_days, _next_day, _split_days
+from skillc_stats._team_sql import WEEK_STARTS, _in_range, kind_sum, rolled
 
 #: Rollup rows a piece reads, relative to a day of ``usage_daily`` (at 10,000,000 rows of
 #: ``bench/team_stats.py``'s shape: a day 17,300, a week 29,800, a month 30,000: every skill

@@ -21,8 +21,9 @@ from skillc_index.accesslog.reader import (
     where_clause,
 )
 from skillc_stats._filters import Filters
+from skillc_stats._team_days import DAY_TIME, PERIOD_OF, ROW_TIME, _split_days
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 #: ``pg_advisory_xact_lock`` key held while the schema is checked and migrated.
 LOCK_KEY = 0x736B696C6C63  # "skillc"
 #: ``pg_advisory_xact_lock(LOG_LOCK_CLASS, hashtext(log_key))``: held by each upload batch
@@ -260,16 +261,13 @@ REBUILD_ROLLUPS: tuple[str, ...] = (
     *(roll_up_kinds(t, _DAILY_KINDS.format("usage_daily"), upsert=False) for t in KIND_ROLLUPS),
 )
 
-#: A row's time as PostgreSQL's ``timestamptz`` (NULL for a text that is not one skillc writes:
-#: a teammate's foreign row never breaks a dashboard), for the views.
-_TIME = (
-    "CASE WHEN {column} ~ '^[0-9]{{4}}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
-    "{rest}$' THEN CAST({value} AS timestamptz) END"
-)
-ROW_TIME = _TIME.format(
-    column="timestamp", rest="T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]Z", value="timestamp"
-)
-DAY_TIME = _TIME.format(column="day", rest="", value="day || 'T00:00:00Z'")
+#: The views of proper timestamps for dashboards (Grafana): the rows and the daily rollup.
+_VIEWS = {
+    "access_events": f"SELECT id, {ROW_TIME} AS time, username, machine, skill, command, cwd, "
+    "args, call_id, error, skill_path, run_id, log_key, source_id FROM access_log",
+    "usage_days": f"SELECT {DAY_TIME} AS time, skill, command, username, machine, cwd, "
+    "accesses FROM usage_daily",
+}
 
 #: Statements taking the store from version ``i`` to ``i + 1`` (in the ``skillc`` schema).
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -360,11 +358,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "DROP INDEX access_log_time",
         "CREATE INDEX access_log_time ON access_log USING brin (timestamp)",
         # proper timestamps for dashboards (Grafana): the rows and the daily rollups
-        f"CREATE VIEW access_events AS SELECT id, {ROW_TIME} AS time, username, machine, "
-        "skill, command, cwd, args, call_id, error, skill_path, run_id, log_key, source_id "
-        "FROM access_log",
-        f"CREATE VIEW usage_days AS SELECT {DAY_TIME} AS time, skill, command, username, "
-        "machine, cwd, accesses FROM usage_daily",
+        *(f"CREATE VIEW {name} AS {select}" for name, select in _VIEWS.items()),
         # retention (skc stats prune): rows before the latest horizon are never taken again
         f"CREATE TABLE retention (pruned_before {_TEXT} NOT NULL)",
         "ANALYZE usage_targets",
@@ -419,6 +413,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         *_create_rollup("usage_skill_days"),
         _make_rollup("usage_skill_days"),
         "ANALYZE usage_skill_days",
+    ),
+    (
+        # 9: a row dated on no day of the calendar (2026-02-30, year 0000) failed every query
+        # of the views ("date/time field value out of range"): they now read it as NULL.
+        *(f"CREATE OR REPLACE VIEW {name} AS {select}" for name, select in _VIEWS.items()),
     ),
 )
 
@@ -564,13 +563,6 @@ def _in_range(
     return select + where, [*params, *(bound for bound in bounds if bound)]
 
 
-def _days(first: str, last: str) -> int:
-    """How many days ``[first, last]`` holds."""
-    from datetime import date
-
-    return (date.fromisoformat(last) - date.fromisoformat(first)).days + 1
-
-
 #: One skill's rows, summed: what the per-skill statements read (:func:`rolled`).
 _SKILL_COLUMNS = ("command", "target", "error", "cwd", "accesses", "first", "last")
 _SUM = "CAST(SUM(accesses) AS BIGINT)"
@@ -589,28 +581,6 @@ def _names_rows(filters: Filters) -> bool:
     """Whether ``filters`` keep rows by user, machine or project (a rollup without them
     cannot tell)."""
     return bool(filters.projects or filters.users or filters.machines)
-
-
-#: Whether the text ``{day}`` is a day of the calendar, ``YYYY-MM-DD`` from year 1 (as
-#: :func:`skillc_index.clock.is_utc_timestamp` reads a row's day): only then is it cast. (No
-#: ``%`` nor ``?``: the statements are run with ``?`` marks made ``%s``.)
-_CALENDAR_DAY = (
-    "CASE WHEN {day} ~ '^[0-9]{{4}}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$' "
-    "AND substr({day}, 1, 4) <> '0000' THEN substr({day}, 9, 2) <= CASE substr({day}, 6, 2) "
-    "WHEN '02' THEN CASE WHEN mod(CAST(substr({day}, 1, 4) AS INTEGER), 4) = 0 AND "
-    "(mod(CAST(substr({day}, 1, 4) AS INTEGER), 100) <> 0 OR "
-    "mod(CAST(substr({day}, 1, 4) AS INTEGER), 400) = 0) THEN '29' ELSE '28' END "
-    "WHEN '04' THEN '30' WHEN '06' THEN '30' WHEN '09' THEN '30' WHEN '11' THEN '30' "
-    "ELSE '31' END ELSE FALSE END"
-)
-#: The ``--by`` period of a ``day`` (SQL text) as :func:`~skillc_stats._stats.period_of`
-#: makes it: the day, the Monday of its ISO week, the month (``YYYY-MM``); NULL for a text
-#: that is no day (a teammate's row may hold anything: counted, in no period).
-_WEEK = "to_char(date_trunc('week', CAST({day} AS timestamp)), 'YYYY-MM-DD')"
-PERIOD_OF = {
-    by: f"CASE WHEN {_CALENDAR_DAY} THEN {period} END"
-    for by, period in (("day", "{day}"), ("week", _WEEK), ("month", "substr({day}, 1, 7)"))
-}
 
 
 def counts_statement(
@@ -651,49 +621,3 @@ USES_BY_CWD = (
     f"cwd, {_SUM}",
     f" WHERE command IN ({', '.join('?' * len(USE_COMMANDS))}) GROUP BY cwd",
 )
-
-
-def _split_days(
-    since: str | None, until: str | None
-) -> tuple[tuple[str, str], list[tuple[str, str]]]:
-    """The time range ``[since, until]`` (RFC 3339 UTC, inclusive; None: open) as the whole
-    days it covers (``(first, last)`` days, ``""`` for an open end; ``first > last`` when
-    none) and the parts of days at its ends (``[(since, until)]`` ranges of rows)."""
-    first = last = ""
-    parts: list[tuple[str, str]] = []
-    if since is not None:
-        first = since[:10]
-        if since[11:] != "00:00:00Z":
-            first = _next_day(first)
-            end = f"{since[:10]}T23:59:59Z"
-            parts.append((since, end if until is None or end < until else until))
-    if until is not None:
-        last = until[:10]
-        if until[11:] != "23:59:59Z":
-            last = _next_day(last, -1)
-            start = f"{until[:10]}T00:00:00Z"
-            if since is None or start > since:
-                parts.append((start, until))
-            elif not parts:
-                parts.append((since, until))
-    if first and last and first > last:  # no whole day: rows only
-        return ("9999-12-31", "0000-01-01"), parts
-    return (first, last), parts
-
-
-def _month_after(month: str, step: int = 1) -> str:
-    index = int(month[:4]) * 12 + int(month[5:7]) - 1 + step
-    return f"{index // 12:04d}-{index % 12 + 1:02d}"
-
-
-def _month_days(month: str) -> str:
-    """How many days the month ``YYYY-MM`` has, as a day of the month (``"28"`` to ``"31"``)."""
-    from calendar import monthrange
-
-    return f"{monthrange(int(month[:4]), int(month[5:7]))[1]:02d}"
-
-
-def _next_day(day: str, step: int = 1) -> str:
-    from datetime import date, timedelta
-
-    return (date.fromisoformat(day) + timedelta(days=step)).isoformat()
