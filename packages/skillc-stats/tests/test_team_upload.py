@@ -60,6 +60,45 @@ def test_one_log_uploaded_twice_at_once_stores_each_row_once(
     rollups_match_rows(postgres_url)
 
 
+def test_an_uploader_paused_in_its_copy_holds_no_one_up(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An upload paused while it streams a batch's COPY (Ctrl-Z, a suspended laptop: the
+    server sees a statement waiting for its data, never an idle transaction, and no timeout
+    ends it) holds no lock: another upload of the same log stores its rows (it failed with
+    E043 "canceling statement due to lock timeout"), and the paused one, resumed, adds none
+    of them again."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    log_rows(*numbered(demo, 0, 5))
+    _team.TeamStore(postgres_url).close()  # the schema, made before the pause
+    monkeypatch.setattr(_team, "LOCK_TIMEOUT", "2s")
+    copying, resume = threading.Event(), threading.Event()
+    stored = _team._stored
+
+    def paused(row: Any) -> list[str | None]:
+        if not copying.is_set():  # the first row written into the COPY
+            copying.set()
+            resume.wait(120)
+        return stored(row)
+
+    monkeypatch.setattr(_team, "_stored", paused)
+    with ThreadPoolExecutor(1) as pool:
+        first = pool.submit(upload_logs, postgres_url, layout, user="alice", machine="m1")
+        try:
+            assert copying.wait(120)
+            assert upload_logs(postgres_url, layout, user="alice", machine="m1").added == 5
+        finally:
+            resume.set()
+        assert first.result().added == 0
+    assert team_count(postgres_url) == 5
+    rollups_match_rows(postgres_url)
+
+
 def test_logs_go_up_through_two_connections(
     postgres_url: str,
     demo: ResolvedSkill,

@@ -363,20 +363,27 @@ class TeamStore:
             key, renewed, added, refused = current, False, 0, 0
             self.db.execute(sql.CREATE_UPLOAD)
             # the copy check and the first batch under the log's lock: a clone of the log
-            # uploading at once sees this one's rows before its own check, or the other way
-            with self.db.transaction():
-                self.db.execute(sql.LOCK_LOG, (sql.LOG_LOCK_CLASS, key.key))
+            # uploading at once sees this one's rows before its own check, or the other way.
+            # The batch (the rows after the highest one stored when it is read) is copied
+            # before the lock is taken, as every batch is (:meth:`_send`).
+            while True:  # once more after the log got a new identity: its rows from there
                 found = self._last(key.key)
-                if found is not None and key.writable and self._diverged(local, *found):
-                    fresh = renewed_key(log, key.key)
-                    if fresh is not None:
-                        key, found, renewed = fresh, self._last(fresh.key), True
                 start = 0 if found is None else found[0]
                 previous = key.previous if key.previous_upto > start else None
                 rows = rows_after(local, start)
                 batch = rows.fetchmany(BATCH_ROWS)
-                if batch:
-                    added, refused = self._send(batch, key, previous, machine, user)
+                with self.db.transaction():
+                    self._copy(batch)
+                    self.db.execute(sql.LOCK_LOG, (sql.LOG_LOCK_CLASS, key.key))
+                    found = self._last(key.key)  # another upload may have stored since
+                    if found is not None and key.writable and self._diverged(local, *found):
+                        fresh = renewed_key(log, key.key)
+                        if fresh is not None:
+                            key, renewed = fresh, True
+                            continue  # (nothing stored: the copied rows go with the commit)
+                    if batch:
+                        added, refused = self._insert(batch, key, previous, machine, user)
+                break
             while batch := rows.fetchmany(BATCH_ROWS):
                 with self.db.transaction():
                     more, less = self._send(batch, key, previous, machine, user)
@@ -393,13 +400,28 @@ class TeamStore:
     def _send(
         self, batch: list[Any], key: LogKey, previous: str | None, machine: str, user: str
     ) -> tuple[int, int]:
-        """Store one batch of rows in the transaction open, under the log's lock: the rows
-        added, and those the retention horizon refused."""
-        with self.db.cursor() as cursor:
-            cursor.execute(sql.LOCK_LOG, (sql.LOG_LOCK_CLASS, key.key))
-            with cursor.copy(sql.COPY_UPLOAD) as copy:
+        """Store one batch of rows in the transaction open: copied, then inserted under the
+        log's lock; the rows added, and those the retention horizon refused."""
+        self._copy(batch)
+        self.db.execute(sql.LOCK_LOG, (sql.LOG_LOCK_CLASS, key.key))
+        return self._insert(batch, key, previous, machine, user)
+
+    def _copy(self, batch: list[Any]) -> None:
+        """``batch`` into the temporary table ``upload`` (emptied by the commit), before the
+        log's lock is taken: an uploader paused while it streams the rows (Ctrl-Z, a suspended
+        laptop; the server sees a statement waiting for data, never an idle transaction, so
+        no timeout ends it) holds no lock another upload waits for."""
+        if batch:
+            with self.db.cursor() as cursor, cursor.copy(sql.COPY_UPLOAD) as copy:
                 for values in batch:
                     copy.write_row([values[0], *_stored(values[1:])])
+
+    def _insert(
+        self, batch: list[Any], key: LogKey, previous: str | None, machine: str, user: str
+    ) -> tuple[int, int]:
+        """The copied rows stored, under the log's lock (only those above the highest row
+        stored: whatever another upload stored since they were read is left out)."""
+        with self.db.cursor() as cursor:
             if previous is not None and batch[0][0] <= key.previous_upto:
                 params = (key.key, machine, user, key.key, previous, key.previous_upto)
                 cursor.execute(sql.INSERT_NOT_STORED_BEFORE, (*params, key.key))
