@@ -62,6 +62,8 @@ def rows(path: Path) -> list[sqlite3.Row]:
 def test_timestamps_and_run_ids() -> None:
     assert RFC3339.match(utc_now())
     assert new_run_id({"SKC_RUN_ID": "session-7"}) == "session-7"
+    # `@` ends a run id with a token's user (skc mcp --http): never one the run id names
+    assert new_run_id({"SKC_RUN_ID": "nightly@ci.example.com"}) == "nightly%40ci.example.com"
     generated = new_run_id({})
     assert re.match(r"^\d{8}T\d{6}Z-[0-9a-f]{4}$", generated)
 

@@ -149,6 +149,28 @@ def test_user_and_machine_filters(
         query_stats(demo, layout, users=["alice"])
 
 
+def test_a_run_id_naming_a_user_keeps_the_rows_the_uploaders(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A run id of ``$SKC_RUN_ID`` holding an ``@`` (a CI job's ``nightly@ci.example.com``,
+    or ``x@alice``) leaves the rows the uploader's: only ``skc mcp --http`` names a token's
+    user so (they were stored as ``ci.example.com``'s and ``alice``'s)."""
+    for run in ("nightly@ci.example.com", "x@alice"):
+        monkeypatch.setenv("SKC_RUN_ID", run)
+        log_rows(record(demo, "outline", {}, run_id=""))  # written with $SKC_RUN_ID's
+    upload_logs(postgres_url, layout, user="bob", machine="m1")
+    with TeamStore(postgres_url, write=False) as store:
+        stored = store("SELECT run_id, username FROM access_log ORDER BY 1", [])
+    assert stored == [("nightly%40ci.example.com", "bob"), ("x%40alice", "bob")]
+    assert (
+        query_stats(demo, layout, store=postgres_url, users=["bob"])["data"]["total_accesses"] == 2
+    )
+
+
 def test_all_over_the_team(
     postgres_url: str,
     demo: ResolvedSkill,

@@ -52,11 +52,15 @@ from skillc_index.text import valid_utf8
 
 
 def new_run_id(env: Mapping[str, str] | None = None) -> str:
-    """``$SKC_RUN_ID`` if set, else ``YYYYMMDDTHHMMSSZ-<4 hex>`` (RFC-0007:C-LOGGING)."""
+    """``$SKC_RUN_ID`` if set, else ``YYYYMMDDTHHMMSSZ-<4 hex>`` (RFC-0007:C-LOGGING).
+
+    An ``@`` of ``$SKC_RUN_ID`` is written ``%40``: ``<run>@<token name>`` marks the rows
+    ``skc mcp --http`` logs for a token's user, whom a team store counts them under
+    (``nightly@ci.example.com`` put a CI job's rows under a user ``ci.example.com``)."""
     env = os.environ if env is None else env
     given = env.get("SKC_RUN_ID")
     if given:
-        return given
+        return given.replace("@", "%40")
     # os.urandom, not secrets: the same randomness without importing random, hmac and base64
     return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + os.urandom(2).hex()
 
