@@ -371,3 +371,28 @@ def test_a_nul_in_a_local_value_is_stored_as_a_replacement_character(
     with _team.TeamStore(postgres_url, write=False) as store:
         errors = store("SELECT error FROM access_log WHERE error IS NOT NULL ORDER BY 1", [])
     assert errors == [("bad\ufffdthing",), ("text \\x00 as written",)]
+
+
+def test_args_with_a_nul_are_skipped_by_the_store_as_by_the_local_log(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """A NUL in a row's ``args`` (JSON holds none: another tool's row) is stored as U+0001,
+    which JSON holds no more than a NUL: the store's answers skip the row as the local log's
+    do (counted as an access, read for nothing else). As U+FFFD, its section was counted."""
+    import sqlite3
+    from contextlib import closing
+
+    from skillc_index.accesslog import INSERT_ROW
+    from skillc_stats import query_stats
+
+    log = log_rows(*numbered(demo, 0, 2))
+    with closing(sqlite3.connect(log)) as db:
+        args = '{"section": "a\0b", "file": null, "max_lines": null}'
+        row = ("2026-01-30T11:00:00Z", "run-9", "show", "demo", str(demo.source), "/w", args, None)
+        db.execute(INSERT_ROW, row)
+        db.commit()
+    upload_logs(postgres_url, layout, user="alice", machine="m1")
+    local = query_stats(demo, layout, group_by="sections")
+    assert query_stats(demo, layout, group_by="sections", store=postgres_url) == local
+    assert [entry["section"] for entry in local["data"]] == ["S0", "S1"]  # not "a\ufffdb"
+    assert upload_logs(postgres_url, layout, user="alice", machine="m1").added == 0

@@ -102,6 +102,7 @@ KEY_BYTES = 512
 #: The local columns whose values the rollups key by as they are (a token user's name ends
 #: the run id; a path, a target, an error are hashed).
 _KEYED = tuple(i for i, column in enumerate(COLUMNS) if column in ("run_id", "command", "skill"))
+_ARGS = COLUMNS.index("args")
 
 
 # -- URLs ---------------------------------------------------------------------------------
@@ -469,16 +470,16 @@ class TeamStatsLog:
         return self._store(*sql.counts_statement(self._filters, keys, self._skill))
 
 
-def _text(value: object) -> str | None:
+def _text(value: object, nul: str = "\ufffd") -> str | None:
     """A local value as the store's text holds it, so that a stored row compares equal to
-    the local one (:meth:`TeamStore._diverged`): no NUL character; a BLOB as PostgreSQL shows
-    a ``bytea`` (``\\x`` and its hex digits, what a ``COPY`` of it always stored), a number as
-    its decimal text."""
+    the local one (:meth:`TeamStore._diverged`): no NUL character (``nul`` in its place); a
+    BLOB as PostgreSQL shows a ``bytea`` (``\\x`` and its hex digits, what a ``COPY`` of it
+    always stored), a number as its decimal text."""
     if value is None:
         return None
     if isinstance(value, bytes):
         return "\\x" + value.hex()
-    return str(value).replace("\0", "\ufffd")
+    return str(value).replace("\0", nul)
 
 
 def _bounded(value: str) -> str:
@@ -493,8 +494,11 @@ def _bounded(value: str) -> str:
 
 def _stored(row: Sequence[object]) -> list[str | None]:
     """The :data:`~skillc_index.accesslog.COLUMNS` of a local row as the store holds them
-    (:func:`_text`; a value the rollups key by :func:`_bounded`)."""
+    (:func:`_text`; a value the rollups key by :func:`_bounded`; a NUL of ``args`` U+0001)."""
     values = [_text(value) for value in row]
+    # a NUL of `args` as U+0001, which JSON never holds either (U+FFFD made args that are not
+    # JSON, skipped by the local log's reader, a section of the store's)
+    values[_ARGS] = _text(row[_ARGS], "\x01")
     for index in _KEYED:
         value = values[index]
         if value is not None:
