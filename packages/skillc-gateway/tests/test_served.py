@@ -4,6 +4,7 @@ Skills extension's listing and the change notifications of ``skc mcp``)."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,8 @@ from skillc_index import Layout
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="the skills are watched with Linux inotify"
 )
+
+WriteSkill = Callable[..., Path]
 
 DELTA = "---\nname: delta\ndescription: A skill installed folder first.\n---\n\n# Delta\n"
 
@@ -146,5 +149,41 @@ def test_a_skill_with_a_file_no_uri_names_is_not_served(tmp_path: Path) -> None:
             snapshot.refused["win"] == f"{reason} {MAX_URI_CHARS} characters): 'docs\\readme.txt'"
         )
         assert snapshot.refused["deep"].startswith(reason)
+    finally:
+        served.close()
+
+
+def test_a_targets_folder_added_to_the_config_while_serving_is_served(
+    tmp_path: Path, write_skill: WriteSkill
+) -> None:
+    """A ``[targets]`` folder written into the project's ``config.toml`` while the server
+    runs is an inventory folder (``skc list`` lists its skills at once): the config files
+    are watched, by their names, so the next look reads the inventory again, the watcher's
+    descriptor wakes the notifier (list_changed), and the folder's skills are watched from
+    then on. Before, the skill was served only by a fresh server. Near miss: a file other
+    than the config written into ``.skillc/`` (the global one holds the find server's log
+    and catalog) is no event of the inventory."""
+    import select
+
+    home = tmp_path / "home"
+    home.mkdir()
+    project = tmp_path / "project"
+    write_skill(project / ".skillc" / "skills" / "alpha")
+    served = ServedSkills(lambda: Layout.discover(project, {"SKILLC_HOME": str(home)}))
+    try:
+        assert list(served.snapshot().entries) == ["alpha"]
+        (project / ".skillc" / "notes.txt").write_text("not the config\n", encoding="utf-8")
+        assert served._changes() == set()
+        write_skill(project / ".mine" / "skills" / "mineskill")
+        config = project / ".skillc" / "config.toml"
+        config.write_text('[targets]\nmine = ".mine/skills"\n', encoding="utf-8")
+        fd = served.watch_fd()
+        assert fd is not None and select.select([fd], [], [], 0)[0] == [fd]
+        assert list(served.snapshot().entries) == ["alpha", "mineskill"]
+        write_skill(project / ".mine" / "skills" / "mineskill", description="Edited.")
+        entry = served.snapshot().entries["mineskill"]
+        assert entry.frontmatter["description"] == "Edited."
+        config.write_text("", encoding="utf-8")  # written in place: taken out again
+        assert list(served.snapshot().entries) == ["alpha"]
     finally:
         served.close()

@@ -26,8 +26,10 @@ entry until something under the skill's folders changes. With a watcher
 (:mod:`skillc_gateway.catalog.watch`, Linux inotify) it knows what changed without looking:
 a listing costs the JSON of the entries; without one, each listing from its first page looks
 at every skill again (file stats; a file is hashed again only when its stamp changed). It
-watches the inventory's folders, each skill's folders, and the inventory folders' subfolders
-that are no skill yet (a skill installed folder first, its SKILL.md after).
+watches the inventory's folders, each skill's folders, the inventory folders' subfolders
+that are no skill yet (a skill installed folder first, its SKILL.md after), and the
+configuration files (the global and the project's ``config.toml``: a ``[targets]`` folder
+added is an inventory folder), each by its name in its folder.
 """
 
 # Paths are str here, not pathlib: this runs over every file of every installed skill.
@@ -349,10 +351,15 @@ class ServedSkills:
         from skillc_index.inventory.uris import skill_paths
 
         layout = self._layout()
+        configs = tuple(str(c) for c in (layout.global_config, layout.project_config) if c)
+        if self._watcher is not None:  # before they are read: a write meanwhile is an event
+            for config in configs:  # their [targets] are inventory folders
+                self._watcher.watch_file(config)
         inventory = installed_skills(layout, trusted_targets(layout, load_config(layout)))
-        self._roots = tuple(str(root.path) for root, _ in inventory.folders)
+        roots = tuple(str(root.path) for root, _ in inventory.folders)
+        self._roots = configs + roots  # an event of any: the inventory again
         if self._watcher is not None:
-            for root in self._roots:
+            for root in roots:
                 if not self._watcher.watch(root):
                     self._watcher.watch_missing(root)
             records = str(layout.home / ".claude" / "plugins")

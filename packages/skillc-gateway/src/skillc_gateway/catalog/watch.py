@@ -25,7 +25,8 @@ deleted or moved, and a folder moved or deleted, are reported as moved: whatever
 path now, and everything under it, is looked at again (the watch of an inode that left its
 path is dropped; whatever is there now is watched when it is walked). For a searched folder
 that does not exist yet, its nearest existing parent is watched for the one name that leads
-to it.
+to it; a file (:meth:`Watcher.watch_file`: a configuration file) is watched the same way, by
+its name in its folder, so that what else is written there is no event of it.
 
 Only on Linux (``inotify_init1`` from the C library); elsewhere :func:`open_watcher` returns
 None and every query makes the full pass.
@@ -109,8 +110,8 @@ class Watcher:
         self._fd = fd
         self._paths: dict[int, set[str]] = {}  # wd -> the folders it watches (by path)
         self._wds: dict[str, int] = {}  # folder -> its wd
-        # wd of a missing folder's nearest existing parent -> the name in it that leads to
-        # the folder -> the missing folders it leads to
+        # wd of a missing folder's nearest existing parent (or a watched file's folder) ->
+        # the name in it that leads to the folder (the file) -> the paths it leads to
         self._missing: dict[int, dict[str, set[str]]] = {}
         # wd of a folder above a followed entry's target -> the entries (by path) above whose
         # targets it is; and each such folder's wd (watched once, whatever the entries)
@@ -167,16 +168,28 @@ class Watcher:
         """For ``folder`` that does not exist, watch its nearest existing parent for the
         name that leads to it (an event there reports ``folder`` itself changed, however
         many levels are missing: ``.claude`` made where ``.claude/skills`` is watched for)."""
-        parent, child = folder, ""
+        self._watch_name(folder, folder, "", _PARENT_MASK)
+
+    def watch_file(self, path: str) -> None:
+        """Watch the file ``path`` (it may not exist, nor its folder) by its name in its
+        folder: its creation, writes, removal or replacement (and its folder's) report
+        ``path`` itself changed, other names of the folder nothing (a configuration file:
+        ``.skillc/config.toml``, in a folder other programs write to)."""
+        folder, _, name = path.rstrip("/").rpartition("/")
+        self._watch_name(path, folder, name, _TREE_MASK)
+
+    def _watch_name(self, reported: str, parent: str, child: str, mask: int) -> None:
+        """Watch the nearest existing folder from ``parent`` up for the name (``child``,
+        or the one leading to ``parent``) that leads to ``reported``."""
         while parent and not Path(parent).is_dir():
             parent, _, child = parent.rstrip("/").rpartition("/")
         if not (parent and child) or self.broken or self.exhausted:
             return
-        wd = self._add(parent, _PARENT_MASK)
+        wd = self._add(parent, mask)
         if wd < 0:
             self._unsure = True
         else:
-            self._missing.setdefault(wd, {}).setdefault(child, set()).add(folder.rstrip("/"))
+            self._missing.setdefault(wd, {}).setdefault(child, set()).add(reported.rstrip("/"))
 
     def _add(self, folder: str, mask: int) -> int:
         wd: int = self._libc.inotify_add_watch(self._fd, os.fsencode(folder), mask | _IN_MASK_ADD)
