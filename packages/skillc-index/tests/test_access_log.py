@@ -553,6 +553,53 @@ def test_a_queued_log_writes_when_the_calls_pause(
     assert written == list(range(7))
 
 
+def test_a_queued_row_does_not_make_a_removed_project_again(
+    project_layout: Layout, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The MCP server writes a call's row after the call (queued): a user who removed the
+    project's ``.skillc/`` right after a call had it made again by the row, its runtime and
+    ``logs.db`` (10 runs of 10), and the folder was a skillc project again for every command.
+    A row of a removed project is dropped, nothing made (nor the fallback under it), no
+    W002. Near misses: the project there, a row whose runtime folder is not there yet
+    makes it (a first row); a row of a global runtime is written as ever."""
+    import shutil
+
+    from skillc_index import ResolvedSkill
+    from skillc_index.accesslog import AccessLog, service
+
+    assert project_layout.project_root is not None
+    store = project_layout.project_root / ".skillc"
+    runtime = project_runtime(project_layout)
+    skill = ResolvedSkill("rust", Path("/src/rust"), "project", runtime, True)
+    warned: list[object] = []
+    monkeypatch.setattr(service, "QUIET_SECONDS", 60.0)  # nothing written until the flush
+    monkeypatch.setattr(service, "MAX_DELAY_SECONDS", 60.0)
+    log = AccessLog(warned.extend, queued=True)
+    try:
+        log.record(project_layout, skill, "show", {"i": 0})
+        log.flush()
+        assert len(rows(primary_log(runtime))) == 1
+        log.record(project_layout, skill, "show", {"i": 1})
+        shutil.rmtree(store)  # right after the call, before its row is written
+        log.flush()
+        assert not store.exists()
+        assert hold_log(project_layout, runtime) is None
+        assert not store.exists()
+        assert warned == []
+        global_runtime = project_layout.runtime_store("global") / "rust"
+        global_skill = ResolvedSkill("rust", home / "src" / "rust", "global", global_runtime, True)
+        log.record(project_layout, global_skill, "show", {"i": 2})
+        log.flush()
+        assert len(rows(primary_log(global_runtime))) == 1
+        assert not store.exists()
+    finally:
+        log.close()
+    (store / "skills").mkdir(parents=True)  # made again by the user: written as ever
+    outcome = log_access(project_layout, runtime, record())
+    assert outcome.path == primary_log(runtime)
+    assert outcome.diagnostics == ()
+
+
 def test_a_log_that_is_a_fifo_is_refused_not_waited_on(tmp_path: Path) -> None:
     """A ``logs.db`` a checkout ships may be a FIFO: SQLite's read-only open of one blocks
     until something writes to it (``skc stats`` and ``skc sync --dry-run`` waited for ever).

@@ -22,6 +22,9 @@ A log is written only where skillc put it, and only if skillc made it (issue 13)
   ``.skillc-meta`` or ``logs.db``, is not opened: the row goes to the fallback, with a warning.
 - a fallback log is written only under :func:`fallback_lock` (shared), which ``sync`` holds
   exclusively while it copies and removes one: a writer never races the removal.
+- no log is made in a project whose ``.skillc/`` is gone (:func:`project_removed`: removed
+  after the command, before its queued row was written): the row is dropped, the folder not
+  made again.
 """
 
 from __future__ import annotations
@@ -267,12 +270,22 @@ def _outside(layout: Layout, base: Path) -> str:
     return f"'{layout.display(base)}'"
 
 
+def project_removed(layout: Layout, base: Path) -> bool:
+    """Whether ``base`` is ``layout``'s project root and its ``.skillc/`` is gone: removed
+    (``rm -rf .skillc``) since the layout was read, as before the MCP server's queued row of
+    a call is written. No log is made there: its folders would make the folder a skillc
+    project again (the project root is the first folder holding ``.skillc/``)."""
+    store = layout.project_dir
+    return base == layout.project_root and store is not None and not store.is_dir()
+
+
 def hold_log(layout: Layout, runtime: Path) -> sqlite3.Connection | None:
     """A connection to ``runtime``'s primary log for a long-lived writer to keep open, or
-    ``None`` when it cannot be had (misplaced, foreign, not writable: ``log_access`` then
-    falls back on its own)."""
+    ``None`` when it cannot be had (misplaced, foreign, not writable, its project removed:
+    ``log_access`` then falls back on its own)."""
     path = primary_log(runtime)
-    if misplaced(path, runtime_base(layout, runtime)):
+    base = runtime_base(layout, runtime)
+    if misplaced(path, base) or project_removed(layout, base):
         return None
     try:
         return connect(path, PRIMARY_BUSY_TIMEOUT_MS)
@@ -299,7 +312,9 @@ def log_access(
     :data:`PRIMARY_BUSY_TIMEOUT_MS`), the row goes to ``<project root or cwd>/.skillc/logs/<skill>/
     .skillc-meta/logs.db``. A log that lies outside its base or is not skillc's
     (:class:`ForeignLog`) is not touched, and a warning says so. W002 when both fail; W003
-    when fallback logs for this skill are over an hour old. Never raises.
+    when fallback logs for this skill are over an hour old. A log in a removed project
+    (:func:`project_removed`) is not made: the row goes nowhere, with no W002 (there is
+    nothing to sync). Never raises.
     """
     diagnostics: list[Diagnostic | Notice] = []
     fallback = fallback_log(layout, record.skill)
@@ -309,10 +324,14 @@ def log_access(
     except OSError:
         pass
     refused: list[str] = []
+    removed = False
     for path, base, wait_ms in (
         (primary_log(runtime), runtime_base(layout, runtime), PRIMARY_BUSY_TIMEOUT_MS),
         (fallback, layout.fallback_base, BUSY_TIMEOUT_MS),
     ):
+        if project_removed(layout, base):
+            removed = True
+            continue
         shown = layout.display(path)
         if misplaced(path, base):
             refused.append(f"access log '{shown}' lies outside {_outside(layout, base)}")
@@ -330,4 +349,4 @@ def log_access(
         notices = [Notice(f"{problem}{written}") for problem in refused]
         return LogOutcome(path, (*notices, *diagnostics))
     notices = [Notice(problem) for problem in refused]
-    return LogOutcome(None, (*notices, *diagnostics, logging_disabled()))
+    return LogOutcome(None, (*notices, *diagnostics, *([] if removed else [logging_disabled()])))
