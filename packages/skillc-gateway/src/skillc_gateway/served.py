@@ -21,8 +21,9 @@ standard types; and it is within the extension's limits (:data:`MAX_FILES` files
 :data:`~skillc_index.inventory.uris.MAX_URI_CHARS` characters). Any other skill is left out,
 with the reason (:attr:`Snapshot.refused`); the section tools still read it by name.
 
-:class:`ServedSkills` keeps what it read: each file's digest by its stat stamp, each skill's
-entry until something under the skill's folders changes. With a watcher
+:class:`ServedSkills` keeps what it read: each file's digest by its stat stamp (the files of
+each skill's last look only), each skill's entry until something under the skill's folders
+changes. With a watcher
 (:mod:`skillc_gateway.catalog.watch`, Linux inotify) it knows what changed without looking:
 a listing costs the JSON of the entries; without one, each listing from its first page looks
 at every skill again (file stats; a file is hashed again only when its stamp changed). It
@@ -78,6 +79,8 @@ MAX_DESCRIPTION = 1024
 RACY_NS = 2_000_000_000
 
 Stamp = tuple[int, int, int, int]
+_Cache = tuple[dict[str, tuple[Stamp, str]], dict[str, tuple[Stamp, str]]]
+"""A look's file digests by path: those known from the skill's last look, and its own."""
 
 
 class ServedFile(Record):
@@ -222,6 +225,28 @@ def read_frontmatter(data: bytes) -> dict[str, Any] | str:
     return as_yaml_12(front)
 
 
+def _digest(full: str, digests: _Cache, *, want: bool) -> tuple[str, int, bytes | None]:
+    """``sha256:<hex>``, size, and (``want``) the bytes of a regular file. ``digests``: the
+    skill's digests by stamp known from its last look, and this look's, which it adds to
+    (not a file that changed within :data:`RACY_NS`)."""
+    from skillc_index.files import open_regular, sha256_hasher
+
+    known, kept = digests
+    st = os.stat(full)
+    found = kept.get(full) or known.get(full)
+    if found is not None and found[0] == _stamp(st):
+        kept[full] = found
+        if not want:
+            return found[1], st.st_size, None
+    with open_regular(full) as handle:
+        st = os.fstat(handle.fileno())
+        data = handle.read(MAX_BYTES + 1)
+    digest = "sha256:" + sha256_hasher()(data).hexdigest()
+    if time.time_ns() - st.st_mtime_ns > RACY_NS and len(data) == st.st_size:
+        kept[full] = (_stamp(st), digest)
+    return digest, len(data), data if want else None
+
+
 class _Built(Record):
     """What one look at a top-level skill gave: its entries (its own and nested ones),
     refusals, and the folders to watch."""
@@ -238,7 +263,10 @@ class ServedSkills:
 
     def __init__(self, layout: Callable[[], Layout], *, watch: bool = True) -> None:
         self._layout = layout
-        self._digests: dict[str, tuple[Stamp, str]] = {}
+        self._digests: dict[str, dict[str, tuple[Stamp, str]]] = {}
+        """Top-level skill path -> its files' digests (full path -> stamp, digest): those of
+        its last look, replaced at each look, dropped with the skill (files that came and
+        went are not kept)."""
         self._built: dict[str, _Built] = {}  # top-level skill path -> its look
         self._sources: dict[str, str] = {}  # top-level skill path -> its folder
         self._owner: dict[str, str] = {}  # watched folder -> top-level skill path
@@ -335,6 +363,8 @@ class ServedSkills:
             if path not in self._built or changed is None:
                 self._forget(path)
                 self._look(path, str(skill.source))
+        for gone in self._digests.keys() - self._built.keys():
+            del self._digests[gone]
 
     def _forget(self, path: str) -> None:
         built = self._built.pop(path, None)
@@ -401,12 +431,15 @@ class ServedSkills:
 
         folders: list[str] = []
         files = walk_skill(Path(folder), folders).files
+        known = self._digests.get(path, {})
+        kept: dict[str, tuple[Stamp, str]] = {}
+        self._digests[path] = kept  # this look's files only (the known ones reused)
         name = path.rpartition("/")[2]
         if SKILL_FILE not in files:
             return _Built((), ((path, "no SKILL.md"),), tuple(folders))
         entries: list[Entry] = []
         refused: list[tuple[str, str]] = []
-        top = self._entry(path, folder, "", files, name)
+        top = self._entry(path, folder, "", files, name, (known, kept))
         if isinstance(top, str):
             refused.append((path, top))
         else:
@@ -416,7 +449,9 @@ class ServedSkills:
             if not relative.endswith(suffix):
                 continue
             base = relative[: -len(suffix)]
-            nested = self._entry(f"{path}/{base}", folder, base, files, base.rpartition("/")[2])
+            nested = self._entry(
+                f"{path}/{base}", folder, base, files, base.rpartition("/")[2], (known, kept)
+            )
             if isinstance(nested, str):
                 refused.append((f"{path}/{base}", nested))
             else:
@@ -424,10 +459,10 @@ class ServedSkills:
         return _Built(tuple(entries), tuple(refused), tuple(folders))
 
     def _entry(
-        self, path: str, folder: str, base: str, files: Iterable[str], name: str
+        self, path: str, folder: str, base: str, files: Iterable[str], name: str, digests: _Cache
     ) -> Entry | str:
         """The entry of the skill at ``base`` in ``folder`` (the top-level skill's folder),
-        or why it is not served."""
+        or why it is not served; ``digests``: :meth:`_digest`'s."""
         from skillc_index.inventory.uris import MAX_URI_CHARS, file_uri, parse_uri
         from skillc_index.layout import shown
 
@@ -448,7 +483,7 @@ class ServedSkills:
         for relative in mine:
             full = f"{root}/{relative}"
             try:
-                digest, size, data = self._digest(full, want=relative == SKILL_FILE)
+                digest, size, data = _digest(full, digests, want=relative == SKILL_FILE)
             except OSError:
                 continue  # gone or unreadable since the walk: not served
             total += size
@@ -463,23 +498,6 @@ class ServedSkills:
         if problem:
             return problem
         return Entry(path, root, front, tuple(served))
-
-    def _digest(self, full: str, *, want: bool) -> tuple[str, int, bytes | None]:
-        """``sha256:<hex>``, size, and (``want``) the bytes of a regular file; its digest
-        kept by its stamp (not when it changed within :data:`RACY_NS`)."""
-        from skillc_index.files import open_regular, sha256_hasher
-
-        st = os.stat(full)
-        known = self._digests.get(full)
-        if known is not None and known[0] == _stamp(st) and not want:
-            return known[1], st.st_size, None
-        with open_regular(full) as handle:
-            st = os.fstat(handle.fileno())
-            data = handle.read(MAX_BYTES + 1)
-        digest = "sha256:" + sha256_hasher()(data).hexdigest()
-        if time.time_ns() - st.st_mtime_ns > RACY_NS and len(data) == st.st_size:
-            self._digests[full] = (_stamp(st), digest)
-        return digest, len(data), data if want else None
 
     # -- answering -----------------------------------------------------------------------------
 
